@@ -1,0 +1,1 @@
+//! The HookRuntime an agent product embeds, and the hooks command-line tool.

@@ -1,0 +1,3 @@
+//! The `hooks` command-line tool.
+
+fn main() {}

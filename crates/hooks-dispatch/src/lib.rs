@@ -1,0 +1,1 @@
+//! Runs hook processes safely (process groups, timeouts, capped output, outbox) and folds their verdicts.

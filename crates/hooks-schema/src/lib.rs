@@ -1,0 +1,49 @@
+//! The canonical hook model shared by every crate of the engine.
+//!
+//! This crate does no IO, spawns nothing and knows no file format. Format adapters
+//! (`hooks-format-*`) parse external files *into* these types and implement
+//! [`HookCodec`] to speak their protocol; the registry, trust policy, dispatcher and
+//! guard work only with these types.
+#![warn(missing_docs)]
+#![cfg_attr(not(test), warn(unused_crate_dependencies))]
+
+mod codec;
+mod definition;
+mod diagnostic;
+mod envelope;
+mod error;
+mod event;
+mod ids;
+mod matcher;
+mod parsed;
+mod process;
+mod revision;
+mod trust;
+mod verdict;
+
+pub use crate::{
+    codec::{EncodeContext, HookCodec, WireFormat},
+    definition::{
+        Delivery, ExecutionMode, HOOK_TIMEOUT_CEILING, HookCommand, HookDefinition, OnFailure,
+    },
+    diagnostic::{HookDiagnostic, Severity},
+    envelope::{
+        AgentText, Approval, Compaction, ENVELOPE_SCHEMA, Envelope, Notification, Prompt, WorkflowRun,
+        SessionInfo, StopInfo, Subagent, ToolCall, ToolKind, ToolResult, TurnInfo,
+    },
+    error::SchemaError,
+    event::{EventClass, HookEvent},
+    ids::{AbsPathBuf, HOOK_ID_MAX_CHARS, HookId, HookSourceId, HookSourceKind, SourceOwner},
+    matcher::{MatchPredicate, Matcher},
+    parsed::{ParseResult, ParsedSource},
+    process::{
+        CapturedOutput, ExitInfo, Invocation, ProvidedFile, ProvidedFileRole, RawOutcome,
+        SpawnFailure, SpawnFailureKind, Program,
+    },
+    revision::{Generation, Revision},
+    trust::TrustDecision,
+    verdict::{
+        ArgRewrite, ChainFold, ChainStep, Decision, FoldedVerdict, HookVerdict, Provenance,
+        RelaxPolicy, apply_host_decision,
+    },
+};

@@ -1,0 +1,1 @@
+//! Discovers and hot-reloads project hook files under each project root (the only crate that uses notify).

@@ -1,0 +1,5 @@
+//! The one integration-test binary: cross-crate scenarios with real files and processes.
+//!
+//! Each module is one area; shared fixtures live in `support`.
+
+mod support;

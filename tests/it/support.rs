@@ -1,0 +1,38 @@
+//! Shared fixtures for the integration tests: temporary project trees and helpers.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// A temporary directory tree that is removed when dropped.
+pub struct TestDir {
+    dir: tempfile::TempDir,
+}
+
+impl TestDir {
+    /// A new empty directory.
+    pub fn new() -> TestDir {
+        TestDir { dir: tempfile::tempdir().expect("create temp dir") }
+    }
+
+    /// The directory's path.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes `text` to `rel`, creating parent folders.
+    pub fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let p = self.dir.path().join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("create parent");
+        std::fs::write(&p, text).expect("write file");
+        p
+    }
+
+    /// Writes an executable script to `rel`.
+    pub fn script(&self, rel: &str, text: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let p = self.write(rel, text);
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        p
+    }
+}
