@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
 
+mod binding;
 mod codec;
 mod definition;
 mod diagnostic;
@@ -22,6 +23,7 @@ mod trust;
 mod verdict;
 
 pub use crate::{
+    binding::Binding,
     codec::{EncodeContext, HookCodec, WireFormat},
     definition::{
         Delivery, ExecutionMode, HOOK_TIMEOUT_CEILING, HookCommand, HookDefinition, OnFailure,
