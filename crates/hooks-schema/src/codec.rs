@@ -79,6 +79,10 @@ pub trait HookCodec: Send + Sync + fmt::Debug {
 
     /// Interprets the outcome of running `hook` on `envelope`, applying the format's exit
     /// code rules and the definition's failure policy.
-    fn decode(&self, hook: &HookDefinition, envelope: &Envelope, outcome: &RawOutcome)
-    -> HookVerdict;
+    fn decode(
+        &self,
+        hook: &HookDefinition,
+        envelope: &Envelope,
+        outcome: &RawOutcome,
+    ) -> HookVerdict;
 }

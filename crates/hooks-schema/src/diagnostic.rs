@@ -133,3 +133,6 @@ impl fmt::Display for HookDiagnostic {
         write!(f, "{}: {}", self.severity.as_str(), self.message)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -397,3 +397,6 @@ pub struct WorkflowRun {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
+
+#[cfg(test)]
+mod tests;

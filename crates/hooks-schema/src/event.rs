@@ -203,3 +203,6 @@ impl FromStr for HookEvent {
             .ok_or_else(|| SchemaError::UnknownEvent { name: s.to_owned() })
     }
 }
+
+#[cfg(test)]
+mod tests;

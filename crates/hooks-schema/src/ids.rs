@@ -314,3 +314,6 @@ impl fmt::Display for HookSourceId {
         write!(f, "{} ({})", self.path, self.kind)
     }
 }
+
+#[cfg(test)]
+mod tests;

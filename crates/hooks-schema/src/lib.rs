@@ -30,8 +30,8 @@ pub use crate::{
     },
     diagnostic::{HookDiagnostic, Severity},
     envelope::{
-        AgentText, Approval, Compaction, ENVELOPE_SCHEMA, Envelope, Notification, Prompt, WorkflowRun,
-        SessionInfo, StopInfo, Subagent, ToolCall, ToolKind, ToolResult, TurnInfo,
+        AgentText, Approval, Compaction, ENVELOPE_SCHEMA, Envelope, Notification, Prompt,
+        SessionInfo, StopInfo, Subagent, ToolCall, ToolKind, ToolResult, TurnInfo, WorkflowRun,
     },
     error::SchemaError,
     event::{EventClass, HookEvent},
@@ -39,8 +39,8 @@ pub use crate::{
     matcher::{MatchPredicate, Matcher},
     parsed::{ParseResult, ParsedSource},
     process::{
-        CapturedOutput, ExitInfo, Invocation, ProvidedFile, ProvidedFileRole, RawOutcome,
-        SpawnFailure, SpawnFailureKind, Program,
+        CapturedOutput, ExitInfo, Invocation, Program, ProvidedFile, ProvidedFileRole, RawOutcome,
+        SpawnFailure, SpawnFailureKind,
     },
     revision::{Generation, Revision},
     trust::TrustDecision,

@@ -86,3 +86,6 @@ impl fmt::Debug for Matcher {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

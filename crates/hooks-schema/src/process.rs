@@ -172,3 +172,6 @@ impl RawOutcome {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

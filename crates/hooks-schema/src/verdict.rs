@@ -260,10 +260,16 @@ pub enum RelaxPolicy {
 }
 
 /// Combines the host's own decision with the hooks' folded decision.
-pub fn apply_host_decision(host: Decision, hooks: Option<Decision>, policy: RelaxPolicy) -> Decision {
+pub fn apply_host_decision(
+    host: Decision,
+    hooks: Option<Decision>,
+    policy: RelaxPolicy,
+) -> Decision {
     let Some(h) = hooks else { return host };
     match (policy, h) {
-        (RelaxPolicy::AllowOverridesAsk, Decision::Allow) if host == Decision::Ask => Decision::Allow,
+        (RelaxPolicy::AllowOverridesAsk, Decision::Allow) if host == Decision::Ask => {
+            Decision::Allow
+        }
         (RelaxPolicy::AllowOverridesAll, Decision::Allow) => Decision::Allow,
         _ => host.most_restrictive(h),
     }
