@@ -1,1 +1,199 @@
-fn main() {}
+//! Project automation: `cargo xtask <command>`.
+//!
+//! Commands: `test <layer>`, `check-layers`, `tidy`, `ci`, `bench <area> [--json]`,
+//! `fuzz --seconds N`. Run `cargo xtask help` for the list.
+
+mod layers;
+mod tidy;
+
+use std::{
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+use anyhow::{Context, Result, bail};
+
+const HELP: &str = "\
+cargo xtask <command>
+
+commands:
+  test <layer>          run the tests of a layer: schema, formats, core, io, app, it, all
+  check-layers          fail when a crate depends on a layer above it or owns a forbidden dependency
+  tidy                  fail when a source file lacks its `//!` line or a test is ignored
+  ci                    fmt check, clippy (warnings denied), check-layers, tidy, all tests
+  bench <area> [--json] run one benchmark area: registry, dispatch, guard, watcher, serve
+  fuzz --seconds N      run every fuzz target for N seconds (needs cargo-fuzz and nightly)
+";
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    match args.as_slice() {
+        ["test", layer] => test_layer(layer),
+        ["check-layers"] => {
+            layers::check(&workspace_root())?;
+            println!("check-layers: ok");
+            Ok(())
+        }
+        ["tidy"] => {
+            tidy::check(&workspace_root())?;
+            println!("tidy: ok");
+            Ok(())
+        }
+        ["ci"] => ci(),
+        ["bench", area, rest @ ..] => bench(area, rest),
+        ["fuzz", "--seconds", n] => fuzz(n.parse().context("--seconds takes a number")?),
+        [] | ["help" | "--help" | "-h"] => {
+            print!("{HELP}");
+            Ok(())
+        }
+        other => bail!("unknown command {other:?}\n\n{HELP}"),
+    }
+}
+
+/// The workspace root (the parent of this crate's folder).
+pub(crate) fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
+}
+
+/// The packages each test layer covers.
+fn layer_packages(layer: &str) -> Result<Vec<&'static str>> {
+    let schema = ["hooks-schema"];
+    let formats = ["hooks-format-cursor", "hooks-format-chrys", "hooks-format-claude"];
+    let core = ["hooks-trust", "hooks-registry"];
+    let io = ["hooks-sources", "hooks-watcher", "hooks-guard", "hooks-dispatch"];
+    let app = ["hooks-app"];
+    let it = ["hooks-tests"];
+    Ok(match layer {
+        "schema" => schema.to_vec(),
+        "formats" => formats.to_vec(),
+        "core" => core.to_vec(),
+        "io" => io.to_vec(),
+        "app" => app.to_vec(),
+        "it" => it.to_vec(),
+        "all" => [&schema[..], &formats, &core, &io, &app, &it, &["xtask"]].concat(),
+        other => bail!("unknown layer `{other}`: schema, formats, core, io, app, it, all"),
+    })
+}
+
+fn test_layer(layer: &str) -> Result<()> {
+    let packages = layer_packages(layer)?;
+    if layer == "schema" {
+        // hooks-schema must build on its own, without any feature another crate enables.
+        run(cargo().args(["check", "--quiet", "-p", "hooks-schema"]))?;
+    }
+    let mut cmd = cargo();
+    if has_nextest() {
+        cmd.args(["nextest", "run", "--no-fail-fast"]);
+    } else {
+        cmd.args(["test", "--no-fail-fast"]);
+    }
+    for p in packages {
+        cmd.args(["-p", p]);
+    }
+    run(&mut cmd)
+}
+
+fn ci() -> Result<()> {
+    run(cargo().args(["fmt", "--all", "--check"]))?;
+    run(cargo().args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--quiet",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    layers::check(&workspace_root())?;
+    println!("check-layers: ok");
+    tidy::check(&workspace_root())?;
+    println!("tidy: ok");
+    test_layer("all")
+}
+
+/// Maps a benchmark area to the package and bench target that hold it.
+fn bench_target(area: &str) -> Result<(&'static str, &'static str)> {
+    Ok(match area {
+        "registry" => ("hooks-registry", "registry"),
+        "dispatch" => ("hooks-dispatch", "dispatch"),
+        "guard" => ("hooks-guard", "guard"),
+        "watcher" => ("hooks-watcher", "watcher"),
+        "serve" => ("hooks-app", "serve"),
+        other => bail!("unknown bench area `{other}`: registry, dispatch, guard, watcher, serve"),
+    })
+}
+
+fn bench(area: &str, rest: &[&str]) -> Result<()> {
+    let (package, target) = bench_target(area)?;
+    let json = match rest {
+        [] => false,
+        ["--json"] => true,
+        other => bail!("unexpected arguments {other:?}: only --json"),
+    };
+    let mut cmd = cargo();
+    cmd.args(["bench", "--quiet", "-p", package, "--bench", target, "--"]);
+    if json {
+        cmd.arg("--json");
+    }
+    run(&mut cmd)
+}
+
+fn fuzz(seconds: u64) -> Result<()> {
+    let root = workspace_root().join("fuzz");
+    if !root.join("Cargo.toml").exists() {
+        bail!("no fuzz/ folder: the fuzz targets are not in this checkout");
+    }
+    let out = Command::new("cargo")
+        .args(["fuzz", "list"])
+        .current_dir(&root)
+        .output()
+        .context("running `cargo fuzz list` (install cargo-fuzz)")?;
+    if !out.status.success() {
+        bail!("`cargo fuzz list` failed: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    for target in
+        String::from_utf8_lossy(&out.stdout).lines().map(str::trim).filter(|l| !l.is_empty())
+    {
+        println!("fuzz: {target} for {seconds} s");
+        run(Command::new("cargo")
+            .args(["fuzz", "run", target, "--", &format!("-max_total_time={seconds}")])
+            .current_dir(&root))?;
+    }
+    Ok(())
+}
+
+/// The cargo that runs us (`$CARGO`), so a pinned toolchain is used throughout.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "xtask is tooling, not the engine's environment table"
+)]
+pub(crate) fn cargo() -> Command {
+    let mut c = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    c.current_dir(workspace_root());
+    c
+}
+
+fn has_nextest() -> bool {
+    cargo().args(["nextest", "--version"]).output().is_ok_and(|o| o.status.success())
+}
+
+fn run(cmd: &mut Command) -> Result<()> {
+    eprintln!("$ {}", display(cmd));
+    let status = cmd.status().with_context(|| format!("spawning {}", display(cmd)))?;
+    if !status.success() {
+        bail!("`{}` failed: {status}", display(cmd));
+    }
+    Ok(())
+}
+
+fn display(cmd: &Command) -> String {
+    std::iter::once(cmd.get_program())
+        .chain(cmd.get_args())
+        .map(|s| s.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -1,0 +1,241 @@
+//! `cargo xtask check-layers`: the dependency rules of `specs/architecture.md`, checked
+//! against `cargo metadata`.
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    path::Path,
+};
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+
+/// The layer of each workspace crate. An edge must point to a strictly lower layer.
+const LAYERS: &[(&str, u8)] = &[
+    ("hooks-schema", 0),
+    ("hooks-format-cursor", 1),
+    ("hooks-format-chrys", 1),
+    ("hooks-format-claude", 1),
+    ("hooks-trust", 2),
+    ("hooks-registry", 3),
+    ("hooks-sources", 4),
+    ("hooks-guard", 4),
+    ("hooks-dispatch", 4),
+    ("hooks-watcher", 5),
+    ("hooks-app", 6),
+    ("hooks-tests", 7),
+    ("xtask", 7),
+];
+
+/// Internal crates a crate may not depend on even though they are lower.
+const FORBIDDEN_INTERNAL: &[(&str, &[&str])] = &[
+    // The dispatcher runs hooks through the codec trait and knows no format.
+    ("hooks-dispatch", &["hooks-format-cursor", "hooks-format-chrys", "hooks-format-claude"]),
+    // Adapters depend on the schema only.
+    ("hooks-format-cursor", &["hooks-format-chrys", "hooks-format-claude"]),
+    ("hooks-format-chrys", &["hooks-format-cursor", "hooks-format-claude"]),
+    ("hooks-format-claude", &["hooks-format-cursor", "hooks-format-chrys"]),
+    ("xtask", &["*"]),
+];
+
+/// External crates with exactly one set of owners (normal dependencies only).
+const OWNED: &[(&str, &[&str])] = &[
+    ("notify", &["hooks-watcher"]),
+    ("tokio", &["hooks-dispatch", "hooks-watcher", "hooks-app"]),
+    ("dunce", &["hooks-registry"]),
+    ("arc-swap", &["hooks-registry"]),
+    ("saphyr-parser", &["hooks-format-chrys"]),
+    ("anyhow", &["hooks-app", "xtask"]),
+    ("clap", &["hooks-app"]),
+];
+
+/// The only direct normal dependencies `hooks-schema` may have.
+const SCHEMA_ALLOWED: &[&str] = &["serde", "serde_json", "thiserror"];
+
+/// Crates that must not appear anywhere in `hooks-schema`'s normal dependency tree.
+const SCHEMA_BANNED_TRANSITIVE: &[&str] = &[
+    "tokio",
+    "notify",
+    "dunce",
+    "arc-swap",
+    "regex",
+    "fancy-regex",
+    "saphyr-parser",
+    "mio",
+    "libc",
+];
+
+/// Checks every rule and fails with the list of violations.
+pub(crate) fn check(root: &Path) -> Result<()> {
+    let out = crate::cargo()
+        .args(["metadata", "--format-version", "1", "--locked"])
+        .current_dir(root)
+        .output()
+        .context("running cargo metadata")?;
+    if !out.status.success() {
+        bail!("cargo metadata failed: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let meta: Value = serde_json::from_slice(&out.stdout).context("parsing cargo metadata")?;
+    let violations = violations(&meta)?;
+    if violations.is_empty() {
+        Ok(())
+    } else {
+        bail!("layering violations:\n  {}", violations.join("\n  "))
+    }
+}
+
+/// One resolved dependency edge.
+struct Edge {
+    from: String,
+    to: String,
+    normal: bool,
+}
+
+fn violations(meta: &Value) -> Result<Vec<String>> {
+    let packages = meta["packages"].as_array().context("metadata has no packages")?;
+    let names: BTreeMap<&str, &str> =
+        packages.iter().filter_map(|p| Some((p["id"].as_str()?, p["name"].as_str()?))).collect();
+    let members: BTreeSet<&str> = meta["workspace_members"]
+        .as_array()
+        .context("metadata has no workspace members")?
+        .iter()
+        .filter_map(|id| names.get(id.as_str()?).copied())
+        .collect();
+    let layer: BTreeMap<&str, u8> = LAYERS.iter().copied().collect();
+
+    let mut edges = Vec::new();
+    for node in meta["resolve"]["nodes"].as_array().context("metadata has no resolve graph")? {
+        let Some(from) = node["id"].as_str().and_then(|id| names.get(id)) else { continue };
+        for dep in node["deps"].as_array().into_iter().flatten() {
+            let Some(to) = dep["pkg"].as_str().and_then(|id| names.get(id)) else { continue };
+            let normal = dep["dep_kinds"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|k| k["kind"].is_null() || k["kind"] == "build");
+            edges.push(Edge { from: (*from).to_owned(), to: (*to).to_owned(), normal });
+        }
+    }
+
+    let mut v = Vec::new();
+    for m in &members {
+        if !layer.contains_key(m) {
+            v.push(format!("workspace member `{m}` has no layer in xtask/src/layers.rs"));
+        }
+    }
+    for e in edges.iter().filter(|e| members.contains(e.from.as_str())) {
+        let (from, to) = (e.from.as_str(), e.to.as_str());
+        if members.contains(to) {
+            let (Some(lf), Some(lt)) = (layer.get(from), layer.get(to)) else { continue };
+            let exempt = from == "hooks-tests";
+            if !exempt && lt >= lf {
+                v.push(format!(
+                    "`{from}` (layer {lf}) depends on `{to}` (layer {lt}): edges must point down"
+                ));
+            }
+            for (who, banned) in FORBIDDEN_INTERNAL {
+                if *who == from && (banned.contains(&to) || banned.contains(&"*")) {
+                    v.push(format!("`{from}` must not depend on `{to}`"));
+                }
+            }
+        } else if e.normal {
+            for (dep, owners) in OWNED {
+                if *dep == to && !owners.contains(&from) {
+                    v.push(format!("`{from}` depends on `{to}`, which only {owners:?} may use"));
+                }
+            }
+            if from == "hooks-schema" && !SCHEMA_ALLOWED.contains(&to) {
+                v.push(format!(
+                    "`hooks-schema` depends on `{to}`: only {SCHEMA_ALLOWED:?} are allowed"
+                ));
+            }
+        }
+    }
+
+    // Transitive normal closure of hooks-schema.
+    let mut seen = BTreeSet::from(["hooks-schema".to_owned()]);
+    let mut stack = vec!["hooks-schema".to_owned()];
+    while let Some(cur) = stack.pop() {
+        for e in edges.iter().filter(|e| e.from == cur && e.normal) {
+            if seen.insert(e.to.clone()) {
+                stack.push(e.to.clone());
+            }
+        }
+    }
+    for banned in SCHEMA_BANNED_TRANSITIVE {
+        if seen.contains(*banned) {
+            v.push(format!("`{banned}` is in the dependency tree of `hooks-schema`"));
+        }
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A plain test run enforces the layering too.
+    #[test]
+    fn the_workspace_respects_its_layers() {
+        check(&crate::workspace_root()).unwrap();
+    }
+
+    fn meta(edges: &[(&str, &str, Option<&str>)]) -> Value {
+        let mut pkgs: BTreeSet<&str> = BTreeSet::new();
+        for (a, b, _) in edges {
+            pkgs.insert(a);
+            pkgs.insert(b);
+        }
+        let packages: Vec<Value> =
+            pkgs.iter().map(|p| serde_json::json!({"id": format!("id-{p}"), "name": p})).collect();
+        let members: Vec<Value> = pkgs
+            .iter()
+            .filter(|p| LAYERS.iter().any(|(n, _)| n == *p))
+            .map(|p| Value::from(format!("id-{p}")))
+            .collect();
+        let nodes: Vec<Value> = pkgs
+            .iter()
+            .map(|p| {
+                let deps: Vec<Value> = edges
+                    .iter()
+                    .filter(|(a, _, _)| a == p)
+                    .map(|(_, b, kind)| serde_json::json!({"pkg": format!("id-{b}"), "dep_kinds": [{"kind": kind}]}))
+                    .collect();
+                serde_json::json!({"id": format!("id-{p}"), "deps": deps})
+            })
+            .collect();
+        serde_json::json!({"packages": packages, "workspace_members": members, "resolve": {"nodes": nodes}})
+    }
+
+    #[test]
+    fn an_upward_edge_is_reported() {
+        let v = violations(&meta(&[("hooks-registry", "hooks-sources", None)])).unwrap();
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert!(v[0].contains("edges must point down"));
+    }
+
+    #[test]
+    fn schema_may_only_use_serde_json_and_thiserror() {
+        let v = violations(&meta(&[
+            ("hooks-schema", "serde", None),
+            ("hooks-schema", "regex", None),
+            ("hooks-schema", "proptest", Some("dev")),
+        ]))
+        .unwrap();
+        assert_eq!(v.len(), 2, "{v:?}");
+        assert!(v.iter().any(|m| m.contains("only [\"serde\"")));
+        assert!(v.iter().any(|m| m.contains("`regex` is in the dependency tree")));
+    }
+
+    #[test]
+    fn owned_dependencies_stay_with_their_owner() {
+        let v = violations(&meta(&[
+            ("hooks-registry", "notify", None),
+            ("hooks-guard", "tokio", None),
+            ("hooks-watcher", "notify", None),
+            ("hooks-sources", "tokio", Some("dev")),
+            ("hooks-dispatch", "hooks-format-cursor", None),
+        ]))
+        .unwrap();
+        assert_eq!(v.len(), 3, "{v:?}");
+    }
+}
