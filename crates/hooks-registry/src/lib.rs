@@ -1,1 +1,50 @@
-//! Hook registry: per-source state, revisioned immutable snapshots, nearest-root bindings, pinning, protected paths.
+//! Hook registry: per-source state, revisioned immutable snapshots, nearest-root bindings,
+//! pinning, protected paths.
+//!
+//! The registry is format-agnostic: adapters parse files into [`hooks_schema::ParseResult`]s,
+//! loaders (hooks-sources, hooks-watcher) hand them over as [`SourceUpdate`]s with a trust
+//! decision, and the registry keeps one state per [`HookSourceId`](hooks_schema::HookSourceId)
+//! (never loaded, loaded, stale with the last valid parse, or failed). Every change rebuilds
+//! an immutable [`RegistrySnapshot`] and publishes it through arc-swap, so readers
+//! ([`RegistryReader`]) never wait on the single writer. Two counters tag snapshots:
+//! the generation moves on every publish; the revision moves only when the runnable
+//! bindings or the project roots differ.
+//!
+//! [`RegistrySnapshot::bindings_for`] applies a project's bindings only under its nearest
+//! root, explicit, managed and user bindings everywhere, in [`HookSourceKind::priority`]
+//! order. [`HookRegistry::pin`] freezes the run: later changes are reported but not
+//! applied. The snapshot's [`ProtectedPaths`] cover every hook file and the scripts it runs.
+//!
+//! This crate owns the workspace's one canonicalization helper, [`canonicalize`].
+//!
+//! [`HookSourceKind::priority`]: hooks_schema::HookSourceKind::priority
+#![warn(missing_docs)]
+#![cfg_attr(not(test), warn(unused_crate_dependencies))]
+
+mod error;
+mod handle;
+mod paths;
+mod protect;
+mod registry;
+mod snapshot;
+
+pub use crate::{
+    error::RegistryError,
+    handle::{RegistryEvent, RegistryHandle, RegistryReader},
+    paths::{canonicalize, canonicalize_lenient, normalize_lexically},
+    protect::{ProtectedKind, ProtectedPath, ProtectedPaths, resolve_script, script_candidate},
+    registry::{HookRegistry, SourceUpdate, resolve_timeout},
+    snapshot::{LoadStateKind, PinnedRun, RegistrySnapshot, SourceView},
+};
+
+use hooks_schema::{HookSourceId, HookSourceKind};
+
+/// Identifies a hook file by its canonical path, so a symlink and its target are one source.
+pub fn source_id(
+    kind: HookSourceKind,
+    path: &std::path::Path,
+) -> Result<HookSourceId, RegistryError> {
+    canonicalize(path)
+        .map(|p| HookSourceId::new(kind, p))
+        .map_err(|source| RegistryError::Canonicalize { path: path.to_path_buf(), source })
+}

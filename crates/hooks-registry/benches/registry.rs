@@ -1,0 +1,2 @@
+//! Registry benchmark (placeholder until filled in).
+fn main() {}

@@ -1,0 +1,73 @@
+//! Path helpers: the workspace's one canonicalization function and its lenient variant.
+
+use std::{
+    io,
+    path::{Component, Path, PathBuf},
+};
+
+use hooks_schema::AbsPathBuf;
+
+/// Resolves `path` to its canonical absolute form (symlinks resolved, `.` and `..` gone).
+///
+/// This is the one place in the workspace that calls `dunce::canonicalize`; every path
+/// comparison (source identity, project roots, protected paths, the guard) goes through it
+/// so two spellings of one file compare equal. The path must exist.
+#[allow(clippy::disallowed_methods)]
+pub fn canonicalize(path: &Path) -> io::Result<AbsPathBuf> {
+    let resolved = dunce::canonicalize(path)?;
+    AbsPathBuf::new(resolved).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+/// Makes `path` absolute against `base` and removes `.` and `..` lexically, touching nothing
+/// on disk. A `..` at the root stays at the root.
+pub fn normalize_lexically(path: &Path, base: &AbsPathBuf) -> AbsPathBuf {
+    let joined = if path.is_absolute() { path.to_path_buf() } else { base.as_path().join(path) };
+    normalize_absolute(&joined).unwrap_or_else(|| base.clone())
+}
+
+/// Removes `.` and `..` from an absolute path lexically; `None` for a relative path.
+pub(crate) fn normalize_absolute(joined: &Path) -> Option<AbsPathBuf> {
+    let mut out = PathBuf::new();
+    for component in joined.components() {
+        match component {
+            Component::Prefix(_) | Component::RootDir => out.push(component.as_os_str()),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                // `pop` never removes the root, so `/..` stays `/`.
+                if out.parent().is_some() {
+                    out.pop();
+                }
+            }
+            Component::Normal(name) => out.push(name),
+        }
+    }
+    AbsPathBuf::new(out).ok()
+}
+
+/// Resolves `path` for a comparison with canonical paths, whether or not it exists.
+///
+/// `path` is made absolute against `base` and normalized lexically, then the nearest
+/// existing ancestor is canonicalized and the rest is appended as written. A path that
+/// exists comes out exactly as [`canonicalize`] gives it; a file about to be created under a
+/// symlinked directory comes out under the directory's target.
+pub fn canonicalize_lenient(path: &Path, base: &AbsPathBuf) -> AbsPathBuf {
+    let normalized = normalize_lexically(path, base);
+    for ancestor in normalized.as_path().ancestors() {
+        let Ok(resolved) = canonicalize(ancestor) else { continue };
+        let Ok(rest) = normalized.as_path().strip_prefix(ancestor) else { continue };
+        if rest.as_os_str().is_empty() {
+            return resolved;
+        }
+        return resolved.join(rest).unwrap_or_else(|_| normalized.clone());
+    }
+    normalized
+}
+
+/// The same path with a clean spelling (no trailing separator, no doubled separators), so
+/// it can key a map that the ancestors of another clean path are looked up in.
+pub(crate) fn clean(path: &Path) -> PathBuf {
+    path.components().collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,55 @@
+//! Tests for the path helpers.
+
+use std::path::Path;
+
+use hooks_schema::AbsPathBuf;
+
+use crate::{canonicalize, canonicalize_lenient, normalize_lexically};
+
+fn abs(p: &str) -> AbsPathBuf {
+    AbsPathBuf::new(p.into()).unwrap()
+}
+
+#[test]
+fn lexical_normalization_removes_dots_and_never_climbs_above_the_root() {
+    let base = abs("/work/repo");
+    assert_eq!(normalize_lexically(Path::new("a/./b/../c"), &base), abs("/work/repo/a/c"));
+    assert_eq!(normalize_lexically(Path::new("../../../../x"), &base), abs("/x"));
+    assert_eq!(normalize_lexically(Path::new("/etc/../tmp/"), &base), abs("/tmp"));
+}
+
+#[test]
+fn canonicalize_resolves_symlinks_and_fails_on_a_missing_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = canonicalize(dir.path()).unwrap();
+    std::fs::write(real.as_path().join("f"), "x").unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(real.as_path().join("f"), real.as_path().join("l")).unwrap();
+        assert_eq!(
+            canonicalize(&real.as_path().join("l")).unwrap(),
+            real.join(Path::new("f")).unwrap()
+        );
+    }
+    assert!(canonicalize(&real.as_path().join("missing")).is_err());
+}
+
+#[test]
+fn lenient_canonicalization_resolves_the_nearest_existing_ancestor() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = canonicalize(dir.path()).unwrap();
+    std::fs::create_dir(real.as_path().join("target")).unwrap();
+    let got = canonicalize_lenient(Path::new("target/new/../new2/file.txt"), &real);
+    assert_eq!(got, real.join(Path::new("target/new2/file.txt")).unwrap());
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(real.as_path().join("target"), real.as_path().join("link"))
+            .unwrap();
+        let got = canonicalize_lenient(Path::new("link/x.json"), &real);
+        assert_eq!(got, real.join(Path::new("target/x.json")).unwrap());
+        assert_eq!(
+            canonicalize_lenient(Path::new("link"), &real),
+            real.join(Path::new("target")).unwrap()
+        );
+    }
+}

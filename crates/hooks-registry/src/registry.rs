@@ -1,0 +1,809 @@
+//! The single-writer registry: one state per source, rebuilt into an immutable snapshot and
+//! published on every change.
+
+use std::{
+    collections::{BTreeSet, HashMap, HashSet},
+    ffi::OsString,
+    sync::Arc,
+    time::Duration,
+};
+
+use arc_swap::ArcSwap;
+use hooks_schema::{
+    AbsPathBuf, Binding, Generation, HOOK_TIMEOUT_CEILING, HookDefinition, HookDiagnostic,
+    HookSourceId, ParseResult, ParsedSource, Revision, TrustDecision,
+};
+use hooks_trust::CommandExecutionPosture;
+use serde_json::{Map, Value};
+
+use crate::{
+    handle::RegistryReader,
+    paths::clean,
+    protect::{ProtectedKind, ProtectedPath, ProtectedPaths, resolve_script},
+    snapshot::{Contribution, LoadStateKind, PinnedRun, RegistrySnapshot, RootEntry, SourceView},
+};
+
+/// One file's parse as the adapter produced it, with the project root it was found under and
+/// the trust decision for it.
+#[derive(Debug, Clone)]
+pub struct SourceUpdate {
+    /// The source (its canonical path and kind).
+    pub source: HookSourceId,
+    /// The adapter's result.
+    pub parsed: ParseResult,
+    /// For a project kind, the root the file was found under, which is also the directory
+    /// its hooks run in; ignored for other kinds, whose hooks run in the file's folder.
+    pub project_root: Option<AbsPathBuf>,
+    /// Whether its hooks may run.
+    pub trust: TrustDecision,
+}
+
+/// Applies the timeout ceiling: a definition above [`HOOK_TIMEOUT_CEILING`] is rejected with
+/// an error naming it. Adapters already filled in their format's default.
+pub fn resolve_timeout(definition: &HookDefinition) -> Result<Duration, HookDiagnostic> {
+    if definition.timeout > HOOK_TIMEOUT_CEILING {
+        let mut d = HookDiagnostic::error(format!(
+            "timeout of {} s is above the ceiling of {} s; the hook is skipped",
+            definition.timeout.as_secs_f64(),
+            HOOK_TIMEOUT_CEILING.as_secs()
+        ))
+        .with_code("timeout_above_ceiling")
+        .for_hook(definition.id.as_str());
+        d.line = definition.line;
+        d.column = definition.column;
+        return Err(d);
+    }
+    Ok(definition.timeout)
+}
+
+/// A parse after the registry's own checks.
+#[derive(Debug)]
+pub(crate) struct Accepted {
+    definitions: Vec<Arc<HookDefinition>>,
+    diagnostics: Vec<HookDiagnostic>,
+    settings: Arc<Map<String, Value>>,
+}
+
+#[derive(Debug)]
+enum LoadState {
+    NeverLoaded,
+    Loaded(Arc<Accepted>),
+    Stale { last: Arc<Accepted>, failure: Vec<HookDiagnostic> },
+    Failed(Vec<HookDiagnostic>),
+}
+
+impl LoadState {
+    fn accepted(&self) -> Option<&Arc<Accepted>> {
+        match self {
+            LoadState::Loaded(a) | LoadState::Stale { last: a, .. } => Some(a),
+            LoadState::NeverLoaded | LoadState::Failed(_) => None,
+        }
+    }
+
+    fn kind(&self) -> LoadStateKind {
+        match self {
+            LoadState::NeverLoaded => LoadStateKind::NeverLoaded,
+            LoadState::Loaded(_) => LoadStateKind::Loaded,
+            LoadState::Stale { .. } => LoadStateKind::Stale,
+            LoadState::Failed(_) => LoadStateKind::Failed,
+        }
+    }
+}
+
+/// Where one source's bindings apply and the directory its hooks run in.
+#[derive(Debug)]
+struct Placement {
+    project_root: Option<AbsPathBuf>,
+    working_dir: AbsPathBuf,
+    bindings: Arc<[Binding]>,
+}
+
+/// What a source contributes, computed when its parse or roots change.
+#[derive(Debug)]
+struct Compiled {
+    placements: Vec<Placement>,
+    protected: Vec<ProtectedPath>,
+    placement_error: Option<HookDiagnostic>,
+}
+
+impl Compiled {
+    fn same_bindings(&self, other: &Compiled) -> bool {
+        self.placements.len() == other.placements.len()
+            && self.placements.iter().zip(&other.placements).all(|(a, b)| {
+                a.project_root == b.project_root
+                    && (Arc::ptr_eq(&a.bindings, &b.bindings) || a.bindings == b.bindings)
+            })
+    }
+}
+
+#[derive(Debug)]
+struct SourceState {
+    id: HookSourceId,
+    seq: u64,
+    load: LoadState,
+    trust: TrustDecision,
+    roots: BTreeSet<AbsPathBuf>,
+    present_at_pin: bool,
+    /// First seen after the run was pinned: parsed and protected, never run.
+    late: bool,
+    after_pin: Vec<HookDiagnostic>,
+    late_protected: Vec<ProtectedPath>,
+    compiled: Arc<Compiled>,
+}
+
+impl SourceState {
+    fn recompile(&mut self) {
+        self.compiled =
+            Arc::new(compile(&self.id, self.load.accepted().map(|a| &**a), &self.roots));
+    }
+
+    fn frozen(&self, pinned: bool) -> bool {
+        pinned && self.present_at_pin
+    }
+
+    fn effective_trust(&self) -> TrustDecision {
+        if self.late {
+            TrustDecision::Inert {
+                reason: "found after the run started; it stays inert until the next run start"
+                    .to_owned(),
+            }
+        } else {
+            self.trust.clone()
+        }
+    }
+
+    fn can_run(&self) -> bool {
+        !self.late
+            && self.trust.is_active()
+            && self.load.accepted().is_some()
+            && self.compiled.placement_error.is_none()
+    }
+
+    fn note_after_pin(&mut self, diagnostic: HookDiagnostic) {
+        let diagnostic = diagnostic.in_file(self.id.path.as_path());
+        if !self.after_pin.iter().any(|d| d.message == diagnostic.message) {
+            self.after_pin.push(diagnostic);
+        }
+    }
+}
+
+/// The hook registry: one [`SourceState`](self) per source, a single writer, and an
+/// immutable [`RegistrySnapshot`] published through arc-swap after every change.
+///
+/// Every mutating call rebuilds the snapshot, moves its generation, and returns the
+/// revision, which moves only when the runnable bindings or the project roots differ from
+/// the previous snapshot. Calls that change nothing (an unknown source, an unchanged trust
+/// decision, a second pin) publish nothing and return the current revision.
+pub struct HookRegistry {
+    sources: HashMap<HookSourceId, SourceState>,
+    next_seq: u64,
+    announced_roots: BTreeSet<AbsPathBuf>,
+    pinned: Option<PinnedRun>,
+    pinned_roots: Option<BTreeSet<AbsPathBuf>>,
+    registry_diagnostics: Vec<HookDiagnostic>,
+    test_bindings: Arc<[Binding]>,
+    test_bindings_changed: bool,
+    last_runnable: HashMap<HookSourceId, Arc<Compiled>>,
+    last_roots: BTreeSet<AbsPathBuf>,
+    revision: Revision,
+    generation: Generation,
+    current: Arc<ArcSwap<RegistrySnapshot>>,
+}
+
+impl Default for HookRegistry {
+    fn default() -> Self {
+        HookRegistry {
+            sources: HashMap::new(),
+            next_seq: 0,
+            announced_roots: BTreeSet::new(),
+            pinned: None,
+            pinned_roots: None,
+            registry_diagnostics: Vec::new(),
+            test_bindings: Arc::from(Vec::new()),
+            test_bindings_changed: false,
+            last_runnable: HashMap::new(),
+            last_roots: BTreeSet::new(),
+            revision: Revision::ZERO,
+            generation: Generation::ZERO,
+            current: Arc::new(ArcSwap::from_pointee(RegistrySnapshot::default())),
+        }
+    }
+}
+
+impl std::fmt::Debug for HookRegistry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HookRegistry")
+            .field("sources", &self.sources.len())
+            .field("revision", &self.revision)
+            .field("generation", &self.generation)
+            .field("pinned", &self.pinned)
+            .finish_non_exhaustive()
+    }
+}
+
+impl HookRegistry {
+    /// An empty registry at revision 0, generation 0.
+    pub fn new() -> HookRegistry {
+        HookRegistry::default()
+    }
+
+    /// The current revision.
+    pub fn revision(&self) -> Revision {
+        self.revision
+    }
+
+    /// The current generation.
+    pub fn generation(&self) -> Generation {
+        self.generation
+    }
+
+    /// The run's pin, once pinned.
+    pub fn pinned(&self) -> Option<PinnedRun> {
+        self.pinned
+    }
+
+    /// The snapshot last published.
+    pub fn snapshot(&self) -> Arc<RegistrySnapshot> {
+        self.current.load_full()
+    }
+
+    /// A cheap, cloneable reader of the published snapshots.
+    pub fn reader(&self) -> RegistryReader {
+        RegistryReader::new(self.current.clone())
+    }
+
+    /// Every error recorded for `sources` (see [`RegistrySnapshot::errors_for`]).
+    pub fn errors_for(&self, sources: &[HookSourceId]) -> Vec<HookDiagnostic> {
+        self.snapshot().errors_for(sources)
+    }
+
+    /// Loads or reloads one file.
+    ///
+    /// A parse that fails keeps the last valid parse in effect (the source turns stale) or,
+    /// on a first load, leaves the source failed; either way its file is protected and a
+    /// project file's root counts as a project. After the run is pinned, a source known at
+    /// pin time keeps what it had and the change is reported; a new source is parsed and
+    /// protected but inert (a new explicit source is an error).
+    pub fn upsert_source(&mut self, update: SourceUpdate) -> Revision {
+        let SourceUpdate { source, parsed, project_root, trust } = update;
+        self.apply(source, parsed, project_root, Some(trust));
+        self.publish()
+    }
+
+    /// Records that a file could not be read, which behaves like a failed parse.
+    pub fn record_read_failure(
+        &mut self,
+        source: &HookSourceId,
+        project_root: Option<AbsPathBuf>,
+        error: HookDiagnostic,
+    ) -> Revision {
+        self.apply(source.clone(), Err(vec![error]), project_root, None);
+        self.publish()
+    }
+
+    /// Forgets a source; after pinning, a source known at pin time keeps its hooks until the
+    /// run ends and the removal is reported. An unknown source changes nothing.
+    pub fn remove_source(&mut self, source: &HookSourceId) -> Revision {
+        let pinned = self.pinned.is_some();
+        let Some(state) = self.sources.get_mut(source) else { return self.revision };
+        if state.frozen(pinned) {
+            state.note_after_pin(HookDiagnostic::warning(
+                "hook file removed after the run started; its hooks stay in effect until the run ends",
+            ));
+        } else {
+            self.sources.remove(source);
+        }
+        self.publish()
+    }
+
+    /// Withdraws one root of a project source; the source is forgotten with its last root.
+    /// After pinning, a source known at pin time keeps its roots and the change is reported.
+    pub fn remove_source_root(&mut self, source: &HookSourceId, root: &AbsPathBuf) -> Revision {
+        let pinned = self.pinned.is_some();
+        let Some(state) = self.sources.get_mut(source) else { return self.revision };
+        if !state.roots.contains(root) {
+            return self.revision;
+        }
+        if state.frozen(pinned) {
+            state.note_after_pin(HookDiagnostic::warning(format!(
+                "project root {root} withdrawn after the run started; its hooks stay in effect until the run ends"
+            )));
+        } else {
+            state.roots.remove(root);
+            if state.roots.is_empty() {
+                self.sources.remove(source);
+            } else {
+                state.recompile();
+            }
+        }
+        self.publish()
+    }
+
+    /// Records a new trust decision. An unknown source or an unchanged decision changes
+    /// nothing; after pinning, a source known at pin time keeps its decision and the change
+    /// is reported.
+    pub fn set_trust(&mut self, source: &HookSourceId, trust: TrustDecision) -> Revision {
+        let pinned = self.pinned.is_some();
+        let Some(state) = self.sources.get_mut(source) else { return self.revision };
+        if state.trust == trust {
+            return self.revision;
+        }
+        if state.frozen(pinned) {
+            state.note_after_pin(trust_change_warning(&trust));
+        } else {
+            state.trust = trust;
+        }
+        self.publish()
+    }
+
+    /// Pins the run: the bindings, the project roots and the posture stay as they are until
+    /// the process ends. A second pin changes nothing.
+    pub fn pin(&mut self, posture: CommandExecutionPosture) -> Revision {
+        if self.pinned.is_some() {
+            return self.revision;
+        }
+        self.pinned = Some(PinnedRun { posture, revision: self.revision });
+        self.pinned_roots = Some(self.current_roots());
+        for state in self.sources.values_mut() {
+            state.present_at_pin = true;
+        }
+        self.publish()
+    }
+
+    /// Announces a project root (a directory the agent works in), with or without a hook
+    /// file. The caller passes a canonical path. After pinning, a new root is only reported.
+    pub fn add_project_root(&mut self, root: AbsPathBuf) -> Revision {
+        if let Some(pinned_roots) = &self.pinned_roots {
+            if pinned_roots.contains(&root) {
+                return self.revision;
+            }
+            let d = HookDiagnostic::warning(format!(
+                "project root {root} found after the run started; the set of projects stays as it was until the next run"
+            ));
+            if self.registry_diagnostics.iter().any(|x| x.message == d.message) {
+                return self.revision;
+            }
+            self.registry_diagnostics.push(d);
+            return self.publish();
+        }
+        if !self.announced_roots.insert(root) {
+            return self.revision;
+        }
+        self.publish()
+    }
+
+    /// Withdraws a project root: the announcement and every project source's placement under
+    /// it (a source left with no root is forgotten). Does nothing after pinning.
+    pub fn remove_project_root(&mut self, root: &AbsPathBuf) -> Revision {
+        if self.pinned.is_some() {
+            return self.revision;
+        }
+        let mut changed = self.announced_roots.remove(root);
+        let mut emptied = Vec::new();
+        for state in self.sources.values_mut() {
+            if state.roots.remove(root) {
+                changed = true;
+                if state.roots.is_empty() {
+                    emptied.push(state.id.clone());
+                } else {
+                    state.recompile();
+                }
+            }
+        }
+        for id in emptied {
+            self.sources.remove(&id);
+        }
+        if !changed {
+            return self.revision;
+        }
+        self.publish()
+    }
+
+    /// Installs bindings that ride along with every snapshot from now on (global, ordered by
+    /// their source's kind), so tests can add doubles without a file. Replaces the previous
+    /// set.
+    pub fn install_bindings_for_test(&mut self, bindings: Vec<Binding>) -> Revision {
+        self.test_bindings = Arc::from(bindings);
+        self.test_bindings_changed = true;
+        self.publish()
+    }
+
+    fn apply(
+        &mut self,
+        id: HookSourceId,
+        parsed: ParseResult,
+        project_root: Option<AbsPathBuf>,
+        trust: Option<TrustDecision>,
+    ) {
+        let pinned = self.pinned.is_some();
+        if let Some(state) = self.sources.get_mut(&id)
+            && state.frozen(pinned)
+        {
+            note_frozen_change(state, parsed, project_root.as_ref(), trust.as_ref());
+            return;
+        }
+        let is_new = !self.sources.contains_key(&id);
+        let seq = self.next_seq;
+        let state = self.sources.entry(id.clone()).or_insert_with(|| SourceState {
+            id: id.clone(),
+            seq,
+            load: LoadState::NeverLoaded,
+            trust: TrustDecision::Inert { reason: "the file has not loaded".to_owned() },
+            roots: BTreeSet::new(),
+            present_at_pin: false,
+            late: pinned,
+            after_pin: Vec::new(),
+            late_protected: Vec::new(),
+            compiled: Arc::new(Compiled {
+                placements: Vec::new(),
+                protected: Vec::new(),
+                placement_error: None,
+            }),
+        });
+        if is_new {
+            self.next_seq += 1;
+            if pinned {
+                state.note_after_pin(if id.kind.is_explicit() {
+                    HookDiagnostic::error("explicit sources must be loaded before the run starts")
+                        .with_code("loaded_after_pin")
+                } else {
+                    HookDiagnostic::warning(
+                        "hook file found after the run started; it stays inert until the next run start",
+                    )
+                    .with_code("found_after_pin")
+                });
+            }
+        }
+        if let Some(trust) = trust {
+            state.trust = trust;
+        }
+        if id.kind.is_project()
+            && let Some(root) = project_root
+        {
+            state.roots.insert(root);
+        }
+        let previous = std::mem::replace(&mut state.load, LoadState::NeverLoaded);
+        state.load = match parsed {
+            Ok(p) => LoadState::Loaded(Arc::new(accept(&id, p))),
+            Err(diagnostics) => match previous {
+                LoadState::Loaded(last) | LoadState::Stale { last, .. } => {
+                    LoadState::Stale { last, failure: failure_diagnostics(&id, diagnostics, true) }
+                }
+                LoadState::NeverLoaded | LoadState::Failed(_) => {
+                    LoadState::Failed(failure_diagnostics(&id, diagnostics, false))
+                }
+            },
+        };
+        state.recompile();
+    }
+
+    fn current_roots(&self) -> BTreeSet<AbsPathBuf> {
+        if let Some(r) = &self.pinned_roots {
+            return r.clone();
+        }
+        let mut roots = self.announced_roots.clone();
+        for s in self.sources.values() {
+            if s.id.kind.is_project() {
+                roots.extend(s.roots.iter().cloned());
+            }
+        }
+        roots
+    }
+
+    /// Rebuilds the snapshot, moves the counters and publishes it.
+    fn publish(&mut self) -> Revision {
+        let roots = self.current_roots();
+        let explicit_running: HashMap<&AbsPathBuf, &HookSourceId> = self
+            .sources
+            .values()
+            .filter(|s| s.id.kind.is_explicit() && s.can_run())
+            .map(|s| (&s.id.path, &s.id))
+            .collect();
+
+        let mut order: Vec<&SourceState> = self.sources.values().collect();
+        order.sort_by_key(|s| (s.id.kind.priority(), s.seq));
+
+        let mut runnable: HashMap<HookSourceId, Arc<Compiled>> =
+            HashMap::with_capacity(self.last_runnable.len());
+        let mut global: Vec<Contribution> = Vec::new();
+        let mut root_map: HashMap<OsString, RootEntry> = roots
+            .iter()
+            .map(|r| (clean(r.as_path()).into_os_string(), RootEntry::default()))
+            .collect();
+        let mut protected = Vec::new();
+        let mut views = Vec::with_capacity(order.len());
+        let mut source_index = HashMap::with_capacity(order.len());
+
+        for state in order {
+            let suppressed_by = if state.id.kind.is_project() {
+                explicit_running.get(&state.id.path)
+            } else {
+                None
+            };
+            let runs = state.can_run() && suppressed_by.is_none();
+            let key = (state.id.kind.priority(), state.seq);
+            if runs {
+                runnable.insert(state.id.clone(), state.compiled.clone());
+                for placement in &state.compiled.placements {
+                    let c = Contribution { key, bindings: placement.bindings.clone() };
+                    match &placement.project_root {
+                        None => global.push(c),
+                        Some(root) => {
+                            if let Some(entry) = root_map.get_mut(clean(root.as_path()).as_os_str())
+                            {
+                                entry.contributions.push(c);
+                            }
+                        }
+                    }
+                }
+            }
+            protected.extend(state.compiled.protected.iter().cloned());
+            protected.extend(state.late_protected.iter().cloned());
+            source_index.insert(state.id.clone(), views.len());
+            views.push(view(state, runs, suppressed_by.copied()));
+        }
+        for b in self.test_bindings.iter() {
+            global.push(Contribution {
+                key: (b.source.kind.priority(), u64::MAX),
+                bindings: Arc::from(vec![b.clone()]),
+            });
+        }
+        global.sort_by_key(|c| c.key);
+        for entry in root_map.values_mut() {
+            entry.contributions.sort_by_key(|c| c.key);
+        }
+        let mut seen = HashSet::new();
+        protected.retain(|p: &ProtectedPath| seen.insert((p.path.clone(), p.source.clone())));
+
+        let changed = std::mem::take(&mut self.test_bindings_changed)
+            || roots != self.last_roots
+            || !same_runnable(&runnable, &self.last_runnable);
+        if changed {
+            self.revision = self.revision.next();
+        }
+        self.generation = self.generation.next();
+        let snapshot = RegistrySnapshot {
+            revision: self.revision,
+            generation: self.generation,
+            global,
+            roots: root_map,
+            root_list: roots.iter().cloned().collect(),
+            protected: ProtectedPaths::from_list(protected),
+            sources: views,
+            source_index,
+            registry_diagnostics: self.registry_diagnostics.clone(),
+            pinned: self.pinned,
+        };
+        self.last_runnable = runnable;
+        self.last_roots = roots;
+        self.current.store(Arc::new(snapshot));
+        self.revision
+    }
+}
+
+fn same_runnable(
+    a: &HashMap<HookSourceId, Arc<Compiled>>,
+    b: &HashMap<HookSourceId, Arc<Compiled>>,
+) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .all(|(id, x)| b.get(id).is_some_and(|y| Arc::ptr_eq(x, y) || x.same_bindings(y)))
+}
+
+fn trust_change_warning(trust: &TrustDecision) -> HookDiagnostic {
+    let now = if trust.is_active() { "active" } else { "inert" };
+    HookDiagnostic::warning(format!(
+        "trust changed after the run started (now {now}: {}); it applies at the next run start",
+        trust.reason()
+    ))
+    .with_code("changed_after_pin")
+}
+
+/// Records a change to a source that was pinned; nothing that runs changes.
+fn note_frozen_change(
+    state: &mut SourceState,
+    parsed: ParseResult,
+    project_root: Option<&AbsPathBuf>,
+    trust: Option<&TrustDecision>,
+) {
+    match parsed {
+        Ok(p) => {
+            let accepted = accept(&state.id, p);
+            let same = state.load.accepted().is_some_and(|a| a.definitions == accepted.definitions);
+            let mut roots = state.roots.clone();
+            if state.id.kind.is_project()
+                && let Some(r) = project_root
+            {
+                roots.insert(r.clone());
+            }
+            let compiled = compile(&state.id, Some(&accepted), &roots);
+            state.late_protected = compiled.protected;
+            if !same {
+                state.note_after_pin(
+                    HookDiagnostic::warning(
+                        "hook file changed after the run started; the change applies at the next run start",
+                    )
+                    .with_code("changed_after_pin"),
+                );
+            }
+        }
+        Err(diagnostics) => {
+            let first = diagnostics
+                .iter()
+                .find(|d| d.is_error())
+                .or(diagnostics.first())
+                .map(|d| d.message.clone())
+                .unwrap_or_else(|| "the file could not be loaded".to_owned());
+            state.note_after_pin(
+                HookDiagnostic::warning(format!(
+                    "hook file failed to load after the run started ({first}); the configuration pinned at run start stays in effect"
+                ))
+                .with_code("changed_after_pin"),
+            );
+        }
+    }
+    if let Some(trust) = trust
+        && *trust != state.trust
+    {
+        state.note_after_pin(trust_change_warning(trust));
+    }
+    if let Some(root) = project_root
+        && state.id.kind.is_project()
+        && !state.roots.contains(root)
+    {
+        state.note_after_pin(HookDiagnostic::warning(format!(
+            "hook file found under project root {root} after the run started; it applies there from the next run start"
+        )));
+    }
+}
+
+/// Applies the registry's checks (the timeout ceiling) to a parse.
+fn accept(id: &HookSourceId, parsed: ParsedSource) -> Accepted {
+    let ParsedSource { definitions, diagnostics, settings } = parsed;
+    let mut diagnostics: Vec<HookDiagnostic> = diagnostics;
+    let mut accepted = Vec::with_capacity(definitions.len());
+    for def in definitions {
+        match resolve_timeout(&def) {
+            Ok(_) => accepted.push(Arc::new(def)),
+            Err(d) => diagnostics.push(d),
+        }
+    }
+    let diagnostics = diagnostics.into_iter().map(|d| locate(d, id)).collect();
+    Accepted { definitions: accepted, diagnostics, settings: Arc::new(settings) }
+}
+
+fn locate(d: HookDiagnostic, id: &HookSourceId) -> HookDiagnostic {
+    if d.source.is_some() { d } else { d.in_file(id.path.as_path()) }
+}
+
+fn failure_diagnostics(
+    id: &HookSourceId,
+    diagnostics: Vec<HookDiagnostic>,
+    keeps_previous: bool,
+) -> Vec<HookDiagnostic> {
+    let mut out: Vec<HookDiagnostic> = diagnostics.into_iter().map(|d| locate(d, id)).collect();
+    let summary = if keeps_previous {
+        "the hook file did not load; the previous configuration stays in effect"
+    } else {
+        "the hook file did not load; no configuration from it is in effect"
+    };
+    out.push(HookDiagnostic::error(summary).in_file(id.path.as_path()).with_code("load_failed"));
+    out
+}
+
+/// Places a parse: under each root for a project file, in the file's folder otherwise, and
+/// resolves the protected paths.
+fn compile(
+    id: &HookSourceId,
+    accepted: Option<&Accepted>,
+    roots: &BTreeSet<AbsPathBuf>,
+) -> Compiled {
+    let mut placement_error = None;
+    let dirs: Vec<(Option<AbsPathBuf>, AbsPathBuf)> = if id.kind.is_project() {
+        if roots.is_empty() {
+            placement_error = Some(
+                HookDiagnostic::error(
+                    "a project hook file needs the project root it was found under; its hooks are not activated",
+                )
+                .in_file(id.path.as_path())
+                .with_code("no_working_directory"),
+            );
+        }
+        roots.iter().map(|r| (Some(r.clone()), r.clone())).collect()
+    } else {
+        match id.path.parent() {
+            Some(dir) => vec![(None, dir)],
+            None => {
+                placement_error = Some(
+                    HookDiagnostic::error(
+                        "the hook source has no directory to run in; its hooks are not activated",
+                    )
+                    .in_file(id.path.as_path())
+                    .with_code("no_working_directory"),
+                );
+                Vec::new()
+            }
+        }
+    };
+    let mut protected = vec![ProtectedPath {
+        path: id.path.clone(),
+        source: id.clone(),
+        what: ProtectedKind::File,
+    }];
+    let mut placements = Vec::with_capacity(dirs.len());
+    for (project_root, working_dir) in dirs {
+        let mut bindings = Vec::new();
+        if let Some(a) = accepted {
+            for def in &a.definitions {
+                if let Some(script) = resolve_script(&def.command, &working_dir)
+                    && !protected.iter().any(|p| p.path == script)
+                {
+                    protected.push(ProtectedPath {
+                        path: script,
+                        source: id.clone(),
+                        what: ProtectedKind::Script,
+                    });
+                }
+                if def.enabled {
+                    bindings.push(Binding {
+                        source: id.clone(),
+                        definition: def.clone(),
+                        working_dir: working_dir.clone(),
+                        project_root: project_root.clone(),
+                    });
+                }
+            }
+        }
+        placements.push(Placement { project_root, working_dir, bindings: Arc::from(bindings) });
+    }
+    Compiled { placements, protected, placement_error }
+}
+
+fn view(state: &SourceState, runs: bool, suppressed_by: Option<&HookSourceId>) -> SourceView {
+    let accepted = state.load.accepted();
+    let trust = state.effective_trust();
+    let mut diagnostics = Vec::new();
+    if let Some(a) = accepted {
+        diagnostics.extend(a.diagnostics.iter().cloned());
+    }
+    match &state.load {
+        LoadState::Stale { failure, .. } | LoadState::Failed(failure) => {
+            diagnostics.extend(failure.iter().cloned());
+        }
+        LoadState::NeverLoaded | LoadState::Loaded(_) => {}
+    }
+    if let Some(e) = &state.compiled.placement_error {
+        diagnostics.push(e.clone());
+    }
+    if let Some(explicit) = suppressed_by {
+        diagnostics.push(
+            HookDiagnostic::info(format!(
+                "this file is also delivered with the run as {explicit}; it runs once, as the explicit source"
+            ))
+            .in_file(state.id.path.as_path())
+            .with_code("also_explicit"),
+        );
+    } else if !state.late && !trust.is_active() {
+        diagnostics.push(
+            HookDiagnostic::info(format!("inert: {}", trust.reason()))
+                .in_file(state.id.path.as_path())
+                .with_code("inert"),
+        );
+    }
+    diagnostics.extend(state.after_pin.iter().cloned());
+    SourceView {
+        id: state.id.clone(),
+        load_state: state.load.kind(),
+        trust,
+        runs,
+        roots: state.roots.iter().cloned().collect(),
+        working_dirs: state.compiled.placements.iter().map(|p| p.working_dir.clone()).collect(),
+        definitions: accepted.map(|a| a.definitions.clone()).unwrap_or_default(),
+        settings: accepted.map(|a| a.settings.clone()).unwrap_or_default(),
+        present_at_pin: state.present_at_pin,
+        diagnostics,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,270 @@
+//! The immutable snapshot readers see: bindings indexed by project root, protected paths,
+//! per-source views and diagnostics.
+
+use std::{collections::HashMap, ffi::OsString, path::Path, sync::Arc};
+
+use hooks_schema::{
+    AbsPathBuf, Binding, Generation, HookDefinition, HookDiagnostic, HookSourceId, Revision,
+    TrustDecision,
+};
+use hooks_trust::CommandExecutionPosture;
+use serde_json::{Map, Value};
+
+use crate::{
+    paths::{canonicalize, clean, normalize_absolute},
+    protect::{ProtectedPath, ProtectedPaths},
+};
+
+/// The run's pin: the posture read when the run started and the revision then in effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PinnedRun {
+    /// The posture read once, at pin time.
+    pub posture: CommandExecutionPosture,
+    /// The revision pinned.
+    pub revision: Revision,
+}
+
+/// Where a source's load stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LoadStateKind {
+    /// Known (a root was announced for it) but never read.
+    NeverLoaded,
+    /// The last read parsed.
+    Loaded,
+    /// The last read failed; the last valid parse stays in effect.
+    Stale,
+    /// Every read so far failed; nothing is in effect.
+    Failed,
+}
+
+impl LoadStateKind {
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LoadStateKind::NeverLoaded => "never_loaded",
+            LoadStateKind::Loaded => "loaded",
+            LoadStateKind::Stale => "stale",
+            LoadStateKind::Failed => "failed",
+        }
+    }
+}
+
+/// One source as `hooks list` shows it.
+#[derive(Debug, Clone)]
+pub struct SourceView {
+    /// The source.
+    pub id: HookSourceId,
+    /// Its load state.
+    pub load_state: LoadStateKind,
+    /// The trust decision in effect (a source found after pinning is inert whatever it was
+    /// given).
+    pub trust: TrustDecision,
+    /// Whether its definitions contribute bindings.
+    pub runs: bool,
+    /// The project roots it applies under (project kinds only).
+    pub roots: Vec<AbsPathBuf>,
+    /// The directories its hooks run in (one per root for a project file, the file's folder
+    /// otherwise).
+    pub working_dirs: Vec<AbsPathBuf>,
+    /// Every accepted definition, enabled or not, of the parse in effect.
+    pub definitions: Vec<Arc<HookDefinition>>,
+    /// File-level settings of the parse in effect.
+    pub settings: Arc<Map<String, Value>>,
+    /// Whether it was known when the run was pinned.
+    pub present_at_pin: bool,
+    /// Its diagnostics: parse and activation warnings, rejected definitions, an info line
+    /// when inert, the latest load failure, and changes seen after pinning.
+    pub diagnostics: Vec<HookDiagnostic>,
+}
+
+/// A run of bindings from one source, with the key that orders it.
+#[derive(Debug, Clone)]
+pub(crate) struct Contribution {
+    /// `(kind priority, source sequence number)`.
+    pub(crate) key: (u8, u64),
+    pub(crate) bindings: Arc<[Binding]>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RootEntry {
+    pub(crate) contributions: Vec<Contribution>,
+}
+
+/// An immutable view of the registry at one generation.
+#[derive(Debug, Default)]
+pub struct RegistrySnapshot {
+    pub(crate) revision: Revision,
+    pub(crate) generation: Generation,
+    pub(crate) global: Vec<Contribution>,
+    pub(crate) roots: HashMap<OsString, RootEntry>,
+    pub(crate) root_list: Vec<AbsPathBuf>,
+    pub(crate) protected: ProtectedPaths,
+    pub(crate) sources: Vec<SourceView>,
+    pub(crate) source_index: HashMap<HookSourceId, usize>,
+    pub(crate) registry_diagnostics: Vec<HookDiagnostic>,
+    pub(crate) pinned: Option<PinnedRun>,
+}
+
+impl RegistrySnapshot {
+    /// Moves when the runnable bindings or the project roots change.
+    pub fn revision(&self) -> Revision {
+        self.revision
+    }
+
+    /// Moves on every published snapshot.
+    pub fn generation(&self) -> Generation {
+        self.generation
+    }
+
+    /// The run's pin, once pinned.
+    pub fn pinned(&self) -> Option<PinnedRun> {
+        self.pinned
+    }
+
+    /// Whether no binding can run anywhere.
+    pub fn is_empty(&self) -> bool {
+        self.global.is_empty() && self.roots.values().all(|r| r.contributions.is_empty())
+    }
+
+    /// The bindings that apply in `cwd`, in precedence order.
+    ///
+    /// `cwd` is canonicalized when it exists (roots are canonical) and normalized lexically
+    /// otherwise; a relative `cwd` belongs to no project. Explicit, managed and user
+    /// bindings apply everywhere; a project's bindings apply when its root is the deepest
+    /// known root containing `cwd`.
+    pub fn bindings_for(&self, cwd: &Path) -> Vec<Binding> {
+        match canonicalize(cwd) {
+            Ok(c) => self.bindings_for_canonical(c.as_path()),
+            Err(_) => match normalize_absolute(cwd) {
+                Some(c) => self.bindings_for_canonical(c.as_path()),
+                None => self.bindings_for_canonical(Path::new("")),
+            },
+        }
+    }
+
+    /// [`RegistrySnapshot::bindings_for`] for a working directory the caller already
+    /// canonicalized: no file system access.
+    pub fn bindings_for_canonical(&self, cwd: &Path) -> Vec<Binding> {
+        let scoped: &[Contribution] = match self.nearest_root_entry(cwd) {
+            Some(entry) => &entry.contributions,
+            None => &[],
+        };
+        merge(&self.global, scoped)
+    }
+
+    /// The deepest known project root containing `cwd` (canonical), if any.
+    pub fn project_root_for(&self, cwd: &Path) -> Option<&AbsPathBuf> {
+        let cwd = clean(cwd);
+        if !cwd.is_absolute() {
+            return None;
+        }
+        cwd.ancestors().find_map(|a| {
+            if self.roots.contains_key(a.as_os_str()) {
+                self.root_list.iter().find(|r| r.as_path() == a)
+            } else {
+                None
+            }
+        })
+    }
+
+    fn nearest_root_entry(&self, cwd: &Path) -> Option<&RootEntry> {
+        if !cwd.is_absolute() || self.roots.is_empty() {
+            return None;
+        }
+        cwd.ancestors().find_map(|a| self.roots.get(a.as_os_str()))
+    }
+
+    /// Every runnable binding, global ones first, then each project's, each group in
+    /// precedence order.
+    pub fn bindings(&self) -> Vec<Binding> {
+        let mut out = merge(&self.global, &[]);
+        for root in &self.root_list {
+            if let Some(entry) = self.roots.get(root.as_path().as_os_str()) {
+                for c in &entry.contributions {
+                    out.extend(c.bindings.iter().cloned());
+                }
+            }
+        }
+        out
+    }
+
+    /// The known project roots, sorted.
+    pub fn project_roots(&self) -> &[AbsPathBuf] {
+        &self.root_list
+    }
+
+    /// Hook files and the scripts they run.
+    pub fn protected_paths(&self) -> &ProtectedPaths {
+        &self.protected
+    }
+
+    /// Whether `path` (canonical, or resolved with `canonicalize_lenient`) is protected.
+    pub fn is_protected(&self, path: &Path) -> Option<&ProtectedPath> {
+        self.protected.get(path)
+    }
+
+    /// Every known source, in precedence order.
+    pub fn sources(&self) -> &[SourceView] {
+        &self.sources
+    }
+
+    /// One source.
+    pub fn source(&self, id: &HookSourceId) -> Option<&SourceView> {
+        self.source_index.get(id).and_then(|&i| self.sources.get(i))
+    }
+
+    /// Each source with its diagnostics, in precedence order.
+    pub fn diagnostics(&self) -> impl Iterator<Item = (&HookSourceId, &[HookDiagnostic])> {
+        self.sources.iter().map(|s| (&s.id, s.diagnostics.as_slice()))
+    }
+
+    /// Diagnostics about the registry as a whole (a project root found after pinning).
+    pub fn registry_diagnostics(&self) -> &[HookDiagnostic] {
+        &self.registry_diagnostics
+    }
+
+    /// Every error recorded for `sources`: a missing or unreadable file, a file that does not
+    /// parse, a rejected definition, a load after the run was pinned. A source the registry
+    /// does not know is an error too. Warnings are left out.
+    pub fn errors_for(&self, sources: &[HookSourceId]) -> Vec<HookDiagnostic> {
+        let mut out = Vec::new();
+        for id in sources {
+            match self.source(id) {
+                Some(view) => {
+                    out.extend(view.diagnostics.iter().filter(|d| d.is_error()).cloned());
+                }
+                None => out.push(
+                    HookDiagnostic::error(format!("hook source {id} is not known to the registry"))
+                        .in_file(id.path.as_path()),
+                ),
+            }
+        }
+        out
+    }
+}
+
+/// Merges two runs of contributions sorted by key into one list of bindings.
+fn merge(a: &[Contribution], b: &[Contribution]) -> Vec<Binding> {
+    let total: usize = a.iter().chain(b).map(|c| c.bindings.len()).sum();
+    let mut out = Vec::with_capacity(total);
+    let (mut i, mut j) = (0, 0);
+    loop {
+        let next = match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if x.key <= y.key => {
+                i += 1;
+                x
+            }
+            (Some(_), Some(y)) | (None, Some(y)) => {
+                j += 1;
+                y
+            }
+            (Some(x), None) => {
+                i += 1;
+                x
+            }
+            (None, None) => break,
+        };
+        out.extend(next.bindings.iter().cloned());
+    }
+    out
+}
