@@ -1,1 +1,23 @@
 //! Discovers and hot-reloads project hook files under each project root (the only crate that uses notify).
+//!
+//! For every project root it is given, `HookConfigWatcher` watches the root directory and the
+//! few folders that can hold a project hook file (`.cursor/`, `.chrys/`, `.chrys/hooks/`,
+//! `.claude/`), never recursively into the repository, and reloads the root's hook files from
+//! the state on disk after a debounced change.
+//! This crate parses nothing itself (`hooks-sources` reads and parses the files) and decides no
+//! trust itself (`hooks-trust` does); it applies both through the registry's single writer.
+
+mod backend;
+mod debounce;
+mod error;
+mod event;
+mod layout;
+mod matrix;
+
+pub use crate::{
+    debounce::{Batch, DEFAULT_DEBOUNCE_WINDOW, Debouncer, MAX_DEBOUNCE_WINDOW},
+    error::{WatchError, WatcherError},
+    event::{ChangeKind, FsChange, Routed, route},
+    layout::{HOOK_FILES, Touch, WATCHED_FOLDERS, owning_root, touch},
+    matrix::{RootOrigin, watch_matrix},
+};
