@@ -1,1 +1,57 @@
-//! Reads Cursor's .cursor/hooks.json and speaks Cursor's hook protocol (sans-IO).
+//! Reads Cursor's `.cursor/hooks.json` and speaks Cursor's hook protocol (sans-IO).
+//!
+//! - [`parse`] turns a file's bytes into [`hooks_schema::HookDefinition`]s and located
+//!   [`hooks_schema::HookDiagnostic`]s, mapping Cursor's 21 native events onto canonical
+//!   events as `specs/events.md` says (narrowed events carry the narrowing in their matcher).
+//! - [`CursorCodec`] encodes an envelope as Cursor's stdin JSON and decodes a run's outcome
+//!   into a verdict by Cursor's exit-code and output rules.
+//! - [`tool_type`] names a canonical tool call the way Cursor's matchers see it.
+//! - [`render`] writes definitions back as a Cursor file.
+//!
+//! `specs/formats/cursor.md` documents the mapping, the defaults and every deliberate
+//! difference from Cursor.
+#![warn(missing_docs)]
+
+use std::time::Duration;
+
+mod codec;
+mod decode;
+mod encode;
+mod error;
+mod events;
+mod locate;
+mod matcher;
+mod parse;
+mod render;
+mod tool_type;
+
+pub use crate::{
+    codec::CursorCodec,
+    error::CursorError,
+    matcher::MAX_MATCHER_LEN,
+    parse::parse,
+    render::render,
+    tool_type::{mcp_tool_name, tool_type},
+};
+
+/// The largest hook file accepted, checked before anything is parsed: 1 MiB.
+pub const MAX_FILE_BYTES: usize = 1024 * 1024;
+
+/// The timeout of a definition without `timeout`. Cursor documents only "platform default";
+/// 60 s is the middle of what other agents use (30 s to 600 s), short enough that a hung gate
+/// does not hold a tool call for minutes.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Cursor's default `loop_limit` for `stop` and `subagentStop` follow-ups.
+pub const DEFAULT_LOOP_LIMIT: u32 = 5;
+
+/// Every native event name Cursor documents, in the order of its documentation.
+pub fn native_event_names() -> impl Iterator<Item = &'static str> {
+    events::NATIVE_EVENTS.iter().map(|e| e.name)
+}
+
+/// The canonical event of a Cursor native event; `None` for an unknown name or a capability
+/// gap (`beforeTabFileRead`, `afterTabFileEdit`).
+pub fn canonical_event(native: &str) -> Option<hooks_schema::HookEvent> {
+    events::lookup(native).and_then(|e| e.canonical)
+}

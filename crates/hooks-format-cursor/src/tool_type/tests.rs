@@ -1,0 +1,1 @@
+//! Tests for `tool_type`.
