@@ -1,1 +1,50 @@
 //! Reads Claude Code settings.json hooks and speaks Claude Code's hook protocol, with the deny-only strict contract (sans-IO).
+//!
+//! - [`parse`] turns a settings document (`~/.claude/settings.json`, `.claude/settings.json`,
+//!   `.claude/settings.local.json`, `managed-settings.json`) into canonical
+//!   [`HookDefinition`](hooks_schema::HookDefinition)s and diagnostics with line and column.
+//!   Native events map onto canonical ones as `specs/events.md` says; events without a
+//!   counterpart are capability gaps (warning `capability_gap`, skipped).
+//! - [`ClaudeCodec`] encodes an envelope into Claude Code's stdin document and decodes exit
+//!   codes and JSON output into a [`HookVerdict`](hooks_schema::HookVerdict).
+//! - [`ClaudeMode::Strict`] is the deny-only contract: `hooks.version: 1`, unknown keys,
+//!   credential-looking keys, invalid matchers and oversized sections are violations that
+//!   make the source fail closed ([`FailClosedCodec`]); failures of its hooks deny, an
+//!   `allow` carries no weight and rewrites are ignored.
+//! - [`inventory`] and [`InventoryEntry`] give a redacted listing with [`fingerprint`]s.
+//!
+//! The design and every deliberate difference from Claude Code are in
+//! `specs/formats/claude.md`.
+#![warn(missing_docs)]
+
+mod codec;
+mod events;
+mod inventory;
+mod json;
+mod matcher;
+mod parse;
+mod problem;
+
+pub use crate::{
+    codec::{ClaudeCodec, FailClosedCodec, MAX_TEXT_CHARS, PROJECT_DIR_VAR, payload},
+    events::{GAP_EVENTS, NativeEvent},
+    inventory::{InventoryEntry, Reveal, entries, fingerprint, inventory},
+    matcher::{MAX_MATCHER_LEN, MatcherError, claude_tool_name},
+    parse::{
+        CONTRACT_VERSION, MAX_DOCUMENT_BYTES, NATIVE_FAIL_CLOSED, STRICT_MAX_HOOKS_BYTES,
+        is_credential_key, parse,
+    },
+    problem::ConfigProblem,
+};
+
+/// How a settings source is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ClaudeMode {
+    /// Claude Code's own rules: other settings keys are ignored, problems are diagnostics,
+    /// a failing hook fails open unless it says `onFailure: block`.
+    #[default]
+    Default,
+    /// The deny-only contract (`hooks.version: 1`): any violation makes the source fail
+    /// closed, and its hooks' failures deny.
+    Strict,
+}

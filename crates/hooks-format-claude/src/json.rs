@@ -1,0 +1,415 @@
+//! A small JSON reader that keeps the line and column of every value and key.
+//!
+//! `serde_json` reports positions only for syntax errors; diagnostics about well-formed but
+//! invalid settings need the position of the offending key too. This reader accepts exactly
+//! RFC 8259 JSON (plus a leading UTF-8 byte order mark), caps nesting depth, and converts to
+//! [`serde_json::Value`] on demand. Duplicate keys are kept in the tree; readers decide.
+
+use serde_json::{Map, Number, Value};
+
+/// The deepest nesting accepted; deeper documents are rejected, never overflow the stack.
+pub(crate) const MAX_DEPTH: usize = 64;
+
+/// A parsed value with its position.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Node {
+    /// The value.
+    pub(crate) kind: Kind,
+    /// 1-based line of its first character.
+    pub(crate) line: u32,
+    /// 1-based column (in characters) of its first character.
+    pub(crate) column: u32,
+    /// Byte offset of its first character.
+    pub(crate) start: usize,
+    /// Byte offset just past its last character.
+    pub(crate) end: usize,
+}
+
+/// The shape of a [`Node`].
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Kind {
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(String),
+    Array(Vec<Node>),
+    Object(Vec<Member>),
+}
+
+/// One `"key": value` pair of an object, in document order.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Member {
+    pub(crate) key: String,
+    pub(crate) line: u32,
+    pub(crate) column: u32,
+    pub(crate) value: Node,
+}
+
+/// A syntax error with its position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SyntaxError {
+    pub(crate) message: String,
+    pub(crate) line: u32,
+    pub(crate) column: u32,
+}
+
+impl Node {
+    /// The object's members, when it is one.
+    pub(crate) fn members(&self) -> Option<&[Member]> {
+        match &self.kind {
+            Kind::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The array's items, when it is one.
+    pub(crate) fn items(&self) -> Option<&[Node]> {
+        match &self.kind {
+            Kind::Array(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The string, when it is one.
+    pub(crate) fn as_str(&self) -> Option<&str> {
+        match &self.kind {
+            Kind::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The boolean, when it is one.
+    pub(crate) fn as_bool(&self) -> Option<bool> {
+        match &self.kind {
+            Kind::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The number as a float, when it is one.
+    pub(crate) fn as_f64(&self) -> Option<f64> {
+        match &self.kind {
+            Kind::Number(n) => n.as_f64(),
+            _ => None,
+        }
+    }
+
+    /// The last member named `key` (JSON.parse semantics: the last duplicate wins).
+    pub(crate) fn get(&self, key: &str) -> Option<&Member> {
+        self.members()?.iter().rev().find(|m| m.key == key)
+    }
+
+    /// A short name of the value's type, for messages.
+    pub(crate) fn type_name(&self) -> &'static str {
+        match self.kind {
+            Kind::Null => "null",
+            Kind::Bool(_) => "a boolean",
+            Kind::Number(_) => "a number",
+            Kind::String(_) => "a string",
+            Kind::Array(_) => "an array",
+            Kind::Object(_) => "an object",
+        }
+    }
+
+    /// The value as `serde_json`'s type (the last duplicate key wins).
+    pub(crate) fn to_value(&self) -> Value {
+        match &self.kind {
+            Kind::Null => Value::Null,
+            Kind::Bool(b) => Value::Bool(*b),
+            Kind::Number(n) => Value::Number(n.clone()),
+            Kind::String(s) => Value::String(s.clone()),
+            Kind::Array(v) => Value::Array(v.iter().map(Node::to_value).collect()),
+            Kind::Object(members) => {
+                let mut map = Map::new();
+                for m in members {
+                    map.insert(m.key.clone(), m.value.to_value());
+                }
+                Value::Object(map)
+            }
+        }
+    }
+}
+
+/// Parses one JSON document.
+pub(crate) fn parse(bytes: &[u8]) -> Result<Node, SyntaxError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if let Err(e) = std::str::from_utf8(bytes) {
+        let mut r = Reader::new(bytes);
+        while r.pos < e.valid_up_to() {
+            r.bump();
+        }
+        return Err(r.error("the file is not valid UTF-8"));
+    }
+    let mut r = Reader::new(bytes);
+    r.skip_ws();
+    let node = r.value(0)?;
+    r.skip_ws();
+    if r.pos < r.bytes.len() {
+        return Err(r.error("unexpected text after the JSON value"));
+    }
+    Ok(node)
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    line: u32,
+    column: u32,
+}
+
+impl<'a> Reader<'a> {
+    fn new(bytes: &'a [u8]) -> Reader<'a> {
+        Reader { bytes, pos: 0, line: 1, column: 1 }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    /// Moves one byte forward, keeping line and character column.
+    fn bump(&mut self) {
+        let Some(b) = self.peek() else { return };
+        self.pos += 1;
+        if b == b'\n' {
+            self.line = self.line.saturating_add(1);
+            self.column = 1;
+        } else if b & 0xC0 != 0x80 {
+            // Count characters, not bytes: continuation bytes do not move the column.
+            self.column = self.column.saturating_add(1);
+        }
+    }
+
+    fn error(&self, message: &str) -> SyntaxError {
+        SyntaxError { message: message.to_owned(), line: self.line, column: self.column }
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.bump();
+        }
+    }
+
+    fn expect_word(&mut self, word: &[u8]) -> Result<(), SyntaxError> {
+        if self.bytes.get(self.pos..self.pos + word.len()) == Some(word) {
+            for _ in 0..word.len() {
+                self.bump();
+            }
+            Ok(())
+        } else {
+            Err(self.error("expected a JSON value"))
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Node, SyntaxError> {
+        if depth > MAX_DEPTH {
+            return Err(self.error("the document is nested too deeply"));
+        }
+        let (line, column, start) = (self.line, self.column, self.pos);
+        let kind = match self.peek() {
+            None => return Err(self.error("unexpected end of the document")),
+            Some(b'{') => self.object(depth)?,
+            Some(b'[') => self.array(depth)?,
+            Some(b'"') => Kind::String(self.string()?),
+            Some(b't') => {
+                self.expect_word(b"true")?;
+                Kind::Bool(true)
+            }
+            Some(b'f') => {
+                self.expect_word(b"false")?;
+                Kind::Bool(false)
+            }
+            Some(b'n') => {
+                self.expect_word(b"null")?;
+                Kind::Null
+            }
+            Some(b'-' | b'0'..=b'9') => Kind::Number(self.number()?),
+            Some(_) => return Err(self.error("expected a JSON value")),
+        };
+        Ok(Node { kind, line, column, start, end: self.pos })
+    }
+
+    fn object(&mut self, depth: usize) -> Result<Kind, SyntaxError> {
+        self.bump();
+        let mut members = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.bump();
+            return Ok(Kind::Object(members));
+        }
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.error("expected a string key"));
+            }
+            let (line, column) = (self.line, self.column);
+            let key = self.string()?;
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return Err(self.error("expected `:` after the key"));
+            }
+            self.bump();
+            self.skip_ws();
+            let value = self.value(depth + 1)?;
+            members.push(Member { key, line, column, value });
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.bump(),
+                Some(b'}') => {
+                    self.bump();
+                    return Ok(Kind::Object(members));
+                }
+                _ => return Err(self.error("expected `,` or `}`")),
+            }
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Result<Kind, SyntaxError> {
+        self.bump();
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.bump();
+            return Ok(Kind::Array(items));
+        }
+        loop {
+            self.skip_ws();
+            items.push(self.value(depth + 1)?);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.bump(),
+                Some(b']') => {
+                    self.bump();
+                    return Ok(Kind::Array(items));
+                }
+                _ => return Err(self.error("expected `,` or `]`")),
+            }
+        }
+    }
+
+    fn hex4(&mut self) -> Result<u32, SyntaxError> {
+        let mut v = 0u32;
+        for _ in 0..4 {
+            let d = match self.peek() {
+                Some(b @ b'0'..=b'9') => u32::from(b - b'0'),
+                Some(b @ b'a'..=b'f') => u32::from(b - b'a' + 10),
+                Some(b @ b'A'..=b'F') => u32::from(b - b'A' + 10),
+                _ => return Err(self.error("expected four hex digits after `\\u`")),
+            };
+            v = v * 16 + d;
+            self.bump();
+        }
+        Ok(v)
+    }
+
+    fn string(&mut self) -> Result<String, SyntaxError> {
+        self.bump();
+        let mut out = Vec::new();
+        loop {
+            match self.peek() {
+                None => return Err(self.error("unterminated string")),
+                Some(b'"') => {
+                    self.bump();
+                    // The input is valid UTF-8 and escapes produce valid UTF-8.
+                    return Ok(String::from_utf8_lossy(&out).into_owned());
+                }
+                Some(b'\\') => {
+                    self.bump();
+                    let c = match self.peek() {
+                        Some(b'"') => '"',
+                        Some(b'\\') => '\\',
+                        Some(b'/') => '/',
+                        Some(b'b') => '\u{8}',
+                        Some(b'f') => '\u{c}',
+                        Some(b'n') => '\n',
+                        Some(b'r') => '\r',
+                        Some(b't') => '\t',
+                        Some(b'u') => {
+                            self.bump();
+                            let hi = self.hex4()?;
+                            let c = if (0xD800..0xDC00).contains(&hi)
+                                && self.bytes.get(self.pos..self.pos + 2) == Some(b"\\u")
+                            {
+                                let save = (self.pos, self.line, self.column);
+                                self.bump();
+                                self.bump();
+                                let lo = self.hex4()?;
+                                if (0xDC00..0xE000).contains(&lo) {
+                                    char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+                                } else {
+                                    (self.pos, self.line, self.column) = save;
+                                    None
+                                }
+                            } else {
+                                char::from_u32(hi)
+                            };
+                            // A lone surrogate (valid in JavaScript strings) becomes U+FFFD.
+                            let c = c.unwrap_or('\u{FFFD}');
+                            let mut buf = [0u8; 4];
+                            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                            continue;
+                        }
+                        _ => return Err(self.error("invalid escape sequence")),
+                    };
+                    self.bump();
+                    let mut buf = [0u8; 4];
+                    out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                }
+                Some(b) if b < 0x20 => {
+                    return Err(self.error("control character inside a string"));
+                }
+                Some(b) => {
+                    out.push(b);
+                    self.bump();
+                }
+            }
+        }
+    }
+
+    fn digits(&mut self) -> usize {
+        let mut n = 0;
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.bump();
+            n += 1;
+        }
+        n
+    }
+
+    fn number(&mut self) -> Result<Number, SyntaxError> {
+        let (start, line, column) = (self.pos, self.line, self.column);
+        if self.peek() == Some(b'-') {
+            self.bump();
+        }
+        match self.peek() {
+            Some(b'0') => self.bump(),
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return Err(self.error("invalid number")),
+        }
+        if self.peek() == Some(b'.') {
+            self.bump();
+            if self.digits() == 0 {
+                return Err(self.error("invalid number"));
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.bump();
+            if let Some(b'+' | b'-') = self.peek() {
+                self.bump();
+            }
+            if self.digits() == 0 {
+                return Err(self.error("invalid number"));
+            }
+        }
+        let text = std::str::from_utf8(self.bytes.get(start..self.pos).unwrap_or_default())
+            .unwrap_or_default();
+        serde_json::from_str::<Number>(text).map_err(|_| SyntaxError {
+            message: "number out of range".to_owned(),
+            line,
+            column,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,773 @@
+//! Reads a Claude Code settings document into hook definitions, in default or strict mode.
+//!
+//! Sans-IO: bytes in, definitions and diagnostics out; the path only names the file in
+//! diagnostics. Every diagnostic carries a line and a column.
+
+use std::{collections::BTreeSet, path::Path, sync::Arc, time::Duration};
+
+use hooks_schema::{
+    Delivery, ExecutionMode, HOOK_TIMEOUT_CEILING, HookCommand, HookDefinition, HookDiagnostic,
+    HookEvent, HookId, Matcher, OnFailure, ParseResult, ParsedSource, Severity,
+};
+use serde_json::{Map, Value};
+
+use crate::{
+    ClaudeCodec, ClaudeMode, FailClosedCodec,
+    events::{EventName, NativeEvent, classify},
+    json::{self, Member, Node},
+    matcher::{self, IfRule, Pattern},
+    problem::ConfigProblem,
+};
+
+/// The largest settings document read, in either mode.
+pub const MAX_DOCUMENT_BYTES: usize = 4 * 1024 * 1024;
+
+/// The largest `hooks` section a strict source may have.
+pub const STRICT_MAX_HOOKS_BYTES: usize = 64 * 1024;
+
+/// The strict contract version this engine supports (`hooks.version`).
+pub const CONTRACT_VERSION: u64 = 1;
+
+/// The `native` key marking a definition of a strict source (read by the codec).
+pub(crate) const NATIVE_STRICT: &str = "strict";
+
+/// The `native` key holding a fail-closed definition's deny reason.
+pub const NATIVE_FAIL_CLOSED: &str = "failClosed";
+
+const HANDLER_KEYS: [&str; 11] = [
+    "type",
+    "command",
+    "args",
+    "timeout",
+    "shell",
+    "async",
+    "asyncRewake",
+    "onFailure",
+    "if",
+    "statusMessage",
+    "once",
+];
+
+const OTHER_HANDLER_TYPES: [&str; 4] = ["http", "mcp_tool", "prompt", "agent"];
+
+/// Key fragments that make a key look like it holds a credential (compared lowercased,
+/// without `_` and `-`).
+const CREDENTIAL_FRAGMENTS: [&str; 12] = [
+    "token",
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "apikey",
+    "authorization",
+    "credential",
+    "privatekey",
+    "accesskey",
+    "bearer",
+    "cookie",
+];
+
+/// Whether a key looks like it holds a credential.
+pub fn is_credential_key(key: &str) -> bool {
+    let norm: String =
+        key.chars().filter(|c| !matches!(c, '_' | '-' | ' ')).collect::<String>().to_lowercase();
+    CREDENTIAL_FRAGMENTS.iter().any(|f| norm.contains(f))
+}
+
+/// What reading a document produced, before the mode's policy is applied.
+pub(crate) struct Reading {
+    pub(crate) definitions: Vec<HookDefinition>,
+    pub(crate) diagnostics: Vec<HookDiagnostic>,
+    pub(crate) settings: Map<String, Value>,
+    /// Strict contract violations (also in `diagnostics`).
+    pub(crate) violations: Vec<HookDiagnostic>,
+    /// Gated canonical events the section names.
+    pub(crate) gated: BTreeSet<HookEvent>,
+    /// Whether the violations leave it unknown which events the section covers.
+    pub(crate) all_gated: bool,
+    /// Whether the document itself could not be read (syntax, size, shape).
+    pub(crate) unreadable: bool,
+}
+
+impl Reading {
+    pub(crate) fn disabled(&self) -> bool {
+        self.settings.get("disableAllHooks") == Some(&Value::Bool(true))
+    }
+}
+
+struct Reader<'a> {
+    path: &'a Path,
+    strict: bool,
+    out: Reading,
+    order: u32,
+}
+
+/// Parses a settings document. See the crate docs for the two modes.
+pub fn parse(bytes: &[u8], path: &Path, mode: ClaudeMode) -> ParseResult {
+    let reading = read(bytes, path, mode);
+    finish(reading, path, mode)
+}
+
+pub(crate) fn finish(mut reading: Reading, path: &Path, mode: ClaudeMode) -> ParseResult {
+    if mode == ClaudeMode::Strict && !reading.violations.is_empty() {
+        return Ok(fail_closed(reading, path));
+    }
+    if reading.unreadable {
+        return Err(reading.diagnostics);
+    }
+    if reading.disabled() && !reading.definitions.is_empty() {
+        let n = reading.definitions.len();
+        reading.definitions.clear();
+        reading.diagnostics.push(
+            HookDiagnostic::info(format!(
+                "`disableAllHooks` is true: {n} hook{} loaded but not run",
+                if n == 1 { "" } else { "s" }
+            ))
+            .in_file(path)
+            .at(1, 1)
+            .with_code("hooks_disabled"),
+        );
+    }
+    Ok(ParsedSource {
+        definitions: reading.definitions,
+        diagnostics: reading.diagnostics,
+        settings: reading.settings,
+    })
+}
+
+/// Turns a violated strict source into one deny definition per gated event it covers.
+fn fail_closed(reading: Reading, path: &Path) -> ParsedSource {
+    let first = reading.violations.first();
+    let more = reading.violations.len().saturating_sub(1);
+    let mut reason = format!(
+        "hook configuration {} violates the strict contract: {}",
+        path.display(),
+        first.map_or("unknown problem", |d| d.message.as_str())
+    );
+    if more > 0 {
+        reason.push_str(&format!(" (and {more} more problem{})", if more == 1 { "" } else { "s" }));
+    }
+    let (line, column) = first.map_or((1, 1), |d| (d.line.unwrap_or(1), d.column.unwrap_or(1)));
+    let events: Vec<HookEvent> = if reading.all_gated || reading.gated.is_empty() {
+        HookEvent::ALL.into_iter().filter(|e| e.is_gated()).collect()
+    } else {
+        reading.gated.iter().copied().collect()
+    };
+    let mut definitions = Vec::new();
+    for (i, event) in events.iter().enumerate() {
+        let Some(native) = NativeEvent::from_canonical(*event) else { continue };
+        let Ok(id) = HookId::new(&format!("{}[fail-closed]", native.as_str())) else { continue };
+        let mut nat = Map::new();
+        nat.insert(NATIVE_STRICT.to_owned(), Value::Bool(true));
+        nat.insert(NATIVE_FAIL_CLOSED.to_owned(), Value::String(reason.clone()));
+        definitions.push(HookDefinition {
+            id,
+            event: *event,
+            native_event: native.as_str().to_owned(),
+            matcher: Matcher::all(),
+            // Never spawned (the codec refuses to encode); were it run by another codec,
+            // exit code 2 still denies.
+            command: HookCommand::Shell { script: "exit 2".to_owned(), shell: None },
+            cwd: None,
+            env: Vec::new(),
+            timeout: Duration::from_secs(1),
+            on_failure: OnFailure::Block,
+            mode: ExecutionMode::Blocking,
+            delivery: Delivery::BestEffort,
+            detach: false,
+            enabled: true,
+            codec: Arc::new(FailClosedCodec::new(reason.clone())),
+            order: u32::try_from(i).unwrap_or(u32::MAX),
+            line: Some(line),
+            column: Some(column),
+            description: None,
+            native: nat,
+        });
+    }
+    let names: Vec<&str> = definitions.iter().map(|d| d.native_event.as_str()).collect();
+    let mut diagnostics = reading.diagnostics;
+    diagnostics.push(
+        HookDiagnostic::error(format!(
+            "the source fails closed: {} denied until the configuration is fixed",
+            names.join(", ")
+        ))
+        .in_file(path)
+        .at(line, column)
+        .with_code("fail_closed"),
+    );
+    ParsedSource { definitions, diagnostics, settings: reading.settings }
+}
+
+/// Reads a document without applying the mode's final policy.
+pub(crate) fn read(bytes: &[u8], path: &Path, mode: ClaudeMode) -> Reading {
+    let mut r = Reader {
+        path,
+        strict: mode == ClaudeMode::Strict,
+        out: Reading {
+            definitions: Vec::new(),
+            diagnostics: Vec::new(),
+            settings: Map::new(),
+            violations: Vec::new(),
+            gated: BTreeSet::new(),
+            all_gated: false,
+            unreadable: false,
+        },
+        order: 0,
+    };
+    r.document(bytes);
+    r.out
+}
+
+impl Reader<'_> {
+    fn diag(
+        &self,
+        severity: Severity,
+        problem: &ConfigProblem,
+        line: u32,
+        column: u32,
+    ) -> HookDiagnostic {
+        HookDiagnostic::new(severity, problem.to_string())
+            .in_file(self.path)
+            .at(line, column)
+            .with_code(problem.code())
+    }
+
+    /// Reports a problem: with `default` severity in default mode, as an error and a contract
+    /// violation in strict mode.
+    fn problem(&mut self, default: Severity, problem: ConfigProblem, line: u32, column: u32) {
+        if self.strict {
+            let d = self.diag(Severity::Error, &problem, line, column);
+            self.out.violations.push(d.clone());
+            self.out.diagnostics.push(d);
+        } else {
+            let d = self.diag(default, &problem, line, column);
+            self.out.diagnostics.push(d);
+        }
+    }
+
+    /// Reports a problem that makes the document unreadable.
+    fn fatal(&mut self, problem: ConfigProblem, line: u32, column: u32) {
+        self.out.unreadable = true;
+        self.out.all_gated = true;
+        self.problem(Severity::Error, problem, line, column);
+    }
+
+    fn document(&mut self, bytes: &[u8]) {
+        if bytes.len() > MAX_DOCUMENT_BYTES {
+            return self.fatal(
+                ConfigProblem::TooLarge { size: bytes.len(), cap: MAX_DOCUMENT_BYTES },
+                1,
+                1,
+            );
+        }
+        let root = match json::parse(bytes) {
+            Ok(root) => root,
+            Err(e) => {
+                return self.fatal(ConfigProblem::Syntax { message: e.message }, e.line, e.column);
+            }
+        };
+        let Some(members) = root.members() else {
+            return self.fatal(
+                ConfigProblem::RootNotObject { found: root.type_name() },
+                root.line,
+                root.column,
+            );
+        };
+        if let Some(m) = root.get("disableAllHooks") {
+            match m.value.as_bool() {
+                Some(b) => {
+                    self.out.settings.insert("disableAllHooks".to_owned(), Value::Bool(b));
+                }
+                None => self.problem(
+                    Severity::Warning,
+                    ConfigProblem::WrongType {
+                        key: "disableAllHooks".to_owned(),
+                        expected: "a boolean",
+                        found: m.value.type_name(),
+                    },
+                    m.value.line,
+                    m.value.column,
+                ),
+            }
+        }
+        let hooks: Vec<&Member> = members.iter().filter(|m| m.key == "hooks").collect();
+        // No `hooks` section: nothing to run and, in strict mode, nothing to deny.
+        let Some(hooks) = hooks.last() else { return };
+        self.hooks_section(&hooks.value);
+    }
+
+    fn hooks_section(&mut self, node: &Node) {
+        let size = node.end.saturating_sub(node.start);
+        if self.strict && size > STRICT_MAX_HOOKS_BYTES {
+            return self.fatal(
+                ConfigProblem::HooksTooLarge { size, cap: STRICT_MAX_HOOKS_BYTES },
+                node.line,
+                node.column,
+            );
+        }
+        let Some(members) = node.members() else {
+            return self.fatal(
+                ConfigProblem::HooksNotObject { found: node.type_name() },
+                node.line,
+                node.column,
+            );
+        };
+        if self.strict {
+            self.credentials(node);
+        }
+        self.duplicates(members);
+        self.version(node);
+        for m in members {
+            if m.key == "version" {
+                continue;
+            }
+            match classify(&m.key) {
+                EventName::Mapped(ev) => {
+                    if ev.canonical().is_gated() {
+                        self.out.gated.insert(ev.canonical());
+                    }
+                    self.event(ev, m);
+                }
+                EventName::Gap => {
+                    let d = self.diag(
+                        Severity::Warning,
+                        &ConfigProblem::EventGap { name: m.key.clone() },
+                        m.line,
+                        m.column,
+                    );
+                    self.out.diagnostics.push(d);
+                }
+                EventName::Unknown => {
+                    self.out.all_gated |= self.strict;
+                    let problem = if self.strict {
+                        ConfigProblem::UnknownKey { key: m.key.clone(), place: "`hooks`" }
+                    } else {
+                        ConfigProblem::UnknownEvent { name: m.key.clone() }
+                    };
+                    self.problem(Severity::Warning, problem, m.line, m.column);
+                }
+            }
+        }
+    }
+
+    fn version(&mut self, hooks: &Node) {
+        match hooks.get("version") {
+            None if self.strict => self.problem(
+                Severity::Error,
+                ConfigProblem::MissingVersion,
+                hooks.line,
+                hooks.column,
+            ),
+            None => {}
+            Some(m) => {
+                let ok = matches!(&m.value.kind, json::Kind::Number(n) if n.as_u64() == Some(CONTRACT_VERSION));
+                if !ok {
+                    let found = serde_json::to_string(&m.value.to_value()).unwrap_or_default();
+                    // A document written for a contract this engine does not know is not
+                    // half-read in either mode.
+                    self.fatal(
+                        ConfigProblem::UnsupportedVersion { found },
+                        m.value.line,
+                        m.value.column,
+                    );
+                }
+            }
+        }
+    }
+
+    fn credentials(&mut self, node: &Node) {
+        match &node.kind {
+            json::Kind::Object(members) => {
+                for m in members {
+                    if is_credential_key(&m.key) {
+                        self.problem(
+                            Severity::Error,
+                            ConfigProblem::Credential { key: m.key.clone() },
+                            m.line,
+                            m.column,
+                        );
+                    }
+                    self.credentials(&m.value);
+                }
+            }
+            json::Kind::Array(items) => items.iter().for_each(|i| self.credentials(i)),
+            _ => {}
+        }
+    }
+
+    fn duplicates(&mut self, members: &[Member]) {
+        let mut seen = BTreeSet::new();
+        for m in members {
+            if !seen.insert(m.key.as_str()) {
+                self.problem(
+                    Severity::Warning,
+                    ConfigProblem::DuplicateKey { key: m.key.clone() },
+                    m.line,
+                    m.column,
+                );
+            }
+        }
+    }
+
+    fn wrong_type(&mut self, key: &str, expected: &'static str, node: &Node) {
+        self.problem(
+            Severity::Error,
+            ConfigProblem::WrongType { key: key.to_owned(), expected, found: node.type_name() },
+            node.line,
+            node.column,
+        );
+    }
+
+    fn event(&mut self, ev: NativeEvent, m: &Member) {
+        let Some(groups) = m.value.items() else {
+            return self.wrong_type(&m.key, "an array of matcher groups", &m.value);
+        };
+        for (gi, group) in groups.iter().enumerate() {
+            self.group(ev, gi, group);
+        }
+    }
+
+    fn group(&mut self, ev: NativeEvent, gi: usize, group: &Node) {
+        let Some(members) = group.members() else {
+            return self.wrong_type(&format!("{}[{gi}]", ev.as_str()), "an object", group);
+        };
+        self.duplicates(members);
+        for m in members {
+            if m.key != "matcher" && m.key != "hooks" {
+                let problem =
+                    ConfigProblem::UnknownKey { key: m.key.clone(), place: "a matcher group" };
+                self.problem(Severity::Warning, problem, m.line, m.column);
+            }
+        }
+        let (text, line, column) = match group.get("matcher") {
+            None => (None, group.line, group.column),
+            Some(m) => match m.value.as_str() {
+                Some(t) => (Some(t), m.value.line, m.value.column),
+                None => return self.wrong_type("matcher", "a string", &m.value),
+            },
+        };
+        let pattern = match Pattern::compile(text.unwrap_or_default()) {
+            Ok(p) => p,
+            Err(e) => return self.problem(Severity::Error, ConfigProblem::from(e), line, column),
+        };
+        if ev.match_field() == crate::events::MatchField::None && !matches!(pattern, Pattern::All) {
+            let d = HookDiagnostic::info(format!(
+                "`{}` has no matcher support; the matcher is ignored",
+                ev.as_str()
+            ))
+            .in_file(self.path)
+            .at(line, column)
+            .with_code("matcher_ignored");
+            self.out.diagnostics.push(d);
+        }
+        let Some(hooks) = group.get("hooks") else {
+            let problem = ConfigProblem::WrongType {
+                key: "hooks".to_owned(),
+                expected: "an array of handlers",
+                found: "nothing",
+            };
+            return self.problem(Severity::Error, problem, group.line, group.column);
+        };
+        let Some(handlers) = hooks.value.items() else {
+            return self.wrong_type("hooks", "an array of handlers", &hooks.value);
+        };
+        for (hi, h) in handlers.iter().enumerate() {
+            if let Some(def) = self.handler(ev, gi, hi, h, text, &pattern) {
+                self.out.definitions.push(def);
+            }
+        }
+    }
+
+    fn handler(
+        &mut self,
+        ev: NativeEvent,
+        gi: usize,
+        hi: usize,
+        node: &Node,
+        matcher_text: Option<&str>,
+        pattern: &Pattern,
+    ) -> Option<HookDefinition> {
+        let id_text = format!("{}[{gi}][{hi}]", ev.as_str());
+        let Some(members) = node.members() else {
+            self.wrong_type(&id_text, "an object", node);
+            return None;
+        };
+        let kind = match node.get("type") {
+            None => {
+                let problem = ConfigProblem::WrongType {
+                    key: "type".to_owned(),
+                    expected: "a string",
+                    found: "nothing",
+                };
+                self.problem(Severity::Error, problem, node.line, node.column);
+                return None;
+            }
+            Some(m) => match m.value.as_str() {
+                Some(k) => (k.to_owned(), m.value.line, m.value.column),
+                None => {
+                    self.wrong_type("type", "a string", &m.value);
+                    return None;
+                }
+            },
+        };
+        if kind.0 != "command" {
+            let problem = if OTHER_HANDLER_TYPES.contains(&kind.0.as_str()) {
+                ConfigProblem::HandlerGap { kind: kind.0 }
+            } else {
+                ConfigProblem::UnknownHandlerType { kind: kind.0 }
+            };
+            let severity = if problem.code() == "capability_gap" {
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
+            self.problem(severity, problem, kind.1, kind.2);
+            return None;
+        }
+        self.duplicates(members);
+        for m in members {
+            if !HANDLER_KEYS.contains(&m.key.as_str()) {
+                let problem =
+                    ConfigProblem::UnknownKey { key: m.key.clone(), place: "a command handler" };
+                self.problem(Severity::Warning, problem, m.line, m.column);
+            }
+        }
+        let mut ok = true;
+        let command = match node.get("command") {
+            None => {
+                self.problem(
+                    Severity::Error,
+                    ConfigProblem::MissingCommand,
+                    node.line,
+                    node.column,
+                );
+                return None;
+            }
+            Some(m) => match m.value.as_str() {
+                None => {
+                    self.wrong_type("command", "a string", &m.value);
+                    return None;
+                }
+                Some(c) if c.trim().is_empty() => {
+                    self.problem(
+                        Severity::Error,
+                        ConfigProblem::MissingCommand,
+                        m.value.line,
+                        m.value.column,
+                    );
+                    return None;
+                }
+                Some(c) => c.to_owned(),
+            },
+        };
+        let args = match node.get("args") {
+            None => None,
+            Some(m) => match m.value.items() {
+                Some(items) if items.iter().all(|i| i.as_str().is_some()) => Some(
+                    items.iter().filter_map(|i| i.as_str().map(str::to_owned)).collect::<Vec<_>>(),
+                ),
+                _ => {
+                    self.wrong_type("args", "an array of strings", &m.value);
+                    return None;
+                }
+            },
+        };
+        let shell = self.opt_string(node, "shell", &mut ok);
+        let status_message = self.opt_string(node, "statusMessage", &mut ok);
+        let if_text = self.opt_string(node, "if", &mut ok);
+        let is_async = self.opt_bool(node, "async", &mut ok).unwrap_or(false);
+        let rewake = self.opt_bool(node, "asyncRewake", &mut ok).unwrap_or(false);
+        let once = self.opt_bool(node, "once", &mut ok);
+        let on_failure_text = self.opt_string(node, "onFailure", &mut ok);
+        if !ok {
+            return None;
+        }
+        let timeout = match node.get("timeout") {
+            None => ev.default_timeout(),
+            Some(m) => match m.value.as_f64() {
+                Some(s) if s > 0.0 && s <= HOOK_TIMEOUT_CEILING.as_secs_f64() => {
+                    Duration::from_secs_f64(s)
+                }
+                Some(s) => {
+                    self.problem(
+                        Severity::Error,
+                        ConfigProblem::Timeout { seconds: s },
+                        m.value.line,
+                        m.value.column,
+                    );
+                    return None;
+                }
+                None => {
+                    self.wrong_type("timeout", "a number of seconds", &m.value);
+                    return None;
+                }
+            },
+        };
+        let if_rule = match &if_text {
+            None => None,
+            Some(t) => match IfRule::parse(t) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    let (l, c) = node
+                        .get("if")
+                        .map_or((node.line, node.column), |m| (m.value.line, m.value.column));
+                    self.problem(Severity::Error, ConfigProblem::from(e), l, c);
+                    return None;
+                }
+            },
+        };
+        if if_rule.is_some() && !ev.is_tool_event() {
+            self.info(
+                node,
+                "if",
+                format!(
+                    "`if` is evaluated only on tool events; it is ignored on `{}`",
+                    ev.as_str()
+                ),
+                "if_ignored",
+            );
+        }
+        if once.is_some() {
+            self.info(
+                node,
+                "once",
+                "`once` is honoured only in skill frontmatter; it is ignored here".to_owned(),
+                "once_ignored",
+            );
+        }
+        let is_async = is_async || rewake;
+        if rewake {
+            let d = self.diag(
+                Severity::Warning,
+                &ConfigProblem::HandlerGap { kind: "asyncRewake".to_owned() },
+                node.line,
+                node.column,
+            );
+            self.out.diagnostics.push(HookDiagnostic {
+                message: "`asyncRewake` is not supported; the hook runs as a plain async hook"
+                    .to_owned(),
+                ..d
+            });
+        }
+        if self.strict && is_async && ev.canonical().is_gated() {
+            self.problem(
+                Severity::Error,
+                ConfigProblem::AsyncGate { event: ev.as_str().to_owned() },
+                node.line,
+                node.column,
+            );
+            return None;
+        }
+        let on_failure = match on_failure_text.as_deref() {
+            None | Some("continue") => OnFailure::Warn,
+            Some("block") => OnFailure::Block,
+            Some(other) => {
+                let (l, c) = node
+                    .get("onFailure")
+                    .map_or((node.line, node.column), |m| (m.value.line, m.value.column));
+                self.problem(
+                    Severity::Error,
+                    ConfigProblem::OnFailure { found: other.to_owned() },
+                    l,
+                    c,
+                );
+                return None;
+            }
+        };
+        if on_failure == OnFailure::Block && (is_async || !ev.honours_on_failure()) {
+            let why = if is_async {
+                "for async hooks".to_owned()
+            } else {
+                format!("on `{}`", ev.as_str())
+            };
+            self.info(
+                node,
+                "onFailure",
+                format!("`onFailure: block` is ignored {why}"),
+                "on_failure_ignored",
+            );
+        }
+        let on_failure = if self.strict {
+            OnFailure::Block
+        } else if is_async || !ev.honours_on_failure() {
+            OnFailure::Warn
+        } else {
+            on_failure
+        };
+        let command = match args {
+            Some(args) => HookCommand::Exec { program: command, args },
+            None => HookCommand::Shell { script: command, shell },
+        };
+        let mut native = Map::new();
+        if let Some(s) = status_message {
+            native.insert("statusMessage".to_owned(), Value::String(s));
+        }
+        if let Some(t) = if_text {
+            native.insert("if".to_owned(), Value::String(t));
+        }
+        if rewake {
+            native.insert("asyncRewake".to_owned(), Value::Bool(true));
+        }
+        if self.strict {
+            native.insert(NATIVE_STRICT.to_owned(), Value::Bool(true));
+        }
+        let id = HookId::new(&id_text).ok()?;
+        let order = self.order;
+        self.order = self.order.saturating_add(1);
+        Some(HookDefinition {
+            id,
+            event: ev.canonical(),
+            native_event: ev.as_str().to_owned(),
+            matcher: matcher::build(ev, matcher_text, pattern.clone(), if_rule),
+            command,
+            cwd: None,
+            env: Vec::new(),
+            timeout,
+            on_failure,
+            mode: if is_async { ExecutionMode::Async } else { ExecutionMode::Blocking },
+            delivery: Delivery::BestEffort,
+            detach: false,
+            enabled: true,
+            codec: Arc::new(ClaudeCodec),
+            order,
+            line: Some(node.line),
+            column: Some(node.column),
+            description: None,
+            native,
+        })
+    }
+
+    fn info(&mut self, node: &Node, key: &str, message: String, code: &str) {
+        let (l, c) = node.get(key).map_or((node.line, node.column), |m| (m.line, m.column));
+        self.out
+            .diagnostics
+            .push(HookDiagnostic::info(message).in_file(self.path).at(l, c).with_code(code));
+    }
+
+    fn opt_string(&mut self, node: &Node, key: &str, ok: &mut bool) -> Option<String> {
+        let m = node.get(key)?;
+        match m.value.as_str() {
+            Some(s) => Some(s.to_owned()),
+            None => {
+                self.wrong_type(key, "a string", &m.value);
+                *ok = false;
+                None
+            }
+        }
+    }
+
+    fn opt_bool(&mut self, node: &Node, key: &str, ok: &mut bool) -> Option<bool> {
+        let m = node.get(key)?;
+        match m.value.as_bool() {
+            Some(b) => Some(b),
+            None => {
+                self.wrong_type(key, "a boolean", &m.value);
+                *ok = false;
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
