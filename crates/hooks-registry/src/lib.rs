@@ -27,6 +27,8 @@ mod paths;
 mod protect;
 mod registry;
 mod snapshot;
+#[cfg(test)]
+mod test_support;
 
 pub use crate::{
     error::RegistryError,

@@ -1,1 +1,772 @@
-//! Registry tests.
+//! Tests for the registry, one per behaviour the design names.
+
+use std::{path::Path, time::Duration};
+
+use hooks_schema::{
+    HookCommand, HookDiagnostic, HookSourceKind as K, ParsedSource, Severity, TrustDecision,
+};
+use hooks_trust::CommandExecutionPosture;
+
+use crate::{
+    HookRegistry, LoadStateKind, ProtectedKind, canonicalize, resolve_timeout, source_id,
+    test_support::{abs, active, def, defs, inert, malformed, names, ok, sid, update},
+};
+
+/// A prefix no machine has, for tests that never touch the disk.
+const P: &str = "/nonexistent-hooks-registry-test";
+
+fn p(rel: &str) -> String {
+    format!("{P}/{rel}")
+}
+
+fn has(diags: &[HookDiagnostic], severity: Severity, needle: &str) -> bool {
+    diags.iter().any(|d| d.severity == severity && d.message.contains(needle))
+}
+
+#[test]
+fn valid_then_malformed_then_valid_publishes_three_snapshots_and_the_malformed_step_keeps_the_bindings_and_the_revision_and_marks_the_source_stale()
+ {
+    let mut r = HookRegistry::new();
+    let root = abs(p("repo"));
+    let s = sid(K::ProjectCursorFile, p("repo/.cursor/hooks.json"));
+    let g0 = r.generation();
+
+    let r1 = r.upsert_source(update(&s, ok(defs(&["a"])), Some(&root), active()));
+    let snap1 = r.snapshot();
+    assert_eq!(snap1.generation(), g0.next());
+    assert_eq!(names(&snap1.bindings_for(Path::new(&p("repo/src")))), ["a"]);
+
+    let r2 = r.upsert_source(update(&s, malformed(), Some(&root), active()));
+    let snap2 = r.snapshot();
+    assert_eq!(r2, r1, "a failed reload keeps the revision");
+    assert_eq!(snap2.generation(), snap1.generation().next());
+    assert_eq!(snap2.bindings(), snap1.bindings());
+    let view = snap2.source(&s).unwrap();
+    assert_eq!(view.load_state, LoadStateKind::Stale);
+    assert!(has(&view.diagnostics, Severity::Error, "expected `,` or `}`"));
+    assert!(has(&view.diagnostics, Severity::Error, "previous configuration stays in effect"));
+
+    let r3 = r.upsert_source(update(&s, ok(defs(&["a", "b"])), Some(&root), active()));
+    let snap3 = r.snapshot();
+    assert!(r3 > r2);
+    assert_eq!(snap3.generation(), snap2.generation().next());
+    assert_eq!(snap3.source(&s).unwrap().load_state, LoadStateKind::Loaded);
+    assert!(!has(&snap3.source(&s).unwrap().diagnostics, Severity::Error, ""));
+    assert_eq!(names(&snap3.bindings_for(Path::new(&p("repo")))), ["a", "b"]);
+}
+
+#[test]
+fn a_reload_with_the_same_definitions_keeps_the_revision() {
+    let mut r = HookRegistry::new();
+    let s = sid(K::RunDelivered, p("run/hooks.json"));
+    let r1 = r.upsert_source(update(&s, ok(defs(&["a", "b"])), None, active()));
+    let g1 = r.generation();
+    let r2 = r.upsert_source(update(&s, ok(defs(&["a", "b"])), None, active()));
+    assert_eq!(r2, r1);
+    assert_eq!(r.generation(), g1.next());
+}
+
+#[test]
+fn the_generation_moves_on_every_change_and_the_revision_only_with_the_active_set() {
+    let mut r = HookRegistry::new();
+    let root = abs(p("repo"));
+    let s = sid(K::ProjectCursorFile, p("repo/.cursor/hooks.json"));
+    let mut last_gen = r.generation();
+    let mut step = |r: &mut HookRegistry, moved: bool, what: &str, rev_before| {
+        let rev = r.revision();
+        assert_eq!(r.generation(), last_gen.next(), "{what}: generation");
+        assert_eq!(rev != rev_before, moved, "{what}: revision");
+        last_gen = r.generation();
+    };
+    let rev = r.revision();
+    r.add_project_root(root.clone());
+    step(&mut r, true, "a new root", rev);
+    let rev = r.revision();
+    r.upsert_source(update(&s, ok(defs(&["a"])), Some(&root), inert()));
+    step(&mut r, false, "an inert load", rev);
+    let rev = r.revision();
+    r.set_trust(&s, active());
+    step(&mut r, true, "activation", rev);
+    let rev = r.revision();
+    r.upsert_source(update(&s, malformed(), Some(&root), active()));
+    step(&mut r, false, "a failed reload", rev);
+    let rev = r.revision();
+    r.upsert_source(update(&s, ok(defs(&["a", "c"])), Some(&root), active()));
+    step(&mut r, true, "a changed definition", rev);
+    let rev = r.revision();
+    r.pin(CommandExecutionPosture::AutoApproves);
+    step(&mut r, false, "the pin", rev);
+}
+
+#[test]
+fn a_first_load_that_fails_is_inactive_with_an_error_still_counts_as_a_project_and_its_file_is_protected()
+ {
+    let mut r = HookRegistry::new();
+    let outer = abs(p("outer"));
+    let inner = abs(p("outer/inner"));
+    let so = sid(K::ProjectCursorFile, p("outer/.cursor/hooks.json"));
+    let si = sid(K::ProjectCursorFile, p("outer/inner/.cursor/hooks.json"));
+    r.upsert_source(update(&so, ok(defs(&["outer"])), Some(&outer), active()));
+    r.upsert_source(update(&si, malformed(), Some(&inner), active()));
+    let snap = r.snapshot();
+    let view = snap.source(&si).unwrap();
+    assert_eq!(view.load_state, LoadStateKind::Failed);
+    assert!(!view.runs);
+    assert!(has(&view.diagnostics, Severity::Error, "no configuration from it is in effect"));
+    assert!(snap.project_roots().contains(&inner));
+    assert!(names(&snap.bindings_for(Path::new(&p("outer/inner/x")))).is_empty());
+    assert_eq!(snap.is_protected(si.path.as_path()).map(|pp| pp.what), Some(ProtectedKind::File));
+}
+
+#[test]
+fn a_read_failure_behaves_like_a_failed_parse() {
+    let mut r = HookRegistry::new();
+    let root = abs(p("repo"));
+    let s = sid(K::ProjectCursorFile, p("repo/.cursor/hooks.json"));
+    // A first read that fails: failed, a project, protected.
+    r.record_read_failure(&s, Some(root.clone()), HookDiagnostic::error("permission denied"));
+    let snap = r.snapshot();
+    assert_eq!(snap.source(&s).unwrap().load_state, LoadStateKind::Failed);
+    assert!(snap.project_roots().contains(&root));
+    assert!(snap.protected_paths().contains(s.path.as_path()));
+    // A read that fails after a good load: stale, same bindings and revision.
+    let rev = r.upsert_source(update(&s, ok(defs(&["a"])), Some(&root), active()));
+    let rev2 =
+        r.record_read_failure(&s, Some(root.clone()), HookDiagnostic::error("permission denied"));
+    assert_eq!(rev, rev2);
+    let snap = r.snapshot();
+    let view = snap.source(&s).unwrap();
+    assert_eq!(view.load_state, LoadStateKind::Stale);
+    assert!(has(&view.diagnostics, Severity::Error, "permission denied"));
+    assert_eq!(names(&snap.bindings_for(Path::new(&p("repo")))), ["a"]);
+}
+
+#[test]
+fn a_known_root_without_a_hook_file_is_its_own_project_a_broken_inner_file_does_not_hand_the_directory_back_and_removing_the_root_does()
+ {
+    let mut r = HookRegistry::new();
+    let outer = abs(p("outer"));
+    let inner = abs(p("outer/inner"));
+    let so = sid(K::ProjectCursorFile, p("outer/.cursor/hooks.json"));
+    r.upsert_source(update(&so, ok(defs(&["outer"])), Some(&outer), active()));
+    let cwd = p("outer/inner/src");
+    assert_eq!(names(&r.snapshot().bindings_for(Path::new(&cwd))), ["outer"]);
+
+    // A root with no hook file is its own project.
+    let rev = r.revision();
+    assert!(r.add_project_root(inner.clone()) > rev);
+    assert!(names(&r.snapshot().bindings_for(Path::new(&cwd))).is_empty());
+
+    // A broken inner file does not hand the directory back either.
+    let si = sid(K::ProjectCursorFile, p("outer/inner/.cursor/hooks.json"));
+    r.upsert_source(update(&si, malformed(), Some(&inner), active()));
+    assert!(names(&r.snapshot().bindings_for(Path::new(&cwd))).is_empty());
+
+    // Removing the root does.
+    let rev = r.revision();
+    assert!(r.remove_project_root(&inner) > rev);
+    let snap = r.snapshot();
+    assert_eq!(names(&snap.bindings_for(Path::new(&cwd))), ["outer"]);
+    assert!(snap.source(&si).is_none(), "a source left with no root is forgotten");
+    assert!(!snap.project_roots().contains(&inner));
+}
+
+#[test]
+fn a_root_found_after_pinning_is_reported_and_the_project_set_does_not_change() {
+    let mut r = HookRegistry::new();
+    let outer = abs(p("outer"));
+    let so = sid(K::ProjectCursorFile, p("outer/.cursor/hooks.json"));
+    r.upsert_source(update(&so, ok(defs(&["outer"])), Some(&outer), active()));
+    r.pin(CommandExecutionPosture::AutoApproves);
+    let rev = r.revision();
+    let g = r.generation();
+    let late = abs(p("outer/cloned"));
+    assert_eq!(r.add_project_root(late.clone()), rev);
+    let snap = r.snapshot();
+    assert_eq!(snap.generation(), g.next());
+    assert!(has(snap.registry_diagnostics(), Severity::Warning, "found after the run started"));
+    assert_eq!(snap.project_roots(), std::slice::from_ref(&outer));
+    assert_eq!(names(&snap.bindings_for(Path::new(&p("outer/cloned/x")))), ["outer"]);
+    // Removing a root after the pin does nothing.
+    assert_eq!(r.remove_project_root(&outer), rev);
+    assert_eq!(r.snapshot().project_roots(), [outer]);
+}
+
+#[test]
+fn after_pinning_a_changed_file_a_removal_and_a_trust_change_each_publish_a_snapshot_keep_the_revision_and_are_reported_but_not_applied()
+ {
+    let mut r = HookRegistry::new();
+    let root = abs(p("repo"));
+    let s = sid(K::ProjectCursorFile, p("repo/.cursor/hooks.json"));
+    r.upsert_source(update(&s, ok(defs(&["a"])), Some(&root), active()));
+    r.pin(CommandExecutionPosture::AutoApproves);
+    let rev = r.revision();
+    let before = r.snapshot().bindings();
+    let cwd = p("repo");
+
+    let g = r.generation();
+    assert_eq!(r.upsert_source(update(&s, ok(defs(&["a", "b"])), Some(&root), active())), rev);
+    assert_eq!(r.generation(), g.next());
+    assert_eq!(r.snapshot().bindings(), before);
+
+    let g = r.generation();
+    assert_eq!(r.remove_source(&s), rev);
+    assert_eq!(r.generation(), g.next());
+    assert_eq!(
+        names(&r.snapshot().bindings_for(Path::new(&cwd))),
+        ["a"],
+        "a removed file keeps its hooks until the run ends"
+    );
+
+    let g = r.generation();
+    assert_eq!(r.set_trust(&s, inert()), rev);
+    assert_eq!(r.generation(), g.next());
+    assert_eq!(r.snapshot().bindings(), before);
+
+    let g = r.generation();
+    assert_eq!(r.remove_source_root(&s, &root), rev);
+    assert_eq!(r.generation(), g.next());
+    assert_eq!(r.snapshot().bindings(), before);
+
+    let snap = r.snapshot();
+    let d = &snap.source(&s).unwrap().diagnostics;
+    assert!(has(d, Severity::Warning, "changed after the run started"));
+    assert!(has(d, Severity::Warning, "removed after the run started"));
+    assert!(has(d, Severity::Warning, "trust changed after the run started"));
+    assert!(has(d, Severity::Warning, "withdrawn after the run started"));
+
+    // One warning per distinct message.
+    r.upsert_source(update(&s, ok(defs(&["a", "c"])), Some(&root), active()));
+    let n = r.snapshot().source(&s).unwrap().diagnostics.len();
+    assert_eq!(n, d.len());
+}
+
+#[test]
+fn after_pinning_a_new_project_file_is_parsed_and_protected_but_inert() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = canonicalize(dir.path()).unwrap();
+    std::fs::create_dir(root.as_path().join(".cursor")).unwrap();
+    std::fs::write(root.as_path().join(".cursor/hooks.json"), "{}").unwrap();
+    std::fs::write(root.as_path().join("late.sh"), "#!/bin/sh\n").unwrap();
+    let s = source_id(K::ProjectCursorFile, &root.as_path().join(".cursor/hooks.json")).unwrap();
+
+    let mut r = HookRegistry::new();
+    r.add_project_root(root.clone());
+    r.pin(CommandExecutionPosture::AutoApproves);
+    let rev = r.revision();
+    assert_eq!(r.upsert_source(update(&s, ok(defs(&["late"])), Some(&root), active())), rev);
+    let snap = r.snapshot();
+    let view = snap.source(&s).unwrap();
+    assert!(!view.runs);
+    assert!(!view.trust.is_active());
+    assert_eq!(view.definitions.len(), 1);
+    assert!(has(&view.diagnostics, Severity::Warning, "found after the run started"));
+    assert!(snap.bindings_for(root.as_path()).is_empty());
+    assert!(snap.protected_paths().contains(s.path.as_path()));
+    let script = canonicalize(&root.as_path().join("late.sh")).unwrap();
+    assert_eq!(snap.is_protected(script.as_path()).map(|pp| pp.what), Some(ProtectedKind::Script));
+}
+
+#[test]
+fn after_pinning_a_new_explicit_source_is_an_error() {
+    let mut r = HookRegistry::new();
+    r.pin(CommandExecutionPosture::AutoApproves);
+    let s = sid(K::RunDelivered, p("run/hooks.json"));
+    let rev = r.revision();
+    assert_eq!(r.upsert_source(update(&s, ok(defs(&["a"])), None, active())), rev);
+    let errors = r.errors_for(std::slice::from_ref(&s));
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].message, "explicit sources must be loaded before the run starts");
+    assert!(r.snapshot().bindings_for(Path::new(P)).is_empty());
+}
+
+#[test]
+fn a_second_pin_changes_nothing() {
+    let mut r = HookRegistry::new();
+    let s = sid(K::RunDelivered, p("run/hooks.json"));
+    r.upsert_source(update(&s, ok(defs(&["a"])), None, active()));
+    let rev = r.pin(CommandExecutionPosture::AutoApproves);
+    let g = r.generation();
+    assert_eq!(r.pin(CommandExecutionPosture::RequiresApproval), rev);
+    assert_eq!(r.generation(), g);
+    assert_eq!(
+        r.snapshot().pinned().map(|p| (p.posture, p.revision)),
+        Some((CommandExecutionPosture::AutoApproves, rev))
+    );
+}
+
+#[test]
+fn the_pinned_run_records_its_posture_and_revision() {
+    let mut r = HookRegistry::new();
+    let s = sid(K::RunDelivered, p("run/hooks.json"));
+    let rev = r.upsert_source(update(&s, ok(defs(&["a"])), None, active()));
+    assert_eq!(r.snapshot().pinned(), None);
+    r.pin(CommandExecutionPosture::RequiresApproval);
+    let pinned = r.snapshot().pinned().unwrap();
+    assert_eq!(pinned.posture, CommandExecutionPosture::RequiresApproval);
+    assert_eq!(pinned.revision, rev);
+    assert!(r.snapshot().source(&s).unwrap().present_at_pin);
+}
+
+#[test]
+fn the_revision_only_moves_forward() {
+    let mut r = HookRegistry::new();
+    let s = sid(K::RunDelivered, p("run/hooks.json"));
+    let mut last = r.revision();
+    type Step<'a> = Box<dyn Fn(&mut HookRegistry) + 'a>;
+    let steps: Vec<Step<'_>> = vec![
+        Box::new(|r| {
+            r.upsert_source(update(&s, ok(defs(&["a"])), None, active()));
+        }),
+        Box::new(|r| {
+            r.upsert_source(update(&s, ok(defs(&["b"])), None, active()));
+        }),
+        Box::new(|r| {
+            r.set_trust(&s, inert());
+        }),
+        Box::new(|r| {
+            r.upsert_source(update(&s, malformed(), None, inert()));
+        }),
+        Box::new(|r| {
+            r.remove_source(&s);
+        }),
+        Box::new(|r| {
+            r.upsert_source(update(&s, ok(defs(&["a"])), None, active()));
+        }),
+    ];
+    for step in steps {
+        step(&mut r);
+        assert!(r.revision() >= last);
+        assert_eq!(r.snapshot().revision(), r.revision());
+        last = r.revision();
+    }
+}
+
+#[test]
+fn unknown_sources_do_not_move_it() {
+    let mut r = HookRegistry::new();
+    let known = sid(K::RunDelivered, p("run/hooks.json"));
+    r.upsert_source(update(&known, ok(defs(&["a"])), None, active()));
+    let (rev, g) = (r.revision(), r.generation());
+    let unknown = sid(K::RunDelivered, p("other/hooks.json"));
+    assert_eq!(r.remove_source(&unknown), rev);
+    assert_eq!(r.set_trust(&unknown, inert()), rev);
+    assert_eq!(r.remove_source_root(&unknown, &abs(P)), rev);
+    assert_eq!(r.remove_project_root(&abs(p("never"))), rev);
+    assert_eq!(r.generation(), g, "nothing was published");
+}
+
+#[test]
+fn precedence_is_factory_agent_factory_wide_run_delivered_then_project_cursor_file() {
+    let mut r = HookRegistry::new();
+    let root = abs(p("repo"));
+    // Loaded in the reverse of precedence.
+    let sources = [
+        (K::ProjectCursorFile, "repo/.cursor/hooks.json", "project"),
+        (K::UserCursorFile, "home/.cursor/hooks.json", "user"),
+        (K::RunDelivered, "run/hooks.json", "run"),
+        (K::FactoryWide, "factory/wide.json", "wide"),
+        (K::FactoryAgent, "factory/agent.json", "agent"),
+    ];
+    for (kind, path, name) in sources {
+        let s = sid(kind, p(path));
+        let root = kind.is_project().then_some(&root);
+        r.upsert_source(update(&s, ok(defs(&[name])), root, active()));
+    }
+    assert_eq!(
+        names(&r.snapshot().bindings_for(Path::new(&p("repo/a")))),
+        ["agent", "wide", "run", "project", "user"]
+    );
+}
+
+#[test]
+fn the_nearest_root_wins_and_a_cwd_outside_every_root_gets_only_the_bindings_that_apply_everywhere()
+{
+    let mut r = HookRegistry::new();
+    let outer = abs(p("w"));
+    let inner = abs(p("w/libs/inner"));
+    let run = sid(K::RunDelivered, p("run/hooks.json"));
+    r.upsert_source(update(&run, ok(defs(&["run"])), None, active()));
+    let so = sid(K::ProjectCursorFile, p("w/.cursor/hooks.json"));
+    let si = sid(K::ProjectCursorFile, p("w/libs/inner/.cursor/hooks.json"));
+    r.upsert_source(update(&so, ok(defs(&["outer"])), Some(&outer), active()));
+    r.upsert_source(update(&si, ok(defs(&["inner"])), Some(&inner), active()));
+    let snap = r.snapshot();
+    assert_eq!(names(&snap.bindings_for(Path::new(&p("w/libs")))), ["run", "outer"]);
+    assert_eq!(names(&snap.bindings_for(Path::new(&p("w/libs/inner/src/x")))), ["run", "inner"]);
+    assert_eq!(names(&snap.bindings_for(Path::new(&p("w/libs/inner")))), ["run", "inner"]);
+    assert_eq!(names(&snap.bindings_for(Path::new(&p("w/libs/inner/../x")))), ["run", "outer"]);
+    assert_eq!(names(&snap.bindings_for(Path::new(&p("elsewhere")))), ["run"]);
+    assert_eq!(names(&snap.bindings_for(Path::new(&p("w-sibling")))), ["run"]);
+    assert_eq!(names(&snap.bindings_for(Path::new("relative/dir"))), ["run"]);
+    assert_eq!(snap.project_root_for(Path::new(&p("w/libs/inner/a"))), Some(&inner));
+}
+
+#[test]
+fn the_working_directory_is_canonicalized_when_it_exists() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = canonicalize(dir.path()).unwrap();
+    let repo = base.join(Path::new("repo")).unwrap();
+    std::fs::create_dir_all(repo.as_path().join("src")).unwrap();
+    let mut r = HookRegistry::new();
+    let s = sid(K::ProjectCursorFile, repo.as_path().join(".cursor/hooks.json"));
+    r.upsert_source(update(&s, ok(defs(&["a"])), Some(&repo), active()));
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(repo.as_path().join("src"), base.as_path().join("link"))
+            .unwrap();
+        assert_eq!(names(&r.snapshot().bindings_for(&base.as_path().join("link"))), ["a"]);
+    }
+    assert_eq!(names(&r.snapshot().bindings_for(&repo.as_path().join("src/../src"))), ["a"]);
+}
+
+#[test]
+fn the_declared_order_within_a_source_is_kept() {
+    let mut r = HookRegistry::new();
+    let s = sid(K::RunDelivered, p("run/hooks.json"));
+    r.upsert_source(update(&s, ok(defs(&["z", "a", "m"])), None, active()));
+    let t = sid(K::RunDelivered, p("run2/hooks.json"));
+    r.upsert_source(update(&t, ok(defs(&["b"])), None, active()));
+    assert_eq!(names(&r.snapshot().bindings_for(Path::new(P))), ["z", "a", "m", "b"]);
+}
+
+#[test]
+fn a_project_file_runs_in_its_root_and_an_explicit_file_in_its_folder() {
+    let mut r = HookRegistry::new();
+    let root = abs(p("repo"));
+    let s = sid(K::ProjectCursorFile, p("repo/.cursor/hooks.json"));
+    let e = sid(K::RunDelivered, p("run/dir/hooks.json"));
+    r.upsert_source(update(&s, ok(defs(&["a"])), Some(&root), active()));
+    r.upsert_source(update(&e, ok(defs(&["e"])), None, active()));
+    let b = r.snapshot().bindings_for(Path::new(&p("repo/x")));
+    assert_eq!(b[0].working_dir, abs(p("run/dir")));
+    assert_eq!(b[0].project_root, None);
+    assert_eq!(b[1].working_dir, root);
+    assert_eq!(b[1].project_root, Some(root.clone()));
+}
+
+#[test]
+fn an_inert_source_is_reported_and_still_counts_as_a_project_root() {
+    let mut r = HookRegistry::new();
+    let outer = abs(p("outer"));
+    let inner = abs(p("outer/inner"));
+    let so = sid(K::ProjectCursorFile, p("outer/.cursor/hooks.json"));
+    let si = sid(K::ProjectCursorFile, p("outer/inner/.cursor/hooks.json"));
+    r.upsert_source(update(&so, ok(defs(&["outer"])), Some(&outer), active()));
+    r.upsert_source(update(&si, ok(defs(&["inner"])), Some(&inner), inert()));
+    let snap = r.snapshot();
+    let view = snap.source(&si).unwrap();
+    assert!(!view.runs);
+    assert!(
+        view.diagnostics.iter().any(|d| d.severity == Severity::Info
+            && d.message == "inert: test: commands require approval")
+    );
+    assert!(snap.project_roots().contains(&inner));
+    assert!(snap.bindings_for(Path::new(&p("outer/inner/x"))).is_empty());
+}
+
+#[test]
+fn disabled_definitions_are_listed_and_protected_but_not_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = canonicalize(dir.path()).unwrap();
+    std::fs::write(root.as_path().join("off.sh"), "").unwrap();
+    let mut d = defs(&["on", "off"]);
+    d[1].enabled = false;
+    let s = sid(K::ProjectCursorFile, root.as_path().join(".cursor/hooks.json"));
+    let mut r = HookRegistry::new();
+    r.upsert_source(update(&s, ok(d), Some(&root), active()));
+    let snap = r.snapshot();
+    assert_eq!(names(&snap.bindings_for(root.as_path())), ["on"]);
+    assert_eq!(snap.source(&s).unwrap().definitions.len(), 2);
+    assert!(snap.protected_paths().contains(&root.as_path().join("off.sh")));
+}
+
+#[test]
+fn a_symlink_and_its_target_are_one_source_and_two_files_with_the_same_text_are_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = canonicalize(dir.path()).unwrap();
+    let a = base.as_path().join("a.json");
+    let b = base.as_path().join("b.json");
+    std::fs::write(&a, "{}").unwrap();
+    std::fs::write(&b, "{}").unwrap();
+    let mut r = HookRegistry::new();
+    let ia = source_id(K::RunDelivered, &a).unwrap();
+    r.upsert_source(update(&ia, ok(defs(&["x"])), None, active()));
+    #[cfg(unix)]
+    {
+        let link = base.as_path().join("link.json");
+        std::os::unix::fs::symlink(&a, &link).unwrap();
+        let il = source_id(K::RunDelivered, &link).unwrap();
+        assert_eq!(il, ia);
+        r.upsert_source(update(&il, ok(defs(&["x"])), None, active()));
+        assert_eq!(r.snapshot().sources().len(), 1);
+    }
+    let ib = source_id(K::RunDelivered, &b).unwrap();
+    r.upsert_source(update(&ib, ok(defs(&["x"])), None, active()));
+    assert_eq!(r.snapshot().sources().len(), 2);
+    assert_eq!(names(&r.snapshot().bindings_for(base.as_path())), ["x", "x"]);
+}
+
+#[test]
+fn a_file_delivered_with_the_run_and_found_as_a_project_file_runs_once_as_the_explicit_source() {
+    let mut r = HookRegistry::new();
+    let root = abs(p("repo"));
+    let file = p("repo/.cursor/hooks.json");
+    let explicit = sid(K::RunDelivered, &file);
+    let project = sid(K::ProjectCursorFile, &file);
+    r.upsert_source(update(&project, ok(defs(&["a"])), Some(&root), active()));
+    r.upsert_source(update(&explicit, ok(defs(&["a"])), None, active()));
+    let snap = r.snapshot();
+    let b = snap.bindings_for(Path::new(&p("repo")));
+    assert_eq!(names(&b), ["a"]);
+    assert_eq!(b[0].source, explicit);
+    let pv = snap.source(&project).unwrap();
+    assert!(!pv.runs);
+    assert!(
+        pv.diagnostics.iter().any(|d| d.severity == Severity::Info
+            && d.message.contains("runs once, as the explicit source"))
+    );
+    assert!(snap.project_roots().contains(&root), "the project load still scopes the root");
+    // Without the explicit source, the project load runs.
+    r.remove_source(&explicit);
+    let b = r.snapshot().bindings_for(Path::new(&p("repo")));
+    assert_eq!(b.len(), 1);
+    assert_eq!(b[0].source, project);
+}
+
+#[test]
+fn a_file_reached_from_two_roots_applies_under_each_and_is_forgotten_with_its_last_root() {
+    let mut r = HookRegistry::new();
+    let r1 = abs(p("one"));
+    let r2 = abs(p("two"));
+    let s = sid(K::ProjectCursorFile, p("shared/hooks.json"));
+    r.upsert_source(update(&s, ok(defs(&["a"])), Some(&r1), active()));
+    r.upsert_source(update(&s, ok(defs(&["a"])), Some(&r2), active()));
+    let snap = r.snapshot();
+    assert_eq!(snap.sources().len(), 1);
+    let b1 = snap.bindings_for(Path::new(&p("one/x")));
+    let b2 = snap.bindings_for(Path::new(&p("two/x")));
+    assert_eq!((b1.len(), b2.len()), (1, 1));
+    assert_eq!(b1[0].working_dir, r1);
+    assert_eq!(b2[0].working_dir, r2);
+    let rev = r.revision();
+    assert!(r.remove_source_root(&s, &r1) > rev);
+    assert!(r.snapshot().bindings_for(Path::new(&p("one/x"))).is_empty());
+    assert_eq!(r.snapshot().bindings_for(Path::new(&p("two/x"))).len(), 1);
+    r.remove_source_root(&s, &r2);
+    assert!(r.snapshot().source(&s).is_none());
+    assert!(r.snapshot().project_roots().is_empty());
+}
+
+#[test]
+fn protected_paths_cover_the_file_and_every_script_that_resolves_in_first_word_and_interpreter_forms()
+ {
+    let dir = tempfile::tempdir().unwrap();
+    let root = canonicalize(dir.path()).unwrap();
+    for f in ["check.sh", "scripts/check.sh", "hooks/format.js", "hooks/audit.py", "my hooks/x.sh"]
+    {
+        let path = root.as_path().join(f);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "").unwrap();
+    }
+    let d = vec![
+        def("first", 0, "./check.sh --strict"),
+        def("bash", 1, "bash scripts/check.sh"),
+        def("node", 2, "node ./hooks/format.js"),
+        def("py", 3, "python3 hooks/audit.py"),
+        def("npx", 4, "npx foo"),
+        def("quoted", 5, "bash \"my hooks/x.sh\""),
+        def("missing", 6, "./not-there.sh"),
+    ];
+    let s = sid(K::ProjectCursorFile, root.as_path().join(".cursor/hooks.json"));
+    let mut r = HookRegistry::new();
+    r.upsert_source(update(&s, ok(d), Some(&root), active()));
+    let snap = r.snapshot();
+    let mut got: Vec<_> = snap
+        .protected_paths()
+        .as_slice()
+        .iter()
+        .map(|pp| (pp.path.as_path().strip_prefix(root.as_path()).unwrap().to_path_buf(), pp.what))
+        .collect();
+    got.sort();
+    let want: Vec<(std::path::PathBuf, ProtectedKind)> = vec![
+        (".cursor/hooks.json".into(), ProtectedKind::File),
+        ("check.sh".into(), ProtectedKind::Script),
+        ("hooks/audit.py".into(), ProtectedKind::Script),
+        ("hooks/format.js".into(), ProtectedKind::Script),
+        ("scripts/check.sh".into(), ProtectedKind::Script),
+    ];
+    assert_eq!(got, want);
+    assert_eq!(snap.is_protected(&root.as_path().join("check.sh")).unwrap().source, s);
+}
+
+#[test]
+fn chrys_script_paths_and_exec_commands_are_protected_by_the_same_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = canonicalize(dir.path()).unwrap();
+    std::fs::create_dir_all(root.as_path().join(".chrys/hooks")).unwrap();
+    std::fs::write(root.as_path().join(".chrys/hooks/guard.py"), "").unwrap();
+    std::fs::write(root.as_path().join("tool.js"), "").unwrap();
+    let mut script = def("script", 0, "");
+    script.command =
+        HookCommand::Script { path: root.as_path().join(".chrys/hooks/guard.py"), args: vec![] };
+    let mut exec = def("exec", 1, "");
+    exec.command = HookCommand::Exec { program: "node".into(), args: vec!["tool.js".into()] };
+    let s = sid(K::ProjectChrysFile, root.as_path().join(".chrys/hooks/hooks.yaml"));
+    let mut r = HookRegistry::new();
+    r.upsert_source(update(&s, ok(vec![script, exec]), Some(&root), active()));
+    let snap = r.snapshot();
+    assert!(snap.protected_paths().contains(&root.as_path().join(".chrys/hooks/guard.py")));
+    assert!(snap.protected_paths().contains(&root.as_path().join("tool.js")));
+}
+
+#[test]
+fn protected_paths_resolve_explicit_scripts_against_the_declaring_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = canonicalize(dir.path()).unwrap();
+    let hooks_dir = base.as_path().join("delivered");
+    std::fs::create_dir_all(&hooks_dir).unwrap();
+    std::fs::write(hooks_dir.join("gate.sh"), "").unwrap();
+    std::fs::write(base.as_path().join("gate.sh"), "").unwrap();
+    let s = sid(K::RunDelivered, hooks_dir.join("hooks.json"));
+    let mut r = HookRegistry::new();
+    r.upsert_source(update(&s, ok(vec![def("g", 0, "sh gate.sh")]), None, active()));
+    let snap = r.snapshot();
+    assert!(snap.protected_paths().contains(&hooks_dir.join("gate.sh")));
+    assert!(!snap.protected_paths().contains(&base.as_path().join("gate.sh")));
+}
+
+#[test]
+fn protected_paths_include_inert_and_stale_sources_and_are_recomputed_on_removal() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = canonicalize(dir.path()).unwrap();
+    std::fs::write(root.as_path().join("a.sh"), "").unwrap();
+    std::fs::write(root.as_path().join("b.sh"), "").unwrap();
+    let inert_src = sid(K::ProjectCursorFile, root.as_path().join(".cursor/hooks.json"));
+    let stale_src = sid(K::RunDelivered, root.as_path().join("run.json"));
+    let mut r = HookRegistry::new();
+    r.upsert_source(update(&inert_src, ok(vec![def("a", 0, "./a.sh")]), Some(&root), inert()));
+    r.upsert_source(update(&stale_src, ok(vec![def("b", 0, "./b.sh")]), None, active()));
+    r.upsert_source(update(&stale_src, malformed(), None, active()));
+    let snap = r.snapshot();
+    for f in [".cursor/hooks.json", "a.sh", "run.json", "b.sh"] {
+        assert!(snap.protected_paths().contains(&root.as_path().join(f)), "{f}");
+    }
+    r.remove_source(&inert_src);
+    let snap = r.snapshot();
+    assert!(!snap.protected_paths().contains(&root.as_path().join("a.sh")));
+    assert!(!snap.protected_paths().contains(inert_src.path.as_path()));
+    assert!(snap.protected_paths().contains(&root.as_path().join("b.sh")));
+}
+
+#[test]
+fn a_script_created_after_the_file_loaded_is_protected_at_the_next_reload() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = canonicalize(dir.path()).unwrap();
+    let s = sid(K::ProjectCursorFile, root.as_path().join(".cursor/hooks.json"));
+    let mut r = HookRegistry::new();
+    r.upsert_source(update(&s, ok(vec![def("a", 0, "./later.sh")]), Some(&root), active()));
+    assert!(!r.snapshot().protected_paths().contains(&root.as_path().join("later.sh")));
+    std::fs::write(root.as_path().join("later.sh"), "").unwrap();
+    r.upsert_source(update(&s, ok(vec![def("a", 0, "./later.sh")]), Some(&root), active()));
+    assert!(r.snapshot().protected_paths().contains(&root.as_path().join("later.sh")));
+}
+
+#[test]
+fn a_named_explicit_source_with_no_directory_does_not_activate() {
+    let mut r = HookRegistry::new();
+    // The file system root has no parent folder to run in.
+    let s = sid(K::FactoryAgent, "/");
+    r.upsert_source(update(&s, ok(defs(&["a"])), None, active()));
+    let snap = r.snapshot();
+    assert!(snap.bindings_for(Path::new(P)).is_empty());
+    let errors = snap.errors_for(std::slice::from_ref(&s));
+    assert!(has(&errors, Severity::Error, "no directory to run in"));
+    // A project file loaded without its root does not activate either.
+    let q = sid(K::ProjectCursorFile, p("repo/.cursor/hooks.json"));
+    r.upsert_source(update(&q, ok(defs(&["q"])), None, active()));
+    assert!(!r.snapshot().source(&q).unwrap().runs);
+    assert!(has(&r.errors_for(&[q]), Severity::Error, "needs the project root"));
+}
+
+#[test]
+fn the_timeout_ceiling_as_a_function() {
+    let mut d = def("a", 0, "./a.sh");
+    d.timeout = Duration::from_secs(600);
+    assert_eq!(resolve_timeout(&d), Ok(Duration::from_secs(600)));
+    d.timeout = Duration::from_millis(600_001);
+    let err = resolve_timeout(&d).unwrap_err();
+    assert!(err.is_error());
+    assert_eq!(err.hook_id.as_deref(), Some("a"));
+    assert_eq!(err.code.as_deref(), Some("timeout_above_ceiling"));
+}
+
+#[test]
+fn the_timeout_ceiling_skips_a_definition_and_the_rest_of_the_file_loads() {
+    let mut d = defs(&["ok1", "slow", "ok2"]);
+    d[1].timeout = Duration::from_secs(601);
+    let s = sid(K::RunDelivered, p("run/hooks.json"));
+    let mut r = HookRegistry::new();
+    r.upsert_source(update(&s, ok(d), None, active()));
+    let snap = r.snapshot();
+    assert_eq!(names(&snap.bindings_for(Path::new(P))), ["ok1", "ok2"]);
+    let errors = snap.errors_for(std::slice::from_ref(&s));
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].hook_id.as_deref(), Some("slow"));
+    assert_eq!(errors[0].source.as_deref(), Some(s.path.as_path()));
+}
+
+#[test]
+fn errors_for_returns_failures_and_rejections_but_not_warnings() {
+    let s = sid(K::RunDelivered, p("run/hooks.json"));
+    let missing = sid(K::RunDelivered, p("missing/hooks.json"));
+    let mut r = HookRegistry::new();
+    let parsed = ParsedSource {
+        definitions: defs(&["a"]),
+        diagnostics: vec![HookDiagnostic::warning("unknown event `fooBar`")],
+        ..ParsedSource::default()
+    };
+    r.upsert_source(update(&s, Ok(parsed), None, active()));
+    assert!(r.errors_for(std::slice::from_ref(&s)).is_empty());
+    assert!(has(&r.snapshot().source(&s).unwrap().diagnostics, Severity::Warning, "fooBar"));
+    r.record_read_failure(&missing, None, HookDiagnostic::error("no such file"));
+    let errors = r.errors_for(&[s.clone(), missing.clone()]);
+    assert!(has(&errors, Severity::Error, "no such file"));
+    assert!(errors.iter().all(|d| d.source.as_deref() == Some(missing.path.as_path())));
+    let never = sid(K::RunDelivered, p("never/hooks.json"));
+    assert!(has(&r.errors_for(&[never]), Severity::Error, "not known to the registry"));
+}
+
+#[test]
+fn bindings_installed_for_tests_ride_along_with_every_snapshot() {
+    let mut r = HookRegistry::new();
+    let s = sid(K::RunDelivered, p("run/hooks.json"));
+    r.upsert_source(update(&s, ok(defs(&["real"])), None, active()));
+    let double = r.snapshot().bindings()[0].clone();
+    let mut double = double;
+    double.source = sid(K::FactoryAgent, p("test/double.json"));
+    let rev = r.revision();
+    assert!(r.install_bindings_for_test(vec![double]) > rev);
+    r.upsert_source(update(&s, ok(defs(&["real2"])), None, active()));
+    r.pin(CommandExecutionPosture::AutoApproves);
+    assert_eq!(names(&r.snapshot().bindings_for(Path::new(P))), ["real", "real2"]);
+}
+
+#[test]
+fn a_trust_change_before_the_pin_applies() {
+    let mut r = HookRegistry::new();
+    let root = abs(p("repo"));
+    let s = sid(K::ProjectCursorFile, p("repo/.cursor/hooks.json"));
+    r.upsert_source(update(&s, ok(defs(&["a"])), Some(&root), inert()));
+    assert!(r.snapshot().bindings_for(Path::new(&p("repo"))).is_empty());
+    let rev = r.revision();
+    let g = r.generation();
+    assert_eq!(r.set_trust(&s, inert()), rev, "the same decision changes nothing");
+    assert_eq!(r.generation(), g);
+    assert!(r.set_trust(&s, active()) > rev);
+    assert_eq!(names(&r.snapshot().bindings_for(Path::new(&p("repo")))), ["a"]);
+    assert_eq!(
+        r.snapshot().source(&s).unwrap().trust,
+        TrustDecision::Active { reason: "test: active".into() }
+    );
+}
