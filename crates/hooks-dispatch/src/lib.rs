@@ -1,1 +1,31 @@
 //! Runs hook processes safely (process groups, timeouts, capped output, outbox) and folds their verdicts.
+//!
+//! The crate knows no hook format: each binding's codec ([`hooks_schema::HookCodec`])
+//! encodes the envelope into an [`hooks_schema::Invocation`] and decodes the
+//! [`hooks_schema::RawOutcome`]; this crate spawns, bounds, kills, collects and folds.
+//! [`run_invocation`] runs one process; [`Dispatcher::fire`] runs the bindings of one event;
+//! the [`Outbox`] makes durable delivery survive a crash. Design: `specs/dispatch.md`.
+#![warn(missing_docs)]
+
+mod capture;
+mod config;
+mod detach;
+mod dispatcher;
+mod error;
+mod files;
+mod join;
+mod outbox;
+mod runner;
+#[cfg(test)]
+mod testing;
+
+pub use crate::{
+    config::DispatchConfig,
+    dispatcher::{
+        Dispatcher, DrainReport, FireContext, FireReport, HookRun, RecoveryReport, RunStatus,
+        SkipReason,
+    },
+    error::DispatchError,
+    outbox::{JobState, Outbox, OutboxJob, find_binding},
+    runner::run_invocation,
+};

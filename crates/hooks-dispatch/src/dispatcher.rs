@@ -1,0 +1,599 @@
+//! Running the bindings of one event: ordering, concurrency, short-circuit, folding, and
+//! the non-blocking modes (async, fire-and-forget, detached, durable).
+
+use std::{
+    borrow::Cow,
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex},
+    time::{Duration, Instant},
+};
+
+use hooks_schema::{
+    Binding, ChainFold, Decision, Delivery, EncodeContext, Envelope, EventClass, ExecutionMode,
+    FoldedVerdict, HookVerdict, Provenance, RawOutcome, SpawnFailureKind,
+};
+use tokio::{sync::Semaphore, task::JoinHandle};
+
+use crate::{
+    DispatchConfig, DispatchError,
+    join::join_all,
+    outbox::{Outbox, OutboxJob, now_ms},
+    runner::{not_started, run_invocation},
+};
+
+/// What the codecs need to know about the firing besides the binding.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FireContext {
+    /// The project root of the firing; when `None`, each binding's own project root.
+    pub project_dir: Option<PathBuf>,
+    /// The user's configuration directory (Chrys's `${chrys_home}`).
+    pub config_dir: Option<PathBuf>,
+    /// The user's login shell.
+    pub user_shell: Option<String>,
+    /// The embedding agent's version.
+    pub agent_version: Option<String>,
+    /// Variables earlier hooks of the session asked to set.
+    pub session_env: Vec<(String, String)>,
+}
+
+impl FireContext {
+    /// The codec context for `binding`.
+    pub fn encode_context<'a>(&'a self, binding: &'a Binding) -> EncodeContext<'a> {
+        EncodeContext {
+            source: &binding.source,
+            working_dir: binding.working_dir.as_path(),
+            project_dir: self
+                .project_dir
+                .as_deref()
+                .or(binding.project_root.as_ref().map(|p| p.as_path())),
+            config_dir: self.config_dir.as_deref(),
+            user_shell: self.user_shell.as_deref(),
+            agent_version: self.agent_version.as_deref(),
+            session_env: &self.session_env,
+        }
+    }
+}
+
+/// Why a binding of the event did not run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SkipReason {
+    /// The definition is disabled.
+    Disabled,
+    /// Its matcher does not match the (possibly rewritten) envelope.
+    NoMatch,
+    /// An earlier hook denied; the chain stopped before it.
+    ShortCircuited,
+}
+
+/// What happened to one binding of the event.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunStatus {
+    /// It ran and its verdict is in [`HookRun::verdict`].
+    Ran,
+    /// It did not run.
+    Skipped(SkipReason),
+    /// It was started in the background; its verdict does not count.
+    Background {
+        /// Whether it runs detached (its own session, outliving the engine).
+        detached: bool,
+        /// The outbox job, for durable delivery.
+        job_id: Option<String>,
+        /// Where a detached hook logs.
+        log: Option<PathBuf>,
+        /// Why durable delivery fell back to best effort, or why a detached start failed.
+        note: Option<String>,
+    },
+}
+
+/// One binding's part in a firing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookRun {
+    /// Which hook.
+    pub provenance: Provenance,
+    /// Its execution mode.
+    pub mode: ExecutionMode,
+    /// Ran, skipped, or started in the background.
+    pub status: RunStatus,
+    /// What the process did (blocking runs, and drained background runs).
+    pub outcome: Option<RawOutcome>,
+    /// What its codec made of it.
+    pub verdict: Option<HookVerdict>,
+    /// Whether the verdict entered the fold (false for hooks that ran concurrently but
+    /// come after a deny in binding order).
+    pub counted: bool,
+    /// How long it waited for a free slot.
+    pub queued: Duration,
+}
+
+impl HookRun {
+    fn skipped(binding: &Binding, reason: SkipReason) -> HookRun {
+        HookRun {
+            provenance: binding.provenance(),
+            mode: binding.definition.mode,
+            status: RunStatus::Skipped(reason),
+            outcome: None,
+            verdict: None,
+            counted: false,
+            queued: Duration::ZERO,
+        }
+    }
+
+    fn ran(binding: &Binding, ex: Executed) -> HookRun {
+        HookRun {
+            provenance: binding.provenance(),
+            mode: binding.definition.mode,
+            status: RunStatus::Ran,
+            outcome: Some(ex.outcome),
+            verdict: Some(ex.verdict),
+            counted: false,
+            queued: ex.queued,
+        }
+    }
+}
+
+/// The result of firing one event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FireReport {
+    /// The folded verdict of the blocking hooks, with the deciding hook's provenance.
+    pub verdict: FoldedVerdict,
+    /// Every binding of the event, in binding order.
+    pub runs: Vec<HookRun>,
+    /// Wall time of the firing (blocking part only).
+    pub duration: Duration,
+}
+
+impl FireReport {
+    /// The run of the hook that decided, when one did.
+    pub fn deciding_run(&self) -> Option<&HookRun> {
+        let p = self.verdict.decided_by.as_ref()?;
+        self.runs.iter().find(|r| &r.provenance == p && r.counted)
+    }
+}
+
+/// What draining background hooks found.
+#[derive(Debug, Default)]
+pub struct DrainReport {
+    /// Runs that finished within the grace.
+    pub finished: Vec<HookRun>,
+    /// Hooks still running at the end of the grace; they were killed.
+    pub cancelled: Vec<Provenance>,
+}
+
+/// What `recover_outbox` did.
+#[derive(Debug, Default)]
+pub struct RecoveryReport {
+    /// Jobs started again (tracked as async hooks: `drain` waits for them).
+    pub retried: Vec<String>,
+    /// Jobs moved to `failed/` (retry limit, hook missing or disabled), with why.
+    pub failed: Vec<(String, String)>,
+    /// Jobs already finished before a crash removed them from `pending/`.
+    pub completed: Vec<String>,
+    /// Jobs left pending because they started too recently.
+    pub too_recent: Vec<String>,
+    /// Job files that could not be read.
+    pub errors: Vec<DispatchError>,
+}
+
+/// Runs hooks for events. Cheap to share; background hooks are tracked until drained.
+#[derive(Debug)]
+pub struct Dispatcher {
+    inner: Arc<Inner>,
+    background: Mutex<Vec<Tracked>>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    cfg: DispatchConfig,
+    slots: Semaphore,
+    outbox: Option<Outbox>,
+}
+
+#[derive(Debug)]
+struct Tracked {
+    mode: ExecutionMode,
+    provenance: Provenance,
+    handle: JoinHandle<HookRun>,
+}
+
+struct Executed {
+    outcome: RawOutcome,
+    verdict: HookVerdict,
+    queued: Duration,
+}
+
+impl Dispatcher {
+    /// A dispatcher with these settings. The outbox lives in `<runtime_dir>/outbox`.
+    pub fn new(cfg: DispatchConfig) -> Dispatcher {
+        let slots = Semaphore::new(cfg.max_parallel_hooks.max(1));
+        let outbox = cfg.runtime_dir.as_ref().map(|r| Outbox::new(r.join("outbox")));
+        Dispatcher {
+            inner: Arc::new(Inner { cfg, slots, outbox }),
+            background: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &DispatchConfig {
+        &self.inner.cfg
+    }
+
+    /// The durable outbox, when a runtime directory is configured.
+    pub fn outbox(&self) -> Option<&Outbox> {
+        self.inner.outbox.as_ref()
+    }
+
+    /// Fires `envelope` on `bindings` (in precedence order) and folds the verdicts.
+    ///
+    /// - Only bindings of the envelope's event run; disabled ones are reported as skipped.
+    /// - Blocking hooks of a gated event run one after the other, each matched against and
+    ///   fed the envelope with every earlier rewrite applied; a deny stops the chain (later
+    ///   blocking hooks and every non-blocking hook are not spawned). Gated events whose
+    ///   matched hooks all speak a format in `parallel_gated_formats`, and every non-gated
+    ///   event, run their blocking hooks concurrently (bounded by `max_parallel_hooks`); the
+    ///   fold is still in binding order, so the outcome does not depend on timing.
+    /// - Non-blocking hooks matching the final envelope then start in the background.
+    ///
+    /// Dropping the future kills every hook it started that is still blocking.
+    pub async fn fire(
+        &self,
+        bindings: &[Binding],
+        envelope: &Envelope,
+        ctx: &FireContext,
+    ) -> FireReport {
+        let started = Instant::now();
+        let inner = &*self.inner;
+        let mut runs = Vec::new();
+        let mut fold = ChainFold::new(envelope.tool_args().cloned());
+        let mut current: Cow<'_, Envelope> = Cow::Borrowed(envelope);
+        let of_event = || bindings.iter().filter(|b| b.definition.event == envelope.event);
+        let blocking: Vec<&Binding> =
+            of_event().filter(|b| b.definition.mode == ExecutionMode::Blocking).collect();
+        let mut slot_of = Vec::with_capacity(blocking.len());
+        for b in &blocking {
+            slot_of.push(runs.len());
+            runs.push(HookRun::skipped(b, SkipReason::Disabled));
+        }
+        let sequential = envelope.event.class() == EventClass::Gated
+            && blocking.iter().any(|b| {
+                b.definition.enabled
+                    && !inner.cfg.parallel_gated_formats.contains(&b.definition.wire_format())
+            });
+        if sequential {
+            for (b, &slot) in blocking.iter().zip(&slot_of) {
+                if !b.definition.enabled {
+                    continue;
+                }
+                if fold.is_short_circuited() {
+                    set(&mut runs, slot, HookRun::skipped(b, SkipReason::ShortCircuited));
+                    continue;
+                }
+                if !b.definition.matcher.matches(&current) {
+                    set(&mut runs, slot, HookRun::skipped(b, SkipReason::NoMatch));
+                    continue;
+                }
+                let ex = execute(inner, b, &current, ctx).await;
+                let rewrites =
+                    ex.verdict.rewrite.is_some() && ex.verdict.decision != Some(Decision::Deny);
+                let mut run = HookRun::ran(b, ex);
+                if let Some(v) = &run.verdict {
+                    fold.push(v.clone(), &run.provenance);
+                    run.counted = true;
+                }
+                if rewrites
+                    && current.tool.is_some()
+                    && let Some(args) = fold.current_args()
+                    && let Some(tool) = current.to_mut().tool.as_mut()
+                {
+                    tool.args = args.clone();
+                }
+                set(&mut runs, slot, run);
+            }
+        } else {
+            let mut todo = Vec::new();
+            for (b, &slot) in blocking.iter().zip(&slot_of) {
+                if !b.definition.enabled {
+                    continue;
+                }
+                if b.definition.matcher.matches(envelope) {
+                    todo.push((*b, slot));
+                } else {
+                    set(&mut runs, slot, HookRun::skipped(b, SkipReason::NoMatch));
+                }
+            }
+            let done =
+                join_all(todo.iter().map(|(b, _)| execute(inner, b, envelope, ctx)).collect())
+                    .await;
+            for ((b, slot), ex) in todo.iter().zip(done) {
+                let mut run = HookRun::ran(b, ex);
+                // Hooks after a deny in binding order ran (concurrently) but do not count.
+                if let Some(v) = &run.verdict
+                    && !fold.is_short_circuited()
+                {
+                    fold.push(v.clone(), &run.provenance);
+                    run.counted = true;
+                }
+                set(&mut runs, *slot, run);
+            }
+        }
+        let short = fold.is_short_circuited();
+        let mut shared: Option<(Arc<Envelope>, Arc<FireContext>)> = None;
+        for b in of_event().filter(|b| b.definition.mode != ExecutionMode::Blocking) {
+            if !b.definition.enabled {
+                runs.push(HookRun::skipped(b, SkipReason::Disabled));
+            } else if short {
+                runs.push(HookRun::skipped(b, SkipReason::ShortCircuited));
+            } else if !b.definition.matcher.matches(&current) {
+                runs.push(HookRun::skipped(b, SkipReason::NoMatch));
+            } else {
+                let (env, ctx) = shared.get_or_insert_with(|| {
+                    (Arc::new(current.as_ref().clone()), Arc::new(ctx.clone()))
+                });
+                runs.push(self.start_background(b, env, ctx, None));
+            }
+        }
+        FireReport { verdict: fold.finish(), runs, duration: started.elapsed() }
+    }
+
+    /// Waits for the async hooks started so far (not fire-and-forget or detached ones), up
+    /// to `grace`; those still running then are killed. Durable jobs killed this way stay
+    /// pending for the next start.
+    pub async fn drain(&self, grace: Duration) -> DrainReport {
+        let deadline = tokio::time::Instant::now() + grace;
+        let tracked: Vec<Tracked> = {
+            let mut bg = lock(&self.background);
+            let (asyncs, rest): (Vec<Tracked>, Vec<Tracked>) =
+                bg.drain(..).partition(|t| t.mode == ExecutionMode::Async);
+            *bg = rest.into_iter().filter(|t| !t.handle.is_finished()).collect();
+            asyncs
+        };
+        let mut report = DrainReport::default();
+        for mut t in tracked {
+            match tokio::time::timeout_at(deadline, &mut t.handle).await {
+                Ok(Ok(run)) => report.finished.push(run),
+                Ok(Err(_)) => report.cancelled.push(t.provenance),
+                Err(_) => {
+                    t.handle.abort();
+                    // Wait for the task to be dropped (which kills its process group), so
+                    // nothing outlives the drain even on a current-thread runtime.
+                    let _ = t.handle.await;
+                    report.cancelled.push(t.provenance);
+                }
+            }
+        }
+        report
+    }
+
+    /// How many background hooks are tracked and still running.
+    pub fn background_running(&self) -> usize {
+        lock(&self.background).iter().filter(|t| !t.handle.is_finished()).count()
+    }
+
+    /// Retries the outbox's pending jobs at start-up (at-least-once delivery).
+    ///
+    /// A job already in `done/` or `failed/` is only removed from `pending/`. A job whose
+    /// last start (or creation) is younger than `outbox_retry_age` stays pending. A job
+    /// started `outbox_max_retries` times, or whose hook `resolve` cannot find (or finds
+    /// disabled), moves to `failed/`. Others run again, with the saved envelope and the
+    /// current definition, without re-matching; they are tracked as async hooks.
+    pub async fn recover_outbox(
+        &self,
+        resolve: &(dyn Fn(&OutboxJob) -> Option<Binding> + Sync),
+        ctx: &FireContext,
+    ) -> Result<RecoveryReport, DispatchError> {
+        let outbox = self.inner.outbox.as_ref().ok_or(DispatchError::NoRuntimeDir)?;
+        let (jobs, errors) = outbox.list(crate::JobState::Pending);
+        let mut report = RecoveryReport { errors, ..RecoveryReport::default() };
+        let now = now_ms();
+        let age = u64::try_from(self.inner.cfg.outbox_retry_age.as_millis()).unwrap_or(u64::MAX);
+        let ctx = Arc::new(ctx.clone());
+        for mut job in jobs {
+            if outbox.is_finished(&job.job_id) {
+                outbox.remove_pending(&job.job_id)?;
+                report.completed.push(job.job_id);
+                continue;
+            }
+            let last = job.last_started_at_ms.unwrap_or(job.created_at_ms);
+            if now.saturating_sub(last) < age {
+                report.too_recent.push(job.job_id);
+                continue;
+            }
+            let why = if job.retries >= self.inner.cfg.outbox_max_retries {
+                Some(format!("gave up after {} attempts", job.retries))
+            } else {
+                match resolve(&job) {
+                    None => {
+                        Some(format!("hook `{}` of {} no longer exists", job.hook_id, job.source))
+                    }
+                    Some(b) if !b.definition.enabled => {
+                        Some(format!("hook `{}` is disabled", job.hook_id))
+                    }
+                    Some(b) => {
+                        let env = Arc::new(job.envelope.clone());
+                        let id = job.job_id.clone();
+                        let mut b = b;
+                        // Recovery runs the job as an async hook so `drain` can wait for it.
+                        let mut def = (*b.definition).clone();
+                        def.mode = ExecutionMode::Async;
+                        def.detach = false;
+                        b.definition = Arc::new(def);
+                        self.start_background(&b, &env, &ctx, Some(job));
+                        report.retried.push(id);
+                        continue;
+                    }
+                }
+            };
+            let id = job.job_id.clone();
+            let why = why.unwrap_or_default();
+            outbox.finish(&mut job, crate::JobState::Failed, Some(why.clone()))?;
+            report.failed.push((id, why));
+        }
+        Ok(report)
+    }
+
+    fn start_background(
+        &self,
+        b: &Binding,
+        env: &Arc<Envelope>,
+        ctx: &Arc<FireContext>,
+        recovered: Option<OutboxJob>,
+    ) -> HookRun {
+        let inner = &self.inner;
+        let def = &b.definition;
+        let mut note = None;
+        let mut job = recovered;
+        if job.is_none() && def.delivery == Delivery::Durable {
+            match &inner.outbox {
+                Some(outbox) => {
+                    let j = OutboxJob::new(b, env);
+                    match outbox.write_pending(&j) {
+                        Ok(()) => job = Some(j),
+                        Err(e) => {
+                            note = Some(format!("durable delivery fell back to best effort: {e}"))
+                        }
+                    }
+                }
+                None => {
+                    note = Some(
+                        "durable delivery needs a runtime directory; ran best effort".to_owned(),
+                    )
+                }
+            }
+        }
+        #[cfg(test)]
+        if job.is_some() {
+            crate::testing::crash_point("after_write", 0);
+        }
+        let job_id = job.as_ref().map(|j| j.job_id.clone());
+        let mut log = None;
+        let handle = if def.detach && def.mode == ExecutionMode::FireAndForget {
+            match start_detached(inner, b, env, ctx, job) {
+                Ok((h, l)) => {
+                    log = l;
+                    h
+                }
+                Err(why) => {
+                    note = Some(why);
+                    return HookRun {
+                        status: RunStatus::Background { detached: true, job_id, log: None, note },
+                        ..HookRun::skipped(b, SkipReason::Disabled)
+                    };
+                }
+            }
+        } else {
+            let inner = Arc::clone(inner);
+            let (b2, env, ctx) = (b.clone(), Arc::clone(env), Arc::clone(ctx));
+            tokio::spawn(async move {
+                let mut job = job;
+                if let (Some(outbox), Some(j)) = (&inner.outbox, job.as_mut()) {
+                    let _ = outbox.mark_started(j);
+                }
+                let ex = execute(&inner, &b2, &env, &ctx).await;
+                if let (Some(outbox), Some(j)) = (&inner.outbox, job.as_mut()) {
+                    let _ = outbox.finish_with(j, &ex.outcome);
+                }
+                HookRun::ran(&b2, ex)
+            })
+        };
+        let detached = def.detach && def.mode == ExecutionMode::FireAndForget;
+        let mut bg = lock(&self.background);
+        bg.retain(|t| !t.handle.is_finished() || t.mode == ExecutionMode::Async);
+        bg.push(Tracked { mode: def.mode, provenance: b.provenance(), handle });
+        drop(bg);
+        HookRun {
+            provenance: b.provenance(),
+            mode: def.mode,
+            status: RunStatus::Background { detached, job_id, log, note },
+            outcome: None,
+            verdict: None,
+            counted: false,
+            queued: Duration::ZERO,
+        }
+    }
+}
+
+fn set(runs: &mut [HookRun], slot: usize, run: HookRun) {
+    if let Some(r) = runs.get_mut(slot) {
+        *r = run;
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Encodes, runs (holding a slot) and decodes one binding.
+async fn execute(inner: &Inner, b: &Binding, env: &Envelope, ctx: &FireContext) -> Executed {
+    let def = &b.definition;
+    let ectx = ctx.encode_context(b);
+    let mut queued = Duration::ZERO;
+    let outcome = match def.codec.encode(def, env, &ectx) {
+        Err(msg) => not_started(SpawnFailureKind::EncodeFailed, msg),
+        Ok(inv) => {
+            let t0 = Instant::now();
+            let _permit = inner.slots.acquire().await.ok();
+            queued = t0.elapsed();
+            run_invocation(&inv, &inner.cfg).await
+        }
+    };
+    let verdict = def.codec.decode(def, env, &outcome);
+    Executed { outcome, verdict, queued }
+}
+
+/// Starts a detached hook and a task that waits for it (without a timeout or a kill) to
+/// delete its files and finish its outbox job while the engine lives.
+fn start_detached(
+    inner: &Arc<Inner>,
+    b: &Binding,
+    env: &Envelope,
+    ctx: &FireContext,
+    mut job: Option<OutboxJob>,
+) -> Result<(JoinHandle<HookRun>, Option<PathBuf>), String> {
+    let def = &b.definition;
+    let inv = def
+        .codec
+        .encode(def, env, &ctx.encode_context(b))
+        .map_err(|e| format!("cannot encode the detached hook: {e}"))?;
+    if let (Some(outbox), Some(j)) = (&inner.outbox, job.as_mut()) {
+        let _ = outbox.mark_started(j);
+    }
+    let runtime: Option<&Path> = inner.cfg.runtime_dir.as_deref();
+    let mut d = crate::detach::start(&inv, runtime, env.session_id.as_deref(), &def.id)
+        .map_err(|f| f.message)?;
+    let log = d.log.clone();
+    // The process may outlive this engine: its files stay unless the waiter below sees it
+    // exit.
+    d.files.set_keep(true);
+    let inner = Arc::clone(inner);
+    let b = b.clone();
+    let env = env.clone();
+    let handle = tokio::spawn(async move {
+        let started = Instant::now();
+        let status = d.child.wait().await;
+        let exit = match status {
+            Ok(st) => crate::runner::exit_info(st),
+            Err(e) => hooks_schema::ExitInfo::NotStarted(hooks_schema::SpawnFailure {
+                kind: SpawnFailureKind::Other,
+                message: format!("cannot wait for the detached hook: {e}"),
+            }),
+        };
+        let outcome = RawOutcome {
+            exit,
+            timed_out: false,
+            stdout: hooks_schema::CapturedOutput::default(),
+            stderr: hooks_schema::CapturedOutput::default(),
+            result_file: d.files.read_output(inner.cfg.result_file_cap),
+            duration: started.elapsed(),
+        };
+        d.files.set_keep(false);
+        drop(d.files);
+        if let (Some(outbox), Some(j)) = (&inner.outbox, job.as_mut()) {
+            let _ = outbox.finish_with(j, &outcome);
+        }
+        let verdict = b.definition.codec.decode(&b.definition, &env, &outcome);
+        HookRun::ran(&b, Executed { outcome, verdict, queued: Duration::ZERO })
+    });
+    Ok((handle, log))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,446 @@
+//! Tests of firing: ordering, short-circuit, rewrites, concurrency, background modes, and
+//! properties of the fold over real dispatch paths.
+
+use std::{
+    path::Path,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use hooks_schema::{
+    ArgRewrite, Decision, Delivery, EncodeContext, Envelope, ExecutionMode, HookCodec,
+    HookDefinition, HookEvent, HookVerdict, Invocation, MatchPredicate, Matcher, OnFailure,
+    RawOutcome, SpawnFailureKind, WireFormat,
+};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+use crate::{
+    DispatchConfig, Dispatcher, FireContext, RunStatus, SkipReason,
+    testing::{assert_group_gone, binding, sh_def, tool_envelope},
+};
+
+fn dispatcher() -> Dispatcher {
+    Dispatcher::new(DispatchConfig::default())
+}
+
+fn ctx() -> FireContext {
+    FireContext::default()
+}
+
+fn quote(p: &Path) -> String {
+    format!("'{}'", p.display())
+}
+
+#[tokio::test]
+async fn a_deny_short_circuits_the_chain() {
+    let dir = tempfile::tempdir().unwrap();
+    let later = dir.path().join("later");
+    let bg = dir.path().join("bg");
+    let mut async_def = sh_def("bg", &format!("touch {}", quote(&bg)));
+    async_def.mode = ExecutionMode::Async;
+    let bindings = vec![
+        binding(sh_def("allow", r#"echo '{"decision":"allow"}'"#), "/p/a.json"),
+        binding(async_def, "/p/a.json"),
+        binding(sh_def("deny", "echo 'no rm' >&2; exit 2"), "/p/a.json"),
+        binding(sh_def("later", &format!("touch {}", quote(&later))), "/p/b.json"),
+    ];
+    let d = dispatcher();
+    let report = d.fire(&bindings, &tool_envelope("rm -rf /"), &ctx()).await;
+    assert_eq!(report.verdict.decision, Some(Decision::Deny));
+    assert_eq!(report.verdict.reason.as_deref(), Some("no rm"));
+    assert!(report.verdict.short_circuited);
+    assert_eq!(report.verdict.decided_by.as_ref().unwrap().hook_id.as_str(), "deny");
+    assert_eq!(report.deciding_run().unwrap().provenance.hook_id.as_str(), "deny");
+    let statuses: Vec<(&str, &RunStatus)> =
+        report.runs.iter().map(|r| (r.provenance.hook_id.as_str(), &r.status)).collect();
+    assert_eq!(
+        statuses,
+        [
+            ("allow", &RunStatus::Ran),
+            ("deny", &RunStatus::Ran),
+            ("later", &RunStatus::Skipped(SkipReason::ShortCircuited)),
+            ("bg", &RunStatus::Skipped(SkipReason::ShortCircuited)),
+        ]
+    );
+    assert!(!later.exists());
+    assert_eq!(d.drain(Duration::from_secs(5)).await.finished.len(), 0);
+    assert!(!bg.exists());
+}
+
+/// Matches when the tool call's `command` argument equals the text.
+#[derive(Debug)]
+struct CommandIs(&'static str);
+
+impl MatchPredicate for CommandIs {
+    fn matches(&self, e: &Envelope) -> bool {
+        e.tool_args().and_then(|a| a.get("command")).and_then(Value::as_str) == Some(self.0)
+    }
+}
+
+#[tokio::test]
+async fn rewrites_apply_before_the_next_hook_matches_and_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let seen = dir.path().join("seen");
+    let mut second = sh_def("second", &format!("cat > {}", quote(&seen)));
+    second.matcher = Matcher::new("ls -la", Arc::new(CommandIs("ls -la")));
+    let mut stale = sh_def("stale", "echo should-not-run");
+    stale.matcher = Matcher::new("ls", Arc::new(CommandIs("ls")));
+    let bindings = vec![
+        binding(sh_def("first", r#"echo '{"merge":{"command":"ls -la"}}'"#), "/p/a.json"),
+        binding(stale, "/p/a.json"),
+        binding(second, "/p/a.json"),
+    ];
+    let report = dispatcher().fire(&bindings, &tool_envelope("ls"), &ctx()).await;
+    assert_eq!(report.verdict.updated_args, Some(json!({"command": "ls -la"})));
+    assert_eq!(report.verdict.rewritten_by.len(), 1);
+    assert_eq!(report.runs[1].status, RunStatus::Skipped(SkipReason::NoMatch));
+    assert_eq!(report.runs[2].status, RunStatus::Ran);
+    // The second hook received the rewritten envelope on stdin.
+    let seen: Envelope = serde_json::from_slice(&std::fs::read(seen).unwrap()).unwrap();
+    assert_eq!(seen.tool_args(), Some(&json!({"command": "ls -la"})));
+}
+
+#[tokio::test]
+async fn disabled_and_other_event_bindings() {
+    let mut off = sh_def("off", "exit 2");
+    off.enabled = false;
+    let mut other = sh_def("other", "exit 2");
+    other.event = HookEvent::PostToolUse;
+    let bindings = vec![binding(off, "/p/a.json"), binding(other, "/p/a.json")];
+    let report = dispatcher().fire(&bindings, &tool_envelope("ls"), &ctx()).await;
+    assert_eq!(report.verdict.decision, None);
+    assert_eq!(report.runs.len(), 1);
+    assert_eq!(report.runs[0].status, RunStatus::Skipped(SkipReason::Disabled));
+}
+
+#[tokio::test]
+async fn failures_follow_the_codec_and_on_failure() {
+    let mut block = sh_def("block", "kill -KILL $$");
+    block.on_failure = OnFailure::Block;
+    let mut enc = sh_def("enc", "true");
+    enc.native.insert("fail_encode".to_owned(), Value::Bool(true));
+    let bindings = vec![binding(enc, "/p/a.json"), binding(block, "/p/a.json")];
+    let report = dispatcher().fire(&bindings, &tool_envelope("ls"), &ctx()).await;
+    let enc_out = report.runs[0].outcome.as_ref().unwrap();
+    assert!(
+        matches!(&enc_out.exit, hooks_schema::ExitInfo::NotStarted(f) if f.kind == SpawnFailureKind::EncodeFailed)
+    );
+    assert_eq!(report.runs[0].verdict.as_ref().unwrap().failure.as_deref(), Some("launch_error"));
+    assert_eq!(report.verdict.decision, Some(Decision::Deny));
+    assert_eq!(report.verdict.reason.as_deref(), Some("hook 'block' failed (signal=9)"));
+}
+
+/// Hooks that can only finish when all `n` of them run at the same time.
+fn rendezvous(dir: &Path, id: &str, n: usize) -> HookDefinition {
+    let d = quote(dir);
+    let mut def = sh_def(
+        id,
+        &format!(
+            "touch {d}/{id}; i=0; while [ $(ls {d} | wc -l) -lt {n} ] && [ $i -lt 1000 ]; do sleep 0.01; i=$((i+1)); done; \
+             [ $(ls {d} | wc -l) -ge {n} ] && echo '{{\"context\":\"{id}\"}}'"
+        ),
+    );
+    def.event = HookEvent::TurnEnd;
+    def
+}
+
+#[tokio::test]
+async fn observer_hooks_run_concurrently_and_fold_in_binding_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let ids = ["h0", "h1", "h2", "h3"];
+    let bindings: Vec<_> =
+        ids.iter().map(|id| binding(rendezvous(dir.path(), id, 4), "/p/a.json")).collect();
+    let report = dispatcher().fire(&bindings, &Envelope::new(HookEvent::TurnEnd), &ctx()).await;
+    let context: Vec<&str> = report.verdict.context.iter().map(|(_, c)| c.as_str()).collect();
+    assert_eq!(context, ids);
+}
+
+#[tokio::test]
+async fn max_parallel_hooks_bounds_concurrency() {
+    let dir = tempfile::tempdir().unwrap();
+    let lock = quote(&dir.path().join("lock"));
+    let bindings: Vec<_> = (0..4)
+        .map(|i| {
+            let mut d = sh_def(
+                &format!("h{i}"),
+                &format!("mkdir {lock} || {{ echo '{{\"context\":\"overlap\"}}'; exit 0; }}; sleep 0.05; rmdir {lock}"),
+            );
+            d.event = HookEvent::TurnEnd;
+            binding(d, "/p/a.json")
+        })
+        .collect();
+    let d = Dispatcher::new(DispatchConfig { max_parallel_hooks: 1, ..DispatchConfig::default() });
+    let report = d.fire(&bindings, &Envelope::new(HookEvent::TurnEnd), &ctx()).await;
+    assert!(report.runs.iter().all(|r| r.status == RunStatus::Ran));
+    assert!(report.verdict.context.is_empty(), "{:?}", report.verdict.context);
+}
+
+#[tokio::test]
+async fn parallel_gated_formats_fold_in_binding_order_whatever_finishes_first() {
+    let bindings = vec![
+        binding(
+            sh_def("slow-deny", r#"sleep 0.2; echo '{"decision":"deny","reason":"slow"}'"#),
+            "/p/a.json",
+        ),
+        binding(sh_def("fast-deny", r#"echo '{"decision":"deny","reason":"fast"}'"#), "/p/a.json"),
+    ];
+    let cfg = DispatchConfig {
+        parallel_gated_formats: vec![WireFormat::Claude],
+        ..DispatchConfig::default()
+    };
+    let report = Dispatcher::new(cfg).fire(&bindings, &tool_envelope("ls"), &ctx()).await;
+    assert_eq!(report.verdict.reason.as_deref(), Some("slow"));
+    assert!(report.runs[0].counted);
+    assert!(!report.runs[1].counted);
+    assert_eq!(report.runs[1].status, RunStatus::Ran);
+}
+
+#[tokio::test]
+async fn async_hooks_are_drained() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut def = sh_def("later", &format!("sleep 0.1; echo done > {}", quote(&out)));
+    def.mode = ExecutionMode::Async;
+    let d = dispatcher();
+    let report = d.fire(&[binding(def, "/p/a.json")], &tool_envelope("ls"), &ctx()).await;
+    assert!(matches!(report.runs[0].status, RunStatus::Background { detached: false, .. }));
+    let drained = d.drain(Duration::from_secs(10)).await;
+    assert_eq!(drained.finished.len(), 1);
+    assert!(drained.cancelled.is_empty());
+    assert_eq!(std::fs::read_to_string(out).unwrap(), "done\n");
+}
+
+#[tokio::test]
+async fn drain_kills_what_outlives_the_grace() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid = dir.path().join("pid");
+    let mut def = sh_def("slow", &format!("echo $$ > {}; sleep 30", quote(&pid)));
+    def.mode = ExecutionMode::Async;
+    // The pid is written first thing; running the chain again with a blocking hook that
+    // waits for it orders the test without sleeping.
+    let wait = sh_def("wait", &format!("while [ ! -s {} ]; do sleep 0.01; done", quote(&pid)));
+    let d = dispatcher();
+    let bindings = [binding(def, "/p/a.json")];
+    d.fire(&bindings, &tool_envelope("ls"), &ctx()).await;
+    d.fire(&[binding(wait, "/p/a.json")], &tool_envelope("ls"), &ctx()).await;
+    let drained = d.drain(Duration::from_millis(100)).await;
+    assert_eq!(drained.cancelled.len(), 1);
+    let pgid: i32 = std::fs::read_to_string(&pid).unwrap().trim().parse().unwrap();
+    assert_group_gone(pgid, Duration::from_secs(2));
+}
+
+// Multi-threaded: the background task must keep running while the test thread polls.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fire_and_forget_is_bounded_by_its_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid = dir.path().join("pid");
+    let mut def = sh_def("ff", &format!("echo $$ > {}; trap '' TERM; sleep 30", quote(&pid)));
+    def.mode = ExecutionMode::FireAndForget;
+    def.timeout = Duration::from_millis(200);
+    let wait = sh_def("wait", &format!("while [ ! -s {} ]; do sleep 0.01; done", quote(&pid)));
+    let d = dispatcher();
+    d.fire(&[binding(def, "/p/a.json")], &tool_envelope("ls"), &ctx()).await;
+    d.fire(&[binding(wait, "/p/a.json")], &tool_envelope("ls"), &ctx()).await;
+    assert_eq!(d.drain(Duration::ZERO).await.finished.len(), 0, "fire-and-forget is not drained");
+    let pgid: i32 = std::fs::read_to_string(&pid).unwrap().trim().parse().unwrap();
+    assert_group_gone(pgid, Duration::from_secs(3));
+}
+
+#[tokio::test]
+async fn detached_hooks_get_their_own_session_and_a_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+    let mut def = sh_def(
+        "det/1",
+        &format!("echo logged; echo oops >&2; echo \"$$ $(ps -o sid= -p $$)\" > {}", quote(&fifo)),
+    );
+    def.mode = ExecutionMode::FireAndForget;
+    def.detach = true;
+    let cfg =
+        DispatchConfig { runtime_dir: Some(dir.path().to_path_buf()), ..DispatchConfig::default() };
+    let d = Dispatcher::new(cfg);
+    let read = tokio::task::spawn_blocking(move || std::fs::read_to_string(fifo));
+    let report = d.fire(&[binding(def, "/p/a.json")], &tool_envelope("ls"), &ctx()).await;
+    let RunStatus::Background { detached: true, log: Some(log), .. } = &report.runs[0].status
+    else {
+        panic!("{:?}", report.runs[0].status)
+    };
+    assert!(log.starts_with(dir.path().join("logs").join("s1")));
+    assert!(log.file_name().unwrap().to_str().unwrap().starts_with("det_1."));
+    let line = tokio::time::timeout(Duration::from_secs(10), read).await.unwrap().unwrap().unwrap();
+    let ids: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(ids[0], ids[1], "the hook leads its own session");
+    let text = std::fs::read_to_string(log).unwrap();
+    assert_eq!(text, "logged\noops\n");
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(std::fs::metadata(log).unwrap().permissions().mode() & 0o777, 0o600);
+}
+
+/// A codec that spawns nothing: every encode fails, and decode answers from a table keyed
+/// by hook id, counting the hooks it was asked about.
+#[derive(Debug)]
+struct TableCodec {
+    verdicts: Vec<HookVerdict>,
+    asked: Mutex<Vec<usize>>,
+}
+
+impl HookCodec for TableCodec {
+    fn wire_format(&self) -> WireFormat {
+        WireFormat::Cursor
+    }
+
+    fn encode(
+        &self,
+        _: &HookDefinition,
+        _: &Envelope,
+        _: &EncodeContext<'_>,
+    ) -> Result<Invocation, String> {
+        Err("table".to_owned())
+    }
+
+    fn decode(&self, hook: &HookDefinition, _: &Envelope, _: &RawOutcome) -> HookVerdict {
+        let i: usize = hook.id.as_str().parse().unwrap();
+        self.asked.lock().unwrap().push(i);
+        self.verdicts[i].clone()
+    }
+}
+
+fn verdict_strategy() -> impl Strategy<Value = HookVerdict> {
+    (
+        prop_oneof![
+            Just(None),
+            Just(Some(Decision::Allow)),
+            Just(Some(Decision::Ask)),
+            Just(Some(Decision::Deny))
+        ],
+        proptest::option::of(0u8..4),
+    )
+        .prop_map(|(decision, merge)| HookVerdict {
+            decision,
+            reason: decision.map(|d| d.as_str().to_owned()),
+            rewrite: merge.map(|k| {
+                let mut m = serde_json::Map::new();
+                m.insert(format!("k{k}"), json!(k));
+                ArgRewrite::Merge(m)
+            }),
+            ..HookVerdict::default()
+        })
+}
+
+fn table_bindings(codec: &Arc<TableCodec>, event: HookEvent) -> Vec<hooks_schema::Binding> {
+    (0..codec.verdicts.len())
+        .map(|i| {
+            let mut def = sh_def(&i.to_string(), "true");
+            def.codec = codec.clone();
+            def.event = event;
+            binding(def, "/p/a.json")
+        })
+        .collect()
+}
+
+fn fire_table(
+    verdicts: &[HookVerdict],
+    parallel: bool,
+) -> (hooks_schema::FoldedVerdict, Vec<usize>) {
+    let codec = Arc::new(TableCodec { verdicts: verdicts.to_vec(), asked: Mutex::new(Vec::new()) });
+    let bindings = table_bindings(&codec, HookEvent::PreToolUse);
+    let mut cfg = DispatchConfig::default();
+    if parallel {
+        cfg.parallel_gated_formats = vec![WireFormat::Cursor];
+    }
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let report = rt.block_on(Dispatcher::new(cfg).fire(&bindings, &tool_envelope("ls"), &ctx()));
+    let asked = codec.asked.lock().unwrap().clone();
+    (report.verdict, asked)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Sequential and parallel dispatch fold to the same verdict: the fold is in binding
+    /// order, whichever way the hooks ran.
+    #[test]
+    fn parallel_and_sequential_agree(verdicts in proptest::collection::vec(verdict_strategy(), 0..8)) {
+        let (seq, _) = fire_table(&verdicts, false);
+        let (par, asked) = fire_table(&verdicts, true);
+        prop_assert_eq!(&seq, &par);
+        prop_assert_eq!(asked.len(), verdicts.len(), "parallel runs every hook");
+    }
+
+    /// A deny stops the chain: hooks after the first deny are never consulted, and the
+    /// verdict is that deny.
+    #[test]
+    fn a_deny_short_circuits(verdicts in proptest::collection::vec(verdict_strategy(), 0..8)) {
+        let (folded, asked) = fire_table(&verdicts, false);
+        let first_deny = verdicts.iter().position(|v| v.decision == Some(Decision::Deny));
+        match first_deny {
+            Some(i) => {
+                prop_assert_eq!(asked, (0..=i).collect::<Vec<_>>());
+                prop_assert!(folded.short_circuited);
+                prop_assert_eq!(folded.decided_by.unwrap().hook_id.to_string(), i.to_string());
+            }
+            None => {
+                prop_assert_eq!(asked, (0..verdicts.len()).collect::<Vec<_>>());
+                prop_assert!(!folded.short_circuited);
+                let max = verdicts.iter().filter_map(|v| v.decision).max();
+                prop_assert_eq!(folded.decision, max);
+            }
+        }
+    }
+
+    /// Rewrites compose in binding order up to (not including) the first deny.
+    #[test]
+    fn rewrites_chain_in_order(verdicts in proptest::collection::vec(verdict_strategy(), 0..8)) {
+        let (folded, _) = fire_table(&verdicts, false);
+        let mut args = json!({"command": "ls"});
+        let mut any = false;
+        for v in &verdicts {
+            if v.decision == Some(Decision::Deny) {
+                break;
+            }
+            if let Some(rw) = &v.rewrite {
+                rw.apply_to(&mut args);
+                any = true;
+            }
+        }
+        prop_assert_eq!(folded.updated_args, any.then_some(args));
+    }
+
+    /// The concurrent join returns outputs in input order whatever order they complete in.
+    #[test]
+    fn join_keeps_input_order(order in Just((0..8usize).collect::<Vec<_>>()).prop_shuffle()) {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let out = rt.block_on(async {
+            let (txs, rxs): (Vec<_>, Vec<_>) = (0..8).map(|_| tokio::sync::oneshot::channel::<usize>()).unzip();
+            let futs: Vec<_> = rxs.into_iter().map(|rx| async move { rx.await.unwrap() }).collect();
+            let mut txs: Vec<_> = txs.into_iter().map(Some).collect();
+            let completer = async {
+                for &i in &order {
+                    tokio::task::yield_now().await;
+                    txs[i].take().unwrap().send(i).unwrap();
+                }
+            };
+            let (out, ()) = tokio::join!(crate::join::join_all(futs), completer);
+            out
+        });
+        prop_assert_eq!(out, (0..8).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn durable_without_runtime_dir_falls_back_to_best_effort() {
+    let mut def = sh_def("d", "true");
+    def.mode = ExecutionMode::Async;
+    def.delivery = Delivery::Durable;
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let d = dispatcher();
+        let report = d.fire(&[binding(def, "/p/a.json")], &tool_envelope("ls"), &ctx()).await;
+        let RunStatus::Background { job_id, note, .. } = &report.runs[0].status else { panic!() };
+        assert!(job_id.is_none());
+        assert!(note.as_deref().unwrap().contains("best effort"));
+        assert_eq!(d.drain(Duration::from_secs(5)).await.finished.len(), 1);
+    });
+}

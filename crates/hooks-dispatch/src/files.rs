@@ -1,0 +1,165 @@
+//! Provided files: created (mode 0600) before a run, named in environment variables, read
+//! back and deleted after it, even when the run is cancelled.
+
+use std::{
+    fs::{self, DirBuilder, OpenOptions},
+    io::{Read, Write},
+    os::unix::fs::{DirBuilderExt, OpenOptionsExt},
+    path::{Path, PathBuf},
+    sync::atomic::{AtomicU64, Ordering},
+    time::{SystemTime, UNIX_EPOCH},
+};
+
+use hooks_schema::{CapturedOutput, ProvidedFile, ProvidedFileRole};
+
+/// The files of one run. Dropping it deletes them (and the private folder, if one was made).
+#[derive(Debug, Default)]
+pub(crate) struct ProvidedFiles {
+    env: Vec<(String, PathBuf)>,
+    output: Option<PathBuf>,
+    private_dir: Option<PathBuf>,
+    keep: bool,
+}
+
+impl ProvidedFiles {
+    /// Creates the files in `<runtime_dir>/tmp`, or in a private folder under the system
+    /// temporary directory when there is no runtime directory.
+    pub(crate) fn create(
+        specs: &[ProvidedFile],
+        runtime_dir: Option<&Path>,
+    ) -> Result<ProvidedFiles, String> {
+        let mut files = ProvidedFiles::default();
+        if specs.is_empty() {
+            return Ok(files);
+        }
+        let dir = match runtime_dir {
+            Some(r) => {
+                let dir = r.join("tmp");
+                ensure_private_dir(&dir)
+                    .map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+                dir
+            }
+            None => {
+                let dir = private_temp_dir()?;
+                files.private_dir = Some(dir.clone());
+                dir
+            }
+        };
+        for spec in specs {
+            let role = match spec.role {
+                ProvidedFileRole::Input(_) => "payload",
+                ProvidedFileRole::Output => "result",
+            };
+            let (path, mut file) = create_unique(&dir, &sanitize(&spec.name_hint), role)?;
+            files.env.push((spec.env_var.clone(), path.clone()));
+            match &spec.role {
+                ProvidedFileRole::Input(bytes) => {
+                    file.write_all(bytes)
+                        .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+                }
+                ProvidedFileRole::Output => {
+                    if files.output.is_none() {
+                        files.output = Some(path);
+                    }
+                }
+            }
+        }
+        Ok(files)
+    }
+
+    /// The variables naming the files, in the order the invocation listed them.
+    pub(crate) fn env(&self) -> impl Iterator<Item = (&str, &Path)> {
+        self.env.iter().map(|(k, p)| (k.as_str(), p.as_path()))
+    }
+
+    /// Whether dropping leaves the files in place (a detached process still uses them).
+    pub(crate) fn set_keep(&mut self, keep: bool) {
+        self.keep = keep;
+    }
+
+    /// The output file's bytes, up to `cap` (`truncated` above it); `None` when there is no
+    /// output file or the hook removed it.
+    pub(crate) fn read_output(&self, cap: usize) -> Option<CapturedOutput> {
+        let path = self.output.as_ref()?;
+        let file = fs::File::open(path).ok()?;
+        let mut bytes = Vec::new();
+        let limit = u64::try_from(cap).unwrap_or(u64::MAX).saturating_add(1);
+        file.take(limit).read_to_end(&mut bytes).ok()?;
+        if bytes.len() > cap {
+            let total = fs::metadata(path).map_or(bytes.len() as u64, |m| m.len());
+            bytes.truncate(cap);
+            return Some(CapturedOutput { bytes, total_len: total, truncated: true });
+        }
+        Some(CapturedOutput::whole(bytes))
+    }
+}
+
+impl Drop for ProvidedFiles {
+    fn drop(&mut self) {
+        if self.keep {
+            return;
+        }
+        for (_, p) in &self.env {
+            let _ = fs::remove_file(p);
+        }
+        if let Some(d) = &self.private_dir {
+            let _ = fs::remove_dir(d);
+        }
+    }
+}
+
+/// Creates `dir` (and its parents) with mode 0700 when missing.
+pub(crate) fn ensure_private_dir(dir: &Path) -> std::io::Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    DirBuilder::new().recursive(true).mode(0o700).create(dir)
+}
+
+/// Keeps ASCII letters, digits, `-` and `_`; maps everything else to `_`; at most 64 chars.
+pub(crate) fn sanitize(hint: &str) -> String {
+    let s: String = hint
+        .chars()
+        .take(64)
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .collect();
+    if s.is_empty() { "hook".to_owned() } else { s }
+}
+
+/// A short token unique within this process and unlikely across processes.
+pub(crate) fn unique_token() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    format!("{:x}{:x}{:x}", std::process::id(), nanos, n)
+}
+
+fn create_unique(dir: &Path, stem: &str, role: &str) -> Result<(PathBuf, fs::File), String> {
+    let mut last = None;
+    for _ in 0..8 {
+        let path = dir.join(format!("{stem}-{role}-{}.json", unique_token()));
+        match OpenOptions::new().write(true).create_new(true).mode(0o600).open(&path) {
+            Ok(f) => return Ok((path, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(format!("cannot create `{}`: {e}", path.display())),
+        }
+    }
+    Err(format!(
+        "cannot create a unique file in `{}`: {}",
+        dir.display(),
+        last.map_or_else(String::new, |e| e.to_string())
+    ))
+}
+
+fn private_temp_dir() -> Result<PathBuf, String> {
+    let base = std::env::temp_dir();
+    for _ in 0..8 {
+        let dir = base.join(format!("agent-hooks-{}", unique_token()));
+        match DirBuilder::new().mode(0o700).create(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(format!("cannot create `{}`: {e}", dir.display())),
+        }
+    }
+    Err(format!("cannot create a private folder in `{}`", base.display()))
+}

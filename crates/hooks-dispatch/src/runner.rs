@@ -1,0 +1,375 @@
+//! Running one [`Invocation`]: spawn in its own process group, feed stdin, capture bounded
+//! output, enforce the timeout on the whole group, and never wait on orphans' pipes.
+
+use std::{
+    future::Future,
+    io,
+    os::unix::process::ExitStatusExt,
+    path::Path,
+    pin::Pin,
+    process::{ExitStatus, Stdio},
+    time::{Duration, Instant},
+};
+
+use hooks_schema::{
+    CapturedOutput, ExitInfo, HOOK_TIMEOUT_CEILING, Invocation, Program, RawOutcome, SpawnFailure,
+    SpawnFailureKind,
+};
+use nix::{
+    sys::signal::{Signal, killpg},
+    unistd::Pid,
+};
+use tokio::{
+    io::{AsyncRead, AsyncReadExt, AsyncWriteExt},
+    process::{Child, ChildStdin, Command},
+};
+
+use crate::{DispatchConfig, capture::HeadTail, files::ProvidedFiles};
+
+/// How long the runner waits for a process to be reaped after SIGKILL. SIGKILL cannot be
+/// caught, so this only bounds pathological kernel states (a process stuck in
+/// uninterruptible IO).
+const REAP_BOUND: Duration = Duration::from_secs(5);
+
+/// Runs one process to completion, within its timeout, and reports what happened.
+///
+/// Never fails: spawn errors, oversized payloads and unwritable provided files come back as
+/// [`ExitInfo::NotStarted`] with a classified [`SpawnFailureKind`].
+///
+/// - The process leads its own process group; on timeout the whole group gets SIGTERM and,
+///   after `kill_grace`, SIGKILL (at once when the grace is zero).
+/// - stdin gets [`Invocation::stdin`] concurrently with output reading and is then closed;
+///   a hook that never reads it cannot block the runner (EPIPE is ignored).
+/// - Once the direct child has exited, pipes still held open by other members of its group
+///   (a backgrounded grandchild) are read for at most `pipe_grace`; then the group is killed
+///   and reading stops. Members that closed their pipes are left alone.
+/// - Dropping the returned future kills the group.
+pub async fn run_invocation(inv: &Invocation, cfg: &DispatchConfig) -> RawOutcome {
+    let payload: usize = inv.stdin.len()
+        + inv
+            .files
+            .iter()
+            .map(|f| match &f.role {
+                hooks_schema::ProvidedFileRole::Input(b) => b.len(),
+                hooks_schema::ProvidedFileRole::Output => 0,
+            })
+            .sum::<usize>();
+    if payload > cfg.payload_cap {
+        return not_started(
+            SpawnFailureKind::PayloadTooLarge,
+            format!("payload of {payload} bytes exceeds the cap of {} bytes", cfg.payload_cap),
+        );
+    }
+    let files = match ProvidedFiles::create(&inv.files, cfg.runtime_dir.as_deref()) {
+        Ok(f) => f,
+        Err(e) => return not_started(SpawnFailureKind::Other, e),
+    };
+    let child = match spawn(inv, &files, SpawnStdio::Piped) {
+        Ok(c) => c,
+        Err(f) => return RawOutcome { exit: ExitInfo::NotStarted(f), ..empty_outcome() },
+    };
+    let started = Instant::now();
+    #[cfg(test)]
+    crate::testing::crash_point("after_spawn", child.id().unwrap_or(0));
+    let run = supervise(child, inv, cfg, started).await;
+    let result_file = files.read_output(cfg.result_file_cap);
+    drop(files);
+    RawOutcome {
+        exit: run.exit,
+        timed_out: run.timed_out,
+        stdout: run.stdout,
+        stderr: run.stderr,
+        result_file,
+        duration: run.duration,
+    }
+}
+
+/// An outcome for a process that never started.
+pub(crate) fn not_started(kind: SpawnFailureKind, message: impl Into<String>) -> RawOutcome {
+    RawOutcome {
+        exit: ExitInfo::NotStarted(SpawnFailure { kind, message: message.into() }),
+        ..empty_outcome()
+    }
+}
+
+fn empty_outcome() -> RawOutcome {
+    RawOutcome {
+        exit: ExitInfo::Exited(0),
+        timed_out: false,
+        stdout: CapturedOutput::default(),
+        stderr: CapturedOutput::default(),
+        result_file: None,
+        duration: Duration::ZERO,
+    }
+}
+
+/// Where a spawned process's standard streams go.
+pub(crate) enum SpawnStdio {
+    /// stdin piped (or `/dev/null` when the invocation has none), stdout and stderr piped.
+    Piped,
+    /// stdin `/dev/null` or piped as above; stdout and stderr appended to a log file; the
+    /// process starts a new session.
+    Detached(std::fs::File),
+}
+
+/// Spawns the invocation's program, trying `FirstAvailable` candidates in order.
+pub(crate) fn spawn(
+    inv: &Invocation,
+    files: &ProvidedFiles,
+    stdio: SpawnStdio,
+) -> Result<Child, SpawnFailure> {
+    match &inv.program {
+        Program::Shell { script, shell } => {
+            let sh = shell.as_deref().unwrap_or("/bin/sh");
+            spawn_one(sh, &["-c", script.as_str()], inv, files, &stdio)
+        }
+        Program::Exec { argv } => match argv.split_first() {
+            Some((p, args)) => spawn_one(p, args, inv, files, &stdio),
+            None => Err(SpawnFailure {
+                kind: SpawnFailureKind::Other,
+                message: "the invocation's argv is empty".to_owned(),
+            }),
+        },
+        Program::FirstAvailable { candidates } => {
+            let mut tried = Vec::new();
+            for c in candidates {
+                let Some((p, args)) = c.split_first() else { continue };
+                match spawn_one(p, args, inv, files, &stdio) {
+                    Err(f) if f.kind == SpawnFailureKind::ProgramNotFound => tried.push(p.as_str()),
+                    other => return other,
+                }
+            }
+            Err(SpawnFailure {
+                kind: SpawnFailureKind::ProgramNotFound,
+                message: format!("none of the programs `{}` was found", tried.join("`, `")),
+            })
+        }
+    }
+}
+
+fn spawn_one<S: AsRef<str>>(
+    program: &str,
+    args: &[S],
+    inv: &Invocation,
+    files: &ProvidedFiles,
+    stdio: &SpawnStdio,
+) -> Result<Child, SpawnFailure> {
+    let mut cmd = Command::new(program);
+    cmd.args(args.iter().map(AsRef::as_ref));
+    if let Some(cwd) = &inv.cwd {
+        cmd.current_dir(cwd);
+    }
+    for k in &inv.env_remove {
+        cmd.env_remove(k);
+    }
+    for (k, path) in files.env() {
+        cmd.env(k, path);
+    }
+    for (k, v) in &inv.env {
+        cmd.env(k, v);
+    }
+    cmd.stdin(if inv.stdin.is_empty() { Stdio::null() } else { Stdio::piped() });
+    match stdio {
+        SpawnStdio::Piped => {
+            cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0).kill_on_drop(true);
+        }
+        SpawnStdio::Detached(log) => {
+            let out = log.try_clone().map_err(|e| other(&e, program))?;
+            let err = log.try_clone().map_err(|e| other(&e, program))?;
+            cmd.stdout(out).stderr(err);
+            crate::detach::new_session(&mut cmd);
+        }
+    }
+    cmd.spawn().map_err(|e| classify(&e, program, inv.cwd.as_deref()))
+}
+
+fn other(e: &io::Error, program: &str) -> SpawnFailure {
+    SpawnFailure {
+        kind: SpawnFailureKind::Other,
+        message: format!("cannot start `{program}`: {e}"),
+    }
+}
+
+/// Classifies a spawn error. A missing working directory and a missing program both
+/// surface as `ENOENT`, so the directory is checked only once spawning failed.
+fn classify(e: &io::Error, program: &str, cwd: Option<&Path>) -> SpawnFailure {
+    if let Some(dir) = cwd
+        && !dir.is_dir()
+    {
+        return SpawnFailure {
+            kind: SpawnFailureKind::MissingCwd,
+            message: format!("working directory no longer exists: {}", dir.display()),
+        };
+    }
+    let (kind, message) = match e.kind() {
+        io::ErrorKind::NotFound => {
+            (SpawnFailureKind::ProgramNotFound, format!("program `{program}` not found"))
+        }
+        io::ErrorKind::PermissionDenied => {
+            (SpawnFailureKind::PermissionDenied, format!("permission denied running `{program}`"))
+        }
+        _ => (SpawnFailureKind::Other, format!("cannot start `{program}`: {e}")),
+    };
+    SpawnFailure { kind, message }
+}
+
+/// What supervising a started process produced.
+struct Supervised {
+    exit: ExitInfo,
+    timed_out: bool,
+    stdout: CapturedOutput,
+    stderr: CapturedOutput,
+    duration: Duration,
+}
+
+/// Kills the process group when dropped while armed (the run was cancelled).
+struct GroupGuard {
+    pgid: Option<Pid>,
+}
+
+impl GroupGuard {
+    fn signal(&self, sig: Signal) {
+        if let Some(pgid) = self.pgid {
+            // ESRCH (the group is already gone) is the expected case after a clean exit.
+            let _ = killpg(pgid, sig);
+        }
+    }
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        self.signal(Signal::SIGKILL);
+    }
+}
+
+async fn supervise(
+    mut child: Child,
+    inv: &Invocation,
+    cfg: &DispatchConfig,
+    started: Instant,
+) -> Supervised {
+    let mut guard =
+        GroupGuard { pgid: child.id().and_then(|p| i32::try_from(p).ok()).map(Pid::from_raw) };
+    let stdin = child.stdin.take();
+    let stdout = child.stdout.take();
+    let stderr = child.stderr.take();
+    let mut out = HeadTail::new(cfg.stdout_cap);
+    let mut err = HeadTail::new(cfg.stderr_cap);
+    let timeout = inv.timeout.min(HOOK_TIMEOUT_CEILING);
+    let (status, timed_out, ended) = {
+        let io = async {
+            tokio::join!(feed(stdin, &inv.stdin), pump(stdout, &mut out), pump(stderr, &mut err));
+        };
+        let mut io = std::pin::pin!(io);
+        let mut io_done = false;
+        let first = wait_driving(&mut child, &mut io, &mut io_done, started + timeout).await;
+        let (status, timed_out) = match first {
+            Some(st) => (Some(st), false),
+            None => {
+                let mut st = None;
+                if !cfg.kill_grace.is_zero() {
+                    guard.signal(Signal::SIGTERM);
+                    st = wait_driving(
+                        &mut child,
+                        &mut io,
+                        &mut io_done,
+                        Instant::now() + cfg.kill_grace,
+                    )
+                    .await;
+                }
+                // SIGKILL the group even when the leader obeyed SIGTERM: members that
+                // ignore it must not outlive the timeout.
+                guard.signal(Signal::SIGKILL);
+                if st.is_none() {
+                    st = wait_driving(
+                        &mut child,
+                        &mut io,
+                        &mut io_done,
+                        Instant::now() + REAP_BOUND,
+                    )
+                    .await;
+                }
+                (st, true)
+            }
+        };
+        let ended = Instant::now();
+        if !io_done {
+            let drained = tokio::time::timeout(cfg.pipe_grace, &mut io).await.is_ok();
+            if !drained {
+                // Something else in the group holds our pipes open: an orphan. Kill the
+                // group and stop reading.
+                guard.signal(Signal::SIGKILL);
+            }
+        }
+        (status, timed_out, ended)
+    };
+    let exit = match status {
+        Some(Ok(st)) => exit_info(st),
+        Some(Err(e)) => ExitInfo::NotStarted(SpawnFailure {
+            kind: SpawnFailureKind::Other,
+            message: format!("cannot wait for the hook process: {e}"),
+        }),
+        None => ExitInfo::Signaled(Signal::SIGKILL as i32),
+    };
+    // A clean run leaves the group alone: members that closed our pipes may be a hook's
+    // deliberate background work.
+    guard.pgid = None;
+    Supervised {
+        exit,
+        timed_out,
+        stdout: out.finish(),
+        stderr: err.finish(),
+        duration: ended.saturating_duration_since(started),
+    }
+}
+
+/// Waits for the child to exit until `until`, driving the IO future meanwhile. `None` when
+/// the deadline passed first.
+async fn wait_driving<F: Future<Output = ()>>(
+    child: &mut Child,
+    io: &mut Pin<&mut F>,
+    io_done: &mut bool,
+    until: Instant,
+) -> Option<io::Result<ExitStatus>> {
+    let sleep = tokio::time::sleep_until(tokio::time::Instant::from_std(until));
+    let mut sleep = std::pin::pin!(sleep);
+    loop {
+        tokio::select! {
+            biased;
+            st = child.wait() => return Some(st),
+            () = io.as_mut(), if !*io_done => *io_done = true,
+            () = sleep.as_mut() => return None,
+        }
+    }
+}
+
+pub(crate) fn exit_info(st: ExitStatus) -> ExitInfo {
+    match (st.code(), st.signal()) {
+        (Some(c), _) => ExitInfo::Exited(c),
+        (None, Some(s)) => ExitInfo::Signaled(s),
+        (None, None) => ExitInfo::Exited(-1),
+    }
+}
+
+async fn feed(w: Option<ChildStdin>, bytes: &[u8]) {
+    if let Some(mut w) = w {
+        // EPIPE (the hook never reads stdin, or exited) is not an error of the run.
+        let _ = w.write_all(bytes).await;
+    }
+}
+
+async fn pump<R: AsyncRead + Unpin>(r: Option<R>, sink: &mut HeadTail) {
+    let Some(mut r) = r else { return };
+    let mut buf = [0u8; 8192];
+    loop {
+        match r.read(&mut buf).await {
+            Ok(0) => return,
+            Ok(n) => sink.push(buf.get(..n).unwrap_or_default()),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,366 @@
+//! Real-process tests of the runner: one per fault, each bounded, each checking that the
+//! hook's process group is gone afterwards.
+
+use std::{
+    os::unix::fs::PermissionsExt,
+    path::{Path, PathBuf},
+    time::{Duration, Instant},
+};
+
+use hooks_schema::{
+    ExitInfo, Invocation, Program, ProvidedFile, ProvidedFileRole, RawOutcome, SpawnFailureKind,
+};
+
+use super::run_invocation;
+use crate::{DispatchConfig, testing::assert_group_gone};
+
+const BOUND: Duration = Duration::from_secs(2);
+
+fn inv(program: Program) -> Invocation {
+    Invocation {
+        program,
+        cwd: None,
+        env_remove: Vec::new(),
+        env: Vec::new(),
+        stdin: Vec::new(),
+        files: Vec::new(),
+        timeout: Duration::from_secs(10),
+    }
+}
+
+fn sh(script: &str) -> Invocation {
+    inv(Program::Shell { script: script.to_owned(), shell: None })
+}
+
+/// A script that first records its pid (= its process group) in `dir/pid`.
+fn sh_pid(dir: &Path, script: &str) -> Invocation {
+    sh(&format!("echo $$ > '{}'; {script}", dir.join("pid").display()))
+}
+
+fn pgid(dir: &Path) -> i32 {
+    let text = std::fs::read_to_string(dir.join("pid")).expect("the hook wrote its pid");
+    text.trim().parse().expect("a pid")
+}
+
+async fn run(i: &Invocation, cfg: &DispatchConfig) -> (RawOutcome, Duration) {
+    let t0 = Instant::now();
+    let out = run_invocation(i, cfg).await;
+    (out, t0.elapsed())
+}
+
+fn cfg() -> DispatchConfig {
+    DispatchConfig::default()
+}
+
+#[tokio::test]
+async fn never_reads_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut i = sh_pid(dir.path(), "echo ok");
+    i.stdin = vec![b'x'; 1024 * 1024];
+    let (out, took) = run(&i, &cfg()).await;
+    assert_eq!(out.exit, ExitInfo::Exited(0));
+    assert_eq!(out.stdout.lossy(), "ok\n");
+    assert!(!out.timed_out);
+    assert!(took < BOUND, "took {took:?}");
+    assert_group_gone(pgid(dir.path()), BOUND);
+}
+
+#[tokio::test]
+async fn stdin_is_delivered_and_closed() {
+    let mut i = inv(Program::Exec { argv: vec!["cat".to_owned()] });
+    i.stdin = b"{\"a\":1}".to_vec();
+    let (out, _) = run(&i, &cfg()).await;
+    assert_eq!(out.exit, ExitInfo::Exited(0));
+    assert_eq!(out.stdout.bytes, b"{\"a\":1}");
+}
+
+#[tokio::test]
+async fn floods_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let i = sh_pid(dir.path(), "head -c 10000000 /dev/zero; echo tail");
+    let mut c = cfg();
+    c.stdout_cap = 3000;
+    let (out, took) = run(&i, &c).await;
+    assert_eq!(out.exit, ExitInfo::Exited(0));
+    assert!(out.stdout.truncated);
+    assert_eq!(out.stdout.total_len, 10_000_005);
+    assert!(out.stdout.bytes.len() < 3100);
+    assert!(out.stdout.bytes.ends_with(b"tail\n"));
+    assert!(out.stdout.lossy().contains("bytes omitted"));
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    assert_group_gone(pgid(dir.path()), BOUND);
+}
+
+#[tokio::test]
+async fn exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, _) = run(&sh_pid(dir.path(), "echo blocked >&2; exit 2"), &cfg()).await;
+    assert_eq!(out.exit, ExitInfo::Exited(2));
+    assert_eq!(out.exit_code(), Some(2));
+    assert_eq!(out.stderr.lossy(), "blocked\n");
+    assert_group_gone(pgid(dir.path()), BOUND);
+}
+
+#[tokio::test]
+async fn crashes_by_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, _) = run(&sh_pid(dir.path(), "kill -SEGV $$"), &cfg()).await;
+    assert_eq!(out.exit, ExitInfo::Signaled(11));
+    assert!(!out.timed_out);
+    assert_eq!(out.failure_label().as_deref(), Some("signal=11"));
+    assert_group_gone(pgid(dir.path()), BOUND);
+}
+
+#[tokio::test]
+async fn hangs_until_killed_at_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut i = sh_pid(dir.path(), "sleep 30");
+    i.timeout = Duration::from_millis(300);
+    let (out, took) = run(&i, &cfg()).await;
+    assert!(out.timed_out);
+    assert!(matches!(out.exit, ExitInfo::Signaled(15 | 9)), "{:?}", out.exit);
+    assert_eq!(out.failure_label().as_deref(), Some("timeout"));
+    assert!(took >= Duration::from_millis(300));
+    assert!(took < Duration::from_millis(300) + BOUND, "took {took:?}");
+    assert_group_gone(pgid(dir.path()), BOUND);
+}
+
+#[tokio::test]
+async fn timeout_without_grace_sends_sigkill() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut i = sh_pid(dir.path(), "trap '' TERM; sleep 30");
+    i.timeout = Duration::from_millis(200);
+    let mut c = cfg();
+    c.kill_grace = Duration::ZERO;
+    let (out, took) = run(&i, &c).await;
+    assert!(out.timed_out);
+    assert_eq!(out.exit, ExitInfo::Signaled(9));
+    assert!(took < Duration::from_millis(200) + BOUND, "took {took:?}");
+    assert_group_gone(pgid(dir.path()), BOUND);
+}
+
+#[tokio::test]
+async fn grandchild_ignoring_sigterm_holding_the_pipe_while_the_hook_hangs() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut i = sh_pid(dir.path(), "(trap '' TERM; sleep 30) & trap '' TERM; sleep 30");
+    i.timeout = Duration::from_millis(300);
+    let (out, took) = run(&i, &cfg()).await;
+    assert!(out.timed_out);
+    let bound = Duration::from_millis(300) + cfg().kill_grace + cfg().pipe_grace + BOUND;
+    assert!(took < bound, "took {took:?}");
+    assert_group_gone(pgid(dir.path()), BOUND);
+}
+
+#[tokio::test]
+async fn grandchild_holding_the_pipe_after_the_hook_exits() {
+    let dir = tempfile::tempdir().unwrap();
+    let i = sh_pid(dir.path(), "(trap '' TERM; sleep 30) & echo done");
+    let (out, took) = run(&i, &cfg()).await;
+    assert_eq!(out.exit, ExitInfo::Exited(0));
+    assert!(!out.timed_out);
+    assert_eq!(out.stdout.lossy(), "done\n");
+    assert!(took < cfg().pipe_grace + BOUND, "took {took:?}");
+    assert_group_gone(pgid(dir.path()), BOUND);
+}
+
+#[tokio::test]
+async fn background_work_that_closed_the_pipes_is_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("bg");
+    let script = format!(
+        "(sleep 0.3; echo ran > '{}') >/dev/null 2>&1 </dev/null & echo started",
+        marker.display()
+    );
+    let (out, _) = run(&sh_pid(dir.path(), &script), &cfg()).await;
+    assert_eq!(out.exit, ExitInfo::Exited(0));
+    assert_eq!(out.stdout.lossy(), "started\n");
+    // The background job is still alive, in the hook's group, until it finishes.
+    assert!(!crate::testing::live_group_members(pgid(dir.path())).is_empty());
+    assert_group_gone(pgid(dir.path()), Duration::from_secs(5));
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "ran\n");
+}
+
+#[tokio::test]
+async fn missing_program() {
+    for argv0 in ["/nonexistent/hook-program", "no-such-hook-program-xyz"] {
+        let (out, took) = run(&inv(Program::Exec { argv: vec![argv0.to_owned()] }), &cfg()).await;
+        let ExitInfo::NotStarted(f) = &out.exit else { panic!("started: {out:?}") };
+        assert_eq!(f.kind, SpawnFailureKind::ProgramNotFound, "{f:?}");
+        assert!(f.message.contains(argv0));
+        assert_eq!(out.failure_label().as_deref(), Some("launch_error"));
+        assert!(took < BOUND);
+    }
+}
+
+#[tokio::test]
+async fn missing_shell_is_a_missing_program() {
+    let i =
+        inv(Program::Shell { script: "true".to_owned(), shell: Some("/no/such/shell".to_owned()) });
+    let (out, _) = run(&i, &cfg()).await;
+    assert!(
+        matches!(&out.exit, ExitInfo::NotStarted(f) if f.kind == SpawnFailureKind::ProgramNotFound)
+    );
+}
+
+#[tokio::test]
+async fn permission_denied() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("hook.sh");
+    std::fs::write(&script, "#!/bin/sh\necho hi\n").unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let i = inv(Program::Exec { argv: vec![script.display().to_string()] });
+    let (out, _) = run(&i, &cfg()).await;
+    let ExitInfo::NotStarted(f) = &out.exit else { panic!("started: {out:?}") };
+    assert_eq!(f.kind, SpawnFailureKind::PermissionDenied, "{f:?}");
+}
+
+#[tokio::test]
+async fn missing_cwd() {
+    let mut i = sh("echo hi");
+    i.cwd = Some(PathBuf::from("/nonexistent/working/dir"));
+    let (out, took) = run(&i, &cfg()).await;
+    let ExitInfo::NotStarted(f) = &out.exit else { panic!("started: {out:?}") };
+    assert_eq!(f.kind, SpawnFailureKind::MissingCwd, "{f:?}");
+    assert!(f.message.contains("/nonexistent/working/dir"));
+    assert!(took < BOUND);
+}
+
+#[tokio::test]
+async fn cwd_and_env_are_applied() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut i = sh("pwd; echo \"$A-$B\"");
+    i.cwd = Some(dir.path().to_path_buf());
+    i.env = vec![("A".to_owned(), "1".to_owned()), ("B".to_owned(), "2".to_owned())];
+    i.env_remove = vec!["B".to_owned()];
+    let (out, _) = run(&i, &cfg()).await;
+    let real = std::fs::read_link(dir.path()).unwrap_or_else(|_| dir.path().to_path_buf());
+    assert_eq!(out.stdout.lossy(), format!("{}\n1-2\n", real.display()));
+}
+
+#[tokio::test]
+async fn non_utf8_output() {
+    let (out, _) = run(&sh("printf '\\377\\376ok'; printf '\\200' >&2"), &cfg()).await;
+    assert_eq!(out.exit, ExitInfo::Exited(0));
+    assert_eq!(out.stdout.bytes, b"\xff\xfeok");
+    assert_eq!(out.stderr.bytes, b"\x80");
+    assert_eq!(out.stdout.lossy(), "\u{fffd}\u{fffd}ok");
+}
+
+#[tokio::test]
+async fn payload_above_the_cap_is_refused_before_spawning() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("ran");
+    let mut i = sh(&format!("touch '{}'", marker.display()));
+    i.stdin = vec![b'x'; 2048];
+    let mut c = cfg();
+    c.payload_cap = 1024;
+    let (out, _) = run(&i, &c).await;
+    assert!(
+        matches!(&out.exit, ExitInfo::NotStarted(f) if f.kind == SpawnFailureKind::PayloadTooLarge)
+    );
+    assert!(!marker.exists());
+}
+
+#[tokio::test]
+async fn provided_files_are_private_read_back_and_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = cfg();
+    c.runtime_dir = Some(dir.path().to_path_buf());
+    let mut i = sh(
+        "stat -c %a \"$IN\" \"$OUT\"; cat \"$IN\"; echo; echo \"$IN\"; echo \"$OUT\"; printf '{\"r\":1}' > \"$OUT\"",
+    );
+    i.files = vec![
+        ProvidedFile {
+            env_var: "IN".to_owned(),
+            name_hint: "my hook/1".to_owned(),
+            role: ProvidedFileRole::Input(b"payload!".to_vec()),
+        },
+        ProvidedFile {
+            env_var: "OUT".to_owned(),
+            name_hint: "h".to_owned(),
+            role: ProvidedFileRole::Output,
+        },
+    ];
+    let (out, _) = run(&i, &c).await;
+    assert_eq!(out.exit, ExitInfo::Exited(0));
+    let text = out.stdout.lossy().into_owned();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[..3], ["600", "600", "payload!"]);
+    assert!(
+        lines[3]
+            .starts_with(&dir.path().join("tmp").join("my_hook_1-payload-").display().to_string())
+    );
+    assert!(!Path::new(lines[3]).exists());
+    assert!(!Path::new(lines[4]).exists());
+    assert_eq!(out.result_file.unwrap().bytes, b"{\"r\":1}");
+}
+
+#[tokio::test]
+async fn provided_files_without_runtime_dir_use_a_private_temp_folder() {
+    let mut i = sh("cat \"$IN\"; dirname \"$IN\"");
+    i.files = vec![ProvidedFile {
+        env_var: "IN".to_owned(),
+        name_hint: "h".to_owned(),
+        role: ProvidedFileRole::Input(b"x\n".to_vec()),
+    }];
+    let (out, _) = run(&i, &cfg()).await;
+    let text = out.stdout.lossy().into_owned();
+    let folder = text.lines().nth(1).unwrap();
+    assert!(folder.contains("agent-hooks-"), "{folder}");
+    assert!(!Path::new(folder).exists());
+}
+
+#[tokio::test]
+async fn result_file_above_the_cap_is_truncated() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = cfg();
+    c.runtime_dir = Some(dir.path().to_path_buf());
+    c.result_file_cap = 1000;
+    let mut i = sh("head -c 2000 /dev/zero > \"$OUT\"");
+    i.files = vec![ProvidedFile {
+        env_var: "OUT".to_owned(),
+        name_hint: "h".to_owned(),
+        role: ProvidedFileRole::Output,
+    }];
+    let (out, _) = run(&i, &c).await;
+    let r = out.result_file.unwrap();
+    assert!(r.truncated);
+    assert_eq!(r.bytes.len(), 1000);
+    assert_eq!(r.total_len, 2000);
+}
+
+#[tokio::test]
+async fn first_available_skips_missing_candidates() {
+    let i = inv(Program::FirstAvailable {
+        candidates: vec![
+            vec!["no-such-interpreter-xyz".to_owned(), "-c".to_owned()],
+            vec!["/nonexistent/python".to_owned()],
+            vec!["echo".to_owned(), "second".to_owned()],
+        ],
+    });
+    let (out, _) = run(&i, &cfg()).await;
+    assert_eq!(out.stdout.lossy(), "second\n");
+    let none = inv(Program::FirstAvailable {
+        candidates: vec![vec!["no-such-a".to_owned()], vec!["no-such-b".to_owned()]],
+    });
+    let (out, _) = run(&none, &cfg()).await;
+    let ExitInfo::NotStarted(f) = &out.exit else { panic!("started") };
+    assert_eq!(f.kind, SpawnFailureKind::ProgramNotFound);
+    assert!(f.message.contains("no-such-a") && f.message.contains("no-such-b"));
+}
+
+#[tokio::test]
+async fn dropping_the_run_kills_the_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+    let i = sh(&format!("(trap '' TERM; sleep 30) & echo $$ > '{}'; sleep 30", fifo.display()));
+    let read = tokio::task::spawn_blocking(move || std::fs::read_to_string(fifo));
+    let c = cfg();
+    let pid = tokio::select! {
+        _ = run_invocation(&i, &c) => panic!("the hook ended on its own"),
+        pid = tokio::time::timeout(Duration::from_secs(10), read) => pid.unwrap().unwrap().unwrap(),
+    };
+    // The run future is dropped here.
+    assert_group_gone(pid.trim().parse().unwrap(), BOUND);
+}
