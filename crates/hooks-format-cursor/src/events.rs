@@ -240,8 +240,10 @@ pub(crate) const NATIVE_EVENTS: [NativeEvent; 21] = [
 pub(crate) const TAB_GAP_REASON: &str =
     "Tab completions are not agent tool calls and no host fires them";
 
-/// Claude Code event names people write in Cursor files, with Cursor's name for them.
-const CLAUDE_NAMES: [(&str, &str); 8] = [
+/// Claude Code event names (and one name third-party guides invented) people write in
+/// Cursor files, with Cursor's name for them.
+const CLAUDE_NAMES: [(&str, &str); 9] = [
+    ("userPromptSubmit", "beforeSubmitPrompt"),
     ("PreToolUse", "preToolUse"),
     ("PostToolUse", "postToolUse"),
     ("UserPromptSubmit", "beforeSubmitPrompt"),

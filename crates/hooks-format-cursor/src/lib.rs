@@ -55,3 +55,6 @@ pub fn native_event_names() -> impl Iterator<Item = &'static str> {
 pub fn canonical_event(native: &str) -> Option<hooks_schema::HookEvent> {
     events::lookup(native).and_then(|e| e.canonical)
 }
+
+#[cfg(test)]
+mod testing;

@@ -5,7 +5,7 @@
 //! It is iterative (no recursion), only records paths up to [`MAX_DEPTH`] segments and at
 //! most [`MAX_RECORDS`] of them, so its cost stays linear in the (capped) input.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// How deep paths are recorded (`hooks.<event>[i].<field>` is 4 segments).
 const MAX_DEPTH: usize = 4;
@@ -76,7 +76,7 @@ impl Spans {
 }
 
 enum Frame {
-    Object { key: Option<(String, Pos)> },
+    Object { key: Option<(String, Pos)>, seen: HashSet<String> },
     Array { next: usize },
 }
 
@@ -162,19 +162,15 @@ pub(crate) fn locate(text: &str) -> Spans {
             let value_pos = cur.pos();
             // Record the value's position for the current path.
             if path.len() <= MAX_DEPTH && spans.map.len() < MAX_RECORDS {
-                let span = Span { key: pending_key.take(), value: value_pos };
-                if let Some(prev) = spans.map.insert(path.clone(), span)
-                    && prev.key.is_some()
-                {
-                    spans.duplicates.push((path.clone(), span.key.unwrap_or(value_pos)));
-                }
+                let span = Span { key: pending_key, value: value_pos };
+                spans.map.insert(path.clone(), span);
             }
             pending_key = None;
             expect_value = false;
             match b {
                 b'{' => {
                     cur.bump();
-                    stack.push(Frame::Object { key: None });
+                    stack.push(Frame::Object { key: None, seen: HashSet::new() });
                     continue;
                 }
                 b'[' => {
@@ -196,13 +192,18 @@ pub(crate) fn locate(text: &str) -> Spans {
             continue;
         }
         match (b, stack.last_mut()) {
-            (b'"', Some(Frame::Object { key })) => {
+            (b'"', Some(Frame::Object { key, seen })) => {
                 let pos = cur.pos();
                 let raw = cur.string();
                 let name = serde_json::from_str::<String>(raw).unwrap_or_default();
+                if !seen.insert(name.clone()) && path.len() < MAX_DEPTH {
+                    let mut dup = path.clone();
+                    dup.push(Seg::Key(name.clone()));
+                    spans.duplicates.push((dup, pos));
+                }
                 *key = Some((name, pos));
             }
-            (b':', Some(Frame::Object { key })) => {
+            (b':', Some(Frame::Object { key, .. })) => {
                 cur.bump();
                 if let Some((name, pos)) = key.take() {
                     path.push(Seg::Key(name));

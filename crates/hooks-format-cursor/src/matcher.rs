@@ -74,7 +74,8 @@ fn text(narrowing: Option<ToolKind>, target: Target, pattern: Option<&str>) -> S
 
 fn regex_error(e: &regex::Error) -> String {
     let detail = e.to_string();
-    let first = detail.lines().last().unwrap_or("").trim().to_owned();
+    let last = detail.lines().last().unwrap_or("").trim();
+    let first = last.strip_prefix("error: ").unwrap_or(last).to_owned();
     let hint = if detail.contains("look-around") || detail.contains("backreferences") {
         " (look-around and backreferences are not supported)"
     } else {

@@ -188,7 +188,6 @@ pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
                 "unknown_event",
                 None,
             );
-            order = order.saturating_add(count_entries(entries));
             continue;
         };
         let Value::Array(list) = entries else {
@@ -203,22 +202,14 @@ pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
             continue;
         };
         for (index, entry) in list.iter().enumerate() {
-            let this_order = order;
-            order = order.saturating_add(1);
             let entry_path = [key("hooks"), key(name), Seg::Index(index)];
-            if let Some(def) = parse_entry(&mut cx, native, index, entry, &entry_path, this_order) {
+            if let Some(def) = parse_entry(&mut cx, native, index, entry, &entry_path, order) {
                 definitions.push(def);
+                order = order.saturating_add(1);
             }
         }
     }
     Ok(ParsedSource { definitions, diagnostics: cx.diagnostics, settings: Map::new() })
-}
-
-fn count_entries(v: &Value) -> u32 {
-    match v {
-        Value::Array(a) => u32::try_from(a.len()).unwrap_or(u32::MAX),
-        _ => 0,
-    }
 }
 
 fn key(k: &str) -> Seg {
