@@ -806,4 +806,6 @@ fn view(state: &SourceState, runs: bool, suppressed_by: Option<&HookSourceId>) -
 }
 
 #[cfg(test)]
+mod state_machine;
+#[cfg(test)]
 mod tests;
