@@ -1,0 +1,253 @@
+//! The protected set: the snapshot's protected paths, indexed for one-lookup comparison by
+//! path, by case-folded path, and by device and inode, each with the folders that hold them.
+
+use std::{
+    collections::{HashMap, HashSet},
+    path::{Path, PathBuf},
+};
+
+use hooks_registry::RegistrySnapshot;
+use hooks_schema::{AbsPathBuf, HookSourceId};
+
+use crate::{
+    CaseDetection, CaseSensitivity, GuardDecision, GuardError, HitReason, ProtectedHit, Resolved,
+    UnresolvedPath,
+    case::{fold, probe_case_sensitivity},
+    file_key::{FileKey, key_of},
+    resolve_edit_path,
+};
+
+#[cfg(test)]
+mod tests;
+
+/// What a protected path is to its source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ProtectedRole {
+    /// The source's own hook file.
+    HookFile,
+    /// A script one of the source's hooks names.
+    Script,
+}
+
+impl ProtectedRole {
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProtectedRole::HookFile => "hook_file",
+            ProtectedRole::Script => "script",
+        }
+    }
+}
+
+/// One protected path and the source that protects it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProtectedEntry {
+    /// The protected file, canonical as the registry resolved it.
+    pub path: AbsPathBuf,
+    /// The source that names it.
+    pub source: HookSourceId,
+    /// Whether it is the source's hook file or a script.
+    pub role: ProtectedRole,
+}
+
+/// What one lookup key leads to: the protected files it is, and one protected file it holds.
+#[derive(Debug, Default, Clone)]
+struct Slot {
+    /// Entries whose file is this key.
+    files: Vec<usize>,
+    /// The first entry (in sorted order) whose file is inside this folder.
+    holder: Option<usize>,
+}
+
+/// The protected paths of one snapshot, indexed for fast checks.
+///
+/// Build it once per snapshot (the registry publishes a new snapshot on every change, which
+/// is when the device and inode of the protected files must be read again) and check each
+/// edit against it. Building stats every protected file and each folder above it once.
+#[derive(Debug, Clone)]
+pub struct ProtectedSet {
+    entries: Vec<ProtectedEntry>,
+    insensitive: Vec<bool>,
+    by_path: HashMap<PathBuf, Slot>,
+    by_folded: HashMap<String, Slot>,
+    by_key: HashMap<FileKey, Slot>,
+}
+
+impl ProtectedSet {
+    /// Indexes `entries`, probing each protected file's folder for case sensitivity.
+    pub fn new(entries: impl IntoIterator<Item = ProtectedEntry>) -> ProtectedSet {
+        ProtectedSet::with_case_detection(entries, CaseDetection::Probe)
+    }
+
+    /// Indexes the protected paths of `snapshot`.
+    pub fn from_snapshot(snapshot: &RegistrySnapshot) -> ProtectedSet {
+        ProtectedSet::new(crate::snapshot::entries_of(snapshot))
+    }
+
+    /// Indexes `entries`, deciding case sensitivity as `detection` says.
+    pub fn with_case_detection(
+        entries: impl IntoIterator<Item = ProtectedEntry>,
+        detection: CaseDetection,
+    ) -> ProtectedSet {
+        let mut entries: Vec<ProtectedEntry> = entries.into_iter().collect();
+        entries.sort();
+        entries.dedup();
+        let mut set = ProtectedSet {
+            insensitive: Vec::with_capacity(entries.len()),
+            entries: Vec::new(),
+            by_path: HashMap::new(),
+            by_folded: HashMap::new(),
+            by_key: HashMap::new(),
+        };
+        let mut folder_case: HashMap<PathBuf, CaseSensitivity> = HashMap::new();
+        let mut stated_folders: HashSet<PathBuf> = HashSet::new();
+        for (index, entry) in entries.iter().enumerate() {
+            let path = entry.path.as_path();
+            let insensitive = match detection {
+                CaseDetection::AlwaysInsensitive => true,
+                CaseDetection::Probe => {
+                    let folder = path.parent().unwrap_or(path).to_path_buf();
+                    *folder_case.entry(folder).or_insert_with(|| probe_case_sensitivity(path))
+                        == CaseSensitivity::Insensitive
+                }
+            };
+            set.insensitive.push(insensitive);
+            set.by_path.entry(path.to_path_buf()).or_default().files.push(index);
+            if insensitive {
+                set.by_folded.entry(fold(path)).or_default().files.push(index);
+            }
+            if let Some(key) = key_of(path) {
+                set.by_key.entry(key).or_default().files.push(index);
+            }
+            for folder in path.ancestors().skip(1) {
+                hold(set.by_path.entry(folder.to_path_buf()).or_default(), index);
+                if insensitive {
+                    hold(set.by_folded.entry(fold(folder)).or_default(), index);
+                }
+                if stated_folders.insert(folder.to_path_buf())
+                    && let Some(key) = key_of(folder)
+                {
+                    hold(set.by_key.entry(key).or_default(), index);
+                }
+            }
+        }
+        set.entries = entries;
+        set
+    }
+
+    /// The protected entries, sorted and deduplicated.
+    pub fn entries(&self) -> &[ProtectedEntry] {
+        &self.entries
+    }
+
+    /// How many protected entries there are.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether nothing is protected.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Whether `path`, a protected file, is compared case-insensitively.
+    pub fn is_case_insensitive(&self, path: &Path) -> bool {
+        self.entries.iter().zip(&self.insensitive).any(|(e, &i)| i && e.path.as_path() == path)
+    }
+
+    /// Decides whether the agent may write `paths`, relative ones resolved against
+    /// `session_cwd`. Protected hits win over unresolved paths.
+    pub fn check<P: AsRef<Path>>(&self, paths: &[P], session_cwd: &Path) -> GuardDecision {
+        let mut hits = Vec::new();
+        let mut unresolved = Vec::new();
+        for requested in paths {
+            let requested = requested.as_ref();
+            match self.check_path(requested, session_cwd) {
+                Ok(found) => hits.extend(found),
+                Err(error) => {
+                    unresolved.push(UnresolvedPath { requested: requested.to_path_buf(), error })
+                }
+            }
+        }
+        if !hits.is_empty() {
+            GuardDecision::Protected(hits)
+        } else if !unresolved.is_empty() {
+            GuardDecision::Unresolved(unresolved)
+        } else {
+            GuardDecision::Allowed
+        }
+    }
+
+    /// The protected files one requested path reaches, at most one hit per protected entry.
+    pub fn check_path(
+        &self,
+        requested: &Path,
+        session_cwd: &Path,
+    ) -> Result<Vec<ProtectedHit>, GuardError> {
+        let readings = resolve_edit_path(requested, session_cwd)?;
+        let mut found: Vec<(usize, HitReason, &Resolved)> = Vec::new();
+        for reading in &readings {
+            self.lookup(reading, &mut found);
+        }
+        Ok(found
+            .into_iter()
+            .filter_map(|(index, why, reading)| {
+                let entry = self.entries.get(index)?;
+                Some(ProtectedHit {
+                    requested: requested.to_path_buf(),
+                    resolved: reading.path.clone(),
+                    protected: entry.path.clone(),
+                    source: entry.source.clone(),
+                    role: entry.role,
+                    why,
+                })
+            })
+            .collect())
+    }
+
+    /// Adds the entries `reading` reaches to `found`, keeping the first reason per entry.
+    fn lookup<'r>(&self, reading: &'r Resolved, found: &mut Vec<(usize, HitReason, &'r Resolved)>) {
+        let mut add = |slot: &Slot, file_reason: HitReason| {
+            let reasons = slot
+                .files
+                .iter()
+                .map(|&index| (index, file_reason))
+                .chain(slot.holder.map(|index| (index, HitReason::HoldingFolder)));
+            for (index, why) in reasons {
+                if found.iter().all(|(seen, _, _)| *seen != index) {
+                    found.push((index, why, reading));
+                }
+            }
+        };
+        if let Some(slot) = self.by_path.get(reading.path.as_path()) {
+            add(slot, HitReason::SamePath);
+        }
+        if !self.by_folded.is_empty()
+            && let Some(slot) = self.by_folded.get(&fold(reading.path.as_path()))
+        {
+            add(slot, HitReason::SamePath);
+        }
+        if let Some(slot) = reading.key.and_then(|key| self.by_key.get(&key)) {
+            add(slot, HitReason::SameFile);
+        }
+    }
+}
+
+/// Records `index` as the entry a folder holds, unless one is recorded already.
+fn hold(slot: &mut Slot, index: usize) {
+    slot.holder.get_or_insert(index);
+}
+
+/// Decides whether the agent may write `paths` under `snapshot`'s protected paths, relative
+/// ones resolved against `session_cwd`.
+///
+/// This builds a [`ProtectedSet`] for the call; a caller that checks many edits against one
+/// snapshot builds the set once with [`ProtectedSet::from_snapshot`] and calls
+/// [`ProtectedSet::check`].
+pub fn can_write_files<P: AsRef<Path>>(
+    paths: &[P],
+    session_cwd: &Path,
+    snapshot: &RegistrySnapshot,
+) -> GuardDecision {
+    ProtectedSet::from_snapshot(snapshot).check(paths, session_cwd)
+}

@@ -1,0 +1,220 @@
+//! Resolution of a requested edit path: join to the session's working directory, normalize,
+//! and canonicalize through the registry's one helper, leniently when the path does not exist.
+
+use std::{
+    borrow::Cow,
+    io,
+    path::{Component, Path, PathBuf},
+};
+
+use hooks_schema::AbsPathBuf;
+
+use crate::{
+    GuardError,
+    file_key::{FileKey, key_of},
+};
+
+#[cfg(test)]
+mod tests;
+
+/// How many dangling symlinks a lenient resolution follows before it stops (a loop, or a
+/// chain longer than any real layout).
+const MAX_DANGLING_HOPS: u32 = 16;
+
+/// One reading of a requested path, resolved to where an edit would land on disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolved {
+    /// The absolute path, symlinks resolved as far as the path exists.
+    pub path: AbsPathBuf,
+    /// Whether the whole path exists (it was canonicalized in one piece).
+    pub exists: bool,
+    /// The device and inode of the file, when it exists and the platform exposes them.
+    pub(crate) key: Option<FileKey>,
+}
+
+/// Canonicalizes `path` through the registry's helper: every path comparison of the engine
+/// goes through that one function.
+pub(crate) fn canonicalize(path: &Path) -> io::Result<AbsPathBuf> {
+    hooks_registry::canonicalize(path)
+}
+
+/// Removes `.` components, folds each `..` into its parent and drops trailing separators.
+///
+/// This is lexical: `link/..` becomes the folder holding `link`, not the parent of its
+/// target. At the root, `..` is the root. Leading `..` of a relative path are kept.
+pub fn normalize_lexically(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    let mut normal_depth = 0usize;
+    let mut rooted = false;
+    for component in path.components() {
+        match component {
+            Component::Prefix(_) => out.push(component.as_os_str()),
+            Component::RootDir => {
+                rooted = true;
+                out.push(component.as_os_str());
+            }
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if normal_depth > 0 {
+                    out.pop();
+                    normal_depth -= 1;
+                } else if !rooted {
+                    out.push("..");
+                }
+            }
+            Component::Normal(name) => {
+                out.push(name);
+                normal_depth += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Resolves a path the agent asked to edit, as the guard compares it.
+///
+/// A relative `requested` is joined to `session_cwd`. The result is normalized lexically and
+/// resolved on disk (see [`crate`] for the rule). When the joined path has a `..` component
+/// it is also resolved the way the operating system reads it, and both readings are returned
+/// when they differ; the guard protects a path when either reading hits.
+pub fn resolve_edit_path(
+    requested: &Path,
+    session_cwd: &Path,
+) -> Result<Vec<Resolved>, GuardError> {
+    let joined: Cow<'_, Path> = if requested.is_absolute() {
+        Cow::Borrowed(requested)
+    } else if session_cwd.is_absolute() {
+        Cow::Owned(session_cwd.join(requested))
+    } else {
+        return Err(GuardError::RelativeSessionCwd {
+            path: requested.to_path_buf(),
+            cwd: session_cwd.to_path_buf(),
+        });
+    };
+    let lexical = normalize_lexically(&joined);
+    let mut readings = vec![resolve_reading(&lexical)?];
+    if has_parent_component(&joined) {
+        let os_reading = resolve_reading(&joined)?;
+        if readings.iter().all(|r| r.path != os_reading.path) {
+            readings.push(os_reading);
+        }
+    }
+    Ok(readings)
+}
+
+/// Canonicalizes `path` when it exists, and leniently otherwise.
+fn resolve_reading(path: &Path) -> Result<Resolved, GuardError> {
+    match canonicalize(path) {
+        Ok(canonical) => {
+            let key = key_of(canonical.as_path());
+            Ok(Resolved { path: canonical, exists: true, key })
+        }
+        Err(_) => {
+            let path = if has_parent_component(path) {
+                resolve_physically(path, MAX_DANGLING_HOPS)?
+            } else {
+                resolve_lenient(path, MAX_DANGLING_HOPS)?
+            };
+            Ok(Resolved { path, exists: false, key: None })
+        }
+    }
+}
+
+fn has_parent_component(path: &Path) -> bool {
+    path.components().any(|c| c == Component::ParentDir)
+}
+
+/// For a path without `..` that does not exist: the nearest existing ancestor, canonicalized,
+/// with the rest appended. When the first missing component is a dangling symlink, its
+/// target is followed (an edit through it creates the target), up to `hops` times.
+fn resolve_lenient(path: &Path, hops: u32) -> Result<AbsPathBuf, GuardError> {
+    let components: Vec<Component<'_>> = path.components().collect();
+    for cut in (1..components.len()).rev() {
+        let prefix: PathBuf = components.iter().take(cut).collect();
+        let Ok(base) = canonicalize(&prefix) else { continue };
+        let mut rest = components.iter().skip(cut);
+        let mut joined = base.into_path_buf();
+        if let Some(first) = rest.next() {
+            let candidate = joined.join(first);
+            if hops > 0
+                && is_symlink(&candidate)
+                && let Ok(target) = std::fs::read_link(&candidate)
+            {
+                let mut followed = joined.join(target);
+                followed.extend(rest);
+                return resolve_physically(&followed, hops - 1);
+            }
+            joined = candidate;
+        }
+        joined.extend(rest);
+        return to_abs(normalize_lexically(&joined));
+    }
+    to_abs(normalize_lexically(path))
+}
+
+/// Resolves `path` component by component the way the operating system would once the
+/// missing folders are created: an existing component is followed physically (symlinks
+/// resolved, `..` is the parent of the resolved folder), a missing one is kept as written,
+/// and a `..` after a missing folder cancels it. Dangling symlinks are followed up to `hops`
+/// times; past that, they are kept as written.
+///
+/// Used only for paths that do not exist, where it costs one `lstat` per component.
+fn resolve_physically(path: &Path, hops: u32) -> Result<AbsPathBuf, GuardError> {
+    let mut current = PathBuf::new();
+    let mut missing: Vec<&std::ffi::OsStr> = Vec::new();
+    let mut components = path.components();
+    while let Some(component) = components.next() {
+        match component {
+            Component::Prefix(_) | Component::RootDir => {
+                current.push(component.as_os_str());
+                missing.clear();
+            }
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if missing.pop().is_none() {
+                    current.pop();
+                }
+            }
+            Component::Normal(name) => {
+                if !missing.is_empty() {
+                    missing.push(name);
+                    continue;
+                }
+                let candidate = current.join(name);
+                match std::fs::symlink_metadata(&candidate) {
+                    Err(_) => {
+                        missing.push(name);
+                        continue;
+                    }
+                    Ok(meta) if !meta.file_type().is_symlink() => {
+                        current = candidate;
+                        continue;
+                    }
+                    Ok(_) => {}
+                }
+                if let Ok(resolved) = canonicalize(&candidate) {
+                    current = resolved.into_path_buf();
+                    continue;
+                }
+                match std::fs::read_link(&candidate) {
+                    Ok(target) if hops > 0 => {
+                        let mut followed = current.join(target);
+                        followed.extend(components);
+                        return resolve_physically(&followed, hops - 1);
+                    }
+                    _ => missing.push(name),
+                }
+            }
+        }
+    }
+    current.extend(missing);
+    to_abs(current)
+}
+
+fn is_symlink(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink())
+}
+
+fn to_abs(path: PathBuf) -> Result<AbsPathBuf, GuardError> {
+    AbsPathBuf::new(path.clone()).map_err(|source| GuardError::InvalidPath { path, source })
+}

@@ -1,0 +1,315 @@
+//! Scenario tests on a real tree: every spelling the issue lists, in every mode, and a
+//! proptest over random spellings of the same protected file.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+};
+
+use proptest::{prelude::*, test_runner::TestRunner};
+
+use crate::{
+    EditApproval, GuardDecision, HitReason, ProtectedHit, ProtectedRole, ProtectedSet,
+    approve_edit,
+    test_tree::{MODES, Tree, symlink},
+};
+
+/// What a scenario expects.
+enum Expect {
+    /// Protected: the hit names this file, in this role, for this reason.
+    Hit(&'static str, ProtectedRole, HitReason),
+    /// Goes through.
+    Allowed,
+}
+
+/// Checks `requested` against `set` in every mode and asserts `expect`.
+fn check_in_every_mode(tree: &Tree, set: &ProtectedSet, requested: PathBuf, expect: &Expect) {
+    let decision = set.check(std::slice::from_ref(&requested), &tree.cwd);
+    for (mode, context) in MODES {
+        let approval = approve_edit(set, std::slice::from_ref(&requested), &tree.cwd, context);
+        match expect {
+            Expect::Hit(protected, role, why) => {
+                let EditApproval::Guarded(guarded) = &approval else {
+                    panic!("{mode}: `{}` was not guarded: {approval:?}", requested.display());
+                };
+                assert_eq!(guarded, &decision, "{mode}: the context changed the decision");
+                let hit = the_hit(&decision, &requested);
+                let expected_path = match role {
+                    ProtectedRole::HookFile => &tree.hook_file,
+                    ProtectedRole::Script => &tree.script,
+                };
+                assert_eq!(&hit.protected, expected_path, "{mode}: {protected}");
+                assert_eq!(hit.role, *role, "{mode}: {protected}");
+                assert_eq!(hit.why, *why, "{mode}: `{}`", requested.display());
+                assert_eq!(hit.source, tree.source, "{mode}");
+                assert_eq!(hit.requested, requested, "{mode}");
+            }
+            Expect::Allowed => {
+                assert_eq!(decision, GuardDecision::Allowed, "`{}`", requested.display());
+                assert_eq!(approval, EditApproval::AutoApply, "{mode}: `{}`", requested.display());
+            }
+        }
+    }
+}
+
+fn the_hit<'d>(decision: &'d GuardDecision, requested: &Path) -> &'d ProtectedHit {
+    let GuardDecision::Protected(hits) = decision else {
+        panic!("`{}` is not protected: {decision:?}", requested.display());
+    };
+    assert_eq!(hits.len(), 1, "one hit expected: {hits:?}");
+    &hits[0]
+}
+
+const HOOK: &str = "hooks.json";
+const SCRIPT: &str = "check.sh";
+
+#[test]
+fn a_path_relative_to_the_session_cwd_is_protected() {
+    let tree = Tree::new();
+    let set = tree.set();
+    let expect = Expect::Hit(HOOK, ProtectedRole::HookFile, HitReason::SamePath);
+    check_in_every_mode(&tree, &set, PathBuf::from(".cursor/hooks.json"), &expect);
+}
+
+#[test]
+fn a_dot_slash_prefix_is_protected() {
+    let tree = Tree::new();
+    let set = tree.set();
+    let expect = Expect::Hit(HOOK, ProtectedRole::HookFile, HitReason::SamePath);
+    check_in_every_mode(&tree, &set, PathBuf::from("./.cursor/hooks.json"), &expect);
+    check_in_every_mode(&tree, &set, PathBuf::from("./././.cursor/./hooks.json"), &expect);
+}
+
+#[test]
+fn a_parent_detour_is_protected() {
+    let tree = Tree::new();
+    let set = tree.set();
+    let expect = Expect::Hit(HOOK, ProtectedRole::HookFile, HitReason::SamePath);
+    // `x` does not exist: only the lexical reading resolves, and it hits.
+    check_in_every_mode(&tree, &set, PathBuf::from("../x/../proj/.cursor/hooks.json"), &expect);
+    check_in_every_mode(&tree, &set, PathBuf::from("src/../.cursor/hooks.json"), &expect);
+    check_in_every_mode(&tree, &set, PathBuf::from(".cursor/../.cursor/hooks.json"), &expect);
+}
+
+#[test]
+fn a_trailing_slash_is_protected() {
+    let tree = Tree::new();
+    let set = tree.set();
+    let file = Expect::Hit(HOOK, ProtectedRole::HookFile, HitReason::SamePath);
+    check_in_every_mode(&tree, &set, PathBuf::from(".cursor/hooks.json/"), &file);
+    let folder = Expect::Hit(HOOK, ProtectedRole::HookFile, HitReason::HoldingFolder);
+    check_in_every_mode(&tree, &set, PathBuf::from(".cursor/"), &folder);
+    check_in_every_mode(&tree, &set, PathBuf::from(".cursor//"), &folder);
+}
+
+#[test]
+fn a_symlink_to_the_hook_file_is_protected() {
+    let tree = Tree::new();
+    let set = tree.set();
+    let expect = Expect::Hit(HOOK, ProtectedRole::HookFile, HitReason::SamePath);
+    check_in_every_mode(&tree, &set, tree.at("link_hooks.json"), &expect);
+    check_in_every_mode(&tree, &set, PathBuf::from("../link_hooks.json"), &expect);
+}
+
+#[test]
+fn a_symlinked_parent_folder_is_protected() {
+    let tree = Tree::new();
+    let set = tree.set();
+    let expect = Expect::Hit(HOOK, ProtectedRole::HookFile, HitReason::SamePath);
+    check_in_every_mode(&tree, &set, tree.at("link_proj/.cursor/hooks.json"), &expect);
+    check_in_every_mode(&tree, &set, tree.at("link_cursor/hooks.json"), &expect);
+    let script = Expect::Hit(SCRIPT, ProtectedRole::Script, HitReason::SamePath);
+    check_in_every_mode(&tree, &set, tree.at("link_proj/hooks/check.sh"), &script);
+}
+
+#[test]
+fn a_path_that_does_not_exist_yet_under_a_symlinked_folder_is_protected() {
+    let tree = Tree::new();
+    let set = tree.set();
+    // The hook file is removed after the snapshot was taken (the registry keeps a removed
+    // project file protected until the run ends); recreating it through a link is caught.
+    fs::remove_file(tree.hook_file.as_path()).expect("remove");
+    let expect = Expect::Hit(HOOK, ProtectedRole::HookFile, HitReason::SamePath);
+    check_in_every_mode(&tree, &set, tree.at("link_proj/.cursor/hooks.json"), &expect);
+    check_in_every_mode(&tree, &set, tree.at("link_cursor/hooks.json"), &expect);
+    check_in_every_mode(&tree, &set, PathBuf::from("../link_cursor/hooks.json"), &expect);
+}
+
+#[test]
+fn a_dangling_symlink_to_a_removed_hook_file_is_protected() {
+    let tree = Tree::new();
+    let set = tree.set();
+    fs::remove_file(tree.hook_file.as_path()).expect("remove");
+    // Writing through a dangling link creates its target.
+    symlink(tree.hook_file.as_path(), &tree.at("proj/src/innocent.json"));
+    let expect = Expect::Hit(HOOK, ProtectedRole::HookFile, HitReason::SamePath);
+    check_in_every_mode(&tree, &set, PathBuf::from("src/innocent.json"), &expect);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_hard_link_is_protected() {
+    let tree = Tree::new();
+    let set = tree.set();
+    let expect = Expect::Hit(HOOK, ProtectedRole::HookFile, HitReason::SameFile);
+    check_in_every_mode(&tree, &set, tree.at("hard.json"), &expect);
+    check_in_every_mode(&tree, &set, PathBuf::from("../hard.json"), &expect);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_hard_link_made_after_the_set_was_built_is_protected() {
+    let tree = Tree::new();
+    let set = tree.set();
+    fs::hard_link(tree.script.as_path(), tree.at("proj/src/later.sh")).expect("hard link");
+    let expect = Expect::Hit(SCRIPT, ProtectedRole::Script, HitReason::SameFile);
+    check_in_every_mode(&tree, &set, PathBuf::from("src/later.sh"), &expect);
+}
+
+#[test]
+fn renaming_or_deleting_the_folder_is_protected() {
+    let tree = Tree::new();
+    let set = tree.set();
+    let hook = Expect::Hit(HOOK, ProtectedRole::HookFile, HitReason::HoldingFolder);
+    check_in_every_mode(&tree, &set, PathBuf::from(".cursor"), &hook);
+    check_in_every_mode(&tree, &set, tree.at("link_cursor"), &hook);
+    check_in_every_mode(&tree, &set, tree.at("link_proj/.cursor"), &hook);
+    // The project folder holds the hook file too (the hook file sorts before the script).
+    check_in_every_mode(&tree, &set, PathBuf::from("."), &hook);
+    check_in_every_mode(&tree, &set, PathBuf::from(""), &hook);
+    let script = Expect::Hit(SCRIPT, ProtectedRole::Script, HitReason::HoldingFolder);
+    check_in_every_mode(&tree, &set, PathBuf::from("hooks"), &script);
+}
+
+#[test]
+fn a_script_named_by_a_hook_is_protected() {
+    let tree = Tree::new();
+    let set = tree.set();
+    let expect = Expect::Hit(SCRIPT, ProtectedRole::Script, HitReason::SamePath);
+    check_in_every_mode(&tree, &set, PathBuf::from("hooks/check.sh"), &expect);
+    check_in_every_mode(&tree, &set, PathBuf::from("./hooks//check.sh"), &expect);
+    check_in_every_mode(&tree, &set, tree.script.as_path().to_path_buf(), &expect);
+}
+
+#[test]
+fn files_beside_them_go_through() {
+    let tree = Tree::new();
+    let set = tree.set();
+    for beside in [
+        PathBuf::from(".cursor/notes.md"),
+        PathBuf::from(".cursor/new-file.json"),
+        PathBuf::from("hooks/other.sh"),
+        PathBuf::from("hooks/new.sh"),
+        PathBuf::from("src/main.rs"),
+        PathBuf::from("src/deep/new/file.rs"),
+        PathBuf::from(".cursor/hooks.json.bak"),
+        PathBuf::from(".cursor/hooks.jso"),
+        tree.at("link_cursor/new.json"),
+        tree.at("link_proj/src/main.rs"),
+        tree.at("other-project/.cursor/hooks.json"),
+    ] {
+        check_in_every_mode(&tree, &set, beside, &Expect::Allowed);
+    }
+}
+
+#[test]
+fn a_protected_path_among_allowed_ones_guards_the_whole_edit() {
+    let tree = Tree::new();
+    let set = tree.set();
+    let paths = [PathBuf::from("src/main.rs"), PathBuf::from(".cursor/hooks.json")];
+    for (mode, context) in MODES {
+        let approval = approve_edit(&set, &paths, &tree.cwd, context);
+        let EditApproval::Guarded(GuardDecision::Protected(hits)) = approval else {
+            panic!("{mode}: not guarded: {approval:?}");
+        };
+        assert_eq!(hits.len(), 1, "{mode}");
+        assert_eq!(hits[0].requested, PathBuf::from(".cursor/hooks.json"), "{mode}");
+    }
+}
+
+/// One way to reach the hook file from the root or the session cwd, as path components.
+/// `None` stands for the absolute root.
+fn routes() -> Vec<Vec<Option<&'static str>>> {
+    vec![
+        vec![None, Some("proj"), Some(".cursor"), Some("hooks.json")],
+        vec![None, Some("link_proj"), Some(".cursor"), Some("hooks.json")],
+        vec![None, Some("link_cursor"), Some("hooks.json")],
+        vec![None, Some("link_hooks.json")],
+        vec![Some(".cursor"), Some("hooks.json")],
+        vec![Some(".."), Some("link_proj"), Some(".cursor"), Some("hooks.json")],
+        vec![Some(".."), Some("link_cursor"), Some("hooks.json")],
+        // A symlink hop followed by `..`: only the operating system's reading reaches it.
+        vec![None, Some("link_cursor"), Some(".."), Some(".cursor"), Some("hooks.json")],
+        vec![Some(".."), Some("link_cursor"), Some(".."), Some(".cursor"), Some("hooks.json")],
+        vec![
+            Some(".."),
+            Some("proj"),
+            Some(".."),
+            Some("proj"),
+            Some(".cursor"),
+            Some("hooks.json"),
+        ],
+        // A hard link (same device and inode) where the platform tells.
+        #[cfg(unix)]
+        vec![None, Some("hard.json")],
+        #[cfg(unix)]
+        vec![Some(".."), Some("hard.json")],
+    ]
+}
+
+/// What goes between two components.
+const DETOURS: [&str; 8] =
+    ["", ".", "./.", "zz/..", "src/..", ".cursor/..", "zz/yy/../..", "link_proj/.."];
+
+#[test]
+fn random_spellings_of_the_hook_file_are_protected() {
+    let tree = Tree::new();
+    let set = tree.set();
+    let routes = routes();
+    let strategy = (
+        0..routes.len(),
+        prop::collection::vec((0..DETOURS.len(), any::<bool>()), 8),
+        any::<bool>(),
+    );
+    let mut runner = TestRunner::new(ProptestConfig { cases: 256, ..ProptestConfig::default() });
+    let outcome = runner.run(&strategy, |(route, gaps, trailing)| {
+        let route = &routes[route];
+        let mut spelling = String::new();
+        // A relative route may start with a detour too.
+        let (lead, _) = gaps.last().copied().unwrap_or((0, false));
+        if route.first().is_some_and(Option::is_some) && !DETOURS[lead].is_empty() {
+            spelling.push_str(DETOURS[lead]);
+        }
+        for (i, component) in route.iter().enumerate() {
+            let (detour, doubled) = gaps.get(i).copied().unwrap_or((0, false));
+            match component {
+                None => spelling.push_str(&tree.root.to_string_lossy()),
+                Some(name) => {
+                    if !spelling.is_empty() {
+                        spelling.push_str(if doubled { "//" } else { "/" });
+                    }
+                    spelling.push_str(name);
+                }
+            }
+            let last = i + 1 == route.len();
+            if !last && !DETOURS[detour].is_empty() {
+                spelling.push('/');
+                spelling.push_str(DETOURS[detour]);
+            }
+        }
+        if trailing {
+            spelling.push('/');
+        }
+        let requested = PathBuf::from(&spelling);
+        let decision = set.check(std::slice::from_ref(&requested), &tree.cwd);
+        let reached = decision
+            .hits()
+            .iter()
+            .any(|hit| hit.protected == tree.hook_file && hit.why != HitReason::HoldingFolder);
+        prop_assert!(reached, "`{}` slipped past: {:?}", spelling, decision);
+        Ok(())
+    });
+    if let Err(failure) = outcome {
+        panic!("{failure}");
+    }
+}
