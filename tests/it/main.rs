@@ -2,4 +2,5 @@
 //!
 //! Each module is one area; shared fixtures live in `support`.
 
+mod cursor_e2e;
 mod support;
