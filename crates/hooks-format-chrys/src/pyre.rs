@@ -1,0 +1,132 @@
+//! Python `re` patterns on fancy-regex: the few syntax differences translated, `search`
+//! semantics (unanchored), and a backtracking budget so a pattern cannot hang a firing.
+
+use fancy_regex::{Regex, RegexBuilder};
+
+/// The backtracking budget per match; a match that exceeds it counts as no match.
+pub(crate) const BACKTRACK_LIMIT: usize = 1_000_000;
+
+/// Compiles a Python pattern; the error is fancy-regex's message.
+pub(crate) fn compile(pattern: &str) -> Result<Regex, String> {
+    let translated = translate(pattern);
+    check_repeats(&translated)?;
+    RegexBuilder::new(&translated)
+        .backtrack_limit(BACKTRACK_LIMIT)
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+/// `re.search(pattern, text)` is truthy.
+pub(crate) fn search(re: &Regex, text: &str) -> bool {
+    re.is_match(text).unwrap_or(false)
+}
+
+/// Python rejects `{m,n}` with `m > n`; the regex engines accept some of them.
+fn check_repeats(p: &str) -> Result<(), String> {
+    let b = p.as_bytes();
+    let mut i = 0;
+    let mut in_class = false;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'[' => in_class = true,
+            b']' => in_class = false,
+            b'{' if !in_class => {
+                let rest = &p[i + 1..];
+                if let Some(end) = rest.find('}')
+                    && let Some((lo, hi)) = rest[..end].split_once(',')
+                    && let (Ok(lo), Ok(hi)) = (lo.parse::<u64>(), hi.parse::<u64>())
+                    && lo > hi
+                {
+                    return Err(format!(
+                        "min repeat greater than max repeat at position {}",
+                        i + 1
+                    ));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// Rewrites the Python-only spellings: `(?P=name)` to `\k<name>`, `\Z` to `\z`, `{,n}` to
+/// `{0,n}`, and, unless the pattern turns on multiline mode, `$` to "at the end or before a
+/// final newline" (Python's `$`, which Rust's `$` is not).
+fn translate(p: &str) -> String {
+    let multiline =
+        p.contains("(?m") || p.contains("(?im") || p.contains("(?sm") || p.contains("(?xm");
+    let chars: Vec<char> = p.chars().collect();
+    let mut out = String::with_capacity(p.len() + 8);
+    let mut i = 0;
+    let mut in_class = false;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\\' => {
+                let next = chars.get(i + 1).copied();
+                match next {
+                    Some('Z') if !in_class => out.push_str("\\z"),
+                    Some(n) => {
+                        out.push('\\');
+                        out.push(n);
+                    }
+                    None => out.push('\\'),
+                }
+                i += 2;
+                continue;
+            }
+            '[' if !in_class => {
+                in_class = true;
+                out.push('[');
+                // A `]` (after an optional `^`) right at the start is a literal.
+                if chars.get(i + 1) == Some(&'^') {
+                    out.push('^');
+                    i += 1;
+                }
+                if chars.get(i + 1) == Some(&']') {
+                    out.push_str("\\]");
+                    i += 1;
+                }
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(']');
+            }
+            '[' if in_class => out.push_str("\\["),
+            '$' if !in_class && !multiline => out.push_str("(?:(?=\\n\\z)|\\z)"),
+            '(' if !in_class
+                && chars.get(i + 1) == Some(&'?')
+                && chars.get(i + 2) == Some(&'P')
+                && chars.get(i + 3) == Some(&'=') =>
+            {
+                let rest: String = chars[i + 4..].iter().collect();
+                if let Some(end) = rest.find(')') {
+                    out.push_str("\\k<");
+                    out.push_str(&rest[..end]);
+                    out.push('>');
+                    i += 4 + rest[..end].chars().count() + 1;
+                    continue;
+                }
+                out.push('(');
+            }
+            '{' if !in_class && chars.get(i + 1) == Some(&',') => {
+                let rest: String = chars[i + 2..].iter().collect();
+                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                if !digits.is_empty() && rest[digits.len()..].starts_with('}') {
+                    out.push_str("{0,");
+                    i += 2;
+                    continue;
+                }
+                out.push('{');
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

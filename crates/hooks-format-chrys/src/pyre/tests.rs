@@ -1,0 +1,51 @@
+//! Tests for Python `re.search` emulation.
+
+use crate::pyre::{compile, search};
+
+#[track_caller]
+fn s(pattern: &str, text: &str) -> bool {
+    search(&compile(pattern).expect("compiles"), text)
+}
+
+#[test]
+fn search_is_unanchored() {
+    assert!(s("etc", "/etc/hosts"));
+    assert!(!s("^etc", "/etc/hosts"));
+}
+
+#[test]
+fn dollar_matches_before_a_final_newline_like_python() {
+    assert!(s("abc$", "abc\n"));
+    assert!(s("abc$", "abc"));
+    assert!(!s("abc$", "abc\nx"));
+    assert!(s(r"abc\Z", "abc"));
+    assert!(!s(r"abc\Z", "abc\n"));
+    assert!(s("(?m)^b$", "a\nb\nc"));
+    assert!(s("[$]", "cost $5"));
+}
+
+#[test]
+fn python_syntax() {
+    assert!(s(r"(?P<q>['\x22]).*(?P=q)", "say 'hi'"));
+    assert!(!s(r"(?P<q>['\x22])x(?P=q)", "'x\""));
+    assert!(s(r"(?<=/etc/)passwd", "/etc/passwd"));
+    assert!(s(r"^(?!/tmp).*\.conf$", "/etc/a.conf"));
+    assert!(s(r"^a{,2}$", "aa"));
+    assert!(!s(r"^a{,2}$", "aaa"));
+    assert!(s(r"[]a]", "]"));
+    assert!(s(r"[^]a]", "b"));
+}
+
+#[test]
+fn invalid_patterns_are_errors() {
+    for p in ["([a-z", "(?P<x", "(", "a{2,1}"] {
+        assert!(compile(p).is_err(), "{p}");
+    }
+}
+
+#[test]
+fn catastrophic_backtracking_is_no_match_not_a_hang() {
+    let re = compile(r"^(a+)+\1$").expect("compiles");
+    let text = format!("{}b", "a".repeat(64));
+    assert!(!search(&re, &text));
+}

@@ -1,0 +1,666 @@
+//! YAML to Python values with PyYAML 6's `safe_load` rules (YAML 1.1 resolution).
+//!
+//! saphyr-parser gives the events with their positions; this module builds the value tree
+//! itself so it controls what PyYAML decides differently from YAML 1.2: the implicit
+//! resolvers (`yes`/`no`/`on`/`off` booleans, sexagesimal and octal numbers, floats that need
+//! a dot, timestamps), `<<` merge keys, duplicate keys (the last one wins) and aliases, with
+//! caps on nesting depth and on the number of nodes aliases may expand to.
+
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
+
+use crate::pyval::{Node, PyInt, PyValue};
+
+/// The most nodes a document may expand to, aliases included (an alias bomb expands
+/// exponentially; a real hooks file has a few hundred nodes).
+pub(crate) const MAX_NODES: usize = 100_000;
+
+/// The deepest nesting accepted (PyYAML itself stops near Python's recursion limit).
+pub(crate) const MAX_DEPTH: usize = 200;
+
+/// Why a YAML text could not be loaded.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum YamlError {
+    /// The text is not YAML, or uses something PyYAML rejects (a `yaml.YAMLError`).
+    Syntax(String),
+    /// A value is not valid as the type it is written as (PyYAML's constructor raised
+    /// something other than a `YAMLError`).
+    Constructor,
+}
+
+/// The text Chrys 0.32.0 reports for a constructor error.
+pub(crate) const CONSTRUCTOR_ERROR: &str = "a value is not valid as the type it is written as, such as the date 2026-13-01; put it in quotes";
+
+enum Frame {
+    Seq {
+        items: Vec<Node>,
+        mark: (u32, u32),
+        anchor: usize,
+        tag: Option<String>,
+    },
+    Map {
+        pairs: Vec<(Node, Node)>,
+        key: Option<Node>,
+        merges: Vec<Node>,
+        mark: (u32, u32),
+        anchor: usize,
+    },
+}
+
+struct Builder {
+    stack: Vec<Frame>,
+    anchors: HashMap<usize, (Node, usize)>,
+    nodes: usize,
+    root: Option<Node>,
+}
+
+/// Loads the single document of `text`; `None` for an empty stream.
+pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
+    let mut b = Builder { stack: Vec::new(), anchors: HashMap::new(), nodes: 0, root: None };
+    let mut documents = 0usize;
+    for item in Parser::new_from_str(text) {
+        let (event, span) = item.map_err(|e| {
+            YamlError::Syntax(format!(
+                "{}\n  in \"<unicode string>\", line {}, column {}",
+                e.info(),
+                e.marker().line(),
+                e.marker().col() + 1
+            ))
+        })?;
+        match event {
+            Event::DocumentStart(_) => {
+                documents += 1;
+                if documents > 1 {
+                    return Err(YamlError::Syntax(format!(
+                        "expected a single document in the stream\nbut found another document\n  in \"<unicode string>\", line {}, column {}",
+                        span.start.line(),
+                        span.start.col() + 1
+                    )));
+                }
+            }
+            Event::Scalar(value, style, anchor, tag) => {
+                let node = Node::new(
+                    resolve_scalar(value.as_ref(), style, tag.as_deref(), &span)?,
+                    Some(mark(&span)),
+                );
+                b.count(1)?;
+                b.push_value(node, anchor, 1)?;
+            }
+            Event::Alias(id) => {
+                let Some((node, size)) = b.anchors.get(&id).cloned() else {
+                    return Err(YamlError::Syntax(format!(
+                        "found undefined alias\n  in \"<unicode string>\", line {}, column {}",
+                        span.start.line(),
+                        span.start.col() + 1
+                    )));
+                };
+                b.count(size)?;
+                b.push_value(node, 0, size)?;
+            }
+            Event::SequenceStart(anchor, tag) => {
+                b.check_depth(&span)?;
+                let tag = tag.map(|t| tag_name(&t));
+                b.stack.push(Frame::Seq { items: Vec::new(), mark: mark(&span), anchor, tag });
+            }
+            Event::MappingStart(anchor, tag) => {
+                b.check_depth(&span)?;
+                if let Some(t) = tag {
+                    let t = tag_name(&t);
+                    if t != "tag:yaml.org,2002:map" {
+                        return Err(unknown_tag(&t, &span));
+                    }
+                }
+                b.stack.push(Frame::Map {
+                    pairs: Vec::new(),
+                    key: None,
+                    merges: Vec::new(),
+                    mark: mark(&span),
+                    anchor,
+                });
+            }
+            Event::SequenceEnd => {
+                if let Some(Frame::Seq { items, mark, anchor, tag }) = b.stack.pop() {
+                    if let Some(t) = tag
+                        && t != "tag:yaml.org,2002:seq"
+                    {
+                        return Err(unknown_tag(&t, &span));
+                    }
+                    let size = subtree_size(&items);
+                    b.count(1)?;
+                    b.push_value(Node::new(PyValue::List(items), Some(mark)), anchor, size)?;
+                }
+            }
+            Event::MappingEnd => {
+                if let Some(Frame::Map { pairs, merges, mark, anchor, .. }) = b.stack.pop() {
+                    let pairs = apply_merges(pairs, merges, &span)?;
+                    let size =
+                        1 + pairs.iter().map(|(k, v)| node_size(k) + node_size(v)).sum::<usize>();
+                    b.count(1)?;
+                    b.push_value(Node::new(PyValue::Dict(pairs), Some(mark)), anchor, size)?;
+                }
+            }
+            Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => {}
+        }
+    }
+    Ok(b.root)
+}
+
+impl Builder {
+    fn count(&mut self, n: usize) -> Result<(), YamlError> {
+        self.nodes = self.nodes.saturating_add(n);
+        if self.nodes > MAX_NODES {
+            return Err(YamlError::Syntax(format!(
+                "the document expands to more than {MAX_NODES} nodes (aliases included)"
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_depth(&self, span: &Span) -> Result<(), YamlError> {
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(YamlError::Syntax(format!(
+                "the document nests deeper than {MAX_DEPTH} levels\n  in \"<unicode string>\", line {}, column {}",
+                span.start.line(),
+                span.start.col() + 1
+            )));
+        }
+        Ok(())
+    }
+
+    fn push_value(&mut self, node: Node, anchor: usize, size: usize) -> Result<(), YamlError> {
+        let is_key = matches!(self.stack.last(), Some(Frame::Map { key: None, .. }));
+        if !is_key && is_merge_key(&node) {
+            return Err(YamlError::Syntax(format!(
+                "could not determine a constructor for the tag 'tag:yaml.org,2002:merge'{}",
+                at(node.mark)
+            )));
+        }
+        if anchor != 0 {
+            self.anchors.insert(anchor, (node.clone(), size));
+        }
+        match self.stack.last_mut() {
+            None => self.root = Some(node),
+            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Map { pairs, key, merges, .. }) => match key.take() {
+                None => {
+                    if !node.value.hashable() {
+                        return Err(YamlError::Syntax(format!(
+                            "while constructing a mapping\nfound unhashable key{}",
+                            at(node.mark)
+                        )));
+                    }
+                    *key = Some(node);
+                }
+                Some(k) => {
+                    if is_merge_key(&k) {
+                        merges.push(node);
+                    } else {
+                        pairs.push((k, node));
+                    }
+                }
+            },
+        }
+        Ok(())
+    }
+}
+
+fn at(mark: Option<(u32, u32)>) -> String {
+    mark.map(|(l, c)| format!("\n  in \"<unicode string>\", line {l}, column {c}"))
+        .unwrap_or_default()
+}
+
+/// A plain `<<` key (PyYAML resolves it to the merge tag).
+fn is_merge_key(k: &Node) -> bool {
+    matches!(&k.value, PyValue::Str(s) if s == MERGE_MARKER)
+}
+
+/// The merge key resolves to this private marker so a quoted `"<<"` stays an ordinary key.
+const MERGE_MARKER: &str = "\u{0}<<merge>>";
+
+/// PyYAML's `flatten_mapping` followed by `construct_mapping`: merged pairs come first (for a
+/// list of mappings the earlier ones win), then the mapping's own pairs; the last
+/// occurrence of a key sets its value and the first one its position.
+fn apply_merges(
+    own: Vec<(Node, Node)>,
+    merges: Vec<Node>,
+    span: &Span,
+) -> Result<Vec<(Node, Node)>, YamlError> {
+    let mut all: Vec<(Node, Node)> = Vec::new();
+    for m in merges {
+        match m.value {
+            PyValue::Dict(pairs) => all.extend(pairs),
+            PyValue::List(items) => {
+                let mut subs = Vec::new();
+                for item in items {
+                    match item.value {
+                        PyValue::Dict(pairs) => subs.push(pairs),
+                        _ => return Err(merge_error(span)),
+                    }
+                }
+                for pairs in subs.into_iter().rev() {
+                    all.extend(pairs);
+                }
+            }
+            _ => return Err(merge_error(span)),
+        }
+    }
+    all.extend(own);
+    let mut out: Vec<(Node, Node)> = Vec::with_capacity(all.len());
+    for (k, v) in all {
+        if let Some(slot) = out.iter_mut().find(|(k2, _)| k2.value.py_eq(&k.value)) {
+            slot.1 = v;
+        } else {
+            out.push((k, v));
+        }
+    }
+    Ok(out)
+}
+
+fn merge_error(span: &Span) -> YamlError {
+    YamlError::Syntax(format!(
+        "while constructing a mapping\nexpected a mapping or list of mappings for merging\n  in \"<unicode string>\", line {}, column {}",
+        span.start.line(),
+        span.start.col() + 1
+    ))
+}
+
+fn unknown_tag(tag: &str, span: &Span) -> YamlError {
+    YamlError::Syntax(format!(
+        "could not determine a constructor for the tag '{tag}'\n  in \"<unicode string>\", line {}, column {}",
+        span.start.line(),
+        span.start.col() + 1
+    ))
+}
+
+fn node_size(n: &Node) -> usize {
+    match &n.value {
+        PyValue::List(items) => 1 + subtree_size(items),
+        PyValue::Dict(pairs) => {
+            1 + pairs.iter().map(|(k, v)| node_size(k) + node_size(v)).sum::<usize>()
+        }
+        _ => 1,
+    }
+}
+
+fn subtree_size(items: &[Node]) -> usize {
+    1 + items.iter().map(node_size).sum::<usize>()
+}
+
+fn mark(span: &Span) -> (u32, u32) {
+    let line = u32::try_from(span.start.line()).unwrap_or(u32::MAX);
+    let col = u32::try_from(span.start.col() + 1).unwrap_or(u32::MAX);
+    (line, col)
+}
+
+fn tag_name(t: &Tag) -> String {
+    format!("{}{}", t.handle, t.suffix)
+}
+
+fn resolve_scalar(
+    value: &str,
+    style: ScalarStyle,
+    tag: Option<&Tag>,
+    span: &Span,
+) -> Result<PyValue, YamlError> {
+    if let Some(tag) = tag {
+        let name = tag_name(tag);
+        let v: &str = value;
+        return match name.as_str() {
+            "tag:yaml.org,2002:str" => Ok(PyValue::Str(v.to_owned())),
+            "tag:yaml.org,2002:null" => Ok(PyValue::None),
+            "tag:yaml.org,2002:bool" => match v.to_ascii_lowercase().as_str() {
+                "yes" | "true" | "on" => Ok(PyValue::Bool(true)),
+                "no" | "false" | "off" => Ok(PyValue::Bool(false)),
+                _ => Err(YamlError::Constructor),
+            },
+            "tag:yaml.org,2002:int" => construct_int(v).ok_or(YamlError::Constructor),
+            "tag:yaml.org,2002:float" => construct_float(v).ok_or(YamlError::Constructor),
+            "tag:yaml.org,2002:timestamp" => construct_timestamp(v).ok_or(YamlError::Constructor),
+            "!" => Ok(PyValue::Str(v.to_owned())),
+            _ => Err(unknown_tag(&name, span)),
+        };
+    }
+    if style != ScalarStyle::Plain {
+        return Ok(PyValue::Str(value.to_owned()));
+    }
+    resolve_plain(value)
+}
+
+/// PyYAML's implicit resolvers for a plain scalar.
+fn resolve_plain(v: &str) -> Result<PyValue, YamlError> {
+    match v {
+        "" | "~" | "null" | "Null" | "NULL" => return Ok(PyValue::None),
+        "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
+            return Ok(PyValue::Bool(true));
+        }
+        "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
+            return Ok(PyValue::Bool(false));
+        }
+        "<<" => return Ok(PyValue::Str(MERGE_MARKER.to_owned())),
+        // The value tag has no constructor in SafeLoader.
+        "=" => {
+            return Err(YamlError::Syntax(
+                "could not determine a constructor for the tag 'tag:yaml.org,2002:value'"
+                    .to_owned(),
+            ));
+        }
+        _ => {}
+    }
+    if is_yaml11_int(v) {
+        return construct_int(v).ok_or(YamlError::Constructor);
+    }
+    if is_yaml11_float(v) {
+        return construct_float(v).ok_or(YamlError::Constructor);
+    }
+    if is_timestamp(v) {
+        return construct_timestamp(v).ok_or(YamlError::Constructor);
+    }
+    Ok(PyValue::Str(v.to_owned()))
+}
+
+fn strip_sign(v: &str) -> (bool, &str) {
+    if let Some(r) = v.strip_prefix('-') {
+        (true, r)
+    } else if let Some(r) = v.strip_prefix('+') {
+        (false, r)
+    } else {
+        (false, v)
+    }
+}
+
+fn all_in(s: &str, ok: impl Fn(char) -> bool) -> bool {
+    !s.is_empty() && s.chars().all(ok)
+}
+
+/// `[0-5]?[0-9]` groups after `:`.
+fn sexagesimal_tail(parts: &[&str]) -> bool {
+    !parts.is_empty()
+        && parts.iter().all(|p| {
+            let b = p.as_bytes();
+            match b {
+                [d] => d.is_ascii_digit(),
+                [a, d] => (b'0'..=b'5').contains(a) && d.is_ascii_digit(),
+                _ => false,
+            }
+        })
+}
+
+/// PyYAML's int resolver.
+fn is_yaml11_int(v: &str) -> bool {
+    let (_, r) = strip_sign(v);
+    if let Some(b) = r.strip_prefix("0b") {
+        return all_in(b, |c| c == '0' || c == '1' || c == '_');
+    }
+    if let Some(h) = r.strip_prefix("0x") {
+        return all_in(h, |c| c.is_ascii_hexdigit() || c == '_');
+    }
+    if r == "0" {
+        return true;
+    }
+    if let Some(o) = r.strip_prefix('0') {
+        return all_in(o, |c| ('0'..='7').contains(&c) || c == '_');
+    }
+    let mut parts = r.split(':');
+    let head = parts.next().unwrap_or("");
+    let rest: Vec<&str> = parts.collect();
+    let head_ok = head.starts_with(|c: char| ('1'..='9').contains(&c))
+        && head.chars().all(|c| c.is_ascii_digit() || c == '_');
+    if rest.is_empty() { head_ok } else { head_ok && sexagesimal_tail(&rest) }
+}
+
+fn construct_int(v: &str) -> Option<PyValue> {
+    let cleaned: String = v.chars().filter(|&c| c != '_').collect();
+    let (neg, r) = strip_sign(&cleaned);
+    let sign = if neg { -1 } else { 1 };
+    let magnitude: Option<i128> = if r == "0" {
+        Some(0)
+    } else if let Some(b) = r.strip_prefix("0b") {
+        i128::from_str_radix(b, 2).ok()
+    } else if let Some(h) = r.strip_prefix("0x") {
+        i128::from_str_radix(h, 16).ok()
+    } else if r.len() > 1 && r.starts_with('0') {
+        i128::from_str_radix(&r[1..], 8).ok()
+    } else if r.contains(':') {
+        let mut total: i128 = 0;
+        for part in r.split(':') {
+            total = total.checked_mul(60)?.checked_add(part.parse::<i128>().ok()?)?;
+        }
+        Some(total)
+    } else if r.is_empty() {
+        None
+    } else if r.chars().all(|c| c.is_ascii_digit()) {
+        match r.parse::<i128>() {
+            Ok(n) => Some(n),
+            Err(_) => {
+                let digits = r.trim_start_matches('0');
+                let s = if neg { format!("-{digits}") } else { digits.to_owned() };
+                return Some(PyValue::Int(PyInt::Big(s)));
+            }
+        }
+    } else {
+        None
+    };
+    magnitude.map(|m| PyValue::Int(PyInt::Small(sign * m)))
+}
+
+/// PyYAML's float resolver (a dot is required; an exponent needs a sign).
+fn is_yaml11_float(v: &str) -> bool {
+    if matches!(v, ".nan" | ".NaN" | ".NAN") {
+        return true;
+    }
+    let (_, r) = strip_sign(v);
+    if matches!(r, ".inf" | ".Inf" | ".INF") {
+        return true;
+    }
+    let exp_ok = |e: &str| {
+        let Some(rest) = e.strip_prefix(['e', 'E']) else { return false };
+        let Some(digits) = rest.strip_prefix(['-', '+']) else { return false };
+        all_in(digits, |c| c.is_ascii_digit())
+    };
+    let split_exp = |s: &str| -> (String, Option<String>) {
+        match s.find(['e', 'E']) {
+            Some(i) => (s[..i].to_owned(), Some(s[i..].to_owned())),
+            None => (s.to_owned(), None),
+        }
+    };
+    // [-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]*
+    if r.contains(':') {
+        let Some((whole, frac)) = r.split_once('.') else { return false };
+        let mut parts = whole.split(':');
+        let head = parts.next().unwrap_or("");
+        let rest: Vec<&str> = parts.collect();
+        return head.starts_with(|c: char| c.is_ascii_digit())
+            && head.chars().all(|c| c.is_ascii_digit() || c == '_')
+            && sexagesimal_tail(&rest)
+            && frac.chars().all(|c| c.is_ascii_digit() || c == '_');
+    }
+    // \.[0-9_]+(exp)? : no sign allowed before the dot in this branch.
+    if let Some(frac) = v.strip_prefix('.') {
+        let (f, e) = split_exp(frac);
+        return all_in(&f, |c| c.is_ascii_digit() || c == '_') && e.as_deref().is_none_or(exp_ok);
+    }
+    // [-+]?[0-9][0-9_]*\.[0-9_]*(exp)?
+    let Some((whole, frac)) = r.split_once('.') else { return false };
+    let (f, e) = split_exp(frac);
+    whole.starts_with(|c: char| c.is_ascii_digit())
+        && whole.chars().all(|c| c.is_ascii_digit() || c == '_')
+        && f.chars().all(|c| c.is_ascii_digit() || c == '_')
+        && e.as_deref().is_none_or(exp_ok)
+}
+
+fn construct_float(v: &str) -> Option<PyValue> {
+    let cleaned: String = v.chars().filter(|&c| c != '_').collect::<String>().to_ascii_lowercase();
+    let (neg, r) = strip_sign(&cleaned);
+    let sign = if neg { -1.0 } else { 1.0 };
+    if r == ".inf" {
+        return Some(PyValue::Float(sign * f64::INFINITY));
+    }
+    if r == ".nan" {
+        return Some(PyValue::Float(f64::NAN));
+    }
+    if r.contains(':') {
+        let mut total = 0.0f64;
+        for part in r.split(':') {
+            total = total * 60.0 + part.parse::<f64>().ok()?;
+        }
+        return Some(PyValue::Float(sign * total));
+    }
+    let text = if r.ends_with('.') { format!("{r}0") } else { r.to_owned() };
+    let text = if text.starts_with('.') { format!("0{text}") } else { text };
+    text.parse::<f64>().ok().map(|f| PyValue::Float(sign * f))
+}
+
+fn digits_n(s: &str, min: usize, max: usize) -> bool {
+    (min..=max).contains(&s.len()) && s.chars().all(|c| c.is_ascii_digit())
+}
+
+/// PyYAML's timestamp resolver.
+fn is_timestamp(v: &str) -> bool {
+    split_timestamp(v).is_some()
+}
+
+/// Hours, minutes, seconds, fraction digits and zone of a timestamp.
+type Clock<'a> = (&'a str, &'a str, &'a str, Option<&'a str>, Option<&'a str>);
+
+struct Stamp<'a> {
+    y: &'a str,
+    m: &'a str,
+    d: &'a str,
+    time: Option<Clock<'a>>,
+}
+
+fn split_timestamp(v: &str) -> Option<Stamp<'_>> {
+    let b = v.as_bytes();
+    if b.len() < 8 {
+        return None;
+    }
+    let y = v.get(0..4)?;
+    if !digits_n(y, 4, 4) || b.get(4) != Some(&b'-') {
+        return None;
+    }
+    let rest = &v[5..];
+    let (m, rest) = rest.split_once('-')?;
+    if !digits_n(m, 1, 2) {
+        return None;
+    }
+    let date_end = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+    let d = &rest[..date_end];
+    let rest = &rest[date_end..];
+    if rest.is_empty() {
+        // Date only: exactly YYYY-MM-DD.
+        return (m.len() == 2 && d.len() == 2).then_some(Stamp { y, m, d, time: None });
+    }
+    if !digits_n(d, 1, 2) {
+        return None;
+    }
+    let rest = if let Some(r) = rest.strip_prefix(['T', 't']) {
+        r
+    } else {
+        let r = rest.trim_start_matches([' ', '\t']);
+        if r.len() == rest.len() {
+            return None;
+        }
+        r
+    };
+    let (hh, rest) = rest.split_once(':')?;
+    if !digits_n(hh, 1, 2) {
+        return None;
+    }
+    let mm = rest.get(0..2)?;
+    if !digits_n(mm, 2, 2) || rest.as_bytes().get(2) != Some(&b':') {
+        return None;
+    }
+    let ss = rest.get(3..5)?;
+    if !digits_n(ss, 2, 2) {
+        return None;
+    }
+    let mut rest = &rest[5..];
+    let mut frac = None;
+    if let Some(r) = rest.strip_prefix('.') {
+        let end = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
+        frac = Some(&r[..end]);
+        rest = &r[end..];
+    }
+    let rest = rest.trim_start_matches([' ', '\t']);
+    let tz = if rest.is_empty() {
+        None
+    } else if rest == "Z" {
+        Some("Z")
+    } else {
+        let (_, body) = rest.split_at(1);
+        if !rest.starts_with(['+', '-']) {
+            return None;
+        }
+        let ok = match body.split_once(':') {
+            Some((h, m)) => digits_n(h, 1, 2) && digits_n(m, 2, 2),
+            None => digits_n(body, 1, 2),
+        };
+        if !ok {
+            return None;
+        }
+        Some(rest)
+    };
+    Some(Stamp { y, m, d, time: Some((hh, mm, ss, frac, tz)) })
+}
+
+fn days_in_month(y: i64, m: u32) -> u32 {
+    match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        _ if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        _ => 28,
+    }
+}
+
+fn construct_timestamp(v: &str) -> Option<PyValue> {
+    let s = split_timestamp(v)?;
+    let y: i64 = s.y.parse().ok()?;
+    let m: u32 = s.m.parse().ok()?;
+    let d: u32 = s.d.parse().ok()?;
+    if y < 1 || !(1..=12).contains(&m) || d < 1 || d > days_in_month(y, m) {
+        return None;
+    }
+    let Some((hh, mm, ss, frac, tz)) = s.time else { return Some(PyValue::Date(y, m, d)) };
+    let hh: u32 = hh.parse().ok()?;
+    let mm: u32 = mm.parse().ok()?;
+    let ss: u32 = ss.parse().ok()?;
+    if hh > 23 || mm > 59 || ss > 59 {
+        return None;
+    }
+    let micro: u32 = match frac {
+        Some(f) if !f.is_empty() => {
+            let six: String = f.chars().chain(std::iter::repeat('0')).take(6).collect();
+            six.parse().ok()?
+        }
+        _ => 0,
+    };
+    let mut parts =
+        vec![y.to_string(), m.to_string(), d.to_string(), hh.to_string(), mm.to_string()];
+    if ss != 0 || micro != 0 {
+        parts.push(ss.to_string());
+    }
+    if micro != 0 {
+        parts.push(micro.to_string());
+    }
+    let tzinfo = match tz {
+        None => String::new(),
+        Some("Z") => ", tzinfo=datetime.timezone.utc".to_owned(),
+        Some(off) => {
+            let (neg, body) = strip_sign(off);
+            let (h, m) = body.split_once(':').unwrap_or((body, "0"));
+            let secs =
+                i64::from(h.parse::<u32>().ok()?) * 3600 + i64::from(m.parse::<u32>().ok()?) * 60;
+            if secs == 0 {
+                ", tzinfo=datetime.timezone.utc".to_owned()
+            } else {
+                let secs = if neg { -secs } else { secs };
+                format!(", tzinfo=datetime.timezone(datetime.timedelta(seconds={secs}))")
+            }
+        }
+    };
+    Some(PyValue::DateTime(format!("datetime.datetime({}{tzinfo})", parts.join(", "))))
+}
+
+#[cfg(test)]
+mod tests;
