@@ -1,1 +1,33 @@
 //! Explicit hook sources (WARP_HOOK_DIRS, run configuration), user-scope files, and the table of environment variables the engine reads.
+//!
+//! - [`EnvVars`]: every environment variable the engine reads, declared once, read by one
+//!   function ([`EnvVars::from_process`]); everything else takes the captured values.
+//! - [`parse_hook_dirs_value`] and [`resolve_hook_dirs`]: the `WARP_HOOK_DIRS` grammar
+//!   (comma-separated, trimmed, blanks skipped, `~` expanded, relative entries resolved
+//!   against a base), pure.
+//! - [`sources_for_hook_dirs`], [`project_files`], [`user_files`]: which hook file a
+//!   directory, a project root or the user's own directories hold, in every supported format.
+//! - [`read_source`]: the one function that reads a hook file (checks before opening, a size
+//!   cap, then the format's adapter), shared with the watcher.
+//! - [`load_explicit_sources`]: loads explicit sources into the registry, active without
+//!   consulting the trust policy, and returns every error recorded for them.
+//! - [`load_user_sources`]: loads the user's own files with the trust policy's decision.
+#![warn(missing_docs)]
+#![cfg_attr(not(test), warn(unused_crate_dependencies))]
+
+mod discover;
+mod env;
+mod hook_dirs;
+mod load;
+mod read;
+
+pub use crate::{
+    discover::{
+        ExplicitHookSource, ExplicitSourceScope, SourceFormat, UserDirs, format_for_file,
+        hook_file_candidates, project_files, sources_for_hook_dirs, user_files,
+    },
+    env::{EnvVarSpec, EnvVars},
+    hook_dirs::{parse_hook_dirs_value, resolve_hook_dirs},
+    load::{load_explicit_sources, load_user_sources},
+    read::{MAX_SOURCE_BYTES, ReadError, parse_bytes, read_capped, read_source},
+};

@@ -1,0 +1,282 @@
+//! Where hook files are: explicit directories, project roots and the user's own directories.
+
+use std::path::{Path, PathBuf};
+
+use hooks_schema::HookSourceKind;
+
+use crate::EnvVars;
+
+/// The file format of a hook source, which picks the adapter that parses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SourceFormat {
+    /// Cursor's `hooks.json` (`{version: 1, hooks: {event: [...]}}`).
+    Cursor,
+    /// Chrys's `hooks.yaml`, `hooks.yml` or `hooks.json` (`{version: 1, hooks: [...]}`); the
+    /// adapter picks YAML or JSON from the file name.
+    Chrys,
+    /// Claude Code's `settings.json` (the `hooks` key), read the way Claude Code reads it.
+    Claude,
+    /// Claude Code's `settings.json` under the deny-only strict contract (see
+    /// `hooks_format_claude`): a section the contract does not allow fails closed.
+    ClaudeStrict,
+}
+
+impl SourceFormat {
+    /// The format a source of `kind` is in, or `None` for explicit kinds, whose format comes
+    /// from the file name (see [`sources_for_hook_dirs`]).
+    pub fn of_kind(kind: HookSourceKind) -> Option<SourceFormat> {
+        match kind {
+            HookSourceKind::FactoryAgent
+            | HookSourceKind::FactoryWide
+            | HookSourceKind::RunDelivered => None,
+            HookSourceKind::ManagedCursorFile
+            | HookSourceKind::ProjectCursorFile
+            | HookSourceKind::UserCursorFile => Some(SourceFormat::Cursor),
+            HookSourceKind::ProjectChrysFile | HookSourceKind::UserChrysFile => {
+                Some(SourceFormat::Chrys)
+            }
+            HookSourceKind::ManagedClaudeSettings
+            | HookSourceKind::ProjectClaudeLocalSettings
+            | HookSourceKind::ProjectClaudeSettings
+            | HookSourceKind::UserClaudeSettings => Some(SourceFormat::Claude),
+        }
+    }
+
+    /// The same format, with Claude Code settings read under the strict contract when
+    /// `strict` holds (other formats are unchanged).
+    #[must_use]
+    pub fn with_claude_strict(self, strict: bool) -> SourceFormat {
+        match (self, strict) {
+            (SourceFormat::Claude | SourceFormat::ClaudeStrict, true) => SourceFormat::ClaudeStrict,
+            (SourceFormat::Claude | SourceFormat::ClaudeStrict, false) => SourceFormat::Claude,
+            (SourceFormat::Cursor, _) => SourceFormat::Cursor,
+            (SourceFormat::Chrys, _) => SourceFormat::Chrys,
+        }
+    }
+
+    /// The lowercase name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceFormat::Cursor => "cursor",
+            SourceFormat::Chrys => "chrys",
+            SourceFormat::Claude => "claude",
+            SourceFormat::ClaudeStrict => "claude_strict",
+        }
+    }
+}
+
+/// Who named an explicit source, which is its kind and precedence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ExplicitSourceScope {
+    /// Defined by the agent factory for one agent.
+    FactoryAgent,
+    /// Defined by the agent factory for every agent.
+    FactoryWide,
+    /// Delivered with the run (`WARP_HOOK_DIRS`, run configuration).
+    RunDelivered,
+}
+
+impl ExplicitSourceScope {
+    /// The source kind the scope loads as.
+    pub fn kind(self) -> HookSourceKind {
+        match self {
+            ExplicitSourceScope::FactoryAgent => HookSourceKind::FactoryAgent,
+            ExplicitSourceScope::FactoryWide => HookSourceKind::FactoryWide,
+            ExplicitSourceScope::RunDelivered => HookSourceKind::RunDelivered,
+        }
+    }
+}
+
+/// A hook file named explicitly by whoever started the run. It activates without the trust
+/// policy ([`crate::load_explicit_sources`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ExplicitHookSource {
+    /// Who named it.
+    pub scope: ExplicitSourceScope,
+    /// The file, as named (canonicalized when loaded).
+    pub path: PathBuf,
+    /// Its format.
+    pub format: SourceFormat,
+}
+
+impl ExplicitHookSource {
+    /// A source for `path` in `format`.
+    pub fn new(scope: ExplicitSourceScope, path: impl Into<PathBuf>, format: SourceFormat) -> Self {
+        ExplicitHookSource { scope, path: path.into(), format }
+    }
+}
+
+/// The hook file names a directory is searched for, in order; the first that exists wins.
+///
+/// In a folder named `hooks` (Chrys keeps its file in `.chrys/hooks/` and
+/// `<config_dir>/hooks/`), the order is Chrys's own: `hooks.yaml`, `hooks.yml`, `hooks.json`,
+/// then Claude's `settings.json`, and `hooks.json` is Chrys JSON. In any other folder,
+/// Cursor's `hooks.json` comes first (`.cursor/` is the seed's natural directory), then
+/// `hooks.yaml`, `hooks.yml`, `settings.json`.
+pub fn hook_file_candidates(dir: &Path) -> [(PathBuf, SourceFormat); 4] {
+    let f = |name: &str, format| (dir.join(name), format);
+    if dir.file_name().is_some_and(|n| n == "hooks") {
+        [
+            f("hooks.yaml", SourceFormat::Chrys),
+            f("hooks.yml", SourceFormat::Chrys),
+            f("hooks.json", SourceFormat::Chrys),
+            f("settings.json", SourceFormat::Claude),
+        ]
+    } else {
+        [
+            f("hooks.json", SourceFormat::Cursor),
+            f("hooks.yaml", SourceFormat::Chrys),
+            f("hooks.yml", SourceFormat::Chrys),
+            f("settings.json", SourceFormat::Claude),
+        ]
+    }
+}
+
+/// One explicit source per directory: the first of [`hook_file_candidates`] that exists.
+///
+/// An entry that names a file rather than a directory is that file, in the format its name
+/// says ([`format_for_file`]).
+///
+/// A directory with none of them (or that does not exist) still gives a source, for its
+/// first candidate, so that loading reports the missing file as an error instead of the run
+/// silently starting without the hooks it was given. Order is kept; duplicates are left for
+/// the loader, which identifies files by canonical path.
+pub fn sources_for_hook_dirs(
+    dirs: &[PathBuf],
+    scope: ExplicitSourceScope,
+) -> Vec<ExplicitHookSource> {
+    dirs.iter()
+        .map(|dir| {
+            if dir.is_file() {
+                return ExplicitHookSource {
+                    scope,
+                    path: dir.clone(),
+                    format: format_for_file(dir),
+                };
+            }
+            let candidates = hook_file_candidates(dir);
+            let [first, ..] = &candidates;
+            let (path, format) =
+                candidates.iter().find(|(path, _)| exists(path)).unwrap_or(first).clone();
+            ExplicitHookSource { scope, path, format }
+        })
+        .collect()
+}
+
+/// The project hook files that exist under `root`, in priority order:
+/// `.cursor/hooks.json`, `.chrys/hooks/hooks.{yaml,yml,json}` (the first that exists),
+/// `.claude/settings.local.json`, `.claude/settings.json`.
+///
+/// "Exists" includes a dangling symlink or a directory at that name, so the reader reports
+/// it instead of the file being silently absent.
+pub fn project_files(root: &Path) -> Vec<(HookSourceKind, PathBuf)> {
+    let mut out = Vec::new();
+    let cursor = root.join(".cursor").join("hooks.json");
+    if exists(&cursor) {
+        out.push((HookSourceKind::ProjectCursorFile, cursor));
+    }
+    if let Some(chrys) = first_chrys_file(&root.join(".chrys").join("hooks")) {
+        out.push((HookSourceKind::ProjectChrysFile, chrys));
+    }
+    let claude = root.join(".claude");
+    for (kind, name) in [
+        (HookSourceKind::ProjectClaudeLocalSettings, "settings.local.json"),
+        (HookSourceKind::ProjectClaudeSettings, "settings.json"),
+    ] {
+        let path = claude.join(name);
+        if exists(&path) {
+            out.push((kind, path));
+        }
+    }
+    out
+}
+
+/// The user's own configuration directories, passed in rather than read from a fixed home.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UserDirs {
+    /// Chrys's config directory (`~/.chrys` on POSIX, `%APPDATA%\chrys` on Windows); its
+    /// hook file is in `hooks/`.
+    pub chrys_config_dir: Option<PathBuf>,
+    /// Claude Code's user directory (`~/.claude`).
+    pub claude_dir: Option<PathBuf>,
+    /// Cursor's user directory (`~/.cursor`).
+    pub cursor_dir: Option<PathBuf>,
+}
+
+impl UserDirs {
+    /// The conventional directories under `home`.
+    pub fn under_home(home: &Path) -> UserDirs {
+        UserDirs {
+            chrys_config_dir: Some(home.join(".chrys")),
+            claude_dir: Some(home.join(".claude")),
+            cursor_dir: Some(home.join(".cursor")),
+        }
+    }
+
+    /// The conventional directories for the environment in `env`: under its home directory,
+    /// with Chrys's in `%APPDATA%\chrys` on Windows. No home gives no directories.
+    pub fn from_env(env: &EnvVars) -> UserDirs {
+        let mut dirs = env.home_dir().map(|h| UserDirs::under_home(&h)).unwrap_or_default();
+        if cfg!(windows) {
+            dirs.chrys_config_dir = env
+                .appdata
+                .as_ref()
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute())
+                .map(|p| p.join("chrys"));
+        }
+        dirs
+    }
+}
+
+/// The user-scope hook files that exist in `dirs`, in priority order: `~/.cursor/hooks.json`,
+/// Chrys's `<config_dir>/hooks/hooks.{yaml,yml,json}` (the first that exists),
+/// `~/.claude/settings.json`.
+pub fn user_files(dirs: &UserDirs) -> Vec<(HookSourceKind, PathBuf)> {
+    let mut out = Vec::new();
+    if let Some(cursor) = dirs.cursor_dir.as_ref().map(|d| d.join("hooks.json"))
+        && exists(&cursor)
+    {
+        out.push((HookSourceKind::UserCursorFile, cursor));
+    }
+    if let Some(chrys) =
+        dirs.chrys_config_dir.as_ref().and_then(|d| first_chrys_file(&d.join("hooks")))
+    {
+        out.push((HookSourceKind::UserChrysFile, chrys));
+    }
+    if let Some(claude) = dirs.claude_dir.as_ref().map(|d| d.join("settings.json"))
+        && exists(&claude)
+    {
+        out.push((HookSourceKind::UserClaudeSettings, claude));
+    }
+    out
+}
+
+/// The format of a hook file named directly: `*.yaml` and `*.yml` are Chrys, `settings*.json`
+/// is Claude Code, a `.json` in a folder named `hooks` is Chrys, and any other file is Cursor.
+pub fn format_for_file(path: &Path) -> SourceFormat {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let in_hooks_folder = path.parent().and_then(Path::file_name).is_some_and(|n| n == "hooks");
+    if name.ends_with(".yaml") || name.ends_with(".yml") {
+        SourceFormat::Chrys
+    } else if name.starts_with("settings") && name.ends_with(".json") {
+        SourceFormat::Claude
+    } else if in_hooks_folder {
+        SourceFormat::Chrys
+    } else {
+        SourceFormat::Cursor
+    }
+}
+
+/// Chrys's file-name precedence in one folder: `hooks.yaml` > `hooks.yml` > `hooks.json`.
+fn first_chrys_file(dir: &Path) -> Option<PathBuf> {
+    ["hooks.yaml", "hooks.yml", "hooks.json"].into_iter().map(|n| dir.join(n)).find(|p| exists(p))
+}
+
+/// Whether anything is at `path`, a dangling symlink included.
+fn exists(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,214 @@
+//! Tests for finding hook files in explicit directories, project roots and user directories.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+};
+
+use hooks_schema::HookSourceKind;
+
+use crate::{
+    ExplicitSourceScope, SourceFormat, UserDirs, format_for_file, hook_file_candidates,
+    project_files, sources_for_hook_dirs, user_files,
+};
+
+fn touch(path: &Path) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, b"{}").unwrap();
+}
+
+fn one(dir: &Path) -> (PathBuf, SourceFormat) {
+    let s = sources_for_hook_dirs(&[dir.to_path_buf()], ExplicitSourceScope::RunDelivered);
+    assert_eq!(s.len(), 1);
+    assert_eq!(s[0].scope, ExplicitSourceScope::RunDelivered);
+    (s[0].path.clone(), s[0].format)
+}
+
+#[test]
+fn scopes_map_to_their_kinds() {
+    assert_eq!(ExplicitSourceScope::FactoryAgent.kind(), HookSourceKind::FactoryAgent);
+    assert_eq!(ExplicitSourceScope::FactoryWide.kind(), HookSourceKind::FactoryWide);
+    assert_eq!(ExplicitSourceScope::RunDelivered.kind(), HookSourceKind::RunDelivered);
+    for s in [
+        ExplicitSourceScope::FactoryAgent,
+        ExplicitSourceScope::FactoryWide,
+        ExplicitSourceScope::RunDelivered,
+    ] {
+        assert!(s.kind().is_explicit());
+        assert_eq!(SourceFormat::of_kind(s.kind()), None);
+    }
+}
+
+#[test]
+fn every_non_explicit_kind_has_a_format() {
+    for kind in HookSourceKind::ALL {
+        assert_eq!(SourceFormat::of_kind(kind).is_some(), !kind.is_explicit(), "{kind}");
+    }
+    assert_eq!(SourceFormat::of_kind(HookSourceKind::ProjectChrysFile), Some(SourceFormat::Chrys));
+    assert_eq!(
+        SourceFormat::of_kind(HookSourceKind::ProjectClaudeLocalSettings),
+        Some(SourceFormat::Claude)
+    );
+}
+
+#[test]
+fn a_cursor_directory_holds_hooks_json() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".cursor");
+    touch(&dir.join("hooks.json"));
+    assert_eq!(one(&dir), (dir.join("hooks.json"), SourceFormat::Cursor));
+}
+
+#[test]
+fn each_format_is_found_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, format) in [
+        ("hooks.yaml", SourceFormat::Chrys),
+        ("hooks.yml", SourceFormat::Chrys),
+        ("settings.json", SourceFormat::Claude),
+    ] {
+        let dir = tmp.path().join(name.replace('.', "_"));
+        touch(&dir.join(name));
+        assert_eq!(one(&dir), (dir.join(name), format), "{name}");
+    }
+}
+
+#[test]
+fn in_an_ordinary_directory_cursor_json_wins_then_yaml_then_yml_then_settings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("delivered");
+    let order = ["hooks.json", "hooks.yaml", "hooks.yml", "settings.json"];
+    for name in order {
+        touch(&dir.join(name));
+    }
+    for name in order {
+        let (path, _) = one(&dir);
+        assert_eq!(path, dir.join(name));
+        fs::remove_file(dir.join(name)).unwrap();
+    }
+}
+
+#[test]
+fn in_a_folder_named_hooks_chrys_order_applies_and_json_is_chrys() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".chrys").join("hooks");
+    touch(&dir.join("hooks.json"));
+    touch(&dir.join("hooks.yml"));
+    assert_eq!(one(&dir), (dir.join("hooks.yml"), SourceFormat::Chrys));
+    fs::remove_file(dir.join("hooks.yml")).unwrap();
+    assert_eq!(one(&dir), (dir.join("hooks.json"), SourceFormat::Chrys));
+    assert_eq!(hook_file_candidates(&dir)[0].0, dir.join("hooks.yaml"));
+}
+
+#[test]
+fn a_directory_without_a_hook_file_still_names_one_so_loading_reports_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let empty = tmp.path().join("empty");
+    fs::create_dir(&empty).unwrap();
+    assert_eq!(one(&empty), (empty.join("hooks.json"), SourceFormat::Cursor));
+    let absent = tmp.path().join("absent");
+    assert_eq!(one(&absent), (absent.join("hooks.json"), SourceFormat::Cursor));
+}
+
+#[test]
+fn sources_keep_the_order_of_the_directories() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dirs: Vec<PathBuf> = ["b", "a", "c"].iter().map(|n| tmp.path().join(n)).collect();
+    let got = sources_for_hook_dirs(&dirs, ExplicitSourceScope::FactoryWide);
+    let parents: Vec<PathBuf> =
+        got.iter().map(|s| s.path.parent().unwrap().to_path_buf()).collect();
+    assert_eq!(parents, dirs);
+    assert!(got.iter().all(|s| s.scope == ExplicitSourceScope::FactoryWide));
+}
+
+#[test]
+fn project_files_lists_what_exists_in_priority_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    assert!(project_files(root).is_empty());
+    touch(&root.join(".claude/settings.json"));
+    touch(&root.join(".claude/settings.local.json"));
+    touch(&root.join(".chrys/hooks/hooks.json"));
+    touch(&root.join(".chrys/hooks/hooks.yml"));
+    touch(&root.join(".cursor/hooks.json"));
+    assert_eq!(
+        project_files(root),
+        vec![
+            (HookSourceKind::ProjectCursorFile, root.join(".cursor/hooks.json")),
+            (HookSourceKind::ProjectChrysFile, root.join(".chrys/hooks/hooks.yml")),
+            (HookSourceKind::ProjectClaudeLocalSettings, root.join(".claude/settings.local.json")),
+            (HookSourceKind::ProjectClaudeSettings, root.join(".claude/settings.json")),
+        ]
+    );
+    touch(&root.join(".chrys/hooks/hooks.yaml"));
+    assert!(
+        project_files(root)
+            .contains(&(HookSourceKind::ProjectChrysFile, root.join(".chrys/hooks/hooks.yaml")))
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_dangling_symlink_counts_as_present_so_the_reader_reports_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    fs::create_dir_all(root.join(".cursor")).unwrap();
+    std::os::unix::fs::symlink(root.join("nowhere"), root.join(".cursor/hooks.json")).unwrap();
+    assert_eq!(
+        project_files(root),
+        vec![(HookSourceKind::ProjectCursorFile, root.join(".cursor/hooks.json"))]
+    );
+}
+
+#[test]
+fn user_files_use_the_directories_passed_in() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let dirs = UserDirs::under_home(&home);
+    assert!(user_files(&dirs).is_empty());
+    touch(&home.join(".claude/settings.json"));
+    touch(&home.join(".chrys/hooks/hooks.yaml"));
+    touch(&home.join(".cursor/hooks.json"));
+    assert_eq!(
+        user_files(&dirs),
+        vec![
+            (HookSourceKind::UserCursorFile, home.join(".cursor/hooks.json")),
+            (HookSourceKind::UserChrysFile, home.join(".chrys/hooks/hooks.yaml")),
+            (HookSourceKind::UserClaudeSettings, home.join(".claude/settings.json")),
+        ]
+    );
+    // A custom Chrys config directory is honored, and absent directories give nothing.
+    let custom = tmp.path().join("cfg");
+    touch(&custom.join("hooks/hooks.json"));
+    let only_chrys = UserDirs { chrys_config_dir: Some(custom.clone()), ..UserDirs::default() };
+    assert_eq!(
+        user_files(&only_chrys),
+        vec![(HookSourceKind::UserChrysFile, custom.join("hooks/hooks.json"))]
+    );
+    assert!(user_files(&UserDirs::default()).is_empty());
+}
+
+#[cfg(unix)]
+#[test]
+fn user_dirs_come_from_the_captured_environment() {
+    use std::ffi::OsStr;
+    let env = crate::EnvVars::from_pairs([(crate::EnvVars::HOME, OsStr::new("/h"))]);
+    assert_eq!(UserDirs::from_env(&env), UserDirs::under_home(Path::new("/h")));
+    assert_eq!(UserDirs::from_env(&crate::EnvVars::default()), UserDirs::default());
+}
+
+#[test]
+fn an_entry_naming_a_file_is_that_file_in_the_format_its_name_says() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (rel, format) in [
+        ("a/hooks.json", SourceFormat::Cursor),
+        ("b/custom.yml", SourceFormat::Chrys),
+        ("c/settings.local.json", SourceFormat::Claude),
+        ("d/hooks/hooks.json", SourceFormat::Chrys),
+    ] {
+        let file = tmp.path().join(rel);
+        touch(&file);
+        assert_eq!(one(&file), (file.clone(), format), "{rel}");
+        assert_eq!(format_for_file(&file), format);
+    }
+}

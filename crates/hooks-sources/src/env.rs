@@ -1,0 +1,144 @@
+//! The table of environment variables the engine reads, and the one function that reads them.
+
+use std::{
+    ffi::{OsStr, OsString},
+    path::PathBuf,
+};
+
+/// One environment variable the engine reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EnvVarSpec {
+    /// The variable's name.
+    pub name: &'static str,
+    /// What the engine uses it for.
+    pub purpose: &'static str,
+}
+
+/// The values of every environment variable the engine reads, captured once.
+///
+/// [`EnvVars::from_process`] is the only function in the engine that reads the process
+/// environment (clippy bans `std::env::var` and `std::env::var_os` everywhere else); the
+/// rest of the engine takes an `EnvVars` (or the values it holds) as an argument, so tests
+/// build one with [`EnvVars::from_lookup`] and never touch the real environment.
+///
+/// [`EnvVars::TABLE`] lists every variable; `specs/env-vars.md` lists the same set, and a
+/// test fails when the two disagree.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EnvVars {
+    /// [`EnvVars::HOOK_DIRS`]: comma-separated directories of explicit, run-delivered hook files.
+    pub hook_dirs: Option<OsString>,
+    /// [`EnvVars::HOME`]: the user's home directory.
+    pub home: Option<OsString>,
+    /// [`EnvVars::USERPROFILE`]: the user's home directory on Windows.
+    pub userprofile: Option<OsString>,
+    /// [`EnvVars::APPDATA`]: the roaming application data directory on Windows.
+    pub appdata: Option<OsString>,
+    /// [`EnvVars::XDG_CONFIG_HOME`]: the base of per-user configuration directories.
+    pub xdg_config_home: Option<OsString>,
+    /// [`EnvVars::SHELL`]: the user's login shell.
+    pub shell: Option<OsString>,
+}
+
+impl EnvVars {
+    /// The variable naming explicit hook directories. Embedders that want another name change
+    /// this one constant; nothing else spells it.
+    pub const HOOK_DIRS: &'static str = "WARP_HOOK_DIRS";
+    /// The user's home directory: `~` in [`EnvVars::HOOK_DIRS`] entries and the base of the
+    /// user-scope hook files (`~/.cursor`, `~/.claude`, `~/.chrys`).
+    pub const HOME: &'static str = "HOME";
+    /// The home directory on Windows, used when `HOME` is unset.
+    pub const USERPROFILE: &'static str = "USERPROFILE";
+    /// On Windows, the base of Chrys's config directory (`%APPDATA%\chrys`).
+    pub const APPDATA: &'static str = "APPDATA";
+    /// The base of the engine's own per-user configuration directory
+    /// (`$XDG_CONFIG_HOME/agent-hooks`, default `~/.config/agent-hooks`), where the app keeps
+    /// user-owned switches such as the project-hooks opt-in.
+    pub const XDG_CONFIG_HOME: &'static str = "XDG_CONFIG_HOME";
+    /// The user's login shell, handed to codecs as `EncodeContext::user_shell` for formats that
+    /// run command strings through a shell.
+    pub const SHELL: &'static str = "SHELL";
+
+    /// Every variable the engine reads, with what it is for.
+    pub const TABLE: [EnvVarSpec; 6] = [
+        EnvVarSpec {
+            name: EnvVars::HOOK_DIRS,
+            purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
+        },
+        EnvVarSpec {
+            name: EnvVars::HOME,
+            purpose: "the user's home: `~` in hook directory entries and the base of `~/.cursor/hooks.json`, `~/.claude/settings.json` and `~/.chrys/hooks/`",
+        },
+        EnvVarSpec {
+            name: EnvVars::USERPROFILE,
+            purpose: "the user's home on Windows when `HOME` is unset",
+        },
+        EnvVarSpec {
+            name: EnvVars::APPDATA,
+            purpose: "on Windows, the base of Chrys's config directory (`%APPDATA%\\chrys`)",
+        },
+        EnvVarSpec {
+            name: EnvVars::XDG_CONFIG_HOME,
+            purpose: "the base of the engine's own user settings (`$XDG_CONFIG_HOME/agent-hooks`, default `~/.config/agent-hooks`)",
+        },
+        EnvVarSpec {
+            name: EnvVars::SHELL,
+            purpose: "the user's login shell, passed to codecs for formats that run command strings through a shell",
+        },
+    ];
+
+    /// Reads every variable in [`EnvVars::TABLE`] from the process environment.
+    ///
+    /// This is the one function in the engine that reads the environment.
+    #[allow(clippy::disallowed_methods)]
+    pub fn from_process() -> EnvVars {
+        EnvVars::from_lookup(|name| std::env::var_os(name))
+    }
+
+    /// Builds the values from `lookup`, called once per name in [`EnvVars::TABLE`]. Tests and
+    /// embedders with their own environment use this.
+    pub fn from_lookup(mut lookup: impl FnMut(&str) -> Option<OsString>) -> EnvVars {
+        // Empty values count as unset, as shells treat `VAR=` for these variables.
+        let mut get = |name: &str| lookup(name).filter(|v| !v.is_empty());
+        EnvVars {
+            hook_dirs: get(EnvVars::HOOK_DIRS),
+            home: get(EnvVars::HOME),
+            userprofile: get(EnvVars::USERPROFILE),
+            appdata: get(EnvVars::APPDATA),
+            xdg_config_home: get(EnvVars::XDG_CONFIG_HOME),
+            shell: get(EnvVars::SHELL),
+        }
+    }
+
+    /// Builds the values from `(name, value)` pairs; names not in the table are ignored.
+    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a OsStr)>) -> EnvVars {
+        let pairs: Vec<(&str, &OsStr)> = pairs.into_iter().collect();
+        EnvVars::from_lookup(|name| {
+            pairs.iter().rev().find(|(n, _)| *n == name).map(|(_, v)| v.to_os_string())
+        })
+    }
+
+    /// The user's home directory: `HOME`, else `USERPROFILE`. Only absolute values count.
+    pub fn home_dir(&self) -> Option<PathBuf> {
+        [&self.home, &self.userprofile]
+            .into_iter()
+            .flatten()
+            .map(PathBuf::from)
+            .find(|p| p.is_absolute())
+    }
+
+    /// The engine's own per-user configuration directory: `$XDG_CONFIG_HOME/agent-hooks` when
+    /// that is absolute, else `<home>/.config/agent-hooks`.
+    pub fn engine_config_dir(&self) -> Option<PathBuf> {
+        let xdg = self.xdg_config_home.as_ref().map(PathBuf::from).filter(|p| p.is_absolute());
+        let base = xdg.or_else(|| self.home_dir().map(|h| h.join(".config")))?;
+        Some(base.join("agent-hooks"))
+    }
+
+    /// The user's login shell, when it is valid UTF-8.
+    pub fn shell(&self) -> Option<&str> {
+        self.shell.as_ref().and_then(|s| s.to_str())
+    }
+}
+
+#[cfg(test)]
+mod tests;

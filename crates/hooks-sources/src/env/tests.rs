@@ -1,0 +1,85 @@
+//! Tests for the environment table and `specs/env-vars.md`.
+
+use std::{collections::BTreeSet, ffi::OsStr, path::PathBuf};
+
+use crate::EnvVars;
+
+#[test]
+fn from_lookup_asks_for_every_name_in_the_table_and_nothing_else() {
+    let mut asked = Vec::new();
+    let _ = EnvVars::from_lookup(|name| {
+        asked.push(name.to_owned());
+        None
+    });
+    let table: Vec<String> = EnvVars::TABLE.iter().map(|s| s.name.to_owned()).collect();
+    assert_eq!(asked, table);
+}
+
+#[test]
+fn values_land_in_their_fields_and_empty_counts_as_unset() {
+    let env = EnvVars::from_pairs([
+        (EnvVars::HOOK_DIRS, OsStr::new("/a,/b")),
+        (EnvVars::HOME, OsStr::new("/home/u")),
+        (EnvVars::SHELL, OsStr::new("/bin/zsh")),
+        (EnvVars::XDG_CONFIG_HOME, OsStr::new("")),
+        ("UNRELATED", OsStr::new("x")),
+    ]);
+    assert_eq!(env.hook_dirs.as_deref(), Some(OsStr::new("/a,/b")));
+    assert_eq!(env.home_dir(), Some(PathBuf::from("/home/u")));
+    assert_eq!(env.shell(), Some("/bin/zsh"));
+    assert_eq!(env.xdg_config_home, None);
+    assert_eq!(env.engine_config_dir(), Some(PathBuf::from("/home/u/.config/agent-hooks")));
+}
+
+#[test]
+fn home_falls_back_to_userprofile_and_ignores_relative_values() {
+    let env = EnvVars::from_pairs([
+        (EnvVars::HOME, OsStr::new("relative/home")),
+        (EnvVars::USERPROFILE, OsStr::new("/profile")),
+    ]);
+    assert_eq!(env.home_dir(), Some(PathBuf::from("/profile")));
+    let none = EnvVars::from_pairs([(EnvVars::HOME, OsStr::new("rel"))]);
+    assert_eq!(none.home_dir(), None);
+    assert_eq!(none.engine_config_dir(), None);
+}
+
+#[test]
+fn xdg_config_home_wins_when_absolute() {
+    let env = EnvVars::from_pairs([
+        (EnvVars::HOME, OsStr::new("/h")),
+        (EnvVars::XDG_CONFIG_HOME, OsStr::new("/xdg")),
+    ]);
+    assert_eq!(env.engine_config_dir(), Some(PathBuf::from("/xdg/agent-hooks")));
+}
+
+#[test]
+fn the_process_reader_returns_the_same_shape_as_the_lookup() {
+    // The process environment is whatever the test runner has; the reader must agree with a
+    // lookup that reads the same names, which is the only thing it may do.
+    #[allow(clippy::disallowed_methods)]
+    let expected = EnvVars::from_lookup(|n| std::env::var_os(n));
+    assert_eq!(EnvVars::from_process(), expected);
+}
+
+/// `specs/env-vars.md` lists exactly the variables in the table, each with its own row.
+#[test]
+fn the_spec_lists_exactly_the_table() {
+    let spec_path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../specs/env-vars.md");
+    let spec = std::fs::read_to_string(spec_path).expect("specs/env-vars.md is readable");
+    let in_spec: Vec<&str> = spec
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split_once('`').map(|(name, _)| name))
+        .collect();
+    let in_spec_set: BTreeSet<&str> = in_spec.iter().copied().collect();
+    assert_eq!(in_spec.len(), in_spec_set.len(), "a variable is listed twice: {in_spec:?}");
+    let in_table: BTreeSet<&str> = EnvVars::TABLE.iter().map(|s| s.name).collect();
+    assert_eq!(in_spec_set, in_table, "specs/env-vars.md and EnvVars::TABLE disagree");
+}
+
+#[test]
+fn the_table_has_no_duplicates_and_every_purpose_is_written() {
+    let names: BTreeSet<&str> = EnvVars::TABLE.iter().map(|s| s.name).collect();
+    assert_eq!(names.len(), EnvVars::TABLE.len());
+    assert!(EnvVars::TABLE.iter().all(|s| s.purpose.len() > 20));
+}

@@ -1,0 +1,149 @@
+//! Loading sources into the registry: explicit sources (active without the trust policy)
+//! and the user's own files (with it).
+
+use std::{collections::HashMap, path::Path};
+
+use hooks_registry::{HookRegistry, SourceUpdate};
+use hooks_schema::{AbsPathBuf, HookDiagnostic, HookSourceId, HookSourceKind};
+use hooks_trust::{TrustInputs, TrustPolicy, explicit_source_decision};
+
+use crate::{ExplicitHookSource, SourceFormat, UserDirs, read_source, user_files};
+
+/// Loads explicit sources into `registry` and returns every error the registry recorded for
+/// them.
+///
+/// Each file is read with [`read_source`] and identified by its canonical path
+/// (`hooks_registry::canonicalize`), so a file named twice, directly or through a symlinked
+/// directory, loads once; when one file is named under several scopes it loads once, under the
+/// scope with the highest precedence. A file that does not exist is identified by its path
+/// resolved as far as it exists (`hooks_registry::canonicalize_lenient`).
+///
+/// Explicit sources activate without consulting the trust policy
+/// ([`hooks_trust::explicit_source_decision`]).
+///
+/// The result holds every [`Severity::Error`](hooks_schema::Severity::Error) diagnostic the
+/// registry recorded for these files: a file that is missing or unreadable, a file that does
+/// not parse, a definition the registry rejected (a timeout above the ceiling, say), and a
+/// load after the run was pinned ("explicit sources must be loaded before the run starts"),
+/// plus an error for a path that is not absolute (such a path is not loaded). Warnings stay
+/// in the snapshot's diagnostics. An empty result means every named file loaded and its
+/// definitions may run; a run that wants fail-closed behavior does not start otherwise.
+///
+/// Call it before the registry is pinned.
+pub fn load_explicit_sources(
+    sources: &[ExplicitHookSource],
+    registry: &mut HookRegistry,
+) -> Vec<HookDiagnostic> {
+    let mut errors = Vec::new();
+    // Canonical path -> (index into `planned`), so each file loads once, under the scope
+    // with the highest precedence, at the position it was first named.
+    let mut by_path: HashMap<AbsPathBuf, usize> = HashMap::new();
+    let mut planned: Vec<(HookSourceId, &ExplicitHookSource)> = Vec::new();
+    for source in sources {
+        let Some(path) = identity(&source.path) else {
+            errors.push(
+                HookDiagnostic::error(format!(
+                    "explicit hook source `{}` is not an absolute path; it is not loaded",
+                    source.path.display()
+                ))
+                .in_file(&source.path)
+                .with_code("relative_path"),
+            );
+            continue;
+        };
+        let kind = source.scope.kind();
+        match by_path.get(&path) {
+            Some(&i) => {
+                if let Some(entry) = planned.get_mut(i)
+                    && kind.priority() < entry.0.kind.priority()
+                {
+                    *entry = (HookSourceId::new(kind, path), source);
+                }
+            }
+            None => {
+                by_path.insert(path.clone(), planned.len());
+                planned.push((HookSourceId::new(kind, path), source));
+            }
+        }
+    }
+
+    let mut ids = Vec::with_capacity(planned.len());
+    for (id, source) in planned {
+        match read_source(&source.path, source.format) {
+            Ok(parsed) => {
+                registry.upsert_source(SourceUpdate {
+                    source: id.clone(),
+                    parsed,
+                    project_root: None,
+                    trust: explicit_source_decision(id.kind),
+                });
+            }
+            Err(e) => {
+                registry.record_read_failure(&id, None, e.to_diagnostic());
+            }
+        }
+        ids.push(id);
+    }
+    errors.extend(registry.errors_for(&ids));
+    errors
+}
+
+/// Loads the user's own hook files found in `dirs` ([`user_files`]) into `registry`, each
+/// with the decision `policy` gives its kind under `inputs` (the static table activates them
+/// everywhere). Returns the sources it loaded or tried to, so the caller can ask
+/// `registry.errors_for` about them; a file that cannot be read is recorded as a read
+/// failure. `claude_strict` reads Claude Code settings under the deny-only strict contract.
+pub fn load_user_sources(
+    dirs: &UserDirs,
+    policy: &dyn TrustPolicy,
+    inputs: &TrustInputs,
+    claude_strict: bool,
+    registry: &mut HookRegistry,
+) -> Vec<HookSourceId> {
+    let mut ids = Vec::new();
+    for (kind, path) in user_files(dirs) {
+        let Some(canonical) = identity(&path) else { continue };
+        let id = HookSourceId::new(kind, canonical);
+        if ids.contains(&id) {
+            continue;
+        }
+        let format = format_of(kind).with_claude_strict(claude_strict);
+        match read_source(&path, format) {
+            Ok(parsed) => {
+                registry.upsert_source(SourceUpdate {
+                    source: id.clone(),
+                    parsed,
+                    project_root: None,
+                    trust: policy.decide(kind, inputs),
+                });
+            }
+            Err(e) => {
+                registry.record_read_failure(&id, None, e.to_diagnostic());
+            }
+        }
+        ids.push(id);
+    }
+    ids
+}
+
+/// The canonical path of an absolute `path`, or, when it does not exist, the path resolved
+/// as far as it exists. `None` for a relative path.
+fn identity(path: &Path) -> Option<AbsPathBuf> {
+    if !path.is_absolute() {
+        return None;
+    }
+    if let Ok(p) = hooks_registry::canonicalize(path) {
+        return Some(p);
+    }
+    // The base only matters for relative paths; an absolute path's own root will do.
+    let root = AbsPathBuf::new(path.ancestors().last()?.to_path_buf()).ok()?;
+    Some(hooks_registry::canonicalize_lenient(path, &root))
+}
+
+fn format_of(kind: HookSourceKind) -> SourceFormat {
+    // User kinds always have a format; explicit kinds never reach here.
+    SourceFormat::of_kind(kind).unwrap_or(SourceFormat::Cursor)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,252 @@
+//! Tests for loading explicit and user sources into the registry.
+
+use std::{fs, path::Path};
+
+use hooks_registry::{HookRegistry, LoadStateKind};
+use hooks_schema::{HookSourceId, HookSourceKind};
+use hooks_trust::{
+    CommandExecutionPosture, DenyAllTrustPolicy, StaticTrustPolicy, Surface, TrustInputs,
+};
+
+use crate::{
+    ExplicitHookSource, ExplicitSourceScope, SourceFormat, UserDirs, load_explicit_sources,
+    load_user_sources, sources_for_hook_dirs,
+};
+
+const VALID: &str = r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./check.sh"}], "afterFileEdit": [{"command": "./fmt.sh"}]}}"#;
+
+fn write(path: &Path, text: &str) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+fn run_delivered(path: &Path) -> ExplicitHookSource {
+    ExplicitHookSource::new(ExplicitSourceScope::RunDelivered, path, SourceFormat::Cursor)
+}
+
+fn id(kind: HookSourceKind, path: &Path) -> HookSourceId {
+    HookSourceId::new(kind, hooks_registry::canonicalize(path).unwrap())
+}
+
+#[test]
+fn a_valid_file_loads_active_without_the_trust_policy_and_returns_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("run/hooks.json");
+    write(&file, VALID);
+    let mut registry = HookRegistry::new();
+    let errors = load_explicit_sources(&[run_delivered(&file)], &mut registry);
+    assert!(errors.is_empty(), "{errors:#?}");
+    let snap = registry.snapshot();
+    let view = snap.source(&id(HookSourceKind::RunDelivered, &file)).unwrap();
+    assert_eq!(view.load_state, LoadStateKind::Loaded);
+    assert!(view.runs);
+    assert!(view.trust.is_active());
+    assert!(view.trust.reason().contains("named explicitly"), "{}", view.trust.reason());
+    assert_eq!(snap.bindings().len(), 2);
+}
+
+#[test]
+fn a_missing_file_is_a_returned_error_naming_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("absent/hooks.json");
+    let mut registry = HookRegistry::new();
+    let errors = load_explicit_sources(&[run_delivered(&file)], &mut registry);
+    assert!(!errors.is_empty());
+    assert!(errors.iter().all(|d| d.is_error()));
+    assert!(
+        errors.iter().any(|d| d.message.contains("does not exist")
+            && d.message.contains(&file.display().to_string())),
+        "{errors:#?}"
+    );
+    assert!(registry.snapshot().bindings().is_empty());
+}
+
+#[test]
+fn a_hook_dir_without_a_hook_file_is_a_returned_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("empty");
+    fs::create_dir(&dir).unwrap();
+    let sources =
+        sources_for_hook_dirs(std::slice::from_ref(&dir), ExplicitSourceScope::RunDelivered);
+    let mut registry = HookRegistry::new();
+    let errors = load_explicit_sources(&sources, &mut registry);
+    assert!(errors.iter().any(|d| d.message.contains("does not exist")), "{errors:#?}");
+}
+
+#[test]
+fn a_directory_where_the_file_should_be_is_a_returned_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("hooks.json");
+    fs::create_dir(&file).unwrap();
+    let mut registry = HookRegistry::new();
+    let errors = load_explicit_sources(&[run_delivered(&file)], &mut registry);
+    assert!(errors.iter().any(|d| d.message.contains("is a directory")), "{errors:#?}");
+}
+
+#[test]
+fn a_file_that_does_not_parse_is_a_returned_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("hooks.json");
+    write(&file, "{ \"version\": 1, \"hooks\": ");
+    let mut registry = HookRegistry::new();
+    let errors = load_explicit_sources(&[run_delivered(&file)], &mut registry);
+    assert!(errors.len() >= 2, "the adapter's error and the load failure: {errors:#?}");
+    assert!(errors.iter().all(|d| d.is_error()));
+    assert!(errors.iter().any(|d| d.code.as_deref() == Some("load_failed")), "{errors:#?}");
+    let view_state =
+        registry.snapshot().source(&id(HookSourceKind::RunDelivered, &file)).map(|v| v.load_state);
+    assert_eq!(view_state, Some(LoadStateKind::Failed));
+}
+
+#[test]
+fn a_rejected_definition_is_a_returned_error_and_the_rest_loads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("hooks.json");
+    write(
+        &file,
+        r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./slow.sh", "timeout": 100000}, {"command": "./ok.sh"}]}}"#,
+    );
+    let mut registry = HookRegistry::new();
+    let errors = load_explicit_sources(&[run_delivered(&file)], &mut registry);
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(errors[0].message.contains("timeout"), "{errors:#?}");
+    assert_eq!(registry.snapshot().bindings().len(), 1);
+}
+
+#[test]
+fn a_load_after_the_run_was_pinned_is_a_returned_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("hooks.json");
+    write(&file, VALID);
+    let mut registry = HookRegistry::new();
+    registry.pin(CommandExecutionPosture::AutoApproves);
+    let errors = load_explicit_sources(&[run_delivered(&file)], &mut registry);
+    assert!(
+        errors.iter().any(|d| d.message == "explicit sources must be loaded before the run starts"),
+        "{errors:#?}"
+    );
+    assert!(registry.snapshot().bindings().is_empty());
+}
+
+#[test]
+fn a_valid_file_with_warnings_returns_no_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("hooks.json");
+    write(
+        &file,
+        r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./a.sh"}], "notAnEvent": [{"command": "./b.sh"}]}}"#,
+    );
+    let mut registry = HookRegistry::new();
+    let errors = load_explicit_sources(&[run_delivered(&file)], &mut registry);
+    assert!(errors.is_empty(), "{errors:#?}");
+    let snap = registry.snapshot();
+    let view = snap.source(&id(HookSourceKind::RunDelivered, &file)).unwrap();
+    assert!(
+        view.diagnostics.iter().any(|d| !d.is_error() && d.message.contains("notAnEvent")),
+        "the warning stays in the snapshot: {:#?}",
+        view.diagnostics
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_directory_named_twice_through_a_symlink_loads_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let real = tmp.path().join("real");
+    write(&real.join("hooks.json"), VALID);
+    let link = tmp.path().join("link");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let sources =
+        sources_for_hook_dirs(&[real.clone(), link.clone()], ExplicitSourceScope::RunDelivered);
+    assert_eq!(sources.len(), 2);
+    let mut registry = HookRegistry::new();
+    let errors = load_explicit_sources(&sources, &mut registry);
+    assert!(errors.is_empty(), "{errors:#?}");
+    let snap = registry.snapshot();
+    assert_eq!(snap.sources().len(), 1);
+    assert_eq!(snap.bindings().len(), 2, "each definition once");
+}
+
+#[test]
+fn one_file_under_two_scopes_loads_once_under_the_higher_precedence() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("hooks.json");
+    write(&file, VALID);
+    let sources = [
+        run_delivered(&file),
+        ExplicitHookSource::new(ExplicitSourceScope::FactoryAgent, &file, SourceFormat::Cursor),
+    ];
+    let mut registry = HookRegistry::new();
+    assert!(load_explicit_sources(&sources, &mut registry).is_empty());
+    let snap = registry.snapshot();
+    let kinds: Vec<HookSourceKind> = snap.sources().iter().map(|v| v.id.kind).collect();
+    assert_eq!(kinds, [HookSourceKind::FactoryAgent]);
+    assert_eq!(snap.bindings().len(), 2);
+}
+
+#[test]
+fn explicit_sources_run_in_priority_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = tmp.path().join("a/hooks.json");
+    let b = tmp.path().join("b/hooks.json");
+    write(&a, r#"{"version": 1, "hooks": {"stop": [{"command": "./a.sh"}]}}"#);
+    write(&b, r#"{"version": 1, "hooks": {"stop": [{"command": "./b.sh"}]}}"#);
+    let sources = [
+        run_delivered(&a),
+        ExplicitHookSource::new(ExplicitSourceScope::FactoryWide, &b, SourceFormat::Cursor),
+    ];
+    let mut registry = HookRegistry::new();
+    assert!(load_explicit_sources(&sources, &mut registry).is_empty());
+    let kinds: Vec<HookSourceKind> =
+        registry.snapshot().bindings().iter().map(|b| b.source.kind).collect();
+    assert_eq!(kinds, [HookSourceKind::FactoryWide, HookSourceKind::RunDelivered]);
+}
+
+#[test]
+fn a_relative_path_is_a_returned_error_and_not_loaded() {
+    let mut registry = HookRegistry::new();
+    let errors =
+        load_explicit_sources(&[run_delivered(Path::new("rel/hooks.json"))], &mut registry);
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].code.as_deref(), Some("relative_path"));
+    assert!(registry.snapshot().sources().is_empty());
+}
+
+#[test]
+fn errors_of_several_files_are_all_returned_and_good_files_still_load() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = tmp.path().join("good/hooks.json");
+    write(&good, VALID);
+    let bad = tmp.path().join("bad/hooks.json");
+    write(&bad, "[]");
+    let missing = tmp.path().join("missing/hooks.json");
+    let mut registry = HookRegistry::new();
+    let errors = load_explicit_sources(
+        &[run_delivered(&bad), run_delivered(&good), run_delivered(&missing)],
+        &mut registry,
+    );
+    let files: std::collections::BTreeSet<_> =
+        errors.iter().filter_map(|d| d.source.clone()).collect();
+    assert_eq!(files.len(), 2, "{errors:#?}");
+    assert_eq!(registry.snapshot().bindings().len(), 2);
+}
+
+#[test]
+fn user_files_load_with_the_policys_decision() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path();
+    write(&home.join(".cursor/hooks.json"), VALID);
+    let dirs = UserDirs::under_home(home);
+    let inputs = TrustInputs::new(Surface::Desktop, CommandExecutionPosture::Unknown);
+
+    let mut registry = HookRegistry::new();
+    let ids = load_user_sources(&dirs, &StaticTrustPolicy, &inputs, false, &mut registry);
+    assert_eq!(ids, [id(HookSourceKind::UserCursorFile, &home.join(".cursor/hooks.json"))]);
+    assert!(registry.errors_for(&ids).is_empty());
+    assert_eq!(registry.snapshot().bindings().len(), 2);
+
+    let mut denied = HookRegistry::new();
+    let ids = load_user_sources(&dirs, &DenyAllTrustPolicy, &inputs, false, &mut denied);
+    assert_eq!(ids.len(), 1);
+    assert!(denied.snapshot().bindings().is_empty());
+}

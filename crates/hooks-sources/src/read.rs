@@ -1,0 +1,200 @@
+//! Reading one hook file: checks before opening, a size cap, then the format's adapter.
+
+use std::{
+    fs,
+    io::{self, Read},
+    path::{Path, PathBuf},
+};
+
+use hooks_schema::{HookDiagnostic, ParseResult};
+
+use crate::SourceFormat;
+
+/// The largest hook file read, in bytes. Real hook files are a few kilobytes; a larger file
+/// is refused before it is read.
+pub const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
+
+/// Why a hook file could not be read. Every message names the path.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// Nothing is at the path, or a symlink there points at nothing.
+    #[error("hook file `{}` does not exist", path.display())]
+    Missing {
+        /// The path.
+        path: PathBuf,
+    },
+    /// A symlink at the path (or in a folder above it) points back at itself.
+    #[error("hook file `{}` is a symlink loop", path.display())]
+    SymlinkLoop {
+        /// The path.
+        path: PathBuf,
+    },
+    /// The path is a directory, a FIFO, a socket or a device rather than a regular file.
+    #[error("hook file `{}` is {what}, not a regular file", path.display())]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What it is (`a directory`, `a fifo`, …).
+        what: &'static str,
+    },
+    /// The file is larger than [`MAX_SOURCE_BYTES`].
+    #[error("hook file `{}` is {size} bytes, more than the {cap} byte limit", path.display())]
+    TooLarge {
+        /// The path.
+        path: PathBuf,
+        /// Its size (at least this many bytes).
+        size: u64,
+        /// The limit.
+        cap: u64,
+    },
+    /// The file could not be read (permissions, IO error).
+    #[error("cannot read hook file `{}`: {source}", path.display())]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: io::Error,
+    },
+}
+
+impl ReadError {
+    /// The path it is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            ReadError::Missing { path }
+            | ReadError::SymlinkLoop { path }
+            | ReadError::NotAFile { path, .. }
+            | ReadError::TooLarge { path, .. }
+            | ReadError::Io { path, .. } => path,
+        }
+    }
+
+    /// A stable code for diagnostics.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ReadError::Missing { .. } => "file_missing",
+            ReadError::SymlinkLoop { .. } => "symlink_loop",
+            ReadError::NotAFile { .. } => "not_a_file",
+            ReadError::TooLarge { .. } => "file_too_large",
+            ReadError::Io { .. } => "file_unreadable",
+        }
+    }
+
+    /// The error as an error diagnostic on its file.
+    pub fn to_diagnostic(&self) -> HookDiagnostic {
+        HookDiagnostic::error(self.to_string()).in_file(self.path()).with_code(self.code())
+    }
+}
+
+/// Reads the hook file at `path` and parses it as `format`.
+///
+/// Before opening, the path must resolve to a regular file (a directory, FIFO, socket or
+/// device is refused, so reading never blocks on a pipe), symlink loops and dangling links are
+/// named as such, and the size must be at most [`MAX_SOURCE_BYTES`]; the read itself is
+/// capped too, in case the file grows in between. The bytes then go to the format's adapter,
+/// whose [`ParseResult`] is returned as is.
+///
+/// Both the explicit-source loader and the watcher read files through this function.
+pub fn read_source(path: &Path, format: SourceFormat) -> Result<ParseResult, ReadError> {
+    let bytes = read_capped(path)?;
+    Ok(parse_bytes(&bytes, path, format))
+}
+
+/// Parses `bytes` read from `path` with the adapter for `format` (no IO).
+pub fn parse_bytes(bytes: &[u8], path: &Path, format: SourceFormat) -> ParseResult {
+    match format {
+        SourceFormat::Cursor => hooks_format_cursor::parse(bytes, path),
+        SourceFormat::Chrys => hooks_format_chrys::parse(bytes, path),
+        SourceFormat::Claude => {
+            hooks_format_claude::parse(bytes, path, hooks_format_claude::ClaudeMode::Default)
+        }
+        SourceFormat::ClaudeStrict => {
+            hooks_format_claude::parse(bytes, path, hooks_format_claude::ClaudeMode::Strict)
+        }
+    }
+}
+
+/// The file's bytes, after the checks [`read_source`] describes.
+pub fn read_capped(path: &Path) -> Result<Vec<u8>, ReadError> {
+    let owned = || path.to_path_buf();
+    let meta = fs::metadata(path).map_err(|e| classify(path, e))?;
+    let file_type = meta.file_type();
+    if !file_type.is_file() {
+        return Err(ReadError::NotAFile { path: owned(), what: describe(&file_type) });
+    }
+    if meta.len() > MAX_SOURCE_BYTES {
+        return Err(ReadError::TooLarge { path: owned(), size: meta.len(), cap: MAX_SOURCE_BYTES });
+    }
+    let file = fs::File::open(path).map_err(|e| classify(path, e))?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(MAX_SOURCE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| ReadError::Io { path: owned(), source })?;
+    let read = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    if read > MAX_SOURCE_BYTES {
+        return Err(ReadError::TooLarge { path: owned(), size: read, cap: MAX_SOURCE_BYTES });
+    }
+    Ok(bytes)
+}
+
+fn classify(path: &Path, e: io::Error) -> ReadError {
+    let path = path.to_path_buf();
+    if is_symlink_loop(&e) {
+        return ReadError::SymlinkLoop { path };
+    }
+    match e.kind() {
+        io::ErrorKind::NotFound => ReadError::Missing { path },
+        _ => ReadError::Io { path, source: e },
+    }
+}
+
+/// `ELOOP`, which std does not name on stable.
+fn is_symlink_loop(e: &io::Error) -> bool {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    const ELOOP: i32 = 40;
+    #[cfg(any(
+        target_os = "macos",
+        target_os = "ios",
+        target_os = "freebsd",
+        target_os = "netbsd",
+        target_os = "openbsd",
+        target_os = "dragonfly"
+    ))]
+    const ELOOP: i32 = 62;
+    #[cfg(not(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "macos",
+        target_os = "ios",
+        target_os = "freebsd",
+        target_os = "netbsd",
+        target_os = "openbsd",
+        target_os = "dragonfly"
+    )))]
+    const ELOOP: i32 = -1;
+    e.raw_os_error() == Some(ELOOP)
+}
+
+fn describe(file_type: &fs::FileType) -> &'static str {
+    if file_type.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a fifo";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_block_device() || file_type.is_char_device() {
+            return "a device";
+        }
+    }
+    "a special file"
+}
+
+#[cfg(test)]
+mod tests;

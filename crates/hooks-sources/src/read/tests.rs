@@ -1,0 +1,155 @@
+//! Tests for reading hook files: the checks before opening, the cap, and the adapters.
+
+use std::fs;
+
+use crate::{MAX_SOURCE_BYTES, ReadError, SourceFormat, read_capped, read_source};
+
+const CURSOR_OK: &str =
+    r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./check.sh"}]}}"#;
+
+#[test]
+fn a_valid_file_is_parsed_by_its_adapter() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("hooks.json");
+    fs::write(&path, CURSOR_OK).unwrap();
+    let parsed = read_source(&path, SourceFormat::Cursor).unwrap().unwrap();
+    assert_eq!(parsed.definitions.len(), 1);
+}
+
+#[test]
+fn a_file_that_does_not_parse_is_read_and_rejected_by_the_adapter() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("hooks.json");
+    fs::write(&path, "{ not json").unwrap();
+    let diags = read_source(&path, SourceFormat::Cursor).unwrap().unwrap_err();
+    assert!(diags.iter().any(|d| d.is_error()), "{diags:?}");
+}
+
+#[test]
+fn a_missing_file_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("nope/hooks.json");
+    let err = read_capped(&path).unwrap_err();
+    assert!(matches!(err, ReadError::Missing { .. }), "{err:?}");
+    assert_eq!(err.to_string(), format!("hook file `{}` does not exist", path.display()));
+    let d = err.to_diagnostic();
+    assert!(d.is_error());
+    assert_eq!(d.source.as_deref(), Some(path.as_path()));
+    assert_eq!(d.code.as_deref(), Some("file_missing"));
+}
+
+#[test]
+fn a_directory_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let err = read_source(tmp.path(), SourceFormat::Chrys).unwrap_err();
+    assert!(matches!(err, ReadError::NotAFile { what: "a directory", .. }), "{err:?}");
+    assert!(err.to_string().contains(&tmp.path().display().to_string()));
+}
+
+#[test]
+fn a_file_over_the_cap_is_refused_before_reading() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("hooks.json");
+    let f = fs::File::create(&path).unwrap();
+    f.set_len(MAX_SOURCE_BYTES + 1).unwrap();
+    let err = read_source(&path, SourceFormat::Cursor).unwrap_err();
+    assert!(
+        matches!(err, ReadError::TooLarge { size, .. } if size == MAX_SOURCE_BYTES + 1),
+        "{err:?}"
+    );
+    // Exactly the cap is fine (the adapter then rejects the zeros).
+    f.set_len(MAX_SOURCE_BYTES).unwrap();
+    assert_eq!(read_capped(&path).unwrap().len() as u64, MAX_SOURCE_BYTES);
+}
+
+#[cfg(unix)]
+#[test]
+fn symlink_loops_and_dangling_links_are_named_as_such() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().unwrap();
+    let a = tmp.path().join("a.json");
+    let b = tmp.path().join("b.json");
+    symlink(&b, &a).unwrap();
+    symlink(&a, &b).unwrap();
+    let err = read_source(&a, SourceFormat::Cursor).unwrap_err();
+    assert!(matches!(err, ReadError::SymlinkLoop { .. }), "{err:?}");
+    assert!(err.to_string().ends_with("is a symlink loop"), "{err}");
+
+    let dangling = tmp.path().join("d.json");
+    symlink(tmp.path().join("gone"), &dangling).unwrap();
+    assert!(matches!(read_capped(&dangling).unwrap_err(), ReadError::Missing { .. }));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_to_a_file_is_read_through() {
+    let tmp = tempfile::tempdir().unwrap();
+    let target = tmp.path().join("real.json");
+    fs::write(&target, CURSOR_OK).unwrap();
+    let link = tmp.path().join("hooks.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    assert_eq!(read_capped(&link).unwrap(), CURSOR_OK.as_bytes());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_socket_is_refused_without_opening_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("hooks.json");
+    let _listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
+    let err = read_source(&path, SourceFormat::Cursor).unwrap_err();
+    assert!(matches!(err, ReadError::NotAFile { what: "a socket", .. }), "{err:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_device_is_refused_without_reading_it() {
+    let err = read_capped(std::path::Path::new("/dev/zero")).unwrap_err();
+    assert!(matches!(err, ReadError::NotAFile { what: "a device", .. }), "{err:?}");
+}
+
+#[test]
+fn each_format_goes_to_its_own_adapter() {
+    let tmp = tempfile::tempdir().unwrap();
+    let chrys = tmp.path().join("hooks.yaml");
+    fs::write(
+        &chrys,
+        "version: 1\nhooks:\n  - id: note\n    event: after_turn\n    run: { type: shell, shell: 'true' }\n",
+    )
+    .unwrap();
+    let parsed = read_source(&chrys, SourceFormat::Chrys).unwrap().unwrap();
+    assert_eq!(parsed.definitions.len(), 1);
+    assert_eq!(parsed.definitions[0].id.as_str(), "note");
+
+    let claude = tmp.path().join("settings.json");
+    fs::write(
+        &claude,
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./x.sh"}]}]}}"#,
+    )
+    .unwrap();
+    let parsed = read_source(&claude, SourceFormat::Claude).unwrap().unwrap();
+    assert_eq!(parsed.definitions.len(), 1);
+
+    // The Cursor adapter does not read a Claude document as hooks.
+    let as_cursor = read_source(&claude, SourceFormat::Cursor).unwrap();
+    assert!(as_cursor.map(|p| p.definitions.is_empty()).unwrap_or(true));
+}
+
+#[test]
+fn claude_strict_mode_reaches_the_adapter() {
+    let tmp = tempfile::tempdir().unwrap();
+    let claude = tmp.path().join("settings.json");
+    // No `hooks.version: 1`: fine for Claude Code, a violation of the strict contract.
+    let text = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./x.sh"}]}]}}"#;
+    fs::write(&claude, text).unwrap();
+    let lax = read_source(&claude, SourceFormat::Claude).unwrap().unwrap();
+    let strict = read_source(&claude, SourceFormat::ClaudeStrict).unwrap();
+    let strict_diags = match &strict {
+        Ok(p) => p.diagnostics.clone(),
+        Err(d) => d.clone(),
+    };
+    assert_ne!(strict_diags, lax.diagnostics, "strict mode reports the contract violation");
+    assert_eq!(SourceFormat::Claude.with_claude_strict(true), SourceFormat::ClaudeStrict);
+    assert_eq!(SourceFormat::ClaudeStrict.with_claude_strict(false), SourceFormat::Claude);
+    assert_eq!(SourceFormat::Cursor.with_claude_strict(true), SourceFormat::Cursor);
+}
