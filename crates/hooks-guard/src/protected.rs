@@ -7,7 +7,7 @@ use std::{
 };
 
 use hooks_registry::RegistrySnapshot;
-use hooks_schema::{AbsPathBuf, HookSourceId};
+use hooks_schema::{AbsPathBuf, Generation, HookSourceId};
 
 use crate::{
     CaseDetection, CaseSensitivity, GuardDecision, GuardError, HitReason, ProtectedHit, Resolved,
@@ -66,6 +66,7 @@ struct Slot {
 /// edit against it. Building stats every protected file and each folder above it once.
 #[derive(Debug, Clone)]
 pub struct ProtectedSet {
+    generation: Option<Generation>,
     entries: Vec<ProtectedEntry>,
     insensitive: Vec<bool>,
     by_path: HashMap<PathBuf, Slot>,
@@ -81,7 +82,21 @@ impl ProtectedSet {
 
     /// Indexes the protected paths of `snapshot`.
     pub fn from_snapshot(snapshot: &RegistrySnapshot) -> ProtectedSet {
-        ProtectedSet::new(crate::snapshot::entries_of(snapshot))
+        let mut set = ProtectedSet::new(crate::snapshot::entries_of(snapshot));
+        set.generation = Some(snapshot.generation());
+        set
+    }
+
+    /// The generation of the snapshot the set was built from; `None` when it was built from
+    /// entries.
+    pub fn generation(&self) -> Option<Generation> {
+        self.generation
+    }
+
+    /// Whether the set was built from a snapshot of `snapshot`'s generation. A caller that
+    /// keeps a set between edits rebuilds it when this is false.
+    pub fn is_current_for(&self, snapshot: &RegistrySnapshot) -> bool {
+        self.generation == Some(snapshot.generation())
     }
 
     /// Indexes `entries`, deciding case sensitivity as `detection` says.
@@ -93,6 +108,7 @@ impl ProtectedSet {
         entries.sort();
         entries.dedup();
         let mut set = ProtectedSet {
+            generation: None,
             insensitive: Vec::with_capacity(entries.len()),
             entries: Vec::new(),
             by_path: HashMap::new(),

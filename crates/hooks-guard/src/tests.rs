@@ -271,7 +271,9 @@ fn random_spellings_of_the_hook_file_are_protected() {
         prop::collection::vec((0..DETOURS.len(), any::<bool>()), 8),
         any::<bool>(),
     );
-    let mut runner = TestRunner::new(ProptestConfig { cases: 256, ..ProptestConfig::default() });
+    let config =
+        ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() };
+    let mut runner = TestRunner::new(config);
     let outcome = runner.run(&strategy, |(route, gaps, trailing)| {
         let route = &routes[route];
         let mut spelling = String::new();

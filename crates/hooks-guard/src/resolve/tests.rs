@@ -131,3 +131,24 @@ fn a_symlink_loop_stops_and_resolves_lexically() {
     let landed = readings[0].path.as_path();
     assert!(landed == tree.cwd.join("loop-a") || landed == tree.cwd.join("loop-b"), "{landed:?}");
 }
+
+#[test]
+fn a_missing_folder_cancelled_by_a_parent_is_read_physically() {
+    let tree = Tree::new();
+    // `zz` does not exist; once created, `zz/..` is the root again, and `link_cursor/..` is
+    // the parent of the link's target.
+    let requested = tree.at("zz/../link_cursor/../.cursor/hooks.json");
+    let readings = resolve_edit_path(&requested, &tree.cwd).expect("ok");
+    let paths: Vec<&Path> = readings.iter().map(|r| r.path.as_path()).collect();
+    assert_eq!(paths, [tree.at(".cursor/hooks.json"), tree.at("proj/.cursor/hooks.json")]);
+    assert!(!readings[1].exists, "the operating system cannot open it before `zz` exists");
+}
+
+#[test]
+fn a_dangling_symlink_behind_a_parent_is_followed_physically() {
+    let tree = Tree::new();
+    symlink(&tree.cwd.join("hooks/later.sh"), &tree.cwd.join("src/dangling"));
+    let readings = resolve_edit_path(Path::new("src/zz/../dangling"), &tree.cwd).expect("ok");
+    let paths: Vec<&Path> = readings.iter().map(|r| r.path.as_path()).collect();
+    assert_eq!(paths, [tree.cwd.join("hooks/later.sh")]);
+}

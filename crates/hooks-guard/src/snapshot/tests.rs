@@ -17,6 +17,17 @@ fn the_snapshot_protects_the_hook_file_and_its_script_once() {
 }
 
 #[test]
+fn a_set_knows_the_generation_it_was_built_from() {
+    let tree = Tree::new();
+    let snapshot = tree.snapshot();
+    let set = ProtectedSet::from_snapshot(&snapshot);
+    assert_eq!(set.generation(), Some(snapshot.generation()));
+    assert!(set.is_current_for(&snapshot));
+    assert!(!set.is_current_for(&RegistrySnapshot::default()));
+    assert_eq!(ProtectedSet::new(tree.entries()).generation(), None);
+}
+
+#[test]
 fn can_write_files_checks_against_the_snapshot() {
     let tree = Tree::new();
     let snapshot = tree.snapshot();
