@@ -13,6 +13,9 @@ mod error;
 mod event;
 mod layout;
 mod matrix;
+mod shared;
+mod watcher;
+mod worker;
 
 pub use crate::{
     debounce::{Batch, DEFAULT_DEBOUNCE_WINDOW, Debouncer, MAX_DEBOUNCE_WINDOW},
@@ -20,4 +23,6 @@ pub use crate::{
     event::{ChangeKind, FsChange, Routed, route},
     layout::{HOOK_FILES, Touch, WATCHED_FOLDERS, owning_root, touch},
     matrix::{RootOrigin, watch_matrix},
+    shared::{ReloadReport, WatcherEvent},
+    watcher::{AttachFuture, HookConfigWatcher, WatcherConfig},
 };

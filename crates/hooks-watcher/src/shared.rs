@@ -1,0 +1,368 @@
+//! State shared by the watcher's API and its worker: the roots, the trust inputs, and the one
+//! place a root's hook files are read and applied to the registry.
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    path::Path,
+    sync::{
+        Arc, Mutex, MutexGuard,
+        atomic::{AtomicUsize, Ordering},
+        mpsc::Sender,
+    },
+};
+
+use hooks_registry::{RegistryHandle, SourceUpdate, source_id};
+use hooks_schema::{AbsPathBuf, Generation, HookDiagnostic, HookSourceId, HookSourceKind};
+use hooks_sources::{SourceFormat, project_files, read_source};
+use hooks_trust::{TrustInputs, TrustPolicy};
+use tokio::sync::oneshot;
+
+use crate::WatchError;
+
+/// What the watcher tells its subscribers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WatcherEvent {
+    /// A root's platform watch was attached, or failed to attach.
+    Attached {
+        /// The root.
+        root: AbsPathBuf,
+        /// Whether the root directory is watched.
+        result: Result<(), WatchError>,
+    },
+    /// A root's hook files were read from disk and applied to the registry.
+    Reloaded {
+        /// The root.
+        root: AbsPathBuf,
+        /// How many times the root has been loaded, this load included.
+        loads: u64,
+        /// The registry generation after the load.
+        generation: Generation,
+        /// The sources found under the root, in priority order.
+        sources: Vec<HookSourceId>,
+    },
+    /// A watch error or a missing root, recorded as a diagnostic on the root.
+    Diagnostic {
+        /// The root.
+        root: AbsPathBuf,
+        /// The diagnostic.
+        diagnostic: HookDiagnostic,
+    },
+    /// A root was removed and its sources withdrawn.
+    Removed {
+        /// The root.
+        root: AbsPathBuf,
+    },
+}
+
+/// What one load of a root found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReloadReport {
+    /// The root.
+    pub root: AbsPathBuf,
+    /// How many times the root has been loaded, this load included.
+    pub loads: u64,
+    /// The registry generation after the load.
+    pub generation: Generation,
+    /// The sources found under the root, in priority order.
+    pub sources: Vec<HookSourceId>,
+    /// Sources loaded before and gone now, withdrawn from the root.
+    pub withdrawn: Vec<HookSourceId>,
+}
+
+/// How a root's attachment ended, for the futures waiting on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum AttachOutcome {
+    Attached,
+    Failed(WatchError),
+    Removed,
+}
+
+#[derive(Debug)]
+enum AttachState {
+    Pending(Vec<oneshot::Sender<AttachOutcome>>),
+    Done(AttachOutcome),
+}
+
+#[derive(Debug)]
+struct RootEntry {
+    sources: BTreeSet<HookSourceId>,
+    attach: AttachState,
+    loads: u64,
+    watch_diagnostics: Vec<HookDiagnostic>,
+    missing: Option<HookDiagnostic>,
+}
+
+#[derive(Debug)]
+struct State {
+    inputs: TrustInputs,
+    roots: BTreeMap<AbsPathBuf, RootEntry>,
+}
+
+pub(crate) struct Shared {
+    registry: RegistryHandle,
+    policy: Arc<dyn TrustPolicy>,
+    state: Mutex<State>,
+    subscribers: Mutex<Vec<Sender<WatcherEvent>>>,
+    platform_watches: AtomicUsize,
+}
+
+impl Shared {
+    pub(crate) fn new(
+        registry: RegistryHandle,
+        policy: Arc<dyn TrustPolicy>,
+        inputs: TrustInputs,
+    ) -> Shared {
+        Shared {
+            registry,
+            policy,
+            state: Mutex::new(State { inputs, roots: BTreeMap::new() }),
+            subscribers: Mutex::new(Vec::new()),
+            platform_watches: AtomicUsize::new(0),
+        }
+    }
+
+    pub(crate) fn registry(&self) -> &RegistryHandle {
+        &self.registry
+    }
+
+    pub(crate) fn subscribe(&self, tx: Sender<WatcherEvent>) {
+        lock(&self.subscribers).push(tx);
+    }
+
+    pub(crate) fn emit(&self, event: WatcherEvent) {
+        lock(&self.subscribers).retain(|tx| tx.send(event.clone()).is_ok());
+    }
+
+    /// Registers `root` and loads it, unless it is already registered. Returns whether it was
+    /// new, and a receiver for its attachment unless that already ended (then its outcome).
+    pub(crate) fn add_root(
+        &self,
+        root: &AbsPathBuf,
+    ) -> (bool, Result<oneshot::Receiver<AttachOutcome>, AttachOutcome>) {
+        let mut state = lock(&self.state);
+        let (tx, rx) = oneshot::channel();
+        if let Some(entry) = state.roots.get_mut(root) {
+            return match &mut entry.attach {
+                AttachState::Pending(waiters) => {
+                    waiters.push(tx);
+                    (false, Ok(rx))
+                }
+                AttachState::Done(outcome) => (false, Err(outcome.clone())),
+            };
+        }
+        state.roots.insert(
+            root.clone(),
+            RootEntry {
+                sources: BTreeSet::new(),
+                attach: AttachState::Pending(vec![tx]),
+                loads: 0,
+                watch_diagnostics: Vec::new(),
+                missing: None,
+            },
+        );
+        self.registry.change(|reg| reg.add_project_root(root.clone()));
+        let report = self.reload_locked(&mut state, root);
+        drop(state);
+        if let Some(report) = report {
+            self.emit_reloaded(report);
+        }
+        (true, Ok(rx))
+    }
+
+    /// Forgets `root`, withdraws its sources and the project, and ends pending attachments.
+    pub(crate) fn remove_root(&self, root: &AbsPathBuf) -> bool {
+        let mut state = lock(&self.state);
+        let Some(entry) = state.roots.remove(root) else { return false };
+        self.registry.change(|reg| {
+            for source in &entry.sources {
+                reg.remove_source_root(source, root);
+            }
+            reg.remove_project_root(root);
+        });
+        drop(state);
+        if let AttachState::Pending(waiters) = entry.attach {
+            for tx in waiters {
+                let _ = tx.send(AttachOutcome::Removed);
+            }
+        }
+        self.emit(WatcherEvent::Removed { root: root.clone() });
+        true
+    }
+
+    pub(crate) fn has_root(&self, root: &Path) -> bool {
+        lock(&self.state).roots.keys().any(|r| r.as_path() == root)
+    }
+
+    pub(crate) fn roots(&self) -> Vec<AbsPathBuf> {
+        lock(&self.state).roots.keys().cloned().collect()
+    }
+
+    pub(crate) fn loads(&self, root: &AbsPathBuf) -> Option<u64> {
+        lock(&self.state).roots.get(root).map(|e| e.loads)
+    }
+
+    pub(crate) fn diagnostics(&self, root: &AbsPathBuf) -> Vec<HookDiagnostic> {
+        let state = lock(&self.state);
+        let Some(entry) = state.roots.get(root) else { return Vec::new() };
+        entry.missing.iter().chain(&entry.watch_diagnostics).cloned().collect()
+    }
+
+    /// Ends a root's attachment and tells the futures waiting on it.
+    pub(crate) fn attach_done(&self, root: &AbsPathBuf, outcome: AttachOutcome) {
+        let mut state = lock(&self.state);
+        let Some(entry) = state.roots.get_mut(root) else { return };
+        let previous = std::mem::replace(&mut entry.attach, AttachState::Done(outcome.clone()));
+        drop(state);
+        if let AttachState::Pending(waiters) = previous {
+            for tx in waiters {
+                let _ = tx.send(outcome.clone());
+            }
+        }
+        let result = match outcome {
+            AttachOutcome::Attached => Ok(()),
+            AttachOutcome::Failed(e) => Err(e),
+            AttachOutcome::Removed => return,
+        };
+        self.emit(WatcherEvent::Attached { root: root.clone(), result });
+    }
+
+    /// Records a watch error on `root` (once per distinct message) and tells subscribers.
+    pub(crate) fn watch_error(&self, root: &AbsPathBuf, error: &WatchError) {
+        let diagnostic = error.to_diagnostic();
+        let mut state = lock(&self.state);
+        let Some(entry) = state.roots.get_mut(root) else { return };
+        if entry.watch_diagnostics.contains(&diagnostic) {
+            return;
+        }
+        entry.watch_diagnostics.push(diagnostic.clone());
+        drop(state);
+        self.emit(WatcherEvent::Diagnostic { root: root.clone(), diagnostic });
+    }
+
+    pub(crate) fn set_platform_watches(&self, n: usize) {
+        self.platform_watches.store(n, Ordering::Relaxed);
+    }
+
+    pub(crate) fn platform_watches(&self) -> usize {
+        self.platform_watches.load(Ordering::Relaxed)
+    }
+
+    /// Reads `root`'s hook files from disk and applies them, or `None` if it is not a root.
+    pub(crate) fn reload(&self, root: &AbsPathBuf) -> Option<ReloadReport> {
+        let mut state = lock(&self.state);
+        let report = self.reload_locked(&mut state, root)?;
+        let missing = state.roots.get(root).and_then(|e| e.missing.clone());
+        drop(state);
+        self.emit_reloaded(report.clone());
+        if let Some(diagnostic) = missing {
+            self.emit(WatcherEvent::Diagnostic { root: root.clone(), diagnostic });
+        }
+        Some(report)
+    }
+
+    /// Decides trust again for every loaded source with `inputs`, and keeps them for later
+    /// loads.
+    pub(crate) fn set_trust_inputs(&self, inputs: TrustInputs) {
+        let mut state = lock(&self.state);
+        state.inputs = inputs;
+        let sources: BTreeSet<&HookSourceId> =
+            state.roots.values().flat_map(|e| e.sources.iter()).collect();
+        self.registry.change(|reg| {
+            for source in sources {
+                reg.set_trust(source, self.policy.decide(source.kind, &inputs));
+            }
+        });
+    }
+
+    pub(crate) fn trust_inputs(&self) -> TrustInputs {
+        lock(&self.state).inputs
+    }
+
+    fn emit_reloaded(&self, report: ReloadReport) {
+        let ReloadReport { root, loads, generation, sources, .. } = report;
+        self.emit(WatcherEvent::Reloaded { root, loads, generation, sources });
+    }
+
+    /// The state on disk decides: every project file present is read and upserted (a read
+    /// failure or a parse failure keeps the previous configuration, which the registry marks
+    /// stale), and every source loaded before but absent now is withdrawn from this root.
+    /// Runs under the state lock, so a reload and a removal of the same root never interleave.
+    fn reload_locked(&self, state: &mut State, root: &AbsPathBuf) -> Option<ReloadReport> {
+        let inputs = state.inputs;
+        let entry = state.roots.get_mut(root)?;
+        let present = if root.as_path().is_dir() {
+            entry.missing = None;
+            project_files(root.as_path())
+        } else {
+            entry.missing = Some(
+                HookDiagnostic::error(format!(
+                    "project root `{root}` no longer exists; its hook files were withdrawn"
+                ))
+                .in_file(root.as_path())
+                .with_code("root_missing"),
+            );
+            Vec::new()
+        };
+        let mut loaded = BTreeSet::new();
+        let mut ops = Vec::with_capacity(present.len());
+        for (kind, path) in present {
+            let Some(format) = SourceFormat::of_kind(kind) else { continue };
+            let id = identify(kind, &path, root);
+            let op = match read_source(&path, format) {
+                Ok(parsed) => Op::Upsert(SourceUpdate {
+                    source: id.clone(),
+                    parsed,
+                    project_root: Some(root.clone()),
+                    trust: self.policy.decide(kind, &inputs),
+                }),
+                Err(e) => Op::ReadFailure(id.clone(), e.to_diagnostic()),
+            };
+            ops.push(op);
+            loaded.insert(id);
+        }
+        let withdrawn: Vec<HookSourceId> = entry.sources.difference(&loaded).cloned().collect();
+        let generation = self.registry.change(|reg| {
+            for op in ops {
+                match op {
+                    Op::Upsert(update) => reg.upsert_source(update),
+                    Op::ReadFailure(id, d) => reg.record_read_failure(&id, Some(root.clone()), d),
+                };
+            }
+            for id in &withdrawn {
+                reg.remove_source_root(id, root);
+            }
+            reg.generation()
+        });
+        entry.loads += 1;
+        let mut sources: Vec<HookSourceId> = loaded.iter().cloned().collect();
+        sources.sort_by_key(|s| s.kind.priority());
+        entry.sources = loaded;
+        Some(ReloadReport {
+            root: root.clone(),
+            loads: entry.loads,
+            generation,
+            sources,
+            withdrawn,
+        })
+    }
+}
+
+enum Op {
+    Upsert(SourceUpdate),
+    ReadFailure(HookSourceId, HookDiagnostic),
+}
+
+/// A file's identity: its canonical path, or, when it cannot be resolved (a dangling
+/// symlink), the path under the canonical root, so the failure is still recorded on it.
+fn identify(kind: HookSourceKind, path: &Path, root: &AbsPathBuf) -> HookSourceId {
+    source_id(kind, path).unwrap_or_else(|_| {
+        let rel = path.strip_prefix(root.as_path()).unwrap_or(path);
+        let abs = root.join(rel).unwrap_or_else(|_| root.clone());
+        HookSourceId::new(kind, abs)
+    })
+}
+
+/// Locks, recovering from poisoning: every critical section leaves the state consistent.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}

@@ -1,0 +1,298 @@
+//! `HookConfigWatcher`: the public face of the watcher, one platform watcher for every root.
+
+use std::{
+    future::Future,
+    path::Path,
+    pin::Pin,
+    sync::{
+        Arc,
+        mpsc::{self, Receiver, Sender},
+    },
+    task::{Context, Poll},
+    thread::JoinHandle,
+    time::Duration,
+};
+
+use hooks_registry::{RegistryHandle, canonicalize};
+use hooks_schema::{AbsPathBuf, HookDiagnostic};
+use hooks_trust::{CommandExecutionPosture, Surface, TrustInputs, TrustPolicy};
+use tokio::sync::oneshot;
+
+use crate::{
+    DEFAULT_DEBOUNCE_WINDOW, WatcherError,
+    backend::{NotifyBackend, WatchBackend},
+    shared::{AttachOutcome, ReloadReport, Shared, WatcherEvent},
+    worker::{Engine, Msg, run},
+};
+
+#[cfg(test)]
+mod tests;
+
+/// How a [`HookConfigWatcher`] is set up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WatcherConfig {
+    /// The debounce window (trailing edge per root; see [`crate::Debouncer`]).
+    pub debounce_window: Duration,
+    /// The trust inputs project files are decided with until [`HookConfigWatcher::set_trust_inputs`]
+    /// is called; the posture is `Unknown` before the run starts, which keeps them inert.
+    pub trust_inputs: TrustInputs,
+}
+
+impl WatcherConfig {
+    /// The default window and `surface` with an unknown posture.
+    pub fn new(surface: Surface) -> WatcherConfig {
+        WatcherConfig {
+            debounce_window: DEFAULT_DEBOUNCE_WINDOW,
+            trust_inputs: TrustInputs::new(surface, CommandExecutionPosture::Unknown),
+        }
+    }
+
+    /// The same configuration with another debounce window.
+    #[must_use]
+    pub fn with_debounce_window(mut self, window: Duration) -> WatcherConfig {
+        self.debounce_window = window;
+        self
+    }
+}
+
+/// Discovers and hot-reloads project hook files for the roots it is given.
+///
+/// One platform watcher serves every root; per root it watches the root directory and the
+/// hook folders that exist (`.cursor/`, `.chrys/`, `.chrys/hooks/`, `.claude/`), never
+/// recursively, so a large repository costs no more than a small one. Loads are synchronous
+/// when a root is added and happen on a background thread after a debounced change; every load
+/// reads the root's files as they are on disk and applies them through the registry handle.
+/// Dropping the watcher stops the thread and the platform watcher; the registry keeps what
+/// was loaded.
+pub struct HookConfigWatcher {
+    shared: Arc<Shared>,
+    tx: Sender<Msg>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl HookConfigWatcher {
+    /// Starts the platform watcher and its thread; no root is watched yet.
+    pub fn new(
+        registry: RegistryHandle,
+        policy: Arc<dyn TrustPolicy>,
+        config: WatcherConfig,
+    ) -> Result<HookConfigWatcher, WatcherError> {
+        let (tx, rx) = mpsc::channel();
+        let events = tx.clone();
+        let backend = NotifyBackend::new(move |event| {
+            let _ = events.send(Msg::Fs(event));
+        })
+        .map_err(|source| WatcherError::Start { source })?;
+        HookConfigWatcher::start(registry, policy, config, backend, tx, rx)
+    }
+
+    pub(crate) fn start<B: WatchBackend + 'static>(
+        registry: RegistryHandle,
+        policy: Arc<dyn TrustPolicy>,
+        config: WatcherConfig,
+        backend: B,
+        tx: Sender<Msg>,
+        rx: Receiver<Msg>,
+    ) -> Result<HookConfigWatcher, WatcherError> {
+        let shared = Arc::new(Shared::new(registry, policy, config.trust_inputs));
+        let engine = Engine::new(Arc::clone(&shared), backend, config.debounce_window);
+        let thread = std::thread::Builder::new()
+            .name("hook-config-watcher".to_owned())
+            .spawn(move || run(engine, &rx))
+            .map_err(|source| WatcherError::Thread { source })?;
+        Ok(HookConfigWatcher { shared, tx, thread: Some(thread) })
+    }
+
+    /// Adds a project root: announces it to the registry and loads its hook files on the spot
+    /// (so a root added before the run starts is in the registry before the pin), then asks
+    /// the worker to attach the platform watch. The returned future resolves when the watch
+    /// is attached (which can take a while on some platforms); the caller need not wait on it,
+    /// but a change made before it resolves may go unseen until the next one.
+    ///
+    /// Adding a root that is already watched loads nothing and resolves with the first
+    /// attachment. The root is canonicalized first; a root that does not exist or is not a
+    /// directory resolves to an error without touching the registry.
+    pub fn add_root(&self, root: &Path) -> AttachFuture {
+        let root = match canonical_dir(root) {
+            Ok(root) => root,
+            Err(e) => return AttachFuture::ready(Err(e)),
+        };
+        let (new, attach) = self.shared.add_root(&root);
+        if new && self.tx.send(Msg::Attach(root.clone())).is_err() {
+            return AttachFuture::ready(Err(WatcherError::ShutDown));
+        }
+        match attach {
+            Ok(rx) => AttachFuture { root: Some(root), state: FutureState::Waiting(rx) },
+            Err(outcome) => AttachFuture::ready(outcome_result(root, outcome)),
+        }
+    }
+
+    /// Removes a root: withdraws its sources and the project from the registry and detaches
+    /// its watches. Returns whether it was watched.
+    pub fn remove_root(&self, root: &Path) -> bool {
+        let Some(root) = self.resolve(root) else { return false };
+        let removed = self.shared.remove_root(&root);
+        if removed {
+            let _ = self.tx.send(Msg::Detach(root));
+        }
+        removed
+    }
+
+    /// Reads a watched root's hook files from disk and applies them now, as a debounced change
+    /// does.
+    pub fn reload_root(&self, root: &Path) -> Result<ReloadReport, WatcherError> {
+        self.resolve(root)
+            .and_then(|r| self.shared.reload(&r))
+            .ok_or_else(|| WatcherError::NotWatched { path: root.to_path_buf() })
+    }
+
+    /// Decides trust again for every loaded source with `inputs` (the posture read when the
+    /// run starts, say); later loads use them too.
+    pub fn set_trust_inputs(&self, inputs: TrustInputs) {
+        self.shared.set_trust_inputs(inputs);
+    }
+
+    /// The trust inputs in effect.
+    pub fn trust_inputs(&self) -> TrustInputs {
+        self.shared.trust_inputs()
+    }
+
+    /// The watched roots (canonical), sorted.
+    pub fn roots(&self) -> Vec<AbsPathBuf> {
+        self.shared.roots()
+    }
+
+    /// How many times `root` has been loaded, or `None` if it is not watched.
+    pub fn loads(&self, root: &Path) -> Option<u64> {
+        self.resolve(root).and_then(|r| self.shared.loads(&r))
+    }
+
+    /// The watch diagnostics of `root`: watch errors (too many watches, permission denied) and
+    /// a root that no longer exists.
+    pub fn diagnostics(&self, root: &Path) -> Vec<HookDiagnostic> {
+        self.resolve(root).map(|r| self.shared.diagnostics(&r)).unwrap_or_default()
+    }
+
+    /// How many directories the platform watcher watches (the root plus its hook folders that
+    /// exist, per root): O(roots), whatever the size of the repositories.
+    pub fn platform_watches(&self) -> usize {
+        self.shared.platform_watches()
+    }
+
+    /// A channel receiving every [`WatcherEvent`] from now on; dropping it unsubscribes.
+    pub fn subscribe(&self) -> Receiver<WatcherEvent> {
+        let (tx, rx) = mpsc::channel();
+        self.shared.subscribe(tx);
+        rx
+    }
+
+    /// The registry the watcher applies changes to.
+    pub fn registry(&self) -> &RegistryHandle {
+        self.shared.registry()
+    }
+
+    /// The watched root `root` names: its canonical form, or the path itself when it can no
+    /// longer be resolved (a root deleted while watched).
+    fn resolve(&self, root: &Path) -> Option<AbsPathBuf> {
+        let canonical = canonicalize(root).ok();
+        let roots = self.shared.roots();
+        canonical
+            .filter(|c| roots.contains(c))
+            .or_else(|| roots.into_iter().find(|r| r.as_path() == root))
+    }
+}
+
+impl Drop for HookConfigWatcher {
+    fn drop(&mut self) {
+        let _ = self.tx.send(Msg::Shutdown);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl std::fmt::Debug for HookConfigWatcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HookConfigWatcher").field("roots", &self.shared.roots()).finish()
+    }
+}
+
+/// Resolves when a root's platform watch is attached (see [`HookConfigWatcher::add_root`]),
+/// with the canonical root, or with the reason it is not watched.
+#[must_use = "the future tells when the root's changes start being seen"]
+#[derive(Debug)]
+pub struct AttachFuture {
+    root: Option<AbsPathBuf>,
+    state: FutureState,
+}
+
+#[derive(Debug)]
+enum FutureState {
+    Ready(Option<Result<AbsPathBuf, WatcherError>>),
+    Waiting(oneshot::Receiver<AttachOutcome>),
+}
+
+impl AttachFuture {
+    fn ready(result: Result<AbsPathBuf, WatcherError>) -> AttachFuture {
+        AttachFuture { root: None, state: FutureState::Ready(Some(result)) }
+    }
+
+    /// Blocks the current thread until the watch is attached or `timeout` passes (for callers
+    /// without an async runtime); `None` on timeout.
+    pub fn wait_timeout(self, timeout: Duration) -> Option<Result<AbsPathBuf, WatcherError>> {
+        match self.state {
+            FutureState::Ready(mut r) => r.take(),
+            FutureState::Waiting(rx) => {
+                let root = self.root?;
+                let (tx, done) = mpsc::channel();
+                std::thread::spawn(move || {
+                    let _ = tx.send(rx.blocking_recv());
+                });
+                match done.recv_timeout(timeout) {
+                    Ok(Ok(outcome)) => Some(outcome_result(root, outcome)),
+                    Ok(Err(_)) => Some(Err(WatcherError::ShutDown)),
+                    Err(_) => None,
+                }
+            }
+        }
+    }
+}
+
+impl Future for AttachFuture {
+    type Output = Result<AbsPathBuf, WatcherError>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        match &mut this.state {
+            FutureState::Ready(r) => Poll::Ready(r.take().unwrap_or(Err(WatcherError::ShutDown))),
+            FutureState::Waiting(rx) => match Pin::new(rx).poll(cx) {
+                Poll::Pending => Poll::Pending,
+                Poll::Ready(result) => {
+                    let root = this.root.take();
+                    this.state = FutureState::Ready(None);
+                    Poll::Ready(match (result, root) {
+                        (Ok(outcome), Some(root)) => outcome_result(root, outcome),
+                        _ => Err(WatcherError::ShutDown),
+                    })
+                }
+            },
+        }
+    }
+}
+
+fn outcome_result(root: AbsPathBuf, outcome: AttachOutcome) -> Result<AbsPathBuf, WatcherError> {
+    match outcome {
+        AttachOutcome::Attached => Ok(root),
+        AttachOutcome::Failed(e) => Err(WatcherError::Watch(e)),
+        AttachOutcome::Removed => Err(WatcherError::NotWatched { path: root.into_path_buf() }),
+    }
+}
+
+fn canonical_dir(root: &Path) -> Result<AbsPathBuf, WatcherError> {
+    let canonical = canonicalize(root)
+        .map_err(|source| WatcherError::Root { path: root.to_path_buf(), source })?;
+    if !canonical.as_path().is_dir() {
+        return Err(WatcherError::NotADirectory { path: canonical.into_path_buf() });
+    }
+    Ok(canonical)
+}

@@ -1,0 +1,253 @@
+//! End-to-end tests through the platform watcher (inotify on Linux). Each test waits for the
+//! attach future before it writes, and waits for the watcher's events with a timeout; none
+//! sleeps. "Nothing happened" is shown with a marker: a change under a root that sorts after
+//! the one under test, whose reload cannot be reported before an earlier root's.
+
+use std::{fs, path::Path, sync::Arc, time::Duration};
+
+use hooks_registry::RegistryHandle;
+use hooks_schema::AbsPathBuf;
+use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs};
+use tempfile::TempDir;
+
+use super::support::{
+    commands, cursor_file, cursor_id, make_root, reloads_of, running_in, wait_reload, write,
+};
+use crate::{HookConfigWatcher, WatcherConfig};
+
+const HOOKS: &str = ".cursor/hooks.json";
+const WINDOW: Duration = Duration::from_millis(200);
+
+struct Setup {
+    dir: TempDir,
+    registry: RegistryHandle,
+    watcher: HookConfigWatcher,
+}
+
+fn setup() -> Setup {
+    let registry = RegistryHandle::default();
+    let config = WatcherConfig::new(Surface::CliRun).with_debounce_window(WINDOW);
+    let watcher = HookConfigWatcher::new(registry.clone(), Arc::new(StaticTrustPolicy), config)
+        .expect("start watcher");
+    Setup { dir: tempfile::tempdir().expect("temp dir"), registry, watcher }
+}
+
+impl Setup {
+    fn root(&self, name: &str) -> AbsPathBuf {
+        make_root(self.dir.path(), name)
+    }
+
+    /// Adds `root` and waits until its watch is attached.
+    fn add(&self, root: &AbsPathBuf) {
+        let attached = self
+            .watcher
+            .add_root(root.as_path())
+            .wait_timeout(Duration::from_secs(10))
+            .expect("attached within 10 s")
+            .expect("attached");
+        assert_eq!(&attached, root);
+    }
+
+    fn activate(&self) {
+        self.watcher.set_trust_inputs(TrustInputs::new(
+            Surface::CliRun,
+            CommandExecutionPosture::AutoApproves,
+        ));
+    }
+}
+
+fn text(commands: Option<Vec<String>>) -> Vec<String> {
+    commands.unwrap_or_default()
+}
+
+#[test]
+fn creating_a_hook_file_loads_it() {
+    let s = setup();
+    let a = s.root("a");
+    s.add(&a);
+    let events = s.watcher.subscribe();
+    write(a.as_path(), HOOKS, &cursor_file(&["./new.sh"]));
+    // The folder and the file may land in one window or two; wait for the load that has it.
+    loop {
+        let (sources, _) = wait_reload(&events, &a);
+        if sources.contains(&cursor_id(&a)) {
+            break;
+        }
+    }
+    assert_eq!(text(commands(&s.registry, &cursor_id(&a))), ["./new.sh"]);
+}
+
+#[test]
+fn modifying_a_hook_file_reloads_it() {
+    let s = setup();
+    let a = s.root("a");
+    write(a.as_path(), HOOKS, &cursor_file(&["./one.sh"]));
+    s.add(&a);
+    let events = s.watcher.subscribe();
+    write(a.as_path(), HOOKS, &cursor_file(&["./two.sh"]));
+    wait_reload(&events, &a);
+    assert_eq!(text(commands(&s.registry, &cursor_id(&a))), ["./two.sh"]);
+}
+
+#[test]
+fn deleting_a_hook_file_withdraws_it() {
+    let s = setup();
+    let a = s.root("a");
+    write(a.as_path(), HOOKS, &cursor_file(&["./one.sh"]));
+    s.add(&a);
+    let events = s.watcher.subscribe();
+    fs::remove_file(a.as_path().join(HOOKS)).expect("rm");
+    let (sources, _) = wait_reload(&events, &a);
+    assert!(sources.is_empty());
+    assert_eq!(commands(&s.registry, &cursor_id(&a)), None);
+    assert_eq!(s.registry.snapshot().project_roots(), &[a]);
+}
+
+#[test]
+fn an_atomic_rename_over_the_file_loads_once() {
+    let s = setup();
+    let (a, marker) = (s.root("a"), s.root("z-marker"));
+    write(a.as_path(), HOOKS, &cursor_file(&["./one.sh"]));
+    s.add(&a);
+    s.add(&marker);
+    let events = s.watcher.subscribe();
+    let tmp = a.as_path().join(".cursor/.hooks.json.tmp");
+    fs::write(&tmp, cursor_file(&["./two.sh"])).expect("write tmp");
+    fs::rename(&tmp, a.as_path().join(HOOKS)).expect("rename over");
+    write(marker.as_path(), HOOKS, &cursor_file(&["./marker.sh"]));
+    let (_, before) = wait_reload(&events, &marker);
+    assert_eq!(reloads_of(&before, &a), 1, "{before:#?}");
+    assert_eq!(text(commands(&s.registry, &cursor_id(&a))), ["./two.sh"]);
+}
+
+#[test]
+fn a_burst_of_writes_loads_once() {
+    let s = setup();
+    let (a, marker) = (s.root("a"), s.root("z-marker"));
+    write(a.as_path(), HOOKS, &cursor_file(&["./v0.sh"]));
+    s.add(&a);
+    s.add(&marker);
+    let events = s.watcher.subscribe();
+    for i in 1..=20 {
+        write(a.as_path(), HOOKS, &cursor_file(&[&format!("./v{i}.sh")]));
+    }
+    write(marker.as_path(), HOOKS, &cursor_file(&["./marker.sh"]));
+    let (_, before) = wait_reload(&events, &marker);
+    assert_eq!(reloads_of(&before, &a), 1, "{before:#?}");
+    assert_eq!(s.watcher.loads(a.as_path()), Some(2));
+    assert_eq!(text(commands(&s.registry, &cursor_id(&a))), ["./v20.sh"]);
+}
+
+#[test]
+fn unrelated_files_change_nothing() {
+    let s = setup();
+    let (a, marker) = (s.root("a"), s.root("z-marker"));
+    write(a.as_path(), HOOKS, &cursor_file(&["./one.sh"]));
+    // A hook folder appearing is a change that matters; one that exists already is watched.
+    fs::create_dir(a.as_path().join(".claude")).expect("mkdir .claude");
+    s.add(&a);
+    s.add(&marker);
+    let events = s.watcher.subscribe();
+    let generation = s.registry.snapshot().generation();
+    for rel in ["README.md", ".cursor/rules.json", "src/.cursor/hooks.json", ".claude/notes.md"] {
+        write(a.as_path(), rel, "unrelated");
+    }
+    fs::read(a.as_path().join(HOOKS)).expect("read the hook file");
+    write(marker.as_path(), HOOKS, &cursor_file(&["./marker.sh"]));
+    let (_, before) = wait_reload(&events, &marker);
+    assert_eq!(reloads_of(&before, &a), 0, "{before:#?}");
+    assert_eq!(s.watcher.loads(a.as_path()), Some(1));
+    // The marker's load is the only change since.
+    assert_eq!(s.registry.snapshot().generation().get(), generation.get() + 1);
+}
+
+#[test]
+fn two_roots_are_independent() {
+    let s = setup();
+    let (a, b) = (s.root("a"), s.root("b"));
+    write(a.as_path(), HOOKS, &cursor_file(&["./a.sh"]));
+    write(b.as_path(), HOOKS, &cursor_file(&["./b.sh"]));
+    s.add(&a);
+    s.add(&b);
+    let events = s.watcher.subscribe();
+    write(b.as_path(), HOOKS, &cursor_file(&["./b2.sh"]));
+    let (_, before) = wait_reload(&events, &b);
+    assert_eq!(reloads_of(&before, &a), 0, "{before:#?}");
+    assert_eq!(s.watcher.loads(a.as_path()), Some(1));
+    assert_eq!(text(commands(&s.registry, &cursor_id(&a))), ["./a.sh"]);
+    assert_eq!(text(commands(&s.registry, &cursor_id(&b))), ["./b2.sh"]);
+}
+
+#[test]
+fn a_nested_root_without_a_hook_file_is_its_own_project_until_removed() {
+    let s = setup();
+    s.activate();
+    let outer = s.root("outer");
+    write(outer.as_path(), HOOKS, &cursor_file(&["./outer.sh"]));
+    let inner = s.root("outer/inner");
+    s.add(&outer);
+    assert_eq!(running_in(&s.registry, inner.as_path()), ["./outer.sh"]);
+    s.add(&inner);
+    assert!(running_in(&s.registry, inner.as_path()).is_empty());
+    let events = s.watcher.subscribe();
+    write(inner.as_path(), HOOKS, &cursor_file(&["./inner.sh"]));
+    loop {
+        let (sources, _) = wait_reload(&events, &inner);
+        if !sources.is_empty() {
+            break;
+        }
+    }
+    assert_eq!(running_in(&s.registry, inner.as_path()), ["./inner.sh"]);
+    assert_eq!(running_in(&s.registry, outer.as_path()), ["./outer.sh"]);
+    assert_eq!(s.watcher.loads(outer.as_path()), Some(1));
+    fs::remove_dir_all(inner.as_path().join(".cursor")).expect("rm -r");
+    loop {
+        let (sources, _) = wait_reload(&events, &inner);
+        if sources.is_empty() {
+            break;
+        }
+    }
+    assert!(running_in(&s.registry, inner.as_path()).is_empty(), "still its own project");
+    assert!(s.watcher.remove_root(inner.as_path()));
+    assert_eq!(running_in(&s.registry, inner.as_path()), ["./outer.sh"]);
+}
+
+#[test]
+fn adding_a_missing_root_is_an_error_and_touches_nothing() {
+    let s = setup();
+    let missing = s.dir.path().join("missing");
+    let result = s.watcher.add_root(&missing).wait_timeout(Duration::from_secs(10));
+    assert!(matches!(result, Some(Err(crate::WatcherError::Root { .. }))), "{result:?}");
+    assert!(s.registry.snapshot().project_roots().is_empty());
+    assert!(s.watcher.roots().is_empty());
+}
+
+#[test]
+fn platform_watches_grow_with_roots_not_files() {
+    let s = setup();
+    let a = s.root("a");
+    for i in 0..50 {
+        write(a.as_path(), &format!("src/dir{i}/file.rs"), "fn main() {}");
+    }
+    write(a.as_path(), HOOKS, &cursor_file(&["./one.sh"]));
+    s.add(&a);
+    assert_eq!(s.watcher.platform_watches(), 2, "the root and .cursor");
+    let b = s.root("b");
+    s.add(&b);
+    assert_eq!(s.watcher.platform_watches(), 3);
+}
+
+#[tokio::test]
+async fn the_attach_future_resolves_in_an_async_runtime() {
+    let s = setup();
+    let a = s.root("a");
+    let attached = tokio::time::timeout(Duration::from_secs(10), s.watcher.add_root(a.as_path()))
+        .await
+        .expect("attached within 10 s")
+        .expect("attached");
+    assert_eq!(attached, a);
+    // A second add resolves at once with the same root and loads nothing.
+    let again = s.watcher.add_root(Path::new(a.as_path())).await.expect("attached");
+    assert_eq!(again, a);
+    assert_eq!(s.watcher.loads(a.as_path()), Some(1));
+}
