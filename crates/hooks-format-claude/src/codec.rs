@@ -416,8 +416,10 @@ impl Policy {
                 } else {
                     None
                 };
-                let reason = json_reason
-                    .or_else(|| Some(stderr.trim().to_owned()).filter(|s| !s.is_empty()))
+                // stderr is exit code 2's own channel; a JSON reason only fills in for it.
+                let reason = Some(stderr.trim().to_owned())
+                    .filter(|s| !s.is_empty())
+                    .or(json_reason)
                     .unwrap_or_else(|| "blocked by hook (exit code 2)".to_owned());
                 self.block(cap_text(&reason))
             }
@@ -464,14 +466,14 @@ impl Policy {
     /// under `onFailure: block`, and fails open otherwise.
     fn failure(&self, message: String) -> HookVerdict {
         if self.strict && self.gated {
-            let reason = format!("hook {message}; the strict contract fails closed");
+            let reason = format!("hook failed closed under the strict contract: {message}");
             return HookVerdict {
                 failure: Some(message),
                 ..HookVerdict::decided(Decision::Deny, Some(reason))
             };
         }
         if self.block_on_failure {
-            let mut v = self.block(format!("hook {message} (onFailure: block)"));
+            let mut v = self.block(format!("hook failed with onFailure: block: {message}"));
             v.failure = Some(message);
             return v;
         }

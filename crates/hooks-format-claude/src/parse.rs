@@ -139,11 +139,15 @@ pub(crate) fn finish(mut reading: Reading, path: &Path, mode: ClaudeMode) -> Par
 fn fail_closed(reading: Reading, path: &Path) -> ParsedSource {
     let first = reading.violations.first();
     let more = reading.violations.len().saturating_sub(1);
-    let mut reason = format!(
-        "hook configuration {} violates the strict contract: {}",
-        path.display(),
-        first.map_or("unknown problem", |d| d.message.as_str())
-    );
+    let problem = first.map_or("unknown problem", |d| {
+        let m = d.message.as_str();
+        ["; the handler is skipped", "; the group is skipped", "; its hooks are skipped"]
+            .iter()
+            .find_map(|suffix| m.strip_suffix(suffix))
+            .unwrap_or(m)
+    });
+    let mut reason =
+        format!("hook configuration {} violates the strict contract: {problem}", path.display());
     if more > 0 {
         reason.push_str(&format!(" (and {more} more problem{})", if more == 1 { "" } else { "s" }));
     }
@@ -317,8 +321,10 @@ impl Reader<'_> {
         }
         self.duplicates(members);
         self.version(node);
-        for m in members {
-            if m.key == "version" {
+        for (i, m) in members.iter().enumerate() {
+            // JSON.parse semantics: of duplicate keys, the last one counts.
+            let later = members.get(i + 1..).unwrap_or_default();
+            if m.key == "version" || later.iter().any(|o| o.key == m.key) {
                 continue;
             }
             match classify(&m.key) {
@@ -566,7 +572,16 @@ impl Reader<'_> {
                 Some(items) if items.iter().all(|i| i.as_str().is_some()) => Some(
                     items.iter().filter_map(|i| i.as_str().map(str::to_owned)).collect::<Vec<_>>(),
                 ),
-                _ => {
+                Some(_) => {
+                    let problem = ConfigProblem::WrongType {
+                        key: "args".to_owned(),
+                        expected: "an array of strings",
+                        found: "an array with a non-string item",
+                    };
+                    self.problem(Severity::Error, problem, m.value.line, m.value.column);
+                    return None;
+                }
+                None => {
                     self.wrong_type("args", "an array of strings", &m.value);
                     return None;
                 }
@@ -611,7 +626,7 @@ impl Reader<'_> {
                     let (l, c) = node
                         .get("if")
                         .map_or((node.line, node.column), |m| (m.value.line, m.value.column));
-                    self.problem(Severity::Error, ConfigProblem::from(e), l, c);
+                    self.problem(Severity::Error, ConfigProblem::IfRule(e), l, c);
                     return None;
                 }
             },
@@ -687,7 +702,8 @@ impl Reader<'_> {
                 "on_failure_ignored",
             );
         }
-        let on_failure = if self.strict {
+        let on_failure = if self.strict && ev.canonical().is_gated() {
+            // The strict contract fails closed on every gated event.
             OnFailure::Block
         } else if is_async || !ev.honours_on_failure() {
             OnFailure::Warn

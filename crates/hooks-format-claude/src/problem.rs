@@ -97,6 +97,9 @@ pub enum ConfigProblem {
     /// A matcher or `if` rule that does not compile.
     #[error("{0}; the group is skipped")]
     Matcher(#[from] MatcherError),
+    /// A handler's `if` rule that does not parse.
+    #[error("{0}; the handler is skipped")]
+    IfRule(MatcherError),
     /// A handler type other than `command`.
     #[error("handler type `{kind}` is not supported (only `command` is); the handler is skipped")]
     HandlerGap {
@@ -148,7 +151,7 @@ impl ConfigProblem {
             ConfigProblem::UnknownEvent { .. } => "unknown_event",
             ConfigProblem::EventGap { .. } | ConfigProblem::HandlerGap { .. } => "capability_gap",
             ConfigProblem::WrongType { .. } | ConfigProblem::OnFailure { .. } => "invalid_value",
-            ConfigProblem::Matcher(_) => "invalid_matcher",
+            ConfigProblem::Matcher(_) | ConfigProblem::IfRule(_) => "invalid_matcher",
             ConfigProblem::UnknownHandlerType { .. } | ConfigProblem::MissingCommand => {
                 "invalid_handler"
             }

@@ -1,1 +1,331 @@
-//! Tests of the codec module.
+//! Tests of the protocol codec: golden encode and decode tables, focused rules, properties.
+
+use std::{fmt::Write as _, path::Path, time::Duration};
+
+use expect_test::expect_file;
+use hooks_schema::{
+    AbsPathBuf, ArgRewrite, CapturedOutput, Decision, EncodeContext, Envelope, ExitInfo,
+    HookDefinition, HookEvent, HookSourceId, HookSourceKind, HookVerdict, Program, RawOutcome,
+    SpawnFailure, SpawnFailureKind,
+};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+use crate::{ClaudeMode, MAX_TEXT_CHARS, parse};
+
+fn data(name: &str) -> Value {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/codec").join(name);
+    serde_json::from_slice(&std::fs::read(p).expect("read table")).expect("table is JSON")
+}
+
+/// One definition parsed from a one-handler settings document.
+pub(crate) fn definition(native: &str, handler: Value, mode: ClaudeMode) -> HookDefinition {
+    let doc = json!({"hooks": {"version": 1, native: [{"hooks": [handler]}]}});
+    let bytes = serde_json::to_vec(&doc).expect("encode");
+    let parsed = parse(&bytes, Path::new("/home/u/.claude/settings.json"), mode).expect("parses");
+    assert!(parsed.diagnostics.iter().all(|d| !d.is_error()), "{:?}", parsed.diagnostics);
+    parsed.definitions.into_iter().next().expect("one definition")
+}
+
+fn source() -> HookSourceId {
+    HookSourceId::new(
+        HookSourceKind::ProjectClaudeSettings,
+        AbsPathBuf::new("/proj/.claude/settings.json".into()).expect("abs"),
+    )
+}
+
+fn ctx<'a>(source: &'a HookSourceId, project: Option<&'a Path>) -> EncodeContext<'a> {
+    EncodeContext {
+        source,
+        working_dir: Path::new("/proj"),
+        project_dir: project,
+        config_dir: None,
+        user_shell: None,
+        agent_version: None,
+        session_env: &[],
+    }
+}
+
+fn outcome(exit: ExitInfo, stdout: &str, stderr: &str) -> RawOutcome {
+    RawOutcome {
+        exit,
+        timed_out: false,
+        stdout: CapturedOutput::whole(stdout.as_bytes().to_vec()),
+        stderr: CapturedOutput::whole(stderr.as_bytes().to_vec()),
+        result_file: None,
+        duration: Duration::from_millis(5),
+    }
+}
+
+fn render_verdict(v: &HookVerdict) -> String {
+    let mut out = String::new();
+    if let Some(d) = v.decision {
+        let _ = write!(out, " decision={}", d.as_str());
+    }
+    if let Some(r) = &v.reason {
+        let _ = write!(out, " reason={r:?}");
+    }
+    if let Some(r) = &v.rewrite {
+        let _ = write!(out, " rewrite={r:?}");
+    }
+    for c in &v.context {
+        let _ = write!(out, " context={c:?}");
+    }
+    if let Some(m) = &v.user_message {
+        let _ = write!(out, " user_message={m:?}");
+    }
+    if let Some(m) = &v.followup {
+        let _ = write!(out, " followup={m:?}");
+    }
+    if let Some(m) = &v.halt {
+        let _ = write!(out, " halt={m:?}");
+    }
+    if let Some(m) = &v.failure {
+        let _ = write!(out, " failure={m:?}");
+    }
+    for n in &v.notes {
+        let _ = write!(out, " note={n:?}");
+    }
+    if out.is_empty() { " no opinion".to_owned() } else { out }
+}
+
+fn case_outcome(case: &Value) -> RawOutcome {
+    let s = |k: &str| case.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
+    let exit = if let Some(msg) = case.get("not_started").and_then(Value::as_str) {
+        ExitInfo::NotStarted(SpawnFailure {
+            kind: SpawnFailureKind::ProgramNotFound,
+            message: msg.to_owned(),
+        })
+    } else if let Some(sig) = case.get("signal").and_then(Value::as_i64) {
+        ExitInfo::Signaled(i32::try_from(sig).expect("signal"))
+    } else if case.get("timed_out") == Some(&Value::Bool(true)) {
+        ExitInfo::Signaled(9)
+    } else {
+        ExitInfo::Exited(
+            i32::try_from(case.get("exit").and_then(Value::as_i64).unwrap_or(0)).expect("code"),
+        )
+    };
+    let mut o = outcome(exit, &s("stdout"), &s("stderr"));
+    o.timed_out = case.get("timed_out") == Some(&Value::Bool(true));
+    o.stdout.truncated = case.get("stdout_truncated") == Some(&Value::Bool(true));
+    o
+}
+
+fn case_definition(case: &Value) -> HookDefinition {
+    let native = case["event"].as_str().expect("event");
+    let mut handler = json!({"type": "command", "command": "./hook.sh", "timeout": 7});
+    if let Some(f) = case.get("on_failure") {
+        handler["onFailure"] = f.clone();
+    }
+    if let Some(a) = case.get("async") {
+        handler["async"] = a.clone();
+    }
+    let strict = case.get("strict") == Some(&Value::Bool(true));
+    definition(native, handler, if strict { ClaudeMode::Strict } else { ClaudeMode::Default })
+}
+
+#[test]
+fn golden_decode_table() {
+    let cases = data("decode.json");
+    let mut out = String::new();
+    for case in cases.as_array().expect("array") {
+        let def = case_definition(case);
+        let env = Envelope::new(def.event);
+        let v = def.codec.decode(&def, &env, &case_outcome(case));
+        let _ = writeln!(out, "{}:{}", case["name"].as_str().expect("name"), render_verdict(&v));
+    }
+    expect_file!["../../test_data/output/codec/decode.txt"].assert_eq(&out);
+}
+
+#[test]
+fn golden_encode_table() {
+    let cases = data("encode.json");
+    let src = source();
+    let mut out = String::new();
+    for case in cases.as_array().expect("array") {
+        let def = definition(
+            case["event"].as_str().expect("event"),
+            case["handler"].clone(),
+            ClaudeMode::Default,
+        );
+        let env: Envelope = serde_json::from_value(case["envelope"].clone()).expect("envelope");
+        let _ = writeln!(out, "== {}", case["name"].as_str().expect("name"));
+        match def.codec.encode(&def, &env, &ctx(&src, Some(Path::new("/proj")))) {
+            Err(e) => {
+                let _ = writeln!(out, "error: {e}");
+            }
+            Ok(inv) => {
+                let _ = writeln!(out, "program: {:?}", inv.program);
+                let _ = writeln!(out, "cwd: {:?} timeout: {:?}", inv.cwd, inv.timeout);
+                let _ = writeln!(out, "env: {:?}", inv.env);
+                let stdin: Value = serde_json::from_slice(&inv.stdin).expect("stdin is JSON");
+                let _ = writeln!(out, "stdin: {stdin}");
+            }
+        }
+    }
+    expect_file!["../../test_data/output/codec/encode.txt"].assert_eq(&out);
+}
+
+fn pre_tool(mode: ClaudeMode) -> HookDefinition {
+    definition("PreToolUse", json!({"type": "command", "command": "./h.sh"}), mode)
+}
+
+#[test]
+fn exit_two_blocks_even_when_json_allows() {
+    let def = pre_tool(ClaudeMode::Default);
+    let allow =
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#;
+    let v = def.codec.decode(
+        &def,
+        &Envelope::new(HookEvent::PreToolUse),
+        &outcome(ExitInfo::Exited(2), allow, "no"),
+    );
+    assert_eq!(v.decision, Some(Decision::Deny));
+    assert_eq!(v.reason.as_deref(), Some("no"));
+}
+
+#[test]
+fn timeout_fails_open_by_default_and_closed_when_strict_or_blocking() {
+    let env = Envelope::new(HookEvent::PreToolUse);
+    let mut o = outcome(ExitInfo::Signaled(9), "", "");
+    o.timed_out = true;
+    let def = pre_tool(ClaudeMode::Default);
+    let v = def.codec.decode(&def, &env, &o);
+    assert_eq!(v.decision, None);
+    assert!(v.failure.as_deref().is_some_and(|f| f.contains("timed out")));
+    let def = pre_tool(ClaudeMode::Strict);
+    assert_eq!(def.codec.decode(&def, &env, &o).decision, Some(Decision::Deny));
+    let def = definition(
+        "PreToolUse",
+        json!({"type": "command", "command": "./h.sh", "onFailure": "block"}),
+        ClaudeMode::Default,
+    );
+    assert_eq!(def.codec.decode(&def, &env, &o).decision, Some(Decision::Deny));
+}
+
+#[test]
+fn strict_allow_never_relaxes_and_rewrites_are_dropped() {
+    let def = pre_tool(ClaudeMode::Strict);
+    let out = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls"}}}"#;
+    let v = def.codec.decode(
+        &def,
+        &Envelope::new(HookEvent::PreToolUse),
+        &outcome(ExitInfo::Exited(0), out, ""),
+    );
+    assert_eq!(v.decision, None);
+    assert_eq!(v.rewrite, None);
+}
+
+#[test]
+fn updated_input_replaces_the_arguments() {
+    let def = pre_tool(ClaudeMode::Default);
+    let out = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls -la"}}}"#;
+    let v = def.codec.decode(
+        &def,
+        &Envelope::new(HookEvent::PreToolUse),
+        &outcome(ExitInfo::Exited(0), out, ""),
+    );
+    assert_eq!(v.rewrite, Some(ArgRewrite::Replace(json!({"command": "ls -la"}))));
+    assert_eq!(v.decision, None);
+}
+
+#[test]
+fn long_texts_are_capped() {
+    let def = definition(
+        "UserPromptSubmit",
+        json!({"type": "command", "command": "./h.sh"}),
+        ClaudeMode::Default,
+    );
+    let long = "é".repeat(MAX_TEXT_CHARS + 5);
+    let v = def.codec.decode(
+        &def,
+        &Envelope::new(HookEvent::PromptSubmit),
+        &outcome(ExitInfo::Exited(0), &long, ""),
+    );
+    let c = &v.context[0];
+    assert!(c.starts_with(&"é".repeat(MAX_TEXT_CHARS)));
+    assert!(c.ends_with("[… 5 more characters truncated]"));
+}
+
+#[test]
+fn exec_form_runs_without_a_shell_and_expands_the_project_dir() {
+    let def = definition(
+        "PreToolUse",
+        json!({"type": "command", "command": "${CLAUDE_PROJECT_DIR}/gate", "args": ["${CLAUDE_PROJECT_DIR}", "$HOME"]}),
+        ClaudeMode::Default,
+    );
+    let mut env = Envelope::new(HookEvent::PreToolUse);
+    env.tool = Some(
+        serde_json::from_value(json!({"name": "Bash", "kind": "shell", "args": {}})).expect("tool"),
+    );
+    let src = source();
+    let inv =
+        def.codec.encode(&def, &env, &ctx(&src, Some(Path::new("/my proj")))).expect("encodes");
+    assert_eq!(
+        inv.program,
+        Program::Exec { argv: vec!["/my proj/gate".into(), "/my proj".into(), "$HOME".into()] }
+    );
+    assert!(inv.env.contains(&("CLAUDE_PROJECT_DIR".to_owned(), "/my proj".to_owned())));
+}
+
+#[test]
+fn shell_form_leaves_unsafe_project_dirs_to_the_shell() {
+    let def = definition(
+        "Stop",
+        json!({"type": "command", "command": "\"${CLAUDE_PROJECT_DIR}\"/x.sh"}),
+        ClaudeMode::Default,
+    );
+    let src = source();
+    let env = Envelope::new(HookEvent::Stop);
+    let inv =
+        def.codec.encode(&def, &env, &ctx(&src, Some(Path::new("/p/$(reboot)")))).expect("encodes");
+    assert_eq!(
+        inv.program,
+        Program::Shell { script: "\"${CLAUDE_PROJECT_DIR}\"/x.sh".into(), shell: None }
+    );
+    let inv = def.codec.encode(&def, &env, &ctx(&src, Some(Path::new("/p q")))).expect("encodes");
+    assert_eq!(inv.program, Program::Shell { script: "\"/p q\"/x.sh".into(), shell: None });
+}
+
+#[test]
+fn project_dir_falls_back_to_the_working_dir() {
+    let def =
+        definition("Stop", json!({"type": "command", "command": "./x.sh"}), ClaudeMode::Default);
+    let src = source();
+    let inv =
+        def.codec.encode(&def, &Envelope::new(HookEvent::Stop), &ctx(&src, None)).expect("encodes");
+    assert_eq!(inv.env[0], ("CLAUDE_PROJECT_DIR".to_owned(), "/proj".to_owned()));
+    assert_eq!(inv.cwd.as_deref(), Some(Path::new("/proj")));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn arbitrary_output_never_panics(
+        native in prop::sample::select(crate::NativeEvent::ALL.to_vec()),
+        strict in any::<bool>(),
+        code in -3i32..260,
+        stdout in prop_oneof![".{0,64}", Just("{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\"}}".to_owned()), "\\{.{0,40}"],
+        stderr in ".{0,32}",
+        timed_out in any::<bool>(),
+    ) {
+        let mode = if strict { ClaudeMode::Strict } else { ClaudeMode::Default };
+        let handler = json!({"type": "command", "command": "./h.sh"});
+        let def = definition(native.as_str(), handler, mode);
+        let mut o = outcome(ExitInfo::Exited(code), &stdout, &stderr);
+        o.timed_out = timed_out;
+        let v = def.codec.decode(&def, &Envelope::new(def.event), &o);
+        if strict && def.event.is_gated() {
+            // Deny-only: a strict hook never allows or rewrites.
+            prop_assert_ne!(v.decision, Some(Decision::Allow));
+            prop_assert!(v.rewrite.is_none());
+            if timed_out || code == 2 {
+                prop_assert_eq!(v.decision, Some(Decision::Deny));
+            }
+        }
+        if code == 2 && !timed_out && native == crate::NativeEvent::PreToolUse {
+            prop_assert_eq!(v.decision, Some(Decision::Deny));
+        }
+    }
+}

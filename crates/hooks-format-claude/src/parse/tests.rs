@@ -1,1 +1,509 @@
-//! Tests of the parse module.
+//! Tests of settings parsing: golden files for both modes, one test per strict rejection,
+//! and properties over arbitrary input.
+
+use std::{
+    fmt::Write as _,
+    path::{Path, PathBuf},
+};
+
+use expect_test::expect_file;
+use hooks_schema::{
+    Decision, EncodeContext, Envelope, ExecutionMode, ExitInfo, HookCommand, HookEvent,
+    HookSourceId, HookSourceKind, OnFailure, ParseResult, RawOutcome, SpawnFailure,
+    SpawnFailureKind,
+};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+use crate::{ClaudeMode, parse};
+
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data")
+}
+
+/// Renders a parse result for golden files.
+pub(crate) fn render(result: &ParseResult) -> String {
+    let mut out = String::new();
+    let diags = match result {
+        Err(diags) => {
+            out.push_str("rejected\n");
+            diags
+        }
+        Ok(parsed) => {
+            for d in &parsed.definitions {
+                let _ = writeln!(
+                    out,
+                    "{} {} ({}) at {}:{} order={}",
+                    d.id,
+                    d.event,
+                    d.native_event,
+                    d.line.unwrap_or(0),
+                    d.column.unwrap_or(0),
+                    d.order
+                );
+                let _ = writeln!(out, "  matcher: {}", d.matcher.text().unwrap_or("*"));
+                let _ = writeln!(out, "  command: {:?}", d.command);
+                let _ = writeln!(
+                    out,
+                    "  timeout={}s on_failure={} mode={} enabled={}",
+                    d.timeout.as_secs_f64(),
+                    d.on_failure.as_str(),
+                    d.mode.as_str(),
+                    d.enabled
+                );
+                let _ = writeln!(out, "  codec: {:?}", d.codec);
+                if !d.native.is_empty() {
+                    let _ = writeln!(out, "  native: {}", Value::Object(d.native.clone()));
+                }
+            }
+            if !parsed.settings.is_empty() {
+                let _ = writeln!(out, "settings: {}", Value::Object(parsed.settings.clone()));
+            }
+            &parsed.diagnostics
+        }
+    };
+    for d in diags {
+        let _ = writeln!(out, "{d} [{}]", d.code.as_deref().unwrap_or("-"));
+    }
+    out
+}
+
+fn golden(dir: &str, mode: ClaudeMode) {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(data_dir().join(dir))
+        .expect("fixture dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 5, "fixtures missing in {dir}");
+    for file in files {
+        let bytes = std::fs::read(&file).expect("read fixture");
+        let name = file.file_name().expect("name").to_string_lossy().into_owned();
+        let shown = PathBuf::from(format!("/settings/{dir}/{name}"));
+        let rendered = render(&parse(&bytes, &shown, mode));
+        let stem = file.file_stem().expect("stem").to_string_lossy().into_owned();
+        expect_file![data_dir().join(format!("output/{dir}/{stem}.txt"))].assert_eq(&rendered);
+    }
+}
+
+#[test]
+fn golden_default_mode() {
+    golden("default", ClaudeMode::Default);
+}
+
+#[test]
+fn golden_strict_mode() {
+    golden("strict", ClaudeMode::Strict);
+}
+
+fn fixture(dir: &str, name: &str, mode: ClaudeMode) -> ParseResult {
+    let bytes = std::fs::read(data_dir().join(dir).join(name)).expect("read fixture");
+    parse(&bytes, Path::new("/home/u/.claude/settings.json"), mode)
+}
+
+fn outcome(exit: ExitInfo) -> RawOutcome {
+    RawOutcome {
+        exit,
+        timed_out: false,
+        stdout: Default::default(),
+        stderr: Default::default(),
+        result_file: None,
+        duration: std::time::Duration::ZERO,
+    }
+}
+
+/// Asserts that a strict fixture fails closed on exactly `events`, that each deny names the
+/// problem, and that the deny happens before anything runs (encoding fails).
+#[track_caller]
+fn assert_fails_closed(name: &str, events: &[HookEvent], needle: &str) {
+    let parsed = fixture("strict", name, ClaudeMode::Strict).expect("strict sources load");
+    let got: Vec<HookEvent> = parsed.definitions.iter().map(|d| d.event).collect();
+    assert_eq!(got, events, "fail-closed events of {name}");
+    assert!(
+        parsed.diagnostics.iter().any(|d| d.is_error() && d.message.contains(needle)),
+        "{name}: no error mentions {needle:?}: {:#?}",
+        parsed.diagnostics
+    );
+    assert!(parsed.diagnostics.iter().any(|d| d.code.as_deref() == Some("fail_closed")));
+    let source = HookSourceId::new(
+        HookSourceKind::UserClaudeSettings,
+        hooks_schema::AbsPathBuf::new(PathBuf::from("/home/u/.claude/settings.json")).expect("abs"),
+    );
+    let ctx = EncodeContext {
+        source: &source,
+        working_dir: Path::new("/work"),
+        project_dir: None,
+        config_dir: None,
+        user_shell: None,
+        agent_version: None,
+        session_env: &[],
+    };
+    for def in &parsed.definitions {
+        assert!(def.event.is_gated());
+        assert_eq!(def.on_failure, OnFailure::Block);
+        assert_eq!(def.mode, ExecutionMode::Blocking);
+        let env = Envelope::new(def.event);
+        let err = def.codec.encode(def, &env, &ctx).expect_err("a fail-closed hook never runs");
+        assert!(err.contains(needle), "{name}: reason {err:?} lacks {needle:?}");
+        let failure = SpawnFailure { kind: SpawnFailureKind::EncodeFailed, message: err };
+        let v = def.codec.decode(def, &env, &outcome(ExitInfo::NotStarted(failure)));
+        assert_eq!(v.decision, Some(Decision::Deny));
+        assert!(v.reason.as_deref().is_some_and(|r| r.contains(needle)));
+    }
+}
+
+const ALL_GATED: [HookEvent; 5] = [
+    HookEvent::PromptSubmit,
+    HookEvent::PreToolUse,
+    HookEvent::ApprovalRequested,
+    HookEvent::SubagentStart,
+    HookEvent::PreCompact,
+];
+
+#[test]
+fn strict_rejects_missing_version() {
+    assert_fails_closed(
+        "missing-version.json",
+        &[HookEvent::PreToolUse],
+        "requires `hooks.version`",
+    );
+}
+
+#[test]
+fn strict_rejects_unknown_version_naming_the_supported_one() {
+    // A contract of another version may mean anything: every gated event is denied.
+    assert_fails_closed("version-2.json", &ALL_GATED, "supports version 1");
+    assert_fails_closed(
+        "version-string.json",
+        &ALL_GATED,
+        "unsupported hooks contract version \"1\"",
+    );
+}
+
+#[test]
+fn strict_rejects_unknown_event_key_and_denies_every_gated_event() {
+    assert_fails_closed("unknown-event.json", &ALL_GATED, "unknown key `PreToolUze`");
+}
+
+#[test]
+fn strict_rejects_unknown_group_key() {
+    assert_fails_closed(
+        "unknown-key-group.json",
+        &[HookEvent::PreToolUse],
+        "unknown key `priority`",
+    );
+}
+
+#[test]
+fn strict_rejects_unknown_handler_key() {
+    assert_fails_closed(
+        "unknown-key-handler.json",
+        &[HookEvent::PromptSubmit],
+        "unknown key `retries`",
+    );
+}
+
+#[test]
+fn strict_rejects_credential_keys() {
+    assert_fails_closed(
+        "credential-apikey.json",
+        &[HookEvent::PreToolUse],
+        "credential-looking key `apiKey`",
+    );
+}
+
+#[test]
+fn strict_rejects_credential_keys_in_any_case_and_depth() {
+    assert_fails_closed(
+        "credential-nested.json",
+        &[HookEvent::PreCompact],
+        "credential-looking key `AUTHORIZATION`",
+    );
+    let parsed = fixture("strict", "credential-nested.json", ClaudeMode::Strict).expect("loads");
+    assert!(parsed.diagnostics.iter().any(|d| d.message.contains("`Github_Token`")));
+}
+
+#[test]
+fn strict_rejects_invalid_matcher() {
+    assert_fails_closed(
+        "invalid-matcher.json",
+        &[HookEvent::PreToolUse],
+        "not a valid regular expression",
+    );
+}
+
+#[test]
+fn strict_rejects_invalid_if_rule() {
+    assert_fails_closed("invalid-if.json", &[HookEvent::PreToolUse], "`if` rule `Bash(rm`");
+}
+
+#[test]
+fn strict_rejects_invalid_json_and_denies_every_gated_event() {
+    assert_fails_closed("invalid-json.json", &ALL_GATED, "invalid JSON");
+}
+
+#[test]
+fn strict_rejects_non_object_hooks() {
+    assert_fails_closed("hooks-not-object.json", &ALL_GATED, "`hooks` is a string, not an object");
+}
+
+#[test]
+fn strict_rejects_unsupported_handler_type() {
+    assert_fails_closed(
+        "http-handler.json",
+        &[HookEvent::ApprovalRequested],
+        "handler type `http`",
+    );
+}
+
+#[test]
+fn strict_rejects_async_gates() {
+    assert_fails_closed("async-gate.json", &[HookEvent::PreToolUse], "an async hook cannot gate");
+}
+
+#[test]
+fn strict_rejects_out_of_range_timeout() {
+    assert_fails_closed("bad-timeout.json", &[HookEvent::SubagentStart], "timeout of 900 s");
+}
+
+#[test]
+fn strict_rejects_duplicate_keys() {
+    assert_fails_closed(
+        "duplicate-key.json",
+        &[HookEvent::PreToolUse],
+        "duplicate key `PreToolUse`",
+    );
+}
+
+#[test]
+fn strict_violations_win_over_disable_all_hooks() {
+    let parsed = fixture("strict", "disabled.json", ClaudeMode::Strict).expect("loads");
+    assert!(parsed.definitions.is_empty(), "a valid disabled strict source runs nothing");
+    let bytes = br#"{"disableAllHooks": true, "hooks": {"PreToolUse": []}}"#;
+    let parsed = parse(bytes, Path::new("/s.json"), ClaudeMode::Strict).expect("loads");
+    assert_eq!(
+        parsed.definitions.len(),
+        1,
+        "a broken strict source fails closed even when disabled"
+    );
+}
+
+#[test]
+fn strict_rejects_oversized_hooks_section() {
+    let pad = "x".repeat(crate::STRICT_MAX_HOOKS_BYTES);
+    let doc = json!({"hooks": {"version": 1, "PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "./deny.sh", "statusMessage": pad}]}
+    ]}});
+    let bytes = serde_json::to_vec(&doc).expect("encode");
+    let parsed = parse(&bytes, Path::new("/s.json"), ClaudeMode::Strict).expect("loads");
+    let events: Vec<HookEvent> = parsed.definitions.iter().map(|d| d.event).collect();
+    assert_eq!(events, ALL_GATED);
+    assert!(parsed.diagnostics.iter().any(|d| d.code.as_deref() == Some("too_large")));
+    assert!(parsed.definitions.iter().all(|d| d.native.get("failClosed").is_some_and(|r| {
+        r.as_str().is_some_and(|r| r.contains("above the strict contract's cap"))
+    })));
+    // The same document loads in default mode: the strict cap is the contract's.
+    let parsed = parse(&bytes, Path::new("/s.json"), ClaudeMode::Default).expect("loads");
+    assert_eq!(parsed.definitions.len(), 1);
+}
+
+#[test]
+fn documents_above_the_cap_are_rejected_in_both_modes() {
+    let bytes = vec![b' '; crate::MAX_DOCUMENT_BYTES + 1];
+    let err = parse(&bytes, Path::new("/s.json"), ClaudeMode::Default).expect_err("too large");
+    assert_eq!(err[0].code.as_deref(), Some("too_large"));
+    let parsed = parse(&bytes, Path::new("/s.json"), ClaudeMode::Strict).expect("fails closed");
+    assert_eq!(parsed.definitions.len(), ALL_GATED.len());
+}
+
+#[test]
+fn strict_valid_source_loads_with_fail_closed_failure_policy() {
+    let parsed = fixture("strict", "valid.json", ClaudeMode::Strict).expect("loads");
+    assert!(parsed.diagnostics.iter().all(|d| !d.is_error()), "{:#?}", parsed.diagnostics);
+    let pre = &parsed.definitions[0];
+    assert_eq!(pre.event, HookEvent::PreToolUse);
+    assert_eq!(pre.on_failure, OnFailure::Block);
+    assert_eq!(
+        pre.command,
+        HookCommand::Exec {
+            program: "/usr/local/bin/deny-rm".into(),
+            args: vec!["--mode".into(), "strict".into()]
+        }
+    );
+    assert_eq!(pre.native.get("strict"), Some(&Value::Bool(true)));
+}
+
+#[test]
+fn strict_source_without_hooks_is_empty() {
+    let parsed = fixture("strict", "no-hooks.json", ClaudeMode::Strict).expect("loads");
+    assert!(parsed.definitions.is_empty());
+    assert!(parsed.diagnostics.is_empty());
+}
+
+#[test]
+fn default_mode_rejects_unreadable_documents() {
+    for name in ["invalid-json.json", "hooks-not-object.json", "root-array.json", "version-2.json"]
+    {
+        let err = fixture("default", name, ClaudeMode::Default).expect_err(name);
+        assert!(err.iter().all(|d| d.line.is_some() && d.column.is_some()), "{name}: {err:?}");
+    }
+}
+
+#[test]
+fn syntax_errors_point_at_the_offending_character() {
+    let err = fixture("default", "invalid-json.json", ClaudeMode::Default).expect_err("syntax");
+    assert_eq!((err[0].line, err[0].column), (Some(4), Some(26)));
+}
+
+#[test]
+fn disable_all_hooks_yields_no_definitions() {
+    let parsed = fixture("default", "disabled.json", ClaudeMode::Default).expect("loads");
+    assert!(parsed.definitions.is_empty());
+    assert_eq!(parsed.settings.get("disableAllHooks"), Some(&Value::Bool(true)));
+    assert!(parsed.diagnostics.iter().any(|d| d.code.as_deref() == Some("hooks_disabled")));
+}
+
+#[test]
+fn every_mapped_event_loads_and_gaps_are_reported() {
+    let parsed = fixture("default", "all-events.json", ClaudeMode::Default).expect("loads");
+    let natives: Vec<&str> = parsed.definitions.iter().map(|d| d.native_event.as_str()).collect();
+    assert_eq!(natives.len(), crate::NativeEvent::ALL.len());
+    for n in crate::NativeEvent::ALL {
+        assert!(natives.contains(&n.as_str()), "{n:?} missing");
+    }
+    let gaps: Vec<_> =
+        parsed.diagnostics.iter().filter(|d| d.code.as_deref() == Some("capability_gap")).collect();
+    assert_eq!(gaps.len(), 2);
+    assert!(gaps.iter().all(|d| d.severity == hooks_schema::Severity::Warning));
+    assert!(parsed.diagnostics.iter().any(|d| d.code.as_deref() == Some("unknown_event")));
+}
+
+#[test]
+fn gap_event_names_are_never_mapped() {
+    for name in crate::GAP_EVENTS {
+        let doc = json!({"hooks": {name: [{"hooks": [{"type": "command", "command": "x"}]}]}});
+        let bytes = serde_json::to_vec(&doc).expect("encode");
+        let parsed = parse(&bytes, Path::new("/s.json"), ClaudeMode::Default).expect("loads");
+        assert!(parsed.definitions.is_empty(), "{name}");
+        assert_eq!(parsed.diagnostics.len(), 1, "{name}");
+        assert_eq!(parsed.diagnostics[0].code.as_deref(), Some("capability_gap"));
+    }
+}
+
+#[test]
+fn user_prompt_submit_defaults_to_thirty_seconds() {
+    let parsed = fixture("default", "all-events.json", ClaudeMode::Default).expect("loads");
+    for d in &parsed.definitions {
+        let want = if d.native_event == "UserPromptSubmit" { 30 } else { 600 };
+        assert_eq!(d.timeout.as_secs(), want, "{}", d.id);
+    }
+}
+
+#[test]
+fn invalid_matcher_is_an_error_for_its_group_only() {
+    let parsed = fixture("default", "matchers.json", ClaudeMode::Default).expect("loads");
+    let bad: Vec<_> = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.as_deref() == Some("invalid_matcher"))
+        .collect();
+    assert_eq!(bad.len(), 1);
+    assert!(bad[0].is_error());
+    assert!(
+        !parsed
+            .definitions
+            .iter()
+            .any(|d| d.command == HookCommand::Shell { script: "invalid".into(), shell: None })
+    );
+    assert_eq!(parsed.definitions.len(), 9);
+}
+
+// ---- properties ----
+
+fn arb_key() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("hooks".to_owned()),
+        Just("version".to_owned()),
+        Just("PreToolUse".to_owned()),
+        Just("UserPromptSubmit".to_owned()),
+        Just("SessionStart".to_owned()),
+        Just("PostToolBatch".to_owned()),
+        Just("matcher".to_owned()),
+        Just("type".to_owned()),
+        Just("command".to_owned()),
+        Just("args".to_owned()),
+        Just("timeout".to_owned()),
+        Just("async".to_owned()),
+        Just("onFailure".to_owned()),
+        Just("if".to_owned()),
+        Just("disableAllHooks".to_owned()),
+        "[a-zA-Z_]{0,8}",
+    ]
+}
+
+fn arb_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        (-1000.0f64..1000.0).prop_map(Value::from),
+        prop_oneof![
+            Just("command".to_owned()),
+            Just("block".to_owned()),
+            Just("Bash|Write".to_owned()),
+            Just("(".to_owned()),
+            Just("Bash(rm *)".to_owned()),
+            ".{0,12}",
+        ]
+        .prop_map(Value::String),
+    ];
+    leaf.prop_recursive(6, 64, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::vec((arb_key(), inner), 0..6)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn arbitrary_json_never_panics(v in arb_json()) {
+        let bytes = serde_json::to_vec(&v).expect("encode");
+        for mode in [ClaudeMode::Default, ClaudeMode::Strict] {
+            let result = parse(&bytes, Path::new("/s.json"), mode);
+            let diags = match &result { Ok(p) => &p.diagnostics, Err(d) => d };
+            for d in diags {
+                prop_assert!(d.line.is_some() && d.column.is_some(), "{d:?}");
+            }
+            if let Ok(p) = &result {
+                for d in &p.definitions {
+                    prop_assert!(d.timeout > std::time::Duration::ZERO);
+                }
+            }
+            let _ = crate::inventory(&bytes, Path::new("/s.json"), mode, crate::Reveal::Yes);
+        }
+    }
+
+    #[test]
+    fn arbitrary_json_under_hooks_never_panics(v in arb_json()) {
+        let bytes = serde_json::to_vec(&json!({"hooks": v})).expect("encode");
+        for mode in [ClaudeMode::Default, ClaudeMode::Strict] {
+            let result = parse(&bytes, Path::new("/s.json"), mode);
+            if mode == ClaudeMode::Strict && let Ok(p) = &result {
+                // A strict source either loads cleanly or fails closed: never half-loads.
+                let failed = p.diagnostics.iter().any(|d| d.code.as_deref() == Some("fail_closed"));
+                let errors = p.diagnostics.iter().any(|d| d.is_error());
+                prop_assert_eq!(failed, errors);
+            }
+        }
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
+        let _ = parse(&bytes, Path::new("/s.json"), ClaudeMode::Default);
+        let _ = parse(&bytes, Path::new("/s.json"), ClaudeMode::Strict);
+    }
+}
