@@ -204,8 +204,7 @@ pub(crate) const CRASH_AT_VAR: &str = "HOOKS_DISPATCH_TEST_CRASH_AT";
 /// the real stdout (`CRASHPOINT <name> <pid>`) and blocks until the parent kills it.
 /// Elsewhere: does nothing.
 pub(crate) fn crash_point(name: &str, pid: u32) {
-    #[expect(clippy::disallowed_methods, reason = "test-only switch for the crash child")]
-    let wanted = std::env::var(CRASH_AT_VAR).ok();
+    let wanted = test_env(CRASH_AT_VAR);
     if wanted.as_deref() != Some(name) {
         return;
     }
@@ -256,4 +255,13 @@ pub(crate) fn assert_group_gone(pgid: i32, bound: Duration) {
         );
         std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// The variable naming the runtime folder a crash child test process uses.
+pub(crate) const RUNTIME_VAR: &str = "HOOKS_DISPATCH_TEST_RUNTIME_DIR";
+
+/// A test-only environment switch (set by a parent test for its child process).
+pub(crate) fn test_env(name: &str) -> Option<String> {
+    #[expect(clippy::disallowed_methods, reason = "test-only switch for the crash child")]
+    std::env::var(name).ok()
 }

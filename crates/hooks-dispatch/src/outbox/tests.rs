@@ -1,1 +1,292 @@
-//! Tests of the outbox.
+//! Tests of the outbox: the file lifecycle, job lookup, recovery rules, and crash tests
+//! that SIGKILL a child test process at marked points and recover its jobs.
+
+use std::{
+    io::{BufRead, BufReader},
+    os::unix::fs::PermissionsExt,
+    path::Path,
+    process::{Command, Stdio},
+    time::Duration,
+};
+
+use hooks_schema::{Binding, Delivery, ExecutionMode};
+
+use super::{JobState, Outbox, OutboxJob, find_binding};
+use crate::{
+    DispatchConfig, Dispatcher, FireContext, RunStatus,
+    testing::{
+        CRASH_AT_VAR, RUNTIME_VAR, assert_group_gone, binding, sh_def, test_env, tool_envelope,
+    },
+};
+
+fn durable(id: &str, script: &str, source: &str) -> Binding {
+    let mut def = sh_def(id, script);
+    def.mode = ExecutionMode::Async;
+    def.delivery = Delivery::Durable;
+    binding(def, source)
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|r| r.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+fn dispatcher(root: &Path) -> Dispatcher {
+    Dispatcher::new(DispatchConfig {
+        runtime_dir: Some(root.to_path_buf()),
+        outbox_retry_age: Duration::ZERO,
+        ..DispatchConfig::default()
+    })
+}
+
+#[test]
+fn lifecycle_writes_atomically_and_privately() {
+    let dir = tempfile::tempdir().unwrap();
+    let outbox = Outbox::new(dir.path().join("outbox"));
+    let b = durable("h", "true", "/p/a.json");
+    let mut job = OutboxJob::new(&b, &tool_envelope("ls"));
+    outbox.write_pending(&job).unwrap();
+    let pending = outbox.job_path(JobState::Pending, &job.job_id);
+    assert_eq!(std::fs::metadata(&pending).unwrap().permissions().mode() & 0o777, 0o600);
+    assert_eq!(names(&dir.path().join("outbox/pending")), [format!("{}.json", job.job_id)]);
+    outbox.mark_started(&mut job).unwrap();
+    let (listed, errors) = outbox.list(JobState::Pending);
+    assert!(errors.is_empty());
+    assert_eq!(listed, [job.clone()]);
+    assert_eq!(listed[0].retries, 1);
+    outbox.finish(&mut job, JobState::Done, None).unwrap();
+    assert!(!pending.exists());
+    assert!(outbox.is_finished(&job.job_id));
+    assert_eq!(outbox.list(JobState::Done).0[0].state, JobState::Done);
+    assert_eq!(job.job_id.len(), 16);
+}
+
+#[test]
+fn list_reports_invalid_files_and_skips_temporaries() {
+    let dir = tempfile::tempdir().unwrap();
+    let outbox = Outbox::new(dir.path().to_path_buf());
+    std::fs::create_dir_all(dir.path().join("pending")).unwrap();
+    std::fs::write(dir.path().join("pending/bad.json"), "{").unwrap();
+    std::fs::write(dir.path().join("pending/.x.json.tmp"), "{").unwrap();
+    std::fs::write(dir.path().join("pending/.y.json"), "{").unwrap();
+    let (jobs, errors) = outbox.list(JobState::Pending);
+    assert!(jobs.is_empty());
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0].to_string().contains("bad.json"), "{}", errors[0]);
+}
+
+#[test]
+fn same_id_hooks_of_two_files_stay_distinguishable() {
+    let a = durable("same", "true", "/p/a.json");
+    let b = durable("same", "true", "/u/b.json");
+    let bindings = [a.clone(), b.clone()];
+    let job = OutboxJob::new(&b, &tool_envelope("ls"));
+    assert_eq!(find_binding(&bindings, &job), Some(&b));
+    let job_a = OutboxJob::new(&a, &tool_envelope("ls"));
+    assert_eq!(find_binding(&bindings, &job_a), Some(&a));
+    // The file moved: a unique id still resolves, an ambiguous one does not.
+    let moved = OutboxJob::new(&durable("same", "true", "/gone.json"), &tool_envelope("ls"));
+    assert_eq!(find_binding(&bindings, &moved), None);
+    assert_eq!(find_binding(std::slice::from_ref(&a), &moved), Some(&a));
+}
+
+#[tokio::test]
+async fn durable_runs_land_in_done_and_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dispatcher(dir.path());
+    let bindings = [
+        durable("ok", "true", "/p/a.json"),
+        durable("bad", "echo broken >&2; exit 3", "/p/a.json"),
+    ];
+    let report = d.fire(&bindings, &tool_envelope("ls"), &FireContext::default()).await;
+    for run in &report.runs {
+        assert!(matches!(&run.status, RunStatus::Background { job_id: Some(_), .. }), "{run:?}");
+    }
+    assert_eq!(d.drain(Duration::from_secs(10)).await.finished.len(), 2);
+    let outbox = d.outbox().unwrap();
+    assert!(outbox.list(JobState::Pending).0.is_empty());
+    let done = outbox.list(JobState::Done).0;
+    let failed = outbox.list(JobState::Failed).0;
+    assert_eq!((done.len(), failed.len()), (1, 1));
+    assert_eq!(done[0].hook_id.as_str(), "ok");
+    assert_eq!((done[0].retries, done[0].exit_code), (1, Some(0)));
+    assert_eq!(failed[0].exit_code, Some(3));
+    assert_eq!(failed[0].error.as_deref(), Some("exit_code=3"));
+    assert_eq!(failed[0].stderr_tail.as_deref(), Some("broken\n"));
+}
+
+#[tokio::test]
+async fn recovery_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let outbox = Outbox::new(dir.path().join("outbox"));
+    let env = tool_envelope("ls");
+    let live = durable("live", "true", "/p/a.json");
+    let mut off_def = sh_def("off", "true");
+    off_def.enabled = false;
+    let off = binding(off_def, "/p/a.json");
+    let gone = durable("gone", "true", "/p/a.json");
+    let mut exhausted = OutboxJob::new(&live, &env);
+    exhausted.retries = 3;
+    let finished = OutboxJob::new(&live, &env);
+    let jobs = [
+        exhausted.clone(),
+        OutboxJob::new(&off, &env),
+        OutboxJob::new(&gone, &env),
+        finished.clone(),
+        OutboxJob::new(&live, &env),
+    ];
+    for j in &jobs {
+        outbox.write_pending(j).unwrap();
+    }
+    // A crash after writing `done/` but before removing `pending/`.
+    let mut f = finished.clone();
+    f.state = JobState::Done;
+    std::fs::create_dir_all(dir.path().join("outbox/done")).unwrap();
+    std::fs::write(outbox.job_path(JobState::Done, &f.job_id), serde_json::to_vec(&f).unwrap())
+        .unwrap();
+
+    let bindings = [live.clone(), off.clone()];
+    let resolve = |j: &OutboxJob| find_binding(&bindings, j).cloned();
+    let d = dispatcher(dir.path());
+    let report = d.recover_outbox(&resolve, &FireContext::default()).await.unwrap();
+    assert_eq!(report.completed, std::slice::from_ref(&finished.job_id));
+    assert_eq!(report.retried, [jobs[4].job_id.clone()]);
+    let mut failed: Vec<&str> = report.failed.iter().map(|(_, why)| why.as_str()).collect();
+    failed.sort_unstable();
+    assert_eq!(
+        failed,
+        [
+            "gave up after 3 attempts",
+            "hook `gone` of /p/a.json (project_claude_settings) no longer exists",
+            "hook `off` is disabled",
+        ]
+    );
+    assert_eq!(d.drain(Duration::from_secs(10)).await.finished.len(), 1);
+    assert!(outbox.list(JobState::Pending).0.is_empty());
+    assert_eq!(outbox.list(JobState::Done).0.len(), 2);
+    assert_eq!(outbox.list(JobState::Failed).0.len(), 3);
+
+    // A job started too recently is left alone.
+    let recent = OutboxJob::new(&live, &env);
+    outbox.write_pending(&recent).unwrap();
+    let cautious = Dispatcher::new(DispatchConfig {
+        runtime_dir: Some(dir.path().to_path_buf()),
+        outbox_retry_age: Duration::from_secs(3600),
+        ..DispatchConfig::default()
+    });
+    let report = cautious.recover_outbox(&resolve, &FireContext::default()).await.unwrap();
+    assert_eq!(report.too_recent, [recent.job_id]);
+}
+
+/// The hook the crash tests deliver: appends a line to `<runtime>/runs`.
+fn counting_hook(root: &Path) -> Binding {
+    durable("count", &format!("echo run >> '{}'", root.join("runs").display()), "/p/a.json")
+}
+
+fn runs(root: &Path) -> usize {
+    std::fs::read_to_string(root.join("runs")).map_or(0, |s| s.lines().count())
+}
+
+/// Delivers one durable job and drains it. Run directly it checks the happy path; run as
+/// the child of a crash test (with [`CRASH_AT_VAR`] set) it stops at the named point and
+/// waits to be killed.
+#[tokio::test]
+async fn durable_job_runs_once_through_the_outbox() {
+    let own = tempfile::tempdir().unwrap();
+    let root = test_env(RUNTIME_VAR).map_or_else(|| own.path().to_path_buf(), Into::into);
+    let d = dispatcher(&root);
+    d.fire(&[counting_hook(&root)], &tool_envelope("ls"), &FireContext::default()).await;
+    assert_eq!(d.drain(Duration::from_secs(10)).await.finished.len(), 1);
+    assert_eq!(runs(&root), 1);
+    let outbox = d.outbox().unwrap();
+    assert!(outbox.list(JobState::Pending).0.is_empty());
+    assert_eq!(outbox.list(JobState::Done).0.len(), 1);
+}
+
+/// Runs [`durable_job_runs_once_through_the_outbox`] in a child process, SIGKILLs it at
+/// `point`, and returns the hook's process group it reported (0 when none was spawned).
+fn crash_child_at(root: &Path, point: &str) -> i32 {
+    let exe = std::env::current_exe().unwrap();
+    let mut child = Command::new(exe)
+        .args([
+            "outbox::tests::durable_job_runs_once_through_the_outbox",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CRASH_AT_VAR, point)
+        .env(RUNTIME_VAR, root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            // libtest prints `test <name> ... ` without a newline before the test runs.
+            if let Some((_, rest)) = line.split_once("CRASHPOINT ") {
+                let _ = tx.send(rest.to_owned());
+                return;
+            }
+        }
+    });
+    let marker = rx.recv_timeout(Duration::from_secs(60));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let marker = marker.expect("the child reached the crash point");
+    let (name, pid) = marker.split_once(' ').unwrap();
+    assert_eq!(name, point);
+    pid.parse().unwrap()
+}
+
+/// Recovers the outbox of a crashed engine and checks the job ran once more and finished.
+async fn recover_and_check(root: &Path, runs_before: usize, retries_before: u32) {
+    let outbox = Outbox::new(root.join("outbox"));
+    let pending = outbox.list(JobState::Pending).0;
+    assert_eq!(pending.len(), 1, "the job survived the crash");
+    assert_eq!(pending[0].retries, retries_before);
+    assert!(outbox.list(JobState::Done).0.is_empty());
+    let hook = counting_hook(root);
+    let d = dispatcher(root);
+    let resolve = |j: &OutboxJob| find_binding(std::slice::from_ref(&hook), j).cloned();
+    let report = d.recover_outbox(&resolve, &FireContext::default()).await.unwrap();
+    assert_eq!(report.retried, [pending[0].job_id.clone()]);
+    assert_eq!(d.drain(Duration::from_secs(10)).await.finished.len(), 1);
+    assert_eq!(runs(root), runs_before + 1, "retried exactly once");
+    assert!(outbox.list(JobState::Pending).0.is_empty());
+    let done = outbox.list(JobState::Done).0;
+    assert_eq!(done.len(), 1);
+    assert_eq!(done[0].job_id, pending[0].job_id);
+    assert_eq!(done[0].retries, retries_before + 1);
+    // A second start finds nothing to do.
+    let again = d.recover_outbox(&resolve, &FireContext::default()).await.unwrap();
+    assert!(again.retried.is_empty() && again.failed.is_empty());
+}
+
+#[tokio::test]
+async fn crash_between_write_and_spawn_loses_no_job() {
+    let dir = tempfile::tempdir().unwrap();
+    crash_child_at(dir.path(), "after_write");
+    assert_eq!(runs(dir.path()), 0);
+    recover_and_check(dir.path(), 0, 0).await;
+}
+
+#[tokio::test]
+async fn crash_between_spawn_and_completion_loses_no_job() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgid = crash_child_at(dir.path(), "after_spawn");
+    assert!(pgid > 0);
+    // The orphaned hook may or may not have run its line; stop it and count.
+    let _ = nix::sys::signal::killpg(
+        nix::unistd::Pid::from_raw(pgid),
+        nix::sys::signal::Signal::SIGKILL,
+    );
+    assert_group_gone(pgid, Duration::from_secs(2));
+    let before = runs(dir.path());
+    recover_and_check(dir.path(), before, 1).await;
+}
