@@ -16,7 +16,7 @@ fn opt_str(s: Option<&str>) -> Value {
     s.map_or(Value::Null, |s| Value::String(s.to_owned()))
 }
 
-/// A JSON text of `v` (a string as is when it already is one and `raw_strings`).
+/// The compact JSON text of `v`.
 fn json_text(v: &Value) -> String {
     serde_json::to_string(v).unwrap_or_default()
 }

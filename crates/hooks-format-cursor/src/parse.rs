@@ -356,12 +356,12 @@ fn parse_entry(
             match v.as_f64() {
                 Some(secs)
                     if secs.is_finite()
-                        && secs > 0.0
+                        && secs >= 0.001
                         && secs <= HOOK_TIMEOUT_CEILING.as_secs_f64() =>
                 {
                     Some(Duration::from_secs_f64(secs))
                 }
-                Some(secs) if secs > 0.0 => {
+                Some(secs) if secs > HOOK_TIMEOUT_CEILING.as_secs_f64() => {
                     cx.push(
                         Severity::Error,
                         format!(
@@ -377,7 +377,7 @@ fn parse_entry(
                 Some(_) => {
                     cx.push(
                         Severity::Error,
-                        format!("timeout must be above 0 s, found {v}; hook {id_text} is skipped"),
+                        format!("timeout must be at least 0.001 s, found {v}; hook {id_text} is skipped"),
                         pos,
                         "timeout_out_of_range",
                         id_ref,
