@@ -59,6 +59,16 @@ struct Slot {
     holder: Option<usize>,
 }
 
+/// What a device and inode lead to: the protected files that had them when the set was
+/// built, and the first entry held by the folder that had them.
+#[derive(Debug, Default, Clone)]
+struct KeySlot {
+    /// Entries whose file had this key.
+    files: Vec<usize>,
+    /// A folder that had this key, and the first entry it holds.
+    folder: Option<(PathBuf, usize)>,
+}
+
 /// The protected paths of one snapshot, indexed for fast checks.
 ///
 /// Build it once per snapshot (the registry publishes a new snapshot on every change, which
@@ -71,7 +81,7 @@ pub struct ProtectedSet {
     insensitive: Vec<bool>,
     by_path: HashMap<PathBuf, Slot>,
     by_folded: HashMap<String, Slot>,
-    by_key: HashMap<FileKey, Slot>,
+    by_key: HashMap<FileKey, KeySlot>,
 }
 
 impl ProtectedSet {
@@ -143,7 +153,11 @@ impl ProtectedSet {
                 if stated_folders.insert(folder.to_path_buf())
                     && let Some(key) = key_of(folder)
                 {
-                    hold(set.by_key.entry(key).or_default(), index);
+                    set.by_key
+                        .entry(key)
+                        .or_default()
+                        .folder
+                        .get_or_insert_with(|| (folder.to_path_buf(), index));
                 }
             }
         }
@@ -243,8 +257,37 @@ impl ProtectedSet {
         {
             add(slot, HitReason::SamePath);
         }
-        if let Some(slot) = reading.key.and_then(|key| self.by_key.get(&key)) {
-            add(slot, HitReason::SameFile);
+        if let Some(key) = reading.key
+            && let Some(slot) = self.by_key.get(&key)
+        {
+            self.lookup_key(key, slot, reading, found);
+        }
+    }
+
+    /// Adds the entries a device and inode reach. The key was read when the set was built;
+    /// it still counts only when the protected path has it now, so a file replaced since
+    /// (a new inode, the old one kept alive by a link, or recycled) is not mistaken for it.
+    fn lookup_key<'r>(
+        &self,
+        key: FileKey,
+        slot: &KeySlot,
+        reading: &'r Resolved,
+        found: &mut Vec<(usize, HitReason, &'r Resolved)>,
+    ) {
+        let unseen = |found: &Vec<(usize, HitReason, &Resolved)>, index: usize| {
+            found.iter().all(|(seen, _, _)| *seen != index)
+        };
+        for &index in &slot.files {
+            let Some(entry) = self.entries.get(index) else { continue };
+            if unseen(found, index) && key_of(entry.path.as_path()) == Some(key) {
+                found.push((index, HitReason::SameFile, reading));
+            }
+        }
+        if let Some((folder, index)) = &slot.folder
+            && unseen(found, *index)
+            && key_of(folder) == Some(key)
+        {
+            found.push((*index, HitReason::HoldingFolder, reading));
         }
     }
 }

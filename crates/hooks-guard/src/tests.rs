@@ -166,6 +166,20 @@ fn a_hard_link_made_after_the_set_was_built_is_protected() {
     check_in_every_mode(&tree, &set, PathBuf::from("src/later.sh"), &expect);
 }
 
+#[cfg(unix)]
+#[test]
+fn a_former_hard_link_goes_through_once_the_hook_file_was_replaced() {
+    let tree = Tree::new();
+    let set = tree.set();
+    // The hook file is replaced by a new file (a new inode); `hard.json` keeps the old one
+    // alive and is no longer the hook file.
+    fs::remove_file(tree.hook_file.as_path()).expect("remove");
+    fs::write(tree.hook_file.as_path(), "{}").expect("write");
+    check_in_every_mode(&tree, &set, tree.at("hard.json"), &Expect::Allowed);
+    let expect = Expect::Hit(HOOK, ProtectedRole::HookFile, HitReason::SamePath);
+    check_in_every_mode(&tree, &set, PathBuf::from(".cursor/hooks.json"), &expect);
+}
+
 #[test]
 fn renaming_or_deleting_the_folder_is_protected() {
     let tree = Tree::new();
