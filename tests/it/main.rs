@@ -2,5 +2,6 @@
 //!
 //! Each module is one area; shared fixtures live in `support`.
 
+mod claude_e2e;
 mod cursor_e2e;
 mod support;

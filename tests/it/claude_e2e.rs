@@ -1,0 +1,214 @@
+//! End to end: Claude Code settings and hook scripts written the way Claude Code users write
+//! them, parsed by `hooks-format-claude` (default and strict mode) and run by
+//! `hooks-dispatch` as real processes.
+
+use std::{
+    path::Path,
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext, FireReport, RunStatus};
+use hooks_format_claude::ClaudeMode;
+use hooks_schema::{
+    AbsPathBuf, Binding, Decision, Envelope, HookEvent, HookSourceId, HookSourceKind, ToolCall,
+    ToolKind,
+};
+use serde_json::{Value, json};
+
+use crate::support::TestDir;
+
+/// Writes `~/.claude/settings.json` inside `dir` and parses it into user bindings.
+fn load(dir: &TestDir, settings: &Value, mode: ClaudeMode) -> Vec<Binding> {
+    let path = dir.write(".claude/settings.json", &settings.to_string());
+    let bytes = std::fs::read(&path).expect("read settings.json");
+    let parsed = hooks_format_claude::parse(&bytes, &path, mode).expect("settings parse");
+    let root = AbsPathBuf::new(dir.path().to_path_buf()).expect("absolute temp dir");
+    let source = HookSourceId::new(
+        HookSourceKind::UserClaudeSettings,
+        AbsPathBuf::new(path).expect("absolute settings.json"),
+    );
+    parsed
+        .definitions
+        .into_iter()
+        .map(|d| Binding {
+            source: source.clone(),
+            definition: Arc::new(d),
+            working_dir: root.clone(),
+            project_root: Some(root.clone()),
+        })
+        .collect()
+}
+
+fn bash(command: &str) -> Envelope {
+    let mut e = Envelope::new(HookEvent::PreToolUse);
+    e.session_id = Some("sess-1".into());
+    e.tool = Some(ToolCall {
+        name: "run_shell_command".into(),
+        kind: ToolKind::Shell,
+        native_kind: None,
+        call_id: Some("toolu_1".into()),
+        mcp_server: None,
+        args: json!({ "command": command }),
+    });
+    e
+}
+
+async fn fire(bindings: &[Binding], envelope: &Envelope) -> FireReport {
+    Dispatcher::new(DispatchConfig::default())
+        .fire(bindings, envelope, &FireContext::default())
+        .await
+}
+
+fn pre_tool_use(hooks: Value) -> Value {
+    json!({"model": "opus", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": hooks}]}})
+}
+
+/// Denies `rm -rf` with JSON, without jq: the input is matched as text.
+const DENY_RM: &str = r#"#!/bin/sh
+input=$(cat)
+case "$input" in
+  *'"tool_name":"Bash"'*'rm -rf'*)
+    printf '%s\n' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"rm -rf is not allowed here"}}'
+    ;;
+esac
+exit 0
+"#;
+
+#[tokio::test]
+async fn a_jq_free_shell_hook_denies_rm_rf_and_stays_silent_otherwise() {
+    let dir = TestDir::new();
+    dir.script("hooks/deny-rm.sh", DENY_RM);
+    let settings = pre_tool_use(json!([
+        {"type": "command", "command": "\"${CLAUDE_PROJECT_DIR}\"/hooks/deny-rm.sh"}
+    ]));
+    let bindings = load(&dir, &settings, ClaudeMode::Default);
+
+    let report = fire(&bindings, &bash("rm -rf /tmp/build")).await;
+    assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:#?}");
+    assert_eq!(report.verdict.reason.as_deref(), Some("rm -rf is not allowed here"));
+    assert_eq!(
+        report.verdict.decided_by.as_ref().map(|p| p.hook_id.as_str()),
+        Some("PreToolUse[0][0]")
+    );
+
+    let report = fire(&bindings, &bash("ls -la")).await;
+    assert_eq!(report.verdict.decision, None, "{report:#?}");
+    assert_eq!(report.verdict.effective(), Decision::Allow);
+    assert_eq!(report.runs[0].status, RunStatus::Ran);
+}
+
+/// Rewrites `tool_input` and reports what it saw in `additionalContext`.
+const REWRITE: &str = r#"import json, sys
+data = json.load(sys.stdin)
+cmd = data["tool_input"]["command"]
+out = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "saw " + cmd}}
+if cmd.startswith("git push") and "--dry-run" not in cmd:
+    out["hookSpecificOutput"]["updatedInput"] = {"command": cmd + " --dry-run"}
+print(json.dumps(out))
+"#;
+
+#[tokio::test]
+async fn a_python_hook_rewrites_tool_input_and_the_next_hook_sees_it() {
+    let dir = TestDir::new();
+    let script = dir.write("hooks/rewrite.py", REWRITE);
+    let python =
+        if Path::new("/usr/bin/python3").exists() { "/usr/bin/python3" } else { "python3" };
+    let settings = pre_tool_use(json!([
+        {"type": "command", "command": python, "args": [script.display().to_string()]},
+        {"type": "command", "command": python, "args": [script.display().to_string()]}
+    ]));
+    let bindings = load(&dir, &settings, ClaudeMode::Default);
+
+    let report = fire(&bindings, &bash("git push origin main")).await;
+    assert_eq!(report.verdict.decision, None, "{report:#?}");
+    assert_eq!(
+        report.verdict.updated_args,
+        Some(json!({"command": "git push origin main --dry-run"}))
+    );
+    assert_eq!(
+        report.verdict.rewritten_by.len(),
+        1,
+        "the second hook sees the rewrite and leaves it"
+    );
+    let context: Vec<&str> = report.verdict.context.iter().map(|(_, c)| c.as_str()).collect();
+    assert_eq!(context, ["saw git push origin main", "saw git push origin main --dry-run"]);
+}
+
+#[tokio::test]
+async fn an_exit_two_hook_blocks_with_its_stderr() {
+    let dir = TestDir::new();
+    dir.script(
+        "hooks/block.sh",
+        "#!/bin/sh\ncat > /dev/null\necho 'blocked by policy: no shell today' >&2\nexit 2\n",
+    );
+    let settings = pre_tool_use(json!([{"type": "command", "command": "./hooks/block.sh"}]));
+    let bindings = load(&dir, &settings, ClaudeMode::Default);
+    let report = fire(&bindings, &bash("echo hello")).await;
+    assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:#?}");
+    assert_eq!(report.verdict.reason.as_deref(), Some("blocked by policy: no shell today"));
+}
+
+const HANG: &str = "#!/bin/sh\nexec sleep 30\n";
+
+fn hung_settings(version: bool) -> Value {
+    let mut s =
+        pre_tool_use(json!([{"type": "command", "command": "./hooks/hang.sh", "timeout": 1}]));
+    if version {
+        s["hooks"]["version"] = json!(1);
+    }
+    s
+}
+
+#[tokio::test]
+async fn a_hung_hook_is_denied_at_the_timeout_under_the_strict_contract() {
+    let dir = TestDir::new();
+    dir.script("hooks/hang.sh", HANG);
+    let bindings = load(&dir, &hung_settings(true), ClaudeMode::Strict);
+    let started = Instant::now();
+    let report = fire(&bindings, &bash("ls")).await;
+    let took = started.elapsed();
+    assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:#?}");
+    assert!(
+        report.verdict.reason.as_deref().is_some_and(|r| r.contains("timed out after 1 s")),
+        "{:?}",
+        report.verdict.reason
+    );
+    assert!(took >= Duration::from_secs(1) && took < Duration::from_secs(10), "took {took:?}");
+    assert_eq!(report.runs[0].outcome.as_ref().map(|o| o.timed_out), Some(true));
+}
+
+#[tokio::test]
+async fn a_hung_hook_fails_open_at_the_timeout_by_default() {
+    let dir = TestDir::new();
+    dir.script("hooks/hang.sh", HANG);
+    let bindings = load(&dir, &hung_settings(false), ClaudeMode::Default);
+    let started = Instant::now();
+    let report = fire(&bindings, &bash("ls")).await;
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(report.verdict.decision, None, "{report:#?}");
+    assert_eq!(report.verdict.effective(), Decision::Allow);
+    let failure = report.runs[0].verdict.as_ref().and_then(|v| v.failure.clone());
+    assert!(failure.is_some_and(|f| f.contains("timed out")));
+}
+
+#[tokio::test]
+async fn a_broken_strict_contract_denies_before_anything_runs() {
+    let dir = TestDir::new();
+    let marker = dir.path().join("ran");
+    dir.script("hooks/touch.sh", &format!("#!/bin/sh\ntouch '{}'\n", marker.display()));
+    let settings = json!({"hooks": {"version": 1, "PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "./hooks/touch.sh", "apiToken": "x"}]}
+    ]}});
+    let bindings = load(&dir, &settings, ClaudeMode::Strict);
+    let report = fire(&bindings, &bash("ls")).await;
+    assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:#?}");
+    assert!(
+        report
+            .verdict
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.contains("credential-looking key `apiToken`"))
+    );
+    assert!(!marker.exists(), "no hook process ran");
+}
