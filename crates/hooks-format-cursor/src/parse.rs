@@ -377,7 +377,9 @@ fn parse_entry(
                 Some(_) => {
                     cx.push(
                         Severity::Error,
-                        format!("timeout must be at least 0.001 s, found {v}; hook {id_text} is skipped"),
+                        format!(
+                            "timeout must be at least 0.001 s, found {v}; hook {id_text} is skipped"
+                        ),
                         pos,
                         "timeout_out_of_range",
                         id_ref,

@@ -64,6 +64,22 @@ fn golden_files() {
     }
 }
 
+#[test]
+fn every_mapped_event_has_a_golden_case() {
+    let cases: Vec<String> = fixtures("decode")
+        .into_iter()
+        .filter_map(|(_, b)| {
+            let v: Value = serde_json::from_slice(&b).ok()?;
+            v["event"].as_str().map(str::to_owned)
+        })
+        .collect();
+    for name in crate::native_event_names() {
+        if crate::canonical_event(name).is_some() {
+            assert!(cases.iter().any(|c| c == name), "no decode case for {name}");
+        }
+    }
+}
+
 fn run(event: &str, entry: &Value, exit: i32, stdout: &str) -> hooks_schema::HookVerdict {
     let hook = hook_from(event, entry);
     let out = RawOutcome {
