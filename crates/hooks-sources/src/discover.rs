@@ -252,6 +252,52 @@ pub fn user_files(dirs: &UserDirs) -> Vec<(HookSourceKind, PathBuf)> {
     out
 }
 
+/// Where administrators install managed hook files, passed in like [`UserDirs`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ManagedDirs {
+    /// Cursor's enterprise directory, holding `hooks.json`.
+    pub cursor_dir: Option<PathBuf>,
+    /// Claude Code's managed settings directory, holding `managed-settings.json`.
+    pub claude_dir: Option<PathBuf>,
+}
+
+impl ManagedDirs {
+    /// The documented system locations for this platform: on macOS
+    /// `/Library/Application Support/Cursor` and `/Library/Application Support/ClaudeCode`;
+    /// on Linux `/etc/cursor` and `/etc/claude-code`; on Windows `C:\ProgramData\Cursor` and
+    /// `C:\Program Files\ClaudeCode`.
+    pub fn system() -> ManagedDirs {
+        let (cursor, claude) = if cfg!(target_os = "macos") {
+            ("/Library/Application Support/Cursor", "/Library/Application Support/ClaudeCode")
+        } else if cfg!(windows) {
+            (r"C:\ProgramData\Cursor", r"C:\Program Files\ClaudeCode")
+        } else {
+            ("/etc/cursor", "/etc/claude-code")
+        };
+        ManagedDirs {
+            cursor_dir: Some(PathBuf::from(cursor)),
+            claude_dir: Some(PathBuf::from(claude)),
+        }
+    }
+}
+
+/// The managed hook files that exist in `dirs`, in priority order: Cursor's enterprise
+/// `hooks.json`, then Claude Code's `managed-settings.json`.
+pub fn managed_files(dirs: &ManagedDirs) -> Vec<(HookSourceKind, PathBuf)> {
+    let mut out = Vec::new();
+    if let Some(cursor) = dirs.cursor_dir.as_ref().map(|d| d.join("hooks.json"))
+        && exists(&cursor)
+    {
+        out.push((HookSourceKind::ManagedCursorFile, cursor));
+    }
+    if let Some(claude) = dirs.claude_dir.as_ref().map(|d| d.join("managed-settings.json"))
+        && exists(&claude)
+    {
+        out.push((HookSourceKind::ManagedClaudeSettings, claude));
+    }
+    out
+}
+
 /// The format of a hook file named directly: `*.yaml` and `*.yml` are Chrys, `settings*.json`
 /// is Claude Code, a `.json` in a folder named `hooks` is Chrys, and any other file is Cursor.
 pub fn format_for_file(path: &Path) -> SourceFormat {

@@ -11,7 +11,8 @@
 //!   cap, then the format's adapter), shared with the watcher.
 //! - [`load_explicit_sources`]: loads explicit sources into the registry, active without
 //!   consulting the trust policy, and returns every error recorded for them.
-//! - [`load_user_sources`]: loads the user's own files with the trust policy's decision.
+//! - [`load_user_sources`] and [`load_managed_sources`]: load the user's own files and the
+//!   administrator's with the trust policy's decision.
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
 
@@ -23,11 +24,12 @@ mod read;
 
 pub use crate::{
     discover::{
-        ExplicitHookSource, ExplicitSourceScope, SourceFormat, UserDirs, format_for_file,
-        hook_file_candidates, project_files, sources_for_hook_dirs, user_files,
+        ExplicitHookSource, ExplicitSourceScope, ManagedDirs, SourceFormat, UserDirs,
+        format_for_file, hook_file_candidates, managed_files, project_files, sources_for_hook_dirs,
+        user_files,
     },
     env::{EnvVarSpec, EnvVars},
     hook_dirs::{parse_hook_dirs_value, resolve_hook_dirs},
-    load::{load_explicit_sources, load_user_sources},
+    load::{load_explicit_sources, load_managed_sources, load_user_sources},
     read::{MAX_SOURCE_BYTES, ReadError, parse_bytes, read_capped, read_source},
 };

@@ -1,13 +1,18 @@
 //! Loading sources into the registry: explicit sources (active without the trust policy)
 //! and the user's own files (with it).
 
-use std::{collections::HashMap, path::Path};
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+};
 
 use hooks_registry::{HookRegistry, SourceUpdate};
 use hooks_schema::{AbsPathBuf, HookDiagnostic, HookSourceId, HookSourceKind};
 use hooks_trust::{TrustInputs, TrustPolicy, explicit_source_decision};
 
-use crate::{ExplicitHookSource, SourceFormat, UserDirs, read_source, user_files};
+use crate::{
+    ExplicitHookSource, ManagedDirs, SourceFormat, UserDirs, managed_files, read_source, user_files,
+};
 
 /// Loads explicit sources into `registry` and returns every error the registry recorded for
 /// them.
@@ -100,8 +105,30 @@ pub fn load_user_sources(
     claude_strict: bool,
     registry: &mut HookRegistry,
 ) -> Vec<HookSourceId> {
+    load_files(user_files(dirs), policy, inputs, claude_strict, registry)
+}
+
+/// Loads the managed hook files found in `dirs` ([`managed_files`]) the way
+/// [`load_user_sources`] loads the user's.
+pub fn load_managed_sources(
+    dirs: &ManagedDirs,
+    policy: &dyn TrustPolicy,
+    inputs: &TrustInputs,
+    claude_strict: bool,
+    registry: &mut HookRegistry,
+) -> Vec<HookSourceId> {
+    load_files(managed_files(dirs), policy, inputs, claude_strict, registry)
+}
+
+fn load_files(
+    files: Vec<(HookSourceKind, PathBuf)>,
+    policy: &dyn TrustPolicy,
+    inputs: &TrustInputs,
+    claude_strict: bool,
+    registry: &mut HookRegistry,
+) -> Vec<HookSourceId> {
     let mut ids = Vec::new();
-    for (kind, path) in user_files(dirs) {
+    for (kind, path) in files {
         let Some(canonical) = identity(&path) else { continue };
         let id = HookSourceId::new(kind, canonical);
         if ids.contains(&id) {
@@ -141,7 +168,7 @@ fn identity(path: &Path) -> Option<AbsPathBuf> {
 }
 
 fn format_of(kind: HookSourceKind) -> SourceFormat {
-    // User kinds always have a format; explicit kinds never reach here.
+    // User and managed kinds always have a format; explicit kinds never reach here.
     SourceFormat::of_kind(kind).unwrap_or(SourceFormat::Cursor)
 }
 

@@ -8,8 +8,8 @@ use std::{
 use hooks_schema::HookSourceKind;
 
 use crate::{
-    ExplicitSourceScope, SourceFormat, UserDirs, format_for_file, hook_file_candidates,
-    project_files, sources_for_hook_dirs, user_files,
+    ExplicitSourceScope, ManagedDirs, SourceFormat, UserDirs, format_for_file,
+    hook_file_candidates, managed_files, project_files, sources_for_hook_dirs, user_files,
 };
 
 fn touch(path: &Path) {
@@ -211,4 +211,28 @@ fn an_entry_naming_a_file_is_that_file_in_the_format_its_name_says() {
         assert_eq!(one(&file), (file.clone(), format), "{rel}");
         assert_eq!(format_for_file(&file), format);
     }
+}
+
+#[test]
+fn managed_files_use_the_directories_passed_in() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dirs = ManagedDirs {
+        cursor_dir: Some(tmp.path().join("cursor")),
+        claude_dir: Some(tmp.path().join("claude-code")),
+    };
+    assert!(managed_files(&dirs).is_empty());
+    touch(&tmp.path().join("claude-code/managed-settings.json"));
+    touch(&tmp.path().join("cursor/hooks.json"));
+    assert_eq!(
+        managed_files(&dirs),
+        vec![
+            (HookSourceKind::ManagedCursorFile, tmp.path().join("cursor/hooks.json")),
+            (
+                HookSourceKind::ManagedClaudeSettings,
+                tmp.path().join("claude-code/managed-settings.json")
+            ),
+        ]
+    );
+    let system = ManagedDirs::system();
+    assert!(system.cursor_dir.iter().chain(&system.claude_dir).all(|d| d.is_absolute()));
 }

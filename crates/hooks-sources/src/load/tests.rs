@@ -9,8 +9,8 @@ use hooks_trust::{
 };
 
 use crate::{
-    ExplicitHookSource, ExplicitSourceScope, SourceFormat, UserDirs, load_explicit_sources,
-    load_user_sources, sources_for_hook_dirs,
+    ExplicitHookSource, ExplicitSourceScope, ManagedDirs, SourceFormat, UserDirs,
+    load_explicit_sources, load_managed_sources, load_user_sources, sources_for_hook_dirs,
 };
 
 const VALID: &str = r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./check.sh"}], "afterFileEdit": [{"command": "./fmt.sh"}]}}"#;
@@ -249,4 +249,42 @@ fn user_files_load_with_the_policys_decision() {
     let ids = load_user_sources(&dirs, &DenyAllTrustPolicy, &inputs, false, &mut denied);
     assert_eq!(ids.len(), 1);
     assert!(denied.snapshot().bindings().is_empty());
+}
+
+#[test]
+fn a_broken_user_file_is_recorded_and_its_errors_are_reachable() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path();
+    write(&home.join(".claude/settings.json"), "{ nope");
+    write(&home.join(".chrys/hooks/hooks.yaml"), "version: 1\nhooks: []\n");
+    let inputs = TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves);
+    let mut registry = HookRegistry::new();
+    let ids = load_user_sources(
+        &UserDirs::under_home(home),
+        &StaticTrustPolicy,
+        &inputs,
+        false,
+        &mut registry,
+    );
+    let kinds: Vec<HookSourceKind> = ids.iter().map(|i| i.kind).collect();
+    assert_eq!(kinds, [HookSourceKind::UserChrysFile, HookSourceKind::UserClaudeSettings]);
+    let errors = registry.errors_for(&ids);
+    assert!(!errors.is_empty());
+    let settings = hooks_registry::canonicalize(&home.join(".claude/settings.json")).unwrap();
+    assert!(errors.iter().all(|d| d.source.as_deref() == Some(settings.as_path())), "{errors:#?}");
+}
+
+#[test]
+fn managed_files_load_with_the_policys_decision() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(&tmp.path().join("cursor/hooks.json"), VALID);
+    let dirs = ManagedDirs { cursor_dir: Some(tmp.path().join("cursor")), claude_dir: None };
+    let inputs = TrustInputs::new(Surface::Web, CommandExecutionPosture::RequiresApproval);
+    let mut registry = HookRegistry::new();
+    let ids = load_managed_sources(&dirs, &StaticTrustPolicy, &inputs, false, &mut registry);
+    assert_eq!(ids.len(), 1);
+    assert_eq!(ids[0].kind, HookSourceKind::ManagedCursorFile);
+    let snap = registry.snapshot();
+    assert!(snap.source(&ids[0]).unwrap().trust.reason().contains("administrator"));
+    assert_eq!(snap.bindings().len(), 2);
 }

@@ -153,3 +153,18 @@ fn claude_strict_mode_reaches_the_adapter() {
     assert_eq!(SourceFormat::ClaudeStrict.with_claude_strict(false), SourceFormat::Claude);
     assert_eq!(SourceFormat::Cursor.with_claude_strict(true), SourceFormat::Cursor);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// Whatever a regular file under the cap holds, reading it returns the adapter's result
+    /// (never a read error, never a panic), in every format.
+    #[test]
+    fn any_small_file_reaches_its_adapter(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..512)) {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("hooks.json");
+        fs::write(&path, &bytes).unwrap();
+        for format in [SourceFormat::Cursor, SourceFormat::Chrys, SourceFormat::Claude, SourceFormat::ClaudeStrict] {
+            proptest::prop_assert!(read_source(&path, format).is_ok());
+        }
+    }
+}
