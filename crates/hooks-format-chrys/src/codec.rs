@@ -162,7 +162,7 @@ impl HookCodec for ChrysCodec {
                 let cut: String = crate::load::py_strip(&stderr).chars().take(200).collect();
                 v.decision = Some(Decision::Deny);
                 v.reason = Some(format!("hook '{}' failed ({label}): {cut}", hook.id));
-            } else if hook.on_failure == OnFailure::Block {
+            } else if hook.on_failure == OnFailure::Block && !is_gated(native) {
                 v.notes
                     .push(format!("on_error=block on non-gated event {native}; treated as warn"));
             }

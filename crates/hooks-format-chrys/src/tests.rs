@@ -261,3 +261,95 @@ fn smoke() {
     assert_eq!(src.definitions[0].event, hooks_schema::HookEvent::PreToolUse);
     assert!(src.diagnostics.is_empty());
 }
+
+mod properties {
+    //! Arbitrary input never panics, and a rejection is always one error first.
+
+    use std::path::Path;
+
+    use proptest::prelude::*;
+
+    use crate::parse;
+
+    /// Fragments that exercise the YAML 1.1 resolver, anchors, merges and the schema.
+    fn yamlish() -> impl Strategy<Value = String> {
+        let token = prop::sample::select(vec![
+            "hooks:",
+            "\n",
+            "  ",
+            "- ",
+            "id: ",
+            "event: ",
+            "before_tool_call",
+            "run: ",
+            "{type: shell, shell: x}",
+            "&a ",
+            "*a",
+            "<<: ",
+            "[",
+            "]",
+            "{",
+            "}",
+            ", ",
+            ": ",
+            "yes",
+            "1:30",
+            "010",
+            "1e3",
+            ".nan",
+            "~",
+            "2024-01-01",
+            "2026-13-01",
+            "!!bool ",
+            "!!str ",
+            "'q'",
+            "\"d\\u00e9\"",
+            "match: ",
+            "args: ",
+            "regex: ",
+            "'(['",
+            "execution: ",
+            "mode: blocking",
+            "detach: true",
+            "settings: ",
+            "version: ",
+            "#c",
+            "---",
+            "|\n  x",
+            "? ",
+            "\t",
+            "\u{a0}",
+            "\u{0}",
+            "é",
+        ]);
+        prop::collection::vec(token, 0..60).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+        #[test]
+        fn arbitrary_text_never_panics(text in ".*", json in any::<bool>()) {
+            let path = if json { Path::new("/x/hooks.json") } else { Path::new("/x/hooks.yaml") };
+            check(parse(text.as_bytes(), path));
+        }
+
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..256), json in any::<bool>()) {
+            let path = if json { Path::new("/x/hooks.json") } else { Path::new("/x/hooks.yml") };
+            check(parse(&bytes, path));
+        }
+
+        #[test]
+        fn yaml_like_text_never_panics(text in yamlish()) {
+            check(parse(text.as_bytes(), Path::new("/x/hooks.yaml")));
+        }
+    }
+
+    fn check(r: hooks_schema::ParseResult) {
+        if let Err(d) = r {
+            assert!(!d.is_empty() && d[0].is_error());
+            assert!(d[1..].iter().all(|w| !w.is_error()));
+        }
+    }
+}

@@ -1,1 +1,111 @@
-//! Tests for the merge rules.
+//! Tests for the merge rules, against Chrys 0.32.0's `merge_hooks_files` on the files in
+//! `test_data/merge/` (recorded with the differential oracle's `--merge`).
+
+use std::path::Path;
+
+use hooks_schema::{AbsPathBuf, HookSourceId, HookSourceKind, ParsedSource};
+use serde_json::{Map, json};
+
+use crate::{
+    merge::{
+        FILE_NAMES, FilePick, HookSettings, OutboxRecord, duplicate_id_warnings, merge_settings,
+        outbox_record, pick_file, project_hooks_dormant, shadowed_file_warning,
+    },
+    parse,
+};
+
+fn load(rel: &str) -> ParsedSource {
+    let bytes =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/merge").join(rel))
+            .expect("fixture");
+    parse(&bytes, Path::new(rel)).expect("loads")
+}
+
+#[test]
+fn same_ids_warn_naming_both_files_and_settings_merge_per_field() {
+    let p = load("p/hooks.yaml");
+    let g = load("g/hooks.yaml");
+    let warnings = duplicate_id_warnings(
+        (Path::new("/tmp/chrys/mg/p/hooks.yaml"), &p),
+        (Path::new("/tmp/chrys/mg/g/hooks.yaml"), &g),
+    );
+    let messages: Vec<&str> = warnings.iter().map(|w| w.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "Hook id 'shared' is defined in both project (/tmp/chrys/mg/p/hooks.yaml) and global (/tmp/chrys/mg/g/hooks.yaml) hooks configs. Both will run, project first. To suppress the global hook, set 'enabled: false' in the global file.",
+            "Hook id 'zeta' is defined in both project (/tmp/chrys/mg/p/hooks.yaml) and global (/tmp/chrys/mg/g/hooks.yaml) hooks configs. Both will run, project first. To suppress the global hook, set 'enabled: false' in the global file.",
+        ]
+    );
+    assert!(warnings.iter().all(|w| w.code.as_deref() == Some("duplicate_hook_id")));
+    // An explicit project value equal to the default still beats the global value.
+    let s = merge_settings(Some(&p.settings), Some(&g.settings));
+    assert_eq!(
+        s,
+        HookSettings { max_parallel_hooks: 4, outbox_max_retries: 5, ..HookSettings::default() }
+    );
+    assert_eq!(merge_settings(None, None), HookSettings::default());
+    assert_eq!(merge_settings(None, Some(&g.settings)).max_parallel_hooks, 8);
+    let mut nan = Map::new();
+    nan.insert("shutdown_grace_seconds".into(), json!("nan"));
+    assert!(merge_settings(Some(&nan), None).shutdown_grace_seconds.is_nan());
+}
+
+#[test]
+fn file_precedence() {
+    assert_eq!(FILE_NAMES, ["hooks.yaml", "hooks.yml", "hooks.json"]);
+    assert_eq!(
+        pick_file(&["hooks.json", "other", "hooks.yml"]),
+        FilePick { chosen: Some("hooks.yml"), shadowed: vec!["hooks.json"] }
+    );
+    assert_eq!(
+        pick_file(&["hooks.json", "hooks.yaml", "hooks.yml"]),
+        FilePick { chosen: Some("hooks.yaml"), shadowed: vec!["hooks.yml", "hooks.json"] }
+    );
+    assert_eq!(pick_file(&["HOOKS.YAML"]), FilePick { chosen: None, shadowed: vec![] });
+    let w = shadowed_file_warning(Path::new("/x/hooks.json"), "hooks.yaml");
+    assert_eq!(
+        w.to_string(),
+        "/x/hooks.json: warning: ignored: hooks.yaml in the same folder is read instead"
+    );
+    assert_eq!(w.code.as_deref(), Some("shadowed_file"));
+}
+
+#[test]
+fn dormant_project_warning() {
+    let w = project_hooks_dormant(Path::new("/repo/.chrys/hooks/hooks.yaml"));
+    assert_eq!(w.code.as_deref(), Some("project_hooks_dormant"));
+    assert_eq!(
+        w.message,
+        "Found project hooks in /repo/.chrys/hooks/hooks.yaml, but they are not loaded. To run them, turn on Load project hooks under Settings → Security → Project trust (project.hooks_enabled)."
+    );
+}
+
+#[test]
+fn outbox_records_name_the_layer_and_file() {
+    let src = parse(b"hooks:\n  - {id: d, event: after_turn, run: {type: shell, shell: x}, execution: {mode: async, delivery: durable}}\n  - {id: b, event: after_turn, run: {type: shell, shell: x}, execution: {mode: blocking, delivery: durable}}\n  - {id: e, event: after_turn, run: {type: shell, shell: x}}\n", Path::new("/r/.chrys/hooks/hooks.yaml")).expect("loads");
+    let project = HookSourceId::new(
+        HookSourceKind::ProjectChrysFile,
+        AbsPathBuf::new("/r/.chrys/hooks/hooks.yaml".into()).expect("abs"),
+    );
+    let global = HookSourceId::new(
+        HookSourceKind::UserChrysFile,
+        AbsPathBuf::new("/h/.chrys/hooks/hooks.yaml".into()).expect("abs"),
+    );
+    assert_eq!(
+        outbox_record(&src.definitions[0], &project),
+        Some(OutboxRecord {
+            hook_id: "d".into(),
+            event: "after_turn".into(),
+            hook_source: "project",
+            hook_source_path: "/r/.chrys/hooks/hooks.yaml".into()
+        })
+    );
+    assert_eq!(outbox_record(&src.definitions[0], &global).map(|r| r.hook_source), Some("global"));
+    assert_eq!(
+        outbox_record(&src.definitions[1], &project),
+        None,
+        "blocking hooks never use the outbox"
+    );
+    assert_eq!(outbox_record(&src.definitions[2], &project), None, "best effort");
+}
