@@ -185,6 +185,12 @@ fn interpret(
     if f.nested {
         notes.push("read Claude Code's nested hookSpecificOutput shape".to_owned());
     }
+    let raw_permission = obj.get("permission").filter(|p| !p.is_null());
+    if let Some(p) = raw_permission.filter(|p| !p.is_string())
+        && out.permission.is_some()
+    {
+        return Err(format!("invalid output: permission must be a string, found {p}"));
+    }
     match (&f.permission, out.permission) {
         (Some(p), Some(rule)) => {
             v.decision = match (p.as_str(), rule) {
