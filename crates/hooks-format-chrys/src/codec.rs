@@ -274,7 +274,7 @@ fn payload(
         return Err(format!("envelope event {} is not the hook's event {native}", env.event));
     }
     let mut p = Map::new();
-    p.insert("session_id".into(), Value::String(env.session_id.clone().unwrap_or_default()));
+    p.insert("session_id".into(), opt_str(env.session_id.as_ref()));
     p.insert("profile".into(), Value::String(env.profile.clone().unwrap_or_default()));
     p.insert("cwd".into(), Value::String(payload_cwd(env, ctx)));
     let need = |what: &str| format!("{native} needs {what} in the envelope");
