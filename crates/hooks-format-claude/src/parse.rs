@@ -152,7 +152,7 @@ fn fail_closed(reading: Reading, path: &Path) -> ParsedSource {
         reason.push_str(&format!(" (and {more} more problem{})", if more == 1 { "" } else { "s" }));
     }
     let (line, column) = first.map_or((1, 1), |d| (d.line.unwrap_or(1), d.column.unwrap_or(1)));
-    let events: Vec<HookEvent> = if reading.all_gated || reading.gated.is_empty() {
+    let events: Vec<HookEvent> = if reading.all_gated {
         HookEvent::ALL.into_iter().filter(|e| e.is_gated()).collect()
     } else {
         reading.gated.iter().copied().collect()
@@ -189,15 +189,17 @@ fn fail_closed(reading: Reading, path: &Path) -> ParsedSource {
         });
     }
     let names: Vec<&str> = definitions.iter().map(|d| d.native_event.as_str()).collect();
-    let mut diagnostics = reading.diagnostics;
-    diagnostics.push(
-        HookDiagnostic::error(format!(
+    let message = if names.is_empty() {
+        "the source fails closed: none of its hooks run until the configuration is fixed".to_owned()
+    } else {
+        format!(
             "the source fails closed: {} denied until the configuration is fixed",
             names.join(", ")
-        ))
-        .in_file(path)
-        .at(line, column)
-        .with_code("fail_closed"),
+        )
+    };
+    let mut diagnostics = reading.diagnostics;
+    diagnostics.push(
+        HookDiagnostic::error(message).in_file(path).at(line, column).with_code("fail_closed"),
     );
     ParsedSource { definitions, diagnostics, settings: reading.settings }
 }

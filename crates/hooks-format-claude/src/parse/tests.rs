@@ -276,6 +276,16 @@ fn strict_rejects_duplicate_keys() {
 }
 
 #[test]
+fn strict_violation_in_a_section_without_gated_events_runs_nothing() {
+    let bytes = br#"{"hooks": {"version": 1, "Stop": [{"hooks": [{"type": "command", "command": "x", "colour": 1}]}]}}"#;
+    let parsed = parse(bytes, Path::new("/s.json"), ClaudeMode::Strict).expect("loads");
+    assert!(parsed.definitions.is_empty());
+    let last = parsed.diagnostics.last().expect("summary");
+    assert_eq!(last.code.as_deref(), Some("fail_closed"));
+    assert!(last.message.contains("none of its hooks run"));
+}
+
+#[test]
 fn strict_violations_win_over_disable_all_hooks() {
     let parsed = fixture("strict", "disabled.json", ClaudeMode::Strict).expect("loads");
     assert!(parsed.definitions.is_empty(), "a valid disabled strict source runs nothing");
