@@ -209,7 +209,10 @@ pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
             }
         }
     }
-    Ok(ParsedSource { definitions, diagnostics: cx.diagnostics, settings: Map::new() })
+    let mut diagnostics = cx.diagnostics;
+    // In file order (stable, so findings at one position keep the order they were made in).
+    diagnostics.sort_by_key(|d| (d.line, d.column));
+    Ok(ParsedSource { definitions, diagnostics, settings: Map::new() })
 }
 
 fn key(k: &str) -> Seg {

@@ -46,3 +46,49 @@ fn escaped_keys_and_empty_containers() {
     assert_eq!(spans.key_pos(&[k("x\"y")]), Pos { line: 1, column: 2 });
     assert_eq!(spans.value_pos(&[k("w"), Seg::Index(1), k("q")]), Pos { line: 1, column: 39 });
 }
+
+/// The text from a 1-based line and character column on.
+fn from_pos(text: &str, pos: Pos) -> &str {
+    let line = text.split('\n').nth(pos.line as usize - 1).expect("line exists");
+    let start = line.char_indices().nth(pos.column as usize - 1).map_or(line.len(), |(i, _)| i);
+    &line[start..]
+}
+
+fn arb_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+    use proptest::prelude::*;
+    let leaf = prop_oneof![
+        Just(serde_json::Value::Null),
+        any::<i32>().prop_map(serde_json::Value::from),
+        "[a-zé\"\\\\ ]{0,5}".prop_map(serde_json::Value::String),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::Array),
+            prop::collection::vec(("[a-zé\"]{1,4}", inner), 0..4)
+                .prop_map(|kv| serde_json::Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
+proptest::proptest! {
+    #[test]
+    fn member_keys_and_values_are_found_where_they_are(
+        members in proptest::collection::vec(("[a-zé\"]{1,4}", arb_value()), 0..5),
+        pretty in proptest::prelude::any::<bool>(),
+    ) {
+        let obj: serde_json::Map<String, serde_json::Value> = members.into_iter().collect();
+        let root = serde_json::json!({ "hooks": serde_json::Value::Object(obj.clone()) });
+        let text = if pretty { serde_json::to_string_pretty(&root) } else { serde_json::to_string(&root) }
+            .expect("serializes");
+        let spans = locate(&text);
+        for (name, value) in &obj {
+            let path = [k("hooks"), k(name)];
+            let key_json = serde_json::to_string(name).expect("key");
+            proptest::prop_assert!(from_pos(&text, spans.key_pos(&path)).starts_with(&key_json));
+            let value_json = serde_json::to_string(value).expect("value");
+            let first = value_json.chars().next().expect("non-empty");
+            proptest::prop_assert!(from_pos(&text, spans.value_pos(&path)).starts_with(first));
+        }
+        proptest::prop_assert!(spans.duplicates.is_empty());
+    }
+}
