@@ -437,9 +437,9 @@ impl Policy {
                 if *code != 0 {
                     let detail = stderr.trim();
                     let msg = if detail.is_empty() {
-                        format!("failed with non-blocking status code {code}")
+                        format!("exited with status code {code}")
                     } else {
-                        format!("failed with non-blocking status code {code}: {}", cap_text(detail))
+                        format!("exited with status code {code}: {}", cap_text(detail))
                     };
                     return self.failure(msg);
                 }
