@@ -31,7 +31,7 @@ pub use crate::{
     matcher::MAX_MATCHER_LEN,
     parse::parse,
     render::render,
-    tool_type::{mcp_tool_name, tool_type},
+    tool_type::{envelope_tool_type, mcp_tool_name, tool_type},
 };
 
 /// The largest hook file accepted, checked before anything is parsed: 1 MiB.

@@ -80,6 +80,11 @@ pub fn tool_type(tool: &ToolCall) -> String {
     }
 }
 
+/// The Cursor tool type of the envelope's tool call; `None` when it carries none.
+pub fn envelope_tool_type(envelope: &hooks_schema::Envelope) -> Option<String> {
+    envelope.tool.as_ref().map(tool_type)
+}
+
 /// The MCP tool's own name: `tool` for `mcp__server__tool`, the name itself otherwise.
 pub fn mcp_tool_name(tool: &ToolCall) -> &str {
     let name = tool.name.as_str();

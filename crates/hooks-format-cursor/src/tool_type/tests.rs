@@ -45,6 +45,14 @@ fn maps_every_documented_type() {
 }
 
 #[test]
+fn envelopes_without_a_tool_have_no_type() {
+    let mut e = hooks_schema::Envelope::new(hooks_schema::HookEvent::PreToolUse);
+    assert_eq!(super::envelope_tool_type(&e), None);
+    e.tool = Some(call("Bash", ToolKind::Shell, None));
+    assert_eq!(super::envelope_tool_type(&e).as_deref(), Some("Shell"));
+}
+
+#[test]
 fn mcp_names_without_a_tool_part_are_kept() {
     assert_eq!(mcp_tool_name(&call("mcp__server", ToolKind::Mcp, None)), "mcp__server");
     assert_eq!(mcp_tool_name(&call("mcp__server__", ToolKind::Mcp, None)), "mcp__server__");
