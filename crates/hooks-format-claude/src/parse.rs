@@ -100,6 +100,8 @@ struct Reader<'a> {
     strict: bool,
     out: Reading,
     order: u32,
+    /// The id of the handler being read, attached to its diagnostics.
+    hook: Option<String>,
 }
 
 /// Parses a settings document. See the crate docs for the two modes.
@@ -219,6 +221,7 @@ pub(crate) fn read(bytes: &[u8], path: &Path, mode: ClaudeMode) -> Reading {
             unreadable: false,
         },
         order: 0,
+        hook: None,
     };
     r.document(bytes);
     r.out
@@ -232,10 +235,14 @@ impl Reader<'_> {
         line: u32,
         column: u32,
     ) -> HookDiagnostic {
-        HookDiagnostic::new(severity, problem.to_string())
+        let d = HookDiagnostic::new(severity, problem.to_string())
             .in_file(self.path)
             .at(line, column)
-            .with_code(problem.code())
+            .with_code(problem.code());
+        match &self.hook {
+            Some(id) => d.for_hook(id.clone()),
+            None => d,
+        }
     }
 
     /// Reports a problem: with `default` severity in default mode, as an error and a contract
@@ -480,7 +487,10 @@ impl Reader<'_> {
             return self.wrong_type("hooks", "an array of handlers", &hooks.value);
         };
         for (hi, h) in handlers.iter().enumerate() {
-            if let Some(def) = self.handler(ev, gi, hi, h, text, &pattern) {
+            self.hook = Some(format!("{}[{gi}][{hi}]", ev.as_str()));
+            let def = self.handler(ev, gi, hi, h, text, &pattern);
+            self.hook = None;
+            if let Some(def) = def {
                 self.out.definitions.push(def);
             }
         }
@@ -757,9 +767,9 @@ impl Reader<'_> {
 
     fn info(&mut self, node: &Node, key: &str, message: String, code: &str) {
         let (l, c) = node.get(key).map_or((node.line, node.column), |m| (m.line, m.column));
-        self.out
-            .diagnostics
-            .push(HookDiagnostic::info(message).in_file(self.path).at(l, c).with_code(code));
+        let mut d = HookDiagnostic::info(message).in_file(self.path).at(l, c).with_code(code);
+        d.hook_id.clone_from(&self.hook);
+        self.out.diagnostics.push(d);
     }
 
     fn opt_string(&mut self, node: &Node, key: &str, ok: &mut bool) -> Option<String> {

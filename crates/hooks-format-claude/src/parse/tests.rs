@@ -63,7 +63,11 @@ pub(crate) fn render(result: &ParseResult) -> String {
         }
     };
     for d in diags {
-        let _ = writeln!(out, "{d} [{}]", d.code.as_deref().unwrap_or("-"));
+        let _ = write!(out, "{d} [{}]", d.code.as_deref().unwrap_or("-"));
+        if let Some(id) = &d.hook_id {
+            let _ = write!(out, " ({id})");
+        }
+        out.push('\n');
     }
     out
 }
