@@ -1,0 +1,127 @@
+//! `hooks check`: validate hook files in any supported format.
+
+use std::path::Path;
+
+use hooks_schema::{HookDefinition, HookDiagnostic, ParseResult, Severity, WireFormat};
+use serde_json::{Value, json};
+
+/// The format to read a file as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormatChoice {
+    /// Decide from the file's name and content.
+    Auto,
+    /// A fixed format.
+    Fixed(WireFormat),
+}
+
+/// The result of checking one file.
+#[derive(Debug, Clone)]
+pub struct FileReport {
+    /// The file as named on the command line.
+    pub path: String,
+    /// The format it was read as.
+    pub format: WireFormat,
+    /// The definitions, when the file parsed.
+    pub hooks: Vec<HookDefinition>,
+    /// Everything found, errors first in file order.
+    pub diagnostics: Vec<HookDiagnostic>,
+}
+
+impl FileReport {
+    /// Whether the file has no error (warnings allowed).
+    pub fn ok(&self) -> bool {
+        !self.diagnostics.iter().any(HookDiagnostic::is_error)
+    }
+
+    /// The machine-readable form.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "path": self.path,
+            "format": self.format.as_str(),
+            "ok": self.ok(),
+            "hooks": self.hooks.iter().map(hook_json).collect::<Vec<_>>(),
+            "diagnostics": self.diagnostics.iter().map(|d| json!({
+                "severity": d.severity.as_str(),
+                "message": d.message,
+                "line": d.line,
+                "column": d.column,
+                "code": d.code,
+            })).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// One definition in the machine-readable form shared by `check` and `list`.
+pub fn hook_json(d: &HookDefinition) -> Value {
+    json!({
+        "id": d.id.as_str(),
+        "event": d.event.as_str(),
+        "native_event": d.native_event,
+        "matcher": d.matcher.text(),
+        "mode": d.mode.as_str(),
+        "timeout_ms": u64::try_from(d.timeout.as_millis()).unwrap_or(u64::MAX),
+        "on_failure": d.on_failure.as_str(),
+        "enabled": d.enabled,
+        "line": d.line,
+    })
+}
+
+/// Decides a file's format from its name, then from its content.
+pub fn detect_format(path: &Path, bytes: &[u8]) -> WireFormat {
+    let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+    let in_dir = |d: &str| path.components().any(|c| c.as_os_str() == d);
+    if name.ends_with(".yaml") || name.ends_with(".yml") || in_dir(".chrys") {
+        return WireFormat::Chrys;
+    }
+    if name.starts_with("settings") || name.contains("managed-settings") || in_dir(".claude") {
+        return WireFormat::Claude;
+    }
+    if in_dir(".cursor") {
+        return WireFormat::Cursor;
+    }
+    // By content: Chrys keeps a list of hooks, Cursor a map of camelCase events, Claude a
+    // map of PascalCase events.
+    let text = String::from_utf8_lossy(bytes);
+    match serde_json::from_str::<Value>(text.trim_start_matches('\u{feff}')) {
+        Ok(v) => match v.get("hooks") {
+            Some(Value::Array(_)) => WireFormat::Chrys,
+            Some(Value::Object(m))
+                if m.keys()
+                    .next()
+                    .is_some_and(|k| k.starts_with(|c: char| c.is_ascii_uppercase())) =>
+            {
+                WireFormat::Claude
+            }
+            _ => WireFormat::Cursor,
+        },
+        Err(_) => WireFormat::Cursor,
+    }
+}
+
+/// Parses `bytes` as `format`.
+pub fn parse_as(format: WireFormat, bytes: &[u8], path: &Path) -> ParseResult {
+    match format {
+        WireFormat::Cursor => hooks_format_cursor::parse(bytes, path),
+        WireFormat::Chrys => hooks_format_chrys::parse(bytes, path),
+        WireFormat::Claude => {
+            hooks_format_claude::parse(bytes, path, hooks_format_claude::ClaudeMode::Default)
+        }
+    }
+}
+
+/// Checks one file already read into memory.
+pub fn check_bytes(display: &str, path: &Path, bytes: &[u8], choice: FormatChoice) -> FileReport {
+    let format = match choice {
+        FormatChoice::Auto => detect_format(path, bytes),
+        FormatChoice::Fixed(f) => f,
+    };
+    let (hooks, mut diagnostics) = match parse_as(format, bytes, path) {
+        Ok(p) => (p.definitions, p.diagnostics),
+        Err(d) => (Vec::new(), d),
+    };
+    diagnostics.sort_by_key(|d| (d.severity != Severity::Error, d.line));
+    FileReport { path: display.to_owned(), format, hooks, diagnostics }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,78 @@
+//! Tests of `hooks check`: format detection and the per-file report.
+
+use std::path::Path;
+
+use super::*;
+
+#[test]
+fn formats_are_detected_by_name_then_content() {
+    let d = |p: &str, text: &str| detect_format(Path::new(p), text.as_bytes());
+    assert_eq!(d("/r/.chrys/hooks/hooks.json", "{}"), WireFormat::Chrys);
+    assert_eq!(d("/r/x/hooks.yml", ""), WireFormat::Chrys);
+    assert_eq!(d("/r/.claude/settings.local.json", "{}"), WireFormat::Claude);
+    assert_eq!(d("/etc/claude-code/managed-settings.json", "{}"), WireFormat::Claude);
+    assert_eq!(d("/r/.cursor/hooks.json", "{}"), WireFormat::Cursor);
+    assert_eq!(d("/tmp/a.json", r#"{"hooks": [{"id": "x"}]}"#), WireFormat::Chrys);
+    assert_eq!(d("/tmp/a.json", r#"{"hooks": {"PreToolUse": []}}"#), WireFormat::Claude);
+    assert_eq!(
+        d("/tmp/a.json", r#"{"version": 1, "hooks": {"preToolUse": []}}"#),
+        WireFormat::Cursor
+    );
+    assert_eq!(d("/tmp/a.json", "not json"), WireFormat::Cursor);
+}
+
+#[test]
+fn a_valid_cursor_file_lists_its_hooks() {
+    let text = r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./x.sh", "timeout": 5, "failClosed": true}]}}"#;
+    let r = check_bytes(
+        "hooks.json",
+        Path::new("/r/.cursor/hooks.json"),
+        text.as_bytes(),
+        FormatChoice::Auto,
+    );
+    assert!(r.ok(), "{:?}", r.diagnostics);
+    let j = r.to_json();
+    assert_eq!(j["format"], "cursor");
+    assert_eq!(j["ok"], true);
+    let h = &j["hooks"][0];
+    assert_eq!(h["event"], "pre_tool_use");
+    assert_eq!(h["native_event"], "beforeShellExecution");
+    assert_eq!(h["timeout_ms"], 5000);
+    assert_eq!(h["on_failure"], "block");
+    assert_eq!(h["mode"], "blocking");
+    assert_eq!(h["enabled"], true);
+}
+
+#[test]
+fn a_chrys_file_reports_chrys_own_first_error() {
+    let text = "hooks:\n  - id: a\n    event: session_start\n    run: { type: shell, shell: \"true\" }\n    timeout: 10\n";
+    let r = check_bytes(
+        "hooks.yaml",
+        Path::new("/r/.chrys/hooks/hooks.yaml"),
+        text.as_bytes(),
+        FormatChoice::Auto,
+    );
+    assert!(!r.ok());
+    assert_eq!(r.format, WireFormat::Chrys);
+    assert!(
+        r.diagnostics[0].message.contains("hooks[0]: unknown keys: ['timeout']"),
+        "{:?}",
+        r.diagnostics
+    );
+    assert!(r.to_json()["hooks"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn errors_come_first_and_carry_lines() {
+    let text = "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"command\": \"a\", \"bogus\": 1}, {\"command\": \"b\", \"timeout\": 9999}]}}";
+    let r = check_bytes(
+        "h",
+        Path::new("/r/.cursor/hooks.json"),
+        text.as_bytes(),
+        FormatChoice::Fixed(WireFormat::Cursor),
+    );
+    assert!(!r.ok());
+    assert!(r.diagnostics[0].is_error(), "{:?}", r.diagnostics);
+    assert!(r.diagnostics.iter().all(|d| d.line.is_some()), "{:?}", r.diagnostics);
+    assert_eq!(r.hooks.len(), 1);
+}

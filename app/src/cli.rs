@@ -1,0 +1,226 @@
+//! Command-line definitions of the `hooks` tool (clap).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Exit codes, documented in `--help`.
+pub const EXIT_CODES: &str = "\
+Exit codes:
+  check   0 every file valid (warnings allowed), 1 a file has errors, 2 usage error
+  list    0 listed (an empty inventory too), 2 a source failed to load
+  fire    0 allow, 2 deny, 3 ask, 1 error
+  replay  0 replayed, 1 error
+  guard   0 no path protected, 2 a path is protected
+  any     2 usage error";
+
+/// The `hooks` tool: validate, inspect, fire and replay AI-agent lifecycle hooks.
+#[derive(Debug, Parser)]
+#[command(name = "hooks", version, about, after_help = EXIT_CODES)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Validate hook files: definitions and diagnostics with line numbers.
+    Check(CheckArgs),
+    /// The redacted inventory the runtime would see: sources, trust, hooks.
+    List(ListArgs),
+    /// Load, pin and fire one event; print the verdict and every hook's outcome.
+    Fire(FireArgs),
+    /// Replay a recorded session (Claude Code transcript or canonical event log).
+    Replay(ReplayArgs),
+    /// Print one line per published snapshot until interrupted.
+    Watch(WatchArgs),
+    /// Whether agent file edits of these paths are allowed.
+    Guard(GuardArgs),
+    /// Serve the runtime over a JSON-lines protocol on stdio.
+    Serve(ServeArgs),
+}
+
+/// A hook file format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// From the file's name and content.
+    Auto,
+    /// `.cursor/hooks.json`.
+    Cursor,
+    /// Chrys `hooks.yaml`.
+    Chrys,
+    /// Claude Code `settings.json`.
+    Claude,
+}
+
+/// `hooks check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The format; `auto` decides from each file's name and content.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub format: FormatArg,
+    /// Machine-readable output: one JSON object per file, one per line.
+    #[arg(long)]
+    pub json: bool,
+    /// The files.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+/// The surface the runtime fires from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SurfaceArg {
+    /// A command-line agent run (default).
+    Cli,
+    /// A cloud run.
+    Cloud,
+    /// The desktop app.
+    Desktop,
+    /// A terminal UI.
+    Terminal,
+    /// An editor extension.
+    Ide,
+    /// A web client.
+    Web,
+    /// A child process of a local agent.
+    LocalChild,
+}
+
+/// The command-execution posture of the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PostureArg {
+    /// Not known (default): project files stay inert.
+    Unknown,
+    /// Commands run without asking.
+    AutoApproves,
+    /// Commands ask first.
+    RequiresApproval,
+}
+
+/// Options shared by every command that builds the runtime.
+#[derive(Debug, Args, Clone)]
+pub struct RuntimeArgs {
+    /// A project root, as if detected by terminal navigation (repeatable).
+    #[arg(long = "root", value_name = "DIR")]
+    pub roots: Vec<PathBuf>,
+    /// Where the user-scope files live: `DIR/.cursor/hooks.json`, `DIR/.claude/settings.json`
+    /// and Chrys's `DIR/.chrys/hooks/`. Defaults to the home directory.
+    #[arg(long, value_name = "DIR")]
+    pub config_dir: Option<PathBuf>,
+    /// Explicit hook directories, comma-separated (the `WARP_HOOK_DIRS` grammar; that
+    /// variable is read too).
+    #[arg(long, value_name = "LIST")]
+    pub hook_dirs: Option<String>,
+    /// The surface the run fires from.
+    #[arg(long, value_enum, default_value = "cli")]
+    pub surface: SurfaceArg,
+    /// The run's command-execution posture; project files activate only on cli and cloud
+    /// runs that auto-approve.
+    #[arg(long, value_enum, default_value = "unknown")]
+    pub posture: PostureArg,
+    /// The user's own opt-in to project hooks on interactive surfaces (Chrys's
+    /// `project.hooks_enabled`).
+    #[arg(long)]
+    pub enable_project_hooks: bool,
+    /// Strict mode: project scopes never activate (the deny-only contract).
+    #[arg(long)]
+    pub strict: bool,
+}
+
+/// `hooks list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub runtime: RuntimeArgs,
+    /// Show commands, arguments and environment values (redacted by default).
+    #[arg(long)]
+    pub reveal: bool,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `hooks fire`.
+#[derive(Debug, Args)]
+pub struct FireArgs {
+    /// The canonical event (`pre_tool_use`, `prompt_submit`, …) or a native name
+    /// (`PreToolUse`, `beforeShellExecution`, `before_tool_call`).
+    pub event: String,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub runtime: RuntimeArgs,
+    /// The working directory the event fires in (defaults to the first root, else `.`).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// The envelope as JSON (a file, or `-` for stdin); `event` may be left out.
+    #[arg(long, value_name = "FILE|-")]
+    pub payload: Option<String>,
+    /// Run nothing; explain which sources, bindings and matchers apply and why.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `hooks replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The recorded session: a Claude Code `.jsonl` transcript or a canonical event log.
+    pub session: PathBuf,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub runtime: RuntimeArgs,
+    /// The working directory to replay in; the recorded one is mapped onto it (defaults to
+    /// the first root).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// Machine-readable output: one JSON object per call, then a summary.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `hooks watch`.
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub runtime: RuntimeArgs,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+    /// Stop after this many snapshots (for scripts and tests).
+    #[arg(long, value_name = "N")]
+    pub count: Option<u64>,
+}
+
+/// `hooks guard`.
+#[derive(Debug, Args)]
+pub struct GuardArgs {
+    /// The session's working directory relative paths are resolved against.
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub runtime: RuntimeArgs,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+    /// The paths an agent wants to edit.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+}
+
+/// `hooks serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Speak the protocol on stdin and stdout (the only transport).
+    #[arg(long, required = true)]
+    pub stdio: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub runtime: RuntimeArgs,
+}

@@ -1,0 +1,134 @@
+//! The commands of the `hooks` tool, one function each; `main` only parses and exits.
+
+use std::{
+    io::{IsTerminal, Write},
+    path::Path,
+};
+
+use anyhow::{Context, Result};
+use hooks_schema::{Severity, WireFormat};
+
+use crate::{
+    check::{FileReport, FormatChoice, check_bytes},
+    cli::{CheckArgs, Cli, Command, FormatArg},
+};
+
+/// The largest file `hooks check` reads.
+const MAX_CHECK_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Runs a parsed command line and returns the process exit code.
+pub fn run(cli: Cli) -> Result<u8> {
+    match cli.command {
+        Command::Check(a) => check(&a),
+        other => anyhow::bail!("`{}` is not available yet", command_name(&other)),
+    }
+}
+
+fn command_name(c: &Command) -> &'static str {
+    match c {
+        Command::Check(_) => "check",
+        Command::List(_) => "list",
+        Command::Fire(_) => "fire",
+        Command::Replay(_) => "replay",
+        Command::Watch(_) => "watch",
+        Command::Guard(_) => "guard",
+        Command::Serve(_) => "serve",
+    }
+}
+
+/// The `NO_COLOR` convention's variable, read once here.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "terminal convention of the CLI, not engine configuration"
+)]
+fn no_color_env() -> Option<std::ffi::OsString> {
+    std::env::var_os("NO_COLOR")
+}
+
+/// Whether to colour output: stdout is a terminal and `NO_COLOR` is unset or empty.
+pub fn use_colour(no_color: Option<&std::ffi::OsStr>) -> bool {
+    std::io::stdout().is_terminal() && no_color.is_none_or(std::ffi::OsStr::is_empty)
+}
+
+fn check(a: &CheckArgs) -> Result<u8> {
+    let choice = match a.format {
+        FormatArg::Auto => FormatChoice::Auto,
+        FormatArg::Cursor => FormatChoice::Fixed(WireFormat::Cursor),
+        FormatArg::Chrys => FormatChoice::Fixed(WireFormat::Chrys),
+        FormatArg::Claude => FormatChoice::Fixed(WireFormat::Claude),
+    };
+    let colour = use_colour(no_color_env().as_deref());
+    let mut out = std::io::stdout().lock();
+    let mut all_ok = true;
+    for path in &a.files {
+        let display = path.display().to_string();
+        let report = match read_capped(path) {
+            Ok(bytes) => check_bytes(&display, path, &bytes, choice),
+            Err(e) => FileReport {
+                path: display.clone(),
+                format: WireFormat::Cursor,
+                hooks: Vec::new(),
+                diagnostics: vec![
+                    hooks_schema::HookDiagnostic::error(format!("{e:#}")).in_file(path),
+                ],
+            },
+        };
+        all_ok &= report.ok();
+        if a.json {
+            writeln!(out, "{}", report.to_json())?;
+        } else {
+            render_check(&mut out, &report, colour)?;
+        }
+    }
+    Ok(if all_ok { 0 } else { 1 })
+}
+
+fn read_capped(path: &Path) -> Result<Vec<u8>> {
+    let meta =
+        std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
+    anyhow::ensure!(meta.is_file(), "{} is not a regular file", path.display());
+    anyhow::ensure!(
+        meta.len() <= MAX_CHECK_BYTES,
+        "{} is {} bytes, above the {MAX_CHECK_BYTES}-byte limit",
+        path.display(),
+        meta.len()
+    );
+    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+fn paint(colour: bool, code: &str, text: &str) -> String {
+    if colour { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_owned() }
+}
+
+fn render_check(out: &mut impl Write, r: &FileReport, colour: bool) -> Result<()> {
+    let status = if r.ok() { paint(colour, "32", "ok") } else { paint(colour, "31", "invalid") };
+    writeln!(out, "{} ({}): {status}, {} hook(s)", r.path, r.format, r.hooks.len())?;
+    for h in &r.hooks {
+        writeln!(
+            out,
+            "  {:<24} {:<20} matcher={:<16} {} timeout={}s on_failure={}{}{}",
+            h.id.as_str(),
+            h.event.as_str(),
+            h.matcher.text().unwrap_or("*"),
+            h.mode.as_str(),
+            h.timeout.as_secs_f64(),
+            h.on_failure.as_str(),
+            h.line.map(|l| format!(" line={l}")).unwrap_or_default(),
+            if h.enabled { "" } else { " (disabled)" },
+        )?;
+    }
+    for d in &r.diagnostics {
+        let sev = match d.severity {
+            Severity::Error => paint(colour, "31", "error"),
+            Severity::Warning => paint(colour, "33", "warning"),
+            Severity::Info => "info".to_owned(),
+        };
+        let loc = match (d.line, d.column) {
+            (Some(l), Some(c)) => format!("{}:{l}:{c}: ", r.path),
+            (Some(l), None) => format!("{}:{l}: ", r.path),
+            _ => format!("{}: ", r.path),
+        };
+        writeln!(out, "  {loc}{sev}: {}", d.message)?;
+    }
+    Ok(())
+}

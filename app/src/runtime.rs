@@ -1,0 +1,488 @@
+//! `HookRuntime`: the engine as an agent product embeds it.
+//!
+//! It composes the layers: detected repositories go to the watcher (created on the first
+//! root, so a process that never visits a repository starts no watcher), explicit and
+//! user-scope sources are loaded into the registry, the first appended exchange pins the run
+//! with the strictest posture of the open windows and fires session start at that barrier,
+//! `fire` runs an event's bindings through the dispatcher, and `can_write_files` asks the
+//! guard before any auto-approval.
+//!
+//! State changes go through [`HookRuntime::handle`] with the closed [`RuntimeEvent`] enum;
+//! firing and the guard only read the published snapshot, so they run concurrently through a
+//! cheap [`FireHandle`].
+
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use hooks_dispatch::{DispatchConfig, Dispatcher, DrainReport, FireContext, FireReport};
+use hooks_guard::{GuardDecision, ProtectedSet};
+use hooks_registry::{HookRegistry, PinnedRun, RegistryEvent, RegistryHandle, RegistrySnapshot};
+use hooks_schema::{
+    Binding, Decision, Envelope, HookDiagnostic, HookEvent, RelaxPolicy, Revision,
+    apply_host_decision,
+};
+use hooks_sources::{ExplicitHookSource, ManagedDirs, UserDirs};
+use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs, TrustPolicy};
+use hooks_watcher::{AttachFuture, HookConfigWatcher, RootOrigin, WatcherConfig, watch_matrix};
+
+/// Everything the embedder decides about the runtime.
+#[derive(Clone)]
+pub struct RuntimeConfig {
+    /// The feature switch: when off, no root is watched or loaded, nothing pins, nothing is
+    /// protected and nothing fires.
+    pub enabled: bool,
+    /// The surface this process fires from.
+    pub surface: Surface,
+    /// A remote-server daemon neither watches nor pins, so nothing can activate there.
+    pub remote_server_daemon: bool,
+    /// The trust policy.
+    pub policy: Arc<dyn TrustPolicy>,
+    /// The user's own opt-in to project hooks on interactive surfaces (Chrys's rule).
+    pub user_enables_project_hooks: bool,
+    /// Strict mode: project scopes never activate (the deny-only contract).
+    pub strict_project_scopes: bool,
+    /// Read Claude Code settings with the strict (deny-only, fail-closed) contract.
+    pub claude_strict: bool,
+    /// Where the user-scope files live; `None` loads none.
+    pub user_dirs: Option<UserDirs>,
+    /// Where managed (administrator) files live; `None` loads none.
+    pub managed_dirs: Option<ManagedDirs>,
+    /// Sources named by whoever started the run (`WARP_HOOK_DIRS`, run configuration).
+    pub explicit_sources: Vec<ExplicitHookSource>,
+    /// Refuse to pin (start the run) when loading the explicit sources reported errors.
+    pub fail_closed_on_source_errors: bool,
+    /// How hooks run.
+    pub dispatch: DispatchConfig,
+    /// The watcher's debounce window.
+    pub debounce_window: Duration,
+    /// Whether a hook's `allow` may relax the host's own decision.
+    pub relax: RelaxPolicy,
+    /// The user's config directory (Chrys's `${chrys_home}`), login shell and the agent's
+    /// version, handed to codecs.
+    pub config_dir: Option<PathBuf>,
+    /// The user's login shell.
+    pub user_shell: Option<String>,
+    /// The embedding agent's version.
+    pub agent_version: Option<String>,
+}
+
+impl RuntimeConfig {
+    /// The defaults for `surface`: enabled, the static trust policy, no user, managed or
+    /// explicit sources, default dispatch settings, a 500 ms debounce window.
+    pub fn new(surface: Surface) -> RuntimeConfig {
+        RuntimeConfig {
+            enabled: true,
+            surface,
+            remote_server_daemon: false,
+            policy: Arc::new(StaticTrustPolicy),
+            user_enables_project_hooks: false,
+            strict_project_scopes: false,
+            claude_strict: false,
+            user_dirs: None,
+            managed_dirs: None,
+            explicit_sources: Vec::new(),
+            fail_closed_on_source_errors: false,
+            dispatch: DispatchConfig::default(),
+            debounce_window: hooks_watcher::DEFAULT_DEBOUNCE_WINDOW,
+            relax: RelaxPolicy::Never,
+            config_dir: None,
+            user_shell: None,
+            agent_version: None,
+        }
+    }
+}
+
+/// A window (or other execution context) whose profile has a command-execution posture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct WindowId(pub u64);
+
+/// The closed set of state changes the runtime accepts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RuntimeEvent {
+    /// The embedder detected a repository (terminal navigation, a cloud checkout, …).
+    RepositoryDetected {
+        /// Its root folder.
+        root: PathBuf,
+        /// How it was found; the surface's watch matrix decides whether it is watched.
+        origin: RootOrigin,
+    },
+    /// A repository is no longer of interest.
+    RepositoryRemoved {
+        /// Its root folder.
+        root: PathBuf,
+    },
+    /// A window opened, or its profile's posture changed.
+    WindowPosture {
+        /// The window.
+        window: WindowId,
+        /// Its execute-commands posture.
+        posture: CommandExecutionPosture,
+    },
+    /// A window closed.
+    WindowClosed {
+        /// The window.
+        window: WindowId,
+    },
+}
+
+/// What handling a [`RuntimeEvent`] did.
+#[derive(Debug)]
+pub enum RuntimeEffect {
+    /// Nothing (the feature is off, the daemon, a root the surface does not watch, …),
+    /// with the reason.
+    Ignored(&'static str),
+    /// A root was added; the future resolves when its platform watch is attached.
+    RootAdded(AttachFuture),
+    /// The state changed.
+    Applied,
+}
+
+/// Why the run may not start.
+#[derive(Debug, thiserror::Error)]
+pub enum RuntimeError {
+    /// Loading the explicit sources reported errors and the run is configured to fail closed.
+    #[error("explicit hook sources failed to load: {}", first_message(.0))]
+    ExplicitSourcesFailed(Vec<HookDiagnostic>),
+    /// The file watcher could not start.
+    #[error("the hook file watcher could not start: {0}")]
+    Watcher(#[from] hooks_watcher::WatcherError),
+}
+
+fn first_message(d: &[HookDiagnostic]) -> String {
+    d.first().map_or_else(String::new, ToString::to_string)
+}
+
+/// The runtime.
+pub struct HookRuntime {
+    config: RuntimeConfig,
+    registry: RegistryHandle,
+    watcher: Option<HookConfigWatcher>,
+    firing: FireHandle,
+    windows: BTreeMap<WindowId, CommandExecutionPosture>,
+    explicit_errors: Option<Vec<HookDiagnostic>>,
+}
+
+impl HookRuntime {
+    /// A runtime; loads the managed and user-scope files (with posture `Unknown` until the
+    /// run is pinned) unless the feature is off or this is the remote-server daemon.
+    pub fn new(config: RuntimeConfig) -> HookRuntime {
+        let registry = RegistryHandle::new(HookRegistry::new());
+        let firing = FireHandle {
+            reader: registry.reader(),
+            dispatcher: Arc::new(Dispatcher::new(config.dispatch.clone())),
+            enabled: config.enabled,
+            relax: config.relax,
+            context: FireContext {
+                project_dir: None,
+                config_dir: config.config_dir.clone(),
+                user_shell: config.user_shell.clone(),
+                agent_version: config.agent_version.clone(),
+                session_env: Vec::new(),
+            },
+            session_env: Arc::new(Mutex::new(Vec::new())),
+            guard: Arc::new(Mutex::new(None)),
+        };
+        let rt = HookRuntime {
+            config,
+            registry,
+            watcher: None,
+            firing,
+            windows: BTreeMap::new(),
+            explicit_errors: None,
+        };
+        if rt.is_live() {
+            let inputs = rt.trust_inputs(CommandExecutionPosture::Unknown);
+            let (policy, strict) = (rt.config.policy.clone(), rt.config.claude_strict);
+            rt.registry.change(|reg| {
+                if let Some(dirs) = &rt.config.managed_dirs {
+                    hooks_sources::load_managed_sources(dirs, &*policy, &inputs, strict, reg);
+                }
+                if let Some(dirs) = &rt.config.user_dirs {
+                    hooks_sources::load_user_sources(dirs, &*policy, &inputs, strict, reg);
+                }
+            });
+        }
+        rt
+    }
+
+    /// Whether this process may watch, load and pin at all.
+    fn is_live(&self) -> bool {
+        self.config.enabled && !self.config.remote_server_daemon
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &RuntimeConfig {
+        &self.config
+    }
+
+    /// The registry handle (for observers and tests).
+    pub fn registry(&self) -> &RegistryHandle {
+        &self.registry
+    }
+
+    /// The current snapshot.
+    pub fn snapshot(&self) -> Arc<RegistrySnapshot> {
+        self.registry.snapshot()
+    }
+
+    /// A channel that receives an event whenever the registry publishes a new generation.
+    pub fn subscribe(&self) -> std::sync::mpsc::Receiver<RegistryEvent> {
+        self.registry.subscribe()
+    }
+
+    /// The watcher, once the first root created it.
+    pub fn watcher(&self) -> Option<&HookConfigWatcher> {
+        self.watcher.as_ref()
+    }
+
+    /// A cheap, cloneable handle for firing events and checking edits concurrently.
+    pub fn fire_handle(&self) -> FireHandle {
+        self.firing.clone()
+    }
+
+    /// Applies one state change.
+    pub fn handle(&mut self, event: RuntimeEvent) -> Result<RuntimeEffect, RuntimeError> {
+        match event {
+            RuntimeEvent::RepositoryDetected { root, origin } => self.add_root(&root, origin),
+            RuntimeEvent::RepositoryRemoved { root } => {
+                if let Some(w) = &self.watcher
+                    && w.remove_root(&root)
+                {
+                    return Ok(RuntimeEffect::Applied);
+                }
+                Ok(RuntimeEffect::Ignored("the root is not watched"))
+            }
+            RuntimeEvent::WindowPosture { window, posture } => {
+                self.windows.insert(window, posture);
+                Ok(RuntimeEffect::Applied)
+            }
+            RuntimeEvent::WindowClosed { window } => {
+                self.windows.remove(&window);
+                Ok(RuntimeEffect::Applied)
+            }
+        }
+    }
+
+    fn add_root(&mut self, root: &Path, origin: RootOrigin) -> Result<RuntimeEffect, RuntimeError> {
+        if !self.config.enabled {
+            return Ok(RuntimeEffect::Ignored("hooks are switched off"));
+        }
+        if self.config.remote_server_daemon {
+            return Ok(RuntimeEffect::Ignored("the remote server daemon does not watch roots"));
+        }
+        if !watch_matrix(self.config.surface, origin) {
+            return Ok(RuntimeEffect::Ignored("this surface does not watch roots found this way"));
+        }
+        if self.watcher.is_none() {
+            // Before the pin the posture is unknown, so project files load inert; after it
+            // the pinned posture applies (and the registry only reports a root found late).
+            let posture = self
+                .registry
+                .snapshot()
+                .pinned()
+                .map_or(CommandExecutionPosture::Unknown, |p| p.posture);
+            let config = WatcherConfig::new(self.config.surface)
+                .with_debounce_window(self.config.debounce_window);
+            let config = WatcherConfig { trust_inputs: self.trust_inputs(posture), ..config };
+            self.watcher = Some(HookConfigWatcher::new(
+                self.registry.clone(),
+                self.config.policy.clone(),
+                config,
+            )?);
+        }
+        let watcher = self.watcher.as_ref().expect("created above");
+        Ok(RuntimeEffect::RootAdded(watcher.add_root(root)))
+    }
+
+    /// Loads the explicit sources named in the configuration and returns every error the
+    /// registry recorded for them (empty: every file loaded and may run). Call it before the
+    /// run is pinned.
+    pub fn load_explicit_sources(&mut self) -> Vec<HookDiagnostic> {
+        if !self.is_live() {
+            return Vec::new();
+        }
+        let sources = self.config.explicit_sources.clone();
+        let errors =
+            self.registry.change(|reg| hooks_sources::load_explicit_sources(&sources, reg));
+        self.explicit_errors = Some(errors.clone());
+        errors
+    }
+
+    /// The posture read through every open window: the strictest of them, `Unknown` with no
+    /// window.
+    pub fn command_execution_posture(&self) -> CommandExecutionPosture {
+        CommandExecutionPosture::strictest_of(self.windows.values().copied())
+    }
+
+    fn trust_inputs(&self, posture: CommandExecutionPosture) -> TrustInputs {
+        TrustInputs::new(self.config.surface, posture)
+            .with_user_project_hooks(self.config.user_enables_project_hooks)
+            .with_strict_project_scopes(self.config.strict_project_scopes)
+    }
+
+    /// Pins the run: reads the posture, decides trust again for every loaded root with it,
+    /// and pins the registry. Public and idempotent: a second call returns the first pin.
+    /// Returns `None` when the feature is off or in the daemon.
+    pub fn pin_for_run(&mut self) -> Result<Option<PinnedRun>, RuntimeError> {
+        if !self.is_live() {
+            return Ok(None);
+        }
+        if let Some(p) = self.registry.snapshot().pinned() {
+            return Ok(Some(p));
+        }
+        if self.config.fail_closed_on_source_errors
+            && let Some(errors) = &self.explicit_errors
+            && !errors.is_empty()
+        {
+            return Err(RuntimeError::ExplicitSourcesFailed(errors.clone()));
+        }
+        let posture = self.command_execution_posture();
+        let inputs = self.trust_inputs(posture);
+        if let Some(w) = &self.watcher {
+            w.set_trust_inputs(inputs);
+        }
+        self.registry.change(|reg| reg.pin(posture));
+        Ok(self.registry.snapshot().pinned())
+    }
+
+    /// The first appended exchange of the process: pins the run, then fires session start at
+    /// that barrier (before the first request goes out) so project session-start hooks fire
+    /// for the first conversation too. Later calls do nothing and return `None`.
+    pub async fn exchange_appended(
+        &mut self,
+        session_start: Envelope,
+    ) -> Result<Option<(PinnedRun, FireReport)>, RuntimeError> {
+        if !self.is_live() || self.registry.snapshot().pinned().is_some() {
+            return Ok(None);
+        }
+        let Some(pin) = self.pin_for_run()? else { return Ok(None) };
+        let mut env = session_start;
+        env.event = HookEvent::SessionStart;
+        let report = self.firing.fire(&env).await;
+        Ok(Some((pin, report)))
+    }
+
+    /// Fires an event (see [`FireHandle::fire`]).
+    pub async fn fire(&self, envelope: &Envelope) -> FireReport {
+        self.firing.fire(envelope).await
+    }
+
+    /// Whether agent file edits of `paths` are allowed (see [`FireHandle::can_write_files`]).
+    pub fn can_write_files(&self, paths: &[PathBuf], session_cwd: &Path) -> GuardDecision {
+        self.firing.can_write_files(paths, session_cwd)
+    }
+
+    /// Waits for async hooks (turn end, session end) up to `grace`, then kills the rest.
+    pub async fn drain(&self, grace: Duration) -> DrainReport {
+        self.firing.dispatcher.drain(grace).await
+    }
+
+    /// The revision the run was pinned at, if it was.
+    pub fn pinned_revision(&self) -> Option<Revision> {
+        self.registry.snapshot().pinned().map(|p| p.revision)
+    }
+}
+
+/// Fires events and checks edits against the published snapshot; cheap to clone, usable from
+/// many tasks at once.
+#[derive(Clone)]
+pub struct FireHandle {
+    reader: hooks_registry::RegistryReader,
+    dispatcher: Arc<Dispatcher>,
+    enabled: bool,
+    relax: RelaxPolicy,
+    context: FireContext,
+    /// Variables session-start hooks asked to set for later hooks (Cursor's `env`).
+    session_env: Arc<Mutex<Vec<(String, String)>>>,
+    /// The guard's protected set, rebuilt when the snapshot's generation moves.
+    guard: Arc<Mutex<Option<Arc<ProtectedSet>>>>,
+}
+
+impl FireHandle {
+    /// The bindings that apply to the envelope's working directory: a project's only under
+    /// its nearest root, explicit, managed and user bindings everywhere. Without a working
+    /// directory only the bindings that apply everywhere.
+    pub fn bindings_for(snapshot: &RegistrySnapshot, envelope: &Envelope) -> Vec<Binding> {
+        match &envelope.cwd {
+            Some(cwd) => snapshot.bindings_for(cwd),
+            None => snapshot.bindings().into_iter().filter(|b| b.project_root.is_none()).collect(),
+        }
+    }
+
+    /// Fires an event: runs the bindings for its working directory through the dispatcher and
+    /// folds their verdicts. With the feature off nothing runs and the verdict is empty.
+    pub async fn fire(&self, envelope: &Envelope) -> FireReport {
+        if !self.enabled {
+            return FireReport {
+                verdict: hooks_schema::FoldedVerdict::default(),
+                runs: Vec::new(),
+                duration: Duration::ZERO,
+            };
+        }
+        let snapshot = self.reader.snapshot();
+        let bindings = FireHandle::bindings_for(&snapshot, envelope);
+        let mut ctx = self.context.clone();
+        ctx.project_dir = envelope
+            .cwd
+            .as_deref()
+            .and_then(|c| snapshot.project_root_for(c))
+            .map(|p| p.as_path().to_path_buf());
+        ctx.session_env = lock(&self.session_env).clone();
+        let report = self.dispatcher.fire(&bindings, envelope, &ctx).await;
+        if envelope.event == HookEvent::SessionStart && !report.verdict.env.is_empty() {
+            let mut env = lock(&self.session_env);
+            for (k, v) in &report.verdict.env {
+                env.retain(|(name, _)| name != k);
+                env.push((k.clone(), v.clone()));
+            }
+        }
+        report
+    }
+
+    /// The decision to act on: the host's own decision combined with the hooks' verdict under
+    /// the embedder's relax policy (by default a hook can only make it stricter).
+    pub fn decide(&self, host: Decision, report: &FireReport) -> Decision {
+        apply_host_decision(host, report.verdict.decision, self.relax)
+    }
+
+    /// Whether agent file edits of `paths` are allowed. Runs before any auto-approval: a
+    /// protected path (a hook file, a script a hook names, a folder holding one, the same
+    /// file under another name) is never auto-written, in any mode. With the feature off
+    /// nothing is protected.
+    pub fn can_write_files(&self, paths: &[PathBuf], session_cwd: &Path) -> GuardDecision {
+        if !self.enabled {
+            return ProtectedSet::new(Vec::new()).check(paths, session_cwd);
+        }
+        let snapshot = self.reader.snapshot();
+        let set = {
+            let mut cache = lock(&self.guard);
+            match &*cache {
+                Some(set) if set.is_current_for(&snapshot) => Arc::clone(set),
+                _ => {
+                    let set = Arc::new(ProtectedSet::from_snapshot(&snapshot));
+                    *cache = Some(Arc::clone(&set));
+                    set
+                }
+            }
+        };
+        set.check(paths, session_cwd)
+    }
+
+    /// The current snapshot.
+    pub fn snapshot(&self) -> Arc<RegistrySnapshot> {
+        self.reader.snapshot()
+    }
+}
+
+/// Locks a mutex that is only ever held for a few instructions, recovering from poisoning
+/// (the data is plain values; a panic elsewhere cannot leave it half-written).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests;
