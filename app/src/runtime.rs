@@ -19,7 +19,7 @@ use std::{
 };
 
 use hooks_dispatch::{DispatchConfig, Dispatcher, DrainReport, FireContext, FireReport};
-use hooks_guard::{GuardDecision, ProtectedSet};
+use hooks_guard::{EditApproval, EditContext, GuardDecision, ProtectedSet};
 use hooks_registry::{HookRegistry, PinnedRun, RegistryEvent, RegistryHandle, RegistrySnapshot};
 use hooks_schema::{
     Binding, Decision, Envelope, HookDiagnostic, HookEvent, RelaxPolicy, Revision,
@@ -454,11 +454,24 @@ impl FireHandle {
     /// file under another name) is never auto-written, in any mode. With the feature off
     /// nothing is protected.
     pub fn can_write_files(&self, paths: &[PathBuf], session_cwd: &Path) -> GuardDecision {
+        self.protected_set().check(paths, session_cwd)
+    }
+
+    /// Decides an agent file edit in the right order: the guard first, then the
+    /// auto-approval shortcut of the edit's context (sandboxed runs, auto-approving
+    /// profiles and conversations included). A protected path is never auto-applied.
+    pub fn approve_edit(&self, paths: &[PathBuf], session_cwd: &Path, context: EditContext) -> EditApproval {
+        hooks_guard::approve_edit(&self.protected_set(), paths, session_cwd, context)
+    }
+
+    /// The protected set of the current snapshot, built once per generation; empty when the
+    /// feature is off.
+    fn protected_set(&self) -> Arc<ProtectedSet> {
         if !self.enabled {
-            return ProtectedSet::new(Vec::new()).check(paths, session_cwd);
+            return Arc::new(ProtectedSet::new(Vec::new()));
         }
         let snapshot = self.reader.snapshot();
-        let set = {
+        {
             let mut cache = lock(&self.guard);
             match &*cache {
                 Some(set) if set.is_current_for(&snapshot) => Arc::clone(set),
@@ -468,8 +481,7 @@ impl FireHandle {
                     set
                 }
             }
-        };
-        set.check(paths, session_cwd)
+        }
     }
 
     /// The current snapshot.

@@ -4,4 +4,5 @@
 
 mod claude_e2e;
 mod cursor_e2e;
+mod runtime;
 mod support;

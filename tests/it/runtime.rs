@@ -1,0 +1,269 @@
+//! The runtime through the seed's scenarios: posture through windows, pinning on the first
+//! exchange, detected roots, the watch matrix, the daemon, the feature switch, denies under
+//! auto-approval, and the guard before auto-approved edits.
+
+use std::{path::PathBuf, time::Duration};
+
+use hooks_app::runtime::{HookRuntime, RuntimeConfig, RuntimeEffect, RuntimeEvent, WindowId};
+use hooks_guard::{EditApproval, EditContext};
+use hooks_registry::LoadStateKind;
+use hooks_schema::{Decision, Envelope, HookEvent, HookSourceKind, ToolCall, ToolKind};
+use hooks_sources::{ExplicitHookSource, ExplicitSourceScope, SourceFormat};
+use hooks_trust::{CommandExecutionPosture as Posture, Surface};
+use hooks_watcher::RootOrigin;
+use serde_json::json;
+
+use crate::support::TestDir;
+
+const DENY_RM: &str = r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./.cursor/deny-rm.sh", "timeout": 5}]}}"#;
+const DENY_RM_SH: &str = r#"#!/bin/sh
+input=$(cat)
+case "$input" in
+  *'rm -rf'*) echo '{"permission":"deny","user_message":"no rm -rf here"}' ;;
+  *) echo '{"permission":"allow"}' ;;
+esac
+"#;
+
+/// A project with a Cursor hook denying `rm -rf`.
+fn project() -> TestDir {
+    let dir = TestDir::new();
+    dir.write(".cursor/hooks.json", DENY_RM);
+    dir.script(".cursor/deny-rm.sh", DENY_RM_SH);
+    dir.write("src/main.rs", "fn main() {}\n");
+    dir
+}
+
+fn runtime(surface: Surface) -> HookRuntime {
+    HookRuntime::new(RuntimeConfig::new(surface))
+}
+
+fn add_root(rt: &mut HookRuntime, dir: &TestDir, origin: RootOrigin) -> RuntimeEffect {
+    rt.handle(RuntimeEvent::RepositoryDetected { root: dir.path().to_path_buf(), origin }).unwrap()
+}
+
+fn window(rt: &mut HookRuntime, id: u64, posture: Posture) {
+    rt.handle(RuntimeEvent::WindowPosture { window: WindowId(id), posture }).unwrap();
+}
+
+fn shell(cwd: &std::path::Path, command: &str) -> Envelope {
+    let mut e = Envelope::new(HookEvent::PreToolUse);
+    e.cwd = Some(cwd.to_path_buf());
+    e.tool = Some(ToolCall {
+        name: "run_shell_command".into(),
+        kind: ToolKind::Shell,
+        native_kind: None,
+        call_id: Some("c1".into()),
+        mcp_server: None,
+        args: json!({ "command": command }),
+    });
+    e
+}
+
+fn cursor_source(rt: &HookRuntime) -> hooks_registry::SourceView {
+    rt.snapshot()
+        .sources()
+        .iter()
+        .find(|s| s.id.kind == HookSourceKind::ProjectCursorFile)
+        .cloned()
+        .expect("the project file is a source")
+}
+
+#[test]
+fn the_posture_is_read_through_open_windows_and_is_unknown_without_one() {
+    let mut rt = runtime(Surface::CliRun);
+    assert_eq!(rt.command_execution_posture(), Posture::Unknown);
+    window(&mut rt, 1, Posture::AutoApproves);
+    assert_eq!(rt.command_execution_posture(), Posture::AutoApproves);
+    window(&mut rt, 2, Posture::RequiresApproval);
+    assert_eq!(rt.command_execution_posture(), Posture::RequiresApproval, "the strictest wins");
+    rt.handle(RuntimeEvent::WindowClosed { window: WindowId(2) }).unwrap();
+    assert_eq!(rt.command_execution_posture(), Posture::AutoApproves);
+}
+
+#[tokio::test]
+async fn the_first_appended_exchange_pins_once_and_records_the_posture() {
+    let dir = project();
+    let mut rt = runtime(Surface::CliRun);
+    window(&mut rt, 1, Posture::AutoApproves);
+    let _ = add_root(&mut rt, &dir, RootOrigin::TerminalNavigation);
+    assert!(rt.snapshot().pinned().is_none());
+    let (pin, _) = rt.exchange_appended(Envelope::new(HookEvent::SessionStart)).await.unwrap().expect("pins");
+    assert_eq!(pin.posture, Posture::AutoApproves);
+    assert_eq!(rt.pinned_revision(), Some(pin.revision));
+    // a later posture change and a second exchange change nothing
+    window(&mut rt, 1, Posture::RequiresApproval);
+    assert!(rt.exchange_appended(Envelope::new(HookEvent::SessionStart)).await.unwrap().is_none());
+    assert_eq!(rt.pin_for_run().unwrap().map(|p| p.posture), Some(Posture::AutoApproves));
+    assert!(cursor_source(&rt).runs, "active on a CLI run that auto-approves");
+}
+
+#[tokio::test]
+async fn a_detected_root_feeds_its_file_to_the_registry_inert_on_the_desktop_with_the_file_protected() {
+    let dir = project();
+    let mut rt = runtime(Surface::Desktop);
+    window(&mut rt, 1, Posture::AutoApproves);
+    let effect = add_root(&mut rt, &dir, RootOrigin::TerminalNavigation);
+    assert!(matches!(effect, RuntimeEffect::RootAdded(_)), "{effect:?}");
+    rt.pin_for_run().unwrap();
+    let src = cursor_source(&rt);
+    assert_eq!(src.load_state, LoadStateKind::Loaded);
+    assert!(!src.runs, "project files are inert on interactive surfaces");
+    assert!(!src.trust.is_active(), "{:?}", src.trust);
+    let hooks_json = dir.path().join(".cursor/hooks.json");
+    assert!(!rt.can_write_files(&[hooks_json], dir.path()).is_allowed(), "the inert file is protected");
+    let report = rt.fire(&shell(dir.path(), "rm -rf /")).await;
+    assert!(report.runs.is_empty(), "nothing inert runs");
+    assert_eq!(report.verdict.decision, None);
+}
+
+#[test]
+fn roots_the_surface_does_not_watch_load_nothing() {
+    let dir = project();
+    for (surface, origin) in [
+        (Surface::CliRun, RootOrigin::ProjectRulesIndexing),
+        (Surface::OzRun, RootOrigin::CodeReview),
+        (Surface::Desktop, RootOrigin::CloudPrepared),
+    ] {
+        let mut rt = runtime(surface);
+        let effect = add_root(&mut rt, &dir, origin);
+        assert!(matches!(effect, RuntimeEffect::Ignored(_)), "{surface:?} {origin:?}: {effect:?}");
+        assert!(rt.watcher().is_none(), "no watcher starts");
+        assert!(rt.snapshot().sources().is_empty());
+    }
+}
+
+#[tokio::test]
+async fn the_remote_server_daemon_neither_watches_nor_pins() {
+    let dir = project();
+    let mut config = RuntimeConfig::new(Surface::CliRun);
+    config.remote_server_daemon = true;
+    let mut rt = HookRuntime::new(config);
+    window(&mut rt, 1, Posture::AutoApproves);
+    assert!(matches!(add_root(&mut rt, &dir, RootOrigin::TerminalNavigation), RuntimeEffect::Ignored(_)));
+    assert!(rt.watcher().is_none());
+    assert!(rt.pin_for_run().unwrap().is_none());
+    assert!(rt.exchange_appended(Envelope::new(HookEvent::SessionStart)).await.unwrap().is_none());
+    assert!(rt.snapshot().pinned().is_none());
+    assert!(rt.snapshot().sources().is_empty());
+}
+
+#[tokio::test]
+async fn with_the_switch_off_nothing_is_watched_pinned_protected_or_fired() {
+    let dir = project();
+    let explicit = TestDir::new();
+    explicit.write("hooks.json", DENY_RM);
+    let mut config = RuntimeConfig::new(Surface::CliRun);
+    config.enabled = false;
+    config.explicit_sources =
+        vec![ExplicitHookSource::new(ExplicitSourceScope::RunDelivered, explicit.path().join("hooks.json"), SourceFormat::Cursor)];
+    let mut rt = HookRuntime::new(config);
+    window(&mut rt, 1, Posture::AutoApproves);
+    assert!(matches!(add_root(&mut rt, &dir, RootOrigin::TerminalNavigation), RuntimeEffect::Ignored(_)));
+    assert!(rt.load_explicit_sources().is_empty());
+    assert!(rt.pin_for_run().unwrap().is_none());
+    assert!(rt.watcher().is_none());
+    assert!(rt.snapshot().sources().is_empty());
+    let hooks_json = dir.path().join(".cursor/hooks.json");
+    assert!(rt.can_write_files(&[hooks_json], dir.path()).is_allowed());
+    let report = rt.fire(&shell(dir.path(), "rm -rf /")).await;
+    assert!(report.runs.is_empty());
+}
+
+#[tokio::test]
+async fn a_hooks_deny_holds_even_when_the_host_auto_approves_every_action() {
+    let dir = project();
+    let mut rt = runtime(Surface::CliRun);
+    window(&mut rt, 1, Posture::AutoApproves);
+    let _ = add_root(&mut rt, &dir, RootOrigin::TerminalNavigation);
+    rt.pin_for_run().unwrap();
+    let handle = rt.fire_handle();
+    let report = handle.fire(&shell(dir.path(), "rm -rf build")).await;
+    assert_eq!(report.verdict.decision, Some(Decision::Deny), "{:?}", report.runs);
+    assert_eq!(handle.decide(Decision::Allow, &report), Decision::Deny);
+    assert_eq!(report.verdict.decided_by.as_ref().map(|p| p.hook_id.as_str()), Some("beforeShellExecution[0]"));
+    let ok = handle.fire(&shell(dir.path(), "ls")).await;
+    assert_eq!(handle.decide(Decision::Allow, &ok), Decision::Allow);
+    // a hook allow never relaxes the host's ask
+    assert_eq!(handle.decide(Decision::Ask, &ok), Decision::Ask);
+}
+
+#[test]
+fn a_hook_file_edit_relative_to_the_session_cwd_waits_for_confirmation_in_every_mode() {
+    let dir = project();
+    let mut rt = runtime(Surface::CliRun);
+    window(&mut rt, 1, Posture::AutoApproves);
+    let _ = add_root(&mut rt, &dir, RootOrigin::TerminalNavigation);
+    rt.pin_for_run().unwrap();
+    let handle = rt.fire_handle();
+    let contexts = [
+        EditContext { sandboxed: false, auto_approve_writes: true, conversation_auto_approves_all: false },
+        EditContext { sandboxed: true, auto_approve_writes: true, conversation_auto_approves_all: false },
+        EditContext { sandboxed: false, auto_approve_writes: false, conversation_auto_approves_all: true },
+        EditContext { sandboxed: true, auto_approve_writes: false, conversation_auto_approves_all: true },
+    ];
+    for ctx in contexts {
+        for protected in [".cursor/hooks.json", "./.cursor/deny-rm.sh", "src/../.cursor/hooks.json"] {
+            let got = handle.approve_edit(&[PathBuf::from(protected)], dir.path(), ctx);
+            assert!(matches!(got, EditApproval::Guarded(_)), "{protected} in {ctx:?}: {got:?}");
+        }
+        let beside = handle.approve_edit(&[PathBuf::from("src/main.rs")], dir.path(), ctx);
+        assert_eq!(beside, EditApproval::AutoApply, "a file beside them goes through in {ctx:?}");
+    }
+}
+
+#[tokio::test]
+async fn session_start_fires_at_the_barrier_right_after_the_pin() {
+    let dir = TestDir::new();
+    let marker = dir.path().join("started.txt");
+    dir.write(
+        ".cursor/hooks.json",
+        r#"{"version": 1, "hooks": {"sessionStart": [{"command": "./.cursor/start.sh", "timeout": 5}]}}"#,
+    );
+    dir.script(".cursor/start.sh", "#!/bin/sh\ncat >/dev/null\necho started > started.txt\necho '{}'\n");
+    let mut rt = runtime(Surface::CliRun);
+    window(&mut rt, 1, Posture::AutoApproves);
+    let _ = add_root(&mut rt, &dir, RootOrigin::TerminalNavigation);
+    let mut env = Envelope::new(HookEvent::SessionStart);
+    env.cwd = Some(dir.path().to_path_buf());
+    let (_, report) = rt.exchange_appended(env).await.unwrap().expect("first exchange");
+    assert_eq!(report.runs.len(), 1, "{:?}", report.runs);
+    assert!(marker.exists(), "the project's session start hook ran for the first conversation");
+}
+
+#[test]
+fn a_run_that_fails_closed_refuses_to_start_when_explicit_sources_fail() {
+    let mut config = RuntimeConfig::new(Surface::CliRun);
+    config.fail_closed_on_source_errors = true;
+    config.explicit_sources = vec![ExplicitHookSource::new(
+        ExplicitSourceScope::RunDelivered,
+        "/nonexistent/agent-hooks/hooks.json",
+        SourceFormat::Cursor,
+    )];
+    let mut rt = HookRuntime::new(config);
+    let errors = rt.load_explicit_sources();
+    assert!(!errors.is_empty());
+    assert!(rt.pin_for_run().is_err());
+    assert!(rt.snapshot().pinned().is_none());
+}
+
+#[tokio::test]
+async fn a_root_added_before_the_pin_waits_for_its_watch_and_reloads_on_change() {
+    let dir = project();
+    let mut rt = runtime(Surface::CliRun);
+    window(&mut rt, 1, Posture::AutoApproves);
+    let RuntimeEffect::RootAdded(attach) = add_root(&mut rt, &dir, RootOrigin::TerminalNavigation) else {
+        panic!("root not added")
+    };
+    attach.wait_timeout(Duration::from_secs(10)).expect("attached in time").expect("attached");
+    let events = rt.subscribe();
+    dir.write(".cursor/hooks.json", r#"{"version": 1, "hooks": {"stop": [{"command": "true"}]}}"#);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        events.recv_timeout(left).expect("a snapshot is published after the write");
+        let defs = cursor_source(&rt).definitions;
+        if defs.iter().any(|d| d.event == HookEvent::Stop) {
+            break;
+        }
+    }
+}
