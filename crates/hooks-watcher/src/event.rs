@@ -38,11 +38,6 @@ impl ChangeKind {
     pub fn may_change_content(self) -> bool {
         !matches!(self, ChangeKind::Open | ChangeKind::CloseRead | ChangeKind::Metadata)
     }
-
-    /// Whether a change of this kind can make a folder appear at its path.
-    pub fn may_create(self) -> bool {
-        matches!(self, ChangeKind::Create | ChangeKind::Rename | ChangeKind::Other)
-    }
 }
 
 /// One change reported by the platform watcher.

@@ -189,8 +189,10 @@ impl Shared {
         true
     }
 
-    pub(crate) fn has_root(&self, root: &Path) -> bool {
-        lock(&self.state).roots.keys().any(|r| r.as_path() == root)
+    /// The watched root spelled `path`, if any (a map lookup, not a scan).
+    pub(crate) fn find_root(&self, path: &Path) -> Option<AbsPathBuf> {
+        let key = AbsPathBuf::new(path.to_path_buf()).ok()?;
+        lock(&self.state).roots.contains_key(&key).then_some(key)
     }
 
     pub(crate) fn roots(&self) -> Vec<AbsPathBuf> {

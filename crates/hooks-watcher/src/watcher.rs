@@ -194,11 +194,10 @@ impl HookConfigWatcher {
     /// The watched root `root` names: its canonical form, or the path itself when it can no
     /// longer be resolved (a root deleted while watched).
     fn resolve(&self, root: &Path) -> Option<AbsPathBuf> {
-        let canonical = canonicalize(root).ok();
-        let roots = self.shared.roots();
-        canonical
-            .filter(|c| roots.contains(c))
-            .or_else(|| roots.into_iter().find(|r| r.as_path() == root))
+        canonicalize(root)
+            .ok()
+            .and_then(|c| self.shared.find_root(c.as_path()))
+            .or_else(|| self.shared.find_root(root))
     }
 }
 

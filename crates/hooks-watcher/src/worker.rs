@@ -95,7 +95,7 @@ impl<B: WatchBackend> Engine<B> {
     }
 
     fn attach(&mut self, root: AbsPathBuf) {
-        if !self.shared.has_root(root.as_path()) {
+        if self.shared.find_root(root.as_path()).is_none() {
             return;
         }
         let key = root.as_path().to_path_buf();

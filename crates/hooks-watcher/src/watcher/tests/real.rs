@@ -3,7 +3,7 @@
 //! sleeps. "Nothing happened" is shown with a marker: a change under a root that sorts after
 //! the one under test, whose reload cannot be reported before an earlier root's.
 
-use std::{fs, path::Path, sync::Arc, time::Duration};
+use std::{fs, sync::Arc, time::Duration};
 
 use hooks_registry::RegistryHandle;
 use hooks_schema::AbsPathBuf;
@@ -246,8 +246,45 @@ async fn the_attach_future_resolves_in_an_async_runtime() {
         .expect("attached within 10 s")
         .expect("attached");
     assert_eq!(attached, a);
-    // A second add resolves at once with the same root and loads nothing.
-    let again = s.watcher.add_root(Path::new(a.as_path())).await.expect("attached");
+    // A second add, even through a symlink, resolves at once with the same root and loads
+    // nothing.
+    let link = s.dir.path().join("link-to-a");
+    std::os::unix::fs::symlink(a.as_path(), &link).expect("symlink");
+    let again = s.watcher.add_root(&link).await.expect("attached");
     assert_eq!(again, a);
     assert_eq!(s.watcher.loads(a.as_path()), Some(1));
+    assert_eq!(s.watcher.roots(), [a]);
+}
+
+#[test]
+fn a_root_deleted_while_watched_is_a_diagnostic_and_the_others_keep_working() {
+    let s = setup();
+    let (a, b) = (s.root("a"), s.root("b"));
+    write(a.as_path(), HOOKS, &cursor_file(&["./a.sh"]));
+    write(b.as_path(), HOOKS, &cursor_file(&["./b.sh"]));
+    s.add(&a);
+    s.add(&b);
+    let events = s.watcher.subscribe();
+    fs::remove_dir_all(a.as_path()).expect("rm -r root");
+    loop {
+        let (sources, _) = wait_reload(&events, &a);
+        if sources.is_empty() && !s.watcher.diagnostics(a.as_path()).is_empty() {
+            break;
+        }
+    }
+    let codes: Vec<_> =
+        s.watcher.diagnostics(a.as_path()).into_iter().filter_map(|d| d.code).collect();
+    assert_eq!(codes, ["root_missing"]);
+    assert_eq!(commands(&s.registry, &cursor_id(&a)), None);
+    assert_eq!(s.watcher.platform_watches(), 2, "b and its .cursor");
+    write(b.as_path(), HOOKS, &cursor_file(&["./b2.sh"]));
+    wait_reload(&events, &b);
+    assert_eq!(text(commands(&s.registry, &cursor_id(&b))), ["./b2.sh"]);
+}
+
+#[test]
+fn the_watcher_can_be_shared_across_threads() {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<HookConfigWatcher>();
+    shareable::<crate::AttachFuture>();
 }

@@ -1,0 +1,276 @@
+//! Watcher benchmark: latency from a hook file write to the new snapshot being published (at
+//! the default 500 ms window and at a 50 ms window), and the idle cost of 1 000 watched roots
+//! (CPU, memory, and the kernel watches used). Plain `Instant` loops, medians; `--json` prints
+//! one object.
+
+use std::{
+    fs,
+    path::Path,
+    sync::{Arc, mpsc::Receiver},
+    thread,
+    time::{Duration, Instant},
+};
+
+use hooks_registry::{RegistryEvent, RegistryHandle};
+use hooks_trust::{StaticTrustPolicy, Surface};
+use hooks_watcher::{DEFAULT_DEBOUNCE_WINDOW, HookConfigWatcher, WatcherConfig};
+
+const DEFAULT_SAMPLES: usize = 15;
+const SHORT_WINDOW: Duration = Duration::from_millis(50);
+const SHORT_SAMPLES: usize = 40;
+const IDLE_ROOTS: usize = 1000;
+/// Source folders and files per idle root, to show watches do not grow with files.
+const DIRS_PER_ROOT: usize = 4;
+const FILES_PER_DIR: usize = 3;
+const IDLE_FOR: Duration = Duration::from_secs(3);
+
+fn main() {
+    let json = std::env::args().any(|a| a == "--json");
+
+    let default_ms = reload_latency(DEFAULT_DEBOUNCE_WINDOW, DEFAULT_SAMPLES);
+    let short_ms = reload_latency(SHORT_WINDOW, SHORT_SAMPLES);
+    let idle = idle_roots();
+
+    let default_window_ms = ms(DEFAULT_DEBOUNCE_WINDOW);
+    let short_window_ms = ms(SHORT_WINDOW);
+    if json {
+        println!(
+            "{{\"reload_latency_ms_default_window\":{:.2},\"reload_latency_ms_default_window_p90\":{:.2},\
+\"default_window_ms\":{default_window_ms:.0},\
+\"reload_latency_ms_50ms_window\":{:.2},\"reload_latency_ms_50ms_window_p90\":{:.2},\
+\"idle_roots\":{IDLE_ROOTS},\"files_under_idle_roots\":{},\"add_roots_ms\":{:.1},\
+\"idle_cpu_percent\":{:.4},\"idle_cpu_ms\":{:.3},\"idle_seconds\":{:.1},\
+\"rss_kib_before_roots\":{},\"rss_kib_with_roots\":{},\"rss_kib_per_root\":{:.2},\
+\"inotify_watches\":{},\"platform_watches\":{},\"watches_per_root\":{:.2}}}",
+            default_ms.median,
+            default_ms.p90,
+            short_ms.median,
+            short_ms.p90,
+            idle.files,
+            idle.add_ms,
+            idle.cpu_percent,
+            idle.cpu_ms,
+            IDLE_FOR.as_secs_f64(),
+            idle.rss_before_kib,
+            idle.rss_after_kib,
+            idle.rss_per_root_kib,
+            fmt_opt(idle.kernel_watches),
+            idle.platform_watches,
+            idle.watches_per_root,
+        );
+        return;
+    }
+
+    println!("hooks-watcher benchmark (medians)");
+    println!();
+    println!(
+        "{:<48} {:>10} {:>10} {:>10} {:>8}",
+        "write -> snapshot published", "window", "median", "p90", "budget"
+    );
+    for (window_ms, l) in [(default_window_ms, &default_ms), (short_window_ms, &short_ms)] {
+        let budget = window_ms + 25.0;
+        println!(
+            "{:<48} {:>8.0}ms {:>8.2}ms {:>8.2}ms {:>6.0}ms {}",
+            format!("  {} samples", l.samples),
+            window_ms,
+            l.median,
+            l.p90,
+            budget,
+            if l.median <= budget { "ok" } else { "OVER" }
+        );
+    }
+    println!(
+        "  overhead above the window: default {:.2} ms, 50 ms window {:.2} ms",
+        default_ms.median - default_window_ms,
+        short_ms.median - short_window_ms
+    );
+    println!();
+    println!(
+        "{IDLE_ROOTS} roots, {} files under them, idle for {:.0} s",
+        idle.files,
+        IDLE_FOR.as_secs_f64()
+    );
+    println!("  add_root x{IDLE_ROOTS} (load + attach)      {:>10.1} ms", idle.add_ms);
+    println!(
+        "  CPU while idle                       {:>10.3} ms ({:.4} %)",
+        idle.cpu_ms, idle.cpu_percent
+    );
+    println!(
+        "  RSS                                  {:>10} KiB -> {} KiB ({:.2} KiB per root)",
+        idle.rss_before_kib, idle.rss_after_kib, idle.rss_per_root_kib
+    );
+    println!(
+        "  watches                              {:>10} kernel, {} recorded ({:.2} per root; files do not add any)",
+        fmt_opt(idle.kernel_watches),
+        idle.platform_watches,
+        idle.watches_per_root
+    );
+}
+
+struct Latency {
+    samples: usize,
+    median: f64,
+    p90: f64,
+}
+
+/// Rewrites one hook file `samples` times, timing each write to the registry's next
+/// `SnapshotChanged`.
+fn reload_latency(window: Duration, samples: usize) -> Latency {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("project");
+    write_hooks(&root, 0);
+    let registry = RegistryHandle::default();
+    let config = WatcherConfig::new(Surface::CliRun).with_debounce_window(window);
+    let watcher = HookConfigWatcher::new(registry.clone(), Arc::new(StaticTrustPolicy), config)
+        .expect("start watcher");
+    watcher
+        .add_root(&root)
+        .wait_timeout(Duration::from_secs(10))
+        .expect("attached in time")
+        .expect("attached");
+    let events = registry.subscribe();
+    let mut times = Vec::with_capacity(samples);
+    for i in 1..=samples {
+        let start = Instant::now();
+        write_hooks(&root, i);
+        wait_snapshot(&events, window);
+        times.push(start.elapsed().as_secs_f64() * 1000.0);
+    }
+    drop(watcher);
+    times.sort_by(f64::total_cmp);
+    Latency { samples, median: quantile(&times, 0.5), p90: quantile(&times, 0.9) }
+}
+
+fn wait_snapshot(events: &Receiver<RegistryEvent>, window: Duration) {
+    let timeout = window * 4 + Duration::from_secs(5);
+    match events.recv_timeout(timeout) {
+        Ok(RegistryEvent::SnapshotChanged { .. }) => {}
+        Err(e) => panic!("no snapshot within {timeout:?}: {e}"),
+    }
+}
+
+fn write_hooks(root: &Path, i: usize) {
+    let cursor = root.join(".cursor");
+    fs::create_dir_all(&cursor).expect("mkdir");
+    fs::write(
+        cursor.join("hooks.json"),
+        format!("{{\"version\":1,\"hooks\":{{\"stop\":[{{\"command\":\"./v{i}.sh\"}}]}}}}"),
+    )
+    .expect("write hooks");
+}
+
+struct Idle {
+    files: usize,
+    add_ms: f64,
+    cpu_ms: f64,
+    cpu_percent: f64,
+    rss_before_kib: u64,
+    rss_after_kib: u64,
+    rss_per_root_kib: f64,
+    kernel_watches: Option<usize>,
+    platform_watches: usize,
+    watches_per_root: f64,
+}
+
+/// Adds 1 000 roots (each with a hook file and a few source folders), then measures the CPU
+/// the process uses while nothing changes, the memory the roots cost, and the watches held.
+fn idle_roots() -> Idle {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut roots = Vec::with_capacity(IDLE_ROOTS);
+    let mut files = 0;
+    for r in 0..IDLE_ROOTS {
+        let root = dir.path().join(format!("repo{r:04}"));
+        write_hooks(&root, r);
+        files += 1;
+        for d in 0..DIRS_PER_ROOT {
+            let src = root.join(format!("src/mod{d}"));
+            fs::create_dir_all(&src).expect("mkdir src");
+            for f in 0..FILES_PER_DIR {
+                fs::write(src.join(format!("f{f}.rs")), "fn main() {}\n").expect("write src");
+                files += 1;
+            }
+        }
+        roots.push(root);
+    }
+    let registry = RegistryHandle::default();
+    let config = WatcherConfig::new(Surface::CliRun);
+    let rss_before_kib = rss_kib().unwrap_or(0);
+    let watcher = HookConfigWatcher::new(registry, Arc::new(StaticTrustPolicy), config)
+        .expect("start watcher");
+    let start = Instant::now();
+    let futures: Vec<_> = roots.iter().map(|r| watcher.add_root(r)).collect();
+    for f in futures {
+        f.wait_timeout(Duration::from_secs(30)).expect("attached in time").expect("attached");
+    }
+    let add_ms = start.elapsed().as_secs_f64() * 1000.0;
+    let rss_after_kib = rss_kib().unwrap_or(0);
+    let kernel_watches = inotify_watches();
+    let platform_watches = watcher.platform_watches();
+
+    let cpu_before = cpu_ns();
+    let wall = Instant::now();
+    thread::sleep(IDLE_FOR);
+    let cpu_ns_used = cpu_ns().zip(cpu_before).map_or(0, |(a, b)| a.saturating_sub(b));
+    let wall_ns = wall.elapsed().as_nanos() as f64;
+    let cpu_ms = cpu_ns_used as f64 / 1e6;
+    drop(watcher);
+
+    Idle {
+        files,
+        add_ms,
+        cpu_ms,
+        cpu_percent: cpu_ns_used as f64 / wall_ns * 100.0,
+        rss_before_kib,
+        rss_after_kib,
+        rss_per_root_kib: rss_after_kib.saturating_sub(rss_before_kib) as f64 / IDLE_ROOTS as f64,
+        kernel_watches,
+        platform_watches,
+        watches_per_root: kernel_watches.unwrap_or(platform_watches) as f64 / IDLE_ROOTS as f64,
+    }
+}
+
+/// CPU time of every thread of this process, in nanoseconds (Linux `schedstat`).
+fn cpu_ns() -> Option<u64> {
+    let mut total = 0u64;
+    for task in fs::read_dir("/proc/self/task").ok()? {
+        let stat = fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
+        total += stat.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(total)
+}
+
+/// Resident memory in KiB (Linux `/proc/self/status`).
+fn rss_kib() -> Option<u64> {
+    let status = fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Kernel inotify watches held by this process (Linux `fdinfo`), or `None` elsewhere.
+fn inotify_watches() -> Option<usize> {
+    let mut n = 0;
+    let mut any = false;
+    for fd in fs::read_dir("/proc/self/fdinfo").ok()? {
+        let Ok(info) = fs::read_to_string(fd.ok()?.path()) else { continue };
+        let count = info.lines().filter(|l| l.starts_with("inotify wd:")).count();
+        if count > 0 {
+            any = true;
+            n += count;
+        }
+    }
+    any.then_some(n)
+}
+
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    let Some(last) = sorted.len().checked_sub(1) else { return f64::NAN };
+    let i = ((last as f64) * q).round() as usize;
+    sorted.get(i.min(last)).copied().unwrap_or(f64::NAN)
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn fmt_opt(v: Option<usize>) -> String {
+    v.map_or_else(|| "null".to_owned(), |n| n.to_string())
+}
