@@ -136,7 +136,8 @@ impl HookRun {
 pub struct FireReport {
     /// The folded verdict of the blocking hooks, with the deciding hook's provenance.
     pub verdict: FoldedVerdict,
-    /// Every binding of the event, in binding order.
+    /// Every binding of the event: the blocking ones in binding order, then the
+    /// non-blocking ones in binding order.
     pub runs: Vec<HookRun>,
     /// Wall time of the firing (blocking part only).
     pub duration: Duration,
