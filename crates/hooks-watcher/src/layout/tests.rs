@@ -78,3 +78,22 @@ fn the_nearest_root_owns_a_path() {
     assert_eq!(owning_root(Path::new("/a/c"), is_root), None);
     assert_eq!(owning_root(Path::new("/elsewhere/.cursor/hooks.json"), is_root), None);
 }
+
+#[test]
+fn the_hook_files_are_the_ones_hooks_sources_reads() {
+    // Every name the event filter treats as a hook file is a file `project_files` reads when it
+    // is alone, and every file `project_files` returns is one the filter reacts to.
+    for rel in super::HOOK_FILES {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&path, "{}").expect("write");
+        let found = hooks_sources::project_files(dir.path());
+        assert_eq!(found.len(), 1, "{rel}: {found:?}");
+        assert_eq!(found[0].1, path, "{rel}");
+        assert_eq!(touch(dir.path(), &found[0].1), Some(Touch::HookFile), "{rel}");
+        for ancestor in path.ancestors().skip(1).take_while(|a| *a != dir.path()) {
+            assert_eq!(touch(dir.path(), ancestor), Some(Touch::Folder), "{}", ancestor.display());
+        }
+    }
+}
