@@ -16,6 +16,7 @@ mod load;
 mod matcher;
 pub mod merge;
 mod pyre;
+mod pysyntax;
 mod pyval;
 mod text;
 mod yaml;

@@ -6,8 +6,10 @@ use fancy_regex::{Regex, RegexBuilder};
 /// The backtracking budget per match; a match that exceeds it counts as no match.
 pub(crate) const BACKTRACK_LIMIT: usize = 1_000_000;
 
-/// Compiles a Python pattern; the error is fancy-regex's message.
+/// Compiles a Python pattern. A pattern Python rejects fails with Python's message; one
+/// Python accepts but fancy-regex does not fails with fancy-regex's message.
 pub(crate) fn compile(pattern: &str) -> Result<Regex, String> {
+    crate::pysyntax::check(pattern)?;
     let translated = translate(pattern);
     check_repeats(&translated)?;
     RegexBuilder::new(&translated)
@@ -52,7 +54,7 @@ fn check_repeats(p: &str) -> Result<(), String> {
 }
 
 /// Rewrites the Python-only spellings: `(?P=name)` to `\k<name>`, `\Z` to `\z`, `{,n}` to
-/// `{0,n}`, and, unless the pattern turns on multiline mode, `$` to "at the end or before a
+/// `{0,n}`, octal escapes to `\\x{..}`, and, unless the pattern turns on multiline mode, `$` to "at the end or before a
 /// final newline" (Python's `$`, which Rust's `$` is not).
 fn translate(p: &str) -> String {
     let multiline =
@@ -68,6 +70,28 @@ fn translate(p: &str) -> String {
                 let next = chars.get(i + 1).copied();
                 match next {
                     Some('Z') if !in_class => out.push_str("\\z"),
+                    Some(d) if d.is_ascii_digit() => {
+                        // Python octal escapes: `\0`, `\0d`, `\0dd`, or three octal digits.
+                        let oct =
+                            |k: usize| chars.get(i + k).is_some_and(|c| ('0'..='7').contains(c));
+                        let len = if d == '0' {
+                            1 + usize::from(oct(2)) + usize::from(oct(2) && oct(3))
+                        } else if oct(1) && oct(2) && oct(3) {
+                            3
+                        } else {
+                            0
+                        };
+                        if len == 0 {
+                            out.push('\\');
+                            out.push(d);
+                        } else {
+                            let digits: String = chars[i + 1..i + 1 + len].iter().collect();
+                            let v = u32::from_str_radix(&digits, 8).unwrap_or(0);
+                            out.push_str(&format!("\\x{{{v:x}}}"));
+                            i += 1 + len;
+                            continue;
+                        }
+                    }
                     Some(n) => {
                         out.push('\\');
                         out.push(n);

@@ -49,3 +49,14 @@ fn catastrophic_backtracking_is_no_match_not_a_hang() {
     let text = format!("{}b", "a".repeat(64));
     assert!(!search(&re, &text));
 }
+
+#[test]
+fn octal_escapes_and_group_references() {
+    assert!(s(r"\0", "\u{0}"));
+    assert!(s(r"\101", "A"));
+    assert!(s(r"[\101-\132]", "Q"));
+    assert!(s(r"(a)\1", "aa"));
+    assert!(!s(r"(a)\1", "ab"));
+    assert!(s(r"a++b", "aab"));
+    assert!(s(r"(?>a)b", "ab"));
+}
