@@ -6,6 +6,8 @@
 //! the state on disk after a debounced change.
 //! This crate parses nothing itself (`hooks-sources` reads and parses the files) and decides no
 //! trust itself (`hooks-trust` does); it applies both through the registry's single writer.
+#![warn(missing_docs)]
+#![cfg_attr(not(test), warn(unused_crate_dependencies))]
 
 mod backend;
 mod debounce;

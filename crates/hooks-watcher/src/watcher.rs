@@ -8,9 +8,9 @@ use std::{
         Arc,
         mpsc::{self, Receiver, Sender},
     },
-    task::{Context, Poll},
+    task::{Context, Poll, Wake, Waker},
     thread::JoinHandle,
-    time::Duration,
+    time::{Duration, Instant},
 };
 
 use hooks_registry::{RegistryHandle, canonicalize};
@@ -238,22 +238,29 @@ impl AttachFuture {
 
     /// Blocks the current thread until the watch is attached or `timeout` passes (for callers
     /// without an async runtime); `None` on timeout.
-    pub fn wait_timeout(self, timeout: Duration) -> Option<Result<AbsPathBuf, WatcherError>> {
-        match self.state {
-            FutureState::Ready(mut r) => r.take(),
-            FutureState::Waiting(rx) => {
-                let root = self.root?;
-                let (tx, done) = mpsc::channel();
-                std::thread::spawn(move || {
-                    let _ = tx.send(rx.blocking_recv());
-                });
-                match done.recv_timeout(timeout) {
-                    Ok(Ok(outcome)) => Some(outcome_result(root, outcome)),
-                    Ok(Err(_)) => Some(Err(WatcherError::ShutDown)),
-                    Err(_) => None,
-                }
+    pub fn wait_timeout(mut self, timeout: Duration) -> Option<Result<AbsPathBuf, WatcherError>> {
+        let deadline = Instant::now() + timeout;
+        let waker = Waker::from(Arc::new(ThreadWaker(std::thread::current())));
+        let mut cx = Context::from_waker(&waker);
+        loop {
+            if let Poll::Ready(result) = Pin::new(&mut self).poll(&mut cx) {
+                return Some(result);
             }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return None;
+            }
+            std::thread::park_timeout(left);
         }
+    }
+}
+
+/// Wakes a thread parked in [`AttachFuture::wait_timeout`].
+struct ThreadWaker(std::thread::Thread);
+
+impl Wake for ThreadWaker {
+    fn wake(self: Arc<Self>) {
+        self.0.unpark();
     }
 }
 

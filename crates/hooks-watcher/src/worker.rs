@@ -129,8 +129,12 @@ impl<B: WatchBackend> Engine<B> {
 
     fn on_change(&mut self, change: &FsChange, now: Instant) {
         if change.rescan {
+            // Events were dropped: a folder may have been deleted and recreated unseen, so
+            // every folder watch is attached afresh, and every root is read again.
             let keys: Vec<PathBuf> = self.watched.keys().cloned().collect();
             for key in keys {
+                self.forget_dirs_under(&key, &key, false);
+                self.reconcile(&key);
                 self.debouncer.push(key, now);
             }
             return;
