@@ -444,3 +444,34 @@ fn durable_without_runtime_dir_falls_back_to_best_effort() {
         assert_eq!(d.drain(Duration::from_secs(5)).await.finished.len(), 1);
     });
 }
+
+#[test]
+fn detached_hooks_outlive_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let go = dir.path().join("go");
+    let out = dir.path().join("out");
+    for f in [&go, &out] {
+        nix::unistd::mkfifo(f, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+    }
+    let mut def =
+        sh_def("det", &format!("read x < {}; echo \"alive $x\" > {}", quote(&go), quote(&out)));
+    def.mode = ExecutionMode::FireAndForget;
+    def.detach = true;
+    let cfg =
+        DispatchConfig { runtime_dir: Some(dir.path().to_path_buf()), ..DispatchConfig::default() };
+    {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            let d = Dispatcher::new(cfg);
+            d.fire(&[binding(def, "/p/a.json")], &tool_envelope("ls"), &ctx()).await;
+        });
+        // The dispatcher and its runtime are gone; the hook waits on `go`.
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(std::fs::read_to_string(out));
+    });
+    std::thread::spawn(move || std::fs::write(go, "go\n"));
+    let line = rx.recv_timeout(Duration::from_secs(10)).expect("the hook answered").unwrap();
+    assert_eq!(line, "alive go\n");
+}
