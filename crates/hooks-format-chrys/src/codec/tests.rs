@@ -414,3 +414,215 @@ fn python_json_and_time_formatting() {
     assert_eq!(format_utc(1_772_360_430), "2026-03-01T10:20:30Z");
     assert_eq!(format_utc(951_782_400), "2000-02-29T00:00:00Z");
 }
+
+mod fire {
+    //! End to end with real processes: the hooks of `test_data/fire/hooks.yaml` run through
+    //! `sh` with the invocations the codec builds, their outcomes are decoded and folded in
+    //! chain order, and the result must be what Chrys 0.32.0's own `HookManager.fire`
+    //! decided for the same payloads (`test_data/fire/expected.json`, recorded with the
+    //! oracle's `--fire`).
+
+    use std::{
+        io::Read,
+        path::{Path, PathBuf},
+        process::{Command, Stdio},
+        sync::mpsc,
+        time::Duration,
+    };
+
+    use hooks_schema::{
+        CapturedOutput, ChainFold, ChainStep, Decision, Envelope, ExitInfo, HookCodec,
+        HookDefinition, HookEvent, Invocation, Program, Prompt, ProvidedFileRole, RawOutcome,
+        ToolCall, ToolKind, ToolResult,
+    };
+    use serde_json::{Map, Value};
+
+    use super::{ctx, source};
+    use crate::{ChrysCodec, canonical_event, parse};
+
+    /// The canonical envelope for a Chrys payload of the test.
+    fn envelope(p: &Value) -> Envelope {
+        let native = p["event"].as_str().expect("event");
+        let mut e = Envelope::new(canonical_event(native).expect("known"));
+        e.session_id = p["session_id"].as_str().map(str::to_owned);
+        e.profile = p["profile"].as_str().map(str::to_owned);
+        e.cwd = p["cwd"].as_str().map(PathBuf::from);
+        if let Some(t) = p.get("tool") {
+            e.tool = Some(ToolCall {
+                name: t["name"].as_str().expect("name").to_owned(),
+                kind: ToolKind::FileWrite,
+                native_kind: t["kind"].as_str().map(str::to_owned),
+                call_id: t["call_id"].as_str().map(str::to_owned),
+                mcp_server: None,
+                args: t["args"].clone(),
+            });
+        }
+        if let Some(text) = p.get("text") {
+            e.prompt = Some(Prompt {
+                text: text.as_str().unwrap_or_default().to_owned(),
+                injected: false,
+                attachments: vec![],
+            });
+        }
+        if let Some(r) = p.get("result") {
+            e.result = Some(ToolResult {
+                text: r["text"].as_str().map(str::to_owned),
+                ..ToolResult::default()
+            });
+        }
+        e
+    }
+
+    /// Runs an invocation the way the dispatcher would, with a 10 s bound on the wait.
+    fn run(inv: &Invocation, dir: &Path) -> RawOutcome {
+        let Program::Shell { script, shell } = &inv.program else { panic!("shell hooks only") };
+        let mut cmd = Command::new(shell.as_deref().unwrap_or("/bin/sh"));
+        cmd.arg("-c")
+            .arg(script)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut result_path = None;
+        for (i, f) in inv.files.iter().enumerate() {
+            let path = dir.join(format!("{i}-{}.json", f.name_hint));
+            match &f.role {
+                ProvidedFileRole::Input(bytes) => std::fs::write(&path, bytes).expect("payload"),
+                ProvidedFileRole::Output => {
+                    std::fs::write(&path, b"").expect("result");
+                    result_path = Some(path.clone());
+                }
+            }
+            cmd.env(&f.env_var, &path);
+        }
+        for k in &inv.env_remove {
+            cmd.env_remove(k);
+        }
+        for (k, v) in &inv.env {
+            cmd.env(k, v);
+        }
+        if let Some(c) = &inv.cwd {
+            cmd.current_dir(c);
+        }
+        let mut child = cmd.spawn().expect("spawn sh");
+        let mut stderr = child.stderr.take().expect("stderr");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut err = Vec::new();
+            let _ = stderr.read_to_end(&mut err);
+            let status = child.wait();
+            let _ = tx.send((status, err));
+        });
+        let (status, err) =
+            rx.recv_timeout(Duration::from_secs(10)).expect("hook finished in time");
+        let code = status.expect("wait").code().unwrap_or(-1);
+        let result =
+            result_path.map(|p| CapturedOutput::whole(std::fs::read(p).expect("result file")));
+        RawOutcome {
+            exit: ExitInfo::Exited(code),
+            timed_out: false,
+            stdout: CapturedOutput::default(),
+            stderr: CapturedOutput::whole(err),
+            result_file: result,
+            duration: Duration::ZERO,
+        }
+    }
+
+    /// Chrys's `fire` on our types: blocking hooks in order, each matched and encoded against
+    /// the envelope as rewritten so far.
+    fn fire(
+        hooks: &[HookDefinition],
+        env: &Envelope,
+        dir: &Path,
+    ) -> (hooks_schema::FoldedVerdict, usize) {
+        let src = source();
+        let mut fold = ChainFold::new(env.tool_args().cloned());
+        let mut ran = 0;
+        for h in hooks.iter().filter(|h| h.enabled && h.event == env.event) {
+            let mut current = env.clone();
+            if let (Some(t), Some(args)) = (&mut current.tool, fold.current_args()) {
+                t.args = args.clone();
+            }
+            if !h.matcher.matches(&current) {
+                continue;
+            }
+            // The user's shell of `ctx` may not exist here; the platform shell runs them.
+            let mut c = ctx(&src);
+            c.user_shell = None;
+            let inv = ChrysCodec.encode(h, &current, &c).expect("encodes");
+            let outcome = run(&inv, dir);
+            ran += 1;
+            let verdict = ChrysCodec.decode(h, &current, &outcome);
+            if h.mode != hooks_schema::ExecutionMode::Blocking {
+                assert_eq!(verdict.decision, None);
+                assert!(
+                    verdict.context.is_empty() && verdict.rewrite.is_none(),
+                    "{}: non-blocking output counts",
+                    h.id
+                );
+                continue;
+            }
+            let provenance = hooks_schema::Provenance {
+                hook_id: h.id.clone(),
+                source: src.clone(),
+                line: h.line,
+            };
+            if fold.push(verdict, &provenance) == ChainStep::ShortCircuit {
+                break;
+            }
+        }
+        (fold.finish(), ran)
+    }
+
+    #[test]
+    fn real_hooks_decide_as_chrys_decides() {
+        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/fire");
+        let hooks = parse(
+            &std::fs::read(base.join("hooks.yaml")).expect("hooks"),
+            &base.join("hooks.yaml"),
+        )
+        .expect("loads")
+        .definitions;
+        let cases: Vec<Value> = serde_json::from_str(
+            &std::fs::read_to_string(base.join("expected.json")).expect("expected"),
+        )
+        .expect("json");
+        let dir = std::env::temp_dir().join(format!("chrys-fire-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        for (i, case) in cases.iter().enumerate() {
+            let env = envelope(&case["payload"]);
+            let chrys = &case["chrys"];
+            let (folded, ran) = fire(&hooks, &env, &dir);
+            assert!(ran > 0, "case {i}: nothing ran");
+            let blocked = folded.decision == Some(Decision::Deny);
+            assert_eq!(blocked, chrys["blocked"].as_bool().expect("blocked"), "case {i}");
+            assert_eq!(
+                folded.reason.unwrap_or_default(),
+                chrys["block_reason"].as_str().expect("reason"),
+                "case {i}"
+            );
+            let expected_args = match &chrys["args_override"] {
+                Value::Object(o) => {
+                    let mut args: Map<String, Value> =
+                        env.tool_args().and_then(Value::as_object).cloned().unwrap_or_default();
+                    args.extend(o.clone());
+                    Some(Value::Object(args))
+                }
+                _ => None,
+            };
+            assert_eq!(folded.updated_args, expected_args, "case {i}");
+            let context: Vec<String> = folded.context.into_iter().map(|(_, c)| c).collect();
+            let want: Vec<String> = if env.event == HookEvent::PromptSubmit {
+                &chrys["system_reminders"]
+            } else {
+                &chrys["extra_context"]
+            }
+            .as_array()
+            .expect("list")
+            .iter()
+            .map(|v| v.as_str().expect("str").to_owned())
+            .collect();
+            assert_eq!(context, want, "case {i}");
+        }
+        std::fs::remove_dir_all(&dir).expect("cleanup");
+    }
+}

@@ -60,3 +60,36 @@ fn octal_escapes_and_group_references() {
     assert!(s(r"a++b", "aab"));
     assert!(s(r"(?>a)b", "ab"));
 }
+
+mod properties {
+    //! Arbitrary patterns and texts never panic.
+
+    use proptest::prelude::*;
+
+    use crate::pyre::{compile, search};
+
+    fn patternish() -> impl Strategy<Value = String> {
+        let token = prop::sample::select(vec![
+            "a", "b", ".", "*", "+", "?", "{", "}", "{2,1}", "{,3}", "(", ")", "(?P<n>", "(?P=n)",
+            "(?<=", "(?<!", "(?=", "(?:", "(?#", "(?i)", "(?x)", "[", "]", "^", "$", "\\", "\\d",
+            "\\1", "\\0", "\\777", "\\x4", "\\u00e9", "\\N{", "|", "-", ",", "é", "\\Z",
+        ]);
+        prop::collection::vec(token, 0..24).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+        #[test]
+        fn any_pattern_compiles_or_errors(p in patternish(), text in ".{0,40}") {
+            if let Ok(re) = compile(&p) {
+                let _ = search(&re, &text);
+            }
+        }
+
+        #[test]
+        fn any_text_as_pattern(p in ".{0,40}") {
+            let _ = compile(&p);
+        }
+    }
+}
