@@ -487,6 +487,8 @@ impl Dispatcher {
                 let mut job = job;
                 if let (Some(outbox), Some(j)) = (&inner.outbox, job.as_mut()) {
                     let _ = outbox.mark_started(j);
+                    #[cfg(test)]
+                    crate::testing::crash_point("after_start", 0);
                 }
                 let ex = execute(&inner, &b2, &env, &ctx).await;
                 if let (Some(outbox), Some(j)) = (&inner.outbox, job.as_mut()) {

@@ -46,11 +46,7 @@ impl ProvidedFiles {
             }
         };
         for spec in specs {
-            let role = match spec.role {
-                ProvidedFileRole::Input(_) => "payload",
-                ProvidedFileRole::Output => "result",
-            };
-            let (path, mut file) = create_unique(&dir, &sanitize(&spec.name_hint), role)?;
+            let (path, mut file) = create_unique(&dir, &sanitize(&spec.name_hint))?;
             files.env.push((spec.env_var.clone(), path.clone()));
             match &spec.role {
                 ProvidedFileRole::Input(bytes) => {
@@ -134,10 +130,11 @@ pub(crate) fn unique_token() -> String {
     format!("{:x}{:x}{:x}", std::process::id(), nanos, n)
 }
 
-fn create_unique(dir: &Path, stem: &str, role: &str) -> Result<(PathBuf, fs::File), String> {
+/// Creates `<dir>/<stem>-<token>.json` with `O_EXCL` and mode 0600.
+fn create_unique(dir: &Path, stem: &str) -> Result<(PathBuf, fs::File), String> {
     let mut last = None;
     for _ in 0..8 {
-        let path = dir.join(format!("{stem}-{role}-{}.json", unique_token()));
+        let path = dir.join(format!("{stem}-{}.json", unique_token()));
         match OpenOptions::new().write(true).create_new(true).mode(0o600).open(&path) {
             Ok(f) => return Ok((path, f)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),

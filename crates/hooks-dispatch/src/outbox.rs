@@ -192,6 +192,8 @@ impl Outbox {
             job.error = error;
         }
         self.write(state, job)?;
+        #[cfg(test)]
+        crate::testing::crash_point("after_finish_write", 0);
         self.remove_pending(&job.job_id)
     }
 

@@ -290,3 +290,31 @@ async fn crash_between_spawn_and_completion_loses_no_job() {
     let before = runs(dir.path());
     recover_and_check(dir.path(), before, 1).await;
 }
+
+#[tokio::test]
+async fn crash_between_slot_and_spawn_loses_no_job() {
+    let dir = tempfile::tempdir().unwrap();
+    crash_child_at(dir.path(), "after_start");
+    assert_eq!(runs(dir.path()), 0);
+    recover_and_check(dir.path(), 0, 1).await;
+}
+
+#[tokio::test]
+async fn crash_between_finishing_and_unlinking_pending_runs_nothing_again() {
+    let dir = tempfile::tempdir().unwrap();
+    crash_child_at(dir.path(), "after_finish_write");
+    assert_eq!(runs(dir.path()), 1);
+    let outbox = Outbox::new(dir.path().join("outbox"));
+    let pending = outbox.list(JobState::Pending).0;
+    assert_eq!(pending.len(), 1);
+    assert!(outbox.is_finished(&pending[0].job_id));
+    let hook = counting_hook(dir.path());
+    let resolve = |j: &OutboxJob| find_binding(std::slice::from_ref(&hook), j).cloned();
+    let d = dispatcher(dir.path());
+    let report = d.recover_outbox(&resolve, &FireContext::default()).await.unwrap();
+    assert_eq!(report.completed, std::slice::from_ref(&pending[0].job_id));
+    assert!(report.retried.is_empty());
+    assert!(outbox.list(JobState::Pending).0.is_empty());
+    assert_eq!(outbox.list(JobState::Done).0.len(), 1);
+    assert_eq!(runs(dir.path()), 1);
+}

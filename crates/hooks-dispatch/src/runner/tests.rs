@@ -272,7 +272,7 @@ async fn provided_files_are_private_read_back_and_deleted() {
     i.files = vec![
         ProvidedFile {
             env_var: "IN".to_owned(),
-            name_hint: "my hook/1".to_owned(),
+            name_hint: "my hook/1-payload".to_owned(),
             role: ProvidedFileRole::Input(b"payload!".to_vec()),
         },
         ProvidedFile {
