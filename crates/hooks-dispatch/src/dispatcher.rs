@@ -364,6 +364,32 @@ impl Dispatcher {
         report
     }
 
+    /// Deletes provided files in `<runtime_dir>/tmp` last modified more than `older_than`
+    /// ago: files of detached hooks whose engine exited first, or of a crashed engine.
+    /// Returns how many were deleted. Call it at start-up with an age well above the
+    /// longest detached run.
+    pub fn sweep_tmp(&self, older_than: Duration) -> usize {
+        let Some(dir) = self.inner.cfg.runtime_dir.as_ref().map(|r| r.join("tmp")) else {
+            return 0;
+        };
+        let Ok(entries) = std::fs::read_dir(&dir) else { return 0 };
+        let now = std::time::SystemTime::now();
+        let mut removed = 0;
+        for entry in entries.flatten() {
+            let stale = entry
+                .metadata()
+                .ok()
+                .filter(std::fs::Metadata::is_file)
+                .and_then(|m| m.modified().ok())
+                .and_then(|t| now.duration_since(t).ok())
+                .is_some_and(|age| age > older_than);
+            if stale && std::fs::remove_file(entry.path()).is_ok() {
+                removed += 1;
+            }
+        }
+        removed
+    }
+
     /// How many background hooks are tracked and still running.
     pub fn background_running(&self) -> usize {
         lock(&self.background).iter().filter(|t| !t.handle.is_finished()).count()

@@ -475,3 +475,24 @@ fn detached_hooks_outlive_the_engine() {
     let line = rx.recv_timeout(Duration::from_secs(10)).expect("the hook answered").unwrap();
     assert_eq!(line, "alive go\n");
 }
+
+#[test]
+fn sweep_tmp_removes_only_old_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let old = tmp.join("old-payload-1.json");
+    let new = tmp.join("new-payload-2.json");
+    std::fs::write(&old, "{}").unwrap();
+    std::fs::write(&new, "{}").unwrap();
+    let an_hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    std::fs::File::options().write(true).open(&old).unwrap().set_modified(an_hour_ago).unwrap();
+    let d = Dispatcher::new(DispatchConfig {
+        runtime_dir: Some(dir.path().to_path_buf()),
+        ..DispatchConfig::default()
+    });
+    assert_eq!(d.sweep_tmp(Duration::from_secs(600)), 1);
+    assert!(!old.exists());
+    assert!(new.exists());
+    assert_eq!(dispatcher().sweep_tmp(Duration::ZERO), 0, "no runtime dir, nothing to sweep");
+}
