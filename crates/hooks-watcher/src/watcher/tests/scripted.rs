@@ -638,3 +638,21 @@ fn after_the_pin_a_change_is_reported_and_not_applied() {
         view.diagnostics
     );
 }
+
+#[test]
+fn a_hook_file_found_after_the_pin_is_protected_and_inert() {
+    let mut h = Harness::with(cli_auto(), FakeBackend::default());
+    let a = h.root("a");
+    h.add(&a);
+    h.registry.change(|reg| reg.pin(CommandExecutionPosture::AutoApproves));
+    fs::create_dir(a.as_path().join(".cursor")).expect("mkdir");
+    write(a.as_path(), HOOKS, &cursor_file(&["./late.sh"]));
+    h.event(CREATE_DIR, &a, &[".cursor"]);
+    written(&mut h, &a, HOOKS);
+    h.advance(500);
+    let snapshot = h.registry.snapshot();
+    let view = snapshot.source(&cursor_id(&a)).expect("a late file is known");
+    assert!(!view.runs);
+    assert!(running_in(&h.registry, a.as_path()).is_empty());
+    assert!(snapshot.is_protected(&a.as_path().join(HOOKS)).is_some());
+}
