@@ -229,7 +229,7 @@ impl Dispatcher {
     /// - Blocking hooks of a gated event run one after the other, each matched against and
     ///   fed the envelope with every earlier rewrite applied; a deny stops the chain (later
     ///   blocking hooks and every non-blocking hook are not spawned). Gated events whose
-    ///   matched hooks all speak a format in `parallel_gated_formats`, and every non-gated
+    ///   enabled blocking hooks all speak a format in `parallel_gated_formats`, and every non-gated
     ///   event, run their blocking hooks concurrently (bounded by `max_parallel_hooks`); the
     ///   fold is still in binding order, so the outcome does not depend on timing.
     /// - Non-blocking hooks matching the final envelope then start in the background.
@@ -314,6 +314,13 @@ impl Dispatcher {
                     run.counted = true;
                 }
                 set(&mut runs, *slot, run);
+            }
+            // Non-blocking hooks see the rewritten arguments, as in a sequential chain.
+            if let Some(args) = fold.current_args()
+                && envelope.tool_args().is_some_and(|orig| orig != args)
+                && let Some(tool) = current.to_mut().tool.as_mut()
+            {
+                tool.args = args.clone();
             }
         }
         let short = fold.is_short_circuited();

@@ -496,3 +496,26 @@ fn sweep_tmp_removes_only_old_files() {
     assert!(new.exists());
     assert_eq!(dispatcher().sweep_tmp(Duration::ZERO), 0, "no runtime dir, nothing to sweep");
 }
+
+#[tokio::test]
+async fn parallel_rewrites_reach_non_blocking_hooks() {
+    let dir = tempfile::tempdir().unwrap();
+    let seen = dir.path().join("seen");
+    let mut bg = sh_def("bg", &format!("cat > {}", quote(&seen)));
+    bg.mode = ExecutionMode::Async;
+    bg.matcher = Matcher::new("ls -la", Arc::new(CommandIs("ls -la")));
+    let bindings = vec![
+        binding(sh_def("rw", r#"echo '{"merge":{"command":"ls -la"}}'"#), "/p/a.json"),
+        binding(bg, "/p/a.json"),
+    ];
+    let cfg = DispatchConfig {
+        parallel_gated_formats: vec![WireFormat::Claude],
+        ..DispatchConfig::default()
+    };
+    let d = Dispatcher::new(cfg);
+    let report = d.fire(&bindings, &tool_envelope("ls"), &ctx()).await;
+    assert!(matches!(report.runs[1].status, RunStatus::Background { .. }), "{:?}", report.runs[1]);
+    assert_eq!(d.drain(Duration::from_secs(10)).await.finished.len(), 1);
+    let env: Envelope = serde_json::from_slice(&std::fs::read(seen).unwrap()).unwrap();
+    assert_eq!(env.tool_args(), Some(&json!({"command": "ls -la"})));
+}
