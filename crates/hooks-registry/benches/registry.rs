@@ -1,2 +1,316 @@
-//! Registry benchmark (placeholder until filled in).
-fn main() {}
+//! Registry benchmark: nearest-root lookups at 10, 1 000 and 10 000 project roots (flat and
+//! nested), republishing after one source changes with 1 000 sources loaded, and a reader's
+//! `snapshot()`. Plain `Instant` loops, medians; `--json` prints one object.
+
+use std::{
+    hint::black_box,
+    path::{Path, PathBuf},
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use hooks_registry::{HookRegistry, RegistrySnapshot, SourceUpdate, canonicalize};
+use hooks_schema::{
+    AbsPathBuf, Delivery, EncodeContext, Envelope, ExecutionMode, HookCodec, HookCommand,
+    HookDefinition, HookEvent, HookId, HookSourceId, HookSourceKind, HookVerdict, Invocation,
+    Matcher, OnFailure, ParsedSource, RawOutcome, TrustDecision, WireFormat,
+};
+
+const BASE: &str = "/nonexistent-hooks-registry-bench";
+
+#[derive(Debug)]
+struct BenchCodec;
+
+impl HookCodec for BenchCodec {
+    fn wire_format(&self) -> WireFormat {
+        WireFormat::Cursor
+    }
+    fn encode(
+        &self,
+        _: &HookDefinition,
+        _: &Envelope,
+        _: &EncodeContext<'_>,
+    ) -> Result<Invocation, String> {
+        Err("the bench codec runs nothing".to_owned())
+    }
+    fn decode(&self, _: &HookDefinition, _: &Envelope, _: &RawOutcome) -> HookVerdict {
+        HookVerdict::no_opinion()
+    }
+}
+
+fn abs(p: impl Into<PathBuf>) -> AbsPathBuf {
+    AbsPathBuf::new(p.into()).expect("absolute")
+}
+
+fn definition(id: &str, order: u32, codec: &Arc<dyn HookCodec>) -> HookDefinition {
+    HookDefinition {
+        id: HookId::new(id).expect("id"),
+        event: HookEvent::PreToolUse,
+        native_event: "preToolUse".to_owned(),
+        matcher: Matcher::all(),
+        command: HookCommand::Shell { script: format!("./hooks/{id}.sh"), shell: None },
+        cwd: None,
+        env: Vec::new(),
+        timeout: Duration::from_secs(30),
+        on_failure: OnFailure::Warn,
+        mode: ExecutionMode::Blocking,
+        delivery: Delivery::BestEffort,
+        detach: false,
+        enabled: true,
+        codec: codec.clone(),
+        order,
+        line: Some(order + 1),
+        column: Some(1),
+        description: None,
+        native: serde_json::Map::new(),
+    }
+}
+
+fn active() -> TrustDecision {
+    TrustDecision::Active { reason: "bench".to_owned() }
+}
+
+fn project_update(root: &AbsPathBuf, defs: Vec<HookDefinition>) -> SourceUpdate {
+    SourceUpdate {
+        source: HookSourceId::new(
+            HookSourceKind::ProjectCursorFile,
+            abs(root.as_path().join(".cursor/hooks.json")),
+        ),
+        parsed: Ok(ParsedSource { definitions: defs, ..ParsedSource::default() }),
+        project_root: Some(root.clone()),
+        trust: active(),
+    }
+}
+
+/// `n` roots side by side (`flat`) or as every prefix of a 10-ary tree of depth 4 taken in
+/// breadth-first order (`nested`).
+fn roots(n: usize, nested: bool) -> Vec<AbsPathBuf> {
+    if !nested {
+        return (0..n).map(|i| abs(format!("{BASE}/flat/org/repo{i}"))).collect();
+    }
+    let mut out = Vec::with_capacity(n);
+    let mut frontier = vec![PathBuf::from(format!("{BASE}/nested"))];
+    while out.len() < n {
+        let mut next = Vec::new();
+        for dir in &frontier {
+            for c in 0..10 {
+                let child = dir.join(format!("p{c}"));
+                if out.len() < n {
+                    out.push(abs(child.clone()));
+                }
+                next.push(child);
+            }
+        }
+        frontier = next;
+    }
+    out
+}
+
+/// A registry with one project source per root, `per_root` definitions each, and two
+/// explicit sources of two definitions that apply everywhere.
+fn registry_with(roots: &[AbsPathBuf], per_root: usize) -> HookRegistry {
+    let codec: Arc<dyn HookCodec> = Arc::new(BenchCodec);
+    let mut r = HookRegistry::new();
+    let mut updates: Vec<SourceUpdate> = roots
+        .iter()
+        .enumerate()
+        .map(|(i, root)| {
+            let defs =
+                (0..per_root).map(|k| definition(&format!("r{i}d{k}"), k as u32, &codec)).collect();
+            project_update(root, defs)
+        })
+        .collect();
+    for (i, kind) in
+        [HookSourceKind::FactoryAgent, HookSourceKind::RunDelivered].into_iter().enumerate()
+    {
+        updates.push(SourceUpdate {
+            source: HookSourceId::new(kind, abs(format!("{BASE}/explicit{i}/hooks.json"))),
+            parsed: Ok(ParsedSource {
+                definitions: vec![
+                    definition(&format!("e{i}a"), 0, &codec),
+                    definition(&format!("e{i}b"), 1, &codec),
+                ],
+                ..ParsedSource::default()
+            }),
+            project_root: None,
+            trust: active(),
+        });
+    }
+    r.upsert_sources(updates);
+    r
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// Median nanoseconds per call over `batches` batches of `per_batch` calls.
+fn measure(batches: usize, per_batch: usize, mut f: impl FnMut(usize)) -> f64 {
+    for i in 0..per_batch.min(10_000) {
+        f(i);
+    }
+    let samples = (0..batches)
+        .map(|_| {
+            let t = Instant::now();
+            for i in 0..per_batch {
+                f(i);
+            }
+            t.elapsed().as_nanos() as f64 / per_batch as f64
+        })
+        .collect();
+    median(samples)
+}
+
+struct Lookup {
+    label: String,
+    roots: usize,
+    depth: usize,
+    returned: usize,
+    ns: f64,
+    index_ns: f64,
+}
+
+fn lookup(n: usize, nested: bool, per_root: usize) -> Lookup {
+    let rs = roots(n, nested);
+    let reg = registry_with(&rs, per_root);
+    let snap: Arc<RegistrySnapshot> = reg.snapshot();
+    // Probes two levels below a spread of the deepest roots.
+    let step = (rs.len() / 64).max(1);
+    let probes: Vec<PathBuf> =
+        rs.iter().rev().step_by(step).take(64).map(|r| r.as_path().join("src/module")).collect();
+    let returned = snap.bindings_for_canonical(&probes[0]).len();
+    assert_eq!(returned, per_root + 4, "the nearest root's bindings and the explicit ones");
+    let depth = probes[0].components().count();
+    let ns = measure(51, 2_000, |i| {
+        black_box(snap.bindings_for_canonical(black_box(&probes[i % probes.len()])));
+    });
+    let index_ns = measure(51, 5_000, |i| {
+        black_box(snap.project_root_for(black_box(&probes[i % probes.len()])));
+    });
+    let label = format!(
+        "{} {} roots, {} bindings",
+        if nested { "nested" } else { "flat" },
+        n,
+        n * per_root + 4
+    );
+    Lookup { label, roots: n, depth, returned, ns, index_ns }
+}
+
+fn main() {
+    let json = std::env::args().any(|a| a == "--json");
+
+    let mut lookups = Vec::new();
+    for nested in [false, true] {
+        for n in [10, 1_000, 10_000] {
+            lookups.push(lookup(n, nested, 10_000 / n));
+        }
+    }
+    // The same lookups with one binding per root: the index's cost without the result size.
+    let mut single = Vec::new();
+    for nested in [false, true] {
+        for n in [10, 1_000, 10_000] {
+            single.push(lookup(n, nested, 1));
+        }
+    }
+
+    // Canonicalizing the working directory, which `bindings_for` does first.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let deep = dir.path().join("a/b/c/d/e");
+    std::fs::create_dir_all(&deep).expect("mkdir");
+    let canon_ns = measure(21, 2_000, |_| {
+        black_box(canonicalize(black_box(&deep)).ok());
+    });
+
+    // Republishing after one source changes, 1 000 sources (10 000 bindings) loaded.
+    let rs = roots(1_000, false);
+    let mut reg = registry_with(&rs, 10);
+    let codec: Arc<dyn HookCodec> = Arc::new(BenchCodec);
+    let changing = rs[500].clone();
+    let variants: Vec<Vec<HookDefinition>> = (0..2)
+        .map(|v| (0..10).map(|k| definition(&format!("chg{v}d{k}"), k, &codec)).collect())
+        .collect();
+    let mut last = reg.revision();
+    let republish_ns = measure(31, 50, |i| {
+        let rev = reg.upsert_source(project_update(&changing, variants[i % 2].clone()));
+        assert!(rev > last);
+        last = rev;
+    });
+    let touch_ns = measure(31, 50, |_| {
+        black_box(reg.upsert_source(project_update(&changing, variants[0].clone())));
+    });
+
+    // A reader's snapshot().
+    let reader = reg.reader();
+    let load_ns = measure(51, 200_000, |_| {
+        black_box(reader.snapshot());
+    });
+
+    let flat_10k = lookups
+        .iter()
+        .find(|l| l.roots == 10_000 && l.label.starts_with("flat"))
+        .map_or(0.0, |l| l.ns);
+    let nested_10k = lookups
+        .iter()
+        .find(|l| l.roots == 10_000 && l.label.starts_with("nested"))
+        .map_or(0.0, |l| l.ns);
+    let headline = flat_10k.max(nested_10k);
+
+    if json {
+        let mut o = serde_json::Map::new();
+        o.insert("bindings_for_10000_roots_ns".into(), headline.round().into());
+        o.insert("bindings_for_10000_roots_flat_ns".into(), flat_10k.round().into());
+        o.insert("bindings_for_10000_roots_nested_ns".into(), nested_10k.round().into());
+        for l in lookups.iter().chain(&single) {
+            let key =
+                format!("bindings_for_{}_ns", l.label.replace([' ', ','], "_").replace("__", "_"));
+            o.insert(key, l.ns.round().into());
+        }
+        o.insert("cwd_canonicalize_ns".into(), canon_ns.round().into());
+        o.insert(
+            "republish_1000_sources_us".into(),
+            ((republish_ns / 1_000.0 * 10.0).round() / 10.0).into(),
+        );
+        o.insert(
+            "republish_unchanged_1000_sources_us".into(),
+            ((touch_ns / 1_000.0 * 10.0).round() / 10.0).into(),
+        );
+        o.insert("snapshot_load_ns".into(), ((load_ns * 10.0).round() / 10.0).into());
+        println!("{}", serde_json::Value::Object(o));
+        return;
+    }
+
+    println!("bindings_for (cwd already canonical), median per call");
+    println!(
+        "{:<44} {:>6} {:>9} {:>12} {:>12} {:>10}",
+        "scenario", "depth", "returned", "lookup ns", "index ns", "vs 10"
+    );
+    for group in [&lookups, &single] {
+        for l in group.iter() {
+            let base = group
+                .iter()
+                .find(|b| b.roots == 10 && b.label.split(' ').next() == l.label.split(' ').next())
+                .map_or(l.ns, |b| b.ns);
+            println!(
+                "{:<44} {:>6} {:>9} {:>12.0} {:>12.0} {:>9.2}x",
+                l.label,
+                l.depth,
+                l.returned,
+                l.ns,
+                l.index_ns,
+                l.ns / base
+            );
+        }
+    }
+    println!();
+    println!("{:<44} {:>12.0} ns", "canonicalize cwd (5 levels below a tempdir)", canon_ns);
+    println!(
+        "{:<44} {:>12.1} us",
+        "republish, one of 1 000 sources changed",
+        republish_ns / 1_000.0
+    );
+    println!("{:<44} {:>12.1} us", "republish, same definitions (no revision)", touch_ns / 1_000.0);
+    println!("{:<44} {:>12.1} ns", "reader snapshot()", load_ns);
+    println!("{:<44} {:>12.2}x", "canonicalize / 10 000-root lookup", canon_ns / headline.max(1.0));
+    let _ = Path::new(BASE);
+}

@@ -270,6 +270,18 @@ impl HookRegistry {
         self.publish()
     }
 
+    /// Loads several files and publishes once: one new generation for the whole batch (a
+    /// loader naming many files, or a watcher adding many roots). Each update is applied as
+    /// [`HookRegistry::upsert_source`] would; an empty batch publishes nothing.
+    pub fn upsert_sources(&mut self, updates: impl IntoIterator<Item = SourceUpdate>) -> Revision {
+        let mut any = false;
+        for SourceUpdate { source, parsed, project_root, trust } in updates {
+            self.apply(source, parsed, project_root, Some(trust));
+            any = true;
+        }
+        if any { self.publish() } else { self.revision }
+    }
+
     /// Records that a file could not be read, which behaves like a failed parse.
     pub fn record_read_failure(
         &mut self,
