@@ -35,6 +35,10 @@ pub(crate) enum PyValue {
     List(Vec<Node>),
     /// Keys are unique under Python equality; insertion order is kept.
     Dict(Vec<(Node, Node)>),
+    /// `bytes` (YAML `!!binary`).
+    Bytes(Vec<u8>),
+    /// `set` (YAML `!!set`), members in file order.
+    Set(Vec<Node>),
 }
 
 impl Node {
@@ -56,6 +60,8 @@ impl PyValue {
             PyValue::DateTime(_) => "datetime",
             PyValue::List(_) => "list",
             PyValue::Dict(_) => "dict",
+            PyValue::Bytes(_) => "bytes",
+            PyValue::Set(_) => "set",
         }
     }
 
@@ -71,6 +77,8 @@ impl PyValue {
             PyValue::Date(..) | PyValue::DateTime(_) => true,
             PyValue::List(l) => !l.is_empty(),
             PyValue::Dict(d) => !d.is_empty(),
+            PyValue::Bytes(b) => !b.is_empty(),
+            PyValue::Set(s) => !s.is_empty(),
         }
     }
 
@@ -111,7 +119,7 @@ impl PyValue {
 
     /// Whether Python could use it as a dict key.
     pub(crate) fn hashable(&self) -> bool {
-        !matches!(self, PyValue::List(_) | PyValue::Dict(_))
+        !matches!(self, PyValue::List(_) | PyValue::Dict(_) | PyValue::Set(_))
     }
 
     /// The string, when it is one.
@@ -153,6 +161,27 @@ impl PyValue {
                     .iter()
                     .map(|(k, v)| format!("{}: {}", k.value.repr(), v.value.repr()))
                     .collect();
+                format!("{{{}}}", parts.join(", "))
+            }
+            PyValue::Bytes(b) => {
+                let mut out = String::from("b'");
+                for &c in b {
+                    match c {
+                        b'\\' => out.push_str("\\\\"),
+                        b'\'' => out.push_str("\\'"),
+                        b'\n' => out.push_str("\\n"),
+                        b'\r' => out.push_str("\\r"),
+                        b'\t' => out.push_str("\\t"),
+                        0x20..=0x7e => out.push(char::from(c)),
+                        _ => out.push_str(&format!("\\x{c:02x}")),
+                    }
+                }
+                out.push('\'');
+                out
+            }
+            PyValue::Set(items) if items.is_empty() => "set()".to_owned(),
+            PyValue::Set(items) => {
+                let parts: Vec<String> = items.iter().map(|n| n.value.repr()).collect();
                 format!("{{{}}}", parts.join(", "))
             }
         }

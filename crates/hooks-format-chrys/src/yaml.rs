@@ -45,6 +45,8 @@ enum Frame {
         merges: Vec<Node>,
         mark: (u32, u32),
         anchor: usize,
+        /// `!!set`: the keys are the members.
+        set: bool,
     },
 }
 
@@ -57,6 +59,7 @@ struct Builder {
 
 /// Loads the single document of `text`; `None` for an empty stream.
 pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
+    check_characters(text)?;
     let mut b = Builder { stack: Vec::new(), anchors: HashMap::new(), nodes: 0, root: None };
     let mut documents = 0usize;
     for item in Parser::new_from_str(text) {
@@ -105,10 +108,13 @@ pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
             }
             Event::MappingStart(anchor, tag) => {
                 b.check_depth(&span)?;
+                let mut set = false;
                 if let Some(t) = tag {
                     let t = tag_name(&t);
-                    if t != "tag:yaml.org,2002:map" {
-                        return Err(unknown_tag(&t, &span));
+                    match t.as_str() {
+                        "tag:yaml.org,2002:map" => {}
+                        "tag:yaml.org,2002:set" => set = true,
+                        _ => return Err(unknown_tag(&t, &span)),
                     }
                 }
                 b.stack.push(Frame::Map {
@@ -117,6 +123,7 @@ pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
                     merges: Vec::new(),
                     mark: mark(&span),
                     anchor,
+                    set,
                 });
             }
             Event::SequenceEnd => {
@@ -132,12 +139,17 @@ pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
                 }
             }
             Event::MappingEnd => {
-                if let Some(Frame::Map { pairs, merges, mark, anchor, .. }) = b.stack.pop() {
+                if let Some(Frame::Map { pairs, merges, mark, anchor, set, .. }) = b.stack.pop() {
                     let pairs = apply_merges(pairs, merges, &span)?;
                     let size =
                         1 + pairs.iter().map(|(k, v)| node_size(k) + node_size(v)).sum::<usize>();
                     b.count(1)?;
-                    b.push_value(Node::new(PyValue::Dict(pairs), Some(mark)), anchor, size)?;
+                    let value = if set {
+                        PyValue::Set(pairs.into_iter().map(|(k, _)| k).collect())
+                    } else {
+                        PyValue::Dict(pairs)
+                    };
+                    b.push_value(Node::new(value, Some(mark)), anchor, size)?;
                 }
             }
             Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => {}
@@ -317,6 +329,13 @@ fn resolve_scalar(
             "tag:yaml.org,2002:int" => construct_int(v).ok_or(YamlError::Constructor),
             "tag:yaml.org,2002:float" => construct_float(v).ok_or(YamlError::Constructor),
             "tag:yaml.org,2002:timestamp" => construct_timestamp(v).ok_or(YamlError::Constructor),
+            "tag:yaml.org,2002:binary" => base64(v).map(PyValue::Bytes).ok_or_else(|| {
+                YamlError::Syntax(format!(
+                    "while constructing a binary value\nfailed to decode base64 data\n  in \"<unicode string>\", line {}, column {}",
+                    span.start.line(),
+                    span.start.col() + 1
+                ))
+            }),
             "!" => Ok(PyValue::Str(v.to_owned())),
             _ => Err(unknown_tag(&name, span)),
         };
@@ -357,6 +376,53 @@ fn resolve_plain(v: &str) -> Result<PyValue, YamlError> {
         return construct_timestamp(v).ok_or(YamlError::Constructor);
     }
     Ok(PyValue::Str(v.to_owned()))
+}
+
+/// Standard base64 with padding, whitespace ignored (Python's `base64.decodebytes`).
+fn base64(v: &str) -> Option<Vec<u8>> {
+    let digits: Vec<u8> = v.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    if !digits.len().is_multiple_of(4) {
+        return None;
+    }
+    let val = |c: u8| -> Option<u32> {
+        Some(u32::from(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        }))
+    };
+    let mut out = Vec::with_capacity(digits.len() / 4 * 3);
+    for chunk in digits.chunks(4) {
+        let pad = chunk.iter().rev().take_while(|c| **c == b'=').count();
+        if pad > 2 {
+            return None;
+        }
+        let mut n = 0u32;
+        for &c in &chunk[..4 - pad] {
+            n = (n << 6) | val(c)?;
+        }
+        n <<= 6 * u32::try_from(pad).unwrap_or(0);
+        let bytes = n.to_be_bytes();
+        out.extend_from_slice(&bytes[1..4 - pad]);
+    }
+    Some(out)
+}
+
+/// PyYAML's reader refuses characters outside its printable set anywhere in the stream.
+pub(crate) fn check_characters(text: &str) -> Result<(), YamlError> {
+    for (pos, c) in text.chars().enumerate() {
+        let n = u32::from(c);
+        let ok = matches!(n, 0x09 | 0x0A | 0x0D | 0x20..=0x7E | 0x85 | 0xA0..=0xD7FF | 0xE000..=0xFFFD | 0x10000..);
+        if !ok {
+            return Err(YamlError::Syntax(format!(
+                "unacceptable character #x{n:04x}: special characters are not allowed\n  in \"<unicode string>\", position {pos}"
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn strip_sign(v: &str) -> (bool, &str) {
