@@ -79,7 +79,7 @@ pub enum SurfaceArg {
     /// The desktop app.
     Desktop,
     /// A terminal UI.
-    Terminal,
+    Tui,
     /// An editor extension.
     Ide,
     /// A web client.

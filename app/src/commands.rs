@@ -16,24 +16,40 @@ use crate::{
 /// The largest file `hooks check` reads.
 const MAX_CHECK_BYTES: u64 = 16 * 1024 * 1024;
 
+mod fire;
+mod guard;
+mod inventory;
+mod replay;
+mod watch;
+
+pub use self::{
+    fire::{explain, parse_event, report_json},
+    inventory::{command_text, inventory},
+    replay::rebase_value,
+};
+
 /// Runs a parsed command line and returns the process exit code.
 pub fn run(cli: Cli) -> Result<u8> {
+    let colour = use_colour(no_color_env().as_deref());
     match cli.command {
-        Command::Check(a) => check(&a),
-        other => anyhow::bail!("`{}` is not available yet", command_name(&other)),
+        Command::Check(a) => check(&a, colour),
+        Command::List(a) => inventory::run(&a, colour),
+        Command::Fire(a) => fire::run(&a, colour),
+        Command::Replay(a) => replay::run(&a, colour),
+        Command::Watch(a) => watch::run(&a),
+        Command::Guard(a) => guard::run(&a, colour),
+        Command::Serve(a) => serve(&a),
     }
 }
 
-fn command_name(c: &Command) -> &'static str {
-    match c {
-        Command::Check(_) => "check",
-        Command::List(_) => "list",
-        Command::Fire(_) => "fire",
-        Command::Replay(_) => "replay",
-        Command::Watch(_) => "watch",
-        Command::Guard(_) => "guard",
-        Command::Serve(_) => "serve",
+fn serve(a: &crate::cli::ServeArgs) -> Result<u8> {
+    anyhow::ensure!(a.stdio, "only --stdio is supported");
+    let built = crate::setup::build(&a.runtime, false)?;
+    for e in &built.explicit_errors {
+        eprintln!("error: {e}");
     }
+    drop(built);
+    anyhow::bail!("`hooks serve` is not built yet (issue 12)")
 }
 
 /// The `NO_COLOR` convention's variable, read once here.
@@ -50,14 +66,13 @@ pub fn use_colour(no_color: Option<&std::ffi::OsStr>) -> bool {
     std::io::stdout().is_terminal() && no_color.is_none_or(std::ffi::OsStr::is_empty)
 }
 
-fn check(a: &CheckArgs) -> Result<u8> {
+fn check(a: &CheckArgs, colour: bool) -> Result<u8> {
     let choice = match a.format {
         FormatArg::Auto => FormatChoice::Auto,
         FormatArg::Cursor => FormatChoice::Fixed(WireFormat::Cursor),
         FormatArg::Chrys => FormatChoice::Fixed(WireFormat::Chrys),
         FormatArg::Claude => FormatChoice::Fixed(WireFormat::Claude),
     };
-    let colour = use_colour(no_color_env().as_deref());
     let mut out = std::io::stdout().lock();
     let mut all_ok = true;
     for path in &a.files {
@@ -96,7 +111,7 @@ fn read_capped(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
 }
 
-fn paint(colour: bool, code: &str, text: &str) -> String {
+pub(crate) fn paint(colour: bool, code: &str, text: &str) -> String {
     if colour { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_owned() }
 }
 

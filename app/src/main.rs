@@ -1,17 +1,5 @@
-//! The `hooks` command-line tool.
+//! The `hooks` command-line tool: a thin shim over `hooks_app::main_entry`.
 
-use std::process::ExitCode;
-
-use clap::Parser;
-use hooks_app::cli::Cli;
-
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match hooks_app::commands::run(cli) {
-        Ok(code) => ExitCode::from(code),
-        Err(err) => {
-            eprintln!("error: {err:#}");
-            ExitCode::from(1)
-        }
-    }
+fn main() -> std::process::ExitCode {
+    std::process::ExitCode::from(hooks_app::main_entry(std::env::args_os()))
 }

@@ -460,7 +460,12 @@ impl FireHandle {
     /// Decides an agent file edit in the right order: the guard first, then the
     /// auto-approval shortcut of the edit's context (sandboxed runs, auto-approving
     /// profiles and conversations included). A protected path is never auto-applied.
-    pub fn approve_edit(&self, paths: &[PathBuf], session_cwd: &Path, context: EditContext) -> EditApproval {
+    pub fn approve_edit(
+        &self,
+        paths: &[PathBuf],
+        session_cwd: &Path,
+        context: EditContext,
+    ) -> EditApproval {
         hooks_guard::approve_edit(&self.protected_set(), paths, session_cwd, context)
     }
 

@@ -3,6 +3,7 @@
 //! Each module is one area; shared fixtures live in `support`.
 
 mod claude_e2e;
+mod cli;
 mod cursor_e2e;
 mod runtime;
 mod support;

@@ -1,0 +1,325 @@
+//! `hooks fire`: load, pin and fire one event; or, with `--dry-run`, explain what would run.
+
+use std::{io::Write, path::Path, time::Duration};
+
+use anyhow::{Context, Result, bail};
+use hooks_dispatch::{FireReport, HookRun, RunStatus, SkipReason};
+use hooks_registry::RegistrySnapshot;
+use hooks_schema::{Decision, Envelope, HookEvent};
+use serde_json::{Value, json};
+
+use crate::{cli::FireArgs, runtime::FireHandle, setup};
+
+/// The canonical event a name means: a canonical name, or a Cursor, Claude Code or Chrys
+/// native name.
+pub fn parse_event(name: &str) -> Result<HookEvent> {
+    if let Ok(e) = name.parse::<HookEvent>() {
+        return Ok(e);
+    }
+    if let Some(e) = hooks_format_cursor::canonical_event(name) {
+        return Ok(e);
+    }
+    if let Some(e) = hooks_format_claude::NativeEvent::from_name(name) {
+        return Ok(e.canonical());
+    }
+    if let Some(e) = hooks_format_chrys::canonical_event(name) {
+        return Ok(e);
+    }
+    let names: Vec<&str> = HookEvent::ALL.iter().map(|e| e.as_str()).collect();
+    bail!("unknown event `{name}`; canonical events: {}", names.join(", "))
+}
+
+/// The envelope from `--payload` (a file or `-`), with the event from the command line.
+pub fn read_envelope(event: HookEvent, payload: Option<&str>) -> Result<Envelope> {
+    let Some(src) = payload else { return Ok(Envelope::new(event)) };
+    let text = if src == "-" {
+        std::io::read_to_string(std::io::stdin().lock())
+            .context("cannot read the payload from stdin")?
+    } else {
+        std::fs::read_to_string(src).with_context(|| format!("cannot read the payload {src}"))?
+    };
+    let mut v: Value =
+        serde_json::from_str(&text).with_context(|| format!("the payload {src} is not JSON"))?;
+    let obj =
+        v.as_object_mut().with_context(|| format!("the payload {src} is not a JSON object"))?;
+    obj.insert("event".into(), json!(event.as_str()));
+    serde_json::from_value(v).with_context(|| format!("the payload {src} is not an envelope"))
+}
+
+/// A hook run in one line: id, what happened, how long.
+pub fn run_line(r: &HookRun) -> String {
+    let what = match &r.status {
+        RunStatus::Ran => {
+            let out = r.outcome.as_ref();
+            let how = out
+                .and_then(hooks_schema::RawOutcome::failure_label)
+                .unwrap_or_else(|| "exit 0".to_owned());
+            let decision = r
+                .verdict
+                .as_ref()
+                .and_then(|v| v.decision)
+                .map_or_else(|| "no decision".to_owned(), |d| d.as_str().to_owned());
+            let ms = out.map_or(0, |o| o.duration.as_millis());
+            let failure = r
+                .verdict
+                .as_ref()
+                .and_then(|v| v.failure.clone())
+                .map(|f| format!(" ({f})"))
+                .unwrap_or_default();
+            format!("ran, {how}, {ms} ms -> {decision}{failure}")
+        }
+        RunStatus::Skipped(SkipReason::Disabled) => "skipped: disabled".to_owned(),
+        RunStatus::Skipped(SkipReason::NoMatch) => "skipped: the matcher does not match".to_owned(),
+        RunStatus::Skipped(SkipReason::ShortCircuited) => {
+            "skipped: an earlier hook denied".to_owned()
+        }
+        RunStatus::Background { detached, .. } => {
+            if *detached {
+                "started detached".to_owned()
+            } else {
+                "started in the background".to_owned()
+            }
+        }
+    };
+    format!(
+        "{} ({}{}): {what}",
+        r.provenance.hook_id,
+        r.provenance.source.path,
+        line_suffix(r.provenance.line)
+    )
+}
+
+fn line_suffix(line: Option<u32>) -> String {
+    line.map(|l| format!(":{l}")).unwrap_or_default()
+}
+
+/// The machine-readable report of a firing.
+pub fn report_json(report: &FireReport) -> Value {
+    let v = &report.verdict;
+    json!({
+        "decision": v.decision.map(Decision::as_str),
+        "reason": v.reason,
+        "decided_by": v.decided_by.as_ref().map(|p| json!({
+            "hook_id": p.hook_id.as_str(), "source": p.source.path.as_path(), "line": p.line,
+        })),
+        "updated_args": v.updated_args,
+        "context": v.context.iter().map(|(_, c)| c).collect::<Vec<_>>(),
+        "user_messages": v.user_messages.iter().map(|(_, m)| m).collect::<Vec<_>>(),
+        "followups": v.followups.iter().map(|(_, m)| m).collect::<Vec<_>>(),
+        "runs": report.runs.iter().map(|r| json!({
+            "hook_id": r.provenance.hook_id.as_str(),
+            "source": r.provenance.source.path.as_path(),
+            "line": r.provenance.line,
+            "summary": run_line(r),
+            "exit_code": r.outcome.as_ref().and_then(hooks_schema::RawOutcome::exit_code),
+            "timed_out": r.outcome.as_ref().is_some_and(|o| o.timed_out),
+            "duration_ms": r.outcome.as_ref().map(|o| o.duration.as_millis()),
+            "decision": r.verdict.as_ref().and_then(|v| v.decision).map(Decision::as_str),
+            "failure": r.verdict.as_ref().and_then(|v| v.failure.clone()),
+        })).collect::<Vec<_>>(),
+        "duration_ms": report.duration.as_millis(),
+    })
+}
+
+/// The exit code for a verdict: 0 allow (or no decision), 2 deny, 3 ask.
+pub fn exit_code(report: &FireReport) -> u8 {
+    match report.verdict.decision {
+        Some(Decision::Deny) => 2,
+        Some(Decision::Ask) => 3,
+        Some(Decision::Allow) | None => 0,
+    }
+}
+
+/// Runs `hooks fire`.
+pub fn run(a: &FireArgs, colour: bool) -> Result<u8> {
+    let event = parse_event(&a.event)?;
+    let mut envelope = read_envelope(event, a.payload.as_deref())?;
+    let mut built = setup::build(&a.runtime, false)?;
+    let cwd = a
+        .cwd
+        .clone()
+        .or_else(|| envelope.cwd.clone())
+        .or_else(|| built.roots.first().cloned())
+        .unwrap_or_else(|| built.process_cwd.clone());
+    envelope.cwd = Some(setup::absolute(&cwd, &built.process_cwd));
+    built.runtime.pin_for_run()?;
+    let mut out = std::io::stdout().lock();
+    for e in &built.explicit_errors {
+        eprintln!("error: {e}");
+    }
+    if a.dry_run {
+        let explanation = explain(&built.runtime.snapshot(), &envelope);
+        if a.json {
+            writeln!(out, "{explanation}")?;
+        } else {
+            render_explanation(&mut out, &explanation)?;
+        }
+        return Ok(0);
+    }
+    let rt = setup::tokio_runtime()?;
+    let handle = built.runtime.fire_handle();
+    let report = rt.block_on(async {
+        let report = handle.fire(&envelope).await;
+        built.runtime.drain(Duration::from_secs(5)).await;
+        report
+    });
+    if a.json {
+        writeln!(out, "{}", report_json(&report))?;
+    } else {
+        render_report(&mut out, &report, colour)?;
+    }
+    Ok(exit_code(&report))
+}
+
+fn render_report(out: &mut impl Write, report: &FireReport, colour: bool) -> Result<()> {
+    let v = &report.verdict;
+    let decision = match v.decision {
+        Some(Decision::Deny) => super::paint(colour, "31", "deny"),
+        Some(Decision::Ask) => super::paint(colour, "33", "ask"),
+        Some(Decision::Allow) => super::paint(colour, "32", "allow"),
+        None => "allow (no hook decided)".to_owned(),
+    };
+    let reason = v.reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default();
+    writeln!(out, "verdict: {decision}{reason}")?;
+    if let Some(p) = &v.decided_by {
+        writeln!(out, "decided by: {} ({}{})", p.hook_id, p.source.path, line_suffix(p.line))?;
+    }
+    if let Some(args) = &v.updated_args {
+        writeln!(out, "arguments rewritten to: {args}")?;
+    }
+    for (_, c) in &v.context {
+        writeln!(out, "context: {c}")?;
+    }
+    for (_, m) in &v.user_messages {
+        writeln!(out, "message: {m}")?;
+    }
+    if report.runs.is_empty() {
+        writeln!(out, "no hook is bound to this event here (try --dry-run)")?;
+    }
+    for r in &report.runs {
+        writeln!(out, "  {}", run_line(r))?;
+    }
+    Ok(())
+}
+
+/// Explains, without running anything, which sources exist, which are inert and why, which
+/// bindings apply to the envelope's working directory, and which matchers match it.
+pub fn explain(snap: &RegistrySnapshot, envelope: &Envelope) -> Value {
+    let cwd = envelope.cwd.as_deref().unwrap_or(Path::new("/"));
+    let bindings = FireHandle::bindings_for(snap, envelope);
+    let sources: Vec<Value> = snap
+        .sources()
+        .iter()
+        .map(|s| {
+            let of_event: Vec<Value> = s
+                .definitions
+                .iter()
+                .filter(|d| d.event == envelope.event)
+                .map(|d| json!({"hook_id": d.id.as_str(), "line": d.line, "native_event": d.native_event}))
+                .collect();
+            json!({
+                "path": s.id.path.as_path(),
+                "kind": s.id.kind.as_str(),
+                "load_state": s.load_state.as_str(),
+                "active": s.runs,
+                "reason": s.trust.reason(),
+                "roots": s.roots.iter().map(|r| r.as_path()).collect::<Vec<_>>(),
+                "hooks_for_event": of_event,
+                "diagnostics": s.diagnostics.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let applying: Vec<Value> = bindings
+        .iter()
+        .filter(|b| b.definition.event == envelope.event)
+        .map(|b| {
+            let d = &b.definition;
+            let why_not =
+                if d.enabled { d.matcher.mismatch(envelope) } else { Some("disabled".to_owned()) };
+            json!({
+                "hook_id": d.id.as_str(),
+                "source": b.source.path.as_path(),
+                "line": d.line,
+                "native_event": d.native_event,
+                "matcher": d.matcher.text(),
+                "matches": why_not.is_none(),
+                "why_not": why_not,
+                "mode": d.mode.as_str(),
+                "working_dir": b.working_dir.as_path(),
+            })
+        })
+        .collect();
+    let other_events: Vec<&str> = {
+        let mut v: Vec<&str> = bindings.iter().map(|b| b.definition.event.as_str()).collect();
+        v.sort_unstable();
+        v.dedup();
+        v.retain(|e| *e != envelope.event.as_str());
+        v
+    };
+    json!({
+        "event": envelope.event.as_str(),
+        "cwd": cwd,
+        "project_root": snap.project_root_for(cwd).map(|p| p.as_path()),
+        "pinned": snap.pinned().map(|p| json!({"posture": p.posture.as_str(), "revision": p.revision.get()})),
+        "sources": sources,
+        "bindings": applying,
+        "other_events_bound_here": other_events,
+    })
+}
+
+fn render_explanation(out: &mut impl Write, x: &Value) -> Result<()> {
+    let s = |v: &Value| v.as_str().unwrap_or("-").to_owned();
+    writeln!(out, "event {} in {}", s(&x["event"]), s(&x["cwd"]))?;
+    writeln!(
+        out,
+        "project root: {}",
+        x["project_root"].as_str().unwrap_or("none (only sources that apply everywhere)")
+    )?;
+    if let Some(p) = x["pinned"].as_object() {
+        writeln!(out, "run pinned with posture {}", p["posture"].as_str().unwrap_or("?"))?;
+    }
+    let sources = x["sources"].as_array().cloned().unwrap_or_default();
+    writeln!(out, "\nsources ({}):", sources.len())?;
+    for src in &sources {
+        writeln!(
+            out,
+            "  {} [{}] {}, {}",
+            s(&src["path"]),
+            s(&src["kind"]),
+            s(&src["load_state"]),
+            s(&src["reason"])
+        )?;
+        let n = src["hooks_for_event"].as_array().map_or(0, Vec::len);
+        writeln!(out, "    {n} hook(s) for this event")?;
+        for d in src["diagnostics"].as_array().into_iter().flatten() {
+            writeln!(out, "    {}", s(d))?;
+        }
+    }
+    let bindings = x["bindings"].as_array().cloned().unwrap_or_default();
+    writeln!(out, "\nbindings for this event here ({}):", bindings.len())?;
+    for b in &bindings {
+        let verdict = if b["matches"].as_bool() == Some(true) {
+            "matches, would run".to_owned()
+        } else {
+            format!("does not match: {}", s(&b["why_not"]))
+        };
+        writeln!(
+            out,
+            "  {} ({}:{}) matcher={}: {verdict}",
+            s(&b["hook_id"]),
+            s(&b["source"]),
+            b["line"].as_u64().map_or_else(|| "-".to_owned(), |l| l.to_string()),
+            b["matcher"].as_str().unwrap_or("*"),
+        )?;
+    }
+    if bindings.is_empty() {
+        let others: Vec<String> =
+            x["other_events_bound_here"].as_array().into_iter().flatten().map(s).collect();
+        if others.is_empty() {
+            writeln!(out, "  none: no active source has a hook that applies to this directory")?;
+        } else {
+            writeln!(out, "  none for this event; hooks here are bound to: {}", others.join(", "))?;
+        }
+    }
+    Ok(())
+}

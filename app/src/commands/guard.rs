@@ -1,0 +1,56 @@
+//! `hooks guard`: whether agent file edits of some paths would be allowed.
+
+use std::io::Write;
+
+use anyhow::Result;
+use hooks_guard::GuardDecision;
+use serde_json::json;
+
+use crate::{cli::GuardArgs, setup};
+
+/// Runs `hooks guard`: exit 2 when any path is protected (or cannot be resolved).
+pub fn run(a: &GuardArgs, colour: bool) -> Result<u8> {
+    let mut built = setup::build(&a.runtime, false)?;
+    built.runtime.pin_for_run()?;
+    let cwd = setup::absolute(a.cwd.as_deref().unwrap_or(&built.process_cwd), &built.process_cwd);
+    let handle = built.runtime.fire_handle();
+    let mut out = std::io::stdout().lock();
+    let mut any = false;
+    for path in &a.paths {
+        let decision = handle.can_write_files(std::slice::from_ref(path), &cwd);
+        any |= !decision.is_allowed();
+        if a.json {
+            let hits: Vec<_> = decision
+                .hits()
+                .iter()
+                .map(|h| {
+                    json!({
+                        "protected": h.protected.as_path(),
+                        "source": h.source.path.as_path(),
+                        "source_kind": h.source.kind.as_str(),
+                        "role": h.role.as_str(),
+                        "why": h.why.as_str(),
+                        "message": h.to_string(),
+                    })
+                })
+                .collect();
+            let line = json!({
+                "path": path,
+                "allowed": decision.is_allowed(),
+                "hits": hits,
+                "unresolved": matches!(decision, GuardDecision::Unresolved(_)).then(|| decision.to_string()),
+            });
+            writeln!(out, "{line}")?;
+        } else if decision.is_allowed() {
+            writeln!(out, "{}: {}", path.display(), super::paint(colour, "32", "allowed"))?;
+        } else {
+            writeln!(
+                out,
+                "{}: {} — {decision}",
+                path.display(),
+                super::paint(colour, "31", "protected")
+            )?;
+        }
+    }
+    Ok(if any { 2 } else { 0 })
+}

@@ -1,0 +1,148 @@
+//! `hooks list`: the redacted inventory of every source the runtime would see.
+
+use std::io::Write;
+
+use anyhow::Result;
+use hooks_registry::{LoadStateKind, RegistrySnapshot, SourceView};
+use hooks_schema::{HookCommand, HookDefinition};
+use serde_json::{Value, json};
+
+use crate::{cli::ListArgs, setup};
+
+/// How a command is shown when revealed.
+pub fn command_text(c: &HookCommand) -> String {
+    match c {
+        HookCommand::Shell { script, shell: None } => script.clone(),
+        HookCommand::Shell { script, shell: Some(sh) } => format!("{sh} -c {script}"),
+        HookCommand::Exec { program, args } => std::iter::once(program.as_str())
+            .chain(args.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" "),
+        HookCommand::Script { path, args } => std::iter::once(path.display().to_string())
+            .chain(args.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" "),
+    }
+}
+
+/// One hook as the inventory shows it; the command and environment values only when revealed.
+pub fn hook_entry(d: &HookDefinition, reveal: bool) -> Value {
+    let mut v = crate::check::hook_json(d);
+    v["fingerprint"] = json!(hooks_format_claude::fingerprint(d));
+    v["format"] = json!(d.wire_format().as_str());
+    if reveal {
+        v["command"] = json!(command_text(&d.command));
+        v["cwd"] = json!(d.cwd);
+        v["env"] = json!(
+            d.env.iter().map(|(k, val)| json!({"name": k, "value": val})).collect::<Vec<_>>()
+        );
+    } else {
+        v["env"] = json!(d.env.iter().map(|(k, _)| json!({"name": k})).collect::<Vec<_>>());
+    }
+    v
+}
+
+/// One source as the inventory shows it.
+pub fn source_entry(s: &SourceView, reveal: bool) -> Value {
+    json!({
+        "path": s.id.path.as_path(),
+        "kind": s.id.kind.as_str(),
+        "load_state": s.load_state.as_str(),
+        "active": s.runs,
+        "trust": if s.trust.is_active() { "active" } else { "inert" },
+        "reason": s.trust.reason(),
+        "roots": s.roots.iter().map(|r| r.as_path()).collect::<Vec<_>>(),
+        "present_at_pin": s.present_at_pin,
+        "hooks": s.definitions.iter().map(|d| hook_entry(d, reveal)).collect::<Vec<_>>(),
+        "diagnostics": s.diagnostics.iter().map(|d| json!({
+            "severity": d.severity.as_str(), "message": d.message, "line": d.line, "code": d.code,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// The whole inventory of a snapshot.
+pub fn inventory(snap: &RegistrySnapshot, reveal: bool) -> Value {
+    json!({
+        "generation": snap.generation().get(),
+        "revision": snap.revision().get(),
+        "pinned": snap.pinned().map(|p| json!({"posture": p.posture.as_str(), "revision": p.revision.get()})),
+        "project_roots": snap.project_roots().iter().map(|r| r.as_path()).collect::<Vec<_>>(),
+        "protected_paths": snap.protected_paths().as_slice().iter().map(|p| p.path.as_path()).collect::<Vec<_>>(),
+        "sources": snap.sources().iter().map(|s| source_entry(s, reveal)).collect::<Vec<_>>(),
+    })
+}
+
+/// Runs `hooks list`.
+pub fn run(a: &ListArgs, colour: bool) -> Result<u8> {
+    let mut built = setup::build(&a.runtime, false)?;
+    built.runtime.pin_for_run()?;
+    let snap = built.runtime.snapshot();
+    let failed = !built.explicit_errors.is_empty()
+        || snap
+            .sources()
+            .iter()
+            .any(|s| matches!(s.load_state, LoadStateKind::Failed | LoadStateKind::Stale));
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        let mut inv = inventory(&snap, a.reveal);
+        inv["surface"] = json!(built.runtime.config().surface.as_str());
+        inv["explicit_errors"] =
+            json!(built.explicit_errors.iter().map(ToString::to_string).collect::<Vec<_>>());
+        writeln!(out, "{inv}")?;
+    } else {
+        render(&mut out, &snap, &built, a.reveal, colour)?;
+    }
+    Ok(if failed { 2 } else { 0 })
+}
+
+fn render(
+    out: &mut impl Write,
+    snap: &RegistrySnapshot,
+    built: &setup::Built,
+    reveal: bool,
+    colour: bool,
+) -> Result<()> {
+    let paint = |code: &str, t: &str| super::paint(colour, code, t);
+    match snap.pinned() {
+        Some(p) => writeln!(
+            out,
+            "run: surface {}, posture {}, pinned at revision {}",
+            built.runtime.config().surface.as_str(),
+            p.posture.as_str(),
+            p.revision
+        )?,
+        None => writeln!(out, "run: not pinned (hooks are switched off or this is the daemon)")?,
+    }
+    for e in &built.explicit_errors {
+        writeln!(out, "{}: {e}", paint("31", "error"))?;
+    }
+    if snap.sources().is_empty() {
+        writeln!(out, "no hook sources found")?;
+    }
+    for s in snap.sources() {
+        let reason =
+            if s.runs { paint("32", s.trust.reason()) } else { paint("33", s.trust.reason()) };
+        writeln!(out, "\n{} [{}] {}, {reason}", s.id.path, s.id.kind, s.load_state.as_str())?;
+        for d in s.definitions.iter() {
+            let cmd = if reveal {
+                command_text(&d.command)
+            } else {
+                format!("{} (use --reveal)", hooks_format_claude::fingerprint(d))
+            };
+            writeln!(
+                out,
+                "  {:<28} {:<16} matcher={:<20} {}{}",
+                d.id.as_str(),
+                d.event.as_str(),
+                d.matcher.text().unwrap_or("*"),
+                cmd,
+                if d.enabled { "" } else { " (disabled)" }
+            )?;
+        }
+        for d in &s.diagnostics {
+            let loc = d.line.map(|l| format!("line {l}: ")).unwrap_or_default();
+            writeln!(out, "  {loc}{}: {}", d.severity.as_str(), d.message)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,86 @@
+//! `hooks serve --stdio`: the runtime as a long-lived child process speaking newline-delimited
+//! JSON on stdin and stdout, so agents in any language embed the engine.
+//!
+//! Threads and tasks: one reader thread splits stdin into bounded lines; the dispatch loop
+//! parses them and answers protocol errors at once; one actor task owns the [`HookRuntime`]
+//! and applies state changes in arrival order, handing reads (`fire`, `can_write_files`,
+//! `snapshot`) to tasks of their own with a cloned [`FireHandle`] so they run concurrently;
+//! one writer thread serializes every message onto stdout; one thread forwards registry
+//! changes as notifications. Logs go to stderr. The protocol is in `specs/serve-protocol.md`.
+//!
+//! [`FireHandle`]: crate::runtime::FireHandle
+
+mod lines;
+pub mod protocol;
+pub mod render;
+mod server;
+
+use std::{
+    io::{BufReader, Read, Write},
+    time::Duration,
+};
+
+use crate::runtime::HookRuntime;
+
+pub use protocol::{ErrorCode, PROTOCOL_VERSION, ProtocolError, Request, parse_request};
+
+/// The default cap on one request line.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+/// How the server behaves; [`ServeOptions::default`] is what `hooks serve` uses.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// The longest request line; longer lines are skipped to the next newline and answered
+    /// with a `line_too_long` error.
+    pub max_line_bytes: usize,
+    /// The grace for in-flight requests and async hooks at end of input, and for a
+    /// `shutdown` that names none.
+    pub default_grace: Duration,
+    /// How long `add_root` waits for the platform watch before answering without it.
+    pub attach_timeout: Duration,
+    /// Worker threads of the server's tokio runtime.
+    pub worker_threads: usize,
+}
+
+impl Default for ServeOptions {
+    fn default() -> ServeOptions {
+        ServeOptions {
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            default_grace: Duration::from_secs(5),
+            attach_timeout: Duration::from_secs(5),
+            worker_threads: 2,
+        }
+    }
+}
+
+/// Serves `runtime` over `input` and `output` with the default options until `shutdown` or
+/// the end of input, then drains; blocking (builds its own tokio runtime).
+pub fn run_stdio(
+    runtime: HookRuntime,
+    input: impl Read + Send + 'static,
+    output: impl Write + Send + 'static,
+) -> anyhow::Result<()> {
+    run_stdio_with(runtime, input, output, ServeOptions::default())
+}
+
+/// [`run_stdio`] with explicit options.
+pub fn run_stdio_with(
+    runtime: HookRuntime,
+    input: impl Read + Send + 'static,
+    output: impl Write + Send + 'static,
+    options: ServeOptions,
+) -> anyhow::Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(options.worker_threads.max(1))
+        .thread_name("hooks-serve")
+        .enable_all()
+        .build()?;
+    let input = BufReader::with_capacity(64 * 1024, input);
+    let result = rt.block_on(server::serve(runtime, input, output, options));
+    // Hook tasks that outlived their request were aborted; do not wait on blocking reads.
+    rt.shutdown_timeout(Duration::from_millis(100));
+    result
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,121 @@
+//! Tests of the serve module: line splitting and request parsing.
+
+use std::io::{BufReader, Cursor};
+
+use serde_json::json;
+
+use super::{
+    lines::{Line, LineReader},
+    protocol::{ErrorCode, Request, parse_request},
+};
+
+fn lines(input: &[u8], cap: usize, buf: usize) -> Vec<Line> {
+    let mut r = LineReader::new(BufReader::with_capacity(buf, Cursor::new(input.to_vec())), cap);
+    let mut out = Vec::new();
+    while let Some(l) = r.next_line().expect("read") {
+        out.push(l);
+    }
+    out
+}
+
+#[test]
+fn splits_lines_and_strips_cr() {
+    let got = lines(b"a\r\nbc\n\nd", 16, 2);
+    assert_eq!(
+        got,
+        vec![
+            Line::Complete(b"a".to_vec()),
+            Line::Complete(b"bc".to_vec()),
+            Line::Complete(Vec::new()),
+            Line::Unterminated(b"d".to_vec()),
+        ]
+    );
+}
+
+#[test]
+fn an_oversized_line_is_measured_skipped_and_reading_goes_on() {
+    let mut input = vec![b'x'; 1000];
+    input.extend_from_slice(b"\nok\n");
+    input.extend(vec![b'y'; 40]);
+    let got = lines(&input, 10, 7);
+    assert_eq!(
+        got,
+        vec![
+            Line::TooLong { len: 1000 },
+            Line::Complete(b"ok".to_vec()),
+            Line::TooLong { len: 40 },
+        ]
+    );
+}
+
+#[test]
+fn a_line_exactly_at_the_cap_is_kept() {
+    assert_eq!(lines(b"0123456789\n", 10, 3), vec![Line::Complete(b"0123456789".to_vec())]);
+    assert_eq!(lines(b"0123456789a\n", 10, 3), vec![Line::TooLong { len: 11 }]);
+}
+
+fn err(line: &str) -> (Option<serde_json::Value>, ErrorCode, String) {
+    let e = parse_request(line.as_bytes()).expect_err("must fail");
+    (e.id, e.code, e.message)
+}
+
+#[test]
+fn parse_errors_name_the_problem_and_keep_the_id() {
+    let (id, code, msg) = err("{not json");
+    assert_eq!((id, code), (None, ErrorCode::ParseError));
+    assert!(msg.starts_with("malformed JSON"), "{msg}");
+
+    let (id, code, _) = err("[1,2]");
+    assert_eq!((id, code), (None, ErrorCode::InvalidRequest));
+
+    let (id, code, msg) = err(r#"{"method":"ping"}"#);
+    assert_eq!((id, code), (None, ErrorCode::InvalidRequest));
+    assert!(msg.contains("`id`"), "{msg}");
+
+    let (id, code, _) = err(r#"{"id":1.5,"method":"ping"}"#);
+    assert_eq!((id, code), (None, ErrorCode::InvalidRequest));
+
+    let (id, code, msg) = err(r#"{"id":7}"#);
+    assert_eq!((id, code), (Some(json!(7)), ErrorCode::InvalidRequest));
+    assert!(msg.contains("`method`"), "{msg}");
+
+    let (id, code, msg) = err(r#"{"id":"a","method":"frobnicate"}"#);
+    assert_eq!((id, code), (Some(json!("a")), ErrorCode::UnknownMethod));
+    assert!(msg.contains("`frobnicate`"), "{msg}");
+
+    let (id, code, msg) = err(r#"{"id":3,"method":"fire","params":{}}"#);
+    assert_eq!((id, code), (Some(json!(3)), ErrorCode::InvalidParams));
+    assert!(msg.contains("missing field `envelope`"), "{msg}");
+
+    let (_, code, msg) =
+        err(r#"{"id":3,"method":"set_posture","params":{"window":1,"posture":"yolo"}}"#);
+    assert_eq!(code, ErrorCode::InvalidParams);
+    assert!(msg.contains("yolo"), "{msg}");
+
+    let (_, code, msg) = err(r#"{"id":3,"method":"snapshot","params":{"reveal":true,"x":1}}"#);
+    assert_eq!(code, ErrorCode::InvalidParams);
+    assert!(msg.contains("unknown field `x`"), "{msg}");
+
+    let (_, code, msg) = err(r#"{"id":3,"method":"ping","extra":1}"#);
+    assert_eq!(code, ErrorCode::InvalidRequest);
+    assert!(msg.contains("`extra`"), "{msg}");
+
+    let (_, code, _) = err(r#"{"id":3,"method":"shutdown","params":{"grace_ms":600001}}"#);
+    assert_eq!(code, ErrorCode::InvalidParams);
+}
+
+#[test]
+fn requests_parse_with_defaults() {
+    let (id, req) = parse_request(br#"{"id":"x","method":"snapshot"}"#).expect("parses");
+    assert_eq!((id, req), (json!("x"), Request::Snapshot { reveal: false }));
+    let (_, req) = parse_request(
+        br#"{"id":1,"method":"fire","params":{"envelope":{"event":"pre_tool_use","cwd":"/tmp"},"host_decision":"ask"}}"#,
+    )
+    .expect("parses");
+    let Request::Fire { envelope, host_decision } = req else { panic!("not a fire: {req:?}") };
+    assert_eq!(envelope.event, hooks_schema::HookEvent::PreToolUse);
+    assert_eq!(host_decision, Some(hooks_schema::Decision::Ask));
+    let (_, req) =
+        parse_request(br#"{"id":1,"method":"exchange_appended","params":null}"#).expect("parses");
+    assert!(matches!(req, Request::ExchangeAppended { .. }));
+}

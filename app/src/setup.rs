@@ -1,0 +1,127 @@
+//! Builds a `HookRuntime` from the options every runtime command shares.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use hooks_sources::{
+    EnvVars, ExplicitSourceScope, ManagedDirs, UserDirs, parse_hook_dirs_value, resolve_hook_dirs,
+    sources_for_hook_dirs,
+};
+use hooks_trust::{CommandExecutionPosture, Surface};
+use hooks_watcher::RootOrigin;
+
+use crate::{
+    cli::{PostureArg, RuntimeArgs, SurfaceArg},
+    runtime::{HookRuntime, RuntimeConfig, RuntimeEffect, RuntimeEvent, WindowId},
+};
+
+/// A runtime built from the command line, with what building it found.
+pub struct Built {
+    /// The runtime, roots added, explicit sources loaded, not pinned.
+    pub runtime: HookRuntime,
+    /// Errors from loading the explicit sources.
+    pub explicit_errors: Vec<hooks_schema::HookDiagnostic>,
+    /// The canonical roots that were added.
+    pub roots: Vec<PathBuf>,
+    /// The working directory of the process.
+    pub process_cwd: PathBuf,
+}
+
+/// The surface a `--surface` value names.
+pub fn surface(arg: SurfaceArg) -> Surface {
+    match arg {
+        SurfaceArg::Cli => Surface::CliRun,
+        SurfaceArg::Cloud => Surface::OzRun,
+        SurfaceArg::Desktop => Surface::Desktop,
+        SurfaceArg::Tui => Surface::Tui,
+        SurfaceArg::Ide => Surface::Ide,
+        SurfaceArg::Web => Surface::Web,
+        SurfaceArg::LocalChild => Surface::LocalChild,
+    }
+}
+
+/// The posture a `--posture` value names.
+pub fn posture(arg: PostureArg) -> CommandExecutionPosture {
+    match arg {
+        PostureArg::Unknown => CommandExecutionPosture::Unknown,
+        PostureArg::AutoApproves => CommandExecutionPosture::AutoApproves,
+        PostureArg::RequiresApproval => CommandExecutionPosture::RequiresApproval,
+    }
+}
+
+/// Builds the runtime: user, managed and explicit sources loaded, each `--root` added as a
+/// root found by terminal navigation (waiting for its watch when `wait_for_watch`), and the
+/// posture given by `--posture` read through one window (none for `unknown`, as for a process
+/// without a window).
+pub fn build(args: &RuntimeArgs, wait_for_watch: bool) -> Result<Built> {
+    let env = EnvVars::from_process();
+    let process_cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let mut config = RuntimeConfig::new(surface(args.surface));
+    config.user_enables_project_hooks = args.enable_project_hooks;
+    config.strict_project_scopes = args.strict;
+    let user_dirs = match &args.config_dir {
+        Some(dir) => UserDirs::under_home(&absolute(dir, &process_cwd)),
+        None => UserDirs::from_env(&env),
+    };
+    config.config_dir.clone_from(&user_dirs.chrys_config_dir);
+    config.user_dirs = Some(user_dirs);
+    if args.config_dir.is_none() {
+        config.managed_dirs = Some(ManagedDirs::system());
+    }
+    config.user_shell = env.shell().map(str::to_owned);
+    config.agent_version = Some(env!("CARGO_PKG_VERSION").to_owned());
+    config.dispatch.runtime_dir = match &args.config_dir {
+        Some(dir) => Some(absolute(dir, &process_cwd).join(".agent-hooks")),
+        None => env.engine_config_dir(),
+    };
+    let mut dirs = resolve_hook_dirs(&env, &process_cwd);
+    if let Some(list) = &args.hook_dirs {
+        dirs.extend(parse_hook_dirs_value(list.as_ref(), env.home_dir().as_deref(), &process_cwd));
+    }
+    config.explicit_sources = sources_for_hook_dirs(&dirs, ExplicitSourceScope::RunDelivered);
+
+    let mut runtime = HookRuntime::new(config);
+    let explicit_errors = runtime.load_explicit_sources();
+    let p = posture(args.posture);
+    if p != CommandExecutionPosture::Unknown {
+        runtime.handle(RuntimeEvent::WindowPosture { window: WindowId(1), posture: p })?;
+    }
+    let mut roots = Vec::new();
+    for root in &args.roots {
+        let root = absolute(root, &process_cwd);
+        anyhow::ensure!(root.is_dir(), "--root {}: not a directory", root.display());
+        let effect = runtime.handle(RuntimeEvent::RepositoryDetected {
+            root: root.clone(),
+            origin: RootOrigin::TerminalNavigation,
+        })?;
+        if let RuntimeEffect::RootAdded(attach) = effect {
+            if wait_for_watch {
+                match attach.wait_timeout(std::time::Duration::from_secs(10)) {
+                    Some(Ok(_)) => {}
+                    Some(Err(e)) => eprintln!("warning: {}: not watched: {e}", root.display()),
+                    None => eprintln!(
+                        "warning: {}: the watch did not attach within 10 s",
+                        root.display()
+                    ),
+                }
+            }
+            roots.push(
+                hooks_registry::canonicalize(&root).map(|p| p.into_path_buf()).unwrap_or(root),
+            );
+        }
+    }
+    Ok(Built { runtime, explicit_errors, roots, process_cwd })
+}
+
+/// `path` made absolute against `base`.
+pub fn absolute(path: &Path, base: &Path) -> PathBuf {
+    if path.is_absolute() { path.to_path_buf() } else { base.join(path) }
+}
+
+/// A current-thread tokio runtime for one command.
+pub fn tokio_runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")
+}

@@ -1,0 +1,393 @@
+//! The `hooks` tool driven as a process, for each command and exit code.
+//!
+//! The tool's `main` is a one-line shim over `hooks_app::main_entry`; these tests run that
+//! entry point in a child process (this test binary re-executed with `HOOKS_IT_CLI_ARGS`),
+//! so stdin, stdout, stderr and the exit code are real.
+
+use std::{
+    io::Write,
+    path::Path,
+    process::{Command, Output, Stdio},
+};
+
+use serde_json::Value;
+
+use crate::support::TestDir;
+
+const ARGS_VAR: &str = "HOOKS_IT_CLI_ARGS";
+
+/// Not a test: the child-process entry point. Does nothing unless `HOOKS_IT_CLI_ARGS` is set.
+#[test]
+fn cli_child_entry() {
+    #[allow(clippy::disallowed_methods, reason = "the test harness's own switch")]
+    let Some(args) = std::env::var_os(ARGS_VAR) else { return };
+    let args: Vec<String> =
+        serde_json::from_str(args.to_str().expect("utf-8 args")).expect("json args");
+    let code =
+        hooks_app::main_entry(std::iter::once("hooks".to_owned()).chain(args).map(Into::into));
+    std::io::stdout().flush().expect("flush");
+    std::process::exit(code.into());
+}
+
+/// Runs `hooks <args>` in `cwd` with `stdin`, returning its output with the test harness's
+/// own header line removed from stdout.
+pub fn hooks_in(cwd: &Path, args: &[&str], stdin: &str) -> Output {
+    let exe = std::env::current_exe().expect("test binary");
+    let mut child = Command::new(exe)
+        .args(["--exact", "cli::cli_child_entry", "--nocapture", "--test-threads=1", "-q"])
+        .env(ARGS_VAR, serde_json::to_string(args).expect("args to json"))
+        .env("NO_COLOR", "1")
+        .env_remove("WARP_HOOK_DIRS")
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn the cli child");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    let mut out = child.wait_with_output().expect("cli child output");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let cleaned: String = text
+        .lines()
+        .filter(|l| !(l.starts_with("running ") && l.ends_with(" test")))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    out.stdout = cleaned.trim_start_matches('\n').as_bytes().to_vec();
+    out
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited")
+}
+
+fn json_lines(o: &Output) -> Vec<Value> {
+    stdout(o)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect()
+}
+
+const CURSOR: &str = r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./.cursor/deny-rm.sh", "timeout": 5}]}}"#;
+const DENY_RM_SH: &str = "#!/bin/sh\ninput=$(cat)\ncase \"$input\" in\n  *'rm -rf'*) echo '{\"permission\":\"deny\",\"user_message\":\"no rm -rf\"}' ;;\n  *'git push'*) echo '{\"permission\":\"ask\",\"user_message\":\"confirm the push\"}' ;;\n  *) echo '{\"permission\":\"allow\"}' ;;\nesac\n";
+
+fn project() -> TestDir {
+    let d = TestDir::new();
+    d.write(".cursor/hooks.json", CURSOR);
+    d.script(".cursor/deny-rm.sh", DENY_RM_SH);
+    d.write("config/.keep", "");
+    d
+}
+
+#[test]
+fn check_exits_0_for_valid_files_1_for_errors_and_2_for_usage() {
+    let d = project();
+    let ok = hooks_in(d.path(), &["check", ".cursor/hooks.json"], "");
+    assert_eq!(code(&ok), 0, "{}{}", stdout(&ok), stderr(&ok));
+    assert!(stdout(&ok).contains("beforeShellExecution[0]"), "{}", stdout(&ok));
+    d.write("bad.yaml", "hooks:\n  - id: a\n    event: nope\n    run: {type: shell, shell: x}\n");
+    let bad = hooks_in(d.path(), &["check", "--json", ".cursor/hooks.json", "bad.yaml"], "");
+    assert_eq!(code(&bad), 1);
+    let lines = json_lines(&bad);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["ok"], true);
+    assert_eq!(lines[1]["format"], "chrys");
+    assert_eq!(lines[1]["ok"], false);
+    assert!(
+        lines[1]["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("hooks[0]: unknown event 'nope'"),
+        "{}",
+        lines[1]
+    );
+    let usage = hooks_in(d.path(), &["check", "--format", "toml", "x"], "");
+    assert_eq!(code(&usage), 2);
+    let missing = hooks_in(d.path(), &["check", "does-not-exist.json"], "");
+    assert_eq!(code(&missing), 1);
+    assert!(stdout(&missing).contains("does-not-exist.json"), "{}", stdout(&missing));
+}
+
+#[test]
+fn list_shows_project_files_inert_by_default_and_says_why() {
+    let d = project();
+    let cfg = TestDir::new();
+    let cfg = cfg.path().to_str().unwrap();
+    let o = hooks_in(d.path(), &["list", "--root", ".", "--config-dir", cfg, "--json"], "");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let inv = &json_lines(&o)[0];
+    let src = &inv["sources"][0];
+    assert_eq!(src["kind"], "project_cursor_file");
+    assert_eq!(src["active"], false);
+    assert!(src["reason"].as_str().unwrap().contains("not known"), "{src}");
+    let hook = &src["hooks"][0];
+    assert!(hook["fingerprint"].as_str().unwrap().starts_with("sha256:"));
+    assert!(hook.get("command").is_none(), "redacted by default: {hook}");
+    let revealed =
+        hooks_in(d.path(), &["list", "--root", ".", "--config-dir", cfg, "--json", "--reveal"], "");
+    assert_eq!(
+        json_lines(&revealed)[0]["sources"][0]["hooks"][0]["command"],
+        "./.cursor/deny-rm.sh"
+    );
+    let active = hooks_in(
+        d.path(),
+        &["list", "--root", ".", "--config-dir", cfg, "--posture", "auto-approves"],
+        "",
+    );
+    assert_eq!(code(&active), 0);
+    assert!(stdout(&active).contains("active: "), "{}", stdout(&active));
+}
+
+#[test]
+fn list_of_nothing_is_an_empty_inventory_and_a_failed_source_exits_2() {
+    let d = TestDir::new();
+    let cfg = TestDir::new();
+    let cfgp = cfg.path().to_str().unwrap();
+    let empty = hooks_in(d.path(), &["list", "--root", ".", "--config-dir", cfgp, "--json"], "");
+    assert_eq!(code(&empty), 0, "{}", stderr(&empty));
+    assert_eq!(json_lines(&empty)[0]["sources"].as_array().unwrap().len(), 0);
+    d.write(".cursor/hooks.json", "{ not json");
+    let broken = hooks_in(d.path(), &["list", "--root", ".", "--config-dir", cfgp], "");
+    assert_eq!(code(&broken), 2, "{}", stdout(&broken));
+    let missing_explicit = hooks_in(
+        d.path(),
+        &["list", "--config-dir", cfgp, "--hook-dirs", "/nonexistent/agent-hooks-dir"],
+        "",
+    );
+    assert_eq!(code(&missing_explicit), 2);
+}
+
+#[test]
+fn fire_exits_0_allow_2_deny_3_ask_and_1_on_error() {
+    let d = project();
+    let cfg = TestDir::new();
+    let cfgp = cfg.path().to_str().unwrap();
+    let base = [
+        "fire",
+        "pre_tool_use",
+        "--root",
+        ".",
+        "--config-dir",
+        cfgp,
+        "--posture",
+        "auto-approves",
+        "--payload",
+        "-",
+    ];
+    let payload = |cmd: &str| {
+        format!(
+            r#"{{"tool": {{"name": "Bash", "kind": "shell", "args": {{"command": "{cmd}"}}}}}}"#
+        )
+    };
+    let deny = hooks_in(d.path(), &[&base[..], &["--json"]].concat(), &payload("rm -rf /"));
+    assert_eq!(code(&deny), 2, "{}{}", stdout(&deny), stderr(&deny));
+    let v = &json_lines(&deny)[0];
+    assert_eq!(v["decision"], "deny");
+    assert_eq!(v["decided_by"]["hook_id"], "beforeShellExecution[0]");
+    assert_eq!(v["decided_by"]["line"], 1);
+    let allow = hooks_in(d.path(), &base, &payload("ls"));
+    assert_eq!(code(&allow), 0, "{}", stdout(&allow));
+    assert!(stdout(&allow).starts_with("verdict: allow"), "{}", stdout(&allow));
+    let ask = hooks_in(d.path(), &base, &payload("git push"));
+    assert_eq!(code(&ask), 3, "{}", stdout(&ask));
+    let bad_event = hooks_in(d.path(), &["fire", "no_such_event", "--config-dir", cfgp], "");
+    assert_eq!(code(&bad_event), 1);
+    assert!(stderr(&bad_event).contains("unknown event"), "{}", stderr(&bad_event));
+    let bad_payload = hooks_in(d.path(), &base, "{\"tool\": 1}");
+    assert_eq!(code(&bad_payload), 1);
+    // project files stay inert without an auto-approving posture: the hook does not run
+    let inert = hooks_in(
+        d.path(),
+        &["fire", "beforeShellExecution", "--root", ".", "--config-dir", cfgp, "--payload", "-"],
+        &payload("rm -rf /"),
+    );
+    assert_eq!(code(&inert), 0, "{}", stdout(&inert));
+}
+
+#[test]
+fn fire_dry_run_explains_which_matchers_match() {
+    let d = project();
+    let cfg = TestDir::new();
+    let cfgp = cfg.path().to_str().unwrap();
+    let payload = r#"{"tool": {"name": "Read", "kind": "file_read", "args": {"file_path": "a"}}}"#;
+    let o = hooks_in(
+        d.path(),
+        &[
+            "fire",
+            "pre_tool_use",
+            "--root",
+            ".",
+            "--config-dir",
+            cfgp,
+            "--posture",
+            "auto-approves",
+            "--payload",
+            "-",
+            "--dry-run",
+            "--json",
+        ],
+        payload,
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let x = &json_lines(&o)[0];
+    assert_eq!(x["bindings"][0]["matches"], false, "{x}");
+    assert!(x["bindings"][0]["why_not"].as_str().unwrap().contains("shell"), "{x}");
+    let text =
+        hooks_in(d.path(), &["fire", "stop", "--root", ".", "--config-dir", cfgp, "--dry-run"], "");
+    assert!(stdout(&text).contains("inert"), "{}", stdout(&text));
+    assert!(stdout(&text).contains("bindings for this event here (0)"), "{}", stdout(&text));
+}
+
+#[test]
+fn guard_exits_2_when_a_path_is_protected_and_names_the_source() {
+    let d = project();
+    let cfg = TestDir::new();
+    let cfgp = cfg.path().to_str().unwrap();
+    let o = hooks_in(
+        d.path(),
+        &[
+            "guard",
+            "--root",
+            ".",
+            "--config-dir",
+            cfgp,
+            "--json",
+            ".cursor/hooks.json",
+            "config/.keep",
+            ".cursor/deny-rm.sh",
+            ".cursor",
+        ],
+        "",
+    );
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let lines = json_lines(&o);
+    assert_eq!(
+        lines.iter().map(|l| l["allowed"].as_bool().unwrap()).collect::<Vec<_>>(),
+        [false, true, false, false]
+    );
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "project_cursor_file");
+    assert_eq!(lines[2]["hits"][0]["role"], "script");
+    assert_eq!(lines[3]["hits"][0]["why"], "holding_folder");
+    let fine =
+        hooks_in(d.path(), &["guard", "--root", ".", "--config-dir", cfgp, "config/.keep"], "");
+    assert_eq!(code(&fine), 0);
+}
+
+#[test]
+fn replay_of_the_demo_session_shows_every_kind_of_outcome() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root");
+    // Copy the demo so the replay cannot touch the repository's files.
+    let d = TestDir::new();
+    copy_dir(&root.join("examples/demo"), d.path());
+    let cfg = TestDir::new();
+    let session = root.join("examples/demo-session.jsonl");
+    let o = hooks_in(
+        d.path(),
+        &[
+            "replay",
+            session.to_str().unwrap(),
+            "--root",
+            ".",
+            "--config-dir",
+            cfg.path().to_str().unwrap(),
+            "--posture",
+            "auto-approves",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let lines = json_lines(&o);
+    let outcomes: Vec<&str> = lines.iter().filter_map(|l| l["outcome"].as_str()).collect();
+    assert_eq!(outcomes, ["allowed", "denied", "rewritten", "guarded", "denied", "allowed"]);
+    assert_eq!(lines[2]["rewritten_args"]["command"], "git push --force-with-lease origin main");
+    let summary = &lines.last().unwrap()["summary"];
+    assert_eq!(summary["pinned"]["posture"], "auto_approves");
+    assert_eq!(summary["denied"], 2);
+    assert_eq!(summary["guarded"], 1);
+    let text = hooks_in(
+        d.path(),
+        &[
+            "replay",
+            session.to_str().unwrap(),
+            "--root",
+            ".",
+            "--config-dir",
+            cfg.path().to_str().unwrap(),
+            "--posture",
+            "auto-approves",
+        ],
+        "",
+    );
+    let t = stdout(&text);
+    assert!(t.starts_with("pinned run: surface cli_run, posture auto_approves"), "{t}");
+    assert!(t.contains("summary: 6 tool call(s)"), "{t}");
+    // with the default posture the project files are inert and nothing is refused by hooks
+    let inert = hooks_in(
+        d.path(),
+        &[
+            "replay",
+            session.to_str().unwrap(),
+            "--root",
+            ".",
+            "--config-dir",
+            cfg.path().to_str().unwrap(),
+            "--json",
+        ],
+        "",
+    );
+    let outcomes: Vec<String> = json_lines(&inert)
+        .iter()
+        .filter_map(|l| l["outcome"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(
+        outcomes,
+        ["allowed", "allowed", "allowed", "guarded", "allowed", "allowed"],
+        "inert files are still protected"
+    );
+}
+
+#[test]
+fn watch_prints_a_line_per_snapshot() {
+    let d = project();
+    let cfg = TestDir::new();
+    let o = hooks_in(
+        d.path(),
+        &[
+            "watch",
+            "--root",
+            ".",
+            "--config-dir",
+            cfg.path().to_str().unwrap(),
+            "--json",
+            "--count",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let line = &json_lines(&o)[0];
+    assert_eq!(line["sources"], 1);
+    assert!(line["generation"].as_u64().unwrap() >= 1);
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).expect("read dir") {
+        let entry = entry.expect("entry");
+        let dest = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            std::fs::create_dir_all(&dest).expect("mkdir");
+            copy_dir(&entry.path(), &dest);
+        } else {
+            std::fs::copy(entry.path(), &dest).expect("copy");
+        }
+    }
+}
