@@ -42,7 +42,8 @@ const REAP_BOUND: Duration = Duration::from_secs(5);
 ///   a hook that never reads it cannot block the runner (EPIPE is ignored).
 /// - Once the direct child has exited, pipes still held open by other members of its group
 ///   (a backgrounded grandchild) are read for at most `pipe_grace`; then the group is killed
-///   and reading stops. Members that closed their pipes are left alone.
+///   and what is buffered is read for at most another `pipe_grace`. Members that closed
+///   their pipes are left alone.
 /// - Dropping the returned future kills the group.
 pub async fn run_invocation(inv: &Invocation, cfg: &DispatchConfig) -> RawOutcome {
     let payload: usize = inv.stdin.len()
@@ -297,8 +298,10 @@ async fn supervise(
             let drained = tokio::time::timeout(cfg.pipe_grace, &mut io).await.is_ok();
             if !drained {
                 // Something else in the group holds our pipes open: an orphan. Kill the
-                // group and stop reading.
+                // group, then read what is still buffered until EOF (bounded again: a
+                // process that left the group could still hold the pipes).
                 guard.signal(Signal::SIGKILL);
+                let _ = tokio::time::timeout(cfg.pipe_grace, &mut io).await;
             }
         }
         (status, timed_out, ended)

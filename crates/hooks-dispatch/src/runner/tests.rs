@@ -159,7 +159,7 @@ async fn grandchild_holding_the_pipe_after_the_hook_exits() {
     assert_eq!(out.exit, ExitInfo::Exited(0));
     assert!(!out.timed_out);
     assert_eq!(out.stdout.lossy(), "done\n");
-    assert!(took < cfg().pipe_grace + BOUND, "took {took:?}");
+    assert!(took < cfg().pipe_grace * 2 + BOUND, "took {took:?}");
     assert_group_gone(pgid(dir.path()), BOUND);
 }
 
@@ -168,7 +168,7 @@ async fn background_work_that_closed_the_pipes_is_left_alone() {
     let dir = tempfile::tempdir().unwrap();
     let marker = dir.path().join("bg");
     let script = format!(
-        "(sleep 0.3; echo ran > '{}') >/dev/null 2>&1 </dev/null & echo started",
+        "(sleep 1; echo ran > '{}') >/dev/null 2>&1 </dev/null & echo started",
         marker.display()
     );
     let (out, _) = run(&sh_pid(dir.path(), &script), &cfg()).await;
