@@ -519,3 +519,21 @@ async fn parallel_rewrites_reach_non_blocking_hooks() {
     let env: Envelope = serde_json::from_slice(&std::fs::read(seen).unwrap()).unwrap();
     assert_eq!(env.tool_args(), Some(&json!({"command": "ls -la"})));
 }
+
+#[tokio::test]
+async fn payload_and_result_files_round_trip_through_the_codec() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut def = sh_def(
+        "files",
+        r#"grep -q '"rm -rf /"' "$TEST_PAYLOAD" && printf '{"decision":"deny","reason":"from file"}' > "$TEST_RESULT""#,
+    );
+    def.native.insert("payload_file".to_owned(), Value::Bool(true));
+    let cfg =
+        DispatchConfig { runtime_dir: Some(dir.path().to_path_buf()), ..DispatchConfig::default() };
+    let report = Dispatcher::new(cfg)
+        .fire(&[binding(def, "/p/a.json")], &tool_envelope("rm -rf /"), &ctx())
+        .await;
+    assert_eq!(report.verdict.decision, Some(Decision::Deny));
+    assert_eq!(report.verdict.reason.as_deref(), Some("from file"));
+    assert!(std::fs::read_dir(dir.path().join("tmp")).unwrap().next().is_none(), "files deleted");
+}
