@@ -70,10 +70,10 @@ pub fn build(args: &RuntimeArgs, wait_for_watch: bool) -> Result<Built> {
     }
     config.user_shell = env.shell().map(str::to_owned);
     config.agent_version = Some(env!("CARGO_PKG_VERSION").to_owned());
-    config.dispatch.runtime_dir = match &args.config_dir {
-        Some(dir) => Some(absolute(dir, &process_cwd).join(".agent-hooks")),
-        None => env.engine_config_dir(),
-    };
+    // The engine's own state (provided files, detached hooks' logs, the durable outbox)
+    // lives in its config directory, never in the folder `--config-dir` names, which is
+    // only read.
+    config.dispatch.runtime_dir = env.engine_config_dir();
     let mut dirs = resolve_hook_dirs(&env, &process_cwd);
     if let Some(list) = &args.hook_dirs {
         dirs.extend(parse_hook_dirs_value(list.as_ref(), env.home_dir().as_deref(), &process_cwd));

@@ -33,11 +33,14 @@ fn cli_child_entry() {
 /// own header line removed from stdout.
 pub fn hooks_in(cwd: &Path, args: &[&str], stdin: &str) -> Output {
     let exe = std::env::current_exe().expect("test binary");
+    // The engine keeps its state under XDG_CONFIG_HOME: give each run its own.
+    let state = TestDir::new();
     let mut child = Command::new(exe)
         .args(["--exact", "cli::cli_child_entry", "--nocapture", "--test-threads=1", "-q"])
         .env(ARGS_VAR, serde_json::to_string(args).expect("args to json"))
         .env("NO_COLOR", "1")
         .env_remove("WARP_HOOK_DIRS")
+        .env("XDG_CONFIG_HOME", state.path())
         .current_dir(cwd)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -87,7 +87,8 @@ async fn the_first_appended_exchange_pins_once_and_records_the_posture() {
     window(&mut rt, 1, Posture::AutoApproves);
     let _ = add_root(&mut rt, &dir, RootOrigin::TerminalNavigation);
     assert!(rt.snapshot().pinned().is_none());
-    let (pin, _) = rt.exchange_appended(Envelope::new(HookEvent::SessionStart)).await.unwrap().expect("pins");
+    let (pin, _) =
+        rt.exchange_appended(Envelope::new(HookEvent::SessionStart)).await.unwrap().expect("pins");
     assert_eq!(pin.posture, Posture::AutoApproves);
     assert_eq!(rt.pinned_revision(), Some(pin.revision));
     // a later posture change and a second exchange change nothing
@@ -98,7 +99,8 @@ async fn the_first_appended_exchange_pins_once_and_records_the_posture() {
 }
 
 #[tokio::test]
-async fn a_detected_root_feeds_its_file_to_the_registry_inert_on_the_desktop_with_the_file_protected() {
+async fn a_detected_root_feeds_its_file_to_the_registry_inert_on_the_desktop_with_the_file_protected()
+ {
     let dir = project();
     let mut rt = runtime(Surface::Desktop);
     window(&mut rt, 1, Posture::AutoApproves);
@@ -110,7 +112,10 @@ async fn a_detected_root_feeds_its_file_to_the_registry_inert_on_the_desktop_wit
     assert!(!src.runs, "project files are inert on interactive surfaces");
     assert!(!src.trust.is_active(), "{:?}", src.trust);
     let hooks_json = dir.path().join(".cursor/hooks.json");
-    assert!(!rt.can_write_files(&[hooks_json], dir.path()).is_allowed(), "the inert file is protected");
+    assert!(
+        !rt.can_write_files(&[hooks_json], dir.path()).is_allowed(),
+        "the inert file is protected"
+    );
     let report = rt.fire(&shell(dir.path(), "rm -rf /")).await;
     assert!(report.runs.is_empty(), "nothing inert runs");
     assert_eq!(report.verdict.decision, None);
@@ -139,7 +144,10 @@ async fn the_remote_server_daemon_neither_watches_nor_pins() {
     config.remote_server_daemon = true;
     let mut rt = HookRuntime::new(config);
     window(&mut rt, 1, Posture::AutoApproves);
-    assert!(matches!(add_root(&mut rt, &dir, RootOrigin::TerminalNavigation), RuntimeEffect::Ignored(_)));
+    assert!(matches!(
+        add_root(&mut rt, &dir, RootOrigin::TerminalNavigation),
+        RuntimeEffect::Ignored(_)
+    ));
     assert!(rt.watcher().is_none());
     assert!(rt.pin_for_run().unwrap().is_none());
     assert!(rt.exchange_appended(Envelope::new(HookEvent::SessionStart)).await.unwrap().is_none());
@@ -154,11 +162,17 @@ async fn with_the_switch_off_nothing_is_watched_pinned_protected_or_fired() {
     explicit.write("hooks.json", DENY_RM);
     let mut config = RuntimeConfig::new(Surface::CliRun);
     config.enabled = false;
-    config.explicit_sources =
-        vec![ExplicitHookSource::new(ExplicitSourceScope::RunDelivered, explicit.path().join("hooks.json"), SourceFormat::Cursor)];
+    config.explicit_sources = vec![ExplicitHookSource::new(
+        ExplicitSourceScope::RunDelivered,
+        explicit.path().join("hooks.json"),
+        SourceFormat::Cursor,
+    )];
     let mut rt = HookRuntime::new(config);
     window(&mut rt, 1, Posture::AutoApproves);
-    assert!(matches!(add_root(&mut rt, &dir, RootOrigin::TerminalNavigation), RuntimeEffect::Ignored(_)));
+    assert!(matches!(
+        add_root(&mut rt, &dir, RootOrigin::TerminalNavigation),
+        RuntimeEffect::Ignored(_)
+    ));
     assert!(rt.load_explicit_sources().is_empty());
     assert!(rt.pin_for_run().unwrap().is_none());
     assert!(rt.watcher().is_none());
@@ -180,7 +194,10 @@ async fn a_hooks_deny_holds_even_when_the_host_auto_approves_every_action() {
     let report = handle.fire(&shell(dir.path(), "rm -rf build")).await;
     assert_eq!(report.verdict.decision, Some(Decision::Deny), "{:?}", report.runs);
     assert_eq!(handle.decide(Decision::Allow, &report), Decision::Deny);
-    assert_eq!(report.verdict.decided_by.as_ref().map(|p| p.hook_id.as_str()), Some("beforeShellExecution[0]"));
+    assert_eq!(
+        report.verdict.decided_by.as_ref().map(|p| p.hook_id.as_str()),
+        Some("beforeShellExecution[0]")
+    );
     let ok = handle.fire(&shell(dir.path(), "ls")).await;
     assert_eq!(handle.decide(Decision::Allow, &ok), Decision::Allow);
     // a hook allow never relaxes the host's ask
@@ -196,13 +213,30 @@ fn a_hook_file_edit_relative_to_the_session_cwd_waits_for_confirmation_in_every_
     rt.pin_for_run().unwrap();
     let handle = rt.fire_handle();
     let contexts = [
-        EditContext { sandboxed: false, auto_approve_writes: true, conversation_auto_approves_all: false },
-        EditContext { sandboxed: true, auto_approve_writes: true, conversation_auto_approves_all: false },
-        EditContext { sandboxed: false, auto_approve_writes: false, conversation_auto_approves_all: true },
-        EditContext { sandboxed: true, auto_approve_writes: false, conversation_auto_approves_all: true },
+        EditContext {
+            sandboxed: false,
+            auto_approve_writes: true,
+            conversation_auto_approves_all: false,
+        },
+        EditContext {
+            sandboxed: true,
+            auto_approve_writes: true,
+            conversation_auto_approves_all: false,
+        },
+        EditContext {
+            sandboxed: false,
+            auto_approve_writes: false,
+            conversation_auto_approves_all: true,
+        },
+        EditContext {
+            sandboxed: true,
+            auto_approve_writes: false,
+            conversation_auto_approves_all: true,
+        },
     ];
     for ctx in contexts {
-        for protected in [".cursor/hooks.json", "./.cursor/deny-rm.sh", "src/../.cursor/hooks.json"] {
+        for protected in [".cursor/hooks.json", "./.cursor/deny-rm.sh", "src/../.cursor/hooks.json"]
+        {
             let got = handle.approve_edit(&[PathBuf::from(protected)], dir.path(), ctx);
             assert!(matches!(got, EditApproval::Guarded(_)), "{protected} in {ctx:?}: {got:?}");
         }
@@ -219,7 +253,10 @@ async fn session_start_fires_at_the_barrier_right_after_the_pin() {
         ".cursor/hooks.json",
         r#"{"version": 1, "hooks": {"sessionStart": [{"command": "./.cursor/start.sh", "timeout": 5}]}}"#,
     );
-    dir.script(".cursor/start.sh", "#!/bin/sh\ncat >/dev/null\necho started > started.txt\necho '{}'\n");
+    dir.script(
+        ".cursor/start.sh",
+        "#!/bin/sh\ncat >/dev/null\necho started > started.txt\necho '{}'\n",
+    );
     let mut rt = runtime(Surface::CliRun);
     window(&mut rt, 1, Posture::AutoApproves);
     let _ = add_root(&mut rt, &dir, RootOrigin::TerminalNavigation);
@@ -251,7 +288,8 @@ async fn a_root_added_before_the_pin_waits_for_its_watch_and_reloads_on_change()
     let dir = project();
     let mut rt = runtime(Surface::CliRun);
     window(&mut rt, 1, Posture::AutoApproves);
-    let RuntimeEffect::RootAdded(attach) = add_root(&mut rt, &dir, RootOrigin::TerminalNavigation) else {
+    let RuntimeEffect::RootAdded(attach) = add_root(&mut rt, &dir, RootOrigin::TerminalNavigation)
+    else {
         panic!("root not added")
     };
     attach.wait_timeout(Duration::from_secs(10)).expect("attached in time").expect("attached");
