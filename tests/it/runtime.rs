@@ -64,7 +64,7 @@ fn cursor_source(rt: &HookRuntime) -> hooks_registry::SourceView {
         .sources()
         .iter()
         .find(|s| s.id.kind == HookSourceKind::ProjectCursorFile)
-        .cloned()
+        .map(|s| hooks_registry::SourceView::clone(s))
         .expect("the project file is a source")
 }
 
