@@ -145,11 +145,17 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// Median nanoseconds per call over `batches` batches of `per_batch` calls.
+/// Median nanoseconds per call over `batches` batches of at most `per_batch` calls (fewer
+/// when one call is slow, so a batch takes about 2 ms).
 fn measure(batches: usize, per_batch: usize, mut f: impl FnMut(usize)) -> f64 {
-    for i in 0..per_batch.min(10_000) {
-        f(i);
+    let t = Instant::now();
+    let mut warm = 0;
+    while warm < per_batch.min(10_000) && t.elapsed() < Duration::from_millis(20) {
+        f(warm);
+        warm += 1;
     }
+    let one = t.elapsed().as_nanos() as f64 / warm.max(1) as f64;
+    let per_batch = ((2_000_000.0 / one.max(1.0)) as usize).clamp(10, per_batch);
     let samples = (0..batches)
         .map(|_| {
             let t = Instant::now();
@@ -231,8 +237,10 @@ fn main() {
         .map(|v| (0..10).map(|k| definition(&format!("chg{v}d{k}"), k, &codec)).collect())
         .collect();
     let mut last = reg.revision();
-    let republish_ns = measure(31, 50, |i| {
-        let rev = reg.upsert_source(project_update(&changing, variants[i % 2].clone()));
+    let mut flip = 0usize;
+    let republish_ns = measure(31, 50, |_| {
+        flip += 1;
+        let rev = reg.upsert_source(project_update(&changing, variants[flip % 2].clone()));
         assert!(rev > last);
         last = rev;
     });

@@ -1,6 +1,7 @@
 //! Path helpers: the workspace's one canonicalization function and its lenient variant.
 
 use std::{
+    borrow::Cow,
     io,
     path::{Component, Path, PathBuf},
 };
@@ -67,6 +68,21 @@ pub fn canonicalize_lenient(path: &Path, base: &AbsPathBuf) -> AbsPathBuf {
 /// it can key a map that the ancestors of another clean path are looked up in.
 pub(crate) fn clean(path: &Path) -> PathBuf {
     path.components().collect()
+}
+
+/// [`clean`], without allocating when the path is clean already.
+pub(crate) fn clean_cow(path: &Path) -> Cow<'_, Path> {
+    if needs_clean(path) { Cow::Owned(clean(path)) } else { Cow::Borrowed(path) }
+}
+
+/// Whether `path` is spelled with a trailing separator, a doubled one or a `.` component,
+/// which a map keyed by clean spellings would miss.
+fn needs_clean(path: &Path) -> bool {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let sep = std::path::MAIN_SEPARATOR as u8;
+    (bytes.len() > 1 && bytes.last() == Some(&sep))
+        || bytes.windows(2).any(|w| w[0] == sep && w[1] == sep)
+        || bytes.windows(3).any(|w| w[0] == sep && w[1] == b'.' && w[2] == sep)
 }
 
 #[cfg(test)]

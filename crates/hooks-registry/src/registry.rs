@@ -2,8 +2,7 @@
 //! published on every change.
 
 use std::{
-    collections::{BTreeSet, HashMap, HashSet},
-    ffi::OsString,
+    collections::{BTreeSet, HashMap},
     sync::Arc,
     time::Duration,
 };
@@ -18,9 +17,12 @@ use serde_json::{Map, Value};
 
 use crate::{
     handle::RegistryReader,
-    paths::clean,
+    paths::clean_cow,
     protect::{ProtectedKind, ProtectedPath, ProtectedPaths, resolve_script},
-    snapshot::{Contribution, LoadStateKind, PinnedRun, RegistrySnapshot, RootEntry, SourceView},
+    snapshot::{
+        BindingIndex, Contribution, LoadStateKind, PinnedRun, RegistrySnapshot, RootKeys,
+        SourceView,
+    },
 };
 
 /// One file's parse as the adapter produced it, with the project root it was found under and
@@ -107,12 +109,30 @@ struct Compiled {
 }
 
 impl Compiled {
+    /// The placements that bind something.
+    fn binding_placements(&self) -> impl Iterator<Item = &Placement> {
+        self.placements.iter().filter(|p| !p.bindings.is_empty())
+    }
+
     fn same_bindings(&self, other: &Compiled) -> bool {
-        self.placements.len() == other.placements.len()
-            && self.placements.iter().zip(&other.placements).all(|(a, b)| {
+        self.binding_placements().count() == other.binding_placements().count()
+            && self.binding_placements().zip(other.binding_placements()).all(|(a, b)| {
                 a.project_root == b.project_root
                     && (Arc::ptr_eq(&a.bindings, &b.bindings) || a.bindings == b.bindings)
             })
+    }
+
+    fn contributes(&self) -> bool {
+        self.binding_placements().next().is_some()
+    }
+}
+
+/// Whether what a source contributes differs between two publishes.
+fn contribution_changed(before: Option<&Arc<Compiled>>, now: Option<&Arc<Compiled>>) -> bool {
+    match (before, now) {
+        (None, None) => false,
+        (Some(a), Some(b)) => !(Arc::ptr_eq(a, b) || a.same_bindings(b)),
+        (Some(x), None) | (None, Some(x)) => x.contributes(),
     }
 }
 
@@ -129,12 +149,21 @@ struct SourceState {
     after_pin: Vec<HookDiagnostic>,
     late_protected: Vec<ProtectedPath>,
     compiled: Arc<Compiled>,
+    /// What it contributed to the last published snapshot.
+    published: Option<Arc<Compiled>>,
+    /// Its view in the last published snapshot, with the `(runs, suppressed by)` it was
+    /// built for; cleared by every change to the state.
+    view_cache: Option<(bool, Option<HookSourceId>, Arc<SourceView>)>,
 }
 
 impl SourceState {
-    fn recompile(&mut self) {
-        self.compiled =
-            Arc::new(compile(&self.id, self.load.accepted().map(|a| &**a), &self.roots));
+    /// Recomputes placements and protected paths; returns whether the protected paths changed.
+    fn recompile(&mut self) -> bool {
+        let compiled = compile(&self.id, self.load.accepted().map(|a| &**a), &self.roots);
+        let protected_changed = compiled.protected != self.compiled.protected;
+        self.compiled = Arc::new(compiled);
+        self.view_cache = None;
+        protected_changed
     }
 
     fn frozen(&self, pinned: bool) -> bool {
@@ -160,6 +189,7 @@ impl SourceState {
     }
 
     fn note_after_pin(&mut self, diagnostic: HookDiagnostic) {
+        self.view_cache = None;
         let diagnostic = diagnostic.in_file(self.id.path.as_path());
         if !self.after_pin.iter().any(|d| d.message == diagnostic.message) {
             self.after_pin.push(diagnostic);
@@ -175,7 +205,16 @@ impl SourceState {
 /// the previous snapshot. Calls that change nothing (an unknown source, an unchanged trust
 /// decision, a second pin) publish nothing and return the current revision.
 pub struct HookRegistry {
-    sources: HashMap<HookSourceId, SourceState>,
+    /// Source states in stable slots; `index` maps ids to slots and `order` lists occupied
+    /// slots in precedence order, so a publish walks the sources without hashing paths.
+    slots: Vec<Option<SourceState>>,
+    free: Vec<usize>,
+    index: HashMap<HookSourceId, usize>,
+    order: Vec<usize>,
+    membership_changed: bool,
+    runnable_removed: bool,
+    roots_dirty: bool,
+    protected_dirty: bool,
     next_seq: u64,
     announced_roots: BTreeSet<AbsPathBuf>,
     pinned: Option<PinnedRun>,
@@ -183,8 +222,8 @@ pub struct HookRegistry {
     registry_diagnostics: Vec<HookDiagnostic>,
     test_bindings: Arc<[Binding]>,
     test_bindings_changed: bool,
-    last_runnable: HashMap<HookSourceId, Arc<Compiled>>,
     last_roots: BTreeSet<AbsPathBuf>,
+    root_keys: Arc<RootKeys>,
     revision: Revision,
     generation: Generation,
     current: Arc<ArcSwap<RegistrySnapshot>>,
@@ -193,7 +232,14 @@ pub struct HookRegistry {
 impl Default for HookRegistry {
     fn default() -> Self {
         HookRegistry {
-            sources: HashMap::new(),
+            slots: Vec::new(),
+            free: Vec::new(),
+            index: HashMap::new(),
+            order: Vec::new(),
+            membership_changed: false,
+            runnable_removed: false,
+            roots_dirty: false,
+            protected_dirty: false,
             next_seq: 0,
             announced_roots: BTreeSet::new(),
             pinned: None,
@@ -201,8 +247,8 @@ impl Default for HookRegistry {
             registry_diagnostics: Vec::new(),
             test_bindings: Arc::from(Vec::new()),
             test_bindings_changed: false,
-            last_runnable: HashMap::new(),
             last_roots: BTreeSet::new(),
+            root_keys: Arc::new(RootKeys::default()),
             revision: Revision::ZERO,
             generation: Generation::ZERO,
             current: Arc::new(ArcSwap::from_pointee(RegistrySnapshot::default())),
@@ -213,7 +259,7 @@ impl Default for HookRegistry {
 impl std::fmt::Debug for HookRegistry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HookRegistry")
-            .field("sources", &self.sources.len())
+            .field("sources", &self.index.len())
             .field("revision", &self.revision)
             .field("generation", &self.generation)
             .field("pinned", &self.pinned)
@@ -297,13 +343,13 @@ impl HookRegistry {
     /// run ends and the removal is reported. An unknown source changes nothing.
     pub fn remove_source(&mut self, source: &HookSourceId) -> Revision {
         let pinned = self.pinned.is_some();
-        let Some(state) = self.sources.get_mut(source) else { return self.revision };
+        let Some(state) = self.get_mut(source) else { return self.revision };
         if state.frozen(pinned) {
             state.note_after_pin(HookDiagnostic::warning(
                 "hook file removed after the run started; its hooks stay in effect until the run ends",
             ));
         } else {
-            self.sources.remove(source);
+            self.forget(source);
         }
         self.publish()
     }
@@ -312,7 +358,7 @@ impl HookRegistry {
     /// After pinning, a source known at pin time keeps its roots and the change is reported.
     pub fn remove_source_root(&mut self, source: &HookSourceId, root: &AbsPathBuf) -> Revision {
         let pinned = self.pinned.is_some();
-        let Some(state) = self.sources.get_mut(source) else { return self.revision };
+        let Some(state) = self.get_mut(source) else { return self.revision };
         if !state.roots.contains(root) {
             return self.revision;
         }
@@ -323,10 +369,12 @@ impl HookRegistry {
         } else {
             state.roots.remove(root);
             if state.roots.is_empty() {
-                self.sources.remove(source);
+                self.forget(source);
             } else {
-                state.recompile();
+                let protected_changed = state.recompile();
+                self.protected_dirty |= protected_changed;
             }
+            self.roots_dirty = true;
         }
         self.publish()
     }
@@ -336,7 +384,7 @@ impl HookRegistry {
     /// is reported.
     pub fn set_trust(&mut self, source: &HookSourceId, trust: TrustDecision) -> Revision {
         let pinned = self.pinned.is_some();
-        let Some(state) = self.sources.get_mut(source) else { return self.revision };
+        let Some(state) = self.get_mut(source) else { return self.revision };
         if state.trust == trust {
             return self.revision;
         }
@@ -344,6 +392,7 @@ impl HookRegistry {
             state.note_after_pin(trust_change_warning(&trust));
         } else {
             state.trust = trust;
+            state.view_cache = None;
         }
         self.publish()
     }
@@ -356,8 +405,10 @@ impl HookRegistry {
         }
         self.pinned = Some(PinnedRun { posture, revision: self.revision });
         self.pinned_roots = Some(self.current_roots());
-        for state in self.sources.values_mut() {
+        self.roots_dirty = true;
+        for state in self.slots.iter_mut().flatten() {
             state.present_at_pin = true;
+            state.view_cache = None;
         }
         self.publish()
     }
@@ -381,6 +432,7 @@ impl HookRegistry {
         if !self.announced_roots.insert(root) {
             return self.revision;
         }
+        self.roots_dirty = true;
         self.publish()
     }
 
@@ -392,22 +444,23 @@ impl HookRegistry {
         }
         let mut changed = self.announced_roots.remove(root);
         let mut emptied = Vec::new();
-        for state in self.sources.values_mut() {
+        for state in self.slots.iter_mut().flatten() {
             if state.roots.remove(root) {
                 changed = true;
                 if state.roots.is_empty() {
                     emptied.push(state.id.clone());
                 } else {
-                    state.recompile();
+                    self.protected_dirty |= state.recompile();
                 }
             }
         }
         for id in emptied {
-            self.sources.remove(&id);
+            self.forget(&id);
         }
         if !changed {
             return self.revision;
         }
+        self.roots_dirty = true;
         self.publish()
     }
 
@@ -415,9 +468,50 @@ impl HookRegistry {
     /// their source's kind), so tests can add doubles without a file. Replaces the previous
     /// set.
     pub fn install_bindings_for_test(&mut self, bindings: Vec<Binding>) -> Revision {
+        if *self.test_bindings != *bindings {
+            self.test_bindings_changed = true;
+        }
         self.test_bindings = Arc::from(bindings);
-        self.test_bindings_changed = true;
         self.publish()
+    }
+
+    fn get_mut(&mut self, id: &HookSourceId) -> Option<&mut SourceState> {
+        let slot = *self.index.get(id)?;
+        self.slots.get_mut(slot).and_then(Option::as_mut)
+    }
+
+    fn forget(&mut self, id: &HookSourceId) {
+        let Some(slot) = self.index.remove(id) else { return };
+        if let Some(state) = self.slots.get_mut(slot).and_then(Option::take) {
+            if state.published.as_ref().is_some_and(|c| c.contributes()) {
+                self.runnable_removed = true;
+            }
+            self.free.push(slot);
+            self.membership_changed = true;
+            self.roots_dirty = true;
+            self.protected_dirty = true;
+        }
+    }
+
+    fn insert(&mut self, state: SourceState) -> usize {
+        let id = state.id.clone();
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                if let Some(s) = self.slots.get_mut(slot) {
+                    *s = Some(state);
+                }
+                slot
+            }
+            None => {
+                self.slots.push(Some(state));
+                self.slots.len() - 1
+            }
+        };
+        self.index.insert(id, slot);
+        self.membership_changed = true;
+        self.roots_dirty = true;
+        self.protected_dirty = true;
+        slot
     }
 
     fn apply(
@@ -428,51 +522,61 @@ impl HookRegistry {
         trust: Option<TrustDecision>,
     ) {
         let pinned = self.pinned.is_some();
-        if let Some(state) = self.sources.get_mut(&id)
+        if let Some(state) = self.get_mut(&id)
             && state.frozen(pinned)
         {
+            let before = state.late_protected.clone();
             note_frozen_change(state, parsed, project_root.as_ref(), trust.as_ref());
+            let changed = state.late_protected != before;
+            self.protected_dirty |= changed;
             return;
         }
-        let is_new = !self.sources.contains_key(&id);
-        let seq = self.next_seq;
-        let state = self.sources.entry(id.clone()).or_insert_with(|| SourceState {
-            id: id.clone(),
-            seq,
-            load: LoadState::NeverLoaded,
-            trust: TrustDecision::Inert { reason: "the file has not loaded".to_owned() },
-            roots: BTreeSet::new(),
-            present_at_pin: false,
-            late: pinned,
-            after_pin: Vec::new(),
-            late_protected: Vec::new(),
-            compiled: Arc::new(Compiled {
-                placements: Vec::new(),
-                protected: Vec::new(),
-                placement_error: None,
-            }),
-        });
-        if is_new {
-            self.next_seq += 1;
-            if pinned {
-                state.note_after_pin(if id.kind.is_explicit() {
-                    HookDiagnostic::error("explicit sources must be loaded before the run starts")
-                        .with_code("loaded_after_pin")
-                } else {
-                    HookDiagnostic::warning(
-                        "hook file found after the run started; it stays inert until the next run start",
-                    )
-                    .with_code("found_after_pin")
-                });
+        let slot = match self.index.get(&id) {
+            Some(&slot) => slot,
+            None => {
+                let seq = self.next_seq;
+                self.next_seq += 1;
+                let mut state = SourceState {
+                    id: id.clone(),
+                    seq,
+                    load: LoadState::NeverLoaded,
+                    trust: TrustDecision::Inert { reason: "the file has not loaded".to_owned() },
+                    roots: BTreeSet::new(),
+                    present_at_pin: false,
+                    late: pinned,
+                    after_pin: Vec::new(),
+                    late_protected: Vec::new(),
+                    compiled: Arc::new(Compiled {
+                        placements: Vec::new(),
+                        protected: Vec::new(),
+                        placement_error: None,
+                    }),
+                    published: None,
+                    view_cache: None,
+                };
+                if pinned {
+                    state.note_after_pin(if id.kind.is_explicit() {
+                        HookDiagnostic::error("explicit sources must be loaded before the run starts")
+                            .with_code("loaded_after_pin")
+                    } else {
+                        HookDiagnostic::warning(
+                            "hook file found after the run started; it stays inert until the next run start",
+                        )
+                        .with_code("found_after_pin")
+                    });
+                }
+                self.insert(state)
             }
-        }
+        };
+        let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { return };
         if let Some(trust) = trust {
             state.trust = trust;
         }
         if id.kind.is_project()
             && let Some(root) = project_root
+            && state.roots.insert(root)
         {
-            state.roots.insert(root);
+            self.roots_dirty = true;
         }
         let previous = std::mem::replace(&mut state.load, LoadState::NeverLoaded);
         state.load = match parsed {
@@ -486,7 +590,7 @@ impl HookRegistry {
                 }
             },
         };
-        state.recompile();
+        self.protected_dirty |= state.recompile();
     }
 
     fn current_roots(&self) -> BTreeSet<AbsPathBuf> {
@@ -494,7 +598,7 @@ impl HookRegistry {
             return r.clone();
         }
         let mut roots = self.announced_roots.clone();
-        for s in self.sources.values() {
+        for s in self.slots.iter().flatten() {
             if s.id.kind.is_project() {
                 roots.extend(s.roots.iter().cloned());
             }
@@ -503,56 +607,153 @@ impl HookRegistry {
     }
 
     /// Rebuilds the snapshot, moves the counters and publishes it.
+    ///
+    /// Work is proportional to the number of sources only for pointer copies; the binding
+    /// index, the protected-path index, the source index and each source's view are rebuilt
+    /// only when something they depend on changed.
     fn publish(&mut self) -> Revision {
-        let roots = self.current_roots();
-        let explicit_running: HashMap<&AbsPathBuf, &HookSourceId> = self
-            .sources
-            .values()
-            .filter(|s| s.id.kind.is_explicit() && s.can_run())
-            .map(|s| (&s.id.path, &s.id))
-            .collect();
+        let previous = self.current.load_full();
+        let first = previous.generation == Generation::ZERO;
 
-        let mut order: Vec<&SourceState> = self.sources.values().collect();
-        order.sort_by_key(|s| (s.id.kind.priority(), s.seq));
+        if self.membership_changed || first {
+            let slots = &self.slots;
+            let mut order: Vec<usize> =
+                (0..slots.len()).filter(|&i| slots.get(i).is_some_and(Option::is_some)).collect();
+            order.sort_by_key(|&i| {
+                slots.get(i).and_then(Option::as_ref).map(|s| (s.id.kind.priority(), s.seq))
+            });
+            self.order = order;
+        }
 
-        let mut runnable: HashMap<HookSourceId, Arc<Compiled>> =
-            HashMap::with_capacity(self.last_runnable.len());
-        let mut global: Vec<Contribution> = Vec::new();
-        let mut root_map: HashMap<OsString, RootEntry> = roots
+        let mut roots_changed = false;
+        if std::mem::take(&mut self.roots_dirty) {
+            let roots = self.current_roots();
+            roots_changed = roots != self.last_roots;
+            if roots_changed {
+                self.root_keys = Arc::new(RootKeys::new(roots.iter().cloned()));
+            }
+            self.last_roots = roots;
+        }
+
+        let explicit_running: HashMap<AbsPathBuf, HookSourceId> = self
+            .slots
             .iter()
-            .map(|r| (clean(r.as_path()).into_os_string(), RootEntry::default()))
+            .flatten()
+            .filter(|s| s.id.kind.is_explicit() && s.can_run())
+            .map(|s| (s.id.path.clone(), s.id.clone()))
             .collect();
-        let mut protected = Vec::new();
-        let mut views = Vec::with_capacity(order.len());
-        let mut source_index = HashMap::with_capacity(order.len());
 
-        for state in order {
-            let suppressed_by = if state.id.kind.is_project() {
-                explicit_running.get(&state.id.path)
+        let mut bindings_changed = std::mem::take(&mut self.runnable_removed)
+            | std::mem::take(&mut self.test_bindings_changed);
+        let mut runs = Vec::with_capacity(self.order.len());
+        for &slot in &self.order {
+            let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
+            let suppressed_by = if state.id.kind.is_project() && !explicit_running.is_empty() {
+                explicit_running.get(&state.id.path).cloned()
             } else {
                 None
             };
-            let runs = state.can_run() && suppressed_by.is_none();
-            let key = (state.id.kind.priority(), state.seq);
-            if runs {
-                runnable.insert(state.id.clone(), state.compiled.clone());
-                for placement in &state.compiled.placements {
-                    let c = Contribution { key, bindings: placement.bindings.clone() };
-                    match &placement.project_root {
-                        None => global.push(c),
-                        Some(root) => {
-                            if let Some(entry) = root_map.get_mut(clean(root.as_path()).as_os_str())
-                            {
-                                entry.contributions.push(c);
-                            }
+            let can = state.can_run() && suppressed_by.is_none();
+            let now = can.then(|| state.compiled.clone());
+            if contribution_changed(state.published.as_ref(), now.as_ref()) {
+                bindings_changed = true;
+            }
+            state.published = now;
+            runs.push((can, suppressed_by));
+        }
+
+        let bindings = if bindings_changed || roots_changed || first {
+            if bindings_changed || roots_changed {
+                self.revision = self.revision.next();
+            }
+            Arc::new(self.build_index(&runs))
+        } else {
+            previous.bindings.clone()
+        };
+
+        let mut views = Vec::with_capacity(self.order.len());
+        for (&slot, (can, suppressed_by)) in self.order.iter().zip(runs) {
+            let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
+            let cached = state
+                .view_cache
+                .as_ref()
+                .filter(|(r, sup, _)| *r == can && *sup == suppressed_by)
+                .map(|(_, _, v)| v.clone());
+            let v = match cached {
+                Some(v) => v,
+                None => {
+                    let v = Arc::new(view(state, can, suppressed_by.as_ref()));
+                    state.view_cache = Some((can, suppressed_by, v.clone()));
+                    v
+                }
+            };
+            views.push(v);
+        }
+
+        let source_index = if std::mem::take(&mut self.membership_changed) || first {
+            Arc::new(views.iter().enumerate().map(|(i, v)| (v.id.clone(), i)).collect())
+        } else {
+            previous.source_index.clone()
+        };
+
+        let protected = if std::mem::take(&mut self.protected_dirty) || first {
+            let mut list = Vec::new();
+            for &slot in &self.order {
+                if let Some(state) = self.slots.get(slot).and_then(Option::as_ref) {
+                    list.extend(state.compiled.protected.iter().cloned());
+                    for p in &state.late_protected {
+                        if !state.compiled.protected.contains(p) {
+                            list.push(p.clone());
                         }
                     }
                 }
             }
-            protected.extend(state.compiled.protected.iter().cloned());
-            protected.extend(state.late_protected.iter().cloned());
-            source_index.insert(state.id.clone(), views.len());
-            views.push(view(state, runs, suppressed_by.copied()));
+            Arc::new(ProtectedPaths::from_list(list))
+        } else {
+            previous.protected.clone()
+        };
+
+        self.generation = self.generation.next();
+        let snapshot = RegistrySnapshot {
+            revision: self.revision,
+            generation: self.generation,
+            bindings,
+            protected,
+            sources: views,
+            source_index,
+            registry_diagnostics: self.registry_diagnostics.clone(),
+            pinned: self.pinned,
+        };
+        self.current.store(Arc::new(snapshot));
+        self.revision
+    }
+
+    /// The binding index: global contributions, and each root's, in precedence order.
+    fn build_index(&self, runs: &[(bool, Option<HookSourceId>)]) -> BindingIndex {
+        let mut global: Vec<Contribution> = Vec::new();
+        let mut scoped: Vec<Vec<Contribution>> = vec![Vec::new(); self.root_keys.list.len()];
+        for (&slot, (can, _)) in self.order.iter().zip(runs) {
+            if !*can {
+                continue;
+            }
+            let Some(state) = self.slots.get(slot).and_then(Option::as_ref) else { continue };
+            let key = (state.id.kind.priority(), state.seq);
+            for placement in state.compiled.binding_placements() {
+                let c = Contribution { key, bindings: placement.bindings.clone() };
+                match &placement.project_root {
+                    None => global.push(c),
+                    Some(root) => {
+                        let slot = self
+                            .root_keys
+                            .map
+                            .get(clean_cow(root.as_path()).as_os_str())
+                            .and_then(|&i| scoped.get_mut(i));
+                        if let Some(list) = slot {
+                            list.push(c);
+                        }
+                    }
+                }
+            }
         }
         for b in self.test_bindings.iter() {
             global.push(Contribution {
@@ -560,46 +761,11 @@ impl HookRegistry {
                 bindings: Arc::from(vec![b.clone()]),
             });
         }
+        // Sorted already by construction except for the test doubles; a stable sort keeps
+        // each key's order.
         global.sort_by_key(|c| c.key);
-        for entry in root_map.values_mut() {
-            entry.contributions.sort_by_key(|c| c.key);
-        }
-        let mut seen = HashSet::new();
-        protected.retain(|p: &ProtectedPath| seen.insert((p.path.clone(), p.source.clone())));
-
-        let changed = std::mem::take(&mut self.test_bindings_changed)
-            || roots != self.last_roots
-            || !same_runnable(&runnable, &self.last_runnable);
-        if changed {
-            self.revision = self.revision.next();
-        }
-        self.generation = self.generation.next();
-        let snapshot = RegistrySnapshot {
-            revision: self.revision,
-            generation: self.generation,
-            global,
-            roots: root_map,
-            root_list: roots.iter().cloned().collect(),
-            protected: ProtectedPaths::from_list(protected),
-            sources: views,
-            source_index,
-            registry_diagnostics: self.registry_diagnostics.clone(),
-            pinned: self.pinned,
-        };
-        self.last_runnable = runnable;
-        self.last_roots = roots;
-        self.current.store(Arc::new(snapshot));
-        self.revision
+        BindingIndex { global, roots: self.root_keys.clone(), scoped }
     }
-}
-
-fn same_runnable(
-    a: &HashMap<HookSourceId, Arc<Compiled>>,
-    b: &HashMap<HookSourceId, Arc<Compiled>>,
-) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .all(|(id, x)| b.get(id).is_some_and(|y| Arc::ptr_eq(x, y) || x.same_bindings(y)))
 }
 
 fn trust_change_warning(trust: &TrustDecision) -> HookDiagnostic {

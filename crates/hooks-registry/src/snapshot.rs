@@ -11,7 +11,7 @@ use hooks_trust::CommandExecutionPosture;
 use serde_json::{Map, Value};
 
 use crate::{
-    paths::{canonicalize, clean, normalize_absolute},
+    paths::{canonicalize, clean, clean_cow, normalize_absolute},
     protect::{ProtectedPath, ProtectedPaths},
 };
 
@@ -85,9 +85,35 @@ pub(crate) struct Contribution {
     pub(crate) bindings: Arc<[Binding]>,
 }
 
-#[derive(Debug, Clone, Default)]
-pub(crate) struct RootEntry {
-    pub(crate) contributions: Vec<Contribution>,
+/// The known project roots: sorted, and indexed by their clean spelling. Rebuilt only when
+/// the set of roots changes.
+#[derive(Debug, Default)]
+pub(crate) struct RootKeys {
+    pub(crate) map: HashMap<OsString, usize>,
+    pub(crate) list: Vec<AbsPathBuf>,
+}
+
+impl RootKeys {
+    pub(crate) fn new(roots: impl IntoIterator<Item = AbsPathBuf>) -> RootKeys {
+        let list: Vec<AbsPathBuf> = roots.into_iter().collect();
+        let map = list
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (clean(r.as_path()).into_os_string(), i))
+            .collect();
+        RootKeys { map, list }
+    }
+}
+
+/// The runnable bindings, indexed by project root; rebuilt only when the revision moves.
+#[derive(Debug, Default)]
+pub(crate) struct BindingIndex {
+    /// Bindings that apply everywhere, in precedence order.
+    pub(crate) global: Vec<Contribution>,
+    /// The known roots.
+    pub(crate) roots: Arc<RootKeys>,
+    /// Each root's project bindings, by the root's position in `roots.list`.
+    pub(crate) scoped: Vec<Vec<Contribution>>,
 }
 
 /// An immutable view of the registry at one generation.
@@ -95,12 +121,10 @@ pub(crate) struct RootEntry {
 pub struct RegistrySnapshot {
     pub(crate) revision: Revision,
     pub(crate) generation: Generation,
-    pub(crate) global: Vec<Contribution>,
-    pub(crate) roots: HashMap<OsString, RootEntry>,
-    pub(crate) root_list: Vec<AbsPathBuf>,
-    pub(crate) protected: ProtectedPaths,
-    pub(crate) sources: Vec<SourceView>,
-    pub(crate) source_index: HashMap<HookSourceId, usize>,
+    pub(crate) bindings: Arc<BindingIndex>,
+    pub(crate) protected: Arc<ProtectedPaths>,
+    pub(crate) sources: Vec<Arc<SourceView>>,
+    pub(crate) source_index: Arc<HashMap<HookSourceId, usize>>,
     pub(crate) registry_diagnostics: Vec<HookDiagnostic>,
     pub(crate) pinned: Option<PinnedRun>,
 }
@@ -123,7 +147,7 @@ impl RegistrySnapshot {
 
     /// Whether no binding can run anywhere.
     pub fn is_empty(&self) -> bool {
-        self.global.is_empty() && self.roots.values().all(|r| r.contributions.is_empty())
+        self.bindings.global.is_empty() && self.bindings.scoped.iter().all(Vec::is_empty)
     }
 
     /// The bindings that apply in `cwd`, in precedence order.
@@ -145,44 +169,35 @@ impl RegistrySnapshot {
     /// [`RegistrySnapshot::bindings_for`] for a working directory the caller already
     /// canonicalized: no file system access.
     pub fn bindings_for_canonical(&self, cwd: &Path) -> Vec<Binding> {
-        let scoped: &[Contribution] = match self.nearest_root_entry(cwd) {
-            Some(entry) => &entry.contributions,
+        let scoped: &[Contribution] = match self.nearest_root(cwd) {
+            Some(i) => self.bindings.scoped.get(i).map_or(&[], Vec::as_slice),
             None => &[],
         };
-        merge(&self.global, scoped)
+        merge(&self.bindings.global, scoped)
     }
 
     /// The deepest known project root containing `cwd` (canonical), if any.
     pub fn project_root_for(&self, cwd: &Path) -> Option<&AbsPathBuf> {
-        let cwd = clean(cwd);
-        if !cwd.is_absolute() {
-            return None;
-        }
-        cwd.ancestors().find_map(|a| {
-            if self.roots.contains_key(a.as_os_str()) {
-                self.root_list.iter().find(|r| r.as_path() == a)
-            } else {
-                None
-            }
-        })
+        self.nearest_root(cwd).and_then(|i| self.bindings.roots.list.get(i))
     }
 
-    fn nearest_root_entry(&self, cwd: &Path) -> Option<&RootEntry> {
-        if !cwd.is_absolute() || self.roots.is_empty() {
+    /// The position of the deepest known root containing `cwd`: one hash lookup per
+    /// ancestor, so the cost grows with the path's depth, not the number of roots.
+    fn nearest_root(&self, cwd: &Path) -> Option<usize> {
+        let roots = &self.bindings.roots.map;
+        if !cwd.is_absolute() || roots.is_empty() {
             return None;
         }
-        cwd.ancestors().find_map(|a| self.roots.get(a.as_os_str()))
+        clean_cow(cwd).ancestors().find_map(|a| roots.get(a.as_os_str()).copied())
     }
 
     /// Every runnable binding, global ones first, then each project's, each group in
     /// precedence order.
     pub fn bindings(&self) -> Vec<Binding> {
-        let mut out = merge(&self.global, &[]);
-        for root in &self.root_list {
-            if let Some(entry) = self.roots.get(root.as_path().as_os_str()) {
-                for c in &entry.contributions {
-                    out.extend(c.bindings.iter().cloned());
-                }
+        let mut out = merge(&self.bindings.global, &[]);
+        for contributions in &self.bindings.scoped {
+            for c in contributions {
+                out.extend(c.bindings.iter().cloned());
             }
         }
         out
@@ -190,7 +205,7 @@ impl RegistrySnapshot {
 
     /// The known project roots, sorted.
     pub fn project_roots(&self) -> &[AbsPathBuf] {
-        &self.root_list
+        &self.bindings.roots.list
     }
 
     /// Hook files and the scripts they run.
@@ -204,13 +219,13 @@ impl RegistrySnapshot {
     }
 
     /// Every known source, in precedence order.
-    pub fn sources(&self) -> &[SourceView] {
+    pub fn sources(&self) -> &[Arc<SourceView>] {
         &self.sources
     }
 
     /// One source.
     pub fn source(&self, id: &HookSourceId) -> Option<&SourceView> {
-        self.source_index.get(id).and_then(|&i| self.sources.get(i))
+        self.source_index.get(id).and_then(|&i| self.sources.get(i)).map(|v| &**v)
     }
 
     /// Each source with its diagnostics, in precedence order.

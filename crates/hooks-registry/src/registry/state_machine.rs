@@ -65,7 +65,7 @@ enum Op {
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        4 => (0..5usize, 0..3u8, 0..3usize, any::<bool>())
+        4 => (0..5usize, 0..4u8, 0..3usize, any::<bool>())
             .prop_map(|(src, variant, root, active)| Op::Upsert { src, variant, root, active }),
         1 => (0..5usize, 0..3usize, proptest::option::of(any::<bool>())).prop_map(|(src, root, active)| Op::Fail { src, root, active }),
         1 => (0..5usize).prop_map(|src| Op::Remove { src }),
@@ -86,13 +86,15 @@ fn root(i: usize) -> AbsPathBuf {
     abs(format!("{P}/{}", ROOTS[i]))
 }
 
-/// Variant 0 has one definition, 1 has two, 2 has the same two in the other order.
+/// Variant 0 has one definition, 1 has two, 2 has the same two in the other order, 3 has
+/// none.
 fn variant_names(src: usize, variant: u8) -> Vec<String> {
     let (x, y) = (format!("s{src}x"), format!("s{src}y"));
     match variant {
         0 => vec![x],
         1 => vec![x, y],
-        _ => vec![y, x],
+        2 => vec![y, x],
+        _ => Vec::new(),
     }
 }
 

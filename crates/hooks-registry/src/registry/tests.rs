@@ -770,3 +770,15 @@ fn a_trust_change_before_the_pin_applies() {
         TrustDecision::Active { reason: "test: active".into() }
     );
 }
+
+#[test]
+fn a_canonical_cwd_spelled_with_a_trailing_separator_still_finds_its_root() {
+    let mut r = HookRegistry::new();
+    let root = abs(p("repo"));
+    let s = sid(K::ProjectCursorFile, p("repo/.cursor/hooks.json"));
+    r.upsert_source(update(&s, ok(defs(&["a"])), Some(&root), active()));
+    let snap = r.snapshot();
+    for cwd in [p("repo/"), p("repo/src/"), p("repo//src"), p("repo/./src")] {
+        assert_eq!(names(&snap.bindings_for_canonical(Path::new(&cwd))), ["a"], "{cwd}");
+    }
+}
