@@ -6,4 +6,5 @@ mod claude_e2e;
 mod cli;
 mod cursor_e2e;
 mod runtime;
+mod serve;
 mod support;

@@ -1,0 +1,612 @@
+//! `hooks serve --stdio` end to end: the JSON-lines protocol over real pipes with a real
+//! runtime, real hook files and real hook processes; the Python example client against a
+//! child process of this test binary.
+
+use std::{
+    io::{BufRead, BufReader, Write},
+    path::{Path, PathBuf},
+    sync::mpsc::{Receiver, RecvTimeoutError, channel},
+    thread,
+    time::{Duration, Instant},
+};
+
+use hooks_app::{
+    runtime::{HookRuntime, RuntimeConfig},
+    serve::{ServeOptions, run_stdio_with},
+};
+use hooks_trust::Surface;
+use serde_json::{Value, json};
+
+use crate::support::TestDir;
+
+/// How long any single answer may take before the test fails.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// An in-process server over pipes, and the test's side of them.
+struct Server {
+    input: Option<std::io::PipeWriter>,
+    messages: Receiver<Value>,
+    exited: Receiver<Result<(), String>>,
+    /// Messages read while waiting for something else.
+    backlog: Vec<Value>,
+}
+
+impl Server {
+    fn start(runtime: HookRuntime) -> Server {
+        Server::start_with(runtime, ServeOptions::default())
+    }
+
+    fn start_with(runtime: HookRuntime, options: ServeOptions) -> Server {
+        let (in_r, in_w) = std::io::pipe().expect("pipe");
+        let (out_r, out_w) = std::io::pipe().expect("pipe");
+        let (exit_tx, exited) = channel();
+        thread::spawn(move || {
+            let _ = exit_tx.send(
+                run_stdio_with(runtime, in_r, out_w, options).map_err(|e| format!("{e:#}")),
+            );
+        });
+        let (msg_tx, messages) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(out_r).lines() {
+                let Ok(line) = line else { return };
+                let value: Value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("stdout carried a non-JSON line {line:?}: {e}"));
+                if msg_tx.send(value).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut s = Server { input: Some(in_w), messages, exited, backlog: Vec::new() };
+        let hello = s.next();
+        assert_eq!(hello["method"], "hello", "{hello}");
+        assert_eq!(hello["params"]["protocol_version"], 1, "{hello}");
+        s
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
+        let w = self.input.as_mut().expect("stdin open");
+        w.write_all(bytes).expect("write request");
+        w.flush().expect("flush");
+    }
+
+    fn send(&mut self, id: Value, method: &str, params: Value) {
+        let line = json!({ "id": id, "method": method, "params": params });
+        self.send_raw(format!("{line}\n").as_bytes());
+    }
+
+    fn next(&mut self) -> Value {
+        match self.messages.recv_timeout(ANSWER_TIMEOUT) {
+            Ok(v) => v,
+            Err(e) => panic!("no message from the server: {e}"),
+        }
+    }
+
+    /// Waits for the answer to `id`, keeping everything else in the backlog.
+    fn answer(&mut self, id: &Value) -> Value {
+        if let Some(i) = self.backlog.iter().position(|m| m.get("id") == Some(id)) {
+            return self.backlog.remove(i);
+        }
+        loop {
+            let m = self.next();
+            if m.get("id") == Some(id) {
+                return m;
+            }
+            self.backlog.push(m);
+        }
+    }
+
+    fn call(&mut self, id: i64, method: &str, params: Value) -> Value {
+        self.send(json!(id), method, params);
+        let m = self.answer(&json!(id));
+        assert!(m.get("error").is_none(), "{method} failed: {m}");
+        m["result"].clone()
+    }
+
+    fn call_err(&mut self, id: Value, method: &str, params: Value) -> Value {
+        self.send(id.clone(), method, params);
+        let m = self.answer(&id);
+        assert!(m.get("result").is_none(), "{method} did not fail: {m}");
+        m["error"].clone()
+    }
+
+    /// Waits until a notification with `method` arrived.
+    fn notification(&mut self, method: &str) -> Value {
+        if let Some(i) = self
+            .backlog
+            .iter()
+            .position(|m| m.get("id").is_none() && m["method"] == method)
+        {
+            return self.backlog.remove(i);
+        }
+        loop {
+            let m = self.next();
+            if m.get("id").is_none() && m["method"] == method {
+                return m;
+            }
+            self.backlog.push(m);
+        }
+    }
+
+    fn close_input(&mut self) {
+        self.input = None;
+    }
+
+    fn wait_exit(&mut self) {
+        match self.exited.recv_timeout(ANSWER_TIMEOUT) {
+            Ok(r) => r.expect("the server exits cleanly"),
+            Err(e) => panic!("the server did not exit: {e}"),
+        }
+    }
+
+    /// Every message left until stdout closes.
+    fn rest(&mut self) -> Vec<Value> {
+        let mut out = std::mem::take(&mut self.backlog);
+        loop {
+            match self.messages.recv_timeout(ANSWER_TIMEOUT) {
+                Ok(v) => out.push(v),
+                Err(RecvTimeoutError::Disconnected) => return out,
+                Err(RecvTimeoutError::Timeout) => panic!("stdout did not close"),
+            }
+        }
+    }
+}
+
+fn runtime() -> HookRuntime {
+    HookRuntime::new(RuntimeConfig::new(Surface::CliRun))
+}
+
+const BLOCK_RM: &str = r#"#!/bin/bash
+input=$(cat)
+if echo "$input" | grep -q 'rm -rf'; then
+  echo '{ "permission": "deny", "user_message": "Destructive command blocked", "agent_message": "rm -rf is not allowed here" }'
+  exit 0
+fi
+echo '{ "permission": "allow" }'
+"#;
+
+/// A project with a Cursor hook that denies `rm -rf`.
+fn cursor_project() -> TestDir {
+    let dir = TestDir::new();
+    dir.script(".cursor/hooks/block-rm.sh", BLOCK_RM);
+    dir.write(
+        ".cursor/hooks.json",
+        r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": ".cursor/hooks/block-rm.sh" } ] } }"#,
+    );
+    dir
+}
+
+fn shell_event(cwd: &Path, command: &str) -> Value {
+    json!({
+        "event": "pre_tool_use",
+        "session_id": "s-1",
+        "cwd": cwd,
+        "tool": { "name": "Shell", "kind": "shell", "call_id": "c-1", "args": { "command": command } }
+    })
+}
+
+fn canonical(p: &Path) -> PathBuf {
+    hooks_registry::canonicalize(p).expect("canonical").into_path_buf()
+}
+
+/// Adds `root` with an auto-approving window and pins the run.
+fn activate(s: &mut Server, root: &Path) {
+    let r = s.call(900, "set_posture", json!({ "window": 1, "posture": "auto_approves" }));
+    assert_eq!(r["posture"], "auto_approves");
+    let r = s.call(901, "add_root", json!({ "root": root }));
+    assert_eq!(r["effect"], "added", "{r}");
+    let r = s.call(902, "exchange_appended", json!({ "envelope": { "event": "session_start", "cwd": root } }));
+    assert_eq!(r["started"], true, "{r}");
+}
+
+#[test]
+fn every_request_round_trips() {
+    let project = cursor_project();
+    let root = canonical(project.path());
+    let mut s = Server::start(runtime());
+
+    let r = s.call(1, "hello", json!({ "protocol_version": 1 }));
+    assert_eq!(r["protocol_version"], 1);
+    assert!(r["methods"].as_array().expect("methods").len() >= 11, "{r}");
+    let e = s.call_err(json!(2), "hello", json!({ "protocol_version": 99 }));
+    assert_eq!(e["code"], "unsupported_version");
+    assert_eq!(s.call(3, "ping", json!({})), json!({}));
+
+    let r = s.call(4, "set_posture", json!({ "window": 1, "posture": "auto_approves" }));
+    assert_eq!(r, json!({ "effect": "applied", "posture": "auto_approves" }));
+    let r = s.call(5, "set_posture", json!({ "window": 2, "posture": "requires_approval" }));
+    assert_eq!(r["posture"], "requires_approval", "the strictest window wins");
+    let r = s.call(6, "close_window", json!({ "window": 2 }));
+    assert_eq!(r["posture"], "auto_approves");
+
+    let r = s.call(7, "add_root", json!({ "root": project.path() }));
+    assert_eq!(r["effect"], "added", "{r}");
+    assert_eq!(r["watching"], true, "{r}");
+    assert_eq!(r["root"], json!(root));
+    let n = s.notification("snapshot_changed");
+    assert!(n["params"]["generation"].as_u64().is_some(), "{n}");
+    let r = s.call(8, "add_root", json!({ "root": project.path(), "origin": "code_review" }));
+    assert_eq!(r["effect"], "ignored", "{r}");
+
+    // Before the pin the project file is loaded but inert, and redacted by default.
+    let snap = s.call(9, "snapshot", json!({}));
+    assert_eq!(snap["pinned"], Value::Null);
+    let src = &snap["sources"][0];
+    assert_eq!(src["kind"], "project_cursor_file", "{snap}");
+    assert_eq!(src["load_state"], "loaded");
+    assert_eq!(src["trust"]["decision"], "inert", "{snap}");
+    assert!(src["trust"]["reason"].as_str().is_some_and(|r| !r.is_empty()));
+    let hook = &src["hooks"][0];
+    assert_eq!(hook["id"], "beforeShellExecution[0]");
+    assert_eq!(hook["event"], "pre_tool_use");
+    assert_eq!(hook["fingerprint"].as_str().map(str::len).unwrap_or(0) > 8, true, "{hook}");
+    assert!(hook.get("command").is_none(), "commands are redacted: {hook}");
+    assert!(!snap.to_string().contains("block-rm.sh"), "no command text leaks: {snap}");
+    let revealed = s.call(10, "snapshot", json!({ "reveal": true }));
+    assert_eq!(revealed["sources"][0]["hooks"][0]["command"]["type"], "shell", "{revealed}");
+    assert!(revealed.to_string().contains("block-rm.sh"));
+
+    let r = s.call(11, "load_explicit_sources", json!({}));
+    assert_eq!(r, json!({ "ok": true, "errors": [] }));
+
+    let r = s.call(12, "exchange_appended", json!({ "envelope": { "event": "session_start", "cwd": root } }));
+    assert_eq!(r["started"], true, "{r}");
+    assert_eq!(r["pin"]["posture"], "auto_approves");
+    assert!(r["session_start"]["runs"].is_array());
+    let r = s.call(13, "exchange_appended", json!({}));
+    assert_eq!(r["started"], false);
+    assert_eq!(r["pin"]["posture"], "auto_approves");
+    let snap = s.call(14, "snapshot", json!({}));
+    assert_eq!(snap["sources"][0]["trust"]["decision"], "active", "{snap}");
+    assert_eq!(snap["pinned"]["posture"], "auto_approves");
+
+    // The real hook script decides.
+    let r = s.call(15, "fire", json!({ "envelope": shell_event(&root, "rm -rf /tmp/x") }));
+    let v = &r["verdict"];
+    assert_eq!(v["decision"], "deny", "{r}");
+    assert_eq!(v["reason"], "rm -rf is not allowed here");
+    assert_eq!(v["decided_by"]["hook_id"], "beforeShellExecution[0]");
+    assert_eq!(v["decided_by"]["source"]["kind"], "project_cursor_file");
+    assert_eq!(
+        v["decided_by"]["source"]["path"],
+        json!(root.join(".cursor/hooks.json")),
+        "{r}"
+    );
+    assert_eq!(v["user_messages"][0]["text"], "Destructive command blocked");
+    assert_eq!(r["runs"][0]["status"], "ran");
+    assert_eq!(r["runs"][0]["process"]["exit_code"], 0);
+    let r = s.call(
+        16,
+        "fire",
+        json!({ "envelope": shell_event(&root, "ls"), "host_decision": "ask" }),
+    );
+    assert_eq!(r["verdict"]["decision"], "allow", "{r}");
+    assert_eq!(r["decision_to_act_on"], "ask", "a hook's allow does not relax the host");
+    let r = s.call(17, "fire", json!({ "envelope": { "event": "stop", "cwd": root } }));
+    assert_eq!(r["runs"], json!([]));
+    assert_eq!(r["verdict"]["decision"], Value::Null);
+
+    let r = s.call(
+        18,
+        "can_write_files",
+        json!({ "paths": [".cursor/hooks.json"], "cwd": root }),
+    );
+    assert_eq!(r["allowed"], false, "{r}");
+    assert_eq!(r["decision"], "protected");
+    assert_eq!(r["hits"][0]["role"], "hook_file");
+    let r = s.call(19, "can_write_files", json!({ "paths": ["src/main.rs"], "cwd": root }));
+    assert_eq!(r["allowed"], true, "{r}");
+
+    let r = s.call(20, "remove_root", json!({ "root": root }));
+    assert_eq!(r["effect"], "applied", "{r}");
+    let r = s.call(21, "remove_root", json!({ "root": root }));
+    assert_eq!(r["effect"], "ignored", "{r}");
+
+    let r = s.call(22, "shutdown", json!({ "grace_ms": 1000 }));
+    assert_eq!(r["aborted_requests"], 0);
+    assert_eq!(r["drained"], json!({ "finished": [], "cancelled": [] }));
+    s.wait_exit();
+    assert!(s.rest().iter().all(|m| m.get("id").is_none()), "nothing answered after shutdown");
+}
+
+#[test]
+fn string_ids_and_pipelined_requests_are_answered() {
+    let mut s = Server::start(runtime());
+    let mut batch = String::new();
+    for i in 0..50 {
+        batch.push_str(&format!(
+            "{}\n",
+            json!({ "id": format!("req-{i}"), "method": "fire", "params": { "envelope": { "event": "turn_start" } } })
+        ));
+    }
+    s.send_raw(batch.as_bytes());
+    for i in 0..50 {
+        let m = s.answer(&json!(format!("req-{i}")));
+        assert_eq!(m["result"]["runs"], json!([]), "{m}");
+    }
+    s.close_input();
+    s.wait_exit();
+}
+
+#[test]
+fn error_paths_are_answered_and_the_server_keeps_serving() {
+    let mut s = Server::start(runtime());
+    let cases: [(&str, Value, &str, &str); 12] = [
+        ("{\"id\": 1, \"method\": ", Value::Null, "parse_error", "malformed JSON"),
+        ("[1, 2, 3]", Value::Null, "invalid_request", "JSON object"),
+        (r#"{"method":"ping"}"#, Value::Null, "invalid_request", "missing field `id`"),
+        (r#"{"id":{"a":1},"method":"ping"}"#, Value::Null, "invalid_request", "`id`"),
+        (r#"{"id":2}"#, json!(2), "invalid_request", "missing field `method`"),
+        (r#"{"id":3,"method":7}"#, json!(3), "invalid_request", "`method`"),
+        (r#"{"id":4,"method":"launch_missiles"}"#, json!(4), "unknown_method", "`launch_missiles`"),
+        (r#"{"id":5,"method":"fire","params":{}}"#, json!(5), "invalid_params", "missing field `envelope`"),
+        (
+            r#"{"id":6,"method":"fire","params":{"envelope":{"event":"no_such_event"}}}"#,
+            json!(6),
+            "invalid_params",
+            "no_such_event",
+        ),
+        (r#"{"id":7,"method":"can_write_files","params":{"paths":[]}}"#, json!(7), "invalid_params", "missing field `cwd`"),
+        (r#"{"id":8,"method":"add_root","params":{"root":"/no/such/dir/anywhere"}}"#, json!(8), "runtime_error", "/no/such/dir/anywhere"),
+        (r#"{"id":9,"method":"ping","params":[1]}"#, json!(9), "invalid_request", "`params`"),
+    ];
+    for (line, id, code, needle) in cases {
+        s.send_raw(format!("{line}\n").as_bytes());
+        let m = if id.is_null() { s.next() } else { s.answer(&id) };
+        assert_eq!(m["id"], id, "{line}: {m}");
+        assert_eq!(m["error"]["code"], code, "{line}: {m}");
+        let msg = m["error"]["message"].as_str().expect("message");
+        assert!(msg.contains(needle), "{line}: {msg}");
+    }
+    // Blank lines are ignored; the server still answers.
+    s.send_raw(b"\n  \n");
+    assert_eq!(s.call(10, "ping", json!({})), json!({}));
+    s.close_input();
+    s.wait_exit();
+}
+
+#[test]
+fn a_100_mb_line_is_rejected_and_the_next_request_is_served() {
+    let mut s = Server::start(runtime());
+    let mut w = s.input.take().expect("stdin");
+    let writer = thread::spawn(move || {
+        let chunk = vec![b'x'; 1024 * 1024];
+        for _ in 0..100 {
+            w.write_all(&chunk).expect("write chunk");
+        }
+        w.write_all(b"\n{\"id\":\"after\",\"method\":\"ping\"}\n").expect("write ping");
+        w
+    });
+    let m = s.next();
+    assert_eq!(m["id"], Value::Null, "{m}");
+    assert_eq!(m["error"]["code"], "line_too_long", "{m}");
+    let msg = m["error"]["message"].as_str().expect("message");
+    assert!(msg.contains("104857600 bytes"), "{msg}");
+    assert!(msg.contains(&format!("{} bytes", 16 * 1024 * 1024)), "{msg}");
+    let m = s.answer(&json!("after"));
+    assert_eq!(m["result"], json!({}));
+    s.input = Some(writer.join().expect("writer"));
+    s.close_input();
+    s.wait_exit();
+}
+
+#[test]
+fn stdin_closed_mid_request_answers_what_it_can_and_exits_cleanly() {
+    let project = TestDir::new();
+    project.script(".cursor/hooks/slow.sh", "#!/bin/bash\ncat > /dev/null\nsleep 0.5\necho '{\"permission\":\"deny\"}'\n");
+    project.write(
+        ".cursor/hooks.json",
+        r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": ".cursor/hooks/slow.sh" } ] } }"#,
+    );
+    let root = canonical(project.path());
+    let mut s = Server::start(runtime());
+    activate(&mut s, &root);
+    // A fire is in flight, then a request is cut off by the end of input.
+    s.send(json!("slow"), "fire", json!({ "envelope": shell_event(&root, "make") }));
+    s.send_raw(br#"{"id":"cut","method":"fi"#);
+    s.close_input();
+    let rest = s.rest();
+    let cut = rest.iter().find(|m| m.get("error").is_some()).expect("an error for the cut request");
+    assert_eq!(cut["error"]["code"], "parse_error", "{cut}");
+    let msg = cut["error"]["message"].as_str().expect("message");
+    assert!(msg.starts_with("stdin closed in the middle of a request"), "{msg}");
+    let slow = rest.iter().find(|m| m["id"] == "slow").expect("the in-flight fire is answered");
+    assert_eq!(slow["result"]["verdict"]["decision"], "deny", "{slow}");
+    s.wait_exit();
+}
+
+#[test]
+fn a_complete_last_line_without_newline_is_served() {
+    let mut s = Server::start(runtime());
+    s.send_raw(br#"{"id":1,"method":"ping"}"#);
+    s.close_input();
+    let rest = s.rest();
+    assert_eq!(rest, vec![json!({ "id": 1, "result": {} })]);
+    s.wait_exit();
+}
+
+/// A Claude Code project whose async post-tool hook writes `marker` after `delay` seconds.
+fn async_project(delay: &str) -> (TestDir, PathBuf) {
+    let dir = TestDir::new();
+    let marker = dir.path().join("marker");
+    dir.script(
+        "hooks/log.sh",
+        &format!("#!/bin/bash\ncat > /dev/null\nsleep {delay}\necho done > '{}'\n", marker.display()),
+    );
+    dir.write(
+        ".claude/settings.json",
+        r#"{ "hooks": { "PostToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/hooks/log.sh", "async": true, "timeout": 30 } ] } ] } }"#,
+    );
+    (dir, marker)
+}
+
+fn post_bash(cwd: &Path) -> Value {
+    json!({
+        "event": "post_tool_use",
+        "cwd": cwd,
+        "tool": { "name": "Bash", "kind": "shell", "args": { "command": "ls" } },
+        "result": { "text": "ok" }
+    })
+}
+
+#[test]
+fn shutdown_drains_async_hooks_within_the_grace() {
+    let (project, marker) = async_project("0.3");
+    let root = canonical(project.path());
+    let mut s = Server::start(runtime());
+    activate(&mut s, &root);
+    let r = s.call(1, "fire", json!({ "envelope": post_bash(&root) }));
+    assert_eq!(r["runs"][0]["status"], "background", "{r}");
+    assert!(!marker.exists(), "the async hook is still running");
+    let r = s.call(2, "shutdown", json!({ "grace_ms": 10000 }));
+    assert_eq!(r["drained"]["cancelled"], json!([]), "{r}");
+    assert_eq!(r["drained"]["finished"][0]["process"]["exit_code"], 0, "{r}");
+    assert!(marker.exists(), "the async hook finished before the answer");
+    s.wait_exit();
+}
+
+#[test]
+fn shutdown_cancels_async_hooks_past_the_grace() {
+    let (project, marker) = async_project("20");
+    let root = canonical(project.path());
+    let mut s = Server::start(runtime());
+    activate(&mut s, &root);
+    let r = s.call(1, "fire", json!({ "envelope": post_bash(&root) }));
+    assert_eq!(r["runs"][0]["status"], "background", "{r}");
+    let started = Instant::now();
+    let r = s.call(2, "shutdown", json!({ "grace_ms": 200 }));
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    assert_eq!(r["drained"]["finished"], json!([]), "{r}");
+    assert!(r["drained"]["cancelled"][0]["hook_id"].is_string(), "{r}");
+    assert_eq!(r["drained"]["cancelled"].as_array().map(Vec::len), Some(1), "{r}");
+    assert!(!marker.exists());
+    s.wait_exit();
+}
+
+#[test]
+fn a_hung_hook_does_not_delay_another_fire() {
+    let hung = TestDir::new();
+    hung.script(".cursor/hooks/hang.sh", "#!/bin/bash\ncat > /dev/null\nsleep 30\n");
+    hung.write(
+        ".cursor/hooks.json",
+        r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": ".cursor/hooks/hang.sh", "timeout": 3 } ] } }"#,
+    );
+    let quick = cursor_project();
+    let (hung_root, quick_root) = (canonical(hung.path()), canonical(quick.path()));
+    let mut s = Server::start(runtime());
+    s.call(1, "set_posture", json!({ "window": 1, "posture": "auto_approves" }));
+    s.call(2, "add_root", json!({ "root": hung_root }));
+    s.call(3, "add_root", json!({ "root": quick_root }));
+    s.call(4, "exchange_appended", json!({}));
+
+    let started = Instant::now();
+    s.send(json!("hung"), "fire", json!({ "envelope": shell_event(&hung_root, "make") }));
+    s.send(json!("quick"), "fire", json!({ "envelope": shell_event(&quick_root, "rm -rf /") }));
+    let first = loop {
+        let m = s.next();
+        if m.get("id").is_some() {
+            break m;
+        }
+    };
+    let quick_after = started.elapsed();
+    assert_eq!(first["id"], "quick", "the quick fire is answered first: {first}");
+    assert_eq!(first["result"]["verdict"]["decision"], "deny");
+    assert!(quick_after < Duration::from_secs(2), "quick answer took {quick_after:?}");
+    let hung_answer = s.answer(&json!("hung"));
+    let hung_after = started.elapsed();
+    assert_eq!(hung_answer["result"]["runs"][0]["process"]["timed_out"], true, "{hung_answer}");
+    assert!(hung_after >= Duration::from_secs(3), "{hung_after:?}");
+    s.close_input();
+    s.wait_exit();
+}
+
+#[test]
+fn shutdown_answers_requests_still_running_past_the_grace() {
+    let hung = TestDir::new();
+    hung.script(".cursor/hooks/hang.sh", "#!/bin/bash\ncat > /dev/null\nsleep 30\n");
+    hung.write(
+        ".cursor/hooks.json",
+        r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": ".cursor/hooks/hang.sh", "timeout": 60 } ] } }"#,
+    );
+    let root = canonical(hung.path());
+    let mut s = Server::start(runtime());
+    activate(&mut s, &root);
+    s.send(json!("hung"), "fire", json!({ "envelope": shell_event(&root, "make") }));
+    let started = Instant::now();
+    s.send(json!("bye"), "shutdown", json!({ "grace_ms": 300 }));
+    let hung_answer = s.answer(&json!("hung"));
+    assert_eq!(hung_answer["error"]["code"], "shutting_down", "{hung_answer}");
+    let bye = s.answer(&json!("bye"));
+    assert_eq!(bye["result"]["aborted_requests"], 1, "{bye}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    s.wait_exit();
+}
+
+/// Not a test of its own: when `HOOKS_SERVE_CHILD` is set, this test process becomes a
+/// `hooks serve --stdio` server on its stdin and stdout (the Python client test starts it
+/// that way, since the `hooks` binary of another package is not built for this one).
+#[test]
+fn serve_child_entry() {
+    #[allow(clippy::disallowed_methods, reason = "test-only switch into the child role")]
+    let child = std::env::var_os("HOOKS_SERVE_CHILD").is_some();
+    if !child {
+        return;
+    }
+    // The test harness has printed `test serve::serve_child_entry ... ` without a newline;
+    // end that line so the protocol starts on a line of its own (the client skips what
+    // comes before the `hello` notification).
+    {
+        let mut out = std::io::stdout().lock();
+        out.write_all(b"\n").expect("stdout");
+        out.flush().expect("stdout");
+    }
+    let result = run_stdio_with(
+        runtime(),
+        std::io::stdin(),
+        std::io::stdout(),
+        ServeOptions::default(),
+    );
+    result.expect("serve");
+}
+
+#[test]
+fn the_python_client_fires_a_real_hook_script() {
+    let project = TestDir::new();
+    project.script(
+        "hooks/no-force-push.sh",
+        r#"#!/bin/bash
+input=$(cat)
+if echo "$input" | grep -q 'push --force'; then
+  echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"force pushes are blocked"}}'
+fi
+exit 0
+"#,
+    );
+    project.write(
+        ".claude/settings.json",
+        r#"{ "hooks": { "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/hooks/no-force-push.sh" } ] } ] } }"#,
+    );
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root");
+    let script = repo.join("examples/python/example.py");
+    let exe = std::env::current_exe().expect("test executable");
+    let output = std::process::Command::new("python3")
+        .arg(&script)
+        .arg("--root")
+        .arg(project.path())
+        .arg("--command")
+        .arg("git push --force origin main")
+        .arg("--")
+        .arg(&exe)
+        .args(["--exact", "serve::serve_child_entry", "--nocapture", "--test-threads", "1"])
+        .env("HOOKS_SERVE_CHILD", "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run python3");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "python failed: {stdout}\n{stderr}");
+    let last = stdout.lines().last().expect("a verdict line");
+    let verdict: Value = serde_json::from_str(last).expect("verdict JSON");
+    assert_eq!(verdict["decision"], "deny", "{stdout}\n{stderr}");
+    assert_eq!(verdict["reason"], "force pushes are blocked");
+    assert_eq!(verdict["decided_by"]["source"]["kind"], "project_claude_settings");
+}
