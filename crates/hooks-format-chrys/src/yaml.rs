@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
+use saphyr_parser::{Event, Marker, Parser, ScalarStyle, Span, Tag};
 
 use crate::pyval::{Node, PyInt, PyValue};
 
@@ -37,7 +37,6 @@ enum Frame {
         items: Vec<Node>,
         mark: (u32, u32),
         anchor: usize,
-        tag: Option<String>,
     },
     Map {
         pairs: Vec<(Node, Node)>,
@@ -47,10 +46,17 @@ enum Frame {
         anchor: usize,
         /// `!!set`: the keys are the members.
         set: bool,
+        /// A flow mapping (`{…}`), where PyYAML allows empty keys.
+        flow: bool,
+        /// Where it starts.
+        start: Marker,
     },
 }
 
 struct Builder {
+    /// The first construction error, reported only if the whole stream parses (PyYAML
+    /// composes the document before it constructs values).
+    pending: Option<YamlError>,
     stack: Vec<Frame>,
     anchors: HashMap<usize, (Node, usize)>,
     nodes: usize,
@@ -60,33 +66,69 @@ struct Builder {
 /// Loads the single document of `text`; `None` for an empty stream.
 pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
     check_characters(text)?;
-    let mut b = Builder { stack: Vec::new(), anchors: HashMap::new(), nodes: 0, root: None };
+    let chars: Vec<char> = text.chars().collect();
+    let mut b =
+        Builder { pending: None, stack: Vec::new(), anchors: HashMap::new(), nodes: 0, root: None };
     let mut documents = 0usize;
+    let mut first_doc: Option<Marker> = None;
+    // Where tabs may appear for PyYAML: inside quoted and block scalars.
+    let mut tab_ok: Vec<(usize, usize)> = Vec::new();
     for item in Parser::new_from_str(text) {
-        let (event, span) = item.map_err(|e| {
-            YamlError::Syntax(format!(
-                "{}\n  in \"<unicode string>\", line {}, column {}",
-                e.info(),
-                e.marker().line(),
-                e.marker().col() + 1
-            ))
-        })?;
+        let (event, span) = match item {
+            Ok(ev) => ev,
+            Err(e) => {
+                check_tabs(&chars, &tab_ok, e.marker().index())?;
+                return Err(YamlError::Syntax(format!(
+                    "{}\n  in \"<unicode string>\", line {}, column {}",
+                    e.info(),
+                    e.marker().line(),
+                    e.marker().col() + 1
+                )));
+            }
+        };
+        if let Event::Scalar(_, style, ..) = &event
+            && *style != ScalarStyle::Plain
+        {
+            tab_ok.push((span.start.index(), span.end.index()));
+        }
         match event {
             Event::DocumentStart(_) => {
                 documents += 1;
                 if documents > 1 {
+                    let first = first_doc
+                        .map(|m| format!("\n{}", py_marker(&chars, &m)))
+                        .unwrap_or_default();
                     return Err(YamlError::Syntax(format!(
-                        "expected a single document in the stream\nbut found another document\n  in \"<unicode string>\", line {}, column {}",
-                        span.start.line(),
-                        span.start.col() + 1
+                        "expected a single document in the stream{first}\nbut found another document\n{}",
+                        py_marker(&chars, &span.start)
                     )));
                 }
+                first_doc = Some(span.start);
             }
             Event::Scalar(value, style, anchor, tag) => {
-                let node = Node::new(
-                    resolve_scalar(value.as_ref(), style, tag.as_deref(), &span)?,
-                    Some(mark(&span)),
-                );
+                // YAML 1.2 allows an implicit empty key (`: x`) in a block mapping; PyYAML
+                // does not.
+                if value.is_empty()
+                    && style == ScalarStyle::Plain
+                    && chars.get(span.start.index()) == Some(&':')
+                    && let Some(Frame::Map { key: None, flow: false, start, .. }) = b.stack.last()
+                {
+                    let context = if start.index() == span.start.index() {
+                        String::new()
+                    } else {
+                        format!("\n{}", py_marker(&chars, start))
+                    };
+                    return Err(YamlError::Syntax(format!(
+                        "while parsing a block mapping{context}\nexpected <block end>, but found ':'\n{}",
+                        py_marker(&chars, &span.start)
+                    )));
+                }
+                let resolved = resolve_scalar(value.as_ref(), style, tag.as_deref(), &chars, &span)
+                    .unwrap_or_else(|e| {
+                        b.defer(e);
+                        PyValue::None
+                    });
+                let node = Node::new(resolved, Some(mark(&span)));
                 b.count(1)?;
                 b.push_value(node, anchor, 1)?;
             }
@@ -103,8 +145,12 @@ pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
             }
             Event::SequenceStart(anchor, tag) => {
                 b.check_depth(&span)?;
-                let tag = tag.map(|t| tag_name(&t));
-                b.stack.push(Frame::Seq { items: Vec::new(), mark: mark(&span), anchor, tag });
+                if let Some(t) = tag.map(|t| tag_name(&t))
+                    && t != "tag:yaml.org,2002:seq"
+                {
+                    b.defer(unknown_tag(&t, &chars, &span));
+                }
+                b.stack.push(Frame::Seq { items: Vec::new(), mark: mark(&span), anchor });
             }
             Event::MappingStart(anchor, tag) => {
                 b.check_depth(&span)?;
@@ -114,9 +160,10 @@ pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
                     match t.as_str() {
                         "tag:yaml.org,2002:map" => {}
                         "tag:yaml.org,2002:set" => set = true,
-                        _ => return Err(unknown_tag(&t, &span)),
+                        _ => b.defer(unknown_tag(&t, &chars, &span)),
                     }
                 }
+                let flow = chars.get(span.start.index()) == Some(&'{');
                 b.stack.push(Frame::Map {
                     pairs: Vec::new(),
                     key: None,
@@ -124,15 +171,12 @@ pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
                     mark: mark(&span),
                     anchor,
                     set,
+                    flow,
+                    start: span.start,
                 });
             }
             Event::SequenceEnd => {
-                if let Some(Frame::Seq { items, mark, anchor, tag }) = b.stack.pop() {
-                    if let Some(t) = tag
-                        && t != "tag:yaml.org,2002:seq"
-                    {
-                        return Err(unknown_tag(&t, &span));
-                    }
+                if let Some(Frame::Seq { items, mark, anchor }) = b.stack.pop() {
                     let size = subtree_size(&items);
                     b.count(1)?;
                     b.push_value(Node::new(PyValue::List(items), Some(mark)), anchor, size)?;
@@ -140,7 +184,13 @@ pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
             }
             Event::MappingEnd => {
                 if let Some(Frame::Map { pairs, merges, mark, anchor, set, .. }) = b.stack.pop() {
-                    let pairs = apply_merges(pairs, merges, &span)?;
+                    let pairs = match apply_merges(pairs.clone(), merges, &span) {
+                        Ok(p) => p,
+                        Err(e) => {
+                            b.defer(e);
+                            pairs
+                        }
+                    };
                     let size =
                         1 + pairs.iter().map(|(k, v)| node_size(k) + node_size(v)).sum::<usize>();
                     b.count(1)?;
@@ -155,10 +205,90 @@ pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
             Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => {}
         }
     }
-    Ok(b.root)
+    check_tabs(&chars, &tab_ok, chars.len())?;
+    match b.pending {
+        Some(e) => Err(e),
+        None => Ok(b.root),
+    }
+}
+
+/// PyYAML's `Mark.__str__`: where, then the line with a caret under the position.
+fn py_mark(chars: &[char], index: usize, line: usize, col: usize) -> String {
+    let breaks = ['\0', '\r', '\n', '\u{85}', '\u{2028}', '\u{2029}'];
+    let max_half = 75.0 / 2.0 - 1.0;
+    let mut head = "";
+    let mut start = index.min(chars.len());
+    while start > 0 && !breaks.contains(&chars[start - 1]) {
+        start -= 1;
+        #[allow(clippy::cast_precision_loss)]
+        if (index - start) as f64 > max_half {
+            head = " ... ";
+            start += 5;
+            break;
+        }
+    }
+    let mut tail = "";
+    let mut end = index.min(chars.len());
+    while end < chars.len() && !breaks.contains(&chars[end]) {
+        end += 1;
+        #[allow(clippy::cast_precision_loss)]
+        if (end - index) as f64 > max_half {
+            tail = " ... ";
+            end -= 5;
+            break;
+        }
+    }
+    let snippet: String = chars.get(start..end).map(|c| c.iter().collect()).unwrap_or_default();
+    let pad = " ".repeat(4 + index.saturating_sub(start) + head.len());
+    format!(
+        "  in \"<unicode string>\", line {line}, column {}:\n    {head}{snippet}{tail}\n{pad}^",
+        col + 1
+    )
+}
+
+fn py_marker(chars: &[char], m: &Marker) -> String {
+    py_mark(chars, m.index(), m.line(), m.col())
+}
+
+/// PyYAML's scanner only skips spaces between tokens, so a tab anywhere but inside a quoted
+/// or block scalar or a comment "cannot start any token". Checks the tabs before `until`.
+fn check_tabs(chars: &[char], tab_ok: &[(usize, usize)], until: usize) -> Result<(), YamlError> {
+    let mut line = 1usize;
+    let mut line_start = 0usize;
+    let mut in_comment = false;
+    for (i, &c) in chars.iter().enumerate().take(until) {
+        let inside = |i: usize| tab_ok.iter().any(|&(a, b)| (a..b).contains(&i));
+        match c {
+            '\n' => {
+                line += 1;
+                line_start = i + 1;
+                in_comment = false;
+            }
+            '#' if !in_comment && !inside(i) => {
+                let prev = if i == line_start { None } else { chars.get(i - 1).copied() };
+                if matches!(prev, None | Some(' ' | '\t')) {
+                    in_comment = true;
+                }
+            }
+            '\t' if !in_comment && !inside(i) => {
+                return Err(YamlError::Syntax(format!(
+                    "while scanning for the next token\nfound character '\\t' that cannot start any token\n{}",
+                    py_mark(chars, i, line, i - line_start)
+                )));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 impl Builder {
+    fn defer(&mut self, e: YamlError) {
+        if self.pending.is_none() {
+            self.pending = Some(e);
+        }
+    }
+
     fn count(&mut self, n: usize) -> Result<(), YamlError> {
         self.nodes = self.nodes.saturating_add(n);
         if self.nodes > MAX_NODES {
@@ -183,7 +313,7 @@ impl Builder {
     fn push_value(&mut self, node: Node, anchor: usize, size: usize) -> Result<(), YamlError> {
         let is_key = matches!(self.stack.last(), Some(Frame::Map { key: None, .. }));
         if !is_key && is_merge_key(&node) {
-            return Err(YamlError::Syntax(format!(
+            self.defer(YamlError::Syntax(format!(
                 "could not determine a constructor for the tag 'tag:yaml.org,2002:merge'{}",
                 at(node.mark)
             )));
@@ -191,13 +321,14 @@ impl Builder {
         if anchor != 0 {
             self.anchors.insert(anchor, (node.clone(), size));
         }
+        let self_pending = &mut self.pending;
         match self.stack.last_mut() {
             None => self.root = Some(node),
             Some(Frame::Seq { items, .. }) => items.push(node),
             Some(Frame::Map { pairs, key, merges, .. }) => match key.take() {
                 None => {
-                    if !node.value.hashable() {
-                        return Err(YamlError::Syntax(format!(
+                    if !node.value.hashable() && self_pending.is_none() {
+                        *self_pending = Some(YamlError::Syntax(format!(
                             "while constructing a mapping\nfound unhashable key{}",
                             at(node.mark)
                         )));
@@ -277,11 +408,28 @@ fn merge_error(span: &Span) -> YamlError {
     ))
 }
 
-fn unknown_tag(tag: &str, span: &Span) -> YamlError {
+fn unknown_tag(tag: &str, chars: &[char], span: &Span) -> YamlError {
+    // PyYAML's node starts at its tag or anchor; saphyr-parser's span at the content.
+    let (mut index, mut col) = (span.start.index(), span.start.col());
+    for _ in 0..2 {
+        let mut i = index;
+        while i > 0 && chars.get(i - 1) == Some(&' ') {
+            i -= 1;
+        }
+        let end = i;
+        while i > 0 && chars.get(i - 1).is_some_and(|c| !c.is_whitespace() && !"[{,".contains(*c)) {
+            i -= 1;
+        }
+        if i < end && matches!(chars.get(i), Some('!' | '&')) {
+            col -= index - i;
+            index = i;
+        } else {
+            break;
+        }
+    }
     YamlError::Syntax(format!(
-        "could not determine a constructor for the tag '{tag}'\n  in \"<unicode string>\", line {}, column {}",
-        span.start.line(),
-        span.start.col() + 1
+        "could not determine a constructor for the tag '{tag}'\n{}",
+        py_mark(chars, index, span.start.line(), col)
     ))
 }
 
@@ -313,6 +461,7 @@ fn resolve_scalar(
     value: &str,
     style: ScalarStyle,
     tag: Option<&Tag>,
+    chars: &[char],
     span: &Span,
 ) -> Result<PyValue, YamlError> {
     if let Some(tag) = tag {
@@ -337,7 +486,7 @@ fn resolve_scalar(
                 ))
             }),
             "!" => Ok(PyValue::Str(v.to_owned())),
-            _ => Err(unknown_tag(&name, span)),
+            _ => Err(unknown_tag(&name, chars, span)),
         };
     }
     if style != ScalarStyle::Plain {
