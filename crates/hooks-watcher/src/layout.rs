@@ -1,6 +1,9 @@
-//! Where project hook files live under a project root, and which paths a change must touch to matter.
+//! Where project hook files live under a project root and user hook files in the user's
+//! folders, and which paths a change must touch to matter.
 
 use std::path::{Component, Path, PathBuf};
+
+use hooks_sources::UserDirs;
 
 #[cfg(test)]
 mod tests;
@@ -69,4 +72,43 @@ pub fn owning_root(path: &Path, is_root: impl Fn(&Path) -> bool) -> Option<(Path
 /// The folders to watch for `root` besides the root itself, absolute.
 pub fn folder_paths(root: &Path) -> impl Iterator<Item = PathBuf> + '_ {
     WATCHED_FOLDERS.iter().map(move |rel| root.join(rel))
+}
+
+/// The names of Chrys's hook file in its `hooks/` folder, in search order.
+pub const CHRYS_FILE_NAMES: [&str; 3] = ["hooks.yaml", "hooks.yml", "hooks.json"];
+
+/// The user-scope folders that can hold a user hook file, or a folder that does: Cursor's
+/// user directory, Claude Code's, Chrys's config directory and its `hooks/` folder. Relative
+/// directories are left out (they are not loaded either).
+pub fn user_folders(dirs: &UserDirs) -> Vec<PathBuf> {
+    let mut out = Vec::with_capacity(4);
+    let absolute = |d: &Option<PathBuf>| d.clone().filter(|p| p.is_absolute());
+    out.extend(absolute(&dirs.cursor_dir));
+    out.extend(absolute(&dirs.claude_dir));
+    if let Some(chrys) = absolute(&dirs.chrys_config_dir) {
+        let hooks = chrys.join("hooks");
+        out.push(chrys);
+        out.push(hooks);
+    }
+    out
+}
+
+/// What `path` is to the user-scope files in `dirs`: one of [`user_folders`]
+/// ([`Touch::Folder`]), one of the user hook files ([`Touch::HookFile`]: `hooks.json` in
+/// Cursor's folder, `settings.json` in Claude Code's, [`CHRYS_FILE_NAMES`] in Chrys's
+/// `hooks/`), or `None` when a change to it cannot change the user's hooks.
+pub fn user_touch(dirs: &UserDirs, path: &Path) -> Option<Touch> {
+    fn under(d: &Option<PathBuf>) -> Option<&Path> {
+        d.as_deref().filter(|p| p.is_absolute())
+    }
+    let chrys_hooks = under(&dirs.chrys_config_dir).map(|c| c.join("hooks"));
+    let folders = [under(&dirs.cursor_dir), under(&dirs.claude_dir), under(&dirs.chrys_config_dir)];
+    if folders.iter().flatten().any(|f| *f == path) || chrys_hooks.as_deref() == Some(path) {
+        return Some(Touch::Folder);
+    }
+    let (parent, name) = (path.parent()?, path.file_name()?.to_str()?);
+    let is_file = (under(&dirs.cursor_dir) == Some(parent) && name == "hooks.json")
+        || (under(&dirs.claude_dir) == Some(parent) && name == "settings.json")
+        || (chrys_hooks.as_deref() == Some(parent) && CHRYS_FILE_NAMES.contains(&name));
+    is_file.then_some(Touch::HookFile)
 }

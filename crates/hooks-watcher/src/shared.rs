@@ -11,9 +11,9 @@ use std::{
     },
 };
 
-use hooks_registry::{RegistryHandle, SourceUpdate, source_id};
+use hooks_registry::{RegistryHandle, SourceUpdate, canonicalize_lenient, source_id};
 use hooks_schema::{AbsPathBuf, Generation, HookDiagnostic, HookSourceId, HookSourceKind};
-use hooks_sources::{SourceFormat, project_files, read_source};
+use hooks_sources::{SourceFormat, UserDirs, project_files, read_source, user_files};
 use hooks_trust::{TrustInputs, TrustPolicy};
 use tokio::sync::oneshot;
 
@@ -52,6 +52,40 @@ pub enum WatcherEvent {
         /// The root.
         root: AbsPathBuf,
     },
+    /// The user-scope folders' platform watches were attached, or one of them failed to
+    /// attach (the others are watched).
+    UserAttached {
+        /// Whether every folder is watched.
+        result: Result<(), WatchError>,
+    },
+    /// The user-scope hook files were read from disk and applied to the registry.
+    UserReloaded {
+        /// How many times the user files have been loaded, this load included.
+        loads: u64,
+        /// The registry generation after the load.
+        generation: Generation,
+        /// The user sources found, in priority order.
+        sources: Vec<HookSourceId>,
+    },
+    /// A watch error on a user-scope folder, recorded as a user diagnostic.
+    UserDiagnostic {
+        /// The diagnostic.
+        diagnostic: HookDiagnostic,
+    },
+}
+
+/// What one load of the user-scope hook files found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserReloadReport {
+    /// How many times the user files have been loaded, this load included.
+    pub loads: u64,
+    /// The registry generation after the load.
+    pub generation: Generation,
+    /// The user sources found, in priority order.
+    pub sources: Vec<HookSourceId>,
+    /// Sources loaded before and gone now, removed from the registry (after the pin, the
+    /// registry keeps a pinned source and reports the removal).
+    pub withdrawn: Vec<HookSourceId>,
 }
 
 /// What one load of a root found.
@@ -92,10 +126,24 @@ struct RootEntry {
     missing: Option<HookDiagnostic>,
 }
 
+/// The user-scope files being watched.
+#[derive(Debug)]
+struct UserEntry {
+    dirs: UserDirs,
+    claude_strict: bool,
+    sources: BTreeSet<HookSourceId>,
+    attach: AttachState,
+    loads: u64,
+    watch_diagnostics: Vec<HookDiagnostic>,
+}
+
 #[derive(Debug)]
 struct State {
     inputs: TrustInputs,
+    /// Whether project Claude Code settings are read under the strict contract.
+    claude_strict: bool,
     roots: BTreeMap<AbsPathBuf, RootEntry>,
+    user: Option<UserEntry>,
 }
 
 pub(crate) struct Shared {
@@ -111,11 +159,12 @@ impl Shared {
         registry: RegistryHandle,
         policy: Arc<dyn TrustPolicy>,
         inputs: TrustInputs,
+        claude_strict: bool,
     ) -> Shared {
         Shared {
             registry,
             policy,
-            state: Mutex::new(State { inputs, roots: BTreeMap::new() }),
+            state: Mutex::new(State { inputs, claude_strict, roots: BTreeMap::new(), user: None }),
             subscribers: Mutex::new(Vec::new()),
             platform_watches: AtomicUsize::new(0),
         }
@@ -267,8 +316,12 @@ impl Shared {
     pub(crate) fn set_trust_inputs(&self, inputs: TrustInputs) {
         let mut state = lock(&self.state);
         state.inputs = inputs;
-        let sources: BTreeSet<&HookSourceId> =
-            state.roots.values().flat_map(|e| e.sources.iter()).collect();
+        let sources: BTreeSet<&HookSourceId> = state
+            .roots
+            .values()
+            .flat_map(|e| e.sources.iter())
+            .chain(state.user.iter().flat_map(|u| u.sources.iter()))
+            .collect();
         self.registry.change(|reg| {
             for source in sources {
                 reg.set_trust(source, self.policy.decide(source.kind, &inputs));
@@ -278,6 +331,152 @@ impl Shared {
 
     pub(crate) fn trust_inputs(&self) -> TrustInputs {
         lock(&self.state).inputs
+    }
+
+    /// Starts (or restarts, with new folders) watching the user-scope files: records `dirs`
+    /// and loads the files on the spot. Returns a receiver for the attachment of the folder
+    /// watches the worker is about to make.
+    pub(crate) fn watch_user(
+        &self,
+        dirs: UserDirs,
+        claude_strict: bool,
+    ) -> oneshot::Receiver<AttachOutcome> {
+        let mut state = lock(&self.state);
+        let (tx, rx) = oneshot::channel();
+        match &mut state.user {
+            Some(entry) => {
+                entry.dirs = dirs;
+                entry.claude_strict = claude_strict;
+                entry.watch_diagnostics.clear();
+                match &mut entry.attach {
+                    AttachState::Pending(waiters) => waiters.push(tx),
+                    AttachState::Done(_) => entry.attach = AttachState::Pending(vec![tx]),
+                }
+            }
+            None => {
+                state.user = Some(UserEntry {
+                    dirs,
+                    claude_strict,
+                    sources: BTreeSet::new(),
+                    attach: AttachState::Pending(vec![tx]),
+                    loads: 0,
+                    watch_diagnostics: Vec::new(),
+                });
+            }
+        }
+        let report = self.reload_user_locked(&mut state);
+        drop(state);
+        if let Some(report) = report {
+            self.emit_user_reloaded(report);
+        }
+        rx
+    }
+
+    /// The user-scope folders being watched, if any.
+    pub(crate) fn user_dirs(&self) -> Option<UserDirs> {
+        lock(&self.state).user.as_ref().map(|u| u.dirs.clone())
+    }
+
+    pub(crate) fn user_loads(&self) -> Option<u64> {
+        lock(&self.state).user.as_ref().map(|u| u.loads)
+    }
+
+    pub(crate) fn user_diagnostics(&self) -> Vec<HookDiagnostic> {
+        lock(&self.state).user.as_ref().map(|u| u.watch_diagnostics.clone()).unwrap_or_default()
+    }
+
+    /// Ends the user scope's attachment and tells the futures waiting on it.
+    pub(crate) fn user_attach_done(&self, outcome: AttachOutcome) {
+        let mut state = lock(&self.state);
+        let Some(entry) = state.user.as_mut() else { return };
+        let previous = std::mem::replace(&mut entry.attach, AttachState::Done(outcome.clone()));
+        drop(state);
+        if let AttachState::Pending(waiters) = previous {
+            for tx in waiters {
+                let _ = tx.send(outcome.clone());
+            }
+        }
+        let result = match outcome {
+            AttachOutcome::Attached => Ok(()),
+            AttachOutcome::Failed(e) => Err(e),
+            AttachOutcome::Removed => return,
+        };
+        self.emit(WatcherEvent::UserAttached { result });
+    }
+
+    /// Records a watch error on a user-scope folder (once per distinct message).
+    pub(crate) fn user_watch_error(&self, error: &WatchError) {
+        let diagnostic = error.to_diagnostic();
+        let mut state = lock(&self.state);
+        let Some(entry) = state.user.as_mut() else { return };
+        if entry.watch_diagnostics.contains(&diagnostic) {
+            return;
+        }
+        entry.watch_diagnostics.push(diagnostic.clone());
+        drop(state);
+        self.emit(WatcherEvent::UserDiagnostic { diagnostic });
+    }
+
+    /// Reads the user-scope files from disk and applies them, or `None` when they are not
+    /// watched.
+    pub(crate) fn reload_user(&self) -> Option<UserReloadReport> {
+        let mut state = lock(&self.state);
+        let report = self.reload_user_locked(&mut state)?;
+        drop(state);
+        self.emit_user_reloaded(report.clone());
+        Some(report)
+    }
+
+    fn emit_user_reloaded(&self, report: UserReloadReport) {
+        let UserReloadReport { loads, generation, sources, .. } = report;
+        self.emit(WatcherEvent::UserReloaded { loads, generation, sources });
+    }
+
+    /// The state on disk decides, as for a root: every user file present is read and
+    /// upserted (not scoped to any root, trust decided by the policy for its user kind), a
+    /// file that cannot be read is recorded as a read failure, and every user source loaded
+    /// before but absent now is removed (after the pin, the registry keeps a pinned source
+    /// and reports the removal).
+    fn reload_user_locked(&self, state: &mut State) -> Option<UserReloadReport> {
+        let inputs = state.inputs;
+        let entry = state.user.as_mut()?;
+        let mut loaded = BTreeSet::new();
+        let mut ops = Vec::new();
+        for (kind, path) in user_files(&entry.dirs) {
+            let Some(format) = SourceFormat::of_kind(kind) else { continue };
+            let format = format.with_claude_strict(entry.claude_strict);
+            let Some(id) = identify_user(kind, &path) else { continue };
+            if !loaded.insert(id.clone()) {
+                continue;
+            }
+            ops.push(match read_source(&path, format) {
+                Ok(parsed) => Op::Upsert(SourceUpdate {
+                    source: id,
+                    parsed,
+                    project_root: None,
+                    trust: self.policy.decide(kind, &inputs),
+                }),
+                Err(e) => Op::ReadFailure(id, e.to_diagnostic()),
+            });
+        }
+        let withdrawn: Vec<HookSourceId> = entry.sources.difference(&loaded).cloned().collect();
+        let generation = self.registry.change(|reg| {
+            for op in ops {
+                match op {
+                    Op::Upsert(update) => reg.upsert_source(update),
+                    Op::ReadFailure(id, d) => reg.record_read_failure(&id, None, d),
+                };
+            }
+            for id in &withdrawn {
+                reg.remove_source(id);
+            }
+            reg.generation()
+        });
+        entry.loads += 1;
+        let mut sources: Vec<HookSourceId> = loaded.iter().cloned().collect();
+        sources.sort_by_key(|s| s.kind.priority());
+        entry.sources = loaded;
+        Some(UserReloadReport { loads: entry.loads, generation, sources, withdrawn })
     }
 
     fn emit_reloaded(&self, report: ReloadReport) {
@@ -291,6 +490,7 @@ impl Shared {
     /// Runs under the state lock, so a reload and a removal of the same root never interleave.
     fn reload_locked(&self, state: &mut State, root: &AbsPathBuf) -> Option<ReloadReport> {
         let inputs = state.inputs;
+        let claude_strict = state.claude_strict;
         let entry = state.roots.get_mut(root)?;
         let present = if root.as_path().is_dir() {
             entry.missing = None;
@@ -309,6 +509,7 @@ impl Shared {
         let mut ops = Vec::with_capacity(present.len());
         for (kind, path) in present {
             let Some(format) = SourceFormat::of_kind(kind) else { continue };
+            let format = format.with_claude_strict(claude_strict);
             let id = identify(kind, &path, root);
             let op = match read_source(&path, format) {
                 Ok(parsed) => Op::Upsert(SourceUpdate {
@@ -362,6 +563,20 @@ fn identify(kind: HookSourceKind, path: &Path, root: &AbsPathBuf) -> HookSourceI
         let abs = root.join(rel).unwrap_or_else(|_| root.clone());
         HookSourceId::new(kind, abs)
     })
+}
+
+/// A user file's identity, as `hooks_sources::load_user_sources` gives it: its canonical
+/// path, or, when it cannot be resolved (a dangling symlink), the path resolved as far as it
+/// exists. `None` for a relative path, which is not loaded.
+fn identify_user(kind: HookSourceKind, path: &Path) -> Option<HookSourceId> {
+    if !path.is_absolute() {
+        return None;
+    }
+    if let Ok(id) = source_id(kind, path) {
+        return Some(id);
+    }
+    let base = AbsPathBuf::new(path.ancestors().last()?.to_path_buf()).ok()?;
+    Some(HookSourceId::new(kind, canonicalize_lenient(path, &base)))
 }
 
 /// Locks, recovering from poisoning: every critical section leaves the state consistent.

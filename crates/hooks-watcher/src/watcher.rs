@@ -15,13 +15,14 @@ use std::{
 
 use hooks_registry::{RegistryHandle, canonicalize};
 use hooks_schema::{AbsPathBuf, HookDiagnostic};
+use hooks_sources::UserDirs;
 use hooks_trust::{CommandExecutionPosture, Surface, TrustInputs, TrustPolicy};
 use tokio::sync::oneshot;
 
 use crate::{
     DEFAULT_DEBOUNCE_WINDOW, WatcherError,
     backend::{NotifyBackend, WatchBackend},
-    shared::{AttachOutcome, ReloadReport, Shared, WatcherEvent},
+    shared::{AttachOutcome, ReloadReport, Shared, UserReloadReport, WatcherEvent},
     worker::{Engine, Msg, run},
 };
 
@@ -36,6 +37,9 @@ pub struct WatcherConfig {
     /// The trust inputs project files are decided with until [`HookConfigWatcher::set_trust_inputs`]
     /// is called; the posture is `Unknown` before the run starts, which keeps them inert.
     pub trust_inputs: TrustInputs,
+    /// Whether project Claude Code settings are read under the deny-only strict contract
+    /// (`hooks_sources::SourceFormat::ClaudeStrict`); off by default.
+    pub claude_strict: bool,
 }
 
 impl WatcherConfig {
@@ -44,7 +48,16 @@ impl WatcherConfig {
         WatcherConfig {
             debounce_window: DEFAULT_DEBOUNCE_WINDOW,
             trust_inputs: TrustInputs::new(surface, CommandExecutionPosture::Unknown),
+            claude_strict: false,
         }
+    }
+
+    /// The same configuration, reading project Claude Code settings under the strict
+    /// contract when `strict` holds.
+    #[must_use]
+    pub fn with_claude_strict(mut self, strict: bool) -> WatcherConfig {
+        self.claude_strict = strict;
+        self
     }
 
     /// The same configuration with another debounce window.
@@ -94,7 +107,8 @@ impl HookConfigWatcher {
         tx: Sender<Msg>,
         rx: Receiver<Msg>,
     ) -> Result<HookConfigWatcher, WatcherError> {
-        let shared = Arc::new(Shared::new(registry, policy, config.trust_inputs));
+        let shared =
+            Arc::new(Shared::new(registry, policy, config.trust_inputs, config.claude_strict));
         let engine = Engine::new(Arc::clone(&shared), backend, config.debounce_window);
         let thread = std::thread::Builder::new()
             .name("hook-config-watcher".to_owned())
@@ -125,6 +139,49 @@ impl HookConfigWatcher {
             Ok(rx) => AttachFuture { root: Some(root), state: FutureState::Waiting(rx) },
             Err(outcome) => AttachFuture::ready(outcome_result(root, outcome)),
         }
+    }
+
+    /// Watches the user-scope hook files in `dirs` (`~/.cursor/hooks.json`, Chrys's
+    /// `<config dir>/hooks/hooks.{yaml,yml,json}`, `~/.claude/settings.json`) and reloads them
+    /// like project files.
+    ///
+    /// The files are loaded on the spot, on the caller's thread (so they are in the registry
+    /// before the pin), each under its user kind, scoped to no project root, with the trust
+    /// decision the policy gives for the current trust inputs; `claude_strict` reads Claude
+    /// Code settings under the deny-only strict contract. Then the worker watches, never
+    /// recursively, `cursor_dir`, `claude_dir`, `chrys_config_dir` and
+    /// `chrys_config_dir/hooks`, or the parent of each that does not exist yet, so the folder
+    /// is watched as soon as it appears. The future resolves when the watches are attached,
+    /// or with the first folder that could not be watched (the others are watched, and the
+    /// files were loaded anyway).
+    ///
+    /// Calling it again replaces the folders: the files are loaded from the new folders,
+    /// user sources no longer found are removed, and the watches follow.
+    pub fn watch_user_dirs(&self, dirs: UserDirs, claude_strict: bool) -> UserWatchFuture {
+        let rx = self.shared.watch_user(dirs, claude_strict);
+        if self.tx.send(Msg::AttachUser).is_err() {
+            return UserWatchFuture {
+                state: FutureState::Ready(Some(Err(WatcherError::ShutDown))),
+            };
+        }
+        UserWatchFuture { state: FutureState::Waiting(rx) }
+    }
+
+    /// Reads the user-scope hook files from disk and applies them now, as a debounced change
+    /// does; `None` when [`HookConfigWatcher::watch_user_dirs`] was not called.
+    pub fn reload_user_dirs(&self) -> Option<UserReloadReport> {
+        self.shared.reload_user()
+    }
+
+    /// How many times the user-scope files have been loaded, or `None` when they are not
+    /// watched.
+    pub fn user_loads(&self) -> Option<u64> {
+        self.shared.user_loads()
+    }
+
+    /// The watch diagnostics of the user-scope folders (too many watches, permission denied).
+    pub fn user_diagnostics(&self) -> Vec<HookDiagnostic> {
+        self.shared.user_diagnostics()
     }
 
     /// Removes a root: withdraws its sources and the project from the registry and detaches
@@ -222,12 +279,12 @@ impl std::fmt::Debug for HookConfigWatcher {
 #[derive(Debug)]
 pub struct AttachFuture {
     root: Option<AbsPathBuf>,
-    state: FutureState,
+    state: FutureState<AbsPathBuf>,
 }
 
 #[derive(Debug)]
-enum FutureState {
-    Ready(Option<Result<AbsPathBuf, WatcherError>>),
+enum FutureState<T> {
+    Ready(Option<Result<T, WatcherError>>),
     Waiting(oneshot::Receiver<AttachOutcome>),
 }
 
@@ -238,20 +295,64 @@ impl AttachFuture {
 
     /// Blocks the current thread until the watch is attached or `timeout` passes (for callers
     /// without an async runtime); `None` on timeout.
-    pub fn wait_timeout(mut self, timeout: Duration) -> Option<Result<AbsPathBuf, WatcherError>> {
-        let deadline = Instant::now() + timeout;
-        let waker = Waker::from(Arc::new(ThreadWaker(std::thread::current())));
-        let mut cx = Context::from_waker(&waker);
-        loop {
-            if let Poll::Ready(result) = Pin::new(&mut self).poll(&mut cx) {
-                return Some(result);
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return None;
-            }
-            std::thread::park_timeout(left);
+    pub fn wait_timeout(self, timeout: Duration) -> Option<Result<AbsPathBuf, WatcherError>> {
+        block_on_timeout(self, timeout)
+    }
+}
+
+/// Resolves when the user-scope folders' platform watches are attached (see
+/// [`HookConfigWatcher::watch_user_dirs`]), or with the first folder that could not be watched.
+#[must_use = "the future tells when changes to the user files start being seen"]
+#[derive(Debug)]
+pub struct UserWatchFuture {
+    state: FutureState<()>,
+}
+
+impl UserWatchFuture {
+    /// Blocks the current thread until the watches are attached or `timeout` passes (for
+    /// callers without an async runtime); `None` on timeout.
+    pub fn wait_timeout(self, timeout: Duration) -> Option<Result<(), WatcherError>> {
+        block_on_timeout(self, timeout)
+    }
+}
+
+impl Future for UserWatchFuture {
+    type Output = Result<(), WatcherError>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        match &mut this.state {
+            FutureState::Ready(r) => Poll::Ready(r.take().unwrap_or(Err(WatcherError::ShutDown))),
+            FutureState::Waiting(rx) => match Pin::new(rx).poll(cx) {
+                Poll::Pending => Poll::Pending,
+                Poll::Ready(result) => {
+                    this.state = FutureState::Ready(None);
+                    Poll::Ready(match result {
+                        Ok(AttachOutcome::Attached) => Ok(()),
+                        Ok(AttachOutcome::Failed(e)) => Err(WatcherError::Watch(e)),
+                        Ok(AttachOutcome::Removed) | Err(_) => Err(WatcherError::ShutDown),
+                    })
+                }
+            },
         }
+    }
+}
+
+/// Polls `future` on the current thread, parking between polls, until it is ready or
+/// `timeout` passes.
+fn block_on_timeout<F: Future + Unpin>(mut future: F, timeout: Duration) -> Option<F::Output> {
+    let deadline = Instant::now() + timeout;
+    let waker = Waker::from(Arc::new(ThreadWaker(std::thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    loop {
+        if let Poll::Ready(result) = Pin::new(&mut future).poll(&mut cx) {
+            return Some(result);
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return None;
+        }
+        std::thread::park_timeout(left);
     }
 }
 

@@ -1,5 +1,6 @@
-//! The watcher's worker: receives platform events, debounces them per root, keeps the folder
-//! watches in step with the disk, and reloads roots through the shared state.
+//! The watcher's worker: receives platform events, debounces them per root (and for the
+//! user-scope files), keeps the folder watches in step with the disk, and reloads through the
+//! shared state.
 //!
 //! [`Engine`] is the whole logic with time passed in, so tests drive it with scripted events
 //! and a fake backend; [`run`] is the thread loop around it.
@@ -15,12 +16,13 @@ use std::{
 };
 
 use hooks_schema::AbsPathBuf;
+use hooks_sources::UserDirs;
 
 use crate::{
     Debouncer, WatchError,
     backend::WatchBackend,
     event::{FsChange, route},
-    layout::{Touch, folder_paths},
+    layout::{Touch, folder_paths, user_folders, user_touch},
     shared::{AttachOutcome, Shared},
 };
 
@@ -32,6 +34,8 @@ pub(crate) enum Msg {
     Attach(AbsPathBuf),
     /// Detach a removed root.
     Detach(AbsPathBuf),
+    /// Attach (or re-attach, for new folders) the watches of the user-scope files.
+    AttachUser,
     /// Stop the thread.
     Shutdown,
 }
@@ -42,16 +46,70 @@ struct RootWatch {
     dirs: BTreeSet<PathBuf>,
 }
 
+/// The watches of the user-scope files.
+struct UserWatch {
+    dirs: UserDirs,
+    /// The folders that hold a user hook file, or a folder that does.
+    folders: Vec<PathBuf>,
+    /// Directories watched for them: each folder that exists, and the parent of each that
+    /// does not (so its creation is seen).
+    held: BTreeSet<PathBuf>,
+}
+
+/// What the debouncer collects changes under.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Key {
+    /// A project root (its canonical path).
+    Root(PathBuf),
+    /// The user-scope files.
+    User,
+}
+
+/// The platform watches, counted per directory: a directory can be watched for several
+/// owners (a project root at the home directory and the user's `~/.claude/`), and is only
+/// unwatched when its last owner lets go.
+struct Watches<B> {
+    backend: B,
+    held: BTreeMap<PathBuf, usize>,
+}
+
+impl<B: WatchBackend> Watches<B> {
+    /// Watches `dir` for one more owner. The platform watch is attached again even when the
+    /// directory is already held: a folder deleted and recreated is a new directory.
+    fn hold(&mut self, dir: &Path) -> Result<(), WatchError> {
+        self.backend.watch(dir)?;
+        *self.held.entry(dir.to_path_buf()).or_default() += 1;
+        Ok(())
+    }
+
+    /// Lets go of `dir` for one owner; the platform watch goes with the last one.
+    fn release(&mut self, dir: &Path) {
+        let Some(n) = self.held.get_mut(dir) else { return };
+        *n = n.saturating_sub(1);
+        if *n == 0 {
+            self.held.remove(dir);
+            self.backend.unwatch(dir);
+        }
+    }
+}
+
 pub(crate) struct Engine<B> {
     shared: Arc<Shared>,
-    backend: B,
-    debouncer: Debouncer<PathBuf>,
+    watches: Watches<B>,
+    debouncer: Debouncer<Key>,
     watched: BTreeMap<PathBuf, RootWatch>,
+    user: Option<UserWatch>,
 }
 
 impl<B: WatchBackend> Engine<B> {
     pub(crate) fn new(shared: Arc<Shared>, backend: B, window: Duration) -> Engine<B> {
-        Engine { shared, backend, debouncer: Debouncer::new(window), watched: BTreeMap::new() }
+        Engine {
+            shared,
+            watches: Watches { backend, held: BTreeMap::new() },
+            debouncer: Debouncer::new(window),
+            watched: BTreeMap::new(),
+            user: None,
+        }
     }
 
     /// Handles one message at `now`; `false` means stop.
@@ -61,6 +119,7 @@ impl<B: WatchBackend> Engine<B> {
             Msg::Fs(Err(error)) => self.on_error(&error),
             Msg::Attach(root) => self.attach(root),
             Msg::Detach(root) => self.detach(&root),
+            Msg::AttachUser => self.attach_user(),
             Msg::Shutdown => return false,
         }
         true
@@ -70,6 +129,14 @@ impl<B: WatchBackend> Engine<B> {
     pub(crate) fn flush(&mut self, now: Instant) {
         while let Some(batch) = self.debouncer.drain_ready(now) {
             for key in batch.keys {
+                let key = match key {
+                    Key::Root(key) => key,
+                    Key::User => {
+                        self.reconcile_user();
+                        self.shared.reload_user();
+                        continue;
+                    }
+                };
                 let Some(root) = self.watched.get(&key).map(|w| w.root.clone()) else { continue };
                 // Watches first, then the read: a file written before a new folder's watch
                 // attached is read now, one written after is seen by the watch.
@@ -90,8 +157,13 @@ impl<B: WatchBackend> Engine<B> {
     }
 
     #[cfg(test)]
+    pub(crate) fn user_watched_dirs(&self) -> Vec<PathBuf> {
+        self.user.as_ref().map(|u| u.held.iter().cloned().collect()).unwrap_or_default()
+    }
+
+    #[cfg(test)]
     pub(crate) fn backend(&mut self) -> &mut B {
-        &mut self.backend
+        &mut self.watches.backend
     }
 
     fn attach(&mut self, root: AbsPathBuf) {
@@ -103,7 +175,7 @@ impl<B: WatchBackend> Engine<B> {
             self.shared.attach_done(&root, AttachOutcome::Attached);
             return;
         }
-        if let Err(e) = self.backend.watch(&key) {
+        if let Err(e) = self.watches.hold(&key) {
             self.shared.watch_error(&root, &e);
             self.shared.attach_done(&root, AttachOutcome::Failed(e));
             return;
@@ -118,16 +190,119 @@ impl<B: WatchBackend> Engine<B> {
 
     fn detach(&mut self, root: &AbsPathBuf) {
         let key = root.as_path();
-        self.debouncer.forget(&key.to_path_buf());
+        self.debouncer.forget(&Key::Root(key.to_path_buf()));
         if let Some(w) = self.watched.remove(key) {
             for dir in w.dirs {
-                self.backend.unwatch(&dir);
+                self.watches.release(&dir);
             }
         }
         self.count_watches();
     }
 
+    /// Watches the user-scope folders the shared state names, replacing earlier ones.
+    fn attach_user(&mut self) {
+        let Some(dirs) = self.shared.user_dirs() else { return };
+        if let Some(old) = self.user.take() {
+            for dir in old.held {
+                self.watches.release(&dir);
+            }
+        }
+        self.user = Some(UserWatch { folders: user_folders(&dirs), dirs, held: BTreeSet::new() });
+        let outcome = match self.reconcile_user().into_iter().next() {
+            Some(e) => AttachOutcome::Failed(e),
+            None => AttachOutcome::Attached,
+        };
+        self.shared.user_attach_done(outcome);
+    }
+
+    /// Makes the user-scope watches match the disk: each folder that is a directory now, and
+    /// the parent of each that is not (when the parent is a directory). Returns the watch
+    /// errors, which are also recorded as user diagnostics.
+    fn reconcile_user(&mut self) -> Vec<WatchError> {
+        let Some(u) = self.user.as_mut() else { return Vec::new() };
+        let mut desired = BTreeSet::new();
+        for folder in &u.folders {
+            if folder.is_dir() {
+                desired.insert(folder.clone());
+            } else if let Some(parent) = folder.parent().filter(|p| p.is_dir()) {
+                desired.insert(parent.to_path_buf());
+            }
+        }
+        let stale: Vec<PathBuf> = u.held.difference(&desired).cloned().collect();
+        for dir in stale {
+            u.held.remove(&dir);
+            self.watches.release(&dir);
+        }
+        let mut errors = Vec::new();
+        for dir in desired {
+            if u.held.contains(&dir) {
+                continue;
+            }
+            match self.watches.hold(&dir) {
+                Ok(()) => {
+                    u.held.insert(dir);
+                }
+                // A folder that vanished in between is simply not there.
+                Err(WatchError::NotFound { .. }) => {}
+                Err(e) => errors.push(e),
+            }
+        }
+        for e in &errors {
+            self.shared.user_watch_error(e);
+        }
+        self.count_watches();
+        errors
+    }
+
+    /// Drops the user-scope watches at or below `path`.
+    fn forget_user_under(&mut self, path: &Path) {
+        let Some(u) = self.user.as_mut() else { return };
+        let gone: Vec<PathBuf> = u.held.iter().filter(|d| d.starts_with(path)).cloned().collect();
+        for dir in gone {
+            u.held.remove(&dir);
+            self.watches.release(&dir);
+        }
+    }
+
+    /// Sends the changes of `change` that concern the user-scope files to the debouncer;
+    /// a user folder that appears or goes has its watches made to match first.
+    fn on_user_change(&mut self, change: &FsChange, now: Instant) {
+        let Some(u) = &self.user else { return };
+        if change.rescan {
+            let held: Vec<PathBuf> = u.held.iter().cloned().collect();
+            for dir in held {
+                self.forget_user_under(&dir);
+            }
+            self.reconcile_user();
+            self.debouncer.push(Key::User, now);
+            return;
+        }
+        if !change.kind.may_change_content() {
+            return;
+        }
+        let touches: Vec<(PathBuf, Touch)> = change
+            .paths
+            .iter()
+            .filter_map(|p| user_touch(&u.dirs, p).map(|t| (p.clone(), t)))
+            .collect();
+        if touches.is_empty() {
+            return;
+        }
+        let mut folders = false;
+        for (path, touch) in touches {
+            if touch == Touch::Folder {
+                self.forget_user_under(&path);
+                folders = true;
+            }
+        }
+        if folders {
+            self.reconcile_user();
+        }
+        self.debouncer.push(Key::User, now);
+    }
+
     fn on_change(&mut self, change: &FsChange, now: Instant) {
+        self.on_user_change(change, now);
         if change.rescan {
             // Events were dropped: a folder may have been deleted and recreated unseen, so
             // every folder watch is attached afresh, and every root is read again.
@@ -135,7 +310,7 @@ impl<B: WatchBackend> Engine<B> {
             for key in keys {
                 self.forget_dirs_under(&key, &key, false);
                 self.reconcile(&key);
-                self.debouncer.push(key, now);
+                self.debouncer.push(Key::Root(key), now);
             }
             return;
         }
@@ -153,7 +328,7 @@ impl<B: WatchBackend> Engine<B> {
                 Touch::Root => self.forget_dirs_under(&r.root, &r.path, true),
                 Touch::HookFile => {}
             }
-            self.debouncer.push(r.root, now);
+            self.debouncer.push(Key::Root(r.root), now);
         }
     }
 
@@ -176,6 +351,23 @@ impl<B: WatchBackend> Engine<B> {
         for (root, e) in affected {
             self.shared.watch_error(&root, &e);
         }
+        if let Some(u) = &self.user {
+            let mine = |p: &Path| u.folders.iter().chain(&u.held).any(|d| p.starts_with(d));
+            let first = u.folders.first().cloned();
+            let errors: Vec<WatchError> = if error.paths.is_empty() {
+                first.map(|f| WatchError::from_notify(error, f)).into_iter().collect()
+            } else {
+                error
+                    .paths
+                    .iter()
+                    .filter(|p| mine(p))
+                    .map(|p| WatchError::from_notify(error, p.clone()))
+                    .collect()
+            };
+            for e in errors {
+                self.shared.user_watch_error(&e);
+            }
+        }
     }
 
     /// Drops the recorded watches at or below `path` (the root's own watch only when `root_too`).
@@ -189,7 +381,7 @@ impl<B: WatchBackend> Engine<B> {
             .collect();
         for dir in gone {
             w.dirs.remove(&dir);
-            self.backend.unwatch(&dir);
+            self.watches.release(&dir);
         }
         self.count_watches();
     }
@@ -202,7 +394,7 @@ impl<B: WatchBackend> Engine<B> {
         let mut errors = Vec::new();
         if !key.is_dir() {
             for dir in std::mem::take(&mut w.dirs) {
-                self.backend.unwatch(&dir);
+                self.watches.release(&dir);
             }
             self.count_watches();
             return;
@@ -211,7 +403,7 @@ impl<B: WatchBackend> Engine<B> {
             let exists = dir.is_dir();
             let watched = w.dirs.contains(&dir);
             if exists && !watched {
-                match self.backend.watch(&dir) {
+                match self.watches.hold(&dir) {
                     Ok(()) => {
                         w.dirs.insert(dir);
                     }
@@ -221,7 +413,7 @@ impl<B: WatchBackend> Engine<B> {
                 }
             } else if !exists && watched {
                 w.dirs.remove(&dir);
-                self.backend.unwatch(&dir);
+                self.watches.release(&dir);
             }
         }
         for e in errors {
@@ -231,7 +423,7 @@ impl<B: WatchBackend> Engine<B> {
     }
 
     fn count_watches(&self) {
-        self.shared.set_platform_watches(self.watched.values().map(|w| w.dirs.len()).sum());
+        self.shared.set_platform_watches(self.watches.held.len());
     }
 }
 
