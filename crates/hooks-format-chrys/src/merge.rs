@@ -56,6 +56,14 @@ pub fn project_hooks_dormant(file: &Path) -> HookDiagnostic {
     .with_code("project_hooks_dormant")
 }
 
+/// Whether the project file must be dropped because it is the global file itself (a
+/// session started in the home folder names `~/.chrys/hooks/hooks.yaml` twice). Chrys then
+/// loads the file once, as global, with no duplicate-id warning. Both paths must be
+/// canonical (`hooks_registry::canonicalize`), which also covers case-insensitive disks.
+pub fn project_is_global_file(project: &Path, global: &Path) -> bool {
+    project == global
+}
+
 /// Chrys's hook settings, with its defaults.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HookSettings {

@@ -109,3 +109,10 @@ fn outbox_records_name_the_layer_and_file() {
     );
     assert_eq!(outbox_record(&src.definitions[2], &project), None, "best effort");
 }
+
+#[test]
+fn the_same_file_is_loaded_once_as_global() {
+    let home = Path::new("/home/u/.chrys/hooks/hooks.yaml");
+    assert!(project_is_global_file(home, home));
+    assert!(!project_is_global_file(Path::new("/repo/.chrys/hooks/hooks.yaml"), home));
+}
