@@ -9,7 +9,8 @@ use serde_json::{Map, json};
 use crate::{
     merge::{
         FILE_NAMES, FilePick, HookSettings, OutboxRecord, duplicate_id_warnings, merge_settings,
-        outbox_record, pick_file, project_hooks_dormant, shadowed_file_warning,
+        outbox_record, pick_file, project_hooks_dormant, project_is_global_file,
+        shadowed_file_warning,
     },
     parse,
 };
