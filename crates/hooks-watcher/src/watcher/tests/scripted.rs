@@ -146,6 +146,8 @@ impl Harness {
     }
 }
 
+mod user;
+
 const CREATE: EventKind = EventKind::Create(CreateKind::File);
 const CREATE_DIR: EventKind = EventKind::Create(CreateKind::Folder);
 const REMOVE: EventKind = EventKind::Remove(RemoveKind::File);
