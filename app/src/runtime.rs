@@ -363,7 +363,28 @@ impl HookRuntime {
         let mut env = session_start;
         env.event = HookEvent::SessionStart;
         let report = self.firing.fire(&env).await;
+        // Durable jobs an earlier process left pending are retried now that the run's
+        // bindings are known; they run in the background like async hooks.
+        if let Some(Err(e)) = self.recover_outbox().await {
+            eprintln!("warning: the hook outbox could not be recovered: {e}");
+        }
         Ok(Some((pin, report)))
+    }
+
+    /// Retries the durable jobs an earlier process left pending (at-least-once delivery),
+    /// resolving each job's hook among the current bindings by id and source. `None` when
+    /// there is no runtime directory (durable delivery is then best effort) or the feature is
+    /// off. Called by [`HookRuntime::exchange_appended`] after the pin.
+    pub async fn recover_outbox(
+        &self,
+    ) -> Option<Result<hooks_dispatch::RecoveryReport, hooks_dispatch::DispatchError>> {
+        if !self.is_live() || self.config.dispatch.runtime_dir.is_none() {
+            return None;
+        }
+        let bindings = self.registry.snapshot().bindings();
+        let resolve =
+            |job: &hooks_dispatch::OutboxJob| hooks_dispatch::find_binding(&bindings, job).cloned();
+        Some(self.firing.dispatcher.recover_outbox(&resolve, &self.firing.context).await)
     }
 
     /// Fires an event (see [`FireHandle::fire`]).

@@ -64,7 +64,11 @@ fn cursor_source(rt: &HookRuntime) -> hooks_registry::SourceView {
         .sources()
         .iter()
         .find(|s| s.id.kind == HookSourceKind::ProjectCursorFile)
-        .map(|s| hooks_registry::SourceView::clone(s))
+        .map(|s| {
+            // `sources()` may hand out views behind shared handles: read through them.
+            let view: &hooks_registry::SourceView = s;
+            view.clone()
+        })
         .expect("the project file is a source")
 }
 
@@ -304,4 +308,59 @@ async fn a_root_added_before_the_pin_waits_for_its_watch_and_reloads_on_change()
             break;
         }
     }
+}
+
+#[tokio::test]
+async fn a_durable_job_left_pending_by_a_dead_process_is_retried_at_the_next_run_start() {
+    let home = TestDir::new();
+    let state = TestDir::new();
+    let marker = home.path().join("delivered.txt");
+    let gate = home.path().join("hold");
+    let script = format!(
+        "if [ -e '{}' ]; then sleep 30; fi; echo delivered >> '{}'",
+        gate.display(),
+        marker.display()
+    );
+    home.write(
+        ".chrys/hooks/hooks.yaml",
+        &format!(
+            "hooks:\n  - id: audit\n    event: after_turn\n    run: {{ type: shell, shell: \"{script}\" }}\n    execution: {{ mode: async, delivery: durable, timeout_seconds: 60 }}\n"
+        ),
+    );
+    let config = || {
+        let mut c = RuntimeConfig::new(Surface::CliRun);
+        c.user_dirs = Some(hooks_sources::UserDirs::under_home(home.path()));
+        c.dispatch.runtime_dir = Some(state.path().to_path_buf());
+        c.dispatch.outbox_retry_age = Duration::ZERO;
+        c
+    };
+    // First process: the job is written and started, and the process dies before it ends.
+    std::fs::write(&gate, "").unwrap();
+    {
+        let mut rt = HookRuntime::new(config());
+        rt.exchange_appended(Envelope::new(HookEvent::SessionStart))
+            .await
+            .unwrap()
+            .expect("pinned");
+        let report = rt.fire(&Envelope::new(HookEvent::TurnEnd)).await;
+        assert_eq!(report.runs.len(), 1, "{:?}", report.runs);
+        let pending = state.path().join("outbox/pending");
+        assert_eq!(
+            std::fs::read_dir(&pending).unwrap().count(),
+            1,
+            "the job is recorded before it runs"
+        );
+        // Dropped without draining, as when the process dies: the hook is killed (it must
+        // not start late on this test's async runtime) and its job stays pending.
+    }
+    assert!(!marker.exists());
+    // Next process: the run start retries the job once and it lands in done/.
+    std::fs::remove_file(&gate).unwrap();
+    let mut rt = HookRuntime::new(config());
+    rt.exchange_appended(Envelope::new(HookEvent::SessionStart)).await.unwrap().expect("pinned");
+    let drained = rt.drain(Duration::from_secs(10)).await;
+    assert_eq!(drained.finished.len(), 1, "{drained:?}");
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "delivered\n");
+    assert_eq!(std::fs::read_dir(state.path().join("outbox/done")).unwrap().count(), 1);
+    assert_eq!(std::fs::read_dir(state.path().join("outbox/pending")).unwrap().count(), 0);
 }

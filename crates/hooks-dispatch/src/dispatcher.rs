@@ -192,6 +192,8 @@ struct Inner {
 #[derive(Debug)]
 struct Tracked {
     mode: ExecutionMode,
+    /// A detached hook's task only records its end; it never kills the process.
+    detached: bool,
     provenance: Provenance,
     handle: JoinHandle<HookRun>,
 }
@@ -200,6 +202,21 @@ struct Executed {
     outcome: RawOutcome,
     verdict: HookVerdict,
     queued: Duration,
+}
+
+/// Background hooks end with their dispatcher: the async and fire-and-forget hooks still
+/// running (or not yet started) are aborted, which kills their process groups; a durable job
+/// cut short stays pending for the next start. Detached hooks outlive it by design. Without
+/// this, a dropped dispatcher's hooks would go on running (or start late) on the async
+/// runtime it was used on.
+impl Drop for Dispatcher {
+    fn drop(&mut self) {
+        for t in lock(&self.background).drain(..) {
+            if !t.detached {
+                t.handle.abort();
+            }
+        }
+    }
 }
 
 impl Dispatcher {
@@ -533,7 +550,12 @@ impl Dispatcher {
         let detached = def.detach && def.mode == ExecutionMode::FireAndForget;
         let mut bg = lock(&self.background);
         bg.retain(|t| !t.handle.is_finished() || t.mode == ExecutionMode::Async);
-        bg.push(Tracked { mode: def.mode, provenance: b.provenance(), handle });
+        bg.push(Tracked {
+            mode: def.mode,
+            detached: def.detach && def.mode == ExecutionMode::FireAndForget,
+            provenance: b.provenance(),
+            handle,
+        });
         drop(bg);
         HookRun {
             provenance: b.provenance(),
