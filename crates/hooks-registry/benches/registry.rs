@@ -269,10 +269,14 @@ fn main() {
         o.insert("bindings_for_10000_roots_ns".into(), headline.round().into());
         o.insert("bindings_for_10000_roots_flat_ns".into(), flat_10k.round().into());
         o.insert("bindings_for_10000_roots_nested_ns".into(), nested_10k.round().into());
-        for l in lookups.iter().chain(&single) {
-            let key =
-                format!("bindings_for_{}_ns", l.label.replace([' ', ','], "_").replace("__", "_"));
-            o.insert(key, l.ns.round().into());
+        for (group, suffix) in [(&lookups, ""), (&single, "_one_binding_per_root")] {
+            for l in group.iter() {
+                let shape = l.label.split(' ').next().unwrap_or("flat");
+                let key = format!("bindings_for_{shape}_{}_roots{suffix}_ns", l.roots);
+                o.insert(key, l.ns.round().into());
+                let key = format!("project_root_for_{shape}_{}_roots{suffix}_ns", l.roots);
+                o.insert(key, l.index_ns.round().into());
+            }
         }
         o.insert("cwd_canonicalize_ns".into(), canon_ns.round().into());
         o.insert(

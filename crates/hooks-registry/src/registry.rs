@@ -139,6 +139,9 @@ fn contribution_changed(before: Option<&Arc<Compiled>>, now: Option<&Arc<Compile
 #[derive(Debug)]
 struct SourceState {
     id: HookSourceId,
+    /// A hash of the path's bytes, so a publish can match a project file with an explicit
+    /// source of the same path without hashing every path.
+    path_key: u64,
     seq: u64,
     load: LoadState,
     trust: TrustDecision,
@@ -538,6 +541,7 @@ impl HookRegistry {
                 self.next_seq += 1;
                 let mut state = SourceState {
                     id: id.clone(),
+                    path_key: path_key(id.path.as_path()),
                     seq,
                     load: LoadState::NeverLoaded,
                     trust: TrustDecision::Inert { reason: "the file has not loaded".to_owned() },
@@ -635,12 +639,13 @@ impl HookRegistry {
             self.last_roots = roots;
         }
 
-        let explicit_running: HashMap<AbsPathBuf, HookSourceId> = self
+        // Explicit sources are few; a project file is matched against them by path.
+        let explicit_running: Vec<(u64, HookSourceId)> = self
             .slots
             .iter()
             .flatten()
             .filter(|s| s.id.kind.is_explicit() && s.can_run())
-            .map(|s| (s.id.path.clone(), s.id.clone()))
+            .map(|s| (s.path_key, s.id.clone()))
             .collect();
 
         let mut bindings_changed = std::mem::take(&mut self.runnable_removed)
@@ -648,8 +653,11 @@ impl HookRegistry {
         let mut runs = Vec::with_capacity(self.order.len());
         for &slot in &self.order {
             let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
-            let suppressed_by = if state.id.kind.is_project() && !explicit_running.is_empty() {
-                explicit_running.get(&state.id.path).cloned()
+            let suppressed_by = if state.id.kind.is_project() {
+                explicit_running
+                    .iter()
+                    .find(|(key, id)| *key == state.path_key && id.path == state.id.path)
+                    .map(|(_, id)| id.clone())
             } else {
                 None
             };
@@ -766,6 +774,13 @@ impl HookRegistry {
         global.sort_by_key(|c| c.key);
         BindingIndex { global, roots: self.root_keys.clone(), scoped }
     }
+}
+
+fn path_key(path: &std::path::Path) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    path.as_os_str().hash(&mut h);
+    h.finish()
 }
 
 fn trust_change_warning(trust: &TrustDecision) -> HookDiagnostic {
