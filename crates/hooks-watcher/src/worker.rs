@@ -56,13 +56,14 @@ struct UserWatch {
     held: BTreeSet<PathBuf>,
 }
 
-/// What the debouncer collects changes under.
+/// What the debouncer collects changes under. The user files sort first, so when they and a
+/// root become ready together the user files are loaded first.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 enum Key {
-    /// A project root (its canonical path).
-    Root(PathBuf),
     /// The user-scope files.
     User,
+    /// A project root (its canonical path).
+    Root(PathBuf),
 }
 
 /// The platform watches, counted per directory: a directory can be watched for several

@@ -15,6 +15,8 @@ use super::support::{
 };
 use crate::{HookConfigWatcher, WatcherConfig};
 
+mod user;
+
 const HOOKS: &str = ".cursor/hooks.json";
 const WINDOW: Duration = Duration::from_millis(200);
 
