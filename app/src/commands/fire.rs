@@ -215,7 +215,17 @@ pub fn explain(snap: &RegistrySnapshot, envelope: &Envelope) -> Value {
                 .definitions
                 .iter()
                 .filter(|d| d.event == envelope.event)
-                .map(|d| json!({"hook_id": d.id.as_str(), "line": d.line, "native_event": d.native_event}))
+                .map(|d| {
+                    json!({
+                        "hook_id": d.id.as_str(),
+                        "line": d.line,
+                        "native_event": d.native_event,
+                        "matcher": d.matcher.text(),
+                        "enabled": d.enabled,
+                        "matches": d.matcher.matches(envelope),
+                        "why_not": d.matcher.mismatch(envelope),
+                    })
+                })
                 .collect();
             json!({
                 "path": s.id.path.as_path(),
@@ -289,8 +299,18 @@ fn render_explanation(out: &mut impl Write, x: &Value) -> Result<()> {
             s(&src["load_state"]),
             s(&src["reason"])
         )?;
-        let n = src["hooks_for_event"].as_array().map_or(0, Vec::len);
-        writeln!(out, "    {n} hook(s) for this event")?;
+        let hooks = src["hooks_for_event"].as_array().cloned().unwrap_or_default();
+        writeln!(out, "    {} hook(s) for this event", hooks.len())?;
+        if src["active"].as_bool() != Some(true) {
+            for h in &hooks {
+                let m = if h["matches"].as_bool() == Some(true) {
+                    "its matcher matches, but the source is inert".to_owned()
+                } else {
+                    format!("its matcher does not match: {}", s(&h["why_not"]))
+                };
+                writeln!(out, "      {}: {m}", s(&h["hook_id"]))?;
+            }
+        }
         for d in src["diagnostics"].as_array().into_iter().flatten() {
             writeln!(out, "    {}", s(d))?;
         }
