@@ -2,7 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Touch, owning_root, touch};
+use hooks_sources::UserDirs;
+
+use super::{Touch, owning_root, touch, user_folders, user_touch};
 
 #[track_caller]
 fn check(rel: &str, expected: Option<Touch>) {
@@ -95,5 +97,68 @@ fn the_hook_files_are_the_ones_hooks_sources_reads() {
         for ancestor in path.ancestors().skip(1).take_while(|a| *a != dir.path()) {
             assert_eq!(touch(dir.path(), ancestor), Some(Touch::Folder), "{}", ancestor.display());
         }
+    }
+}
+
+#[test]
+fn user_folders_and_files() {
+    let dirs = UserDirs::under_home(Path::new("/home/u"));
+    assert_eq!(
+        user_folders(&dirs),
+        ["/home/u/.cursor", "/home/u/.claude", "/home/u/.chrys", "/home/u/.chrys/hooks"]
+            .map(PathBuf::from)
+    );
+    for folder in ["/home/u/.cursor", "/home/u/.claude", "/home/u/.chrys", "/home/u/.chrys/hooks"] {
+        assert_eq!(user_touch(&dirs, Path::new(folder)), Some(Touch::Folder), "{folder}");
+    }
+    for file in [
+        "/home/u/.cursor/hooks.json",
+        "/home/u/.claude/settings.json",
+        "/home/u/.chrys/hooks/hooks.yaml",
+        "/home/u/.chrys/hooks/hooks.yml",
+        "/home/u/.chrys/hooks/hooks.json",
+    ] {
+        assert_eq!(user_touch(&dirs, Path::new(file)), Some(Touch::HookFile), "{file}");
+    }
+    for other in [
+        "/home/u",
+        "/home/u/.bashrc",
+        // The user scope reads neither the local settings nor a Chrys file outside `hooks/`.
+        "/home/u/.claude/settings.local.json",
+        "/home/u/.chrys/hooks.yaml",
+        "/home/u/.cursor/hooks.json.tmp",
+        "/home/u/.cursor/x/hooks.json",
+        "/home/v/.cursor/hooks.json",
+    ] {
+        assert_eq!(user_touch(&dirs, Path::new(other)), None, "{other}");
+    }
+}
+
+#[test]
+fn relative_and_missing_user_directories_are_left_out() {
+    let dirs = UserDirs {
+        chrys_config_dir: Some(PathBuf::from("relative/chrys")),
+        claude_dir: None,
+        cursor_dir: Some(PathBuf::from("/c")),
+    };
+    assert_eq!(user_folders(&dirs), [PathBuf::from("/c")]);
+    assert_eq!(user_touch(&dirs, Path::new("relative/chrys/hooks/hooks.yaml")), None);
+    assert_eq!(user_touch(&dirs, Path::new("/c/hooks.json")), Some(Touch::HookFile));
+}
+
+#[test]
+fn the_user_files_are_the_ones_hooks_sources_reads() {
+    // Every file `user_files` returns is one the filter reacts to, inside a watched folder.
+    for rel in [".cursor/hooks.json", ".claude/settings.json", ".chrys/hooks/hooks.yml"] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let dirs = UserDirs::under_home(dir.path());
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&path, "{}").expect("write");
+        let found = hooks_sources::user_files(&dirs);
+        assert_eq!(found.len(), 1, "{rel}: {found:?}");
+        assert_eq!(found[0].1, path, "{rel}");
+        assert_eq!(user_touch(&dirs, &path), Some(Touch::HookFile), "{rel}");
+        assert!(user_folders(&dirs).iter().any(|f| Some(f.as_path()) == path.parent()), "{rel}");
     }
 }

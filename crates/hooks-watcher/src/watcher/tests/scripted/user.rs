@@ -364,3 +364,31 @@ fn trust_is_decided_again_for_user_files_too() {
     assert!(before.is_some_and(|t| t.is_active()));
     assert!(after.is_some_and(|t| t.is_active()));
 }
+
+#[test]
+fn claude_strict_mode_applies_to_user_and_project_settings() {
+    use hooks_schema::OnFailure;
+    let on_failure = |registry: &RegistryHandle, id: &HookSourceId| -> Vec<OnFailure> {
+        let snapshot = registry.snapshot();
+        let view = snapshot.source(id).expect("source");
+        view.definitions.iter().map(|d| d.on_failure).collect()
+    };
+    for strict in [false, true] {
+        let registry = RegistryHandle::default();
+        let shared =
+            Shared::new(registry.clone(), Arc::new(StaticTrustPolicy), desktop_unknown(), strict);
+        let dir = tempfile::tempdir().expect("temp dir");
+        let home = make_root(dir.path(), "home");
+        let project = make_root(dir.path(), "project");
+        write(home.as_path(), ".claude/settings.json", &claude_file("./u.sh"));
+        write(project.as_path(), ".claude/settings.json", &claude_file("./p.sh"));
+        let _rx = shared.watch_user(UserDirs::under_home(home.as_path()), strict);
+        let _ = shared.add_root(&project);
+        let project_id =
+            id(HookSourceKind::ProjectClaudeSettings, &project, ".claude/settings.json");
+        // The strict contract fails closed on a gated event; the default reading warns.
+        let expected = if strict { OnFailure::Block } else { OnFailure::Warn };
+        assert_eq!(on_failure(&registry, &user_claude(&home)), [expected], "strict {strict}");
+        assert_eq!(on_failure(&registry, &project_id), [expected], "strict {strict}");
+    }
+}
