@@ -53,3 +53,28 @@ fn lenient_canonicalization_resolves_the_nearest_existing_ancestor() {
         );
     }
 }
+
+proptest::proptest! {
+    #[test]
+    fn lexical_normalization_is_absolute_clean_idempotent_and_stays_under_the_root(
+        parts in proptest::collection::vec(proptest::sample::select(vec!["a", "b", ".", "..", "", "c.d"]), 0..12),
+        absolute in proptest::bool::ANY,
+    ) {
+        let base = abs("/base/dir");
+        let joined = parts.join("/");
+        let raw = if absolute { format!("/{joined}") } else { joined };
+        let n = normalize_lexically(Path::new(&raw), &base);
+        proptest::prop_assert!(n.as_path().is_absolute());
+        proptest::prop_assert!(n.as_path().components().all(|c| matches!(
+            c,
+            std::path::Component::RootDir | std::path::Component::Normal(_)
+        )));
+        proptest::prop_assert_eq!(normalize_lexically(n.as_path(), &base), n.clone());
+        // A missing path resolves leniently to its lexical form under an existing root.
+        let lenient = canonicalize_lenient(
+            Path::new(&format!("/nonexistent-hooks-registry-paths/{raw}")),
+            &base,
+        );
+        proptest::prop_assert!(lenient.as_path().is_absolute());
+    }
+}
