@@ -1,0 +1,227 @@
+//! Benchmark of the serve protocol's own cost (area `serve`).
+//!
+//! Measured side by side in one run, over in-process stdio pipes (the same byte path a child
+//! process's stdin and stdout take, without the process):
+//! - the round trip of one `fire` that matches no hook: write the request line, read the
+//!   answer line (the protocol's own overhead: framing, parsing, actor hop, rendering);
+//! - 1 000 pipelined `fire` requests that each run one cheap hook (`true` from a Cursor
+//!   file named as an explicit source), against the same 1 000 fires through the Rust API
+//!   (`FireHandle::fire`, all in flight at once on a runtime of the same size).
+//!
+//! `--json` prints one JSON object; otherwise a table of medians and the ratio.
+
+use std::{
+    io::{BufRead, BufReader, Write},
+    path::Path,
+    sync::mpsc,
+    thread,
+    time::{Duration, Instant},
+};
+
+use hooks_app::{
+    runtime::{HookRuntime, RuntimeConfig},
+    serve::{ServeOptions, run_stdio_with},
+};
+use hooks_schema::{Envelope, HookEvent, ToolCall, ToolKind};
+use hooks_sources::{ExplicitHookSource, ExplicitSourceScope, SourceFormat};
+use hooks_trust::Surface;
+use serde_json::json;
+
+const ROUNDTRIPS: usize = 3_000;
+const PIPELINED: usize = 1_000;
+const PIPELINE_ROUNDS: usize = 3;
+
+fn runtime(hooks: Option<&Path>) -> HookRuntime {
+    let mut config = RuntimeConfig::new(Surface::CliRun);
+    if let Some(file) = hooks {
+        config.explicit_sources = vec![ExplicitHookSource::new(
+            ExplicitSourceScope::RunDelivered,
+            file,
+            SourceFormat::Cursor,
+        )];
+    }
+    let mut rt = HookRuntime::new(config);
+    let errors = rt.load_explicit_sources();
+    assert!(errors.is_empty(), "{errors:?}");
+    rt
+}
+
+fn envelope(cwd: &Path) -> Envelope {
+    let mut e = Envelope::new(HookEvent::PreToolUse);
+    e.cwd = Some(cwd.to_path_buf());
+    e.tool = Some(ToolCall {
+        name: "Shell".into(),
+        kind: ToolKind::Shell,
+        native_kind: None,
+        call_id: None,
+        mcp_server: None,
+        args: json!({ "command": "ls" }),
+    });
+    e
+}
+
+/// A server over pipes: the request writer, the answer lines, the server thread.
+struct Pipes {
+    input: std::io::PipeWriter,
+    output: BufReader<std::io::PipeReader>,
+    server: thread::JoinHandle<()>,
+}
+
+fn start(rt: HookRuntime) -> Pipes {
+    let (in_r, in_w) = std::io::pipe().expect("pipe");
+    let (out_r, out_w) = std::io::pipe().expect("pipe");
+    let server = thread::spawn(move || {
+        run_stdio_with(rt, in_r, out_w, ServeOptions::default()).expect("serve");
+    });
+    let mut output = BufReader::new(out_r);
+    let mut hello = String::new();
+    output.read_line(&mut hello).expect("hello");
+    assert!(hello.contains("\"hello\""), "{hello}");
+    Pipes { input: in_w, output, server }
+}
+
+fn stop(p: Pipes) {
+    drop(p.input);
+    let mut rest = String::new();
+    let mut out = p.output;
+    while out.read_line(&mut rest).map(|n| n > 0).unwrap_or(false) {}
+    p.server.join().expect("server thread");
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+fn percentile(v: &mut [f64], p: f64) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let i = ((v.len() as f64 - 1.0) * p).round() as usize;
+    v.get(i).copied().unwrap_or(f64::NAN)
+}
+
+fn roundtrips(cwd: &Path) -> Vec<f64> {
+    let mut p = start(runtime(None));
+    let mut samples = Vec::with_capacity(ROUNDTRIPS);
+    let mut line = String::new();
+    let env = serde_json::to_string(&envelope(cwd)).expect("envelope");
+    for i in 0..ROUNDTRIPS + 200 {
+        let req = format!("{{\"id\":{i},\"method\":\"fire\",\"params\":{{\"envelope\":{env}}}}}\n");
+        let t = Instant::now();
+        p.input.write_all(req.as_bytes()).expect("write");
+        line.clear();
+        p.output.read_line(&mut line).expect("read");
+        let dt = t.elapsed();
+        assert!(line.contains("\"result\""), "{line}");
+        if i >= 200 {
+            samples.push(dt.as_secs_f64() * 1e6);
+        }
+    }
+    stop(p);
+    samples
+}
+
+fn pipelined(hooks: &Path, cwd: &Path) -> Duration {
+    let mut p = start(runtime(Some(hooks)));
+    let env = serde_json::to_string(&envelope(cwd)).expect("envelope");
+    let mut batch = String::new();
+    for i in 0..PIPELINED {
+        batch.push_str(&format!(
+            "{{\"id\":{i},\"method\":\"fire\",\"params\":{{\"envelope\":{env}}}}}\n"
+        ));
+    }
+    let (done_tx, done_rx) = mpsc::channel();
+    let t = Instant::now();
+    let mut input = p.input;
+    let writer = thread::spawn(move || {
+        input.write_all(batch.as_bytes()).expect("write batch");
+        let _ = done_rx.recv();
+        input
+    });
+    let mut line = String::new();
+    let mut answered = 0;
+    while answered < PIPELINED {
+        line.clear();
+        if p.output.read_line(&mut line).expect("read") == 0 {
+            panic!("the server closed stdout after {answered} answers");
+        }
+        if line.contains("\"id\"") {
+            assert!(line.contains("\"status\":\"ran\""), "{line}");
+            answered += 1;
+        }
+    }
+    let elapsed = t.elapsed();
+    let _ = done_tx.send(());
+    p.input = writer.join().expect("writer");
+    stop(p);
+    elapsed
+}
+
+fn through_api(hooks: &Path, cwd: &Path) -> Duration {
+    let rt = runtime(Some(hooks));
+    let fire = rt.fire_handle();
+    let env = envelope(cwd);
+    let tokio_rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(ServeOptions::default().worker_threads)
+        .enable_all()
+        .build()
+        .expect("tokio");
+    tokio_rt.block_on(async move {
+        let t = Instant::now();
+        let mut set = tokio::task::JoinSet::new();
+        for _ in 0..PIPELINED {
+            let (fire, env) = (fire.clone(), env.clone());
+            set.spawn(async move {
+                let report = fire.fire(&env).await;
+                assert_eq!(report.runs.len(), 1);
+            });
+        }
+        while let Some(r) = set.join_next().await {
+            r.expect("fire task");
+        }
+        t.elapsed()
+    })
+}
+
+fn main() {
+    let json_out = std::env::args().any(|a| a == "--json");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let hooks = dir.path().join("hooks.json");
+    std::fs::write(
+        &hooks,
+        r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": "true" } ] } }"#,
+    )
+    .expect("write hooks.json");
+    let cwd = dir.path();
+
+    let mut rt_samples = roundtrips(cwd);
+    let mut serve_ms = Vec::new();
+    let mut api_ms = Vec::new();
+    for _ in 0..PIPELINE_ROUNDS {
+        api_ms.push(through_api(&hooks, cwd).as_secs_f64() * 1e3);
+        serve_ms.push(pipelined(&hooks, cwd).as_secs_f64() * 1e3);
+    }
+    let fire_rt = median(&mut rt_samples);
+    let fire_p90 = percentile(&mut rt_samples, 0.9);
+    let serve = median(&mut serve_ms);
+    let api = median(&mut api_ms);
+    let ratio = serve / api;
+    if json_out {
+        println!(
+            "{}",
+            json!({
+                "fire_roundtrip_us": (fire_rt * 10.0).round() / 10.0,
+                "fire_roundtrip_p90_us": (fire_p90 * 10.0).round() / 10.0,
+                "pipelined_1000_ms": (serve * 10.0).round() / 10.0,
+                "api_1000_ms": (api * 10.0).round() / 10.0,
+                "pipelined_1000_ratio": (ratio * 1000.0).round() / 1000.0,
+            })
+        );
+    } else {
+        println!("{:<48} {:>12}", "measure", "median");
+        println!("{:<48} {:>10.1}µs", "fire round trip, no matching hook", fire_rt);
+        println!("{:<48} {:>10.1}µs", "  (p90)", fire_p90);
+        println!("{:<48} {:>10.1}ms", "1 000 pipelined fires over stdio, one hook each", serve);
+        println!("{:<48} {:>10.1}ms", "1 000 concurrent fires through the Rust API", api);
+        println!("{:<48} {:>11.3}x", "ratio (target <= 1.2)", ratio);
+    }
+}
