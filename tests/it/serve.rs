@@ -41,9 +41,8 @@ impl Server {
         let (out_r, out_w) = std::io::pipe().expect("pipe");
         let (exit_tx, exited) = channel();
         thread::spawn(move || {
-            let _ = exit_tx.send(
-                run_stdio_with(runtime, in_r, out_w, options).map_err(|e| format!("{e:#}")),
-            );
+            let _ = exit_tx
+                .send(run_stdio_with(runtime, in_r, out_w, options).map_err(|e| format!("{e:#}")));
         });
         let (msg_tx, messages) = channel();
         thread::spawn(move || {
@@ -111,10 +110,8 @@ impl Server {
 
     /// Waits until a notification with `method` arrived.
     fn notification(&mut self, method: &str) -> Value {
-        if let Some(i) = self
-            .backlog
-            .iter()
-            .position(|m| m.get("id").is_none() && m["method"] == method)
+        if let Some(i) =
+            self.backlog.iter().position(|m| m.get("id").is_none() && m["method"] == method)
         {
             return self.backlog.remove(i);
         }
@@ -194,7 +191,11 @@ fn activate(s: &mut Server, root: &Path) {
     assert_eq!(r["posture"], "auto_approves");
     let r = s.call(901, "add_root", json!({ "root": root }));
     assert_eq!(r["effect"], "added", "{r}");
-    let r = s.call(902, "exchange_appended", json!({ "envelope": { "event": "session_start", "cwd": root } }));
+    let r = s.call(
+        902,
+        "exchange_appended",
+        json!({ "envelope": { "event": "session_start", "cwd": root } }),
+    );
     assert_eq!(r["started"], true, "{r}");
 }
 
@@ -238,7 +239,7 @@ fn every_request_round_trips() {
     let hook = &src["hooks"][0];
     assert_eq!(hook["id"], "beforeShellExecution[0]");
     assert_eq!(hook["event"], "pre_tool_use");
-    assert_eq!(hook["fingerprint"].as_str().map(str::len).unwrap_or(0) > 8, true, "{hook}");
+    assert!(hook["fingerprint"].as_str().is_some_and(|f| f.len() > 8), "{hook}");
     assert!(hook.get("command").is_none(), "commands are redacted: {hook}");
     assert!(!snap.to_string().contains("block-rm.sh"), "no command text leaks: {snap}");
     let revealed = s.call(10, "snapshot", json!({ "reveal": true }));
@@ -248,7 +249,11 @@ fn every_request_round_trips() {
     let r = s.call(11, "load_explicit_sources", json!({}));
     assert_eq!(r, json!({ "ok": true, "errors": [] }));
 
-    let r = s.call(12, "exchange_appended", json!({ "envelope": { "event": "session_start", "cwd": root } }));
+    let r = s.call(
+        12,
+        "exchange_appended",
+        json!({ "envelope": { "event": "session_start", "cwd": root } }),
+    );
     assert_eq!(r["started"], true, "{r}");
     assert_eq!(r["pin"]["posture"], "auto_approves");
     assert!(r["session_start"]["runs"].is_array());
@@ -266,30 +271,19 @@ fn every_request_round_trips() {
     assert_eq!(v["reason"], "rm -rf is not allowed here");
     assert_eq!(v["decided_by"]["hook_id"], "beforeShellExecution[0]");
     assert_eq!(v["decided_by"]["source"]["kind"], "project_cursor_file");
-    assert_eq!(
-        v["decided_by"]["source"]["path"],
-        json!(root.join(".cursor/hooks.json")),
-        "{r}"
-    );
+    assert_eq!(v["decided_by"]["source"]["path"], json!(root.join(".cursor/hooks.json")), "{r}");
     assert_eq!(v["user_messages"][0]["text"], "Destructive command blocked");
     assert_eq!(r["runs"][0]["status"], "ran");
     assert_eq!(r["runs"][0]["process"]["exit_code"], 0);
-    let r = s.call(
-        16,
-        "fire",
-        json!({ "envelope": shell_event(&root, "ls"), "host_decision": "ask" }),
-    );
+    let r =
+        s.call(16, "fire", json!({ "envelope": shell_event(&root, "ls"), "host_decision": "ask" }));
     assert_eq!(r["verdict"]["decision"], "allow", "{r}");
     assert_eq!(r["decision_to_act_on"], "ask", "a hook's allow does not relax the host");
     let r = s.call(17, "fire", json!({ "envelope": { "event": "stop", "cwd": root } }));
     assert_eq!(r["runs"], json!([]));
     assert_eq!(r["verdict"]["decision"], Value::Null);
 
-    let r = s.call(
-        18,
-        "can_write_files",
-        json!({ "paths": [".cursor/hooks.json"], "cwd": root }),
-    );
+    let r = s.call(18, "can_write_files", json!({ "paths": [".cursor/hooks.json"], "cwd": root }));
     assert_eq!(r["allowed"], false, "{r}");
     assert_eq!(r["decision"], "protected");
     assert_eq!(r["hits"][0]["role"], "hook_file");
@@ -338,15 +332,30 @@ fn error_paths_are_answered_and_the_server_keeps_serving() {
         (r#"{"id":2}"#, json!(2), "invalid_request", "missing field `method`"),
         (r#"{"id":3,"method":7}"#, json!(3), "invalid_request", "`method`"),
         (r#"{"id":4,"method":"launch_missiles"}"#, json!(4), "unknown_method", "`launch_missiles`"),
-        (r#"{"id":5,"method":"fire","params":{}}"#, json!(5), "invalid_params", "missing field `envelope`"),
+        (
+            r#"{"id":5,"method":"fire","params":{}}"#,
+            json!(5),
+            "invalid_params",
+            "missing field `envelope`",
+        ),
         (
             r#"{"id":6,"method":"fire","params":{"envelope":{"event":"no_such_event"}}}"#,
             json!(6),
             "invalid_params",
             "no_such_event",
         ),
-        (r#"{"id":7,"method":"can_write_files","params":{"paths":[]}}"#, json!(7), "invalid_params", "missing field `cwd`"),
-        (r#"{"id":8,"method":"add_root","params":{"root":"/no/such/dir/anywhere"}}"#, json!(8), "runtime_error", "/no/such/dir/anywhere"),
+        (
+            r#"{"id":7,"method":"can_write_files","params":{"paths":[]}}"#,
+            json!(7),
+            "invalid_params",
+            "missing field `cwd`",
+        ),
+        (
+            r#"{"id":8,"method":"add_root","params":{"root":"/no/such/dir/anywhere"}}"#,
+            json!(8),
+            "runtime_error",
+            "/no/such/dir/anywhere",
+        ),
         (r#"{"id":9,"method":"ping","params":[1]}"#, json!(9), "invalid_request", "`params`"),
     ];
     for (line, id, code, needle) in cases {
@@ -392,7 +401,10 @@ fn a_100_mb_line_is_rejected_and_the_next_request_is_served() {
 #[test]
 fn stdin_closed_mid_request_answers_what_it_can_and_exits_cleanly() {
     let project = TestDir::new();
-    project.script(".cursor/hooks/slow.sh", "#!/bin/bash\ncat > /dev/null\nsleep 0.5\necho '{\"permission\":\"deny\"}'\n");
+    project.script(
+        ".cursor/hooks/slow.sh",
+        "#!/bin/bash\ncat > /dev/null\nsleep 0.5\necho '{\"permission\":\"deny\"}'\n",
+    );
     project.write(
         ".cursor/hooks.json",
         r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": ".cursor/hooks/slow.sh" } ] } }"#,
@@ -430,7 +442,10 @@ fn async_project(delay: &str) -> (TestDir, PathBuf) {
     let marker = dir.path().join("marker");
     dir.script(
         "hooks/log.sh",
-        &format!("#!/bin/bash\ncat > /dev/null\nsleep {delay}\necho done > '{}'\n", marker.display()),
+        &format!(
+            "#!/bin/bash\ncat > /dev/null\nsleep {delay}\necho done > '{}'\n",
+            marker.display()
+        ),
     );
     dir.write(
         ".claude/settings.json",
@@ -559,12 +574,8 @@ fn serve_child_entry() {
         out.write_all(b"\n").expect("stdout");
         out.flush().expect("stdout");
     }
-    let result = run_stdio_with(
-        runtime(),
-        std::io::stdin(),
-        std::io::stdout(),
-        ServeOptions::default(),
-    );
+    let result =
+        run_stdio_with(runtime(), std::io::stdin(), std::io::stdout(), ServeOptions::default());
     result.expect("serve");
 }
 
