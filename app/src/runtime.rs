@@ -164,6 +164,7 @@ pub struct HookRuntime {
     firing: FireHandle,
     windows: BTreeMap<WindowId, CommandExecutionPosture>,
     explicit_errors: Option<Vec<HookDiagnostic>>,
+    user_watch: Option<hooks_watcher::UserWatchFuture>,
 }
 
 impl HookRuntime {
@@ -193,6 +194,7 @@ impl HookRuntime {
             firing,
             windows: BTreeMap::new(),
             explicit_errors: None,
+            user_watch: None,
         };
         if rt.is_live() {
             let inputs = rt.trust_inputs(CommandExecutionPosture::Unknown);
@@ -237,6 +239,12 @@ impl HookRuntime {
     /// The watcher, once the first root created it.
     pub fn watcher(&self) -> Option<&HookConfigWatcher> {
         self.watcher.as_ref()
+    }
+
+    /// The future that resolves when the user-scope folders are watched (they start being
+    /// watched with the first root), for callers that must not miss an early change.
+    pub fn take_user_watch(&mut self) -> Option<hooks_watcher::UserWatchFuture> {
+        self.user_watch.take()
     }
 
     /// A cheap, cloneable handle for firing events and checking edits concurrently.
@@ -286,13 +294,19 @@ impl HookRuntime {
                 .pinned()
                 .map_or(CommandExecutionPosture::Unknown, |p| p.posture);
             let config = WatcherConfig::new(self.config.surface)
-                .with_debounce_window(self.config.debounce_window);
+                .with_debounce_window(self.config.debounce_window)
+                .with_claude_strict(self.config.claude_strict);
             let config = WatcherConfig { trust_inputs: self.trust_inputs(posture), ..config };
-            self.watcher = Some(HookConfigWatcher::new(
-                self.registry.clone(),
-                self.config.policy.clone(),
-                config,
-            )?);
+            let watcher =
+                HookConfigWatcher::new(self.registry.clone(), self.config.policy.clone(), config)?;
+            // The user-scope files were loaded at start; from now on they are watched and
+            // reloaded like project files (under the same pinning rules). The attach future
+            // is not awaited, as for roots.
+            if let Some(dirs) = &self.config.user_dirs {
+                self.user_watch =
+                    Some(watcher.watch_user_dirs(dirs.clone(), self.config.claude_strict));
+            }
+            self.watcher = Some(watcher);
         }
         let watcher = self.watcher.as_ref().expect("created above");
         Ok(RuntimeEffect::RootAdded(watcher.add_root(root)))

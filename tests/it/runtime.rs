@@ -364,3 +364,50 @@ async fn a_durable_job_left_pending_by_a_dead_process_is_retried_at_the_next_run
     assert_eq!(std::fs::read_dir(state.path().join("outbox/done")).unwrap().count(), 1);
     assert_eq!(std::fs::read_dir(state.path().join("outbox/pending")).unwrap().count(), 0);
 }
+
+#[test]
+fn user_scope_files_are_watched_and_reloaded_like_project_files() {
+    let home = TestDir::new();
+    home.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    );
+    let dir = project();
+    let mut config = RuntimeConfig::new(Surface::Desktop);
+    config.user_dirs = Some(hooks_sources::UserDirs::under_home(home.path()));
+    let mut rt = HookRuntime::new(config);
+    let user_source = |rt: &HookRuntime| {
+        rt.snapshot()
+            .sources()
+            .iter()
+            .find(|s| s.id.kind == HookSourceKind::UserClaudeSettings)
+            .map(|s| {
+                let view: &hooks_registry::SourceView = s;
+                view.clone()
+            })
+    };
+    let loaded = user_source(&rt).expect("user settings load at start");
+    assert!(loaded.runs, "the user's own file is active on every surface");
+    assert!(rt.watcher().is_none(), "no repository visited, no watcher");
+    let _ = add_root(&mut rt, &dir, RootOrigin::TerminalNavigation);
+    rt.take_user_watch()
+        .expect("user folders watched with the first root")
+        .wait_timeout(Duration::from_secs(10))
+        .expect("in time")
+        .expect("attached");
+    let events = rt.subscribe();
+    home.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    );
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        events.recv_timeout(left).expect("a snapshot is published after the write");
+        let src = user_source(&rt).expect("still there");
+        if src.definitions.iter().any(|d| d.event == HookEvent::SessionEnd) {
+            assert!(src.definitions.iter().all(|d| d.event != HookEvent::Stop));
+            break;
+        }
+    }
+}
