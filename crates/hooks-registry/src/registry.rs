@@ -952,6 +952,12 @@ fn compile(
     Compiled { placements, protected, placement_error }
 }
 
+/// The info line of an inert source: its policy reason, prefixed with `inert: ` unless the
+/// reason already says so (the static trust table's reasons do).
+fn inert_message(reason: &str) -> String {
+    if reason.starts_with("inert:") { reason.to_owned() } else { format!("inert: {reason}") }
+}
+
 fn view(state: &SourceState, runs: bool, suppressed_by: Option<&HookSourceId>) -> SourceView {
     let accepted = state.load.accepted();
     let trust = state.effective_trust();
@@ -978,7 +984,7 @@ fn view(state: &SourceState, runs: bool, suppressed_by: Option<&HookSourceId>) -
         );
     } else if !state.late && !trust.is_active() {
         diagnostics.push(
-            HookDiagnostic::info(format!("inert: {}", trust.reason()))
+            HookDiagnostic::info(inert_message(trust.reason()))
                 .in_file(state.id.path.as_path())
                 .with_code("inert"),
         );

@@ -782,3 +782,26 @@ fn a_canonical_cwd_spelled_with_a_trailing_separator_still_finds_its_root() {
         assert_eq!(names(&snap.bindings_for_canonical(Path::new(&cwd))), ["a"], "{cwd}");
     }
 }
+
+#[test]
+fn an_inert_source_whose_reason_already_says_inert_reads_it_once() {
+    use hooks_trust::{StaticTrustPolicy, Surface, TrustInputs, TrustPolicy};
+    let mut r = HookRegistry::new();
+    let root = abs(p("repo"));
+    let s = sid(K::ProjectCursorFile, p("repo/.cursor/hooks.json"));
+    let inputs = TrustInputs::new(Surface::CliRun, CommandExecutionPosture::RequiresApproval);
+    let decision = StaticTrustPolicy.decide(K::ProjectCursorFile, &inputs);
+    assert!(decision.reason().starts_with("inert:"), "the table's reason: {}", decision.reason());
+    r.upsert_source(update(&s, ok(defs(&["a"])), Some(&root), decision.clone()));
+    let snap = r.snapshot();
+    let info: Vec<&str> = snap
+        .source(&s)
+        .unwrap()
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.as_deref() == Some("inert"))
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(info, [decision.reason()]);
+    assert!(!info[0].starts_with("inert: inert:"));
+}
