@@ -3,16 +3,20 @@
 //! child process of this test binary.
 
 use std::{
+    collections::HashMap,
     io::{BufRead, BufReader, Write},
     path::{Path, PathBuf},
-    sync::mpsc::{Receiver, RecvTimeoutError, channel},
+    sync::{
+        OnceLock,
+        mpsc::{Receiver, RecvTimeoutError, channel},
+    },
     thread,
     time::{Duration, Instant},
 };
 
 use hooks_app::{
     runtime::{HookRuntime, RuntimeConfig},
-    serve::{ServeOptions, run_stdio_with},
+    serve::{ServeOptions, protocol::METHODS, run_stdio_with},
 };
 use hooks_trust::Surface;
 use serde_json::{Value, json};
@@ -29,6 +33,8 @@ struct Server {
     exited: Receiver<Result<(), String>>,
     /// Messages read while waiting for something else.
     backlog: Vec<Value>,
+    /// The method of each request sent, by id, to check answers against its schema.
+    methods: HashMap<String, String>,
 }
 
 impl Server {
@@ -55,7 +61,13 @@ impl Server {
                 }
             }
         });
-        let mut s = Server { input: Some(in_w), messages, exited, backlog: Vec::new() };
+        let mut s = Server {
+            input: Some(in_w),
+            messages,
+            exited,
+            backlog: Vec::new(),
+            methods: HashMap::new(),
+        };
         let hello = s.next();
         assert_eq!(hello["method"], "hello", "{hello}");
         assert_eq!(hello["params"]["protocol_version"], 1, "{hello}");
@@ -70,13 +82,37 @@ impl Server {
 
     fn send(&mut self, id: Value, method: &str, params: Value) {
         let line = json!({ "id": id, "method": method, "params": params });
+        schemas().check(&format!("{method}.request.json"), &line);
+        schemas().check("request.json", &line);
+        self.methods.insert(id.to_string(), method.to_owned());
         self.send_raw(format!("{line}\n").as_bytes());
     }
 
     fn next(&mut self) -> Value {
         match self.messages.recv_timeout(ANSWER_TIMEOUT) {
-            Ok(v) => v,
+            Ok(v) => {
+                self.check(&v);
+                v
+            }
             Err(e) => panic!("no message from the server: {e}"),
+        }
+    }
+
+    /// Checks a message against the protocol's schemas.
+    fn check(&self, m: &Value) {
+        let schemas = schemas();
+        match (m.get("id"), m.get("error")) {
+            (_, Some(_)) => schemas.check("error.json", m),
+            (Some(id), None) => {
+                schemas.check("response.json", m);
+                if let Some(method) = self.methods.get(&id.to_string()) {
+                    schemas.check(&format!("{method}.result.json"), &m["result"]);
+                }
+            }
+            (None, None) => {
+                let method = m["method"].as_str().expect("a notification has a method");
+                schemas.check(&format!("{method}.notification.json"), m);
+            }
         }
     }
 
@@ -140,7 +176,10 @@ impl Server {
         let mut out = std::mem::take(&mut self.backlog);
         loop {
             match self.messages.recv_timeout(ANSWER_TIMEOUT) {
-                Ok(v) => out.push(v),
+                Ok(v) => {
+                    self.check(&v);
+                    out.push(v);
+                }
                 Err(RecvTimeoutError::Disconnected) => return out,
                 Err(RecvTimeoutError::Timeout) => panic!("stdout did not close"),
             }
@@ -620,4 +659,174 @@ exit 0
     assert_eq!(verdict["decision"], "deny", "{stdout}\n{stderr}");
     assert_eq!(verdict["reason"], "force pushes are blocked");
     assert_eq!(verdict["decided_by"]["source"]["kind"], "project_claude_settings");
+}
+
+/// The protocol's JSON Schemas (`specs/serve-schema/`), with a checker for the subset of JSON
+/// Schema they use: `$ref`, `type`, `const`, `enum`, `anyOf`, `properties`, `required`,
+/// `additionalProperties`, `items`, `maxItems`, `minimum`, `maximum`.
+struct Schemas {
+    files: HashMap<String, Value>,
+}
+
+fn schema_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .join("specs/serve-schema")
+}
+
+fn schemas() -> &'static Schemas {
+    static SCHEMAS: OnceLock<Schemas> = OnceLock::new();
+    SCHEMAS.get_or_init(|| {
+        let mut files = HashMap::new();
+        for entry in std::fs::read_dir(schema_dir()).expect("schema dir") {
+            let path = entry.expect("entry").path();
+            let name = path.file_name().and_then(|n| n.to_str()).expect("name").to_owned();
+            let text = std::fs::read_to_string(&path).expect("read schema");
+            let value: Value =
+                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name} is not JSON: {e}"));
+            files.insert(name, value);
+        }
+        Schemas { files }
+    })
+}
+
+fn type_matches(t: &str, v: &Value) -> bool {
+    match t {
+        "object" => v.is_object(),
+        "array" => v.is_array(),
+        "string" => v.is_string(),
+        "integer" => v.is_i64() || v.is_u64(),
+        "number" => v.is_number(),
+        "boolean" => v.is_boolean(),
+        "null" => v.is_null(),
+        other => panic!("unsupported type {other}"),
+    }
+}
+
+impl Schemas {
+    fn file(&self, name: &str) -> &Value {
+        self.files.get(name).unwrap_or_else(|| panic!("no schema {name}"))
+    }
+
+    fn check(&self, file: &str, instance: &Value) {
+        let mut errors = Vec::new();
+        self.validate(file, self.file(file), instance, "$", &mut errors);
+        assert!(errors.is_empty(), "{instance} does not match {file}: {errors:#?}");
+    }
+
+    fn validate(&self, file: &str, schema: &Value, v: &Value, at: &str, errors: &mut Vec<String>) {
+        let Some(s) = schema.as_object() else { return };
+        if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+            let (target_file, pointer) = r.split_once('#').expect("a $ref with a pointer");
+            let target_file = if target_file.is_empty() { file } else { target_file };
+            let target = self
+                .file(target_file)
+                .pointer(pointer)
+                .unwrap_or_else(|| panic!("dangling $ref {r} in {file}"));
+            self.validate(target_file, target, v, at, errors);
+        }
+        if let Some(t) = s.get("type") {
+            let types: Vec<&str> = match t {
+                Value::String(t) => vec![t.as_str()],
+                Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+                other => panic!("bad type {other}"),
+            };
+            if !types.iter().any(|t| type_matches(t, v)) {
+                errors.push(format!("{at}: expected {types:?}, got {v}"));
+            }
+        }
+        if let Some(c) = s.get("const")
+            && c != v
+        {
+            errors.push(format!("{at}: expected {c}, got {v}"));
+        }
+        if let Some(Value::Array(allowed)) = s.get("enum")
+            && !allowed.contains(v)
+        {
+            errors.push(format!("{at}: {v} is not one of {allowed:?}"));
+        }
+        if let Some(Value::Array(any)) = s.get("anyOf") {
+            let fits = any.iter().any(|sub| {
+                let mut e = Vec::new();
+                self.validate(file, sub, v, at, &mut e);
+                e.is_empty()
+            });
+            if !fits {
+                errors.push(format!("{at}: {v} matches no alternative"));
+            }
+        }
+        if let Some(obj) = v.as_object() {
+            let props = s.get("properties").and_then(Value::as_object);
+            for req in s.get("required").and_then(Value::as_array).into_iter().flatten() {
+                let key = req.as_str().expect("required names");
+                if !obj.contains_key(key) {
+                    errors.push(format!("{at}: missing `{key}`"));
+                }
+            }
+            for (k, val) in obj {
+                let path = format!("{at}.{k}");
+                match props.and_then(|p| p.get(k)) {
+                    Some(sub) => self.validate(file, sub, val, &path, errors),
+                    None => match s.get("additionalProperties") {
+                        Some(Value::Bool(false)) => errors.push(format!("{path}: not allowed")),
+                        Some(sub @ Value::Object(_)) => {
+                            self.validate(file, sub, val, &path, errors)
+                        }
+                        _ => {}
+                    },
+                }
+            }
+        }
+        if let Some(arr) = v.as_array() {
+            if let Some(items) = s.get("items") {
+                for (i, x) in arr.iter().enumerate() {
+                    self.validate(file, items, x, &format!("{at}[{i}]"), errors);
+                }
+            }
+            if let Some(max) = s.get("maxItems").and_then(Value::as_u64)
+                && arr.len() as u64 > max
+            {
+                errors.push(format!("{at}: more than {max} items"));
+            }
+        }
+        if let Some(n) = v.as_f64() {
+            if let Some(min) = s.get("minimum").and_then(Value::as_f64)
+                && n < min
+            {
+                errors.push(format!("{at}: {n} < {min}"));
+            }
+            if let Some(max) = s.get("maximum").and_then(Value::as_f64)
+                && n > max
+            {
+                errors.push(format!("{at}: {n} > {max}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn every_method_has_schemas_and_is_documented() {
+    let spec =
+        std::fs::read_to_string(schema_dir().parent().expect("specs").join("serve-protocol.md"))
+            .expect("specs/serve-protocol.md");
+    for method in METHODS {
+        for kind in ["request", "result"] {
+            let name = format!("{method}.{kind}.json");
+            assert!(schemas().files.contains_key(&name), "no schema {name}");
+        }
+        assert!(spec.contains(&format!("### `{method}`")), "the spec does not document `{method}`");
+        let example = json!({ "id": 1, "method": method });
+        let request = schemas().file(&format!("{method}.request.json"));
+        let needs_params =
+            request["required"].as_array().is_some_and(|r| r.contains(&json!("params")));
+        if !needs_params {
+            schemas().check(&format!("{method}.request.json"), &example);
+        }
+    }
+    // The checker itself rejects what the schemas forbid.
+    let mut errors = Vec::new();
+    let s = schemas();
+    s.validate("fire.request.json", s.file("fire.request.json"), &json!({ "id": 1.5, "method": "fire", "params": { "envelope": { "event": "nope" }, "x": 1 } }), "$", &mut errors);
+    assert_eq!(errors.len(), 3, "{errors:#?}");
 }
