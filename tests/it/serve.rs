@@ -830,3 +830,80 @@ fn every_method_has_schemas_and_is_documented() {
     s.validate("fire.request.json", s.file("fire.request.json"), &json!({ "id": 1.5, "method": "fire", "params": { "envelope": { "event": "nope" }, "x": 1 } }), "$", &mut errors);
     assert_eq!(errors.len(), 3, "{errors:#?}");
 }
+
+/// One line of a generated session.
+#[derive(Debug, Clone)]
+enum GenLine {
+    Ping(u32),
+    Junk(String),
+    Oversized(usize),
+    Blank,
+}
+
+fn gen_line() -> impl proptest::strategy::Strategy<Value = GenLine> {
+    use proptest::prelude::*;
+    prop_oneof![
+        any::<u32>().prop_map(GenLine::Ping),
+        "[^\n\r]{1,40}".prop_map(GenLine::Junk),
+        (65usize..5000).prop_map(GenLine::Oversized),
+        Just(GenLine::Blank),
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Whatever the bytes, parsing answers without panicking, and an error keeps the id only
+    /// when the input had a readable one.
+    #[test]
+    fn parsing_arbitrary_lines_never_panics(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300)) {
+        match hooks_app::serve::parse_request(&bytes) {
+            Ok((id, _)) => proptest::prop_assert!(id.is_string() || id.is_i64() || id.is_u64()),
+            Err(e) => proptest::prop_assert!(!e.message.is_empty()),
+        }
+    }
+
+    /// Any mix of requests, junk, blank and oversized lines (cap 64 bytes) gets exactly one
+    /// answer per non-blank line, in order, and the server exits cleanly at end of input.
+    #[test]
+    fn every_non_blank_line_gets_one_answer(lines in proptest::collection::vec(gen_line(), 0..12)) {
+        let options = ServeOptions { max_line_bytes: 64, ..ServeOptions::default() };
+        let mut s = Server::start_with(runtime(), options);
+        let mut input = Vec::new();
+        let mut expected = Vec::new();
+        for l in &lines {
+            match l {
+                GenLine::Ping(i) => {
+                    input.extend_from_slice(format!("{{\"id\":{i},\"method\":\"ping\"}}\n").as_bytes());
+                    expected.push(json!({ "id": i, "result": {} }));
+                }
+                GenLine::Junk(text) => {
+                    let is_blank = text.bytes().all(|b| b.is_ascii_whitespace());
+                    input.extend_from_slice(text.as_bytes());
+                    input.push(b'\n');
+                    if !is_blank {
+                        expected.push(json!("error"));
+                    }
+                }
+                GenLine::Oversized(n) => {
+                    input.extend(std::iter::repeat_n(b'{', *n));
+                    input.push(b'\n');
+                    expected.push(json!("line_too_long"));
+                }
+                GenLine::Blank => input.extend_from_slice(b" \n"),
+            }
+        }
+        s.send_raw(&input);
+        s.close_input();
+        let got = s.rest();
+        s.wait_exit();
+        proptest::prop_assert_eq!(got.len(), expected.len(), "{:?}", got);
+        for (g, e) in got.iter().zip(&expected) {
+            match e.as_str() {
+                Some("error") => proptest::prop_assert!(g.get("error").is_some(), "{}", g),
+                Some(code) => proptest::prop_assert_eq!(&g["error"]["code"], code),
+                None => proptest::prop_assert_eq!(g, e),
+            }
+        }
+    }
+}
