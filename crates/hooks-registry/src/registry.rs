@@ -10,7 +10,7 @@ use std::{
 use arc_swap::ArcSwap;
 use hooks_schema::{
     AbsPathBuf, Binding, Generation, HOOK_TIMEOUT_CEILING, HookDefinition, HookDiagnostic,
-    HookSourceId, ParseResult, ParsedSource, Revision, TrustDecision,
+    HookSourceId, ParseResult, ParsedSource, Revision, SourceOwner, TrustDecision,
 };
 use hooks_trust::CommandExecutionPosture;
 use serde_json::{Map, Value};
@@ -639,28 +639,34 @@ impl HookRegistry {
             self.last_roots = roots;
         }
 
-        // Explicit sources are few; a project file is matched against them by path.
-        let explicit_running: Vec<(u64, HookSourceId)> = self
-            .slots
-            .iter()
-            .flatten()
-            .filter(|s| s.id.kind.is_explicit() && s.can_run())
-            .map(|s| (s.path_key, s.id.clone()))
-            .collect();
-
+        // One file loaded under several kinds runs once, as the kind with the highest
+        // precedence that can run. Explicit, managed and user sources are few; each source
+        // is matched against those that run before it by a cached path hash.
         let mut bindings_changed = std::mem::take(&mut self.runnable_removed)
             | std::mem::take(&mut self.test_bindings_changed);
+        // Project kinds rank above user kinds, so the sources that apply everywhere are
+        // collected first.
+        let mut running_global: Vec<(u64, HookSourceId)> = Vec::new();
+        for &slot in &self.order {
+            let Some(state) = self.slots.get(slot).and_then(Option::as_ref) else { continue };
+            if state.id.kind.is_project() || !state.can_run() {
+                continue;
+            }
+            if !running_global
+                .iter()
+                .any(|(key, id)| *key == state.path_key && id.path == state.id.path)
+            {
+                running_global.push((state.path_key, state.id.clone()));
+            }
+        }
         let mut runs = Vec::with_capacity(self.order.len());
         for &slot in &self.order {
             let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
-            let suppressed_by = if state.id.kind.is_project() {
-                explicit_running
-                    .iter()
-                    .find(|(key, id)| *key == state.path_key && id.path == state.id.path)
-                    .map(|(_, id)| id.clone())
-            } else {
-                None
-            };
+            let suppressed_by = running_global
+                .iter()
+                .find(|(key, id)| *key == state.path_key && id.path == state.id.path)
+                .filter(|(_, id)| *id != state.id)
+                .map(|(_, id)| id.clone());
             let can = state.can_run() && suppressed_by.is_none();
             let now = can.then(|| state.compiled.clone());
             if contribution_changed(state.published.as_ref(), now.as_ref()) {
@@ -952,6 +958,24 @@ fn compile(
     Compiled { placements, protected, placement_error }
 }
 
+/// The info line of a source whose file runs as another, higher-precedence source.
+fn also_loaded_as(runner: &HookSourceId) -> HookDiagnostic {
+    match runner.kind.owner() {
+        SourceOwner::Explicit => HookDiagnostic::info(format!(
+            "this file is also delivered with the run as {runner}; it runs once, as the explicit source"
+        ))
+        .with_code("also_explicit"),
+        SourceOwner::Managed => HookDiagnostic::info(format!(
+            "this file is also a managed hook file ({runner}); it runs once, as the managed source"
+        ))
+        .with_code("also_managed"),
+        SourceOwner::User | SourceOwner::Project => HookDiagnostic::info(format!(
+            "this file is also the user's own hook file ({runner}); it runs once, as the user source"
+        ))
+        .with_code("also_user"),
+    }
+}
+
 /// The info line of an inert source: its policy reason, prefixed with `inert: ` unless the
 /// reason already says so (the static trust table's reasons do).
 fn inert_message(reason: &str) -> String {
@@ -974,14 +998,8 @@ fn view(state: &SourceState, runs: bool, suppressed_by: Option<&HookSourceId>) -
     if let Some(e) = &state.compiled.placement_error {
         diagnostics.push(e.clone());
     }
-    if let Some(explicit) = suppressed_by {
-        diagnostics.push(
-            HookDiagnostic::info(format!(
-                "this file is also delivered with the run as {explicit}; it runs once, as the explicit source"
-            ))
-            .in_file(state.id.path.as_path())
-            .with_code("also_explicit"),
-        );
+    if let Some(runner) = suppressed_by {
+        diagnostics.push(also_loaded_as(runner).in_file(state.id.path.as_path()));
     } else if !state.late && !trust.is_active() {
         diagnostics.push(
             HookDiagnostic::info(inert_message(trust.reason()))

@@ -3,7 +3,8 @@
 use std::{path::Path, time::Duration};
 
 use hooks_schema::{
-    HookCommand, HookDiagnostic, HookSourceKind as K, ParsedSource, Severity, TrustDecision,
+    AbsPathBuf, HookCommand, HookDiagnostic, HookSourceId, HookSourceKind as K, ParsedSource,
+    Severity, TrustDecision,
 };
 use hooks_trust::CommandExecutionPosture;
 
@@ -804,4 +805,131 @@ fn an_inert_source_whose_reason_already_says_inert_reads_it_once() {
         .collect();
     assert_eq!(info, [decision.reason()]);
     assert!(!info[0].starts_with("inert: inert:"));
+}
+
+/// A home folder whose `~/.cursor/hooks.json` is both the user's file and, with the session
+/// started in the home folder, that project's file.
+fn home_file() -> (AbsPathBuf, HookSourceId, HookSourceId) {
+    let home = abs(p("home"));
+    let file = p("home/.cursor/hooks.json");
+    (home, sid(K::UserCursorFile, &file), sid(K::ProjectCursorFile, &file))
+}
+
+fn sources_of(snap: &crate::RegistrySnapshot, cwd: &str) -> Vec<HookSourceId> {
+    snap.bindings_for(Path::new(cwd)).into_iter().map(|b| b.source).collect()
+}
+
+fn says_also_user(snap: &crate::RegistrySnapshot, id: &HookSourceId) -> bool {
+    snap.source(id).unwrap().diagnostics.iter().any(|d| {
+        d.severity == Severity::Info
+            && d.code.as_deref() == Some("also_user")
+            && d.message.contains("runs once, as the user source")
+    })
+}
+
+#[test]
+fn a_user_file_also_found_as_a_project_file_runs_once_as_the_user_source_in_either_load_order() {
+    let (home, user, project) = home_file();
+    for user_first in [true, false] {
+        let mut r = HookRegistry::new();
+        let load_user =
+            |r: &mut HookRegistry| r.upsert_source(update(&user, ok(defs(&["a"])), None, active()));
+        let load_project = |r: &mut HookRegistry| {
+            r.upsert_source(update(&project, ok(defs(&["a"])), Some(&home), active()))
+        };
+        if user_first {
+            load_user(&mut r);
+            load_project(&mut r);
+        } else {
+            load_project(&mut r);
+            load_user(&mut r);
+        }
+        let snap = r.snapshot();
+        assert_eq!(sources_of(&snap, &p("home")), vec![user.clone()], "user first: {user_first}");
+        assert_eq!(sources_of(&snap, &p("elsewhere")), vec![user.clone()]);
+        assert!(snap.source(&user).unwrap().runs);
+        assert!(!snap.source(&project).unwrap().runs);
+        assert!(says_also_user(&snap, &project));
+        assert!(!has(&snap.source(&user).unwrap().diagnostics, Severity::Info, "runs once"));
+        assert!(snap.project_roots().contains(&home), "the project load still scopes its root");
+    }
+}
+
+#[test]
+fn removing_either_load_of_a_user_file_found_as_a_project_file_leaves_the_other_running() {
+    let (home, user, project) = home_file();
+    let mut r = HookRegistry::new();
+    r.upsert_source(update(&user, ok(defs(&["a"])), None, active()));
+    r.upsert_source(update(&project, ok(defs(&["a"])), Some(&home), active()));
+    // Without the user source, the project load runs in its root.
+    r.remove_source(&user);
+    let snap = r.snapshot();
+    assert_eq!(sources_of(&snap, &p("home")), vec![project.clone()]);
+    assert!(sources_of(&snap, &p("elsewhere")).is_empty());
+    assert!(!says_also_user(&snap, &project));
+    // The user file back: it runs once again, as the user source.
+    r.upsert_source(update(&user, ok(defs(&["a"])), None, active()));
+    assert_eq!(sources_of(&r.snapshot(), &p("home")), vec![user.clone()]);
+    // Without the project load, the user source still runs once.
+    r.remove_source(&project);
+    let snap = r.snapshot();
+    assert_eq!(sources_of(&snap, &p("home")), vec![user.clone()]);
+    assert!(snap.source(&project).is_none());
+}
+
+#[test]
+fn a_user_file_that_cannot_run_does_not_silence_the_project_load_of_the_same_file() {
+    let (home, user, project) = home_file();
+    let mut r = HookRegistry::new();
+    r.upsert_source(update(&project, ok(defs(&["a"])), Some(&home), active()));
+    r.record_read_failure(&user, None, HookDiagnostic::error("permission denied"));
+    let snap = r.snapshot();
+    assert_eq!(sources_of(&snap, &p("home")), vec![project.clone()]);
+    assert!(!says_also_user(&snap, &project));
+}
+
+#[test]
+fn after_pinning_a_user_file_also_found_as_a_project_file_keeps_running_once() {
+    let (home, user, project) = home_file();
+    // Both loaded before the pin: removing either after it changes nothing that runs.
+    for remove_user in [true, false] {
+        let mut r = HookRegistry::new();
+        r.upsert_source(update(&user, ok(defs(&["a"])), None, active()));
+        r.upsert_source(update(&project, ok(defs(&["a"])), Some(&home), active()));
+        let rev = r.pin(CommandExecutionPosture::AutoApproves);
+        let gone = if remove_user { &user } else { &project };
+        assert_eq!(r.remove_source(gone), rev);
+        let snap = r.snapshot();
+        assert_eq!(sources_of(&snap, &p("home")), vec![user.clone()], "remove user: {remove_user}");
+        assert!(says_also_user(&snap, &project));
+    }
+    // Only the project load before the pin: a user load found after it is inert, so the
+    // project load keeps running and the revision stays.
+    let mut r = HookRegistry::new();
+    r.upsert_source(update(&project, ok(defs(&["a"])), Some(&home), active()));
+    let rev = r.pin(CommandExecutionPosture::AutoApproves);
+    assert_eq!(r.upsert_source(update(&user, ok(defs(&["a"])), None, active())), rev);
+    let snap = r.snapshot();
+    assert_eq!(sources_of(&snap, &p("home")), vec![project.clone()]);
+    assert!(!snap.source(&user).unwrap().runs);
+    assert!(!says_also_user(&snap, &project));
+}
+
+#[test]
+fn a_file_delivered_with_the_run_and_also_the_users_file_runs_once_as_the_explicit_source() {
+    let file = p("home/.cursor/hooks.json");
+    let explicit = sid(K::RunDelivered, &file);
+    let user = sid(K::UserCursorFile, &file);
+    let mut r = HookRegistry::new();
+    r.upsert_source(update(&user, ok(defs(&["a"])), None, active()));
+    r.upsert_source(update(&explicit, ok(defs(&["a"])), None, active()));
+    let snap = r.snapshot();
+    assert_eq!(sources_of(&snap, &p("anywhere")), vec![explicit.clone()]);
+    assert!(
+        snap.source(&user)
+            .unwrap()
+            .diagnostics
+            .iter()
+            .any(|d| d.code.as_deref() == Some("also_explicit"))
+    );
 }
