@@ -907,3 +907,41 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn explicit_sources_load_with_their_errors_and_fail_closed_refuses_the_pin() {
+    use hooks_sources::{ExplicitHookSource, ExplicitSourceScope, SourceFormat};
+    let dir = TestDir::new();
+    let good = dir.write(
+        "run/hooks.json",
+        r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": "echo '{\"permission\":\"ask\"}'" } ] } }"#,
+    );
+    let broken = dir.write("broken/hooks.json", "{ not json");
+    let mut config = RuntimeConfig::new(Surface::CliRun);
+    config.explicit_sources = vec![
+        ExplicitHookSource::new(ExplicitSourceScope::RunDelivered, &good, SourceFormat::Cursor),
+        ExplicitHookSource::new(ExplicitSourceScope::RunDelivered, &broken, SourceFormat::Cursor),
+    ];
+    config.fail_closed_on_source_errors = true;
+    let mut s = Server::start(HookRuntime::new(config));
+
+    let r = s.call(1, "load_explicit_sources", json!({}));
+    assert_eq!(r["ok"], false, "{r}");
+    let errors = r["errors"].as_array().expect("errors");
+    assert!(!errors.is_empty(), "{r}");
+    assert!(errors.iter().all(|e| e["severity"] == "error"), "{r}");
+    assert!(r.to_string().contains("broken"), "the error names the broken file: {r}");
+
+    // The valid explicit source runs everywhere, pinned or not.
+    let r = s.call(2, "fire", json!({ "envelope": shell_event(dir.path(), "ls") }));
+    assert_eq!(r["verdict"]["decision"], "ask", "{r}");
+    assert_eq!(r["verdict"]["decided_by"]["source"]["kind"], "run_delivered");
+
+    let e = s.call_err(json!(3), "exchange_appended", json!({}));
+    assert_eq!(e["code"], "runtime_error", "{e}");
+    assert!(e["message"].as_str().is_some_and(|m| m.contains("explicit")), "{e}");
+    let snap = s.call(4, "snapshot", json!({}));
+    assert_eq!(snap["pinned"], Value::Null, "the run did not start");
+    s.close_input();
+    s.wait_exit();
+}
