@@ -576,15 +576,38 @@ fn a_hung_hook_does_not_delay_another_fire() {
 #[test]
 fn shutdown_answers_requests_still_running_past_the_grace() {
     let hung = TestDir::new();
-    hung.script(".cursor/hooks/hang.sh", "#!/bin/bash\ncat > /dev/null\nsleep 30\n");
+    // The hook holds a FIFO open for writing while it lives: the test reads `started`, then
+    // end of file once the hook's process is gone.
+    let fifo = hung.path().join("alive");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    hung.script(
+        ".cursor/hooks/hang.sh",
+        &format!(
+            "#!/bin/bash\ncat > /dev/null\nexec 3>'{}'\necho started >&3\nexec sleep 30\n",
+            fifo.display()
+        ),
+    );
     hung.write(
         ".cursor/hooks.json",
         r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": ".cursor/hooks/hang.sh", "timeout": 60 } ] } }"#,
     );
+    let (alive_tx, alive) = channel();
+    let reader_fifo = fifo.clone();
+    thread::spawn(move || {
+        let mut r = BufReader::new(std::fs::File::open(&reader_fifo).expect("open fifo"));
+        let mut line = String::new();
+        let _ = r.read_line(&mut line);
+        let _ = alive_tx.send(line.trim().to_owned());
+        line.clear();
+        let n = r.read_line(&mut line).unwrap_or(usize::MAX);
+        let _ = alive_tx.send(format!("closed after {n} more bytes"));
+    });
     let root = canonical(hung.path());
     let mut s = Server::start(runtime());
     activate(&mut s, &root);
     s.send(json!("hung"), "fire", json!({ "envelope": shell_event(&root, "make") }));
+    assert_eq!(alive.recv_timeout(ANSWER_TIMEOUT).expect("the hook started"), "started");
     let started = Instant::now();
     s.send(json!("bye"), "shutdown", json!({ "grace_ms": 300 }));
     let hung_answer = s.answer(&json!("hung"));
@@ -593,6 +616,11 @@ fn shutdown_answers_requests_still_running_past_the_grace() {
     assert_eq!(bye["result"]["aborted_requests"], 1, "{bye}");
     assert!(started.elapsed() < Duration::from_secs(10));
     s.wait_exit();
+    assert_eq!(
+        alive.recv_timeout(ANSWER_TIMEOUT).expect("the hook process ended"),
+        "closed after 0 more bytes",
+        "the aborted request's hook was killed"
+    );
 }
 
 /// Not a test of its own: when `HOOKS_SERVE_CHILD` is set, this test process becomes a
