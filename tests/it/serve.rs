@@ -973,3 +973,25 @@ fn explicit_sources_load_with_their_errors_and_fail_closed_refuses_the_pin() {
     s.close_input();
     s.wait_exit();
 }
+
+#[test]
+fn a_closed_stdout_ends_the_server_even_with_stdin_open() {
+    let (in_r, mut in_w) = std::io::pipe().expect("pipe");
+    let (out_r, out_w) = std::io::pipe().expect("pipe");
+    let (exit_tx, exited) = channel();
+    thread::spawn(move || {
+        let r = run_stdio_with(runtime(), in_r, out_w, ServeOptions::default());
+        let _ = exit_tx.send(r.map_err(|e| format!("{e:#}")));
+    });
+    let mut out = BufReader::new(out_r);
+    let mut hello = String::new();
+    out.read_line(&mut hello).expect("hello");
+    assert!(hello.contains("\"hello\""), "{hello}");
+    drop(out);
+    in_w.write_all(b"{\"id\":1,\"method\":\"ping\"}\n").expect("write");
+    match exited.recv_timeout(ANSWER_TIMEOUT) {
+        Ok(r) => r.expect("a clean exit"),
+        Err(e) => panic!("the server did not exit: {e}"),
+    }
+    drop(in_w);
+}
