@@ -2,7 +2,7 @@
 //! published on every change.
 
 use std::{
-    collections::{BTreeSet, HashMap},
+    collections::{BTreeMap, BTreeSet, HashMap},
     sync::Arc,
     time::Duration,
 };
@@ -151,6 +151,9 @@ struct SourceState {
     late: bool,
     after_pin: Vec<HookDiagnostic>,
     late_protected: Vec<ProtectedPath>,
+    /// Paths the loader found the file at and names that would replace it, per project root
+    /// (`None` for other kinds); see [`HookRegistry::set_found_paths`].
+    found: BTreeMap<Option<AbsPathBuf>, Vec<AbsPathBuf>>,
     compiled: Arc<Compiled>,
     /// What it contributed to the last published snapshot.
     published: Option<Arc<Compiled>>,
@@ -371,14 +374,71 @@ impl HookRegistry {
             )));
         } else {
             state.roots.remove(root);
+            let found_changed = state.found.remove(&Some(root.clone())).is_some();
             if state.roots.is_empty() {
                 self.forget(source);
             } else {
                 let protected_changed = state.recompile();
-                self.protected_dirty |= protected_changed;
+                self.protected_dirty |= protected_changed | found_changed;
             }
             self.roots_dirty = true;
         }
+        self.publish()
+    }
+
+    /// Records where the loader found a source's file, which the registry cannot know from
+    /// the canonical path alone: the path it was found at (a symlink such as
+    /// `<root>/.cursor/hooks.json`, whose replacement would swap the policy) and the names
+    /// that would replace it if created (Chrys's `hooks.yaml` beside a loaded `hooks.json`).
+    /// Every path is protected as a hook file of `source`, whether or not it exists; pass
+    /// each resolved the way the guard resolves an edited path (`canonicalize`, or the
+    /// lenient resolution of its folder plus its name), as `hooks_sources::found_paths` does.
+    ///
+    /// For a project source the paths belong to `project_root` (the root the file was found
+    /// under) and go with it; for other kinds `project_root` is ignored. A new call replaces
+    /// the paths recorded for that root; after pinning, a source known at pin time only
+    /// gains paths, so its file stays protected until the run ends. An unknown source, a
+    /// project source not placed under `project_root`, or the paths already recorded change
+    /// nothing.
+    pub fn set_found_paths(
+        &mut self,
+        source: &HookSourceId,
+        project_root: Option<&AbsPathBuf>,
+        paths: Vec<AbsPathBuf>,
+    ) -> Revision {
+        let pinned = self.pinned.is_some();
+        let Some(state) = self.get_mut(source) else { return self.revision };
+        let key = if state.id.kind.is_project() {
+            match project_root {
+                Some(root) if state.roots.contains(root) => Some(root.clone()),
+                Some(_) | None => return self.revision,
+            }
+        } else {
+            None
+        };
+        let mut paths: Vec<AbsPathBuf> =
+            paths.into_iter().filter(|p| *p != state.id.path).collect();
+        if state.frozen(pinned)
+            && let Some(before) = state.found.get(&key)
+        {
+            for p in before {
+                if !paths.contains(p) {
+                    paths.push(p.clone());
+                }
+            }
+        }
+        paths.sort();
+        paths.dedup();
+        let before = state.found.get(&key).map_or(&[][..], Vec::as_slice);
+        if before == paths.as_slice() {
+            return self.revision;
+        }
+        if paths.is_empty() {
+            state.found.remove(&key);
+        } else {
+            state.found.insert(key, paths);
+        }
+        self.protected_dirty = true;
         self.publish()
     }
 
@@ -450,10 +510,11 @@ impl HookRegistry {
         for state in self.slots.iter_mut().flatten() {
             if state.roots.remove(root) {
                 changed = true;
+                let found_changed = state.found.remove(&Some(root.clone())).is_some();
                 if state.roots.is_empty() {
                     emptied.push(state.id.clone());
                 } else {
-                    self.protected_dirty |= state.recompile();
+                    self.protected_dirty |= state.recompile() | found_changed;
                 }
             }
         }
@@ -550,6 +611,7 @@ impl HookRegistry {
                     late: pinned,
                     after_pin: Vec::new(),
                     late_protected: Vec::new(),
+                    found: BTreeMap::new(),
                     compiled: Arc::new(Compiled {
                         placements: Vec::new(),
                         protected: Vec::new(),
@@ -718,6 +780,18 @@ impl HookRegistry {
                     for p in &state.late_protected {
                         if !state.compiled.protected.contains(p) {
                             list.push(p.clone());
+                        }
+                    }
+                    let mut found: Vec<&AbsPathBuf> = state.found.values().flatten().collect();
+                    found.sort();
+                    found.dedup();
+                    for path in found {
+                        if !state.compiled.protected.iter().any(|p| p.path == *path) {
+                            list.push(ProtectedPath {
+                                path: path.clone(),
+                                source: state.id.clone(),
+                                what: ProtectedKind::File,
+                            });
                         }
                     }
                 }

@@ -114,20 +114,24 @@ impl ExplicitHookSource {
 /// Cursor's `hooks.json` comes first (`.cursor/` is the seed's natural directory), then
 /// `hooks.yaml`, `hooks.yml`, `settings.json`.
 pub fn hook_file_candidates(dir: &Path) -> [(PathBuf, SourceFormat); 4] {
-    let f = |name: &str, format| (dir.join(name), format);
+    candidate_names(dir).map(|(name, format)| (dir.join(name), format))
+}
+
+/// The names [`hook_file_candidates`] searches `dir` for, in order.
+pub(crate) fn candidate_names(dir: &Path) -> [(&'static str, SourceFormat); 4] {
     if dir.file_name().is_some_and(|n| n == "hooks") {
         [
-            f("hooks.yaml", SourceFormat::Chrys),
-            f("hooks.yml", SourceFormat::Chrys),
-            f("hooks.json", SourceFormat::Chrys),
-            f("settings.json", SourceFormat::Claude),
+            ("hooks.yaml", SourceFormat::Chrys),
+            ("hooks.yml", SourceFormat::Chrys),
+            ("hooks.json", SourceFormat::Chrys),
+            ("settings.json", SourceFormat::Claude),
         ]
     } else {
         [
-            f("hooks.json", SourceFormat::Cursor),
-            f("hooks.yaml", SourceFormat::Chrys),
-            f("hooks.yml", SourceFormat::Chrys),
-            f("settings.json", SourceFormat::Claude),
+            ("hooks.json", SourceFormat::Cursor),
+            ("hooks.yaml", SourceFormat::Chrys),
+            ("hooks.yml", SourceFormat::Chrys),
+            ("settings.json", SourceFormat::Claude),
         ]
     }
 }

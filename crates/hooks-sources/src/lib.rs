@@ -18,6 +18,7 @@
 
 mod discover;
 mod env;
+mod found;
 mod hook_dirs;
 mod load;
 mod read;
@@ -29,6 +30,7 @@ pub use crate::{
         user_files,
     },
     env::{EnvVarSpec, EnvVars},
+    found::{found_paths, shadowing_names},
     hook_dirs::{parse_hook_dirs_value, resolve_hook_dirs},
     load::{load_explicit_sources, load_managed_sources, load_user_sources},
     read::{MAX_SOURCE_BYTES, ReadError, parse_bytes, read_capped, read_source},

@@ -11,7 +11,8 @@ use hooks_schema::{AbsPathBuf, HookDiagnostic, HookSourceId, HookSourceKind};
 use hooks_trust::{TrustInputs, TrustPolicy, explicit_source_decision};
 
 use crate::{
-    ExplicitHookSource, ManagedDirs, SourceFormat, UserDirs, managed_files, read_source, user_files,
+    ExplicitHookSource, ManagedDirs, SourceFormat, UserDirs, found_paths, managed_files,
+    read_source, user_files,
 };
 
 /// Loads explicit sources into `registry` and returns every error the registry recorded for
@@ -25,6 +26,9 @@ use crate::{
 ///
 /// Explicit sources activate without consulting the trust policy
 /// ([`hooks_trust::explicit_source_decision`]).
+///
+/// Besides its canonical path, each file is protected at the path it was named by and under
+/// the names in its folder that would replace it ([`found_paths`]).
 ///
 /// The result holds every [`Severity::Error`](hooks_schema::Severity::Error) diagnostic the
 /// registry recorded for these files: a file that is missing or unreadable, a file that does
@@ -87,6 +91,7 @@ pub fn load_explicit_sources(
                 registry.record_read_failure(&id, None, e.to_diagnostic());
             }
         }
+        registry.set_found_paths(&id, None, found_paths(id.kind, &source.path));
         ids.push(id);
     }
     errors.extend(registry.errors_for(&ids));
@@ -98,6 +103,8 @@ pub fn load_explicit_sources(
 /// everywhere). Returns the sources it loaded or tried to, so the caller can ask
 /// `registry.errors_for` about them; a file that cannot be read is recorded as a read
 /// failure. `claude_strict` reads Claude Code settings under the deny-only strict contract.
+/// Each file is also protected where it was found and under the names that would replace it
+/// ([`found_paths`]).
 pub fn load_user_sources(
     dirs: &UserDirs,
     policy: &dyn TrustPolicy,
@@ -148,6 +155,7 @@ fn load_files(
                 registry.record_read_failure(&id, None, e.to_diagnostic());
             }
         }
+        registry.set_found_paths(&id, None, found_paths(kind, &path));
         ids.push(id);
     }
     ids

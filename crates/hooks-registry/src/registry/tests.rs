@@ -933,3 +933,57 @@ fn a_file_delivered_with_the_run_and_also_the_users_file_runs_once_as_the_explic
             .any(|d| d.code.as_deref() == Some("also_explicit"))
     );
 }
+
+#[test]
+fn the_paths_a_source_was_found_at_are_protected_as_its_hook_file_and_go_with_its_root() {
+    let mut r = HookRegistry::new();
+    let (one, two) = (abs(p("one")), abs(p("two")));
+    let s = sid(K::ProjectCursorFile, p("shared/hooks.json"));
+    let (link1, link2) = (abs(p("one/.cursor/hooks.json")), abs(p("two/.cursor/hooks.json")));
+    r.upsert_source(update(&s, ok(defs(&["a"])), Some(&one), active()));
+    r.upsert_source(update(&s, ok(defs(&["a"])), Some(&two), active()));
+    let generation = r.generation();
+    r.set_found_paths(&s, Some(&one), vec![link1.clone(), s.path.clone()]);
+    r.set_found_paths(&s, Some(&two), vec![link2.clone()]);
+    let snap = r.snapshot();
+    let entry = snap.is_protected(link1.as_path()).unwrap();
+    assert_eq!((&entry.source, entry.what), (&s, ProtectedKind::File));
+    assert!(snap.is_protected(link2.as_path()).is_some());
+    let listed = snap.protected_paths().as_slice().iter().filter(|p| p.path == s.path).count();
+    assert_eq!(listed, 1, "the canonical path is listed once");
+    assert_eq!(snap.generation().get(), generation.get() + 2);
+    // The same paths again change nothing.
+    let generation = r.generation();
+    r.set_found_paths(&s, Some(&one), vec![link1.clone()]);
+    assert_eq!(r.generation(), generation);
+    // A root the source is not placed under, or an unknown source, changes nothing.
+    r.set_found_paths(&s, Some(&abs(p("three"))), vec![abs(p("three/x"))]);
+    r.set_found_paths(&sid(K::UserCursorFile, p("u.json")), None, vec![abs(p("u"))]);
+    assert_eq!(r.generation(), generation);
+    // Withdrawing a root withdraws what was found under it.
+    r.remove_source_root(&s, &one);
+    let snap = r.snapshot();
+    assert!(!snap.protected_paths().contains(link1.as_path()));
+    assert!(snap.protected_paths().contains(link2.as_path()));
+    // A new call replaces the root's paths.
+    r.set_found_paths(&s, Some(&two), Vec::new());
+    assert!(!r.snapshot().protected_paths().contains(link2.as_path()));
+}
+
+#[test]
+fn after_pinning_the_paths_a_source_was_found_at_only_grow() {
+    let mut r = HookRegistry::new();
+    let s = sid(K::UserChrysFile, p("home/.chrys/hooks/hooks.json"));
+    let yaml = abs(p("home/.chrys/hooks/hooks.yaml"));
+    let yml = abs(p("home/.chrys/hooks/hooks.yml"));
+    r.upsert_source(update(&s, ok(defs(&["a"])), None, active()));
+    r.set_found_paths(&s, None, vec![yaml.clone()]);
+    let rev = r.pin(CommandExecutionPosture::AutoApproves);
+    assert_eq!(r.set_found_paths(&s, None, vec![yml.clone()]), rev);
+    let snap = r.snapshot();
+    assert!(snap.protected_paths().contains(yaml.as_path()));
+    assert!(snap.protected_paths().contains(yml.as_path()));
+    // Removed after the pin: still protected until the run ends.
+    r.remove_source(&s);
+    assert!(r.snapshot().protected_paths().contains(yaml.as_path()));
+}

@@ -288,3 +288,63 @@ fn managed_files_load_with_the_policys_decision() {
     assert!(snap.source(&ids[0]).unwrap().trust.reason().contains("administrator"));
     assert_eq!(snap.bindings().len(), 2);
 }
+
+#[cfg(unix)]
+#[test]
+fn a_symlinked_user_file_is_protected_at_the_link_and_at_its_target() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let target = tmp.path().join("dotfiles/cursor-hooks.json");
+    write(&target, VALID);
+    fs::create_dir_all(home.join(".cursor")).unwrap();
+    std::os::unix::fs::symlink(&target, home.join(".cursor/hooks.json")).unwrap();
+    let mut registry = HookRegistry::new();
+    let inputs = TrustInputs::new(Surface::Desktop, CommandExecutionPosture::Unknown);
+    let dirs = UserDirs::under_home(&home);
+    load_user_sources(&dirs, &StaticTrustPolicy, &inputs, false, &mut registry);
+    let snap = registry.snapshot();
+    let protected = snap.protected_paths();
+    let link = hooks_registry::canonicalize(&home.join(".cursor")).unwrap();
+    let link = link.as_path().join("hooks.json");
+    assert!(protected.contains(&link), "{:#?}", protected.as_slice());
+    assert!(protected.contains(hooks_registry::canonicalize(&target).unwrap().as_path()));
+    let entry = snap.is_protected(&link).unwrap();
+    assert_eq!(entry.source, id(HookSourceKind::UserCursorFile, &target));
+}
+
+#[test]
+fn a_loaded_chrys_json_file_protects_the_names_that_would_shadow_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let file = home.join(".chrys/hooks/hooks.json");
+    write(&file, r#"{"version": 1, "hooks": []}"#);
+    let mut registry = HookRegistry::new();
+    let inputs = TrustInputs::new(Surface::Desktop, CommandExecutionPosture::Unknown);
+    let dirs = UserDirs::under_home(&home);
+    load_user_sources(&dirs, &StaticTrustPolicy, &inputs, false, &mut registry);
+    let snap = registry.snapshot();
+    let folder = hooks_registry::canonicalize(file.parent().unwrap()).unwrap();
+    for name in ["hooks.yaml", "hooks.yml"] {
+        let shadow = folder.as_path().join(name);
+        assert!(!shadow.exists());
+        assert!(snap.protected_paths().contains(&shadow), "{name}");
+    }
+}
+
+#[test]
+fn an_explicit_directory_protects_the_candidates_that_would_replace_its_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("run");
+    write(&dir.join("hooks.yml"), r#"{"version": 1, "hooks": []}"#);
+    let sources =
+        sources_for_hook_dirs(std::slice::from_ref(&dir), ExplicitSourceScope::RunDelivered);
+    let mut registry = HookRegistry::new();
+    let errors = load_explicit_sources(&sources, &mut registry);
+    assert!(errors.is_empty(), "{errors:#?}");
+    let folder = hooks_registry::canonicalize(&dir).unwrap();
+    let snap = registry.snapshot();
+    for name in ["hooks.json", "hooks.yaml"] {
+        assert!(snap.protected_paths().contains(&folder.as_path().join(name)), "{name}");
+    }
+    assert!(!snap.protected_paths().contains(&folder.as_path().join("settings.json")));
+}
