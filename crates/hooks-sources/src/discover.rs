@@ -323,9 +323,17 @@ fn first_chrys_file(dir: &Path) -> Option<PathBuf> {
     ["hooks.yaml", "hooks.yml", "hooks.json"].into_iter().map(|n| dir.join(n)).find(|p| exists(p))
 }
 
-/// Whether anything is at `path`, a dangling symlink included.
+/// Whether anything is, or may be, at `path`: a dangling symlink counts, and so does a path
+/// that cannot be looked at (a folder above it denies access), so the reader reports the
+/// failure instead of the file being silently absent and its last valid parse withdrawn.
+/// Only "nothing there" (`ENOENT`, or a parent that is not a folder) is absent.
 fn exists(path: &Path) -> bool {
-    std::fs::symlink_metadata(path).is_ok()
+    match std::fs::symlink_metadata(path) {
+        Ok(_) => true,
+        Err(e) => {
+            !matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -11,11 +11,15 @@
 //!   cap, then the format's adapter), shared with the watcher.
 //! - [`load_explicit_sources`]: loads explicit sources into the registry, active without
 //!   consulting the trust policy, and returns every error recorded for them.
+//! - [`shadowed_file_warnings`], [`dormant_diagnostics`], [`duplicate_id_diagnostics`]:
+//!   Chrys's warnings about its hooks files.
+//! - [`found_paths`]: where a loaded file must be protected besides its canonical path.
 //! - [`load_user_sources`] and [`load_managed_sources`]: load the user's own files and the
 //!   administrator's with the trust policy's decision.
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
 
+mod chrys;
 mod discover;
 mod env;
 mod found;
@@ -24,6 +28,7 @@ mod load;
 mod read;
 
 pub use crate::{
+    chrys::{dormant_diagnostics, duplicate_id_diagnostics, shadowed_file_warnings},
     discover::{
         ExplicitHookSource, ExplicitSourceScope, ManagedDirs, SourceFormat, UserDirs,
         format_for_file, hook_file_candidates, managed_files, project_files, sources_for_hook_dirs,

@@ -96,9 +96,20 @@ impl ReadError {
 /// whose [`ParseResult`] is returned as is.
 ///
 /// Both the explicit-source loader and the watcher read files through this function.
+///
+/// A Chrys file also gets a `shadowed_file` warning for each other Chrys hooks file in its
+/// folder that it shadows ([`crate::shadowed_file_warnings`]).
 pub fn read_source(path: &Path, format: SourceFormat) -> Result<ParseResult, ReadError> {
     let bytes = read_capped(path)?;
-    Ok(parse_bytes(&bytes, path, format))
+    let mut parsed = parse_bytes(&bytes, path, format);
+    if format == SourceFormat::Chrys {
+        let shadowed = crate::shadowed_file_warnings(path);
+        match &mut parsed {
+            Ok(p) => p.diagnostics.extend(shadowed),
+            Err(diagnostics) => diagnostics.extend(shadowed),
+        }
+    }
+    Ok(parsed)
 }
 
 /// Parses `bytes` read from `path` with the adapter for `format` (no IO).

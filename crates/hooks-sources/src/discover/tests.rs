@@ -160,6 +160,38 @@ fn a_dangling_symlink_counts_as_present_so_the_reader_reports_it() {
     );
 }
 
+#[cfg(unix)]
+#[test]
+fn a_hook_folder_that_cannot_be_looked_into_counts_as_present_so_the_reader_reports_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    // `.cursor` and `.claude` are symlink loops: looking up a file inside fails with ELOOP,
+    // which is not "nothing there" (permission denied on the folder is the same case)
+    std::os::unix::fs::symlink(".cursor", root.join(".cursor")).unwrap();
+    std::os::unix::fs::symlink(".claude", root.join(".claude")).unwrap();
+    assert_eq!(
+        project_files(root),
+        vec![
+            (HookSourceKind::ProjectCursorFile, root.join(".cursor/hooks.json")),
+            (HookSourceKind::ProjectClaudeLocalSettings, root.join(".claude/settings.local.json")),
+            (HookSourceKind::ProjectClaudeSettings, root.join(".claude/settings.json")),
+        ]
+    );
+    let err = crate::read_source(&root.join(".cursor/hooks.json"), SourceFormat::Cursor)
+        .expect_err("a loop is not a hook file");
+    assert_eq!(err.code(), "symlink_loop", "{err}");
+}
+
+#[test]
+fn a_hook_folder_that_is_a_file_holds_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    fs::write(root.join(".cursor"), b"not a folder").unwrap();
+    fs::create_dir_all(root.join(".chrys")).unwrap();
+    fs::write(root.join(".chrys/hooks"), b"not a folder").unwrap();
+    assert_eq!(project_files(root), vec![]);
+}
+
 #[test]
 fn user_files_use_the_directories_passed_in() {
     let tmp = tempfile::tempdir().unwrap();
