@@ -1,0 +1,275 @@
+//! The fuzz targets' bodies: each takes arbitrary bytes, runs one untrusted-input entry point and checks its invariants.
+//!
+//! Each `fuzz_targets/<name>.rs` calls the function of the same name. Keeping the bodies in
+//! this library lets `src/bin/replay.rs` (a plain binary that builds on stable, without
+//! libFuzzer) run a corpus folder or a crash file through the same code.
+
+use std::{
+    ffi::OsStr,
+    os::unix::ffi::OsStrExt,
+    path::{Path, PathBuf},
+    sync::OnceLock,
+    time::Duration,
+};
+
+use hooks_format_claude::ClaudeMode;
+use hooks_schema::{
+    CapturedOutput, Envelope, ExitInfo, HookCodec, HookDefinition, HookEvent, ParseResult,
+    RawOutcome, SpawnFailure, SpawnFailureKind, ToolCall, ToolKind,
+};
+
+/// Every target, by name, for the replay binary.
+pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+    ("cursor_parse", cursor_parse),
+    ("chrys_parse", chrys_parse),
+    ("claude_parse", claude_parse),
+    ("decode_outcome", decode_outcome),
+    ("hook_dirs", hook_dirs),
+    ("serve_request", serve_request),
+];
+
+/// A parse result is either definitions or at least one diagnostic saying why not.
+fn check_parse(result: &ParseResult, what: &str) {
+    if let Err(diags) = result {
+        assert!(!diags.is_empty(), "{what}: a failed parse carries a diagnostic");
+    }
+}
+
+/// `hooks_format_cursor::parse` on `.cursor/hooks.json` bytes.
+pub fn cursor_parse(data: &[u8]) {
+    let result = hooks_format_cursor::parse(data, Path::new("/repo/.cursor/hooks.json"));
+    check_parse(&result, "cursor");
+    if data.len() > hooks_format_cursor::MAX_FILE_BYTES {
+        assert!(result.is_err(), "cursor: a file above the cap is refused");
+    }
+}
+
+/// `hooks_format_chrys::parse` on a hooks file; the first byte picks `.yaml` or `.json`.
+pub fn chrys_parse(data: &[u8]) {
+    let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
+    let name = if first % 2 == 0 { "hooks.yaml" } else { "hooks.json" };
+    let path = PathBuf::from("/repo/.chrys/hooks").join(name);
+    let result = hooks_format_chrys::parse(rest, &path);
+    check_parse(&result, "chrys");
+    if rest.len() > hooks_format_chrys::MAX_FILE_BYTES {
+        assert!(result.is_err(), "chrys: a file above the cap is refused");
+    }
+}
+
+/// `hooks_format_claude::parse`; the first byte picks the default or the strict mode.
+pub fn claude_parse(data: &[u8]) {
+    let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
+    let mode = if first % 2 == 0 { ClaudeMode::Default } else { ClaudeMode::Strict };
+    let result = hooks_format_claude::parse(rest, Path::new("/repo/.claude/settings.json"), mode);
+    check_parse(&result, "claude");
+    if rest.len() > hooks_format_claude::MAX_DOCUMENT_BYTES {
+        assert!(result.is_err(), "claude: a document above the cap is refused");
+    }
+}
+
+/// A codec and the definitions its decode is exercised with.
+struct Subject {
+    codec: Box<dyn HookCodec>,
+    hooks: Vec<HookDefinition>,
+}
+
+const CURSOR_FILE: &str = r#"{"version": 1, "hooks": {
+  "beforeShellExecution": [{"command": "./a.sh"}],
+  "beforeMCPExecution": [{"command": "./a.sh", "failClosed": true}],
+  "preToolUse": [{"command": "./a.sh", "matcher": "Write"}],
+  "postToolUse": [{"command": "./a.sh"}],
+  "beforeSubmitPrompt": [{"command": "./a.sh"}],
+  "beforeReadFile": [{"command": "./a.sh"}],
+  "afterFileEdit": [{"command": "./a.sh"}],
+  "sessionStart": [{"command": "./a.sh"}],
+  "stop": [{"command": "./a.sh", "loop_limit": 2}],
+  "subagentStop": [{"command": "./a.sh"}],
+  "preCompact": [{"command": "./a.sh"}]
+}}"#;
+
+const CLAUDE_FILE: &str = r#"{"hooks": {
+  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "a"}]}],
+  "PostToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "a"}]}],
+  "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "a"}]}],
+  "Stop": [{"hooks": [{"type": "command", "command": "a"}]}],
+  "SubagentStop": [{"hooks": [{"type": "command", "command": "a"}]}],
+  "SessionStart": [{"hooks": [{"type": "command", "command": "a"}]}],
+  "PermissionRequest": [{"hooks": [{"type": "command", "command": "a"}]}],
+  "Notification": [{"hooks": [{"type": "command", "command": "a"}]}]
+}}"#;
+
+const CLAUDE_STRICT_FILE: &str = r#"{"hooks": {"version": 1,
+  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "a"}]}],
+  "Stop": [{"hooks": [{"type": "command", "command": "a"}]}]
+}}"#;
+
+const CHRYS_FILE: &str = r#"hooks:
+  - id: pre
+    event: before_tool_call
+    run: {type: shell, shell: "true"}
+    execution: {mode: blocking}
+  - id: pre-closed
+    event: before_tool_call
+    run: {type: shell, shell: "true"}
+    execution: {mode: blocking, on_error: block}
+  - id: post
+    event: after_tool_call
+    run: {type: shell, shell: "true"}
+    execution: {mode: blocking}
+  - id: prompt
+    event: user_prompt_submit
+    run: {type: shell, shell: "true"}
+    execution: {mode: blocking}
+  - id: start
+    event: session_start
+    run: {type: shell, shell: "true"}
+  - id: stop
+    event: stop
+    run: {type: shell, shell: "true"}
+"#;
+
+fn definitions(result: ParseResult, what: &str) -> Vec<HookDefinition> {
+    match result {
+        Ok(parsed) if !parsed.definitions.is_empty() => parsed.definitions,
+        other => panic!("{what}: the fixed fixture must parse: {other:?}"),
+    }
+}
+
+fn subjects() -> &'static [Subject] {
+    static SUBJECTS: OnceLock<Vec<Subject>> = OnceLock::new();
+    SUBJECTS.get_or_init(|| {
+        let cursor = definitions(
+            hooks_format_cursor::parse(CURSOR_FILE.as_bytes(), Path::new("/r/.cursor/hooks.json")),
+            "cursor",
+        );
+        let claude = definitions(
+            hooks_format_claude::parse(
+                CLAUDE_FILE.as_bytes(),
+                Path::new("/r/.claude/settings.json"),
+                ClaudeMode::Default,
+            ),
+            "claude",
+        );
+        let strict = definitions(
+            hooks_format_claude::parse(
+                CLAUDE_STRICT_FILE.as_bytes(),
+                Path::new("/r/.claude/settings.json"),
+                ClaudeMode::Strict,
+            ),
+            "claude strict",
+        );
+        let chrys = definitions(
+            hooks_format_chrys::parse(
+                CHRYS_FILE.as_bytes(),
+                Path::new("/r/.chrys/hooks/hooks.yaml"),
+            ),
+            "chrys",
+        );
+        vec![
+            Subject { codec: Box::new(hooks_format_cursor::CursorCodec), hooks: cursor },
+            Subject { codec: Box::new(hooks_format_claude::ClaudeCodec), hooks: claude.clone() },
+            Subject { codec: Box::new(hooks_format_claude::ClaudeCodec), hooks: strict },
+            Subject {
+                codec: Box::new(hooks_format_claude::FailClosedCodec::new("fuzz violation")),
+                hooks: claude,
+            },
+            Subject { codec: Box::new(hooks_format_chrys::ChrysCodec), hooks: chrys },
+        ]
+    })
+}
+
+fn envelope_for(event: HookEvent) -> Envelope {
+    let mut e = Envelope::new(event);
+    e.cwd = Some(PathBuf::from("/r"));
+    e.tool = Some(ToolCall {
+        name: "run_shell_command".into(),
+        kind: ToolKind::Shell,
+        native_kind: None,
+        call_id: Some("c1".into()),
+        mcp_server: None,
+        args: serde_json::json!({"command": "ls", "path": "/tmp/x"}),
+    });
+    e
+}
+
+/// Splits `data` at the first `0xFF 0xFE` pair (the pair itself dropped).
+fn split_field(data: &[u8]) -> (&[u8], &[u8]) {
+    match data.windows(2).position(|w| w == [0xFF, 0xFE]) {
+        Some(at) => (&data[..at], &data[at + 2..]),
+        None => (data, &[]),
+    }
+}
+
+/// Each codec's `decode` on an arbitrary outcome.
+///
+/// Layout: byte 0 picks the codec, byte 1 the definition, byte 2 how the process ended
+/// (exit code, signal, never started, timed out), byte 3 whether a result file exists and
+/// whether outputs are marked truncated; the rest is stdout, stderr and the result file,
+/// separated by `FF FE`.
+pub fn decode_outcome(data: &[u8]) {
+    let [a, b, c, d, rest @ ..] = data else { return };
+    let subjects = subjects();
+    let subject = &subjects[usize::from(*a) % subjects.len()];
+    let hook = &subject.hooks[usize::from(*b) % subject.hooks.len()];
+    let (stdout, rest) = split_field(rest);
+    let (stderr, result) = split_field(rest);
+    let exit = match c % 8 {
+        0..=3 => ExitInfo::Exited(i32::from(*c >> 3) - 2),
+        4 | 5 => ExitInfo::Signaled(i32::from(*c >> 3)),
+        6 => ExitInfo::NotStarted(SpawnFailure {
+            kind: SpawnFailureKind::ProgramNotFound,
+            message: String::from_utf8_lossy(stderr).into_owned(),
+        }),
+        _ => ExitInfo::Exited(0),
+    };
+    let truncated = d & 2 != 0;
+    let captured = |bytes: &[u8]| CapturedOutput {
+        bytes: bytes.to_vec(),
+        total_len: bytes.len() as u64 + if truncated { 1 << 20 } else { 0 },
+        truncated,
+    };
+    let outcome = RawOutcome {
+        exit,
+        timed_out: c % 8 == 7,
+        stdout: captured(stdout),
+        stderr: captured(stderr),
+        result_file: (d & 1 != 0).then(|| captured(result)),
+        duration: Duration::from_millis(u64::from(*d)),
+    };
+    let envelope = envelope_for(hook.event);
+    let verdict = subject.codec.decode(hook, &envelope, &outcome);
+    // a verdict is plain data: printing it must not panic either
+    let _ = format!("{verdict:?}");
+}
+
+/// `hooks_sources::parse_hook_dirs_value` on an arbitrary (non-UTF-8 allowed) value.
+pub fn hook_dirs(data: &[u8]) {
+    let base = Path::new("/base");
+    let home = Path::new("/home/u");
+    let dirs = hook_dirs_checked(data, Some(home), base);
+    let without_home = hook_dirs_checked(data, None, base);
+    assert_eq!(dirs.len(), without_home.len(), "the home never changes the entry count");
+}
+
+fn hook_dirs_checked(data: &[u8], home: Option<&Path>, base: &Path) -> Vec<PathBuf> {
+    let dirs = hooks_sources::parse_hook_dirs_value(OsStr::from_bytes(data), home, base);
+    let entries = data.split(|b| *b == b',').filter(|e| !e.trim_ascii().is_empty()).count();
+    assert_eq!(dirs.len(), entries, "one directory per non-blank entry");
+    for dir in &dirs {
+        assert!(dir.is_absolute(), "{dir:?} is absolute");
+        assert!(!dir.as_os_str().as_bytes().contains(&b','), "{dir:?} holds no separator");
+    }
+    dirs
+}
+
+/// The serve protocol's `parse_request` on one arbitrary line.
+pub fn serve_request(data: &[u8]) {
+    match hooks_app::serve::parse_request(data) {
+        Ok((id, request)) => {
+            let _ = format!("{id} {request:?}");
+        }
+        Err(e) => {
+            let _ = e.to_message();
+        }
+    }
+}
