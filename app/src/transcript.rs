@@ -65,22 +65,7 @@ pub fn parse_session(text: &str) -> Session {
 pub fn parse_event_log(text: &str) -> Session {
     let mut s = Session { format: SessionFormat::EventLog, ..Session::default() };
     let mut open: HashMap<String, usize> = HashMap::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        if line.len() > MAX_LINE_BYTES {
-            s.warnings.push(format!("line {}: longer than {MAX_LINE_BYTES} bytes, skipped", i + 1));
-            continue;
-        }
-        let env: Envelope = match serde_json::from_str(line) {
-            Ok(e) => e,
-            Err(e) => {
-                s.warnings.push(format!("line {}: not an envelope: {e}", i + 1));
-                continue;
-            }
-        };
+    for (_, env) in json_lines::<Envelope>(text, "an envelope", &mut s.warnings) {
         let call_id = env.tool.as_ref().and_then(|t| t.call_id.clone());
         match env.event {
             HookEvent::PromptSubmit => s.steps.push(ReplayStep::Prompt(env)),
@@ -107,22 +92,8 @@ pub fn parse_event_log(text: &str) -> Session {
 pub fn parse_claude_transcript(text: &str) -> Session {
     let mut s = Session::default();
     let mut open: HashMap<String, usize> = HashMap::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        if line.len() > MAX_LINE_BYTES {
-            s.warnings.push(format!("line {}: longer than {MAX_LINE_BYTES} bytes, skipped", i + 1));
-            continue;
-        }
-        let rec: Value = match serde_json::from_str(line) {
-            Ok(v) => v,
-            Err(e) => {
-                s.warnings.push(format!("line {}: not JSON: {e}", i + 1));
-                continue;
-            }
-        };
+    let mut warnings = Vec::new();
+    for (i, rec) in json_lines::<Value>(text, "JSON", &mut warnings) {
         let kind = rec.get("type").and_then(Value::as_str).unwrap_or("");
         if kind != "user" && kind != "assistant" {
             continue; // summaries, system records, snapshots: nothing to replay
@@ -150,8 +121,7 @@ pub fn parse_claude_transcript(text: &str) -> Session {
                                 *post = Some(Box::new(post_envelope(&base, pre, block)));
                             } else {
                                 s.warnings.push(format!(
-                                    "line {}: tool_result for unknown tool_use `{id}`",
-                                    i + 1
+                                    "line {i}: tool_result for unknown tool_use `{id}`"
                                 ));
                             }
                         }
@@ -185,7 +155,42 @@ pub fn parse_claude_transcript(text: &str) -> Session {
             _ => {}
         }
     }
+    // Parse warnings and pairing warnings, in line order.
+    warnings.append(&mut s.warnings);
+    warnings.sort_by_key(|w| {
+        w.strip_prefix("line ")
+            .and_then(|r| r.split(':').next())
+            .and_then(|n| n.parse::<usize>().ok())
+    });
+    s.warnings = warnings;
     s
+}
+
+/// The non-blank lines of `text` parsed as `T`, with their 1-based line numbers; a line that
+/// is too long or does not parse is skipped with a warning naming it and saying it is not
+/// `what`.
+fn json_lines<'a, T: serde::de::DeserializeOwned>(
+    text: &'a str,
+    what: &'static str,
+    warnings: &'a mut Vec<String>,
+) -> impl Iterator<Item = (usize, T)> + 'a {
+    text.lines().enumerate().filter_map(move |(i, line)| {
+        let line = line.trim();
+        if line.is_empty() {
+            return None;
+        }
+        if line.len() > MAX_LINE_BYTES {
+            warnings.push(format!("line {}: longer than {MAX_LINE_BYTES} bytes, skipped", i + 1));
+            return None;
+        }
+        match serde_json::from_str(line) {
+            Ok(v) => Some((i + 1, v)),
+            Err(e) => {
+                warnings.push(format!("line {}: not {what}: {e}", i + 1));
+                None
+            }
+        }
+    })
 }
 
 /// The canonical kind of a Claude Code tool.
