@@ -292,21 +292,18 @@ fn replay_of_the_demo_session_shows_every_kind_of_outcome() {
     copy_dir(&root.join("examples/demo"), d.path());
     let cfg = TestDir::new();
     let session = root.join("examples/demo-session.jsonl");
-    let o = hooks_in(
-        d.path(),
-        &[
+    let replay = |extra: &[&str]| {
+        let base = [
             "replay",
             session.to_str().unwrap(),
             "--root",
             ".",
             "--config-dir",
             cfg.path().to_str().unwrap(),
-            "--posture",
-            "auto-approves",
-            "--json",
-        ],
-        "",
-    );
+        ];
+        hooks_in(d.path(), &[&base[..], extra].concat(), "")
+    };
+    let o = replay(&["--posture", "auto-approves", "--json"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let lines = json_lines(&o);
     let outcomes: Vec<&str> = lines.iter().filter_map(|l| l["outcome"].as_str()).collect();
@@ -316,37 +313,11 @@ fn replay_of_the_demo_session_shows_every_kind_of_outcome() {
     assert_eq!(summary["pinned"]["posture"], "auto_approves");
     assert_eq!(summary["denied"], 2);
     assert_eq!(summary["guarded"], 1);
-    let text = hooks_in(
-        d.path(),
-        &[
-            "replay",
-            session.to_str().unwrap(),
-            "--root",
-            ".",
-            "--config-dir",
-            cfg.path().to_str().unwrap(),
-            "--posture",
-            "auto-approves",
-        ],
-        "",
-    );
-    let t = stdout(&text);
+    let t = stdout(&replay(&["--posture", "auto-approves"]));
     assert!(t.starts_with("pinned run: surface cli_run, posture auto_approves"), "{t}");
     assert!(t.contains("summary: 6 tool call(s)"), "{t}");
     // with the default posture the project files are inert and nothing is refused by hooks
-    let inert = hooks_in(
-        d.path(),
-        &[
-            "replay",
-            session.to_str().unwrap(),
-            "--root",
-            ".",
-            "--config-dir",
-            cfg.path().to_str().unwrap(),
-            "--json",
-        ],
-        "",
-    );
+    let inert = replay(&["--json"]);
     let outcomes: Vec<String> = json_lines(&inert)
         .iter()
         .filter_map(|l| l["outcome"].as_str().map(str::to_owned))
