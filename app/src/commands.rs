@@ -48,8 +48,8 @@ fn serve(a: &crate::cli::ServeArgs) -> Result<u8> {
     for e in &built.explicit_errors {
         eprintln!("error: {e}");
     }
-    drop(built);
-    anyhow::bail!("`hooks serve` is not built yet (issue 12)")
+    crate::serve::run_stdio(built.runtime, std::io::stdin(), std::io::stdout())?;
+    Ok(0)
 }
 
 /// The `NO_COLOR` convention's variable, read once here.
