@@ -5,6 +5,7 @@
 mod claude_e2e;
 mod cli;
 mod cursor_e2e;
+mod hostile_hooks;
 mod hostile_repos;
 mod runtime;
 mod serve;

@@ -1,0 +1,539 @@
+//! Hostile hooks through `Dispatcher::fire` with real scripts: fork storms, closed stdout, one enormous line, two JSON objects, escaped process groups, and hooks that outlive the engine.
+//!
+//! Every script writes the PIDs it creates to `pids` in its folder; after the fire (or the
+//! engine's end) each PID is checked in `/proc` until it is gone or a bound passes. A zombie
+//! counts as gone: this container's PID 1 does not reap orphans, and a zombie runs nothing.
+//! Readiness is signalled through a FIFO the script writes to, so no test sleeps to wait for a
+//! process. Where process-group killing cannot reach a process (it left the group with
+//! `setsid` or `setpgid`, or the engine process died without running its destructors), the
+//! test asserts the bound that does hold (the fire returns in time), asserts the escaped
+//! process is still alive, names the limitation, and kills what it started itself;
+//! `specs/hardening.md` says what hooks-dispatch should do about it.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    process::Command,
+    sync::{Arc, mpsc},
+    time::{Duration, Instant},
+};
+
+use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext, FireReport};
+use hooks_registry::canonicalize;
+use hooks_schema::{
+    AbsPathBuf, Binding, Decision, Envelope, HookEvent, HookSourceId, HookSourceKind, ToolCall,
+    ToolKind,
+};
+use serde_json::json;
+
+use crate::support::TestDir;
+
+/// How long a PID may take to disappear after the engine is done with it.
+const GONE_WITHIN: Duration = Duration::from_secs(5);
+
+/// A hook folder: the script, its PID file and its readiness FIFO.
+struct HookDir {
+    dir: TestDir,
+    root: AbsPathBuf,
+}
+
+impl HookDir {
+    fn new() -> HookDir {
+        let dir = TestDir::new();
+        let root = canonicalize(dir.path()).expect("canonical");
+        HookDir { dir, root }
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.root.as_path().join(rel)
+    }
+
+    /// Writes `hook.sh` and a Cursor file running it on `beforeShellExecution`.
+    fn cursor(&self, script: &str, timeout_s: f64, fail_closed: bool) -> Vec<Binding> {
+        self.dir.script("hook.sh", &format!("#!/bin/sh\n{script}\n"));
+        let text = json!({"version": 1, "hooks": {"beforeShellExecution": [
+            {"command": "./hook.sh", "timeout": timeout_s, "failClosed": fail_closed}
+        ]}})
+        .to_string();
+        let file = self.dir.write(".cursor/hooks.json", &text);
+        let parsed = hooks_format_cursor::parse(text.as_bytes(), &file).expect("valid file");
+        self.bind(HookSourceKind::ProjectCursorFile, &file, parsed.definitions)
+    }
+
+    /// Writes a Claude Code settings file whose `PreToolUse` hook runs `script`.
+    fn claude(&self, script: &str) -> Vec<Binding> {
+        self.dir.script("hook.sh", &format!("#!/bin/sh\n{script}\n"));
+        let text = json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": "./hook.sh", "timeout": 5}
+        ]}]}})
+        .to_string();
+        let file = self.dir.write(".claude/settings.json", &text);
+        let parsed = hooks_format_claude::parse(
+            text.as_bytes(),
+            &file,
+            hooks_format_claude::ClaudeMode::Default,
+        )
+        .expect("valid file");
+        self.bind(HookSourceKind::ProjectClaudeSettings, &file, parsed.definitions)
+    }
+
+    /// Writes a Chrys file with one `before_tool_call` hook in `mode` running `script`.
+    fn chrys(&self, script: &str, mode: &str, detach: bool) -> Vec<Binding> {
+        self.dir.script("hook.sh", &format!("#!/bin/sh\n{script}\n"));
+        let text = format!(
+            "hooks:\n  - id: h\n    event: before_tool_call\n    run: {{type: shell, shell: ./hook.sh}}\n    execution: {{mode: {mode}, detach: {detach}, timeout_seconds: 30}}\n"
+        );
+        let file = self.dir.write(".chrys/hooks/hooks.yaml", &text);
+        let parsed = hooks_format_chrys::parse(text.as_bytes(), &file).expect("valid file");
+        self.bind(HookSourceKind::ProjectChrysFile, &file, parsed.definitions)
+    }
+
+    fn bind(
+        &self,
+        kind: HookSourceKind,
+        file: &Path,
+        definitions: Vec<hooks_schema::HookDefinition>,
+    ) -> Vec<Binding> {
+        assert!(!definitions.is_empty());
+        let source = HookSourceId::new(kind, canonicalize(file).expect("canonical file"));
+        definitions
+            .into_iter()
+            .map(|d| Binding {
+                source: source.clone(),
+                definition: Arc::new(d),
+                working_dir: self.root.clone(),
+                project_root: Some(self.root.clone()),
+            })
+            .collect()
+    }
+
+    /// Makes the `ready` FIFO the script announces itself through.
+    fn ready_fifo(&self) -> PathBuf {
+        let p = self.path("ready");
+        let ok = Command::new("mkfifo").arg(&p).status().expect("mkfifo").success();
+        assert!(ok, "mkfifo");
+        p
+    }
+
+    /// The PIDs the script recorded.
+    fn pids(&self) -> Vec<u32> {
+        fs::read_to_string(self.path("pids"))
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(|p| p.parse().expect("a pid"))
+            .collect()
+    }
+}
+
+impl Drop for HookDir {
+    /// Kills whatever the script recorded that is still alive, so a failing test leaves
+    /// nothing running either.
+    fn drop(&mut self) {
+        let left: Vec<u32> = self.pids().into_iter().filter(|p| alive(*p)).collect();
+        if !left.is_empty() {
+            let _ = Command::new("kill").arg("-9").args(left.iter().map(u32::to_string)).status();
+        }
+    }
+}
+
+/// Blocks until the script writes a line to its `ready` FIFO, at most 20 s.
+fn wait_ready(fifo: PathBuf) {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(fs::read_to_string(&fifo));
+    });
+    let got = rx.recv_timeout(Duration::from_secs(20)).expect("the hook announced itself");
+    got.expect("read the ready fifo");
+}
+
+fn shell_call() -> Envelope {
+    let mut e = Envelope::new(HookEvent::PreToolUse);
+    e.tool = Some(ToolCall {
+        name: "run_shell_command".into(),
+        kind: ToolKind::Shell,
+        native_kind: None,
+        call_id: Some("c1".into()),
+        mcp_server: None,
+        args: json!({"command": "ls"}),
+    });
+    e
+}
+
+/// Whether `pid` is a live (non-zombie) process.
+fn alive(pid: u32) -> bool {
+    let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
+    // the state is the first field after the command name's closing parenthesis
+    let state = stat.rfind(')').and_then(|i| stat[i + 1..].split_whitespace().next());
+    !matches!(state, Some("Z" | "X") | None)
+}
+
+/// The PIDs still alive after waiting up to `bound` for all of them to go.
+fn survivors(pids: &[u32], bound: Duration) -> Vec<u32> {
+    let deadline = Instant::now() + bound;
+    loop {
+        let left: Vec<u32> = pids.iter().copied().filter(|p| alive(*p)).collect();
+        if left.is_empty() || Instant::now() >= deadline {
+            return left;
+        }
+        // Not waiting for an event: a non-child's death has none we can wait on without
+        // pidfd, so the bound is polled in 10 ms steps.
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Kills processes this test started and the engine could not reach.
+fn kill_leftovers(pids: &[u32]) {
+    if pids.is_empty() {
+        return;
+    }
+    let _ = Command::new("kill").arg("-9").args(pids.iter().map(u32::to_string)).status();
+    assert!(survivors(pids, GONE_WITHIN).is_empty(), "cleanup could not kill {pids:?}");
+}
+
+fn peak_rss_kib() -> u64 {
+    fs::read_to_string("/proc/self/status")
+        .expect("status")
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM")
+}
+
+async fn fire_within(
+    dispatcher: &Dispatcher,
+    bindings: &[Binding],
+    envelope: &Envelope,
+    bound: Duration,
+) -> (FireReport, Duration) {
+    let started = Instant::now();
+    let report =
+        tokio::time::timeout(bound, dispatcher.fire(bindings, envelope, &FireContext::default()))
+            .await
+            .unwrap_or_else(|_| panic!("the fire did not return within {bound:?}"));
+    (report, started.elapsed())
+}
+
+fn outcome(report: &FireReport) -> &hooks_schema::RawOutcome {
+    report.runs.first().and_then(|r| r.outcome.as_ref()).expect("the hook ran")
+}
+
+#[tokio::test]
+async fn a_hook_forking_many_children_that_hold_its_pipes_is_bounded_and_leaves_nothing() {
+    let h = HookDir::new();
+    let bindings = h.cursor(
+        "echo $$ >> pids\nfor i in $(seq 1 200); do sleep 60 & echo $! >> pids; done\necho '{\"permission\":\"allow\"}'",
+        10.0,
+        false,
+    );
+    let d = Dispatcher::new(DispatchConfig::default());
+    let (report, took) = fire_within(&d, &bindings, &shell_call(), Duration::from_secs(10)).await;
+    assert_eq!(report.verdict.decision, Some(Decision::Allow), "{:?}", report.runs);
+    assert!(!outcome(&report).timed_out);
+    assert!(took < Duration::from_secs(5), "bounded by the pipe grace, not the children: {took:?}");
+    let pids = h.pids();
+    assert_eq!(pids.len(), 201);
+    let left = survivors(&pids, GONE_WITHIN);
+    kill_leftovers(&left);
+    assert!(left.is_empty(), "{} children outlived the fire", left.len());
+}
+
+#[tokio::test]
+async fn a_hook_forking_many_quiet_children_then_timing_out_leaves_nothing() {
+    // The children closed the pipes, so only the timeout's group kill can reach them.
+    let h = HookDir::new();
+    let bindings = h.cursor(
+        "echo $$ >> pids\nfor i in $(seq 1 200); do sleep 60 >/dev/null 2>&1 & echo $! >> pids; done\nsleep 60",
+        1.0,
+        true,
+    );
+    let d = Dispatcher::new(DispatchConfig::default());
+    let (report, took) = fire_within(&d, &bindings, &shell_call(), Duration::from_secs(10)).await;
+    assert!(outcome(&report).timed_out);
+    assert_eq!(report.verdict.decision, Some(Decision::Deny), "failClosed: {:?}", report.verdict);
+    assert!(took < Duration::from_secs(4), "timeout plus grace: {took:?}");
+    let pids = h.pids();
+    let left = survivors(&pids, GONE_WITHIN);
+    kill_leftovers(&left);
+    assert!(left.is_empty(), "{} of {} outlived the timeout", left.len(), pids.len());
+}
+
+#[tokio::test]
+async fn a_hook_that_closes_stdout_early_and_keeps_running_is_killed_at_its_timeout() {
+    let h = HookDir::new();
+    let bindings = h.cursor(
+        "exec >&- 2>&- </dev/null\necho $$ >> pids\nsleep 60 &\necho $! >> pids\nwait",
+        1.0,
+        false,
+    );
+    let d = Dispatcher::new(DispatchConfig::default());
+    let (report, took) = fire_within(&d, &bindings, &shell_call(), Duration::from_secs(10)).await;
+    let out = outcome(&report);
+    assert!(out.timed_out, "{out:?}");
+    assert!(took >= Duration::from_secs(1) && took < Duration::from_secs(4), "{took:?}");
+    assert_eq!(report.verdict.decision, None, "a timeout fails open without failClosed");
+    let failure = report.runs[0].verdict.as_ref().and_then(|v| v.failure.clone());
+    assert!(failure.is_some_and(|f| f.contains("timed out")), "{:?}", report.runs[0].verdict);
+    let left = survivors(&h.pids(), GONE_WITHIN);
+    kill_leftovers(&left);
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[tokio::test]
+async fn a_hook_writing_one_enormous_line_is_capped_in_memory_and_time() {
+    const SIZE: u64 = 64 * 1024 * 1024;
+    let h = HookDir::new();
+    let bindings = h.cursor(
+        &format!("echo $$ >> pids\nhead -c {SIZE} /dev/zero | tr '\\0' x\nprintf '%s' '{{\"permission\":\"allow\"}}'"),
+        20.0,
+        false,
+    );
+    let cfg = DispatchConfig::default();
+    let cap = cfg.stdout_cap;
+    let d = Dispatcher::new(cfg);
+    let before = peak_rss_kib();
+    let (report, took) = fire_within(&d, &bindings, &shell_call(), Duration::from_secs(30)).await;
+    let grew = peak_rss_kib().saturating_sub(before);
+    let out = outcome(&report);
+    assert!(!out.timed_out, "{took:?}");
+    assert_eq!(out.stdout.total_len, SIZE + 22, "every byte was counted");
+    assert!(out.stdout.truncated);
+    assert!(out.stdout.bytes.len() <= cap + 256, "kept {} bytes", out.stdout.bytes.len());
+    assert!(grew < 48 * 1024, "peak memory grew by {grew} KiB for a {SIZE}-byte line");
+    // The allow at the end of the one line is not an object on a line of its own: the
+    // output is invalid, a failure that fails open; nothing is allowed by it.
+    assert_eq!(report.verdict.decision, None, "{:?}", report.runs[0].verdict);
+    let failure = report.runs[0].verdict.as_ref().and_then(|v| v.failure.clone());
+    assert!(failure.is_some_and(|f| f.contains("invalid JSON")), "{:?}", report.runs[0].verdict);
+    assert!(survivors(&h.pids(), GONE_WITHIN).is_empty());
+}
+
+#[tokio::test]
+async fn a_hook_printing_two_json_objects_is_read_by_its_format_s_rule_and_never_allows_past_a_deny()
+ {
+    let d = Dispatcher::new(DispatchConfig::default());
+    // Cursor: the first object is the answer, the text after it is noted and ignored.
+    for (script, expected) in [
+        (
+            "echo '{\"permission\":\"deny\",\"user_message\":\"no\"}'; echo '{\"permission\":\"allow\"}'",
+            Some(Decision::Deny),
+        ),
+        (
+            "echo '{\"permission\":\"allow\"}'; echo '{\"permission\":\"deny\"}'",
+            Some(Decision::Allow),
+        ),
+        (
+            "printf '%s' '{\"permission\":\"allow\"}{\"permission\":\"deny\"}'",
+            Some(Decision::Allow),
+        ),
+    ] {
+        let h = HookDir::new();
+        let bindings = h.cursor(script, 5.0, false);
+        let (report, _) = fire_within(&d, &bindings, &shell_call(), Duration::from_secs(10)).await;
+        assert_eq!(
+            report.verdict.decision, expected,
+            "cursor {script}: {:?}",
+            report.runs[0].verdict
+        );
+        let notes = report.runs[0].verdict.as_ref().map(|v| v.notes.clone()).unwrap_or_default();
+        assert!(!notes.is_empty(), "cursor {script}: the ignored text is noted");
+    }
+    // Claude Code: stdout must be one JSON document; two are not JSON output at all.
+    for script in [
+        "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\"}}'",
+        "echo '{\"decision\":\"approve\"}{\"decision\":\"block\",\"reason\":\"x\"}'",
+    ] {
+        let h = HookDir::new();
+        let bindings = h.claude(script);
+        let (report, _) = fire_within(&d, &bindings, &shell_call(), Duration::from_secs(10)).await;
+        assert_ne!(
+            report.verdict.decision,
+            Some(Decision::Allow),
+            "claude {script}: two documents are not an allow: {:?}",
+            report.runs[0].verdict
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_hook_that_leaves_its_process_group_cannot_hold_the_fire_open_but_survives_it() {
+    // LIMITATION (reported in specs/hardening.md): group kills cannot reach a process that
+    // moved to another group (`setpgid`, as job control does) or session (`setsid`). The fire stays
+    // bounded (the pipe grace, twice), but the process lives on after the fire and after
+    // the dispatcher is dropped.
+    for (name, script) in [
+        (
+            "setsid holding stdout",
+            "setsid sh -c 'echo $$ >> pids; exec sleep 60' &\nwhile [ ! -s pids ]; do :; done\necho '{\"permission\":\"allow\"}'",
+        ),
+        (
+            "setpgid holding stdout",
+            "perl -e 'setpgrp(0, 0); exec \"sleep\", \"60\"' &\necho $! >> pids\necho '{\"permission\":\"allow\"}'",
+        ),
+        (
+            "setsid quiet",
+            "setsid sh -c 'echo $$ >> pids; exec sleep 60' >/dev/null 2>&1 </dev/null &\nwhile [ ! -s pids ]; do :; done\necho '{\"permission\":\"allow\"}'",
+        ),
+    ] {
+        let h = HookDir::new();
+        let bindings = h.cursor(script, 10.0, false);
+        let d = Dispatcher::new(DispatchConfig::default());
+        let (report, took) =
+            fire_within(&d, &bindings, &shell_call(), Duration::from_secs(10)).await;
+        assert!(took < Duration::from_secs(3), "{name}: bounded by the pipe grace: {took:?}");
+        assert_eq!(report.verdict.decision, Some(Decision::Allow), "{name}: {:?}", report.runs);
+        drop(d);
+        let pids = h.pids();
+        assert_eq!(pids.len(), 1, "{name}");
+        let left = survivors(&pids, Duration::ZERO);
+        assert_eq!(left, pids, "{name}: the escaped process survives (the documented limitation)");
+        kill_leftovers(&left);
+    }
+}
+
+#[test]
+fn a_blocking_hook_cancelled_by_the_engine_shutting_down_leaves_nothing() {
+    let h = HookDir::new();
+    let ready = h.ready_fifo();
+    let bindings = h.cursor(
+        "echo $$ >> pids\nfor i in 1 2 3 4 5; do sleep 60 >/dev/null 2>&1 & echo $! >> pids; done\necho ready > ready\nsleep 60",
+        60.0,
+        false,
+    );
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let d = Arc::new(Dispatcher::new(DispatchConfig::default()));
+    let task = {
+        let d = Arc::clone(&d);
+        rt.spawn(async move { d.fire(&bindings, &shell_call(), &FireContext::default()).await })
+    };
+    wait_ready(ready);
+    let pids = h.pids();
+    assert_eq!(pids.len(), 6);
+    assert!(pids.iter().all(|p| alive(*p)));
+    // the engine shuts down mid-fire: its runtime drops the fire's future
+    rt.shutdown_timeout(Duration::from_secs(5));
+    drop(task);
+    drop(d);
+    let left = survivors(&pids, GONE_WITHIN);
+    kill_leftovers(&left);
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn background_hooks_are_killed_when_the_engine_drains_or_drops_them() {
+    for mode in ["async", "fire_and_forget"] {
+        let h = HookDir::new();
+        let ready = h.ready_fifo();
+        let bindings = h.chrys(
+            "echo $$ >> pids\nsleep 60 &\necho $! >> pids\necho ready > ready\nwait",
+            mode,
+            false,
+        );
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let d = Dispatcher::new(DispatchConfig::default());
+        let report = rt.block_on(async {
+            let (envelope, ctx) = (shell_call(), FireContext::default());
+            let fire = d.fire(&bindings, &envelope, &ctx);
+            tokio::time::timeout(Duration::from_secs(10), fire).await.expect("returns at once")
+        });
+        assert_eq!(report.verdict.decision, None, "{mode}: a background verdict never counts");
+        assert_eq!(d.background_running(), 1, "{mode}");
+        wait_ready(ready);
+        let pids = h.pids();
+        assert_eq!(pids.len(), 2, "{mode}");
+        if mode == "async" {
+            let drained = rt.block_on(d.drain(Duration::from_millis(100)));
+            assert_eq!(drained.cancelled.len(), 1, "{mode}: {drained:?}");
+            let left = survivors(&pids, GONE_WITHIN);
+            kill_leftovers(&left);
+            assert!(left.is_empty(), "{mode}: the drain killed the group: {left:?}");
+            continue;
+        }
+        drop(d);
+        drop(rt);
+        let left = survivors(&pids, GONE_WITHIN);
+        kill_leftovers(&left);
+        assert!(left.is_empty(), "{mode}: {left:?}");
+    }
+}
+
+/// The environment variable naming the hook folder the dying-engine child fires in.
+const DYING_VAR: &str = "HOOKS_IT_DYING_ENGINE_DIR";
+
+/// Not a test by itself: the child-process half of
+/// [`a_hook_running_when_the_engine_process_dies_survives_it`]. Does nothing unless
+/// `HOOKS_IT_DYING_ENGINE_DIR` is set.
+#[test]
+fn dying_engine_child_entry() {
+    #[allow(clippy::disallowed_methods, reason = "the test harness's own switch")]
+    let Some(dir) = std::env::var_os(DYING_VAR) else { return };
+    let root = canonicalize(Path::new(&dir)).expect("canonical");
+    let file = root.as_path().join(".cursor/hooks.json");
+    let text = fs::read(&file).expect("hooks.json");
+    let parsed = hooks_format_cursor::parse(&text, &file).expect("valid");
+    let bindings: Vec<Binding> = parsed
+        .definitions
+        .into_iter()
+        .map(|d| Binding {
+            source: HookSourceId::new(
+                HookSourceKind::ProjectCursorFile,
+                canonicalize(&file).expect("c"),
+            ),
+            definition: Arc::new(d),
+            working_dir: root.clone(),
+            project_root: Some(root.clone()),
+        })
+        .collect();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let d = Arc::new(Dispatcher::new(DispatchConfig::default()));
+    let dd = Arc::clone(&d);
+    rt.spawn(async move { dd.fire(&bindings, &shell_call(), &FireContext::default()).await });
+    wait_ready(root.as_path().join("ready"));
+    // the engine dies without unwinding: no destructor, no group kill
+    std::process::exit(0);
+}
+
+#[test]
+fn a_hook_running_when_the_engine_process_dies_survives_it() {
+    // LIMITATION (reported in specs/hardening.md): when the engine process dies (crash,
+    // SIGKILL, exit without unwinding) while a blocking hook runs, nothing kills the hook's
+    // group; it runs until it ends by itself, beyond its own timeout.
+    let h = HookDir::new();
+    h.ready_fifo();
+    h.cursor("echo $$ >> pids\nsleep 60 &\necho $! >> pids\necho ready > ready\nwait", 5.0, false);
+    let exe = std::env::current_exe().expect("test binary");
+    let (tx, rx) = mpsc::channel();
+    let mut cmd = Command::new(exe);
+    cmd.args([
+        "--exact",
+        "hostile_hooks::dying_engine_child_entry",
+        "--nocapture",
+        "--test-threads=1",
+        "-q",
+    ])
+    .env(DYING_VAR, h.root.as_path());
+    std::thread::spawn(move || {
+        let _ = tx.send(cmd.output());
+    });
+    let out = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the child engine exits")
+        .expect("run the child");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let pids = h.pids();
+    assert_eq!(pids.len(), 2);
+    let left = survivors(&pids, Duration::ZERO);
+    assert_eq!(left, pids, "the hook outlives a dead engine (the documented limitation)");
+    kill_leftovers(&left);
+}
