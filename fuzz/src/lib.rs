@@ -123,8 +123,8 @@ const CHRYS_FILE: &str = r#"hooks:
   - id: start
     event: session_start
     run: {type: shell, shell: "true"}
-  - id: stop
-    event: stop
+  - id: turn-end
+    event: after_turn
     run: {type: shell, shell: "true"}
 "#;
 
