@@ -38,7 +38,7 @@ pub struct ServeOptions {
     pub default_grace: Duration,
     /// How long `add_root` waits for the platform watch before answering without it.
     pub attach_timeout: Duration,
-    /// Worker threads of the server's tokio runtime.
+    /// Worker threads of the server's tokio runtime; 1 runs a current-thread runtime.
     pub worker_threads: usize,
 }
 
@@ -70,11 +70,15 @@ pub fn run_stdio_with(
     output: impl Write + Send + 'static,
     options: ServeOptions,
 ) -> anyhow::Result<()> {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(options.worker_threads.max(1))
-        .thread_name("hooks-serve")
-        .enable_all()
-        .build()?;
+    let rt = if options.worker_threads <= 1 {
+        tokio::runtime::Builder::new_current_thread().enable_all().build()?
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(options.worker_threads)
+            .thread_name("hooks-serve")
+            .enable_all()
+            .build()?
+    };
     let input = BufReader::with_capacity(64 * 1024, input);
     let result = rt.block_on(server::serve(runtime, input, output, options));
     // Hook tasks that outlived their request were aborted; do not wait on blocking reads.
