@@ -538,6 +538,15 @@ fn shutdown_cancels_async_hooks_past_the_grace() {
 
 #[test]
 fn a_hung_hook_does_not_delay_another_fire() {
+    hung_hook_case(ServeOptions::default());
+}
+
+#[test]
+fn a_hung_hook_does_not_delay_another_fire_on_a_current_thread_runtime() {
+    hung_hook_case(ServeOptions { worker_threads: 1, ..ServeOptions::default() });
+}
+
+fn hung_hook_case(options: ServeOptions) {
     let hung = TestDir::new();
     hung.script(".cursor/hooks/hang.sh", "#!/bin/bash\ncat > /dev/null\nsleep 30\n");
     hung.write(
@@ -546,7 +555,7 @@ fn a_hung_hook_does_not_delay_another_fire() {
     );
     let quick = cursor_project();
     let (hung_root, quick_root) = (canonical(hung.path()), canonical(quick.path()));
-    let mut s = Server::start(runtime());
+    let mut s = Server::start_with(runtime(), options);
     s.call(1, "set_posture", json!({ "window": 1, "posture": "auto_approves" }));
     s.call(2, "add_root", json!({ "root": hung_root }));
     s.call(3, "add_root", json!({ "root": quick_root }));
