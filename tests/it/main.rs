@@ -4,6 +4,7 @@
 
 mod claude_e2e;
 mod cli;
+mod concurrency;
 mod cursor_e2e;
 mod hostile_hooks;
 mod hostile_repos;
