@@ -416,6 +416,22 @@ impl HookRuntime {
         self.firing.dispatcher.drain(grace).await
     }
 
+    /// Advisories about the loaded files that no single source carries: Chrys's
+    /// `project_hooks_dormant` (a project Chrys file present but inert because the user has not
+    /// enabled project hooks) and its same-id warning between the project and the user's
+    /// Chrys files.
+    pub fn advisories(&self) -> Vec<HookDiagnostic> {
+        let snap = self.registry.snapshot();
+        let posture = snap.pinned().map_or(CommandExecutionPosture::Unknown, |p| p.posture);
+        let mut out = hooks_sources::dormant_diagnostics(
+            &snap,
+            &*self.config.policy,
+            &self.trust_inputs(posture),
+        );
+        out.extend(hooks_sources::duplicate_id_diagnostics(&snap));
+        out
+    }
+
     /// The revision the run was pinned at, if it was.
     pub fn pinned_revision(&self) -> Option<Revision> {
         self.registry.snapshot().pinned().map(|p| p.revision)

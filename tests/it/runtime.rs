@@ -411,3 +411,32 @@ fn user_scope_files_are_watched_and_reloaded_like_project_files() {
         }
     }
 }
+
+#[test]
+fn the_path_a_hook_file_was_found_at_and_the_names_that_would_shadow_it_are_protected() {
+    let outside = TestDir::new();
+    let target = outside.write("policy/hooks.json", DENY_RM);
+    let dir = TestDir::new();
+    std::fs::create_dir_all(dir.path().join(".cursor")).unwrap();
+    std::os::unix::fs::symlink(&target, dir.path().join(".cursor/hooks.json")).unwrap();
+    dir.write(".chrys/hooks/hooks.json", r#"{"hooks": []}"#);
+    let mut rt = runtime(Surface::CliRun);
+    let _ = add_root(&mut rt, &dir, RootOrigin::TerminalNavigation);
+    let handle = rt.fire_handle();
+    for p in [
+        ".cursor/hooks.json",
+        ".cursor",
+        ".chrys/hooks/hooks.yaml",
+        ".chrys/hooks/hooks.yml",
+        ".chrys/hooks/hooks.json",
+    ] {
+        assert!(
+            !handle.can_write_files(&[PathBuf::from(p)], dir.path()).is_allowed(),
+            "{p} must be protected"
+        );
+    }
+    assert!(!handle.can_write_files(&[target], dir.path()).is_allowed(), "the link's target too");
+    assert!(
+        handle.can_write_files(&[PathBuf::from(".chrys/hooks/notes.txt")], dir.path()).is_allowed()
+    );
+}

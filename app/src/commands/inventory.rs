@@ -144,5 +144,12 @@ fn render(
             writeln!(out, "  {loc}{}: {}", d.severity.as_str(), d.message)?;
         }
     }
+    let advisories = built.runtime.advisories();
+    if !advisories.is_empty() {
+        writeln!(out)?;
+    }
+    for d in &advisories {
+        writeln!(out, "{d}")?;
+    }
     Ok(())
 }

@@ -13,7 +13,7 @@ use std::{
 
 use hooks_registry::{RegistryHandle, SourceUpdate, canonicalize_lenient, source_id};
 use hooks_schema::{AbsPathBuf, Generation, HookDiagnostic, HookSourceId, HookSourceKind};
-use hooks_sources::{SourceFormat, UserDirs, project_files, read_source, user_files};
+use hooks_sources::{SourceFormat, UserDirs, found_paths, project_files, read_source, user_files};
 use hooks_trust::{TrustInputs, TrustPolicy};
 use tokio::sync::oneshot;
 
@@ -449,6 +449,7 @@ impl Shared {
             if !loaded.insert(id.clone()) {
                 continue;
             }
+            let found = Op::Found(id.clone(), found_paths(kind, &path));
             ops.push(match read_source(&path, format) {
                 Ok(parsed) => Op::Upsert(SourceUpdate {
                     source: id,
@@ -458,6 +459,7 @@ impl Shared {
                 }),
                 Err(e) => Op::ReadFailure(id, e.to_diagnostic()),
             });
+            ops.push(found);
         }
         let withdrawn: Vec<HookSourceId> = entry.sources.difference(&loaded).cloned().collect();
         let generation = self.registry.change(|reg| {
@@ -465,6 +467,7 @@ impl Shared {
                 match op {
                     Op::Upsert(update) => reg.upsert_source(update),
                     Op::ReadFailure(id, d) => reg.record_read_failure(&id, None, d),
+                    Op::Found(id, paths) => reg.set_found_paths(&id, None, paths),
                 };
             }
             for id in &withdrawn {
@@ -521,6 +524,7 @@ impl Shared {
                 Err(e) => Op::ReadFailure(id.clone(), e.to_diagnostic()),
             };
             ops.push(op);
+            ops.push(Op::Found(id.clone(), found_paths(kind, &path)));
             loaded.insert(id);
         }
         let withdrawn: Vec<HookSourceId> = entry.sources.difference(&loaded).cloned().collect();
@@ -529,6 +533,7 @@ impl Shared {
                 match op {
                     Op::Upsert(update) => reg.upsert_source(update),
                     Op::ReadFailure(id, d) => reg.record_read_failure(&id, Some(root.clone()), d),
+                    Op::Found(id, paths) => reg.set_found_paths(&id, Some(root), paths),
                 };
             }
             for id in &withdrawn {
@@ -553,6 +558,7 @@ impl Shared {
 enum Op {
     Upsert(SourceUpdate),
     ReadFailure(HookSourceId, HookDiagnostic),
+    Found(HookSourceId, Vec<AbsPathBuf>),
 }
 
 /// A file's identity: its canonical path, or, when it cannot be resolved (a dangling
