@@ -137,7 +137,7 @@ pub fn read_capped(path: &Path) -> Result<Vec<u8>, ReadError> {
     if meta.len() > MAX_SOURCE_BYTES {
         return Err(ReadError::TooLarge { path: owned(), size: meta.len(), cap: MAX_SOURCE_BYTES });
     }
-    let file = fs::File::open(path).map_err(|e| classify(path, e))?;
+    let file = open_regular(path)?;
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
     file.take(MAX_SOURCE_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -148,6 +148,59 @@ pub fn read_capped(path: &Path) -> Result<Vec<u8>, ReadError> {
     }
     Ok(bytes)
 }
+
+/// Opens `path` for reading without blocking and checks, on the open handle, that it is a
+/// regular file.
+///
+/// The check before opening can be raced: a file swapped for a FIFO between the `stat` and the
+/// `open` would block a plain `open` until a writer appears, holding the watcher's lock. With
+/// `O_NONBLOCK` opening a FIFO returns at once, and the handle's own metadata refuses it.
+pub(crate) fn open_regular(path: &Path) -> Result<fs::File, ReadError> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| classify(path, e))?;
+    let meta =
+        file.metadata().map_err(|source| ReadError::Io { path: path.to_path_buf(), source })?;
+    if !meta.file_type().is_file() {
+        return Err(ReadError::NotAFile {
+            path: path.to_path_buf(),
+            what: describe(&meta.file_type()),
+        });
+    }
+    Ok(file)
+}
+
+/// `O_NONBLOCK`, which std does not name.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const O_NONBLOCK: i32 = 0o4000;
+#[cfg(any(
+    target_os = "macos",
+    target_os = "ios",
+    target_os = "freebsd",
+    target_os = "netbsd",
+    target_os = "openbsd",
+    target_os = "dragonfly"
+))]
+const O_NONBLOCK: i32 = 0x0004;
+#[cfg(all(
+    unix,
+    not(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "macos",
+        target_os = "ios",
+        target_os = "freebsd",
+        target_os = "netbsd",
+        target_os = "openbsd",
+        target_os = "dragonfly"
+    ))
+))]
+const O_NONBLOCK: i32 = 0;
 
 fn classify(path: &Path, e: io::Error) -> ReadError {
     let path = path.to_path_buf();

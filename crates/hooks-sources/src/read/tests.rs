@@ -2,7 +2,9 @@
 
 use std::fs;
 
-use crate::{MAX_SOURCE_BYTES, ReadError, SourceFormat, read_capped, read_source};
+use crate::{
+    MAX_SOURCE_BYTES, ReadError, SourceFormat, read::open_regular, read_capped, read_source,
+};
 
 const CURSOR_OK: &str =
     r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./check.sh"}]}}"#;
@@ -167,4 +169,23 @@ proptest::proptest! {
             proptest::prop_assert!(read_source(&path, format).is_ok());
         }
     }
+}
+
+/// The second line of defence behind the check before opening: a FIFO that slipped past it
+/// (swapped in between) is opened without blocking and refused from the open handle.
+#[cfg(unix)]
+#[test]
+fn a_fifo_reaching_the_open_is_refused_without_blocking() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("hooks.json");
+    let made = std::process::Command::new("mkfifo").arg(&path).status().unwrap();
+    assert!(made.success());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let p = path.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(open_regular(&p).map(|_| ()));
+    });
+    let got = rx.recv_timeout(std::time::Duration::from_secs(10)).expect("open did not block");
+    let err = got.unwrap_err();
+    assert!(matches!(err, ReadError::NotAFile { what: "a fifo", .. }), "{err:?}");
 }
