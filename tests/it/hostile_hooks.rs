@@ -537,3 +537,31 @@ fn a_hook_running_when_the_engine_process_dies_survives_it() {
     assert_eq!(left, pids, "the hook outlives a dead engine (the documented limitation)");
     kill_leftovers(&left);
 }
+
+/// FINDING (hooks-format-chrys, reported, not fixed here): a Chrys `regex` matcher that
+/// needs fancy-regex's backtracking engine (a lookahead with a backreference) gives up at its
+/// backtrack limit on attacker-sized input, and `pyre::search` reads that error as "no match",
+/// so the gating hook does not run at all: a deny hook fails open. Python's `re` would match
+/// (slowly). Claude's matcher reads the same error as a match. This test pins the current
+/// behaviour and the bound; when the Chrys matcher is fixed to fail closed, flip the
+/// `matches` assertion for the long input.
+#[test]
+fn finding_a_chrys_regex_over_its_backtrack_limit_does_not_match_so_its_hook_is_skipped() {
+    let yaml = "hooks:\n  - id: deny-rm\n    event: before_tool_call\n    match: {args: {command: {regex: '^(?!((\\w+)\\2?)*--dry-run).*rm -rf'}}}\n    run: {type: shell, shell: \"exit 2\"}\n    execution: {mode: blocking}\n";
+    let parsed =
+        hooks_format_chrys::parse(yaml.as_bytes(), Path::new("/r/.chrys/hooks/hooks.yaml"))
+            .expect("parses");
+    let matcher = &parsed.definitions[0].matcher;
+    let call = |n: usize| {
+        let mut e = shell_call();
+        if let Some(tool) = e.tool.as_mut() {
+            tool.args = json!({"command": format!("{} rm -rf /", "x".repeat(n))});
+        }
+        e
+    };
+    assert!(matcher.matches(&call(3)), "a short command matches, as in Python");
+    let started = Instant::now();
+    let long = matcher.matches(&call(24));
+    assert!(started.elapsed() < Duration::from_secs(10), "the backtrack limit bounds the time");
+    assert!(!long, "FINDING: the limit is read as no match (Python would match)");
+}

@@ -33,6 +33,7 @@ const MEMORY_BUDGET_KIB: u64 = 512 * 1024;
 const CURSOR: &str = ".cursor/hooks.json";
 const CHRYS: &str = ".chrys/hooks/hooks.yaml";
 const CLAUDE: &str = ".claude/settings.json";
+const CHRYS_JSON: &str = ".chrys/hooks/hooks.json";
 
 fn cursor_file(script: &str) -> String {
     format!(r#"{{"version": 1, "hooks": {{"stop": [{{"command": "{script}"}}]}}}}"#)
@@ -383,6 +384,7 @@ fn hostile_files() -> Vec<Hostile> {
         h("one byte over the cap", CURSOR, Cursor, written_huge, Some("file_too_large")),
         h("JSON nested 200 000 deep", CURSOR, Cursor, json_nested, None),
         h("Claude JSON nested 200 000 deep", CLAUDE, Claude, claude_nested, None),
+        h("Chrys JSON nested 200 000 deep", CHRYS_JSON, Chrys, json_nested, None),
         h("YAML flow nested 200 000 deep", CHRYS, Chrys, yaml_flow_nested, None),
         h("YAML block nested 100 000 deep", CHRYS, Chrys, yaml_block_nested, None),
         h("YAML alias bomb", CHRYS, Chrys, alias_bomb, None),
@@ -410,6 +412,7 @@ fn valid_for(rel: &str) -> String {
         CURSOR => cursor_file("./valid.sh"),
         CHRYS => CHRYS_VALID.to_owned(),
         CLAUDE => CLAUDE_VALID.to_owned(),
+        CHRYS_JSON => r#"{"hooks": [{"id": "start", "event": "session_start", "run": {"type": "shell", "shell": "true"}}]}"#.to_owned(),
         other => panic!("no valid file for {other}"),
     }
 }
