@@ -355,7 +355,7 @@ async fn a_hook_printing_two_json_objects_is_read_by_its_format_s_rule_and_never
 }
 
 #[tokio::test]
-async fn a_hook_that_leaves_its_process_group_cannot_hold_the_fire_open_but_survives_it() {
+async fn a_process_out_of_reach_of_the_group_kill_cannot_hold_the_fire_open_but_survives_it() {
     // LIMITATION (reported in specs/hardening.md): group kills cannot reach a process that
     // moved to another group (`setpgid`, as job control does) or session (`setsid`). The fire stays
     // bounded (the pipe grace, twice), but the process lives on after the fire and after
@@ -372,6 +372,12 @@ async fn a_hook_that_leaves_its_process_group_cannot_hold_the_fire_open_but_surv
         (
             "setsid quiet",
             "setsid sh -c 'echo $$ >> pids; exec sleep 60' >/dev/null 2>&1 </dev/null &\nwhile [ ! -s pids ]; do :; done\necho '{\"permission\":\"allow\"}'",
+        ),
+        (
+            // Not an escape: it stays in the group, but it closed the pipes and the hook
+            // exited cleanly, which dispatch leaves alone by design (specs/dispatch.md).
+            "same group, pipes closed, clean exit",
+            "sleep 60 >/dev/null 2>&1 </dev/null &\necho $! >> pids\necho '{\"permission\":\"allow\"}'",
         ),
     ] {
         let h = HookDir::new();

@@ -39,7 +39,12 @@ fn main() -> std::io::Result<()> {
         files(path, &mut all)?;
     }
     for file in &all {
-        let data = std::fs::read(file)?;
+        // a running fuzzer may remove corpus files while they are replayed
+        let data = match std::fs::read(file) {
+            Ok(data) => data,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(e),
+        };
         eprintln!("{}", file.display());
         target(&data);
     }
