@@ -199,6 +199,14 @@ fn peak_rss_kib() -> u64 {
         .expect("VmHWM")
 }
 
+/// Whether this test has its process to itself: nextest runs one test per process and sets
+/// `NEXTEST=1`.
+fn runs_alone_in_its_process() -> bool {
+    #[allow(clippy::disallowed_methods, reason = "the test harness's own switch")]
+    let nextest = std::env::var_os("NEXTEST");
+    nextest.is_some_and(|v| v == "1")
+}
+
 async fn fire_within(
     dispatcher: &Dispatcher,
     bindings: &[Binding],
@@ -298,7 +306,11 @@ async fn a_hook_writing_one_enormous_line_is_capped_in_memory_and_time() {
     assert_eq!(out.stdout.total_len, SIZE + 22, "every byte was counted");
     assert!(out.stdout.truncated);
     assert!(out.stdout.bytes.len() <= cap + 256, "kept {} bytes", out.stdout.bytes.len());
-    assert!(grew < 48 * 1024, "peak memory grew by {grew} KiB for a {SIZE}-byte line");
+    // The peak is per process: meaningful when the test runs alone in it (nextest), not
+    // among other tests' threads (`cargo test`).
+    if runs_alone_in_its_process() {
+        assert!(grew < 48 * 1024, "peak memory grew by {grew} KiB for a {SIZE}-byte line");
+    }
     // The allow at the end of the one line is not an object on a line of its own: the
     // output is invalid, a failure that fails open; nothing is allowed by it.
     assert_eq!(report.verdict.decision, None, "{:?}", report.runs[0].verdict);
