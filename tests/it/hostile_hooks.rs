@@ -583,3 +583,61 @@ fn finding_a_chrys_regex_over_its_backtrack_limit_does_not_match_so_its_hook_is_
     assert!(started.elapsed() < Duration::from_secs(10), "the backtrack limit bounds the time");
     assert!(!long, "FINDING: the limit is read as no match (Python would match)");
 }
+
+/// FINDING F6 (hooks-dispatch, reported, not fixed here): after a Chrys hook exits, dispatch
+/// opens its result file with a blocking `File::open` (`files.rs`, `read_output`). A hook that
+/// replaced that file with a FIFO makes the open wait for a writer that never comes: the fire
+/// never returns, past every timeout, and the runtime thread it runs on is blocked. This test
+/// shows the fire still pending well after the hook's 1 s timeout, then releases it by opening
+/// the FIFO for writing itself. When dispatch opens the file without blocking (`O_NONBLOCK`
+/// and a type check on the handle, as `hooks_sources::read_capped` does), the fire returns at
+/// once: flip the first assertion.
+#[test]
+fn finding_a_chrys_hook_that_turns_its_result_file_into_a_fifo_blocks_the_fire() {
+    let h = HookDir::new();
+    let bindings = h.chrys(
+        "echo $$ >> pids\nrm -f \"$CHRYS_HOOK_RESULT\"\nmkfifo \"$CHRYS_HOOK_RESULT\"\necho \"$CHRYS_HOOK_RESULT\" > result-path",
+        "blocking",
+        false,
+    );
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let rt =
+            tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+        let d = Dispatcher::new(DispatchConfig::default());
+        let started = Instant::now();
+        let report = rt.block_on(d.fire(&bindings, &shell_call(), &FireContext::default()));
+        let _ = tx.send((report.runs.len(), started.elapsed()));
+    });
+    let pending = rx.recv_timeout(Duration::from_secs(3));
+    assert!(
+        pending.is_err(),
+        "FINDING F6 fixed? the fire returned: {pending:?}; flip this assertion"
+    );
+    // Release the blocked open: be the writer it waits for.
+    let fifo = fs::read_to_string(h.path("result-path")).expect("the hook wrote the path");
+    let writer = fs::OpenOptions::new().write(true).open(fifo.trim()).expect("open the fifo");
+    drop(writer);
+    let (runs, took) = rx.recv_timeout(Duration::from_secs(10)).expect("released");
+    assert_eq!(runs, 1);
+    assert!(took >= Duration::from_secs(2), "it waited for the writer: {took:?}");
+    assert!(survivors(&h.pids(), GONE_WITHIN).is_empty());
+}
+
+#[tokio::test]
+async fn a_chrys_hook_that_links_its_result_file_to_an_endless_device_is_capped() {
+    let h = HookDir::new();
+    let bindings = h.chrys(
+        "echo $$ >> pids\nrm -f \"$CHRYS_HOOK_RESULT\"\nln -s /dev/zero \"$CHRYS_HOOK_RESULT\"",
+        "blocking",
+        false,
+    );
+    let cfg = DispatchConfig::default();
+    let cap = cfg.result_file_cap;
+    let d = Dispatcher::new(cfg);
+    let (report, took) = fire_within(&d, &bindings, &shell_call(), Duration::from_secs(20)).await;
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    let result = outcome(&report).result_file.as_ref().expect("a result was read");
+    assert!(result.truncated && result.bytes.len() <= cap, "{} bytes", result.bytes.len());
+    assert_ne!(report.verdict.decision, Some(Decision::Allow), "{:?}", report.runs[0].verdict);
+}
