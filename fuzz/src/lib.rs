@@ -18,8 +18,11 @@ use hooks_schema::{
     RawOutcome, SpawnFailure, SpawnFailureKind, ToolCall, ToolKind,
 };
 
+/// A target's body.
+pub type Target = fn(&[u8]);
+
 /// Every target, by name, for the replay binary.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("cursor_parse", cursor_parse),
     ("chrys_parse", chrys_parse),
     ("claude_parse", claude_parse),
