@@ -593,7 +593,9 @@ fn finding_a_chrys_regex_over_its_backtrack_limit_does_not_match_so_its_hook_is_
 /// and a type check on the handle, as `hooks_sources::read_capped` does), the fire returns at
 /// once: flip the first assertion.
 #[test]
-fn finding_a_chrys_hook_that_turns_its_result_file_into_a_fifo_blocks_the_fire() {
+fn a_chrys_hook_that_turns_its_result_file_into_a_fifo_cannot_hang_the_fire() {
+    // Finding F6, fixed: the result file is opened without blocking and read only when it is
+    // a regular file.
     let h = HookDir::new();
     let bindings = h.chrys(
         "echo $$ >> pids\nrm -f \"$CHRYS_HOOK_RESULT\"\nmkfifo \"$CHRYS_HOOK_RESULT\"\necho \"$CHRYS_HOOK_RESULT\" > result-path",
@@ -607,37 +609,37 @@ fn finding_a_chrys_hook_that_turns_its_result_file_into_a_fifo_blocks_the_fire()
         let d = Dispatcher::new(DispatchConfig::default());
         let started = Instant::now();
         let report = rt.block_on(d.fire(&bindings, &shell_call(), &FireContext::default()));
-        let _ = tx.send((report.runs.len(), started.elapsed()));
+        let _ = tx.send((report, started.elapsed()));
     });
-    let pending = rx.recv_timeout(Duration::from_secs(3));
-    assert!(
-        pending.is_err(),
-        "FINDING F6 fixed? the fire returned: {pending:?}; flip this assertion"
-    );
-    // Release the blocked open: be the writer it waits for.
-    let fifo = fs::read_to_string(h.path("result-path")).expect("the hook wrote the path");
-    let writer = fs::OpenOptions::new().write(true).open(fifo.trim()).expect("open the fifo");
-    drop(writer);
-    let (runs, took) = rx.recv_timeout(Duration::from_secs(10)).expect("released");
-    assert_eq!(runs, 1);
-    assert!(took >= Duration::from_secs(2), "it waited for the writer: {took:?}");
+    let released = rx.recv_timeout(Duration::from_secs(10));
+    if released.is_err() {
+        // Do not leave the thread blocked: be the writer it waits for, then fail.
+        if let Ok(fifo) = fs::read_to_string(h.path("result-path"))
+            && let Ok(w) = fs::OpenOptions::new().write(true).open(fifo.trim())
+        {
+            drop(w);
+        }
+        panic!("the fire waited on the FIFO");
+    }
+    let (report, _) = released.expect("checked above");
+    assert_eq!(report.runs.len(), 1);
+    assert!(outcome(&report).result_file.is_none(), "a FIFO is not read as a result");
+    assert_ne!(report.verdict.decision, Some(Decision::Deny));
     assert!(survivors(&h.pids(), GONE_WITHIN).is_empty());
 }
 
 #[tokio::test]
-async fn a_chrys_hook_that_links_its_result_file_to_an_endless_device_is_capped() {
+async fn a_chrys_hook_that_links_its_result_file_to_an_endless_device_is_not_followed() {
     let h = HookDir::new();
     let bindings = h.chrys(
         "echo $$ >> pids\nrm -f \"$CHRYS_HOOK_RESULT\"\nln -s /dev/zero \"$CHRYS_HOOK_RESULT\"",
         "blocking",
         false,
     );
-    let cfg = DispatchConfig::default();
-    let cap = cfg.result_file_cap;
-    let d = Dispatcher::new(cfg);
+    let d = Dispatcher::new(DispatchConfig::default());
     let (report, took) = fire_within(&d, &bindings, &shell_call(), Duration::from_secs(20)).await;
     assert!(took < Duration::from_secs(10), "{took:?}");
-    let result = outcome(&report).result_file.as_ref().expect("a result was read");
-    assert!(result.truncated && result.bytes.len() <= cap, "{} bytes", result.bytes.len());
+    // The engine created the result file itself: a link in its place is never followed.
+    assert!(outcome(&report).result_file.is_none());
     assert_ne!(report.verdict.decision, Some(Decision::Allow), "{:?}", report.runs[0].verdict);
 }

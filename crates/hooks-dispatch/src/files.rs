@@ -75,9 +75,18 @@ impl ProvidedFiles {
 
     /// The output file's bytes, up to `cap` (`truncated` above it); `None` when there is no
     /// output file or the hook removed it.
+    ///
+    /// The hook may have replaced the file with anything: it is opened without following a
+    /// link and without blocking (a FIFO would otherwise wait forever for a writer, with the
+    /// hook already gone and no timeout left to apply), and only a regular file is read.
     pub(crate) fn read_output(&self, cap: usize) -> Option<CapturedOutput> {
+        use std::os::unix::fs::OpenOptionsExt;
         let path = self.output.as_ref()?;
-        let file = fs::File::open(path).ok()?;
+        let flags = nix::fcntl::OFlag::O_NONBLOCK | nix::fcntl::OFlag::O_NOFOLLOW;
+        let file = fs::OpenOptions::new().read(true).custom_flags(flags.bits()).open(path).ok()?;
+        if !file.metadata().ok()?.file_type().is_file() {
+            return None;
+        }
         let mut bytes = Vec::new();
         let limit = u64::try_from(cap).unwrap_or(u64::MAX).saturating_add(1);
         file.take(limit).read_to_end(&mut bytes).ok()?;
