@@ -556,15 +556,13 @@ fn a_hook_running_when_the_engine_process_dies_survives_it() {
     kill_leftovers(&left);
 }
 
-/// FINDING (hooks-format-chrys, reported, not fixed here): a Chrys `regex` matcher that
-/// needs fancy-regex's backtracking engine (a lookahead with a backreference) gives up at its
-/// backtrack limit on attacker-sized input, and `pyre::search` reads that error as "no match",
-/// so the gating hook does not run at all: a deny hook fails open. Python's `re` would match
-/// (slowly). Claude's matcher reads the same error as a match. This test pins the current
-/// behaviour and the bound; when the Chrys matcher is fixed to fail closed, flip the
-/// `matches` assertion for the long input.
+/// Finding F3: a Chrys `regex` matcher that needs fancy-regex's backtracking engine (a
+/// lookahead with a backreference) gives up at its backtrack limit on attacker-sized input.
+/// Reading that as "no match" skipped the gating hook (a deny hook failed open); it now counts
+/// as a match, as Claude's matcher does, so the hook runs and decides. Python's `re` would
+/// match (slowly).
 #[test]
-fn finding_a_chrys_regex_over_its_backtrack_limit_does_not_match_so_its_hook_is_skipped() {
+fn a_chrys_regex_over_its_backtrack_limit_counts_as_a_match_so_its_hook_decides() {
     let yaml = "hooks:\n  - id: deny-rm\n    event: before_tool_call\n    match: {args: {command: {regex: '^(?!((\\w+)\\2?)*--dry-run).*rm -rf'}}}\n    run: {type: shell, shell: \"exit 2\"}\n    execution: {mode: blocking}\n";
     let parsed =
         hooks_format_chrys::parse(yaml.as_bytes(), Path::new("/r/.chrys/hooks/hooks.yaml"))
@@ -581,17 +579,12 @@ fn finding_a_chrys_regex_over_its_backtrack_limit_does_not_match_so_its_hook_is_
     let started = Instant::now();
     let long = matcher.matches(&call(24));
     assert!(started.elapsed() < Duration::from_secs(10), "the backtrack limit bounds the time");
-    assert!(!long, "FINDING: the limit is read as no match (Python would match)");
+    assert!(long, "finding F3, fixed: the spent budget counts as a match (Python would match)");
 }
 
-/// FINDING F6 (hooks-dispatch, reported, not fixed here): after a Chrys hook exits, dispatch
-/// opens its result file with a blocking `File::open` (`files.rs`, `read_output`). A hook that
-/// replaced that file with a FIFO makes the open wait for a writer that never comes: the fire
-/// never returns, past every timeout, and the runtime thread it runs on is blocked. This test
-/// shows the fire still pending well after the hook's 1 s timeout, then releases it by opening
-/// the FIFO for writing itself. When dispatch opens the file without blocking (`O_NONBLOCK`
-/// and a type check on the handle, as `hooks_sources::read_capped` does), the fire returns at
-/// once: flip the first assertion.
+/// Finding F6: after a Chrys hook exits, dispatch reads its result file. A hook that replaced
+/// that file with a FIFO made a blocking open wait for a writer that never comes, past every
+/// timeout; the file is now opened without blocking and read only when it is a regular file.
 #[test]
 fn a_chrys_hook_that_turns_its_result_file_into_a_fifo_cannot_hang_the_fire() {
     // Finding F6, fixed: the result file is opened without blocking and read only when it is

@@ -3,7 +3,8 @@
 
 use fancy_regex::{Regex, RegexBuilder};
 
-/// The backtracking budget per match; a match that exceeds it counts as no match.
+/// The backtracking budget per match; a match that exceeds it counts as a match (see
+/// [`search`]).
 pub(crate) const BACKTRACK_LIMIT: usize = 1_000_000;
 
 /// Compiles a Python pattern. A pattern Python rejects fails with Python's message; one
@@ -19,8 +20,13 @@ pub(crate) fn compile(pattern: &str) -> Result<Regex, String> {
 }
 
 /// `re.search(pattern, text)` is truthy.
+///
+/// When the engine gives up (the backtracking budget is spent), the answer is "matches": the
+/// hook runs and decides. Python would eventually answer, maybe with a match; reading the
+/// budget as "no match" would let an argument crafted to be expensive switch off a gating hook
+/// (hardening finding F3). Running a hook that would not have matched is the safe side.
 pub(crate) fn search(re: &Regex, text: &str) -> bool {
-    re.is_match(text).unwrap_or(false)
+    re.is_match(text).unwrap_or(true)
 }
 
 /// Python rejects `{m,n}` with `m > n`; the regex engines accept some of them.
