@@ -385,12 +385,6 @@ async fn a_process_out_of_reach_of_the_group_kill_cannot_hold_the_fire_open_but_
             "setsid quiet",
             "setsid sh -c 'echo $$ >> pids; exec sleep 60' >/dev/null 2>&1 </dev/null &\nwhile [ ! -s pids ]; do :; done\necho '{\"permission\":\"allow\"}'",
         ),
-        (
-            // Not an escape: it stays in the group, but it closed the pipes and the hook
-            // exited cleanly, which dispatch leaves alone by design (specs/dispatch.md).
-            "same group, pipes closed, clean exit",
-            "sleep 60 >/dev/null 2>&1 </dev/null &\necho $! >> pids\necho '{\"permission\":\"allow\"}'",
-        ),
     ] {
         let h = HookDir::new();
         let bindings = h.cursor(script, 10.0, false);
@@ -406,6 +400,30 @@ async fn a_process_out_of_reach_of_the_group_kill_cannot_hold_the_fire_open_but_
         assert_eq!(left, pids, "{name}: the escaped process survives (the documented limitation)");
         kill_leftovers(&left);
     }
+}
+
+#[tokio::test]
+async fn background_work_a_hook_leaves_in_its_group_lives_with_the_engine_and_ends_with_it() {
+    // Not an escape: the child stays in the group but closed the pipes, and the hook exited
+    // cleanly. Dispatch leaves such deliberate background work alone while the engine lives
+    // (specs/dispatch.md) and kills what is left of the group when the dispatcher is dropped.
+    let h = HookDir::new();
+    let bindings = h.cursor(
+        "sleep 60 >/dev/null 2>&1 </dev/null &\necho $! >> pids\necho '{\"permission\":\"allow\"}'",
+        10.0,
+        false,
+    );
+    let d = Dispatcher::new(DispatchConfig::default());
+    let (report, took) = fire_within(&d, &bindings, &shell_call(), Duration::from_secs(10)).await;
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    assert_eq!(report.verdict.decision, Some(Decision::Allow), "{:?}", report.runs);
+    let pids = h.pids();
+    assert_eq!(pids.len(), 1);
+    assert!(alive(pids[0]), "the background work runs on after the fire");
+    drop(d);
+    let left = survivors(&pids, GONE_WITHIN);
+    kill_leftovers(&left);
+    assert!(left.is_empty(), "nothing outlives the dispatcher: {left:?}");
 }
 
 #[test]

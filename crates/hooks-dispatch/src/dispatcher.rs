@@ -18,7 +18,7 @@ use crate::{
     DispatchConfig, DispatchError,
     join::join_all,
     outbox::{Outbox, OutboxJob, now_ms},
-    runner::{not_started, run_invocation},
+    runner::{Lingering, not_started, run_tracked},
 };
 
 /// What the codecs need to know about the firing besides the binding.
@@ -187,6 +187,8 @@ struct Inner {
     cfg: DispatchConfig,
     slots: Semaphore,
     outbox: Option<Outbox>,
+    /// Groups whose hooks exited cleanly but left members behind; killed on drop.
+    lingering: Lingering,
 }
 
 #[derive(Debug)]
@@ -206,7 +208,9 @@ struct Executed {
 
 /// Background hooks end with their dispatcher: the async and fire-and-forget hooks still
 /// running (or not yet started) are aborted, which kills their process groups; a durable job
-/// cut short stays pending for the next start. Detached hooks outlive it by design. Without
+/// cut short stays pending for the next start; and the members a hook left in its group after
+/// a clean exit (background work that closed our pipes) are killed. Detached hooks outlive
+/// it by design. Without
 /// this, a dropped dispatcher's hooks would go on running (or start late) on the async
 /// runtime it was used on.
 impl Drop for Dispatcher {
@@ -216,6 +220,8 @@ impl Drop for Dispatcher {
                 t.handle.abort();
             }
         }
+        // What hooks left running in their groups after a clean exit ends with the engine.
+        self.inner.lingering.kill_all();
     }
 }
 
@@ -225,7 +231,7 @@ impl Dispatcher {
         let slots = Semaphore::new(cfg.max_parallel_hooks.max(1));
         let outbox = cfg.runtime_dir.as_ref().map(|r| Outbox::new(r.join("outbox")));
         Dispatcher {
-            inner: Arc::new(Inner { cfg, slots, outbox }),
+            inner: Arc::new(Inner { cfg, slots, outbox, lingering: Lingering::default() }),
             background: Mutex::new(Vec::new()),
         }
     }
@@ -590,7 +596,7 @@ async fn execute(inner: &Inner, b: &Binding, env: &Envelope, ctx: &FireContext) 
             let t0 = Instant::now();
             let _permit = inner.slots.acquire().await.ok();
             queued = t0.elapsed();
-            run_invocation(&inv, &inner.cfg).await
+            run_tracked(&inv, &inner.cfg, Some(&inner.lingering)).await
         }
     };
     let verdict = def.codec.decode(def, env, &outcome);

@@ -46,6 +46,45 @@ const REAP_BOUND: Duration = Duration::from_secs(5);
 ///   their pipes are left alone.
 /// - Dropping the returned future kills the group.
 pub async fn run_invocation(inv: &Invocation, cfg: &DispatchConfig) -> RawOutcome {
+    run_tracked(inv, cfg, None).await
+}
+
+/// Process groups that a hook left behind when it exited cleanly: members that closed our
+/// pipes (a hook's deliberate `cmd >/dev/null 2>&1 &` background work). They may go on while
+/// the engine lives; the dispatcher kills what is left of them when it is dropped, so no
+/// process outlives the engine.
+#[derive(Debug, Default)]
+pub(crate) struct Lingering {
+    groups: std::sync::Mutex<Vec<Pid>>,
+}
+
+impl Lingering {
+    /// Records `pgid` if the group still has members, and forgets groups that emptied (so a
+    /// recorded number is only ever a live group's: a group id is not reused while the group
+    /// has a member).
+    fn record_if_alive(&self, pgid: Pid) {
+        let mut g = self.groups.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        g.retain(|p| killpg(*p, None).is_ok());
+        if killpg(pgid, None).is_ok() && !g.contains(&pgid) {
+            g.push(pgid);
+        }
+    }
+
+    /// SIGKILLs every recorded group that still has members.
+    pub(crate) fn kill_all(&self) {
+        let mut g = self.groups.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        for pgid in g.drain(..) {
+            let _ = killpg(pgid, Signal::SIGKILL);
+        }
+    }
+}
+
+/// [`run_invocation`], recording in `lingering` the group of a clean run that left members.
+pub(crate) async fn run_tracked(
+    inv: &Invocation,
+    cfg: &DispatchConfig,
+    lingering: Option<&Lingering>,
+) -> RawOutcome {
     let payload: usize = inv.stdin.len()
         + inv
             .files
@@ -72,7 +111,11 @@ pub async fn run_invocation(inv: &Invocation, cfg: &DispatchConfig) -> RawOutcom
     let started = Instant::now();
     #[cfg(test)]
     crate::testing::crash_point("after_spawn", child.id().unwrap_or(0));
+    let pgid = child.id().and_then(|p| i32::try_from(p).ok()).map(Pid::from_raw);
     let run = supervise(child, inv, cfg, started).await;
+    if let (Some(l), Some(pgid)) = (lingering, pgid) {
+        l.record_if_alive(pgid);
+    }
     let result_file = files.read_output(cfg.result_file_cap);
     drop(files);
     RawOutcome {
