@@ -16,7 +16,12 @@ Exit codes:
 
 /// The `hooks` tool: validate, inspect, fire and replay AI-agent lifecycle hooks.
 #[derive(Debug, Parser)]
-#[command(name = "hooks", version, about, after_help = EXIT_CODES)]
+#[command(
+    name = "hooks",
+    version,
+    about = "Validate, inspect, fire and replay AI-agent lifecycle hooks (Cursor, Chrys, Claude Code)",
+    after_help = EXIT_CODES
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
