@@ -120,6 +120,39 @@ fn roundtrips(cwd: &Path) -> Vec<f64> {
     samples
 }
 
+/// The floor: the same request and pipes answered by a one-thread echo server that parses
+/// nothing. On an idle virtual machine each cross-thread wake-up costs tens of microseconds,
+/// so this floor moves with the machine's state; the serve figure is reported next to it.
+fn echo_roundtrips(cwd: &Path) -> Vec<f64> {
+    let (in_r, mut in_w) = std::io::pipe().expect("pipe");
+    let (out_r, mut out_w) = std::io::pipe().expect("pipe");
+    let server = thread::spawn(move || {
+        let mut reader = BufReader::new(in_r);
+        let mut line = String::new();
+        while reader.read_line(&mut line).map(|n| n > 0).unwrap_or(false) {
+            out_w.write_all(b"{\"id\":0,\"result\":{}}\n").expect("echo");
+            line.clear();
+        }
+    });
+    let mut output = BufReader::new(out_r);
+    let env = serde_json::to_string(&envelope(cwd)).expect("envelope");
+    let mut samples = Vec::with_capacity(ROUNDTRIPS);
+    let mut line = String::new();
+    for i in 0..ROUNDTRIPS + 200 {
+        let req = format!("{{\"id\":{i},\"method\":\"fire\",\"params\":{{\"envelope\":{env}}}}}\n");
+        let t = Instant::now();
+        in_w.write_all(req.as_bytes()).expect("write");
+        line.clear();
+        output.read_line(&mut line).expect("read");
+        if i >= 200 {
+            samples.push(t.elapsed().as_secs_f64() * 1e6);
+        }
+    }
+    drop(in_w);
+    server.join().expect("echo thread");
+    samples
+}
+
 fn pipelined(hooks: &Path, cwd: &Path) -> Duration {
     let mut p = start(runtime(Some(hooks)));
     let env = serde_json::to_string(&envelope(cwd)).expect("envelope");
@@ -193,7 +226,9 @@ fn main() {
     .expect("write hooks.json");
     let cwd = dir.path();
 
+    let mut echo_samples = echo_roundtrips(cwd);
     let mut rt_samples = roundtrips(cwd);
+    echo_samples.extend(echo_roundtrips(cwd));
     let mut serve_ms = Vec::new();
     let mut api_ms = Vec::new();
     for _ in 0..PIPELINE_ROUNDS {
@@ -202,6 +237,7 @@ fn main() {
     }
     let fire_rt = median(&mut rt_samples);
     let fire_p90 = percentile(&mut rt_samples, 0.9);
+    let echo_rt = median(&mut echo_samples);
     let serve = median(&mut serve_ms);
     let api = median(&mut api_ms);
     let ratio = serve / api;
@@ -211,6 +247,8 @@ fn main() {
             json!({
                 "fire_roundtrip_us": (fire_rt * 10.0).round() / 10.0,
                 "fire_roundtrip_p90_us": (fire_p90 * 10.0).round() / 10.0,
+                "echo_roundtrip_us": (echo_rt * 10.0).round() / 10.0,
+                "fire_roundtrip_over_echo_us": ((fire_rt - echo_rt) * 10.0).round() / 10.0,
                 "pipelined_1000_ms": (serve * 10.0).round() / 10.0,
                 "api_1000_ms": (api * 10.0).round() / 10.0,
                 "pipelined_1000_ratio": (ratio * 1000.0).round() / 1000.0,
@@ -220,6 +258,8 @@ fn main() {
         println!("{:<48} {:>12}", "measure", "median");
         println!("{:<48} {:>10.1}µs", "fire round trip, no matching hook", fire_rt);
         println!("{:<48} {:>10.1}µs", "  (p90)", fire_p90);
+        println!("{:<48} {:>10.1}µs", "bare echo over the same pipes (the floor)", echo_rt);
+        println!("{:<48} {:>10.1}µs", "protocol overhead above the floor", fire_rt - echo_rt);
         println!("{:<48} {:>10.1}ms", "1 000 pipelined fires over stdio, one hook each", serve);
         println!("{:<48} {:>10.1}ms", "1 000 concurrent fires through the Rust API", api);
         println!("{:<48} {:>11.3}x", "ratio (target <= 1.2)", ratio);
