@@ -504,8 +504,9 @@ fn background_hooks_are_killed_when_the_engine_drains_or_drops_them() {
 const DYING_VAR: &str = "HOOKS_IT_DYING_ENGINE_DIR";
 
 /// Not a test by itself: the child-process half of
-/// [`a_hook_running_when_the_engine_process_dies_survives_it`]. Does nothing unless
-/// `HOOKS_IT_DYING_ENGINE_DIR` is set.
+/// [`a_hook_running_when_the_engine_process_dies_is_killed_with_its_group`]. Does nothing
+/// unless `HOOKS_IT_DYING_ENGINE_DIR` is set; then it fires the folder's hook and waits to be
+/// killed.
 #[test]
 fn dying_engine_child_entry() {
     #[allow(clippy::disallowed_methods, reason = "the test harness's own switch")]
@@ -535,43 +536,62 @@ fn dying_engine_child_entry() {
     let d = Arc::new(Dispatcher::new(DispatchConfig::default()));
     let dd = Arc::clone(&d);
     rt.spawn(async move { dd.fire(&bindings, &shell_call(), &FireContext::default()).await });
-    wait_ready(root.as_path().join("ready"));
-    // the engine dies without unwinding: no destructor, no group kill
-    std::process::exit(0);
+    // The parent test SIGKILLs this process once the hook announced itself (no destructor, no
+    // group kill runs); nothing is ever sent here.
+    let (_keep, never) = mpsc::channel::<()>();
+    let _ = never.recv_timeout(Duration::from_secs(60));
+    std::process::exit(3);
 }
 
+/// Kills the child engine if the test fails before it does.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Finding F5, fixed: the dispatcher registers each hook's process group with a reaper process
+/// that kills the registered groups when the engine process dies, however it dies.
 #[test]
-fn a_hook_running_when_the_engine_process_dies_survives_it() {
-    // LIMITATION (reported in specs/hardening.md): when the engine process dies (crash,
-    // SIGKILL, exit without unwinding) while a blocking hook runs, nothing kills the hook's
-    // group; it runs until it ends by itself, beyond its own timeout.
+fn a_hook_running_when_the_engine_process_dies_is_killed_with_its_group() {
     let h = HookDir::new();
-    h.ready_fifo();
-    h.cursor("echo $$ >> pids\nsleep 60 &\necho $! >> pids\necho ready > ready\nwait", 5.0, false);
+    let fifo = h.ready_fifo();
+    // The leader, a background member of its group and a member in a sub-shell.
+    h.cursor(
+        "echo $$ >> pids\nsleep 60 &\necho $! >> pids\n(sleep 60 & echo $! >> pids; wait) &\necho $! >> pids\nwhile [ \"$(wc -l < pids)\" -lt 4 ]; do :; done\necho ready > ready\nwait",
+        30.0,
+        false,
+    );
     let exe = std::env::current_exe().expect("test binary");
-    let (tx, rx) = mpsc::channel();
-    let mut cmd = Command::new(exe);
-    cmd.args([
-        "--exact",
-        "hostile_hooks::dying_engine_child_entry",
-        "--nocapture",
-        "--test-threads=1",
-        "-q",
-    ])
-    .env(DYING_VAR, h.root.as_path());
-    std::thread::spawn(move || {
-        let _ = tx.send(cmd.output());
-    });
-    let out = rx
-        .recv_timeout(Duration::from_secs(30))
-        .expect("the child engine exits")
-        .expect("run the child");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let child = Command::new(exe)
+        .args([
+            "--exact",
+            "hostile_hooks::dying_engine_child_entry",
+            "--nocapture",
+            "--test-threads=1",
+            "-q",
+        ])
+        .env(DYING_VAR, h.root.as_path())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run the child engine");
+    let mut engine = KillOnDrop(child);
+    wait_ready(fifo);
     let pids = h.pids();
-    assert_eq!(pids.len(), 2);
-    let left = survivors(&pids, Duration::ZERO);
-    assert_eq!(left, pids, "the hook outlives a dead engine (the documented limitation)");
+    assert_eq!(pids.len(), 4, "{pids:?}");
+    assert!(pids.iter().all(|p| alive(*p)), "the hook runs while the engine lives");
+    // The engine dies without unwinding.
+    engine.0.kill().expect("SIGKILL the engine");
+    let status = engine.0.wait().expect("reap the engine");
+    assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(9));
+    let left = survivors(&pids, GONE_WITHIN);
     kill_leftovers(&left);
+    assert!(left.is_empty(), "{left:?} outlived the dead engine (the hook's timeout is 30 s)");
 }
 
 /// Finding F3: a Chrys `regex` matcher that needs fancy-regex's backtracking engine (a

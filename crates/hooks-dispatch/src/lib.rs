@@ -15,6 +15,7 @@ mod error;
 mod files;
 mod join;
 mod outbox;
+mod reaper;
 mod runner;
 #[cfg(test)]
 mod testing;

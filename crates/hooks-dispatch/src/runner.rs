@@ -24,7 +24,7 @@ use tokio::{
     process::{Child, ChildStdin, Command},
 };
 
-use crate::{DispatchConfig, capture::HeadTail, files::ProvidedFiles};
+use crate::{DispatchConfig, capture::HeadTail, files::ProvidedFiles, reaper};
 
 /// How long the runner waits for a process to be reaped after SIGKILL. SIGKILL cannot be
 /// caught, so this only bounds pathological kernel states (a process stuck in
@@ -64,9 +64,19 @@ impl Lingering {
     /// has a member).
     fn record_if_alive(&self, pgid: Pid) {
         let mut g = self.groups.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        g.retain(|p| killpg(*p, None).is_ok());
-        if killpg(pgid, None).is_ok() && !g.contains(&pgid) {
-            g.push(pgid);
+        g.retain(|p| {
+            let alive = killpg(*p, None).is_ok();
+            if !alive {
+                reaper::global().release(*p);
+            }
+            alive
+        });
+        if killpg(pgid, None).is_ok() {
+            if !g.contains(&pgid) {
+                g.push(pgid);
+            }
+        } else {
+            reaper::global().release(pgid);
         }
     }
 
@@ -75,6 +85,7 @@ impl Lingering {
         let mut g = self.groups.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         for pgid in g.drain(..) {
             let _ = killpg(pgid, Signal::SIGKILL);
+            reaper::global().release(pgid);
         }
     }
 }
@@ -112,9 +123,19 @@ pub(crate) async fn run_tracked(
     #[cfg(test)]
     crate::testing::crash_point("after_spawn", child.id().unwrap_or(0));
     let pgid = child.id().and_then(|p| i32::try_from(p).ok()).map(Pid::from_raw);
+    // Killed by the reaper if the engine process dies before the group is released.
+    if let Some(pgid) = pgid {
+        reaper::global().register(pgid);
+    }
     let run = supervise(child, inv, cfg, started).await;
-    if let (Some(l), Some(pgid)) = (lingering, pgid) {
-        l.record_if_alive(pgid);
+    if let Some(pgid) = pgid {
+        match lingering {
+            Some(l) => l.record_if_alive(pgid),
+            None if killpg(pgid, None).is_err() => reaper::global().release(pgid),
+            // Without a dispatcher nothing kills the group's remaining members while the
+            // engine lives; the reaper still does when it dies.
+            None => {}
+        }
     }
     let result_file = files.read_output(cfg.result_file_cap);
     drop(files);
@@ -283,6 +304,10 @@ impl GroupGuard {
 impl Drop for GroupGuard {
     fn drop(&mut self) {
         self.signal(Signal::SIGKILL);
+        if let Some(pgid) = self.pgid {
+            // Killed: its members can run no more code, so its number is released.
+            reaper::global().release(pgid);
+        }
     }
 }
 

@@ -1,0 +1,160 @@
+//! Tests of the reaper script and of the engine's side of it, with real processes.
+
+use std::{
+    io::Write,
+    os::unix::{fs::FileExt, process::CommandExt, process::ExitStatusExt},
+    process::{Child, Command, ExitStatus, Stdio},
+    sync::mpsc,
+    time::Duration,
+};
+
+use nix::{sys::signal::killpg, unistd::Pid};
+
+use super::{BLANK, Reaper, SCRIPT, SHELL, SLOT, registration_file};
+
+const BOUND: Duration = Duration::from_secs(10);
+
+/// A `sleep` leading its own process group; killed when dropped.
+struct Group(Child);
+
+impl Group {
+    fn new() -> Group {
+        Group(
+            Command::new("sleep")
+                .arg("60")
+                .stdin(Stdio::null())
+                .process_group(0)
+                .spawn()
+                .expect("spawn sleep"),
+        )
+    }
+
+    fn pgid(&self) -> Pid {
+        Pid::from_raw(i32::try_from(self.0.id()).expect("pid"))
+    }
+
+    /// Waits (on the process's exit, at most [`BOUND`]) for it to end.
+    fn wait_end(&mut self) -> Option<ExitStatus> {
+        wait_child(&mut self.0)
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn wait_child(c: &mut Child) -> Option<ExitStatus> {
+    let pid = c.id();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let st = nix::sys::wait::waitpid(Pid::from_raw(i32::try_from(pid).expect("pid")), None);
+        let _ = tx.send(st);
+    });
+    match rx.recv_timeout(BOUND) {
+        Ok(Ok(nix::sys::wait::WaitStatus::Signaled(_, sig, _))) => {
+            Some(ExitStatus::from_raw(sig as i32))
+        }
+        Ok(Ok(nix::sys::wait::WaitStatus::Exited(_, code))) => {
+            Some(ExitStatus::from_raw(code << 8))
+        }
+        _ => None,
+    }
+}
+
+#[test]
+fn the_script_kills_well_formed_registered_groups_at_end_of_file_and_ignores_the_rest() {
+    let mut target = Group::new();
+    let mut padded = Group::new();
+    let decoy_self = Group::new();
+    let unlisted = Group::new();
+    let file = registration_file().expect("registration file");
+    let lines = format!(
+        "{}\n{BLANK}garbage\n0\n-5\n+{}\n{} {}\n123456789012\n{}\n{:>10}\n",
+        target.pgid(),
+        unlisted.pgid(),
+        unlisted.pgid(),
+        unlisted.pgid(),
+        decoy_self.pgid(),
+        padded.pgid(),
+        BLANK = String::from_utf8_lossy(BLANK).trim_end(),
+    );
+    file.write_all_at(lines.as_bytes(), 0).expect("write");
+    let mut reaper = Command::new(SHELL)
+        .args(["-c", SCRIPT, "hooks-reaper", &decoy_self.pgid().as_raw().to_string()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(file.try_clone().expect("clone"))
+        .process_group(0)
+        .spawn()
+        .expect("spawn the reaper");
+    // Lines on stdin are read and ignored; only its end matters.
+    let mut pipe = reaper.stdin.take().expect("stdin");
+    pipe.write_all(format!("{}\n", unlisted.pgid()).as_bytes()).expect("write");
+    drop(pipe);
+    let st = wait_child(&mut reaper).expect("the reaper ends at end-of-file");
+    assert!(st.success(), "{st:?}");
+    assert_eq!(target.wait_end().and_then(|s| s.signal()), Some(9));
+    assert_eq!(padded.wait_end().and_then(|s| s.signal()), Some(9));
+    assert!(killpg(decoy_self.pgid(), None).is_ok(), "the engine's own group is never killed");
+    assert!(killpg(unlisted.pgid(), None).is_ok(), "malformed lines are ignored");
+}
+
+#[test]
+fn registered_groups_die_when_the_engine_side_closes_and_released_ones_do_not() {
+    let reaper = Reaper::default();
+    let mut kept = Group::new();
+    let released = Group::new();
+    reaper.register(kept.pgid());
+    reaper.register(released.pgid());
+    reaper.register(released.pgid());
+    assert!(reaper.is_registered(kept.pgid()) && reaper.is_registered(released.pgid()));
+    reaper.release(released.pgid());
+    assert!(!reaper.is_registered(released.pgid()));
+    let pid = reaper.pid().expect("a reaper runs");
+    {
+        let st = reaper.state.lock().expect("lock");
+        let file = st.file.as_ref().expect("file");
+        let mut buf = vec![0u8; usize::try_from(2 * SLOT).expect("size")];
+        file.read_exact_at(&mut buf, 0).expect("read the slots");
+        let text = String::from_utf8(buf).expect("text");
+        assert_eq!(text.matches(&kept.pgid().to_string()).count(), 1, "{text:?}");
+        assert!(!text.contains(&released.pgid().to_string()), "{text:?}");
+    }
+    // A released slot is reused.
+    let other = Group::new();
+    reaper.register(other.pgid());
+    assert_eq!(reaper.state.lock().expect("lock").len, 2);
+    reaper.release(other.pgid());
+    // What the engine's death does: the write end of the pipe closes.
+    drop(reaper);
+    assert_eq!(kept.wait_end().and_then(|s| s.signal()), Some(9));
+    assert!(killpg(released.pgid(), None).is_ok(), "a released group is left alone");
+    assert!(killpg(other.pgid(), None).is_ok(), "a released group is left alone");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(nix::sys::wait::waitpid(pid, None));
+    });
+    assert!(rx.recv_timeout(BOUND).is_ok(), "the reaper exits");
+}
+
+#[test]
+fn a_reaper_that_died_is_replaced_and_knows_every_registered_group() {
+    let reaper = Reaper::default();
+    let mut g = Group::new();
+    reaper.register(g.pgid());
+    let first = reaper.pid().expect("a reaper runs");
+    nix::sys::signal::kill(first, nix::sys::signal::Signal::SIGKILL).expect("kill the reaper");
+    // `pid` reaps the dead one and starts another once it is gone.
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(nix::sys::wait::waitpid(first, None));
+    });
+    assert!(rx.recv_timeout(BOUND).is_ok(), "the first reaper dies");
+    let second = reaper.pid().expect("a new reaper runs");
+    assert_ne!(first, second);
+    drop(reaper);
+    assert_eq!(g.wait_end().and_then(|s| s.signal()), Some(9));
+}
