@@ -1,12 +1,15 @@
 //! `hooks serve --stdio`: the runtime as a long-lived child process speaking newline-delimited
 //! JSON on stdin and stdout, so agents in any language embed the engine.
 //!
-//! Threads and tasks: one reader thread splits stdin into bounded lines; the dispatch loop
-//! parses them and answers protocol errors at once; one actor task owns the [`HookRuntime`]
-//! and applies state changes in arrival order, handing reads (`fire`, `can_write_files`,
-//! `snapshot`) to tasks of their own with a cloned [`FireHandle`] so they run concurrently;
-//! one writer thread serializes every message onto stdout; one thread forwards registry
-//! changes as notifications. Logs go to stderr. The protocol is in `specs/serve-protocol.md`.
+//! Threads and tasks: one reader thread splits stdin into bounded lines, parses them, answers
+//! protocol errors, `hello`, `ping` and fires that match no hook itself (once every earlier
+//! state change is applied), and hands the rest to one actor task that owns the
+//! [`HookRuntime`]; the actor applies state changes in arrival order and hands reads (`fire`,
+//! `can_write_files`, `snapshot`) to tasks of their own with a cloned [`FireHandle`] so they
+//! run concurrently. stdout is one buffered writer behind a lock taken for whole messages: the
+//! reader thread writes its answers directly, tokio tasks through a writer thread (so a client
+//! that stops reading never blocks a worker). One thread forwards registry changes as
+//! notifications. Logs go to stderr. The protocol is in `specs/serve-protocol.md`.
 //!
 //! [`FireHandle`]: crate::runtime::FireHandle
 

@@ -1,20 +1,24 @@
-//! The server's moving parts: the reader thread, the dispatch loop, the runtime actor, the
-//! writer thread and the notification forwarder.
+//! The server's moving parts: the reader thread (which also dispatches and answers fires that
+//! match no hook), the runtime actor, the shared stdout sink with its writer thread, and the
+//! notification forwarder.
 
 use std::{
     collections::HashMap,
     future::Future,
     io::{self, BufRead, BufWriter, Write},
+    pin::Pin,
     sync::{
-        Arc,
-        atomic::{AtomicBool, Ordering},
+        Arc, Mutex, PoisonError,
+        atomic::{AtomicBool, AtomicU64, Ordering},
         mpsc as std_mpsc,
     },
+    task::{Context, Poll, Waker},
     thread,
     time::Duration,
 };
 
 use hooks_registry::RegistryEvent;
+use hooks_schema::{Decision, Envelope};
 use serde_json::{Value, json};
 use tokio::{
     sync::mpsc,
@@ -33,14 +37,70 @@ use super::{
 };
 use crate::runtime::{FireHandle, HookRuntime, RuntimeEffect, RuntimeEvent, WindowId};
 
-/// What the reader thread (and a failing writer) tell the dispatch loop.
-enum Incoming {
-    Line(Vec<u8>),
-    TooLong(u64),
-    Unterminated(Vec<u8>),
-    Eof,
-    ReadError(io::Error),
-    OutputClosed,
+/// A message the producing thread has serialized, newline included.
+fn encode(message: &Value) -> Option<Vec<u8>> {
+    match serde_json::to_vec(message) {
+        Ok(mut bytes) => {
+            bytes.push(b'\n');
+            Some(bytes)
+        }
+        Err(e) => {
+            eprintln!("hooks serve: cannot serialize a message: {e}");
+            None
+        }
+    }
+}
+
+/// stdout: one lock, taken for whole messages only, so lines never interleave; `None` once
+/// closed (the reader thread may outlive the server, blocked on stdin, and must not keep
+/// stdout open).
+struct Sink {
+    out: Mutex<Option<BufWriter<Box<dyn Write + Send>>>>,
+    failed: AtomicBool,
+    actor: mpsc::UnboundedSender<ActorMsg>,
+    grace: Duration,
+}
+
+impl Sink {
+    /// Writes `batch` and flushes; on a broken stdout, marks the sink failed and asks the
+    /// actor to shut down (once).
+    fn write(&self, batch: &[Vec<u8>]) {
+        let mut guard = self.out.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(out) = guard.as_mut() else { return };
+        let result = (|| -> io::Result<()> {
+            for bytes in batch {
+                out.write_all(bytes)?;
+            }
+            out.flush()
+        })();
+        if let Err(e) = result {
+            *guard = None;
+            drop(guard);
+            if !self.failed.swap(true, Ordering::SeqCst) {
+                eprintln!("hooks serve: cannot write to stdout: {e}");
+                let _ = self.actor.send(ActorMsg::Shutdown { id: None, grace: self.grace });
+            }
+        }
+    }
+
+    /// Writes one message from the calling thread (the reader thread, never a tokio worker).
+    fn send_direct(&self, message: &Value) {
+        if let Some(bytes) = encode(message) {
+            self.write(&[bytes]);
+        }
+    }
+
+    /// Flushes and drops stdout, so the client sees the end of output.
+    fn close(&self) {
+        let mut guard = self.out.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(mut out) = guard.take() {
+            let _ = out.flush();
+        }
+    }
+
+    fn failed(&self) -> bool {
+        self.failed.load(Ordering::SeqCst)
+    }
 }
 
 /// What the writer thread receives.
@@ -49,18 +109,15 @@ enum Out {
     Close,
 }
 
-/// The sending side of the one writer: every message goes through it, whole, one per line.
+/// The sending side for tokio tasks: a worker never blocks on stdout, the writer thread does
+/// (a client that stops reading stalls that thread, not the runtime).
 #[derive(Clone)]
 struct Outbound(std_mpsc::Sender<Out>);
 
 impl Outbound {
     fn send(&self, message: &Value) {
-        match serde_json::to_vec(message) {
-            Ok(mut bytes) => {
-                bytes.push(b'\n');
-                let _ = self.0.send(Out::Message(bytes));
-            }
-            Err(e) => eprintln!("hooks serve: cannot serialize a message: {e}"),
+        if let Some(bytes) = encode(message) {
+            let _ = self.0.send(Out::Message(bytes));
         }
     }
 
@@ -69,10 +126,27 @@ impl Outbound {
     }
 }
 
-/// What the dispatch loop hands the runtime actor, in arrival order.
+/// A read request whose first poll (on the reader thread) did not finish.
+type Pending = Pin<Box<dyn Future<Output = Value> + Send>>;
+
+/// What the reader thread (and a failing stdout) hand the runtime actor, in arrival order.
 enum ActorMsg {
     Request { id: Value, req: Request },
+    Continue { id: Value, fut: Pending },
     Shutdown { id: Option<Value>, grace: Duration },
+}
+
+/// Whether a request changes the runtime's state (and so is counted for the ordering point).
+fn changes_state(req: &Request) -> bool {
+    matches!(
+        req,
+        Request::AddRoot { .. }
+            | Request::RemoveRoot { .. }
+            | Request::SetPosture { .. }
+            | Request::CloseWindow { .. }
+            | Request::LoadExplicitSources
+            | Request::ExchangeAppended { .. }
+    )
 }
 
 /// Serves until `shutdown` or the end of input, then drains.
@@ -86,157 +160,199 @@ where
     R: BufRead + Send + 'static,
     W: Write + Send + 'static,
 {
-    let (in_tx, mut in_rx) = mpsc::channel::<Incoming>(256);
+    let (actor_tx, actor_rx) = mpsc::unbounded_channel();
+    let sink = Arc::new(Sink {
+        out: Mutex::new(Some(BufWriter::with_capacity(64 * 1024, Box::new(output)))),
+        failed: AtomicBool::new(false),
+        actor: actor_tx.clone(),
+        grace: options.default_grace,
+    });
+    sink.send_direct(&notification("hello", hello(options.max_line_bytes)));
     let (out_tx, out_rx) = std_mpsc::channel::<Out>();
     let out = Outbound(out_tx);
     let writer = {
-        let failed = in_tx.clone();
+        let sink = Arc::clone(&sink);
         thread::Builder::new()
             .name("hooks-serve-writer".into())
-            .spawn(move || writer_loop(out_rx, output, &failed))?
+            .spawn(move || writer_loop(&out_rx, &sink))?
     };
-    {
-        let tx = in_tx.clone();
-        let cap = options.max_line_bytes;
-        thread::Builder::new()
-            .name("hooks-serve-reader".into())
-            .spawn(move || reader_loop(input, cap, &tx))?;
-    }
-    drop(in_tx);
-    out.send(&notification("hello", hello(options.max_line_bytes)));
     let stop = Arc::new(AtomicBool::new(false));
     spawn_forwarder(runtime.subscribe(), out.clone(), Arc::clone(&stop))?;
-
-    let (actor_tx, actor_rx) = mpsc::unbounded_channel();
-    let actor = tokio::spawn(actor_loop(runtime, actor_rx, out.clone(), options.clone()));
-    let mut shutdown_sent = false;
-    while let Some(msg) = in_rx.recv().await {
-        let (bytes, truncated) = match msg {
-            Incoming::Eof | Incoming::OutputClosed => break,
-            Incoming::ReadError(e) => {
-                eprintln!("hooks serve: cannot read stdin: {e}");
-                break;
-            }
-            Incoming::TooLong(len) => {
-                out.send(&error_message(
-                    None,
-                    ErrorCode::LineTooLong,
-                    &format!(
-                        "request line of {len} bytes is longer than the limit of {} bytes; it was skipped",
-                        options.max_line_bytes
-                    ),
-                ));
-                continue;
-            }
-            Incoming::Line(b) => (b, false),
-            Incoming::Unterminated(b) => (b, true),
-        };
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        if route(&bytes, truncated, &out, &actor_tx, &options) {
-            shutdown_sent = true;
-            break;
-        }
-    }
-    drop(in_rx);
-    if !shutdown_sent {
-        let _ = actor_tx.send(ActorMsg::Shutdown { id: None, grace: options.default_grace });
-    }
-    drop(actor_tx);
+    let applied = Arc::new(AtomicU64::new(0));
+    let reader = Reader {
+        sink: Arc::clone(&sink),
+        actor: actor_tx,
+        fire: runtime.fire_handle(),
+        rt: tokio::runtime::Handle::current(),
+        applied: Arc::clone(&applied),
+        submitted: 0,
+        options: options.clone(),
+    };
+    let actor = tokio::spawn(actor_loop(runtime, actor_rx, out.clone(), options.clone(), applied));
+    thread::Builder::new().name("hooks-serve-reader".into()).spawn(move || reader.run(input))?;
     let actor_result = actor.await;
     stop.store(true, Ordering::Relaxed);
     out.close();
     drop(out);
     let _ = tokio::task::spawn_blocking(move || writer.join()).await;
+    sink.close();
     actor_result.map_err(|e| anyhow::anyhow!("the runtime task failed: {e}"))
 }
 
-/// Parses one line and answers it or hands it to the actor; `true` after `shutdown`.
-fn route(
-    bytes: &[u8],
-    truncated: bool,
-    out: &Outbound,
-    actor: &mpsc::UnboundedSender<ActorMsg>,
-    options: &ServeOptions,
-) -> bool {
-    match parse_request(bytes) {
-        Err(mut e) => {
-            if truncated {
-                e.message = format!("stdin closed in the middle of a request: {}", e.message);
-            }
-            out.send(&e.to_message());
-            false
-        }
-        Ok((id, Request::Hello { protocol_version })) => {
-            if protocol_version == PROTOCOL_VERSION {
-                out.send(&response(id, hello(options.max_line_bytes)));
-            } else {
-                out.send(&error_message(
-                    Some(id),
-                    ErrorCode::UnsupportedVersion,
-                    &format!(
-                        "protocol version {protocol_version} is not supported; this server speaks version {PROTOCOL_VERSION}"
-                    ),
-                ));
-            }
-            false
-        }
-        Ok((id, Request::Ping)) => {
-            out.send(&response(id, json!({})));
-            false
-        }
-        Ok((id, Request::Shutdown { grace })) => {
-            let grace = grace.unwrap_or(options.default_grace);
-            let _ = actor.send(ActorMsg::Shutdown { id: Some(id), grace });
-            true
-        }
-        Ok((id, req)) => {
-            let _ = actor.send(ActorMsg::Request { id, req });
-            false
-        }
-    }
+/// The reader thread: splits stdin into bounded lines, parses them, answers protocol errors,
+/// `hello`, `ping` and fires that match no hook itself, and hands the rest to the actor.
+struct Reader {
+    sink: Arc<Sink>,
+    actor: mpsc::UnboundedSender<ActorMsg>,
+    fire: FireHandle,
+    rt: tokio::runtime::Handle,
+    /// State changes the actor has applied (it publishes; this thread reads).
+    applied: Arc<AtomicU64>,
+    /// State changes this thread has handed the actor.
+    submitted: u64,
+    options: ServeOptions,
 }
 
-fn reader_loop<R: BufRead>(input: R, cap: usize, tx: &mpsc::Sender<Incoming>) {
-    let mut lines = LineReader::new(input, cap);
-    loop {
-        let msg = match lines.next_line() {
-            Ok(Some(Line::Complete(b))) => Incoming::Line(b),
-            Ok(Some(Line::TooLong { len })) => Incoming::TooLong(len),
-            Ok(Some(Line::Unterminated(b))) => Incoming::Unterminated(b),
-            Ok(None) => Incoming::Eof,
-            Err(e) => Incoming::ReadError(e),
+impl Reader {
+    fn run<R: BufRead>(mut self, input: R) {
+        let mut lines = LineReader::new(input, self.options.max_line_bytes);
+        let mut shutdown = None;
+        loop {
+            let (bytes, truncated) = match lines.next_line() {
+                Ok(Some(Line::Complete(b))) => (b, false),
+                Ok(Some(Line::Unterminated(b))) => (b, true),
+                Ok(Some(Line::TooLong { len })) => {
+                    self.sink.send_direct(&error_message(
+                        None,
+                        ErrorCode::LineTooLong,
+                        &format!(
+                            "request line of {len} bytes is longer than the limit of {} bytes; it was skipped",
+                            self.options.max_line_bytes
+                        ),
+                    ));
+                    if self.sink.failed() {
+                        return;
+                    }
+                    continue;
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    eprintln!("hooks serve: cannot read stdin: {e}");
+                    break;
+                }
+            };
+            if self.sink.failed() {
+                // stdout broke; the actor was told to shut down.
+                return;
+            }
+            if bytes.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            if let Some(s) = self.route(&bytes, truncated) {
+                shutdown = Some(s);
+                break;
+            }
+            if self.sink.failed() {
+                return;
+            }
+        }
+        let msg =
+            shutdown.unwrap_or(ActorMsg::Shutdown { id: None, grace: self.options.default_grace });
+        let _ = self.actor.send(msg);
+    }
+
+    /// Parses one line and answers it or hands it to the actor; the shutdown message after
+    /// `shutdown`.
+    fn route(&mut self, bytes: &[u8], truncated: bool) -> Option<ActorMsg> {
+        match parse_request(bytes) {
+            Err(mut e) => {
+                if truncated {
+                    e.message = format!("stdin closed in the middle of a request: {}", e.message);
+                }
+                self.sink.send_direct(&e.to_message());
+            }
+            Ok((id, Request::Hello { protocol_version })) => {
+                if protocol_version == PROTOCOL_VERSION {
+                    self.sink.send_direct(&response(id, hello(self.options.max_line_bytes)));
+                } else {
+                    self.sink.send_direct(&error_message(
+                        Some(id),
+                        ErrorCode::UnsupportedVersion,
+                        &format!(
+                            "protocol version {protocol_version} is not supported; this server speaks version {PROTOCOL_VERSION}"
+                        ),
+                    ));
+                }
+            }
+            Ok((id, Request::Ping)) => self.sink.send_direct(&response(id, json!({}))),
+            Ok((id, Request::Shutdown { grace })) => {
+                let grace = grace.unwrap_or(self.options.default_grace);
+                return Some(ActorMsg::Shutdown { id: Some(id), grace });
+            }
+            Ok((id, Request::Fire { envelope, host_decision })) if self.idle_for(&envelope) => {
+                self.fire_here(id, envelope, host_decision);
+            }
+            Ok((id, req)) => {
+                if changes_state(&req) {
+                    self.submitted += 1;
+                }
+                let _ = self.actor.send(ActorMsg::Request { id, req });
+            }
+        }
+        None
+    }
+
+    /// Whether a fire can start on this thread: every state change sent before it has been
+    /// applied (so the snapshot it takes is the one the queue would give it) and the current
+    /// snapshot binds no hook to it.
+    fn idle_for(&self, envelope: &Envelope) -> bool {
+        self.applied.load(Ordering::Acquire) == self.submitted
+            && FireHandle::bindings_for(&self.fire.snapshot(), envelope).is_empty()
+    }
+
+    /// Runs a fire that matches no hook on this thread: one poll finishes it, and its answer is
+    /// written from here. Should a hook have appeared since the check (a hot reload), the
+    /// unfinished fire goes to the actor to run as a task of its own.
+    fn fire_here(&self, id: Value, envelope: Box<Envelope>, host_decision: Option<Decision>) {
+        let fire = self.fire.clone();
+        let rid = id.clone();
+        let mut fut: Pending = Box::pin(async move {
+            let report = fire.fire(&envelope).await;
+            let acted = host_decision.map(|h| fire.decide(h, &report));
+            response(rid, render::fire_report(&report, acted))
+        });
+        let polled = {
+            let _context = self.rt.enter();
+            fut.as_mut().poll(&mut Context::from_waker(Waker::noop()))
         };
-        let end = matches!(msg, Incoming::Eof | Incoming::ReadError(_));
-        if tx.blocking_send(msg).is_err() || end {
-            return;
+        match polled {
+            Poll::Ready(msg) => self.sink.send_direct(&msg),
+            Poll::Pending => {
+                let _ = self.actor.send(ActorMsg::Continue { id, fut });
+            }
         }
     }
 }
 
-fn writer_loop<W: Write>(rx: std_mpsc::Receiver<Out>, output: W, failed: &mpsc::Sender<Incoming>) {
-    let mut out = BufWriter::with_capacity(64 * 1024, output);
-    let result = (|| -> io::Result<()> {
-        while let Ok(first) = rx.recv() {
-            let mut msg = first;
-            loop {
-                match msg {
-                    Out::Message(bytes) => out.write_all(&bytes)?,
-                    Out::Close => return out.flush(),
-                }
-                match rx.try_recv() {
-                    Ok(next) => msg = next,
-                    Err(_) => break,
+fn writer_loop(rx: &std_mpsc::Receiver<Out>, sink: &Sink) {
+    let mut batch = Vec::new();
+    while let Ok(first) = rx.recv() {
+        let mut msg = first;
+        loop {
+            match msg {
+                Out::Message(bytes) => batch.push(bytes),
+                Out::Close => {
+                    sink.write(&batch);
+                    return;
                 }
             }
-            out.flush()?;
+            match rx.try_recv() {
+                Ok(next) => msg = next,
+                Err(_) => break,
+            }
         }
-        out.flush()
-    })();
-    if let Err(e) = result {
-        eprintln!("hooks serve: cannot write to stdout: {e}");
-        let _ = failed.blocking_send(Incoming::OutputClosed);
+        sink.write(&batch);
+        batch.clear();
     }
 }
 
@@ -299,6 +415,7 @@ async fn actor_loop(
     mut rx: mpsc::UnboundedReceiver<ActorMsg>,
     out: Outbound,
     options: ServeOptions,
+    applied: Arc<AtomicU64>,
 ) {
     let fire = runtime.fire_handle();
     let mut inflight = InFlight { tasks: JoinSet::new(), ids: HashMap::new() };
@@ -310,7 +427,17 @@ async fn actor_loop(
             }
             msg = rx.recv() => match msg {
                 Some(ActorMsg::Request { id, req }) => {
+                    let counted = changes_state(&req);
                     apply(&mut runtime, &fire, &mut inflight, &out, &options, id, req).await;
+                    if counted {
+                        // Published after the change is visible to the fire handle: the
+                        // reader thread starts fires itself only once this catches up.
+                        applied.fetch_add(1, Ordering::Release);
+                    }
+                }
+                Some(ActorMsg::Continue { id, fut }) => {
+                    let out = out.clone();
+                    inflight.spawn(id, async move { out.send(&fut.await) });
                 }
                 Some(ActorMsg::Shutdown { id, grace }) => {
                     return shutdown(runtime, inflight, &out, id, grace).await;
@@ -485,11 +612,11 @@ async fn apply(
             });
         }
         Request::Hello { .. } | Request::Ping | Request::Shutdown { .. } => {
-            // Answered by the dispatch loop; never sent here.
+            // Answered by the reader thread; never sent here.
             out.send(&error_message(
                 Some(id),
                 ErrorCode::InvalidRequest,
-                "this request is answered by the dispatch loop",
+                "this request is answered by the reader thread",
             ));
         }
     }

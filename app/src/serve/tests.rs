@@ -5,6 +5,7 @@ use std::io::{BufReader, Cursor};
 use serde_json::json;
 
 use super::{
+    super::runtime::{HookRuntime, RuntimeConfig},
     lines::{Line, LineReader},
     protocol::{ErrorCode, Request, parse_request},
 };
@@ -118,4 +119,69 @@ fn requests_parse_with_defaults() {
     let (_, req) =
         parse_request(br#"{"id":1,"method":"exchange_appended","params":null}"#).expect("parses");
     assert!(matches!(req, Request::ExchangeAppended { .. }));
+}
+
+/// The reader thread starts hookless fires itself only once every earlier state change is
+/// applied: a fire pipelined in the same write right behind the changes that bind a hook to
+/// it must see that hook, and a fire nothing binds is answered with no runs.
+#[test]
+fn a_pipelined_fire_sees_the_state_changes_sent_before_it() {
+    use std::{io::Write, os::unix::fs::PermissionsExt};
+
+    let project = tempfile::tempdir().expect("tempdir");
+    let hooks = project.path().join(".cursor/hooks");
+    std::fs::create_dir_all(&hooks).expect("mkdir");
+    let script = hooks.join("deny.sh");
+    std::fs::write(&script, "#!/bin/bash\ncat > /dev/null\necho '{ \"permission\": \"deny\" }'\n")
+        .expect("script");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    std::fs::write(
+        project.path().join(".cursor/hooks.json"),
+        r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": ".cursor/hooks/deny.sh" } ] } }"#,
+    )
+    .expect("hooks.json");
+    let root = hooks_registry::canonicalize(project.path()).expect("canonical").into_path_buf();
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    let shell = |cwd: &std::path::Path| {
+        json!({
+            "event": "pre_tool_use",
+            "cwd": cwd,
+            "tool": { "name": "Shell", "kind": "shell", "args": { "command": "make" } }
+        })
+    };
+
+    let (in_r, mut in_w) = std::io::pipe().expect("pipe");
+    let (out_r, out_w) = std::io::pipe().expect("pipe");
+    let runtime = HookRuntime::new(RuntimeConfig::new(hooks_trust::Surface::CliRun));
+    let server = std::thread::spawn(move || super::run_stdio(runtime, in_r, out_w));
+    let mut out = BufReader::new(out_r);
+    let batch = [
+        json!({ "id": "posture", "method": "set_posture", "params": { "window": 1, "posture": "auto_approves" } }),
+        json!({ "id": "root", "method": "add_root", "params": { "root": root } }),
+        json!({ "id": "pin", "method": "exchange_appended", "params": {} }),
+        json!({ "id": "bound", "method": "fire", "params": { "envelope": shell(&root) } }),
+        json!({ "id": "unbound", "method": "fire", "params": { "envelope": shell(elsewhere.path()) } }),
+    ];
+    let text: String = batch.iter().map(|m| format!("{m}\n")).collect();
+    in_w.write_all(text.as_bytes()).expect("write the batch");
+
+    // End of input: the server answers every request it read, then closes stdout.
+    drop(in_w);
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut out, &mut text).expect("read to the end");
+    let answers: Vec<serde_json::Value> =
+        text.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    let answer = |id: &str| {
+        answers
+            .iter()
+            .find(|v| v["id"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("no answer to {id}: {text}"))
+    };
+    let bound = answer("bound");
+    assert_eq!(bound["result"]["verdict"]["decision"], "deny", "{bound}");
+    assert_eq!(bound["result"]["runs"].as_array().map(Vec::len), Some(1), "{bound}");
+    let unbound = answer("unbound");
+    assert_eq!(unbound["result"]["runs"], json!([]), "{unbound}");
+    server.join().expect("server thread").expect("a clean exit");
 }
