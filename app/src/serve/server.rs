@@ -6,6 +6,7 @@ use std::{
     collections::HashMap,
     future::Future,
     io::{self, BufRead, BufWriter, Write},
+    panic::AssertUnwindSafe,
     pin::Pin,
     sync::{
         Arc, Mutex, PoisonError,
@@ -321,14 +322,23 @@ impl Reader {
             let acted = host_decision.map(|h| fire.decide(h, &report));
             response(rid, render::fire_report(&report, acted))
         });
-        let polled = {
+        // A panic is answered as in a task of its own, and this thread keeps reading.
+        let polled = std::panic::catch_unwind(AssertUnwindSafe(|| {
             let _context = self.rt.enter();
             fut.as_mut().poll(&mut Context::from_waker(Waker::noop()))
-        };
+        }));
         match polled {
-            Poll::Ready(msg) => self.sink.send_direct(&msg),
-            Poll::Pending => {
+            Ok(Poll::Ready(msg)) => self.sink.send_direct(&msg),
+            Ok(Poll::Pending) => {
                 let _ = self.actor.send(ActorMsg::Continue { id, fut });
+            }
+            Err(_) => {
+                eprintln!("hooks serve: a request panicked");
+                self.sink.send_direct(&error_message(
+                    Some(id),
+                    ErrorCode::RuntimeError,
+                    "the request failed inside the server",
+                ));
             }
         }
     }
