@@ -5,10 +5,11 @@
 //! counts as gone: this container's PID 1 does not reap orphans, and a zombie runs nothing.
 //! Readiness is signalled through a FIFO the script writes to, so no test sleeps to wait for a
 //! process. Where process-group killing cannot reach a process (it left the group with
-//! `setsid` or `setpgid`, or the engine process died without running its destructors), the
-//! test asserts the bound that does hold (the fire returns in time), asserts the escaped
-//! process is still alive, names the limitation, and kills what it started itself;
-//! `specs/hardening.md` says what hooks-dispatch should do about it.
+//! `setsid` or `setpgid`), the test asserts the bound that does hold (the fire returns in
+//! time), asserts the escaped process is still alive, names the limitation, and kills what it
+//! started itself; `specs/hardening.md` says what hooks-dispatch should do about it. A hook
+//! running when the engine process dies without unwinding is killed with its group by the
+//! dispatcher's reaper process.
 
 use std::{
     fs,
