@@ -209,7 +209,9 @@ struct Executed {
 /// Background hooks end with their dispatcher: the async and fire-and-forget hooks still
 /// running (or not yet started) are aborted, which kills their process groups; a durable job
 /// cut short stays pending for the next start; and the members a hook left in its group after
-/// a clean exit (background work that closed our pipes) are killed. Detached hooks outlive
+/// a clean exit (background work that closed our pipes) are killed, and so is every process
+/// that still carries the dispatcher's environment tag after leaving its group (`setsid`,
+/// `setpgid`; Linux, through `/proc`). Detached hooks carry no tag and outlive
 /// it by design. Without
 /// this, a dropped dispatcher's hooks would go on running (or start late) on the async
 /// runtime it was used on.
@@ -222,6 +224,9 @@ impl Drop for Dispatcher {
         }
         // What hooks left running in their groups after a clean exit ends with the engine.
         self.inner.lingering.kill_all();
+        // And so do the processes that left their groups (`setsid`, `setpgid`): found by
+        // the tag they inherited. Detached hooks carry none.
+        self.inner.lingering.kill_tagged();
     }
 }
 

@@ -17,6 +17,7 @@ mod join;
 mod outbox;
 mod reaper;
 mod runner;
+mod tag;
 #[cfg(test)]
 mod testing;
 

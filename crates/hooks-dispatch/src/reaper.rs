@@ -27,17 +27,24 @@ use nix::{
     unistd::{Pid, getpgrp},
 };
 
-/// The reaper's script. `$1` is the engine's own process group, never killed. Its stdin is the
-/// liveness pipe, its stderr the registration file (moved to fd 3 at once).
+/// The reaper's script. `$1` is the engine's own process group, never killed; `$2` the engine's
+/// tag token ([`crate::tag::engine_token`]). Its stdin is the liveness pipe, its stderr the
+/// registration file (moved to fd 3 at once).
 ///
 /// - Terminal and hang-up signals are ignored: a Ctrl-C that ends the engine must not end the
 ///   reaper first (it also leads its own process group, so it does not receive them anyway).
 /// - Blank slots, malformed lines, non-numeric ids, ids ≤ 1 and the engine's own group are
 ///   ignored.
 /// - At end-of-file on stdin every group in the file gets `SIGKILL`.
+/// - Then every readable `/proc/<pid>/environ` holding `AGENT_HOOKS_RUN=<token>-<n>` (a hook
+///   process of this engine, including those that left their group) gets `SIGKILL`, but
+///   never pid 1, the reaper or its parent; passes repeat (at most 8) while one killed
+///   something, for processes forked meanwhile. A malformed token skips this step.
 pub(crate) const SCRIPT: &str = r#"exec 3<&2 2>/dev/null
 trap '' INT HUP TERM QUIT PIPE
+PATH=/usr/bin:/bin
 self_group=$1
+token=$2
 while read -r _; do :; done
 while read -r g <&3; do
   case $g in
@@ -47,6 +54,29 @@ while read -r g <&3; do
   [ "$g" -gt 1 ] || continue
   [ "$g" != "$self_group" ] || continue
   kill -KILL "-$g"
+done
+case $token in
+  ''|-*|*-|*[!0-9-]*) exit 0 ;;
+esac
+pass=0
+while [ "$pass" -lt 8 ]; do
+  pass=$((pass + 1))
+  killed=0
+  for e in /proc/[0-9]*/environ; do
+    [ -r "$e" ] || continue
+    p=${e#/proc/}
+    p=${p%/environ}
+    case $p in
+      ''|*[!0-9]*) continue ;;
+    esac
+    [ "$p" -gt 1 ] || continue
+    [ "$p" != "$$" ] || continue
+    [ "$p" != "$PPID" ] || continue
+    if tr '\0' '\n' < "$e" 2>/dev/null | grep -qx "AGENT_HOOKS_RUN=$token-[0-9][0-9]*"; then
+      kill -KILL "$p" && killed=1
+    fi
+  done
+  [ "$killed" = 1 ] || break
 done
 "#;
 
@@ -157,7 +187,13 @@ impl State {
         }
         let file = self.file.as_ref().ok_or_else(|| io::Error::other("no registration file"))?;
         let mut child = Command::new(SHELL)
-            .args(["-c", SCRIPT, "hooks-reaper", &getpgrp().as_raw().to_string()])
+            .args([
+                "-c",
+                SCRIPT,
+                "hooks-reaper",
+                &getpgrp().as_raw().to_string(),
+                crate::tag::engine_token(),
+            ])
             .env_clear()
             .current_dir("/")
             .stdin(Stdio::piped())

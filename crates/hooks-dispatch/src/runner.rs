@@ -24,7 +24,7 @@ use tokio::{
     process::{Child, ChildStdin, Command},
 };
 
-use crate::{DispatchConfig, capture::HeadTail, files::ProvidedFiles, reaper};
+use crate::{DispatchConfig, capture::HeadTail, files::ProvidedFiles, reaper, tag};
 
 /// How long the runner waits for a process to be reaped after SIGKILL. SIGKILL cannot be
 /// caught, so this only bounds pathological kernel states (a process stuck in
@@ -52,13 +52,42 @@ pub async fn run_invocation(inv: &Invocation, cfg: &DispatchConfig) -> RawOutcom
 /// Process groups that a hook left behind when it exited cleanly: members that closed our
 /// pipes (a hook's deliberate `cmd >/dev/null 2>&1 &` background work). They may go on while
 /// the engine lives; the dispatcher kills what is left of them when it is dropped, so no
-/// process outlives the engine.
-#[derive(Debug, Default)]
+/// process outlives the engine. It also holds the dispatcher's tag ([`tag`]), which finds the
+/// processes that left their group.
+#[derive(Debug)]
 pub(crate) struct Lingering {
     groups: std::sync::Mutex<Vec<Pid>>,
+    tag: String,
+    /// Whether a process got the tag: a dispatcher that ran no hook has nothing to sweep.
+    used: std::sync::atomic::AtomicBool,
+}
+
+impl Default for Lingering {
+    fn default() -> Lingering {
+        Lingering {
+            groups: std::sync::Mutex::default(),
+            tag: tag::dispatcher_tag(),
+            used: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
 }
 
 impl Lingering {
+    /// The value of [`tag::VAR`] in the processes this dispatcher spawns.
+    pub(crate) fn tag(&self) -> &str {
+        self.used.store(true, std::sync::atomic::Ordering::Relaxed);
+        &self.tag
+    }
+
+    /// SIGKILLs every process still carrying this dispatcher's tag: those that left their
+    /// group (`setsid`, `setpgid`) and so escaped [`Lingering::kill_all`].
+    pub(crate) fn kill_tagged(&self) -> usize {
+        if !self.used.load(std::sync::atomic::Ordering::Relaxed) {
+            return 0;
+        }
+        tag::kill_tagged(&self.tag)
+    }
+
     /// Records `pgid` if the group still has members, and forgets groups that emptied (so a
     /// recorded number is only ever a live group's: a group id is not reused while the group
     /// has a member).
@@ -115,7 +144,11 @@ pub(crate) async fn run_tracked(
         Ok(f) => f,
         Err(e) => return not_started(SpawnFailureKind::Other, e),
     };
-    let child = match spawn(inv, &files, SpawnStdio::Piped) {
+    let tag: &str = match lingering {
+        Some(l) => l.tag(),
+        None => tag::loose_tag(),
+    };
+    let child = match spawn(inv, &files, SpawnStdio::Piped { tag }) {
         Ok(c) => c,
         Err(f) => return RawOutcome { exit: ExitInfo::NotStarted(f), ..empty_outcome() },
     };
@@ -169,11 +202,15 @@ fn empty_outcome() -> RawOutcome {
 }
 
 /// Where a spawned process's standard streams go.
-pub(crate) enum SpawnStdio {
-    /// stdin piped (or `/dev/null` when the invocation has none), stdout and stderr piped.
-    Piped,
+pub(crate) enum SpawnStdio<'a> {
+    /// stdin piped (or `/dev/null` when the invocation has none), stdout and stderr piped;
+    /// the process carries `tag` in [`tag::VAR`].
+    Piped {
+        /// The value of [`tag::VAR`].
+        tag: &'a str,
+    },
     /// stdin `/dev/null` or piped as above; stdout and stderr appended to a log file; the
-    /// process starts a new session.
+    /// process starts a new session and carries no tag (it outlives the engine by design).
     Detached(std::fs::File),
 }
 
@@ -181,7 +218,7 @@ pub(crate) enum SpawnStdio {
 pub(crate) fn spawn(
     inv: &Invocation,
     files: &ProvidedFiles,
-    stdio: SpawnStdio,
+    stdio: SpawnStdio<'_>,
 ) -> Result<Child, SpawnFailure> {
     match &inv.program {
         Program::Shell { script, shell } => {
@@ -217,7 +254,7 @@ fn spawn_one<S: AsRef<str>>(
     args: &[S],
     inv: &Invocation,
     files: &ProvidedFiles,
-    stdio: &SpawnStdio,
+    stdio: &SpawnStdio<'_>,
 ) -> Result<Child, SpawnFailure> {
     let mut cmd = Command::new(program);
     cmd.args(args.iter().map(AsRef::as_ref));
@@ -235,13 +272,15 @@ fn spawn_one<S: AsRef<str>>(
     }
     cmd.stdin(if inv.stdin.is_empty() { Stdio::null() } else { Stdio::piped() });
     match stdio {
-        SpawnStdio::Piped => {
+        SpawnStdio::Piped { tag } => {
+            // Set last, so neither the invocation nor an enclosing engine's tag overrides it.
+            cmd.env(tag::VAR, tag);
             cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0).kill_on_drop(true);
         }
         SpawnStdio::Detached(log) => {
             let out = log.try_clone().map_err(|e| other(&e, program))?;
             let err = log.try_clone().map_err(|e| other(&e, program))?;
-            cmd.stdout(out).stderr(err);
+            cmd.stdout(out).stderr(err).env_remove(tag::VAR);
             crate::detach::new_session(&mut cmd);
         }
     }

@@ -453,8 +453,14 @@ fn detached_hooks_outlive_the_engine() {
     for f in [&go, &out] {
         nix::unistd::mkfifo(f, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
     }
-    let mut def =
-        sh_def("det", &format!("read x < {}; echo \"alive $x\" > {}", quote(&go), quote(&out)));
+    let mut def = sh_def(
+        "det",
+        &format!(
+            "read x < {}; echo \"alive $x ${{AGENT_HOOKS_RUN-untagged}}\" > {}",
+            quote(&go),
+            quote(&out)
+        ),
+    );
     def.mode = ExecutionMode::FireAndForget;
     def.detach = true;
     let cfg =
@@ -464,6 +470,9 @@ fn detached_hooks_outlive_the_engine() {
         rt.block_on(async {
             let d = Dispatcher::new(cfg);
             d.fire(&[binding(def, "/p/a.json")], &tool_envelope("ls"), &ctx()).await;
+            // A piped hook too, so that the drop sweeps the dispatcher's tagged processes.
+            d.fire(&[binding(sh_def("plain", "true"), "/p/a.json")], &tool_envelope("ls"), &ctx())
+                .await;
         });
         // The dispatcher and its runtime are gone; the hook waits on `go`.
     }
@@ -473,7 +482,7 @@ fn detached_hooks_outlive_the_engine() {
     });
     std::thread::spawn(move || std::fs::write(go, "go\n"));
     let line = rx.recv_timeout(Duration::from_secs(10)).expect("the hook answered").unwrap();
-    assert_eq!(line, "alive go\n");
+    assert_eq!(line, "alive go untagged\n", "a detached hook carries no tag");
 }
 
 #[test]

@@ -158,3 +158,70 @@ fn a_reaper_that_died_is_replaced_and_knows_every_registered_group() {
     drop(reaper);
     assert_eq!(g.wait_end().and_then(|s| s.signal()), Some(9));
 }
+
+/// A `sleep` in its own process group with `AGENT_HOOKS_RUN` set to `tag` (unset when `None`).
+fn tagged(tag: Option<&str>) -> Group {
+    let mut c = Command::new("sleep");
+    c.arg("60").stdin(Stdio::null()).process_group(0);
+    match tag {
+        Some(t) => c.env(crate::tag::VAR, t),
+        None => c.env_remove(crate::tag::VAR),
+    };
+    Group(c.spawn().expect("spawn sleep"))
+}
+
+#[test]
+fn at_end_of_file_the_script_kills_the_engine_s_tagged_processes_outside_any_registered_group() {
+    // A made-up engine token, so no other test's processes match.
+    let token = format!("{}-{}", std::process::id(), 424_242);
+    let mut first = tagged(Some(&format!("{token}-1")));
+    let mut loose = tagged(Some(&format!("{token}-0")));
+    let other_engine = tagged(Some(&format!("{token}9-1")));
+    let prefix_only = tagged(Some(&token));
+    let trailing = tagged(Some(&format!("{token}-1x")));
+    let untagged = tagged(None);
+    let file = registration_file().expect("registration file");
+    let mut reaper = Command::new(SHELL)
+        .args(["-c", SCRIPT, "hooks-reaper", "0", &token])
+        .env_clear()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(file.try_clone().expect("clone"))
+        .process_group(0)
+        .spawn()
+        .expect("spawn the reaper");
+    drop(reaper.stdin.take());
+    let st = wait_child(&mut reaper).expect("the reaper ends at end-of-file");
+    assert!(st.success(), "{st:?}");
+    assert_eq!(first.wait_end().and_then(|s| s.signal()), Some(9));
+    assert_eq!(loose.wait_end().and_then(|s| s.signal()), Some(9));
+    for (what, g) in [
+        ("another engine's", &other_engine),
+        ("a partial", &prefix_only),
+        ("a longer", &trailing),
+        ("no", &untagged),
+    ] {
+        assert!(killpg(g.pgid(), None).is_ok(), "a process with {what} tag is spared");
+    }
+}
+
+#[test]
+fn a_malformed_token_sweeps_nothing() {
+    for token in ["", "-", "1-", "-1", "1.*", "1 2"] {
+        let spared = tagged(Some(&format!("{token}-1")));
+        let file = registration_file().expect("registration file");
+        let mut reaper = Command::new(SHELL)
+            .args(["-c", SCRIPT, "hooks-reaper", "0", token])
+            .env_clear()
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(file.try_clone().expect("clone"))
+            .process_group(0)
+            .spawn()
+            .expect("spawn the reaper");
+        drop(reaper.stdin.take());
+        let st = wait_child(&mut reaper).expect("the reaper ends");
+        assert!(st.success(), "{token:?}: {st:?}");
+        assert!(killpg(spared.pgid(), None).is_ok(), "{token:?}");
+    }
+}

@@ -364,3 +364,19 @@ async fn dropping_the_run_kills_the_group() {
     // The run future is dropped here.
     assert_group_gone(pid.trim().parse().unwrap(), BOUND);
 }
+
+#[tokio::test]
+async fn every_hook_process_carries_the_engine_tag_and_the_invocation_cannot_change_it() {
+    let mut i = inv(Program::Shell {
+        script: format!("printf '%s' \"${}\"", crate::tag::VAR),
+        shell: None,
+    });
+    i.env.push((crate::tag::VAR.to_owned(), "forged".to_owned()));
+    let (out, _) = run(&i, &cfg()).await;
+    assert_eq!(out.exit, ExitInfo::Exited(0));
+    assert_eq!(out.stdout.lossy(), crate::tag::loose_tag());
+    i.env.clear();
+    i.env_remove.push(crate::tag::VAR.to_owned());
+    let (out, _) = run(&i, &cfg()).await;
+    assert_eq!(out.stdout.lossy(), crate::tag::loose_tag());
+}

@@ -1,0 +1,96 @@
+//! Process tagging: every supervised hook process carries an environment variable naming its
+//! engine process and dispatcher, so that processes which left the hook's process group
+//! (`setsid`, `setpgid`) can still be found, through `/proc/<pid>/environ`, and killed.
+//!
+//! The variable survives `fork`, `setsid`, `setpgid` and `exec` of a program with the inherited
+//! environment. It is lost by a process that clears or replaces its environment (`env -i`): such
+//! a process still escapes. The tag is not a secret; it only has to be unique.
+
+use std::{
+    sync::{
+        OnceLock,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::{SystemTime, UNIX_EPOCH},
+};
+
+/// The environment variable carrying the tag.
+pub(crate) const VAR: &str = "AGENT_HOOKS_RUN";
+
+/// At most this many `/proc` passes per sweep: a pass repeats while it killed something (a
+/// tagged process may fork during a pass), so a bounded number of passes ends the sweep.
+const MAX_PASSES: usize = 8;
+
+/// The engine process's token: `<pid>-<nanoseconds of the start time>`, digits and one dash.
+pub(crate) fn engine_token() -> &'static str {
+    static TOKEN: OnceLock<String> = OnceLock::new();
+    TOKEN.get_or_init(|| {
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        format!("{}-{nanos}", std::process::id())
+    })
+}
+
+/// A fresh tag value, `<engine token>-<n>`, for one dispatcher; `n` is never 0.
+pub(crate) fn dispatcher_tag() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    format!("{}-{}", engine_token(), NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+/// The tag of hooks run without a dispatcher ([`crate::run_invocation`]): only the reaper
+/// sweeps it, when the engine process ends.
+pub(crate) fn loose_tag() -> &'static str {
+    static TAG: OnceLock<String> = OnceLock::new();
+    TAG.get_or_init(|| format!("{}-0", engine_token()))
+}
+
+/// Whether the NUL-separated environment block `environ` holds `VAR=tag` exactly.
+pub(crate) fn environ_has(environ: &[u8], tag: &str) -> bool {
+    let want_len = VAR.len() + 1 + tag.len();
+    environ.split(|b| *b == 0).any(|entry| {
+        entry.len() == want_len
+            && entry.starts_with(VAR.as_bytes())
+            && entry.get(VAR.len()) == Some(&b'=')
+            && entry.ends_with(tag.as_bytes())
+    })
+}
+
+/// SIGKILLs every process (but this one and pid 1) whose initial environment carries
+/// `VAR=tag`. Unreadable entries (other users' processes, processes that exited meanwhile)
+/// are skipped; without `/proc` nothing happens. Returns how many kills were sent.
+pub(crate) fn kill_tagged(tag: &str) -> usize {
+    let me = std::process::id();
+    let mut total = 0;
+    for _ in 0..MAX_PASSES {
+        let Ok(dir) = std::fs::read_dir("/proc") else { return total };
+        let mut killed = 0;
+        for entry in dir.flatten() {
+            let name = entry.file_name();
+            let Some(pid) = name.to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
+            if pid <= 1 || pid == me {
+                continue;
+            }
+            // A zombie's environment reads empty: a killed process is not matched again.
+            let Ok(env) = std::fs::read(format!("/proc/{pid}/environ")) else { continue };
+            if !environ_has(&env, tag) {
+                continue;
+            }
+            let Ok(raw) = i32::try_from(pid) else { continue };
+            if nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(raw),
+                nix::sys::signal::Signal::SIGKILL,
+            )
+            .is_ok()
+            {
+                killed += 1;
+            }
+        }
+        total += killed;
+        if killed == 0 {
+            break;
+        }
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests;
