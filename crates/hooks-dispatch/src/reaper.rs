@@ -93,6 +93,10 @@ const BLANK: &[u8; 11] = b"          \n";
 #[derive(Debug, Default)]
 pub(crate) struct Reaper {
     state: Mutex<State>,
+    /// The engine token whose tagged processes the reaper sweeps; empty (no sweep) for a
+    /// reaper made in a unit test, so that it cannot kill the hooks of other tests that run
+    /// in the same process.
+    token: String,
 }
 
 #[derive(Debug, Default)]
@@ -112,7 +116,10 @@ struct State {
 /// The engine process's reaper.
 pub(crate) fn global() -> &'static Reaper {
     static REAPER: OnceLock<Reaper> = OnceLock::new();
-    REAPER.get_or_init(Reaper::default)
+    REAPER.get_or_init(|| Reaper {
+        state: Mutex::default(),
+        token: crate::tag::engine_token().to_owned(),
+    })
 }
 
 impl Reaper {
@@ -125,7 +132,7 @@ impl Reaper {
             return;
         }
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        if st.ensure_running().is_err() || st.slots.contains_key(&g) {
+        if st.ensure_running(&self.token).is_err() || st.slots.contains_key(&g) {
             return;
         }
         let slot = st.free.pop().unwrap_or_else(|| {
@@ -159,7 +166,7 @@ impl Reaper {
     #[cfg(test)]
     pub(crate) fn pid(&self) -> Option<Pid> {
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        st.ensure_running().ok()?;
+        st.ensure_running(&self.token).ok()?;
         st.running.as_ref().map(|(p, _)| *p)
     }
 
@@ -174,7 +181,7 @@ impl Reaper {
 impl State {
     /// Starts the reaper unless it runs; replaces one that died (a hook of the same user may
     /// kill it). The registration file outlives reapers, so a new one knows every group.
-    fn ensure_running(&mut self) -> io::Result<()> {
+    fn ensure_running(&mut self, token: &str) -> io::Result<()> {
         if let Some((pid, _)) = &self.running {
             match waitpid(*pid, Some(WaitPidFlag::WNOHANG)) {
                 Ok(WaitStatus::StillAlive) => return Ok(()),
@@ -187,13 +194,7 @@ impl State {
         }
         let file = self.file.as_ref().ok_or_else(|| io::Error::other("no registration file"))?;
         let mut child = Command::new(SHELL)
-            .args([
-                "-c",
-                SCRIPT,
-                "hooks-reaper",
-                &getpgrp().as_raw().to_string(),
-                crate::tag::engine_token(),
-            ])
+            .args(["-c", SCRIPT, "hooks-reaper", &getpgrp().as_raw().to_string(), token])
             .env_clear()
             .current_dir("/")
             .stdin(Stdio::piped())
