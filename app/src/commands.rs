@@ -30,7 +30,7 @@ pub use self::{
 
 /// Runs a parsed command line and returns the process exit code.
 pub fn run(cli: Cli) -> Result<u8> {
-    let colour = use_colour(no_color_env().as_deref());
+    let colour = use_colour(hooks_sources::EnvVars::from_process().no_color.as_deref());
     match cli.command {
         Command::Check(a) => check(&a, colour),
         Command::List(a) => inventory::run(&a, colour),
@@ -50,15 +50,6 @@ fn serve(a: &crate::cli::ServeArgs) -> Result<u8> {
     }
     crate::serve::run_stdio(built.runtime, std::io::stdin(), std::io::stdout())?;
     Ok(0)
-}
-
-/// The `NO_COLOR` convention's variable, read once here.
-#[allow(
-    clippy::disallowed_methods,
-    reason = "terminal convention of the CLI, not engine configuration"
-)]
-fn no_color_env() -> Option<std::ffi::OsString> {
-    std::env::var_os("NO_COLOR")
 }
 
 /// Whether to colour output: stdout is a terminal and `NO_COLOR` is unset or empty.

@@ -37,6 +37,9 @@ pub struct EnvVars {
     pub xdg_config_home: Option<OsString>,
     /// [`EnvVars::SHELL`]: the user's login shell.
     pub shell: Option<OsString>,
+    /// [`EnvVars::NO_COLOR`]: set (and not empty) when the user asks for output without
+    /// colour.
+    pub no_color: Option<OsString>,
 }
 
 impl EnvVars {
@@ -57,9 +60,12 @@ impl EnvVars {
     /// The user's login shell, handed to codecs as `EncodeContext::user_shell` for formats that
     /// run command strings through a shell.
     pub const SHELL: &'static str = "SHELL";
+    /// The `NO_COLOR` convention: the `hooks` tool prints no colour when it is set and not
+    /// empty.
+    pub const NO_COLOR: &'static str = "NO_COLOR";
 
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 6] = [
+    pub const TABLE: [EnvVarSpec; 7] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -84,6 +90,10 @@ impl EnvVars {
             name: EnvVars::SHELL,
             purpose: "the user's login shell, passed to codecs for formats that run command strings through a shell",
         },
+        EnvVarSpec {
+            name: EnvVars::NO_COLOR,
+            purpose: "when set and not empty, the `hooks` tool prints no colour",
+        },
     ];
 
     /// Reads every variable in [`EnvVars::TABLE`] from the process environment.
@@ -106,6 +116,7 @@ impl EnvVars {
             appdata: get(EnvVars::APPDATA),
             xdg_config_home: get(EnvVars::XDG_CONFIG_HOME),
             shell: get(EnvVars::SHELL),
+            no_color: get(EnvVars::NO_COLOR),
         }
     }
 
