@@ -4,40 +4,22 @@
 
 use std::{
     path::Path,
-    sync::Arc,
     time::{Duration, Instant},
 };
 
 use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext, FireReport, RunStatus};
 use hooks_format_claude::ClaudeMode;
-use hooks_schema::{
-    AbsPathBuf, Binding, Decision, Envelope, HookEvent, HookSourceId, HookSourceKind, ToolCall,
-    ToolKind,
-};
+use hooks_schema::{Binding, Decision, Envelope, HookEvent, HookSourceKind, ToolCall, ToolKind};
 use serde_json::{Value, json};
 
-use crate::support::TestDir;
+use crate::support::{TestDir, project_bindings};
 
 /// Writes `~/.claude/settings.json` inside `dir` and parses it into user bindings.
 fn load(dir: &TestDir, settings: &Value, mode: ClaudeMode) -> Vec<Binding> {
     let path = dir.write(".claude/settings.json", &settings.to_string());
     let bytes = std::fs::read(&path).expect("read settings.json");
     let parsed = hooks_format_claude::parse(&bytes, &path, mode).expect("settings parse");
-    let root = AbsPathBuf::new(dir.path().to_path_buf()).expect("absolute temp dir");
-    let source = HookSourceId::new(
-        HookSourceKind::UserClaudeSettings,
-        AbsPathBuf::new(path).expect("absolute settings.json"),
-    );
-    parsed
-        .definitions
-        .into_iter()
-        .map(|d| Binding {
-            source: source.clone(),
-            definition: Arc::new(d),
-            working_dir: root.clone(),
-            project_root: Some(root.clone()),
-        })
-        .collect()
+    project_bindings(HookSourceKind::UserClaudeSettings, &path, dir.path(), parsed.definitions)
 }
 
 fn bash(command: &str) -> Envelope {

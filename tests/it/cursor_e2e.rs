@@ -1,16 +1,13 @@
 //! End to end: Cursor hook files and shell scripts written the way Cursor users write them,
 //! parsed by `hooks-format-cursor` and run by `hooks-dispatch` as real processes.
 
-use std::{path::Path, sync::Arc};
+use std::path::Path;
 
 use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext, FireReport, RunStatus, SkipReason};
-use hooks_schema::{
-    AbsPathBuf, Binding, Decision, Envelope, HookEvent, HookSourceId, HookSourceKind, ToolCall,
-    ToolKind,
-};
+use hooks_schema::{Binding, Decision, Envelope, HookEvent, HookSourceKind, ToolCall, ToolKind};
 use serde_json::{Value, json};
 
-use crate::support::TestDir;
+use crate::support::{TestDir, project_bindings};
 
 /// Parses `.cursor/hooks.json` of `dir` (written from `text`) into project bindings.
 fn load(dir: &TestDir, text: &str) -> Vec<Binding> {
@@ -18,21 +15,7 @@ fn load(dir: &TestDir, text: &str) -> Vec<Binding> {
     let bytes = std::fs::read(&path).expect("read hooks.json");
     let parsed = hooks_format_cursor::parse(&bytes, &path).expect("hooks.json parses");
     assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
-    let root = AbsPathBuf::new(dir.path().to_path_buf()).expect("absolute temp dir");
-    let source = HookSourceId::new(
-        HookSourceKind::ProjectCursorFile,
-        AbsPathBuf::new(path).expect("absolute hooks.json"),
-    );
-    parsed
-        .definitions
-        .into_iter()
-        .map(|d| Binding {
-            source: source.clone(),
-            definition: Arc::new(d),
-            working_dir: root.clone(),
-            project_root: Some(root.clone()),
-        })
-        .collect()
+    project_bindings(HookSourceKind::ProjectCursorFile, &path, dir.path(), parsed.definitions)
 }
 
 fn tool(name: &str, kind: ToolKind, args: Value) -> Envelope {

@@ -22,12 +22,11 @@ use std::{
 use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext, FireReport};
 use hooks_registry::canonicalize;
 use hooks_schema::{
-    AbsPathBuf, Binding, Decision, Envelope, HookEvent, HookSourceId, HookSourceKind, ToolCall,
-    ToolKind,
+    AbsPathBuf, Binding, Decision, Envelope, HookEvent, HookSourceKind, ToolCall, ToolKind,
 };
 use serde_json::json;
 
-use crate::support::TestDir;
+use crate::support::{TestDir, project_bindings};
 
 /// How long a PID may take to disappear after the engine is done with it.
 const GONE_WITHIN: Duration = Duration::from_secs(5);
@@ -96,16 +95,7 @@ impl HookDir {
         definitions: Vec<hooks_schema::HookDefinition>,
     ) -> Vec<Binding> {
         assert!(!definitions.is_empty());
-        let source = HookSourceId::new(kind, canonicalize(file).expect("canonical file"));
-        definitions
-            .into_iter()
-            .map(|d| Binding {
-                source: source.clone(),
-                definition: Arc::new(d),
-                working_dir: self.root.clone(),
-                project_root: Some(self.root.clone()),
-            })
-            .collect()
+        project_bindings(kind, file, self.root.as_path(), definitions)
     }
 
     /// Makes the `ready` FIFO the script announces itself through.
@@ -545,19 +535,12 @@ fn dying_engine_child_entry() {
     let file = root.as_path().join(".cursor/hooks.json");
     let text = fs::read(&file).expect("hooks.json");
     let parsed = hooks_format_cursor::parse(&text, &file).expect("valid");
-    let bindings: Vec<Binding> = parsed
-        .definitions
-        .into_iter()
-        .map(|d| Binding {
-            source: HookSourceId::new(
-                HookSourceKind::ProjectCursorFile,
-                canonicalize(&file).expect("c"),
-            ),
-            definition: Arc::new(d),
-            working_dir: root.clone(),
-            project_root: Some(root.clone()),
-        })
-        .collect();
+    let bindings = project_bindings(
+        HookSourceKind::ProjectCursorFile,
+        &file,
+        root.as_path(),
+        parsed.definitions,
+    );
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()

@@ -36,3 +36,27 @@ impl TestDir {
         p
     }
 }
+
+/// Places parsed definitions as bindings of one source scoped to the project `root`: the
+/// source is `file` (canonical) of `kind`, and its hooks run in `root`.
+pub fn project_bindings(
+    kind: hooks_schema::HookSourceKind,
+    file: &Path,
+    root: &Path,
+    definitions: Vec<hooks_schema::HookDefinition>,
+) -> Vec<hooks_schema::Binding> {
+    let source = hooks_schema::HookSourceId::new(
+        kind,
+        hooks_registry::canonicalize(file).expect("canonical hook file"),
+    );
+    let root = hooks_registry::canonicalize(root).expect("canonical root");
+    definitions
+        .into_iter()
+        .map(|d| hooks_schema::Binding {
+            source: source.clone(),
+            definition: std::sync::Arc::new(d),
+            working_dir: root.clone(),
+            project_root: Some(root.clone()),
+        })
+        .collect()
+}
