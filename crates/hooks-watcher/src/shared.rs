@@ -117,6 +117,34 @@ enum AttachState {
     Done(AttachOutcome),
 }
 
+impl AttachState {
+    /// Marks the attachment done with `outcome` and returns the waiters to tell.
+    fn finish(&mut self, outcome: &AttachOutcome) -> Vec<oneshot::Sender<AttachOutcome>> {
+        match std::mem::replace(self, AttachState::Done(outcome.clone())) {
+            AttachState::Pending(waiters) => waiters,
+            AttachState::Done(_) => Vec::new(),
+        }
+    }
+}
+
+impl AttachOutcome {
+    /// Tells `waiters`, and gives the result subscribers hear of; `None` for a removal,
+    /// which subscribers learn of otherwise.
+    fn announce(
+        self,
+        waiters: Vec<oneshot::Sender<AttachOutcome>>,
+    ) -> Option<Result<(), WatchError>> {
+        for tx in waiters {
+            let _ = tx.send(self.clone());
+        }
+        match self {
+            AttachOutcome::Attached => Some(Ok(())),
+            AttachOutcome::Failed(e) => Some(Err(e)),
+            AttachOutcome::Removed => None,
+        }
+    }
+}
+
 #[derive(Debug)]
 struct RootEntry {
     sources: BTreeSet<HookSourceId>,
@@ -262,19 +290,11 @@ impl Shared {
     pub(crate) fn attach_done(&self, root: &AbsPathBuf, outcome: AttachOutcome) {
         let mut state = lock(&self.state);
         let Some(entry) = state.roots.get_mut(root) else { return };
-        let previous = std::mem::replace(&mut entry.attach, AttachState::Done(outcome.clone()));
+        let waiters = entry.attach.finish(&outcome);
         drop(state);
-        if let AttachState::Pending(waiters) = previous {
-            for tx in waiters {
-                let _ = tx.send(outcome.clone());
-            }
+        if let Some(result) = outcome.announce(waiters) {
+            self.emit(WatcherEvent::Attached { root: root.clone(), result });
         }
-        let result = match outcome {
-            AttachOutcome::Attached => Ok(()),
-            AttachOutcome::Failed(e) => Err(e),
-            AttachOutcome::Removed => return,
-        };
-        self.emit(WatcherEvent::Attached { root: root.clone(), result });
     }
 
     /// Records a watch error on `root` (once per distinct message) and tells subscribers.
@@ -389,19 +409,11 @@ impl Shared {
     pub(crate) fn user_attach_done(&self, outcome: AttachOutcome) {
         let mut state = lock(&self.state);
         let Some(entry) = state.user.as_mut() else { return };
-        let previous = std::mem::replace(&mut entry.attach, AttachState::Done(outcome.clone()));
+        let waiters = entry.attach.finish(&outcome);
         drop(state);
-        if let AttachState::Pending(waiters) = previous {
-            for tx in waiters {
-                let _ = tx.send(outcome.clone());
-            }
+        if let Some(result) = outcome.announce(waiters) {
+            self.emit(WatcherEvent::UserAttached { result });
         }
-        let result = match outcome {
-            AttachOutcome::Attached => Ok(()),
-            AttachOutcome::Failed(e) => Err(e),
-            AttachOutcome::Removed => return,
-        };
-        self.emit(WatcherEvent::UserAttached { result });
     }
 
     /// Records a watch error on a user-scope folder (once per distinct message).
