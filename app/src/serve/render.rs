@@ -10,20 +10,10 @@ use hooks_schema::{
     Decision, ExitInfo, FoldedVerdict, HookCommand, HookDefinition, HookDiagnostic, HookSourceId,
     HookVerdict, Provenance, TrustDecision,
 };
-use hooks_trust::CommandExecutionPosture;
 use serde_json::{Value, json};
 
 fn ms(d: Duration) -> f64 {
     (d.as_secs_f64() * 1_000_000.0).round() / 1000.0
-}
-
-/// A posture's wire name.
-pub fn posture(p: CommandExecutionPosture) -> &'static str {
-    match p {
-        CommandExecutionPosture::AutoApproves => "auto_approves",
-        CommandExecutionPosture::RequiresApproval => "requires_approval",
-        CommandExecutionPosture::Unknown => "unknown",
-    }
 }
 
 /// A source id: `{kind, path}`.
@@ -42,7 +32,7 @@ fn attributed(items: &[(Provenance, String)]) -> Value {
 
 /// The pin: posture and revision.
 pub fn pin(p: &PinnedRun) -> Value {
-    json!({ "posture": posture(p.posture), "revision": p.revision.get() })
+    json!({ "posture": p.posture.as_str(), "revision": p.revision.get() })
 }
 
 /// A diagnostic.

@@ -553,7 +553,7 @@ async fn apply(
             match runtime.handle(event) {
                 Ok(e) => {
                     let mut v = effect(&e);
-                    v["posture"] = json!(render::posture(runtime.command_execution_posture()));
+                    v["posture"] = json!(runtime.command_execution_posture().as_str());
                     out.send(&response(id, v));
                 }
                 Err(e) => out.send(&runtime_error(id, &e)),
@@ -563,7 +563,7 @@ async fn apply(
             match runtime.handle(RuntimeEvent::WindowClosed { window: WindowId(window) }) {
                 Ok(e) => {
                     let mut v = effect(&e);
-                    v["posture"] = json!(render::posture(runtime.command_execution_posture()));
+                    v["posture"] = json!(runtime.command_execution_posture().as_str());
                     out.send(&response(id, v));
                 }
                 Err(e) => out.send(&runtime_error(id, &e)),
