@@ -20,9 +20,11 @@ use std::{
 
 use hooks_dispatch::{DispatchConfig, Dispatcher, DrainReport, FireContext, FireReport};
 use hooks_guard::{EditApproval, EditContext, GuardDecision, ProtectedSet};
-use hooks_registry::{HookRegistry, PinnedRun, RegistryEvent, RegistryHandle, RegistrySnapshot};
+use hooks_registry::{
+    CwdScope, HookRegistry, PinnedRun, RegistryEvent, RegistryHandle, RegistrySnapshot,
+};
 use hooks_schema::{
-    Binding, Decision, Envelope, HookDiagnostic, HookEvent, RelaxPolicy, Revision,
+    AbsPathBuf, Binding, Decision, Envelope, HookDiagnostic, HookEvent, RelaxPolicy, Revision,
     apply_host_decision,
 };
 use hooks_sources::{ExplicitHookSource, ManagedDirs, UserDirs};
@@ -438,6 +440,25 @@ impl HookRuntime {
     }
 }
 
+/// What one fire will run: the bindings for its working directory and their project root,
+/// taken from one snapshot.
+#[derive(Debug, Clone)]
+pub struct FirePlan {
+    scope: CwdScope,
+}
+
+impl FirePlan {
+    /// Whether no hook applies (the fire finishes without starting anything).
+    pub fn is_idle(&self) -> bool {
+        self.scope.bindings.is_empty()
+    }
+
+    /// The bindings that apply, in precedence order.
+    pub fn bindings(&self) -> &[Binding] {
+        &self.scope.bindings
+    }
+}
+
 /// Fires events and checks edits against the published snapshot; cheap to clone, usable from
 /// many tasks at once.
 #[derive(Clone)]
@@ -454,19 +475,41 @@ pub struct FireHandle {
 }
 
 impl FireHandle {
-    /// The bindings that apply to the envelope's working directory: a project's only under
-    /// its nearest root, explicit, managed and user bindings everywhere. Without a working
-    /// directory only the bindings that apply everywhere.
-    pub fn bindings_for(snapshot: &RegistrySnapshot, envelope: &Envelope) -> Vec<Binding> {
+    /// What applies to the envelope's working directory: a project's bindings only under its
+    /// nearest root, explicit, managed and user bindings everywhere, and that root. Without a
+    /// working directory only the bindings that apply everywhere, and no root.
+    pub fn scope_for(snapshot: &RegistrySnapshot, envelope: &Envelope) -> CwdScope {
         match &envelope.cwd {
-            Some(cwd) => snapshot.bindings_for(cwd),
-            None => snapshot.bindings().into_iter().filter(|b| b.project_root.is_none()).collect(),
+            Some(cwd) => snapshot.scope_for(cwd),
+            None => CwdScope {
+                bindings: snapshot
+                    .bindings()
+                    .into_iter()
+                    .filter(|b| b.project_root.is_none())
+                    .collect(),
+                project_root: None,
+            },
         }
+    }
+
+    /// What a fire of `envelope` would run if it started now, from the current snapshot
+    /// (one resolution of the working directory); [`FireHandle::fire_planned`] runs it.
+    pub fn plan(&self, envelope: &Envelope) -> FirePlan {
+        if !self.enabled {
+            return FirePlan { scope: CwdScope::default() };
+        }
+        FirePlan { scope: FireHandle::scope_for(&self.reader.snapshot(), envelope) }
     }
 
     /// Fires an event: runs the bindings for its working directory through the dispatcher and
     /// folds their verdicts. With the feature off nothing runs and the verdict is empty.
     pub async fn fire(&self, envelope: &Envelope) -> FireReport {
+        self.fire_planned(self.plan(envelope), envelope).await
+    }
+
+    /// Fires `envelope` on a plan [`FireHandle::plan`] made for it (so a caller that looked
+    /// at the plan first does not resolve the working directory twice).
+    pub async fn fire_planned(&self, plan: FirePlan, envelope: &Envelope) -> FireReport {
         if !self.enabled {
             return FireReport {
                 verdict: hooks_schema::FoldedVerdict::default(),
@@ -474,16 +517,10 @@ impl FireHandle {
                 duration: Duration::ZERO,
             };
         }
-        let snapshot = self.reader.snapshot();
-        let bindings = FireHandle::bindings_for(&snapshot, envelope);
         let mut ctx = self.context.clone();
-        ctx.project_dir = envelope
-            .cwd
-            .as_deref()
-            .and_then(|c| snapshot.project_root_for(c))
-            .map(|p| p.as_path().to_path_buf());
+        ctx.project_dir = plan.scope.project_root.map(AbsPathBuf::into_path_buf);
         ctx.session_env = lock(&self.session_env).clone();
-        let report = self.dispatcher.fire(&bindings, envelope, &ctx).await;
+        let report = self.dispatcher.fire(&plan.scope.bindings, envelope, &ctx).await;
         if envelope.event == HookEvent::SessionStart && !report.verdict.env.is_empty() {
             let mut env = lock(&self.session_env);
             for (k, v) in &report.verdict.env {

@@ -220,7 +220,7 @@ fn reader(registry: RegistryHandle, root: AbsPathBuf, progress: Arc<Progress>) -
         assert!(last_rev.is_none_or(|r| r <= rev), "revision went back: {last_rev:?} -> {rev:?}");
         assert!(last_gen.is_none_or(|g| g <= generation), "generation went back");
         (last_rev, last_gen) = (Some(rev), Some(generation));
-        let bindings = FireHandle::bindings_for(&snapshot, &envelope);
+        let bindings = FireHandle::scope_for(&snapshot, &envelope).bindings;
         let expected = consistent(&snapshot, &bindings);
         for (kind, tag) in &expected {
             let n = tag_number(tag);

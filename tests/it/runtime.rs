@@ -208,6 +208,47 @@ async fn a_hooks_deny_holds_even_when_the_host_auto_approves_every_action() {
     assert_eq!(handle.decide(Decision::Ask, &ok), Decision::Ask);
 }
 
+/// Names the project it was told about, as a deny reason.
+const SAY_PROJECT_DIR: &str =
+    "#!/bin/sh\ncat > /dev/null\nprintf '%s' \"$CLAUDE_PROJECT_DIR\" >&2\nexit 2\n";
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_working_directory_reached_through_a_symlink_tells_every_hook_its_project_root() {
+    let project = TestDir::new();
+    project.write("src/main.rs", "fn main() {}\n");
+    let elsewhere = TestDir::new();
+    let link = elsewhere.path().join("src-link");
+    std::os::unix::fs::symlink(project.path().join("src"), &link).unwrap();
+    // A hook from outside the project (delivered with the run) asks where the project is.
+    let script = elsewhere.script("hooks/say-project.sh", SAY_PROJECT_DIR);
+    let settings = elsewhere.write(
+        "hooks/settings.json",
+        &json!({ "hooks": { "PreToolUse": [ { "matcher": "Bash", "hooks": [
+            { "type": "command", "command": script.display().to_string() } ] } ] } })
+        .to_string(),
+    );
+    let mut config = RuntimeConfig::new(Surface::CliRun);
+    config.explicit_sources = vec![ExplicitHookSource::new(
+        ExplicitSourceScope::RunDelivered,
+        &settings,
+        SourceFormat::Claude,
+    )];
+    let mut rt = HookRuntime::new(config);
+    assert!(rt.load_explicit_sources().is_empty());
+    let _ = add_root(&mut rt, &project, RootOrigin::TerminalNavigation);
+    rt.pin_for_run().unwrap();
+
+    let mut envelope = shell(&link, "ls");
+    if let Some(tool) = envelope.tool.as_mut() {
+        tool.name = "Bash".into();
+    }
+    let report = rt.fire_handle().fire(&envelope).await;
+    assert_eq!(report.verdict.decision, Some(Decision::Deny), "{:#?}", report.runs);
+    let root = hooks_registry::canonicalize(project.path()).unwrap();
+    assert_eq!(report.verdict.reason.as_deref(), root.as_path().to_str());
+}
+
 #[test]
 fn a_hook_file_edit_relative_to_the_session_cwd_waits_for_confirmation_in_every_mode() {
     let dir = project();

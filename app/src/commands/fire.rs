@@ -206,7 +206,8 @@ fn render_report(out: &mut impl Write, report: &FireReport, colour: bool) -> Res
 /// bindings apply to the envelope's working directory, and which matchers match it.
 pub fn explain(snap: &RegistrySnapshot, envelope: &Envelope) -> Value {
     let cwd = envelope.cwd.as_deref().unwrap_or(Path::new("/"));
-    let bindings = FireHandle::bindings_for(snap, envelope);
+    let scope = FireHandle::scope_for(snap, envelope);
+    let bindings = &scope.bindings;
     let sources: Vec<Value> = snap
         .sources()
         .iter()
@@ -269,7 +270,7 @@ pub fn explain(snap: &RegistrySnapshot, envelope: &Envelope) -> Value {
     json!({
         "event": envelope.event.as_str(),
         "cwd": cwd,
-        "project_root": snap.project_root_for(cwd).map(|p| p.as_path()),
+        "project_root": scope.project_root.as_ref().map(|p| p.as_path()),
         "pinned": snap.pinned().map(|p| json!({"posture": p.posture.as_str(), "revision": p.revision.get()})),
         "sources": sources,
         "bindings": applying,

@@ -36,7 +36,7 @@ pub use crate::{
     paths::{canonicalize, canonicalize_lenient, normalize_lexically},
     protect::{ProtectedKind, ProtectedPath, ProtectedPaths, resolve_script, script_candidate},
     registry::{HookRegistry, SourceUpdate, resolve_timeout},
-    snapshot::{LoadStateKind, PinnedRun, RegistrySnapshot, SourceView},
+    snapshot::{CwdScope, LoadStateKind, PinnedRun, RegistrySnapshot, SourceView},
 };
 
 use hooks_schema::{HookSourceId, HookSourceKind};

@@ -24,6 +24,15 @@ pub struct PinnedRun {
     pub revision: Revision,
 }
 
+/// What applies at one working directory (see [`RegistrySnapshot::scope_for`]).
+#[derive(Debug, Clone, Default)]
+pub struct CwdScope {
+    /// The bindings that apply, in precedence order.
+    pub bindings: Vec<Binding>,
+    /// The deepest known project root containing the working directory, if any.
+    pub project_root: Option<AbsPathBuf>,
+}
+
 /// Where a source's load stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum LoadStateKind {
@@ -157,12 +166,22 @@ impl RegistrySnapshot {
     /// bindings apply everywhere; a project's bindings apply when its root is the deepest
     /// known root containing `cwd`.
     pub fn bindings_for(&self, cwd: &Path) -> Vec<Binding> {
-        match canonicalize(cwd) {
-            Ok(c) => self.bindings_for_canonical(c.as_path()),
-            Err(_) => match normalize_absolute(cwd) {
-                Some(c) => self.bindings_for_canonical(c.as_path()),
-                None => self.bindings_for_canonical(Path::new("")),
-            },
+        self.scope_for(cwd).bindings
+    }
+
+    /// The bindings that apply in `cwd` and the project root they are scoped to, from one
+    /// resolution of `cwd` (see [`RegistrySnapshot::bindings_for`]): the root is the deepest
+    /// known root containing the resolved `cwd`, so a symlinked working directory finds the
+    /// same root for both.
+    pub fn scope_for(&self, cwd: &Path) -> CwdScope {
+        let resolved = canonicalize(cwd).ok().or_else(|| normalize_absolute(cwd));
+        let cwd = resolved.as_ref().map_or(Path::new(""), AbsPathBuf::as_path);
+        let root = self.nearest_root(cwd);
+        let scoped: &[Contribution] =
+            root.and_then(|i| self.bindings.scoped.get(i)).map_or(&[], Vec::as_slice);
+        CwdScope {
+            bindings: merge(&self.bindings.global, scoped),
+            project_root: root.and_then(|i| self.bindings.roots.list.get(i)).cloned(),
         }
     }
 

@@ -417,8 +417,16 @@ fn the_working_directory_is_canonicalized_when_it_exists() {
         std::os::unix::fs::symlink(repo.as_path().join("src"), base.as_path().join("link"))
             .unwrap();
         assert_eq!(names(&r.snapshot().bindings_for(&base.as_path().join("link"))), ["a"]);
+        // The scope resolves the directory once: the root is found through the link too.
+        let scope = r.snapshot().scope_for(&base.as_path().join("link"));
+        assert_eq!(names(&scope.bindings), ["a"]);
+        assert_eq!(scope.project_root.as_ref(), Some(&repo));
     }
     assert_eq!(names(&r.snapshot().bindings_for(&repo.as_path().join("src/../src"))), ["a"]);
+    let scope = r.snapshot().scope_for(&repo.as_path().join("src/../src"));
+    assert_eq!(scope.project_root.as_ref(), Some(&repo));
+    let outside = r.snapshot().scope_for(base.as_path());
+    assert!(outside.bindings.is_empty() && outside.project_root.is_none());
 }
 
 #[test]
