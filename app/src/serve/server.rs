@@ -20,6 +20,7 @@ use std::{
 
 use hooks_registry::RegistryEvent;
 use hooks_schema::{Decision, Envelope};
+use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::{
     sync::mpsc,
@@ -36,10 +37,10 @@ use super::{
     },
     render,
 };
-use crate::runtime::{FireHandle, HookRuntime, RuntimeEffect, RuntimeEvent, WindowId};
+use crate::runtime::{FireHandle, FirePlan, HookRuntime, RuntimeEffect, RuntimeEvent, WindowId};
 
 /// A message the producing thread has serialized, newline included.
-fn encode(message: &Value) -> Option<Vec<u8>> {
+fn encode(message: &impl Serialize) -> Option<Vec<u8>> {
     match serde_json::to_vec(message) {
         Ok(mut bytes) => {
             bytes.push(b'\n');
@@ -85,7 +86,7 @@ impl Sink {
     }
 
     /// Writes one message from the calling thread (the reader thread, never a tokio worker).
-    fn send_direct(&self, message: &Value) {
+    fn send_direct(&self, message: &impl Serialize) {
         if let Some(bytes) = encode(message) {
             self.write(&[bytes]);
         }
@@ -116,7 +117,7 @@ enum Out {
 struct Outbound(std_mpsc::Sender<Out>);
 
 impl Outbound {
-    fn send(&self, message: &Value) {
+    fn send(&self, message: &impl Serialize) {
         if let Some(bytes) = encode(message) {
             let _ = self.0.send(Out::Message(bytes));
         }
@@ -290,8 +291,14 @@ impl Reader {
                 let grace = grace.unwrap_or(self.options.default_grace);
                 return Some(ActorMsg::Shutdown { id: Some(id), grace });
             }
-            Ok((id, Request::Fire { envelope, host_decision })) if self.idle_for(&envelope) => {
-                self.fire_here(id, envelope, host_decision);
+            Ok((id, Request::Fire { envelope, host_decision })) => {
+                match self.idle_plan(&envelope) {
+                    Some(plan) => self.fire_here(id, plan, envelope, host_decision),
+                    None => {
+                        let req = Request::Fire { envelope, host_decision };
+                        let _ = self.actor.send(ActorMsg::Request { id, req });
+                    }
+                }
             }
             Ok((id, req)) => {
                 if changes_state(&req) {
@@ -303,22 +310,30 @@ impl Reader {
         None
     }
 
-    /// Whether a fire can start on this thread: every state change sent before it has been
-    /// applied (so the snapshot it takes is the one the queue would give it) and the current
-    /// snapshot binds no hook to it.
-    fn idle_for(&self, envelope: &Envelope) -> bool {
-        self.applied.load(Ordering::Acquire) == self.submitted
-            && FireHandle::bindings_for(&self.fire.snapshot(), envelope).is_empty()
+    /// The plan of a fire that can run on this thread: every state change sent before it has
+    /// been applied (so the snapshot it takes is the one the queue would give it) and the
+    /// current snapshot binds no hook to it.
+    fn idle_plan(&self, envelope: &Envelope) -> Option<FirePlan> {
+        if self.applied.load(Ordering::Acquire) != self.submitted {
+            return None;
+        }
+        Some(self.fire.plan(envelope)).filter(FirePlan::is_idle)
     }
 
     /// Runs a fire that matches no hook on this thread: one poll finishes it, and its answer is
-    /// written from here. Should a hook have appeared since the check (a hot reload), the
-    /// unfinished fire goes to the actor to run as a task of its own.
-    fn fire_here(&self, id: Value, envelope: Box<Envelope>, host_decision: Option<Decision>) {
+    /// written from here. Should it not finish (it never starts a process, so this is only a
+    /// safeguard), the fire goes to the actor to run as a task of its own.
+    fn fire_here(
+        &self,
+        id: Value,
+        plan: FirePlan,
+        envelope: Box<Envelope>,
+        host_decision: Option<Decision>,
+    ) {
         let fire = self.fire.clone();
         let rid = id.clone();
         let mut fut: Pending = Box::pin(async move {
-            let report = fire.fire(&envelope).await;
+            let report = fire.fire_planned(plan, &envelope).await;
             let acted = host_decision.map(|h| fire.decide(h, &report));
             response(rid, render::fire_report(&report, acted))
         });
