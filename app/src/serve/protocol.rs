@@ -6,7 +6,7 @@ use std::{path::PathBuf, time::Duration};
 use hooks_schema::{Decision, Envelope, HookEvent};
 use hooks_trust::CommandExecutionPosture;
 use hooks_watcher::RootOrigin;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 /// The protocol version this server speaks (see `specs/serve-protocol.md`).
@@ -414,9 +414,18 @@ fn parse_params(method: &str, p: Value) -> Result<Request, ProtocolError> {
     })
 }
 
-/// A success response.
-pub fn response(id: Value, result: Value) -> Value {
-    json!({ "id": id, "result": result })
+/// A success response as it is serialized: `{id, result}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Response<T> {
+    /// The request's id.
+    pub id: Value,
+    /// What the request produced.
+    pub result: T,
+}
+
+/// A success response; `result` is any serializable rendering (a `Value`, a typed view).
+pub fn response<T: Serialize>(id: Value, result: T) -> Response<T> {
+    Response { id, result }
 }
 
 /// An error response; `id` is `null` when the request's id could not be read.

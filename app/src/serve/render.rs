@@ -1,38 +1,95 @@
 //! JSON renderings of the runtime's answers: fire reports, guard decisions, the redacted
 //! inventory, drain reports. Pure functions of their inputs.
+//!
+//! Fire reports (and what they contain), pins and drain reports are borrowed views that
+//! `#[derive(Serialize)]` and serialize straight to bytes: a fire is the protocol's hot path,
+//! and building a `serde_json::Value` tree (an insertion-ordered map per object) cost several
+//! times the encoding itself. Field order is the wire's key order. The inventory and guard
+//! renderings are `Value` trees; they are rare.
 
-use std::time::Duration;
+use std::{
+    path::{Path, PathBuf},
+    time::Duration,
+};
 
 use hooks_dispatch::{DrainReport, FireReport, HookRun, RunStatus, SkipReason};
 use hooks_guard::GuardDecision;
 use hooks_registry::{PinnedRun, RegistrySnapshot, SourceView};
 use hooks_schema::{
     Decision, ExitInfo, FoldedVerdict, HookCommand, HookDefinition, HookDiagnostic, HookSourceId,
-    HookVerdict, Provenance, TrustDecision,
+    HookVerdict, Provenance, RawOutcome, TrustDecision,
 };
+use serde::{Serialize, Serializer};
 use serde_json::{Value, json};
 
 fn ms(d: Duration) -> f64 {
     (d.as_secs_f64() * 1_000_000.0).round() / 1000.0
 }
 
+/// A sequence rendered item by item, without collecting views first.
+struct Each<'a, T, V> {
+    items: &'a [T],
+    view: fn(&'a T) -> V,
+}
+
+impl<'a, T, V> Each<'a, T, V> {
+    fn new(items: &'a [T], view: fn(&'a T) -> V) -> Self {
+        Each { items, view }
+    }
+}
+
+impl<'a, T, V: Serialize> Serialize for Each<'a, T, V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.items.iter().map(self.view))
+    }
+}
+
+/// A source id as it is rendered: `{kind, path}`.
+#[derive(Serialize)]
+pub struct SourceIdView<'a> {
+    kind: &'static str,
+    path: &'a Path,
+}
+
 /// A source id: `{kind, path}`.
-pub fn source_id(id: &HookSourceId) -> Value {
-    json!({ "kind": id.kind.as_str(), "path": id.path.as_path() })
+pub fn source_id(id: &HookSourceId) -> SourceIdView<'_> {
+    SourceIdView { kind: id.kind.as_str(), path: id.path.as_path() }
+}
+
+/// A provenance as it is rendered: `{hook_id, source, line}`.
+#[derive(Serialize)]
+pub struct ProvenanceView<'a> {
+    hook_id: &'a str,
+    source: SourceIdView<'a>,
+    line: Option<u32>,
 }
 
 /// Which hook, from which file and line.
-pub fn provenance(p: &Provenance) -> Value {
-    json!({ "hook_id": p.hook_id.as_str(), "source": source_id(&p.source), "line": p.line })
+pub fn provenance(p: &Provenance) -> ProvenanceView<'_> {
+    ProvenanceView { hook_id: p.hook_id.as_str(), source: source_id(&p.source), line: p.line }
 }
 
-fn attributed(items: &[(Provenance, String)]) -> Value {
-    items.iter().map(|(p, text)| json!({ "hook": provenance(p), "text": text })).collect()
+/// A text with the hook it came from: `{hook, text}`.
+#[derive(Serialize)]
+struct AttributedView<'a> {
+    hook: ProvenanceView<'a>,
+    text: &'a str,
+}
+
+fn attributed((p, text): &(Provenance, String)) -> AttributedView<'_> {
+    AttributedView { hook: provenance(p), text }
+}
+
+/// A pin as it is rendered: `{posture, revision}`.
+#[derive(Serialize)]
+pub struct PinView {
+    posture: &'static str,
+    revision: u64,
 }
 
 /// The pin: posture and revision.
-pub fn pin(p: &PinnedRun) -> Value {
-    json!({ "posture": p.posture.as_str(), "revision": p.revision.get() })
+pub fn pin(p: &PinnedRun) -> PinView {
+    PinView { posture: p.posture.as_str(), revision: p.revision.get() }
 }
 
 /// A diagnostic.
@@ -40,108 +97,172 @@ pub fn diagnostic(d: &HookDiagnostic) -> Value {
     serde_json::to_value(d).unwrap_or_else(|_| json!({ "message": d.message }))
 }
 
-fn verdict(v: &HookVerdict) -> Value {
-    json!({
-        "decision": v.decision.map(Decision::as_str),
-        "reason": v.reason,
-        "rewrites_args": v.rewrite.is_some(),
-        "context": v.context,
-        "user_message": v.user_message,
-        "followup": v.followup,
-        "halt": v.halt,
-        "failure": v.failure,
-        "notes": v.notes,
-    })
+#[derive(Serialize)]
+struct VerdictView<'a> {
+    decision: Option<&'static str>,
+    reason: &'a Option<String>,
+    rewrites_args: bool,
+    context: &'a [String],
+    user_message: &'a Option<String>,
+    followup: &'a Option<String>,
+    halt: &'a Option<String>,
+    failure: &'a Option<String>,
+    notes: &'a [String],
+}
+
+fn verdict(v: &HookVerdict) -> VerdictView<'_> {
+    VerdictView {
+        decision: v.decision.map(Decision::as_str),
+        reason: &v.reason,
+        rewrites_args: v.rewrite.is_some(),
+        context: &v.context,
+        user_message: &v.user_message,
+        followup: &v.followup,
+        halt: &v.halt,
+        failure: &v.failure,
+        notes: &v.notes,
+    }
+}
+
+#[derive(Serialize)]
+struct BackgroundView<'a> {
+    detached: bool,
+    job_id: &'a Option<String>,
+    log: &'a Option<PathBuf>,
+    note: &'a Option<String>,
+}
+
+#[derive(Serialize)]
+struct ProcessView<'a> {
+    exit_code: Option<i32>,
+    signal: Option<i32>,
+    launch_error: Option<&'a str>,
+    timed_out: bool,
+    duration_ms: f64,
+    failure: Option<String>,
+    stdout_bytes: u64,
+    stderr_bytes: u64,
+}
+
+fn process(o: &RawOutcome) -> ProcessView<'_> {
+    let (exit_code, signal, launch_error) = match &o.exit {
+        ExitInfo::Exited(c) => (Some(*c), None, None),
+        ExitInfo::Signaled(s) => (None, Some(*s), None),
+        ExitInfo::NotStarted(f) => (None, None, Some(f.message.as_str())),
+    };
+    ProcessView {
+        exit_code,
+        signal,
+        launch_error,
+        timed_out: o.timed_out,
+        duration_ms: ms(o.duration),
+        failure: o.failure_label(),
+        stdout_bytes: o.stdout.total_len,
+        stderr_bytes: o.stderr.total_len,
+    }
+}
+
+/// One binding's part in a firing, as it is rendered; `skip_reason` only for skipped runs,
+/// `background` only for background runs, `process` only when a process outcome is known.
+#[derive(Serialize)]
+pub struct HookRunView<'a> {
+    hook: ProvenanceView<'a>,
+    mode: &'static str,
+    status: &'static str,
+    counted: bool,
+    queued_ms: f64,
+    verdict: Option<VerdictView<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skip_reason: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    background: Option<BackgroundView<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    process: Option<ProcessView<'a>>,
 }
 
 /// One binding's part in a firing.
-pub fn hook_run(r: &HookRun) -> Value {
-    let (status, extra) = match &r.status {
-        RunStatus::Ran => ("ran", json!(null)),
+pub fn hook_run(r: &HookRun) -> HookRunView<'_> {
+    let (status, skip_reason, background) = match &r.status {
+        RunStatus::Ran => ("ran", None, None),
         RunStatus::Skipped(reason) => (
             "skipped",
-            json!(match reason {
+            Some(match reason {
                 SkipReason::Disabled => "disabled",
                 SkipReason::NoMatch => "no_match",
                 SkipReason::ShortCircuited => "short_circuited",
             }),
+            None,
         ),
-        RunStatus::Background { detached, job_id, log, note } => (
-            "background",
-            json!({ "detached": detached, "job_id": job_id, "log": log, "note": note }),
-        ),
+        RunStatus::Background { detached, job_id, log, note } => {
+            ("background", None, Some(BackgroundView { detached: *detached, job_id, log, note }))
+        }
     };
-    let mut out = json!({
-        "hook": provenance(&r.provenance),
-        "mode": r.mode.as_str(),
-        "status": status,
-        "counted": r.counted,
-        "queued_ms": ms(r.queued),
-        "verdict": r.verdict.as_ref().map(verdict),
-    });
-    if let Some(obj) = out.as_object_mut() {
-        match status {
-            "skipped" => {
-                obj.insert("skip_reason".into(), extra);
-            }
-            "background" => {
-                obj.insert("background".into(), extra);
-            }
-            _ => {}
-        }
-        if let Some(o) = &r.outcome {
-            let (exit_code, signal, launch_error) = match &o.exit {
-                ExitInfo::Exited(c) => (Some(*c), None, None),
-                ExitInfo::Signaled(s) => (None, Some(*s), None),
-                ExitInfo::NotStarted(f) => (None, None, Some(f.message.clone())),
-            };
-            obj.insert(
-                "process".into(),
-                json!({
-                    "exit_code": exit_code,
-                    "signal": signal,
-                    "launch_error": launch_error,
-                    "timed_out": o.timed_out,
-                    "duration_ms": ms(o.duration),
-                    "failure": o.failure_label(),
-                    "stdout_bytes": o.stdout.total_len,
-                    "stderr_bytes": o.stderr.total_len,
-                }),
-            );
-        }
+    HookRunView {
+        hook: provenance(&r.provenance),
+        mode: r.mode.as_str(),
+        status,
+        counted: r.counted,
+        queued_ms: ms(r.queued),
+        verdict: r.verdict.as_ref().map(verdict),
+        skip_reason,
+        background,
+        process: r.outcome.as_ref().map(process),
     }
-    out
 }
 
-fn folded(v: &FoldedVerdict) -> Value {
-    json!({
-        "decision": v.decision.map(Decision::as_str),
-        "effective": v.effective().as_str(),
-        "reason": v.reason,
-        "decided_by": v.decided_by.as_ref().map(provenance),
-        "updated_args": v.updated_args,
-        "rewritten_by": v.rewritten_by.iter().map(provenance).collect::<Vec<_>>(),
-        "context": attributed(&v.context),
-        "user_messages": attributed(&v.user_messages),
-        "followups": attributed(&v.followups),
-        "halt": v.halt.as_ref().map(|(p, t)| json!({ "hook": provenance(p), "text": t })),
-        "env": v.env.iter().map(|(k, val)| json!([k, val])).collect::<Vec<_>>(),
-        "short_circuited": v.short_circuited,
-    })
+#[derive(Serialize)]
+struct FoldedView<'a> {
+    decision: Option<&'static str>,
+    effective: &'static str,
+    reason: &'a Option<String>,
+    decided_by: Option<ProvenanceView<'a>>,
+    updated_args: &'a Option<Value>,
+    rewritten_by: Each<'a, Provenance, ProvenanceView<'a>>,
+    context: Each<'a, (Provenance, String), AttributedView<'a>>,
+    user_messages: Each<'a, (Provenance, String), AttributedView<'a>>,
+    followups: Each<'a, (Provenance, String), AttributedView<'a>>,
+    halt: Option<AttributedView<'a>>,
+    /// `[name, value]` pairs.
+    env: &'a [(String, String)],
+    short_circuited: bool,
+}
+
+fn folded(v: &FoldedVerdict) -> FoldedView<'_> {
+    FoldedView {
+        decision: v.decision.map(Decision::as_str),
+        effective: v.effective().as_str(),
+        reason: &v.reason,
+        decided_by: v.decided_by.as_ref().map(provenance),
+        updated_args: &v.updated_args,
+        rewritten_by: Each::new(&v.rewritten_by, provenance),
+        context: Each::new(&v.context, attributed),
+        user_messages: Each::new(&v.user_messages, attributed),
+        followups: Each::new(&v.followups, attributed),
+        halt: v.halt.as_ref().map(attributed),
+        env: &v.env,
+        short_circuited: v.short_circuited,
+    }
+}
+
+/// A fire report as it is rendered: it borrows the report and serializes straight to bytes.
+#[derive(Serialize)]
+pub struct FireReportView<'a> {
+    verdict: FoldedView<'a>,
+    runs: Each<'a, HookRun, HookRunView<'a>>,
+    duration_ms: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decision_to_act_on: Option<&'static str>,
 }
 
 /// A fire report: the folded verdict with the deciding hook, and every hook's outcome.
 /// `decision_to_act_on` is present when the host stated its own decision.
-pub fn fire_report(report: &FireReport, acted: Option<Decision>) -> Value {
-    let mut out = json!({
-        "verdict": folded(&report.verdict),
-        "runs": report.runs.iter().map(hook_run).collect::<Vec<_>>(),
-        "duration_ms": ms(report.duration),
-    });
-    if let (Some(d), Some(obj)) = (acted, out.as_object_mut()) {
-        obj.insert("decision_to_act_on".into(), json!(d.as_str()));
+pub fn fire_report(report: &FireReport, acted: Option<Decision>) -> FireReportView<'_> {
+    FireReportView {
+        verdict: folded(&report.verdict),
+        runs: Each::new(&report.runs, hook_run),
+        duration_ms: ms(report.duration),
+        decision_to_act_on: acted.map(Decision::as_str),
     }
-    out
 }
 
 /// A guard decision.
@@ -259,10 +380,20 @@ pub fn snapshot(s: &RegistrySnapshot, reveal: bool) -> Value {
     })
 }
 
-/// What draining found.
-pub fn drain(d: &DrainReport) -> Value {
-    json!({
-        "finished": d.finished.iter().map(hook_run).collect::<Vec<_>>(),
-        "cancelled": d.cancelled.iter().map(provenance).collect::<Vec<_>>(),
-    })
+/// What draining found, as it is rendered: `{finished, cancelled}`.
+#[derive(Serialize)]
+pub struct DrainView<'a> {
+    finished: Each<'a, HookRun, HookRunView<'a>>,
+    cancelled: Each<'a, Provenance, ProvenanceView<'a>>,
 }
+
+/// What draining found.
+pub fn drain(d: &DrainReport) -> DrainView<'_> {
+    DrainView {
+        finished: Each::new(&d.finished, hook_run),
+        cancelled: Each::new(&d.cancelled, provenance),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -128,8 +128,9 @@ impl Outbound {
     }
 }
 
-/// A read request whose first poll (on the reader thread) did not finish.
-type Pending = Pin<Box<dyn Future<Output = Value> + Send>>;
+/// A read request whose first poll (on the reader thread) did not finish; it yields its
+/// encoded answer (`None` when it could not be serialized, which `encode` logged).
+type Pending = Pin<Box<dyn Future<Output = Option<Vec<u8>>> + Send>>;
 
 /// What the reader thread (and a failing stdout) hand the runtime actor, in arrival order.
 enum ActorMsg {
@@ -335,7 +336,7 @@ impl Reader {
         let mut fut: Pending = Box::pin(async move {
             let report = fire.fire_planned(plan, &envelope).await;
             let acted = host_decision.map(|h| fire.decide(h, &report));
-            response(rid, render::fire_report(&report, acted))
+            encode(&response(rid, render::fire_report(&report, acted)))
         });
         // A panic is answered as in a task of its own, and this thread keeps reading.
         let polled = std::panic::catch_unwind(AssertUnwindSafe(|| {
@@ -343,7 +344,11 @@ impl Reader {
             fut.as_mut().poll(&mut Context::from_waker(Waker::noop()))
         }));
         match polled {
-            Ok(Poll::Ready(msg)) => self.sink.send_direct(&msg),
+            Ok(Poll::Ready(bytes)) => {
+                if let Some(bytes) = bytes {
+                    self.sink.write(&[bytes]);
+                }
+            }
             Ok(Poll::Pending) => {
                 let _ = self.actor.send(ActorMsg::Continue { id, fut });
             }
@@ -462,7 +467,11 @@ async fn actor_loop(
                 }
                 Some(ActorMsg::Continue { id, fut }) => {
                     let out = out.clone();
-                    inflight.spawn(id, async move { out.send(&fut.await) });
+                    inflight.spawn(id, async move {
+                        if let Some(bytes) = fut.await {
+                            let _ = out.0.send(Out::Message(bytes));
+                        }
+                    });
                 }
                 Some(ActorMsg::Shutdown { id, grace }) => {
                     return shutdown(runtime, inflight, &out, id, grace).await;
@@ -535,22 +544,21 @@ async fn apply(
                     let out2 = out.clone();
                     let wait = options.attach_timeout;
                     inflight.spawn(id.clone(), async move {
-                        let msg = match tokio::time::timeout(wait, attach).await {
-                            Ok(Ok(root)) => response(
+                        match tokio::time::timeout(wait, attach).await {
+                            Ok(Ok(root)) => out2.send(&response(
                                 id,
                                 json!({ "effect": "added", "root": root.as_path(), "watching": true }),
-                            ),
-                            Ok(Err(e)) => error_message(
+                            )),
+                            Ok(Err(e)) => out2.send(&error_message(
                                 Some(id),
                                 ErrorCode::RuntimeError,
                                 &format!("cannot add the root: {e}"),
-                            ),
-                            Err(_) => response(
+                            )),
+                            Err(_) => out2.send(&response(
                                 id,
                                 json!({ "effect": "added", "root": null, "watching": false }),
-                            ),
-                        };
-                        out2.send(&msg);
+                            )),
+                        }
                     });
                 }
                 Ok(e) => out.send(&response(id, effect(&e))),
