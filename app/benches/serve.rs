@@ -20,7 +20,7 @@ use std::{
 
 use hooks_app::{
     runtime::{HookRuntime, RuntimeConfig},
-    serve::{ServeOptions, run_stdio_with},
+    serve::{PolledInput, ServeOptions, run_stdio_with},
 };
 use hooks_schema::{Envelope, HookEvent, ToolCall, ToolKind};
 use hooks_sources::{ExplicitHookSource, ExplicitSourceScope, SourceFormat};
@@ -71,7 +71,8 @@ fn start(rt: HookRuntime) -> Pipes {
     let (in_r, in_w) = std::io::pipe().expect("pipe");
     let (out_r, out_w) = std::io::pipe().expect("pipe");
     let server = thread::spawn(move || {
-        run_stdio_with(rt, in_r, out_w, ServeOptions::default()).expect("serve");
+        let input = PolledInput::new(in_r);
+        run_stdio_with(rt, input, out_w, ServeOptions::default()).expect("serve");
     });
     let mut output = BufReader::new(out_r);
     let mut hello = String::new();

@@ -17,6 +17,7 @@ mod lines;
 pub mod protocol;
 pub mod render;
 mod server;
+mod spin;
 
 use std::{
     io::{BufReader, Read, Write},
@@ -26,6 +27,7 @@ use std::{
 use crate::runtime::HookRuntime;
 
 pub use protocol::{ErrorCode, PROTOCOL_VERSION, ProtocolError, Request, parse_request};
+pub use spin::{DEFAULT_SPIN, PolledInput};
 
 /// The default cap on one request line.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;

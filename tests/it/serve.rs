@@ -16,7 +16,7 @@ use std::{
 
 use hooks_app::{
     runtime::{HookRuntime, RuntimeConfig},
-    serve::{ServeOptions, protocol::METHODS, run_stdio_with},
+    serve::{PolledInput, ServeOptions, protocol::METHODS, run_stdio_with},
 };
 use hooks_trust::Surface;
 use serde_json::{Value, json};
@@ -650,8 +650,9 @@ fn serve_child_entry() {
         out.write_all(b"\n").expect("stdout");
         out.flush().expect("stdout");
     }
-    let result =
-        run_stdio_with(runtime(), std::io::stdin(), std::io::stdout(), ServeOptions::default());
+    // As `hooks serve` reads it: with adaptive polling.
+    let input = PolledInput::new(std::io::stdin());
+    let result = run_stdio_with(runtime(), input, std::io::stdout(), ServeOptions::default());
     result.expect("serve");
 }
 
