@@ -1,13 +1,16 @@
 //! The wire protocol's messages: parsing requests (with errors that name the problem) and
 //! building responses, errors and notifications. Pure functions, no IO.
 
-use std::{path::PathBuf, time::Duration};
+use std::{fmt, path::PathBuf, time::Duration};
 
 use hooks_schema::{Decision, Envelope, HookEvent};
 use hooks_trust::CommandExecutionPosture;
 use hooks_watcher::RootOrigin;
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde::{
+    Deserialize, Deserializer, Serialize,
+    de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor},
+};
+use serde_json::{Value, json, value::RawValue};
 
 /// The protocol version this server speaks (see `specs/serve-protocol.md`).
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -252,20 +255,137 @@ struct ShutdownParams {
     grace_ms: Option<u64>,
 }
 
+/// The top level of a request line, read in one pass with the field values kept as raw JSON
+/// text: the params are then read straight into the method's typed params, with no `Value`
+/// tree in between.
+enum Top<'a> {
+    Object(Fields<'a>),
+    /// Valid JSON that is not an object.
+    NotObject,
+}
+
+/// The request object's fields, raw. A key given twice keeps its last value, as reading the
+/// object into a map would; the first unknown key is remembered for the error.
+#[derive(Default)]
+struct Fields<'a> {
+    id: Option<&'a RawValue>,
+    method: Option<&'a RawValue>,
+    params: Option<&'a RawValue>,
+    unknown: Option<String>,
+}
+
+/// A key of the request object.
+enum Key {
+    Id,
+    Method,
+    Params,
+    Other(String),
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = Key;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a field name")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
+                Ok(match v {
+                    "id" => Key::Id,
+                    "method" => Key::Method,
+                    "params" => Key::Params,
+                    other => Key::Other(other.to_owned()),
+                })
+            }
+        }
+        d.deserialize_identifier(KeyVisitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for Top<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Top<'de>, D::Error> {
+        struct TopVisitor;
+        impl<'de> Visitor<'de> for TopVisitor {
+            type Value = Top<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Top<'de>, A::Error> {
+                let mut fields = Fields::default();
+                while let Some(key) = map.next_key::<Key>()? {
+                    match key {
+                        Key::Id => fields.id = Some(map.next_value()?),
+                        Key::Method => fields.method = Some(map.next_value()?),
+                        Key::Params => fields.params = Some(map.next_value()?),
+                        Key::Other(name) => {
+                            map.next_value::<IgnoredAny>()?;
+                            fields.unknown.get_or_insert(name);
+                        }
+                    }
+                }
+                Ok(Top::Object(fields))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Top<'de>, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Top::NotObject)
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Top<'de>, E> {
+                Ok(Top::NotObject)
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Top<'de>, E> {
+                Ok(Top::NotObject)
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Top<'de>, E> {
+                Ok(Top::NotObject)
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Top<'de>, E> {
+                Ok(Top::NotObject)
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Top<'de>, E> {
+                Ok(Top::NotObject)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Top<'de>, E> {
+                Ok(Top::NotObject)
+            }
+        }
+        d.deserialize_any(TopVisitor)
+    }
+}
+
+/// Reads the whole line as JSON (trailing characters are an error, as they were when the line
+/// was read into a `Value`).
+fn parse_top(line: &[u8]) -> Result<Top<'_>, String> {
+    let text = std::str::from_utf8(line).map_err(|e| e.to_string())?;
+    let mut de = serde_json::Deserializer::from_str(text);
+    let top = Top::deserialize(&mut de).map_err(|e| e.to_string())?;
+    de.end().map_err(|e| e.to_string())?;
+    Ok(top)
+}
+
 /// Parses one line into the request's id and the request, or an error naming the problem
 /// (with the id when it could be read).
+///
+/// The checks and their order are those of reading the line into a `Value` first: JSON syntax
+/// (anywhere in the line), an object, `id`, `method`, `params`, unknown fields, then the
+/// params. Differences, all in corners: values are checked for syntax but not built outside
+/// the params, so nesting deeper than serde_json's recursion limit or a number out of range
+/// inside an unknown field is no longer a parse error (the unknown field is reported), and
+/// inside `params` it is an `invalid_params` error; a key given twice inside the params is an
+/// `invalid_params` error (`duplicate field`) where the `Value` kept the last one. A key given
+/// twice in the request object itself keeps its last value, as before.
 pub fn parse_request(line: &[u8]) -> Result<(Value, Request), ProtocolError> {
-    let value: Value = serde_json::from_slice(line).map_err(|e| {
+    let top = parse_top(line).map_err(|e| {
         ProtocolError::new(None, ErrorCode::ParseError, format!("malformed JSON: {e}"))
     })?;
-    let Value::Object(mut obj) = value else {
+    let Top::Object(fields) = top else {
         return Err(ProtocolError::new(
             None,
             ErrorCode::InvalidRequest,
             "a request must be a JSON object",
         ));
     };
-    let id = match obj.remove("id") {
+    let id = match fields.id.map(|raw| serde_json::from_str::<Value>(raw.get())) {
         None => {
             return Err(ProtocolError::new(
                 None,
@@ -273,8 +393,8 @@ pub fn parse_request(line: &[u8]) -> Result<(Value, Request), ProtocolError> {
                 "missing field `id` (a string or an integer)",
             ));
         }
-        Some(id @ Value::String(_)) => id,
-        Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Value::Number(n),
+        Some(Ok(id @ Value::String(_))) => id,
+        Some(Ok(Value::Number(n))) if n.is_i64() || n.is_u64() => Value::Number(n),
         Some(_) => {
             return Err(ProtocolError::new(
                 None,
@@ -284,21 +404,21 @@ pub fn parse_request(line: &[u8]) -> Result<(Value, Request), ProtocolError> {
         }
     };
     let fail = |code, msg: String| ProtocolError::new(Some(id.clone()), code, msg);
-    let method = match obj.remove("method") {
-        Some(Value::String(m)) => m,
-        Some(_) => {
+    let method = match fields.method.map(|raw| serde_json::from_str::<String>(raw.get())) {
+        Some(Ok(m)) => m,
+        Some(Err(_)) => {
             return Err(fail(ErrorCode::InvalidRequest, "field `method` must be a string".into()));
         }
         None => return Err(fail(ErrorCode::InvalidRequest, "missing field `method`".into())),
     };
-    let params = match obj.remove("params") {
-        None | Some(Value::Null) => Value::Object(Map::new()),
-        Some(p @ Value::Object(_)) => p,
+    let params = match fields.params.map(RawValue::get) {
+        None | Some("null") => "{}",
+        Some(p) if p.starts_with('{') => p,
         Some(_) => {
             return Err(fail(ErrorCode::InvalidRequest, "field `params` must be an object".into()));
         }
     };
-    if let Some(key) = obj.keys().next() {
+    if let Some(key) = fields.unknown {
         return Err(fail(
             ErrorCode::InvalidRequest,
             format!("unknown field `{key}` (a request has `id`, `method` and `params`)"),
@@ -309,17 +429,22 @@ pub fn parse_request(line: &[u8]) -> Result<(Value, Request), ProtocolError> {
     Ok((id, request))
 }
 
-fn params<T: for<'de> Deserialize<'de>>(method: &str, params: Value) -> Result<T, ProtocolError> {
-    serde_json::from_value(params).map_err(|e| {
+/// Reads `text` (a JSON object) into the params of `method`. The message leaves out serde's
+/// position: it would count from the start of the params, not of the line.
+fn params<'a, T: Deserialize<'a>>(method: &str, text: &'a str) -> Result<T, ProtocolError> {
+    serde_json::from_str(text).map_err(|e| {
+        let full = e.to_string();
+        let suffix = format!(" at line {} column {}", e.line(), e.column());
+        let shown = full.strip_suffix(&suffix).unwrap_or(&full);
         ProtocolError::new(
             None,
             ErrorCode::InvalidParams,
-            format!("invalid params for `{method}`: {e}"),
+            format!("invalid params for `{method}`: {shown}"),
         )
     })
 }
 
-fn parse_params(method: &str, p: Value) -> Result<Request, ProtocolError> {
+fn parse_params(method: &str, p: &str) -> Result<Request, ProtocolError> {
     Ok(match method {
         "hello" => {
             let h: HelloParams = params(method, p)?;

@@ -2,7 +2,8 @@
 
 use std::io::{BufReader, Cursor};
 
-use serde_json::json;
+use proptest::prelude::*;
+use serde_json::{Value, json};
 
 use super::{
     super::runtime::{HookRuntime, RuntimeConfig},
@@ -119,6 +120,142 @@ fn requests_parse_with_defaults() {
     let (_, req) =
         parse_request(br#"{"id":1,"method":"exchange_appended","params":null}"#).expect("parses");
     assert!(matches!(req, Request::ExchangeAppended { .. }));
+}
+
+#[test]
+fn params_errors_name_the_problem_without_a_position() {
+    let (_, _, msg) = err(r#"{"id":3,"method":"fire","params":{}}"#);
+    assert_eq!(msg, "invalid params for `fire`: missing field `envelope`");
+    let (_, _, msg) = err(r#"{"id":3,"method":"close_window","params":{"window":"w"}}"#);
+    assert_eq!(msg, "invalid params for `close_window`: invalid type: string \"w\", expected u64");
+}
+
+#[test]
+fn the_envelope_is_checked_in_order_after_the_whole_line_is_read() {
+    // Syntax anywhere in the line comes first, even after a field that is wrong.
+    let (id, code, msg) = err(r#"{"id":[1],"method":"ping"} x"#);
+    assert_eq!((id, code), (None, ErrorCode::ParseError));
+    assert!(msg.starts_with("malformed JSON: trailing characters"), "{msg}");
+    let (_, code, _) = err(r#"{"id":1,"method":"ping","x":[1,}"#);
+    assert_eq!(code, ErrorCode::ParseError);
+    let e = parse_request(b"{\"id\":1,\"method\":\"p\xffng\"}").expect_err("not UTF-8");
+    assert_eq!(e.code, ErrorCode::ParseError);
+    assert!(e.message.starts_with("malformed JSON"), "{}", e.message);
+    for not_object in ["1", "\"s\"", "null", "true", "-2.5", "[[{}]]"] {
+        let (id, code, msg) = err(not_object);
+        assert_eq!((id, code), (None, ErrorCode::InvalidRequest), "{not_object}");
+        assert_eq!(msg, "a request must be a JSON object");
+    }
+    // Then id, method, params, unknown fields.
+    let (id, _, msg) = err(r#"{"x":1,"params":2,"method":3,"id":true}"#);
+    assert_eq!((id, msg.as_str()), (None, "field `id` must be a string or an integer"));
+    let (id, _, msg) = err(r#"{"x":1,"params":2,"method":3,"id":"a"}"#);
+    assert_eq!((id, msg.as_str()), (Some(json!("a")), "field `method` must be a string"));
+    let (_, _, msg) = err(r#"{"x":1,"params":2,"method":"ping","id":"a"}"#);
+    assert_eq!(msg, "field `params` must be an object");
+    let (_, code, msg) = err(r#"{"x":1,"y":{},"method":"ping","id":"a"}"#);
+    assert_eq!(code, ErrorCode::InvalidRequest);
+    assert_eq!(msg, "unknown field `x` (a request has `id`, `method` and `params`)");
+    let (_, code, _) = err(r#"{"id":18446744073709551616,"method":"ping"}"#);
+    assert_eq!(code, ErrorCode::InvalidRequest);
+}
+
+#[test]
+fn envelope_fields_may_be_escaped_repeated_or_spaced() {
+    // An escaped key is the same key; a repeated one keeps its last value.
+    let (id, req) = parse_request(
+        br#" { "\u0069d" : 1 , "method":"snapshot", "id": "last", "params" : { "reveal" : true } } "#,
+    )
+    .expect("parses");
+    assert_eq!((id, req), (json!("last"), Request::Snapshot { reveal: true }));
+    let (id, req) =
+        parse_request(br#"{"id":-4,"method":"p\u0069ng","params":null}"#).expect("parses");
+    assert_eq!((id, req), (json!(-4), Request::Ping));
+    // Inside the params a repeated field is refused.
+    let (_, code, msg) =
+        err(r#"{"id":1,"method":"snapshot","params":{"reveal":true,"reveal":false}}"#);
+    assert_eq!(code, ErrorCode::InvalidParams);
+    assert!(msg.contains("duplicate field `reveal`"), "{msg}");
+}
+
+#[test]
+fn deep_nesting_is_answered_without_overflowing_the_stack() {
+    let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    let unknown = format!(r#"{{"id":1,"method":"ping","x":{}}}"#, deep(200_000));
+    let (_, code, msg) = err(&unknown);
+    assert_eq!(code, ErrorCode::InvalidRequest);
+    assert!(msg.contains("unknown field `x`"), "{msg}");
+    let params = format!(
+        r#"{{"id":1,"method":"fire","params":{{"envelope":{{"event":"stop","tool":{{"name":"t","kind":"other","args":{}}}}}}}}}"#,
+        deep(200_000)
+    );
+    let (_, code, msg) = err(&params);
+    assert_eq!(code, ErrorCode::InvalidParams);
+    assert!(msg.contains("recursion limit"), "{msg}");
+    let (_, code, _) = err(&deep(200_000));
+    assert_eq!(code, ErrorCode::InvalidRequest);
+}
+
+/// Valid requests of every method, in the shapes clients send.
+const VALID: [&str; 8] = [
+    r#"{"id":7,"method":"fire","params":{"envelope":{"event":"pre_tool_use","cwd":"/tmp","tool":{"name":"Shell","kind":"shell","args":{"command":"ls"}}},"host_decision":"ask"}}"#,
+    r#"{"id":"a","method":"hello","params":{"protocol_version":1}}"#,
+    r#"{"id":1,"method":"set_posture","params":{"window":2,"posture":"auto_approves"}}"#,
+    r#"{"id":2,"method":"can_write_files","params":{"paths":["a","b"],"cwd":"/x"}}"#,
+    r#"{"params":{"grace_ms":10},"method":"shutdown","id":3}"#,
+    r#"{"id":4,"method":"add_root","params":{"root":"/r","origin":"code_review"}}"#,
+    r#"{"id":5,"method":"exchange_appended","params":{"envelope":{"event":"session_start"}}}"#,
+    r#"{"id":6,"method":"snapshot","params":{"reveal":false}}"#,
+];
+
+proptest! {
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
+        let _ = parse_request(&bytes);
+    }
+
+    /// A valid request with bytes replaced, inserted or removed: no panic, syntax errors are
+    /// the lines that are not JSON, and an id that is read is the line's id.
+    #[test]
+    fn mutated_requests_never_panic_and_agree_with_the_json(
+        which in 0..VALID.len(),
+        edits in prop::collection::vec(
+            (any::<prop::sample::Index>(), 0u8..3, prop::sample::select(
+                b"{}[],:\"\\ 0123456789.eE-+tfnulxaid\xff\x00".to_vec(),
+            )),
+            1..4,
+        ),
+    ) {
+        let mut line = VALID[which].as_bytes().to_vec();
+        for (at, op, byte) in edits {
+            let i = at.index(line.len() + 1);
+            match op {
+                0 if i < line.len() => line[i] = byte,
+                1 if i < line.len() => { line.remove(i); }
+                _ => line.insert(i, byte),
+            }
+        }
+        let result = parse_request(&line);
+        let json = serde_json::from_slice::<Value>(&line);
+        match (&result, &json) {
+            (Err(e), Ok(_)) => prop_assert_ne!(e.code, ErrorCode::ParseError, "{}", e.message),
+            (Err(e), Err(j)) => {
+                // Outside the params, values are checked for syntax, not built: a number
+                // out of range there is no parse error (see `parse_request`).
+                let unbuilt = j.to_string().starts_with("number out of range");
+                prop_assert!(e.code == ErrorCode::ParseError || unbuilt, "{}: {j}", e.message);
+            }
+            (Ok(_), Err(j)) => prop_assert!(false, "parsed a line that is not JSON: {j}"),
+            (Ok(_), Ok(_)) => {}
+        }
+        let read_id = match &result {
+            Ok((id, _)) => Some(id),
+            Err(e) => e.id.as_ref(),
+        };
+        if let (Some(id), Ok(v)) = (read_id, &json) {
+            prop_assert_eq!(Some(id), v.get("id"));
+        }
+    }
 }
 
 /// The reader thread starts hookless fires itself only once every earlier state change is
