@@ -5,6 +5,8 @@
 //!   (`specs/formats/chrys.md` lists the rules and the few deliberate deviations).
 //! - [`ChrysCodec`] encodes an envelope as Chrys's payload file and decodes the result file.
 //! - [`merge`] holds the pure rules for combining the project and the global file.
+//! - [`parse_user_settings`] reads the user's opt-in to project hooks
+//!   (`project.hooks_enabled`) from the bytes of their `settings.yaml`.
 //!
 //! YAML is read with saphyr-parser events and resolved here with PyYAML's YAML 1.1 rules.
 #![warn(missing_docs)]
@@ -19,6 +21,7 @@ mod pyre;
 mod pysyntax;
 mod pyval;
 mod text;
+mod user_settings;
 mod yaml;
 
 use std::{
@@ -40,6 +43,10 @@ pub use crate::{
     error::ChrysError,
     load::{NATIVE_EVENTS, TOOL_KINDS},
     matcher::{ChrysMatch, chrys_tool_kind},
+    user_settings::{
+        MAX_SETTINGS_BYTES, PROJECT_HOOKS_ENABLED_KEY, USER_SETTINGS_FILE, UserSettings,
+        parse_user_settings,
+    },
 };
 use crate::{
     load::{HookSpec, LoadWarning, RunKind},
