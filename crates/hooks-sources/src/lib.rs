@@ -16,6 +16,8 @@
 //! - [`found_paths`]: where a loaded file must be protected besides its canonical path.
 //! - [`load_user_sources`] and [`load_managed_sources`]: load the user's own files and the
 //!   administrator's with the trust policy's decision.
+//! - [`read_user_settings`]: the user's opt-in to Chrys project hooks (`project.hooks_enabled`
+//!   in their own `<chrys config dir>/settings.yaml`).
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
 
@@ -26,6 +28,7 @@ mod found;
 mod hook_dirs;
 mod load;
 mod read;
+mod user_settings;
 
 pub use crate::{
     chrys::{dormant_diagnostics, duplicate_id_diagnostics, shadowed_file_warnings},
@@ -39,4 +42,5 @@ pub use crate::{
     hook_dirs::{parse_hook_dirs_value, resolve_hook_dirs},
     load::{load_explicit_sources, load_managed_sources, load_user_sources},
     read::{MAX_SOURCE_BYTES, ReadError, parse_bytes, read_capped, read_source},
+    user_settings::{read_user_settings, user_settings_path},
 };
