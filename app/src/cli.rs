@@ -125,8 +125,10 @@ pub struct RuntimeArgs {
     /// runs that auto-approve.
     #[arg(long, value_enum, default_value = "unknown")]
     pub posture: PostureArg,
-    /// The user's own opt-in to project hooks on interactive surfaces (Chrys's
-    /// `project.hooks_enabled`).
+    /// The user's own opt-in to project hooks on interactive surfaces, forced on. Without
+    /// it, Chrys's `project.hooks_enabled` in the user's own Chrys settings decides
+    /// (`~/.chrys/settings.yaml`, `DIR/.chrys/settings.yaml` with `--config-dir`; default
+    /// off); a project's own settings never count.
     #[arg(long)]
     pub enable_project_hooks: bool,
     /// Strict mode: project scopes never activate (the deny-only contract).

@@ -48,6 +48,9 @@ fn serve(a: &crate::cli::ServeArgs) -> Result<u8> {
     for e in &built.explicit_errors {
         eprintln!("error: {e}");
     }
+    for d in &built.settings_diagnostics {
+        eprintln!("{d}");
+    }
     // Requests are read with adaptive polling: see `serve::PolledInput`.
     let input = crate::serve::PolledInput::new(std::io::stdin());
     crate::serve::run_stdio(built.runtime, input, std::io::stdout())?;

@@ -21,6 +21,9 @@ pub struct Built {
     pub runtime: HookRuntime,
     /// Errors from loading the explicit sources.
     pub explicit_errors: Vec<hooks_schema::HookDiagnostic>,
+    /// Why the user's Chrys settings document (`project.hooks_enabled`) could not be used:
+    /// a file that does not read or parse, or a value of the wrong type.
+    pub settings_diagnostics: Vec<hooks_schema::HookDiagnostic>,
     /// The canonical roots that were added.
     pub roots: Vec<PathBuf>,
     /// The working directory of the process.
@@ -57,12 +60,14 @@ pub fn build(args: &RuntimeArgs, wait_for_watch: bool) -> Result<Built> {
     let env = EnvVars::from_process();
     let process_cwd = std::env::current_dir().context("cannot read the current directory")?;
     let mut config = RuntimeConfig::new(surface(args.surface));
-    config.user_enables_project_hooks = args.enable_project_hooks;
     config.strict_project_scopes = args.strict;
     let user_dirs = match &args.config_dir {
         Some(dir) => UserDirs::under_home(&absolute(dir, &process_cwd)),
         None => UserDirs::from_env(&env),
     };
+    let settings = hooks_sources::read_user_settings(&user_dirs);
+    config.user_enables_project_hooks =
+        project_hooks_opt_in(args.enable_project_hooks, settings.project_hooks_enabled);
     config.config_dir.clone_from(&user_dirs.chrys_config_dir);
     config.user_dirs = Some(user_dirs);
     if args.config_dir.is_none() {
@@ -110,7 +115,24 @@ pub fn build(args: &RuntimeArgs, wait_for_watch: bool) -> Result<Built> {
             );
         }
     }
-    Ok(Built { runtime, explicit_errors, roots, process_cwd })
+    Ok(Built {
+        runtime,
+        explicit_errors,
+        settings_diagnostics: settings.diagnostics,
+        roots,
+        process_cwd,
+    })
+}
+
+/// The user's effective opt-in to Chrys project hooks: `--enable-project-hooks` forces it on;
+/// otherwise `project.hooks_enabled` from the user's own Chrys settings document decides;
+/// otherwise off.
+///
+/// The flag only turns it on, as it always did: to run once without project hooks while the
+/// settings file enables them, `--strict` keeps every project scope inert. A project's own
+/// `.chrys/settings.yaml` is never read for it.
+pub fn project_hooks_opt_in(flag: bool, user_setting: Option<bool>) -> bool {
+    flag || user_setting.unwrap_or(false)
 }
 
 /// `path` made absolute against `base`.

@@ -147,6 +147,9 @@ pub fn run(a: &FireArgs, colour: bool) -> Result<u8> {
     for e in &built.explicit_errors {
         eprintln!("error: {e}");
     }
+    for d in &built.settings_diagnostics {
+        eprintln!("{d}");
+    }
     if a.dry_run {
         let explanation = explain(&built.runtime.snapshot(), &envelope);
         if a.json {

@@ -88,6 +88,12 @@ pub fn run(a: &ListArgs, colour: bool) -> Result<u8> {
         inv["surface"] = json!(built.runtime.config().surface.as_str());
         inv["explicit_errors"] =
             json!(built.explicit_errors.iter().map(ToString::to_string).collect::<Vec<_>>());
+        inv["user_enables_project_hooks"] =
+            json!(built.runtime.config().user_enables_project_hooks);
+        inv["settings_diagnostics"] =
+            json!(built.settings_diagnostics.iter().map(ToString::to_string).collect::<Vec<_>>());
+        inv["advisories"] =
+            json!(built.runtime.advisories().iter().map(ToString::to_string).collect::<Vec<_>>());
         writeln!(out, "{inv}")?;
     } else {
         render(&mut out, &snap, &built, a.reveal, colour)?;
@@ -115,6 +121,9 @@ fn render(
     }
     for e in &built.explicit_errors {
         writeln!(out, "{}: {e}", paint("31", "error"))?;
+    }
+    for d in &built.settings_diagnostics {
+        writeln!(out, "{d}")?;
     }
     if snap.sources().is_empty() {
         writeln!(out, "no hook sources found")?;

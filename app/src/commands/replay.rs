@@ -246,6 +246,9 @@ pub fn run(a: &ReplayArgs, colour: bool) -> Result<u8> {
     for e in &built.explicit_errors {
         eprintln!("error: {e}");
     }
+    for d in &built.settings_diagnostics {
+        eprintln!("{d}");
+    }
 
     let rt = setup::tokio_runtime()?;
     let (pin, start_report, rows, prompts_blocked) = rt.block_on(async {
