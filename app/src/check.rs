@@ -115,12 +115,43 @@ pub fn check_bytes(display: &str, path: &Path, bytes: &[u8], choice: FormatChoic
         FormatChoice::Auto => detect_format(path, bytes),
         FormatChoice::Fixed(f) => f,
     };
-    let (hooks, mut diagnostics) = match parse_as(format, bytes, path) {
-        Ok(p) => (p.definitions, p.diagnostics),
-        Err(d) => (Vec::new(), d),
+    let (hooks, mut diagnostics) = if format == WireFormat::Chrys && is_chrys_settings(path) {
+        (Vec::new(), check_chrys_settings(bytes, path))
+    } else {
+        match parse_as(format, bytes, path) {
+            Ok(p) => (p.definitions, p.diagnostics),
+            Err(d) => (Vec::new(), d),
+        }
     };
     diagnostics.sort_by_key(|d| (d.severity != Severity::Error, d.line));
     FileReport { path: display.to_owned(), format, hooks, diagnostics }
+}
+
+/// Whether a file read as Chrys is the user's settings document rather than a hooks file:
+/// Chrys names its hooks files `hooks.{yaml,yml,json}`, never `settings.yaml`.
+fn is_chrys_settings(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == hooks_format_chrys::USER_SETTINGS_FILE)
+}
+
+/// Checks a Chrys settings document for the one setting the engine reads from it,
+/// `project.hooks_enabled`: its diagnostics, then what it sets, as an info line.
+fn check_chrys_settings(bytes: &[u8], path: &Path) -> Vec<HookDiagnostic> {
+    let settings = hooks_format_chrys::parse_user_settings(bytes, path);
+    let key = hooks_format_chrys::PROJECT_HOOKS_ENABLED_KEY;
+    let said = match settings.project_hooks_enabled {
+        Some(true) => format!("{key} is on: project Chrys hooks may run on interactive surfaces"),
+        Some(false) => format!("{key} is off"),
+        None => format!("{key} is not set (off)"),
+    };
+    let mut out = settings.diagnostics;
+    out.push(
+        HookDiagnostic::info(format!(
+            "{said} (only the user's own settings file counts; a project's is never read for it)"
+        ))
+        .in_file(path)
+        .with_code("project_hooks_setting"),
+    );
+    out
 }
 
 #[cfg(test)]

@@ -76,3 +76,48 @@ fn errors_come_first_and_carry_lines() {
     assert!(r.diagnostics.iter().all(|d| d.line.is_some()), "{:?}", r.diagnostics);
     assert_eq!(r.hooks.len(), 1);
 }
+
+#[test]
+fn a_chrys_settings_file_is_checked_for_the_project_hooks_setting() {
+    let check = |text: &str| {
+        check_bytes(
+            "settings.yaml",
+            Path::new("/home/u/.chrys/settings.yaml"),
+            text.as_bytes(),
+            FormatChoice::Auto,
+        )
+    };
+    let r = check("ui: {theme: dark}\nproject:\n  hooks_enabled: yes\n");
+    assert!(r.ok(), "{:?}", r.diagnostics);
+    assert_eq!(r.format, WireFormat::Chrys);
+    assert!(r.hooks.is_empty());
+    let [d] = r.diagnostics.as_slice() else { panic!("{:?}", r.diagnostics) };
+    assert_eq!(d.severity, Severity::Info);
+    assert!(d.message.starts_with("project.hooks_enabled is on"), "{}", d.message);
+
+    // A malformed file is an error on its line, as for a hooks file.
+    let r = check("project:\n  hooks_enabled: [true\n");
+    assert!(!r.ok());
+    let e = &r.diagnostics[0];
+    assert!(e.is_error());
+    assert_eq!(e.source.as_deref(), Some(Path::new("/home/u/.chrys/settings.yaml")));
+    assert!(e.line.is_some(), "{e:?}");
+    assert_eq!(r.to_json()["diagnostics"][0]["line"], json!(e.line));
+
+    // A value of the wrong type is a warning: the file is usable, the setting stays off.
+    let r = check("project.hooks_enabled: maybe\n");
+    assert!(r.ok());
+    assert!(r.diagnostics.iter().any(|d| d.severity == Severity::Warning && d.line == Some(1)));
+    assert!(
+        r.diagnostics.iter().any(|d| d.message.starts_with("project.hooks_enabled is not set"))
+    );
+
+    // A hooks file is still a hooks file.
+    let r = check_bytes(
+        "hooks.yaml",
+        Path::new("/home/u/.chrys/hooks/hooks.yaml"),
+        b"project: {hooks_enabled: true}\n",
+        FormatChoice::Auto,
+    );
+    assert!(!r.ok(), "{:?}", r.diagnostics);
+}
