@@ -365,3 +365,130 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+const CHRYS_BLOCK: &str = "version: 1\nhooks:\n  - id: no-rm\n    event: before_tool_call\n    run: {type: script, path: block.sh}\n    execution: {mode: blocking}\n";
+const CHRYS_BLOCK_SH: &str = "#!/bin/sh\ntouch \"$(dirname \"$0\")/ran\"\nprintf '{\"action\": \"block\", \"reason\": \"no rm\"}' > \"$CHRYS_HOOK_RESULT\"\n";
+
+/// Chrys's `project.hooks_enabled`, read from the user's own `settings.yaml` (here under
+/// `--config-dir`): without it a project Chrys hook is inert on an interactive surface (and
+/// `list` says it is dormant); with it the hook runs; the project's own settings never count;
+/// a malformed user file is shown with its path and line; `--enable-project-hooks` still
+/// forces it on.
+#[test]
+fn the_users_chrys_settings_file_enables_project_chrys_hooks() {
+    let d = TestDir::new();
+    d.write(".chrys/hooks/hooks.yaml", CHRYS_BLOCK);
+    d.script(".chrys/hooks/block.sh", CHRYS_BLOCK_SH);
+    let ran = d.path().join(".chrys/hooks/ran");
+    let cfg = TestDir::new();
+    let cfgp = cfg.path().to_str().unwrap();
+    let list = |extra: &[&str]| {
+        let o = hooks_in(
+            d.path(),
+            &[&["list", "--root", ".", "--config-dir", cfgp, "--surface", "tui", "--json"], extra]
+                .concat(),
+            "",
+        );
+        assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+        json_lines(&o).remove(0)
+    };
+    let fire = |extra: &[&str]| {
+        hooks_in(
+            d.path(),
+            &[
+                &[
+                    "fire",
+                    "before_tool_call",
+                    "--root",
+                    ".",
+                    "--config-dir",
+                    cfgp,
+                    "--surface",
+                    "tui",
+                    "--payload",
+                    "-",
+                ],
+                extra,
+            ]
+            .concat(),
+            r#"{"tool": {"name": "Bash", "kind": "shell", "args": {"command": "rm -rf /"}}}"#,
+        )
+    };
+    let chrys_source = |inv: &Value| {
+        inv["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["kind"] == "project_chrys_file")
+            .cloned()
+            .unwrap_or_else(|| panic!("no project chrys source: {inv}"))
+    };
+    let dormant = |inv: &Value| {
+        inv["advisories"].as_array().unwrap().iter().any(|a| {
+            a.as_str().unwrap().contains("hooks.yaml")
+                && a.as_str().unwrap().contains("project.hooks_enabled")
+        })
+    };
+
+    // No settings file: inert, dormant, and the hook does not run.
+    let inv = list(&[]);
+    assert_eq!(inv["user_enables_project_hooks"], false);
+    assert_eq!(chrys_source(&inv)["active"], false, "{inv}");
+    assert!(dormant(&inv), "{inv}");
+    let o = fire(&[]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(!ran.exists());
+
+    // The project's own Chrys settings cannot turn it on.
+    d.write(".chrys/settings.yaml", "project:\n  hooks_enabled: true\n");
+    let inv = list(&[]);
+    assert_eq!(inv["user_enables_project_hooks"], false);
+    assert_eq!(chrys_source(&inv)["active"], false, "{inv}");
+    let o = fire(&[]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(!ran.exists());
+
+    // The user's own settings turn it on: active, not dormant, and the hook blocks.
+    cfg.write(".chrys/settings.yaml", "ui: {theme: dark}\nproject:\n  hooks_enabled: true\n");
+    let inv = list(&[]);
+    assert_eq!(inv["user_enables_project_hooks"], true);
+    assert_eq!(chrys_source(&inv)["active"], true, "{inv}");
+    assert!(!dormant(&inv), "{inv}");
+    let o = fire(&["--json"]);
+    assert_eq!(code(&o), 2, "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(json_lines(&o)[0]["decision"], "deny");
+    assert!(ran.exists());
+    std::fs::remove_file(&ran).unwrap();
+
+    // The dotted spelling and the string forms count too.
+    cfg.write(".chrys/settings.yaml", "project.hooks_enabled: 'on'\n");
+    assert_eq!(list(&[])["user_enables_project_hooks"], true);
+    cfg.write(".chrys/settings.yaml", "project.hooks_enabled: 'off'\n");
+    assert_eq!(list(&[])["user_enables_project_hooks"], false);
+    // The flag forces it on whatever the file says.
+    let inv = list(&["--enable-project-hooks"]);
+    assert_eq!(inv["user_enables_project_hooks"], true);
+    assert_eq!(chrys_source(&inv)["active"], true, "{inv}");
+
+    // A malformed user file: off, and shown with its path and line.
+    let settings = cfg.write(".chrys/settings.yaml", "project:\n  hooks_enabled: [true\n");
+    let inv = list(&[]);
+    assert_eq!(inv["user_enables_project_hooks"], false);
+    let diag = inv["settings_diagnostics"][0].as_str().unwrap().to_owned();
+    assert!(diag.starts_with(&format!("{}:", settings.display())), "{diag}");
+    assert!(diag.contains(": error: cannot parse the settings file"), "{diag}");
+    let text =
+        hooks_in(d.path(), &["list", "--root", ".", "--config-dir", cfgp, "--surface", "tui"], "");
+    assert!(stdout(&text).contains(&diag), "{}", stdout(&text));
+    let o = fire(&[]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains(&diag), "{}", stderr(&o));
+    assert!(!ran.exists());
+    // A value of the wrong type: a warning on its line, off.
+    cfg.write(".chrys/settings.yaml", "project:\n  hooks_enabled: 2\n");
+    let inv = list(&[]);
+    assert_eq!(inv["user_enables_project_hooks"], false);
+    let diag = inv["settings_diagnostics"][0].as_str().unwrap();
+    assert!(diag.starts_with(&format!("{}:2:", settings.display())), "{diag}");
+    assert!(diag.contains("warning: project.hooks_enabled must be a boolean"), "{diag}");
+}
