@@ -46,6 +46,12 @@ fn the_last_spelling_in_file_order_wins() {
     );
     // A duplicate key: the last value wins (PyYAML), at the first key's place.
     assert_eq!(
+        value(
+            "project: {hooks_enabled: false}\nproject.hooks_enabled: false\nproject: {hooks_enabled: true}\n"
+        ),
+        Some(false)
+    );
+    assert_eq!(
         value("project: {hooks_enabled: true}\nproject: {hooks_enabled: false}\n"),
         Some(false)
     );
