@@ -54,8 +54,9 @@ impl EnvVars {
     /// On Windows, the base of Chrys's config directory (`%APPDATA%\chrys`).
     pub const APPDATA: &'static str = "APPDATA";
     /// The base of the engine's own per-user configuration directory
-    /// (`$XDG_CONFIG_HOME/agent-hooks`, default `~/.config/agent-hooks`), where the app keeps
-    /// user-owned switches such as the project-hooks opt-in.
+    /// (`$XDG_CONFIG_HOME/agent-hooks`, default `~/.config/agent-hooks`), where the engine keeps
+    /// its own state. (The project-hooks opt-in is read from Chrys's own settings,
+    /// [`crate::read_user_settings`].)
     pub const XDG_CONFIG_HOME: &'static str = "XDG_CONFIG_HOME";
     /// The user's login shell, handed to codecs as `EncodeContext::user_shell` for formats that
     /// run command strings through a shell.
