@@ -6,7 +6,9 @@
 //!   JSON payload and prints a decision, exec'd directly);
 //! - 16 observer hooks that each wait 100 ms, run concurrently;
 //! - 16 CPU-light hooks (the script) through the engine, against the same 16 commands
-//!   spawned bare in parallel.
+//!   spawned bare in parallel;
+//! - one durable outbox job's file lifecycle (`write_pending`, `mark_started`, `finish`,
+//!   each write `fsync`ed), in the system temporary folder.
 //!
 //! `--json` prints one JSON object; otherwise a table of medians and ratios.
 
@@ -18,7 +20,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext};
+use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext, JobState, Outbox, OutboxJob};
 use hooks_schema::{
     AbsPathBuf, Binding, Decision, Delivery, EncodeContext, Envelope, ExecutionMode, HookCodec,
     HookCommand, HookDefinition, HookEvent, HookId, HookSourceId, HookSourceKind, HookVerdict,
@@ -291,6 +293,22 @@ fn main() {
             t.elapsed()
         },
     );
+
+    // One durable job: three synced writes (pending, pending again, done) and an unlink.
+    let outbox = Outbox::new(dir.join("outbox"));
+    let durable = binding("d", HookEvent::TurnEnd, &["/bin/true"]);
+    let mut jobs = Vec::new();
+    for i in 0..25 {
+        let t = Instant::now();
+        let mut job = OutboxJob::new(&durable, &observer_env);
+        outbox.write_pending(&job).expect("write pending");
+        outbox.mark_started(&mut job).expect("mark started");
+        outbox.finish(&mut job, JobState::Done, None).expect("finish");
+        if i >= 5 {
+            jobs.push(ms(t.elapsed()));
+        }
+    }
+    let outbox_job_ms = median(&mut jobs);
     let _ = std::fs::remove_dir_all(&dir);
 
     let single_ratio = pairs.iter().map(Pair::ratio).fold(0.0, f64::max);
@@ -307,6 +325,7 @@ fn main() {
             "parallel_cpu_16_ratio": cpu.ratio(),
             "parallel_cpu_16_engine_ms": cpu.engine_ms,
             "parallel_cpu_16_bare_ms": cpu.bare_ms,
+            "outbox_durable_job_ms": outbox_job_ms,
         });
         println!("{obj}");
         return;
@@ -327,6 +346,10 @@ fn main() {
     println!(
         "{:<40} {:>12.1} {:>12} {:>8}  < 150 ms",
         "16 parallel 100 ms waiters", parallel_wait_16_ms, "-", "-"
+    );
+    println!(
+        "{:<40} {:>12.3} {:>12} {:>8}  (reported)",
+        "durable outbox job (3 synced writes)", outbox_job_ms, "-", "-"
     );
     println!("single_hook_overhead_ratio (worst of the two) = {single_ratio:.3}");
 }

@@ -17,7 +17,7 @@ use tokio::{sync::Semaphore, task::JoinHandle};
 use crate::{
     DispatchConfig, DispatchError,
     join::join_all,
-    outbox::{Outbox, OutboxJob, now_ms},
+    outbox::{Outbox, OutboxJob, now_ms, record_outcome, write_off_runtime},
     runner::{Lingering, not_started, run_tracked},
 };
 
@@ -546,14 +546,15 @@ impl Dispatcher {
             let (b2, env, ctx) = (b.clone(), Arc::clone(env), Arc::clone(ctx));
             tokio::spawn(async move {
                 let mut job = job;
-                if let (Some(outbox), Some(j)) = (&inner.outbox, job.as_mut()) {
-                    let _ = outbox.mark_started(j);
+                if let (Some(outbox), Some(j)) = (&inner.outbox, job.take()) {
+                    job = write_off_runtime(outbox, j, Outbox::mark_started).await;
                     #[cfg(test)]
                     crate::testing::crash_point("after_start", 0);
                 }
                 let ex = execute(&inner, &b2, &env, &ctx).await;
-                if let (Some(outbox), Some(j)) = (&inner.outbox, job.as_mut()) {
-                    let _ = outbox.finish_with(j, &ex.outcome);
+                if let (Some(outbox), Some(mut j)) = (&inner.outbox, job) {
+                    let (state, why) = record_outcome(&mut j, &ex.outcome);
+                    write_off_runtime(outbox, j, move |o, j| o.finish(j, state, why)).await;
                 }
                 HookRun::ran(&b2, ex)
             })
@@ -655,8 +656,9 @@ fn start_detached(
         };
         d.files.set_keep(false);
         drop(d.files);
-        if let (Some(outbox), Some(j)) = (&inner.outbox, job.as_mut()) {
-            let _ = outbox.finish_with(j, &outcome);
+        if let (Some(outbox), Some(mut j)) = (&inner.outbox, job) {
+            let (state, why) = record_outcome(&mut j, &outcome);
+            write_off_runtime(outbox, j, move |o, j| o.finish(j, state, why)).await;
         }
         let verdict = b.definition.codec.decode(&b.definition, &env, &outcome);
         HookRun::ran(&b, Executed { outcome, verdict, queued: Duration::ZERO })

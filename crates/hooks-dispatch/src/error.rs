@@ -10,7 +10,7 @@ pub enum DispatchError {
     /// A file or folder of the runtime directory could not be read, written or moved.
     #[error("cannot {action} `{}`", path.display())]
     Io {
-        /// What was attempted (`write`, `read`, `rename`, `create folder`, `remove`).
+        /// What was attempted (`write`, `sync`, `read`, `rename`, `create folder`, `remove`).
         action: &'static str,
         /// The path.
         path: PathBuf,

@@ -1,5 +1,7 @@
 //! The durable outbox: one JSON file per job in `pending/`, `done/` or `failed/`, each
-//! write atomic (temporary file, then rename), mode 0600.
+//! write atomic (temporary file, then rename), mode 0600, and durable: the temporary file is
+//! `fsync`ed before the rename and the folder after it, so a written job survives a power
+//! loss, not only a crash of the engine.
 //!
 //! Lifecycle: `write_pending` before the spawn; `mark_started` when a slot is taken
 //! (`retries += 1`); `finish` writes the job into `done/` or `failed/` and only then
@@ -8,7 +10,7 @@
 //! runs at least once.
 
 use std::{
-    fs::{self, OpenOptions},
+    fs::{self, File, OpenOptions},
     io::Write,
     os::unix::fs::OpenOptionsExt,
     path::{Path, PathBuf},
@@ -162,20 +164,8 @@ impl Outbox {
         job: &mut OutboxJob,
         outcome: &RawOutcome,
     ) -> Result<(), DispatchError> {
-        job.exit_code = outcome.exit_code();
-        let tail = outcome.stderr.lossy();
-        let cut = tail.len().saturating_sub(1024);
-        let cut = (cut..tail.len()).find(|i| tail.is_char_boundary(*i)).unwrap_or(tail.len());
-        job.stderr_tail = tail.get(cut..).filter(|s| !s.is_empty()).map(str::to_owned);
-        if outcome.succeeded() {
-            self.finish(job, JobState::Done, None)
-        } else {
-            let why = match &outcome.exit {
-                hooks_schema::ExitInfo::NotStarted(f) => f.message.clone(),
-                _ => outcome.failure_label().unwrap_or_else(|| "failed".to_owned()),
-            };
-            self.finish(job, JobState::Failed, Some(why))
-        }
+        let (state, why) = record_outcome(job, outcome);
+        self.finish(job, state, why)
     }
 
     /// Moves a job to `done/` or `failed/`: writes it there first, then removes it from
@@ -242,28 +232,105 @@ impl Outbox {
         (jobs, errors)
     }
 
+    /// Writes `job` into a state's folder: a temporary file, `fsync`ed, renamed over the job's
+    /// file, then the folder `fsync`ed so the new name is on disk when this returns.
     fn write(&self, state: JobState, job: &OutboxJob) -> Result<(), DispatchError> {
         let dir = self.root.join(state.as_str());
-        ensure_private_dir(&dir).map_err(|e| DispatchError::io("create folder", &dir, e))?;
+        ensure_durable_dir(&dir)?;
         let path = dir.join(format!("{}.json", job.job_id));
         let tmp = dir.join(format!(".{}.{}.tmp", job.job_id, crate::files::unique_token()));
         let bytes = serde_json::to_vec_pretty(job)
             .map_err(|e| DispatchError::InvalidJob { path: path.clone(), source: e })?;
-        let written = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&tmp)
-            .and_then(|mut f| f.write_all(&bytes));
-        if let Err(e) = written {
+        let file = OpenOptions::new().write(true).create_new(true).mode(0o600).open(&tmp);
+        let (action, result) = match file {
+            Err(e) => ("write", Err(e)),
+            Ok(mut f) => match f.write_all(&bytes) {
+                Err(e) => ("write", Err(e)),
+                // Without this, a power loss after the rename could leave an empty or
+                // partial file under the job's name (the data may reach the disk after the
+                // rename does).
+                Ok(()) => ("sync", f.sync_all()),
+            },
+        };
+        if let Err(e) = result {
             let _ = fs::remove_file(&tmp);
-            return Err(DispatchError::io("write", tmp, e));
+            return Err(DispatchError::io(action, tmp, e));
         }
         fs::rename(&tmp, &path).map_err(|e| {
             let _ = fs::remove_file(&tmp);
-            DispatchError::io("rename", path, e)
-        })
+            DispatchError::io("rename", &path, e)
+        })?;
+        // The rename is a change of the folder: it is durable once the folder is synced.
+        sync_dir(&dir)
     }
+}
+
+/// `fsync`s a folder, so that the entries created, renamed or removed in it are on disk.
+fn sync_dir(dir: &Path) -> Result<(), DispatchError> {
+    File::open(dir).and_then(|d| d.sync_all()).map_err(|e| DispatchError::io("sync", dir, e))
+}
+
+/// Creates `dir` (and missing parents, mode 0700) unless it exists; each folder created is
+/// made durable by syncing its parent, so a job written into it cannot vanish with its folder.
+fn ensure_durable_dir(dir: &Path) -> Result<(), DispatchError> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    // The folders missing now, deepest first: each gets its entry synced once created.
+    let mut missing = Vec::new();
+    let mut cur = dir;
+    while !cur.as_os_str().is_empty() && !cur.is_dir() {
+        missing.push(cur);
+        let Some(parent) = cur.parent() else { break };
+        cur = parent;
+    }
+    ensure_private_dir(dir).map_err(|e| DispatchError::io("create folder", dir, e))?;
+    for m in missing {
+        let parent = m.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        sync_dir(parent)?;
+    }
+    Ok(())
+}
+
+/// Records an outcome in `job` (exit code, stderr tail) and says where it goes: `done/` for
+/// exit 0, else `failed/` with the reason.
+pub(crate) fn record_outcome(
+    job: &mut OutboxJob,
+    outcome: &RawOutcome,
+) -> (JobState, Option<String>) {
+    job.exit_code = outcome.exit_code();
+    let tail = outcome.stderr.lossy();
+    let cut = tail.len().saturating_sub(1024);
+    let cut = (cut..tail.len()).find(|i| tail.is_char_boundary(*i)).unwrap_or(tail.len());
+    job.stderr_tail = tail.get(cut..).filter(|s| !s.is_empty()).map(str::to_owned);
+    if outcome.succeeded() {
+        (JobState::Done, None)
+    } else {
+        let why = match &outcome.exit {
+            hooks_schema::ExitInfo::NotStarted(f) => f.message.clone(),
+            _ => outcome.failure_label().unwrap_or_else(|| "failed".to_owned()),
+        };
+        (JobState::Failed, Some(why))
+    }
+}
+
+/// Runs a synced outbox write (about a millisecond of `fsync`s here) on tokio's blocking
+/// pool, so that a durable job does not stall the other hooks the same runtime supervises.
+/// `None` when the write could not run (the runtime is shutting down): the job then stays in
+/// `pending/` for the next start, as after a crash.
+pub(crate) async fn write_off_runtime(
+    outbox: &Outbox,
+    mut job: OutboxJob,
+    write: impl FnOnce(&Outbox, &mut OutboxJob) -> Result<(), DispatchError> + Send + 'static,
+) -> Option<OutboxJob> {
+    let outbox = outbox.clone();
+    tokio::task::spawn_blocking(move || {
+        // A failed write leaves the job where it was: in `pending/`, retried at the next start.
+        let _ = write(&outbox, &mut job);
+        job
+    })
+    .await
+    .ok()
 }
 
 pub(crate) fn now_ms() -> u64 {

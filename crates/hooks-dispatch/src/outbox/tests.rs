@@ -65,6 +65,45 @@ fn lifecycle_writes_atomically_and_privately() {
 }
 
 #[test]
+fn write_pending_returns_with_the_complete_file_under_its_name() {
+    // A power loss cannot be simulated here; what is checked is the state `write_pending`
+    // promises when it returns: every missing folder created, the job's file complete under
+    // its final name, no temporary file left beside it.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("runtime/hooks/outbox");
+    let outbox = Outbox::new(root.clone());
+    let b = durable("h", "true", "/p/a.json");
+    let job = OutboxJob::new(&b, &tool_envelope("cat ~/.ssh/id_rsa"));
+    outbox.write_pending(&job).unwrap();
+    let path = outbox.job_path(JobState::Pending, &job.job_id);
+    assert_eq!(names(&root), ["pending"]);
+    assert_eq!(names(&root.join("pending")), [format!("{}.json", job.job_id)]);
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(bytes, serde_json::to_vec_pretty(&job).unwrap());
+    assert_eq!(serde_json::from_slice::<OutboxJob>(&bytes).unwrap(), job);
+    assert_eq!(
+        std::fs::metadata(root.join("pending")).unwrap().permissions().mode() & 0o777,
+        0o700
+    );
+}
+
+#[test]
+fn a_failed_write_names_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    // The outbox root is a file: its folders cannot be created.
+    std::fs::write(dir.path().join("outbox"), "").unwrap();
+    let outbox = Outbox::new(dir.path().join("outbox"));
+    let job = OutboxJob::new(&durable("h", "true", "/p/a.json"), &tool_envelope("ls"));
+    let err = outbox.write_pending(&job).unwrap_err();
+    let crate::DispatchError::Io { action, path, .. } = &err else { panic!("{err:?}") };
+    assert_eq!(
+        (*action, path.as_path()),
+        ("create folder", dir.path().join("outbox/pending").as_path())
+    );
+    assert!(err.to_string().contains("outbox/pending"), "{err}");
+}
+
+#[test]
 fn list_reports_invalid_files_and_skips_temporaries() {
     let dir = tempfile::tempdir().unwrap();
     let outbox = Outbox::new(dir.path().to_path_buf());
