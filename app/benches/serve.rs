@@ -3,7 +3,11 @@
 //! Measured side by side in one run, over in-process stdio pipes (the same byte path a child
 //! process's stdin and stdout take, without the process):
 //! - the round trip of one `fire` that matches no hook: write the request line, read the
-//!   answer line (the protocol's own overhead: framing, parsing, actor hop, rendering);
+//!   answer line (the protocol's own overhead: framing, parsing, the fire, rendering), with
+//!   the threads wherever the kernel puts them, then forced onto two vCPUs (every wake-up
+//!   crosses) and onto one; next to it a bare echo over the same pipes (the floor);
+//! - the same request's work on one thread without pipes (parse, plan, fire, render,
+//!   encode), which is what the server adds to the floor;
 //! - 1 000 pipelined `fire` requests that each run one cheap hook (`true` from a Cursor
 //!   file named as an explicit source), against the same 1 000 fires through the Rust API
 //!   (`FireHandle::fire`, all in flight at once on a runtime of the same size).
@@ -20,11 +24,18 @@ use std::{
 
 use hooks_app::{
     runtime::{HookRuntime, RuntimeConfig},
-    serve::{PolledInput, ServeOptions, run_stdio_with},
+    serve::{
+        PolledInput, Request, ServeOptions, parse_request, protocol::response, render,
+        run_stdio_with,
+    },
 };
 use hooks_schema::{Envelope, HookEvent, ToolCall, ToolKind};
 use hooks_sources::{ExplicitHookSource, ExplicitSourceScope, SourceFormat};
 use hooks_trust::Surface;
+use nix::{
+    sched::{CpuSet, sched_setaffinity},
+    unistd::Pid,
+};
 use serde_json::json;
 
 const ROUNDTRIPS: usize = 3_000;
@@ -67,10 +78,49 @@ struct Pipes {
     server: thread::JoinHandle<()>,
 }
 
-fn start(rt: HookRuntime) -> Pipes {
+/// Where the client and the server run: wherever the kernel puts them, or pinned (the
+/// server's threads inherit the CPU of the thread that starts it).
+#[derive(Debug, Clone, Copy)]
+enum Placement {
+    Free,
+    /// Client on one vCPU, every server thread on another: each wake-up crosses vCPUs.
+    Split,
+    /// Client and server on the same vCPU.
+    Shared,
+}
+
+impl Placement {
+    fn cpus(self) -> Option<(usize, usize)> {
+        match self {
+            Placement::Free => None,
+            Placement::Split => Some((0, 1)),
+            Placement::Shared => Some((0, 0)),
+        }
+    }
+}
+
+/// Pins the calling thread to `cpu`; false when the machine or the kernel says no.
+fn pin_to(cpu: usize) -> bool {
+    let mut set = CpuSet::new();
+    set.set(cpu).is_ok() && sched_setaffinity(Pid::from_raw(0), &set).is_ok()
+}
+
+/// Lets the calling thread run anywhere again.
+fn unpin() {
+    let mut set = CpuSet::new();
+    for cpu in 0..CpuSet::count() {
+        let _ = set.set(cpu);
+    }
+    let _ = sched_setaffinity(Pid::from_raw(0), &set);
+}
+
+fn start(rt: HookRuntime, server_cpu: Option<usize>) -> Pipes {
     let (in_r, in_w) = std::io::pipe().expect("pipe");
     let (out_r, out_w) = std::io::pipe().expect("pipe");
     let server = thread::spawn(move || {
+        if let Some(cpu) = server_cpu {
+            assert!(pin_to(cpu), "cannot pin the server to cpu {cpu}");
+        }
         let input = PolledInput::new(in_r);
         run_stdio_with(rt, input, out_w, ServeOptions::default()).expect("serve");
     });
@@ -100,8 +150,12 @@ fn percentile(v: &mut [f64], p: f64) -> f64 {
     v.get(i).copied().unwrap_or(f64::NAN)
 }
 
-fn roundtrips(cwd: &Path) -> Vec<f64> {
-    let mut p = start(runtime(None));
+fn roundtrips(cwd: &Path, placement: Placement) -> Vec<f64> {
+    let (client_cpu, server_cpu) = placement.cpus().unzip();
+    let mut p = start(runtime(None), server_cpu);
+    if let Some(cpu) = client_cpu {
+        assert!(pin_to(cpu), "cannot pin the client to cpu {cpu}");
+    }
     let mut samples = Vec::with_capacity(ROUNDTRIPS);
     let mut line = String::new();
     let env = serde_json::to_string(&envelope(cwd)).expect("envelope");
@@ -117,6 +171,7 @@ fn roundtrips(cwd: &Path) -> Vec<f64> {
             samples.push(dt.as_secs_f64() * 1e6);
         }
     }
+    unpin();
     stop(p);
     samples
 }
@@ -154,8 +209,34 @@ fn echo_roundtrips(cwd: &Path) -> Vec<f64> {
     samples
 }
 
+/// The server's own work for one request, on this thread: parse, plan, fire (no hook),
+/// render and encode, in microseconds per request (median of batches).
+fn work(cwd: &Path) -> f64 {
+    let rt = runtime(None);
+    let fire = rt.fire_handle();
+    let tokio_rt =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio");
+    let env = serde_json::to_string(&envelope(cwd)).expect("envelope");
+    let line = format!("{{\"id\":7,\"method\":\"fire\",\"params\":{{\"envelope\":{env}}}}}");
+    let mut batches = Vec::new();
+    for _ in 0..21 {
+        let t = Instant::now();
+        for _ in 0..1_000 {
+            let (id, request) = parse_request(line.as_bytes()).expect("request");
+            let Request::Fire { envelope, .. } = request else { panic!("not a fire") };
+            let plan = fire.plan(&envelope);
+            assert!(plan.is_idle());
+            let report = tokio_rt.block_on(fire.fire_planned(plan, &envelope));
+            let bytes = serde_json::to_vec(&response(id, render::fire_report(&report, None)));
+            std::hint::black_box(bytes.expect("encode"));
+        }
+        batches.push(t.elapsed().as_secs_f64() * 1e6 / 1_000.0);
+    }
+    median(&mut batches)
+}
+
 fn pipelined(hooks: &Path, cwd: &Path) -> Duration {
-    let mut p = start(runtime(Some(hooks)));
+    let mut p = start(runtime(Some(hooks)), None);
     let env = serde_json::to_string(&envelope(cwd)).expect("envelope");
     let mut batch = String::new();
     for i in 0..PIPELINED {
@@ -228,8 +309,13 @@ fn main() {
     let cwd = dir.path();
 
     let mut echo_samples = echo_roundtrips(cwd);
-    let mut rt_samples = roundtrips(cwd);
+    let mut rt_samples = roundtrips(cwd, Placement::Free);
     echo_samples.extend(echo_roundtrips(cwd));
+    // The two placements the free run lands in, forced: a machine with one CPU has no split.
+    let two_cpus = thread::available_parallelism().is_ok_and(|n| n.get() >= 2);
+    let mut split = if two_cpus { roundtrips(cwd, Placement::Split) } else { Vec::new() };
+    let mut shared = roundtrips(cwd, Placement::Shared);
+    let work_us = work(cwd);
     let mut serve_ms = Vec::new();
     let mut api_ms = Vec::new();
     for _ in 0..PIPELINE_ROUNDS {
@@ -239,6 +325,9 @@ fn main() {
     let fire_rt = median(&mut rt_samples);
     let fire_p90 = percentile(&mut rt_samples, 0.9);
     let echo_rt = median(&mut echo_samples);
+    let split_rt = median(&mut split);
+    let split_p90 = percentile(&mut split, 0.9);
+    let shared_rt = median(&mut shared);
     let serve = median(&mut serve_ms);
     let api = median(&mut api_ms);
     let ratio = serve / api;
@@ -250,6 +339,10 @@ fn main() {
                 "fire_roundtrip_p90_us": (fire_p90 * 10.0).round() / 10.0,
                 "echo_roundtrip_us": (echo_rt * 10.0).round() / 10.0,
                 "fire_roundtrip_over_echo_us": ((fire_rt - echo_rt) * 10.0).round() / 10.0,
+                "fire_roundtrip_split_us": (split_rt * 10.0).round() / 10.0,
+                "fire_roundtrip_split_p90_us": (split_p90 * 10.0).round() / 10.0,
+                "fire_roundtrip_shared_us": (shared_rt * 10.0).round() / 10.0,
+                "protocol_work_us": (work_us * 100.0).round() / 100.0,
                 "pipelined_1000_ms": (serve * 10.0).round() / 10.0,
                 "api_1000_ms": (api * 10.0).round() / 10.0,
                 "pipelined_1000_ratio": (ratio * 1000.0).round() / 1000.0,
@@ -261,6 +354,10 @@ fn main() {
         println!("{:<48} {:>10.1}µs", "  (p90)", fire_p90);
         println!("{:<48} {:>10.1}µs", "bare echo over the same pipes (the floor)", echo_rt);
         println!("{:<48} {:>10.1}µs", "protocol overhead above the floor", fire_rt - echo_rt);
+        println!("{:<48} {:>10.1}µs", "fire round trip, client and server split", split_rt);
+        println!("{:<48} {:>10.1}µs", "  (p90)", split_p90);
+        println!("{:<48} {:>10.1}µs", "fire round trip, client and server on one vCPU", shared_rt);
+        println!("{:<48} {:>10.2}µs", "the server's work per request, no pipes", work_us);
         println!("{:<48} {:>10.1}ms", "1 000 pipelined fires over stdio, one hook each", serve);
         println!("{:<48} {:>10.1}ms", "1 000 concurrent fires through the Rust API", api);
         println!("{:<48} {:>11.3}x", "ratio (target <= 1.2)", ratio);
