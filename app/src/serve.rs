@@ -1,7 +1,8 @@
 //! `hooks serve --stdio`: the runtime as a long-lived child process speaking newline-delimited
 //! JSON on stdin and stdout, so agents in any language embed the engine.
 //!
-//! Threads and tasks: one reader thread splits stdin into bounded lines, parses them, answers
+//! Threads and tasks: one reader thread splits stdin into bounded lines (with `hooks serve`,
+//! polling stdin briefly before it blocks: see [`PolledInput`]), parses them, answers
 //! protocol errors, `hello`, `ping` and fires that match no hook itself (once every earlier
 //! state change is applied), and hands the rest to one actor task that owns the
 //! [`HookRuntime`]; the actor applies state changes in arrival order and hands reads (`fire`,
