@@ -89,6 +89,21 @@ const SLOT: u64 = 11;
 /// A released slot.
 const BLANK: &[u8; 11] = b"          \n";
 
+/// A slot's line for group `g`: the id right-aligned in ten columns, then a newline (what
+/// `format!("{g:>10}\n")` gives, without allocating on every hook run).
+fn slot_line(g: i32) -> [u8; 11] {
+    let mut line = *BLANK;
+    let mut n = g.unsigned_abs();
+    for b in line.iter_mut().take(10).rev() {
+        *b = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    line
+}
+
 /// The engine's side of the reaper.
 #[derive(Debug, Default)]
 pub(crate) struct Reaper {
@@ -139,9 +154,8 @@ impl Reaper {
             st.len += 1;
             st.len - 1
         });
-        let line = format!("{g:>10}\n");
         if let Some(f) = &st.file
-            && f.write_all_at(line.as_bytes(), slot * SLOT).is_ok()
+            && f.write_all_at(&slot_line(g), slot * SLOT).is_ok()
         {
             st.slots.insert(g, slot);
         } else {

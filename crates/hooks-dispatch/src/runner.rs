@@ -3,7 +3,7 @@
 
 use std::{
     future::Future,
-    io,
+    io::{self, Write},
     os::unix::process::ExitStatusExt,
     path::Path,
     pin::Pin,
@@ -38,8 +38,9 @@ const REAP_BOUND: Duration = Duration::from_secs(5);
 ///
 /// - The process leads its own process group; on timeout the whole group gets SIGTERM and,
 ///   after `kill_grace`, SIGKILL (at once when the grace is zero).
-/// - stdin gets [`Invocation::stdin`] concurrently with output reading and is then closed;
-///   a hook that never reads it cannot block the runner (EPIPE is ignored).
+/// - stdin gets [`Invocation::stdin`] and is then closed: up to `PIPE_BUF` bytes are in the
+///   pipe before the spawn, larger payloads are written concurrently with output reading; a
+///   hook that never reads it cannot block the runner (EPIPE is ignored).
 /// - Once the direct child has exited, pipes still held open by other members of its group
 ///   (a backgrounded grandchild) are read for at most `pipe_grace`; then the group is killed
 ///   and what is buffered is read for at most another `pipe_grace`. Members that closed
@@ -203,15 +204,58 @@ fn empty_outcome() -> RawOutcome {
 
 /// Where a spawned process's standard streams go.
 pub(crate) enum SpawnStdio<'a> {
-    /// stdin piped (or `/dev/null` when the invocation has none), stdout and stderr piped;
+    /// stdin prefilled or piped (or `/dev/null` when the invocation has none, see
+    /// [`StdinPlan`]), stdout and stderr piped;
     /// the process carries `tag` in [`tag::VAR`].
     Piped {
         /// The value of [`tag::VAR`].
         tag: &'a str,
     },
-    /// stdin `/dev/null` or piped as above; stdout and stderr appended to a log file; the
+    /// stdin `/dev/null` or piped (never prefilled); stdout and stderr appended to a log file; the
     /// process starts a new session and carries no tag (it outlives the engine by design).
     Detached(std::fs::File),
+}
+
+/// The largest payload written into the child's stdin pipe before the spawn: `PIPE_BUF`. A
+/// write of at most `PIPE_BUF` bytes into a fresh, empty pipe (whose capacity is at least one
+/// page) is complete and cannot block.
+const PREFILL_MAX: usize = 4096;
+
+/// Where the child's stdin comes from: `/dev/null` when the invocation has no bytes; for a
+/// supervised run whose bytes fit in [`PREFILL_MAX`], a pipe that already holds them all and
+/// whose write end is closed before the spawn (no async writer, no poller registration, and
+/// the hook finds its payload the moment it reads); otherwise a pipe fed by the runner.
+struct StdinPlan {
+    prefilled: Option<io::PipeReader>,
+    piped: bool,
+}
+
+impl StdinPlan {
+    fn new(bytes: &[u8], prefill: bool) -> io::Result<StdinPlan> {
+        if bytes.is_empty() {
+            return Ok(StdinPlan { prefilled: None, piped: false });
+        }
+        if !prefill || bytes.len() > PREFILL_MAX {
+            return Ok(StdinPlan { prefilled: None, piped: true });
+        }
+        // Both ends are close-on-exec; the write end is closed when `w` drops, so the hook
+        // reads the bytes and then end-of-file.
+        let (r, mut w) = io::pipe()?;
+        w.write_all(bytes)?;
+        Ok(StdinPlan { prefilled: Some(r), piped: false })
+    }
+
+    /// The stdin of one spawn attempt; `again` when another attempt may follow (the prefilled
+    /// pipe is then duplicated rather than given away).
+    fn stdio(&mut self, again: bool) -> io::Result<Stdio> {
+        if !again && let Some(r) = self.prefilled.take() {
+            return Ok(r.into());
+        }
+        if let Some(r) = &self.prefilled {
+            return Ok(r.try_clone()?.into());
+        }
+        Ok(if self.piped { Stdio::piped() } else { Stdio::null() })
+    }
 }
 
 /// Spawns the invocation's program, trying `FirstAvailable` candidates in order.
@@ -220,13 +264,22 @@ pub(crate) fn spawn(
     files: &ProvidedFiles,
     stdio: SpawnStdio<'_>,
 ) -> Result<Child, SpawnFailure> {
+    let prefill = matches!(stdio, SpawnStdio::Piped { .. });
+    let mut stdin = StdinPlan::new(&inv.stdin, prefill).map_err(|e| SpawnFailure {
+        kind: SpawnFailureKind::Other,
+        message: format!("cannot create the stdin pipe: {e}"),
+    })?;
     match &inv.program {
         Program::Shell { script, shell } => {
             let sh = shell.as_deref().unwrap_or("/bin/sh");
-            spawn_one(sh, &["-c", script.as_str()], inv, files, &stdio)
+            let input = stdin.stdio(false).map_err(|e| other(&e, sh))?;
+            spawn_one(sh, &["-c", script.as_str()], inv, files, &stdio, input)
         }
         Program::Exec { argv } => match argv.split_first() {
-            Some((p, args)) => spawn_one(p, args, inv, files, &stdio),
+            Some((p, args)) => {
+                let input = stdin.stdio(false).map_err(|e| other(&e, p))?;
+                spawn_one(p, args, inv, files, &stdio, input)
+            }
             None => Err(SpawnFailure {
                 kind: SpawnFailureKind::Other,
                 message: "the invocation's argv is empty".to_owned(),
@@ -236,7 +289,8 @@ pub(crate) fn spawn(
             let mut tried = Vec::new();
             for c in candidates {
                 let Some((p, args)) = c.split_first() else { continue };
-                match spawn_one(p, args, inv, files, &stdio) {
+                let input = stdin.stdio(true).map_err(|e| other(&e, p))?;
+                match spawn_one(p, args, inv, files, &stdio, input) {
                     Err(f) if f.kind == SpawnFailureKind::ProgramNotFound => tried.push(p.as_str()),
                     other => return other,
                 }
@@ -255,6 +309,7 @@ fn spawn_one<S: AsRef<str>>(
     inv: &Invocation,
     files: &ProvidedFiles,
     stdio: &SpawnStdio<'_>,
+    stdin: Stdio,
 ) -> Result<Child, SpawnFailure> {
     let mut cmd = Command::new(program);
     cmd.args(args.iter().map(AsRef::as_ref));
@@ -270,7 +325,7 @@ fn spawn_one<S: AsRef<str>>(
     for (k, v) in &inv.env {
         cmd.env(k, v);
     }
-    cmd.stdin(if inv.stdin.is_empty() { Stdio::null() } else { Stdio::piped() });
+    cmd.stdin(stdin);
     match stdio {
         SpawnStdio::Piped { tag } => {
             // Set last, so neither the invocation nor an enclosing engine's tag overrides it.
@@ -470,7 +525,9 @@ async fn feed(w: Option<ChildStdin>, bytes: &[u8]) {
 
 async fn pump<R: AsyncRead + Unpin>(r: Option<R>, sink: &mut HeadTail) {
     let Some(mut r) = r else { return };
-    let mut buf = [0u8; 8192];
+    // On the heap: two 8 KiB arrays would make every run's future 18 KiB, copied whenever it
+    // is moved (into `block_on`'s box, into a joined set).
+    let mut buf = vec![0u8; 8192];
     loop {
         match r.read(&mut buf).await {
             Ok(0) => return,

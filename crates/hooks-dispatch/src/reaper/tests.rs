@@ -10,7 +10,7 @@ use std::{
 
 use nix::{sys::signal::killpg, unistd::Pid};
 
-use super::{BLANK, Reaper, SCRIPT, SHELL, SLOT, registration_file};
+use super::{BLANK, Reaper, SCRIPT, SHELL, SLOT, registration_file, slot_line};
 
 const BOUND: Duration = Duration::from_secs(10);
 
@@ -224,4 +224,12 @@ fn a_malformed_token_sweeps_nothing() {
         assert!(st.success(), "{token:?}: {st:?}");
         assert!(killpg(spared.pgid(), None).is_ok(), "{token:?}");
     }
+}
+
+#[test]
+fn a_slot_line_is_the_id_right_aligned_in_ten_columns() {
+    for g in [2, 9, 10, 12_345, 99_999, 4_194_304, 999_999_999, 1_000_000_000, i32::MAX] {
+        assert_eq!(slot_line(g), format!("{g:>10}\n").as_bytes(), "{g}");
+    }
+    assert_eq!(slot_line(2).len() as u64, SLOT);
 }

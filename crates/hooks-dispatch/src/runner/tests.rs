@@ -75,6 +75,42 @@ async fn stdin_is_delivered_and_closed() {
 }
 
 #[tokio::test]
+async fn stdin_of_every_size_is_delivered_whole_then_closed() {
+    // Up to PIPE_BUF the bytes are in the pipe before the spawn; above it they are written
+    // while the run is supervised. Both paths must give the same bytes, then end-of-file.
+    for len in [1, 4095, 4096, 4097, 65_536, 65_537, 200_000] {
+        let mut i = inv(Program::Exec { argv: vec!["cat".to_owned()] });
+        i.stdin = (0..len).map(|n| (n % 251) as u8).collect();
+        let (out, took) = run(&i, &cfg()).await;
+        assert_eq!(out.exit, ExitInfo::Exited(0), "{len} bytes");
+        assert!(out.stdout.bytes == i.stdin, "{len} bytes: got {}", out.stdout.bytes.len());
+        assert!(took < BOUND, "{len} bytes took {took:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_small_payload_the_hook_never_reads_does_not_hold_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut i = sh_pid(dir.path(), "echo ok");
+    i.stdin = vec![b'x'; 1024];
+    let (out, took) = run(&i, &cfg()).await;
+    assert_eq!((out.exit, out.stdout.lossy().as_ref()), (ExitInfo::Exited(0), "ok\n"));
+    assert!(took < BOUND, "took {took:?}");
+    assert_group_gone(pgid(dir.path()), BOUND);
+}
+
+#[tokio::test]
+async fn first_available_gives_the_candidate_that_starts_the_whole_payload() {
+    let mut i = inv(Program::FirstAvailable {
+        candidates: vec![vec!["no-such-interpreter-xyz".to_owned()], vec!["cat".to_owned()]],
+    });
+    i.stdin = b"{\"tool\":\"ls\"}".to_vec();
+    let (out, _) = run(&i, &cfg()).await;
+    assert_eq!(out.exit, ExitInfo::Exited(0));
+    assert_eq!(out.stdout.bytes, i.stdin);
+}
+
+#[tokio::test]
 async fn floods_stdout() {
     let dir = tempfile::tempdir().unwrap();
     let i = sh_pid(dir.path(), "head -c 10000000 /dev/zero; echo tail");
