@@ -121,6 +121,21 @@ pub(crate) fn ensure_private_dir(dir: &Path) -> std::io::Result<()> {
     DirBuilder::new().recursive(true).mode(0o700).create(dir)
 }
 
+/// An anonymous file (mode 0600, readable and writable) in `dir`: `O_TMPFILE`, or where that
+/// flag is unsupported a file created with `O_EXCL` and unlinked at once. No other process
+/// can open it by name; it lives as long as a descriptor does.
+pub(crate) fn anonymous_file(dir: &Path) -> std::io::Result<fs::File> {
+    let mut o = OpenOptions::new();
+    o.read(true).write(true).mode(0o600);
+    if let Ok(f) = o.clone().custom_flags(nix::libc::O_TMPFILE).open(dir) {
+        return Ok(f);
+    }
+    let path = dir.join(format!(".agent-hooks-{}", unique_token()));
+    let f = o.create_new(true).custom_flags(nix::libc::O_NOFOLLOW).open(&path)?;
+    fs::remove_file(&path)?;
+    Ok(f)
+}
+
 /// Keeps ASCII letters, digits, `-` and `_`; maps everything else to `_`; at most 64 chars.
 pub(crate) fn sanitize(hint: &str) -> String {
     let s: String = hint

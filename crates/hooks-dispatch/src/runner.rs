@@ -3,8 +3,8 @@
 
 use std::{
     future::Future,
-    io::{self, Write},
-    os::unix::process::ExitStatusExt,
+    io::{self, Seek, Write},
+    os::{fd::OwnedFd, unix::process::ExitStatusExt},
     path::Path,
     pin::Pin,
     process::{ExitStatus, Stdio},
@@ -205,14 +205,14 @@ fn empty_outcome() -> RawOutcome {
 /// Where a spawned process's standard streams go.
 pub(crate) enum SpawnStdio<'a> {
     /// stdin prefilled or piped (or `/dev/null` when the invocation has none, see
-    /// [`StdinPlan`]), stdout and stderr piped;
-    /// the process carries `tag` in [`tag::VAR`].
+    /// [`StdinPlan`]), stdout and stderr piped; the process carries `tag` in [`tag::VAR`].
     Piped {
         /// The value of [`tag::VAR`].
         tag: &'a str,
     },
-    /// stdin `/dev/null` or piped (never prefilled); stdout and stderr appended to a log file; the
-    /// process starts a new session and carries no tag (it outlives the engine by design).
+    /// stdin `/dev/null` or an anonymous file holding the bytes; stdout and stderr appended to
+    /// a log file; the process starts a new session and carries no tag (it outlives the engine
+    /// by design).
     Detached(std::fs::File),
 }
 
@@ -221,38 +221,48 @@ pub(crate) enum SpawnStdio<'a> {
 /// page) is complete and cannot block.
 const PREFILL_MAX: usize = 4096;
 
-/// Where the child's stdin comes from: `/dev/null` when the invocation has no bytes; for a
-/// supervised run whose bytes fit in [`PREFILL_MAX`], a pipe that already holds them all and
-/// whose write end is closed before the spawn (no async writer, no poller registration, and
-/// the hook finds its payload the moment it reads); otherwise a pipe fed by the runner.
+/// Where the child's stdin comes from:
+/// - `/dev/null` when the invocation has no bytes;
+/// - for a detached run, an anonymous file holding the bytes: complete whatever their size,
+///   and readable after this engine exits (a pipe's unwritten rest would be lost then);
+/// - for a supervised run whose bytes fit in [`PREFILL_MAX`], a pipe that already holds them
+///   all and whose write end is closed before the spawn (no async writer, no poller
+///   registration, and the hook finds its payload the moment it reads);
+/// - otherwise a pipe fed by the runner while it supervises the run.
 struct StdinPlan {
-    prefilled: Option<io::PipeReader>,
+    ready: Option<OwnedFd>,
     piped: bool,
 }
 
 impl StdinPlan {
-    fn new(bytes: &[u8], prefill: bool) -> io::Result<StdinPlan> {
+    fn new(bytes: &[u8], detached: bool) -> io::Result<StdinPlan> {
         if bytes.is_empty() {
-            return Ok(StdinPlan { prefilled: None, piped: false });
+            return Ok(StdinPlan { ready: None, piped: false });
         }
-        if !prefill || bytes.len() > PREFILL_MAX {
-            return Ok(StdinPlan { prefilled: None, piped: true });
+        if detached {
+            let mut f = crate::files::anonymous_file(&std::env::temp_dir())?;
+            f.write_all(bytes)?;
+            f.seek(io::SeekFrom::Start(0))?;
+            return Ok(StdinPlan { ready: Some(f.into()), piped: false });
+        }
+        if bytes.len() > PREFILL_MAX {
+            return Ok(StdinPlan { ready: None, piped: true });
         }
         // Both ends are close-on-exec; the write end is closed when `w` drops, so the hook
         // reads the bytes and then end-of-file.
         let (r, mut w) = io::pipe()?;
         w.write_all(bytes)?;
-        Ok(StdinPlan { prefilled: Some(r), piped: false })
+        Ok(StdinPlan { ready: Some(r.into()), piped: false })
     }
 
-    /// The stdin of one spawn attempt; `again` when another attempt may follow (the prefilled
-    /// pipe is then duplicated rather than given away).
+    /// The stdin of one spawn attempt; `again` when another attempt may follow (the prepared
+    /// descriptor is then duplicated rather than given away; nothing has read from it).
     fn stdio(&mut self, again: bool) -> io::Result<Stdio> {
-        if !again && let Some(r) = self.prefilled.take() {
-            return Ok(r.into());
+        if !again && let Some(fd) = self.ready.take() {
+            return Ok(fd.into());
         }
-        if let Some(r) = &self.prefilled {
-            return Ok(r.try_clone()?.into());
+        if let Some(fd) = &self.ready {
+            return Ok(fd.try_clone()?.into());
         }
         Ok(if self.piped { Stdio::piped() } else { Stdio::null() })
     }
@@ -264,10 +274,10 @@ pub(crate) fn spawn(
     files: &ProvidedFiles,
     stdio: SpawnStdio<'_>,
 ) -> Result<Child, SpawnFailure> {
-    let prefill = matches!(stdio, SpawnStdio::Piped { .. });
-    let mut stdin = StdinPlan::new(&inv.stdin, prefill).map_err(|e| SpawnFailure {
+    let detached = matches!(stdio, SpawnStdio::Detached(_));
+    let mut stdin = StdinPlan::new(&inv.stdin, detached).map_err(|e| SpawnFailure {
         kind: SpawnFailureKind::Other,
-        message: format!("cannot create the stdin pipe: {e}"),
+        message: format!("cannot prepare the hook's stdin: {e}"),
     })?;
     match &inv.program {
         Program::Shell { script, shell } => {

@@ -278,6 +278,38 @@ async fn detached_hooks_get_their_own_session_and_a_log() {
     assert_eq!(std::fs::metadata(log).unwrap().permissions().mode() & 0o777, 0o600);
 }
 
+#[tokio::test]
+async fn detached_hooks_read_their_whole_payload_on_stdin() {
+    // One payload under PIPE_BUF, one well above a pipe's capacity.
+    for pad in [10, 200_000] {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+        let got = dir.path().join("got");
+        let mut def =
+            sh_def("det/in", &format!("cat > {}; echo read > {}", quote(&got), quote(&fifo)));
+        def.mode = ExecutionMode::FireAndForget;
+        def.detach = true;
+        let cfg = DispatchConfig {
+            runtime_dir: Some(dir.path().to_path_buf()),
+            ..DispatchConfig::default()
+        };
+        let d = Dispatcher::new(cfg);
+        let envelope = tool_envelope(&"x".repeat(pad));
+        let read = tokio::task::spawn_blocking(move || std::fs::read_to_string(fifo));
+        d.fire(&[binding(def, "/p/a.json")], &envelope, &ctx()).await;
+        let line =
+            tokio::time::timeout(Duration::from_secs(10), read).await.unwrap().unwrap().unwrap();
+        assert_eq!(line, "read\n");
+        let bytes = std::fs::read(&got).unwrap();
+        assert!(
+            bytes == serde_json::to_vec(&envelope).unwrap(),
+            "{pad}: got {} bytes",
+            bytes.len()
+        );
+    }
+}
+
 /// A codec that spawns nothing: every encode fails, and decode answers from a table keyed
 /// by hook id, counting the hooks it was asked about.
 #[derive(Debug)]
