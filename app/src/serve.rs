@@ -33,6 +33,9 @@ pub use spin::{DEFAULT_SPIN, PolledInput};
 /// The default cap on one request line.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
+/// The default cap on requests in flight.
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 1024;
+
 /// How the server behaves; [`ServeOptions::default`] is what `hooks serve` uses.
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
@@ -46,6 +49,9 @@ pub struct ServeOptions {
     pub attach_timeout: Duration,
     /// Worker threads of the server's tokio runtime; 1 runs a current-thread runtime.
     pub worker_threads: usize,
+    /// The most requests handed to the runtime whose answers are not yet written; at the
+    /// limit the server stops reading stdin until the client reads answers (back-pressure).
+    pub max_in_flight: usize,
 }
 
 impl Default for ServeOptions {
@@ -55,6 +61,7 @@ impl Default for ServeOptions {
             default_grace: Duration::from_secs(5),
             attach_timeout: Duration::from_secs(5),
             worker_threads: 2,
+            max_in_flight: DEFAULT_MAX_IN_FLIGHT,
         }
     }
 }

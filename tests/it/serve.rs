@@ -583,6 +583,60 @@ fn hung_hook_case(options: ServeOptions) {
 }
 
 #[test]
+fn at_the_in_flight_limit_the_server_stops_reading_until_an_answer_is_written() {
+    let gated = TestDir::new();
+    let release = gated.path().join("release");
+    gated.script(
+        ".cursor/hooks/wait.sh",
+        &format!(
+            "#!/bin/bash\ncat > /dev/null\nwhile [ ! -e '{}' ]; do sleep 0.02; done\necho '{{ \"permission\": \"allow\" }}'\n",
+            release.display()
+        ),
+    );
+    gated.write(
+        ".cursor/hooks.json",
+        r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": ".cursor/hooks/wait.sh", "timeout": 20 } ] } }"#,
+    );
+    let root = canonical(gated.path());
+    let mut s =
+        Server::start_with(runtime(), ServeOptions { max_in_flight: 2, ..ServeOptions::default() });
+    activate(&mut s, &root);
+
+    // Two fires take both places; the third waits for one, and the ping behind it is not
+    // even read, although the reader thread would answer it at once.
+    for id in ["a", "b", "c"] {
+        s.send(json!(id), "fire", json!({ "envelope": shell_event(&root, "make") }));
+    }
+    s.send(json!("p"), "ping", json!({}));
+    let quiet_until = Instant::now() + Duration::from_millis(500);
+    while let Some(left) = quiet_until.checked_duration_since(Instant::now()) {
+        match s.messages.recv_timeout(left) {
+            Ok(m) => {
+                assert!(m.get("id").is_none(), "nothing is answered while the hooks wait: {m}");
+                s.backlog.push(m);
+            }
+            Err(_) => break,
+        }
+    }
+
+    std::fs::write(&release, "").expect("release the hooks");
+    let mut order = Vec::new();
+    while order.len() < 4 {
+        let m = s.next();
+        if let Some(id) = m.get("id").and_then(Value::as_str) {
+            if id != "p" {
+                assert_eq!(m["result"]["runs"][0]["status"], "ran", "{m}");
+            }
+            order.push(id.to_owned());
+        }
+    }
+    let ping = order.iter().position(|id| id == "p").expect("the ping is answered");
+    assert!(ping >= 1, "the ping is read only after a place was given back: {order:?}");
+    s.close_input();
+    s.wait_exit();
+}
+
+#[test]
 fn shutdown_answers_requests_still_running_past_the_grace() {
     let hung = TestDir::new();
     // The hook holds a FIFO open for writing while it lives: the test reads `started`, then

@@ -9,7 +9,7 @@ use std::{
     panic::AssertUnwindSafe,
     pin::Pin,
     sync::{
-        Arc, Mutex, PoisonError,
+        Arc, Condvar, Mutex, PoisonError,
         atomic::{AtomicBool, AtomicU64, Ordering},
         mpsc as std_mpsc,
     },
@@ -105,10 +105,70 @@ impl Sink {
     }
 }
 
-/// What the writer thread receives.
+/// What the writer thread receives: a message, with the in-flight place of the request it
+/// answers (given back once it is written), or the end.
 enum Out {
-    Message(Vec<u8>),
+    Message(Vec<u8>, Option<Permit>),
     Close,
+}
+
+/// Bounds the requests handed to the runtime whose answers are not yet written, so a client
+/// that sends without reading meets back-pressure (the reader stops reading stdin) instead
+/// of growing the server's memory.
+struct Permits {
+    max: usize,
+    used: Mutex<usize>,
+    freed: Condvar,
+    closed: AtomicBool,
+}
+
+/// One place in [`Permits`]; given back when dropped.
+struct Permit(Arc<Permits>);
+
+impl Permits {
+    fn new(max: usize) -> Arc<Permits> {
+        Arc::new(Permits {
+            max: max.max(1),
+            used: Mutex::new(0),
+            freed: Condvar::new(),
+            closed: AtomicBool::new(false),
+        })
+    }
+
+    /// Waits for a place; `None` once the server has closed (nothing will be answered).
+    fn acquire(self: &Arc<Permits>) -> Option<Permit> {
+        let mut used = self.used.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if self.closed.load(Ordering::SeqCst) {
+                return None;
+            }
+            if *used < self.max {
+                *used += 1;
+                return Some(Permit(Arc::clone(self)));
+            }
+            // Woken when a place is given back or the server closes; the timeout only
+            // re-checks `closed` should a wake-up be missed.
+            used = self
+                .freed
+                .wait_timeout(used, Duration::from_millis(100))
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+    }
+
+    fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        let _guard = self.used.lock().unwrap_or_else(PoisonError::into_inner);
+        self.freed.notify_all();
+    }
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        let mut used = self.0.used.lock().unwrap_or_else(PoisonError::into_inner);
+        *used = used.saturating_sub(1);
+        self.0.freed.notify_one();
+    }
 }
 
 /// The sending side for tokio tasks: a worker never blocks on stdout, the writer thread does
@@ -117,14 +177,36 @@ enum Out {
 struct Outbound(std_mpsc::Sender<Out>);
 
 impl Outbound {
+    /// Queues a message that answers no counted request (a notification, an error about a
+    /// request whose task is gone).
     fn send(&self, message: &impl Serialize) {
         if let Some(bytes) = encode(message) {
-            let _ = self.0.send(Out::Message(bytes));
+            let _ = self.0.send(Out::Message(bytes, None));
         }
     }
 
     fn close(&self) {
         let _ = self.0.send(Out::Close);
+    }
+}
+
+/// The one answer a request handed to the actor owes the client, holding the request's
+/// in-flight place until the answer is written; dropped unsent (a cancelled or panicked
+/// task), it gives the place back at once.
+struct Reply {
+    out: Outbound,
+    permit: Permit,
+}
+
+impl Reply {
+    fn send(self, message: &impl Serialize) {
+        if let Some(bytes) = encode(message) {
+            self.send_bytes(bytes);
+        }
+    }
+
+    fn send_bytes(self, bytes: Vec<u8>) {
+        let _ = self.out.0.send(Out::Message(bytes, Some(self.permit)));
     }
 }
 
@@ -134,8 +216,8 @@ type Pending = Pin<Box<dyn Future<Output = Option<Vec<u8>>> + Send>>;
 
 /// What the reader thread (and a failing stdout) hand the runtime actor, in arrival order.
 enum ActorMsg {
-    Request { id: Value, req: Request },
-    Continue { id: Value, fut: Pending },
+    Request { id: Value, req: Request, permit: Permit },
+    Continue { id: Value, fut: Pending, permit: Permit },
     Shutdown { id: Option<Value>, grace: Duration },
 }
 
@@ -182,18 +264,22 @@ where
     let stop = Arc::new(AtomicBool::new(false));
     spawn_forwarder(runtime.subscribe(), out.clone(), Arc::clone(&stop))?;
     let applied = Arc::new(AtomicU64::new(0));
+    let permits = Permits::new(options.max_in_flight);
     let reader = Reader {
+        permits: Arc::clone(&permits),
         sink: Arc::clone(&sink),
         actor: actor_tx,
         fire: runtime.fire_handle(),
         rt: tokio::runtime::Handle::current(),
         applied: Arc::clone(&applied),
         submitted: 0,
+        closed: false,
         options: options.clone(),
     };
     let actor = tokio::spawn(actor_loop(runtime, actor_rx, out.clone(), options.clone(), applied));
     thread::Builder::new().name("hooks-serve-reader".into()).spawn(move || reader.run(input))?;
     let actor_result = actor.await;
+    permits.close();
     stop.store(true, Ordering::Relaxed);
     out.close();
     drop(out);
@@ -205,6 +291,8 @@ where
 /// The reader thread: splits stdin into bounded lines, parses them, answers protocol errors,
 /// `hello`, `ping` and fires that match no hook itself, and hands the rest to the actor.
 struct Reader {
+    /// Places for requests handed to the actor.
+    permits: Arc<Permits>,
     sink: Arc<Sink>,
     actor: mpsc::UnboundedSender<ActorMsg>,
     fire: FireHandle,
@@ -213,6 +301,8 @@ struct Reader {
     applied: Arc<AtomicU64>,
     /// State changes this thread has handed the actor.
     submitted: u64,
+    /// The server closed while this thread waited for an in-flight place: stop reading.
+    closed: bool,
     options: ServeOptions,
 }
 
@@ -255,7 +345,7 @@ impl Reader {
                 shutdown = Some(s);
                 break;
             }
-            if self.sink.failed() {
+            if self.sink.failed() || self.closed {
                 return;
             }
         }
@@ -297,18 +387,28 @@ impl Reader {
                     Some(plan) => self.fire_here(id, plan, envelope, host_decision),
                     None => {
                         let req = Request::Fire { envelope, host_decision };
-                        let _ = self.actor.send(ActorMsg::Request { id, req });
+                        self.hand_over(id, req);
                     }
                 }
             }
             Ok((id, req)) => {
-                if changes_state(&req) {
-                    self.submitted += 1;
-                }
-                let _ = self.actor.send(ActorMsg::Request { id, req });
+                self.hand_over(id, req);
             }
         }
         None
+    }
+
+    /// Hands a request to the actor once it has an in-flight place (waiting for one while the
+    /// client has not read enough answers); if the server closed meanwhile, stops reading.
+    fn hand_over(&mut self, id: Value, req: Request) {
+        let Some(permit) = self.permits.acquire() else {
+            self.closed = true;
+            return;
+        };
+        if changes_state(&req) {
+            self.submitted += 1;
+        }
+        let _ = self.actor.send(ActorMsg::Request { id, req, permit });
     }
 
     /// The plan of a fire that can run on this thread: every state change sent before it has
@@ -325,7 +425,7 @@ impl Reader {
     /// written from here. Should it not finish (it never starts a process, so this is only a
     /// safeguard), the fire goes to the actor to run as a task of its own.
     fn fire_here(
-        &self,
+        &mut self,
         id: Value,
         plan: FirePlan,
         envelope: Box<Envelope>,
@@ -349,9 +449,12 @@ impl Reader {
                     self.sink.write(&[bytes]);
                 }
             }
-            Ok(Poll::Pending) => {
-                let _ = self.actor.send(ActorMsg::Continue { id, fut });
-            }
+            Ok(Poll::Pending) => match self.permits.acquire() {
+                Some(permit) => {
+                    let _ = self.actor.send(ActorMsg::Continue { id, fut, permit });
+                }
+                None => self.closed = true,
+            },
             Err(_) => {
                 eprintln!("hooks serve: a request panicked");
                 self.sink.send_direct(&error_message(
@@ -366,11 +469,16 @@ impl Reader {
 
 fn writer_loop(rx: &std_mpsc::Receiver<Out>, sink: &Sink) {
     let mut batch = Vec::new();
+    // The places of the requests the batch answers, given back once it is written.
+    let mut answered = Vec::new();
     while let Ok(first) = rx.recv() {
         let mut msg = first;
         loop {
             match msg {
-                Out::Message(bytes) => batch.push(bytes),
+                Out::Message(bytes, permit) => {
+                    batch.push(bytes);
+                    answered.extend(permit);
+                }
                 Out::Close => {
                     sink.write(&batch);
                     return;
@@ -383,6 +491,7 @@ fn writer_loop(rx: &std_mpsc::Receiver<Out>, sink: &Sink) {
         }
         sink.write(&batch);
         batch.clear();
+        answered.clear();
     }
 }
 
@@ -456,20 +565,21 @@ async fn actor_loop(
                 inflight.reap(done, &out);
             }
             msg = rx.recv() => match msg {
-                Some(ActorMsg::Request { id, req }) => {
+                Some(ActorMsg::Request { id, req, permit }) => {
                     let counted = changes_state(&req);
-                    apply(&mut runtime, &fire, &mut inflight, &out, &options, id, req).await;
+                    let reply = Reply { out: out.clone(), permit };
+                    apply(&mut runtime, &fire, &mut inflight, reply, &options, id, req).await;
                     if counted {
                         // Published after the change is visible to the fire handle: the
                         // reader thread starts fires itself only once this catches up.
                         applied.fetch_add(1, Ordering::Release);
                     }
                 }
-                Some(ActorMsg::Continue { id, fut }) => {
-                    let out = out.clone();
+                Some(ActorMsg::Continue { id, fut, permit }) => {
+                    let reply = Reply { out: out.clone(), permit };
                     inflight.spawn(id, async move {
                         if let Some(bytes) = fut.await {
-                            let _ = out.0.send(Out::Message(bytes));
+                            reply.send_bytes(bytes);
                         }
                     });
                 }
@@ -529,7 +639,7 @@ async fn apply(
     runtime: &mut HookRuntime,
     fire: &FireHandle,
     inflight: &mut InFlight,
-    out: &Outbound,
+    reply: Reply,
     options: &ServeOptions,
     id: Value,
     req: Request,
@@ -541,34 +651,33 @@ async fn apply(
         Request::AddRoot { root, origin } => {
             match runtime.handle(RuntimeEvent::RepositoryDetected { root, origin }) {
                 Ok(RuntimeEffect::RootAdded(attach)) => {
-                    let out2 = out.clone();
                     let wait = options.attach_timeout;
                     inflight.spawn(id.clone(), async move {
                         match tokio::time::timeout(wait, attach).await {
-                            Ok(Ok(root)) => out2.send(&response(
+                            Ok(Ok(root)) => reply.send(&response(
                                 id,
                                 json!({ "effect": "added", "root": root.as_path(), "watching": true }),
                             )),
-                            Ok(Err(e)) => out2.send(&error_message(
+                            Ok(Err(e)) => reply.send(&error_message(
                                 Some(id),
                                 ErrorCode::RuntimeError,
                                 &format!("cannot add the root: {e}"),
                             )),
-                            Err(_) => out2.send(&response(
+                            Err(_) => reply.send(&response(
                                 id,
                                 json!({ "effect": "added", "root": null, "watching": false }),
                             )),
                         }
                     });
                 }
-                Ok(e) => out.send(&response(id, effect(&e))),
-                Err(e) => out.send(&runtime_error(id, &e)),
+                Ok(e) => reply.send(&response(id, effect(&e))),
+                Err(e) => reply.send(&runtime_error(id, &e)),
             }
         }
         Request::RemoveRoot { root } => {
             match runtime.handle(RuntimeEvent::RepositoryRemoved { root }) {
-                Ok(e) => out.send(&response(id, effect(&e))),
-                Err(e) => out.send(&runtime_error(id, &e)),
+                Ok(e) => reply.send(&response(id, effect(&e))),
+                Err(e) => reply.send(&runtime_error(id, &e)),
             }
         }
         Request::SetPosture { window, posture } => {
@@ -577,9 +686,9 @@ async fn apply(
                 Ok(e) => {
                     let mut v = effect(&e);
                     v["posture"] = json!(runtime.command_execution_posture().as_str());
-                    out.send(&response(id, v));
+                    reply.send(&response(id, v));
                 }
-                Err(e) => out.send(&runtime_error(id, &e)),
+                Err(e) => reply.send(&runtime_error(id, &e)),
             }
         }
         Request::CloseWindow { window } => {
@@ -587,14 +696,14 @@ async fn apply(
                 Ok(e) => {
                     let mut v = effect(&e);
                     v["posture"] = json!(runtime.command_execution_posture().as_str());
-                    out.send(&response(id, v));
+                    reply.send(&response(id, v));
                 }
-                Err(e) => out.send(&runtime_error(id, &e)),
+                Err(e) => reply.send(&runtime_error(id, &e)),
             }
         }
         Request::LoadExplicitSources => {
             let errors = runtime.load_explicit_sources();
-            out.send(&response(
+            reply.send(&response(
                 id,
                 json!({
                     "ok": errors.is_empty(),
@@ -604,7 +713,7 @@ async fn apply(
         }
         Request::ExchangeAppended { envelope } => {
             match runtime.exchange_appended(*envelope).await {
-                Ok(Some((pin, report))) => out.send(&response(
+                Ok(Some((pin, report))) => reply.send(&response(
                     id,
                     json!({
                         "started": true,
@@ -612,7 +721,7 @@ async fn apply(
                         "session_start": render::fire_report(&report, None),
                     }),
                 )),
-                Ok(None) => out.send(&response(
+                Ok(None) => reply.send(&response(
                     id,
                     json!({
                         "started": false,
@@ -620,33 +729,33 @@ async fn apply(
                         "session_start": null,
                     }),
                 )),
-                Err(e) => out.send(&runtime_error(id, &e)),
+                Err(e) => reply.send(&runtime_error(id, &e)),
             }
         }
         Request::Fire { envelope, host_decision } => {
-            let (fire, out) = (fire.clone(), out.clone());
+            let fire = fire.clone();
             inflight.spawn(id.clone(), async move {
                 let report = fire.fire(&envelope).await;
                 let acted = host_decision.map(|h| fire.decide(h, &report));
-                out.send(&response(id, render::fire_report(&report, acted)));
+                reply.send(&response(id, render::fire_report(&report, acted)));
             });
         }
         Request::CanWriteFiles { paths, cwd } => {
-            let (fire, out) = (fire.clone(), out.clone());
+            let fire = fire.clone();
             inflight.spawn(id.clone(), async move {
                 let decision = fire.can_write_files(&paths, &cwd);
-                out.send(&response(id, render::guard(&decision)));
+                reply.send(&response(id, render::guard(&decision)));
             });
         }
         Request::Snapshot { reveal } => {
-            let (fire, out) = (fire.clone(), out.clone());
+            let fire = fire.clone();
             inflight.spawn(id.clone(), async move {
-                out.send(&response(id, render::snapshot(&fire.snapshot(), reveal)));
+                reply.send(&response(id, render::snapshot(&fire.snapshot(), reveal)));
             });
         }
         Request::Hello { .. } | Request::Ping | Request::Shutdown { .. } => {
             // Answered by the reader thread; never sent here.
-            out.send(&error_message(
+            reply.send(&error_message(
                 Some(id),
                 ErrorCode::InvalidRequest,
                 "this request is answered by the reader thread",
