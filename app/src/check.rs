@@ -39,7 +39,7 @@ impl FileReport {
             "path": self.path,
             "format": self.format.as_str(),
             "ok": self.ok(),
-            "hooks": self.hooks.iter().map(hook_json).collect::<Vec<_>>(),
+            "hooks": self.hooks.iter().map(|d| crate::serve::render::hook(d, false)).collect::<Vec<_>>(),
             "diagnostics": self.diagnostics.iter().map(|d| json!({
                 "severity": d.severity.as_str(),
                 "message": d.message,
@@ -49,21 +49,6 @@ impl FileReport {
             })).collect::<Vec<_>>(),
         })
     }
-}
-
-/// One definition in the machine-readable form shared by `check` and `list`.
-pub fn hook_json(d: &HookDefinition) -> Value {
-    json!({
-        "id": d.id.as_str(),
-        "event": d.event.as_str(),
-        "native_event": d.native_event,
-        "matcher": d.matcher.text(),
-        "mode": d.mode.as_str(),
-        "timeout_ms": u64::try_from(d.timeout.as_millis()).unwrap_or(u64::MAX),
-        "on_failure": d.on_failure.as_str(),
-        "enabled": d.enabled,
-        "line": d.line,
-    })
 }
 
 /// Decides a file's format from its name, then from its content.

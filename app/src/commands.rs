@@ -24,7 +24,7 @@ mod watch;
 
 pub use self::{
     fire::{explain, parse_event, report_json},
-    inventory::{command_text, inventory},
+    inventory::command_text,
     replay::rebase_value,
 };
 

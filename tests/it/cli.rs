@@ -10,7 +10,7 @@ use std::{
     process::{Command, Output, Stdio},
 };
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::support::TestDir;
 
@@ -129,8 +129,9 @@ fn list_shows_project_files_inert_by_default_and_says_why() {
     let inv = &json_lines(&o)[0];
     let src = &inv["sources"][0];
     assert_eq!(src["kind"], "project_cursor_file");
-    assert_eq!(src["active"], false);
-    assert!(src["reason"].as_str().unwrap().contains("not known"), "{src}");
+    assert_eq!(src["runs"], false);
+    assert_eq!(src["trust"]["decision"], "inert");
+    assert!(src["trust"]["reason"].as_str().unwrap().contains("not known"), "{src}");
     let hook = &src["hooks"][0];
     assert!(hook["fingerprint"].as_str().unwrap().starts_with("sha256:"));
     assert!(hook.get("command").is_none(), "redacted by default: {hook}");
@@ -138,7 +139,7 @@ fn list_shows_project_files_inert_by_default_and_says_why() {
         hooks_in(d.path(), &["list", "--root", ".", "--config-dir", cfg, "--json", "--reveal"], "");
     assert_eq!(
         json_lines(&revealed)[0]["sources"][0]["hooks"][0]["command"],
-        "./.cursor/deny-rm.sh"
+        json!({ "type": "shell", "script": "./.cursor/deny-rm.sh", "shell": null })
     );
     let active = hooks_in(
         d.path(),
@@ -433,7 +434,7 @@ fn the_users_chrys_settings_file_enables_project_chrys_hooks() {
     // No settings file: inert, dormant, and the hook does not run.
     let inv = list(&[]);
     assert_eq!(inv["user_enables_project_hooks"], false);
-    assert_eq!(chrys_source(&inv)["active"], false, "{inv}");
+    assert_eq!(chrys_source(&inv)["runs"], false, "{inv}");
     assert!(dormant(&inv), "{inv}");
     let o = fire(&[]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
@@ -443,7 +444,7 @@ fn the_users_chrys_settings_file_enables_project_chrys_hooks() {
     d.write(".chrys/settings.yaml", "project:\n  hooks_enabled: true\n");
     let inv = list(&[]);
     assert_eq!(inv["user_enables_project_hooks"], false);
-    assert_eq!(chrys_source(&inv)["active"], false, "{inv}");
+    assert_eq!(chrys_source(&inv)["runs"], false, "{inv}");
     let o = fire(&[]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     assert!(!ran.exists());
@@ -452,7 +453,7 @@ fn the_users_chrys_settings_file_enables_project_chrys_hooks() {
     cfg.write(".chrys/settings.yaml", "ui: {theme: dark}\nproject:\n  hooks_enabled: true\n");
     let inv = list(&[]);
     assert_eq!(inv["user_enables_project_hooks"], true);
-    assert_eq!(chrys_source(&inv)["active"], true, "{inv}");
+    assert_eq!(chrys_source(&inv)["runs"], true, "{inv}");
     assert!(!dormant(&inv), "{inv}");
     let o = fire(&["--json"]);
     assert_eq!(code(&o), 2, "{}{}", stdout(&o), stderr(&o));
@@ -468,7 +469,7 @@ fn the_users_chrys_settings_file_enables_project_chrys_hooks() {
     // The flag forces it on whatever the file says.
     let inv = list(&["--enable-project-hooks"]);
     assert_eq!(inv["user_enables_project_hooks"], true);
-    assert_eq!(chrys_source(&inv)["active"], true, "{inv}");
+    assert_eq!(chrys_source(&inv)["runs"], true, "{inv}");
 
     // A malformed user file: off, and shown with its path and line.
     let settings = cfg.write(".chrys/settings.yaml", "project:\n  hooks_enabled: [true\n");

@@ -3,9 +3,9 @@
 use std::io::Write;
 
 use anyhow::Result;
-use hooks_registry::{LoadStateKind, RegistrySnapshot, SourceView};
-use hooks_schema::{HookCommand, HookDefinition};
-use serde_json::{Value, json};
+use hooks_registry::{LoadStateKind, RegistrySnapshot};
+use hooks_schema::HookCommand;
+use serde_json::json;
 
 use crate::{cli::ListArgs, setup};
 
@@ -25,53 +25,6 @@ pub fn command_text(c: &HookCommand) -> String {
     }
 }
 
-/// One hook as the inventory shows it; the command and environment values only when revealed.
-pub fn hook_entry(d: &HookDefinition, reveal: bool) -> Value {
-    let mut v = crate::check::hook_json(d);
-    v["fingerprint"] = json!(hooks_format_claude::fingerprint(d));
-    v["format"] = json!(d.wire_format().as_str());
-    if reveal {
-        v["command"] = json!(command_text(&d.command));
-        v["cwd"] = json!(d.cwd);
-        v["env"] = json!(
-            d.env.iter().map(|(k, val)| json!({"name": k, "value": val})).collect::<Vec<_>>()
-        );
-    } else {
-        v["env"] = json!(d.env.iter().map(|(k, _)| json!({"name": k})).collect::<Vec<_>>());
-    }
-    v
-}
-
-/// One source as the inventory shows it.
-pub fn source_entry(s: &SourceView, reveal: bool) -> Value {
-    json!({
-        "path": s.id.path.as_path(),
-        "kind": s.id.kind.as_str(),
-        "load_state": s.load_state.as_str(),
-        "active": s.runs,
-        "trust": if s.trust.is_active() { "active" } else { "inert" },
-        "reason": s.trust.reason(),
-        "roots": s.roots.iter().map(|r| r.as_path()).collect::<Vec<_>>(),
-        "present_at_pin": s.present_at_pin,
-        "hooks": s.definitions.iter().map(|d| hook_entry(d, reveal)).collect::<Vec<_>>(),
-        "diagnostics": s.diagnostics.iter().map(|d| json!({
-            "severity": d.severity.as_str(), "message": d.message, "line": d.line, "code": d.code,
-        })).collect::<Vec<_>>(),
-    })
-}
-
-/// The whole inventory of a snapshot.
-pub fn inventory(snap: &RegistrySnapshot, reveal: bool) -> Value {
-    json!({
-        "generation": snap.generation().get(),
-        "revision": snap.revision().get(),
-        "pinned": snap.pinned().map(|p| json!({"posture": p.posture.as_str(), "revision": p.revision.get()})),
-        "project_roots": snap.project_roots().iter().map(|r| r.as_path()).collect::<Vec<_>>(),
-        "protected_paths": snap.protected_paths().as_slice().iter().map(|p| p.path.as_path()).collect::<Vec<_>>(),
-        "sources": snap.sources().iter().map(|s| source_entry(s, reveal)).collect::<Vec<_>>(),
-    })
-}
-
 /// Runs `hooks list`.
 pub fn run(a: &ListArgs, colour: bool) -> Result<u8> {
     let mut built = setup::build(&a.runtime, false)?;
@@ -84,7 +37,8 @@ pub fn run(a: &ListArgs, colour: bool) -> Result<u8> {
             .any(|s| matches!(s.load_state, LoadStateKind::Failed | LoadStateKind::Stale));
     let mut out = std::io::stdout().lock();
     if a.json {
-        let mut inv = inventory(&snap, a.reveal);
+        // The serve protocol's `snapshot` result, plus what only this run knows.
+        let mut inv = crate::serve::render::snapshot(&snap, a.reveal);
         inv["surface"] = json!(built.runtime.config().surface.as_str());
         inv["explicit_errors"] =
             json!(built.explicit_errors.iter().map(ToString::to_string).collect::<Vec<_>>());

@@ -14,7 +14,7 @@ use std::{
 
 use hooks_dispatch::{DrainReport, FireReport, HookRun, RunStatus, SkipReason};
 use hooks_guard::GuardDecision;
-use hooks_registry::{PinnedRun, RegistrySnapshot, SourceView};
+use hooks_registry::{PinnedRun, ProtectedKind, RegistrySnapshot, SourceView};
 use hooks_schema::{
     Decision, ExitInfo, FoldedVerdict, HookCommand, HookDefinition, HookDiagnostic, HookSourceId,
     HookVerdict, Provenance, RawOutcome, TrustDecision,
@@ -318,7 +318,8 @@ fn command(c: &HookCommand) -> Value {
     }
 }
 
-/// One hook of the inventory; its command and environment values only with `reveal`.
+/// One hook of the inventory (and of `hooks check --json`); its command and environment
+/// values only with `reveal`.
 pub fn hook(d: &HookDefinition, reveal: bool) -> Value {
     let mut out = json!({
         "id": d.id.as_str(),
@@ -326,7 +327,7 @@ pub fn hook(d: &HookDefinition, reveal: bool) -> Value {
         "native_event": d.native_event,
         "matcher": d.matcher.text(),
         "mode": d.mode.as_str(),
-        "timeout_ms": ms(d.timeout),
+        "timeout_ms": u64::try_from(d.timeout.as_millis()).unwrap_or(u64::MAX),
         "on_failure": d.on_failure.as_str(),
         "enabled": d.enabled,
         "line": d.line,
@@ -368,13 +369,31 @@ fn source(s: &SourceView, reveal: bool) -> Value {
     })
 }
 
-/// The redacted inventory.
+/// The paths the guard protects: hook files always, scripts (which come from commands) only
+/// with `reveal`.
+fn protected_paths(s: &RegistrySnapshot, reveal: bool) -> Vec<Value> {
+    s.protected_paths()
+        .as_slice()
+        .iter()
+        .filter_map(|p| {
+            let what = match p.what {
+                ProtectedKind::File => "file",
+                ProtectedKind::Script if reveal => "script",
+                ProtectedKind::Script => return None,
+            };
+            Some(json!({ "path": p.path.as_path(), "what": what, "source": source_id(&p.source) }))
+        })
+        .collect()
+}
+
+/// The redacted inventory (`snapshot`'s result; `hooks list --json` prints it too).
 pub fn snapshot(s: &RegistrySnapshot, reveal: bool) -> Value {
     json!({
         "generation": s.generation().get(),
         "revision": s.revision().get(),
         "pinned": s.pinned().as_ref().map(pin),
         "project_roots": s.project_roots().iter().map(|r| r.as_path()).collect::<Vec<_>>(),
+        "protected_paths": protected_paths(s, reveal),
         "sources": s.sources().iter().map(|v| source(v, reveal)).collect::<Vec<_>>(),
         "diagnostics": s.registry_diagnostics().iter().map(diagnostic).collect::<Vec<_>>(),
     })
