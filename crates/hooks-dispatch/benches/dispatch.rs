@@ -3,7 +3,11 @@
 //! Measured side by side in one run, samples interleaved so drift hits both sides alike:
 //! - one blocking hook through encode → spawn → decode → fold, against std spawn + write +
 //!   read + wait of the same command (`/bin/true`, and a shell script that reads a 1 KiB
-//!   JSON payload and prints a decision, exec'd directly);
+//!   JSON payload and prints a decision, exec'd directly); a third interleaved sample, the
+//!   same round trip written with tokio the way the engine must do it (stdout and stderr
+//!   piped and read concurrently, its own process group, one environment variable), splits
+//!   the ratio into what the async process API costs and what the engine itself adds (it is
+//!   reported, the target stays against std);
 //! - 16 observer hooks that each wait 100 ms, run concurrently;
 //! - 16 CPU-light hooks (the script) through the engine, against the same 16 commands
 //!   spawned bare in parallel;
@@ -150,6 +154,35 @@ fn bare_round_trip(argv: &[&str], payload: &[u8]) -> Vec<u8> {
     out
 }
 
+/// The bare round trip with the engine's process setup but none of its logic: tokio's
+/// `Command` (pidfd wait, non-blocking pipes), stdout and stderr piped and read concurrently,
+/// its own process group, one environment variable (std then copies the environment).
+async fn bare_tokio_round_trip(argv: &[&str], payload: &[u8]) -> Vec<u8> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut child = tokio::process::Command::new(argv[0])
+        .args(&argv[1..])
+        .env("AGENT_HOOKS_BENCH", "1")
+        .process_group(0)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let _ = tokio::join!(
+        async move {
+            let _ = stdin.write_all(payload).await;
+        },
+        stdout.read_to_end(&mut out),
+        stderr.read_to_end(&mut err),
+    );
+    child.wait().await.expect("wait");
+    out
+}
+
 /// The same, for 16 commands spawned together.
 fn bare_parallel(argv: &[&str], payload: &[u8], n: usize) {
     let children: Vec<_> = (0..n)
@@ -186,6 +219,8 @@ struct Pair {
     name: &'static str,
     engine_ms: f64,
     bare_ms: f64,
+    /// The tokio round trip's median, when measured.
+    tokio_ms: Option<f64>,
 }
 
 impl Pair {
@@ -194,23 +229,32 @@ impl Pair {
     }
 }
 
-/// Alternates engine and bare samples `n` times after a warm-up; returns the medians.
+/// Alternates engine, bare (and bare tokio, when given) samples `n` times after a warm-up;
+/// returns the medians.
 fn side_by_side(
     name: &'static str,
     n: usize,
     mut engine: impl FnMut() -> Duration,
     mut bare: impl FnMut() -> Duration,
+    mut bare_tokio: Option<&mut dyn FnMut() -> Duration>,
 ) -> Pair {
     for _ in 0..10 {
         engine();
         bare();
+        if let Some(t) = bare_tokio.as_mut() {
+            t();
+        }
     }
-    let (mut e, mut b) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    let (mut e, mut b, mut t) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::new());
     for _ in 0..n {
         e.push(ms(engine()));
         b.push(ms(bare()));
+        if let Some(f) = bare_tokio.as_mut() {
+            t.push(ms(f()));
+        }
     }
-    Pair { name, engine_ms: median(&mut e), bare_ms: median(&mut b) }
+    let tokio_ms = (!t.is_empty()).then(|| median(&mut t));
+    Pair { name, engine_ms: median(&mut e), bare_ms: median(&mut b), tokio_ms }
 }
 
 fn write_script(dir: &Path) -> PathBuf {
@@ -256,6 +300,11 @@ fn main() {
                 bare_round_trip(&argv, &payload);
                 t.elapsed()
             },
+            Some(&mut || {
+                let t = Instant::now();
+                rt.block_on(bare_tokio_round_trip(&argv, &payload));
+                t.elapsed()
+            }),
         ));
     }
 
@@ -292,6 +341,7 @@ fn main() {
             bare_parallel(&[script], &payload, 16);
             t.elapsed()
         },
+        None,
     );
 
     // One durable job: three synced writes (pending, pending again, done) and an unlink.
@@ -321,6 +371,10 @@ fn main() {
             "single_hook_true_bare_ms": pairs[0].bare_ms,
             "single_hook_script_engine_ms": pairs[1].engine_ms,
             "single_hook_script_bare_ms": pairs[1].bare_ms,
+            "single_hook_true_bare_tokio_ms": pairs[0].tokio_ms,
+            "single_hook_script_bare_tokio_ms": pairs[1].tokio_ms,
+            "single_hook_true_engine_over_tokio": pairs[0].tokio_ms.map(|t| pairs[0].engine_ms / t),
+            "single_hook_script_engine_over_tokio": pairs[1].tokio_ms.map(|t| pairs[1].engine_ms / t),
             "parallel_wait_16_ms": parallel_wait_16_ms,
             "parallel_cpu_16_ratio": cpu.ratio(),
             "parallel_cpu_16_engine_ms": cpu.engine_ms,
@@ -331,16 +385,22 @@ fn main() {
         return;
     }
     println!(
-        "{:<40} {:>12} {:>12} {:>8}  target",
-        "case (medians)", "engine ms", "bare ms", "ratio"
+        "{:<40} {:>12} {:>12} {:>8}  target   {:>13} {:>15}",
+        "case (medians)", "engine ms", "bare ms", "ratio", "bare tokio ms", "engine / tokio"
     );
     for p in pairs.iter().chain(std::iter::once(&cpu)) {
+        let (tokio, over) = match p.tokio_ms {
+            Some(t) => (format!("{t:.3}"), format!("{:.3}", p.engine_ms / t)),
+            None => ("-".to_owned(), "-".to_owned()),
+        };
         println!(
-            "{:<40} {:>12.3} {:>12.3} {:>8.3}  <= 1.10",
+            "{:<40} {:>12.3} {:>12.3} {:>8.3}  <= 1.10 {:>13} {:>15}",
             p.name,
             p.engine_ms,
             p.bare_ms,
-            p.ratio()
+            p.ratio(),
+            tokio,
+            over
         );
     }
     println!(
