@@ -23,7 +23,7 @@ mod replay;
 mod watch;
 
 pub use self::{
-    fire::{explain, parse_event, report_json},
+    fire::{explain, parse_event},
     inventory::command_text,
     replay::rebase_value,
 };

@@ -193,10 +193,11 @@ fn fire_exits_0_allow_2_deny_3_ask_and_1_on_error() {
     };
     let deny = hooks_in(d.path(), &[&base[..], &["--json"]].concat(), &payload("rm -rf /"));
     assert_eq!(code(&deny), 2, "{}{}", stdout(&deny), stderr(&deny));
-    let v = &json_lines(&deny)[0];
+    let v = &json_lines(&deny)[0]["verdict"];
     assert_eq!(v["decision"], "deny");
     assert_eq!(v["decided_by"]["hook_id"], "beforeShellExecution[0]");
     assert_eq!(v["decided_by"]["line"], 1);
+    assert_eq!(json_lines(&deny)[0]["runs"][0]["status"], "ran");
     let allow = hooks_in(d.path(), &base, &payload("ls"));
     assert_eq!(code(&allow), 0, "{}", stdout(&allow));
     assert!(stdout(&allow).starts_with("verdict: allow"), "{}", stdout(&allow));
@@ -457,7 +458,7 @@ fn the_users_chrys_settings_file_enables_project_chrys_hooks() {
     assert!(!dormant(&inv), "{inv}");
     let o = fire(&["--json"]);
     assert_eq!(code(&o), 2, "{}{}", stdout(&o), stderr(&o));
-    assert_eq!(json_lines(&o)[0]["decision"], "deny");
+    assert_eq!(json_lines(&o)[0]["verdict"]["decision"], "deny");
     assert!(ran.exists());
     std::fs::remove_file(&ran).unwrap();
 

@@ -8,7 +8,7 @@ use hooks_registry::RegistrySnapshot;
 use hooks_schema::{Decision, Envelope, HookEvent};
 use serde_json::{Value, json};
 
-use crate::{cli::FireArgs, runtime::FireHandle, setup};
+use crate::{cli::FireArgs, runtime::FireHandle, serve::render, setup};
 
 /// The canonical event a name means: a canonical name, or a Cursor, Claude Code or Chrys
 /// native name.
@@ -93,34 +93,6 @@ fn line_suffix(line: Option<u32>) -> String {
     line.map(|l| format!(":{l}")).unwrap_or_default()
 }
 
-/// The machine-readable report of a firing.
-pub fn report_json(report: &FireReport) -> Value {
-    let v = &report.verdict;
-    json!({
-        "decision": v.decision.map(Decision::as_str),
-        "reason": v.reason,
-        "decided_by": v.decided_by.as_ref().map(|p| json!({
-            "hook_id": p.hook_id.as_str(), "source": p.source.path.as_path(), "line": p.line,
-        })),
-        "updated_args": v.updated_args,
-        "context": v.context.iter().map(|(_, c)| c).collect::<Vec<_>>(),
-        "user_messages": v.user_messages.iter().map(|(_, m)| m).collect::<Vec<_>>(),
-        "followups": v.followups.iter().map(|(_, m)| m).collect::<Vec<_>>(),
-        "runs": report.runs.iter().map(|r| json!({
-            "hook_id": r.provenance.hook_id.as_str(),
-            "source": r.provenance.source.path.as_path(),
-            "line": r.provenance.line,
-            "summary": run_line(r),
-            "exit_code": r.outcome.as_ref().and_then(hooks_schema::RawOutcome::exit_code),
-            "timed_out": r.outcome.as_ref().is_some_and(|o| o.timed_out),
-            "duration_ms": r.outcome.as_ref().map(|o| o.duration.as_millis()),
-            "decision": r.verdict.as_ref().and_then(|v| v.decision).map(Decision::as_str),
-            "failure": r.verdict.as_ref().and_then(|v| v.failure.clone()),
-        })).collect::<Vec<_>>(),
-        "duration_ms": report.duration.as_millis(),
-    })
-}
-
 /// The exit code for a verdict: 0 allow (or no decision), 2 deny, 3 ask.
 pub fn exit_code(report: &FireReport) -> u8 {
     match report.verdict.decision {
@@ -167,7 +139,8 @@ pub fn run(a: &FireArgs, colour: bool) -> Result<u8> {
         report
     });
     if a.json {
-        writeln!(out, "{}", report_json(&report))?;
+        // The serve protocol's `fire` result (`specs/serve-schema/fire.result.json`).
+        writeln!(out, "{}", serde_json::to_string(&render::fire_report(&report, None))?)?;
     } else {
         render_report(&mut out, &report, colour)?;
     }
@@ -231,15 +204,20 @@ pub fn explain(snap: &RegistrySnapshot, envelope: &Envelope) -> Value {
                     })
                 })
                 .collect();
+            // The inventory's names (`kind`, `path`, `load_state`, `trust`, `runs`, `roots`,
+            // `diagnostics`), with the hooks of this event and whether they match.
             json!({
-                "path": s.id.path.as_path(),
                 "kind": s.id.kind.as_str(),
+                "path": s.id.path.as_path(),
                 "load_state": s.load_state.as_str(),
-                "active": s.runs,
-                "reason": s.trust.reason(),
+                "trust": {
+                    "decision": if s.trust.is_active() { "active" } else { "inert" },
+                    "reason": s.trust.reason(),
+                },
+                "runs": s.runs,
                 "roots": s.roots.iter().map(|r| r.as_path()).collect::<Vec<_>>(),
                 "hooks_for_event": of_event,
-                "diagnostics": s.diagnostics.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "diagnostics": s.diagnostics.iter().map(render::diagnostic).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -274,7 +252,7 @@ pub fn explain(snap: &RegistrySnapshot, envelope: &Envelope) -> Value {
         "event": envelope.event.as_str(),
         "cwd": cwd,
         "project_root": scope.project_root.as_ref().map(|p| p.as_path()),
-        "pinned": snap.pinned().map(|p| json!({"posture": p.posture.as_str(), "revision": p.revision.get()})),
+        "pinned": snap.pinned().as_ref().map(render::pin),
         "sources": sources,
         "bindings": applying,
         "other_events_bound_here": other_events,
@@ -301,11 +279,11 @@ fn render_explanation(out: &mut impl Write, x: &Value) -> Result<()> {
             s(&src["path"]),
             s(&src["kind"]),
             s(&src["load_state"]),
-            s(&src["reason"])
+            s(&src["trust"]["reason"])
         )?;
         let hooks = src["hooks_for_event"].as_array().cloned().unwrap_or_default();
         writeln!(out, "    {} hook(s) for this event", hooks.len())?;
-        if src["active"].as_bool() != Some(true) {
+        if src["runs"].as_bool() != Some(true) {
             for h in &hooks {
                 let m = if h["matches"].as_bool() == Some(true) {
                     "its matcher matches, but the source is inert".to_owned()
@@ -316,7 +294,8 @@ fn render_explanation(out: &mut impl Write, x: &Value) -> Result<()> {
             }
         }
         for d in src["diagnostics"].as_array().into_iter().flatten() {
-            writeln!(out, "    {}", s(d))?;
+            let line = d["line"].as_u64().map(|l| format!("line {l}: ")).unwrap_or_default();
+            writeln!(out, "    {line}{}: {}", s(&d["severity"]), s(&d["message"]))?;
         }
     }
     let bindings = x["bindings"].as_array().cloned().unwrap_or_default();

@@ -315,7 +315,7 @@ pub fn run(a: &ReplayArgs, colour: bool) -> Result<u8> {
         }
         let summary = json!({
             "summary": {
-                "pinned": pin.map(|p| json!({"posture": p.posture.as_str(), "revision": p.revision.get()})),
+                "pinned": pin.as_ref().map(crate::serve::render::pin),
                 "session_start_hooks": start_report.as_ref().map_or(0, hooks_ran),
                 "calls": rows.len(),
                 "allowed": count(CallOutcome::Allowed),
