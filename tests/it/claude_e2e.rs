@@ -96,9 +96,10 @@ async fn a_python_hook_rewrites_tool_input_and_the_next_hook_sees_it() {
     let script = dir.write("hooks/rewrite.py", REWRITE);
     let python =
         if Path::new("/usr/bin/python3").exists() { "/usr/bin/python3" } else { "python3" };
+    // Two handlers with different arguments: identical ones would run once, as in Claude Code.
     let settings = pre_tool_use(json!([
-        {"type": "command", "command": python, "args": [script.display().to_string()]},
-        {"type": "command", "command": python, "args": [script.display().to_string()]}
+        {"type": "command", "command": python, "args": [script.display().to_string(), "first"]},
+        {"type": "command", "command": python, "args": [script.display().to_string(), "second"]}
     ]));
     let bindings = load(&dir, &settings, ClaudeMode::Default);
 
@@ -193,4 +194,49 @@ async fn a_broken_strict_contract_denies_before_anything_runs() {
             .is_some_and(|r| r.contains("credential-looking key `apiToken`"))
     );
     assert!(!marker.exists(), "no hook process ran");
+}
+
+#[tokio::test]
+async fn the_same_handler_in_user_and_project_settings_runs_once() {
+    let dir = TestDir::new();
+    let log = dir.path().join("ran.log");
+    dir.script(
+        "hooks/log.sh",
+        &format!("#!/bin/sh\ncat > /dev/null\necho ran >> '{}'\n", log.display()),
+    );
+    let handler = json!([{"type": "command", "command": "\"${CLAUDE_PROJECT_DIR}\"/hooks/log.sh"}]);
+    let mut bindings = load(&dir, &pre_tool_use(handler.clone()), ClaudeMode::Default);
+    // The project's settings file has the same handler under the same matcher, and an async
+    // copy, which Claude Code never deduplicates.
+    let mut project = pre_tool_use(handler);
+    project["hooks"]["PreToolUse"][0]["hooks"]
+        .as_array_mut()
+        .expect("handlers")
+        .push(json!({"type": "command", "command": "\"${CLAUDE_PROJECT_DIR}\"/hooks/log.sh", "async": true}));
+    let path = dir.write("project/.claude/settings.json", &project.to_string());
+    let parsed = hooks_format_claude::parse(
+        &std::fs::read(&path).expect("read"),
+        &path,
+        ClaudeMode::Default,
+    )
+    .expect("project settings parse");
+    bindings.extend(project_bindings(
+        HookSourceKind::ProjectClaudeSettings,
+        &path,
+        dir.path(),
+        parsed.definitions,
+    ));
+
+    let dispatcher = Dispatcher::new(DispatchConfig::default());
+    let report = dispatcher.fire(&bindings, &bash("ls"), &FireContext::default()).await;
+    let statuses: Vec<&RunStatus> = report.runs.iter().map(|r| &r.status).collect();
+    assert_eq!(statuses[0], &RunStatus::Ran, "{report:#?}");
+    assert_eq!(statuses[1], &RunStatus::Skipped(hooks_dispatch::SkipReason::Duplicate));
+    assert!(matches!(statuses[2], RunStatus::Background { .. }), "{statuses:?}");
+    dispatcher.drain(Duration::from_secs(10)).await;
+    assert_eq!(
+        std::fs::read_to_string(&log).expect("log").lines().count(),
+        2,
+        "once, plus the async copy"
+    );
 }

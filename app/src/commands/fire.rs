@@ -73,6 +73,9 @@ pub fn run_line(r: &HookRun) -> String {
         RunStatus::Skipped(SkipReason::ShortCircuited) => {
             "skipped: an earlier hook denied".to_owned()
         }
+        RunStatus::Skipped(SkipReason::Duplicate) => {
+            "skipped: the same command already ran from another file".to_owned()
+        }
         RunStatus::Background { detached, .. } => {
             if *detached {
                 "started detached".to_owned()

@@ -190,6 +190,7 @@ pub fn hook_run(r: &HookRun) -> HookRunView<'_> {
                 SkipReason::Disabled => "disabled",
                 SkipReason::NoMatch => "no_match",
                 SkipReason::ShortCircuited => "short_circuited",
+                SkipReason::Duplicate => "duplicate",
             }),
             None,
         ),

@@ -10,7 +10,7 @@ use std::{
 
 use hooks_schema::{
     Binding, ChainFold, Decision, Delivery, EncodeContext, Envelope, EventClass, ExecutionMode,
-    FoldedVerdict, HookVerdict, Provenance, RawOutcome, SpawnFailureKind,
+    FoldedVerdict, HookCommand, HookVerdict, Provenance, RawOutcome, SpawnFailureKind, WireFormat,
 };
 use tokio::{sync::Semaphore, task::JoinHandle};
 
@@ -54,6 +54,28 @@ impl FireContext {
     }
 }
 
+/// The commands of formats that run a command once per firing, as they are started.
+#[derive(Default)]
+struct RunOnce<'a> {
+    started: Vec<(WireFormat, &'a HookCommand)>,
+}
+
+impl<'a> RunOnce<'a> {
+    /// Whether `b` repeats a command already started in this firing; otherwise records it.
+    fn is_duplicate(&mut self, b: &'a Binding) -> bool {
+        let d = &b.definition;
+        if !d.codec.runs_once_per_command(d) {
+            return false;
+        }
+        let key = (d.wire_format(), &d.command);
+        if self.started.contains(&key) {
+            return true;
+        }
+        self.started.push(key);
+        false
+    }
+}
+
 /// Why a binding of the event did not run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SkipReason {
@@ -63,6 +85,9 @@ pub enum SkipReason {
     NoMatch,
     /// An earlier hook denied; the chain stopped before it.
     ShortCircuited,
+    /// Its format runs one command once per firing, and an earlier binding with the same
+    /// command ran (see `HookCodec::runs_once_per_command`).
+    Duplicate,
 }
 
 /// What happened to one binding of the event.
@@ -282,6 +307,7 @@ impl Dispatcher {
             slot_of.push(runs.len());
             runs.push(HookRun::skipped(b, SkipReason::Disabled));
         }
+        let mut once = RunOnce::default();
         let sequential = envelope.event.class() == EventClass::Gated
             && blocking.iter().any(|b| {
                 b.definition.enabled
@@ -298,6 +324,10 @@ impl Dispatcher {
                 }
                 if !b.definition.matcher.matches(&current) {
                     set(&mut runs, slot, HookRun::skipped(b, SkipReason::NoMatch));
+                    continue;
+                }
+                if once.is_duplicate(b) {
+                    set(&mut runs, slot, HookRun::skipped(b, SkipReason::Duplicate));
                     continue;
                 }
                 let ex = execute(inner, b, &current, ctx).await;
@@ -323,10 +353,12 @@ impl Dispatcher {
                 if !b.definition.enabled {
                     continue;
                 }
-                if b.definition.matcher.matches(envelope) {
-                    todo.push((*b, slot));
-                } else {
+                if !b.definition.matcher.matches(envelope) {
                     set(&mut runs, slot, HookRun::skipped(b, SkipReason::NoMatch));
+                } else if once.is_duplicate(b) {
+                    set(&mut runs, slot, HookRun::skipped(b, SkipReason::Duplicate));
+                } else {
+                    todo.push((*b, slot));
                 }
             }
             let done =

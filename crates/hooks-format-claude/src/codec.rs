@@ -225,6 +225,12 @@ impl HookCodec for ClaudeCodec {
         WireFormat::Claude
     }
 
+    /// "If you define the same handler in more than one settings file, it runs once";
+    /// async handlers are never deduplicated.
+    fn runs_once_per_command(&self, hook: &HookDefinition) -> bool {
+        hook.mode == ExecutionMode::Blocking
+    }
+
     fn encode(
         &self,
         hook: &HookDefinition,

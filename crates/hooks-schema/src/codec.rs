@@ -85,4 +85,14 @@ pub trait HookCodec: Send + Sync + fmt::Debug {
         envelope: &Envelope,
         outcome: &RawOutcome,
     ) -> HookVerdict;
+
+    /// Whether the format runs `hook` once per firing when several sources bind the same
+    /// command to the event (Claude Code runs an identical handler from several settings
+    /// files once). When it does, a matching binding whose command equals that of an earlier
+    /// binding of the same format that ran is skipped as a duplicate. By default every
+    /// binding runs.
+    fn runs_once_per_command(&self, hook: &HookDefinition) -> bool {
+        let _ = hook;
+        false
+    }
 }

@@ -578,3 +578,97 @@ async fn payload_and_result_files_round_trip_through_the_codec() {
     assert_eq!(report.verdict.reason.as_deref(), Some("from file"));
     assert!(std::fs::read_dir(dir.path().join("tmp")).unwrap().next().is_none(), "files deleted");
 }
+
+/// The test protocol, running a command once per firing as Claude Code does.
+#[derive(Debug)]
+struct OnceCodec;
+
+impl HookCodec for OnceCodec {
+    fn wire_format(&self) -> WireFormat {
+        WireFormat::Claude
+    }
+
+    fn encode(
+        &self,
+        hook: &HookDefinition,
+        envelope: &Envelope,
+        ctx: &EncodeContext<'_>,
+    ) -> Result<Invocation, String> {
+        crate::testing::TestCodec.encode(hook, envelope, ctx)
+    }
+
+    fn decode(
+        &self,
+        hook: &HookDefinition,
+        envelope: &Envelope,
+        outcome: &RawOutcome,
+    ) -> HookVerdict {
+        crate::testing::TestCodec.decode(hook, envelope, outcome)
+    }
+
+    fn runs_once_per_command(&self, hook: &HookDefinition) -> bool {
+        hook.mode == ExecutionMode::Blocking
+    }
+}
+
+fn once_binding(id: &str, script: &str, source: &str) -> hooks_schema::Binding {
+    let mut def = sh_def(id, script);
+    def.codec = Arc::new(OnceCodec);
+    binding(def, source)
+}
+
+#[tokio::test]
+async fn a_command_bound_from_two_files_runs_once_when_its_format_says_so() {
+    for parallel in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("log");
+        let append = |tag: &str| format!("cat > /dev/null; echo {tag} >> {}", quote(&log));
+        let mut skipped_first = sh_def("not-me", &append("never"));
+        skipped_first.codec = Arc::new(OnceCodec);
+        skipped_first.matcher = Matcher::new("else", Arc::new(CommandIs("something else")));
+        let mut in_background = sh_def("bg", &append("same"));
+        in_background.codec = Arc::new(OnceCodec);
+        in_background.mode = ExecutionMode::Async;
+        let bindings = vec![
+            // A copy that does not match takes no place: the next copy runs.
+            binding(skipped_first, "/p/managed.json"),
+            once_binding("user", &append("same"), "/p/user.json"),
+            once_binding("project", &append("same"), "/p/project.json"),
+            once_binding("other", &append("other"), "/p/project.json"),
+            binding(in_background, "/p/local.json"),
+        ];
+        let mut cfg = DispatchConfig::default();
+        if parallel {
+            cfg.parallel_gated_formats = vec![WireFormat::Claude];
+        }
+        let d = Dispatcher::new(cfg);
+        let report = d.fire(&bindings, &tool_envelope("ls"), &ctx()).await;
+        let status: Vec<(&str, &RunStatus)> =
+            report.runs.iter().map(|r| (r.provenance.hook_id.as_str(), &r.status)).collect();
+        assert_eq!(status[0], ("not-me", &RunStatus::Skipped(SkipReason::NoMatch)), "{parallel}");
+        assert_eq!(status[1], ("user", &RunStatus::Ran), "{parallel}");
+        assert_eq!(status[2], ("project", &RunStatus::Skipped(SkipReason::Duplicate)));
+        assert_eq!(status[3], ("other", &RunStatus::Ran));
+        // Async copies are never deduplicated.
+        assert!(matches!(status[4], ("bg", RunStatus::Background { .. })), "{status:?}");
+        d.drain(Duration::from_secs(10)).await;
+        let mut lines: Vec<String> =
+            std::fs::read_to_string(&log).unwrap().lines().map(str::to_owned).collect();
+        lines.sort();
+        assert_eq!(lines, ["other", "same", "same"], "parallel: {parallel}");
+    }
+}
+
+#[tokio::test]
+async fn by_default_every_binding_of_a_command_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let script = format!("cat > /dev/null; echo x >> {}", quote(&log));
+    let bindings = vec![
+        binding(sh_def("a", &script), "/p/a.json"),
+        binding(sh_def("b", &script), "/p/b.json"),
+    ];
+    let report = dispatcher().fire(&bindings, &tool_envelope("ls"), &ctx()).await;
+    assert!(report.runs.iter().all(|r| r.status == RunStatus::Ran), "{:?}", report.runs);
+    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 2);
+}
