@@ -481,14 +481,7 @@ impl FireHandle {
     pub fn scope_for(snapshot: &RegistrySnapshot, envelope: &Envelope) -> CwdScope {
         match &envelope.cwd {
             Some(cwd) => snapshot.scope_for(cwd),
-            None => CwdScope {
-                bindings: snapshot
-                    .bindings()
-                    .into_iter()
-                    .filter(|b| b.project_root.is_none())
-                    .collect(),
-                project_root: None,
-            },
+            None => CwdScope { bindings: snapshot.global_bindings(), project_root: None },
         }
     }
 

@@ -31,8 +31,8 @@ pub use crate::{
     inventory::{InventoryEntry, Reveal, entries, fingerprint, inventory},
     matcher::{MAX_MATCHER_LEN, MatcherError, claude_tool_name},
     parse::{
-        CONTRACT_VERSION, MAX_DOCUMENT_BYTES, NATIVE_FAIL_CLOSED, STRICT_MAX_HOOKS_BYTES,
-        is_credential_key, parse,
+        ALLOW_MANAGED_HOOKS_ONLY, CONTRACT_VERSION, DISABLE_ALL_HOOKS, MAX_DOCUMENT_BYTES,
+        NATIVE_FAIL_CLOSED, STRICT_MAX_HOOKS_BYTES, is_credential_key, parse,
     },
     problem::ConfigProblem,
 };

@@ -34,6 +34,15 @@ pub(crate) const NATIVE_STRICT: &str = "strict";
 /// The `native` key holding a fail-closed definition's deny reason.
 pub const NATIVE_FAIL_CLOSED: &str = "failClosed";
 
+/// The settings key that turns Claude Code hooks off. It is kept in
+/// [`ParsedSource::settings`]; whether it applies is decided across settings files by
+/// precedence (the registry does it), so a file that sets it still yields its definitions.
+pub const DISABLE_ALL_HOOKS: &str = "disableAllHooks";
+
+/// The managed-settings key that lets only managed hooks run, kept in
+/// [`ParsedSource::settings`] like [`DISABLE_ALL_HOOKS`]; honoured only in managed settings.
+pub const ALLOW_MANAGED_HOOKS_ONLY: &str = "allowManagedHooksOnly";
+
 const HANDLER_KEYS: [&str; 11] = [
     "type",
     "command",
@@ -91,7 +100,7 @@ pub(crate) struct Reading {
 
 impl Reading {
     pub(crate) fn disabled(&self) -> bool {
-        self.settings.get("disableAllHooks") == Some(&Value::Bool(true))
+        self.settings.get(DISABLE_ALL_HOOKS) == Some(&Value::Bool(true))
     }
 }
 
@@ -110,25 +119,12 @@ pub fn parse(bytes: &[u8], path: &Path, mode: ClaudeMode) -> ParseResult {
     finish(reading, path, mode)
 }
 
-pub(crate) fn finish(mut reading: Reading, path: &Path, mode: ClaudeMode) -> ParseResult {
+pub(crate) fn finish(reading: Reading, path: &Path, mode: ClaudeMode) -> ParseResult {
     if mode == ClaudeMode::Strict && !reading.violations.is_empty() {
         return Ok(fail_closed(reading, path));
     }
     if reading.unreadable {
         return Err(reading.diagnostics);
-    }
-    if reading.disabled() && !reading.definitions.is_empty() {
-        let n = reading.definitions.len();
-        reading.definitions.clear();
-        reading.diagnostics.push(
-            HookDiagnostic::info(format!(
-                "`disableAllHooks` is true: {n} hook{} loaded but not run",
-                if n == 1 { "" } else { "s" }
-            ))
-            .in_file(path)
-            .at(1, 1)
-            .with_code("hooks_disabled"),
-        );
     }
     Ok(ParsedSource {
         definitions: reading.definitions,
@@ -203,7 +199,10 @@ fn fail_closed(reading: Reading, path: &Path) -> ParsedSource {
     diagnostics.push(
         HookDiagnostic::error(message).in_file(path).at(line, column).with_code("fail_closed"),
     );
-    ParsedSource { definitions, diagnostics, settings: reading.settings }
+    // A source that fails closed has no say in which hooks run: its `disableAllHooks` and
+    // `allowManagedHooksOnly` are not passed on, so breaking the contract cannot switch its
+    // own denials (or anyone else's hooks) off.
+    ParsedSource { definitions, diagnostics, settings: Map::new() }
 }
 
 /// Reads a document without applying the mode's final policy.
@@ -286,15 +285,16 @@ impl Reader<'_> {
                 root.column,
             );
         };
-        if let Some(m) = root.get("disableAllHooks") {
+        for key in [DISABLE_ALL_HOOKS, ALLOW_MANAGED_HOOKS_ONLY] {
+            let Some(m) = root.get(key) else { continue };
             match m.value.as_bool() {
                 Some(b) => {
-                    self.out.settings.insert("disableAllHooks".to_owned(), Value::Bool(b));
+                    self.out.settings.insert(key.to_owned(), Value::Bool(b));
                 }
                 None => self.problem(
                     Severity::Warning,
                     ConfigProblem::WrongType {
-                        key: "disableAllHooks".to_owned(),
+                        key: key.to_owned(),
                         expected: "a boolean",
                         found: m.value.type_name(),
                     },

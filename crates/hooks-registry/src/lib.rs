@@ -21,6 +21,7 @@
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
 
+mod claude_policy;
 mod error;
 mod handle;
 mod paths;

@@ -16,6 +16,7 @@ use hooks_trust::CommandExecutionPosture;
 use serde_json::{Map, Value};
 
 use crate::{
+    claude_policy::{self, ALLOW_MANAGED_HOOKS_ONLY, ClaudeClass, Cut, PolicyTable, Voice},
     handle::RegistryReader,
     paths::clean_cow,
     protect::{ProtectedKind, ProtectedPath, ProtectedPaths, resolve_script},
@@ -106,6 +107,8 @@ struct Compiled {
     placements: Vec<Placement>,
     protected: Vec<ProtectedPath>,
     placement_error: Option<HookDiagnostic>,
+    /// Whether Claude Code's hook policies apply to it.
+    class: ClaudeClass,
 }
 
 impl Compiled {
@@ -136,6 +139,10 @@ fn contribution_changed(before: Option<&Arc<Compiled>>, now: Option<&Arc<Compile
     }
 }
 
+/// What a source's view depends on besides its own state: whether it runs, the source that
+/// runs its file instead, and why Claude Code's hook policy switches it off, where it does.
+type ViewKey = (bool, Option<HookSourceId>, Vec<String>);
+
 #[derive(Debug)]
 struct SourceState {
     id: HookSourceId,
@@ -157,9 +164,9 @@ struct SourceState {
     compiled: Arc<Compiled>,
     /// What it contributed to the last published snapshot.
     published: Option<Arc<Compiled>>,
-    /// Its view in the last published snapshot, with the `(runs, suppressed by)` it was
-    /// built for; cleared by every change to the state.
-    view_cache: Option<(bool, Option<HookSourceId>, Arc<SourceView>)>,
+    /// Its view in the last published snapshot, with the `(runs, suppressed by, policy
+    /// notes)` it was built for; cleared by every change to the state.
+    view_cache: Option<(ViewKey, Arc<SourceView>)>,
 }
 
 impl SourceState {
@@ -230,6 +237,8 @@ pub struct HookRegistry {
     test_bindings_changed: bool,
     last_roots: BTreeSet<AbsPathBuf>,
     root_keys: Arc<RootKeys>,
+    /// Claude Code's hook policy in the last published snapshot.
+    policy: Arc<PolicyTable>,
     revision: Revision,
     generation: Generation,
     current: Arc<ArcSwap<RegistrySnapshot>>,
@@ -255,6 +264,7 @@ impl Default for HookRegistry {
             test_bindings_changed: false,
             last_roots: BTreeSet::new(),
             root_keys: Arc::new(RootKeys::default()),
+            policy: Arc::new(PolicyTable::default()),
             revision: Revision::ZERO,
             generation: Generation::ZERO,
             current: Arc::new(ArcSwap::from_pointee(RegistrySnapshot::default())),
@@ -616,6 +626,7 @@ impl HookRegistry {
                         placements: Vec::new(),
                         protected: Vec::new(),
                         placement_error: None,
+                        class: ClaudeClass::Other,
                     }),
                     published: None,
                     view_cache: None,
@@ -738,8 +749,14 @@ impl HookRegistry {
             runs.push((can, suppressed_by));
         }
 
-        let bindings = if bindings_changed || roots_changed || first {
-            if bindings_changed || roots_changed {
+        let policy = self.resolve_policy(&runs);
+        let policy_changed = policy != *self.policy;
+        if policy_changed {
+            self.policy = Arc::new(policy);
+        }
+
+        let bindings = if bindings_changed || roots_changed || policy_changed || first {
+            if bindings_changed || roots_changed || policy_changed {
                 self.revision = self.revision.next();
             }
             Arc::new(self.build_index(&runs))
@@ -750,16 +767,19 @@ impl HookRegistry {
         let mut views = Vec::with_capacity(self.order.len());
         for (&slot, (can, suppressed_by)) in self.order.iter().zip(runs) {
             let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
-            let cached = state
-                .view_cache
-                .as_ref()
-                .filter(|(r, sup, _)| *r == can && *sup == suppressed_by)
-                .map(|(_, _, v)| v.clone());
+            let (notes, off_everywhere) = if can && suppressed_by.is_none() {
+                policy_notes(state, &self.policy, &self.root_keys)
+            } else {
+                (Vec::new(), false)
+            };
+            let key: ViewKey = (can && !off_everywhere, suppressed_by, notes);
+            let cached =
+                state.view_cache.as_ref().filter(|(k, _)| *k == key).map(|(_, v)| v.clone());
             let v = match cached {
                 Some(v) => v,
                 None => {
-                    let v = Arc::new(view(state, can, suppressed_by.as_ref()));
-                    state.view_cache = Some((can, suppressed_by, v.clone()));
+                    let v = Arc::new(view(state, &key));
+                    state.view_cache = Some((key, v.clone()));
                     v
                 }
             };
@@ -816,9 +836,46 @@ impl HookRegistry {
         self.revision
     }
 
-    /// The binding index: global contributions, and each root's, in precedence order.
+    /// Claude Code's hook policy from the settings of the sources that run (`runs` is
+    /// aligned with `self.order`), resolved outside every project and under each root.
+    fn resolve_policy(&self, runs: &[(bool, Option<HookSourceId>)]) -> PolicyTable {
+        let mut speakers: Vec<(&SourceState, &Map<String, Value>, Vec<usize>)> = Vec::new();
+        for (&slot, (can, suppressed_by)) in self.order.iter().zip(runs) {
+            if !*can || suppressed_by.is_some() {
+                continue;
+            }
+            let Some(state) = self.slots.get(slot).and_then(Option::as_ref) else { continue };
+            if state.compiled.class == ClaudeClass::Other {
+                continue;
+            }
+            let Some(accepted) = state.load.accepted() else { continue };
+            if accepted.settings.is_empty() {
+                continue;
+            }
+            let roots = state.roots.iter().filter_map(|r| self.root_index(r)).collect();
+            speakers.push((state, &accepted.settings, roots));
+        }
+        let voices: Vec<Voice<'_>> = speakers
+            .iter()
+            .map(|(state, settings, roots)| Voice {
+                id: &state.id,
+                class: state.compiled.class,
+                roots,
+                settings,
+            })
+            .collect();
+        claude_policy::resolve(&voices, self.root_keys.list.len())
+    }
+
+    /// The position of `root` in the sorted root list.
+    fn root_index(&self, root: &AbsPathBuf) -> Option<usize> {
+        self.root_keys.map.get(clean_cow(root.as_path()).as_os_str()).copied()
+    }
+
+    /// The binding index: global contributions (once per policy cut), and each root's with
+    /// the root's policy applied, in precedence order.
     fn build_index(&self, runs: &[(bool, Option<HookSourceId>)]) -> BindingIndex {
-        let mut global: Vec<Contribution> = Vec::new();
+        let mut global: [Vec<Contribution>; 3] = Default::default();
         let mut scoped: Vec<Vec<Contribution>> = vec![Vec::new(); self.root_keys.list.len()];
         for (&slot, (can, _)) in self.order.iter().zip(runs) {
             if !*can {
@@ -826,17 +883,23 @@ impl HookRegistry {
             }
             let Some(state) = self.slots.get(slot).and_then(Option::as_ref) else { continue };
             let key = (state.id.kind.priority(), state.seq);
+            let class = state.compiled.class;
             for placement in state.compiled.binding_placements() {
                 let c = Contribution { key, bindings: placement.bindings.clone() };
                 match &placement.project_root {
-                    None => global.push(c),
+                    None => {
+                        for (cut, list) in Cut::ALL.iter().zip(global.iter_mut()) {
+                            if !cut.removes(class) {
+                                list.push(c.clone());
+                            }
+                        }
+                    }
                     Some(root) => {
-                        let slot = self
-                            .root_keys
-                            .map
-                            .get(clean_cow(root.as_path()).as_os_str())
-                            .and_then(|&i| scoped.get_mut(i));
-                        if let Some(list) = slot {
+                        let Some(i) = self.root_index(root) else { continue };
+                        if self.policy.at(Some(i)).cut.removes(class) {
+                            continue;
+                        }
+                        if let Some(list) = scoped.get_mut(i) {
                             list.push(c);
                         }
                     }
@@ -844,15 +907,19 @@ impl HookRegistry {
             }
         }
         for b in self.test_bindings.iter() {
-            global.push(Contribution {
-                key: (b.source.kind.priority(), u64::MAX),
-                bindings: Arc::from(vec![b.clone()]),
-            });
+            for list in &mut global {
+                list.push(Contribution {
+                    key: (b.source.kind.priority(), u64::MAX),
+                    bindings: Arc::from(vec![b.clone()]),
+                });
+            }
         }
         // Sorted already by construction except for the test doubles; a stable sort keeps
         // each key's order.
-        global.sort_by_key(|c| c.key);
-        BindingIndex { global, roots: self.root_keys.clone(), scoped }
+        for list in &mut global {
+            list.sort_by_key(|c| c.key);
+        }
+        BindingIndex { global, policy: self.policy.clone(), roots: self.root_keys.clone(), scoped }
     }
 }
 
@@ -998,6 +1065,9 @@ fn compile(
             }
         }
     };
+    let class = accepted.map_or(ClaudeClass::Other, |a| {
+        ClaudeClass::of(id, a.definitions.iter().map(|d| d.wire_format()), &a.settings)
+    });
     let mut protected = vec![ProtectedPath {
         path: id.path.clone(),
         source: id.clone(),
@@ -1029,7 +1099,7 @@ fn compile(
         }
         placements.push(Placement { project_root, working_dir, bindings: Arc::from(bindings) });
     }
-    Compiled { placements, protected, placement_error }
+    Compiled { placements, protected, placement_error, class }
 }
 
 /// The info line of a source whose file runs as another, higher-precedence source.
@@ -1056,7 +1126,63 @@ fn inert_message(reason: &str) -> String {
     if reason.starts_with("inert:") { reason.to_owned() } else { format!("inert: {reason}") }
 }
 
-fn view(state: &SourceState, runs: bool, suppressed_by: Option<&HookSourceId>) -> SourceView {
+/// Why Claude Code's hook policy switches a running source off, where it does, and whether
+/// that is everywhere it applies.
+///
+/// A source switched off in every place it applies gets one note naming the setting (and
+/// file) that decided, when one decided everywhere; otherwise each place gets its own note
+/// (`outside project roots: …`, `under project root <root>: …`).
+fn policy_notes(
+    state: &SourceState,
+    policy: &PolicyTable,
+    root_keys: &RootKeys,
+) -> (Vec<String>, bool) {
+    let class = state.compiled.class;
+    if class == ClaudeClass::Other {
+        return (Vec::new(), false);
+    }
+    // The places the source applies: its roots for a project source; outside every project
+    // and under every root otherwise.
+    let mut places: Vec<(Option<&AbsPathBuf>, &claude_policy::ScopePolicy)> = Vec::new();
+    if state.id.kind.is_project() {
+        for root in &state.roots {
+            let i = root_keys.map.get(clean_cow(root.as_path()).as_os_str()).copied();
+            if let Some(i) = i {
+                places.push((Some(root), policy.at(Some(i))));
+            }
+        }
+    } else {
+        places.push((None, &policy.outside));
+        for (root, p) in root_keys.list.iter().zip(&policy.roots) {
+            places.push((Some(root), p));
+        }
+    }
+    let off: Vec<_> = places.iter().filter(|(_, p)| p.cut.removes(class)).collect();
+    if off.is_empty() {
+        return (Vec::new(), false);
+    }
+    let everywhere = off.len() == places.len();
+    let one_reason = off.windows(2).all(|w| match w {
+        [a, b] => a.1.decided_by == b.1.decided_by,
+        _ => true,
+    });
+    if everywhere && one_reason {
+        let reason = off.first().map(|(_, p)| p.reason()).unwrap_or_default();
+        return (vec![reason], true);
+    }
+    let notes = off
+        .iter()
+        .map(|(root, p)| match root {
+            Some(root) => format!("under project root {root}: {}", p.reason()),
+            None => format!("outside project roots: {}", p.reason()),
+        })
+        .collect();
+    (notes, everywhere)
+}
+
+fn view(state: &SourceState, key: &ViewKey) -> SourceView {
+    let (runs, suppressed_by, notes) = key;
+    let (runs, suppressed_by) = (*runs, suppressed_by.as_ref());
     let accepted = state.load.accepted();
     let trust = state.effective_trust();
     let mut diagnostics = Vec::new();
@@ -1079,6 +1205,25 @@ fn view(state: &SourceState, runs: bool, suppressed_by: Option<&HookSourceId>) -
             HookDiagnostic::info(inert_message(trust.reason()))
                 .in_file(state.id.path.as_path())
                 .with_code("inert"),
+        );
+    }
+    for note in notes {
+        diagnostics.push(
+            HookDiagnostic::info(note.clone())
+                .in_file(state.id.path.as_path())
+                .with_code("claude_hooks_disabled"),
+        );
+    }
+    if state.id.kind.owner() != SourceOwner::Managed
+        && state.compiled.class != ClaudeClass::Other
+        && accepted.is_some_and(|a| a.settings.contains_key(ALLOW_MANAGED_HOOKS_ONLY))
+    {
+        diagnostics.push(
+            HookDiagnostic::warning(format!(
+                "`{ALLOW_MANAGED_HOOKS_ONLY}` is honoured only in managed settings; it is ignored in this file"
+            ))
+            .in_file(state.id.path.as_path())
+            .with_code("managed_only_setting"),
         );
     }
     diagnostics.extend(state.after_pin.iter().cloned());

@@ -11,6 +11,7 @@ use hooks_trust::CommandExecutionPosture;
 use serde_json::{Map, Value};
 
 use crate::{
+    claude_policy::{Cut, PolicyTable},
     paths::{canonicalize, clean, clean_cow, normalize_absolute},
     protect::{ProtectedPath, ProtectedPaths},
 };
@@ -117,12 +118,28 @@ impl RootKeys {
 /// The runnable bindings, indexed by project root; rebuilt only when the revision moves.
 #[derive(Debug, Default)]
 pub(crate) struct BindingIndex {
-    /// Bindings that apply everywhere, in precedence order.
-    pub(crate) global: Vec<Contribution>,
+    /// Bindings that apply everywhere, in precedence order, once per [`Cut`] (by
+    /// [`Cut::index`]): what is left of them where Claude Code's policy cuts that much.
+    pub(crate) global: [Vec<Contribution>; 3],
+    /// Claude Code's hook policy outside every project and under each root.
+    pub(crate) policy: Arc<PolicyTable>,
     /// The known roots.
     pub(crate) roots: Arc<RootKeys>,
-    /// Each root's project bindings, by the root's position in `roots.list`.
+    /// Each root's project bindings, by the root's position in `roots.list`, with the
+    /// root's policy applied.
     pub(crate) scoped: Vec<Vec<Contribution>>,
+}
+
+impl BindingIndex {
+    /// The global contributions that apply under the root at `root` (or outside every
+    /// project).
+    fn global_at(&self, root: Option<usize>) -> &[Contribution] {
+        self.global_for(self.policy.at(root).cut)
+    }
+
+    fn global_for(&self, cut: Cut) -> &[Contribution] {
+        self.global.get(cut.index()).map_or(&[], Vec::as_slice)
+    }
 }
 
 /// An immutable view of the registry at one generation.
@@ -156,7 +173,8 @@ impl RegistrySnapshot {
 
     /// Whether no binding can run anywhere.
     pub fn is_empty(&self) -> bool {
-        self.bindings.global.is_empty() && self.bindings.scoped.iter().all(Vec::is_empty)
+        self.bindings.global_for(self.bindings.policy.least_cut()).is_empty()
+            && self.bindings.scoped.iter().all(Vec::is_empty)
     }
 
     /// The bindings that apply in `cwd`, in precedence order.
@@ -180,7 +198,7 @@ impl RegistrySnapshot {
         let scoped: &[Contribution] =
             root.and_then(|i| self.bindings.scoped.get(i)).map_or(&[], Vec::as_slice);
         CwdScope {
-            bindings: merge(&self.bindings.global, scoped),
+            bindings: merge(self.bindings.global_at(root), scoped),
             project_root: root.and_then(|i| self.bindings.roots.list.get(i)).cloned(),
         }
     }
@@ -188,11 +206,12 @@ impl RegistrySnapshot {
     /// [`RegistrySnapshot::bindings_for`] for a working directory the caller already
     /// canonicalized: no file system access.
     pub fn bindings_for_canonical(&self, cwd: &Path) -> Vec<Binding> {
-        let scoped: &[Contribution] = match self.nearest_root(cwd) {
+        let root = self.nearest_root(cwd);
+        let scoped: &[Contribution] = match root {
             Some(i) => self.bindings.scoped.get(i).map_or(&[], Vec::as_slice),
             None => &[],
         };
-        merge(&self.bindings.global, scoped)
+        merge(self.bindings.global_at(root), scoped)
     }
 
     /// The deepest known project root containing `cwd` (canonical), if any.
@@ -210,10 +229,18 @@ impl RegistrySnapshot {
         clean_cow(cwd).ancestors().find_map(|a| roots.get(a.as_os_str()).copied())
     }
 
+    /// The bindings that apply in a working directory under no known project root (or
+    /// with no working directory at all): explicit, managed and user bindings, with Claude
+    /// Code's hook policy outside every project applied.
+    pub fn global_bindings(&self) -> Vec<Binding> {
+        merge(self.bindings.global_at(None), &[])
+    }
+
     /// Every runnable binding, global ones first, then each project's, each group in
-    /// precedence order.
+    /// precedence order. A global binding counts when it runs in at least one place (Claude
+    /// Code's `disableAllHooks` can switch it off outside a project but not under it).
     pub fn bindings(&self) -> Vec<Binding> {
-        let mut out = merge(&self.bindings.global, &[]);
+        let mut out = merge(self.bindings.global_for(self.bindings.policy.least_cut()), &[]);
         for contributions in &self.bindings.scoped {
             for c in contributions {
                 out.extend(c.bindings.iter().cloned());

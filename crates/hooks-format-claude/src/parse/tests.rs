@@ -291,8 +291,11 @@ fn strict_violation_in_a_section_without_gated_events_runs_nothing() {
 
 #[test]
 fn strict_violations_win_over_disable_all_hooks() {
+    // A valid strict source keeps its definitions and its setting: whether the setting
+    // applies is decided across settings files by the registry.
     let parsed = fixture("strict", "disabled.json", ClaudeMode::Strict).expect("loads");
-    assert!(parsed.definitions.is_empty(), "a valid disabled strict source runs nothing");
+    assert_eq!(parsed.definitions.len(), 1);
+    assert_eq!(parsed.settings.get("disableAllHooks"), Some(&Value::Bool(true)));
     let bytes = br#"{"disableAllHooks": true, "hooks": {"PreToolUse": []}}"#;
     let parsed = parse(bytes, Path::new("/s.json"), ClaudeMode::Strict).expect("loads");
     assert_eq!(
@@ -300,6 +303,7 @@ fn strict_violations_win_over_disable_all_hooks() {
         1,
         "a broken strict source fails closed even when disabled"
     );
+    assert!(parsed.settings.is_empty(), "a source that fails closed has no say in the policy");
 }
 
 #[test]
@@ -370,11 +374,25 @@ fn syntax_errors_point_at_the_offending_character() {
 }
 
 #[test]
-fn disable_all_hooks_yields_no_definitions() {
+fn disable_all_hooks_is_a_setting_and_keeps_the_definitions() {
     let parsed = fixture("default", "disabled.json", ClaudeMode::Default).expect("loads");
-    assert!(parsed.definitions.is_empty());
+    assert_eq!(parsed.definitions.len(), 1);
     assert_eq!(parsed.settings.get("disableAllHooks"), Some(&Value::Bool(true)));
-    assert!(parsed.diagnostics.iter().any(|d| d.code.as_deref() == Some("hooks_disabled")));
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+}
+
+#[test]
+fn allow_managed_hooks_only_is_a_setting_and_must_be_a_boolean() {
+    let bytes = br#"{"allowManagedHooksOnly": true, "disableAllHooks": false}"#;
+    let parsed = parse(bytes, Path::new("/m.json"), ClaudeMode::Default).expect("loads");
+    assert_eq!(parsed.settings.get("allowManagedHooksOnly"), Some(&Value::Bool(true)));
+    assert_eq!(parsed.settings.get("disableAllHooks"), Some(&Value::Bool(false)));
+    let bytes = br#"{"allowManagedHooksOnly": "yes"}"#;
+    let parsed = parse(bytes, Path::new("/m.json"), ClaudeMode::Default).expect("loads");
+    assert!(parsed.settings.is_empty());
+    let d = parsed.diagnostics.first().expect("wrong type");
+    assert_eq!(d.code.as_deref(), Some("invalid_value"));
+    assert!(d.message.contains("allowManagedHooksOnly"), "{}", d.message);
 }
 
 #[test]

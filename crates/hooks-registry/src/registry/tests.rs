@@ -995,3 +995,5 @@ fn after_pinning_the_paths_a_source_was_found_at_only_grow() {
     r.remove_source(&s);
     assert!(r.snapshot().protected_paths().contains(yaml.as_path()));
 }
+
+mod claude;
