@@ -11,3 +11,4 @@ mod hostile_repos;
 mod runtime;
 mod serve;
 mod support;
+mod watcher_roots;

@@ -17,6 +17,7 @@ mod error;
 mod event;
 mod layout;
 mod matrix;
+mod missing;
 mod shared;
 mod watcher;
 mod worker;

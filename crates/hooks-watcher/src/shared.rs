@@ -17,12 +17,16 @@ use hooks_sources::{SourceFormat, UserDirs, found_paths, project_files, read_sou
 use hooks_trust::{TrustInputs, TrustPolicy};
 use tokio::sync::oneshot;
 
-use crate::WatchError;
+use crate::{
+    WatchError,
+    missing::{Presence, presence},
+};
 
 /// What the watcher tells its subscribers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WatcherEvent {
-    /// A root's platform watch was attached, or failed to attach.
+    /// A root's platform watch was attached, or failed to attach: after `add_root`, and again
+    /// when a root that went missing is back.
     Attached {
         /// The root.
         root: AbsPathBuf,
@@ -310,6 +314,14 @@ impl Shared {
         self.emit(WatcherEvent::Diagnostic { root: root.clone(), diagnostic });
     }
 
+    /// Forgets the watch diagnostics of `root`, as for a root added afresh (a root that came
+    /// back after it was deleted is a new directory).
+    pub(crate) fn clear_watch_diagnostics(&self, root: &AbsPathBuf) {
+        if let Some(entry) = lock(&self.state).roots.get_mut(root) {
+            entry.watch_diagnostics.clear();
+        }
+    }
+
     pub(crate) fn set_platform_watches(&self, n: usize) {
         self.platform_watches.store(n, Ordering::Relaxed);
     }
@@ -507,18 +519,15 @@ impl Shared {
         let inputs = state.inputs;
         let claude_strict = state.claude_strict;
         let entry = state.roots.get_mut(root)?;
-        let present = if root.as_path().is_dir() {
-            entry.missing = None;
-            project_files(root.as_path())
-        } else {
-            entry.missing = Some(
-                HookDiagnostic::error(format!(
-                    "project root `{root}` no longer exists; its hook files were withdrawn"
-                ))
-                .in_file(root.as_path())
-                .with_code("root_missing"),
-            );
-            Vec::new()
+        let present = match presence(root.as_path()) {
+            Presence::Present => {
+                entry.missing = None;
+                project_files(root.as_path())
+            }
+            gone => {
+                entry.missing = Some(missing_diagnostic(root, &gone));
+                Vec::new()
+            }
         };
         let mut loaded = BTreeSet::new();
         let mut ops = Vec::with_capacity(present.len());
@@ -565,6 +574,20 @@ impl Shared {
             withdrawn,
         })
     }
+}
+
+/// The `root_missing` diagnostic of a root that is not on disk as the directory it was added as.
+fn missing_diagnostic(root: &AbsPathBuf, presence: &Presence) -> HookDiagnostic {
+    let message = match presence {
+        Presence::Elsewhere(target) => format!(
+            "project root `{root}` was replaced by a link to `{}`; its hook files were withdrawn (add that directory as a root to watch it)",
+            target.display()
+        ),
+        Presence::Present | Presence::Missing => {
+            format!("project root `{root}` no longer exists; its hook files were withdrawn")
+        }
+    };
+    HookDiagnostic::error(message).in_file(root.as_path()).with_code("root_missing")
 }
 
 enum Op {

@@ -23,8 +23,13 @@ use crate::{
     backend::WatchBackend,
     event::{FsChange, route},
     layout::{Touch, folder_paths, user_folders, user_touch},
+    missing::{Presence, nearest_existing_ancestor, presence},
     shared::{AttachOutcome, Shared},
 };
+
+/// How many levels a missing root's follow moves in one go before it waits for the next event
+/// (a path is rarely deeper; a tree flapping faster than this is caught at its next event).
+const MAX_FOLLOW_STEPS: usize = 64;
 
 /// What the worker receives.
 pub(crate) enum Msg {
@@ -44,6 +49,12 @@ struct RootWatch {
     root: AbsPathBuf,
     /// Directories watched for this root: the root itself and the hook folders that exist.
     dirs: BTreeSet<PathBuf>,
+    /// The root was seen gone (deleted, moved away, replaced by a file or a symlink): `dirs`
+    /// is empty and the root waits on `ancestor` to come back.
+    missing: bool,
+    /// While missing, the nearest existing ancestor it waits on (`None` when that could not
+    /// be watched).
+    ancestor: Option<PathBuf>,
 }
 
 /// The watches of the user-scope files.
@@ -99,6 +110,9 @@ pub(crate) struct Engine<B> {
     watches: Watches<B>,
     debouncer: Debouncer<Key>,
     watched: BTreeMap<PathBuf, RootWatch>,
+    /// Missing roots by the ancestor directory they wait on. Each ancestor is held once,
+    /// however many roots wait on it.
+    waiting: BTreeMap<PathBuf, BTreeSet<PathBuf>>,
     user: Option<UserWatch>,
 }
 
@@ -109,6 +123,7 @@ impl<B: WatchBackend> Engine<B> {
             watches: Watches { backend, held: BTreeMap::new() },
             debouncer: Debouncer::new(window),
             watched: BTreeMap::new(),
+            waiting: BTreeMap::new(),
             user: None,
         }
     }
@@ -138,10 +153,26 @@ impl<B: WatchBackend> Engine<B> {
                         continue;
                     }
                 };
-                let Some(root) = self.watched.get(&key).map(|w| w.root.clone()) else { continue };
+                let Some(w) = self.watched.get(&key) else { continue };
+                if w.missing {
+                    self.revisit(&key);
+                    continue;
+                }
+                let root = w.root.clone();
                 // Watches first, then the read: a file written before a new folder's watch
                 // attached is read now, one written after is seen by the watch.
-                self.reconcile(&key);
+                if self.reconcile(&key) {
+                    // Gone: it waits on its nearest existing ancestor before the load below
+                    // withdraws it, so whoever hears of the withdrawal can recreate it at
+                    // once. Back already by then, it was loaded as it is now.
+                    if let Some(w) = self.watched.get_mut(&key) {
+                        w.missing = true;
+                    }
+                    self.revisit(&key);
+                    if !self.is_missing(&key) {
+                        continue;
+                    }
+                }
                 self.shared.reload(&root);
             }
         }
@@ -155,6 +186,12 @@ impl<B: WatchBackend> Engine<B> {
     #[cfg(test)]
     pub(crate) fn watched_dirs(&self, root: &Path) -> Vec<PathBuf> {
         self.watched.get(root).map(|w| w.dirs.iter().cloned().collect()).unwrap_or_default()
+    }
+
+    /// The ancestor a missing root waits on, if any.
+    #[cfg(test)]
+    pub(crate) fn waiting_on(&self, root: &Path) -> Option<PathBuf> {
+        self.watched.get(root).and_then(|w| w.ancestor.clone())
     }
 
     #[cfg(test)]
@@ -183,7 +220,10 @@ impl<B: WatchBackend> Engine<B> {
         }
         let mut dirs = BTreeSet::new();
         dirs.insert(key.clone());
-        self.watched.insert(key.clone(), RootWatch { root: root.clone(), dirs });
+        self.watched.insert(
+            key.clone(),
+            RootWatch { root: root.clone(), dirs, missing: false, ancestor: None },
+        );
         self.reconcile(&key);
         self.count_watches();
         self.shared.attach_done(&root, AttachOutcome::Attached);
@@ -192,6 +232,7 @@ impl<B: WatchBackend> Engine<B> {
     fn detach(&mut self, root: &AbsPathBuf) {
         let key = root.as_path();
         self.debouncer.forget(&Key::Root(key.to_path_buf()));
+        self.unwait(key);
         if let Some(w) = self.watched.remove(key) {
             for dir in w.dirs {
                 self.watches.release(&dir);
@@ -306,18 +347,34 @@ impl<B: WatchBackend> Engine<B> {
         self.on_user_change(change, now);
         if change.rescan {
             // Events were dropped: a folder may have been deleted and recreated unseen, so
-            // every folder watch is attached afresh, and every root is read again.
+            // every folder watch is attached afresh, and every root is read again; a missing
+            // root may be back, or its ancestor gone.
+            let ancestors: Vec<PathBuf> = self.waiting.keys().cloned().collect();
+            for ancestor in ancestors {
+                self.abandon(&ancestor);
+            }
             let keys: Vec<PathBuf> = self.watched.keys().cloned().collect();
             for key in keys {
+                if self.is_missing(&key) {
+                    self.revisit(&key);
+                    continue;
+                }
                 self.forget_dirs_under(&key, &key, false);
                 self.reconcile(&key);
                 self.debouncer.push(Key::Root(key), now);
             }
             return;
         }
+        let mut revisit = self.waiters_touched(change);
         let watched = &self.watched;
         let routed = route(change, |p| watched.contains_key(p));
         for r in routed {
+            if self.is_missing(&r.root) {
+                // Nothing under a missing root is watched: what names it comes through the
+                // ancestor it waits on, and is followed at once rather than debounced.
+                revisit.insert(r.root);
+                continue;
+            }
             match r.touch {
                 // The platform drops the watch of a folder that is deleted or moved away, and a
                 // folder created at that name is a new directory: forget what was watched at
@@ -331,6 +388,136 @@ impl<B: WatchBackend> Engine<B> {
             }
             self.debouncer.push(Key::Root(r.root), now);
         }
+        for key in revisit {
+            self.revisit(&key);
+        }
+    }
+
+    fn is_missing(&self, key: &Path) -> bool {
+        self.watched.get(key).is_some_and(|w| w.missing)
+    }
+
+    /// The missing roots a change seen through an ancestor's watch may concern: those under a
+    /// path created, removed or renamed in the ancestor they wait on, and every root waiting
+    /// on an ancestor that was itself removed or moved (its watch is dropped here; the
+    /// platform drops it too, and a directory recreated there is a new one).
+    fn waiters_touched(&mut self, change: &FsChange) -> BTreeSet<PathBuf> {
+        let mut out = BTreeSet::new();
+        if self.waiting.is_empty() || !change.kind.may_change_content() {
+            return out;
+        }
+        for path in &change.paths {
+            if self.waiting.contains_key(path) {
+                out.extend(self.abandon(path));
+            }
+            let Some(keys) = path.parent().and_then(|p| self.waiting.get(p)) else { continue };
+            // Paths under `path` sort right after it, so this is a range, not a scan.
+            out.extend(keys.range(path.clone()..).take_while(|k| k.starts_with(path)).cloned());
+        }
+        out
+    }
+
+    /// Follows a missing root: when it is back, attaches it as a freshly added root; otherwise
+    /// makes it wait on its nearest existing ancestor, looking at the disk again after each
+    /// new watch so a level created meanwhile is not missed (walking up when the ancestor
+    /// went, down as levels reappear). Does nothing for a root that is not missing.
+    fn revisit(&mut self, key: &Path) {
+        for _ in 0..MAX_FOLLOW_STEPS {
+            let Some(w) = self.watched.get(key) else { break };
+            if !w.missing {
+                break;
+            }
+            let (root, current) = (w.root.clone(), w.ancestor.clone());
+            if presence(key) == Presence::Present {
+                if self.reappear(key, &root) {
+                    break;
+                }
+                continue;
+            }
+            let target = nearest_existing_ancestor(key);
+            if target == current {
+                break;
+            }
+            self.unwait(key);
+            let Some(target) = target else { break };
+            match self.wait_on(key, target) {
+                // Look again now that the watch is attached.
+                Ok(()) | Err(WatchError::NotFound { .. }) => {}
+                Err(e) => {
+                    self.shared.watch_error(&root, &e);
+                    break;
+                }
+            }
+        }
+        self.count_watches();
+    }
+
+    /// Attaches a root that is back exactly as `add_root` and the attach message do: fresh
+    /// watch diagnostics, the root and its hook folders watched, its files loaded (which clears
+    /// `root_missing`), then `Attached`. `false` when it vanished again before its watch.
+    fn reappear(&mut self, key: &Path, root: &AbsPathBuf) -> bool {
+        self.shared.clear_watch_diagnostics(root);
+        let held = self.watches.hold(key);
+        if let Err(WatchError::NotFound { .. }) = held {
+            return false;
+        }
+        self.unwait(key);
+        let Some(w) = self.watched.get_mut(key) else { return true };
+        w.missing = false;
+        let outcome = match held {
+            Ok(()) => {
+                w.dirs.insert(key.to_path_buf());
+                self.reconcile(key);
+                AttachOutcome::Attached
+            }
+            // Loaded and not watched, as an added root whose watch fails.
+            Err(e) => {
+                self.shared.watch_error(root, &e);
+                AttachOutcome::Failed(e)
+            }
+        };
+        self.count_watches();
+        self.shared.reload(root);
+        self.shared.attach_done(root, outcome);
+        true
+    }
+
+    /// Makes `key` wait on `ancestor`, watching it unless another root already waits there.
+    fn wait_on(&mut self, key: &Path, ancestor: PathBuf) -> Result<(), WatchError> {
+        if !self.waiting.contains_key(&ancestor) {
+            self.watches.hold(&ancestor)?;
+        }
+        self.waiting.entry(ancestor.clone()).or_default().insert(key.to_path_buf());
+        if let Some(w) = self.watched.get_mut(key) {
+            w.ancestor = Some(ancestor);
+        }
+        Ok(())
+    }
+
+    /// Stops `key` waiting on its ancestor; the ancestor's watch goes with its last waiter.
+    fn unwait(&mut self, key: &Path) {
+        let Some(ancestor) = self.watched.get_mut(key).and_then(|w| w.ancestor.take()) else {
+            return;
+        };
+        let Some(keys) = self.waiting.get_mut(&ancestor) else { return };
+        keys.remove(key);
+        if keys.is_empty() {
+            self.waiting.remove(&ancestor);
+            self.watches.release(&ancestor);
+        }
+    }
+
+    /// Drops the watch of an ancestor roots wait on, and returns those roots, now waiting on
+    /// nothing until they are revisited.
+    fn abandon(&mut self, ancestor: &Path) -> Vec<PathBuf> {
+        let Some(keys) = self.waiting.remove(ancestor) else { return Vec::new() };
+        self.watches.release(ancestor);
+        for key in &keys {
+            if let Some(w) = self.watched.get_mut(key) {
+                w.ancestor = None;
+            }
+        }
+        keys.into_iter().collect()
     }
 
     fn on_error(&mut self, error: &notify::Error) {
@@ -388,17 +575,22 @@ impl<B: WatchBackend> Engine<B> {
     }
 
     /// Makes the watches of one root match the disk: the root directory while it exists, and
-    /// each hook folder that is a directory now.
-    fn reconcile(&mut self, key: &Path) {
-        let Some(w) = self.watched.get_mut(key) else { return };
+    /// each hook folder that is a directory now. A root found gone loses its watches, and
+    /// `true` says so (the next load withdraws it, then it is marked missing and `revisit`
+    /// follows it); a root already missing is left to `revisit`.
+    fn reconcile(&mut self, key: &Path) -> bool {
+        let Some(w) = self.watched.get_mut(key) else { return false };
+        if w.missing {
+            return false;
+        }
         let root = w.root.clone();
         let mut errors = Vec::new();
-        if !key.is_dir() {
+        if presence(key) != Presence::Present {
             for dir in std::mem::take(&mut w.dirs) {
                 self.watches.release(&dir);
             }
             self.count_watches();
-            return;
+            return true;
         }
         for dir in std::iter::once(key.to_path_buf()).chain(folder_paths(key)) {
             let exists = dir.is_dir();
@@ -421,6 +613,7 @@ impl<B: WatchBackend> Engine<B> {
             self.shared.watch_error(&root, &e);
         }
         self.count_watches();
+        false
     }
 
     fn count_watches(&self) {

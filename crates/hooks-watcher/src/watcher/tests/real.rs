@@ -11,7 +11,8 @@ use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInpu
 use tempfile::TempDir;
 
 use super::support::{
-    commands, cursor_file, cursor_id, make_root, reloads_of, running_in, wait_reload, write,
+    commands, cursor_file, cursor_id, make_root, reloads_of, running_in, wait_for, wait_reload,
+    write,
 };
 use crate::{HookConfigWatcher, WatcherConfig};
 
@@ -278,10 +279,120 @@ fn a_root_deleted_while_watched_is_a_diagnostic_and_the_others_keep_working() {
         s.watcher.diagnostics(a.as_path()).into_iter().filter_map(|d| d.code).collect();
     assert_eq!(codes, ["root_missing"]);
     assert_eq!(commands(&s.registry, &cursor_id(&a)), None);
-    assert_eq!(s.watcher.platform_watches(), 2, "b and its .cursor");
+    assert_eq!(s.watcher.platform_watches(), 3, "b, its .cursor, and the parent a waits on");
     write(b.as_path(), HOOKS, &cursor_file(&["./b2.sh"]));
     wait_reload(&events, &b);
     assert_eq!(text(commands(&s.registry, &cursor_id(&b))), ["./b2.sh"]);
+}
+
+/// Waits until `root` is withdrawn with `root_missing` after its deletion.
+fn wait_missing(
+    s: &Setup,
+    events: &std::sync::mpsc::Receiver<crate::WatcherEvent>,
+    root: &AbsPathBuf,
+) {
+    loop {
+        let (sources, _) = wait_reload(events, root);
+        if sources.is_empty() && !s.watcher.diagnostics(root.as_path()).is_empty() {
+            return;
+        }
+    }
+}
+
+/// Waits for `root` to be attached again, returning the events before it.
+fn wait_attached(
+    events: &std::sync::mpsc::Receiver<crate::WatcherEvent>,
+    root: &AbsPathBuf,
+) -> Vec<crate::WatcherEvent> {
+    let ((), before) = wait_for(events, |e| match e {
+        crate::WatcherEvent::Attached { root: r, result: Ok(()) } if r == root => Some(()),
+        _ => None,
+    });
+    before
+}
+
+#[test]
+fn a_root_deleted_and_recreated_with_another_hook_file_is_loaded_without_an_add() {
+    let s = setup();
+    let a = s.root("a");
+    write(a.as_path(), HOOKS, &cursor_file(&["./old.sh"]));
+    s.add(&a);
+    let events = s.watcher.subscribe();
+    fs::remove_dir_all(a.as_path()).expect("rm -r root");
+    wait_missing(&s, &events, &a);
+    assert_eq!(commands(&s.registry, &cursor_id(&a)), None);
+
+    // `git clone` into the same path: the folder, then the files.
+    fs::create_dir(a.as_path()).expect("mkdir root");
+    write(a.as_path(), HOOKS, &cursor_file(&["./new.sh"]));
+    wait_attached(&events, &a);
+    // The file may have been written before or after the root's watch attached; either way
+    // it is loaded, at once or one window later.
+    while text(commands(&s.registry, &cursor_id(&a))) != ["./new.sh"] {
+        wait_reload(&events, &a);
+    }
+    assert!(s.watcher.diagnostics(a.as_path()).is_empty());
+    assert_eq!(s.watcher.roots(), std::slice::from_ref(&a));
+    assert_eq!(s.watcher.platform_watches(), 2, "a and its .cursor; the parent is released");
+    // Watched again.
+    write(a.as_path(), HOOKS, &cursor_file(&["./newer.sh"]));
+    while text(commands(&s.registry, &cursor_id(&a))) != ["./newer.sh"] {
+        wait_reload(&events, &a);
+    }
+}
+
+#[test]
+fn a_root_whose_parents_were_deleted_too_is_found_when_they_come_back() {
+    let s = setup();
+    let base = s.root("base");
+    let repo = make_root(base.as_path(), "x/y/repo");
+    write(repo.as_path(), HOOKS, &cursor_file(&["./old.sh"]));
+    s.add(&repo);
+    let events = s.watcher.subscribe();
+    fs::remove_dir_all(base.as_path().join("x")).expect("rm -r x");
+    wait_missing(&s, &events, &repo);
+    assert_eq!(s.watcher.platform_watches(), 1, "only base, which the root waits on");
+
+    write(repo.as_path(), HOOKS, &cursor_file(&["./new.sh"]));
+    wait_attached(&events, &repo);
+    while text(commands(&s.registry, &cursor_id(&repo))) != ["./new.sh"] {
+        wait_reload(&events, &repo);
+    }
+    assert!(s.watcher.diagnostics(repo.as_path()).is_empty());
+    assert_eq!(s.watcher.platform_watches(), 2, "repo and its .cursor");
+}
+
+#[test]
+fn a_root_removed_while_missing_is_not_watched_when_its_folder_reappears() {
+    let s = setup();
+    let (a, marker) = (s.root("a"), s.root("z-marker"));
+    write(a.as_path(), HOOKS, &cursor_file(&["./old.sh"]));
+    s.add(&a);
+    s.add(&marker);
+    let events = s.watcher.subscribe();
+    fs::remove_dir_all(a.as_path()).expect("rm -r root");
+    wait_missing(&s, &events, &a);
+    assert!(s.watcher.remove_root(a.as_path()));
+
+    write(a.as_path(), HOOKS, &cursor_file(&["./new.sh"]));
+    // The marker's reload comes after anything the watcher would have done for `a`.
+    write(marker.as_path(), HOOKS, &cursor_file(&["./marker.sh"]));
+    let (_, before) = wait_reload(&events, &marker);
+    assert!(
+        before.iter().all(|e| !matches!(
+            e,
+            crate::WatcherEvent::Attached { root, .. } | crate::WatcherEvent::Reloaded { root, .. }
+                if root == &a
+        )),
+        "{before:#?}"
+    );
+    assert_eq!(commands(&s.registry, &cursor_id(&a)), None);
+    assert_eq!(
+        s.watcher.platform_watches(),
+        2,
+        "the marker and its .cursor; the parent is released"
+    );
+    assert_eq!(s.watcher.roots(), [marker]);
 }
 
 #[test]

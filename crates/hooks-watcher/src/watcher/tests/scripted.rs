@@ -146,6 +146,7 @@ impl Harness {
     }
 }
 
+mod missing;
 mod user;
 
 const CREATE: EventKind = EventKind::Create(CreateKind::File);
