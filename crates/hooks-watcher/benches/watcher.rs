@@ -1,11 +1,13 @@
 //! Watcher benchmark: latency from a hook file write to the new snapshot being published (at
-//! the default 500 ms window and at a 50 ms window), and the idle cost of 1 000 watched roots
-//! (CPU, memory, and the kernel watches used). Plain `Instant` loops, medians; `--json` prints
-//! one object.
+//! the default 500 ms window and at a 50 ms window), the idle cost of 1 000 watched roots
+//! (CPU, memory, and the kernel watches used), and the same roots deleted (the watches their
+//! shared parent costs while they are missing) and recreated (the time until every one is
+//! attached again). Plain `Instant` loops, medians; `--json` prints one object.
 
 use std::{
+    collections::BTreeSet,
     fs,
-    path::Path,
+    path::{Path, PathBuf},
     sync::{Arc, mpsc::Receiver},
     thread,
     time::{Duration, Instant},
@@ -13,7 +15,7 @@ use std::{
 
 use hooks_registry::{RegistryEvent, RegistryHandle};
 use hooks_trust::{StaticTrustPolicy, Surface};
-use hooks_watcher::{DEFAULT_DEBOUNCE_WINDOW, HookConfigWatcher, WatcherConfig};
+use hooks_watcher::{DEFAULT_DEBOUNCE_WINDOW, HookConfigWatcher, WatcherConfig, WatcherEvent};
 
 const DEFAULT_SAMPLES: usize = 15;
 const SHORT_WINDOW: Duration = Duration::from_millis(50);
@@ -41,7 +43,9 @@ fn main() {
 \"idle_roots\":{IDLE_ROOTS},\"files_under_idle_roots\":{},\"add_roots_ms\":{:.1},\
 \"idle_cpu_percent\":{:.4},\"idle_cpu_ms\":{:.3},\"idle_seconds\":{:.1},\
 \"rss_kib_before_roots\":{},\"rss_kib_with_roots\":{},\"rss_kib_per_root\":{:.2},\
-\"inotify_watches\":{},\"platform_watches\":{},\"watches_per_root\":{:.2}}}",
+\"inotify_watches\":{},\"platform_watches\":{},\"watches_per_root\":{:.2},\
+\"missing_roots_inotify_watches\":{},\"missing_roots_platform_watches\":{},\
+\"reattach_roots_ms\":{:.1}}}",
             default_ms.median,
             default_ms.p90,
             short_ms.median,
@@ -57,6 +61,9 @@ fn main() {
             fmt_opt(idle.kernel_watches),
             idle.platform_watches,
             idle.watches_per_root,
+            fmt_opt(idle.missing.kernel_watches),
+            idle.missing.platform_watches,
+            idle.missing.reattach_ms,
         );
         return;
     }
@@ -104,6 +111,17 @@ fn main() {
         fmt_opt(idle.kernel_watches),
         idle.platform_watches,
         idle.watches_per_root
+    );
+    println!();
+    println!("the same {IDLE_ROOTS} roots deleted (rm -r), then recreated with their hook file");
+    println!(
+        "  watches while missing                {:>10} kernel, {} recorded (their shared parent)",
+        fmt_opt(idle.missing.kernel_watches),
+        idle.missing.platform_watches
+    );
+    println!(
+        "  recreate x{IDLE_ROOTS} -> every root attached  {:>10.1} ms",
+        idle.missing.reattach_ms
     );
 }
 
@@ -170,6 +188,57 @@ struct Idle {
     kernel_watches: Option<usize>,
     platform_watches: usize,
     watches_per_root: f64,
+    missing: Missing,
+}
+
+struct Missing {
+    kernel_watches: Option<usize>,
+    platform_watches: usize,
+    reattach_ms: f64,
+}
+
+/// Deletes every root, waits until each is withdrawn (`root_missing`), counts the watches
+/// then, recreates them all and times until each is attached again.
+fn missing_roots(watcher: &HookConfigWatcher, roots: &[PathBuf]) -> Missing {
+    let events = watcher.subscribe();
+    for root in roots {
+        fs::remove_dir_all(root).expect("rm -r root");
+    }
+    wait_roots(&events, roots.len(), |e| match e {
+        WatcherEvent::Diagnostic { root, diagnostic }
+            if diagnostic.code.as_deref() == Some("root_missing") =>
+        {
+            Some(root.as_path().to_path_buf())
+        }
+        _ => None,
+    });
+    let kernel_watches = inotify_watches();
+    let platform_watches = watcher.platform_watches();
+    let start = Instant::now();
+    for (i, root) in roots.iter().enumerate() {
+        write_hooks(root, i);
+    }
+    wait_roots(&events, roots.len(), |e| match e {
+        WatcherEvent::Attached { root, result: Ok(()) } => Some(root.as_path().to_path_buf()),
+        _ => None,
+    });
+    let reattach_ms = start.elapsed().as_secs_f64() * 1000.0;
+    Missing { kernel_watches, platform_watches, reattach_ms }
+}
+
+/// Waits until `pick` has named `n` distinct roots.
+fn wait_roots(
+    events: &Receiver<WatcherEvent>,
+    n: usize,
+    pick: impl Fn(&WatcherEvent) -> Option<PathBuf>,
+) {
+    let mut seen = BTreeSet::new();
+    while seen.len() < n {
+        match events.recv_timeout(Duration::from_secs(30)) {
+            Ok(e) => seen.extend(pick(&e)),
+            Err(e) => panic!("{} of {n} roots within 30 s: {e}", seen.len()),
+        }
+    }
 }
 
 /// Adds 1 000 roots (each with a hook file and a few source folders), then measures the CPU
@@ -213,6 +282,7 @@ fn idle_roots() -> Idle {
     let cpu_ns_used = cpu_ns().zip(cpu_before).map_or(0, |(a, b)| a.saturating_sub(b));
     let wall_ns = wall.elapsed().as_nanos() as f64;
     let cpu_ms = cpu_ns_used as f64 / 1e6;
+    let missing = missing_roots(&watcher, &roots);
     drop(watcher);
 
     Idle {
@@ -226,6 +296,7 @@ fn idle_roots() -> Idle {
         kernel_watches,
         platform_watches,
         watches_per_root: kernel_watches.unwrap_or(platform_watches) as f64 / IDLE_ROOTS as f64,
+        missing,
     }
 }
 
