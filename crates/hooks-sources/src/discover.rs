@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hooks_schema::HookSourceKind;
+use hooks_schema::{HookDiagnostic, HookSourceKind};
 
 use crate::EnvVars;
 
@@ -261,7 +261,8 @@ pub fn user_files(dirs: &UserDirs) -> Vec<(HookSourceKind, PathBuf)> {
 pub struct ManagedDirs {
     /// Cursor's enterprise directory, holding `hooks.json`.
     pub cursor_dir: Option<PathBuf>,
-    /// Claude Code's managed settings directory, holding `managed-settings.json`.
+    /// Claude Code's managed settings directory, holding `managed-settings.json` and the
+    /// `managed-settings.d/` folder of fragments.
     pub claude_dir: Option<PathBuf>,
 }
 
@@ -285,21 +286,113 @@ impl ManagedDirs {
     }
 }
 
+/// The most `managed-settings.d/` fragments read; the rest (by name) are left out with a
+/// warning.
+pub const MAX_MANAGED_FRAGMENTS: usize = 256;
+
+/// The most entries of `managed-settings.d/` looked at, whatever they are; a folder with more
+/// is read as far as that and a warning says so.
+pub const MAX_MANAGED_FRAGMENT_SCAN: usize = 4096;
+
+/// The folder of settings fragments beside `managed-settings.json`.
+pub const MANAGED_FRAGMENT_DIR: &str = "managed-settings.d";
+
 /// The managed hook files that exist in `dirs`, in priority order: Cursor's enterprise
-/// `hooks.json`, then Claude Code's `managed-settings.json`.
+/// `hooks.json`, then Claude Code's `managed-settings.json`, then its
+/// `managed-settings.d/*.json` fragments in name order ([`managed_claude_fragments`]).
 pub fn managed_files(dirs: &ManagedDirs) -> Vec<(HookSourceKind, PathBuf)> {
+    managed_files_with_diagnostics(dirs).0
+}
+
+/// [`managed_files`], with the warnings about the fragment folder (too many fragments, a
+/// folder that cannot be listed).
+pub fn managed_files_with_diagnostics(
+    dirs: &ManagedDirs,
+) -> (Vec<(HookSourceKind, PathBuf)>, Vec<HookDiagnostic>) {
     let mut out = Vec::new();
+    let mut diagnostics = Vec::new();
     if let Some(cursor) = dirs.cursor_dir.as_ref().map(|d| d.join("hooks.json"))
         && exists(&cursor)
     {
         out.push((HookSourceKind::ManagedCursorFile, cursor));
     }
-    if let Some(claude) = dirs.claude_dir.as_ref().map(|d| d.join("managed-settings.json"))
-        && exists(&claude)
-    {
-        out.push((HookSourceKind::ManagedClaudeSettings, claude));
+    if let Some(dir) = &dirs.claude_dir {
+        let base = dir.join("managed-settings.json");
+        if exists(&base) {
+            out.push((HookSourceKind::ManagedClaudeSettings, base));
+        }
+        let (fragments, warnings) = managed_claude_fragments(&dir.join(MANAGED_FRAGMENT_DIR));
+        out.extend(fragments.into_iter().map(|f| (HookSourceKind::ManagedClaudeSettings, f)));
+        diagnostics.extend(warnings);
     }
-    out
+    (out, diagnostics)
+}
+
+/// The settings fragments in Claude Code's `managed-settings.d/` folder `dir`, in the order
+/// Claude Code merges them: every `*.json` whose name does not start with `.`, sorted by name.
+///
+/// Only names that resolve to a regular file count (a symlink to one included); folders,
+/// FIFOs, sockets, devices, dangling links and names that are not UTF-8 are left out. At most
+/// [`MAX_MANAGED_FRAGMENTS`] are returned (the first by name) and at most
+/// [`MAX_MANAGED_FRAGMENT_SCAN`] entries are looked at; going over either, or a folder that
+/// exists but cannot be listed, gives a warning naming the folder. No folder gives nothing.
+/// The files themselves are read later, like any hook file ([`crate::read_source`]).
+pub fn managed_claude_fragments(dir: &Path) -> (Vec<PathBuf>, Vec<HookDiagnostic>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return (Vec::new(), Vec::new());
+        }
+        Err(e) => {
+            let d = HookDiagnostic::warning(format!(
+                "managed settings folder cannot be listed ({e}); its fragments are not read"
+            ))
+            .in_file(dir)
+            .with_code("fragments_unreadable");
+            return (Vec::new(), vec![d]);
+        }
+    };
+    let mut diagnostics = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    for (seen, entry) in entries.enumerate() {
+        if seen >= MAX_MANAGED_FRAGMENT_SCAN {
+            diagnostics.push(
+                HookDiagnostic::warning(format!(
+                    "managed settings folder has more than {MAX_MANAGED_FRAGMENT_SCAN} entries; only the first {MAX_MANAGED_FRAGMENT_SCAN} listed are considered"
+                ))
+                .in_file(dir)
+                .with_code("too_many_fragments"),
+            );
+            break;
+        }
+        let Ok(entry) = entry else { continue };
+        let Ok(name) = entry.file_name().into_string() else { continue };
+        if name.starts_with('.') || !name.ends_with(".json") {
+            continue;
+        }
+        // Follows a symlink: what counts is what the reader would open.
+        if std::fs::metadata(entry.path()).is_ok_and(|m| m.is_file()) {
+            names.push(name);
+        }
+    }
+    names.sort();
+    if names.len() > MAX_MANAGED_FRAGMENTS {
+        diagnostics.push(
+            HookDiagnostic::warning(format!(
+                "managed settings folder holds {} fragments; only the first {MAX_MANAGED_FRAGMENTS} by name are read",
+                names.len()
+            ))
+            .in_file(dir)
+            .with_code("too_many_fragments"),
+        );
+        names.truncate(MAX_MANAGED_FRAGMENTS);
+    }
+    (names.into_iter().map(|n| dir.join(n)).collect(), diagnostics)
 }
 
 /// The format of a hook file named directly: `*.yaml` and `*.yml` are Chrys, `settings*.json`

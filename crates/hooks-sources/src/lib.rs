@@ -15,7 +15,9 @@
 //!   Chrys's warnings about its hooks files.
 //! - [`found_paths`]: where a loaded file must be protected besides its canonical path.
 //! - [`load_user_sources`] and [`load_managed_sources`]: load the user's own files and the
-//!   administrator's with the trust policy's decision.
+//!   administrator's with the trust policy's decision; Claude Code's managed settings are the
+//!   base file and each `managed-settings.d/*.json` fragment, in name order
+//!   ([`managed_claude_fragments`]).
 //! - [`read_user_settings`]: the user's opt-in to Chrys project hooks (`project.hooks_enabled`
 //!   in their own `<chrys config dir>/settings.yaml`).
 #![warn(missing_docs)]
@@ -33,9 +35,10 @@ mod user_settings;
 pub use crate::{
     chrys::{dormant_diagnostics, duplicate_id_diagnostics, shadowed_file_warnings},
     discover::{
-        ExplicitHookSource, ExplicitSourceScope, ManagedDirs, SourceFormat, UserDirs,
-        format_for_file, hook_file_candidates, managed_files, project_files, sources_for_hook_dirs,
-        user_files,
+        ExplicitHookSource, ExplicitSourceScope, MANAGED_FRAGMENT_DIR, MAX_MANAGED_FRAGMENT_SCAN,
+        MAX_MANAGED_FRAGMENTS, ManagedDirs, SourceFormat, UserDirs, format_for_file,
+        hook_file_candidates, managed_claude_fragments, managed_files,
+        managed_files_with_diagnostics, project_files, sources_for_hook_dirs, user_files,
     },
     env::{EnvVarSpec, EnvVars},
     found::{found_paths, shadowing_names},

@@ -10,9 +10,11 @@ use hooks_registry::{HookRegistry, SourceUpdate};
 use hooks_schema::{AbsPathBuf, HookDiagnostic, HookSourceId, HookSourceKind};
 use hooks_trust::{TrustInputs, TrustPolicy, explicit_source_decision};
 
+#[cfg(doc)]
+use crate::managed_files;
 use crate::{
-    ExplicitHookSource, ManagedDirs, SourceFormat, UserDirs, found_paths, managed_files,
-    read_source, user_files,
+    ExplicitHookSource, ManagedDirs, SourceFormat, UserDirs, found_paths,
+    managed_files_with_diagnostics, read_source, user_files,
 };
 
 /// Loads explicit sources into `registry` and returns every error the registry recorded for
@@ -112,11 +114,15 @@ pub fn load_user_sources(
     claude_strict: bool,
     registry: &mut HookRegistry,
 ) -> Vec<HookSourceId> {
-    load_files(user_files(dirs), policy, inputs, claude_strict, registry)
+    load_files(user_files(dirs), policy, inputs, claude_strict, registry, |_| None)
 }
 
 /// Loads the managed hook files found in `dirs` ([`managed_files`]) the way
-/// [`load_user_sources`] loads the user's.
+/// [`load_user_sources`] loads the user's. Claude Code's base `managed-settings.json` loads
+/// first, then each `managed-settings.d/` fragment as its own source, in name order (the
+/// order in which its settings override the ones before). Warnings about the fragment folder
+/// (too many fragments, a folder that cannot be listed) are added to the last Claude Code
+/// managed file loaded.
 pub fn load_managed_sources(
     dirs: &ManagedDirs,
     policy: &dyn TrustPolicy,
@@ -124,7 +130,13 @@ pub fn load_managed_sources(
     claude_strict: bool,
     registry: &mut HookRegistry,
 ) -> Vec<HookSourceId> {
-    load_files(managed_files(dirs), policy, inputs, claude_strict, registry)
+    let (files, folder_warnings) = managed_files_with_diagnostics(dirs);
+    let last_claude =
+        files.iter().rposition(|(kind, _)| *kind == HookSourceKind::ManagedClaudeSettings);
+    let mut extra = Some(folder_warnings).filter(|w| !w.is_empty());
+    load_files(files, policy, inputs, claude_strict, registry, |i| {
+        if Some(i) == last_claude { extra.take() } else { None }
+    })
 }
 
 fn load_files(
@@ -133,9 +145,11 @@ fn load_files(
     inputs: &TrustInputs,
     claude_strict: bool,
     registry: &mut HookRegistry,
+    mut extra: impl FnMut(usize) -> Option<Vec<HookDiagnostic>>,
 ) -> Vec<HookSourceId> {
     let mut ids = Vec::new();
-    for (kind, path) in files {
+    for (i, (kind, path)) in files.into_iter().enumerate() {
+        let extra = extra(i).unwrap_or_default();
         let Some(canonical) = identity(&path) else { continue };
         let id = HookSourceId::new(kind, canonical);
         if ids.contains(&id) {
@@ -143,7 +157,11 @@ fn load_files(
         }
         let format = format_of(kind).with_claude_strict(claude_strict);
         match read_source(&path, format) {
-            Ok(parsed) => {
+            Ok(mut parsed) => {
+                match &mut parsed {
+                    Ok(p) => p.diagnostics.extend(extra),
+                    Err(diagnostics) => diagnostics.extend(extra),
+                }
                 registry.upsert_source(SourceUpdate {
                     source: id.clone(),
                     parsed,

@@ -8,8 +8,9 @@ use std::{
 use hooks_schema::HookSourceKind;
 
 use crate::{
-    ExplicitSourceScope, ManagedDirs, SourceFormat, UserDirs, format_for_file,
-    hook_file_candidates, managed_files, project_files, sources_for_hook_dirs, user_files,
+    ExplicitSourceScope, MAX_MANAGED_FRAGMENTS, ManagedDirs, SourceFormat, UserDirs,
+    format_for_file, hook_file_candidates, managed_claude_fragments, managed_files,
+    managed_files_with_diagnostics, project_files, sources_for_hook_dirs, user_files,
 };
 
 fn touch(path: &Path) {
@@ -267,4 +268,117 @@ fn managed_files_use_the_directories_passed_in() {
     );
     let system = ManagedDirs::system();
     assert!(system.cursor_dir.iter().chain(&system.claude_dir).all(|d| d.is_absolute()));
+}
+
+#[test]
+fn managed_fragments_are_the_visible_json_files_in_name_order_after_the_base_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let claude = tmp.path().join("claude-code");
+    let d = claude.join("managed-settings.d");
+    for name in ["20-b.json", "10-a.json", "99-z.json", "A-upper.json"] {
+        touch(&d.join(name));
+    }
+    // Left out: hidden, not `.json`, a folder named like a fragment, a fragment one level down.
+    touch(&d.join(".hidden.json"));
+    touch(&d.join("notes.txt"));
+    touch(&d.join("30-c.json.bak"));
+    touch(&d.join("40-dir.json/inner.json"));
+    let (fragments, warnings) = managed_claude_fragments(&d);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let names: Vec<String> =
+        fragments.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, ["10-a.json", "20-b.json", "99-z.json", "A-upper.json"]);
+    assert!(fragments.iter().all(|f| f.parent() == Some(d.as_path())));
+
+    // Without the base file the fragments still load; with it they come after it.
+    let dirs = ManagedDirs { cursor_dir: None, claude_dir: Some(claude.clone()) };
+    let kinds_and_names = |dirs: &ManagedDirs| -> Vec<(HookSourceKind, String)> {
+        managed_files(dirs)
+            .into_iter()
+            .map(|(k, p)| (k, p.strip_prefix(&claude).unwrap().display().to_string()))
+            .collect()
+    };
+    assert_eq!(kinds_and_names(&dirs).len(), 4);
+    touch(&claude.join("managed-settings.json"));
+    let listed = kinds_and_names(&dirs);
+    assert!(listed.iter().all(|(k, _)| *k == HookSourceKind::ManagedClaudeSettings));
+    let listed: Vec<&str> = listed.iter().map(|(_, n)| n.as_str()).collect();
+    assert_eq!(
+        listed,
+        [
+            "managed-settings.json",
+            "managed-settings.d/10-a.json",
+            "managed-settings.d/20-b.json",
+            "managed-settings.d/99-z.json",
+            "managed-settings.d/A-upper.json",
+        ]
+    );
+}
+
+#[test]
+fn no_fragment_folder_or_a_file_in_its_place_gives_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("managed-settings.d");
+    assert_eq!(managed_claude_fragments(&d), (Vec::new(), Vec::new()));
+    touch(&d);
+    assert_eq!(managed_claude_fragments(&d), (Vec::new(), Vec::new()));
+}
+
+#[cfg(unix)]
+#[test]
+fn fragment_symlinks_count_when_they_reach_a_regular_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("managed-settings.d");
+    touch(&tmp.path().join("real.json"));
+    fs::create_dir_all(&d).unwrap();
+    std::os::unix::fs::symlink(tmp.path().join("real.json"), d.join("10-link.json")).unwrap();
+    std::os::unix::fs::symlink(tmp.path().join("gone.json"), d.join("20-dangling.json")).unwrap();
+    std::os::unix::fs::symlink(tmp.path(), d.join("30-folder.json")).unwrap();
+    let fifo = std::process::Command::new("mkfifo").arg(d.join("40-fifo.json")).status().unwrap();
+    assert!(fifo.success());
+    let (fragments, _) = managed_claude_fragments(&d);
+    assert_eq!(fragments, [d.join("10-link.json")]);
+}
+
+#[test]
+fn at_most_the_first_fragments_by_name_are_read_and_a_warning_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let claude = tmp.path().join("claude-code");
+    let d = claude.join("managed-settings.d");
+    fs::create_dir_all(&d).unwrap();
+    let total = MAX_MANAGED_FRAGMENTS + 3;
+    // Written in reverse so the listing order is not the name order.
+    for i in (0..total).rev() {
+        fs::write(d.join(format!("{i:04}.json")), b"{}").unwrap();
+    }
+    let (fragments, warnings) = managed_claude_fragments(&d);
+    assert_eq!(fragments.len(), MAX_MANAGED_FRAGMENTS);
+    assert_eq!(fragments.first(), Some(&d.join("0000.json")));
+    assert_eq!(fragments.last(), Some(&d.join(format!("{:04}.json", MAX_MANAGED_FRAGMENTS - 1))));
+    assert_eq!(warnings.len(), 1);
+    assert_eq!(warnings[0].code.as_deref(), Some("too_many_fragments"));
+    assert!(
+        warnings[0].message.contains(&format!("holds {total} fragments")),
+        "{}",
+        warnings[0].message
+    );
+    assert_eq!(warnings[0].source.as_deref(), Some(d.as_path()));
+    let dirs = ManagedDirs { cursor_dir: None, claude_dir: Some(claude) };
+    let (files, warnings) = managed_files_with_diagnostics(&dirs);
+    assert_eq!(files.len(), MAX_MANAGED_FRAGMENTS);
+    assert_eq!(warnings.len(), 1);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fragment_folder_that_cannot_be_listed_gives_a_warning() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("managed-settings.d");
+    // A symlink loop: listing fails with ELOOP, which is not "no folder".
+    std::os::unix::fs::symlink("managed-settings.d", &d).unwrap();
+    let (fragments, warnings) = managed_claude_fragments(&d);
+    assert!(fragments.is_empty());
+    assert_eq!(warnings.len(), 1);
+    assert_eq!(warnings[0].code.as_deref(), Some("fragments_unreadable"));
+    assert_eq!(warnings[0].source.as_deref(), Some(d.as_path()));
 }

@@ -348,3 +348,88 @@ fn an_explicit_directory_protects_the_candidates_that_would_replace_its_file() {
     }
     assert!(!snap.protected_paths().contains(&folder.as_path().join("settings.json")));
 }
+
+fn claude_settings(hook_id: &str, extra: &str) -> String {
+    format!(
+        r#"{{{extra}"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": [{{"type": "command", "command": "./{hook_id}.sh"}}]}}]}}}}"#
+    )
+}
+
+#[test]
+fn managed_fragments_load_after_the_base_file_each_as_its_own_source() {
+    let tmp = tempfile::tempdir().unwrap();
+    let claude = tmp.path().join("claude-code");
+    write(&claude.join("managed-settings.json"), &claude_settings("base", ""));
+    write(&claude.join("managed-settings.d/20-b.json"), &claude_settings("b", ""));
+    write(
+        &claude.join("managed-settings.d/10-a.json"),
+        &claude_settings("a", r#""allowManagedHooksOnly": true, "#),
+    );
+    write(&claude.join("managed-settings.d/.hidden.json"), &claude_settings("hidden", ""));
+    let home = tmp.path().join("home");
+    write(&home.join(".claude/settings.json"), &claude_settings("user", ""));
+    let dirs = ManagedDirs { cursor_dir: None, claude_dir: Some(claude.clone()) };
+    let inputs = TrustInputs::new(Surface::Desktop, CommandExecutionPosture::Unknown);
+    let mut registry = HookRegistry::new();
+    let ids = load_managed_sources(&dirs, &StaticTrustPolicy, &inputs, false, &mut registry);
+    let users = load_user_sources(
+        &UserDirs::under_home(&home),
+        &StaticTrustPolicy,
+        &inputs,
+        false,
+        &mut registry,
+    );
+    let expected: Vec<HookSourceId> =
+        ["managed-settings.json", "managed-settings.d/10-a.json", "managed-settings.d/20-b.json"]
+            .iter()
+            .map(|n| id(HookSourceKind::ManagedClaudeSettings, &claude.join(n)))
+            .collect();
+    assert_eq!(ids, expected);
+    let snap = registry.snapshot();
+    // Every managed file's hooks add up, in load order; the fragment's allowManagedHooksOnly
+    // switches the user's Claude Code hooks off.
+    let commands: Vec<String> = snap
+        .bindings_for(tmp.path())
+        .iter()
+        .map(|b| format!("{:?}", b.definition.command))
+        .collect();
+    assert_eq!(commands.len(), 3, "{commands:?}");
+    for (c, name) in commands.iter().zip(["base", "a", "b"]) {
+        assert!(c.contains(&format!("./{name}.sh")), "{c}");
+    }
+    let user = snap.source(&users[0]).unwrap();
+    assert!(!user.runs);
+    assert!(user.diagnostics.iter().any(|d| d.message
+        == format!(
+            "disabled by allowManagedHooksOnly in {}",
+            hooks_registry::canonicalize(&claude.join("managed-settings.d/10-a.json")).unwrap()
+        )));
+}
+
+#[test]
+fn the_fragment_folder_warning_goes_to_the_last_managed_claude_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let claude = tmp.path().join("claude-code");
+    let d = claude.join("managed-settings.d");
+    fs::create_dir_all(&d).unwrap();
+    for i in 0..=crate::MAX_MANAGED_FRAGMENTS {
+        fs::write(d.join(format!("{i:04}.json")), "{}").unwrap();
+    }
+    let dirs = ManagedDirs { cursor_dir: None, claude_dir: Some(claude) };
+    let inputs = TrustInputs::new(Surface::Desktop, CommandExecutionPosture::Unknown);
+    let mut registry = HookRegistry::new();
+    let ids = load_managed_sources(&dirs, &StaticTrustPolicy, &inputs, false, &mut registry);
+    assert_eq!(ids.len(), crate::MAX_MANAGED_FRAGMENTS);
+    let snap = registry.snapshot();
+    let warned: Vec<&HookSourceId> = ids
+        .iter()
+        .filter(|id| {
+            snap.source(id)
+                .unwrap()
+                .diagnostics
+                .iter()
+                .any(|d| d.code.as_deref() == Some("too_many_fragments"))
+        })
+        .collect();
+    assert_eq!(warned, [ids.last().unwrap()]);
+}
