@@ -318,3 +318,34 @@ fn a_watch_error_on_the_ancestor_is_a_diagnostic_on_the_root() {
     assert_eq!(h.codes(&a), ["root_missing", "watch_permission_denied"]);
     assert_eq!(h.waiting_on(&a), None);
 }
+
+#[test]
+fn a_nested_root_waits_on_its_outer_root_and_follows_it_when_that_goes_too() {
+    let mut h = Harness::new();
+    let outer = h.root("outer");
+    let inner = make_root(outer.as_path(), "inner");
+    h.add(&outer);
+    h.add(&inner);
+    h.delete(&inner);
+    // The outer root's own directory, held for both.
+    assert_eq!(h.waiting_on(&inner).as_deref(), Some(outer.as_path()));
+    assert_eq!(h.watched(&outer), ["."]);
+
+    fs::remove_dir_all(outer.as_path()).expect("rm -r outer");
+    // Reported by the outer root's own watch.
+    h.event(REMOVE_DIR, &outer, &[""]);
+    assert_eq!(h.waiting_on(&inner), Some(parent(&outer)));
+    h.advance(500);
+    assert_eq!(h.codes(&outer), ["root_missing"]);
+    assert_eq!(h.waiting_on(&outer), Some(parent(&outer)));
+    assert_eq!(h.shared.platform_watches(), 1, "one watch for both");
+
+    write(inner.as_path(), HOOKS, &cursor_file(&["./inner.sh"]));
+    h.event(CREATE_DIR, &outer, &[""]);
+    assert!(h.codes(&outer).is_empty());
+    assert!(h.codes(&inner).is_empty());
+    assert_eq!(h.watched(&outer), ["."]);
+    assert_eq!(h.watched(&inner), [".", ".cursor"]);
+    assert_eq!(commands(&h.registry, &cursor_id(&inner)), Some(vec!["./inner.sh".to_owned()]));
+    assert!(!h.platform_watches_dir(&parent(&outer)));
+}
