@@ -3,6 +3,7 @@
 //! Each module is one area; shared fixtures live in `support`.
 
 mod claude_e2e;
+mod claude_policy;
 mod cli;
 mod concurrency;
 mod cursor_e2e;

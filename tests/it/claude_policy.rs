@@ -1,0 +1,223 @@
+//! Claude Code's settings-level hook policies through the runtime: a user's `disableAllHooks`
+//! switches a project's Claude Code deny hook off, the project's own `false` switches it back
+//! on, an edit to the user's settings republishes, and a managed `managed-settings.d/` fragment
+//! with `allowManagedHooksOnly` keeps its own hook while the project's stops running.
+
+use std::{
+    path::{Path, PathBuf},
+    time::{Duration, Instant},
+};
+
+use hooks_app::runtime::{HookRuntime, RuntimeConfig, RuntimeEffect, RuntimeEvent, WindowId};
+use hooks_dispatch::FireReport;
+use hooks_registry::SourceView;
+use hooks_schema::{Decision, Envelope, HookEvent, HookSourceKind, ToolCall, ToolKind};
+use hooks_sources::{ManagedDirs, UserDirs};
+use hooks_trust::{CommandExecutionPosture as Posture, Surface};
+use hooks_watcher::RootOrigin;
+use serde_json::{Value, json};
+
+use crate::support::TestDir;
+
+/// A Claude Code deny hook: exit code 2 with `who` on stderr.
+fn deny_script(dir: &TestDir, rel: &str, who: &str) -> PathBuf {
+    dir.script(rel, &format!("#!/bin/sh\ncat > /dev/null\necho '{who} says no' >&2\nexit 2\n"))
+}
+
+/// Settings with `extra` keys and a `PreToolUse` hook on Bash running `script`.
+fn settings_with_deny(script: &Path, extra: Value) -> String {
+    let mut doc = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": format!("'{}'", script.display()), "timeout": 10}
+    ]}]}});
+    if let (Some(doc), Value::Object(extra)) = (doc.as_object_mut(), extra) {
+        doc.extend(extra);
+    }
+    doc.to_string()
+}
+
+struct Setup {
+    home: TestDir,
+    project: TestDir,
+    managed: TestDir,
+}
+
+impl Setup {
+    fn new() -> Setup {
+        let s = Setup { home: TestDir::new(), project: TestDir::new(), managed: TestDir::new() };
+        s.project.write("src/main.rs", "fn main() {}\n");
+        s
+    }
+
+    /// The project's `.claude/settings.json` with its deny hook and `extra` keys.
+    fn project_settings(&self, extra: Value) {
+        let script = deny_script(&self.project, ".claude/deny.sh", "the project");
+        self.project.write(".claude/settings.json", &settings_with_deny(&script, extra));
+    }
+
+    /// A runtime on the CLI with an auto-approving window, the user's and the managed folders
+    /// in temporary directories, and the project detected (its watch attached).
+    fn runtime(&self) -> HookRuntime {
+        let mut config = RuntimeConfig::new(Surface::CliRun);
+        config.user_dirs = Some(UserDirs::under_home(self.home.path()));
+        config.managed_dirs = Some(ManagedDirs {
+            cursor_dir: Some(self.managed.path().join("cursor")),
+            claude_dir: Some(self.managed.path().join("claude-code")),
+        });
+        let mut rt = HookRuntime::new(config);
+        rt.handle(RuntimeEvent::WindowPosture {
+            window: WindowId(1),
+            posture: Posture::AutoApproves,
+        })
+        .unwrap();
+        let RuntimeEffect::RootAdded(attach) = rt
+            .handle(RuntimeEvent::RepositoryDetected {
+                root: self.project.path().to_path_buf(),
+                origin: RootOrigin::TerminalNavigation,
+            })
+            .unwrap()
+        else {
+            panic!("the project root was not added")
+        };
+        attach.wait_timeout(Duration::from_secs(10)).expect("attached in time").expect("attached");
+        rt
+    }
+}
+
+fn bash(cwd: &Path, command: &str) -> Envelope {
+    let mut e = Envelope::new(HookEvent::PreToolUse);
+    e.cwd = Some(cwd.to_path_buf());
+    e.tool = Some(ToolCall {
+        name: "run_shell_command".into(),
+        kind: ToolKind::Shell,
+        native_kind: None,
+        call_id: Some("toolu_1".into()),
+        mcp_server: None,
+        args: json!({ "command": command }),
+    });
+    e
+}
+
+fn source(rt: &HookRuntime, kind: HookSourceKind) -> SourceView {
+    rt.snapshot()
+        .sources()
+        .iter()
+        .find(|s| s.id.kind == kind)
+        .map(|s| {
+            let view: &SourceView = s;
+            view.clone()
+        })
+        .unwrap_or_else(|| panic!("no {kind} source"))
+}
+
+/// The `claude_hooks_disabled` notes of a source's view.
+fn notes(view: &SourceView) -> Vec<String> {
+    view.diagnostics
+        .iter()
+        .filter(|d| d.code.as_deref() == Some("claude_hooks_disabled"))
+        .map(|d| d.message.clone())
+        .collect()
+}
+
+fn ran_from(report: &FireReport, kind: HookSourceKind) -> usize {
+    report.runs.iter().filter(|r| r.provenance.source.kind == kind).count()
+}
+
+fn canonical(path: PathBuf) -> String {
+    hooks_registry::canonicalize(&path).expect("canonical").to_string()
+}
+
+#[tokio::test]
+async fn a_users_disable_all_hooks_keeps_a_projects_claude_deny_from_running() {
+    let s = Setup::new();
+    s.home.write(".claude/settings.json", r#"{"disableAllHooks": true}"#);
+    s.project_settings(json!({}));
+    let mut rt = s.runtime();
+    rt.pin_for_run().unwrap();
+    let report = rt.fire(&bash(&s.project.path().join("src"), "rm -rf build")).await;
+    assert_ne!(report.verdict.decision, Some(Decision::Deny), "{:?}", report.runs);
+    assert_eq!(ran_from(&report, HookSourceKind::ProjectClaudeSettings), 0);
+    let view = source(&rt, HookSourceKind::ProjectClaudeSettings);
+    assert!(!view.runs);
+    assert_eq!(
+        notes(&view),
+        [format!(
+            "disabled by disableAllHooks in {}",
+            canonical(s.home.path().join(".claude/settings.json"))
+        )]
+    );
+}
+
+#[tokio::test]
+async fn a_projects_own_false_overrides_the_users_true() {
+    let s = Setup::new();
+    s.home.write(".claude/settings.json", r#"{"disableAllHooks": true}"#);
+    s.project_settings(json!({"disableAllHooks": false}));
+    let mut rt = s.runtime();
+    rt.pin_for_run().unwrap();
+    let report = rt.fire(&bash(&s.project.path().join("src"), "rm -rf build")).await;
+    assert_eq!(report.verdict.decision, Some(Decision::Deny), "{:?}", report.runs);
+    assert_eq!(report.verdict.reason.as_deref(), Some("the project says no"));
+    assert!(notes(&source(&rt, HookSourceKind::ProjectClaudeSettings)).is_empty());
+}
+
+#[tokio::test]
+async fn an_edit_to_the_users_settings_switches_the_projects_hooks_off_before_the_run() {
+    let s = Setup::new();
+    s.home.write(".claude/settings.json", "{}");
+    s.project_settings(json!({}));
+    let mut rt = s.runtime();
+    rt.take_user_watch()
+        .expect("user folders watched with the first root")
+        .wait_timeout(Duration::from_secs(10))
+        .expect("in time")
+        .expect("attached");
+    assert!(notes(&source(&rt, HookSourceKind::UserClaudeSettings)).is_empty());
+    let events = rt.subscribe();
+    s.home.write(".claude/settings.json", r#"{"disableAllHooks": true}"#);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        events.recv_timeout(left).expect("a snapshot is published after the edit");
+        if !notes(&source(&rt, HookSourceKind::UserClaudeSettings)).is_empty() {
+            break;
+        }
+    }
+    rt.pin_for_run().unwrap();
+    let report = rt.fire(&bash(s.project.path(), "rm -rf build")).await;
+    assert_ne!(report.verdict.decision, Some(Decision::Deny), "{:?}", report.runs);
+    assert_eq!(ran_from(&report, HookSourceKind::ProjectClaudeSettings), 0);
+}
+
+#[tokio::test]
+async fn a_managed_fragment_with_allow_managed_hooks_only_runs_its_hook_and_not_the_projects() {
+    let s = Setup::new();
+    s.project_settings(json!({}));
+    let managed_script = deny_script(&s.managed, "scripts/deny.sh", "the administrator");
+    s.managed.write("claude-code/managed-settings.json", "{}");
+    let fragment = s.managed.write(
+        "claude-code/managed-settings.d/50-policy.json",
+        &settings_with_deny(&managed_script, json!({"allowManagedHooksOnly": true})),
+    );
+    // A hidden file in the folder is not a fragment.
+    s.managed.write("claude-code/managed-settings.d/.00-off.json", r#"{"disableAllHooks": true}"#);
+    let mut rt = s.runtime();
+    rt.pin_for_run().unwrap();
+    let report = rt.fire(&bash(s.project.path(), "rm -rf build")).await;
+    assert_eq!(report.verdict.decision, Some(Decision::Deny), "{:?}", report.runs);
+    assert_eq!(report.verdict.reason.as_deref(), Some("the administrator says no"));
+    assert_eq!(ran_from(&report, HookSourceKind::ManagedClaudeSettings), 1);
+    assert_eq!(ran_from(&report, HookSourceKind::ProjectClaudeSettings), 0);
+    let project = source(&rt, HookSourceKind::ProjectClaudeSettings);
+    assert_eq!(
+        notes(&project),
+        [format!("disabled by allowManagedHooksOnly in {}", canonical(fragment))]
+    );
+    let managed: Vec<String> = rt
+        .snapshot()
+        .sources()
+        .iter()
+        .filter(|v| v.id.kind == HookSourceKind::ManagedClaudeSettings)
+        .map(|v| v.id.path.to_string())
+        .collect();
+    assert_eq!(managed.len(), 2, "the base file and one fragment: {managed:?}");
+}
