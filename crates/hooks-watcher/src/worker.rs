@@ -454,7 +454,8 @@ impl<B: WatchBackend> Engine<B> {
 
     /// Attaches a root that is back exactly as `add_root` and the attach message do: fresh
     /// watch diagnostics, the root and its hook folders watched, its files loaded (which clears
-    /// `root_missing`), then `Attached`. `false` when it vanished again before its watch.
+    /// `root_missing`), then `Attached`. `false` when it vanished again before its watches
+    /// were attached.
     fn reappear(&mut self, key: &Path, root: &AbsPathBuf) -> bool {
         self.shared.clear_watch_diagnostics(root);
         let held = self.watches.hold(key);
@@ -467,7 +468,14 @@ impl<B: WatchBackend> Engine<B> {
         let outcome = match held {
             Ok(()) => {
                 w.dirs.insert(key.to_path_buf());
-                self.reconcile(key);
+                if self.reconcile(key) {
+                    // Gone again before its folders were watched, and its own watch released
+                    // with them: missing still, and followed from its ancestor again.
+                    if let Some(w) = self.watched.get_mut(key) {
+                        w.missing = true;
+                    }
+                    return false;
+                }
                 AttachOutcome::Attached
             }
             // Loaded and not watched, as an added root whose watch fails.
@@ -576,8 +584,8 @@ impl<B: WatchBackend> Engine<B> {
 
     /// Makes the watches of one root match the disk: the root directory while it exists, and
     /// each hook folder that is a directory now. A root found gone loses its watches, and
-    /// `true` says so (the next load withdraws it, then it is marked missing and `revisit`
-    /// follows it); a root already missing is left to `revisit`.
+    /// `true` says so (the caller marks it missing, and `revisit` follows it); a root already
+    /// missing is left to `revisit`.
     fn reconcile(&mut self, key: &Path) -> bool {
         let Some(w) = self.watched.get_mut(key) else { return false };
         if w.missing {
