@@ -109,8 +109,15 @@ impl Sink {
 /// answers (given back once it is written), or the end.
 enum Out {
     Message(Vec<u8>, Option<Permit>),
+    /// The latest snapshot change is waiting in [`LatestChange`].
+    SnapshotChanged,
     Close,
 }
+
+/// The latest snapshot change not yet written, `(generation, revision)`: the forwarder
+/// replaces it and queues one [`Out::SnapshotChanged`] only when none is waiting, the writer
+/// takes it. So a client that reads slowly gets the latest change once, not every one.
+type LatestChange = Arc<Mutex<Option<(u64, u64)>>>;
 
 /// Bounds the requests handed to the runtime whose answers are not yet written, so a client
 /// that sends without reading meets back-pressure (the reader stops reading stdin) instead
@@ -255,14 +262,15 @@ where
     sink.send_direct(&notification("hello", hello(options.max_line_bytes)));
     let (out_tx, out_rx) = std_mpsc::channel::<Out>();
     let out = Outbound(out_tx);
+    let latest = LatestChange::default();
     let writer = {
-        let sink = Arc::clone(&sink);
+        let (sink, latest) = (Arc::clone(&sink), Arc::clone(&latest));
         thread::Builder::new()
             .name("hooks-serve-writer".into())
-            .spawn(move || writer_loop(&out_rx, &sink))?
+            .spawn(move || writer_loop(&out_rx, &sink, &latest))?
     };
     let stop = Arc::new(AtomicBool::new(false));
-    spawn_forwarder(runtime.subscribe(), out.clone(), Arc::clone(&stop))?;
+    spawn_forwarder(runtime.subscribe(), out.clone(), latest, Arc::clone(&stop))?;
     let applied = Arc::new(AtomicU64::new(0));
     let permits = Permits::new(options.max_in_flight);
     let reader = Reader {
@@ -467,7 +475,7 @@ impl Reader {
     }
 }
 
-fn writer_loop(rx: &std_mpsc::Receiver<Out>, sink: &Sink) {
+fn writer_loop(rx: &std_mpsc::Receiver<Out>, sink: &Sink, latest: &LatestChange) {
     let mut batch = Vec::new();
     // The places of the requests the batch answers, given back once it is written.
     let mut answered = Vec::new();
@@ -478,6 +486,17 @@ fn writer_loop(rx: &std_mpsc::Receiver<Out>, sink: &Sink) {
                 Out::Message(bytes, permit) => {
                     batch.push(bytes);
                     answered.extend(permit);
+                }
+                Out::SnapshotChanged => {
+                    let change = latest.lock().unwrap_or_else(PoisonError::into_inner).take();
+                    if let Some((generation, revision)) = change
+                        && let Some(bytes) = encode(&notification(
+                            "snapshot_changed",
+                            json!({ "generation": generation, "revision": revision }),
+                        ))
+                    {
+                        batch.push(bytes);
+                    }
                 }
                 Out::Close => {
                     sink.write(&batch);
@@ -498,16 +517,22 @@ fn writer_loop(rx: &std_mpsc::Receiver<Out>, sink: &Sink) {
 fn spawn_forwarder(
     rx: std_mpsc::Receiver<RegistryEvent>,
     out: Outbound,
+    latest: LatestChange,
     stop: Arc<AtomicBool>,
 ) -> io::Result<()> {
     thread::Builder::new().name("hooks-serve-events".into()).spawn(move || {
         while !stop.load(Ordering::Relaxed) {
             match rx.recv_timeout(Duration::from_millis(100)) {
                 Ok(RegistryEvent::SnapshotChanged { generation, revision }) => {
-                    out.send(&notification(
-                        "snapshot_changed",
-                        json!({ "generation": generation.get(), "revision": revision.get() }),
-                    ));
+                    let change = (generation.get(), revision.get());
+                    let waiting = latest
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .replace(change)
+                        .is_some();
+                    if !waiting {
+                        let _ = out.0.send(Out::SnapshotChanged);
+                    }
                 }
                 Err(std_mpsc::RecvTimeoutError::Timeout) => {}
                 Err(std_mpsc::RecvTimeoutError::Disconnected) => return,
@@ -763,3 +788,6 @@ async fn apply(
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
