@@ -131,7 +131,8 @@ impl ScopePolicy {
 pub(crate) struct PolicyTable {
     /// Working directories under no known project root.
     pub(crate) outside: ScopePolicy,
-    /// Each root's, by the root's position in the sorted root list.
+    /// Each root's, by the root's position in the sorted root list; empty when every root's
+    /// is the same as `outside`.
     pub(crate) roots: Vec<ScopePolicy>,
 }
 
@@ -139,6 +140,11 @@ impl PolicyTable {
     /// The policy under the root at `index`, or outside every project.
     pub(crate) fn at(&self, root: Option<usize>) -> &ScopePolicy {
         root.and_then(|i| self.roots.get(i)).unwrap_or(&self.outside)
+    }
+
+    /// Whether some scope cuts anything (false in the common case where no file sets the keys).
+    pub(crate) fn cuts_anything(&self) -> bool {
+        self.outside.cut != Cut::None || self.roots.iter().any(|p| p.cut != Cut::None)
     }
 
     /// The smallest cut anywhere: global bindings runnable somewhere are those it keeps.
@@ -175,6 +181,9 @@ type Said = Option<(bool, &'static str, AbsPathBuf)>;
 /// Resolves the policy for `root_count` roots from the voices of the running sources, given
 /// in precedence order (kind priority, then load order).
 pub(crate) fn resolve(voices: &[Voice<'_>], root_count: usize) -> PolicyTable {
+    if voices.is_empty() {
+        return PolicyTable::default();
+    }
     let mut managed_disable: Said = None;
     let mut managed_only: Said = None;
     let mut explicit_disable: Said = None;
@@ -238,10 +247,15 @@ pub(crate) fn resolve(voices: &[Voice<'_>], root_count: usize) -> PolicyTable {
             Some((false, ..)) | None => ScopePolicy::default(),
         }
     };
-    PolicyTable {
-        outside: decide(&None, &None),
-        roots: local_disable.iter().zip(&project_disable).map(|(l, p)| decide(l, p)).collect(),
+    let outside = decide(&None, &None);
+    let mut roots: Vec<ScopePolicy> =
+        local_disable.iter().zip(&project_disable).map(|(l, p)| decide(l, p)).collect();
+    // The common case, every root as outside, is stored as no roots (see `PolicyTable::at`),
+    // so comparing and scanning the table costs nothing per root.
+    if roots.iter().all(|p| *p == outside) {
+        roots.clear();
     }
+    PolicyTable { outside, roots }
 }
 
 #[cfg(test)]

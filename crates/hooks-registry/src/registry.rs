@@ -764,10 +764,11 @@ impl HookRegistry {
             previous.bindings.clone()
         };
 
+        let policy_cuts = self.policy.cuts_anything();
         let mut views = Vec::with_capacity(self.order.len());
         for (&slot, (can, suppressed_by)) in self.order.iter().zip(runs) {
             let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
-            let (notes, off_everywhere) = if can && suppressed_by.is_none() {
+            let (notes, off_everywhere) = if policy_cuts && can && suppressed_by.is_none() {
                 policy_notes(state, &self.policy, &self.root_keys)
             } else {
                 (Vec::new(), false)

@@ -45,7 +45,7 @@ fn outcome(files: &[File], roots: usize) -> (Vec<(Cut, String)>, (Cut, String)) 
         });
         (p.cut, by)
     };
-    (table.roots.iter().map(show).collect(), show(&table.outside))
+    ((0..roots).map(|i| show(table.at(Some(i)))).collect(), show(&table.outside))
 }
 
 /// A case: its name, the files, the expected outcome under each root and outside.
