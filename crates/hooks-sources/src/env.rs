@@ -40,6 +40,8 @@ pub struct EnvVars {
     /// [`EnvVars::NO_COLOR`]: set (and not empty) when the user asks for output without
     /// colour.
     pub no_color: Option<OsString>,
+    /// [`EnvVars::PATH`]: where programs named without a folder are looked up.
+    pub path: Option<OsString>,
 }
 
 impl EnvVars {
@@ -64,9 +66,13 @@ impl EnvVars {
     /// The `NO_COLOR` convention: the `hooks` tool prints no colour when it is set and not
     /// empty.
     pub const NO_COLOR: &'static str = "NO_COLOR";
+    /// The program search path: `hooks check` looks up the programs hooks name without a
+    /// folder on it, to warn about one that is not found. (Hooks are started with the
+    /// inherited environment, so the same value finds their programs when they run.)
+    pub const PATH: &'static str = "PATH";
 
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 7] = [
+    pub const TABLE: [EnvVarSpec; 8] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -95,6 +101,10 @@ impl EnvVars {
             name: EnvVars::NO_COLOR,
             purpose: "when set and not empty, the `hooks` tool prints no colour",
         },
+        EnvVarSpec {
+            name: EnvVars::PATH,
+            purpose: "the program search path `hooks check` looks up bare program names on, to warn about hooks whose program is not found",
+        },
     ];
 
     /// Reads every variable in [`EnvVars::TABLE`] from the process environment.
@@ -118,6 +128,7 @@ impl EnvVars {
             xdg_config_home: get(EnvVars::XDG_CONFIG_HOME),
             shell: get(EnvVars::SHELL),
             no_color: get(EnvVars::NO_COLOR),
+            path: get(EnvVars::PATH),
         }
     }
 
