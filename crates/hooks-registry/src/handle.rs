@@ -92,19 +92,35 @@ impl RegistryHandle {
         }
     }
 
-    /// Applies a change and notifies subscribers when it published a snapshot.
+    /// Applies a change and notifies subscribers when it published a snapshot: one
+    /// [`RegistryEvent::SnapshotChanged`] per call, carrying the counters after the call.
+    ///
+    /// Each registry operation in `f` publishes its own snapshot; wrap them in
+    /// [`HookRegistry::batch`] to publish once. If `f` panics, subscribers still hear of
+    /// what it published before the panic (a batch publishes as it unwinds), and the lock is
+    /// recovered by the next caller.
     pub fn change<R>(&self, f: impl FnOnce(&mut HookRegistry) -> R) -> R {
-        let mut registry = lock(&self.shared.registry);
-        let before = registry.generation();
-        let result = f(&mut registry);
-        let (generation, revision) = (registry.generation(), registry.revision());
-        if generation != before {
-            // Sent under the registry lock so events arrive in generation order.
-            let event = RegistryEvent::SnapshotChanged { generation, revision };
-            lock(&self.shared.subscribers).retain(|tx| tx.send(event).is_ok());
+        /// Tells subscribers when the generation moved, however the closure leaves.
+        struct Notify<'a> {
+            registry: MutexGuard<'a, HookRegistry>,
+            before: Generation,
+            subscribers: &'a Mutex<Vec<Sender<RegistryEvent>>>,
         }
-        drop(registry);
-        result
+        impl Drop for Notify<'_> {
+            fn drop(&mut self) {
+                let (generation, revision) = (self.registry.generation(), self.registry.revision());
+                if generation != self.before {
+                    // Sent under the registry lock (released after this) so events arrive
+                    // in generation order.
+                    let event = RegistryEvent::SnapshotChanged { generation, revision };
+                    lock(self.subscribers).retain(|tx| tx.send(event).is_ok());
+                }
+            }
+        }
+        let registry = lock(&self.shared.registry);
+        let before = registry.generation();
+        let mut notify = Notify { registry, before, subscribers: &self.shared.subscribers };
+        f(&mut notify.registry)
     }
 
     /// A reader of the published snapshots.

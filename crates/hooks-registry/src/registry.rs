@@ -216,7 +216,8 @@ impl SourceState {
 /// Every mutating call rebuilds the snapshot, moves its generation, and returns the
 /// revision, which moves only when the runnable bindings or the project roots differ from
 /// the previous snapshot. Calls that change nothing (an unknown source, an unchanged trust
-/// decision, a second pin) publish nothing and return the current revision.
+/// decision, a second pin) publish nothing and return the current revision. Inside
+/// [`HookRegistry::batch`] the calls publish nothing and the batch publishes once.
 pub struct HookRegistry {
     /// Source states in stable slots; `index` maps ids to slots and `order` lists occupied
     /// slots in precedence order, so a publish walks the sources without hashing paths.
@@ -239,6 +240,13 @@ pub struct HookRegistry {
     root_keys: Arc<RootKeys>,
     /// Claude Code's hook policy in the last published snapshot.
     policy: Arc<PolicyTable>,
+    /// How many [`HookRegistry::batch`] calls are running (nested batches count).
+    batch_depth: u32,
+    /// Whether an operation inside the running batch asked to publish.
+    batch_pending: bool,
+    /// The run was pinned since the last publish: the pin takes the revision of the snapshot
+    /// that first carries it.
+    pin_unsettled: bool,
     revision: Revision,
     generation: Generation,
     current: Arc<ArcSwap<RegistrySnapshot>>,
@@ -265,6 +273,9 @@ impl Default for HookRegistry {
             last_roots: BTreeSet::new(),
             root_keys: Arc::new(RootKeys::default()),
             policy: Arc::new(PolicyTable::default()),
+            batch_depth: 0,
+            batch_pending: false,
+            pin_unsettled: false,
             revision: Revision::ZERO,
             generation: Generation::ZERO,
             current: Arc::new(ArcSwap::from_pointee(RegistrySnapshot::default())),
@@ -317,6 +328,41 @@ impl HookRegistry {
     /// Every error recorded for `sources` (see [`RegistrySnapshot::errors_for`]).
     pub fn errors_for(&self, sources: &[HookSourceId]) -> Vec<HookDiagnostic> {
         self.snapshot().errors_for(sources)
+    }
+
+    /// Applies every operation `f` makes on the registry and publishes once: the snapshot
+    /// readers see goes from the state before the batch to the state after it, with one
+    /// generation step (none when no operation changed anything), so no reader ever sees a
+    /// batch half applied.
+    ///
+    /// Inside the batch the operations apply to the registry's state at once (a later
+    /// operation sees what an earlier one did), but nothing is published until the batch
+    /// ends, so what reads the published snapshot is provisional: each mutating call returns
+    /// the revision of the last published snapshot, and [`revision`](Self::revision),
+    /// [`generation`](Self::generation), [`pinned`](Self::pinned),
+    /// [`snapshot`](Self::snapshot), [`errors_for`](Self::errors_for) and every reader still
+    /// show the snapshot from before the batch. Read them after `batch` returns. A pin inside
+    /// a batch records the revision of the batch's snapshot, which carries everything applied
+    /// before it.
+    ///
+    /// Batches nest: only the outermost one publishes.
+    ///
+    /// If `f` panics, the batch ends as the panic unwinds and the operations applied before
+    /// it are published, as one snapshot: each operation is applied whole, so the state is
+    /// consistent, and the published snapshot never lags the state nor leaves the registry
+    /// stuck deferring. Such a snapshot may hold part of what the batch meant to do; nothing
+    /// is rolled back.
+    pub fn batch<R>(&mut self, f: impl FnOnce(&mut HookRegistry) -> R) -> R {
+        /// Ends the batch however `f` leaves, unwinding included.
+        struct Batch<'a>(&'a mut HookRegistry);
+        impl Drop for Batch<'_> {
+            fn drop(&mut self) {
+                self.0.end_batch();
+            }
+        }
+        self.batch_depth += 1;
+        let guard = Batch(self);
+        f(&mut *guard.0)
     }
 
     /// Loads or reloads one file.
@@ -477,6 +523,7 @@ impl HookRegistry {
             return self.revision;
         }
         self.pinned = Some(PinnedRun { posture, revision: self.revision });
+        self.pin_unsettled = true;
         self.pinned_roots = Some(self.current_roots());
         self.roots_dirty = true;
         for state in self.slots.iter_mut().flatten() {
@@ -683,12 +730,30 @@ impl HookRegistry {
         roots
     }
 
+    /// Publishes now, or, inside a batch, when the outermost batch ends; returns the current
+    /// revision (provisional inside a batch).
+    fn publish(&mut self) -> Revision {
+        if self.batch_depth > 0 {
+            self.batch_pending = true;
+            return self.revision;
+        }
+        self.publish_now()
+    }
+
+    /// Ends one level of batching; the outermost level publishes what the batch changed.
+    fn end_batch(&mut self) {
+        self.batch_depth = self.batch_depth.saturating_sub(1);
+        if self.batch_depth == 0 && std::mem::take(&mut self.batch_pending) {
+            self.publish_now();
+        }
+    }
+
     /// Rebuilds the snapshot, moves the counters and publishes it.
     ///
     /// Work is proportional to the number of sources only for pointer copies; the binding
     /// index, the protected-path index, the source index and each source's view are rebuilt
     /// only when something they depend on changed.
-    fn publish(&mut self) -> Revision {
+    fn publish_now(&mut self) -> Revision {
         let previous = self.current.load_full();
         let first = previous.generation == Generation::ZERO;
 
@@ -822,6 +887,11 @@ impl HookRegistry {
             previous.protected.clone()
         };
 
+        if std::mem::take(&mut self.pin_unsettled)
+            && let Some(pinned) = &mut self.pinned
+        {
+            pinned.revision = self.revision;
+        }
         self.generation = self.generation.next();
         let snapshot = RegistrySnapshot {
             revision: self.revision,

@@ -996,4 +996,5 @@ fn after_pinning_the_paths_a_source_was_found_at_only_grow() {
     assert!(r.snapshot().protected_paths().contains(yaml.as_path()));
 }
 
+mod batch;
 mod claude;
