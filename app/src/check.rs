@@ -1,5 +1,7 @@
 //! `hooks check`: validate hook files in any supported format.
 
+pub mod runnable;
+
 use std::path::Path;
 
 use hooks_schema::{HookDefinition, HookDiagnostic, ParseResult, Severity, WireFormat};
@@ -46,6 +48,7 @@ impl FileReport {
                 "line": d.line,
                 "column": d.column,
                 "code": d.code,
+                "hook_id": d.hook_id,
             })).collect::<Vec<_>>(),
         })
     }
@@ -110,6 +113,25 @@ pub fn check_bytes(display: &str, path: &Path, bytes: &[u8], choice: FormatChoic
     };
     diagnostics.sort_by_key(|d| (d.severity != Severity::Error, d.line));
     FileReport { path: display.to_owned(), format, hooks, diagnostics }
+}
+
+/// Checks one file already read into memory, then what its enabled hooks would run
+/// ([`runnable::runnable_diagnostics`]: a missing or non-executable script, a program not on
+/// `PATH`, as warnings).
+pub fn check_file(
+    display: &str,
+    path: &Path,
+    bytes: &[u8],
+    choice: FormatChoice,
+    ctx: &runnable::RunnableContext,
+) -> FileReport {
+    let mut report = check_bytes(display, path, bytes, choice);
+    let found = runnable::runnable_diagnostics(report.format, path, &report.hooks, ctx);
+    if !found.is_empty() {
+        report.diagnostics.extend(found);
+        report.diagnostics.sort_by_key(|d| (d.severity != Severity::Error, d.line));
+    }
+    report
 }
 
 /// Whether a file read as Chrys is the user's settings document rather than a hooks file:

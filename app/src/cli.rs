@@ -31,7 +31,8 @@ pub struct Cli {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Validate hook files: definitions and diagnostics with line numbers.
+    /// Validate hook files: definitions and diagnostics with line numbers, and warnings about
+    /// hooks that cannot run (a missing or non-executable script, a program not on PATH).
     Check(CheckArgs),
     /// The redacted inventory the runtime would see: sources, trust, hooks.
     List(ListArgs),

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use hooks_schema::{Severity, WireFormat};
 
 use crate::{
-    check::{FileReport, FormatChoice, check_bytes},
+    check::{FileReport, FormatChoice, check_file, runnable::RunnableContext},
     cli::{CheckArgs, Cli, Command, FormatArg},
 };
 
@@ -69,12 +69,14 @@ fn check(a: &CheckArgs, colour: bool) -> Result<u8> {
         FormatArg::Chrys => FormatChoice::Fixed(WireFormat::Chrys),
         FormatArg::Claude => FormatChoice::Fixed(WireFormat::Claude),
     };
+    let process_cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let ctx = RunnableContext::from_env(&hooks_sources::EnvVars::from_process(), process_cwd);
     let mut out = std::io::stdout().lock();
     let mut all_ok = true;
     for path in &a.files {
         let display = path.display().to_string();
         let report = match read_capped(path) {
-            Ok(bytes) => check_bytes(&display, path, &bytes, choice),
+            Ok(bytes) => check_file(&display, path, &bytes, choice, &ctx),
             Err(e) => FileReport {
                 path: display.clone(),
                 format: WireFormat::Cursor,

@@ -494,3 +494,97 @@ fn the_users_chrys_settings_file_enables_project_chrys_hooks() {
     assert!(diag.starts_with(&format!("{}:2:", settings.display())), "{diag}");
     assert!(diag.contains("warning: project.hooks_enabled must be a boolean"), "{diag}");
 }
+
+/// Runs `hooks <args>` in `cwd` as [`hooks_in`] does, with `PATH` set to `path` only.
+fn hooks_with_path(cwd: &Path, args: &[&str], path: &Path) -> Output {
+    let exe = std::env::current_exe().expect("test binary");
+    let state = TestDir::new();
+    let mut out = Command::new(exe)
+        .args(["--exact", "cli::cli_child_entry", "--nocapture", "--test-threads=1", "-q"])
+        .env(ARGS_VAR, serde_json::to_string(args).expect("args to json"))
+        .env("NO_COLOR", "1")
+        .env("PATH", path)
+        .env_remove("WARP_HOOK_DIRS")
+        .env("XDG_CONFIG_HOME", state.path())
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .output()
+        .expect("cli child output");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    out.stdout = text
+        .lines()
+        .filter(|l| !(l.starts_with("running ") && l.ends_with(" test")))
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        .into_bytes();
+    out
+}
+
+#[test]
+fn check_warns_about_hooks_that_cannot_run_and_still_exits_0() {
+    let d = TestDir::new();
+    d.script("bin/fmt-tool", "#!/bin/sh\nexit 0\n");
+    d.write(".cursor/hooks/plain.sh", "#!/bin/sh\nexit 0\n");
+    d.script(".cursor/hooks/good.sh", "#!/bin/sh\nexit 0\n");
+    d.write(
+        ".cursor/hooks.json",
+        r#"{
+  "version": 1,
+  "hooks": {
+    "stop": [
+      {"command": "./.cursor/hooks/gone.sh"},
+      {"command": ".cursor/hooks/plain.sh --x"},
+      {"command": "not-a-real-program-4821 --x"},
+      {"command": "fmt-tool --check"},
+      {"command": "\"$CURSOR_PROJECT_DIR\"/.cursor/hooks/good.sh"}
+    ]
+  }
+}
+"#,
+    );
+    let o = hooks_with_path(
+        d.path(),
+        &["check", "--json", ".cursor/hooks.json"],
+        &d.path().join("bin"),
+    );
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), 1, "{}", stdout(&o));
+    let r = &lines[0];
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(r["hooks"].as_array().map(Vec::len), Some(5), "{r}");
+    let found: Vec<(String, i64, String)> = r["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            assert_eq!(d["severity"], "warning", "{d}");
+            (
+                d["code"].as_str().unwrap_or_default().to_owned(),
+                d["line"].as_i64().unwrap_or_default(),
+                d["hook_id"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    let ids: Vec<String> = r["hooks"]
+        .as_array()
+        .expect("hooks")
+        .iter()
+        .map(|h| h["id"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            ("script_missing".to_owned(), 5, ids[0].clone()),
+            ("script_not_executable".to_owned(), 6, ids[1].clone()),
+            ("program_not_found".to_owned(), 7, ids[2].clone()),
+        ],
+        "{r}"
+    );
+    // The text form names the file and line of each.
+    let text = hooks_with_path(d.path(), &["check", ".cursor/hooks.json"], &d.path().join("bin"));
+    assert_eq!(code(&text), 0);
+    assert!(stdout(&text).contains(".cursor/hooks.json:7:"), "{}", stdout(&text));
+    assert!(stdout(&text).contains("was not found on PATH"), "{}", stdout(&text));
+}
