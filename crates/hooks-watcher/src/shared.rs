@@ -241,8 +241,9 @@ impl Shared {
                 missing: None,
             },
         );
-        self.registry.change(|reg| reg.add_project_root(root.clone()));
-        let report = self.reload_locked(&mut state, root);
+        // Announcing the root and loading its files publish one snapshot, so no reader sees
+        // the root announced without its hooks.
+        let report = self.reload_locked(&mut state, root, true);
         drop(state);
         if let Some(report) = report {
             self.emit_reloaded(report);
@@ -255,10 +256,12 @@ impl Shared {
         let mut state = lock(&self.state);
         let Some(entry) = state.roots.remove(root) else { return false };
         self.registry.change(|reg| {
-            for source in &entry.sources {
-                reg.remove_source_root(source, root);
-            }
-            reg.remove_project_root(root);
+            reg.batch(|reg| {
+                for source in &entry.sources {
+                    reg.remove_source_root(source, root);
+                }
+                reg.remove_project_root(root);
+            })
         });
         drop(state);
         if let AttachState::Pending(waiters) = entry.attach {
@@ -333,7 +336,7 @@ impl Shared {
     /// Reads `root`'s hook files from disk and applies them, or `None` if it is not a root.
     pub(crate) fn reload(&self, root: &AbsPathBuf) -> Option<ReloadReport> {
         let mut state = lock(&self.state);
-        let report = self.reload_locked(&mut state, root)?;
+        let report = self.reload_locked(&mut state, root, false)?;
         let missing = state.roots.get(root).and_then(|e| e.missing.clone());
         drop(state);
         self.emit_reloaded(report.clone());
@@ -355,9 +358,11 @@ impl Shared {
             .chain(state.user.iter().flat_map(|u| u.sources.iter()))
             .collect();
         self.registry.change(|reg| {
-            for source in sources {
-                reg.set_trust(source, self.policy.decide(source.kind, &inputs));
-            }
+            reg.batch(|reg| {
+                for source in sources {
+                    reg.set_trust(source, self.policy.decide(source.kind, &inputs));
+                }
+            })
         });
     }
 
@@ -487,16 +492,18 @@ impl Shared {
         }
         let withdrawn: Vec<HookSourceId> = entry.sources.difference(&loaded).cloned().collect();
         let generation = self.registry.change(|reg| {
-            for op in ops {
-                match op {
-                    Op::Upsert(update) => reg.upsert_source(update),
-                    Op::ReadFailure(id, d) => reg.record_read_failure(&id, None, d),
-                    Op::Found(id, paths) => reg.set_found_paths(&id, None, paths),
-                };
-            }
-            for id in &withdrawn {
-                reg.remove_source(id);
-            }
+            reg.batch(|reg| {
+                for op in ops {
+                    match op {
+                        Op::Upsert(update) => reg.upsert_source(update),
+                        Op::ReadFailure(id, d) => reg.record_read_failure(&id, None, d),
+                        Op::Found(id, paths) => reg.set_found_paths(&id, None, paths),
+                    };
+                }
+                for id in &withdrawn {
+                    reg.remove_source(id);
+                }
+            });
             reg.generation()
         });
         entry.loads += 1;
@@ -514,8 +521,16 @@ impl Shared {
     /// The state on disk decides: every project file present is read and upserted (a read
     /// failure or a parse failure keeps the previous configuration, which the registry marks
     /// stale), and every source loaded before but absent now is withdrawn from this root.
+    /// With `announce`, the root is announced to the registry too (a root being added).
+    /// Everything is applied as one registry batch, so the load publishes one snapshot (none
+    /// when nothing changed) and subscribers hear one event.
     /// Runs under the state lock, so a reload and a removal of the same root never interleave.
-    fn reload_locked(&self, state: &mut State, root: &AbsPathBuf) -> Option<ReloadReport> {
+    fn reload_locked(
+        &self,
+        state: &mut State,
+        root: &AbsPathBuf,
+        announce: bool,
+    ) -> Option<ReloadReport> {
         let inputs = state.inputs;
         let claude_strict = state.claude_strict;
         let entry = state.roots.get_mut(root)?;
@@ -550,16 +565,23 @@ impl Shared {
         }
         let withdrawn: Vec<HookSourceId> = entry.sources.difference(&loaded).cloned().collect();
         let generation = self.registry.change(|reg| {
-            for op in ops {
-                match op {
-                    Op::Upsert(update) => reg.upsert_source(update),
-                    Op::ReadFailure(id, d) => reg.record_read_failure(&id, Some(root.clone()), d),
-                    Op::Found(id, paths) => reg.set_found_paths(&id, Some(root), paths),
-                };
-            }
-            for id in &withdrawn {
-                reg.remove_source_root(id, root);
-            }
+            reg.batch(|reg| {
+                if announce {
+                    reg.add_project_root(root.clone());
+                }
+                for op in ops {
+                    match op {
+                        Op::Upsert(update) => reg.upsert_source(update),
+                        Op::ReadFailure(id, d) => {
+                            reg.record_read_failure(&id, Some(root.clone()), d)
+                        }
+                        Op::Found(id, paths) => reg.set_found_paths(&id, Some(root), paths),
+                    };
+                }
+                for id in &withdrawn {
+                    reg.remove_source_root(id, root);
+                }
+            });
             reg.generation()
         });
         entry.loads += 1;

@@ -13,7 +13,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use hooks_registry::{LoadStateKind, RegistryHandle};
+use hooks_registry::{LoadStateKind, RegistryEvent, RegistryHandle};
 use hooks_schema::{AbsPathBuf, HookSourceKind};
 use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs};
 use notify::event::{AccessKind, AccessMode, CreateKind, EventKind, ModifyKind, RemoveKind};
@@ -184,6 +184,78 @@ fn adding_a_root_loads_its_file_scoped_to_that_root_and_watches_its_folders() {
     assert!(running_in(&h.registry, a.as_path()).is_empty());
     assert!(snapshot.is_protected(&a.as_path().join(HOOKS)).is_some());
     assert_eq!(h.watched(&a), [".", ".cursor"]);
+}
+
+const CLAUDE: &str = ".claude/settings.json";
+const CLAUDE_STOP: &str =
+    r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"./stop.sh"}]}]}}"#;
+const CHRYS_JSON: &str = ".chrys/hooks/hooks.json";
+const CHRYS_HOOK: &str = r#"{"version":1,"hooks":[{"id":"c","event":"before_tool_call","run":{"type":"shell","shell":"./chrys.sh"}}]}"#;
+
+/// The registry events received so far.
+fn registry_events(rx: &Receiver<RegistryEvent>) -> Vec<RegistryEvent> {
+    rx.try_iter().collect()
+}
+
+#[test]
+fn adding_a_root_publishes_one_snapshot_and_subscribers_hear_one_event() {
+    let mut h = Harness::with(cli_auto(), FakeBackend::default());
+    // An enclosing project, whose hooks a directory under the new root runs until it is added.
+    let outer = h.root("outer");
+    write(outer.as_path(), HOOKS, &cursor_file(&["./outer.sh"]));
+    h.add(&outer);
+    let a = make_root(outer.as_path(), "a");
+    write(a.as_path(), HOOKS, &cursor_file(&["./cursor.sh"]));
+    write(a.as_path(), CLAUDE, CLAUDE_STOP);
+    // A Chrys `hooks.json` adds found paths (the `hooks.yaml` and `hooks.yml` that would
+    // replace it), one more operation of the load.
+    write(a.as_path(), CHRYS_JSON, CHRYS_HOOK);
+    assert_eq!(running_in(&h.registry, a.as_path()), ["./outer.sh"]);
+    let registry_events_rx = h.registry.subscribe();
+    let before = h.registry.snapshot();
+    assert_eq!(h.add(&a), Some(AttachOutcome::Attached));
+    let after = h.registry.snapshot();
+    assert_eq!(after.generation(), before.generation().next(), "one snapshot for the add");
+    assert_eq!(
+        registry_events(&registry_events_rx),
+        [RegistryEvent::SnapshotChanged {
+            generation: after.generation(),
+            revision: after.revision()
+        }]
+    );
+    let mut running = running_in(&h.registry, a.as_path());
+    running.sort();
+    assert_eq!(running, ["./chrys.sh", "./cursor.sh", "./stop.sh"]);
+    assert!(after.project_roots().contains(&a));
+    assert!(after.protected_paths().contains(&a.as_path().join(".chrys/hooks/hooks.yaml")));
+    let reloaded: Vec<_> = h
+        .events
+        .try_iter()
+        .filter_map(|e| match e {
+            WatcherEvent::Reloaded { root, generation, sources, .. } if root == a => {
+                Some((generation, sources.len()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reloaded, [(after.generation(), 3)]);
+}
+
+#[test]
+fn removing_a_root_with_several_files_publishes_one_snapshot() {
+    let mut h = Harness::new();
+    let a = h.root("a");
+    write(a.as_path(), HOOKS, &cursor_file(&["./cursor.sh"]));
+    write(a.as_path(), CLAUDE, CLAUDE_STOP);
+    h.add(&a);
+    let rx = h.registry.subscribe();
+    let before = h.registry.snapshot().generation();
+    h.remove(&a);
+    let after = h.registry.snapshot();
+    assert_eq!(after.generation(), before.next());
+    assert!(after.sources().is_empty());
+    assert!(after.project_roots().is_empty());
+    assert_eq!(registry_events(&rx).len(), 1);
 }
 
 #[test]

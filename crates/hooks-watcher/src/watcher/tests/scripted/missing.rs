@@ -349,3 +349,35 @@ fn a_nested_root_waits_on_its_outer_root_and_follows_it_when_that_goes_too() {
     assert_eq!(commands(&h.registry, &cursor_id(&inner)), Some(vec!["./inner.sh".to_owned()]));
     assert!(!h.platform_watches_dir(&parent(&outer)));
 }
+
+#[test]
+fn a_root_withdrawn_and_attached_again_publishes_one_snapshot_each_time() {
+    let mut h = Harness::new();
+    let a = h.root("a");
+    write(a.as_path(), HOOKS, &cursor_file(&["./old.sh"]));
+    write(a.as_path(), CLAUDE, CLAUDE_STOP);
+    h.add(&a);
+    let rx = h.registry.subscribe();
+    let before = h.registry.snapshot().generation();
+    h.delete(&a);
+    // Both sources withdrawn, one snapshot.
+    assert_eq!(h.registry.snapshot().generation(), before.next());
+    assert!(h.registry.snapshot().sources().is_empty());
+    assert_eq!(registry_events(&rx).len(), 1);
+
+    fs::create_dir(a.as_path()).expect("mkdir root");
+    write(a.as_path(), HOOKS, &cursor_file(&["./new.sh"]));
+    write(a.as_path(), CLAUDE, CLAUDE_STOP);
+    h.event(CREATE_DIR, &a, &[""]);
+    let after = h.registry.snapshot();
+    assert_eq!(after.generation(), before.next().next(), "one snapshot for the re-attachment");
+    assert_eq!(
+        registry_events(&rx),
+        [RegistryEvent::SnapshotChanged {
+            generation: after.generation(),
+            revision: after.revision()
+        }]
+    );
+    assert_eq!(after.sources().len(), 2);
+    assert_eq!(commands(&h.registry, &cursor_id(&a)), Some(vec!["./new.sh".to_owned()]));
+}
