@@ -8,7 +8,8 @@
 //! an immutable [`RegistrySnapshot`] and publishes it through arc-swap, so readers
 //! ([`RegistryReader`]) never wait on the single writer. Two counters tag snapshots:
 //! the generation moves on every publish; the revision moves only when the runnable
-//! bindings or the project roots differ.
+//! bindings or the project roots differ. [`HookRegistry::batch`] applies several changes and
+//! publishes once, so readers never see a multi-step update half applied.
 //!
 //! [`RegistrySnapshot::bindings_for`] applies a project's bindings only under its nearest
 //! root, explicit, managed and user bindings everywhere, in [`HookSourceKind::priority`]
