@@ -226,6 +226,8 @@ struct FoldedView<'a> {
     /// `[name, value]` pairs.
     env: &'a [(String, String)],
     short_circuited: bool,
+    updated_output: &'a Option<Value>,
+    output_rewritten_by: Option<ProvenanceView<'a>>,
 }
 
 fn folded(v: &FoldedVerdict) -> FoldedView<'_> {
@@ -242,6 +244,8 @@ fn folded(v: &FoldedVerdict) -> FoldedView<'_> {
         halt: v.halt.as_ref().map(attributed),
         env: &v.env,
         short_circuited: v.short_circuited,
+        updated_output: &v.updated_output,
+        output_rewritten_by: v.output_rewritten_by.as_ref().map(provenance),
     }
 }
 

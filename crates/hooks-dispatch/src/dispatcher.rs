@@ -285,6 +285,8 @@ impl Dispatcher {
     ///   enabled blocking hooks all speak a format in `parallel_gated_formats`, and every non-gated
     ///   event, run their blocking hooks concurrently (bounded by `max_parallel_hooks`); the
     ///   fold is still in binding order, so the outcome does not depend on timing.
+    /// - On post tool use, the first output rewrite in binding order is kept; a later one, or
+    ///   one on another event, is taken out of its hook's verdict with a note.
     /// - Non-blocking hooks matching the final envelope then start in the background.
     ///
     /// Dropping the future kills every hook it started that is still blocking.
@@ -297,7 +299,7 @@ impl Dispatcher {
         let started = Instant::now();
         let inner = &*self.inner;
         let mut runs = Vec::new();
-        let mut fold = ChainFold::new(envelope.tool_args().cloned());
+        let mut fold = ChainFold::for_event(envelope.event, envelope.tool_args().cloned());
         let mut current: Cow<'_, Envelope> = Cow::Borrowed(envelope);
         let of_event = || bindings.iter().filter(|b| b.definition.event == envelope.event);
         let blocking: Vec<&Binding> =
@@ -334,7 +336,8 @@ impl Dispatcher {
                 let rewrites =
                     ex.verdict.rewrite.is_some() && ex.verdict.decision != Some(Decision::Deny);
                 let mut run = HookRun::ran(b, ex);
-                if let Some(v) = &run.verdict {
+                if let Some(v) = &mut run.verdict {
+                    fold.admit(v);
                     fold.push(v.clone(), &run.provenance);
                     run.counted = true;
                 }
@@ -367,9 +370,10 @@ impl Dispatcher {
             for ((b, slot), ex) in todo.iter().zip(done) {
                 let mut run = HookRun::ran(b, ex);
                 // Hooks after a deny in binding order ran (concurrently) but do not count.
-                if let Some(v) = &run.verdict
+                if let Some(v) = &mut run.verdict
                     && !fold.is_short_circuited()
                 {
+                    fold.admit(v);
                     fold.push(v.clone(), &run.provenance);
                     run.counted = true;
                 }

@@ -46,6 +46,6 @@ pub use crate::{
     trust::TrustDecision,
     verdict::{
         ArgRewrite, ChainFold, ChainStep, Decision, FoldedVerdict, HookVerdict, Provenance,
-        RelaxPolicy, apply_host_decision,
+        RelaxPolicy, apply_host_decision, honours_output_rewrite,
     },
 };

@@ -6,13 +6,16 @@
 //!   deciding, so the provenance never depends on which process finished first;
 //! - a deny short-circuits a blocking chain: later hooks are not consulted;
 //! - argument rewrites compose in chain order, each seeing the previous one's result;
+//! - output rewrites (post tool use only) do not compose: the hooks ran concurrently on the
+//!   same original output, so the first rewrite in chain order wins, as the deciding hook is
+//!   the first in chain order, and later ones are set aside with a note;
 //! - a hook can only make the host's decision more restrictive, unless the embedder opts in
 //!   with a [`RelaxPolicy`].
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::{HookId, HookSourceId};
+use crate::{HookEvent, HookId, HookSourceId};
 
 /// A permission decision.
 ///
@@ -104,6 +107,10 @@ pub struct HookVerdict {
     pub failure: Option<String>,
     /// Remarks on how the output was read (shell-profile noise skipped, fields ignored).
     pub notes: Vec<String>,
+    /// The tool output the agent must see instead of the real one (Claude
+    /// `updatedToolOutput`/`updatedMCPToolOutput`, Cursor `updated_mcp_tool_output`); only
+    /// post tool use events honour it.
+    pub updated_output: Option<Value>,
 }
 
 impl HookVerdict {
@@ -163,6 +170,11 @@ pub struct FoldedVerdict {
     pub env: Vec<(String, String)>,
     /// Whether a deny ended the chain early.
     pub short_circuited: bool,
+    /// The tool output to show the agent instead of the real one, when a hook rewrote it
+    /// (post tool use only).
+    pub updated_output: Option<Value>,
+    /// The hook whose output rewrite was kept: the first in chain order that rewrote it.
+    pub output_rewritten_by: Option<Provenance>,
 }
 
 impl FoldedVerdict {
@@ -173,18 +185,61 @@ impl FoldedVerdict {
     }
 }
 
+/// Whether `event` honours a rewrite of the tool's output: only post tool use does, since
+/// only there has the tool produced an output the agent has not seen yet.
+pub fn honours_output_rewrite(event: HookEvent) -> bool {
+    event == HookEvent::PostToolUse
+}
+
 /// Folds the verdicts of a blocking chain, in chain order.
 #[derive(Debug, Clone, Default)]
 pub struct ChainFold {
     folded: FoldedVerdict,
     args: Option<Value>,
+    event: Option<HookEvent>,
 }
 
 impl ChainFold {
     /// A fold over a chain whose event carries these tool arguments (`None` for events
-    /// without a tool call).
+    /// without a tool call). The event is not known, so output rewrites are never applied:
+    /// use [`ChainFold::for_event`] for that.
     pub fn new(args: Option<Value>) -> ChainFold {
-        ChainFold { folded: FoldedVerdict::default(), args }
+        ChainFold { folded: FoldedVerdict::default(), args, event: None }
+    }
+
+    /// A fold over a chain of `event` whose envelope carries these tool arguments. Output
+    /// rewrites are applied when the event honours them (see [`honours_output_rewrite`]).
+    pub fn for_event(event: HookEvent, args: Option<Value>) -> ChainFold {
+        ChainFold { folded: FoldedVerdict::default(), args, event: Some(event) }
+    }
+
+    /// Why the fold would set aside `verdict`'s output rewrite, if it would: the event does
+    /// not honour one, or an earlier hook's rewrite already won.
+    pub fn output_rewrite_ignored(&self, verdict: &HookVerdict) -> Option<String> {
+        verdict.updated_output.as_ref()?;
+        match self.event {
+            Some(e) if honours_output_rewrite(e) => {}
+            Some(e) => return Some(format!("the output rewrite is ignored on {e}")),
+            None => {
+                return Some("the output rewrite is ignored: the event is not known".to_owned());
+            }
+        }
+        self.folded.output_rewritten_by.as_ref().map(|p| {
+            format!(
+                "the output rewrite is ignored: hook {}, earlier in chain order, rewrote the output first",
+                p.hook_id
+            )
+        })
+    }
+
+    /// Takes from `verdict` an output rewrite the fold would set aside, with a note saying
+    /// why, so the hook's own verdict shows what happened to it. [`ChainFold::push`] applies
+    /// the same rule whether or not this was called.
+    pub fn admit(&self, verdict: &mut HookVerdict) {
+        if let Some(why) = self.output_rewrite_ignored(verdict) {
+            verdict.updated_output = None;
+            verdict.notes.push(why);
+        }
     }
 
     /// The arguments as the next hook must see them: the original ones with every rewrite
@@ -233,6 +288,13 @@ impl ChainFold {
             f.halt = Some((from.clone(), h));
         }
         f.env.extend(verdict.env);
+        if let Some(out) = verdict.updated_output
+            && f.output_rewritten_by.is_none()
+            && self.event.is_some_and(honours_output_rewrite)
+        {
+            f.updated_output = Some(out);
+            f.output_rewritten_by = Some(from.clone());
+        }
         if verdict.decision == Some(Decision::Deny) {
             f.short_circuited = true;
             return ChainStep::ShortCircuit;

@@ -284,3 +284,90 @@ proptest! {
         prop_assert_eq!(f.current_args(), Some(&Value::Object(model)));
     }
 }
+
+fn output_rewrite(out: Value) -> HookVerdict {
+    HookVerdict { updated_output: Some(out), ..HookVerdict::default() }
+}
+
+#[test]
+fn a_single_output_rewrite_is_kept_with_its_hook() {
+    let mut f = ChainFold::for_event(HookEvent::PostToolUse, Some(json!({"command": "env"})));
+    f.push(HookVerdict::no_opinion(), &prov(0));
+    let v = output_rewrite(json!("TOKEN=[redacted]"));
+    assert_eq!(f.output_rewrite_ignored(&v), None);
+    f.push(v, &prov(1));
+    let out = f.finish();
+    assert_eq!(out.updated_output, Some(json!("TOKEN=[redacted]")));
+    assert_eq!(out.output_rewritten_by, Some(prov(1)));
+    assert_eq!(out.updated_args, None, "an output rewrite leaves the arguments alone");
+}
+
+#[test]
+fn of_two_output_rewrites_the_first_in_chain_order_wins() {
+    let mut f = ChainFold::for_event(HookEvent::PostToolUse, None);
+    f.push(output_rewrite(json!({"stdout": "first"})), &prov(0));
+    let mut second = output_rewrite(json!({"stdout": "second"}));
+    f.admit(&mut second);
+    assert_eq!(second.updated_output, None);
+    assert_eq!(
+        second.notes,
+        vec![
+            "the output rewrite is ignored: hook h0, earlier in chain order, rewrote the output first"
+                .to_owned()
+        ]
+    );
+    // push applies the same rule when admit was not called.
+    f.push(output_rewrite(json!({"stdout": "third"})), &prov(2));
+    let out = f.finish();
+    assert_eq!(out.updated_output, Some(json!({"stdout": "first"})));
+    assert_eq!(out.output_rewritten_by, Some(prov(0)));
+}
+
+#[test]
+fn an_output_rewrite_on_another_event_is_ignored_with_a_note() {
+    for event in [HookEvent::PreToolUse, HookEvent::ToolFailure, HookEvent::Stop] {
+        let mut f = ChainFold::for_event(event, Some(json!({"a": 1})));
+        let mut v = output_rewrite(json!("x"));
+        f.admit(&mut v);
+        assert_eq!(v.updated_output, None);
+        assert_eq!(v.notes, vec![format!("the output rewrite is ignored on {event}")]);
+        f.push(output_rewrite(json!("y")), &prov(0));
+        let out = f.finish();
+        assert_eq!((out.updated_output, out.output_rewritten_by), (None, None));
+    }
+    let mut f = ChainFold::new(None);
+    f.push(output_rewrite(json!("y")), &prov(0));
+    assert_eq!(f.finish().updated_output, None, "a fold without an event applies none");
+}
+
+#[test]
+fn a_hooks_own_block_keeps_its_output_rewrite_but_a_short_circuit_drops_later_ones() {
+    let mut f = ChainFold::for_event(HookEvent::PostToolUse, None);
+    f.push(
+        HookVerdict {
+            decision: Some(Decision::Deny),
+            updated_output: Some(json!("redacted")),
+            ..HookVerdict::default()
+        },
+        &prov(0),
+    );
+    f.push(output_rewrite(json!("later")), &prov(1));
+    let out = f.finish();
+    assert_eq!(out.updated_output, Some(json!("redacted")));
+    assert_eq!(out.output_rewritten_by, Some(prov(0)));
+}
+
+proptest! {
+    #[test]
+    fn the_kept_output_rewrite_is_the_first_one(rewrites in prop::collection::vec(prop::option::of(0u8..8), 0..8)) {
+        let mut f = ChainFold::for_event(HookEvent::PostToolUse, None);
+        for (i, r) in rewrites.iter().enumerate() {
+            let v = HookVerdict { updated_output: r.map(Value::from), ..HookVerdict::default() };
+            f.push(v, &prov(i));
+        }
+        let first = rewrites.iter().position(Option::is_some);
+        let out = f.finish();
+        prop_assert_eq!(out.output_rewritten_by, first.map(prov));
+        prop_assert_eq!(out.updated_output, first.and_then(|i| rewrites[i]).map(Value::from));
+    }
+}
