@@ -218,3 +218,56 @@ async fn a_hook_past_its_timeout_fails_open_unless_fail_closed() {
         Some("hook preToolUse[0] failed (timed out after 0.5 s) and is failClosed")
     );
 }
+
+/// Redacts passwords from an MCP tool's output. Cursor sends `tool_output` as a JSON string;
+/// the hook answers with the parsed output, every `password=…` value replaced.
+const REDACT_MCP: &str = r#"import json, re, sys
+data = json.load(sys.stdin)
+output = json.loads(data["tool_output"])
+text = re.sub(r'password=[^"\s]+', "password=[REDACTED]", json.dumps(output))
+print(json.dumps({"updated_mcp_tool_output": json.loads(text), "additional_context": "redacted"}))
+"#;
+
+#[tokio::test]
+async fn a_post_tool_hook_redacts_a_secret_from_an_mcp_tools_output() {
+    let dir = TestDir::new();
+    let script = dir.write("hooks/redact.py", REDACT_MCP);
+    let python =
+        if Path::new("/usr/bin/python3").exists() { "/usr/bin/python3" } else { "python3" };
+    let hooks = json!({"version": 1, "hooks": {"postToolUse": [
+        {"command": format!("{python} {}", script.display())}
+    ]}});
+    let bindings = load(&dir, &hooks.to_string());
+    let secret_output = json!({"content": [{"type": "text", "text": "user=ci password=hunter2"}]});
+    let post = |mut e: Envelope| {
+        e.event = HookEvent::PostToolUse;
+        e.result = Some(hooks_schema::ToolResult {
+            output: Some(secret_output.clone()),
+            ..hooks_schema::ToolResult::default()
+        });
+        e
+    };
+    let mut mcp = tool("get_credentials", ToolKind::Mcp, json!({"name": "ci"}));
+    if let Some(t) = mcp.tool.as_mut() {
+        t.mcp_server = Some("vault".into());
+    }
+
+    let report = fire(&bindings, &post(mcp)).await;
+    assert_eq!(
+        report.verdict.updated_output,
+        Some(json!({"content": [{"type": "text", "text": "user=ci password=[REDACTED]"}]})),
+        "{report:#?}"
+    );
+    assert_eq!(
+        report.verdict.output_rewritten_by.as_ref().map(|p| p.hook_id.as_str()),
+        report.runs.first().map(|r| r.provenance.hook_id.as_str())
+    );
+    assert_eq!(report.verdict.context.len(), 1);
+
+    // Cursor rewrites only MCP tools' output: for a shell tool the rewrite is noted and dropped.
+    let report = fire(&bindings, &post(shell("cat .env"))).await;
+    assert_eq!(report.verdict.updated_output, None, "{report:#?}");
+    assert_eq!(report.verdict.output_rewritten_by, None);
+    let run = report.runs[0].verdict.as_ref().expect("the hook ran");
+    assert!(run.notes.iter().any(|n| n.contains("the tool is not an MCP tool")), "{:?}", run.notes);
+}

@@ -2,7 +2,7 @@
 //! reads the JSON, exit 2 denies, anything else fails open unless `failClosed`).
 
 use hooks_schema::{
-    ArgRewrite, Decision, ExitInfo, HookDefinition, HookVerdict, OnFailure, RawOutcome,
+    ArgRewrite, Decision, ExitInfo, HookDefinition, HookVerdict, OnFailure, RawOutcome, ToolKind,
 };
 use serde_json::{Map, Value};
 
@@ -294,15 +294,24 @@ fn interpret(
             notes.push(format!("`followup_message` is ignored on {ev}"));
         }
     }
-    for (key, why) in [
-        ("updated_mcp_tool_output", "rewriting tool output is not supported"),
-        ("pluginPaths", "plugins are not supported"),
-    ] {
-        if obj.contains_key(key) {
-            notes.push(format!("`{key}` is ignored: {why}"));
+    match obj.get("updated_mcp_tool_output") {
+        None | Some(Value::Null) => {}
+        Some(_) if !out.updated_mcp_output => {
+            notes.push(format!("`updated_mcp_tool_output` is ignored on {ev}"))
         }
+        Some(_) if !is_mcp(envelope) => notes
+            .push("`updated_mcp_tool_output` is ignored: the tool is not an MCP tool".to_owned()),
+        Some(output) => v.updated_output = Some(output.clone()),
+    }
+    if obj.contains_key("pluginPaths") {
+        notes.push("`pluginPaths` is ignored: plugins are not supported".to_owned());
     }
     Ok(v)
+}
+
+/// Whether the envelope's tool is an MCP tool (Cursor rewrites only their output).
+fn is_mcp(envelope: &hooks_schema::Envelope) -> bool {
+    envelope.tool.as_ref().is_some_and(|t| t.kind == ToolKind::Mcp || t.mcp_server.is_some())
 }
 
 /// Why a follow-up may not be submitted (loop limit reached, subagent not completed).

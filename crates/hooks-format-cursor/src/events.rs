@@ -61,6 +61,8 @@ pub(crate) struct Outputs {
     pub(crate) additional_context: bool,
     /// `env` is kept for later hooks of the session.
     pub(crate) env: bool,
+    /// `updated_mcp_tool_output` replaces an MCP tool's output.
+    pub(crate) updated_mcp_output: bool,
 }
 
 const NONE: Outputs = Outputs {
@@ -72,6 +74,7 @@ const NONE: Outputs = Outputs {
     followup: false,
     additional_context: false,
     env: false,
+    updated_mcp_output: false,
 };
 
 const GATE: Outputs = Outputs {
@@ -137,7 +140,7 @@ pub(crate) const NATIVE_EVENTS: [NativeEvent; 21] = [
         Some(HookEvent::PostToolUse),
         None,
         Target::ToolType,
-        Outputs { additional_context: true, ..NONE }
+        Outputs { additional_context: true, updated_mcp_output: true, ..NONE }
     ),
     ev!("postToolUseFailure", Some(HookEvent::ToolFailure), None, Target::ToolType, NONE),
     ev!(
