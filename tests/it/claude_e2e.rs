@@ -240,3 +240,63 @@ async fn the_same_handler_in_user_and_project_settings_runs_once() {
         "once, plus the async copy"
     );
 }
+
+/// Redacts API keys from a Bash tool's output: `updatedToolOutput` is the tool's response
+/// with every `sk-…` token replaced. With an argument, replaces the output with it instead.
+const REDACT: &str = r#"import json, re, sys
+data = json.load(sys.stdin)
+if len(sys.argv) > 1:
+    out = sys.argv[1]
+else:
+    out = dict(data["tool_response"])
+    out["stdout"] = re.sub(r"sk-[A-Za-z0-9]+", "[REDACTED]", out["stdout"])
+print(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": out}}))
+"#;
+
+#[tokio::test]
+async fn a_post_tool_hook_redacts_a_secret_from_the_tool_output() {
+    let dir = TestDir::new();
+    let script = dir.write("hooks/redact.py", REDACT);
+    let python =
+        if Path::new("/usr/bin/python3").exists() { "/usr/bin/python3" } else { "python3" };
+    let settings = json!({"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": python, "args": [script.display().to_string()]},
+        {"type": "command", "command": python, "args": [script.display().to_string(), "late"]}
+    ]}]}});
+    let bindings = load(&dir, &settings, ClaudeMode::Default);
+    let mut envelope = bash("cat .env");
+    envelope.event = HookEvent::PostToolUse;
+    envelope.result = Some(hooks_schema::ToolResult {
+        output: Some(json!({
+            "stdout": "API_KEY=sk-live4f9a2b\nDEBUG=1\n",
+            "stderr": "",
+            "interrupted": false
+        })),
+        duration_ms: Some(12),
+        ..hooks_schema::ToolResult::default()
+    });
+
+    let report = fire(&bindings, &envelope).await;
+    assert_eq!(report.verdict.decision, None, "{report:#?}");
+    assert_eq!(
+        report.verdict.updated_output,
+        Some(
+            json!({"stdout": "API_KEY=[REDACTED]\nDEBUG=1\n", "stderr": "", "interrupted": false})
+        ),
+        "{report:#?}"
+    );
+    assert_eq!(
+        report.verdict.output_rewritten_by.as_ref().map(|p| p.hook_id.as_str()),
+        Some("PostToolUse[0][0]"),
+        "the first rewrite in binding order wins"
+    );
+    assert_eq!(report.verdict.updated_args, None);
+    let late = report.runs[1].verdict.as_ref().expect("the second hook ran");
+    assert_eq!(late.updated_output, None);
+    assert_eq!(
+        late.notes,
+        [
+            "the output rewrite is ignored: hook PostToolUse[0][0], earlier in chain order, rewrote the output first"
+        ]
+    );
+}

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use hooks_schema::{
     ArgRewrite, Decision, EncodeContext, Envelope, ExecutionMode, ExitInfo, HookCodec, HookCommand,
-    HookDefinition, HookVerdict, Invocation, OnFailure, Program, RawOutcome, WireFormat,
+    HookDefinition, HookVerdict, Invocation, OnFailure, Program, RawOutcome, ToolKind, WireFormat,
 };
 use serde_json::{Map, Value};
 
@@ -287,7 +287,7 @@ impl HookCodec for ClaudeCodec {
     fn decode(
         &self,
         hook: &HookDefinition,
-        _envelope: &Envelope,
+        envelope: &Envelope,
         outcome: &RawOutcome,
     ) -> HookVerdict {
         let Some(native) = native_of(hook) else {
@@ -301,6 +301,10 @@ impl HookCodec for ClaudeCodec {
             block_on_failure: hook.on_failure == OnFailure::Block
                 && hook.mode == ExecutionMode::Blocking
                 && native.honours_on_failure(),
+            mcp: envelope
+                .tool
+                .as_ref()
+                .is_some_and(|t| t.kind == ToolKind::Mcp || t.mcp_server.is_some()),
         };
         policy.decode(hook, outcome)
     }
@@ -312,6 +316,8 @@ struct Policy {
     strict: bool,
     gated: bool,
     block_on_failure: bool,
+    /// The tool is an MCP tool (`updatedMCPToolOutput` applies).
+    mcp: bool,
 }
 
 fn cap_text(s: &str) -> String {
@@ -650,6 +656,26 @@ impl Policy {
                             "invalid JSON output: `decision` must be an object".to_owned(),
                         );
                     }
+                }
+            }
+            NativeEvent::PostToolUse => {
+                known.extend(["updatedToolOutput", "updatedMCPToolOutput"]);
+                let present = |k: &str| specific.get(k).filter(|o| !o.is_null());
+                match (present("updatedToolOutput"), present("updatedMCPToolOutput")) {
+                    (Some(out), mcp_out) => {
+                        v.updated_output = Some(out.clone());
+                        if mcp_out.is_some() {
+                            v.notes.push(
+                                "`updatedMCPToolOutput` is ignored: `updatedToolOutput` replaces the output"
+                                    .to_owned(),
+                            );
+                        }
+                    }
+                    (None, Some(out)) if self.mcp => v.updated_output = Some(out.clone()),
+                    (None, Some(_)) => v.notes.push(
+                        "`updatedMCPToolOutput` is ignored: the tool is not an MCP tool".to_owned(),
+                    ),
+                    (None, None) => {}
                 }
             }
             NativeEvent::SessionStart => {

@@ -68,6 +68,9 @@ fn render_verdict(v: &HookVerdict) -> String {
     if let Some(r) = &v.rewrite {
         let _ = write!(out, " rewrite={r:?}");
     }
+    if let Some(o) = &v.updated_output {
+        let _ = write!(out, " updated_output={o}");
+    }
     for c in &v.context {
         let _ = write!(out, " context={c:?}");
     }
@@ -227,6 +230,50 @@ fn updated_input_replaces_the_arguments() {
     );
     assert_eq!(v.rewrite, Some(ArgRewrite::Replace(json!({"command": "ls -la"}))));
     assert_eq!(v.decision, None);
+}
+
+fn post_tool(envelope_tool: Option<Value>, stdout: &str) -> HookVerdict {
+    let def = definition(
+        "PostToolUse",
+        json!({"type": "command", "command": "./h.sh"}),
+        ClaudeMode::Default,
+    );
+    let mut env = Envelope::new(HookEvent::PostToolUse);
+    env.tool = envelope_tool.map(|t| serde_json::from_value(t).expect("tool call"));
+    def.codec.decode(&def, &env, &outcome(ExitInfo::Exited(0), stdout, ""))
+}
+
+#[test]
+fn updated_mcp_tool_output_replaces_an_mcp_tools_output() {
+    let mcp = json!({"name": "get_secret", "kind": "mcp", "mcp_server": "vault", "args": {}});
+    let out = r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":[{"type":"text","text":"password=[REDACTED]"}]}}"#;
+    let v = post_tool(Some(mcp.clone()), out);
+    assert_eq!(v.updated_output, Some(json!([{"type": "text", "text": "password=[REDACTED]"}])));
+    assert!(v.notes.is_empty(), "{:?}", v.notes);
+    let bash = json!({"name": "Bash", "kind": "shell", "args": {"command": "env"}});
+    let v = post_tool(Some(bash), out);
+    assert_eq!(v.updated_output, None);
+    assert_eq!(v.notes, ["`updatedMCPToolOutput` is ignored: the tool is not an MCP tool"]);
+    let both = r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":"a","updatedMCPToolOutput":"b"}}"#;
+    let v = post_tool(Some(mcp), both);
+    assert_eq!(v.updated_output, Some(json!("a")));
+    assert_eq!(
+        v.notes,
+        ["`updatedMCPToolOutput` is ignored: `updatedToolOutput` replaces the output"]
+    );
+}
+
+#[test]
+fn updated_tool_output_survives_a_block_and_exit_two_reads_no_json() {
+    let bash = json!({"name": "Bash", "kind": "shell", "args": {"command": "cat .env"}});
+    let out = r#"{"decision":"block","reason":"a secret was printed","hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"stdout":"TOKEN=[REDACTED]","stderr":"","interrupted":false}}}"#;
+    let v = post_tool(Some(bash), out);
+    assert_eq!(v.decision, None);
+    assert_eq!(v.context, ["a secret was printed"]);
+    assert_eq!(
+        v.updated_output,
+        Some(json!({"stdout": "TOKEN=[REDACTED]", "stderr": "", "interrupted": false}))
+    );
 }
 
 #[test]
