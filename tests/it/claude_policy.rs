@@ -11,13 +11,13 @@ use std::{
 use hooks_app::runtime::{HookRuntime, RuntimeConfig, RuntimeEffect, RuntimeEvent, WindowId};
 use hooks_dispatch::FireReport;
 use hooks_registry::SourceView;
-use hooks_schema::{Decision, Envelope, HookEvent, HookSourceKind, ToolCall, ToolKind};
+use hooks_schema::{Decision, HookSourceKind};
 use hooks_sources::{ManagedDirs, UserDirs};
 use hooks_trust::{CommandExecutionPosture as Posture, Surface};
 use hooks_watcher::RootOrigin;
 use serde_json::{Value, json};
 
-use crate::support::TestDir;
+use crate::support::{TestDir, shell_call};
 
 /// A Claude Code deny hook: exit code 2 with `who` on stderr.
 fn deny_script(dir: &TestDir, rel: &str, who: &str) -> PathBuf {
@@ -83,20 +83,6 @@ impl Setup {
     }
 }
 
-fn bash(cwd: &Path, command: &str) -> Envelope {
-    let mut e = Envelope::new(HookEvent::PreToolUse);
-    e.cwd = Some(cwd.to_path_buf());
-    e.tool = Some(ToolCall {
-        name: "run_shell_command".into(),
-        kind: ToolKind::Shell,
-        native_kind: None,
-        call_id: Some("toolu_1".into()),
-        mcp_server: None,
-        args: json!({ "command": command }),
-    });
-    e
-}
-
 fn source(rt: &HookRuntime, kind: HookSourceKind) -> SourceView {
     rt.snapshot()
         .sources()
@@ -133,7 +119,7 @@ async fn a_users_disable_all_hooks_keeps_a_projects_claude_deny_from_running() {
     s.project_settings(json!({}));
     let mut rt = s.runtime();
     rt.pin_for_run().unwrap();
-    let report = rt.fire(&bash(&s.project.path().join("src"), "rm -rf build")).await;
+    let report = rt.fire(&shell_call(&s.project.path().join("src"), "rm -rf build")).await;
     assert_ne!(report.verdict.decision, Some(Decision::Deny), "{:?}", report.runs);
     assert_eq!(ran_from(&report, HookSourceKind::ProjectClaudeSettings), 0);
     let view = source(&rt, HookSourceKind::ProjectClaudeSettings);
@@ -154,7 +140,7 @@ async fn a_projects_own_false_overrides_the_users_true() {
     s.project_settings(json!({"disableAllHooks": false}));
     let mut rt = s.runtime();
     rt.pin_for_run().unwrap();
-    let report = rt.fire(&bash(&s.project.path().join("src"), "rm -rf build")).await;
+    let report = rt.fire(&shell_call(&s.project.path().join("src"), "rm -rf build")).await;
     assert_eq!(report.verdict.decision, Some(Decision::Deny), "{:?}", report.runs);
     assert_eq!(report.verdict.reason.as_deref(), Some("the project says no"));
     assert!(notes(&source(&rt, HookSourceKind::ProjectClaudeSettings)).is_empty());
@@ -183,7 +169,7 @@ async fn an_edit_to_the_users_settings_switches_the_projects_hooks_off_before_th
         }
     }
     rt.pin_for_run().unwrap();
-    let report = rt.fire(&bash(s.project.path(), "rm -rf build")).await;
+    let report = rt.fire(&shell_call(s.project.path(), "rm -rf build")).await;
     assert_ne!(report.verdict.decision, Some(Decision::Deny), "{:?}", report.runs);
     assert_eq!(ran_from(&report, HookSourceKind::ProjectClaudeSettings), 0);
 }
@@ -202,7 +188,7 @@ async fn a_managed_fragment_with_allow_managed_hooks_only_runs_its_hook_and_not_
     s.managed.write("claude-code/managed-settings.d/.00-off.json", r#"{"disableAllHooks": true}"#);
     let mut rt = s.runtime();
     rt.pin_for_run().unwrap();
-    let report = rt.fire(&bash(s.project.path(), "rm -rf build")).await;
+    let report = rt.fire(&shell_call(s.project.path(), "rm -rf build")).await;
     assert_eq!(report.verdict.decision, Some(Decision::Deny), "{:?}", report.runs);
     assert_eq!(report.verdict.reason.as_deref(), Some("the administrator says no"));
     assert_eq!(ran_from(&report, HookSourceKind::ManagedClaudeSettings), 1);

@@ -20,10 +20,10 @@ use std::{
 use hooks_registry::{LoadStateKind, RegistryHandle, SourceView, canonicalize};
 use hooks_schema::{AbsPathBuf, HookEvent, HookSourceKind};
 use hooks_sources::{MAX_SOURCE_BYTES, SourceFormat, read_source};
-use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs};
-use hooks_watcher::{HookConfigWatcher, WatcherConfig, WatcherEvent};
+use hooks_trust::{CommandExecutionPosture, Surface};
+use hooks_watcher::{HookConfigWatcher, WatcherEvent};
 
-use crate::support::TestDir;
+use crate::support::{TestDir, auto_approving_watcher};
 
 /// The longest any single engine call on a hostile tree may take.
 const LIMIT: Duration = Duration::from_secs(20);
@@ -83,12 +83,7 @@ struct Repos {
 impl Repos {
     fn new() -> Repos {
         let registry = RegistryHandle::default();
-        let mut config =
-            WatcherConfig::new(Surface::CliRun).with_debounce_window(Duration::from_millis(50));
-        config.trust_inputs =
-            TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves);
-        let watcher = HookConfigWatcher::new(registry.clone(), Arc::new(StaticTrustPolicy), config)
-            .expect("start the watcher");
+        let watcher = auto_approving_watcher(&registry);
         Repos { dir: TestDir::new(), registry, watcher: Arc::new(watcher) }
     }
 

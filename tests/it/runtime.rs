@@ -7,13 +7,13 @@ use std::{path::PathBuf, time::Duration};
 use hooks_app::runtime::{HookRuntime, RuntimeConfig, RuntimeEffect, RuntimeEvent, WindowId};
 use hooks_guard::{EditApproval, EditContext};
 use hooks_registry::LoadStateKind;
-use hooks_schema::{Decision, Envelope, HookEvent, HookSourceKind, ToolCall, ToolKind};
+use hooks_schema::{Decision, Envelope, HookEvent, HookSourceKind};
 use hooks_sources::{ExplicitHookSource, ExplicitSourceScope, SourceFormat};
 use hooks_trust::{CommandExecutionPosture as Posture, Surface};
 use hooks_watcher::RootOrigin;
 use serde_json::json;
 
-use crate::support::TestDir;
+use crate::support::{TestDir, shell_call};
 
 const DENY_RM: &str = r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./.cursor/deny-rm.sh", "timeout": 5}]}}"#;
 const DENY_RM_SH: &str = r#"#!/bin/sh
@@ -43,20 +43,6 @@ fn add_root(rt: &mut HookRuntime, dir: &TestDir, origin: RootOrigin) -> RuntimeE
 
 fn window(rt: &mut HookRuntime, id: u64, posture: Posture) {
     rt.handle(RuntimeEvent::WindowPosture { window: WindowId(id), posture }).unwrap();
-}
-
-fn shell(cwd: &std::path::Path, command: &str) -> Envelope {
-    let mut e = Envelope::new(HookEvent::PreToolUse);
-    e.cwd = Some(cwd.to_path_buf());
-    e.tool = Some(ToolCall {
-        name: "run_shell_command".into(),
-        kind: ToolKind::Shell,
-        native_kind: None,
-        call_id: Some("c1".into()),
-        mcp_server: None,
-        args: json!({ "command": command }),
-    });
-    e
 }
 
 fn cursor_source(rt: &HookRuntime) -> hooks_registry::SourceView {
@@ -120,7 +106,7 @@ async fn a_detected_root_feeds_its_file_to_the_registry_inert_on_the_desktop_wit
         !rt.can_write_files(&[hooks_json], dir.path()).is_allowed(),
         "the inert file is protected"
     );
-    let report = rt.fire(&shell(dir.path(), "rm -rf /")).await;
+    let report = rt.fire(&shell_call(dir.path(), "rm -rf /")).await;
     assert!(report.runs.is_empty(), "nothing inert runs");
     assert_eq!(report.verdict.decision, None);
 }
@@ -183,7 +169,7 @@ async fn with_the_switch_off_nothing_is_watched_pinned_protected_or_fired() {
     assert!(rt.snapshot().sources().is_empty());
     let hooks_json = dir.path().join(".cursor/hooks.json");
     assert!(rt.can_write_files(&[hooks_json], dir.path()).is_allowed());
-    let report = rt.fire(&shell(dir.path(), "rm -rf /")).await;
+    let report = rt.fire(&shell_call(dir.path(), "rm -rf /")).await;
     assert!(report.runs.is_empty());
 }
 
@@ -195,14 +181,14 @@ async fn a_hooks_deny_holds_even_when_the_host_auto_approves_every_action() {
     let _ = add_root(&mut rt, &dir, RootOrigin::TerminalNavigation);
     rt.pin_for_run().unwrap();
     let handle = rt.fire_handle();
-    let report = handle.fire(&shell(dir.path(), "rm -rf build")).await;
+    let report = handle.fire(&shell_call(dir.path(), "rm -rf build")).await;
     assert_eq!(report.verdict.decision, Some(Decision::Deny), "{:?}", report.runs);
     assert_eq!(handle.decide(Decision::Allow, &report), Decision::Deny);
     assert_eq!(
         report.verdict.decided_by.as_ref().map(|p| p.hook_id.as_str()),
         Some("beforeShellExecution[0]")
     );
-    let ok = handle.fire(&shell(dir.path(), "ls")).await;
+    let ok = handle.fire(&shell_call(dir.path(), "ls")).await;
     assert_eq!(handle.decide(Decision::Allow, &ok), Decision::Allow);
     // a hook allow never relaxes the host's ask
     assert_eq!(handle.decide(Decision::Ask, &ok), Decision::Ask);
@@ -239,7 +225,7 @@ async fn a_working_directory_reached_through_a_symlink_tells_every_hook_its_proj
     let _ = add_root(&mut rt, &project, RootOrigin::TerminalNavigation);
     rt.pin_for_run().unwrap();
 
-    let mut envelope = shell(&link, "ls");
+    let mut envelope = shell_call(&link, "ls");
     if let Some(tool) = envelope.tool.as_mut() {
         tool.name = "Bash".into();
     }

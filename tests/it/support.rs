@@ -60,3 +60,36 @@ pub fn project_bindings(
         })
         .collect()
 }
+
+/// A pre-tool-use envelope for a shell call (`run_shell_command`, call id `c1`) of `command`
+/// in `cwd`.
+pub fn shell_call(cwd: &Path, command: &str) -> hooks_schema::Envelope {
+    let mut e = hooks_schema::Envelope::new(hooks_schema::HookEvent::PreToolUse);
+    e.cwd = Some(cwd.to_path_buf());
+    e.tool = Some(hooks_schema::ToolCall {
+        name: "run_shell_command".into(),
+        kind: hooks_schema::ToolKind::Shell,
+        native_kind: None,
+        call_id: Some("c1".into()),
+        mcp_server: None,
+        args: serde_json::json!({ "command": command }),
+    });
+    e
+}
+
+/// A watcher over `registry` for a command-line run that auto-approves (so project files
+/// run), with a 50 ms debounce window.
+pub fn auto_approving_watcher(
+    registry: &hooks_registry::RegistryHandle,
+) -> hooks_watcher::HookConfigWatcher {
+    use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs};
+    let mut config = hooks_watcher::WatcherConfig::new(Surface::CliRun)
+        .with_debounce_window(std::time::Duration::from_millis(50));
+    config.trust_inputs = TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves);
+    hooks_watcher::HookConfigWatcher::new(
+        registry.clone(),
+        std::sync::Arc::new(StaticTrustPolicy),
+        config,
+    )
+    .expect("start the watcher")
+}

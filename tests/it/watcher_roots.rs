@@ -4,16 +4,15 @@
 
 use std::{
     fs,
-    sync::{Arc, mpsc::Receiver},
+    sync::mpsc::Receiver,
     time::{Duration, Instant},
 };
 
 use hooks_registry::{RegistryHandle, canonicalize};
 use hooks_schema::{AbsPathBuf, HookCommand, HookSourceId, HookSourceKind};
-use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs};
-use hooks_watcher::{HookConfigWatcher, WatcherConfig, WatcherEvent};
+use hooks_watcher::{HookConfigWatcher, WatcherEvent};
 
-use crate::support::TestDir;
+use crate::support::{TestDir, auto_approving_watcher};
 
 const LIMIT: Duration = Duration::from_secs(20);
 const CURSOR: &str = ".cursor/hooks.json";
@@ -32,12 +31,7 @@ struct Setup {
 impl Setup {
     fn new() -> Setup {
         let registry = RegistryHandle::default();
-        let mut config =
-            WatcherConfig::new(Surface::CliRun).with_debounce_window(Duration::from_millis(50));
-        config.trust_inputs =
-            TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves);
-        let watcher = HookConfigWatcher::new(registry.clone(), Arc::new(StaticTrustPolicy), config)
-            .expect("start the watcher");
+        let watcher = auto_approving_watcher(&registry);
         let events = watcher.subscribe();
         Setup { dir: TestDir::new(), registry, watcher, events }
     }
