@@ -300,3 +300,18 @@ async fn a_post_tool_hook_redacts_a_secret_from_the_tool_output() {
         ]
     );
 }
+
+#[tokio::test]
+async fn a_users_hook_runs_in_the_sessions_current_directory_not_in_its_settings_folder() {
+    let dir = TestDir::new();
+    let project = dir.write("work/repo/README", "");
+    let cwd = project.parent().expect("repo").to_path_buf();
+    let settings = pre_tool_use(json!([{"type": "command", "command": "pwd >&2; exit 2"}]));
+    let bindings = load(&dir, &settings, ClaudeMode::Default);
+    let mut envelope = bash("ls");
+    envelope.cwd = Some(cwd.clone());
+    let report = fire(&bindings, &envelope).await;
+    assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:#?}");
+    let canonical = hooks_registry::canonicalize(&cwd).expect("canonical cwd");
+    assert_eq!(report.verdict.reason.as_deref(), canonical.as_path().to_str());
+}

@@ -267,9 +267,13 @@ impl HookCodec for ClaudeCodec {
                     .collect(),
             },
         };
+        // "Handlers run in the current directory": the session's, which the `cwd` input
+        // field reports, for every settings file (a user's hook runs in the project, not in
+        // `~/.claude`); the binding's folder only when the envelope has none.
+        let base = envelope.cwd.as_deref().filter(|c| c.is_absolute()).unwrap_or(ctx.working_dir);
         let cwd = match &hook.cwd {
-            Some(dir) => ctx.working_dir.join(expand(dir)),
-            None => ctx.working_dir.to_path_buf(),
+            Some(dir) => base.join(expand(dir)),
+            None => base.to_path_buf(),
         };
         let mut env = vec![(PROJECT_DIR_VAR.to_owned(), pd.clone())];
         env.extend(hook.env.iter().map(|(k, v)| (k.clone(), expand(v))));
