@@ -108,6 +108,9 @@ struct VerdictView<'a> {
     halt: &'a Option<String>,
     failure: &'a Option<String>,
     notes: &'a [String],
+    /// Whether this hook's own verdict still carries an output rewrite (one the fold dropped
+    /// is removed, with a note saying why).
+    rewrites_output: bool,
 }
 
 fn verdict(v: &HookVerdict) -> VerdictView<'_> {
@@ -121,6 +124,7 @@ fn verdict(v: &HookVerdict) -> VerdictView<'_> {
         halt: &v.halt,
         failure: &v.failure,
         notes: &v.notes,
+        rewrites_output: v.updated_output.is_some(),
     }
 }
 
