@@ -167,6 +167,7 @@ pub struct HookRuntime {
     windows: BTreeMap<WindowId, CommandExecutionPosture>,
     explicit_errors: Option<Vec<HookDiagnostic>>,
     user_watch: Option<hooks_watcher::UserWatchFuture>,
+    managed_watch: Option<hooks_watcher::UserWatchFuture>,
 }
 
 impl HookRuntime {
@@ -197,6 +198,7 @@ impl HookRuntime {
             windows: BTreeMap::new(),
             explicit_errors: None,
             user_watch: None,
+            managed_watch: None,
         };
         if rt.is_live() {
             let inputs = rt.trust_inputs(CommandExecutionPosture::Unknown);
@@ -247,6 +249,12 @@ impl HookRuntime {
     /// watched with the first root), for callers that must not miss an early change.
     pub fn take_user_watch(&mut self) -> Option<hooks_watcher::UserWatchFuture> {
         self.user_watch.take()
+    }
+
+    /// The future that resolves when the managed folders are watched (they start being
+    /// watched with the first root, as the user folders do).
+    pub fn take_managed_watch(&mut self) -> Option<hooks_watcher::UserWatchFuture> {
+        self.managed_watch.take()
     }
 
     /// A cheap, cloneable handle for firing events and checking edits concurrently.
@@ -301,12 +309,19 @@ impl HookRuntime {
             let config = WatcherConfig { trust_inputs: self.trust_inputs(posture), ..config };
             let watcher =
                 HookConfigWatcher::new(self.registry.clone(), self.config.policy.clone(), config)?;
-            // The user-scope files were loaded at start; from now on they are watched and
-            // reloaded like project files (under the same pinning rules). The attach future
+            // The user-scope and managed files were loaded at start; from now on they are
+            // watched and reloaded like project files (under the same pinning rules). The attach future
             // is not awaited, as for roots.
             if let Some(dirs) = &self.config.user_dirs {
                 self.user_watch =
                     Some(watcher.watch_user_dirs(dirs.clone(), self.config.claude_strict));
+            }
+            // The managed files likewise: an administrator's change (a new deny hook,
+            // `allowManagedHooksOnly`, `disableAllHooks`) applies without a restart, under the
+            // same pinning rules as the user's files.
+            if let Some(dirs) = &self.config.managed_dirs {
+                self.managed_watch =
+                    Some(watcher.watch_managed_dirs(dirs.clone(), self.config.claude_strict));
             }
             self.watcher = Some(watcher);
         }

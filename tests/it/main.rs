@@ -9,6 +9,7 @@ mod concurrency;
 mod cursor_e2e;
 mod hostile_hooks;
 mod hostile_repos;
+mod managed_reload;
 mod runtime;
 mod serve;
 mod support;

@@ -17,7 +17,8 @@
 //! - [`load_user_sources`] and [`load_managed_sources`]: load the user's own files and the
 //!   administrator's with the trust policy's decision; Claude Code's managed settings are the
 //!   base file and each `managed-settings.d/*.json` fragment, in name order
-//!   ([`managed_claude_fragments`]).
+//!   ([`managed_claude_fragments`]); [`read_user_sources`] and [`read_managed_sources`] read
+//!   the same files without applying them, for the watcher's reloads.
 //! - [`read_user_settings`]: the user's opt-in to Chrys project hooks (`project.hooks_enabled`
 //!   in their own `<chrys config dir>/settings.yaml`).
 #![warn(missing_docs)]
@@ -43,7 +44,10 @@ pub use crate::{
     env::{EnvVarSpec, EnvVars},
     found::{found_paths, shadowing_names},
     hook_dirs::{parse_hook_dirs_value, resolve_hook_dirs},
-    load::{load_explicit_sources, load_managed_sources, load_user_sources},
+    load::{
+        ReadSources, load_explicit_sources, load_managed_sources, load_user_sources,
+        read_managed_sources, read_user_sources,
+    },
     read::{MAX_SOURCE_BYTES, ReadError, parse_bytes, read_capped, read_source},
     user_settings::{read_user_settings, user_settings_path},
 };

@@ -114,7 +114,7 @@ pub fn load_user_sources(
     claude_strict: bool,
     registry: &mut HookRegistry,
 ) -> Vec<HookSourceId> {
-    load_files(user_files(dirs), policy, inputs, claude_strict, registry, |_| None)
+    read_user_sources(dirs, policy, inputs, claude_strict).apply(registry)
 }
 
 /// Loads the managed hook files found in `dirs` ([`managed_files`]) the way
@@ -130,53 +130,113 @@ pub fn load_managed_sources(
     claude_strict: bool,
     registry: &mut HookRegistry,
 ) -> Vec<HookSourceId> {
+    read_managed_sources(dirs, policy, inputs, claude_strict).apply(registry)
+}
+
+/// The user's hook files read from disk as [`load_user_sources`] reads them, not yet applied
+/// to a registry (so a caller can read them before taking the registry's lock).
+pub fn read_user_sources(
+    dirs: &UserDirs,
+    policy: &dyn TrustPolicy,
+    inputs: &TrustInputs,
+    claude_strict: bool,
+) -> ReadSources {
+    read_files(user_files(dirs), policy, inputs, claude_strict, |_| None)
+}
+
+/// The managed hook files read from disk as [`load_managed_sources`] reads them (the fragment
+/// list re-read in name order, capped, with the same folder warnings), not yet applied to a
+/// registry.
+pub fn read_managed_sources(
+    dirs: &ManagedDirs,
+    policy: &dyn TrustPolicy,
+    inputs: &TrustInputs,
+    claude_strict: bool,
+) -> ReadSources {
     let (files, folder_warnings) = managed_files_with_diagnostics(dirs);
     let last_claude =
         files.iter().rposition(|(kind, _)| *kind == HookSourceKind::ManagedClaudeSettings);
     let mut extra = Some(folder_warnings).filter(|w| !w.is_empty());
-    load_files(files, policy, inputs, claude_strict, registry, |i| {
+    read_files(files, policy, inputs, claude_strict, |i| {
         if Some(i) == last_claude { extra.take() } else { None }
     })
 }
 
-fn load_files(
+/// Hook files read from disk with their trust decided, ready to apply to a registry
+/// ([`read_user_sources`], [`read_managed_sources`]).
+#[derive(Debug)]
+pub struct ReadSources {
+    files: Vec<ReadFile>,
+}
+
+#[derive(Debug)]
+struct ReadFile {
+    id: HookSourceId,
+    result: Result<SourceUpdate, HookDiagnostic>,
+    found: Vec<AbsPathBuf>,
+}
+
+impl ReadSources {
+    /// The sources read (or that failed to read), in load order.
+    pub fn ids(&self) -> Vec<HookSourceId> {
+        self.files.iter().map(|f| f.id.clone()).collect()
+    }
+
+    /// Applies them to `registry`: each file that read is upserted (not scoped to any root),
+    /// each that did not is recorded as a read failure, and each is protected where it was
+    /// found. Returns the sources, in load order.
+    pub fn apply(self, registry: &mut HookRegistry) -> Vec<HookSourceId> {
+        let mut ids = Vec::with_capacity(self.files.len());
+        for ReadFile { id, result, found } in self.files {
+            match result {
+                Ok(update) => {
+                    registry.upsert_source(update);
+                }
+                Err(d) => {
+                    registry.record_read_failure(&id, None, d);
+                }
+            }
+            registry.set_found_paths(&id, None, found);
+            ids.push(id);
+        }
+        ids
+    }
+}
+
+fn read_files(
     files: Vec<(HookSourceKind, PathBuf)>,
     policy: &dyn TrustPolicy,
     inputs: &TrustInputs,
     claude_strict: bool,
-    registry: &mut HookRegistry,
     mut extra: impl FnMut(usize) -> Option<Vec<HookDiagnostic>>,
-) -> Vec<HookSourceId> {
-    let mut ids = Vec::new();
+) -> ReadSources {
+    let mut out: Vec<ReadFile> = Vec::new();
     for (i, (kind, path)) in files.into_iter().enumerate() {
         let extra = extra(i).unwrap_or_default();
         let Some(canonical) = identity(&path) else { continue };
         let id = HookSourceId::new(kind, canonical);
-        if ids.contains(&id) {
+        if out.iter().any(|f| f.id == id) {
             continue;
         }
         let format = format_of(kind).with_claude_strict(claude_strict);
-        match read_source(&path, format) {
+        let result = match read_source(&path, format) {
             Ok(mut parsed) => {
                 match &mut parsed {
                     Ok(p) => p.diagnostics.extend(extra),
                     Err(diagnostics) => diagnostics.extend(extra),
                 }
-                registry.upsert_source(SourceUpdate {
+                Ok(SourceUpdate {
                     source: id.clone(),
                     parsed,
                     project_root: None,
                     trust: policy.decide(kind, inputs),
-                });
+                })
             }
-            Err(e) => {
-                registry.record_read_failure(&id, None, e.to_diagnostic());
-            }
-        }
-        registry.set_found_paths(&id, None, found_paths(kind, &path));
-        ids.push(id);
+            Err(e) => Err(e.to_diagnostic()),
+        };
+        out.push(ReadFile { id, result, found: found_paths(kind, &path) });
     }
-    ids
+    ReadSources { files: out }
 }
 
 /// The canonical path of an absolute `path`, or, when it does not exist, the path resolved

@@ -1,9 +1,9 @@
-//! Where project hook files live under a project root and user hook files in the user's
-//! folders, and which paths a change must touch to matter.
+//! Where project hook files live under a project root, user hook files in the user's folders
+//! and managed hook files in the administrator's, and which paths a change must touch to matter.
 
 use std::path::{Component, Path, PathBuf};
 
-use hooks_sources::UserDirs;
+use hooks_sources::{MANAGED_FRAGMENT_DIR, ManagedDirs, UserDirs};
 
 #[cfg(test)]
 mod tests;
@@ -111,4 +111,85 @@ pub fn user_touch(dirs: &UserDirs, path: &Path) -> Option<Touch> {
         || (under(&dirs.claude_dir) == Some(parent) && name == "settings.json")
         || (chrys_hooks.as_deref() == Some(parent) && CHRYS_FILE_NAMES.contains(&name));
     is_file.then_some(Touch::HookFile)
+}
+
+/// The managed folders that can hold a managed hook file, or a folder that does: Cursor's
+/// enterprise directory, Claude Code's managed settings directory and its
+/// `managed-settings.d/` folder of fragments. Relative directories are left out (they are not
+/// loaded either).
+pub fn managed_folders(dirs: &ManagedDirs) -> Vec<PathBuf> {
+    let mut out = Vec::with_capacity(3);
+    let absolute = |d: &Option<PathBuf>| d.clone().filter(|p| p.is_absolute());
+    out.extend(absolute(&dirs.cursor_dir));
+    if let Some(claude) = absolute(&dirs.claude_dir) {
+        let fragments = claude.join(MANAGED_FRAGMENT_DIR);
+        out.push(claude);
+        out.push(fragments);
+    }
+    out
+}
+
+/// What `path` is to the managed files in `dirs`: one of [`managed_folders`]
+/// ([`Touch::Folder`]), one of the managed hook files ([`Touch::HookFile`]: `hooks.json` in
+/// Cursor's folder, `managed-settings.json` in Claude Code's, and any name
+/// `hooks_sources::managed_claude_fragments` could read in `managed-settings.d/`: a `*.json`
+/// not starting with `.`), or `None` when a change to it cannot change the managed hooks.
+pub fn managed_touch(dirs: &ManagedDirs, path: &Path) -> Option<Touch> {
+    let under = |d: &Option<PathBuf>| d.clone().filter(|p| p.is_absolute());
+    let (cursor, claude) = (under(&dirs.cursor_dir), under(&dirs.claude_dir));
+    let fragments = claude.as_ref().map(|c| c.join(MANAGED_FRAGMENT_DIR));
+    let is = |d: &Option<PathBuf>, p: &Path| d.as_deref() == Some(p);
+    if is(&cursor, path) || is(&claude, path) || is(&fragments, path) {
+        return Some(Touch::Folder);
+    }
+    let (parent, name) = (path.parent()?, path.file_name()?.to_str()?);
+    let is_file = (is(&cursor, parent) && name == "hooks.json")
+        || (is(&claude, parent) && name == "managed-settings.json")
+        || (is(&fragments, parent) && name.ends_with(".json") && !name.starts_with('.'));
+    is_file.then_some(Touch::HookFile)
+}
+
+/// A scope of hook files that apply everywhere and are watched as one debounce key: the
+/// user's own files or the administrator's managed files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum Scope {
+    /// Managed (administrator) files.
+    Managed,
+    /// The user's own files.
+    User,
+}
+
+/// The folders a [`Scope`] reads its files from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ScopeDirs {
+    /// The user's folders.
+    User(UserDirs),
+    /// The administrator's folders.
+    Managed(ManagedDirs),
+}
+
+impl ScopeDirs {
+    /// The scope these folders belong to.
+    pub(crate) fn scope(&self) -> Scope {
+        match self {
+            ScopeDirs::User(_) => Scope::User,
+            ScopeDirs::Managed(_) => Scope::Managed,
+        }
+    }
+
+    /// The folders to watch ([`user_folders`], [`managed_folders`]).
+    pub(crate) fn folders(&self) -> Vec<PathBuf> {
+        match self {
+            ScopeDirs::User(d) => user_folders(d),
+            ScopeDirs::Managed(d) => managed_folders(d),
+        }
+    }
+
+    /// What `path` is to the scope's files ([`user_touch`], [`managed_touch`]).
+    pub(crate) fn touch(&self, path: &Path) -> Option<Touch> {
+        match self {
+            ScopeDirs::User(d) => user_touch(d, path),
+            ScopeDirs::Managed(d) => managed_touch(d, path),
+        }
+    }
 }

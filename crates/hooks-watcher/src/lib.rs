@@ -5,7 +5,8 @@
 //! `.claude/`), never recursively into the repository, and reloads the root's hook files from
 //! the state on disk after a debounced change. The user-scope hook files (`~/.cursor/hooks.json`,
 //! Chrys's global file, `~/.claude/settings.json`) are watched and reloaded the same way once
-//! `HookConfigWatcher::watch_user_dirs` is called.
+//! `HookConfigWatcher::watch_user_dirs` is called, and the managed (administrator) files once
+//! `HookConfigWatcher::watch_managed_dirs` is called.
 //! This crate parses nothing itself (`hooks-sources` reads and parses the files) and decides no
 //! trust itself (`hooks-trust` does); it applies both through the registry's single writer.
 #![warn(missing_docs)]
@@ -27,10 +28,10 @@ pub use crate::{
     error::{WatchError, WatcherError},
     event::{ChangeKind, FsChange, Routed, route},
     layout::{
-        CHRYS_FILE_NAMES, HOOK_FILES, Touch, WATCHED_FOLDERS, owning_root, touch, user_folders,
-        user_touch,
+        CHRYS_FILE_NAMES, HOOK_FILES, Touch, WATCHED_FOLDERS, managed_folders, managed_touch,
+        owning_root, touch, user_folders, user_touch,
     },
     matrix::{RootOrigin, watch_matrix},
-    shared::{ReloadReport, UserReloadReport, WatcherEvent},
+    shared::{ManagedReloadReport, ReloadReport, UserReloadReport, WatcherEvent},
     watcher::{AttachFuture, HookConfigWatcher, UserWatchFuture, WatcherConfig},
 };

@@ -11,14 +11,17 @@ use std::{
     },
 };
 
-use hooks_registry::{RegistryHandle, SourceUpdate, canonicalize_lenient, source_id};
+use hooks_registry::{RegistryHandle, SourceUpdate, source_id};
 use hooks_schema::{AbsPathBuf, Generation, HookDiagnostic, HookSourceId, HookSourceKind};
-use hooks_sources::{SourceFormat, UserDirs, found_paths, project_files, read_source, user_files};
+use hooks_sources::{
+    SourceFormat, found_paths, project_files, read_managed_sources, read_source, read_user_sources,
+};
 use hooks_trust::{TrustInputs, TrustPolicy};
 use tokio::sync::oneshot;
 
 use crate::{
     WatchError,
+    layout::{Scope, ScopeDirs},
     missing::{Presence, presence},
 };
 
@@ -76,9 +79,32 @@ pub enum WatcherEvent {
         /// The diagnostic.
         diagnostic: HookDiagnostic,
     },
+    /// The managed folders' platform watches were attached, or one of them failed to attach
+    /// (the others are watched).
+    ManagedAttached {
+        /// Whether every folder is watched.
+        result: Result<(), WatchError>,
+    },
+    /// The managed hook files were read from disk and applied to the registry.
+    ManagedReloaded {
+        /// How many times the managed files have been loaded, this load included.
+        loads: u64,
+        /// The registry generation after the load.
+        generation: Generation,
+        /// The managed sources found, in priority order (fragments in name order).
+        sources: Vec<HookSourceId>,
+    },
+    /// A watch error on a managed folder, recorded as a managed diagnostic.
+    ManagedDiagnostic {
+        /// The diagnostic.
+        diagnostic: HookDiagnostic,
+    },
 }
 
-/// What one load of the user-scope hook files found.
+/// What one load of the managed hook files found (the same fields as a user load).
+pub type ManagedReloadReport = UserReloadReport;
+
+/// What one load of the user-scope (or managed) hook files found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UserReloadReport {
     /// How many times the user files have been loaded, this load included.
@@ -158,10 +184,10 @@ struct RootEntry {
     missing: Option<HookDiagnostic>,
 }
 
-/// The user-scope files being watched.
+/// The user-scope or managed files being watched.
 #[derive(Debug)]
-struct UserEntry {
-    dirs: UserDirs,
+struct ScopeEntry {
+    dirs: ScopeDirs,
     claude_strict: bool,
     sources: BTreeSet<HookSourceId>,
     attach: AttachState,
@@ -175,7 +201,8 @@ struct State {
     /// Whether project Claude Code settings are read under the strict contract.
     claude_strict: bool,
     roots: BTreeMap<AbsPathBuf, RootEntry>,
-    user: Option<UserEntry>,
+    /// The user's files and the managed files, once asked to watch them.
+    scopes: BTreeMap<Scope, ScopeEntry>,
 }
 
 pub(crate) struct Shared {
@@ -196,7 +223,12 @@ impl Shared {
         Shared {
             registry,
             policy,
-            state: Mutex::new(State { inputs, claude_strict, roots: BTreeMap::new(), user: None }),
+            state: Mutex::new(State {
+                inputs,
+                claude_strict,
+                roots: BTreeMap::new(),
+                scopes: BTreeMap::new(),
+            }),
             subscribers: Mutex::new(Vec::new()),
             platform_watches: AtomicUsize::new(0),
         }
@@ -355,7 +387,7 @@ impl Shared {
             .roots
             .values()
             .flat_map(|e| e.sources.iter())
-            .chain(state.user.iter().flat_map(|u| u.sources.iter()))
+            .chain(state.scopes.values().flat_map(|u| u.sources.iter()))
             .collect();
         self.registry.change(|reg| {
             reg.batch(|reg| {
@@ -370,17 +402,18 @@ impl Shared {
         lock(&self.state).inputs
     }
 
-    /// Starts (or restarts, with new folders) watching the user-scope files: records `dirs`
-    /// and loads the files on the spot. Returns a receiver for the attachment of the folder
-    /// watches the worker is about to make.
-    pub(crate) fn watch_user(
+    /// Starts (or restarts, with new folders) watching the user-scope or managed files:
+    /// records `dirs` and loads the files on the spot. Returns a receiver for the attachment
+    /// of the folder watches the worker is about to make.
+    pub(crate) fn watch_scope(
         &self,
-        dirs: UserDirs,
+        dirs: ScopeDirs,
         claude_strict: bool,
     ) -> oneshot::Receiver<AttachOutcome> {
+        let scope = dirs.scope();
         let mut state = lock(&self.state);
         let (tx, rx) = oneshot::channel();
-        match &mut state.user {
+        match state.scopes.get_mut(&scope) {
             Some(entry) => {
                 entry.dirs = dirs;
                 entry.claude_strict = claude_strict;
@@ -391,115 +424,115 @@ impl Shared {
                 }
             }
             None => {
-                state.user = Some(UserEntry {
-                    dirs,
-                    claude_strict,
-                    sources: BTreeSet::new(),
-                    attach: AttachState::Pending(vec![tx]),
-                    loads: 0,
-                    watch_diagnostics: Vec::new(),
-                });
+                state.scopes.insert(
+                    scope,
+                    ScopeEntry {
+                        dirs,
+                        claude_strict,
+                        sources: BTreeSet::new(),
+                        attach: AttachState::Pending(vec![tx]),
+                        loads: 0,
+                        watch_diagnostics: Vec::new(),
+                    },
+                );
             }
         }
-        let report = self.reload_user_locked(&mut state);
+        let report = self.reload_scope_locked(&mut state, scope);
         drop(state);
         if let Some(report) = report {
-            self.emit_user_reloaded(report);
+            self.emit_scope_reloaded(scope, report);
         }
         rx
     }
 
-    /// The user-scope folders being watched, if any.
-    pub(crate) fn user_dirs(&self) -> Option<UserDirs> {
-        lock(&self.state).user.as_ref().map(|u| u.dirs.clone())
+    /// The folders of `scope` being watched, if any.
+    pub(crate) fn scope_dirs(&self, scope: Scope) -> Option<ScopeDirs> {
+        lock(&self.state).scopes.get(&scope).map(|u| u.dirs.clone())
     }
 
-    pub(crate) fn user_loads(&self) -> Option<u64> {
-        lock(&self.state).user.as_ref().map(|u| u.loads)
+    pub(crate) fn scope_loads(&self, scope: Scope) -> Option<u64> {
+        lock(&self.state).scopes.get(&scope).map(|u| u.loads)
     }
 
-    pub(crate) fn user_diagnostics(&self) -> Vec<HookDiagnostic> {
-        lock(&self.state).user.as_ref().map(|u| u.watch_diagnostics.clone()).unwrap_or_default()
+    pub(crate) fn scope_diagnostics(&self, scope: Scope) -> Vec<HookDiagnostic> {
+        lock(&self.state)
+            .scopes
+            .get(&scope)
+            .map(|u| u.watch_diagnostics.clone())
+            .unwrap_or_default()
     }
 
-    /// Ends the user scope's attachment and tells the futures waiting on it.
-    pub(crate) fn user_attach_done(&self, outcome: AttachOutcome) {
+    /// Ends a scope's attachment and tells the futures waiting on it.
+    pub(crate) fn scope_attach_done(&self, scope: Scope, outcome: AttachOutcome) {
         let mut state = lock(&self.state);
-        let Some(entry) = state.user.as_mut() else { return };
+        let Some(entry) = state.scopes.get_mut(&scope) else { return };
         let waiters = entry.attach.finish(&outcome);
         drop(state);
         if let Some(result) = outcome.announce(waiters) {
-            self.emit(WatcherEvent::UserAttached { result });
+            self.emit(match scope {
+                Scope::User => WatcherEvent::UserAttached { result },
+                Scope::Managed => WatcherEvent::ManagedAttached { result },
+            });
         }
     }
 
-    /// Records a watch error on a user-scope folder (once per distinct message).
-    pub(crate) fn user_watch_error(&self, error: &WatchError) {
+    /// Records a watch error on a folder of `scope` (once per distinct message).
+    pub(crate) fn scope_watch_error(&self, scope: Scope, error: &WatchError) {
         let diagnostic = error.to_diagnostic();
         let mut state = lock(&self.state);
-        let Some(entry) = state.user.as_mut() else { return };
+        let Some(entry) = state.scopes.get_mut(&scope) else { return };
         if entry.watch_diagnostics.contains(&diagnostic) {
             return;
         }
         entry.watch_diagnostics.push(diagnostic.clone());
         drop(state);
-        self.emit(WatcherEvent::UserDiagnostic { diagnostic });
+        self.emit(match scope {
+            Scope::User => WatcherEvent::UserDiagnostic { diagnostic },
+            Scope::Managed => WatcherEvent::ManagedDiagnostic { diagnostic },
+        });
     }
 
-    /// Reads the user-scope files from disk and applies them, or `None` when they are not
+    /// Reads the files of `scope` from disk and applies them, or `None` when they are not
     /// watched.
-    pub(crate) fn reload_user(&self) -> Option<UserReloadReport> {
+    pub(crate) fn reload_scope(&self, scope: Scope) -> Option<UserReloadReport> {
         let mut state = lock(&self.state);
-        let report = self.reload_user_locked(&mut state)?;
+        let report = self.reload_scope_locked(&mut state, scope)?;
         drop(state);
-        self.emit_user_reloaded(report.clone());
+        self.emit_scope_reloaded(scope, report.clone());
         Some(report)
     }
 
-    fn emit_user_reloaded(&self, report: UserReloadReport) {
+    fn emit_scope_reloaded(&self, scope: Scope, report: UserReloadReport) {
         let UserReloadReport { loads, generation, sources, .. } = report;
-        self.emit(WatcherEvent::UserReloaded { loads, generation, sources });
+        self.emit(match scope {
+            Scope::User => WatcherEvent::UserReloaded { loads, generation, sources },
+            Scope::Managed => WatcherEvent::ManagedReloaded { loads, generation, sources },
+        });
     }
 
-    /// The state on disk decides, as for a root: every user file present is read and
-    /// upserted (not scoped to any root, trust decided by the policy for its user kind), a
-    /// file that cannot be read is recorded as a read failure, and every user source loaded
-    /// before but absent now is removed (after the pin, the registry keeps a pinned source
-    /// and reports the removal).
-    fn reload_user_locked(&self, state: &mut State) -> Option<UserReloadReport> {
+    /// The state on disk decides, as for a root: every file of the scope present is read
+    /// (by `hooks_sources`, exactly as the runtime's first load reads it: for managed files
+    /// the fragment list in name order, capped, with the folder warnings) and upserted (not
+    /// scoped to any root, trust decided by the policy for its kind), a file that cannot be
+    /// read is recorded as a read failure, and every source of the scope loaded before but
+    /// absent now is removed (after the pin, the registry keeps a pinned source and reports
+    /// the removal). The files are read before the registry's lock is taken; everything is
+    /// applied as one batch.
+    fn reload_scope_locked(&self, state: &mut State, scope: Scope) -> Option<UserReloadReport> {
         let inputs = state.inputs;
-        let entry = state.user.as_mut()?;
-        let mut loaded = BTreeSet::new();
-        let mut ops = Vec::new();
-        for (kind, path) in user_files(&entry.dirs) {
-            let Some(format) = SourceFormat::of_kind(kind) else { continue };
-            let format = format.with_claude_strict(entry.claude_strict);
-            let Some(id) = identify_user(kind, &path) else { continue };
-            if !loaded.insert(id.clone()) {
-                continue;
+        let entry = state.scopes.get_mut(&scope)?;
+        let read = match &entry.dirs {
+            ScopeDirs::User(d) => read_user_sources(d, &*self.policy, &inputs, entry.claude_strict),
+            ScopeDirs::Managed(d) => {
+                read_managed_sources(d, &*self.policy, &inputs, entry.claude_strict)
             }
-            let found = Op::Found(id.clone(), found_paths(kind, &path));
-            ops.push(match read_source(&path, format) {
-                Ok(parsed) => Op::Upsert(SourceUpdate {
-                    source: id,
-                    parsed,
-                    project_root: None,
-                    trust: self.policy.decide(kind, &inputs),
-                }),
-                Err(e) => Op::ReadFailure(id, e.to_diagnostic()),
-            });
-            ops.push(found);
-        }
+        };
+        let mut sources = read.ids();
+        let loaded: BTreeSet<HookSourceId> = sources.iter().cloned().collect();
         let withdrawn: Vec<HookSourceId> = entry.sources.difference(&loaded).cloned().collect();
         let generation = self.registry.change(|reg| {
             reg.batch(|reg| {
-                for op in ops {
-                    match op {
-                        Op::Upsert(update) => reg.upsert_source(update),
-                        Op::ReadFailure(id, d) => reg.record_read_failure(&id, None, d),
-                        Op::Found(id, paths) => reg.set_found_paths(&id, None, paths),
-                    };
-                }
+                read.apply(reg);
                 for id in &withdrawn {
                     reg.remove_source(id);
                 }
@@ -507,7 +540,7 @@ impl Shared {
             reg.generation()
         });
         entry.loads += 1;
-        let mut sources: Vec<HookSourceId> = loaded.iter().cloned().collect();
+        // Load order is priority order, fragments in name order; the sort is stable.
         sources.sort_by_key(|s| s.kind.priority());
         entry.sources = loaded;
         Some(UserReloadReport { loads: entry.loads, generation, sources, withdrawn })
@@ -626,20 +659,6 @@ fn identify(kind: HookSourceKind, path: &Path, root: &AbsPathBuf) -> HookSourceI
         let abs = root.join(rel).unwrap_or_else(|_| root.clone());
         HookSourceId::new(kind, abs)
     })
-}
-
-/// A user file's identity, as `hooks_sources::load_user_sources` gives it: its canonical
-/// path, or, when it cannot be resolved (a dangling symlink), the path resolved as far as it
-/// exists. `None` for a relative path, which is not loaded.
-fn identify_user(kind: HookSourceKind, path: &Path) -> Option<HookSourceId> {
-    if !path.is_absolute() {
-        return None;
-    }
-    if let Ok(id) = source_id(kind, path) {
-        return Some(id);
-    }
-    let base = AbsPathBuf::new(path.ancestors().last()?.to_path_buf()).ok()?;
-    Some(HookSourceId::new(kind, canonicalize_lenient(path, &base)))
 }
 
 /// Locks, recovering from poisoning: every critical section leaves the state consistent.

@@ -15,14 +15,17 @@ use std::{
 
 use hooks_registry::{RegistryHandle, canonicalize};
 use hooks_schema::{AbsPathBuf, HookDiagnostic};
-use hooks_sources::UserDirs;
+use hooks_sources::{ManagedDirs, UserDirs};
 use hooks_trust::{CommandExecutionPosture, Surface, TrustInputs, TrustPolicy};
 use tokio::sync::oneshot;
 
 use crate::{
     DEFAULT_DEBOUNCE_WINDOW, WatcherError,
     backend::{NotifyBackend, WatchBackend},
-    shared::{AttachOutcome, ReloadReport, Shared, UserReloadReport, WatcherEvent},
+    layout::{Scope, ScopeDirs},
+    shared::{
+        AttachOutcome, ManagedReloadReport, ReloadReport, Shared, UserReloadReport, WatcherEvent,
+    },
     worker::{Engine, Msg, run},
 };
 
@@ -158,8 +161,33 @@ impl HookConfigWatcher {
     /// Calling it again replaces the folders: the files are loaded from the new folders,
     /// user sources no longer found are removed, and the watches follow.
     pub fn watch_user_dirs(&self, dirs: UserDirs, claude_strict: bool) -> UserWatchFuture {
-        let rx = self.shared.watch_user(dirs, claude_strict);
-        if self.tx.send(Msg::AttachUser).is_err() {
+        self.watch_scope(ScopeDirs::User(dirs), claude_strict)
+    }
+
+    /// Watches the managed (administrator) hook files in `dirs` (Cursor's enterprise
+    /// `hooks.json`, Claude Code's `managed-settings.json` and its `managed-settings.d/*.json`
+    /// fragments) and reloads them like user files.
+    ///
+    /// The files are loaded on the spot, on the caller's thread, exactly as
+    /// `hooks_sources::load_managed_sources` loads them (each under its managed kind, scoped
+    /// to no project root, trust decided by the policy, the fragments in name order, capped,
+    /// with the same folder warnings); `claude_strict` reads Claude Code settings under the
+    /// deny-only strict contract. Then the worker watches, never recursively, `cursor_dir`,
+    /// `claude_dir` and `claude_dir/managed-settings.d`, or the parent of each that does not
+    /// exist yet. A file created, changed, replaced or deleted there reloads every managed
+    /// file once, one window after the last change, and publishes one snapshot. The future
+    /// resolves when the watches are attached, or with the first folder that could not be
+    /// watched.
+    ///
+    /// Calling it again replaces the folders, as [`HookConfigWatcher::watch_user_dirs`] does.
+    pub fn watch_managed_dirs(&self, dirs: ManagedDirs, claude_strict: bool) -> UserWatchFuture {
+        self.watch_scope(ScopeDirs::Managed(dirs), claude_strict)
+    }
+
+    fn watch_scope(&self, dirs: ScopeDirs, claude_strict: bool) -> UserWatchFuture {
+        let scope = dirs.scope();
+        let rx = self.shared.watch_scope(dirs, claude_strict);
+        if self.tx.send(Msg::AttachScope(scope)).is_err() {
             return UserWatchFuture {
                 state: FutureState::Ready(Some(Err(WatcherError::ShutDown))),
             };
@@ -170,18 +198,35 @@ impl HookConfigWatcher {
     /// Reads the user-scope hook files from disk and applies them now, as a debounced change
     /// does; `None` when [`HookConfigWatcher::watch_user_dirs`] was not called.
     pub fn reload_user_dirs(&self) -> Option<UserReloadReport> {
-        self.shared.reload_user()
+        self.shared.reload_scope(Scope::User)
     }
 
     /// How many times the user-scope files have been loaded, or `None` when they are not
     /// watched.
     pub fn user_loads(&self) -> Option<u64> {
-        self.shared.user_loads()
+        self.shared.scope_loads(Scope::User)
     }
 
     /// The watch diagnostics of the user-scope folders (too many watches, permission denied).
     pub fn user_diagnostics(&self) -> Vec<HookDiagnostic> {
-        self.shared.user_diagnostics()
+        self.shared.scope_diagnostics(Scope::User)
+    }
+
+    /// Reads the managed hook files from disk and applies them now, as a debounced change
+    /// does; `None` when [`HookConfigWatcher::watch_managed_dirs`] was not called.
+    pub fn reload_managed_dirs(&self) -> Option<ManagedReloadReport> {
+        self.shared.reload_scope(Scope::Managed)
+    }
+
+    /// How many times the managed files have been loaded, or `None` when they are not
+    /// watched.
+    pub fn managed_loads(&self) -> Option<u64> {
+        self.shared.scope_loads(Scope::Managed)
+    }
+
+    /// The watch diagnostics of the managed folders (too many watches, permission denied).
+    pub fn managed_diagnostics(&self) -> Vec<HookDiagnostic> {
+        self.shared.scope_diagnostics(Scope::Managed)
     }
 
     /// Removes a root: withdraws its sources and the project from the registry and detaches
@@ -300,8 +345,9 @@ impl AttachFuture {
     }
 }
 
-/// Resolves when the user-scope folders' platform watches are attached (see
-/// [`HookConfigWatcher::watch_user_dirs`]), or with the first folder that could not be watched.
+/// Resolves when the user-scope (or managed) folders' platform watches are attached (see
+/// [`HookConfigWatcher::watch_user_dirs`], [`HookConfigWatcher::watch_managed_dirs`]), or
+/// with the first folder that could not be watched.
 #[must_use = "the future tells when changes to the user files start being seen"]
 #[derive(Debug)]
 pub struct UserWatchFuture {

@@ -1,6 +1,6 @@
 //! The watcher's worker: receives platform events, debounces them per root (and for the
-//! user-scope files), keeps the folder watches in step with the disk, and reloads through the
-//! shared state.
+//! user-scope files and the managed files), keeps the folder watches in step with the disk,
+//! and reloads through the shared state.
 //!
 //! [`Engine`] is the whole logic with time passed in, so tests drive it with scripted events
 //! and a fake backend; [`run`] is the thread loop around it.
@@ -16,13 +16,12 @@ use std::{
 };
 
 use hooks_schema::AbsPathBuf;
-use hooks_sources::UserDirs;
 
 use crate::{
     Debouncer, WatchError,
     backend::WatchBackend,
     event::{FsChange, route},
-    layout::{Touch, folder_paths, user_folders, user_touch},
+    layout::{Scope, ScopeDirs, Touch, folder_paths},
     missing::{Presence, nearest_existing_ancestor, presence},
     shared::{AttachOutcome, Shared},
 };
@@ -39,8 +38,8 @@ pub(crate) enum Msg {
     Attach(AbsPathBuf),
     /// Detach a removed root.
     Detach(AbsPathBuf),
-    /// Attach (or re-attach, for new folders) the watches of the user-scope files.
-    AttachUser,
+    /// Attach (or re-attach, for new folders) the watches of the user-scope or managed files.
+    AttachScope(Scope),
     /// Stop the thread.
     Shutdown,
 }
@@ -57,22 +56,22 @@ struct RootWatch {
     ancestor: Option<PathBuf>,
 }
 
-/// The watches of the user-scope files.
-struct UserWatch {
-    dirs: UserDirs,
-    /// The folders that hold a user hook file, or a folder that does.
+/// The watches of the user-scope or managed files.
+struct ScopeWatch {
+    dirs: ScopeDirs,
+    /// The folders that hold a hook file of the scope, or a folder that does.
     folders: Vec<PathBuf>,
     /// Directories watched for them: each folder that exists, and the parent of each that
     /// does not (so its creation is seen).
     held: BTreeSet<PathBuf>,
 }
 
-/// What the debouncer collects changes under. The user files sort first, so when they and a
-/// root become ready together the user files are loaded first.
+/// What the debouncer collects changes under. The managed files sort first, then the user
+/// files, so when they and a root become ready together they are loaded in that order.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 enum Key {
-    /// The user-scope files.
-    User,
+    /// The user-scope or the managed files.
+    Scope(Scope),
     /// A project root (its canonical path).
     Root(PathBuf),
 }
@@ -113,7 +112,8 @@ pub(crate) struct Engine<B> {
     /// Missing roots by the ancestor directory they wait on. Each ancestor is held once,
     /// however many roots wait on it.
     waiting: BTreeMap<PathBuf, BTreeSet<PathBuf>>,
-    user: Option<UserWatch>,
+    /// The user's files and the managed files, once asked to watch them.
+    scopes: BTreeMap<Scope, ScopeWatch>,
 }
 
 impl<B: WatchBackend> Engine<B> {
@@ -124,7 +124,7 @@ impl<B: WatchBackend> Engine<B> {
             debouncer: Debouncer::new(window),
             watched: BTreeMap::new(),
             waiting: BTreeMap::new(),
-            user: None,
+            scopes: BTreeMap::new(),
         }
     }
 
@@ -135,7 +135,7 @@ impl<B: WatchBackend> Engine<B> {
             Msg::Fs(Err(error)) => self.on_error(&error),
             Msg::Attach(root) => self.attach(root),
             Msg::Detach(root) => self.detach(&root),
-            Msg::AttachUser => self.attach_user(),
+            Msg::AttachScope(scope) => self.attach_scope(scope),
             Msg::Shutdown => return false,
         }
         true
@@ -147,9 +147,9 @@ impl<B: WatchBackend> Engine<B> {
             for key in batch.keys {
                 let key = match key {
                     Key::Root(key) => key,
-                    Key::User => {
-                        self.reconcile_user();
-                        self.shared.reload_user();
+                    Key::Scope(scope) => {
+                        self.reconcile_scope(scope);
+                        self.shared.reload_scope(scope);
                         continue;
                     }
                 };
@@ -195,8 +195,8 @@ impl<B: WatchBackend> Engine<B> {
     }
 
     #[cfg(test)]
-    pub(crate) fn user_watched_dirs(&self) -> Vec<PathBuf> {
-        self.user.as_ref().map(|u| u.held.iter().cloned().collect()).unwrap_or_default()
+    pub(crate) fn scope_watched_dirs(&self, scope: Scope) -> Vec<PathBuf> {
+        self.scopes.get(&scope).map(|u| u.held.iter().cloned().collect()).unwrap_or_default()
     }
 
     #[cfg(test)]
@@ -241,27 +241,28 @@ impl<B: WatchBackend> Engine<B> {
         self.count_watches();
     }
 
-    /// Watches the user-scope folders the shared state names, replacing earlier ones.
-    fn attach_user(&mut self) {
-        let Some(dirs) = self.shared.user_dirs() else { return };
-        if let Some(old) = self.user.take() {
+    /// Watches the folders of `scope` the shared state names, replacing earlier ones.
+    fn attach_scope(&mut self, scope: Scope) {
+        let Some(dirs) = self.shared.scope_dirs(scope) else { return };
+        if let Some(old) = self.scopes.remove(&scope) {
             for dir in old.held {
                 self.watches.release(&dir);
             }
         }
-        self.user = Some(UserWatch { folders: user_folders(&dirs), dirs, held: BTreeSet::new() });
-        let outcome = match self.reconcile_user().into_iter().next() {
+        self.scopes
+            .insert(scope, ScopeWatch { folders: dirs.folders(), dirs, held: BTreeSet::new() });
+        let outcome = match self.reconcile_scope(scope).into_iter().next() {
             Some(e) => AttachOutcome::Failed(e),
             None => AttachOutcome::Attached,
         };
-        self.shared.user_attach_done(outcome);
+        self.shared.scope_attach_done(scope, outcome);
     }
 
-    /// Makes the user-scope watches match the disk: each folder that is a directory now, and
+    /// Makes the watches of `scope` match the disk: each folder that is a directory now, and
     /// the parent of each that is not (when the parent is a directory). Returns the watch
-    /// errors, which are also recorded as user diagnostics.
-    fn reconcile_user(&mut self) -> Vec<WatchError> {
-        let Some(u) = self.user.as_mut() else { return Vec::new() };
+    /// errors, which are also recorded as diagnostics of the scope.
+    fn reconcile_scope(&mut self, scope: Scope) -> Vec<WatchError> {
+        let Some(u) = self.scopes.get_mut(&scope) else { return Vec::new() };
         let mut desired = BTreeSet::new();
         for folder in &u.folders {
             if folder.is_dir() {
@@ -290,15 +291,15 @@ impl<B: WatchBackend> Engine<B> {
             }
         }
         for e in &errors {
-            self.shared.user_watch_error(e);
+            self.shared.scope_watch_error(scope, e);
         }
         self.count_watches();
         errors
     }
 
-    /// Drops the user-scope watches at or below `path`.
-    fn forget_user_under(&mut self, path: &Path) {
-        let Some(u) = self.user.as_mut() else { return };
+    /// Drops the watches of `scope` at or below `path`.
+    fn forget_scope_under(&mut self, scope: Scope, path: &Path) {
+        let Some(u) = self.scopes.get_mut(&scope) else { return };
         let gone: Vec<PathBuf> = u.held.iter().filter(|d| d.starts_with(path)).cloned().collect();
         for dir in gone {
             u.held.remove(&dir);
@@ -306,45 +307,45 @@ impl<B: WatchBackend> Engine<B> {
         }
     }
 
-    /// Sends the changes of `change` that concern the user-scope files to the debouncer;
-    /// a user folder that appears or goes has its watches made to match first.
-    fn on_user_change(&mut self, change: &FsChange, now: Instant) {
-        let Some(u) = &self.user else { return };
+    /// Sends the changes of `change` that concern the files of `scope` to the debouncer;
+    /// a folder of the scope that appears or goes has its watches made to match first.
+    fn on_scope_change(&mut self, scope: Scope, change: &FsChange, now: Instant) {
+        let Some(u) = self.scopes.get(&scope) else { return };
         if change.rescan {
             let held: Vec<PathBuf> = u.held.iter().cloned().collect();
             for dir in held {
-                self.forget_user_under(&dir);
+                self.forget_scope_under(scope, &dir);
             }
-            self.reconcile_user();
-            self.debouncer.push(Key::User, now);
+            self.reconcile_scope(scope);
+            self.debouncer.push(Key::Scope(scope), now);
             return;
         }
         if !change.kind.may_change_content() {
             return;
         }
-        let touches: Vec<(PathBuf, Touch)> = change
-            .paths
-            .iter()
-            .filter_map(|p| user_touch(&u.dirs, p).map(|t| (p.clone(), t)))
-            .collect();
+        let touches: Vec<(PathBuf, Touch)> =
+            change.paths.iter().filter_map(|p| u.dirs.touch(p).map(|t| (p.clone(), t))).collect();
         if touches.is_empty() {
             return;
         }
         let mut folders = false;
         for (path, touch) in touches {
             if touch == Touch::Folder {
-                self.forget_user_under(&path);
+                self.forget_scope_under(scope, &path);
                 folders = true;
             }
         }
         if folders {
-            self.reconcile_user();
+            self.reconcile_scope(scope);
         }
-        self.debouncer.push(Key::User, now);
+        self.debouncer.push(Key::Scope(scope), now);
     }
 
     fn on_change(&mut self, change: &FsChange, now: Instant) {
-        self.on_user_change(change, now);
+        let scopes: Vec<Scope> = self.scopes.keys().copied().collect();
+        for scope in scopes {
+            self.on_scope_change(scope, change, now);
+        }
         if change.rescan {
             // Events were dropped: a folder may have been deleted and recreated unseen, so
             // every folder watch is attached afresh, and every root is read again; a missing
@@ -547,7 +548,7 @@ impl<B: WatchBackend> Engine<B> {
         for (root, e) in affected {
             self.shared.watch_error(&root, &e);
         }
-        if let Some(u) = &self.user {
+        for (&scope, u) in &self.scopes {
             let mine = |p: &Path| u.folders.iter().chain(&u.held).any(|d| p.starts_with(d));
             let first = u.folders.first().cloned();
             let errors: Vec<WatchError> = if error.paths.is_empty() {
@@ -561,7 +562,7 @@ impl<B: WatchBackend> Engine<B> {
                     .collect()
             };
             for e in errors {
-                self.shared.user_watch_error(&e);
+                self.shared.scope_watch_error(scope, &e);
             }
         }
     }

@@ -2,9 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use hooks_sources::UserDirs;
+use hooks_sources::{ManagedDirs, UserDirs};
 
-use super::{Touch, owning_root, touch, user_folders, user_touch};
+use super::{Touch, managed_folders, managed_touch, owning_root, touch, user_folders, user_touch};
 
 #[track_caller]
 fn check(rel: &str, expected: Option<Touch>) {
@@ -160,5 +160,67 @@ fn the_user_files_are_the_ones_hooks_sources_reads() {
         assert_eq!(found[0].1, path, "{rel}");
         assert_eq!(user_touch(&dirs, &path), Some(Touch::HookFile), "{rel}");
         assert!(user_folders(&dirs).iter().any(|f| Some(f.as_path()) == path.parent()), "{rel}");
+    }
+}
+
+#[test]
+fn managed_folders_and_files() {
+    let dirs = ManagedDirs {
+        cursor_dir: Some(PathBuf::from("/etc/cursor")),
+        claude_dir: Some(PathBuf::from("/etc/claude-code")),
+    };
+    assert_eq!(
+        managed_folders(&dirs),
+        ["/etc/cursor", "/etc/claude-code", "/etc/claude-code/managed-settings.d"]
+            .map(PathBuf::from)
+    );
+    for folder in managed_folders(&dirs) {
+        assert_eq!(managed_touch(&dirs, &folder), Some(Touch::Folder), "{folder:?}");
+    }
+    for file in [
+        "/etc/cursor/hooks.json",
+        "/etc/claude-code/managed-settings.json",
+        "/etc/claude-code/managed-settings.d/10-deny.json",
+        "/etc/claude-code/managed-settings.d/z.json",
+    ] {
+        assert_eq!(managed_touch(&dirs, Path::new(file)), Some(Touch::HookFile), "{file}");
+    }
+    for other in [
+        "/etc",
+        "/etc/passwd",
+        "/etc/cursor/settings.json",
+        "/etc/claude-code/settings.json",
+        "/etc/claude-code/managed-settings.d/.hidden.json",
+        "/etc/claude-code/managed-settings.d/notes.txt",
+        "/etc/claude-code/managed-settings.d/sub/a.json",
+        "/etc/claude-code/hooks.json",
+    ] {
+        assert_eq!(managed_touch(&dirs, Path::new(other)), None, "{other}");
+    }
+    let relative = ManagedDirs { cursor_dir: Some(PathBuf::from("cursor")), claude_dir: None };
+    assert!(managed_folders(&relative).is_empty());
+    assert_eq!(managed_touch(&relative, Path::new("cursor/hooks.json")), None);
+}
+
+#[test]
+fn the_managed_files_are_the_ones_hooks_sources_reads() {
+    for rel in [
+        "cursor/hooks.json",
+        "claude-code/managed-settings.json",
+        "claude-code/managed-settings.d/50-x.json",
+    ] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let dirs = ManagedDirs {
+            cursor_dir: Some(dir.path().join("cursor")),
+            claude_dir: Some(dir.path().join("claude-code")),
+        };
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&path, "{}").expect("write");
+        let found = hooks_sources::managed_files(&dirs);
+        assert_eq!(found.len(), 1, "{rel}: {found:?}");
+        assert_eq!(found[0].1, path, "{rel}");
+        assert_eq!(managed_touch(&dirs, &path), Some(Touch::HookFile), "{rel}");
+        assert!(managed_folders(&dirs).iter().any(|f| Some(f.as_path()) == path.parent()), "{rel}");
     }
 }

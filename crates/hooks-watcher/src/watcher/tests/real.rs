@@ -16,6 +16,7 @@ use super::support::{
 };
 use crate::{HookConfigWatcher, WatcherConfig};
 
+mod managed;
 mod user;
 
 const HOOKS: &str = ".cursor/hooks.json";

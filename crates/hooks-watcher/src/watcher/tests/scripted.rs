@@ -146,6 +146,7 @@ impl Harness {
     }
 }
 
+mod managed;
 mod missing;
 mod user;
 

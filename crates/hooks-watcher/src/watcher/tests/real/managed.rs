@@ -1,0 +1,73 @@
+//! End-to-end tests of the managed files through the platform watcher, in a fake system
+//! folder: a `managed-settings.d/` folder that appears with a fragment, a fragment edited in
+//! place, and the folder deleted. Each step waits on the watcher's `ManagedReloaded` event.
+
+use std::sync::mpsc::Receiver;
+
+use hooks_schema::{HookSourceId, HookSourceKind};
+use hooks_sources::ManagedDirs;
+
+use super::*;
+use crate::{
+    WatcherEvent,
+    watcher::tests::support::{id, wait_for},
+};
+
+fn claude_file(command: &str) -> String {
+    format!(
+        r#"{{"hooks":{{"PreToolUse":[{{"matcher":"Bash","hooks":[{{"type":"command","command":"{command}"}}]}}]}}}}"#
+    )
+}
+
+/// Waits for the next reload of the managed files, returning its sources.
+fn wait_managed_reload(rx: &Receiver<WatcherEvent>) -> Vec<HookSourceId> {
+    wait_for(rx, |e| match e {
+        WatcherEvent::ManagedReloaded { sources, .. } => Some(sources.clone()),
+        _ => None,
+    })
+    .0
+}
+
+/// Waits for managed reloads until one whose sources satisfy `done`.
+fn wait_managed_until(rx: &Receiver<WatcherEvent>, done: impl Fn(&[HookSourceId]) -> bool) {
+    while !done(&wait_managed_reload(rx)) {}
+}
+
+#[test]
+fn managed_fragments_are_watched_through_inotify() {
+    let s = setup();
+    let etc = s.root("etc");
+    write(etc.as_path(), "claude-code/managed-settings.json", &claude_file("./base.sh"));
+    let dirs = ManagedDirs {
+        cursor_dir: Some(etc.as_path().join("cursor")),
+        claude_dir: Some(etc.as_path().join("claude-code")),
+    };
+    let future = s.watcher.watch_managed_dirs(dirs, false);
+    assert_eq!(s.watcher.managed_loads(), Some(1), "loaded on the caller's thread");
+    future.wait_timeout(Duration::from_secs(10)).expect("within 10 s").expect("attached");
+    let events = s.watcher.subscribe();
+    let fragment =
+        id(HookSourceKind::ManagedClaudeSettings, &etc, "claude-code/managed-settings.d/10-a.json");
+
+    // The fragment folder appears with a fragment in it.
+    write(etc.as_path(), "claude-code/managed-settings.d/10-a.json", &claude_file("./one.sh"));
+    wait_managed_until(&events, |sources| sources.contains(&fragment));
+    assert_eq!(text(commands(&s.registry, &fragment)), ["./one.sh"]);
+
+    // Edited in place: reloaded with the new content.
+    write(etc.as_path(), "claude-code/managed-settings.d/10-a.json", &claude_file("./two.sh"));
+    wait_managed_until(&events, |_| text(commands(&s.registry, &fragment)) == ["./two.sh"]);
+
+    // The whole folder removed: the fragment is withdrawn, the base file stays.
+    fs::remove_dir_all(etc.as_path().join("claude-code/managed-settings.d")).expect("rm");
+    wait_managed_until(&events, |sources| !sources.contains(&fragment));
+    assert_eq!(commands(&s.registry, &fragment), None);
+    let base = id(HookSourceKind::ManagedClaudeSettings, &etc, "claude-code/managed-settings.json");
+    assert_eq!(text(commands(&s.registry, &base)), ["./base.sh"]);
+
+    // And recreated: a new directory, watched again.
+    write(etc.as_path(), "claude-code/managed-settings.d/10-a.json", &claude_file("./three.sh"));
+    wait_managed_until(&events, |sources| sources.contains(&fragment));
+    assert_eq!(text(commands(&s.registry, &fragment)), ["./three.sh"]);
+    assert!(s.watcher.managed_diagnostics().is_empty());
+}
