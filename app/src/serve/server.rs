@@ -441,11 +441,8 @@ impl Reader {
     ) {
         let fire = self.fire.clone();
         let rid = id.clone();
-        let mut fut: Pending = Box::pin(async move {
-            let report = fire.fire_planned(plan, &envelope).await;
-            let acted = host_decision.map(|h| fire.decide(h, &report));
-            encode(&response(rid, render::fire_report(&report, acted)))
-        });
+        let mut fut: Pending =
+            Box::pin(async move { fire_answer(&fire, plan, &envelope, host_decision, rid).await });
         // A panic is answered as in a task of its own, and this thread keeps reading.
         let polled = std::panic::catch_unwind(AssertUnwindSafe(|| {
             let _context = self.rt.enter();
@@ -660,6 +657,32 @@ fn effect(e: &RuntimeEffect) -> Value {
     }
 }
 
+/// Fires `envelope` on `plan` and encodes the answer to request `id` (the reader thread's
+/// fast path and the runtime's tasks answer fires the same way).
+async fn fire_answer(
+    fire: &FireHandle,
+    plan: FirePlan,
+    envelope: &Envelope,
+    host_decision: Option<Decision>,
+    id: Value,
+) -> Option<Vec<u8>> {
+    let report = fire.fire_planned(plan, envelope).await;
+    let acted = host_decision.map(|h| fire.decide(h, &report));
+    encode(&response(id, render::fire_report(&report, acted)))
+}
+
+/// Applies a window change and answers with its effect and the posture it leaves.
+fn answer_window(runtime: &mut HookRuntime, event: RuntimeEvent, reply: Reply, id: Value) {
+    match runtime.handle(event) {
+        Ok(e) => {
+            let mut v = effect(&e);
+            v["posture"] = json!(runtime.command_execution_posture().as_str());
+            reply.send(&response(id, v));
+        }
+        Err(e) => reply.send(&error_message(Some(id), ErrorCode::RuntimeError, &e.to_string())),
+    }
+}
+
 async fn apply(
     runtime: &mut HookRuntime,
     fire: &FireHandle,
@@ -707,24 +730,15 @@ async fn apply(
         }
         Request::SetPosture { window, posture } => {
             let event = RuntimeEvent::WindowPosture { window: WindowId(window), posture };
-            match runtime.handle(event) {
-                Ok(e) => {
-                    let mut v = effect(&e);
-                    v["posture"] = json!(runtime.command_execution_posture().as_str());
-                    reply.send(&response(id, v));
-                }
-                Err(e) => reply.send(&runtime_error(id, &e)),
-            }
+            answer_window(runtime, event, reply, id);
         }
         Request::CloseWindow { window } => {
-            match runtime.handle(RuntimeEvent::WindowClosed { window: WindowId(window) }) {
-                Ok(e) => {
-                    let mut v = effect(&e);
-                    v["posture"] = json!(runtime.command_execution_posture().as_str());
-                    reply.send(&response(id, v));
-                }
-                Err(e) => reply.send(&runtime_error(id, &e)),
-            }
+            answer_window(
+                runtime,
+                RuntimeEvent::WindowClosed { window: WindowId(window) },
+                reply,
+                id,
+            );
         }
         Request::LoadExplicitSources => {
             let errors = runtime.load_explicit_sources();
@@ -760,9 +774,10 @@ async fn apply(
         Request::Fire { envelope, host_decision } => {
             let fire = fire.clone();
             inflight.spawn(id.clone(), async move {
-                let report = fire.fire(&envelope).await;
-                let acted = host_decision.map(|h| fire.decide(h, &report));
-                reply.send(&response(id, render::fire_report(&report, acted)));
+                let plan = fire.plan(&envelope);
+                if let Some(bytes) = fire_answer(&fire, plan, &envelope, host_decision, id).await {
+                    reply.send_bytes(bytes);
+                }
             });
         }
         Request::CanWriteFiles { paths, cwd } => {
