@@ -26,7 +26,7 @@ use hooks_schema::{
 };
 use serde_json::json;
 
-use crate::support::{TestDir, project_bindings};
+use crate::support::{TestDir, peak_rss_kib, project_bindings};
 
 /// How long a PID may take to disappear after the engine is done with it.
 const GONE_WITHIN: Duration = Duration::from_secs(5);
@@ -179,15 +179,6 @@ fn kill_leftovers(pids: &[u32]) {
     }
     let _ = Command::new("kill").arg("-9").args(pids.iter().map(u32::to_string)).status();
     assert!(survivors(pids, GONE_WITHIN).is_empty(), "cleanup could not kill {pids:?}");
-}
-
-fn peak_rss_kib() -> u64 {
-    fs::read_to_string("/proc/self/status")
-        .expect("status")
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("VmHWM")
 }
 
 /// Whether this test has its process to itself: nextest runs one test per process and sets

@@ -23,7 +23,7 @@ use hooks_sources::{MAX_SOURCE_BYTES, SourceFormat, read_source};
 use hooks_trust::{CommandExecutionPosture, Surface};
 use hooks_watcher::{HookConfigWatcher, WatcherEvent};
 
-use crate::support::{TestDir, auto_approving_watcher};
+use crate::support::{TestDir, auto_approving_watcher, peak_rss_kib};
 
 /// The longest any single engine call on a hostile tree may take.
 const LIMIT: Duration = Duration::from_secs(20);
@@ -60,16 +60,6 @@ fn bounded<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static
         Err(mpsc::RecvTimeoutError::Timeout) => panic!("{what}: still running after {LIMIT:?}"),
         Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{what}: the thread panicked"),
     }
-}
-
-/// The process's peak resident set (`VmHWM`), in KiB.
-fn peak_rss_kib() -> u64 {
-    let status = fs::read_to_string("/proc/self/status").expect("read /proc/self/status");
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("VmHWM in /proc/self/status")
 }
 
 /// A watcher whose project files run (a CLI run that auto-approves), over a parent folder

@@ -93,3 +93,13 @@ pub fn auto_approving_watcher(
     )
     .expect("start the watcher")
 }
+
+/// The process's peak resident set (`VmHWM`), in KiB.
+pub fn peak_rss_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").expect("read /proc/self/status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc/self/status")
+}
