@@ -12,12 +12,9 @@
 
 use std::{
     collections::HashMap,
-    fs::{File, OpenOptions},
+    fs::File,
     io,
-    os::unix::{
-        fs::{FileExt, OpenOptionsExt},
-        process::CommandExt,
-    },
+    os::unix::{fs::FileExt, process::CommandExt},
     process::{ChildStdin, Command, Stdio},
     sync::{Mutex, OnceLock, PoisonError},
 };
@@ -225,18 +222,9 @@ impl State {
     }
 }
 
-/// An anonymous file (no name anyone else can open) for the registrations.
+/// An anonymous file (no name anyone else can open) for the registrations, in `/tmp`.
 fn registration_file() -> io::Result<File> {
-    let mut o = OpenOptions::new();
-    o.read(true).write(true).mode(0o600);
-    if let Ok(f) = o.clone().custom_flags(nix::libc::O_TMPFILE).open("/tmp") {
-        return Ok(f);
-    }
-    let path =
-        format!("/tmp/.hooks-reaper-{}-{}", std::process::id(), crate::files::unique_token());
-    let f = o.create_new(true).custom_flags(nix::libc::O_NOFOLLOW).open(&path)?;
-    std::fs::remove_file(&path)?;
-    Ok(f)
+    crate::files::anonymous_file(std::path::Path::new("/tmp"))
 }
 
 #[cfg(test)]
