@@ -18,7 +18,6 @@ use serde_json::{Map, Value};
 use crate::{
     claude_policy::{self, ALLOW_MANAGED_HOOKS_ONLY, ClaudeClass, Cut, PolicyTable, Voice},
     handle::RegistryReader,
-    paths::clean_cow,
     protect::{ProtectedKind, ProtectedPath, ProtectedPaths, resolve_script},
     snapshot::{
         BindingIndex, Contribution, LoadStateKind, PinnedRun, RegistrySnapshot, RootKeys,
@@ -923,7 +922,7 @@ impl HookRegistry {
             if accepted.settings.is_empty() {
                 continue;
             }
-            let roots = state.roots.iter().filter_map(|r| self.root_index(r)).collect();
+            let roots = state.roots.iter().filter_map(|r| self.root_keys.index(r)).collect();
             speakers.push((state, &accepted.settings, roots));
         }
         let voices: Vec<Voice<'_>> = speakers
@@ -936,11 +935,6 @@ impl HookRegistry {
             })
             .collect();
         claude_policy::resolve(&voices, self.root_keys.list.len())
-    }
-
-    /// The position of `root` in the sorted root list.
-    fn root_index(&self, root: &AbsPathBuf) -> Option<usize> {
-        self.root_keys.map.get(clean_cow(root.as_path()).as_os_str()).copied()
     }
 
     /// The binding index: global contributions (once per policy cut), and each root's with
@@ -966,7 +960,7 @@ impl HookRegistry {
                         }
                     }
                     Some(root) => {
-                        let Some(i) = self.root_index(root) else { continue };
+                        let Some(i) = self.root_keys.index(root) else { continue };
                         if self.policy.at(Some(i)).cut.removes(class) {
                             continue;
                         }
@@ -1217,8 +1211,7 @@ fn policy_notes(
     let mut places: Vec<(Option<&AbsPathBuf>, &claude_policy::ScopePolicy)> = Vec::new();
     if state.id.kind.is_project() {
         for root in &state.roots {
-            let i = root_keys.map.get(clean_cow(root.as_path()).as_os_str()).copied();
-            if let Some(i) = i {
+            if let Some(i) = root_keys.index(root) {
                 places.push((Some(root), policy.at(Some(i))));
             }
         }

@@ -113,6 +113,11 @@ impl RootKeys {
             .collect();
         RootKeys { map, list }
     }
+
+    /// The position of `root` in `list`, looked up by its clean spelling.
+    pub(crate) fn index(&self, root: &AbsPathBuf) -> Option<usize> {
+        self.map.get(clean_cow(root.as_path()).as_os_str()).copied()
+    }
 }
 
 /// The runnable bindings, indexed by project root; rebuilt only when the revision moves.
