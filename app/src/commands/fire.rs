@@ -213,10 +213,7 @@ pub fn explain(snap: &RegistrySnapshot, envelope: &Envelope) -> Value {
                 "kind": s.id.kind.as_str(),
                 "path": s.id.path.as_path(),
                 "load_state": s.load_state.as_str(),
-                "trust": {
-                    "decision": if s.trust.is_active() { "active" } else { "inert" },
-                    "reason": s.trust.reason(),
-                },
+                "trust": render::trust(&s.trust),
                 "runs": s.runs,
                 "roots": s.roots.iter().map(|r| r.as_path()).collect::<Vec<_>>(),
                 "hooks_for_event": of_event,

@@ -360,16 +360,21 @@ pub fn hook(d: &HookDefinition, reveal: bool) -> Value {
     out
 }
 
-fn source(s: &SourceView, reveal: bool) -> Value {
-    let (decision, reason) = match &s.trust {
+/// A trust decision: `{decision: "active" | "inert", reason}`.
+pub fn trust(t: &TrustDecision) -> Value {
+    let (decision, reason) = match t {
         TrustDecision::Active { reason } => ("active", reason),
         TrustDecision::Inert { reason } => ("inert", reason),
     };
+    json!({ "decision": decision, "reason": reason })
+}
+
+fn source(s: &SourceView, reveal: bool) -> Value {
     json!({
         "kind": s.id.kind.as_str(),
         "path": s.id.path.as_path(),
         "load_state": s.load_state.as_str(),
-        "trust": { "decision": decision, "reason": reason },
+        "trust": trust(&s.trust),
         "runs": s.runs,
         "roots": s.roots.iter().map(|r| r.as_path()).collect::<Vec<_>>(),
         "present_at_pin": s.present_at_pin,
