@@ -17,7 +17,7 @@ use hooks_trust::{CommandExecutionPosture as Posture, Surface};
 use hooks_watcher::RootOrigin;
 use serde_json::{Value, json};
 
-use crate::support::{TestDir, shell_call};
+use crate::support::{TestDir, shell_call, source_of};
 
 /// A Claude Code deny hook: exit code 2 with `who` on stderr.
 fn deny_script(dir: &TestDir, rel: &str, who: &str) -> PathBuf {
@@ -84,15 +84,7 @@ impl Setup {
 }
 
 fn source(rt: &HookRuntime, kind: HookSourceKind) -> SourceView {
-    rt.snapshot()
-        .sources()
-        .iter()
-        .find(|s| s.id.kind == kind)
-        .map(|s| {
-            let view: &SourceView = s;
-            view.clone()
-        })
-        .unwrap_or_else(|| panic!("no {kind} source"))
+    source_of(&rt.snapshot(), kind).unwrap_or_else(|| panic!("no {kind} source"))
 }
 
 /// The `claude_hooks_disabled` notes of a source's view.

@@ -13,7 +13,7 @@ use hooks_trust::{CommandExecutionPosture as Posture, Surface};
 use hooks_watcher::RootOrigin;
 use serde_json::json;
 
-use crate::support::{TestDir, shell_call};
+use crate::support::{TestDir, shell_call, source_of};
 
 const DENY_RM: &str = r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./.cursor/deny-rm.sh", "timeout": 5}]}}"#;
 const DENY_RM_SH: &str = r#"#!/bin/sh
@@ -46,15 +46,7 @@ fn window(rt: &mut HookRuntime, id: u64, posture: Posture) {
 }
 
 fn cursor_source(rt: &HookRuntime) -> hooks_registry::SourceView {
-    rt.snapshot()
-        .sources()
-        .iter()
-        .find(|s| s.id.kind == HookSourceKind::ProjectCursorFile)
-        .map(|s| {
-            // `sources()` may hand out views behind shared handles: read through them.
-            let view: &hooks_registry::SourceView = s;
-            view.clone()
-        })
+    source_of(&rt.snapshot(), HookSourceKind::ProjectCursorFile)
         .expect("the project file is a source")
 }
 
@@ -403,16 +395,8 @@ fn user_scope_files_are_watched_and_reloaded_like_project_files() {
     let mut config = RuntimeConfig::new(Surface::Desktop);
     config.user_dirs = Some(hooks_sources::UserDirs::under_home(home.path()));
     let mut rt = HookRuntime::new(config);
-    let user_source = |rt: &HookRuntime| {
-        rt.snapshot()
-            .sources()
-            .iter()
-            .find(|s| s.id.kind == HookSourceKind::UserClaudeSettings)
-            .map(|s| {
-                let view: &hooks_registry::SourceView = s;
-                view.clone()
-            })
-    };
+    let user_source =
+        |rt: &HookRuntime| source_of(&rt.snapshot(), HookSourceKind::UserClaudeSettings);
     let loaded = user_source(&rt).expect("user settings load at start");
     assert!(loaded.runs, "the user's own file is active on every surface");
     assert!(rt.watcher().is_none(), "no repository visited, no watcher");

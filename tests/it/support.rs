@@ -103,3 +103,16 @@ pub fn peak_rss_kib() -> u64 {
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .expect("VmHWM in /proc/self/status")
 }
+
+/// A copy of the first source of `kind` in `snapshot`.
+pub fn source_of(
+    snapshot: &hooks_registry::RegistrySnapshot,
+    kind: hooks_schema::HookSourceKind,
+) -> Option<hooks_registry::SourceView> {
+    // `sources()` may hand out views behind shared handles: read through them.
+    snapshot
+        .sources()
+        .iter()
+        .find(|s| s.id.kind == kind)
+        .map(|s| hooks_registry::SourceView::clone(s))
+}
