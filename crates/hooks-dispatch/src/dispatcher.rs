@@ -562,8 +562,9 @@ impl Dispatcher {
             crate::testing::crash_point("after_write", 0);
         }
         let job_id = job.as_ref().map(|j| j.job_id.clone());
+        let detached = def.detach && def.mode == ExecutionMode::FireAndForget;
         let mut log = None;
-        let handle = if def.detach && def.mode == ExecutionMode::FireAndForget {
+        let handle = if detached {
             match start_detached(inner, b, env, ctx, job) {
                 Ok((h, l)) => {
                     log = l;
@@ -595,15 +596,9 @@ impl Dispatcher {
                 HookRun::ran(&b2, ex)
             })
         };
-        let detached = def.detach && def.mode == ExecutionMode::FireAndForget;
         let mut bg = lock(&self.background);
         bg.retain(|t| !t.handle.is_finished() || t.mode == ExecutionMode::Async);
-        bg.push(Tracked {
-            mode: def.mode,
-            detached: def.detach && def.mode == ExecutionMode::FireAndForget,
-            provenance: b.provenance(),
-            handle,
-        });
+        bg.push(Tracked { mode: def.mode, detached, provenance: b.provenance(), handle });
         drop(bg);
         HookRun {
             provenance: b.provenance(),
