@@ -200,10 +200,8 @@ impl RegistrySnapshot {
         let resolved = canonicalize(cwd).ok().or_else(|| normalize_absolute(cwd));
         let cwd = resolved.as_ref().map_or(Path::new(""), AbsPathBuf::as_path);
         let root = self.nearest_root(cwd);
-        let scoped: &[Contribution] =
-            root.and_then(|i| self.bindings.scoped.get(i)).map_or(&[], Vec::as_slice);
         CwdScope {
-            bindings: merge(self.bindings.global_at(root), scoped),
+            bindings: self.bindings_at(root),
             project_root: root.and_then(|i| self.bindings.roots.list.get(i)).cloned(),
         }
     }
@@ -211,11 +209,14 @@ impl RegistrySnapshot {
     /// [`RegistrySnapshot::bindings_for`] for a working directory the caller already
     /// canonicalized: no file system access.
     pub fn bindings_for_canonical(&self, cwd: &Path) -> Vec<Binding> {
-        let root = self.nearest_root(cwd);
-        let scoped: &[Contribution] = match root {
-            Some(i) => self.bindings.scoped.get(i).map_or(&[], Vec::as_slice),
-            None => &[],
-        };
+        self.bindings_at(self.nearest_root(cwd))
+    }
+
+    /// The bindings that apply under the root at position `root` (or outside every project):
+    /// the global ones left by that place's policy merged with the root's own.
+    fn bindings_at(&self, root: Option<usize>) -> Vec<Binding> {
+        let scoped: &[Contribution] =
+            root.and_then(|i| self.bindings.scoped.get(i)).map_or(&[], Vec::as_slice);
         merge(self.bindings.global_at(root), scoped)
     }
 
@@ -238,7 +239,7 @@ impl RegistrySnapshot {
     /// with no working directory at all): explicit, managed and user bindings, with Claude
     /// Code's hook policy outside every project applied.
     pub fn global_bindings(&self) -> Vec<Binding> {
-        merge(self.bindings.global_at(None), &[])
+        self.bindings_at(None)
     }
 
     /// Every runnable binding, global ones first, then each project's, each group in
