@@ -5,7 +5,7 @@
 
 use std::{
     path::{Path, PathBuf},
-    time::{Duration, Instant},
+    time::Duration,
 };
 
 use hooks_app::runtime::{HookRuntime, RuntimeConfig, RuntimeEffect, RuntimeEvent, WindowId};
@@ -17,7 +17,7 @@ use hooks_trust::{CommandExecutionPosture as Posture, Surface};
 use hooks_watcher::RootOrigin;
 use serde_json::{Value, json};
 
-use crate::support::{TestDir, shell_call, source_of};
+use crate::support::{TestDir, shell_call, source_of, wait_until};
 
 /// A Claude Code deny hook: exit code 2 with `who` on stderr.
 fn deny_script(dir: &TestDir, rel: &str, who: &str) -> PathBuf {
@@ -152,14 +152,9 @@ async fn an_edit_to_the_users_settings_switches_the_projects_hooks_off_before_th
     assert!(notes(&source(&rt, HookSourceKind::UserClaudeSettings)).is_empty());
     let events = rt.subscribe();
     s.home.write(".claude/settings.json", r#"{"disableAllHooks": true}"#);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        events.recv_timeout(left).expect("a snapshot is published after the edit");
-        if !notes(&source(&rt, HookSourceKind::UserClaudeSettings)).is_empty() {
-            break;
-        }
-    }
+    wait_until(&rt, &events, |rt| {
+        !notes(&source(rt, HookSourceKind::UserClaudeSettings)).is_empty()
+    });
     rt.pin_for_run().unwrap();
     let report = rt.fire(&shell_call(s.project.path(), "rm -rf build")).await;
     assert_ne!(report.verdict.decision, Some(Decision::Deny), "{:?}", report.runs);

@@ -4,7 +4,7 @@
 
 use std::{
     path::{Path, PathBuf},
-    time::{Duration, Instant},
+    time::Duration,
 };
 
 use hooks_app::runtime::{HookRuntime, RuntimeConfig, RuntimeEffect, RuntimeEvent};
@@ -13,7 +13,7 @@ use hooks_sources::ManagedDirs;
 use hooks_trust::Surface;
 use hooks_watcher::RootOrigin;
 
-use crate::support::{TestDir, shell_call};
+use crate::support::{TestDir, shell_call, wait_until};
 
 fn deny_fragment(script: &Path) -> String {
     serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
@@ -57,19 +57,6 @@ fn fragments(rt: &HookRuntime) -> Vec<PathBuf> {
         .filter(|s| s.id.kind == HookSourceKind::ManagedClaudeSettings)
         .map(|s| s.id.path.as_path().to_path_buf())
         .collect()
-}
-
-/// Waits (up to ten seconds) on the registry's events until `done` holds.
-fn wait_until(
-    rt: &HookRuntime,
-    events: &std::sync::mpsc::Receiver<hooks_registry::RegistryEvent>,
-    done: impl Fn(&HookRuntime) -> bool,
-) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !done(rt) {
-        let left = deadline.saturating_duration_since(Instant::now());
-        events.recv_timeout(left).expect("a snapshot is published in time");
-    }
 }
 
 #[tokio::test]

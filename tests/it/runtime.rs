@@ -13,7 +13,7 @@ use hooks_trust::{CommandExecutionPosture as Posture, Surface};
 use hooks_watcher::RootOrigin;
 use serde_json::json;
 
-use crate::support::{TestDir, shell_call, source_of};
+use crate::support::{TestDir, shell_call, source_of, wait_until};
 
 const DENY_RM: &str = r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./.cursor/deny-rm.sh", "timeout": 5}]}}"#;
 const DENY_RM_SH: &str = r#"#!/bin/sh
@@ -318,15 +318,9 @@ async fn a_root_added_before_the_pin_waits_for_its_watch_and_reloads_on_change()
     attach.wait_timeout(Duration::from_secs(10)).expect("attached in time").expect("attached");
     let events = rt.subscribe();
     dir.write(".cursor/hooks.json", r#"{"version": 1, "hooks": {"stop": [{"command": "true"}]}}"#);
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        events.recv_timeout(left).expect("a snapshot is published after the write");
-        let defs = cursor_source(&rt).definitions;
-        if defs.iter().any(|d| d.event == HookEvent::Stop) {
-            break;
-        }
-    }
+    wait_until(&rt, &events, |rt| {
+        cursor_source(rt).definitions.iter().any(|d| d.event == HookEvent::Stop)
+    });
 }
 
 #[tokio::test]
@@ -411,16 +405,12 @@ fn user_scope_files_are_watched_and_reloaded_like_project_files() {
         ".claude/settings.json",
         r#"{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
     );
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        events.recv_timeout(left).expect("a snapshot is published after the write");
-        let src = user_source(&rt).expect("still there");
-        if src.definitions.iter().any(|d| d.event == HookEvent::SessionEnd) {
-            assert!(src.definitions.iter().all(|d| d.event != HookEvent::Stop));
-            break;
-        }
-    }
+    wait_until(&rt, &events, |rt| {
+        let defs = user_source(rt).expect("still there").definitions;
+        defs.iter().any(|d| d.event == HookEvent::SessionEnd)
+    });
+    let defs = user_source(&rt).expect("still there").definitions;
+    assert!(defs.iter().all(|d| d.event != HookEvent::Stop), "the new file replaces the old");
 }
 
 #[test]

@@ -116,3 +116,17 @@ pub fn source_of(
         .find(|s| s.id.kind == kind)
         .map(|s| hooks_registry::SourceView::clone(s))
 }
+
+/// Waits (up to ten seconds) on the registry's `events` until `done` holds for `rt`.
+pub fn wait_until(
+    rt: &hooks_app::runtime::HookRuntime,
+    events: &std::sync::mpsc::Receiver<hooks_registry::RegistryEvent>,
+    done: impl Fn(&hooks_app::runtime::HookRuntime) -> bool,
+) {
+    use std::time::{Duration, Instant};
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !done(rt) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        events.recv_timeout(left).expect("a snapshot is published in time");
+    }
+}
