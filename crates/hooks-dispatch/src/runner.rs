@@ -161,7 +161,7 @@ pub(crate) async fn run_tracked(
     if let Some(pgid) = pgid {
         reaper::global().register(pgid);
     }
-    let run = supervise(child, inv, cfg, started).await;
+    let run = supervise(child, pgid, inv, cfg, started).await;
     if let Some(pgid) = pgid {
         match lingering {
             Some(l) => l.record_if_alive(pgid),
@@ -415,14 +415,15 @@ impl Drop for GroupGuard {
     }
 }
 
+/// Supervises `child`, the leader of process group `pgid`.
 async fn supervise(
     mut child: Child,
+    pgid: Option<Pid>,
     inv: &Invocation,
     cfg: &DispatchConfig,
     started: Instant,
 ) -> Supervised {
-    let mut guard =
-        GroupGuard { pgid: child.id().and_then(|p| i32::try_from(p).ok()).map(Pid::from_raw) };
+    let mut guard = GroupGuard { pgid };
     let stdin = child.stdin.take();
     let stdout = child.stdout.take();
     let stderr = child.stderr.take();
