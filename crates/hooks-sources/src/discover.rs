@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use hooks_format_chrys::merge::FILE_NAMES;
 use hooks_schema::{HookDiagnostic, HookSourceKind};
 
 use crate::EnvVars;
@@ -413,7 +414,7 @@ pub fn format_for_file(path: &Path) -> SourceFormat {
 
 /// Chrys's file-name precedence in one folder: `hooks.yaml` > `hooks.yml` > `hooks.json`.
 fn first_chrys_file(dir: &Path) -> Option<PathBuf> {
-    ["hooks.yaml", "hooks.yml", "hooks.json"].into_iter().map(|n| dir.join(n)).find(|p| exists(p))
+    FILE_NAMES.into_iter().map(|n| dir.join(n)).find(|p| exists(p))
 }
 
 /// Whether anything is, or may be, at `path`: a dangling symlink counts, and so does a path
