@@ -161,7 +161,7 @@ pub(crate) fn open_regular(path: &Path) -> Result<fs::File, ReadError> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(O_NONBLOCK);
+        options.custom_flags(sys::O_NONBLOCK);
     }
     let file = options.open(path).map_err(|e| classify(path, e))?;
     let meta =
@@ -175,9 +175,13 @@ pub(crate) fn open_regular(path: &Path) -> Result<fs::File, ReadError> {
     Ok(file)
 }
 
-/// `O_NONBLOCK`, which std does not name.
+/// `O_NONBLOCK` and `ELOOP`, which std does not name (on stable), for each family of
+/// platforms.
 #[cfg(any(target_os = "linux", target_os = "android"))]
-const O_NONBLOCK: i32 = 0o4000;
+mod sys {
+    pub(super) const O_NONBLOCK: i32 = 0o4000;
+    pub(super) const ELOOP: i32 = 40;
+}
 #[cfg(any(
     target_os = "macos",
     target_os = "ios",
@@ -186,21 +190,25 @@ const O_NONBLOCK: i32 = 0o4000;
     target_os = "openbsd",
     target_os = "dragonfly"
 ))]
-const O_NONBLOCK: i32 = 0x0004;
-#[cfg(all(
-    unix,
-    not(any(
-        target_os = "linux",
-        target_os = "android",
-        target_os = "macos",
-        target_os = "ios",
-        target_os = "freebsd",
-        target_os = "netbsd",
-        target_os = "openbsd",
-        target_os = "dragonfly"
-    ))
-))]
-const O_NONBLOCK: i32 = 0;
+mod sys {
+    pub(super) const O_NONBLOCK: i32 = 0x0004;
+    pub(super) const ELOOP: i32 = 62;
+}
+#[cfg(not(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "macos",
+    target_os = "ios",
+    target_os = "freebsd",
+    target_os = "netbsd",
+    target_os = "openbsd",
+    target_os = "dragonfly"
+)))]
+mod sys {
+    #[cfg(unix)]
+    pub(super) const O_NONBLOCK: i32 = 0;
+    pub(super) const ELOOP: i32 = -1;
+}
 
 fn classify(path: &Path, e: io::Error) -> ReadError {
     let path = path.to_path_buf();
@@ -213,31 +221,9 @@ fn classify(path: &Path, e: io::Error) -> ReadError {
     }
 }
 
-/// `ELOOP`, which std does not name on stable.
+/// Whether `e` is `ELOOP`.
 fn is_symlink_loop(e: &io::Error) -> bool {
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    const ELOOP: i32 = 40;
-    #[cfg(any(
-        target_os = "macos",
-        target_os = "ios",
-        target_os = "freebsd",
-        target_os = "netbsd",
-        target_os = "openbsd",
-        target_os = "dragonfly"
-    ))]
-    const ELOOP: i32 = 62;
-    #[cfg(not(any(
-        target_os = "linux",
-        target_os = "android",
-        target_os = "macos",
-        target_os = "ios",
-        target_os = "freebsd",
-        target_os = "netbsd",
-        target_os = "openbsd",
-        target_os = "dragonfly"
-    )))]
-    const ELOOP: i32 = -1;
-    e.raw_os_error() == Some(ELOOP)
+    e.raw_os_error() == Some(sys::ELOOP)
 }
 
 fn describe(file_type: &fs::FileType) -> &'static str {
