@@ -8,16 +8,15 @@ use std::{
     time::Duration,
 };
 
-use hooks_app::runtime::{HookRuntime, RuntimeConfig, RuntimeEffect, RuntimeEvent, WindowId};
+use hooks_app::runtime::{HookRuntime, RuntimeConfig, RuntimeEvent, WindowId};
 use hooks_dispatch::FireReport;
 use hooks_registry::SourceView;
 use hooks_schema::{Decision, HookSourceKind};
 use hooks_sources::{ManagedDirs, UserDirs};
 use hooks_trust::{CommandExecutionPosture as Posture, Surface};
-use hooks_watcher::RootOrigin;
 use serde_json::{Value, json};
 
-use crate::support::{TestDir, shell_call, source_of, wait_until};
+use crate::support::{TestDir, detect_root, shell_call, source_of, wait_until};
 
 /// A Claude Code deny hook: exit code 2 with `who` on stderr.
 fn deny_script(dir: &TestDir, rel: &str, who: &str) -> PathBuf {
@@ -69,16 +68,7 @@ impl Setup {
             posture: Posture::AutoApproves,
         })
         .unwrap();
-        let RuntimeEffect::RootAdded(attach) = rt
-            .handle(RuntimeEvent::RepositoryDetected {
-                root: self.project.path().to_path_buf(),
-                origin: RootOrigin::TerminalNavigation,
-            })
-            .unwrap()
-        else {
-            panic!("the project root was not added")
-        };
-        attach.wait_timeout(Duration::from_secs(10)).expect("attached in time").expect("attached");
+        detect_root(&mut rt, self.project.path());
         rt
     }
 }

@@ -7,13 +7,12 @@ use std::{
     time::Duration,
 };
 
-use hooks_app::runtime::{HookRuntime, RuntimeConfig, RuntimeEffect, RuntimeEvent};
+use hooks_app::runtime::{HookRuntime, RuntimeConfig};
 use hooks_schema::{Decision, HookSourceKind};
 use hooks_sources::ManagedDirs;
 use hooks_trust::Surface;
-use hooks_watcher::RootOrigin;
 
-use crate::support::{TestDir, shell_call, wait_until};
+use crate::support::{TestDir, detect_root, shell_call, wait_until};
 
 fn deny_fragment(script: &Path) -> String {
     serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
@@ -32,16 +31,7 @@ fn runtime(managed: &TestDir, project: &TestDir) -> HookRuntime {
         claude_dir: Some(managed.path().join("claude-code")),
     });
     let mut rt = HookRuntime::new(config);
-    let RuntimeEffect::RootAdded(attach) = rt
-        .handle(RuntimeEvent::RepositoryDetected {
-            root: project.path().to_path_buf(),
-            origin: RootOrigin::TerminalNavigation,
-        })
-        .unwrap()
-    else {
-        panic!("the project root was not added")
-    };
-    attach.wait_timeout(Duration::from_secs(10)).expect("in time").expect("attached");
+    detect_root(&mut rt, project.path());
     rt.take_managed_watch()
         .expect("managed folders watched with the first root")
         .wait_timeout(Duration::from_secs(10))

@@ -130,3 +130,20 @@ pub fn wait_until(
         events.recv_timeout(left).expect("a snapshot is published in time");
     }
 }
+
+/// Detects `root` as a repository the user navigated to in `rt` and waits (up to ten seconds)
+/// for its watch to attach.
+pub fn detect_root(rt: &mut hooks_app::runtime::HookRuntime, root: &Path) {
+    use hooks_app::runtime::{RuntimeEffect, RuntimeEvent};
+    let RuntimeEffect::RootAdded(attach) = rt
+        .handle(RuntimeEvent::RepositoryDetected {
+            root: root.to_path_buf(),
+            origin: hooks_watcher::RootOrigin::TerminalNavigation,
+        })
+        .unwrap()
+    else {
+        panic!("the project root was not added")
+    };
+    let in_time = std::time::Duration::from_secs(10);
+    attach.wait_timeout(in_time).expect("attached in time").expect("attached");
+}
