@@ -80,21 +80,17 @@ pub fn load_explicit_sources(
 
     let mut ids = Vec::with_capacity(planned.len());
     for (id, source) in planned {
-        match read_source(&source.path, source.format) {
-            Ok(parsed) => {
-                registry.upsert_source(SourceUpdate {
-                    source: id.clone(),
-                    parsed,
-                    project_root: None,
-                    trust: explicit_source_decision(id.kind),
-                });
-            }
-            Err(e) => {
-                registry.record_read_failure(&id, None, e.to_diagnostic());
-            }
-        }
-        registry.set_found_paths(&id, None, found_paths(id.kind, &source.path));
-        ids.push(id);
+        let result = match read_source(&source.path, source.format) {
+            Ok(parsed) => Ok(SourceUpdate {
+                source: id.clone(),
+                parsed,
+                project_root: None,
+                trust: explicit_source_decision(id.kind),
+            }),
+            Err(e) => Err(e.to_diagnostic()),
+        };
+        let found = found_paths(id.kind, &source.path);
+        ids.push(ReadFile { id, result, found }.apply(registry));
     }
     errors.extend(registry.errors_for(&ids));
     errors
@@ -186,20 +182,25 @@ impl ReadSources {
     /// each that did not is recorded as a read failure, and each is protected where it was
     /// found. Returns the sources, in load order.
     pub fn apply(self, registry: &mut HookRegistry) -> Vec<HookSourceId> {
-        let mut ids = Vec::with_capacity(self.files.len());
-        for ReadFile { id, result, found } in self.files {
-            match result {
-                Ok(update) => {
-                    registry.upsert_source(update);
-                }
-                Err(d) => {
-                    registry.record_read_failure(&id, None, d);
-                }
+        self.files.into_iter().map(|file| file.apply(registry)).collect()
+    }
+}
+
+impl ReadFile {
+    /// Loads the file into `registry` (or records why it could not be read) with the paths
+    /// it was found at; returns its id.
+    fn apply(self, registry: &mut HookRegistry) -> HookSourceId {
+        let ReadFile { id, result, found } = self;
+        match result {
+            Ok(update) => {
+                registry.upsert_source(update);
             }
-            registry.set_found_paths(&id, None, found);
-            ids.push(id);
+            Err(d) => {
+                registry.record_read_failure(&id, None, d);
+            }
         }
-        ids
+        registry.set_found_paths(&id, None, found);
+        id
     }
 }
 
