@@ -5,6 +5,8 @@
 //! native `payload_file` is true, with the answer in `$TEST_RESULT`); exit 0 with an empty
 //! stdout is no opinion; exit 0 with `{"decision", "reason", "merge", "context"}` JSON is a
 //! verdict; exit 2 denies with stderr as the reason; any other failure follows `on_failure`.
+//! A blocking definition whose native `once_per_command` is true runs its command once per
+//! firing, as Claude Code does.
 
 use std::{path::PathBuf, sync::Arc, time::Duration};
 
@@ -136,6 +138,11 @@ impl HookCodec for TestCodec {
                 .collect(),
             ..HookVerdict::default()
         }
+    }
+
+    fn runs_once_per_command(&self, hook: &HookDefinition) -> bool {
+        hook.native.get("once_per_command") == Some(&Value::Bool(true))
+            && hook.mode == ExecutionMode::Blocking
     }
 }
 

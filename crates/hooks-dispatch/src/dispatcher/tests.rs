@@ -579,42 +579,14 @@ async fn payload_and_result_files_round_trip_through_the_codec() {
     assert!(std::fs::read_dir(dir.path().join("tmp")).unwrap().next().is_none(), "files deleted");
 }
 
-/// The test protocol, running a command once per firing as Claude Code does.
-#[derive(Debug)]
-struct OnceCodec;
-
-impl HookCodec for OnceCodec {
-    fn wire_format(&self) -> WireFormat {
-        WireFormat::Claude
-    }
-
-    fn encode(
-        &self,
-        hook: &HookDefinition,
-        envelope: &Envelope,
-        ctx: &EncodeContext<'_>,
-    ) -> Result<Invocation, String> {
-        crate::testing::TestCodec.encode(hook, envelope, ctx)
-    }
-
-    fn decode(
-        &self,
-        hook: &HookDefinition,
-        envelope: &Envelope,
-        outcome: &RawOutcome,
-    ) -> HookVerdict {
-        crate::testing::TestCodec.decode(hook, envelope, outcome)
-    }
-
-    fn runs_once_per_command(&self, hook: &HookDefinition) -> bool {
-        hook.mode == ExecutionMode::Blocking
-    }
+/// `def`, run once per firing (for its command) when blocking, as Claude Code does.
+fn run_once(mut def: HookDefinition) -> HookDefinition {
+    def.native.insert("once_per_command".to_owned(), Value::Bool(true));
+    def
 }
 
 fn once_binding(id: &str, script: &str, source: &str) -> hooks_schema::Binding {
-    let mut def = sh_def(id, script);
-    def.codec = Arc::new(OnceCodec);
-    binding(def, source)
+    binding(run_once(sh_def(id, script)), source)
 }
 
 #[tokio::test]
@@ -623,11 +595,9 @@ async fn a_command_bound_from_two_files_runs_once_when_its_format_says_so() {
         let dir = tempfile::tempdir().unwrap();
         let log = dir.path().join("log");
         let append = |tag: &str| format!("cat > /dev/null; echo {tag} >> {}", quote(&log));
-        let mut skipped_first = sh_def("not-me", &append("never"));
-        skipped_first.codec = Arc::new(OnceCodec);
+        let mut skipped_first = run_once(sh_def("not-me", &append("never")));
         skipped_first.matcher = Matcher::new("else", Arc::new(CommandIs("something else")));
-        let mut in_background = sh_def("bg", &append("same"));
-        in_background.codec = Arc::new(OnceCodec);
+        let mut in_background = run_once(sh_def("bg", &append("same")));
         in_background.mode = ExecutionMode::Async;
         let bindings = vec![
             // A copy that does not match takes no place: the next copy runs.
