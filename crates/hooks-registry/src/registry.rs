@@ -178,6 +178,17 @@ impl SourceState {
         protected_changed
     }
 
+    /// Withdraws `root` and the paths found under it. `None` when no root is left (the
+    /// caller forgets the source); otherwise whether its protected paths changed.
+    fn withdraw_root(&mut self, root: &AbsPathBuf) -> Option<bool> {
+        self.roots.remove(root);
+        let found_changed = self.found.remove(&Some(root.clone())).is_some();
+        if self.roots.is_empty() {
+            return None;
+        }
+        Some(self.recompile() | found_changed)
+    }
+
     fn frozen(&self, pinned: bool) -> bool {
         pinned && self.present_at_pin
     }
@@ -428,13 +439,9 @@ impl HookRegistry {
                 "project root {root} withdrawn after the run started; its hooks stay in effect until the run ends"
             )));
         } else {
-            state.roots.remove(root);
-            let found_changed = state.found.remove(&Some(root.clone())).is_some();
-            if state.roots.is_empty() {
-                self.forget(source);
-            } else {
-                let protected_changed = state.recompile();
-                self.protected_dirty |= protected_changed | found_changed;
+            match state.withdraw_root(root) {
+                Some(protected_changed) => self.protected_dirty |= protected_changed,
+                None => self.forget(source),
             }
             self.roots_dirty = true;
         }
@@ -564,13 +571,11 @@ impl HookRegistry {
         let mut changed = self.announced_roots.remove(root);
         let mut emptied = Vec::new();
         for state in self.slots.iter_mut().flatten() {
-            if state.roots.remove(root) {
+            if state.roots.contains(root) {
                 changed = true;
-                let found_changed = state.found.remove(&Some(root.clone())).is_some();
-                if state.roots.is_empty() {
-                    emptied.push(state.id.clone());
-                } else {
-                    self.protected_dirty |= state.recompile() | found_changed;
+                match state.withdraw_root(root) {
+                    Some(protected_changed) => self.protected_dirty |= protected_changed,
+                    None => emptied.push(state.id.clone()),
                 }
             }
         }
