@@ -310,11 +310,10 @@ impl<B: WatchBackend> Engine<B> {
     /// Sends the changes of `change` that concern the files of `scope` to the debouncer;
     /// a folder of the scope that appears or goes has its watches made to match first.
     fn on_scope_change(&mut self, scope: Scope, change: &FsChange, now: Instant) {
-        let Some(u) = self.scopes.get(&scope) else { return };
+        let Some(u) = self.scopes.get_mut(&scope) else { return };
         if change.rescan {
-            let held: Vec<PathBuf> = u.held.iter().cloned().collect();
-            for dir in held {
-                self.forget_scope_under(scope, &dir);
+            for dir in std::mem::take(&mut u.held) {
+                self.watches.release(&dir);
             }
             self.reconcile_scope(scope);
             self.debouncer.push(Key::Scope(scope), now);
