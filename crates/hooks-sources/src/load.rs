@@ -14,7 +14,7 @@ use hooks_trust::{TrustInputs, TrustPolicy, explicit_source_decision};
 use crate::managed_files;
 use crate::{
     ExplicitHookSource, ManagedDirs, SourceFormat, UserDirs, found_paths,
-    managed_files_with_diagnostics, read_source, user_files,
+    managed_files_with_diagnostics, read::extend_diagnostics, read_source, user_files,
 };
 
 /// Loads explicit sources into `registry` and returns every error the registry recorded for
@@ -222,10 +222,7 @@ fn read_files(
         let format = format_of(kind).with_claude_strict(claude_strict);
         let result = match read_source(&path, format) {
             Ok(mut parsed) => {
-                match &mut parsed {
-                    Ok(p) => p.diagnostics.extend(extra),
-                    Err(diagnostics) => diagnostics.extend(extra),
-                }
+                extend_diagnostics(&mut parsed, extra);
                 Ok(SourceUpdate {
                     source: id.clone(),
                     parsed,

@@ -103,13 +103,17 @@ pub fn read_source(path: &Path, format: SourceFormat) -> Result<ParseResult, Rea
     let bytes = read_capped(path)?;
     let mut parsed = parse_bytes(&bytes, path, format);
     if format == SourceFormat::Chrys {
-        let shadowed = crate::shadowed_file_warnings(path);
-        match &mut parsed {
-            Ok(p) => p.diagnostics.extend(shadowed),
-            Err(diagnostics) => diagnostics.extend(shadowed),
-        }
+        extend_diagnostics(&mut parsed, crate::shadowed_file_warnings(path));
     }
     Ok(parsed)
+}
+
+/// Adds `more` to a parse's diagnostics, whether the file parsed or not.
+pub(crate) fn extend_diagnostics(parsed: &mut ParseResult, more: Vec<HookDiagnostic>) {
+    match parsed {
+        Ok(p) => p.diagnostics.extend(more),
+        Err(diagnostics) => diagnostics.extend(more),
+    }
 }
 
 /// Parses `bytes` read from `path` with the adapter for `format` (no IO).
