@@ -64,6 +64,23 @@ fn wait_child(c: &mut Child) -> Option<ExitStatus> {
     }
 }
 
+/// Runs the reaper script with an empty registration file and `token`, in an empty
+/// environment, closes its liveness pipe at once, and waits for it to end.
+fn sweep_with_token(token: &str) -> Option<ExitStatus> {
+    let file = registration_file().expect("registration file");
+    let mut reaper = Command::new(SHELL)
+        .args(["-c", SCRIPT, "hooks-reaper", "0", token])
+        .env_clear()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(file.try_clone().expect("clone"))
+        .process_group(0)
+        .spawn()
+        .expect("spawn the reaper");
+    drop(reaper.stdin.take());
+    wait_child(&mut reaper)
+}
+
 #[test]
 fn the_script_kills_well_formed_registered_groups_at_end_of_file_and_ignores_the_rest() {
     let mut target = Group::new();
@@ -180,18 +197,7 @@ fn at_end_of_file_the_script_kills_the_engine_s_tagged_processes_outside_any_reg
     let prefix_only = tagged(Some(&token));
     let trailing = tagged(Some(&format!("{token}-1x")));
     let untagged = tagged(None);
-    let file = registration_file().expect("registration file");
-    let mut reaper = Command::new(SHELL)
-        .args(["-c", SCRIPT, "hooks-reaper", "0", &token])
-        .env_clear()
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(file.try_clone().expect("clone"))
-        .process_group(0)
-        .spawn()
-        .expect("spawn the reaper");
-    drop(reaper.stdin.take());
-    let st = wait_child(&mut reaper).expect("the reaper ends at end-of-file");
+    let st = sweep_with_token(&token).expect("the reaper ends at end-of-file");
     assert!(st.success(), "{st:?}");
     assert_eq!(first.wait_end().and_then(|s| s.signal()), Some(9));
     assert_eq!(loose.wait_end().and_then(|s| s.signal()), Some(9));
@@ -209,18 +215,7 @@ fn at_end_of_file_the_script_kills_the_engine_s_tagged_processes_outside_any_reg
 fn a_malformed_token_sweeps_nothing() {
     for token in ["", "-", "1-", "-1", "1.*", "1 2"] {
         let spared = tagged(Some(&format!("{token}-1")));
-        let file = registration_file().expect("registration file");
-        let mut reaper = Command::new(SHELL)
-            .args(["-c", SCRIPT, "hooks-reaper", "0", token])
-            .env_clear()
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(file.try_clone().expect("clone"))
-            .process_group(0)
-            .spawn()
-            .expect("spawn the reaper");
-        drop(reaper.stdin.take());
-        let st = wait_child(&mut reaper).expect("the reaper ends");
+        let st = sweep_with_token(token).expect("the reaper ends");
         assert!(st.success(), "{token:?}: {st:?}");
         assert!(killpg(spared.pgid(), None).is_ok(), "{token:?}");
     }
