@@ -244,7 +244,7 @@ impl ProtectedSet {
                 .map(|&index| (index, file_reason))
                 .chain(slot.holder.map(|index| (index, HitReason::HoldingFolder)));
             for (index, why) in reasons {
-                if found.iter().all(|(seen, _, _)| *seen != index) {
+                if unseen(found, index) {
                     found.push((index, why, reading));
                 }
             }
@@ -274,9 +274,6 @@ impl ProtectedSet {
         reading: &'r Resolved,
         found: &mut Vec<(usize, HitReason, &'r Resolved)>,
     ) {
-        let unseen = |found: &Vec<(usize, HitReason, &Resolved)>, index: usize| {
-            found.iter().all(|(seen, _, _)| *seen != index)
-        };
         for &index in &slot.files {
             let Some(entry) = self.entries.get(index) else { continue };
             if unseen(found, index) && key_of(entry.path.as_path()) == Some(key) {
@@ -290,6 +287,11 @@ impl ProtectedSet {
             found.push((*index, HitReason::HoldingFolder, reading));
         }
     }
+}
+
+/// Whether entry `index` is not among the hits `found` so far.
+fn unseen(found: &[(usize, HitReason, &Resolved)], index: usize) -> bool {
+    found.iter().all(|(seen, _, _)| *seen != index)
 }
 
 /// Records `index` as the entry a folder holds, unless one is recorded already.
