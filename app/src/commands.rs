@@ -1,9 +1,6 @@
 //! The commands of the `hooks` tool, one function each; `main` only parses and exits.
 
-use std::{
-    io::{IsTerminal, Write},
-    path::Path,
-};
+use std::io::{IsTerminal, Write};
 
 use anyhow::{Context, Result};
 use hooks_schema::{Severity, WireFormat};
@@ -75,7 +72,9 @@ fn check(a: &CheckArgs, colour: bool) -> Result<u8> {
     let mut all_ok = true;
     for path in &a.files {
         let display = path.display().to_string();
-        let report = match read_capped(path) {
+        // The engine's reader (regular files only, never blocking on a FIFO, bounded while
+        // reading), with the check's own, larger limit.
+        let report = match hooks_sources::read_capped_to(path, MAX_CHECK_BYTES) {
             Ok(bytes) => check_file(&display, path, &bytes, choice, &ctx),
             Err(e) => FileReport {
                 path: display.clone(),
@@ -94,19 +93,6 @@ fn check(a: &CheckArgs, colour: bool) -> Result<u8> {
         }
     }
     Ok(if all_ok { 0 } else { 1 })
-}
-
-fn read_capped(path: &Path) -> Result<Vec<u8>> {
-    let meta =
-        std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
-    anyhow::ensure!(meta.is_file(), "{} is not a regular file", path.display());
-    anyhow::ensure!(
-        meta.len() <= MAX_CHECK_BYTES,
-        "{} is {} bytes, above the {MAX_CHECK_BYTES}-byte limit",
-        path.display(),
-        meta.len()
-    );
-    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
 }
 
 pub(crate) fn paint(colour: bool, code: &str, text: &str) -> String {

@@ -48,6 +48,6 @@ pub use crate::{
         ReadSources, load_explicit_sources, load_managed_sources, load_user_sources,
         read_managed_sources, read_user_sources,
     },
-    read::{MAX_SOURCE_BYTES, ReadError, parse_bytes, read_capped, read_source},
+    read::{MAX_SOURCE_BYTES, ReadError, parse_bytes, read_capped, read_capped_to, read_source},
     user_settings::{read_user_settings, user_settings_path},
 };

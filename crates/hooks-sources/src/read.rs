@@ -132,23 +132,29 @@ pub fn parse_bytes(bytes: &[u8], path: &Path, format: SourceFormat) -> ParseResu
 
 /// The file's bytes, after the checks [`read_source`] describes.
 pub fn read_capped(path: &Path) -> Result<Vec<u8>, ReadError> {
+    read_capped_to(path, MAX_SOURCE_BYTES)
+}
+
+/// [`read_capped`] with another size limit (for tools that inspect files the engine itself
+/// would refuse, like `hooks check`).
+pub fn read_capped_to(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
     let owned = || path.to_path_buf();
     let meta = fs::metadata(path).map_err(|e| classify(path, e))?;
     let file_type = meta.file_type();
     if !file_type.is_file() {
         return Err(ReadError::NotAFile { path: owned(), what: describe(&file_type) });
     }
-    if meta.len() > MAX_SOURCE_BYTES {
-        return Err(ReadError::TooLarge { path: owned(), size: meta.len(), cap: MAX_SOURCE_BYTES });
+    if meta.len() > cap {
+        return Err(ReadError::TooLarge { path: owned(), size: meta.len(), cap });
     }
     let file = open_regular(path)?;
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.take(MAX_SOURCE_BYTES + 1)
+    file.take(cap.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(|source| ReadError::Io { path: owned(), source })?;
     let read = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
-    if read > MAX_SOURCE_BYTES {
-        return Err(ReadError::TooLarge { path: owned(), size: read, cap: MAX_SOURCE_BYTES });
+    if read > cap {
+        return Err(ReadError::TooLarge { path: owned(), size: read, cap });
     }
     Ok(bytes)
 }

@@ -3,7 +3,8 @@
 use std::fs;
 
 use crate::{
-    MAX_SOURCE_BYTES, ReadError, SourceFormat, read::open_regular, read_capped, read_source,
+    MAX_SOURCE_BYTES, ReadError, SourceFormat, read::open_regular, read_capped, read_capped_to,
+    read_source,
 };
 
 const CURSOR_OK: &str =
@@ -62,6 +63,15 @@ fn a_file_over_the_cap_is_refused_before_reading() {
     // Exactly the cap is fine (the adapter then rejects the zeros).
     f.set_len(MAX_SOURCE_BYTES).unwrap();
     assert_eq!(read_capped(&path).unwrap().len() as u64, MAX_SOURCE_BYTES);
+    // Another limit is the caller's: above the engine's, a larger file reads; above its own
+    // it is refused naming it.
+    f.set_len(MAX_SOURCE_BYTES + 1).unwrap();
+    assert_eq!(
+        read_capped_to(&path, 2 * MAX_SOURCE_BYTES).unwrap().len() as u64,
+        MAX_SOURCE_BYTES + 1
+    );
+    let err = read_capped_to(&path, 100).unwrap_err();
+    assert!(matches!(err, ReadError::TooLarge { cap: 100, .. }), "{err:?}");
 }
 
 #[cfg(unix)]
