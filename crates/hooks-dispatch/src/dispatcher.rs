@@ -336,11 +336,7 @@ impl Dispatcher {
                 let rewrites =
                     ex.verdict.rewrite.is_some() && ex.verdict.decision != Some(Decision::Deny);
                 let mut run = HookRun::ran(b, ex);
-                if let Some(v) = &mut run.verdict {
-                    fold.admit(v);
-                    fold.push(v.clone(), &run.provenance);
-                    run.counted = true;
-                }
+                count(&mut fold, &mut run);
                 if rewrites
                     && current.tool.is_some()
                     && let Some(args) = fold.current_args()
@@ -370,13 +366,7 @@ impl Dispatcher {
             for ((b, slot), ex) in todo.iter().zip(done) {
                 let mut run = HookRun::ran(b, ex);
                 // Hooks after a deny in binding order ran (concurrently) but do not count.
-                if let Some(v) = &mut run.verdict
-                    && !fold.is_short_circuited()
-                {
-                    fold.admit(v);
-                    fold.push(v.clone(), &run.provenance);
-                    run.counted = true;
-                }
+                count(&mut fold, &mut run);
                 set(&mut runs, *slot, run);
             }
             // Non-blocking hooks see the rewritten arguments, as in a sequential chain.
@@ -609,6 +599,18 @@ impl Dispatcher {
             counted: false,
             queued: Duration::ZERO,
         }
+    }
+}
+
+/// Admits `run`'s verdict into the fold and marks it counted, unless a deny earlier in
+/// binding order already stopped the chain.
+fn count(fold: &mut ChainFold, run: &mut HookRun) {
+    if let Some(v) = &mut run.verdict
+        && !fold.is_short_circuited()
+    {
+        fold.admit(v);
+        fold.push(v.clone(), &run.provenance);
+        run.counted = true;
     }
 }
 
