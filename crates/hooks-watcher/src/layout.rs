@@ -82,13 +82,11 @@ pub const CHRYS_FILE_NAMES: [&str; 3] = ["hooks.yaml", "hooks.yml", "hooks.json"
 /// directories are left out (they are not loaded either).
 pub fn user_folders(dirs: &UserDirs) -> Vec<PathBuf> {
     let mut out = Vec::with_capacity(4);
-    let absolute = |d: &Option<PathBuf>| d.clone().filter(|p| p.is_absolute());
-    out.extend(absolute(&dirs.cursor_dir));
-    out.extend(absolute(&dirs.claude_dir));
+    out.extend(absolute(&dirs.cursor_dir).map(Path::to_path_buf));
+    out.extend(absolute(&dirs.claude_dir).map(Path::to_path_buf));
     if let Some(chrys) = absolute(&dirs.chrys_config_dir) {
-        let hooks = chrys.join("hooks");
-        out.push(chrys);
-        out.push(hooks);
+        out.push(chrys.to_path_buf());
+        out.push(chrys.join("hooks"));
     }
     out
 }
@@ -98,17 +96,15 @@ pub fn user_folders(dirs: &UserDirs) -> Vec<PathBuf> {
 /// Cursor's folder, `settings.json` in Claude Code's, [`CHRYS_FILE_NAMES`] in Chrys's
 /// `hooks/`), or `None` when a change to it cannot change the user's hooks.
 pub fn user_touch(dirs: &UserDirs, path: &Path) -> Option<Touch> {
-    fn under(d: &Option<PathBuf>) -> Option<&Path> {
-        d.as_deref().filter(|p| p.is_absolute())
-    }
-    let chrys_hooks = under(&dirs.chrys_config_dir).map(|c| c.join("hooks"));
-    let folders = [under(&dirs.cursor_dir), under(&dirs.claude_dir), under(&dirs.chrys_config_dir)];
+    let chrys_hooks = absolute(&dirs.chrys_config_dir).map(|c| c.join("hooks"));
+    let folders =
+        [absolute(&dirs.cursor_dir), absolute(&dirs.claude_dir), absolute(&dirs.chrys_config_dir)];
     if folders.iter().flatten().any(|f| *f == path) || chrys_hooks.as_deref() == Some(path) {
         return Some(Touch::Folder);
     }
     let (parent, name) = (path.parent()?, path.file_name()?.to_str()?);
-    let is_file = (under(&dirs.cursor_dir) == Some(parent) && name == "hooks.json")
-        || (under(&dirs.claude_dir) == Some(parent) && name == "settings.json")
+    let is_file = (absolute(&dirs.cursor_dir) == Some(parent) && name == "hooks.json")
+        || (absolute(&dirs.claude_dir) == Some(parent) && name == "settings.json")
         || (chrys_hooks.as_deref() == Some(parent) && CHRYS_FILE_NAMES.contains(&name));
     is_file.then_some(Touch::HookFile)
 }
@@ -119,12 +115,10 @@ pub fn user_touch(dirs: &UserDirs, path: &Path) -> Option<Touch> {
 /// loaded either).
 pub fn managed_folders(dirs: &ManagedDirs) -> Vec<PathBuf> {
     let mut out = Vec::with_capacity(3);
-    let absolute = |d: &Option<PathBuf>| d.clone().filter(|p| p.is_absolute());
-    out.extend(absolute(&dirs.cursor_dir));
+    out.extend(absolute(&dirs.cursor_dir).map(Path::to_path_buf));
     if let Some(claude) = absolute(&dirs.claude_dir) {
-        let fragments = claude.join(MANAGED_FRAGMENT_DIR);
-        out.push(claude);
-        out.push(fragments);
+        out.push(claude.to_path_buf());
+        out.push(claude.join(MANAGED_FRAGMENT_DIR));
     }
     out
 }
@@ -135,18 +129,22 @@ pub fn managed_folders(dirs: &ManagedDirs) -> Vec<PathBuf> {
 /// `hooks_sources::managed_claude_fragments` could read in `managed-settings.d/`: a `*.json`
 /// not starting with `.`), or `None` when a change to it cannot change the managed hooks.
 pub fn managed_touch(dirs: &ManagedDirs, path: &Path) -> Option<Touch> {
-    let under = |d: &Option<PathBuf>| d.clone().filter(|p| p.is_absolute());
-    let (cursor, claude) = (under(&dirs.cursor_dir), under(&dirs.claude_dir));
-    let fragments = claude.as_ref().map(|c| c.join(MANAGED_FRAGMENT_DIR));
-    let is = |d: &Option<PathBuf>, p: &Path| d.as_deref() == Some(p);
-    if is(&cursor, path) || is(&claude, path) || is(&fragments, path) {
+    let (cursor, claude) = (absolute(&dirs.cursor_dir), absolute(&dirs.claude_dir));
+    let fragments = claude.map(|c| c.join(MANAGED_FRAGMENT_DIR));
+    let fragments = fragments.as_deref();
+    if [cursor, claude, fragments].contains(&Some(path)) {
         return Some(Touch::Folder);
     }
     let (parent, name) = (path.parent()?, path.file_name()?.to_str()?);
-    let is_file = (is(&cursor, parent) && name == "hooks.json")
-        || (is(&claude, parent) && name == "managed-settings.json")
-        || (is(&fragments, parent) && name.ends_with(".json") && !name.starts_with('.'));
+    let is_file = (cursor == Some(parent) && name == "hooks.json")
+        || (claude == Some(parent) && name == "managed-settings.json")
+        || (fragments == Some(parent) && name.ends_with(".json") && !name.starts_with('.'));
     is_file.then_some(Touch::HookFile)
+}
+
+/// `d` when it is absolute: a relative folder is neither loaded nor watched.
+fn absolute(d: &Option<PathBuf>) -> Option<&Path> {
+    d.as_deref().filter(|p| p.is_absolute())
 }
 
 /// A scope of hook files that apply everywhere and are watched as one debounce key: the
