@@ -94,6 +94,19 @@ impl<B: WatchBackend> Watches<B> {
     }
 
     /// Lets go of `dir` for one owner; the platform watch goes with the last one.
+    /// Watches `dir` and records it in `held`; a folder that vanished in between is simply
+    /// not there, and not an error.
+    fn hold_into(&mut self, dir: PathBuf, held: &mut BTreeSet<PathBuf>) -> Result<(), WatchError> {
+        match self.hold(&dir) {
+            Ok(()) => {
+                held.insert(dir);
+                Ok(())
+            }
+            Err(WatchError::NotFound { .. }) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
     fn release(&mut self, dir: &Path) {
         let Some(n) = self.held.get_mut(dir) else { return };
         *n = n.saturating_sub(1);
@@ -281,13 +294,8 @@ impl<B: WatchBackend> Engine<B> {
             if u.held.contains(&dir) {
                 continue;
             }
-            match self.watches.hold(&dir) {
-                Ok(()) => {
-                    u.held.insert(dir);
-                }
-                // A folder that vanished in between is simply not there.
-                Err(WatchError::NotFound { .. }) => {}
-                Err(e) => errors.push(e),
+            if let Err(e) = self.watches.hold_into(dir, &mut u.held) {
+                errors.push(e);
             }
         }
         for e in &errors {
@@ -604,13 +612,8 @@ impl<B: WatchBackend> Engine<B> {
             let exists = dir.is_dir();
             let watched = w.dirs.contains(&dir);
             if exists && !watched {
-                match self.watches.hold(&dir) {
-                    Ok(()) => {
-                        w.dirs.insert(dir);
-                    }
-                    // A folder that vanished in between is simply not there.
-                    Err(WatchError::NotFound { .. }) => {}
-                    Err(e) => errors.push(e),
+                if let Err(e) = self.watches.hold_into(dir, &mut w.dirs) {
+                    errors.push(e);
                 }
             } else if !exists && watched {
                 w.dirs.remove(&dir);
