@@ -378,6 +378,81 @@ async fn a_durable_job_left_pending_by_a_dead_process_is_retried_at_the_next_run
     assert_eq!(std::fs::read_dir(state.path().join("outbox/pending")).unwrap().count(), 0);
 }
 
+/// Chrys's stale project-source rejection: a durable job recorded for a project file that
+/// was deleted before the next run is moved to `failed/` with the reason, and another
+/// project's hook with the same id and event never runs with the first project's envelope.
+#[tokio::test]
+async fn a_pending_job_of_a_deleted_project_file_never_runs_another_projects_same_id_hook() {
+    let (repo_a, repo_b, state) = (TestDir::new(), TestDir::new(), TestDir::new());
+    let gate = state.path().join("hold");
+    let ran_b = state.path().join("b-ran.txt");
+    let audit = |script: &str| {
+        format!(
+            "hooks:\n  - id: audit\n    event: after_turn\n    run: {{ type: shell, shell: \"{script}\" }}\n    execution: {{ mode: async, delivery: durable, timeout_seconds: 60 }}\n"
+        )
+    };
+    let a_file = repo_a.write(
+        ".chrys/hooks/hooks.yaml",
+        &audit(&format!("if [ -e '{}' ]; then sleep 30; fi", gate.display())),
+    );
+    repo_b.write(".chrys/hooks/hooks.yaml", &audit(&format!("echo ran >> '{}'", ran_b.display())));
+    let config = || {
+        let mut c = RuntimeConfig::new(Surface::CliRun);
+        c.user_enables_project_hooks = true;
+        c.dispatch.runtime_dir = Some(state.path().to_path_buf());
+        c.dispatch.outbox_retry_age = Duration::ZERO;
+        c
+    };
+    let turn_end_in = |root: &TestDir| {
+        let mut env = Envelope::new(HookEvent::TurnEnd);
+        env.cwd = Some(root.path().to_path_buf());
+        env
+    };
+    // First process, in repo A: the job is recorded and started; the process dies first.
+    std::fs::write(&gate, "").unwrap();
+    {
+        let mut rt = HookRuntime::new(config());
+        window(&mut rt, 1, Posture::AutoApproves);
+        let _ = add_root(&mut rt, &repo_a, RootOrigin::TerminalNavigation);
+        rt.exchange_appended(Envelope::new(HookEvent::SessionStart)).await.unwrap().expect("pin");
+        let report = rt.fire(&turn_end_in(&repo_a)).await;
+        assert_eq!(report.runs.len(), 1, "{:?}", report.runs);
+    }
+    let pending = state.path().join("outbox/pending");
+    assert_eq!(std::fs::read_dir(&pending).unwrap().count(), 1, "the job is pending");
+    // Repo A's hook file is deleted; the next process works in repo B, whose file defines a
+    // hook with the same id and event.
+    std::fs::remove_file(&a_file).unwrap();
+    std::fs::remove_file(&gate).unwrap();
+    let mut rt = HookRuntime::new(config());
+    window(&mut rt, 1, Posture::AutoApproves);
+    let _ = add_root(&mut rt, &repo_b, RootOrigin::TerminalNavigation);
+    rt.exchange_appended(Envelope::new(HookEvent::SessionStart)).await.unwrap().expect("pin");
+    assert!(
+        source_of(&rt.snapshot(), HookSourceKind::ProjectChrysFile).is_some_and(|s| s.runs),
+        "repo B's file runs"
+    );
+    let drained = rt.drain(Duration::from_secs(10)).await;
+    assert!(drained.finished.is_empty(), "nothing was retried: {drained:?}");
+    assert!(!ran_b.exists(), "repo B's hook ran for repo A's job");
+    assert_eq!(std::fs::read_dir(&pending).unwrap().count(), 0);
+    let failed: Vec<_> = std::fs::read_dir(state.path().join("outbox/failed"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert_eq!(failed.len(), 1);
+    let job: serde_json::Value = serde_json::from_str(&failed[0]).unwrap();
+    let error = job["error"].as_str().unwrap();
+    assert!(error.contains("hook `audit` of ") && error.contains("no longer exists"), "{error}");
+    let a_file = repo_a.path().canonicalize().unwrap().join(".chrys/hooks/hooks.yaml");
+    assert!(error.contains(&a_file.display().to_string()), "{error}");
+    // A hook of repo B's own still runs when repo B fires.
+    let report = rt.fire(&turn_end_in(&repo_b)).await;
+    assert_eq!(report.runs.len(), 1);
+    assert_eq!(rt.drain(Duration::from_secs(10)).await.finished.len(), 1);
+    assert_eq!(std::fs::read_to_string(&ran_b).unwrap(), "ran\n");
+}
+
 #[test]
 fn user_scope_files_are_watched_and_reloaded_like_project_files() {
     let home = TestDir::new();

@@ -108,20 +108,17 @@ impl OutboxJob {
     }
 }
 
-/// Finds the binding a job was recorded for: the same id and source, else (a job written
-/// before its file moved) the only binding with the same id and event. `None` when missing
-/// or ambiguous.
+/// Finds the binding a job was recorded for: the same id from the same source (kind and
+/// canonical path). `None` when that hook is gone, even if another file (another project's,
+/// or the user's) defines a hook with the same id: a job recorded for one file must never
+/// run another file's hook, whose command, owner and trust are not the ones the job was
+/// queued under. Recovery then moves the job to `failed/` with the reason.
+///
+/// Chrys resolves by `(hook_id, hook_source, hook_source_path)` too and falls back to the
+/// id alone only for legacy jobs that recorded no source; every job here records its
+/// source, so there is no fallback.
 pub fn find_binding<'a>(bindings: &'a [Binding], job: &OutboxJob) -> Option<&'a Binding> {
-    if let Some(b) = bindings.iter().find(|b| job.is_for(b)) {
-        return Some(b);
-    }
-    let mut same_id = bindings
-        .iter()
-        .filter(|b| b.definition.id == job.hook_id && b.definition.event == job.event);
-    match (same_id.next(), same_id.next()) {
-        (Some(b), None) => Some(b),
-        _ => None,
-    }
+    bindings.iter().find(|b| job.is_for(b))
 }
 
 /// The outbox folders under a root (`<runtime_dir>/outbox`).

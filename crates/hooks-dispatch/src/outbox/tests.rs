@@ -126,10 +126,59 @@ fn same_id_hooks_of_two_files_stay_distinguishable() {
     assert_eq!(find_binding(&bindings, &job), Some(&b));
     let job_a = OutboxJob::new(&a, &tool_envelope("ls"));
     assert_eq!(find_binding(&bindings, &job_a), Some(&a));
-    // The file moved: a unique id still resolves, an ambiguous one does not.
-    let moved = OutboxJob::new(&durable("same", "true", "/gone.json"), &tool_envelope("ls"));
-    assert_eq!(find_binding(&bindings, &moved), None);
-    assert_eq!(find_binding(std::slice::from_ref(&a), &moved), Some(&a));
+    // A job of a file that is gone resolves to nothing, whether the id is shared by one
+    // other file or by several: it is never run as another file's hook.
+    let gone = OutboxJob::new(&durable("same", "true", "/gone.json"), &tool_envelope("ls"));
+    assert_eq!(find_binding(&bindings, &gone), None);
+    assert_eq!(find_binding(std::slice::from_ref(&a), &gone), None);
+    // Same path, another kind (the file was the user's, now it is a project's): not the same
+    // source either.
+    let mut other_kind = a.clone();
+    other_kind.source.kind = hooks_schema::HookSourceKind::UserClaudeSettings;
+    assert_eq!(find_binding(std::slice::from_ref(&other_kind), &job_a), None);
+}
+
+/// A durable job recorded for a project file that was deleted since is moved to `failed/`
+/// with the reason, and the hook another project defines under the same id and event never
+/// runs in its place (it would run that project's command on the first project's envelope).
+#[tokio::test]
+async fn a_job_from_a_deleted_project_file_never_runs_another_projects_hook() {
+    let dir = tempfile::tempdir().unwrap();
+    let ran = dir.path().join("other-project-hook-ran");
+    let project_hook = |file: &str, root: &str, script: &str| {
+        let mut b = durable("notify", script, file);
+        b.project_root = Some(hooks_schema::AbsPathBuf::new(root.into()).unwrap());
+        b
+    };
+    let deleted = project_hook("/repo-a/.chrys/hooks/hooks.yaml", "/repo-a", "true");
+    let other = project_hook(
+        "/repo-b/.chrys/hooks/hooks.yaml",
+        "/repo-b",
+        &format!("echo ran >> '{}'", ran.display()),
+    );
+    let outbox = Outbox::new(dir.path().join("outbox"));
+    let job = OutboxJob::new(&deleted, &tool_envelope("ls"));
+    outbox.write_pending(&job).unwrap();
+
+    // The engine restarts: repo-a's file is gone, repo-b's defines the same id and event.
+    let bindings = [other.clone()];
+    let resolve = |j: &OutboxJob| find_binding(&bindings, j).cloned();
+    let d = dispatcher(dir.path());
+    let report = d.recover_outbox(&resolve, &FireContext::default()).await.unwrap();
+    assert!(report.retried.is_empty(), "{report:?}");
+    let why = "hook `notify` of /repo-a/.chrys/hooks/hooks.yaml (project_claude_settings) no longer exists";
+    assert_eq!(report.failed, [(job.job_id.clone(), why.to_owned())]);
+    assert_eq!(d.drain(Duration::from_secs(10)).await.finished.len(), 0);
+    assert!(d.background_running() == 0);
+    assert!(!ran.exists(), "another project's hook ran for the deleted file's job");
+
+    assert!(outbox.list(JobState::Pending).0.is_empty());
+    let failed = outbox.list(JobState::Failed).0;
+    assert_eq!(failed.len(), 1);
+    assert_eq!(failed[0].job_id, job.job_id);
+    assert_eq!(failed[0].source, deleted.source);
+    assert_eq!(failed[0].error.as_deref(), Some(why));
+    assert_eq!(failed[0].retries, 0, "it never started");
 }
 
 #[tokio::test]
