@@ -32,15 +32,19 @@ fn cli_child_entry() {
 /// Runs `hooks <args>` in `cwd` with `stdin`, returning its output with the test harness's
 /// own header line removed from stdout.
 pub fn hooks_in(cwd: &Path, args: &[&str], stdin: &str) -> Output {
-    let exe = std::env::current_exe().expect("test binary");
     // The engine keeps its state under XDG_CONFIG_HOME: give each run its own.
-    let state = TestDir::new();
+    hooks_in_state(cwd, args, stdin, TestDir::new().path())
+}
+
+/// [`hooks_in`] with `XDG_CONFIG_HOME` set to `state`.
+pub fn hooks_in_state(cwd: &Path, args: &[&str], stdin: &str, state: &Path) -> Output {
+    let exe = std::env::current_exe().expect("test binary");
     let mut child = Command::new(exe)
         .args(["--exact", "cli::cli_child_entry", "--nocapture", "--test-threads=1", "-q"])
         .env(ARGS_VAR, serde_json::to_string(args).expect("args to json"))
         .env("NO_COLOR", "1")
         .env_remove("WARP_HOOK_DIRS")
-        .env("XDG_CONFIG_HOME", state.path())
+        .env("XDG_CONFIG_HOME", state)
         .current_dir(cwd)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -493,6 +497,44 @@ fn the_users_chrys_settings_file_enables_project_chrys_hooks() {
     let diag = inv["settings_diagnostics"][0].as_str().unwrap();
     assert!(diag.starts_with(&format!("{}:2:", settings.display())), "{diag}");
     assert!(diag.contains("warning: project.hooks_enabled must be a boolean"), "{diag}");
+}
+
+/// Where the engine keeps its runtime files (provided files, logs, the durable outbox): in its
+/// own folder under `XDG_CONFIG_HOME`, for every format, never in the Chrys config directory
+/// it reads hooks from, and `specs/dispatch.md`'s defaults table says so.
+#[test]
+fn the_runtime_folder_is_the_engines_own_as_the_dispatch_spec_says() {
+    let spec =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../specs/dispatch.md"))
+            .unwrap();
+    let row = spec.lines().find(|l| l.starts_with("| `runtime_dir` |")).expect("the row");
+    assert!(row.contains("`$XDG_CONFIG_HOME/agent-hooks`"), "{row}");
+    assert!(!row.contains("hooks/` folder"), "{row}");
+
+    let (d, cfg, state) = (TestDir::new(), TestDir::new(), TestDir::new());
+    cfg.write(
+        ".chrys/hooks/hooks.yaml",
+        "hooks:\n  - id: audit\n    event: after_turn\n    run: {type: shell, shell: 'true'}\n    execution: {mode: async, delivery: durable}\n",
+    );
+    let cfgp = cfg.path().to_str().unwrap();
+    let o = hooks_in_state(
+        d.path(),
+        &["fire", "after_turn", "--config-dir", cfgp, "--payload", "-"],
+        "{}",
+        state.path(),
+    );
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let done = state.path().join("agent-hooks/outbox/done");
+    let jobs: Vec<_> =
+        std::fs::read_dir(&done).expect("the outbox is in the engine's folder").collect();
+    assert_eq!(jobs.len(), 1, "{}", done.display());
+    let chrys_hooks = cfg.path().join(".chrys/hooks");
+    let mut written: Vec<String> = std::fs::read_dir(&chrys_hooks)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(written, ["hooks.yaml"], "nothing is written beside the Chrys hooks file");
 }
 
 /// Runs `hooks <args>` in `cwd` as [`hooks_in`] does, with `PATH` set to `path` only.
