@@ -105,12 +105,16 @@ fn render_check(out: &mut impl Write, r: &FileReport, colour: bool) -> Result<()
     for h in &r.hooks {
         writeln!(
             out,
-            "  {:<24} {:<20} matcher={:<16} {} timeout={}s on_failure={}{}{}",
+            "  {:<24} {:<20} matcher={:<16} {} timeout={} on_failure={}{}{}",
             h.id.as_str(),
             h.event.as_str(),
             h.matcher.text().unwrap_or("*"),
             h.mode.as_str(),
-            h.timeout.as_secs_f64(),
+            if h.timeout == hooks_schema::NO_TIMEOUT {
+                "none".to_owned()
+            } else {
+                format!("{}s", h.timeout.as_secs_f64())
+            },
             h.on_failure.as_str(),
             h.line.map(|l| format!(" line={l}")).unwrap_or_default(),
             if h.enabled { "" } else { " (disabled)" },

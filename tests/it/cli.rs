@@ -630,3 +630,88 @@ fn check_warns_about_hooks_that_cannot_run_and_still_exits_0() {
     assert!(stdout(&text).contains(".cursor/hooks.json:7:"), "{}", stdout(&text));
     assert!(stdout(&text).contains("was not found on PATH"), "{}", stdout(&text));
 }
+
+/// Issue 17, "Timeouts: no engine ceiling": hooks whose timeouts the agents accept run, however
+/// long (Claude's `timeout` in seconds, Cursor's, Chrys's `1:00:00` and `1_800`); Chrys's
+/// `.nan` times out at once, as in Chrys; `hooks check` hints at milliseconds without
+/// changing what runs.
+#[test]
+fn long_timeouts_every_agent_accepts_run_and_check_hints_at_milliseconds() {
+    let d = TestDir::new();
+    let mark = |name: &str| d.path().join(name).display().to_string();
+    d.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": format!("touch '{}'", mark("claude-ran")), "timeout": 5000}
+        ]}]}})
+        .to_string(),
+    );
+    d.write(
+        ".cursor/hooks.json",
+        &json!({"version": 1, "hooks": {"beforeShellExecution": [
+            {"command": format!("touch '{}'", mark("cursor-ran")), "timeout": 1200}
+        ]}})
+        .to_string(),
+    );
+    let chrys = |timeout: &str, script: &str| {
+        format!(
+            "hooks:\n  - id: gate\n    event: before_tool_call\n    run: {{type: shell, shell: \"{script}\"}}\n    execution: {{mode: blocking, on_error: block, timeout_seconds: {timeout}}}\n  - id: tests\n    event: before_tool_call\n    run: {{type: shell, shell: \"touch '{}'\"}}\n    execution: {{mode: blocking, timeout_seconds: 1_800}}\n",
+            mark("chrys-underscores-ran")
+        )
+    };
+    d.write(
+        ".chrys/hooks/hooks.yaml",
+        &chrys("1:00:00", &format!("touch '{}'", mark("chrys-ran"))),
+    );
+    let cfg = TestDir::new();
+    cfg.write(".chrys/settings.yaml", "project:\n  hooks_enabled: true\n");
+    let cfgp = cfg.path().to_str().unwrap();
+    let fire = || {
+        hooks_in(
+            d.path(),
+            &[
+                "fire",
+                "pre_tool_use",
+                "--root",
+                ".",
+                "--config-dir",
+                cfgp,
+                "--surface",
+                "tui",
+                "--posture",
+                "auto-approves",
+                "--payload",
+                "-",
+                "--json",
+            ],
+            r#"{"tool": {"name": "Bash", "kind": "shell", "args": {"command": "cargo test"}}}"#,
+        )
+    };
+    let o = fire();
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    for name in ["claude-ran", "cursor-ran", "chrys-ran", "chrys-underscores-ran"] {
+        assert!(d.path().join(name).exists(), "{name} did not run: {}", stdout(&o));
+    }
+
+    // Chrys's `.nan` is a timeout that is already due: the gate fails, and on_error: block
+    // denies at once instead of waiting for the hook.
+    d.write(".chrys/hooks/hooks.yaml", &chrys(".nan", "sleep 30"));
+    let started = std::time::Instant::now();
+    let o = fire();
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+    assert_eq!(code(&o), 2, "{}{}", stdout(&o), stderr(&o));
+    let reason = json_lines(&o)[0]["verdict"]["reason"].as_str().unwrap_or_default().to_owned();
+    assert!(reason.contains("hook 'gate' failed (timeout)"), "{reason}");
+
+    // `hooks check` hints at milliseconds and still exits 0: the hook is valid.
+    let o = hooks_in(d.path(), &["check", ".claude/settings.json"], "");
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains(
+            "Claude Code reads seconds: this hook may run for 83 minutes; did you mean milliseconds?"
+        ),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("timeout=5000s"), "{}", stdout(&o));
+}

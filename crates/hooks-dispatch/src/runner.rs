@@ -12,8 +12,7 @@ use std::{
 };
 
 use hooks_schema::{
-    CapturedOutput, ExitInfo, HOOK_TIMEOUT_CEILING, Invocation, Program, RawOutcome, SpawnFailure,
-    SpawnFailureKind,
+    CapturedOutput, ExitInfo, Invocation, Program, RawOutcome, SpawnFailure, SpawnFailureKind,
 };
 use nix::{
     sys::signal::{Signal, killpg},
@@ -429,14 +428,15 @@ async fn supervise(
     let stderr = child.stderr.take();
     let mut out = HeadTail::new(cfg.stdout_cap);
     let mut err = HeadTail::new(cfg.stderr_cap);
-    let timeout = inv.timeout.min(HOOK_TIMEOUT_CEILING);
+    // No ceiling: a timeout too long to add to `started` has no deadline.
+    let deadline = started.checked_add(inv.timeout);
     let (status, timed_out, ended) = {
         let io = async {
             tokio::join!(feed(stdin, &inv.stdin), pump(stdout, &mut out), pump(stderr, &mut err));
         };
         let mut io = std::pin::pin!(io);
         let mut io_done = false;
-        let first = wait_driving(&mut child, &mut io, &mut io_done, started + timeout).await;
+        let first = wait_driving(&mut child, &mut io, &mut io_done, deadline).await;
         let (status, timed_out) = match first {
             Some(st) => (Some(st), false),
             None => {
@@ -447,7 +447,7 @@ async fn supervise(
                         &mut child,
                         &mut io,
                         &mut io_done,
-                        Instant::now() + cfg.kill_grace,
+                        Instant::now().checked_add(cfg.kill_grace),
                     )
                     .await;
                 }
@@ -459,7 +459,7 @@ async fn supervise(
                         &mut child,
                         &mut io,
                         &mut io_done,
-                        Instant::now() + REAP_BOUND,
+                        Instant::now().checked_add(REAP_BOUND),
                     )
                     .await;
                 }
@@ -499,22 +499,27 @@ async fn supervise(
     }
 }
 
-/// Waits for the child to exit until `until`, driving the IO future meanwhile. `None` when
-/// the deadline passed first.
+/// Waits for the child to exit until `until` (`None`: no deadline), driving the IO future
+/// meanwhile. `None` when the deadline passed first.
 async fn wait_driving<F: Future<Output = ()>>(
     child: &mut Child,
     io: &mut Pin<&mut F>,
     io_done: &mut bool,
-    until: Instant,
+    until: Option<Instant>,
 ) -> Option<io::Result<ExitStatus>> {
-    let sleep = tokio::time::sleep_until(tokio::time::Instant::from_std(until));
-    let mut sleep = std::pin::pin!(sleep);
+    let deadline = async {
+        match until {
+            Some(t) => tokio::time::sleep_until(tokio::time::Instant::from_std(t)).await,
+            None => std::future::pending().await,
+        }
+    };
+    let mut deadline = std::pin::pin!(deadline);
     loop {
         tokio::select! {
             biased;
             st = child.wait() => return Some(st),
             () = io.as_mut(), if !*io_done => *io_done = true,
-            () = sleep.as_mut() => return None,
+            () = deadline.as_mut() => return None,
         }
     }
 }

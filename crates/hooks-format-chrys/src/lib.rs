@@ -31,8 +31,8 @@ use std::{
 };
 
 use hooks_schema::{
-    Delivery, ExecutionMode, HOOK_TIMEOUT_CEILING, HookCommand, HookDefinition, HookDiagnostic,
-    HookEvent, HookId, OnFailure, ParseResult, ParsedSource,
+    Delivery, ExecutionMode, HookCommand, HookDefinition, HookDiagnostic, HookEvent, HookId,
+    OnFailure, ParseResult, ParsedSource,
 };
 use serde_json::{Map, Value};
 
@@ -189,6 +189,19 @@ pub fn resolve_script_path(base: &Path, rel: &str) -> PathBuf {
     out
 }
 
+/// `execution.timeout_seconds` (already checked `> 0` or NaN) as Chrys enforces it: the
+/// value goes to `asyncio.wait(timeout=…)` unchanged, so there is no ceiling, `.inf` (or a
+/// number too large for a [`Duration`]) never times out, and NaN times out at once (the
+/// event loop schedules a NaN deadline as already due; checked against Chrys's own
+/// `HookManager.fire` with the oracle).
+pub(crate) fn timeout(secs: f64) -> Duration {
+    if secs.is_nan() {
+        Duration::ZERO
+    } else {
+        hooks_schema::timeout_from_secs(secs).unwrap_or(Duration::ZERO)
+    }
+}
+
 fn definition(hook: HookSpec, index: usize, base: &Path) -> Result<HookDefinition, HookDiagnostic> {
     let located = |d: HookDiagnostic| match hook.mark {
         Some((l, c)) => d.at(l, c).for_hook(hook.id.clone()),
@@ -200,18 +213,7 @@ fn definition(hook: HookSpec, index: usize, base: &Path) -> Result<HookDefinitio
     {
         return Err(located(HookDiagnostic::error(reason).with_code("regex_invalid")));
     }
-    let secs = hook.execution.timeout_seconds;
-    let timeout = Duration::try_from_secs_f64(secs).ok().filter(|d| *d <= HOOK_TIMEOUT_CEILING).ok_or_else(|| {
-        located(
-            HookDiagnostic::error(format!(
-                "hook '{}' skipped: execution.timeout_seconds {} is above the engine's ceiling of {} s",
-                hook.id,
-                pyval::float_repr(secs),
-                HOOK_TIMEOUT_CEILING.as_secs()
-            ))
-            .with_code("timeout_above_ceiling"),
-        )
-    })?;
+    let timeout = timeout(hook.execution.timeout_seconds);
     let id = HookId::new(&hook.id)
         .map_err(|e| located(HookDiagnostic::error(e.to_string()).with_code("schema")))?;
     let event = canonical_event(hook.event).unwrap_or(HookEvent::SessionStart);

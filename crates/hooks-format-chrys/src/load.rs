@@ -193,7 +193,11 @@ pub(crate) fn validate(
     let mut seen: Vec<String> = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let entry_err = |message: String| LoadError {
-            message: format!("hooks[{i}]: {message}"),
+            message: if message == INT_TOO_LARGE {
+                message
+            } else {
+                format!("hooks[{i}]: {message}")
+            },
             entry: Some(i),
             mark: item.mark,
         };
@@ -290,11 +294,21 @@ fn float_field(v: Option<&PyValue>, default: f64, path: &str) -> Res<f64> {
         None => Ok(default),
         #[allow(clippy::cast_precision_loss)]
         Some(PyValue::Int(PyInt::Small(i))) => Ok(*i as f64),
-        Some(PyValue::Int(PyInt::Big(s))) => Ok(s.parse::<f64>().unwrap_or(f64::INFINITY)),
+        // Python's `float(int)` rounds correctly and raises `OverflowError` when the result
+        // would be infinite; Rust's parse rounds the same way and gives infinity there.
+        Some(PyValue::Int(PyInt::Big(s))) => match s.parse::<f64>() {
+            Ok(f) if f.is_finite() => Ok(f),
+            _ => Err(INT_TOO_LARGE.to_owned()),
+        },
         Some(PyValue::Float(f)) => Ok(*f),
         Some(other) => Err(format!("{path} must be a number, got {}", other.repr())),
     }
 }
+
+/// The text of the `OverflowError` Python raises converting an integer beyond the float range
+/// (`timeout_seconds: 1e400` written as an integer). It is not a `HooksConfigError`, so
+/// Chrys reports it as it is, without the `hooks[<i>]: ` prefix.
+pub(crate) const INT_TOO_LARGE: &str = "int too large to convert to float";
 
 /// `_int_field`: an int, not a bool.
 fn int_field(v: Option<&PyValue>, default: i128, path: &str) -> Res<i128> {

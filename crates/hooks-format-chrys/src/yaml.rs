@@ -624,39 +624,101 @@ fn is_yaml11_int(v: &str) -> bool {
     if rest.is_empty() { head_ok } else { head_ok && sexagesimal_tail(&rest) }
 }
 
-fn construct_int(v: &str) -> Option<PyValue> {
+/// PyYAML's `construct_yaml_int`: unbounded, like Python's `int` (a value beyond `i128`
+/// becomes [`PyInt::Big`], whatever its base), so no spelling overflows.
+pub(crate) fn construct_int(v: &str) -> Option<PyValue> {
     let cleaned: String = v.chars().filter(|&c| c != '_').collect();
     let (neg, r) = strip_sign(&cleaned);
-    let sign = if neg { -1 } else { 1 };
-    let magnitude: Option<i128> = if r == "0" {
-        Some(0)
+    let mut n = BigNat::default();
+    if r == "0" {
     } else if let Some(b) = r.strip_prefix("0b") {
-        i128::from_str_radix(b, 2).ok()
+        n.push_digits(b, 2)?;
     } else if let Some(h) = r.strip_prefix("0x") {
-        i128::from_str_radix(h, 16).ok()
+        n.push_digits(h, 16)?;
     } else if r.len() > 1 && r.starts_with('0') {
-        i128::from_str_radix(&r[1..], 8).ok()
+        n.push_digits(&r[1..], 8)?;
     } else if r.contains(':') {
-        let mut total: i128 = 0;
+        // `int(part)` for each part, then `value = value * 60 + part`.
         for part in r.split(':') {
-            total = total.checked_mul(60)?.checked_add(part.parse::<i128>().ok()?)?;
-        }
-        Some(total)
-    } else if r.is_empty() {
-        None
-    } else if r.chars().all(|c| c.is_ascii_digit()) {
-        match r.parse::<i128>() {
-            Ok(n) => Some(n),
-            Err(_) => {
-                let digits = r.trim_start_matches('0');
-                let s = if neg { format!("-{digits}") } else { digits.to_owned() };
-                return Some(PyValue::Int(PyInt::Big(s)));
-            }
+            let mut p = BigNat::default();
+            p.push_digits(part, 10)?;
+            n.mul_add(60, 0);
+            n.add(&p);
         }
     } else {
-        None
-    };
-    magnitude.map(|m| PyValue::Int(PyInt::Small(sign * m)))
+        n.push_digits(r, 10)?;
+    }
+    Some(PyValue::Int(n.into_py(neg)))
+}
+
+/// A natural number in base 10⁹ limbs, least significant first: just enough arithmetic for
+/// YAML integers of any length.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct BigNat(Vec<u32>);
+
+const LIMB: u64 = 1_000_000_000;
+
+impl BigNat {
+    /// `self = self * m + a`.
+    fn mul_add(&mut self, m: u32, a: u32) {
+        let mut carry = u64::from(a);
+        for limb in &mut self.0 {
+            let t = u64::from(*limb) * u64::from(m) + carry;
+            *limb = u32::try_from(t % LIMB).unwrap_or(0);
+            carry = t / LIMB;
+        }
+        while carry > 0 {
+            self.0.push(u32::try_from(carry % LIMB).unwrap_or(0));
+            carry /= LIMB;
+        }
+    }
+
+    fn add(&mut self, other: &BigNat) {
+        let mut carry = 0u64;
+        for i in 0..self.0.len().max(other.0.len()) {
+            if i == self.0.len() {
+                self.0.push(0);
+            }
+            let t = u64::from(self.0[i]) + u64::from(other.0.get(i).copied().unwrap_or(0)) + carry;
+            self.0[i] = u32::try_from(t % LIMB).unwrap_or(0);
+            carry = t / LIMB;
+        }
+        if carry > 0 {
+            self.0.push(u32::try_from(carry).unwrap_or(0));
+        }
+    }
+
+    /// Appends `digits` in `radix`; `None` when there are none or one is not a digit (Python's
+    /// `int('', 2)` raises).
+    fn push_digits(&mut self, digits: &str, radix: u32) -> Option<()> {
+        if digits.is_empty() {
+            return None;
+        }
+        for c in digits.chars() {
+            self.mul_add(radix, c.to_digit(radix)?);
+        }
+        Some(())
+    }
+
+    /// Decimal digits, without leading zeros.
+    fn decimal(&self) -> String {
+        let mut limbs = self.0.iter().rev().skip_while(|l| **l == 0);
+        let Some(first) = limbs.next() else { return "0".to_owned() };
+        let mut out = first.to_string();
+        for l in limbs {
+            out.push_str(&format!("{l:09}"));
+        }
+        out
+    }
+
+    fn into_py(self, neg: bool) -> PyInt {
+        let digits = self.decimal();
+        let signed = if neg && digits != "0" { format!("-{digits}") } else { digits };
+        match signed.parse::<i128>() {
+            Ok(i) => PyInt::Small(i),
+            Err(_) => PyInt::Big(signed),
+        }
+    }
 }
 
 /// PyYAML's float resolver (a dot is required; an exponent needs a sign).
@@ -715,9 +777,14 @@ fn construct_float(v: &str) -> Option<PyValue> {
         return Some(PyValue::Float(f64::NAN));
     }
     if r.contains(':') {
+        // PyYAML sums from the last part up, each times a growing power of 60; the same
+        // order of operations gives the same rounding.
         let mut total = 0.0f64;
-        for part in r.split(':') {
-            total = total * 60.0 + part.parse::<f64>().ok()?;
+        let mut base = 1.0f64;
+        for part in r.split(':').rev() {
+            let text = if part.ends_with('.') { format!("{part}0") } else { part.to_owned() };
+            total += text.parse::<f64>().ok()? * base;
+            base *= 60.0;
         }
         return Some(PyValue::Float(sign * total));
     }

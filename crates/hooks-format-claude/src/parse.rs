@@ -6,8 +6,8 @@
 use std::{collections::BTreeSet, path::Path, sync::Arc, time::Duration};
 
 use hooks_schema::{
-    Delivery, ExecutionMode, HOOK_TIMEOUT_CEILING, HookCommand, HookDefinition, HookDiagnostic,
-    HookEvent, HookId, Matcher, OnFailure, ParseResult, ParsedSource, Severity,
+    Delivery, ExecutionMode, HookCommand, HookDefinition, HookDiagnostic, HookEvent, HookId,
+    Matcher, OnFailure, ParseResult, ParsedSource, Severity,
 };
 use serde_json::{Map, Value};
 
@@ -27,6 +27,20 @@ pub const STRICT_MAX_HOOKS_BYTES: usize = 64 * 1024;
 
 /// The strict contract version this engine supports (`hooks.version`).
 pub const CONTRACT_VERSION: u64 = 1;
+
+/// The longest timeout Claude Code can enforce: it multiplies `timeout` by 1000 and clamps
+/// the milliseconds to the JavaScript timer maximum, 2³¹−1 ms (about 24.8 days), before
+/// arming the timer. Larger values are accepted and run with this one.
+pub(crate) const CLAUDE_TIMER_MAX: Duration = Duration::from_millis(2_147_483_647);
+
+/// `hooks check` hints at milliseconds from this many seconds on.
+pub(crate) const MILLISECONDS_HINT: f64 = 1000.0;
+
+/// A positive, finite `timeout` in seconds as Claude Code enforces it: no upper bound in its
+/// schema (`z.number().positive()`), the timer clamped at [`CLAUDE_TIMER_MAX`].
+pub(crate) fn claude_timeout(seconds: f64) -> Duration {
+    hooks_schema::timeout_from_secs(seconds).map_or(CLAUDE_TIMER_MAX, |d| d.min(CLAUDE_TIMER_MAX))
+}
 
 /// The `native` key marking a definition of a strict source (read by the codec).
 pub(crate) const NATIVE_STRICT: &str = "strict";
@@ -612,8 +626,12 @@ impl Reader<'_> {
         let timeout = match node.get("timeout") {
             None => ev.default_timeout(),
             Some(m) => match m.value.as_f64() {
-                Some(s) if s > 0.0 && s <= HOOK_TIMEOUT_CEILING.as_secs_f64() => {
-                    Duration::from_secs_f64(s)
+                Some(s) if s > 0.0 && s.is_finite() => {
+                    let timeout = claude_timeout(s);
+                    if s >= MILLISECONDS_HINT {
+                        self.hint_milliseconds(timeout, m.value.line, m.value.column);
+                    }
+                    timeout
                 }
                 Some(s) => {
                     self.problem(
@@ -763,6 +781,20 @@ impl Reader<'_> {
             description: None,
             native,
         })
+    }
+
+    /// The `hooks check` hint for a `timeout` that looks like milliseconds. Only a warning,
+    /// never a strict violation: the hook runs with the timeout Claude Code gives it.
+    fn hint_milliseconds(&mut self, timeout: Duration, line: u32, column: u32) {
+        let minutes = timeout.as_secs_f64() / 60.0;
+        let mut d = HookDiagnostic::warning(format!(
+            "Claude Code reads seconds: this hook may run for {minutes:.0} minutes; did you mean milliseconds?"
+        ))
+        .in_file(self.path)
+        .at(line, column)
+        .with_code("timeout_milliseconds");
+        d.hook_id.clone_from(&self.hook);
+        self.out.diagnostics.push(d);
     }
 
     fn info(&mut self, node: &Node, key: &str, message: String, code: &str) {

@@ -115,8 +115,8 @@ pub enum ConfigProblem {
     /// A command handler without a command.
     #[error("`command` is missing or empty; the handler is skipped")]
     MissingCommand,
-    /// A timeout outside the accepted range.
-    #[error("timeout of {seconds} s is outside 0 < timeout <= 600 s; the handler is skipped")]
+    /// A timeout Claude Code's schema refuses: not positive, or not finite.
+    #[error("timeout of {seconds} s is not a positive number of seconds; the handler is skipped")]
     Timeout {
         /// The timeout as written.
         seconds: f64,

@@ -1,10 +1,10 @@
 //! Parsing `.cursor/hooks.json`: bytes in, definitions and located diagnostics out.
 
-use std::{path::Path, sync::Arc, time::Duration};
+use std::{path::Path, sync::Arc};
 
 use hooks_schema::{
-    Delivery, ExecutionMode, HOOK_TIMEOUT_CEILING, HookCommand, HookDefinition, HookDiagnostic,
-    HookEvent, HookId, OnFailure, ParseResult, ParsedSource, Severity,
+    Delivery, ExecutionMode, HookCommand, HookDefinition, HookDiagnostic, HookEvent, HookId,
+    OnFailure, ParseResult, ParsedSource, Severity,
 };
 use serde_json::{Map, Value};
 
@@ -356,32 +356,15 @@ fn parse_entry(
         None | Some(Value::Null) => Some(DEFAULT_TIMEOUT),
         Some(v) => {
             let pos = cx.spans.value_pos(&field_path(entry_path, "timeout"));
+            // Seconds, as Cursor documents, with no upper bound: a value beyond what a
+            // `Duration` holds never times out.
             match v.as_f64() {
-                Some(secs)
-                    if secs.is_finite()
-                        && secs >= 0.001
-                        && secs <= HOOK_TIMEOUT_CEILING.as_secs_f64() =>
-                {
-                    Some(Duration::from_secs_f64(secs))
-                }
-                Some(secs) if secs > HOOK_TIMEOUT_CEILING.as_secs_f64() => {
-                    cx.push(
-                        Severity::Error,
-                        format!(
-                            "timeout of {v} s is above the {} s ceiling; hook {id_text} is skipped",
-                            HOOK_TIMEOUT_CEILING.as_secs()
-                        ),
-                        pos,
-                        "timeout_out_of_range",
-                        id_ref,
-                    );
-                    None
-                }
+                Some(secs) if secs > 0.0 => hooks_schema::timeout_from_secs(secs),
                 Some(_) => {
                     cx.push(
                         Severity::Error,
                         format!(
-                            "timeout must be at least 0.001 s, found {v}; hook {id_text} is skipped"
+                            "timeout must be a positive number of seconds, found {v}; hook {id_text} is skipped"
                         ),
                         pos,
                         "timeout_out_of_range",

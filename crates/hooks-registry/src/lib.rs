@@ -37,7 +37,7 @@ pub use crate::{
     handle::{RegistryEvent, RegistryHandle, RegistryReader},
     paths::{canonicalize, canonicalize_lenient, normalize_lexically},
     protect::{ProtectedKind, ProtectedPath, ProtectedPaths, resolve_script, script_candidate},
-    registry::{HookRegistry, SourceUpdate, resolve_timeout},
+    registry::{HookRegistry, SourceUpdate},
     snapshot::{CwdScope, LoadStateKind, PinnedRun, RegistrySnapshot, SourceView},
 };
 

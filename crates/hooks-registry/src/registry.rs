@@ -4,13 +4,12 @@
 use std::{
     collections::{BTreeMap, BTreeSet, HashMap},
     sync::Arc,
-    time::Duration,
 };
 
 use arc_swap::ArcSwap;
 use hooks_schema::{
-    AbsPathBuf, Binding, Generation, HOOK_TIMEOUT_CEILING, HookDefinition, HookDiagnostic,
-    HookSourceId, ParseResult, ParsedSource, Revision, SourceOwner, TrustDecision,
+    AbsPathBuf, Binding, Generation, HookDefinition, HookDiagnostic, HookSourceId, ParseResult,
+    ParsedSource, Revision, SourceOwner, TrustDecision,
 };
 use hooks_trust::CommandExecutionPosture;
 use serde_json::{Map, Value};
@@ -38,24 +37,6 @@ pub struct SourceUpdate {
     pub project_root: Option<AbsPathBuf>,
     /// Whether its hooks may run.
     pub trust: TrustDecision,
-}
-
-/// Applies the timeout ceiling: a definition above [`HOOK_TIMEOUT_CEILING`] is rejected with
-/// an error naming it. Adapters already filled in their format's default.
-pub fn resolve_timeout(definition: &HookDefinition) -> Result<Duration, HookDiagnostic> {
-    if definition.timeout > HOOK_TIMEOUT_CEILING {
-        let mut d = HookDiagnostic::error(format!(
-            "timeout of {} s is above the ceiling of {} s; the hook is skipped",
-            definition.timeout.as_secs_f64(),
-            HOOK_TIMEOUT_CEILING.as_secs()
-        ))
-        .with_code("timeout_above_ceiling")
-        .for_hook(definition.id.as_str());
-        d.line = definition.line;
-        d.column = definition.column;
-        return Err(d);
-    }
-    Ok(definition.timeout)
 }
 
 /// A parse after the registry's own checks.
@@ -1067,17 +1048,12 @@ fn note_frozen_change(
     }
 }
 
-/// Applies the registry's checks (the timeout ceiling) to a parse.
+/// Takes a parse in: every definition the adapter accepted, with any timeout (the engine
+/// has no ceiling: a hook the agent would run is never dropped for its timeout), and the
+/// diagnostics located in the file.
 fn accept(id: &HookSourceId, parsed: ParsedSource) -> Accepted {
     let ParsedSource { definitions, diagnostics, settings } = parsed;
-    let mut diagnostics: Vec<HookDiagnostic> = diagnostics;
-    let mut accepted = Vec::with_capacity(definitions.len());
-    for def in definitions {
-        match resolve_timeout(&def) {
-            Ok(_) => accepted.push(Arc::new(def)),
-            Err(d) => diagnostics.push(d),
-        }
-    }
+    let accepted = definitions.into_iter().map(Arc::new).collect();
     let diagnostics = diagnostics.into_iter().map(|d| locate(d, id)).collect();
     Accepted { definitions: accepted, diagnostics, settings: Arc::new(settings) }
 }

@@ -6,9 +6,35 @@ use serde_json::{Map, Value};
 
 use crate::{HookCodec, HookEvent, HookId, Matcher, WireFormat};
 
-/// The longest timeout any hook may have. A definition above it is rejected with an error
-/// diagnostic and the rest of its file loads.
-pub const HOOK_TIMEOUT_CEILING: Duration = Duration::from_secs(600);
+/// A timeout that never fires: what a format's "no limit" (Chrys's `.inf`, a number of
+/// seconds too large for a [`Duration`]) becomes. The engine has no ceiling of its own, so
+/// a timeout may be anything up to this; whoever adds it to an instant must use checked
+/// arithmetic (`Instant::checked_add`) and read `None` as "no deadline".
+pub const NO_TIMEOUT: Duration = Duration::MAX;
+
+/// A number of seconds as a timeout, the way a format that reads seconds means it: `None`
+/// for NaN, zero and negative numbers (each format decides what those mean); positive
+/// infinity and values beyond [`Duration`]'s range saturate to [`NO_TIMEOUT`]; a positive
+/// value too small for a nanosecond is one nanosecond, so a positive timeout never reads as
+/// zero.
+///
+/// ```
+/// use std::time::Duration;
+/// use hooks_schema::{NO_TIMEOUT, timeout_from_secs};
+///
+/// assert_eq!(timeout_from_secs(1_800.0), Some(Duration::from_secs(1_800)));
+/// assert_eq!(timeout_from_secs(1e300), Some(NO_TIMEOUT));
+/// assert_eq!(timeout_from_secs(f64::INFINITY), Some(NO_TIMEOUT));
+/// assert_eq!(timeout_from_secs(0.0), None);
+/// assert_eq!(timeout_from_secs(f64::NAN), None);
+/// ```
+pub fn timeout_from_secs(secs: f64) -> Option<Duration> {
+    if secs.is_nan() || secs <= 0.0 {
+        return None;
+    }
+    let d = Duration::try_from_secs_f64(secs).unwrap_or(NO_TIMEOUT);
+    Some(d.max(Duration::from_nanos(1)))
+}
 
 /// What a hook runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -112,7 +138,9 @@ pub struct HookDefinition {
     pub cwd: Option<String>,
     /// Extra environment variables as written in the file, before template expansion.
     pub env: Vec<(String, String)>,
-    /// How long it may run; the adapter fills in its format's default.
+    /// How long it may run; the adapter fills in its format's default. There is no engine
+    /// ceiling: [`NO_TIMEOUT`] means it is never timed out, and a deadline computed from it
+    /// must use checked arithmetic.
     pub timeout: Duration,
     /// What a failure does.
     pub on_failure: OnFailure,

@@ -26,7 +26,8 @@ pub use crate::{
     binding::Binding,
     codec::{EncodeContext, HookCodec, WireFormat},
     definition::{
-        Delivery, ExecutionMode, HOOK_TIMEOUT_CEILING, HookCommand, HookDefinition, OnFailure,
+        Delivery, ExecutionMode, HookCommand, HookDefinition, NO_TIMEOUT, OnFailure,
+        timeout_from_secs,
     },
     diagnostic::{HookDiagnostic, Severity},
     envelope::{

@@ -429,7 +429,7 @@ fn a_relative_chrys_file_name_starts_from_the_given_folder() {
 #[test]
 fn errors_still_come_first() {
     let w = World::new();
-    let text = "{\"version\": 1, \"hooks\": {\"stop\": [{\"command\": \"./nope.sh\"}, {\"command\": \"b\", \"timeout\": 99999}]}}";
+    let text = "{\"version\": 1, \"hooks\": {\"stop\": [{\"command\": \"./nope.sh\"}, {\"command\": \"b\", \"timeout\": 0}]}}";
     let r = w.check("p/.cursor/hooks.json", text);
     assert!(!r.ok());
     assert!(r.diagnostics[0].is_error(), "{:?}", r.diagnostics);

@@ -162,6 +162,37 @@ async fn hangs_until_killed_at_timeout() {
 }
 
 #[tokio::test]
+async fn timeouts_beyond_any_deadline_neither_overflow_nor_fire() {
+    // No engine ceiling: a timeout that cannot be added to an instant means no deadline.
+    for timeout in [
+        hooks_schema::NO_TIMEOUT,
+        Duration::from_secs(u64::MAX),
+        Duration::from_secs(i64::MAX as u64),
+        Duration::from_secs(86_400 * 365 * 1000),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut i = sh_pid(dir.path(), "sleep 0.1; echo done");
+        i.timeout = timeout;
+        let (out, took) = run(&i, &cfg()).await;
+        assert_eq!(out.exit, ExitInfo::Exited(0), "{timeout:?}");
+        assert!(!out.timed_out, "{timeout:?}");
+        assert_eq!(out.stdout.lossy(), "done\n");
+        assert!(took < BOUND, "took {took:?}");
+        assert_group_gone(pgid(dir.path()), BOUND);
+    }
+}
+
+#[tokio::test]
+async fn a_zero_timeout_times_out_at_once() {
+    // Chrys's NaN timeout becomes zero: the hook is killed before it can finish.
+    let mut i = sh("sleep 30");
+    i.timeout = Duration::ZERO;
+    let (out, took) = run(&i, &cfg()).await;
+    assert!(out.timed_out);
+    assert!(took < BOUND, "took {took:?}");
+}
+
+#[tokio::test]
 async fn timeout_without_grace_sends_sigkill() {
     let dir = tempfile::tempdir().unwrap();
     let mut i = sh_pid(dir.path(), "trap '' TERM; sleep 30");

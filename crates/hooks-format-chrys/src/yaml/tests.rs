@@ -176,3 +176,131 @@ fn tabs_only_where_pyyaml_takes_them() {
         }
     }
 }
+
+#[test]
+fn integers_of_any_size_and_base_are_python_ints() {
+    let big = |s: &str| PyValue::Int(PyInt::Big(s.to_owned()));
+    let i128_max_plus_one = "170141183460469231731687303715884105728";
+    assert_eq!(scalar(i128_max_plus_one), big(i128_max_plus_one));
+    assert_eq!(scalar("0x80000000000000000000000000000000"), big(i128_max_plus_one));
+    assert_eq!(
+        scalar("-0x80000000000000000000000000000000"),
+        PyValue::Int(PyInt::Small(i128::MIN))
+    );
+    assert_eq!(scalar(&format!("0b1{}", "0".repeat(127))), big(i128_max_plus_one));
+    // 2^127 seconds written as minutes and seconds.
+    assert_eq!(scalar("2835686391007820528861455061931401762:8"), big(i128_max_plus_one));
+    assert_eq!(scalar("1:00:00"), PyValue::Int(PyInt::Small(3600)));
+    assert_eq!(scalar("1_800"), PyValue::Int(PyInt::Small(1800)));
+    // PyYAML adds the parts of a sexagesimal float from the last one up.
+    assert_eq!(scalar("190:20:30.15"), PyValue::Float(30.15 + 20.0 * 60.0 + 190.0 * 3600.0));
+}
+
+mod number_properties {
+    //! The number grammars never panic and never overflow: integers of any length in every
+    //! base are exact, floats and sexagesimals of any size are floats (maybe infinite).
+
+    use proptest::prelude::*;
+
+    use crate::{
+        pyval::{PyInt, PyValue},
+        yaml::construct_int,
+    };
+
+    fn as_decimal(v: &PyValue) -> String {
+        match v {
+            PyValue::Int(PyInt::Small(i)) => i.to_string(),
+            PyValue::Int(PyInt::Big(s)) => s.clone(),
+            other => panic!("not an int: {other:?}"),
+        }
+    }
+
+    /// A YAML 1.1 number-like plain scalar: optional sign, a base or sexagesimal or float
+    /// shape, digits and underscores of any length.
+    fn numberish() -> impl Strategy<Value = String> {
+        let digits = |set: &'static str, max: usize| {
+            prop::collection::vec(prop::sample::select(set.chars().collect::<Vec<_>>()), 1..max)
+                .prop_map(|v| v.into_iter().collect::<String>())
+        };
+        (
+            prop::sample::select(vec!["", "-", "+"]),
+            prop_oneof![
+                digits("0123456789_", 80),
+                digits("01_", 200).prop_map(|d| format!("0b{d}")),
+                digits("0123456789abcdefABCDEF_", 80).prop_map(|d| format!("0x{d}")),
+                digits("01234567_", 80).prop_map(|d| format!("0{d}")),
+                (digits("123456789", 40), prop::collection::vec(0u8..60, 1..6))
+                    .prop_map(|(h, p)| { p.iter().fold(h, |acc, x| format!("{acc}:{x}")) }),
+                (digits("0123456789_", 40), digits("0123456789_", 40), any::<i16>())
+                    .prop_map(|(a, b, e)| format!("{a}.{b}e{e:+}")),
+                (
+                    digits("0123456789", 30),
+                    prop::collection::vec(0u8..60, 1..4),
+                    digits("0123456789", 10)
+                )
+                    .prop_map(|(h, p, f)| format!(
+                        "{}.{f}",
+                        p.iter().fold(h, |acc, x| format!("{acc}:{x:02}"))
+                    )),
+                prop::sample::select(vec![".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN"])
+                    .prop_map(str::to_owned),
+            ],
+        )
+            .prop_map(|(sign, body)| format!("{sign}{body}"))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+
+        #[test]
+        fn number_like_scalars_never_panic(text in numberish()) {
+            // Loads as a number, a string or a constructor error; never a panic.
+            let _ = crate::yaml::load(&format!("v: {text}\n"));
+            let _ = crate::yaml::load(&format!("v: !!int {text}\n"));
+            let _ = crate::yaml::load(&format!("v: !!float {text}\n"));
+        }
+
+        #[test]
+        fn any_timeout_seconds_is_a_duration(secs in any::<f64>()) {
+            // Every float a file can hold maps to a timeout without panicking: NaN at once,
+            // huge and infinite values never, the rest exactly.
+            let t = crate::timeout(secs);
+            if secs.is_nan() {
+                prop_assert_eq!(t, std::time::Duration::ZERO);
+            } else if secs > 0.0 && secs < 1.8e19 {
+                prop_assert!((t.as_secs_f64() - secs).abs() <= secs * 1e-9 + 1e-9);
+            } else if secs >= 1.9e19 {
+                prop_assert_eq!(t, hooks_schema::NO_TIMEOUT);
+            }
+        }
+
+        #[test]
+        fn decimal_integers_of_any_length_are_exact(digits in "[1-9][0-9]{0,300}", neg in any::<bool>()) {
+            let text = if neg { format!("-{digits}") } else { digits.clone() };
+            let v = construct_int(&text).expect("an int");
+            prop_assert_eq!(as_decimal(&v), text);
+        }
+
+        #[test]
+        fn every_base_gives_the_same_integer(n in any::<u128>(), extra in 0u32..3) {
+            // Beyond u128 too: append `extra` zero hex digits (times 16 each).
+            let scale = 16u128.checked_pow(extra);
+            let hex = format!("0x{n:x}{}", "0".repeat(extra as usize));
+            let oct = format!("0{n:o}");
+            let bin = format!("0b{n:b}");
+            prop_assert_eq!(as_decimal(&construct_int(&oct).expect("oct")), n.to_string());
+            prop_assert_eq!(as_decimal(&construct_int(&bin).expect("bin")), n.to_string());
+            if let Some(want) = scale.and_then(|s| n.checked_mul(s)) {
+                prop_assert_eq!(as_decimal(&construct_int(&hex).expect("hex")), want.to_string());
+            } else {
+                let v = construct_int(&hex).expect("hex");
+                prop_assert!(matches!(v, PyValue::Int(PyInt::Big(_))));
+            }
+            // Sexagesimal: n = q * 60 + r.
+            if n > 59 {
+                let sexa = format!("{}:{}", n / 60, n % 60);
+                prop_assert_eq!(as_decimal(&construct_int(&sexa).expect("sexa")), n.to_string());
+            }
+        }
+    }
+}

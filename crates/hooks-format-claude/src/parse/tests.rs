@@ -266,8 +266,8 @@ fn strict_rejects_async_gates() {
 }
 
 #[test]
-fn strict_rejects_out_of_range_timeout() {
-    assert_fails_closed("bad-timeout.json", &[HookEvent::SubagentStart], "timeout of 900 s");
+fn strict_rejects_a_timeout_that_is_not_positive() {
+    assert_fails_closed("bad-timeout.json", &[HookEvent::SubagentStart], "timeout of 0 s");
 }
 
 #[test]
@@ -537,5 +537,82 @@ proptest! {
     fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
         let _ = parse(&bytes, Path::new("/s.json"), ClaudeMode::Default);
         let _ = parse(&bytes, Path::new("/s.json"), ClaudeMode::Strict);
+    }
+}
+
+/// One command handler on `PreToolUse` with this `timeout` (JSON text), parsed in default mode.
+fn with_timeout(timeout: &str) -> hooks_schema::ParsedSource {
+    let doc = format!(
+        r#"{{"hooks": {{"PreToolUse": [{{"hooks": [{{"type": "command", "command": "./gate.sh", "timeout": {timeout}}}]}}]}}}}"#
+    );
+    parse(doc.as_bytes(), Path::new("/s.json"), ClaudeMode::Default).expect("loads")
+}
+
+#[test]
+fn timeouts_have_no_engine_ceiling_and_stop_where_claude_codes_timer_does() {
+    use std::time::Duration;
+    for (written, want) in [
+        ("601", Duration::from_secs(601)),
+        ("1200", Duration::from_secs(1200)),
+        ("3600", Duration::from_secs(3600)),
+        ("86400", Duration::from_secs(86_400)),
+        ("0.25", Duration::from_millis(250)),
+        // Claude Code clamps the timer at 2^31-1 ms.
+        ("2147483.647", Duration::from_millis(2_147_483_647)),
+        ("3000000", Duration::from_millis(2_147_483_647)),
+        ("1e300", Duration::from_millis(2_147_483_647)),
+    ] {
+        let parsed = with_timeout(written);
+        assert_eq!(parsed.definitions.len(), 1, "{written}: {:?}", parsed.diagnostics);
+        assert_eq!(parsed.definitions[0].timeout, want, "{written}");
+        assert!(parsed.diagnostics.iter().all(|d| !d.is_error()), "{written}");
+    }
+    for refused in ["0", "-1", "\"5\""] {
+        let parsed = with_timeout(refused);
+        assert!(parsed.definitions.is_empty(), "{refused}");
+    }
+}
+
+#[test]
+fn a_timeout_of_a_thousand_seconds_or_more_hints_at_milliseconds_and_still_runs() {
+    let hint = |parsed: &hooks_schema::ParsedSource| {
+        parsed
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.as_deref() == Some("timeout_milliseconds"))
+            .map(|d| (d.severity, d.message.clone(), d.line))
+            .collect::<Vec<_>>()
+    };
+    assert!(hint(&with_timeout("999")).is_empty());
+    let parsed = with_timeout("5000");
+    assert_eq!(parsed.definitions[0].timeout, std::time::Duration::from_secs(5000));
+    assert_eq!(
+        hint(&parsed),
+        [(
+            hooks_schema::Severity::Warning,
+            "Claude Code reads seconds: this hook may run for 83 minutes; did you mean milliseconds?"
+                .to_owned(),
+            Some(1)
+        )]
+    );
+    assert_eq!(hint(&with_timeout("1000")).len(), 1);
+    // Strict mode takes the hint as a hint, not a violation.
+    let doc = r#"{"hooks": {"version": 1, "PreToolUse": [{"hooks": [{"type": "command", "command": "./gate.sh", "timeout": 30000}]}]}}"#;
+    let strict = parse(doc.as_bytes(), Path::new("/s.json"), ClaudeMode::Strict).expect("loads");
+    assert_eq!(strict.definitions.len(), 1, "{:?}", strict.diagnostics);
+    assert!(strict.diagnostics.iter().all(|d| !d.is_error()), "{:?}", strict.diagnostics);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Any positive JSON number is a timeout Claude Code runs, up to its timer's maximum.
+    #[test]
+    fn any_positive_timeout_loads_within_the_timer_maximum(secs in 1e-300f64..1e300) {
+        let parsed = with_timeout(&format!("{secs:e}"));
+        prop_assert_eq!(parsed.definitions.len(), 1);
+        let t = parsed.definitions[0].timeout;
+        prop_assert!(t <= crate::parse::CLAUDE_TIMER_MAX);
+        prop_assert!(t > std::time::Duration::ZERO);
     }
 }

@@ -9,7 +9,7 @@ use hooks_schema::{
 use hooks_trust::CommandExecutionPosture;
 
 use crate::{
-    HookRegistry, LoadStateKind, ProtectedKind, canonicalize, resolve_timeout, source_id,
+    HookRegistry, LoadStateKind, ProtectedKind, canonicalize, source_id,
     test_support::{abs, active, def, defs, inert, malformed, names, ok, sid, update},
 };
 
@@ -699,30 +699,20 @@ fn a_named_explicit_source_with_no_directory_does_not_activate() {
 }
 
 #[test]
-fn the_timeout_ceiling_as_a_function() {
-    let mut d = def("a", 0, "./a.sh");
-    d.timeout = Duration::from_secs(600);
-    assert_eq!(resolve_timeout(&d), Ok(Duration::from_secs(600)));
-    d.timeout = Duration::from_millis(600_001);
-    let err = resolve_timeout(&d).unwrap_err();
-    assert!(err.is_error());
-    assert_eq!(err.hook_id.as_deref(), Some("a"));
-    assert_eq!(err.code.as_deref(), Some("timeout_above_ceiling"));
-}
-
-#[test]
-fn the_timeout_ceiling_skips_a_definition_and_the_rest_of_the_file_loads() {
-    let mut d = defs(&["ok1", "slow", "ok2"]);
+fn no_timeout_ceiling_every_definition_loads_whatever_its_timeout() {
+    let mut d = defs(&["ok1", "slow", "day", "never"]);
     d[1].timeout = Duration::from_secs(601);
+    d[2].timeout = Duration::from_secs(86_400);
+    d[3].timeout = hooks_schema::NO_TIMEOUT;
     let s = sid(K::RunDelivered, p("run/hooks.json"));
     let mut r = HookRegistry::new();
     r.upsert_source(update(&s, ok(d), None, active()));
     let snap = r.snapshot();
-    assert_eq!(names(&snap.bindings_for(Path::new(P))), ["ok1", "ok2"]);
-    let errors = snap.errors_for(std::slice::from_ref(&s));
-    assert_eq!(errors.len(), 1);
-    assert_eq!(errors[0].hook_id.as_deref(), Some("slow"));
-    assert_eq!(errors[0].source.as_deref(), Some(s.path.as_path()));
+    assert_eq!(names(&snap.bindings_for(Path::new(P))), ["ok1", "slow", "day", "never"]);
+    assert!(snap.errors_for(std::slice::from_ref(&s)).is_empty());
+    let timeouts: Vec<Duration> =
+        snap.bindings_for(Path::new(P)).iter().map(|b| b.definition.timeout).collect();
+    assert_eq!(timeouts[3], hooks_schema::NO_TIMEOUT);
 }
 
 #[test]
