@@ -168,6 +168,8 @@ pub struct HookRuntime {
     explicit_errors: Option<Vec<HookDiagnostic>>,
     user_watch: Option<hooks_watcher::UserWatchFuture>,
     managed_watch: Option<hooks_watcher::UserWatchFuture>,
+    /// The advisories [`HookRuntime::new_advisories`] last returned or kept.
+    shown_advisories: Vec<HookDiagnostic>,
 }
 
 impl HookRuntime {
@@ -199,6 +201,7 @@ impl HookRuntime {
             explicit_errors: None,
             user_watch: None,
             managed_watch: None,
+            shown_advisories: Vec::new(),
         };
         if rt.is_live() {
             let inputs = rt.trust_inputs(CommandExecutionPosture::Unknown);
@@ -437,9 +440,13 @@ impl HookRuntime {
     /// `project_hooks_dormant` (a project Chrys file present but inert because the user has not
     /// enabled project hooks) and its same-id warning between the project and the user's
     /// Chrys files.
+    ///
+    /// They are decided with the pinned posture, or before the pin with the posture read
+    /// through the open windows (the one the pin will take), so a file is reported dormant as
+    /// soon as it is known.
     pub fn advisories(&self) -> Vec<HookDiagnostic> {
         let snap = self.registry.snapshot();
-        let posture = snap.pinned().map_or(CommandExecutionPosture::Unknown, |p| p.posture);
+        let posture = snap.pinned().map_or_else(|| self.command_execution_posture(), |p| p.posture);
         let mut out = hooks_sources::dormant_diagnostics(
             &snap,
             &*self.config.policy,
@@ -447,6 +454,34 @@ impl HookRuntime {
         );
         out.extend(hooks_sources::duplicate_id_diagnostics(&snap));
         out
+    }
+
+    /// The advisories (see [`HookRuntime::advisories`]) that were not current at the last
+    /// call, for the caller to show the user once each: all of them at the first call (start-up),
+    /// then those a reload (a hook file created or changed) or a workspace change (a root
+    /// added, a window's posture) brought. One that went away and comes back is new again.
+    ///
+    /// The runtime prints nothing itself: the `hooks` tool writes these to stderr, `hooks
+    /// serve` sends them as an `advisories` notification, an embedder shows them its way.
+    /// Call it after [`HookRuntime::new`], after each [`HookRuntime::handle`], and whenever
+    /// [`HookRuntime::subscribe`] reports a new snapshot.
+    ///
+    /// ```
+    /// use hooks_app::runtime::{HookRuntime, RuntimeConfig};
+    /// use hooks_trust::Surface;
+    ///
+    /// let mut rt = HookRuntime::new(RuntimeConfig::new(Surface::Desktop));
+    /// for advisory in rt.new_advisories() {
+    ///     eprintln!("{advisory}");
+    /// }
+    /// assert!(rt.new_advisories().is_empty(), "each advisory is handed out once");
+    /// ```
+    pub fn new_advisories(&mut self) -> Vec<HookDiagnostic> {
+        let current = self.advisories();
+        let fresh =
+            current.iter().filter(|d| !self.shown_advisories.contains(d)).cloned().collect();
+        self.shown_advisories = current;
+        fresh
     }
 
     /// The revision the run was pinned at, if it was.

@@ -124,6 +124,15 @@ pub fn build(args: &RuntimeArgs, wait_for_watch: bool) -> Result<Built> {
     })
 }
 
+/// Writes the advisories the runtime has not handed out yet (Chrys's dormant project files,
+/// same-id hooks across files) to stderr, one line each: every command that builds a runtime
+/// calls it once built, and `hooks watch` again after each snapshot.
+pub fn warn_new_advisories(runtime: &mut HookRuntime) {
+    for d in runtime.new_advisories() {
+        eprintln!("{d}");
+    }
+}
+
 /// The user's effective opt-in to Chrys project hooks: `--enable-project-hooks` forces it on;
 /// otherwise `project.hooks_enabled` from the user's own Chrys settings document decides;
 /// otherwise off.

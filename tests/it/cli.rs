@@ -537,6 +537,65 @@ fn the_runtime_folder_is_the_engines_own_as_the_dispatch_spec_says() {
     assert_eq!(written, ["hooks.yaml"], "nothing is written beside the Chrys hooks file");
 }
 
+/// Chrys's `project_hooks_dormant` notice reaches the user of the command-line tool on stderr
+/// from every command that builds a runtime, once each, and not when the user opted in.
+#[test]
+fn every_runtime_command_warns_on_stderr_about_a_dormant_project_chrys_file() {
+    let d = TestDir::new();
+    d.write(".chrys/hooks/hooks.yaml", CHRYS_BLOCK);
+    d.script(".chrys/hooks/block.sh", CHRYS_BLOCK_SH);
+    d.write("session.jsonl", "");
+    let cfg = TestDir::new();
+    let cfgp = cfg.path().to_str().unwrap();
+    let file = d.path().canonicalize().unwrap().join(".chrys/hooks/hooks.yaml");
+    let common = ["--root", ".", "--config-dir", cfgp, "--surface", "tui"];
+    let commands: [&[&str]; 6] = [
+        &["list"],
+        &["fire", "after_turn", "--payload", "-"],
+        &["replay", "session.jsonl"],
+        &["guard", "README.md"],
+        &["watch", "--count", "1"],
+        &["serve", "--stdio"],
+    ];
+    let run = |cmd: &[&str]| {
+        let stdin = if cmd[0] == "serve" { "" } else { "{}" };
+        let o = hooks_in(d.path(), &[cmd, &common].concat(), stdin);
+        assert!(matches!(code(&o), 0 | 2), "{cmd:?}: {}{}", stdout(&o), stderr(&o));
+        o
+    };
+    for cmd in commands {
+        let o = run(cmd);
+        let warnings: Vec<&str> = std::str::from_utf8(&o.stderr)
+            .unwrap()
+            .lines()
+            .filter(|l| l.contains("project.hooks_enabled"))
+            .collect();
+        assert_eq!(warnings.len(), 1, "{cmd:?}: {}", stderr(&o));
+        assert!(
+            warnings[0].contains(&format!("{}: warning: Found project hooks", file.display())),
+            "{cmd:?}: {}",
+            warnings[0]
+        );
+        if cmd[0] == "serve" {
+            // And as a notification, after `hello`.
+            let lines = json_lines(&o);
+            assert_eq!(lines[0]["method"], "hello", "{}", stdout(&o));
+            let notes: Vec<&Value> = lines.iter().filter(|l| l["method"] == "advisories").collect();
+            assert_eq!(notes.len(), 1, "{}", stdout(&o));
+            let advisory = &notes[0]["params"]["advisories"][0];
+            assert_eq!(advisory["code"], "project_hooks_dormant", "{advisory}");
+            assert_eq!(advisory["source"].as_str(), file.to_str(), "{advisory}");
+        }
+    }
+    // Opted in: the file runs and nothing is said.
+    cfg.write(".chrys/settings.yaml", "project:\n  hooks_enabled: true\n");
+    for cmd in commands {
+        let o = run(cmd);
+        assert!(!stderr(&o).contains("project.hooks_enabled"), "{cmd:?}: {}", stderr(&o));
+        assert!(!stdout(&o).contains("\"advisories\""), "{cmd:?}: {}", stdout(&o));
+    }
+}
+
 /// Runs `hooks <args>` in `cwd` as [`hooks_in`] does, with `PATH` set to `path` only.
 fn hooks_with_path(cwd: &Path, args: &[&str], path: &Path) -> Output {
     let exe = std::env::current_exe().expect("test binary");

@@ -453,6 +453,60 @@ async fn a_pending_job_of_a_deleted_project_file_never_runs_another_projects_sam
     assert_eq!(std::fs::read_to_string(&ran_b).unwrap(), "ran\n");
 }
 
+const CHRYS_NOTIFY: &str =
+    "hooks:\n  - id: notify\n    event: after_turn\n    run: {type: shell, shell: 'true'}\n";
+
+/// The paths named by the `project_hooks_dormant` advisories in `advisories`.
+fn dormant_files(advisories: &[hooks_schema::HookDiagnostic]) -> Vec<PathBuf> {
+    advisories
+        .iter()
+        .filter(|d| d.code.as_deref() == Some("project_hooks_dormant"))
+        .map(|d| d.source.clone().expect("the advisory names the file"))
+        .collect()
+}
+
+/// Chrys shows its `project_hooks_dormant` notice at start-up, on reload and on a workspace
+/// change; the runtime hands each such advisory to its caller once, through
+/// `new_advisories`, and prints nothing itself.
+#[test]
+fn dormant_project_files_reach_the_caller_at_start_up_on_reload_and_on_a_workspace_change() {
+    let (a, b, c) = (TestDir::new(), TestDir::new(), TestDir::new());
+    let a_file = a.write(".chrys/hooks/hooks.yaml", CHRYS_NOTIFY);
+    c.write(".chrys/hooks/hooks.yaml", CHRYS_NOTIFY);
+    let canonical = |p: &std::path::Path| p.canonicalize().unwrap();
+    let mut rt = runtime(Surface::Desktop);
+    crate::support::detect_root(&mut rt, a.path());
+    // Start-up: the file found while the runtime was built.
+    assert_eq!(dormant_files(&rt.new_advisories()), [canonical(&a_file)]);
+    assert!(rt.new_advisories().is_empty(), "each advisory is handed out once");
+    assert_eq!(dormant_files(&rt.advisories()), [canonical(&a_file)], "it still holds");
+    // A workspace change to a repository without a Chrys file brings nothing.
+    crate::support::detect_root(&mut rt, b.path());
+    assert!(rt.new_advisories().is_empty());
+    // A reload: the file appears in the watched repository.
+    let events = rt.subscribe();
+    let b_file = b.write(".chrys/hooks/hooks.yaml", CHRYS_NOTIFY);
+    wait_until(&rt, &events, |rt| rt.advisories().len() == 2);
+    assert_eq!(dormant_files(&rt.new_advisories()), [canonical(&b_file)]);
+    // A workspace change to a repository that has one.
+    crate::support::detect_root(&mut rt, c.path());
+    let c_file = canonical(&c.path().join(".chrys/hooks/hooks.yaml"));
+    assert_eq!(dormant_files(&rt.new_advisories()), [c_file]);
+    // Gone, then back: reported again.
+    std::fs::remove_file(&b_file).unwrap();
+    wait_until(&rt, &events, |rt| rt.advisories().len() == 2);
+    assert!(rt.new_advisories().is_empty());
+    b.write(".chrys/hooks/hooks.yaml", CHRYS_NOTIFY);
+    wait_until(&rt, &events, |rt| rt.advisories().len() == 3);
+    assert_eq!(dormant_files(&rt.new_advisories()), [canonical(&b_file)]);
+    // With the user's opt-in nothing is dormant.
+    let mut config = RuntimeConfig::new(Surface::Desktop);
+    config.user_enables_project_hooks = true;
+    let mut opted_in = HookRuntime::new(config);
+    crate::support::detect_root(&mut opted_in, a.path());
+    assert!(opted_in.new_advisories().is_empty());
+}
+
 #[test]
 fn user_scope_files_are_watched_and_reloaded_like_project_files() {
     let home = TestDir::new();

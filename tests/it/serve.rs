@@ -893,6 +893,11 @@ impl Schemas {
             {
                 errors.push(format!("{at}: more than {max} items"));
             }
+            if let Some(min) = s.get("minItems").and_then(Value::as_u64)
+                && (arr.len() as u64) < min
+            {
+                errors.push(format!("{at}: fewer than {min} items"));
+            }
         }
         if let Some(n) = v.as_f64() {
             if let Some(min) = s.get("minimum").and_then(Value::as_f64)
@@ -907,6 +912,47 @@ impl Schemas {
             }
         }
     }
+}
+
+const CHRYS_NOTIFY: &str =
+    "hooks:\n  - id: notify\n    event: after_turn\n    run: {type: shell, shell: 'true'}\n";
+
+/// The files named by an `advisories` notification's dormant-project advisories.
+fn dormant_in(notification: &Value) -> Vec<String> {
+    notification["params"]["advisories"]
+        .as_array()
+        .expect("advisories")
+        .iter()
+        .filter(|a| a["code"] == "project_hooks_dormant")
+        .map(|a| a["source"].as_str().expect("source").to_owned())
+        .collect()
+}
+
+/// Chrys's dormant-project notice as a serve notification: at start-up, after a workspace
+/// change (`add_root`), after a reload (the file created in a watched root), once each.
+#[test]
+fn dormant_project_files_are_notified_at_start_up_on_a_workspace_change_and_on_reload() {
+    let (a, b, c) = (TestDir::new(), TestDir::new(), TestDir::new());
+    a.write(".chrys/hooks/hooks.yaml", CHRYS_NOTIFY);
+    c.write(".chrys/hooks/hooks.yaml", CHRYS_NOTIFY);
+    let file =
+        |d: &TestDir| canonical(d.path()).join(".chrys/hooks/hooks.yaml").display().to_string();
+    let mut rt = HookRuntime::new(RuntimeConfig::new(Surface::Desktop));
+    crate::support::detect_root(&mut rt, a.path());
+    let mut s = Server::start(rt);
+    // Start-up.
+    assert_eq!(dormant_in(&s.notification("advisories")), [file(&a)]);
+    // A workspace change to a repository without a Chrys file, then the file appears.
+    let r = s.call(1, "add_root", json!({ "root": b.path() }));
+    assert_eq!(r["watching"], true, "{r}");
+    b.write(".chrys/hooks/hooks.yaml", CHRYS_NOTIFY);
+    assert_eq!(dormant_in(&s.notification("advisories")), [file(&b)]);
+    // A workspace change to a repository with one.
+    s.call(2, "add_root", json!({ "root": c.path() }));
+    assert_eq!(dormant_in(&s.notification("advisories")), [file(&c)]);
+    s.call(3, "shutdown", json!({}));
+    let rest = s.rest();
+    assert!(rest.iter().all(|m| m["method"] != "advisories"), "each is sent once: {rest:?}");
 }
 
 #[test]

@@ -110,6 +110,7 @@ pub fn run(a: &FireArgs, colour: bool) -> Result<u8> {
     let event = parse_event(&a.event)?;
     let mut envelope = read_envelope(event, a.payload.as_deref())?;
     let mut built = setup::build(&a.runtime, false)?;
+    setup::warn_new_advisories(&mut built.runtime);
     let cwd = a
         .cwd
         .clone()

@@ -28,6 +28,7 @@ pub fn command_text(c: &HookCommand) -> String {
 /// Runs `hooks list`.
 pub fn run(a: &ListArgs, colour: bool) -> Result<u8> {
     let mut built = setup::build(&a.runtime, false)?;
+    setup::warn_new_advisories(&mut built.runtime);
     built.runtime.pin_for_run()?;
     let snap = built.runtime.snapshot();
     let failed = !built.explicit_errors.is_empty()

@@ -224,6 +224,7 @@ pub fn run(a: &ReplayArgs, colour: bool) -> Result<u8> {
         .with_context(|| format!("cannot read the session {}", a.session.display()))?;
     let session = parse_session(&text);
     let mut built = setup::build(&a.runtime, false)?;
+    setup::warn_new_advisories(&mut built.runtime);
     let recorded_cwd = session.steps.iter().find_map(|s| match s {
         ReplayStep::Prompt(e) | ReplayStep::Event(e) | ReplayStep::ToolCall { pre: e, .. } => {
             e.cwd.clone()

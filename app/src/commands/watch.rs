@@ -34,7 +34,7 @@ fn line(snap: &RegistrySnapshot, as_json: bool) -> String {
 
 /// Runs `hooks watch` until interrupted (or `--count` snapshots were printed).
 pub fn run(a: &WatchArgs) -> Result<u8> {
-    let built = setup::build(&a.runtime, true)?;
+    let mut built = setup::build(&a.runtime, true)?;
     let events = built.runtime.subscribe();
     let mut out = std::io::stdout().lock();
     let mut printed = 0u64;
@@ -49,10 +49,13 @@ pub fn run(a: &WatchArgs) -> Result<u8> {
         printed += 1;
         Ok(a.count.is_some_and(|n| printed >= n))
     };
+    setup::warn_new_advisories(&mut built.runtime);
     if emit(&mut out, &built.runtime.snapshot())? {
         return Ok(0);
     }
     while events.recv().is_ok() {
+        // A reload or a root's files may bring a dormant project file: said before the line.
+        setup::warn_new_advisories(&mut built.runtime);
         if emit(&mut out, &built.runtime.snapshot())? {
             break;
         }

@@ -223,9 +223,23 @@ type Pending = Pin<Box<dyn Future<Output = Option<Vec<u8>>> + Send>>;
 
 /// What the reader thread (and a failing stdout) hand the runtime actor, in arrival order.
 enum ActorMsg {
-    Request { id: Value, req: Request, permit: Permit },
-    Continue { id: Value, fut: Pending, permit: Permit },
-    Shutdown { id: Option<Value>, grace: Duration },
+    Request {
+        id: Value,
+        req: Request,
+        permit: Permit,
+    },
+    Continue {
+        id: Value,
+        fut: Pending,
+        permit: Permit,
+    },
+    Shutdown {
+        id: Option<Value>,
+        grace: Duration,
+    },
+    /// The registry published: look for advisories a reload brought. Coalesced: the
+    /// forwarder sends one while none is waiting (the flag in the message).
+    Refresh(Arc<AtomicBool>),
 }
 
 /// Whether a request changes the runtime's state (and so is counted for the ordering point).
@@ -270,7 +284,7 @@ where
             .spawn(move || writer_loop(&out_rx, &sink, &latest))?
     };
     let stop = Arc::new(AtomicBool::new(false));
-    spawn_forwarder(runtime.subscribe(), out.clone(), latest, Arc::clone(&stop))?;
+    spawn_forwarder(runtime.subscribe(), out.clone(), latest, Arc::clone(&stop), actor_tx.clone())?;
     let applied = Arc::new(AtomicU64::new(0));
     let permits = Permits::new(options.max_in_flight);
     let reader = Reader {
@@ -516,7 +530,9 @@ fn spawn_forwarder(
     out: Outbound,
     latest: LatestChange,
     stop: Arc<AtomicBool>,
+    actor: mpsc::UnboundedSender<ActorMsg>,
 ) -> io::Result<()> {
+    let refresh = Arc::new(AtomicBool::new(false));
     thread::Builder::new().name("hooks-serve-events".into()).spawn(move || {
         while !stop.load(Ordering::Relaxed) {
             match rx.recv_timeout(Duration::from_millis(100)) {
@@ -529,6 +545,12 @@ fn spawn_forwarder(
                         .is_some();
                     if !waiting {
                         let _ = out.0.send(Out::SnapshotChanged);
+                    }
+                    // The runtime's task owns the runtime: it decides what the new snapshot
+                    // brings to say (a reload that created a dormant project file). One
+                    // waiting refresh covers any number of snapshots.
+                    if !refresh.swap(true, Ordering::AcqRel) {
+                        let _ = actor.send(ActorMsg::Refresh(Arc::clone(&refresh)));
                     }
                 }
                 Err(std_mpsc::RecvTimeoutError::Timeout) => {}
@@ -580,6 +602,8 @@ async fn actor_loop(
 ) {
     let fire = runtime.fire_handle();
     let mut inflight = InFlight { tasks: JoinSet::new(), ids: HashMap::new() };
+    // What the runtime found while it was built (start-up).
+    send_advisories(&mut runtime, &out);
     loop {
         tokio::select! {
             biased;
@@ -595,7 +619,13 @@ async fn actor_loop(
                         // Published after the change is visible to the fire handle: the
                         // reader thread starts fires itself only once this catches up.
                         applied.fetch_add(1, Ordering::Release);
+                        // A workspace change (a root, a window's posture) may bring some.
+                        send_advisories(&mut runtime, &out);
                     }
+                }
+                Some(ActorMsg::Refresh(waiting)) => {
+                    waiting.store(false, Ordering::Release);
+                    send_advisories(&mut runtime, &out);
                 }
                 Some(ActorMsg::Continue { id, fut, permit }) => {
                     let reply = Reply { out: out.clone(), permit };
@@ -612,6 +642,20 @@ async fn actor_loop(
             },
         }
     }
+}
+
+/// Sends the advisories the runtime has not handed out yet (Chrys's dormant project files,
+/// same-id hooks across files) as one `advisories` notification, and logs each to stderr.
+fn send_advisories(runtime: &mut HookRuntime, out: &Outbound) {
+    let fresh = runtime.new_advisories();
+    if fresh.is_empty() {
+        return;
+    }
+    for d in &fresh {
+        eprintln!("hooks serve: {d}");
+    }
+    let list: Vec<Value> = fresh.iter().map(render::diagnostic).collect();
+    out.send(&notification("advisories", json!({ "advisories": list })));
 }
 
 async fn shutdown(
