@@ -1,4 +1,5 @@
-//! Tests of the server's writer side: snapshot changes are coalesced for a slow client.
+//! Tests of the server's writer side: snapshot changes are coalesced for a slow client, and so
+//! are the refreshes that look for new advisories.
 
 use std::{
     io::{self, Write},
@@ -11,7 +12,7 @@ use hooks_schema::{Generation, Revision};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::{LatestChange, Outbound, Sink, spawn_forwarder, writer_loop};
+use super::{ActorMsg, LatestChange, Outbound, Sink, spawn_forwarder, writer_loop};
 
 /// A stdout the test can read back.
 #[derive(Clone, Default)]
@@ -43,7 +44,9 @@ fn snapshot_changes_queued_for_a_slow_client_are_written_once_with_the_latest() 
     let latest = LatestChange::default();
     let (events_tx, events_rx) = std_mpsc::channel();
     let stop = Arc::new(AtomicBool::new(false));
-    spawn_forwarder(events_rx, out.clone(), Arc::clone(&latest), Arc::clone(&stop)).unwrap();
+    let (refresh_tx, mut refresh_rx) = mpsc::unbounded_channel();
+    spawn_forwarder(events_rx, out.clone(), Arc::clone(&latest), Arc::clone(&stop), refresh_tx)
+        .unwrap();
 
     // 100 changes while the writer is not writing (the client is not reading).
     let (mut generation, mut revision) = (Generation::ZERO, Revision::ZERO);
@@ -71,4 +74,12 @@ fn snapshot_changes_queued_for_a_slow_client_are_written_once_with_the_latest() 
     assert_eq!(lines[0]["params"]["revision"], 50);
     // Nothing was left waiting.
     assert!(latest.lock().unwrap().is_none());
+    // The runtime's task was asked once to look for advisories: one waiting refresh covers
+    // every change until it is handled.
+    let mut refreshes = 0;
+    while let Ok(msg) = refresh_rx.try_recv() {
+        assert!(matches!(msg, ActorMsg::Refresh(_)));
+        refreshes += 1;
+    }
+    assert_eq!(refreshes, 1);
 }
