@@ -4,6 +4,7 @@
 
 mod claude_e2e;
 mod claude_policy;
+mod claude_protocol;
 mod cli;
 mod concurrency;
 mod cursor_e2e;

@@ -76,9 +76,28 @@ fn is_strict(hook: &HookDefinition) -> bool {
     hook.native.get(NATIVE_STRICT) == Some(&Value::Bool(true))
 }
 
-/// Shell metacharacters that make a textual substitution into a command line unsafe.
-fn shell_unsafe(s: &str) -> bool {
-    s.chars().any(|c| matches!(c, '$' | '`' | '"' | '\'' | '\\' | '\n' | '\r'))
+/// The placeholder for the project directory in commands.
+const PROJECT_DIR_PLACEHOLDER: &str = "${CLAUDE_PROJECT_DIR}";
+
+/// A shell command as it is handed to its shell: never with the project directory pasted in.
+///
+/// Claude Code 2.1.x leaves `${CLAUDE_PROJECT_DIR}` in a shell command as written and sets
+/// the variable in the hook's environment, so the shell expands it (checked with the real CLI:
+/// `'${CLAUDE_PROJECT_DIR}'` in single quotes reaches the hook literally, and a project root
+/// named `proj;touch X;` runs no `touch`). A directory name can therefore never become shell
+/// code. PowerShell reads `${NAME}` as its own variable, so there the placeholder becomes
+/// `${env:CLAUDE_PROJECT_DIR}`, as Claude Code rewrites it.
+fn shell_script(script: &str, shell: Option<&str>) -> String {
+    let powershell = shell.is_some_and(|s| {
+        let name = Path::new(s).file_name().and_then(|n| n.to_str()).unwrap_or(s);
+        let name = name.strip_suffix(".exe").unwrap_or(name).to_ascii_lowercase();
+        name == "powershell" || name == "pwsh"
+    });
+    if powershell {
+        script.replace(PROJECT_DIR_PLACEHOLDER, "${env:CLAUDE_PROJECT_DIR}")
+    } else {
+        script.to_owned()
+    }
 }
 
 /// Builds the stdin document Claude Code sends for `envelope`.
@@ -250,15 +269,14 @@ impl HookCodec for ClaudeCodec {
             serde_json::to_vec(&body).map_err(|e| format!("cannot encode the hook input: {e}"))?;
         let project_dir: &Path = ctx.project_dir.unwrap_or(ctx.working_dir);
         let pd = project_dir.display().to_string();
-        let expand = |s: &str| s.replace("${CLAUDE_PROJECT_DIR}", &pd);
+        // Exec-form words are substituted as plain strings: no shell ever parses them.
+        let expand = |s: &str| s.replace(PROJECT_DIR_PLACEHOLDER, &pd);
         let program = match &hook.command {
             HookCommand::Exec { program, args } => Program::Exec {
                 argv: std::iter::once(program).chain(args).map(|a| expand(a)).collect(),
             },
             HookCommand::Shell { script, shell } => Program::Shell {
-                // Substituted as Claude Code does, unless the path holds shell metacharacters:
-                // then the shell expands the variable from the environment instead.
-                script: if shell_unsafe(&pd) { script.clone() } else { expand(script) },
+                script: shell_script(script, shell.as_deref()),
                 shell: shell.clone(),
             },
             HookCommand::Script { path, args } => Program::Exec {

@@ -316,22 +316,49 @@ fn exec_form_runs_without_a_shell_and_expands_the_project_dir() {
 }
 
 #[test]
-fn shell_form_leaves_unsafe_project_dirs_to_the_shell() {
+fn shell_form_never_pastes_the_project_dir_into_the_script() {
+    // Claude Code 2.1.x sets `CLAUDE_PROJECT_DIR` and lets the shell expand it: the script is
+    // handed over as written, whatever the directory is called.
     let def = definition(
         "Stop",
-        json!({"type": "command", "command": "\"${CLAUDE_PROJECT_DIR}\"/x.sh"}),
+        json!({"type": "command", "command": "cat ${CLAUDE_PROJECT_DIR}/x; echo \"${CLAUDE_PROJECT_DIR}\""}),
         ClaudeMode::Default,
     );
     let src = source();
     let env = Envelope::new(HookEvent::Stop);
-    let inv =
-        def.codec.encode(&def, &env, &ctx(&src, Some(Path::new("/p/$(reboot)")))).expect("encodes");
+    for dir in ["/p/proj;touch X;", "/p/$(reboot)", "/p q", "/plain"] {
+        let inv = def.codec.encode(&def, &env, &ctx(&src, Some(Path::new(dir)))).expect("encodes");
+        assert_eq!(
+            inv.program,
+            Program::Shell {
+                script: "cat ${CLAUDE_PROJECT_DIR}/x; echo \"${CLAUDE_PROJECT_DIR}\"".into(),
+                shell: None
+            },
+            "{dir}"
+        );
+        assert!(inv.env.contains(&("CLAUDE_PROJECT_DIR".to_owned(), dir.to_owned())), "{dir}");
+    }
+}
+
+#[test]
+fn powershell_reads_the_project_dir_from_its_environment() {
+    let def = definition(
+        "Stop",
+        json!({"type": "command", "command": "& \"${CLAUDE_PROJECT_DIR}/x.ps1\"", "shell": "powershell"}),
+        ClaudeMode::Default,
+    );
+    let src = source();
+    let inv = def
+        .codec
+        .encode(&def, &Envelope::new(HookEvent::Stop), &ctx(&src, Some(Path::new("/p';x;'"))))
+        .expect("encodes");
     assert_eq!(
         inv.program,
-        Program::Shell { script: "\"${CLAUDE_PROJECT_DIR}\"/x.sh".into(), shell: None }
+        Program::Shell {
+            script: "& \"${env:CLAUDE_PROJECT_DIR}/x.ps1\"".into(),
+            shell: Some("powershell".into())
+        }
     );
-    let inv = def.codec.encode(&def, &env, &ctx(&src, Some(Path::new("/p q")))).expect("encodes");
-    assert_eq!(inv.program, Program::Shell { script: "\"/p q\"/x.sh".into(), shell: None });
 }
 
 #[test]
