@@ -67,3 +67,46 @@ fn a_project_root_named_like_shell_code_never_runs_as_shell_code() {
     let canonical = hooks_registry::canonicalize(&root).expect("canonical").into_path_buf();
     assert_eq!(seen, format!("{}\n${{CLAUDE_PROJECT_DIR}}\n", canonical.display()));
 }
+
+/// Answers by the command it gates, the way the real CLI was probed (see the spec).
+const PROBE: &str = r#"#!/bin/sh
+input=$(cat)
+deny='{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"json reason"}}'
+case "$input" in
+  *exit1json*) echo "$deny"; echo "stderr text" >&2; exit 1 ;;
+  *exit3json*) echo "$deny"; exit 3 ;;
+  *exit2json*) echo "$deny"; echo "stderr reason" >&2; exit 2 ;;
+  *exit2plain*) echo "stderr reason" >&2; exit 2 ;;
+  *exit1plain*) echo "stderr text" >&2; exit 1 ;;
+  *noise*) echo "noise first"; echo "$deny"; exit 0 ;;
+  *array*) echo "[$deny]"; exit 0 ;;
+esac
+exit 0
+"#;
+
+/// Exit codes and JSON answers read as Claude Code 2.1.x reads them: a valid JSON answer
+/// counts on every exit code, exit code 2 keeps a blocking answer's own reason, and stdout
+/// that does not start with `{` is plain text (never a deny).
+#[test]
+fn exit_codes_and_json_answers_are_read_as_claude_code_reads_them() {
+    let dir = TestDir::new();
+    let root = dir.path();
+    dir.script("hooks/probe.sh", PROBE);
+    dir.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/hooks/probe.sh"}]}]}}"#,
+    );
+    for (command, code, reason) in [
+        ("exit1json", 2, Some("json reason")),
+        ("exit3json", 2, Some("json reason")),
+        ("exit2json", 2, Some("json reason")),
+        ("exit2plain", 2, Some("stderr reason")),
+        ("exit1plain", 0, None),
+        ("noise", 0, None),
+        ("array", 0, None),
+    ] {
+        let (got, report, stderr) = fire_bash(root, command);
+        assert_eq!(got, code, "{command}: {report}\n{stderr}");
+        assert_eq!(report["verdict"]["reason"].as_str(), reason, "{command}: {report}");
+    }
+}

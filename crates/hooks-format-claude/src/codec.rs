@@ -364,6 +364,37 @@ struct Output {
     notes: Vec<String>,
 }
 
+impl Output {
+    /// Whether the answer blocks on its own (`decision: block`, or `permissionDecision: deny`),
+    /// the test Claude Code applies to a JSON answer given with exit code 2.
+    fn blocks(&self) -> bool {
+        self.decision.as_deref() == Some("block")
+            || self.specific.get("permissionDecision").and_then(Value::as_str) == Some("deny")
+    }
+
+    /// The answer as Claude Code rewrites it for exit code 2: a block with `reason`, the
+    /// answer's other fields kept (on `PreToolUse` only `additionalContext` of its
+    /// `hookSpecificOutput`).
+    fn into_block(mut self, native: NativeEvent, reason: String) -> Output {
+        if native == NativeEvent::PreToolUse {
+            let mut specific = Map::new();
+            specific.insert("hookEventName".into(), Value::String(native.as_str().to_owned()));
+            specific.insert("permissionDecision".into(), Value::String("deny".to_owned()));
+            specific.insert("permissionDecisionReason".into(), Value::String(reason));
+            if self.specific.get("hookEventName").and_then(Value::as_str) == Some(native.as_str())
+                && let Some(c) = self.specific.get("additionalContext")
+            {
+                specific.insert("additionalContext".into(), c.clone());
+            }
+            self.specific = specific;
+        } else {
+            self.decision = Some("block".to_owned());
+            self.reason = Some(reason);
+        }
+        self
+    }
+}
+
 const TOP_KEYS: [&str; 9] = [
     "continue",
     "stopReason",
@@ -435,27 +466,48 @@ impl Policy {
         let stdout = outcome.stdout.lossy();
         let stderr = outcome.stderr.lossy();
         let json_out = stdout.trim_start().starts_with('{');
+        if self.strict
+            && self.gated
+            && matches!(outcome.exit, ExitInfo::Exited(0))
+            && std::str::from_utf8(&outcome.stdout.bytes).is_err()
+        {
+            // Read lossily, binary bytes inside a JSON string would pass unnoticed.
+            return self.failure("the output is not UTF-8 text".to_owned());
+        }
         match &outcome.exit {
             ExitInfo::NotStarted(f) => self.failure(format!("could not start: {}", f.message)),
             ExitInfo::Signaled(s) => self.failure(format!("killed by signal {s}")),
             ExitInfo::Exited(2) => {
-                let json_reason = if json_out {
-                    read_output(&stdout).ok().and_then(|o| {
-                        o.specific
-                            .get("permissionDecisionReason")
-                            .and_then(Value::as_str)
-                            .map(str::to_owned)
-                            .or(o.reason)
-                    })
+                // Claude Code 2.1.x reads a valid JSON answer on exit code 2 too: when the
+                // answer itself blocks, it stands as written (its reason wins); otherwise the
+                // answer is turned into a block whose reason is stderr.
+                let answer = if json_out && !outcome.stdout.truncated {
+                    read_output(&stdout).ok()
                 } else {
                     None
                 };
-                // stderr is exit code 2's own channel; a JSON reason only fills in for it.
                 let reason = Some(stderr.trim().to_owned())
                     .filter(|s| !s.is_empty())
-                    .or(json_reason)
                     .unwrap_or_else(|| "blocked by hook (exit code 2)".to_owned());
-                self.block(cap_text(&reason))
+                // An answer that fails validation is no answer: the exit code alone blocks.
+                let valid = |v: HookVerdict| {
+                    if v.failure.is_some() { self.block(cap_text(&reason)) } else { v }
+                };
+                match answer {
+                    Some(out) if out.blocks() => valid(self.apply(out)),
+                    Some(out) => valid(self.apply(out.into_block(self.native, cap_text(&reason)))),
+                    None => self.block(cap_text(&reason)),
+                }
+            }
+            ExitInfo::Exited(code) if self.strict && self.gated && *code != 0 => {
+                // The deny-only contract speaks through exit codes 0 and 2 only: any other
+                // code is a failure, whatever the hook printed.
+                let detail = stderr.trim();
+                self.failure(if detail.is_empty() {
+                    format!("exited with status code {code}")
+                } else {
+                    format!("exited with status code {code}: {}", cap_text(detail))
+                })
             }
             ExitInfo::Exited(code) => {
                 if json_out && !outcome.stdout.truncated {
@@ -481,6 +533,14 @@ impl Policy {
                 let mut v = HookVerdict::no_opinion();
                 if text.is_empty() {
                     return v;
+                }
+                if self.strict && self.gated {
+                    // Under the deny-only contract an answer is silence or one JSON object:
+                    // plain text, an array, text before the JSON or binary output is not one.
+                    return self.failure(
+                        "the output is not a valid response (silence or one JSON object)"
+                            .to_owned(),
+                    );
                 }
                 if matches!(self.native, NativeEvent::UserPromptSubmit | NativeEvent::SessionStart)
                 {

@@ -174,6 +174,24 @@ fn pre_tool(mode: ClaudeMode) -> HookDefinition {
 }
 
 #[test]
+fn strict_binary_output_denies_even_inside_a_json_string() {
+    let def = pre_tool(ClaudeMode::Strict);
+    let env = Envelope::new(HookEvent::PreToolUse);
+    for stdout in [&b"\x00\xff\xfe"[..], &b"{\"systemMessage\": \"\xff\"}"[..]] {
+        let mut o = outcome(ExitInfo::Exited(0), "", "");
+        o.stdout = CapturedOutput::whole(stdout.to_vec());
+        let v = def.codec.decode(&def, &env, &o);
+        assert_eq!(v.decision, Some(Decision::Deny), "{stdout:?}: {v:?}");
+        assert_eq!(v.failure.as_deref(), Some("the output is not UTF-8 text"));
+    }
+    // In default mode the same bytes are read lossily, as Claude Code reads them.
+    let def = pre_tool(ClaudeMode::Default);
+    let mut o = outcome(ExitInfo::Exited(0), "", "");
+    o.stdout = CapturedOutput::whole(b"\x00\xff\xfe".to_vec());
+    assert_eq!(def.codec.decode(&def, &env, &o).decision, None);
+}
+
+#[test]
 fn exit_two_blocks_even_when_json_allows() {
     let def = pre_tool(ClaudeMode::Default);
     let allow =
@@ -394,7 +412,9 @@ proptest! {
             // Deny-only: a strict hook never allows or rewrites.
             prop_assert_ne!(v.decision, Some(Decision::Allow));
             prop_assert!(v.rewrite.is_none());
-            if timed_out || code == 2 {
+            // Every failure denies: a timeout, any exit code but 0, and at exit 0 any output
+            // that is neither silence nor one JSON object.
+            if timed_out || code != 0 || !(stdout.trim().is_empty() || stdout.trim_start().starts_with('{')) {
                 prop_assert_eq!(v.decision, Some(Decision::Deny));
             }
         }
