@@ -70,6 +70,9 @@ pub struct RuntimeConfig {
     pub user_shell: Option<String>,
     /// The embedding agent's version.
     pub agent_version: Option<String>,
+    /// The user's home: the guard reads an edited path spelled `~/…` there (without it such
+    /// a path is refused).
+    pub home_dir: Option<PathBuf>,
 }
 
 impl RuntimeConfig {
@@ -94,6 +97,7 @@ impl RuntimeConfig {
             config_dir: None,
             user_shell: None,
             agent_version: None,
+            home_dir: None,
         }
     }
 }
@@ -191,6 +195,7 @@ impl HookRuntime {
             },
             session_env: Arc::new(Mutex::new(Vec::new())),
             guard: Arc::new(Mutex::new(None)),
+            home: config.home_dir.clone(),
         };
         let rt = HookRuntime {
             config,
@@ -522,6 +527,8 @@ pub struct FireHandle {
     session_env: Arc<Mutex<Vec<(String, String)>>>,
     /// The guard's protected set, rebuilt when the snapshot's generation moves.
     guard: Arc<Mutex<Option<Arc<ProtectedSet>>>>,
+    /// The user's home, for edited paths spelled `~/…`.
+    home: Option<PathBuf>,
 }
 
 impl FireHandle {
@@ -604,7 +611,7 @@ impl FireHandle {
     /// feature is off.
     fn protected_set(&self) -> Arc<ProtectedSet> {
         if !self.enabled {
-            return Arc::new(ProtectedSet::new(Vec::new()));
+            return Arc::new(ProtectedSet::new(Vec::new()).with_home(self.home.clone()));
         }
         let snapshot = self.reader.snapshot();
         {
@@ -612,7 +619,9 @@ impl FireHandle {
             match &*cache {
                 Some(set) if set.is_current_for(&snapshot) => Arc::clone(set),
                 _ => {
-                    let set = Arc::new(ProtectedSet::from_snapshot(&snapshot));
+                    let set = Arc::new(
+                        ProtectedSet::from_snapshot(&snapshot).with_home(self.home.clone()),
+                    );
                     *cache = Some(Arc::clone(&set));
                     set
                 }

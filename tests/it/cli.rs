@@ -32,15 +32,33 @@ fn cli_child_entry() {
 /// Runs `hooks <args>` in `cwd` with `stdin`, returning its output with the test harness's
 /// own header line removed from stdout.
 pub fn hooks_in(cwd: &Path, args: &[&str], stdin: &str) -> Output {
+    hooks_in_env(cwd, args, stdin, &[])
+}
+
+/// [`hooks_in`] with extra environment variables.
+pub fn hooks_in_env(cwd: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) -> Output {
     // The engine keeps its state under XDG_CONFIG_HOME: give each run its own.
-    hooks_in_state(cwd, args, stdin, TestDir::new().path())
+    let state = TestDir::new();
+    hooks_in_state_env(cwd, args, stdin, state.path(), env)
 }
 
 /// [`hooks_in`] with `XDG_CONFIG_HOME` set to `state`.
 pub fn hooks_in_state(cwd: &Path, args: &[&str], stdin: &str, state: &Path) -> Output {
+    hooks_in_state_env(cwd, args, stdin, state, &[])
+}
+
+/// [`hooks_in_state`] with extra environment variables.
+fn hooks_in_state_env(
+    cwd: &Path,
+    args: &[&str],
+    stdin: &str,
+    state: &Path,
+    env: &[(&str, &Path)],
+) -> Output {
     let exe = std::env::current_exe().expect("test binary");
     let mut child = Command::new(exe)
         .args(["--exact", "cli::cli_child_entry", "--nocapture", "--test-threads=1", "-q"])
+        .envs(env.iter().copied())
         .env(ARGS_VAR, serde_json::to_string(args).expect("args to json"))
         .env("NO_COLOR", "1")
         .env_remove("WARP_HOOK_DIRS")

@@ -8,6 +8,7 @@ mod claude_protocol;
 mod cli;
 mod concurrency;
 mod cursor_e2e;
+mod guard;
 mod hostile_hooks;
 mod hostile_repos;
 mod managed_reload;

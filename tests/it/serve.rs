@@ -1117,3 +1117,18 @@ fn a_closed_stdout_ends_the_server_even_with_stdin_open() {
     }
     drop(in_w);
 }
+
+#[test]
+fn can_write_files_refuses_a_path_with_a_nul_byte() {
+    let project = cursor_project();
+    let root = canonical(project.path());
+    let mut s = Server::start(runtime());
+    activate(&mut s, &root);
+    for (id, path) in [(30, ".cursor/hooks.json\u{0}"), (31, "src/new.rs\u{0}"), (32, "\u{0}")] {
+        let r = s.call(id, "can_write_files", json!({ "paths": [path], "cwd": root }));
+        assert_eq!(r["allowed"], false, "{path:?}: {r}");
+        assert_eq!(r["decision"], "unresolved", "{path:?}: {r}");
+        assert!(r.to_string().contains("NUL byte"), "{r}");
+    }
+    s.call(33, "shutdown", json!({ "grace_ms": 1000 }));
+}

@@ -29,4 +29,38 @@ pub enum GuardError {
         /// Why it is not a valid absolute path.
         source: SchemaError,
     },
+    /// The path holds a NUL byte: no file has that name, and a C string would end there.
+    #[error("cannot resolve `{}`: the path contains a NUL byte", path.display())]
+    NulByte {
+        /// The requested path.
+        path: PathBuf,
+    },
+    /// The path names something relative to the process that opens it (`/proc/self`,
+    /// `/proc/thread-self`, `/dev/fd`, `/dev/stdin`, …), directly or through a symlink, which
+    /// the guard cannot read for the agent's process.
+    #[error(
+        "cannot resolve `{}`: `{}` is relative to the process that opens it (/proc/self, /dev/fd), which is not the guard's",
+        path.display(),
+        via.display()
+    )]
+    ProcessRelative {
+        /// The requested path.
+        path: PathBuf,
+        /// The path or the symlink on it that names the process.
+        via: PathBuf,
+    },
+    /// The path starts with `~` and the user's home is not known, or it names another user's
+    /// home (`~user/…`).
+    #[error("cannot resolve `{}`: `~` cannot be expanded here", path.display())]
+    HomeRelative {
+        /// The requested path.
+        path: PathBuf,
+    },
+    /// A `file:` URL the guard does not read: another host than `localhost`, a query or a
+    /// fragment, a relative form, or a malformed escape.
+    #[error("cannot resolve `{}`: not a local `file:` URL the guard can read", path.display())]
+    UnsupportedUrl {
+        /// The requested path.
+        path: PathBuf,
+    },
 }

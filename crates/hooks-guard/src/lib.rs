@@ -37,6 +37,7 @@ mod file_key;
 mod protected;
 mod resolve;
 mod snapshot;
+mod spelling;
 
 #[cfg(test)]
 mod test_tree;

@@ -82,6 +82,8 @@ pub struct ProtectedSet {
     by_path: HashMap<PathBuf, Slot>,
     by_folded: HashMap<String, Slot>,
     by_key: HashMap<FileKey, KeySlot>,
+    /// The user's home, for edited paths spelled with `~`.
+    home: Option<PathBuf>,
 }
 
 impl ProtectedSet {
@@ -95,6 +97,14 @@ impl ProtectedSet {
         let mut set = ProtectedSet::new(crate::snapshot::entries_of(snapshot));
         set.generation = Some(snapshot.generation());
         set
+    }
+
+    /// The same set, reading a leading `~` of an edited path as `home` (without one, such a
+    /// path is refused: the guard fails closed on it).
+    #[must_use]
+    pub fn with_home(mut self, home: Option<PathBuf>) -> ProtectedSet {
+        self.home = home;
+        self
     }
 
     /// The generation of the snapshot the set was built from; `None` when it was built from
@@ -124,6 +134,7 @@ impl ProtectedSet {
             by_path: HashMap::new(),
             by_folded: HashMap::new(),
             by_key: HashMap::new(),
+            home: None,
         };
         let mut folder_case: HashMap<PathBuf, CaseSensitivity> = HashMap::new();
         let mut stated_folders: HashSet<PathBuf> = HashSet::new();
@@ -214,7 +225,7 @@ impl ProtectedSet {
         requested: &Path,
         session_cwd: &Path,
     ) -> Result<Vec<ProtectedHit>, GuardError> {
-        let readings = resolve_edit_path(requested, session_cwd)?;
+        let readings = resolve_edit_path(requested, session_cwd, self.home.as_deref())?;
         let mut found: Vec<(usize, HitReason, &Resolved)> = Vec::new();
         for reading in &readings {
             self.lookup(reading, &mut found);

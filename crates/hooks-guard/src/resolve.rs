@@ -12,6 +12,7 @@ use hooks_schema::AbsPathBuf;
 use crate::{
     GuardError,
     file_key::{FileKey, key_of},
+    spelling::{is_process_relative, process_relative_link, spellings},
 };
 
 #[cfg(test)]
@@ -77,26 +78,54 @@ pub fn normalize_lexically(path: &Path) -> PathBuf {
 /// resolved on disk (see [`crate`] for the rule). When the joined path has a `..` component
 /// it is also resolved the way the operating system reads it, and both readings are returned
 /// when they differ; the guard protects a path when either reading hits.
+///
+/// Other spellings are read as a file tool may read them, and every reading is returned: a
+/// `file:` URL as its path, and a leading `~` as `home` (besides the literal reading of
+/// both). A path with a NUL byte, `~` without a `home` (or `~user`), a `file:` URL that is
+/// not local, and a path that names the opening process (`/proc/self`, `/dev/fd`, …),
+/// directly or through a symlink, are errors: the guard fails closed on them.
 pub fn resolve_edit_path(
     requested: &Path,
     session_cwd: &Path,
+    home: Option<&Path>,
 ) -> Result<Vec<Resolved>, GuardError> {
-    let joined: Cow<'_, Path> = if requested.is_absolute() {
-        Cow::Borrowed(requested)
-    } else if session_cwd.is_absolute() {
-        Cow::Owned(session_cwd.join(requested))
-    } else {
-        return Err(GuardError::RelativeSessionCwd {
+    let mut readings: Vec<Resolved> = Vec::new();
+    for spelling in spellings(requested, home)? {
+        let joined: Cow<'_, Path> = if spelling.is_absolute() {
+            Cow::Borrowed(&spelling)
+        } else if session_cwd.is_absolute() {
+            Cow::Owned(session_cwd.join(&spelling))
+        } else {
+            return Err(GuardError::RelativeSessionCwd {
+                path: requested.to_path_buf(),
+                cwd: session_cwd.to_path_buf(),
+            });
+        };
+        let lexical = normalize_lexically(&joined);
+        let process = |via: &Path| GuardError::ProcessRelative {
             path: requested.to_path_buf(),
-            cwd: session_cwd.to_path_buf(),
-        });
-    };
-    let lexical = normalize_lexically(&joined);
-    let mut readings = vec![resolve_reading(&lexical)?];
-    if has_parent_component(&joined) {
-        let os_reading = resolve_reading(&joined)?;
-        if readings.iter().all(|r| r.path != os_reading.path) {
-            readings.push(os_reading);
+            via: via.to_path_buf(),
+        };
+        if is_process_relative(&joined) || is_process_relative(&lexical) {
+            return Err(process(&joined));
+        }
+        let mut found = vec![resolve_reading(&lexical)?];
+        if has_parent_component(&joined) {
+            found.push(resolve_reading(&joined)?);
+        }
+        // A reading that moved went through a symlink, which may point at the guard's own
+        // process; one that did not cannot have.
+        if found.iter().any(|r| r.path.as_path() != lexical) {
+            for path in [&*lexical, &*joined] {
+                if let Some(link) = process_relative_link(path) {
+                    return Err(process(&link));
+                }
+            }
+        }
+        for reading in found {
+            if readings.iter().all(|r| r.path != reading.path) {
+                readings.push(reading);
+            }
         }
     }
     Ok(readings)

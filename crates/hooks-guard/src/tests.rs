@@ -329,3 +329,66 @@ fn random_spellings_of_the_hook_file_are_protected() {
         panic!("{failure}");
     }
 }
+
+#[test]
+fn a_path_with_a_nul_byte_is_not_allowed() {
+    let tree = Tree::new();
+    let set = tree.set();
+    for path in [".cursor/hooks.json\0", "src/new.rs\0.txt"] {
+        let decision = set.check(&[PathBuf::from(path)], &tree.cwd);
+        assert!(
+            matches!(&decision, GuardDecision::Unresolved(u) if matches!(u[0].error, crate::GuardError::NulByte { .. })),
+            "{path:?}: {decision:?}"
+        );
+    }
+}
+
+#[test]
+fn a_file_url_of_a_hook_file_is_protected() {
+    let tree = Tree::new();
+    let set = tree.set();
+    let url = format!("file://{}", tree.cwd.join(".cursor/hooks.json").display());
+    let expect = Expect::Hit(HOOK, ProtectedRole::HookFile, HitReason::SamePath);
+    check_in_every_mode(&tree, &set, PathBuf::from(url), &expect);
+}
+
+#[test]
+fn a_tilde_path_reaches_the_home_or_is_refused() {
+    let tree = Tree::new();
+    // The project plays the home.
+    let set = tree.set().with_home(Some(tree.cwd.clone()));
+    let expect = Expect::Hit(HOOK, ProtectedRole::HookFile, HitReason::SamePath);
+    check_in_every_mode(&tree, &set, PathBuf::from("~/.cursor/hooks.json"), &expect);
+    let elsewhere = tree.at("link_proj/src");
+    let decision = set.check(&[PathBuf::from("~/.cursor/hooks.json")], &elsewhere);
+    assert!(!decision.is_allowed(), "{decision:?}");
+    let without_home = tree.set();
+    let decision = without_home.check(&[PathBuf::from("~/.cursor/hooks.json")], &elsewhere);
+    assert!(matches!(decision, GuardDecision::Unresolved(_)), "{decision:?}");
+}
+
+#[test]
+fn process_relative_paths_are_not_resolved_in_the_guards_process() {
+    let tree = Tree::new();
+    let set = tree.set();
+    // The guard's own process sits elsewhere: what `/proc/self/cwd` means for it says
+    // nothing about the agent's process.
+    symlink(Path::new("/proc/self/cwd"), &tree.cwd.join("src/here"));
+    for path in [
+        PathBuf::from("/proc/self/cwd/.cursor/hooks.json"),
+        PathBuf::from("/proc/thread-self/cwd/x"),
+        PathBuf::from("/dev/fd/3"),
+        PathBuf::from(format!("/proc/{}/cwd/.cursor/hooks.json", std::process::id())),
+        PathBuf::from("src/here/.cursor/hooks.json"),
+        PathBuf::from("src/here/new-file"),
+    ] {
+        let decision = set.check(std::slice::from_ref(&path), &tree.cwd);
+        assert!(
+            matches!(&decision, GuardDecision::Unresolved(u) if matches!(u[0].error, crate::GuardError::ProcessRelative { .. })),
+            "{}: {decision:?}",
+            path.display()
+        );
+    }
+    let decision = set.check(&[PathBuf::from("src/main.rs")], &PathBuf::from("/proc/self/cwd"));
+    assert!(matches!(decision, GuardDecision::Unresolved(_)), "{decision:?}");
+}

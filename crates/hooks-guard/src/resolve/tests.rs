@@ -50,7 +50,7 @@ proptest! {
 #[test]
 fn a_relative_path_is_joined_to_the_session_cwd() {
     let tree = Tree::new();
-    let readings = resolve_edit_path(Path::new("src/main.rs"), &tree.cwd).expect("resolves");
+    let readings = resolve_edit_path(Path::new("src/main.rs"), &tree.cwd, None).expect("resolves");
     assert_eq!(readings.len(), 1);
     assert_eq!(readings[0].path.as_path(), tree.cwd.join("src/main.rs"));
     assert!(readings[0].exists);
@@ -59,7 +59,7 @@ fn a_relative_path_is_joined_to_the_session_cwd() {
 
 #[test]
 fn a_relative_path_with_a_relative_session_cwd_does_not_resolve() {
-    let err = resolve_edit_path(Path::new("a.txt"), Path::new("proj")).expect_err("relative");
+    let err = resolve_edit_path(Path::new("a.txt"), Path::new("proj"), None).expect_err("relative");
     assert_eq!(
         err,
         GuardError::RelativeSessionCwd { path: PathBuf::from("a.txt"), cwd: PathBuf::from("proj") }
@@ -74,15 +74,15 @@ fn a_relative_path_with_a_relative_session_cwd_does_not_resolve() {
 fn an_absolute_path_ignores_a_relative_session_cwd() {
     let tree = Tree::new();
     let requested = tree.cwd.join("src/main.rs");
-    let readings = resolve_edit_path(&requested, Path::new("relative")).expect("resolves");
+    let readings = resolve_edit_path(&requested, Path::new("relative"), None).expect("resolves");
     assert_eq!(readings[0].path.as_path(), requested);
 }
 
 #[test]
 fn a_missing_path_resolves_through_its_nearest_existing_ancestor() {
     let tree = Tree::new();
-    let readings =
-        resolve_edit_path(&tree.at("link_proj/src/new/deeper/file.rs"), &tree.cwd).expect("ok");
+    let readings = resolve_edit_path(&tree.at("link_proj/src/new/deeper/file.rs"), &tree.cwd, None)
+        .expect("ok");
     assert_eq!(readings.len(), 1);
     assert_eq!(readings[0].path.as_path(), tree.cwd.join("src/new/deeper/file.rs"));
     assert!(!readings[0].exists);
@@ -94,7 +94,8 @@ fn a_parent_after_a_symlink_is_read_both_ways() {
     let tree = Tree::new();
     // Lexically `link_cursor/..` is the root; the operating system reads it as `proj`.
     let readings =
-        resolve_edit_path(&tree.at("link_cursor/../.cursor/hooks.json"), &tree.cwd).expect("ok");
+        resolve_edit_path(&tree.at("link_cursor/../.cursor/hooks.json"), &tree.cwd, None)
+            .expect("ok");
     let paths: Vec<&Path> = readings.iter().map(|r| r.path.as_path()).collect();
     assert_eq!(paths, [tree.at(".cursor/hooks.json"), tree.at("proj/.cursor/hooks.json")]);
     assert!(!readings[0].exists);
@@ -104,7 +105,7 @@ fn a_parent_after_a_symlink_is_read_both_ways() {
 #[test]
 fn a_parent_without_symlinks_reads_once() {
     let tree = Tree::new();
-    let readings = resolve_edit_path(Path::new("src/../src/main.rs"), &tree.cwd).expect("ok");
+    let readings = resolve_edit_path(Path::new("src/../src/main.rs"), &tree.cwd, None).expect("ok");
     assert_eq!(readings.len(), 1);
     assert_eq!(readings[0].path.as_path(), tree.cwd.join("src/main.rs"));
 }
@@ -113,11 +114,11 @@ fn a_parent_without_symlinks_reads_once() {
 fn a_dangling_symlink_resolves_to_its_target() {
     let tree = Tree::new();
     symlink(&tree.cwd.join("src/not-yet.rs"), &tree.cwd.join("dangling"));
-    let readings = resolve_edit_path(Path::new("dangling"), &tree.cwd).expect("ok");
+    let readings = resolve_edit_path(Path::new("dangling"), &tree.cwd, None).expect("ok");
     assert_eq!(readings[0].path.as_path(), tree.cwd.join("src/not-yet.rs"));
     // Relative targets are read from the link's folder.
     symlink(Path::new("../hooks/new.sh"), &tree.cwd.join("src/rel"));
-    let readings = resolve_edit_path(Path::new("src/rel"), &tree.cwd).expect("ok");
+    let readings = resolve_edit_path(Path::new("src/rel"), &tree.cwd, None).expect("ok");
     assert_eq!(readings[0].path.as_path(), tree.cwd.join("hooks/new.sh"));
 }
 
@@ -126,7 +127,7 @@ fn a_symlink_loop_stops_and_resolves_lexically() {
     let tree = Tree::new();
     symlink(&tree.cwd.join("loop-b"), &tree.cwd.join("loop-a"));
     symlink(&tree.cwd.join("loop-a"), &tree.cwd.join("loop-b"));
-    let readings = resolve_edit_path(Path::new("loop-a"), &tree.cwd).expect("ok");
+    let readings = resolve_edit_path(Path::new("loop-a"), &tree.cwd, None).expect("ok");
     assert!(!readings[0].exists);
     let landed = readings[0].path.as_path();
     assert!(landed == tree.cwd.join("loop-a") || landed == tree.cwd.join("loop-b"), "{landed:?}");
@@ -138,7 +139,7 @@ fn a_missing_folder_cancelled_by_a_parent_is_read_physically() {
     // `zz` does not exist; once created, `zz/..` is the root again, and `link_cursor/..` is
     // the parent of the link's target.
     let requested = tree.at("zz/../link_cursor/../.cursor/hooks.json");
-    let readings = resolve_edit_path(&requested, &tree.cwd).expect("ok");
+    let readings = resolve_edit_path(&requested, &tree.cwd, None).expect("ok");
     let paths: Vec<&Path> = readings.iter().map(|r| r.path.as_path()).collect();
     assert_eq!(paths, [tree.at(".cursor/hooks.json"), tree.at("proj/.cursor/hooks.json")]);
     assert!(!readings[1].exists, "the operating system cannot open it before `zz` exists");
@@ -148,7 +149,7 @@ fn a_missing_folder_cancelled_by_a_parent_is_read_physically() {
 fn a_dangling_symlink_behind_a_parent_is_followed_physically() {
     let tree = Tree::new();
     symlink(&tree.cwd.join("hooks/later.sh"), &tree.cwd.join("src/dangling"));
-    let readings = resolve_edit_path(Path::new("src/zz/../dangling"), &tree.cwd).expect("ok");
+    let readings = resolve_edit_path(Path::new("src/zz/../dangling"), &tree.cwd, None).expect("ok");
     let paths: Vec<&Path> = readings.iter().map(|r| r.path.as_path()).collect();
     assert_eq!(paths, [tree.cwd.join("hooks/later.sh")]);
 }
