@@ -305,7 +305,8 @@ async fn a_hook_writing_one_enormous_line_is_capped_in_memory_and_time() {
 async fn a_hook_printing_two_json_objects_is_read_by_its_format_s_rule_and_never_allows_past_a_deny()
  {
     let d = Dispatcher::new(DispatchConfig::default());
-    // Cursor: the first object is the answer, the text after it is noted and ignored.
+    // Cursor: output that is not one object is noisy, and only its strictest restriction
+    // counts (`specs/formats/cursor.md`, shell-profile noise), in whatever order.
     for (script, expected) in [
         (
             "echo '{\"permission\":\"deny\",\"user_message\":\"no\"}'; echo '{\"permission\":\"allow\"}'",
@@ -313,12 +314,10 @@ async fn a_hook_printing_two_json_objects_is_read_by_its_format_s_rule_and_never
         ),
         (
             "echo '{\"permission\":\"allow\"}'; echo '{\"permission\":\"deny\"}'",
-            Some(Decision::Allow),
+            Some(Decision::Deny),
         ),
-        (
-            "printf '%s' '{\"permission\":\"allow\"}{\"permission\":\"deny\"}'",
-            Some(Decision::Allow),
-        ),
+        ("printf '%s' '{\"permission\":\"allow\"}{\"permission\":\"deny\"}'", Some(Decision::Deny)),
+        ("echo '{\"permission\":\"allow\"}'; echo '{\"permission\":\"allow\"}'", None),
     ] {
         let h = HookDir::new();
         let bindings = h.cursor(script, 5.0, false);

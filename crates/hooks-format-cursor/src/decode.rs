@@ -55,9 +55,12 @@ pub(crate) fn decode(
         }
     }
     let mut notes = Vec::new();
-    let obj = match extract_json(outcome, &mut notes) {
-        Ok(Some(o)) => o,
-        Ok(None) => return HookVerdict { notes, ..HookVerdict::no_opinion() },
+    let obj = match extract_json(outcome) {
+        Ok(Output::Empty) => return HookVerdict { notes, ..HookVerdict::no_opinion() },
+        Ok(Output::Clean(o)) => o,
+        Ok(Output::Noisy(objects)) => {
+            return noisy(hook, native, envelope, can_deny, &objects, notes);
+        }
         Err(why) => return failed(hook, can_deny, why, notes),
     };
     match interpret(hook, native, envelope, &obj, &mut notes) {
@@ -66,6 +69,60 @@ pub(crate) fn decode(
             v
         }
         Err(why) => failed(hook, can_deny, why, notes),
+    }
+}
+
+/// Noisy output (text around the JSON, or several objects): only a restriction is read.
+///
+/// Every candidate object is read by the event's rules; the strictest decision among them
+/// (deny, then ask) is the verdict, with that object's reason and messages, and nothing else
+/// (no allow, rewrite, context, env, follow-up or output replacement). A line the hook echoed
+/// from the agent's own input can therefore add a restriction but never lift one. A
+/// failClosed hook's noisy output that does not deny is a failure, so it denies, as Cursor
+/// would for output that is not one JSON object.
+fn noisy(
+    hook: &HookDefinition,
+    native: &NativeEvent,
+    envelope: &hooks_schema::Envelope,
+    can_deny: bool,
+    objects: &[Map<String, Value>],
+    mut notes: Vec<String>,
+) -> HookVerdict {
+    let rank = |d: Option<Decision>| match d {
+        Some(Decision::Deny) => 2,
+        Some(Decision::Ask) => 1,
+        _ => 0,
+    };
+    let mut best: Option<HookVerdict> = None;
+    for obj in objects {
+        let mut ignored = Vec::new();
+        let Ok(v) = interpret(hook, native, envelope, obj, &mut ignored) else { continue };
+        if rank(v.decision) > best.as_ref().map_or(0, |b| rank(b.decision)) {
+            best = Some(v);
+        }
+    }
+    notes.push(format!(
+        "the output is not one JSON object but {} object(s) among other text (shell profile noise?): only a deny or ask is read from it",
+        objects.len()
+    ));
+    let fail_closed = hook.on_failure == OnFailure::Block && can_deny;
+    match best {
+        Some(v) if v.decision == Some(Decision::Deny) || (v.decision.is_some() && !fail_closed) => {
+            HookVerdict {
+                decision: v.decision,
+                reason: v.reason,
+                user_message: v.user_message,
+                notes,
+                ..HookVerdict::no_opinion()
+            }
+        }
+        _ if fail_closed => failed(
+            hook,
+            can_deny,
+            "invalid JSON output: the output is not one JSON object and does not deny".to_owned(),
+            notes,
+        ),
+        _ => HookVerdict { notes, ..HookVerdict::no_opinion() },
     }
 }
 
@@ -102,7 +159,11 @@ fn exit_two(hook: &HookDefinition, native: &NativeEvent, outcome: &RawOutcome) -
         ));
         return HookVerdict { notes, ..HookVerdict::no_opinion() };
     }
-    let obj = extract_json(outcome, &mut notes).ok().flatten().unwrap_or_default();
+    // Messages come only from clean output: an object among noise may be echoed input.
+    let obj = match extract_json(outcome) {
+        Ok(Output::Clean(o)) => o,
+        _ => Map::new(),
+    };
     let fields = Fields::read(&obj);
     let stderr = excerpt(&outcome.stderr.lossy());
     let reason = fields
@@ -351,19 +412,30 @@ fn followup_blocked(
     }
 }
 
-/// Finds the JSON object in stdout. `Ok(None)` for empty output.
-///
-/// Output that is not a JSON object from its first character is searched for the first
-/// line that starts with `{` and parses as an object: text before it (shell-profile noise)
-/// and after it is skipped, and a note says so.
-fn extract_json(
-    outcome: &RawOutcome,
-    notes: &mut Vec<String>,
-) -> Result<Option<Map<String, Value>>, String> {
+/// What a hook printed on stdout.
+enum Output {
+    /// Nothing but whitespace.
+    Empty,
+    /// One JSON object and nothing else (a UTF-8 byte order mark and whitespace around it
+    /// aside): the hook's answer, read in full.
+    Clean(Map<String, Value>),
+    /// Anything else that holds JSON objects: each object that starts a line (after spaces
+    /// or tabs), and those that follow such an object directly, in order. Shell-profile noise
+    /// cannot be told from a line echoed from the agent's input, so [`noisy`] reads only
+    /// restrictions from these.
+    Noisy(Vec<Map<String, Value>>),
+}
+
+/// Reads stdout. Output that is not one JSON object is searched for objects at the start of
+/// a line (at most [`MAX_JSON_CANDIDATES`] line starts); none at all is an error.
+fn extract_json(outcome: &RawOutcome) -> Result<Output, String> {
     let text = outcome.stdout.lossy();
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     if text.trim().is_empty() {
-        return Ok(None);
+        return Ok(Output::Empty);
+    }
+    if let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(text.trim()) {
+        return Ok(Output::Clean(obj));
     }
     let start = text.len() - text.trim_start().len();
     let mut candidates = vec![start];
@@ -377,29 +449,27 @@ fn extract_json(
             .filter(|i| *i > start)
             .take(MAX_JSON_CANDIDATES),
     );
+    let mut objects = Vec::new();
+    let mut read_to = 0;
     for at in candidates {
+        if at < read_to {
+            continue;
+        }
         let Some(rest) = text.get(at..) else { continue };
         let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
-        if let Some(Ok(Value::Object(obj))) = stream.next() {
-            let consumed = stream.byte_offset();
-            if at > start {
-                notes.push(format!(
-                    "skipped {} bytes of output before the JSON object (shell profile noise?)",
-                    at - start
-                ));
-            }
-            let trailing = rest.get(consumed..).unwrap_or("").trim();
-            if !trailing.is_empty() {
-                notes.push(format!(
-                    "ignored {} bytes of output after the JSON object",
-                    trailing.len()
-                ));
-            }
-            return Ok(Some(obj));
+        while let Some(Ok(Value::Object(obj))) = stream.next() {
+            objects.push(obj);
+            read_to = at + stream.byte_offset();
         }
     }
-    let truncated = if outcome.stdout.truncated { " (the output was truncated)" } else { "" };
-    Err(format!("invalid JSON output: stdout is not a JSON object{truncated}: {}", excerpt(text)))
+    if objects.is_empty() {
+        let truncated = if outcome.stdout.truncated { " (the output was truncated)" } else { "" };
+        return Err(format!(
+            "invalid JSON output: stdout is not a JSON object{truncated}: {}",
+            excerpt(text)
+        ));
+    }
+    Ok(Output::Noisy(objects))
 }
 
 fn with_stderr(what: String, outcome: &RawOutcome) -> String {
