@@ -2,35 +2,22 @@
 
 use std::{
     fs::OpenOptions,
-    io,
     os::unix::fs::OpenOptionsExt,
     path::{Path, PathBuf},
     time::{SystemTime, UNIX_EPOCH},
 };
 
 use hooks_schema::{HookId, Invocation, SpawnFailure, SpawnFailureKind};
-use tokio::process::{Child, Command};
 
 use crate::{
     files::{ProvidedFiles, ensure_private_dir, sanitize},
     runner::{SpawnStdio, spawn},
+    spawner::Proc,
 };
-
-/// Makes the command's child start a new session (`setsid`), so it leaves the engine's
-/// process group and controlling terminal and outlives the engine.
-#[allow(unsafe_code)]
-pub(crate) fn new_session(cmd: &mut Command) {
-    // SAFETY: the closure runs in the forked child between fork and exec. It only calls
-    // setsid(2), which is async-signal-safe, allocates nothing and touches no state shared
-    // with the parent.
-    unsafe {
-        cmd.pre_exec(|| nix::unistd::setsid().map(|_| ()).map_err(io::Error::from));
-    }
-}
 
 /// A started detached hook.
 pub(crate) struct Detached {
-    pub(crate) child: Child,
+    pub(crate) child: Proc,
     pub(crate) files: ProvidedFiles,
     pub(crate) log: Option<PathBuf>,
 }
@@ -77,6 +64,6 @@ pub(crate) fn start(
             (f, None)
         }
     };
-    let child = spawn(inv, &files, SpawnStdio::Detached(log_file))?;
+    let child = spawn(inv, &files, SpawnStdio::Detached(log_file))?.proc;
     Ok(Detached { child, files, log })
 }

@@ -16,6 +16,7 @@ use tokio::{sync::Semaphore, task::JoinHandle};
 
 use crate::{
     DispatchConfig, DispatchError,
+    contain::{Contain, ContainmentReport},
     join::join_all,
     outbox::{Outbox, OutboxJob, now_ms, record_outcome, write_off_runtime},
     runner::{Lingering, not_started, run_tracked},
@@ -261,7 +262,12 @@ impl Dispatcher {
         let slots = Semaphore::new(cfg.max_parallel_hooks.max(1));
         let outbox = cfg.runtime_dir.as_ref().map(|r| Outbox::new(r.join("outbox")));
         Dispatcher {
-            inner: Arc::new(Inner { cfg, slots, outbox, lingering: Lingering::default() }),
+            inner: Arc::new(Inner {
+                lingering: Lingering::new(Contain::resolve(&cfg)),
+                cfg,
+                slots,
+                outbox,
+            }),
             background: Mutex::new(Vec::new()),
         }
     }
@@ -269,6 +275,12 @@ impl Dispatcher {
     /// The settings.
     pub fn config(&self) -> &DispatchConfig {
         &self.inner.cfg
+    }
+
+    /// The containment this dispatcher's runs use, and what the machine allows
+    /// (`specs/dispatch.md`, "Containment").
+    pub fn containment(&self) -> ContainmentReport {
+        crate::contain::report(&self.inner.cfg)
     }
 
     /// The durable outbox, when a runtime directory is configured.
@@ -635,7 +647,9 @@ async fn execute(inner: &Inner, b: &Binding, env: &Envelope, ctx: &FireContext) 
             let t0 = Instant::now();
             let _permit = inner.slots.acquire().await.ok();
             queued = t0.elapsed();
-            run_tracked(&inv, &inner.cfg, Some(&inner.lingering)).await
+            let limits = inner.cfg.limits_for(&def.id, &b.source);
+            let contain = inner.lingering.contain();
+            run_tracked(&inv, &inner.cfg, Some(&inner.lingering), contain, &limits).await
         }
     };
     let verdict = def.codec.decode(def, env, &outcome);

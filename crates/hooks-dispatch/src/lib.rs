@@ -8,7 +8,10 @@
 #![warn(missing_docs)]
 
 mod capture;
+#[cfg(target_os = "linux")]
+mod child;
 mod config;
+mod contain;
 mod detach;
 mod dispatcher;
 mod error;
@@ -17,12 +20,15 @@ mod join;
 mod outbox;
 mod reaper;
 mod runner;
+mod spawner;
+mod sys;
 mod tag;
 #[cfg(test)]
 mod testing;
 
 pub use crate::{
-    config::DispatchConfig,
+    config::{CpuMax, DispatchConfig, HookLimitRule, HookLimits},
+    contain::{Containment, ContainmentReport, Mechanism},
     dispatcher::{
         Dispatcher, DrainReport, FireContext, FireReport, HookRun, RecoveryReport, RunStatus,
         SkipReason,

@@ -1,22 +1,33 @@
-//! The reaper: a small `/bin/sh` process that kills the hooks' process groups when the engine
-//! process dies without unwinding (crash, `SIGKILL`), so no hook outlives the engine.
+//! The reaper: a small `/bin/sh` process that kills what the engine's hooks started when the
+//! engine process dies without unwinding (crash, `SIGKILL`), so no hook outlives the engine.
 //!
 //! One reaper serves the whole engine process; it is started lazily, at the first hook run.
-//! The engine keeps a registration file of fixed-width slots, one per live hook process group,
-//! written with `pwrite` (no process is woken, so a hook run pays two small writes to the page
-//! cache). The reaper holds that file open and blocks reading a pipe whose only write end the
-//! engine holds and never writes to. When the engine process ends, however it ends, the kernel
-//! closes the write end; the reaper reads end-of-file, sends `SIGKILL` to every group still in
-//! the file, and exits. It is a separate program because this crate is a library embedded in
-//! other binaries; the shell is the one program present wherever hooks run.
+//! It blocks reading a pipe whose only write end the engine holds and never writes to. When
+//! the engine process ends, however it ends, the kernel closes the write end; the reaper reads
+//! end-of-file and kills:
+//! - the engine's cgroup tree (the cgroup mechanisms): one write to its `cgroup.kill`, which
+//!   reaches every process every run started, whatever it did to its group, session or
+//!   environment; no process is scanned;
+//! - the process groups of the process-group mechanism, registered in a file of fixed-width
+//!   slots written with `pwrite` (no process is woken, so a hook run pays two small writes to
+//!   the page cache);
+//! - when that mechanism handed out tags, every process still carrying the engine's tag (those
+//!   that left their group), found by one `grep` over `/proc/*/environ` per pass.
+//!
+//! It is a separate program because this crate is a library embedded in other binaries; the
+//! shell is the one program present wherever hooks run.
 
 use std::{
     collections::HashMap,
     fs::File,
     io,
     os::unix::{fs::FileExt, process::CommandExt},
+    path::PathBuf,
     process::{ChildStdin, Command, Stdio},
-    sync::{Mutex, OnceLock, PoisonError},
+    sync::{
+        Mutex, OnceLock, PoisonError,
+        atomic::{AtomicBool, Ordering},
+    },
 };
 
 use nix::{
@@ -25,24 +36,61 @@ use nix::{
 };
 
 /// The reaper's script. `$1` is the engine's own process group, never killed; `$2` the engine's
-/// tag token ([`crate::tag::engine_token`]). Its stdin is the liveness pipe, its stderr the
-/// registration file (moved to fd 3 at once).
+/// tag token ([`crate::tag::engine_token`]); `$3` the engine's cgroup tree (empty for none);
+/// `$4` the `PATH` its two commands (`grep`, `rmdir`) are looked up in. Its stdin is the
+/// liveness pipe, its stderr the registration file (moved to fd 3 at once): a header slot
+/// (`T` once the engine handed out tags), then one slot per registered group.
 ///
 /// - Terminal and hang-up signals are ignored: a Ctrl-C that ends the engine must not end the
 ///   reaper first (it also leads its own process group, so it does not receive them anyway).
-/// - Blank slots, malformed lines, non-numeric ids, ids ≤ 1 and the engine's own group are
-///   ignored.
-/// - At end-of-file on stdin every group in the file gets `SIGKILL`.
-/// - Then every readable `/proc/<pid>/environ` holding `AGENT_HOOKS_RUN=<token>-<n>` (a hook
-///   process of this engine, including those that left their group) gets `SIGKILL`, but
-///   never pid 1, the reaper or its parent; passes repeat (at most 8) while one killed
-///   something, for processes forked meanwhile. A malformed token skips this step.
+/// - At end-of-file on stdin, the cgroup tree is killed: `cgroup.kill`, or, on kernels without
+///   it, freeze the tree, SIGKILL every member listed, thaw (builtins only).
+/// - Then every registered group gets `SIGKILL`; blank slots, malformed lines, non-numeric ids,
+///   ids ≤ 1 and the engine's own group are ignored.
+/// - When the header says tags were handed out, every process whose `/proc/<pid>/environ`
+///   holds `AGENT_HOOKS_RUN=<token>-<n>` (a hook process of this engine, including those that
+///   left their group) gets `SIGKILL`, but never pid 1 or the reaper: one `grep` per pass reads
+///   every environment, and passes repeat until one finds no live tagged process (at most 64),
+///   so a process that keeps forking new ones (PID hopping) is chased until none is left. A
+///   malformed token skips this step.
+/// - Last, once the tree has no live process, its run cgroups and the tree are removed.
+///
+/// The work is independent of the number of processes on the machine except for the tag
+/// sweep's `grep`, which reads each environment once per pass; no process is started per
+/// process.
 pub(crate) const SCRIPT: &str = r#"exec 3<&2 2>/dev/null
 trap '' INT HUP TERM QUIT PIPE
-PATH=/usr/bin:/bin
 self_group=$1
 token=$2
+tree=$3
+PATH=$4
 while read -r _; do :; done
+if [ -n "$tree" ] && [ -d "$tree" ]; then
+  if [ -f "$tree/cgroup.kill" ]; then
+    echo 1 > "$tree/cgroup.kill"
+  else
+    echo 1 > "$tree/cgroup.freeze"
+    n=0
+    while [ "$n" -lt 64 ]; do
+      n=$((n + 1))
+      any=0
+      for f in "$tree/cgroup.procs" "$tree"/*/cgroup.procs; do
+        [ -r "$f" ] || continue
+        while read -r p; do
+          case $p in
+            ''|*[!0-9]*) continue ;;
+          esac
+          [ "$p" -gt 1 ] || continue
+          [ "$p" != "$$" ] || continue
+          kill -KILL "$p" 2>/dev/null && any=1
+        done < "$f"
+      done
+      [ "$any" = 1 ] || break
+    done
+    echo 0 > "$tree/cgroup.freeze"
+  fi
+fi
+IFS= read -r header <&3
 while read -r g <&3; do
   case $g in
     ''|*[!0-9]*) continue ;;
@@ -52,30 +100,51 @@ while read -r g <&3; do
   [ "$g" != "$self_group" ] || continue
   kill -KILL "-$g"
 done
-case $token in
-  ''|-*|*-|*[!0-9-]*) exit 0 ;;
-esac
-pass=0
-while [ "$pass" -lt 8 ]; do
-  pass=$((pass + 1))
-  killed=0
-  for e in /proc/[0-9]*/environ; do
-    [ -r "$e" ] || continue
-    p=${e#/proc/}
-    p=${p%/environ}
-    case $p in
-      ''|*[!0-9]*) continue ;;
+case $header in
+  T*)
+    case $token in
+      ''|-*|*-|*[!0-9-]*) ;;
+      *)
+        pass=0
+        while [ "$pass" -lt 64 ]; do
+          pass=$((pass + 1))
+          grep -lzx "AGENT_HOOKS_RUN=$token-[0-9][0-9]*" /proc/[0-9]*/environ 2>/dev/null | {
+            none=1
+            while read -r e; do
+              p=${e#/proc/}
+              p=${p%/environ}
+              case $p in
+                ''|*[!0-9]*) continue ;;
+              esac
+              [ "$p" -gt 1 ] || continue
+              [ "$p" != "$$" ] || continue
+              kill -KILL "$p" 2>/dev/null
+              none=0
+            done
+            exit $none
+          } || break
+        done
+        ;;
     esac
-    [ "$p" -gt 1 ] || continue
-    [ "$p" != "$$" ] || continue
-    [ "$p" != "$PPID" ] || continue
-    if tr '\0' '\n' < "$e" 2>/dev/null | grep -qx "AGENT_HOOKS_RUN=$token-[0-9][0-9]*"; then
-      kill -KILL "$p" && killed=1
-    fi
+    ;;
+esac
+if [ -n "$tree" ] && [ -d "$tree" ]; then
+  n=0
+  while [ "$n" -lt 10000 ]; do
+    n=$((n + 1))
+    populated=1
+    while read -r k v; do
+      [ "$k" != populated ] || populated=$v
+    done < "$tree/cgroup.events"
+    [ "$populated" != 0 ] || break
   done
-  [ "$killed" = 1 ] || break
-done
+  rmdir "$tree"/*/ "$tree" 2>/dev/null
+fi
+exit 0
 "#;
+
+/// Where the reaper looks up `grep` and `rmdir`.
+const REAPER_PATH: &str = "/usr/bin:/bin";
 
 /// The shell that runs [`SCRIPT`].
 const SHELL: &str = "/bin/sh";
@@ -109,6 +178,10 @@ pub(crate) struct Reaper {
     /// reaper made in a unit test, so that it cannot kill the hooks of other tests that run
     /// in the same process.
     token: String,
+    /// The engine's cgroup tree, killed whole; none for a reaper made in a unit test.
+    tree: Option<PathBuf>,
+    /// Whether the header slot says tags were handed out.
+    tagged: AtomicBool,
 }
 
 #[derive(Debug, Default)]
@@ -121,9 +194,12 @@ struct State {
     slots: HashMap<i32, u64>,
     /// Released slots, reused first.
     free: Vec<u64>,
-    /// The number of slots the file has.
+    /// The number of slots the file has, the header slot included.
     len: u64,
 }
+
+/// The header slot once tags were handed out.
+const TAGGED: &[u8; 11] = b"T         \n";
 
 /// The engine process's reaper.
 pub(crate) fn global() -> &'static Reaper {
@@ -131,6 +207,8 @@ pub(crate) fn global() -> &'static Reaper {
     REAPER.get_or_init(|| Reaper {
         state: Mutex::default(),
         token: crate::tag::engine_token().to_owned(),
+        tree: crate::contain::tree().map(|t| t.dir.clone()),
+        tagged: AtomicBool::new(false),
     })
 }
 
@@ -144,11 +222,13 @@ impl Reaper {
             return;
         }
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        if st.ensure_running(&self.token).is_err() || st.slots.contains_key(&g) {
+        if st.ensure_running(&self.token, self.tree.as_deref()).is_err()
+            || st.slots.contains_key(&g)
+        {
             return;
         }
         let slot = st.free.pop().unwrap_or_else(|| {
-            st.len += 1;
+            st.len = st.len.max(1) + 1;
             st.len - 1
         });
         if let Some(f) = &st.file
@@ -157,6 +237,28 @@ impl Reaper {
             st.slots.insert(g, slot);
         } else {
             st.free.push(slot);
+        }
+    }
+
+    /// Makes sure the reaper runs (replacing one that died): the cgroup mechanisms register
+    /// nothing per run, the reaper kills the engine's whole tree.
+    pub(crate) fn ensure_running(&self) {
+        let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let _ = st.ensure_running(&self.token, self.tree.as_deref());
+    }
+
+    /// Records, once, that hook processes carry the engine's tag, so that the reaper sweeps
+    /// them; then makes sure it runs.
+    pub(crate) fn tags_used(&self) {
+        if self.tagged.load(Ordering::Relaxed) {
+            return;
+        }
+        let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if st.ensure_running(&self.token, self.tree.as_deref()).is_ok()
+            && let Some(f) = &st.file
+            && f.write_all_at(TAGGED, 0).is_ok()
+        {
+            self.tagged.store(true, Ordering::Relaxed);
         }
     }
 
@@ -177,7 +279,7 @@ impl Reaper {
     #[cfg(test)]
     pub(crate) fn pid(&self) -> Option<Pid> {
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        st.ensure_running(&self.token).ok()?;
+        st.ensure_running(&self.token, self.tree.as_deref()).ok()?;
         st.running.as_ref().map(|(p, _)| *p)
     }
 
@@ -192,7 +294,7 @@ impl Reaper {
 impl State {
     /// Starts the reaper unless it runs; replaces one that died (a hook of the same user may
     /// kill it). The registration file outlives reapers, so a new one knows every group.
-    fn ensure_running(&mut self, token: &str) -> io::Result<()> {
+    fn ensure_running(&mut self, token: &str, tree: Option<&std::path::Path>) -> io::Result<()> {
         if let Some((pid, _)) = &self.running {
             match waitpid(*pid, Some(WaitPidFlag::WNOHANG)) {
                 Ok(WaitStatus::StillAlive) => return Ok(()),
@@ -201,11 +303,24 @@ impl State {
             }
         }
         if self.file.is_none() {
-            self.file = Some(registration_file()?);
+            let f = registration_file()?;
+            // The header slot, blank until tags are handed out.
+            f.write_all_at(BLANK, 0)?;
+            self.file = Some(f);
+            self.len = self.len.max(1);
         }
         let file = self.file.as_ref().ok_or_else(|| io::Error::other("no registration file"))?;
+        let tree = tree.and_then(std::path::Path::to_str).unwrap_or("");
         let mut child = Command::new(SHELL)
-            .args(["-c", SCRIPT, "hooks-reaper", &getpgrp().as_raw().to_string(), token])
+            .args([
+                "-c",
+                SCRIPT,
+                "hooks-reaper",
+                &getpgrp().as_raw().to_string(),
+                token,
+                tree,
+                REAPER_PATH,
+            ])
             .env_clear()
             .current_dir("/")
             .stdin(Stdio::piped())

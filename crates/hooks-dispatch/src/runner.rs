@@ -5,9 +5,8 @@ use std::{
     future::Future,
     io::{self, Seek, Write},
     os::{fd::OwnedFd, unix::process::ExitStatusExt},
-    path::Path,
     pin::Pin,
-    process::{ExitStatus, Stdio},
+    process::ExitStatus,
     time::{Duration, Instant},
 };
 
@@ -18,12 +17,17 @@ use nix::{
     sys::signal::{Signal, killpg},
     unistd::Pid,
 };
-use tokio::{
-    io::{AsyncRead, AsyncReadExt, AsyncWriteExt},
-    process::{Child, ChildStdin, Command},
-};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
-use crate::{DispatchConfig, capture::HeadTail, files::ProvidedFiles, reaper, tag};
+use crate::{
+    DispatchConfig, HookLimits,
+    capture::HeadTail,
+    contain::{Contain, RunCgroup},
+    files::ProvidedFiles,
+    reaper,
+    spawner::{self, Placement, Proc, Started, Stream, Tag},
+    tag,
+};
 
 /// How long the runner waits for a process to be reaped after SIGKILL. SIGKILL cannot be
 /// caught, so this only bounds pathological kernel states (a process stuck in
@@ -46,7 +50,8 @@ const REAP_BOUND: Duration = Duration::from_secs(5);
 ///   their pipes are left alone.
 /// - Dropping the returned future kills the group.
 pub async fn run_invocation(inv: &Invocation, cfg: &DispatchConfig) -> RawOutcome {
-    run_tracked(inv, cfg, None).await
+    let contain = Contain::resolve(cfg);
+    run_tracked(inv, cfg, None, contain, &cfg.limits).await
 }
 
 /// Process groups that a hook left behind when it exited cleanly: members that closed our
@@ -56,23 +61,27 @@ pub async fn run_invocation(inv: &Invocation, cfg: &DispatchConfig) -> RawOutcom
 /// processes that left their group.
 #[derive(Debug)]
 pub(crate) struct Lingering {
+    contain: Contain,
     groups: std::sync::Mutex<Vec<Pid>>,
+    /// Run cgroups whose hook exited cleanly with members left.
+    cgroups: std::sync::Mutex<Vec<RunCgroup>>,
     tag: String,
     /// Whether a process got the tag: a dispatcher that ran no hook has nothing to sweep.
     used: std::sync::atomic::AtomicBool,
 }
 
-impl Default for Lingering {
-    fn default() -> Lingering {
+impl Lingering {
+    /// The lingering processes of a dispatcher whose runs use `contain`.
+    pub(crate) fn new(contain: Contain) -> Lingering {
         Lingering {
+            contain,
             groups: std::sync::Mutex::default(),
+            cgroups: std::sync::Mutex::default(),
             tag: tag::dispatcher_tag(),
             used: std::sync::atomic::AtomicBool::new(false),
         }
     }
-}
 
-impl Lingering {
     /// The value of [`tag::VAR`] in the processes this dispatcher spawns.
     pub(crate) fn tag(&self) -> &str {
         self.used.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -109,21 +118,49 @@ impl Lingering {
         }
     }
 
-    /// SIGKILLs every recorded group that still has members.
+    /// The containment of this dispatcher's runs.
+    pub(crate) fn contain(&self) -> Contain {
+        self.contain
+    }
+
+    /// Keeps the cgroup of a clean run that left members, and retires those that emptied.
+    fn keep_cgroup(&self, contain: Contain, run: RunCgroup) {
+        let mut c = self.cgroups.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut i = 0;
+        while i < c.len() {
+            if c[i].populated() {
+                i += 1;
+            } else {
+                contain.finish(c.swap_remove(i));
+            }
+        }
+        c.push(run);
+    }
+
+    /// SIGKILLs every recorded group that still has members, and every kept cgroup.
     pub(crate) fn kill_all(&self) {
         let mut g = self.groups.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         for pgid in g.drain(..) {
             let _ = killpg(pgid, Signal::SIGKILL);
             reaper::global().release(pgid);
         }
+        drop(g);
+        let mut c = self.cgroups.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        for run in c.drain(..) {
+            self.contain.kill(&run);
+            self.contain.finish(run);
+        }
     }
 }
 
-/// [`run_invocation`], recording in `lingering` the group of a clean run that left members.
+/// [`run_invocation`], recording in `lingering` the group (or cgroup) of a clean run that left
+/// members.
 pub(crate) async fn run_tracked(
     inv: &Invocation,
     cfg: &DispatchConfig,
     lingering: Option<&Lingering>,
+    contain: Contain,
+    limits: &HookLimits,
 ) -> RawOutcome {
     let payload: usize = inv.stdin.len()
         + inv
@@ -144,30 +181,64 @@ pub(crate) async fn run_tracked(
         Ok(f) => f,
         Err(e) => return not_started(SpawnFailureKind::Other, e),
     };
-    let tag: &str = match lingering {
-        Some(l) => l.tag(),
-        None => tag::loose_tag(),
-    };
-    let child = match spawn(inv, &files, SpawnStdio::Piped { tag }) {
+    let cgroup = match contain.begin(limits) {
         Ok(c) => c,
-        Err(f) => return RawOutcome { exit: ExitInfo::NotStarted(f), ..empty_outcome() },
+        Err(e) => {
+            return not_started(
+                SpawnFailureKind::Other,
+                format!("cannot prepare the run's cgroup: {e}"),
+            );
+        }
     };
-    let started = Instant::now();
+    // A cgroup holds the run whatever its processes do; only the process-group fallback
+    // needs the tag (and the reaper's registration) to find those that left the group.
+    let tag = match (&cgroup, lingering) {
+        (Some(_), _) => None,
+        (None, Some(l)) => Some(l.tag()),
+        (None, None) => Some(tag::loose_tag()),
+    };
+    if tag.is_some() {
+        reaper::global().tags_used();
+    } else {
+        reaper::global().ensure_running();
+    }
+    let piped = SpawnStdio::Piped { tag, cgroup: cgroup.as_ref() };
+    let started = match spawn(inv, &files, piped) {
+        Ok(c) => c,
+        Err(f) => {
+            if let Some(c) = cgroup {
+                contain.finish(c);
+            }
+            return RawOutcome { exit: ExitInfo::NotStarted(f), ..empty_outcome() };
+        }
+    };
+    let start = Instant::now();
     #[cfg(test)]
-    crate::testing::crash_point("after_spawn", child.id().unwrap_or(0));
-    let pgid = child.id().and_then(|p| i32::try_from(p).ok()).map(Pid::from_raw);
-    // Killed by the reaper if the engine process dies before the group is released.
-    if let Some(pgid) = pgid {
+    crate::testing::crash_point("after_spawn", started.proc.id().unwrap_or(0));
+    let pgid = started.proc.id().and_then(|p| i32::try_from(p).ok()).map(Pid::from_raw);
+    // Killed by the reaper if the engine process dies before the group is released (the
+    // cgroup mechanisms kill the engine's whole tree instead).
+    if cgroup.is_none()
+        && let Some(pgid) = pgid
+    {
         reaper::global().register(pgid);
     }
-    let run = supervise(child, pgid, inv, cfg, started).await;
-    if let Some(pgid) = pgid {
-        match lingering {
-            Some(l) => l.record_if_alive(pgid),
-            None if killpg(pgid, None).is_err() => reaper::global().release(pgid),
-            // Without a dispatcher nothing kills the group's remaining members while the
-            // engine lives; the reaper still does when it dies.
-            None => {}
+    let run = supervise(started, pgid, cgroup.as_ref(), contain, inv, cfg, start).await;
+    match cgroup {
+        Some(c) => match lingering {
+            Some(l) if !run.killed && c.populated() => l.keep_cgroup(contain, c),
+            // Without a dispatcher nothing kills a clean run's remaining members while the
+            // engine lives; the reaper kills the tree when it ends.
+            _ => contain.finish(c),
+        },
+        None => {
+            if let Some(pgid) = pgid {
+                match lingering {
+                    Some(l) => l.record_if_alive(pgid),
+                    None if killpg(pgid, None).is_err() => reaper::global().release(pgid),
+                    None => {}
+                }
+            }
         }
     }
     let result_file = files.read_output(cfg.result_file_cap);
@@ -204,10 +275,13 @@ fn empty_outcome() -> RawOutcome {
 /// Where a spawned process's standard streams go.
 pub(crate) enum SpawnStdio<'a> {
     /// stdin prefilled or piped (or `/dev/null` when the invocation has none, see
-    /// [`StdinPlan`]), stdout and stderr piped; the process carries `tag` in [`tag::VAR`].
+    /// [`StdinPlan`]), stdout and stderr piped; the process leads its own group, in `cgroup`
+    /// when given, and carries `tag` in [`tag::VAR`] when given.
     Piped {
-        /// The value of [`tag::VAR`].
-        tag: &'a str,
+        /// The value of [`tag::VAR`] (process-group containment).
+        tag: Option<&'a str>,
+        /// The run's cgroup (cgroup containment).
+        cgroup: Option<&'a RunCgroup>,
     },
     /// stdin `/dev/null` or an anonymous file holding the bytes; stdout and stderr appended to
     /// a log file; the process starts a new session and carries no tag (it outlives the engine
@@ -256,14 +330,14 @@ impl StdinPlan {
 
     /// The stdin of one spawn attempt; `again` when another attempt may follow (the prepared
     /// descriptor is then duplicated rather than given away; nothing has read from it).
-    fn stdio(&mut self, again: bool) -> io::Result<Stdio> {
+    fn stdio(&mut self, again: bool) -> io::Result<Stream> {
         if !again && let Some(fd) = self.ready.take() {
-            return Ok(fd.into());
+            return Ok(Stream::Fd(fd));
         }
         if let Some(fd) = &self.ready {
-            return Ok(fd.try_clone()?.into());
+            return Ok(Stream::Fd(fd.try_clone()?));
         }
-        Ok(if self.piped { Stdio::piped() } else { Stdio::null() })
+        Ok(if self.piped { Stream::Piped } else { Stream::Null })
     }
 }
 
@@ -272,7 +346,7 @@ pub(crate) fn spawn(
     inv: &Invocation,
     files: &ProvidedFiles,
     stdio: SpawnStdio<'_>,
-) -> Result<Child, SpawnFailure> {
+) -> Result<Started, SpawnFailure> {
     let detached = matches!(stdio, SpawnStdio::Detached(_));
     let mut stdin = StdinPlan::new(&inv.stdin, detached).map_err(|e| SpawnFailure {
         kind: SpawnFailureKind::Other,
@@ -318,37 +392,33 @@ fn spawn_one<S: AsRef<str>>(
     inv: &Invocation,
     files: &ProvidedFiles,
     stdio: &SpawnStdio<'_>,
-    stdin: Stdio,
-) -> Result<Child, SpawnFailure> {
-    let mut cmd = Command::new(program);
-    cmd.args(args.iter().map(AsRef::as_ref));
-    if let Some(cwd) = &inv.cwd {
-        cmd.current_dir(cwd);
-    }
-    for k in &inv.env_remove {
-        cmd.env_remove(k);
-    }
-    for (k, path) in files.env() {
-        cmd.env(k, path);
-    }
-    for (k, v) in &inv.env {
-        cmd.env(k, v);
-    }
-    cmd.stdin(stdin);
+    stdin: Stream,
+) -> Result<Started, SpawnFailure> {
     match stdio {
-        SpawnStdio::Piped { tag } => {
+        SpawnStdio::Piped { tag, cgroup } => spawner::start(
+            program,
+            args,
+            inv,
+            files,
+            [stdin, Stream::Piped, Stream::Piped],
             // Set last, so neither the invocation nor an enclosing engine's tag overrides it.
-            cmd.env(tag::VAR, tag);
-            cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0).kill_on_drop(true);
-        }
+            tag.map_or(Tag::Keep, Tag::Set),
+            Placement { new_session: false, cgroup: cgroup.map(|c| c.procs()), kill_on_drop: true },
+        ),
         SpawnStdio::Detached(log) => {
             let out = log.try_clone().map_err(|e| other(&e, program))?;
             let err = log.try_clone().map_err(|e| other(&e, program))?;
-            cmd.stdout(out).stderr(err).env_remove(tag::VAR);
-            crate::detach::new_session(&mut cmd);
+            spawner::start(
+                program,
+                args,
+                inv,
+                files,
+                [stdin, Stream::Fd(out.into()), Stream::Fd(err.into())],
+                Tag::Remove,
+                Placement { new_session: true, cgroup: None, kill_on_drop: false },
+            )
         }
     }
-    cmd.spawn().map_err(|e| classify(&e, program, inv.cwd.as_deref()))
 }
 
 fn other(e: &io::Error, program: &str) -> SpawnFailure {
@@ -358,74 +428,68 @@ fn other(e: &io::Error, program: &str) -> SpawnFailure {
     }
 }
 
-/// Classifies a spawn error. A missing working directory and a missing program both
-/// surface as `ENOENT`, so the directory is checked only once spawning failed.
-fn classify(e: &io::Error, program: &str, cwd: Option<&Path>) -> SpawnFailure {
-    if let Some(dir) = cwd
-        && !dir.is_dir()
-    {
-        return SpawnFailure {
-            kind: SpawnFailureKind::MissingCwd,
-            message: format!("working directory no longer exists: {}", dir.display()),
-        };
-    }
-    let (kind, message) = match e.kind() {
-        io::ErrorKind::NotFound => {
-            (SpawnFailureKind::ProgramNotFound, format!("program `{program}` not found"))
-        }
-        io::ErrorKind::PermissionDenied => {
-            (SpawnFailureKind::PermissionDenied, format!("permission denied running `{program}`"))
-        }
-        _ => (SpawnFailureKind::Other, format!("cannot start `{program}`: {e}")),
-    };
-    SpawnFailure { kind, message }
-}
-
 /// What supervising a started process produced.
 struct Supervised {
     exit: ExitInfo,
     timed_out: bool,
+    /// Whether the run's group (and cgroup) was killed: a timeout, or orphans holding the
+    /// pipes.
+    killed: bool,
     stdout: CapturedOutput,
     stderr: CapturedOutput,
     duration: Duration,
 }
 
-/// Kills the process group when dropped while armed (the run was cancelled).
-struct GroupGuard {
+/// Kills the process group, and the run's cgroup, when dropped while armed (the run was
+/// cancelled).
+struct GroupGuard<'a> {
     pgid: Option<Pid>,
+    cgroup: Option<&'a RunCgroup>,
+    contain: Contain,
 }
 
-impl GroupGuard {
+impl GroupGuard<'_> {
     fn signal(&self, sig: Signal) {
         if let Some(pgid) = self.pgid {
             // ESRCH (the group is already gone) is the expected case after a clean exit.
             let _ = killpg(pgid, sig);
         }
     }
+
+    /// SIGKILL to the group and everything in the run's cgroup, whatever left the group.
+    fn kill(&self) {
+        self.signal(Signal::SIGKILL);
+        if let Some(c) = self.cgroup {
+            self.contain.kill(c);
+        }
+    }
 }
 
-impl Drop for GroupGuard {
+impl Drop for GroupGuard<'_> {
     fn drop(&mut self) {
-        self.signal(Signal::SIGKILL);
-        if let Some(pgid) = self.pgid {
+        self.kill();
+        if let Some(pgid) = self.pgid
+            && self.cgroup.is_none()
+        {
             // Killed: its members can run no more code, so its number is released.
             reaper::global().release(pgid);
         }
     }
 }
 
-/// Supervises `child`, the leader of process group `pgid`.
+/// Supervises `started`, the leader of process group `pgid` (in `cgroup`, when given).
 async fn supervise(
-    mut child: Child,
+    started_proc: Started,
     pgid: Option<Pid>,
+    cgroup: Option<&RunCgroup>,
+    contain: Contain,
     inv: &Invocation,
     cfg: &DispatchConfig,
     started: Instant,
 ) -> Supervised {
-    let mut guard = GroupGuard { pgid };
-    let stdin = child.stdin.take();
-    let stdout = child.stdout.take();
-    let stderr = child.stderr.take();
+    let mut guard = GroupGuard { pgid, cgroup, contain };
+    let Started { proc: mut child, stdin, stdout, stderr } = started_proc;
+    let mut killed = false;
     let mut out = HeadTail::new(cfg.stdout_cap);
     let mut err = HeadTail::new(cfg.stderr_cap);
     // No ceiling: a timeout too long to add to `started` has no deadline.
@@ -451,9 +515,10 @@ async fn supervise(
                     )
                     .await;
                 }
-                // SIGKILL the group even when the leader obeyed SIGTERM: members that
-                // ignore it must not outlive the timeout.
-                guard.signal(Signal::SIGKILL);
+                // SIGKILL the group (and the cgroup) even when the leader obeyed SIGTERM:
+                // members that ignore it must not outlive the timeout.
+                guard.kill();
+                killed = true;
                 if st.is_none() {
                     st = wait_driving(
                         &mut child,
@@ -471,9 +536,10 @@ async fn supervise(
             let drained = tokio::time::timeout(cfg.pipe_grace, &mut io).await.is_ok();
             if !drained {
                 // Something else in the group holds our pipes open: an orphan. Kill the
-                // group, then read what is still buffered until EOF (bounded again: a
-                // process that left the group could still hold the pipes).
-                guard.signal(Signal::SIGKILL);
+                // group and the cgroup, then read what is still buffered until EOF (bounded
+                // again: a process that left the group could still hold the pipes).
+                guard.kill();
+                killed = true;
                 let _ = tokio::time::timeout(cfg.pipe_grace, &mut io).await;
             }
         }
@@ -490,9 +556,11 @@ async fn supervise(
     // A clean run leaves the group alone: members that closed our pipes may be a hook's
     // deliberate background work.
     guard.pgid = None;
+    guard.cgroup = None;
     Supervised {
         exit,
         timed_out,
+        killed,
         stdout: out.finish(),
         stderr: err.finish(),
         duration: ended.saturating_duration_since(started),
@@ -502,7 +570,7 @@ async fn supervise(
 /// Waits for the child to exit until `until` (`None`: no deadline), driving the IO future
 /// meanwhile. `None` when the deadline passed first.
 async fn wait_driving<F: Future<Output = ()>>(
-    child: &mut Child,
+    child: &mut Proc,
     io: &mut Pin<&mut F>,
     io_done: &mut bool,
     until: Option<Instant>,
@@ -532,7 +600,7 @@ pub(crate) fn exit_info(st: ExitStatus) -> ExitInfo {
     }
 }
 
-async fn feed(w: Option<ChildStdin>, bytes: &[u8]) {
+async fn feed<W: AsyncWrite + Unpin>(w: Option<W>, bytes: &[u8]) {
     if let Some(mut w) = w {
         // EPIPE (the hook never reads stdin, or exited) is not an error of the run.
         let _ = w.write_all(bytes).await;

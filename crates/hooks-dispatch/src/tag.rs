@@ -17,9 +17,10 @@ use std::{
 /// The environment variable carrying the tag.
 pub(crate) const VAR: &str = "AGENT_HOOKS_RUN";
 
-/// At most this many `/proc` passes per sweep: a pass repeats while it killed something (a
-/// tagged process may fork during a pass), so a bounded number of passes ends the sweep.
-const MAX_PASSES: usize = 8;
+/// At most this many `/proc` passes per sweep: passes repeat until one finds no live tagged
+/// process (a tagged process may fork during a pass, and one that keeps forking and exiting,
+/// PID hopping, is only caught by a later pass), so a bounded number of passes ends the sweep.
+const MAX_PASSES: usize = 64;
 
 /// The engine process's token: `<pid>-<nanoseconds of the start time>`, digits and one dash.
 pub(crate) fn engine_token() -> &'static str {
@@ -55,14 +56,15 @@ pub(crate) fn environ_has(environ: &[u8], tag: &str) -> bool {
 }
 
 /// SIGKILLs every process (but this one and pid 1) whose initial environment carries
-/// `VAR=tag`. Unreadable entries (other users' processes, processes that exited meanwhile)
-/// are skipped; without `/proc` nothing happens. Returns how many kills were sent.
+/// `VAR=tag`, pass after pass until a pass finds none alive (at most [`MAX_PASSES`]).
+/// Unreadable entries (other users' processes, processes that exited meanwhile) are skipped;
+/// without `/proc` nothing happens. Returns how many kills were sent.
 pub(crate) fn kill_tagged(tag: &str) -> usize {
     let me = std::process::id();
     let mut total = 0;
     for _ in 0..MAX_PASSES {
         let Ok(dir) = std::fs::read_dir("/proc") else { return total };
-        let mut killed = 0;
+        let mut found = 0;
         for entry in dir.flatten() {
             let name = entry.file_name();
             let Some(pid) = name.to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
@@ -75,17 +77,19 @@ pub(crate) fn kill_tagged(tag: &str) -> usize {
                 continue;
             }
             let Ok(raw) = i32::try_from(pid) else { continue };
+            // Found alive (a zombie's environment reads empty): another pass follows, even
+            // if it exited before the kill landed, since it may have forked first.
+            found += 1;
             if nix::sys::signal::kill(
                 nix::unistd::Pid::from_raw(raw),
                 nix::sys::signal::Signal::SIGKILL,
             )
             .is_ok()
             {
-                killed += 1;
+                total += 1;
             }
         }
-        total += killed;
-        if killed == 0 {
+        if found == 0 {
             break;
         }
     }

@@ -64,12 +64,22 @@ fn wait_child(c: &mut Child) -> Option<ExitStatus> {
     }
 }
 
-/// Runs the reaper script with an empty registration file and `token`, in an empty
-/// environment, closes its liveness pipe at once, and waits for it to end.
+/// The header line of a registration file whose engine handed out tags.
+const TAGGED_HEADER: &str = "T         \n";
+
+/// Runs the reaper script with a registration file holding only the tagged header and
+/// `token`, in an empty environment, closes its liveness pipe at once, and waits for it to
+/// end.
 fn sweep_with_token(token: &str) -> Option<ExitStatus> {
+    sweep(token, "", super::REAPER_PATH)
+}
+
+/// [`sweep_with_token`] with the cgroup tree `tree` and the reaper's `PATH`.
+fn sweep(token: &str, tree: &str, path: &str) -> Option<ExitStatus> {
     let file = registration_file().expect("registration file");
+    file.write_all_at(TAGGED_HEADER.as_bytes(), 0).expect("header");
     let mut reaper = Command::new(SHELL)
-        .args(["-c", SCRIPT, "hooks-reaper", "0", token])
+        .args(["-c", SCRIPT, "hooks-reaper", "0", token, tree, path])
         .env_clear()
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
@@ -89,7 +99,7 @@ fn the_script_kills_well_formed_registered_groups_at_end_of_file_and_ignores_the
     let unlisted = Group::new();
     let file = registration_file().expect("registration file");
     let lines = format!(
-        "{}\n{BLANK}garbage\n0\n-5\n+{}\n{} {}\n123456789012\n{}\n{:>10}\n",
+        "{BLANK}\n{}\n{BLANK}garbage\n0\n-5\n+{}\n{} {}\n123456789012\n{}\n{:>10}\n",
         target.pgid(),
         unlisted.pgid(),
         unlisted.pgid(),
@@ -100,7 +110,15 @@ fn the_script_kills_well_formed_registered_groups_at_end_of_file_and_ignores_the
     );
     file.write_all_at(lines.as_bytes(), 0).expect("write");
     let mut reaper = Command::new(SHELL)
-        .args(["-c", SCRIPT, "hooks-reaper", &decoy_self.pgid().as_raw().to_string()])
+        .args([
+            "-c",
+            SCRIPT,
+            "hooks-reaper",
+            &decoy_self.pgid().as_raw().to_string(),
+            "",
+            "",
+            super::REAPER_PATH,
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(file.try_clone().expect("clone"))
@@ -134,7 +152,7 @@ fn registered_groups_die_when_the_engine_side_closes_and_released_ones_do_not() 
     {
         let st = reaper.state.lock().expect("lock");
         let file = st.file.as_ref().expect("file");
-        let mut buf = vec![0u8; usize::try_from(2 * SLOT).expect("size")];
+        let mut buf = vec![0u8; usize::try_from(3 * SLOT).expect("size")];
         file.read_exact_at(&mut buf, 0).expect("read the slots");
         let text = String::from_utf8(buf).expect("text");
         assert_eq!(text.matches(&kept.pgid().to_string()).count(), 1, "{text:?}");
@@ -143,7 +161,8 @@ fn registered_groups_die_when_the_engine_side_closes_and_released_ones_do_not() 
     // A released slot is reused.
     let other = Group::new();
     reaper.register(other.pgid());
-    assert_eq!(reaper.state.lock().expect("lock").len, 2);
+    // The header slot, then the two groups.
+    assert_eq!(reaper.state.lock().expect("lock").len, 3);
     reaper.release(other.pgid());
     // What the engine's death does: the write end of the pipe closes.
     drop(reaper);
@@ -227,4 +246,106 @@ fn a_slot_line_is_the_id_right_aligned_in_ten_columns() {
         assert_eq!(slot_line(g), format!("{g:>10}\n").as_bytes(), "{g}");
     }
     assert_eq!(slot_line(2).len() as u64, SLOT);
+}
+
+/// A folder whose commands log each call to `log` and run the real command, to be the
+/// reaper's `PATH`: every command the script can start (`grep` and `rmdir`, and `tr`, `cat`
+/// and `ls`, which it must not start).
+fn spy_path(dir: &std::path::Path) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let log = dir.join("log");
+    for cmd in ["grep", "rmdir", "tr", "cat", "ls"] {
+        let real = ["/usr/bin", "/bin"]
+            .iter()
+            .map(|d| std::path::Path::new(d).join(cmd))
+            .find(|p| p.is_file())
+            .expect("the real command");
+        let spy = dir.join(cmd);
+        std::fs::write(
+            &spy,
+            format!(
+                "#!/bin/sh\necho {cmd} >> '{}'\nexec '{}' \"$@\"\n",
+                log.display(),
+                real.display()
+            ),
+        )
+        .expect("write spy");
+        std::fs::set_permissions(&spy, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    dir.to_str().expect("utf-8").to_owned()
+}
+
+fn spy_calls(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("log"))
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Issue 23: the exit sweep's cost must not grow with the number of processes on the machine.
+/// With 500 idle processes around (and three of the engine's, tagged), the tag sweep starts
+/// one `grep` per pass, never a process per process. (The sweep it replaced ran `tr` and
+/// `grep` for each readable `/proc/<pid>/environ`, with a `PATH` of its own: more than a
+/// thousand processes here, none of them through the spies, so this test fails on it.)
+#[test]
+fn the_exit_sweep_starts_no_process_per_process_on_the_machine() {
+    let token = format!("{}-{}", std::process::id(), 515_151);
+    let idle: Vec<Group> = (0..500).map(|_| tagged(None)).collect();
+    let mut mine: Vec<Group> = (0..3).map(|i| tagged(Some(&format!("{token}-{i}")))).collect();
+    let dir = tempfile::tempdir().expect("dir");
+    let path = spy_path(dir.path());
+    let st = sweep(&token, "", &path).expect("the reaper ends");
+    assert!(st.success(), "{st:?}");
+    for g in &mut mine {
+        assert_eq!(g.wait_end().and_then(|s| s.signal()), Some(9), "a tagged process is killed");
+    }
+    assert!(idle.iter().all(|g| killpg(g.pgid(), None).is_ok()), "untagged processes are spared");
+    let calls = spy_calls(dir.path());
+    assert!(calls.iter().all(|c| c == "grep"), "{calls:?}");
+    // A pass that kills, then one that finds nothing; a tagged process still dying when the
+    // second pass reads it can add a pass.
+    assert!((2..=4).contains(&calls.len()), "one grep per pass: {calls:?}");
+}
+
+/// With the cgroup mechanisms the sweep reads no process at all: one write to the tree's
+/// `cgroup.kill`, then one `rmdir` once the tree is empty. Needs a writable cgroup v2 tree
+/// (the probe's); where the machine has none, this test reports why and checks nothing else.
+#[test]
+fn with_a_cgroup_tree_the_exit_sweep_kills_the_tree_without_scanning_processes() {
+    let cfg = crate::DispatchConfig::default();
+    let report = crate::contain::report(&cfg);
+    let Some(engine_tree) = report.cgroup else {
+        eprintln!("cgroup containment unavailable here: {:?}", report.unavailable);
+        return;
+    };
+    // A tree of its own next to the engine's, so the engine's runs are left alone.
+    let parent = engine_tree.parent().expect("parent");
+    let tree = parent.join(format!("agent-hooks-test.{}.{}", std::process::id(), 777));
+    std::fs::create_dir(&tree).expect("tree");
+    let run = tree.join("run.0");
+    std::fs::create_dir(&run).expect("run cgroup");
+    let mut inside = Command::new("sleep").arg("60").stdin(Stdio::null()).spawn().expect("sleep");
+    std::fs::write(run.join("cgroup.procs"), inside.id().to_string()).expect("move into the run");
+    let idle: Vec<Group> = (0..50).map(|_| tagged(None)).collect();
+    let dir = tempfile::tempdir().expect("dir");
+    let path = spy_path(dir.path());
+    let file = registration_file().expect("registration file");
+    file.write_all_at(BLANK, 0).expect("header");
+    let mut reaper = Command::new(SHELL)
+        .args(["-c", SCRIPT, "hooks-reaper", "0", "1-1", tree.to_str().expect("utf-8"), &path])
+        .env_clear()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(file.try_clone().expect("clone"))
+        .process_group(0)
+        .spawn()
+        .expect("spawn the reaper");
+    drop(reaper.stdin.take());
+    let st = wait_child(&mut reaper).expect("the reaper ends");
+    assert!(st.success(), "{st:?}");
+    assert_eq!(wait_child(&mut inside).and_then(|s| s.signal()), Some(9), "the tree was killed");
+    assert!(idle.iter().all(|g| killpg(g.pgid(), None).is_ok()));
+    assert_eq!(spy_calls(dir.path()), ["rmdir"], "no grep: no process is scanned");
+    assert!(!tree.exists(), "the tree is removed");
 }

@@ -433,17 +433,19 @@ async fn dropping_the_run_kills_the_group() {
 }
 
 #[tokio::test]
-async fn every_hook_process_carries_the_engine_tag_and_the_invocation_cannot_change_it() {
+async fn with_the_process_group_mechanism_every_hook_process_carries_the_engine_tag_and_the_invocation_cannot_change_it()
+ {
+    let cfg = DispatchConfig { containment: crate::Containment::ProcessGroup, ..cfg() };
     let mut i = inv(Program::Shell {
         script: format!("printf '%s' \"${}\"", crate::tag::VAR),
         shell: None,
     });
     i.env.push((crate::tag::VAR.to_owned(), "forged".to_owned()));
-    let (out, _) = run(&i, &cfg()).await;
+    let (out, _) = run(&i, &cfg).await;
     assert_eq!(out.exit, ExitInfo::Exited(0));
     assert_eq!(out.stdout.lossy(), crate::tag::loose_tag());
     i.env.clear();
     i.env_remove.push(crate::tag::VAR.to_owned());
-    let (out, _) = run(&i, &cfg()).await;
+    let (out, _) = run(&i, &cfg).await;
     assert_eq!(out.stdout.lossy(), crate::tag::loose_tag());
 }

@@ -1,0 +1,211 @@
+//! A hook process started by [`crate::sys`] on Linux: waited for through its pid file
+//! descriptor registered with tokio, its pipes read and written through tokio's readiness
+//! (`AsyncFd`), with no SIGCHLD handler and no process-wide child registry.
+
+use std::{
+    io,
+    os::{
+        fd::{AsFd, OwnedFd},
+        unix::process::ExitStatusExt,
+    },
+    pin::Pin,
+    process::ExitStatus,
+    sync::{Mutex, PoisonError},
+    task::{Context, Poll, ready},
+};
+
+use rustix::process::{WaitId, WaitIdOptions, WaitIdStatus};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf, unix::AsyncFd};
+
+/// A started process. Dropping it before it was reaped sends it SIGKILL (as tokio's
+/// `kill_on_drop`) and reaps it later, never blocking.
+#[derive(Debug)]
+pub(crate) struct PidfdChild {
+    pid: i32,
+    pidfd: Option<AsyncFd<OwnedFd>>,
+    raw: Option<OwnedFd>,
+    status: Option<ExitStatus>,
+    kill_on_drop: bool,
+}
+
+impl PidfdChild {
+    /// Wraps a freshly spawned process. The pid file descriptor is registered with tokio at
+    /// the first wait that has to wait.
+    pub(crate) fn new(pid: i32, pidfd: OwnedFd, kill_on_drop: bool) -> PidfdChild {
+        PidfdChild { pid, pidfd: None, raw: Some(pidfd), status: None, kill_on_drop }
+    }
+
+    /// The process id (still this process's while it is not reaped).
+    pub(crate) fn id(&self) -> u32 {
+        self.pid.unsigned_abs()
+    }
+
+    /// The pid file descriptor.
+    fn fd(&self) -> Option<std::os::fd::BorrowedFd<'_>> {
+        self.raw
+            .as_ref()
+            .map(AsFd::as_fd)
+            .or_else(|| self.pidfd.as_ref().map(|a| a.get_ref().as_fd()))
+    }
+
+    /// The exit status if the process has exited (and reaps it), without waiting.
+    pub(crate) fn try_wait(&mut self) -> io::Result<Option<ExitStatus>> {
+        if let Some(st) = self.status {
+            return Ok(Some(st));
+        }
+        let Some(fd) = self.fd() else { return Err(io::Error::other("no pid file descriptor")) };
+        match rustix::process::waitid(
+            WaitId::PidFd(fd),
+            WaitIdOptions::EXITED | WaitIdOptions::NOHANG,
+        ) {
+            Ok(Some(st)) => {
+                let st = exit_status(&st);
+                self.status = Some(st);
+                Ok(Some(st))
+            }
+            Ok(None) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Waits for the process to exit and reaps it. Cancel-safe.
+    pub(crate) async fn wait(&mut self) -> io::Result<ExitStatus> {
+        loop {
+            if let Some(st) = self.try_wait()? {
+                return Ok(st);
+            }
+            if self.pidfd.is_none() {
+                let fd =
+                    self.raw.take().ok_or_else(|| io::Error::other("no pid file descriptor"))?;
+                self.pidfd = Some(crate::sys::register(fd, tokio::io::Interest::READABLE)?);
+            }
+            let Some(afd) = &self.pidfd else { continue };
+            let mut guard = afd.readable().await?;
+            // A pid file descriptor stays readable once the process has exited; the loop's
+            // `try_wait` reaps it.
+            guard.clear_ready();
+        }
+    }
+
+    /// Sends `SIGKILL` to the process (not its group) unless it was reaped.
+    pub(crate) fn start_kill(&self) {
+        if self.status.is_none()
+            && let Some(fd) = self.fd()
+        {
+            let _ = rustix::process::pidfd_send_signal(fd, rustix::process::Signal::KILL);
+        }
+    }
+}
+
+impl Drop for PidfdChild {
+    fn drop(&mut self) {
+        if self.status.is_some() {
+            return;
+        }
+        if self.kill_on_drop {
+            self.start_kill();
+        }
+        if matches!(self.try_wait(), Ok(Some(_))) {
+            return;
+        }
+        // Not gone yet (or, without `kill_on_drop`, still running): keep its descriptor so it
+        // is reaped at a later spawn rather than left a zombie.
+        let fd = self.raw.take().or_else(|| self.pidfd.take().map(AsyncFd::into_inner));
+        if let Some(fd) = fd {
+            let mut z = ZOMBIES.lock().unwrap_or_else(PoisonError::into_inner);
+            z.push(fd);
+        }
+    }
+}
+
+/// Processes dropped before they were reaped, reaped when they have exited.
+static ZOMBIES: Mutex<Vec<OwnedFd>> = Mutex::new(Vec::new());
+
+/// Reaps the dropped processes that have exited since. Cheap when there are none.
+pub(crate) fn reap_dropped() {
+    let mut z = ZOMBIES.lock().unwrap_or_else(PoisonError::into_inner);
+    if z.is_empty() {
+        return;
+    }
+    z.retain(|fd| {
+        !matches!(
+            rustix::process::waitid(
+                WaitId::PidFd(fd.as_fd()),
+                WaitIdOptions::EXITED | WaitIdOptions::NOHANG
+            ),
+            Ok(Some(_)) | Err(_)
+        )
+    });
+}
+
+/// The wait status std understands.
+fn exit_status(st: &WaitIdStatus) -> ExitStatus {
+    let raw = if let Some(code) = st.exit_status() {
+        (code & 0xff) << 8
+    } else if let Some(sig) = st.terminating_signal() {
+        sig | if st.dumped() { 0x80 } else { 0 }
+    } else {
+        0
+    };
+    ExitStatus::from_raw(raw)
+}
+
+/// The engine's end of a pipe to a hook, non-blocking and registered with tokio.
+#[derive(Debug)]
+pub(crate) struct Pipe(AsyncFd<OwnedFd>);
+
+impl Pipe {
+    /// Takes a pipe end, makes it non-blocking and registers it.
+    pub(crate) fn new(fd: OwnedFd, interest: tokio::io::Interest) -> io::Result<Pipe> {
+        let flags = rustix::fs::fcntl_getfl(&fd)?;
+        rustix::fs::fcntl_setfl(&fd, flags | rustix::fs::OFlags::NONBLOCK)?;
+        Ok(Pipe(crate::sys::register(fd, interest)?))
+    }
+}
+
+impl AsyncRead for Pipe {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        loop {
+            let mut guard = ready!(self.0.poll_read_ready(cx))?;
+            let unfilled = buf.initialize_unfilled();
+            match guard.try_io(|fd| {
+                rustix::io::read(fd.get_ref(), &mut *unfilled).map_err(io::Error::from)
+            }) {
+                Ok(Ok(n)) => {
+                    buf.advance(n);
+                    return Poll::Ready(Ok(()));
+                }
+                Ok(Err(e)) => return Poll::Ready(Err(e)),
+                Err(_would_block) => {}
+            }
+        }
+    }
+}
+
+impl AsyncWrite for Pipe {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        loop {
+            let mut guard = ready!(self.0.poll_write_ready(cx))?;
+            match guard.try_io(|fd| rustix::io::write(fd.get_ref(), buf).map_err(io::Error::from)) {
+                Ok(r) => return Poll::Ready(r),
+                Err(_would_block) => {}
+            }
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+}

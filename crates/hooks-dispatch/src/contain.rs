@@ -1,0 +1,666 @@
+//! Containment: how the processes a hook starts are found and killed, chosen at run time by
+//! what the machine allows (`specs/dispatch.md`, "Containment").
+//!
+//! - **cgroup v2** (`CgroupKill`, or `CgroupFreeze` on kernels without `cgroup.kill`): every run
+//!   gets its own child cgroup of the engine's tree, joined by the hook's first process before
+//!   its `exec`, so everything it starts is in it whatever it does to its session, group or
+//!   environment; the run ends with `cgroup.kill` (or freeze, kill every member, thaw), and
+//!   per-hook limits (`memory.max`, `pids.max`, `cpu.max`) apply where the controllers are
+//!   delegated.
+//! - **process group and tag** (`ProcessGroup`): the portable, weaker fallback: the hook's
+//!   process group, plus an environment variable inherited by its descendants.
+//!
+//! The probe runs once per engine process. The cgroup tree is the engine process's:
+//! `<parent>/agent-hooks.<pid>.<start time>`, where `<parent>` is the engine's own cgroup (or
+//! the one [`crate::DispatchConfig::cgroup_parent`] names); the reaper kills it whole when the
+//! engine process ends, however it ends.
+
+use std::{
+    fmt,
+    fs::{self, File, OpenOptions},
+    io::{self, Write},
+    os::{
+        fd::{AsFd, BorrowedFd},
+        unix::fs::{FileExt, OpenOptionsExt},
+    },
+    path::{Path, PathBuf},
+    sync::{
+        Mutex, OnceLock, PoisonError,
+        atomic::{AtomicU64, Ordering},
+    },
+};
+
+use crate::config::HookLimits;
+
+/// Which containment a dispatcher asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Containment {
+    /// The strongest mechanism the machine allows: cgroup v2, else process group and tag.
+    #[default]
+    Auto,
+    /// cgroup v2, runs ended with `cgroup.kill`.
+    CgroupKill,
+    /// cgroup v2, runs ended by freezing the cgroup, killing every member and thawing it
+    /// (what kernels 5.2–5.13, which have no `cgroup.kill`, allow).
+    CgroupFreeze,
+    /// The hook's process group and an inherited environment variable.
+    ProcessGroup,
+}
+
+/// The mechanism a dispatcher uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mechanism {
+    /// cgroup v2 with `cgroup.kill`.
+    CgroupKill,
+    /// cgroup v2 with freeze, kill and thaw.
+    CgroupFreeze,
+    /// Process group and environment tag (weaker: see `specs/hardening.md`, F4).
+    ProcessGroup,
+}
+
+impl Mechanism {
+    /// Every mechanism, strongest first.
+    pub const ALL: [Mechanism; 3] =
+        [Mechanism::CgroupKill, Mechanism::CgroupFreeze, Mechanism::ProcessGroup];
+
+    /// The name used in reports and on the command line (`cgroup-kill`, `cgroup-freeze`,
+    /// `process-group`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mechanism::CgroupKill => "cgroup-kill",
+            Mechanism::CgroupFreeze => "cgroup-freeze",
+            Mechanism::ProcessGroup => "process-group",
+        }
+    }
+
+    /// Whether runs live in a cgroup.
+    pub fn is_cgroup(self) -> bool {
+        matches!(self, Mechanism::CgroupKill | Mechanism::CgroupFreeze)
+    }
+
+    fn requested(self) -> Containment {
+        match self {
+            Mechanism::CgroupKill => Containment::CgroupKill,
+            Mechanism::CgroupFreeze => Containment::CgroupFreeze,
+            Mechanism::ProcessGroup => Containment::ProcessGroup,
+        }
+    }
+}
+
+impl fmt::Display for Mechanism {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The containment one dispatcher uses: its mechanism and, for the cgroup mechanisms, the
+/// engine's tree.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Contain {
+    pub(crate) mechanism: Mechanism,
+    tree: Option<&'static Tree>,
+}
+
+impl Contain {
+    /// The containment `cfg` asks for, as far as the machine allows it.
+    pub(crate) fn resolve(cfg: &crate::DispatchConfig) -> Contain {
+        let p = probe(cfg.cgroup_parent.as_deref());
+        let (mechanism, _) = p.resolve(cfg.containment);
+        Contain { mechanism, tree: p.tree.as_ref().filter(|_| mechanism.is_cgroup()) }
+    }
+
+    /// A run's cgroup with `limits` written, for the cgroup mechanisms.
+    pub(crate) fn begin(&self, limits: &HookLimits) -> io::Result<Option<RunCgroup>> {
+        self.tree.map(|t| t.take(Some(limits))).transpose()
+    }
+
+    /// Ends a run's use of its cgroup.
+    pub(crate) fn finish(&self, run: RunCgroup) {
+        if let Some(t) = self.tree {
+            t.finish(run);
+        }
+    }
+
+    /// Kills everything in the run's cgroup with this mechanism's method.
+    pub(crate) fn kill(&self, run: &RunCgroup) {
+        run.kill(self.mechanism == Mechanism::CgroupKill);
+    }
+}
+
+/// The containment `cfg` gets on this machine, and what the machine allows.
+pub(crate) fn report(cfg: &crate::DispatchConfig) -> ContainmentReport {
+    probe(cfg.cgroup_parent.as_deref()).report(cfg.containment)
+}
+
+/// The engine's cgroup tree, once the probe has run and found cgroup v2 usable.
+pub(crate) fn tree() -> Option<&'static Tree> {
+    static_probe().and_then(|p| p.tree.as_ref())
+}
+
+/// What containment a dispatcher uses, and what the machine allows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContainmentReport {
+    /// What was asked for.
+    pub requested: Containment,
+    /// What is used.
+    pub mechanism: Mechanism,
+    /// The engine's cgroup tree, for the cgroup mechanisms.
+    pub cgroup: Option<PathBuf>,
+    /// The resource limits runs get (`memory.max`, `pids.max`, `cpu.max`), for the cgroup
+    /// mechanisms whose controllers are delegated; empty otherwise.
+    pub limits: Vec<&'static str>,
+    /// Why limits are not applied, when they are not.
+    pub limits_note: Option<String>,
+    /// Each mechanism this machine does not allow, with why (strongest first).
+    pub unavailable: Vec<(Mechanism, String)>,
+    /// Why the requested mechanism is not the one used, when it is not.
+    pub fallback: Option<String>,
+}
+
+/// What the probe found, once per engine process.
+#[derive(Debug)]
+pub(crate) struct Probe {
+    /// The engine's cgroup tree, when cgroup v2 is usable.
+    pub(crate) tree: Option<Tree>,
+    /// Why cgroup v2 is not usable.
+    cgroup_unavailable: Option<String>,
+    /// Why `cgroup.kill` is not (the kernel only has `cgroup.freeze`).
+    kill_unavailable: Option<String>,
+}
+
+/// The probe of this engine process. The first call creates the cgroup tree (when cgroup v2
+/// allows it) and nothing else; `parent` is only honoured by the first call.
+pub(crate) fn probe(parent: Option<&Path>) -> &'static Probe {
+    PROBE.get_or_init(|| Probe::run(parent))
+}
+
+static PROBE: OnceLock<Probe> = OnceLock::new();
+
+/// The probe, if it has run.
+fn static_probe() -> Option<&'static Probe> {
+    PROBE.get()
+}
+
+impl Probe {
+    fn run(parent: Option<&Path>) -> Probe {
+        #[cfg(target_os = "linux")]
+        match Tree::create(parent) {
+            Ok(tree) => {
+                let kill_unavailable = (!tree.has_kill).then(|| {
+                    "this kernel has no cgroup.kill (Linux 5.14): runs are frozen, killed and thawed"
+                        .to_owned()
+                });
+                Probe { tree: Some(tree), cgroup_unavailable: None, kill_unavailable }
+            }
+            Err(why) => Probe {
+                tree: None,
+                cgroup_unavailable: Some(why.clone()),
+                kill_unavailable: Some(why),
+            },
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = parent;
+            let why = "cgroups exist on Linux only".to_owned();
+            Probe { tree: None, cgroup_unavailable: Some(why.clone()), kill_unavailable: Some(why) }
+        }
+    }
+
+    fn why_not(&self, m: Mechanism) -> Option<&str> {
+        match m {
+            Mechanism::CgroupKill => self.kill_unavailable.as_deref(),
+            Mechanism::CgroupFreeze => self.cgroup_unavailable.as_deref(),
+            Mechanism::ProcessGroup => None,
+        }
+    }
+
+    /// The mechanism for `requested`, and why it differs from what was asked, if it does.
+    pub(crate) fn resolve(&self, requested: Containment) -> (Mechanism, Option<String>) {
+        let want = match requested {
+            Containment::Auto => {
+                let m = Mechanism::ALL
+                    .into_iter()
+                    .find(|m| self.why_not(*m).is_none())
+                    .unwrap_or(Mechanism::ProcessGroup);
+                return (m, None);
+            }
+            Containment::CgroupKill => Mechanism::CgroupKill,
+            Containment::CgroupFreeze => Mechanism::CgroupFreeze,
+            Containment::ProcessGroup => Mechanism::ProcessGroup,
+        };
+        match self.why_not(want) {
+            None => (want, None),
+            Some(why) => {
+                let (m, _) = self.resolve(Containment::Auto);
+                (m, Some(format!("{want} is not available ({why}); using {m}")))
+            }
+        }
+    }
+
+    /// The report for a dispatcher that asked for `requested`.
+    pub(crate) fn report(&self, requested: Containment) -> ContainmentReport {
+        let (mechanism, fallback) = self.resolve(requested);
+        let tree = self.tree.as_ref().filter(|_| mechanism.is_cgroup());
+        let (limits, limits_note) = match tree {
+            Some(t) => {
+                let limits = t.controllers.names();
+                let note = (limits.len() < 3).then(|| t.controllers_note.clone());
+                (limits, note)
+            }
+            None => (Vec::new(), Some(format!("limits need cgroup v2; {mechanism} has none"))),
+        };
+        ContainmentReport {
+            requested,
+            mechanism,
+            cgroup: tree.map(|t| t.dir.clone()),
+            limits,
+            limits_note,
+            unavailable: Mechanism::ALL
+                .into_iter()
+                .filter_map(|m| self.why_not(m).map(|w| (m, w.to_owned())))
+                .collect(),
+            fallback,
+        }
+    }
+}
+
+impl Containment {
+    /// The choice a mechanism's name (`auto`, `cgroup-kill`, `cgroup-freeze`,
+    /// `process-group`) stands for.
+    pub fn parse(name: &str) -> Option<Containment> {
+        Some(match name {
+            "auto" => Containment::Auto,
+            other => Mechanism::ALL.into_iter().find(|m| m.as_str() == other)?.requested(),
+        })
+    }
+}
+
+/// The resource controllers delegated to the engine's tree.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Controllers {
+    pub(crate) memory: bool,
+    pub(crate) pids: bool,
+    pub(crate) cpu: bool,
+}
+
+impl Controllers {
+    fn names(self) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        if self.memory {
+            v.push("memory.max");
+        }
+        if self.pids {
+            v.push("pids.max");
+        }
+        if self.cpu {
+            v.push("cpu.max");
+        }
+        v
+    }
+}
+
+/// The engine process's cgroup tree.
+#[derive(Debug)]
+pub(crate) struct Tree {
+    /// `<parent>/agent-hooks.<pid>.<start time>`.
+    pub(crate) dir: PathBuf,
+    /// Whether the kernel has `cgroup.kill`.
+    pub(crate) has_kill: bool,
+    /// Which limits can be set on runs.
+    controllers: Controllers,
+    /// Why some controllers are missing.
+    controllers_note: String,
+    /// Run cgroups that are empty and may be used again.
+    pool: Mutex<Vec<RunCgroup>>,
+    /// Run cgroups that were killed or left members behind, removed once empty.
+    retired: Mutex<Vec<RunCgroup>>,
+    next: AtomicU64,
+}
+
+/// One run's cgroup.
+#[derive(Debug)]
+pub(crate) struct RunCgroup {
+    dir: PathBuf,
+    /// `cgroup.procs`, open for writing: the hook's first process writes `0` to it.
+    procs: File,
+    /// `cgroup.events`, read to learn whether members remain.
+    events: File,
+    /// The limits last written, so an unchanged set is not written again.
+    written: Option<HookLimits>,
+}
+
+#[cfg(target_os = "linux")]
+impl Tree {
+    /// Finds the engine's cgroup (or `parent`), creates the tree in it, checks that a process
+    /// can be started inside a cgroup of the tree, and removes the trees of dead engines.
+    fn create(parent: Option<&Path>) -> Result<Tree, String> {
+        let parent = match parent {
+            Some(p) => p.to_owned(),
+            None => own_cgroup()?,
+        };
+        if !parent.join("cgroup.procs").is_file() {
+            return Err(format!("{} is not a cgroup v2 directory", parent.display()));
+        }
+        remove_stale_trees(&parent);
+        let dir = parent.join(format!("agent-hooks.{}.{}", std::process::id(), start_time()));
+        match fs::create_dir(&dir) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => {
+                return Err(format!(
+                    "cannot create a cgroup under {} ({e}): not delegated to this user",
+                    parent.display()
+                ));
+            }
+        }
+        let fail = |why: String| {
+            let _ = fs::remove_dir(&dir);
+            Err(why)
+        };
+        let has_kill = dir.join("cgroup.kill").is_file();
+        if !has_kill && !dir.join("cgroup.freeze").is_file() {
+            return fail(
+                "this kernel has neither cgroup.kill nor cgroup.freeze (Linux 5.2)".into(),
+            );
+        }
+        let (controllers, controllers_note) = enable_controllers(&dir, &parent);
+        let tree = Tree {
+            dir,
+            has_kill,
+            controllers,
+            controllers_note,
+            pool: Mutex::default(),
+            retired: Mutex::default(),
+            next: AtomicU64::new(0),
+        };
+        // The check: a child that joins a run cgroup and exits before any exec.
+        match tree.take(None).and_then(|run| {
+            let ok = crate::spawner::probe_join(run.procs.as_fd());
+            tree.finish(run);
+            ok
+        }) {
+            Ok(()) => Ok(tree),
+            Err(e) => {
+                let why =
+                    format!("cannot start a process in a cgroup under {}: {e}", tree.dir.display());
+                tree.remove_all();
+                Err(why)
+            }
+        }
+    }
+
+    /// An empty run cgroup with `limits` written (none when `None`).
+    pub(crate) fn take(&self, limits: Option<&HookLimits>) -> Result<RunCgroup, io::Error> {
+        self.collect_retired();
+        let pooled = self.pool.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        let mut run = match pooled {
+            Some(r) => r,
+            None => {
+                let n = self.next.fetch_add(1, Ordering::Relaxed);
+                let dir = self.dir.join(format!("run.{n}"));
+                fs::create_dir(&dir)?;
+                let procs = OpenOptions::new()
+                    .write(true)
+                    .custom_flags(nix::libc::O_CLOEXEC)
+                    .open(dir.join("cgroup.procs"))?;
+                let events = File::open(dir.join("cgroup.events"))?;
+                RunCgroup { dir, procs, events, written: None }
+            }
+        };
+        if let Some(l) = limits
+            && run.written.as_ref() != Some(l)
+        {
+            self.write_limits(&run.dir, l)?;
+            run.written = Some(*l);
+        }
+        Ok(run)
+    }
+
+    fn write_limits(&self, dir: &Path, l: &HookLimits) -> io::Result<()> {
+        let c = self.controllers;
+        if c.memory {
+            write_file(&dir.join("memory.max"), &limit_text(l.memory_max))?;
+            // No swapping around the limit: a hog is stopped, not slowed to a crawl.
+            let _ = write_file(&dir.join("memory.swap.max"), "0");
+        }
+        if c.pids {
+            write_file(&dir.join("pids.max"), &limit_text(l.pids_max))?;
+        }
+        if c.cpu {
+            let text = match l.cpu_max {
+                Some(cpu) => format!("{} {}", cpu.quota_us, cpu.period_us),
+                None => "max 100000".to_owned(),
+            };
+            write_file(&dir.join("cpu.max"), &text)?;
+        }
+        Ok(())
+    }
+
+    /// Ends a run's use of its cgroup: back to the pool when empty, else retired and removed
+    /// once empty (killed members die shortly; the members a clean run left without a
+    /// dispatcher live until the reaper kills the tree).
+    pub(crate) fn finish(&self, run: RunCgroup) {
+        if run.populated() {
+            self.retired.lock().unwrap_or_else(PoisonError::into_inner).push(run);
+        } else {
+            self.pool.lock().unwrap_or_else(PoisonError::into_inner).push(run);
+        }
+    }
+
+    /// Removes retired cgroups that have emptied.
+    fn collect_retired(&self) {
+        let mut r = self.retired.lock().unwrap_or_else(PoisonError::into_inner);
+        if r.is_empty() {
+            return;
+        }
+        r.retain(|run| run.populated() || fs::remove_dir(&run.dir).is_err());
+    }
+
+    /// Kills every run and removes the tree (a failed probe).
+    fn remove_all(&self) {
+        kill_dir(&self.dir, self.has_kill);
+        for run in self.pool.lock().unwrap_or_else(PoisonError::into_inner).drain(..) {
+            let _ = fs::remove_dir(&run.dir);
+        }
+        let _ = fs::remove_dir(&self.dir);
+    }
+}
+
+impl RunCgroup {
+    /// The `cgroup.procs` file the hook's first process writes to.
+    pub(crate) fn procs(&self) -> BorrowedFd<'_> {
+        self.procs.as_fd()
+    }
+
+    /// Whether a live process is in the cgroup.
+    pub(crate) fn populated(&self) -> bool {
+        let mut buf = [0u8; 128];
+        let n = self.events.read_at(&mut buf, 0).unwrap_or(0);
+        let text = buf.get(..n).unwrap_or_default();
+        // `populated 0` when empty; anything unreadable counts as populated (kill it).
+        !text.split(|b| *b == b'\n').any(|l| l == b"populated 0")
+    }
+
+    /// Kills every process in the cgroup: `cgroup.kill`, or freeze, kill each, thaw.
+    pub(crate) fn kill(&self, has_kill: bool) {
+        kill_dir(&self.dir, has_kill);
+    }
+}
+
+/// Kills every process in the cgroup at `dir` and below.
+fn kill_dir(dir: &Path, has_kill: bool) {
+    if has_kill && write_file(&dir.join("cgroup.kill"), "1").is_ok() {
+        return;
+    }
+    freeze_kill(dir);
+}
+
+/// Freezes the cgroup (no member can fork any more), sends SIGKILL to every member until
+/// none is listed (a frozen process still dies of SIGKILL), then thaws it. Bounded.
+fn freeze_kill(dir: &Path) {
+    let frozen = write_file(&dir.join("cgroup.freeze"), "1").is_ok();
+    for _ in 0..64 {
+        let mut any = false;
+        for d in std::iter::once(dir.to_owned()).chain(subdirs(dir)) {
+            let Ok(list) = fs::read_to_string(d.join("cgroup.procs")) else { continue };
+            for pid in list.lines().filter_map(|l| l.trim().parse::<i32>().ok()) {
+                if pid > 1 && pid != std::process::id() as i32 {
+                    any = true;
+                    let _ = nix::sys::signal::kill(
+                        nix::unistd::Pid::from_raw(pid),
+                        nix::sys::signal::Signal::SIGKILL,
+                    );
+                }
+            }
+        }
+        if !any {
+            break;
+        }
+        std::thread::yield_now();
+    }
+    if frozen {
+        let _ = write_file(&dir.join("cgroup.freeze"), "0");
+    }
+}
+
+fn subdirs(dir: &Path) -> Vec<PathBuf> {
+    fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                .map(|e| e.path())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn limit_text(v: Option<u64>) -> String {
+    v.map_or_else(|| "max".to_owned(), |n| n.to_string())
+}
+
+fn write_file(path: &Path, text: &str) -> io::Result<()> {
+    let mut f = OpenOptions::new().write(true).open(path)?;
+    f.write_all(text.as_bytes())
+}
+
+/// Enables the memory, pids and cpu controllers for the runs, as far as `parent` delegates
+/// them (never changing `parent` itself, which is the embedding process's own cgroup).
+#[cfg(target_os = "linux")]
+fn enable_controllers(tree: &Path, parent: &Path) -> (Controllers, String) {
+    let have = fs::read_to_string(tree.join("cgroup.controllers")).unwrap_or_default();
+    let has = |c: &str| have.split_whitespace().any(|w| w == c);
+    let mut c = Controllers::default();
+    for (name, slot) in [("memory", &mut c.memory), ("pids", &mut c.pids), ("cpu", &mut c.cpu)] {
+        *slot = has(name)
+            && write_file(&tree.join("cgroup.subtree_control"), &format!("+{name}")).is_ok();
+    }
+    let missing: Vec<&str> = [("memory", c.memory), ("pids", c.pids), ("cpu", c.cpu)]
+        .into_iter()
+        .filter(|(_, on)| !on)
+        .map(|(n, _)| n)
+        .collect();
+    let note = if missing.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "the {} controller{} {} not delegated to {} (its cgroup.subtree_control); those limits are not applied",
+            missing.join(", "),
+            if missing.len() > 1 { "s" } else { "" },
+            if missing.len() > 1 { "are" } else { "is" },
+            parent.display()
+        )
+    };
+    (c, note)
+}
+
+/// The engine's own cgroup v2 directory: the `0::` line of `/proc/self/cgroup` under the
+/// cgroup2 mount of `/proc/self/mountinfo`.
+#[cfg(target_os = "linux")]
+fn own_cgroup() -> Result<PathBuf, String> {
+    let cg = fs::read_to_string("/proc/self/cgroup")
+        .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
+    let rel = cg
+        .lines()
+        .find_map(|l| l.strip_prefix("0::"))
+        .ok_or_else(|| "this process is in no cgroup v2 hierarchy".to_owned())?
+        .trim()
+        .to_owned();
+    let mounts = fs::read_to_string("/proc/self/mountinfo")
+        .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;
+    let mount = mounts
+        .lines()
+        .find_map(|l| {
+            let (pre, post) = l.split_once(" - ")?;
+            let fstype = post.split_whitespace().next()?;
+            let mut f = pre.split_whitespace();
+            let root = f.nth(3)?;
+            let point = f.next()?;
+            (fstype == "cgroup2").then(|| (root.to_owned(), unescape(point)))
+        })
+        .ok_or_else(|| "cgroup v2 is not mounted".to_owned())?;
+    let (root, point) = mount;
+    // A mount of a sub-tree (in a cgroup namespace the root is `/`): strip its root.
+    let rel = rel.strip_prefix(root.trim_end_matches('/')).unwrap_or(&rel).trim_start_matches('/');
+    let dir = Path::new(&point).join(rel);
+    if dir.is_dir() { Ok(dir) } else { Err(format!("{} does not exist", dir.display())) }
+}
+
+/// `mountinfo` escapes spaces and a few other bytes as `\ooo`.
+fn unescape(s: &str) -> String {
+    let mut out = Vec::new();
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\'
+            && i + 4 <= b.len()
+            && let Ok(v) =
+                u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 4]).unwrap_or("x"), 8)
+        {
+            out.push(v);
+            i += 4;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// This process's start time in clock ticks since boot (field 22 of `/proc/self/stat`), so
+/// that a tree's name identifies its engine even after its pid is reused.
+fn start_time() -> u64 {
+    start_time_of("self").unwrap_or(0)
+}
+
+fn start_time_of(pid: &str) -> Option<u64> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after = stat.rsplit_once(')')?.1;
+    after.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// Kills and removes the trees of engines that are gone (a crashed engine whose reaper was
+/// killed too): `agent-hooks.<pid>.<start>` whose pid is dead or started at another time.
+#[cfg(target_os = "linux")]
+fn remove_stale_trees(parent: &Path) {
+    let Ok(entries) = fs::read_dir(parent) else { return };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix("agent-hooks.")) else {
+            continue;
+        };
+        let Some((pid, start)) = rest.split_once('.') else { continue };
+        let (Ok(pid_n), Ok(start)) = (pid.parse::<u32>(), start.parse::<u64>()) else { continue };
+        if pid_n == std::process::id() || start_time_of(pid) == Some(start) {
+            continue;
+        }
+        let dir = e.path();
+        kill_dir(&dir, dir.join("cgroup.kill").is_file());
+        for d in subdirs(&dir) {
+            let _ = fs::remove_dir(d);
+        }
+        let _ = fs::remove_dir(&dir);
+    }
+}
+
+#[cfg(test)]
+mod tests;

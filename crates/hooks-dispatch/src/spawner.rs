@@ -1,0 +1,435 @@
+//! Starting one hook process: on Linux through the crate's own spawner ([`crate::sys`]: no
+//! copy of the environment, the run's cgroup joined before `exec`, a pid file descriptor
+//! waited on with tokio); elsewhere, or on a kernel without `CLONE_PIDFD` (before 5.2),
+//! through tokio's process API.
+
+use std::{
+    io,
+    os::fd::{BorrowedFd, OwnedFd},
+    path::Path,
+    process::ExitStatus,
+};
+
+use hooks_schema::{Invocation, SpawnFailure, SpawnFailureKind};
+use tokio::io::{AsyncRead, AsyncWrite};
+
+use crate::{files::ProvidedFiles, tag};
+
+/// Where a stream of the child comes from or goes to.
+#[derive(Debug)]
+pub(crate) enum Stream {
+    /// `/dev/null`.
+    Null,
+    /// This descriptor (a prefilled pipe, a log file, an anonymous file).
+    Fd(OwnedFd),
+    /// A new pipe whose other end the engine reads or writes.
+    Piped,
+}
+
+/// What to do with the engine's tag variable ([`tag::VAR`]) in the child.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Tag<'a> {
+    /// Set it to this value, after every other variable (nothing can override it).
+    Set(&'a str),
+    /// Make sure the child has none (a detached hook must not be swept with the engine's).
+    Remove,
+    /// Leave the environment as the invocation makes it.
+    Keep,
+}
+
+/// How the child is placed.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Placement<'a> {
+    /// A new session (detached hooks) rather than a new process group.
+    pub(crate) new_session: bool,
+    /// The run cgroup's `cgroup.procs`, joined before `exec`.
+    pub(crate) cgroup: Option<BorrowedFd<'a>>,
+    /// Kill the process when its handle is dropped before it was reaped.
+    pub(crate) kill_on_drop: bool,
+}
+
+/// A started process and the engine's ends of its pipes.
+pub(crate) struct Started {
+    pub(crate) proc: Proc,
+    pub(crate) stdin: Option<Box<dyn AsyncWrite + Unpin + Send>>,
+    pub(crate) stdout: Option<Box<dyn AsyncRead + Unpin + Send>>,
+    pub(crate) stderr: Option<Box<dyn AsyncRead + Unpin + Send>>,
+}
+
+/// A started process.
+#[derive(Debug)]
+pub(crate) enum Proc {
+    /// Started by [`crate::sys`].
+    #[cfg(target_os = "linux")]
+    Own(crate::child::PidfdChild),
+    /// Started by tokio.
+    Tokio(tokio::process::Child),
+}
+
+impl Proc {
+    /// The process id, while the process is not reaped.
+    pub(crate) fn id(&self) -> Option<u32> {
+        match self {
+            #[cfg(target_os = "linux")]
+            Proc::Own(c) => Some(c.id()),
+            Proc::Tokio(c) => c.id(),
+        }
+    }
+
+    /// Waits for the process to exit. Cancel-safe.
+    pub(crate) async fn wait(&mut self) -> io::Result<ExitStatus> {
+        match self {
+            #[cfg(target_os = "linux")]
+            Proc::Own(c) => c.wait().await,
+            Proc::Tokio(c) => c.wait().await,
+        }
+    }
+}
+
+/// Starts `program` with `args` as `inv` says (working directory, variables), with the given
+/// streams, tag and placement.
+pub(crate) fn start<S: AsRef<str>>(
+    program: &str,
+    args: &[S],
+    inv: &Invocation,
+    files: &ProvidedFiles,
+    streams: [Stream; 3],
+    tag: Tag<'_>,
+    place: Placement<'_>,
+) -> Result<Started, SpawnFailure> {
+    #[cfg(target_os = "linux")]
+    if own::available() {
+        return own::start(program, args, inv, files, streams, tag, place);
+    }
+    if place.cgroup.is_some() {
+        return Err(SpawnFailure {
+            kind: SpawnFailureKind::Other,
+            message: "cannot start a process inside a cgroup without the engine's spawner".into(),
+        });
+    }
+    tokio_start(program, args, inv, files, streams, tag, place)
+}
+
+/// Checks that a process can be started inside the cgroup whose `cgroup.procs` is `procs`:
+/// a child joins it and exits at once.
+#[cfg(target_os = "linux")]
+pub(crate) fn probe_join(procs: BorrowedFd<'_>) -> io::Result<()> {
+    own::probe_join(procs)
+}
+
+fn tokio_start<S: AsRef<str>>(
+    program: &str,
+    args: &[S],
+    inv: &Invocation,
+    files: &ProvidedFiles,
+    streams: [Stream; 3],
+    tag: Tag<'_>,
+    place: Placement<'_>,
+) -> Result<Started, SpawnFailure> {
+    use std::process::Stdio;
+    let mut cmd = tokio::process::Command::new(program);
+    cmd.args(args.iter().map(AsRef::as_ref));
+    if let Some(cwd) = &inv.cwd {
+        cmd.current_dir(cwd);
+    }
+    for k in &inv.env_remove {
+        cmd.env_remove(k);
+    }
+    for (k, path) in files.env() {
+        cmd.env(k, path);
+    }
+    for (k, v) in &inv.env {
+        cmd.env(k, v);
+    }
+    match tag {
+        Tag::Set(t) => {
+            cmd.env(tag::VAR, t);
+        }
+        Tag::Remove => {
+            cmd.env_remove(tag::VAR);
+        }
+        Tag::Keep => {}
+    }
+    let [i, o, e] = streams;
+    let stdio = |s: Stream| -> Stdio {
+        match s {
+            Stream::Null => Stdio::null(),
+            Stream::Fd(fd) => fd.into(),
+            Stream::Piped => Stdio::piped(),
+        }
+    };
+    cmd.stdin(stdio(i)).stdout(stdio(o)).stderr(stdio(e)).kill_on_drop(place.kill_on_drop);
+    if place.new_session {
+        crate::sys::new_session(&mut cmd);
+    } else {
+        cmd.process_group(0);
+    }
+    let mut child = cmd.spawn().map_err(|e| classify(&e, program, inv.cwd.as_deref()))?;
+    Ok(Started {
+        stdin: child.stdin.take().map(|w| Box::new(w) as Box<dyn AsyncWrite + Unpin + Send>),
+        stdout: child.stdout.take().map(|r| Box::new(r) as Box<dyn AsyncRead + Unpin + Send>),
+        stderr: child.stderr.take().map(|r| Box::new(r) as Box<dyn AsyncRead + Unpin + Send>),
+        proc: Proc::Tokio(child),
+    })
+}
+
+/// Classifies a spawn error. A missing working directory and a missing program both
+/// surface as `ENOENT`, so the directory is checked only once spawning failed.
+pub(crate) fn classify(e: &io::Error, program: &str, cwd: Option<&Path>) -> SpawnFailure {
+    if let Some(dir) = cwd
+        && !dir.is_dir()
+    {
+        return SpawnFailure {
+            kind: SpawnFailureKind::MissingCwd,
+            message: format!("working directory no longer exists: {}", dir.display()),
+        };
+    }
+    let (kind, message) = match e.kind() {
+        io::ErrorKind::NotFound => {
+            (SpawnFailureKind::ProgramNotFound, format!("program `{program}` not found"))
+        }
+        io::ErrorKind::PermissionDenied => {
+            (SpawnFailureKind::PermissionDenied, format!("permission denied running `{program}`"))
+        }
+        _ => (SpawnFailureKind::Other, format!("cannot start `{program}`: {e}")),
+    };
+    SpawnFailure { kind, message }
+}
+
+/// The crate's own spawner.
+#[cfg(target_os = "linux")]
+mod own {
+    use std::{
+        ffi::{CString, OsStr},
+        io,
+        os::{
+            fd::{AsFd, BorrowedFd, OwnedFd},
+            unix::ffi::OsStrExt,
+        },
+        sync::atomic::{AtomicBool, Ordering},
+    };
+
+    use hooks_schema::{Invocation, SpawnFailure, SpawnFailureKind};
+    use tokio::io::{AsyncRead, AsyncWrite, Interest};
+
+    use super::{Placement, Proc, Started, Stream, Tag, classify};
+    use crate::{
+        child::{PidfdChild, Pipe},
+        files::ProvidedFiles,
+        sys::{self, Env, Request, Session, SpawnError, Stage},
+        tag,
+    };
+
+    /// Cleared for good when `clone` refuses `CLONE_PIDFD` (a kernel before 5.2).
+    static AVAILABLE: AtomicBool = AtomicBool::new(true);
+
+    pub(super) fn available() -> bool {
+        AVAILABLE.load(Ordering::Relaxed)
+    }
+
+    fn other(message: String) -> SpawnFailure {
+        SpawnFailure { kind: SpawnFailureKind::Other, message }
+    }
+
+    fn cstring(bytes: &[u8], what: &str) -> Result<CString, SpawnFailure> {
+        CString::new(bytes).map_err(|_| other(format!("the hook's {what} contains a NUL byte")))
+    }
+
+    fn entry(k: &OsStr, v: &OsStr) -> Result<CString, SpawnFailure> {
+        let mut b = Vec::with_capacity(k.len() + v.len() + 1);
+        b.extend_from_slice(k.as_bytes());
+        b.push(b'=');
+        b.extend_from_slice(v.as_bytes());
+        cstring(&b, "environment")
+    }
+
+    /// The paths to try for `program`: itself when it names a folder, else one per `PATH`
+    /// folder (the child's `PATH` when the invocation sets one, the engine's otherwise), as
+    /// `execvp` searches.
+    fn candidates(program: &str, inv: &Invocation) -> Result<Vec<CString>, SpawnFailure> {
+        if program.contains('/') {
+            return Ok(vec![cstring(program.as_bytes(), "program")?]);
+        }
+        if program.is_empty() {
+            return Err(SpawnFailure {
+                kind: SpawnFailureKind::ProgramNotFound,
+                message: "program `` not found".to_owned(),
+            });
+        }
+        let path: Vec<u8> = match inv.env.iter().rev().find(|(k, _)| k == "PATH") {
+            Some((_, v)) => v.as_bytes().to_vec(),
+            None if inv.env_remove.iter().any(|k| k == "PATH") => b"/bin:/usr/bin".to_vec(),
+            None => sys::getenv(b"PATH").unwrap_or_else(|| b"/bin:/usr/bin".to_vec()),
+        };
+        path.split(|b| *b == b':')
+            .map(|dir| {
+                let dir = if dir.is_empty() { &b"."[..] } else { dir };
+                let mut p = Vec::with_capacity(dir.len() + 1 + program.len());
+                p.extend_from_slice(dir);
+                p.push(b'/');
+                p.extend_from_slice(program.as_bytes());
+                cstring(&p, "program")
+            })
+            .collect()
+    }
+
+    /// The descriptors of one stream: the child's end and, for a pipe, the engine's.
+    fn child_end(s: Stream, input: bool) -> io::Result<(OwnedFd, Option<OwnedFd>)> {
+        match s {
+            Stream::Null => {
+                let f = std::fs::OpenOptions::new().read(input).write(!input).open("/dev/null")?;
+                Ok((f.into(), None))
+            }
+            Stream::Fd(fd) => Ok((fd, None)),
+            Stream::Piped => {
+                let (r, w) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+                Ok(if input { (r, Some(w)) } else { (w, Some(r)) })
+            }
+        }
+    }
+
+    pub(super) fn start<S: AsRef<str>>(
+        program: &str,
+        args: &[S],
+        inv: &Invocation,
+        files: &ProvidedFiles,
+        streams: [Stream; 3],
+        tag: Tag<'_>,
+        place: Placement<'_>,
+    ) -> Result<Started, SpawnFailure> {
+        let programs = candidates(program, inv)?;
+        let mut argv = Vec::with_capacity(1 + args.len());
+        argv.push(cstring(program.as_bytes(), "program")?);
+        for a in args {
+            argv.push(cstring(a.as_ref().as_bytes(), "argument")?);
+        }
+        let mut remove: Vec<&[u8]> = inv.env_remove.iter().map(|k| k.as_bytes()).collect();
+        let mut set: Vec<CString> = Vec::new();
+        for (k, p) in files.env() {
+            set.push(entry(OsStr::new(k), p.as_os_str())?);
+        }
+        for (k, v) in &inv.env {
+            set.push(entry(OsStr::new(k), OsStr::new(v))?);
+        }
+        match tag {
+            Tag::Set(t) => set.push(entry(OsStr::new(tag::VAR), OsStr::new(t))?),
+            Tag::Remove => remove.push(tag::VAR.as_bytes()),
+            Tag::Keep => {}
+        }
+        // Each name once, the last value winning, in first-set order.
+        let mut deduped: Vec<CString> = Vec::with_capacity(set.len());
+        for e in set {
+            let bytes = e.as_bytes();
+            let name_eq = &bytes[..=bytes.iter().position(|b| *b == b'=').unwrap_or(0)];
+            match deduped.iter_mut().find(|d| d.as_bytes().starts_with(name_eq)) {
+                Some(slot) => *slot = e,
+                None => deduped.push(e),
+            }
+        }
+        let cwd = match &inv.cwd {
+            Some(d) => Some(cstring(d.as_os_str().as_bytes(), "working directory")?),
+            None => None,
+        };
+        let [i, o, e] = streams;
+        let fail = |e: io::Error| other(format!("cannot set up the hook's streams: {e}"));
+        let (in_child, in_engine) = child_end(i, true).map_err(fail)?;
+        let (out_child, out_engine) = child_end(o, false).map_err(fail)?;
+        let (err_child, err_engine) = child_end(e, false).map_err(fail)?;
+        let cgroups: Vec<BorrowedFd<'_>> = place.cgroup.into_iter().collect();
+        let env = if remove.is_empty() && deduped.is_empty() {
+            Env::Inherit
+        } else {
+            Env::Edit { remove: &remove, set: &deduped }
+        };
+        let req = Request {
+            programs: &programs,
+            argv: &argv,
+            env,
+            cwd: cwd.as_deref(),
+            stdio: [in_child.as_fd(), out_child.as_fd(), err_child.as_fd()],
+            cgroup_procs: &cgroups,
+            session: if place.new_session { Session::NewSession } else { Session::NewGroup },
+            subreaper: false,
+            probe: false,
+        };
+        crate::child::reap_dropped();
+        let spawned = match sys::spawn(&req) {
+            Ok(s) => s,
+            Err(SpawnError::Clone(e)) => {
+                if e.raw_os_error() == Some(nix::libc::EINVAL)
+                    || e.raw_os_error() == Some(nix::libc::ENOSYS)
+                {
+                    AVAILABLE.store(false, Ordering::Relaxed);
+                }
+                return Err(other(format!("cannot start `{program}`: {e}")));
+            }
+            Err(SpawnError::Child(stage, e)) => return Err(failure(stage, &e, program, inv)),
+        };
+        drop((in_child, out_child, err_child));
+        let reg = |fd: Option<OwnedFd>, interest| -> Result<Option<Pipe>, SpawnFailure> {
+            fd.map(|fd| Pipe::new(fd, interest))
+                .transpose()
+                .map_err(|e| other(format!("cannot watch the hook's pipes: {e}")))
+        };
+        let stdin = reg(in_engine, Interest::WRITABLE)?;
+        let stdout = reg(out_engine, Interest::READABLE)?;
+        let stderr = reg(err_engine, Interest::READABLE)?;
+        Ok(Started {
+            proc: Proc::Own(PidfdChild::new(spawned.pid, spawned.pidfd, place.kill_on_drop)),
+            stdin: stdin.map(|p| Box::new(p) as Box<dyn AsyncWrite + Unpin + Send>),
+            stdout: stdout.map(|p| Box::new(p) as Box<dyn AsyncRead + Unpin + Send>),
+            stderr: stderr.map(|p| Box::new(p) as Box<dyn AsyncRead + Unpin + Send>),
+        })
+    }
+
+    fn failure(stage: Stage, e: &io::Error, program: &str, inv: &Invocation) -> SpawnFailure {
+        match stage {
+            Stage::Exec => classify(e, program, None),
+            Stage::Cwd
+                if e.kind() == io::ErrorKind::NotFound
+                    || e.raw_os_error() == Some(nix::libc::ENOTDIR) =>
+            {
+                SpawnFailure {
+                    kind: SpawnFailureKind::MissingCwd,
+                    message: format!(
+                        "working directory no longer exists: {}",
+                        inv.cwd.as_deref().map(|d| d.display().to_string()).unwrap_or_default()
+                    ),
+                }
+            }
+            Stage::Cwd => classify(e, program, inv.cwd.as_deref()),
+            Stage::Cgroup => other(format!("cannot start `{program}` in its cgroup: {e}")),
+            Stage::Session | Stage::Subreaper | Stage::Stdio => {
+                other(format!("cannot start `{program}`: {e}"))
+            }
+        }
+    }
+
+    pub(super) fn probe_join(procs: BorrowedFd<'_>) -> io::Result<()> {
+        let null = std::fs::File::open("/dev/null")?;
+        let req = Request {
+            programs: &[CString::from(c"/")],
+            argv: &[],
+            env: Env::Inherit,
+            cwd: None,
+            stdio: [null.as_fd(), null.as_fd(), null.as_fd()],
+            cgroup_procs: &[procs],
+            session: Session::NewGroup,
+            subreaper: false,
+            probe: true,
+        };
+        match sys::spawn(&req) {
+            Ok(s) => {
+                let st = rustix::process::waitid(
+                    rustix::process::WaitId::PidFd(s.pidfd.as_fd()),
+                    rustix::process::WaitIdOptions::EXITED,
+                )?;
+                match st.and_then(|s| s.exit_status()) {
+                    Some(0) => Ok(()),
+                    other => Err(io::Error::other(format!("the probe ended with {other:?}"))),
+                }
+            }
+            Err(SpawnError::Clone(e) | SpawnError::Child(_, e)) => Err(e),
+        }
+    }
+}

@@ -1,0 +1,467 @@
+//! The crate's one module with unsafe code: starting a hook process on Linux the way
+//! `posix_spawn` does (`clone` with `CLONE_VM | CLONE_VFORK`, so the engine's memory is never
+//! copied, whatever its size), plus the steps `posix_spawn` cannot take before the `exec`:
+//! joining the run's cgroup and becoming a child subreaper. The pid file descriptor comes from
+//! the same `clone` (`CLONE_PIDFD`), so the engine never names the child by a number that
+//! could be reused.
+//!
+//! Why unsafe is unavoidable here (`specs/dispatch.md`, "The spawner"): no safe API of std,
+//! tokio, nix or rustix starts a process *inside* a cgroup. std's `pre_exec` makes std `fork`
+//! (copying the page tables of the whole engine: 65 ms for a 512 MiB process, measured), and
+//! glibc's `posix_spawnattr_setcgroup_np` only exists from glibc 2.39 on. Moving the child into
+//! its cgroup from the parent after the spawn would leave a window in which the hook could fork
+//! outside it.
+//!
+//! Rules the child obeys (it shares the engine's memory until it calls `exec`): no allocation,
+//! no lock, no unwinding; only system calls on data the parent prepared. Every signal is
+//! blocked in the parent thread around the `clone`, and the child resets every handled signal
+//! to its default before unblocking, as glibc's `posix_spawn` does, so no engine signal
+//! handler ever runs on the child's stack.
+#![allow(unsafe_code)]
+
+#[cfg(target_os = "linux")]
+pub(crate) use linux::*;
+
+/// Makes the command's child start a new session (`setsid`) before its `exec`: detached hooks
+/// started through tokio's process API (systems without the crate's own spawner).
+pub(crate) fn new_session(cmd: &mut tokio::process::Command) {
+    // SAFETY: the closure runs in the forked child between fork and exec. It only calls
+    // setsid(2), which is async-signal-safe, allocates nothing and touches no state shared
+    // with the parent.
+    unsafe {
+        cmd.pre_exec(|| nix::unistd::setsid().map(|_| ()).map_err(std::io::Error::from));
+    }
+}
+
+/// Registers `fd` with tokio's reactor for `interest`.
+pub(crate) fn register(
+    fd: std::os::fd::OwnedFd,
+    interest: tokio::io::Interest,
+) -> std::io::Result<tokio::io::unix::AsyncFd<std::os::fd::OwnedFd>> {
+    // SAFETY: an `OwnedFd` is a valid, open descriptor that only it closes, and its
+    // `as_raw_fd` always returns that same descriptor while the `AsyncFd` owns it.
+    unsafe { tokio::io::unix::AsyncFd::register_with_interest(fd, interest).map_err(Into::into) }
+}
+
+#[cfg(target_os = "linux")]
+mod linux {
+
+    use std::{
+        ffi::{CStr, CString, c_char, c_int, c_void},
+        io,
+        mem::MaybeUninit,
+        os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd},
+        ptr,
+        sync::atomic::{AtomicI32, Ordering},
+    };
+
+    use nix::libc;
+
+    unsafe extern "C" {
+        /// The process environment (glibc and musl both export it).
+        static environ: *const *const c_char;
+    }
+
+    /// How the child relates to the engine's process group and session.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub(crate) enum Session {
+        /// Leads a new process group in the engine's session (`setpgid(0, 0)`).
+        NewGroup,
+        /// Leads a new session (`setsid`): detached hooks.
+        NewSession,
+    }
+
+    /// One process to start. Everything is prepared by the caller, in the parent, because the child
+    /// may not allocate.
+    pub(crate) struct Request<'a> {
+        /// The paths to `execve`, in order: one for a path, one per `PATH` folder for a bare name.
+        /// A candidate that does not exist (`ENOENT`, `ENOTDIR`) or may not be run (`EACCES`, kept
+        /// as the answer if nothing else runs) moves to the next, as `execvp` does; any other error
+        /// is final.
+        pub programs: &'a [CString],
+        /// The arguments, the program's name first.
+        pub argv: &'a [CString],
+        /// The environment.
+        pub env: Env<'a>,
+        /// The working directory.
+        pub cwd: Option<&'a CStr>,
+        /// stdin, stdout and stderr.
+        pub stdio: [BorrowedFd<'a>; 3],
+        /// `cgroup.procs` files (opened for writing) the child joins before anything else, by
+        /// writing `0` to each.
+        pub cgroup_procs: &'a [BorrowedFd<'a>],
+        /// Process group or session.
+        pub session: Session,
+        /// Whether the child becomes a child subreaper (`PR_SET_CHILD_SUBREAPER`, kept across
+        /// `exec`): orphans of its descendants are then reparented to it rather than escaping.
+        pub subreaper: bool,
+        /// Whether the child exits with status 0 right after joining its cgroups, before anything
+        /// else (the containment probe).
+        pub probe: bool,
+    }
+
+    /// The child's environment.
+    #[derive(Debug, Clone, Copy)]
+    pub(crate) enum Env<'a> {
+        /// The engine's own, passed as it is (nothing copied).
+        Inherit,
+        /// The engine's own without the variables named in `remove` and in `set`, then `set`
+        /// (`NAME=value` entries, each name once). The engine's strings are pointed to, not copied.
+        Edit {
+            /// Names to leave out.
+            remove: &'a [&'a [u8]],
+            /// `NAME=value` entries to add.
+            set: &'a [CString],
+        },
+    }
+
+    /// What failed in the child before or at the `exec`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub(crate) enum Stage {
+        /// Joining a cgroup.
+        Cgroup,
+        /// `setpgid` or `setsid`.
+        Session,
+        /// `PR_SET_CHILD_SUBREAPER`.
+        Subreaper,
+        /// Setting up stdin, stdout or stderr.
+        Stdio,
+        /// Changing to the working directory.
+        Cwd,
+        /// The `execve` itself.
+        Exec,
+    }
+
+    /// A failed start.
+    #[derive(Debug)]
+    pub(crate) enum SpawnError {
+        /// The child reported `errno` at `stage`; it has been reaped.
+        Child(Stage, io::Error),
+        /// `clone` itself failed (`EAGAIN`: too many processes; `EINVAL`: no `CLONE_PIDFD`, a
+        /// kernel older than 5.2).
+        Clone(io::Error),
+    }
+
+    /// A started process: its id and a pid file descriptor (close-on-exec) owned by the caller.
+    #[derive(Debug)]
+    pub(crate) struct Spawned {
+        pub pid: i32,
+        pub pidfd: OwnedFd,
+    }
+
+    /// The data the child reads, in the parent's memory.
+    struct Child<'a> {
+        programs: &'a [*const c_char],
+        argv: *const *const c_char,
+        envp: *const *const c_char,
+        cwd: *const c_char,
+        stdio: [RawFd; 3],
+        cgroup_procs: &'a [RawFd],
+        session: Session,
+        subreaper: bool,
+        probe: bool,
+        /// `stage << 16 | errno` of the failure, 0 when the `exec` succeeded.
+        error: AtomicI32,
+    }
+
+    /// The child's stack. It only holds the few frames of [`child_main`] and its system calls.
+    const STACK: usize = 32 * 1024;
+
+    fn stage_code(s: Stage) -> i32 {
+        match s {
+            Stage::Cgroup => 1,
+            Stage::Session => 2,
+            Stage::Subreaper => 3,
+            Stage::Stdio => 4,
+            Stage::Cwd => 5,
+            Stage::Exec => 6,
+        }
+    }
+
+    fn stage_of(code: i32) -> Stage {
+        match code {
+            1 => Stage::Cgroup,
+            2 => Stage::Session,
+            3 => Stage::Subreaper,
+            4 => Stage::Stdio,
+            5 => Stage::Cwd,
+            _ => Stage::Exec,
+        }
+    }
+
+    /// Starts the process. Returns once the child has called `execve` successfully (or failed
+    /// before it and been reaped).
+    pub(crate) fn spawn(req: &Request<'_>) -> Result<Spawned, SpawnError> {
+        let programs: Vec<*const c_char> = req.programs.iter().map(|p| p.as_ptr()).collect();
+        if programs.is_empty() {
+            return Err(SpawnError::Child(Stage::Exec, io::Error::from_raw_os_error(libc::ENOENT)));
+        }
+        let mut argv: Vec<*const c_char> = req.argv.iter().map(|a| a.as_ptr()).collect();
+        argv.push(ptr::null());
+        let envp: Option<Vec<*const c_char>> = match req.env {
+            Env::Inherit => None,
+            Env::Edit { remove, set } => Some(edited_environ(remove, set)),
+        };
+        let cgroup_procs: Vec<RawFd> = req.cgroup_procs.iter().map(AsRawFd::as_raw_fd).collect();
+        let child = Child {
+            programs: &programs,
+            argv: argv.as_ptr(),
+            // SAFETY: reading the pointer value of `environ`; see `specs/dispatch.md` on concurrent
+            // `set_var` (whose own contract forbids it while other threads read the environment).
+            envp: envp.as_ref().map_or_else(|| unsafe { environ }, |e| e.as_ptr()),
+            cwd: req.cwd.map_or(ptr::null(), CStr::as_ptr),
+            stdio: [req.stdio[0].as_raw_fd(), req.stdio[1].as_raw_fd(), req.stdio[2].as_raw_fd()],
+            cgroup_procs: &cgroup_procs,
+            session: req.session,
+            subreaper: req.subreaper,
+            probe: req.probe,
+            error: AtomicI32::new(0),
+        };
+        let mut stack: Box<[MaybeUninit<u8>]> = Box::new_uninit_slice(STACK);
+        // The stack grows down on every architecture Linux runs this on; 16-byte aligned top.
+        let top = {
+            let end = stack.as_mut_ptr_range().end as usize;
+            (end & !15) as *mut c_void
+        };
+        let mut pidfd: c_int = -1;
+        let flags = libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PIDFD | libc::SIGCHLD;
+        let pid = {
+            let _blocked = BlockSignals::all();
+            // SAFETY: `child_main` runs on `stack`, which outlives the call: with `CLONE_VFORK`
+            // this thread is suspended until the child has called `execve` or exited, and the child
+            // only reads `child` (alive for the same span) and makes system calls, never returning
+            // into Rust code of the parent's frames. Signals are blocked around the call (see the
+            // module's documentation). `pidfd` receives the pid file descriptor (`CLONE_PIDFD`).
+            unsafe {
+                libc::clone(
+                    child_main,
+                    top,
+                    flags,
+                    ptr::from_ref(&child).cast_mut().cast(),
+                    ptr::from_mut(&mut pidfd),
+                )
+            }
+        };
+        if pid < 0 {
+            return Err(SpawnError::Clone(io::Error::last_os_error()));
+        }
+        // SAFETY: `CLONE_PIDFD` stored a new descriptor, owned by nobody else, in `pidfd`.
+        let pidfd = unsafe { OwnedFd::from_raw_fd(pidfd) };
+        let code = child.error.load(Ordering::Acquire);
+        drop(stack);
+        if code != 0 {
+            // The child exited with 127 before or at the exec: reap it.
+            let _ = rustix::process::waitid(
+                rustix::process::WaitId::PidFd(std::os::fd::AsFd::as_fd(&pidfd)),
+                rustix::process::WaitIdOptions::EXITED,
+            );
+            return Err(SpawnError::Child(
+                stage_of(code >> 16),
+                io::Error::from_raw_os_error(code & 0xffff),
+            ));
+        }
+        Ok(Spawned { pid, pidfd })
+    }
+
+    /// The engine's environment without the names in `remove` and `set`, then `set`, as a
+    /// null-terminated array of pointers into the engine's own strings and `set`.
+    fn edited_environ(remove: &[&[u8]], set: &[CString]) -> Vec<*const c_char> {
+        let name_of = |entry: &[u8]| -> usize {
+            entry.iter().position(|b| *b == b'=').unwrap_or(entry.len())
+        };
+        let set_names: Vec<&[u8]> = set
+            .iter()
+            .map(|e| {
+                let b = e.as_bytes();
+                &b[..name_of(b)]
+            })
+            .collect();
+        let mut out = Vec::with_capacity(64);
+        // SAFETY: `environ` is a null-terminated array of NUL-terminated strings (see `spawn` on
+        // concurrent `set_var`).
+        unsafe {
+            let mut p = environ;
+            while !p.is_null() && !(*p).is_null() {
+                let entry = CStr::from_ptr(*p).to_bytes();
+                let name = &entry[..name_of(entry)];
+                if !remove.contains(&name) && !set_names.contains(&name) {
+                    out.push(*p);
+                }
+                p = p.add(1);
+            }
+        }
+        out.extend(set.iter().map(|e| e.as_ptr()));
+        out.push(ptr::null());
+        out
+    }
+
+    /// The value of the engine's variable `name`, read from `environ`.
+    pub(crate) fn getenv(name: &[u8]) -> Option<Vec<u8>> {
+        // SAFETY: as in `edited_environ`.
+        unsafe {
+            let mut p = environ;
+            while !p.is_null() && !(*p).is_null() {
+                let entry = CStr::from_ptr(*p).to_bytes();
+                if let Some(rest) = entry.strip_prefix(name)
+                    && let Some(value) = rest.strip_prefix(b"=")
+                {
+                    return Some(value.to_vec());
+                }
+                p = p.add(1);
+            }
+        }
+        None
+    }
+
+    /// Blocks every signal of this thread until dropped.
+    struct BlockSignals {
+        old: libc::sigset_t,
+    }
+
+    impl BlockSignals {
+        fn all() -> BlockSignals {
+            // SAFETY: plain libc calls on local, initialised signal sets.
+            unsafe {
+                let mut all = MaybeUninit::<libc::sigset_t>::uninit();
+                libc::sigfillset(all.as_mut_ptr());
+                let mut old = MaybeUninit::<libc::sigset_t>::uninit();
+                libc::sigemptyset(old.as_mut_ptr());
+                libc::pthread_sigmask(libc::SIG_SETMASK, all.as_ptr(), old.as_mut_ptr());
+                BlockSignals { old: old.assume_init() }
+            }
+        }
+    }
+
+    impl Drop for BlockSignals {
+        fn drop(&mut self) {
+            // SAFETY: restores the mask saved by `all`.
+            unsafe {
+                libc::pthread_sigmask(libc::SIG_SETMASK, &raw const self.old, ptr::null_mut());
+            }
+        }
+    }
+
+    /// The child: runs on its own stack in the engine's memory, until `execve` replaces it.
+    extern "C" fn child_main(arg: *mut c_void) -> c_int {
+        // SAFETY: `arg` is the `Child` the parent keeps alive until this process execs or exits.
+        let c = unsafe { &*arg.cast_const().cast::<Child<'_>>() };
+        // SAFETY: only async-signal-safe system calls on memory the parent prepared.
+        unsafe {
+            reset_signals();
+            for fd in c.cgroup_procs {
+                if libc::write(*fd, b"0".as_ptr().cast(), 1) != 1 {
+                    fail(c, Stage::Cgroup);
+                }
+            }
+            if c.probe {
+                libc::_exit(0);
+            }
+            let ok = match c.session {
+                Session::NewGroup => libc::setpgid(0, 0) == 0,
+                Session::NewSession => libc::setsid() >= 0,
+            };
+            if !ok {
+                fail(c, Stage::Session);
+            }
+            if c.subreaper && libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0 {
+                fail(c, Stage::Subreaper);
+            }
+            // A source below 3 other than its own slot would be overwritten by an earlier dup2:
+            // move it out of the way first.
+            let mut src = c.stdio;
+            for (i, fd) in src.iter_mut().enumerate() {
+                if *fd < 3 && *fd != i as RawFd {
+                    *fd = libc::fcntl(*fd, libc::F_DUPFD_CLOEXEC, 3);
+                    if *fd < 0 {
+                        fail(c, Stage::Stdio);
+                    }
+                }
+            }
+            for (i, fd) in src.iter().enumerate() {
+                let target = i as RawFd;
+                let ok = if *fd == target {
+                    libc::fcntl(target, libc::F_SETFD, 0) == 0
+                } else {
+                    libc::dup2(*fd, target) == target
+                };
+                if !ok {
+                    fail(c, Stage::Stdio);
+                }
+            }
+            if !c.cwd.is_null() && libc::chdir(c.cwd) != 0 {
+                fail(c, Stage::Cwd);
+            }
+            let mut empty = MaybeUninit::<libc::sigset_t>::uninit();
+            libc::sigemptyset(empty.as_mut_ptr());
+            libc::pthread_sigmask(libc::SIG_SETMASK, empty.as_ptr(), ptr::null_mut());
+            let mut denied = false;
+            for p in c.programs {
+                libc::execve(*p, c.argv, c.envp);
+                match errno() {
+                    libc::EACCES => denied = true,
+                    libc::ENOENT | libc::ENOTDIR | libc::ENAMETOOLONG | libc::ELOOP => {}
+                    _ => fail(c, Stage::Exec),
+                }
+            }
+            if denied {
+                set_errno(libc::EACCES);
+            }
+            fail(c, Stage::Exec)
+        }
+    }
+
+    /// Records the failure of `stage` with the current `errno` and exits the child.
+    ///
+    /// # Safety
+    /// Only in the child.
+    unsafe fn fail(c: &Child<'_>, stage: Stage) -> ! {
+        let e = errno() & 0xffff;
+        c.error.store(stage_code(stage) << 16 | e.max(1), Ordering::Release);
+        // SAFETY: `_exit` runs no destructor and no atexit handler of the shared memory.
+        unsafe { libc::_exit(127) }
+    }
+
+    fn errno() -> i32 {
+        // SAFETY: this thread's errno location (in the child: the one it shares with the
+        // suspended parent thread, which reads errno only when `clone` itself fails).
+        unsafe { *libc::__errno_location() }
+    }
+
+    fn set_errno(e: i32) {
+        // SAFETY: this thread's errno location.
+        unsafe { *libc::__errno_location() = e }
+    }
+
+    /// Every signal with a handler goes back to its default (the handler lives in the engine's
+    /// memory, which the child shares until `exec`), and so does `SIGPIPE`, which Rust programs
+    /// ignore but their children should not inherit ignored (std does the same). Ignored signals
+    /// stay ignored, as across any `exec`. glibc's two internal signals (32, 33) cannot be queried
+    /// through `sigaction` and are never sent to another process.
+    ///
+    /// # Safety
+    /// Only in the child, with every signal blocked.
+    unsafe fn reset_signals() {
+        // SAFETY: plain `sigaction` calls on a zeroed, then queried, local.
+        unsafe {
+            let mut dfl: libc::sigaction = std::mem::zeroed();
+            dfl.sa_sigaction = libc::SIG_DFL;
+            for sig in 1..=64 {
+                if sig == libc::SIGKILL || sig == libc::SIGSTOP {
+                    continue;
+                }
+                let mut old: libc::sigaction = std::mem::zeroed();
+                if libc::sigaction(sig, ptr::null(), &raw mut old) != 0 {
+                    continue;
+                }
+                if sig == libc::SIGPIPE
+                    || (old.sa_sigaction != libc::SIG_DFL && old.sa_sigaction != libc::SIG_IGN)
+                {
+                    libc::sigaction(sig, &raw const dfl, ptr::null_mut());
+                }
+            }
+        }
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests;

@@ -1,0 +1,113 @@
+//! Tests of the spawner's child side: what the started process gets (environment, streams,
+//! signals, group, working directory) and how failures before the `exec` are reported.
+
+use std::{
+    ffi::CString,
+    io::Read,
+    os::fd::{AsFd, OwnedFd},
+};
+
+use super::{Env, Request, Session, SpawnError, Stage, spawn};
+
+fn c(s: &str) -> CString {
+    CString::new(s).expect("no NUL")
+}
+
+/// Runs `sh -c script` with `env` and `cwd`, returns its exit code and stdout.
+fn run(script: &str, env: Env<'_>, cwd: Option<&str>) -> Result<(i32, String), SpawnError> {
+    let (r, w) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).expect("pipe");
+    let null: OwnedFd = std::fs::File::open("/dev/null").expect("null").into();
+    let cwd = cwd.map(c);
+    let programs = [c("/bin/sh")];
+    let argv = [c("sh"), c("-c"), c(script)];
+    let req = Request {
+        programs: &programs,
+        argv: &argv,
+        env,
+        cwd: cwd.as_deref(),
+        stdio: [null.as_fd(), w.as_fd(), w.as_fd()],
+        cgroup_procs: &[],
+        session: Session::NewGroup,
+        subreaper: false,
+        probe: false,
+    };
+    let spawned = spawn(&req)?;
+    drop(w);
+    let mut out = String::new();
+    std::fs::File::from(r).read_to_string(&mut out).expect("read");
+    let st = rustix::process::waitid(
+        rustix::process::WaitId::PidFd(spawned.pidfd.as_fd()),
+        rustix::process::WaitIdOptions::EXITED,
+    )
+    .expect("waitid")
+    .expect("exited");
+    Ok((st.exit_status().unwrap_or(-1), out))
+}
+
+#[test]
+fn the_child_gets_the_engine_environment_uncopied_or_edited() {
+    let (_, out) = run("echo \"[$HOME]\"", Env::Inherit, None).expect("runs");
+    assert_ne!(out.trim(), "[]", "HOME is inherited");
+    let set = [c("HOOKS_SYS_TEST=one"), c("HOME=/elsewhere")];
+    let remove: [&[u8]; 1] = [b"PATH"];
+    let (_, out) = run(
+        "echo \"$HOOKS_SYS_TEST $HOME\"; exec /usr/bin/env",
+        Env::Edit { remove: &remove, set: &set },
+        None,
+    )
+    .expect("runs");
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("one /elsewhere"));
+    let env: Vec<&str> = lines.collect();
+    assert!(!env.iter().any(|l| l.starts_with("PATH=")), "PATH removed: {env:?}");
+    assert_eq!(env.iter().filter(|l| l.starts_with("HOME=")).count(), 1, "HOME once: {env:?}");
+}
+
+#[test]
+fn the_child_leads_its_own_group_in_the_working_directory_with_default_signals() {
+    // The mask is read by the process the child exec'd into (`exec grep`): a waiting dash
+    // briefly blocks every signal itself.
+    let script = "echo $$ $(cut -d' ' -f5 /proc/$$/stat); pwd; exec grep -E '^Sig(Blk|Ign)' /proc/self/status";
+    let (code, out) = run(script, Env::Inherit, Some("/tmp")).expect("runs");
+    assert_eq!(code, 0, "{out}");
+    let mut lines = out.lines();
+    let ids: Vec<&str> = lines.next().expect("ids").split_whitespace().collect();
+    assert_eq!(ids[0], ids[1], "pid == pgid: {out}");
+    assert_eq!(lines.next(), Some("/tmp"));
+    let blocked = lines.next().expect("SigBlk");
+    assert!(blocked.ends_with("0000000000000000"), "no signal blocked: {blocked}");
+    // SIGPIPE (13, bit 12) is not ignored even though Rust programs ignore it.
+    let ignored = lines.next().expect("SigIgn");
+    let mask =
+        u64::from_str_radix(ignored.rsplit('\t').next().unwrap_or("0").trim(), 16).expect("hex");
+    assert_eq!(mask & (1 << 12), 0, "SIGPIPE is at its default: {ignored}");
+}
+
+#[test]
+fn failures_before_the_exec_name_their_stage_and_errno() {
+    match run("true", Env::Inherit, Some("/nonexistent/folder")) {
+        Err(SpawnError::Child(Stage::Cwd, e)) => assert_eq!(e.kind(), std::io::ErrorKind::NotFound),
+        other => panic!("{other:?}"),
+    }
+    let null: OwnedFd = std::fs::File::open("/dev/null").expect("null").into();
+    let programs = [c("/nonexistent/a"), c("/etc/passwd"), c("/nonexistent/b")];
+    let argv = [c("x")];
+    let req = Request {
+        programs: &programs,
+        argv: &argv,
+        env: Env::Inherit,
+        cwd: None,
+        stdio: [null.as_fd(), null.as_fd(), null.as_fd()],
+        cgroup_procs: &[],
+        session: Session::NewGroup,
+        subreaper: false,
+        probe: false,
+    };
+    match spawn(&req) {
+        // A candidate that may not be run is remembered while the search goes on, as execvp.
+        Err(SpawnError::Child(Stage::Exec, e)) => {
+            assert_eq!(e.kind(), std::io::ErrorKind::PermissionDenied)
+        }
+        other => panic!("{other:?}"),
+    }
+}
