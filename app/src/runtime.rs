@@ -532,6 +532,11 @@ pub struct FireHandle {
 }
 
 impl FireHandle {
+    /// How hook processes are contained on this machine (`specs/dispatch.md`, "Containment").
+    pub fn containment(&self) -> hooks_dispatch::ContainmentReport {
+        self.dispatcher.containment()
+    }
+
     /// What applies to the envelope's working directory: a project's bindings only under its
     /// nearest root, explicit, managed and user bindings everywhere, and that root. Without a
     /// working directory only the bindings that apply everywhere, and no root.

@@ -49,6 +49,8 @@ pub fn run(a: &ListArgs, colour: bool) -> Result<u8> {
             json!(built.settings_diagnostics.iter().map(ToString::to_string).collect::<Vec<_>>());
         inv["advisories"] =
             json!(built.runtime.advisories().iter().map(ToString::to_string).collect::<Vec<_>>());
+        inv["containment"] =
+            crate::serve::render::containment(&built.runtime.fire_handle().containment());
         writeln!(out, "{inv}")?;
     } else {
         render(&mut out, &snap, &built, a.reveal, colour)?;
@@ -73,6 +75,18 @@ fn render(
             p.revision
         )?,
         None => writeln!(out, "run: not pinned (hooks are switched off or this is the daemon)")?,
+    }
+    let c = built.runtime.fire_handle().containment();
+    let limits = if c.limits.is_empty() { "none".to_owned() } else { c.limits.join(", ") };
+    writeln!(out, "containment: {} (limits: {limits})", c.mechanism)?;
+    if let Some(cg) = &c.cgroup {
+        writeln!(out, "  cgroup tree: {}", cg.display())?;
+    }
+    for note in c.fallback.iter().chain(&c.limits_note) {
+        writeln!(out, "  {note}")?;
+    }
+    for (m, why) in &c.unavailable {
+        writeln!(out, "  {m} unavailable: {why}")?;
     }
     for e in &built.explicit_errors {
         writeln!(out, "{}: {e}", paint("31", "error"))?;

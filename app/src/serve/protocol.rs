@@ -563,13 +563,15 @@ pub fn notification(method: &str, params: Value) -> Value {
     json!({ "method": method, "params": params })
 }
 
-/// The `hello` notification the server sends first, and the `hello` response.
-pub fn hello(max_line_bytes: usize) -> Value {
+/// The `hello` notification the server sends first, and the `hello` response; `containment`
+/// is [`super::render::containment`]'s report of how hook processes are contained.
+pub fn hello(max_line_bytes: usize, containment: Value) -> Value {
     json!({
         "protocol_version": PROTOCOL_VERSION,
         "server": "hooks",
         "server_version": env!("CARGO_PKG_VERSION"),
         "max_line_bytes": max_line_bytes,
         "methods": METHODS,
+        "containment": containment,
     })
 }

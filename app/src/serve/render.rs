@@ -430,3 +430,22 @@ pub fn drain(d: &DrainReport) -> DrainView<'_> {
 
 #[cfg(test)]
 mod tests;
+
+/// The containment report (`hooks list`, the serve `hello`): the mechanism runs use, what was
+/// asked for, the engine's cgroup tree, the limits applied and why others are not, and each
+/// stronger mechanism this machine does not allow, with why.
+pub fn containment(r: &hooks_dispatch::ContainmentReport) -> Value {
+    json!({
+        "mechanism": r.mechanism.as_str(),
+        "requested": r.requested.as_str(),
+        "fallback": r.fallback,
+        "cgroup": r.cgroup.as_ref().map(|p| p.display().to_string()),
+        "limits": r.limits,
+        "limits_note": r.limits_note,
+        "unavailable": r
+            .unavailable
+            .iter()
+            .map(|(m, why)| json!({"mechanism": m.as_str(), "reason": why}))
+            .collect::<Vec<_>>(),
+    })
+}

@@ -273,7 +273,8 @@ where
         actor: actor_tx.clone(),
         grace: options.default_grace,
     });
-    sink.send_direct(&notification("hello", hello(options.max_line_bytes)));
+    let containment = super::render::containment(&runtime.fire_handle().containment());
+    sink.send_direct(&notification("hello", hello(options.max_line_bytes, containment)));
     let (out_tx, out_rx) = std_mpsc::channel::<Out>();
     let out = Outbound(out_tx);
     let latest = LatestChange::default();
@@ -388,7 +389,13 @@ impl Reader {
             }
             Ok((id, Request::Hello { protocol_version })) => {
                 if protocol_version == PROTOCOL_VERSION {
-                    self.sink.send_direct(&response(id, hello(self.options.max_line_bytes)));
+                    self.sink.send_direct(&response(
+                        id,
+                        hello(
+                            self.options.max_line_bytes,
+                            super::render::containment(&self.fire.containment()),
+                        ),
+                    ));
                 } else {
                     self.sink.send_direct(&error_message(
                         Some(id),

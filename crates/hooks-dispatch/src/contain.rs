@@ -35,7 +35,8 @@ use crate::config::HookLimits;
 /// Which containment a dispatcher asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Containment {
-    /// The strongest mechanism the machine allows: cgroup v2, else process group and tag.
+    /// The strongest mechanism the machine allows: cgroup v2, else the subreaper, else
+    /// process group and tag.
     #[default]
     Auto,
     /// cgroup v2, runs ended with `cgroup.kill`.
@@ -43,6 +44,9 @@ pub enum Containment {
     /// cgroup v2, runs ended by freezing the cgroup, killing every member and thawing it
     /// (what kernels 5.2–5.13, which have no `cgroup.kill`, allow).
     CgroupFreeze,
+    /// The hook's first process is a child subreaper (Linux), so what it starts stays in its
+    /// process tree while it runs; plus the process group and tag.
+    Subreaper,
     /// The hook's process group and an inherited environment variable.
     ProcessGroup,
 }
@@ -54,23 +58,36 @@ pub enum Mechanism {
     CgroupKill,
     /// cgroup v2 with freeze, kill and thaw.
     CgroupFreeze,
+    /// The run's first process as a child subreaper, with the process group and tag.
+    Subreaper,
     /// Process group and environment tag (weaker: see `specs/hardening.md`, F4).
     ProcessGroup,
 }
 
 impl Mechanism {
     /// Every mechanism, strongest first.
-    pub const ALL: [Mechanism; 3] =
-        [Mechanism::CgroupKill, Mechanism::CgroupFreeze, Mechanism::ProcessGroup];
+    pub const ALL: [Mechanism; 4] = [
+        Mechanism::CgroupKill,
+        Mechanism::CgroupFreeze,
+        Mechanism::Subreaper,
+        Mechanism::ProcessGroup,
+    ];
 
     /// The name used in reports and on the command line (`cgroup-kill`, `cgroup-freeze`,
-    /// `process-group`).
+    /// `subreaper`, `process-group`).
     pub fn as_str(self) -> &'static str {
         match self {
             Mechanism::CgroupKill => "cgroup-kill",
             Mechanism::CgroupFreeze => "cgroup-freeze",
+            Mechanism::Subreaper => "subreaper",
             Mechanism::ProcessGroup => "process-group",
         }
+    }
+
+    /// Whether the run's first process is a child subreaper whose tree the engine kills
+    /// (every mechanism but the portable one).
+    pub fn walks_the_tree(self) -> bool {
+        self != Mechanism::ProcessGroup
     }
 
     /// Whether runs live in a cgroup.
@@ -82,6 +99,7 @@ impl Mechanism {
         match self {
             Mechanism::CgroupKill => Containment::CgroupKill,
             Mechanism::CgroupFreeze => Containment::CgroupFreeze,
+            Mechanism::Subreaper => Containment::Subreaper,
             Mechanism::ProcessGroup => Containment::ProcessGroup,
         }
     }
@@ -166,6 +184,8 @@ pub(crate) struct Probe {
     cgroup_unavailable: Option<String>,
     /// Why `cgroup.kill` is not (the kernel only has `cgroup.freeze`).
     kill_unavailable: Option<String>,
+    /// Why a run's first process cannot be made a child subreaper.
+    subreaper_unavailable: Option<String>,
 }
 
 /// The probe of this engine process. The first call creates the cgroup tree (when cgroup v2
@@ -190,19 +210,30 @@ impl Probe {
                     "this kernel has no cgroup.kill (Linux 5.14): runs are frozen, killed and thawed"
                         .to_owned()
                 });
-                Probe { tree: Some(tree), cgroup_unavailable: None, kill_unavailable }
+                Probe {
+                    tree: Some(tree),
+                    cgroup_unavailable: None,
+                    kill_unavailable,
+                    subreaper_unavailable: subreaper_unavailable(),
+                }
             }
             Err(why) => Probe {
                 tree: None,
                 cgroup_unavailable: Some(why.clone()),
                 kill_unavailable: Some(why),
+                subreaper_unavailable: subreaper_unavailable(),
             },
         }
         #[cfg(not(target_os = "linux"))]
         {
             let _ = parent;
             let why = "cgroups exist on Linux only".to_owned();
-            Probe { tree: None, cgroup_unavailable: Some(why.clone()), kill_unavailable: Some(why) }
+            Probe {
+                tree: None,
+                cgroup_unavailable: Some(why.clone()),
+                kill_unavailable: Some(why),
+                subreaper_unavailable: Some("child subreapers exist on Linux only".to_owned()),
+            }
         }
     }
 
@@ -210,6 +241,7 @@ impl Probe {
         match m {
             Mechanism::CgroupKill => self.kill_unavailable.as_deref(),
             Mechanism::CgroupFreeze => self.cgroup_unavailable.as_deref(),
+            Mechanism::Subreaper => self.subreaper_unavailable.as_deref(),
             Mechanism::ProcessGroup => None,
         }
     }
@@ -226,6 +258,7 @@ impl Probe {
             }
             Containment::CgroupKill => Mechanism::CgroupKill,
             Containment::CgroupFreeze => Mechanism::CgroupFreeze,
+            Containment::Subreaper => Mechanism::Subreaper,
             Containment::ProcessGroup => Mechanism::ProcessGroup,
         };
         match self.why_not(want) {
@@ -264,8 +297,98 @@ impl Probe {
     }
 }
 
+/// Why the subreaper mechanism cannot be used: it needs the crate's own spawner (a kernel with
+/// `CLONE_PIDFD`, 5.2) to set the flag before the `exec`.
+#[cfg(target_os = "linux")]
+fn subreaper_unavailable() -> Option<String> {
+    (!crate::spawner::own_available()).then(|| {
+        "the kernel refused CLONE_PIDFD (Linux 5.2), so the engine's spawner is off".to_owned()
+    })
+}
+
+/// SIGSTOPs the run's first process `leader` (a child subreaper, so everything it started is in
+/// its tree while it lives), then every process of its tree, pass after pass until a pass finds
+/// none it had not stopped (stopped processes cannot fork; orphans of exiting ones are adopted
+/// by the stopped leader), then SIGKILLs them all. Bounded: at most 64 passes.
+#[cfg(target_os = "linux")]
+pub(crate) fn kill_tree(leader: i32) {
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+    if leader <= 1 || kill(Pid::from_raw(leader), Signal::SIGSTOP).is_err() {
+        return;
+    }
+    let me = std::process::id() as i32;
+    let mut stopped = vec![leader];
+    let mut seen = std::collections::HashSet::from([leader]);
+    for _ in 0..64 {
+        let mut new = false;
+        let mut i = 0;
+        while i < stopped.len() {
+            let p = stopped[i];
+            i += 1;
+            for child in children(p) {
+                if child > 1 && child != me && seen.insert(child) {
+                    let _ = kill(Pid::from_raw(child), Signal::SIGSTOP);
+                    stopped.push(child);
+                    new = true;
+                }
+            }
+        }
+        if !new {
+            break;
+        }
+    }
+    for p in stopped.iter().rev() {
+        let _ = kill(Pid::from_raw(*p), Signal::SIGKILL);
+    }
+}
+
+/// Every descendant of `leader` now (no signal sent).
+#[cfg(target_os = "linux")]
+pub(crate) fn tree_of(leader: i32) -> Vec<i32> {
+    let me = std::process::id() as i32;
+    let mut all = vec![leader];
+    let mut seen = std::collections::HashSet::from([leader]);
+    let mut i = 0;
+    while i < all.len() && all.len() < 100_000 {
+        let p = all[i];
+        i += 1;
+        for c in children(p) {
+            if c > 1 && c != me && seen.insert(c) {
+                all.push(c);
+            }
+        }
+    }
+    all.remove(0);
+    all
+}
+
+/// The children of `pid`, from `/proc/<pid>/task/*/children`.
+#[cfg(target_os = "linux")]
+fn children(pid: i32) -> Vec<i32> {
+    let mut out = Vec::new();
+    let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else { return out };
+    for t in tasks.flatten() {
+        if let Ok(text) = fs::read_to_string(t.path().join("children")) {
+            out.extend(text.split_whitespace().filter_map(|w| w.parse::<i32>().ok()));
+        }
+    }
+    out
+}
+
 impl Containment {
-    /// The choice a mechanism's name (`auto`, `cgroup-kill`, `cgroup-freeze`,
+    /// The name of the choice (`auto` or a mechanism's name).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Containment::Auto => "auto",
+            Containment::CgroupKill => "cgroup-kill",
+            Containment::CgroupFreeze => "cgroup-freeze",
+            Containment::Subreaper => "subreaper",
+            Containment::ProcessGroup => "process-group",
+        }
+    }
+
+    /// The choice a mechanism's name (`auto`, `cgroup-kill`, `cgroup-freeze`, `subreaper`,
     /// `process-group`) stands for.
     pub fn parse(name: &str) -> Option<Containment> {
         Some(match name {

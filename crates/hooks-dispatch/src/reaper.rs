@@ -45,14 +45,18 @@ use nix::{
 ///   reaper first (it also leads its own process group, so it does not receive them anyway).
 /// - At end-of-file on stdin, the cgroup tree is killed: `cgroup.kill`, or, on kernels without
 ///   it, freeze the tree, SIGKILL every member listed, thaw (builtins only).
-/// - Then every registered group gets `SIGKILL`; blank slots, malformed lines, non-numeric ids,
-///   ids ≤ 1 and the engine's own group are ignored.
+/// - Then every registered group's leader (the run's first process, a child subreaper with the
+///   subreaper mechanism, so what it started is still in its tree) is stopped with its whole
+///   tree, pass after pass until a pass finds nothing new (stopped processes cannot fork), the
+///   lot gets `SIGKILL`, and so does every registered group; blank slots, malformed lines,
+///   non-numeric ids, ids ≤ 1 and the engine's own group are ignored.
 /// - When the header says tags were handed out, every process whose `/proc/<pid>/environ`
 ///   holds `AGENT_HOOKS_RUN=<token>-<n>` (a hook process of this engine, including those that
-///   left their group) gets `SIGKILL`, but never pid 1 or the reaper: one `grep` per pass reads
-///   every environment, and passes repeat until one finds no live tagged process (at most 64),
-///   so a process that keeps forking new ones (PID hopping) is chased until none is left. A
-///   malformed token skips this step.
+///   left their group) gets `SIGKILL`, and so does its process group (where a process that
+///   keeps forking new ones and exiting, PID hopping, leaves its next generations), but never
+///   pid 1, the reaper or the engine's group: one `grep` per pass reads every environment,
+///   newest process first, and passes repeat until two in a row find no live tagged process
+///   (at most 64). A malformed token skips this step.
 /// - Last, once the tree has no live process, its run cgroups and the tree are removed.
 ///
 /// The work is independent of the number of processes on the machine except for the tag
@@ -91,6 +95,7 @@ if [ -n "$tree" ] && [ -d "$tree" ]; then
   fi
 fi
 IFS= read -r header <&3
+groups=
 while read -r g <&3; do
   case $g in
     ''|*[!0-9]*) continue ;;
@@ -98,7 +103,44 @@ while read -r g <&3; do
   [ "${#g}" -le 10 ] || continue
   [ "$g" -gt 1 ] || continue
   [ "$g" != "$self_group" ] || continue
-  kill -KILL "-$g"
+  groups="$groups $g"
+done
+stopped=' '
+walk() {
+  case $stopped in
+    *" $1 "*) ;;
+    *)
+      kill -STOP "$1" 2>/dev/null || return 0
+      stopped="$stopped$1 "
+      new=1
+      ;;
+  esac
+  for t in /proc/"$1"/task/*/children; do
+    [ -r "$t" ] || continue
+    kids=
+    read -r kids < "$t" || :
+    for k in $kids; do
+      case $k in
+        ''|*[!0-9]*) continue ;;
+      esac
+      [ "$k" -gt 1 ] || continue
+      [ "$k" != "$$" ] || continue
+      walk "$k"
+    done
+  done
+}
+pass=0
+while [ -n "$groups" ] && [ "$pass" -lt 64 ]; do
+  pass=$((pass + 1))
+  new=0
+  for g in $groups; do
+    walk "$g"
+  done
+  [ "$new" = 1 ] || break
+done
+[ "$stopped" = ' ' ] || kill -KILL $stopped 2>/dev/null
+for g in $groups; do
+  kill -KILL "-$g" 2>/dev/null
 done
 case $header in
   T*)
@@ -106,9 +148,21 @@ case $header in
       ''|-*|*-|*[!0-9-]*) ;;
       *)
         pass=0
-        while [ "$pass" -lt 64 ]; do
+        quiet=0
+        while [ "$pass" -lt 64 ] && [ "$quiet" -lt 2 ]; do
           pass=$((pass + 1))
-          grep -lzx "AGENT_HOOKS_RUN=$token-[0-9][0-9]*" /proc/[0-9]*/environ 2>/dev/null | {
+          # Newest first (longer ids first, each length in reverse): a process that keeps
+          # forking and exiting is read while it lives.
+          files=
+          for pattern in '[0-9][0-9][0-9][0-9][0-9][0-9][0-9]' '[0-9][0-9][0-9][0-9][0-9][0-9]' '[0-9][0-9][0-9][0-9][0-9]' '[0-9][0-9][0-9][0-9]' '[0-9][0-9][0-9]' '[0-9][0-9]'; do
+            rev=
+            for f in /proc/$pattern/environ; do
+              [ -e "$f" ] && rev="$f $rev"
+            done
+            files="$files $rev"
+          done
+          [ -n "${files## }" ] || break
+          grep --line-buffered -lzx "AGENT_HOOKS_RUN=$token-[0-9][0-9]*" $files 2>/dev/null | {
             none=1
             while read -r e; do
               p=${e#/proc/}
@@ -120,9 +174,17 @@ case $header in
               [ "$p" != "$$" ] || continue
               kill -KILL "$p" 2>/dev/null
               none=0
+              st=
+              read -r st < "/proc/$p/stat" || :
+              st=${st##*) }
+              set -- $st
+              case ${3-} in
+                ''|*[!0-9]*) continue ;;
+              esac
+              [ "$3" -gt 1 ] && [ "$3" != "$self_group" ] && kill -KILL "-$3" 2>/dev/null
             done
             exit $none
-          } || break
+          } && quiet=0 || quiet=$((quiet + 1))
         done
         ;;
     esac

@@ -190,8 +190,9 @@ pub(crate) async fn run_tracked(
             );
         }
     };
-    // A cgroup holds the run whatever its processes do; only the process-group fallback
-    // needs the tag (and the reaper's registration) to find those that left the group.
+    // A cgroup holds the run whatever its processes do; only the subreaper and process-group
+    // mechanisms need the tag (and the reaper's registration) to find those that left the
+    // group.
     let tag = match (&cgroup, lingering) {
         (Some(_), _) => None,
         (None, Some(l)) => Some(l.tag()),
@@ -202,7 +203,8 @@ pub(crate) async fn run_tracked(
     } else {
         reaper::global().ensure_running();
     }
-    let piped = SpawnStdio::Piped { tag, cgroup: cgroup.as_ref() };
+    let subreaper = cfg!(target_os = "linux") && contain.mechanism.walks_the_tree();
+    let piped = SpawnStdio::Piped { tag, cgroup: cgroup.as_ref(), subreaper };
     let started = match spawn(inv, &files, piped) {
         Ok(c) => c,
         Err(f) => {
@@ -282,6 +284,8 @@ pub(crate) enum SpawnStdio<'a> {
         tag: Option<&'a str>,
         /// The run's cgroup (cgroup containment).
         cgroup: Option<&'a RunCgroup>,
+        /// Whether the first process becomes a child subreaper.
+        subreaper: bool,
     },
     /// stdin `/dev/null` or an anonymous file holding the bytes; stdout and stderr appended to
     /// a log file; the process starts a new session and carries no tag (it outlives the engine
@@ -395,7 +399,7 @@ fn spawn_one<S: AsRef<str>>(
     stdin: Stream,
 ) -> Result<Started, SpawnFailure> {
     match stdio {
-        SpawnStdio::Piped { tag, cgroup } => spawner::start(
+        SpawnStdio::Piped { tag, cgroup, subreaper } => spawner::start(
             program,
             args,
             inv,
@@ -403,7 +407,12 @@ fn spawn_one<S: AsRef<str>>(
             [stdin, Stream::Piped, Stream::Piped],
             // Set last, so neither the invocation nor an enclosing engine's tag overrides it.
             tag.map_or(Tag::Keep, Tag::Set),
-            Placement { new_session: false, cgroup: cgroup.map(|c| c.procs()), kill_on_drop: true },
+            Placement {
+                new_session: false,
+                cgroup: cgroup.map(|c| c.procs()),
+                kill_on_drop: true,
+                subreaper: *subreaper,
+            },
         ),
         SpawnStdio::Detached(log) => {
             let out = log.try_clone().map_err(|e| other(&e, program))?;
@@ -415,7 +424,12 @@ fn spawn_one<S: AsRef<str>>(
                 files,
                 [stdin, Stream::Fd(out.into()), Stream::Fd(err.into())],
                 Tag::Remove,
-                Placement { new_session: true, cgroup: None, kill_on_drop: false },
+                Placement {
+                    new_session: true,
+                    cgroup: None,
+                    kill_on_drop: false,
+                    subreaper: false,
+                },
             )
         }
     }
@@ -440,12 +454,17 @@ struct Supervised {
     duration: Duration,
 }
 
-/// Kills the process group, and the run's cgroup, when dropped while armed (the run was
-/// cancelled).
+/// Kills the process group, the run's cgroup and (with a subreaper first process) its process
+/// tree, when dropped while armed (the run was cancelled).
 struct GroupGuard<'a> {
     pgid: Option<Pid>,
     cgroup: Option<&'a RunCgroup>,
     contain: Contain,
+    /// Whether the first process (the group's leader, a child subreaper) is not reaped yet:
+    /// only then is its pid certainly its own, and its tree still under it.
+    leader_alive: bool,
+    /// The tree when SIGTERM was sent (a leader that exits on it releases its tree).
+    at_term: Vec<i32>,
 }
 
 impl GroupGuard<'_> {
@@ -456,8 +475,36 @@ impl GroupGuard<'_> {
         }
     }
 
-    /// SIGKILL to the group and everything in the run's cgroup, whatever left the group.
+    /// SIGTERM to the group, and to the rest of the first process's tree.
+    fn terminate(&mut self) {
+        #[cfg(target_os = "linux")]
+        if self.contain.mechanism.walks_the_tree()
+            && self.leader_alive
+            && let Some(pgid) = self.pgid
+        {
+            self.at_term = crate::contain::tree_of(pgid.as_raw());
+            for p in &self.at_term {
+                let _ = nix::sys::signal::kill(Pid::from_raw(*p), Signal::SIGTERM);
+            }
+        }
+        self.signal(Signal::SIGTERM);
+    }
+
+    /// SIGKILL to the first process's tree (stopped first, so nothing forks or is orphaned
+    /// meanwhile), the group and everything in the run's cgroup, whatever left the group.
     fn kill(&self) {
+        #[cfg(target_os = "linux")]
+        if self.contain.mechanism.walks_the_tree()
+            && let Some(pgid) = self.pgid
+        {
+            if self.leader_alive {
+                crate::contain::kill_tree(pgid.as_raw());
+            } else {
+                for p in &self.at_term {
+                    crate::contain::kill_tree(*p);
+                }
+            }
+        }
         self.signal(Signal::SIGKILL);
         if let Some(c) = self.cgroup {
             self.contain.kill(c);
@@ -487,8 +534,10 @@ async fn supervise(
     cfg: &DispatchConfig,
     started: Instant,
 ) -> Supervised {
-    let mut guard = GroupGuard { pgid, cgroup, contain };
+    // Declared before the guard, so a cancelled run's guard kills the tree while the first
+    // process is still alive (and still holds its tree), before dropping the handle kills it.
     let Started { proc: mut child, stdin, stdout, stderr } = started_proc;
+    let mut guard = GroupGuard { pgid, cgroup, contain, leader_alive: true, at_term: Vec::new() };
     let mut killed = false;
     let mut out = HeadTail::new(cfg.stdout_cap);
     let mut err = HeadTail::new(cfg.stderr_cap);
@@ -501,12 +550,13 @@ async fn supervise(
         let mut io = std::pin::pin!(io);
         let mut io_done = false;
         let first = wait_driving(&mut child, &mut io, &mut io_done, deadline).await;
+        guard.leader_alive = first.is_none();
         let (status, timed_out) = match first {
             Some(st) => (Some(st), false),
             None => {
                 let mut st = None;
                 if !cfg.kill_grace.is_zero() {
-                    guard.signal(Signal::SIGTERM);
+                    guard.terminate();
                     st = wait_driving(
                         &mut child,
                         &mut io,
@@ -514,6 +564,7 @@ async fn supervise(
                         Instant::now().checked_add(cfg.kill_grace),
                     )
                     .await;
+                    guard.leader_alive = st.is_none();
                 }
                 // SIGKILL the group (and the cgroup) even when the leader obeyed SIGTERM:
                 // members that ignore it must not outlive the timeout.

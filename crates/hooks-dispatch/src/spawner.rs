@@ -46,6 +46,8 @@ pub(crate) struct Placement<'a> {
     pub(crate) cgroup: Option<BorrowedFd<'a>>,
     /// Kill the process when its handle is dropped before it was reaped.
     pub(crate) kill_on_drop: bool,
+    /// Make the process a child subreaper before its `exec` (the crate's own spawner only).
+    pub(crate) subreaper: bool,
 }
 
 /// A started process and the engine's ends of its pipes.
@@ -108,6 +110,12 @@ pub(crate) fn start<S: AsRef<str>>(
         });
     }
     tokio_start(program, args, inv, files, streams, tag, place)
+}
+
+/// Whether the crate's own spawner works on this kernel.
+#[cfg(target_os = "linux")]
+pub(crate) fn own_available() -> bool {
+    own::available()
 }
 
 /// Checks that a process can be started inside the cgroup whose `cgroup.procs` is `procs`:
@@ -349,7 +357,7 @@ mod own {
             stdio: [in_child.as_fd(), out_child.as_fd(), err_child.as_fd()],
             cgroup_procs: &cgroups,
             session: if place.new_session { Session::NewSession } else { Session::NewGroup },
-            subreaper: false,
+            subreaper: place.subreaper,
             probe: false,
         };
         crate::child::reap_dropped();

@@ -56,18 +56,25 @@ pub(crate) fn environ_has(environ: &[u8], tag: &str) -> bool {
 }
 
 /// SIGKILLs every process (but this one and pid 1) whose initial environment carries
-/// `VAR=tag`, pass after pass until a pass finds none alive (at most [`MAX_PASSES`]).
+/// `VAR=tag`, and its process group (but the engine's own), pass after pass (newest processes
+/// first) until two passes in a row find none alive (at most [`MAX_PASSES`]).
 /// Unreadable entries (other users' processes, processes that exited meanwhile) are skipped;
 /// without `/proc` nothing happens. Returns how many kills were sent.
 pub(crate) fn kill_tagged(tag: &str) -> usize {
     let me = std::process::id();
+    let own_group = nix::unistd::getpgrp().as_raw();
     let mut total = 0;
+    let mut quiet = 0;
     for _ in 0..MAX_PASSES {
         let Ok(dir) = std::fs::read_dir("/proc") else { return total };
+        // Newest first: a process that keeps forking and exiting is found while it lives.
+        let mut pids: Vec<u32> = dir
+            .flatten()
+            .filter_map(|e| e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()))
+            .collect();
+        pids.sort_unstable_by(|a, b| b.cmp(a));
         let mut found = 0;
-        for entry in dir.flatten() {
-            let name = entry.file_name();
-            let Some(pid) = name.to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
+        for pid in pids {
             if pid <= 1 || pid == me {
                 continue;
             }
@@ -88,12 +95,32 @@ pub(crate) fn kill_tagged(tag: &str) -> usize {
             {
                 total += 1;
             }
+            // Its group too: a process that keeps forking and exiting (PID hopping) leaves its
+            // next generations there; never the engine's own group.
+            if let Some(pg) = group_of(pid)
+                && pg > 1
+                && pg != own_group
+            {
+                let _ = nix::sys::signal::killpg(
+                    nix::unistd::Pid::from_raw(pg),
+                    nix::sys::signal::Signal::SIGKILL,
+                );
+            }
         }
-        if found == 0 {
+        // Two passes in a row that find nothing end the sweep: a PID-hopping generation can
+        // be born after one pass listed `/proc` and its parent gone before it was read.
+        quiet = if found == 0 { quiet + 1 } else { 0 };
+        if quiet == 2 {
             break;
         }
     }
     total
+}
+
+/// The process group of `pid` (field 5 of `/proc/<pid>/stat`).
+fn group_of(pid: u32) -> Option<i32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit_once(')')?.1.split_whitespace().nth(2)?.parse().ok()
 }
 
 #[cfg(test)]

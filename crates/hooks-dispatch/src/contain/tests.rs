@@ -7,6 +7,7 @@ fn probe_without_cgroups() -> Probe {
         tree: None,
         cgroup_unavailable: Some("no cgroup here".to_owned()),
         kill_unavailable: Some("no cgroup here".to_owned()),
+        subreaper_unavailable: Some("no subreaper here".to_owned()),
     }
 }
 
@@ -19,7 +20,7 @@ fn auto_takes_the_strongest_available_and_a_forced_mechanism_falls_back_with_its
     assert!(why.is_some_and(|w| w.contains("cgroup-kill is not available (no cgroup here)")));
     let r = p.report(Containment::CgroupFreeze);
     assert_eq!(r.mechanism, Mechanism::ProcessGroup);
-    assert_eq!(r.unavailable.len(), 2, "{r:?}");
+    assert_eq!(r.unavailable.len(), 3, "{r:?}");
     assert!(r.limits.is_empty());
     assert!(r.limits_note.is_some());
 }
@@ -27,7 +28,7 @@ fn auto_takes_the_strongest_available_and_a_forced_mechanism_falls_back_with_its
 #[test]
 fn mechanism_names_round_trip() {
     for m in Mechanism::ALL {
-        assert_eq!(Containment::parse(m.as_str()).map(|c| p_of(c)), Some(m));
+        assert_eq!(Containment::parse(m.as_str()).map(p_of), Some(m));
     }
     assert_eq!(Containment::parse("auto"), Some(Containment::Auto));
     assert_eq!(Containment::parse("cgroup"), None);
@@ -37,6 +38,7 @@ fn p_of(c: Containment) -> Mechanism {
     match c {
         Containment::CgroupKill => Mechanism::CgroupKill,
         Containment::CgroupFreeze => Mechanism::CgroupFreeze,
+        Containment::Subreaper => Mechanism::Subreaper,
         Containment::ProcessGroup | Containment::Auto => Mechanism::ProcessGroup,
     }
 }
