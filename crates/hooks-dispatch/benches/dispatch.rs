@@ -14,6 +14,9 @@
 //! - one durable outbox job's file lifecycle (`write_pending`, `mark_started`, `finish`,
 //!   each write `fsync`ed), in the system temporary folder.
 //!
+//! The engine runs with the containment the machine allows (`containment_mechanism` in the
+//! output: a cgroup per run where cgroup v2 is delegated).
+//!
 //! `--json` prints one JSON object; otherwise a table of medians and ratios.
 
 use std::{
@@ -279,6 +282,8 @@ fn main() {
     assert!(payload.len() >= 1024, "payload is {} bytes", payload.len());
 
     let single = Dispatcher::new(DispatchConfig::default());
+    // The mechanism measured: the strongest this machine allows (`containment` in the JSON).
+    let containment = single.containment();
     let mut pairs = Vec::new();
     for (name, argv, n) in [
         ("single hook, /bin/true", vec!["/bin/true"], 300),
@@ -380,6 +385,8 @@ fn main() {
             "parallel_cpu_16_engine_ms": cpu.engine_ms,
             "parallel_cpu_16_bare_ms": cpu.bare_ms,
             "outbox_durable_job_ms": outbox_job_ms,
+            "containment_mechanism": containment.mechanism.as_str(),
+            "containment_limits": containment.limits,
         });
         println!("{obj}");
         return;
@@ -412,4 +419,5 @@ fn main() {
         "durable outbox job (3 synced writes)", outbox_job_ms, "-", "-"
     );
     println!("single_hook_overhead_ratio (worst of the two) = {single_ratio:.3}");
+    println!("containment measured: {} (limits: {:?})", containment.mechanism, containment.limits);
 }
