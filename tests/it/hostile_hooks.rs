@@ -774,7 +774,8 @@ struct Hostile {
 fn hostile_scripts(own_cgroup: Option<&Path>) -> Vec<Hostile> {
     let procs = own_cgroup
         .map(|c| c.join("cgroup.procs").display().to_string())
-        .unwrap_or_else(|| "/nonexistent".to_owned());
+        // A path that cannot be created: without a cgroup tree the hook has nowhere to move.
+        .unwrap_or_else(|| "/nonexistent/cgroup.procs".to_owned());
     vec![
         Hostile {
             name: "setsid env -i double fork",
