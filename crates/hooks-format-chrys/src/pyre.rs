@@ -10,8 +10,8 @@ pub(crate) const BACKTRACK_LIMIT: usize = 1_000_000;
 /// Compiles a Python pattern. A pattern Python rejects fails with Python's message; one
 /// Python accepts but fancy-regex does not fails with fancy-regex's message.
 pub(crate) fn compile(pattern: &str) -> Result<Regex, String> {
-    crate::pysyntax::check(pattern)?;
-    let translated = translate(pattern);
+    let parsed = crate::pysyntax::parse(pattern)?;
+    let translated = translate(&parsed.rewrite(pattern));
     check_repeats(&translated)?;
     RegexBuilder::new(&translated)
         .backtrack_limit(BACKTRACK_LIMIT)
@@ -59,12 +59,11 @@ fn check_repeats(p: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Rewrites the Python-only spellings: `(?P=name)` to `\k<name>`, `\Z` to `\z`, `{,n}` to
-/// `{0,n}`, octal escapes to `\\x{..}`, and, unless the pattern turns on multiline mode, `$` to "at the end or before a
-/// final newline" (Python's `$`, which Rust's `$` is not).
+/// Rewrites the Python-only spellings that do not depend on flags: `(?P=name)` to
+/// `\k<name>`, `\Z` to `\z`, `{,n}` to `{0,n}`, octal escapes to `\\x{..}`, class brackets.
+/// Everything that depends on flags (`$`, verbose mode, ASCII mode, the flags themselves) was
+/// rewritten from the parse before ([`crate::pysyntax::Parsed::rewrite`]).
 fn translate(p: &str) -> String {
-    let multiline =
-        p.contains("(?m") || p.contains("(?im") || p.contains("(?sm") || p.contains("(?xm");
     let chars: Vec<char> = p.chars().collect();
     let mut out = String::with_capacity(p.len() + 8);
     let mut i = 0;
@@ -125,7 +124,6 @@ fn translate(p: &str) -> String {
                 out.push(']');
             }
             '[' if in_class => out.push_str("\\["),
-            '$' if !in_class && !multiline => out.push_str("(?:(?=\\n\\z)|\\z)"),
             '(' if !in_class
                 && chars.get(i + 1) == Some(&'?')
                 && chars.get(i + 2) == Some(&'P')

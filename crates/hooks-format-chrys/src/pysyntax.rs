@@ -1,9 +1,12 @@
 //! Python `re` syntax checking: decides whether Python would compile a pattern, and words
 //! the error as `re.error` (or `OverflowError`/`RecursionError`) does, for the skip reason.
 //!
-//! This follows `sre_parse` closely enough for the errors users make (unterminated sets
-//! and groups, misplaced quantifiers, bad escapes, group names and references); patterns in
-//! verbose mode (`(?x)`) are left to the regex engine.
+//! This follows `sre_parse` (`re/_parser.py`) closely enough for the errors users make
+//! (unterminated sets and groups, misplaced quantifiers, bad escapes, group names and
+//! references, inline flags and where global flags may stand), and it reads the pattern's
+//! inline flags from the parse, not from its text: which flags are in effect at each `$`,
+//! escape and verbose-mode blank is known from the groups that enclose it. [`parse`] returns
+//! the rewrites the regex engine needs for those flags ([`Parsed::rewrite`]).
 
 /// Python's `MAXREPEAT`: repeat counts at or above it overflow.
 const MAX_REPEAT: u64 = 4_294_967_295;
@@ -11,37 +14,156 @@ const MAX_REPEAT: u64 = 4_294_967_295;
 /// How deep groups may nest before Python's parser runs out of recursion.
 const MAX_NESTING: usize = 400;
 
-/// Checks `p` as Python's `re.compile` would; the error is Python's message.
-pub(crate) fn check(p: &str) -> Result<(), String> {
-    if uses_verbose(p) {
-        return Ok(());
+/// Python's inline flag letters and their `re` values.
+const FLAG_LETTERS: [(char, u16); 7] =
+    [('i', 2), ('L', 4), ('m', 8), ('s', 16), ('u', 32), ('x', 64), ('a', 256)];
+const IGNORECASE: u16 = 2;
+const MULTILINE: u16 = 8;
+const DOTALL: u16 = 16;
+const UNICODE: u16 = 32;
+const VERBOSE: u16 = 64;
+const ASCII: u16 = 256;
+/// `a`, `u` and `L`: exclusive, and never turned off.
+const TYPE_FLAGS: u16 = 4 | UNICODE | ASCII;
+
+/// Python's `re` whitespace, which verbose mode skips.
+const WHITESPACE: [char; 6] = [' ', '\t', '\n', '\r', '\u{b}', '\u{c}'];
+
+/// `$` outside multiline mode: at the end, or before a newline that ends the text (Python's
+/// `$`, which the regex engine's `$` is not).
+const PY_DOLLAR: &str = "(?:(?=\\n\\z)|\\z)";
+
+/// ASCII-mode (`(?a)`) classes for the escapes whose Unicode meaning is wider.
+const ASCII_WORD: &str = "0-9A-Za-z_";
+const ASCII_SPACE: &str = "\\t\\n\\x0b\\x0c\\r ";
+
+fn flag_bit(c: char) -> Option<u16> {
+    FLAG_LETTERS.iter().find(|(l, _)| *l == c).map(|(_, b)| *b)
+}
+
+/// The letters of the flags the regex engine understands the same way (`i`, `m`, `s`).
+fn engine_letters(bits: u16) -> String {
+    [('i', IGNORECASE), ('m', MULTILINE), ('s', DOTALL)]
+        .iter()
+        .filter(|(_, b)| bits & b != 0)
+        .map(|(c, _)| *c)
+        .collect()
+}
+
+/// A pattern Python accepts, with what its flags mean for the regex engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Parsed {
+    /// The global flags (the `(?aiLmsux)` groups at the start), as `re` values.
+    pub(crate) global: u16,
+    /// Character ranges of the pattern to replace, in order and not overlapping: flag groups
+    /// reduced to the flags the engine shares with Python, `$` outside multiline mode,
+    /// verbose-mode blanks and comments removed, ASCII-mode classes, literal braces.
+    edits: Vec<(usize, usize, String)>,
+}
+
+impl Parsed {
+    /// The pattern with the edits applied: no verbose mode, no `a`/`u`/`L` flags, `$` as
+    /// Python means it; the global `i`/`m`/`s` flags lead it.
+    pub(crate) fn rewrite(&self, pattern: &str) -> String {
+        let chars: Vec<char> = pattern.chars().collect();
+        let global = engine_letters(self.global);
+        let mut out = String::with_capacity(pattern.len() + 16);
+        if !global.is_empty() {
+            out.push_str(&format!("(?{global})"));
+        }
+        let mut at = 0;
+        for (start, end, text) in &self.edits {
+            out.extend(&chars[at..*start]);
+            out.push_str(text);
+            at = *end;
+        }
+        out.extend(&chars[at..]);
+        out
     }
+}
+
+/// Checks `p` as Python's `re.compile` would; the error is Python's message.
+#[cfg(test)]
+pub(crate) fn check(p: &str) -> Result<(), String> {
+    parse(p).map(|_| ())
+}
+
+/// Parses `p` as Python's `re.compile` would: its flags and rewrites, or Python's message.
+pub(crate) fn parse(p: &str) -> Result<Parsed, String> {
+    parse_inner(p).map_err(|e| with_line_and_column(p, e))
+}
+
+/// `re.error` adds the line and column to its message when the pattern has several lines
+/// (`nothing to repeat at position 5 (line 2, column 1)`).
+fn with_line_and_column(p: &str, message: String) -> String {
+    if !p.contains('\n') {
+        return message;
+    }
+    let Some(pos) = message.rsplit_once(" at position ").and_then(|(_, n)| n.parse::<usize>().ok())
+    else {
+        return message;
+    };
+    let before: Vec<char> = p.chars().take(pos).collect();
+    let line = before.iter().filter(|c| **c == '\n').count() + 1;
+    let column = match before.iter().rposition(|c| *c == '\n') {
+        Some(nl) => pos - nl,
+        None => pos + 1,
+    };
+    format!("{message} (line {line}, column {column})")
+}
+
+fn parse_inner(p: &str) -> Result<Parsed, String> {
     let chars: Vec<char> = p.chars().collect();
-    let mut c =
-        Checker { s: &chars, pos: 0, groups: 0, open: Vec::new(), names: Vec::new(), depth: 0 };
-    c.alternation()?;
+    let mut c = Checker {
+        s: &chars,
+        pos: 0,
+        groups: 0,
+        open: Vec::new(),
+        names: Vec::new(),
+        depth: 0,
+        flags: 0,
+        global: 0,
+        edits: Vec::new(),
+    };
+    c.alternation(true)?;
     if c.pos < chars.len() {
         // Only a `)` stops the top level early.
         return Err(format!("unbalanced parenthesis at position {}", c.pos));
     }
-    Ok(())
+    if c.global & ASCII != 0 && c.global & UNICODE != 0 {
+        // `fix_flags`, after `(?a)(?u)`: Python's ValueError.
+        return Err("ASCII and UNICODE flags are incompatible".to_owned());
+    }
+    c.edits.sort_by_key(|e| e.0);
+    Ok(Parsed { global: c.global, edits: c.edits })
 }
 
-fn uses_verbose(p: &str) -> bool {
-    let mut rest = p;
-    while let Some(i) = rest.find("(?") {
-        let flags: String =
-            rest[i + 2..].chars().take_while(|c| c.is_ascii_alphabetic() || *c == '-').collect();
-        if flags.contains('x') {
-            return true;
-        }
-        rest = &rest[i + 2..];
-    }
-    false
+/// ASCII mode's spelling of a class escape outside a class, for an engine in Unicode mode.
+fn ascii_escape(e: char) -> Option<String> {
+    let word = format!("[{ASCII_WORD}]");
+    Some(match e {
+        'w' => word,
+        'W' => format!("[^{ASCII_WORD}]"),
+        'd' => "[0-9]".to_owned(),
+        'D' => "[^0-9]".to_owned(),
+        's' => format!("[{ASCII_SPACE}]"),
+        'S' => format!("[^{ASCII_SPACE}]"),
+        'b' => format!("(?:(?<={word})(?!{word})|(?<!{word})(?={word}))"),
+        'B' => format!("(?:(?!\\A\\z)(?:(?<={word})(?={word})|(?<!{word})(?!{word})))"),
+        _ => return None,
+    })
 }
 
 /// A `{m,n}` repeat: the bounds (`None` when left out) and where it ends.
 type Braces = (Option<u64>, Option<u64>, usize);
+
+/// What a group turned out to be.
+enum Group {
+    /// An item of the sequence: whether it may take a quantifier, and its width.
+    Item(bool, Width),
+    /// Nothing the sequence holds: a comment, or global flags.
+    Skip,
+}
 
 /// What an escape outside a class stands for.
 enum Esc {
@@ -69,6 +191,12 @@ struct Checker<'a> {
     open: Vec<usize>,
     names: Vec<(String, usize)>,
     depth: usize,
+    /// The flags in effect here.
+    flags: u16,
+    /// The global flags seen so far.
+    global: u16,
+    /// Rewrites for the regex engine (see [`Parsed`]).
+    edits: Vec<(usize, usize, String)>,
 }
 
 impl Checker<'_> {
@@ -80,15 +208,20 @@ impl Checker<'_> {
         self.s.get(i).copied()
     }
 
-    /// Branches separated by `|`, up to a `)` or the end.
-    fn alternation(&mut self) -> Result<Width, String> {
+    fn edit(&mut self, start: usize, end: usize, text: impl Into<String>) {
+        self.edits.push((start, end, text.into()));
+    }
+
+    /// Branches separated by `|`, up to a `)` or the end. Global flags may open the first
+    /// branch of the top level only.
+    fn alternation(&mut self, top: bool) -> Result<Width, String> {
         self.depth += 1;
         if self.depth > MAX_NESTING {
             return Err("maximum recursion depth exceeded".to_owned());
         }
         let mut width: Option<Width> = None;
         loop {
-            let w = self.sequence()?;
+            let w = self.sequence(top && width.is_none())?;
             width = Some(match width {
                 None => w,
                 Some(acc) => (acc.0.min(w.0), acc.1.zip(w.1).map(|(a, b)| a.max(b))),
@@ -103,18 +236,33 @@ impl Checker<'_> {
         Ok(width.unwrap_or((0, Some(0))))
     }
 
-    /// Items up to `|`, `)` or the end.
-    fn sequence(&mut self) -> Result<Width, String> {
+    /// Items up to `|`, `)` or the end; `first` when global flags may stand at its start.
+    fn sequence(&mut self, first: bool) -> Result<Width, String> {
         // Whether the last item may take a quantifier, and whether it already has one.
         let mut can_repeat = false;
         let mut repeated = false;
         let mut total: Width = (0, Some(0));
         // The width of the last item, not yet added to `total` (a quantifier scales it).
         let mut last: Width = (0, Some(0));
+        // Whether the sequence holds anything yet (global flags must come before it all).
+        let mut held = false;
         while let Some(ch) = self.peek() {
             let here = self.pos;
             match ch {
                 '|' | ')' => return Ok(add(total, last)),
+                c if self.flags & VERBOSE != 0 && WHITESPACE.contains(&c) => {
+                    self.pos += 1;
+                    self.edit(here, self.pos, "");
+                }
+                '#' if self.flags & VERBOSE != 0 => {
+                    while let Some(c) = self.peek() {
+                        self.pos += 1;
+                        if c == '\n' {
+                            break;
+                        }
+                    }
+                    self.edit(here, self.pos, "");
+                }
                 '*' | '+' | '?' => {
                     self.pos += 1;
                     if repeated {
@@ -159,7 +307,11 @@ impl Checker<'_> {
                         );
                         repeated = true;
                     } else {
+                        // A literal brace (escaped: without verbose mode the engine could
+                        // read `{1, 3}` with its blank removed as a repeat).
                         self.pos += 1;
+                        self.edit(here, self.pos, "\\{");
+                        held = true;
                         total = add(total, last);
                         last = (1, Some(1));
                         can_repeat = true;
@@ -168,19 +320,29 @@ impl Checker<'_> {
                 }
                 '(' => {
                     total = add(total, last);
-                    let (repeatable, w) = self.group()?;
-                    last = w;
-                    can_repeat = repeatable;
+                    match self.group(first && !held)? {
+                        Group::Item(repeatable, w) => {
+                            last = w;
+                            can_repeat = repeatable;
+                            held = true;
+                        }
+                        Group::Skip => {
+                            last = (0, Some(0));
+                            can_repeat = false;
+                        }
+                    }
                     repeated = false;
                 }
                 '[' => {
                     self.class()?;
+                    held = true;
                     total = add(total, last);
                     last = (1, Some(1));
                     can_repeat = true;
                     repeated = false;
                 }
                 '\\' => {
+                    held = true;
                     total = add(total, last);
                     let (repeatable, w) = self.escape()?;
                     last = w;
@@ -188,6 +350,10 @@ impl Checker<'_> {
                     repeated = false;
                 }
                 '^' | '$' => {
+                    if ch == '$' && self.flags & MULTILINE == 0 {
+                        self.edit(here, here + 1, PY_DOLLAR);
+                    }
+                    held = true;
                     self.pos += 1;
                     total = add(total, last);
                     last = (0, Some(0));
@@ -196,6 +362,7 @@ impl Checker<'_> {
                 }
                 _ => {
                     self.pos += 1;
+                    held = true;
                     total = add(total, last);
                     last = (1, Some(1));
                     can_repeat = true;
@@ -253,11 +420,13 @@ impl Checker<'_> {
         Ok(Some((lo_n, hi_n, i + 1)))
     }
 
-    /// A group at `(`; returns whether it may take a quantifier, and its width.
-    fn group(&mut self) -> Result<(bool, Width), String> {
+    /// A group at `(`; `first` when global flags may stand here.
+    fn group(&mut self, first: bool) -> Result<Group, String> {
         let open = self.pos;
         self.pos += 1;
         let mut capture: Option<usize> = None;
+        // The flags inside the group (scoped flags change them).
+        let mut inner = self.flags;
         let mut lookaround = false;
         let mut lookbehind = false;
         if self.peek() == Some('?') {
@@ -278,7 +447,8 @@ impl Checker<'_> {
                     while let Some(c) = self.peek() {
                         self.pos += 1;
                         if c == ')' {
-                            return Ok((false, (0, Some(0))));
+                            self.edit(open, self.pos, "");
+                            return Ok(Group::Skip);
                         }
                     }
                     return Err(format!("missing ), unterminated comment at position {open}"));
@@ -303,7 +473,9 @@ impl Checker<'_> {
                         self.pos += 2;
                         let (n, at) = self.name(")")?;
                         match self.names.iter().find(|(m, _)| *m == n) {
-                            Some((_, g)) if !self.open.contains(g) => return Ok((true, (0, None))),
+                            Some((_, g)) if !self.open.contains(g) => {
+                                return Ok(Group::Item(true, (0, None)));
+                            }
                             Some(_) => {
                                 return Err(format!(
                                     "cannot refer to an open group at position {at}"
@@ -332,18 +504,11 @@ impl Checker<'_> {
                         }
                     }
                 }
-                Some(c) if "aiLmsux-".contains(c) => {
-                    while self.peek().is_some_and(|c| "aiLmsux-".contains(c)) {
-                        self.pos += 1;
-                    }
-                    match self.peek() {
-                        Some(')') => {
-                            self.pos += 1;
-                            return Ok((false, (0, Some(0))));
-                        }
-                        Some(':') => self.pos += 1,
-                        None => return Err(format!("missing -, : or ) at position {}", self.pos)),
-                        Some(_) => return Err(format!("unknown flag at position {}", self.pos)),
+                Some(c) if c == '-' || flag_bit(c).is_some() => {
+                    self.pos += 1;
+                    match self.flag_group(open, first, c)? {
+                        None => return Ok(Group::Skip),
+                        Some(flags) => inner = flags,
                     }
                 }
                 Some('<') => {
@@ -360,10 +525,14 @@ impl Checker<'_> {
         if let Some(g) = capture {
             self.open.push(g);
         }
-        let width = self.alternation()?;
+        let outer = std::mem::replace(&mut self.flags, inner);
+        let body = self.pos;
+        let width = self.alternation(false)?;
+        self.flags = outer;
         if self.peek() != Some(')') {
             return Err(format!("missing ), unterminated subpattern at position {open}"));
         }
+        self.empty_body(body);
         self.pos += 1;
         if let Some(g) = capture {
             self.open.retain(|o| *o != g);
@@ -371,7 +540,140 @@ impl Checker<'_> {
         if lookbehind && width.1 != Some(width.0) {
             return Err("look-behind requires fixed-width pattern".to_owned());
         }
-        Ok((true, if lookaround { (0, Some(0)) } else { width }))
+        Ok(Group::Item(true, if lookaround { (0, Some(0)) } else { width }))
+    }
+
+    /// A group whose body (from `body` to the `)` here) is empty once rewritten (verbose
+    /// blanks, comments) gets an empty alternation: the engine refuses to repeat `(?:)`,
+    /// Python does not.
+    #[inline(never)]
+    fn empty_body(&mut self, body: usize) {
+        let close = self.pos;
+        let removed: usize = self
+            .edits
+            .iter()
+            .filter(|(s, e, t)| *s >= body && *e <= close && t.is_empty())
+            .map(|(s, e, _)| e - s)
+            .sum();
+        if removed == close - body {
+            self.edit(close, close, "|");
+        }
+    }
+
+    /// A flag group at `open` whose first letter `c` was read: global flags (`None`, only
+    /// where `first` allows them) or the flags inside a scoped group. Kept out of [`group`]
+    /// so that the recursion's frames stay small.
+    #[inline(never)]
+    fn flag_group(&mut self, open: usize, first: bool, c: char) -> Result<Option<u16>, String> {
+        match self.flags_group(c)? {
+            None => {
+                if !first {
+                    return Err(format!(
+                        "global flags not at the start of the expression at position {open}"
+                    ));
+                }
+                self.edit(open, self.pos, "");
+                Ok(None)
+            }
+            Some((on, off)) => {
+                let mut header = format!("(?{}", engine_letters(on));
+                let off_letters = engine_letters(off);
+                if !off_letters.is_empty() {
+                    header.push('-');
+                    header.push_str(&off_letters);
+                }
+                header.push(':');
+                self.edit(open, self.pos, header);
+                Ok(Some((self.flags | on) & !off))
+            }
+        }
+    }
+
+    /// `_parse_flags`: the flags of `(?…)` after its first letter `first` (already read).
+    /// `None` for global flags (`(?im)`, which apply to the whole pattern and are recorded),
+    /// otherwise the flags turned on and off for a scoped group (`(?i-s:…)`).
+    #[inline(never)]
+    fn flags_group(&mut self, first: char) -> Result<Option<(u16, u16)>, String> {
+        let len = self.s.len();
+        let mut on = 0u16;
+        let mut off = 0u16;
+        let mut ch = first;
+        if ch != '-' {
+            loop {
+                let bit = flag_bit(ch).unwrap_or(0);
+                if ch == 'L' {
+                    return Err(format!(
+                        "bad inline flags: cannot use 'L' flag with a str pattern at position {}",
+                        self.pos
+                    ));
+                }
+                on |= bit;
+                if bit & TYPE_FLAGS != 0 && on & TYPE_FLAGS != bit {
+                    return Err(format!(
+                        "bad inline flags: flags 'a', 'u' and 'L' are incompatible at position {}",
+                        self.pos
+                    ));
+                }
+                let Some(next) = self.peek() else {
+                    return Err(format!("missing -, : or ) at position {len}"));
+                };
+                self.pos += 1;
+                ch = next;
+                if matches!(ch, ')' | '-' | ':') {
+                    break;
+                }
+                if flag_bit(ch).is_none() {
+                    let what =
+                        if ch.is_alphabetic() { "unknown flag" } else { "missing -, : or )" };
+                    return Err(format!("{what} at position {}", self.pos - 1));
+                }
+            }
+        }
+        if ch == ')' {
+            self.global |= on;
+            self.flags |= on;
+            return Ok(None);
+        }
+        if ch == '-' {
+            let Some(next) = self.peek() else {
+                return Err(format!("missing flag at position {len}"));
+            };
+            self.pos += 1;
+            ch = next;
+            if flag_bit(ch).is_none() {
+                let what = if ch.is_alphabetic() { "unknown flag" } else { "missing flag" };
+                return Err(format!("{what} at position {}", self.pos - 1));
+            }
+            loop {
+                let bit = flag_bit(ch).unwrap_or(0);
+                if bit & TYPE_FLAGS != 0 {
+                    return Err(format!(
+                        "bad inline flags: cannot turn off flags 'a', 'u' and 'L' at position {}",
+                        self.pos
+                    ));
+                }
+                off |= bit;
+                let Some(next) = self.peek() else {
+                    return Err(format!("missing : at position {len}"));
+                };
+                self.pos += 1;
+                ch = next;
+                if ch == ':' {
+                    break;
+                }
+                if flag_bit(ch).is_none() {
+                    let what = if ch.is_alphabetic() { "unknown flag" } else { "missing :" };
+                    return Err(format!("{what} at position {}", self.pos - 1));
+                }
+            }
+        }
+        if on & off != 0 {
+            return Err(format!(
+                "bad inline flags: flag turned on and off at position {}",
+                self.pos - 1
+            ));
+        }
+        Ok(Some((on, off)))
     }
 
     /// A group name up to `end`; returns it with its position.
@@ -423,9 +725,23 @@ impl Checker<'_> {
             return Err(format!("bad escape (end of pattern) at position {start}"));
         };
         self.pos += 2;
+        if self.flags & ASCII != 0
+            && let Some(ascii) = ascii_escape(e)
+        {
+            self.edit(start, self.pos, ascii);
+        } else if e == 'B' {
+            // Python's `\B` never matches in an empty text; the engine's does.
+            self.edit(start, self.pos, "(?:(?!\\A\\z)\\B)");
+        }
         match e {
             'A' | 'b' | 'B' | 'Z' => Ok(Esc::Anchor),
             'd' | 'D' | 's' | 'S' | 'w' | 'W' | 'a' | 'f' | 'n' | 'r' | 't' | 'v' | '\\' => {
+                Ok(Esc::Char)
+            }
+            c if WHITESPACE.contains(&c) || c == '#' => {
+                // A literal blank or `#` (verbose mode's way to write one): spelled so that
+                // the engine reads it the same in every mode.
+                self.edit(start, self.pos, format!("\\x{{{:x}}}", u32::from(c)));
                 Ok(Esc::Char)
             }
             'x' | 'u' | 'U' | 'N' => self.hex_escape(start, e).map(|()| Esc::Char),
@@ -548,6 +864,22 @@ impl Checker<'_> {
         };
         self.pos += 1;
         let simple = |ch: char| Ok(Some(u32::from(ch)));
+        if self.flags & ASCII != 0 {
+            // Inside a class only the positive classes are spelled out; a negated one
+            // (`[\W]`) keeps its Unicode meaning (a documented deviation).
+            let members = match e {
+                'w' => Some(ASCII_WORD),
+                'd' => Some("0-9"),
+                's' => Some(ASCII_SPACE),
+                _ => None,
+            };
+            if let Some(m) = members {
+                self.edit(start, self.pos, m);
+            }
+        }
+        if WHITESPACE.contains(&e) {
+            self.edit(start, self.pos, format!("\\x{{{:x}}}", u32::from(e)));
+        }
         match e {
             'd' | 'D' | 's' | 'S' | 'w' | 'W' => Ok(None),
             'a' => simple('\u{7}'),

@@ -93,9 +93,13 @@ def record_load():
 
 def record_regex_flags():
     folder = HERE / "regex_flags"
+    (loaded,) = oracle("hooks.json", cwd=folder)
     (result,) = oracle("--match", "hooks.json", "payload.json", cwd=folder)
     answers = {r["id"]: r["matches"] for r in result["results"]}
-    text = "{\n" + ",\n".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in answers.items()) + "\n}\n"
+    answers.update({s["id"]: "error: " + s["reason"] for s in loaded["skipped_hooks"]})
+    answers = dict(sorted(answers.items()))
+    lines = [f"{json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in answers.items()]
+    text = "{\n" + ",\n".join(lines) + "\n}\n"
     (folder / "oracle.json").write_text(text)
 
 
