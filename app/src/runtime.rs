@@ -211,7 +211,12 @@ impl HookRuntime {
         if rt.is_live() {
             let inputs = rt.trust_inputs(CommandExecutionPosture::Unknown);
             let (policy, strict) = (rt.config.policy.clone(), rt.config.claude_strict);
+            let user_paths = hooks_registry::UserPaths {
+                home: rt.config.home_dir.clone().and_then(|h| AbsPathBuf::new(h).ok()),
+                config_dir: rt.config.config_dir.clone().and_then(|d| AbsPathBuf::new(d).ok()),
+            };
             rt.registry.change(|reg| {
+                reg.set_user_paths(user_paths);
                 if let Some(dirs) = &rt.config.managed_dirs {
                     hooks_sources::load_managed_sources(dirs, &*policy, &inputs, strict, reg);
                 }

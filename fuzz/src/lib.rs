@@ -29,6 +29,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("decode_outcome", decode_outcome),
     ("hook_dirs", hook_dirs),
     ("serve_request", serve_request),
+    ("command_analysis", command_analysis),
 ];
 
 /// A parse result is either definitions or at least one diagnostic saying why not.
@@ -274,5 +275,26 @@ pub fn serve_request(data: &[u8]) {
         Err(e) => {
             let _ = e.to_message();
         }
+    }
+}
+
+/// `hooks_registry::analyse` on an arbitrary hook command line (lossy UTF-8), as a shell
+/// line and as an argument vector split on whitespace.
+pub fn command_analysis(data: &[u8]) {
+    let text = String::from_utf8_lossy(data).into_owned();
+    let shell = hooks_schema::HookCommand::Shell { script: text.clone(), shell: None };
+    let analysis = hooks_registry::analyse(&shell);
+    for named in &analysis.paths {
+        match named.base {
+            hooks_registry::PathBase::Root => {
+                assert!(named.path.is_absolute(), "{named:?} is absolute")
+            }
+            _ => assert!(!named.path.is_absolute(), "{named:?} is relative to its base"),
+        }
+    }
+    let mut words = text.split_whitespace().map(str::to_owned);
+    if let Some(program) = words.next() {
+        let exec = hooks_schema::HookCommand::Exec { program, args: words.collect() };
+        let _ = hooks_registry::analyse(&exec);
     }
 }

@@ -85,3 +85,221 @@ fn tilde_and_file_urls_reach_the_files_they_name() {
     assert_eq!(lines[1]["hits"][0]["role"], "hook_file", "{lines:?}");
     assert_eq!(lines[2]["hits"][0]["role"], "script", "{lines:?}");
 }
+
+/// Claude Code settings with one `PreToolUse` command hook per command.
+fn claude_settings(commands: &[&str]) -> String {
+    let hooks: Vec<Value> =
+        commands.iter().map(|c| serde_json::json!({"type": "command", "command": c})).collect();
+    serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": hooks}]}}).to_string()
+}
+
+/// A Cursor hook file with one `beforeShellExecution` hook per command.
+fn cursor_hooks(commands: &[&str]) -> String {
+    let hooks: Vec<Value> = commands.iter().map(|c| serde_json::json!({"command": c})).collect();
+    serde_json::json!({"version": 1, "hooks": {"beforeShellExecution": hooks}}).to_string()
+}
+
+#[test]
+fn scripts_named_through_the_formats_variables_are_protected_existing_or_not() {
+    let project = TestDir::new();
+    project.write(
+        ".claude/settings.json",
+        &claude_settings(&[
+            r#""$CLAUDE_PROJECT_DIR"/.claude/hooks/gate.sh"#,
+            "${CLAUDE_PROJECT_DIR}/.claude/hooks/braces.sh --strict",
+            "$CLAUDE_PROJECT_DIR/.claude/hooks/bare.sh",
+            r#"python3 "${CLAUDE_PROJECT_DIR}/.claude/hooks/check.py""#,
+        ]),
+    );
+    project.script(".claude/hooks/gate.sh", "#!/bin/sh\nexit 2\n");
+    project.write(".cursor/hooks.json", &cursor_hooks(&[r#""$CURSOR_PROJECT_DIR"/tools/c.sh"#]));
+    let home = TestDir::new();
+    home.write(
+        ".claude/settings.json",
+        &claude_settings(&["~/.claude/hooks/mine.sh", "bash $HOME/h.sh"]),
+    );
+    let (code, lines) = guard(
+        project.path(),
+        project.path(),
+        home.path(),
+        &[
+            ".claude/hooks/gate.sh",
+            ".claude/hooks/braces.sh",
+            ".claude/hooks/bare.sh",
+            ".claude/hooks/check.py",
+            "tools/c.sh",
+            &format!("{}/.claude/hooks/mine.sh", home.path().display()),
+            &format!("{}/h.sh", home.path().display()),
+            "src/ok.rs",
+        ],
+    );
+    assert_eq!(code, 2, "{lines:?}");
+    assert_eq!(
+        allowed(&lines),
+        [false, false, false, false, false, false, false, true],
+        "{lines:#?}"
+    );
+    assert_eq!(lines[0]["hits"][0]["role"], "script", "{lines:?}");
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "project_claude_settings", "{lines:?}");
+}
+
+#[test]
+fn script_forms_behind_wrappers_options_and_compound_commands_are_protected() {
+    let project = TestDir::new();
+    project.write(
+        ".cursor/hooks.json",
+        &cursor_hooks(&[
+            "bash -e .cursor/a.sh",
+            "timeout 5 python3 -u .cursor/b.py",
+            "env A=b nice -n 5 ./c.sh",
+            "cd tools && ./d.sh",
+            "e.sh; ./f.sh | ./g.sh",
+            "node --require ./pre.js main.js",
+            "./venv/bin/python3 hook.py",
+            "uv run h.py",
+            "npx tsx i.ts",
+            "exec ./j.sh",
+        ]),
+    );
+    let home = TestDir::new();
+    // None of the scripts exists: creating any of them is refused as well.
+    let paths = [
+        ".cursor/a.sh",
+        ".cursor/b.py",
+        "c.sh",
+        "tools/d.sh",
+        "f.sh",
+        "g.sh",
+        "pre.js",
+        "main.js",
+        "venv/bin/python3",
+        "hook.py",
+        "h.py",
+        "i.ts",
+        "j.sh",
+        "README.md",
+    ];
+    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
+    assert_eq!(code, 2, "{lines:?}");
+    let mut expected = vec![false; paths.len() - 1];
+    expected.push(true);
+    assert_eq!(allowed(&lines), expected, "{lines:#?}");
+}
+
+#[test]
+fn relative_scripts_of_hooks_that_run_in_the_session_directory_resolve_there() {
+    let project = TestDir::new();
+    project.write(".claude/settings.json", &claude_settings(&["./x.sh", "python3 tools/y.py"]));
+    std::fs::create_dir_all(project.path().join("sub/deeper")).expect("mkdir");
+    let home = TestDir::new();
+    let root = project.path().to_str().expect("utf-8");
+    let cfg = home.path().to_str().expect("utf-8");
+    // The session is in `sub`: Claude Code would run `sub/x.sh` and `sub/tools/y.py`.
+    let sub = project.path().join("sub");
+    let o = hooks_in_env(
+        project.path(),
+        &[
+            "guard",
+            "--root",
+            root,
+            "--cwd",
+            sub.to_str().expect("utf-8"),
+            "--config-dir",
+            cfg,
+            "--json",
+            "x.sh",
+            "tools/y.py",
+            "../x.sh",
+            "deeper/x.sh",
+            "notes.txt",
+        ],
+        "",
+        &[("HOME", home.path())],
+    );
+    let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(allowed(&lines), [false, false, false, false, true], "{lines:#?}");
+    assert_eq!(lines[0]["hits"][0]["why"], "session_copy", "{lines:#?}");
+}
+
+#[test]
+fn a_command_that_cannot_be_analysed_is_marked_in_hooks_list_and_protected_more() {
+    let project = TestDir::new();
+    project.write(
+        ".claude/settings.json",
+        &claude_settings(&[r#"bash "$(dirname "$0")/gate.sh""#, "bash hooks/*.sh"]),
+    );
+    let home = TestDir::new();
+    let root = project.path().to_str().expect("utf-8");
+    let cfg = home.path().to_str().expect("utf-8");
+    let o = hooks_in_env(
+        project.path(),
+        &["list", "--root", root, "--config-dir", cfg, "--json"],
+        "",
+        &[("HOME", home.path())],
+    );
+    let inv: Value = serde_json::from_slice(&o.stdout).expect("json inventory");
+    let text = inv.to_string();
+    assert!(text.contains("command_not_analysed"), "{inv:#}");
+    assert!(text.contains("a command substitution"), "{inv:#}");
+    let plain = hooks_in_env(
+        project.path(),
+        &["list", "--root", root, "--config-dir", cfg],
+        "",
+        &[("HOME", home.path())],
+    );
+    let plain = String::from_utf8_lossy(&plain.stdout);
+    assert!(plain.contains("the guard cannot tell every file hook"), "{plain}");
+    let (code, lines) = guard(
+        project.path(),
+        project.path(),
+        home.path(),
+        &["anywhere/gate.sh", "hooks/new.sh", "hooks", "other.sh"],
+    );
+    assert_eq!(code, 2, "{lines:?}");
+    assert_eq!(allowed(&lines), [false, false, false, true], "{lines:#?}");
+}
+
+#[test]
+fn a_user_hooks_relative_script_never_runs_the_repositorys_copy() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let marks = TestDir::new();
+    let mark = |who: &str| format!("#!/bin/sh\necho {who} >> '{}/ran'\n", marks.path().display());
+    home.write(".claude/settings.json", &claude_settings(&["sh hooks/check.sh"]));
+    home.script(".claude/hooks/check.sh", &mark("user"));
+    project.script("hooks/check.sh", &mark("repository"));
+    let root = project.path().to_str().expect("utf-8");
+    let cfg = home.path().to_str().expect("utf-8");
+    let payload = r#"{"tool": {"name": "Bash", "kind": "shell", "args": {"command": "ls"}}}"#;
+    let o = hooks_in_env(
+        project.path(),
+        &[
+            "fire",
+            "pre_tool_use",
+            "--root",
+            root,
+            "--cwd",
+            root,
+            "--config-dir",
+            cfg,
+            "--posture",
+            "auto-approves",
+            "--payload",
+            "-",
+        ],
+        payload,
+        &[("HOME", home.path())],
+    );
+    let ran = std::fs::read_to_string(marks.path().join("ran")).unwrap_or_default();
+    assert_eq!(
+        ran,
+        "user\n",
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

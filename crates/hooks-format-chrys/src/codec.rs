@@ -14,8 +14,8 @@ use std::{
 
 use hooks_schema::{
     ArgRewrite, Decision, EncodeContext, Envelope, ExecutionMode, ExitInfo, HookCodec, HookCommand,
-    HookDefinition, HookVerdict, Invocation, OnFailure, Program, ProvidedFile, ProvidedFileRole,
-    RawOutcome, WireFormat,
+    HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, OnFailure, Program,
+    ProvidedFile, ProvidedFileRole, RawOutcome, WireFormat,
 };
 use serde_json::{Map, Value};
 
@@ -63,9 +63,45 @@ fn is_gated(native: &str) -> bool {
     matches!(native, "before_tool_call" | "user_prompt_submit")
 }
 
+/// The directory a `run.cwd` or `run.env` value names once its templates are expanded:
+/// `${workspace_cwd}` is the session's directory, `${chrys_home}` the configuration
+/// directory; another template, or a relative path (read from the engine's own directory),
+/// is unknown.
+fn template_dir(text: &str) -> LaunchDir {
+    for (template, dir) in
+        [("${workspace_cwd}", LaunchDir::Session), ("${chrys_home}", LaunchDir::Config)]
+    {
+        if let Some(rest) = text.strip_prefix(template) {
+            if rest.contains("${") {
+                return LaunchDir::Unknown;
+            }
+            return LaunchDir::Under(Box::new(dir), rest.trim_start_matches('/').into());
+        }
+    }
+    if text.contains("${") || !Path::new(text).is_absolute() {
+        LaunchDir::Unknown
+    } else {
+        LaunchDir::Fixed(text.into())
+    }
+}
+
 impl HookCodec for ChrysCodec {
     fn wire_format(&self) -> WireFormat {
         WireFormat::Chrys
+    }
+
+    /// Chrys runs a hook in `run.cwd` (templates expanded) or in the session's directory
+    /// (`${workspace_cwd}`); `run.env` values name directories through the same templates.
+    fn launch(&self, hook: &HookDefinition) -> HookLaunch {
+        HookLaunch {
+            run_dir: hook
+                .cwd
+                .as_deref()
+                .filter(|c| !c.is_empty())
+                .map_or(LaunchDir::Session, template_dir),
+            dir_vars: hook.env.iter().map(|(k, v)| (k.clone(), template_dir(v))).collect(),
+            argv_templates: Vec::new(),
+        }
     }
 
     fn encode(

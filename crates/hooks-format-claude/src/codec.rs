@@ -10,7 +10,8 @@ use std::path::Path;
 
 use hooks_schema::{
     ArgRewrite, Decision, EncodeContext, Envelope, ExecutionMode, ExitInfo, HookCodec, HookCommand,
-    HookDefinition, HookVerdict, Invocation, OnFailure, Program, RawOutcome, ToolKind, WireFormat,
+    HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, OnFailure, Program, RawOutcome,
+    ToolKind, WireFormat,
 };
 use serde_json::{Map, Value};
 
@@ -246,6 +247,27 @@ impl HookCodec for ClaudeCodec {
 
     /// "If you define the same handler in more than one settings file, it runs once";
     /// async handlers are never deduplicated.
+    /// Claude Code runs every command hook in the session's directory (the input's `cwd`)
+    /// and sets `CLAUDE_PROJECT_DIR` to the project root; `${CLAUDE_PROJECT_DIR}` is
+    /// substituted in an argument vector too.
+    fn launch(&self, hook: &HookDefinition) -> HookLaunch {
+        let template = PROJECT_DIR_PLACEHOLDER.to_owned();
+        let dir = |text: &str| match text.strip_prefix(template.as_str()) {
+            Some(rest) => {
+                LaunchDir::Under(Box::new(LaunchDir::Project), rest.trim_start_matches('/').into())
+            }
+            None if Path::new(text).is_absolute() => LaunchDir::Fixed(text.into()),
+            None => LaunchDir::Under(Box::new(LaunchDir::Session), text.into()),
+        };
+        let mut dir_vars = vec![(PROJECT_DIR_VAR.to_owned(), LaunchDir::Project)];
+        dir_vars.extend(hook.env.iter().map(|(k, v)| (k.clone(), dir(v))));
+        HookLaunch {
+            run_dir: hook.cwd.as_deref().map_or(LaunchDir::Session, dir),
+            dir_vars,
+            argv_templates: vec![(template.clone(), LaunchDir::Project)],
+        }
+    }
+
     fn runs_once_per_command(&self, hook: &HookDefinition) -> bool {
         hook.mode == ExecutionMode::Blocking
     }

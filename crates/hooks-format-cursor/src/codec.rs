@@ -1,8 +1,8 @@
 //! [`CursorCodec`]: Cursor's hook protocol (JSON on stdin, exit code and JSON on stdout).
 
 use hooks_schema::{
-    EncodeContext, Envelope, HookCodec, HookDefinition, HookVerdict, Invocation, RawOutcome,
-    WireFormat,
+    EncodeContext, Envelope, HookCodec, HookDefinition, HookLaunch, HookVerdict, Invocation,
+    LaunchDir, RawOutcome, WireFormat,
 };
 
 /// Cursor's hook protocol. Pure: it builds invocations and reads outcomes, it runs nothing.
@@ -30,5 +30,23 @@ impl HookCodec for CursorCodec {
         outcome: &RawOutcome,
     ) -> HookVerdict {
         crate::decode::decode(hook, envelope, outcome)
+    }
+
+    /// Cursor runs a hook in the folder the registry places its file in (the project root,
+    /// or `~/.cursor`) and sets `CURSOR_PROJECT_DIR` and `CLAUDE_PROJECT_DIR` to the project.
+    fn launch(&self, hook: &HookDefinition) -> HookLaunch {
+        let mut dir_vars = vec![
+            ("CURSOR_PROJECT_DIR".to_owned(), LaunchDir::Project),
+            ("CLAUDE_PROJECT_DIR".to_owned(), LaunchDir::Project),
+        ];
+        dir_vars.extend(hook.env.iter().map(|(k, v)| {
+            let dir = if std::path::Path::new(v).is_absolute() {
+                LaunchDir::Fixed(v.into())
+            } else {
+                LaunchDir::Unknown
+            };
+            (k.clone(), dir)
+        }));
+        HookLaunch { run_dir: LaunchDir::Placement, dir_vars, argv_templates: Vec::new() }
     }
 }

@@ -19,6 +19,16 @@ pub enum HitReason {
     /// The path is a folder that holds the protected file: deleting or renaming it removes
     /// the file.
     HoldingFolder,
+    /// The path is inside a folder whose every file is protected (a hook runs a pattern such
+    /// as `hooks/*.sh`, or names its script through a part the guard cannot read).
+    InsideFolder,
+    /// The path ends with the name of a script that a hook runs from a folder that varies
+    /// (the session's folder, any project, a directory the command computes): a copy it
+    /// may run.
+    NamedCopy,
+    /// The path is the copy of a script that a hook would run from the session's current
+    /// folder.
+    SessionCopy,
 }
 
 impl HitReason {
@@ -28,6 +38,9 @@ impl HitReason {
             HitReason::SamePath => "same_path",
             HitReason::SameFile => "same_file",
             HitReason::HoldingFolder => "holding_folder",
+            HitReason::InsideFolder => "inside_folder",
+            HitReason::NamedCopy => "named_copy",
+            HitReason::SessionCopy => "session_copy",
         }
     }
 }
@@ -63,6 +76,17 @@ impl fmt::Display for ProtectedHit {
                 write!(f, "`{requested}` is `{protected}` under another name (same inode)")?
             }
             HitReason::HoldingFolder => write!(f, "`{requested}` holds `{protected}`")?,
+            HitReason::InsideFolder => {
+                write!(f, "`{requested}` is inside `{protected}`, a folder protected as a whole")?
+            }
+            HitReason::NamedCopy => write!(
+                f,
+                "`{requested}` is `{protected}`, named like a script a hook runs from a folder that varies"
+            )?,
+            HitReason::SessionCopy => write!(
+                f,
+                "`{requested}` is `{protected}`, the copy a hook runs from the session's folder"
+            )?,
         }
         write!(f, ", {what} {}; the agent may not edit it", self.source)
     }

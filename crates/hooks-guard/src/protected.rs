@@ -6,7 +6,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use hooks_registry::RegistrySnapshot;
+use hooks_registry::{ProtectedKind, ProtectedPattern, RegistrySnapshot};
 use hooks_schema::{AbsPathBuf, Generation, HookSourceId};
 
 use crate::{
@@ -84,6 +84,15 @@ pub struct ProtectedSet {
     by_key: HashMap<FileKey, KeySlot>,
     /// The user's home, for edited paths spelled with `~`.
     home: Option<PathBuf>,
+    /// Scripts protected by where they sit (a name under a folder that varies, the copy in
+    /// the session's folder, every file under a folder).
+    patterns: Vec<ProtectedPattern>,
+    /// The name patterns and session copies by the last component of their path.
+    by_name: HashMap<std::ffi::OsString, Vec<usize>>,
+    /// The folders protected as a whole.
+    trees: Vec<usize>,
+    /// The patterns with a copy in the session's folder.
+    sessions: Vec<usize>,
 }
 
 impl ProtectedSet {
@@ -92,11 +101,42 @@ impl ProtectedSet {
         ProtectedSet::with_case_detection(entries, CaseDetection::Probe)
     }
 
-    /// Indexes the protected paths of `snapshot`.
+    /// Indexes the protected paths of `snapshot`, its patterns included.
     pub fn from_snapshot(snapshot: &RegistrySnapshot) -> ProtectedSet {
-        let mut set = ProtectedSet::new(crate::snapshot::entries_of(snapshot));
+        let mut set = ProtectedSet::new(crate::snapshot::entries_of(snapshot))
+            .with_patterns(snapshot.protected_paths().patterns().iter().cloned());
         set.generation = Some(snapshot.generation());
         set
+    }
+
+    /// The same set with `patterns` added: scripts protected by where they sit rather than
+    /// by one path (`hooks_registry::ProtectedPattern`).
+    #[must_use]
+    pub fn with_patterns(
+        mut self,
+        patterns: impl IntoIterator<Item = ProtectedPattern>,
+    ) -> ProtectedSet {
+        for pattern in patterns {
+            if self.patterns.contains(&pattern) {
+                continue;
+            }
+            let index = self.patterns.len();
+            if pattern.tail.as_os_str().is_empty() {
+                self.trees.push(index);
+            } else if let Some(name) = pattern.tail.file_name() {
+                self.by_name.entry(name.to_os_string()).or_default().push(index);
+            }
+            if pattern.session.is_some() {
+                self.sessions.push(index);
+            }
+            self.patterns.push(pattern);
+        }
+        self
+    }
+
+    /// The patterns the set checks besides its entries.
+    pub fn patterns(&self) -> &[ProtectedPattern] {
+        &self.patterns
     }
 
     /// The same set, reading a leading `~` of an edited path as `home` (without one, such a
@@ -135,6 +175,10 @@ impl ProtectedSet {
             by_folded: HashMap::new(),
             by_key: HashMap::new(),
             home: None,
+            patterns: Vec::new(),
+            by_name: HashMap::new(),
+            trees: Vec::new(),
+            sessions: Vec::new(),
         };
         let mut folder_case: HashMap<PathBuf, CaseSensitivity> = HashMap::new();
         let mut stated_folders: HashSet<PathBuf> = HashSet::new();
@@ -188,7 +232,7 @@ impl ProtectedSet {
 
     /// Whether nothing is protected.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.entries.is_empty() && self.patterns.is_empty()
     }
 
     /// Whether `path`, a protected file, is compared case-insensitively.
@@ -230,7 +274,7 @@ impl ProtectedSet {
         for reading in &readings {
             self.lookup(reading, &mut found);
         }
-        Ok(found
+        let mut hits: Vec<ProtectedHit> = found
             .into_iter()
             .filter_map(|(index, why, reading)| {
                 let entry = self.entries.get(index)?;
@@ -243,7 +287,98 @@ impl ProtectedSet {
                     why,
                 })
             })
-            .collect())
+            .collect();
+        if !self.patterns.is_empty() {
+            self.match_patterns(requested, session_cwd, &readings, &mut hits);
+        }
+        Ok(hits)
+    }
+
+    /// Adds the hits of the patterns: a path under a protected folder, a path named like a
+    /// script that runs from a folder that varies, and the copy of such a script in the
+    /// session's folder (or a folder holding it).
+    fn match_patterns(
+        &self,
+        requested: &Path,
+        session_cwd: &Path,
+        readings: &[Resolved],
+        hits: &mut Vec<ProtectedHit>,
+    ) {
+        let mut seen: Vec<usize> = Vec::new();
+        let mut hit = |index: usize, reading: &Resolved, protected: AbsPathBuf, why: HitReason| {
+            let Some(p) = self.patterns.get(index) else { return };
+            if seen.contains(&index) {
+                return;
+            }
+            seen.push(index);
+            hits.push(ProtectedHit {
+                requested: requested.to_path_buf(),
+                resolved: reading.path.clone(),
+                protected,
+                source: p.source.clone(),
+                role: match p.what {
+                    ProtectedKind::File => ProtectedRole::HookFile,
+                    ProtectedKind::Script => ProtectedRole::Script,
+                },
+                why,
+            });
+        };
+        // The session's folder and each protected script's copy in it, read lexically first
+        // (no file system access), then resolved only for a copy of the same name.
+        let session = (!self.sessions.is_empty() && session_cwd.is_absolute())
+            .then(|| crate::resolve::canonicalize(session_cwd).ok())
+            .flatten();
+        for reading in readings {
+            let path = reading.path.as_path();
+            for &index in &self.trees {
+                let Some(p) = self.patterns.get(index) else { continue };
+                if path.starts_with(p.scope.as_path()) {
+                    hit(index, reading, p.scope.clone(), HitReason::InsideFolder);
+                } else if p.scope.as_path().starts_with(path) {
+                    hit(index, reading, p.scope.clone(), HitReason::HoldingFolder);
+                }
+            }
+            let same_name = path.file_name().and_then(|n| self.by_name.get(n));
+            // The copy in the session's folder first: it is the more precise reason.
+            for &index in session.iter().flat_map(|_| &self.sessions) {
+                let Some(session) = &session else { break };
+                let Some(rel) = self.patterns.get(index).and_then(|p| p.session.as_ref()) else {
+                    continue;
+                };
+                let copy = crate::normalize_lexically(&session.as_path().join(rel));
+                if copy.as_path() == path || copy.starts_with(path) {
+                    let why = if copy.as_path() == path {
+                        HitReason::SessionCopy
+                    } else {
+                        HitReason::HoldingFolder
+                    };
+                    if let Ok(copy) = AbsPathBuf::new(copy) {
+                        hit(index, reading, copy, why);
+                    }
+                    continue;
+                }
+                if copy.file_name() == path.file_name()
+                    || same_name.is_some_and(|v| v.contains(&index))
+                {
+                    let Ok(resolved) = resolve_edit_path(rel, session.as_path(), None) else {
+                        continue;
+                    };
+                    for c in resolved {
+                        let same =
+                            c.path == reading.path || (c.key.is_some() && c.key == reading.key);
+                        if same {
+                            hit(index, reading, c.path.clone(), HitReason::SessionCopy);
+                        }
+                    }
+                }
+            }
+            for &index in same_name.into_iter().flatten() {
+                let Some(p) = self.patterns.get(index) else { continue };
+                if path.starts_with(p.scope.as_path()) && path.ends_with(&p.tail) {
+                    hit(index, reading, reading.path.clone(), HitReason::NamedCopy);
+                }
+            }
+        }
     }
 
     /// Adds the entries `reading` reaches to `found`, keeping the first reason per entry.

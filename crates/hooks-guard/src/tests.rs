@@ -392,3 +392,49 @@ fn process_relative_paths_are_not_resolved_in_the_guards_process() {
     let decision = set.check(&[PathBuf::from("src/main.rs")], &PathBuf::from("/proc/self/cwd"));
     assert!(matches!(decision, GuardDecision::Unresolved(_)), "{decision:?}");
 }
+
+fn pattern(
+    tree: &Tree,
+    scope: &Path,
+    tail: &str,
+    session: Option<&str>,
+) -> hooks_registry::ProtectedPattern {
+    hooks_registry::ProtectedPattern {
+        scope: hooks_schema::AbsPathBuf::new(scope.to_path_buf()).expect("absolute"),
+        tail: PathBuf::from(tail),
+        session: session.map(PathBuf::from),
+        source: tree.source.clone(),
+        what: hooks_registry::ProtectedKind::Script,
+    }
+}
+
+fn why(decision: &GuardDecision) -> Vec<HitReason> {
+    decision.hits().iter().map(|h| h.why).collect()
+}
+
+#[test]
+fn patterns_protect_a_folder_a_name_under_any_folder_and_the_session_copy() {
+    let tree = Tree::new();
+    fs::create_dir_all(tree.cwd.join("src/sub")).expect("mkdir");
+    symlink(&tree.cwd.join("hooks"), &tree.cwd.join("src/linked"));
+    let set = ProtectedSet::new(Vec::new()).with_patterns([
+        pattern(&tree, &tree.cwd.join("hooks"), "", None),
+        pattern(&tree, &tree.cwd, "gate.sh", Some("gate.sh")),
+        pattern(&tree, &tree.cwd, "linked/run.sh", Some("linked/run.sh")),
+    ]);
+    let check = |path: &str, cwd: &Path| set.check(&[PathBuf::from(path)], cwd);
+    assert_eq!(why(&check("hooks/new.sh", &tree.cwd)), [HitReason::InsideFolder]);
+    // The session's own folder is the protected folder and holds the session's copies.
+    assert!(why(&check(".", &tree.cwd.join("hooks"))).contains(&HitReason::InsideFolder));
+    assert_eq!(why(&check("src/sub/gate.sh", &tree.cwd)), [HitReason::NamedCopy]);
+    assert_eq!(why(&check("gate.sh", &tree.cwd.join("src/sub"))), [HitReason::SessionCopy]);
+    // Removing the session's folder removes the copy a hook runs from it.
+    assert!(why(&check("../sub", &tree.cwd.join("src/sub"))).contains(&HitReason::HoldingFolder));
+    // The session copy through a symlinked folder lands in `hooks/`, where it is found as
+    // the session's copy even though its path does not end with `linked/run.sh`.
+    let d = check(&tree.cwd.join("hooks/run.sh").display().to_string(), &tree.cwd.join("src"));
+    assert!(why(&d).contains(&HitReason::SessionCopy), "{d:?}");
+    assert!(check("src/main.rs", &tree.cwd).is_allowed());
+    // Outside the scope, a same-named file is another project's business.
+    assert!(check(&tree.at("gate.sh").display().to_string(), &tree.cwd).is_allowed());
+}

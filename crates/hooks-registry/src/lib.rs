@@ -28,6 +28,8 @@ mod handle;
 mod paths;
 mod protect;
 mod registry;
+mod scripts;
+mod shell;
 mod snapshot;
 #[cfg(test)]
 mod test_support;
@@ -36,8 +38,12 @@ pub use crate::{
     error::RegistryError,
     handle::{RegistryEvent, RegistryHandle, RegistryReader},
     paths::{canonicalize, canonicalize_lenient, normalize_lexically},
-    protect::{ProtectedKind, ProtectedPath, ProtectedPaths, resolve_script, script_candidate},
+    protect::{
+        ProtectedKind, ProtectedPath, ProtectedPaths, ProtectedPattern, UserPaths, resolve_script,
+        script_candidate,
+    },
     registry::{HookRegistry, SourceUpdate},
+    scripts::{CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_with_templates},
     snapshot::{CwdScope, LoadStateKind, PinnedRun, RegistrySnapshot, SourceView},
 };
 

@@ -6,9 +6,13 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use hooks_schema::{AbsPathBuf, HookCommand, HookSourceId};
+use hooks_schema::{AbsPathBuf, HookCommand, HookDefinition, HookSourceId, LaunchDir};
 
-use crate::paths::canonicalize;
+use crate::{
+    paths::{canonicalize, canonicalize_lenient},
+    scripts::{PathBase, PathRole, analyse, analyse_with_templates, normalize_relative},
+};
+use std::path::Component;
 
 /// What a protected path is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -35,15 +39,25 @@ pub struct ProtectedPath {
 pub struct ProtectedPaths {
     list: Vec<ProtectedPath>,
     index: HashMap<PathBuf, usize>,
+    patterns: Vec<ProtectedPattern>,
 }
 
 impl ProtectedPaths {
-    pub(crate) fn from_list(list: Vec<ProtectedPath>) -> ProtectedPaths {
+    pub(crate) fn from_list(
+        list: Vec<ProtectedPath>,
+        patterns: Vec<ProtectedPattern>,
+    ) -> ProtectedPaths {
         let mut index = HashMap::with_capacity(list.len());
         for (i, p) in list.iter().enumerate() {
             index.entry(p.path.as_path().to_path_buf()).or_insert(i);
         }
-        ProtectedPaths { list, index }
+        ProtectedPaths { list, index, patterns }
+    }
+
+    /// The protected patterns: scripts named relative to a directory that varies, and
+    /// folders protected as a whole (see [`ProtectedPattern`]).
+    pub fn patterns(&self) -> &[ProtectedPattern] {
+        &self.patterns
     }
 
     /// Whether `path` (already resolved by the caller, see `canonicalize_lenient`) is protected.
@@ -68,109 +82,275 @@ impl ProtectedPaths {
 
     /// Whether nothing is protected.
     pub fn is_empty(&self) -> bool {
-        self.list.is_empty()
+        self.list.is_empty() && self.patterns.is_empty()
     }
 }
 
-/// Programs whose first argument is the script they run.
-const INTERPRETERS: &[&str] = &[
-    "bash", "sh", "zsh", "dash", "node", "python", "python3", "ruby", "perl", "deno", "bun", "uv",
-];
+/// Files protected by where they sit rather than by one path: a script named relative to a
+/// directory that varies (the session's, any project's), or every file under a folder.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ProtectedPattern {
+    /// Only paths under this folder match (`/` for anywhere).
+    pub scope: AbsPathBuf,
+    /// The last components a matching path ends with; empty: every path under `scope`.
+    pub tail: PathBuf,
+    /// The path relative to the session's directory, when the hook runs there: the guard
+    /// also resolves it against the session directory of each check.
+    pub session: Option<PathBuf>,
+    /// The source that names it.
+    pub source: HookSourceId,
+    /// A hook file or a script.
+    pub what: ProtectedKind,
+}
 
-/// Options that make an interpreter run inline code or a module rather than a file.
-const INLINE_FLAGS: &[&str] = &["-c", "-e", "-m", "--eval", "-p", "--print"];
+/// The user's directories the registry reads hooks' commands with.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UserPaths {
+    /// The user's home (`~`, `$HOME`).
+    pub home: Option<AbsPathBuf>,
+    /// The user's configuration directory (Chrys's `${chrys_home}`).
+    pub config_dir: Option<AbsPathBuf>,
+}
 
-/// The path a command runs, as written (relative or absolute), when the protected-path rule
-/// finds one: the first word, or the script argument when the first word is an interpreter
-/// (`bash`, `sh`, `node`, `python3`, `ruby`, `perl`, `deno run`, `bun run`, `uv run`, …).
-///
-/// Quoted words and words with shell expansions resolve to nothing, as does inline code
-/// (`python3 -c …`). `npx foo` yields `npx`, which is then not found as a file.
+/// Where a hook's paths start from once its launch is placed: one directory, or any folder
+/// under a scope (with a path prefix below it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Loc {
+    Dir(AbsPathBuf),
+    Any { scope: AbsPathBuf, prefix: PathBuf, session: bool },
+}
+
+/// What the registry knows about where a source's hooks are placed.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Placed<'a> {
+    /// The directory the registry places the source in.
+    pub working_dir: &'a AbsPathBuf,
+    /// The project root, for a project source.
+    pub project_root: Option<&'a AbsPathBuf>,
+    /// The user's home, for `~` and `$HOME`.
+    pub home: Option<&'a AbsPathBuf>,
+    /// The user's configuration directory (Chrys's `${chrys_home}`).
+    pub config_dir: Option<&'a AbsPathBuf>,
+}
+
+/// The files one definition runs or reads, placed: exact paths, patterns, and why the
+/// analysis is not sure (empty when it is).
+#[derive(Debug, Default)]
+pub(crate) struct DefinitionProtection {
+    pub paths: Vec<AbsPathBuf>,
+    pub patterns: Vec<(AbsPathBuf, PathBuf, Option<PathBuf>)>,
+    pub uncertain: Vec<String>,
+    /// The command names a path relative to the directory it runs in, and the format runs
+    /// it in the session's directory: for a source outside every project, that would be a
+    /// repository's copy.
+    pub session_relative: bool,
+}
+
+/// Whether `dir` is the session's directory or under it.
+fn in_session(dir: &LaunchDir) -> bool {
+    match dir {
+        LaunchDir::Session => true,
+        LaunchDir::Under(base, _) => in_session(base),
+        LaunchDir::Placement
+        | LaunchDir::Project
+        | LaunchDir::Config
+        | LaunchDir::Fixed(_)
+        | LaunchDir::Unknown => false,
+    }
+}
+
+fn root() -> AbsPathBuf {
+    AbsPathBuf::new(PathBuf::from(std::path::MAIN_SEPARATOR_STR)).unwrap_or_else(|_| {
+        // Unreachable: the separator alone is an absolute path on every platform we build.
+        AbsPathBuf::new(std::env::temp_dir()).expect("an absolute temp dir")
+    })
+}
+
+fn any(scope: AbsPathBuf, session: bool) -> Loc {
+    Loc::Any { scope, prefix: PathBuf::new(), session }
+}
+
+/// Where `dir` may be for a hook placed as `placed`.
+fn locate(dir: &LaunchDir, placed: Placed<'_>) -> Vec<Loc> {
+    match dir {
+        LaunchDir::Placement => vec![Loc::Dir(placed.working_dir.clone())],
+        LaunchDir::Project => match placed.project_root {
+            Some(r) => vec![Loc::Dir(r.clone())],
+            // A hook of the user's runs for any project, or in its own folder outside one.
+            None => vec![any(root(), false), Loc::Dir(placed.working_dir.clone())],
+        },
+        LaunchDir::Session => match placed.project_root {
+            Some(r) => vec![any(r.clone(), true), Loc::Dir(r.clone())],
+            None => vec![any(root(), true), Loc::Dir(placed.working_dir.clone())],
+        },
+        LaunchDir::Config => match placed.config_dir {
+            Some(d) => vec![Loc::Dir(d.clone())],
+            None => vec![any(root(), false)],
+        },
+        LaunchDir::Fixed(p) => match AbsPathBuf::new(p.clone()) {
+            Ok(p) => vec![Loc::Dir(p)],
+            Err(_) => vec![any(root(), false)],
+        },
+        LaunchDir::Under(base, rel) => locate(base, placed)
+            .into_iter()
+            .map(|loc| match loc {
+                Loc::Dir(d) => {
+                    d.join(rel).map_or_else(|_| any(root(), false), |p| Loc::Dir(normalize_abs(&p)))
+                }
+                Loc::Any { scope, prefix, session } => {
+                    Loc::Any { scope, prefix: prefix.join(rel), session }
+                }
+            })
+            .collect(),
+        LaunchDir::Unknown => vec![any(root(), false)],
+    }
+}
+
+fn normalize_abs(p: &AbsPathBuf) -> AbsPathBuf {
+    crate::paths::normalize_absolute(p.as_path()).unwrap_or_else(|| p.clone())
+}
+
+/// The files `def`'s command runs or reads, placed as `placed` (see [`crate::scripts`] for
+/// the analysis and `specs/guard.md` for the rules).
+pub(crate) fn protect_definition(def: &HookDefinition, placed: Placed<'_>) -> DefinitionProtection {
+    let launch = def.codec.launch(def);
+    let templates: Vec<String> = launch.argv_templates.iter().map(|(t, _)| t.clone()).collect();
+    let analysis = analyse_with_templates(&def.command, &templates);
+    let mut out = DefinitionProtection { uncertain: analysis.uncertain, ..Default::default() };
+    out.session_relative =
+        in_session(&launch.run_dir) && analysis.paths.iter().any(|p| p.base == PathBase::RunDir);
+    for named in analysis.paths {
+        let locs = match &named.base {
+            PathBase::Root => {
+                if named.path.is_absolute() {
+                    protect_at(&mut out, &Loc::Dir(root()), &named.path, named.role);
+                }
+                continue;
+            }
+            PathBase::RunDir => locate(&launch.run_dir, placed),
+            PathBase::Home => match placed.home {
+                Some(h) => vec![Loc::Dir(h.clone())],
+                None => vec![any(root(), false)],
+            },
+            PathBase::Var(name) => {
+                match launch.var(name).or_else(|| {
+                    launch.argv_templates.iter().find(|(t, _)| t == name).map(|(_, d)| d)
+                }) {
+                    Some(dir) => locate(dir, placed),
+                    None => {
+                        out.uncertain.push(format!("`${name}` is not set by the hook's format"));
+                        vec![any(root(), false)]
+                    }
+                }
+            }
+            PathBase::Unknown => vec![any(root(), false)],
+        };
+        for loc in &locs {
+            protect_at(&mut out, loc, &named.path, named.role);
+        }
+    }
+    out.paths.sort();
+    out.paths.dedup();
+    out.patterns.sort();
+    out.patterns.dedup();
+    out.uncertain.sort();
+    out.uncertain.dedup();
+    out
+}
+
+fn protect_at(out: &mut DefinitionProtection, loc: &Loc, rel: &Path, role: PathRole) {
+    match loc {
+        Loc::Dir(dir) => {
+            let Ok(full) = dir.join(rel) else { return };
+            let full = normalize_abs(&full);
+            if role == PathRole::Tree {
+                for located in locations(&full) {
+                    out.patterns.push((located, PathBuf::new(), None));
+                }
+            } else {
+                out.paths.extend(locations(&full));
+            }
+        }
+        Loc::Any { scope, prefix, session } => {
+            let joined = normalize_relative(&prefix.join(rel));
+            // A leading `..` climbs out of the folder that varies: any folder will do.
+            let ups = joined.components().take_while(|c| *c == Component::ParentDir).count();
+            let tail: PathBuf = joined.components().skip(ups).collect();
+            let scope = if ups > 0 { root() } else { scope.clone() };
+            if tail.as_os_str().is_empty() {
+                return;
+            }
+            if role == PathRole::Tree {
+                out.uncertain.push(format!(
+                    "the folder `{}` under a directory that varies cannot be protected as a whole",
+                    tail.display()
+                ));
+                return;
+            }
+            out.patterns.push((scope, tail, session.then_some(joined)));
+        }
+    }
+}
+
+/// How many symlinks [`locations`] follows from a path that does not exist.
+const MAX_DANGLING_HOPS: u32 = 16;
+
+/// Where a named file is, as the guard resolves an edited path: its canonical path when it
+/// exists; otherwise its nearest existing folder canonicalized with the rest appended, and,
+/// when that is a dangling symlink, where the link points (writing through it creates that).
+pub(crate) fn locations(path: &AbsPathBuf) -> Vec<AbsPathBuf> {
+    if let Ok(canonical) = canonicalize(path.as_path()) {
+        return vec![canonical];
+    }
+    let mut out = Vec::new();
+    let mut current = canonicalize_lenient(path.as_path(), path);
+    for _ in 0..MAX_DANGLING_HOPS {
+        out.push(current.clone());
+        let is_link =
+            std::fs::symlink_metadata(current.as_path()).is_ok_and(|m| m.file_type().is_symlink());
+        let Some(target) = is_link.then(|| std::fs::read_link(current.as_path()).ok()).flatten()
+        else {
+            break;
+        };
+        let base = current.parent().unwrap_or_else(|| current.clone());
+        let Ok(next) = base.join(&target) else { break };
+        if let Ok(canonical) = canonicalize(next.as_path()) {
+            out.push(canonical);
+            break;
+        }
+        current = canonicalize_lenient(next.as_path(), &base);
+        if out.contains(&current) {
+            break;
+        }
+    }
+    out
+}
+
+/// The path a command runs, as written (relative or absolute), when it names one: the
+/// program when it is a path, or the script an interpreter or a runner runs (`bash x.sh`,
+/// `uv run x.py`, `npx tsx x.ts`), found through wrappers and compound commands
+/// ([`crate::scripts::analyse`]). Relative to the directory the command runs in; `None`
+/// when the command runs a program from `PATH` with no script, or names its script through
+/// a variable.
 pub fn script_candidate(command: &HookCommand) -> Option<PathBuf> {
-    match command {
-        HookCommand::Shell { script, .. } => {
-            let words: Vec<&str> = script.split_whitespace().collect();
-            let words = skip_assignments(&words);
-            candidate_from_words(words)
-        }
-        HookCommand::Exec { program, args } => {
-            let mut words: Vec<&str> = Vec::with_capacity(args.len() + 1);
-            words.push(program);
-            words.extend(args.iter().map(String::as_str));
-            candidate_from_words(&words)
-        }
-        HookCommand::Script { path, .. } => Some(path.clone()),
-    }
+    let analysis = analyse(command);
+    let main = |role: PathRole| {
+        analysis
+            .paths
+            .iter()
+            .find(|p| p.role == role && matches!(p.base, PathBase::Root | PathBase::RunDir))
+    };
+    main(PathRole::Script).or_else(|| main(PathRole::Program)).map(|p| p.path.clone())
 }
 
-/// Resolves the command's script against `working_dir` and canonicalizes it; `None` unless
-/// it names an existing regular file.
+/// Resolves the command's script ([`script_candidate`]) against `working_dir` and
+/// canonicalizes it; `None` unless it names an existing regular file.
 pub fn resolve_script(command: &HookCommand, working_dir: &AbsPathBuf) -> Option<AbsPathBuf> {
     let candidate = script_candidate(command)?;
     let joined =
         if candidate.is_absolute() { candidate } else { working_dir.as_path().join(candidate) };
     let resolved = canonicalize(&joined).ok()?;
     std::fs::metadata(resolved.as_path()).ok().filter(|m| m.is_file()).map(|_| resolved)
-}
-
-fn skip_assignments<'a, 'b>(words: &'b [&'a str]) -> &'b [&'a str] {
-    let n = words
-        .iter()
-        .take_while(|w| {
-            w.split_once('=').is_some_and(|(name, _)| {
-                !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            })
-        })
-        .count();
-    words.get(n..).unwrap_or(&[])
-}
-
-fn is_plain(word: &str) -> bool {
-    !word.is_empty()
-        && !word.contains(['"', '\'', '$', '`', '\\', ';', '|', '&', '<', '>', '(', ')', '*', '?'])
-}
-
-fn basename(word: &str) -> &str {
-    word.rsplit('/').next().unwrap_or(word)
-}
-
-fn candidate_from_words(words: &[&str]) -> Option<PathBuf> {
-    let (&first, mut rest) = words.split_first()?;
-    if !is_plain(first) {
-        return None;
-    }
-    let mut program = basename(first);
-    if program == "env" {
-        let (&next, after) = rest.split_first()?;
-        if !is_plain(next) {
-            return None;
-        }
-        program = basename(next);
-        rest = after;
-        if !INTERPRETERS.contains(&program) {
-            return Some(PathBuf::from(next));
-        }
-    } else if !INTERPRETERS.contains(&program) {
-        return Some(PathBuf::from(first));
-    }
-    // An interpreter: `uv` needs `run`; `deno` and `bun` may have it.
-    if let Some((&sub, after)) = rest.split_first() {
-        if sub == "run" && matches!(program, "uv" | "deno" | "bun") {
-            rest = after;
-        } else if program == "uv" {
-            return None;
-        }
-    }
-    for &word in rest {
-        if INLINE_FLAGS.contains(&word) {
-            return None;
-        }
-        if word.starts_with('-') {
-            continue;
-        }
-        return is_plain(word).then(|| PathBuf::from(word));
-    }
-    None
 }
 
 #[cfg(test)]

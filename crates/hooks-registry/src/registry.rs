@@ -17,7 +17,10 @@ use serde_json::{Map, Value};
 use crate::{
     claude_policy::{self, ALLOW_MANAGED_HOOKS_ONLY, ClaudeClass, Cut, PolicyTable, Voice},
     handle::RegistryReader,
-    protect::{ProtectedKind, ProtectedPath, ProtectedPaths, resolve_script},
+    protect::{
+        Placed, ProtectedKind, ProtectedPath, ProtectedPaths, ProtectedPattern, UserPaths,
+        protect_definition,
+    },
     snapshot::{
         BindingIndex, Contribution, LoadStateKind, PinnedRun, RegistrySnapshot, RootKeys,
         SourceView,
@@ -86,6 +89,9 @@ struct Placement {
 struct Compiled {
     placements: Vec<Placement>,
     protected: Vec<ProtectedPath>,
+    patterns: Vec<ProtectedPattern>,
+    /// One warning per hook whose command could not be analysed with confidence.
+    analysis: Vec<HookDiagnostic>,
     placement_error: Option<HookDiagnostic>,
     /// Whether Claude Code's hook policies apply to it.
     class: ClaudeClass,
@@ -138,6 +144,9 @@ struct SourceState {
     late: bool,
     after_pin: Vec<HookDiagnostic>,
     late_protected: Vec<ProtectedPath>,
+    late_patterns: Vec<ProtectedPattern>,
+    /// The user's directories hooks are placed with.
+    user_paths: Arc<UserPaths>,
     /// Paths the loader found the file at and names that would replace it, per project root
     /// (`None` for other kinds); see [`HookRegistry::set_found_paths`].
     found: BTreeMap<Option<AbsPathBuf>, Vec<AbsPathBuf>>,
@@ -152,8 +161,10 @@ struct SourceState {
 impl SourceState {
     /// Recomputes placements and protected paths; returns whether the protected paths changed.
     fn recompile(&mut self) -> bool {
-        let compiled = compile(&self.id, self.load.accepted().map(|a| &**a), &self.roots);
-        let protected_changed = compiled.protected != self.compiled.protected;
+        let compiled =
+            compile(&self.id, self.load.accepted().map(|a| &**a), &self.roots, &self.user_paths);
+        let protected_changed = compiled.protected != self.compiled.protected
+            || compiled.patterns != self.compiled.patterns;
         self.compiled = Arc::new(compiled);
         self.view_cache = None;
         protected_changed
@@ -241,6 +252,8 @@ pub struct HookRegistry {
     revision: Revision,
     generation: Generation,
     current: Arc<ArcSwap<RegistrySnapshot>>,
+    /// The user's directories hooks are placed with (`~`, `${chrys_home}`).
+    user_paths: Arc<UserPaths>,
 }
 
 impl Default for HookRegistry {
@@ -270,6 +283,7 @@ impl Default for HookRegistry {
             revision: Revision::ZERO,
             generation: Generation::ZERO,
             current: Arc::new(ArcSwap::from_pointee(RegistrySnapshot::default())),
+            user_paths: Arc::new(UserPaths::default()),
         }
     }
 }
@@ -485,6 +499,35 @@ impl HookRegistry {
         self.publish()
     }
 
+    /// Sets the user's directories that hooks' commands are read with: the home for `~` and
+    /// `$HOME`, the configuration directory for Chrys's `${chrys_home}`. Without them such
+    /// paths are protected by name under any folder. Every source's protected paths are
+    /// computed again; after pinning, a source known at pin time only gains paths.
+    pub fn set_user_paths(&mut self, paths: UserPaths) -> Revision {
+        if *self.user_paths == paths {
+            return self.revision;
+        }
+        self.user_paths = Arc::new(paths);
+        let pinned = self.pinned.is_some();
+        for state in self.slots.iter_mut().flatten() {
+            state.user_paths = self.user_paths.clone();
+            if state.frozen(pinned) {
+                let compiled = compile(
+                    &state.id,
+                    state.load.accepted().map(|a| &**a),
+                    &state.roots,
+                    &state.user_paths,
+                );
+                state.late_protected = compiled.protected;
+                state.late_patterns = compiled.patterns;
+            } else {
+                state.recompile();
+            }
+        }
+        self.protected_dirty = true;
+        self.publish()
+    }
+
     /// Records a new trust decision. An unknown source or an unchanged decision changes
     /// nothing; after pinning, a source known at pin time keeps its decision and the change
     /// is reported.
@@ -631,9 +674,9 @@ impl HookRegistry {
         if let Some(state) = self.get_mut(&id)
             && state.frozen(pinned)
         {
-            let before = state.late_protected.clone();
+            let before = (state.late_protected.clone(), state.late_patterns.clone());
             note_frozen_change(state, parsed, project_root.as_ref(), trust.as_ref());
-            let changed = state.late_protected != before;
+            let changed = (&state.late_protected, &state.late_patterns) != (&before.0, &before.1);
             self.protected_dirty |= changed;
             return;
         }
@@ -653,10 +696,14 @@ impl HookRegistry {
                     late: pinned,
                     after_pin: Vec::new(),
                     late_protected: Vec::new(),
+                    late_patterns: Vec::new(),
+                    user_paths: self.user_paths.clone(),
                     found: BTreeMap::new(),
                     compiled: Arc::new(Compiled {
                         placements: Vec::new(),
                         protected: Vec::new(),
+                        patterns: Vec::new(),
+                        analysis: Vec::new(),
                         placement_error: None,
                         class: ClaudeClass::Other,
                     }),
@@ -845,9 +892,16 @@ impl HookRegistry {
 
         let protected = if std::mem::take(&mut self.protected_dirty) || first {
             let mut list = Vec::new();
+            let mut patterns = Vec::new();
             for &slot in &self.order {
                 if let Some(state) = self.slots.get(slot).and_then(Option::as_ref) {
                     list.extend(state.compiled.protected.iter().cloned());
+                    patterns.extend(state.compiled.patterns.iter().cloned());
+                    for p in &state.late_patterns {
+                        if !state.compiled.patterns.contains(p) {
+                            patterns.push(p.clone());
+                        }
+                    }
                     for p in &state.late_protected {
                         if !state.compiled.protected.contains(p) {
                             list.push(p.clone());
@@ -867,7 +921,7 @@ impl HookRegistry {
                     }
                 }
             }
-            Arc::new(ProtectedPaths::from_list(list))
+            Arc::new(ProtectedPaths::from_list(list, patterns))
         } else {
             previous.protected.clone()
         };
@@ -1007,8 +1061,9 @@ fn note_frozen_change(
             {
                 roots.insert(r.clone());
             }
-            let compiled = compile(&state.id, Some(&accepted), &roots);
+            let compiled = compile(&state.id, Some(&accepted), &roots, &state.user_paths);
             state.late_protected = compiled.protected;
+            state.late_patterns = compiled.patterns;
             if !same {
                 state.note_after_pin(
                     HookDiagnostic::warning(
@@ -1083,6 +1138,7 @@ fn compile(
     id: &HookSourceId,
     accepted: Option<&Accepted>,
     roots: &BTreeSet<AbsPathBuf>,
+    user_paths: &UserPaths,
 ) -> Compiled {
     let mut placement_error = None;
     let dirs: Vec<(Option<AbsPathBuf>, AbsPathBuf)> = if id.kind.is_project() {
@@ -1119,19 +1175,57 @@ fn compile(
         source: id.clone(),
         what: ProtectedKind::File,
     }];
+    let mut patterns: Vec<ProtectedPattern> = Vec::new();
+    let mut uncertain: Vec<(usize, Vec<String>)> = Vec::new();
+    let mut relocated: Vec<usize> = Vec::new();
     let mut placements = Vec::with_capacity(dirs.len());
     for (project_root, working_dir) in dirs {
         let mut bindings = Vec::new();
         if let Some(a) = accepted {
-            for def in &a.definitions {
-                if let Some(script) = resolve_script(&def.command, &working_dir)
-                    && !protected.iter().any(|p| p.path == script)
-                {
-                    protected.push(ProtectedPath {
-                        path: script,
+            for (index, def) in a.definitions.iter().enumerate() {
+                let placed = Placed {
+                    working_dir: &working_dir,
+                    project_root: project_root.as_ref(),
+                    home: user_paths.home.as_ref(),
+                    config_dir: user_paths.config_dir.as_ref(),
+                };
+                let mut found = protect_definition(def, placed);
+                let mut def = def.clone();
+                if project_root.is_none() && found.session_relative {
+                    // A hook of the user's (or any source outside a project) that names a
+                    // script relative to the session's directory would run a repository's
+                    // copy: it runs in its own folder instead (specs/guard.md).
+                    let mut pinned = (*def).clone();
+                    pinned.cwd = Some(working_dir.as_path().display().to_string());
+                    def = Arc::new(pinned);
+                    found = protect_definition(&def, placed);
+                    if !relocated.contains(&index) {
+                        relocated.push(index);
+                    }
+                }
+                for path in found.paths {
+                    if !protected.iter().any(|p| p.path == path) {
+                        protected.push(ProtectedPath {
+                            path,
+                            source: id.clone(),
+                            what: ProtectedKind::Script,
+                        });
+                    }
+                }
+                for (scope, tail, session) in found.patterns {
+                    let pattern = ProtectedPattern {
+                        scope,
+                        tail,
+                        session,
                         source: id.clone(),
                         what: ProtectedKind::Script,
-                    });
+                    };
+                    if !patterns.contains(&pattern) {
+                        patterns.push(pattern);
+                    }
+                }
+                if !found.uncertain.is_empty() && !uncertain.iter().any(|(i, _)| *i == index) {
+                    uncertain.push((index, found.uncertain));
                 }
                 if def.enabled {
                     bindings.push(Binding {
@@ -1145,7 +1239,52 @@ fn compile(
         }
         placements.push(Placement { project_root, working_dir, bindings: Arc::from(bindings) });
     }
-    Compiled { placements, protected, placement_error, class }
+    let relocated_notes: Vec<HookDiagnostic> = accepted
+        .map(|a| {
+            relocated
+                .iter()
+                .filter_map(|&index| {
+                    let def = a.definitions.get(index)?;
+                    let dir = id.path.parent().map(|p| p.to_string()).unwrap_or_default();
+                    let mut d = HookDiagnostic::info(format!(
+                        "hook `{}` names a script relative to the directory it runs in; as a hook outside every project it runs in {dir}, not in the session's directory, so it never runs a repository's copy",
+                        def.id
+                    ))
+                    .in_file(id.path.as_path())
+                    .for_hook(def.id.as_str())
+                    .with_code("relative_script_pinned");
+                    if let Some(line) = def.line {
+                        d = d.at(line, def.column.unwrap_or(1));
+                    }
+                    Some(d)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let analysis: Vec<HookDiagnostic> = accepted
+        .map(|a| {
+            uncertain
+                .into_iter()
+                .filter_map(|(index, why)| {
+                    let def = a.definitions.get(index)?;
+                    let mut d = HookDiagnostic::warning(format!(
+                        "the guard cannot tell every file hook `{}` runs or reads ({}); it protects more instead: the folders and names it can read, under any folder",
+                        def.id,
+                        why.join("; ")
+                    ))
+                    .in_file(id.path.as_path())
+                    .for_hook(def.id.as_str())
+                    .with_code("command_not_analysed");
+                    if let Some(line) = def.line {
+                        d = d.at(line, def.column.unwrap_or(1));
+                    }
+                    Some(d)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let analysis = analysis.into_iter().chain(relocated_notes).collect();
+    Compiled { placements, protected, patterns, analysis, placement_error, class }
 }
 
 /// The info line of a source whose file runs as another, higher-precedence source.
@@ -1243,6 +1382,7 @@ fn view(state: &SourceState, key: &ViewKey) -> SourceView {
     if let Some(e) = &state.compiled.placement_error {
         diagnostics.push(e.clone());
     }
+    diagnostics.extend(state.compiled.analysis.iter().cloned());
     if let Some(runner) = suppressed_by {
         diagnostics.push(also_loaded_as(runner).in_file(state.id.path.as_path()));
     } else if !state.late && !trust.is_active() {

@@ -33,6 +33,48 @@ impl HookCodec for TestCodec {
     }
 }
 
+/// A codec that runs nothing and launches its hooks as a session-directory format does:
+/// in the session's directory, with `PROJECT_DIR` set to the project root.
+#[derive(Debug)]
+pub(crate) struct SessionCodec;
+
+impl HookCodec for SessionCodec {
+    fn wire_format(&self) -> WireFormat {
+        WireFormat::Claude
+    }
+
+    fn encode(
+        &self,
+        hook: &HookDefinition,
+        envelope: &Envelope,
+        ctx: &EncodeContext<'_>,
+    ) -> Result<Invocation, String> {
+        TestCodec.encode(hook, envelope, ctx)
+    }
+
+    fn decode(&self, _: &HookDefinition, _: &Envelope, _: &RawOutcome) -> HookVerdict {
+        HookVerdict::no_opinion()
+    }
+
+    fn launch(&self, hook: &HookDefinition) -> hooks_schema::HookLaunch {
+        use hooks_schema::{HookLaunch, LaunchDir};
+        let run_dir = match &hook.cwd {
+            Some(dir) => LaunchDir::Fixed(dir.into()),
+            None => LaunchDir::Session,
+        };
+        HookLaunch {
+            run_dir,
+            dir_vars: vec![("PROJECT_DIR".to_owned(), LaunchDir::Project)],
+            argv_templates: Vec::new(),
+        }
+    }
+}
+
+/// [`def`] with the [`SessionCodec`].
+pub(crate) fn session_def(id: &str, order: u32, command: &str) -> HookDefinition {
+    HookDefinition { codec: Arc::new(SessionCodec), ..def(id, order, command) }
+}
+
 pub(crate) fn abs(p: impl AsRef<Path>) -> AbsPathBuf {
     AbsPathBuf::new(p.as_ref().to_path_buf()).unwrap()
 }

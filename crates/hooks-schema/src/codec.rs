@@ -9,7 +9,9 @@ use std::{fmt, path::Path};
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Envelope, HookDefinition, HookSourceId, HookVerdict, Invocation, RawOutcome};
+use crate::{
+    Envelope, HookDefinition, HookLaunch, HookSourceId, HookVerdict, Invocation, RawOutcome,
+};
 
 /// The hook protocols the engine speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -94,5 +96,14 @@ pub trait HookCodec: Send + Sync + fmt::Debug {
     fn runs_once_per_command(&self, hook: &HookDefinition) -> bool {
         let _ = hook;
         false
+    }
+
+    /// Where `hook`'s command runs and which directories the variables the format sets for
+    /// it stand for, as [`HookCodec::encode`] does it. The registry protects the files the
+    /// command names from there (`specs/guard.md`). By default the hook runs in the
+    /// placement ([`EncodeContext::working_dir`]) with no directory variable.
+    fn launch(&self, hook: &HookDefinition) -> HookLaunch {
+        let _ = hook;
+        HookLaunch::default()
     }
 }

@@ -15,6 +15,7 @@ mod envelope;
 mod error;
 mod event;
 mod ids;
+mod launch;
 mod matcher;
 mod parsed;
 mod process;
@@ -37,6 +38,7 @@ pub use crate::{
     error::SchemaError,
     event::{EventClass, HookEvent},
     ids::{AbsPathBuf, HOOK_ID_MAX_CHARS, HookId, HookSourceId, HookSourceKind, SourceOwner},
+    launch::{HookLaunch, LaunchDir},
     matcher::{MatchPredicate, Matcher},
     parsed::{ParseResult, ParsedSource},
     process::{

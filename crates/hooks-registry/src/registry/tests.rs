@@ -10,7 +10,7 @@ use hooks_trust::CommandExecutionPosture;
 
 use crate::{
     HookRegistry, LoadStateKind, ProtectedKind, canonicalize, source_id,
-    test_support::{abs, active, def, defs, inert, malformed, names, ok, sid, update},
+    test_support::{abs, active, def, defs, inert, malformed, names, ok, session_def, sid, update},
 };
 
 /// A prefix no machine has, for tests that never touch the disk.
@@ -568,7 +568,7 @@ fn a_file_reached_from_two_roots_applies_under_each_and_is_forgotten_with_its_la
 }
 
 #[test]
-fn protected_paths_cover_the_file_and_every_script_that_resolves_in_first_word_and_interpreter_forms()
+fn protected_paths_cover_the_file_and_every_script_existing_or_not_in_first_word_and_interpreter_forms()
  {
     let dir = tempfile::tempdir().unwrap();
     let root = canonicalize(dir.path()).unwrap();
@@ -603,6 +603,10 @@ fn protected_paths_cover_the_file_and_every_script_that_resolves_in_first_word_a
         ("check.sh".into(), ProtectedKind::Script),
         ("hooks/audit.py".into(), ProtectedKind::Script),
         ("hooks/format.js".into(), ProtectedKind::Script),
+        // A quoted word is a word; a script that does not exist yet is protected, so the
+        // agent cannot create it.
+        ("my hooks/x.sh".into(), ProtectedKind::Script),
+        ("not-there.sh".into(), ProtectedKind::Script),
         ("scripts/check.sh".into(), ProtectedKind::Script),
     ];
     assert_eq!(got, want);
@@ -669,13 +673,14 @@ fn protected_paths_include_inert_and_stale_sources_and_are_recomputed_on_removal
 }
 
 #[test]
-fn a_script_created_after_the_file_loaded_is_protected_at_the_next_reload() {
+fn a_script_that_does_not_exist_yet_is_protected_before_and_after_it_is_created() {
     let dir = tempfile::tempdir().unwrap();
     let root = canonicalize(dir.path()).unwrap();
     let s = sid(K::ProjectCursorFile, root.as_path().join(".cursor/hooks.json"));
     let mut r = HookRegistry::new();
     r.upsert_source(update(&s, ok(vec![def("a", 0, "./later.sh")]), Some(&root), active()));
-    assert!(!r.snapshot().protected_paths().contains(&root.as_path().join("later.sh")));
+    // Creating it would turn a failing (or fail-closed) hook into one the agent wrote.
+    assert!(r.snapshot().protected_paths().contains(&root.as_path().join("later.sh")));
     std::fs::write(root.as_path().join("later.sh"), "").unwrap();
     r.upsert_source(update(&s, ok(vec![def("a", 0, "./later.sh")]), Some(&root), active()));
     assert!(r.snapshot().protected_paths().contains(&root.as_path().join("later.sh")));
@@ -988,3 +993,53 @@ fn after_pinning_the_paths_a_source_was_found_at_only_grow() {
 
 mod batch;
 mod claude;
+
+#[test]
+fn scripts_of_a_session_directory_format_are_protected_where_any_session_would_run_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = canonicalize(dir.path()).unwrap();
+    let project = sid(K::ProjectClaudeSettings, root.as_path().join(".claude/settings.json"));
+    let user_dir = root.as_path().join("home/.claude");
+    let user = sid(K::UserClaudeSettings, user_dir.join("settings.json"));
+    let mut r = HookRegistry::new();
+    r.upsert_source(update(
+        &project,
+        ok(vec![
+            session_def("var", 0, r#""$PROJECT_DIR"/.claude/hooks/gate.sh"#),
+            session_def("rel", 1, "./x.sh"),
+        ]),
+        Some(&root),
+        active(),
+    ));
+    r.upsert_source(update(
+        &user,
+        ok(vec![
+            session_def("any", 0, "$PROJECT_DIR/.claude/hooks/u.sh"),
+            session_def("mine", 1, "sh hooks/m.sh"),
+        ]),
+        None,
+        active(),
+    ));
+    let snap = r.snapshot();
+    let p = snap.protected_paths();
+    // The project's variable is its root; the session's directory is any folder under it,
+    // and the root itself.
+    assert!(p.contains(&root.as_path().join(".claude/hooks/gate.sh")));
+    assert!(p.contains(&root.as_path().join("x.sh")));
+    let rel = p.patterns().iter().find(|x| x.tail == Path::new("x.sh")).expect("x.sh pattern");
+    assert_eq!((&rel.scope, rel.session.as_deref()), (&root, Some(Path::new("x.sh"))));
+    // A user hook's project directory is any project's: protected by name anywhere.
+    let any =
+        p.patterns().iter().find(|x| x.tail == Path::new(".claude/hooks/u.sh")).expect("u.sh");
+    assert_eq!(any.scope.as_path(), Path::new("/"));
+    assert_eq!(any.source, user);
+    // A user hook's relative script runs from the user's folder, never a session's.
+    assert!(p.contains(&user_dir.join("hooks/m.sh")));
+    assert!(!p.patterns().iter().any(|x| x.tail == Path::new("hooks/m.sh")));
+    let view = snap.source(&user).unwrap();
+    let mine = view.definitions.iter().find(|d| d.id.as_str() == "mine").unwrap();
+    assert_eq!(mine.cwd, None, "the listed definition is as written");
+    let bound = snap.bindings().into_iter().find(|b| b.definition.id.as_str() == "mine").unwrap();
+    assert_eq!(bound.definition.cwd.as_deref(), Some(user_dir.to_str().unwrap()));
+    assert!(view.diagnostics.iter().any(|d| d.code.as_deref() == Some("relative_script_pinned")));
+}

@@ -1,0 +1,1229 @@
+//! Which files a hook's command runs or reads: the analysis behind the protected paths.
+//!
+//! A command is lexed ([`crate::shell`]) and walked command by command (`&&`, `||`, `;`,
+//! `|`, `&`, subshells, `$(…)`), through wrappers (`timeout 5`, `exec`, `env A=b`, `nice`,
+//! `nohup`, `sudo`, …), runners (`uv run`, `npx`, `pnpm exec`, `poetry run`, …) and
+//! interpreters with their options (`bash -e`, `python3 -u`, `node --require ./pre.js`),
+//! and every word that names a file is reported with where it starts from ([`PathBase`]):
+//! the program when it is a path (a repository-local interpreter such as
+//! `./venv/bin/python3`), the script an interpreter runs, files that options load, the
+//! arguments that look like files, redirection targets. `cd` moves the directory later
+//! relative paths start from (both directories are kept, since a failed `cd` leaves the
+//! old one). Variables stay symbolic: the format says what they stand for.
+//!
+//! Where the text does not say which file runs (a command substitution, an unknown
+//! variable in the middle of a path, a glob, `eval`), the analysis says so
+//! ([`CommandAnalysis::uncertain`]) and reports what it can protect instead: the folder
+//! before the unknown part as a whole tree, and the path after it as a name under any
+//! folder ([`PathBase::Unknown`]).
+
+use std::path::{Component, Path, PathBuf};
+
+use hooks_schema::HookCommand;
+
+use crate::shell::{Lexed, Part, Redir, Sep, Token, Word, lex};
+
+#[cfg(test)]
+mod tests;
+
+/// How deep command strings nested in command strings (`bash -c`, `$(…)`, `eval`) are read.
+const MAX_DEPTH: u32 = 4;
+
+/// How many directories `cd` may make a later relative path start from.
+const MAX_DIRS: usize = 8;
+
+/// Where a path named by a command starts from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PathBase {
+    /// The path is absolute.
+    Root,
+    /// The directory the command runs in.
+    RunDir,
+    /// The user's home (`~`, `$HOME`).
+    Home,
+    /// The value of a variable; the hook's format says which directory it is.
+    Var(String),
+    /// A directory the text does not name (a command substitution, another user's home):
+    /// the path can only be protected by name, under any folder.
+    Unknown,
+}
+
+/// What a named path is to the command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PathRole {
+    /// The program itself, named by a path (a script, or a repository-local interpreter).
+    Program,
+    /// The script an interpreter or a runner runs (`bash x.sh`, `uv run x.py`, `. x.sh`).
+    Script,
+    /// A file an option loads (`node --require ./pre.js`, `bash --rcfile r`, `jq -f f`).
+    Loaded,
+    /// An argument or a redirection target that names a file.
+    Argument,
+    /// Every file under a folder: the known folder before a part of a path that cannot be
+    /// read (`hooks/*.sh`).
+    Tree,
+}
+
+/// One file (or folder, for [`PathRole::Tree`]) a command names.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NamedPath {
+    /// Where it starts from.
+    pub base: PathBase,
+    /// The path: absolute for [`PathBase::Root`], relative to the base otherwise (it may be
+    /// empty: the base itself, or start with `..`).
+    pub path: PathBuf,
+    /// What it is to the command.
+    pub role: PathRole,
+}
+
+/// The files a command names, and why the analysis is not sure it found them all.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CommandAnalysis {
+    /// The named paths, sorted, without duplicates.
+    pub paths: Vec<NamedPath>,
+    /// Why the command could not be analysed with confidence (empty when it could).
+    pub uncertain: Vec<String>,
+}
+
+/// Analyses what `command` runs and reads.
+pub fn analyse(command: &HookCommand) -> CommandAnalysis {
+    analyse_with_templates(command, &[])
+}
+
+/// [`analyse`], where an argument of an argument vector that starts with one of `templates`
+/// (text the format substitutes, such as Claude Code's `${CLAUDE_PROJECT_DIR}`) starts from
+/// [`PathBase::Var`] of that template. A shell command line is not affected: there the
+/// shell expands variables, which the analysis reads itself.
+pub fn analyse_with_templates(command: &HookCommand, templates: &[String]) -> CommandAnalysis {
+    let mut walk = Walk::default();
+    let word = |w: &String| match templates.iter().find(|t| w.starts_with(t.as_str())) {
+        Some(t) => Word {
+            parts: vec![
+                Part::Var(t.clone()),
+                Part::Lit(w.get(t.len()..).unwrap_or_default().to_owned()),
+            ],
+        },
+        None => Word::lit(w),
+    };
+    match command {
+        HookCommand::Shell { script, .. } => walk.shell(script, 0),
+        HookCommand::Exec { program, args } => {
+            let words: Vec<Word> = std::iter::once(program).chain(args).map(word).collect();
+            walk.command(&words, &mut vec![Dir::run()], 0);
+        }
+        HookCommand::Script { path, args } => {
+            walk.add_text(
+                path.as_os_str().to_string_lossy().as_ref(),
+                PathRole::Script,
+                &[Dir::run()],
+            );
+            let words: Vec<Word> = args.iter().map(word).collect();
+            walk.arguments(&words, &[Dir::run()]);
+        }
+    }
+    walk.finish()
+}
+
+/// A directory relative paths start from: a base and a path under it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Dir {
+    base: PathBase,
+    path: PathBuf,
+}
+
+impl Dir {
+    fn run() -> Dir {
+        Dir { base: PathBase::RunDir, path: PathBuf::new() }
+    }
+}
+
+/// A word's value as far as it can be read.
+struct Value {
+    /// Where it starts from when its first part is a variable or `~`; `None` for text.
+    base: Option<PathBase>,
+    /// The literal text before the first unreadable part.
+    head: String,
+    /// The literal text after the last unreadable part, when there is one.
+    tail: Option<String>,
+}
+
+#[derive(Default)]
+struct Walk {
+    paths: Vec<NamedPath>,
+    uncertain: Vec<String>,
+    /// Variables the command line itself assigns (`D=/opt/x; $D/run.sh`).
+    assigned: Vec<(String, Value)>,
+}
+
+impl Walk {
+    fn finish(mut self) -> CommandAnalysis {
+        self.paths.sort();
+        self.paths.dedup();
+        self.uncertain.sort();
+        self.uncertain.dedup();
+        CommandAnalysis { paths: self.paths, uncertain: self.uncertain }
+    }
+
+    fn note(&mut self, why: impl Into<String>) {
+        self.uncertain.push(why.into());
+    }
+
+    fn shell(&mut self, text: &str, depth: u32) {
+        if depth > MAX_DEPTH {
+            self.note("command strings nested too deep");
+            return;
+        }
+        let Lexed { tokens, substitutions, uncertain } = lex(text);
+        for why in uncertain {
+            self.note(why);
+        }
+        self.list(&tokens, depth);
+        for inner in substitutions {
+            self.shell(&inner, depth + 1);
+        }
+    }
+
+    /// Walks a token list: commands separated by operators, directories changed by `cd`.
+    fn list(&mut self, tokens: &[Token], depth: u32) {
+        let mut dirs = vec![Dir::run()];
+        let mut saved: Vec<Vec<Dir>> = Vec::new();
+        let mut words: Vec<Word> = Vec::new();
+        let mut tokens = tokens.iter();
+        while let Some(token) = tokens.next() {
+            match token {
+                Token::Word(w) => words.push(w.clone()),
+                Token::Redir(kind) => {
+                    let Some(Token::Word(target)) = tokens.next() else { continue };
+                    match kind {
+                        Redir::Input | Redir::Output => {
+                            self.add_word(target, PathRole::Argument, &dirs);
+                        }
+                        Redir::Dup => {
+                            if !target
+                                .literal()
+                                .is_some_and(|t| t == "-" || t.bytes().all(|b| b.is_ascii_digit()))
+                            {
+                                self.add_word(target, PathRole::Argument, &dirs);
+                            }
+                        }
+                        Redir::HereString => {}
+                    }
+                }
+                Token::Sep(sep) => {
+                    self.command(&words, &mut dirs, depth);
+                    words.clear();
+                    match sep {
+                        Sep::Open => saved.push(dirs.clone()),
+                        Sep::Close => {
+                            if let Some(outer) = saved.pop() {
+                                // What ran after the subshell starts where it started; keep
+                                // both, as a `cd` inside may or may not have run.
+                                for d in outer {
+                                    if !dirs.contains(&d) {
+                                        dirs.push(d);
+                                    }
+                                }
+                            }
+                        }
+                        Sep::Seq | Sep::And | Sep::Or | Sep::Pipe | Sep::Background => {}
+                    }
+                }
+            }
+        }
+        self.command(&words, &mut dirs, depth);
+    }
+
+    /// One simple command.
+    fn command(&mut self, words: &[Word], dirs: &mut Vec<Dir>, depth: u32) {
+        let mut i = 0;
+        // Assignments before the program; a command of only assignments sets them.
+        while let Some(w) = words.get(i)
+            && let Some((name, value)) = assignment(w)
+        {
+            if words.len() == i + 1 || words.iter().skip(i).all(|w| assignment(w).is_some()) {
+                let v = self.value(&value);
+                self.assigned.retain(|(n, _)| *n != name);
+                self.assigned.push((name, v));
+            }
+            i += 1;
+        }
+        self.program(words.get(i..).unwrap_or_default(), dirs, depth);
+    }
+
+    /// `words[0]` is in program position.
+    fn program(&mut self, words: &[Word], dirs: &mut Vec<Dir>, depth: u32) {
+        let Some((first, rest)) = words.split_first() else { return };
+        let Some(text) = first.literal() else {
+            // `"$CLAUDE_PROJECT_DIR"/.claude/hooks/gate.sh`, `$(which x)`, …
+            self.add_word(first, PathRole::Program, dirs);
+            let value = self.value(first);
+            match value.tail.as_deref().or(Some(value.head.as_str())).map(basename) {
+                Some(name) if value.tail.is_none() && interpreter(name).is_some() => {
+                    self.interpreter(name, rest, dirs, depth);
+                }
+                _ => self.arguments(rest, dirs),
+            }
+            return;
+        };
+        if text.contains('/') {
+            self.add_text(&text, PathRole::Program, dirs);
+        } else if has_file_extension(&text) {
+            // Looked up on `PATH`, not here; protected in the run directory all the same.
+            self.add_text(&text, PathRole::Program, dirs);
+        }
+        let name = basename(&text);
+        match name {
+            "!" | "{" | "}" | "if" | "then" | "elif" | "else" | "fi" | "do" | "done" | "while"
+            | "until" | "time" | "coproc" | "export" | "local" | "readonly" | "declare"
+            | "typeset" => {
+                if matches!(name, "export" | "local" | "readonly" | "declare" | "typeset") {
+                    self.command(rest, dirs, depth);
+                } else {
+                    self.program(rest, dirs, depth);
+                }
+            }
+            "for" | "case" | "select" | "function" => {
+                self.note(format!("a `{name}` construct"));
+                self.arguments(rest, dirs);
+            }
+            "cd" | "pushd" => self.cd(rest, dirs),
+            "source" | "." => {
+                if let Some((script, args)) = rest.split_first() {
+                    self.add_word(script, PathRole::Script, dirs);
+                    self.arguments(args, dirs);
+                }
+            }
+            "eval" => {
+                self.note("`eval`");
+                let joined: Vec<String> = rest.iter().filter_map(Word::literal).collect();
+                self.arguments(rest, dirs);
+                self.shell(&joined.join(" "), depth + 1);
+            }
+            _ => {
+                if let Some(w) = wrapper(name) {
+                    self.wrapped(w, rest, dirs, depth);
+                } else if let Some(r) = runner(name) {
+                    self.runner(r, rest, dirs, depth);
+                } else if interpreter(name).is_some() {
+                    self.interpreter(name, rest, dirs, depth);
+                } else {
+                    self.arguments(rest, dirs);
+                }
+            }
+        }
+    }
+
+    /// `cd DIR`: later relative paths start from DIR as well as from where they did.
+    fn cd(&mut self, args: &[Word], dirs: &mut Vec<Dir>) {
+        let operand = args.iter().find(|w| !w.literal().is_some_and(|t| t.starts_with('-')));
+        let target = match operand {
+            None => Some(Dir { base: PathBase::Home, path: PathBuf::new() }),
+            Some(w) => {
+                let v = self.value(w);
+                if v.tail.is_some() {
+                    self.note("`cd` to a directory that cannot be read");
+                    None
+                } else {
+                    match v.base {
+                        Some(base) => Some(Dir { base, path: PathBuf::from(v.head) }),
+                        None if v.head.starts_with('/') => {
+                            Some(Dir { base: PathBase::Root, path: PathBuf::from(v.head) })
+                        }
+                        None => {
+                            let added: Vec<Dir> = dirs
+                                .iter()
+                                .map(|d| Dir { base: d.base.clone(), path: d.path.join(&v.head) })
+                                .collect();
+                            for d in added {
+                                push_dir(dirs, d);
+                            }
+                            None
+                        }
+                    }
+                }
+            }
+        };
+        match target {
+            Some(d) => push_dir(dirs, d),
+            None if operand.is_some_and(|w| self.value(w).tail.is_some()) => {
+                push_dir(dirs, Dir { base: PathBase::Unknown, path: PathBuf::new() });
+            }
+            None => {}
+        }
+        if dirs.len() >= MAX_DIRS {
+            self.note("too many `cd`s to follow");
+        }
+    }
+
+    /// A wrapper: its options and leading operands, then the command it runs.
+    fn wrapped(&mut self, w: &Wrapper, args: &[Word], dirs: &mut Vec<Dir>, depth: u32) {
+        let mut i = 0;
+        let mut operands = w.operands;
+        while let Some(word) = args.get(i) {
+            let Some(text) = word.literal() else { break };
+            if text == "--" {
+                i += 1;
+                break;
+            }
+            if w.name == "env" && assignment(word).is_some() {
+                i += 1;
+                continue;
+            }
+            if let Some(opt) = text.strip_prefix('-').filter(|o| !o.is_empty()) {
+                let (flag, inline) = match opt.split_once('=') {
+                    Some((f, v)) => (format!("-{f}"), Some(v.to_owned())),
+                    None => (text.clone(), None),
+                };
+                let takes_value = w.value_options.contains(&flag.as_str());
+                let value = if takes_value && inline.is_none() {
+                    i += 1;
+                    args.get(i).cloned()
+                } else {
+                    inline.map(|v| Word::lit(&v))
+                };
+                if let Some(value) = value {
+                    if w.dir_options.contains(&flag.as_str()) {
+                        self.cd(std::slice::from_ref(&value), dirs);
+                    } else if w.command_options.contains(&flag.as_str()) {
+                        match value.literal() {
+                            Some(cmd) => self.shell(&cmd, depth + 1),
+                            None => self
+                                .note(format!("`{}` runs a command that cannot be read", w.name)),
+                        }
+                    } else {
+                        self.arguments(std::slice::from_ref(&value), dirs);
+                    }
+                }
+                i += 1;
+                continue;
+            }
+            if operands > 0 {
+                operands -= 1;
+                self.arguments(std::slice::from_ref(word), dirs);
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        if w.name == "xargs" {
+            self.note("`xargs` builds its command from its input");
+        }
+        self.program(args.get(i..).unwrap_or_default(), dirs, depth);
+    }
+
+    /// A runner: a subcommand that runs the rest (`uv run`, `pnpm exec`), or the rest
+    /// directly (`npx`, `uvx`); the target is a script when it looks like a file, a program
+    /// otherwise.
+    fn runner(&mut self, r: &Runner, args: &[Word], dirs: &mut Vec<Dir>, depth: u32) {
+        let mut i = 0;
+        if !r.subcommands.is_empty() {
+            let Some(sub) = args.first().and_then(Word::literal) else {
+                self.arguments(args, dirs);
+                return;
+            };
+            if !r.subcommands.contains(&sub.as_str()) {
+                if matches!(sub.as_str(), "run" | "run-script" | "task" | "test") {
+                    // `npm run lint`: the command is in the package's manifest.
+                    for manifest in r.manifests {
+                        self.add_text(manifest, PathRole::Loaded, dirs);
+                    }
+                }
+                self.arguments(args, dirs);
+                return;
+            }
+            i = 1;
+        }
+        while let Some(word) = args.get(i) {
+            let Some(text) = word.literal() else { break };
+            if text == "--" {
+                i += 1;
+                break;
+            }
+            let Some(opt) = text.strip_prefix('-').filter(|o| !o.is_empty()) else { break };
+            let (flag, inline) = match opt.split_once('=') {
+                Some((f, v)) => (format!("-{f}"), Some(v.to_owned())),
+                None => (text.clone(), None),
+            };
+            let value = if r.value_options.contains(&flag.as_str()) && inline.is_none() {
+                i += 1;
+                args.get(i).cloned()
+            } else {
+                inline.map(|v| Word::lit(&v))
+            };
+            if let Some(value) = value {
+                if r.dir_options.contains(&flag.as_str()) {
+                    self.cd(std::slice::from_ref(&value), dirs);
+                } else if r.file_options.contains(&flag.as_str()) {
+                    self.add_word(&value, PathRole::Loaded, dirs);
+                } else {
+                    self.arguments(std::slice::from_ref(&value), dirs);
+                }
+            }
+            i += 1;
+        }
+        let rest = args.get(i..).unwrap_or_default();
+        if let Some((target, after)) = rest.split_first()
+            && target.literal().is_some_and(|t| t.contains('/') || has_file_extension(&t))
+        {
+            self.add_word(target, PathRole::Script, dirs);
+            self.arguments(after, dirs);
+        } else {
+            self.program(rest, dirs, depth);
+        }
+    }
+
+    /// An interpreter: options (some load files, some run inline code), then the script.
+    fn interpreter(&mut self, name: &str, args: &[Word], dirs: &mut Vec<Dir>, depth: u32) {
+        let Some(spec) = interpreter(name) else { return };
+        let mut i = 0;
+        let mut command_string = false;
+        // Deno and Bun take a subcommand first (`deno eval` runs inline code).
+        if let Some(sub) = args.first().and_then(Word::literal) {
+            if spec.subcommands.contains(&sub.as_str()) {
+                i = 1;
+            } else if spec.inline.contains(&sub.as_str()) && !sub.starts_with('-') {
+                return;
+            }
+        }
+        while let Some(word) = args.get(i) {
+            let Some(text) = word.literal() else { break };
+            if text == "--" {
+                i += 1;
+                break;
+            }
+            if text == "-" {
+                // The script comes on standard input.
+                self.arguments(args.get(i + 1..).unwrap_or_default(), dirs);
+                return;
+            }
+            let option =
+                text.strip_prefix('-').or_else(|| text.strip_prefix('+').filter(|_| spec.shell));
+            let Some(opt) = option.filter(|o| !o.is_empty()) else { break };
+            let (flag, inline) = match opt.split_once('=') {
+                Some((f, v)) if f.starts_with('-') => (format!("-{f}"), Some(v.to_owned())),
+                _ => (text.clone(), None),
+            };
+            let flag = flag.as_str();
+            if spec.inline.contains(&flag) {
+                // The code is in the command itself, which the hook file holds.
+                return;
+            }
+            if spec.module == Some(flag) {
+                let module = inline.map(|v| Word::lit(&v)).or_else(|| args.get(i + 1).cloned());
+                if let Some(m) = module.and_then(|m| m.literal()) {
+                    let file = m.replace('.', "/");
+                    // The module's file, wherever `python -m` may find it from here.
+                    self.add_text(&format!("{file}.py"), PathRole::Loaded, dirs);
+                    self.add_text(&format!("{file}/__main__.py"), PathRole::Loaded, dirs);
+                    self.add_text(&format!("{file}/__init__.py"), PathRole::Loaded, dirs);
+                }
+                self.arguments(args.get(i + 2..).unwrap_or_default(), dirs);
+                return;
+            }
+            // `sh -c` and `sh -ec`: the first operand is a command string.
+            if spec.shell
+                && !flag.starts_with("--")
+                && flag.len() > 1
+                && flag.trim_start_matches(['-', '+']).contains('c')
+                && flag.starts_with('-')
+            {
+                command_string = true;
+                i += 1;
+                continue;
+            }
+            // `bash -euo pipefail`: a cluster of short flags ending in `o` takes a value.
+            let cluster = spec.shell
+                && flag.len() > 2
+                && !flag.starts_with("--")
+                && (flag.ends_with('o') || flag.ends_with('O'));
+            let takes_value = spec.values.contains(&flag) || spec.files.contains(&flag) || cluster;
+            let value = if takes_value && inline.is_none() {
+                i += 1;
+                args.get(i).cloned()
+            } else {
+                inline.map(|v| Word::lit(&v))
+            };
+            if let Some(value) = value {
+                if spec.files.contains(&flag) {
+                    self.add_word(&value, PathRole::Loaded, dirs);
+                } else if spec.dirs.contains(&flag) {
+                    self.cd(std::slice::from_ref(&value), dirs);
+                } else {
+                    self.arguments(std::slice::from_ref(&value), dirs);
+                }
+            }
+            i += 1;
+        }
+        let rest = args.get(i..).unwrap_or_default();
+        let Some((script, after)) = rest.split_first() else { return };
+        if command_string {
+            match script.literal() {
+                Some(cmd) => self.shell(&cmd, depth + 1),
+                None => {
+                    self.note("a shell runs a command string that cannot be read");
+                    self.arguments(std::slice::from_ref(script), dirs);
+                }
+            }
+        } else if !spec.code_operand {
+            self.add_word(script, PathRole::Script, dirs);
+        }
+        self.arguments(after, dirs);
+    }
+
+    /// Arguments: the words that look like files (a `/`, or a script or configuration
+    /// extension), and the values of `--option=value`.
+    fn arguments(&mut self, words: &[Word], dirs: &[Dir]) {
+        for word in words {
+            match word.literal() {
+                Some(text) => {
+                    let value = match text.split_once('=') {
+                        Some((opt, v)) if opt.starts_with('-') => v.to_owned(),
+                        _ if text.starts_with('-') => continue,
+                        _ => text,
+                    };
+                    if looks_like_file(&value) {
+                        self.add_text(&value, PathRole::Argument, dirs);
+                    }
+                }
+                None => {
+                    let v = self.value(word);
+                    let named = v.base.is_some() || looks_like_file(&v.head);
+                    let tail_named =
+                        v.tail.as_deref().is_some_and(|t| t.contains('/') || looks_like_file(t));
+                    if named || tail_named {
+                        self.add_word(word, PathRole::Argument, dirs);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Adds a literal path.
+    fn add_text(&mut self, text: &str, role: PathRole, dirs: &[Dir]) {
+        if text.is_empty() || text.starts_with("/dev/") || text.contains("://") {
+            return;
+        }
+        if text.starts_with('/') {
+            self.paths.push(NamedPath { base: PathBase::Root, path: PathBuf::from(text), role });
+            return;
+        }
+        for d in dirs {
+            let path = normalize_relative(&d.path.join(text));
+            self.paths.push(NamedPath { base: d.base.clone(), path, role });
+        }
+    }
+
+    /// Adds the paths a word names: itself when it can be read, otherwise the folder before
+    /// the unreadable part (as a tree) and the path after it (by name, under any folder).
+    fn add_word(&mut self, word: &Word, role: PathRole, dirs: &[Dir]) {
+        let v = self.value(word);
+        match (&v.base, &v.tail) {
+            (None, None) => self.add_text(&v.head, role, dirs),
+            (Some(base), None) => {
+                let rel = normalize_relative(Path::new(v.head.trim_start_matches('/')));
+                if !rel.as_os_str().is_empty() {
+                    self.paths.push(NamedPath { base: base.clone(), path: rel, role });
+                } else if role == PathRole::Program {
+                    self.note("the program is a variable's value");
+                }
+            }
+            (base, Some(tail)) => {
+                self.note("a path that cannot be read in full");
+                if let Some((folder, _)) = v.head.rsplit_once('/')
+                    && !folder.is_empty()
+                {
+                    match base {
+                        Some(b) => self.paths.push(NamedPath {
+                            base: b.clone(),
+                            path: PathBuf::from(folder.trim_start_matches('/')),
+                            role: PathRole::Tree,
+                        }),
+                        None => self.add_text(folder, PathRole::Tree, dirs),
+                    }
+                }
+                if let Some((_, after)) = tail.split_once('/') {
+                    let after = after.trim_start_matches('/');
+                    if !after.is_empty() {
+                        self.paths.push(NamedPath {
+                            base: PathBase::Unknown,
+                            path: PathBuf::from(after),
+                            role,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads a word's value: a leading variable or `~` becomes its base (a variable the line
+    /// assigned is replaced by its value); any other non-literal part is unreadable.
+    fn value(&self, word: &Word) -> Value {
+        let mut base = None;
+        let mut head = String::new();
+        let mut tail: Option<String> = None;
+        for (index, part) in word.parts.iter().enumerate() {
+            let text = match tail.as_mut() {
+                Some(t) => t,
+                None => &mut head,
+            };
+            match part {
+                Part::Lit(s) => text.push_str(s),
+                Part::Tilde(user) if index == 0 => {
+                    base = Some(if user.is_empty() { PathBase::Home } else { PathBase::Unknown });
+                }
+                Part::Var(name) if index == 0 => {
+                    match self.assigned.iter().rev().find(|(n, _)| n == name) {
+                        Some((_, v)) if v.tail.is_none() => {
+                            base = v.base.clone();
+                            head.push_str(&v.head);
+                        }
+                        Some(_) => tail = Some(String::new()),
+                        None => {
+                            base = Some(match name.as_str() {
+                                "HOME" => PathBase::Home,
+                                "PWD" => PathBase::RunDir,
+                                _ => PathBase::Var(name.clone()),
+                            });
+                        }
+                    }
+                }
+                Part::Var(_) | Part::Tilde(_) | Part::Opaque => tail = Some(String::new()),
+            }
+        }
+        Value { base, head, tail }
+    }
+}
+
+fn push_dir(dirs: &mut Vec<Dir>, d: Dir) {
+    if dirs.len() < MAX_DIRS && !dirs.contains(&d) {
+        dirs.push(d);
+    }
+}
+
+/// `NAME=value` as a name and a value word.
+fn assignment(word: &Word) -> Option<(String, Word)> {
+    let Some(Part::Lit(first)) = word.parts.first() else { return None };
+    let (name, value) = first.split_once('=')?;
+    if name.is_empty()
+        || !name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
+        return None;
+    }
+    let mut parts = vec![Part::Lit(value.to_owned())];
+    parts.extend(word.parts.iter().skip(1).cloned());
+    if value.is_empty() && parts.len() > 1 {
+        parts.remove(0);
+    }
+    Some((name.to_owned(), Word { parts }))
+}
+
+fn basename(text: &str) -> &str {
+    text.rsplit('/').next().unwrap_or(text)
+}
+
+/// Extensions of scripts and of the configuration files hooks read.
+const FILE_EXTENSIONS: &[&str] = &[
+    "sh", "bash", "zsh", "fish", "ksh", "py", "pyw", "js", "mjs", "cjs", "ts", "mts", "cts", "jsx",
+    "tsx", "rb", "pl", "pm", "php", "lua", "ps1", "psm1", "r", "awk", "sed", "jq", "json", "jsonc",
+    "json5", "yaml", "yml", "toml", "ini", "cfg", "conf", "env", "rego", "cue", "txt", "exe",
+    "bat", "cmd",
+];
+
+/// Whether `text`'s last component has a script or configuration extension.
+fn has_file_extension(text: &str) -> bool {
+    let name = basename(text);
+    match name.rsplit_once('.') {
+        Some((stem, ext)) => {
+            !stem.is_empty()
+                && !stem.ends_with('.')
+                && FILE_EXTENSIONS.iter().any(|e| e.eq_ignore_ascii_case(ext))
+        }
+        None => false,
+    }
+}
+
+/// Whether an argument looks like a file: it has a `/` (and is not a URL or an option), or
+/// a script or configuration extension.
+fn looks_like_file(text: &str) -> bool {
+    !text.is_empty()
+        && !text.starts_with('-')
+        && !text.contains("://")
+        && (text.contains('/') || has_file_extension(text))
+}
+
+/// A program that runs the rest of its arguments as a command.
+struct Wrapper {
+    name: &'static str,
+    /// Options followed by a value.
+    value_options: &'static [&'static str],
+    /// Options whose value is the directory the command runs in.
+    dir_options: &'static [&'static str],
+    /// Options whose value is a command line.
+    command_options: &'static [&'static str],
+    /// Operands before the command (`timeout DURATION`, `flock FILE`).
+    operands: usize,
+}
+
+const fn w(name: &'static str, value_options: &'static [&'static str], operands: usize) -> Wrapper {
+    Wrapper { name, value_options, dir_options: &[], command_options: &[], operands }
+}
+
+const WRAPPERS: &[Wrapper] = &[
+    w("exec", &["-a"], 0),
+    w("command", &[], 0),
+    w("builtin", &[], 0),
+    w("nohup", &[], 0),
+    w("setsid", &[], 0),
+    w("chronic", &[], 0),
+    w("unbuffer", &[], 0),
+    w("nice", &["-n", "--adjustment"], 0),
+    w("ionice", &["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"], 0),
+    w("stdbuf", &["-i", "-o", "-e", "--input", "--output", "--error"], 0),
+    w("timeout", &["-s", "-k", "--signal", "--kill-after"], 1),
+    w("gtimeout", &["-s", "-k", "--signal", "--kill-after"], 1),
+    w("taskset", &[], 1),
+    w("chrt", &[], 1),
+    w("caffeinate", &["-t", "-w"], 0),
+    w("doas", &["-u"], 0),
+    w("flock", &["-w", "-E", "--timeout", "--conflict-exit-code"], 1),
+    w(
+        "xargs",
+        &[
+            "-a",
+            "-d",
+            "-E",
+            "-e",
+            "-I",
+            "-L",
+            "-l",
+            "-n",
+            "-P",
+            "-s",
+            "--arg-file",
+            "--delimiter",
+            "--max-args",
+            "--max-procs",
+            "--max-lines",
+            "--max-chars",
+            "--replace",
+        ],
+        0,
+    ),
+    Wrapper {
+        name: "env",
+        value_options: &["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
+        dir_options: &["-C", "--chdir"],
+        command_options: &["-S", "--split-string"],
+        operands: 0,
+    },
+    Wrapper {
+        name: "sudo",
+        value_options: &[
+            "-u",
+            "-g",
+            "-C",
+            "-D",
+            "-h",
+            "-p",
+            "-r",
+            "-t",
+            "-T",
+            "-U",
+            "--user",
+            "--group",
+            "--chdir",
+            "--host",
+            "--prompt",
+            "--role",
+            "--type",
+            "--command-timeout",
+            "--other-user",
+            "--close-from",
+        ],
+        dir_options: &["-D", "--chdir"],
+        command_options: &[],
+        operands: 0,
+    },
+];
+
+fn wrapper(name: &str) -> Option<&'static Wrapper> {
+    WRAPPERS.iter().find(|w| w.name == name)
+}
+
+/// A tool that runs a script or a program for a project.
+struct Runner {
+    name: &'static str,
+    /// Subcommands after which the rest runs; empty when the rest runs directly (`npx`).
+    subcommands: &'static [&'static str],
+    value_options: &'static [&'static str],
+    dir_options: &'static [&'static str],
+    file_options: &'static [&'static str],
+    /// Files a `run` subcommand reads its command from.
+    manifests: &'static [&'static str],
+}
+
+const RUNNERS: &[Runner] = &[
+    Runner {
+        name: "uv",
+        subcommands: &["run"],
+        value_options: &[
+            "--python",
+            "-p",
+            "--with",
+            "--with-requirements",
+            "--with-editable",
+            "--project",
+            "--directory",
+            "--env-file",
+            "--index",
+            "--extra",
+            "--group",
+            "--package",
+            "--default-index",
+            "--index-url",
+            "--extra-index-url",
+            "-w",
+        ],
+        dir_options: &["--directory"],
+        file_options: &["--env-file", "--with-requirements"],
+        manifests: &[],
+    },
+    Runner {
+        name: "uvx",
+        subcommands: &[],
+        value_options: &["--from", "--with", "--python", "-p"],
+        dir_options: &[],
+        file_options: &[],
+        manifests: &[],
+    },
+    Runner {
+        name: "pipx",
+        subcommands: &["run"],
+        value_options: &["--spec", "--python"],
+        dir_options: &[],
+        file_options: &[],
+        manifests: &[],
+    },
+    Runner {
+        name: "npx",
+        subcommands: &[],
+        value_options: &["-p", "--package", "-c", "--call"],
+        dir_options: &[],
+        file_options: &[],
+        manifests: &[],
+    },
+    Runner {
+        name: "bunx",
+        subcommands: &[],
+        value_options: &["-p", "--package"],
+        dir_options: &[],
+        file_options: &[],
+        manifests: &[],
+    },
+    Runner {
+        name: "pnpx",
+        subcommands: &[],
+        value_options: &[],
+        dir_options: &[],
+        file_options: &[],
+        manifests: &[],
+    },
+    Runner {
+        name: "npm",
+        subcommands: &["exec", "x"],
+        value_options: &["-p", "--package", "-c", "--call", "-w", "--workspace", "--prefix"],
+        dir_options: &["--prefix"],
+        file_options: &[],
+        manifests: &["package.json"],
+    },
+    Runner {
+        name: "pnpm",
+        subcommands: &["exec", "dlx"],
+        value_options: &["-C", "--dir", "--filter", "-F"],
+        dir_options: &["-C", "--dir"],
+        file_options: &[],
+        manifests: &["package.json"],
+    },
+    Runner {
+        name: "yarn",
+        subcommands: &["exec", "dlx"],
+        value_options: &["--cwd"],
+        dir_options: &["--cwd"],
+        file_options: &[],
+        manifests: &["package.json"],
+    },
+    Runner {
+        name: "poetry",
+        subcommands: &["run"],
+        value_options: &["-C", "--directory", "-P", "--project"],
+        dir_options: &["-C", "--directory"],
+        file_options: &[],
+        manifests: &[],
+    },
+    Runner {
+        name: "pipenv",
+        subcommands: &["run"],
+        value_options: &[],
+        dir_options: &[],
+        file_options: &[],
+        manifests: &[],
+    },
+    Runner {
+        name: "pdm",
+        subcommands: &["run"],
+        value_options: &["-p", "--project"],
+        dir_options: &[],
+        file_options: &[],
+        manifests: &["pyproject.toml"],
+    },
+    Runner {
+        name: "hatch",
+        subcommands: &["run"],
+        value_options: &[],
+        dir_options: &[],
+        file_options: &[],
+        manifests: &["pyproject.toml"],
+    },
+    Runner {
+        name: "rye",
+        subcommands: &["run"],
+        value_options: &[],
+        dir_options: &[],
+        file_options: &[],
+        manifests: &["pyproject.toml"],
+    },
+    Runner {
+        name: "pixi",
+        subcommands: &["run", "exec"],
+        value_options: &["--manifest-path", "-e", "--environment"],
+        dir_options: &[],
+        file_options: &["--manifest-path"],
+        manifests: &["pixi.toml"],
+    },
+    Runner {
+        name: "conda",
+        subcommands: &["run"],
+        value_options: &["-n", "--name", "-p", "--prefix", "--cwd"],
+        dir_options: &["--cwd"],
+        file_options: &[],
+        manifests: &[],
+    },
+    Runner {
+        name: "mise",
+        subcommands: &["exec", "x"],
+        value_options: &["-C", "--cd"],
+        dir_options: &["-C", "--cd"],
+        file_options: &[],
+        manifests: &[],
+    },
+    Runner {
+        name: "direnv",
+        subcommands: &["exec"],
+        value_options: &[],
+        dir_options: &[],
+        file_options: &[],
+        manifests: &[],
+    },
+];
+
+fn runner(name: &str) -> Option<&'static Runner> {
+    RUNNERS.iter().find(|r| r.name == name)
+}
+
+/// How an interpreter reads its options.
+struct Interpreter {
+    names: &'static [&'static str],
+    /// Subcommands taken before the options (`deno run`, `bun run`).
+    subcommands: &'static [&'static str],
+    /// Options whose value is code: no script file runs.
+    inline: &'static [&'static str],
+    /// Options followed by a value that is not a file.
+    values: &'static [&'static str],
+    /// Options followed by a file the interpreter loads.
+    files: &'static [&'static str],
+    /// Options followed by the directory it runs in.
+    dirs: &'static [&'static str],
+    /// The option that runs a module (`python -m`).
+    module: Option<&'static str>,
+    /// A POSIX shell: `-c` (alone or among other flags) makes the first operand a command.
+    shell: bool,
+    /// The first operand is a program text, not a file (`jq '.x'`, `awk '{…}'`).
+    code_operand: bool,
+}
+
+const INTERPRETERS: &[Interpreter] = &[
+    Interpreter {
+        names: &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "busybox"],
+        subcommands: &[],
+        inline: &[],
+        values: &["-o", "+o", "-O", "+O"],
+        files: &["--rcfile", "--init-file"],
+        dirs: &[],
+        module: None,
+        shell: true,
+        code_operand: false,
+    },
+    Interpreter {
+        names: &["fish"],
+        subcommands: &[],
+        inline: &["-C", "--init-command"],
+        values: &["-d", "--debug"],
+        files: &[],
+        dirs: &[],
+        module: None,
+        shell: true,
+        code_operand: false,
+    },
+    Interpreter {
+        names: &["python", "python2", "python3", "pypy", "pypy3", "pythonw"],
+        subcommands: &[],
+        inline: &["-c"],
+        values: &["-W", "-X", "--check-hash-based-pycs"],
+        files: &[],
+        dirs: &[],
+        module: Some("-m"),
+        shell: false,
+        code_operand: false,
+    },
+    Interpreter {
+        names: &["node", "nodejs", "tsx", "ts-node", "ts-node-esm", "esno", "esbuild-register"],
+        subcommands: &[],
+        inline: &["-e", "--eval", "-p", "--print"],
+        values: &["--title", "-C", "--conditions", "--input-type", "-O", "--compiler-options"],
+        files: &[
+            "-r",
+            "--require",
+            "--import",
+            "--loader",
+            "--experimental-loader",
+            "--env-file",
+            "--env-file-if-exists",
+            "-P",
+            "--project",
+            "--tsconfig",
+        ],
+        dirs: &[],
+        module: None,
+        shell: false,
+        code_operand: false,
+    },
+    Interpreter {
+        names: &["deno"],
+        subcommands: &["run"],
+        inline: &["eval"],
+        values: &["--location", "--seed", "--v8-flags", "--inspect", "--cert"],
+        files: &["-c", "--config", "--import-map", "--lock", "--env-file", "--preload"],
+        dirs: &[],
+        module: None,
+        shell: false,
+        code_operand: false,
+    },
+    Interpreter {
+        names: &["bun"],
+        subcommands: &["run"],
+        inline: &["-e", "--eval", "-p", "--print"],
+        values: &["--define", "-d", "--loader", "-l"],
+        files: &["-r", "--preload", "--env-file", "-c", "--config", "--tsconfig-override"],
+        dirs: &["--cwd"],
+        module: None,
+        shell: false,
+        code_operand: false,
+    },
+    Interpreter {
+        names: &["ruby", "jruby"],
+        subcommands: &[],
+        inline: &["-e"],
+        values: &["-I", "-E", "-F", "-x"],
+        files: &["-r"],
+        dirs: &["-C"],
+        module: None,
+        shell: false,
+        code_operand: false,
+    },
+    Interpreter {
+        names: &["perl"],
+        subcommands: &[],
+        inline: &["-e", "-E"],
+        values: &["-I", "-M", "-m"],
+        files: &[],
+        dirs: &[],
+        module: None,
+        shell: false,
+        code_operand: false,
+    },
+    Interpreter {
+        names: &["php"],
+        subcommands: &[],
+        inline: &["-r", "-R", "-B", "-E"],
+        values: &["-d", "-z"],
+        files: &["-c", "-f"],
+        dirs: &[],
+        module: None,
+        shell: false,
+        code_operand: false,
+    },
+    Interpreter {
+        names: &["lua", "luajit", "Rscript", "osascript"],
+        subcommands: &[],
+        inline: &["-e"],
+        values: &["-l"],
+        files: &[],
+        dirs: &[],
+        module: None,
+        shell: false,
+        code_operand: false,
+    },
+    Interpreter {
+        names: &["pwsh", "powershell"],
+        subcommands: &[],
+        inline: &["-Command", "-c", "-EncodedCommand"],
+        values: &["-ExecutionPolicy", "-WorkingDirectory"],
+        files: &["-File", "-f"],
+        dirs: &[],
+        module: None,
+        shell: false,
+        code_operand: false,
+    },
+    Interpreter {
+        names: &["awk", "gawk", "mawk", "jq", "sed"],
+        subcommands: &[],
+        inline: &[],
+        values: &["-v", "-F", "--arg", "--argjson"],
+        files: &["-f", "--from-file", "--slurpfile", "--rawfile"],
+        dirs: &[],
+        module: None,
+        shell: false,
+        code_operand: true,
+    },
+];
+
+/// The interpreter `name` is, with a version suffix allowed (`python3.12`, `node20`).
+fn interpreter(name: &str) -> Option<&'static Interpreter> {
+    let plain = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    INTERPRETERS
+        .iter()
+        .find(|i| i.names.contains(&name) || (!plain.is_empty() && i.names.contains(&plain)))
+}
+
+/// `path` with `.` removed and each `..` folded into a normal component before it; leading
+/// `..` are kept. Used to compare and key named paths.
+pub(crate) fn normalize_relative(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    let mut normal = 0usize;
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if normal > 0 => {
+                out.pop();
+                normal -= 1;
+            }
+            Component::Normal(n) => {
+                out.push(n);
+                normal += 1;
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}

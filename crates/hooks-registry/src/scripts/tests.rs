@@ -1,0 +1,277 @@
+//! Tests for the command analysis: every spelling issue 17 lists, and properties over
+//! random wrapper and compound forms.
+
+use std::path::PathBuf;
+
+use hooks_schema::HookCommand;
+use proptest::prelude::*;
+
+use crate::scripts::{
+    CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_with_templates,
+};
+
+fn shell(s: &str) -> CommandAnalysis {
+    analyse(&HookCommand::Shell { script: s.to_owned(), shell: None })
+}
+
+fn named(base: PathBase, path: &str, role: PathRole) -> NamedPath {
+    NamedPath { base, path: PathBuf::from(path), role }
+}
+
+fn run(path: &str, role: PathRole) -> NamedPath {
+    named(PathBase::RunDir, path, role)
+}
+
+/// Asserts that `src` names each of `expected` (among possibly others).
+#[track_caller]
+fn names(src: &str, expected: &[NamedPath]) {
+    let a = shell(src);
+    for e in expected {
+        assert!(a.paths.contains(e), "`{src}` does not name {e:?}: {:?}", a.paths);
+    }
+}
+
+#[test]
+fn scripts_named_through_the_formats_variables() {
+    let gate = named(
+        PathBase::Var("CLAUDE_PROJECT_DIR".into()),
+        ".claude/hooks/gate.sh",
+        PathRole::Program,
+    );
+    for src in [
+        r#""$CLAUDE_PROJECT_DIR"/.claude/hooks/gate.sh"#,
+        r#""${CLAUDE_PROJECT_DIR}"/.claude/hooks/gate.sh"#,
+        "${CLAUDE_PROJECT_DIR}/.claude/hooks/gate.sh",
+        "$CLAUDE_PROJECT_DIR/.claude/hooks/gate.sh --strict",
+        r#""$CLAUDE_PROJECT_DIR/.claude/hooks/gate.sh""#,
+    ] {
+        names(src, std::slice::from_ref(&gate));
+        assert!(shell(src).uncertain.is_empty(), "{src}: {:?}", shell(src).uncertain);
+    }
+    names(
+        r#"python3 "$CURSOR_PROJECT_DIR/hooks/x.py""#,
+        &[named(PathBase::Var("CURSOR_PROJECT_DIR".into()), "hooks/x.py", PathRole::Script)],
+    );
+    names(
+        "~/.claude/hooks/a.sh",
+        &[named(PathBase::Home, ".claude/hooks/a.sh", PathRole::Program)],
+    );
+    names("bash $HOME/hooks/a.sh", &[named(PathBase::Home, "hooks/a.sh", PathRole::Script)]);
+    // Single quotes make the text a literal name, not a variable.
+    names("bash '$HOME/a.sh'", &[run("$HOME/a.sh", PathRole::Script)]);
+}
+
+#[test]
+fn options_before_the_script() {
+    names("bash -e x.sh", &[run("x.sh", PathRole::Script)]);
+    names("bash -euo pipefail x.sh", &[run("x.sh", PathRole::Script)]);
+    names("python3 -u x.py", &[run("x.py", PathRole::Script)]);
+    names("python3 -W ignore -X dev hooks/x.py", &[run("hooks/x.py", PathRole::Script)]);
+    names("node --no-warnings hooks/f.js", &[run("hooks/f.js", PathRole::Script)]);
+    names("bash gate", &[run("gate", PathRole::Script)]);
+}
+
+#[test]
+fn wrappers() {
+    for src in [
+        "timeout 5 ./x.sh",
+        "timeout -s KILL -k 2 5s ./x.sh",
+        "exec ./x.sh",
+        "env A=b ./x.sh",
+        "env -i -u HOME A=b ./x.sh",
+        "nice -n 10 ./x.sh",
+        "nohup ./x.sh",
+        "command ./x.sh",
+        "sudo -u root ./x.sh",
+        "stdbuf -oL ./x.sh",
+        "A=1 B=2 ./x.sh",
+        "time ./x.sh",
+        "! ./x.sh",
+        "exec timeout 5 nice ./x.sh",
+    ] {
+        names(src, &[run("x.sh", PathRole::Program)]);
+    }
+    names("uv run hooks/x.py", &[run("hooks/x.py", PathRole::Script)]);
+    names("uv run --with rich python3 -u hooks/x.py", &[run("hooks/x.py", PathRole::Script)]);
+    names("npx tsx hooks/x.ts", &[run("hooks/x.ts", PathRole::Script)]);
+    names("npx -y tsx hooks/x.ts", &[run("hooks/x.ts", PathRole::Script)]);
+    names("pnpm exec tsx x.ts", &[run("x.ts", PathRole::Script)]);
+    names("poetry run python x.py", &[run("x.py", PathRole::Script)]);
+    names("env -S 'bash x.sh'", &[run("x.sh", PathRole::Script)]);
+    names("npm run lint", &[run("package.json", PathRole::Loaded)]);
+}
+
+#[test]
+fn compound_commands() {
+    names("a.sh; b.sh", &[run("a.sh", PathRole::Program), run("b.sh", PathRole::Program)]);
+    names("./a.sh | ./b.sh", &[run("a.sh", PathRole::Program), run("b.sh", PathRole::Program)]);
+    names(
+        "./a.sh && ./b.sh || ./c.sh &",
+        &[
+            run("a.sh", PathRole::Program),
+            run("b.sh", PathRole::Program),
+            run("c.sh", PathRole::Program),
+        ],
+    );
+    // `cd d && ./x.sh` runs `d/x.sh`; a failed `cd` would leave `./x.sh`: both count.
+    names("cd d && ./x.sh", &[run("d/x.sh", PathRole::Program), run("x.sh", PathRole::Program)]);
+    names(
+        r#"cd "$CLAUDE_PROJECT_DIR" && bash x.sh"#,
+        &[named(PathBase::Var("CLAUDE_PROJECT_DIR".into()), "x.sh", PathRole::Script)],
+    );
+    names("(cd sub; ./x.sh)", &[run("sub/x.sh", PathRole::Program)]);
+    names(
+        "if ./check.sh; then ./x.sh; fi",
+        &[run("check.sh", PathRole::Program), run("x.sh", PathRole::Program)],
+    );
+    names(
+        "bash -c './x.sh && y.sh'",
+        &[run("x.sh", PathRole::Program), run("y.sh", PathRole::Program)],
+    );
+    names("sh -ec 'python3 x.py'", &[run("x.py", PathRole::Script)]);
+}
+
+#[test]
+fn node_require_and_repository_local_interpreters() {
+    names(
+        "node --require ./pre.js main.js",
+        &[run("pre.js", PathRole::Loaded), run("main.js", PathRole::Script)],
+    );
+    names(
+        "node -r ./pre.js --import=./loader.mjs main.js",
+        &[
+            run("pre.js", PathRole::Loaded),
+            run("loader.mjs", PathRole::Loaded),
+            run("main.js", PathRole::Script),
+        ],
+    );
+    names(
+        "./venv/bin/python3 hook.py",
+        &[run("venv/bin/python3", PathRole::Program), run("hook.py", PathRole::Script)],
+    );
+    names(
+        ".venv/bin/python -u hooks/h.py",
+        &[run(".venv/bin/python", PathRole::Program), run("hooks/h.py", PathRole::Script)],
+    );
+    names("python3 -m hooks.check", &[run("hooks/check.py", PathRole::Loaded)]);
+}
+
+#[test]
+fn arguments_redirections_and_configuration_files() {
+    names(
+        "./x.sh --config=.claude/rules.json < input.txt > /dev/null",
+        &[run(".claude/rules.json", PathRole::Argument), run("input.txt", PathRole::Argument)],
+    );
+    names("jq -f filter.jq", &[run("filter.jq", PathRole::Loaded)]);
+    let a = shell("jq '.tool_input.command' | grep -q rm");
+    assert!(a.paths.is_empty(), "{:?}", a.paths);
+    let a = shell("echo hello && npx prettier --check . && git diff --quiet");
+    assert!(a.paths.is_empty(), "{:?}", a.paths);
+    assert!(a.uncertain.is_empty(), "{:?}", a.uncertain);
+}
+
+#[test]
+fn what_cannot_be_read_is_reported_and_protected_by_what_is_known() {
+    let a = shell(r#"bash "$(dirname "$0")/gate.sh""#);
+    assert!(!a.uncertain.is_empty());
+    assert!(
+        a.paths.contains(&named(PathBase::Unknown, "gate.sh", PathRole::Script)),
+        "{:?}",
+        a.paths
+    );
+    let a = shell("bash hooks/*.sh");
+    assert!(a.paths.contains(&run("hooks", PathRole::Tree)), "{:?}", a.paths);
+    assert!(!shell("eval ./x.sh").uncertain.is_empty());
+    assert!(shell("eval ./x.sh").paths.contains(&run("x.sh", PathRole::Program)));
+    let a = shell("$HOOK");
+    assert!(!a.uncertain.is_empty(), "{a:?}");
+    // A command substitution's own command is read too.
+    names("bash $(cat .claude/which)", &[run(".claude/which", PathRole::Argument)]);
+}
+
+#[test]
+fn argument_vectors_are_words_and_templates_are_variables() {
+    let exec = HookCommand::Exec {
+        program: "${CLAUDE_PROJECT_DIR}/hooks/x.sh".into(),
+        args: vec!["my file.sh".into(), "$HOME/y.sh".into()],
+    };
+    let a = analyse_with_templates(&exec, &["${CLAUDE_PROJECT_DIR}".to_owned()]);
+    assert!(a.paths.contains(&named(
+        PathBase::Var("${CLAUDE_PROJECT_DIR}".into()),
+        "hooks/x.sh",
+        PathRole::Program
+    )));
+    assert!(a.paths.contains(&run("my file.sh", PathRole::Argument)), "{:?}", a.paths);
+    assert!(a.paths.contains(&run("$HOME/y.sh", PathRole::Argument)), "{:?}", a.paths);
+    let script = HookCommand::Script { path: "/p/.chrys/hooks/a.py".into(), args: vec![] };
+    assert_eq!(
+        analyse(&script).paths,
+        [named(PathBase::Root, "/p/.chrys/hooks/a.py", PathRole::Script)]
+    );
+}
+
+/// Wrappers that run the rest of the line, as they are written before a command.
+fn wrapper() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("timeout 5".to_owned()),
+        Just("timeout -k 1 10s".to_owned()),
+        Just("exec".to_owned()),
+        Just("env A=b".to_owned()),
+        Just("env -u X".to_owned()),
+        Just("nice -n 5".to_owned()),
+        Just("nohup".to_owned()),
+        Just("command".to_owned()),
+        Just("sudo -u me".to_owned()),
+        Just("stdbuf -o L".to_owned()),
+        Just("X=1".to_owned()),
+        Just("time".to_owned()),
+        Just("setsid".to_owned()),
+    ]
+}
+
+/// Ways to run a script file.
+fn runner(script: &str) -> impl Strategy<Value = String> + use<> {
+    let s = script.to_owned();
+    prop_oneof![
+        Just(format!("./{s}")),
+        Just(format!("bash {s}")),
+        Just(format!("bash -e {s}")),
+        Just(format!("sh -x {s} arg")),
+        Just(format!("python3 -u {s}")),
+        Just(format!("node --no-warnings {s}")),
+        Just(format!("node --require ./pre.js {s}")),
+        Just(format!("uv run {s}")),
+        Just(format!("npx tsx {s}")),
+        Just(format!("./venv/bin/python3 {s}")),
+        Just(format!("\"./{s}\"")),
+        Just(format!("'{s}' --flag")),
+        Just(format!("bash -c './{s}'")),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn the_analysis_never_panics(src in "\\PC{0,160}") {
+        let _ = shell(&src);
+    }
+
+    #[test]
+    fn a_script_in_any_wrapper_or_compound_form_is_found(
+        (dir, name, form) in ("[a-z]{1,6}", "[a-z]{1,8}\\.(sh|py|js|ts)")
+            .prop_flat_map(|(dir, name)| {
+                let form = runner(&format!("{dir}/{name}"));
+                (Just(dir), Just(name), form)
+            }),
+        wrappers in proptest::collection::vec(wrapper(), 0..3),
+        before in prop_oneof![Just(""), Just("echo start; "), Just("true && "), Just("false || "), Just("cat x | ")],
+        after in prop_oneof![Just(""), Just(" ; echo done"), Just(" && git status"), Just(" | tee log"), Just(" &")],
+    ) {
+        let src = format!("{before}{} {form}{after}", wrappers.join(" "));
+        let a = shell(&src);
+        let want = PathBuf::from(format!("{dir}/{name}"));
+        prop_assert!(
+            a.paths.iter().any(|p| p.base == PathBase::RunDir && p.path == want),
+            "`{}` does not name {:?}: {:?}", src, want, a.paths
+        );
+    }
+}

@@ -1,0 +1,57 @@
+//! Where a hook's command looks for the files it names: the directory it runs in and the
+//! directories its format's variables stand for. The registry's script analysis reads it
+//! through [`crate::HookCodec::launch`] to protect the copy of a script that would run.
+
+use std::path::PathBuf;
+
+/// A directory a hook's launch depends on, as its format defines it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum LaunchDir {
+    /// The directory the registry places the source in: the project root for a project
+    /// file, the file's folder otherwise ([`crate::EncodeContext::working_dir`]).
+    Placement,
+    /// The project root the firing belongs to, or the placement outside every project
+    /// (`EncodeContext::project_dir`, falling back to the working directory).
+    Project,
+    /// The session's working directory (the envelope's `cwd`), or the placement without one.
+    Session,
+    /// The user's configuration directory ([`crate::EncodeContext::config_dir`]).
+    Config,
+    /// An absolute directory.
+    Fixed(PathBuf),
+    /// A directory under another one (`${workspace_cwd}/tools`).
+    Under(Box<LaunchDir>, PathBuf),
+    /// A directory the format cannot name before the hook runs.
+    Unknown,
+}
+
+/// Where a hook's command runs and what the variables its format sets for it stand for.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HookLaunch {
+    /// The directory the command runs in: relative paths in the command start there.
+    pub run_dir: LaunchDir,
+    /// Environment variables the format sets for the hook whose values are directories
+    /// (Claude Code's `CLAUDE_PROJECT_DIR`), by name.
+    pub dir_vars: Vec<(String, LaunchDir)>,
+    /// Text the codec substitutes at the start of an argument of an argument vector
+    /// (Claude Code's `${CLAUDE_PROJECT_DIR}` in `args`), and the directory it becomes.
+    pub argv_templates: Vec<(String, LaunchDir)>,
+}
+
+impl Default for HookLaunch {
+    /// Runs in the placement and sets no directory variable.
+    fn default() -> HookLaunch {
+        HookLaunch {
+            run_dir: LaunchDir::Placement,
+            dir_vars: Vec::new(),
+            argv_templates: Vec::new(),
+        }
+    }
+}
+
+impl HookLaunch {
+    /// What the variable `name` stands for, when the format sets it.
+    pub fn var(&self, name: &str) -> Option<&LaunchDir> {
+        self.dir_vars.iter().rev().find(|(n, _)| n == name).map(|(_, d)| d)
+    }
+}
