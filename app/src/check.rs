@@ -4,7 +4,10 @@ pub mod runnable;
 
 use std::path::Path;
 
-use hooks_schema::{HookDefinition, HookDiagnostic, ParseResult, Severity, WireFormat};
+use hooks_schema::{
+    Claim, FormatId, FormatSet, HookDefinition, HookDiagnostic, HookSourceKind, ParseContext,
+    ParseResult, Severity,
+};
 use serde_json::{Value, json};
 
 /// The format to read a file as.
@@ -13,7 +16,7 @@ pub enum FormatChoice {
     /// Decide from the file's name and content.
     Auto,
     /// A fixed format.
-    Fixed(WireFormat),
+    Fixed(FormatId),
 }
 
 /// The result of checking one file.
@@ -21,8 +24,8 @@ pub enum FormatChoice {
 pub struct FileReport {
     /// The file as named on the command line.
     pub path: String,
-    /// The format it was read as.
-    pub format: WireFormat,
+    /// The format it was read as; `None` when no registered format reads it.
+    pub format: Option<FormatId>,
     /// The definitions, when the file parsed.
     pub hooks: Vec<HookDefinition>,
     /// Everything found, errors first in file order.
@@ -39,7 +42,7 @@ impl FileReport {
     pub fn to_json(&self) -> Value {
         json!({
             "path": self.path,
-            "format": self.format.as_str(),
+            "format": self.format.map(FormatId::as_str),
             "ok": self.ok(),
             "hooks": self.hooks.iter().map(|d| crate::serve::render::hook(d, false)).collect::<Vec<_>>(),
             "diagnostics": self.diagnostics.iter().map(|d| json!({
@@ -54,79 +57,76 @@ impl FileReport {
     }
 }
 
-/// Decides a file's format from its name, then from its content.
-pub fn detect_format(path: &Path, bytes: &[u8]) -> WireFormat {
-    let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
-    let in_dir = |d: &str| path.components().any(|c| c.as_os_str() == d);
-    if name.ends_with(".yaml") || name.ends_with(".yml") || in_dir(".chrys") {
-        return WireFormat::Chrys;
-    }
-    if name.starts_with("settings") || name.contains("managed-settings") || in_dir(".claude") {
-        return WireFormat::Claude;
-    }
-    if in_dir(".cursor") {
-        return WireFormat::Cursor;
-    }
-    // By content: Chrys keeps a list of hooks, Cursor a map of camelCase events, Claude a
-    // map of PascalCase events.
-    let text = String::from_utf8_lossy(bytes);
-    match serde_json::from_str::<Value>(text.trim_start_matches('\u{feff}')) {
-        Ok(v) => match v.get("hooks") {
-            Some(Value::Array(_)) => WireFormat::Chrys,
-            Some(Value::Object(m))
-                if m.keys()
-                    .next()
-                    .is_some_and(|k| k.starts_with(|c: char| c.is_ascii_uppercase())) =>
-            {
-                WireFormat::Claude
-            }
-            _ => WireFormat::Cursor,
-        },
-        Err(_) => WireFormat::Cursor,
+/// Decides a file's format from its name (a claim stronger than the fallback), then from
+/// its content.
+pub fn detect_format(formats: &FormatSet, path: &Path, bytes: &[u8]) -> Option<FormatId> {
+    match formats.claim_for_file(path) {
+        Some((claim, f)) if claim > Claim::Fallback => Some(f.id()),
+        _ => formats.format_for_content(bytes).map(|f| f.id()),
     }
 }
 
-/// Parses `bytes` as `format`.
-pub fn parse_as(format: WireFormat, bytes: &[u8], path: &Path) -> ParseResult {
-    match format {
-        WireFormat::Cursor => hooks_format_cursor::parse(bytes, path),
-        WireFormat::Chrys => hooks_format_chrys::parse(bytes, path),
-        WireFormat::Claude => {
-            hooks_format_claude::parse(bytes, path, hooks_format_claude::ClaudeMode::Default)
+/// Parses `bytes` as `format`, as a file named directly (an explicit source) would be.
+pub fn parse_as(formats: &FormatSet, format: FormatId, bytes: &[u8], path: &Path) -> ParseResult {
+    match formats.get(format) {
+        Some(f) => {
+            let kind = HookSourceKind::RUN_DELIVERED.in_format(format);
+            f.parse(bytes, &ParseContext::new(path, kind))
         }
+        None => Err(vec![
+            HookDiagnostic::error(format!("format `{format}` is not registered")).in_file(path),
+        ]),
     }
 }
 
 /// Checks one file already read into memory.
-pub fn check_bytes(display: &str, path: &Path, bytes: &[u8], choice: FormatChoice) -> FileReport {
+pub fn check_bytes(
+    formats: &FormatSet,
+    display: &str,
+    path: &Path,
+    bytes: &[u8],
+    choice: FormatChoice,
+) -> FileReport {
     let format = match choice {
-        FormatChoice::Auto => detect_format(path, bytes),
-        FormatChoice::Fixed(f) => f,
+        FormatChoice::Auto => detect_format(formats, path, bytes),
+        FormatChoice::Fixed(f) => Some(f),
     };
-    let (hooks, mut diagnostics) = if format == WireFormat::Chrys && is_chrys_settings(path) {
-        (Vec::new(), check_chrys_settings(bytes, path))
-    } else {
-        match parse_as(format, bytes, path) {
-            Ok(p) => (p.definitions, p.diagnostics),
-            Err(d) => (Vec::new(), d),
-        }
+    let Some(format) = format else {
+        let d = HookDiagnostic::error("no registered format reads this file").in_file(path);
+        return FileReport {
+            path: display.to_owned(),
+            format: None,
+            hooks: Vec::new(),
+            diagnostics: vec![d],
+        };
     };
+    let (hooks, mut diagnostics) =
+        if format == hooks_format_chrys::FORMAT && is_chrys_settings(path) {
+            (Vec::new(), check_chrys_settings(bytes, path))
+        } else {
+            match parse_as(formats, format, bytes, path) {
+                Ok(p) => (p.definitions, p.diagnostics),
+                Err(d) => (Vec::new(), d),
+            }
+        };
     diagnostics.sort_by_key(|d| (d.severity != Severity::Error, d.line));
-    FileReport { path: display.to_owned(), format, hooks, diagnostics }
+    FileReport { path: display.to_owned(), format: Some(format), hooks, diagnostics }
 }
 
 /// Checks one file already read into memory, then what its enabled hooks would run
 /// ([`runnable::runnable_diagnostics`]: a missing or non-executable script, a program not on
 /// `PATH`, as warnings).
 pub fn check_file(
+    formats: &FormatSet,
     display: &str,
     path: &Path,
     bytes: &[u8],
     choice: FormatChoice,
     ctx: &runnable::RunnableContext,
 ) -> FileReport {
-    let mut report = check_bytes(display, path, bytes, choice);
-    let found = runnable::runnable_diagnostics(report.format, path, &report.hooks, ctx);
+    let mut report = check_bytes(formats, display, path, bytes, choice);
+    let Some(format) = report.format.and_then(|f| formats.get(f)) else { return report };
+    let found = runnable::runnable_diagnostics(&**format, path, &report.hooks, ctx);
     if !found.is_empty() {
         report.diagnostics.extend(found);
         report.diagnostics.sort_by_key(|d| (d.severity != Severity::Error, d.line));

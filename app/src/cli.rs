@@ -48,25 +48,20 @@ pub enum Command {
     Serve(ServeArgs),
 }
 
-/// A hook file format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    /// From the file's name and content.
-    Auto,
-    /// `.cursor/hooks.json`.
-    Cursor,
-    /// Chrys `hooks.yaml`.
-    Chrys,
-    /// Claude Code `settings.json`.
-    Claude,
+/// `auto` and the id of every registered format, for `--format`.
+fn format_names() -> clap::builder::PossibleValuesParser {
+    let formats = crate::formats::workspace_formats();
+    let ids: Vec<&'static str> = formats.iter().map(|f| f.id().as_str()).collect();
+    clap::builder::PossibleValuesParser::new(std::iter::once("auto").chain(ids))
 }
 
 /// `hooks check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The format; `auto` decides from each file's name and content.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub format: FormatArg,
+    /// The format: `auto` decides from each file's name and content; otherwise a format id
+    /// (`cursor`, `chrys`, `claude`).
+    #[arg(long, default_value = "auto", value_parser = format_names())]
+    pub format: String,
     /// Machine-readable output: one JSON object per file, one per line.
     #[arg(long)]
     pub json: bool,

@@ -3,11 +3,11 @@
 use std::io::{IsTerminal, Write};
 
 use anyhow::{Context, Result};
-use hooks_schema::{Severity, WireFormat};
+use hooks_schema::Severity;
 
 use crate::{
     check::{FileReport, FormatChoice, check_file, runnable::RunnableContext},
-    cli::{CheckArgs, Cli, Command, FormatArg},
+    cli::{CheckArgs, Cli, Command},
 };
 
 /// The largest file `hooks check` reads.
@@ -60,11 +60,10 @@ pub fn use_colour(no_color: Option<&std::ffi::OsStr>) -> bool {
 }
 
 fn check(a: &CheckArgs, colour: bool) -> Result<u8> {
-    let choice = match a.format {
-        FormatArg::Auto => FormatChoice::Auto,
-        FormatArg::Cursor => FormatChoice::Fixed(WireFormat::Cursor),
-        FormatArg::Chrys => FormatChoice::Fixed(WireFormat::Chrys),
-        FormatArg::Claude => FormatChoice::Fixed(WireFormat::Claude),
+    let formats = crate::formats::workspace_formats();
+    let choice = match a.format.as_str() {
+        "auto" => FormatChoice::Auto,
+        name => FormatChoice::Fixed(formats.named(name)?.id()),
     };
     let process_cwd = std::env::current_dir().context("cannot read the current directory")?;
     let ctx = RunnableContext::from_env(&hooks_sources::EnvVars::from_process(), process_cwd);
@@ -75,10 +74,10 @@ fn check(a: &CheckArgs, colour: bool) -> Result<u8> {
         // The engine's reader (regular files only, never blocking on a FIFO, bounded while
         // reading), with the check's own, larger limit.
         let report = match hooks_sources::read_capped_to(path, MAX_CHECK_BYTES) {
-            Ok(bytes) => check_file(&display, path, &bytes, choice, &ctx),
+            Ok(bytes) => check_file(&formats, &display, path, &bytes, choice, &ctx),
             Err(e) => FileReport {
                 path: display.clone(),
-                format: WireFormat::Cursor,
+                format: None,
                 hooks: Vec::new(),
                 diagnostics: vec![
                     hooks_schema::HookDiagnostic::error(format!("{e:#}")).in_file(path),
@@ -101,7 +100,13 @@ pub(crate) fn paint(colour: bool, code: &str, text: &str) -> String {
 
 fn render_check(out: &mut impl Write, r: &FileReport, colour: bool) -> Result<()> {
     let status = if r.ok() { paint(colour, "32", "ok") } else { paint(colour, "31", "invalid") };
-    writeln!(out, "{} ({}): {status}, {} hook(s)", r.path, r.format, r.hooks.len())?;
+    writeln!(
+        out,
+        "{} ({}): {status}, {} hook(s)",
+        r.path,
+        r.format.map_or("unknown", hooks_schema::FormatId::as_str),
+        r.hooks.len()
+    )?;
     for h in &r.hooks {
         writeln!(
             out,

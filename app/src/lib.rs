@@ -6,6 +6,7 @@
 pub mod check;
 pub mod cli;
 pub mod commands;
+pub mod formats;
 pub mod runtime;
 pub mod serve;
 pub mod setup;

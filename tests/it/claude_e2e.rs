@@ -9,7 +9,7 @@ use std::{
 
 use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext, FireReport, RunStatus};
 use hooks_format_claude::ClaudeMode;
-use hooks_schema::{Binding, Decision, Envelope, HookEvent, HookSourceKind, ToolCall, ToolKind};
+use hooks_schema::{Binding, Decision, Envelope, HookEvent, ToolCall, ToolKind};
 use serde_json::{Value, json};
 
 use crate::support::{TestDir, project_bindings};
@@ -19,7 +19,7 @@ fn load(dir: &TestDir, settings: &Value, mode: ClaudeMode) -> Vec<Binding> {
     let path = dir.write(".claude/settings.json", &settings.to_string());
     let bytes = std::fs::read(&path).expect("read settings.json");
     let parsed = hooks_format_claude::parse(&bytes, &path, mode).expect("settings parse");
-    project_bindings(HookSourceKind::UserClaudeSettings, &path, dir.path(), parsed.definitions)
+    project_bindings(hooks_format_claude::USER_SETTINGS, &path, dir.path(), parsed.definitions)
 }
 
 fn bash(command: &str) -> Envelope {
@@ -221,7 +221,7 @@ async fn the_same_handler_in_user_and_project_settings_runs_once() {
     )
     .expect("project settings parse");
     bindings.extend(project_bindings(
-        HookSourceKind::ProjectClaudeSettings,
+        hooks_format_claude::PROJECT_SETTINGS,
         &path,
         dir.path(),
         parsed.definitions,

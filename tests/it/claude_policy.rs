@@ -103,8 +103,8 @@ async fn a_users_disable_all_hooks_keeps_a_projects_claude_deny_from_running() {
     rt.pin_for_run().unwrap();
     let report = rt.fire(&shell_call(&s.project.path().join("src"), "rm -rf build")).await;
     assert_ne!(report.verdict.decision, Some(Decision::Deny), "{:?}", report.runs);
-    assert_eq!(ran_from(&report, HookSourceKind::ProjectClaudeSettings), 0);
-    let view = source(&rt, HookSourceKind::ProjectClaudeSettings);
+    assert_eq!(ran_from(&report, hooks_format_claude::PROJECT_SETTINGS), 0);
+    let view = source(&rt, hooks_format_claude::PROJECT_SETTINGS);
     assert!(!view.runs);
     assert_eq!(
         notes(&view),
@@ -125,7 +125,7 @@ async fn a_projects_own_false_overrides_the_users_true() {
     let report = rt.fire(&shell_call(&s.project.path().join("src"), "rm -rf build")).await;
     assert_eq!(report.verdict.decision, Some(Decision::Deny), "{:?}", report.runs);
     assert_eq!(report.verdict.reason.as_deref(), Some("the project says no"));
-    assert!(notes(&source(&rt, HookSourceKind::ProjectClaudeSettings)).is_empty());
+    assert!(notes(&source(&rt, hooks_format_claude::PROJECT_SETTINGS)).is_empty());
 }
 
 #[tokio::test]
@@ -139,16 +139,16 @@ async fn an_edit_to_the_users_settings_switches_the_projects_hooks_off_before_th
         .wait_timeout(Duration::from_secs(10))
         .expect("in time")
         .expect("attached");
-    assert!(notes(&source(&rt, HookSourceKind::UserClaudeSettings)).is_empty());
+    assert!(notes(&source(&rt, hooks_format_claude::USER_SETTINGS)).is_empty());
     let events = rt.subscribe();
     s.home.write(".claude/settings.json", r#"{"disableAllHooks": true}"#);
     wait_until(&rt, &events, |rt| {
-        !notes(&source(rt, HookSourceKind::UserClaudeSettings)).is_empty()
+        !notes(&source(rt, hooks_format_claude::USER_SETTINGS)).is_empty()
     });
     rt.pin_for_run().unwrap();
     let report = rt.fire(&shell_call(s.project.path(), "rm -rf build")).await;
     assert_ne!(report.verdict.decision, Some(Decision::Deny), "{:?}", report.runs);
-    assert_eq!(ran_from(&report, HookSourceKind::ProjectClaudeSettings), 0);
+    assert_eq!(ran_from(&report, hooks_format_claude::PROJECT_SETTINGS), 0);
 }
 
 #[tokio::test]
@@ -168,9 +168,9 @@ async fn a_managed_fragment_with_allow_managed_hooks_only_runs_its_hook_and_not_
     let report = rt.fire(&shell_call(s.project.path(), "rm -rf build")).await;
     assert_eq!(report.verdict.decision, Some(Decision::Deny), "{:?}", report.runs);
     assert_eq!(report.verdict.reason.as_deref(), Some("the administrator says no"));
-    assert_eq!(ran_from(&report, HookSourceKind::ManagedClaudeSettings), 1);
-    assert_eq!(ran_from(&report, HookSourceKind::ProjectClaudeSettings), 0);
-    let project = source(&rt, HookSourceKind::ProjectClaudeSettings);
+    assert_eq!(ran_from(&report, hooks_format_claude::MANAGED_SETTINGS), 1);
+    assert_eq!(ran_from(&report, hooks_format_claude::PROJECT_SETTINGS), 0);
+    let project = source(&rt, hooks_format_claude::PROJECT_SETTINGS);
     assert_eq!(
         notes(&project),
         [format!("disabled by allowManagedHooksOnly in {}", canonical(fragment))]
@@ -179,7 +179,7 @@ async fn a_managed_fragment_with_allow_managed_hooks_only_runs_its_hook_and_not_
         .snapshot()
         .sources()
         .iter()
-        .filter(|v| v.id.kind == HookSourceKind::ManagedClaudeSettings)
+        .filter(|v| v.id.kind == hooks_format_claude::MANAGED_SETTINGS)
         .map(|v| v.id.path.to_string())
         .collect();
     assert_eq!(managed.len(), 2, "the base file and one fragment: {managed:?}");

@@ -29,7 +29,7 @@ use hooks_registry::{LoadStateKind, RegistryHandle, RegistrySnapshot, SourceUpda
 use hooks_schema::{
     AbsPathBuf, Binding, Envelope, ExitInfo, HookCodec, HookCommand, HookDefinition, HookEvent,
     HookSourceId, HookSourceKind, HookVerdict, Invocation, RawOutcome, ToolCall, ToolKind,
-    ToolResult, WireFormat,
+    ToolResult,
 };
 use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs};
 use hooks_watcher::{HookConfigWatcher, WatcherConfig};
@@ -80,8 +80,8 @@ fn tag_of(definition: &HookDefinition) -> String {
 struct TagCodec;
 
 impl HookCodec for TagCodec {
-    fn wire_format(&self) -> WireFormat {
-        WireFormat::Cursor
+    fn wire_format(&self) -> hooks_schema::FormatId {
+        hooks_format_cursor::FORMAT
     }
 
     fn encode(
@@ -89,8 +89,8 @@ impl HookCodec for TagCodec {
         hook: &HookDefinition,
         _: &Envelope,
         _: &hooks_schema::EncodeContext<'_>,
-    ) -> Result<Invocation, String> {
-        Err(tag_of(hook))
+    ) -> Result<Invocation, hooks_schema::EncodeError> {
+        Err(hooks_schema::EncodeError::Refused(tag_of(hook)))
     }
 
     fn decode(&self, _: &HookDefinition, _: &Envelope, outcome: &RawOutcome) -> HookVerdict {
@@ -164,7 +164,7 @@ fn world() -> World {
     let elsewhere = TestDir::new();
     let explicit_file = elsewhere.write("hooks.json", &tagged_file("x-v0", EXPLICIT_HOOKS));
     let explicit = HookSourceId::new(
-        HookSourceKind::RunDelivered,
+        HookSourceKind::RUN_DELIVERED,
         canonicalize(&explicit_file).expect("canonical"),
     );
     let explicit_dir = canonicalize(elsewhere.path()).expect("canonical");
@@ -253,7 +253,7 @@ fn reader(registry: RegistryHandle, root: AbsPathBuf, progress: Arc<Progress>) -
         for (kind, tag) in &expected {
             let texts = got.get(kind).cloned().unwrap_or_default();
             let want =
-                if *kind == HookSourceKind::RunDelivered { EXPLICIT_HOOKS } else { FILE_HOOKS };
+                if *kind == HookSourceKind::RUN_DELIVERED { EXPLICIT_HOOKS } else { FILE_HOOKS };
             assert_eq!(
                 texts,
                 vec![tag.clone(); want],
@@ -262,7 +262,7 @@ fn reader(registry: RegistryHandle, root: AbsPathBuf, progress: Arc<Progress>) -
         }
         // the verdict is checked: announce the versions it was computed against
         for (kind, tag) in &expected {
-            let slot = if *kind == HookSourceKind::RunDelivered {
+            let slot = if *kind == HookSourceKind::RUN_DELIVERED {
                 &progress.explicit
             } else {
                 &progress.file
@@ -374,7 +374,7 @@ fn stress() {
     loop {
         let snapshot = w.registry.snapshot();
         let view =
-            snapshot.sources().iter().find(|s| s.id.kind == HookSourceKind::ProjectCursorFile).map(
+            snapshot.sources().iter().find(|s| s.id.kind == hooks_format_cursor::PROJECT_FILE).map(
                 |s| (s.load_state, s.definitions.iter().map(|d| tag_of(d)).collect::<Vec<_>>()),
             );
         if let Some((LoadStateKind::Loaded, tags)) = &view
@@ -397,7 +397,7 @@ fn stress() {
     let bindings = snapshot.bindings_for(w.root.as_path());
     let file_tags: Vec<String> = bindings
         .iter()
-        .filter(|b| b.source.kind == HookSourceKind::ProjectCursorFile)
+        .filter(|b| b.source.kind == hooks_format_cursor::PROJECT_FILE)
         .map(|b| tag_of(&b.definition))
         .collect();
     assert_eq!(file_tags, parsed.definitions.iter().map(tag_of).collect::<Vec<_>>());

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext, FireReport, RunStatus, SkipReason};
-use hooks_schema::{Binding, Decision, Envelope, HookEvent, HookSourceKind, ToolCall, ToolKind};
+use hooks_schema::{Binding, Decision, Envelope, HookEvent, ToolCall, ToolKind};
 use serde_json::{Value, json};
 
 use crate::support::{TestDir, project_bindings};
@@ -15,7 +15,7 @@ fn load(dir: &TestDir, text: &str) -> Vec<Binding> {
     let bytes = std::fs::read(&path).expect("read hooks.json");
     let parsed = hooks_format_cursor::parse(&bytes, &path).expect("hooks.json parses");
     assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
-    project_bindings(HookSourceKind::ProjectCursorFile, &path, dir.path(), parsed.definitions)
+    project_bindings(hooks_format_cursor::PROJECT_FILE, &path, dir.path(), parsed.definitions)
 }
 
 fn tool(name: &str, kind: ToolKind, args: Value) -> Envelope {

@@ -85,7 +85,7 @@ impl HookDir {
         .to_string();
         let file = self.dir.write(".cursor/hooks.json", &text);
         let parsed = hooks_format_cursor::parse(text.as_bytes(), &file).expect("valid file");
-        self.bind(HookSourceKind::ProjectCursorFile, &file, parsed.definitions)
+        self.bind(hooks_format_cursor::PROJECT_FILE, &file, parsed.definitions)
     }
 
     /// Writes a Claude Code settings file whose `PreToolUse` hook runs `script`.
@@ -102,7 +102,7 @@ impl HookDir {
             hooks_format_claude::ClaudeMode::Default,
         )
         .expect("valid file");
-        self.bind(HookSourceKind::ProjectClaudeSettings, &file, parsed.definitions)
+        self.bind(hooks_format_claude::PROJECT_SETTINGS, &file, parsed.definitions)
     }
 
     /// Writes a Chrys file with one `before_tool_call` hook in `mode` running `script`.
@@ -113,7 +113,7 @@ impl HookDir {
         );
         let file = self.dir.write(".chrys/hooks/hooks.yaml", &text);
         let parsed = hooks_format_chrys::parse(text.as_bytes(), &file).expect("valid file");
-        self.bind(HookSourceKind::ProjectChrysFile, &file, parsed.definitions)
+        self.bind(hooks_format_chrys::PROJECT_FILE, &file, parsed.definitions)
     }
 
     fn bind(
@@ -590,7 +590,7 @@ fn dying_engine_child_entry() {
     let text = fs::read(&file).expect("hooks.json");
     let parsed = hooks_format_cursor::parse(&text, &file).expect("valid");
     let bindings = project_bindings(
-        HookSourceKind::ProjectCursorFile,
+        hooks_format_cursor::PROJECT_FILE,
         &file,
         root.as_path(),
         parsed.definitions,

@@ -139,7 +139,7 @@ impl Repos {
     }
 
     fn assert_good(&self, good: &AbsPathBuf) {
-        let src = self.expect_source(HookSourceKind::ProjectCursorFile, good);
+        let src = self.expect_source(hooks_format_cursor::PROJECT_FILE, good);
         assert_eq!(src.load_state, LoadStateKind::Loaded);
         assert!(src.runs, "{:?}", src.trust);
         let commands = self.commands_in(good);
@@ -352,9 +352,9 @@ fn link_to_fifo_elsewhere(root: &AbsPathBuf, p: &Path) {
 }
 
 fn hostile_files() -> Vec<Hostile> {
-    use HookSourceKind::{
-        ProjectChrysFile as Chrys, ProjectClaudeSettings as Claude, ProjectCursorFile as Cursor,
-    };
+    use hooks_format_chrys::PROJECT_FILE as Chrys;
+    use hooks_format_claude::PROJECT_SETTINGS as Claude;
+    use hooks_format_cursor::PROJECT_FILE as Cursor;
     let h = |name, rel, kind, make, code| Hostile { name, rel, kind, make, code };
     vec![
         h(
@@ -571,7 +571,7 @@ fn a_hook_file_linked_outside_the_repository_is_the_repositorys_source_with_the_
     let link = clear(&root, CURSOR);
     std::os::unix::fs::symlink(&target, &link).expect("symlink");
     repos.add(&root);
-    let src = repos.expect_source(HookSourceKind::ProjectCursorFile, &root);
+    let src = repos.expect_source(hooks_format_cursor::PROJECT_FILE, &root);
     let canonical_target = canonicalize(&target).expect("canonical target");
     assert_eq!(src.id.path, canonical_target, "a symlink and its target are one source");
     assert_eq!(src.load_state, LoadStateKind::Loaded);
@@ -615,12 +615,12 @@ fn a_hook_folder_deleted_and_recreated_while_watched_is_withdrawn_then_loaded_ag
     assert!(repos.commands_in(&root).iter().any(|c| c.contains("./one.sh")));
     let events = repos.watcher.subscribe();
     let cursor = |s: &[hooks_schema::HookSourceId]| {
-        s.iter().any(|id| id.kind == HookSourceKind::ProjectCursorFile)
+        s.iter().any(|id| id.kind == hooks_format_cursor::PROJECT_FILE)
     };
 
     fs::remove_dir_all(root.as_path().join(".cursor")).expect("rm -r .cursor");
     wait_reload(&events, &root, "folder deleted", |s| !cursor(s));
-    assert!(repos.source(HookSourceKind::ProjectCursorFile, &root).is_none());
+    assert!(repos.source(hooks_format_cursor::PROJECT_FILE, &root).is_none());
     assert!(repos.commands_in(&root).is_empty());
     assert_eq!(
         repos.registry.snapshot().project_root_for(root.as_path()),
@@ -681,8 +681,8 @@ fn a_root_deleted_while_watched_is_a_diagnostic_and_the_other_roots_keep_reloadi
             Err(e) => panic!("withdrawn {withdrawn}, diagnosed {diagnosed}: {e}"),
         }
     }
-    assert!(repos.source(HookSourceKind::ProjectCursorFile, &doomed).is_none());
-    assert!(repos.source(HookSourceKind::ProjectChrysFile, &doomed).is_none());
+    assert!(repos.source(hooks_format_cursor::PROJECT_FILE, &doomed).is_none());
+    assert!(repos.source(hooks_format_chrys::PROJECT_FILE, &doomed).is_none());
     assert!(
         repos
             .watcher
@@ -735,21 +735,21 @@ fn unreadable_child_entry() {
         let _ = rel;
         root
     };
-    report("file-denied", CURSOR, HookSourceKind::ProjectCursorFile);
-    report("folder-denied", CURSOR, HookSourceKind::ProjectCursorFile);
-    report("chrys-folder-denied", CHRYS, HookSourceKind::ProjectChrysFile);
+    report("file-denied", CURSOR, hooks_format_cursor::PROJECT_FILE);
+    report("folder-denied", CURSOR, hooks_format_cursor::PROJECT_FILE);
+    report("chrys-folder-denied", CHRYS, hooks_format_chrys::PROJECT_FILE);
     // a valid file made unreadable after it loaded: the last valid parse stays, stale
     let later = canonicalize(&tree.join("later-denied")).expect("canonical");
     use std::os::unix::fs::PermissionsExt;
     fs::set_permissions(later.as_path().join(".cursor"), fs::Permissions::from_mode(0o755))
         .expect("chmod");
     repos.add(&later);
-    let loaded = repos.expect_source(HookSourceKind::ProjectCursorFile, &later);
+    let loaded = repos.expect_source(hooks_format_cursor::PROJECT_FILE, &later);
     assert_eq!(loaded.load_state, LoadStateKind::Loaded);
     fs::set_permissions(later.as_path().join(".cursor"), fs::Permissions::from_mode(0o000))
         .expect("chmod");
     repos.reload(&later);
-    let src = repos.expect_source(HookSourceKind::ProjectCursorFile, &later);
+    let src = repos.expect_source(hooks_format_cursor::PROJECT_FILE, &later);
     println!(
         "RESULT later-denied {} {} {}",
         src.load_state.as_str(),

@@ -8,7 +8,7 @@ use std::{
 };
 
 use hooks_app::runtime::{HookRuntime, RuntimeConfig};
-use hooks_schema::{Decision, HookSourceKind};
+use hooks_schema::Decision;
 use hooks_sources::ManagedDirs;
 use hooks_trust::Surface;
 
@@ -44,7 +44,7 @@ fn fragments(rt: &HookRuntime) -> Vec<PathBuf> {
     rt.snapshot()
         .sources()
         .iter()
-        .filter(|s| s.id.kind == HookSourceKind::ManagedClaudeSettings)
+        .filter(|s| s.id.kind == hooks_format_claude::MANAGED_SETTINGS)
         .map(|s| s.id.path.as_path().to_path_buf())
         .collect()
 }

@@ -7,7 +7,7 @@ use std::{path::PathBuf, time::Duration};
 use hooks_app::runtime::{HookRuntime, RuntimeConfig, RuntimeEffect, RuntimeEvent, WindowId};
 use hooks_guard::{EditApproval, EditContext};
 use hooks_registry::LoadStateKind;
-use hooks_schema::{Decision, Envelope, HookEvent, HookSourceKind};
+use hooks_schema::{Decision, Envelope, HookEvent};
 use hooks_sources::{ExplicitHookSource, ExplicitSourceScope, SourceFormat};
 use hooks_trust::{CommandExecutionPosture as Posture, Surface};
 use hooks_watcher::RootOrigin;
@@ -46,7 +46,7 @@ fn window(rt: &mut HookRuntime, id: u64, posture: Posture) {
 }
 
 fn cursor_source(rt: &HookRuntime) -> hooks_registry::SourceView {
-    source_of(&rt.snapshot(), HookSourceKind::ProjectCursorFile)
+    source_of(&rt.snapshot(), hooks_format_cursor::PROJECT_FILE)
         .expect("the project file is a source")
 }
 
@@ -429,7 +429,7 @@ async fn a_pending_job_of_a_deleted_project_file_never_runs_another_projects_sam
     let _ = add_root(&mut rt, &repo_b, RootOrigin::TerminalNavigation);
     rt.exchange_appended(Envelope::new(HookEvent::SessionStart)).await.unwrap().expect("pin");
     assert!(
-        source_of(&rt.snapshot(), HookSourceKind::ProjectChrysFile).is_some_and(|s| s.runs),
+        source_of(&rt.snapshot(), hooks_format_chrys::PROJECT_FILE).is_some_and(|s| s.runs),
         "repo B's file runs"
     );
     let drained = rt.drain(Duration::from_secs(10)).await;
@@ -519,7 +519,7 @@ fn user_scope_files_are_watched_and_reloaded_like_project_files() {
     config.user_dirs = Some(hooks_sources::UserDirs::under_home(home.path()));
     let mut rt = HookRuntime::new(config);
     let user_source =
-        |rt: &HookRuntime| source_of(&rt.snapshot(), HookSourceKind::UserClaudeSettings);
+        |rt: &HookRuntime| source_of(&rt.snapshot(), hooks_format_claude::USER_SETTINGS);
     let loaded = user_source(&rt).expect("user settings load at start");
     assert!(loaded.runs, "the user's own file is active on every surface");
     assert!(rt.watcher().is_none(), "no repository visited, no watcher");

@@ -9,7 +9,7 @@ use std::{
 };
 
 use hooks_registry::{RegistryHandle, canonicalize};
-use hooks_schema::{AbsPathBuf, HookCommand, HookSourceId, HookSourceKind};
+use hooks_schema::{AbsPathBuf, HookCommand, HookSourceId};
 use hooks_watcher::{HookConfigWatcher, WatcherEvent};
 
 use crate::support::{TestDir, auto_approving_watcher};
@@ -63,7 +63,7 @@ impl Setup {
 
     fn has_source(&self, root: &AbsPathBuf) -> bool {
         let file = root.join(std::path::Path::new(CURSOR)).expect("absolute");
-        let id = HookSourceId::new(HookSourceKind::ProjectCursorFile, file);
+        let id = HookSourceId::new(hooks_format_cursor::PROJECT_FILE, file);
         self.registry.snapshot().source(&id).is_some()
     }
 

@@ -15,27 +15,32 @@ const LAYERS: &[(&str, u8)] = &[
     ("hooks-format-cursor", 1),
     ("hooks-format-chrys", 1),
     ("hooks-format-claude", 1),
-    ("hooks-trust", 2),
-    ("hooks-registry", 3),
-    ("hooks-sources", 4),
-    ("hooks-guard", 4),
-    ("hooks-dispatch", 4),
-    ("hooks-watcher", 5),
-    ("hooks-app", 6),
-    ("hooks-tests", 7),
-    ("xtask", 7),
+    ("hooks-testing", 2),
+    ("hooks-trust", 3),
+    ("hooks-registry", 4),
+    ("hooks-sources", 5),
+    ("hooks-guard", 5),
+    ("hooks-dispatch", 5),
+    ("hooks-watcher", 6),
+    ("hooks-app", 7),
+    ("hooks-tests", 8),
+    ("xtask", 8),
 ];
 
 /// Internal crates a crate may not depend on even though they are lower.
-const FORBIDDEN_INTERNAL: &[(&str, &[&str])] = &[
-    // The dispatcher runs hooks through the codec trait and knows no format.
-    ("hooks-dispatch", &["hooks-format-cursor", "hooks-format-chrys", "hooks-format-claude"]),
-    // Adapters depend on the schema only.
-    ("hooks-format-cursor", &["hooks-format-chrys", "hooks-format-claude"]),
-    ("hooks-format-chrys", &["hooks-format-cursor", "hooks-format-claude"]),
-    ("hooks-format-claude", &["hooks-format-cursor", "hooks-format-chrys"]),
-    ("xtask", &["*"]),
-];
+const FORBIDDEN_INTERNAL: &[(&str, &[&str])] = &[("xtask", &["*"])];
+
+/// The prefix of every format adapter crate's name.
+const FORMAT_PREFIX: &str = "hooks-format-";
+
+/// The engine's core: it knows no format and gets the formats' descriptors from whoever
+/// builds the runtime, so none of these may depend on an adapter crate (normal dependencies;
+/// tests may use real formats). The dispatcher may not even in its tests.
+const CORE: &[&str] =
+    &["hooks-trust", "hooks-registry", "hooks-guard", "hooks-dispatch", "hooks-watcher"];
+
+/// Crates that may only ever be dev-dependencies.
+const DEV_ONLY: &[&str] = &["hooks-testing"];
 
 /// External crates with exactly one set of owners (normal dependencies only).
 const OWNED: &[(&str, &[&str])] = &[
@@ -137,6 +142,20 @@ fn violations(meta: &Value) -> Result<Vec<String>> {
                     v.push(format!("`{from}` must not depend on `{to}`"));
                 }
             }
+            let to_format = to.starts_with(FORMAT_PREFIX);
+            if from.starts_with(FORMAT_PREFIX) && to_format {
+                v.push(format!(
+                    "`{from}` must not depend on `{to}`: adapters never use each other"
+                ));
+            }
+            if to_format && CORE.contains(&from) && (e.normal || from == "hooks-dispatch") {
+                v.push(format!(
+                    "`{from}` is in the engine's core and must not depend on the format crate `{to}`: it gets the formats' descriptors from whoever builds the runtime"
+                ));
+            }
+            if e.normal && DEV_ONLY.contains(&to) {
+                v.push(format!("`{from}` depends on `{to}`, which may only be a dev-dependency"));
+            }
         } else if e.normal {
             for (dep, owners) in OWNED {
                 if *dep == to && !owners.contains(&from) {
@@ -224,6 +243,25 @@ mod tests {
         assert_eq!(v.len(), 2, "{v:?}");
         assert!(v.iter().any(|m| m.contains("only [\"serde\"")));
         assert!(v.iter().any(|m| m.contains("`regex` is in the dependency tree")));
+    }
+
+    #[test]
+    fn the_core_depends_on_no_format_and_test_support_is_dev_only() {
+        let v = violations(&meta(&[
+            ("hooks-registry", "hooks-format-cursor", None),
+            ("hooks-watcher", "hooks-format-chrys", None),
+            ("hooks-registry", "hooks-format-claude", Some("dev")),
+            ("hooks-dispatch", "hooks-format-chrys", Some("dev")),
+            ("hooks-format-claude", "hooks-format-cursor", None),
+            ("hooks-guard", "hooks-testing", None),
+            ("hooks-guard", "hooks-testing", Some("dev")),
+        ]))
+        .unwrap();
+        // Six: the adapter-to-adapter edge also points sideways.
+        assert_eq!(v.len(), 6, "{v:?}");
+        assert!(v.iter().any(|m| m.contains("`hooks-watcher` is in the engine's core")));
+        assert!(v.iter().any(|m| m.contains("adapters never use each other")));
+        assert!(v.iter().any(|m| m.contains("may only be a dev-dependency")));
     }
 
     #[test]

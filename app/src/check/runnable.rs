@@ -8,7 +8,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use hooks_schema::{HookCommand, HookDefinition, HookDiagnostic, WireFormat};
+use hooks_schema::{FormatDescriptor, HookCommand, HookDefinition, HookDiagnostic};
 use hooks_sources::EnvVars;
 
 /// The code of a script (a file a hook names by path) that does not exist.
@@ -50,7 +50,7 @@ struct Place {
 
 /// The warnings about what the enabled definitions of `file` (read as `format`) would run.
 pub fn runnable_diagnostics(
-    format: WireFormat,
+    format: &dyn FormatDescriptor,
     file: &Path,
     hooks: &[HookDefinition],
     ctx: &RunnableContext,
@@ -61,7 +61,7 @@ pub fn runnable_diagnostics(
         .iter()
         .filter(|h| h.enabled)
         .filter_map(|h| {
-            let (code, message) = check_hook(h, &place, ctx)?;
+            let (code, message) = check_hook(h, format.project_dir_vars(), &place, ctx)?;
             let mut d = HookDiagnostic::warning(format!("hook '{}': {message}", h.id))
                 .in_file(file)
                 .with_code(code)
@@ -92,13 +92,13 @@ fn is_home(dir: &Path, ctx: &RunnableContext) -> bool {
 /// home folder, which holds the user's own files); Cursor runs any other file's commands in
 /// that file's folder; Claude Code runs a user or managed file's commands in the session's
 /// folder, and Chrys every command in the session's, neither known here.
-fn place(format: WireFormat, file: &Path, ctx: &RunnableContext) -> Place {
+fn place(format: &dyn FormatDescriptor, file: &Path, ctx: &RunnableContext) -> Place {
     let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let parent = file.parent();
     let in_folder = |dir: &str| parent.and_then(Path::file_name).is_some_and(|n| n == dir);
     let root = parent.and_then(Path::parent).map(Path::to_path_buf);
-    match format {
-        WireFormat::Cursor => {
+    match format.id() {
+        f if f == hooks_format_cursor::FORMAT => {
             let project = if name == "hooks.json" && in_folder(".cursor") {
                 root.filter(|r| !is_home(r, ctx))
             } else {
@@ -109,7 +109,7 @@ fn place(format: WireFormat, file: &Path, ctx: &RunnableContext) -> Place {
                 None => Place { working_dir: parent.map(Path::to_path_buf), project_dir: None },
             }
         }
-        WireFormat::Claude => {
+        f if f == hooks_format_claude::FORMAT => {
             let project = if name.starts_with("settings")
                 && name.ends_with(".json")
                 && in_folder(".claude")
@@ -120,16 +120,7 @@ fn place(format: WireFormat, file: &Path, ctx: &RunnableContext) -> Place {
             };
             Place { working_dir: project.clone(), project_dir: project }
         }
-        WireFormat::Chrys => Place::default(),
-    }
-}
-
-/// The environment variables naming the project root that a format sets for its shell commands.
-fn project_vars(format: WireFormat) -> &'static [&'static str] {
-    match format {
-        WireFormat::Cursor => &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
-        WireFormat::Claude => &["CLAUDE_PROJECT_DIR"],
-        WireFormat::Chrys => &[],
+        _ => Place::default(),
     }
 }
 
@@ -153,14 +144,19 @@ const SHELL_SUBJECT: &str = "the program the command starts";
 /// One finding: its code and message.
 type Finding = (&'static str, String);
 
-fn check_hook(hook: &HookDefinition, place: &Place, ctx: &RunnableContext) -> Option<Finding> {
+fn check_hook(
+    hook: &HookDefinition,
+    project_vars: &[&str],
+    place: &Place,
+    ctx: &RunnableContext,
+) -> Option<Finding> {
     let format = hook.wire_format();
     let lookup = if sets_path(hook) { None } else { ctx.path_var.as_ref() };
     let project = place.project_dir.as_deref().and_then(substitutable);
     match &hook.command {
         HookCommand::Script { path, args } => {
             let script = absolute(path, &ctx.cwd);
-            if format == WireFormat::Chrys {
+            if format == hooks_format_chrys::FORMAT {
                 check_chrys_script(&script, lookup)
             } else {
                 let words: Vec<String> = std::iter::once(script.display().to_string())
@@ -173,7 +169,9 @@ fn check_hook(hook: &HookDefinition, place: &Place, ctx: &RunnableContext) -> Op
             // Claude Code fills in `${CLAUDE_PROJECT_DIR}` in a command's arguments; Chrys fills
             // in nothing. No shell runs, so nothing else is expanded.
             let fill = |w: &str| match (&project, format) {
-                (Some(p), WireFormat::Claude) => w.replace("${CLAUDE_PROJECT_DIR}", p),
+                (Some(p), f) if f == hooks_format_claude::FORMAT => {
+                    w.replace("${CLAUDE_PROJECT_DIR}", p)
+                }
                 _ => w.to_owned(),
             };
             let program = fill(program);
@@ -182,7 +180,7 @@ fn check_hook(hook: &HookDefinition, place: &Place, ctx: &RunnableContext) -> Op
             }
             let words: Vec<String> =
                 std::iter::once(program).chain(args.iter().map(|a| fill(a))).collect();
-            let subject = if format == WireFormat::Chrys {
+            let subject = if format == hooks_format_chrys::FORMAT {
                 "the program in run.argv[0]"
             } else {
                 "the program in command"
@@ -195,12 +193,12 @@ fn check_hook(hook: &HookDefinition, place: &Place, ctx: &RunnableContext) -> Op
                 return None;
             }
             let mut script = script.clone();
-            if let (Some(p), WireFormat::Claude) = (&project, format) {
+            if let (Some(p), true) = (&project, format == hooks_format_claude::FORMAT) {
                 // Claude Code's own substitution, before the shell runs.
                 script = script.replace("${CLAUDE_PROJECT_DIR}", p);
             }
             let vars: Vec<(&str, &str)> = match &project {
-                Some(p) => project_vars(format).iter().map(|v| (*v, p.as_str())).collect(),
+                Some(p) => project_vars.iter().map(|v| (*v, p.as_str())).collect(),
                 None => Vec::new(),
             };
             let words = shell::simple_words(&script, &vars)?;

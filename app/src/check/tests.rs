@@ -6,25 +6,27 @@ use super::*;
 
 #[test]
 fn formats_are_detected_by_name_then_content() {
-    let d = |p: &str, text: &str| detect_format(Path::new(p), text.as_bytes());
-    assert_eq!(d("/r/.chrys/hooks/hooks.json", "{}"), WireFormat::Chrys);
-    assert_eq!(d("/r/x/hooks.yml", ""), WireFormat::Chrys);
-    assert_eq!(d("/r/.claude/settings.local.json", "{}"), WireFormat::Claude);
-    assert_eq!(d("/etc/claude-code/managed-settings.json", "{}"), WireFormat::Claude);
-    assert_eq!(d("/r/.cursor/hooks.json", "{}"), WireFormat::Cursor);
-    assert_eq!(d("/tmp/a.json", r#"{"hooks": [{"id": "x"}]}"#), WireFormat::Chrys);
-    assert_eq!(d("/tmp/a.json", r#"{"hooks": {"PreToolUse": []}}"#), WireFormat::Claude);
+    let formats = crate::formats::workspace_formats();
+    let d = |p: &str, text: &str| detect_format(&formats, Path::new(p), text.as_bytes()).unwrap();
+    assert_eq!(d("/r/.chrys/hooks/hooks.json", "{}"), hooks_format_chrys::FORMAT);
+    assert_eq!(d("/r/x/hooks.yml", ""), hooks_format_chrys::FORMAT);
+    assert_eq!(d("/r/.claude/settings.local.json", "{}"), hooks_format_claude::FORMAT);
+    assert_eq!(d("/etc/claude-code/managed-settings.json", "{}"), hooks_format_claude::FORMAT);
+    assert_eq!(d("/r/.cursor/hooks.json", "{}"), hooks_format_cursor::FORMAT);
+    assert_eq!(d("/tmp/a.json", r#"{"hooks": [{"id": "x"}]}"#), hooks_format_chrys::FORMAT);
+    assert_eq!(d("/tmp/a.json", r#"{"hooks": {"PreToolUse": []}}"#), hooks_format_claude::FORMAT);
     assert_eq!(
         d("/tmp/a.json", r#"{"version": 1, "hooks": {"preToolUse": []}}"#),
-        WireFormat::Cursor
+        hooks_format_cursor::FORMAT
     );
-    assert_eq!(d("/tmp/a.json", "not json"), WireFormat::Cursor);
+    assert_eq!(d("/tmp/a.json", "not json"), hooks_format_cursor::FORMAT);
 }
 
 #[test]
 fn a_valid_cursor_file_lists_its_hooks() {
     let text = r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./x.sh", "timeout": 5, "failClosed": true}]}}"#;
     let r = check_bytes(
+        &crate::formats::workspace_formats(),
         "hooks.json",
         Path::new("/r/.cursor/hooks.json"),
         text.as_bytes(),
@@ -47,13 +49,14 @@ fn a_valid_cursor_file_lists_its_hooks() {
 fn a_chrys_file_reports_chrys_own_first_error() {
     let text = "hooks:\n  - id: a\n    event: session_start\n    run: { type: shell, shell: \"true\" }\n    timeout: 10\n";
     let r = check_bytes(
+        &crate::formats::workspace_formats(),
         "hooks.yaml",
         Path::new("/r/.chrys/hooks/hooks.yaml"),
         text.as_bytes(),
         FormatChoice::Auto,
     );
     assert!(!r.ok());
-    assert_eq!(r.format, WireFormat::Chrys);
+    assert_eq!(r.format, Some(hooks_format_chrys::FORMAT));
     assert!(
         r.diagnostics[0].message.contains("hooks[0]: unknown keys: ['timeout']"),
         "{:?}",
@@ -66,10 +69,11 @@ fn a_chrys_file_reports_chrys_own_first_error() {
 fn errors_come_first_and_carry_lines() {
     let text = "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"command\": \"a\", \"bogus\": 1}, {\"command\": \"b\", \"timeout\": 0}]}}";
     let r = check_bytes(
+        &crate::formats::workspace_formats(),
         "h",
         Path::new("/r/.cursor/hooks.json"),
         text.as_bytes(),
-        FormatChoice::Fixed(WireFormat::Cursor),
+        FormatChoice::Fixed(hooks_format_cursor::FORMAT),
     );
     assert!(!r.ok());
     assert!(r.diagnostics[0].is_error(), "{:?}", r.diagnostics);
@@ -81,6 +85,7 @@ fn errors_come_first_and_carry_lines() {
 fn a_chrys_settings_file_is_checked_for_the_project_hooks_setting() {
     let check = |text: &str| {
         check_bytes(
+            &crate::formats::workspace_formats(),
             "settings.yaml",
             Path::new("/home/u/.chrys/settings.yaml"),
             text.as_bytes(),
@@ -89,7 +94,7 @@ fn a_chrys_settings_file_is_checked_for_the_project_hooks_setting() {
     };
     let r = check("ui: {theme: dark}\nproject:\n  hooks_enabled: yes\n");
     assert!(r.ok(), "{:?}", r.diagnostics);
-    assert_eq!(r.format, WireFormat::Chrys);
+    assert_eq!(r.format, Some(hooks_format_chrys::FORMAT));
     assert!(r.hooks.is_empty());
     let [d] = r.diagnostics.as_slice() else { panic!("{:?}", r.diagnostics) };
     assert_eq!(d.severity, Severity::Info);
@@ -114,6 +119,7 @@ fn a_chrys_settings_file_is_checked_for_the_project_hooks_setting() {
 
     // A hooks file is still a hooks file.
     let r = check_bytes(
+        &crate::formats::workspace_formats(),
         "hooks.yaml",
         Path::new("/home/u/.chrys/hooks/hooks.yaml"),
         b"project: {hooks_enabled: true}\n",

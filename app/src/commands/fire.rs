@@ -10,19 +10,13 @@ use serde_json::{Value, json};
 
 use crate::{cli::FireArgs, runtime::FireHandle, serve::render, setup};
 
-/// The canonical event a name means: a canonical name, or a Cursor, Claude Code or Chrys
-/// native name.
+/// The canonical event a name means: a canonical name, or a native name of a registered
+/// format (the first, in registration order, that maps it).
 pub fn parse_event(name: &str) -> Result<HookEvent> {
     if let Ok(e) = name.parse::<HookEvent>() {
         return Ok(e);
     }
-    if let Some(e) = hooks_format_cursor::canonical_event(name) {
-        return Ok(e);
-    }
-    if let Some(e) = hooks_format_claude::NativeEvent::from_name(name) {
-        return Ok(e.canonical());
-    }
-    if let Some(e) = hooks_format_chrys::canonical_event(name) {
+    if let Some(e) = crate::formats::workspace_formats().canonical_event(name) {
         return Ok(e);
     }
     let names: Vec<&str> = HookEvent::ALL.iter().map(|e| e.as_str()).collect();
@@ -211,7 +205,7 @@ pub fn explain(snap: &RegistrySnapshot, envelope: &Envelope) -> Value {
             // The inventory's names (`kind`, `path`, `load_state`, `trust`, `runs`, `roots`,
             // `diagnostics`), with the hooks of this event and whether they match.
             json!({
-                "kind": s.id.kind.as_str(),
+                "kind": s.id.kind.name(),
                 "path": s.id.path.as_path(),
                 "load_state": s.load_state.as_str(),
                 "trust": render::trust(&s.trust),

@@ -28,7 +28,7 @@ pub fn run(a: &GuardArgs, colour: bool) -> Result<u8> {
                     json!({
                         "protected": h.protected.as_path(),
                         "source": h.source.path.as_path(),
-                        "source_kind": h.source.kind.as_str(),
+                        "source_kind": h.source.kind.name(),
                         "role": h.role.as_str(),
                         "why": h.why.as_str(),
                         "message": h.to_string(),

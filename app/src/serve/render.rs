@@ -47,13 +47,13 @@ impl<'a, T, V: Serialize> Serialize for Each<'a, T, V> {
 /// A source id as it is rendered: `{kind, path}`.
 #[derive(Serialize)]
 pub struct SourceIdView<'a> {
-    kind: &'static str,
+    kind: String,
     path: &'a Path,
 }
 
 /// A source id: `{kind, path}`.
 pub fn source_id(id: &HookSourceId) -> SourceIdView<'_> {
-    SourceIdView { kind: id.kind.as_str(), path: id.path.as_path() }
+    SourceIdView { kind: id.kind.name(), path: id.path.as_path() }
 }
 
 /// A provenance as it is rendered: `{hook_id, source, line}`.
@@ -371,7 +371,7 @@ pub fn trust(t: &TrustDecision) -> Value {
 
 fn source(s: &SourceView, reveal: bool) -> Value {
     json!({
-        "kind": s.id.kind.as_str(),
+        "kind": s.id.kind.name(),
         "path": s.id.path.as_path(),
         "load_state": s.load_state.as_str(),
         "trust": trust(&s.trust),

@@ -29,9 +29,9 @@ use std::{
 
 use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext, JobState, Outbox, OutboxJob};
 use hooks_schema::{
-    AbsPathBuf, Binding, Decision, Delivery, EncodeContext, Envelope, ExecutionMode, HookCodec,
-    HookCommand, HookDefinition, HookEvent, HookId, HookSourceId, HookSourceKind, HookVerdict,
-    Invocation, Matcher, OnFailure, Program, RawOutcome, ToolCall, ToolKind, WireFormat,
+    AbsPathBuf, Binding, Decision, Delivery, EncodeContext, EncodeError, Envelope, ExecutionMode,
+    FormatId, HookCodec, HookCommand, HookDefinition, HookEvent, HookId, HookSourceId, HookVerdict,
+    Invocation, Matcher, OnFailure, Program, RawOutcome, ToolCall, ToolKind,
 };
 use serde_json::{Map, Value, json};
 
@@ -40,8 +40,8 @@ use serde_json::{Map, Value, json};
 struct BenchCodec;
 
 impl HookCodec for BenchCodec {
-    fn wire_format(&self) -> WireFormat {
-        WireFormat::Cursor
+    fn wire_format(&self) -> FormatId {
+        FormatId::new("bench")
     }
 
     fn encode(
@@ -49,9 +49,9 @@ impl HookCodec for BenchCodec {
         hook: &HookDefinition,
         envelope: &Envelope,
         _: &EncodeContext<'_>,
-    ) -> Result<Invocation, String> {
+    ) -> Result<Invocation, EncodeError> {
         let HookCommand::Exec { program, args } = &hook.command else {
-            return Err("the bench codec runs programs only".to_owned());
+            return Err(EncodeError::Refused("the bench codec runs programs only".to_owned()));
         };
         let mut argv = Vec::with_capacity(1 + args.len());
         argv.push(program.clone());
@@ -61,7 +61,7 @@ impl HookCodec for BenchCodec {
             cwd: None,
             env_remove: Vec::new(),
             env: Vec::new(),
-            stdin: serde_json::to_vec(envelope).map_err(|e| e.to_string())?,
+            stdin: serde_json::to_vec(envelope).map_err(|e| EncodeError::Payload(e.to_string()))?,
             files: Vec::new(),
             timeout: hook.timeout,
         })
@@ -109,7 +109,7 @@ fn binding(id: &str, event: HookEvent, argv: &[&str]) -> Binding {
     };
     Binding {
         source: HookSourceId::new(
-            HookSourceKind::ProjectCursorFile,
+            hooks_testing::kinds::PROJECT_CURSOR_FILE,
             AbsPathBuf::new(PathBuf::from("/bench/hooks.json")).expect("absolute"),
         ),
         definition: Arc::new(def),

@@ -2,7 +2,7 @@
 
 use std::{path::PathBuf, sync::OnceLock, time::Duration};
 
-use hooks_schema::{HookId, HookSourceId, WireFormat};
+use hooks_schema::{FormatId, HookId, HookSourceId};
 
 use crate::contain::Containment;
 
@@ -33,7 +33,7 @@ pub struct DispatchConfig {
     /// Formats whose hooks may run concurrently on gated events (their own semantics run
     /// hooks in parallel). The fold stays in binding order. Empty by default: gated events
     /// run their blocking hooks one after the other, each seeing earlier rewrites.
-    pub parallel_gated_formats: Vec<WireFormat>,
+    pub parallel_gated_formats: Vec<FormatId>,
     /// How long a pending outbox job must have waited since its last start before
     /// `recover_outbox` retries it.
     pub outbox_retry_age: Duration,

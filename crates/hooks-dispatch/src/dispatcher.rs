@@ -10,7 +10,7 @@ use std::{
 
 use hooks_schema::{
     Binding, ChainFold, Decision, Delivery, EncodeContext, Envelope, EventClass, ExecutionMode,
-    FoldedVerdict, HookCommand, HookVerdict, Provenance, RawOutcome, SpawnFailureKind, WireFormat,
+    FoldedVerdict, HookCommand, HookVerdict, Provenance, RawOutcome, SpawnFailureKind,
 };
 use tokio::{sync::Semaphore, task::JoinHandle};
 
@@ -58,7 +58,7 @@ impl FireContext {
 /// The commands of formats that run a command once per firing, as they are started.
 #[derive(Default)]
 struct RunOnce<'a> {
-    started: Vec<(WireFormat, &'a HookCommand)>,
+    started: Vec<(hooks_schema::FormatId, &'a HookCommand)>,
 }
 
 impl<'a> RunOnce<'a> {
@@ -642,7 +642,7 @@ async fn execute(inner: &Inner, b: &Binding, env: &Envelope, ctx: &FireContext) 
     let ectx = ctx.encode_context(b);
     let mut queued = Duration::ZERO;
     let outcome = match def.codec.encode(def, env, &ectx) {
-        Err(msg) => not_started(SpawnFailureKind::EncodeFailed, msg),
+        Err(e) => not_started(SpawnFailureKind::EncodeFailed, e.to_string()),
         Ok(inv) => {
             let t0 = Instant::now();
             let _permit = inner.slots.acquire().await.ok();

@@ -17,7 +17,7 @@ use std::{
     time::{SystemTime, UNIX_EPOCH},
 };
 
-use hooks_schema::{Binding, Envelope, HookEvent, HookId, HookSourceId, RawOutcome};
+use hooks_schema::{Binding, Envelope, HookEvent, HookId, RawOutcome, SourceKey};
 use serde::{Deserialize, Serialize};
 
 use crate::{DispatchError, files::ensure_private_dir};
@@ -53,8 +53,8 @@ pub struct OutboxJob {
     /// The hook.
     pub hook_id: HookId,
     /// The source file and kind the hook came from, so same-id hooks of two files stay
-    /// distinguishable.
-    pub source: HookSourceId,
+    /// distinguishable (the kind by name, as it is stored).
+    pub source: SourceKey,
     /// The event.
     pub event: HookEvent,
     /// The envelope as the hook was to see it (after rewrites).
@@ -88,7 +88,7 @@ impl OutboxJob {
         OutboxJob {
             job_id: job_id(),
             hook_id: binding.definition.id.clone(),
-            source: binding.source.clone(),
+            source: binding.source.key(),
             event: binding.definition.event,
             envelope: envelope.clone(),
             created_at_ms: now_ms(),
@@ -104,7 +104,7 @@ impl OutboxJob {
 
     /// Whether `binding` is the hook this job was recorded for (same id, same source).
     pub fn is_for(&self, binding: &Binding) -> bool {
-        binding.definition.id == self.hook_id && binding.source == self.source
+        binding.definition.id == self.hook_id && self.source.names(&binding.source)
     }
 }
 

@@ -13,9 +13,9 @@ use std::{
 };
 
 use hooks_schema::{
-    ArgRewrite, Decision, EncodeContext, Envelope, ExecutionMode, ExitInfo, HookCodec, HookCommand,
-    HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, OnFailure, Program,
-    ProvidedFile, ProvidedFileRole, RawOutcome, WireFormat,
+    ArgRewrite, Decision, EncodeContext, EncodeError, Envelope, ExecutionMode, ExitInfo, FormatId,
+    HookCodec, HookCommand, HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir,
+    OnFailure, Program, ProvidedFile, ProvidedFileRole, RawOutcome,
 };
 use serde_json::{Map, Value};
 
@@ -86,8 +86,8 @@ fn template_dir(text: &str) -> LaunchDir {
 }
 
 impl HookCodec for ChrysCodec {
-    fn wire_format(&self) -> WireFormat {
-        WireFormat::Chrys
+    fn wire_format(&self) -> FormatId {
+        crate::FORMAT
     }
 
     /// Chrys runs a hook in `run.cwd` (templates expanded) or in the session's directory
@@ -109,8 +109,8 @@ impl HookCodec for ChrysCodec {
         hook: &HookDefinition,
         envelope: &Envelope,
         ctx: &EncodeContext<'_>,
-    ) -> Result<Invocation, String> {
-        let payload = payload(hook, envelope, ctx)?;
+    ) -> Result<Invocation, EncodeError> {
+        let payload = payload(hook, envelope, ctx).map_err(EncodeError::Payload)?;
         let workspace_cwd = payload_cwd(envelope, ctx);
         let session_id = envelope.session_id.clone().unwrap_or_default();
         let profile = envelope.profile.clone().unwrap_or_default();

@@ -5,6 +5,8 @@
 //!   (`specs/formats/chrys.md` lists the rules and the few deliberate deviations).
 //! - [`ChrysCodec`] encodes an envelope as Chrys's payload file and decodes the result file.
 //! - [`merge`] holds the pure rules for combining the project and the global file.
+//! - [`ChrysFormat`] ([`descriptor`]) is the format's descriptor: its hooks folders and the
+//!   user's settings document, its events and its codec, for the engine's core.
 //! - [`parse_user_settings`] reads the user's opt-in to project hooks
 //!   (`project.hooks_enabled`) from the bytes of their `settings.yaml`.
 //!
@@ -12,6 +14,7 @@
 #![warn(missing_docs)]
 
 mod codec;
+mod descriptor;
 mod error;
 mod json;
 mod load;
@@ -32,13 +35,16 @@ use std::{
 
 use hooks_schema::{
     Delivery, ExecutionMode, HookCommand, HookDefinition, HookDiagnostic, HookEvent, HookId,
-    OnFailure, ParseResult, ParsedSource,
+    OnFailure, ParseResult, ParsedSource, RunSettings, SourcePolicy,
 };
 use serde_json::{Map, Value};
 
 pub use crate::{
     codec::{
         ChrysCodec, PAYLOAD_FILE_ENV, RESULT_FILE_CAP, RESULT_FILE_ENV, interpreter_candidates,
+    },
+    descriptor::{
+        ChrysFormat, FILE, FORMAT, PROJECT_FILE, SETTINGS, USER_FILE, USER_SETTINGS, descriptor,
     },
     error::ChrysError,
     load::{NATIVE_EVENTS, TOOL_KINDS},
@@ -109,6 +115,22 @@ pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
     }
 }
 
+/// The typed form of the `settings:` a file sets explicitly (validated by the loader), which
+/// the engine merges per field, the project's over the global file's.
+fn run_settings(explicit: &Map<String, Value>) -> RunSettings {
+    let count =
+        |k: &str| explicit.get(k).and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok());
+    let secs = |k: &str| {
+        explicit.get(k).and_then(Value::as_f64).and_then(|s| Duration::try_from_secs_f64(s).ok())
+    };
+    RunSettings {
+        max_parallel: count("max_parallel_hooks"),
+        shutdown_grace: secs("shutdown_grace_seconds"),
+        outbox_max_retries: count("outbox_max_retries"),
+        outbox_retry_age: secs("outbox_retry_age_seconds"),
+    }
+}
+
 fn warning_diagnostic(w: LoadWarning, path: &Path) -> HookDiagnostic {
     let mut d = HookDiagnostic::warning(w.message).in_file(path).with_code(w.code);
     if let Some(id) = w.hook_id {
@@ -155,7 +177,8 @@ fn load_file(
     };
     let spec = load::validate(root.as_ref(), warnings)
         .map_err(|e| (ChrysError::Config { message: e.message, entry: e.entry }, e.mark))?;
-    let mut out = ParsedSource { settings: spec.settings, ..ParsedSource::default() };
+    let policy = SourcePolicy { run: run_settings(&spec.settings), ..SourcePolicy::default() };
+    let mut out = ParsedSource { settings: spec.settings, policy, ..ParsedSource::default() };
     out.diagnostics.extend(warnings.drain(..).map(|w| warning_diagnostic(w, path)));
     let base = path.parent().unwrap_or(Path::new(""));
     for (i, hook) in spec.hooks.into_iter().enumerate() {

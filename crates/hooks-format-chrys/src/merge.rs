@@ -168,7 +168,7 @@ pub fn duplicate_id_warnings(
 
 /// Which layer a Chrys source is: `"project"` for a project file, `"global"` otherwise.
 pub fn hook_source_label(kind: HookSourceKind) -> &'static str {
-    if kind == HookSourceKind::ProjectChrysFile { "project" } else { "global" }
+    if kind == crate::PROJECT_FILE { "project" } else { "global" }
 }
 
 /// What a durable outbox job must record so recovery finds the same hook again, even when

@@ -9,9 +9,9 @@
 use std::path::Path;
 
 use hooks_schema::{
-    ArgRewrite, Decision, EncodeContext, Envelope, ExecutionMode, ExitInfo, HookCodec, HookCommand,
-    HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, OnFailure, Program, RawOutcome,
-    ToolKind, WireFormat,
+    ArgRewrite, Decision, EncodeContext, EncodeError, Envelope, ExecutionMode, ExitInfo, FormatId,
+    HookCodec, HookCommand, HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir,
+    OnFailure, Program, RawOutcome, ToolKind,
 };
 use serde_json::{Map, Value};
 
@@ -48,8 +48,8 @@ impl FailClosedCodec {
 }
 
 impl HookCodec for FailClosedCodec {
-    fn wire_format(&self) -> WireFormat {
-        WireFormat::Claude
+    fn wire_format(&self) -> FormatId {
+        crate::FORMAT
     }
 
     fn encode(
@@ -57,8 +57,8 @@ impl HookCodec for FailClosedCodec {
         _: &HookDefinition,
         _: &Envelope,
         _: &EncodeContext<'_>,
-    ) -> Result<Invocation, String> {
-        Err(self.reason.clone())
+    ) -> Result<Invocation, EncodeError> {
+        Err(EncodeError::Refused(self.reason.clone()))
     }
 
     fn decode(&self, _: &HookDefinition, _: &Envelope, _: &RawOutcome) -> HookVerdict {
@@ -241,8 +241,8 @@ pub fn payload(
 }
 
 impl HookCodec for ClaudeCodec {
-    fn wire_format(&self) -> WireFormat {
-        WireFormat::Claude
+    fn wire_format(&self) -> FormatId {
+        crate::FORMAT
     }
 
     /// "If you define the same handler in more than one settings file, it runs once";
@@ -277,18 +277,17 @@ impl HookCodec for ClaudeCodec {
         hook: &HookDefinition,
         envelope: &Envelope,
         ctx: &EncodeContext<'_>,
-    ) -> Result<Invocation, String> {
-        let native = native_of(hook)
-            .ok_or_else(|| format!("`{}` is not a Claude Code event", hook.native_event))?;
+    ) -> Result<Invocation, EncodeError> {
+        let native = native_of(hook).ok_or_else(|| EncodeError::UnknownEvent {
+            agent: "Claude Code",
+            native: hook.native_event.clone(),
+        })?;
         if envelope.event != hook.event {
-            return Err(format!(
-                "the envelope is for `{}` but the hook is for `{}`",
-                envelope.event, hook.event
-            ));
+            return Err(EncodeError::EventMismatch { envelope: envelope.event, hook: hook.event });
         }
-        let body = payload(native, envelope, ctx)?;
-        let stdin =
-            serde_json::to_vec(&body).map_err(|e| format!("cannot encode the hook input: {e}"))?;
+        let body = payload(native, envelope, ctx).map_err(EncodeError::Payload)?;
+        let stdin = serde_json::to_vec(&body)
+            .map_err(|e| EncodeError::Payload(format!("cannot encode the hook input: {e}")))?;
         let project_dir: &Path = ctx.project_dir.unwrap_or(ctx.working_dir);
         let pd = project_dir.display().to_string();
         // Exec-form words are substituted as plain strings: no shell ever parses them.

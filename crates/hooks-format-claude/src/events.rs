@@ -105,7 +105,7 @@ impl NativeEvent {
     ];
 
     /// The native name.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             NativeEvent::PreToolUse => "PreToolUse",
             NativeEvent::PostToolUse => "PostToolUse",
@@ -130,7 +130,7 @@ impl NativeEvent {
     }
 
     /// The canonical event.
-    pub fn canonical(self) -> HookEvent {
+    pub const fn canonical(self) -> HookEvent {
         match self {
             NativeEvent::PreToolUse => HookEvent::PreToolUse,
             NativeEvent::PostToolUse => HookEvent::PostToolUse,

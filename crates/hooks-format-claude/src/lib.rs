@@ -11,6 +11,8 @@
 //!   credential-looking keys, invalid matchers and oversized sections are violations that
 //!   make the source fail closed ([`FailClosedCodec`]); failures of its hooks deny, an
 //!   `allow` carries no weight and rewrites are ignored.
+//! - [`ClaudeFormat`] ([`descriptor`]) is the format's descriptor: where Claude Code's
+//!   settings files live, its events and its codec, for the engine's core.
 //! - [`inventory`] and [`InventoryEntry`] give a redacted listing with [`fingerprint`]s.
 //!
 //! The design and every deliberate difference from Claude Code are in
@@ -18,6 +20,7 @@
 #![warn(missing_docs)]
 
 mod codec;
+mod descriptor;
 mod events;
 mod inventory;
 mod json;
@@ -27,6 +30,10 @@ mod problem;
 
 pub use crate::{
     codec::{ClaudeCodec, FailClosedCodec, MAX_TEXT_CHARS, PROJECT_DIR_VAR, payload},
+    descriptor::{
+        ClaudeFormat, FORMAT, LOCAL_SETTINGS, MANAGED_FRAGMENT_DIR, MANAGED_SETTINGS,
+        PROJECT_LOCAL_SETTINGS, PROJECT_SETTINGS, SETTINGS, USER_SETTINGS, descriptor,
+    },
     events::{GAP_EVENTS, NativeEvent},
     inventory::{InventoryEntry, Reveal, entries, fingerprint, inventory},
     matcher::{MAX_MATCHER_LEN, MatcherError, claude_tool_name},

@@ -7,7 +7,8 @@ use std::{collections::BTreeSet, path::Path, sync::Arc, time::Duration};
 
 use hooks_schema::{
     Delivery, ExecutionMode, HookCommand, HookDefinition, HookDiagnostic, HookEvent, HookId,
-    Matcher, OnFailure, ParseResult, ParsedSource, Severity,
+    Matcher, OnFailure, ParseResult, ParsedSource, PolicySwitch, Severity, SourcePolicy,
+    SwitchRule,
 };
 use serde_json::{Map, Value};
 
@@ -140,11 +141,32 @@ pub(crate) fn finish(reading: Reading, path: &Path, mode: ClaudeMode) -> ParseRe
     if reading.unreadable {
         return Err(reading.diagnostics);
     }
+    let policy = policy_of(&reading.settings);
     Ok(ParsedSource {
         definitions: reading.definitions,
         diagnostics: reading.diagnostics,
         settings: reading.settings,
+        policy,
     })
+}
+
+/// The typed policy of the two keys that decide which Claude Code hooks run:
+/// `disableAllHooks: true` switches hooks off ([`SwitchRule::Hooks`], resolved by precedence),
+/// `allowManagedHooksOnly: true` lets only managed sources run ([`SwitchRule::ManagedOnly`],
+/// honoured in managed settings only).
+pub(crate) fn policy_of(settings: &Map<String, Value>) -> SourcePolicy {
+    let mut switches = Vec::new();
+    if let Some(v) = settings.get(DISABLE_ALL_HOOKS).and_then(Value::as_bool) {
+        switches.push(PolicySwitch { key: DISABLE_ALL_HOOKS, rule: SwitchRule::Hooks, on: !v });
+    }
+    if let Some(v) = settings.get(ALLOW_MANAGED_HOOKS_ONLY).and_then(Value::as_bool) {
+        switches.push(PolicySwitch {
+            key: ALLOW_MANAGED_HOOKS_ONLY,
+            rule: SwitchRule::ManagedOnly,
+            on: v,
+        });
+    }
+    SourcePolicy { switches, ..SourcePolicy::default() }
 }
 
 /// Turns a violated strict source into one deny definition per gated event it covers.
@@ -216,7 +238,7 @@ fn fail_closed(reading: Reading, path: &Path) -> ParsedSource {
     // A source that fails closed has no say in which hooks run: its `disableAllHooks` and
     // `allowManagedHooksOnly` are not passed on, so breaking the contract cannot switch its
     // own denials (or anyone else's hooks) off.
-    ParsedSource { definitions, diagnostics, settings: Map::new() }
+    ParsedSource { definitions, diagnostics, ..ParsedSource::default() }
 }
 
 /// Reads a document without applying the mode's final policy.

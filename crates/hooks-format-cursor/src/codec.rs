@@ -1,8 +1,8 @@
 //! [`CursorCodec`]: Cursor's hook protocol (JSON on stdin, exit code and JSON on stdout).
 
 use hooks_schema::{
-    EncodeContext, Envelope, HookCodec, HookDefinition, HookLaunch, HookVerdict, Invocation,
-    LaunchDir, RawOutcome, WireFormat,
+    EncodeContext, EncodeError, Envelope, FormatId, HookCodec, HookDefinition, HookLaunch,
+    HookVerdict, Invocation, LaunchDir, RawOutcome,
 };
 
 /// Cursor's hook protocol. Pure: it builds invocations and reads outcomes, it runs nothing.
@@ -10,8 +10,8 @@ use hooks_schema::{
 pub struct CursorCodec;
 
 impl HookCodec for CursorCodec {
-    fn wire_format(&self) -> WireFormat {
-        WireFormat::Cursor
+    fn wire_format(&self) -> FormatId {
+        crate::FORMAT
     }
 
     fn encode(
@@ -19,8 +19,8 @@ impl HookCodec for CursorCodec {
         hook: &HookDefinition,
         envelope: &Envelope,
         ctx: &EncodeContext<'_>,
-    ) -> Result<Invocation, String> {
-        crate::encode::encode(hook, envelope, ctx).map_err(|e| e.to_string())
+    ) -> Result<Invocation, EncodeError> {
+        crate::encode::encode(hook, envelope, ctx).map_err(EncodeError::adapter)
     }
 
     fn decode(

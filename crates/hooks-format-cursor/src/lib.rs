@@ -7,6 +7,8 @@
 //!   into a verdict by Cursor's exit-code and output rules.
 //! - [`tool_type`] names a canonical tool call the way Cursor's matchers see it.
 //! - [`render`] writes definitions back as a Cursor file.
+//! - [`CursorFormat`] ([`descriptor`]) is the format's descriptor: where Cursor's files live,
+//!   its events and its codec, for the engine's core.
 //!
 //! `specs/formats/cursor.md` documents the mapping, the defaults and every deliberate
 //! difference from Cursor.
@@ -16,6 +18,7 @@ use std::time::Duration;
 
 mod codec;
 mod decode;
+mod descriptor;
 mod encode;
 mod error;
 mod events;
@@ -27,6 +30,7 @@ mod tool_type;
 
 pub use crate::{
     codec::CursorCodec,
+    descriptor::{CursorFormat, FILE, FORMAT, MANAGED_FILE, PROJECT_FILE, USER_FILE, descriptor},
     error::CursorError,
     matcher::MAX_MATCHER_LEN,
     parse::parse,

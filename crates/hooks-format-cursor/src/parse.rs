@@ -159,11 +159,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
                 "no_hooks",
                 None,
             );
-            return Ok(ParsedSource {
-                definitions: Vec::new(),
-                diagnostics: cx.diagnostics,
-                settings: Map::new(),
-            });
+            return Ok(ParsedSource { diagnostics: cx.diagnostics, ..ParsedSource::default() });
         }
         Some(Value::Object(h)) => h,
         Some(other) => {
@@ -212,7 +208,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
     let mut diagnostics = cx.diagnostics;
     // In file order (stable, so findings at one position keep the order they were made in).
     diagnostics.sort_by_key(|d| (d.line, d.column));
-    Ok(ParsedSource { definitions, diagnostics, settings: Map::new() })
+    Ok(ParsedSource { definitions, diagnostics, ..ParsedSource::default() })
 }
 
 fn key(k: &str) -> Seg {

@@ -13,7 +13,7 @@ use std::{
 };
 
 use hooks_guard::{ProtectedEntry, ProtectedRole, ProtectedSet};
-use hooks_schema::{AbsPathBuf, HookSourceId, HookSourceKind};
+use hooks_schema::{AbsPathBuf, HookSourceId};
 
 /// Projects in the tree; each has one hook file and `SCRIPTS_PER_PROJECT` scripts.
 const PROJECTS: usize = 10;
@@ -80,7 +80,8 @@ fn main() {
         let hook_file = project.join(".cursor/hooks.json");
         fs::write(&hook_file, "{}").expect("write");
         fs::write(project.join("src/main.rs"), "fn main() {}\n").expect("write");
-        let source = HookSourceId::new(HookSourceKind::ProjectCursorFile, abs(hook_file.clone()));
+        let source =
+            HookSourceId::new(hooks_testing::kinds::PROJECT_CURSOR_FILE, abs(hook_file.clone()));
         entries.push(ProtectedEntry {
             path: abs(hook_file),
             source: source.clone(),

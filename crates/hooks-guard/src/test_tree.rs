@@ -5,15 +5,10 @@ use std::{
     fs,
     path::{Path, PathBuf},
     sync::Arc,
-    time::Duration,
 };
 
 use hooks_registry::{HookRegistry, RegistrySnapshot, SourceUpdate};
-use hooks_schema::{
-    AbsPathBuf, Delivery, EncodeContext, Envelope, ExecutionMode, HookCodec, HookCommand,
-    HookDefinition, HookEvent, HookId, HookSourceId, HookSourceKind, HookVerdict, Invocation,
-    Matcher, OnFailure, ParsedSource, RawOutcome, TrustDecision, WireFormat,
-};
+use hooks_schema::{AbsPathBuf, HookDefinition, HookSourceId, ParsedSource, TrustDecision};
 
 use crate::{EditContext, ProtectedEntry, ProtectedRole, ProtectedSet, resolve::canonicalize};
 
@@ -63,7 +58,8 @@ impl Tree {
         fs::hard_link(proj.join(".cursor/hooks.json"), root.join("hard.json")).expect("hard link");
         let hook_file = AbsPathBuf::new(proj.join(".cursor/hooks.json")).expect("absolute");
         let script = AbsPathBuf::new(proj.join("hooks/check.sh")).expect("absolute");
-        let source = HookSourceId::new(HookSourceKind::ProjectCursorFile, hook_file.clone());
+        let source =
+            HookSourceId::new(hooks_testing::kinds::PROJECT_CURSOR_FILE, hook_file.clone());
         Tree { _dir: dir, root, cwd: proj, hook_file, script, source }
     }
 
@@ -157,50 +153,8 @@ pub(crate) const MODES: [(&str, EditContext); 3] = [
     ),
 ];
 
-/// A codec for definitions that are loaded and protected but never run here.
-#[derive(Debug)]
-struct NeverRuns;
-
-impl HookCodec for NeverRuns {
-    fn wire_format(&self) -> WireFormat {
-        WireFormat::Cursor
-    }
-
-    fn encode(
-        &self,
-        hook: &HookDefinition,
-        _envelope: &Envelope,
-        _ctx: &EncodeContext<'_>,
-    ) -> Result<Invocation, String> {
-        Err(format!("the guard's test codec runs nothing ({})", hook.id))
-    }
-
-    fn decode(&self, _: &HookDefinition, _: &Envelope, _: &RawOutcome) -> HookVerdict {
-        HookVerdict::no_opinion()
-    }
-}
-
-/// A pre-tool-use shell hook running `command`.
+/// A pre-tool-use shell hook running `command` (the shared inert test codec: it never runs
+/// here).
 fn definition(id: &str, order: u32, command: &str) -> HookDefinition {
-    HookDefinition {
-        id: HookId::new(id).expect("valid id"),
-        event: HookEvent::PreToolUse,
-        native_event: "preToolUse".to_owned(),
-        matcher: Matcher::all(),
-        command: HookCommand::Shell { script: command.to_owned(), shell: None },
-        cwd: None,
-        env: Vec::new(),
-        timeout: Duration::from_secs(30),
-        on_failure: OnFailure::Warn,
-        mode: ExecutionMode::Blocking,
-        delivery: Delivery::BestEffort,
-        detach: false,
-        enabled: true,
-        codec: Arc::new(NeverRuns),
-        order,
-        line: Some(order + 1),
-        column: Some(1),
-        description: None,
-        native: serde_json::Map::new(),
-    }
+    hooks_testing::definition(id, order, command)
 }

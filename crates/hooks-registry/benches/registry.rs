@@ -11,59 +11,17 @@ use std::{
 
 use hooks_registry::{HookRegistry, RegistrySnapshot, SourceUpdate, canonicalize};
 use hooks_schema::{
-    AbsPathBuf, Delivery, EncodeContext, Envelope, ExecutionMode, HookCodec, HookCommand,
-    HookDefinition, HookEvent, HookId, HookSourceId, HookSourceKind, HookVerdict, Invocation,
-    Matcher, OnFailure, ParsedSource, RawOutcome, TrustDecision, WireFormat,
+    AbsPathBuf, HookDefinition, HookSourceId, HookSourceKind, ParsedSource, TrustDecision,
 };
 
 const BASE: &str = "/nonexistent-hooks-registry-bench";
-
-#[derive(Debug)]
-struct BenchCodec;
-
-impl HookCodec for BenchCodec {
-    fn wire_format(&self) -> WireFormat {
-        WireFormat::Cursor
-    }
-    fn encode(
-        &self,
-        _: &HookDefinition,
-        _: &Envelope,
-        _: &EncodeContext<'_>,
-    ) -> Result<Invocation, String> {
-        Err("the bench codec runs nothing".to_owned())
-    }
-    fn decode(&self, _: &HookDefinition, _: &Envelope, _: &RawOutcome) -> HookVerdict {
-        HookVerdict::no_opinion()
-    }
-}
 
 fn abs(p: impl Into<PathBuf>) -> AbsPathBuf {
     AbsPathBuf::new(p.into()).expect("absolute")
 }
 
-fn definition(id: &str, order: u32, codec: &Arc<dyn HookCodec>) -> HookDefinition {
-    HookDefinition {
-        id: HookId::new(id).expect("id"),
-        event: HookEvent::PreToolUse,
-        native_event: "preToolUse".to_owned(),
-        matcher: Matcher::all(),
-        command: HookCommand::Shell { script: format!("./hooks/{id}.sh"), shell: None },
-        cwd: None,
-        env: Vec::new(),
-        timeout: Duration::from_secs(30),
-        on_failure: OnFailure::Warn,
-        mode: ExecutionMode::Blocking,
-        delivery: Delivery::BestEffort,
-        detach: false,
-        enabled: true,
-        codec: codec.clone(),
-        order,
-        line: Some(order + 1),
-        column: Some(1),
-        description: None,
-        native: serde_json::Map::new(),
-    }
+fn definition(id: &str, order: u32) -> HookDefinition {
+    hooks_testing::definition(id, order, &format!("./hooks/{id}.sh"))
 }
 
 fn active() -> TrustDecision {
@@ -73,7 +31,7 @@ fn active() -> TrustDecision {
 fn project_update(root: &AbsPathBuf, defs: Vec<HookDefinition>) -> SourceUpdate {
     SourceUpdate {
         source: HookSourceId::new(
-            HookSourceKind::ProjectCursorFile,
+            hooks_testing::kinds::PROJECT_CURSOR_FILE,
             abs(root.as_path().join(".cursor/hooks.json")),
         ),
         parsed: Ok(ParsedSource { definitions: defs, ..ParsedSource::default() }),
@@ -109,26 +67,24 @@ fn roots(n: usize, nested: bool) -> Vec<AbsPathBuf> {
 /// A registry with one project source per root, `per_root` definitions each, and two
 /// explicit sources of two definitions that apply everywhere.
 fn registry_with(roots: &[AbsPathBuf], per_root: usize) -> HookRegistry {
-    let codec: Arc<dyn HookCodec> = Arc::new(BenchCodec);
     let mut r = HookRegistry::new();
     let mut updates: Vec<SourceUpdate> = roots
         .iter()
         .enumerate()
         .map(|(i, root)| {
-            let defs =
-                (0..per_root).map(|k| definition(&format!("r{i}d{k}"), k as u32, &codec)).collect();
+            let defs = (0..per_root).map(|k| definition(&format!("r{i}d{k}"), k as u32)).collect();
             project_update(root, defs)
         })
         .collect();
     for (i, kind) in
-        [HookSourceKind::FactoryAgent, HookSourceKind::RunDelivered].into_iter().enumerate()
+        [HookSourceKind::FACTORY_AGENT, HookSourceKind::RUN_DELIVERED].into_iter().enumerate()
     {
         updates.push(SourceUpdate {
             source: HookSourceId::new(kind, abs(format!("{BASE}/explicit{i}/hooks.json"))),
             parsed: Ok(ParsedSource {
                 definitions: vec![
-                    definition(&format!("e{i}a"), 0, &codec),
-                    definition(&format!("e{i}b"), 1, &codec),
+                    definition(&format!("e{i}a"), 0),
+                    definition(&format!("e{i}b"), 1),
                 ],
                 ..ParsedSource::default()
             }),
@@ -231,11 +187,9 @@ fn main() {
     // Republishing after one source changes, 1 000 sources (10 000 bindings) loaded.
     let rs = roots(1_000, false);
     let mut reg = registry_with(&rs, 10);
-    let codec: Arc<dyn HookCodec> = Arc::new(BenchCodec);
     let changing = rs[500].clone();
-    let variants: Vec<Vec<HookDefinition>> = (0..2)
-        .map(|v| (0..10).map(|k| definition(&format!("chg{v}d{k}"), k, &codec)).collect())
-        .collect();
+    let variants: Vec<Vec<HookDefinition>> =
+        (0..2).map(|v| (0..10).map(|k| definition(&format!("chg{v}d{k}"), k)).collect()).collect();
     let mut last = reg.revision();
     let mut flip = 0usize;
     let republish_ns = measure(31, 50, |_| {

@@ -22,7 +22,7 @@
 //! whose definitions speak Claude Code's protocol or that set one of the keys): Cursor and
 //! Chrys hooks are never affected.
 
-use hooks_schema::{AbsPathBuf, HookSourceId, HookSourceKind, SourceOwner, WireFormat};
+use hooks_schema::{AbsPathBuf, FormatId, HookSourceId, SourceOwner};
 use serde_json::{Map, Value};
 
 /// Claude Code's key that turns hooks off (the adapter keeps it in `ParsedSource::settings`).
@@ -30,6 +30,9 @@ pub(crate) const DISABLE_ALL_HOOKS: &str = "disableAllHooks";
 
 /// Claude Code's managed-only key that lets only managed hooks run.
 pub(crate) const ALLOW_MANAGED_HOOKS_ONLY: &str = "allowManagedHooksOnly";
+
+/// Claude Code's format id, as its adapter declares it.
+const CLAUDE: FormatId = FormatId::new("claude");
 
 /// Whether a source is a Claude Code source, and an administrator's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -46,30 +49,24 @@ impl ClaudeClass {
     /// The class of a source of `id`'s kind with these definitions' formats and settings.
     pub(crate) fn of(
         id: &HookSourceId,
-        mut formats: impl Iterator<Item = WireFormat>,
+        mut formats: impl Iterator<Item = FormatId>,
         settings: &Map<String, Value>,
     ) -> ClaudeClass {
-        match id.kind {
-            HookSourceKind::ManagedClaudeSettings => ClaudeClass::Managed,
-            HookSourceKind::ProjectClaudeLocalSettings
-            | HookSourceKind::ProjectClaudeSettings
-            | HookSourceKind::UserClaudeSettings => ClaudeClass::NonManaged,
-            HookSourceKind::FactoryAgent
-            | HookSourceKind::FactoryWide
-            | HookSourceKind::RunDelivered => {
+        match (id.kind.owner(), id.kind.format()) {
+            (SourceOwner::Managed, Some(CLAUDE)) => ClaudeClass::Managed,
+            (SourceOwner::Project | SourceOwner::User, Some(CLAUDE)) => ClaudeClass::NonManaged,
+            (SourceOwner::Explicit, _) => {
                 let sets_a_key = settings.contains_key(DISABLE_ALL_HOOKS)
                     || settings.contains_key(ALLOW_MANAGED_HOOKS_ONLY);
-                if sets_a_key || formats.any(|f| f == WireFormat::Claude) {
+                if sets_a_key || formats.any(|f| f == CLAUDE) {
                     ClaudeClass::NonManaged
                 } else {
                     ClaudeClass::Other
                 }
             }
-            HookSourceKind::ManagedCursorFile
-            | HookSourceKind::ProjectCursorFile
-            | HookSourceKind::ProjectChrysFile
-            | HookSourceKind::UserCursorFile
-            | HookSourceKind::UserChrysFile => ClaudeClass::Other,
+            (SourceOwner::Managed | SourceOwner::Project | SourceOwner::User, _) => {
+                ClaudeClass::Other
+            }
         }
     }
 }
@@ -188,7 +185,6 @@ pub(crate) fn resolve(voices: &[Voice<'_>], root_count: usize) -> PolicyTable {
     let mut managed_only: Said = None;
     let mut explicit_disable: Said = None;
     let mut user_disable: Said = None;
-    let mut local_disable: Vec<Said> = vec![None; root_count];
     let mut project_disable: Vec<Said> = vec![None; root_count];
     for v in voices {
         match (v.id.kind.owner(), v.id.kind) {
@@ -211,14 +207,10 @@ pub(crate) fn resolve(voices: &[Voice<'_>], root_count: usize) -> PolicyTable {
                     user_disable = v.said(DISABLE_ALL_HOOKS);
                 }
             }
-            (SourceOwner::Project, kind) => {
-                let slots = if kind == HookSourceKind::ProjectClaudeLocalSettings {
-                    &mut local_disable
-                } else {
-                    &mut project_disable
-                };
+            (SourceOwner::Project, _) => {
+                // Voices come in precedence order: the local file before the shared one.
                 for &i in v.roots {
-                    if let Some(slot) = slots.get_mut(i)
+                    if let Some(slot) = project_disable.get_mut(i)
                         && slot.is_none()
                     {
                         *slot = v.said(DISABLE_ALL_HOOKS);
@@ -227,7 +219,7 @@ pub(crate) fn resolve(voices: &[Voice<'_>], root_count: usize) -> PolicyTable {
             }
         }
     }
-    let decide = |local: &Said, project: &Said| -> ScopePolicy {
+    let decide = |project: &Said| -> ScopePolicy {
         if let Some((true, key, path)) = &managed_disable {
             return ScopePolicy { cut: Cut::All, decided_by: Some((key, path.clone())) };
         }
@@ -237,7 +229,6 @@ pub(crate) fn resolve(voices: &[Voice<'_>], root_count: usize) -> PolicyTable {
         let disable = managed_disable
             .as_ref()
             .or(explicit_disable.as_ref())
-            .or(local.as_ref())
             .or(project.as_ref())
             .or(user_disable.as_ref());
         match disable {
@@ -247,9 +238,8 @@ pub(crate) fn resolve(voices: &[Voice<'_>], root_count: usize) -> PolicyTable {
             Some((false, ..)) | None => ScopePolicy::default(),
         }
     };
-    let outside = decide(&None, &None);
-    let mut roots: Vec<ScopePolicy> =
-        local_disable.iter().zip(&project_disable).map(|(l, p)| decide(l, p)).collect();
+    let outside = decide(&None);
+    let mut roots: Vec<ScopePolicy> = project_disable.iter().map(decide).collect();
     // The common case, every root as outside, is stored as no roots (see `PolicyTable::at`),
     // so comparing and scanning the table costs nothing per root.
     if roots.iter().all(|p| *p == outside) {

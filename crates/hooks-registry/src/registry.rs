@@ -1107,7 +1107,7 @@ fn note_frozen_change(
 /// has no ceiling: a hook the agent would run is never dropped for its timeout), and the
 /// diagnostics located in the file.
 fn accept(id: &HookSourceId, parsed: ParsedSource) -> Accepted {
-    let ParsedSource { definitions, diagnostics, settings } = parsed;
+    let ParsedSource { definitions, diagnostics, settings, .. } = parsed;
     let accepted = definitions.into_iter().map(Arc::new).collect();
     let diagnostics = diagnostics.into_iter().map(|d| locate(d, id)).collect();
     Accepted { definitions: accepted, diagnostics, settings: Arc::new(settings) }

@@ -91,7 +91,7 @@ pub struct SourceView {
 #[derive(Debug, Clone)]
 pub(crate) struct Contribution {
     /// `(kind priority, source sequence number)`.
-    pub(crate) key: (u8, u64),
+    pub(crate) key: (u32, u64),
     pub(crate) bindings: Arc<[Binding]>,
 }
 

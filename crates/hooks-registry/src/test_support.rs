@@ -1,37 +1,15 @@
-//! Test helpers: a codec that runs nothing, definition and update builders.
+//! Test helpers: definition and update builders (the definitions use the shared inert test
+//! codec of `hooks-testing`).
 
-use std::{path::Path, sync::Arc, time::Duration};
+use std::{path::Path, sync::Arc};
 
 use hooks_schema::{
-    AbsPathBuf, Binding, Delivery, EncodeContext, Envelope, ExecutionMode, HookCodec, HookCommand,
-    HookDefinition, HookEvent, HookId, HookSourceId, HookSourceKind, HookVerdict, Invocation,
-    Matcher, OnFailure, ParseResult, ParsedSource, RawOutcome, TrustDecision, WireFormat,
+    AbsPathBuf, Binding, EncodeContext, EncodeError, Envelope, FormatId, HookCodec, HookDefinition,
+    HookSourceId, HookSourceKind, HookVerdict, Invocation, ParseResult, ParsedSource, RawOutcome,
+    TrustDecision,
 };
 
 use crate::SourceUpdate;
-
-/// A codec for definitions that are listed and bound but never run in these tests.
-#[derive(Debug)]
-pub(crate) struct TestCodec;
-
-impl HookCodec for TestCodec {
-    fn wire_format(&self) -> WireFormat {
-        WireFormat::Cursor
-    }
-
-    fn encode(
-        &self,
-        hook: &HookDefinition,
-        _envelope: &Envelope,
-        _ctx: &EncodeContext<'_>,
-    ) -> Result<Invocation, String> {
-        Err(format!("the registry's test codec does not run hooks ({})", hook.id))
-    }
-
-    fn decode(&self, _: &HookDefinition, _: &Envelope, _: &RawOutcome) -> HookVerdict {
-        HookVerdict::no_opinion()
-    }
-}
 
 /// A codec that runs nothing and launches its hooks as a session-directory format does:
 /// in the session's directory, with `PROJECT_DIR` set to the project root.
@@ -39,8 +17,8 @@ impl HookCodec for TestCodec {
 pub(crate) struct SessionCodec;
 
 impl HookCodec for SessionCodec {
-    fn wire_format(&self) -> WireFormat {
-        WireFormat::Claude
+    fn wire_format(&self) -> FormatId {
+        hooks_testing::TEST_FORMAT
     }
 
     fn encode(
@@ -48,8 +26,8 @@ impl HookCodec for SessionCodec {
         hook: &HookDefinition,
         envelope: &Envelope,
         ctx: &EncodeContext<'_>,
-    ) -> Result<Invocation, String> {
-        TestCodec.encode(hook, envelope, ctx)
+    ) -> Result<Invocation, EncodeError> {
+        hooks_testing::InertCodec.encode(hook, envelope, ctx)
     }
 
     fn decode(&self, _: &HookDefinition, _: &Envelope, _: &RawOutcome) -> HookVerdict {
@@ -83,29 +61,9 @@ pub(crate) fn sid(kind: HookSourceKind, p: impl AsRef<Path>) -> HookSourceId {
     HookSourceId::new(kind, abs(p))
 }
 
-/// A shell definition with a 30 s timeout.
+/// A shell definition with a 30 s timeout (the shared inert test codec).
 pub(crate) fn def(id: &str, order: u32, command: &str) -> HookDefinition {
-    HookDefinition {
-        id: HookId::new(id).unwrap(),
-        event: HookEvent::PreToolUse,
-        native_event: "preToolUse".to_owned(),
-        matcher: Matcher::all(),
-        command: HookCommand::Shell { script: command.to_owned(), shell: None },
-        cwd: None,
-        env: Vec::new(),
-        timeout: Duration::from_secs(30),
-        on_failure: OnFailure::Warn,
-        mode: ExecutionMode::Blocking,
-        delivery: Delivery::BestEffort,
-        detach: false,
-        enabled: true,
-        codec: Arc::new(TestCodec),
-        order,
-        line: Some(order + 1),
-        column: Some(1),
-        description: None,
-        native: serde_json::Map::new(),
-    }
+    hooks_testing::definition(id, order, command)
 }
 
 /// Definitions named `names`, in order, each running `./<name>.sh`.

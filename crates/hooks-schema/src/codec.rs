@@ -5,40 +5,50 @@
 //! [`HookCodec::decode`] turns the [`RawOutcome`] of running it into a [`HookVerdict`].
 //! Only `hooks-dispatch` spawns processes.
 
-use std::{fmt, path::Path};
-
-use serde::{Deserialize, Serialize};
+use std::{fmt, path::Path, sync::Arc};
 
 use crate::{
-    Envelope, HookDefinition, HookLaunch, HookSourceId, HookVerdict, Invocation, RawOutcome,
+    Envelope, FormatId, HookDefinition, HookEvent, HookLaunch, HookSourceId, HookVerdict,
+    Invocation, RawOutcome,
 };
 
-/// The hook protocols the engine speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WireFormat {
-    /// Cursor's `hooks.json` protocol: JSON on stdin, JSON on stdout.
-    Cursor,
-    /// Chrys's protocol: a payload file in, a result file out, empty stdin.
-    Chrys,
-    /// Claude Code's protocol: JSON on stdin, exit code 2 or JSON on stdout.
-    Claude,
+/// Why a codec could not build a hook's invocation. The dispatcher treats it as a failure
+/// of the hook (it never starts), applying the hook's failure policy.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum EncodeError {
+    /// The definition's native event is not one the codec speaks.
+    #[error("`{native}` is not a {agent} event")]
+    UnknownEvent {
+        /// The agent whose protocol the codec speaks (`Claude Code`).
+        agent: &'static str,
+        /// The native event name.
+        native: String,
+    },
+    /// The envelope is for another event than the definition.
+    #[error("the envelope is for `{envelope}` but the hook is for `{hook}`")]
+    EventMismatch {
+        /// The envelope's event.
+        envelope: HookEvent,
+        /// The definition's event.
+        hook: HookEvent,
+    },
+    /// The hook input could not be built from the envelope (it lacks what the native event
+    /// needs), with why.
+    #[error("{0}")]
+    Payload(String),
+    /// The codec refuses to run the definition (a source that failed closed), with why.
+    #[error("{0}")]
+    Refused(String),
+    /// The adapter's own error.
+    #[error(transparent)]
+    Adapter(Arc<dyn std::error::Error + Send + Sync>),
 }
 
-impl WireFormat {
-    /// The lowercase name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            WireFormat::Cursor => "cursor",
-            WireFormat::Chrys => "chrys",
-            WireFormat::Claude => "claude",
-        }
-    }
-}
-
-impl fmt::Display for WireFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+impl EncodeError {
+    /// Wraps an adapter's own error.
+    pub fn adapter(e: impl std::error::Error + Send + Sync + 'static) -> EncodeError {
+        EncodeError::Adapter(Arc::new(e))
     }
 }
 
@@ -65,19 +75,19 @@ pub struct EncodeContext<'a> {
 
 /// A format's hook protocol. Implementations are pure and cheap to call.
 pub trait HookCodec: Send + Sync + fmt::Debug {
-    /// The protocol's format.
-    fn wire_format(&self) -> WireFormat;
+    /// The format whose protocol it speaks.
+    fn wire_format(&self) -> FormatId;
 
     /// Builds what to run for `hook` on `envelope`.
     ///
-    /// Errors are messages naming what could not be encoded (an envelope without the fields
-    /// the native event requires); the dispatcher treats them as a failure of the hook.
+    /// An error names what could not be encoded (an envelope without the fields the native
+    /// event requires); the dispatcher treats it as a failure of the hook.
     fn encode(
         &self,
         hook: &HookDefinition,
         envelope: &Envelope,
         ctx: &EncodeContext<'_>,
-    ) -> Result<Invocation, String>;
+    ) -> Result<Invocation, EncodeError>;
 
     /// Interprets the outcome of running `hook` on `envelope`, applying the format's exit
     /// code rules and the definition's failure policy.

@@ -4,7 +4,7 @@ use std::{fmt, path::PathBuf, sync::Arc, time::Duration};
 
 use serde_json::{Map, Value};
 
-use crate::{HookCodec, HookEvent, HookId, Matcher, WireFormat};
+use crate::{FormatId, HookCodec, HookEvent, HookId, Matcher};
 
 /// A timeout that never fires: what a format's "no limit" (Chrys's `.inf`, a number of
 /// seconds too large for a [`Duration`]) becomes. The engine has no ceiling of its own, so
@@ -167,8 +167,8 @@ pub struct HookDefinition {
 }
 
 impl HookDefinition {
-    /// The wire format of its codec.
-    pub fn wire_format(&self) -> WireFormat {
+    /// The format whose protocol its codec speaks.
+    pub fn wire_format(&self) -> FormatId {
         self.codec.wire_format()
     }
 }

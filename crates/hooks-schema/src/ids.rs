@@ -154,104 +154,281 @@ impl<'de> Deserialize<'de> for AbsPathBuf {
 }
 
 /// Who owns a source, which is what the trust policy decides on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SourceOwner {
     /// Named by whoever started the run (factory definitions, `WARP_HOOK_DIRS`, run config).
     Explicit,
     /// Installed by an administrator (managed settings, enterprise files).
     Managed,
-    /// The user's own files in their home or config directory.
-    User,
     /// Files found inside a repository, which anyone who can push to it controls.
     Project,
+    /// The user's own files in their home or config directory.
+    User,
 }
 
-/// The kind of a hook source: where it came from and which format it is in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HookSourceKind {
+impl SourceOwner {
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceOwner::Explicit => "explicit",
+            SourceOwner::Managed => "managed",
+            SourceOwner::Project => "project",
+            SourceOwner::User => "user",
+        }
+    }
+}
+
+/// Who named an explicit source; the three scopes run in this order, before every file
+/// found on disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ExplicitScope {
     /// Hooks defined by the agent factory for one agent.
     FactoryAgent,
     /// Hooks defined by the agent factory for every agent.
     FactoryWide,
     /// Hook files delivered with the run (`WARP_HOOK_DIRS`, run configuration).
     RunDelivered,
-    /// Cursor's enterprise file (`/etc/cursor/hooks.json` and its platform equivalents).
-    ManagedCursorFile,
-    /// Claude Code's managed settings (`managed-settings.json`).
-    ManagedClaudeSettings,
-    /// A repository's `.cursor/hooks.json`.
-    ProjectCursorFile,
-    /// A repository's `.chrys/hooks/hooks.{yaml,yml,json}`.
-    ProjectChrysFile,
-    /// A repository's `.claude/settings.local.json`.
-    ProjectClaudeLocalSettings,
-    /// A repository's `.claude/settings.json`.
-    ProjectClaudeSettings,
-    /// The user's `~/.cursor/hooks.json`.
-    UserCursorFile,
-    /// The user's Chrys global file, `<config_dir>/hooks/hooks.{yaml,yml,json}`.
-    UserChrysFile,
-    /// The user's `~/.claude/settings.json`.
-    UserClaudeSettings,
+}
+
+/// Where a format keeps a file: in the administrator's folders, inside a repository, or in
+/// the user's own folders. Files found this way run after every explicit source, managed
+/// first, then project, then user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FileScope {
+    /// Installed by an administrator (managed settings, enterprise and system files).
+    Managed,
+    /// Found under a project root.
+    Project,
+    /// The user's own configuration folder.
+    User,
+}
+
+impl FileScope {
+    /// Who owns files of this scope.
+    pub fn owner(self) -> SourceOwner {
+        match self {
+            FileScope::Managed => SourceOwner::Managed,
+            FileScope::Project => SourceOwner::Project,
+            FileScope::User => SourceOwner::User,
+        }
+    }
+
+    /// The snake_case name (`managed`, `project`, `user`).
+    pub fn as_str(self) -> &'static str {
+        self.owner().as_str()
+    }
+}
+
+/// Where a source comes from: an explicit scope, or the scope a format's file was found in.
+/// The scope orders sources: the three explicit scopes, then managed, project and user files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SourceScope {
+    /// Named explicitly by whoever started the run.
+    Explicit(ExplicitScope),
+    /// Found on disk where a format keeps its files.
+    File(FileScope),
+}
+
+impl SourceScope {
+    /// Who owns sources of this scope.
+    pub fn owner(self) -> SourceOwner {
+        match self {
+            SourceScope::Explicit(_) => SourceOwner::Explicit,
+            SourceScope::File(s) => s.owner(),
+        }
+    }
+
+    fn index(self) -> u32 {
+        match self {
+            SourceScope::Explicit(ExplicitScope::FactoryAgent) => 0,
+            SourceScope::Explicit(ExplicitScope::FactoryWide) => 1,
+            SourceScope::Explicit(ExplicitScope::RunDelivered) => 2,
+            SourceScope::File(FileScope::Managed) => 3,
+            SourceScope::File(FileScope::Project) => 4,
+            SourceScope::File(FileScope::User) => 5,
+        }
+    }
+}
+
+/// One kind of file a format reads (Cursor's `hooks.json`, Claude Code's
+/// `settings.local.json`), declared by the format's descriptor.
+///
+/// `name` is the role's snake_case name without the scope (`cursor_file`,
+/// `claude_local_settings`); a source's kind name prefixes it with the scope
+/// (`project_cursor_file`). `rank` orders the roles of one scope: sources of a lower rank run
+/// first. The workspace's formats use 100 (Cursor), 200 (Chrys) and 300/310 (Claude Code's
+/// local and shared settings); a new format picks a free rank (`specs/formats.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FileRole {
+    format: FormatId,
+    name: &'static str,
+    rank: u16,
+}
+
+impl FileRole {
+    /// A role of `format` named `name` (snake_case) with precedence `rank`.
+    ///
+    /// # Panics
+    /// In a `const` context, compilation fails when `name` is empty or holds anything but
+    /// lowercase ASCII letters, digits and `_`.
+    pub const fn new(format: FormatId, name: &'static str, rank: u16) -> FileRole {
+        assert!(valid_name(name, b'_'), "a role name is snake_case ASCII");
+        FileRole { format, name, rank }
+    }
+
+    /// The format whose files these are.
+    pub fn format(self) -> FormatId {
+        self.format
+    }
+
+    /// The role's name without the scope (`cursor_file`).
+    pub fn name(self) -> &'static str {
+        self.name
+    }
+
+    /// Its precedence among the roles of one scope (lower runs first).
+    pub fn rank(self) -> u16 {
+        self.rank
+    }
+}
+
+/// The identity of a hook format: a short lowercase name (`cursor`, `chrys`, `claude`).
+///
+/// Formats are data: each adapter declares its id as a constant and registers a
+/// [`FormatDescriptor`](crate::FormatDescriptor); nothing in the engine's core matches on it.
+/// Two ids are equal when their names are.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FormatId(&'static str);
+
+impl FormatId {
+    /// The id named `name`: 1 to 32 lowercase ASCII letters, digits, `_` or `-`.
+    ///
+    /// # Panics
+    /// In a `const` context, compilation fails when `name` breaks that rule.
+    pub const fn new(name: &'static str) -> FormatId {
+        assert!(
+            valid_name(name, b'-'),
+            "a format id is 1 to 32 lowercase ASCII letters, digits, `_` or `-`"
+        );
+        FormatId(name)
+    }
+
+    /// The name.
+    pub fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+impl fmt::Debug for FormatId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.0, f)
+    }
+}
+
+impl fmt::Display for FormatId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl Serialize for FormatId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0)
+    }
+}
+
+/// Whether `name` is 1 to 32 bytes of lowercase ASCII letters, digits, `_` and `extra`.
+const fn valid_name(name: &str, extra: u8) -> bool {
+    let b = name.as_bytes();
+    if b.is_empty() || b.len() > 32 {
+        return false;
+    }
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_' || c == extra) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The kind of a hook source: the scope it came from and, for a file found on disk, the
+/// format's [`FileRole`]. Its precedence comes from the scope and the role's rank; its name
+/// from both (`project_cursor_file`, `managed_claude_settings`, `run_delivered`).
+///
+/// Kinds are data declared by the formats' descriptors, not a closed list: a new format adds
+/// its own roles without touching this crate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct HookSourceKind {
+    scope: SourceScope,
+    role: Option<FileRole>,
+    format: Option<FormatId>,
 }
 
 impl HookSourceKind {
-    /// Every kind, in priority order.
-    pub const ALL: [HookSourceKind; 12] = [
-        HookSourceKind::FactoryAgent,
-        HookSourceKind::FactoryWide,
-        HookSourceKind::RunDelivered,
-        HookSourceKind::ManagedCursorFile,
-        HookSourceKind::ManagedClaudeSettings,
-        HookSourceKind::ProjectCursorFile,
-        HookSourceKind::ProjectChrysFile,
-        HookSourceKind::ProjectClaudeLocalSettings,
-        HookSourceKind::ProjectClaudeSettings,
-        HookSourceKind::UserCursorFile,
-        HookSourceKind::UserChrysFile,
-        HookSourceKind::UserClaudeSettings,
-    ];
+    /// A file of `role` found in `scope`.
+    pub const fn file(scope: FileScope, role: FileRole) -> HookSourceKind {
+        HookSourceKind {
+            scope: SourceScope::File(scope),
+            role: Some(role),
+            format: Some(role.format),
+        }
+    }
+
+    /// An explicit source named under `scope`, in `format` when it is known.
+    pub const fn explicit(scope: ExplicitScope, format: Option<FormatId>) -> HookSourceKind {
+        HookSourceKind { scope: SourceScope::Explicit(scope), role: None, format }
+    }
+
+    /// Hooks defined by the agent factory for one agent.
+    pub const FACTORY_AGENT: HookSourceKind =
+        HookSourceKind::explicit(ExplicitScope::FactoryAgent, None);
+    /// Hooks defined by the agent factory for every agent.
+    pub const FACTORY_WIDE: HookSourceKind =
+        HookSourceKind::explicit(ExplicitScope::FactoryWide, None);
+    /// Hook files delivered with the run (`WARP_HOOK_DIRS`, run configuration).
+    pub const RUN_DELIVERED: HookSourceKind =
+        HookSourceKind::explicit(ExplicitScope::RunDelivered, None);
+
+    /// The same kind in `format` (explicit kinds only; a file kind keeps its role's format).
+    #[must_use]
+    pub const fn in_format(self, format: FormatId) -> HookSourceKind {
+        match self.role {
+            Some(_) => self,
+            None => HookSourceKind { format: Some(format), ..self },
+        }
+    }
+
+    /// Where the source came from.
+    pub fn scope(self) -> SourceScope {
+        self.scope
+    }
+
+    /// The file role, for a file found on disk.
+    pub fn role(self) -> Option<FileRole> {
+        self.role
+    }
+
+    /// The format the source is read in, when known.
+    pub fn format(self) -> Option<FormatId> {
+        self.format
+    }
 
     /// Precedence: bindings run in ascending priority, each source's declared order kept.
     ///
     /// Explicit sources first (the seed's FactoryAgent, FactoryWide, RunDelivered), then
-    /// managed files, then project files (Chrys runs project hooks before global ones; Cursor
-    /// ranks project above user), then the user's own files.
-    pub fn priority(self) -> u8 {
-        match self {
-            HookSourceKind::FactoryAgent => 0,
-            HookSourceKind::FactoryWide => 1,
-            HookSourceKind::RunDelivered => 2,
-            HookSourceKind::ManagedCursorFile => 3,
-            HookSourceKind::ManagedClaudeSettings => 4,
-            HookSourceKind::ProjectCursorFile => 5,
-            HookSourceKind::ProjectChrysFile => 6,
-            HookSourceKind::ProjectClaudeLocalSettings => 7,
-            HookSourceKind::ProjectClaudeSettings => 8,
-            HookSourceKind::UserCursorFile => 9,
-            HookSourceKind::UserChrysFile => 10,
-            HookSourceKind::UserClaudeSettings => 11,
-        }
+    /// managed files, then project files, then the user's own files; within one scope, by
+    /// the role's rank (Chrys runs project hooks before global ones because project files
+    /// rank above user files; Cursor ranks project above user likewise).
+    pub fn priority(self) -> u32 {
+        (self.scope.index() << 16) | u32::from(self.role.map_or(0, FileRole::rank))
     }
 
     /// Who owns sources of this kind.
     pub fn owner(self) -> SourceOwner {
-        match self {
-            HookSourceKind::FactoryAgent
-            | HookSourceKind::FactoryWide
-            | HookSourceKind::RunDelivered => SourceOwner::Explicit,
-            HookSourceKind::ManagedCursorFile | HookSourceKind::ManagedClaudeSettings => {
-                SourceOwner::Managed
-            }
-            HookSourceKind::ProjectCursorFile
-            | HookSourceKind::ProjectChrysFile
-            | HookSourceKind::ProjectClaudeLocalSettings
-            | HookSourceKind::ProjectClaudeSettings => SourceOwner::Project,
-            HookSourceKind::UserCursorFile
-            | HookSourceKind::UserChrysFile
-            | HookSourceKind::UserClaudeSettings => SourceOwner::User,
-        }
+        self.scope.owner()
     }
 
     /// Whether sources of this kind are found inside a repository.
@@ -264,28 +441,42 @@ impl HookSourceKind {
         self.owner() == SourceOwner::Explicit
     }
 
-    /// The snake_case name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HookSourceKind::FactoryAgent => "factory_agent",
-            HookSourceKind::FactoryWide => "factory_wide",
-            HookSourceKind::RunDelivered => "run_delivered",
-            HookSourceKind::ManagedCursorFile => "managed_cursor_file",
-            HookSourceKind::ManagedClaudeSettings => "managed_claude_settings",
-            HookSourceKind::ProjectCursorFile => "project_cursor_file",
-            HookSourceKind::ProjectChrysFile => "project_chrys_file",
-            HookSourceKind::ProjectClaudeLocalSettings => "project_claude_local_settings",
-            HookSourceKind::ProjectClaudeSettings => "project_claude_settings",
-            HookSourceKind::UserCursorFile => "user_cursor_file",
-            HookSourceKind::UserChrysFile => "user_chrys_file",
-            HookSourceKind::UserClaudeSettings => "user_claude_settings",
-        }
+    /// The snake_case name: the explicit scope's (`run_delivered`), or the file scope's
+    /// followed by the role's (`project_cursor_file`).
+    pub fn name(self) -> String {
+        self.to_string()
+    }
+}
+
+impl PartialOrd for HookSourceKind {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for HookSourceKind {
+    /// Precedence first, then the names, so equal kinds compare equal and no two differ.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        let key = |k: &HookSourceKind| (k.priority(), k.role.map(|r| (r.format, r.name)), k.format);
+        key(self).cmp(&key(other))
     }
 }
 
 impl fmt::Display for HookSourceKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        match (self.scope, self.role) {
+            (SourceScope::Explicit(ExplicitScope::FactoryAgent), _) => f.write_str("factory_agent"),
+            (SourceScope::Explicit(ExplicitScope::FactoryWide), _) => f.write_str("factory_wide"),
+            (SourceScope::Explicit(ExplicitScope::RunDelivered), _) => f.write_str("run_delivered"),
+            (SourceScope::File(scope), Some(role)) => write!(f, "{}_{}", scope.as_str(), role.name),
+            (SourceScope::File(scope), None) => f.write_str(scope.as_str()),
+        }
+    }
+}
+
+impl Serialize for HookSourceKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
     }
 }
 
@@ -294,7 +485,10 @@ impl fmt::Display for HookSourceKind {
 /// A symlink and its target are one source (the path is canonical); two files with the same
 /// text are two. The same file may be loaded under two kinds (delivered with the run and
 /// found as a project file); the registry then runs it once, as the explicit kind.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+///
+/// It serializes as `{"kind": "<kind name>", "path": "<path>"}`; a record read back from
+/// disk compares by that name ([`HookSourceId::key`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct HookSourceId {
     /// The kind the file was loaded as.
     pub kind: HookSourceKind,
@@ -306,6 +500,33 @@ impl HookSourceId {
     /// A source id.
     pub fn new(kind: HookSourceKind, path: AbsPathBuf) -> HookSourceId {
         HookSourceId { kind, path }
+    }
+
+    /// The source as a persistable key: its kind's name and its path.
+    pub fn key(&self) -> SourceKey {
+        SourceKey { kind: self.kind.name(), path: self.path.clone() }
+    }
+}
+
+/// A source identity as it is stored on disk (the durable outbox): the kind by name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct SourceKey {
+    /// The kind's name (`project_chrys_file`).
+    pub kind: String,
+    /// The file's canonical path.
+    pub path: AbsPathBuf,
+}
+
+impl fmt::Display for SourceKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.path, self.kind)
+    }
+}
+
+impl SourceKey {
+    /// Whether this key names `id`.
+    pub fn names(&self, id: &HookSourceId) -> bool {
+        self.path == id.path && self.kind == id.kind.name()
     }
 }
 

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::{HookDefinition, HookDiagnostic};
+use crate::{HookDefinition, HookDiagnostic, SourcePolicy};
 
 /// The definitions and diagnostics an adapter read from one file.
 ///
@@ -14,9 +14,12 @@ pub struct ParsedSource {
     pub definitions: Vec<HookDefinition>,
     /// Warnings, infos, and errors for rejected definitions, with line and column.
     pub diagnostics: Vec<HookDiagnostic>,
-    /// File-level settings the runtime needs (Chrys `settings`, Claude `disableAllHooks`),
-    /// keyed by the format's own names.
+    /// The format's own file-level settings, keyed by its names, for listings (Chrys
+    /// `settings`). What the engine acts on is in `policy`.
     pub settings: Map<String, Value>,
+    /// The typed policy the file carries, which the registry applies without knowing the
+    /// format (Claude Code's `disableAllHooks`, Chrys's opt-in and run settings).
+    pub policy: SourcePolicy,
 }
 
 /// The result of parsing one file: the parsed source, or the diagnostics explaining why the

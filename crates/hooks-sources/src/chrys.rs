@@ -8,7 +8,7 @@ use hooks_format_chrys::merge::{
     FILE_NAMES, duplicate_id_warnings, pick_file, project_hooks_dormant, shadowed_file_warning,
 };
 use hooks_registry::{RegistrySnapshot, SourceView};
-use hooks_schema::{HookDiagnostic, HookSourceKind, ParsedSource};
+use hooks_schema::{HookDiagnostic, ParsedSource};
 use hooks_trust::{TrustInputs, TrustPolicy};
 
 /// The `shadowed_file` warnings for the Chrys file at `path`: one for each other Chrys hooks
@@ -51,7 +51,7 @@ pub fn dormant_diagnostics(
     policy: &dyn TrustPolicy,
     inputs: &TrustInputs,
 ) -> Vec<HookDiagnostic> {
-    let kind = HookSourceKind::ProjectChrysFile;
+    let kind = hooks_format_chrys::PROJECT_FILE;
     if inputs.user_enables_project_hooks {
         return Vec::new();
     }
@@ -75,7 +75,7 @@ pub fn dormant_diagnostics(
 pub fn duplicate_id_diagnostics(snapshot: &RegistrySnapshot) -> Vec<HookDiagnostic> {
     let sources = snapshot.sources();
     let Some(global) =
-        sources.iter().find(|s| s.id.kind == HookSourceKind::UserChrysFile && s.runs)
+        sources.iter().find(|s| s.id.kind == hooks_format_chrys::USER_FILE && s.runs)
     else {
         return Vec::new();
     };
@@ -83,7 +83,7 @@ pub fn duplicate_id_diagnostics(snapshot: &RegistrySnapshot) -> Vec<HookDiagnost
     sources
         .iter()
         .filter(|s| {
-            s.id.kind == HookSourceKind::ProjectChrysFile && s.runs && s.id.path != global.id.path
+            s.id.kind == hooks_format_chrys::PROJECT_FILE && s.runs && s.id.path != global.id.path
         })
         .flat_map(|project| {
             duplicate_id_warnings(

@@ -26,20 +26,14 @@ impl SourceFormat {
     /// The format a source of `kind` is in, or `None` for explicit kinds, whose format comes
     /// from the file name (see [`sources_for_hook_dirs`]).
     pub fn of_kind(kind: HookSourceKind) -> Option<SourceFormat> {
-        match kind {
-            HookSourceKind::FactoryAgent
-            | HookSourceKind::FactoryWide
-            | HookSourceKind::RunDelivered => None,
-            HookSourceKind::ManagedCursorFile
-            | HookSourceKind::ProjectCursorFile
-            | HookSourceKind::UserCursorFile => Some(SourceFormat::Cursor),
-            HookSourceKind::ProjectChrysFile | HookSourceKind::UserChrysFile => {
-                Some(SourceFormat::Chrys)
-            }
-            HookSourceKind::ManagedClaudeSettings
-            | HookSourceKind::ProjectClaudeLocalSettings
-            | HookSourceKind::ProjectClaudeSettings
-            | HookSourceKind::UserClaudeSettings => Some(SourceFormat::Claude),
+        if kind.is_explicit() {
+            return None;
+        }
+        match kind.format()?.as_str() {
+            "cursor" => Some(SourceFormat::Cursor),
+            "chrys" => Some(SourceFormat::Chrys),
+            "claude" => Some(SourceFormat::Claude),
+            _ => None,
         }
     }
 
@@ -81,9 +75,9 @@ impl ExplicitSourceScope {
     /// The source kind the scope loads as.
     pub fn kind(self) -> HookSourceKind {
         match self {
-            ExplicitSourceScope::FactoryAgent => HookSourceKind::FactoryAgent,
-            ExplicitSourceScope::FactoryWide => HookSourceKind::FactoryWide,
-            ExplicitSourceScope::RunDelivered => HookSourceKind::RunDelivered,
+            ExplicitSourceScope::FactoryAgent => HookSourceKind::FACTORY_AGENT,
+            ExplicitSourceScope::FactoryWide => HookSourceKind::FACTORY_WIDE,
+            ExplicitSourceScope::RunDelivered => HookSourceKind::RUN_DELIVERED,
         }
     }
 }
@@ -178,15 +172,15 @@ pub fn project_files(root: &Path) -> Vec<(HookSourceKind, PathBuf)> {
     let mut out = Vec::new();
     let cursor = root.join(".cursor").join("hooks.json");
     if exists(&cursor) {
-        out.push((HookSourceKind::ProjectCursorFile, cursor));
+        out.push((hooks_format_cursor::PROJECT_FILE, cursor));
     }
     if let Some(chrys) = first_chrys_file(&root.join(".chrys").join("hooks")) {
-        out.push((HookSourceKind::ProjectChrysFile, chrys));
+        out.push((hooks_format_chrys::PROJECT_FILE, chrys));
     }
     let claude = root.join(".claude");
     for (kind, name) in [
-        (HookSourceKind::ProjectClaudeLocalSettings, "settings.local.json"),
-        (HookSourceKind::ProjectClaudeSettings, "settings.json"),
+        (hooks_format_claude::PROJECT_LOCAL_SETTINGS, "settings.local.json"),
+        (hooks_format_claude::PROJECT_SETTINGS, "settings.json"),
     ] {
         let path = claude.join(name);
         if exists(&path) {
@@ -242,17 +236,17 @@ pub fn user_files(dirs: &UserDirs) -> Vec<(HookSourceKind, PathBuf)> {
     if let Some(cursor) = dirs.cursor_dir.as_ref().map(|d| d.join("hooks.json"))
         && exists(&cursor)
     {
-        out.push((HookSourceKind::UserCursorFile, cursor));
+        out.push((hooks_format_cursor::USER_FILE, cursor));
     }
     if let Some(chrys) =
         dirs.chrys_config_dir.as_ref().and_then(|d| first_chrys_file(&d.join("hooks")))
     {
-        out.push((HookSourceKind::UserChrysFile, chrys));
+        out.push((hooks_format_chrys::USER_FILE, chrys));
     }
     if let Some(claude) = dirs.claude_dir.as_ref().map(|d| d.join("settings.json"))
         && exists(&claude)
     {
-        out.push((HookSourceKind::UserClaudeSettings, claude));
+        out.push((hooks_format_claude::USER_SETTINGS, claude));
     }
     out
 }
@@ -315,15 +309,15 @@ pub fn managed_files_with_diagnostics(
     if let Some(cursor) = dirs.cursor_dir.as_ref().map(|d| d.join("hooks.json"))
         && exists(&cursor)
     {
-        out.push((HookSourceKind::ManagedCursorFile, cursor));
+        out.push((hooks_format_cursor::MANAGED_FILE, cursor));
     }
     if let Some(dir) = &dirs.claude_dir {
         let base = dir.join("managed-settings.json");
         if exists(&base) {
-            out.push((HookSourceKind::ManagedClaudeSettings, base));
+            out.push((hooks_format_claude::MANAGED_SETTINGS, base));
         }
         let (fragments, warnings) = managed_claude_fragments(&dir.join(MANAGED_FRAGMENT_DIR));
-        out.extend(fragments.into_iter().map(|f| (HookSourceKind::ManagedClaudeSettings, f)));
+        out.extend(fragments.into_iter().map(|f| (hooks_format_claude::MANAGED_SETTINGS, f)));
         diagnostics.extend(warnings);
     }
     (out, diagnostics)

@@ -27,19 +27,13 @@ pub fn shadowing_names(kind: HookSourceKind, dir: &Path, name: &OsStr) -> Vec<&'
             None => Vec::new(),
         }
     };
-    match kind {
-        HookSourceKind::ProjectChrysFile | HookSourceKind::UserChrysFile => before(&FILE_NAMES),
-        HookSourceKind::FactoryAgent
-        | HookSourceKind::FactoryWide
-        | HookSourceKind::RunDelivered => before(&candidate_names(dir).map(|(name, _)| name)),
-        HookSourceKind::ManagedCursorFile
-        | HookSourceKind::ManagedClaudeSettings
-        | HookSourceKind::ProjectCursorFile
-        | HookSourceKind::ProjectClaudeLocalSettings
-        | HookSourceKind::ProjectClaudeSettings
-        | HookSourceKind::UserCursorFile
-        | HookSourceKind::UserClaudeSettings => Vec::new(),
+    if kind.is_explicit() {
+        return before(&candidate_names(dir).map(|(name, _)| name));
     }
+    if kind == hooks_format_chrys::PROJECT_FILE || kind == hooks_format_chrys::USER_FILE {
+        return before(&FILE_NAMES);
+    }
+    Vec::new()
 }
 
 /// The paths to protect for a file a loader found at `path` (absolute, as found, before

@@ -151,7 +151,7 @@ pub fn read_managed_sources(
 ) -> ReadSources {
     let (files, folder_warnings) = managed_files_with_diagnostics(dirs);
     let last_claude =
-        files.iter().rposition(|(kind, _)| *kind == HookSourceKind::ManagedClaudeSettings);
+        files.iter().rposition(|(kind, _)| *kind == hooks_format_claude::MANAGED_SETTINGS);
     let mut extra = Some(folder_warnings).filter(|w| !w.is_empty());
     read_files(files, policy, inputs, claude_strict, |i| {
         if Some(i) == last_claude { extra.take() } else { None }

@@ -7,7 +7,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use hooks_schema::{HookDiagnostic, Severity, WireFormat};
+use hooks_schema::{HookDiagnostic, Severity};
 use proptest::prelude::*;
 
 use super::{PROGRAM_NOT_FOUND, RunnableContext, SCRIPT_MISSING, SCRIPT_NOT_EXECUTABLE, shell};
@@ -58,7 +58,14 @@ impl World {
 
     fn check_with(&self, rel: &str, text: &str, ctx: &RunnableContext) -> FileReport {
         let p = self.file(rel, text, 0o644);
-        check_file(rel, &p, text.as_bytes(), FormatChoice::Auto, ctx)
+        check_file(
+            &crate::formats::workspace_formats(),
+            rel,
+            &p,
+            text.as_bytes(),
+            FormatChoice::Auto,
+            ctx,
+        )
     }
 }
 
@@ -112,7 +119,7 @@ fn cursor_project_script_missing_not_executable_and_good() {
             ".cursor/hooks/good.sh",
         ]),
     );
-    assert_eq!(r.format, WireFormat::Cursor);
+    assert_eq!(r.format, Some(hooks_format_cursor::FORMAT));
     assert_eq!(
         found(&r),
         vec![(SCRIPT_MISSING.to_owned(), Some(4)), (SCRIPT_NOT_EXECUTABLE.to_owned(), Some(5))]
@@ -165,10 +172,11 @@ fn the_users_cursor_file_runs_in_its_own_folder() {
     // Any other Cursor file runs in its own folder too.
     w.file("d/hooks/x.sh", "echo\n", 0o755);
     let r = check_file(
+        &crate::formats::workspace_formats(),
         "d/h.json",
         &w.file("d/h.json", &text, 0o644),
         text.as_bytes(),
-        FormatChoice::Fixed(WireFormat::Cursor),
+        FormatChoice::Fixed(hooks_format_cursor::FORMAT),
         &w.ctx(),
     );
     assert!(found(&r).is_empty(), "{:?}", r.diagnostics);
@@ -209,7 +217,7 @@ fn claude_project_dir_is_filled_in_for_shell_and_args_forms() {
 }
 "#;
     let r = w.check("p/.claude/settings.json", text);
-    assert_eq!(r.format, WireFormat::Claude);
+    assert_eq!(r.format, Some(hooks_format_claude::FORMAT));
     assert_eq!(
         found(&r),
         vec![
@@ -356,7 +364,7 @@ fn chrys_hooks_are_checked_like_icode_hook_validate() {
     // Not executable: Chrys runs a script through the interpreter its extension names.
     w.file("p/.chrys/hooks/scripts/ok.sh", "exit 0\n", 0o644);
     let r = w.check("p/.chrys/hooks/hooks.yaml", CHRYS);
-    assert_eq!(r.format, WireFormat::Chrys);
+    assert_eq!(r.format, Some(hooks_format_chrys::FORMAT));
     let got: Vec<(String, Option<u32>, Option<String>)> = r
         .diagnostics
         .iter()
@@ -408,6 +416,7 @@ fn a_relative_chrys_file_name_starts_from_the_given_folder() {
     fs::write(w.path("c/hooks.yaml"), text).expect("write");
     let ctx = RunnableContext { cwd: w.path("c"), ..w.ctx() };
     let r = check_file(
+        &crate::formats::workspace_formats(),
         "hooks.yaml",
         Path::new("hooks.yaml"),
         text.as_bytes(),
@@ -417,6 +426,7 @@ fn a_relative_chrys_file_name_starts_from_the_given_folder() {
     assert!(found(&r).is_empty(), "{:?}", r.diagnostics);
     let ctx = RunnableContext { cwd: w.path("elsewhere"), ..w.ctx() };
     let r = check_file(
+        &crate::formats::workspace_formats(),
         "hooks.yaml",
         Path::new("hooks.yaml"),
         text.as_bytes(),

@@ -7,8 +7,7 @@ use expect_test::expect;
 use hooks_dispatch::{DrainReport, FireReport, HookRun, RunStatus, SkipReason};
 use hooks_schema::{
     AbsPathBuf, ArgRewrite, CapturedOutput, Decision, ExecutionMode, ExitInfo, FoldedVerdict,
-    HookId, HookSourceId, HookSourceKind, HookVerdict, Provenance, RawOutcome, SpawnFailure,
-    SpawnFailureKind,
+    HookId, HookSourceId, HookVerdict, Provenance, RawOutcome, SpawnFailure, SpawnFailureKind,
 };
 use serde_json::json;
 
@@ -16,7 +15,7 @@ fn prov(id: &str, line: Option<u32>) -> Provenance {
     Provenance {
         hook_id: HookId::new(id).expect("hook id"),
         source: HookSourceId::new(
-            HookSourceKind::ProjectCursorFile,
+            hooks_format_cursor::PROJECT_FILE,
             AbsPathBuf::new(PathBuf::from("/repo/.cursor/hooks.json")).expect("absolute"),
         ),
         line,

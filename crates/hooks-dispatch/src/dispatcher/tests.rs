@@ -10,7 +10,7 @@ use std::{
 use hooks_schema::{
     ArgRewrite, Decision, Delivery, EncodeContext, Envelope, ExecutionMode, HookCodec,
     HookDefinition, HookEvent, HookVerdict, Invocation, MatchPredicate, Matcher, OnFailure,
-    RawOutcome, SpawnFailureKind, WireFormat,
+    RawOutcome, SpawnFailureKind,
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -186,7 +186,7 @@ async fn parallel_gated_formats_fold_in_binding_order_whatever_finishes_first() 
         binding(sh_def("fast-deny", r#"echo '{"decision":"deny","reason":"fast"}'"#), "/p/a.json"),
     ];
     let cfg = DispatchConfig {
-        parallel_gated_formats: vec![WireFormat::Claude],
+        parallel_gated_formats: vec![hooks_testing::TEST_FORMAT],
         ..DispatchConfig::default()
     };
     let report = Dispatcher::new(cfg).fire(&bindings, &tool_envelope("ls"), &ctx()).await;
@@ -318,9 +318,12 @@ struct TableCodec {
     asked: Mutex<Vec<usize>>,
 }
 
+/// The table codec's format.
+const TABLE_FORMAT: hooks_schema::FormatId = hooks_schema::FormatId::new("table");
+
 impl HookCodec for TableCodec {
-    fn wire_format(&self) -> WireFormat {
-        WireFormat::Cursor
+    fn wire_format(&self) -> hooks_schema::FormatId {
+        TABLE_FORMAT
     }
 
     fn encode(
@@ -328,8 +331,8 @@ impl HookCodec for TableCodec {
         _: &HookDefinition,
         _: &Envelope,
         _: &EncodeContext<'_>,
-    ) -> Result<Invocation, String> {
-        Err("table".to_owned())
+    ) -> Result<Invocation, hooks_schema::EncodeError> {
+        Err(hooks_schema::EncodeError::Refused("table".to_owned()))
     }
 
     fn decode(&self, hook: &HookDefinition, _: &Envelope, _: &RawOutcome) -> HookVerdict {
@@ -380,7 +383,7 @@ fn fire_table(
     let bindings = table_bindings(&codec, HookEvent::PreToolUse);
     let mut cfg = DispatchConfig::default();
     if parallel {
-        cfg.parallel_gated_formats = vec![WireFormat::Cursor];
+        cfg.parallel_gated_formats = vec![TABLE_FORMAT];
     }
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let report = rt.block_on(Dispatcher::new(cfg).fire(&bindings, &tool_envelope("ls"), &ctx()));
@@ -550,7 +553,7 @@ async fn parallel_rewrites_reach_non_blocking_hooks() {
         binding(bg, "/p/a.json"),
     ];
     let cfg = DispatchConfig {
-        parallel_gated_formats: vec![WireFormat::Claude],
+        parallel_gated_formats: vec![hooks_testing::TEST_FORMAT],
         ..DispatchConfig::default()
     };
     let d = Dispatcher::new(cfg);
@@ -609,7 +612,7 @@ async fn a_command_bound_from_two_files_runs_once_when_its_format_says_so() {
         ];
         let mut cfg = DispatchConfig::default();
         if parallel {
-            cfg.parallel_gated_formats = vec![WireFormat::Claude];
+            cfg.parallel_gated_formats = vec![hooks_testing::TEST_FORMAT];
         }
         let d = Dispatcher::new(cfg);
         let report = d.fire(&bindings, &tool_envelope("ls"), &ctx()).await;

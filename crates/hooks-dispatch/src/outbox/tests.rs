@@ -134,7 +134,7 @@ fn same_id_hooks_of_two_files_stay_distinguishable() {
     // Same path, another kind (the file was the user's, now it is a project's): not the same
     // source either.
     let mut other_kind = a.clone();
-    other_kind.source.kind = hooks_schema::HookSourceKind::UserClaudeSettings;
+    other_kind.source.kind = hooks_testing::kinds::USER_CLAUDE_SETTINGS;
     assert_eq!(find_binding(std::slice::from_ref(&other_kind), &job_a), None);
 }
 
@@ -176,7 +176,7 @@ async fn a_job_from_a_deleted_project_file_never_runs_another_projects_hook() {
     let failed = outbox.list(JobState::Failed).0;
     assert_eq!(failed.len(), 1);
     assert_eq!(failed[0].job_id, job.job_id);
-    assert_eq!(failed[0].source, deleted.source);
+    assert_eq!(failed[0].source, deleted.source.key());
     assert_eq!(failed[0].error.as_deref(), Some(why));
     assert_eq!(failed[0].retries, 0, "it never started");
 }

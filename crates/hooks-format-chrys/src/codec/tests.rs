@@ -6,8 +6,8 @@ use std::{path::Path, time::Duration};
 use expect_test::expect;
 use hooks_schema::{
     AbsPathBuf, ArgRewrite, CapturedOutput, Decision, EncodeContext, Envelope, ExitInfo, HookCodec,
-    HookDefinition, HookEvent, HookSourceId, HookSourceKind, Program, Prompt, ProvidedFileRole,
-    RawOutcome, SpawnFailure, SpawnFailureKind, ToolCall, ToolKind, ToolResult,
+    HookDefinition, HookEvent, HookSourceId, Program, Prompt, ProvidedFileRole, RawOutcome,
+    SpawnFailure, SpawnFailureKind, ToolCall, ToolKind, ToolResult,
 };
 use serde_json::json;
 
@@ -23,7 +23,7 @@ fn hook(yaml_entry: &str) -> HookDefinition {
 
 fn source() -> HookSourceId {
     HookSourceId::new(
-        HookSourceKind::ProjectChrysFile,
+        crate::PROJECT_FILE,
         AbsPathBuf::new("/proj/.chrys/hooks/hooks.yaml".into()).expect("abs"),
     )
 }
@@ -184,11 +184,14 @@ fn encode_refuses_a_missing_tool_or_another_event() {
     let err = ChrysCodec
         .encode(&h, &Envelope::new(HookEvent::PreToolUse), &ctx(&src))
         .expect_err("no tool");
-    assert_eq!(err, "before_tool_call needs a tool call in the envelope");
+    assert_eq!(err.to_string(), "before_tool_call needs a tool call in the envelope");
     let err = ChrysCodec
         .encode(&h, &Envelope::new(HookEvent::SessionStart), &ctx(&src))
         .expect_err("event");
-    assert_eq!(err, "envelope event session_start is not the hook's event before_tool_call");
+    assert_eq!(
+        err.to_string(),
+        "envelope event session_start is not the hook's event before_tool_call"
+    );
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use hooks_schema::{AbsPathBuf, HookSourceId, HookSourceKind, ParsedSource};
+use hooks_schema::{AbsPathBuf, HookSourceId, ParsedSource};
 use serde_json::{Map, json};
 
 use crate::{
@@ -86,11 +86,11 @@ fn dormant_project_warning() {
 fn outbox_records_name_the_layer_and_file() {
     let src = parse(b"hooks:\n  - {id: d, event: after_turn, run: {type: shell, shell: x}, execution: {mode: async, delivery: durable}}\n  - {id: b, event: after_turn, run: {type: shell, shell: x}, execution: {mode: blocking, delivery: durable}}\n  - {id: e, event: after_turn, run: {type: shell, shell: x}}\n", Path::new("/r/.chrys/hooks/hooks.yaml")).expect("loads");
     let project = HookSourceId::new(
-        HookSourceKind::ProjectChrysFile,
+        crate::PROJECT_FILE,
         AbsPathBuf::new("/r/.chrys/hooks/hooks.yaml".into()).expect("abs"),
     );
     let global = HookSourceId::new(
-        HookSourceKind::UserChrysFile,
+        crate::USER_FILE,
         AbsPathBuf::new("/h/.chrys/hooks/hooks.yaml".into()).expect("abs"),
     );
     assert_eq!(

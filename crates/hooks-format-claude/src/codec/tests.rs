@@ -5,8 +5,8 @@ use std::{fmt::Write as _, path::Path, time::Duration};
 use expect_test::expect_file;
 use hooks_schema::{
     AbsPathBuf, ArgRewrite, CapturedOutput, Decision, EncodeContext, Envelope, ExitInfo,
-    HookDefinition, HookEvent, HookSourceId, HookSourceKind, HookVerdict, Program, RawOutcome,
-    SpawnFailure, SpawnFailureKind,
+    HookDefinition, HookEvent, HookSourceId, HookVerdict, Program, RawOutcome, SpawnFailure,
+    SpawnFailureKind,
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -29,7 +29,7 @@ pub(crate) fn definition(native: &str, handler: Value, mode: ClaudeMode) -> Hook
 
 fn source() -> HookSourceId {
     HookSourceId::new(
-        HookSourceKind::ProjectClaudeSettings,
+        crate::PROJECT_SETTINGS,
         AbsPathBuf::new("/proj/.claude/settings.json".into()).expect("abs"),
     )
 }

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use expect_test::expect;
-use hooks_schema::{HookCommand, HookSourceKind};
+use hooks_schema::HookCommand;
 use serde_json::json;
 
 use super::{Reveal, entries, fingerprint, inventory, sha256};
@@ -110,16 +110,11 @@ fn disabled_hooks_are_listed_as_disabled() {
 fn fail_closed_entries_reveal_their_reason_only_when_asked() {
     let doc = br#"{"hooks": {"version": 1, "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x", "password": "hunter2"}]}]}}"#;
     let parsed = parse(doc, Path::new("/s.json"), ClaudeMode::Strict).expect("fails closed");
-    let hidden = entries(
-        &parsed,
-        Path::new("/s.json"),
-        Some(HookSourceKind::UserClaudeSettings),
-        Reveal::No,
-    );
+    let hidden = entries(&parsed, Path::new("/s.json"), Some(crate::USER_SETTINGS), Reveal::No);
     assert_eq!(hidden.len(), 1);
     assert!(hidden[0].fails_closed);
     assert_eq!(hidden[0].deny_reason, None);
-    assert_eq!(hidden[0].scope, Some(HookSourceKind::UserClaudeSettings));
+    assert_eq!(hidden[0].scope, Some(crate::USER_SETTINGS));
     let shown = entries(&parsed, Path::new("/s.json"), None, Reveal::Yes);
     let reason = shown[0].deny_reason.as_deref().expect("revealed");
     assert!(reason.contains("credential-looking key `password`"));

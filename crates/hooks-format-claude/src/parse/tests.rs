@@ -9,8 +9,7 @@ use std::{
 use expect_test::expect_file;
 use hooks_schema::{
     Decision, EncodeContext, Envelope, ExecutionMode, ExitInfo, HookCommand, HookEvent,
-    HookSourceId, HookSourceKind, OnFailure, ParseResult, RawOutcome, SpawnFailure,
-    SpawnFailureKind,
+    HookSourceId, OnFailure, ParseResult, RawOutcome, SpawnFailure, SpawnFailureKind,
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -130,7 +129,7 @@ fn assert_fails_closed(name: &str, events: &[HookEvent], needle: &str) {
     );
     assert!(parsed.diagnostics.iter().any(|d| d.code.as_deref() == Some("fail_closed")));
     let source = HookSourceId::new(
-        HookSourceKind::UserClaudeSettings,
+        crate::USER_SETTINGS,
         hooks_schema::AbsPathBuf::new(PathBuf::from("/home/u/.claude/settings.json")).expect("abs"),
     );
     let ctx = EncodeContext {
@@ -148,6 +147,7 @@ fn assert_fails_closed(name: &str, events: &[HookEvent], needle: &str) {
         assert_eq!(def.mode, ExecutionMode::Blocking);
         let env = Envelope::new(def.event);
         let err = def.codec.encode(def, &env, &ctx).expect_err("a fail-closed hook never runs");
+        let err = err.to_string();
         assert!(err.contains(needle), "{name}: reason {err:?} lacks {needle:?}");
         let failure = SpawnFailure { kind: SpawnFailureKind::EncodeFailed, message: err };
         let v = def.codec.decode(def, &env, &outcome(ExitInfo::NotStarted(failure)));

@@ -4,9 +4,7 @@
 use std::{fmt::Write as _, path::Path};
 
 use expect_test::expect_file;
-use hooks_schema::{
-    AbsPathBuf, EncodeContext, Envelope, HookCodec, HookSourceId, HookSourceKind, Invocation,
-};
+use hooks_schema::{AbsPathBuf, EncodeContext, Envelope, HookCodec, HookSourceId, Invocation};
 use serde_json::{Value, json};
 
 use crate::{
@@ -34,7 +32,7 @@ fn show(inv: &Invocation) -> String {
 
 fn source() -> HookSourceId {
     let path = AbsPathBuf::new("/repo/.cursor/hooks.json".into()).expect("absolute");
-    HookSourceId::new(HookSourceKind::ProjectCursorFile, path)
+    HookSourceId::new(crate::PROJECT_FILE, path)
 }
 
 fn encode_case(case: &Value) -> String {

@@ -34,7 +34,7 @@ fn an_empty_set_allows_everything() {
 #[test]
 fn a_file_named_by_two_sources_reports_both() {
     let tree = Tree::new();
-    let explicit = HookSourceId::new(HookSourceKind::RunDelivered, tree.hook_file.clone());
+    let explicit = HookSourceId::new(HookSourceKind::RUN_DELIVERED, tree.hook_file.clone());
     let mut entries = tree.entries();
     entries.push(ProtectedEntry {
         path: tree.hook_file.clone(),
@@ -123,7 +123,7 @@ fn a_protected_file_that_does_not_exist_is_still_matched_by_path() {
     let gone = AbsPathBuf::new(tree.cwd.join(".chrys/hooks/hooks.yaml")).expect("abs");
     let set = ProtectedSet::new(vec![ProtectedEntry {
         path: gone.clone(),
-        source: HookSourceId::new(HookSourceKind::ProjectChrysFile, gone.clone()),
+        source: HookSourceId::new(hooks_testing::kinds::PROJECT_CHRYS_FILE, gone.clone()),
         role: ProtectedRole::HookFile,
     }]);
     let decision = set.check(&[".chrys/hooks/hooks.yaml"], &tree.cwd);

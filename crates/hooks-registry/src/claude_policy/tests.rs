@@ -1,7 +1,7 @@
 //! Tests for the Claude Code hook policy resolution: a table of settings combinations and the
 //! cut they give outside every project and under each root.
 
-use hooks_schema::{HookSourceId, HookSourceKind as K, WireFormat};
+use hooks_schema::{FormatId, HookSourceId, HookSourceKind as K};
 use serde_json::{Map, Value, json};
 
 use super::{ClaudeClass, Cut, Voice, resolve};
@@ -62,8 +62,14 @@ fn cut(c: Cut, by: &str) -> (Cut, String) {
 #[test]
 fn the_precedence_table() {
     use Cut::{All, NonManaged};
-    let user_true =
-        || file(K::UserClaudeSettings, "user.json", &[], json!({"disableAllHooks": true}));
+    let user_true = || {
+        file(
+            hooks_testing::kinds::USER_CLAUDE_SETTINGS,
+            "user.json",
+            &[],
+            json!({"disableAllHooks": true}),
+        )
+    };
     // (case, files, expected per root, expected outside); two roots, 0 and 1.
     let cases: Vec<Case> = vec![
         ("nothing set", vec![], vec![none(), none()], none()),
@@ -77,7 +83,7 @@ fn the_precedence_table() {
             "user true + project false: the project's root runs, others do not",
             vec![
                 file(
-                    K::ProjectClaudeSettings,
+                    hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS,
                     "r0/settings.json",
                     &[0],
                     json!({"disableAllHooks": false}),
@@ -91,13 +97,13 @@ fn the_precedence_table() {
             "local false over project true",
             vec![
                 file(
-                    K::ProjectClaudeLocalSettings,
+                    hooks_testing::kinds::PROJECT_CLAUDE_LOCAL_SETTINGS,
                     "r0/local.json",
                     &[0],
                     json!({"disableAllHooks": false}),
                 ),
                 file(
-                    K::ProjectClaudeSettings,
+                    hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS,
                     "r0/settings.json",
                     &[0],
                     json!({"disableAllHooks": true}),
@@ -109,7 +115,7 @@ fn the_precedence_table() {
         (
             "project true only speaks for its root",
             vec![file(
-                K::ProjectClaudeSettings,
+                hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS,
                 "r1/settings.json",
                 &[1],
                 json!({"disableAllHooks": true}),
@@ -120,9 +126,9 @@ fn the_precedence_table() {
         (
             "explicit false over project true and user true",
             vec![
-                file(K::RunDelivered, "run/settings.json", &[], json!({"disableAllHooks": false})),
+                file(K::RUN_DELIVERED, "run/settings.json", &[], json!({"disableAllHooks": false})),
                 file(
-                    K::ProjectClaudeSettings,
+                    hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS,
                     "r0/settings.json",
                     &[0],
                     json!({"disableAllHooks": true}),
@@ -135,9 +141,9 @@ fn the_precedence_table() {
         (
             "explicit true over project false",
             vec![
-                file(K::RunDelivered, "run/settings.json", &[], json!({"disableAllHooks": true})),
+                file(K::RUN_DELIVERED, "run/settings.json", &[], json!({"disableAllHooks": true})),
                 file(
-                    K::ProjectClaudeSettings,
+                    hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS,
                     "r0/settings.json",
                     &[0],
                     json!({"disableAllHooks": false}),
@@ -150,13 +156,13 @@ fn the_precedence_table() {
             "managed true: every Claude hook off, whatever the others say",
             vec![
                 file(
-                    K::ManagedClaudeSettings,
+                    hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS,
                     "managed-settings.json",
                     &[],
                     json!({"disableAllHooks": true}),
                 ),
                 file(
-                    K::ProjectClaudeSettings,
+                    hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS,
                     "r0/settings.json",
                     &[0],
                     json!({"disableAllHooks": false}),
@@ -169,7 +175,7 @@ fn the_precedence_table() {
             "managed false over user true",
             vec![
                 file(
-                    K::ManagedClaudeSettings,
+                    hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS,
                     "managed-settings.json",
                     &[],
                     json!({"disableAllHooks": false}),
@@ -183,13 +189,13 @@ fn the_precedence_table() {
             "a later managed fragment wins as a scalar",
             vec![
                 file(
-                    K::ManagedClaudeSettings,
+                    hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS,
                     "managed-settings.json",
                     &[],
                     json!({"disableAllHooks": true}),
                 ),
                 file(
-                    K::ManagedClaudeSettings,
+                    hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS,
                     "d/10-on.json",
                     &[],
                     json!({"disableAllHooks": false}),
@@ -201,15 +207,20 @@ fn the_precedence_table() {
         (
             "allowManagedHooksOnly in a fragment",
             vec![
-                file(K::ManagedClaudeSettings, "managed-settings.json", &[], json!({})),
                 file(
-                    K::ManagedClaudeSettings,
+                    hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS,
+                    "managed-settings.json",
+                    &[],
+                    json!({}),
+                ),
+                file(
+                    hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS,
                     "d/50-only.json",
                     &[],
                     json!({"allowManagedHooksOnly": true}),
                 ),
                 file(
-                    K::ProjectClaudeSettings,
+                    hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS,
                     "r0/settings.json",
                     &[0],
                     json!({"disableAllHooks": false}),
@@ -222,13 +233,13 @@ fn the_precedence_table() {
             "a later fragment turns allowManagedHooksOnly back off",
             vec![
                 file(
-                    K::ManagedClaudeSettings,
+                    hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS,
                     "d/10.json",
                     &[],
                     json!({"allowManagedHooksOnly": true}),
                 ),
                 file(
-                    K::ManagedClaudeSettings,
+                    hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS,
                     "d/20.json",
                     &[],
                     json!({"allowManagedHooksOnly": false}),
@@ -240,7 +251,7 @@ fn the_precedence_table() {
         (
             "allowManagedHooksOnly in a user file is ignored",
             vec![file(
-                K::UserClaudeSettings,
+                hooks_testing::kinds::USER_CLAUDE_SETTINGS,
                 "user.json",
                 &[],
                 json!({"allowManagedHooksOnly": true}),
@@ -251,7 +262,7 @@ fn the_precedence_table() {
         (
             "allowManagedHooksOnly in a project file is ignored",
             vec![file(
-                K::ProjectClaudeSettings,
+                hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS,
                 "r0/settings.json",
                 &[0],
                 json!({"allowManagedHooksOnly": true}),
@@ -263,12 +274,17 @@ fn the_precedence_table() {
             "managed disableAllHooks true beats allowManagedHooksOnly",
             vec![
                 file(
-                    K::ManagedClaudeSettings,
+                    hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS,
                     "a.json",
                     &[],
                     json!({"allowManagedHooksOnly": true}),
                 ),
-                file(K::ManagedClaudeSettings, "b.json", &[], json!({"disableAllHooks": true})),
+                file(
+                    hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS,
+                    "b.json",
+                    &[],
+                    json!({"disableAllHooks": true}),
+                ),
             ],
             vec![cut(All, "disableAllHooks in b.json"); 2],
             cut(All, "disableAllHooks in b.json"),
@@ -276,15 +292,30 @@ fn the_precedence_table() {
         (
             "a Cursor or Chrys file has no say",
             vec![
-                file(K::UserCursorFile, "cursor.json", &[], json!({"disableAllHooks": true})),
-                file(K::ProjectChrysFile, "r0/hooks.yaml", &[0], json!({"disableAllHooks": true})),
+                file(
+                    hooks_testing::kinds::USER_CURSOR_FILE,
+                    "cursor.json",
+                    &[],
+                    json!({"disableAllHooks": true}),
+                ),
+                file(
+                    hooks_testing::kinds::PROJECT_CHRYS_FILE,
+                    "r0/hooks.yaml",
+                    &[0],
+                    json!({"disableAllHooks": true}),
+                ),
             ],
             vec![none(), none()],
             none(),
         ),
         (
             "a value that is not a boolean is not a say",
-            vec![file(K::UserClaudeSettings, "user.json", &[], json!({"disableAllHooks": "yes"}))],
+            vec![file(
+                hooks_testing::kinds::USER_CLAUDE_SETTINGS,
+                "user.json",
+                &[],
+                json!({"disableAllHooks": "yes"}),
+            )],
             vec![none(), none()],
             none(),
         ),
@@ -309,20 +340,18 @@ fn cuts_remove_only_claude_sources_of_their_class() {
 
 #[test]
 fn explicit_sources_are_claude_when_they_speak_its_protocol_or_set_its_keys() {
-    let id = sid(K::RunDelivered, format!("{P}/run/hooks.json"));
+    let id = sid(K::RUN_DELIVERED, format!("{P}/run/hooks.json"));
     let empty = Map::new();
-    assert_eq!(ClaudeClass::of(&id, [WireFormat::Cursor].into_iter(), &empty), ClaudeClass::Other);
     assert_eq!(
-        ClaudeClass::of(&id, [WireFormat::Claude].into_iter(), &empty),
-        ClaudeClass::NonManaged
-    );
-    let Value::Object(settings) = json!({"disableAllHooks": true}) else { unreachable!() };
-    assert_eq!(ClaudeClass::of(&id, std::iter::empty(), &settings), ClaudeClass::NonManaged);
-    let managed = sid(K::ManagedClaudeSettings, format!("{P}/managed-settings.json"));
-    assert_eq!(ClaudeClass::of(&managed, std::iter::empty(), &empty), ClaudeClass::Managed);
-    let cursor = sid(K::ManagedCursorFile, format!("{P}/hooks.json"));
-    assert_eq!(
-        ClaudeClass::of(&cursor, [WireFormat::Claude].into_iter(), &empty),
+        ClaudeClass::of(&id, [FormatId::new("cursor")].into_iter(), &empty),
         ClaudeClass::Other
     );
+    assert_eq!(ClaudeClass::of(&id, [super::CLAUDE].into_iter(), &empty), ClaudeClass::NonManaged);
+    let Value::Object(settings) = json!({"disableAllHooks": true}) else { unreachable!() };
+    assert_eq!(ClaudeClass::of(&id, std::iter::empty(), &settings), ClaudeClass::NonManaged);
+    let managed =
+        sid(hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS, format!("{P}/managed-settings.json"));
+    assert_eq!(ClaudeClass::of(&managed, std::iter::empty(), &empty), ClaudeClass::Managed);
+    let cursor = sid(hooks_testing::kinds::MANAGED_CURSOR_FILE, format!("{P}/hooks.json"));
+    assert_eq!(ClaudeClass::of(&cursor, [super::CLAUDE].into_iter(), &empty), ClaudeClass::Other);
 }

@@ -16,7 +16,7 @@ const P: &str = "/nonexistent-hooks-registry-test";
 fn a_change_that_publishes_emits_snapshot_changed_with_the_new_counters() {
     let handle = RegistryHandle::default();
     let events = handle.subscribe();
-    let s = sid(K::RunDelivered, format!("{P}/run/hooks.json"));
+    let s = sid(K::RUN_DELIVERED, format!("{P}/run/hooks.json"));
     let rev = handle.change(|r| r.upsert_source(update(&s, ok(defs(&["a"])), None, active())));
     let snap = handle.snapshot();
     assert_eq!(snap.revision(), rev);
@@ -36,7 +36,7 @@ fn a_change_that_publishes_emits_snapshot_changed_with_the_new_counters() {
 fn a_change_that_publishes_nothing_emits_nothing() {
     let handle = RegistryHandle::default();
     let events = handle.subscribe();
-    let unknown = sid(K::RunDelivered, format!("{P}/x.json"));
+    let unknown = sid(K::RUN_DELIVERED, format!("{P}/x.json"));
     assert_eq!(handle.change(|r| r.remove_source(&unknown)), Revision::ZERO);
     handle.change(|r| r.pin(CommandExecutionPosture::Unknown));
     assert!(matches!(events.try_recv(), Ok(RegistryEvent::SnapshotChanged { .. })));
@@ -50,7 +50,7 @@ fn a_dropped_subscriber_does_not_stop_the_others() {
     let dropped = handle.subscribe();
     let kept = handle.subscribe();
     drop(dropped);
-    let s = sid(K::RunDelivered, format!("{P}/run/hooks.json"));
+    let s = sid(K::RUN_DELIVERED, format!("{P}/run/hooks.json"));
     handle.change(|r| r.upsert_source(update(&s, ok(defs(&["a"])), None, active())));
     handle.change(|r| r.upsert_source(update(&s, ok(defs(&["b"])), None, active())));
     assert!(kept.recv_timeout(Duration::from_secs(5)).is_ok());
@@ -64,7 +64,7 @@ fn readers_on_other_threads_see_each_published_snapshot() {
     let events = handle.subscribe();
     let writer = handle.clone();
     let t = std::thread::spawn(move || {
-        let s = sid(K::RunDelivered, format!("{P}/run/hooks.json"));
+        let s = sid(K::RUN_DELIVERED, format!("{P}/run/hooks.json"));
         writer.change(|r| r.upsert_source(update(&s, ok(defs(&["a"])), None, active())))
     });
     let event = events.recv_timeout(Duration::from_secs(5)).unwrap();
@@ -87,7 +87,7 @@ fn a_panic_inside_a_change_does_not_wedge_the_handle() {
         h.change(|_| panic!("a caller's bug"));
     }));
     assert!(result.is_err());
-    let s = sid(K::RunDelivered, format!("{P}/run/hooks.json"));
+    let s = sid(K::RUN_DELIVERED, format!("{P}/run/hooks.json"));
     let rev = handle.change(|r| r.upsert_source(update(&s, ok(defs(&["a"])), None, active())));
     assert_eq!(rev, Revision::ZERO.next());
 }

@@ -20,11 +20,11 @@ const P: &str = "/nonexistent-hooks-registry-model";
 /// The sources the machine plays with: two nested project files, one project file reachable
 /// from any root, a run-delivered file that is also project file 0, and a user file.
 const SOURCES: [(K, &str); 5] = [
-    (K::ProjectCursorFile, "a/.cursor/hooks.json"),
-    (K::ProjectCursorFile, "a/b/.cursor/hooks.json"),
-    (K::ProjectClaudeSettings, "shared/settings.json"),
-    (K::RunDelivered, "a/.cursor/hooks.json"),
-    (K::UserCursorFile, "home/hooks.json"),
+    (hooks_testing::kinds::PROJECT_CURSOR_FILE, "a/.cursor/hooks.json"),
+    (hooks_testing::kinds::PROJECT_CURSOR_FILE, "a/b/.cursor/hooks.json"),
+    (hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS, "shared/settings.json"),
+    (K::RUN_DELIVERED, "a/.cursor/hooks.json"),
+    (hooks_testing::kinds::USER_CURSOR_FILE, "home/hooks.json"),
 ];
 const ROOTS: [&str; 3] = ["a", "a/b", "c"];
 const PROBES: [&str; 5] = ["a", "a/b/x", "a/bb", "c/y", "z"];
@@ -272,7 +272,7 @@ impl Model {
             .into_iter()
             .filter(|&r| Path::new(&cwd).starts_with(root(r).as_path()))
             .max_by_key(|&r| ROOTS[r].len());
-        let mut parts: Vec<((u8, u64), Vec<String>)> = Vec::new();
+        let mut parts: Vec<((u32, u64), Vec<String>)> = Vec::new();
         for (&i, s) in &self.sources {
             if !self.runs(i) {
                 continue;

@@ -29,7 +29,7 @@ fn valid_then_malformed_then_valid_publishes_three_snapshots_and_the_malformed_s
  {
     let mut r = HookRegistry::new();
     let root = abs(p("repo"));
-    let s = sid(K::ProjectCursorFile, p("repo/.cursor/hooks.json"));
+    let s = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("repo/.cursor/hooks.json"));
     let g0 = r.generation();
 
     let r1 = r.upsert_source(update(&s, ok(defs(&["a"])), Some(&root), active()));
@@ -59,7 +59,7 @@ fn valid_then_malformed_then_valid_publishes_three_snapshots_and_the_malformed_s
 #[test]
 fn a_reload_with_the_same_definitions_keeps_the_revision() {
     let mut r = HookRegistry::new();
-    let s = sid(K::RunDelivered, p("run/hooks.json"));
+    let s = sid(K::RUN_DELIVERED, p("run/hooks.json"));
     let r1 = r.upsert_source(update(&s, ok(defs(&["a", "b"])), None, active()));
     let g1 = r.generation();
     let r2 = r.upsert_source(update(&s, ok(defs(&["a", "b"])), None, active()));
@@ -71,7 +71,7 @@ fn a_reload_with_the_same_definitions_keeps_the_revision() {
 fn the_generation_moves_on_every_change_and_the_revision_only_with_the_active_set() {
     let mut r = HookRegistry::new();
     let root = abs(p("repo"));
-    let s = sid(K::ProjectCursorFile, p("repo/.cursor/hooks.json"));
+    let s = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("repo/.cursor/hooks.json"));
     let mut last_gen = r.generation();
     let mut step = |r: &mut HookRegistry, moved: bool, what: &str, rev_before| {
         let rev = r.revision();
@@ -105,8 +105,8 @@ fn a_first_load_that_fails_is_inactive_with_an_error_still_counts_as_a_project_a
     let mut r = HookRegistry::new();
     let outer = abs(p("outer"));
     let inner = abs(p("outer/inner"));
-    let so = sid(K::ProjectCursorFile, p("outer/.cursor/hooks.json"));
-    let si = sid(K::ProjectCursorFile, p("outer/inner/.cursor/hooks.json"));
+    let so = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("outer/.cursor/hooks.json"));
+    let si = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("outer/inner/.cursor/hooks.json"));
     r.upsert_source(update(&so, ok(defs(&["outer"])), Some(&outer), active()));
     r.upsert_source(update(&si, malformed(), Some(&inner), active()));
     let snap = r.snapshot();
@@ -123,7 +123,7 @@ fn a_first_load_that_fails_is_inactive_with_an_error_still_counts_as_a_project_a
 fn a_read_failure_behaves_like_a_failed_parse() {
     let mut r = HookRegistry::new();
     let root = abs(p("repo"));
-    let s = sid(K::ProjectCursorFile, p("repo/.cursor/hooks.json"));
+    let s = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("repo/.cursor/hooks.json"));
     // A first read that fails: failed, a project, protected.
     r.record_read_failure(&s, Some(root.clone()), HookDiagnostic::error("permission denied"));
     let snap = r.snapshot();
@@ -148,7 +148,7 @@ fn a_known_root_without_a_hook_file_is_its_own_project_a_broken_inner_file_does_
     let mut r = HookRegistry::new();
     let outer = abs(p("outer"));
     let inner = abs(p("outer/inner"));
-    let so = sid(K::ProjectCursorFile, p("outer/.cursor/hooks.json"));
+    let so = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("outer/.cursor/hooks.json"));
     r.upsert_source(update(&so, ok(defs(&["outer"])), Some(&outer), active()));
     let cwd = p("outer/inner/src");
     assert_eq!(names(&r.snapshot().bindings_for(Path::new(&cwd))), ["outer"]);
@@ -159,7 +159,7 @@ fn a_known_root_without_a_hook_file_is_its_own_project_a_broken_inner_file_does_
     assert!(names(&r.snapshot().bindings_for(Path::new(&cwd))).is_empty());
 
     // A broken inner file does not hand the directory back either.
-    let si = sid(K::ProjectCursorFile, p("outer/inner/.cursor/hooks.json"));
+    let si = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("outer/inner/.cursor/hooks.json"));
     r.upsert_source(update(&si, malformed(), Some(&inner), active()));
     assert!(names(&r.snapshot().bindings_for(Path::new(&cwd))).is_empty());
 
@@ -176,7 +176,7 @@ fn a_known_root_without_a_hook_file_is_its_own_project_a_broken_inner_file_does_
 fn a_root_found_after_pinning_is_reported_and_the_project_set_does_not_change() {
     let mut r = HookRegistry::new();
     let outer = abs(p("outer"));
-    let so = sid(K::ProjectCursorFile, p("outer/.cursor/hooks.json"));
+    let so = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("outer/.cursor/hooks.json"));
     r.upsert_source(update(&so, ok(defs(&["outer"])), Some(&outer), active()));
     r.pin(CommandExecutionPosture::AutoApproves);
     let rev = r.revision();
@@ -198,7 +198,7 @@ fn after_pinning_a_changed_file_a_removal_and_a_trust_change_each_publish_a_snap
  {
     let mut r = HookRegistry::new();
     let root = abs(p("repo"));
-    let s = sid(K::ProjectCursorFile, p("repo/.cursor/hooks.json"));
+    let s = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("repo/.cursor/hooks.json"));
     r.upsert_source(update(&s, ok(defs(&["a"])), Some(&root), active()));
     r.pin(CommandExecutionPosture::AutoApproves);
     let rev = r.revision();
@@ -249,7 +249,11 @@ fn after_pinning_a_new_project_file_is_parsed_and_protected_but_inert() {
     std::fs::create_dir(root.as_path().join(".cursor")).unwrap();
     std::fs::write(root.as_path().join(".cursor/hooks.json"), "{}").unwrap();
     std::fs::write(root.as_path().join("late.sh"), "#!/bin/sh\n").unwrap();
-    let s = source_id(K::ProjectCursorFile, &root.as_path().join(".cursor/hooks.json")).unwrap();
+    let s = source_id(
+        hooks_testing::kinds::PROJECT_CURSOR_FILE,
+        &root.as_path().join(".cursor/hooks.json"),
+    )
+    .unwrap();
 
     let mut r = HookRegistry::new();
     r.add_project_root(root.clone());
@@ -272,7 +276,7 @@ fn after_pinning_a_new_project_file_is_parsed_and_protected_but_inert() {
 fn after_pinning_a_new_explicit_source_is_an_error() {
     let mut r = HookRegistry::new();
     r.pin(CommandExecutionPosture::AutoApproves);
-    let s = sid(K::RunDelivered, p("run/hooks.json"));
+    let s = sid(K::RUN_DELIVERED, p("run/hooks.json"));
     let rev = r.revision();
     assert_eq!(r.upsert_source(update(&s, ok(defs(&["a"])), None, active())), rev);
     let errors = r.errors_for(std::slice::from_ref(&s));
@@ -284,7 +288,7 @@ fn after_pinning_a_new_explicit_source_is_an_error() {
 #[test]
 fn a_second_pin_changes_nothing() {
     let mut r = HookRegistry::new();
-    let s = sid(K::RunDelivered, p("run/hooks.json"));
+    let s = sid(K::RUN_DELIVERED, p("run/hooks.json"));
     r.upsert_source(update(&s, ok(defs(&["a"])), None, active()));
     let rev = r.pin(CommandExecutionPosture::AutoApproves);
     let g = r.generation();
@@ -299,7 +303,7 @@ fn a_second_pin_changes_nothing() {
 #[test]
 fn the_pinned_run_records_its_posture_and_revision() {
     let mut r = HookRegistry::new();
-    let s = sid(K::RunDelivered, p("run/hooks.json"));
+    let s = sid(K::RUN_DELIVERED, p("run/hooks.json"));
     let rev = r.upsert_source(update(&s, ok(defs(&["a"])), None, active()));
     assert_eq!(r.snapshot().pinned(), None);
     r.pin(CommandExecutionPosture::RequiresApproval);
@@ -312,7 +316,7 @@ fn the_pinned_run_records_its_posture_and_revision() {
 #[test]
 fn the_revision_only_moves_forward() {
     let mut r = HookRegistry::new();
-    let s = sid(K::RunDelivered, p("run/hooks.json"));
+    let s = sid(K::RUN_DELIVERED, p("run/hooks.json"));
     let mut last = r.revision();
     type Step<'a> = Box<dyn Fn(&mut HookRegistry) + 'a>;
     let steps: Vec<Step<'_>> = vec![
@@ -346,10 +350,10 @@ fn the_revision_only_moves_forward() {
 #[test]
 fn unknown_sources_do_not_move_it() {
     let mut r = HookRegistry::new();
-    let known = sid(K::RunDelivered, p("run/hooks.json"));
+    let known = sid(K::RUN_DELIVERED, p("run/hooks.json"));
     r.upsert_source(update(&known, ok(defs(&["a"])), None, active()));
     let (rev, g) = (r.revision(), r.generation());
-    let unknown = sid(K::RunDelivered, p("other/hooks.json"));
+    let unknown = sid(K::RUN_DELIVERED, p("other/hooks.json"));
     assert_eq!(r.remove_source(&unknown), rev);
     assert_eq!(r.set_trust(&unknown, inert()), rev);
     assert_eq!(r.remove_source_root(&unknown, &abs(P)), rev);
@@ -363,11 +367,11 @@ fn precedence_is_factory_agent_factory_wide_run_delivered_then_project_cursor_fi
     let root = abs(p("repo"));
     // Loaded in the reverse of precedence.
     let sources = [
-        (K::ProjectCursorFile, "repo/.cursor/hooks.json", "project"),
-        (K::UserCursorFile, "home/.cursor/hooks.json", "user"),
-        (K::RunDelivered, "run/hooks.json", "run"),
-        (K::FactoryWide, "factory/wide.json", "wide"),
-        (K::FactoryAgent, "factory/agent.json", "agent"),
+        (hooks_testing::kinds::PROJECT_CURSOR_FILE, "repo/.cursor/hooks.json", "project"),
+        (hooks_testing::kinds::USER_CURSOR_FILE, "home/.cursor/hooks.json", "user"),
+        (K::RUN_DELIVERED, "run/hooks.json", "run"),
+        (K::FACTORY_WIDE, "factory/wide.json", "wide"),
+        (K::FACTORY_AGENT, "factory/agent.json", "agent"),
     ];
     for (kind, path, name) in sources {
         let s = sid(kind, p(path));
@@ -386,10 +390,10 @@ fn the_nearest_root_wins_and_a_cwd_outside_every_root_gets_only_the_bindings_tha
     let mut r = HookRegistry::new();
     let outer = abs(p("w"));
     let inner = abs(p("w/libs/inner"));
-    let run = sid(K::RunDelivered, p("run/hooks.json"));
+    let run = sid(K::RUN_DELIVERED, p("run/hooks.json"));
     r.upsert_source(update(&run, ok(defs(&["run"])), None, active()));
-    let so = sid(K::ProjectCursorFile, p("w/.cursor/hooks.json"));
-    let si = sid(K::ProjectCursorFile, p("w/libs/inner/.cursor/hooks.json"));
+    let so = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("w/.cursor/hooks.json"));
+    let si = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("w/libs/inner/.cursor/hooks.json"));
     r.upsert_source(update(&so, ok(defs(&["outer"])), Some(&outer), active()));
     r.upsert_source(update(&si, ok(defs(&["inner"])), Some(&inner), active()));
     let snap = r.snapshot();
@@ -410,7 +414,8 @@ fn the_working_directory_is_canonicalized_when_it_exists() {
     let repo = base.join(Path::new("repo")).unwrap();
     std::fs::create_dir_all(repo.as_path().join("src")).unwrap();
     let mut r = HookRegistry::new();
-    let s = sid(K::ProjectCursorFile, repo.as_path().join(".cursor/hooks.json"));
+    let s =
+        sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, repo.as_path().join(".cursor/hooks.json"));
     r.upsert_source(update(&s, ok(defs(&["a"])), Some(&repo), active()));
     #[cfg(unix)]
     {
@@ -432,9 +437,9 @@ fn the_working_directory_is_canonicalized_when_it_exists() {
 #[test]
 fn the_declared_order_within_a_source_is_kept() {
     let mut r = HookRegistry::new();
-    let s = sid(K::RunDelivered, p("run/hooks.json"));
+    let s = sid(K::RUN_DELIVERED, p("run/hooks.json"));
     r.upsert_source(update(&s, ok(defs(&["z", "a", "m"])), None, active()));
-    let t = sid(K::RunDelivered, p("run2/hooks.json"));
+    let t = sid(K::RUN_DELIVERED, p("run2/hooks.json"));
     r.upsert_source(update(&t, ok(defs(&["b"])), None, active()));
     assert_eq!(names(&r.snapshot().bindings_for(Path::new(P))), ["z", "a", "m", "b"]);
 }
@@ -443,8 +448,8 @@ fn the_declared_order_within_a_source_is_kept() {
 fn a_project_file_runs_in_its_root_and_an_explicit_file_in_its_folder() {
     let mut r = HookRegistry::new();
     let root = abs(p("repo"));
-    let s = sid(K::ProjectCursorFile, p("repo/.cursor/hooks.json"));
-    let e = sid(K::RunDelivered, p("run/dir/hooks.json"));
+    let s = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("repo/.cursor/hooks.json"));
+    let e = sid(K::RUN_DELIVERED, p("run/dir/hooks.json"));
     r.upsert_source(update(&s, ok(defs(&["a"])), Some(&root), active()));
     r.upsert_source(update(&e, ok(defs(&["e"])), None, active()));
     let b = r.snapshot().bindings_for(Path::new(&p("repo/x")));
@@ -459,8 +464,8 @@ fn an_inert_source_is_reported_and_still_counts_as_a_project_root() {
     let mut r = HookRegistry::new();
     let outer = abs(p("outer"));
     let inner = abs(p("outer/inner"));
-    let so = sid(K::ProjectCursorFile, p("outer/.cursor/hooks.json"));
-    let si = sid(K::ProjectCursorFile, p("outer/inner/.cursor/hooks.json"));
+    let so = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("outer/.cursor/hooks.json"));
+    let si = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("outer/inner/.cursor/hooks.json"));
     r.upsert_source(update(&so, ok(defs(&["outer"])), Some(&outer), active()));
     r.upsert_source(update(&si, ok(defs(&["inner"])), Some(&inner), inert()));
     let snap = r.snapshot();
@@ -481,7 +486,8 @@ fn disabled_definitions_are_listed_and_protected_but_not_bound() {
     std::fs::write(root.as_path().join("off.sh"), "").unwrap();
     let mut d = defs(&["on", "off"]);
     d[1].enabled = false;
-    let s = sid(K::ProjectCursorFile, root.as_path().join(".cursor/hooks.json"));
+    let s =
+        sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, root.as_path().join(".cursor/hooks.json"));
     let mut r = HookRegistry::new();
     r.upsert_source(update(&s, ok(d), Some(&root), active()));
     let snap = r.snapshot();
@@ -499,18 +505,18 @@ fn a_symlink_and_its_target_are_one_source_and_two_files_with_the_same_text_are_
     std::fs::write(&a, "{}").unwrap();
     std::fs::write(&b, "{}").unwrap();
     let mut r = HookRegistry::new();
-    let ia = source_id(K::RunDelivered, &a).unwrap();
+    let ia = source_id(K::RUN_DELIVERED, &a).unwrap();
     r.upsert_source(update(&ia, ok(defs(&["x"])), None, active()));
     #[cfg(unix)]
     {
         let link = base.as_path().join("link.json");
         std::os::unix::fs::symlink(&a, &link).unwrap();
-        let il = source_id(K::RunDelivered, &link).unwrap();
+        let il = source_id(K::RUN_DELIVERED, &link).unwrap();
         assert_eq!(il, ia);
         r.upsert_source(update(&il, ok(defs(&["x"])), None, active()));
         assert_eq!(r.snapshot().sources().len(), 1);
     }
-    let ib = source_id(K::RunDelivered, &b).unwrap();
+    let ib = source_id(K::RUN_DELIVERED, &b).unwrap();
     r.upsert_source(update(&ib, ok(defs(&["x"])), None, active()));
     assert_eq!(r.snapshot().sources().len(), 2);
     assert_eq!(names(&r.snapshot().bindings_for(base.as_path())), ["x", "x"]);
@@ -521,8 +527,8 @@ fn a_file_delivered_with_the_run_and_found_as_a_project_file_runs_once_as_the_ex
     let mut r = HookRegistry::new();
     let root = abs(p("repo"));
     let file = p("repo/.cursor/hooks.json");
-    let explicit = sid(K::RunDelivered, &file);
-    let project = sid(K::ProjectCursorFile, &file);
+    let explicit = sid(K::RUN_DELIVERED, &file);
+    let project = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, &file);
     r.upsert_source(update(&project, ok(defs(&["a"])), Some(&root), active()));
     r.upsert_source(update(&explicit, ok(defs(&["a"])), None, active()));
     let snap = r.snapshot();
@@ -548,7 +554,7 @@ fn a_file_reached_from_two_roots_applies_under_each_and_is_forgotten_with_its_la
     let mut r = HookRegistry::new();
     let r1 = abs(p("one"));
     let r2 = abs(p("two"));
-    let s = sid(K::ProjectCursorFile, p("shared/hooks.json"));
+    let s = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("shared/hooks.json"));
     r.upsert_source(update(&s, ok(defs(&["a"])), Some(&r1), active()));
     r.upsert_source(update(&s, ok(defs(&["a"])), Some(&r2), active()));
     let snap = r.snapshot();
@@ -587,7 +593,8 @@ fn protected_paths_cover_the_file_and_every_script_existing_or_not_in_first_word
         def("quoted", 5, "bash \"my hooks/x.sh\""),
         def("missing", 6, "./not-there.sh"),
     ];
-    let s = sid(K::ProjectCursorFile, root.as_path().join(".cursor/hooks.json"));
+    let s =
+        sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, root.as_path().join(".cursor/hooks.json"));
     let mut r = HookRegistry::new();
     r.upsert_source(update(&s, ok(d), Some(&root), active()));
     let snap = r.snapshot();
@@ -625,7 +632,10 @@ fn chrys_script_paths_and_exec_commands_are_protected_by_the_same_rule() {
         HookCommand::Script { path: root.as_path().join(".chrys/hooks/guard.py"), args: vec![] };
     let mut exec = def("exec", 1, "");
     exec.command = HookCommand::Exec { program: "node".into(), args: vec!["tool.js".into()] };
-    let s = sid(K::ProjectChrysFile, root.as_path().join(".chrys/hooks/hooks.yaml"));
+    let s = sid(
+        hooks_testing::kinds::PROJECT_CHRYS_FILE,
+        root.as_path().join(".chrys/hooks/hooks.yaml"),
+    );
     let mut r = HookRegistry::new();
     r.upsert_source(update(&s, ok(vec![script, exec]), Some(&root), active()));
     let snap = r.snapshot();
@@ -641,7 +651,7 @@ fn protected_paths_resolve_explicit_scripts_against_the_declaring_directory() {
     std::fs::create_dir_all(&hooks_dir).unwrap();
     std::fs::write(hooks_dir.join("gate.sh"), "").unwrap();
     std::fs::write(base.as_path().join("gate.sh"), "").unwrap();
-    let s = sid(K::RunDelivered, hooks_dir.join("hooks.json"));
+    let s = sid(K::RUN_DELIVERED, hooks_dir.join("hooks.json"));
     let mut r = HookRegistry::new();
     r.upsert_source(update(&s, ok(vec![def("g", 0, "sh gate.sh")]), None, active()));
     let snap = r.snapshot();
@@ -655,8 +665,9 @@ fn protected_paths_include_inert_and_stale_sources_and_are_recomputed_on_removal
     let root = canonicalize(dir.path()).unwrap();
     std::fs::write(root.as_path().join("a.sh"), "").unwrap();
     std::fs::write(root.as_path().join("b.sh"), "").unwrap();
-    let inert_src = sid(K::ProjectCursorFile, root.as_path().join(".cursor/hooks.json"));
-    let stale_src = sid(K::RunDelivered, root.as_path().join("run.json"));
+    let inert_src =
+        sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, root.as_path().join(".cursor/hooks.json"));
+    let stale_src = sid(K::RUN_DELIVERED, root.as_path().join("run.json"));
     let mut r = HookRegistry::new();
     r.upsert_source(update(&inert_src, ok(vec![def("a", 0, "./a.sh")]), Some(&root), inert()));
     r.upsert_source(update(&stale_src, ok(vec![def("b", 0, "./b.sh")]), None, active()));
@@ -676,7 +687,8 @@ fn protected_paths_include_inert_and_stale_sources_and_are_recomputed_on_removal
 fn a_script_that_does_not_exist_yet_is_protected_before_and_after_it_is_created() {
     let dir = tempfile::tempdir().unwrap();
     let root = canonicalize(dir.path()).unwrap();
-    let s = sid(K::ProjectCursorFile, root.as_path().join(".cursor/hooks.json"));
+    let s =
+        sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, root.as_path().join(".cursor/hooks.json"));
     let mut r = HookRegistry::new();
     r.upsert_source(update(&s, ok(vec![def("a", 0, "./later.sh")]), Some(&root), active()));
     // Creating it would turn a failing (or fail-closed) hook into one the agent wrote.
@@ -690,14 +702,14 @@ fn a_script_that_does_not_exist_yet_is_protected_before_and_after_it_is_created(
 fn a_named_explicit_source_with_no_directory_does_not_activate() {
     let mut r = HookRegistry::new();
     // The file system root has no parent folder to run in.
-    let s = sid(K::FactoryAgent, "/");
+    let s = sid(K::FACTORY_AGENT, "/");
     r.upsert_source(update(&s, ok(defs(&["a"])), None, active()));
     let snap = r.snapshot();
     assert!(snap.bindings_for(Path::new(P)).is_empty());
     let errors = snap.errors_for(std::slice::from_ref(&s));
     assert!(has(&errors, Severity::Error, "no directory to run in"));
     // A project file loaded without its root does not activate either.
-    let q = sid(K::ProjectCursorFile, p("repo/.cursor/hooks.json"));
+    let q = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("repo/.cursor/hooks.json"));
     r.upsert_source(update(&q, ok(defs(&["q"])), None, active()));
     assert!(!r.snapshot().source(&q).unwrap().runs);
     assert!(has(&r.errors_for(&[q]), Severity::Error, "needs the project root"));
@@ -709,7 +721,7 @@ fn no_timeout_ceiling_every_definition_loads_whatever_its_timeout() {
     d[1].timeout = Duration::from_secs(601);
     d[2].timeout = Duration::from_secs(86_400);
     d[3].timeout = hooks_schema::NO_TIMEOUT;
-    let s = sid(K::RunDelivered, p("run/hooks.json"));
+    let s = sid(K::RUN_DELIVERED, p("run/hooks.json"));
     let mut r = HookRegistry::new();
     r.upsert_source(update(&s, ok(d), None, active()));
     let snap = r.snapshot();
@@ -722,8 +734,8 @@ fn no_timeout_ceiling_every_definition_loads_whatever_its_timeout() {
 
 #[test]
 fn errors_for_returns_failures_and_rejections_but_not_warnings() {
-    let s = sid(K::RunDelivered, p("run/hooks.json"));
-    let missing = sid(K::RunDelivered, p("missing/hooks.json"));
+    let s = sid(K::RUN_DELIVERED, p("run/hooks.json"));
+    let missing = sid(K::RUN_DELIVERED, p("missing/hooks.json"));
     let mut r = HookRegistry::new();
     let parsed = ParsedSource {
         definitions: defs(&["a"]),
@@ -737,18 +749,18 @@ fn errors_for_returns_failures_and_rejections_but_not_warnings() {
     let errors = r.errors_for(&[s.clone(), missing.clone()]);
     assert!(has(&errors, Severity::Error, "no such file"));
     assert!(errors.iter().all(|d| d.source.as_deref() == Some(missing.path.as_path())));
-    let never = sid(K::RunDelivered, p("never/hooks.json"));
+    let never = sid(K::RUN_DELIVERED, p("never/hooks.json"));
     assert!(has(&r.errors_for(&[never]), Severity::Error, "not known to the registry"));
 }
 
 #[test]
 fn bindings_installed_for_tests_ride_along_with_every_snapshot() {
     let mut r = HookRegistry::new();
-    let s = sid(K::RunDelivered, p("run/hooks.json"));
+    let s = sid(K::RUN_DELIVERED, p("run/hooks.json"));
     r.upsert_source(update(&s, ok(defs(&["real"])), None, active()));
     let double = r.snapshot().bindings()[0].clone();
     let mut double = double;
-    double.source = sid(K::FactoryAgent, p("test/double.json"));
+    double.source = sid(K::FACTORY_AGENT, p("test/double.json"));
     let rev = r.revision();
     assert!(r.install_bindings_for_test(vec![double]) > rev);
     r.upsert_source(update(&s, ok(defs(&["real2"])), None, active()));
@@ -760,7 +772,7 @@ fn bindings_installed_for_tests_ride_along_with_every_snapshot() {
 fn a_trust_change_before_the_pin_applies() {
     let mut r = HookRegistry::new();
     let root = abs(p("repo"));
-    let s = sid(K::ProjectCursorFile, p("repo/.cursor/hooks.json"));
+    let s = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("repo/.cursor/hooks.json"));
     r.upsert_source(update(&s, ok(defs(&["a"])), Some(&root), inert()));
     assert!(r.snapshot().bindings_for(Path::new(&p("repo"))).is_empty());
     let rev = r.revision();
@@ -779,7 +791,7 @@ fn a_trust_change_before_the_pin_applies() {
 fn a_canonical_cwd_spelled_with_a_trailing_separator_still_finds_its_root() {
     let mut r = HookRegistry::new();
     let root = abs(p("repo"));
-    let s = sid(K::ProjectCursorFile, p("repo/.cursor/hooks.json"));
+    let s = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("repo/.cursor/hooks.json"));
     r.upsert_source(update(&s, ok(defs(&["a"])), Some(&root), active()));
     let snap = r.snapshot();
     for cwd in [p("repo/"), p("repo/src/"), p("repo//src"), p("repo/./src")] {
@@ -792,9 +804,9 @@ fn an_inert_source_whose_reason_already_says_inert_reads_it_once() {
     use hooks_trust::{StaticTrustPolicy, Surface, TrustInputs, TrustPolicy};
     let mut r = HookRegistry::new();
     let root = abs(p("repo"));
-    let s = sid(K::ProjectCursorFile, p("repo/.cursor/hooks.json"));
+    let s = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("repo/.cursor/hooks.json"));
     let inputs = TrustInputs::new(Surface::CliRun, CommandExecutionPosture::RequiresApproval);
-    let decision = StaticTrustPolicy.decide(K::ProjectCursorFile, &inputs);
+    let decision = StaticTrustPolicy.decide(hooks_testing::kinds::PROJECT_CURSOR_FILE, &inputs);
     assert!(decision.reason().starts_with("inert:"), "the table's reason: {}", decision.reason());
     r.upsert_source(update(&s, ok(defs(&["a"])), Some(&root), decision.clone()));
     let snap = r.snapshot();
@@ -815,7 +827,11 @@ fn an_inert_source_whose_reason_already_says_inert_reads_it_once() {
 fn home_file() -> (AbsPathBuf, HookSourceId, HookSourceId) {
     let home = abs(p("home"));
     let file = p("home/.cursor/hooks.json");
-    (home, sid(K::UserCursorFile, &file), sid(K::ProjectCursorFile, &file))
+    (
+        home,
+        sid(hooks_testing::kinds::USER_CURSOR_FILE, &file),
+        sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, &file),
+    )
 }
 
 fn sources_of(snap: &crate::RegistrySnapshot, cwd: &str) -> Vec<HookSourceId> {
@@ -921,8 +937,8 @@ fn after_pinning_a_user_file_also_found_as_a_project_file_keeps_running_once() {
 #[test]
 fn a_file_delivered_with_the_run_and_also_the_users_file_runs_once_as_the_explicit_source() {
     let file = p("home/.cursor/hooks.json");
-    let explicit = sid(K::RunDelivered, &file);
-    let user = sid(K::UserCursorFile, &file);
+    let explicit = sid(K::RUN_DELIVERED, &file);
+    let user = sid(hooks_testing::kinds::USER_CURSOR_FILE, &file);
     let mut r = HookRegistry::new();
     r.upsert_source(update(&user, ok(defs(&["a"])), None, active()));
     r.upsert_source(update(&explicit, ok(defs(&["a"])), None, active()));
@@ -941,7 +957,7 @@ fn a_file_delivered_with_the_run_and_also_the_users_file_runs_once_as_the_explic
 fn the_paths_a_source_was_found_at_are_protected_as_its_hook_file_and_go_with_its_root() {
     let mut r = HookRegistry::new();
     let (one, two) = (abs(p("one")), abs(p("two")));
-    let s = sid(K::ProjectCursorFile, p("shared/hooks.json"));
+    let s = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("shared/hooks.json"));
     let (link1, link2) = (abs(p("one/.cursor/hooks.json")), abs(p("two/.cursor/hooks.json")));
     r.upsert_source(update(&s, ok(defs(&["a"])), Some(&one), active()));
     r.upsert_source(update(&s, ok(defs(&["a"])), Some(&two), active()));
@@ -961,7 +977,11 @@ fn the_paths_a_source_was_found_at_are_protected_as_its_hook_file_and_go_with_it
     assert_eq!(r.generation(), generation);
     // A root the source is not placed under, or an unknown source, changes nothing.
     r.set_found_paths(&s, Some(&abs(p("three"))), vec![abs(p("three/x"))]);
-    r.set_found_paths(&sid(K::UserCursorFile, p("u.json")), None, vec![abs(p("u"))]);
+    r.set_found_paths(
+        &sid(hooks_testing::kinds::USER_CURSOR_FILE, p("u.json")),
+        None,
+        vec![abs(p("u"))],
+    );
     assert_eq!(r.generation(), generation);
     // Withdrawing a root withdraws what was found under it.
     r.remove_source_root(&s, &one);
@@ -976,7 +996,7 @@ fn the_paths_a_source_was_found_at_are_protected_as_its_hook_file_and_go_with_it
 #[test]
 fn after_pinning_the_paths_a_source_was_found_at_only_grow() {
     let mut r = HookRegistry::new();
-    let s = sid(K::UserChrysFile, p("home/.chrys/hooks/hooks.json"));
+    let s = sid(hooks_testing::kinds::USER_CHRYS_FILE, p("home/.chrys/hooks/hooks.json"));
     let yaml = abs(p("home/.chrys/hooks/hooks.yaml"));
     let yml = abs(p("home/.chrys/hooks/hooks.yml"));
     r.upsert_source(update(&s, ok(defs(&["a"])), None, active()));
@@ -998,9 +1018,12 @@ mod claude;
 fn scripts_of_a_session_directory_format_are_protected_where_any_session_would_run_them() {
     let dir = tempfile::tempdir().unwrap();
     let root = canonicalize(dir.path()).unwrap();
-    let project = sid(K::ProjectClaudeSettings, root.as_path().join(".claude/settings.json"));
+    let project = sid(
+        hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS,
+        root.as_path().join(".claude/settings.json"),
+    );
     let user_dir = root.as_path().join("home/.claude");
-    let user = sid(K::UserClaudeSettings, user_dir.join("settings.json"));
+    let user = sid(hooks_testing::kinds::USER_CLAUDE_SETTINGS, user_dir.join("settings.json"));
     let mut r = HookRegistry::new();
     r.upsert_source(update(
         &project,

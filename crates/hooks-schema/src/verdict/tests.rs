@@ -14,7 +14,7 @@ fn prov(i: usize) -> Provenance {
     Provenance {
         hook_id: HookId::new(&format!("h{i}")).unwrap(),
         source: HookSourceId::new(
-            HookSourceKind::RunDelivered,
+            HookSourceKind::RUN_DELIVERED,
             AbsPathBuf::new(format!("/hooks/{i}.json").into()).unwrap(),
         ),
         line: Some(u32::try_from(i).unwrap() + 1),

@@ -71,7 +71,7 @@ fn the_users_chrys_file_carries_the_shadowed_file_warning_in_the_snapshot() {
     );
     let snap = registry.snapshot();
     let view = snap.source(&ids[0]).unwrap();
-    assert_eq!(view.id.kind, K::UserChrysFile);
+    assert_eq!(view.id.kind, hooks_format_chrys::USER_FILE);
     assert_eq!(codes(&view.diagnostics, "shadowed_file"), 1, "{:#?}", view.diagnostics);
 }
 
@@ -104,7 +104,7 @@ fn a_project_chrys_file_inert_only_for_want_of_the_opt_in_is_reported_dormant() 
     let file = Path::new("/nonexistent-sources-test/repo/.chrys/hooks/hooks.yaml");
     let desktop = TrustInputs::new(Surface::Desktop, CommandExecutionPosture::Unknown);
     let mut registry = HookRegistry::new();
-    load(&mut registry, K::ProjectChrysFile, file, HOOKS, Some(&root), &desktop);
+    load(&mut registry, hooks_format_chrys::PROJECT_FILE, file, HOOKS, Some(&root), &desktop);
     let snap = registry.snapshot();
     let dormant = dormant_diagnostics(&snap, &StaticTrustPolicy, &desktop);
     assert_eq!(dormant.len(), 1);
@@ -126,8 +126,8 @@ fn a_project_chrys_file_that_is_the_users_own_file_is_not_reported_dormant() {
     let file = Path::new("/nonexistent-sources-test/home/.chrys/hooks/hooks.yaml");
     let desktop = TrustInputs::new(Surface::Desktop, CommandExecutionPosture::Unknown);
     let mut registry = HookRegistry::new();
-    load(&mut registry, K::ProjectChrysFile, file, HOOKS, Some(&home), &desktop);
-    load(&mut registry, K::UserChrysFile, file, HOOKS, None, &desktop);
+    load(&mut registry, hooks_format_chrys::PROJECT_FILE, file, HOOKS, Some(&home), &desktop);
+    load(&mut registry, hooks_format_chrys::USER_FILE, file, HOOKS, None, &desktop);
     assert!(dormant_diagnostics(&registry.snapshot(), &StaticTrustPolicy, &desktop).is_empty());
 }
 
@@ -141,8 +141,8 @@ fn an_id_in_both_the_project_and_the_global_chrys_file_is_warned_about_once() {
         ..TrustInputs::new(Surface::Desktop, CommandExecutionPosture::Unknown)
     };
     let mut registry = HookRegistry::new();
-    load(&mut registry, K::ProjectChrysFile, project, HOOKS, Some(&root), &opted_in);
-    load(&mut registry, K::UserChrysFile, global, GLOBAL, None, &opted_in);
+    load(&mut registry, hooks_format_chrys::PROJECT_FILE, project, HOOKS, Some(&root), &opted_in);
+    load(&mut registry, hooks_format_chrys::USER_FILE, global, GLOBAL, None, &opted_in);
     let warnings = duplicate_id_diagnostics(&registry.snapshot());
     assert_eq!(warnings.len(), 1, "{warnings:#?}");
     assert_eq!(warnings[0].code.as_deref(), Some("duplicate_hook_id"));
@@ -160,13 +160,13 @@ fn no_duplicate_id_warning_when_the_project_file_is_dormant_or_is_the_global_fil
     let root = abs("/nonexistent-sources-test/repo");
     let project = Path::new("/nonexistent-sources-test/repo/.chrys/hooks/hooks.yaml");
     let mut registry = HookRegistry::new();
-    load(&mut registry, K::ProjectChrysFile, project, HOOKS, Some(&root), &desktop);
-    load(&mut registry, K::UserChrysFile, global, HOOKS, None, &desktop);
+    load(&mut registry, hooks_format_chrys::PROJECT_FILE, project, HOOKS, Some(&root), &desktop);
+    load(&mut registry, hooks_format_chrys::USER_FILE, global, HOOKS, None, &desktop);
     assert!(duplicate_id_diagnostics(&registry.snapshot()).is_empty());
     // The session started in the home folder: the project file is the global file.
     let home = abs("/nonexistent-sources-test/home");
     let mut registry = HookRegistry::new();
-    load(&mut registry, K::ProjectChrysFile, global, HOOKS, Some(&home), &opted_in);
-    load(&mut registry, K::UserChrysFile, global, HOOKS, None, &opted_in);
+    load(&mut registry, hooks_format_chrys::PROJECT_FILE, global, HOOKS, Some(&home), &opted_in);
+    load(&mut registry, hooks_format_chrys::USER_FILE, global, HOOKS, None, &opted_in);
     assert!(duplicate_id_diagnostics(&registry.snapshot()).is_empty());
 }

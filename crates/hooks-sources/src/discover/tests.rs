@@ -27,9 +27,9 @@ fn one(dir: &Path) -> (PathBuf, SourceFormat) {
 
 #[test]
 fn scopes_map_to_their_kinds() {
-    assert_eq!(ExplicitSourceScope::FactoryAgent.kind(), HookSourceKind::FactoryAgent);
-    assert_eq!(ExplicitSourceScope::FactoryWide.kind(), HookSourceKind::FactoryWide);
-    assert_eq!(ExplicitSourceScope::RunDelivered.kind(), HookSourceKind::RunDelivered);
+    assert_eq!(ExplicitSourceScope::FactoryAgent.kind(), HookSourceKind::FACTORY_AGENT);
+    assert_eq!(ExplicitSourceScope::FactoryWide.kind(), HookSourceKind::FACTORY_WIDE);
+    assert_eq!(ExplicitSourceScope::RunDelivered.kind(), HookSourceKind::RUN_DELIVERED);
     for s in [
         ExplicitSourceScope::FactoryAgent,
         ExplicitSourceScope::FactoryWide,
@@ -42,12 +42,12 @@ fn scopes_map_to_their_kinds() {
 
 #[test]
 fn every_non_explicit_kind_has_a_format() {
-    for kind in HookSourceKind::ALL {
+    for kind in hooks_testing::WORKSPACE_KINDS {
         assert_eq!(SourceFormat::of_kind(kind).is_some(), !kind.is_explicit(), "{kind}");
     }
-    assert_eq!(SourceFormat::of_kind(HookSourceKind::ProjectChrysFile), Some(SourceFormat::Chrys));
+    assert_eq!(SourceFormat::of_kind(hooks_format_chrys::PROJECT_FILE), Some(SourceFormat::Chrys));
     assert_eq!(
-        SourceFormat::of_kind(HookSourceKind::ProjectClaudeLocalSettings),
+        SourceFormat::of_kind(hooks_format_claude::PROJECT_LOCAL_SETTINGS),
         Some(SourceFormat::Claude)
     );
 }
@@ -135,16 +135,16 @@ fn project_files_lists_what_exists_in_priority_order() {
     assert_eq!(
         project_files(root),
         vec![
-            (HookSourceKind::ProjectCursorFile, root.join(".cursor/hooks.json")),
-            (HookSourceKind::ProjectChrysFile, root.join(".chrys/hooks/hooks.yml")),
-            (HookSourceKind::ProjectClaudeLocalSettings, root.join(".claude/settings.local.json")),
-            (HookSourceKind::ProjectClaudeSettings, root.join(".claude/settings.json")),
+            (hooks_format_cursor::PROJECT_FILE, root.join(".cursor/hooks.json")),
+            (hooks_format_chrys::PROJECT_FILE, root.join(".chrys/hooks/hooks.yml")),
+            (hooks_format_claude::PROJECT_LOCAL_SETTINGS, root.join(".claude/settings.local.json")),
+            (hooks_format_claude::PROJECT_SETTINGS, root.join(".claude/settings.json")),
         ]
     );
     touch(&root.join(".chrys/hooks/hooks.yaml"));
     assert!(
         project_files(root)
-            .contains(&(HookSourceKind::ProjectChrysFile, root.join(".chrys/hooks/hooks.yaml")))
+            .contains(&(hooks_format_chrys::PROJECT_FILE, root.join(".chrys/hooks/hooks.yaml")))
     );
 }
 
@@ -157,7 +157,7 @@ fn a_dangling_symlink_counts_as_present_so_the_reader_reports_it() {
     std::os::unix::fs::symlink(root.join("nowhere"), root.join(".cursor/hooks.json")).unwrap();
     assert_eq!(
         project_files(root),
-        vec![(HookSourceKind::ProjectCursorFile, root.join(".cursor/hooks.json"))]
+        vec![(hooks_format_cursor::PROJECT_FILE, root.join(".cursor/hooks.json"))]
     );
 }
 
@@ -173,9 +173,9 @@ fn a_hook_folder_that_cannot_be_looked_into_counts_as_present_so_the_reader_repo
     assert_eq!(
         project_files(root),
         vec![
-            (HookSourceKind::ProjectCursorFile, root.join(".cursor/hooks.json")),
-            (HookSourceKind::ProjectClaudeLocalSettings, root.join(".claude/settings.local.json")),
-            (HookSourceKind::ProjectClaudeSettings, root.join(".claude/settings.json")),
+            (hooks_format_cursor::PROJECT_FILE, root.join(".cursor/hooks.json")),
+            (hooks_format_claude::PROJECT_LOCAL_SETTINGS, root.join(".claude/settings.local.json")),
+            (hooks_format_claude::PROJECT_SETTINGS, root.join(".claude/settings.json")),
         ]
     );
     let err = crate::read_source(&root.join(".cursor/hooks.json"), SourceFormat::Cursor)
@@ -205,9 +205,9 @@ fn user_files_use_the_directories_passed_in() {
     assert_eq!(
         user_files(&dirs),
         vec![
-            (HookSourceKind::UserCursorFile, home.join(".cursor/hooks.json")),
-            (HookSourceKind::UserChrysFile, home.join(".chrys/hooks/hooks.yaml")),
-            (HookSourceKind::UserClaudeSettings, home.join(".claude/settings.json")),
+            (hooks_format_cursor::USER_FILE, home.join(".cursor/hooks.json")),
+            (hooks_format_chrys::USER_FILE, home.join(".chrys/hooks/hooks.yaml")),
+            (hooks_format_claude::USER_SETTINGS, home.join(".claude/settings.json")),
         ]
     );
     // A custom Chrys config directory is honored, and absent directories give nothing.
@@ -216,7 +216,7 @@ fn user_files_use_the_directories_passed_in() {
     let only_chrys = UserDirs { chrys_config_dir: Some(custom.clone()), ..UserDirs::default() };
     assert_eq!(
         user_files(&only_chrys),
-        vec![(HookSourceKind::UserChrysFile, custom.join("hooks/hooks.json"))]
+        vec![(hooks_format_chrys::USER_FILE, custom.join("hooks/hooks.json"))]
     );
     assert!(user_files(&UserDirs::default()).is_empty());
 }
@@ -259,9 +259,9 @@ fn managed_files_use_the_directories_passed_in() {
     assert_eq!(
         managed_files(&dirs),
         vec![
-            (HookSourceKind::ManagedCursorFile, tmp.path().join("cursor/hooks.json")),
+            (hooks_format_cursor::MANAGED_FILE, tmp.path().join("cursor/hooks.json")),
             (
-                HookSourceKind::ManagedClaudeSettings,
+                hooks_format_claude::MANAGED_SETTINGS,
                 tmp.path().join("claude-code/managed-settings.json")
             ),
         ]
@@ -301,7 +301,7 @@ fn managed_fragments_are_the_visible_json_files_in_name_order_after_the_base_fil
     assert_eq!(kinds_and_names(&dirs).len(), 4);
     touch(&claude.join("managed-settings.json"));
     let listed = kinds_and_names(&dirs);
-    assert!(listed.iter().all(|(k, _)| *k == HookSourceKind::ManagedClaudeSettings));
+    assert!(listed.iter().all(|(k, _)| *k == hooks_format_claude::MANAGED_SETTINGS));
     let listed: Vec<&str> = listed.iter().map(|(_, n)| n.as_str()).collect();
     assert_eq!(
         listed,

@@ -17,12 +17,12 @@ fn under(dir: &AbsPathBuf, name: &str) -> AbsPathBuf {
 #[test]
 fn a_chrys_file_is_shadowed_by_the_chrys_names_before_it() {
     let dir = Path::new("/x/.chrys/hooks");
-    let names = |n: &str| shadowing_names(K::ProjectChrysFile, dir, OsStr::new(n));
+    let names = |n: &str| shadowing_names(hooks_format_chrys::PROJECT_FILE, dir, OsStr::new(n));
     assert_eq!(names("hooks.json"), ["hooks.yaml", "hooks.yml"]);
     assert_eq!(names("hooks.yml"), ["hooks.yaml"]);
     assert!(names("hooks.yaml").is_empty());
     assert_eq!(
-        shadowing_names(K::UserChrysFile, dir, OsStr::new("hooks.json")),
+        shadowing_names(hooks_format_chrys::USER_FILE, dir, OsStr::new("hooks.json")),
         ["hooks.yaml", "hooks.yml"]
     );
 }
@@ -31,7 +31,7 @@ fn a_chrys_file_is_shadowed_by_the_chrys_names_before_it() {
 fn an_explicit_file_is_shadowed_by_the_candidates_before_it_in_its_folder() {
     let hooks = Path::new("/x/hooks");
     let other = Path::new("/x/.cursor");
-    let rd = |dir: &Path, n: &str| shadowing_names(K::RunDelivered, dir, OsStr::new(n));
+    let rd = |dir: &Path, n: &str| shadowing_names(K::RUN_DELIVERED, dir, OsStr::new(n));
     assert_eq!(rd(hooks, "settings.json"), ["hooks.yaml", "hooks.yml", "hooks.json"]);
     assert!(rd(other, "hooks.json").is_empty());
     assert_eq!(rd(other, "hooks.yml"), ["hooks.json", "hooks.yaml"]);
@@ -41,10 +41,10 @@ fn an_explicit_file_is_shadowed_by_the_candidates_before_it_in_its_folder() {
 #[test]
 fn cursor_and_claude_files_have_no_shadowing_names() {
     for (kind, dir, name) in [
-        (K::ProjectCursorFile, "/x/.cursor", "hooks.json"),
-        (K::ProjectClaudeSettings, "/x/.claude", "settings.json"),
-        (K::ProjectClaudeLocalSettings, "/x/.claude", "settings.local.json"),
-        (K::UserClaudeSettings, "/home/.claude", "settings.json"),
+        (hooks_format_cursor::PROJECT_FILE, "/x/.cursor", "hooks.json"),
+        (hooks_format_claude::PROJECT_SETTINGS, "/x/.claude", "settings.json"),
+        (hooks_format_claude::PROJECT_LOCAL_SETTINGS, "/x/.claude", "settings.local.json"),
+        (hooks_format_claude::USER_SETTINGS, "/home/.claude", "settings.json"),
     ] {
         assert!(shadowing_names(kind, Path::new(dir), OsStr::new(name)).is_empty(), "{kind:?}");
     }
@@ -64,7 +64,7 @@ fn a_symlinked_hook_file_is_protected_where_it_was_found_with_its_folder_resolve
     std::os::unix::fs::symlink(&real, base.as_path().join("alias")).unwrap();
     std::os::unix::fs::symlink(&target, real.join(".cursor/hooks.json")).unwrap();
     let found = base.as_path().join("alias/.cursor/hooks.json");
-    let paths = found_paths(K::ProjectCursorFile, &found);
+    let paths = found_paths(hooks_format_cursor::PROJECT_FILE, &found);
     assert_eq!(paths, [canonical(&real).join(Path::new(".cursor/hooks.json")).unwrap()]);
 }
 
@@ -75,7 +75,7 @@ fn a_chrys_json_file_protects_the_yaml_names_that_would_replace_it_though_they_d
     fs::create_dir_all(&dir).unwrap();
     fs::write(dir.join("hooks.json"), "{}").unwrap();
     let folder = canonical(&dir);
-    let paths = found_paths(K::ProjectChrysFile, &dir.join("hooks.json"));
+    let paths = found_paths(hooks_format_chrys::PROJECT_FILE, &dir.join("hooks.json"));
     assert_eq!(
         paths,
         [under(&folder, "hooks.json"), under(&folder, "hooks.yaml"), under(&folder, "hooks.yml")]
@@ -84,5 +84,5 @@ fn a_chrys_json_file_protects_the_yaml_names_that_would_replace_it_though_they_d
 
 #[test]
 fn a_relative_path_gives_nothing() {
-    assert!(found_paths(K::RunDelivered, Path::new("hooks/hooks.json")).is_empty());
+    assert!(found_paths(K::RUN_DELIVERED, Path::new("hooks/hooks.json")).is_empty());
 }

@@ -37,7 +37,7 @@ fn a_valid_file_loads_active_without_the_trust_policy_and_returns_nothing() {
     let errors = load_explicit_sources(&[run_delivered(&file)], &mut registry);
     assert!(errors.is_empty(), "{errors:#?}");
     let snap = registry.snapshot();
-    let view = snap.source(&id(HookSourceKind::RunDelivered, &file)).unwrap();
+    let view = snap.source(&id(HookSourceKind::RUN_DELIVERED, &file)).unwrap();
     assert_eq!(view.load_state, LoadStateKind::Loaded);
     assert!(view.runs);
     assert!(view.trust.is_active());
@@ -94,7 +94,7 @@ fn a_file_that_does_not_parse_is_a_returned_error() {
     assert!(errors.iter().all(|d| d.is_error()));
     assert!(errors.iter().any(|d| d.code.as_deref() == Some("load_failed")), "{errors:#?}");
     let view_state =
-        registry.snapshot().source(&id(HookSourceKind::RunDelivered, &file)).map(|v| v.load_state);
+        registry.snapshot().source(&id(HookSourceKind::RUN_DELIVERED, &file)).map(|v| v.load_state);
     assert_eq!(view_state, Some(LoadStateKind::Failed));
 }
 
@@ -140,7 +140,7 @@ fn a_valid_file_with_warnings_returns_no_errors() {
     let errors = load_explicit_sources(&[run_delivered(&file)], &mut registry);
     assert!(errors.is_empty(), "{errors:#?}");
     let snap = registry.snapshot();
-    let view = snap.source(&id(HookSourceKind::RunDelivered, &file)).unwrap();
+    let view = snap.source(&id(HookSourceKind::RUN_DELIVERED, &file)).unwrap();
     assert!(
         view.diagnostics.iter().any(|d| !d.is_error() && d.message.contains("notAnEvent")),
         "the warning stays in the snapshot: {:#?}",
@@ -180,7 +180,7 @@ fn one_file_under_two_scopes_loads_once_under_the_higher_precedence() {
     assert!(load_explicit_sources(&sources, &mut registry).is_empty());
     let snap = registry.snapshot();
     let kinds: Vec<HookSourceKind> = snap.sources().iter().map(|v| v.id.kind).collect();
-    assert_eq!(kinds, [HookSourceKind::FactoryAgent]);
+    assert_eq!(kinds, [HookSourceKind::FACTORY_AGENT]);
     assert_eq!(snap.bindings().len(), 2);
 }
 
@@ -199,7 +199,7 @@ fn explicit_sources_run_in_priority_order() {
     assert!(load_explicit_sources(&sources, &mut registry).is_empty());
     let kinds: Vec<HookSourceKind> =
         registry.snapshot().bindings().iter().map(|b| b.source.kind).collect();
-    assert_eq!(kinds, [HookSourceKind::FactoryWide, HookSourceKind::RunDelivered]);
+    assert_eq!(kinds, [HookSourceKind::FACTORY_WIDE, HookSourceKind::RUN_DELIVERED]);
 }
 
 #[test]
@@ -241,7 +241,7 @@ fn user_files_load_with_the_policys_decision() {
 
     let mut registry = HookRegistry::new();
     let ids = load_user_sources(&dirs, &StaticTrustPolicy, &inputs, false, &mut registry);
-    assert_eq!(ids, [id(HookSourceKind::UserCursorFile, &home.join(".cursor/hooks.json"))]);
+    assert_eq!(ids, [id(hooks_format_cursor::USER_FILE, &home.join(".cursor/hooks.json"))]);
     assert!(registry.errors_for(&ids).is_empty());
     assert_eq!(registry.snapshot().bindings().len(), 2);
 
@@ -267,7 +267,7 @@ fn a_broken_user_file_is_recorded_and_its_errors_are_reachable() {
         &mut registry,
     );
     let kinds: Vec<HookSourceKind> = ids.iter().map(|i| i.kind).collect();
-    assert_eq!(kinds, [HookSourceKind::UserChrysFile, HookSourceKind::UserClaudeSettings]);
+    assert_eq!(kinds, [hooks_format_chrys::USER_FILE, hooks_format_claude::USER_SETTINGS]);
     let errors = registry.errors_for(&ids);
     assert!(!errors.is_empty());
     let settings = hooks_registry::canonicalize(&home.join(".claude/settings.json")).unwrap();
@@ -283,7 +283,7 @@ fn managed_files_load_with_the_policys_decision() {
     let mut registry = HookRegistry::new();
     let ids = load_managed_sources(&dirs, &StaticTrustPolicy, &inputs, false, &mut registry);
     assert_eq!(ids.len(), 1);
-    assert_eq!(ids[0].kind, HookSourceKind::ManagedCursorFile);
+    assert_eq!(ids[0].kind, hooks_format_cursor::MANAGED_FILE);
     let snap = registry.snapshot();
     assert!(snap.source(&ids[0]).unwrap().trust.reason().contains("administrator"));
     assert_eq!(snap.bindings().len(), 2);
@@ -309,7 +309,7 @@ fn a_symlinked_user_file_is_protected_at_the_link_and_at_its_target() {
     assert!(protected.contains(&link), "{:#?}", protected.as_slice());
     assert!(protected.contains(hooks_registry::canonicalize(&target).unwrap().as_path()));
     let entry = snap.is_protected(&link).unwrap();
-    assert_eq!(entry.source, id(HookSourceKind::UserCursorFile, &target));
+    assert_eq!(entry.source, id(hooks_format_cursor::USER_FILE, &target));
 }
 
 #[test]
@@ -382,7 +382,7 @@ fn managed_fragments_load_after_the_base_file_each_as_its_own_source() {
     let expected: Vec<HookSourceId> =
         ["managed-settings.json", "managed-settings.d/10-a.json", "managed-settings.d/20-b.json"]
             .iter()
-            .map(|n| id(HookSourceKind::ManagedClaudeSettings, &claude.join(n)))
+            .map(|n| id(hooks_format_claude::MANAGED_SETTINGS, &claude.join(n)))
             .collect();
     assert_eq!(ids, expected);
     let snap = registry.snapshot();

@@ -3,7 +3,8 @@
 use std::{collections::BTreeSet, fmt::Write as _};
 
 use expect_test::expect_file;
-use hooks_schema::{HookSourceKind, SourceOwner};
+use hooks_schema::SourceOwner;
+use hooks_testing::WORKSPACE_KINDS as ALL;
 
 use crate::{
     CommandExecutionPosture, DenyAllTrustPolicy, StaticTrustPolicy, Surface, TrustInputs,
@@ -36,7 +37,7 @@ fn every_input() -> Vec<TrustInputs> {
 fn every_cell_of_the_default_table() {
     let mut out = String::new();
     for surface in Surface::ALL {
-        for kind in HookSourceKind::ALL {
+        for kind in ALL {
             for posture in CommandExecutionPosture::ALL {
                 let d = StaticTrustPolicy.decide(kind, &TrustInputs::new(surface, posture));
                 writeln!(out, "{surface} {kind} {posture} => {}", d.reason()).unwrap();
@@ -52,25 +53,15 @@ fn every_cell_of_the_default_table() {
 #[test]
 fn default_table_follows_the_posture_rule_in_every_cell() {
     for surface in Surface::ALL {
-        for kind in HookSourceKind::ALL {
+        for kind in ALL {
             for posture in CommandExecutionPosture::ALL {
                 let d = StaticTrustPolicy.decide(kind, &TrustInputs::new(surface, posture));
-                let expected = match kind {
-                    HookSourceKind::ProjectCursorFile
-                    | HookSourceKind::ProjectChrysFile
-                    | HookSourceKind::ProjectClaudeLocalSettings
-                    | HookSourceKind::ProjectClaudeSettings => {
+                let expected = match kind.owner() {
+                    SourceOwner::Project => {
                         HEADLESS_TRUSTED.contains(&surface)
                             && posture == CommandExecutionPosture::AutoApproves
                     }
-                    HookSourceKind::FactoryAgent
-                    | HookSourceKind::FactoryWide
-                    | HookSourceKind::RunDelivered
-                    | HookSourceKind::ManagedCursorFile
-                    | HookSourceKind::ManagedClaudeSettings
-                    | HookSourceKind::UserCursorFile
-                    | HookSourceKind::UserChrysFile
-                    | HookSourceKind::UserClaudeSettings => true,
+                    SourceOwner::Explicit | SourceOwner::Managed | SourceOwner::User => true,
                 };
                 assert_eq!(d.is_active(), expected, "{surface} {kind} {posture}: {d:?}");
                 let word = if expected { "active: " } else { "inert: " };
@@ -84,7 +75,7 @@ fn default_table_follows_the_posture_rule_in_every_cell() {
 fn project_files_are_inert_on_interactive_surfaces_even_when_commands_auto_approve() {
     for surface in Surface::ALL.into_iter().filter(|s| s.is_interactive()) {
         let d = StaticTrustPolicy.decide(
-            HookSourceKind::ProjectCursorFile,
+            hooks_testing::kinds::PROJECT_CURSOR_FILE,
             &TrustInputs::new(surface, CommandExecutionPosture::AutoApproves),
         );
         assert!(!d.is_active(), "{surface}");
@@ -95,7 +86,7 @@ fn project_files_are_inert_on_interactive_surfaces_even_when_commands_auto_appro
 #[test]
 fn a_local_child_never_trusts_project_files() {
     for inputs in every_input().into_iter().filter(|i| i.surface == Surface::LocalChild) {
-        for kind in HookSourceKind::ALL.into_iter().filter(|k| k.is_project()) {
+        for kind in ALL.into_iter().filter(|k| k.is_project()) {
             assert!(!StaticTrustPolicy.decide(kind, &inputs).is_active(), "{inputs:?}");
         }
     }
@@ -104,17 +95,17 @@ fn a_local_child_never_trusts_project_files() {
 #[test]
 fn explicit_managed_and_user_sources_activate_in_every_cell_whatever_the_switches() {
     for inputs in every_input() {
-        for kind in HookSourceKind::ALL.into_iter().filter(|k| !k.is_project()) {
+        for kind in ALL.into_iter().filter(|k| !k.is_project()) {
             let d = StaticTrustPolicy.decide(kind, &inputs);
             assert!(d.is_active(), "{kind} {inputs:?}");
-            assert!(d.reason().contains(kind.as_str()), "{}", d.reason());
+            assert!(d.reason().contains(&kind.name()), "{}", d.reason());
         }
     }
 }
 
 #[test]
 fn the_loader_decision_for_explicit_kinds_is_the_tables() {
-    for kind in HookSourceKind::ALL.into_iter().filter(|k| k.is_explicit()) {
+    for kind in ALL.into_iter().filter(|k| k.is_explicit()) {
         for inputs in every_input() {
             assert_eq!(explicit_source_decision(kind), StaticTrustPolicy.decide(kind, &inputs));
         }
@@ -126,7 +117,7 @@ fn the_chrys_opt_in_activates_project_files_on_interactive_surfaces_only() {
     for inputs in every_input().into_iter().filter(|i| !i.strict_project_scopes) {
         let off = inputs.with_user_project_hooks(false);
         let on = inputs.with_user_project_hooks(true);
-        for kind in HookSourceKind::ALL.into_iter().filter(|k| k.is_project()) {
+        for kind in ALL.into_iter().filter(|k| k.is_project()) {
             let with = StaticTrustPolicy.decide(kind, &on);
             let without = StaticTrustPolicy.decide(kind, &off);
             if inputs.surface.is_interactive() {
@@ -144,7 +135,7 @@ fn the_chrys_opt_in_activates_project_files_on_interactive_surfaces_only() {
 #[test]
 fn strict_mode_keeps_every_project_scope_inert_and_changes_nothing_else() {
     for inputs in every_input().into_iter().filter(|i| i.strict_project_scopes) {
-        for kind in HookSourceKind::ALL {
+        for kind in ALL {
             let d = StaticTrustPolicy.decide(kind, &inputs);
             if kind.is_project() {
                 assert!(!d.is_active(), "{kind} {inputs:?}");
@@ -159,12 +150,14 @@ fn strict_mode_keeps_every_project_scope_inert_and_changes_nothing_else() {
     let best = TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves)
         .with_user_project_hooks(true)
         .with_strict_project_scopes(true);
-    assert!(!StaticTrustPolicy.decide(HookSourceKind::ProjectClaudeSettings, &best).is_active());
+    assert!(
+        !StaticTrustPolicy.decide(hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS, &best).is_active()
+    );
 }
 
 #[test]
 fn each_inert_project_cell_says_why_in_its_own_words() {
-    let kind = HookSourceKind::ProjectCursorFile;
+    let kind = hooks_testing::kinds::PROJECT_CURSOR_FILE;
     let mut reasons = BTreeSet::new();
     let cells = [
         TrustInputs::new(Surface::OzRun, CommandExecutionPosture::RequiresApproval),
@@ -191,7 +184,7 @@ fn each_inert_project_cell_says_why_in_its_own_words() {
 #[test]
 fn deny_all_keeps_everything_inert() {
     for inputs in every_input() {
-        for kind in HookSourceKind::ALL {
+        for kind in ALL {
             let d = DenyAllTrustPolicy.decide(kind, &inputs);
             assert!(!d.is_active());
             assert!(d.reason().contains("deny-all"));
@@ -201,7 +194,7 @@ fn deny_all_keeps_everything_inert() {
 
 #[test]
 fn owners_cover_every_kind() {
-    let owners: BTreeSet<_> = HookSourceKind::ALL
+    let owners: BTreeSet<_> = ALL
         .into_iter()
         .map(|k| match k.owner() {
             SourceOwner::Explicit => 0,
@@ -220,7 +213,7 @@ fn the_policy_is_usable_as_a_shared_trait_object() {
     let inputs = TrustInputs::new(Surface::OzRun, CommandExecutionPosture::AutoApproves);
     let active: Vec<bool> = policies
         .iter()
-        .map(|p| p.decide(HookSourceKind::ProjectChrysFile, &inputs).is_active())
+        .map(|p| p.decide(hooks_testing::kinds::PROJECT_CHRYS_FILE, &inputs).is_active())
         .collect();
     assert_eq!(active, [true, false]);
 }

@@ -11,7 +11,7 @@ use std::{
     time::Duration,
 };
 
-use hooks_schema::{AbsPathBuf, HookSourceId, HookSourceKind as K, Revision};
+use hooks_schema::{AbsPathBuf, HookSourceId, Revision};
 use hooks_trust::CommandExecutionPosture;
 
 use crate::{
@@ -42,8 +42,14 @@ struct Inner {
 
 fn inner(i: usize) -> Inner {
     let root = abs(p(&format!("outer/inner{i}")));
-    let cursor = sid(K::ProjectCursorFile, p(&format!("outer/inner{i}/.cursor/hooks.json")));
-    let claude = sid(K::ProjectClaudeSettings, p(&format!("outer/inner{i}/.claude/settings.json")));
+    let cursor = sid(
+        hooks_testing::kinds::PROJECT_CURSOR_FILE,
+        p(&format!("outer/inner{i}/.cursor/hooks.json")),
+    );
+    let claude = sid(
+        hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS,
+        p(&format!("outer/inner{i}/.claude/settings.json")),
+    );
     let mut expected = vec![format!("c{i}"), format!("k{i}")];
     expected.sort();
     Inner { root, cursor, claude, expected }
@@ -53,7 +59,7 @@ fn inner(i: usize) -> Inner {
 fn with_outer() -> (HookRegistry, AbsPathBuf) {
     let mut r = HookRegistry::new();
     let outer = abs(p("outer"));
-    let s = sid(K::ProjectCursorFile, p("outer/.cursor/hooks.json"));
+    let s = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("outer/.cursor/hooks.json"));
     r.upsert_source(update(&s, ok(defs(&["outer"])), Some(&outer), active()));
     (r, outer)
 }
@@ -116,7 +122,7 @@ fn a_batch_that_changes_nothing_publishes_nothing_and_nested_batches_publish_onc
     r.batch(|r| {
         // An announced root, an unknown source: nothing to publish.
         r.add_project_root(outer.clone());
-        r.remove_source(&sid(K::ProjectCursorFile, p("nowhere/hooks.json")));
+        r.remove_source(&sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("nowhere/hooks.json")));
     });
     assert_eq!(r.generation(), g0);
     let (x, y) = (inner(1), inner(2));
@@ -217,7 +223,7 @@ fn a_pin_inside_a_batch_records_the_revision_of_the_batch_snapshot() {
         add_inner(r, &x, 4);
         r.pin(CommandExecutionPosture::AutoApproves);
         // Found after the pin, in the same batch: inert, and the revision does not move.
-        let late = sid(K::ProjectCursorFile, p("late/.cursor/hooks.json"));
+        let late = sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p("late/.cursor/hooks.json"));
         r.upsert_source(update(&late, ok(defs(&["late"])), Some(&abs(p("late"))), active()));
     });
     let snap = r.snapshot();

@@ -45,11 +45,14 @@ struct World {
 /// `repo` with Claude settings (`pr`) and a project `other` with Claude settings (`o`).
 fn world(user_settings: Value, project_settings: Value) -> World {
     let mut r = HookRegistry::new();
-    let managed = sid(K::ManagedClaudeSettings, p("etc/managed-settings.json"));
-    let user = sid(K::UserClaudeSettings, p("home/.claude/settings.json"));
-    let user_cursor = sid(K::UserCursorFile, p("home/.cursor/hooks.json"));
-    let project = sid(K::ProjectClaudeSettings, p("repo/.claude/settings.json"));
-    let other_project = sid(K::ProjectClaudeSettings, p("other/.claude/settings.json"));
+    let managed =
+        sid(hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS, p("etc/managed-settings.json"));
+    let user = sid(hooks_testing::kinds::USER_CLAUDE_SETTINGS, p("home/.claude/settings.json"));
+    let user_cursor = sid(hooks_testing::kinds::USER_CURSOR_FILE, p("home/.cursor/hooks.json"));
+    let project =
+        sid(hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS, p("repo/.claude/settings.json"));
+    let other_project =
+        sid(hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS, p("other/.claude/settings.json"));
     r.upsert_source(update(&managed, settings(&["m"], json!({})), None, active()));
     r.upsert_source(update(&user, settings(&["u"], user_settings), None, active()));
     r.upsert_source(update(&user_cursor, ok(defs(&["uc"])), None, active()));
@@ -154,7 +157,10 @@ fn allow_managed_hooks_only_keeps_managed_hooks_and_is_ignored_outside_managed_f
         && d.code.as_deref() == Some("managed_only_setting")
         && d.message.contains("allowManagedHooksOnly")));
 
-    let fragment = sid(K::ManagedClaudeSettings, p("etc/managed-settings.d/50-only.json"));
+    let fragment = sid(
+        hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS,
+        p("etc/managed-settings.d/50-only.json"),
+    );
     w.r.upsert_source(update(
         &fragment,
         settings(&["f"], json!({"allowManagedHooksOnly": true})),
@@ -228,7 +234,7 @@ fn an_inert_source_has_no_say() {
 #[test]
 fn an_explicit_claude_source_is_the_command_lines_settings() {
     let mut w = world(json!({}), json!({"disableAllHooks": true}));
-    let run = sid(K::RunDelivered, p("run/settings.json"));
+    let run = sid(K::RUN_DELIVERED, p("run/settings.json"));
     w.r.upsert_source(update(
         &run,
         settings(&[], json!({"disableAllHooks": false})),

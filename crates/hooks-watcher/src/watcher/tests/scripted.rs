@@ -429,7 +429,7 @@ fn removing_the_cursor_folder_withdraws_that_source_only() {
         r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"./stop.sh"}]}]}}"#,
     );
     h.add(&a);
-    let claude = id(HookSourceKind::ProjectClaudeSettings, &a, ".claude/settings.json");
+    let claude = id(hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS, &a, ".claude/settings.json");
     assert!(commands(&h.registry, &claude).is_some());
     fs::remove_dir_all(a.as_path().join(".cursor")).expect("rm -r");
     h.event(REMOVE, &a, &[HOOKS]);
@@ -584,10 +584,10 @@ fn every_project_format_is_loaded_in_priority_order() {
     assert_eq!(
         kinds,
         [
-            HookSourceKind::ProjectCursorFile,
-            HookSourceKind::ProjectChrysFile,
-            HookSourceKind::ProjectClaudeLocalSettings,
-            HookSourceKind::ProjectClaudeSettings,
+            hooks_testing::kinds::PROJECT_CURSOR_FILE,
+            hooks_testing::kinds::PROJECT_CHRYS_FILE,
+            hooks_testing::kinds::PROJECT_CLAUDE_LOCAL_SETTINGS,
+            hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS,
         ]
     );
     assert_eq!(h.watched(&a), [".", ".chrys", ".chrys/hooks", ".claude", ".cursor"]);
@@ -605,7 +605,7 @@ fn chrys_folders_appearing_one_inside_the_other_are_both_watched() {
     write(a.as_path(), ".chrys/hooks/hooks.yaml", "version: 1\nhooks: []\n");
     written(&mut h, &a, ".chrys/hooks/hooks.yaml");
     h.advance(500);
-    let chrys = id(HookSourceKind::ProjectChrysFile, &a, ".chrys/hooks/hooks.yaml");
+    let chrys = id(hooks_testing::kinds::PROJECT_CHRYS_FILE, &a, ".chrys/hooks/hooks.yaml");
     assert_eq!(commands(&h.registry, &chrys), Some(vec![]));
 }
 

@@ -44,7 +44,7 @@ pub(crate) fn id(kind: HookSourceKind, root: &AbsPathBuf, rel: &str) -> HookSour
 }
 
 pub(crate) fn cursor_id(root: &AbsPathBuf) -> HookSourceId {
-    id(HookSourceKind::ProjectCursorFile, root, ".cursor/hooks.json")
+    id(hooks_testing::kinds::PROJECT_CURSOR_FILE, root, ".cursor/hooks.json")
 }
 
 /// The commands of a source's definitions in effect, or `None` when the registry does not

@@ -4,7 +4,7 @@
 
 use std::sync::mpsc::Receiver;
 
-use hooks_schema::{HookSourceId, HookSourceKind};
+use hooks_schema::HookSourceId;
 use hooks_sources::ManagedDirs;
 
 use super::*;
@@ -46,8 +46,11 @@ fn managed_fragments_are_watched_through_inotify() {
     assert_eq!(s.watcher.managed_loads(), Some(1), "loaded on the caller's thread");
     future.wait_timeout(Duration::from_secs(10)).expect("within 10 s").expect("attached");
     let events = s.watcher.subscribe();
-    let fragment =
-        id(HookSourceKind::ManagedClaudeSettings, &etc, "claude-code/managed-settings.d/10-a.json");
+    let fragment = id(
+        hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS,
+        &etc,
+        "claude-code/managed-settings.d/10-a.json",
+    );
 
     // The fragment folder appears with a fragment in it.
     write(etc.as_path(), "claude-code/managed-settings.d/10-a.json", &claude_file("./one.sh"));
@@ -62,7 +65,11 @@ fn managed_fragments_are_watched_through_inotify() {
     fs::remove_dir_all(etc.as_path().join("claude-code/managed-settings.d")).expect("rm");
     wait_managed_until(&events, |sources| !sources.contains(&fragment));
     assert_eq!(commands(&s.registry, &fragment), None);
-    let base = id(HookSourceKind::ManagedClaudeSettings, &etc, "claude-code/managed-settings.json");
+    let base = id(
+        hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS,
+        &etc,
+        "claude-code/managed-settings.json",
+    );
     assert_eq!(text(commands(&s.registry, &base)), ["./base.sh"]);
 
     // And recreated: a new directory, watched again.

@@ -20,11 +20,11 @@ fn claude_file(command: &str) -> String {
 }
 
 fn user_cursor(home: &AbsPathBuf) -> HookSourceId {
-    id(HookSourceKind::UserCursorFile, home, ".cursor/hooks.json")
+    id(hooks_testing::kinds::USER_CURSOR_FILE, home, ".cursor/hooks.json")
 }
 
 fn user_claude(home: &AbsPathBuf) -> HookSourceId {
-    id(HookSourceKind::UserClaudeSettings, home, ".claude/settings.json")
+    id(hooks_testing::kinds::USER_CLAUDE_SETTINGS, home, ".claude/settings.json")
 }
 
 impl Setup {
@@ -69,9 +69,9 @@ fn user_files_load_on_watch_with_user_kinds_and_are_not_project_roots() {
     assert_eq!(
         kinds,
         [
-            HookSourceKind::UserCursorFile,
-            HookSourceKind::UserChrysFile,
-            HookSourceKind::UserClaudeSettings
+            hooks_testing::kinds::USER_CURSOR_FILE,
+            hooks_testing::kinds::USER_CHRYS_FILE,
+            hooks_testing::kinds::USER_CLAUDE_SETTINGS
         ]
     );
     for view in snapshot.sources() {

@@ -26,7 +26,7 @@ fn etc(h: &Harness) -> (AbsPathBuf, ManagedDirs) {
 }
 
 fn managed_claude(etc: &AbsPathBuf, rel: &str) -> HookSourceId {
-    id(HookSourceKind::ManagedClaudeSettings, etc, rel)
+    id(hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS, etc, rel)
 }
 
 impl Harness {
@@ -170,7 +170,7 @@ fn the_cursor_enterprise_folder_appearing_loads_its_file() {
     assert!(h.managed_watched(&etc).contains(&"cursor".to_owned()));
     h.event(EventKind::Modify(ModifyKind::Any), &etc, &["cursor/hooks.json"]);
     h.advance(600);
-    let cursor = id(HookSourceKind::ManagedCursorFile, &etc, "cursor/hooks.json");
+    let cursor = id(hooks_testing::kinds::MANAGED_CURSOR_FILE, &etc, "cursor/hooks.json");
     assert_eq!(h.managed_reloads(), [vec![cursor.clone()]]);
     assert_eq!(commands(&h.registry, &cursor).unwrap_or_default(), ["./enterprise.sh"]);
 }
@@ -190,7 +190,7 @@ fn fragment_folder_warnings_are_the_initial_loads() {
     let managed: Vec<_> = snapshot
         .sources()
         .iter()
-        .filter(|s| s.id.kind == HookSourceKind::ManagedClaudeSettings)
+        .filter(|s| s.id.kind == hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS)
         .map(|s| s.id.clone())
         .collect();
     assert_eq!(managed.len(), 1 + hooks_sources::MAX_MANAGED_FRAGMENTS, "capped as at start");

@@ -26,11 +26,11 @@ fn user_id(kind: HookSourceKind, home: &AbsPathBuf, rel: &str) -> HookSourceId {
 }
 
 fn user_cursor(home: &AbsPathBuf) -> HookSourceId {
-    user_id(HookSourceKind::UserCursorFile, home, ".cursor/hooks.json")
+    user_id(hooks_testing::kinds::USER_CURSOR_FILE, home, ".cursor/hooks.json")
 }
 
 fn user_claude(home: &AbsPathBuf) -> HookSourceId {
-    user_id(HookSourceKind::UserClaudeSettings, home, ".claude/settings.json")
+    user_id(hooks_testing::kinds::USER_CLAUDE_SETTINGS, home, ".claude/settings.json")
 }
 
 impl Harness {
@@ -83,9 +83,9 @@ fn user_files_load_on_the_spot_with_user_kinds_and_are_not_project_roots() {
     assert_eq!(
         kinds,
         [[
-            HookSourceKind::UserCursorFile,
-            HookSourceKind::UserChrysFile,
-            HookSourceKind::UserClaudeSettings
+            hooks_testing::kinds::USER_CURSOR_FILE,
+            hooks_testing::kinds::USER_CHRYS_FILE,
+            hooks_testing::kinds::USER_CLAUDE_SETTINGS
         ]]
     );
     let snapshot = h.registry.snapshot();
@@ -96,7 +96,7 @@ fn user_files_load_on_the_spot_with_user_kinds_and_are_not_project_roots() {
         // Owned by the user: active whatever the posture.
         assert!(view.trust.is_active(), "{id:?}");
     }
-    let chrys = user_id(HookSourceKind::UserChrysFile, &home, ".chrys/hooks/hooks.yaml");
+    let chrys = user_id(hooks_testing::kinds::USER_CHRYS_FILE, &home, ".chrys/hooks/hooks.yaml");
     assert!(snapshot.source(&chrys).is_some());
     // Global: they run in any directory, with the working directory at the file's folder.
     let elsewhere = h.root("elsewhere");
@@ -239,7 +239,7 @@ fn the_chrys_hooks_folder_created_with_its_parent_is_watched_and_loaded() {
     h.home_event(CREATE_DIR, &home, &[".chrys"]);
     assert_eq!(h.user_watched(&home), [".", ".chrys", ".chrys/hooks"]);
     h.advance(500);
-    let chrys = user_id(HookSourceKind::UserChrysFile, &home, ".chrys/hooks/hooks.yml");
+    let chrys = user_id(hooks_testing::kinds::USER_CHRYS_FILE, &home, ".chrys/hooks/hooks.yml");
     assert_eq!(h.user_reloads().last(), Some(&vec![chrys]));
 }
 
@@ -386,7 +386,7 @@ fn claude_strict_mode_applies_to_user_and_project_settings() {
         let _rx = shared.watch_scope(ScopeDirs::User(UserDirs::under_home(home.as_path())), strict);
         let _ = shared.add_root(&project);
         let project_id =
-            id(HookSourceKind::ProjectClaudeSettings, &project, ".claude/settings.json");
+            id(hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS, &project, ".claude/settings.json");
         // The strict contract fails closed on a gated event; the default reading warns.
         let expected = if strict { OnFailure::Block } else { OnFailure::Warn };
         assert_eq!(on_failure(&registry, &user_claude(&home)), [expected], "strict {strict}");

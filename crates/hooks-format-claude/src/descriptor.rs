@@ -1,0 +1,168 @@
+//! Claude Code's format descriptor: where its settings files live (managed, project, local,
+//! user), how they parse, its events and its codec, as the engine's core reads them.
+
+use std::{path::Path, sync::Arc};
+
+use hooks_schema::{
+    Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
+    HookCodec, HookEvent, HookSourceKind, ManagedDir, NativeEvent, ParseContext, ParseResult,
+    UserDir,
+};
+
+use crate::{ClaudeCodec, ClaudeMode, GAP_EVENTS, NativeEvent as ClaudeEvent, PROJECT_DIR_VAR};
+
+/// Claude Code's format id.
+pub const FORMAT: FormatId = FormatId::new("claude");
+
+/// A repository's `.claude/settings.local.json`, which outranks the shared file.
+pub const LOCAL_SETTINGS: FileRole = FileRole::new(FORMAT, "claude_local_settings", 300);
+
+/// A `settings.json` (the user's, a repository's, or the administrator's
+/// `managed-settings.json` and its `managed-settings.d/` fragments).
+pub const SETTINGS: FileRole = FileRole::new(FORMAT, "claude_settings", 310);
+
+/// Claude Code's managed settings (`managed-settings.json` and each
+/// `managed-settings.d/*.json` fragment).
+pub const MANAGED_SETTINGS: HookSourceKind = HookSourceKind::file(FileScope::Managed, SETTINGS);
+/// A repository's `.claude/settings.local.json`.
+pub const PROJECT_LOCAL_SETTINGS: HookSourceKind =
+    HookSourceKind::file(FileScope::Project, LOCAL_SETTINGS);
+/// A repository's `.claude/settings.json`.
+pub const PROJECT_SETTINGS: HookSourceKind = HookSourceKind::file(FileScope::Project, SETTINGS);
+/// The user's `~/.claude/settings.json`.
+pub const USER_SETTINGS: HookSourceKind = HookSourceKind::file(FileScope::User, SETTINGS);
+
+/// The folder of settings fragments beside `managed-settings.json`.
+pub const MANAGED_FRAGMENT_DIR: &str = "managed-settings.d";
+
+const LOCATIONS: [FileLocation; 5] = [
+    FileLocation::hooks(SETTINGS, FileScope::Managed, FilePattern::File("managed-settings.json")),
+    FileLocation::hooks(
+        SETTINGS,
+        FileScope::Managed,
+        FilePattern::EachIn { dir: MANAGED_FRAGMENT_DIR, suffix: ".json" },
+    ),
+    FileLocation::hooks(
+        LOCAL_SETTINGS,
+        FileScope::Project,
+        FilePattern::File(".claude/settings.local.json"),
+    ),
+    FileLocation::hooks(SETTINGS, FileScope::Project, FilePattern::File(".claude/settings.json")),
+    FileLocation::hooks(SETTINGS, FileScope::User, FilePattern::File("settings.json")),
+];
+
+const fn all_events() -> [NativeEvent; ClaudeEvent::ALL.len() + GAP_EVENTS.len()] {
+    let mut out =
+        [NativeEvent { name: "", canonical: None }; ClaudeEvent::ALL.len() + GAP_EVENTS.len()];
+    let mut i = 0;
+    while i < ClaudeEvent::ALL.len() {
+        let e = ClaudeEvent::ALL[i];
+        out[i] = NativeEvent { name: e.as_str(), canonical: Some(e.canonical()) };
+        i += 1;
+    }
+    let mut j = 0;
+    while j < GAP_EVENTS.len() {
+        out[i + j] = NativeEvent { name: GAP_EVENTS[j], canonical: None };
+        j += 1;
+    }
+    out
+}
+
+/// Claude Code's events as the schema lists them: the mapped ones, then the gaps.
+static EVENTS: [NativeEvent; ClaudeEvent::ALL.len() + GAP_EVENTS.len()] = all_events();
+
+/// Claude Code's [`FormatDescriptor`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ClaudeFormat;
+
+/// Claude Code's descriptor, ready to register.
+pub fn descriptor() -> Arc<dyn FormatDescriptor> {
+    Arc::new(ClaudeFormat)
+}
+
+impl FormatDescriptor for ClaudeFormat {
+    fn id(&self) -> FormatId {
+        FORMAT
+    }
+
+    fn agent(&self) -> &'static str {
+        "Claude Code"
+    }
+
+    fn dirs(&self) -> FormatDirs {
+        FormatDirs {
+            user: Some(UserDir::under_home(".claude")),
+            managed: Some(ManagedDir {
+                linux: "/etc/claude-code",
+                macos: "/Library/Application Support/ClaudeCode",
+                windows: r"C:\Program Files\ClaudeCode",
+            }),
+        }
+    }
+
+    fn locations(&self) -> &[FileLocation] {
+        &LOCATIONS
+    }
+
+    /// Only `settings.json` is looked for in an explicit folder (the command line's
+    /// `--settings` file).
+    fn explicit_names(&self) -> Vec<&'static str> {
+        vec!["settings.json"]
+    }
+
+    /// `settings*.json` and `managed-settings*` are Claude Code's by name; a file in a
+    /// `.claude` folder by its folder.
+    fn claim(&self, path: &Path) -> Claim {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if (name.starts_with("settings") && name.ends_with(".json"))
+            || name.starts_with("managed-settings")
+        {
+            Claim::Name
+        } else if path.parent().and_then(Path::file_name).is_some_and(|n| n == ".claude") {
+            Claim::Folder
+        } else {
+            Claim::No
+        }
+    }
+
+    /// A JSON document whose `hooks` map starts with a PascalCase event name.
+    fn claim_content(&self, bytes: &[u8]) -> Claim {
+        let text = String::from_utf8_lossy(bytes);
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(text.trim_start_matches('\u{feff}'))
+        else {
+            return Claim::No;
+        };
+        match v.get("hooks") {
+            Some(serde_json::Value::Object(m))
+                if m.keys()
+                    .next()
+                    .is_some_and(|k| k.starts_with(|c: char| c.is_ascii_uppercase())) =>
+            {
+                Claim::Name
+            }
+            _ => Claim::No,
+        }
+    }
+
+    /// Parses as [`crate::parse`] does, under the deny-only strict contract when asked.
+    fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult {
+        let mode = if ctx.strict { ClaudeMode::Strict } else { ClaudeMode::Default };
+        crate::parse(bytes, ctx.path, mode)
+    }
+
+    fn events(&self) -> &[NativeEvent] {
+        &EVENTS
+    }
+
+    fn canonical_event(&self, native: &str) -> Option<HookEvent> {
+        ClaudeEvent::from_name(native).map(ClaudeEvent::canonical)
+    }
+
+    fn codec(&self) -> Arc<dyn HookCodec> {
+        Arc::new(ClaudeCodec)
+    }
+
+    fn project_dir_vars(&self) -> &[&'static str] {
+        &[PROJECT_DIR_VAR]
+    }
+}

@@ -1,0 +1,105 @@
+//! Cursor's format descriptor: where its `hooks.json` files live, how they parse, its events
+//! and its codec, as the engine's core reads them.
+
+use std::{path::Path, sync::Arc};
+
+use hooks_schema::{
+    Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
+    HookCodec, HookSourceKind, ManagedDir, NativeEvent, ParseContext, ParseResult, UserDir,
+};
+
+use crate::{CursorCodec, events::NATIVE_EVENTS};
+
+/// Cursor's format id.
+pub const FORMAT: FormatId = FormatId::new("cursor");
+
+/// Cursor's one file role: a `hooks.json` (`{version: 1, hooks: {event: [...]}}`).
+pub const FILE: FileRole = FileRole::new(FORMAT, "cursor_file", 100);
+
+/// The enterprise file (`/etc/cursor/hooks.json` and its platform equivalents).
+pub const MANAGED_FILE: HookSourceKind = HookSourceKind::file(FileScope::Managed, FILE);
+/// A repository's `.cursor/hooks.json`.
+pub const PROJECT_FILE: HookSourceKind = HookSourceKind::file(FileScope::Project, FILE);
+/// The user's `~/.cursor/hooks.json`.
+pub const USER_FILE: HookSourceKind = HookSourceKind::file(FileScope::User, FILE);
+
+const LOCATIONS: [FileLocation; 3] = [
+    FileLocation::hooks(FILE, FileScope::Managed, FilePattern::File("hooks.json")),
+    FileLocation::hooks(FILE, FileScope::Project, FilePattern::File(".cursor/hooks.json")),
+    FileLocation::hooks(FILE, FileScope::User, FilePattern::File("hooks.json")),
+];
+
+/// The native events as the schema lists them (name and canonical event).
+static EVENTS: [NativeEvent; NATIVE_EVENTS.len()] = {
+    let mut out = [NativeEvent { name: "", canonical: None }; NATIVE_EVENTS.len()];
+    let mut i = 0;
+    while i < NATIVE_EVENTS.len() {
+        out[i] = NativeEvent { name: NATIVE_EVENTS[i].name, canonical: NATIVE_EVENTS[i].canonical };
+        i += 1;
+    }
+    out
+};
+
+/// Cursor's [`FormatDescriptor`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CursorFormat;
+
+/// Cursor's descriptor, ready to register.
+pub fn descriptor() -> Arc<dyn FormatDescriptor> {
+    Arc::new(CursorFormat)
+}
+
+impl FormatDescriptor for CursorFormat {
+    fn id(&self) -> FormatId {
+        FORMAT
+    }
+
+    fn agent(&self) -> &'static str {
+        "Cursor"
+    }
+
+    fn dirs(&self) -> FormatDirs {
+        FormatDirs {
+            user: Some(UserDir::under_home(".cursor")),
+            managed: Some(ManagedDir {
+                linux: "/etc/cursor",
+                macos: "/Library/Application Support/Cursor",
+                windows: r"C:\ProgramData\Cursor",
+            }),
+        }
+    }
+
+    fn locations(&self) -> &[FileLocation] {
+        &LOCATIONS
+    }
+
+    /// Any file nobody else claims is read as Cursor's (the seed's default format); one in a
+    /// `.cursor` folder is Cursor's by its folder.
+    fn claim(&self, path: &Path) -> Claim {
+        if path.parent().and_then(Path::file_name).is_some_and(|n| n == ".cursor") {
+            Claim::Folder
+        } else {
+            Claim::Fallback
+        }
+    }
+
+    fn claim_content(&self, _bytes: &[u8]) -> Claim {
+        Claim::Fallback
+    }
+
+    fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult {
+        crate::parse(bytes, ctx.path)
+    }
+
+    fn events(&self) -> &[NativeEvent] {
+        &EVENTS
+    }
+
+    fn codec(&self) -> Arc<dyn HookCodec> {
+        Arc::new(CursorCodec)
+    }
+
+    fn project_dir_vars(&self) -> &[&'static str] {
+        &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"]
+    }
+}

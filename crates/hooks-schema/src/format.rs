@@ -1,0 +1,231 @@
+//! The format descriptor: everything the engine knows about one hook format, declared by its
+//! adapter crate and handed to the engine's core as data.
+//!
+//! A format is a plug-in. Its adapter crate implements [`FormatDescriptor`] once: its id, the
+//! folders and files where its hook files live in each scope ([`FileLocation`]), how a file
+//! is parsed ([`FormatDescriptor::parse`], sans-IO), its native event names
+//! ([`NativeEvent`]), its codec, and the typed [`SourcePolicy`](crate::SourcePolicy) a file
+//! may carry. Whoever builds the runtime registers the descriptors in a [`FormatSet`]; the
+//! registry, sources, watcher, guard and dispatcher read that set and never name a format.
+//! `specs/formats.md` explains the boundary and how to add a format.
+
+mod location;
+mod set;
+
+use std::{fmt, path::Path, sync::Arc};
+
+pub use self::{
+    location::{FileContent, FileLocation, FilePattern, FormatDirs, ManagedDir, UserDir},
+    set::{FormatSet, UnknownFormat},
+};
+use crate::{
+    FormatId, HookCodec, HookDefinition, HookDiagnostic, HookEvent, HookSourceId, HookSourceKind,
+    HostCodec, InstallTarget, ParseResult, TrustDecision,
+};
+
+/// How strongly a format claims a file it is given by name (an explicit hook file, or a file
+/// `hooks check` reads): the strongest claim wins, ties go to the format registered first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Claim {
+    /// Not this format's file.
+    No,
+    /// Any file nobody else claims (Cursor's `hooks.json` is the seed's default).
+    Fallback,
+    /// The folder it is in says so (a `.json` in a folder named `hooks` is Chrys's).
+    Folder,
+    /// Its name says so (`*.yaml` is Chrys's, `settings*.json` Claude Code's).
+    Name,
+}
+
+/// What a format's parser is told about the file besides its bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct ParseContext<'a> {
+    /// The file's path as found (its folder is the base of relative script paths).
+    pub path: &'a Path,
+    /// The kind of source being read: its scope (a format may honour a setting only in
+    /// managed files, or only ever in the user's own) and its role.
+    pub kind: HookSourceKind,
+    /// Read under the format's strict contract, when it has one (Claude Code's deny-only
+    /// contract); formats without one ignore it.
+    pub strict: bool,
+    /// For a file picked among names of a [`FilePattern::FirstOf`] folder: the other names of
+    /// the group present in the folder, which it shadows. The parser may warn about them in
+    /// its own words (Chrys's `shadowed_file`).
+    pub shadows: &'a [&'static str],
+}
+
+impl<'a> ParseContext<'a> {
+    /// A context for the file at `path` read as a source of `kind`, not strict, shadowing
+    /// nothing.
+    pub fn new(path: &'a Path, kind: HookSourceKind) -> ParseContext<'a> {
+        ParseContext { path, kind, strict: false, shadows: &[] }
+    }
+}
+
+/// One native event name of a format and the canonical event it maps onto.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct NativeEvent {
+    /// The name as the format's files and protocol spell it (`preToolUse`, `PreToolUse`,
+    /// `before_tool_call`).
+    pub name: &'static str,
+    /// The canonical event; `None` for a capability gap (the event exists in the format but
+    /// the engine has no counterpart: `specs/events.md`, "Gaps").
+    pub canonical: Option<HookEvent>,
+}
+
+/// One source of a format as a snapshot shows it, for [`FormatDescriptor::advisories`].
+#[derive(Debug, Clone, Copy)]
+pub struct SourceSummary<'a> {
+    /// The source.
+    pub id: &'a HookSourceId,
+    /// Whether its definitions run somewhere.
+    pub runs: bool,
+    /// The trust decision in effect.
+    pub trust: &'a TrustDecision,
+    /// Its accepted definitions, enabled or not.
+    pub definitions: &'a [Arc<HookDefinition>],
+}
+
+/// Everything the engine knows about one hook format. Implemented once by each adapter
+/// crate; object-safe, sans-IO (no method reads a file, the environment or the clock).
+///
+/// # Example
+///
+/// A format the engine should read from `.acme/hooks.json` in a project and
+/// `~/.acme/hooks.json` for the user:
+///
+/// ```
+/// use std::sync::Arc;
+/// use hooks_schema::{
+///     FileContent, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor,
+///     FormatDirs, FormatId, HookCodec, NativeEvent, ParseContext, ParseResult, UserDir,
+/// };
+///
+/// const ACME: FormatId = FormatId::new("acme");
+/// const FILE: FileRole = FileRole::new(ACME, "acme_file", 900);
+///
+/// #[derive(Debug)]
+/// struct Acme;
+///
+/// impl FormatDescriptor for Acme {
+///     fn id(&self) -> FormatId { ACME }
+///     fn agent(&self) -> &'static str { "Acme" }
+///     fn dirs(&self) -> FormatDirs {
+///         FormatDirs { user: Some(UserDir::under_home(".acme")), managed: None }
+///     }
+///     fn locations(&self) -> &[FileLocation] {
+///         const L: [FileLocation; 2] = [
+///             FileLocation::hooks(FILE, FileScope::Project, FilePattern::File(".acme/hooks.json")),
+///             FileLocation::hooks(FILE, FileScope::User, FilePattern::File("hooks.json")),
+///         ];
+///         &L
+///     }
+///     fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult {
+///         # let _ = (bytes, ctx);
+///         Ok(Default::default())
+///     }
+///     fn events(&self) -> &[NativeEvent] { &[] }
+///     fn codec(&self) -> Arc<dyn HookCodec> { Arc::new(AcmeCodec) }
+/// }
+/// # #[derive(Debug)] struct AcmeCodec;
+/// # impl HookCodec for AcmeCodec { /* … */ }
+/// ```
+pub trait FormatDescriptor: Send + Sync + fmt::Debug {
+    /// The format's id (`cursor`); unique in a [`FormatSet`].
+    fn id(&self) -> FormatId;
+
+    /// The agent whose format this is, for people (`Cursor`, `Claude Code`).
+    fn agent(&self) -> &'static str;
+
+    /// The folders the format's user and managed files are relative to.
+    fn dirs(&self) -> FormatDirs;
+
+    /// Every place the format's files live, in precedence order within each scope: the
+    /// loader reads them in this order, the watcher watches their folders, and the guard
+    /// protects them whether or not they exist yet.
+    fn locations(&self) -> &[FileLocation];
+
+    /// The file names looked for, in order, in a folder named as an explicit source
+    /// (`WARP_HOOK_DIRS`). Each name found is read in the format that claims it most
+    /// strongly ([`FormatDescriptor::claim`]). By default the names of the format's project
+    /// locations.
+    fn explicit_names(&self) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = Vec::new();
+        for l in self.locations().iter().filter(|l| l.scope == crate::FileScope::Project) {
+            for n in l.pattern.file_names() {
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+        }
+        names
+    }
+
+    /// How strongly the format claims a file named directly (an explicit source given as a
+    /// file, or a name in an explicit folder). By default [`Claim::No`].
+    fn claim(&self, path: &Path) -> Claim {
+        let _ = path;
+        Claim::No
+    }
+
+    /// How strongly the format claims a file by its content, for tools that read files of an
+    /// unknown format (`hooks check`) after no name claimed it. By default [`Claim::No`].
+    fn claim_content(&self, bytes: &[u8]) -> Claim {
+        let _ = bytes;
+        Claim::No
+    }
+
+    /// Parses one file's bytes into definitions, diagnostics (with line and column) and the
+    /// policy the file carries. A file the format rejects gives `Err` with the diagnostics
+    /// explaining why; the registry then keeps the last valid parse in effect.
+    fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult;
+
+    /// Every native event name the format documents, mapped or marked as a gap.
+    fn events(&self) -> &[NativeEvent];
+
+    /// The canonical event of a native name; `None` for an unknown name or a gap.
+    fn canonical_event(&self, native: &str) -> Option<HookEvent> {
+        self.events().iter().find(|e| e.name == native).and_then(|e| e.canonical)
+    }
+
+    /// The native names of a canonical event, in the format's documentation order (several
+    /// when the format narrows one canonical event, as Cursor's `beforeShellExecution` does).
+    fn native_events(&self, event: HookEvent) -> Vec<&'static str> {
+        self.events().iter().filter(|e| e.canonical == Some(event)).map(|e| e.name).collect()
+    }
+
+    /// The codec the format's definitions speak. Each parsed definition carries it (or a
+    /// variant of it, such as a fail-closed codec); this one is for tools that encode without
+    /// a file.
+    fn codec(&self) -> Arc<dyn HookCodec>;
+
+    /// Variables a hook command of this format may use to name the project root
+    /// (`CLAUDE_PROJECT_DIR`), for tools that resolve the scripts a command runs.
+    fn project_dir_vars(&self) -> &[&'static str] {
+        &[]
+    }
+
+    /// Advisories about the format's sources taken together, which no single parse can give
+    /// (Chrys's same-id warning between the project and the global file): called with the
+    /// format's sources of one snapshot, in precedence order. Pure. By default none.
+    fn advisories(&self, sources: &[SourceSummary<'_>]) -> Vec<HookDiagnostic> {
+        let _ = sources;
+        Vec::new()
+    }
+
+    /// Extension point (issue 20): how the agent of this format runs the engine as its own
+    /// hook command, decoding its native hook input and encoding a folded verdict as its
+    /// native answer. `None` until the format's host codec exists.
+    fn host(&self) -> Option<&dyn HostCodec> {
+        None
+    }
+
+    /// Extension point (issue 20): where `hooks install` writes the engine's bridge into the
+    /// agent's own configuration. Empty until the format declares its targets.
+    fn install_targets(&self) -> &[InstallTarget] {
+        &[]
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,183 @@
+//! Where a format's files live: the folders its user and managed files are relative to, and
+//! each file location with its role, scope and name pattern.
+//!
+//! Locations are declarations, not paths: `hooks-sources` resolves them against a project
+//! root, the user's folders (home, environment overrides such as `CODEX_HOME`) and the
+//! platform's system folders, and it is the only crate that looks at the disk for them.
+
+use crate::{FileRole, FileScope};
+
+/// What a file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FileContent {
+    /// Hook definitions, and possibly a policy ([`SourcePolicy`](crate::SourcePolicy)) too
+    /// (Claude Code's `disableAllHooks` sits beside its hooks).
+    Hooks,
+    /// Only a policy that changes which hooks of the format run (Chrys's user
+    /// `settings.yaml` with `project.hooks_enabled`, Codex's managed `requirements.toml`).
+    /// Read, watched and protected like a hook file; it never binds a hook.
+    PolicyOnly,
+}
+
+/// The name pattern of a location, relative to its base folder (the project root for a
+/// project location, the format's user or managed folder otherwise). Paths use `/`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FilePattern {
+    /// One file (`.cursor/hooks.json`).
+    File(&'static str),
+    /// The first of `names` present in folder `dir` is the file; the others are shadowed
+    /// (Chrys's `hooks.yaml` > `hooks.yml` > `hooks.json`). `dir` may be empty for the base
+    /// folder itself.
+    FirstOf {
+        /// The folder.
+        dir: &'static str,
+        /// The names, first wins.
+        names: &'static [&'static str],
+    },
+    /// Every regular file in folder `dir` whose name ends with `suffix` and does not start
+    /// with `.`, each its own source, in name order (Copilot's `.github/hooks/*.json`,
+    /// Claude Code's `managed-settings.d/*.json`). The loader caps how many it reads.
+    EachIn {
+        /// The folder.
+        dir: &'static str,
+        /// The name suffix (`.json`).
+        suffix: &'static str,
+    },
+}
+
+impl FilePattern {
+    /// The folder the file or files are in, relative to the base (`""` for the base itself).
+    pub fn dir(&self) -> &'static str {
+        match *self {
+            FilePattern::File(path) => path.rsplit_once('/').map_or("", |(dir, _)| dir),
+            FilePattern::FirstOf { dir, .. } | FilePattern::EachIn { dir, .. } => dir,
+        }
+    }
+
+    /// The fixed file names of the pattern, in order (none for [`FilePattern::EachIn`]).
+    pub fn file_names(&self) -> Vec<&'static str> {
+        match *self {
+            FilePattern::File(path) => vec![path.rsplit_once('/').map_or(path, |(_, name)| name)],
+            FilePattern::FirstOf { names, .. } => names.to_vec(),
+            FilePattern::EachIn { .. } => Vec::new(),
+        }
+    }
+
+    /// The folders between the base and the file's folder, outermost first, the file's
+    /// folder included (`.chrys`, `.chrys/hooks`); empty when the files are in the base.
+    /// Watching these, never recursively, is enough to see a file of the pattern appear.
+    pub fn folders(&self) -> Vec<&'static str> {
+        let dir = self.dir();
+        if dir.is_empty() {
+            return Vec::new();
+        }
+        let mut out: Vec<&'static str> =
+            dir.match_indices('/').map(|(i, _)| dir.get(..i).unwrap_or(dir)).collect();
+        out.push(dir);
+        out
+    }
+
+    /// Whether `rel` (a path relative to the base, with `/`) names a file of the pattern,
+    /// whether it exists or not. A shadowed name of a [`FilePattern::FirstOf`] group counts:
+    /// creating it changes which file is read.
+    pub fn matches(&self, rel: &str) -> bool {
+        let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+        match *self {
+            FilePattern::File(path) => path == rel,
+            FilePattern::FirstOf { dir: d, names } => d == dir && names.contains(&name),
+            FilePattern::EachIn { dir: d, suffix } => {
+                d == dir && name.ends_with(suffix) && !name.starts_with('.')
+            }
+        }
+    }
+}
+
+/// One place a format's files live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FileLocation {
+    /// The role of the files found there (their kind is the scope with the role).
+    pub role: FileRole,
+    /// Whose files they are.
+    pub scope: FileScope,
+    /// Their names relative to the scope's base folder.
+    pub pattern: FilePattern,
+    /// What they hold.
+    pub content: FileContent,
+}
+
+impl FileLocation {
+    /// A location of hook files.
+    pub const fn hooks(role: FileRole, scope: FileScope, pattern: FilePattern) -> FileLocation {
+        FileLocation { role, scope, pattern, content: FileContent::Hooks }
+    }
+
+    /// A location of files that carry only a policy.
+    pub const fn policy(role: FileRole, scope: FileScope, pattern: FilePattern) -> FileLocation {
+        FileLocation { role, scope, pattern, content: FileContent::PolicyOnly }
+    }
+}
+
+/// The user's configuration folder of a format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct UserDir {
+    /// The folder relative to the home folder (`.cursor`, `.codeium/windsurf`).
+    pub under_home: &'static str,
+    /// An environment variable that names the folder instead, when set to an absolute path
+    /// (`CODEX_HOME`).
+    pub env: Option<&'static str>,
+    /// On Windows, the folder under `%APPDATA%` instead of the home folder (Chrys's
+    /// `%APPDATA%\chrys`).
+    pub windows_appdata: Option<&'static str>,
+}
+
+impl UserDir {
+    /// The folder `rel` under the home folder.
+    pub const fn under_home(rel: &'static str) -> UserDir {
+        UserDir { under_home: rel, env: None, windows_appdata: None }
+    }
+
+    /// The same folder, named instead by `var` when it is set.
+    #[must_use]
+    pub const fn or_env(self, var: &'static str) -> UserDir {
+        UserDir { env: Some(var), ..self }
+    }
+
+    /// The same folder, under `%APPDATA%` as `name` on Windows.
+    #[must_use]
+    pub const fn windows_appdata(self, name: &'static str) -> UserDir {
+        UserDir { windows_appdata: Some(name), ..self }
+    }
+}
+
+/// The administrator's folder of a format, per platform (absolute paths).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ManagedDir {
+    /// On Linux (and other Unix systems but macOS).
+    pub linux: &'static str,
+    /// On macOS.
+    pub macos: &'static str,
+    /// On Windows.
+    pub windows: &'static str,
+}
+
+impl ManagedDir {
+    /// The folder for the platform this was compiled for.
+    pub fn this_platform(&self) -> &'static str {
+        if cfg!(target_os = "macos") {
+            self.macos
+        } else if cfg!(windows) {
+            self.windows
+        } else {
+            self.linux
+        }
+    }
+}
+
+/// The folders a format's user and managed locations are relative to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct FormatDirs {
+    /// The user's folder; `None` when the format has no user files.
+    pub user: Option<UserDir>,
+    /// The administrator's folder; `None` when the format has no managed files.
+    pub managed: Option<ManagedDir>,
+}

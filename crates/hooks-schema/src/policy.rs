@@ -1,0 +1,112 @@
+//! The typed policy a hook file carries: switches that decide which sources of its format
+//! run, the opt-in a source needs, and run settings for its format's hooks.
+//!
+//! Adapters parse a file's policy keys into a [`SourcePolicy`]; the registry resolves the
+//! policies of the sources that run, per project root and outside every project, without
+//! knowing any format (`specs/formats.md`, "Source policy"):
+//!
+//! - [`SwitchRule::Hooks`] (Claude Code's `disableAllHooks`, Codex's `[features].hooks`,
+//!   Gemini CLI's `hooksConfig.enabled`): among the sources of the format that run in a place,
+//!   the voice with the highest precedence decides whether the format's hooks run there.
+//!   Managed voices outrank every other and, among them, the later file wins (scalar settings
+//!   merge that way); the rest rank by source precedence. A managed voice that switches hooks
+//!   off switches off every source of the format; any other switches off the format's
+//!   non-managed sources only (a non-managed file cannot disable managed hooks).
+//! - [`SwitchRule::ManagedOnly`] (Claude Code's `allowManagedHooksOnly`, Codex's
+//!   `allow_managed_hooks_only`): honoured from managed sources only (the later managed file
+//!   wins); on, it switches off every non-managed source of the format.
+//! - [`SwitchRule::OptIn`] (Chrys's `project.hooks_enabled`): a source whose policy
+//!   [`requires`](SourcePolicy::requires) the key runs only where the highest-precedence
+//!   managed or user voice of its format turns it on. Project sources never speak for it, and
+//!   no voice means off.
+//!
+//! Project sources speak only for the root they were found under.
+
+use std::time::Duration;
+
+/// How a [`PolicySwitch`] is resolved and what it switches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SwitchRule {
+    /// Whether the format's hooks run at all (`on: false` switches them off).
+    Hooks,
+    /// Whether only the format's managed sources run (`on: true` switches the others off).
+    ManagedOnly,
+    /// Whether sources that require the switch's key run (`on: true` lets them run).
+    OptIn,
+}
+
+/// One setting of a file that changes which hooks of its format run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PolicySwitch {
+    /// The setting as the file spells it (`disableAllHooks`), for reasons and listings.
+    pub key: &'static str,
+    /// How it is resolved.
+    pub rule: SwitchRule,
+    /// Its value, in the rule's sense (Claude's `disableAllHooks: true` is [`SwitchRule::Hooks`]
+    /// with `on: false`).
+    pub on: bool,
+}
+
+/// Settings for how the format's hooks run, as one file sets them (`None`: not set there).
+///
+/// They merge per field across the format's sources that apply in one place, the source
+/// with the highest precedence that sets a field winning (Chrys: the project's `settings:`
+/// over the global file's), and the dispatcher applies them to the format's hooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct RunSettings {
+    /// How many of the format's hooks run at once (Chrys `max_parallel_hooks`).
+    pub max_parallel: Option<u32>,
+    /// How long shutdown waits for the format's async hooks (Chrys `shutdown_grace_seconds`).
+    pub shutdown_grace: Option<Duration>,
+    /// How many times a durable job is tried (Chrys `outbox_max_retries`).
+    pub outbox_max_retries: Option<u32>,
+    /// How old a pending durable job must be before it is retried (Chrys
+    /// `outbox_retry_age_seconds`).
+    pub outbox_retry_age: Option<Duration>,
+}
+
+impl RunSettings {
+    /// Whether the file sets nothing.
+    pub fn is_empty(&self) -> bool {
+        *self == RunSettings::default()
+    }
+
+    /// `self` with every field it does not set taken from `lower` (a source of lower
+    /// precedence).
+    #[must_use]
+    pub fn over(self, lower: RunSettings) -> RunSettings {
+        RunSettings {
+            max_parallel: self.max_parallel.or(lower.max_parallel),
+            shutdown_grace: self.shutdown_grace.or(lower.shutdown_grace),
+            outbox_max_retries: self.outbox_max_retries.or(lower.outbox_max_retries),
+            outbox_retry_age: self.outbox_retry_age.or(lower.outbox_retry_age),
+        }
+    }
+}
+
+/// The policy one file carries, typed: what the registry applies without knowing the format.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct SourcePolicy {
+    /// The switches the file sets, in file order.
+    pub switches: Vec<PolicySwitch>,
+    /// The [`SwitchRule::OptIn`] key this source needs turned on to run (Chrys's project files
+    /// need `project.hooks_enabled`).
+    pub requires: Option<&'static str>,
+    /// Run settings for the format's hooks.
+    pub run: RunSettings,
+}
+
+impl SourcePolicy {
+    /// Whether the file carries no policy.
+    pub fn is_empty(&self) -> bool {
+        self.switches.is_empty() && self.requires.is_none() && self.run.is_empty()
+    }
+
+    /// The value of the last switch of `rule`, if the file sets one.
+    pub fn switch(&self, rule: SwitchRule) -> Option<&PolicySwitch> {
+        self.switches.iter().rev().find(|s| s.rule == rule)
+    }
+}
+
+#[cfg(test)]
+mod tests;
