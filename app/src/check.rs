@@ -38,16 +38,26 @@ impl FileReport {
         !self.diagnostics.iter().any(HookDiagnostic::is_error)
     }
 
-    /// The machine-readable form.
+    /// The machine-readable form, without the values diagnostics quote.
     pub fn to_json(&self) -> Value {
+        self.to_json_revealed(false)
+    }
+
+    /// The machine-readable form; with `reveal`, diagnostics quote the values they are about
+    /// and matchers show Claude `if` rules.
+    pub fn to_json_revealed(&self, reveal: bool) -> Value {
         json!({
             "path": self.path,
             "format": self.format.map(FormatId::as_str),
             "ok": self.ok(),
-            "hooks": self.hooks.iter().map(|d| crate::serve::render::hook(d, false)).collect::<Vec<_>>(),
+            "hooks": self.hooks.iter().map(|d| {
+                let mut h = crate::serve::render::hook(d, false);
+                h["matcher"] = json!(d.matcher.shown(reveal));
+                h
+            }).collect::<Vec<_>>(),
             "diagnostics": self.diagnostics.iter().map(|d| json!({
                 "severity": d.severity.as_str(),
-                "message": d.message,
+                "message": d.text(reveal),
                 "line": d.line,
                 "column": d.column,
                 "code": d.code,

@@ -65,6 +65,10 @@ pub struct CheckArgs {
     /// Machine-readable output: one JSON object per file, one per line.
     #[arg(long)]
     pub json: bool,
+    /// Show the values diagnostics quote (mistyped values, Claude `if` rules) and the
+    /// `if` rules in matchers; by default only their field and type are named.
+    #[arg(long)]
+    pub reveal: bool,
     /// The files.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,

@@ -15,6 +15,7 @@ const MAX_CHECK_BYTES: u64 = 16 * 1024 * 1024;
 
 mod fire;
 mod guard;
+mod input;
 mod inventory;
 mod replay;
 mod watch;
@@ -86,9 +87,9 @@ fn check(a: &CheckArgs, colour: bool) -> Result<u8> {
         };
         all_ok &= report.ok();
         if a.json {
-            writeln!(out, "{}", report.to_json())?;
+            writeln!(out, "{}", report.to_json_revealed(a.reveal))?;
         } else {
-            render_check(&mut out, &report, colour)?;
+            render_check(&mut out, &report, colour, a.reveal)?;
         }
     }
     Ok(if all_ok { 0 } else { 1 })
@@ -98,7 +99,7 @@ pub(crate) fn paint(colour: bool, code: &str, text: &str) -> String {
     if colour { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_owned() }
 }
 
-fn render_check(out: &mut impl Write, r: &FileReport, colour: bool) -> Result<()> {
+fn render_check(out: &mut impl Write, r: &FileReport, colour: bool, reveal: bool) -> Result<()> {
     let status = if r.ok() { paint(colour, "32", "ok") } else { paint(colour, "31", "invalid") };
     writeln!(
         out,
@@ -113,7 +114,7 @@ fn render_check(out: &mut impl Write, r: &FileReport, colour: bool) -> Result<()
             "  {:<24} {:<20} matcher={:<16} {} timeout={} on_failure={}{}{}",
             h.id.as_str(),
             h.event.as_str(),
-            h.matcher.text().unwrap_or("*"),
+            h.matcher.shown(reveal).unwrap_or("*"),
             h.mode.as_str(),
             if h.timeout == hooks_schema::NO_TIMEOUT {
                 "none".to_owned()
@@ -136,7 +137,7 @@ fn render_check(out: &mut impl Write, r: &FileReport, colour: bool) -> Result<()
             (Some(l), None) => format!("{}:{l}: ", r.path),
             _ => format!("{}: ", r.path),
         };
-        writeln!(out, "  {loc}{sev}: {}", d.message)?;
+        writeln!(out, "  {loc}{sev}: {}", d.text(reveal))?;
     }
     Ok(())
 }

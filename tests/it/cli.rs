@@ -130,7 +130,7 @@ fn check_exits_0_for_valid_files_1_for_errors_and_2_for_usage() {
         lines[1]["diagnostics"][0]["message"]
             .as_str()
             .unwrap()
-            .starts_with("hooks[0]: unknown event 'nope'"),
+            .starts_with("hooks[0]: unknown event <str>"),
         "{}",
         lines[1]
     );
@@ -861,4 +861,156 @@ echo '{\"permission\":\"allow\"}'
     );
     let o = fire("ls\n{\"permission\":\"deny\"}");
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+}
+
+/// Runs `hooks <args>` in `cwd` with `stdin`, killing it if it is still running after
+/// `limit`: `None` then.
+fn hooks_within(
+    cwd: &Path,
+    args: &[&str],
+    stdin: Stdio,
+    limit: std::time::Duration,
+) -> Option<Output> {
+    let exe = std::env::current_exe().expect("test binary");
+    let state = TestDir::new();
+    let mut child = Command::new(exe)
+        .args(["--exact", "cli::cli_child_entry", "--nocapture", "--test-threads=1", "-q"])
+        .env(ARGS_VAR, serde_json::to_string(args).expect("args to json"))
+        .env("NO_COLOR", "1")
+        .env_remove("WARP_HOOK_DIRS")
+        .env("XDG_CONFIG_HOME", state.path())
+        .current_dir(cwd)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn the cli child");
+    let started = std::time::Instant::now();
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            return Some(child.wait_with_output().expect("output"));
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        // Polling the child's exit: there is no event to wait on for a process.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Issue 17, "Processes and inputs": `hooks fire --payload FIFO`, `hooks replay FIFO` and
+/// `/dev/zero` (as a path and as stdin) end within 5 s with an error naming the file.
+#[test]
+fn fifo_and_dev_zero_inputs_end_within_five_seconds_with_a_clear_error() {
+    let d = TestDir::new();
+    let fifo = d.path().join("input.fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let fifo = fifo.to_str().unwrap();
+    let cfg = TestDir::new();
+    let cfgp = cfg.path().to_str().unwrap();
+    let limit = std::time::Duration::from_secs(5);
+    let cases: Vec<(Vec<&str>, bool, &str)> = vec![
+        (
+            vec!["fire", "pre_tool_use", "--config-dir", cfgp, "--payload", fifo],
+            false,
+            "is a fifo, not a regular file",
+        ),
+        (vec!["replay", fifo, "--config-dir", cfgp], false, "is a fifo, not a regular file"),
+        (
+            vec!["fire", "pre_tool_use", "--config-dir", cfgp, "--payload", "/dev/zero"],
+            false,
+            "is a device, not a regular file",
+        ),
+        (
+            vec!["replay", "/dev/zero", "--config-dir", cfgp],
+            false,
+            "is a device, not a regular file",
+        ),
+        (
+            vec!["fire", "pre_tool_use", "--config-dir", cfgp, "--payload", "-"],
+            true,
+            "more than the 16777216 byte limit",
+        ),
+    ];
+    for (args, zero_stdin, expected) in cases {
+        let stdin = if zero_stdin {
+            Stdio::from(std::fs::File::open("/dev/zero").expect("/dev/zero"))
+        } else {
+            Stdio::null()
+        };
+        let o = hooks_within(d.path(), &args, stdin, limit)
+            .unwrap_or_else(|| panic!("{args:?} still running after {limit:?}"));
+        assert_eq!(code(&o), 1, "{args:?}: {}{}", stdout(&o), stderr(&o));
+        assert!(stderr(&o).contains(expected), "{args:?}: {}", stderr(&o));
+    }
+}
+
+/// Issue 17, "Processes and inputs": mistyped values and Claude `if` rules are not printed by
+/// `hooks check` or `hooks list` (text or JSON) without `--reveal`; the field and the value's
+/// type are named instead. With `--reveal` they are shown.
+#[test]
+fn mistyped_values_and_if_rules_are_printed_only_with_reveal() {
+    let d = TestDir::new();
+    d.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "./a.sh", "if": "Bash(curl -H 'Authorization: s3cr3t-if' *)"},
+            {"type": "command", "command": "./b.sh", "if": "s3cr3t-bad-if("},
+            {"type": "command", "command": "./c.sh", "onFailure": "s3cr3t-on-failure"}
+        ]}]}}"#,
+    );
+    d.write(
+        ".cursor/hooks.json",
+        r#"{"version": 1, "hooks": {"stop": [{"command": "./d.sh", "failClosed": "s3cr3t-fail-closed"}]}}"#,
+    );
+    d.write(
+        ".chrys/hooks/hooks.yaml",
+        "hooks:\n  - {id: a, event: session_start, run: {type: shell, shell: x}, execution: {mode: s3cr3t-mode}}\n",
+    );
+    let cfg = TestDir::new();
+    cfg.write(".chrys/settings.yaml", "project:\n  hooks_enabled: true\n");
+    let cfgp = cfg.path().to_str().unwrap();
+    let files = [".claude/settings.json", ".cursor/hooks.json", ".chrys/hooks/hooks.yaml"];
+    let runs = |reveal: bool| {
+        let extra: &[&str] = if reveal { &["--reveal"] } else { &[] };
+        let mut outs = Vec::new();
+        for json in [false, true] {
+            let json_flag: &[&str] = if json { &["--json"] } else { &[] };
+            let check =
+                hooks_in(d.path(), &[&["check"], json_flag, extra, &files[..]].concat(), "");
+            let list = hooks_in(
+                d.path(),
+                &[&["list", "--root", ".", "--config-dir", cfgp], json_flag, extra].concat(),
+                "",
+            );
+            outs.push(format!("{}{}", stdout(&check), stderr(&check)));
+            outs.push(format!("{}{}", stdout(&list), stderr(&list)));
+        }
+        outs
+    };
+    for out in runs(false) {
+        assert!(!out.contains("s3cr3t"), "a value was printed without --reveal:\n{out}");
+        assert!(out.contains("<"), "{out}");
+    }
+    let revealed = runs(true).concat();
+    for secret in
+        ["s3cr3t-if", "s3cr3t-bad-if", "s3cr3t-on-failure", "s3cr3t-fail-closed", "s3cr3t-mode"]
+    {
+        assert!(revealed.contains(secret), "{secret} is not shown with --reveal:\n{revealed}");
+    }
+    // The field and the type are named instead.
+    let check = hooks_in(d.path(), &[&["check"], &files[..]].concat(), "");
+    let text = stdout(&check);
+    assert!(
+        text.contains("`onFailure` must be `continue` or `block`, found <another string>"),
+        "{text}"
+    );
+    assert!(text.contains("`failClosed` must be true or false, found <a string>"), "{text}");
+    assert!(
+        text.contains("execution.mode must be 'blocking' / 'async' / 'fire_and_forget', got <str>"),
+        "{text}"
+    );
+    assert!(text.contains("if <`if` rule>"), "{text}");
 }

@@ -26,11 +26,15 @@ pub fn parse_event(name: &str) -> Result<HookEvent> {
 /// The envelope from `--payload` (a file or `-`), with the event from the command line.
 pub fn read_envelope(event: HookEvent, payload: Option<&str>) -> Result<Envelope> {
     let Some(src) = payload else { return Ok(Envelope::new(event)) };
+    // Capped, and special files refused: a FIFO or `/dev/zero` ends at once with an error.
     let text = if src == "-" {
-        std::io::read_to_string(std::io::stdin().lock())
-            .context("cannot read the payload from stdin")?
+        super::input::read_stream(
+            std::io::stdin().lock(),
+            super::input::MAX_PAYLOAD_BYTES,
+            "the payload from stdin",
+        )?
     } else {
-        std::fs::read_to_string(src).with_context(|| format!("cannot read the payload {src}"))?
+        super::input::read_file(Path::new(src), super::input::MAX_PAYLOAD_BYTES, "the payload")?
     };
     let mut v: Value =
         serde_json::from_str(&text).with_context(|| format!("the payload {src} is not JSON"))?;
@@ -195,7 +199,7 @@ pub fn explain(snap: &RegistrySnapshot, envelope: &Envelope) -> Value {
                         "hook_id": d.id.as_str(),
                         "line": d.line,
                         "native_event": d.native_event,
-                        "matcher": d.matcher.text(),
+                        "matcher": d.matcher.shown(false),
                         "enabled": d.enabled,
                         "matches": d.matcher.matches(envelope),
                         "why_not": d.matcher.mismatch(envelope),
@@ -228,7 +232,7 @@ pub fn explain(snap: &RegistrySnapshot, envelope: &Envelope) -> Value {
                 "source": b.source.path.as_path(),
                 "line": d.line,
                 "native_event": d.native_event,
-                "matcher": d.matcher.text(),
+                "matcher": d.matcher.shown(false),
                 "matches": why_not.is_none(),
                 "why_not": why_not,
                 "mode": d.mode.as_str(),

@@ -45,10 +45,21 @@ pub fn run(a: &ListArgs, colour: bool) -> Result<u8> {
             json!(built.explicit_errors.iter().map(ToString::to_string).collect::<Vec<_>>());
         inv["user_enables_project_hooks"] =
             json!(built.runtime.config().user_enables_project_hooks);
-        inv["settings_diagnostics"] =
-            json!(built.settings_diagnostics.iter().map(ToString::to_string).collect::<Vec<_>>());
-        inv["advisories"] =
-            json!(built.runtime.advisories().iter().map(ToString::to_string).collect::<Vec<_>>());
+        inv["settings_diagnostics"] = json!(
+            built
+                .settings_diagnostics
+                .iter()
+                .map(|d| d.clone().revealed(a.reveal).to_string())
+                .collect::<Vec<_>>()
+        );
+        inv["advisories"] = json!(
+            built
+                .runtime
+                .advisories()
+                .iter()
+                .map(|d| d.clone().revealed(a.reveal).to_string())
+                .collect::<Vec<_>>()
+        );
         inv["containment"] =
             crate::serve::render::containment(&built.runtime.fire_handle().containment());
         writeln!(out, "{inv}")?;
@@ -112,14 +123,14 @@ fn render(
                 "  {:<28} {:<16} matcher={:<20} {}{}",
                 d.id.as_str(),
                 d.event.as_str(),
-                d.matcher.text().unwrap_or("*"),
+                d.matcher.shown(reveal).unwrap_or("*"),
                 cmd,
                 if d.enabled { "" } else { " (disabled)" }
             )?;
         }
         for d in &s.diagnostics {
             let loc = d.line.map(|l| format!("line {l}: ")).unwrap_or_default();
-            writeln!(out, "  {loc}{}: {}", d.severity.as_str(), d.message)?;
+            writeln!(out, "  {loc}{}: {}", d.severity.as_str(), d.text(reveal))?;
         }
     }
     let advisories = built.runtime.advisories();

@@ -12,7 +12,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use hooks_dispatch::FireReport;
 use hooks_guard::{EditApproval, EditContext};
 use hooks_schema::{Decision, Envelope, HookEvent, SessionInfo};
@@ -220,8 +220,7 @@ async fn replay_call(
 
 /// Runs `hooks replay`.
 pub fn run(a: &ReplayArgs, colour: bool) -> Result<u8> {
-    let text = std::fs::read_to_string(&a.session)
-        .with_context(|| format!("cannot read the session {}", a.session.display()))?;
+    let text = super::input::read_file(&a.session, super::input::MAX_SESSION_BYTES, "the session")?;
     let session = parse_session(&text);
     let mut built = setup::build(&a.runtime, false)?;
     setup::warn_new_advisories(&mut built.runtime);

@@ -93,6 +93,13 @@ pub fn pin(p: &PinnedRun) -> PinView {
 }
 
 /// A diagnostic.
+/// A diagnostic with the values it quotes when `reveal` (a mistyped value, a Claude `if`
+/// rule), else naming only their type ([`HookDiagnostic::text`]).
+pub fn revealed(d: &HookDiagnostic, reveal: bool) -> Value {
+    diagnostic(&d.clone().revealed(reveal))
+}
+
+/// A diagnostic as JSON; the values it quotes are left out (see [`revealed`]).
 pub fn diagnostic(d: &HookDiagnostic) -> Value {
     serde_json::to_value(d).unwrap_or_else(|_| json!({ "message": d.message }))
 }
@@ -334,7 +341,7 @@ pub fn hook(d: &HookDefinition, reveal: bool) -> Value {
         "id": d.id.as_str(),
         "event": d.event.as_str(),
         "native_event": d.native_event,
-        "matcher": d.matcher.text(),
+        "matcher": d.matcher.shown(reveal),
         "mode": d.mode.as_str(),
         "timeout_ms": u64::try_from(d.timeout.as_millis()).unwrap_or(u64::MAX),
         "on_failure": d.on_failure.as_str(),
@@ -379,7 +386,7 @@ fn source(s: &SourceView, reveal: bool) -> Value {
         "roots": s.roots.iter().map(|r| r.as_path()).collect::<Vec<_>>(),
         "present_at_pin": s.present_at_pin,
         "hooks": s.definitions.iter().map(|d| hook(d, reveal)).collect::<Vec<_>>(),
-        "diagnostics": s.diagnostics.iter().map(diagnostic).collect::<Vec<_>>(),
+        "diagnostics": s.diagnostics.iter().map(|d| revealed(d, reveal)).collect::<Vec<_>>(),
     })
 }
 
@@ -409,7 +416,7 @@ pub fn snapshot(s: &RegistrySnapshot, reveal: bool) -> Value {
         "project_roots": s.project_roots().iter().map(|r| r.as_path()).collect::<Vec<_>>(),
         "protected_paths": protected_paths(s, reveal),
         "sources": s.sources().iter().map(|v| source(v, reveal)).collect::<Vec<_>>(),
-        "diagnostics": s.registry_diagnostics().iter().map(diagnostic).collect::<Vec<_>>(),
+        "diagnostics": s.registry_diagnostics().iter().map(|d| revealed(d, reveal)).collect::<Vec<_>>(),
     })
 }
 

@@ -225,10 +225,17 @@ pub(crate) fn timeout(secs: f64) -> Duration {
     }
 }
 
-fn definition(hook: HookSpec, index: usize, base: &Path) -> Result<HookDefinition, HookDiagnostic> {
-    let located = |d: HookDiagnostic| match hook.mark {
-        Some((l, c)) => d.at(l, c).for_hook(hook.id.clone()),
-        None => d.for_hook(hook.id.clone()),
+/// One validated hook as a definition, or the error that skips it (boxed: rare, and large).
+fn definition(
+    hook: HookSpec,
+    index: usize,
+    base: &Path,
+) -> Result<HookDefinition, Box<HookDiagnostic>> {
+    let located = |d: HookDiagnostic| {
+        Box::new(match hook.mark {
+            Some((l, c)) => d.at(l, c).for_hook(hook.id.clone()),
+            None => d.for_hook(hook.id.clone()),
+        })
     };
     let (matcher, regex_error) = matcher::build(&hook.matcher);
     if hook.enabled

@@ -151,6 +151,12 @@ pub(crate) struct FileSpec {
 
 type Res<T> = Result<T, String>;
 
+/// A value from the file quoted in a message as Chrys quotes it (`repr()`), shown only when
+/// values are revealed; the message names its type (`got <str>`) otherwise.
+fn quoted(v: &PyValue) -> String {
+    hooks_schema::quoted_value(v.type_name(), &v.repr())
+}
+
 /// `parse_hooks_dict`: validates the loaded document. `warnings` receives what Chrys logs,
 /// also when the file is then rejected.
 pub(crate) fn validate(
@@ -177,7 +183,7 @@ pub(crate) fn validate(
     {
         return Err(top(format!(
             "Unsupported hooks config version: {} (this build supports version 1)",
-            v.value.repr()
+            quoted(&v.value)
         )));
     }
     let settings = match root.value.get("settings") {
@@ -301,7 +307,7 @@ fn float_field(v: Option<&PyValue>, default: f64, path: &str) -> Res<f64> {
             _ => Err(INT_TOO_LARGE.to_owned()),
         },
         Some(PyValue::Float(f)) => Ok(*f),
-        Some(other) => Err(format!("{path} must be a number, got {}", other.repr())),
+        Some(other) => Err(format!("{path} must be a number, got {}", quoted(other))),
     }
 }
 
@@ -318,7 +324,7 @@ fn int_field(v: Option<&PyValue>, default: i128, path: &str) -> Res<i128> {
         Some(PyValue::Int(PyInt::Big(s))) => {
             Ok(if s.starts_with('-') { i128::MIN } else { i128::MAX })
         }
-        Some(other) => Err(format!("{path} must be an integer, got {}", other.repr())),
+        Some(other) => Err(format!("{path} must be an integer, got {}", quoted(other))),
     }
 }
 
@@ -350,7 +356,11 @@ fn parse_hook(node: &Node, warnings: &mut Vec<LoadWarning>) -> Res<HookSpec> {
         Some(PyValue::Str(s)) => match NATIVE_EVENTS.iter().find(|e| **e == s) {
             Some(e) => *e,
             None => {
-                return Err(format!("unknown event '{s}'.  Valid: {}", NATIVE_EVENTS.join(", ")));
+                return Err(format!(
+                    "unknown event {}.  Valid: {}",
+                    hooks_schema::quoted_value("str", &format!("'{s}'")),
+                    NATIVE_EVENTS.join(", ")
+                ));
             }
         },
         _ => return Err("'event' is required and must be a string".to_owned()),
@@ -444,7 +454,7 @@ fn parse_run(node: Option<&Node>) -> Res<RunSpec> {
         other => {
             return Err(format!(
                 "run.type must be 'script', 'command', or 'shell', got {}",
-                other.map_or_else(|| "None".to_owned(), PyValue::repr)
+                other.map_or_else(|| "None".to_owned(), quoted)
             ));
         }
     };
@@ -522,7 +532,7 @@ fn choice(
         Some(PyValue::Str(s)) if choices.contains(&s.as_str()) => {
             Ok(choices.iter().find(|c| **c == s).copied().unwrap_or(default))
         }
-        Some(other) => Err(format!("{message}, got {}", other.repr())),
+        Some(other) => Err(format!("{message}, got {}", quoted(other))),
     }
 }
 

@@ -73,8 +73,8 @@ fn summarize(result: &ParseResult) -> Value {
     match result {
         Err(diags) => json!({
             "ok": false,
-            "error": diags[0].message,
-            "warnings": diags[1..].iter().map(|d| d.message.clone()).collect::<Vec<_>>(),
+            "error": diags[0].text(true),
+            "warnings": diags[1..].iter().map(|d| d.text(true).to_owned()).collect::<Vec<_>>(),
         }),
         Ok(src) => {
             let s = merge_settings(None, Some(&src.settings));
@@ -118,13 +118,13 @@ fn summarize(result: &ParseResult) -> Value {
                 .diagnostics
                 .iter()
                 .filter(|d| d.code.as_deref() == Some("regex_invalid"))
-                .map(|d| json!([d.hook_id, d.message]))
+                .map(|d| json!([d.hook_id, d.text(true)]))
                 .collect();
             let warnings: Vec<String> = src
                 .diagnostics
                 .iter()
                 .filter(|d| !d.is_error())
-                .map(|d| d.message.clone())
+                .map(|d| d.text(true).to_owned())
                 .collect();
             json!({
                 "ok": true,

@@ -118,9 +118,11 @@ pub fn parse_user_settings(bytes: &[u8], path: &Path) -> UserSettings {
         Coerced::Valid(b) => out.project_hooks_enabled = Some(b),
         Coerced::Invalid => {
             let mut d = HookDiagnostic::warning(format!(
-                "{PROJECT_HOOKS_ENABLED_KEY} must be a boolean (true/false, yes/no, on/off, 1/0), got {} {}; project hooks stay off",
-                node.value.type_name(),
-                shorten(&node.value.repr()),
+                "{PROJECT_HOOKS_ENABLED_KEY} must be a boolean (true/false, yes/no, on/off, 1/0), got {}; project hooks stay off",
+                hooks_schema::quoted_value(
+                    node.value.type_name(),
+                    &format!("{} {}", node.value.type_name(), shorten(&node.value.repr())),
+                ),
             ))
             .in_file(path)
             .with_code("user_setting_invalid");

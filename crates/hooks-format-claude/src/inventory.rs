@@ -97,7 +97,7 @@ impl InventoryEntry {
             hook_id: def.id.to_string(),
             event: def.event,
             native_event: def.native_event.clone(),
-            matcher: def.matcher.text().map(str::to_owned),
+            matcher: def.matcher.shown(show).map(str::to_owned),
             scope,
             source: source.to_path_buf(),
             line: def.line,

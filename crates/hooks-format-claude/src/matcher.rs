@@ -46,7 +46,10 @@ pub enum MatcherError {
     #[error("matcher is longer than {MAX_MATCHER_LEN} bytes")]
     TooLong,
     /// An `if` rule that is not `Tool` or `Tool(pattern)`.
-    #[error("`if` rule `{text}` is not of the form `Tool` or `Tool(pattern)`")]
+    #[error(
+        "`if` rule {} is not of the form `Tool` or `Tool(pattern)`",
+        hooks_schema::quoted_value("a string", &format!("`{text}`"))
+    )]
     IfRule {
         /// The rule.
         text: String,
@@ -419,10 +422,12 @@ pub(crate) fn build(
     if pattern_text.is_none() && if_rule.is_none() {
         return Matcher::all();
     }
+    // The `if` rule is listed only with `--reveal`: it may quote what it looks for.
+    let rule = |r: &IfRule| hooks_schema::quoted_value("`if` rule", &r.to_string());
     let display = match (pattern_text, &if_rule) {
-        (Some(t), Some(r)) => format!("{t} if {r}"),
+        (Some(t), Some(r)) => format!("{t} if {}", rule(r)),
         (Some(t), None) => t.to_owned(),
-        (None, Some(r)) => format!("* if {r}"),
+        (None, Some(r)) => format!("* if {}", rule(r)),
         (None, None) => String::new(),
     };
     Matcher::new(display, Arc::new(ClaudeMatcher { event, pattern: effective_pattern, if_rule }))

@@ -413,7 +413,13 @@ impl Reader<'_> {
             Some(m) => {
                 let ok = matches!(&m.value.kind, json::Kind::Number(n) if n.as_u64() == Some(CONTRACT_VERSION));
                 if !ok {
-                    let found = serde_json::to_string(&m.value.to_value()).unwrap_or_default();
+                    let text = serde_json::to_string(&m.value.to_value()).unwrap_or_default();
+                    // A number is shown; a mistyped value only by its type, unless revealed.
+                    let found = if matches!(m.value.kind, json::Kind::Number(_)) {
+                        text
+                    } else {
+                        hooks_schema::quoted_value(m.value.type_name(), &text)
+                    };
                     // A document written for a contract this engine does not know is not
                     // half-read in either mode.
                     self.fatal(

@@ -122,7 +122,10 @@ pub enum ConfigProblem {
         seconds: f64,
     },
     /// An `onFailure` value other than `continue` or `block`.
-    #[error("`onFailure` must be `continue` or `block`, found `{found}`")]
+    #[error(
+        "`onFailure` must be `continue` or `block`, found {}",
+        hooks_schema::quoted_value("another string", &format!("`{found}`"))
+    )]
     OnFailure {
         /// The value.
         found: String,

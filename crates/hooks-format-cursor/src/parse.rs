@@ -288,7 +288,10 @@ fn parse_entry(
             let pos = cx.spans.value_pos(&field_path(entry_path, "type"));
             cx.push(
                 Severity::Error,
-                format!("`type` must be \"command\" or \"prompt\", found {other}"),
+                format!(
+                    "`type` must be \"command\" or \"prompt\", found {}",
+                    hooks_schema::quoted_value(type_name(other), &other.to_string())
+                ),
                 pos,
                 "invalid_field",
                 id_ref,
@@ -390,7 +393,10 @@ fn parse_entry(
             let pos = cx.spans.value_pos(&field_path(entry_path, "failClosed"));
             cx.push(
                 Severity::Error,
-                format!("`failClosed` must be true or false, found {other}"),
+                format!(
+                    "`failClosed` must be true or false, found {}",
+                    hooks_schema::quoted_value(type_name(other), &other.to_string())
+                ),
                 pos,
                 "invalid_field",
                 id_ref,
@@ -410,7 +416,10 @@ fn parse_entry(
             let pos = cx.spans.value_pos(&field_path(entry_path, "loop_limit"));
             cx.push(
                 Severity::Error,
-                format!("`loop_limit` must be a whole number or null, found {other}"),
+                format!(
+                    "`loop_limit` must be a whole number or null, found {}",
+                    hooks_schema::quoted_value(type_name(other), &other.to_string())
+                ),
                 pos,
                 "invalid_field",
                 id_ref,

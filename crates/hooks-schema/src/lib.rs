@@ -35,7 +35,7 @@ pub use crate::{
         Delivery, ExecutionMode, HookCommand, HookDefinition, NO_TIMEOUT, OnFailure,
         timeout_from_secs,
     },
-    diagnostic::{HookDiagnostic, Severity},
+    diagnostic::{HookDiagnostic, Severity, quoted_value},
     envelope::{
         AgentText, Approval, Compaction, ENVELOPE_SCHEMA, Envelope, Notification, Prompt,
         SessionInfo, StopInfo, Subagent, ToolCall, ToolKind, ToolResult, TurnInfo, WorkflowRun,

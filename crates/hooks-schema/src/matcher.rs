@@ -29,23 +29,41 @@ pub trait MatchPredicate: Send + Sync + fmt::Debug {
 #[derive(Clone)]
 pub struct Matcher {
     inner: Option<(Arc<str>, Arc<dyn MatchPredicate>)>,
+    /// The text without the values it quotes ([`crate::quoted_value`]), when it quotes any.
+    shown: Option<Arc<str>>,
 }
 
 impl Matcher {
     /// Matches every firing of the event.
     pub fn all() -> Matcher {
-        Matcher { inner: None }
+        Matcher { inner: None, shown: None }
     }
 
     /// A compiled predicate and the text it came from. `text` is shown in listings and
-    /// decides equality.
+    /// decides equality; parts quoted with [`crate::quoted_value`] (a Claude `if` rule) are
+    /// listed only when values are revealed ([`Matcher::shown`]).
     pub fn new(text: impl Into<Arc<str>>, predicate: Arc<dyn MatchPredicate>) -> Matcher {
-        Matcher { inner: Some((text.into(), predicate)) }
+        let text: Arc<str> = text.into();
+        match crate::diagnostic::split_quotes(&text) {
+            (shown, Some(full)) => {
+                Matcher { inner: Some((full.into(), predicate)), shown: Some(shown.into()) }
+            }
+            (_, None) => Matcher { inner: Some((text, predicate)), shown: None },
+        }
     }
 
-    /// The matcher's text; `None` for a matcher that matches everything.
+    /// The matcher's whole text, quoted values included; `None` for a matcher that matches
+    /// everything.
     pub fn text(&self) -> Option<&str> {
         self.inner.as_ref().map(|(t, _)| &**t)
+    }
+
+    /// The text for a listing: without its quoted values unless `reveal`.
+    pub fn shown(&self, reveal: bool) -> Option<&str> {
+        match &self.shown {
+            Some(s) if !reveal => Some(s),
+            _ => self.text(),
+        }
     }
 
     /// Whether it matches every firing.

@@ -115,7 +115,8 @@ fn wrong_types_warn_on_their_line_and_set_nothing() {
         assert_eq!(d.code.as_deref(), Some("user_setting_invalid"));
         assert_eq!(d.source.as_deref(), Some(Path::new(PATH)));
         assert_eq!(d.line, Some(3), "{v}");
-        assert!(d.message.contains(&format!("got {ty}")), "{v}: {}", d.message);
+        assert!(d.message.contains(&format!("got <{ty}>")), "{v}: {}", d.message);
+        assert!(d.text(true).contains(&format!("got {ty}")), "{v}: {}", d.text(true));
         assert!(d.message.contains("project.hooks_enabled"), "{}", d.message);
     }
 }
