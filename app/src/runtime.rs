@@ -217,6 +217,10 @@ impl HookRuntime {
             };
             rt.registry.change(|reg| {
                 reg.set_user_paths(user_paths);
+                reg.set_expected_files(hooks_sources::expected_files(
+                    rt.config.user_dirs.as_ref(),
+                    rt.config.managed_dirs.as_ref(),
+                ));
                 if let Some(dirs) = &rt.config.managed_dirs {
                     hooks_sources::load_managed_sources(dirs, &*policy, &inputs, strict, reg);
                 }

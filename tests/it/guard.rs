@@ -303,3 +303,56 @@ fn a_user_hooks_relative_script_never_runs_the_repositorys_copy() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+#[test]
+fn hook_files_that_do_not_exist_yet_but_would_be_loaded_are_protected() {
+    // A project with Claude settings only: creating `.claude/settings.local.json` with
+    // `{"disableAllHooks": true}`, or a first Cursor or Chrys file, changes which hooks run.
+    let project = TestDir::new();
+    project.write(".claude/settings.json", &claude_settings(&["true"]));
+    let bare = TestDir::new();
+    let home = TestDir::new();
+    let h = home.path().display().to_string();
+    let user = |rel: &str| format!("{h}/{rel}");
+    let paths = [
+        ".claude/settings.local.json".to_owned(),
+        ".cursor/hooks.json".to_owned(),
+        ".chrys/hooks/hooks.yaml".to_owned(),
+        ".chrys/hooks/hooks.yml".to_owned(),
+        ".chrys/hooks/hooks.json".to_owned(),
+        user(".cursor/hooks.json"),
+        user(".claude/settings.json"),
+        user(".chrys/hooks/hooks.yaml"),
+        user(".chrys/settings.yaml"),
+        format!("{}/.cursor/hooks.json", bare.path().display()),
+        ".claude/notes.md".to_owned(),
+    ];
+    let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let root = project.path().to_str().expect("utf-8");
+    let bare_root = bare.path().to_str().expect("utf-8");
+    let mut args = vec![
+        "guard",
+        "--root",
+        root,
+        "--root",
+        bare_root,
+        "--cwd",
+        root,
+        "--config-dir",
+        &h,
+        "--json",
+    ];
+    args.extend(refs.iter().copied());
+    let o = hooks_in_env(project.path(), &args, "", &[("HOME", home.path())]);
+    let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    let mut expected = vec![false; paths.len() - 1];
+    expected.push(true);
+    assert_eq!(allowed(&lines), expected, "{lines:#?}");
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "project_claude_local_settings", "{lines:#?}");
+    assert_eq!(lines[1]["hits"][0]["source_kind"], "project_cursor_file", "{lines:#?}");
+    assert_eq!(lines[8]["hits"][0]["source_kind"], "user_chrys_file", "{lines:#?}");
+}

@@ -105,6 +105,36 @@ fn main() {
     assert!(set.check(&[&edit], &cwd).is_allowed(), "the benchmark edit must go through");
     assert!(!set.check(&[".cursor/hooks.json"], &cwd).is_allowed());
 
+    // The same set with the patterns a session-directory format adds: names under any
+    // folder of a project, copies in the session's folder, folders protected as a whole.
+    let patterns: Vec<hooks_registry::ProtectedPattern> = (0..20)
+        .map(|k| {
+            let project = root.join(format!("p{}", k % PROJECTS));
+            let source = HookSourceId::new(
+                HookSourceKind::ProjectClaudeSettings,
+                abs(project.join(".claude/settings.json")),
+            );
+            let (tail, session) = match k % 4 {
+                0 => (PathBuf::new(), None),
+                1 => (
+                    PathBuf::from(format!("tools/t{k}.sh")),
+                    Some(PathBuf::from(format!("tools/t{k}.sh"))),
+                ),
+                _ => (PathBuf::from(format!(".claude/hooks/h{k}.sh")), None),
+            };
+            let scope = if k % 4 == 0 { project.join("vendor") } else { project };
+            hooks_registry::ProtectedPattern {
+                scope: abs(scope),
+                tail,
+                session,
+                source,
+                what: hooks_registry::ProtectedKind::Script,
+            }
+        })
+        .collect();
+    let with_patterns = set.clone().with_patterns(patterns);
+    assert!(with_patterns.check(&[&edit], &cwd).is_allowed());
+
     let calls = 2_000;
     let edit_rel = PathBuf::from("src/main.rs");
     let via_link = root.join("link/src/main.rs");
@@ -133,6 +163,17 @@ fn main() {
         measure("check, protected hit", "check_protected_hit_ns", BATCHES, calls, || {
             black_box(set.check(black_box(std::slice::from_ref(&hook_rel)), &cwd).is_allowed());
         }),
+        measure(
+            "check, 1000 protected + 20 patterns",
+            "check_with_patterns_ns",
+            BATCHES,
+            calls,
+            || {
+                black_box(
+                    with_patterns.check(black_box(std::slice::from_ref(&edit)), &cwd).is_allowed(),
+                );
+            },
+        ),
         measure("naive: canonicalize + scan 1000", "naive_scan_1000_ns", BATCHES, calls, || {
             black_box(naive_check(&entries, black_box(&edit)));
         }),

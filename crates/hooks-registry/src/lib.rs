@@ -39,8 +39,8 @@ pub use crate::{
     handle::{RegistryEvent, RegistryHandle, RegistryReader},
     paths::{canonicalize, canonicalize_lenient, normalize_lexically},
     protect::{
-        ProtectedKind, ProtectedPath, ProtectedPaths, ProtectedPattern, UserPaths, resolve_script,
-        script_candidate,
+        ExpectedFiles, ProtectedKind, ProtectedPath, ProtectedPaths, ProtectedPattern, UserPaths,
+        resolve_script, script_candidate,
     },
     registry::{HookRegistry, SourceUpdate},
     scripts::{CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_with_templates},

@@ -6,7 +6,9 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use hooks_schema::{AbsPathBuf, HookCommand, HookDefinition, HookSourceId, LaunchDir};
+use hooks_schema::{
+    AbsPathBuf, HookCommand, HookDefinition, HookSourceId, HookSourceKind, LaunchDir,
+};
 
 use crate::{
     paths::{canonicalize, canonicalize_lenient},
@@ -101,6 +103,63 @@ pub struct ProtectedPattern {
     pub source: HookSourceId,
     /// A hook file or a script.
     pub what: ProtectedKind,
+}
+
+/// Hook files that would be loaded if they existed, which the registry protects whether or
+/// not they exist: creating one changes which hooks run (a project's first
+/// `.cursor/hooks.json`, `.claude/settings.local.json` with `{"disableAllHooks": true}`).
+/// The loaders' discovery tables fill it (`hooks_sources::expected_files`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExpectedFiles {
+    /// Under every project root: the kind of source and the path relative to the root.
+    pub under_roots: Vec<(HookSourceKind, PathBuf)>,
+    /// Outside every project (the user's and the managed files, the settings that switch
+    /// hooks on or off): absolute paths.
+    pub fixed: Vec<(HookSourceKind, PathBuf)>,
+    /// Folders every file in which would be loaded (Claude Code's `managed-settings.d/`).
+    pub folders: Vec<(HookSourceKind, PathBuf)>,
+}
+
+impl ExpectedFiles {
+    /// The protected paths and folder patterns for the project roots `roots`.
+    pub(crate) fn protect<'a>(
+        &self,
+        roots: impl IntoIterator<Item = &'a AbsPathBuf>,
+    ) -> (Vec<ProtectedPath>, Vec<ProtectedPattern>) {
+        let mut paths = Vec::new();
+        let mut add = |kind: HookSourceKind, path: &Path| {
+            let Ok(path) = AbsPathBuf::new(path.to_path_buf()) else { return };
+            for located in locations(&path) {
+                paths.push(ProtectedPath {
+                    source: HookSourceId::new(kind, located.clone()),
+                    path: located,
+                    what: ProtectedKind::File,
+                });
+            }
+        };
+        for root in roots {
+            for (kind, rel) in &self.under_roots {
+                add(*kind, &root.as_path().join(rel));
+            }
+        }
+        for (kind, path) in &self.fixed {
+            add(*kind, path);
+        }
+        let mut patterns = Vec::new();
+        for (kind, folder) in &self.folders {
+            let Ok(folder) = AbsPathBuf::new(folder.clone()) else { continue };
+            for located in locations(&folder) {
+                patterns.push(ProtectedPattern {
+                    scope: located.clone(),
+                    tail: PathBuf::new(),
+                    session: None,
+                    source: HookSourceId::new(*kind, located),
+                    what: ProtectedKind::File,
+                });
+            }
+        }
+        (paths, patterns)
+    }
 }
 
 /// The user's directories the registry reads hooks' commands with.

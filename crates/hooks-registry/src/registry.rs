@@ -18,8 +18,8 @@ use crate::{
     claude_policy::{self, ALLOW_MANAGED_HOOKS_ONLY, ClaudeClass, Cut, PolicyTable, Voice},
     handle::RegistryReader,
     protect::{
-        Placed, ProtectedKind, ProtectedPath, ProtectedPaths, ProtectedPattern, UserPaths,
-        protect_definition,
+        ExpectedFiles, Placed, ProtectedKind, ProtectedPath, ProtectedPaths, ProtectedPattern,
+        UserPaths, protect_definition,
     },
     snapshot::{
         BindingIndex, Contribution, LoadStateKind, PinnedRun, RegistrySnapshot, RootKeys,
@@ -254,6 +254,8 @@ pub struct HookRegistry {
     current: Arc<ArcSwap<RegistrySnapshot>>,
     /// The user's directories hooks are placed with (`~`, `${chrys_home}`).
     user_paths: Arc<UserPaths>,
+    /// Hook files that would be loaded if they existed.
+    expected: ExpectedFiles,
 }
 
 impl Default for HookRegistry {
@@ -284,6 +286,7 @@ impl Default for HookRegistry {
             generation: Generation::ZERO,
             current: Arc::new(ArcSwap::from_pointee(RegistrySnapshot::default())),
             user_paths: Arc::new(UserPaths::default()),
+            expected: ExpectedFiles::default(),
         }
     }
 }
@@ -524,6 +527,19 @@ impl HookRegistry {
                 state.recompile();
             }
         }
+        self.protected_dirty = true;
+        self.publish()
+    }
+
+    /// Sets the hook files that would be loaded if they existed (under every project root,
+    /// and outside projects); they are protected whether or not they exist, so the agent
+    /// cannot create one (a first `.cursor/hooks.json`, a `.claude/settings.local.json` with
+    /// `disableAllHooks`). Each is protected as the source it would be.
+    pub fn set_expected_files(&mut self, expected: ExpectedFiles) -> Revision {
+        if self.expected == expected {
+            return self.revision;
+        }
+        self.expected = expected;
         self.protected_dirty = true;
         self.publish()
     }
@@ -890,7 +906,7 @@ impl HookRegistry {
             previous.source_index.clone()
         };
 
-        let protected = if std::mem::take(&mut self.protected_dirty) || first {
+        let protected = if std::mem::take(&mut self.protected_dirty) || first || roots_changed {
             let mut list = Vec::new();
             let mut patterns = Vec::new();
             for &slot in &self.order {
@@ -921,6 +937,13 @@ impl HookRegistry {
                     }
                 }
             }
+            let (expected, folders) = self.expected.protect(&self.last_roots);
+            for p in expected {
+                if !list.iter().any(|q| q.path == p.path) {
+                    list.push(p);
+                }
+            }
+            patterns.extend(folders);
             Arc::new(ProtectedPaths::from_list(list, patterns))
         } else {
             previous.protected.clone()

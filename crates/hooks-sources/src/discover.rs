@@ -162,32 +162,44 @@ pub fn sources_for_hook_dirs(
         .collect()
 }
 
-/// The project hook files that exist under `root`, in priority order:
-/// `.cursor/hooks.json`, `.chrys/hooks/hooks.{yaml,yml,json}` (the first that exists),
-/// `.claude/settings.local.json`, `.claude/settings.json`.
-///
-/// "Exists" includes a dangling symlink or a directory at that name, so the reader reports
-/// it instead of the file being silently absent.
-pub fn project_files(root: &Path) -> Vec<(HookSourceKind, PathBuf)> {
-    let mut out = Vec::new();
-    let cursor = root.join(".cursor").join("hooks.json");
-    if exists(&cursor) {
-        out.push((hooks_format_cursor::PROJECT_FILE, cursor));
-    }
-    if let Some(chrys) = first_chrys_file(&root.join(".chrys").join("hooks")) {
-        out.push((hooks_format_chrys::PROJECT_FILE, chrys));
-    }
-    let claude = root.join(".claude");
-    for (kind, name) in [
-        (hooks_format_claude::PROJECT_LOCAL_SETTINGS, "settings.local.json"),
-        (hooks_format_claude::PROJECT_SETTINGS, "settings.json"),
-    ] {
-        let path = claude.join(name);
+/// Every project hook file a loader reads under a root, relative to it, in priority order:
+/// `.cursor/hooks.json`, `.chrys/hooks/hooks.{yaml,yml,json}` (Chrys's precedence: the first
+/// that exists is the file), `.claude/settings.local.json`, `.claude/settings.json`. The one
+/// table behind [`project_files`] and [`expected_files`].
+pub fn project_file_candidates() -> Vec<(HookSourceKind, PathBuf)> {
+    let mut out =
+        vec![(hooks_format_cursor::PROJECT_FILE, Path::new(".cursor").join("hooks.json"))];
+    let chrys = Path::new(".chrys").join("hooks");
+    out.extend(FILE_NAMES.iter().map(|n| (hooks_format_chrys::PROJECT_FILE, chrys.join(n))));
+    let claude = Path::new(".claude");
+    out.push((hooks_format_claude::PROJECT_LOCAL_SETTINGS, claude.join("settings.local.json")));
+    out.push((hooks_format_claude::PROJECT_SETTINGS, claude.join("settings.json")));
+    out
+}
+
+/// Keeps the candidates that exist, and of a kind whose names compete (Chrys's) the first.
+fn existing(candidates: Vec<(HookSourceKind, PathBuf)>) -> Vec<(HookSourceKind, PathBuf)> {
+    let mut out: Vec<(HookSourceKind, PathBuf)> = Vec::new();
+    for (kind, path) in candidates {
+        let competes =
+            kind == hooks_format_chrys::PROJECT_FILE || kind == hooks_format_chrys::USER_FILE;
+        if competes && out.iter().any(|(k, _)| *k == kind) {
+            continue;
+        }
         if exists(&path) {
             out.push((kind, path));
         }
     }
     out
+}
+
+/// The project hook files that exist under `root`, in priority order
+/// ([`project_file_candidates`]).
+///
+/// "Exists" includes a dangling symlink or a directory at that name, so the reader reports
+/// it instead of the file being silently absent.
+pub fn project_files(root: &Path) -> Vec<(HookSourceKind, PathBuf)> {
+    existing(project_file_candidates().into_iter().map(|(k, rel)| (k, root.join(rel))).collect())
 }
 
 /// The user's own configuration directories, passed in rather than read from a fixed home.
@@ -228,27 +240,28 @@ impl UserDirs {
     }
 }
 
-/// The user-scope hook files that exist in `dirs`, in priority order: `~/.cursor/hooks.json`,
-/// Chrys's `<config_dir>/hooks/hooks.{yaml,yml,json}` (the first that exists),
+/// Every user-scope hook file a loader reads in `dirs`, in priority order:
+/// `~/.cursor/hooks.json`, Chrys's `<config_dir>/hooks/hooks.{yaml,yml,json}`,
 /// `~/.claude/settings.json`.
-pub fn user_files(dirs: &UserDirs) -> Vec<(HookSourceKind, PathBuf)> {
+pub fn user_file_candidates(dirs: &UserDirs) -> Vec<(HookSourceKind, PathBuf)> {
     let mut out = Vec::new();
-    if let Some(cursor) = dirs.cursor_dir.as_ref().map(|d| d.join("hooks.json"))
-        && exists(&cursor)
-    {
-        out.push((hooks_format_cursor::USER_FILE, cursor));
+    if let Some(d) = &dirs.cursor_dir {
+        out.push((hooks_format_cursor::USER_FILE, d.join("hooks.json")));
     }
-    if let Some(chrys) =
-        dirs.chrys_config_dir.as_ref().and_then(|d| first_chrys_file(&d.join("hooks")))
-    {
-        out.push((hooks_format_chrys::USER_FILE, chrys));
+    if let Some(d) = &dirs.chrys_config_dir {
+        let hooks = d.join("hooks");
+        out.extend(FILE_NAMES.iter().map(|n| (hooks_format_chrys::USER_FILE, hooks.join(n))));
     }
-    if let Some(claude) = dirs.claude_dir.as_ref().map(|d| d.join("settings.json"))
-        && exists(&claude)
-    {
-        out.push((hooks_format_claude::USER_SETTINGS, claude));
+    if let Some(d) = &dirs.claude_dir {
+        out.push((hooks_format_claude::USER_SETTINGS, d.join("settings.json")));
     }
     out
+}
+
+/// The user-scope hook files that exist in `dirs`, in priority order
+/// ([`user_file_candidates`]; Chrys's first existing name).
+pub fn user_files(dirs: &UserDirs) -> Vec<(HookSourceKind, PathBuf)> {
+    existing(user_file_candidates(dirs))
 }
 
 /// Where administrators install managed hook files, passed in like [`UserDirs`].
@@ -291,6 +304,38 @@ pub const MAX_MANAGED_FRAGMENT_SCAN: usize = 4096;
 
 /// The folder of settings fragments beside `managed-settings.json`.
 pub const MANAGED_FRAGMENT_DIR: &str = "managed-settings.d";
+
+/// Every hook file that would be loaded if it existed, and every file that changes which
+/// hooks run, for the registry to protect whether or not it exists
+/// (`hooks_registry::HookRegistry::set_expected_files`): the project files under every root
+/// ([`project_file_candidates`]), the user's ([`user_file_candidates`]) and the user's Chrys
+/// settings document (its `project.hooks_enabled` switches project hooks on), and the managed
+/// files: Cursor's enterprise `hooks.json`, Claude Code's `managed-settings.json` and every
+/// file of its `managed-settings.d/` folder. Claude Code's `disableAllHooks` lives in these
+/// same settings files.
+pub fn expected_files(
+    user: Option<&UserDirs>,
+    managed: Option<&ManagedDirs>,
+) -> hooks_registry::ExpectedFiles {
+    let mut fixed = Vec::new();
+    let mut folders = Vec::new();
+    if let Some(dirs) = user {
+        fixed.extend(user_file_candidates(dirs));
+        if let Some(settings) = crate::user_settings_path(dirs) {
+            fixed.push((hooks_format_chrys::USER_FILE, settings));
+        }
+    }
+    if let Some(dirs) = managed {
+        if let Some(d) = &dirs.cursor_dir {
+            fixed.push((hooks_format_cursor::MANAGED_FILE, d.join("hooks.json")));
+        }
+        if let Some(d) = &dirs.claude_dir {
+            fixed.push((hooks_format_claude::MANAGED_SETTINGS, d.join("managed-settings.json")));
+            folders.push((hooks_format_claude::MANAGED_SETTINGS, d.join(MANAGED_FRAGMENT_DIR)));
+        }
+    }
+    hooks_registry::ExpectedFiles { under_roots: project_file_candidates(), fixed, folders }
+}
 
 /// The managed hook files that exist in `dirs`, in priority order: Cursor's enterprise
 /// `hooks.json`, then Claude Code's `managed-settings.json`, then its
@@ -404,11 +449,6 @@ pub fn format_for_file(path: &Path) -> SourceFormat {
     } else {
         SourceFormat::Cursor
     }
-}
-
-/// Chrys's file-name precedence in one folder: `hooks.yaml` > `hooks.yml` > `hooks.json`.
-fn first_chrys_file(dir: &Path) -> Option<PathBuf> {
-    FILE_NAMES.into_iter().map(|n| dir.join(n)).find(|p| exists(p))
 }
 
 /// Whether anything is, or may be, at `path`: a dangling symlink counts, and so does a path

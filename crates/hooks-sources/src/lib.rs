@@ -37,9 +37,10 @@ pub use crate::{
     chrys::{dormant_diagnostics, duplicate_id_diagnostics, shadowed_file_warnings},
     discover::{
         ExplicitHookSource, ExplicitSourceScope, MANAGED_FRAGMENT_DIR, MAX_MANAGED_FRAGMENT_SCAN,
-        MAX_MANAGED_FRAGMENTS, ManagedDirs, SourceFormat, UserDirs, format_for_file,
-        hook_file_candidates, managed_claude_fragments, managed_files,
-        managed_files_with_diagnostics, project_files, sources_for_hook_dirs, user_files,
+        MAX_MANAGED_FRAGMENTS, ManagedDirs, SourceFormat, UserDirs, expected_files,
+        format_for_file, hook_file_candidates, managed_claude_fragments, managed_files,
+        managed_files_with_diagnostics, project_file_candidates, project_files,
+        sources_for_hook_dirs, user_file_candidates, user_files,
     },
     env::{EnvVarSpec, EnvVars},
     found::{found_paths, shadowing_names},
