@@ -354,5 +354,5 @@ fn hook_files_that_do_not_exist_yet_but_would_be_loaded_are_protected() {
     assert_eq!(allowed(&lines), expected, "{lines:#?}");
     assert_eq!(lines[0]["hits"][0]["source_kind"], "project_claude_local_settings", "{lines:#?}");
     assert_eq!(lines[1]["hits"][0]["source_kind"], "project_cursor_file", "{lines:#?}");
-    assert_eq!(lines[8]["hits"][0]["source_kind"], "user_chrys_file", "{lines:#?}");
+    assert_eq!(lines[8]["hits"][0]["source_kind"], "user_chrys_settings", "{lines:#?}");
 }

@@ -111,7 +111,7 @@ fn main() {
         .map(|k| {
             let project = root.join(format!("p{}", k % PROJECTS));
             let source = HookSourceId::new(
-                HookSourceKind::ProjectClaudeSettings,
+                hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS,
                 abs(project.join(".claude/settings.json")),
             );
             let (tail, session) = match k % 4 {

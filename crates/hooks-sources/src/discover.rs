@@ -322,7 +322,7 @@ pub fn expected_files(
     if let Some(dirs) = user {
         fixed.extend(user_file_candidates(dirs));
         if let Some(settings) = crate::user_settings_path(dirs) {
-            fixed.push((hooks_format_chrys::USER_FILE, settings));
+            fixed.push((hooks_format_chrys::USER_SETTINGS, settings));
         }
     }
     if let Some(dirs) = managed {
