@@ -26,6 +26,8 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("cursor_parse", cursor_parse),
     ("chrys_parse", chrys_parse),
     ("claude_parse", claude_parse),
+    ("codex_parse", codex_parse),
+    ("codex_host", codex_host),
     ("decode_outcome", decode_outcome),
     ("hook_dirs", hook_dirs),
     ("serve_request", serve_request),
@@ -68,6 +70,46 @@ pub fn claude_parse(data: &[u8]) {
     check_parse(&result, "claude");
     if rest.len() > hooks_format_claude::MAX_DOCUMENT_BYTES {
         assert!(result.is_err(), "claude: a document above the cap is refused");
+    }
+}
+
+/// `hooks_format_codex::parse`; the first byte picks the file: a project `hooks.json`, a user
+/// `config.toml` or the managed `requirements.toml`.
+pub fn codex_parse(data: &[u8]) {
+    let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
+    let (path, kind) = match first % 3 {
+        0 => ("/repo/.codex/hooks.json", hooks_format_codex::PROJECT_HOOKS),
+        1 => ("/home/u/.codex/config.toml", hooks_format_codex::USER_CONFIG),
+        _ => ("/etc/codex/requirements.toml", hooks_format_codex::MANAGED_REQUIREMENTS),
+    };
+    let result = hooks_format_codex::parse(rest, Path::new(path), kind);
+    check_parse(&result, "codex");
+    if rest.len() > hooks_format_codex::MAX_DOCUMENT_BYTES {
+        assert!(result.is_err(), "codex: a document above the cap is refused");
+    }
+    if let Ok(parsed) = &result {
+        for d in &parsed.definitions {
+            assert!(d.timeout.as_secs() >= 1, "codex: every timeout is at least a second");
+        }
+    }
+}
+
+/// `hooks_format_codex::decode_input` on Codex hook input, then every answer it can give:
+/// a deny always carries a non-empty reason and the answer always exits 0.
+pub fn codex_host(data: &[u8]) {
+    use hooks_schema::{Decision, FoldedVerdict};
+    let Ok(input) = hooks_format_codex::decode_input(data, None) else { return };
+    let native = hooks_format_codex::CodexEvent::from_name(&input.native_event)
+        .expect("codex: a decoded event is a Codex event");
+    for decision in [None, Some(Decision::Allow), Some(Decision::Ask), Some(Decision::Deny)] {
+        let verdict = FoldedVerdict { decision, ..FoldedVerdict::default() };
+        let answer = hooks_format_codex::encode_answer(native, &verdict);
+        assert_eq!(answer.exit_code, 0, "codex: the bridge always exits 0");
+        if !answer.stdout.is_empty() {
+            let v: serde_json::Value =
+                serde_json::from_slice(&answer.stdout).expect("codex: the answer is JSON");
+            assert!(v.is_object(), "codex: the answer is one object");
+        }
     }
 }
 

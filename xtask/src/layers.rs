@@ -15,6 +15,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("hooks-format-cursor", 1),
     ("hooks-format-chrys", 1),
     ("hooks-format-claude", 1),
+    ("hooks-format-codex", 1),
     ("hooks-testing", 2),
     ("hooks-trust", 3),
     ("hooks-registry", 4),

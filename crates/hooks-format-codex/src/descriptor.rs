@@ -1,0 +1,175 @@
+//! Codex's format descriptor: where its hook files live (each config layer's `hooks.json` and
+//! `config.toml`, the managed `requirements.toml`), how they parse, its events, its codec and
+//! its host codec, as the engine's core reads them.
+
+use std::{path::Path, sync::Arc};
+
+use hooks_schema::{
+    Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
+    HookCodec, HookEvent, HookSourceKind, HostCodec, InstallTarget, ManagedDir, NativeEvent,
+    ParseContext, ParseResult, UserDir,
+};
+
+use crate::{CodexCodec, CodexEvent, CodexHost};
+
+/// Codex's format id.
+pub const FORMAT: FormatId = FormatId::new("codex");
+
+/// A layer's `hooks.json`.
+pub const HOOKS_FILE: FileRole = FileRole::new(FORMAT, "codex_hooks", 400);
+/// A layer's `config.toml` (its inline `[hooks]`, `[features]` and, for the user, `[hooks.state]`).
+pub const CONFIG_FILE: FileRole = FileRole::new(FORMAT, "codex_config", 410);
+/// The administrator's `requirements.toml` (managed hooks, `allow_managed_hooks_only`,
+/// `[features].hooks`).
+pub const REQUIREMENTS_FILE: FileRole = FileRole::new(FORMAT, "codex_requirements", 420);
+
+/// A repository's `.codex/hooks.json`.
+pub const PROJECT_HOOKS: HookSourceKind = HookSourceKind::file(FileScope::Project, HOOKS_FILE);
+/// A repository's `.codex/config.toml`.
+pub const PROJECT_CONFIG: HookSourceKind = HookSourceKind::file(FileScope::Project, CONFIG_FILE);
+/// `$CODEX_HOME/hooks.json` (default `~/.codex/hooks.json`).
+pub const USER_HOOKS: HookSourceKind = HookSourceKind::file(FileScope::User, HOOKS_FILE);
+/// `$CODEX_HOME/config.toml`.
+pub const USER_CONFIG: HookSourceKind = HookSourceKind::file(FileScope::User, CONFIG_FILE);
+/// `/etc/codex/hooks.json` (the system layer, managed).
+pub const MANAGED_HOOKS: HookSourceKind = HookSourceKind::file(FileScope::Managed, HOOKS_FILE);
+/// `/etc/codex/config.toml` and `/etc/codex/managed_config.toml` (managed).
+pub const MANAGED_CONFIG: HookSourceKind = HookSourceKind::file(FileScope::Managed, CONFIG_FILE);
+/// `/etc/codex/requirements.toml`.
+pub const MANAGED_REQUIREMENTS: HookSourceKind =
+    HookSourceKind::file(FileScope::Managed, REQUIREMENTS_FILE);
+
+/// The environment variable that moves the user's Codex folder.
+pub const CODEX_HOME_VAR: &str = "CODEX_HOME";
+
+const LOCATIONS: [FileLocation; 7] = [
+    FileLocation::hooks(
+        REQUIREMENTS_FILE,
+        FileScope::Managed,
+        FilePattern::File("requirements.toml"),
+    ),
+    FileLocation::hooks(HOOKS_FILE, FileScope::Managed, FilePattern::File("hooks.json")),
+    FileLocation::hooks(CONFIG_FILE, FileScope::Managed, FilePattern::File("config.toml")),
+    FileLocation::hooks(CONFIG_FILE, FileScope::Managed, FilePattern::File("managed_config.toml")),
+    FileLocation::hooks(HOOKS_FILE, FileScope::Project, FilePattern::File(".codex/hooks.json")),
+    FileLocation::hooks(CONFIG_FILE, FileScope::Project, FilePattern::File(".codex/config.toml")),
+    FileLocation::hooks(HOOKS_FILE, FileScope::User, FilePattern::File("hooks.json")),
+];
+
+const USER_CONFIG_LOCATION: FileLocation =
+    FileLocation::hooks(CONFIG_FILE, FileScope::User, FilePattern::File("config.toml"));
+
+static ALL_LOCATIONS: [FileLocation; 8] = {
+    let mut out = [USER_CONFIG_LOCATION; 8];
+    let mut i = 0;
+    while i < LOCATIONS.len() {
+        out[i] = LOCATIONS[i];
+        i += 1;
+    }
+    out
+};
+
+const fn all_events() -> [NativeEvent; CodexEvent::ALL.len()] {
+    let mut out = [NativeEvent { name: "", canonical: None }; CodexEvent::ALL.len()];
+    let mut i = 0;
+    while i < CodexEvent::ALL.len() {
+        let e = CodexEvent::ALL[i];
+        out[i] = NativeEvent { name: e.as_str(), canonical: e.canonical() };
+        i += 1;
+    }
+    out
+}
+
+static EVENTS: [NativeEvent; CodexEvent::ALL.len()] = all_events();
+
+const INSTALL: [InstallTarget; 2] = [
+    InstallTarget { scope: FileScope::Project, path: ".codex/hooks.json" },
+    InstallTarget { scope: FileScope::User, path: "hooks.json" },
+];
+
+/// Codex's [`FormatDescriptor`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CodexFormat;
+
+/// Codex's descriptor, ready to register.
+pub fn descriptor() -> Arc<dyn FormatDescriptor> {
+    Arc::new(CodexFormat)
+}
+
+fn in_codex_folder(path: &Path) -> bool {
+    path.parent().and_then(Path::file_name).is_some_and(|n| n == ".codex")
+}
+
+impl FormatDescriptor for CodexFormat {
+    fn id(&self) -> FormatId {
+        FORMAT
+    }
+
+    fn agent(&self) -> &'static str {
+        "Codex"
+    }
+
+    fn dirs(&self) -> FormatDirs {
+        FormatDirs {
+            user: Some(UserDir::under_home(".codex").or_env(CODEX_HOME_VAR)),
+            managed: Some(ManagedDir {
+                linux: "/etc/codex",
+                macos: "/etc/codex",
+                windows: r"C:\ProgramData\OpenAI\Codex",
+            }),
+        }
+    }
+
+    fn locations(&self) -> &[FileLocation] {
+        &ALL_LOCATIONS
+    }
+
+    /// `requirements.toml` and `managed_config.toml` are Codex's by name; `hooks.json` and
+    /// `config.toml` in a `.codex` folder by their folder.
+    fn claim(&self, path: &Path) -> Claim {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if name == "requirements.toml" || name == "managed_config.toml" {
+            Claim::Name
+        } else if in_codex_folder(path) && (name == "hooks.json" || name == "config.toml") {
+            Claim::Folder
+        } else {
+            Claim::No
+        }
+    }
+
+    /// A TOML document with a `[hooks]` table.
+    fn claim_content(&self, bytes: &[u8]) -> Claim {
+        let Ok(text) = std::str::from_utf8(bytes) else { return Claim::No };
+        match toml_edit::Document::parse(text) {
+            Ok(doc) if doc.get("hooks").is_some_and(|h| h.is_table_like()) => Claim::Name,
+            _ => Claim::No,
+        }
+    }
+
+    fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult {
+        crate::parse(bytes, ctx.path, ctx.kind)
+    }
+
+    fn events(&self) -> &[NativeEvent] {
+        &EVENTS
+    }
+
+    fn canonical_event(&self, native: &str) -> Option<HookEvent> {
+        CodexEvent::from_name(native).and_then(CodexEvent::canonical)
+    }
+
+    fn codec(&self) -> Arc<dyn HookCodec> {
+        Arc::new(CodexCodec)
+    }
+
+    fn host(&self) -> Option<&dyn HostCodec> {
+        Some(&CodexHost)
+    }
+
+    fn install_targets(&self) -> &[InstallTarget] {
+        &INSTALL
+    }
+}
+
+#[cfg(test)]
+mod tests;

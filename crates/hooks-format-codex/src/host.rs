@@ -1,0 +1,342 @@
+//! Codex as a host: the engine runs as Codex's own hook command (`hooks bridge --host codex`),
+//! decoding the hook input Codex sends into the canonical envelope and encoding the folded
+//! verdict of every hook that ran as the answer Codex reads.
+//!
+//! The answer is always exit code 0 with either nothing on stdout or exactly one JSON object
+//! of the keys Codex's output schema allows for the event (any other key makes Codex ignore
+//! the answer). What Codex cannot express is mapped to the closest stricter answer:
+//! an `ask` becomes a deny (Codex fails open on `ask`), a request to stop the agent on a tool
+//! event becomes a deny of the tool. `specs/formats/codex.md` ("Codex as a host") has the table.
+
+use std::path::PathBuf;
+
+use hooks_schema::{
+    Compaction, Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError, HostInput,
+    Prompt, Provenance, SessionInfo, StopInfo, Subagent, ToolCall, ToolKind, ToolResult,
+};
+use serde_json::{Map, Value, json};
+
+use crate::{
+    CodexEvent,
+    matcher::{APPLY_PATCH, SHELL_TOOL},
+};
+
+/// Codex's host codec.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CodexHost;
+
+/// The canonical kind of a tool as Codex names it in hook input.
+pub fn tool_kind(name: &str) -> ToolKind {
+    match name {
+        SHELL_TOOL | "exec_command" | "shell" | "shell_command" | "local_shell" => ToolKind::Shell,
+        APPLY_PATCH => ToolKind::FileWrite,
+        "view_image" | "read_file" => ToolKind::FileRead,
+        "web_search" | "web_fetch" => ToolKind::Web,
+        "grep_files" | "list_dir" => ToolKind::Search,
+        "spawn_agent" => ToolKind::Subagent,
+        n if n.starts_with("mcp__") => ToolKind::Mcp,
+        _ => ToolKind::Other,
+    }
+}
+
+/// The files an `apply_patch` input touches, as written in the patch (relative to the
+/// session's directory or absolute): every `*** Add File: `, `*** Update File: `,
+/// `*** Delete File: ` and `*** Move to: ` line.
+///
+/// ```
+/// use hooks_format_codex::patch_paths;
+///
+/// let patch = "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n@@\n-x\n+y\n*** End Patch\n";
+/// assert_eq!(patch_paths(patch), ["a.txt", "b.txt"]);
+/// ```
+pub fn patch_paths(patch: &str) -> Vec<String> {
+    const MARKERS: [&str; 4] =
+        ["*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "];
+    patch
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            MARKERS.iter().find_map(|m| l.strip_prefix(m)).map(|p| p.trim().to_owned())
+        })
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+fn take_str(m: &mut Map<String, Value>, k: &str) -> Result<Option<String>, HostError> {
+    match m.remove(k) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(HostError::Malformed(format!("`{k}` must be a string"))),
+    }
+}
+
+fn take_bool(m: &mut Map<String, Value>, k: &str) -> Result<bool, HostError> {
+    match m.remove(k) {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(b),
+        Some(_) => Err(HostError::Malformed(format!("`{k}` must be a boolean"))),
+    }
+}
+
+/// Decodes Codex's hook input (the stdin document of any event) into an envelope.
+///
+/// # Errors
+/// Input that is not a JSON object of Codex's field types, an event named neither in the
+/// input nor on the command line, two different event names, or an event with no canonical
+/// counterpart.
+pub fn decode_input(stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, HostError> {
+    let value: Value = serde_json::from_slice(stdin)
+        .map_err(|e| HostError::Malformed(format!("not JSON: {e}")))?;
+    let Value::Object(mut m) = value else {
+        return Err(HostError::Malformed("not a JSON object".to_owned()));
+    };
+    let named = take_str(&mut m, "hook_event_name")?;
+    let name = match (named, event_arg) {
+        (Some(n), Some(a)) if n != a => {
+            return Err(HostError::Malformed(format!(
+                "the input names event `{n}` but the command line says `{a}`"
+            )));
+        }
+        (Some(n), _) => n,
+        (None, Some(a)) => a.to_owned(),
+        (None, None) => {
+            return Err(HostError::Malformed("no `hook_event_name` and no event given".to_owned()));
+        }
+    };
+    let native =
+        CodexEvent::from_name(&name).ok_or_else(|| HostError::UnknownEvent(name.clone()))?;
+    let event = native.canonical().ok_or_else(|| HostError::UnknownEvent(name.clone()))?;
+    let mut e = Envelope::new(event);
+    e.session_id = take_str(&mut m, "session_id")?;
+    e.turn_id = take_str(&mut m, "turn_id")?;
+    e.cwd = take_str(&mut m, "cwd")?.map(PathBuf::from);
+    e.model = take_str(&mut m, "model")?;
+    e.transcript_path = take_str(&mut m, "transcript_path")?.map(PathBuf::from);
+    e.permission_mode = take_str(&mut m, "permission_mode")?;
+    match native {
+        CodexEvent::PreToolUse | CodexEvent::PermissionRequest | CodexEvent::PostToolUse => {
+            let tool_name = take_str(&mut m, "tool_name")?
+                .ok_or_else(|| HostError::Malformed("`tool_name` is missing".to_owned()))?;
+            let args = m.remove("tool_input").unwrap_or(Value::Object(Map::new()));
+            let kind = tool_kind(&tool_name);
+            let mcp_server = (kind == ToolKind::Mcp)
+                .then(|| tool_name.strip_prefix("mcp__").and_then(|r| r.split_once("__")))
+                .flatten()
+                .map(|(s, _)| s.to_owned());
+            e.tool = Some(ToolCall {
+                name: tool_name,
+                kind,
+                native_kind: None,
+                call_id: take_str(&mut m, "tool_use_id")?,
+                mcp_server,
+                args,
+            });
+            if native == CodexEvent::PostToolUse {
+                let response = m.remove("tool_response");
+                e.result = Some(match response {
+                    None | Some(Value::Null) => ToolResult::default(),
+                    Some(Value::String(s)) => ToolResult { text: Some(s), ..ToolResult::default() },
+                    Some(o) => ToolResult { output: Some(o), ..ToolResult::default() },
+                });
+            }
+        }
+        CodexEvent::UserPromptSubmit => {
+            let text = take_str(&mut m, "prompt")?.unwrap_or_default();
+            e.prompt = Some(Prompt { text, ..Prompt::default() });
+        }
+        CodexEvent::SessionStart => {
+            e.session =
+                Some(SessionInfo { source: take_str(&mut m, "source")?, ..SessionInfo::default() });
+        }
+        CodexEvent::SessionEnd => {
+            e.session =
+                Some(SessionInfo { reason: take_str(&mut m, "reason")?, ..SessionInfo::default() });
+        }
+        CodexEvent::Stop => {
+            e.stop = Some(StopInfo {
+                last_message: take_str(&mut m, "last_assistant_message")?,
+                stop_hook_active: take_bool(&mut m, "stop_hook_active")?,
+                ..StopInfo::default()
+            });
+        }
+        CodexEvent::SubagentStart | CodexEvent::SubagentStop => {
+            e.subagent = Some(Subagent {
+                id: take_str(&mut m, "agent_id")?,
+                agent_type: take_str(&mut m, "agent_type")?,
+                summary: take_str(&mut m, "last_assistant_message")?,
+                ..Subagent::default()
+            });
+            if native == CodexEvent::SubagentStop {
+                e.stop = Some(StopInfo {
+                    stop_hook_active: take_bool(&mut m, "stop_hook_active")?,
+                    ..StopInfo::default()
+                });
+            }
+        }
+        CodexEvent::PreCompact | CodexEvent::PostCompact => {
+            e.compaction = Some(Compaction {
+                trigger: take_str(&mut m, "trigger")?,
+                custom_instructions: take_str(&mut m, "custom_instructions")?,
+                ..Compaction::default()
+            });
+        }
+        CodexEvent::Interrupt | CodexEvent::PreModelRequest | CodexEvent::PostModelRequest => {}
+    }
+    e.extra = m;
+    Ok(HostInput { session_id: e.session_id.clone(), envelope: e, native_event: name })
+}
+
+/// The reason Codex shows, with where it came from: `<reason> (hook <id>, <file>:<line>)`.
+/// Never empty (Codex ignores a deny with an empty reason).
+pub fn reason_with_provenance(reason: Option<&str>, by: Option<&Provenance>) -> String {
+    let reason = reason.map(str::trim).filter(|r| !r.is_empty());
+    let Some(p) = by else {
+        return reason.unwrap_or("denied by a hook").to_owned();
+    };
+    let place = match p.line {
+        Some(l) => format!("{}:{l}", p.source.path),
+        None => p.source.path.to_string(),
+    };
+    match reason {
+        Some(r) => format!("{r} (hook {}, {place})", p.hook_id),
+        None => format!("denied by hook {} ({place})", p.hook_id),
+    }
+}
+
+fn joined(items: &[(Provenance, String)]) -> Option<String> {
+    let texts: Vec<&str> =
+        items.iter().map(|(_, t)| t.as_str()).filter(|t| !t.trim().is_empty()).collect();
+    (!texts.is_empty()).then(|| texts.join("\n\n"))
+}
+
+/// Encodes the folded verdict as Codex's answer for `native`.
+pub fn encode_answer(native: CodexEvent, verdict: &FoldedVerdict) -> HostAnswer {
+    let ev = native.as_str();
+    let mut out = Map::new();
+    let mut specific = Map::new();
+    let context = joined(&verdict.context);
+    if let Some(m) = joined(&verdict.user_messages) {
+        out.insert("systemMessage".into(), Value::String(m));
+    }
+    let deny_reason = || {
+        let mut r = reason_with_provenance(verdict.reason.as_deref(), verdict.decided_by.as_ref());
+        if verdict.decision == Some(Decision::Ask) {
+            r = format!("{r} [asks for approval, which Codex cannot express: denied]");
+        }
+        r
+    };
+    let refused = matches!(verdict.decision, Some(Decision::Deny | Decision::Ask));
+    match native {
+        CodexEvent::PreToolUse => {
+            if refused || verdict.halt.is_some() {
+                let reason = if refused {
+                    deny_reason()
+                } else {
+                    let (p, h) = verdict.halt.as_ref().map(|(p, h)| (p, h.as_str())).unzip();
+                    format!(
+                        "{} [a hook asked to stop the agent, which Codex cannot express on a tool call: denied]",
+                        reason_with_provenance(h, p)
+                    )
+                };
+                specific.insert("permissionDecision".into(), json!("deny"));
+                specific.insert("permissionDecisionReason".into(), Value::String(reason));
+            } else if let Some(args) = &verdict.updated_args {
+                specific.insert("permissionDecision".into(), json!("allow"));
+                specific.insert("updatedInput".into(), args.clone());
+            }
+            if let Some(c) = context {
+                specific.insert("additionalContext".into(), Value::String(c));
+            }
+        }
+        CodexEvent::PermissionRequest => match verdict.decision {
+            Some(Decision::Deny | Decision::Ask) => {
+                specific.insert(
+                    "decision".into(),
+                    json!({"behavior": "deny", "message": deny_reason()}),
+                );
+            }
+            Some(Decision::Allow) => {
+                specific.insert("decision".into(), json!({"behavior": "allow"}));
+            }
+            None => {}
+        },
+        CodexEvent::UserPromptSubmit => {
+            if refused {
+                out.insert("decision".into(), json!("block"));
+                out.insert("reason".into(), Value::String(deny_reason()));
+            }
+            if let Some(c) = context {
+                specific.insert("additionalContext".into(), Value::String(c));
+            }
+        }
+        CodexEvent::PostToolUse => {
+            let replaced = match &verdict.updated_output {
+                Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
+                Some(Value::Null) | None => None,
+                Some(other) => Some(other.to_string()),
+            };
+            if let Some(r) = replaced.or_else(|| refused.then(deny_reason)) {
+                out.insert("decision".into(), json!("block"));
+                out.insert("reason".into(), Value::String(r));
+            }
+            if let Some(c) = context {
+                specific.insert("additionalContext".into(), Value::String(c));
+            }
+        }
+        CodexEvent::Stop | CodexEvent::SubagentStop => {
+            if let Some(f) = joined(&verdict.followups).or(context) {
+                out.insert("decision".into(), json!("block"));
+                out.insert("reason".into(), Value::String(f));
+            }
+        }
+        CodexEvent::SessionStart | CodexEvent::SubagentStart => {
+            if let Some(c) = context {
+                specific.insert("additionalContext".into(), Value::String(c));
+            }
+        }
+        _ => {}
+    }
+    let halts = !matches!(
+        native,
+        CodexEvent::PreToolUse
+            | CodexEvent::PermissionRequest
+            | CodexEvent::PreModelRequest
+            | CodexEvent::PostModelRequest
+    );
+    if halts && let Some((_, h)) = &verdict.halt {
+        out.insert("continue".into(), json!(false));
+        out.insert("stopReason".into(), Value::String(h.clone()));
+    }
+    if !specific.is_empty() {
+        let mut named = Map::new();
+        named.insert("hookEventName".into(), Value::String(ev.to_owned()));
+        named.extend(specific);
+        out.insert("hookSpecificOutput".into(), Value::Object(named));
+    }
+    let stdout = if out.is_empty() {
+        Vec::new()
+    } else {
+        let mut s = serde_json::to_vec(&Value::Object(out)).unwrap_or_default();
+        s.push(b'\n');
+        s
+    };
+    HostAnswer { stdout, stderr: Vec::new(), exit_code: 0 }
+}
+
+impl HostCodec for CodexHost {
+    fn decode_input(&self, stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, HostError> {
+        decode_input(stdin, event_arg)
+    }
+
+    fn encode_answer(&self, input: &HostInput, verdict: &FoldedVerdict) -> HostAnswer {
+        match CodexEvent::from_name(&input.native_event)
+            .or_else(|| CodexEvent::from_canonical(input.envelope.event))
+        {
+            Some(native) => encode_answer(native, verdict),
+            None => HostAnswer::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

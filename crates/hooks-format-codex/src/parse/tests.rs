@@ -1,0 +1,237 @@
+//! Tests of Codex file parsing: golden files per scope (`test_data/parse/<scope>/`, expected
+//! output in `test_data/output/parse/`), the policy each file carries, and properties over
+//! arbitrary input.
+
+use std::{
+    fmt::Write as _,
+    path::{Path, PathBuf},
+};
+
+use expect_test::expect_file;
+use hooks_schema::{HookEvent, HookSourceKind, ParseResult, SwitchRule};
+use proptest::prelude::*;
+use serde_json::Value;
+
+use crate::{MANAGED_REQUIREMENTS, PROJECT_CONFIG, PROJECT_HOOKS, USER_CONFIG, USER_HOOKS, parse};
+
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data")
+}
+
+/// Renders a parse result for golden files.
+pub(crate) fn render(result: &ParseResult) -> String {
+    let mut out = String::new();
+    let diags = match result {
+        Err(diags) => {
+            out.push_str("rejected\n");
+            diags
+        }
+        Ok(parsed) => {
+            for d in &parsed.definitions {
+                let _ = writeln!(
+                    out,
+                    "{} {} ({}) at {}:{} order={}",
+                    d.id,
+                    d.event,
+                    d.native_event,
+                    d.line.unwrap_or(0),
+                    d.column.unwrap_or(0),
+                    d.order
+                );
+                let _ = writeln!(out, "  matcher: {}", d.matcher.text().unwrap_or("(all)"));
+                let _ = writeln!(out, "  command: {:?}", d.command);
+                let _ = writeln!(
+                    out,
+                    "  timeout={}s on_failure={} mode={} enabled={}",
+                    d.timeout.as_secs_f64(),
+                    d.on_failure.as_str(),
+                    d.mode.as_str(),
+                    d.enabled
+                );
+                let _ = writeln!(out, "  native: {}", Value::Object(d.native.clone()));
+            }
+            if !parsed.settings.is_empty() {
+                let _ = writeln!(out, "settings: {}", Value::Object(parsed.settings.clone()));
+            }
+            for s in &parsed.policy.switches {
+                let _ = writeln!(out, "policy: {} {:?} on={}", s.key, s.rule, s.on);
+            }
+            &parsed.diagnostics
+        }
+    };
+    for d in diags {
+        let _ = write!(out, "{d} [{}]", d.code.as_deref().unwrap_or("-"));
+        if let Some(id) = &d.hook_id {
+            let _ = write!(out, " ({id})");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The kind a fixture is read as, and the path it pretends to have (shape by name).
+fn kind_and_path(scope: &str, rel: &Path) -> (HookSourceKind, PathBuf) {
+    let toml = rel.extension().is_some_and(|e| e == "toml");
+    match scope {
+        "project" => {
+            (if toml { PROJECT_CONFIG } else { PROJECT_HOOKS }, Path::new("/repo/.codex").join(rel))
+        }
+        "user" => {
+            (if toml { USER_CONFIG } else { USER_HOOKS }, Path::new("/home/u/.codex").join(rel))
+        }
+        _ => (MANAGED_REQUIREMENTS, Path::new("/etc/codex").join(rel)),
+    }
+}
+
+fn fixtures(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).expect("fixture dir") {
+        let p = e.expect("entry").path();
+        if p.is_dir() {
+            out.extend(fixtures(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn golden_files() {
+    for scope in ["project", "user", "managed"] {
+        let base = data_dir().join("parse").join(scope);
+        for file in fixtures(&base) {
+            let rel = file.strip_prefix(&base).expect("under base");
+            let (kind, path) = kind_and_path(scope, rel);
+            let bytes = std::fs::read(&file).expect("read");
+            let rendered = render(&parse(&bytes, &path, kind));
+            let name = rel.display().to_string().replace('/', "-");
+            expect_file![data_dir().join("output/parse").join(scope).join(format!("{name}.txt"))]
+                .assert_eq(&rendered);
+        }
+    }
+}
+
+fn project(text: &str) -> ParseResult {
+    parse(text.as_bytes(), Path::new("/repo/.codex/hooks.json"), PROJECT_HOOKS)
+}
+
+#[test]
+fn every_event_codex_accepts_is_mapped_or_a_gap() {
+    for e in crate::CodexEvent::ALL {
+        let text = format!(
+            r#"{{"hooks":{{"{}":[{{"hooks":[{{"type":"command","command":"x"}}]}}]}}}}"#,
+            e.as_str()
+        );
+        let parsed = project(&text).expect("accepted");
+        match e.canonical() {
+            Some(c) => {
+                assert_eq!(parsed.definitions.len(), 1, "{e:?}");
+                assert_eq!(parsed.definitions[0].event, c);
+            }
+            None => {
+                assert!(parsed.definitions.is_empty());
+                assert_eq!(parsed.diagnostics[0].code.as_deref(), Some("capability_gap"));
+            }
+        }
+    }
+}
+
+#[test]
+fn defaults_match_codex() {
+    let text = r#"{"hooks":{
+        "PreToolUse":[{"hooks":[{"type":"command","command":"a"},{"type":"command","command":"b","timeout":0}]}],
+        "SessionEnd":[{"hooks":[{"type":"command","command":"c"},{"type":"command","command":"d","timeout":30}]}]}}"#;
+    let parsed = project(text).expect("accepted");
+    let secs: Vec<u64> = parsed.definitions.iter().map(|d| d.timeout.as_secs()).collect();
+    assert_eq!(secs, [600, 1, 1, 3]);
+    assert_eq!(parsed.definitions[0].event, HookEvent::PreToolUse);
+    assert!(
+        parsed.diagnostics.iter().any(|d| d.message == "clamping SessionEnd hook timeout to 3s")
+    );
+}
+
+#[test]
+fn features_hooks_false_switches_hooks_off_and_requirements_can_restrict_to_managed() {
+    let cfg = parse(
+        b"[features]\nhooks = false\n",
+        Path::new("/repo/.codex/config.toml"),
+        PROJECT_CONFIG,
+    )
+    .expect("accepted");
+    let s = cfg.policy.switch(SwitchRule::Hooks).expect("switch");
+    assert!(!s.on);
+    let alias = parse(
+        b"[features]\ncodex_hooks = false\n",
+        Path::new("/u/.codex/config.toml"),
+        USER_CONFIG,
+    )
+    .expect("accepted");
+    assert!(!alias.policy.switch(SwitchRule::Hooks).expect("switch").on);
+    let req = parse(
+        b"allow_managed_hooks_only = true\n",
+        Path::new("/etc/codex/requirements.toml"),
+        MANAGED_REQUIREMENTS,
+    )
+    .expect("accepted");
+    assert!(req.policy.switch(SwitchRule::ManagedOnly).expect("switch").on);
+    let none = parse(b"model = \"x\"\n", Path::new("/repo/.codex/config.toml"), PROJECT_CONFIG)
+        .expect("accepted");
+    assert!(none.policy.is_empty() && none.definitions.is_empty());
+}
+
+#[test]
+fn hook_state_is_listed_only_for_the_user_config() {
+    let text = "[hooks.state.\"/r/.codex/hooks.json:stop:0:0\"]\ntrusted_hash = \"sha256:0\"\n";
+    let user = parse(text.as_bytes(), Path::new("/u/.codex/config.toml"), USER_CONFIG).expect("ok");
+    assert!(user.settings.contains_key(crate::SETTINGS_HOOK_STATE));
+    let proj =
+        parse(text.as_bytes(), Path::new("/r/.codex/config.toml"), PROJECT_CONFIG).expect("ok");
+    assert!(proj.settings.is_empty());
+    assert_eq!(proj.diagnostics[0].code.as_deref(), Some("hook_state_ignored"));
+}
+
+#[test]
+fn oversized_documents_are_refused() {
+    let big = vec![b' '; crate::MAX_DOCUMENT_BYTES + 1];
+    let err = project(std::str::from_utf8(&big).expect("ascii")).expect_err("refused");
+    assert_eq!(err[0].code.as_deref(), Some("too_large"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+        for (path, kind) in [
+            ("/r/.codex/hooks.json", PROJECT_HOOKS),
+            ("/r/.codex/config.toml", PROJECT_CONFIG),
+            ("/etc/codex/requirements.toml", MANAGED_REQUIREMENTS),
+        ] {
+            let _ = parse(&bytes, Path::new(path), kind);
+        }
+    }
+
+    #[test]
+    fn mutated_valid_files_never_panic(cut in 0usize..2000, insert in "[\\[\\]{}\":,= \\n#a-z0-9\\\\]{0,8}") {
+        for (name, path, kind) in [
+            ("parse/project/valid.json", "/r/.codex/hooks.json", PROJECT_HOOKS),
+            ("parse/project/inline.toml", "/r/.codex/config.toml", PROJECT_CONFIG),
+            ("parse/managed/requirements.toml", "/etc/codex/requirements.toml", MANAGED_REQUIREMENTS),
+        ] {
+            let text = std::fs::read_to_string(data_dir().join(name)).expect("fixture");
+            let mut at = cut.min(text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            let mutated = format!("{}{insert}{}", &text[..at], &text[at..]);
+            if let Ok(p) = parse(mutated.as_bytes(), Path::new(path), kind) {
+                for d in &p.definitions {
+                    prop_assert!(d.line.is_some_and(|l| l >= 1));
+                    prop_assert!(d.timeout.as_secs() >= 1);
+                }
+            }
+        }
+    }
+}
