@@ -6,6 +6,7 @@ mod claude_e2e;
 mod claude_policy;
 mod claude_protocol;
 mod cli;
+mod codex_e2e;
 mod concurrency;
 mod cursor_e2e;
 mod guard;

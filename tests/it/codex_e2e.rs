@@ -1,0 +1,162 @@
+//! End to end: Codex hook files and hook scripts written the way Codex's documentation writes
+//! them, parsed by `hooks-format-codex` and run by `hooks-dispatch` as real processes, with
+//! Codex's decisions and quirks.
+
+use std::path::Path;
+
+use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext, FireReport};
+use hooks_schema::{Binding, Decision, Envelope, HookEvent, HookSourceKind, ToolCall, ToolKind};
+use serde_json::json;
+
+use crate::support::{TestDir, project_bindings};
+
+/// The documentation's example: a Python hook that reads the input on stdin and denies
+/// destructive commands with `permissionDecision: "deny"`.
+const BLOCK_RM: &str = r#"#!/usr/bin/env python3
+import json
+import sys
+
+payload = json.load(sys.stdin)
+command = payload.get("tool_input", {}).get("command", "")
+if payload.get("tool_name") == "Bash" and "rm -rf" in command:
+    print(json.dumps({
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": "Destructive command blocked by hook.",
+        }
+    }))
+sys.exit(0)
+"#;
+
+fn load(dir: &TestDir, rel: &str, kind: HookSourceKind, text: &str) -> Vec<Binding> {
+    let path = dir.write(rel, text);
+    let bytes = std::fs::read(&path).expect("read the hook file");
+    let parsed = hooks_format_codex::parse(&bytes, &path, kind).expect("accepted");
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    project_bindings(kind, &path, dir.path(), parsed.definitions)
+}
+
+fn bash(cwd: &Path, command: &str) -> Envelope {
+    let mut e = Envelope::new(HookEvent::PreToolUse);
+    e.session_id = Some("01a2333b-8442-7691-9c5a-d34210aaf051".into());
+    e.cwd = Some(cwd.to_path_buf());
+    e.tool = Some(ToolCall {
+        name: "exec_command".into(),
+        kind: ToolKind::Shell,
+        native_kind: None,
+        call_id: Some("call_1".into()),
+        mcp_server: None,
+        args: json!({ "command": command }),
+    });
+    e
+}
+
+async fn fire(bindings: &[Binding], envelope: &Envelope, cfg: DispatchConfig) -> FireReport {
+    Dispatcher::new(cfg).fire(bindings, envelope, &FireContext::default()).await
+}
+
+#[tokio::test]
+async fn the_documented_python_hook_denies_rm_rf_and_lets_the_rest_run() {
+    let dir = TestDir::new();
+    dir.script(".codex/hooks/block_rm.py", BLOCK_RM);
+    let bindings = load(
+        &dir,
+        ".codex/hooks.json",
+        hooks_format_codex::PROJECT_HOOKS,
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "python3 .codex/hooks/block_rm.py", "statusMessage": "Checking command"}
+        ]}]}}"#,
+    );
+    let report = fire(&bindings, &bash(dir.path(), "rm -rf build"), DispatchConfig::default()).await;
+    assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:#?}");
+    assert_eq!(report.verdict.reason.as_deref(), Some("Destructive command blocked by hook."));
+    let report = fire(&bindings, &bash(dir.path(), "ls -la"), DispatchConfig::default()).await;
+    assert_eq!(report.verdict.decision, None, "{report:#?}");
+    assert!(report.runs[0].verdict.as_ref().is_some_and(|v| v.failure.is_none()), "{report:#?}");
+}
+
+#[tokio::test]
+async fn exit_2_denies_and_the_answers_codex_ignores_let_the_tool_run() {
+    let dir = TestDir::new();
+    let bindings = load(
+        &dir,
+        ".codex/hooks.json",
+        hooks_format_codex::PROJECT_HOOKS,
+        r#"{"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "case \"$(cat)\" in *exit2*) echo 'no, via exit 2' >&2; exit 2;; esac"}]},
+            {"matcher": "^Bash$", "hooks": [{"type": "command", "command": "case \"$(cat)\" in *extra*) printf '%s' '{\"extra\":1,\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"x\"}}';; *empty*) echo >&2; exit 2;; *ask*) printf '%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"ask\",\"permissionDecisionReason\":\"sure?\"}}';; esac"}]}
+        ]}}"#,
+    );
+    let report = fire(&bindings, &bash(dir.path(), "echo exit2"), DispatchConfig::default()).await;
+    assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:#?}");
+    assert_eq!(report.verdict.reason.as_deref(), Some("no, via exit 2"));
+    for quirk in ["extra", "empty", "ask"] {
+        let report = fire(&bindings, &bash(dir.path(), &format!("echo {quirk}")), DispatchConfig::default()).await;
+        assert_eq!(report.verdict.decision, None, "{quirk}: {report:#?}");
+        let failed = report.runs.iter().filter_map(|r| r.verdict.as_ref()).any(|v| v.failure.is_some());
+        assert!(failed, "{quirk}: Codex marks the hook failed: {report:#?}");
+    }
+}
+
+/// Codex starts every matching hook of an event at once, from every file: each of these two
+/// hooks (one in the project's `hooks.json`, one in the user's `config.toml`) waits for the
+/// other to have started, so they only both finish when they ran concurrently.
+#[tokio::test]
+async fn matching_hooks_of_several_files_all_run_concurrently() {
+    let dir = TestDir::new();
+    let wait_for = |me: &str, other: &str| {
+        format!(
+            "cat >/dev/null; touch {me}.started; i=0; while [ ! -e {other}.started ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; [ -e {other}.started ] && echo '{{\"hookSpecificOutput\":{{\"hookEventName\":\"PreToolUse\",\"additionalContext\":\"{me} saw {other}\"}}}}'"
+        )
+    };
+    let mut bindings = load(
+        &dir,
+        ".codex/hooks.json",
+        hooks_format_codex::PROJECT_HOOKS,
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": wait_for("a", "b")}]}]}})
+            .to_string(),
+    );
+    bindings.extend(load(
+        &dir,
+        "home/.codex/config.toml",
+        hooks_format_codex::USER_CONFIG,
+        &format!(
+            "[[hooks.PreToolUse]]\nmatcher = \"Edit|Write|Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = '''{}'''\n",
+            wait_for("b", "a")
+        ),
+    ));
+    assert_eq!(bindings.len(), 2);
+    let cfg = DispatchConfig {
+        parallel_gated_formats: vec![hooks_format_codex::FORMAT],
+        ..DispatchConfig::default()
+    };
+    let report = fire(&bindings, &bash(dir.path(), "ls"), cfg).await;
+    let context: Vec<&str> = report.verdict.context.iter().map(|(_, c)| c.as_str()).collect();
+    assert_eq!(context, ["a saw b", "b saw a"], "{report:#?}");
+}
+
+#[tokio::test]
+async fn stop_and_prompt_hooks_speak_codexs_protocol() {
+    let dir = TestDir::new();
+    let bindings = load(
+        &dir,
+        ".codex/hooks.json",
+        hooks_format_codex::PROJECT_HOOKS,
+        r#"{"hooks": {
+            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "cat >/dev/null; echo 'Repository rule: run the tests first.'"}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "grep -q '\"stop_hook_active\":false' && echo '{\"decision\":\"block\",\"reason\":\"Run the tests before stopping.\"}'; exit 0"}]}]
+        }}"#,
+    );
+    let mut prompt = Envelope::new(HookEvent::PromptSubmit);
+    prompt.cwd = Some(dir.path().to_path_buf());
+    prompt.prompt = Some(hooks_schema::Prompt { text: "hi".into(), ..Default::default() });
+    let report = fire(&bindings, &prompt, DispatchConfig::default()).await;
+    assert_eq!(report.verdict.context.len(), 1, "{report:#?}");
+    assert_eq!(report.verdict.context[0].1, "Repository rule: run the tests first.");
+    let mut stop = Envelope::new(HookEvent::Stop);
+    stop.cwd = Some(dir.path().to_path_buf());
+    let report = fire(&bindings, &stop, DispatchConfig::default()).await;
+    assert_eq!(report.verdict.followups.len(), 1, "{report:#?}");
+    assert_eq!(report.verdict.followups[0].1, "Run the tests before stopping.");
+}
