@@ -68,7 +68,8 @@ async fn the_documented_python_hook_denies_rm_rf_and_lets_the_rest_run() {
             {"type": "command", "command": "python3 .codex/hooks/block_rm.py", "statusMessage": "Checking command"}
         ]}]}}"#,
     );
-    let report = fire(&bindings, &bash(dir.path(), "rm -rf build"), DispatchConfig::default()).await;
+    let report =
+        fire(&bindings, &bash(dir.path(), "rm -rf build"), DispatchConfig::default()).await;
     assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:#?}");
     assert_eq!(report.verdict.reason.as_deref(), Some("Destructive command blocked by hook."));
     let report = fire(&bindings, &bash(dir.path(), "ls -la"), DispatchConfig::default()).await;
@@ -92,9 +93,12 @@ async fn exit_2_denies_and_the_answers_codex_ignores_let_the_tool_run() {
     assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:#?}");
     assert_eq!(report.verdict.reason.as_deref(), Some("no, via exit 2"));
     for quirk in ["extra", "empty", "ask"] {
-        let report = fire(&bindings, &bash(dir.path(), &format!("echo {quirk}")), DispatchConfig::default()).await;
+        let report =
+            fire(&bindings, &bash(dir.path(), &format!("echo {quirk}")), DispatchConfig::default())
+                .await;
         assert_eq!(report.verdict.decision, None, "{quirk}: {report:#?}");
-        let failed = report.runs.iter().filter_map(|r| r.verdict.as_ref()).any(|v| v.failure.is_some());
+        let failed =
+            report.runs.iter().filter_map(|r| r.verdict.as_ref()).any(|v| v.failure.is_some());
         assert!(failed, "{quirk}: Codex marks the hook failed: {report:#?}");
     }
 }
@@ -159,4 +163,38 @@ async fn stop_and_prompt_hooks_speak_codexs_protocol() {
     let report = fire(&bindings, &stop, DispatchConfig::default()).await;
     assert_eq!(report.verdict.followups.len(), 1, "{report:#?}");
     assert_eq!(report.verdict.followups[0].1, "Run the tests before stopping.");
+}
+
+#[test]
+fn hooks_check_reads_codex_files_with_codexs_rules() {
+    use crate::cli::hooks_in;
+    let dir = TestDir::new();
+    dir.write(
+        ".codex/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "python3 .codex/hooks/block_rm.py"}]}],
+            "SessionEnd": [{"hooks": [{"type": "command", "command": "echo bye", "timeout": 30}]}]}}"#,
+    );
+    dir.write(".codex/config.toml", "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"echo stop\"\ntimeout = \"5\"\n");
+    dir.write("schema.json", r#"{"$schema": "x", "hooks": {}}"#);
+    let ok = hooks_in(dir.path(), &["check", "--json", ".codex/hooks.json"], "");
+    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stderr));
+    let line: serde_json::Value = serde_json::from_slice(&ok.stdout).expect("one json line");
+    assert_eq!(line["format"], "codex", "{line}");
+    let text = line.to_string();
+    assert!(text.contains("PreToolUse[0][0]"), "{text}");
+    assert!(text.contains("clamping SessionEnd hook timeout to 3s"), "{text}");
+    let bad = hooks_in(dir.path(), &["check", ".codex/config.toml"], "");
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&bad.stdout).contains("config.toml:1:3"),
+        "{}",
+        String::from_utf8_lossy(&bad.stdout)
+    );
+    let forced = hooks_in(dir.path(), &["check", "--format", "codex", "schema.json"], "");
+    assert_eq!(forced.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&forced.stdout).contains("unknown field `$schema`"),
+        "{}",
+        String::from_utf8_lossy(&forced.stdout)
+    );
 }
