@@ -45,7 +45,7 @@ pub use crate::{
         NATIVE_TRUST_HASH, NATIVE_TRUST_KEY, SETTINGS_HOOK_STATE, hook_entries, parse,
     },
     trust::{
-        CodexTrust, HandlerIdentity, HookState, StateError, codex_trust, hook_hash, hook_key,
-        hook_states,
+        CodexTrust, HandlerIdentity, HookState, SourceReview, StateError, codex_trust, hook_hash,
+        hook_key, hook_states, review_of, states_from_settings,
     },
 };

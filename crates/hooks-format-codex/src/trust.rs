@@ -15,8 +15,9 @@
 
 use std::{collections::BTreeMap, path::Path};
 
+use hooks_schema::HookDefinition;
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 pub use crate::config::HookState;
@@ -135,6 +136,48 @@ pub fn codex_trust(states: &BTreeMap<String, HookState>, key: &str, hash: &str) 
         Some(HookState { trusted_hash: Some(_), .. }) => CodexTrust::Modified,
         _ => CodexTrust::Untrusted,
     }
+}
+
+/// The `[hooks.state]` a parsed user `config.toml` lists in its settings
+/// (`settings["hooks.state"]`, see [`SETTINGS_HOOK_STATE`](crate::SETTINGS_HOOK_STATE)).
+pub fn states_from_settings(settings: &Map<String, Value>) -> BTreeMap<String, HookState> {
+    let Some(Value::Object(states)) = settings.get(crate::SETTINGS_HOOK_STATE) else {
+        return BTreeMap::new();
+    };
+    states
+        .iter()
+        .map(|(k, v)| {
+            let state = HookState {
+                enabled: v.get("enabled").and_then(Value::as_bool),
+                trusted_hash: v.get("trusted_hash").and_then(Value::as_str).map(str::to_owned),
+            };
+            (k.clone(), state)
+        })
+        .collect()
+}
+
+/// What Codex's own record says about a Codex source's definitions taken together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceReview {
+    /// The user trusted, in Codex, exactly the current definition of every enabled hook.
+    Reviewed,
+    /// At least one enabled hook is untrusted or was modified since.
+    NotReviewed,
+}
+
+/// Whether the user already reviewed every enabled hook of a Codex source in Codex itself
+/// (managed sources need no review and are not asked about). Definitions that carry no trust
+/// key (not parsed by this crate) count as not reviewed.
+pub fn review_of(
+    definitions: &[HookDefinition],
+    states: &BTreeMap<String, HookState>,
+) -> SourceReview {
+    let reviewed = definitions.iter().filter(|d| d.enabled).all(|d| {
+        let key = d.native.get(crate::NATIVE_TRUST_KEY).and_then(Value::as_str);
+        let hash = d.native.get(crate::NATIVE_TRUST_HASH).and_then(Value::as_str);
+        matches!((key, hash), (Some(k), Some(h)) if codex_trust(states, k, h) == CodexTrust::Trusted)
+    });
+    if reviewed { SourceReview::Reviewed } else { SourceReview::NotReviewed }
 }
 
 #[cfg(test)]

@@ -113,3 +113,37 @@ fn key_is_path_label_group_handler() {
         "/r/.codex/hooks.json:session_end:2:1"
     );
 }
+
+#[test]
+fn a_source_is_reviewed_when_codex_trusts_every_enabled_hook() {
+    let text = br#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"a"},{"type":"command","command":"b"}]}]}}"#;
+    let path = Path::new("/r/.codex/hooks.json");
+    let parsed = crate::parse(text, path, PROJECT_HOOKS).expect("accepted");
+    let entries = hook_entries(text, path, PROJECT_HOOKS).expect("accepted");
+    let user_config = |trusted: &[&crate::HookEntry]| {
+        let mut t = String::new();
+        for e in trusted {
+            t.push_str(&format!("[hooks.state.\"{}\"]\ntrusted_hash = \"{}\"\n", e.key, e.hash));
+        }
+        let parsed =
+            crate::parse(t.as_bytes(), Path::new("/u/.codex/config.toml"), crate::USER_CONFIG)
+                .expect("accepted");
+        states_from_settings(&parsed.settings)
+    };
+    let all = user_config(&[&entries[0], &entries[1]]);
+    assert_eq!(review_of(&parsed.definitions, &all), SourceReview::Reviewed);
+    let one = user_config(&[&entries[0]]);
+    assert_eq!(review_of(&parsed.definitions, &one), SourceReview::NotReviewed);
+    // A hook Codex disables needs no review: it never runs.
+    let mut defs = parsed.definitions.clone();
+    defs[1].enabled = false;
+    assert_eq!(review_of(&defs, &one), SourceReview::Reviewed);
+    // A changed command changes the hash: reviewed no more.
+    let changed = crate::parse(
+        String::from_utf8_lossy(text).replace("\"a\"", "\"a2\"").as_bytes(),
+        path,
+        PROJECT_HOOKS,
+    );
+    assert_eq!(review_of(&changed.expect("accepted").definitions, &all), SourceReview::NotReviewed);
+    assert_eq!(review_of(&parsed.definitions, &BTreeMap::new()), SourceReview::NotReviewed);
+}
