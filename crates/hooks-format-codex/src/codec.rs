@@ -12,7 +12,7 @@
 
 use hooks_schema::{
     ArgRewrite, Decision, EncodeContext, EncodeError, Envelope, ExitInfo, FormatId, HookCodec,
-    HookCommand, HookDefinition, HookVerdict, Invocation, Program, RawOutcome, ToolKind,
+    HookCommand, HookDefinition, HookVerdict, Invocation, Program, RawOutcome,
 };
 use serde_json::{Map, Value};
 
@@ -261,8 +261,8 @@ impl HookCodec for CodexCodec {
             let msg = format!("`{}` is not a Codex event", hook.native_event);
             return HookVerdict { failure: Some(msg), ..HookVerdict::default() };
         };
-        let mcp = envelope.tool.as_ref().is_some_and(|t| t.kind == ToolKind::Mcp);
-        decode_outcome(native, outcome, mcp)
+        let _ = envelope;
+        decode_outcome(native, outcome)
     }
 }
 
@@ -271,7 +271,7 @@ fn failed(message: impl Into<String>) -> HookVerdict {
 }
 
 /// Reads one run the way Codex reads it for `native`.
-pub fn decode_outcome(native: CodexEvent, outcome: &RawOutcome, _mcp: bool) -> HookVerdict {
+pub fn decode_outcome(native: CodexEvent, outcome: &RawOutcome) -> HookVerdict {
     let ev = native.as_str();
     if outcome.timed_out {
         return failed("timed out");

@@ -13,7 +13,7 @@ use expect_test::expect_file;
 use hooks_schema::{
     AbsPathBuf, CapturedOutput, Decision, Delivery, EncodeContext, ExecutionMode, ExitInfo,
     HookCommand, HookDefinition, HookId, HookSourceId, HookVerdict, Matcher, OnFailure, Program,
-    RawOutcome,
+    RawOutcome, ToolKind,
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -225,7 +225,7 @@ fn pre_tool_use_matrix_matches_the_real_cli() {
     let m = data("pre-matrix.json");
     let mut out = String::new();
     for c in m["cases"].as_array().expect("cases") {
-        let v = decode_outcome(CodexEvent::PreToolUse, &outcome_of(&c["answer"]), false);
+        let v = decode_outcome(CodexEvent::PreToolUse, &outcome_of(&c["answer"]));
         let predicted = match (&v.decision, &v.rewrite) {
             (Some(Decision::Deny), _) => "blocked",
             (_, Some(_)) => "rewritten",
@@ -252,7 +252,7 @@ fn other_events_answers_match_the_real_cli() {
     let mut out = String::new();
     for c in m["cases"].as_array().expect("cases") {
         let ev = CodexEvent::from_name(c["event"].as_str().expect("event")).expect("known");
-        let v = decode_outcome(ev, &outcome_of(&c["answer"]), false);
+        let v = decode_outcome(ev, &outcome_of(&c["answer"]));
         let _ = writeln!(
             out,
             "{}: {} ({})",
@@ -269,7 +269,7 @@ fn other_events_answers_match_the_real_cli() {
 
 #[test]
 fn per_event_rules() {
-    let d = |ev, rc, out: &str, err: &str| decode_outcome(ev, &outcome(rc, out, err), false);
+    let d = |ev, rc, out: &str, err: &str| decode_outcome(ev, &outcome(rc, out, err));
     // Exit 2 needs a reason on stderr.
     let v = d(CodexEvent::UserPromptSubmit, 2, "", "no secrets");
     assert_eq!(v.decision, Some(Decision::Deny));
@@ -314,16 +314,16 @@ fn per_event_rules() {
 fn failures_fail_open() {
     let mut o = outcome(0, "", "");
     o.timed_out = true;
-    let v = decode_outcome(CodexEvent::PreToolUse, &o, false);
+    let v = decode_outcome(CodexEvent::PreToolUse, &o);
     assert!(v.decision.is_none() && v.failure.is_some());
     o.timed_out = false;
     o.exit = ExitInfo::Signaled(9);
-    assert!(decode_outcome(CodexEvent::PreToolUse, &o, false).decision.is_none());
+    assert!(decode_outcome(CodexEvent::PreToolUse, &o).decision.is_none());
     o.exit = ExitInfo::NotStarted(hooks_schema::SpawnFailure {
         kind: hooks_schema::SpawnFailureKind::ProgramNotFound,
         message: "nope".into(),
     });
-    assert!(decode_outcome(CodexEvent::PreToolUse, &o, false).failure.is_some());
+    assert!(decode_outcome(CodexEvent::PreToolUse, &o).failure.is_some());
 }
 
 proptest! {
@@ -337,8 +337,8 @@ proptest! {
         stderr in "\\PC{0,50}",
     ) {
         for ev in CodexEvent::ALL {
-            let _ = decode_outcome(ev, &outcome(rc, &stdout, &stderr), false);
-            let v = decode_outcome(ev, &outcome(rc, &json_ish, &stderr), false);
+            let _ = decode_outcome(ev, &outcome(rc, &stdout, &stderr));
+            let v = decode_outcome(ev, &outcome(rc, &json_ish, &stderr));
             if let Some(Decision::Deny) = v.decision {
                 prop_assert!(v.reason.as_ref().is_some_and(|r| !r.trim().is_empty()));
             }

@@ -44,7 +44,6 @@ fn codex_reads(native: CodexEvent, a: &HostAnswer) -> hooks_schema::HookVerdict 
             &String::from_utf8_lossy(&a.stdout),
             &String::from_utf8_lossy(&a.stderr),
         ),
-        false,
     )
 }
 
