@@ -10,9 +10,12 @@
 //! `updatedInput`, `ask`, and exit 2 with an empty stderr all make the hook *failed*, which
 //! fails open. The table with the evidence is in `specs/formats/codex.md`.
 
+use std::path::Path;
+
 use hooks_schema::{
     ArgRewrite, Decision, EncodeContext, EncodeError, Envelope, ExitInfo, FormatId, HookCodec,
-    HookCommand, HookDefinition, HookVerdict, Invocation, Program, RawOutcome,
+    HookCommand, HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, Program,
+    RawOutcome,
 };
 use serde_json::{Map, Value};
 
@@ -249,6 +252,17 @@ impl HookCodec for CodexCodec {
             files: Vec::new(),
             timeout: hook.timeout,
         })
+    }
+
+    /// Codex runs every hook in the session's directory, whichever file it comes from, and
+    /// sets no variable naming a directory.
+    fn launch(&self, hook: &HookDefinition) -> HookLaunch {
+        let run_dir = match &hook.cwd {
+            Some(dir) if Path::new(dir).is_absolute() => LaunchDir::Fixed(dir.into()),
+            Some(dir) => LaunchDir::Under(Box::new(LaunchDir::Session), dir.into()),
+            None => LaunchDir::Session,
+        };
+        HookLaunch { run_dir, ..HookLaunch::default() }
     }
 
     fn decode(

@@ -139,6 +139,18 @@ fn the_command_runs_through_the_users_login_shell_in_the_session_directory() {
 }
 
 #[test]
+fn hooks_launch_in_the_session_directory() {
+    let mut h = hook(CodexEvent::PreToolUse);
+    assert_eq!(CodexCodec.launch(&h).run_dir, hooks_schema::LaunchDir::Session);
+    assert!(CodexCodec.launch(&h).dir_vars.is_empty());
+    h.cwd = Some("/home/u/.codex".to_owned());
+    assert_eq!(
+        CodexCodec.launch(&h).run_dir,
+        hooks_schema::LaunchDir::Fixed(PathBuf::from("/home/u/.codex"))
+    );
+}
+
+#[test]
 fn a_tool_event_without_a_tool_call_cannot_be_encoded() {
     let src = source();
     let dir = PathBuf::from("/repo");
