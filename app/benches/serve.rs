@@ -29,8 +29,9 @@ use hooks_app::{
         run_stdio_with,
     },
 };
+use hooks_schema::ExplicitScope;
 use hooks_schema::{Envelope, HookEvent, ToolCall, ToolKind};
-use hooks_sources::{ExplicitHookSource, ExplicitSourceScope, SourceFormat};
+use hooks_sources::ExplicitHookSource;
 use hooks_trust::Surface;
 use nix::{
     sched::{CpuSet, sched_setaffinity},
@@ -46,9 +47,9 @@ fn runtime(hooks: Option<&Path>) -> HookRuntime {
     let mut config = RuntimeConfig::new(Surface::CliRun);
     if let Some(file) = hooks {
         config.explicit_sources = vec![ExplicitHookSource::new(
-            ExplicitSourceScope::RunDelivered,
+            ExplicitScope::RunDelivered,
             file,
-            SourceFormat::Cursor,
+            hooks_format_cursor::FORMAT,
         )];
     }
     let mut rt = HookRuntime::new(config);

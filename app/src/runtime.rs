@@ -24,8 +24,8 @@ use hooks_registry::{
     CwdScope, HookRegistry, PinnedRun, RegistryEvent, RegistryHandle, RegistrySnapshot,
 };
 use hooks_schema::{
-    AbsPathBuf, Binding, Decision, Envelope, HookDiagnostic, HookEvent, RelaxPolicy, Revision,
-    apply_host_decision,
+    AbsPathBuf, Binding, Decision, Envelope, FormatSet, HookDiagnostic, HookEvent, RelaxPolicy,
+    Revision, apply_host_decision,
 };
 use hooks_sources::{ExplicitHookSource, ManagedDirs, UserDirs};
 use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs, TrustPolicy};
@@ -34,6 +34,9 @@ use hooks_watcher::{AttachFuture, HookConfigWatcher, RootOrigin, WatcherConfig, 
 /// Everything the embedder decides about the runtime.
 #[derive(Clone)]
 pub struct RuntimeConfig {
+    /// The formats the runtime reads (`crate::formats::workspace_formats` by default): the
+    /// sources, the watcher and the guard find, watch and protect their files through them.
+    pub formats: FormatSet,
     /// The feature switch: when off, no root is watched or loaded, nothing pins, nothing is
     /// protected and nothing fires.
     pub enabled: bool,
@@ -47,7 +50,8 @@ pub struct RuntimeConfig {
     pub user_enables_project_hooks: bool,
     /// Strict mode: project scopes never activate (the deny-only contract).
     pub strict_project_scopes: bool,
-    /// Read Claude Code settings with the strict (deny-only, fail-closed) contract.
+    /// Read every file under its format's strict contract where it has one (Claude Code's
+    /// deny-only, fail-closed contract).
     pub claude_strict: bool,
     /// Where the user-scope files live; `None` loads none.
     pub user_dirs: Option<UserDirs>,
@@ -76,10 +80,18 @@ pub struct RuntimeConfig {
 }
 
 impl RuntimeConfig {
-    /// The defaults for `surface`: enabled, the static trust policy, no user, managed or
-    /// explicit sources, default dispatch settings, a 500 ms debounce window.
+    /// The defaults for `surface`: the workspace's formats, enabled, the static trust policy,
+    /// no user, managed or explicit sources, default dispatch settings, a 500 ms debounce
+    /// window.
     pub fn new(surface: Surface) -> RuntimeConfig {
+        RuntimeConfig::with_formats(surface, crate::formats::workspace_formats())
+    }
+
+    /// [`RuntimeConfig::new`] with another set of formats (an embedder that reads only some
+    /// formats, or its own).
+    pub fn with_formats(surface: Surface, formats: FormatSet) -> RuntimeConfig {
         RuntimeConfig {
+            formats,
             enabled: true,
             surface,
             remote_server_daemon: false,
@@ -218,14 +230,19 @@ impl HookRuntime {
             rt.registry.change(|reg| {
                 reg.set_user_paths(user_paths);
                 reg.set_expected_files(hooks_sources::expected_files(
+                    &rt.config.formats,
                     rt.config.user_dirs.as_ref(),
                     rt.config.managed_dirs.as_ref(),
                 ));
                 if let Some(dirs) = &rt.config.managed_dirs {
-                    hooks_sources::load_managed_sources(dirs, &*policy, &inputs, strict, reg);
+                    let formats = &rt.config.formats;
+                    hooks_sources::load_managed_sources(
+                        formats, dirs, &*policy, &inputs, strict, reg,
+                    );
                 }
                 if let Some(dirs) = &rt.config.user_dirs {
-                    hooks_sources::load_user_sources(dirs, &*policy, &inputs, strict, reg);
+                    let formats = &rt.config.formats;
+                    hooks_sources::load_user_sources(formats, dirs, &*policy, &inputs, strict, reg);
                 }
             });
         }
@@ -320,9 +337,9 @@ impl HookRuntime {
                 .snapshot()
                 .pinned()
                 .map_or(CommandExecutionPosture::Unknown, |p| p.posture);
-            let config = WatcherConfig::new(self.config.surface)
+            let config = WatcherConfig::new(self.config.surface, self.config.formats.clone())
                 .with_debounce_window(self.config.debounce_window)
-                .with_claude_strict(self.config.claude_strict);
+                .with_strict(self.config.claude_strict);
             let config = WatcherConfig { trust_inputs: self.trust_inputs(posture), ..config };
             let watcher =
                 HookConfigWatcher::new(self.registry.clone(), self.config.policy.clone(), config)?;
@@ -354,8 +371,10 @@ impl HookRuntime {
             return Vec::new();
         }
         let sources = self.config.explicit_sources.clone();
-        let errors =
-            self.registry.change(|reg| hooks_sources::load_explicit_sources(&sources, reg));
+        let (formats, strict) = (&self.config.formats, self.config.claude_strict);
+        let errors = self
+            .registry
+            .change(|reg| hooks_sources::load_explicit_sources(formats, &sources, strict, reg));
         self.explicit_errors = Some(errors.clone());
         errors
     }
@@ -450,7 +469,8 @@ impl HookRuntime {
         self.firing.dispatcher.drain(grace).await
     }
 
-    /// Advisories about the loaded files that no single source carries: Chrys's
+    /// Advisories about the loaded files that no single source carries, from each registered
+    /// format's descriptor (`hooks_sources::advisories`): with the workspace's formats, Chrys's
     /// `project_hooks_dormant` (a project Chrys file present but inert because the user has not
     /// enabled project hooks) and its same-id warning between the project and the user's
     /// Chrys files.
@@ -461,13 +481,12 @@ impl HookRuntime {
     pub fn advisories(&self) -> Vec<HookDiagnostic> {
         let snap = self.registry.snapshot();
         let posture = snap.pinned().map_or_else(|| self.command_execution_posture(), |p| p.posture);
-        let mut out = hooks_sources::dormant_diagnostics(
+        hooks_sources::advisories(
+            &self.config.formats,
             &snap,
             &*self.config.policy,
             &self.trust_inputs(posture),
-        );
-        out.extend(hooks_sources::duplicate_id_diagnostics(&snap));
-        out
+        )
     }
 
     /// The advisories (see [`HookRuntime::advisories`]) that were not current at the last

@@ -3,9 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use hooks_schema::ExplicitScope;
 use hooks_sources::{
-    EnvVars, ExplicitSourceScope, ManagedDirs, UserDirs, parse_hook_dirs_value, resolve_hook_dirs,
-    sources_for_hook_dirs,
+    EnvVars, ManagedDirs, UserDirs, parse_hook_dirs_value, resolve_hook_dirs, sources_for_hook_dirs,
 };
 use hooks_trust::{CommandExecutionPosture, Surface};
 use hooks_watcher::RootOrigin;
@@ -57,21 +57,23 @@ pub fn posture(arg: PostureArg) -> CommandExecutionPosture {
 /// posture given by `--posture` read through one window (none for `unknown`, as for a process
 /// without a window).
 pub fn build(args: &RuntimeArgs, wait_for_watch: bool) -> Result<Built> {
-    let env = EnvVars::from_process();
-    let process_cwd = std::env::current_dir().context("cannot read the current directory")?;
     let mut config = RuntimeConfig::new(surface(args.surface));
+    let formats = config.formats.clone();
+    let env = EnvVars::from_process_with(&formats);
+    let process_cwd = std::env::current_dir().context("cannot read the current directory")?;
     config.strict_project_scopes = args.strict;
     let user_dirs = match &args.config_dir {
-        Some(dir) => UserDirs::under_home(&absolute(dir, &process_cwd)),
-        None => UserDirs::from_env(&env),
+        Some(dir) => UserDirs::under_home(&formats, &absolute(dir, &process_cwd)),
+        None => UserDirs::from_env(&formats, &env),
     };
-    let settings = hooks_sources::read_user_settings(&user_dirs);
+    let settings = hooks_sources::read_user_policy(&formats, &user_dirs);
     config.user_enables_project_hooks =
-        project_hooks_opt_in(args.enable_project_hooks, settings.project_hooks_enabled);
-    config.config_dir.clone_from(&user_dirs.chrys_config_dir);
+        project_hooks_opt_in(args.enable_project_hooks, settings.opt_in);
+    // Chrys's `${chrys_home}`: its user folder.
+    config.config_dir = user_dirs.folder(hooks_format_chrys::FORMAT).map(Path::to_path_buf);
     config.user_dirs = Some(user_dirs);
     if args.config_dir.is_none() {
-        config.managed_dirs = Some(ManagedDirs::system());
+        config.managed_dirs = Some(ManagedDirs::system(&formats));
     }
     config.user_shell = env.shell().map(str::to_owned);
     config.home_dir = env.home_dir();
@@ -84,7 +86,7 @@ pub fn build(args: &RuntimeArgs, wait_for_watch: bool) -> Result<Built> {
     if let Some(list) = &args.hook_dirs {
         dirs.extend(parse_hook_dirs_value(list.as_ref(), env.home_dir().as_deref(), &process_cwd));
     }
-    config.explicit_sources = sources_for_hook_dirs(&dirs, ExplicitSourceScope::RunDelivered);
+    config.explicit_sources = sources_for_hook_dirs(&formats, &dirs, ExplicitScope::RunDelivered);
 
     let mut runtime = HookRuntime::new(config);
     let explicit_errors = runtime.load_explicit_sources();

@@ -57,11 +57,13 @@ impl Setup {
     /// in temporary directories, and the project detected (its watch attached).
     fn runtime(&self) -> HookRuntime {
         let mut config = RuntimeConfig::new(Surface::CliRun);
-        config.user_dirs = Some(UserDirs::under_home(self.home.path()));
-        config.managed_dirs = Some(ManagedDirs {
-            cursor_dir: Some(self.managed.path().join("cursor")),
-            claude_dir: Some(self.managed.path().join("claude-code")),
-        });
+        config.user_dirs =
+            Some(UserDirs::under_home(&hooks_testing::workspace_formats(), self.home.path()));
+        config.managed_dirs = Some(
+            ManagedDirs::new()
+                .with(hooks_testing::ids::CURSOR, self.managed.path().join("cursor"))
+                .with(hooks_testing::ids::CLAUDE, self.managed.path().join("claude-code")),
+        );
         let mut rt = HookRuntime::new(config);
         rt.handle(RuntimeEvent::WindowPosture {
             window: WindowId(1),

@@ -169,8 +169,8 @@ fn world() -> World {
     );
     let explicit_dir = canonicalize(elsewhere.path()).expect("canonical");
     let registry = RegistryHandle::default();
-    let mut config =
-        WatcherConfig::new(Surface::CliRun).with_debounce_window(Duration::from_millis(20));
+    let mut config = WatcherConfig::new(Surface::CliRun, hooks_testing::workspace_formats())
+        .with_debounce_window(Duration::from_millis(20));
     config.trust_inputs = TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves);
     let watcher = HookConfigWatcher::new(registry.clone(), Arc::new(StaticTrustPolicy), config)
         .expect("start the watcher");

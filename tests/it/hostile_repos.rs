@@ -19,7 +19,7 @@ use std::{
 
 use hooks_registry::{LoadStateKind, RegistryHandle, SourceView, canonicalize};
 use hooks_schema::{AbsPathBuf, HookEvent, HookSourceKind};
-use hooks_sources::{MAX_SOURCE_BYTES, SourceFormat, read_source};
+use hooks_sources::{MAX_SOURCE_BYTES, read_with};
 use hooks_trust::{CommandExecutionPosture, Surface};
 use hooks_watcher::{HookConfigWatcher, WatcherEvent};
 
@@ -527,21 +527,23 @@ fn a_hook_file_linked_to_a_device_is_refused_without_reading_it() {
         ("/dev/urandom", link_to_dev_urandom),
     ] {
         for (rel, format) in [
-            (CURSOR, SourceFormat::Cursor),
-            (CHRYS, SourceFormat::Chrys),
-            (CLAUDE, SourceFormat::Claude),
+            (CURSOR, hooks_format_cursor::PROJECT_FILE),
+            (CHRYS, hooks_format_chrys::PROJECT_FILE),
+            (CLAUDE, hooks_format_claude::PROJECT_SETTINGS),
         ] {
             let root = repos.root(&format!(
                 "dev-{}-{}",
                 name.trim_start_matches("/dev/"),
-                format!("{format:?}").to_lowercase()
+                format.format().map_or("none", |f| f.as_str())
             ));
             let path = clear(&root, rel);
             make(&root, &path);
             // the reader alone
             let p = path.clone();
-            let read =
-                bounded("read_source on a device", move || read_source(&p, format).map(|_| ()));
+            let read = bounded("read_source on a device", move || {
+                let formats = hooks_app::formats::workspace_formats();
+                read_with(&formats, &hooks_schema::ParseContext::new(&p, format)).map(|_| ())
+            });
             let err = read.expect_err("a device is not a hook file");
             assert_eq!(err.code(), "not_a_file", "{name} as {rel}: {err}");
             assert!(err.to_string().contains("a device"), "{err}");

@@ -26,10 +26,11 @@ fn deny_fragment(script: &Path) -> String {
 fn runtime(managed: &TestDir, project: &TestDir) -> HookRuntime {
     let mut config = RuntimeConfig::new(Surface::CliRun);
     config.debounce_window = Duration::from_millis(50);
-    config.managed_dirs = Some(ManagedDirs {
-        cursor_dir: Some(managed.path().join("cursor")),
-        claude_dir: Some(managed.path().join("claude-code")),
-    });
+    config.managed_dirs = Some(
+        ManagedDirs::new()
+            .with(hooks_testing::ids::CURSOR, managed.path().join("cursor"))
+            .with(hooks_testing::ids::CLAUDE, managed.path().join("claude-code")),
+    );
     let mut rt = HookRuntime::new(config);
     detect_root(&mut rt, project.path());
     rt.take_managed_watch()

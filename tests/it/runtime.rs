@@ -7,8 +7,9 @@ use std::{path::PathBuf, time::Duration};
 use hooks_app::runtime::{HookRuntime, RuntimeConfig, RuntimeEffect, RuntimeEvent, WindowId};
 use hooks_guard::{EditApproval, EditContext};
 use hooks_registry::LoadStateKind;
+use hooks_schema::ExplicitScope;
 use hooks_schema::{Decision, Envelope, HookEvent};
-use hooks_sources::{ExplicitHookSource, ExplicitSourceScope, SourceFormat};
+use hooks_sources::ExplicitHookSource;
 use hooks_trust::{CommandExecutionPosture as Posture, Surface};
 use hooks_watcher::RootOrigin;
 use serde_json::json;
@@ -145,9 +146,9 @@ async fn with_the_switch_off_nothing_is_watched_pinned_protected_or_fired() {
     let mut config = RuntimeConfig::new(Surface::CliRun);
     config.enabled = false;
     config.explicit_sources = vec![ExplicitHookSource::new(
-        ExplicitSourceScope::RunDelivered,
+        ExplicitScope::RunDelivered,
         explicit.path().join("hooks.json"),
-        SourceFormat::Cursor,
+        hooks_format_cursor::FORMAT,
     )];
     let mut rt = HookRuntime::new(config);
     window(&mut rt, 1, Posture::AutoApproves);
@@ -208,9 +209,9 @@ async fn a_working_directory_reached_through_a_symlink_tells_every_hook_its_proj
     );
     let mut config = RuntimeConfig::new(Surface::CliRun);
     config.explicit_sources = vec![ExplicitHookSource::new(
-        ExplicitSourceScope::RunDelivered,
+        ExplicitScope::RunDelivered,
         &settings,
-        SourceFormat::Claude,
+        hooks_format_claude::FORMAT,
     )];
     let mut rt = HookRuntime::new(config);
     assert!(rt.load_explicit_sources().is_empty());
@@ -295,9 +296,9 @@ fn a_run_that_fails_closed_refuses_to_start_when_explicit_sources_fail() {
     let mut config = RuntimeConfig::new(Surface::CliRun);
     config.fail_closed_on_source_errors = true;
     config.explicit_sources = vec![ExplicitHookSource::new(
-        ExplicitSourceScope::RunDelivered,
+        ExplicitScope::RunDelivered,
         "/nonexistent/agent-hooks/hooks.json",
-        SourceFormat::Cursor,
+        hooks_format_cursor::FORMAT,
     )];
     let mut rt = HookRuntime::new(config);
     let errors = rt.load_explicit_sources();
@@ -342,7 +343,10 @@ async fn a_durable_job_left_pending_by_a_dead_process_is_retried_at_the_next_run
     );
     let config = || {
         let mut c = RuntimeConfig::new(Surface::CliRun);
-        c.user_dirs = Some(hooks_sources::UserDirs::under_home(home.path()));
+        c.user_dirs = Some(hooks_sources::UserDirs::under_home(
+            &hooks_testing::workspace_formats(),
+            home.path(),
+        ));
         c.dispatch.runtime_dir = Some(state.path().to_path_buf());
         c.dispatch.outbox_retry_age = Duration::ZERO;
         c
@@ -516,7 +520,8 @@ fn user_scope_files_are_watched_and_reloaded_like_project_files() {
     );
     let dir = project();
     let mut config = RuntimeConfig::new(Surface::Desktop);
-    config.user_dirs = Some(hooks_sources::UserDirs::under_home(home.path()));
+    config.user_dirs =
+        Some(hooks_sources::UserDirs::under_home(&hooks_testing::workspace_formats(), home.path()));
     let mut rt = HookRuntime::new(config);
     let user_source =
         |rt: &HookRuntime| source_of(&rt.snapshot(), hooks_format_claude::USER_SETTINGS);

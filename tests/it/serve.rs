@@ -1061,7 +1061,8 @@ proptest::proptest! {
 
 #[test]
 fn explicit_sources_load_with_their_errors_and_fail_closed_refuses_the_pin() {
-    use hooks_sources::{ExplicitHookSource, ExplicitSourceScope, SourceFormat};
+    use hooks_schema::ExplicitScope;
+    use hooks_sources::ExplicitHookSource;
     let dir = TestDir::new();
     let good = dir.write(
         "run/hooks.json",
@@ -1070,8 +1071,8 @@ fn explicit_sources_load_with_their_errors_and_fail_closed_refuses_the_pin() {
     let broken = dir.write("broken/hooks.json", "{ not json");
     let mut config = RuntimeConfig::new(Surface::CliRun);
     config.explicit_sources = vec![
-        ExplicitHookSource::new(ExplicitSourceScope::RunDelivered, &good, SourceFormat::Cursor),
-        ExplicitHookSource::new(ExplicitSourceScope::RunDelivered, &broken, SourceFormat::Cursor),
+        ExplicitHookSource::new(ExplicitScope::RunDelivered, &good, hooks_format_cursor::FORMAT),
+        ExplicitHookSource::new(ExplicitScope::RunDelivered, &broken, hooks_format_cursor::FORMAT),
     ];
     config.fail_closed_on_source_errors = true;
     let mut s = Server::start(HookRuntime::new(config));

@@ -83,8 +83,9 @@ pub fn auto_approving_watcher(
     registry: &hooks_registry::RegistryHandle,
 ) -> hooks_watcher::HookConfigWatcher {
     use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs};
-    let mut config = hooks_watcher::WatcherConfig::new(Surface::CliRun)
-        .with_debounce_window(std::time::Duration::from_millis(50));
+    let mut config =
+        hooks_watcher::WatcherConfig::new(Surface::CliRun, hooks_testing::workspace_formats())
+            .with_debounce_window(std::time::Duration::from_millis(50));
     config.trust_inputs = TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves);
     hooks_watcher::HookConfigWatcher::new(
         registry.clone(),

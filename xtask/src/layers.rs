@@ -37,8 +37,14 @@ const FORMAT_PREFIX: &str = "hooks-format-";
 /// The engine's core: it knows no format and gets the formats' descriptors from whoever
 /// builds the runtime, so none of these may depend on an adapter crate (normal dependencies;
 /// tests may use real formats). The dispatcher may not even in its tests.
-const CORE: &[&str] =
-    &["hooks-trust", "hooks-registry", "hooks-guard", "hooks-dispatch", "hooks-watcher"];
+const CORE: &[&str] = &[
+    "hooks-trust",
+    "hooks-registry",
+    "hooks-sources",
+    "hooks-guard",
+    "hooks-dispatch",
+    "hooks-watcher",
+];
 
 /// Crates that may only ever be dev-dependencies.
 const DEV_ONLY: &[&str] = &["hooks-testing"];

@@ -5,13 +5,13 @@ use std::{path::Path, sync::Arc};
 
 use hooks_schema::{
     Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
-    HookCodec, HookSourceKind, NativeEvent, ParseContext, ParseResult, ParsedSource, PolicySwitch,
-    SourcePolicy, SwitchRule, UserDir,
+    HookCodec, HookDiagnostic, HookSourceKind, NativeEvent, ParseContext, ParseResult,
+    ParsedSource, PolicySwitch, SourcePolicy, SourceSummary, SwitchRule, UserDir,
 };
 
 use crate::{
     ChrysCodec, NATIVE_TO_CANONICAL, PROJECT_HOOKS_ENABLED_KEY, USER_SETTINGS_FILE,
-    merge::{FILE_NAMES, shadowed_file_warning},
+    merge::{FILE_NAMES, duplicate_id_warnings, project_hooks_dormant, shadowed_file_warning},
     parse_user_settings,
 };
 
@@ -151,5 +151,36 @@ impl FormatDescriptor for ChrysFormat {
 
     fn codec(&self) -> Arc<dyn HookCodec> {
         Arc::new(ChrysCodec)
+    }
+
+    /// Chrys's `project_hooks_dormant` warning for each project file inert only for want of
+    /// the user's opt-in, then its `duplicate_hook_id` warnings: for each project file that
+    /// runs, one per hook id it shares with the user's global file, when that runs too (both
+    /// hooks still run, the project one first; a project file that is the global file itself
+    /// runs once, as the global file, and gets none).
+    fn advisories(&self, sources: &[SourceSummary<'_>]) -> Vec<HookDiagnostic> {
+        let mut out: Vec<HookDiagnostic> = sources
+            .iter()
+            .filter(|s| s.id.kind == PROJECT_FILE && s.dormant)
+            .map(|s| project_hooks_dormant(s.id.path.as_path()))
+            .collect();
+        let Some(global) = sources.iter().find(|s| s.id.kind == USER_FILE && s.runs) else {
+            return out;
+        };
+        let parse = |s: &SourceSummary<'_>| ParsedSource {
+            definitions: s.definitions.iter().map(|d| (**d).clone()).collect(),
+            ..ParsedSource::default()
+        };
+        let global_parse = parse(global);
+        for project in sources.iter().filter(|s| s.id.kind == PROJECT_FILE && s.runs) {
+            if project.id.path == global.id.path {
+                continue;
+            }
+            out.extend(duplicate_id_warnings(
+                (project.id.path.as_path(), &parse(project)),
+                (global.id.path.as_path(), &global_parse),
+            ));
+        }
+        out
     }
 }

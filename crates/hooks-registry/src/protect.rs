@@ -118,6 +118,8 @@ pub struct ExpectedFiles {
     pub fixed: Vec<(HookSourceKind, PathBuf)>,
     /// Folders every file in which would be loaded (Claude Code's `managed-settings.d/`).
     pub folders: Vec<(HookSourceKind, PathBuf)>,
+    /// The same under every project root, relative to it (Copilot's `.github/hooks/`).
+    pub folders_under_roots: Vec<(HookSourceKind, PathBuf)>,
 }
 
 impl ExpectedFiles {
@@ -126,6 +128,7 @@ impl ExpectedFiles {
         &self,
         roots: impl IntoIterator<Item = &'a AbsPathBuf>,
     ) -> (Vec<ProtectedPath>, Vec<ProtectedPattern>) {
+        let roots: Vec<&AbsPathBuf> = roots.into_iter().collect();
         let mut paths = Vec::new();
         let mut add = |kind: HookSourceKind, path: &Path| {
             let Ok(path) = AbsPathBuf::new(path.to_path_buf()) else { return };
@@ -137,7 +140,7 @@ impl ExpectedFiles {
                 });
             }
         };
-        for root in roots {
+        for root in &roots {
             for (kind, rel) in &self.under_roots {
                 add(*kind, &root.as_path().join(rel));
             }
@@ -146,7 +149,13 @@ impl ExpectedFiles {
             add(*kind, path);
         }
         let mut patterns = Vec::new();
-        for (kind, folder) in &self.folders {
+        let mut folders: Vec<(HookSourceKind, PathBuf)> = self.folders.clone();
+        for root in &roots {
+            for (kind, rel) in &self.folders_under_roots {
+                folders.push((*kind, root.as_path().join(rel)));
+            }
+        }
+        for (kind, folder) in &folders {
             let Ok(folder) = AbsPathBuf::new(folder.clone()) else { continue };
             for located in locations(&folder) {
                 patterns.push(ProtectedPattern {

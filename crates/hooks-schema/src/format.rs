@@ -82,6 +82,9 @@ pub struct SourceSummary<'a> {
     pub runs: bool,
     /// The trust decision in effect.
     pub trust: &'a TrustDecision,
+    /// Whether it is a project source inert only for want of the user's opt-in to project
+    /// hooks (it would be active with it).
+    pub dormant: bool,
     /// Its accepted definitions, enabled or not.
     pub definitions: &'a [Arc<HookDefinition>],
 }

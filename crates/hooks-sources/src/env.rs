@@ -1,9 +1,12 @@
 //! The table of environment variables the engine reads, and the one function that reads them.
 
 use std::{
+    collections::BTreeMap,
     ffi::{OsStr, OsString},
     path::PathBuf,
 };
+
+use hooks_schema::FormatSet;
 
 /// One environment variable the engine reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +45,9 @@ pub struct EnvVars {
     pub no_color: Option<OsString>,
     /// [`EnvVars::PATH`]: where programs named without a folder are looked up.
     pub path: Option<OsString>,
+    /// The variables the registered formats declare to move their user folder
+    /// ([`hooks_schema::UserDir::env`], `CODEX_HOME`), by name; only those set.
+    pub format_vars: BTreeMap<String, OsString>,
 }
 
 impl EnvVars {
@@ -49,11 +55,12 @@ impl EnvVars {
     /// this one constant; nothing else spells it.
     pub const HOOK_DIRS: &'static str = "WARP_HOOK_DIRS";
     /// The user's home directory: `~` in [`EnvVars::HOOK_DIRS`] entries and the base of the
-    /// user-scope hook files (`~/.cursor`, `~/.claude`, `~/.chrys`).
+    /// formats' user folders (`~/.cursor`, `~/.claude`, `~/.chrys`).
     pub const HOME: &'static str = "HOME";
     /// The home directory on Windows, used when `HOME` is unset.
     pub const USERPROFILE: &'static str = "USERPROFILE";
-    /// On Windows, the base of Chrys's config directory (`%APPDATA%\chrys`).
+    /// On Windows, the base of the user folders that formats keep under it (Chrys's
+    /// `%APPDATA%\chrys`).
     pub const APPDATA: &'static str = "APPDATA";
     /// The base of the engine's own per-user configuration directory
     /// (`$XDG_CONFIG_HOME/agent-hooks`, default `~/.config/agent-hooks`), where the engine keeps
@@ -109,10 +116,43 @@ impl EnvVars {
 
     /// Reads every variable in [`EnvVars::TABLE`] from the process environment.
     ///
-    /// This is the one function in the engine that reads the environment.
+    /// This and [`EnvVars::from_process_with`] are the functions in the engine that read the
+    /// environment.
     #[allow(clippy::disallowed_methods)]
     pub fn from_process() -> EnvVars {
         EnvVars::from_lookup(|name| std::env::var_os(name))
+    }
+
+    /// [`EnvVars::from_process`], and the folder overrides `formats` declare
+    /// ([`EnvVars::format_vars`]).
+    #[allow(clippy::disallowed_methods)]
+    pub fn from_process_with(formats: &FormatSet) -> EnvVars {
+        EnvVars::from_lookup_with(formats, |name| std::env::var_os(name))
+    }
+
+    /// [`EnvVars::from_lookup`], and the folder overrides `formats` declare, looked up the
+    /// same way.
+    pub fn from_lookup_with(
+        formats: &FormatSet,
+        mut lookup: impl FnMut(&str) -> Option<OsString>,
+    ) -> EnvVars {
+        let mut env = EnvVars::from_lookup(&mut lookup);
+        for var in EnvVars::format_var_names(formats) {
+            if let Some(v) = lookup(var).filter(|v| !v.is_empty()) {
+                env.format_vars.insert(var.to_owned(), v);
+            }
+        }
+        env
+    }
+
+    /// The variables `formats` declare to move their user folder, in registration order.
+    pub fn format_var_names(formats: &FormatSet) -> Vec<&'static str> {
+        formats.iter().filter_map(|f| f.dirs().user.and_then(|u| u.env)).collect()
+    }
+
+    /// The value of a format's folder override `name`, when it was captured and set.
+    pub fn format_var(&self, name: &str) -> Option<&OsStr> {
+        self.format_vars.get(name).map(OsString::as_os_str)
     }
 
     /// Builds the values from `lookup`, called once per name in [`EnvVars::TABLE`]. Tests and
@@ -129,6 +169,7 @@ impl EnvVars {
             shell: get(EnvVars::SHELL),
             no_color: get(EnvVars::NO_COLOR),
             path: get(EnvVars::PATH),
+            format_vars: BTreeMap::new(),
         }
     }
 

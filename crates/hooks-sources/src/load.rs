@@ -1,20 +1,18 @@
 //! Loading sources into the registry: explicit sources (active without the trust policy)
 //! and the user's own files (with it).
 
-use std::{
-    collections::HashMap,
-    path::{Path, PathBuf},
-};
+use std::{collections::HashMap, path::Path};
 
 use hooks_registry::{HookRegistry, SourceUpdate};
-use hooks_schema::{AbsPathBuf, HookDiagnostic, HookSourceId, HookSourceKind};
+use hooks_schema::{
+    AbsPathBuf, FileContent, FileScope, FormatSet, HookDiagnostic, HookSourceId, ParseContext,
+    ParseResult,
+};
 use hooks_trust::{TrustInputs, TrustPolicy, explicit_source_decision};
 
-#[cfg(doc)]
-use crate::managed_files;
 use crate::{
-    ExplicitHookSource, ManagedDirs, SourceFormat, UserDirs, found_paths,
-    managed_files_with_diagnostics, read::extend_diagnostics, read_source, user_files,
+    ExplicitHookSource, FoundFile, ManagedDirs, ReadError, UserDirs, find_files, found_paths,
+    read::extend_diagnostics, read_source,
 };
 
 /// Loads explicit sources into `registry` and returns every error the registry recorded for
@@ -42,7 +40,9 @@ use crate::{
 ///
 /// Call it before the registry is pinned.
 pub fn load_explicit_sources(
+    formats: &FormatSet,
     sources: &[ExplicitHookSource],
+    strict: bool,
     registry: &mut HookRegistry,
 ) -> Vec<HookDiagnostic> {
     let mut errors = Vec::new();
@@ -62,7 +62,7 @@ pub fn load_explicit_sources(
             );
             continue;
         };
-        let kind = source.scope.kind();
+        let kind = source.kind();
         match by_path.get(&path) {
             Some(&i) => {
                 if let Some(entry) = planned.get_mut(i)
@@ -80,7 +80,9 @@ pub fn load_explicit_sources(
 
     let mut ids = Vec::with_capacity(planned.len());
     for (id, source) in planned {
-        let result = match read_source(&source.path, source.format) {
+        let ctx =
+            ParseContext { path: &source.path, kind: id.kind, strict, shadows: &source.shadows };
+        let result = match read_with(formats, &ctx) {
             Ok(parsed) => Ok(SourceUpdate {
                 source: id.clone(),
                 parsed,
@@ -89,73 +91,74 @@ pub fn load_explicit_sources(
             }),
             Err(e) => Err(e.to_diagnostic()),
         };
-        let found = found_paths(id.kind, &source.path);
+        let found = found_paths(&source.path, &source.replaced_by);
         ids.push(ReadFile { id, result, found }.apply(registry));
     }
     errors.extend(registry.errors_for(&ids));
     errors
 }
 
-/// Loads the user's own hook files found in `dirs` ([`user_files`]) into `registry`, each
-/// with the decision `policy` gives its kind under `inputs` (the static table activates them
-/// everywhere). Returns the sources it loaded or tried to, so the caller can ask
-/// `registry.errors_for` about them; a file that cannot be read is recorded as a read
-/// failure. `claude_strict` reads Claude Code settings under the deny-only strict contract.
-/// Each file is also protected where it was found and under the names that would replace it
-/// ([`found_paths`]).
+/// Loads the user's own files of `formats` found in `dirs` into `registry` (see
+/// [`read_user_sources`]). Returns the sources it loaded or tried to, so the caller can ask
+/// `registry.errors_for` about them.
 pub fn load_user_sources(
+    formats: &FormatSet,
     dirs: &UserDirs,
     policy: &dyn TrustPolicy,
     inputs: &TrustInputs,
-    claude_strict: bool,
+    strict: bool,
     registry: &mut HookRegistry,
 ) -> Vec<HookSourceId> {
-    read_user_sources(dirs, policy, inputs, claude_strict).apply(registry)
+    read_user_sources(formats, dirs, policy, inputs, strict).apply(registry)
 }
 
-/// Loads the managed hook files found in `dirs` ([`managed_files`]) the way
-/// [`load_user_sources`] loads the user's. Claude Code's base `managed-settings.json` loads
-/// first, then each `managed-settings.d/` fragment as its own source, in name order (the
-/// order in which its settings override the ones before). Warnings about the fragment folder
-/// (too many fragments, a folder that cannot be listed) are added to the last Claude Code
-/// managed file loaded.
+/// Loads the managed files of `formats` found in `dirs` the way [`load_user_sources`] loads
+/// the user's (see [`read_managed_sources`]).
 pub fn load_managed_sources(
+    formats: &FormatSet,
     dirs: &ManagedDirs,
     policy: &dyn TrustPolicy,
     inputs: &TrustInputs,
-    claude_strict: bool,
+    strict: bool,
     registry: &mut HookRegistry,
 ) -> Vec<HookSourceId> {
-    read_managed_sources(dirs, policy, inputs, claude_strict).apply(registry)
+    read_managed_sources(formats, dirs, policy, inputs, strict).apply(registry)
 }
 
-/// The user's hook files read from disk as [`load_user_sources`] reads them, not yet applied
-/// to a registry (so a caller can read them before taking the registry's lock).
+/// The user's own files of `formats` in `dirs` ([`find_files`] in the user scope), read from
+/// disk with the decision `policy` gives each kind under `inputs`, not yet applied to a
+/// registry (so a caller can read them before taking the registry's lock). A file that
+/// cannot be read is kept as a read failure. `strict` reads each file under its format's
+/// strict contract, where it has one. Each file is also protected where it was found and
+/// under the names that would replace it ([`found_paths`]).
 pub fn read_user_sources(
+    formats: &FormatSet,
     dirs: &UserDirs,
     policy: &dyn TrustPolicy,
     inputs: &TrustInputs,
-    claude_strict: bool,
+    strict: bool,
 ) -> ReadSources {
-    read_files(user_files(dirs), policy, inputs, claude_strict, |_| None)
+    read_files(
+        formats,
+        find_files(formats, FileScope::User, Path::new(""), dirs),
+        policy,
+        inputs,
+        strict,
+    )
 }
 
-/// The managed hook files read from disk as [`load_managed_sources`] reads them (the fragment
-/// list re-read in name order, capped, with the same folder warnings), not yet applied to a
-/// registry.
+/// The managed files of `formats` in `dirs`, read as [`read_user_sources`] reads the user's:
+/// in precedence order, a folder of files (Claude Code's `managed-settings.d/`) in name order
+/// and capped, its folder's warnings on the last file read from it.
 pub fn read_managed_sources(
+    formats: &FormatSet,
     dirs: &ManagedDirs,
     policy: &dyn TrustPolicy,
     inputs: &TrustInputs,
-    claude_strict: bool,
+    strict: bool,
 ) -> ReadSources {
-    let (files, folder_warnings) = managed_files_with_diagnostics(dirs);
-    let last_claude =
-        files.iter().rposition(|(kind, _)| *kind == hooks_format_claude::MANAGED_SETTINGS);
-    let mut extra = Some(folder_warnings).filter(|w| !w.is_empty());
-    read_files(files, policy, inputs, claude_strict, |i| {
-        if Some(i) == last_claude { extra.take() } else { None }
-    })
+    let found = find_files(formats, FileScope::Managed, Path::new(""), dirs);
+    read_files(formats, found, policy, inputs, strict)
 }
 
 /// Hook files read from disk with their trust decided, ready to apply to a registry
@@ -205,36 +208,58 @@ impl ReadFile {
 }
 
 fn read_files(
-    files: Vec<(HookSourceKind, PathBuf)>,
+    formats: &FormatSet,
+    files: Vec<FoundFile>,
     policy: &dyn TrustPolicy,
     inputs: &TrustInputs,
-    claude_strict: bool,
-    mut extra: impl FnMut(usize) -> Option<Vec<HookDiagnostic>>,
+    strict: bool,
 ) -> ReadSources {
     let mut out: Vec<ReadFile> = Vec::new();
-    for (i, (kind, path)) in files.into_iter().enumerate() {
-        let extra = extra(i).unwrap_or_default();
-        let Some(canonical) = identity(&path) else { continue };
-        let id = HookSourceId::new(kind, canonical);
+    for file in files {
+        // Policy-only files are read when the runtime is built (`read_user_policy`); they are
+        // not sources (yet) and bind nothing.
+        if file.content == FileContent::PolicyOnly {
+            continue;
+        }
+        let Some(canonical) = identity(&file.path) else { continue };
+        let id = HookSourceId::new(file.kind, canonical);
         if out.iter().any(|f| f.id == id) {
             continue;
         }
-        let format = format_of(kind).with_claude_strict(claude_strict);
-        let result = match read_source(&path, format) {
+        let ctx =
+            ParseContext { path: &file.path, kind: file.kind, strict, shadows: &file.shadows };
+        let result = match read_with(formats, &ctx) {
             Ok(mut parsed) => {
-                extend_diagnostics(&mut parsed, extra);
+                extend_diagnostics(&mut parsed, file.folder_warnings);
                 Ok(SourceUpdate {
                     source: id.clone(),
                     parsed,
                     project_root: None,
-                    trust: policy.decide(kind, inputs),
+                    trust: policy.decide(file.kind, inputs),
                 })
             }
             Err(e) => Err(e.to_diagnostic()),
         };
-        out.push(ReadFile { id, result, found: found_paths(kind, &path) });
+        out.push(ReadFile { id, result, found: found_paths(&file.path, &file.replaced_by) });
     }
     ReadSources { files: out }
+}
+
+/// Reads `ctx.path` with the descriptor of `ctx.kind`'s format; a format that is not
+/// registered rejects the file with an error naming it.
+pub fn read_with(formats: &FormatSet, ctx: &ParseContext<'_>) -> Result<ParseResult, ReadError> {
+    match ctx.kind.format().and_then(|f| formats.get(f)) {
+        Some(descriptor) => read_source(&**descriptor, ctx),
+        None => {
+            let name = ctx.kind.format().map_or_else(|| "unknown".to_owned(), |f| f.to_string());
+            let d = HookDiagnostic::error(format!(
+                "the hook file's format `{name}` is not registered; it is not read"
+            ))
+            .in_file(ctx.path)
+            .with_code("format_not_registered");
+            Ok(Err(vec![d]))
+        }
+    }
 }
 
 /// The canonical path of an absolute `path`, or, when it does not exist, the path resolved
@@ -249,11 +274,6 @@ fn identity(path: &Path) -> Option<AbsPathBuf> {
     // The base only matters for relative paths; an absolute path's own root will do.
     let root = AbsPathBuf::new(path.ancestors().last()?.to_path_buf()).ok()?;
     Some(hooks_registry::canonicalize_lenient(path, &root))
-}
-
-fn format_of(kind: HookSourceKind) -> SourceFormat {
-    // User and managed kinds always have a format; explicit kinds never reach here.
-    SourceFormat::of_kind(kind).unwrap_or(SourceFormat::Cursor)
 }
 
 #[cfg(test)]

@@ -6,9 +6,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use hooks_schema::{HookDiagnostic, ParseResult};
-
-use crate::SourceFormat;
+use hooks_schema::{FormatDescriptor, HookDiagnostic, ParseContext, ParseResult};
 
 /// The largest hook file read, in bytes. Real hook files are a few kilobytes; a larger file
 /// is refused before it is read.
@@ -87,25 +85,21 @@ impl ReadError {
     }
 }
 
-/// Reads the hook file at `path` and parses it as `format`.
+/// Reads the hook file at `ctx.path` and parses it with `format`'s descriptor.
 ///
 /// Before opening, the path must resolve to a regular file (a directory, FIFO, socket or
 /// device is refused, so reading never blocks on a pipe), symlink loops and dangling links are
 /// named as such, and the size must be at most [`MAX_SOURCE_BYTES`]; the read itself is
-/// capped too, in case the file grows in between. The bytes then go to the format's adapter,
-/// whose [`ParseResult`] is returned as is.
+/// capped too, in case the file grows in between. The bytes then go to the format's parser
+/// ([`FormatDescriptor::parse`]) with `ctx`, whose [`ParseResult`] is returned as is.
 ///
-/// Both the explicit-source loader and the watcher read files through this function.
-///
-/// A Chrys file also gets a `shadowed_file` warning for each other Chrys hooks file in its
-/// folder that it shadows ([`crate::shadowed_file_warnings`]).
-pub fn read_source(path: &Path, format: SourceFormat) -> Result<ParseResult, ReadError> {
-    let bytes = read_capped(path)?;
-    let mut parsed = parse_bytes(&bytes, path, format);
-    if format == SourceFormat::Chrys {
-        extend_diagnostics(&mut parsed, crate::shadowed_file_warnings(path));
-    }
-    Ok(parsed)
+/// The loaders and the watcher read files through this function.
+pub fn read_source(
+    format: &dyn FormatDescriptor,
+    ctx: &ParseContext<'_>,
+) -> Result<ParseResult, ReadError> {
+    let bytes = read_capped(ctx.path)?;
+    Ok(format.parse(&bytes, ctx))
 }
 
 /// Adds `more` to a parse's diagnostics, whether the file parsed or not.
@@ -113,20 +107,6 @@ pub(crate) fn extend_diagnostics(parsed: &mut ParseResult, more: Vec<HookDiagnos
     match parsed {
         Ok(p) => p.diagnostics.extend(more),
         Err(diagnostics) => diagnostics.extend(more),
-    }
-}
-
-/// Parses `bytes` read from `path` with the adapter for `format` (no IO).
-pub fn parse_bytes(bytes: &[u8], path: &Path, format: SourceFormat) -> ParseResult {
-    match format {
-        SourceFormat::Cursor => hooks_format_cursor::parse(bytes, path),
-        SourceFormat::Chrys => hooks_format_chrys::parse(bytes, path),
-        SourceFormat::Claude => {
-            hooks_format_claude::parse(bytes, path, hooks_format_claude::ClaudeMode::Default)
-        }
-        SourceFormat::ClaudeStrict => {
-            hooks_format_claude::parse(bytes, path, hooks_format_claude::ClaudeMode::Strict)
-        }
     }
 }
 

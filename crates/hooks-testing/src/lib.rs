@@ -15,6 +15,14 @@
 
 mod codec;
 
+/// The ids of the workspace's formats, so a core crate's tests name them without depending
+/// on an adapter.
+pub mod ids {
+    pub use hooks_format_chrys::FORMAT as CHRYS;
+    pub use hooks_format_claude::FORMAT as CLAUDE;
+    pub use hooks_format_cursor::FORMAT as CURSOR;
+}
+
 /// The source kinds of the workspace's formats under their seed names, so a core crate's
 /// tests name them without depending on an adapter.
 pub mod kinds {

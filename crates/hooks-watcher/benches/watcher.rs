@@ -138,7 +138,8 @@ fn reload_latency(window: Duration, samples: usize) -> Latency {
     let root = dir.path().join("project");
     write_hooks(&root, 0);
     let registry = RegistryHandle::default();
-    let config = WatcherConfig::new(Surface::CliRun).with_debounce_window(window);
+    let config = WatcherConfig::new(Surface::CliRun, hooks_testing::workspace_formats())
+        .with_debounce_window(window);
     let watcher = HookConfigWatcher::new(registry.clone(), Arc::new(StaticTrustPolicy), config)
         .expect("start watcher");
     watcher
@@ -262,7 +263,7 @@ fn idle_roots() -> Idle {
         roots.push(root);
     }
     let registry = RegistryHandle::default();
-    let config = WatcherConfig::new(Surface::CliRun);
+    let config = WatcherConfig::new(Surface::CliRun, hooks_testing::workspace_formats());
     let rss_before_kib = rss_kib().unwrap_or(0);
     let watcher = HookConfigWatcher::new(registry, Arc::new(StaticTrustPolicy), config)
         .expect("start watcher");

@@ -59,6 +59,7 @@ impl<K: Ord + Clone> Debouncer<K> {
     }
 
     /// Sets the longest time a key may stay pending after its first event (at least the window).
+    #[cfg(test)]
     #[must_use]
     pub fn with_max_wait(mut self, max_wait: Duration) -> Debouncer<K> {
         self.max_wait = max_wait.clamp(self.window, MAX_DEBOUNCE_WINDOW.saturating_mul(4));
@@ -66,6 +67,7 @@ impl<K: Ord + Clone> Debouncer<K> {
     }
 
     /// The quiet period.
+    #[cfg(test)]
     pub fn window(&self) -> Duration {
         self.window
     }
@@ -87,6 +89,7 @@ impl<K: Ord + Clone> Debouncer<K> {
     }
 
     /// Whether nothing is pending.
+    #[cfg(test)]
     pub fn is_idle(&self) -> bool {
         self.pending.is_empty()
     }

@@ -4,11 +4,11 @@ use std::path::{Path, PathBuf};
 
 use notify::event::{AccessKind, AccessMode, EventKind, ModifyKind};
 
-use crate::layout::{Touch, owning_root};
+use crate::layout::{Layout, Touch};
 
 /// What happened to the paths of one change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ChangeKind {
+pub(crate) enum ChangeKind {
     /// A file or folder was created.
     Create,
     /// A file or folder was removed.
@@ -35,20 +35,20 @@ impl ChangeKind {
     /// Opens and read-closes are ignored because reloading a file opens it, and a reload must
     /// not trigger another; metadata-only changes (a `touch`, a `chmod`) do not change the
     /// definitions either.
-    pub fn may_change_content(self) -> bool {
+    pub(crate) fn may_change_content(self) -> bool {
         !matches!(self, ChangeKind::Open | ChangeKind::CloseRead | ChangeKind::Metadata)
     }
 }
 
 /// One change reported by the platform watcher.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FsChange {
+pub(crate) struct FsChange {
     /// What happened.
-    pub kind: ChangeKind,
+    pub(crate) kind: ChangeKind,
     /// The paths it happened to (a rename may name both sides).
-    pub paths: Vec<PathBuf>,
+    pub(crate) paths: Vec<PathBuf>,
     /// The platform dropped events (queue overflow): every root must be read again.
-    pub rescan: bool,
+    pub(crate) rescan: bool,
 }
 
 impl From<&notify::Event> for FsChange {
@@ -70,20 +70,24 @@ impl From<&notify::Event> for FsChange {
 
 /// A path of a change that matters to a watched root.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Routed {
+pub(crate) struct Routed {
     /// The root whose hooks may have changed.
-    pub root: PathBuf,
+    pub(crate) root: PathBuf,
     /// The changed path.
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     /// What the path is to the root.
-    pub touch: Touch,
+    pub(crate) touch: Touch,
 }
 
 /// The paths of `change` that can alter a watched root's hooks, each with its root.
 /// Changes of a kind that cannot alter a file's content, and paths that are not the root, a
 /// hook folder or a hook file of a watched root, are dropped here, before debouncing, so they
 /// neither cause nor delay a reload.
-pub fn route(change: &FsChange, is_root: impl Fn(&Path) -> bool) -> Vec<Routed> {
+pub(crate) fn route(
+    layout: &Layout,
+    change: &FsChange,
+    is_root: impl Fn(&Path) -> bool,
+) -> Vec<Routed> {
     if !change.kind.may_change_content() {
         return Vec::new();
     }
@@ -91,7 +95,7 @@ pub fn route(change: &FsChange, is_root: impl Fn(&Path) -> bool) -> Vec<Routed> 
         .paths
         .iter()
         .filter_map(|path| {
-            owning_root(path, &is_root).map(|(root, touch)| Routed {
+            layout.owning_root(path, &is_root).map(|(root, touch)| Routed {
                 root,
                 path: path.clone(),
                 touch,

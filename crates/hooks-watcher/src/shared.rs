@@ -12,16 +12,19 @@ use std::{
 };
 
 use hooks_registry::{RegistryHandle, SourceUpdate, source_id};
-use hooks_schema::{AbsPathBuf, Generation, HookDiagnostic, HookSourceId, HookSourceKind};
+use hooks_schema::{
+    AbsPathBuf, FileContent, FileScope, FormatSet, Generation, HookDiagnostic, HookSourceId,
+    HookSourceKind, ParseContext,
+};
 use hooks_sources::{
-    SourceFormat, found_paths, project_files, read_managed_sources, read_source, read_user_sources,
+    ScopeDirs, find_files, found_paths, read_managed_sources, read_user_sources, read_with,
 };
 use hooks_trust::{TrustInputs, TrustPolicy};
 use tokio::sync::oneshot;
 
 use crate::{
     WatchError,
-    layout::{Scope, ScopeDirs},
+    layout::{Layout, Scope},
     missing::{Presence, presence},
 };
 
@@ -188,7 +191,7 @@ struct RootEntry {
 #[derive(Debug)]
 struct ScopeEntry {
     dirs: ScopeDirs,
-    claude_strict: bool,
+    strict: bool,
     sources: BTreeSet<HookSourceId>,
     attach: AttachState,
     loads: u64,
@@ -198,8 +201,8 @@ struct ScopeEntry {
 #[derive(Debug)]
 struct State {
     inputs: TrustInputs,
-    /// Whether project Claude Code settings are read under the strict contract.
-    claude_strict: bool,
+    /// Whether project files are read under their format's strict contract.
+    strict: bool,
     roots: BTreeMap<AbsPathBuf, RootEntry>,
     /// The user's files and the managed files, once asked to watch them.
     scopes: BTreeMap<Scope, ScopeEntry>,
@@ -207,6 +210,7 @@ struct State {
 
 pub(crate) struct Shared {
     registry: RegistryHandle,
+    layout: Layout,
     policy: Arc<dyn TrustPolicy>,
     state: Mutex<State>,
     subscribers: Mutex<Vec<Sender<WatcherEvent>>>,
@@ -216,16 +220,18 @@ pub(crate) struct Shared {
 impl Shared {
     pub(crate) fn new(
         registry: RegistryHandle,
+        formats: FormatSet,
         policy: Arc<dyn TrustPolicy>,
         inputs: TrustInputs,
-        claude_strict: bool,
+        strict: bool,
     ) -> Shared {
         Shared {
             registry,
+            layout: Layout::new(formats),
             policy,
             state: Mutex::new(State {
                 inputs,
-                claude_strict,
+                strict,
                 roots: BTreeMap::new(),
                 scopes: BTreeMap::new(),
             }),
@@ -236,6 +242,11 @@ impl Shared {
 
     pub(crate) fn registry(&self) -> &RegistryHandle {
         &self.registry
+    }
+
+    /// Where the formats' files live.
+    pub(crate) fn layout(&self) -> &Layout {
+        &self.layout
     }
 
     pub(crate) fn subscribe(&self, tx: Sender<WatcherEvent>) {
@@ -407,16 +418,16 @@ impl Shared {
     /// of the folder watches the worker is about to make.
     pub(crate) fn watch_scope(
         &self,
+        scope: Scope,
         dirs: ScopeDirs,
-        claude_strict: bool,
+        strict: bool,
     ) -> oneshot::Receiver<AttachOutcome> {
-        let scope = dirs.scope();
         let mut state = lock(&self.state);
         let (tx, rx) = oneshot::channel();
         match state.scopes.get_mut(&scope) {
             Some(entry) => {
                 entry.dirs = dirs;
-                entry.claude_strict = claude_strict;
+                entry.strict = strict;
                 entry.watch_diagnostics.clear();
                 match &mut entry.attach {
                     AttachState::Pending(waiters) => waiters.push(tx),
@@ -428,7 +439,7 @@ impl Shared {
                     scope,
                     ScopeEntry {
                         dirs,
-                        claude_strict,
+                        strict,
                         sources: BTreeSet::new(),
                         attach: AttachState::Pending(vec![tx]),
                         loads: 0,
@@ -470,7 +481,7 @@ impl Shared {
         drop(state);
         if let Some(result) = outcome.announce(waiters) {
             self.emit(match scope {
-                Scope::User => WatcherEvent::UserAttached { result },
+                Scope::User | Scope::Project => WatcherEvent::UserAttached { result },
                 Scope::Managed => WatcherEvent::ManagedAttached { result },
             });
         }
@@ -487,7 +498,7 @@ impl Shared {
         entry.watch_diagnostics.push(diagnostic.clone());
         drop(state);
         self.emit(match scope {
-            Scope::User => WatcherEvent::UserDiagnostic { diagnostic },
+            Scope::User | Scope::Project => WatcherEvent::UserDiagnostic { diagnostic },
             Scope::Managed => WatcherEvent::ManagedDiagnostic { diagnostic },
         });
     }
@@ -505,7 +516,9 @@ impl Shared {
     fn emit_scope_reloaded(&self, scope: Scope, report: UserReloadReport) {
         let UserReloadReport { loads, generation, sources, .. } = report;
         self.emit(match scope {
-            Scope::User => WatcherEvent::UserReloaded { loads, generation, sources },
+            Scope::User | Scope::Project => {
+                WatcherEvent::UserReloaded { loads, generation, sources }
+            }
             Scope::Managed => WatcherEvent::ManagedReloaded { loads, generation, sources },
         });
     }
@@ -521,10 +534,13 @@ impl Shared {
     fn reload_scope_locked(&self, state: &mut State, scope: Scope) -> Option<UserReloadReport> {
         let inputs = state.inputs;
         let entry = state.scopes.get_mut(&scope)?;
-        let read = match &entry.dirs {
-            ScopeDirs::User(d) => read_user_sources(d, &*self.policy, &inputs, entry.claude_strict),
-            ScopeDirs::Managed(d) => {
-                read_managed_sources(d, &*self.policy, &inputs, entry.claude_strict)
+        let formats = self.layout.formats();
+        let read = match scope {
+            Scope::Managed => {
+                read_managed_sources(formats, &entry.dirs, &*self.policy, &inputs, entry.strict)
+            }
+            Scope::User | Scope::Project => {
+                read_user_sources(formats, &entry.dirs, &*self.policy, &inputs, entry.strict)
             }
         };
         let mut sources = read.ids();
@@ -565,12 +581,13 @@ impl Shared {
         announce: bool,
     ) -> Option<ReloadReport> {
         let inputs = state.inputs;
-        let claude_strict = state.claude_strict;
+        let strict = state.strict;
+        let formats = self.layout.formats();
         let entry = state.roots.get_mut(root)?;
         let present = match presence(root.as_path()) {
             Presence::Present => {
                 entry.missing = None;
-                project_files(root.as_path())
+                find_files(formats, FileScope::Project, root.as_path(), &ScopeDirs::new())
             }
             gone => {
                 entry.missing = Some(missing_diagnostic(root, &gone));
@@ -579,11 +596,14 @@ impl Shared {
         };
         let mut loaded = BTreeSet::new();
         let mut ops = Vec::with_capacity(present.len());
-        for (kind, path) in present {
-            let Some(format) = SourceFormat::of_kind(kind) else { continue };
-            let format = format.with_claude_strict(claude_strict);
-            let id = identify(kind, &path, root);
-            let op = match read_source(&path, format) {
+        for file in present {
+            if file.content == FileContent::PolicyOnly {
+                continue;
+            }
+            let (kind, path) = (file.kind, &file.path);
+            let id = identify(kind, path, root);
+            let ctx = ParseContext { path, kind, strict, shadows: &file.shadows };
+            let op = match read_with(formats, &ctx) {
                 Ok(parsed) => Op::Upsert(SourceUpdate {
                     source: id.clone(),
                     parsed,
@@ -593,7 +613,7 @@ impl Shared {
                 Err(e) => Op::ReadFailure(id.clone(), e.to_diagnostic()),
             };
             ops.push(op);
-            ops.push(Op::Found(id.clone(), found_paths(kind, &path)));
+            ops.push(Op::Found(id.clone(), found_paths(path, &file.replaced_by)));
             loaded.insert(id);
         }
         let withdrawn: Vec<HookSourceId> = entry.sources.difference(&loaded).cloned().collect();

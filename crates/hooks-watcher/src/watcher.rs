@@ -14,15 +14,15 @@ use std::{
 };
 
 use hooks_registry::{RegistryHandle, canonicalize};
-use hooks_schema::{AbsPathBuf, HookDiagnostic};
-use hooks_sources::{ManagedDirs, UserDirs};
+use hooks_schema::{AbsPathBuf, FormatSet, HookDiagnostic};
+use hooks_sources::{ManagedDirs, ScopeDirs, UserDirs};
 use hooks_trust::{CommandExecutionPosture, Surface, TrustInputs, TrustPolicy};
 use tokio::sync::oneshot;
 
 use crate::{
     DEFAULT_DEBOUNCE_WINDOW, WatcherError,
     backend::{NotifyBackend, WatchBackend},
-    layout::{Scope, ScopeDirs},
+    layout::Scope,
     shared::{
         AttachOutcome, ManagedReloadReport, ReloadReport, Shared, UserReloadReport, WatcherEvent,
     },
@@ -33,33 +33,36 @@ use crate::{
 mod tests;
 
 /// How a [`HookConfigWatcher`] is set up.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct WatcherConfig {
-    /// The debounce window (trailing edge per root; see [`crate::Debouncer`]).
+    /// The formats whose files are watched and loaded (their descriptors' locations).
+    pub formats: FormatSet,
+    /// The debounce window (trailing edge per root).
     pub debounce_window: Duration,
     /// The trust inputs project files are decided with until [`HookConfigWatcher::set_trust_inputs`]
     /// is called; the posture is `Unknown` before the run starts, which keeps them inert.
     pub trust_inputs: TrustInputs,
-    /// Whether project Claude Code settings are read under the deny-only strict contract
-    /// (`hooks_sources::SourceFormat::ClaudeStrict`); off by default.
-    pub claude_strict: bool,
+    /// Whether project files are read under their format's strict contract (Claude Code's
+    /// deny-only contract); off by default.
+    pub strict: bool,
 }
 
 impl WatcherConfig {
-    /// The default window and `surface` with an unknown posture.
-    pub fn new(surface: Surface) -> WatcherConfig {
+    /// The default window and `surface` with an unknown posture, watching `formats`' files.
+    pub fn new(surface: Surface, formats: FormatSet) -> WatcherConfig {
         WatcherConfig {
+            formats,
             debounce_window: DEFAULT_DEBOUNCE_WINDOW,
             trust_inputs: TrustInputs::new(surface, CommandExecutionPosture::Unknown),
-            claude_strict: false,
+            strict: false,
         }
     }
 
-    /// The same configuration, reading project Claude Code settings under the strict
-    /// contract when `strict` holds.
+    /// The same configuration, reading project files under their format's strict contract
+    /// when `strict` holds.
     #[must_use]
-    pub fn with_claude_strict(mut self, strict: bool) -> WatcherConfig {
-        self.claude_strict = strict;
+    pub fn with_strict(mut self, strict: bool) -> WatcherConfig {
+        self.strict = strict;
         self
     }
 
@@ -110,8 +113,13 @@ impl HookConfigWatcher {
         tx: Sender<Msg>,
         rx: Receiver<Msg>,
     ) -> Result<HookConfigWatcher, WatcherError> {
-        let shared =
-            Arc::new(Shared::new(registry, policy, config.trust_inputs, config.claude_strict));
+        let shared = Arc::new(Shared::new(
+            registry,
+            config.formats,
+            policy,
+            config.trust_inputs,
+            config.strict,
+        ));
         let engine = Engine::new(Arc::clone(&shared), backend, config.debounce_window);
         let thread = std::thread::Builder::new()
             .name("hook-config-watcher".to_owned())
@@ -160,8 +168,8 @@ impl HookConfigWatcher {
     ///
     /// Calling it again replaces the folders: the files are loaded from the new folders,
     /// user sources no longer found are removed, and the watches follow.
-    pub fn watch_user_dirs(&self, dirs: UserDirs, claude_strict: bool) -> UserWatchFuture {
-        self.watch_scope(ScopeDirs::User(dirs), claude_strict)
+    pub fn watch_user_dirs(&self, dirs: UserDirs, strict: bool) -> UserWatchFuture {
+        self.watch_scope(Scope::User, dirs, strict)
     }
 
     /// Watches the managed (administrator) hook files in `dirs` (Cursor's enterprise
@@ -180,13 +188,12 @@ impl HookConfigWatcher {
     /// watched.
     ///
     /// Calling it again replaces the folders, as [`HookConfigWatcher::watch_user_dirs`] does.
-    pub fn watch_managed_dirs(&self, dirs: ManagedDirs, claude_strict: bool) -> UserWatchFuture {
-        self.watch_scope(ScopeDirs::Managed(dirs), claude_strict)
+    pub fn watch_managed_dirs(&self, dirs: ManagedDirs, strict: bool) -> UserWatchFuture {
+        self.watch_scope(Scope::Managed, dirs, strict)
     }
 
-    fn watch_scope(&self, dirs: ScopeDirs, claude_strict: bool) -> UserWatchFuture {
-        let scope = dirs.scope();
-        let rx = self.shared.watch_scope(dirs, claude_strict);
+    fn watch_scope(&self, scope: Scope, dirs: ScopeDirs, strict: bool) -> UserWatchFuture {
+        let rx = self.shared.watch_scope(scope, dirs, strict);
         if self.tx.send(Msg::AttachScope(scope)).is_err() {
             return UserWatchFuture {
                 state: FutureState::Ready(Some(Err(WatcherError::ShutDown))),

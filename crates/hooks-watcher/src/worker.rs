@@ -16,12 +16,14 @@ use std::{
 };
 
 use hooks_schema::AbsPathBuf;
+use hooks_sources::ScopeDirs;
 
 use crate::{
-    Debouncer, WatchError,
+    WatchError,
     backend::WatchBackend,
+    debounce::Debouncer,
     event::{FsChange, route},
-    layout::{Scope, ScopeDirs, Touch, folder_paths},
+    layout::{Scope, Touch},
     missing::{Presence, nearest_existing_ancestor, presence},
     shared::{AttachOutcome, Shared},
 };
@@ -262,8 +264,8 @@ impl<B: WatchBackend> Engine<B> {
                 self.watches.release(&dir);
             }
         }
-        self.scopes
-            .insert(scope, ScopeWatch { folders: dirs.folders(), dirs, held: BTreeSet::new() });
+        let folders = self.shared.layout().scope_folders(scope, &dirs);
+        self.scopes.insert(scope, ScopeWatch { folders, dirs, held: BTreeSet::new() });
         let outcome = match self.reconcile_scope(scope).into_iter().next() {
             Some(e) => AttachOutcome::Failed(e),
             None => AttachOutcome::Attached,
@@ -330,8 +332,13 @@ impl<B: WatchBackend> Engine<B> {
         if !change.kind.may_change_content() {
             return;
         }
-        let touches: Vec<(PathBuf, Touch)> =
-            change.paths.iter().filter_map(|p| u.dirs.touch(p).map(|t| (p.clone(), t))).collect();
+        let touches: Vec<(PathBuf, Touch)> = change
+            .paths
+            .iter()
+            .filter_map(|p| {
+                self.shared.layout().scope_touch(scope, &u.dirs, p).map(|t| (p.clone(), t))
+            })
+            .collect();
         if touches.is_empty() {
             return;
         }
@@ -375,7 +382,7 @@ impl<B: WatchBackend> Engine<B> {
         }
         let mut revisit = self.waiters_touched(change);
         let watched = &self.watched;
-        let routed = route(change, |p| watched.contains_key(p));
+        let routed = route(self.shared.layout(), change, |p| watched.contains_key(p));
         for r in routed {
             if self.is_missing(&r.root) {
                 // Nothing under a missing root is watched: what names it comes through the
@@ -608,7 +615,8 @@ impl<B: WatchBackend> Engine<B> {
             self.count_watches();
             return true;
         }
-        for dir in std::iter::once(key.to_path_buf()).chain(folder_paths(key)) {
+        let folders: Vec<PathBuf> = self.shared.layout().folder_paths(key).collect();
+        for dir in std::iter::once(key.to_path_buf()).chain(folders) {
             let exists = dir.is_dir();
             let watched = w.dirs.contains(&dir);
             if exists && !watched {

@@ -1,6 +1,10 @@
 //! Tests for the environment table and `specs/env-vars.md`.
 
-use std::{collections::BTreeSet, ffi::OsStr, path::PathBuf};
+use std::{
+    collections::BTreeSet,
+    ffi::{OsStr, OsString},
+    path::PathBuf,
+};
 
 use crate::EnvVars;
 
@@ -82,4 +86,56 @@ fn the_table_has_no_duplicates_and_every_purpose_is_written() {
     let names: BTreeSet<&str> = EnvVars::TABLE.iter().map(|s| s.name).collect();
     assert_eq!(names.len(), EnvVars::TABLE.len());
     assert!(EnvVars::TABLE.iter().all(|s| s.purpose.len() > 20));
+}
+
+/// A format's folder override is read only when the format declares it, and only for the
+/// formats registered.
+#[test]
+fn format_folder_overrides_come_from_the_registered_descriptors() {
+    use hooks_schema::{FileLocation, FormatDescriptor, FormatDirs, FormatId, FormatSet, UserDir};
+    #[derive(Debug)]
+    struct Moved;
+    impl FormatDescriptor for Moved {
+        fn id(&self) -> FormatId {
+            FormatId::new("moved")
+        }
+        fn agent(&self) -> &'static str {
+            "Moved"
+        }
+        fn dirs(&self) -> FormatDirs {
+            FormatDirs {
+                user: Some(UserDir::under_home(".moved").or_env("MOVED_HOME")),
+                managed: None,
+            }
+        }
+        fn locations(&self) -> &[FileLocation] {
+            &[]
+        }
+        fn parse(&self, _: &[u8], _: &hooks_schema::ParseContext<'_>) -> hooks_schema::ParseResult {
+            Ok(hooks_schema::ParsedSource::default())
+        }
+        fn events(&self) -> &[hooks_schema::NativeEvent] {
+            &[]
+        }
+        fn codec(&self) -> std::sync::Arc<dyn hooks_schema::HookCodec> {
+            std::sync::Arc::new(hooks_testing::InertCodec)
+        }
+    }
+    let formats = FormatSet::new(vec![std::sync::Arc::new(Moved)]);
+    let lookup = |name: &str| match name {
+        "MOVED_HOME" => Some(OsString::from("/elsewhere")),
+        "HOME" => Some(OsString::from("/h")),
+        _ => None,
+    };
+    let env = EnvVars::from_lookup_with(&formats, lookup);
+    assert_eq!(env.format_var("MOVED_HOME"), Some(OsStr::new("/elsewhere")));
+    assert_eq!(EnvVars::format_var_names(&formats), ["MOVED_HOME"]);
+    let dirs = crate::UserDirs::from_env(&formats, &env);
+    assert_eq!(dirs.folder(FormatId::new("moved")), Some(std::path::Path::new("/elsewhere")));
+    // Without the override, the folder under the home.
+    let env = EnvVars::from_lookup_with(&formats, |n| (n == "HOME").then(|| OsString::from("/h")));
+    let dirs = crate::UserDirs::from_env(&formats, &env);
+    assert_eq!(dirs.folder(FormatId::new("moved")), Some(std::path::Path::new("/h/.moved")));
+    // Not registered, not read.
+    assert!(EnvVars::from_lookup(lookup).format_vars.is_empty());
 }

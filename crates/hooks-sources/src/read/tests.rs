@@ -1,11 +1,24 @@
 //! Tests for reading hook files: the checks before opening, the cap, and the adapters.
 
-use std::fs;
+use std::{fs, path::Path};
+
+use hooks_schema::{HookSourceKind, ParseContext, ParseResult};
+use hooks_testing::kinds::{PROJECT_CHRYS_FILE, PROJECT_CLAUDE_SETTINGS, PROJECT_CURSOR_FILE};
 
 use crate::{
-    MAX_SOURCE_BYTES, ReadError, SourceFormat, read::open_regular, read_capped, read_capped_to,
-    read_source,
+    MAX_SOURCE_BYTES, ReadError, read::open_regular, read_capped, read_capped_to, read_with,
 };
+
+/// Reads `path` as a project file of `kind`'s format.
+fn read_source(path: &Path, kind: HookSourceKind) -> Result<ParseResult, ReadError> {
+    read_with(&hooks_testing::workspace_formats(), &ParseContext::new(path, kind))
+}
+
+/// Reads `path` as a project file of `kind`'s format under its strict contract.
+fn read_strict(path: &Path, kind: HookSourceKind) -> Result<ParseResult, ReadError> {
+    let ctx = ParseContext { strict: true, ..ParseContext::new(path, kind) };
+    read_with(&hooks_testing::workspace_formats(), &ctx)
+}
 
 const CURSOR_OK: &str =
     r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./check.sh"}]}}"#;
@@ -15,7 +28,7 @@ fn a_valid_file_is_parsed_by_its_adapter() {
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("hooks.json");
     fs::write(&path, CURSOR_OK).unwrap();
-    let parsed = read_source(&path, SourceFormat::Cursor).unwrap().unwrap();
+    let parsed = read_source(&path, PROJECT_CURSOR_FILE).unwrap().unwrap();
     assert_eq!(parsed.definitions.len(), 1);
 }
 
@@ -24,7 +37,7 @@ fn a_file_that_does_not_parse_is_read_and_rejected_by_the_adapter() {
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("hooks.json");
     fs::write(&path, "{ not json").unwrap();
-    let diags = read_source(&path, SourceFormat::Cursor).unwrap().unwrap_err();
+    let diags = read_source(&path, PROJECT_CURSOR_FILE).unwrap().unwrap_err();
     assert!(diags.iter().any(|d| d.is_error()), "{diags:?}");
 }
 
@@ -44,7 +57,7 @@ fn a_missing_file_is_named() {
 #[test]
 fn a_directory_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
-    let err = read_source(tmp.path(), SourceFormat::Chrys).unwrap_err();
+    let err = read_source(tmp.path(), PROJECT_CHRYS_FILE).unwrap_err();
     assert!(matches!(err, ReadError::NotAFile { what: "a directory", .. }), "{err:?}");
     assert!(err.to_string().contains(&tmp.path().display().to_string()));
 }
@@ -55,7 +68,7 @@ fn a_file_over_the_cap_is_refused_before_reading() {
     let path = tmp.path().join("hooks.json");
     let f = fs::File::create(&path).unwrap();
     f.set_len(MAX_SOURCE_BYTES + 1).unwrap();
-    let err = read_source(&path, SourceFormat::Cursor).unwrap_err();
+    let err = read_source(&path, PROJECT_CURSOR_FILE).unwrap_err();
     assert!(
         matches!(err, ReadError::TooLarge { size, .. } if size == MAX_SOURCE_BYTES + 1),
         "{err:?}"
@@ -83,7 +96,7 @@ fn symlink_loops_and_dangling_links_are_named_as_such() {
     let b = tmp.path().join("b.json");
     symlink(&b, &a).unwrap();
     symlink(&a, &b).unwrap();
-    let err = read_source(&a, SourceFormat::Cursor).unwrap_err();
+    let err = read_source(&a, PROJECT_CURSOR_FILE).unwrap_err();
     assert!(matches!(err, ReadError::SymlinkLoop { .. }), "{err:?}");
     assert!(err.to_string().ends_with("is a symlink loop"), "{err}");
 
@@ -109,7 +122,7 @@ fn a_socket_is_refused_without_opening_it() {
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("hooks.json");
     let _listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
-    let err = read_source(&path, SourceFormat::Cursor).unwrap_err();
+    let err = read_source(&path, PROJECT_CURSOR_FILE).unwrap_err();
     assert!(matches!(err, ReadError::NotAFile { what: "a socket", .. }), "{err:?}");
 }
 
@@ -129,7 +142,7 @@ fn each_format_goes_to_its_own_adapter() {
         "version: 1\nhooks:\n  - id: note\n    event: after_turn\n    run: { type: shell, shell: 'true' }\n",
     )
     .unwrap();
-    let parsed = read_source(&chrys, SourceFormat::Chrys).unwrap().unwrap();
+    let parsed = read_source(&chrys, PROJECT_CHRYS_FILE).unwrap().unwrap();
     assert_eq!(parsed.definitions.len(), 1);
     assert_eq!(parsed.definitions[0].id.as_str(), "note");
 
@@ -139,11 +152,11 @@ fn each_format_goes_to_its_own_adapter() {
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./x.sh"}]}]}}"#,
     )
     .unwrap();
-    let parsed = read_source(&claude, SourceFormat::Claude).unwrap().unwrap();
+    let parsed = read_source(&claude, PROJECT_CLAUDE_SETTINGS).unwrap().unwrap();
     assert_eq!(parsed.definitions.len(), 1);
 
     // The Cursor adapter does not read a Claude document as hooks.
-    let as_cursor = read_source(&claude, SourceFormat::Cursor).unwrap();
+    let as_cursor = read_source(&claude, PROJECT_CURSOR_FILE).unwrap();
     assert!(as_cursor.map(|p| p.definitions.is_empty()).unwrap_or(true));
 }
 
@@ -154,16 +167,20 @@ fn claude_strict_mode_reaches_the_adapter() {
     // No `hooks.version: 1`: fine for Claude Code, a violation of the strict contract.
     let text = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./x.sh"}]}]}}"#;
     fs::write(&claude, text).unwrap();
-    let lax = read_source(&claude, SourceFormat::Claude).unwrap().unwrap();
-    let strict = read_source(&claude, SourceFormat::ClaudeStrict).unwrap();
+    let lax = read_source(&claude, PROJECT_CLAUDE_SETTINGS).unwrap().unwrap();
+    let strict = read_strict(&claude, PROJECT_CLAUDE_SETTINGS).unwrap();
     let strict_diags = match &strict {
         Ok(p) => p.diagnostics.clone(),
         Err(d) => d.clone(),
     };
     assert_ne!(strict_diags, lax.diagnostics, "strict mode reports the contract violation");
-    assert_eq!(SourceFormat::Claude.with_claude_strict(true), SourceFormat::ClaudeStrict);
-    assert_eq!(SourceFormat::ClaudeStrict.with_claude_strict(false), SourceFormat::Claude);
-    assert_eq!(SourceFormat::Cursor.with_claude_strict(true), SourceFormat::Cursor);
+    // A format without a strict contract reads the same either way.
+    let cursor = tmp.path().join("hooks.json");
+    fs::write(&cursor, r#"{"version": 1, "hooks": {}}"#).unwrap();
+    assert_eq!(
+        read_strict(&cursor, PROJECT_CURSOR_FILE).unwrap(),
+        read_source(&cursor, PROJECT_CURSOR_FILE).unwrap()
+    );
 }
 
 proptest::proptest! {
@@ -175,8 +192,9 @@ proptest::proptest! {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("hooks.json");
         fs::write(&path, &bytes).unwrap();
-        for format in [SourceFormat::Cursor, SourceFormat::Chrys, SourceFormat::Claude, SourceFormat::ClaudeStrict] {
+        for format in [PROJECT_CURSOR_FILE, PROJECT_CHRYS_FILE, PROJECT_CLAUDE_SETTINGS] {
             proptest::prop_assert!(read_source(&path, format).is_ok());
+            proptest::prop_assert!(read_strict(&path, format).is_ok());
         }
     }
 }

@@ -181,7 +181,11 @@ fn play(case: &Case) -> Vec<ExpectedBatch> {
             paths: ev.paths.iter().map(|p| base.join(p)).collect(),
             rescan: false,
         };
-        for routed in route(&change, |p| roots.iter().any(|r| r == p)) {
+        for routed in
+            route(&crate::layout::Layout::new(hooks_testing::workspace_formats()), &change, |p| {
+                roots.iter().any(|r| r == p)
+            })
+        {
             debouncer.push(routed.root, at);
         }
     }

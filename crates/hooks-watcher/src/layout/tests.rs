@@ -2,9 +2,49 @@
 
 use std::path::{Path, PathBuf};
 
+use hooks_schema::FileScope;
 use hooks_sources::{ManagedDirs, UserDirs};
+use hooks_testing::ids::{CLAUDE, CURSOR};
 
-use super::{Touch, managed_folders, managed_touch, owning_root, touch, user_folders, user_touch};
+use super::{Layout, Touch};
+
+fn layout() -> Layout {
+    Layout::new(hooks_testing::workspace_formats())
+}
+
+fn touch(root: &Path, path: &Path) -> Option<Touch> {
+    layout().touch(root, path)
+}
+
+fn owning_root(path: &Path, is_root: impl Fn(&Path) -> bool) -> Option<(PathBuf, Touch)> {
+    layout().owning_root(path, is_root)
+}
+
+fn user_folders(dirs: &UserDirs) -> Vec<PathBuf> {
+    layout().scope_folders(FileScope::User, dirs)
+}
+
+fn user_touch(dirs: &UserDirs, path: &Path) -> Option<Touch> {
+    layout().scope_touch(FileScope::User, dirs, path)
+}
+
+fn managed_folders(dirs: &ManagedDirs) -> Vec<PathBuf> {
+    layout().scope_folders(FileScope::Managed, dirs)
+}
+
+fn managed_touch(dirs: &ManagedDirs, path: &Path) -> Option<Touch> {
+    layout().scope_touch(FileScope::Managed, dirs, path)
+}
+
+/// Every project hook file of the workspace's formats, relative to the root.
+const HOOK_FILES: [&str; 6] = [
+    ".cursor/hooks.json",
+    ".chrys/hooks/hooks.yaml",
+    ".chrys/hooks/hooks.yml",
+    ".chrys/hooks/hooks.json",
+    ".claude/settings.local.json",
+    ".claude/settings.json",
+];
 
 #[track_caller]
 fn check(rel: &str, expected: Option<Touch>) {
@@ -85,12 +125,12 @@ fn the_nearest_root_owns_a_path() {
 fn the_hook_files_are_the_ones_hooks_sources_reads() {
     // Every name the event filter treats as a hook file is a file `project_files` reads when it
     // is alone, and every file `project_files` returns is one the filter reacts to.
-    for rel in super::HOOK_FILES {
+    for rel in HOOK_FILES {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join(rel);
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(&path, "{}").expect("write");
-        let found = hooks_sources::project_files(dir.path());
+        let found = hooks_sources::project_files(&hooks_testing::workspace_formats(), dir.path());
         assert_eq!(found.len(), 1, "{rel}: {found:?}");
         assert_eq!(found[0].1, path, "{rel}");
         assert_eq!(touch(dir.path(), &found[0].1), Some(Touch::HookFile), "{rel}");
@@ -102,10 +142,10 @@ fn the_hook_files_are_the_ones_hooks_sources_reads() {
 
 #[test]
 fn user_folders_and_files() {
-    let dirs = UserDirs::under_home(Path::new("/home/u"));
+    let dirs = UserDirs::under_home(&hooks_testing::workspace_formats(), Path::new("/home/u"));
     assert_eq!(
         user_folders(&dirs),
-        ["/home/u/.cursor", "/home/u/.claude", "/home/u/.chrys", "/home/u/.chrys/hooks"]
+        ["/home/u/.cursor", "/home/u/.chrys", "/home/u/.chrys/hooks", "/home/u/.claude"]
             .map(PathBuf::from)
     );
     for folder in ["/home/u/.cursor", "/home/u/.claude", "/home/u/.chrys", "/home/u/.chrys/hooks"] {
@@ -117,6 +157,8 @@ fn user_folders_and_files() {
         "/home/u/.chrys/hooks/hooks.yaml",
         "/home/u/.chrys/hooks/hooks.yml",
         "/home/u/.chrys/hooks/hooks.json",
+        // Chrys's opt-in document: a policy-only file, watched like a hook file.
+        "/home/u/.chrys/settings.yaml",
     ] {
         assert_eq!(user_touch(&dirs, Path::new(file)), Some(Touch::HookFile), "{file}");
     }
@@ -136,11 +178,7 @@ fn user_folders_and_files() {
 
 #[test]
 fn relative_and_missing_user_directories_are_left_out() {
-    let dirs = UserDirs {
-        chrys_config_dir: Some(PathBuf::from("relative/chrys")),
-        claude_dir: None,
-        cursor_dir: Some(PathBuf::from("/c")),
-    };
+    let dirs = UserDirs::new().with(hooks_testing::ids::CHRYS, "relative/chrys").with(CURSOR, "/c");
     assert_eq!(user_folders(&dirs), [PathBuf::from("/c")]);
     assert_eq!(user_touch(&dirs, Path::new("relative/chrys/hooks/hooks.yaml")), None);
     assert_eq!(user_touch(&dirs, Path::new("/c/hooks.json")), Some(Touch::HookFile));
@@ -151,11 +189,11 @@ fn the_user_files_are_the_ones_hooks_sources_reads() {
     // Every file `user_files` returns is one the filter reacts to, inside a watched folder.
     for rel in [".cursor/hooks.json", ".claude/settings.json", ".chrys/hooks/hooks.yml"] {
         let dir = tempfile::tempdir().expect("temp dir");
-        let dirs = UserDirs::under_home(dir.path());
+        let dirs = UserDirs::under_home(&hooks_testing::workspace_formats(), dir.path());
         let path = dir.path().join(rel);
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(&path, "{}").expect("write");
-        let found = hooks_sources::user_files(&dirs);
+        let found = hooks_sources::user_files(&hooks_testing::workspace_formats(), &dirs);
         assert_eq!(found.len(), 1, "{rel}: {found:?}");
         assert_eq!(found[0].1, path, "{rel}");
         assert_eq!(user_touch(&dirs, &path), Some(Touch::HookFile), "{rel}");
@@ -165,10 +203,7 @@ fn the_user_files_are_the_ones_hooks_sources_reads() {
 
 #[test]
 fn managed_folders_and_files() {
-    let dirs = ManagedDirs {
-        cursor_dir: Some(PathBuf::from("/etc/cursor")),
-        claude_dir: Some(PathBuf::from("/etc/claude-code")),
-    };
+    let dirs = ManagedDirs::new().with(CURSOR, "/etc/cursor").with(CLAUDE, "/etc/claude-code");
     assert_eq!(
         managed_folders(&dirs),
         ["/etc/cursor", "/etc/claude-code", "/etc/claude-code/managed-settings.d"]
@@ -197,7 +232,7 @@ fn managed_folders_and_files() {
     ] {
         assert_eq!(managed_touch(&dirs, Path::new(other)), None, "{other}");
     }
-    let relative = ManagedDirs { cursor_dir: Some(PathBuf::from("cursor")), claude_dir: None };
+    let relative = ManagedDirs::new().with(CURSOR, "cursor");
     assert!(managed_folders(&relative).is_empty());
     assert_eq!(managed_touch(&relative, Path::new("cursor/hooks.json")), None);
 }
@@ -210,14 +245,13 @@ fn the_managed_files_are_the_ones_hooks_sources_reads() {
         "claude-code/managed-settings.d/50-x.json",
     ] {
         let dir = tempfile::tempdir().expect("temp dir");
-        let dirs = ManagedDirs {
-            cursor_dir: Some(dir.path().join("cursor")),
-            claude_dir: Some(dir.path().join("claude-code")),
-        };
+        let dirs = ManagedDirs::new()
+            .with(CURSOR, dir.path().join("cursor"))
+            .with(CLAUDE, dir.path().join("claude-code"));
         let path = dir.path().join(rel);
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(&path, "{}").expect("write");
-        let found = hooks_sources::managed_files(&dirs);
+        let found = hooks_sources::managed_files(&hooks_testing::workspace_formats(), &dirs);
         assert_eq!(found.len(), 1, "{rel}: {found:?}");
         assert_eq!(found[0].1, path, "{rel}");
         assert_eq!(managed_touch(&dirs, &path), Some(Touch::HookFile), "{rel}");

@@ -30,7 +30,8 @@ struct Setup {
 
 fn setup() -> Setup {
     let registry = RegistryHandle::default();
-    let config = WatcherConfig::new(Surface::CliRun).with_debounce_window(WINDOW);
+    let config = WatcherConfig::new(Surface::CliRun, hooks_testing::workspace_formats())
+        .with_debounce_window(WINDOW);
     let watcher = HookConfigWatcher::new(registry.clone(), Arc::new(StaticTrustPolicy), config)
         .expect("start watcher");
     Setup { dir: tempfile::tempdir().expect("temp dir"), registry, watcher }

@@ -80,8 +80,13 @@ impl Harness {
 
     fn with(inputs: TrustInputs, backend: FakeBackend) -> Harness {
         let registry = RegistryHandle::default();
-        let shared =
-            Arc::new(Shared::new(registry.clone(), Arc::new(StaticTrustPolicy), inputs, false));
+        let shared = Arc::new(Shared::new(
+            registry.clone(),
+            hooks_testing::workspace_formats(),
+            Arc::new(StaticTrustPolicy),
+            inputs,
+            false,
+        ));
         let (tx, events) = mpsc::channel();
         shared.subscribe(tx);
         let engine = Engine::new(Arc::clone(&shared), backend, Duration::from_millis(500));

@@ -38,10 +38,9 @@ fn managed_fragments_are_watched_through_inotify() {
     let s = setup();
     let etc = s.root("etc");
     write(etc.as_path(), "claude-code/managed-settings.json", &claude_file("./base.sh"));
-    let dirs = ManagedDirs {
-        cursor_dir: Some(etc.as_path().join("cursor")),
-        claude_dir: Some(etc.as_path().join("claude-code")),
-    };
+    let dirs = ManagedDirs::new()
+        .with(hooks_testing::ids::CURSOR, etc.as_path().join("cursor"))
+        .with(hooks_testing::ids::CLAUDE, etc.as_path().join("claude-code"));
     let future = s.watcher.watch_managed_dirs(dirs, false);
     assert_eq!(s.watcher.managed_loads(), Some(1), "loaded on the caller's thread");
     future.wait_timeout(Duration::from_secs(10)).expect("within 10 s").expect("attached");

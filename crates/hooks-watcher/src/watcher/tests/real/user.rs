@@ -31,7 +31,10 @@ impl Setup {
     /// Watches the user files under `home` and waits until the watches are attached.
     fn watch_home(&self, home: &AbsPathBuf) {
         self.watcher
-            .watch_user_dirs(UserDirs::under_home(home.as_path()), false)
+            .watch_user_dirs(
+                UserDirs::under_home(&hooks_testing::workspace_formats(), home.as_path()),
+                false,
+            )
             .wait_timeout(Duration::from_secs(10))
             .expect("attached within 10 s")
             .expect("attached");
@@ -57,7 +60,10 @@ fn user_files_load_on_watch_with_user_kinds_and_are_not_project_roots() {
     write(home.as_path(), ".cursor/hooks.json", &cursor_file(&["./k.sh"]));
     write(home.as_path(), ".claude/settings.json", &claude_file("./c.sh"));
     write(home.as_path(), ".chrys/hooks/hooks.json", r#"{"version": 1, "hooks": []}"#);
-    let future = s.watcher.watch_user_dirs(UserDirs::under_home(home.as_path()), false);
+    let future = s.watcher.watch_user_dirs(
+        UserDirs::under_home(&hooks_testing::workspace_formats(), home.as_path()),
+        false,
+    );
     // Loaded on the caller's thread, before the watches are attached.
     assert_eq!(s.watcher.user_loads(), Some(1));
     assert_eq!(text(commands(&s.registry, &user_cursor(&home))), ["./k.sh"]);

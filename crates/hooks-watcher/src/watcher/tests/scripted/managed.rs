@@ -6,7 +6,7 @@ use hooks_schema::HookSourceId;
 use hooks_sources::ManagedDirs;
 
 use super::*;
-use crate::layout::{Scope, ScopeDirs};
+use crate::layout::Scope;
 
 /// Claude Code settings with one `PreToolUse` hook on `Bash` running `command`.
 fn claude_file(command: &str) -> String {
@@ -18,10 +18,9 @@ fn claude_file(command: &str) -> String {
 /// A fake system folder (`etc`) and the managed directories in it (`cursor/`, `claude-code/`).
 fn etc(h: &Harness) -> (AbsPathBuf, ManagedDirs) {
     let etc = h.root("etc");
-    let dirs = ManagedDirs {
-        cursor_dir: Some(etc.as_path().join("cursor")),
-        claude_dir: Some(etc.as_path().join("claude-code")),
-    };
+    let dirs = ManagedDirs::new()
+        .with(hooks_testing::ids::CURSOR, etc.as_path().join("cursor"))
+        .with(hooks_testing::ids::CLAUDE, etc.as_path().join("claude-code"));
     (etc, dirs)
 }
 
@@ -33,7 +32,7 @@ impl Harness {
     /// Watches the managed files the way `HookConfigWatcher::watch_managed_dirs` does and
     /// lets the worker attach the watches.
     fn watch_managed(&mut self, dirs: &ManagedDirs) -> Option<AttachOutcome> {
-        let mut rx = self.shared.watch_scope(ScopeDirs::Managed(dirs.clone()), false);
+        let mut rx = self.shared.watch_scope(Scope::Managed, dirs.clone(), false);
         self.engine.handle(Msg::AttachScope(Scope::Managed), self.now);
         rx.try_recv().ok()
     }
@@ -181,7 +180,7 @@ fn fragment_folder_warnings_are_the_initial_loads() {
     let (etc, dirs) = etc(&h);
     write(etc.as_path(), "claude-code/managed-settings.json", &claude_file("./base.sh"));
     h.watch_managed(&dirs);
-    for i in 0..=hooks_sources::MAX_MANAGED_FRAGMENTS {
+    for i in 0..=hooks_sources::MAX_FOLDER_FILES {
         write(etc.as_path(), &format!("claude-code/managed-settings.d/{i:04}.json"), "{}");
     }
     h.event(EventKind::Create(CreateKind::Folder), &etc, &["claude-code/managed-settings.d"]);
@@ -193,17 +192,18 @@ fn fragment_folder_warnings_are_the_initial_loads() {
         .filter(|s| s.id.kind == hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS)
         .map(|s| s.id.clone())
         .collect();
-    assert_eq!(managed.len(), 1 + hooks_sources::MAX_MANAGED_FRAGMENTS, "capped as at start");
+    assert_eq!(managed.len(), 1 + hooks_sources::MAX_FOLDER_FILES, "capped as at start");
     let codes: Vec<String> = snapshot
         .sources()
         .iter()
         .flat_map(|s| s.diagnostics.iter().filter_map(|d| d.code.clone()))
         .collect();
-    assert!(codes.contains(&"too_many_fragments".to_owned()), "{codes:?}");
+    assert!(codes.contains(&"too_many_files".to_owned()), "{codes:?}");
     // The same as the runtime's first load reads them.
     let fresh = RegistryHandle::default();
     fresh.change(|reg| {
         hooks_sources::load_managed_sources(
+            &hooks_testing::workspace_formats(),
             &dirs,
             &StaticTrustPolicy,
             &desktop_unknown(),

@@ -5,7 +5,7 @@ use hooks_schema::HookSourceId;
 use hooks_sources::UserDirs;
 
 use super::*;
-use crate::layout::{Scope, ScopeDirs};
+use crate::layout::Scope;
 
 /// Claude Code settings with one `PreToolUse` hook on `Bash` running `command`.
 fn claude_file(command: &str) -> String {
@@ -17,7 +17,7 @@ fn claude_file(command: &str) -> String {
 /// A fake home directory and the user directories under it (none created yet).
 fn home(h: &Harness) -> (AbsPathBuf, UserDirs) {
     let home = h.root("home");
-    let dirs = UserDirs::under_home(home.as_path());
+    let dirs = UserDirs::under_home(&hooks_testing::workspace_formats(), home.as_path());
     (home, dirs)
 }
 
@@ -37,7 +37,7 @@ impl Harness {
     /// Watches the user files the way `HookConfigWatcher::watch_user_dirs` does and lets the
     /// worker attach the watches.
     fn watch_user(&mut self, dirs: &UserDirs) -> Option<AttachOutcome> {
-        let mut rx = self.shared.watch_scope(ScopeDirs::User(dirs.clone()), false);
+        let mut rx = self.shared.watch_scope(Scope::User, dirs.clone(), false);
         self.engine.handle(Msg::AttachScope(Scope::User), self.now);
         rx.try_recv().ok()
     }
@@ -75,7 +75,7 @@ fn user_files_load_on_the_spot_with_user_kinds_and_are_not_project_roots() {
     write(home.as_path(), ".chrys/hooks/hooks.yaml", "version: 1\nhooks: []\n");
     write(home.as_path(), ".claude/settings.json", &claude_file("./user-claude.sh"));
     // Loaded before the worker attaches anything: in the registry before a pin.
-    let _rx = h.shared.watch_scope(ScopeDirs::User(dirs.clone()), false);
+    let _rx = h.shared.watch_scope(Scope::User, dirs.clone(), false);
     assert_eq!(h.shared.scope_loads(Scope::User), Some(1));
     let reloads = h.user_reloads();
     let kinds: Vec<Vec<HookSourceKind>> =
@@ -346,7 +346,7 @@ fn watching_other_folders_replaces_the_user_files() {
     h.watch_user(&dirs);
     let other = h.root("other");
     write(other.as_path(), ".cursor/hooks.json", &cursor_file(&["./o.sh"]));
-    h.watch_user(&UserDirs::under_home(other.as_path()));
+    h.watch_user(&UserDirs::under_home(&hooks_testing::workspace_formats(), other.as_path()));
     assert_eq!(commands(&h.registry, &user_claude(&home)), None);
     assert_eq!(commands(&h.registry, &user_cursor(&other)), Some(vec!["./o.sh".to_owned()]));
     assert_eq!(h.user_watched(&other), [".", ".cursor"]);
@@ -376,14 +376,23 @@ fn claude_strict_mode_applies_to_user_and_project_settings() {
     };
     for strict in [false, true] {
         let registry = RegistryHandle::default();
-        let shared =
-            Shared::new(registry.clone(), Arc::new(StaticTrustPolicy), desktop_unknown(), strict);
+        let shared = Shared::new(
+            registry.clone(),
+            hooks_testing::workspace_formats(),
+            Arc::new(StaticTrustPolicy),
+            desktop_unknown(),
+            strict,
+        );
         let dir = tempfile::tempdir().expect("temp dir");
         let home = make_root(dir.path(), "home");
         let project = make_root(dir.path(), "project");
         write(home.as_path(), ".claude/settings.json", &claude_file("./u.sh"));
         write(project.as_path(), ".claude/settings.json", &claude_file("./p.sh"));
-        let _rx = shared.watch_scope(ScopeDirs::User(UserDirs::under_home(home.as_path())), strict);
+        let _rx = shared.watch_scope(
+            Scope::User,
+            UserDirs::under_home(&hooks_testing::workspace_formats(), home.as_path()),
+            strict,
+        );
         let _ = shared.add_root(&project);
         let project_id =
             id(hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS, &project, ".claude/settings.json");

@@ -1,13 +1,17 @@
-//! Tests for reading the user's Chrys settings document from disk.
+//! Tests for reading the user's policy-only files from disk (Chrys's `settings.yaml`).
 
 use std::fs;
 
-use hooks_schema::Severity;
+use hooks_schema::{FormatSet, Severity};
 
-use crate::{MAX_SOURCE_BYTES, UserDirs, read_user_settings, user_settings_path};
+use crate::{MAX_SOURCE_BYTES, UserDirs, read_user_policy};
+
+fn f() -> FormatSet {
+    hooks_testing::workspace_formats()
+}
 
 fn dirs(home: &std::path::Path) -> UserDirs {
-    UserDirs::under_home(home)
+    UserDirs::under_home(&f(), home)
 }
 
 fn write(home: &std::path::Path, text: &str) -> std::path::PathBuf {
@@ -18,23 +22,13 @@ fn write(home: &std::path::Path, text: &str) -> std::path::PathBuf {
 }
 
 #[test]
-fn the_path_is_in_the_chrys_config_dir() {
-    let home = tempfile::tempdir().unwrap();
-    assert_eq!(
-        user_settings_path(&dirs(home.path())),
-        Some(home.path().join(".chrys/settings.yaml"))
-    );
-    assert_eq!(user_settings_path(&UserDirs::default()), None);
-}
-
-#[test]
 fn a_missing_file_or_dir_sets_nothing_and_says_nothing() {
     let home = tempfile::tempdir().unwrap();
-    let s = read_user_settings(&dirs(home.path()));
-    assert_eq!(s.project_hooks_enabled, None);
+    let s = read_user_policy(&f(), &dirs(home.path()));
+    assert_eq!(s.opt_in, None);
     assert!(s.diagnostics.is_empty());
-    let s = read_user_settings(&UserDirs::default());
-    assert_eq!(s.project_hooks_enabled, None);
+    let s = read_user_policy(&f(), &UserDirs::default());
+    assert_eq!(s.opt_in, None);
     assert!(s.diagnostics.is_empty());
 }
 
@@ -42,17 +36,17 @@ fn a_missing_file_or_dir_sets_nothing_and_says_nothing() {
 fn both_spellings_are_read_from_the_file() {
     let home = tempfile::tempdir().unwrap();
     write(home.path(), "project:\n  hooks_enabled: true\n");
-    assert_eq!(read_user_settings(&dirs(home.path())).project_hooks_enabled, Some(true));
+    assert_eq!(read_user_policy(&f(), &dirs(home.path())).opt_in, Some(true));
     write(home.path(), "project.hooks_enabled: 'off'\n");
-    assert_eq!(read_user_settings(&dirs(home.path())).project_hooks_enabled, Some(false));
+    assert_eq!(read_user_policy(&f(), &dirs(home.path())).opt_in, Some(false));
 }
 
 #[test]
 fn a_malformed_file_is_an_error_on_the_file_with_its_line() {
     let home = tempfile::tempdir().unwrap();
     let path = write(home.path(), "project:\n  hooks_enabled: {true\n");
-    let s = read_user_settings(&dirs(home.path()));
-    assert_eq!(s.project_hooks_enabled, None);
+    let s = read_user_policy(&f(), &dirs(home.path()));
+    assert_eq!(s.opt_in, None);
     let [d] = s.diagnostics.as_slice() else { panic!("{:?}", s.diagnostics) };
     assert_eq!(d.severity, Severity::Error);
     assert_eq!(d.source.as_deref(), Some(path.as_path()));
@@ -64,17 +58,17 @@ fn a_directory_or_an_oversized_file_is_an_error_not_a_read() {
     let home = tempfile::tempdir().unwrap();
     let path = home.path().join(".chrys/settings.yaml");
     fs::create_dir_all(&path).unwrap();
-    let s = read_user_settings(&dirs(home.path()));
-    assert_eq!(s.project_hooks_enabled, None);
+    let s = read_user_policy(&f(), &dirs(home.path()));
+    assert_eq!(s.opt_in, None);
     assert_eq!(s.diagnostics.len(), 1);
     assert_eq!(s.diagnostics[0].code.as_deref(), Some("not_a_file"));
     assert!(s.diagnostics[0].message.contains("a directory"), "{}", s.diagnostics[0].message);
 
     fs::remove_dir(&path).unwrap();
-    let f = fs::File::create(&path).unwrap();
-    f.set_len(MAX_SOURCE_BYTES + 1).unwrap();
-    let s = read_user_settings(&dirs(home.path()));
-    assert_eq!(s.project_hooks_enabled, None);
+    let file = fs::File::create(&path).unwrap();
+    file.set_len(MAX_SOURCE_BYTES + 1).unwrap();
+    let s = read_user_policy(&f(), &dirs(home.path()));
+    assert_eq!(s.opt_in, None);
     assert_eq!(s.diagnostics[0].code.as_deref(), Some("file_too_large"));
 }
 
@@ -85,8 +79,8 @@ fn a_fifo_is_refused_without_blocking() {
     let path = home.path().join(".chrys/settings.yaml");
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     nix_mkfifo(&path);
-    let s = read_user_settings(&dirs(home.path()));
-    assert_eq!(s.project_hooks_enabled, None);
+    let s = read_user_policy(&f(), &dirs(home.path()));
+    assert_eq!(s.opt_in, None);
     assert_eq!(s.diagnostics[0].code.as_deref(), Some("not_a_file"));
 }
 

@@ -1,15 +1,48 @@
-//! Tests for Chrys's warnings about its hooks files.
+//! Tests for the formats' advisories about their sources in a snapshot, and for the
+//! warnings a loaded file gets about the files it shadows (Chrys's rules, through its
+//! descriptor).
 
 use std::{fs, path::Path};
 
 use hooks_registry::{HookRegistry, SourceUpdate};
-use hooks_schema::{AbsPathBuf, HookDiagnostic, HookSourceId, HookSourceKind as K};
+use hooks_registry::RegistrySnapshot;
+use hooks_schema::{
+    AbsPathBuf, ExplicitScope, FileScope, FormatSet, HookDiagnostic, HookSourceId,
+    HookSourceKind as K, ParseContext,
+};
 use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs, TrustPolicy};
 
 use crate::{
-    SourceFormat, UserDirs, dormant_diagnostics, duplicate_id_diagnostics, load_user_sources,
-    parse_bytes, read_source, shadowed_file_warnings,
+    ScopeDirs, UserDirs, advisories, find_files, load_user_sources, read_with,
+    sources_for_hook_dirs,
 };
+
+fn f() -> FormatSet {
+    hooks_testing::workspace_formats()
+}
+
+fn dormant_diagnostics(
+    snap: &RegistrySnapshot,
+    policy: &dyn TrustPolicy,
+    inputs: &TrustInputs,
+) -> Vec<HookDiagnostic> {
+    let all = advisories(&f(), snap, policy, inputs);
+    all.into_iter().filter(|d| d.code.as_deref() == Some("project_hooks_dormant")).collect()
+}
+
+fn duplicate_id_diagnostics(snap: &RegistrySnapshot) -> Vec<HookDiagnostic> {
+    let inputs = TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves);
+    let all = advisories(&f(), snap, &StaticTrustPolicy, &inputs);
+    all.into_iter().filter(|d| d.code.as_deref() == Some("duplicate_hook_id")).collect()
+}
+
+/// The warnings a Chrys file in a project's `.chrys/hooks/` gets when it is read as found.
+fn read_project_chrys(root: &Path) -> Vec<HookDiagnostic> {
+    let found = find_files(&f(), FileScope::Project, root, &ScopeDirs::new());
+    let file = found.iter().find(|x| x.kind == hooks_testing::kinds::PROJECT_CHRYS_FILE).unwrap();
+    let ctx = ParseContext { path: &file.path, kind: file.kind, strict: false, shadows: &file.shadows };
+    read_with(&f(), &ctx).unwrap().unwrap().diagnostics
+}
 
 const HOOKS: &str = "version: 1\nhooks:\n  - id: shared\n    event: session_start\n    run: {type: command, argv: [./a.sh]}\n  - id: mine\n    event: session_start\n    run: {type: command, argv: [./b.sh]}\n";
 const GLOBAL: &str = "version: 1\nhooks:\n  - id: shared\n    event: session_start\n    run: {type: command, argv: [./c.sh]}\n  - id: other\n    event: session_start\n    run: {type: command, argv: [./d.sh]}\n";
@@ -30,28 +63,31 @@ fn a_chrys_file_gets_a_shadowed_file_warning_for_each_other_hooks_file_in_its_fo
     for name in ["hooks.yaml", "hooks.yml", "hooks.json"] {
         write(&dir.join(name), "version: 1\nhooks: []\n");
     }
-    let warnings = shadowed_file_warnings(&dir.join("hooks.yaml"));
+    let warnings: Vec<HookDiagnostic> = read_project_chrys(tmp.path())
+        .into_iter()
+        .filter(|d| d.code.as_deref() == Some("shadowed_file"))
+        .collect();
     let files: Vec<_> = warnings.iter().map(|d| d.source.clone().unwrap()).collect();
     assert_eq!(files, [dir.join("hooks.yml"), dir.join("hooks.json")]);
-    assert!(warnings.iter().all(|d| d.code.as_deref() == Some("shadowed_file")
-        && d.message.contains("hooks.yaml in the same folder is read instead")));
-    // A file that is itself shadowed warns about nothing.
-    assert!(shadowed_file_warnings(&dir.join("hooks.json")).is_empty());
-    // `read_source` attaches them to the file it reads.
-    let parsed = read_source(&dir.join("hooks.yaml"), SourceFormat::Chrys).unwrap().unwrap();
-    assert_eq!(codes(&parsed.diagnostics, "shadowed_file"), 2);
+    assert!(warnings.iter().all(|d| d.message.contains("hooks.yaml in the same folder is read instead")));
+    // A file named directly that is itself shadowed warns about nothing.
+    let s = sources_for_hook_dirs(&f(), &[dir.join("hooks.json")], ExplicitScope::RunDelivered);
+    assert!(s[0].shadows.is_empty());
+    // Named directly and read first, it warns as it does when found.
+    let s = sources_for_hook_dirs(&f(), &[dir.join("hooks.yaml")], ExplicitScope::RunDelivered);
+    assert_eq!(s[0].shadows, ["hooks.yml", "hooks.json"]);
 }
 
 #[test]
 fn a_lone_chrys_file_or_one_outside_a_hooks_folder_gets_no_shadowed_file_warning() {
     let tmp = tempfile::tempdir().unwrap();
-    let lone = tmp.path().join("a/hooks/hooks.yml");
-    write(&lone, "version: 1\nhooks: []\n");
-    assert!(shadowed_file_warnings(&lone).is_empty());
+    write(&tmp.path().join(".chrys/hooks/hooks.yml"), "version: 1\nhooks: []\n");
+    assert_eq!(codes(&read_project_chrys(tmp.path()), "shadowed_file"), 0);
     let other = tmp.path().join("b/config");
     write(&other.join("hooks.yaml"), "version: 1\nhooks: []\n");
     write(&other.join("hooks.json"), "{}");
-    assert!(shadowed_file_warnings(&other.join("hooks.yaml")).is_empty());
+    let s = sources_for_hook_dirs(&f(), &[other.join("hooks.yaml")], ExplicitScope::RunDelivered);
+    assert!(s[0].shadows.is_empty(), "hooks.json there is Cursor's, not a Chrys name");
 }
 
 #[test]
@@ -63,7 +99,8 @@ fn the_users_chrys_file_carries_the_shadowed_file_warning_in_the_snapshot() {
     let mut registry = HookRegistry::new();
     let inputs = TrustInputs::new(Surface::Desktop, CommandExecutionPosture::Unknown);
     let ids = load_user_sources(
-        &UserDirs::under_home(&home),
+        &f(),
+        &UserDirs::under_home(&f(), &home),
         &StaticTrustPolicy,
         &inputs,
         false,
@@ -71,7 +108,7 @@ fn the_users_chrys_file_carries_the_shadowed_file_warning_in_the_snapshot() {
     );
     let snap = registry.snapshot();
     let view = snap.source(&ids[0]).unwrap();
-    assert_eq!(view.id.kind, hooks_format_chrys::USER_FILE);
+    assert_eq!(view.id.kind, hooks_testing::kinds::USER_CHRYS_FILE);
     assert_eq!(codes(&view.diagnostics, "shadowed_file"), 1, "{:#?}", view.diagnostics);
 }
 
@@ -87,7 +124,7 @@ fn load(
     let id = HookSourceId::new(kind, AbsPathBuf::new(path.to_path_buf()).unwrap());
     registry.upsert_source(SourceUpdate {
         source: id.clone(),
-        parsed: parse_bytes(text.as_bytes(), path, SourceFormat::Chrys),
+        parsed: f().get(hooks_testing::ids::CHRYS).unwrap().parse(text.as_bytes(), &ParseContext::new(path, kind)),
         project_root: root.cloned(),
         trust: StaticTrustPolicy.decide(kind, inputs),
     });
@@ -104,7 +141,7 @@ fn a_project_chrys_file_inert_only_for_want_of_the_opt_in_is_reported_dormant() 
     let file = Path::new("/nonexistent-sources-test/repo/.chrys/hooks/hooks.yaml");
     let desktop = TrustInputs::new(Surface::Desktop, CommandExecutionPosture::Unknown);
     let mut registry = HookRegistry::new();
-    load(&mut registry, hooks_format_chrys::PROJECT_FILE, file, HOOKS, Some(&root), &desktop);
+    load(&mut registry, hooks_testing::kinds::PROJECT_CHRYS_FILE, file, HOOKS, Some(&root), &desktop);
     let snap = registry.snapshot();
     let dormant = dormant_diagnostics(&snap, &StaticTrustPolicy, &desktop);
     assert_eq!(dormant.len(), 1);
@@ -126,8 +163,8 @@ fn a_project_chrys_file_that_is_the_users_own_file_is_not_reported_dormant() {
     let file = Path::new("/nonexistent-sources-test/home/.chrys/hooks/hooks.yaml");
     let desktop = TrustInputs::new(Surface::Desktop, CommandExecutionPosture::Unknown);
     let mut registry = HookRegistry::new();
-    load(&mut registry, hooks_format_chrys::PROJECT_FILE, file, HOOKS, Some(&home), &desktop);
-    load(&mut registry, hooks_format_chrys::USER_FILE, file, HOOKS, None, &desktop);
+    load(&mut registry, hooks_testing::kinds::PROJECT_CHRYS_FILE, file, HOOKS, Some(&home), &desktop);
+    load(&mut registry, hooks_testing::kinds::USER_CHRYS_FILE, file, HOOKS, None, &desktop);
     assert!(dormant_diagnostics(&registry.snapshot(), &StaticTrustPolicy, &desktop).is_empty());
 }
 
@@ -141,8 +178,8 @@ fn an_id_in_both_the_project_and_the_global_chrys_file_is_warned_about_once() {
         ..TrustInputs::new(Surface::Desktop, CommandExecutionPosture::Unknown)
     };
     let mut registry = HookRegistry::new();
-    load(&mut registry, hooks_format_chrys::PROJECT_FILE, project, HOOKS, Some(&root), &opted_in);
-    load(&mut registry, hooks_format_chrys::USER_FILE, global, GLOBAL, None, &opted_in);
+    load(&mut registry, hooks_testing::kinds::PROJECT_CHRYS_FILE, project, HOOKS, Some(&root), &opted_in);
+    load(&mut registry, hooks_testing::kinds::USER_CHRYS_FILE, global, GLOBAL, None, &opted_in);
     let warnings = duplicate_id_diagnostics(&registry.snapshot());
     assert_eq!(warnings.len(), 1, "{warnings:#?}");
     assert_eq!(warnings[0].code.as_deref(), Some("duplicate_hook_id"));
@@ -160,13 +197,13 @@ fn no_duplicate_id_warning_when_the_project_file_is_dormant_or_is_the_global_fil
     let root = abs("/nonexistent-sources-test/repo");
     let project = Path::new("/nonexistent-sources-test/repo/.chrys/hooks/hooks.yaml");
     let mut registry = HookRegistry::new();
-    load(&mut registry, hooks_format_chrys::PROJECT_FILE, project, HOOKS, Some(&root), &desktop);
-    load(&mut registry, hooks_format_chrys::USER_FILE, global, HOOKS, None, &desktop);
+    load(&mut registry, hooks_testing::kinds::PROJECT_CHRYS_FILE, project, HOOKS, Some(&root), &desktop);
+    load(&mut registry, hooks_testing::kinds::USER_CHRYS_FILE, global, HOOKS, None, &desktop);
     assert!(duplicate_id_diagnostics(&registry.snapshot()).is_empty());
     // The session started in the home folder: the project file is the global file.
     let home = abs("/nonexistent-sources-test/home");
     let mut registry = HookRegistry::new();
-    load(&mut registry, hooks_format_chrys::PROJECT_FILE, global, HOOKS, Some(&home), &opted_in);
-    load(&mut registry, hooks_format_chrys::USER_FILE, global, HOOKS, None, &opted_in);
+    load(&mut registry, hooks_testing::kinds::PROJECT_CHRYS_FILE, global, HOOKS, Some(&home), &opted_in);
+    load(&mut registry, hooks_testing::kinds::USER_CHRYS_FILE, global, HOOKS, None, &opted_in);
     assert!(duplicate_id_diagnostics(&registry.snapshot()).is_empty());
 }

@@ -1,55 +1,48 @@
-//! Tests for finding hook files in explicit directories, project roots and user directories.
+//! Tests for finding the registered formats' files in explicit folders, project roots and
+//! the user's and administrator's folders.
 
 use std::{
     fs,
     path::{Path, PathBuf},
 };
 
-use hooks_schema::HookSourceKind;
+use hooks_schema::{ExplicitScope, FileScope, FormatId, FormatSet, HookSourceKind};
+use hooks_testing::ids::{CHRYS, CLAUDE, CURSOR};
 
 use crate::{
-    ExplicitSourceScope, MAX_MANAGED_FRAGMENTS, ManagedDirs, SourceFormat, UserDirs,
-    format_for_file, hook_file_candidates, managed_claude_fragments, managed_files,
-    managed_files_with_diagnostics, project_files, sources_for_hook_dirs, user_files,
+    Candidate, MAX_FOLDER_FILES, ManagedDirs, UserDirs, candidates, files_in, find_files,
+    hook_file_candidates, managed_files, project_files, sources_for_hook_dirs, user_files,
 };
+
+fn f() -> FormatSet {
+    hooks_testing::workspace_formats()
+}
 
 fn touch(path: &Path) {
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     fs::write(path, b"{}").unwrap();
 }
 
-fn one(dir: &Path) -> (PathBuf, SourceFormat) {
-    let s = sources_for_hook_dirs(&[dir.to_path_buf()], ExplicitSourceScope::RunDelivered);
+fn one(dir: &Path) -> (PathBuf, FormatId) {
+    let s = sources_for_hook_dirs(&f(), &[dir.to_path_buf()], ExplicitScope::RunDelivered);
     assert_eq!(s.len(), 1);
-    assert_eq!(s[0].scope, ExplicitSourceScope::RunDelivered);
+    assert_eq!(s[0].scope, ExplicitScope::RunDelivered);
     (s[0].path.clone(), s[0].format)
 }
 
 #[test]
-fn scopes_map_to_their_kinds() {
-    assert_eq!(ExplicitSourceScope::FactoryAgent.kind(), HookSourceKind::FACTORY_AGENT);
-    assert_eq!(ExplicitSourceScope::FactoryWide.kind(), HookSourceKind::FACTORY_WIDE);
-    assert_eq!(ExplicitSourceScope::RunDelivered.kind(), HookSourceKind::RUN_DELIVERED);
-    for s in [
-        ExplicitSourceScope::FactoryAgent,
-        ExplicitSourceScope::FactoryWide,
-        ExplicitSourceScope::RunDelivered,
-    ] {
-        assert!(s.kind().is_explicit());
-        assert_eq!(SourceFormat::of_kind(s.kind()), None);
+fn explicit_sources_load_as_their_scope_in_their_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("run");
+    touch(&dir.join("settings.json"));
+    for scope in
+        [ExplicitScope::FactoryAgent, ExplicitScope::FactoryWide, ExplicitScope::RunDelivered]
+    {
+        let s = sources_for_hook_dirs(&f(), std::slice::from_ref(&dir), scope);
+        let kind = s[0].kind();
+        assert!(kind.is_explicit());
+        assert_eq!(kind, HookSourceKind::explicit(scope, Some(CLAUDE)));
     }
-}
-
-#[test]
-fn every_non_explicit_kind_has_a_format() {
-    for kind in hooks_testing::WORKSPACE_KINDS {
-        assert_eq!(SourceFormat::of_kind(kind).is_some(), !kind.is_explicit(), "{kind}");
-    }
-    assert_eq!(SourceFormat::of_kind(hooks_format_chrys::PROJECT_FILE), Some(SourceFormat::Chrys));
-    assert_eq!(
-        SourceFormat::of_kind(hooks_format_claude::PROJECT_LOCAL_SETTINGS),
-        Some(SourceFormat::Claude)
-    );
 }
 
 #[test]
@@ -57,17 +50,13 @@ fn a_cursor_directory_holds_hooks_json() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join(".cursor");
     touch(&dir.join("hooks.json"));
-    assert_eq!(one(&dir), (dir.join("hooks.json"), SourceFormat::Cursor));
+    assert_eq!(one(&dir), (dir.join("hooks.json"), CURSOR));
 }
 
 #[test]
 fn each_format_is_found_alone() {
     let tmp = tempfile::tempdir().unwrap();
-    for (name, format) in [
-        ("hooks.yaml", SourceFormat::Chrys),
-        ("hooks.yml", SourceFormat::Chrys),
-        ("settings.json", SourceFormat::Claude),
-    ] {
+    for (name, format) in [("hooks.yaml", CHRYS), ("hooks.yml", CHRYS), ("settings.json", CLAUDE)] {
         let dir = tmp.path().join(name.replace('.', "_"));
         touch(&dir.join(name));
         assert_eq!(one(&dir), (dir.join(name), format), "{name}");
@@ -95,10 +84,10 @@ fn in_a_folder_named_hooks_chrys_order_applies_and_json_is_chrys() {
     let dir = tmp.path().join(".chrys").join("hooks");
     touch(&dir.join("hooks.json"));
     touch(&dir.join("hooks.yml"));
-    assert_eq!(one(&dir), (dir.join("hooks.yml"), SourceFormat::Chrys));
+    assert_eq!(one(&dir), (dir.join("hooks.yml"), CHRYS));
     fs::remove_file(dir.join("hooks.yml")).unwrap();
-    assert_eq!(one(&dir), (dir.join("hooks.json"), SourceFormat::Chrys));
-    assert_eq!(hook_file_candidates(&dir)[0].0, dir.join("hooks.yaml"));
+    assert_eq!(one(&dir), (dir.join("hooks.json"), CHRYS));
+    assert_eq!(hook_file_candidates(&f(), &dir)[0].0, dir.join("hooks.yaml"));
 }
 
 #[test]
@@ -106,46 +95,49 @@ fn a_directory_without_a_hook_file_still_names_one_so_loading_reports_it() {
     let tmp = tempfile::tempdir().unwrap();
     let empty = tmp.path().join("empty");
     fs::create_dir(&empty).unwrap();
-    assert_eq!(one(&empty), (empty.join("hooks.json"), SourceFormat::Cursor));
+    assert_eq!(one(&empty), (empty.join("hooks.json"), CURSOR));
     let absent = tmp.path().join("absent");
-    assert_eq!(one(&absent), (absent.join("hooks.json"), SourceFormat::Cursor));
+    assert_eq!(one(&absent), (absent.join("hooks.json"), CURSOR));
 }
 
 #[test]
 fn sources_keep_the_order_of_the_directories() {
     let tmp = tempfile::tempdir().unwrap();
     let dirs: Vec<PathBuf> = ["b", "a", "c"].iter().map(|n| tmp.path().join(n)).collect();
-    let got = sources_for_hook_dirs(&dirs, ExplicitSourceScope::FactoryWide);
+    let got = sources_for_hook_dirs(&f(), &dirs, ExplicitScope::FactoryWide);
     let parents: Vec<PathBuf> =
         got.iter().map(|s| s.path.parent().unwrap().to_path_buf()).collect();
     assert_eq!(parents, dirs);
-    assert!(got.iter().all(|s| s.scope == ExplicitSourceScope::FactoryWide));
+    assert!(got.iter().all(|s| s.scope == ExplicitScope::FactoryWide));
 }
 
 #[test]
 fn project_files_lists_what_exists_in_priority_order() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path();
-    assert!(project_files(root).is_empty());
+    assert!(project_files(&f(), root).is_empty());
     touch(&root.join(".claude/settings.json"));
     touch(&root.join(".claude/settings.local.json"));
     touch(&root.join(".chrys/hooks/hooks.json"));
     touch(&root.join(".chrys/hooks/hooks.yml"));
     touch(&root.join(".cursor/hooks.json"));
     assert_eq!(
-        project_files(root),
+        project_files(&f(), root),
         vec![
-            (hooks_format_cursor::PROJECT_FILE, root.join(".cursor/hooks.json")),
-            (hooks_format_chrys::PROJECT_FILE, root.join(".chrys/hooks/hooks.yml")),
-            (hooks_format_claude::PROJECT_LOCAL_SETTINGS, root.join(".claude/settings.local.json")),
-            (hooks_format_claude::PROJECT_SETTINGS, root.join(".claude/settings.json")),
+            (hooks_testing::kinds::PROJECT_CURSOR_FILE, root.join(".cursor/hooks.json")),
+            (hooks_testing::kinds::PROJECT_CHRYS_FILE, root.join(".chrys/hooks/hooks.yml")),
+            (
+                hooks_testing::kinds::PROJECT_CLAUDE_LOCAL_SETTINGS,
+                root.join(".claude/settings.local.json")
+            ),
+            (hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS, root.join(".claude/settings.json")),
         ]
     );
     touch(&root.join(".chrys/hooks/hooks.yaml"));
-    assert!(
-        project_files(root)
-            .contains(&(hooks_format_chrys::PROJECT_FILE, root.join(".chrys/hooks/hooks.yaml")))
-    );
+    assert!(project_files(&f(), root).contains(&(
+        hooks_testing::kinds::PROJECT_CHRYS_FILE,
+        root.join(".chrys/hooks/hooks.yaml")
+    )));
 }
 
 #[cfg(unix)]
@@ -156,8 +148,8 @@ fn a_dangling_symlink_counts_as_present_so_the_reader_reports_it() {
     fs::create_dir_all(root.join(".cursor")).unwrap();
     std::os::unix::fs::symlink(root.join("nowhere"), root.join(".cursor/hooks.json")).unwrap();
     assert_eq!(
-        project_files(root),
-        vec![(hooks_format_cursor::PROJECT_FILE, root.join(".cursor/hooks.json"))]
+        project_files(&f(), root),
+        vec![(hooks_testing::kinds::PROJECT_CURSOR_FILE, root.join(".cursor/hooks.json"))]
     );
 }
 
@@ -171,15 +163,19 @@ fn a_hook_folder_that_cannot_be_looked_into_counts_as_present_so_the_reader_repo
     std::os::unix::fs::symlink(".cursor", root.join(".cursor")).unwrap();
     std::os::unix::fs::symlink(".claude", root.join(".claude")).unwrap();
     assert_eq!(
-        project_files(root),
+        project_files(&f(), root),
         vec![
-            (hooks_format_cursor::PROJECT_FILE, root.join(".cursor/hooks.json")),
-            (hooks_format_claude::PROJECT_LOCAL_SETTINGS, root.join(".claude/settings.local.json")),
-            (hooks_format_claude::PROJECT_SETTINGS, root.join(".claude/settings.json")),
+            (hooks_testing::kinds::PROJECT_CURSOR_FILE, root.join(".cursor/hooks.json")),
+            (
+                hooks_testing::kinds::PROJECT_CLAUDE_LOCAL_SETTINGS,
+                root.join(".claude/settings.local.json")
+            ),
+            (hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS, root.join(".claude/settings.json")),
         ]
     );
-    let err = crate::read_source(&root.join(".cursor/hooks.json"), SourceFormat::Cursor)
-        .expect_err("a loop is not a hook file");
+    let path = root.join(".cursor/hooks.json");
+    let ctx = hooks_schema::ParseContext::new(&path, hooks_testing::kinds::PROJECT_CURSOR_FILE);
+    let err = crate::read_with(&f(), &ctx).expect_err("a loop is not a hook file");
     assert_eq!(err.code(), "symlink_loop", "{err}");
 }
 
@@ -190,35 +186,35 @@ fn a_hook_folder_that_is_a_file_holds_nothing() {
     fs::write(root.join(".cursor"), b"not a folder").unwrap();
     fs::create_dir_all(root.join(".chrys")).unwrap();
     fs::write(root.join(".chrys/hooks"), b"not a folder").unwrap();
-    assert_eq!(project_files(root), vec![]);
+    assert_eq!(project_files(&f(), root), vec![]);
 }
 
 #[test]
 fn user_files_use_the_directories_passed_in() {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
-    let dirs = UserDirs::under_home(&home);
-    assert!(user_files(&dirs).is_empty());
+    let dirs = UserDirs::under_home(&f(), &home);
+    assert!(user_files(&f(), &dirs).is_empty());
     touch(&home.join(".claude/settings.json"));
     touch(&home.join(".chrys/hooks/hooks.yaml"));
     touch(&home.join(".cursor/hooks.json"));
     assert_eq!(
-        user_files(&dirs),
+        user_files(&f(), &dirs),
         vec![
-            (hooks_format_cursor::USER_FILE, home.join(".cursor/hooks.json")),
-            (hooks_format_chrys::USER_FILE, home.join(".chrys/hooks/hooks.yaml")),
-            (hooks_format_claude::USER_SETTINGS, home.join(".claude/settings.json")),
+            (hooks_testing::kinds::USER_CURSOR_FILE, home.join(".cursor/hooks.json")),
+            (hooks_testing::kinds::USER_CHRYS_FILE, home.join(".chrys/hooks/hooks.yaml")),
+            (hooks_testing::kinds::USER_CLAUDE_SETTINGS, home.join(".claude/settings.json")),
         ]
     );
     // A custom Chrys config directory is honored, and absent directories give nothing.
     let custom = tmp.path().join("cfg");
     touch(&custom.join("hooks/hooks.json"));
-    let only_chrys = UserDirs { chrys_config_dir: Some(custom.clone()), ..UserDirs::default() };
+    let only_chrys = UserDirs::new().with(CHRYS, custom.clone());
     assert_eq!(
-        user_files(&only_chrys),
-        vec![(hooks_format_chrys::USER_FILE, custom.join("hooks/hooks.json"))]
+        user_files(&f(), &only_chrys),
+        vec![(hooks_testing::kinds::USER_CHRYS_FILE, custom.join("hooks/hooks.json"))]
     );
-    assert!(user_files(&UserDirs::default()).is_empty());
+    assert!(user_files(&f(), &UserDirs::default()).is_empty());
 }
 
 #[cfg(unix)]
@@ -226,48 +222,50 @@ fn user_files_use_the_directories_passed_in() {
 fn user_dirs_come_from_the_captured_environment() {
     use std::ffi::OsStr;
     let env = crate::EnvVars::from_pairs([(crate::EnvVars::HOME, OsStr::new("/h"))]);
-    assert_eq!(UserDirs::from_env(&env), UserDirs::under_home(Path::new("/h")));
-    assert_eq!(UserDirs::from_env(&crate::EnvVars::default()), UserDirs::default());
+    assert_eq!(UserDirs::from_env(&f(), &env), UserDirs::under_home(&f(), Path::new("/h")));
+    assert_eq!(UserDirs::from_env(&f(), &crate::EnvVars::default()), UserDirs::default());
 }
 
 #[test]
 fn an_entry_naming_a_file_is_that_file_in_the_format_its_name_says() {
     let tmp = tempfile::tempdir().unwrap();
     for (rel, format) in [
-        ("a/hooks.json", SourceFormat::Cursor),
-        ("b/custom.yml", SourceFormat::Chrys),
-        ("c/settings.local.json", SourceFormat::Claude),
-        ("d/hooks/hooks.json", SourceFormat::Chrys),
+        ("a/hooks.json", CURSOR),
+        ("b/custom.yml", CHRYS),
+        ("c/settings.local.json", CLAUDE),
+        ("d/hooks/hooks.json", CHRYS),
     ] {
         let file = tmp.path().join(rel);
         touch(&file);
         assert_eq!(one(&file), (file.clone(), format), "{rel}");
-        assert_eq!(format_for_file(&file), format);
+        assert_eq!(f().format_for_file(&file).map(|d| d.id()), Some(format));
     }
 }
 
 #[test]
 fn managed_files_use_the_directories_passed_in() {
     let tmp = tempfile::tempdir().unwrap();
-    let dirs = ManagedDirs {
-        cursor_dir: Some(tmp.path().join("cursor")),
-        claude_dir: Some(tmp.path().join("claude-code")),
-    };
-    assert!(managed_files(&dirs).is_empty());
+    let dirs = ManagedDirs::new()
+        .with(CURSOR, tmp.path().join("cursor"))
+        .with(CLAUDE, tmp.path().join("claude-code"));
+    assert!(managed_files(&f(), &dirs).is_empty());
     touch(&tmp.path().join("claude-code/managed-settings.json"));
     touch(&tmp.path().join("cursor/hooks.json"));
     assert_eq!(
-        managed_files(&dirs),
+        managed_files(&f(), &dirs),
         vec![
-            (hooks_format_cursor::MANAGED_FILE, tmp.path().join("cursor/hooks.json")),
+            (hooks_testing::kinds::MANAGED_CURSOR_FILE, tmp.path().join("cursor/hooks.json")),
             (
-                hooks_format_claude::MANAGED_SETTINGS,
+                hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS,
                 tmp.path().join("claude-code/managed-settings.json")
             ),
         ]
     );
-    let system = ManagedDirs::system();
-    assert!(system.cursor_dir.iter().chain(&system.claude_dir).all(|d| d.is_absolute()));
+    let system = ManagedDirs::system(&f());
+    let folders: Vec<FormatId> = system.iter().map(|(id, _)| id).collect();
+    assert!(folders.contains(&CURSOR) && folders.contains(&CLAUDE));
+    assert_eq!(folders.len(), 2, "Chrys has no managed folder");
+    assert!(system.iter().all(|(_, d)| d.is_absolute()));
 }
 
 #[test]
@@ -283,7 +281,7 @@ fn managed_fragments_are_the_visible_json_files_in_name_order_after_the_base_fil
     touch(&d.join("notes.txt"));
     touch(&d.join("30-c.json.bak"));
     touch(&d.join("40-dir.json/inner.json"));
-    let (fragments, warnings) = managed_claude_fragments(&d);
+    let (fragments, warnings) = files_in(&d, ".json");
     assert!(warnings.is_empty(), "{warnings:?}");
     let names: Vec<String> =
         fragments.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
@@ -291,9 +289,9 @@ fn managed_fragments_are_the_visible_json_files_in_name_order_after_the_base_fil
     assert!(fragments.iter().all(|f| f.parent() == Some(d.as_path())));
 
     // Without the base file the fragments still load; with it they come after it.
-    let dirs = ManagedDirs { cursor_dir: None, claude_dir: Some(claude.clone()) };
+    let dirs = ManagedDirs::new().with(CLAUDE, claude.clone());
     let kinds_and_names = |dirs: &ManagedDirs| -> Vec<(HookSourceKind, String)> {
-        managed_files(dirs)
+        managed_files(&f(), dirs)
             .into_iter()
             .map(|(k, p)| (k, p.strip_prefix(&claude).unwrap().display().to_string()))
             .collect()
@@ -301,7 +299,7 @@ fn managed_fragments_are_the_visible_json_files_in_name_order_after_the_base_fil
     assert_eq!(kinds_and_names(&dirs).len(), 4);
     touch(&claude.join("managed-settings.json"));
     let listed = kinds_and_names(&dirs);
-    assert!(listed.iter().all(|(k, _)| *k == hooks_format_claude::MANAGED_SETTINGS));
+    assert!(listed.iter().all(|(k, _)| *k == hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS));
     let listed: Vec<&str> = listed.iter().map(|(_, n)| n.as_str()).collect();
     assert_eq!(
         listed,
@@ -319,9 +317,9 @@ fn managed_fragments_are_the_visible_json_files_in_name_order_after_the_base_fil
 fn no_fragment_folder_or_a_file_in_its_place_gives_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path().join("managed-settings.d");
-    assert_eq!(managed_claude_fragments(&d), (Vec::new(), Vec::new()));
+    assert_eq!(files_in(&d, ".json"), (Vec::new(), Vec::new()));
     touch(&d);
-    assert_eq!(managed_claude_fragments(&d), (Vec::new(), Vec::new()));
+    assert_eq!(files_in(&d, ".json"), (Vec::new(), Vec::new()));
 }
 
 #[cfg(unix)]
@@ -336,7 +334,7 @@ fn fragment_symlinks_count_when_they_reach_a_regular_file() {
     std::os::unix::fs::symlink(tmp.path(), d.join("30-folder.json")).unwrap();
     let fifo = std::process::Command::new("mkfifo").arg(d.join("40-fifo.json")).status().unwrap();
     assert!(fifo.success());
-    let (fragments, _) = managed_claude_fragments(&d);
+    let (fragments, _) = files_in(&d, ".json");
     assert_eq!(fragments, [d.join("10-link.json")]);
 }
 
@@ -346,27 +344,33 @@ fn at_most_the_first_fragments_by_name_are_read_and_a_warning_says_so() {
     let claude = tmp.path().join("claude-code");
     let d = claude.join("managed-settings.d");
     fs::create_dir_all(&d).unwrap();
-    let total = MAX_MANAGED_FRAGMENTS + 3;
+    let total = MAX_FOLDER_FILES + 3;
     // Written in reverse so the listing order is not the name order.
     for i in (0..total).rev() {
         fs::write(d.join(format!("{i:04}.json")), b"{}").unwrap();
     }
-    let (fragments, warnings) = managed_claude_fragments(&d);
-    assert_eq!(fragments.len(), MAX_MANAGED_FRAGMENTS);
+    let (fragments, warnings) = files_in(&d, ".json");
+    assert_eq!(fragments.len(), MAX_FOLDER_FILES);
     assert_eq!(fragments.first(), Some(&d.join("0000.json")));
-    assert_eq!(fragments.last(), Some(&d.join(format!("{:04}.json", MAX_MANAGED_FRAGMENTS - 1))));
+    assert_eq!(fragments.last(), Some(&d.join(format!("{:04}.json", MAX_FOLDER_FILES - 1))));
     assert_eq!(warnings.len(), 1);
-    assert_eq!(warnings[0].code.as_deref(), Some("too_many_fragments"));
+    assert_eq!(warnings[0].code.as_deref(), Some("too_many_files"));
     assert!(
-        warnings[0].message.contains(&format!("holds {total} fragments")),
+        warnings[0].message.contains(&format!("holds {total} files")),
         "{}",
         warnings[0].message
     );
     assert_eq!(warnings[0].source.as_deref(), Some(d.as_path()));
-    let dirs = ManagedDirs { cursor_dir: None, claude_dir: Some(claude) };
-    let (files, warnings) = managed_files_with_diagnostics(&dirs);
-    assert_eq!(files.len(), MAX_MANAGED_FRAGMENTS);
-    assert_eq!(warnings.len(), 1);
+    let dirs = ManagedDirs::new().with(CLAUDE, claude);
+    let files = find_files(&f(), FileScope::Managed, Path::new(""), &dirs);
+    assert_eq!(files.len(), MAX_FOLDER_FILES);
+    let warned: Vec<usize> = files
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !f.folder_warnings.is_empty())
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(warned, [MAX_FOLDER_FILES - 1], "the folder's warning rides on its last file");
 }
 
 #[cfg(unix)]
@@ -376,9 +380,67 @@ fn a_fragment_folder_that_cannot_be_listed_gives_a_warning() {
     let d = tmp.path().join("managed-settings.d");
     // A symlink loop: listing fails with ELOOP, which is not "no folder".
     std::os::unix::fs::symlink("managed-settings.d", &d).unwrap();
-    let (fragments, warnings) = managed_claude_fragments(&d);
+    let (fragments, warnings) = files_in(&d, ".json");
     assert!(fragments.is_empty());
     assert_eq!(warnings.len(), 1);
-    assert_eq!(warnings[0].code.as_deref(), Some("fragments_unreadable"));
+    assert_eq!(warnings[0].code.as_deref(), Some("folder_unreadable"));
     assert_eq!(warnings[0].source.as_deref(), Some(d.as_path()));
+}
+
+#[test]
+fn a_chrys_file_knows_what_it_shadows_and_what_would_replace_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    touch(&root.join(".chrys/hooks/hooks.yml"));
+    touch(&root.join(".chrys/hooks/hooks.json"));
+    let found = find_files(&f(), FileScope::Project, root, &UserDirs::new());
+    let [chrys] = found.as_slice() else { panic!("{found:?}") };
+    assert_eq!(chrys.path, root.join(".chrys/hooks/hooks.yml"));
+    assert_eq!(chrys.shadows, ["hooks.json"]);
+    assert_eq!(chrys.replaced_by, ["hooks.yaml"]);
+}
+
+#[test]
+fn candidates_name_every_path_of_a_scope_whether_or_not_it_exists() {
+    let root = Path::new("/r");
+    let paths: Vec<String> = candidates(&f(), FileScope::Project, root, &UserDirs::new())
+        .into_iter()
+        .map(|c| match c {
+            Candidate::File { path, .. } => path.display().to_string(),
+            Candidate::EachIn { dir, suffix, .. } => format!("{}/*{suffix}", dir.display()),
+        })
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "/r/.cursor/hooks.json",
+            "/r/.chrys/hooks/hooks.yaml",
+            "/r/.chrys/hooks/hooks.yml",
+            "/r/.chrys/hooks/hooks.json",
+            "/r/.claude/settings.local.json",
+            "/r/.claude/settings.json",
+        ]
+    );
+    let home = Path::new("/h");
+    let user = candidates(&f(), FileScope::User, Path::new(""), &UserDirs::under_home(&f(), home));
+    assert!(
+        user.contains(&Candidate::File {
+            kind: hooks_testing::kinds::USER_CHRYS_SETTINGS,
+            path: home.join(".chrys/settings.yaml"),
+        }),
+        "the policy-only settings file is a candidate too: {user:?}"
+    );
+    let managed =
+        candidates(&f(), FileScope::Managed, Path::new(""), &ManagedDirs::new().with(CLAUDE, "/m"));
+    assert!(managed.contains(&Candidate::EachIn {
+        kind: hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS,
+        dir: PathBuf::from("/m/managed-settings.d"),
+        suffix: ".json",
+    }));
+}
+
+#[test]
+fn a_relative_folder_is_neither_found_nor_named() {
+    let dirs = UserDirs::new().with(CURSOR, "relative/.cursor");
+    assert!(candidates(&f(), FileScope::User, Path::new(""), &dirs).is_empty());
 }

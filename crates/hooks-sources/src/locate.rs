@@ -1,0 +1,412 @@
+//! Where the registered formats' files are on disk: each descriptor's locations resolved
+//! against a project root, the user's folders or the administrator's, and looked up.
+//!
+//! This module is the only place that turns a [`FileLocation`] into paths: the loaders
+//! read what it finds, the watcher watches the folders it names, and the guard protects
+//! every path it names whether or not a file is there yet.
+
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+};
+
+use hooks_schema::{
+    FileContent, FileLocation, FilePattern, FileScope, FormatId, FormatSet, HookDiagnostic,
+    HookSourceKind,
+};
+
+use crate::EnvVars;
+
+/// The most files of one [`FilePattern::EachIn`] folder read; the rest (by name) are left
+/// out with a warning.
+pub const MAX_FOLDER_FILES: usize = 256;
+
+/// The most entries of one [`FilePattern::EachIn`] folder looked at, whatever they are; a
+/// folder with more is read as far as that and a warning says so.
+pub const MAX_FOLDER_SCAN: usize = 4096;
+
+/// The folders a scope's locations are relative to, one per format: the user's own, or the
+/// administrator's. A format without a folder here has no files in the scope.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ScopeDirs {
+    folders: BTreeMap<FormatId, PathBuf>,
+}
+
+/// The user's own folders, one per format (`~/.cursor`, `~/.claude`, `~/.chrys`).
+pub type UserDirs = ScopeDirs;
+
+/// The administrator's folders, one per format (`/etc/cursor`, `/etc/claude-code`).
+pub type ManagedDirs = ScopeDirs;
+
+impl ScopeDirs {
+    /// No folder for any format.
+    pub fn new() -> ScopeDirs {
+        ScopeDirs::default()
+    }
+
+    /// The same folders, with `format`'s set to `dir`.
+    #[must_use]
+    pub fn with(mut self, format: FormatId, dir: impl Into<PathBuf>) -> ScopeDirs {
+        self.folders.insert(format, dir.into());
+        self
+    }
+
+    /// The folder of `format`, if it has one.
+    pub fn folder(&self, format: FormatId) -> Option<&Path> {
+        self.folders.get(&format).map(PathBuf::as_path)
+    }
+
+    /// Every format's folder.
+    pub fn iter(&self) -> impl Iterator<Item = (FormatId, &Path)> {
+        self.folders.iter().map(|(f, d)| (*f, d.as_path()))
+    }
+
+    /// The user folders of `formats` under `home`, by each format's convention
+    /// ([`hooks_schema::UserDir::under_home`]); no environment override applies.
+    pub fn under_home(formats: &FormatSet, home: &Path) -> UserDirs {
+        let mut out = ScopeDirs::new();
+        for f in formats.iter() {
+            if let Some(user) = f.dirs().user {
+                out = out.with(f.id(), home.join(user.under_home));
+            }
+        }
+        out
+    }
+
+    /// The user folders of `formats` for the environment in `env`: a format's override
+    /// variable when it is set to an absolute path, else on Windows the folder under
+    /// `%APPDATA%` a format names, else the folder under the home folder. No home gives no
+    /// folder (but an override still does).
+    pub fn from_env(formats: &FormatSet, env: &EnvVars) -> UserDirs {
+        let home = env.home_dir();
+        let appdata = env.appdata.as_ref().map(PathBuf::from).filter(|p| p.is_absolute());
+        let mut out = ScopeDirs::new();
+        for f in formats.iter() {
+            let Some(user) = f.dirs().user else { continue };
+            let overridden = user
+                .env
+                .and_then(|var| env.format_var(var))
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute());
+            let dir = match (overridden, user.windows_appdata) {
+                (Some(dir), _) => Some(dir),
+                (None, Some(name)) if cfg!(windows) => appdata.as_ref().map(|a| a.join(name)),
+                (None, _) => home.as_ref().map(|h| h.join(user.under_home)),
+            };
+            if let Some(dir) = dir {
+                out = out.with(f.id(), dir);
+            }
+        }
+        out
+    }
+
+    /// The documented system folders of `formats` for this platform
+    /// ([`hooks_schema::ManagedDir::this_platform`]).
+    pub fn system(formats: &FormatSet) -> ManagedDirs {
+        let mut out = ScopeDirs::new();
+        for f in formats.iter() {
+            if let Some(managed) = f.dirs().managed {
+                out = out.with(f.id(), managed.this_platform());
+            }
+        }
+        out
+    }
+}
+
+/// A file of a format's location, as found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundFile {
+    /// The kind it loads as (the location's scope and role).
+    pub kind: HookSourceKind,
+    /// Its path as found (not canonicalized).
+    pub path: PathBuf,
+    /// What it holds.
+    pub content: FileContent,
+    /// For a file of a [`FilePattern::FirstOf`] group: the later names of the group present
+    /// in its folder, which it shadows.
+    pub shadows: Vec<&'static str>,
+    /// For a file of a [`FilePattern::FirstOf`] group: the earlier names of the group, which
+    /// would replace it if created (protected though they do not exist).
+    pub replaced_by: Vec<&'static str>,
+    /// Warnings about its location's folder (an [`FilePattern::EachIn`] folder with too many
+    /// files, or one that cannot be listed), to add to its diagnostics.
+    pub folder_warnings: Vec<HookDiagnostic>,
+}
+
+/// A path a location names in one place, whether or not a file is there: what the guard
+/// protects ahead of time and what the watcher's folders must show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Candidate {
+    /// One file (every name of a [`FilePattern::FirstOf`] group counts).
+    File {
+        /// The kind a file there would load as.
+        kind: HookSourceKind,
+        /// The path.
+        path: PathBuf,
+    },
+    /// Every file of a folder whose name ends with `suffix` and does not start with `.`.
+    EachIn {
+        /// The kind a file there would load as.
+        kind: HookSourceKind,
+        /// The folder.
+        dir: PathBuf,
+        /// The name suffix.
+        suffix: &'static str,
+    },
+}
+
+/// The base folder of `format`'s locations in `scope`: `root` for a project, the format's
+/// folder in `dirs` otherwise (only absolute folders count: a relative one is neither loaded
+/// nor watched).
+fn base(scope: FileScope, format: FormatId, root: &Path, dirs: &ScopeDirs) -> Option<PathBuf> {
+    match scope {
+        FileScope::Project => Some(root.to_path_buf()),
+        FileScope::User | FileScope::Managed => {
+            dirs.folder(format).filter(|d| d.is_absolute()).map(Path::to_path_buf)
+        }
+    }
+}
+
+/// Every location of `formats` in `scope` with its resolved base folder, in registration
+/// order and each format's declaration order. For a project scope `root` is the root and
+/// `dirs` is unused; otherwise `dirs` holds the folders.
+pub fn locations_in<'a>(
+    formats: &'a FormatSet,
+    scope: FileScope,
+    root: &'a Path,
+    dirs: &'a ScopeDirs,
+) -> impl Iterator<Item = (FileLocation, PathBuf)> + 'a {
+    formats.iter().flat_map(move |f| {
+        let base = base(scope, f.id(), root, dirs);
+        f.locations()
+            .iter()
+            .filter(move |l| l.scope == scope)
+            .filter_map(move |l| base.clone().map(|b| (*l, b)))
+    })
+}
+
+/// The files of `formats` found in `scope` (see [`locations_in`] for `root` and `dirs`), in
+/// precedence order (kind priority; within a kind, declaration order, and an
+/// [`FilePattern::EachIn`] folder's files in name order).
+///
+/// "Found" includes a dangling symlink, or a path that cannot be looked at because a folder
+/// above it denies access, so the reader reports it instead of the file being silently
+/// absent.
+pub fn find_files(
+    formats: &FormatSet,
+    scope: FileScope,
+    root: &Path,
+    dirs: &ScopeDirs,
+) -> Vec<FoundFile> {
+    let mut out = Vec::new();
+    for (location, base) in locations_in(formats, scope, root, dirs) {
+        out.extend(find_at(&location, &base));
+    }
+    out.sort_by_key(|f| f.kind.priority());
+    out
+}
+
+/// Every path `formats` name in `scope`, existing or not, in the same order as
+/// [`find_files`] would find them.
+pub fn candidates(
+    formats: &FormatSet,
+    scope: FileScope,
+    root: &Path,
+    dirs: &ScopeDirs,
+) -> Vec<Candidate> {
+    let mut out: Vec<(u32, Candidate)> = Vec::new();
+    for (l, base) in locations_in(formats, scope, root, dirs) {
+        let kind = HookSourceKind::file(scope, l.role);
+        let dir = join(&base, l.pattern.dir());
+        match l.pattern {
+            FilePattern::File(_) | FilePattern::FirstOf { .. } => {
+                for name in l.pattern.file_names() {
+                    out.push((kind.priority(), Candidate::File { kind, path: dir.join(name) }));
+                }
+            }
+            FilePattern::EachIn { suffix, .. } => {
+                out.push((kind.priority(), Candidate::EachIn { kind, dir, suffix }));
+            }
+        }
+    }
+    out.sort_by_key(|(p, _)| *p);
+    out.into_iter().map(|(_, c)| c).collect()
+}
+
+/// Every hook file that would be loaded if it existed, and every file that changes which
+/// hooks run, for the registry to protect whether or not it exists
+/// (`hooks_registry::HookRegistry::set_expected_files`): the [`candidates`] of every project
+/// location (under every root), of the user's folders `user` and of the administrator's
+/// `managed`, policy-only files included (Chrys's `settings.yaml`: its
+/// `project.hooks_enabled` switches project hooks on; Claude Code's `disableAllHooks` lives
+/// in its settings files, which are candidates anyway). An [`FilePattern::EachIn`] folder is
+/// protected whole.
+pub fn expected_files(
+    formats: &FormatSet,
+    user: Option<&UserDirs>,
+    managed: Option<&ManagedDirs>,
+) -> hooks_registry::ExpectedFiles {
+    let mut out = hooks_registry::ExpectedFiles::default();
+    let none = ScopeDirs::new();
+    for c in candidates(formats, FileScope::Project, Path::new(""), &none) {
+        match c {
+            Candidate::File { kind, path } => out.under_roots.push((kind, path)),
+            Candidate::EachIn { kind, dir, .. } => out.folders_under_roots.push((kind, dir)),
+        }
+    }
+    for (scope, dirs) in [(FileScope::User, user), (FileScope::Managed, managed)] {
+        let Some(dirs) = dirs else { continue };
+        for c in candidates(formats, scope, Path::new(""), dirs) {
+            match c {
+                Candidate::File { kind, path } => out.fixed.push((kind, path)),
+                Candidate::EachIn { kind, dir, .. } => out.folders.push((kind, dir)),
+            }
+        }
+    }
+    out
+}
+
+/// The project files under `root`, as `(kind, path)`, in precedence order.
+pub fn project_files(formats: &FormatSet, root: &Path) -> Vec<(HookSourceKind, PathBuf)> {
+    pairs(find_files(formats, FileScope::Project, root, &ScopeDirs::new()))
+}
+
+/// The user's own files in `dirs`, as `(kind, path)`, in precedence order.
+pub fn user_files(formats: &FormatSet, dirs: &UserDirs) -> Vec<(HookSourceKind, PathBuf)> {
+    pairs(find_files(formats, FileScope::User, Path::new(""), dirs))
+}
+
+/// The managed files in `dirs`, as `(kind, path)`, in precedence order.
+pub fn managed_files(formats: &FormatSet, dirs: &ManagedDirs) -> Vec<(HookSourceKind, PathBuf)> {
+    pairs(find_files(formats, FileScope::Managed, Path::new(""), dirs))
+}
+
+fn pairs(found: Vec<FoundFile>) -> Vec<(HookSourceKind, PathBuf)> {
+    found.into_iter().map(|f| (f.kind, f.path)).collect()
+}
+
+/// `base` joined with a `/`-separated relative path (`""` is `base` itself).
+fn join(base: &Path, rel: &str) -> PathBuf {
+    rel.split('/').filter(|p| !p.is_empty()).fold(base.to_path_buf(), |p, part| p.join(part))
+}
+
+/// The files of one location under `base`.
+fn find_at(location: &FileLocation, base: &Path) -> Vec<FoundFile> {
+    let kind = HookSourceKind::file(location.scope, location.role);
+    let dir = join(base, location.pattern.dir());
+    let file = |path: PathBuf| FoundFile {
+        kind,
+        path,
+        content: location.content,
+        shadows: Vec::new(),
+        replaced_by: Vec::new(),
+        folder_warnings: Vec::new(),
+    };
+    match location.pattern {
+        FilePattern::File(rel) => {
+            let path = join(base, rel);
+            if exists(&path) { vec![file(path)] } else { Vec::new() }
+        }
+        FilePattern::FirstOf { names, .. } => {
+            let present: Vec<&'static str> =
+                names.iter().copied().filter(|n| exists(&dir.join(n))).collect();
+            let Some((&chosen, shadowed)) = present.split_first() else { return Vec::new() };
+            let at = names.iter().position(|n| *n == chosen).unwrap_or(0);
+            vec![FoundFile {
+                shadows: shadowed.to_vec(),
+                replaced_by: names.get(..at).unwrap_or_default().to_vec(),
+                ..file(dir.join(chosen))
+            }]
+        }
+        FilePattern::EachIn { suffix, .. } => {
+            let (paths, warnings) = files_in(&dir, suffix);
+            let mut out: Vec<FoundFile> = paths.into_iter().map(file).collect();
+            if let Some(last) = out.last_mut() {
+                last.folder_warnings = warnings;
+            }
+            out
+        }
+    }
+}
+
+/// The files of folder `dir` whose name ends with `suffix` and does not start with `.`, in
+/// name order ([`FilePattern::EachIn`]).
+///
+/// Only names that resolve to a regular file count (a symlink to one included); folders,
+/// FIFOs, sockets, devices, dangling links and names that are not UTF-8 are left out. At most
+/// [`MAX_FOLDER_FILES`] are returned (the first by name) and at most [`MAX_FOLDER_SCAN`]
+/// entries are looked at; going over either, or a folder that exists but cannot be listed,
+/// gives a warning naming the folder. No folder gives nothing.
+pub fn files_in(dir: &Path, suffix: &str) -> (Vec<PathBuf>, Vec<HookDiagnostic>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return (Vec::new(), Vec::new());
+        }
+        Err(e) => {
+            let d = HookDiagnostic::warning(format!(
+                "hook folder cannot be listed ({e}); its files are not read"
+            ))
+            .in_file(dir)
+            .with_code("folder_unreadable");
+            return (Vec::new(), vec![d]);
+        }
+    };
+    let mut diagnostics = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    for (seen, entry) in entries.enumerate() {
+        if seen >= MAX_FOLDER_SCAN {
+            diagnostics.push(
+                HookDiagnostic::warning(format!(
+                    "hook folder has more than {MAX_FOLDER_SCAN} entries; only the first {MAX_FOLDER_SCAN} listed are considered"
+                ))
+                .in_file(dir)
+                .with_code("too_many_files"),
+            );
+            break;
+        }
+        let Ok(entry) = entry else { continue };
+        let Ok(name) = entry.file_name().into_string() else { continue };
+        if name.starts_with('.') || !name.ends_with(suffix) {
+            continue;
+        }
+        // Follows a symlink: what counts is what the reader would open.
+        if std::fs::metadata(entry.path()).is_ok_and(|m| m.is_file()) {
+            names.push(name);
+        }
+    }
+    names.sort();
+    if names.len() > MAX_FOLDER_FILES {
+        diagnostics.push(
+            HookDiagnostic::warning(format!(
+                "hook folder holds {} files; only the first {MAX_FOLDER_FILES} by name are read",
+                names.len()
+            ))
+            .in_file(dir)
+            .with_code("too_many_files"),
+        );
+        names.truncate(MAX_FOLDER_FILES);
+    }
+    (names.into_iter().map(|n| dir.join(n)).collect(), diagnostics)
+}
+
+/// Whether anything is, or may be, at `path`: a dangling symlink counts, and so does a path
+/// that cannot be looked at (a folder above it denies access), so the reader reports the
+/// failure instead of the file being silently absent and its last valid parse withdrawn.
+/// Only "nothing there" (`ENOENT`, or a parent that is not a folder) is absent.
+pub(crate) fn exists(path: &Path) -> bool {
+    match std::fs::symlink_metadata(path) {
+        Ok(_) => true,
+        Err(e) => {
+            !matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
