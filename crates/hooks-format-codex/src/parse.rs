@@ -225,7 +225,7 @@ fn read<'a>(
                         column: u32::try_from(e.column()).unwrap_or(1).max(1),
                     };
                     return fatal(
-                        format!("failed to parse hooks config: {e}"),
+                        format!("failed to parse hooks config: {}", redact(&e.to_string())),
                         pos,
                         "invalid_hooks",
                     );
@@ -272,6 +272,36 @@ fn read<'a>(
     Ok(r)
 }
 
+/// A serde message with the values it quotes from the file (a mistyped string or number, an
+/// unknown `type`) marked with [`hooks_schema::quoted_value`], so that diagnostics name only
+/// their type unless the user asks to reveal values. Field names stay: they are the format's
+/// vocabulary.
+fn redact(message: &str) -> String {
+    use std::sync::LazyLock;
+    static STRING: LazyLock<Option<regex::Regex>> =
+        LazyLock::new(|| regex::Regex::new(r#"(string |char )("(?:[^"\\]|\\.)*")"#).ok());
+    static TICKED: LazyLock<Option<regex::Regex>> = LazyLock::new(|| {
+        regex::Regex::new(r"((?:integer|floating point|unknown variant|byte array) )(`[^`]*`)").ok()
+    });
+    let mut out = message.to_owned();
+    if let Some(re) = STRING.as_ref() {
+        out = re
+            .replace_all(&out, |c: &regex::Captures<'_>| {
+                format!("{}{}", &c[1], hooks_schema::quoted_value("a string", &c[2]))
+            })
+            .into_owned();
+    }
+    if let Some(re) = TICKED.as_ref() {
+        out = re
+            .replace_all(&out, |c: &regex::Captures<'_>| {
+                let kind = if c[1].starts_with("unknown") { "a string" } else { "a number" };
+                format!("{}{}", &c[1], hooks_schema::quoted_value(kind, &c[2]))
+            })
+            .into_owned();
+    }
+    out
+}
+
 /// A TOML document and its typed reading, or why it was refused.
 fn toml_doc<T: serde::de::DeserializeOwned>(
     text: &str,
@@ -285,7 +315,7 @@ fn toml_doc<T: serde::de::DeserializeOwned>(
         (
             format!(
                 "invalid configuration (Codex ignores the whole file): {}",
-                e.message().trim_end()
+                redact(e.message().trim_end())
             ),
             pos,
             "invalid_hooks",
@@ -405,7 +435,10 @@ impl<'a> Reading<'a> {
                     Err(e) => {
                         let m = kept.unwrap_or_default();
                         self.warn(
-                            format!("invalid matcher {m:?}: {e}; the group is skipped"),
+                            format!(
+                                "invalid matcher {}; the group is skipped",
+                                hooks_schema::quoted_value("a string", &format!("{m:?}: {e}"))
+                            ),
                             gp.matcher(),
                             "invalid_matcher",
                             None,
@@ -431,12 +464,9 @@ impl<'a> Reading<'a> {
                             );
                             continue;
                         }
-                        Handler::McpTool(m) => {
+                        Handler::McpTool(_) => {
                             self.warn(
-                                format!(
-                                    "`mcp_tool` hooks (tool `{}` of server `{}`) are not run by this engine; skipped",
-                                    m.tool, m.server
-                                ),
+                                "`mcp_tool` hooks are not run by this engine; skipped".to_owned(),
                                 at,
                                 "handler_gap",
                                 Some(&id),

@@ -61,6 +61,9 @@ pub(crate) fn render(result: &ParseResult) -> String {
     };
     for d in diags {
         let _ = write!(out, "{d} [{}]", d.code.as_deref().unwrap_or("-"));
+        if let Some(detail) = &d.detail {
+            let _ = write!(out, "\n  revealed: {detail}");
+        }
         if let Some(id) = &d.hook_id {
             let _ = write!(out, " ({id})");
         }
@@ -190,6 +193,34 @@ fn hook_state_is_listed_only_for_the_user_config() {
         parse(text.as_bytes(), Path::new("/r/.codex/config.toml"), PROJECT_CONFIG).expect("ok");
     assert!(proj.settings.is_empty());
     assert_eq!(proj.diagnostics[0].code.as_deref(), Some("hook_state_ignored"));
+}
+
+#[test]
+fn values_from_the_file_are_quoted_only_when_revealed() {
+    let secret = "sk-live-0123456789";
+    for text in [
+        format!(
+            r#"{{"hooks":{{"Stop":[{{"hooks":[{{"type":"command","command":"x","timeout":"{secret}"}}]}}]}}}}"#
+        ),
+        format!(r#"{{"hooks":{{"Stop":[{{"hooks":[{{"type":"{secret}"}}]}}]}}}}"#),
+        format!(r#"{{"hooks":{{"PreToolUse":[{{"matcher":"({secret}","hooks":[]}}]}}}}"#),
+    ] {
+        let diags = match project(&text) {
+            Err(d) => d,
+            Ok(p) => p.diagnostics,
+        };
+        assert!(!diags.is_empty(), "{text}");
+        for d in &diags {
+            assert!(!d.message.contains(secret), "{}", d.message);
+            assert!(d.text(true).contains(secret), "{}", d.text(true));
+        }
+    }
+    let toml = format!(
+        "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"x\"\ntimeout = \"{secret}\"\n"
+    );
+    let err = parse(toml.as_bytes(), Path::new("/r/.codex/config.toml"), PROJECT_CONFIG)
+        .expect_err("refused");
+    assert!(!err[0].message.contains(secret) && err[0].text(true).contains(secret), "{err:?}");
 }
 
 #[test]
