@@ -198,3 +198,154 @@ fn hooks_check_reads_codex_files_with_codexs_rules() {
         String::from_utf8_lossy(&forced.stdout)
     );
 }
+
+/// The `hooks` tool on a repository that carries the documented Codex hook: `fire` runs it as
+/// a real process and answers with its decision, `list` shows the Codex sources of both
+/// scopes, `fire --dry-run` explains the binding, and the guard protects Codex's files and
+/// the script, including a `config.toml` that does not exist yet.
+#[test]
+fn the_hooks_tool_fires_lists_and_guards_codex_files() {
+    use crate::cli::hooks_in;
+    let d = TestDir::new();
+    d.script(".codex/hooks/block_rm.py", BLOCK_RM);
+    d.write(
+        ".codex/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "python3 .codex/hooks/block_rm.py", "statusMessage": "Checking command"}
+        ]}]}}"#,
+    );
+    let cfg = TestDir::new();
+    cfg.write(
+        ".codex/config.toml",
+        "model = \"gpt-5.5\"\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"true\"\n",
+    );
+    let cfgp = cfg.path().to_str().expect("utf-8");
+    let fire = |command: &str, extra: &[&str]| {
+        let payload = json!({"tool": {"name": "exec_command", "kind": "shell", "args": {"command": command}}});
+        let args = [
+            &[
+                "fire",
+                "PreToolUse",
+                "--root",
+                ".",
+                "--config-dir",
+                cfgp,
+                "--posture",
+                "auto-approves",
+                "--payload",
+                "-",
+            ][..],
+            extra,
+        ]
+        .concat();
+        hooks_in(d.path(), &args, &payload.to_string())
+    };
+    let deny = fire("rm -rf build", &["--json"]);
+    assert_eq!(
+        deny.status.code(),
+        Some(2),
+        "{}{}",
+        String::from_utf8_lossy(&deny.stdout),
+        String::from_utf8_lossy(&deny.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&deny.stdout).expect("json");
+    assert_eq!(v["verdict"]["decision"], "deny", "{v}");
+    assert_eq!(v["verdict"]["reason"], "Destructive command blocked by hook.");
+    assert_eq!(v["verdict"]["decided_by"]["hook_id"], "PreToolUse[0][0]");
+    let allow = fire("ls", &[]);
+    assert_eq!(allow.status.code(), Some(0), "{}", String::from_utf8_lossy(&allow.stdout));
+    let dry = fire("ls", &["--dry-run"]);
+    let dry = String::from_utf8_lossy(&dry.stdout).into_owned();
+    assert!(
+        dry.contains("[project_codex_hooks]") && dry.contains("matcher=Bash: matches"),
+        "{dry}"
+    );
+
+    let list = hooks_in(d.path(), &["list", "--root", ".", "--config-dir", cfgp, "--json"], "");
+    let inv: serde_json::Value = serde_json::from_slice(&list.stdout).expect("json");
+    let kinds: Vec<&str> = inv["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .filter_map(|s| s["kind"].as_str())
+        .collect();
+    assert!(
+        kinds.contains(&"project_codex_hooks") && kinds.contains(&"user_codex_config"),
+        "{inv}"
+    );
+
+    let guarded = [".codex/hooks.json", ".codex/config.toml", ".codex/hooks/block_rm.py"];
+    let user_hooks = cfg.path().join(".codex/hooks.json");
+    let user_hooks = user_hooks.to_str().expect("utf-8");
+    let args = [
+        &["guard", "--root", ".", "--cwd", ".", "--config-dir", cfgp][..],
+        &guarded,
+        &[user_hooks, "notes.txt"],
+    ]
+    .concat();
+    let g = hooks_in(d.path(), &args, "");
+    let out = String::from_utf8_lossy(&g.stdout).into_owned();
+    for p in guarded.iter().chain(&[user_hooks]) {
+        assert!(out.contains(&format!("{p}: protected")), "{p}: {out}");
+    }
+    assert!(out.contains("notes.txt: allowed"), "{out}");
+}
+
+/// The watcher sees Codex's files appear under a watched repository (the `.codex` folder
+/// included) and edits of either spelling, and the registry runs what they now say.
+#[test]
+fn the_watcher_loads_codex_files_as_they_appear_and_change() {
+    use std::time::{Duration, Instant};
+
+    use hooks_registry::{RegistryHandle, canonicalize};
+    use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs};
+    use hooks_watcher::{HookConfigWatcher, WatcherConfig};
+
+    let formats = hooks_schema::FormatSet::new(vec![hooks_format_codex::descriptor()]);
+    let registry = RegistryHandle::default();
+    let mut config = WatcherConfig::new(Surface::CliRun, formats)
+        .with_debounce_window(Duration::from_millis(50));
+    config.trust_inputs = TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves);
+    let watcher =
+        HookConfigWatcher::new(registry.clone(), std::sync::Arc::new(StaticTrustPolicy), config)
+            .expect("start the watcher");
+    let events = watcher.subscribe();
+    let dir = TestDir::new();
+    dir.write("repo/README", "");
+    let root = canonicalize(&dir.path().join("repo")).expect("canonical root");
+    let limit = Duration::from_secs(20);
+    watcher.add_root(root.as_path()).wait_timeout(limit).expect("in time").expect("attached");
+    let running = || -> Vec<String> {
+        registry
+            .snapshot()
+            .bindings_for(root.as_path())
+            .iter()
+            .map(|b| match &b.definition.command {
+                hooks_schema::HookCommand::Shell { script, .. } => script.clone(),
+                other => format!("{other:?}"),
+            })
+            .collect()
+    };
+    let wait_for = |want: &[&str]| {
+        let deadline = Instant::now() + limit;
+        while running() != want {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if let Err(e) = events.recv_timeout(left) {
+                panic!("waiting for {want:?}: {e}; running {:?}", running());
+            }
+        }
+    };
+    assert!(running().is_empty());
+    dir.write(
+        "repo/.codex/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "./first.sh"}]}]}}"#,
+    );
+    wait_for(&["./first.sh"]);
+    dir.write(
+        "repo/.codex/config.toml",
+        "[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./second.sh\"\n",
+    );
+    wait_for(&["./first.sh", "./second.sh"]);
+    dir.write("repo/.codex/hooks.json", r#"{"hooks": {}}"#);
+    wait_for(&["./second.sh"]);
+}
