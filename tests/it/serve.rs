@@ -284,17 +284,18 @@ fn every_request_round_trips() {
     let revealed = s.call(10, "snapshot", json!({ "reveal": true }));
     assert_eq!(revealed["sources"][0]["hooks"][0]["command"]["type"], "shell", "{revealed}");
     assert!(revealed.to_string().contains("block-rm.sh"));
-    // The hook file and the five project hook files that would be loaded if they existed
-    // are protected and shown; the script it names only with `reveal`.
+    // The hook file and the seven project hook files that would be loaded if they existed
+    // (Chrys's three names, Claude Code's two, Codex's two) are protected and shown; the
+    // script it names only with `reveal`.
     let protected = |v: &Value, what: &str| {
         v["protected_paths"]
             .as_array()
             .map_or(0, |a| a.iter().filter(|p| p["what"] == what).count())
     };
-    assert_eq!((protected(&snap, "file"), protected(&snap, "script")), (6, 0), "{snap}");
+    assert_eq!((protected(&snap, "file"), protected(&snap, "script")), (8, 0), "{snap}");
     assert_eq!(
         (protected(&revealed, "file"), protected(&revealed, "script")),
-        (6, 1),
+        (8, 1),
         "{revealed}"
     );
 
