@@ -284,18 +284,28 @@ fn every_request_round_trips() {
     let revealed = s.call(10, "snapshot", json!({ "reveal": true }));
     assert_eq!(revealed["sources"][0]["hooks"][0]["command"]["type"], "shell", "{revealed}");
     assert!(revealed.to_string().contains("block-rm.sh"));
-    // The hook file and the seven project hook files that would be loaded if they existed
-    // (Chrys's three names, Claude Code's two, Codex's two) are protected and shown; the
-    // script it names only with `reveal`.
+    // The hook file and every other project hook file of the registered formats that would
+    // be loaded if it existed are protected and shown; the script it names only with
+    // `reveal`.
     let protected = |v: &Value, what: &str| {
         v["protected_paths"]
             .as_array()
             .map_or(0, |a| a.iter().filter(|p| p["what"] == what).count())
     };
-    assert_eq!((protected(&snap, "file"), protected(&snap, "script")), (8, 0), "{snap}");
+    let files = hooks_sources::candidates(
+        &hooks_app::formats::workspace_formats(),
+        hooks_schema::FileScope::Project,
+        Path::new("/"),
+        &hooks_sources::ScopeDirs::new(),
+    )
+    .iter()
+    .filter(|c| matches!(c, hooks_sources::Candidate::File { .. }))
+    .count();
+    assert!(files >= 6, "the seed's formats name six project files");
+    assert_eq!((protected(&snap, "file"), protected(&snap, "script")), (files, 0), "{snap}");
     assert_eq!(
         (protected(&revealed, "file"), protected(&revealed, "script")),
-        (8, 1),
+        (files, 1),
         "{revealed}"
     );
 
@@ -851,6 +861,11 @@ impl Schemas {
             && !allowed.contains(v)
         {
             errors.push(format!("{at}: {v} is not one of {allowed:?}"));
+        }
+        if let (Some(pattern), Some(text)) = (s.get("pattern").and_then(Value::as_str), v.as_str())
+            && !regex::Regex::new(pattern).expect("a valid schema pattern").is_match(text)
+        {
+            errors.push(format!("{at}: {v} does not match {pattern}"));
         }
         if let Some(Value::Array(any)) = s.get("anyOf") {
             let fits = any.iter().any(|sub| {
