@@ -90,6 +90,9 @@ impl RuntimeConfig {
     /// [`RuntimeConfig::new`] with another set of formats (an embedder that reads only some
     /// formats, or its own).
     pub fn with_formats(surface: Surface, formats: FormatSet) -> RuntimeConfig {
+        // The formats whose agents run an event's gated hooks concurrently.
+        let parallel_gated_formats =
+            formats.iter().filter(|f| f.concurrent_gated_hooks()).map(|f| f.id()).collect();
         RuntimeConfig {
             formats,
             enabled: true,
@@ -103,7 +106,7 @@ impl RuntimeConfig {
             managed_dirs: None,
             explicit_sources: Vec::new(),
             fail_closed_on_source_errors: false,
-            dispatch: DispatchConfig::default(),
+            dispatch: DispatchConfig { parallel_gated_formats, ..DispatchConfig::default() },
             debounce_window: hooks_watcher::DEFAULT_DEBOUNCE_WINDOW,
             relax: RelaxPolicy::Never,
             config_dir: None,

@@ -35,6 +35,9 @@ pub enum Claim {
     Folder,
     /// Its name says so (`*.yaml` is Chrys's, `settings*.json` Claude Code's).
     Name,
+    /// Its folder and name together say so (`.gemini/settings.json` is Gemini CLI's, though
+    /// `settings*.json` is Claude Code's by name).
+    Path,
 }
 
 /// What a format's parser is told about the file besides its bytes.
@@ -201,6 +204,13 @@ pub trait FormatDescriptor: Send + Sync + fmt::Debug {
     /// variant of it, such as a fail-closed codec); this one is for tools that encode without
     /// a file.
     fn codec(&self) -> Arc<dyn HookCodec>;
+
+    /// Whether the agent runs the matching hooks of one gated event concurrently (Codex,
+    /// Gemini CLI) rather than one after the other; the dispatcher then runs them in parallel
+    /// and still folds their verdicts in binding order. By default false.
+    fn concurrent_gated_hooks(&self) -> bool {
+        false
+    }
 
     /// Variables a hook command of this format may use to name the project root
     /// (`CLAUDE_PROJECT_DIR`), for tools that resolve the scripts a command runs.

@@ -46,7 +46,8 @@ pub struct EnvVars {
     /// [`EnvVars::PATH`]: where programs named without a folder are looked up.
     pub path: Option<OsString>,
     /// The variables the registered formats declare to move their user folder
-    /// ([`hooks_schema::UserDir::env`], `CODEX_HOME`), by name; only those set.
+    /// ([`hooks_schema::UserDir::env`], `CODEX_HOME`; [`hooks_schema::UserDir::home_env`],
+    /// `GEMINI_CLI_HOME`), by name; only those set.
     pub format_vars: BTreeMap<String, OsString>,
 }
 
@@ -147,7 +148,13 @@ impl EnvVars {
 
     /// The variables `formats` declare to move their user folder, in registration order.
     pub fn format_var_names(formats: &FormatSet) -> Vec<&'static str> {
-        formats.iter().filter_map(|f| f.dirs().user.and_then(|u| u.env)).collect()
+        let mut names: Vec<&'static str> = Vec::new();
+        for user in formats.iter().filter_map(|f| f.dirs().user) {
+            names.extend(user.env);
+            names.extend(user.home_env);
+        }
+        names.dedup();
+        names
     }
 
     /// The value of a format's folder override `name`, when it was captured and set.

@@ -74,20 +74,21 @@ impl ScopeDirs {
     }
 
     /// The user folders of `formats` for the environment in `env`: a format's override
-    /// variable when it is set to an absolute path, else on Windows the folder under
-    /// `%APPDATA%` a format names, else the folder under the home folder. No home gives no
-    /// folder (but an override still does).
+    /// variable when it is set to an absolute path, else its folder under the home its
+    /// home variable names, else on Windows the folder under `%APPDATA%` a format names, else
+    /// the folder under the home folder. No home gives no folder (but an override still
+    /// does).
     pub fn from_env(formats: &FormatSet, env: &EnvVars) -> UserDirs {
         let home = env.home_dir();
         let appdata = env.appdata.as_ref().map(PathBuf::from).filter(|p| p.is_absolute());
         let mut out = ScopeDirs::new();
         for f in formats.iter() {
             let Some(user) = f.dirs().user else { continue };
-            let overridden = user
-                .env
-                .and_then(|var| env.format_var(var))
-                .map(PathBuf::from)
-                .filter(|p| p.is_absolute());
+            let absolute_var = |var: Option<&'static str>| {
+                var.and_then(|v| env.format_var(v)).map(PathBuf::from).filter(|p| p.is_absolute())
+            };
+            let overridden = absolute_var(user.env)
+                .or_else(|| absolute_var(user.home_env).map(|h| h.join(user.under_home)));
             let dir = match (overridden, user.windows_appdata) {
                 (Some(dir), _) => Some(dir),
                 (None, Some(name)) if cfg!(windows) => appdata.as_ref().map(|a| a.join(name)),

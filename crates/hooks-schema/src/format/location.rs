@@ -125,6 +125,9 @@ pub struct UserDir {
     /// An environment variable that names the folder instead, when set to an absolute path
     /// (`CODEX_HOME`).
     pub env: Option<&'static str>,
+    /// An environment variable that names the home folder to put `under_home` in instead of
+    /// the user's, when set to an absolute path (Gemini CLI's `GEMINI_CLI_HOME`).
+    pub home_env: Option<&'static str>,
     /// On Windows, the folder under `%APPDATA%` instead of the home folder (Chrys's
     /// `%APPDATA%\chrys`).
     pub windows_appdata: Option<&'static str>,
@@ -133,13 +136,19 @@ pub struct UserDir {
 impl UserDir {
     /// The folder `rel` under the home folder.
     pub const fn under_home(rel: &'static str) -> UserDir {
-        UserDir { under_home: rel, env: None, windows_appdata: None }
+        UserDir { under_home: rel, env: None, home_env: None, windows_appdata: None }
     }
 
     /// The same folder, named instead by `var` when it is set.
     #[must_use]
     pub const fn or_env(self, var: &'static str) -> UserDir {
         UserDir { env: Some(var), ..self }
+    }
+
+    /// The same folder, under the home folder `var` names when it is set.
+    #[must_use]
+    pub const fn or_home_env(self, var: &'static str) -> UserDir {
+        UserDir { home_env: Some(var), ..self }
     }
 
     /// The same folder, under `%APPDATA%` as `name` on Windows.

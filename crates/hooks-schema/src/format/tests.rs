@@ -195,3 +195,9 @@ fn explicit_names_default_to_the_project_file_names() {
         ["hooks.yaml", "hooks.yml", "hooks.json"]
     );
 }
+
+#[test]
+fn a_path_claim_beats_a_name_claim() {
+    assert!(Claim::Path > Claim::Name && Claim::Name > Claim::Folder);
+    assert!(Claim::Folder > Claim::Fallback && Claim::Fallback > Claim::No);
+}

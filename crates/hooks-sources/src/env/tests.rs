@@ -139,3 +139,46 @@ fn format_folder_overrides_come_from_the_registered_descriptors() {
     // Not registered, not read.
     assert!(EnvVars::from_lookup(lookup).format_vars.is_empty());
 }
+
+/// A format may name a home folder of its own (Gemini CLI's `GEMINI_CLI_HOME`): its user
+/// folder is then its usual folder under that home.
+#[test]
+fn a_format_home_variable_moves_its_folder_under_that_home() {
+    use hooks_schema::{FileLocation, FormatDescriptor, FormatDirs, FormatId, FormatSet, UserDir};
+    #[derive(Debug)]
+    struct OwnHome;
+    impl FormatDescriptor for OwnHome {
+        fn id(&self) -> FormatId {
+            FormatId::new("own-home")
+        }
+        fn agent(&self) -> &'static str {
+            "OwnHome"
+        }
+        fn dirs(&self) -> FormatDirs {
+            FormatDirs {
+                user: Some(UserDir::under_home(".own").or_home_env("OWN_HOME")),
+                managed: None,
+            }
+        }
+        fn locations(&self) -> &[FileLocation] {
+            &[]
+        }
+        fn parse(&self, _: &[u8], _: &hooks_schema::ParseContext<'_>) -> hooks_schema::ParseResult {
+            Ok(hooks_schema::ParsedSource::default())
+        }
+        fn events(&self) -> &[hooks_schema::NativeEvent] {
+            &[]
+        }
+        fn codec(&self) -> std::sync::Arc<dyn hooks_schema::HookCodec> {
+            std::sync::Arc::new(hooks_testing::InertCodec)
+        }
+    }
+    let formats = FormatSet::new(vec![std::sync::Arc::new(OwnHome)]);
+    let env = EnvVars::from_lookup_with(&formats, |name| match name {
+        "OWN_HOME" => Some(OsString::from("/other")),
+        "HOME" => Some(OsString::from("/h")),
+        _ => None,
+    });
+    let dirs = crate::UserDirs::from_env(&formats, &env);
+    assert_eq!(dirs.folder(FormatId::new("own-home")), Some(std::path::Path::new("/other/.own")));
+}
