@@ -13,6 +13,7 @@ mod guard;
 mod hostile_hooks;
 mod hostile_repos;
 mod managed_reload;
+mod plugin_format;
 mod runtime;
 mod serve;
 mod support;
