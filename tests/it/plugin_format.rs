@@ -212,7 +212,7 @@ async fn a_format_defined_in_a_test_is_discovered_watched_trusted_guarded_and_fi
     assert_eq!(report.verdict.decision, None, "{report:?}");
 
     // Guarded: the hook files, existing or not, are protected from agent edits.
-    assert!(!rt.can_write_files(&[hooks_file.clone()], repo.path()).is_allowed());
+    assert!(!rt.can_write_files(std::slice::from_ref(&hooks_file), repo.path()).is_allowed());
     assert!(!rt.can_write_files(&[user_file], repo.path()).is_allowed());
     let not_yet = other.path().join(".acme/hooks.json");
     assert!(!not_yet.exists());
