@@ -349,3 +349,61 @@ fn the_watcher_loads_codex_files_as_they_appear_and_change() {
     dir.write("repo/.codex/hooks.json", r#"{"hooks": {}}"#);
     wait_for(&["./second.sh"]);
 }
+
+/// Through the `hooks` tool: the runtime runs Codex's hooks of one gated event concurrently,
+/// as Codex does (the descriptor's `concurrent_gated_hooks`), so two hooks of two files that
+/// each wait for the other to have started both finish, and a deny of one does not keep the
+/// other from running.
+#[test]
+fn the_runtime_runs_codex_hooks_of_one_event_concurrently() {
+    use crate::cli::hooks_in;
+    let d = TestDir::new();
+    let wait_for = |me: &str, other: &str, answer: &str| {
+        format!(
+            "cat >/dev/null; touch {me}.started; i=0; while [ ! -e {other}.started ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; [ -e {other}.started ] && {answer}"
+        )
+    };
+    let deny = r#"printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"a saw b and denies"}}'"#;
+    d.write(
+        ".codex/hooks.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": wait_for("a", "b", deny)}]}]}})
+            .to_string(),
+    );
+    d.write(
+        ".codex/config.toml",
+        &format!(
+            "[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = '''{}'''\n",
+            wait_for("b", "a", "touch b.finished")
+        ),
+    );
+    let cfg = TestDir::new();
+    let payload =
+        json!({"tool": {"name": "exec_command", "kind": "shell", "args": {"command": "ls"}}});
+    let o = hooks_in(
+        d.path(),
+        &[
+            "fire",
+            "PreToolUse",
+            "--root",
+            ".",
+            "--config-dir",
+            cfg.path().to_str().expect("utf-8"),
+            "--posture",
+            "auto-approves",
+            "--payload",
+            "-",
+            "--json",
+        ],
+        &payload.to_string(),
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["verdict"]["reason"], "a saw b and denies", "{v}");
+    assert!(d.path().join("b.finished").exists(), "the other hook ran to its end: {v}");
+}

@@ -162,6 +162,11 @@ impl FormatDescriptor for CodexFormat {
         Arc::new(CodexCodec)
     }
 
+    /// Codex launches every matching command hook of an event concurrently.
+    fn concurrent_gated_hooks(&self) -> bool {
+        true
+    }
+
     fn host(&self) -> Option<&dyn HostCodec> {
         Some(&CodexHost)
     }

@@ -60,6 +60,7 @@ fn events_and_kinds() {
     assert!(PROJECT_HOOKS < PROJECT_CONFIG && PROJECT_CONFIG < USER_HOOKS);
     let _: HookSourceKind = MANAGED_HOOKS;
     assert!(f.host().is_some());
+    assert!(f.concurrent_gated_hooks());
     assert_eq!(f.install_targets().len(), 2);
     assert_eq!(f.codec().wire_format(), FORMAT);
 }
