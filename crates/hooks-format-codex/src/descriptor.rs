@@ -125,13 +125,14 @@ impl FormatDescriptor for CodexFormat {
     }
 
     /// `requirements.toml` and `managed_config.toml` are Codex's by name; `hooks.json` and
-    /// `config.toml` in a `.codex` folder by their folder.
+    /// `config.toml` in a `.codex` folder by folder and name together (above Cursor's
+    /// fallback claim on any `hooks.json`).
     fn claim(&self, path: &Path) -> Claim {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         if name == "requirements.toml" || name == "managed_config.toml" {
             Claim::Name
         } else if in_codex_folder(path) && (name == "hooks.json" || name == "config.toml") {
-            Claim::Folder
+            Claim::Path
         } else {
             Claim::No
         }

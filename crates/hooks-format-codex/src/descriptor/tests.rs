@@ -35,8 +35,8 @@ fn locations_cover_every_layer() {
 #[test]
 fn claims_do_not_take_other_formats_files() {
     let f = CodexFormat;
-    assert_eq!(f.claim(Path::new("/r/.codex/hooks.json")), Claim::Folder);
-    assert_eq!(f.claim(Path::new("/r/.codex/config.toml")), Claim::Folder);
+    assert_eq!(f.claim(Path::new("/r/.codex/hooks.json")), Claim::Path);
+    assert_eq!(f.claim(Path::new("/r/.codex/config.toml")), Claim::Path);
     assert_eq!(f.claim(Path::new("/etc/codex/requirements.toml")), Claim::Name);
     assert_eq!(f.claim(Path::new("/r/.cursor/hooks.json")), Claim::No);
     assert_eq!(f.claim(Path::new("/r/hooks.json")), Claim::No);
