@@ -26,6 +26,8 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("cursor_parse", cursor_parse),
     ("chrys_parse", chrys_parse),
     ("claude_parse", claude_parse),
+    ("gemini_parse", gemini_parse),
+    ("gemini_host", gemini_host),
     ("codex_parse", codex_parse),
     ("codex_host", codex_host),
     ("decode_outcome", decode_outcome),
@@ -113,6 +115,50 @@ pub fn codex_host(data: &[u8]) {
     }
 }
 
+/// `hooks_format_gemini::parse` on arbitrary bytes; every definition's matcher is then tried
+/// on an envelope whose tool name comes from the input, so arbitrary JavaScript patterns meet
+/// arbitrary names.
+pub fn gemini_parse(data: &[u8]) {
+    let result = hooks_format_gemini::parse(data, Path::new("/repo/.gemini/settings.json"));
+    check_parse(&result, "gemini");
+    if data.len() > hooks_format_gemini::MAX_DOCUMENT_BYTES {
+        assert!(result.is_err(), "gemini: a document above the cap is refused");
+    }
+    let Ok(parsed) = result else { return };
+    let name = String::from_utf8_lossy(data.get(..64.min(data.len())).unwrap_or_default()).into_owned();
+    for d in &parsed.definitions {
+        assert!(d.line.is_some() && d.column.is_some(), "gemini: a definition has a position");
+        let mut e = envelope_for(d.event);
+        if let Some(t) = e.tool.as_mut() {
+            t.name.clone_from(&name);
+            t.kind = ToolKind::Other;
+        }
+        let _ = d.matcher.matches(&e);
+    }
+}
+
+/// The Gemini CLI host codec: `decode_input` on arbitrary bytes (the first byte picks an
+/// event named on the command line, or none), then `encode_answer` of a deny, which must be
+/// one JSON object on stdout with exit code 0.
+pub fn gemini_host(data: &[u8]) {
+    use hooks_schema::{Decision, FoldedVerdict, HostCodec};
+    let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
+    let arg = hooks_format_gemini::GeminiEvent::ALL.get(usize::from(first) % 12).map(|e| e.as_str());
+    let Ok(input) = hooks_format_gemini::GeminiHost.decode_input(rest, arg) else { return };
+    let verdict = FoldedVerdict {
+        decision: Some(Decision::Deny),
+        reason: Some(String::from_utf8_lossy(rest).into_owned()),
+        ..FoldedVerdict::default()
+    };
+    let answer = hooks_format_gemini::GeminiHost.encode_answer(&input, &verdict);
+    assert_eq!(answer.exit_code, 0, "gemini host: always exit 0");
+    if !answer.stdout.is_empty() {
+        let v: serde_json::Value =
+            serde_json::from_slice(&answer.stdout).expect("gemini host: JSON answer");
+        assert!(v.is_object(), "gemini host: one object");
+    }
+}
+
 /// A codec and the definitions its decode is exercised with.
 struct Subject {
     codec: Box<dyn HookCodec>,
@@ -147,6 +193,16 @@ const CLAUDE_FILE: &str = r#"{"hooks": {
 const CLAUDE_STRICT_FILE: &str = r#"{"hooks": {"version": 1,
   "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "a"}]}],
   "Stop": [{"hooks": [{"type": "command", "command": "a"}]}]
+}}"#;
+
+const GEMINI_FILE: &str = r#"{"hooks": {
+  "BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "a"}]}],
+  "AfterTool": [{"hooks": [{"type": "command", "command": "a"}]}],
+  "BeforeAgent": [{"hooks": [{"type": "command", "command": "a"}]}],
+  "AfterAgent": [{"hooks": [{"type": "command", "command": "a"}]}],
+  "SessionStart": [{"hooks": [{"type": "command", "command": "a"}]}],
+  "PreCompress": [{"hooks": [{"type": "command", "command": "a"}]}],
+  "Notification": [{"hooks": [{"type": "command", "command": "a"}]}]
 }}"#;
 
 const CHRYS_FILE: &str = r#"hooks:
@@ -211,8 +267,13 @@ fn subjects() -> &'static [Subject] {
             ),
             "chrys",
         );
+        let gemini = definitions(
+            hooks_format_gemini::parse(GEMINI_FILE.as_bytes(), Path::new("/r/.gemini/settings.json")),
+            "gemini",
+        );
         vec![
             Subject { codec: Box::new(hooks_format_cursor::CursorCodec), hooks: cursor },
+            Subject { codec: Box::new(hooks_format_gemini::GeminiCodec), hooks: gemini },
             Subject { codec: Box::new(hooks_format_claude::ClaudeCodec), hooks: claude.clone() },
             Subject { codec: Box::new(hooks_format_claude::ClaudeCodec), hooks: strict },
             Subject {

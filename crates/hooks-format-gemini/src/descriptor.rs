@@ -1,0 +1,170 @@
+//! Gemini CLI's format descriptor: where its settings files live (the system settings and
+//! system defaults, a project's `.gemini/settings.json`, the user's
+//! `~/.gemini/settings.json`), how they parse, its events, its codec and its host codec.
+
+use std::{path::Path, sync::Arc};
+
+use hooks_schema::{
+    Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
+    HookCodec, HookSourceKind, HostCodec, InstallTarget, ManagedDir, NativeEvent, ParseContext,
+    ParseResult, UserDir,
+};
+
+use crate::{GeminiCodec, GeminiEvent, GeminiHost, PROJECT_DIR_VARS};
+
+/// Gemini CLI's format id.
+pub const FORMAT: FormatId = FormatId::new("gemini");
+
+/// The system `system-defaults.json`, the lowest settings layer.
+pub const SYSTEM_DEFAULTS: FileRole = FileRole::new(FORMAT, "gemini_system_defaults", 400);
+
+/// A `settings.json`: the system's, a project's or the user's.
+pub const SETTINGS: FileRole = FileRole::new(FORMAT, "gemini_settings", 410);
+
+/// `/etc/gemini-cli/system-defaults.json` (per platform).
+pub const MANAGED_SYSTEM_DEFAULTS: HookSourceKind =
+    HookSourceKind::file(FileScope::Managed, SYSTEM_DEFAULTS);
+/// `/etc/gemini-cli/settings.json` (per platform).
+pub const MANAGED_SETTINGS: HookSourceKind = HookSourceKind::file(FileScope::Managed, SETTINGS);
+/// A project's `.gemini/settings.json`.
+pub const PROJECT_SETTINGS: HookSourceKind = HookSourceKind::file(FileScope::Project, SETTINGS);
+/// The user's `~/.gemini/settings.json`.
+pub const USER_SETTINGS: HookSourceKind = HookSourceKind::file(FileScope::User, SETTINGS);
+
+/// The project file, relative to the project root.
+pub const PROJECT_FILE: &str = ".gemini/settings.json";
+
+const LOCATIONS: [FileLocation; 4] = [
+    // System defaults first: among managed files the later one's switch wins, as the
+    // system settings override the system defaults in Gemini CLI's merge.
+    FileLocation::hooks(
+        SYSTEM_DEFAULTS,
+        FileScope::Managed,
+        FilePattern::File("system-defaults.json"),
+    ),
+    FileLocation::hooks(SETTINGS, FileScope::Managed, FilePattern::File("settings.json")),
+    FileLocation::hooks(SETTINGS, FileScope::Project, FilePattern::File(PROJECT_FILE)),
+    FileLocation::hooks(SETTINGS, FileScope::User, FilePattern::File("settings.json")),
+];
+
+const INSTALL: [InstallTarget; 2] = [
+    InstallTarget { scope: FileScope::Project, path: PROJECT_FILE },
+    InstallTarget { scope: FileScope::User, path: "settings.json" },
+];
+
+const fn all_events() -> [NativeEvent; GeminiEvent::ALL.len()] {
+    let mut out = [NativeEvent { name: "", canonical: None }; GeminiEvent::ALL.len()];
+    let mut i = 0;
+    while i < GeminiEvent::ALL.len() {
+        let e = GeminiEvent::ALL[i];
+        out[i] = NativeEvent { name: e.as_str(), canonical: e.canonical() };
+        i += 1;
+    }
+    out
+}
+
+/// Gemini CLI's events, mapped and gaps, in its `HookEventName` order.
+static EVENTS: [NativeEvent; GeminiEvent::ALL.len()] = all_events();
+
+/// Gemini CLI's [`FormatDescriptor`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GeminiFormat;
+
+/// Gemini CLI's descriptor, ready to register.
+pub fn descriptor() -> Arc<dyn FormatDescriptor> {
+    Arc::new(GeminiFormat)
+}
+
+/// Whether `path` is a `settings.json` in a `.gemini` folder.
+fn in_gemini_folder(path: &Path) -> bool {
+    path.parent().and_then(Path::file_name).is_some_and(|n| n == ".gemini")
+}
+
+impl FormatDescriptor for GeminiFormat {
+    fn id(&self) -> FormatId {
+        FORMAT
+    }
+
+    fn agent(&self) -> &'static str {
+        "Gemini CLI"
+    }
+
+    fn dirs(&self) -> FormatDirs {
+        FormatDirs {
+            user: Some(UserDir::under_home(".gemini")),
+            managed: Some(ManagedDir {
+                linux: "/etc/gemini-cli",
+                macos: "/Library/Application Support/GeminiCli",
+                windows: r"C:\ProgramData\gemini-cli",
+            }),
+        }
+    }
+
+    fn locations(&self) -> &[FileLocation] {
+        &LOCATIONS
+    }
+
+    /// `settings.json` in an explicit folder is Claude Code's by name; Gemini CLI's files are
+    /// only looked for under their own folder names.
+    fn explicit_names(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+
+    /// A file in a `.gemini` folder, and `system-defaults.json`, are Gemini CLI's by name
+    /// (Claude Code claims every `settings*.json` by name too: the app registers Gemini CLI
+    /// first, so the tie goes to the format whose folder it is).
+    fn claim(&self, path: &Path) -> Claim {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if name == "system-defaults.json" || in_gemini_folder(path) {
+            Claim::Name
+        } else {
+            Claim::No
+        }
+    }
+
+    /// A JSON document (comments allowed) with `hooksConfig`, or whose `hooks` keys are all
+    /// Gemini CLI events and one of them is Gemini CLI's alone (`SessionStart`, `SessionEnd`
+    /// and `Notification` are Claude Code's too).
+    fn claim_content(&self, bytes: &[u8]) -> Claim {
+        let text = String::from_utf8_lossy(bytes);
+        let Ok(root) = crate::json::parse(&text) else { return Claim::No };
+        if root.get("hooksConfig").is_some() {
+            return Claim::Name;
+        }
+        let shared = ["SessionStart", "SessionEnd", "Notification"];
+        let gemini_keys = root.get("hooks").is_some_and(|h| {
+            h.value.members().is_some_and(|m| {
+                m.iter().all(|k| GeminiEvent::from_name(&k.key).is_some())
+                    && m.iter().any(|k| !shared.contains(&k.key.as_str()))
+            })
+        });
+        if gemini_keys { Claim::Name } else { Claim::No }
+    }
+
+    fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult {
+        crate::parse(bytes, ctx.path)
+    }
+
+    fn events(&self) -> &[NativeEvent] {
+        &EVENTS
+    }
+
+    fn codec(&self) -> Arc<dyn HookCodec> {
+        Arc::new(GeminiCodec)
+    }
+
+    fn project_dir_vars(&self) -> &[&'static str] {
+        &PROJECT_DIR_VARS
+    }
+
+    fn host(&self) -> Option<&dyn HostCodec> {
+        Some(&GeminiHost)
+    }
+
+    fn install_targets(&self) -> &[InstallTarget] {
+        &INSTALL
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,189 @@
+//! Tests of settings parsing: golden files with Gemini CLI's acceptance rules, the policy a
+//! file carries, and properties over arbitrary input.
+
+use std::{
+    fmt::Write as _,
+    path::{Path, PathBuf},
+    time::Duration,
+};
+
+use expect_test::expect_file;
+use hooks_schema::{HookEvent, ParseResult, SwitchRule};
+use proptest::prelude::*;
+use serde_json::Value;
+
+use crate::parse;
+
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data")
+}
+
+/// Renders a parse result for golden files.
+pub(crate) fn render(result: &ParseResult) -> String {
+    let mut out = String::new();
+    let diags = match result {
+        Err(diags) => {
+            out.push_str("rejected\n");
+            diags
+        }
+        Ok(parsed) => {
+            for d in &parsed.definitions {
+                let _ = writeln!(
+                    out,
+                    "{} {} ({}) at {}:{} order={}",
+                    d.id,
+                    d.event,
+                    d.native_event,
+                    d.line.unwrap_or(0),
+                    d.column.unwrap_or(0),
+                    d.order
+                );
+                let _ = writeln!(out, "  matcher: {}", d.matcher.text().unwrap_or("*"));
+                let _ = writeln!(out, "  command: {:?}", d.command);
+                let _ = writeln!(
+                    out,
+                    "  timeout={}ms on_failure={} mode={} enabled={}",
+                    d.timeout.as_millis(),
+                    d.on_failure.as_str(),
+                    d.mode.as_str(),
+                    d.enabled
+                );
+                if !d.env.is_empty() {
+                    let _ = writeln!(out, "  env: {:?}", d.env);
+                }
+                if let Some(desc) = &d.description {
+                    let _ = writeln!(out, "  description: {desc}");
+                }
+                if !d.native.is_empty() {
+                    let _ = writeln!(out, "  native: {}", Value::Object(d.native.clone()));
+                }
+            }
+            if !parsed.settings.is_empty() {
+                let _ = writeln!(out, "settings: {}", Value::Object(parsed.settings.clone()));
+            }
+            for s in &parsed.policy.switches {
+                let _ = writeln!(out, "policy: {} {:?} on={}", s.key, s.rule, s.on);
+            }
+            &parsed.diagnostics
+        }
+    };
+    for d in diags {
+        let _ = write!(out, "{d} [{}]", d.code.as_deref().unwrap_or("-"));
+        if let Some(id) = &d.hook_id {
+            let _ = write!(out, " ({id})");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn golden_settings() {
+    let dir = data_dir().join("settings");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("fixture dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 10, "fixtures missing in {}", dir.display());
+    for file in files {
+        let bytes = std::fs::read(&file).expect("read fixture");
+        let name = file.file_name().expect("name").to_string_lossy().into_owned();
+        let shown = PathBuf::from(format!("/p/.gemini/{name}"));
+        let rendered = render(&parse(&bytes, &shown));
+        let stem = file.file_stem().expect("stem").to_string_lossy().into_owned();
+        expect_file![data_dir().join(format!("output/settings/{stem}.txt"))].assert_eq(&rendered);
+    }
+}
+
+fn parse_str(text: &str) -> ParseResult {
+    parse(text.as_bytes(), Path::new("/p/.gemini/settings.json"))
+}
+
+#[test]
+fn documented_example_loads_as_documented() {
+    let parsed = parse_str(
+        r#"{"hooks": {"BeforeTool": [{"matcher": "write_file|replace", "hooks": [{"name": "security-check", "type": "command", "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/security.sh", "timeout": 5000}]}]}}"#,
+    )
+    .expect("parses");
+    let [d] = parsed.definitions.as_slice() else { panic!("one definition") };
+    assert_eq!(d.event, HookEvent::PreToolUse);
+    assert_eq!(d.timeout, Duration::from_millis(5000));
+    assert_eq!(d.native.get("name"), Some(&Value::from("security-check")));
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+}
+
+#[test]
+fn default_timeout_is_sixty_seconds() {
+    let parsed = parse_str(
+        r#"{"hooks": {"AfterTool": [{"hooks": [{"type": "command", "command": "x"}]}]}}"#,
+    )
+    .expect("parses");
+    assert_eq!(parsed.definitions[0].timeout, Duration::from_secs(60));
+}
+
+#[test]
+fn hooks_enabled_is_the_hooks_switch() {
+    for (text, on) in [("false", false), ("true", true), ("0", false), ("\"no\"", true)] {
+        let parsed =
+            parse_str(&format!(r#"{{"hooksConfig": {{"enabled": {text}}}}}"#)).expect("parses");
+        let s = parsed.policy.switch(SwitchRule::Hooks).expect("a switch");
+        assert_eq!(s.on, on, "{text}");
+        assert_eq!(s.key, "hooksConfig.enabled");
+    }
+    // Not set, or null: no voice.
+    for text in [r#"{}"#, r#"{"hooksConfig": {}}"#, r#"{"hooksConfig": {"enabled": null}}"#] {
+        assert!(parse_str(text).expect("parses").policy.is_empty(), "{text}");
+    }
+}
+
+#[test]
+fn disabled_names_switch_hooks_off_by_name_or_command() {
+    let parsed = parse_str(
+        r#"{"hooksConfig": {"disabled": ["guard", "./b.sh"]}, "hooks": {"BeforeTool": [{"hooks": [
+            {"name": "guard", "type": "command", "command": "./a.sh"},
+            {"type": "command", "command": "./b.sh"},
+            {"name": "./b.sh-not", "type": "command", "command": "./b.sh"}]}]}}"#,
+    )
+    .expect("parses");
+    let enabled: Vec<bool> = parsed.definitions.iter().map(|d| d.enabled).collect();
+    assert_eq!(enabled, [false, false, true]);
+}
+
+#[test]
+fn rejected_documents() {
+    for text in ["{", "[]", "null", "\u{feff}{}", "{\"a\": 1,}"] {
+        assert!(parse_str(text).is_err(), "{text:?}");
+    }
+    let big = vec![b' '; crate::MAX_DOCUMENT_BYTES + 1];
+    assert!(parse(&big, Path::new("/x")).is_err());
+}
+
+proptest! {
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..256)) {
+        let _ = parse(&bytes, Path::new("/p/.gemini/settings.json"));
+    }
+
+    #[test]
+    fn structured_settings_never_panic(
+        event in prop::sample::select(vec!["BeforeTool", "AfterTool", "SessionStart", "BeforeModel", "Nope", "enabled"]),
+        matcher in prop_oneof![Just(Value::Null), Just(Value::from(3)), "[a-z|()*.^$\\\\]{0,10}".prop_map(Value::from)],
+        command in prop_oneof![Just(Value::Null), Just(Value::from("")), Just(Value::from(1)), "[a-z./ ]{1,10}".prop_map(Value::from)],
+        timeout in prop_oneof![Just(Value::Null), any::<f64>().prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)), "[0-9a-z]{0,5}".prop_map(Value::from)],
+        kind in prop::sample::select(vec!["command", "plugin", "runtime", "http", ""]),
+    ) {
+        let doc = serde_json::json!({"hooks": {event: [{"matcher": matcher, "hooks": [{"type": kind, "command": command, "timeout": timeout}]}]}});
+        let text = doc.to_string();
+        let result = parse(text.as_bytes(), Path::new("/p/.gemini/settings.json"));
+        let parsed = result.expect("a JSON object always parses");
+        for d in &parsed.definitions {
+            prop_assert!(d.line.is_some() && d.column.is_some());
+            prop_assert!(d.timeout >= Duration::from_millis(1));
+        }
+        for d in &parsed.diagnostics {
+            prop_assert!(d.line.is_some(), "{d}");
+        }
+    }
+}
