@@ -9,6 +9,7 @@ mod cli;
 mod codex_e2e;
 mod concurrency;
 mod cursor_e2e;
+mod gemini_e2e;
 mod guard;
 mod hostile_hooks;
 mod hostile_repos;

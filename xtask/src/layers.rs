@@ -16,6 +16,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("hooks-format-chrys", 1),
     ("hooks-format-claude", 1),
     ("hooks-format-codex", 1),
+    ("hooks-format-gemini", 1),
     ("hooks-testing", 2),
     ("hooks-trust", 3),
     ("hooks-registry", 4),
@@ -56,6 +57,8 @@ const OWNED: &[(&str, &[&str])] = &[
     ("dunce", &["hooks-registry"]),
     ("arc-swap", &["hooks-registry"]),
     ("saphyr-parser", &["hooks-format-chrys"]),
+    ("regress", &["hooks-format-gemini"]),
+    ("jsonc-parser", &["hooks-format-gemini"]),
     ("anyhow", &["hooks-app", "xtask"]),
     ("clap", &["hooks-app"]),
 ];

@@ -1,0 +1,136 @@
+//! End to end: a Gemini CLI project's `.gemini/settings.json` and hook scripts written the
+//! way Gemini CLI's documentation writes them (read the JSON input on stdin, answer with
+//! `{"decision": "deny", "reason": …}` or exit 2 with the reason on stderr), parsed by
+//! `hooks-format-gemini` and run as real processes by `hooks-dispatch`, and the same file
+//! checked through the `hooks` tool.
+
+use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext, FireReport};
+use hooks_schema::{Binding, Decision, Envelope};
+use serde_json::Value;
+
+use crate::{
+    cli::hooks_in,
+    support::{TestDir, project_bindings, shell_call},
+};
+
+/// The documentation's example, with the security script it names.
+const SETTINGS: &str = r#"{
+  // Gemini CLI allows comments in settings files.
+  "hooks": {
+    "BeforeTool": [
+      {
+        "matcher": "run_shell_command",
+        "hooks": [
+          {
+            "name": "security-check",
+            "type": "command",
+            "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/security.sh",
+            "timeout": 5000
+          },
+          {
+            "name": "no-network",
+            "type": "command",
+            "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/no-network.sh"
+          }
+        ]
+      }
+    ]
+  }
+}"#;
+
+/// Denies `rm -rf` with JSON on stdout, and records what it was given.
+const SECURITY: &str = r#"#!/usr/bin/env bash
+input=$(cat)
+printf '%s' "$input" > "$GEMINI_PROJECT_DIR/seen-input.json"
+printf '%s|%s|%s' "$GEMINI_PROJECT_DIR" "$GEMINI_CWD" "$PWD" > "$GEMINI_PROJECT_DIR/seen-env.txt"
+case "$input" in
+  *'"tool_name":"run_shell_command"'*'rm -rf'*)
+    echo '{"decision": "deny", "reason": "Dangerous command blocked by security policy"}'
+    exit 0
+    ;;
+esac
+echo '{"decision": "allow"}'
+"#;
+
+/// Blocks `curl` with exit code 2 and the reason on stderr.
+const NO_NETWORK: &str = r#"#!/usr/bin/env bash
+input=$(cat)
+case "$input" in
+  *curl*) echo "Network access is not allowed" >&2; exit 2 ;;
+esac
+exit 0
+"#;
+
+fn project() -> TestDir {
+    let d = TestDir::new();
+    d.write(".gemini/settings.json", SETTINGS);
+    d.script(".gemini/hooks/security.sh", SECURITY);
+    d.script(".gemini/hooks/no-network.sh", NO_NETWORK);
+    d
+}
+
+fn bindings(d: &TestDir) -> Vec<Binding> {
+    let path = d.path().join(".gemini/settings.json");
+    let bytes = std::fs::read(&path).expect("read settings.json");
+    let parsed = hooks_format_gemini::parse(&bytes, &path).expect("settings parse");
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    project_bindings(hooks_format_gemini::PROJECT_SETTINGS, &path, d.path(), parsed.definitions)
+}
+
+async fn fire(bindings: &[Binding], envelope: &Envelope) -> FireReport {
+    Dispatcher::new(DispatchConfig::default())
+        .fire(bindings, envelope, &FireContext::default())
+        .await
+}
+
+#[tokio::test]
+async fn a_documented_deny_blocks_and_the_hook_sees_geminis_input() {
+    let d = project();
+    let b = bindings(&d);
+    let root = hooks_registry::canonicalize(d.path()).expect("root");
+    let report = fire(&b, &shell_call(root.as_path(), "rm -rf build && touch ran.txt")).await;
+    assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:?}");
+    assert_eq!(
+        report.verdict.reason.as_deref(),
+        Some("Dangerous command blocked by security policy")
+    );
+    assert_eq!(
+        report.verdict.decided_by.as_ref().map(|p| p.hook_id.to_string()).as_deref(),
+        Some("BeforeTool[0][0]")
+    );
+    let input: Value =
+        serde_json::from_slice(&std::fs::read(d.path().join("seen-input.json")).expect("input"))
+            .expect("json");
+    assert_eq!(input["hook_event_name"], "BeforeTool");
+    assert_eq!(input["tool_name"], "run_shell_command");
+    assert_eq!(input["tool_input"]["command"], "rm -rf build && touch ran.txt");
+    assert_eq!(input["cwd"], root.as_path().display().to_string());
+    let env = std::fs::read_to_string(d.path().join("seen-env.txt")).expect("env");
+    let dir = root.as_path().display().to_string();
+    assert_eq!(env, format!("{dir}|{dir}|{dir}"));
+}
+
+#[tokio::test]
+async fn exit_2_with_stderr_blocks_and_a_harmless_command_passes() {
+    let d = project();
+    let b = bindings(&d);
+    let root = hooks_registry::canonicalize(d.path()).expect("root");
+    let report = fire(&b, &shell_call(root.as_path(), "curl https://example.invalid")).await;
+    assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:?}");
+    assert_eq!(report.verdict.reason.as_deref(), Some("Network access is not allowed"));
+    let report = fire(&b, &shell_call(root.as_path(), "ls")).await;
+    // `{"decision": "allow"}` is Gemini CLI's default: it approves nothing.
+    assert_eq!(report.verdict.decision, None, "{report:?}");
+}
+
+#[test]
+fn hooks_check_reads_the_settings_file_as_gemini() {
+    let d = project();
+    let o = hooks_in(d.path(), &["check", "--json", ".gemini/settings.json"], "");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_str(out.lines().next().expect("a line")).expect("json");
+    assert_eq!(v["format"], "gemini", "{v}");
+    assert_eq!(v["hooks"].as_array().map(Vec::len), Some(2), "{v}");
+    assert_eq!(v["ok"], true, "{v}");
+}
