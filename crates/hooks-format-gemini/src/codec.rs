@@ -15,9 +15,12 @@
 //!    code denies with the text as the reason;
 //! 4. a timeout or a failed start is a failure without output (the action proceeds).
 
+use std::path::Path;
+
 use hooks_schema::{
     ArgRewrite, Decision, EncodeContext, EncodeError, Envelope, ExecutionMode, ExitInfo, FormatId,
-    HookCodec, HookCommand, HookDefinition, HookVerdict, Invocation, Program, RawOutcome,
+    HookCodec, HookCommand, HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir,
+    Program, RawOutcome,
 };
 use serde_json::{Map, Value};
 
@@ -198,6 +201,27 @@ impl HookCodec for GeminiCodec {
         hook.mode == ExecutionMode::Blocking
     }
 
+    /// Gemini CLI runs every hook in its working directory (the input's `cwd`), with
+    /// `GEMINI_PROJECT_DIR`, `GEMINI_CWD` and `CLAUDE_PROJECT_DIR` naming it; a definition's
+    /// `cwd` (the registry pins a user hook to its own folder) overrides the directory.
+    fn launch(&self, hook: &HookDefinition) -> HookLaunch {
+        let dir = |text: &str| {
+            if Path::new(text).is_absolute() {
+                LaunchDir::Fixed(text.into())
+            } else {
+                LaunchDir::Under(Box::new(LaunchDir::Session), text.into())
+            }
+        };
+        let mut dir_vars: Vec<(String, LaunchDir)> =
+            PROJECT_DIR_VARS.iter().map(|v| ((*v).to_owned(), LaunchDir::Session)).collect();
+        dir_vars.extend(hook.env.iter().map(|(k, v)| (k.clone(), dir(v))));
+        HookLaunch {
+            run_dir: hook.cwd.as_deref().map_or(LaunchDir::Session, dir),
+            dir_vars,
+            argv_templates: Vec::new(),
+        }
+    }
+
     fn encode(
         &self,
         hook: &HookDefinition,
@@ -238,9 +262,15 @@ impl HookCodec for GeminiCodec {
             env.retain(|(ek, _)| ek != k);
             env.push((k.clone(), v.clone()));
         }
+        // The definition's own directory (a user hook pinned to its folder) wins over the
+        // session's.
+        let run_dir = match &hook.cwd {
+            Some(dir) => Path::new(&cwd).join(dir),
+            None => cwd.clone().into(),
+        };
         Ok(Invocation {
             program,
-            cwd: Some(cwd.into()),
+            cwd: Some(run_dir),
             env_remove: Vec::new(),
             env,
             stdin,

@@ -273,6 +273,36 @@ fn encode_runs_bash_in_the_session_directory_with_geminis_variables() {
 }
 
 #[test]
+fn launch_names_the_session_directory_and_a_pinned_cwd_wins() {
+    let mut hook = definition("BeforeTool", "./check.sh");
+    let launch = GeminiCodec.launch(&hook);
+    assert_eq!(launch.run_dir, hooks_schema::LaunchDir::Session);
+    for v in PROJECT_DIR_VARS {
+        assert_eq!(launch.var(v), Some(&hooks_schema::LaunchDir::Session), "{v}");
+    }
+    hook.cwd = Some("/home/u/.gemini".into());
+    hook.env = vec![("TOOLS".into(), "tools".into())];
+    let launch = GeminiCodec.launch(&hook);
+    assert_eq!(launch.run_dir, hooks_schema::LaunchDir::Fixed("/home/u/.gemini".into()));
+    assert_eq!(
+        launch.var("TOOLS"),
+        Some(&hooks_schema::LaunchDir::Under(
+            Box::new(hooks_schema::LaunchDir::Session),
+            "tools".into()
+        ))
+    );
+    let mut start = definition("SessionStart", "./start.sh");
+    start.cwd = hook.cwd.clone();
+    let mut env = Envelope::new(hooks_schema::HookEvent::SessionStart);
+    env.cwd = Some("/work/p".into());
+    let src = source();
+    let inv = GeminiCodec.encode(&start, &env, &ctx(&src)).expect("encodes");
+    assert_eq!(inv.cwd.as_deref(), Some(Path::new("/home/u/.gemini")));
+    let stdin: Value = serde_json::from_slice(&inv.stdin).expect("json");
+    assert_eq!(stdin["cwd"], "/work/p", "the input still names the session's directory");
+}
+
+#[test]
 fn expand_command_follows_gemini() {
     assert_eq!(expand_command("$CLAUDE_PROJECT_DIR/x $GEMINI_SESSION_ID", "/p", ""), "/p/x ");
     assert_eq!(expand_command("$GEMINI_PROJECT_DIRx", "/p", "s"), "/px");
