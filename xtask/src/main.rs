@@ -62,8 +62,13 @@ pub(crate) fn workspace_root() -> PathBuf {
 /// The packages each test layer covers.
 fn layer_packages(layer: &str) -> Result<Vec<&'static str>> {
     let schema = ["hooks-schema"];
-    let formats =
-        ["hooks-format-cursor", "hooks-format-chrys", "hooks-format-claude", "hooks-format-codex"];
+    let formats = [
+        "hooks-format-cursor",
+        "hooks-format-chrys",
+        "hooks-format-claude",
+        "hooks-format-codex",
+        "hooks-format-gemini",
+    ];
     let core = ["hooks-trust", "hooks-registry"];
     let io = ["hooks-sources", "hooks-watcher", "hooks-guard", "hooks-dispatch"];
     let app = ["hooks-app"];
