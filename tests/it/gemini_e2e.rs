@@ -124,6 +124,65 @@ async fn exit_2_with_stderr_blocks_and_a_harmless_command_passes() {
 }
 
 #[test]
+fn hooks_fire_runs_the_projects_gemini_hooks_with_geminis_decision() {
+    let d = project();
+    let cfg = TestDir::new();
+    let cfgp = cfg.path().to_str().expect("utf-8");
+    let fire = |command: &str| {
+        let payload = format!(
+            r#"{{"tool": {{"name": "run_shell_command", "kind": "shell", "args": {{"command": "{command}"}}}}}}"#
+        );
+        let args = [
+            "fire",
+            "BeforeTool",
+            "--root",
+            ".",
+            "--config-dir",
+            cfgp,
+            "--posture",
+            "auto-approves",
+            "--payload",
+            "-",
+            "--json",
+        ];
+        hooks_in(d.path(), &args, &payload)
+    };
+    let deny = fire("rm -rf build && touch ran.txt");
+    let out = String::from_utf8_lossy(&deny.stdout).into_owned();
+    assert_eq!(deny.status.code(), Some(2), "{out}{}", String::from_utf8_lossy(&deny.stderr));
+    let v: Value = serde_json::from_str(out.lines().next().expect("a line")).expect("json");
+    assert_eq!(v["verdict"]["decision"], "deny", "{v}");
+    assert_eq!(v["verdict"]["reason"], "Dangerous command blocked by security policy", "{v}");
+    assert_eq!(v["verdict"]["decided_by"]["hook_id"], "BeforeTool[0][0]", "{v}");
+    let blocked = fire("curl https://example.invalid");
+    assert_eq!(blocked.status.code(), Some(2), "{}", String::from_utf8_lossy(&blocked.stdout));
+    let allow = fire("ls");
+    assert_eq!(allow.status.code(), Some(0), "{}", String::from_utf8_lossy(&allow.stdout));
+}
+
+#[test]
+fn the_guard_protects_gemini_settings_and_their_scripts_even_before_they_exist() {
+    let d = project();
+    let cfg = TestDir::new();
+    let cfgp = cfg.path().to_str().expect("utf-8");
+    let guard = |dir: &std::path::Path, paths: &[&str]| {
+        let args = [&["guard", "--root", ".", "--config-dir", cfgp, "--json"][..], paths].concat();
+        hooks_in(dir, &args, "")
+    };
+    let o = guard(d.path(), &[".gemini/settings.json", ".gemini/hooks/security.sh", "src/main.rs"]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    let lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).expect("json")).collect();
+    let allowed: Vec<_> = lines.iter().map(|l| l["allowed"].as_bool()).collect();
+    assert_eq!(allowed, [Some(false), Some(false), Some(true)], "{out}");
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "project_gemini_settings", "{out}");
+    // A project without any Gemini file: creating one would add hooks, so it is refused too.
+    let empty = TestDir::new();
+    let o = guard(empty.path(), &[".gemini/settings.json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stdout));
+}
+
+#[test]
 fn hooks_check_reads_the_settings_file_as_gemini() {
     let d = project();
     let o = hooks_in(d.path(), &["check", "--json", ".gemini/settings.json"], "");
