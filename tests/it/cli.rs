@@ -955,9 +955,12 @@ fn mistyped_values_and_if_rules_are_printed_only_with_reveal() {
     let d = TestDir::new();
     d.write(
         ".claude/settings.json",
+        // The mistyped `onFailure` sits under PostToolUse: under PreToolUse it would make
+        // Claude Code (and the engine) skip the whole file, `if` rules included.
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "command": "./a.sh", "if": "Bash(curl -H 'Authorization: s3cr3t-if' *)"},
-            {"type": "command", "command": "./b.sh", "if": "s3cr3t-bad-if("},
+            {"type": "command", "command": "./b.sh", "if": "s3cr3t-bad-if("}
+        ]}], "PostToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "command": "./c.sh", "onFailure": "s3cr3t-on-failure"}
         ]}]}}"#,
     );

@@ -74,6 +74,28 @@ const HANDLER_KEYS: [&str; 11] = [
 
 const OTHER_HANDLER_TYPES: [&str; 4] = ["http", "mcp_tool", "prompt", "agent"];
 
+/// The shells a handler's `shell` may name (Claude Code's schema: `"bash" | "powershell"`).
+const SHELLS: [&str; 2] = ["bash", "powershell"];
+
+/// Events whose invalid entries make Claude Code skip the whole settings file: their hooks
+/// may be what guards the permissions declared next to them.
+const GATE_FILE_EVENTS: [NativeEvent; 2] =
+    [NativeEvent::PreToolUse, NativeEvent::PermissionRequest];
+
+/// Whether Claude Code's settings schema rejects an entry with this problem (as opposed to
+/// problems it finds only when it runs or matches the hook, like a regex that does not
+/// compile, or that it ignores, like an unknown key).
+fn invalidates_entry(problem: &ConfigProblem) -> bool {
+    matches!(
+        problem,
+        ConfigProblem::WrongType { .. }
+            | ConfigProblem::OnFailure { .. }
+            | ConfigProblem::Shell { .. }
+            | ConfigProblem::UnknownHandlerType { .. }
+            | ConfigProblem::Timeout { .. }
+    )
+}
+
 /// Key fragments that make a key look like it holds a credential (compared lowercased,
 /// without `_` and `-`).
 const CREDENTIAL_FRAGMENTS: [&str; 12] = [
@@ -111,6 +133,10 @@ pub(crate) struct Reading {
     pub(crate) all_gated: bool,
     /// Whether the document itself could not be read (syntax, size, shape).
     pub(crate) unreadable: bool,
+    /// Default mode: why Claude Code would skip the whole file although it reads (a
+    /// `PreToolUse` or `PermissionRequest` entry or a hook-policy key that fails validation),
+    /// with where.
+    pub(crate) skipped: Option<(String, u32, u32)>,
 }
 
 impl Reading {
@@ -126,6 +152,8 @@ struct Reader<'a> {
     order: u32,
     /// The id of the handler being read, attached to its diagnostics.
     hook: Option<String>,
+    /// The event whose entries are being read.
+    event: Option<NativeEvent>,
 }
 
 /// Parses a settings document. See the crate docs for the two modes.
@@ -139,7 +167,18 @@ pub(crate) fn finish(reading: Reading, path: &Path, mode: ClaudeMode) -> ParseRe
         return Ok(fail_closed(reading, path));
     }
     if reading.unreadable {
-        return Err(reading.diagnostics);
+        let mut diagnostics = reading.diagnostics;
+        if let Some((why, line, column)) = reading.skipped {
+            diagnostics.push(
+                HookDiagnostic::error(format!(
+                    "the whole file is skipped, as Claude Code skips it: {why}; none of its hooks or settings apply until it is fixed"
+                ))
+                .in_file(path)
+                .at(line, column)
+                .with_code("file_skipped"),
+            );
+        }
+        return Err(diagnostics);
     }
     let policy = policy_of(&reading.settings);
     Ok(ParsedSource {
@@ -254,9 +293,11 @@ pub(crate) fn read(bytes: &[u8], path: &Path, mode: ClaudeMode) -> Reading {
             gated: BTreeSet::new(),
             all_gated: false,
             unreadable: false,
+            skipped: None,
         },
         order: 0,
         hook: None,
+        event: None,
     };
     r.document(bytes);
     r.out
@@ -288,8 +329,32 @@ impl Reader<'_> {
             self.out.violations.push(d.clone());
             self.out.diagnostics.push(d);
         } else {
+            let gate = self.event.filter(|e| GATE_FILE_EVENTS.contains(e));
+            if let Some(ev) = gate
+                && invalidates_entry(&problem)
+            {
+                // Claude Code 2.1.x: "a PreToolUse/PermissionRequest hook that cannot be
+                // loaded may be what guards the permissions declared beside it, so nothing
+                // it sits in is applied until the entry is fixed or removed".
+                self.skip_file(
+                    format!("a `{}` entry fails validation ({problem})", ev.as_str()),
+                    line,
+                    column,
+                );
+                let d = self.diag(Severity::Error, &problem, line, column);
+                self.out.diagnostics.push(d);
+                return;
+            }
             let d = self.diag(default, &problem, line, column);
             self.out.diagnostics.push(d);
+        }
+    }
+
+    /// Default mode: the file reads, but Claude Code would skip it whole.
+    fn skip_file(&mut self, why: String, line: u32, column: u32) {
+        self.out.unreadable = true;
+        if self.out.skipped.is_none() {
+            self.out.skipped = Some((why, line, column));
         }
     }
 
@@ -327,16 +392,23 @@ impl Reader<'_> {
                 Some(b) => {
                     self.out.settings.insert(key.to_owned(), Value::Bool(b));
                 }
-                None => self.problem(
-                    Severity::Warning,
-                    ConfigProblem::WrongType {
+                None => {
+                    // Claude Code validates every settings key and skips a file with an
+                    // invalid one whole; these two are the keys the engine reads.
+                    let problem = ConfigProblem::WrongType {
                         key: key.to_owned(),
                         expected: "a boolean",
                         found: m.value.type_name(),
-                    },
-                    m.value.line,
-                    m.value.column,
-                ),
+                    };
+                    if !self.strict {
+                        self.skip_file(
+                            format!("`{key}` fails validation ({problem})"),
+                            m.value.line,
+                            m.value.column,
+                        );
+                    }
+                    self.problem(Severity::Error, problem, m.value.line, m.value.column);
+                }
             }
         }
         let hooks: Vec<&Member> = members.iter().filter(|m| m.key == "hooks").collect();
@@ -476,12 +548,16 @@ impl Reader<'_> {
     }
 
     fn event(&mut self, ev: NativeEvent, m: &Member) {
-        let Some(groups) = m.value.items() else {
-            return self.wrong_type(&m.key, "an array of matcher groups", &m.value);
-        };
-        for (gi, group) in groups.iter().enumerate() {
-            self.group(ev, gi, group);
+        self.event = Some(ev);
+        match m.value.items() {
+            None => self.wrong_type(&m.key, "an array of matcher groups", &m.value),
+            Some(groups) => {
+                for (gi, group) in groups.iter().enumerate() {
+                    self.group(ev, gi, group);
+                }
+            }
         }
+        self.event = None;
     }
 
     fn group(&mut self, ev: NativeEvent, gi: usize, group: &Node) {
@@ -595,12 +671,12 @@ impl Reader<'_> {
         let mut ok = true;
         let command = match node.get("command") {
             None => {
-                self.problem(
-                    Severity::Error,
-                    ConfigProblem::MissingCommand,
-                    node.line,
-                    node.column,
-                );
+                let problem = ConfigProblem::WrongType {
+                    key: "command".to_owned(),
+                    expected: "a string",
+                    found: "nothing",
+                };
+                self.problem(Severity::Error, problem, node.line, node.column);
                 return None;
             }
             Some(m) => match m.value.as_str() {
@@ -649,6 +725,15 @@ impl Reader<'_> {
         let once = self.opt_bool(node, "once", &mut ok);
         let on_failure_text = self.opt_string(node, "onFailure", &mut ok);
         if !ok {
+            return None;
+        }
+        if let Some(sh) = shell.as_deref()
+            && !SHELLS.contains(&sh)
+        {
+            let (l, c) = node
+                .get("shell")
+                .map_or((node.line, node.column), |m| (m.value.line, m.value.column));
+            self.problem(Severity::Error, ConfigProblem::Shell { found: sh.to_owned() }, l, c);
             return None;
         }
         let timeout = match node.get("timeout") {

@@ -121,6 +121,15 @@ pub enum ConfigProblem {
         /// The timeout as written.
         seconds: f64,
     },
+    /// A `shell` other than the two Claude Code defines.
+    #[error(
+        "`shell` must be `bash` or `powershell`, found {}",
+        hooks_schema::quoted_value("another string", &format!("`{found}`"))
+    )]
+    Shell {
+        /// The value.
+        found: String,
+    },
     /// An `onFailure` value other than `continue` or `block`.
     #[error(
         "`onFailure` must be `continue` or `block`, found {}",
@@ -153,7 +162,9 @@ impl ConfigProblem {
             ConfigProblem::DuplicateKey { .. } => "duplicate_key",
             ConfigProblem::UnknownEvent { .. } => "unknown_event",
             ConfigProblem::EventGap { .. } | ConfigProblem::HandlerGap { .. } => "capability_gap",
-            ConfigProblem::WrongType { .. } | ConfigProblem::OnFailure { .. } => "invalid_value",
+            ConfigProblem::WrongType { .. }
+            | ConfigProblem::OnFailure { .. }
+            | ConfigProblem::Shell { .. } => "invalid_value",
             ConfigProblem::Matcher(_) | ConfigProblem::IfRule(_) => "invalid_matcher",
             ConfigProblem::UnknownHandlerType { .. } | ConfigProblem::MissingCommand => {
                 "invalid_handler"

@@ -388,12 +388,95 @@ fn allow_managed_hooks_only_is_a_setting_and_must_be_a_boolean() {
     let parsed = parse(bytes, Path::new("/m.json"), ClaudeMode::Default).expect("loads");
     assert_eq!(parsed.settings.get("allowManagedHooksOnly"), Some(&Value::Bool(true)));
     assert_eq!(parsed.settings.get("disableAllHooks"), Some(&Value::Bool(false)));
-    let bytes = br#"{"allowManagedHooksOnly": "yes"}"#;
-    let parsed = parse(bytes, Path::new("/m.json"), ClaudeMode::Default).expect("loads");
-    assert!(parsed.settings.is_empty());
-    let d = parsed.diagnostics.first().expect("wrong type");
-    assert_eq!(d.code.as_deref(), Some("invalid_value"));
-    assert!(d.message.contains("allowManagedHooksOnly"), "{}", d.message);
+    // Claude Code 2.1.x skips a file whose `allowManagedHooksOnly` or `disableAllHooks` is not
+    // a boolean whole, hooks included ("allowManagedHooksOnly: Expected boolean, but
+    // received string").
+    for key in ["allowManagedHooksOnly", "disableAllHooks"] {
+        let doc = json!({key: "yes", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}});
+        let diagnostics =
+            parse(doc.to_string().as_bytes(), Path::new("/m.json"), ClaudeMode::Default)
+                .expect_err("the file is skipped");
+        let d = diagnostics.first().expect("wrong type");
+        assert_eq!(d.code.as_deref(), Some("invalid_value"));
+        assert!(d.message.contains(key), "{}", d.message);
+        assert!(
+            diagnostics.iter().any(|d| d.code.as_deref() == Some("file_skipped")),
+            "{diagnostics:?}"
+        );
+    }
+}
+
+/// What Claude Code 2.1.328 does with a settings file that fails validation, probed with the
+/// real CLI (`specs/formats/claude.md`, "Checked against the real CLI"): an invalid
+/// `PreToolUse` or `PermissionRequest` entry skips the whole file; an invalid entry of another
+/// event is skipped alone; unknown keys and events, regexes that do not compile and `if` rules
+/// that do not parse never skip the file.
+#[test]
+fn an_invalid_gate_entry_skips_the_whole_file_as_claude_code_does() {
+    let ok_stop = json!([{"hooks": [{"type": "command", "command": "./stop.sh"}]}]);
+    let pre = |handler: Value| json!([{"matcher": "Bash", "hooks": [handler]}]);
+    let h = |extra: Value| {
+        let mut v = json!({"type": "command", "command": "./gate.sh"});
+        v.as_object_mut().expect("object").extend(extra.as_object().expect("object").clone());
+        v
+    };
+    let skipped = [
+        ("PreToolUse", pre(h(json!({"timeout": "abc"})))),
+        ("PreToolUse", pre(h(json!({"timeout": -5})))),
+        ("PreToolUse", pre(h(json!({"shell": "zsh"})))),
+        ("PreToolUse", pre(h(json!({"onFailure": "bogus"})))),
+        ("PreToolUse", pre(h(json!({"async": "yes"})))),
+        ("PreToolUse", pre(h(json!({"args": [1]})))),
+        ("PreToolUse", pre(json!({"type": "bogus", "command": "x"}))),
+        ("PreToolUse", pre(json!({"type": "command"}))),
+        ("PreToolUse", json!([{"matcher": {"type": "always"}, "hooks": []}])),
+        ("PreToolUse", json!([{"matcher": "Bash"}])),
+        ("PreToolUse", json!([5])),
+        ("PreToolUse", json!(5)),
+        ("PermissionRequest", pre(h(json!({"timeout": "x"})))),
+    ];
+    for (event, entry) in skipped {
+        let doc = json!({"hooks": {event: entry, "Stop": ok_stop}});
+        let result = parse(
+            doc.to_string().as_bytes(),
+            Path::new("/p/.claude/settings.json"),
+            ClaudeMode::Default,
+        );
+        let diagnostics = result.expect_err(&format!("{doc} skips the file"));
+        let summary = diagnostics
+            .iter()
+            .find(|d| d.code.as_deref() == Some("file_skipped"))
+            .unwrap_or_else(|| panic!("{doc}: {diagnostics:?}"));
+        assert!(summary.message.contains(event), "{}", summary.message);
+        assert!(summary.line.is_some(), "{summary:?}");
+    }
+    let kept = [
+        ("Stop", json!(5)),
+        ("Stop", json!([{"matcher": {}, "hooks": []}])),
+        ("UserPromptSubmit", json!([{"hooks": [h(json!({"timeout": "x"}))]}])),
+        ("PreCompact", json!([{"hooks": [h(json!({"timeout": "x"}))]}])),
+        ("PostToolUse", json!([{"hooks": [h(json!({"timeout": "x"}))]}])),
+        ("PreToolUse", json!([{"matcher": "Bash|(", "hooks": [h(json!({}))]}])),
+        ("PreToolUse", pre(h(json!({"if": "Bash(("})))),
+        ("PreToolUse", pre(h(json!({"fooBar": 1})))),
+        ("PreToolUse", json!([{"matcher": "Bash", "fooBar": 1, "hooks": [h(json!({}))]}])),
+        ("PreToolUsee", pre(h(json!({})))),
+        ("PermissionDenied", json!([{"hooks": [h(json!({"timeout": "x"}))]}])),
+    ];
+    for (event, entry) in kept {
+        let doc = json!({"fooBar": 1, "hooks": {event: entry, "Stop": ok_stop}});
+        let parsed = parse(
+            doc.to_string().as_bytes(),
+            Path::new("/p/.claude/settings.json"),
+            ClaudeMode::Default,
+        )
+        .unwrap_or_else(|d| panic!("{doc} loads: {d:?}"));
+        assert!(
+            parsed.definitions.iter().any(|d| d.native_event == "Stop" && format!("{:?}", d.command).contains("stop.sh")),
+            "{doc}: {:?}",
+            parsed.definitions
+        );
+    }
 }
 
 #[test]
@@ -569,8 +652,14 @@ fn timeouts_have_no_engine_ceiling_and_stop_where_claude_codes_timer_does() {
         assert!(parsed.diagnostics.iter().all(|d| !d.is_error()), "{written}");
     }
     for refused in ["0", "-1", "\"5\""] {
-        let parsed = with_timeout(refused);
-        assert!(parsed.definitions.is_empty(), "{refused}");
+        // Claude Code's schema refuses it, and on `PreToolUse` that skips the whole file.
+        let doc = format!(
+            r#"{{"hooks": {{"PreToolUse": [{{"hooks": [{{"type": "command", "command": "./gate.sh", "timeout": {refused}}}]}}]}}}}"#
+        );
+        assert!(
+            parse(doc.as_bytes(), Path::new("/s.json"), ClaudeMode::Default).is_err(),
+            "{refused}"
+        );
     }
 }
 
