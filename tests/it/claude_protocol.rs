@@ -110,3 +110,27 @@ fn exit_codes_and_json_answers_are_read_as_claude_code_reads_them() {
         assert_eq!(report["verdict"]["reason"].as_str(), reason, "{command}: {report}");
     }
 }
+
+/// A settings file with an invalid `PreToolUse` entry is skipped whole, its valid deny hook
+/// included, as Claude Code 2.1.x skips it; an invalid entry of another event is skipped
+/// alone.
+#[test]
+fn an_invalid_pre_tool_use_entry_skips_the_whole_settings_file_as_claude_code_does() {
+    let dir = TestDir::new();
+    let root = dir.path();
+    let deny = serde_json::json!({"type": "command", "command": "echo blocked >&2; exit 2"});
+    let write = |bad_event: &str| {
+        let settings = serde_json::json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [deny]}],
+            bad_event: [{"hooks": [{"type": "command", "command": "true", "timeout": "abc"}]}],
+        }});
+        dir.write(".claude/settings.json", &settings.to_string());
+    };
+    write("Stop");
+    let (code, report, stderr) = fire_bash(root, "ls");
+    assert_eq!(code, 2, "an invalid Stop entry is skipped alone: {report}\n{stderr}");
+    write("PermissionRequest");
+    let (code, report, stderr) = fire_bash(root, "ls");
+    assert_eq!(code, 0, "the whole file is skipped: {report}\n{stderr}");
+    assert_eq!(report["runs"].as_array().map(Vec::len), Some(0), "{report}");
+}
