@@ -78,7 +78,7 @@ fn is_strict(hook: &HookDefinition) -> bool {
 }
 
 /// The placeholder for the project directory in commands.
-const PROJECT_DIR_PLACEHOLDER: &str = "${CLAUDE_PROJECT_DIR}";
+pub(crate) const PROJECT_DIR_PLACEHOLDER: &str = "${CLAUDE_PROJECT_DIR}";
 
 /// A shell command as it is handed to its shell: never with the project directory pasted in.
 ///

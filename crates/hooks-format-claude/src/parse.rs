@@ -82,6 +82,32 @@ const SHELLS: [&str; 2] = ["bash", "powershell"];
 const GATE_FILE_EVENTS: [NativeEvent; 2] =
     [NativeEvent::PreToolUse, NativeEvent::PermissionRequest];
 
+/// A strict handler's `command` split into argv, when it is made only of plain words: letters,
+/// digits and `_ @ % + = : , . / -`, the `${CLAUDE_PROJECT_DIR}` placeholder (substituted into
+/// each word as a plain string), separated by spaces and tabs, with no `=` in the program
+/// (a shell would read it as a variable assignment). Anything else (quotes, `$`, `~`, globs,
+/// redirections, pipes, `;`, `&`, newlines, …) needs a shell: the error names the first such
+/// character.
+fn direct_argv(command: &str) -> Result<Vec<String>, String> {
+    let words: Vec<&str> = command.split([' ', '\t']).filter(|w| !w.is_empty()).collect();
+    for word in &words {
+        let plain = word.replace(crate::codec::PROJECT_DIR_PLACEHOLDER, "");
+        if let Some(c) = plain.chars().find(|c| {
+            !(c.is_alphanumeric()
+                || matches!(c, '_' | '@' | '%' | '+' | '=' | ':' | ',' | '.' | '/' | '-'))
+        }) {
+            return Err(format!("it holds {c:?}"));
+        }
+    }
+    match words.first() {
+        None => Err("it is empty".to_owned()),
+        Some(program) if program.contains('=') => {
+            Err("its first word is a variable assignment".to_owned())
+        }
+        Some(_) => Ok(words.into_iter().map(str::to_owned).collect()),
+    }
+}
+
 /// Whether Claude Code's settings schema rejects an entry with this problem (as opposed to
 /// problems it finds only when it runs or matches the hook, like a regex that does not
 /// compile, or that it ignores, like an unknown key).
@@ -242,9 +268,9 @@ fn fail_closed(reading: Reading, path: &Path) -> ParsedSource {
             event: *event,
             native_event: native.as_str().to_owned(),
             matcher: Matcher::all(),
-            // Never spawned (the codec refuses to encode); were it run by another codec,
-            // exit code 2 still denies.
-            command: HookCommand::Shell { script: "exit 2".to_owned(), shell: None },
+            // Never spawned (the codec refuses to encode); like every strict definition it
+            // names no shell, and were it run by another codec its failure would deny.
+            command: HookCommand::Exec { program: "false".to_owned(), args: Vec::new() },
             cwd: None,
             env: Vec::new(),
             timeout: Duration::from_secs(1),
@@ -727,6 +753,14 @@ impl Reader<'_> {
         if !ok {
             return None;
         }
+        if self.strict && shell.is_some() {
+            let (l, c) = node
+                .get("shell")
+                .map_or((node.line, node.column), |m| (m.value.line, m.value.column));
+            let why = "it names a `shell`".to_owned();
+            self.problem(Severity::Error, ConfigProblem::NeedsShell { why }, l, c);
+            return None;
+        }
         if let Some(sh) = shell.as_deref()
             && !SHELLS.contains(&sh)
         {
@@ -853,9 +887,24 @@ impl Reader<'_> {
         } else {
             on_failure
         };
-        let command = match args {
-            Some(args) => HookCommand::Exec { program: command, args },
-            None => HookCommand::Shell { script: command, shell },
+        let command = match (args, self.strict) {
+            (Some(args), _) => HookCommand::Exec { program: command, args },
+            (None, false) => HookCommand::Shell { script: command, shell },
+            // The deny-only contract spawns handlers directly: a command made of plain words is
+            // split into its argv; one that needs a shell breaks the contract.
+            (None, true) => match direct_argv(&command) {
+                Ok(mut words) => {
+                    let program = words.remove(0);
+                    HookCommand::Exec { program, args: words }
+                }
+                Err(why) => {
+                    let (l, c) = node
+                        .get("command")
+                        .map_or((node.line, node.column), |m| (m.value.line, m.value.column));
+                    self.problem(Severity::Error, ConfigProblem::NeedsShell { why }, l, c);
+                    return None;
+                }
+            },
         };
         let mut native = Map::new();
         if let Some(s) = status_message {

@@ -139,6 +139,14 @@ pub enum ConfigProblem {
         /// The value.
         found: String,
     },
+    /// A strict handler whose command only a shell could run.
+    #[error(
+        "the strict contract spawns handlers directly, never through a shell, and `command` needs one ({why}); name the program in `command` and its arguments in `args`"
+    )]
+    NeedsShell {
+        /// What in the command needs a shell (never the command itself, which may hold secrets).
+        why: String,
+    },
     /// An async handler on a gated event of a strict source: it could never deny.
     #[error("an async hook cannot gate `{event}` under the strict contract")]
     AsyncGate {
@@ -171,6 +179,7 @@ impl ConfigProblem {
             }
             ConfigProblem::Timeout { .. } => "invalid_timeout",
             ConfigProblem::AsyncGate { .. } => "async_gate",
+            ConfigProblem::NeedsShell { .. } => "needs_shell",
         }
     }
 }

@@ -613,7 +613,30 @@ proptest! {
                 let failed = p.diagnostics.iter().any(|d| d.code.as_deref() == Some("fail_closed"));
                 let errors = p.diagnostics.iter().any(|d| d.is_error());
                 prop_assert_eq!(failed, errors);
+                // Every strict definition is spawned directly, never through a shell.
+                let direct = p.definitions.iter().all(|d| matches!(d.command, HookCommand::Exec { .. }));
+                prop_assert!(direct, "a strict definition names a shell");
             }
+        }
+    }
+
+    /// A strict command is split into argv only when every word is plain; any shell syntax
+    /// makes the source fail closed instead of running.
+    #[test]
+    fn a_strict_command_runs_directly_or_fails_closed(command in "[a-z./${}A-Z_|;&<>()'\"`*?~= \t-]{0,24}") {
+        let doc = json!({"hooks": {"version": 1, "PreToolUse": [{"hooks": [{"type": "command", "command": command}]}]}});
+        let parsed = parse(doc.to_string().as_bytes(), Path::new("/s.json"), ClaudeMode::Strict).expect("strict parses");
+        let plain = |w: &str| w.replace("${CLAUDE_PROJECT_DIR}", "").chars().all(|c| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c));
+        let words: Vec<&str> = command.split([' ', '\t']).filter(|w| !w.is_empty()).collect();
+        let direct = !words.is_empty() && words.iter().all(|w| plain(w)) && !words[0].contains('=');
+        let def = parsed.definitions.first().expect("a definition");
+        if direct {
+            prop_assert_eq!(
+                &def.command,
+                &HookCommand::Exec { program: words[0].to_owned(), args: words[1..].iter().map(|w| (*w).to_owned()).collect() }
+            );
+        } else {
+            prop_assert!(def.id.as_str().ends_with("[fail-closed]"), "{command:?}: {def:?}");
         }
     }
 
