@@ -341,8 +341,7 @@ impl HookRuntime {
                 .pinned()
                 .map_or(CommandExecutionPosture::Unknown, |p| p.posture);
             let config = WatcherConfig::new(self.config.surface, self.config.formats.clone())
-                .with_debounce_window(self.config.debounce_window)
-                .with_strict(self.config.claude_strict);
+                .with_debounce_window(self.config.debounce_window);
             let config = WatcherConfig { trust_inputs: self.trust_inputs(posture), ..config };
             let watcher =
                 HookConfigWatcher::new(self.registry.clone(), self.config.policy.clone(), config)?;

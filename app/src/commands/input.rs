@@ -19,6 +19,7 @@ pub fn read_file(path: &Path, cap: u64, what: &str) -> Result<String> {
     let shown = path.display();
     let bytes = hooks_sources::read_capped_to(path, cap).map_err(|e| match e {
         ReadError::Missing { .. } => anyhow!("{what} {shown} does not exist"),
+        ReadError::DanglingSymlink { .. } => anyhow!("{what} {shown} is a symlink to nothing"),
         ReadError::SymlinkLoop { .. } => anyhow!("{what} {shown} is a symlink loop"),
         ReadError::NotAFile { what: kind, .. } => anyhow!(
             "{what} {shown} is {kind}, not a regular file; pass a regular file (or `-` for stdin where the command takes it)"

@@ -5,8 +5,8 @@ use std::{path::Path, sync::Arc};
 
 use hooks_schema::{
     Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
-    HookCodec, HookEvent, HookSourceKind, ManagedDir, NativeEvent, ParseContext, ParseResult,
-    UserDir,
+    HookCodec, HookDiagnostic, HookEvent, HookSourceKind, ManagedDir, NativeEvent, ParseContext,
+    ParseResult, UserDir,
 };
 
 use crate::{ClaudeCodec, ClaudeMode, GAP_EVENTS, NativeEvent as ClaudeEvent, PROJECT_DIR_VAR};
@@ -148,6 +148,12 @@ impl FormatDescriptor for ClaudeFormat {
     fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult {
         let mode = if ctx.strict { ClaudeMode::Strict } else { ClaudeMode::Default };
         crate::parse(bytes, ctx.path, mode)
+    }
+
+    /// Under the deny-only contract a file the reader refused is malformed, not absent: it
+    /// fails closed on every gated event ([`crate::fail_closed_unreadable`]).
+    fn unreadable(&self, problem: HookDiagnostic, ctx: &ParseContext<'_>) -> Option<ParseResult> {
+        ctx.strict.then(|| Ok(crate::fail_closed_unreadable(ctx.path, problem)))
     }
 
     fn events(&self) -> &[NativeEvent] {

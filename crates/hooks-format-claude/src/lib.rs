@@ -39,7 +39,8 @@ pub use crate::{
     matcher::{MAX_MATCHER_LEN, MatcherError, claude_tool_name},
     parse::{
         ALLOW_MANAGED_HOOKS_ONLY, CONTRACT_VERSION, DISABLE_ALL_HOOKS, MAX_DOCUMENT_BYTES,
-        NATIVE_FAIL_CLOSED, STRICT_MAX_HOOKS_BYTES, is_credential_key, parse,
+        NATIVE_FAIL_CLOSED, STRICT_MAX_HOOKS_BYTES, fail_closed_unreadable, is_credential_key,
+        parse,
     },
     problem::ConfigProblem,
 };

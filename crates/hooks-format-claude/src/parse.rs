@@ -234,6 +234,35 @@ pub(crate) fn policy_of(settings: &Map<String, Value>) -> SourcePolicy {
     SourcePolicy { switches, ..SourcePolicy::default() }
 }
 
+/// The strict contract's reading of a settings file that could not be read at all (the
+/// reader refused it: too large, not a regular file, a dangling link, unreadable): the file is
+/// malformed, not absent, so the source fails closed on every gated event, with `problem` (an
+/// error diagnostic on the file) as the first violation.
+///
+/// ```
+/// use std::path::Path;
+/// use hooks_schema::HookDiagnostic;
+///
+/// let path = Path::new("/home/u/.claude/settings.json");
+/// let problem = HookDiagnostic::error("hook file is a fifo, not a regular file").in_file(path);
+/// let parsed = hooks_format_claude::fail_closed_unreadable(path, problem);
+/// assert_eq!(parsed.definitions.len(), 5);
+/// assert!(parsed.definitions.iter().all(|d| d.id.as_str().ends_with("[fail-closed]")));
+/// ```
+pub fn fail_closed_unreadable(path: &Path, problem: HookDiagnostic) -> ParsedSource {
+    let reading = Reading {
+        definitions: Vec::new(),
+        diagnostics: vec![problem.clone()],
+        settings: Map::new(),
+        violations: vec![problem],
+        gated: BTreeSet::new(),
+        all_gated: true,
+        unreadable: true,
+        skipped: None,
+    };
+    fail_closed(reading, path)
+}
+
 /// Turns a violated strict source into one deny definition per gated event it covers.
 fn fail_closed(reading: Reading, path: &Path) -> ParsedSource {
     let first = reading.violations.first();

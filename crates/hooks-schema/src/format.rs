@@ -186,6 +186,16 @@ pub trait FormatDescriptor: Send + Sync + fmt::Debug {
     /// explaining why; the registry then keeps the last valid parse in effect.
     fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult;
 
+    /// What a file of this format the reader refused (above the size cap, not a regular file,
+    /// a dangling symlink, a loop, unreadable: `problem` says which) stands for under `ctx`.
+    /// By default `None`: the refusal stays a read failure (no definitions from the file). A
+    /// format whose strict contract reads such a file as malformed returns the source that
+    /// contract gives it (Claude Code's deny-only contract fails closed).
+    fn unreadable(&self, problem: HookDiagnostic, ctx: &ParseContext<'_>) -> Option<ParseResult> {
+        let _ = (problem, ctx);
+        None
+    }
+
     /// Every native event name the format documents, mapped or marked as a gap.
     fn events(&self) -> &[NativeEvent];
 

@@ -39,7 +39,8 @@ pub fn read_user_policy(formats: &FormatSet, dirs: &UserDirs) -> UserPolicy {
             let path = base.join(location.pattern.dir()).join(name);
             let bytes = match read_capped(&path) {
                 Ok(bytes) => bytes,
-                Err(ReadError::Missing { .. }) => continue,
+                // No file there (a dangling symlink included) sets nothing and says nothing.
+                Err(ReadError::Missing { .. } | ReadError::DanglingSymlink { .. }) => continue,
                 Err(e) => {
                     out.diagnostics.push(unreadable(&e));
                     continue;
@@ -63,6 +64,7 @@ pub fn read_user_policy(formats: &FormatSet, dirs: &UserDirs) -> UserPolicy {
 fn unreadable(e: &ReadError) -> HookDiagnostic {
     let why = match e {
         ReadError::Missing { .. } => "does not exist".to_owned(),
+        ReadError::DanglingSymlink { .. } => "is a symlink to nothing".to_owned(),
         ReadError::SymlinkLoop { .. } => "is a symlink loop".to_owned(),
         ReadError::NotAFile { what, .. } => format!("is {what}, not a regular file"),
         ReadError::TooLarge { size, cap, .. } => {

@@ -15,9 +15,15 @@ pub const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
 /// Why a hook file could not be read. Every message names the path.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
-    /// Nothing is at the path, or a symlink there points at nothing.
+    /// Nothing is at the path.
     #[error("hook file `{}` does not exist", path.display())]
     Missing {
+        /// The path.
+        path: PathBuf,
+    },
+    /// A symlink is at the path, and it points at nothing.
+    #[error("hook file `{}` is a symlink to nothing", path.display())]
+    DanglingSymlink {
         /// The path.
         path: PathBuf,
     },
@@ -61,6 +67,7 @@ impl ReadError {
     pub fn path(&self) -> &Path {
         match self {
             ReadError::Missing { path }
+            | ReadError::DanglingSymlink { path }
             | ReadError::SymlinkLoop { path }
             | ReadError::NotAFile { path, .. }
             | ReadError::TooLarge { path, .. }
@@ -72,6 +79,7 @@ impl ReadError {
     pub fn code(&self) -> &'static str {
         match self {
             ReadError::Missing { .. } => "file_missing",
+            ReadError::DanglingSymlink { .. } => "dangling_symlink",
             ReadError::SymlinkLoop { .. } => "symlink_loop",
             ReadError::NotAFile { .. } => "not_a_file",
             ReadError::TooLarge { .. } => "file_too_large",
@@ -94,12 +102,21 @@ impl ReadError {
 /// ([`FormatDescriptor::parse`]) with `ctx`, whose [`ParseResult`] is returned as is.
 ///
 /// The loaders and the watcher read files through this function.
+///
+/// A file the reader refuses goes to the format first ([`FormatDescriptor::unreadable`]): under
+/// a strict contract that reads such a file as malformed (Claude Code's deny-only contract)
+/// the format returns the source it stands for, which fails closed instead of reading as "no
+/// file". Only [`ReadError::Missing`] (nothing at the path at all, say a file deleted after it
+/// was found) never goes there.
 pub fn read_source(
     format: &dyn FormatDescriptor,
     ctx: &ParseContext<'_>,
 ) -> Result<ParseResult, ReadError> {
-    let bytes = read_capped(ctx.path)?;
-    Ok(format.parse(&bytes, ctx))
+    match read_capped(ctx.path) {
+        Ok(bytes) => Ok(format.parse(&bytes, ctx)),
+        Err(e @ ReadError::Missing { .. }) => Err(e),
+        Err(e) => format.unreadable(e.to_diagnostic(), ctx).ok_or(e),
+    }
 }
 
 /// Adds `more` to a parse's diagnostics, whether the file parsed or not.
@@ -206,6 +223,9 @@ fn classify(path: &Path, e: io::Error) -> ReadError {
         return ReadError::SymlinkLoop { path };
     }
     match e.kind() {
+        io::ErrorKind::NotFound if fs::symlink_metadata(&path).is_ok() => {
+            ReadError::DanglingSymlink { path }
+        }
         io::ErrorKind::NotFound => ReadError::Missing { path },
         _ => ReadError::Io { path, source: e },
     }

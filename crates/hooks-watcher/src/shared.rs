@@ -201,8 +201,6 @@ struct ScopeEntry {
 #[derive(Debug)]
 struct State {
     inputs: TrustInputs,
-    /// Whether project files are read under their format's strict contract.
-    strict: bool,
     roots: BTreeMap<AbsPathBuf, RootEntry>,
     /// The user's files and the managed files, once asked to watch them.
     scopes: BTreeMap<Scope, ScopeEntry>,
@@ -223,18 +221,12 @@ impl Shared {
         formats: FormatSet,
         policy: Arc<dyn TrustPolicy>,
         inputs: TrustInputs,
-        strict: bool,
     ) -> Shared {
         Shared {
             registry,
             layout: Layout::new(formats),
             policy,
-            state: Mutex::new(State {
-                inputs,
-                strict,
-                roots: BTreeMap::new(),
-                scopes: BTreeMap::new(),
-            }),
+            state: Mutex::new(State { inputs, roots: BTreeMap::new(), scopes: BTreeMap::new() }),
             subscribers: Mutex::new(Vec::new()),
             platform_watches: AtomicUsize::new(0),
         }
@@ -581,7 +573,6 @@ impl Shared {
         announce: bool,
     ) -> Option<ReloadReport> {
         let inputs = state.inputs;
-        let strict = state.strict;
         let formats = self.layout.formats();
         let entry = state.roots.get_mut(root)?;
         let present = match presence(root.as_path()) {
@@ -602,7 +593,10 @@ impl Shared {
             }
             let (kind, path) = (file.kind, &file.path);
             let id = identify(kind, path, root);
-            let ctx = ParseContext { path, kind, strict, shadows: &file.shadows };
+            // A project's files are read by their formats' own rules even when the user's are
+            // strict: the deny-only contract is the user's own file's, and a project can
+            // neither opt into it nor break it (`specs/formats/claude.md`).
+            let ctx = ParseContext { path, kind, strict: false, shadows: &file.shadows };
             let op = match read_with(formats, &ctx) {
                 Ok(parsed) => Op::Upsert(SourceUpdate {
                     source: id.clone(),

@@ -42,9 +42,6 @@ pub struct WatcherConfig {
     /// The trust inputs project files are decided with until [`HookConfigWatcher::set_trust_inputs`]
     /// is called; the posture is `Unknown` before the run starts, which keeps them inert.
     pub trust_inputs: TrustInputs,
-    /// Whether project files are read under their format's strict contract (Claude Code's
-    /// deny-only contract); off by default.
-    pub strict: bool,
 }
 
 impl WatcherConfig {
@@ -54,16 +51,7 @@ impl WatcherConfig {
             formats,
             debounce_window: DEFAULT_DEBOUNCE_WINDOW,
             trust_inputs: TrustInputs::new(surface, CommandExecutionPosture::Unknown),
-            strict: false,
         }
-    }
-
-    /// The same configuration, reading project files under their format's strict contract
-    /// when `strict` holds.
-    #[must_use]
-    pub fn with_strict(mut self, strict: bool) -> WatcherConfig {
-        self.strict = strict;
-        self
     }
 
     /// The same configuration with another debounce window.
@@ -113,13 +101,7 @@ impl HookConfigWatcher {
         tx: Sender<Msg>,
         rx: Receiver<Msg>,
     ) -> Result<HookConfigWatcher, WatcherError> {
-        let shared = Arc::new(Shared::new(
-            registry,
-            config.formats,
-            policy,
-            config.trust_inputs,
-            config.strict,
-        ));
+        let shared = Arc::new(Shared::new(registry, config.formats, policy, config.trust_inputs));
         let engine = Engine::new(Arc::clone(&shared), backend, config.debounce_window);
         let thread = std::thread::Builder::new()
             .name("hook-config-watcher".to_owned())

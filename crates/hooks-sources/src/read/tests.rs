@@ -5,6 +5,9 @@ use std::{fs, path::Path};
 use hooks_schema::{HookSourceKind, ParseContext, ParseResult};
 use hooks_testing::kinds::{PROJECT_CHRYS_FILE, PROJECT_CLAUDE_SETTINGS, PROJECT_CURSOR_FILE};
 
+/// The user's Claude Code settings, the file the deny-only contract is read from.
+const USER_CLAUDE: HookSourceKind = hooks_testing::kinds::USER_CLAUDE_SETTINGS;
+
 use crate::{
     MAX_SOURCE_BYTES, ReadError, read::open_regular, read_capped, read_capped_to, read_with,
 };
@@ -102,7 +105,62 @@ fn symlink_loops_and_dangling_links_are_named_as_such() {
 
     let dangling = tmp.path().join("d.json");
     symlink(tmp.path().join("gone"), &dangling).unwrap();
-    assert!(matches!(read_capped(&dangling).unwrap_err(), ReadError::Missing { .. }));
+    let err = read_capped(&dangling).unwrap_err();
+    assert!(matches!(err, ReadError::DanglingSymlink { .. }), "{err:?}");
+    assert_eq!(err.code(), "dangling_symlink");
+}
+
+/// Under Claude Code's strict contract every refusal of the reader reaches the contract as a
+/// malformed file, which fails closed on every gated event, never as "no file".
+#[cfg(unix)]
+#[test]
+fn a_strict_claude_file_the_reader_refuses_fails_closed() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let regular = dir.join("regular");
+    fs::write(&regular, "x").unwrap();
+    let huge = dir.join("huge.json");
+    fs::File::create(&huge).unwrap().set_len(MAX_SOURCE_BYTES + 1).unwrap();
+    let fifo = dir.join("fifo.json");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let directory = dir.join("dir.json");
+    fs::create_dir(&directory).unwrap();
+    let dangling = dir.join("dangling.json");
+    symlink(dir.join("gone"), &dangling).unwrap();
+    let looped = dir.join("loop.json");
+    symlink(&looped, &looped).unwrap();
+    let not_utf8 = dir.join("latin1.json");
+    fs::write(&not_utf8, b"{\"hooks\": {\"version\": 1, \"PreToolUse\": [{\"matcher\": \"B\xe4sh\", \"hooks\": []}]}}").unwrap();
+    // A path under a regular file: the kernel answers ENOTDIR, an IO error of the reader.
+    let unreadable = regular.join("settings.json");
+    for (path, code) in [
+        (&huge, "file_too_large"),
+        (&fifo, "not_a_file"),
+        (&directory, "not_a_file"),
+        (&dangling, "dangling_symlink"),
+        (&looped, "symlink_loop"),
+        (&unreadable, "file_unreadable"),
+        (&not_utf8, "invalid_json"),
+    ] {
+        // In default mode the reader's refusal is an error (no hooks, nothing denied)...
+        if code != "invalid_json" {
+            assert_eq!(read_source(path, USER_CLAUDE).unwrap_err().code(), code);
+        }
+        // ...under the strict contract it is a source that denies every gated event.
+        let parsed = read_strict(path, USER_CLAUDE)
+            .unwrap_or_else(|e| panic!("{code}: {e}"))
+            .unwrap_or_else(|d| panic!("{code}: {d:?}"));
+        let events: Vec<&str> = parsed.definitions.iter().map(|d| d.id.as_str()).collect();
+        assert_eq!(events.len(), 5, "{code}: {events:?}");
+        assert!(events.iter().all(|id| id.ends_with("[fail-closed]")), "{code}: {events:?}");
+        let codes: Vec<_> = parsed.diagnostics.iter().filter_map(|d| d.code.as_deref()).collect();
+        assert_eq!(codes, [code, "fail_closed"], "{code}");
+    }
+    // Nothing at all at the path is still no file.
+    let nothing = dir.join("nothing.json");
+    assert!(matches!(read_strict(&nothing, USER_CLAUDE), Err(ReadError::Missing { .. })));
 }
 
 #[cfg(unix)]

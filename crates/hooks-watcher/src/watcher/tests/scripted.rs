@@ -85,7 +85,6 @@ impl Harness {
             hooks_testing::workspace_formats(),
             Arc::new(StaticTrustPolicy),
             inputs,
-            false,
         ));
         let (tx, events) = mpsc::channel();
         shared.subscribe(tx);

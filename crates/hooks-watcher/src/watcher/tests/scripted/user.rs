@@ -367,7 +367,7 @@ fn trust_is_decided_again_for_user_files_too() {
 }
 
 #[test]
-fn claude_strict_mode_applies_to_user_and_project_settings() {
+fn claude_strict_mode_applies_to_the_users_settings_and_never_to_a_projects() {
     use hooks_schema::OnFailure;
     let on_failure = |registry: &RegistryHandle, id: &HookSourceId| -> Vec<OnFailure> {
         let snapshot = registry.snapshot();
@@ -381,7 +381,6 @@ fn claude_strict_mode_applies_to_user_and_project_settings() {
             hooks_testing::workspace_formats(),
             Arc::new(StaticTrustPolicy),
             desktop_unknown(),
-            strict,
         );
         let dir = tempfile::tempdir().expect("temp dir");
         let home = make_root(dir.path(), "home");
@@ -396,9 +395,17 @@ fn claude_strict_mode_applies_to_user_and_project_settings() {
         let _ = shared.add_root(&project);
         let project_id =
             id(hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS, &project, ".claude/settings.json");
-        // The strict contract fails closed on a gated event; the default reading warns.
+        // The strict contract fails closed on a gated event; the default reading warns. A
+        // project's file is read in default mode even when the user's is strict.
         let expected = if strict { OnFailure::Block } else { OnFailure::Warn };
         assert_eq!(on_failure(&registry, &user_claude(&home)), [expected], "strict {strict}");
-        assert_eq!(on_failure(&registry, &project_id), [expected], "strict {strict}");
+        assert_eq!(on_failure(&registry, &project_id), [OnFailure::Warn], "strict {strict}");
+        let project_view = registry.snapshot().source(&project_id).map(|v| v.definitions.clone());
+        let strict_marks = project_view
+            .unwrap_or_default()
+            .iter()
+            .filter(|d| d.native.get("strict").is_some())
+            .count();
+        assert_eq!(strict_marks, 0, "strict {strict}");
     }
 }
