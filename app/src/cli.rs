@@ -131,7 +131,21 @@ pub struct RuntimeArgs {
     /// off); a project's own settings never count.
     #[arg(long)]
     pub enable_project_hooks: bool,
-    /// Strict mode: project scopes never activate (the deny-only contract).
+    /// Strict mode: the deny-only contract, fail closed (details with --help).
+    ///
+    /// The user's ~/.claude/settings.json, the managed Claude Code settings and Claude Code
+    /// files among the explicit sources (--hook-dirs) are read under the strict contract: `hooks.version` must be 1; unknown keys, credential-looking keys,
+    /// invalid matchers, values or `if` rules, async gates, a `shell` key and commands that
+    /// need a shell are violations. A file that violates the contract, is above the size
+    /// limits (1 MiB file, 64 KiB `hooks` section), is not UTF-8 JSON, or cannot be read (a
+    /// FIFO, a directory, a dangling symlink, no permission) denies every gated event
+    /// (pre_tool_use, prompt_submit, approval_requested, subagent_start, pre_compact). Its
+    /// hooks are spawned directly, without a shell; they may only deny (an allow carries no
+    /// weight, rewrites are ignored), by exit code 2 or a JSON deny, and any other answer
+    /// denies too: an exit code other than 0 and 2, or output other than silence or one JSON
+    /// object. Project hook files never activate. No hook can relax the host's decision. On
+    /// a gated event, any failure of a blocking hook of any format denies: it could not
+    /// start, crashed, timed out, or answered in a way its format reads as a failure.
     #[arg(long)]
     pub strict: bool,
 }

@@ -18,14 +18,14 @@ use std::{
     time::Duration,
 };
 
-use hooks_dispatch::{DispatchConfig, Dispatcher, DrainReport, FireContext, FireReport};
+use hooks_dispatch::{DispatchConfig, Dispatcher, DrainReport, FireContext, FireReport, RunStatus};
 use hooks_guard::{EditApproval, EditContext, GuardDecision, ProtectedSet};
 use hooks_registry::{
     CwdScope, HookRegistry, PinnedRun, RegistryEvent, RegistryHandle, RegistrySnapshot,
 };
 use hooks_schema::{
-    AbsPathBuf, Binding, Decision, Envelope, FormatSet, HookDiagnostic, HookEvent, RelaxPolicy,
-    Revision, apply_host_decision,
+    AbsPathBuf, Binding, Decision, Envelope, ExecutionMode, FormatSet, HookDiagnostic, HookEvent,
+    RelaxPolicy, Revision, apply_host_decision,
 };
 use hooks_sources::{ExplicitHookSource, ManagedDirs, UserDirs};
 use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs, TrustPolicy};
@@ -48,11 +48,15 @@ pub struct RuntimeConfig {
     pub policy: Arc<dyn TrustPolicy>,
     /// The user's own opt-in to project hooks on interactive surfaces (Chrys's rule).
     pub user_enables_project_hooks: bool,
-    /// Strict mode: project scopes never activate (the deny-only contract).
-    pub strict_project_scopes: bool,
-    /// Read every file under its format's strict contract where it has one (Claude Code's
-    /// deny-only, fail-closed contract).
-    pub claude_strict: bool,
+    /// Strict mode: the seed's deny-only contract, all of it (`specs/hardening.md`, "Strict
+    /// mode"). Every file but a project's is read under its format's strict contract where it
+    /// has one (Claude Code's: `hooks.version: 1`; unknown or credential-looking keys, invalid
+    /// values and commands that need a shell are violations; a violated, oversized or
+    /// unreadable file denies every gated event; its hooks run without a shell, may only deny,
+    /// and deny on any failure), project scopes never activate, a hook never relaxes the
+    /// host's decision (`relax` is ignored), and on a gated event any failure of a blocking
+    /// hook of any format denies.
+    pub strict: bool,
     /// Where the user-scope files live; `None` loads none.
     pub user_dirs: Option<UserDirs>,
     /// Where managed (administrator) files live; `None` loads none.
@@ -100,8 +104,7 @@ impl RuntimeConfig {
             remote_server_daemon: false,
             policy: Arc::new(StaticTrustPolicy),
             user_enables_project_hooks: false,
-            strict_project_scopes: false,
-            claude_strict: false,
+            strict: false,
             user_dirs: None,
             managed_dirs: None,
             explicit_sources: Vec::new(),
@@ -200,7 +203,9 @@ impl HookRuntime {
             reader: registry.reader(),
             dispatcher: Arc::new(Dispatcher::new(config.dispatch.clone())),
             enabled: config.enabled,
-            relax: config.relax,
+            // Under the deny-only contract a hook can never relax the host's decision.
+            relax: if config.strict { RelaxPolicy::Never } else { config.relax },
+            strict: config.strict,
             context: FireContext {
                 project_dir: None,
                 config_dir: config.config_dir.clone(),
@@ -225,7 +230,7 @@ impl HookRuntime {
         };
         if rt.is_live() {
             let inputs = rt.trust_inputs(CommandExecutionPosture::Unknown);
-            let (policy, strict) = (rt.config.policy.clone(), rt.config.claude_strict);
+            let (policy, strict) = (rt.config.policy.clone(), rt.config.strict);
             let user_paths = hooks_registry::UserPaths {
                 home: rt.config.home_dir.clone().and_then(|h| AbsPathBuf::new(h).ok()),
                 config_dir: rt.config.config_dir.clone().and_then(|d| AbsPathBuf::new(d).ok()),
@@ -349,15 +354,14 @@ impl HookRuntime {
             // watched and reloaded like project files (under the same pinning rules). The attach future
             // is not awaited, as for roots.
             if let Some(dirs) = &self.config.user_dirs {
-                self.user_watch =
-                    Some(watcher.watch_user_dirs(dirs.clone(), self.config.claude_strict));
+                self.user_watch = Some(watcher.watch_user_dirs(dirs.clone(), self.config.strict));
             }
             // The managed files likewise: an administrator's change (a new deny hook,
             // `allowManagedHooksOnly`, `disableAllHooks`) applies without a restart, under the
             // same pinning rules as the user's files.
             if let Some(dirs) = &self.config.managed_dirs {
                 self.managed_watch =
-                    Some(watcher.watch_managed_dirs(dirs.clone(), self.config.claude_strict));
+                    Some(watcher.watch_managed_dirs(dirs.clone(), self.config.strict));
             }
             self.watcher = Some(watcher);
         }
@@ -373,7 +377,7 @@ impl HookRuntime {
             return Vec::new();
         }
         let sources = self.config.explicit_sources.clone();
-        let (formats, strict) = (&self.config.formats, self.config.claude_strict);
+        let (formats, strict) = (&self.config.formats, self.config.strict);
         let errors = self
             .registry
             .change(|reg| hooks_sources::load_explicit_sources(formats, &sources, strict, reg));
@@ -390,7 +394,7 @@ impl HookRuntime {
     fn trust_inputs(&self, posture: CommandExecutionPosture) -> TrustInputs {
         TrustInputs::new(self.config.surface, posture)
             .with_user_project_hooks(self.config.user_enables_project_hooks)
-            .with_strict_project_scopes(self.config.strict_project_scopes)
+            .with_strict_project_scopes(self.config.strict)
     }
 
     /// Pins the run: reads the posture, decides trust again for every loaded root with it,
@@ -552,6 +556,8 @@ pub struct FireHandle {
     dispatcher: Arc<Dispatcher>,
     enabled: bool,
     relax: RelaxPolicy,
+    /// Strict mode: a failed blocking hook denies a gated event.
+    strict: bool,
     context: FireContext,
     /// Variables session-start hooks asked to set for later hooks (Cursor's `env`).
     session_env: Arc<Mutex<Vec<(String, String)>>>,
@@ -605,7 +611,10 @@ impl FireHandle {
         let mut ctx = self.context.clone();
         ctx.project_dir = plan.scope.project_root.map(AbsPathBuf::into_path_buf);
         ctx.session_env = lock(&self.session_env).clone();
-        let report = self.dispatcher.fire(&plan.scope.bindings, envelope, &ctx).await;
+        let mut report = self.dispatcher.fire(&plan.scope.bindings, envelope, &ctx).await;
+        if self.strict && envelope.event.is_gated() {
+            fail_closed_on_failure(&mut report);
+        }
         if envelope.event == HookEvent::SessionStart && !report.verdict.env.is_empty() {
             let mut env = lock(&self.session_env);
             for (k, v) in &report.verdict.env {
@@ -667,6 +676,28 @@ impl FireHandle {
     /// The current snapshot.
     pub fn snapshot(&self) -> Arc<RegistrySnapshot> {
         self.reader.snapshot()
+    }
+}
+
+/// Strict mode on a gated event: when a blocking hook failed (it could not start, crashed,
+/// timed out, or answered in a way its format reads as a failure) and no hook denied, the
+/// first such failure denies, whatever the hook's format or its own failure policy.
+fn fail_closed_on_failure(report: &mut FireReport) {
+    if report.verdict.decision == Some(Decision::Deny) {
+        return;
+    }
+    let failed = report.runs.iter().find_map(|r| {
+        let failure = r.verdict.as_ref()?.failure.as_ref()?;
+        (r.mode == ExecutionMode::Blocking && r.status == RunStatus::Ran)
+            .then(|| (r.provenance.clone(), failure.clone()))
+    });
+    if let Some((provenance, failure)) = failed {
+        report.verdict.reason = Some(format!(
+            "hook {} failed, which denies under strict mode: {failure}",
+            provenance.hook_id
+        ));
+        report.verdict.decision = Some(Decision::Deny);
+        report.verdict.decided_by = Some(provenance);
     }
 }
 

@@ -61,7 +61,7 @@ pub fn build(args: &RuntimeArgs, wait_for_watch: bool) -> Result<Built> {
     let formats = config.formats.clone();
     let env = EnvVars::from_process_with(&formats);
     let process_cwd = std::env::current_dir().context("cannot read the current directory")?;
-    config.strict_project_scopes = args.strict;
+    config.strict = args.strict;
     let user_dirs = match &args.config_dir {
         Some(dir) => UserDirs::under_home(&formats, &absolute(dir, &process_cwd)),
         None => UserDirs::from_env(&formats, &env),

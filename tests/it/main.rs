@@ -17,5 +17,6 @@ mod managed_reload;
 mod plugin_format;
 mod runtime;
 mod serve;
+mod strict;
 mod support;
 mod watcher_roots;
