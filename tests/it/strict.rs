@@ -238,6 +238,9 @@ fn a_strict_hook_runs_without_a_shell_and_a_command_needing_one_denies_unrun() {
     assert_eq!(got, 2, "{report}\n{stderr}");
 }
 
+/// Puts something at the settings file's path.
+type MakeFile<'a> = Box<dyn Fn() + 'a>;
+
 /// Under `--strict` a settings file the reader refuses, or that is not what the contract
 /// reads, denies every gated event instead of reading as "no file".
 #[test]
@@ -253,7 +256,7 @@ fn a_strict_settings_file_that_cannot_be_read_denies() {
             std::fs::remove_file(&path).ok();
         }
     };
-    let cases: Vec<(&str, Box<dyn Fn()>)> = vec![
+    let cases: Vec<(&str, MakeFile<'_>)> = vec![
         (
             "oversized",
             Box::new(|| {
