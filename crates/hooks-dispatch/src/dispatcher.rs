@@ -10,7 +10,8 @@ use std::{
 
 use hooks_schema::{
     Binding, ChainFold, Decision, Delivery, EncodeContext, Envelope, EventClass, ExecutionMode,
-    FoldedVerdict, HookCommand, HookVerdict, Provenance, RawOutcome, SpawnFailureKind,
+    FoldedVerdict, HookCommand, HookVerdict, Provenance, RawOutcome, RunSettings,
+    SpawnFailureKind,
 };
 use tokio::{sync::Semaphore, task::JoinHandle};
 
@@ -20,6 +21,7 @@ use crate::{
     join::join_all,
     outbox::{Outbox, OutboxJob, now_ms, record_outcome, write_off_runtime},
     runner::{Lingering, not_started, run_tracked},
+    settings::{FormatSlots, RunSettingsTable, place_of},
 };
 
 /// What the codecs need to know about the firing besides the binding.
@@ -35,6 +37,10 @@ pub struct FireContext {
     pub agent_version: Option<String>,
     /// Variables earlier hooks of the session asked to set.
     pub session_env: Vec<(String, String)>,
+    /// Each format's run settings in each place (Chrys's `settings:`), as the registry
+    /// resolved them: a binding runs with those of its format in the firing's project root
+    /// (else its own), and with the dispatcher's settings where its format sets nothing.
+    pub run_settings: Arc<RunSettingsTable>,
 }
 
 impl FireContext {
@@ -52,6 +58,13 @@ impl FireContext {
             agent_version: self.agent_version.as_deref(),
             session_env: &self.session_env,
         }
+    }
+
+    /// The run settings `binding` runs with in this firing (see
+    /// [`FireContext::run_settings`]).
+    pub fn run_settings_for(&self, binding: &Binding) -> RunSettings {
+        self.run_settings
+            .get(binding.definition.wire_format(), place_of(binding, self.project_dir.as_deref()))
     }
 }
 
@@ -212,6 +225,8 @@ pub struct Dispatcher {
 struct Inner {
     cfg: DispatchConfig,
     slots: Semaphore,
+    /// The formats' own limits (`max_parallel`), within `slots`.
+    format_slots: FormatSlots,
     outbox: Option<Outbox>,
     /// Groups whose hooks exited cleanly but left members behind; killed on drop.
     lingering: Lingering,
@@ -220,6 +235,9 @@ struct Inner {
 #[derive(Debug)]
 struct Tracked {
     mode: ExecutionMode,
+    /// How long a drain waits for it when its format sets that (`shutdown_grace`), instead
+    /// of the drain's own grace.
+    grace: Option<Duration>,
     /// A detached hook's task only records its end; it never kills the process.
     detached: bool,
     provenance: Provenance,
@@ -266,6 +284,7 @@ impl Dispatcher {
                 lingering: Lingering::new(Contain::resolve(&cfg)),
                 cfg,
                 slots,
+                format_slots: FormatSlots::default(),
                 outbox,
             }),
             background: Mutex::new(Vec::new()),
@@ -409,10 +428,17 @@ impl Dispatcher {
     }
 
     /// Waits for the async hooks started so far (not fire-and-forget or detached ones), up
-    /// to `grace`; those still running then are killed. Durable jobs killed this way stay
-    /// pending for the next start.
+    /// to `grace`; those still running then are killed. A hook whose format sets its own
+    /// grace (Chrys's `shutdown_grace_seconds`, in [`FireContext::run_settings`] when it
+    /// started) is waited for that long instead. Durable jobs killed this way stay pending for
+    /// the next start.
     pub async fn drain(&self, grace: Duration) -> DrainReport {
-        let deadline = tokio::time::Instant::now() + grace;
+        let start = tokio::time::Instant::now();
+        let deadline_of = |own: Option<Duration>| {
+            let g = own.unwrap_or(grace);
+            // A grace too long to add to the clock (Chrys accepts `.inf`) never ends.
+            start.checked_add(g)
+        };
         let tracked: Vec<Tracked> = {
             let mut bg = lock(&self.background);
             let (asyncs, rest): (Vec<Tracked>, Vec<Tracked>) =
@@ -422,7 +448,11 @@ impl Dispatcher {
         };
         let mut report = DrainReport::default();
         for mut t in tracked {
-            match tokio::time::timeout_at(deadline, &mut t.handle).await {
+            let waited = match deadline_of(t.grace) {
+                Some(deadline) => tokio::time::timeout_at(deadline, &mut t.handle).await,
+                None => Ok((&mut t.handle).await),
+            };
+            match waited {
                 Ok(Ok(run)) => report.finished.push(run),
                 Ok(Err(_)) => report.cancelled.push(t.provenance),
                 Err(_) => {
@@ -474,7 +504,10 @@ impl Dispatcher {
     /// last start (or creation) is younger than `outbox_retry_age` stays pending. A job
     /// started `outbox_max_retries` times, or whose hook `resolve` cannot find (or finds
     /// disabled), moves to `failed/`. Others run again, with the saved envelope and the
-    /// current definition, without re-matching; they are tracked as async hooks.
+    /// current definition, without re-matching; they are tracked as async hooks. The two
+    /// limits are the job's format's own where `ctx.run_settings` sets them for the hook's
+    /// project root (Chrys's `outbox_retry_age_seconds`, `outbox_max_retries`), the
+    /// dispatcher's otherwise (and for a job whose hook is gone).
     pub async fn recover_outbox(
         &self,
         resolve: &(dyn Fn(&OutboxJob) -> Option<Binding> + Sync),
@@ -484,33 +517,36 @@ impl Dispatcher {
         let (jobs, errors) = outbox.list(crate::JobState::Pending);
         let mut report = RecoveryReport { errors, ..RecoveryReport::default() };
         let now = now_ms();
-        let age = u64::try_from(self.inner.cfg.outbox_retry_age.as_millis()).unwrap_or(u64::MAX);
-        let ctx = Arc::new(ctx.clone());
+        let cfg = &self.inner.cfg;
+        // Recovered jobs run in their hooks' own places, not in one firing's.
+        let ctx = Arc::new(FireContext { project_dir: None, ..ctx.clone() });
         for mut job in jobs {
             if outbox.is_finished(&job.job_id) {
                 outbox.remove_pending(&job.job_id)?;
                 report.completed.push(job.job_id);
                 continue;
             }
+            let found = resolve(&job);
+            let own = found.as_ref().map(|b| ctx.run_settings_for(b)).unwrap_or_default();
+            let age = own.outbox_retry_age.unwrap_or(cfg.outbox_retry_age);
+            let age = u64::try_from(age.as_millis()).unwrap_or(u64::MAX);
+            let max_retries = own.outbox_max_retries.unwrap_or(cfg.outbox_max_retries);
             let last = job.last_started_at_ms.unwrap_or(job.created_at_ms);
             if now.saturating_sub(last) < age {
                 report.too_recent.push(job.job_id);
                 continue;
             }
-            let why = if job.retries >= self.inner.cfg.outbox_max_retries {
-                Some(format!("gave up after {} attempts", job.retries))
+            let why = if job.retries >= max_retries {
+                format!("gave up after {} attempts", job.retries)
             } else {
-                match resolve(&job) {
-                    None => {
-                        Some(format!("hook `{}` of {} no longer exists", job.hook_id, job.source))
-                    }
+                match found {
+                    None => format!("hook `{}` of {} no longer exists", job.hook_id, job.source),
                     Some(b) if !b.definition.enabled => {
-                        Some(format!("hook `{}` is disabled", job.hook_id))
+                        format!("hook `{}` is disabled", job.hook_id)
                     }
-                    Some(b) => {
+                    Some(mut b) => {
                         let env = Arc::new(job.envelope.clone());
                         let id = job.job_id.clone();
-                        let mut b = b;
                         // Recovery runs the job as an async hook so `drain` can wait for it.
                         let mut def = (*b.definition).clone();
                         def.mode = ExecutionMode::Async;
@@ -523,7 +559,6 @@ impl Dispatcher {
                 }
             };
             let id = job.job_id.clone();
-            let why = why.unwrap_or_default();
             outbox.finish(&mut job, crate::JobState::Failed, Some(why.clone()))?;
             report.failed.push((id, why));
         }
@@ -600,7 +635,8 @@ impl Dispatcher {
         };
         let mut bg = lock(&self.background);
         bg.retain(|t| !t.handle.is_finished() || t.mode == ExecutionMode::Async);
-        bg.push(Tracked { mode: def.mode, detached, provenance: b.provenance(), handle });
+        let grace = ctx.run_settings_for(b).shutdown_grace;
+        bg.push(Tracked { mode: def.mode, grace, detached, provenance: b.provenance(), handle });
         drop(bg);
         HookRun {
             provenance: b.provenance(),
@@ -645,6 +681,17 @@ async fn execute(inner: &Inner, b: &Binding, env: &Envelope, ctx: &FireContext) 
         Err(e) => not_started(SpawnFailureKind::EncodeFailed, e.to_string()),
         Ok(inv) => {
             let t0 = Instant::now();
+            // The format's own limit first (Chrys's `max_parallel_hooks`), then the engine's:
+            // always in this order, so no run holds an engine slot while it waits for its
+            // format's.
+            let format_slots = ctx.run_settings_for(b).max_parallel.map(|limit| {
+                let place = place_of(b, ctx.project_dir.as_deref());
+                inner.format_slots.semaphore(def.wire_format(), place, limit)
+            });
+            let _format_permit = match &format_slots {
+                Some(s) => s.acquire().await.ok(),
+                None => None,
+            };
             let _permit = inner.slots.acquire().await.ok();
             queued = t0.elapsed();
             let limits = inner.cfg.limits_for(&def.id, &b.source);

@@ -20,6 +20,7 @@ mod join;
 mod outbox;
 mod reaper;
 mod runner;
+mod settings;
 mod spawner;
 mod sys;
 mod tag;
@@ -36,4 +37,5 @@ pub use crate::{
     error::DispatchError,
     outbox::{JobState, Outbox, OutboxJob, find_binding},
     runner::run_invocation,
+    settings::RunSettingsTable,
 };

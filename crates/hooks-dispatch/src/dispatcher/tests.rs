@@ -176,6 +176,72 @@ async fn max_parallel_hooks_bounds_concurrency() {
     assert!(report.verdict.context.is_empty(), "{:?}", report.verdict.context);
 }
 
+/// A blocking turn-end hook that logs `start <id>` and `end <id>` to `<dir>/log` and, in
+/// between, waits up to two seconds for hook `other` to be running too (it logs `saw <id>`
+/// when it was): it ends at once when `other` has already finished, so hooks that run one
+/// after the other cost one wait, and hooks that run together none.
+fn overlap_probe(dir: &Path, id: &str, other: &str) -> HookDefinition {
+    let d = quote(dir);
+    let mut def = sh_def(
+        id,
+        &format!(
+            "touch {d}/running-{id}; echo start {id} >> {d}/log; i=0; \
+             while [ ! -e {d}/running-{other} ] && [ ! -e {d}/done-{other} ] && [ $i -lt 200 ]; do sleep 0.01; i=$((i+1)); done; \
+             if [ -e {d}/running-{other} ]; then echo saw {id} >> {d}/log; fi; \
+             echo end {id} >> {d}/log; rm {d}/running-{id}; touch {d}/done-{id}"
+        ),
+    );
+    def.event = HookEvent::TurnEnd;
+    def
+}
+
+/// Fires the two overlap probes `a` and `b` of a project rooted at `/p` with `settings` and
+/// returns the log.
+async fn probe_pair(settings: crate::RunSettingsTable) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let bindings: Vec<_> = [("a", "b"), ("b", "a")]
+        .into_iter()
+        .map(|(id, other)| {
+            let mut b = binding(overlap_probe(dir.path(), id, other), "/p/.chrys/hooks/hooks.yaml");
+            b.project_root = Some(hooks_schema::AbsPathBuf::new("/p".into()).unwrap());
+            b
+        })
+        .collect();
+    let ctx = FireContext { run_settings: Arc::new(settings), ..ctx() };
+    let report = dispatcher().fire(&bindings, &Envelope::new(HookEvent::TurnEnd), &ctx).await;
+    assert!(report.runs.iter().all(|r| r.status == RunStatus::Ran), "{:?}", report.runs);
+    let log = std::fs::read_to_string(dir.path().join("log")).unwrap();
+    log.lines().map(str::to_owned).collect()
+}
+
+/// A format's own `max_parallel` (Chrys's `settings: {max_parallel_hooks: 1}`) bounds its
+/// hooks in the place it is set for: two blocking hooks of an observer event, which run at
+/// once otherwise, run one after the other. Settings of another format or another place
+/// change nothing.
+#[tokio::test]
+async fn a_formats_max_parallel_runs_its_blocking_hooks_one_after_the_other() {
+    use hooks_schema::{FormatId, RunSettings};
+    let one = RunSettings { max_parallel: Some(1), ..RunSettings::default() };
+    let mut here = crate::RunSettingsTable::default();
+    here.set(hooks_testing::TEST_FORMAT, Some("/p".into()), one);
+    assert_eq!(probe_pair(here).await, ["start a", "end a", "start b", "end b"]);
+
+    let two = RunSettings { max_parallel: Some(2), ..RunSettings::default() };
+    let mut elsewhere = crate::RunSettingsTable::default();
+    elsewhere.set(hooks_testing::TEST_FORMAT, Some("/q".into()), one);
+    elsewhere.set(hooks_testing::TEST_FORMAT, None, one);
+    elsewhere.set(FormatId::new("other"), Some("/p".into()), one);
+    for table in [crate::RunSettingsTable::default(), elsewhere, {
+        let mut t = crate::RunSettingsTable::default();
+        t.set(hooks_testing::TEST_FORMAT, Some("/p".into()), two);
+        t
+    }] {
+        let log = probe_pair(table.clone()).await;
+        // One of them saw the other running: they ran at once.
+        assert!(log.iter().any(|l| l.starts_with("saw ")), "{table:?}: {log:?}");
+    }
+}
+
 #[tokio::test]
 async fn parallel_gated_formats_fold_in_binding_order_whatever_finishes_first() {
     let bindings = vec![
@@ -228,6 +294,42 @@ async fn drain_kills_what_outlives_the_grace() {
     assert_eq!(drained.cancelled.len(), 1);
     let pgid: i32 = std::fs::read_to_string(&pid).unwrap().trim().parse().unwrap();
     assert_group_gone(pgid, Duration::from_secs(2));
+}
+
+/// A format's own shutdown grace (Chrys's `shutdown_grace_seconds`) bounds the drain of its
+/// async hooks instead of the drain's grace: a longer one lets a hook finish that the drain's
+/// grace would kill, a shorter one kills a hook the drain's grace would wait for.
+#[tokio::test]
+async fn a_formats_shutdown_grace_bounds_the_drain_of_its_async_hooks() {
+    use hooks_schema::RunSettings;
+    let with_grace = |g: Duration| {
+        let mut t = crate::RunSettingsTable::default();
+        let s = RunSettings { shutdown_grace: Some(g), ..RunSettings::default() };
+        t.set(hooks_testing::TEST_FORMAT, None, s);
+        FireContext { run_settings: Arc::new(t), ..ctx() }
+    };
+    let async_def = |id: &str, script: &str| {
+        let mut def = sh_def(id, script);
+        def.mode = ExecutionMode::Async;
+        binding(def, "/p/a.json")
+    };
+    // Longer: the drain is asked for no grace at all, the format gives ten seconds.
+    let d = dispatcher();
+    let ctx_long = with_grace(Duration::from_secs(10));
+    d.fire(&[async_def("short-job", "sleep 0.3")], &tool_envelope("ls"), &ctx_long).await;
+    let drained = d.drain(Duration::ZERO).await;
+    assert_eq!((drained.finished.len(), drained.cancelled.len()), (1, 0), "{drained:?}");
+    // Without the format's grace the same drain kills it.
+    let d = dispatcher();
+    d.fire(&[async_def("short-job", "sleep 0.3")], &tool_envelope("ls"), &ctx()).await;
+    let drained = d.drain(Duration::ZERO).await;
+    assert_eq!((drained.finished.len(), drained.cancelled.len()), (0, 1), "{drained:?}");
+    // Shorter: the drain would wait ten minutes, the format gives 100 ms.
+    let d = dispatcher();
+    let ctx_short = with_grace(Duration::from_millis(100));
+    d.fire(&[async_def("hangs", "sleep 30")], &tool_envelope("ls"), &ctx_short).await;
+    let drained = d.drain(Duration::from_secs(600)).await;
+    assert_eq!((drained.finished.len(), drained.cancelled.len()), (0, 1), "{drained:?}");
 }
 
 // Multi-threaded: the background task must keep running while the test thread polls.

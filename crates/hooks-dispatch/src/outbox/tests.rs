@@ -269,6 +269,48 @@ async fn recovery_rules() {
     assert_eq!(report.too_recent, [recent.job_id]);
 }
 
+/// A format's own outbox settings (Chrys's `outbox_max_retries`, `outbox_retry_age_seconds`)
+/// for the hook's project root decide its jobs' recovery instead of the dispatcher's.
+#[tokio::test]
+async fn recovery_follows_the_formats_own_outbox_settings_in_the_hooks_place() {
+    use hooks_schema::{AbsPathBuf, RunSettings};
+    let dir = tempfile::tempdir().unwrap();
+    let outbox = Outbox::new(dir.path().join("outbox"));
+    let env = tool_envelope("ls");
+    let mut hook = durable("h", "true", "/p/.chrys/hooks/hooks.yaml");
+    hook.project_root = Some(AbsPathBuf::new("/p".into()).unwrap());
+    let mut once_started = OutboxJob::new(&hook, &env);
+    once_started.retries = 1;
+    outbox.write_pending(&once_started).unwrap();
+    let resolve = |j: &OutboxJob| find_binding(std::slice::from_ref(&hook), j).cloned();
+    let with = |s: RunSettings, root: &str| {
+        let mut t = crate::RunSettingsTable::default();
+        t.set(hooks_testing::TEST_FORMAT, Some(root.into()), s);
+        FireContext { run_settings: std::sync::Arc::new(t), ..FireContext::default() }
+    };
+    let d = dispatcher(dir.path());
+    // The format asks for an hour's wait: the job is too recent (the dispatcher's is zero).
+    let hour = RunSettings {
+        outbox_retry_age: Some(Duration::from_secs(3600)),
+        ..RunSettings::default()
+    };
+    let report = d.recover_outbox(&resolve, &with(hour, "/p")).await.unwrap();
+    assert_eq!(report.too_recent, [once_started.job_id.clone()]);
+    // Settings of another place do not apply to this hook.
+    let one = RunSettings { outbox_max_retries: Some(1), ..RunSettings::default() };
+    let report = d.recover_outbox(&resolve, &with(hour, "/elsewhere")).await.unwrap();
+    assert!(report.too_recent.is_empty() && report.failed.is_empty(), "{report:?}");
+    assert_eq!(report.retried, [once_started.job_id.clone()], "the dispatcher's settings");
+    d.drain(Duration::from_secs(10)).await;
+    // One start allowed, one made: it gives up (the dispatcher's three would retry it).
+    let mut again = OutboxJob::new(&hook, &env);
+    again.retries = 1;
+    outbox.write_pending(&again).unwrap();
+    let report = d.recover_outbox(&resolve, &with(one, "/p")).await.unwrap();
+    assert!(report.retried.is_empty(), "{report:?}");
+    assert_eq!(report.failed, [(again.job_id.clone(), "gave up after 1 attempts".to_owned())]);
+}
+
 /// The hook the crash tests deliver: appends a line to `<runtime>/runs`.
 fn counting_hook(root: &Path) -> Binding {
     durable("count", &format!("echo run >> '{}'", root.join("runs").display()), "/p/a.json")
