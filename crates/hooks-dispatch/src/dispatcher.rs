@@ -10,8 +10,7 @@ use std::{
 
 use hooks_schema::{
     Binding, ChainFold, Decision, Delivery, EncodeContext, Envelope, EventClass, ExecutionMode,
-    FoldedVerdict, HookCommand, HookVerdict, Provenance, RawOutcome, RunSettings,
-    SpawnFailureKind,
+    FoldedVerdict, HookCommand, HookVerdict, Provenance, RawOutcome, RunSettings, SpawnFailureKind,
 };
 use tokio::{sync::Semaphore, task::JoinHandle};
 

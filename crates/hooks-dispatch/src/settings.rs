@@ -61,7 +61,10 @@ impl RunSettingsTable {
 
 /// The place a binding runs in during a firing: the firing's project root, else the
 /// binding's own (a recovered job has no firing).
-pub(crate) fn place_of<'a>(binding: &'a Binding, project_dir: Option<&'a Path>) -> Option<&'a Path> {
+pub(crate) fn place_of<'a>(
+    binding: &'a Binding,
+    project_dir: Option<&'a Path>,
+) -> Option<&'a Path> {
     project_dir.or(binding.project_root.as_ref().map(|p| p.as_path()))
 }
 
@@ -79,7 +82,12 @@ pub(crate) struct FormatSlots {
 
 impl FormatSlots {
     /// The semaphore that limits `format` in `place` to `limit` runs at once.
-    pub(crate) fn semaphore(&self, format: FormatId, place: Option<&Path>, limit: u32) -> Arc<Semaphore> {
+    pub(crate) fn semaphore(
+        &self,
+        format: FormatId,
+        place: Option<&Path>,
+        limit: u32,
+    ) -> Arc<Semaphore> {
         let mut slots = self.slots.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let key = (format, place.map(Path::to_path_buf), limit);
         if let Some(s) = slots.get(&key).and_then(Weak::upgrade) {

@@ -117,17 +117,38 @@ pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
 
 /// The typed form of the `settings:` a file sets explicitly (validated by the loader), which
 /// the engine merges per field, the project's over the global file's.
+///
+/// Values keep what Chrys does with them (checked with the differential oracle,
+/// `test_data/merge/settings/`): counts above `u32::MAX` (Python's integers are unbounded)
+/// saturate, which no queue or retry count reaches; a grace or an age too long for a
+/// `Duration`, or infinite, is `Duration::MAX` (wait for ever, never retry); a NaN grace is
+/// zero (`asyncio.wait_for(…, timeout=nan)` times out at once) and a NaN age is
+/// `Duration::MAX` (`now - started >= nan` is never true, so the job is never retried).
 fn run_settings(explicit: &Map<String, Value>) -> RunSettings {
-    let count =
-        |k: &str| explicit.get(k).and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok());
-    let secs = |k: &str| {
-        explicit.get(k).and_then(Value::as_f64).and_then(|s| Duration::try_from_secs_f64(s).ok())
+    let count = |k: &str| {
+        explicit.get(k).map(|v| match v {
+            Value::Number(n) => {
+                n.as_u64().map_or(u32::MAX, |n| u32::try_from(n).unwrap_or(u32::MAX))
+            }
+            // An integer beyond i64, kept as its digits (validated as non-negative).
+            _ => u32::MAX,
+        })
+    };
+    let secs = |k: &str, nan: Duration| {
+        explicit.get(k).map(|v| {
+            let f = match v {
+                Value::Number(n) => n.as_f64().unwrap_or(f64::INFINITY),
+                Value::String(s) if s == "nan" => f64::NAN,
+                _ => f64::INFINITY,
+            };
+            if f.is_nan() { nan } else { Duration::try_from_secs_f64(f).unwrap_or(Duration::MAX) }
+        })
     };
     RunSettings {
         max_parallel: count("max_parallel_hooks"),
-        shutdown_grace: secs("shutdown_grace_seconds"),
+        shutdown_grace: secs("shutdown_grace_seconds", Duration::ZERO),
         outbox_max_retries: count("outbox_max_retries"),
-        outbox_retry_age: secs("outbox_retry_age_seconds"),
+        outbox_retry_age: secs("outbox_retry_age_seconds", Duration::MAX),
     }
 }
 

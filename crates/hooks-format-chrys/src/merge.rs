@@ -6,11 +6,14 @@
 //! here: which of the three file names a folder uses, the settings merge, the same-id
 //! warning, the dormant-project warning and what a durable outbox job records.
 
-use std::path::{Path, PathBuf};
+use std::{
+    path::{Path, PathBuf},
+    time::Duration,
+};
 
 use hooks_schema::{
     Delivery, ExecutionMode, HookDefinition, HookDiagnostic, HookSourceId, HookSourceKind,
-    ParsedSource,
+    ParsedSource, RunSettings,
 };
 use serde_json::{Map, Value};
 
@@ -118,6 +121,29 @@ fn number(v: &Value, fallback: f64) -> f64 {
         Value::String(s) => s.parse::<f64>().unwrap_or(fallback),
         _ => fallback,
     }
+}
+
+/// Chrys's defaults for the run settings no file sets (`HookSettings` in Chrys's
+/// `schema.py`): 4 hooks at once, 5 s of shutdown grace, 3 tries, 60 s before a retry.
+/// They equal the dispatcher's own defaults (`specs/dispatch.md`), which is what a field no
+/// Chrys file sets runs with.
+pub const DEFAULT_RUN_SETTINGS: RunSettings = RunSettings {
+    max_parallel: Some(4),
+    shutdown_grace: Some(Duration::from_secs(5)),
+    outbox_max_retries: Some(3),
+    outbox_retry_age: Some(Duration::from_secs(60)),
+};
+
+/// The run settings Chrys uses for a session with these two files (either may be absent):
+/// per field, the project file's if it sets it, else the global file's, else
+/// [`DEFAULT_RUN_SETTINGS`]. The registry merges the same way across the sources that run in
+/// one place ([`RunSettings::over`]), without the defaults.
+pub fn merge_run_settings(
+    project: Option<&RunSettings>,
+    global: Option<&RunSettings>,
+) -> RunSettings {
+    let below = global.copied().unwrap_or_default().over(DEFAULT_RUN_SETTINGS);
+    project.copied().unwrap_or_default().over(below)
 }
 
 /// Per-field merge: a field the project file sets wins, then one the global file sets, then

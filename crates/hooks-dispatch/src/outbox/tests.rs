@@ -290,10 +290,8 @@ async fn recovery_follows_the_formats_own_outbox_settings_in_the_hooks_place() {
     };
     let d = dispatcher(dir.path());
     // The format asks for an hour's wait: the job is too recent (the dispatcher's is zero).
-    let hour = RunSettings {
-        outbox_retry_age: Some(Duration::from_secs(3600)),
-        ..RunSettings::default()
-    };
+    let hour =
+        RunSettings { outbox_retry_age: Some(Duration::from_secs(3600)), ..RunSettings::default() };
     let report = d.recover_outbox(&resolve, &with(hour, "/p")).await.unwrap();
     assert_eq!(report.too_recent, [once_started.job_id.clone()]);
     // Settings of another place do not apply to this hook.

@@ -117,3 +117,72 @@ fn the_same_file_is_loaded_once_as_global() {
     assert!(project_is_global_file(home, home));
     assert!(!project_is_global_file(Path::new("/repo/.chrys/hooks/hooks.yaml"), home));
 }
+
+/// The run settings a value of Chrys's merged `settings` stands for, with what Chrys does
+/// with it: a count above `u32::MAX` saturates; an infinite (or too long) grace or age is
+/// `Duration::MAX`; a NaN grace is zero (it times out at once), a NaN age `Duration::MAX`
+/// (never old enough).
+fn chrys_value_as_run_settings(merged: &serde_json::Value) -> hooks_schema::RunSettings {
+    use std::time::Duration;
+    let count = |k: &str| {
+        Some(match &merged[k] {
+            serde_json::Value::Number(n) => {
+                n.as_u64().map_or(u32::MAX, |n| u32::try_from(n).unwrap_or(u32::MAX))
+            }
+            other => {
+                assert!(
+                    other.as_str().is_some_and(|s| s.chars().all(|c| c.is_ascii_digit())),
+                    "{k}: {other}"
+                );
+                u32::MAX
+            }
+        })
+    };
+    let secs = |k: &str, nan: Duration| {
+        Some(match &merged[k] {
+            serde_json::Value::Number(n) => {
+                Duration::try_from_secs_f64(n.as_f64().unwrap()).unwrap_or(Duration::MAX)
+            }
+            serde_json::Value::String(s) if s == "nan" => nan,
+            serde_json::Value::String(s) if s == "inf" => Duration::MAX,
+            other => panic!("{k}: {other}"),
+        })
+    };
+    hooks_schema::RunSettings {
+        max_parallel: count("max_parallel_hooks"),
+        shutdown_grace: secs("shutdown_grace_seconds", Duration::ZERO),
+        outbox_max_retries: count("outbox_max_retries"),
+        outbox_retry_age: secs("outbox_retry_age_seconds", Duration::MAX),
+    }
+}
+
+/// The typed run settings the engine acts on (`ParsedSource::policy.run`), merged project
+/// over global over Chrys's defaults, agree with the `settings` Chrys 0.32.0's own
+/// `merge_hooks_files` made of the same two files (`test_data/merge/settings/oracle.json`,
+/// recorded with the differential oracle's `--merge`): per field, the project's wins, an
+/// explicit project default beats the global value, a settings-only file counts, and the
+/// YAML 1.1 numbers, huge integers, infinities and NaNs mean what they mean to Chrys.
+#[test]
+fn typed_run_settings_merge_as_chrys_merges_its_settings() {
+    use crate::merge::{DEFAULT_RUN_SETTINGS, merge_run_settings};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/merge/settings");
+    let oracle: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(dir.join("oracle.json")).unwrap()).unwrap();
+    assert_eq!(oracle.len(), 12);
+    for (case, expected) in &oracle {
+        let layer = |name: &str| {
+            let folder = dir.join(case).join(name);
+            let file = std::fs::read_dir(&folder).ok()?.next()?.unwrap().path();
+            let parsed = parse(&std::fs::read(&file).unwrap(), &file)
+                .unwrap_or_else(|e| panic!("{case}/{name}: {e:?}"));
+            Some(parsed.policy.run)
+        };
+        let (project, global) = (layer("p"), layer("g"));
+        assert!(project.is_some() || global.is_some(), "{case}");
+        let merged = merge_run_settings(project.as_ref(), global.as_ref());
+        assert_eq!(merged, chrys_value_as_run_settings(expected), "{case}");
+        // The registry's merge (no defaults) gives the same once the defaults fill the gaps.
+        let generic = project.unwrap_or_default().over(global.unwrap_or_default());
+        assert_eq!(generic.over(DEFAULT_RUN_SETTINGS), merged, "{case}");
+    }
+}
