@@ -31,6 +31,7 @@ mod registry;
 mod scripts;
 mod shell;
 mod snapshot;
+mod source_policy;
 #[cfg(test)]
 mod test_support;
 
@@ -45,6 +46,7 @@ pub use crate::{
     registry::{HookRegistry, SourceUpdate},
     scripts::{CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_with_templates},
     snapshot::{CwdScope, LoadStateKind, PinnedRun, RegistrySnapshot, SourceView},
+    source_policy::RunSettingsIndex,
 };
 
 use hooks_schema::{HookSourceId, HookSourceKind};

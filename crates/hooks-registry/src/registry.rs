@@ -9,7 +9,7 @@ use std::{
 use arc_swap::ArcSwap;
 use hooks_schema::{
     AbsPathBuf, Binding, Generation, HookDefinition, HookDiagnostic, HookSourceId, ParseResult,
-    ParsedSource, Revision, SourceOwner, TrustDecision,
+    ParsedSource, Revision, SourceOwner, SourcePolicy, TrustDecision,
 };
 use hooks_trust::CommandExecutionPosture;
 use serde_json::{Map, Value};
@@ -25,6 +25,7 @@ use crate::{
         BindingIndex, Contribution, LoadStateKind, PinnedRun, RegistrySnapshot, RootKeys,
         SourceView,
     },
+    source_policy::{PolicySource, RunSettingsIndex, held_back_by},
 };
 
 /// One file's parse as the adapter produced it, with the project root it was found under and
@@ -48,6 +49,8 @@ pub(crate) struct Accepted {
     definitions: Vec<Arc<HookDefinition>>,
     diagnostics: Vec<HookDiagnostic>,
     settings: Arc<Map<String, Value>>,
+    /// The typed policy the file carries (`specs/formats.md`, "Source policy").
+    policy: SourcePolicy,
 }
 
 #[derive(Debug)]
@@ -127,7 +130,8 @@ fn contribution_changed(before: Option<&Arc<Compiled>>, now: Option<&Arc<Compile
 
 /// What a source's view depends on besides its own state: whether it runs, the source that
 /// runs its file instead, and why Claude Code's hook policy switches it off, where it does.
-type ViewKey = (bool, Option<HookSourceId>, Vec<String>);
+/// `(runs, suppressed by, Claude policy notes, held back by the opt-in key)`.
+type ViewKey = (bool, Option<HookSourceId>, Vec<String>, Option<&'static str>);
 
 #[derive(Debug)]
 struct SourceState {
@@ -242,6 +246,10 @@ pub struct HookRegistry {
     root_keys: Arc<RootKeys>,
     /// Claude Code's hook policy in the last published snapshot.
     policy: Arc<PolicyTable>,
+    /// The user turned every opt-in on outside any hook file ([`HookRegistry::set_user_opt_in`]).
+    user_opt_in: bool,
+    /// Each format's run settings per place in the last published snapshot.
+    run_settings: Arc<RunSettingsIndex>,
     /// How many [`HookRegistry::batch`] calls are running (nested batches count).
     batch_depth: u32,
     /// Whether an operation inside the running batch asked to publish.
@@ -279,6 +287,8 @@ impl Default for HookRegistry {
             last_roots: BTreeSet::new(),
             root_keys: Arc::new(RootKeys::default()),
             policy: Arc::new(PolicyTable::default()),
+            user_opt_in: false,
+            run_settings: Arc::new(RunSettingsIndex::default()),
             batch_depth: 0,
             batch_pending: false,
             pin_unsettled: false,
@@ -557,6 +567,34 @@ impl HookRegistry {
             state.note_after_pin(trust_change_warning(&trust));
         } else {
             state.trust = trust;
+            state.view_cache = None;
+        }
+        self.publish()
+    }
+
+    /// Whether the user turned every opt-in on outside any hook file: the command-line flag
+    /// that enables project hooks, or the user's own settings document the embedder read
+    /// (`specs/formats.md`, "Source policy"). A source that `requires` a key then runs where
+    /// its trust lets it, whatever the voices of its format say. Off by default. After
+    /// pinning it is only reported: the run keeps what it started with.
+    pub fn set_user_opt_in(&mut self, on: bool) -> Revision {
+        if on == self.user_opt_in {
+            return self.revision;
+        }
+        if self.pinned.is_some() {
+            let d = HookDiagnostic::warning(format!(
+                "the user's opt-in to project hooks changed to {} after the run started; it applies at the next run start",
+                if on { "on" } else { "off" }
+            ))
+            .with_code("changed_after_pin");
+            if self.registry_diagnostics.iter().any(|x| x.message == d.message) {
+                return self.revision;
+            }
+            self.registry_diagnostics.push(d);
+            return self.publish();
+        }
+        self.user_opt_in = on;
+        for state in self.slots.iter_mut().flatten() {
             state.view_cache = None;
         }
         self.publish()
@@ -845,21 +883,66 @@ impl HookRegistry {
                 running_global.push((state.path_key, state.id.clone()));
             }
         }
-        let mut runs = Vec::with_capacity(self.order.len());
+        // Opt-ins (`specs/formats.md`, "Source policy"): which sources are held back because
+        // a key they require is off. Decided for every source, trusted or not, so a listing can
+        // say why; only the sources that can run speak.
+        let no_policy = SourcePolicy::default();
+        let mut suppression = Vec::with_capacity(self.order.len());
+        let mut speakers = Vec::with_capacity(self.order.len());
         for &slot in &self.order {
-            let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
+            let Some(state) = self.slots.get(slot).and_then(Option::as_ref) else { continue };
             let suppressed_by = running_global
                 .iter()
                 .find(|(key, id)| *key == state.path_key && id.path == state.id.path)
                 .filter(|(_, id)| *id != state.id)
                 .map(|(_, id)| id.clone());
-            let can = state.can_run() && suppressed_by.is_none();
+            speakers.push(PolicySource {
+                format: state.id.kind.format(),
+                owner: state.id.kind.owner(),
+                can_run: state.can_run() && suppressed_by.is_none(),
+                policy: state.load.accepted().map_or(&no_policy, |a| &a.policy),
+            });
+            suppression.push(suppressed_by);
+        }
+        let held: Vec<Option<&'static str>> =
+            speakers.iter().map(|s| held_back_by(&speakers, s, self.user_opt_in)).collect();
+        drop(speakers);
+        let mut runs = Vec::with_capacity(self.order.len());
+        let mut settings_of = Vec::new();
+        for ((&slot, suppressed_by), held) in self.order.iter().zip(suppression).zip(&held) {
+            let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
+            let can = state.can_run() && suppressed_by.is_none() && held.is_none();
+            if can
+                && let (Some(format), Some(a)) = (state.id.kind.format(), state.load.accepted())
+                && !a.policy.run.is_empty()
+            {
+                settings_of.push((format, state.id.kind.is_project(), slot, a.policy.run));
+            }
             let now = can.then(|| state.compiled.clone());
             if contribution_changed(state.published.as_ref(), now.as_ref()) {
                 bindings_changed = true;
             }
             state.published = now;
             runs.push((can, suppressed_by));
+        }
+
+        // Run settings per format and place, from the sources that run.
+        let settings_sources: Vec<_> = settings_of
+            .iter()
+            .map(|&(format, project, slot, run)| {
+                let roots: Vec<AbsPathBuf> = match self.slots.get(slot).and_then(Option::as_ref) {
+                    Some(state) if project => state.roots.iter().cloned().collect(),
+                    _ => Vec::new(),
+                };
+                (format, roots, run)
+            })
+            .collect();
+        let run_settings = RunSettingsIndex::build(
+            settings_sources.iter().map(|(f, r, s)| (*f, r.as_slice(), *s)),
+            &self.root_keys.list,
+        );
+        if run_settings != *self.run_settings {
+            self.run_settings = Arc::new(run_settings);
         }
 
         let policy = self.resolve_policy(&runs);
@@ -879,14 +962,14 @@ impl HookRegistry {
 
         let policy_cuts = self.policy.cuts_anything();
         let mut views = Vec::with_capacity(self.order.len());
-        for (&slot, (can, suppressed_by)) in self.order.iter().zip(runs) {
+        for ((&slot, (can, suppressed_by)), held) in self.order.iter().zip(runs).zip(held) {
             let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
             let (notes, off_everywhere) = if policy_cuts && can && suppressed_by.is_none() {
                 policy_notes(state, &self.policy, &self.root_keys)
             } else {
                 (Vec::new(), false)
             };
-            let key: ViewKey = (can && !off_everywhere, suppressed_by, notes);
+            let key: ViewKey = (can && !off_everywhere, suppressed_by, notes, held);
             let cached =
                 state.view_cache.as_ref().filter(|(k, _)| *k == key).map(|(_, v)| v.clone());
             let v = match cached {
@@ -964,6 +1047,7 @@ impl HookRegistry {
             source_index,
             registry_diagnostics: self.registry_diagnostics.clone(),
             pinned: self.pinned,
+            run_settings: self.run_settings.clone(),
         };
         self.current.store(Arc::new(snapshot));
         self.revision
@@ -1130,10 +1214,10 @@ fn note_frozen_change(
 /// has no ceiling: a hook the agent would run is never dropped for its timeout), and the
 /// diagnostics located in the file.
 fn accept(id: &HookSourceId, parsed: ParsedSource) -> Accepted {
-    let ParsedSource { definitions, diagnostics, settings, .. } = parsed;
+    let ParsedSource { definitions, diagnostics, settings, policy } = parsed;
     let accepted = definitions.into_iter().map(Arc::new).collect();
     let diagnostics = diagnostics.into_iter().map(|d| locate(d, id)).collect();
-    Accepted { definitions: accepted, diagnostics, settings: Arc::new(settings) }
+    Accepted { definitions: accepted, diagnostics, settings: Arc::new(settings), policy }
 }
 
 fn locate(d: HookDiagnostic, id: &HookSourceId) -> HookDiagnostic {
@@ -1388,7 +1472,7 @@ fn policy_notes(
 }
 
 fn view(state: &SourceState, key: &ViewKey) -> SourceView {
-    let (runs, suppressed_by, notes) = key;
+    let (runs, suppressed_by, notes, held_back_by) = key;
     let (runs, suppressed_by) = (*runs, suppressed_by.as_ref());
     let accepted = state.load.accepted();
     let trust = state.effective_trust();
@@ -1413,6 +1497,17 @@ fn view(state: &SourceState, key: &ViewKey) -> SourceView {
             HookDiagnostic::info(inert_message(trust.reason()))
                 .in_file(state.id.path.as_path())
                 .with_code("inert"),
+        );
+    }
+    if let Some(key) = held_back_by
+        && !state.late
+    {
+        diagnostics.push(
+            HookDiagnostic::info(format!(
+                "held back: this file needs the user's own opt-in `{key}`, which is off; none of its hooks runs and its settings do not apply"
+            ))
+            .in_file(state.id.path.as_path())
+            .with_code("opt_in_off"),
         );
     }
     for note in notes {
@@ -1445,6 +1540,7 @@ fn view(state: &SourceState, key: &ViewKey) -> SourceView {
         definitions: accepted.map(|a| a.definitions.clone()).unwrap_or_default(),
         settings: accepted.map(|a| a.settings.clone()).unwrap_or_default(),
         present_at_pin: state.present_at_pin,
+        held_back_by: *held_back_by,
         diagnostics,
     }
 }

@@ -14,6 +14,7 @@ use crate::{
     claude_policy::{Cut, PolicyTable},
     paths::{canonicalize, clean, clean_cow, normalize_absolute},
     protect::{ProtectedPath, ProtectedPaths},
+    source_policy::RunSettingsIndex,
 };
 
 /// The run's pin: the posture read when the run started and the revision then in effect.
@@ -82,6 +83,11 @@ pub struct SourceView {
     pub settings: Arc<Map<String, Value>>,
     /// Whether it was known when the run was pinned.
     pub present_at_pin: bool,
+    /// The opt-in key it requires and that is off (`SourcePolicy::requires`, Chrys's
+    /// `project.hooks_enabled` for a project Chrys file): then none of its hooks binds and its
+    /// run settings count nowhere, whatever its trust. `None` when it requires none or the
+    /// user turned it on.
+    pub held_back_by: Option<&'static str>,
     /// Its diagnostics: parse and activation warnings, rejected definitions, an info line
     /// when inert, the latest load failure, and changes seen after pinning.
     pub diagnostics: Vec<HookDiagnostic>,
@@ -158,6 +164,7 @@ pub struct RegistrySnapshot {
     pub(crate) source_index: Arc<HashMap<HookSourceId, usize>>,
     pub(crate) registry_diagnostics: Vec<HookDiagnostic>,
     pub(crate) pinned: Option<PinnedRun>,
+    pub(crate) run_settings: Arc<RunSettingsIndex>,
 }
 
 impl RegistrySnapshot {
@@ -174,6 +181,13 @@ impl RegistrySnapshot {
     /// The run's pin, once pinned.
     pub fn pinned(&self) -> Option<PinnedRun> {
         self.pinned
+    }
+
+    /// Each format's run settings per place (Chrys's `settings:`), merged per field across
+    /// the format's sources that run there, the highest-precedence source that sets a field
+    /// winning; the dispatcher applies them to the format's hooks.
+    pub fn run_settings(&self) -> &RunSettingsIndex {
+        &self.run_settings
     }
 
     /// Whether no binding can run anywhere.
