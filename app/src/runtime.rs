@@ -18,14 +18,16 @@ use std::{
     time::Duration,
 };
 
-use hooks_dispatch::{DispatchConfig, Dispatcher, DrainReport, FireContext, FireReport, RunStatus};
+use hooks_dispatch::{
+    DispatchConfig, Dispatcher, DrainReport, FireContext, FireReport, RunSettingsTable, RunStatus,
+};
 use hooks_guard::{EditApproval, EditContext, GuardDecision, ProtectedSet};
 use hooks_registry::{
     CwdScope, HookRegistry, PinnedRun, RegistryEvent, RegistryHandle, RegistrySnapshot,
 };
 use hooks_schema::{
-    AbsPathBuf, Binding, Decision, Envelope, ExecutionMode, FormatSet, HookDiagnostic, HookEvent,
-    RelaxPolicy, Revision, apply_host_decision,
+    AbsPathBuf, Binding, Decision, Envelope, ExecutionMode, FormatSet, Generation, HookDiagnostic,
+    HookEvent, RelaxPolicy, Revision, apply_host_decision,
 };
 use hooks_sources::{ExplicitHookSource, ManagedDirs, UserDirs};
 use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs, TrustPolicy};
@@ -46,7 +48,10 @@ pub struct RuntimeConfig {
     pub remote_server_daemon: bool,
     /// The trust policy.
     pub policy: Arc<dyn TrustPolicy>,
-    /// The user's own opt-in to project hooks on interactive surfaces (Chrys's rule).
+    /// The user's own opt-in to project hooks (Chrys's `project.hooks_enabled`, or a flag that
+    /// forces it): it trusts project files on interactive surfaces (the trust table), and a
+    /// project file whose format requires it (a repository's Chrys file) runs on no surface
+    /// without it (the registry holds it back).
     pub user_enables_project_hooks: bool,
     /// Strict mode: the seed's deny-only contract, all of it (`specs/hardening.md`, "Strict
     /// mode"). Every file but a project's is read under its format's strict contract where it
@@ -212,9 +217,11 @@ impl HookRuntime {
                 user_shell: config.user_shell.clone(),
                 agent_version: config.agent_version.clone(),
                 session_env: Vec::new(),
+                run_settings: Arc::default(),
             },
             session_env: Arc::new(Mutex::new(Vec::new())),
             guard: Arc::new(Mutex::new(None)),
+            run_settings: Arc::new(Mutex::new(None)),
             home: config.home_dir.clone(),
         };
         let rt = HookRuntime {
@@ -242,6 +249,9 @@ impl HookRuntime {
                     rt.config.user_dirs.as_ref(),
                     rt.config.managed_dirs.as_ref(),
                 ));
+                // The user's opt-in to project hooks (Chrys's `project.hooks_enabled`): a
+                // project file that requires it is held back without it, on every surface.
+                reg.set_user_opt_in(rt.config.user_enables_project_hooks);
                 if let Some(dirs) = &rt.config.managed_dirs {
                     let formats = &rt.config.formats;
                     hooks_sources::load_managed_sources(
@@ -454,10 +464,17 @@ impl HookRuntime {
         if !self.is_live() || self.config.dispatch.runtime_dir.is_none() {
             return None;
         }
-        let bindings = self.registry.snapshot().bindings();
+        let snapshot = self.registry.snapshot();
+        let bindings = snapshot.bindings();
         let resolve =
             |job: &hooks_dispatch::OutboxJob| hooks_dispatch::find_binding(&bindings, job).cloned();
-        Some(self.firing.dispatcher.recover_outbox(&resolve, &self.firing.context).await)
+        // Each job's format's outbox settings in its hook's place (Chrys's
+        // `outbox_retry_age_seconds`, `outbox_max_retries`).
+        let ctx = FireContext {
+            run_settings: self.firing.run_settings_of(&snapshot),
+            ..self.firing.context.clone()
+        };
+        Some(self.firing.dispatcher.recover_outbox(&resolve, &ctx).await)
     }
 
     /// Fires an event (see [`FireHandle::fire`]).
@@ -534,6 +551,8 @@ impl HookRuntime {
 #[derive(Debug, Clone)]
 pub struct FirePlan {
     scope: CwdScope,
+    /// Each format's run settings per place, from the same snapshot as `scope`.
+    run_settings: Arc<RunSettingsTable>,
 }
 
 impl FirePlan {
@@ -547,6 +566,9 @@ impl FirePlan {
         &self.scope.bindings
     }
 }
+
+/// The run settings of one snapshot generation, as the dispatcher takes them.
+type SettingsAt = (Generation, Arc<RunSettingsTable>);
 
 /// Fires events and checks edits against the published snapshot; cheap to clone, usable from
 /// many tasks at once.
@@ -563,6 +585,8 @@ pub struct FireHandle {
     session_env: Arc<Mutex<Vec<(String, String)>>>,
     /// The guard's protected set, rebuilt when the snapshot's generation moves.
     guard: Arc<Mutex<Option<Arc<ProtectedSet>>>>,
+    /// The run settings of the last snapshot that had any, with its generation.
+    run_settings: Arc<Mutex<Option<SettingsAt>>>,
     /// The user's home, for edited paths spelled `~/…`.
     home: Option<PathBuf>,
 }
@@ -587,9 +611,35 @@ impl FireHandle {
     /// (one resolution of the working directory); [`FireHandle::fire_planned`] runs it.
     pub fn plan(&self, envelope: &Envelope) -> FirePlan {
         if !self.enabled {
-            return FirePlan { scope: CwdScope::default() };
+            return FirePlan { scope: CwdScope::default(), run_settings: Arc::default() };
         }
-        FirePlan { scope: FireHandle::scope_for(&self.reader.snapshot(), envelope) }
+        let snapshot = self.reader.snapshot();
+        FirePlan {
+            scope: FireHandle::scope_for(&snapshot, envelope),
+            run_settings: self.run_settings_of(&snapshot),
+        }
+    }
+
+    /// Each format's run settings per place in `snapshot` (Chrys's `settings:`, merged by the
+    /// registry), as the dispatcher takes them; built once per generation, and shared and
+    /// empty when no file sets any.
+    fn run_settings_of(&self, snapshot: &RegistrySnapshot) -> Arc<RunSettingsTable> {
+        if snapshot.run_settings().entries().next().is_none() {
+            return Arc::clone(&self.context.run_settings);
+        }
+        let mut cache = lock(&self.run_settings);
+        if let Some((generation, table)) = &*cache
+            && *generation == snapshot.generation()
+        {
+            return Arc::clone(table);
+        }
+        let mut table = RunSettingsTable::default();
+        for (format, place, settings) in snapshot.run_settings().entries() {
+            table.set(format, place.map(|p| p.as_path().to_path_buf()), *settings);
+        }
+        let table = Arc::new(table);
+        *cache = Some((snapshot.generation(), Arc::clone(&table)));
+        table
     }
 
     /// Fires an event: runs the bindings for its working directory through the dispatcher and
@@ -610,6 +660,7 @@ impl FireHandle {
         }
         let mut ctx = self.context.clone();
         ctx.project_dir = plan.scope.project_root.map(AbsPathBuf::into_path_buf);
+        ctx.run_settings = plan.run_settings;
         ctx.session_env = lock(&self.session_env).clone();
         let mut report = self.dispatcher.fire(&plan.scope.bindings, envelope, &ctx).await;
         if self.strict && envelope.event.is_gated() {

@@ -327,7 +327,7 @@ fn replay_of_the_demo_session_shows_every_kind_of_outcome() {
         ];
         hooks_in(d.path(), &[&base[..], extra].concat(), "")
     };
-    let o = replay(&["--posture", "auto-approves", "--json"]);
+    let o = replay(&["--posture", "auto-approves", "--enable-project-hooks", "--json"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let lines = json_lines(&o);
     let outcomes: Vec<&str> = lines.iter().filter_map(|l| l["outcome"].as_str()).collect();
@@ -337,9 +337,16 @@ fn replay_of_the_demo_session_shows_every_kind_of_outcome() {
     assert_eq!(summary["pinned"]["posture"], "auto_approves");
     assert_eq!(summary["denied"], 2);
     assert_eq!(summary["guarded"], 1);
-    let t = stdout(&replay(&["--posture", "auto-approves"]));
+    let t = stdout(&replay(&["--posture", "auto-approves", "--enable-project-hooks"]));
     assert!(t.starts_with("pinned run: surface cli_run, posture auto_approves"), "{t}");
     assert!(t.contains("summary: 6 tool call(s)"), "{t}");
+    // Without the user's opt-in the Chrys hook is dormant (said on stderr): the push is not
+    // rewritten, while the Cursor hooks still deny.
+    let o = replay(&["--posture", "auto-approves", "--json"]);
+    let outcomes: Vec<String> =
+        json_lines(&o).iter().filter_map(|l| l["outcome"].as_str().map(str::to_owned)).collect();
+    assert_eq!(outcomes, ["allowed", "denied", "allowed", "guarded", "denied", "allowed"]);
+    assert!(stderr(&o).contains("project.hooks_enabled"), "{}", stderr(&o));
     // with the default posture the project files are inert and nothing is refused by hooks
     let inert = replay(&["--json"]);
     let outcomes: Vec<String> = json_lines(&inert)
@@ -392,6 +399,55 @@ fn copy_dir(from: &Path, to: &Path) {
 
 const CHRYS_BLOCK: &str = "version: 1\nhooks:\n  - id: no-rm\n    event: before_tool_call\n    run: {type: script, path: block.sh}\n    execution: {mode: blocking}\n";
 const CHRYS_BLOCK_SH: &str = "#!/bin/sh\ntouch \"$(dirname \"$0\")/ran\"\nprintf '{\"action\": \"block\", \"reason\": \"no rm\"}' > \"$CHRYS_HOOK_RESULT\"\n";
+
+/// On a command-line run that auto-approves (the table trusts project files there) a
+/// repository's Chrys hook still needs the user's opt-in: without it the hook does not run,
+/// `list` says the file is held back and dormant, and every command says so on stderr; the
+/// user's settings file or `--enable-project-hooks` turn it on.
+#[test]
+fn a_chrys_project_hook_on_a_cli_run_that_auto_approves_needs_the_users_opt_in() {
+    let d = TestDir::new();
+    d.write(".chrys/hooks/hooks.yaml", CHRYS_BLOCK);
+    d.script(".chrys/hooks/block.sh", CHRYS_BLOCK_SH);
+    let ran = d.path().join(".chrys/hooks/ran");
+    let cfg = TestDir::new();
+    let cfgp = cfg.path().to_str().unwrap();
+    let run =
+        ["--root", ".", "--config-dir", cfgp, "--surface", "cli", "--posture", "auto-approves"];
+    let fire = |extra: &[&str]| {
+        hooks_in(
+            d.path(),
+            &[&["fire", "before_tool_call", "--payload", "-", "--json"], &run[..], extra].concat(),
+            r#"{"tool": {"name": "Bash", "kind": "shell", "args": {"command": "rm -rf /"}}}"#,
+        )
+    };
+    let o = fire(&[]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(!ran.exists(), "the hook ran without the user's opt-in");
+    assert!(stderr(&o).contains("project.hooks_enabled"), "{}", stderr(&o));
+    let list = hooks_in(d.path(), &[&["list", "--json"], &run[..]].concat(), "");
+    let inv = json_lines(&list).remove(0);
+    let source = inv["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["kind"] == "project_chrys_file")
+        .cloned()
+        .unwrap();
+    assert_eq!(source["trust"]["decision"], "active", "the table trusts it: {source}");
+    assert_eq!(source["runs"], false, "{source}");
+    assert!(source.to_string().contains("held back"), "{source}");
+    // The flag, then the user's settings file, turn it on.
+    let o = fire(&["--enable-project-hooks"]);
+    assert_eq!(code(&o), 2, "{}{}", stdout(&o), stderr(&o));
+    assert!(ran.exists());
+    std::fs::remove_file(&ran).unwrap();
+    cfg.write(".chrys/settings.yaml", "project:\n  hooks_enabled: true\n");
+    let o = fire(&[]);
+    assert_eq!(code(&o), 2, "{}{}", stdout(&o), stderr(&o));
+    assert!(ran.exists());
+    assert!(!stderr(&o).contains("project.hooks_enabled"), "{}", stderr(&o));
+}
 
 /// Chrys's `project.hooks_enabled`, read from the user's own `settings.yaml` (here under
 /// `--config-dir`): without it a project Chrys hook is inert on an interactive surface (and

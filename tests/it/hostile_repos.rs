@@ -62,8 +62,8 @@ fn bounded<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static
     }
 }
 
-/// A watcher whose project files run (a CLI run that auto-approves), over a parent folder
-/// holding the roots.
+/// A watcher whose project files run (a CLI run that auto-approves, and a user who opted in to
+/// project Chrys hooks), over a parent folder holding the roots.
 struct Repos {
     dir: TestDir,
     registry: RegistryHandle,
@@ -73,6 +73,7 @@ struct Repos {
 impl Repos {
     fn new() -> Repos {
         let registry = RegistryHandle::default();
+        registry.change(|r| r.set_user_opt_in(true));
         let watcher = auto_approving_watcher(&registry);
         Repos { dir: TestDir::new(), registry, watcher: Arc::new(watcher) }
     }

@@ -460,6 +460,161 @@ async fn a_pending_job_of_a_deleted_project_file_never_runs_another_projects_sam
 const CHRYS_NOTIFY: &str =
     "hooks:\n  - id: notify\n    event: after_turn\n    run: {type: shell, shell: 'true'}\n";
 
+/// Chrys's opt-in and the surface × posture table combine as the strictest of both: a
+/// repository's Chrys file runs only where the table trusts project files *and* the user's
+/// own settings enable project hooks (`project.hooks_enabled`), on every surface, whatever
+/// the posture; a Cursor file beside it follows the table alone. Where the opt-in alone keeps
+/// the Chrys file off, the runtime reports it dormant.
+#[tokio::test]
+async fn a_project_chrys_file_runs_only_where_the_table_and_the_users_opt_in_both_allow_it() {
+    let dir = project();
+    dir.write(
+        ".chrys/hooks/hooks.yaml",
+        "hooks:\n  - id: chrys-audit\n    event: before_tool_call\n    run: {type: shell, shell: 'true'}\n    execution: {mode: blocking}\n",
+    );
+    let chrys_file = dir.path().canonicalize().unwrap().join(".chrys/hooks/hooks.yaml");
+    // The rule, written out: the table trusts project files on interactive surfaces under the
+    // opt-in, and on headless runs whose commands auto-approve; a local child never.
+    let table = |surface: Surface, posture: Posture, opt_in: bool| match surface {
+        Surface::Desktop | Surface::Tui | Surface::Ide | Surface::Web => opt_in,
+        Surface::OzRun | Surface::CliRun => posture == Posture::AutoApproves,
+        Surface::LocalChild => false,
+    };
+    let mut cells = 0;
+    for surface in Surface::ALL {
+        for posture in [Posture::AutoApproves, Posture::RequiresApproval, Posture::Unknown] {
+            for opt_in in [false, true] {
+                let mut config = RuntimeConfig::new(surface);
+                config.user_enables_project_hooks = opt_in;
+                let mut rt = HookRuntime::new(config);
+                if posture != Posture::Unknown {
+                    window(&mut rt, 1, posture);
+                }
+                let _ = add_root(&mut rt, &dir, RootOrigin::TerminalNavigation);
+                rt.pin_for_run().unwrap();
+                let plan = rt.fire_handle().plan(&shell_call(dir.path(), "ls"));
+                let ids: Vec<&str> =
+                    plan.bindings().iter().map(|b| b.definition.id.as_str()).collect();
+                let cell = format!("{surface:?} {posture:?} opt-in {opt_in}");
+                let chrys_runs = table(surface, posture, opt_in) && opt_in;
+                assert_eq!(ids.contains(&"chrys-audit"), chrys_runs, "chrys: {cell}: {ids:?}");
+                let cursor_runs = table(surface, posture, opt_in);
+                assert_eq!(
+                    plan.bindings()
+                        .iter()
+                        .any(|b| b.source.kind == hooks_format_cursor::PROJECT_FILE),
+                    cursor_runs,
+                    "cursor: {cell}: {ids:?}"
+                );
+                // Dormant exactly where the opt-in alone keeps it off.
+                let dormant = !opt_in && table(surface, posture, true);
+                assert_eq!(
+                    dormant_files(&rt.advisories()) == [chrys_file.clone()],
+                    dormant,
+                    "dormant: {cell}: {:?}",
+                    rt.advisories()
+                );
+                cells += 1;
+            }
+        }
+    }
+    assert_eq!(cells, 42);
+}
+
+/// The case, with real processes: on a command-line run that auto-approves, a
+/// repository's Chrys hook does not run until the user opts in.
+#[tokio::test]
+async fn on_a_cli_run_that_auto_approves_a_chrys_project_hook_waits_for_the_users_opt_in() {
+    let dir = TestDir::new();
+    let ran = dir.path().join("ran");
+    dir.write(
+        ".chrys/hooks/hooks.yaml",
+        &format!(
+            "hooks:\n  - id: mark\n    event: before_tool_call\n    run: {{type: shell, shell: 'touch {}'}}\n    execution: {{mode: blocking}}\n",
+            ran.display()
+        ),
+    );
+    for opt_in in [false, true] {
+        let mut config = RuntimeConfig::new(Surface::CliRun);
+        config.user_enables_project_hooks = opt_in;
+        let mut rt = HookRuntime::new(config);
+        window(&mut rt, 1, Posture::AutoApproves);
+        let _ = add_root(&mut rt, &dir, RootOrigin::TerminalNavigation);
+        rt.exchange_appended(Envelope::new(HookEvent::SessionStart)).await.unwrap().expect("pin");
+        let source = source_of(&rt.snapshot(), hooks_format_chrys::PROJECT_FILE).unwrap();
+        assert!(source.trust.is_active(), "the table trusts it: {:?}", source.trust);
+        assert_eq!(source.runs, opt_in);
+        assert_eq!(source.held_back_by, (!opt_in).then_some("project.hooks_enabled"));
+        rt.fire(&shell_call(dir.path(), "ls")).await;
+        assert_eq!(ran.exists(), opt_in, "opt-in {opt_in}");
+    }
+}
+
+/// A Chrys hooks file with two blocking `after_turn` hooks, `a` and `b`, that log `start`,
+/// `end` and (when the other is running meanwhile) `saw` lines to `log`; each waits up to two
+/// seconds for the other to run too, unless the other already finished.
+fn chrys_overlap_probes(log: &std::path::Path, settings: &str) -> String {
+    let d = log.parent().unwrap().display();
+    let l = log.display();
+    let probe = |id: &str, other: &str| {
+        format!(
+            "  - id: {id}\n    event: after_turn\n    execution: {{mode: blocking, timeout_seconds: 30}}\n    run:\n      type: shell\n      shell: |\n        touch '{d}/running-{id}'; echo start {id} >> '{l}'; i=0\n        while [ ! -e '{d}/running-{other}' ] && [ ! -e '{d}/done-{other}' ] && [ $i -lt 200 ]; do sleep 0.01; i=$((i+1)); done\n        if [ -e '{d}/running-{other}' ]; then echo saw {id} >> '{l}'; fi\n        echo end {id} >> '{l}'; rm '{d}/running-{id}'; touch '{d}/done-{id}'\n"
+        )
+    };
+    format!("{settings}hooks:\n{}{}", probe("a", "b"), probe("b", "a"))
+}
+
+/// Fires `after_turn` in a project whose Chrys file is `project` (none when `None`), with the
+/// user's global Chrys file holding the two probes under `global_settings`, on a command-line
+/// run that auto-approves (with the user's opt-in as given), and returns the probes' log.
+async fn probe_turn_end(global_settings: &str, project: Option<&str>, opt_in: bool) -> Vec<String> {
+    let (home, dir, state) = (TestDir::new(), TestDir::new(), TestDir::new());
+    let log = state.path().join("log");
+    home.write(".chrys/hooks/hooks.yaml", &chrys_overlap_probes(&log, global_settings));
+    if let Some(p) = project {
+        dir.write(".chrys/hooks/hooks.yaml", p);
+    }
+    let mut config = RuntimeConfig::new(Surface::CliRun);
+    config.user_dirs =
+        Some(hooks_sources::UserDirs::under_home(&hooks_testing::workspace_formats(), home.path()));
+    config.user_enables_project_hooks = opt_in;
+    let mut rt = HookRuntime::new(config);
+    window(&mut rt, 1, Posture::AutoApproves);
+    let _ = add_root(&mut rt, &dir, RootOrigin::TerminalNavigation);
+    rt.pin_for_run().unwrap();
+    let mut env = Envelope::new(HookEvent::TurnEnd);
+    env.cwd = Some(dir.path().to_path_buf());
+    let report = rt.fire(&env).await;
+    assert_eq!(report.runs.len(), 2, "{:?}", report.runs);
+    std::fs::read_to_string(&log).unwrap().lines().map(str::to_owned).collect()
+}
+
+/// Chrys's `settings:` take effect: `max_parallel_hooks: 1` runs two blocking hooks of an
+/// event whose blocking hooks run at once otherwise (the order of their start and end lines
+/// shows it, without the test sleeping); fields merge per field with the project's winning,
+/// an explicit project default included; a settings-only project file counts; and a project
+/// file held back for want of the user's opt-in sets nothing.
+#[tokio::test]
+async fn chrys_settings_bound_its_hooks_with_the_project_file_winning_per_field() {
+    let serial = ["start a", "end a", "start b", "end b"];
+    let overlapped = |log: &[String]| log.iter().any(|l| l.starts_with("saw "));
+    let one = "settings:\n  max_parallel_hooks: 1\n";
+    // The global file alone: `max_parallel_hooks: 1` bounds them (before, they ran at once).
+    assert_eq!(probe_turn_end(one, None, false).await, serial);
+    // No settings: they run at once.
+    let log = probe_turn_end("", None, false).await;
+    assert!(overlapped(&log), "{log:?}");
+    // A settings-only project file sets it, over a global file that leaves it unset.
+    let other = "settings:\n  outbox_max_retries: 5\n";
+    assert_eq!(probe_turn_end(other, Some(one), true).await, serial);
+    // ... unless the user has not opted in: the held-back file sets nothing.
+    let log = probe_turn_end(other, Some(one), false).await;
+    assert!(overlapped(&log), "{log:?}");
+    // The project's explicit default (4) wins over the global 1, field by field.
+    let log = probe_turn_end(one, Some("settings:\n  max_parallel_hooks: 4\n"), true).await;
+    assert!(overlapped(&log), "{log:?}");
+}
+
 /// The paths named by the `project_hooks_dormant` advisories in `advisories`.
 fn dormant_files(advisories: &[hooks_schema::HookDiagnostic]) -> Vec<PathBuf> {
     advisories

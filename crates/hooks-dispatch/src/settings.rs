@@ -77,8 +77,11 @@ pub(crate) fn place_of<'a>(
 /// manager does. A semaphore no run holds is dropped.
 #[derive(Debug, Default)]
 pub(crate) struct FormatSlots {
-    slots: Mutex<HashMap<(FormatId, Option<PathBuf>, u32), Weak<Semaphore>>>,
+    slots: Mutex<HashMap<SlotKey, Weak<Semaphore>>>,
 }
+
+/// A format, a place and a limit.
+type SlotKey = (FormatId, Option<PathBuf>, u32);
 
 impl FormatSlots {
     /// The semaphore that limits `format` in `place` to `limit` runs at once.

@@ -6,7 +6,7 @@ use std::{path::Path, sync::Arc};
 use hooks_schema::{
     Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
     HookCodec, HookDiagnostic, HookSourceKind, NativeEvent, ParseContext, ParseResult,
-    ParsedSource, PolicySwitch, SourcePolicy, SourceSummary, SwitchRule, UserDir,
+    ParsedSource, PolicySwitch, SourcePolicy, SourceScope, SourceSummary, SwitchRule, UserDir,
 };
 
 use crate::{
@@ -133,6 +133,14 @@ impl FormatDescriptor for ChrysFormat {
             });
         }
         let mut parsed = crate::parse(bytes, ctx.path);
+        // A repository's hooks file runs only when the user's own settings turn project
+        // hooks on (`project.hooks_enabled`), on every surface; the registry holds it back
+        // otherwise (`specs/trust-and-sources.md`, "The Chrys opt-in").
+        if ctx.kind.scope() == SourceScope::File(FileScope::Project)
+            && let Ok(p) = &mut parsed
+        {
+            p.policy.requires = Some(PROJECT_HOOKS_ENABLED_KEY);
+        }
         let name = ctx.path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         let shadowed = ctx.shadows.iter().filter_map(|s| {
             let dir = ctx.path.parent()?;

@@ -12,11 +12,12 @@ use hooks_schema::FormatDescriptor;
 /// order (Chrys's dormant project file and its same-id warning between the project and the
 /// global file, say).
 ///
-/// A project source is marked dormant ([`SourceSummary::dormant`]) when it is inert only for
-/// want of the user's opt-in to project hooks: `policy` keeps its kind inert under `inputs`
-/// and would activate it with the opt-in, the opt-in is off, and the file is not also loaded
-/// as a non-project source (then it runs as that one). Call it with the policy and inputs the
-/// project files were decided with.
+/// A project source is marked dormant ([`SourceSummary::dormant`]) when it does not run only
+/// for want of the user's opt-in to project hooks: the registry holds it back because a key
+/// it requires is off (a project Chrys file's `project.hooks_enabled`, on every surface), or
+/// `policy` keeps its kind inert under `inputs` with the opt-in off; and `policy` would trust
+/// it with the opt-in on; and the file is not also loaded as a non-project source (then it
+/// runs as that one). Call it with the policy and inputs the project files are decided with.
 pub fn advisories(
     formats: &FormatSet,
     snapshot: &RegistrySnapshot,
@@ -32,10 +33,12 @@ pub fn advisories(
             .filter(|s| s.id.kind.format() == Some(format.id()))
             .map(|s| {
                 let kind = s.id.kind;
+                let for_want_of_opt_in = s.held_back_by.is_some()
+                    || (!inputs.user_enables_project_hooks
+                        && !s.trust.is_active()
+                        && !policy.decide(kind, inputs).is_active());
                 let dormant = kind.is_project()
-                    && !inputs.user_enables_project_hooks
-                    && !s.trust.is_active()
-                    && !policy.decide(kind, inputs).is_active()
+                    && for_want_of_opt_in
                     && policy.decide(kind, &opted_in).is_active()
                     && !sources.iter().any(|o| !o.id.kind.is_project() && o.id.path == s.id.path);
                 SourceSummary {

@@ -14,9 +14,11 @@
 //! - A project file activates only on a cloud run ([`Surface::OzRun`]) or a command-line run
 //!   ([`Surface::CliRun`]) whose commands auto-approve; requiring approval, an unknown posture,
 //!   every interactive surface and a local child leave it inert, each with its own reason.
-//! - The Chrys rule: when the user's own settings enable project hooks
-//!   ([`TrustInputs::user_enables_project_hooks`], default off, never settable by a project),
-//!   project files also activate on interactive surfaces.
+//! - The user's opt-in: when the user's own settings enable project hooks
+//!   ([`TrustInputs::user_enables_project_hooks`], Chrys's `project.hooks_enabled`, default
+//!   off, never settable by a project), project files also activate on interactive surfaces.
+//!   A repository's Chrys file needs the opt-in on every surface as well; the registry applies
+//!   that after this table (the strictest of both, `specs/trust-and-sources.md`).
 //! - Strict mode ([`TrustInputs::strict_project_scopes`], the deny-only rule): project files
 //!   never activate, whatever else holds.
 //!

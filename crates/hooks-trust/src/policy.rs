@@ -13,9 +13,10 @@ pub struct TrustInputs {
     pub surface: Surface,
     /// The run's command-execution posture (`Unknown` until the run starts).
     pub posture: CommandExecutionPosture,
-    /// The Chrys opt-in (`project.hooks_enabled`): the user's own settings enable project
-    /// hooks on interactive surfaces. Default off. It must come from user-owned settings;
-    /// a project file can never set it.
+    /// The user's opt-in to project hooks (Chrys's `project.hooks_enabled`): the user's own
+    /// settings enable project hooks on interactive surfaces. Default off. It must come from
+    /// user-owned settings; a project file can never set it. (A repository's Chrys file needs
+    /// it on every surface: the registry holds it back otherwise, after this table.)
     pub user_enables_project_hooks: bool,
     /// Strict mode (the deny-only rule): project scopes never activate, whatever else holds.
     pub strict_project_scopes: bool,

@@ -112,7 +112,8 @@ fn the_users_chrys_file_carries_the_shadowed_file_warning_in_the_snapshot() {
     assert_eq!(codes(&view.diagnostics, "shadowed_file"), 1, "{:#?}", view.diagnostics);
 }
 
-/// Loads Chrys `text` at `path` as `kind` under `root`, decided by the static table.
+/// Loads Chrys `text` at `path` as `kind` under `root`, decided by the static table, with the
+/// registry told the user's opt-in as `inputs` has it (as the app does).
 fn load(
     registry: &mut HookRegistry,
     kind: K,
@@ -122,6 +123,7 @@ fn load(
     inputs: &TrustInputs,
 ) -> HookSourceId {
     let id = HookSourceId::new(kind, AbsPathBuf::new(path.to_path_buf()).unwrap());
+    registry.set_user_opt_in(inputs.user_enables_project_hooks);
     registry.upsert_source(SourceUpdate {
         source: id.clone(),
         parsed: f().get(hooks_testing::ids::CHRYS).unwrap().parse(text.as_bytes(), &ParseContext::new(path, kind)),
@@ -140,19 +142,37 @@ fn a_project_chrys_file_inert_only_for_want_of_the_opt_in_is_reported_dormant() 
     let root = abs("/nonexistent-sources-test/repo");
     let file = Path::new("/nonexistent-sources-test/repo/.chrys/hooks/hooks.yaml");
     let desktop = TrustInputs::new(Surface::Desktop, CommandExecutionPosture::Unknown);
-    let mut registry = HookRegistry::new();
-    load(&mut registry, hooks_testing::kinds::PROJECT_CHRYS_FILE, file, HOOKS, Some(&root), &desktop);
-    let snap = registry.snapshot();
-    let dormant = dormant_diagnostics(&snap, &StaticTrustPolicy, &desktop);
-    assert_eq!(dormant.len(), 1);
-    assert_eq!(dormant[0].code.as_deref(), Some("project_hooks_dormant"));
-    assert_eq!(dormant[0].source.as_deref(), Some(file));
-    // With the opt-in, in strict mode, or in a headless run kept inert by its posture,
-    // the opt-in is not what keeps it off.
-    let opted_in = TrustInputs { user_enables_project_hooks: true, ..desktop };
+    let cli_auto = TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves);
+    // Dormant on an interactive surface (kept inert by the table for want of the opt-in),
+    // and on a headless run that auto-approves (trusted by the table, held back by the
+    // registry for want of the opt-in).
+    for inputs in [desktop, cli_auto] {
+        let mut registry = HookRegistry::new();
+        load(&mut registry, hooks_testing::kinds::PROJECT_CHRYS_FILE, file, HOOKS, Some(&root), &inputs);
+        let snap = registry.snapshot();
+        let dormant = dormant_diagnostics(&snap, &StaticTrustPolicy, &inputs);
+        assert_eq!(dormant.len(), 1, "{inputs:?}");
+        assert_eq!(dormant[0].code.as_deref(), Some("project_hooks_dormant"));
+        assert_eq!(dormant[0].source.as_deref(), Some(file));
+        // The user opts in: it runs, nothing is dormant.
+        registry.set_user_opt_in(true);
+        let inputs = TrustInputs { user_enables_project_hooks: true, ..inputs };
+        registry.set_trust(
+            &HookSourceId::new(hooks_testing::kinds::PROJECT_CHRYS_FILE, abs(file.to_str().unwrap())),
+            StaticTrustPolicy.decide(hooks_testing::kinds::PROJECT_CHRYS_FILE, &inputs),
+        );
+        let snap = registry.snapshot();
+        assert!(snap.sources()[0].runs, "{inputs:?}");
+        assert!(dormant_diagnostics(&snap, &StaticTrustPolicy, &inputs).is_empty(), "{inputs:?}");
+    }
+    // In strict mode, or in a headless run kept inert by its posture, the opt-in is not what
+    // keeps it off.
     let strict = TrustInputs { strict_project_scopes: true, ..desktop };
-    let cli = TrustInputs::new(Surface::CliRun, CommandExecutionPosture::RequiresApproval);
-    for inputs in [opted_in, strict, cli] {
+    let cli_asks = TrustInputs::new(Surface::CliRun, CommandExecutionPosture::RequiresApproval);
+    for inputs in [strict, cli_asks] {
+        let mut registry = HookRegistry::new();
+        load(&mut registry, hooks_testing::kinds::PROJECT_CHRYS_FILE, file, HOOKS, Some(&root), &inputs);
+        let snap = registry.snapshot();
         assert!(dormant_diagnostics(&snap, &StaticTrustPolicy, &inputs).is_empty(), "{inputs:?}");
     }
 }

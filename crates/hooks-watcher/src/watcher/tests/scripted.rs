@@ -205,6 +205,8 @@ fn registry_events(rx: &Receiver<RegistryEvent>) -> Vec<RegistryEvent> {
 #[test]
 fn adding_a_root_publishes_one_snapshot_and_subscribers_hear_one_event() {
     let mut h = Harness::with(cli_auto(), FakeBackend::default());
+    // The user opted in to project Chrys hooks, which they require on every surface.
+    h.registry.change(|r| r.set_user_opt_in(true));
     // An enclosing project, whose hooks a directory under the new root runs until it is added.
     let outer = h.root("outer");
     write(outer.as_path(), HOOKS, &cursor_file(&["./outer.sh"]));
@@ -550,6 +552,9 @@ fn trust_is_decided_again_for_every_root() {
     assert!(running_in(&h.registry, b.as_path()).is_empty());
     h.shared.set_trust_inputs(cli_auto());
     assert_eq!(running_in(&h.registry, a.as_path()), ["./a.sh"]);
+    // The Chrys file is trusted now, but needs the user's opt-in as well.
+    assert!(running_in(&h.registry, b.as_path()).is_empty());
+    h.registry.change(|r| r.set_user_opt_in(true));
     assert_eq!(running_in(&h.registry, b.as_path()), ["./b.sh"]);
     // An interactive surface never activates a project file, whatever the posture.
     h.shared.set_trust_inputs(TrustInputs::new(
