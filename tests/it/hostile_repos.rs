@@ -167,6 +167,25 @@ fn clear(root: &AbsPathBuf, rel: &str) -> PathBuf {
     p
 }
 
+/// Puts `hostile`'s file at its place in `root` over the valid one without a moment where the
+/// place is empty (the watcher would withdraw the source then, and the hostile file would be a
+/// first load, not a rewrite): a file, FIFO or socket is made in `staging` (a folder nobody
+/// watches) and renamed over; a link or a folder, which refer to their own place or cannot be
+/// renamed over a file, replace the file in two steps.
+fn replace(staging: &AbsPathBuf, root: &AbsPathBuf, hostile: &Hostile) -> PathBuf {
+    let staged = clear(staging, hostile.rel);
+    (hostile.make)(staging, &staged);
+    let meta = fs::symlink_metadata(&staged).expect("made");
+    if !meta.is_symlink() && !meta.is_dir() {
+        let path = root.as_path().join(hostile.rel);
+        fs::rename(&staged, &path).expect("rename over");
+        return path;
+    }
+    let path = clear(root, hostile.rel);
+    (hostile.make)(root, &path);
+    path
+}
+
 fn mkfifo(path: &Path) {
     let status = Command::new("mkfifo").arg(path).status().expect("run mkfifo");
     assert!(status.success(), "mkfifo {}", path.display());
@@ -468,8 +487,7 @@ fn a_hostile_rewrite_of_a_valid_file_keeps_the_last_valid_parse_marked_stale() {
         let commands = repos.commands_in(&root);
         let revision = repos.registry.snapshot().revision();
 
-        let path = clear(&root, hostile.rel);
-        (hostile.make)(&root, &path);
+        let path = replace(&repos.root(&format!("staging-{i:02}")), &root, &hostile);
         let before = peak_rss_kib();
         repos.reload(&root);
         let grew = peak_rss_kib().saturating_sub(before);
