@@ -40,8 +40,8 @@ pub use crate::{
     handle::{RegistryEvent, RegistryHandle, RegistryReader},
     paths::{canonicalize, canonicalize_lenient, normalize_lexically},
     protect::{
-        ExpectedFiles, ProtectedKind, ProtectedPath, ProtectedPaths, ProtectedPattern, UserPaths,
-        resolve_script, script_candidate,
+        DefinitionFiles, ExpectedFiles, Placement, ProtectedKind, ProtectedPath, ProtectedPaths,
+        ProtectedPattern, UserPaths, definition_files, resolve_script, script_candidate,
     },
     registry::{HookRegistry, SourceUpdate},
     scripts::{CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_with_templates},

@@ -278,16 +278,93 @@ fn normalize_abs(p: &AbsPathBuf) -> AbsPathBuf {
     crate::paths::normalize_absolute(p.as_path()).unwrap_or_else(|| p.clone())
 }
 
+/// Where a source's hooks are placed, for [`definition_files`]: what the registry knows when
+/// it binds them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placement {
+    /// The directory the hooks are placed in: the project root for a project file, the
+    /// file's folder otherwise.
+    pub working_dir: AbsPathBuf,
+    /// The project root, for a project file.
+    pub project_root: Option<AbsPathBuf>,
+    /// The user's directories.
+    pub user: UserPaths,
+}
+
+/// The files a definition runs or loads, placed as the registry places it (the same analysis
+/// and placement as the guard's protection, restricted to the roles asked for).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DefinitionFiles {
+    /// Files at one known path (a dangling symlink gives the link and where it points).
+    pub paths: Vec<AbsPathBuf>,
+    /// Folders every file under which counts ([`PathRole::Tree`]).
+    pub folders: Vec<AbsPathBuf>,
+    /// Files named relative to the session's directory: the path under the session's
+    /// directory (the copy in [`DefinitionFiles::paths`] is the one at the placement).
+    pub session_relative: Vec<PathBuf>,
+    /// Files that can only be named by their last components, under a scope (a directory
+    /// the command does not name).
+    pub unplaced: Vec<(AbsPathBuf, PathBuf)>,
+    /// Why the analysis is not sure it found every file (empty when it is).
+    pub uncertain: Vec<String>,
+}
+
+/// The files `def` runs or loads in one of `roles`, placed as `placement`: the guard's command
+/// analysis ([`crate::analyse`]) with the format's launch ([`hooks_schema::HookCodec::launch`]),
+/// placed exactly as the registry places the definition (a hook outside every project that
+/// names a script relative to the session's directory runs in its own folder). The trust store
+/// pins these files' contents.
+pub fn definition_files(
+    def: &HookDefinition,
+    placement: &Placement,
+    roles: &[PathRole],
+) -> DefinitionFiles {
+    let placed = Placed {
+        working_dir: &placement.working_dir,
+        project_root: placement.project_root.as_ref(),
+        home: placement.user.home.as_ref(),
+        config_dir: placement.user.config_dir.as_ref(),
+    };
+    let keep = |role: PathRole| roles.contains(&role);
+    let mut found = protect_definition_roles(def, placed, &keep);
+    if placement.project_root.is_none() && found.session_relative {
+        let mut relocated = def.clone();
+        relocated.cwd = Some(placement.working_dir.as_path().display().to_string());
+        found = protect_definition_roles(&relocated, placed, &keep);
+    }
+    let mut out = DefinitionFiles { uncertain: found.uncertain, ..Default::default() };
+    out.paths = found.paths;
+    for (scope, tail, session) in found.patterns {
+        match session {
+            Some(rel) => out.session_relative.push(rel),
+            None if tail.as_os_str().is_empty() => out.folders.push(scope),
+            None => out.unplaced.push((scope, tail)),
+        }
+    }
+    out.session_relative.sort();
+    out.session_relative.dedup();
+    out
+}
+
 /// The files `def`'s command runs or reads, placed as `placed` (see [`crate::scripts`] for
 /// the analysis and `specs/guard.md` for the rules).
 pub(crate) fn protect_definition(def: &HookDefinition, placed: Placed<'_>) -> DefinitionProtection {
+    protect_definition_roles(def, placed, &|_| true)
+}
+
+/// [`protect_definition`] for the named paths whose role `keep` accepts.
+fn protect_definition_roles(
+    def: &HookDefinition,
+    placed: Placed<'_>,
+    keep: &dyn Fn(PathRole) -> bool,
+) -> DefinitionProtection {
     let launch = def.codec.launch(def);
     let templates: Vec<String> = launch.argv_templates.iter().map(|(t, _)| t.clone()).collect();
     let analysis = analyse_with_templates(&def.command, &templates);
     let mut out = DefinitionProtection { uncertain: analysis.uncertain, ..Default::default() };
     out.session_relative =
         in_session(&launch.run_dir) && analysis.paths.iter().any(|p| p.base == PathBase::RunDir);
-    for named in analysis.paths {
+    for named in analysis.paths.into_iter().filter(|p| keep(p.role)) {
         let locs = match &named.base {
             PathBase::Root => {
                 if named.path.is_absolute() {

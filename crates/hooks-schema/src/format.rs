@@ -248,6 +248,31 @@ pub trait FormatDescriptor: Send + Sync + fmt::Debug {
     fn install_targets(&self) -> &[InstallTarget] {
         &[]
     }
+
+    /// Whether the format's own agent runs a file of this scope only once the user reviewed
+    /// its content (Codex reviews every user and project hook). Such a file is inert, on every
+    /// surface, until the user trusted its content with `hooks trust` or
+    /// [`FormatDescriptor::agent_reviewed`] says the agent's own review covers it
+    /// (`specs/trust-and-sources.md`, "The trust store"). Project files need the trust store
+    /// under `hooks bridge` whatever this says. By default no scope.
+    fn requires_review(&self, scope: crate::FileScope) -> bool {
+        let _ = scope;
+        false
+    }
+
+    /// Whether the agent's own record of reviewed hooks covers every hook of the file at
+    /// `path` as parsed now (Codex's `[hooks.state]` trusted hashes), given the format's
+    /// other files that run in the same place (`others`, in precedence order), where such a
+    /// record lives. Pure. By default `false`.
+    fn agent_reviewed(
+        &self,
+        path: &Path,
+        parsed: &crate::ParsedSource,
+        others: &[&crate::ParsedSource],
+    ) -> bool {
+        let _ = (path, parsed, others);
+        false
+    }
 }
 
 #[cfg(test)]
