@@ -12,6 +12,8 @@ Exit codes:
   fire    0 allow, 2 deny, 3 ask, 1 error
   replay  0 replayed, 1 error
   guard   0 no path protected, 2 a path is protected
+  trust   0 trusted (or nothing to trust), listed or revoked, 1 a file cannot be trusted
+          or the store cannot be written, 3 not confirmed
   any     2 usage error";
 
 /// The `hooks` tool: validate, inspect, fire and replay AI-agent lifecycle hooks.
@@ -46,6 +48,9 @@ pub enum Command {
     Guard(GuardArgs),
     /// Serve the runtime over a JSON-lines protocol on stdio.
     Serve(ServeArgs),
+    /// Review a project's hook files and the scripts they run, and trust them by content:
+    /// a changed file or script is inert again until trusted again.
+    Trust(TrustArgs),
 }
 
 /// `auto` and the id of every registered format, for `--format`.
@@ -244,4 +249,28 @@ pub struct ServeArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub runtime: RuntimeArgs,
+}
+
+/// `hooks trust`.
+#[derive(Debug, Args)]
+pub struct TrustArgs {
+    /// The project whose hook files to review (defaults to the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Where the user-scope files live (as for the other commands): the base of `~` and
+    /// Chrys's `${chrys_home}` in the commands, and of user files that need review.
+    #[arg(long, value_name = "DIR")]
+    pub config_dir: Option<PathBuf>,
+    /// Show the commands (redacted by default).
+    #[arg(long)]
+    pub reveal: bool,
+    /// Trust without asking.
+    #[arg(long, short = 'y', conflicts_with_all = ["list", "revoke"])]
+    pub yes: bool,
+    /// List what the store trusts, and whether each file still matches.
+    #[arg(long, conflicts_with = "revoke")]
+    pub list: bool,
+    /// Forget every file trusted under the project (`--root`).
+    #[arg(long)]
+    pub revoke: bool,
 }

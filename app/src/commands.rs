@@ -18,6 +18,7 @@ mod guard;
 mod input;
 mod inventory;
 mod replay;
+mod trust;
 mod watch;
 
 pub use self::{
@@ -37,6 +38,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Watch(a) => watch::run(&a),
         Command::Guard(a) => guard::run(&a, colour),
         Command::Serve(a) => serve(&a),
+        Command::Trust(a) => trust::run(&a),
     }
 }
 

@@ -11,6 +11,7 @@ pub mod runtime;
 pub mod serve;
 pub mod setup;
 pub mod transcript;
+pub mod trust;
 
 /// The `hooks` tool's entry point: parses `args` (the first is the program name), runs the
 /// command, and returns the process exit code (usage errors exit 2, as clap does).

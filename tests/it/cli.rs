@@ -55,8 +55,21 @@ fn hooks_in_state_env(
     state: &Path,
     env: &[(&str, &Path)],
 ) -> Output {
+    let mut child = spawn_hooks(cwd, args, state, env);
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    output(child)
+}
+
+/// Starts `hooks <args>` in `cwd` with `XDG_CONFIG_HOME` set to `state` and `env` added, its
+/// standard streams piped; [`output`] waits for it.
+pub fn spawn_hooks(
+    cwd: &Path,
+    args: &[&str],
+    state: &Path,
+    env: &[(&str, &Path)],
+) -> std::process::Child {
     let exe = std::env::current_exe().expect("test binary");
-    let mut child = Command::new(exe)
+    Command::new(exe)
         .args(["--exact", "cli::cli_child_entry", "--nocapture", "--test-threads=1", "-q"])
         .envs(env.iter().copied())
         .env(ARGS_VAR, serde_json::to_string(args).expect("args to json"))
@@ -68,8 +81,12 @@ fn hooks_in_state_env(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("spawn the cli child");
-    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+        .expect("spawn the cli child")
+}
+
+/// Waits for a child [`spawn_hooks`] started and returns its output, with the test harness's
+/// own header line removed from stdout.
+pub fn output(child: std::process::Child) -> Output {
     let mut out = child.wait_with_output().expect("cli child output");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let cleaned: String = text
@@ -81,15 +98,15 @@ fn hooks_in_state_env(
     out
 }
 
-fn stdout(o: &Output) -> String {
+pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn stderr(o: &Output) -> String {
+pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-fn code(o: &Output) -> i32 {
+pub fn code(o: &Output) -> i32 {
     o.status.code().expect("exited")
 }
 

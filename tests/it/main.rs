@@ -19,4 +19,5 @@ mod runtime;
 mod serve;
 mod strict;
 mod support;
+mod trust_store;
 mod watcher_roots;

@@ -23,6 +23,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("hooks-sources", 5),
     ("hooks-guard", 5),
     ("hooks-dispatch", 5),
+    ("hooks-truststore", 5),
     ("hooks-watcher", 6),
     ("hooks-app", 7),
     ("hooks-tests", 8),
@@ -45,6 +46,7 @@ const CORE: &[&str] = &[
     "hooks-guard",
     "hooks-dispatch",
     "hooks-watcher",
+    "hooks-truststore",
 ];
 
 /// Crates that may only ever be dev-dependencies.

@@ -38,6 +38,10 @@ pub struct EnvVars {
     pub appdata: Option<OsString>,
     /// [`EnvVars::XDG_CONFIG_HOME`]: the base of per-user configuration directories.
     pub xdg_config_home: Option<OsString>,
+    /// [`EnvVars::XDG_STATE_HOME`]: the base of per-user state directories.
+    pub xdg_state_home: Option<OsString>,
+    /// [`EnvVars::LOCALAPPDATA`]: the local application data directory on Windows.
+    pub localappdata: Option<OsString>,
     /// [`EnvVars::SHELL`]: the user's login shell.
     pub shell: Option<OsString>,
     /// [`EnvVars::NO_COLOR`]: set (and not empty) when the user asks for output without
@@ -68,6 +72,11 @@ impl EnvVars {
     /// its own state. (The project-hooks opt-in is read from Chrys's own settings,
     /// [`crate::read_user_settings`].)
     pub const XDG_CONFIG_HOME: &'static str = "XDG_CONFIG_HOME";
+    /// The base of the engine's own per-user state directory (`$XDG_STATE_HOME/agent-hooks`,
+    /// default `~/.local/state/agent-hooks` on Linux), where the trust store lives.
+    pub const XDG_STATE_HOME: &'static str = "XDG_STATE_HOME";
+    /// On Windows, the base of the engine's state directory (`%LOCALAPPDATA%\agent-hooks`).
+    pub const LOCALAPPDATA: &'static str = "LOCALAPPDATA";
     /// The user's login shell, handed to codecs as `EncodeContext::user_shell` for formats that
     /// run command strings through a shell.
     pub const SHELL: &'static str = "SHELL";
@@ -80,7 +89,7 @@ impl EnvVars {
     pub const PATH: &'static str = "PATH";
 
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 8] = [
+    pub const TABLE: [EnvVarSpec; 10] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -100,6 +109,14 @@ impl EnvVars {
         EnvVarSpec {
             name: EnvVars::XDG_CONFIG_HOME,
             purpose: "the base of the engine's own user settings (`$XDG_CONFIG_HOME/agent-hooks`, default `~/.config/agent-hooks`)",
+        },
+        EnvVarSpec {
+            name: EnvVars::XDG_STATE_HOME,
+            purpose: "the base of the engine's own state (`$XDG_STATE_HOME/agent-hooks`, default `~/.local/state/agent-hooks`): the trust store `hooks trust` writes",
+        },
+        EnvVarSpec {
+            name: EnvVars::LOCALAPPDATA,
+            purpose: "on Windows, the base of the engine's own state (`%LOCALAPPDATA%\\agent-hooks`) when `XDG_STATE_HOME` is unset",
         },
         EnvVarSpec {
             name: EnvVars::SHELL,
@@ -173,6 +190,8 @@ impl EnvVars {
             userprofile: get(EnvVars::USERPROFILE),
             appdata: get(EnvVars::APPDATA),
             xdg_config_home: get(EnvVars::XDG_CONFIG_HOME),
+            xdg_state_home: get(EnvVars::XDG_STATE_HOME),
+            localappdata: get(EnvVars::LOCALAPPDATA),
             shell: get(EnvVars::SHELL),
             no_color: get(EnvVars::NO_COLOR),
             path: get(EnvVars::PATH),
@@ -203,6 +222,33 @@ impl EnvVars {
         let xdg = self.xdg_config_home.as_ref().map(PathBuf::from).filter(|p| p.is_absolute());
         let base = xdg.or_else(|| self.home_dir().map(|h| h.join(".config")))?;
         Some(base.join("agent-hooks"))
+    }
+
+    /// The engine's own per-user state directory, where the trust store lives:
+    /// `$XDG_STATE_HOME/agent-hooks` when that is absolute (on every platform, as
+    /// [`EnvVars::engine_config_dir`] honours `XDG_CONFIG_HOME`); otherwise the platform's
+    /// place for per-user application state: `%LOCALAPPDATA%\agent-hooks` on Windows,
+    /// `~/Library/Application Support/agent-hooks` on macOS, `~/.local/state/agent-hooks`
+    /// elsewhere (the XDG default).
+    pub fn engine_state_dir(&self) -> Option<PathBuf> {
+        let absolute =
+            |v: &Option<OsString>| v.as_ref().map(PathBuf::from).filter(|p| p.is_absolute());
+        if let Some(base) = absolute(&self.xdg_state_home) {
+            return Some(base.join("agent-hooks"));
+        }
+        if cfg!(windows) {
+            if let Some(base) = absolute(&self.localappdata) {
+                return Some(base.join("agent-hooks"));
+            }
+        }
+        let home = self.home_dir()?;
+        Some(if cfg!(target_os = "macos") {
+            home.join("Library/Application Support/agent-hooks")
+        } else if cfg!(windows) {
+            home.join("AppData\\Local\\agent-hooks")
+        } else {
+            home.join(".local/state/agent-hooks")
+        })
     }
 
     /// The user's login shell, when it is valid UTF-8.

@@ -57,6 +57,28 @@ fn xdg_config_home_wins_when_absolute() {
 }
 
 #[test]
+fn the_state_dir_is_xdg_state_home_when_absolute_else_the_platform_s_place() {
+    let env = EnvVars::from_pairs([
+        (EnvVars::HOME, OsStr::new("/h")),
+        (EnvVars::XDG_STATE_HOME, OsStr::new("/state")),
+    ]);
+    assert_eq!(env.engine_state_dir(), Some(PathBuf::from("/state/agent-hooks")));
+    let relative = EnvVars::from_pairs([
+        (EnvVars::HOME, OsStr::new("/h")),
+        (EnvVars::XDG_STATE_HOME, OsStr::new("state")),
+    ]);
+    let default = if cfg!(target_os = "macos") {
+        "/h/Library/Application Support/agent-hooks"
+    } else {
+        "/h/.local/state/agent-hooks"
+    };
+    if !cfg!(windows) {
+        assert_eq!(relative.engine_state_dir(), Some(PathBuf::from(default)));
+    }
+    assert_eq!(EnvVars::default().engine_state_dir(), None);
+}
+
+#[test]
 fn the_process_reader_returns_the_same_shape_as_the_lookup() {
     // The process environment is whatever the test runner has; the reader must agree with a
     // lookup that reads the same names, which is the only thing it may do.

@@ -1,0 +1,171 @@
+//! The hook files the user trusts with `hooks trust`, read and pinned the way the runtime
+//! loads them: the trust store's inputs, for the `hooks trust` command, the runtime and the
+//! bridge.
+//!
+//! Which files need the user's trust: every project hook file of every registered format
+//! under a root, and the user's own files of formats whose agent reviews them too
+//! ([`hooks_schema::FormatDescriptor::requires_review`], Codex's). Each is read with the
+//! engine's reader (capped, regular files only), parsed by its format's descriptor, and pinned
+//! with [`hooks_truststore::pin`]; the digest is of exactly the bytes parsed.
+
+use std::path::{Path, PathBuf};
+
+use hooks_registry::UserPaths;
+use hooks_schema::{
+    AbsPathBuf, FileScope, FormatSet, HookDefinition, HookSourceKind, ParseContext, ParseResult,
+    SourceScope,
+};
+use hooks_sources::EnvVars;
+use hooks_truststore::{
+    Digest, FilePin, HookFile, PinError, PinStatus, StoreContents, StoreError, TrustStore,
+};
+
+/// The trust store of the user whose environment is `env`
+/// (`<engine_state_dir>/trust.json`); `None` without a state directory (no home).
+pub fn user_store(env: &EnvVars) -> Option<TrustStore> {
+    env.engine_state_dir().map(|dir| TrustStore::in_state_dir(&dir))
+}
+
+/// The user's directories hooks' commands are read with, as the runtime sets them
+/// (`~`, and Chrys's config directory for `${chrys_home}`).
+pub fn user_paths(home: Option<&Path>, config_dir: Option<&Path>) -> UserPaths {
+    let abs = |p: Option<&Path>| p.and_then(|p| AbsPathBuf::new(p.to_path_buf()).ok());
+    UserPaths { home: abs(home), config_dir: abs(config_dir) }
+}
+
+/// One hook file as read now: what `hooks trust` shows and pins.
+#[derive(Debug)]
+pub struct ReadHookFile {
+    /// The kind it is loaded as.
+    pub kind: HookSourceKind,
+    /// Its canonical path.
+    pub path: AbsPathBuf,
+    /// The project root it belongs to (`None` for a user file).
+    pub root: Option<AbsPathBuf>,
+    /// The digest of the bytes read, or why they could not be read.
+    pub read: Result<(Digest, ParseResult), String>,
+}
+
+impl ReadHookFile {
+    /// Reads and parses the file at `path` as a `kind` file of `formats`.
+    pub fn read(
+        formats: &FormatSet,
+        kind: HookSourceKind,
+        path: &Path,
+        root: Option<&AbsPathBuf>,
+    ) -> ReadHookFile {
+        let canonical = hooks_registry::canonicalize(path)
+            .unwrap_or_else(|_| hooks_registry::canonicalize_lenient(path, &fallback_base(path)));
+        let read = (|| {
+            let format = kind
+                .format()
+                .and_then(|f| formats.get(f))
+                .ok_or_else(|| format!("no registered format reads {kind} files"))?;
+            let bytes = hooks_sources::read_capped(path).map_err(|e| e.to_string())?;
+            let parsed = format.parse(&bytes, &ParseContext::new(canonical.as_path(), kind));
+            Ok((Digest::of(&bytes), parsed))
+        })();
+        ReadHookFile { kind, path: canonical, root: root.cloned(), read }
+    }
+
+    /// The definitions parsed (none when the file did not read or parse).
+    pub fn definitions(&self) -> Vec<&HookDefinition> {
+        match &self.read {
+            Ok((_, Ok(parsed))) => parsed.definitions.iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The file as the trust store sees it, when it read and parsed.
+    pub fn hook_file<'a>(
+        &'a self,
+        definitions: &'a [&'a HookDefinition],
+        kind_name: &'a str,
+        user: &'a UserPaths,
+    ) -> Option<HookFile<'a>> {
+        match &self.read {
+            Ok((digest, Ok(_))) => Some(HookFile {
+                path: &self.path,
+                kind: kind_name,
+                root: self.root.as_ref(),
+                digest: *digest,
+                definitions,
+                user,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Pins the file now (`Ok(None)` when it did not read or parse: such a file is never
+    /// trusted).
+    pub fn pin(&self, user: &UserPaths, now: u64) -> Result<Option<FilePin>, PinError> {
+        let defs = self.definitions();
+        let name = self.kind.name();
+        match self.hook_file(&defs, &name, user) {
+            Some(file) => hooks_truststore::pin(&file, now).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Whether the file as read now is what the store says the user trusted.
+    pub fn status(
+        &self,
+        store: &Result<StoreContents, StoreError>,
+        user: &UserPaths,
+        session: Option<&AbsPathBuf>,
+    ) -> PinStatus {
+        let defs = self.definitions();
+        let name = self.kind.name();
+        match self.hook_file(&defs, &name, user) {
+            Some(file) => hooks_truststore::check_in(store, &file, session),
+            None => PinStatus::Changed(hooks_truststore::Change::Content),
+        }
+    }
+}
+
+fn fallback_base(path: &Path) -> AbsPathBuf {
+    path.parent()
+        .and_then(|p| AbsPathBuf::new(p.to_path_buf()).ok())
+        .or_else(|| AbsPathBuf::new(PathBuf::from("/")).ok())
+        .unwrap_or_else(|| AbsPathBuf::new(std::env::temp_dir()).expect("an absolute temp dir"))
+}
+
+/// Whether a file of `kind` needs the user's trust in the store to run on every surface: its
+/// format's agent reviews files of its scope
+/// ([`hooks_schema::FormatDescriptor::requires_review`]). (Project files need it under
+/// `hooks bridge` and wherever the runtime requires the store, whatever this says.)
+pub fn needs_review(formats: &FormatSet, kind: HookSourceKind) -> bool {
+    let SourceScope::File(scope) = kind.scope() else { return false };
+    kind.format().and_then(|f| formats.get(f)).is_some_and(|d| d.requires_review(scope))
+}
+
+/// Every hook file under `root` that `hooks trust` reviews: the project files of every
+/// format, in precedence order, and the user's files of formats that review user files
+/// (`user_files`: `(kind, path)` of the user's files present).
+pub fn files_to_trust(
+    formats: &FormatSet,
+    root: &AbsPathBuf,
+    user_files: &[(HookSourceKind, PathBuf)],
+) -> Vec<ReadHookFile> {
+    let mut out: Vec<ReadHookFile> = hooks_sources::project_files(root.as_path())
+        .into_iter()
+        .map(|(kind, path)| ReadHookFile::read(formats, kind, &path, Some(root)))
+        .collect();
+    for (kind, path) in user_files {
+        if kind.scope() == SourceScope::File(FileScope::User) && needs_review(formats, *kind) {
+            out.push(ReadHookFile::read(formats, *kind, path, None));
+        }
+    }
+    out
+}
+
+/// The file kind of `formats` named `name` (`project_cursor_file`), as a store records it.
+pub fn kind_named(formats: &FormatSet, name: &str) -> Option<HookSourceKind> {
+    formats
+        .iter()
+        .flat_map(|f| f.locations().iter().map(|l| HookSourceKind::file(l.scope, l.role)))
+        .find(|k| k.name() == name)
+}
+
+#[cfg(test)]
+mod tests;

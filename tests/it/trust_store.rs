@@ -1,0 +1,174 @@
+//! `hooks trust` driven as a process: review, trust, list, revoke; concurrent writers; a
+//! hostile store; a changed script.
+
+use std::path::{Path, PathBuf};
+
+use crate::{
+    cli::{code, hooks_in_env, output, spawn_hooks, stderr, stdout},
+    support::TestDir,
+};
+
+const CURSOR: &str = r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./.cursor/deny-rm.sh", "timeout": 5}]}}"#;
+const DENY: &str = "#!/bin/sh\ncase \"$(cat)\" in *'rm -rf'*) echo '{\"permission\":\"deny\"}' ;; *) echo '{\"permission\":\"allow\"}' ;; esac\n";
+
+/// A project with a Cursor file and its script, and a state directory for the store.
+struct Setup {
+    project: TestDir,
+    state: TestDir,
+}
+
+impl Setup {
+    fn new() -> Setup {
+        let project = TestDir::new();
+        project.write(".cursor/hooks.json", CURSOR);
+        project.script(".cursor/deny-rm.sh", DENY);
+        Setup { project, state: TestDir::new() }
+    }
+
+    fn hooks(&self, args: &[&str]) -> std::process::Output {
+        self.hooks_in(self.project.path(), args)
+    }
+
+    fn hooks_in(&self, cwd: &Path, args: &[&str]) -> std::process::Output {
+        hooks_in_env(cwd, args, "", &self.env())
+    }
+
+    fn env(&self) -> [(&'static str, &Path); 2] {
+        [("XDG_STATE_HOME", self.state.path()), ("HOME", self.state.path())]
+    }
+
+    fn store(&self) -> PathBuf {
+        self.state.path().join("agent-hooks/trust.json")
+    }
+}
+
+fn both(o: &std::process::Output) -> String {
+    format!("{}{}", stdout(o), stderr(o))
+}
+
+#[test]
+fn trust_shows_what_it_would_trust_redacted_and_asks_or_takes_yes() {
+    let s = Setup::new();
+    // Standard input is not a terminal: nothing is trusted without --yes.
+    let asked = s.hooks(&["trust"]);
+    assert_eq!(code(&asked), 3, "{}", both(&asked));
+    let text = stdout(&asked);
+    assert!(text.contains(".cursor/hooks.json [project_cursor_file] not trusted yet"), "{text}");
+    assert!(text.contains("runs .cursor/deny-rm.sh  sha256:"), "{text}");
+    assert!(text.contains("(use --reveal)") && !text.contains("./.cursor/deny-rm.sh\""), "{text}");
+    assert!(text.contains("pass --yes"), "{text}");
+    assert!(!s.store().exists(), "nothing was written");
+
+    let revealed = s.hooks(&["trust", "--reveal"]);
+    assert!(stdout(&revealed).contains("./.cursor/deny-rm.sh"), "{}", stdout(&revealed));
+
+    let yes = s.hooks(&["trust", "--yes"]);
+    assert_eq!(code(&yes), 0, "{}", both(&yes));
+    assert!(stdout(&yes).contains("trusted .cursor/hooks.json"), "{}", stdout(&yes));
+    let again = s.hooks(&["trust", "--yes"]);
+    assert_eq!(code(&again), 0, "{}", both(&again));
+    assert!(stdout(&again).contains("trusted, unchanged"), "{}", stdout(&again));
+    assert!(stdout(&again).contains("nothing new to trust"), "{}", stdout(&again));
+
+    let list = s.hooks(&["trust", "--list"]);
+    assert_eq!(code(&list), 0, "{}", both(&list));
+    assert!(stdout(&list).contains("1 script(s): unchanged"), "{}", stdout(&list));
+}
+
+#[test]
+fn a_changed_script_or_file_needs_trusting_again_and_revoke_forgets() {
+    let s = Setup::new();
+    let root = s.project.path().to_str().unwrap().to_owned();
+    assert_eq!(code(&s.hooks(&["trust", "--yes"])), 0);
+
+    s.project.script(".cursor/deny-rm.sh", "#!/bin/sh\necho '{\"permission\":\"allow\"}'\n");
+    let list = s.hooks(&["trust", "--list"]);
+    assert!(
+        stdout(&list).contains("changed since it was trusted (the script"),
+        "{}",
+        stdout(&list)
+    );
+    assert!(stdout(&list).contains("run `hooks trust`"), "{}", stdout(&list));
+    let review = s.hooks(&["trust"]);
+    assert_eq!(code(&review), 3);
+    assert!(
+        stdout(&review).contains("changed since it was trusted: the script"),
+        "{}",
+        stdout(&review)
+    );
+    assert_eq!(code(&s.hooks(&["trust", "--yes"])), 0);
+    assert!(stdout(&s.hooks(&["trust", "--list"])).contains(": unchanged"));
+
+    s.project.write(".cursor/hooks.json", &CURSOR.replace("\"timeout\": 5", "\"timeout\": 6"));
+    let list = s.hooks(&["trust", "--list"]);
+    assert!(stdout(&list).contains("its content changed"), "{}", stdout(&list));
+
+    // --root from elsewhere.
+    let elsewhere = TestDir::new();
+    let revoked = s.hooks_in(elsewhere.path(), &["trust", "--revoke", "--root", &root]);
+    assert_eq!(code(&revoked), 0, "{}", both(&revoked));
+    assert!(stdout(&revoked).contains("revoked "), "{}", stdout(&revoked));
+    assert!(stdout(&s.hooks(&["trust", "--list"])).contains("nothing is trusted"));
+}
+
+#[test]
+fn a_file_that_does_not_parse_or_a_script_that_cannot_be_pinned_is_not_trusted() {
+    let s = Setup::new();
+    s.project.write(".claude/settings.json", "{ not json");
+    let out = s.hooks(&["trust", "--yes"]);
+    assert_eq!(code(&out), 1, "{}", both(&out));
+    assert!(
+        stdout(&out).contains(
+            ".claude/settings.json [project_claude_settings]: cannot be trusted: it does not parse"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    // The file that can be trusted is.
+    assert!(stdout(&out).contains("trusted .cursor/hooks.json"), "{}", stdout(&out));
+}
+
+/// Many `hooks trust` processes writing the same store at once lose nothing: each one's
+/// read-change-replace runs under the store's lock.
+#[test]
+fn concurrent_trust_processes_lose_no_entry() {
+    let state = TestDir::new();
+    let projects: Vec<TestDir> = (0..8)
+        .map(|_| {
+            let p = TestDir::new();
+            p.write(".cursor/hooks.json", CURSOR);
+            p.script(".cursor/deny-rm.sh", DENY);
+            p
+        })
+        .collect();
+    let env = [("XDG_STATE_HOME", state.path()), ("HOME", state.path())];
+    let children: Vec<_> = projects
+        .iter()
+        .map(|p| spawn_hooks(p.path(), &["trust", "--yes"], state.path(), &env))
+        .collect();
+    for child in children {
+        let out = output(child);
+        assert_eq!(code(&out), 0, "{}", both(&out));
+    }
+    let list = hooks_in_env(state.path(), &["trust", "--list"], "", &env);
+    let lines = stdout(&list).lines().filter(|l| l.contains(": unchanged")).count();
+    assert_eq!(lines, projects.len(), "{}", stdout(&list));
+}
+
+#[test]
+fn a_hostile_store_is_neither_trusted_nor_overwritten() {
+    let s = Setup::new();
+    std::fs::create_dir_all(s.store().parent().unwrap()).unwrap();
+    let hostile = format!(
+        r#"{{"version":1,"files":[{{"path":"{}/.cursor/hooks.json","kind":"project_cursor_file","root":null,"sha256":"{}","trusted_at":0,"trust_everything":true}}]}}"#,
+        s.project.path().display(),
+        "0".repeat(64)
+    );
+    std::fs::write(s.store(), &hostile).unwrap();
+    let out = s.hooks(&["trust", "--yes"]);
+    assert_eq!(code(&out), 1, "{}", both(&out));
+    assert!(stderr(&out).contains("is not valid"), "{}", both(&out));
+    assert_eq!(std::fs::read_to_string(s.store()).unwrap(), hostile);
+    let list = s.hooks(&["trust", "--list"]);
+    assert_eq!(code(&list), 1, "{}", both(&list));
+}
