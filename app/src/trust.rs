@@ -147,7 +147,7 @@ pub fn files_to_trust(
     root: &AbsPathBuf,
     user_files: &[(HookSourceKind, PathBuf)],
 ) -> Vec<ReadHookFile> {
-    let mut out: Vec<ReadHookFile> = hooks_sources::project_files(root.as_path())
+    let mut out: Vec<ReadHookFile> = hooks_sources::project_files(formats, root.as_path())
         .into_iter()
         .map(|(kind, path)| ReadHookFile::read(formats, kind, &path, Some(root)))
         .collect();

@@ -23,19 +23,18 @@ const NOT_CONFIRMED: u8 = 3;
 
 /// Runs `hooks trust`.
 pub fn run(a: &TrustArgs) -> Result<u8> {
-    let env = EnvVars::from_process();
+    let formats = crate::formats::workspace_formats();
+    let env = EnvVars::from_process_with(&formats);
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let store = crate::trust::user_store(&env)
         .context("no state directory for the trust store: set XDG_STATE_HOME or HOME")?;
+    // The user's folders and `~` exactly as the runtime reads them (`setup::build`), so the
+    // scripts are placed as the runtime will place them.
     let user_dirs = match &a.config_dir {
-        Some(dir) => UserDirs::under_home(&absolute(dir, &cwd)),
-        None => UserDirs::from_env(&env),
+        Some(dir) => UserDirs::under_home(&formats, &absolute(dir, &cwd)),
+        None => UserDirs::from_env(&formats, &env),
     };
-    let home = match &a.config_dir {
-        Some(dir) => Some(absolute(dir, &cwd)),
-        None => env.home_dir(),
-    };
-    let user = user_paths(home.as_deref(), user_dirs.chrys_config_dir.as_deref());
+    let user = user_paths(env.home_dir().as_deref(), user_dirs.folder(hooks_format_chrys::FORMAT));
     let root_arg = absolute(a.root.as_deref().unwrap_or(Path::new(".")), &cwd);
     let root = hooks_registry::canonicalize(&root_arg)
         .with_context(|| format!("--root {}", root_arg.display()))?;
@@ -55,8 +54,7 @@ pub fn run(a: &TrustArgs) -> Result<u8> {
         return Ok(0);
     }
 
-    let formats = crate::formats::workspace_formats();
-    let files = files_to_trust(&formats, &root, &hooks_sources::user_files(&user_dirs));
+    let files = files_to_trust(&formats, &root, &hooks_sources::user_files(&formats, &user_dirs));
     let contents = store.load();
     if let Err(e) = &contents {
         bail!(
