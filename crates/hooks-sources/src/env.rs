@@ -236,10 +236,10 @@ impl EnvVars {
         if let Some(base) = absolute(&self.xdg_state_home) {
             return Some(base.join("agent-hooks"));
         }
-        if cfg!(windows) {
-            if let Some(base) = absolute(&self.localappdata) {
-                return Some(base.join("agent-hooks"));
-            }
+        if cfg!(windows)
+            && let Some(base) = absolute(&self.localappdata)
+        {
+            return Some(base.join("agent-hooks"));
         }
         let home = self.home_dir()?;
         Some(if cfg!(target_os = "macos") {

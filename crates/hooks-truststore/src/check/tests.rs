@@ -183,7 +183,7 @@ fn a_script_that_is_a_fifo_cannot_be_pinned() {
     std::fs::create_dir_all(dir.path().join(".cursor/hooks")).unwrap();
     rustix::fs::mkfifoat(
         rustix::fs::CWD,
-        &dir.path().join(".cursor/hooks/deny.sh"),
+        dir.path().join(".cursor/hooks/deny.sh"),
         rustix::fs::Mode::from_raw_mode(0o600),
     )
     .unwrap();

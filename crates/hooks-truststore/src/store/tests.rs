@@ -71,7 +71,7 @@ fn hostile_documents_are_refused() {
     let long = format!(
         r#"{{"version":1,"files":[{{"path":"/{}","kind":"k","root":null,"sha256":"{}","trusted_at":0}}]}}"#,
         "a".repeat(MAX_TEXT_BYTES),
-        Digest::of(b"").to_string()
+        Digest::of(b"")
     );
     let cases: Vec<(&str, String)> = vec![
         ("empty", String::new()),
