@@ -1,3 +1,5 @@
+//! Reading, pinning and checking real project files through their formats.
+
 use std::path::Path;
 
 use hooks_testing::kinds::PROJECT_CURSOR_FILE;

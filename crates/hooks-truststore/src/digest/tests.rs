@@ -1,3 +1,5 @@
+//! Digests of bytes, files and folders; reads that never block or run without end.
+
 use std::path::Path;
 
 use proptest::prelude::*;

@@ -1,3 +1,5 @@
+//! The store document: round trip, hostile documents, permissions, the lock, concurrent writers.
+
 use std::path::PathBuf;
 
 use proptest::prelude::*;
