@@ -254,7 +254,8 @@ pub struct ServeArgs {
 /// `hooks trust`.
 #[derive(Debug, Args)]
 pub struct TrustArgs {
-    /// The project whose hook files to review (defaults to the current directory).
+    /// The project whose hook files to review (defaults to the nearest folder at or above the
+    /// current directory that holds `.git`, else the current directory).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
     /// Where the user-scope files live (as for the other commands): the base of `~` and

@@ -159,6 +159,13 @@ pub fn files_to_trust(
     out
 }
 
+/// The project root meant by a command run in `dir` (`hooks trust` without `--root`, the
+/// bridge for a session's directory): the nearest folder at or above `dir` that holds `.git`
+/// (a repository's top, as agents open it), else `dir` itself.
+pub fn project_root_of(dir: &Path) -> PathBuf {
+    dir.ancestors().find(|d| d.join(".git").symlink_metadata().is_ok()).unwrap_or(dir).to_path_buf()
+}
+
 /// The file kind of `formats` named `name` (`project_cursor_file`), as a store records it.
 pub fn kind_named(formats: &FormatSet, name: &str) -> Option<HookSourceKind> {
     formats

@@ -70,7 +70,8 @@ fn layer_packages(layer: &str) -> Result<Vec<&'static str>> {
         "hooks-format-gemini",
     ];
     let core = ["hooks-trust", "hooks-registry"];
-    let io = ["hooks-sources", "hooks-watcher", "hooks-guard", "hooks-dispatch", "hooks-truststore"];
+    let io =
+        ["hooks-sources", "hooks-watcher", "hooks-guard", "hooks-dispatch", "hooks-truststore"];
     let app = ["hooks-app"];
     let it = ["hooks-tests"];
     Ok(match layer {

@@ -3,7 +3,6 @@
 
 use std::{
     io::{BufRead, IsTerminal, Write},
-    path::Path,
     time::{SystemTime, UNIX_EPOCH},
 };
 
@@ -35,7 +34,10 @@ pub fn run(a: &TrustArgs) -> Result<u8> {
         None => UserDirs::from_env(&formats, &env),
     };
     let user = user_paths(env.home_dir().as_deref(), user_dirs.folder(hooks_format_chrys::FORMAT));
-    let root_arg = absolute(a.root.as_deref().unwrap_or(Path::new(".")), &cwd);
+    let root_arg = match &a.root {
+        Some(root) => absolute(root, &cwd),
+        None => crate::trust::project_root_of(&cwd),
+    };
     let root = hooks_registry::canonicalize(&root_arg)
         .with_context(|| format!("--root {}", root_arg.display()))?;
     anyhow::ensure!(root.as_path().is_dir(), "--root {}: not a directory", root);

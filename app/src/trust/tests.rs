@@ -45,3 +45,14 @@ fn a_file_that_does_not_parse_is_never_trusted() {
     assert!(files[0].pin(&user, 0).unwrap().is_none());
     assert!(!files[0].status(&Ok(StoreContents::default()), &user, None).is_trusted());
 }
+
+#[test]
+fn the_project_root_is_the_nearest_folder_with_git_else_the_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("a/b");
+    std::fs::create_dir_all(&sub).unwrap();
+    assert_eq!(project_root_of(&sub), sub);
+    std::fs::create_dir(dir.path().join("a/.git")).unwrap();
+    assert_eq!(project_root_of(&sub), dir.path().join("a"));
+    assert_eq!(project_root_of(&dir.path().join("a")), dir.path().join("a"));
+}
