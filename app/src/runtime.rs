@@ -86,6 +86,9 @@ pub struct RuntimeConfig {
     /// The user's home: the guard reads an edited path spelled `~/…` there (without it such
     /// a path is refused).
     pub home_dir: Option<PathBuf>,
+    /// The user's trust store (`hooks trust`; `crate::trust::user_store`): the guard protects
+    /// its folder (the store, its lock, its temporary files) whether or not it exists.
+    pub trust_store: Option<PathBuf>,
 }
 
 impl RuntimeConfig {
@@ -121,6 +124,7 @@ impl RuntimeConfig {
             user_shell: None,
             agent_version: None,
             home_dir: None,
+            trust_store: None,
         }
     }
 }
@@ -244,11 +248,16 @@ impl HookRuntime {
             };
             rt.registry.change(|reg| {
                 reg.set_user_paths(user_paths);
-                reg.set_expected_files(hooks_sources::expected_files(
+                let mut expected = hooks_sources::expected_files(
                     &rt.config.formats,
                     rt.config.user_dirs.as_ref(),
                     rt.config.managed_dirs.as_ref(),
-                ));
+                );
+                if let Some(store) = &rt.config.trust_store {
+                    let folder = hooks_truststore::TrustStore::at(store).folder().to_path_buf();
+                    expected.folders.push((hooks_truststore::TRUST_STORE, folder));
+                }
+                reg.set_expected_files(expected);
                 // The user's opt-in to project hooks (Chrys's `project.hooks_enabled`): a
                 // project file that requires it is held back without it, on every surface.
                 reg.set_user_opt_in(rt.config.user_enables_project_hooks);

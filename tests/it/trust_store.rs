@@ -172,3 +172,56 @@ fn a_hostile_store_is_neither_trusted_nor_overwritten() {
     let list = s.hooks(&["trust", "--list"]);
     assert_eq!(code(&list), 1, "{}", both(&list));
 }
+
+/// `hooks guard --json` over `paths` for the project, in the setup's environment: one JSON
+/// line per path.
+fn guard_lines(s: &Setup, paths: &[&str]) -> Vec<serde_json::Value> {
+    let root = s.project.path().to_str().expect("utf-8");
+    let mut args = vec!["guard", "--root", root, "--cwd", root, "--json"];
+    args.extend_from_slice(paths);
+    let out = s.hooks(&args);
+    stdout(&out)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect()
+}
+
+/// An agent that could edit the trust store could trust its own hooks: the guard protects the
+/// store's folder whole (the store, its lock, the temporary file a write renames over it),
+/// before the store exists and after, however the path is spelled.
+#[test]
+fn the_guard_protects_the_trust_store_its_lock_and_its_folder_however_spelled() {
+    let s = Setup::new();
+    let state = s.state.path().display().to_string();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(s.state.path(), s.project.path().join("st")).expect("symlink");
+    let store = format!("{state}/agent-hooks/trust.json");
+    let lock = format!("{state}/agent-hooks/trust.json.lock");
+    let tmp = format!("{state}/agent-hooks/.trust-x.tmp");
+    let folder = format!("{state}/agent-hooks");
+    let dotted = format!("{state}/x/../agent-hooks/./trust.json");
+    let url = format!("file://{state}/agent-hooks/trust%2Ejson");
+    let outside = format!("{state}/notes.txt");
+    let paths = [
+        store.as_str(),
+        lock.as_str(),
+        tmp.as_str(),
+        folder.as_str(),
+        s.state.path().to_str().expect("utf-8"),
+        dotted.as_str(),
+        "~/agent-hooks/trust.json",
+        "st/agent-hooks/trust.json",
+        url.as_str(),
+        outside.as_str(),
+    ];
+    let expected = [false, false, false, false, false, false, false, false, false, true];
+    for when in ["before the store exists", "after `hooks trust --yes`"] {
+        let lines = guard_lines(&s, &paths);
+        let allowed: Vec<bool> = lines.iter().map(|l| l["allowed"].as_bool().unwrap()).collect();
+        assert_eq!(allowed, expected, "{when}: {lines:#?}");
+        assert_eq!(lines[0]["hits"][0]["source_kind"], "user_trust_store", "{lines:#?}");
+        assert_eq!(code(&s.hooks(&["trust", "--yes"])), 0);
+        assert!(s.store().exists());
+    }
+}

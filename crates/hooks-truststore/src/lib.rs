@@ -59,6 +59,19 @@ pub use crate::{
     },
 };
 
+/// The engine's own files are not a hook format's; this id names them where a source kind is
+/// needed (the guard's protected paths).
+pub const ENGINE: hooks_schema::FormatId = hooks_schema::FormatId::new("agent-hooks");
+
+/// The role of the trust store among the files the guard protects.
+pub const TRUST_STORE_ROLE: hooks_schema::FileRole =
+    hooks_schema::FileRole::new(ENGINE, "trust_store", 0);
+
+/// The kind the guard reports the trust store's folder under (`user_trust_store`): an agent
+/// that could edit the store could trust its own hooks.
+pub const TRUST_STORE: hooks_schema::HookSourceKind =
+    hooks_schema::HookSourceKind::file(hooks_schema::FileScope::User, TRUST_STORE_ROLE);
+
 /// Checks `file` against whatever `store` holds: [`PinStatus::StoreUnreadable`] when the
 /// store could not be read (nothing counts as trusted then).
 pub fn check_in(

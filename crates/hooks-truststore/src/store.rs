@@ -134,6 +134,12 @@ impl TrustStore {
         &self.path
     }
 
+    /// The folder that holds the store, its lock and its temporary files: the guard protects
+    /// it as a whole (an agent that could write there could trust its own hooks).
+    pub fn folder(&self) -> &Path {
+        self.path.parent().unwrap_or(&self.path)
+    }
+
     /// The lock file writers take.
     pub fn lock_path(&self) -> PathBuf {
         let mut name = self.path.file_name().unwrap_or_default().to_os_string();
