@@ -20,7 +20,7 @@ use std::{
     fs::{self, File, OpenOptions},
     io::{self, Write},
     os::{
-        fd::{AsFd, BorrowedFd},
+        fd::AsFd,
         unix::fs::{FileExt, OpenOptionsExt},
     },
     path::{Path, PathBuf},
@@ -444,12 +444,17 @@ pub(crate) struct Tree {
 #[derive(Debug)]
 pub(crate) struct RunCgroup {
     dir: PathBuf,
-    /// `cgroup.procs`, open for writing: the hook's first process writes `0` to it.
+    /// The folder, open: the hook's first process is born in it (`CLONE_INTO_CGROUP`).
+    dir_fd: File,
+    /// `cgroup.procs`, open for writing: where the process cannot be born in the cgroup, it
+    /// writes `0` to it before its `exec`.
     procs: File,
     /// `cgroup.events`, read to learn whether members remain.
     events: File,
     /// The limits last written, so an unchanged set is not written again.
     written: Option<HookLimits>,
+    /// Whether it was killed: it is then never used again (see [`Tree::finish`]).
+    killed: std::sync::atomic::AtomicBool,
 }
 
 #[cfg(target_os = "linux")]
@@ -498,7 +503,7 @@ impl Tree {
         };
         // The check: a child that joins a run cgroup and exits before any exec.
         match tree.take(None).and_then(|run| {
-            let ok = crate::spawner::probe_join(run.procs.as_fd());
+            let ok = crate::spawner::probe_join(run.fds());
             tree.finish(run);
             ok
         }) {
@@ -522,12 +527,16 @@ impl Tree {
                 let n = self.next.fetch_add(1, Ordering::Relaxed);
                 let dir = self.dir.join(format!("run.{n}"));
                 fs::create_dir(&dir)?;
+                let dir_fd = OpenOptions::new()
+                    .read(true)
+                    .custom_flags(nix::libc::O_CLOEXEC | nix::libc::O_DIRECTORY)
+                    .open(&dir)?;
                 let procs = OpenOptions::new()
                     .write(true)
                     .custom_flags(nix::libc::O_CLOEXEC)
                     .open(dir.join("cgroup.procs"))?;
                 let events = File::open(dir.join("cgroup.events"))?;
-                RunCgroup { dir, procs, events, written: None }
+                RunCgroup { dir, dir_fd, procs, events, written: None, killed: Default::default() }
             }
         };
         if let Some(l) = limits
@@ -562,8 +571,13 @@ impl Tree {
     /// Ends a run's use of its cgroup: back to the pool when empty, else retired and removed
     /// once empty (killed members die shortly; the members a clean run left without a
     /// dispatcher live until the reaper kills the tree).
+    ///
+    /// A cgroup that was ever killed is retired too, even empty: Linux (seen on 6.18) SIGKILLs a
+    /// process born by `CLONE_INTO_CGROUP` into a cgroup whose `cgroup.kill` was written
+    /// before, as if that kill were still under way (the fork compares the kill count of the
+    /// parent's cgroup with the destination's), so such a cgroup could never start a hook again.
     pub(crate) fn finish(&self, run: RunCgroup) {
-        if run.populated() {
+        if run.killed.load(Ordering::Relaxed) || run.populated() {
             self.retired.lock().unwrap_or_else(PoisonError::into_inner).push(run);
         } else {
             self.pool.lock().unwrap_or_else(PoisonError::into_inner).push(run);
@@ -590,9 +604,15 @@ impl Tree {
 }
 
 impl RunCgroup {
-    /// The `cgroup.procs` file the hook's first process writes to.
-    pub(crate) fn procs(&self) -> BorrowedFd<'_> {
-        self.procs.as_fd()
+    /// The cgroup's folder.
+    #[cfg(test)]
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The descriptors the hook's first process is started in the cgroup with.
+    pub(crate) fn fds(&self) -> crate::spawner::CgroupFds<'_> {
+        crate::spawner::CgroupFds { dir: self.dir_fd.as_fd(), procs: self.procs.as_fd() }
     }
 
     /// Whether a live process is in the cgroup.
@@ -606,6 +626,7 @@ impl RunCgroup {
 
     /// Kills every process in the cgroup: `cgroup.kill`, or freeze, kill each, thaw.
     pub(crate) fn kill(&self, has_kill: bool) {
+        self.killed.store(true, Ordering::Relaxed);
         kill_dir(&self.dir, has_kill);
     }
 }

@@ -409,7 +409,7 @@ fn spawn_one<S: AsRef<str>>(
             tag.map_or(Tag::Keep, Tag::Set),
             Placement {
                 new_session: false,
-                cgroup: cgroup.map(|c| c.procs()),
+                cgroup: cgroup.map(RunCgroup::fds),
                 kill_on_drop: true,
                 subreaper: *subreaper,
             },

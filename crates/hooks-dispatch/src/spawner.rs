@@ -42,12 +42,20 @@ pub(crate) enum Tag<'a> {
 pub(crate) struct Placement<'a> {
     /// A new session (detached hooks) rather than a new process group.
     pub(crate) new_session: bool,
-    /// The run cgroup's `cgroup.procs`, joined before `exec`.
-    pub(crate) cgroup: Option<BorrowedFd<'a>>,
+    /// The run's cgroup, which the process starts in.
+    pub(crate) cgroup: Option<CgroupFds<'a>>,
     /// Kill the process when its handle is dropped before it was reaped.
     pub(crate) kill_on_drop: bool,
     /// Make the process a child subreaper before its `exec` (the crate's own spawner only).
     pub(crate) subreaper: bool,
+}
+
+/// A run cgroup's descriptors: its folder (the process is born in it, `CLONE_INTO_CGROUP`) and
+/// its `cgroup.procs` (written by the child where that is not possible).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CgroupFds<'a> {
+    pub(crate) dir: BorrowedFd<'a>,
+    pub(crate) procs: BorrowedFd<'a>,
 }
 
 /// A started process and the engine's ends of its pipes.
@@ -118,11 +126,11 @@ pub(crate) fn own_available() -> bool {
     own::available()
 }
 
-/// Checks that a process can be started inside the cgroup whose `cgroup.procs` is `procs`:
-/// a child joins it and exits at once.
+/// Checks that a process can be started inside the cgroup `cg`: a child starts in it and exits
+/// at once.
 #[cfg(target_os = "linux")]
-pub(crate) fn probe_join(procs: BorrowedFd<'_>) -> io::Result<()> {
-    own::probe_join(procs)
+pub(crate) fn probe_join(cg: CgroupFds<'_>) -> io::Result<()> {
+    own::probe_join(cg)
 }
 
 fn tokio_start<S: AsRef<str>>(
@@ -211,7 +219,7 @@ mod own {
         ffi::{CString, OsStr},
         io,
         os::{
-            fd::{AsFd, BorrowedFd, OwnedFd},
+            fd::{AsFd, OwnedFd},
             unix::ffi::OsStrExt,
         },
         sync::atomic::{AtomicBool, Ordering},
@@ -220,11 +228,11 @@ mod own {
     use hooks_schema::{Invocation, SpawnFailure, SpawnFailureKind};
     use tokio::io::{AsyncRead, AsyncWrite, Interest};
 
-    use super::{Placement, Proc, Started, Stream, Tag, classify};
+    use super::{CgroupFds, Placement, Proc, Started, Stream, Tag, classify};
     use crate::{
         child::{PidfdChild, Pipe},
         files::ProvidedFiles,
-        sys::{self, Env, Request, Session, SpawnError, Stage},
+        sys::{self, Cgroup, Env, Request, Session, SpawnError, Stage},
         tag,
     };
 
@@ -343,7 +351,6 @@ mod own {
         let (in_child, in_engine) = child_end(i, true).map_err(fail)?;
         let (out_child, out_engine) = child_end(o, false).map_err(fail)?;
         let (err_child, err_engine) = child_end(e, false).map_err(fail)?;
-        let cgroups: Vec<BorrowedFd<'_>> = place.cgroup.into_iter().collect();
         let env = if remove.is_empty() && deduped.is_empty() {
             Env::Inherit
         } else {
@@ -355,7 +362,7 @@ mod own {
             env,
             cwd: cwd.as_deref(),
             stdio: [in_child.as_fd(), out_child.as_fd(), err_child.as_fd()],
-            cgroup_procs: &cgroups,
+            cgroup: place.cgroup.map(|c| Cgroup { dir: c.dir, procs: c.procs }),
             session: if place.new_session { Session::NewSession } else { Session::NewGroup },
             subreaper: place.subreaper,
             probe: false,
@@ -413,7 +420,7 @@ mod own {
         }
     }
 
-    pub(super) fn probe_join(procs: BorrowedFd<'_>) -> io::Result<()> {
+    pub(super) fn probe_join(cg: CgroupFds<'_>) -> io::Result<()> {
         let null = std::fs::File::open("/dev/null")?;
         let req = Request {
             programs: &[CString::from(c"/")],
@@ -421,23 +428,32 @@ mod own {
             env: Env::Inherit,
             cwd: None,
             stdio: [null.as_fd(), null.as_fd(), null.as_fd()],
-            cgroup_procs: &[procs],
+            cgroup: Some(Cgroup { dir: cg.dir, procs: cg.procs }),
             session: Session::NewGroup,
             subreaper: false,
             probe: true,
         };
-        match sys::spawn(&req) {
-            Ok(s) => {
-                let st = rustix::process::waitid(
+        loop {
+            let st = match sys::spawn(&req) {
+                Ok(s) => rustix::process::waitid(
                     rustix::process::WaitId::PidFd(s.pidfd.as_fd()),
                     rustix::process::WaitIdOptions::EXITED,
-                )?;
-                match st.and_then(|s| s.exit_status()) {
-                    Some(0) => Ok(()),
-                    other => Err(io::Error::other(format!("the probe ended with {other:?}"))),
+                )?,
+                Err(SpawnError::Clone(e) | SpawnError::Child(_, e)) => return Err(e),
+            };
+            match (
+                st.as_ref().and_then(|s| s.exit_status()),
+                st.and_then(|s| s.terminating_signal()),
+            ) {
+                (Some(0), _) => return Ok(()),
+                // Killed at birth: the kernel kills a process born into a cgroup whose kill
+                // count differs from its parent's cgroup's (a cgroup killed before, see
+                // `Tree::finish`); the write does not have that flaw.
+                (_, Some(9)) if sys::join_method() == sys::Join::Clone3 => sys::join_by_writing(),
+                other => {
+                    return Err(io::Error::other(format!("the probe ended with {other:?}")));
                 }
             }
-            Err(SpawnError::Clone(e) | SpawnError::Child(_, e)) => Err(e),
         }
     }
 }

@@ -1,9 +1,9 @@
 //! The crate's one module with unsafe code: starting a hook process on Linux the way
-//! `posix_spawn` does (`clone` with `CLONE_VM | CLONE_VFORK`, so the engine's memory is never
-//! copied, whatever its size), plus the steps `posix_spawn` cannot take before the `exec`:
-//! joining the run's cgroup and becoming a child subreaper. The pid file descriptor comes from
-//! the same `clone` (`CLONE_PIDFD`), so the engine never names the child by a number that
-//! could be reused.
+//! `posix_spawn` does (`CLONE_VM | CLONE_VFORK`, so the engine's memory is never copied,
+//! whatever its size), plus the steps `posix_spawn` cannot take before the `exec`: being born
+//! in the run's cgroup and becoming a child subreaper. The pid file descriptor comes from the
+//! same call (`CLONE_PIDFD`), so the engine never names the child by a number that could be
+//! reused.
 //!
 //! Why unsafe is unavoidable here (`specs/dispatch.md`, "The spawner"): no safe API of std,
 //! tokio, nix or rustix starts a process *inside* a cgroup. std's `pre_exec` makes std `fork`
@@ -11,6 +11,15 @@
 //! glibc's `posix_spawnattr_setcgroup_np` only exists from glibc 2.39 on. Moving the child into
 //! its cgroup from the parent after the spawn would leave a window in which the hook could fork
 //! outside it.
+//!
+//! With a cgroup the child is started by `clone3` with `CLONE_INTO_CGROUP` (Linux 5.7), through
+//! a few lines of assembly ([`clone3_vm`]): no C library wraps `clone3` with a child function
+//! and a stack of its own, which `CLONE_VM` needs. The other way in, the child writing `0` to
+//! the cgroup's `cgroup.procs`, takes the kernel's cgroup migration lock for writing, which
+//! waits for an RCU grace period whenever no migration happened in the last one: 11–14 ms per
+//! hook on a loaded machine (measured; `specs/dispatch.md`, "The spawner"). That way is kept
+//! only where `clone3` cannot be used (another architecture, an older kernel, a seccomp filter
+//! that refuses `clone3`).
 //!
 //! Rules the child obeys (it shares the engine's memory until it calls `exec`): no allocation,
 //! no lock, no unwinding; only system calls on data the parent prepared. Every signal is
@@ -52,7 +61,7 @@ mod linux {
         mem::MaybeUninit,
         os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd},
         ptr,
-        sync::atomic::{AtomicI32, Ordering},
+        sync::atomic::{AtomicBool, AtomicI32, Ordering},
     };
 
     use nix::libc;
@@ -87,9 +96,8 @@ mod linux {
         pub cwd: Option<&'a CStr>,
         /// stdin, stdout and stderr.
         pub stdio: [BorrowedFd<'a>; 3],
-        /// `cgroup.procs` files (opened for writing) the child joins before anything else, by
-        /// writing `0` to each.
-        pub cgroup_procs: &'a [BorrowedFd<'a>],
+        /// The cgroup the child starts in.
+        pub cgroup: Option<Cgroup<'a>>,
         /// Process group or session.
         pub session: Session,
         /// Whether the child becomes a child subreaper (`PR_SET_CHILD_SUBREAPER`, kept across
@@ -98,6 +106,41 @@ mod linux {
         /// Whether the child exits with status 0 right after joining its cgroups, before anything
         /// else (the containment probe).
         pub probe: bool,
+    }
+
+    /// A cgroup to start a process in: its folder (for `CLONE_INTO_CGROUP`) and its
+    /// `cgroup.procs` opened for writing (for the child to join it by writing `0`, where
+    /// `clone3` cannot be used).
+    #[derive(Debug, Clone, Copy)]
+    pub(crate) struct Cgroup<'a> {
+        /// The cgroup's folder, opened as a directory.
+        pub dir: BorrowedFd<'a>,
+        /// Its `cgroup.procs`, opened for writing.
+        pub procs: BorrowedFd<'a>,
+    }
+
+    /// How a child gets into its cgroup.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub(crate) enum Join {
+        /// Born in it (`clone3` with `CLONE_INTO_CGROUP`).
+        Clone3,
+        /// Writes `0` to its `cgroup.procs` before the `exec` (one RCU grace period when no
+        /// migration happened lately).
+        Write,
+    }
+
+    /// Cleared for good when `clone3` with `CLONE_INTO_CGROUP` is refused while the write to
+    /// `cgroup.procs` works (an older kernel, a seccomp filter).
+    static CLONE3: AtomicBool = AtomicBool::new(cfg!(target_arch = "x86_64"));
+
+    /// From now on children join their cgroup by writing to its `cgroup.procs`.
+    pub(crate) fn join_by_writing() {
+        CLONE3.store(false, Ordering::Relaxed);
+    }
+
+    /// How children join their cgroup in this process, as far as known yet.
+    pub(crate) fn join_method() -> Join {
+        if CLONE3.load(Ordering::Relaxed) { Join::Clone3 } else { Join::Write }
     }
 
     /// The child's environment.
@@ -156,7 +199,8 @@ mod linux {
         envp: *const *const c_char,
         cwd: *const c_char,
         stdio: [RawFd; 3],
-        cgroup_procs: &'a [RawFd],
+        /// `cgroup.procs` to write `0` to (the child joins its cgroup itself), or -1.
+        cgroup_procs: RawFd,
         session: Session,
         subreaper: bool,
         probe: bool,
@@ -202,49 +246,137 @@ mod linux {
             Env::Inherit => None,
             Env::Edit { remove, set } => Some(edited_environ(remove, set)),
         };
-        let cgroup_procs: Vec<RawFd> = req.cgroup_procs.iter().map(AsRawFd::as_raw_fd).collect();
+        spawn_joining(req, join_method(), &programs, &argv, envp.as_deref())
+    }
+
+    /// [`spawn`] with the cgroup joined as `join` says (tests check both ways).
+    #[cfg(test)]
+    pub(crate) fn spawn_with(req: &Request<'_>, join: Join) -> Result<Spawned, SpawnError> {
+        let programs: Vec<*const c_char> = req.programs.iter().map(|p| p.as_ptr()).collect();
+        let mut argv: Vec<*const c_char> = req.argv.iter().map(|a| a.as_ptr()).collect();
+        argv.push(ptr::null());
+        assert!(matches!(req.env, Env::Inherit), "tests of the join inherit the environment");
+        spawn_joining(req, join, &programs, &argv, None)
+    }
+
+    fn spawn_joining(
+        req: &Request<'_>,
+        join: Join,
+        programs: &[*const c_char],
+        argv: &[*const c_char],
+        envp: Option<&[*const c_char]>,
+    ) -> Result<Spawned, SpawnError> {
+        if let Some(cg) = req.cgroup
+            && join == Join::Clone3
+        {
+            match start(req, programs, argv, envp, Some(cg.dir)) {
+                Err(SpawnError::Clone(e))
+                    if matches!(
+                        e.raw_os_error(),
+                        Some(libc::ENOSYS | libc::EINVAL | libc::E2BIG | libc::EPERM)
+                    ) =>
+                {
+                    // `clone3` or `CLONE_INTO_CGROUP` refused: the write works everywhere
+                    // cgroup v2 does; keep to it if it succeeds.
+                    let r = start(req, programs, argv, envp, None);
+                    if r.is_ok() {
+                        CLONE3.store(false, Ordering::Relaxed);
+                    }
+                    return r;
+                }
+                r => return r,
+            }
+        }
+        start(req, programs, argv, envp, None)
+    }
+
+    /// Starts the child: born in `into` (`clone3`), or, without it, joining `req.cgroup` (if
+    /// any) by writing to its `cgroup.procs`.
+    fn start(
+        req: &Request<'_>,
+        programs: &[*const c_char],
+        argv: &[*const c_char],
+        envp: Option<&[*const c_char]>,
+        into: Option<BorrowedFd<'_>>,
+    ) -> Result<Spawned, SpawnError> {
+        let cgroup_procs = match (req.cgroup, into) {
+            (Some(cg), None) => cg.procs.as_raw_fd(),
+            _ => -1,
+        };
         let child = Child {
-            programs: &programs,
+            programs,
             argv: argv.as_ptr(),
             // SAFETY: reading the pointer value of `environ`; see `specs/dispatch.md` on concurrent
             // `set_var` (whose own contract forbids it while other threads read the environment).
-            envp: envp.as_ref().map_or_else(|| unsafe { environ }, |e| e.as_ptr()),
+            envp: envp.map_or_else(|| unsafe { environ }, <[_]>::as_ptr),
             cwd: req.cwd.map_or(ptr::null(), CStr::as_ptr),
             stdio: [req.stdio[0].as_raw_fd(), req.stdio[1].as_raw_fd(), req.stdio[2].as_raw_fd()],
-            cgroup_procs: &cgroup_procs,
+            cgroup_procs,
             session: req.session,
             subreaper: req.subreaper,
             probe: req.probe,
             error: AtomicI32::new(0),
         };
         let mut stack: Box<[MaybeUninit<u8>]> = Box::new_uninit_slice(STACK);
-        // The stack grows down on every architecture Linux runs this on; 16-byte aligned top.
-        let top = {
-            let end = stack.as_mut_ptr_range().end as usize;
-            (end & !15) as *mut c_void
+        // The stack grows down on every architecture Linux runs this on; 16-byte aligned ends.
+        let (low, top) = {
+            let range = stack.as_mut_ptr_range();
+            ((range.start as usize).next_multiple_of(16), range.end as usize & !15)
         };
         let mut pidfd: c_int = -1;
-        let flags = libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PIDFD | libc::SIGCHLD;
+        let arg: *mut c_void = ptr::from_ref(&child).cast_mut().cast();
         let pid = {
             let _blocked = BlockSignals::all();
-            // SAFETY: `child_main` runs on `stack`, which outlives the call: with `CLONE_VFORK`
-            // this thread is suspended until the child has called `execve` or exited, and the child
-            // only reads `child` (alive for the same span) and makes system calls, never returning
-            // into Rust code of the parent's frames. Signals are blocked around the call (see the
-            // module's documentation). `pidfd` receives the pid file descriptor (`CLONE_PIDFD`).
-            unsafe {
-                libc::clone(
-                    child_main,
-                    top,
-                    flags,
-                    ptr::from_ref(&child).cast_mut().cast(),
-                    ptr::from_mut(&mut pidfd),
-                )
+            match into {
+                #[cfg(target_arch = "x86_64")]
+                Some(cgroup) => {
+                    let mut args = CloneArgs {
+                        flags: (libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PIDFD) as u64
+                            | CLONE_INTO_CGROUP,
+                        pidfd: ptr::from_mut(&mut pidfd) as u64,
+                        exit_signal: libc::SIGCHLD as u64,
+                        stack: low as u64,
+                        stack_size: (top - low) as u64,
+                        cgroup: cgroup.as_raw_fd() as u64,
+                        ..CloneArgs::default()
+                    };
+                    // SAFETY: as for `clone` below; `args` names the same stack, `pidfd` and
+                    // cgroup descriptor, all alive across the call.
+                    let r = unsafe { clone3_vm(&mut args, child_main, arg) };
+                    if r < 0 {
+                        return Err(SpawnError::Clone(io::Error::from_raw_os_error(-r as i32)));
+                    }
+                    r as libc::pid_t
+                }
+                #[cfg(not(target_arch = "x86_64"))]
+                Some(_) => {
+                    return Err(SpawnError::Clone(io::Error::from_raw_os_error(libc::ENOSYS)));
+                }
+                None => {
+                    let flags =
+                        libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PIDFD | libc::SIGCHLD;
+                    // SAFETY: `child_main` runs on `stack`, which outlives the call: with
+                    // `CLONE_VFORK` this thread is suspended until the child has called
+                    // `execve` or exited, and the child only reads `child` (alive for the same
+                    // span) and makes system calls, never returning into Rust code of the
+                    // parent's frames. Signals are blocked around the call (see the module's
+                    // documentation). `pidfd` receives the pid file descriptor (`CLONE_PIDFD`).
+                    let r = unsafe {
+                        libc::clone(
+                            child_main,
+                            top as *mut c_void,
+                            flags,
+                            arg,
+                            ptr::from_mut(&mut pidfd),
+                        )
+                    };
+                    if r < 0 {
+                        return Err(SpawnError::Clone(io::Error::last_os_error()));
+                    }
+                    r
+                }
             }
         };
-        if pid < 0 {
-            return Err(SpawnError::Clone(io::Error::last_os_error()));
-        }
         // SAFETY: `CLONE_PIDFD` stored a new descriptor, owned by nobody else, in `pidfd`.
         let pidfd = unsafe { OwnedFd::from_raw_fd(pidfd) };
         let code = child.error.load(Ordering::Acquire);
@@ -313,6 +445,74 @@ mod linux {
         None
     }
 
+    /// `CLONE_INTO_CGROUP` (Linux 5.7; not in every C library's headers yet).
+    #[cfg(target_arch = "x86_64")]
+    const CLONE_INTO_CGROUP: u64 = 0x2_0000_0000;
+
+    /// The kernel's `struct clone_args`, up to `cgroup` (`CLONE_ARGS_SIZE_VER2`, 88 bytes).
+    #[cfg(target_arch = "x86_64")]
+    #[repr(C)]
+    #[derive(Default)]
+    struct CloneArgs {
+        flags: u64,
+        pidfd: u64,
+        child_tid: u64,
+        parent_tid: u64,
+        exit_signal: u64,
+        stack: u64,
+        stack_size: u64,
+        tls: u64,
+        set_tid: u64,
+        set_tid_size: u64,
+        cgroup: u64,
+    }
+
+    /// `clone3(args)` whose child calls `f(arg)` on the stack `args` names and exits with its
+    /// result (it never returns into the caller's frames); the parent gets the child's pid or
+    /// `-errno`. What glibc's `clone` does for `clone`, which it does not offer for `clone3`.
+    ///
+    /// # Safety
+    /// `args` must name a stack that stays valid, and unused by anything else, until the child
+    /// has exited or called `execve` (with `CLONE_VFORK`: until this call returns), and `f` must
+    /// not return into Rust code that relies on the parent's stack.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn clone3_vm(
+        args: &mut CloneArgs,
+        f: extern "C" fn(*mut c_void) -> c_int,
+        arg: *mut c_void,
+    ) -> isize {
+        let ret: isize;
+        // SAFETY: the caller's contract. The parent's side is one system call (which clobbers
+        // rcx and r11). The child starts after the `syscall` with rax = 0 and rsp at the top of
+        // its own 16-byte aligned stack (so the `call` leaves it as the ABI wants), clears the
+        // frame pointer, calls `f(arg)` and exits the thread with its result: it never reaches
+        // the end of this block.
+        unsafe {
+            std::arch::asm!(
+                "syscall",
+                "test rax, rax",
+                "jnz 2f",
+                "xor ebp, ebp",
+                "mov rdi, r13",
+                "call r12",
+                "mov edi, eax",
+                "mov eax, 60",
+                "syscall",
+                "ud2",
+                "2:",
+                inlateout("rax") libc::SYS_clone3 as isize => ret,
+                in("rdi") ptr::from_mut(args),
+                in("rsi") size_of::<CloneArgs>(),
+                in("r12") f,
+                in("r13") arg,
+                lateout("rcx") _,
+                lateout("r11") _,
+                options(nostack),
+            );
+        }
+        ret
+    }
+
     /// Blocks every signal of this thread until dropped.
     struct BlockSignals {
         old: libc::sigset_t,
@@ -348,10 +548,8 @@ mod linux {
         // SAFETY: only async-signal-safe system calls on memory the parent prepared.
         unsafe {
             reset_signals();
-            for fd in c.cgroup_procs {
-                if libc::write(*fd, b"0".as_ptr().cast(), 1) != 1 {
-                    fail(c, Stage::Cgroup);
-                }
+            if c.cgroup_procs >= 0 && libc::write(c.cgroup_procs, b"0".as_ptr().cast(), 1) != 1 {
+                fail(c, Stage::Cgroup);
             }
             if c.probe {
                 libc::_exit(0);

@@ -449,3 +449,19 @@ async fn with_the_process_group_mechanism_every_hook_process_carries_the_engine_
     let (out, _) = run(&i, &cfg).await;
     assert_eq!(out.stdout.lossy(), crate::tag::loose_tag());
 }
+
+#[tokio::test]
+async fn a_hook_after_a_killed_run_starts_normally() {
+    // With the cgroup mechanisms, a run killed at its timeout leaves a cgroup that was killed;
+    // Linux SIGKILLs a process born by `CLONE_INTO_CGROUP` into such a cgroup, so it must never
+    // start the next hook.
+    for _ in 0..3 {
+        let mut i = sh("sleep 30");
+        i.timeout = Duration::from_millis(50);
+        let (out, _) = run(&i, &cfg()).await;
+        assert!(out.timed_out, "{out:?}");
+        let (out, _) = run(&sh("echo ok"), &cfg()).await;
+        assert_eq!(out.exit, ExitInfo::Exited(0), "{out:?}");
+        assert_eq!(out.stdout.lossy(), "ok\n");
+    }
+}

@@ -7,7 +7,9 @@ use std::{
     os::fd::{AsFd, OwnedFd},
 };
 
-use super::{Env, Request, Session, SpawnError, Stage, spawn};
+use super::{
+    Cgroup, Env, Join, Request, Session, SpawnError, Stage, join_method, spawn, spawn_with,
+};
 
 fn c(s: &str) -> CString {
     CString::new(s).expect("no NUL")
@@ -26,7 +28,7 @@ fn run(script: &str, env: Env<'_>, cwd: Option<&str>) -> Result<(i32, String), S
         env,
         cwd: cwd.as_deref(),
         stdio: [null.as_fd(), w.as_fd(), w.as_fd()],
-        cgroup_procs: &[],
+        cgroup: None,
         session: Session::NewGroup,
         subreaper: false,
         probe: false,
@@ -98,7 +100,7 @@ fn failures_before_the_exec_name_their_stage_and_errno() {
         env: Env::Inherit,
         cwd: None,
         stdio: [null.as_fd(), null.as_fd(), null.as_fd()],
-        cgroup_procs: &[],
+        cgroup: None,
         session: Session::NewGroup,
         subreaper: false,
         probe: false,
@@ -110,4 +112,52 @@ fn failures_before_the_exec_name_their_stage_and_errno() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn a_child_is_born_in_its_cgroup_by_clone3_or_joins_it_by_writing_to_it() {
+    let Some(tree) = crate::contain::probe(None).tree.as_ref() else {
+        eprintln!("no usable cgroup v2 tree on this machine: nothing to start a process in");
+        return;
+    };
+    if cfg!(target_arch = "x86_64") {
+        // The probe started a child in a cgroup: clone3 was not refused on this machine.
+        assert_eq!(join_method(), Join::Clone3, "CLONE_INTO_CGROUP works on this kernel");
+    }
+    let run = tree.take(None).expect("a run cgroup");
+    let fds = run.fds();
+    let name = run.dir().strip_prefix(tree.dir.parent().expect("parent")).expect("below");
+    let null: OwnedFd = std::fs::File::open("/dev/null").expect("null").into();
+    for join in [Join::Clone3, Join::Write] {
+        let (r, w) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).expect("pipe");
+        let programs = [c("/bin/cat")];
+        let argv = [c("cat"), c("/proc/self/cgroup")];
+        let req = Request {
+            programs: &programs,
+            argv: &argv,
+            env: Env::Inherit,
+            cwd: None,
+            stdio: [null.as_fd(), w.as_fd(), w.as_fd()],
+            cgroup: Some(Cgroup { dir: fds.dir, procs: fds.procs }),
+            session: Session::NewGroup,
+            subreaper: false,
+            probe: false,
+        };
+        let spawned = spawn_with(&req, join).expect("spawns");
+        drop(w);
+        let mut out = String::new();
+        std::fs::File::from(r).read_to_string(&mut out).expect("read");
+        rustix::process::waitid(
+            rustix::process::WaitId::PidFd(spawned.pidfd.as_fd()),
+            rustix::process::WaitIdOptions::EXITED,
+        )
+        .expect("waitid");
+        let v2 = out.lines().find_map(|l| l.strip_prefix("0::")).expect("a cgroup v2 line");
+        assert!(
+            v2.ends_with(&format!("/{}", name.display())),
+            "{join:?}: the process runs in {v2}, not in {}",
+            name.display()
+        );
+    }
+    tree.finish(run);
 }
