@@ -476,6 +476,11 @@ impl GroupGuard<'_> {
     }
 
     /// SIGTERM to the group, and to the rest of the first process's tree.
+    ///
+    /// The group (the first process with it) is signalled before the rest of the tree: a shell
+    /// whose command died of the SIGTERM first could otherwise exit with `128 + 15` before its
+    /// own SIGTERM arrived, and report an exit code where it was terminated. The tree is read
+    /// before either, while the first process still holds it.
     fn terminate(&mut self) {
         #[cfg(target_os = "linux")]
         if self.contain.mechanism.walks_the_tree()
@@ -483,11 +488,12 @@ impl GroupGuard<'_> {
             && let Some(pgid) = self.pgid
         {
             self.at_term = crate::contain::tree_of(pgid.as_raw());
-            for p in &self.at_term {
-                let _ = nix::sys::signal::kill(Pid::from_raw(*p), Signal::SIGTERM);
-            }
         }
         self.signal(Signal::SIGTERM);
+        #[cfg(target_os = "linux")]
+        for p in &self.at_term {
+            let _ = nix::sys::signal::kill(Pid::from_raw(*p), Signal::SIGTERM);
+        }
     }
 
     /// SIGKILL to the first process's tree (stopped first, so nothing forks or is orphaned
