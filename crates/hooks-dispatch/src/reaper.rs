@@ -55,8 +55,9 @@ use nix::{
 ///   left their group) gets `SIGKILL`, and so does its process group (where a process that
 ///   keeps forking new ones and exiting, PID hopping, leaves its next generations), but never
 ///   pid 1, the reaper or the engine's group: one `grep` per pass reads every environment,
-///   newest process first, and passes repeat until two in a row find no live tagged process
-///   (at most 64). A malformed token skips this step.
+///   newest process first, then the next 1024 process ids the kernel hands out (so it
+///   catches up with a process that keeps forking and exiting), and passes repeat until two in
+///   a row find no live tagged process (at most 64). A malformed token skips this step.
 /// - Last, once the tree has no live process, its run cgroups and the tree are removed.
 ///
 /// The work is independent of the number of processes on the machine except for the tag
@@ -147,12 +148,39 @@ case $header in
     case $token in
       ''|-*|*-|*[!0-9-]*) ;;
       *)
+        # grep, not read: the shell reads a byte at a time, and a /proc/sys file answers a
+        # read at any offset but 0 with end-of-file.
+        pid_max=$(grep -m1 . /proc/sys/kernel/pid_max 2>/dev/null)
+        case $pid_max in
+          ''|*[!0-9]*) pid_max=32768 ;;
+        esac
         pass=0
         quiet=0
         while [ "$pass" -lt 64 ] && [ "$quiet" -lt 2 ]; do
           pass=$((pass + 1))
-          # Newest first (longer ids first, each length in reverse): a process that keeps
-          # forking and exiting is read while it lives.
+          # The ids the kernel hands out next (after the last one, wrapping at pid_max to
+          # 300), read after every existing process: grep reads them faster than processes
+          # are made, so it catches up with a process that keeps forking and exiting (PID
+          # hopping) while one of its generations lives, whatever its ids. The last id is
+          # that of a fork of this shell, made now (no program is started).
+          : &
+          last=$!
+          wait "$last"
+          ahead=
+          case $last in
+            ''|*[!0-9]*) ;;
+            *)
+              i=$last
+              n=0
+              while [ "$n" -lt 1024 ]; do
+                n=$((n + 1))
+                i=$((i + 1))
+                [ "$i" -lt "$pid_max" ] || i=300
+                ahead="$ahead /proc/$i/environ"
+              done
+              ;;
+          esac
+          # Newest first (longer ids first, each length in reverse).
           files=
           for pattern in '[0-9][0-9][0-9][0-9][0-9][0-9][0-9]' '[0-9][0-9][0-9][0-9][0-9][0-9]' '[0-9][0-9][0-9][0-9][0-9]' '[0-9][0-9][0-9][0-9]' '[0-9][0-9][0-9]' '[0-9][0-9]'; do
             rev=
@@ -162,7 +190,7 @@ case $header in
             files="$files $rev"
           done
           [ -n "${files## }" ] || break
-          grep --line-buffered -lzx "AGENT_HOOKS_RUN=$token-[0-9][0-9]*" $files 2>/dev/null | {
+          grep --line-buffered -lzx "AGENT_HOOKS_RUN=$token-[0-9][0-9]*" $files $ahead 2>/dev/null | {
             none=1
             while read -r e; do
               p=${e#/proc/}
@@ -172,16 +200,18 @@ case $header in
               esac
               [ "$p" -gt 1 ] || continue
               [ "$p" != "$$" ] || continue
-              kill -KILL "$p" 2>/dev/null
               none=0
+              # Its group first, read while it lives: the next generations of a hopper are
+              # in it.
               st=
               read -r st < "/proc/$p/stat" || :
               st=${st##*) }
               set -- $st
               case ${3-} in
-                ''|*[!0-9]*) continue ;;
+                ''|*[!0-9]*) ;;
+                *) [ "$3" -gt 1 ] && [ "$3" != "$self_group" ] && kill -KILL "-$3" 2>/dev/null ;;
               esac
-              [ "$3" -gt 1 ] && [ "$3" != "$self_group" ] && kill -KILL "-$3" 2>/dev/null
+              kill -KILL "$p" 2>/dev/null
             done
             exit $none
           } && quiet=0 || quiet=$((quiet + 1))

@@ -56,65 +56,112 @@ pub(crate) fn environ_has(environ: &[u8], tag: &str) -> bool {
 }
 
 /// SIGKILLs every process (but this one and pid 1) whose initial environment carries
-/// `VAR=tag`, and its process group (but the engine's own), pass after pass (newest processes
-/// first) until two passes in a row find none alive (at most [`MAX_PASSES`]).
-/// Unreadable entries (other users' processes, processes that exited meanwhile) are skipped;
-/// without `/proc` nothing happens. Returns how many kills were sent.
+/// `VAR=tag`, and its process group (but the engine's own), pass after pass until two passes in
+/// a row find none alive (at most [`MAX_PASSES`]).
+///
+/// A pass reads every process newest first, then chases the ids the kernel handed out since
+/// the pass began (`/proc/sys/kernel/ns_last_pid`) until it has read the latest: reading is
+/// faster than making processes, so a process that keeps forking and exiting (PID hopping) is
+/// read while one of its generations lives, and that generation's group (where the next ones
+/// are born) is killed. Unreadable entries (other users' processes, processes that exited
+/// meanwhile) are skipped; without `/proc` nothing happens. Returns how many kills were sent.
 pub(crate) fn kill_tagged(tag: &str) -> usize {
-    let me = std::process::id();
-    let own_group = nix::unistd::getpgrp().as_raw();
-    let mut total = 0;
+    let mut sweep = Sweep {
+        tag,
+        me: std::process::id(),
+        own_group: nix::unistd::getpgrp().as_raw(),
+        total: 0,
+        found: 0,
+    };
+    let pid_max = read_number("/proc/sys/kernel/pid_max").unwrap_or(1 << 22);
     let mut quiet = 0;
     for _ in 0..MAX_PASSES {
-        let Ok(dir) = std::fs::read_dir("/proc") else { return total };
-        // Newest first: a process that keeps forking and exiting is found while it lives.
+        let last = read_number("/proc/sys/kernel/ns_last_pid");
+        let Ok(dir) = std::fs::read_dir("/proc") else { return sweep.total };
         let mut pids: Vec<u32> = dir
             .flatten()
             .filter_map(|e| e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()))
             .collect();
         pids.sort_unstable_by(|a, b| b.cmp(a));
-        let mut found = 0;
+        sweep.found = 0;
         for pid in pids {
-            if pid <= 1 || pid == me {
-                continue;
-            }
-            // A zombie's environment reads empty: a killed process is not matched again.
-            let Ok(env) = std::fs::read(format!("/proc/{pid}/environ")) else { continue };
-            if !environ_has(&env, tag) {
-                continue;
-            }
-            let Ok(raw) = i32::try_from(pid) else { continue };
-            // Found alive (a zombie's environment reads empty): another pass follows, even
-            // if it exited before the kill landed, since it may have forked first.
-            found += 1;
-            if nix::sys::signal::kill(
-                nix::unistd::Pid::from_raw(raw),
-                nix::sys::signal::Signal::SIGKILL,
-            )
-            .is_ok()
+            sweep.check(pid);
+        }
+        if let Some(mut at) = last {
+            // Bounded: a machine making processes faster than they are read ends the chase.
+            let mut budget = 1 << 16;
+            while let Some(latest) = read_number("/proc/sys/kernel/ns_last_pid")
+                && latest != at
+                && budget > 0
             {
-                total += 1;
-            }
-            // Its group too: a process that keeps forking and exiting (PID hopping) leaves its
-            // next generations there; never the engine's own group.
-            if let Some(pg) = group_of(pid)
-                && pg > 1
-                && pg != own_group
-            {
-                let _ = nix::sys::signal::killpg(
-                    nix::unistd::Pid::from_raw(pg),
-                    nix::sys::signal::Signal::SIGKILL,
-                );
+                while at != latest && budget > 0 {
+                    at = if at + 1 >= pid_max { 300 } else { at + 1 };
+                    budget -= 1;
+                    sweep.check(at);
+                }
             }
         }
-        // Two passes in a row that find nothing end the sweep: a PID-hopping generation can
-        // be born after one pass listed `/proc` and its parent gone before it was read.
-        quiet = if found == 0 { quiet + 1 } else { 0 };
+        // Two passes in a row that find nothing end the sweep.
+        quiet = if sweep.found == 0 { quiet + 1 } else { 0 };
         if quiet == 2 {
             break;
         }
     }
-    total
+    sweep.total
+}
+
+/// One sweep's state.
+struct Sweep<'a> {
+    tag: &'a str,
+    me: u32,
+    own_group: i32,
+    /// Kills sent.
+    total: usize,
+    /// Tagged processes found alive in this pass.
+    found: usize,
+}
+
+impl Sweep<'_> {
+    /// Kills `pid` and its group if it carries the tag.
+    fn check(&mut self, pid: u32) {
+        if pid <= 1 || pid == self.me {
+            return;
+        }
+        // A zombie's environment reads empty: a killed process is not matched again.
+        let Ok(env) = std::fs::read(format!("/proc/{pid}/environ")) else { return };
+        if !environ_has(&env, self.tag) {
+            return;
+        }
+        let Ok(raw) = i32::try_from(pid) else { return };
+        // Found alive: another pass follows, even if it exited before the kill landed, since
+        // it may have forked first.
+        self.found += 1;
+        // Its group first, read while it lives: a process that keeps forking and exiting (PID
+        // hopping) leaves its next generations there; never the engine's own group. A group
+        // kill reaches a member being forked meanwhile too (the fork is restarted).
+        if let Some(pg) = group_of(pid)
+            && pg > 1
+            && pg != self.own_group
+        {
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(pg),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+        if nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(raw),
+            nix::sys::signal::Signal::SIGKILL,
+        )
+        .is_ok()
+        {
+            self.total += 1;
+        }
+    }
+}
+
+/// A number alone in a file (`/proc/sys/kernel/…`).
+fn read_number(path: &str) -> Option<u32> {
+    std::fs::read_to_string(path).ok()?.trim().parse().ok()
 }
 
 /// The process group of `pid` (field 5 of `/proc/<pid>/stat`).
