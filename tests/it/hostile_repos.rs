@@ -167,22 +167,36 @@ fn clear(root: &AbsPathBuf, rel: &str) -> PathBuf {
     p
 }
 
-/// Puts `hostile`'s file at its place in `root` over the valid one without a moment where the
-/// place is empty (the watcher would withdraw the source then, and the hostile file would be a
-/// first load, not a rewrite): a file, FIFO or socket is made in `staging` (a folder nobody
-/// watches) and renamed over; a link or a folder, which refer to their own place or cannot be
-/// renamed over a file, replace the file in two steps.
-fn replace(staging: &AbsPathBuf, root: &AbsPathBuf, hostile: &Hostile) -> PathBuf {
-    let staged = clear(staging, hostile.rel);
-    (hostile.make)(staging, &staged);
-    let meta = fs::symlink_metadata(&staged).expect("made");
-    if !meta.is_symlink() && !meta.is_dir() {
-        let path = root.as_path().join(hostile.rel);
-        fs::rename(&staged, &path).expect("rename over");
-        return path;
+/// Puts `hostile`'s thing where the valid file is, in one step, and returns that path.
+///
+/// The real watcher may reload the root at any moment: removing the file first and writing
+/// in place let it see no file (the source withdrawn, then failed rather than stale), or a
+/// partly written one (a valid prefix of an oversized file). So the thing is made at the same
+/// place under `stage` (outside every watched root), whatever else it made beside it is
+/// moved next to the valid file, and then the two are exchanged (`renameat2` with
+/// `RENAME_EXCHANGE`, which swaps a file for a directory too).
+fn replace_in_one_step(stage: &AbsPathBuf, root: &AbsPathBuf, hostile: &Hostile) -> PathBuf {
+    let path = root.as_path().join(hostile.rel);
+    let staged = stage.as_path().join(hostile.rel);
+    let folder = staged.parent().expect("parent");
+    fs::create_dir_all(folder).expect("mkdir");
+    (hostile.make)(root, &staged);
+    let name = staged.file_name().expect("name");
+    for entry in fs::read_dir(folder).expect("read the stage").flatten() {
+        if entry.file_name() != name {
+            let to = path.with_file_name(entry.file_name());
+            fs::rename(entry.path(), &to).expect("move a companion");
+        }
     }
-    let path = clear(root, hostile.rel);
-    (hostile.make)(root, &path);
+    rustix::fs::renameat_with(
+        rustix::fs::CWD,
+        &staged,
+        rustix::fs::CWD,
+        &path,
+        rustix::fs::RenameFlags::EXCHANGE,
+    )
+    .expect("exchange the valid file with the hostile one");
+    fs::remove_dir_all(stage.as_path()).expect("remove the stage");
     path
 }
 
@@ -350,9 +364,10 @@ fn link_to_itself(_: &AbsPathBuf, p: &Path) {
 }
 
 fn link_loop_pair(_: &AbsPathBuf, p: &Path) {
+    // Relative links, so the pair still loops once moved into place.
     let other = p.with_file_name("other.json");
-    std::os::unix::fs::symlink(&other, p).expect("symlink");
-    std::os::unix::fs::symlink(p, &other).expect("symlink");
+    std::os::unix::fs::symlink("other.json", p).expect("symlink");
+    std::os::unix::fs::symlink(p.file_name().expect("name"), &other).expect("symlink");
 }
 
 fn link_to_dev_zero(_: &AbsPathBuf, p: &Path) {
@@ -487,7 +502,7 @@ fn a_hostile_rewrite_of_a_valid_file_keeps_the_last_valid_parse_marked_stale() {
         let commands = repos.commands_in(&root);
         let revision = repos.registry.snapshot().revision();
 
-        let path = replace(&repos.root(&format!("staging-{i:02}")), &root, &hostile);
+        let path = replace_in_one_step(&repos.root(&format!("stage-{i:02}")), &root, &hostile);
         let before = peak_rss_kib();
         repos.reload(&root);
         let grew = peak_rss_kib().saturating_sub(before);
