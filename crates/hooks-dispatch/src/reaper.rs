@@ -8,9 +8,10 @@
 //! - the engine's cgroup tree (the cgroup mechanisms): one write to its `cgroup.kill`, which
 //!   reaches every process every run started, whatever it did to its group, session or
 //!   environment; no process is scanned;
-//! - the process groups of the process-group mechanism, registered in a file of fixed-width
-//!   slots written with `pwrite` (no process is woken, so a hook run pays two small writes to
-//!   the page cache);
+//! - the process groups of the process-group and subreaper mechanisms, registered in a file of
+//!   fixed-width slots written with `pwrite` (no process is woken, so a hook run pays three
+//!   small writes to the page cache: the child's own before its `exec`, the engine's after the
+//!   start, the blank at the end);
 //! - when that mechanism handed out tags, every process still carrying the engine's tag (those
 //!   that left their group), found by one `grep` over `/proc/*/environ` per pass.
 //!
@@ -248,8 +249,9 @@ const SLOT: u64 = 11;
 const BLANK: &[u8; 11] = b"          \n";
 
 /// A slot's line for group `g`: the id right-aligned in ten columns, then a newline (what
-/// `format!("{g:>10}\n")` gives, without allocating on every hook run).
-fn slot_line(g: i32) -> [u8; 11] {
+/// `format!("{g:>10}\n")` gives, without allocating: the spawned child writes its own slot
+/// with it, before its `exec`).
+pub(crate) fn slot_line(g: i32) -> [u8; 11] {
     let mut line = *BLANK;
     let mut n = g.unsigned_abs();
     for b in line.iter_mut().take(10).rev() {
@@ -266,6 +268,9 @@ fn slot_line(g: i32) -> [u8; 11] {
 #[derive(Debug, Default)]
 pub(crate) struct Reaper {
     state: Mutex<State>,
+    /// The registration file, shared with the reaper; made once, never closed while the
+    /// reaper lives.
+    file: OnceLock<File>,
     /// The engine token whose tagged processes the reaper sweeps; empty (no sweep) for a
     /// reaper made in a unit test, so that it cannot kill the hooks of other tests that run
     /// in the same process.
@@ -278,8 +283,6 @@ pub(crate) struct Reaper {
 
 #[derive(Debug, Default)]
 struct State {
-    /// The registration file, shared with the reaper.
-    file: Option<File>,
     /// The running reaper and the write end of its liveness pipe (never written to).
     running: Option<(Pid, ChildStdin)>,
     /// The slot of each registered group.
@@ -301,42 +304,88 @@ pub(crate) fn global() -> &'static Reaper {
         token: crate::tag::engine_token().to_owned(),
         tree: crate::contain::tree().map(|t| t.dir.clone()),
         tagged: AtomicBool::new(false),
+        file: OnceLock::new(),
     })
+}
+
+/// A registration slot taken for a run about to start ([`Reaper::reserve`]).
+#[derive(Debug)]
+pub(crate) struct Reservation<'r> {
+    /// The registration file.
+    pub(crate) file: &'r File,
+    /// Where the slot starts in it.
+    pub(crate) offset: u64,
 }
 
 impl Reaper {
     /// Registers a hook's process group: it is killed if the engine process dies while the
     /// group is registered. Best effort: when no reaper can be started, the hook runs
     /// unprotected (as it did without a reaper).
+    #[cfg(test)]
     pub(crate) fn register(&self, pgid: Pid) {
-        let g = pgid.as_raw();
-        if g <= 1 || g == getpgrp().as_raw() {
+        if self.is_registered(pgid) {
             return;
         }
+        if let Some(r) = self.reserve() {
+            self.confirm(r, pgid);
+        }
+    }
+
+    /// Takes a slot for a run about to start, starting the reaper if needed. The spawned child
+    /// writes its own process group id there ([`slot_line`]) before its `exec`, so a hook never
+    /// runs unregistered, however soon after its start the engine dies; then the engine
+    /// [`confirm`](Self::confirm)s it, or [`cancel`](Self::cancel)s it when the start failed.
+    /// `None` when no reaper can be started (the hook then runs unprotected).
+    pub(crate) fn reserve(&self) -> Option<Reservation<'_>> {
+        let file = self.file().ok()?;
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        if st.ensure_running(&self.token, self.tree.as_deref()).is_err()
-            || st.slots.contains_key(&g)
-        {
-            return;
-        }
+        st.ensure_running(file, &self.token, self.tree.as_deref()).ok()?;
         let slot = st.free.pop().unwrap_or_else(|| {
             st.len = st.len.max(1) + 1;
             st.len - 1
         });
-        if let Some(f) = &st.file
-            && f.write_all_at(&slot_line(g), slot * SLOT).is_ok()
-        {
+        Some(Reservation { file, offset: slot * SLOT })
+    }
+
+    /// Records that the slot `r` holds `pgid` (writing it again: the child may not have).
+    pub(crate) fn confirm(&self, r: Reservation<'_>, pgid: Pid) {
+        let g = pgid.as_raw();
+        let slot = r.offset / SLOT;
+        let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let valid = g > 1 && g != getpgrp().as_raw() && !st.slots.contains_key(&g);
+        if valid && r.file.write_all_at(&slot_line(g), r.offset).is_ok() {
             st.slots.insert(g, slot);
-        } else {
+        } else if r.file.write_all_at(BLANK, r.offset).is_ok() {
             st.free.push(slot);
         }
+    }
+
+    /// Gives back a slot whose run did not start.
+    pub(crate) fn cancel(&self, r: Reservation<'_>) {
+        let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        // A slot that could not be blanked stays out of use.
+        if r.file.write_all_at(BLANK, r.offset).is_ok() {
+            st.free.push(r.offset / SLOT);
+        }
+    }
+
+    /// The registration file, made (with a blank header slot) on first use.
+    fn file(&self) -> io::Result<&File> {
+        if let Some(f) = self.file.get() {
+            return Ok(f);
+        }
+        let f = registration_file()?;
+        // The header slot, blank until tags are handed out.
+        f.write_all_at(BLANK, 0)?;
+        Ok(self.file.get_or_init(|| f))
     }
 
     /// Makes sure the reaper runs (replacing one that died): the cgroup mechanisms register
     /// nothing per run, the reaper kills the engine's whole tree.
     pub(crate) fn ensure_running(&self) {
+        let Ok(file) = self.file() else { return };
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        let _ = st.ensure_running(&self.token, self.tree.as_deref());
+        let _ = st.ensure_running(file, &self.token, self.tree.as_deref());
     }
 
     /// Records, once, that hook processes carry the engine's tag, so that the reaper sweeps
@@ -345,10 +394,10 @@ impl Reaper {
         if self.tagged.load(Ordering::Relaxed) {
             return;
         }
+        let Ok(file) = self.file() else { return };
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        if st.ensure_running(&self.token, self.tree.as_deref()).is_ok()
-            && let Some(f) = &st.file
-            && f.write_all_at(TAGGED, 0).is_ok()
+        if st.ensure_running(file, &self.token, self.tree.as_deref()).is_ok()
+            && file.write_all_at(TAGGED, 0).is_ok()
         {
             self.tagged.store(true, Ordering::Relaxed);
         }
@@ -359,7 +408,7 @@ impl Reaper {
     pub(crate) fn release(&self, pgid: Pid) {
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         let Some(slot) = st.slots.remove(&pgid.as_raw()) else { return };
-        if let Some(f) = &st.file
+        if let Some(f) = self.file.get()
             && f.write_all_at(BLANK, slot * SLOT).is_ok()
         {
             st.free.push(slot);
@@ -370,8 +419,9 @@ impl Reaper {
     /// The running reaper's process id, starting it if needed.
     #[cfg(test)]
     pub(crate) fn pid(&self) -> Option<Pid> {
+        let file = self.file().ok()?;
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        st.ensure_running(&self.token, self.tree.as_deref()).ok()?;
+        st.ensure_running(file, &self.token, self.tree.as_deref()).ok()?;
         st.running.as_ref().map(|(p, _)| *p)
     }
 
@@ -386,7 +436,12 @@ impl Reaper {
 impl State {
     /// Starts the reaper unless it runs; replaces one that died (a hook of the same user may
     /// kill it). The registration file outlives reapers, so a new one knows every group.
-    fn ensure_running(&mut self, token: &str, tree: Option<&std::path::Path>) -> io::Result<()> {
+    fn ensure_running(
+        &mut self,
+        file: &File,
+        token: &str,
+        tree: Option<&std::path::Path>,
+    ) -> io::Result<()> {
         if let Some((pid, _)) = &self.running {
             match waitpid(*pid, Some(WaitPidFlag::WNOHANG)) {
                 Ok(WaitStatus::StillAlive) => return Ok(()),
@@ -394,14 +449,7 @@ impl State {
                 _ => self.running = None,
             }
         }
-        if self.file.is_none() {
-            let f = registration_file()?;
-            // The header slot, blank until tags are handed out.
-            f.write_all_at(BLANK, 0)?;
-            self.file = Some(f);
-            self.len = self.len.max(1);
-        }
-        let file = self.file.as_ref().ok_or_else(|| io::Error::other("no registration file"))?;
+        self.len = self.len.max(1);
         let tree = tree.and_then(std::path::Path::to_str).unwrap_or("");
         let mut child = Command::new(SHELL)
             .args([

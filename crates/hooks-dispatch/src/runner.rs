@@ -4,7 +4,10 @@
 use std::{
     future::Future,
     io::{self, Seek, Write},
-    os::{fd::OwnedFd, unix::process::ExitStatusExt},
+    os::{
+        fd::{AsFd, BorrowedFd, OwnedFd},
+        unix::process::ExitStatusExt,
+    },
     pin::Pin,
     process::ExitStatus,
     time::{Duration, Instant},
@@ -204,10 +207,19 @@ pub(crate) async fn run_tracked(
         reaper::global().ensure_running();
     }
     let subreaper = cfg!(target_os = "linux") && contain.mechanism.walks_the_tree();
-    let piped = SpawnStdio::Piped { tag, cgroup: cgroup.as_ref(), subreaper };
+    // Killed by the reaper if the engine process dies while the group is registered (the
+    // cgroup mechanisms kill the engine's whole tree instead). The child writes its group into
+    // the slot before its `exec`: registering after the start left a moment where a hook ran
+    // unregistered, and an engine killed then left it and what it started alive.
+    let reservation = if cgroup.is_none() { reaper::global().reserve() } else { None };
+    let register = reservation.as_ref().map(|r| (r.file.as_fd(), r.offset));
+    let piped = SpawnStdio::Piped { tag, cgroup: cgroup.as_ref(), subreaper, register };
     let started = match spawn(inv, &files, piped) {
         Ok(c) => c,
         Err(f) => {
+            if let Some(r) = reservation {
+                reaper::global().cancel(r);
+            }
             if let Some(c) = cgroup {
                 contain.finish(c);
             }
@@ -218,12 +230,10 @@ pub(crate) async fn run_tracked(
     #[cfg(test)]
     crate::testing::crash_point("after_spawn", started.proc.id().unwrap_or(0));
     let pgid = started.proc.id().and_then(|p| i32::try_from(p).ok()).map(Pid::from_raw);
-    // Killed by the reaper if the engine process dies before the group is released (the
-    // cgroup mechanisms kill the engine's whole tree instead).
-    if cgroup.is_none()
-        && let Some(pgid) = pgid
-    {
-        reaper::global().register(pgid);
+    match (reservation, pgid) {
+        (Some(r), Some(pgid)) => reaper::global().confirm(r, pgid),
+        (Some(r), None) => reaper::global().cancel(r),
+        (None, _) => {}
     }
     let run = supervise(started, pgid, cgroup.as_ref(), contain, inv, cfg, start).await;
     match cgroup {
@@ -286,6 +296,8 @@ pub(crate) enum SpawnStdio<'a> {
         cgroup: Option<&'a RunCgroup>,
         /// Whether the first process becomes a child subreaper.
         subreaper: bool,
+        /// The reaper's registration slot the first process writes its group into.
+        register: Option<(BorrowedFd<'a>, u64)>,
     },
     /// stdin `/dev/null` or an anonymous file holding the bytes; stdout and stderr appended to
     /// a log file; the process starts a new session and carries no tag (it outlives the engine
@@ -399,7 +411,7 @@ fn spawn_one<S: AsRef<str>>(
     stdin: Stream,
 ) -> Result<Started, SpawnFailure> {
     match stdio {
-        SpawnStdio::Piped { tag, cgroup, subreaper } => spawner::start(
+        SpawnStdio::Piped { tag, cgroup, subreaper, register } => spawner::start(
             program,
             args,
             inv,
@@ -412,6 +424,7 @@ fn spawn_one<S: AsRef<str>>(
                 cgroup: cgroup.map(RunCgroup::fds),
                 kill_on_drop: true,
                 subreaper: *subreaper,
+                register: *register,
             },
         ),
         SpawnStdio::Detached(log) => {
@@ -429,6 +442,7 @@ fn spawn_one<S: AsRef<str>>(
                     cgroup: None,
                     kill_on_drop: false,
                     subreaper: false,
+                    register: None,
                 },
             )
         }

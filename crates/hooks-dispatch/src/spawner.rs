@@ -48,6 +48,10 @@ pub(crate) struct Placement<'a> {
     pub(crate) kill_on_drop: bool,
     /// Make the process a child subreaper before its `exec` (the crate's own spawner only).
     pub(crate) subreaper: bool,
+    /// The reaper's registration file and a slot's offset in it, which the process writes its
+    /// group id into before its `exec` (the crate's own spawner only; the caller registers it
+    /// again after the start).
+    pub(crate) register: Option<(BorrowedFd<'a>, u64)>,
 }
 
 /// A run cgroup's descriptors: its folder (the process is born in it, `CLONE_INTO_CGROUP`) and
@@ -365,6 +369,7 @@ mod own {
             cgroup: place.cgroup.map(|c| Cgroup { dir: c.dir, procs: c.procs }),
             session: if place.new_session { Session::NewSession } else { Session::NewGroup },
             subreaper: place.subreaper,
+            register: place.register,
             probe: false,
         };
         crate::child::reap_dropped();
@@ -431,6 +436,7 @@ mod own {
             cgroup: Some(Cgroup { dir: cg.dir, procs: cg.procs }),
             session: Session::NewGroup,
             subreaper: false,
+            register: None,
             probe: true,
         };
         loop {

@@ -103,6 +103,10 @@ mod linux {
         /// Whether the child becomes a child subreaper (`PR_SET_CHILD_SUBREAPER`, kept across
         /// `exec`): orphans of its descendants are then reparented to it rather than escaping.
         pub subreaper: bool,
+        /// A slot of the reaper's registration file (the file and the slot's offset) the child
+        /// writes its own process group id into ([`crate::reaper::slot_line`]) once it leads
+        /// its group, before its `exec`: the hook never runs unregistered.
+        pub register: Option<(BorrowedFd<'a>, u64)>,
         /// Whether the child exits with status 0 right after joining its cgroups, before anything
         /// else (the containment probe).
         pub probe: bool,
@@ -203,6 +207,9 @@ mod linux {
         cgroup_procs: RawFd,
         session: Session,
         subreaper: bool,
+        /// The registration file and the slot's offset, or -1.
+        register_fd: RawFd,
+        register_at: libc::off_t,
         probe: bool,
         /// `stage << 16 | errno` of the failure, 0 when the `exec` succeeded.
         error: AtomicI32,
@@ -314,6 +321,11 @@ mod linux {
             cgroup_procs,
             session: req.session,
             subreaper: req.subreaper,
+            register_fd: req.register.map_or(-1, |(f, _)| f.as_raw_fd()),
+            register_at: req
+                .register
+                .and_then(|(_, at)| libc::off_t::try_from(at).ok())
+                .unwrap_or(-1),
             probe: req.probe,
             error: AtomicI32::new(0),
         };
@@ -563,6 +575,12 @@ mod linux {
             }
             if c.subreaper && libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0 {
                 fail(c, Stage::Subreaper);
+            }
+            if c.register_fd >= 0 && c.register_at >= 0 {
+                // Best effort, like the engine's own write after the start: it leads its group
+                // now, whose id is its pid.
+                let line = crate::reaper::slot_line(libc::getpid());
+                libc::pwrite(c.register_fd, line.as_ptr().cast(), line.len(), c.register_at);
             }
             // A source below 3 other than its own slot would be overwritten by an earlier dup2:
             // move it out of the way first.

@@ -154,8 +154,7 @@ fn registered_groups_die_when_the_engine_side_closes_and_released_ones_do_not() 
     assert!(!reaper.is_registered(released.pgid()));
     let pid = reaper.pid().expect("a reaper runs");
     {
-        let st = reaper.state.lock().expect("lock");
-        let file = st.file.as_ref().expect("file");
+        let file = reaper.file.get().expect("file");
         let mut buf = vec![0u8; usize::try_from(3 * SLOT).expect("size")];
         file.read_exact_at(&mut buf, 0).expect("read the slots");
         let text = String::from_utf8(buf).expect("text");

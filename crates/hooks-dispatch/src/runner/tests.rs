@@ -465,3 +465,68 @@ async fn a_hook_after_a_killed_run_starts_normally() {
         assert_eq!(out.stdout.lossy(), "ok\n");
     }
 }
+
+/// The variable naming the containment mechanism the registration crash child runs with.
+const CRASH_MECHANISM_VAR: &str = "HOOKS_DISPATCH_TEST_CRASH_MECHANISM";
+
+/// Not a test by itself: the child half of
+/// [`a_hook_is_registered_with_the_reaper_before_it_runs`]. Does nothing unless
+/// `HOOKS_DISPATCH_TEST_CRASH_MECHANISM` is set; then it runs a hook that clears its
+/// environment (no tag to sweep) and stops at the crash point right after the start.
+#[tokio::test]
+async fn registration_crash_child_entry() {
+    let Some(m) = crate::testing::test_env(CRASH_MECHANISM_VAR) else { return };
+    let containment = crate::Containment::parse(&m).expect("a mechanism name");
+    let cfg = DispatchConfig { containment, ..cfg() };
+    let _ = run(&sh("exec env -i sleep 60"), &cfg).await;
+    unreachable!("the crash point blocks until the parent kills this process");
+}
+
+/// An engine killed right after a hook started, before the runner's next line, leaves nothing
+/// of it with the mechanisms that register groups with the reaper (the cgroup ones kill the
+/// engine's tree): the child writes its group into its registration slot before its `exec`.
+/// The runner used to register it after the start, so a hook that cleared its environment
+/// outlived an engine killed in between (`hostile_hooks::a_hook_running_when_the_engine_
+/// process_dies_is_killed_with_its_group` failed that way under load, subreaper mechanism).
+#[test]
+fn a_hook_is_registered_with_the_reaper_before_it_runs() {
+    use std::io::{BufRead, BufReader};
+    for mechanism in ["process-group", "subreaper"] {
+        let exe = std::env::current_exe().expect("test binary");
+        let mut child = std::process::Command::new(exe)
+            .args([
+                "runner::tests::registration_crash_child_entry",
+                "--exact",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(crate::testing::CRASH_AT_VAR, "after_spawn")
+            .env(CRASH_MECHANISM_VAR, mechanism)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start the child engine");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                // libtest prints `test <name> ... ` without a newline before the test runs.
+                if let Some((_, rest)) = line.split_once("CRASHPOINT after_spawn ") {
+                    let _ = tx.send(rest.trim().to_owned());
+                    return;
+                }
+            }
+        });
+        let marker = rx.recv_timeout(Duration::from_secs(60));
+        child.kill().expect("SIGKILL the child engine");
+        child.wait().expect("reap it");
+        let pgid: i32 = marker
+            .expect("the child engine reached the crash point")
+            .parse()
+            .expect("the hook's pid");
+        assert!(pgid > 1, "{mechanism}");
+        // A failure bound: the reaper runs at the engine's death.
+        assert_group_gone(pgid, Duration::from_secs(30));
+    }
+}

@@ -31,6 +31,7 @@ fn run(script: &str, env: Env<'_>, cwd: Option<&str>) -> Result<(i32, String), S
         cgroup: None,
         session: Session::NewGroup,
         subreaper: false,
+        register: None,
         probe: false,
     };
     let spawned = spawn(&req)?;
@@ -103,6 +104,7 @@ fn failures_before_the_exec_name_their_stage_and_errno() {
         cgroup: None,
         session: Session::NewGroup,
         subreaper: false,
+        register: None,
         probe: false,
     };
     match spawn(&req) {
@@ -141,6 +143,7 @@ fn a_child_is_born_in_its_cgroup_by_clone3_or_joins_it_by_writing_to_it() {
             cgroup: Some(Cgroup { dir: fds.dir, procs: fds.procs }),
             session: Session::NewGroup,
             subreaper: false,
+            register: None,
             probe: false,
         };
         let spawned = spawn_with(&req, join).expect("spawns");
