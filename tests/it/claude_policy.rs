@@ -79,11 +79,11 @@ fn source(rt: &HookRuntime, kind: HookSourceKind) -> SourceView {
     source_of(&rt.snapshot(), kind).unwrap_or_else(|| panic!("no {kind} source"))
 }
 
-/// The `claude_hooks_disabled` notes of a source's view.
+/// The `hooks_disabled` notes of a source's view.
 fn notes(view: &SourceView) -> Vec<String> {
     view.diagnostics
         .iter()
-        .filter(|d| d.code.as_deref() == Some("claude_hooks_disabled"))
+        .filter(|d| d.code.as_deref() == Some("hooks_disabled"))
         .map(|d| d.message.clone())
         .collect()
 }

@@ -22,16 +22,15 @@
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
 
-mod claude_policy;
 mod error;
 mod handle;
 mod paths;
+mod policy;
 mod protect;
 mod registry;
 mod scripts;
 mod shell;
 mod snapshot;
-mod source_policy;
 #[cfg(test)]
 mod test_support;
 
@@ -39,6 +38,7 @@ pub use crate::{
     error::RegistryError,
     handle::{RegistryEvent, RegistryHandle, RegistryReader},
     paths::{canonicalize, canonicalize_lenient, normalize_lexically},
+    policy::RunSettingsIndex,
     protect::{
         DefinitionFiles, ExpectedFiles, Placement, ProtectedKind, ProtectedPath, ProtectedPaths,
         ProtectedPattern, UserPaths, definition_files, resolve_script, script_candidate,
@@ -46,7 +46,6 @@ pub use crate::{
     registry::{HookRegistry, SourceUpdate},
     scripts::{CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_with_templates},
     snapshot::{CwdScope, LoadStateKind, PinnedRun, RegistrySnapshot, SourceView},
-    source_policy::RunSettingsIndex,
 };
 
 use hooks_schema::{HookSourceId, HookSourceKind};

@@ -9,14 +9,17 @@ use std::{
 use arc_swap::ArcSwap;
 use hooks_schema::{
     AbsPathBuf, Binding, Generation, HookDefinition, HookDiagnostic, HookSourceId, ParseResult,
-    ParsedSource, Revision, SourceOwner, SourcePolicy, TrustDecision,
+    ParsedSource, Revision, RunSettings, SourceOwner, SourcePolicy, SwitchRule, TrustDecision,
 };
 use hooks_trust::CommandExecutionPosture;
 use serde_json::{Map, Value};
 
 use crate::{
-    claude_policy::{self, ALLOW_MANAGED_HOOKS_ONLY, ClaudeClass, Cut, PolicyTable, Voice},
     handle::RegistryReader,
+    policy::{
+        self, PolicySource, PolicyTable, RunSettingsIndex, SettingsSource, Subject, Voice,
+        held_back_by,
+    },
     protect::{
         ExpectedFiles, Placed, ProtectedKind, ProtectedPath, ProtectedPaths, ProtectedPattern,
         UserPaths, protect_definition,
@@ -25,7 +28,6 @@ use crate::{
         BindingIndex, Contribution, LoadStateKind, PinnedRun, RegistrySnapshot, RootKeys,
         SourceView,
     },
-    source_policy::{PolicySource, RunSettingsIndex, held_back_by},
 };
 
 /// One file's parse as the adapter produced it, with the project root it was found under and
@@ -96,8 +98,8 @@ struct Compiled {
     /// One warning per hook whose command could not be analysed with confidence.
     analysis: Vec<HookDiagnostic>,
     placement_error: Option<HookDiagnostic>,
-    /// Whether Claude Code's hook policies apply to it.
-    class: ClaudeClass,
+    /// What the source policy's switches see of it (its format, whether it is managed).
+    subject: Subject,
 }
 
 impl Compiled {
@@ -129,8 +131,8 @@ fn contribution_changed(before: Option<&Arc<Compiled>>, now: Option<&Arc<Compile
 }
 
 /// What a source's view depends on besides its own state: whether it runs, the source that
-/// runs its file instead, and why Claude Code's hook policy switches it off, where it does.
-/// `(runs, suppressed by, Claude policy notes, held back by the opt-in key)`.
+/// runs its file instead, and why the source policy's switches turn it off, where they do.
+/// `(runs, suppressed by, switch notes, held back by the opt-in key)`.
 type ViewKey = (bool, Option<HookSourceId>, Vec<String>, Option<&'static str>);
 
 #[derive(Debug)]
@@ -240,11 +242,9 @@ pub struct HookRegistry {
     pinned: Option<PinnedRun>,
     pinned_roots: Option<BTreeSet<AbsPathBuf>>,
     registry_diagnostics: Vec<HookDiagnostic>,
-    test_bindings: Arc<[Binding]>,
-    test_bindings_changed: bool,
     last_roots: BTreeSet<AbsPathBuf>,
     root_keys: Arc<RootKeys>,
-    /// Claude Code's hook policy in the last published snapshot.
+    /// The source policy's switches in the last published snapshot.
     policy: Arc<PolicyTable>,
     /// The user turned every opt-in on outside any hook file ([`HookRegistry::set_user_opt_in`]).
     user_opt_in: bool,
@@ -282,8 +282,6 @@ impl Default for HookRegistry {
             pinned: None,
             pinned_roots: None,
             registry_diagnostics: Vec::new(),
-            test_bindings: Arc::from(Vec::new()),
-            test_bindings_changed: false,
             last_roots: BTreeSet::new(),
             root_keys: Arc::new(RootKeys::default()),
             policy: Arc::new(PolicyTable::default()),
@@ -667,17 +665,6 @@ impl HookRegistry {
         self.publish()
     }
 
-    /// Installs bindings that ride along with every snapshot from now on (global, ordered by
-    /// their source's kind), so tests can add doubles without a file. Replaces the previous
-    /// set.
-    pub fn install_bindings_for_test(&mut self, bindings: Vec<Binding>) -> Revision {
-        if *self.test_bindings != *bindings {
-            self.test_bindings_changed = true;
-        }
-        self.test_bindings = Arc::from(bindings);
-        self.publish()
-    }
-
     fn get_mut(&mut self, id: &HookSourceId) -> Option<&mut SourceState> {
         let slot = *self.index.get(id)?;
         self.slots.get_mut(slot).and_then(Option::as_mut)
@@ -759,7 +746,7 @@ impl HookRegistry {
                         patterns: Vec::new(),
                         analysis: Vec::new(),
                         placement_error: None,
-                        class: ClaudeClass::Other,
+                        subject: Subject::default(),
                     }),
                     published: None,
                     view_cache: None,
@@ -866,8 +853,7 @@ impl HookRegistry {
         // One file loaded under several kinds runs once, as the kind with the highest
         // precedence that can run. Explicit, managed and user sources are few; each source
         // is matched against those that run before it by a cached path hash.
-        let mut bindings_changed = std::mem::take(&mut self.runnable_removed)
-            | std::mem::take(&mut self.test_bindings_changed);
+        let mut bindings_changed = std::mem::take(&mut self.runnable_removed);
         // Project kinds rank above user kinds, so the sources that apply everywhere are
         // collected first.
         let mut running_global: Vec<(u64, HookSourceId)> = Vec::new();
@@ -913,10 +899,10 @@ impl HookRegistry {
             let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
             let can = state.can_run() && suppressed_by.is_none() && held.is_none();
             if can
-                && let (Some(format), Some(a)) = (state.id.kind.format(), state.load.accepted())
+                && let Some(a) = state.load.accepted()
                 && !a.policy.run.is_empty()
             {
-                settings_of.push((format, state.id.kind.is_project(), slot, a.policy.run));
+                settings_of.push((slot, a.policy.run));
             }
             let now = can.then(|| state.compiled.clone());
             if contribution_changed(state.published.as_ref(), now.as_ref()) {
@@ -926,29 +912,37 @@ impl HookRegistry {
             runs.push((can, suppressed_by));
         }
 
-        // Run settings per format and place, from the sources that run.
-        let settings_sources: Vec<_> = settings_of
-            .iter()
-            .map(|&(format, project, slot, run)| {
-                let roots: Vec<AbsPathBuf> = match self.slots.get(slot).and_then(Option::as_ref) {
-                    Some(state) if project => state.roots.iter().cloned().collect(),
-                    _ => Vec::new(),
-                };
-                (format, roots, run)
-            })
-            .collect();
-        let run_settings = RunSettingsIndex::build(
-            settings_sources.iter().map(|(f, r, s)| (*f, r.as_slice(), *s)),
-            &self.root_keys.list,
-        );
-        if run_settings != *self.run_settings {
-            self.run_settings = Arc::new(run_settings);
-        }
-
+        // The switches per place and format, from the sources that run.
         let policy = self.resolve_policy(&runs);
         let policy_changed = policy != *self.policy;
         if policy_changed {
             self.policy = Arc::new(policy);
+        }
+
+        // Run settings per format and place, from the sources that run there.
+        let settings_sources: Vec<(Subject, Vec<AbsPathBuf>, RunSettings)> = settings_of
+            .iter()
+            .filter_map(|&(slot, run)| {
+                let state = self.slots.get(slot).and_then(Option::as_ref)?;
+                let roots = if state.id.kind.is_project() {
+                    state.roots.iter().cloned().collect()
+                } else {
+                    Vec::new()
+                };
+                Some((state.compiled.subject, roots, run))
+            })
+            .collect();
+        let run_settings = RunSettingsIndex::build(
+            settings_sources.iter().map(|(subject, roots, run)| SettingsSource {
+                subject: *subject,
+                roots,
+                run: *run,
+            }),
+            &self.root_keys.list,
+            &self.policy,
+        );
+        if run_settings != *self.run_settings {
+            self.run_settings = Arc::new(run_settings);
         }
 
         let bindings = if bindings_changed || roots_changed || policy_changed || first {
@@ -1053,41 +1047,41 @@ impl HookRegistry {
         self.revision
     }
 
-    /// Claude Code's hook policy from the settings of the sources that run (`runs` is
-    /// aligned with `self.order`), resolved outside every project and under each root.
+    /// The source policy's switches from the sources that run (`runs` is aligned with
+    /// `self.order`), resolved outside every project and under each root.
     fn resolve_policy(&self, runs: &[(bool, Option<HookSourceId>)]) -> PolicyTable {
-        let mut speakers: Vec<(&SourceState, &Map<String, Value>, Vec<usize>)> = Vec::new();
+        let mut speakers: Vec<(&SourceState, &SourcePolicy, Vec<usize>)> = Vec::new();
         for (&slot, (can, suppressed_by)) in self.order.iter().zip(runs) {
             if !*can || suppressed_by.is_some() {
                 continue;
             }
             let Some(state) = self.slots.get(slot).and_then(Option::as_ref) else { continue };
-            if state.compiled.class == ClaudeClass::Other {
-                continue;
-            }
             let Some(accepted) = state.load.accepted() else { continue };
-            if accepted.settings.is_empty() {
+            if accepted.policy.switches.is_empty() || state.compiled.subject.format.is_none() {
                 continue;
             }
             let roots = state.roots.iter().filter_map(|r| self.root_keys.index(r)).collect();
-            speakers.push((state, &accepted.settings, roots));
+            speakers.push((state, &accepted.policy, roots));
         }
         let voices: Vec<Voice<'_>> = speakers
             .iter()
-            .map(|(state, settings, roots)| Voice {
+            .map(|(state, policy, roots)| Voice {
                 id: &state.id,
-                class: state.compiled.class,
+                subject: state.compiled.subject,
                 roots,
-                settings,
+                policy,
             })
             .collect();
-        claude_policy::resolve(&voices, self.root_keys.list.len())
+        policy::resolve(&voices, self.root_keys.list.len())
     }
 
-    /// The binding index: global contributions (once per policy cut), and each root's with
-    /// the root's policy applied, in precedence order.
+    /// The binding index: global contributions (once per distinct policy variant, and once
+    /// for "runs somewhere"), and each root's with the root's policy applied, in precedence
+    /// order.
     fn build_index(&self, runs: &[(bool, Option<HookSourceId>)]) -> BindingIndex {
-        let mut global: [Vec<Contribution>; 3] = Default::default();
+        let variants = self.policy.variants();
+        let mut global: Vec<Vec<Contribution>> = vec![Vec::new(); variants.len()];
+        let mut anywhere: Vec<Contribution> = Vec::new();
         let mut scoped: Vec<Vec<Contribution>> = vec![Vec::new(); self.root_keys.list.len()];
         for (&slot, (can, _)) in self.order.iter().zip(runs) {
             if !*can {
@@ -1095,20 +1089,25 @@ impl HookRegistry {
             }
             let Some(state) = self.slots.get(slot).and_then(Option::as_ref) else { continue };
             let key = (state.id.kind.priority(), state.seq);
-            let class = state.compiled.class;
+            let subject = state.compiled.subject;
             for placement in state.compiled.binding_placements() {
                 let c = Contribution { key, bindings: placement.bindings.clone() };
                 match &placement.project_root {
                     None => {
-                        for (cut, list) in Cut::ALL.iter().zip(global.iter_mut()) {
-                            if !cut.removes(class) {
+                        let mut kept = false;
+                        for (cuts, list) in variants.iter().zip(global.iter_mut()) {
+                            if cuts.removes(subject).is_none() {
                                 list.push(c.clone());
+                                kept = true;
                             }
+                        }
+                        if kept {
+                            anywhere.push(c);
                         }
                     }
                     Some(root) => {
                         let Some(i) = self.root_keys.index(root) else { continue };
-                        if self.policy.at(Some(i)).cut.removes(class) {
+                        if self.policy.at(Some(i)).removes(subject).is_some() {
                             continue;
                         }
                         if let Some(list) = scoped.get_mut(i) {
@@ -1118,20 +1117,13 @@ impl HookRegistry {
                 }
             }
         }
-        for b in self.test_bindings.iter() {
-            for list in &mut global {
-                list.push(Contribution {
-                    key: (b.source.kind.priority(), u64::MAX),
-                    bindings: Arc::from(vec![b.clone()]),
-                });
-            }
+        BindingIndex {
+            global,
+            anywhere,
+            policy: self.policy.clone(),
+            roots: self.root_keys.clone(),
+            scoped,
         }
-        // Sorted already by construction except for the test doubles; a stable sort keeps
-        // each key's order.
-        for list in &mut global {
-            list.sort_by_key(|c| c.key);
-        }
-        BindingIndex { global, policy: self.policy.clone(), roots: self.root_keys.clone(), scoped }
     }
 }
 
@@ -1274,9 +1266,10 @@ fn compile(
             }
         }
     };
-    let class = accepted.map_or(ClaudeClass::Other, |a| {
-        ClaudeClass::of(id, a.definitions.iter().map(|d| d.wire_format()), &a.settings)
-    });
+    let subject = Subject::of(
+        id,
+        accepted.into_iter().flat_map(|a| a.definitions.iter().map(|d| d.wire_format())),
+    );
     let mut protected = vec![ProtectedPath {
         path: id.path.clone(),
         source: id.clone(),
@@ -1391,7 +1384,7 @@ fn compile(
         })
         .unwrap_or_default();
     let analysis = analysis.into_iter().chain(relocated_notes).collect();
-    Compiled { placements, protected, patterns, analysis, placement_error, class }
+    Compiled { placements, protected, patterns, analysis, placement_error, subject }
 }
 
 /// The info line of a source whose file runs as another, higher-precedence source.
@@ -1418,7 +1411,7 @@ fn inert_message(reason: &str) -> String {
     if reason.starts_with("inert:") { reason.to_owned() } else { format!("inert: {reason}") }
 }
 
-/// Why Claude Code's hook policy switches a running source off, where it does, and whether
+/// Why the source policy's switches turn a running source off, where they do, and whether
 /// that is everywhere it applies.
 ///
 /// A source switched off in every place it applies gets one note naming the setting (and
@@ -1429,43 +1422,44 @@ fn policy_notes(
     policy: &PolicyTable,
     root_keys: &RootKeys,
 ) -> (Vec<String>, bool) {
-    let class = state.compiled.class;
-    if class == ClaudeClass::Other {
+    let subject = state.compiled.subject;
+    if subject.format.is_none() {
         return (Vec::new(), false);
     }
     // The places the source applies: its roots for a project source; outside every project
     // and under every root otherwise.
-    let mut places: Vec<(Option<&AbsPathBuf>, &claude_policy::ScopePolicy)> = Vec::new();
+    let mut places: Vec<(Option<&AbsPathBuf>, Option<usize>)> = Vec::new();
     if state.id.kind.is_project() {
         for root in &state.roots {
             if let Some(i) = root_keys.index(root) {
-                places.push((Some(root), policy.at(Some(i))));
+                places.push((Some(root), Some(i)));
             }
         }
     } else {
-        places.push((None, &policy.outside));
-        for (root, p) in root_keys.list.iter().zip(&policy.roots) {
-            places.push((Some(root), p));
-        }
+        places.push((None, None));
+        places.extend(root_keys.list.iter().enumerate().map(|(i, root)| (Some(root), Some(i))));
     }
-    let off: Vec<_> = places.iter().filter(|(_, p)| p.cut.removes(class)).collect();
+    let off: Vec<(Option<&AbsPathBuf>, &policy::Reason)> = places
+        .iter()
+        .filter_map(|&(root, i)| policy.at(i).removes(subject).map(|r| (root, r)))
+        .collect();
     if off.is_empty() {
         return (Vec::new(), false);
     }
     let everywhere = off.len() == places.len();
     let one_reason = off.windows(2).all(|w| match w {
-        [a, b] => a.1.decided_by == b.1.decided_by,
+        [a, b] => a.1 == b.1,
         _ => true,
     });
     if everywhere && one_reason {
-        let reason = off.first().map(|(_, p)| p.reason()).unwrap_or_default();
+        let reason = off.first().map(|(_, r)| r.text()).unwrap_or_default();
         return (vec![reason], true);
     }
     let notes = off
         .iter()
-        .map(|(root, p)| match root {
-            Some(root) => format!("under project root {root}: {}", p.reason()),
-            None => format!("outside project roots: {}", p.reason()),
+        .map(|(root, r)| match root {
+            Some(root) => format!("under project root {root}: {}", r.text()),
+            None => format!("outside project roots: {}", r.text()),
         })
         .collect();
     (notes, everywhere)
@@ -1514,16 +1508,17 @@ fn view(state: &SourceState, key: &ViewKey) -> SourceView {
         diagnostics.push(
             HookDiagnostic::info(note.clone())
                 .in_file(state.id.path.as_path())
-                .with_code("claude_hooks_disabled"),
+                .with_code("hooks_disabled"),
         );
     }
     if state.id.kind.owner() != SourceOwner::Managed
-        && state.compiled.class != ClaudeClass::Other
-        && accepted.is_some_and(|a| a.settings.contains_key(ALLOW_MANAGED_HOOKS_ONLY))
+        && state.compiled.subject.format.is_some()
+        && let Some(switch) = accepted.and_then(|a| a.policy.switch(SwitchRule::ManagedOnly))
     {
         diagnostics.push(
             HookDiagnostic::warning(format!(
-                "`{ALLOW_MANAGED_HOOKS_ONLY}` is honoured only in managed settings; it is ignored in this file"
+                "`{}` is honoured only in managed settings; it is ignored in this file",
+                switch.key
             ))
             .in_file(state.id.path.as_path())
             .with_code("managed_only_setting"),

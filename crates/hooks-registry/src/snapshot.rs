@@ -11,10 +11,9 @@ use hooks_trust::CommandExecutionPosture;
 use serde_json::{Map, Value};
 
 use crate::{
-    claude_policy::{Cut, PolicyTable},
     paths::{canonicalize, clean, clean_cow, normalize_absolute},
+    policy::{PolicyTable, RunSettingsIndex},
     protect::{ProtectedPath, ProtectedPaths},
-    source_policy::RunSettingsIndex,
 };
 
 /// The run's pin: the posture read when the run started and the revision then in effect.
@@ -129,10 +128,13 @@ impl RootKeys {
 /// The runnable bindings, indexed by project root; rebuilt only when the revision moves.
 #[derive(Debug, Default)]
 pub(crate) struct BindingIndex {
-    /// Bindings that apply everywhere, in precedence order, once per [`Cut`] (by
-    /// [`Cut::index`]): what is left of them where Claude Code's policy cuts that much.
-    pub(crate) global: [Vec<Contribution>; 3],
-    /// Claude Code's hook policy outside every project and under each root.
+    /// Bindings that apply everywhere, in precedence order, once per variant of the source
+    /// policy's cuts ([`PolicyTable::variants`]): what is left of them where that variant
+    /// applies.
+    pub(crate) global: Vec<Vec<Contribution>>,
+    /// Bindings that apply everywhere and run in at least one place.
+    pub(crate) anywhere: Vec<Contribution>,
+    /// The source policy's cuts outside every project and under each root.
     pub(crate) policy: Arc<PolicyTable>,
     /// The known roots.
     pub(crate) roots: Arc<RootKeys>,
@@ -145,11 +147,7 @@ impl BindingIndex {
     /// The global contributions that apply under the root at `root` (or outside every
     /// project).
     fn global_at(&self, root: Option<usize>) -> &[Contribution] {
-        self.global_for(self.policy.at(root).cut)
-    }
-
-    fn global_for(&self, cut: Cut) -> &[Contribution] {
-        self.global.get(cut.index()).map_or(&[], Vec::as_slice)
+        self.global.get(self.policy.variant_at(root)).map_or(&[], Vec::as_slice)
     }
 }
 
@@ -192,8 +190,7 @@ impl RegistrySnapshot {
 
     /// Whether no binding can run anywhere.
     pub fn is_empty(&self) -> bool {
-        self.bindings.global_for(self.bindings.policy.least_cut()).is_empty()
-            && self.bindings.scoped.iter().all(Vec::is_empty)
+        self.bindings.anywhere.is_empty() && self.bindings.scoped.iter().all(Vec::is_empty)
     }
 
     /// The bindings that apply in `cwd`, in precedence order.
@@ -250,17 +247,18 @@ impl RegistrySnapshot {
     }
 
     /// The bindings that apply in a working directory under no known project root (or
-    /// with no working directory at all): explicit, managed and user bindings, with Claude
-    /// Code's hook policy outside every project applied.
+    /// with no working directory at all): explicit, managed and user bindings, with the
+    /// source policy outside every project applied.
     pub fn global_bindings(&self) -> Vec<Binding> {
         self.bindings_at(None)
     }
 
     /// Every runnable binding, global ones first, then each project's, each group in
-    /// precedence order. A global binding counts when it runs in at least one place (Claude
-    /// Code's `disableAllHooks` can switch it off outside a project but not under it).
+    /// precedence order. A global binding counts when it runs in at least one place (a
+    /// format's hooks switch, such as Claude Code's `disableAllHooks`, can switch it off
+    /// outside a project but not under it).
     pub fn bindings(&self) -> Vec<Binding> {
-        let mut out = merge(self.bindings.global_for(self.bindings.policy.least_cut()), &[]);
+        let mut out = merge(&self.bindings.anywhere, &[]);
         for contributions in &self.bindings.scoped {
             for c in contributions {
                 out.extend(c.bindings.iter().cloned());

@@ -754,21 +754,6 @@ fn errors_for_returns_failures_and_rejections_but_not_warnings() {
 }
 
 #[test]
-fn bindings_installed_for_tests_ride_along_with_every_snapshot() {
-    let mut r = HookRegistry::new();
-    let s = sid(K::RUN_DELIVERED, p("run/hooks.json"));
-    r.upsert_source(update(&s, ok(defs(&["real"])), None, active()));
-    let double = r.snapshot().bindings()[0].clone();
-    let mut double = double;
-    double.source = sid(K::FACTORY_AGENT, p("test/double.json"));
-    let rev = r.revision();
-    assert!(r.install_bindings_for_test(vec![double]) > rev);
-    r.upsert_source(update(&s, ok(defs(&["real2"])), None, active()));
-    r.pin(CommandExecutionPosture::AutoApproves);
-    assert_eq!(names(&r.snapshot().bindings_for(Path::new(P))), ["real", "real2"]);
-}
-
-#[test]
 fn a_trust_change_before_the_pin_applies() {
     let mut r = HookRegistry::new();
     let root = abs(p("repo"));

@@ -4,7 +4,8 @@
 use std::path::Path;
 
 use hooks_schema::{
-    HookDiagnostic, HookSourceId, HookSourceKind as K, ParseResult, ParsedSource, Severity,
+    FormatId, HookDiagnostic, HookSourceId, HookSourceKind as K, ParseResult, ParsedSource,
+    PolicySwitch, Severity, SourcePolicy, SwitchRule,
 };
 use serde_json::{Value, json};
 
@@ -14,10 +15,25 @@ use crate::{
     test_support::{abs, active, defs, inert, names, ok, sid, update},
 };
 
-/// A parse with `definitions` named `hooks` and the top-level `settings`.
+/// A parse with `definitions` named `hooks`, the top-level `settings` and the policy Claude
+/// Code's adapter types from them (`disableAllHooks: v` is a hooks switch `on: !v`,
+/// `allowManagedHooksOnly: v` a managed-only switch `on: v`; a value that is not a boolean is
+/// no switch).
 fn settings(hooks: &[&str], settings: Value) -> ParseResult {
     let Value::Object(settings) = settings else { return ok(defs(hooks)) };
-    Ok(ParsedSource { definitions: defs(hooks), settings, ..ParsedSource::default() })
+    let mut switches = Vec::new();
+    if let Some(v) = settings.get("disableAllHooks").and_then(Value::as_bool) {
+        switches.push(PolicySwitch { key: "disableAllHooks", rule: SwitchRule::Hooks, on: !v });
+    }
+    if let Some(v) = settings.get("allowManagedHooksOnly").and_then(Value::as_bool) {
+        switches.push(PolicySwitch {
+            key: "allowManagedHooksOnly",
+            rule: SwitchRule::ManagedOnly,
+            on: v,
+        });
+    }
+    let policy = SourcePolicy { switches, ..SourcePolicy::default() };
+    Ok(ParsedSource { definitions: defs(hooks), settings, policy, ..ParsedSource::default() })
 }
 
 fn notes(snap: &RegistrySnapshot, id: &HookSourceId) -> Vec<String> {
@@ -25,7 +41,7 @@ fn notes(snap: &RegistrySnapshot, id: &HookSourceId) -> Vec<String> {
         .map(|v| {
             v.diagnostics
                 .iter()
-                .filter(|d| d.code.as_deref() == Some("claude_hooks_disabled"))
+                .filter(|d| d.code.as_deref() == Some("hooks_disabled"))
                 .map(|d: &HookDiagnostic| d.message.clone())
                 .collect()
         })
@@ -234,7 +250,8 @@ fn an_inert_source_has_no_say() {
 #[test]
 fn an_explicit_claude_source_is_the_command_lines_settings() {
     let mut w = world(json!({}), json!({"disableAllHooks": true}));
-    let run = sid(K::RUN_DELIVERED, p("run/settings.json"));
+    // Explicit sources carry their file's format (hooks-sources reads them in one).
+    let run = sid(K::RUN_DELIVERED.in_format(FormatId::new("claude")), p("run/settings.json"));
     w.r.upsert_source(update(
         &run,
         settings(&[], json!({"disableAllHooks": false})),

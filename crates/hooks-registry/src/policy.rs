@@ -1,0 +1,389 @@
+//! Source policy resolved across the sources that run, from the typed [`SourcePolicy`] each
+//! adapter parsed, without knowing any format (`specs/formats.md`, "Source policy").
+//!
+//! - **Opt-ins** ([`SwitchRule::OptIn`], Chrys's `project.hooks_enabled`): a key is on for a
+//!   format when the user forces every opt-in on ([`crate::HookRegistry::set_user_opt_in`]),
+//!   or when the voice of the format's managed and user sources that can run says so: the last
+//!   managed voice, else the user voice of highest precedence. Project and explicit sources
+//!   never speak for it, and no voice means off. A source that
+//!   [`requires`](SourcePolicy::requires) a key that is off is *held back* everywhere: its
+//!   definitions bind nowhere, it speaks for no switch and its run settings count nowhere.
+//! - **Switches** ([`SwitchRule::Hooks`]: Claude Code's `disableAllHooks`, Codex's
+//!   `[features].hooks`, Gemini CLI's `hooksConfig.enabled`; [`SwitchRule::ManagedOnly`]:
+//!   Claude Code's `allowManagedHooksOnly`, Codex's `allow_managed_hooks_only`), per place
+//!   (outside every project, and under each project root) and per format, from the voices of
+//!   the format's sources that run and apply there:
+//!   - `Hooks`: managed voices outrank every other and, among them, the later file wins (as
+//!     scalar settings merge); otherwise the voice of highest precedence decides (explicit,
+//!     then the project's, then the user's). A managed "off" switches off every source of the
+//!     format; any other "off" only its non-managed sources (a non-managed file cannot
+//!     disable managed hooks). A managed "on" keeps every source on.
+//!   - `ManagedOnly`: honoured from managed voices only (the later wins); on, it switches off
+//!     every non-managed source of the format and names itself as the reason.
+//! - **Run settings** ([`RunSettings`], Chrys's `settings:`): per format and place, the
+//!   sources of the format that run there merge per field, the one of highest precedence that
+//!   sets a field winning (Chrys: the project file over the global one).
+//!
+//! A switch only ever affects sources of its own format; a source of no known format has no
+//! say and is never affected. Project sources speak only for the roots they were found under.
+//! Everything here is pure: the registry hands in the sources in precedence order (kind
+//! priority, then load order).
+
+use std::collections::BTreeMap;
+
+use hooks_schema::{
+    AbsPathBuf, FormatId, HookSourceId, RunSettings, SourceOwner, SourcePolicy, SwitchRule,
+};
+
+/// What decides whether a source is switched off: its format and whether it is an
+/// administrator's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub(crate) struct Subject {
+    /// Its format: the kind's, or for an explicit source of no declared format the one its
+    /// definitions all speak; `None` when unknown (never affected).
+    pub(crate) format: Option<FormatId>,
+    /// A managed (administrator's) source.
+    pub(crate) managed: bool,
+}
+
+impl Subject {
+    /// The subject of a source of `id`'s kind whose definitions speak `formats`.
+    pub(crate) fn of(id: &HookSourceId, mut formats: impl Iterator<Item = FormatId>) -> Subject {
+        let format = id.kind.format().or_else(|| {
+            let first = formats.next()?;
+            formats.all(|f| f == first).then_some(first)
+        });
+        Subject { format, managed: id.kind.owner() == SourceOwner::Managed }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Opt-ins
+
+/// One source as the opt-in resolution sees it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PolicySource<'a> {
+    /// The format of its file (`None` for test doubles without one).
+    pub(crate) format: Option<FormatId>,
+    /// Who owns it.
+    pub(crate) owner: SourceOwner,
+    /// Whether it can run (trusted, parsed, not suppressed by the same file under another
+    /// kind); only such sources speak.
+    pub(crate) can_run: bool,
+    /// Its policy (the parse in effect).
+    pub(crate) policy: &'a SourcePolicy,
+}
+
+/// Whether the opt-in `key` of `format` is on, given the sources in precedence order.
+pub(crate) fn opt_in_is_on(
+    sources: &[PolicySource<'_>],
+    format: Option<FormatId>,
+    key: &str,
+    user_forced: bool,
+) -> bool {
+    if user_forced {
+        return true;
+    }
+    let voice = |owner: SourceOwner| {
+        sources
+            .iter()
+            .filter(|s| s.can_run && s.owner == owner && s.format == format)
+            .filter_map(|s| {
+                s.policy
+                    .switches
+                    .iter()
+                    .rev()
+                    .find(|w| w.rule == SwitchRule::OptIn && w.key == key)
+                    .map(|w| w.on)
+            })
+            .collect::<Vec<bool>>()
+    };
+    // Managed voices outrank the user's, and among them the later file wins (as scalar
+    // settings merge); among user voices the one of highest precedence decides.
+    if let Some(&on) = voice(SourceOwner::Managed).last() {
+        return on;
+    }
+    voice(SourceOwner::User).first().copied().unwrap_or(false)
+}
+
+/// The key a source requires and that is off, when it is held back.
+pub(crate) fn held_back_by(
+    sources: &[PolicySource<'_>],
+    source: &PolicySource<'_>,
+    user_forced: bool,
+) -> Option<&'static str> {
+    let key = source.policy.requires?;
+    (!opt_in_is_on(sources, source.format, key, user_forced)).then_some(key)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Switches
+
+/// Why sources are switched off: the setting and the file that decided.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct Reason {
+    pub(crate) key: &'static str,
+    pub(crate) file: AbsPathBuf,
+}
+
+impl Reason {
+    /// `disabled by <key> in <file>`.
+    pub(crate) fn text(&self) -> String {
+        format!("disabled by {} in {}", self.key, self.file)
+    }
+}
+
+/// What is off for one format in one place.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub(crate) struct FormatCut {
+    /// Every source of the format is off.
+    pub(crate) all: Option<Reason>,
+    /// Its non-managed sources are off.
+    pub(crate) non_managed: Option<Reason>,
+}
+
+impl FormatCut {
+    fn is_empty(&self) -> bool {
+        self.all.is_none() && self.non_managed.is_none()
+    }
+}
+
+/// What is off in one place, per format; empty when everything runs.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub(crate) struct PlaceCuts(pub(crate) BTreeMap<FormatId, FormatCut>);
+
+impl PlaceCuts {
+    /// Why a source of `subject` is off here, or `None` when it runs.
+    pub(crate) fn removes(&self, subject: Subject) -> Option<&Reason> {
+        let cut = self.0.get(&subject.format?)?;
+        if let Some(r) = &cut.all {
+            return Some(r);
+        }
+        if subject.managed { None } else { cut.non_managed.as_ref() }
+    }
+
+    /// Whether nothing is off.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// The cuts outside every project and under each known root, each place pointing at one of
+/// a few distinct variants (so the binding index keeps one list of global bindings per
+/// variant, not per root).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PolicyTable {
+    /// The distinct cuts in use; the first is outside's.
+    variants: Vec<PlaceCuts>,
+    /// Each root's variant, by the root's position in the sorted root list; empty when every
+    /// root's is outside's.
+    roots: Vec<usize>,
+}
+
+impl Default for PolicyTable {
+    fn default() -> PolicyTable {
+        PolicyTable { variants: vec![PlaceCuts::default()], roots: Vec::new() }
+    }
+}
+
+impl PolicyTable {
+    /// The variant under the root at `index`, or outside every project.
+    pub(crate) fn variant_at(&self, root: Option<usize>) -> usize {
+        root.and_then(|i| self.roots.get(i).copied()).unwrap_or(0)
+    }
+
+    /// The cuts under the root at `index`, or outside every project.
+    pub(crate) fn at(&self, root: Option<usize>) -> &PlaceCuts {
+        self.variants.get(self.variant_at(root)).unwrap_or(&EMPTY)
+    }
+
+    /// The distinct cuts in use, by variant.
+    pub(crate) fn variants(&self) -> &[PlaceCuts] {
+        &self.variants
+    }
+
+    /// Whether some place cuts anything (false in the common case where no file has a say).
+    pub(crate) fn cuts_anything(&self) -> bool {
+        self.variants.iter().any(|v| !v.is_empty())
+    }
+}
+
+static EMPTY: PlaceCuts = PlaceCuts(BTreeMap::new());
+
+/// One running source's say: its identity, its subject, where it applies and its policy.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Voice<'a> {
+    pub(crate) id: &'a HookSourceId,
+    pub(crate) subject: Subject,
+    /// For a project source, the positions of its roots in the sorted root list.
+    pub(crate) roots: &'a [usize],
+    pub(crate) policy: &'a SourcePolicy,
+}
+
+impl Voice<'_> {
+    fn applies(&self, root: Option<usize>) -> bool {
+        match self.id.kind.owner() {
+            SourceOwner::Project => root.is_some_and(|r| self.roots.contains(&r)),
+            SourceOwner::Explicit | SourceOwner::Managed | SourceOwner::User => true,
+        }
+    }
+
+    fn said(&self, rule: SwitchRule) -> Option<(bool, Reason)> {
+        let s = self.policy.switch(rule)?;
+        Some((s.on, Reason { key: s.key, file: self.id.path.clone() }))
+    }
+}
+
+/// Resolves the cuts for `root_count` roots from the voices of the sources that run, given
+/// in precedence order.
+pub(crate) fn resolve(voices: &[Voice<'_>], root_count: usize) -> PolicyTable {
+    let voices: Vec<&Voice<'_>> = voices
+        .iter()
+        .filter(|v| v.subject.format.is_some())
+        .filter(|v| {
+            v.policy.switch(SwitchRule::Hooks).is_some()
+                || v.policy.switch(SwitchRule::ManagedOnly).is_some()
+        })
+        .collect();
+    if voices.is_empty() {
+        return PolicyTable::default();
+    }
+    let mut formats: Vec<FormatId> = voices.iter().filter_map(|v| v.subject.format).collect();
+    formats.sort_unstable();
+    formats.dedup();
+    let place = |root: Option<usize>| -> PlaceCuts {
+        let mut cuts = BTreeMap::new();
+        for &format in &formats {
+            let mine: Vec<&Voice<'_>> = voices
+                .iter()
+                .copied()
+                .filter(|v| v.subject.format == Some(format) && v.applies(root))
+                .collect();
+            let cut = format_cut(&mine);
+            if !cut.is_empty() {
+                cuts.insert(format, cut);
+            }
+        }
+        PlaceCuts(cuts)
+    };
+    let mut variants = vec![place(None)];
+    let mut roots = Vec::with_capacity(root_count);
+    for i in 0..root_count {
+        let cuts = place(Some(i));
+        let v = match variants.iter().position(|v| *v == cuts) {
+            Some(v) => v,
+            None => {
+                variants.push(cuts);
+                variants.len() - 1
+            }
+        };
+        roots.push(v);
+    }
+    // The common case, every root as outside, is stored as no roots (see `variant_at`).
+    if roots.iter().all(|&v| v == 0) {
+        roots.clear();
+    }
+    PolicyTable { variants, roots }
+}
+
+/// The cut for one format in one place from the voices of its sources that apply there.
+fn format_cut(mine: &[&Voice<'_>]) -> FormatCut {
+    let managed_last =
+        |rule| mine.iter().rev().filter(|v| v.subject.managed).find_map(|v| v.said(rule));
+    let mut cut = FormatCut::default();
+    match managed_last(SwitchRule::Hooks) {
+        Some((false, reason)) => return FormatCut { all: Some(reason), non_managed: None },
+        Some((true, _)) => {}
+        None => {
+            let first_other =
+                mine.iter().filter(|v| !v.subject.managed).find_map(|v| v.said(SwitchRule::Hooks));
+            if let Some((false, reason)) = first_other {
+                cut.non_managed = Some(reason);
+            }
+        }
+    }
+    if let Some((true, reason)) = managed_last(SwitchRule::ManagedOnly) {
+        // The managed-only setting names itself as the reason, ahead of a non-managed "off"
+        // (it would decide even if that file changed its mind).
+        cut.non_managed = Some(reason);
+    }
+    cut
+}
+
+// ---------------------------------------------------------------------------------------------
+// Run settings
+
+/// Each format's merged run settings outside every project and under each root.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunSettingsIndex {
+    /// `(format, place, settings)`, place `None` outside every project; only non-empty
+    /// settings are listed.
+    pub(crate) entries: Vec<(FormatId, Option<AbsPathBuf>, RunSettings)>,
+}
+
+/// One source's run settings as the merge sees them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SettingsSource<'a> {
+    pub(crate) subject: Subject,
+    /// The project roots it applies under; empty for sources that apply everywhere.
+    pub(crate) roots: &'a [AbsPathBuf],
+    pub(crate) run: RunSettings,
+}
+
+impl RunSettingsIndex {
+    /// Merges the run settings of `sources` (that can run, in precedence order) per format
+    /// and place over `roots` (the sorted root list `table` is indexed by), leaving out the
+    /// sources `table` switches off in a place.
+    pub(crate) fn build<'a>(
+        sources: impl IntoIterator<Item = SettingsSource<'a>>,
+        roots: &[AbsPathBuf],
+        table: &PolicyTable,
+    ) -> RunSettingsIndex {
+        let sources: Vec<SettingsSource<'a>> = sources
+            .into_iter()
+            .filter(|s| !s.run.is_empty() && s.subject.format.is_some())
+            .collect();
+        let mut entries = Vec::new();
+        if sources.is_empty() {
+            return RunSettingsIndex { entries };
+        }
+        let mut formats: Vec<FormatId> = sources.iter().filter_map(|s| s.subject.format).collect();
+        formats.sort_unstable();
+        formats.dedup();
+        let places = std::iter::once(None).chain(roots.iter().enumerate().map(Some));
+        for place in places {
+            let cuts = table.at(place.map(|(i, _)| i));
+            let place = place.map(|(_, root)| root);
+            for &format in &formats {
+                let merged = sources
+                    .iter()
+                    .filter(|s| {
+                        s.subject.format == Some(format)
+                            && (s.roots.is_empty() || place.is_some_and(|p| s.roots.contains(p)))
+                            && cuts.removes(s.subject).is_none()
+                    })
+                    .fold(RunSettings::default(), |higher, lower| higher.over(lower.run));
+                if !merged.is_empty() {
+                    entries.push((format, place.cloned(), merged));
+                }
+            }
+        }
+        RunSettingsIndex { entries }
+    }
+
+    /// The settings of `format` in `place` (`None`: outside every project); empty when none.
+    pub fn get(&self, format: FormatId, place: Option<&AbsPathBuf>) -> RunSettings {
+        self.entries
+            .iter()
+            .find(|(f, p, _)| *f == format && p.as_ref() == place)
+            .map_or_else(RunSettings::default, |(_, _, s)| *s)
+    }
+
+    /// Every `(format, place, settings)` some source sets.
+    pub fn entries(&self) -> impl Iterator<Item = (FormatId, Option<&AbsPathBuf>, &RunSettings)> {
+        self.entries.iter().map(|(f, p, s)| (*f, p.as_ref(), s))
+    }
+}
+
+#[cfg(test)]
+mod tests;

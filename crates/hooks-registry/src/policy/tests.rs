@@ -1,0 +1,401 @@
+//! Tests of the source policy resolution on hand-built sources: opt-ins, the switches'
+//! precedence table (Claude Code's `disableAllHooks` and `allowManagedHooksOnly` as the
+//! seed pins them, and the same rules for any format) and run settings per place.
+
+use std::time::Duration;
+
+use hooks_schema::{
+    AbsPathBuf, FormatId, HookSourceId, HookSourceKind as K, PolicySwitch, RunSettings,
+    SourceOwner, SourcePolicy, SwitchRule,
+};
+
+use super::{
+    PolicySource, PolicyTable, RunSettingsIndex, SettingsSource, Subject, Voice, held_back_by,
+    opt_in_is_on, resolve,
+};
+use crate::test_support::sid;
+
+const F: FormatId = FormatId::new("f");
+const G: FormatId = FormatId::new("g");
+const KEY: &str = "project.hooks_enabled";
+
+fn voice(on: bool) -> SourcePolicy {
+    SourcePolicy {
+        switches: vec![PolicySwitch { key: KEY, rule: SwitchRule::OptIn, on }],
+        ..SourcePolicy::default()
+    }
+}
+
+fn src(format: FormatId, owner: SourceOwner, policy: &SourcePolicy) -> PolicySource<'_> {
+    PolicySource { format: Some(format), owner, can_run: true, policy }
+}
+
+#[test]
+fn an_opt_in_is_off_without_a_voice_and_follows_the_managed_then_the_user_voice() {
+    let requires = SourcePolicy { requires: Some(KEY), ..SourcePolicy::default() };
+    let (on, off) = (voice(true), voice(false));
+    let project = src(F, SourceOwner::Project, &requires);
+    assert_eq!(held_back_by(&[project], &project, false), Some(KEY), "no voice: off");
+    assert_eq!(held_back_by(&[project], &project, true), None, "the user forced it on");
+    let user_on = src(F, SourceOwner::User, &on);
+    assert_eq!(held_back_by(&[project, user_on], &project, false), None);
+    // A project, an explicit source, another format, or a source that cannot run: no voice.
+    for other in [
+        src(F, SourceOwner::Project, &on),
+        src(F, SourceOwner::Explicit, &on),
+        src(G, SourceOwner::User, &on),
+        PolicySource { can_run: false, ..user_on },
+    ] {
+        assert_eq!(held_back_by(&[other, project], &project, false), Some(KEY), "{other:?}");
+    }
+    // Managed voices outrank the user's; the later managed file wins.
+    let sources = [src(F, SourceOwner::Managed, &on), src(F, SourceOwner::Managed, &off), user_on];
+    assert!(!opt_in_is_on(&sources, Some(F), KEY, false));
+    let sources = [src(F, SourceOwner::Managed, &off), src(F, SourceOwner::Managed, &on)];
+    assert!(opt_in_is_on(&sources, Some(F), KEY, false));
+    // Among user voices, the one of highest precedence (first) decides; within a file, the
+    // last switch.
+    let both = SourcePolicy {
+        switches: vec![
+            PolicySwitch { key: KEY, rule: SwitchRule::OptIn, on: true },
+            PolicySwitch { key: KEY, rule: SwitchRule::OptIn, on: false },
+        ],
+        ..SourcePolicy::default()
+    };
+    assert!(!opt_in_is_on(&[src(F, SourceOwner::User, &both)], Some(F), KEY, false));
+    let user_off = src(F, SourceOwner::User, &off);
+    assert!(!opt_in_is_on(&[user_off, user_on], Some(F), KEY, false));
+    // A source that requires nothing is never held back.
+    let plain = SourcePolicy::default();
+    let p = src(F, SourceOwner::Project, &plain);
+    assert_eq!(held_back_by(&[p], &p, false), None);
+}
+
+#[test]
+fn run_settings_merge_per_field_by_precedence_in_each_place() {
+    let r = |p: &str| AbsPathBuf::new(p.into()).unwrap();
+    let (a, b) = (r("/a"), r("/b"));
+    let parallel = |n| RunSettings { max_parallel: Some(n), ..RunSettings::default() };
+    let project_a = RunSettings { max_parallel: Some(1), ..RunSettings::default() };
+    let global = RunSettings {
+        max_parallel: Some(8),
+        outbox_max_retries: Some(5),
+        ..RunSettings::default()
+    };
+    let roots = [a.clone(), b.clone()];
+    let subject = |format| Subject { format: Some(format), managed: false };
+    let s = |format, roots, run| SettingsSource { subject: subject(format), roots, run };
+    let sources = [s(F, &roots[..1], project_a), s(F, &[][..], global), s(G, &[][..], parallel(2))];
+    let none = PolicyTable::default();
+    let index = RunSettingsIndex::build(sources, &roots, &none);
+    assert_eq!(index.get(F, None), global, "outside every project: the global file alone");
+    assert_eq!(
+        index.get(F, Some(&a)),
+        RunSettings {
+            max_parallel: Some(1),
+            outbox_max_retries: Some(5),
+            ..RunSettings::default()
+        },
+        "under /a: the project's field over the global one, the rest from the global"
+    );
+    assert_eq!(index.get(F, Some(&b)), global, "another project's file does not reach /b");
+    assert_eq!(index.get(G, Some(&a)), parallel(2), "formats merge apart");
+    assert_eq!(index.entries().count(), 6);
+    // Nothing set anywhere: nothing listed.
+    let grace =
+        RunSettings { shutdown_grace: Some(Duration::from_secs(1)), ..RunSettings::default() };
+    assert!(
+        RunSettingsIndex::build([s(F, &[][..], RunSettings::default())], &roots, &none)
+            .entries
+            .is_empty()
+    );
+    assert_eq!(RunSettingsIndex::build([s(F, &[][..], grace)], &[], &none).get(F, None), grace);
+    // A source switched off in a place sets nothing there: the project under /a switches F's
+    // non-managed hooks off, so its own and the global file's settings count only elsewhere.
+    let off = switches(&[(SwitchRule::Hooks, false)]);
+    let a_id = sid(K::file(hooks_schema::FileScope::Project, ROLE_F), "/a/f.json");
+    let voice = Voice { id: &a_id, subject: subject(F), roots: &[0], policy: &off };
+    let table = resolve(&[voice], 2);
+    let index = RunSettingsIndex::build(
+        [s(F, &roots[..1], project_a), s(F, &[][..], global)],
+        &roots,
+        &table,
+    );
+    assert_eq!(index.get(F, Some(&a)), RunSettings::default());
+    assert_eq!(index.get(F, Some(&b)), global);
+    assert_eq!(index.get(F, None), global);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Switches
+
+const P: &str = "/nonexistent-policy-test";
+const ROLE_F: hooks_schema::FileRole = hooks_schema::FileRole::new(F, "f_file", 100);
+
+/// A policy of `switches`, keyed as Claude Code spells them.
+fn switches(list: &[(SwitchRule, bool)]) -> SourcePolicy {
+    let switches = list
+        .iter()
+        .map(|&(rule, on)| PolicySwitch {
+            key: match rule {
+                SwitchRule::Hooks => "disableAllHooks",
+                SwitchRule::ManagedOnly => "allowManagedHooksOnly",
+                SwitchRule::OptIn => KEY,
+            },
+            rule,
+            on,
+        })
+        .collect();
+    SourcePolicy { switches, ..SourcePolicy::default() }
+}
+
+/// Claude Code's `disableAllHooks: v` as its adapter types it.
+fn disable_all(v: bool) -> SourcePolicy {
+    switches(&[(SwitchRule::Hooks, !v)])
+}
+
+fn managed_only(v: bool) -> SourcePolicy {
+    switches(&[(SwitchRule::ManagedOnly, v)])
+}
+
+/// One file: its kind, path, the roots it applies under (project kinds) and its policy.
+struct File {
+    id: HookSourceId,
+    roots: Vec<usize>,
+    policy: SourcePolicy,
+}
+
+fn file(kind: K, name: &str, roots: &[usize], policy: SourcePolicy) -> File {
+    File { id: sid(kind, format!("{P}/{name}")), roots: roots.to_vec(), policy }
+}
+
+fn voices(files: &[File]) -> Vec<Voice<'_>> {
+    files
+        .iter()
+        .map(|f| Voice {
+            id: &f.id,
+            subject: Subject::of(&f.id, std::iter::empty()),
+            roots: &f.roots,
+            policy: &f.policy,
+        })
+        .collect()
+}
+
+/// What is off for Claude Code's managed and non-managed sources, and the deciding file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Cut {
+    None,
+    NonManaged(String),
+    All(String),
+}
+
+fn none() -> Cut {
+    Cut::None
+}
+
+fn show(table: &PolicyTable, root: Option<usize>) -> Cut {
+    let claude = |managed| Subject { format: Some(CLAUDE), managed };
+    let place = table.at(root);
+    let by = |r: &super::Reason| {
+        let name =
+            r.file.as_path().strip_prefix(P).map_or(String::new(), |n| n.display().to_string());
+        format!("{} in {name}", r.key)
+    };
+    match (place.removes(claude(true)), place.removes(claude(false))) {
+        (Some(r), Some(_)) => Cut::All(by(r)),
+        (None, Some(r)) => Cut::NonManaged(by(r)),
+        (None, None) => Cut::None,
+        (Some(_), None) => panic!("managed off but not the others"),
+    }
+}
+
+const CLAUDE: FormatId = FormatId::new("claude");
+
+/// The cut under each root and outside every project.
+fn outcome(files: &[File], roots: usize) -> (Vec<Cut>, Cut) {
+    let table = resolve(&voices(files), roots);
+    ((0..roots).map(|i| show(&table, Some(i))).collect(), show(&table, None))
+}
+
+type Case = (&'static str, Vec<File>, Vec<Cut>, Cut);
+
+#[test]
+fn the_precedence_table() {
+    use hooks_testing::kinds::{
+        MANAGED_CLAUDE_SETTINGS as MANAGED, PROJECT_CLAUDE_LOCAL_SETTINGS as LOCAL,
+        PROJECT_CLAUDE_SETTINGS as PROJECT, USER_CLAUDE_SETTINGS as USER,
+    };
+    let non_managed = |by: &str| Cut::NonManaged(by.to_owned());
+    let all = |by: &str| Cut::All(by.to_owned());
+    let user_true = || file(USER, "user.json", &[], disable_all(true));
+    let run = K::RUN_DELIVERED.in_format(CLAUDE);
+    // (case, files, expected per root, expected outside); two roots, 0 and 1.
+    let cases: Vec<Case> = vec![
+        ("nothing set", vec![], vec![none(), none()], none()),
+        (
+            "user true alone: user and project Claude hooks off everywhere, managed on",
+            vec![user_true()],
+            vec![non_managed("disableAllHooks in user.json"); 2],
+            non_managed("disableAllHooks in user.json"),
+        ),
+        (
+            "user true + project false: the project's root runs, others do not",
+            vec![file(PROJECT, "r0/settings.json", &[0], disable_all(false)), user_true()],
+            vec![none(), non_managed("disableAllHooks in user.json")],
+            non_managed("disableAllHooks in user.json"),
+        ),
+        (
+            "local false over project true",
+            vec![
+                file(LOCAL, "r0/local.json", &[0], disable_all(false)),
+                file(PROJECT, "r0/settings.json", &[0], disable_all(true)),
+            ],
+            vec![none(), none()],
+            none(),
+        ),
+        (
+            "project true only speaks for its root",
+            vec![file(PROJECT, "r1/settings.json", &[1], disable_all(true))],
+            vec![none(), non_managed("disableAllHooks in r1/settings.json")],
+            none(),
+        ),
+        (
+            "explicit false over project true and user true",
+            vec![
+                file(run, "run/settings.json", &[], disable_all(false)),
+                file(PROJECT, "r0/settings.json", &[0], disable_all(true)),
+                user_true(),
+            ],
+            vec![none(), none()],
+            none(),
+        ),
+        (
+            "explicit true over project false",
+            vec![
+                file(run, "run/settings.json", &[], disable_all(true)),
+                file(PROJECT, "r0/settings.json", &[0], disable_all(false)),
+            ],
+            vec![non_managed("disableAllHooks in run/settings.json"); 2],
+            non_managed("disableAllHooks in run/settings.json"),
+        ),
+        (
+            "managed true: every Claude hook off, whatever the others say",
+            vec![
+                file(MANAGED, "managed-settings.json", &[], disable_all(true)),
+                file(PROJECT, "r0/settings.json", &[0], disable_all(false)),
+            ],
+            vec![all("disableAllHooks in managed-settings.json"); 2],
+            all("disableAllHooks in managed-settings.json"),
+        ),
+        (
+            "managed false over user true",
+            vec![file(MANAGED, "managed-settings.json", &[], disable_all(false)), user_true()],
+            vec![none(), none()],
+            none(),
+        ),
+        (
+            "a later managed fragment wins as a scalar",
+            vec![
+                file(MANAGED, "managed-settings.json", &[], disable_all(true)),
+                file(MANAGED, "d/10-on.json", &[], disable_all(false)),
+            ],
+            vec![none(), none()],
+            none(),
+        ),
+        (
+            "allowManagedHooksOnly in a fragment",
+            vec![
+                file(MANAGED, "managed-settings.json", &[], SourcePolicy::default()),
+                file(MANAGED, "d/50-only.json", &[], managed_only(true)),
+                file(PROJECT, "r0/settings.json", &[0], disable_all(false)),
+            ],
+            vec![non_managed("allowManagedHooksOnly in d/50-only.json"); 2],
+            non_managed("allowManagedHooksOnly in d/50-only.json"),
+        ),
+        (
+            "a later fragment turns allowManagedHooksOnly back off",
+            vec![
+                file(MANAGED, "d/10.json", &[], managed_only(true)),
+                file(MANAGED, "d/20.json", &[], managed_only(false)),
+            ],
+            vec![none(), none()],
+            none(),
+        ),
+        (
+            "allowManagedHooksOnly in a user file is ignored",
+            vec![file(USER, "user.json", &[], managed_only(true))],
+            vec![none(), none()],
+            none(),
+        ),
+        (
+            "allowManagedHooksOnly in a project file is ignored",
+            vec![file(PROJECT, "r0/settings.json", &[0], managed_only(true))],
+            vec![none(), none()],
+            none(),
+        ),
+        (
+            "managed disableAllHooks true beats allowManagedHooksOnly",
+            vec![
+                file(MANAGED, "a.json", &[], managed_only(true)),
+                file(MANAGED, "b.json", &[], disable_all(true)),
+            ],
+            vec![all("disableAllHooks in b.json"); 2],
+            all("disableAllHooks in b.json"),
+        ),
+        (
+            "another format's switch has no say over Claude Code's hooks",
+            vec![
+                file(hooks_testing::kinds::USER_CURSOR_FILE, "cursor.json", &[], disable_all(true)),
+                file(
+                    hooks_testing::kinds::PROJECT_CHRYS_FILE,
+                    "r0/hooks.yaml",
+                    &[0],
+                    disable_all(true),
+                ),
+                file(hooks_testing::kinds::MANAGED_CURSOR_FILE, "m.json", &[], managed_only(true)),
+            ],
+            vec![none(), none()],
+            none(),
+        ),
+    ];
+    for (case, files, roots, outside) in cases {
+        assert_eq!(outcome(&files, 2), (roots, outside), "{case}");
+    }
+}
+
+/// The rules are the format's data, not Claude Code's: a format of the test's own, with a
+/// managed and a user source, switches its own sources and no other format's.
+#[test]
+fn switches_follow_the_same_rules_for_any_format_and_stay_within_it() {
+    let managed = sid(K::file(hooks_schema::FileScope::Managed, ROLE_F), format!("{P}/m.f"));
+    let user = sid(K::file(hooks_schema::FileScope::User, ROLE_F), format!("{P}/u.f"));
+    let off = switches(&[(SwitchRule::Hooks, false)]);
+    let on = switches(&[(SwitchRule::Hooks, true)]);
+    let subject = |format, managed| Subject { format: Some(format), managed };
+    let v =
+        |id, policy| Voice { id, subject: Subject::of(id, std::iter::empty()), roots: &[], policy };
+    // A user "off": F's non-managed sources are off, its managed ones and G's run.
+    let table = resolve(&[v(&user, &off)], 0);
+    let place = table.at(None);
+    assert!(place.removes(subject(F, false)).is_some());
+    assert!(place.removes(subject(F, true)).is_none());
+    assert!(place.removes(subject(G, false)).is_none());
+    assert!(place.removes(Subject { format: None, managed: false }).is_none());
+    // A managed "off": all of F. A managed "on" over a user "off": all of F runs.
+    let table = resolve(&[v(&managed, &off), v(&user, &on)], 0);
+    assert!(table.at(None).removes(subject(F, true)).is_some());
+    let table = resolve(&[v(&managed, &on), v(&user, &off)], 0);
+    assert!(!table.cuts_anything(), "{table:?}");
+}
+
+#[test]
+fn an_explicit_source_without_a_declared_format_takes_its_definitions_format() {
+    let id = sid(K::RUN_DELIVERED, format!("{P}/run/hooks.json"));
+    assert_eq!(Subject::of(&id, [F, F].into_iter()).format, Some(F));
+    assert_eq!(Subject::of(&id, [F, G].into_iter()).format, None, "mixed: no format");
+    assert_eq!(Subject::of(&id, std::iter::empty()).format, None);
+    let declared = sid(K::RUN_DELIVERED.in_format(G), format!("{P}/run/hooks.json"));
+    assert_eq!(Subject::of(&declared, [F].into_iter()).format, Some(G));
+    let managed = sid(hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS, format!("{P}/m.json"));
+    assert!(Subject::of(&managed, std::iter::empty()).managed);
+}
