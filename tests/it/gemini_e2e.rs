@@ -193,3 +193,70 @@ fn hooks_check_reads_the_settings_file_as_gemini() {
     assert_eq!(v["hooks"].as_array().map(Vec::len), Some(2), "{v}");
     assert_eq!(v["ok"], true, "{v}");
 }
+
+/// The project's settings with `hooksConfig.enabled` set to `enabled` (none when `None`) and
+/// the documented hooks.
+fn settings_with_switch(enabled: Option<bool>) -> String {
+    let mut doc: Value = serde_json::from_str(
+        &SETTINGS.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<String>(),
+    )
+    .expect("the example is JSON once its comment is gone");
+    if let Some(on) = enabled {
+        doc["hooksConfig"] = serde_json::json!({ "enabled": on });
+    }
+    doc.to_string()
+}
+
+/// `hooks fire` of `rm -rf` in `d` with the user's folder `home` (`--config-dir`, where
+/// Gemini CLI's user `.gemini/settings.json` lives): its exit code and JSON report.
+fn fire_rm_rf(d: &TestDir, home: &TestDir) -> (Option<i32>, Value) {
+    let payload = r#"{"tool": {"name": "run_shell_command", "kind": "shell", "args": {"command": "rm -rf build"}}}"#;
+    let args = [
+        "fire",
+        "BeforeTool",
+        "--root",
+        ".",
+        "--config-dir",
+        home.path().to_str().expect("utf-8"),
+        "--posture",
+        "auto-approves",
+        "--payload",
+        "-",
+        "--json",
+    ];
+    let o = hooks_in(d.path(), &args, payload);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let v = serde_json::from_str(out.lines().next().unwrap_or("null"))
+        .unwrap_or_else(|e| panic!("{e}: {out}{}", String::from_utf8_lossy(&o.stderr)));
+    (o.status.code(), v)
+}
+
+/// Gemini CLI's `hooksConfig.enabled: false` switches its hooks off through the engine's
+/// generic source policy (`specs/formats.md`, "Source policy"): in the project's own file the
+/// documented deny no longer runs; in the user's file it switches the project's hooks off too
+/// unless the project's file (higher precedence) turns them back on; `true` changes nothing.
+#[test]
+fn hooks_config_enabled_false_switches_gemini_hooks_off() {
+    let no_home = TestDir::new();
+    let d = project();
+    d.write(".gemini/settings.json", &settings_with_switch(None));
+    let (code, v) = fire_rm_rf(&d, &no_home);
+    assert_eq!(code, Some(2), "the hooks run without a switch: {v}");
+
+    d.write(".gemini/settings.json", &settings_with_switch(Some(false)));
+    let (code, v) = fire_rm_rf(&d, &no_home);
+    assert_eq!(code, Some(0), "the project's own false: {v}");
+    assert_eq!(v["runs"].as_array().map(Vec::len), Some(0), "{v}");
+
+    d.write(".gemini/settings.json", &settings_with_switch(Some(true)));
+    assert_eq!(fire_rm_rf(&d, &no_home).0, Some(2), "true changes nothing");
+
+    let home = TestDir::new();
+    home.write(".gemini/settings.json", r#"{"hooksConfig": {"enabled": false}}"#);
+    d.write(".gemini/settings.json", &settings_with_switch(None));
+    let (code, v) = fire_rm_rf(&d, &home);
+    assert_eq!(code, Some(0), "the user's false switches the project's hooks off: {v}");
+    d.write(".gemini/settings.json", &settings_with_switch(Some(true)));
+    let (code, v) = fire_rm_rf(&d, &home);
+    assert_eq!(code, Some(2), "the project's true outranks the user's false: {v}");
+}
