@@ -407,3 +407,65 @@ fn the_runtime_runs_codex_hooks_of_one_event_concurrently() {
     assert_eq!(v["verdict"]["reason"], "a saw b and denies", "{v}");
     assert!(d.path().join("b.finished").exists(), "the other hook ran to its end: {v}");
 }
+
+/// Codex's `[features].hooks = false` switches Codex's hooks off through the engine's source
+/// policy (`specs/formats/codex.md`, "requirements and switches"): the user's `config.toml`
+/// keeps a repository's deny hook from running (`hooks list` says why), and the repository's
+/// own `config.toml` with `hooks = true` outranks the user's `false`.
+#[test]
+fn features_hooks_false_in_the_users_config_switches_codex_hooks_off() {
+    use crate::cli::hooks_in;
+    let d = TestDir::new();
+    d.script(".codex/hooks/block_rm.py", BLOCK_RM);
+    d.write(
+        ".codex/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "python3 .codex/hooks/block_rm.py"}
+        ]}]}}"#,
+    );
+    let cfg = TestDir::new();
+    let cfgp = cfg.path().to_str().expect("utf-8");
+    let fire = || {
+        let payload = json!({"tool": {"name": "exec_command", "kind": "shell", "args": {"command": "rm -rf build"}}});
+        let args = [
+            "fire",
+            "PreToolUse",
+            "--root",
+            ".",
+            "--config-dir",
+            cfgp,
+            "--posture",
+            "auto-approves",
+            "--payload",
+            "-",
+        ];
+        let o = hooks_in(d.path(), &args, &payload.to_string());
+        let text =
+            format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        (o.status.code(), text)
+    };
+    let (code, out) = fire();
+    assert_eq!(code, Some(2), "the hook runs without a switch: {out}");
+
+    cfg.write(".codex/config.toml", "[features]\nhooks = false\n");
+    let (code, out) = fire();
+    assert_eq!(code, Some(0), "the user's false: {out}");
+    let list = hooks_in(
+        d.path(),
+        &["list", "--root", ".", "--config-dir", cfgp, "--posture", "auto-approves", "--json"],
+        "",
+    );
+    let inv: serde_json::Value = serde_json::from_slice(&list.stdout).expect("json");
+    let project = inv["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .find(|s| s["kind"] == "project_codex_hooks")
+        .unwrap_or_else(|| panic!("no project_codex_hooks: {inv}"));
+    assert_eq!(project["runs"], false, "{project}");
+    assert!(project.to_string().contains("disabled by features.hooks in "), "{project}");
+
+    d.write(".codex/config.toml", "[features]\nhooks = true\n");
+    let (code, out) = fire();
+    assert_eq!(code, Some(2), "the repository's true outranks the user's false: {out}");
+}
