@@ -51,6 +51,9 @@ pub enum Command {
     /// Review a project's hook files and the scripts they run, and trust them by content:
     /// a changed file or script is inert again until trusted again.
     Trust(TrustArgs),
+    /// Write `hooks bridge` into an agent's own hook configuration for every event it
+    /// supports, keeping the rest of the file; `--uninstall` removes exactly that.
+    Install(InstallArgs),
 }
 
 /// `auto` and the id of every registered format, for `--format`.
@@ -274,4 +277,40 @@ pub struct TrustArgs {
     /// Forget every file trusted under the project (`--root`).
     #[arg(long)]
     pub revoke: bool,
+}
+
+/// `hooks install`.
+#[derive(Debug, Args)]
+pub struct InstallArgs {
+    /// The agent whose configuration to write (`claude`, `codex`, `cursor`, `gemini`).
+    #[arg(long, value_name = "AGENT")]
+    pub host: String,
+    /// The project's file (default) or the user's.
+    #[arg(long, value_enum, default_value_t = InstallScope::Project)]
+    pub scope: InstallScope,
+    /// The project (defaults to the nearest folder at or above the current directory that
+    /// holds `.git`, else the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// The home the user's files are under (as for the other commands).
+    #[arg(long, value_name = "DIR")]
+    pub config_dir: Option<PathBuf>,
+    /// Remove what install added (and a file left holding nothing else).
+    #[arg(long)]
+    pub uninstall: bool,
+    /// Print the diff and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// The `hooks` executable the agent is to run (default: this one).
+    #[arg(long, value_name = "PATH")]
+    pub bridge: Option<PathBuf>,
+}
+
+/// Whose file `hooks install` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InstallScope {
+    /// The project's (for Claude Code its personal `.claude/settings.local.json`).
+    Project,
+    /// The user's own.
+    User,
 }

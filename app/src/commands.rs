@@ -16,6 +16,7 @@ const MAX_CHECK_BYTES: u64 = 16 * 1024 * 1024;
 mod fire;
 mod guard;
 mod input;
+mod install;
 mod inventory;
 mod replay;
 mod trust;
@@ -39,6 +40,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Guard(a) => guard::run(&a, colour),
         Command::Serve(a) => serve(&a),
         Command::Trust(a) => trust::run(&a),
+        Command::Install(a) => install::run(&a),
     }
 }
 

@@ -7,6 +7,7 @@ pub mod check;
 pub mod cli;
 pub mod commands;
 pub mod formats;
+pub mod install;
 pub mod runtime;
 pub mod serve;
 pub mod setup;

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use hooks_registry::UserPaths;
 use hooks_schema::{
     AbsPathBuf, FileScope, FormatSet, HookDefinition, HookSourceKind, ParseContext, ParseResult,
-    SourceScope,
+    ParsedSource, SourceScope, TrustDecision,
 };
 use hooks_sources::EnvVars;
 use hooks_truststore::{
@@ -54,18 +54,35 @@ impl ReadHookFile {
         path: &Path,
         root: Option<&AbsPathBuf>,
     ) -> ReadHookFile {
-        let canonical = hooks_registry::canonicalize(path)
-            .unwrap_or_else(|_| hooks_registry::canonicalize_lenient(path, &fallback_base(path)));
-        let read = (|| {
-            let format = kind
-                .format()
-                .and_then(|f| formats.get(f))
-                .ok_or_else(|| format!("no registered format reads {kind} files"))?;
-            let bytes = hooks_sources::read_capped(path).map_err(|e| e.to_string())?;
-            let parsed = format.parse(&bytes, &ParseContext::new(canonical.as_path(), kind));
-            Ok((Digest::of(&bytes), parsed))
-        })();
-        ReadHookFile { kind, path: canonical, root: root.cloned(), read }
+        match hooks_sources::read_capped(path) {
+            Ok(bytes) => ReadHookFile::from_bytes(formats, kind, path, root, &bytes),
+            Err(e) => ReadHookFile {
+                kind,
+                path: canonical(path),
+                root: root.cloned(),
+                read: Err(e.to_string()),
+            },
+        }
+    }
+
+    /// The file at `path` whose content the caller already read (`bytes`: exactly what it
+    /// parses and runs, as `hooks bridge`'s loader has them), parsed as a `kind` file.
+    pub fn from_bytes(
+        formats: &FormatSet,
+        kind: HookSourceKind,
+        path: &Path,
+        root: Option<&AbsPathBuf>,
+        bytes: &[u8],
+    ) -> ReadHookFile {
+        let path = canonical(path);
+        let read = match kind.format().and_then(|f| formats.get(f)) {
+            Some(format) => {
+                let parsed = format.parse(bytes, &ParseContext::new(path.as_path(), kind));
+                Ok((Digest::of(bytes), parsed))
+            }
+            None => Err(format!("no registered format reads {kind} files")),
+        };
+        ReadHookFile { kind, path, root: root.cloned(), read }
     }
 
     /// The definitions parsed (none when the file did not read or parse).
@@ -123,6 +140,12 @@ impl ReadHookFile {
     }
 }
 
+/// The canonical path of `path`, or as far as it exists.
+fn canonical(path: &Path) -> AbsPathBuf {
+    hooks_registry::canonicalize(path)
+        .unwrap_or_else(|_| hooks_registry::canonicalize_lenient(path, &fallback_base(path)))
+}
+
 fn fallback_base(path: &Path) -> AbsPathBuf {
     path.parent()
         .and_then(|p| AbsPathBuf::new(p.to_path_buf()).ok())
@@ -137,6 +160,63 @@ fn fallback_base(path: &Path) -> AbsPathBuf {
 pub fn needs_review(formats: &FormatSet, kind: HookSourceKind) -> bool {
     let SourceScope::File(scope) = kind.scope() else { return false };
     kind.format().and_then(|f| formats.get(f)).is_some_and(|d| d.requires_review(scope))
+}
+
+/// Which files need the user's trust store beyond the trust table
+/// (`specs/trust-and-sources.md`, "The trust store as a gate").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoreNeed {
+    /// Only the files whose format's agent reviews them before running them
+    /// ([`hooks_schema::FormatDescriptor::requires_review`]: Codex's user and project files).
+    Reviewed,
+    /// Every project file too: `hooks bridge`, and the runtime when the embedder asks for it.
+    ProjectFiles,
+}
+
+/// Whether `file` runs, given the trust table's decision `table` for its kind: the table
+/// decides first and the store never widens it; a file the store must vouch for (see
+/// [`StoreNeed`]) runs only when its content and scripts are what the user trusted with
+/// `hooks trust`, or when its agent's own review covers every hook of it as it is now
+/// ([`hooks_schema::FormatDescriptor::agent_reviewed`], given the format's `others` files
+/// that run in the same place). Otherwise it is inert with the store's reason, which tells
+/// the user to run `hooks trust`.
+#[allow(clippy::too_many_arguments)]
+pub fn gate(
+    formats: &FormatSet,
+    file: &ReadHookFile,
+    table: TrustDecision,
+    store: &Result<StoreContents, StoreError>,
+    user: &UserPaths,
+    session: Option<&AbsPathBuf>,
+    others: &[&ParsedSource],
+    need: StoreNeed,
+) -> TrustDecision {
+    if !table.is_active() {
+        return table;
+    }
+    let reviewed_format = needs_review(formats, file.kind);
+    let project = file.kind.is_project() && need == StoreNeed::ProjectFiles;
+    if !reviewed_format && !project {
+        return table;
+    }
+    let status = file.status(store, user, session);
+    if status.is_trusted() {
+        return TrustDecision::Active { reason: status.reason(&file.path) };
+    }
+    let descriptor = file.kind.format().and_then(|f| formats.get(f));
+    if let (Some(d), Ok((_, Ok(parsed)))) = (descriptor, &file.read)
+        && reviewed_format
+        && d.agent_reviewed(file.path.as_path(), parsed, others)
+    {
+        return TrustDecision::Active {
+            reason: format!(
+                "active: {} itself trusted every hook of {} as it is now",
+                d.agent(),
+                file.kind
+            ),
+        };
+    }
+    TrustDecision::Inert { reason: status.reason(&file.path) }
 }
 
 /// Every hook file under `root` that `hooks trust` reviews: the project files of every

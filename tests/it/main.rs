@@ -13,6 +13,7 @@ mod gemini_e2e;
 mod guard;
 mod hostile_hooks;
 mod hostile_repos;
+mod install;
 mod managed_reload;
 mod plugin_format;
 mod runtime;

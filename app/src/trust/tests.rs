@@ -56,3 +56,130 @@ fn the_project_root_is_the_nearest_folder_with_git_else_the_folder() {
     assert_eq!(project_root_of(&sub), dir.path().join("a"));
     assert_eq!(project_root_of(&dir.path().join("a")), dir.path().join("a"));
 }
+
+/// The trust table's decision for `kind` on a terminal, posture unknown.
+fn table(kind: HookSourceKind) -> TrustDecision {
+    use hooks_trust::{
+        CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs, TrustPolicy,
+    };
+    StaticTrustPolicy
+        .decide(kind, &TrustInputs::new(Surface::Tui, CommandExecutionPosture::Unknown))
+}
+
+fn parsed(file: &ReadHookFile) -> &ParsedSource {
+    match &file.read {
+        Ok((_, Ok(p))) => p,
+        other => panic!("{}: {other:?}", file.path),
+    }
+}
+
+/// Issue 20 with Codex's own review: a user Codex file is inert until the user trusts it, in
+/// the store or in Codex's `config.toml`; trusted in Codex, it runs; changed afterwards, it is
+/// inert again; trusted in the store, it runs until it changes.
+#[test]
+fn a_user_codex_file_is_inert_until_trusted_in_codex_or_the_store_and_again_once_changed() {
+    use hooks_format_codex::{USER_CONFIG, USER_HOOKS};
+    let home = tempfile::tempdir().unwrap();
+    let codex = hooks_registry::canonicalize(home.path()).unwrap().as_path().join(".codex");
+    std::fs::create_dir_all(&codex).unwrap();
+    let hooks_json = codex.join("hooks.json");
+    let config = codex.join("config.toml");
+    let text = r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo checked"}]}]}}"#;
+    std::fs::write(&hooks_json, text).unwrap();
+    let formats = crate::formats::workspace_formats();
+    let user = user_paths(Some(home.path()), None);
+    let empty: Result<StoreContents, StoreError> = Ok(StoreContents::default());
+    let read = |kind, path: &Path| ReadHookFile::read(&formats, kind, path, None);
+    let gate_of = |file: &ReadHookFile,
+                   store: &Result<StoreContents, StoreError>,
+                   others: &[&ParsedSource]| {
+        gate(&formats, file, table(file.kind), store, &user, None, others, StoreNeed::Reviewed)
+    };
+    assert!(table(USER_HOOKS).is_active(), "the table alone runs the user's files");
+
+    let file = read(USER_HOOKS, &hooks_json);
+    let d = gate_of(&file, &empty, &[]);
+    assert!(!d.is_active(), "{d:?}");
+    assert!(d.reason().contains("run `hooks trust`"), "{d:?}");
+
+    // Trusted in Codex itself: `[hooks.state]` in the user's config.toml with the hook's hash.
+    let entries =
+        hooks_format_codex::hook_entries(text.as_bytes(), file.path.as_path(), USER_HOOKS).unwrap();
+    let state: String = entries
+        .iter()
+        .map(|e| format!("[hooks.state.\"{}\"]\ntrusted_hash = \"{}\"\n", e.key, e.hash))
+        .collect();
+    std::fs::write(&config, &state).unwrap();
+    let cfg = read(USER_CONFIG, &config);
+    let d = gate_of(&file, &empty, &[parsed(&cfg)]);
+    assert!(d.is_active(), "{d:?}");
+    assert!(d.reason().contains("Codex itself trusted"), "{d:?}");
+    // The config.toml (no hooks of its own) is reviewed too: nothing in it runs unreviewed.
+    assert!(gate_of(&cfg, &empty, &[parsed(&file)]).is_active());
+
+    // Modified: its hash is no longer the trusted one.
+    std::fs::write(&hooks_json, text.replace("echo checked", "echo changed")).unwrap();
+    let changed = read(USER_HOOKS, &hooks_json);
+    assert!(!gate_of(&changed, &empty, &[parsed(&cfg)]).is_active());
+
+    // Trusted in the store instead: active until it changes again.
+    let mut store = StoreContents::default();
+    store.insert(changed.pin(&user, 0).unwrap().unwrap());
+    let store = Ok(store);
+    assert!(gate_of(&changed, &store, &[]).is_active());
+    std::fs::write(&hooks_json, text.replace("echo checked", "echo third")).unwrap();
+    let third = read(USER_HOOKS, &hooks_json);
+    let d = gate_of(&third, &store, &[parsed(&cfg)]);
+    assert!(!d.is_active(), "{d:?}");
+    assert!(d.reason().contains("changed since it was trusted"), "{d:?}");
+    // A store that cannot be read vouches for nothing.
+    let broken = Err(StoreError::Full);
+    assert!(!gate_of(&changed, &broken, &[]).is_active());
+}
+
+/// Files of formats that do not review keep the table's decision, unless the caller needs the
+/// store for project files (the bridge); the table's inert decision is never widened.
+#[test]
+fn the_store_gates_project_files_when_asked_and_never_widens_the_table() {
+    use hooks_format_claude::USER_SETTINGS;
+    let dir = tempfile::tempdir().unwrap();
+    let root = hooks_registry::canonicalize(dir.path()).unwrap();
+    std::fs::create_dir_all(dir.path().join(".cursor")).unwrap();
+    std::fs::write(
+        dir.path().join(".cursor/hooks.json"),
+        r#"{"version":1,"hooks":{"preToolUse":[{"command":"true"}]}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("settings.json"),
+        r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"true"}]}]}}"#,
+    )
+    .unwrap();
+    let formats = crate::formats::workspace_formats();
+    let user = user_paths(None, None);
+    let project = ReadHookFile::read(
+        &formats,
+        PROJECT_CURSOR_FILE,
+        &dir.path().join(".cursor/hooks.json"),
+        Some(&root),
+    );
+    let claude_user =
+        ReadHookFile::read(&formats, USER_SETTINGS, &dir.path().join("settings.json"), None);
+    let empty: Result<StoreContents, StoreError> = Ok(StoreContents::default());
+    let active = TrustDecision::Active { reason: "active: the table".into() };
+    let inert = TrustDecision::Inert { reason: "inert: the table".into() };
+    let g = |f: &ReadHookFile, t: &TrustDecision, s: &Result<StoreContents, StoreError>, need| {
+        gate(&formats, f, t.clone(), s, &user, None, &[], need)
+    };
+    // The user's Claude file: Claude Code does not review, so the table decides.
+    assert_eq!(g(&claude_user, &active, &empty, StoreNeed::ProjectFiles), active);
+    // A project file: the table decides in-process; the bridge needs the store.
+    assert_eq!(g(&project, &active, &empty, StoreNeed::Reviewed), active);
+    assert!(!g(&project, &active, &empty, StoreNeed::ProjectFiles).is_active());
+    let mut store = StoreContents::default();
+    store.insert(project.pin(&user, 0).unwrap().unwrap());
+    let store = Ok(store);
+    assert!(g(&project, &active, &store, StoreNeed::ProjectFiles).is_active());
+    // Trusted in the store, but the table keeps it inert: inert.
+    assert_eq!(g(&project, &inert, &store, StoreNeed::ProjectFiles), inert);
+}

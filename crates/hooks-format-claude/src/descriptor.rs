@@ -5,8 +5,8 @@ use std::{path::Path, sync::Arc};
 
 use hooks_schema::{
     Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
-    HookCodec, HookDiagnostic, HookEvent, HookSourceKind, ManagedDir, NativeEvent, ParseContext,
-    ParseResult, UserDir,
+    HookCodec, HookDiagnostic, HookEvent, HookSourceKind, InstallTarget, ManagedDir, NativeEvent,
+    ParseContext, ParseResult, UserDir,
 };
 
 use crate::{ClaudeCodec, ClaudeMode, GAP_EVENTS, NativeEvent as ClaudeEvent, PROJECT_DIR_VAR};
@@ -49,6 +49,11 @@ const LOCATIONS: [FileLocation; 5] = [
     ),
     FileLocation::hooks(SETTINGS, FileScope::Project, FilePattern::File(".claude/settings.json")),
     FileLocation::hooks(SETTINGS, FileScope::User, FilePattern::File("settings.json")),
+];
+
+const INSTALL: [InstallTarget; 2] = [
+    InstallTarget { scope: FileScope::Project, path: ".claude/settings.local.json" },
+    InstallTarget { scope: FileScope::User, path: "settings.json" },
 ];
 
 const fn all_events() -> [NativeEvent; ClaudeEvent::ALL.len() + GAP_EVENTS.len()] {
@@ -170,5 +175,20 @@ impl FormatDescriptor for ClaudeFormat {
 
     fn project_dir_vars(&self) -> &[&'static str] {
         &[PROJECT_DIR_VAR]
+    }
+    /// The project's personal `.claude/settings.local.json` (the bridge's absolute path is
+    /// this machine's, not the team's) and the user's `settings.json`.
+    fn install_targets(&self) -> &[InstallTarget] {
+        &INSTALL
+    }
+
+    /// One group per mapped event without a matcher (every tool, every source) holding one
+    /// command handler with a 600 s timeout (Claude Code's default on most events is shorter
+    /// on some, and the bridge runs hooks with their own timeouts).
+    fn install_entry(&self, event: &NativeEvent, command: &str) -> Option<serde_json::Value> {
+        event.canonical?;
+        Some(
+            serde_json::json!({"hooks": [{"type": "command", "command": command, "timeout": 600}]}),
+        )
     }
 }

@@ -2,12 +2,12 @@
 //! `config.toml`, the managed `requirements.toml`), how they parse, its events, its codec and
 //! its host codec, as the engine's core reads them.
 
-use std::{path::Path, sync::Arc};
+use std::{collections::BTreeMap, path::Path, sync::Arc};
 
 use hooks_schema::{
     Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
     HookCodec, HookEvent, HookSourceKind, HostCodec, InstallTarget, ManagedDir, NativeEvent,
-    ParseContext, ParseResult, UserDir,
+    ParseContext, ParseResult, ParsedSource, UserDir,
 };
 
 use crate::{CodexCodec, CodexEvent, CodexHost};
@@ -174,6 +174,48 @@ impl FormatDescriptor for CodexFormat {
 
     fn install_targets(&self) -> &[InstallTarget] {
         &INSTALL
+    }
+
+    /// Codex reviews every hook outside the managed layer before it runs it.
+    fn requires_review(&self, scope: FileScope) -> bool {
+        matches!(scope, FileScope::Project | FileScope::User)
+    }
+
+    /// Every enabled hook of the file is trusted at its current hash in `[hooks.state]`,
+    /// which only the user's `config.toml` carries (among `others`, or the file itself).
+    fn agent_reviewed(
+        &self,
+        _path: &Path,
+        parsed: &ParsedSource,
+        others: &[&ParsedSource],
+    ) -> bool {
+        let mut states = BTreeMap::new();
+        for source in std::iter::once(parsed).chain(others.iter().copied()) {
+            states.extend(crate::states_from_settings(&source.settings));
+        }
+        crate::review_of(&parsed.definitions, &states) == crate::SourceReview::Reviewed
+    }
+
+    /// `{}`: `hooks.json` accepts only `description` and `hooks` at its root.
+    fn install_new_file(&self) -> &'static str {
+        "{}"
+    }
+
+    /// A group per event (with matcher `*` where Codex keeps matchers) holding one command
+    /// handler; the timeout is the longest Codex allows for the event (3 s on `SessionEnd`
+    /// and `Interrupt`, 600 s elsewhere). Events the engine has no counterpart for are not
+    /// registered.
+    fn install_entry(&self, event: &NativeEvent, command: &str) -> Option<serde_json::Value> {
+        let e = CodexEvent::from_name(event.name)?;
+        e.canonical()?;
+        let timeout = if e.short_timeout() { 3 } else { 600 };
+        let handler =
+            serde_json::json!({"type": "command", "command": command, "timeout": timeout});
+        Some(if e.keeps_matcher() {
+            serde_json::json!({"matcher": "*", "hooks": [handler]})
+        } else {
+            serde_json::json!({"hooks": [handler]})
+        })
     }
 }
 

@@ -5,7 +5,8 @@ use std::{path::Path, sync::Arc};
 
 use hooks_schema::{
     Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
-    HookCodec, HookSourceKind, ManagedDir, NativeEvent, ParseContext, ParseResult, UserDir,
+    HookCodec, HookSourceKind, InstallTarget, ManagedDir, NativeEvent, ParseContext, ParseResult,
+    UserDir,
 };
 
 use crate::{CursorCodec, events::NATIVE_EVENTS};
@@ -27,6 +28,11 @@ const LOCATIONS: [FileLocation; 3] = [
     FileLocation::hooks(FILE, FileScope::Managed, FilePattern::File("hooks.json")),
     FileLocation::hooks(FILE, FileScope::Project, FilePattern::File(".cursor/hooks.json")),
     FileLocation::hooks(FILE, FileScope::User, FilePattern::File("hooks.json")),
+];
+
+const INSTALL: [InstallTarget; 2] = [
+    InstallTarget { scope: FileScope::Project, path: ".cursor/hooks.json" },
+    InstallTarget { scope: FileScope::User, path: "hooks.json" },
 ];
 
 /// The native events as the schema lists them (name and canonical event).
@@ -101,5 +107,19 @@ impl FormatDescriptor for CursorFormat {
 
     fn project_dir_vars(&self) -> &[&'static str] {
         &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"]
+    }
+    fn install_targets(&self) -> &[InstallTarget] {
+        &INSTALL
+    }
+
+    /// `{"version": 1}`: Cursor needs the version.
+    fn install_new_file(&self) -> &'static str {
+        "{\"version\": 1}"
+    }
+
+    /// One flat entry per mapped event (no matcher: every tool) with a 600 s timeout.
+    fn install_entry(&self, event: &NativeEvent, command: &str) -> Option<serde_json::Value> {
+        event.canonical?;
+        Some(serde_json::json!({"command": command, "timeout": 600}))
     }
 }

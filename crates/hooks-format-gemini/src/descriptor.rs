@@ -164,6 +164,16 @@ impl FormatDescriptor for GeminiFormat {
     fn install_targets(&self) -> &[InstallTarget] {
         &INSTALL
     }
+
+    /// One group per mapped event matching everything (`*`), holding one command handler
+    /// named `agent-hooks-bridge` (the name `/hooks disable` and `hooksConfig.disabled` use)
+    /// with a 600 s timeout in milliseconds.
+    fn install_entry(&self, event: &NativeEvent, command: &str) -> Option<serde_json::Value> {
+        event.canonical?;
+        Some(serde_json::json!({"matcher": "*", "hooks": [{
+            "type": "command", "name": "agent-hooks-bridge", "command": command, "timeout": 600_000
+        }]}))
+    }
 }
 
 #[cfg(test)]

@@ -249,11 +249,27 @@ pub trait FormatDescriptor: Send + Sync + fmt::Debug {
         &[]
     }
 
+    /// What a file `hooks install` creates starts as (JSON text): `{}` by default (Cursor's
+    /// needs `{"version": 1}`). `hooks install --uninstall` deletes a file left holding only
+    /// this.
+    fn install_new_file(&self) -> &'static str {
+        "{}"
+    }
+
+    /// The entry registering `command` (the engine's bridge for this agent and `event`) in an
+    /// install target: appended to the list under the file's `hooks` object named by the
+    /// event's native name (`hooks.PreToolUse`). `None`: the bridge is not registered for
+    /// that event. By default none.
+    fn install_entry(&self, event: &NativeEvent, command: &str) -> Option<serde_json::Value> {
+        let _ = (event, command);
+        None
+    }
+
     /// Whether the format's own agent runs a file of this scope only once the user reviewed
     /// its content (Codex reviews every user and project hook). Such a file is inert, on every
     /// surface, until the user trusted its content with `hooks trust` or
     /// [`FormatDescriptor::agent_reviewed`] says the agent's own review covers it
-    /// (`specs/trust-and-sources.md`, "The trust store"). Project files need the trust store
+    /// (`specs/trust-and-sources.md`, "The trust store as a gate"). Project files need the trust store
     /// under `hooks bridge` whatever this says. By default no scope.
     fn requires_review(&self, scope: crate::FileScope) -> bool {
         let _ = scope;

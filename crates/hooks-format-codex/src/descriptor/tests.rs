@@ -74,3 +74,53 @@ fn registers_beside_the_other_formats() {
         Some(FORMAT)
     );
 }
+
+#[test]
+fn codex_reviews_user_and_project_files_and_its_own_record_in_the_user_config_counts() {
+    let f = CodexFormat;
+    assert!(f.requires_review(FileScope::Project) && f.requires_review(FileScope::User));
+    assert!(!f.requires_review(FileScope::Managed));
+    let text = br#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x"}]}]}}"#;
+    let path = Path::new("/u/.codex/hooks.json");
+    let parsed = crate::parse(text, path, USER_HOOKS).expect("accepted");
+    let entries = crate::hook_entries(text, path, USER_HOOKS).expect("accepted");
+    let state =
+        format!("[hooks.state.\"{}\"]\ntrusted_hash = \"{}\"\n", entries[0].key, entries[0].hash);
+    let config = crate::parse(state.as_bytes(), Path::new("/u/.codex/config.toml"), USER_CONFIG)
+        .expect("accepted");
+    assert!(!f.agent_reviewed(path, &parsed, &[]));
+    assert!(f.agent_reviewed(path, &parsed, &[&config]));
+    // A project config.toml's [hooks.state] is not Codex's record.
+    let project =
+        crate::parse(state.as_bytes(), Path::new("/r/.codex/config.toml"), PROJECT_CONFIG)
+            .expect("accepted");
+    assert!(!f.agent_reviewed(path, &parsed, &[&project]));
+    // Another hash (the file changed since): not reviewed.
+    let changed_text = String::from_utf8_lossy(text).replace("\"x\"", "\"y\"");
+    let changed = crate::parse(changed_text.as_bytes(), path, USER_HOOKS);
+    assert!(!f.agent_reviewed(path, &changed.expect("accepted"), &[&config]));
+}
+
+#[test]
+fn the_bridge_is_installed_per_event_with_codex_s_matchers_and_timeouts() {
+    let f = CodexFormat;
+    let event = |name: &str| *f.events().iter().find(|e| e.name == name).expect("an event");
+    assert_eq!(
+        f.install_entry(&event("PreToolUse"), "h"),
+        Some(
+            serde_json::json!({"matcher": "*", "hooks": [{"type": "command", "command": "h", "timeout": 600}]})
+        )
+    );
+    assert_eq!(
+        f.install_entry(&event("SessionEnd"), "h"),
+        Some(
+            serde_json::json!({"matcher": "*", "hooks": [{"type": "command", "command": "h", "timeout": 3}]})
+        )
+    );
+    assert_eq!(
+        f.install_entry(&event("Stop"), "h"),
+        Some(serde_json::json!({"hooks": [{"type": "command", "command": "h", "timeout": 600}]}))
+    );
+    assert_eq!(f.install_entry(&event("PreModelRequest"), "h"), None);
+    assert_eq!(f.install_new_file(), "{}");
+}

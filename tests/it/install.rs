@@ -1,0 +1,118 @@
+//! `hooks install --host` driven as a process: a diff before anything is written, a backup,
+//! idempotence, `--uninstall` giving the user's file back, refusal of a file it cannot
+//! parse, and the guard protecting what install wrote (project and user files).
+
+use std::path::Path;
+
+use crate::{
+    cli::{code, hooks_in_env, stderr, stdout},
+    support::TestDir,
+};
+
+const BRIDGE: &str = "/opt/hooks/bin/hooks";
+
+const CLAUDE_LOCAL: &str = r#"{
+  "permissions": { "allow": ["Bash(make)"] },
+  "model": "sonnet"
+}
+"#;
+
+fn both(o: &std::process::Output) -> String {
+    format!("{}{}", stdout(o), stderr(o))
+}
+
+/// `hooks <args>` in `cwd` with `home` as `$HOME` (and Codex's folder under it).
+fn hooks(cwd: &Path, home: &Path, args: &[&str]) -> std::process::Output {
+    let codex = home.join(".codex");
+    hooks_in_env(cwd, args, "", &[("HOME", home), ("CODEX_HOME", &codex), ("XDG_STATE_HOME", home)])
+}
+
+/// Whether `hooks guard` refuses an agent's edit of `path` in the project `root`.
+fn guarded(root: &Path, home: &Path, path: &str) -> bool {
+    let r = root.to_str().expect("utf-8");
+    let out = hooks(root, home, &["guard", "--root", r, "--cwd", r, path]);
+    code(&out) == 2
+}
+
+#[test]
+fn install_shows_a_diff_backs_up_is_idempotent_and_uninstall_gives_the_file_back() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let file = project.write(".claude/settings.local.json", CLAUDE_LOCAL);
+    let root = project.path().to_str().expect("utf-8");
+    let install = ["install", "--host", "claude", "--root", root, "--bridge", BRIDGE];
+
+    let dry = hooks(project.path(), home.path(), &[&install[..], &["--dry-run"]].concat());
+    assert_eq!(code(&dry), 0, "{}", both(&dry));
+    assert!(
+        stdout(&dry).contains("+            \"command\": \"/opt/hooks/bin/hooks bridge --host claude --event PreToolUse\","),
+        "{}",
+        stdout(&dry)
+    );
+    assert!(stdout(&dry).contains("not written"), "{}", stdout(&dry));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), CLAUDE_LOCAL, "a dry run writes nothing");
+
+    let out = hooks(project.path(), home.path(), &install);
+    assert_eq!(code(&out), 0, "{}", both(&out));
+    assert!(stdout(&out).contains("installed the bridge for 14 event(s)"), "{}", stdout(&out));
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert!(written.contains("\"model\": \"sonnet\""), "{written}");
+    assert!(written.contains("bridge --host claude --event Stop"), "{written}");
+    let backup = project.path().join(".claude/settings.local.json.agent-hooks.bak");
+    assert_eq!(std::fs::read_to_string(&backup).unwrap(), CLAUDE_LOCAL);
+
+    let again = hooks(project.path(), home.path(), &install);
+    assert_eq!(code(&again), 0, "{}", both(&again));
+    assert!(stdout(&again).contains("already installed"), "{}", stdout(&again));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), written);
+
+    // The file install writes is one the guard protects from the agent.
+    assert!(guarded(project.path(), home.path(), ".claude/settings.local.json"));
+
+    let un = hooks(project.path(), home.path(), &[&install[..], &["--uninstall"]].concat());
+    assert_eq!(code(&un), 0, "{}", both(&un));
+    assert!(stdout(&un).contains("removed 14 bridge entries"), "{}", stdout(&un));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), CLAUDE_LOCAL);
+}
+
+#[test]
+fn a_user_install_creates_the_agent_s_file_and_uninstall_removes_it() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let hooks_json = home.path().join(".codex/hooks.json");
+    // Before it exists, the guard already protects it (creating it changes what Codex runs).
+    let shown = hooks_json.to_str().expect("utf-8");
+    assert!(guarded(project.path(), home.path(), shown));
+    let args = ["install", "--host", "codex", "--scope", "user", "--bridge", BRIDGE];
+    let out = hooks(project.path(), home.path(), &args);
+    assert_eq!(code(&out), 0, "{}", both(&out));
+    assert!(stdout(&out).contains("--- /dev/null"), "{}", stdout(&out));
+    let text = std::fs::read_to_string(&hooks_json).unwrap();
+    assert!(text.contains("bridge --host codex --event SessionEnd"), "{text}");
+    // Codex's own reader accepts what was written.
+    let check = hooks(project.path(), home.path(), &["check", shown]);
+    assert_eq!(code(&check), 0, "{}", both(&check));
+    assert!(guarded(project.path(), home.path(), shown));
+
+    let un = hooks(project.path(), home.path(), &[&args[..], &["--uninstall"]].concat());
+    assert_eq!(code(&un), 0, "{}", both(&un));
+    assert!(stdout(&un).contains("held nothing else: removed"), "{}", stdout(&un));
+    assert!(!hooks_json.exists());
+}
+
+#[test]
+fn a_file_it_cannot_parse_or_an_unknown_agent_is_refused_and_nothing_is_written() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let file = project.write(".cursor/hooks.json", "{ \"version\": 1, \"hooks\": ");
+    let root = project.path().to_str().expect("utf-8");
+    let out = hooks(project.path(), home.path(), &["install", "--host", "cursor", "--root", root]);
+    assert_eq!(code(&out), 1, "{}", both(&out));
+    assert!(stderr(&out).contains("nothing was written"), "{}", both(&out));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "{ \"version\": 1, \"hooks\": ");
+    assert!(!project.path().join(".cursor/hooks.json.agent-hooks.bak").exists());
+
+    let out = hooks(project.path(), home.path(), &["install", "--host", "nope", "--root", root]);
+    assert_eq!(code(&out), 1, "{}", both(&out));
+    assert!(stderr(&out).contains("no such agent"), "{}", both(&out));
+}
