@@ -60,7 +60,8 @@ const OWNED: &[(&str, &[&str])] = &[
     ("arc-swap", &["hooks-registry"]),
     ("saphyr-parser", &["hooks-format-chrys"]),
     ("regress", &["hooks-format-gemini"]),
-    ("jsonc-parser", &["hooks-format-gemini"]),
+    // Gemini reads its JSONC settings; `hooks install` edits agents' files keeping their bytes.
+    ("jsonc-parser", &["hooks-format-gemini", "hooks-app"]),
     ("anyhow", &["hooks-app", "xtask"]),
     ("clap", &["hooks-app"]),
 ];
