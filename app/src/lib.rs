@@ -1,36 +1,14 @@
-//! The runtime an agent product embeds (`HookRuntime`) and the pieces of the `hooks` tool.
+//! The runtime an agent product embeds: [`runtime::HookRuntime`] and its cheap, cloneable
+//! [`runtime::FireHandle`], the JSON-lines [`serve`] protocol for agents in any language,
+//! the one place the workspace's formats are registered ([`formats`]), and the hook files
+//! the user trusts, read and pinned as the runtime loads them ([`trust`]).
 //!
-//! This crate composes every layer: adapters, registry, trust, sources, watcher, guard and
-//! dispatch. It is the only crate with a command-line parser and `anyhow`.
+//! This crate composes every layer (adapters, registry, trust, sources, watcher, guard and
+//! dispatch) and knows nothing of a command line: the `hooks` tool is the `hooks-cli`
+//! package, built on this library.
 
-pub mod check;
-pub mod cli;
-pub mod commands;
 pub mod formats;
 pub mod install;
 pub mod runtime;
 pub mod serve;
-pub mod setup;
-pub mod transcript;
 pub mod trust;
-
-/// The `hooks` tool's entry point: parses `args` (the first is the program name), runs the
-/// command, and returns the process exit code (usage errors exit 2, as clap does).
-pub fn main_entry(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
-    use clap::Parser;
-    let cli = match cli::Cli::try_parse_from(args) {
-        Ok(cli) => cli,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return code;
-        }
-    };
-    match commands::run(cli) {
-        Ok(code) => code,
-        Err(err) => {
-            eprintln!("error: {err:#}");
-            1
-        }
-    }
-}

@@ -201,6 +201,9 @@ pub struct HookRuntime {
     managed_watch: Option<hooks_watcher::UserWatchFuture>,
     /// The advisories [`HookRuntime::new_advisories`] last returned or kept.
     shown_advisories: Vec<HookDiagnostic>,
+    /// What the runtime ran into that its caller should show once (an outbox that could not
+    /// be recovered): handed out by [`HookRuntime::new_advisories`], never printed here.
+    messages: Vec<HookDiagnostic>,
 }
 
 impl HookRuntime {
@@ -238,6 +241,7 @@ impl HookRuntime {
             user_watch: None,
             managed_watch: None,
             shown_advisories: Vec::new(),
+            messages: Vec::new(),
         };
         if rt.is_live() {
             let inputs = rt.trust_inputs(CommandExecutionPosture::Unknown);
@@ -458,7 +462,10 @@ impl HookRuntime {
         // Durable jobs an earlier process left pending are retried now that the run's
         // bindings are known; they run in the background like async hooks.
         if let Some(Err(e)) = self.recover_outbox().await {
-            eprintln!("warning: the hook outbox could not be recovered: {e}");
+            self.messages.push(
+                HookDiagnostic::warning(format!("the hook outbox could not be recovered: {e}"))
+                    .with_code("outbox_unrecoverable"),
+            );
         }
         Ok(Some((pin, report)))
     }
@@ -525,6 +532,8 @@ impl HookRuntime {
     /// call, for the caller to show the user once each: all of them at the first call (start-up),
     /// then those a reload (a hook file created or changed) or a workspace change (a root
     /// added, a window's posture) brought. One that went away and comes back is new again.
+    /// Messages of the runtime itself (an outbox that could not be recovered at the pin) come
+    /// with them, once each.
     ///
     /// The runtime prints nothing itself: the `hooks` tool writes these to stderr, `hooks
     /// serve` sends them as an `advisories` notification, an embedder shows them its way.
@@ -543,9 +552,11 @@ impl HookRuntime {
     /// ```
     pub fn new_advisories(&mut self) -> Vec<HookDiagnostic> {
         let current = self.advisories();
-        let fresh =
+        let mut fresh: Vec<HookDiagnostic> =
             current.iter().filter(|d| !self.shown_advisories.contains(d)).cloned().collect();
         self.shown_advisories = current;
+        // And what the runtime itself ran into since (once each).
+        fresh.append(&mut self.messages);
         fresh
     }
 

@@ -10,7 +10,8 @@
 //! run concurrently. stdout is one buffered writer behind a lock taken for whole messages: the
 //! reader thread writes its answers directly, tokio tasks through a writer thread (so a client
 //! that stops reading never blocks a worker). One thread forwards registry changes as
-//! notifications. Logs go to stderr. The protocol is in `specs/serve-protocol.md`.
+//! notifications. The server's own messages go to the caller's [`ServeLog`] (`hooks serve`:
+//! stderr). The protocol is in `specs/serve-protocol.md`.
 //!
 //! [`FireHandle`]: crate::runtime::FireHandle
 
@@ -21,7 +22,9 @@ mod server;
 mod spin;
 
 use std::{
+    fmt,
     io::{BufReader, Read, Write},
+    sync::Arc,
     time::Duration,
 };
 
@@ -36,7 +39,48 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 /// The default cap on requests in flight.
 pub const DEFAULT_MAX_IN_FLIGHT: usize = 1024;
 
-/// How the server behaves; [`ServeOptions::default`] is what `hooks serve` uses.
+/// Why the server could not run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// A thread or the async runtime of the server could not be started.
+    #[error("cannot start the server: {0}")]
+    Start(#[source] std::io::Error),
+    /// The task that owns the runtime failed (it panicked).
+    #[error("the runtime task failed: {0}")]
+    Task(String),
+}
+
+/// Where the server's own messages go (stdout or stdin failing, a request that panicked, the
+/// advisories it also sends as a notification, the end-of-input drain summary): the caller
+/// decides; `hooks serve` writes them to stderr. By default they are dropped.
+#[derive(Clone, Default)]
+pub struct ServeLog(Option<Arc<LogFn>>);
+
+/// What a [`ServeLog`] calls with each message.
+type LogFn = dyn Fn(&str) + Send + Sync;
+
+impl ServeLog {
+    /// Messages handed to `f`, one line each.
+    pub fn new(f: impl Fn(&str) + Send + Sync + 'static) -> ServeLog {
+        ServeLog(Some(Arc::new(f)))
+    }
+
+    pub(crate) fn say(&self, message: &str) {
+        if let Some(f) = &self.0 {
+            f(message);
+        }
+    }
+}
+
+impl fmt::Debug for ServeLog {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() { "ServeLog(..)" } else { "ServeLog(none)" })
+    }
+}
+
+/// How the server behaves; [`ServeOptions::default`] is what `hooks serve` uses, with a log
+/// to stderr.
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
     /// The longest request line; longer lines are skipped to the next newline and answered
@@ -52,6 +96,8 @@ pub struct ServeOptions {
     /// The most requests handed to the runtime whose answers are not yet written; at the
     /// limit the server stops reading stdin until the client reads answers (back-pressure).
     pub max_in_flight: usize,
+    /// Where the server's own messages go.
+    pub log: ServeLog,
 }
 
 impl Default for ServeOptions {
@@ -62,6 +108,7 @@ impl Default for ServeOptions {
             attach_timeout: Duration::from_secs(5),
             worker_threads: 2,
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+            log: ServeLog::default(),
         }
     }
 }
@@ -72,7 +119,7 @@ pub fn run_stdio(
     runtime: HookRuntime,
     input: impl Read + Send + 'static,
     output: impl Write + Send + 'static,
-) -> anyhow::Result<()> {
+) -> Result<(), ServeError> {
     run_stdio_with(runtime, input, output, ServeOptions::default())
 }
 
@@ -82,16 +129,17 @@ pub fn run_stdio_with(
     input: impl Read + Send + 'static,
     output: impl Write + Send + 'static,
     options: ServeOptions,
-) -> anyhow::Result<()> {
+) -> Result<(), ServeError> {
     let rt = if options.worker_threads <= 1 {
-        tokio::runtime::Builder::new_current_thread().enable_all().build()?
+        tokio::runtime::Builder::new_current_thread().enable_all().build()
     } else {
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(options.worker_threads)
             .thread_name("hooks-serve")
             .enable_all()
-            .build()?
-    };
+            .build()
+    }
+    .map_err(ServeError::Start)?;
     let input = BufReader::with_capacity(64 * 1024, input);
     let result = rt.block_on(server::serve(runtime, input, output, options));
     // Hook tasks that outlived their request were aborted; do not wait on blocking reads.

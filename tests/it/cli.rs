@@ -1,6 +1,6 @@
 //! The `hooks` tool driven as a process, for each command and exit code.
 //!
-//! The tool's `main` is a one-line shim over `hooks_app::main_entry`; these tests run that
+//! The tool's `main` is a one-line shim over `hooks_cli::main_entry`; these tests run that
 //! entry point in a child process (this test binary re-executed with `HOOKS_IT_CLI_ARGS`),
 //! so stdin, stdout, stderr and the exit code are real.
 
@@ -24,7 +24,7 @@ fn cli_child_entry() {
     let args: Vec<String> =
         serde_json::from_str(args.to_str().expect("utf-8 args")).expect("json args");
     let code =
-        hooks_app::main_entry(std::iter::once("hooks".to_owned()).chain(args).map(Into::into));
+        hooks_cli::main_entry(std::iter::once("hooks".to_owned()).chain(args).map(Into::into));
     std::io::stdout().flush().expect("flush");
     std::process::exit(code.into());
 }

@@ -26,8 +26,9 @@ const LAYERS: &[(&str, u8)] = &[
     ("hooks-truststore", 5),
     ("hooks-watcher", 6),
     ("hooks-app", 7),
-    ("hooks-tests", 8),
-    ("xtask", 8),
+    ("hooks-cli", 8),
+    ("hooks-tests", 9),
+    ("xtask", 9),
 ];
 
 /// Internal crates a crate may not depend on even though they are lower.
@@ -55,15 +56,15 @@ const DEV_ONLY: &[&str] = &["hooks-testing"];
 /// External crates with exactly one set of owners (normal dependencies only).
 const OWNED: &[(&str, &[&str])] = &[
     ("notify", &["hooks-watcher"]),
-    ("tokio", &["hooks-dispatch", "hooks-watcher", "hooks-app"]),
+    ("tokio", &["hooks-dispatch", "hooks-watcher", "hooks-app", "hooks-cli"]),
     ("dunce", &["hooks-registry"]),
     ("arc-swap", &["hooks-registry"]),
     ("saphyr-parser", &["hooks-format-chrys"]),
     ("regress", &["hooks-format-gemini"]),
     // Gemini reads its JSONC settings; `hooks install` edits agents' files keeping their bytes.
     ("jsonc-parser", &["hooks-format-gemini", "hooks-app"]),
-    ("anyhow", &["hooks-app", "xtask"]),
-    ("clap", &["hooks-app"]),
+    ("anyhow", &["hooks-cli", "xtask"]),
+    ("clap", &["hooks-cli"]),
 ];
 
 /// The only direct normal dependencies `hooks-schema` may have.

@@ -72,7 +72,7 @@ fn layer_packages(layer: &str) -> Result<Vec<&'static str>> {
     let core = ["hooks-trust", "hooks-registry"];
     let io =
         ["hooks-sources", "hooks-watcher", "hooks-guard", "hooks-dispatch", "hooks-truststore"];
-    let app = ["hooks-app"];
+    let app = ["hooks-app", "hooks-cli"];
     let it = ["hooks-tests"];
     Ok(match layer {
         "schema" => schema.to_vec(),

@@ -29,7 +29,7 @@ use tokio::{
 };
 
 use super::{
-    ServeOptions,
+    ServeError, ServeLog, ServeOptions,
     lines::{Line, LineReader},
     protocol::{
         ErrorCode, PROTOCOL_VERSION, Request, error_message, hello, notification, parse_request,
@@ -46,10 +46,9 @@ fn encode(message: &impl Serialize) -> Option<Vec<u8>> {
             bytes.push(b'\n');
             Some(bytes)
         }
-        Err(e) => {
-            eprintln!("hooks serve: cannot serialize a message: {e}");
-            None
-        }
+        // The protocol's own messages always serialize (every map has string keys); were
+        // one not to, it is dropped rather than half written.
+        Err(_) => None,
     }
 }
 
@@ -57,6 +56,8 @@ fn encode(message: &impl Serialize) -> Option<Vec<u8>> {
 /// closed (the reader thread may outlive the server, blocked on stdin, and must not keep
 /// stdout open).
 struct Sink {
+    /// Where the server's own messages go.
+    log: ServeLog,
     out: Mutex<Option<BufWriter<Box<dyn Write + Send>>>>,
     failed: AtomicBool,
     actor: mpsc::UnboundedSender<ActorMsg>,
@@ -79,7 +80,7 @@ impl Sink {
             *guard = None;
             drop(guard);
             if !self.failed.swap(true, Ordering::SeqCst) {
-                eprintln!("hooks serve: cannot write to stdout: {e}");
+                self.log.say(&format!("hooks serve: cannot write to stdout: {e}"));
                 let _ = self.actor.send(ActorMsg::Shutdown { id: None, grace: self.grace });
             }
         }
@@ -261,13 +262,14 @@ pub(super) async fn serve<R, W>(
     input: R,
     output: W,
     options: ServeOptions,
-) -> anyhow::Result<()>
+) -> Result<(), ServeError>
 where
     R: BufRead + Send + 'static,
     W: Write + Send + 'static,
 {
     let (actor_tx, actor_rx) = mpsc::unbounded_channel();
     let sink = Arc::new(Sink {
+        log: options.log.clone(),
         out: Mutex::new(Some(BufWriter::with_capacity(64 * 1024, Box::new(output)))),
         failed: AtomicBool::new(false),
         actor: actor_tx.clone(),
@@ -282,10 +284,12 @@ where
         let (sink, latest) = (Arc::clone(&sink), Arc::clone(&latest));
         thread::Builder::new()
             .name("hooks-serve-writer".into())
-            .spawn(move || writer_loop(&out_rx, &sink, &latest))?
+            .spawn(move || writer_loop(&out_rx, &sink, &latest))
+            .map_err(ServeError::Start)?
     };
     let stop = Arc::new(AtomicBool::new(false));
-    spawn_forwarder(runtime.subscribe(), out.clone(), latest, Arc::clone(&stop), actor_tx.clone())?;
+    spawn_forwarder(runtime.subscribe(), out.clone(), latest, Arc::clone(&stop), actor_tx.clone())
+        .map_err(ServeError::Start)?;
     let applied = Arc::new(AtomicU64::new(0));
     let permits = Permits::new(options.max_in_flight);
     let reader = Reader {
@@ -300,7 +304,10 @@ where
         options: options.clone(),
     };
     let actor = tokio::spawn(actor_loop(runtime, actor_rx, out.clone(), options.clone(), applied));
-    thread::Builder::new().name("hooks-serve-reader".into()).spawn(move || reader.run(input))?;
+    thread::Builder::new()
+        .name("hooks-serve-reader".into())
+        .spawn(move || reader.run(input))
+        .map_err(ServeError::Start)?;
     let actor_result = actor.await;
     permits.close();
     stop.store(true, Ordering::Relaxed);
@@ -308,7 +315,7 @@ where
     drop(out);
     let _ = tokio::task::spawn_blocking(move || writer.join()).await;
     sink.close();
-    actor_result.map_err(|e| anyhow::anyhow!("the runtime task failed: {e}"))
+    actor_result.map_err(|e| ServeError::Task(e.to_string()))
 }
 
 /// The reader thread: splits stdin into bounded lines, parses them, answers protocol errors,
@@ -353,7 +360,7 @@ impl Reader {
                 }
                 Ok(None) => break,
                 Err(e) => {
-                    eprintln!("hooks serve: cannot read stdin: {e}");
+                    self.sink.log.say(&format!("hooks serve: cannot read stdin: {e}"));
                     break;
                 }
             };
@@ -482,7 +489,7 @@ impl Reader {
                 None => self.closed = true,
             },
             Err(_) => {
-                eprintln!("hooks serve: a request panicked");
+                self.sink.log.say("hooks serve: a request panicked");
                 self.sink.send_direct(&error_message(
                     Some(id),
                     ErrorCode::RuntimeError,
@@ -572,6 +579,7 @@ fn spawn_forwarder(
 struct InFlight {
     tasks: JoinSet<()>,
     ids: HashMap<tokio::task::Id, Value>,
+    log: ServeLog,
 }
 
 impl InFlight {
@@ -588,7 +596,7 @@ impl InFlight {
             Err(e) => {
                 let id = self.ids.remove(&e.id());
                 if e.is_panic() {
-                    eprintln!("hooks serve: a request task panicked");
+                    self.log.say("hooks serve: a request task panicked");
                     out.send(&error_message(
                         id,
                         ErrorCode::RuntimeError,
@@ -608,9 +616,10 @@ async fn actor_loop(
     applied: Arc<AtomicU64>,
 ) {
     let fire = runtime.fire_handle();
-    let mut inflight = InFlight { tasks: JoinSet::new(), ids: HashMap::new() };
+    let mut inflight =
+        InFlight { tasks: JoinSet::new(), ids: HashMap::new(), log: options.log.clone() };
     // What the runtime found while it was built (start-up).
-    send_advisories(&mut runtime, &out);
+    send_advisories(&mut runtime, &out, &options.log);
     loop {
         tokio::select! {
             biased;
@@ -627,12 +636,12 @@ async fn actor_loop(
                         // reader thread starts fires itself only once this catches up.
                         applied.fetch_add(1, Ordering::Release);
                         // A workspace change (a root, a window's posture) may bring some.
-                        send_advisories(&mut runtime, &out);
+                        send_advisories(&mut runtime, &out, &options.log);
                     }
                 }
                 Some(ActorMsg::Refresh(waiting)) => {
                     waiting.store(false, Ordering::Release);
-                    send_advisories(&mut runtime, &out);
+                    send_advisories(&mut runtime, &out, &options.log);
                 }
                 Some(ActorMsg::Continue { id, fut, permit }) => {
                     let reply = Reply { out: out.clone(), permit };
@@ -653,13 +662,13 @@ async fn actor_loop(
 
 /// Sends the advisories the runtime has not handed out yet (Chrys's dormant project files,
 /// same-id hooks across files) as one `advisories` notification, and logs each to stderr.
-fn send_advisories(runtime: &mut HookRuntime, out: &Outbound) {
+fn send_advisories(runtime: &mut HookRuntime, out: &Outbound, log: &ServeLog) {
     let fresh = runtime.new_advisories();
     if fresh.is_empty() {
         return;
     }
     for d in &fresh {
-        eprintln!("hooks serve: {d}");
+        log.say(&format!("hooks serve: {d}"));
     }
     let list: Vec<Value> = fresh.iter().map(render::diagnostic).collect();
     out.send(&notification("advisories", json!({ "advisories": list })));
@@ -692,11 +701,11 @@ async fn shutdown(
     let result = json!({ "drained": render::drain(&report), "aborted_requests": aborted });
     match id {
         Some(id) => out.send(&response(id, result)),
-        None => eprintln!(
+        None => inflight.log.say(&format!(
             "hooks serve: end of input; {} background hook(s) finished, {} cancelled, {aborted} request(s) aborted",
             report.finished.len(),
             report.cancelled.len()
-        ),
+        )),
     }
 }
 

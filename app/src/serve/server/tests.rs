@@ -34,6 +34,7 @@ fn snapshot_changes_queued_for_a_slow_client_are_written_once_with_the_latest() 
     let captured = Captured::default();
     let (actor, _actor_rx) = mpsc::unbounded_channel();
     let sink = Sink {
+        log: crate::serve::ServeLog::default(),
         out: Mutex::new(Some(io::BufWriter::new(Box::new(captured.clone())))),
         failed: AtomicBool::new(false),
         actor,

@@ -11,21 +11,19 @@ use hooks_schema::{AbsPathBuf, HookDefinition};
 use hooks_sources::{EnvVars, UserDirs};
 use hooks_truststore::{FilePin, PathStateKey, PinStatus, TrustStore};
 
-use crate::{
-    cli::TrustArgs,
-    setup::absolute,
-    trust::{ReadHookFile, files_to_trust, kind_named, user_paths},
-};
+use hooks_app::trust::{ReadHookFile, files_to_trust, kind_named, user_paths};
+
+use crate::{cli::TrustArgs, setup::absolute};
 
 /// Exit code when the user did not confirm.
 const NOT_CONFIRMED: u8 = 3;
 
 /// Runs `hooks trust`.
 pub fn run(a: &TrustArgs) -> Result<u8> {
-    let formats = crate::formats::workspace_formats();
+    let formats = hooks_app::formats::workspace_formats();
     let env = EnvVars::from_process_with(&formats);
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let store = crate::trust::user_store(&env)
+    let store = hooks_app::trust::user_store(&env)
         .context("no state directory for the trust store: set XDG_STATE_HOME or HOME")?;
     // The user's folders and `~` exactly as the runtime reads them (`setup::build`), so the
     // scripts are placed as the runtime will place them.
@@ -36,7 +34,7 @@ pub fn run(a: &TrustArgs) -> Result<u8> {
     let user = user_paths(env.home_dir().as_deref(), user_dirs.folder(hooks_format_chrys::FORMAT));
     let root_arg = match &a.root {
         Some(root) => absolute(root, &cwd),
-        None => crate::trust::project_root_of(&cwd),
+        None => hooks_app::trust::project_root_of(&cwd),
     };
     let root = hooks_registry::canonicalize(&root_arg)
         .with_context(|| format!("--root {}", root_arg.display()))?;
@@ -205,7 +203,7 @@ fn list(out: &mut impl Write, store: &TrustStore, user: &hooks_registry::UserPat
         writeln!(out, "nothing is trusted")?;
         return Ok(0);
     }
-    let formats = crate::formats::workspace_formats();
+    let formats = hooks_app::formats::workspace_formats();
     let loaded = Ok(contents.clone());
     for pin in contents.pins() {
         let now = match kind_named(&formats, &pin.kind) {

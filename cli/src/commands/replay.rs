@@ -18,9 +18,10 @@ use hooks_guard::{EditApproval, EditContext};
 use hooks_schema::{Decision, Envelope, HookEvent, SessionInfo};
 use serde_json::{Value, json};
 
+use hooks_app::runtime::FireHandle;
+
 use crate::{
     cli::ReplayArgs,
-    runtime::FireHandle,
     setup,
     transcript::{ReplayStep, edited_paths, parse_session},
 };
@@ -315,7 +316,7 @@ pub fn run(a: &ReplayArgs, colour: bool) -> Result<u8> {
         }
         let summary = json!({
             "summary": {
-                "pinned": pin.as_ref().map(crate::serve::render::pin),
+                "pinned": pin.as_ref().map(hooks_app::serve::render::pin),
                 "session_start_hooks": start_report.as_ref().map_or(0, hooks_ran),
                 "calls": rows.len(),
                 "allowed": count(CallOutcome::Allowed),

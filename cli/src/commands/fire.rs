@@ -8,7 +8,9 @@ use hooks_registry::RegistrySnapshot;
 use hooks_schema::{Decision, Envelope, HookEvent};
 use serde_json::{Value, json};
 
-use crate::{cli::FireArgs, runtime::FireHandle, serve::render, setup};
+use hooks_app::{runtime::FireHandle, serve::render};
+
+use crate::{cli::FireArgs, setup};
 
 /// The canonical event a name means: a canonical name, or a native name of a registered
 /// format (the first, in registration order, that maps it).
@@ -16,7 +18,7 @@ pub fn parse_event(name: &str) -> Result<HookEvent> {
     if let Ok(e) = name.parse::<HookEvent>() {
         return Ok(e);
     }
-    if let Some(e) = crate::formats::workspace_formats().canonical_event(name) {
+    if let Some(e) = hooks_app::formats::workspace_formats().canonical_event(name) {
         return Ok(e);
     }
     let names: Vec<&str> = HookEvent::ALL.iter().map(|e| e.as_str()).collect();

@@ -1,5 +1,5 @@
 //! `hooks install --host <agent>`: the bridge as the agent's hook command in its own
-//! configuration file (`crate::install`), with a printed diff, a backup and `--dry-run`;
+//! configuration file (`hooks_app::install`), with a printed diff, a backup and `--dry-run`;
 //! `--uninstall` removes exactly what install added.
 
 use std::{
@@ -11,9 +11,10 @@ use anyhow::{Context, Result, bail};
 use hooks_schema::{FileScope, HookSourceKind};
 use hooks_sources::{EnvVars, UserDirs};
 
+use hooks_app::install::{Edit, install, uninstall, validate};
+
 use crate::{
     cli::{InstallArgs, InstallScope},
-    install::{Edit, install, uninstall, validate},
     setup::absolute,
 };
 
@@ -22,7 +23,7 @@ const MAX_BYTES: u64 = 4 * 1024 * 1024;
 
 /// Runs `hooks install`.
 pub fn run(a: &InstallArgs) -> Result<u8> {
-    let formats = crate::formats::workspace_formats();
+    let formats = hooks_app::formats::workspace_formats();
     let env = EnvVars::from_process_with(&formats);
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let Ok(descriptor) = formats.named(&a.host) else {
@@ -53,7 +54,7 @@ pub fn run(a: &InstallArgs) -> Result<u8> {
         _ => {
             let root = match &a.root {
                 Some(root) => absolute(root, &cwd),
-                None => crate::trust::project_root_of(&cwd),
+                None => hooks_app::trust::project_root_of(&cwd),
             };
             anyhow::ensure!(root.is_dir(), "--root {}: not a directory", root.display());
             hooks_registry::canonicalize(&root)

@@ -58,7 +58,7 @@ pub enum Command {
 
 /// `auto` and the id of every registered format, for `--format`.
 fn format_names() -> clap::builder::PossibleValuesParser {
-    let formats = crate::formats::workspace_formats();
+    let formats = hooks_app::formats::workspace_formats();
     let ids: Vec<&'static str> = formats.iter().map(|f| f.id().as_str()).collect();
     clap::builder::PossibleValuesParser::new(std::iter::once("auto").chain(ids))
 }

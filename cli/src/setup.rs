@@ -10,10 +10,9 @@ use hooks_sources::{
 use hooks_trust::{CommandExecutionPosture, Surface};
 use hooks_watcher::RootOrigin;
 
-use crate::{
-    cli::{PostureArg, RuntimeArgs, SurfaceArg},
-    runtime::{HookRuntime, RuntimeConfig, RuntimeEffect, RuntimeEvent, WindowId},
-};
+use hooks_app::runtime::{HookRuntime, RuntimeConfig, RuntimeEffect, RuntimeEvent, WindowId};
+
+use crate::cli::{PostureArg, RuntimeArgs, SurfaceArg};
 
 /// A runtime built from the command line, with what building it found.
 pub struct Built {
@@ -77,7 +76,7 @@ pub fn build(args: &RuntimeArgs, wait_for_watch: bool) -> Result<Built> {
     }
     config.user_shell = env.shell().map(str::to_owned);
     config.home_dir = env.home_dir();
-    config.trust_store = crate::trust::user_store(&env).map(|s| s.path().to_path_buf());
+    config.trust_store = hooks_app::trust::user_store(&env).map(|s| s.path().to_path_buf());
     config.agent_version = Some(env!("CARGO_PKG_VERSION").to_owned());
     // The engine's own state (provided files, detached hooks' logs, the durable outbox)
     // lives in its config directory, never in the folder `--config-dir` names, which is

@@ -6,7 +6,7 @@ use super::*;
 
 #[test]
 fn formats_are_detected_by_name_then_content() {
-    let formats = crate::formats::workspace_formats();
+    let formats = hooks_app::formats::workspace_formats();
     let d = |p: &str, text: &str| detect_format(&formats, Path::new(p), text.as_bytes()).unwrap();
     assert_eq!(d("/r/.chrys/hooks/hooks.json", "{}"), hooks_format_chrys::FORMAT);
     assert_eq!(d("/r/x/hooks.yml", ""), hooks_format_chrys::FORMAT);
@@ -26,7 +26,7 @@ fn formats_are_detected_by_name_then_content() {
 fn a_valid_cursor_file_lists_its_hooks() {
     let text = r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./x.sh", "timeout": 5, "failClosed": true}]}}"#;
     let r = check_bytes(
-        &crate::formats::workspace_formats(),
+        &hooks_app::formats::workspace_formats(),
         "hooks.json",
         Path::new("/r/.cursor/hooks.json"),
         text.as_bytes(),
@@ -49,7 +49,7 @@ fn a_valid_cursor_file_lists_its_hooks() {
 fn a_chrys_file_reports_chrys_own_first_error() {
     let text = "hooks:\n  - id: a\n    event: session_start\n    run: { type: shell, shell: \"true\" }\n    timeout: 10\n";
     let r = check_bytes(
-        &crate::formats::workspace_formats(),
+        &hooks_app::formats::workspace_formats(),
         "hooks.yaml",
         Path::new("/r/.chrys/hooks/hooks.yaml"),
         text.as_bytes(),
@@ -69,7 +69,7 @@ fn a_chrys_file_reports_chrys_own_first_error() {
 fn errors_come_first_and_carry_lines() {
     let text = "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"command\": \"a\", \"bogus\": 1}, {\"command\": \"b\", \"timeout\": 0}]}}";
     let r = check_bytes(
-        &crate::formats::workspace_formats(),
+        &hooks_app::formats::workspace_formats(),
         "h",
         Path::new("/r/.cursor/hooks.json"),
         text.as_bytes(),
@@ -85,7 +85,7 @@ fn errors_come_first_and_carry_lines() {
 fn a_chrys_settings_file_is_checked_for_the_project_hooks_setting() {
     let check = |text: &str| {
         check_bytes(
-            &crate::formats::workspace_formats(),
+            &hooks_app::formats::workspace_formats(),
             "settings.yaml",
             Path::new("/home/u/.chrys/settings.yaml"),
             text.as_bytes(),
@@ -119,7 +119,7 @@ fn a_chrys_settings_file_is_checked_for_the_project_hooks_setting() {
 
     // A hooks file is still a hooks file.
     let r = check_bytes(
-        &crate::formats::workspace_formats(),
+        &hooks_app::formats::workspace_formats(),
         "hooks.yaml",
         Path::new("/home/u/.chrys/hooks/hooks.yaml"),
         b"project: {hooks_enabled: true}\n",

@@ -54,8 +54,14 @@ fn serve(a: &crate::cli::ServeArgs) -> Result<u8> {
         eprintln!("{d}");
     }
     // Requests are read with adaptive polling: see `serve::PolledInput`.
-    let input = crate::serve::PolledInput::new(std::io::stdin());
-    crate::serve::run_stdio(built.runtime, input, std::io::stdout())?;
+    let input = hooks_app::serve::PolledInput::new(std::io::stdin());
+    // The server's own messages (a broken stdout, an advisory, the drain at end of input)
+    // go to stderr.
+    let options = hooks_app::serve::ServeOptions {
+        log: hooks_app::serve::ServeLog::new(|m| eprintln!("{m}")),
+        ..hooks_app::serve::ServeOptions::default()
+    };
+    hooks_app::serve::run_stdio_with(built.runtime, input, std::io::stdout(), options)?;
     Ok(0)
 }
 
@@ -65,7 +71,7 @@ pub fn use_colour(no_color: Option<&std::ffi::OsStr>) -> bool {
 }
 
 fn check(a: &CheckArgs, colour: bool) -> Result<u8> {
-    let formats = crate::formats::workspace_formats();
+    let formats = hooks_app::formats::workspace_formats();
     let choice = match a.format.as_str() {
         "auto" => FormatChoice::Auto,
         name => FormatChoice::Fixed(formats.named(name)?.id()),

@@ -51,7 +51,7 @@ impl FileReport {
             "format": self.format.map(FormatId::as_str),
             "ok": self.ok(),
             "hooks": self.hooks.iter().map(|d| {
-                let mut h = crate::serve::render::hook(d, false);
+                let mut h = hooks_app::serve::render::hook(d, false);
                 h["matcher"] = json!(d.matcher.shown(reveal));
                 h
             }).collect::<Vec<_>>(),

@@ -59,7 +59,7 @@ impl World {
     fn check_with(&self, rel: &str, text: &str, ctx: &RunnableContext) -> FileReport {
         let p = self.file(rel, text, 0o644);
         check_file(
-            &crate::formats::workspace_formats(),
+            &hooks_app::formats::workspace_formats(),
             rel,
             &p,
             text.as_bytes(),
@@ -172,7 +172,7 @@ fn the_users_cursor_file_runs_in_its_own_folder() {
     // Any other Cursor file runs in its own folder too.
     w.file("d/hooks/x.sh", "echo\n", 0o755);
     let r = check_file(
-        &crate::formats::workspace_formats(),
+        &hooks_app::formats::workspace_formats(),
         "d/h.json",
         &w.file("d/h.json", &text, 0o644),
         text.as_bytes(),
@@ -416,7 +416,7 @@ fn a_relative_chrys_file_name_starts_from_the_given_folder() {
     fs::write(w.path("c/hooks.yaml"), text).expect("write");
     let ctx = RunnableContext { cwd: w.path("c"), ..w.ctx() };
     let r = check_file(
-        &crate::formats::workspace_formats(),
+        &hooks_app::formats::workspace_formats(),
         "hooks.yaml",
         Path::new("hooks.yaml"),
         text.as_bytes(),
@@ -426,7 +426,7 @@ fn a_relative_chrys_file_name_starts_from_the_given_folder() {
     assert!(found(&r).is_empty(), "{:?}", r.diagnostics);
     let ctx = RunnableContext { cwd: w.path("elsewhere"), ..w.ctx() };
     let r = check_file(
-        &crate::formats::workspace_formats(),
+        &hooks_app::formats::workspace_formats(),
         "hooks.yaml",
         Path::new("hooks.yaml"),
         text.as_bytes(),

@@ -39,7 +39,7 @@ pub fn run(a: &ListArgs, colour: bool) -> Result<u8> {
     let mut out = std::io::stdout().lock();
     if a.json {
         // The serve protocol's `snapshot` result, plus what only this run knows.
-        let mut inv = crate::serve::render::snapshot(&snap, a.reveal);
+        let mut inv = hooks_app::serve::render::snapshot(&snap, a.reveal);
         inv["surface"] = json!(built.runtime.config().surface.as_str());
         inv["explicit_errors"] =
             json!(built.explicit_errors.iter().map(ToString::to_string).collect::<Vec<_>>());
@@ -61,7 +61,7 @@ pub fn run(a: &ListArgs, colour: bool) -> Result<u8> {
                 .collect::<Vec<_>>()
         );
         inv["containment"] =
-            crate::serve::render::containment(&built.runtime.fire_handle().containment());
+            hooks_app::serve::render::containment(&built.runtime.fire_handle().containment());
         writeln!(out, "{inv}")?;
     } else {
         render(&mut out, &snap, &built, a.reveal, colour)?;

@@ -1,5 +1,0 @@
-//! The `hooks` command-line tool: a thin shim over `hooks_app::main_entry`.
-
-fn main() -> std::process::ExitCode {
-    std::process::ExitCode::from(hooks_app::main_entry(std::env::args_os()))
-}
