@@ -461,11 +461,19 @@ impl HookRuntime {
         let report = self.firing.fire(&env).await;
         // Durable jobs an earlier process left pending are retried now that the run's
         // bindings are known; they run in the background like async hooks.
-        if let Some(Err(e)) = self.recover_outbox().await {
-            self.messages.push(
+        // What went wrong is the caller's to show (see `new_advisories`), never printed here.
+        match self.recover_outbox().await {
+            Some(Err(e)) => self.messages.push(
                 HookDiagnostic::warning(format!("the hook outbox could not be recovered: {e}"))
                     .with_code("outbox_unrecoverable"),
-            );
+            ),
+            Some(Ok(report)) => {
+                self.messages.extend(report.errors.iter().map(|e| {
+                    HookDiagnostic::warning(format!("a pending outbox job was skipped: {e}"))
+                        .with_code("outbox_job_unreadable")
+                }));
+            }
+            None => {}
         }
         Ok(Some((pin, report)))
     }
@@ -532,8 +540,8 @@ impl HookRuntime {
     /// call, for the caller to show the user once each: all of them at the first call (start-up),
     /// then those a reload (a hook file created or changed) or a workspace change (a root
     /// added, a window's posture) brought. One that went away and comes back is new again.
-    /// Messages of the runtime itself (an outbox that could not be recovered at the pin) come
-    /// with them, once each.
+    /// Messages of the runtime itself (at the first exchange: an outbox that could not be
+    /// recovered, a pending job file that could not be read) come with them, once each.
     ///
     /// The runtime prints nothing itself: the `hooks` tool writes these to stderr, `hooks
     /// serve` sends them as an `advisories` notification, an embedder shows them its way.

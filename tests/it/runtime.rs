@@ -730,3 +730,25 @@ fn the_path_a_hook_file_was_found_at_and_the_names_that_would_shadow_it_are_prot
         handle.can_write_files(&[PathBuf::from(".chrys/hooks/notes.txt")], dir.path()).is_allowed()
     );
 }
+
+/// The runtime prints nothing: a pending outbox job it cannot read at the first exchange is
+/// handed to the caller once, through `new_advisories`, with the file's path.
+#[tokio::test]
+async fn an_unreadable_outbox_job_reaches_the_caller_once_not_stderr() {
+    let (home, state) = (TestDir::new(), TestDir::new());
+    let pending = state.path().join("outbox/pending");
+    std::fs::create_dir_all(&pending).unwrap();
+    std::fs::write(pending.join("broken.json"), "{ not json").unwrap();
+    let mut config = RuntimeConfig::new(Surface::CliRun);
+    config.user_dirs =
+        Some(hooks_sources::UserDirs::under_home(&hooks_testing::workspace_formats(), home.path()));
+    config.dispatch.runtime_dir = Some(state.path().to_path_buf());
+    let mut rt = HookRuntime::new(config);
+    assert!(rt.new_advisories().is_empty(), "nothing before the first exchange");
+    rt.exchange_appended(Envelope::new(HookEvent::SessionStart)).await.unwrap().expect("pinned");
+    let messages = rt.new_advisories();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert_eq!(messages[0].code.as_deref(), Some("outbox_job_unreadable"), "{messages:?}");
+    assert!(messages[0].message.contains("broken.json"), "{messages:?}");
+    assert!(rt.new_advisories().is_empty(), "handed out once");
+}

@@ -5,7 +5,7 @@ use std::{fs, path::Path};
 use anyhow::{Context, Result, bail};
 
 /// Folders whose `.rs` files are checked.
-const ROOTS: &[&str] = &["crates", "app", "tests", "xtask", "fuzz/fuzz_targets"];
+const ROOTS: &[&str] = &["crates", "app", "cli", "tests", "xtask", "fuzz/fuzz_targets"];
 
 /// Checks every file and fails with the list of problems.
 pub(crate) fn check(root: &Path) -> Result<()> {

@@ -322,3 +322,33 @@ fn a_pipelined_fire_sees_the_state_changes_sent_before_it() {
     assert_eq!(unbound["result"]["runs"], json!([]), "{unbound}");
     server.join().expect("server thread").expect("a clean exit");
 }
+
+/// The server prints nothing itself: its own messages (here the end-of-input summary) go to
+/// the caller's `ServeLog`, and stdout carries only protocol lines.
+#[test]
+fn the_servers_own_messages_go_to_the_callers_log() {
+    use std::sync::{Arc, Mutex};
+
+    let said = Arc::new(Mutex::new(Vec::<String>::new()));
+    let log = {
+        let said = Arc::clone(&said);
+        super::ServeLog::new(move |m| said.lock().expect("lock").push(m.to_owned()))
+    };
+    let (out_r, out_w) = std::io::pipe().expect("pipe");
+    let runtime = HookRuntime::new(RuntimeConfig::new(hooks_trust::Surface::CliRun));
+    let options = super::ServeOptions { log, ..super::ServeOptions::default() };
+    let server = std::thread::spawn(move || {
+        super::run_stdio_with(runtime, Cursor::new(Vec::new()), out_w, options)
+    });
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut BufReader::new(out_r), &mut text).expect("read");
+    server.join().expect("server thread").expect("a clean exit");
+    for line in text.lines() {
+        serde_json::from_str::<Value>(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    }
+    let said = said.lock().expect("lock");
+    assert!(
+        said.iter().any(|m| m.starts_with("hooks serve: end of input;")),
+        "the drain summary reaches the log: {said:?}"
+    );
+}

@@ -263,6 +263,8 @@ pub fn run(a: &ReplayArgs, colour: bool) -> Result<u8> {
             }
         });
         let pinned = built.runtime.exchange_appended(start).await?;
+        // What the first exchange ran into (an outbox it could not recover).
+        setup::warn_new_advisories(&mut built.runtime);
         let handle = built.runtime.fire_handle();
         let mut rows = Vec::new();
         let mut prompts_blocked = 0usize;
