@@ -32,7 +32,7 @@ use hooks_schema::{
     ToolResult,
 };
 use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs};
-use hooks_watcher::{HookConfigWatcher, WatcherConfig};
+use hooks_watcher::{HookConfigWatcher, WatchedPlace, WatcherConfig};
 use serde_json::json;
 
 use crate::support::TestDir;
@@ -405,7 +405,7 @@ fn stress() {
         bindings.iter().filter(|b| b.source == w.explicit).map(|b| tag_of(&b.definition)).collect();
     assert_eq!(explicit_tags, vec![format!("x-v{UPSERTS}"); EXPLICIT_HOOKS]);
     assert!(bindings.iter().all(|b| b.source != w.explicit || b.working_dir == w.explicit_dir));
-    assert!(w.watcher.diagnostics(w.root.as_path()).is_empty());
+    assert!(w.watcher.diagnostics(&WatchedPlace::from(&w.root)).is_empty());
     eprintln!(
         "stress: {total} fires against {versions} (reader, version) pairs in {:?}",
         started.elapsed()

@@ -21,7 +21,7 @@ use hooks_registry::{LoadStateKind, RegistryHandle, SourceView, canonicalize};
 use hooks_schema::{AbsPathBuf, HookEvent, HookSourceKind};
 use hooks_sources::{MAX_SOURCE_BYTES, read_with};
 use hooks_trust::{CommandExecutionPosture, Surface};
-use hooks_watcher::{HookConfigWatcher, WatcherEvent};
+use hooks_watcher::{HookConfigWatcher, WatchedPlace, WatcherEvent};
 
 use crate::support::{TestDir, auto_approving_watcher, peak_rss_kib};
 
@@ -99,7 +99,7 @@ impl Repos {
     fn reload(&self, root: &AbsPathBuf) {
         let watcher = Arc::clone(&self.watcher);
         let r = root.clone();
-        bounded("reload_root", move || watcher.reload_root(r.as_path()).map(|_| ()))
+        bounded("reload", move || watcher.reload(&WatchedPlace::Root(r)).map(|_| ()))
             .expect("reload a watched root");
     }
 
@@ -632,7 +632,9 @@ fn wait_reload(
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         match events.recv_timeout(left) {
-            Ok(WatcherEvent::Reloaded { root: r, sources, .. }) if &r == root && done(&sources) => {
+            Ok(WatcherEvent::Reloaded { place: WatchedPlace::Root(r), sources, .. })
+                if &r == root && done(&sources) =>
+            {
                 return;
             }
             Ok(_) => {}
@@ -682,9 +684,9 @@ fn a_hook_folder_deleted_and_recreated_while_watched_is_withdrawn_then_loaded_ag
     }
     repos.assert_good(&good);
     assert!(
-        repos.watcher.diagnostics(root.as_path()).is_empty(),
+        repos.watcher.diagnostics(&WatchedPlace::from(&root)).is_empty(),
         "{:?}",
-        repos.watcher.diagnostics(root.as_path())
+        repos.watcher.diagnostics(&WatchedPlace::from(&root))
     );
 }
 
@@ -706,10 +708,14 @@ fn a_root_deleted_while_watched_is_a_diagnostic_and_the_other_roots_keep_reloadi
     while !(withdrawn && diagnosed) {
         let left = deadline.saturating_duration_since(Instant::now());
         match events.recv_timeout(left) {
-            Ok(WatcherEvent::Reloaded { root, sources, .. }) if root == doomed => {
+            Ok(WatcherEvent::Reloaded { place: WatchedPlace::Root(root), sources, .. })
+                if root == doomed =>
+            {
                 withdrawn |= sources.is_empty();
             }
-            Ok(WatcherEvent::Diagnostic { root, diagnostic }) if root == doomed => {
+            Ok(WatcherEvent::Diagnostic { place: WatchedPlace::Root(root), diagnostic })
+                if root == doomed =>
+            {
                 assert_eq!(diagnostic.code.as_deref(), Some("root_missing"), "{diagnostic:?}");
                 diagnosed = true;
             }
@@ -722,11 +728,11 @@ fn a_root_deleted_while_watched_is_a_diagnostic_and_the_other_roots_keep_reloadi
     assert!(
         repos
             .watcher
-            .diagnostics(doomed.as_path())
+            .diagnostics(&WatchedPlace::from(&doomed))
             .iter()
             .any(|d| d.code.as_deref() == Some("root_missing")),
         "{:?}",
-        repos.watcher.diagnostics(doomed.as_path())
+        repos.watcher.diagnostics(&WatchedPlace::from(&doomed))
     );
     // the other root still reloads on change
     fs::write(good.as_path().join(CURSOR), cursor_file("./good.sh --again")).expect("write");

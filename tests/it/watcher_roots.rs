@@ -10,7 +10,7 @@ use std::{
 
 use hooks_registry::{RegistryHandle, canonicalize};
 use hooks_schema::{AbsPathBuf, HookCommand, HookSourceId};
-use hooks_watcher::{HookConfigWatcher, WatcherEvent};
+use hooks_watcher::{HookConfigWatcher, WatchedPlace, WatcherEvent};
 
 use crate::support::{TestDir, auto_approving_watcher};
 
@@ -85,7 +85,7 @@ impl Setup {
     fn delete(&self, root: &AbsPathBuf) {
         fs::remove_dir_all(root.as_path()).expect("rm -r root");
         self.wait("the root withdrawn", |e| {
-            matches!(e, WatcherEvent::Diagnostic { root: r, diagnostic }
+            matches!(e, WatcherEvent::Diagnostic { place: WatchedPlace::Root(r), diagnostic }
                 if r == root && diagnostic.code.as_deref() == Some("root_missing"))
         });
         assert!(!self.has_source(root), "its sources are withdrawn");
@@ -106,16 +106,19 @@ fn a_project_root_deleted_and_recreated_runs_its_new_hook_without_a_new_add() {
     s.dir.write(&format!("repo/{CURSOR}"), &cursor_file("./new.sh"));
     s.wait(
         "the root attached again",
-        |e| matches!(e, WatcherEvent::Attached { root, result: Ok(()) } if root == &repo),
+        |e| matches!(e, WatcherEvent::Attached { place: WatchedPlace::Root(root), result: Ok(()) } if root == &repo),
     );
     // Loaded at once when it was complete before the watch attached, else a window later.
     while s.running_in(&repo) != ["./new.sh"] {
         s.wait(
             "the new hook file loaded",
-            |e| matches!(e, WatcherEvent::Reloaded { root, .. } if root == &repo),
+            |e| matches!(e, WatcherEvent::Reloaded { place: WatchedPlace::Root(root), .. } if root == &repo),
         );
     }
-    assert!(s.watcher.diagnostics(repo.as_path()).is_empty(), "root_missing is cleared");
+    assert!(
+        s.watcher.diagnostics(&WatchedPlace::from(&repo)).is_empty(),
+        "root_missing is cleared"
+    );
     assert_eq!(s.watcher.roots(), std::slice::from_ref(&repo));
     assert!(s.registry.snapshot().project_roots().contains(&repo));
 }
@@ -137,11 +140,11 @@ fn a_project_root_removed_while_missing_is_not_resurrected_when_its_folder_reapp
     s.dir.write(&format!("z-marker/{CURSOR}"), &cursor_file("./marker2.sh"));
     let before = s.wait(
         "the marker reloaded",
-        |e| matches!(e, WatcherEvent::Reloaded { root, .. } if root == &marker),
+        |e| matches!(e, WatcherEvent::Reloaded { place: WatchedPlace::Root(root), .. } if root == &marker),
     );
     assert!(
         before.iter().all(|e| !matches!(e,
-            WatcherEvent::Attached { root, .. } | WatcherEvent::Reloaded { root, .. }
+            WatcherEvent::Attached { place: WatchedPlace::Root(root), .. } | WatcherEvent::Reloaded { place: WatchedPlace::Root(root), .. }
                 if root == &repo)),
         "{before:#?}"
     );

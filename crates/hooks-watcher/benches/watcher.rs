@@ -15,7 +15,9 @@ use std::{
 
 use hooks_registry::{RegistryEvent, RegistryHandle};
 use hooks_trust::{StaticTrustPolicy, Surface};
-use hooks_watcher::{DEFAULT_DEBOUNCE_WINDOW, HookConfigWatcher, WatcherConfig, WatcherEvent};
+use hooks_watcher::{
+    DEFAULT_DEBOUNCE_WINDOW, HookConfigWatcher, WatchedPlace, WatcherConfig, WatcherEvent,
+};
 
 const DEFAULT_SAMPLES: usize = 15;
 const SHORT_WINDOW: Duration = Duration::from_millis(50);
@@ -206,7 +208,7 @@ fn missing_roots(watcher: &HookConfigWatcher, roots: &[PathBuf]) -> Missing {
         fs::remove_dir_all(root).expect("rm -r root");
     }
     wait_roots(&events, roots.len(), |e| match e {
-        WatcherEvent::Diagnostic { root, diagnostic }
+        WatcherEvent::Diagnostic { place: WatchedPlace::Root(root), diagnostic }
             if diagnostic.code.as_deref() == Some("root_missing") =>
         {
             Some(root.as_path().to_path_buf())
@@ -220,7 +222,9 @@ fn missing_roots(watcher: &HookConfigWatcher, roots: &[PathBuf]) -> Missing {
         write_hooks(root, i);
     }
     wait_roots(&events, roots.len(), |e| match e {
-        WatcherEvent::Attached { root, result: Ok(()) } => Some(root.as_path().to_path_buf()),
+        WatcherEvent::Attached { place: WatchedPlace::Root(root), result: Ok(()) } => {
+            Some(root.as_path().to_path_buf())
+        }
         _ => None,
     });
     let reattach_ms = start.elapsed().as_secs_f64() * 1000.0;

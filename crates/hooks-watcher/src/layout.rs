@@ -11,11 +11,6 @@ use hooks_sources::ScopeDirs;
 #[cfg(test)]
 mod tests;
 
-/// A scope of hook files that apply everywhere and are watched as one debounce key: the
-/// user's own files or the administrator's managed files (never [`FileScope::Project`]).
-/// The managed files sort first, so when both become ready together they load first.
-pub(crate) type Scope = FileScope;
-
 /// What a path is to the place it belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Touch {

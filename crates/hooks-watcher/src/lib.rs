@@ -20,6 +20,7 @@ mod event;
 mod layout;
 mod matrix;
 mod missing;
+mod place;
 mod shared;
 mod watcher;
 mod worker;
@@ -28,6 +29,7 @@ pub use crate::{
     debounce::DEFAULT_DEBOUNCE_WINDOW,
     error::{WatchError, WatcherError},
     matrix::{RootOrigin, watch_matrix},
-    shared::{ManagedReloadReport, ReloadReport, UserReloadReport, WatcherEvent},
+    place::WatchedPlace,
+    shared::{ReloadReport, WatcherEvent},
     watcher::{AttachFuture, HookConfigWatcher, UserWatchFuture, WatcherConfig},
 };

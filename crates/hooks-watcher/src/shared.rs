@@ -1,5 +1,6 @@
-//! State shared by the watcher's API and its worker: the roots, the trust inputs, and the one
-//! place a root's hook files are read and applied to the registry.
+//! State shared by the watcher's API and its worker: the watched places (roots, the user's
+//! files, the managed files), the trust inputs, and the one place a place's hook files are
+//! read and applied to the registry.
 
 use std::{
     collections::{BTreeMap, BTreeSet},
@@ -23,37 +24,38 @@ use hooks_trust::{TrustInputs, TrustPolicy};
 use tokio::sync::oneshot;
 
 use crate::{
-    WatchError,
-    layout::{Layout, Scope},
+    WatchError, WatchedPlace,
+    layout::Layout,
     missing::{Presence, presence},
 };
 
-/// What the watcher tells its subscribers.
+/// What the watcher tells its subscribers, about one [`WatchedPlace`] each.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WatcherEvent {
-    /// A root's platform watch was attached, or failed to attach: after `add_root`, and again
-    /// when a root that went missing is back.
+    /// A place's platform watches were attached, or one failed to attach: after `add_root`
+    /// (and again when a root that went missing is back), `watch_user_dirs` or
+    /// `watch_managed_dirs` (the user or managed folders that could be watched are).
     Attached {
-        /// The root.
-        root: AbsPathBuf,
-        /// Whether the root directory is watched.
+        /// The place.
+        place: WatchedPlace,
+        /// Whether it is watched.
         result: Result<(), WatchError>,
     },
-    /// A root's hook files were read from disk and applied to the registry.
+    /// A place's hook files were read from disk and applied to the registry.
     Reloaded {
-        /// The root.
-        root: AbsPathBuf,
-        /// How many times the root has been loaded, this load included.
+        /// The place.
+        place: WatchedPlace,
+        /// How many times the place has been loaded, this load included.
         loads: u64,
         /// The registry generation after the load.
         generation: Generation,
-        /// The sources found under the root, in priority order.
+        /// The sources found there, in priority order (managed fragments in name order).
         sources: Vec<HookSourceId>,
     },
-    /// A watch error or a missing root, recorded as a diagnostic on the root.
+    /// A watch error, or a root gone missing, recorded as a diagnostic of the place.
     Diagnostic {
-        /// The root.
-        root: AbsPathBuf,
+        /// The place.
+        place: WatchedPlace,
         /// The diagnostic.
         diagnostic: HookDiagnostic,
     },
@@ -62,77 +64,22 @@ pub enum WatcherEvent {
         /// The root.
         root: AbsPathBuf,
     },
-    /// The user-scope folders' platform watches were attached, or one of them failed to
-    /// attach (the others are watched).
-    UserAttached {
-        /// Whether every folder is watched.
-        result: Result<(), WatchError>,
-    },
-    /// The user-scope hook files were read from disk and applied to the registry.
-    UserReloaded {
-        /// How many times the user files have been loaded, this load included.
-        loads: u64,
-        /// The registry generation after the load.
-        generation: Generation,
-        /// The user sources found, in priority order.
-        sources: Vec<HookSourceId>,
-    },
-    /// A watch error on a user-scope folder, recorded as a user diagnostic.
-    UserDiagnostic {
-        /// The diagnostic.
-        diagnostic: HookDiagnostic,
-    },
-    /// The managed folders' platform watches were attached, or one of them failed to attach
-    /// (the others are watched).
-    ManagedAttached {
-        /// Whether every folder is watched.
-        result: Result<(), WatchError>,
-    },
-    /// The managed hook files were read from disk and applied to the registry.
-    ManagedReloaded {
-        /// How many times the managed files have been loaded, this load included.
-        loads: u64,
-        /// The registry generation after the load.
-        generation: Generation,
-        /// The managed sources found, in priority order (fragments in name order).
-        sources: Vec<HookSourceId>,
-    },
-    /// A watch error on a managed folder, recorded as a managed diagnostic.
-    ManagedDiagnostic {
-        /// The diagnostic.
-        diagnostic: HookDiagnostic,
-    },
 }
 
-/// What one load of the managed hook files found (the same fields as a user load).
-pub type ManagedReloadReport = UserReloadReport;
-
-/// What one load of the user-scope (or managed) hook files found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UserReloadReport {
-    /// How many times the user files have been loaded, this load included.
-    pub loads: u64,
-    /// The registry generation after the load.
-    pub generation: Generation,
-    /// The user sources found, in priority order.
-    pub sources: Vec<HookSourceId>,
-    /// Sources loaded before and gone now, removed from the registry (after the pin, the
-    /// registry keeps a pinned source and reports the removal).
-    pub withdrawn: Vec<HookSourceId>,
-}
-
-/// What one load of a root found.
+/// What one load of a place found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReloadReport {
-    /// The root.
-    pub root: AbsPathBuf,
-    /// How many times the root has been loaded, this load included.
+    /// The place.
+    pub place: WatchedPlace,
+    /// How many times the place has been loaded, this load included.
     pub loads: u64,
     /// The registry generation after the load.
     pub generation: Generation,
-    /// The sources found under the root, in priority order.
+    /// The sources found there, in priority order.
     pub sources: Vec<HookSourceId>,
-    /// Sources loaded before and gone now, withdrawn from the root.
+    /// Sources loaded before and gone now: withdrawn from the root, or removed from the
+    /// registry for the user and managed files (after the pin, the registry keeps a pinned
+    /// source and reports the removal).
     pub withdrawn: Vec<HookSourceId>,
 }
 
@@ -178,32 +125,41 @@ impl AttachOutcome {
     }
 }
 
+/// One watched place: what was loaded there, its attachment and its diagnostics.
 #[derive(Debug)]
-struct RootEntry {
-    sources: BTreeSet<HookSourceId>,
-    attach: AttachState,
-    loads: u64,
-    watch_diagnostics: Vec<HookDiagnostic>,
-    missing: Option<HookDiagnostic>,
-}
-
-/// The user-scope or managed files being watched.
-#[derive(Debug)]
-struct ScopeEntry {
+struct PlaceEntry {
+    /// The user or managed folders (empty for a root, whose files are under it).
     dirs: ScopeDirs,
+    /// Whether the user or managed files are read under their format's strict contract (a
+    /// root's files never are).
     strict: bool,
     sources: BTreeSet<HookSourceId>,
     attach: AttachState,
     loads: u64,
     watch_diagnostics: Vec<HookDiagnostic>,
+    /// A root that is not on disk as the directory it was added as (`root_missing`).
+    missing: Option<HookDiagnostic>,
+}
+
+impl PlaceEntry {
+    fn new(dirs: ScopeDirs, strict: bool, tx: oneshot::Sender<AttachOutcome>) -> PlaceEntry {
+        PlaceEntry {
+            dirs,
+            strict,
+            sources: BTreeSet::new(),
+            attach: AttachState::Pending(vec![tx]),
+            loads: 0,
+            watch_diagnostics: Vec::new(),
+            missing: None,
+        }
+    }
 }
 
 #[derive(Debug)]
 struct State {
     inputs: TrustInputs,
-    roots: BTreeMap<AbsPathBuf, RootEntry>,
-    /// The user's files and the managed files, once asked to watch them.
-    scopes: BTreeMap<Scope, ScopeEntry>,
+    /// The roots, the user's files and the managed files being watched.
+    places: BTreeMap<WatchedPlace, PlaceEntry>,
 }
 
 pub(crate) struct Shared {
@@ -226,14 +182,10 @@ impl Shared {
             registry,
             layout: Layout::new(formats),
             policy,
-            state: Mutex::new(State { inputs, roots: BTreeMap::new(), scopes: BTreeMap::new() }),
+            state: Mutex::new(State { inputs, places: BTreeMap::new() }),
             subscribers: Mutex::new(Vec::new()),
             platform_watches: AtomicUsize::new(0),
         }
-    }
-
-    pub(crate) fn registry(&self) -> &RegistryHandle {
-        &self.registry
     }
 
     /// Where the formats' files live.
@@ -257,7 +209,8 @@ impl Shared {
     ) -> (bool, Result<oneshot::Receiver<AttachOutcome>, AttachOutcome>) {
         let mut state = lock(&self.state);
         let (tx, rx) = oneshot::channel();
-        if let Some(entry) = state.roots.get_mut(root) {
+        let place = WatchedPlace::from(root);
+        if let Some(entry) = state.places.get_mut(&place) {
             return match &mut entry.attach {
                 AttachState::Pending(waiters) => {
                     waiters.push(tx);
@@ -266,19 +219,10 @@ impl Shared {
                 AttachState::Done(outcome) => (false, Err(outcome.clone())),
             };
         }
-        state.roots.insert(
-            root.clone(),
-            RootEntry {
-                sources: BTreeSet::new(),
-                attach: AttachState::Pending(vec![tx]),
-                loads: 0,
-                watch_diagnostics: Vec::new(),
-                missing: None,
-            },
-        );
+        state.places.insert(place.clone(), PlaceEntry::new(ScopeDirs::new(), false, tx));
         // Announcing the root and loading its files publish one snapshot, so no reader sees
         // the root announced without its hooks.
-        let report = self.reload_locked(&mut state, root, true);
+        let report = self.reload_locked(&mut state, &place, true);
         drop(state);
         if let Some(report) = report {
             self.emit_reloaded(report);
@@ -289,7 +233,7 @@ impl Shared {
     /// Forgets `root`, withdraws its sources and the project, and ends pending attachments.
     pub(crate) fn remove_root(&self, root: &AbsPathBuf) -> bool {
         let mut state = lock(&self.state);
-        let Some(entry) = state.roots.remove(root) else { return false };
+        let Some(entry) = state.places.remove(&WatchedPlace::from(root)) else { return false };
         self.registry.change(|reg| {
             reg.batch(|reg| {
                 for source in &entry.sources {
@@ -310,52 +254,55 @@ impl Shared {
 
     /// The watched root spelled `path`, if any (a map lookup, not a scan).
     pub(crate) fn find_root(&self, path: &Path) -> Option<AbsPathBuf> {
-        let key = AbsPathBuf::new(path.to_path_buf()).ok()?;
-        lock(&self.state).roots.contains_key(&key).then_some(key)
+        let key = WatchedPlace::Root(AbsPathBuf::new(path.to_path_buf()).ok()?);
+        let found = lock(&self.state).places.contains_key(&key);
+        found.then(|| key.root().cloned()).flatten()
     }
 
     pub(crate) fn roots(&self) -> Vec<AbsPathBuf> {
-        lock(&self.state).roots.keys().cloned().collect()
+        lock(&self.state).places.keys().filter_map(|p| p.root().cloned()).collect()
     }
 
-    pub(crate) fn loads(&self, root: &AbsPathBuf) -> Option<u64> {
-        lock(&self.state).roots.get(root).map(|e| e.loads)
+    /// How many times `place` has been loaded, or `None` when it is not watched.
+    pub(crate) fn loads(&self, place: &WatchedPlace) -> Option<u64> {
+        lock(&self.state).places.get(place).map(|e| e.loads)
     }
 
-    pub(crate) fn diagnostics(&self, root: &AbsPathBuf) -> Vec<HookDiagnostic> {
+    /// The diagnostics of `place`: a root gone missing, then its watch errors.
+    pub(crate) fn diagnostics(&self, place: &WatchedPlace) -> Vec<HookDiagnostic> {
         let state = lock(&self.state);
-        let Some(entry) = state.roots.get(root) else { return Vec::new() };
+        let Some(entry) = state.places.get(place) else { return Vec::new() };
         entry.missing.iter().chain(&entry.watch_diagnostics).cloned().collect()
     }
 
-    /// Ends a root's attachment and tells the futures waiting on it.
-    pub(crate) fn attach_done(&self, root: &AbsPathBuf, outcome: AttachOutcome) {
+    /// Ends a place's attachment and tells the futures waiting on it.
+    pub(crate) fn attach_done(&self, place: &WatchedPlace, outcome: AttachOutcome) {
         let mut state = lock(&self.state);
-        let Some(entry) = state.roots.get_mut(root) else { return };
+        let Some(entry) = state.places.get_mut(place) else { return };
         let waiters = entry.attach.finish(&outcome);
         drop(state);
         if let Some(result) = outcome.announce(waiters) {
-            self.emit(WatcherEvent::Attached { root: root.clone(), result });
+            self.emit(WatcherEvent::Attached { place: place.clone(), result });
         }
     }
 
-    /// Records a watch error on `root` (once per distinct message) and tells subscribers.
-    pub(crate) fn watch_error(&self, root: &AbsPathBuf, error: &WatchError) {
+    /// Records a watch error on `place` (once per distinct message) and tells subscribers.
+    pub(crate) fn watch_error(&self, place: &WatchedPlace, error: &WatchError) {
         let diagnostic = error.to_diagnostic();
         let mut state = lock(&self.state);
-        let Some(entry) = state.roots.get_mut(root) else { return };
+        let Some(entry) = state.places.get_mut(place) else { return };
         if entry.watch_diagnostics.contains(&diagnostic) {
             return;
         }
         entry.watch_diagnostics.push(diagnostic.clone());
         drop(state);
-        self.emit(WatcherEvent::Diagnostic { root: root.clone(), diagnostic });
+        self.emit(WatcherEvent::Diagnostic { place: place.clone(), diagnostic });
     }
 
-    /// Forgets the watch diagnostics of `root`, as for a root added afresh (a root that came
+    /// Forgets the watch diagnostics of `place`, as for a root added afresh (a root that came
     /// back after it was deleted is a new directory).
-    pub(crate) fn clear_watch_diagnostics(&self, root: &AbsPathBuf) {
-        if let Some(entry) = lock(&self.state).roots.get_mut(root) {
+    pub(crate) fn clear_watch_diagnostics(&self, place: &WatchedPlace) {
+        if let Some(entry) = lock(&self.state).places.get_mut(place) {
             entry.watch_diagnostics.clear();
         }
     }
@@ -368,15 +315,16 @@ impl Shared {
         self.platform_watches.load(Ordering::Relaxed)
     }
 
-    /// Reads `root`'s hook files from disk and applies them, or `None` if it is not a root.
-    pub(crate) fn reload(&self, root: &AbsPathBuf) -> Option<ReloadReport> {
+    /// Reads the hook files of `place` from disk and applies them, or `None` when it is not
+    /// watched.
+    pub(crate) fn reload(&self, place: &WatchedPlace) -> Option<ReloadReport> {
         let mut state = lock(&self.state);
-        let report = self.reload_locked(&mut state, root, false)?;
-        let missing = state.roots.get(root).and_then(|e| e.missing.clone());
+        let report = self.reload_locked(&mut state, place, false)?;
+        let missing = state.places.get(place).and_then(|e| e.missing.clone());
         drop(state);
         self.emit_reloaded(report.clone());
         if let Some(diagnostic) = missing {
-            self.emit(WatcherEvent::Diagnostic { root: root.clone(), diagnostic });
+            self.emit(WatcherEvent::Diagnostic { place: place.clone(), diagnostic });
         }
         Some(report)
     }
@@ -386,12 +334,8 @@ impl Shared {
     pub(crate) fn set_trust_inputs(&self, inputs: TrustInputs) {
         let mut state = lock(&self.state);
         state.inputs = inputs;
-        let sources: BTreeSet<&HookSourceId> = state
-            .roots
-            .values()
-            .flat_map(|e| e.sources.iter())
-            .chain(state.scopes.values().flat_map(|u| u.sources.iter()))
-            .collect();
+        let sources: BTreeSet<&HookSourceId> =
+            state.places.values().flat_map(|e| e.sources.iter()).collect();
         self.registry.change(|reg| {
             reg.batch(|reg| {
                 for source in sources {
@@ -405,18 +349,20 @@ impl Shared {
         lock(&self.state).inputs
     }
 
-    /// Starts (or restarts, with new folders) watching the user-scope or managed files:
-    /// records `dirs` and loads the files on the spot. Returns a receiver for the attachment
-    /// of the folder watches the worker is about to make.
+    /// Starts (or restarts, with new folders) watching the user-scope or managed files
+    /// (`place` is [`WatchedPlace::User`] or [`WatchedPlace::Managed`]): records `dirs` and
+    /// loads the files on the spot. Returns a receiver for the attachment of the folder
+    /// watches the worker is about to make.
     pub(crate) fn watch_scope(
         &self,
-        scope: Scope,
+        place: &WatchedPlace,
         dirs: ScopeDirs,
         strict: bool,
     ) -> oneshot::Receiver<AttachOutcome> {
+        debug_assert!(place.root().is_none(), "roots are added with add_root");
         let mut state = lock(&self.state);
         let (tx, rx) = oneshot::channel();
-        match state.scopes.get_mut(&scope) {
+        match state.places.get_mut(place) {
             Some(entry) => {
                 entry.dirs = dirs;
                 entry.strict = strict;
@@ -427,92 +373,34 @@ impl Shared {
                 }
             }
             None => {
-                state.scopes.insert(
-                    scope,
-                    ScopeEntry {
-                        dirs,
-                        strict,
-                        sources: BTreeSet::new(),
-                        attach: AttachState::Pending(vec![tx]),
-                        loads: 0,
-                        watch_diagnostics: Vec::new(),
-                    },
-                );
+                state.places.insert(place.clone(), PlaceEntry::new(dirs, strict, tx));
             }
         }
-        let report = self.reload_scope_locked(&mut state, scope);
+        let report = self.reload_locked(&mut state, place, false);
         drop(state);
         if let Some(report) = report {
-            self.emit_scope_reloaded(scope, report);
+            self.emit_reloaded(report);
         }
         rx
     }
 
-    /// The folders of `scope` being watched, if any.
-    pub(crate) fn scope_dirs(&self, scope: Scope) -> Option<ScopeDirs> {
-        lock(&self.state).scopes.get(&scope).map(|u| u.dirs.clone())
+    /// The user or managed folders of `place` being watched, if any.
+    pub(crate) fn scope_dirs(&self, place: &WatchedPlace) -> Option<ScopeDirs> {
+        let state = lock(&self.state);
+        state.places.get(place).filter(|_| place.root().is_none()).map(|u| u.dirs.clone())
     }
 
-    pub(crate) fn scope_loads(&self, scope: Scope) -> Option<u64> {
-        lock(&self.state).scopes.get(&scope).map(|u| u.loads)
-    }
-
-    pub(crate) fn scope_diagnostics(&self, scope: Scope) -> Vec<HookDiagnostic> {
-        lock(&self.state)
-            .scopes
-            .get(&scope)
-            .map(|u| u.watch_diagnostics.clone())
-            .unwrap_or_default()
-    }
-
-    /// Ends a scope's attachment and tells the futures waiting on it.
-    pub(crate) fn scope_attach_done(&self, scope: Scope, outcome: AttachOutcome) {
-        let mut state = lock(&self.state);
-        let Some(entry) = state.scopes.get_mut(&scope) else { return };
-        let waiters = entry.attach.finish(&outcome);
-        drop(state);
-        if let Some(result) = outcome.announce(waiters) {
-            self.emit(match scope {
-                Scope::User | Scope::Project => WatcherEvent::UserAttached { result },
-                Scope::Managed => WatcherEvent::ManagedAttached { result },
-            });
+    /// Loads `place` under the state lock: its files as on disk, applied as one batch.
+    fn reload_locked(
+        &self,
+        state: &mut State,
+        place: &WatchedPlace,
+        announce: bool,
+    ) -> Option<ReloadReport> {
+        match place {
+            WatchedPlace::Root(root) => self.reload_root_locked(state, root, announce),
+            WatchedPlace::User | WatchedPlace::Managed => self.reload_scope_locked(state, place),
         }
-    }
-
-    /// Records a watch error on a folder of `scope` (once per distinct message).
-    pub(crate) fn scope_watch_error(&self, scope: Scope, error: &WatchError) {
-        let diagnostic = error.to_diagnostic();
-        let mut state = lock(&self.state);
-        let Some(entry) = state.scopes.get_mut(&scope) else { return };
-        if entry.watch_diagnostics.contains(&diagnostic) {
-            return;
-        }
-        entry.watch_diagnostics.push(diagnostic.clone());
-        drop(state);
-        self.emit(match scope {
-            Scope::User | Scope::Project => WatcherEvent::UserDiagnostic { diagnostic },
-            Scope::Managed => WatcherEvent::ManagedDiagnostic { diagnostic },
-        });
-    }
-
-    /// Reads the files of `scope` from disk and applies them, or `None` when they are not
-    /// watched.
-    pub(crate) fn reload_scope(&self, scope: Scope) -> Option<UserReloadReport> {
-        let mut state = lock(&self.state);
-        let report = self.reload_scope_locked(&mut state, scope)?;
-        drop(state);
-        self.emit_scope_reloaded(scope, report.clone());
-        Some(report)
-    }
-
-    fn emit_scope_reloaded(&self, scope: Scope, report: UserReloadReport) {
-        let UserReloadReport { loads, generation, sources, .. } = report;
-        self.emit(match scope {
-            Scope::User | Scope::Project => {
-                WatcherEvent::UserReloaded { loads, generation, sources }
-            }
-            Scope::Managed => WatcherEvent::ManagedReloaded { loads, generation, sources },
-        });
     }
 
     /// The state on disk decides, as for a root: every file of the scope present is read
@@ -523,17 +411,14 @@ impl Shared {
     /// absent now is removed (after the pin, the registry keeps a pinned source and reports
     /// the removal). The files are read before the registry's lock is taken; everything is
     /// applied as one batch.
-    fn reload_scope_locked(&self, state: &mut State, scope: Scope) -> Option<UserReloadReport> {
+    fn reload_scope_locked(&self, state: &mut State, place: &WatchedPlace) -> Option<ReloadReport> {
         let inputs = state.inputs;
-        let entry = state.scopes.get_mut(&scope)?;
+        let entry = state.places.get_mut(place)?;
         let formats = self.layout.formats();
-        let read = match scope {
-            Scope::Managed => {
-                read_managed_sources(formats, &entry.dirs, &*self.policy, &inputs, entry.strict)
-            }
-            Scope::User | Scope::Project => {
-                read_user_sources(formats, &entry.dirs, &*self.policy, &inputs, entry.strict)
-            }
+        let read = if *place == WatchedPlace::Managed {
+            read_managed_sources(formats, &entry.dirs, &*self.policy, &inputs, entry.strict)
+        } else {
+            read_user_sources(formats, &entry.dirs, &*self.policy, &inputs, entry.strict)
         };
         let mut sources = read.ids();
         let loaded: BTreeSet<HookSourceId> = sources.iter().cloned().collect();
@@ -551,12 +436,18 @@ impl Shared {
         // Load order is priority order, fragments in name order; the sort is stable.
         sources.sort_by_key(|s| s.kind.priority());
         entry.sources = loaded;
-        Some(UserReloadReport { loads: entry.loads, generation, sources, withdrawn })
+        Some(ReloadReport {
+            place: place.clone(),
+            loads: entry.loads,
+            generation,
+            sources,
+            withdrawn,
+        })
     }
 
     fn emit_reloaded(&self, report: ReloadReport) {
-        let ReloadReport { root, loads, generation, sources, .. } = report;
-        self.emit(WatcherEvent::Reloaded { root, loads, generation, sources });
+        let ReloadReport { place, loads, generation, sources, .. } = report;
+        self.emit(WatcherEvent::Reloaded { place, loads, generation, sources });
     }
 
     /// The state on disk decides: every project file present is read and upserted (a read
@@ -566,7 +457,7 @@ impl Shared {
     /// Everything is applied as one registry batch, so the load publishes one snapshot (none
     /// when nothing changed) and subscribers hear one event.
     /// Runs under the state lock, so a reload and a removal of the same root never interleave.
-    fn reload_locked(
+    fn reload_root_locked(
         &self,
         state: &mut State,
         root: &AbsPathBuf,
@@ -574,7 +465,7 @@ impl Shared {
     ) -> Option<ReloadReport> {
         let inputs = state.inputs;
         let formats = self.layout.formats();
-        let entry = state.roots.get_mut(root)?;
+        let entry = state.places.get_mut(&WatchedPlace::from(root))?;
         let present = match presence(root.as_path()) {
             Presence::Present => {
                 entry.missing = None;
@@ -636,7 +527,7 @@ impl Shared {
         sources.sort_by_key(|s| s.kind.priority());
         entry.sources = loaded;
         Some(ReloadReport {
-            root: root.clone(),
+            place: WatchedPlace::from(root),
             loads: entry.loads,
             generation,
             sources,

@@ -20,12 +20,9 @@ use hooks_trust::{CommandExecutionPosture, Surface, TrustInputs, TrustPolicy};
 use tokio::sync::oneshot;
 
 use crate::{
-    DEFAULT_DEBOUNCE_WINDOW, WatcherError,
+    DEFAULT_DEBOUNCE_WINDOW, WatchedPlace, WatcherError,
     backend::{NotifyBackend, WatchBackend},
-    layout::Scope,
-    shared::{
-        AttachOutcome, ManagedReloadReport, ReloadReport, Shared, UserReloadReport, WatcherEvent,
-    },
+    shared::{AttachOutcome, ReloadReport, Shared, WatcherEvent},
     worker::{Engine, Msg, run},
 };
 
@@ -125,7 +122,7 @@ impl HookConfigWatcher {
             Err(e) => return AttachFuture::ready(Err(e)),
         };
         let (new, attach) = self.shared.add_root(&root);
-        if new && self.tx.send(Msg::Attach(root.clone())).is_err() {
+        if new && self.tx.send(Msg::Attach(WatchedPlace::from(&root))).is_err() {
             return AttachFuture::ready(Err(WatcherError::ShutDown));
         }
         match attach {
@@ -151,7 +148,7 @@ impl HookConfigWatcher {
     /// Calling it again replaces the folders: the files are loaded from the new folders,
     /// user sources no longer found are removed, and the watches follow.
     pub fn watch_user_dirs(&self, dirs: UserDirs, strict: bool) -> UserWatchFuture {
-        self.watch_scope(Scope::User, dirs, strict)
+        self.watch_scope(WatchedPlace::User, dirs, strict)
     }
 
     /// Watches the managed (administrator) hook files in `dirs` (Cursor's enterprise
@@ -171,12 +168,12 @@ impl HookConfigWatcher {
     ///
     /// Calling it again replaces the folders, as [`HookConfigWatcher::watch_user_dirs`] does.
     pub fn watch_managed_dirs(&self, dirs: ManagedDirs, strict: bool) -> UserWatchFuture {
-        self.watch_scope(Scope::Managed, dirs, strict)
+        self.watch_scope(WatchedPlace::Managed, dirs, strict)
     }
 
-    fn watch_scope(&self, scope: Scope, dirs: ScopeDirs, strict: bool) -> UserWatchFuture {
-        let rx = self.shared.watch_scope(scope, dirs, strict);
-        if self.tx.send(Msg::AttachScope(scope)).is_err() {
+    fn watch_scope(&self, place: WatchedPlace, dirs: ScopeDirs, strict: bool) -> UserWatchFuture {
+        let rx = self.shared.watch_scope(&place, dirs, strict);
+        if self.tx.send(Msg::Attach(place)).is_err() {
             return UserWatchFuture {
                 state: FutureState::Ready(Some(Err(WatcherError::ShutDown))),
             };
@@ -184,44 +181,10 @@ impl HookConfigWatcher {
         UserWatchFuture { state: FutureState::Waiting(rx) }
     }
 
-    /// Reads the user-scope hook files from disk and applies them now, as a debounced change
-    /// does; `None` when [`HookConfigWatcher::watch_user_dirs`] was not called.
-    pub fn reload_user_dirs(&self) -> Option<UserReloadReport> {
-        self.shared.reload_scope(Scope::User)
-    }
-
-    /// How many times the user-scope files have been loaded, or `None` when they are not
-    /// watched.
-    pub fn user_loads(&self) -> Option<u64> {
-        self.shared.scope_loads(Scope::User)
-    }
-
-    /// The watch diagnostics of the user-scope folders (too many watches, permission denied).
-    pub fn user_diagnostics(&self) -> Vec<HookDiagnostic> {
-        self.shared.scope_diagnostics(Scope::User)
-    }
-
-    /// Reads the managed hook files from disk and applies them now, as a debounced change
-    /// does; `None` when [`HookConfigWatcher::watch_managed_dirs`] was not called.
-    pub fn reload_managed_dirs(&self) -> Option<ManagedReloadReport> {
-        self.shared.reload_scope(Scope::Managed)
-    }
-
-    /// How many times the managed files have been loaded, or `None` when they are not
-    /// watched.
-    pub fn managed_loads(&self) -> Option<u64> {
-        self.shared.scope_loads(Scope::Managed)
-    }
-
-    /// The watch diagnostics of the managed folders (too many watches, permission denied).
-    pub fn managed_diagnostics(&self) -> Vec<HookDiagnostic> {
-        self.shared.scope_diagnostics(Scope::Managed)
-    }
-
     /// Removes a root: withdraws its sources and the project from the registry and detaches
     /// its watches. Returns whether it was watched.
     pub fn remove_root(&self, root: &Path) -> bool {
-        let Some(root) = self.resolve(root) else { return false };
+        let Some(root) = self.resolve_root(root) else { return false };
         let removed = self.shared.remove_root(&root);
         if removed {
             let _ = self.tx.send(Msg::Detach(root));
@@ -229,12 +192,12 @@ impl HookConfigWatcher {
         removed
     }
 
-    /// Reads a watched root's hook files from disk and applies them now, as a debounced change
-    /// does.
-    pub fn reload_root(&self, root: &Path) -> Result<ReloadReport, WatcherError> {
-        self.resolve(root)
-            .and_then(|r| self.shared.reload(&r))
-            .ok_or_else(|| WatcherError::NotWatched { path: root.to_path_buf() })
+    /// Reads the hook files of a watched place (a root in any spelling, the user files, the
+    /// managed files) from disk and applies them now, as a debounced change does.
+    pub fn reload(&self, place: &WatchedPlace) -> Result<ReloadReport, WatcherError> {
+        self.resolve(place)
+            .and_then(|p| self.shared.reload(&p))
+            .ok_or_else(|| WatcherError::NotWatched { path: not_watched_path(place) })
     }
 
     /// Decides trust again for every loaded source with `inputs` (the posture read when the
@@ -253,15 +216,15 @@ impl HookConfigWatcher {
         self.shared.roots()
     }
 
-    /// How many times `root` has been loaded, or `None` if it is not watched.
-    pub fn loads(&self, root: &Path) -> Option<u64> {
-        self.resolve(root).and_then(|r| self.shared.loads(&r))
+    /// How many times `place` has been loaded, or `None` when it is not watched.
+    pub fn loads(&self, place: &WatchedPlace) -> Option<u64> {
+        self.resolve(place).and_then(|p| self.shared.loads(&p))
     }
 
-    /// The watch diagnostics of `root`: watch errors (too many watches, permission denied) and
-    /// a root that no longer exists.
-    pub fn diagnostics(&self, root: &Path) -> Vec<HookDiagnostic> {
-        self.resolve(root).map(|r| self.shared.diagnostics(&r)).unwrap_or_default()
+    /// The diagnostics of `place`: for a root, one that no longer exists; for every place,
+    /// its watch errors (too many watches, permission denied).
+    pub fn diagnostics(&self, place: &WatchedPlace) -> Vec<HookDiagnostic> {
+        self.resolve(place).map(|p| self.shared.diagnostics(&p)).unwrap_or_default()
     }
 
     /// How many directories the platform watcher watches (the root plus its hook folders that
@@ -277,18 +240,21 @@ impl HookConfigWatcher {
         rx
     }
 
-    /// The registry the watcher applies changes to.
-    pub fn registry(&self) -> &RegistryHandle {
-        self.shared.registry()
-    }
-
     /// The watched root `root` names: its canonical form, or the path itself when it can no
     /// longer be resolved (a root deleted while watched).
-    fn resolve(&self, root: &Path) -> Option<AbsPathBuf> {
+    fn resolve_root(&self, root: &Path) -> Option<AbsPathBuf> {
         canonicalize(root)
             .ok()
             .and_then(|c| self.shared.find_root(c.as_path()))
             .or_else(|| self.shared.find_root(root))
+    }
+
+    /// The place as the watcher keys it: a root in its canonical form (see `resolve_root`).
+    fn resolve(&self, place: &WatchedPlace) -> Option<WatchedPlace> {
+        match place {
+            WatchedPlace::Root(root) => self.resolve_root(root.as_path()).map(WatchedPlace::Root),
+            WatchedPlace::User | WatchedPlace::Managed => Some(place.clone()),
+        }
     }
 }
 
@@ -427,6 +393,15 @@ fn outcome_result(root: AbsPathBuf, outcome: AttachOutcome) -> Result<AbsPathBuf
         AttachOutcome::Attached => Ok(root),
         AttachOutcome::Failed(e) => Err(WatcherError::Watch(e)),
         AttachOutcome::Removed => Err(WatcherError::NotWatched { path: root.into_path_buf() }),
+    }
+}
+
+/// The path a [`WatcherError::NotWatched`] names for `place`.
+fn not_watched_path(place: &WatchedPlace) -> std::path::PathBuf {
+    match place {
+        WatchedPlace::Root(root) => root.as_path().to_path_buf(),
+        WatchedPlace::User => "<user hook files>".into(),
+        WatchedPlace::Managed => "<managed hook files>".into(),
     }
 }
 

@@ -1,6 +1,8 @@
-//! The watcher's worker: receives platform events, debounces them per root (and for the
-//! user-scope files and the managed files), keeps the folder watches in step with the disk,
-//! and reloads through the shared state.
+//! The watcher's worker: receives platform events, debounces them per [`WatchedPlace`] (a
+//! root, the user-scope files, the managed files), keeps the folder watches in step with the
+//! disk, and reloads through the shared state. Roots and the user/managed files differ only
+//! in how their folders are followed (a root can go missing and come back; a user or
+//! managed folder that does not exist is waited for in its parent).
 //!
 //! [`Engine`] is the whole logic with time passed in, so tests drive it with scripted events
 //! and a fake backend; [`run`] is the thread loop around it.
@@ -19,11 +21,11 @@ use hooks_schema::AbsPathBuf;
 use hooks_sources::ScopeDirs;
 
 use crate::{
-    WatchError,
+    WatchError, WatchedPlace,
     backend::WatchBackend,
     debounce::Debouncer,
     event::{FsChange, route},
-    layout::{Scope, Touch},
+    layout::Touch,
     missing::{Presence, nearest_existing_ancestor, presence},
     shared::{AttachOutcome, Shared},
 };
@@ -36,12 +38,11 @@ const MAX_FOLLOW_STEPS: usize = 64;
 pub(crate) enum Msg {
     /// A platform event or error.
     Fs(notify::Result<notify::Event>),
-    /// Attach the platform watch for a root that was just loaded.
-    Attach(AbsPathBuf),
+    /// Attach the platform watches of a place: a root that was just loaded, or (again, for
+    /// new folders) the user-scope or managed files.
+    Attach(WatchedPlace),
     /// Detach a removed root.
     Detach(AbsPathBuf),
-    /// Attach (or re-attach, for new folders) the watches of the user-scope or managed files.
-    AttachScope(Scope),
     /// Stop the thread.
     Shutdown,
 }
@@ -66,16 +67,6 @@ struct ScopeWatch {
     /// Directories watched for them: each folder that exists, and the parent of each that
     /// does not (so its creation is seen).
     held: BTreeSet<PathBuf>,
-}
-
-/// What the debouncer collects changes under. The managed files sort first, then the user
-/// files, so when they and a root become ready together they are loaded in that order.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-enum Key {
-    /// The user-scope or the managed files.
-    Scope(Scope),
-    /// A project root (its canonical path).
-    Root(PathBuf),
 }
 
 /// The platform watches, counted per directory: a directory can be watched for several
@@ -122,13 +113,15 @@ impl<B: WatchBackend> Watches<B> {
 pub(crate) struct Engine<B> {
     shared: Arc<Shared>,
     watches: Watches<B>,
-    debouncer: Debouncer<Key>,
+    /// Changes are collected per place; the managed files sort first, then the user files,
+    /// so when they and a root become ready together they are loaded in that order.
+    debouncer: Debouncer<WatchedPlace>,
     watched: BTreeMap<PathBuf, RootWatch>,
     /// Missing roots by the ancestor directory they wait on. Each ancestor is held once,
     /// however many roots wait on it.
     waiting: BTreeMap<PathBuf, BTreeSet<PathBuf>>,
     /// The user's files and the managed files, once asked to watch them.
-    scopes: BTreeMap<Scope, ScopeWatch>,
+    scopes: BTreeMap<WatchedPlace, ScopeWatch>,
 }
 
 impl<B: WatchBackend> Engine<B> {
@@ -148,9 +141,9 @@ impl<B: WatchBackend> Engine<B> {
         match msg {
             Msg::Fs(Ok(event)) => self.on_change(&FsChange::from(&event), now),
             Msg::Fs(Err(error)) => self.on_error(&error),
-            Msg::Attach(root) => self.attach(root),
+            Msg::Attach(WatchedPlace::Root(root)) => self.attach(root),
+            Msg::Attach(scope) => self.attach_scope(&scope),
             Msg::Detach(root) => self.detach(&root),
-            Msg::AttachScope(scope) => self.attach_scope(scope),
             Msg::Shutdown => return false,
         }
         true
@@ -159,12 +152,12 @@ impl<B: WatchBackend> Engine<B> {
     /// Reloads every root whose debounce window has passed at `now`.
     pub(crate) fn flush(&mut self, now: Instant) {
         while let Some(batch) = self.debouncer.drain_ready(now) {
-            for key in batch.keys {
-                let key = match key {
-                    Key::Root(key) => key,
-                    Key::Scope(scope) => {
-                        self.reconcile_scope(scope);
-                        self.shared.reload_scope(scope);
+            for place in batch.keys {
+                let key = match &place {
+                    WatchedPlace::Root(root) => root.as_path().to_path_buf(),
+                    WatchedPlace::User | WatchedPlace::Managed => {
+                        self.reconcile_scope(&place);
+                        self.shared.reload(&place);
                         continue;
                     }
                 };
@@ -188,7 +181,7 @@ impl<B: WatchBackend> Engine<B> {
                         continue;
                     }
                 }
-                self.shared.reload(&root);
+                self.shared.reload(&WatchedPlace::Root(root));
             }
         }
     }
@@ -210,8 +203,8 @@ impl<B: WatchBackend> Engine<B> {
     }
 
     #[cfg(test)]
-    pub(crate) fn scope_watched_dirs(&self, scope: Scope) -> Vec<PathBuf> {
-        self.scopes.get(&scope).map(|u| u.held.iter().cloned().collect()).unwrap_or_default()
+    pub(crate) fn scope_watched_dirs(&self, scope: &WatchedPlace) -> Vec<PathBuf> {
+        self.scopes.get(scope).map(|u| u.held.iter().cloned().collect()).unwrap_or_default()
     }
 
     #[cfg(test)]
@@ -224,13 +217,14 @@ impl<B: WatchBackend> Engine<B> {
             return;
         }
         let key = root.as_path().to_path_buf();
+        let place = WatchedPlace::from(&root);
         if self.watched.contains_key(&key) {
-            self.shared.attach_done(&root, AttachOutcome::Attached);
+            self.shared.attach_done(&place, AttachOutcome::Attached);
             return;
         }
         if let Err(e) = self.watches.hold(&key) {
-            self.shared.watch_error(&root, &e);
-            self.shared.attach_done(&root, AttachOutcome::Failed(e));
+            self.shared.watch_error(&place, &e);
+            self.shared.attach_done(&place, AttachOutcome::Failed(e));
             return;
         }
         let mut dirs = BTreeSet::new();
@@ -241,12 +235,12 @@ impl<B: WatchBackend> Engine<B> {
         );
         self.reconcile(&key);
         self.count_watches();
-        self.shared.attach_done(&root, AttachOutcome::Attached);
+        self.shared.attach_done(&place, AttachOutcome::Attached);
     }
 
     fn detach(&mut self, root: &AbsPathBuf) {
         let key = root.as_path();
-        self.debouncer.forget(&Key::Root(key.to_path_buf()));
+        self.debouncer.forget(&WatchedPlace::from(root));
         self.unwait(key);
         if let Some(w) = self.watched.remove(key) {
             for dir in w.dirs {
@@ -256,28 +250,29 @@ impl<B: WatchBackend> Engine<B> {
         self.count_watches();
     }
 
-    /// Watches the folders of `scope` the shared state names, replacing earlier ones.
-    fn attach_scope(&mut self, scope: Scope) {
+    /// Watches the folders of `scope` (the user's or the managed files) the shared state
+    /// names, replacing earlier ones.
+    fn attach_scope(&mut self, scope: &WatchedPlace) {
         let Some(dirs) = self.shared.scope_dirs(scope) else { return };
-        if let Some(old) = self.scopes.remove(&scope) {
+        if let Some(old) = self.scopes.remove(scope) {
             for dir in old.held {
                 self.watches.release(&dir);
             }
         }
-        let folders = self.shared.layout().scope_folders(scope, &dirs);
-        self.scopes.insert(scope, ScopeWatch { folders, dirs, held: BTreeSet::new() });
+        let folders = self.shared.layout().scope_folders(scope.scope(), &dirs);
+        self.scopes.insert(scope.clone(), ScopeWatch { folders, dirs, held: BTreeSet::new() });
         let outcome = match self.reconcile_scope(scope).into_iter().next() {
             Some(e) => AttachOutcome::Failed(e),
             None => AttachOutcome::Attached,
         };
-        self.shared.scope_attach_done(scope, outcome);
+        self.shared.attach_done(scope, outcome);
     }
 
     /// Makes the watches of `scope` match the disk: each folder that is a directory now, and
     /// the parent of each that is not (when the parent is a directory). Returns the watch
     /// errors, which are also recorded as diagnostics of the scope.
-    fn reconcile_scope(&mut self, scope: Scope) -> Vec<WatchError> {
-        let Some(u) = self.scopes.get_mut(&scope) else { return Vec::new() };
+    fn reconcile_scope(&mut self, scope: &WatchedPlace) -> Vec<WatchError> {
+        let Some(u) = self.scopes.get_mut(scope) else { return Vec::new() };
         let mut desired = BTreeSet::new();
         for folder in &u.folders {
             if folder.is_dir() {
@@ -301,15 +296,15 @@ impl<B: WatchBackend> Engine<B> {
             }
         }
         for e in &errors {
-            self.shared.scope_watch_error(scope, e);
+            self.shared.watch_error(scope, e);
         }
         self.count_watches();
         errors
     }
 
     /// Drops the watches of `scope` at or below `path`.
-    fn forget_scope_under(&mut self, scope: Scope, path: &Path) {
-        let Some(u) = self.scopes.get_mut(&scope) else { return };
+    fn forget_scope_under(&mut self, scope: &WatchedPlace, path: &Path) {
+        let Some(u) = self.scopes.get_mut(scope) else { return };
         let gone: Vec<PathBuf> = u.held.iter().filter(|d| d.starts_with(path)).cloned().collect();
         for dir in gone {
             u.held.remove(&dir);
@@ -319,14 +314,14 @@ impl<B: WatchBackend> Engine<B> {
 
     /// Sends the changes of `change` that concern the files of `scope` to the debouncer;
     /// a folder of the scope that appears or goes has its watches made to match first.
-    fn on_scope_change(&mut self, scope: Scope, change: &FsChange, now: Instant) {
-        let Some(u) = self.scopes.get_mut(&scope) else { return };
+    fn on_scope_change(&mut self, scope: &WatchedPlace, change: &FsChange, now: Instant) {
+        let Some(u) = self.scopes.get_mut(scope) else { return };
         if change.rescan {
             for dir in std::mem::take(&mut u.held) {
                 self.watches.release(&dir);
             }
             self.reconcile_scope(scope);
-            self.debouncer.push(Key::Scope(scope), now);
+            self.debouncer.push(scope.clone(), now);
             return;
         }
         if !change.kind.may_change_content() {
@@ -336,7 +331,7 @@ impl<B: WatchBackend> Engine<B> {
             .paths
             .iter()
             .filter_map(|p| {
-                self.shared.layout().scope_touch(scope, &u.dirs, p).map(|t| (p.clone(), t))
+                self.shared.layout().scope_touch(scope.scope(), &u.dirs, p).map(|t| (p.clone(), t))
             })
             .collect();
         if touches.is_empty() {
@@ -352,12 +347,12 @@ impl<B: WatchBackend> Engine<B> {
         if folders {
             self.reconcile_scope(scope);
         }
-        self.debouncer.push(Key::Scope(scope), now);
+        self.debouncer.push(scope.clone(), now);
     }
 
     fn on_change(&mut self, change: &FsChange, now: Instant) {
-        let scopes: Vec<Scope> = self.scopes.keys().copied().collect();
-        for scope in scopes {
+        let scopes: Vec<WatchedPlace> = self.scopes.keys().cloned().collect();
+        for scope in &scopes {
             self.on_scope_change(scope, change, now);
         }
         if change.rescan {
@@ -376,7 +371,7 @@ impl<B: WatchBackend> Engine<B> {
                 }
                 self.forget_dirs_under(&key, &key, false);
                 self.reconcile(&key);
-                self.debouncer.push(Key::Root(key), now);
+                self.push_root(&key, now);
             }
             return;
         }
@@ -401,10 +396,17 @@ impl<B: WatchBackend> Engine<B> {
                 Touch::Root => self.forget_dirs_under(&r.root, &r.path, true),
                 Touch::HookFile => {}
             }
-            self.debouncer.push(Key::Root(r.root), now);
+            self.push_root(&r.root, now);
         }
         for key in revisit {
             self.revisit(&key);
+        }
+    }
+
+    /// Collects a change of the watched root `key` for its next load.
+    fn push_root(&mut self, key: &Path, now: Instant) {
+        if let Some(w) = self.watched.get(key) {
+            self.debouncer.push(WatchedPlace::from(&w.root), now);
         }
     }
 
@@ -459,7 +461,7 @@ impl<B: WatchBackend> Engine<B> {
                 // Look again now that the watch is attached.
                 Ok(()) | Err(WatchError::NotFound { .. }) => {}
                 Err(e) => {
-                    self.shared.watch_error(&root, &e);
+                    self.shared.watch_error(&WatchedPlace::Root(root), &e);
                     break;
                 }
             }
@@ -472,7 +474,8 @@ impl<B: WatchBackend> Engine<B> {
     /// `root_missing`), then `Attached`. `false` when it vanished again before its watches
     /// were attached.
     fn reappear(&mut self, key: &Path, root: &AbsPathBuf) -> bool {
-        self.shared.clear_watch_diagnostics(root);
+        let place = WatchedPlace::from(root);
+        self.shared.clear_watch_diagnostics(&place);
         let held = self.watches.hold(key);
         if let Err(WatchError::NotFound { .. }) = held {
             return false;
@@ -495,13 +498,13 @@ impl<B: WatchBackend> Engine<B> {
             }
             // Loaded and not watched, as an added root whose watch fails.
             Err(e) => {
-                self.shared.watch_error(root, &e);
+                self.shared.watch_error(&place, &e);
                 AttachOutcome::Failed(e)
             }
         };
         self.count_watches();
-        self.shared.reload(root);
-        self.shared.attach_done(root, outcome);
+        self.shared.reload(&place);
+        self.shared.attach_done(&place, outcome);
         true
     }
 
@@ -560,9 +563,9 @@ impl<B: WatchBackend> Engine<B> {
             }
         }
         for (root, e) in affected {
-            self.shared.watch_error(&root, &e);
+            self.shared.watch_error(&WatchedPlace::Root(root), &e);
         }
-        for (&scope, u) in &self.scopes {
+        for (scope, u) in &self.scopes {
             let mine = |p: &Path| u.folders.iter().chain(&u.held).any(|d| p.starts_with(d));
             let first = u.folders.first().cloned();
             let errors: Vec<WatchError> = if error.paths.is_empty() {
@@ -576,7 +579,7 @@ impl<B: WatchBackend> Engine<B> {
                     .collect()
             };
             for e in errors {
-                self.shared.scope_watch_error(scope, &e);
+                self.shared.watch_error(scope, &e);
             }
         }
     }
@@ -628,8 +631,9 @@ impl<B: WatchBackend> Engine<B> {
                 self.watches.release(&dir);
             }
         }
+        let place = WatchedPlace::Root(root);
         for e in errors {
-            self.shared.watch_error(&root, &e);
+            self.shared.watch_error(&place, &e);
         }
         self.count_watches();
         false

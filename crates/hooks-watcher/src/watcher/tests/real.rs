@@ -14,7 +14,7 @@ use super::support::{
     commands, cursor_file, cursor_id, make_root, reloads_of, running_in, wait_for, wait_reload,
     write,
 };
-use crate::{HookConfigWatcher, WatcherConfig};
+use crate::{HookConfigWatcher, WatchedPlace, WatcherConfig};
 
 mod managed;
 mod user;
@@ -139,7 +139,7 @@ fn a_burst_of_writes_loads_once() {
     write(marker.as_path(), HOOKS, &cursor_file(&["./marker.sh"]));
     let (_, before) = wait_reload(&events, &marker);
     assert_eq!(reloads_of(&before, &a), 1, "{before:#?}");
-    assert_eq!(s.watcher.loads(a.as_path()), Some(2));
+    assert_eq!(s.watcher.loads(&WatchedPlace::from(&a)), Some(2));
     assert_eq!(text(commands(&s.registry, &cursor_id(&a))), ["./v20.sh"]);
 }
 
@@ -161,7 +161,7 @@ fn unrelated_files_change_nothing() {
     write(marker.as_path(), HOOKS, &cursor_file(&["./marker.sh"]));
     let (_, before) = wait_reload(&events, &marker);
     assert_eq!(reloads_of(&before, &a), 0, "{before:#?}");
-    assert_eq!(s.watcher.loads(a.as_path()), Some(1));
+    assert_eq!(s.watcher.loads(&WatchedPlace::from(&a)), Some(1));
     // The marker's load is the only change since.
     assert_eq!(s.registry.snapshot().generation().get(), generation.get() + 1);
 }
@@ -178,7 +178,7 @@ fn two_roots_are_independent() {
     write(b.as_path(), HOOKS, &cursor_file(&["./b2.sh"]));
     let (_, before) = wait_reload(&events, &b);
     assert_eq!(reloads_of(&before, &a), 0, "{before:#?}");
-    assert_eq!(s.watcher.loads(a.as_path()), Some(1));
+    assert_eq!(s.watcher.loads(&WatchedPlace::from(&a)), Some(1));
     assert_eq!(text(commands(&s.registry, &cursor_id(&a))), ["./a.sh"]);
     assert_eq!(text(commands(&s.registry, &cursor_id(&b))), ["./b2.sh"]);
 }
@@ -204,7 +204,7 @@ fn a_nested_root_without_a_hook_file_is_its_own_project_until_removed() {
     }
     assert_eq!(running_in(&s.registry, inner.as_path()), ["./inner.sh"]);
     assert_eq!(running_in(&s.registry, outer.as_path()), ["./outer.sh"]);
-    assert_eq!(s.watcher.loads(outer.as_path()), Some(1));
+    assert_eq!(s.watcher.loads(&WatchedPlace::from(&outer)), Some(1));
     fs::remove_dir_all(inner.as_path().join(".cursor")).expect("rm -r");
     loop {
         let (sources, _) = wait_reload(&events, &inner);
@@ -257,7 +257,7 @@ async fn the_attach_future_resolves_in_an_async_runtime() {
     std::os::unix::fs::symlink(a.as_path(), &link).expect("symlink");
     let again = s.watcher.add_root(&link).await.expect("attached");
     assert_eq!(again, a);
-    assert_eq!(s.watcher.loads(a.as_path()), Some(1));
+    assert_eq!(s.watcher.loads(&WatchedPlace::from(&a)), Some(1));
     assert_eq!(s.watcher.roots(), [a]);
 }
 
@@ -273,12 +273,12 @@ fn a_root_deleted_while_watched_is_a_diagnostic_and_the_others_keep_working() {
     fs::remove_dir_all(a.as_path()).expect("rm -r root");
     loop {
         let (sources, _) = wait_reload(&events, &a);
-        if sources.is_empty() && !s.watcher.diagnostics(a.as_path()).is_empty() {
+        if sources.is_empty() && !s.watcher.diagnostics(&WatchedPlace::from(&a)).is_empty() {
             break;
         }
     }
     let codes: Vec<_> =
-        s.watcher.diagnostics(a.as_path()).into_iter().filter_map(|d| d.code).collect();
+        s.watcher.diagnostics(&WatchedPlace::from(&a)).into_iter().filter_map(|d| d.code).collect();
     assert_eq!(codes, ["root_missing"]);
     assert_eq!(commands(&s.registry, &cursor_id(&a)), None);
     assert_eq!(s.watcher.platform_watches(), 3, "b, its .cursor, and the parent a waits on");
@@ -295,7 +295,7 @@ fn wait_missing(
 ) {
     loop {
         let (sources, _) = wait_reload(events, root);
-        if sources.is_empty() && !s.watcher.diagnostics(root.as_path()).is_empty() {
+        if sources.is_empty() && !s.watcher.diagnostics(&WatchedPlace::from(root)).is_empty() {
             return;
         }
     }
@@ -307,7 +307,11 @@ fn wait_attached(
     root: &AbsPathBuf,
 ) -> Vec<crate::WatcherEvent> {
     let ((), before) = wait_for(events, |e| match e {
-        crate::WatcherEvent::Attached { root: r, result: Ok(()) } if r == root => Some(()),
+        crate::WatcherEvent::Attached { place: WatchedPlace::Root(r), result: Ok(()) }
+            if r == root =>
+        {
+            Some(())
+        }
         _ => None,
     });
     before
@@ -333,7 +337,7 @@ fn a_root_deleted_and_recreated_with_another_hook_file_is_loaded_without_an_add(
     while text(commands(&s.registry, &cursor_id(&a))) != ["./new.sh"] {
         wait_reload(&events, &a);
     }
-    assert!(s.watcher.diagnostics(a.as_path()).is_empty());
+    assert!(s.watcher.diagnostics(&WatchedPlace::from(&a)).is_empty());
     assert_eq!(s.watcher.roots(), std::slice::from_ref(&a));
     assert_eq!(s.watcher.platform_watches(), 2, "a and its .cursor; the parent is released");
     // Watched again.
@@ -360,7 +364,7 @@ fn a_root_whose_parents_were_deleted_too_is_found_when_they_come_back() {
     while text(commands(&s.registry, &cursor_id(&repo))) != ["./new.sh"] {
         wait_reload(&events, &repo);
     }
-    assert!(s.watcher.diagnostics(repo.as_path()).is_empty());
+    assert!(s.watcher.diagnostics(&WatchedPlace::from(&repo)).is_empty());
     assert_eq!(s.watcher.platform_watches(), 2, "repo and its .cursor");
 }
 
@@ -383,7 +387,7 @@ fn a_root_removed_while_missing_is_not_watched_when_its_folder_reappears() {
     assert!(
         before.iter().all(|e| !matches!(
             e,
-            crate::WatcherEvent::Attached { root, .. } | crate::WatcherEvent::Reloaded { root, .. }
+            crate::WatcherEvent::Attached { place: WatchedPlace::Root(root), .. } | crate::WatcherEvent::Reloaded { place: WatchedPlace::Root(root), .. }
                 if root == &a
         )),
         "{before:#?}"

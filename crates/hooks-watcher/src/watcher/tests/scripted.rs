@@ -23,7 +23,7 @@ use super::support::{
     commands, cursor_file, cursor_id, id, load_state, make_root, paths, running_in, write,
 };
 use crate::{
-    WatchError, WatcherEvent,
+    WatchError, WatchedPlace, WatcherEvent,
     backend::WatchBackend,
     shared::{AttachOutcome, Shared},
     worker::{Engine, Msg},
@@ -101,7 +101,7 @@ impl Harness {
     fn add(&mut self, root: &AbsPathBuf) -> Option<AttachOutcome> {
         let (new, attach) = self.shared.add_root(root);
         if new {
-            self.engine.handle(Msg::Attach(root.clone()), self.now);
+            self.engine.handle(Msg::Attach(WatchedPlace::from(root)), self.now);
         }
         match attach {
             Ok(mut rx) => rx.try_recv().ok(),
@@ -138,7 +138,7 @@ impl Harness {
     }
 
     fn loads(&self, root: &AbsPathBuf) -> u64 {
-        self.shared.loads(root).expect("a watched root")
+        self.shared.loads(&WatchedPlace::from(root)).expect("a watched root")
     }
 
     fn watched(&self, root: &AbsPathBuf) -> Vec<String> {
@@ -146,7 +146,11 @@ impl Harness {
     }
 
     fn codes(&self, root: &AbsPathBuf) -> Vec<String> {
-        self.shared.diagnostics(root).into_iter().filter_map(|d| d.code).collect()
+        self.shared
+            .diagnostics(&WatchedPlace::from(root))
+            .into_iter()
+            .filter_map(|d| d.code)
+            .collect()
     }
 }
 
@@ -239,9 +243,9 @@ fn adding_a_root_publishes_one_snapshot_and_subscribers_hear_one_event() {
         .events
         .try_iter()
         .filter_map(|e| match e {
-            WatcherEvent::Reloaded { root, generation, sources, .. } if root == a => {
-                Some((generation, sources.len()))
-            }
+            WatcherEvent::Reloaded {
+                place: WatchedPlace::Root(root), generation, sources, ..
+            } if root == a => Some((generation, sources.len())),
             _ => None,
         })
         .collect();
@@ -532,7 +536,7 @@ fn a_root_removed_before_its_watch_attached_resolves_as_removed() {
     let mut rx = attach.expect("pending");
     h.remove(&a);
     assert_eq!(rx.try_recv().ok(), Some(AttachOutcome::Removed));
-    h.engine.handle(Msg::Attach(a.clone()), h.now);
+    h.engine.handle(Msg::Attach(WatchedPlace::from(&a)), h.now);
     assert!(h.engine.backend().watched.is_empty());
 }
 

@@ -10,7 +10,7 @@ use std::{
 use hooks_registry::{LoadStateKind, RegistryHandle, canonicalize};
 use hooks_schema::{AbsPathBuf, HookCommand, HookSourceId, HookSourceKind};
 
-use crate::WatcherEvent;
+use crate::{WatchedPlace, WatcherEvent};
 
 /// A Cursor hook file with one `beforeShellExecution` hook per command.
 pub(crate) fn cursor_file(commands: &[&str]) -> String {
@@ -98,7 +98,9 @@ pub(crate) fn wait_reload(
     root: &AbsPathBuf,
 ) -> (Vec<HookSourceId>, Vec<WatcherEvent>) {
     wait_for(rx, |e| match e {
-        WatcherEvent::Reloaded { root: r, sources, .. } if r == root => Some(sources.clone()),
+        WatcherEvent::Reloaded { place: WatchedPlace::Root(r), sources, .. } if r == root => {
+            Some(sources.clone())
+        }
         _ => None,
     })
 }
@@ -107,7 +109,7 @@ pub(crate) fn wait_reload(
 pub(crate) fn reloads_of(events: &[WatcherEvent], root: &AbsPathBuf) -> usize {
     events
         .iter()
-        .filter(|e| matches!(e, WatcherEvent::Reloaded { root: r, .. } if r == root))
+        .filter(|e| matches!(e, WatcherEvent::Reloaded { place: WatchedPlace::Root(r), .. } if r == root))
         .count()
 }
 

@@ -22,7 +22,9 @@ fn claude_file(command: &str) -> String {
 /// Waits for the next reload of the managed files, returning its sources.
 fn wait_managed_reload(rx: &Receiver<WatcherEvent>) -> Vec<HookSourceId> {
     wait_for(rx, |e| match e {
-        WatcherEvent::ManagedReloaded { sources, .. } => Some(sources.clone()),
+        WatcherEvent::Reloaded { place: WatchedPlace::Managed, sources, .. } => {
+            Some(sources.clone())
+        }
         _ => None,
     })
     .0
@@ -42,7 +44,7 @@ fn managed_fragments_are_watched_through_inotify() {
         .with(hooks_testing::ids::CURSOR, etc.as_path().join("cursor"))
         .with(hooks_testing::ids::CLAUDE, etc.as_path().join("claude-code"));
     let future = s.watcher.watch_managed_dirs(dirs, false);
-    assert_eq!(s.watcher.managed_loads(), Some(1), "loaded on the caller's thread");
+    assert_eq!(s.watcher.loads(&WatchedPlace::Managed), Some(1), "loaded on the caller's thread");
     future.wait_timeout(Duration::from_secs(10)).expect("within 10 s").expect("attached");
     let events = s.watcher.subscribe();
     let fragment = id(
@@ -75,5 +77,5 @@ fn managed_fragments_are_watched_through_inotify() {
     write(etc.as_path(), "claude-code/managed-settings.d/10-a.json", &claude_file("./three.sh"));
     wait_managed_until(&events, |sources| sources.contains(&fragment));
     assert_eq!(text(commands(&s.registry, &fragment)), ["./three.sh"]);
-    assert!(s.watcher.managed_diagnostics().is_empty());
+    assert!(s.watcher.diagnostics(&WatchedPlace::Managed).is_empty());
 }

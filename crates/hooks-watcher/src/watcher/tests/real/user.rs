@@ -44,13 +44,16 @@ impl Setup {
 /// Waits for the next reload of the user files, returning its sources and the events before.
 fn wait_user_reload(rx: &Receiver<WatcherEvent>) -> (Vec<HookSourceId>, Vec<WatcherEvent>) {
     wait_for(rx, |e| match e {
-        WatcherEvent::UserReloaded { sources, .. } => Some(sources.clone()),
+        WatcherEvent::Reloaded { place: WatchedPlace::User, sources, .. } => Some(sources.clone()),
         _ => None,
     })
 }
 
 fn user_reloads(events: &[WatcherEvent]) -> usize {
-    events.iter().filter(|e| matches!(e, WatcherEvent::UserReloaded { .. })).count()
+    events
+        .iter()
+        .filter(|e| matches!(e, WatcherEvent::Reloaded { place: WatchedPlace::User, .. }))
+        .count()
 }
 
 #[test]
@@ -65,7 +68,7 @@ fn user_files_load_on_watch_with_user_kinds_and_are_not_project_roots() {
         false,
     );
     // Loaded on the caller's thread, before the watches are attached.
-    assert_eq!(s.watcher.user_loads(), Some(1));
+    assert_eq!(s.watcher.loads(&WatchedPlace::User), Some(1));
     assert_eq!(text(commands(&s.registry, &user_cursor(&home))), ["./k.sh"]);
     future.wait_timeout(Duration::from_secs(10)).expect("within 10 s").expect("attached");
     let snapshot = s.registry.snapshot();
@@ -117,7 +120,7 @@ fn modifying_claude_settings_reloads_once() {
     write(marker.as_path(), HOOKS, &cursor_file(&["./marker.sh"]));
     let (_, before) = wait_reload(&events, &marker);
     assert_eq!(user_reloads(&before), 1, "{before:#?}");
-    assert_eq!(s.watcher.user_loads(), Some(2));
+    assert_eq!(s.watcher.loads(&WatchedPlace::User), Some(2));
     assert_eq!(text(commands(&s.registry, &user_claude(&home))), ["./two.sh"]);
 }
 
@@ -149,7 +152,7 @@ fn a_burst_of_writes_to_a_user_file_loads_once() {
     write(marker.as_path(), HOOKS, &cursor_file(&["./marker.sh"]));
     let (_, before) = wait_reload(&events, &marker);
     assert_eq!(user_reloads(&before), 1, "{before:#?}");
-    assert_eq!(s.watcher.user_loads(), Some(2));
+    assert_eq!(s.watcher.loads(&WatchedPlace::User), Some(2));
     assert_eq!(text(commands(&s.registry, &user_cursor(&home))), ["./v20.sh"]);
 }
 
@@ -174,4 +177,32 @@ fn after_the_pin_a_change_to_a_user_file_is_reported_and_not_applied() {
         "{:?}",
         view.diagnostics
     );
+}
+
+/// One place type for every place: the user files are reloaded, counted and reported through
+/// the same calls as a root, and a place not watched is `NotWatched`, never another place.
+#[test]
+fn the_user_files_are_one_watched_place_among_the_roots() {
+    let s = setup();
+    let (home, repo) = (s.root("home"), s.root("repo"));
+    assert!(matches!(
+        s.watcher.reload(&WatchedPlace::User),
+        Err(crate::WatcherError::NotWatched { .. })
+    ));
+    assert_eq!(s.watcher.loads(&WatchedPlace::User), None);
+    write(home.as_path(), ".cursor/hooks.json", &cursor_file(&["./k.sh"]));
+    s.watch_home(&home);
+    s.watcher
+        .add_root(repo.as_path())
+        .wait_timeout(Duration::from_secs(10))
+        .expect("in time")
+        .expect("attached");
+    let report = s.watcher.reload(&WatchedPlace::User).expect("watched");
+    assert_eq!(report.place, WatchedPlace::User);
+    assert_eq!((report.loads, report.sources.clone()), (2, vec![user_cursor(&home)]));
+    let root = s.watcher.reload(&WatchedPlace::from(&repo)).expect("watched");
+    assert_eq!((root.place, root.loads), (WatchedPlace::from(&repo), 2));
+    assert_eq!(s.watcher.loads(&WatchedPlace::User), Some(2));
+    assert_eq!(s.watcher.loads(&WatchedPlace::Managed), None, "the managed files are not watched");
+    assert!(s.watcher.reload(&WatchedPlace::Managed).is_err());
 }

@@ -6,7 +6,6 @@ use hooks_schema::HookSourceId;
 use hooks_sources::ManagedDirs;
 
 use super::*;
-use crate::layout::Scope;
 
 /// Claude Code settings with one `PreToolUse` hook on `Bash` running `command`.
 fn claude_file(command: &str) -> String {
@@ -32,17 +31,17 @@ impl Harness {
     /// Watches the managed files the way `HookConfigWatcher::watch_managed_dirs` does and
     /// lets the worker attach the watches.
     fn watch_managed(&mut self, dirs: &ManagedDirs) -> Option<AttachOutcome> {
-        let mut rx = self.shared.watch_scope(Scope::Managed, dirs.clone(), false);
-        self.engine.handle(Msg::AttachScope(Scope::Managed), self.now);
+        let mut rx = self.shared.watch_scope(&WatchedPlace::Managed, dirs.clone(), false);
+        self.engine.handle(Msg::Attach(WatchedPlace::Managed), self.now);
         rx.try_recv().ok()
     }
 
     fn managed_loads(&self) -> u64 {
-        self.shared.scope_loads(Scope::Managed).expect("managed files watched")
+        self.shared.loads(&WatchedPlace::Managed).expect("managed files watched")
     }
 
     fn managed_watched(&self, etc: &AbsPathBuf) -> Vec<String> {
-        paths(&self.engine.scope_watched_dirs(Scope::Managed), etc)
+        paths(&self.engine.scope_watched_dirs(&WatchedPlace::Managed), etc)
     }
 
     /// The reloads of the managed files among the events received so far.
@@ -50,7 +49,9 @@ impl Harness {
         self.events
             .try_iter()
             .filter_map(|e| match e {
-                WatcherEvent::ManagedReloaded { sources, .. } => Some(sources),
+                WatcherEvent::Reloaded { place: WatchedPlace::Managed, sources, .. } => {
+                    Some(sources)
+                }
                 _ => None,
             })
             .collect()

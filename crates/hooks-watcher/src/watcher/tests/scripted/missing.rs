@@ -43,7 +43,7 @@ fn parent(root: &AbsPathBuf) -> PathBuf {
 fn attached(events: &[WatcherEvent], root: &AbsPathBuf) -> usize {
     events
         .iter()
-        .filter(|e| matches!(e, WatcherEvent::Attached { root: r, result: Ok(()) } if r == root))
+        .filter(|e| matches!(e, WatcherEvent::Attached { place: WatchedPlace::Root(r), result: Ok(()) } if r == root))
         .count()
 }
 
@@ -78,7 +78,7 @@ fn a_deleted_root_waits_on_its_parent_and_is_attached_again_when_recreated() {
     assert!(
         matches!(
             events.as_slice(),
-            [WatcherEvent::Reloaded { root, sources, .. }, WatcherEvent::Attached { .. }]
+            [WatcherEvent::Reloaded { place: WatchedPlace::Root(root), sources, .. }, WatcherEvent::Attached { .. }]
                 if root == &a && sources == &[cursor_id(&a)]
         ),
         "the same events as an added root, in the same order: {events:#?}"
@@ -249,10 +249,10 @@ fn a_root_recreated_as_a_symlink_is_not_read_through_the_link() {
     assert!(h.watched(&a).is_empty());
     // A load now says why: the root is another directory, which the embedder adds if it
     // wants it.
-    let report = h.shared.reload(&a).expect("a root");
+    let report = h.shared.reload(&WatchedPlace::from(&a)).expect("a root");
     assert!(report.sources.is_empty());
     assert_eq!(commands(&h.registry, &cursor_id(&elsewhere)), None);
-    let diagnostics = h.shared.diagnostics(&a);
+    let diagnostics = h.shared.diagnostics(&WatchedPlace::from(&a));
     assert_eq!(diagnostics.len(), 1);
     assert!(diagnostics[0].message.contains("link"), "{diagnostics:?}");
     assert_eq!(diagnostics[0].code.as_deref(), Some("root_missing"));

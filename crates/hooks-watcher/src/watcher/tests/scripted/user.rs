@@ -5,7 +5,6 @@ use hooks_schema::HookSourceId;
 use hooks_sources::UserDirs;
 
 use super::*;
-use crate::layout::Scope;
 
 /// Claude Code settings with one `PreToolUse` hook on `Bash` running `command`.
 fn claude_file(command: &str) -> String {
@@ -37,8 +36,8 @@ impl Harness {
     /// Watches the user files the way `HookConfigWatcher::watch_user_dirs` does and lets the
     /// worker attach the watches.
     fn watch_user(&mut self, dirs: &UserDirs) -> Option<AttachOutcome> {
-        let mut rx = self.shared.watch_scope(Scope::User, dirs.clone(), false);
-        self.engine.handle(Msg::AttachScope(Scope::User), self.now);
+        let mut rx = self.shared.watch_scope(&WatchedPlace::User, dirs.clone(), false);
+        self.engine.handle(Msg::Attach(WatchedPlace::User), self.now);
         rx.try_recv().ok()
     }
 
@@ -48,11 +47,11 @@ impl Harness {
     }
 
     fn user_loads(&self) -> u64 {
-        self.shared.scope_loads(Scope::User).expect("user files watched")
+        self.shared.loads(&WatchedPlace::User).expect("user files watched")
     }
 
     fn user_watched(&self, home: &AbsPathBuf) -> Vec<String> {
-        paths(&self.engine.scope_watched_dirs(Scope::User), home)
+        paths(&self.engine.scope_watched_dirs(&WatchedPlace::User), home)
     }
 
     /// The reloads of the user files among the events received so far.
@@ -60,7 +59,7 @@ impl Harness {
         self.events
             .try_iter()
             .filter_map(|e| match e {
-                WatcherEvent::UserReloaded { sources, .. } => Some(sources),
+                WatcherEvent::Reloaded { place: WatchedPlace::User, sources, .. } => Some(sources),
                 _ => None,
             })
             .collect()
@@ -75,8 +74,8 @@ fn user_files_load_on_the_spot_with_user_kinds_and_are_not_project_roots() {
     write(home.as_path(), ".chrys/hooks/hooks.yaml", "version: 1\nhooks: []\n");
     write(home.as_path(), ".claude/settings.json", &claude_file("./user-claude.sh"));
     // Loaded before the worker attaches anything: in the registry before a pin.
-    let _rx = h.shared.watch_scope(Scope::User, dirs.clone(), false);
-    assert_eq!(h.shared.scope_loads(Scope::User), Some(1));
+    let _rx = h.shared.watch_scope(&WatchedPlace::User, dirs.clone(), false);
+    assert_eq!(h.shared.loads(&WatchedPlace::User), Some(1));
     let reloads = h.user_reloads();
     let kinds: Vec<Vec<HookSourceKind>> =
         reloads.iter().map(|s| s.iter().map(|id| id.kind).collect()).collect();
@@ -110,7 +109,7 @@ fn user_files_load_on_the_spot_with_user_kinds_and_are_not_project_roots() {
     assert_eq!(cursor_binding.project_root, None);
     drop(snapshot);
     // The worker then watches each folder that exists.
-    h.engine.handle(Msg::AttachScope(Scope::User), h.now);
+    h.engine.handle(Msg::Attach(WatchedPlace::User), h.now);
     assert_eq!(h.user_watched(&home), [".chrys", ".chrys/hooks", ".claude", ".cursor"]);
 }
 
@@ -318,7 +317,7 @@ fn a_platform_error_on_a_user_folder_is_a_user_diagnostic() {
     assert_eq!(h.user_watched(&home), ["."]);
     let failed: Vec<(String, String)> = h
         .shared
-        .scope_diagnostics(Scope::User)
+        .diagnostics(&WatchedPlace::User)
         .into_iter()
         .map(|d| {
             (
@@ -388,7 +387,7 @@ fn claude_strict_mode_applies_to_the_users_settings_and_never_to_a_projects() {
         write(home.as_path(), ".claude/settings.json", &claude_file("./u.sh"));
         write(project.as_path(), ".claude/settings.json", &claude_file("./p.sh"));
         let _rx = shared.watch_scope(
-            Scope::User,
+            &WatchedPlace::User,
             UserDirs::under_home(&hooks_testing::workspace_formats(), home.as_path()),
             strict,
         );
