@@ -12,6 +12,7 @@ use serde_json::Value;
 /// The layer of each workspace crate. An edge must point to a strictly lower layer.
 const LAYERS: &[(&str, u8)] = &[
     ("hooks-schema", 0),
+    ("hooks-json", 0),
     ("hooks-format-cursor", 1),
     ("hooks-format-chrys", 1),
     ("hooks-format-claude", 1),

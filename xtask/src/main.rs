@@ -61,7 +61,7 @@ pub(crate) fn workspace_root() -> PathBuf {
 
 /// The packages each test layer covers.
 fn layer_packages(layer: &str) -> Result<Vec<&'static str>> {
-    let schema = ["hooks-schema"];
+    let schema = ["hooks-schema", "hooks-json"];
     let formats = [
         "hooks-format-cursor",
         "hooks-format-chrys",

@@ -19,11 +19,13 @@
 //! `specs/formats/claude.md`.
 #![warn(missing_docs)]
 
+// The workspace's one position-keeping JSON reader, under the name this crate always used.
+use hooks_json as json;
+
 mod codec;
 mod descriptor;
 mod events;
 mod inventory;
-mod json;
 mod matcher;
 mod parse;
 mod problem;

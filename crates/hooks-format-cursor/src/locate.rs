@@ -1,16 +1,14 @@
-//! A small position finder over JSON text that serde_json already accepted: it records where
-//! each key and value of the first few nesting levels starts, so semantic diagnostics can
-//! name a line and column.
+//! Where each key and value of a hook file starts, for semantic diagnostics: answered from
+//! the workspace's one position-keeping JSON reader (`hooks_json`), by path.
 //!
-//! It is iterative (no recursion), only records paths up to [`MAX_DEPTH`] segments and at
-//! most [`MAX_RECORDS`] of them, so its cost stays linear in the (capped) input.
+//! Paths are followed [`MAX_DEPTH`] segments deep at most (`hooks.<event>[i].<field>` is 4);
+//! a path that goes further, or names nothing, falls back to its nearest ancestor, and a
+//! document the reader does not take (nested deeper than it reads) to the start of the file.
 
-use std::collections::{HashMap, HashSet};
+use hooks_json::{Member, Node};
 
-/// How deep paths are recorded (`hooks.<event>[i].<field>` is 4 segments).
+/// How deep paths are followed (`hooks.<event>[i].<field>` is 4 segments).
 const MAX_DEPTH: usize = 4;
-/// At most this many paths are recorded.
-const MAX_RECORDS: usize = 200_000;
 
 /// One step of a path into the document.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -33,209 +31,88 @@ impl Pos {
     pub(crate) const START: Pos = Pos { line: 1, column: 1 };
 }
 
-/// Where one path's key (for object members) and value start.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Span {
-    pub(crate) key: Option<Pos>,
-    pub(crate) value: Pos,
-}
-
-/// Positions of the recorded paths, and the object keys that appear more than once.
+/// The positioned document, and the object keys that appear more than once.
 #[derive(Debug, Default)]
 pub(crate) struct Spans {
-    map: HashMap<Vec<Seg>, Span>,
+    root: Option<Node>,
     /// Paths of keys written twice (the later occurrence), in text order.
     pub(crate) duplicates: Vec<(Vec<Seg>, Pos)>,
 }
 
 impl Spans {
     /// Where the key of `path` starts, or its value when it has no key, or the nearest
-    /// recorded ancestor, or the start of the file.
+    /// ancestor's, or the start of the file.
     pub(crate) fn key_pos(&self, path: &[Seg]) -> Pos {
         self.find(path, true)
     }
 
-    /// Where the value of `path` starts, or the nearest recorded ancestor's.
+    /// Where the value of `path` starts, or the nearest ancestor's.
     pub(crate) fn value_pos(&self, path: &[Seg]) -> Pos {
         self.find(path, false)
     }
 
     fn find(&self, path: &[Seg], key: bool) -> Pos {
-        let mut len = path.len();
-        loop {
-            let Some(prefix) = path.get(..len) else { return Pos::START };
-            if let Some(span) = self.map.get(prefix) {
-                return if key { span.key.unwrap_or(span.value) } else { span.value };
-            }
-            if len == 0 {
-                return Pos::START;
-            }
-            len -= 1;
+        let Some(root) = &self.root else { return Pos::START };
+        let mut at = at(root);
+        let mut node = root;
+        for seg in path.iter().take(MAX_DEPTH) {
+            let member: Option<&Member>;
+            let next = match seg {
+                Seg::Key(k) => {
+                    member = node.get(k);
+                    member.map(|m| &m.value)
+                }
+                Seg::Index(i) => {
+                    member = None;
+                    node.items().and_then(|items| items.get(*i))
+                }
+            };
+            let Some(next) = next else { break };
+            at = match (key, member) {
+                (true, Some(m)) => Pos { line: m.line, column: m.column },
+                _ => self::at(next),
+            };
+            node = next;
         }
+        at
     }
 }
 
-enum Frame {
-    Object { key: Option<(String, Pos)>, seen: HashSet<String> },
-    Array { next: usize },
+fn at(node: &Node) -> Pos {
+    Pos { line: node.line, column: node.column }
 }
 
-struct Cursor<'a> {
-    bytes: &'a [u8],
-    at: usize,
-    line: u32,
-    column: u32,
-}
-
-impl Cursor<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.bytes.get(self.at).copied()
-    }
-
-    fn pos(&self) -> Pos {
-        Pos { line: self.line, column: self.column }
-    }
-
-    fn bump(&mut self) {
-        if let Some(b) = self.peek() {
-            self.at += 1;
-            if b == b'\n' {
-                self.line = self.line.saturating_add(1);
-                self.column = 1;
-            } else if b & 0xC0 != 0x80 {
-                self.column = self.column.saturating_add(1);
-            }
-        }
-    }
-
-    fn skip_ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.bump();
-        }
-    }
-
-    /// Skips a string starting at `"` and returns its raw text including quotes.
-    fn string(&mut self) -> &str {
-        let start = self.at;
-        self.bump();
-        while let Some(b) = self.peek() {
-            self.bump();
-            match b {
-                b'\\' => self.bump(),
-                b'"' => break,
-                _ => {}
-            }
-        }
-        std::str::from_utf8(self.bytes.get(start..self.at).unwrap_or_default()).unwrap_or("")
-    }
-
-    /// Skips a number or a literal.
-    fn scalar(&mut self) {
-        while let Some(b) = self.peek() {
-            if matches!(b, b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r') {
-                break;
-            }
-            self.bump();
-        }
-    }
-}
-
-/// Records positions in `text`, which must be JSON serde_json accepted (anything else gives
-/// partial but harmless results).
+/// Positions `text` (JSON serde_json accepted; anything else gives only the fallbacks).
 pub(crate) fn locate(text: &str) -> Spans {
-    let mut spans = Spans::default();
-    let mut cur = Cursor { bytes: text.as_bytes(), at: 0, line: 1, column: 1 };
-    let mut path: Vec<Seg> = Vec::new();
-    let mut stack: Vec<Frame> = Vec::new();
-    // The key of the value about to be read, when inside an object.
-    let mut pending_key: Option<Pos> = None;
-    let mut expect_value = true;
-    let mut guard = 0usize;
-    loop {
-        guard += 1;
-        if guard > text.len().saturating_mul(2).saturating_add(16) {
-            break;
+    let Ok(root) = hooks_json::parse(text.as_bytes()) else { return Spans::default() };
+    let mut duplicates = Vec::new();
+    collect_duplicates(&root, &mut Vec::new(), &mut duplicates);
+    Spans { root: Some(root), duplicates }
+}
+
+/// The later occurrences of keys written twice in one object, in text order, in objects
+/// less than [`MAX_DEPTH`] deep.
+fn collect_duplicates(node: &Node, path: &mut Vec<Seg>, out: &mut Vec<(Vec<Seg>, Pos)>) {
+    if path.len() >= MAX_DEPTH {
+        return;
+    }
+    if let Some(members) = node.members() {
+        let mut seen = std::collections::HashSet::with_capacity(members.len());
+        for m in members {
+            path.push(Seg::Key(m.key.clone()));
+            if !seen.insert(m.key.as_str()) {
+                out.push((path.clone(), Pos { line: m.line, column: m.column }));
+            }
+            collect_duplicates(&m.value, path, out);
+            path.pop();
         }
-        cur.skip_ws();
-        let Some(b) = cur.peek() else { break };
-        if expect_value {
-            let value_pos = cur.pos();
-            // Record the value's position for the current path.
-            if path.len() <= MAX_DEPTH && spans.map.len() < MAX_RECORDS {
-                let span = Span { key: pending_key, value: value_pos };
-                spans.map.insert(path.clone(), span);
-            }
-            pending_key = None;
-            expect_value = false;
-            match b {
-                b'{' => {
-                    cur.bump();
-                    stack.push(Frame::Object { key: None, seen: HashSet::new() });
-                    continue;
-                }
-                b'[' => {
-                    cur.bump();
-                    stack.push(Frame::Array { next: 0 });
-                    cur.skip_ws();
-                    if cur.peek() == Some(b']') {
-                        continue;
-                    }
-                    path.push(Seg::Index(0));
-                    expect_value = true;
-                    continue;
-                }
-                b'"' => {
-                    cur.string();
-                }
-                _ => cur.scalar(),
-            }
-            continue;
-        }
-        match (b, stack.last_mut()) {
-            (b'"', Some(Frame::Object { key, seen })) => {
-                let pos = cur.pos();
-                let raw = cur.string();
-                let name = serde_json::from_str::<String>(raw).unwrap_or_default();
-                if !seen.insert(name.clone()) && path.len() < MAX_DEPTH {
-                    let mut dup = path.clone();
-                    dup.push(Seg::Key(name.clone()));
-                    spans.duplicates.push((dup, pos));
-                }
-                *key = Some((name, pos));
-            }
-            (b':', Some(Frame::Object { key, .. })) => {
-                cur.bump();
-                if let Some((name, pos)) = key.take() {
-                    path.push(Seg::Key(name));
-                    pending_key = Some(pos);
-                }
-                expect_value = true;
-            }
-            (b',', Some(Frame::Array { next })) => {
-                cur.bump();
-                *next += 1;
-                let n = *next;
-                path.pop();
-                path.push(Seg::Index(n));
-                expect_value = true;
-            }
-            (b',', Some(Frame::Object { .. })) => {
-                cur.bump();
-                path.pop();
-            }
-            (b'}', Some(Frame::Object { .. })) | (b']', Some(Frame::Array { .. })) => {
-                cur.bump();
-                // Invariant: inside a member of the container at depth d, `path` has d
-                // segments; between members (or in an empty container) it has d - 1.
-                if path.len() == stack.len() {
-                    path.pop();
-                }
-                stack.pop();
-            }
-            _ => cur.bump(),
+    } else if let Some(items) = node.items() {
+        for (i, item) in items.iter().enumerate() {
+            path.push(Seg::Index(i));
+            collect_duplicates(item, path, out);
+            path.pop();
         }
     }
-    spans
 }
 
 #[cfg(test)]

@@ -1,61 +1,85 @@
-//! A small JSON reader that keeps the line and column of every value and key.
+//! The one JSON reader of the format adapters: it keeps the line and column of every value
+//! and key, so a diagnostic about a well-formed but invalid hook file names the offending key.
 //!
-//! `serde_json` reports positions only for syntax errors; diagnostics about well-formed but
-//! invalid settings need the position of the offending key too. This reader accepts exactly
-//! RFC 8259 JSON (plus a leading UTF-8 byte order mark), caps nesting depth, and converts to
-//! [`serde_json::Value`] on demand. Duplicate keys are kept in the tree; readers decide.
+//! `serde_json` reports positions only for syntax errors. This reader accepts exactly
+//! RFC 8259 JSON (plus a leading UTF-8 byte order mark), caps nesting depth, counts columns
+//! in characters, and converts to [`serde_json::Value`] on demand. Duplicate keys are kept in
+//! the tree, in document order; [`Node::get`] answers as `JSON.parse` and `serde_json` do (the
+//! last one wins) and readers that warn about duplicates see them all. `specs/formats.md`
+//! ("Reading JSON") says why this is a small reader of our own rather than a crate.
+//!
+//! ```
+//! let root = hooks_json::parse(b"{\n  \"hooks\": {\"stop\": 1}\n}").unwrap();
+//! let hooks = root.get("hooks").unwrap();
+//! assert_eq!((hooks.line, hooks.column), (2, 3));
+//! assert_eq!(hooks.value.get("stop").unwrap().value.as_f64(), Some(1.0));
+//! ```
+#![warn(missing_docs)]
 
 use serde_json::{Map, Number, Value};
 
 /// The deepest nesting accepted; deeper documents are rejected, never overflow the stack.
-pub(crate) const MAX_DEPTH: usize = 64;
+pub const MAX_DEPTH: usize = 64;
 
 /// A parsed value with its position.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Node {
+pub struct Node {
     /// The value.
-    pub(crate) kind: Kind,
+    pub kind: Kind,
     /// 1-based line of its first character.
-    pub(crate) line: u32,
+    pub line: u32,
     /// 1-based column (in characters) of its first character.
-    pub(crate) column: u32,
+    pub column: u32,
     /// Byte offset of its first character.
-    pub(crate) start: usize,
+    pub start: usize,
     /// Byte offset just past its last character.
-    pub(crate) end: usize,
+    pub end: usize,
 }
 
 /// The shape of a [`Node`].
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Kind {
+pub enum Kind {
+    /// `null`.
     Null,
+    /// `true` or `false`.
     Bool(bool),
+    /// A number (checked by `serde_json`: out-of-range numbers are a syntax error).
     Number(Number),
+    /// A string, escapes resolved (a lone surrogate becomes U+FFFD).
     String(String),
+    /// An array's items.
     Array(Vec<Node>),
+    /// An object's members, in document order, duplicates kept.
     Object(Vec<Member>),
 }
 
 /// One `"key": value` pair of an object, in document order.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Member {
-    pub(crate) key: String,
-    pub(crate) line: u32,
-    pub(crate) column: u32,
-    pub(crate) value: Node,
+pub struct Member {
+    /// The key, escapes resolved.
+    pub key: String,
+    /// 1-based line of the key's opening quote.
+    pub line: u32,
+    /// 1-based column (in characters) of the key's opening quote.
+    pub column: u32,
+    /// The value.
+    pub value: Node,
 }
 
 /// A syntax error with its position.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct SyntaxError {
-    pub(crate) message: String,
-    pub(crate) line: u32,
-    pub(crate) column: u32,
+pub struct SyntaxError {
+    /// What is wrong, lowercase (`expected `,` or `}``).
+    pub message: String,
+    /// 1-based line where reading stopped.
+    pub line: u32,
+    /// 1-based column (in characters) where reading stopped.
+    pub column: u32,
 }
 
 impl Node {
     /// The object's members, when it is one.
-    pub(crate) fn members(&self) -> Option<&[Member]> {
+    pub fn members(&self) -> Option<&[Member]> {
         match &self.kind {
             Kind::Object(m) => Some(m),
             _ => None,
@@ -63,7 +87,7 @@ impl Node {
     }
 
     /// The array's items, when it is one.
-    pub(crate) fn items(&self) -> Option<&[Node]> {
+    pub fn items(&self) -> Option<&[Node]> {
         match &self.kind {
             Kind::Array(v) => Some(v),
             _ => None,
@@ -71,7 +95,7 @@ impl Node {
     }
 
     /// The string, when it is one.
-    pub(crate) fn as_str(&self) -> Option<&str> {
+    pub fn as_str(&self) -> Option<&str> {
         match &self.kind {
             Kind::String(s) => Some(s),
             _ => None,
@@ -79,7 +103,7 @@ impl Node {
     }
 
     /// The boolean, when it is one.
-    pub(crate) fn as_bool(&self) -> Option<bool> {
+    pub fn as_bool(&self) -> Option<bool> {
         match &self.kind {
             Kind::Bool(b) => Some(*b),
             _ => None,
@@ -87,7 +111,7 @@ impl Node {
     }
 
     /// The number as a float, when it is one.
-    pub(crate) fn as_f64(&self) -> Option<f64> {
+    pub fn as_f64(&self) -> Option<f64> {
         match &self.kind {
             Kind::Number(n) => n.as_f64(),
             _ => None,
@@ -95,12 +119,12 @@ impl Node {
     }
 
     /// The last member named `key` (JSON.parse semantics: the last duplicate wins).
-    pub(crate) fn get(&self, key: &str) -> Option<&Member> {
+    pub fn get(&self, key: &str) -> Option<&Member> {
         self.members()?.iter().rev().find(|m| m.key == key)
     }
 
     /// A short name of the value's type, for messages.
-    pub(crate) fn type_name(&self) -> &'static str {
+    pub fn type_name(&self) -> &'static str {
         match self.kind {
             Kind::Null => "null",
             Kind::Bool(_) => "a boolean",
@@ -112,7 +136,7 @@ impl Node {
     }
 
     /// The value as `serde_json`'s type (the last duplicate key wins).
-    pub(crate) fn to_value(&self) -> Value {
+    pub fn to_value(&self) -> Value {
         match &self.kind {
             Kind::Null => Value::Null,
             Kind::Bool(b) => Value::Bool(*b),
@@ -130,8 +154,8 @@ impl Node {
     }
 }
 
-/// Parses one JSON document.
-pub(crate) fn parse(bytes: &[u8]) -> Result<Node, SyntaxError> {
+/// Parses one JSON document (a leading UTF-8 byte order mark is skipped).
+pub fn parse(bytes: &[u8]) -> Result<Node, SyntaxError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if let Err(e) = std::str::from_utf8(bytes) {
         let mut r = Reader::new(bytes);
