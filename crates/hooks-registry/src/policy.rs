@@ -58,6 +58,76 @@ impl Subject {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The entry point
+
+/// One source as the policy sees it.
+#[derive(Debug, Clone)]
+pub(crate) struct PolicyInput<'a> {
+    pub(crate) id: &'a HookSourceId,
+    pub(crate) subject: Subject,
+    /// Whether it can run before any policy applies (trusted, loaded, not shadowed by the same
+    /// file under a higher-precedence kind).
+    pub(crate) can_run: bool,
+    /// For a project source, the positions of its roots in the sorted root list.
+    pub(crate) roots: Vec<usize>,
+    /// Its policy (the parse in effect).
+    pub(crate) policy: &'a SourcePolicy,
+}
+
+/// Everything the policy decides at one publish.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Resolved {
+    /// Per input, the opt-in key that holds it back everywhere, if any.
+    pub(crate) held: Vec<Option<&'static str>>,
+    /// The switches' cuts per place.
+    pub(crate) table: PolicyTable,
+    /// Each format's run settings per place.
+    pub(crate) run_settings: RunSettingsIndex,
+}
+
+/// Resolves the policies of `inputs` (every source, in precedence order) over `roots` (the
+/// sorted root list the inputs' root positions refer to), the user forcing every opt-in on
+/// when `user_forced`: first which sources are held back, then the switches from the sources
+/// that still run, then the run settings of the sources that run in each place.
+pub(crate) fn resolve_sources(
+    inputs: &[PolicyInput<'_>],
+    roots: &[AbsPathBuf],
+    user_forced: bool,
+) -> Resolved {
+    let speakers: Vec<PolicySource<'_>> = inputs
+        .iter()
+        .map(|i| PolicySource {
+            format: i.subject.format,
+            owner: i.id.kind.owner(),
+            can_run: i.can_run,
+            policy: i.policy,
+        })
+        .collect();
+    let held: Vec<Option<&'static str>> =
+        speakers.iter().map(|s| held_back_by(&speakers, s, user_forced)).collect();
+    let runs = |(i, h): &(&PolicyInput<'_>, &Option<&'static str>)| i.can_run && h.is_none();
+    let running: Vec<&PolicyInput<'_>> =
+        inputs.iter().zip(&held).filter(runs).map(|(i, _)| i).collect();
+    let voices: Vec<Voice<'_>> = running
+        .iter()
+        .filter(|i| !i.policy.switches.is_empty())
+        .map(|i| Voice { id: i.id, subject: i.subject, roots: &i.roots, policy: i.policy })
+        .collect();
+    let table = resolve(&voices, roots.len());
+    let run_settings = RunSettingsIndex::build(
+        running.iter().map(|i| SettingsSource {
+            subject: i.subject,
+            project: i.id.kind.owner() == SourceOwner::Project,
+            roots: &i.roots,
+            run: i.policy.run,
+        }),
+        roots,
+        &table,
+    );
+    Resolved { held, table, run_settings }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Opt-ins
 
 /// One source as the opt-in resolution sees it.
@@ -325,15 +395,17 @@ pub struct RunSettingsIndex {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct SettingsSource<'a> {
     pub(crate) subject: Subject,
-    /// The project roots it applies under; empty for sources that apply everywhere.
-    pub(crate) roots: &'a [AbsPathBuf],
+    /// A project source, which applies under its roots only; any other applies everywhere.
+    pub(crate) project: bool,
+    /// For a project source, the positions of its roots in the sorted root list.
+    pub(crate) roots: &'a [usize],
     pub(crate) run: RunSettings,
 }
 
 impl RunSettingsIndex {
     /// Merges the run settings of `sources` (that can run, in precedence order) per format
-    /// and place over `roots` (the sorted root list `table` is indexed by), leaving out the
-    /// sources `table` switches off in a place.
+    /// and place over `roots` (the sorted root list), leaving out the sources `table`
+    /// switches off in a place.
     pub(crate) fn build<'a>(
         sources: impl IntoIterator<Item = SettingsSource<'a>>,
         roots: &[AbsPathBuf],
@@ -352,19 +424,19 @@ impl RunSettingsIndex {
         formats.dedup();
         let places = std::iter::once(None).chain(roots.iter().enumerate().map(Some));
         for place in places {
-            let cuts = table.at(place.map(|(i, _)| i));
-            let place = place.map(|(_, root)| root);
+            let index = place.map(|(i, _)| i);
+            let cuts = table.at(index);
             for &format in &formats {
                 let merged = sources
                     .iter()
                     .filter(|s| {
                         s.subject.format == Some(format)
-                            && (s.roots.is_empty() || place.is_some_and(|p| s.roots.contains(p)))
+                            && (!s.project || index.is_some_and(|i| s.roots.contains(&i)))
                             && cuts.removes(s.subject).is_none()
                     })
                     .fold(RunSettings::default(), |higher, lower| higher.over(lower.run));
                 if !merged.is_empty() {
-                    entries.push((format, place.cloned(), merged));
+                    entries.push((format, place.map(|(_, root)| root.clone()), merged));
                 }
             }
         }

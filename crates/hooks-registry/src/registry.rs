@@ -9,17 +9,14 @@ use std::{
 use arc_swap::ArcSwap;
 use hooks_schema::{
     AbsPathBuf, Binding, Generation, HookDefinition, HookDiagnostic, HookSourceId, ParseResult,
-    ParsedSource, Revision, RunSettings, SourceOwner, SourcePolicy, SwitchRule, TrustDecision,
+    ParsedSource, Revision, SourceOwner, SourcePolicy, SwitchRule, TrustDecision,
 };
 use hooks_trust::CommandExecutionPosture;
 use serde_json::{Map, Value};
 
 use crate::{
     handle::RegistryReader,
-    policy::{
-        self, PolicySource, PolicyTable, RunSettingsIndex, SettingsSource, Subject, Voice,
-        held_back_by,
-    },
+    policy::{self, PolicyInput, PolicyTable, Resolved, RunSettingsIndex, Subject},
     protect::{
         ExpectedFiles, Placed, ProtectedKind, ProtectedPath, ProtectedPaths, ProtectedPattern,
         UserPaths, protect_definition,
@@ -869,12 +866,12 @@ impl HookRegistry {
                 running_global.push((state.path_key, state.id.clone()));
             }
         }
-        // Opt-ins (`specs/formats.md`, "Source policy"): which sources are held back because
-        // a key they require is off. Decided for every source, trusted or not, so a listing can
-        // say why; only the sources that can run speak.
+        // The source policy (`specs/registry.md`, "Source policy"): which sources are held
+        // back by an opt-in (decided for every source, trusted or not, so a listing can say
+        // why), the switches per place and the run settings, from the sources that can run.
         let no_policy = SourcePolicy::default();
         let mut suppression = Vec::with_capacity(self.order.len());
-        let mut speakers = Vec::with_capacity(self.order.len());
+        let mut inputs = Vec::with_capacity(self.order.len());
         for &slot in &self.order {
             let Some(state) = self.slots.get(slot).and_then(Option::as_ref) else { continue };
             let suppressed_by = running_global
@@ -882,28 +879,27 @@ impl HookRegistry {
                 .find(|(key, id)| *key == state.path_key && id.path == state.id.path)
                 .filter(|(_, id)| *id != state.id)
                 .map(|(_, id)| id.clone());
-            speakers.push(PolicySource {
-                format: state.id.kind.format(),
-                owner: state.id.kind.owner(),
+            let roots = if state.id.kind.is_project() {
+                state.roots.iter().filter_map(|r| self.root_keys.index(r)).collect()
+            } else {
+                Vec::new()
+            };
+            inputs.push(PolicyInput {
+                id: &state.id,
+                subject: state.compiled.subject,
                 can_run: state.can_run() && suppressed_by.is_none(),
+                roots,
                 policy: state.load.accepted().map_or(&no_policy, |a| &a.policy),
             });
             suppression.push(suppressed_by);
         }
-        let held: Vec<Option<&'static str>> =
-            speakers.iter().map(|s| held_back_by(&speakers, s, self.user_opt_in)).collect();
-        drop(speakers);
+        let Resolved { held, table, run_settings } =
+            policy::resolve_sources(&inputs, &self.root_keys.list, self.user_opt_in);
+        drop(inputs);
         let mut runs = Vec::with_capacity(self.order.len());
-        let mut settings_of = Vec::new();
         for ((&slot, suppressed_by), held) in self.order.iter().zip(suppression).zip(&held) {
             let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
             let can = state.can_run() && suppressed_by.is_none() && held.is_none();
-            if can
-                && let Some(a) = state.load.accepted()
-                && !a.policy.run.is_empty()
-            {
-                settings_of.push((slot, a.policy.run));
-            }
             let now = can.then(|| state.compiled.clone());
             if contribution_changed(state.published.as_ref(), now.as_ref()) {
                 bindings_changed = true;
@@ -911,36 +907,10 @@ impl HookRegistry {
             state.published = now;
             runs.push((can, suppressed_by));
         }
-
-        // The switches per place and format, from the sources that run.
-        let policy = self.resolve_policy(&runs);
-        let policy_changed = policy != *self.policy;
+        let policy_changed = table != *self.policy;
         if policy_changed {
-            self.policy = Arc::new(policy);
+            self.policy = Arc::new(table);
         }
-
-        // Run settings per format and place, from the sources that run there.
-        let settings_sources: Vec<(Subject, Vec<AbsPathBuf>, RunSettings)> = settings_of
-            .iter()
-            .filter_map(|&(slot, run)| {
-                let state = self.slots.get(slot).and_then(Option::as_ref)?;
-                let roots = if state.id.kind.is_project() {
-                    state.roots.iter().cloned().collect()
-                } else {
-                    Vec::new()
-                };
-                Some((state.compiled.subject, roots, run))
-            })
-            .collect();
-        let run_settings = RunSettingsIndex::build(
-            settings_sources.iter().map(|(subject, roots, run)| SettingsSource {
-                subject: *subject,
-                roots,
-                run: *run,
-            }),
-            &self.root_keys.list,
-            &self.policy,
-        );
         if run_settings != *self.run_settings {
             self.run_settings = Arc::new(run_settings);
         }
@@ -1045,34 +1015,6 @@ impl HookRegistry {
         };
         self.current.store(Arc::new(snapshot));
         self.revision
-    }
-
-    /// The source policy's switches from the sources that run (`runs` is aligned with
-    /// `self.order`), resolved outside every project and under each root.
-    fn resolve_policy(&self, runs: &[(bool, Option<HookSourceId>)]) -> PolicyTable {
-        let mut speakers: Vec<(&SourceState, &SourcePolicy, Vec<usize>)> = Vec::new();
-        for (&slot, (can, suppressed_by)) in self.order.iter().zip(runs) {
-            if !*can || suppressed_by.is_some() {
-                continue;
-            }
-            let Some(state) = self.slots.get(slot).and_then(Option::as_ref) else { continue };
-            let Some(accepted) = state.load.accepted() else { continue };
-            if accepted.policy.switches.is_empty() || state.compiled.subject.format.is_none() {
-                continue;
-            }
-            let roots = state.roots.iter().filter_map(|r| self.root_keys.index(r)).collect();
-            speakers.push((state, &accepted.policy, roots));
-        }
-        let voices: Vec<Voice<'_>> = speakers
-            .iter()
-            .map(|(state, policy, roots)| Voice {
-                id: &state.id,
-                subject: state.compiled.subject,
-                roots,
-                policy,
-            })
-            .collect();
-        policy::resolve(&voices, self.root_keys.list.len())
     }
 
     /// The binding index: global contributions (once per distinct policy variant, and once

@@ -10,8 +10,8 @@ use hooks_schema::{
 };
 
 use super::{
-    PolicySource, PolicyTable, RunSettingsIndex, SettingsSource, Subject, Voice, held_back_by,
-    opt_in_is_on, resolve,
+    PolicyInput, PolicySource, PolicyTable, RunSettingsIndex, SettingsSource, Subject, Voice,
+    held_back_by, opt_in_is_on, resolve, resolve_sources,
 };
 use crate::test_support::sid;
 
@@ -84,8 +84,13 @@ fn run_settings_merge_per_field_by_precedence_in_each_place() {
     };
     let roots = [a.clone(), b.clone()];
     let subject = |format| Subject { format: Some(format), managed: false };
-    let s = |format, roots, run| SettingsSource { subject: subject(format), roots, run };
-    let sources = [s(F, &roots[..1], project_a), s(F, &[][..], global), s(G, &[][..], parallel(2))];
+    let s = |format, roots: &'static [usize], run| SettingsSource {
+        subject: subject(format),
+        project: !roots.is_empty(),
+        roots,
+        run,
+    };
+    let sources = [s(F, &[0], project_a), s(F, &[], global), s(G, &[], parallel(2))];
     let none = PolicyTable::default();
     let index = RunSettingsIndex::build(sources, &roots, &none);
     assert_eq!(index.get(F, None), global, "outside every project: the global file alone");
@@ -105,22 +110,18 @@ fn run_settings_merge_per_field_by_precedence_in_each_place() {
     let grace =
         RunSettings { shutdown_grace: Some(Duration::from_secs(1)), ..RunSettings::default() };
     assert!(
-        RunSettingsIndex::build([s(F, &[][..], RunSettings::default())], &roots, &none)
+        RunSettingsIndex::build([s(F, &[], RunSettings::default())], &roots, &none)
             .entries
             .is_empty()
     );
-    assert_eq!(RunSettingsIndex::build([s(F, &[][..], grace)], &[], &none).get(F, None), grace);
+    assert_eq!(RunSettingsIndex::build([s(F, &[], grace)], &[], &none).get(F, None), grace);
     // A source switched off in a place sets nothing there: the project under /a switches F's
     // non-managed hooks off, so its own and the global file's settings count only elsewhere.
     let off = switches(&[(SwitchRule::Hooks, false)]);
     let a_id = sid(K::file(hooks_schema::FileScope::Project, ROLE_F), "/a/f.json");
     let voice = Voice { id: &a_id, subject: subject(F), roots: &[0], policy: &off };
     let table = resolve(&[voice], 2);
-    let index = RunSettingsIndex::build(
-        [s(F, &roots[..1], project_a), s(F, &[][..], global)],
-        &roots,
-        &table,
-    );
+    let index = RunSettingsIndex::build([s(F, &[0], project_a), s(F, &[], global)], &roots, &table);
     assert_eq!(index.get(F, Some(&a)), RunSettings::default());
     assert_eq!(index.get(F, Some(&b)), global);
     assert_eq!(index.get(F, None), global);
@@ -398,4 +399,53 @@ fn an_explicit_source_without_a_declared_format_takes_its_definitions_format() {
     assert_eq!(Subject::of(&declared, [F].into_iter()).format, Some(G));
     let managed = sid(hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS, format!("{P}/m.json"));
     assert!(Subject::of(&managed, std::iter::empty()).managed);
+}
+
+/// The one entry point decides in order: a held-back source neither speaks for a switch nor
+/// sets run settings; a source that cannot run has no say either; a project source found
+/// under no known root sets nothing anywhere.
+#[test]
+fn resolve_sources_holds_back_first_then_switches_then_run_settings() {
+    let r = |p: &str| AbsPathBuf::new(p.into()).unwrap();
+    let roots = [r("/a")];
+    let project =
+        |name: &str| sid(K::file(hooks_schema::FileScope::Project, ROLE_F), format!("/a/{name}"));
+    let user = sid(K::file(hooks_schema::FileScope::User, ROLE_F), format!("{P}/u.f"));
+    let one = RunSettings { max_parallel: Some(1), ..RunSettings::default() };
+    // A project file that requires the opt-in, switches F off and sets max_parallel 1.
+    let needy =
+        SourcePolicy { requires: Some(KEY), run: one, ..switches(&[(SwitchRule::Hooks, false)]) };
+    let needy_id = project("needy.f");
+    let user_policy = SourcePolicy::default();
+    let input = |id, can_run, roots: Vec<usize>, policy| PolicyInput {
+        id,
+        subject: Subject::of(id, std::iter::empty()),
+        can_run,
+        roots,
+        policy,
+    };
+    let inputs =
+        [input(&needy_id, true, vec![0], &needy), input(&user, true, vec![], &user_policy)];
+    let held = resolve_sources(&inputs, &roots, false);
+    assert_eq!(held.held, [Some(KEY), None]);
+    assert!(!held.table.cuts_anything(), "a held-back file has no say: {:?}", held.table);
+    assert!(held.run_settings.entries.is_empty(), "nor settings");
+    // Opted in: its switch and settings apply under its root, and its own switch cuts it
+    // there, so its settings count nowhere; the user's F sources are cut under /a only.
+    let on = resolve_sources(&inputs, &roots, true);
+    assert_eq!(on.held, [None, None]);
+    let user_subject = Subject::of(&user, std::iter::empty());
+    assert!(on.table.at(Some(0)).removes(user_subject).is_some());
+    assert!(on.table.at(None).removes(user_subject).is_none());
+    assert!(on.run_settings.entries.is_empty(), "{:?}", on.run_settings);
+    // A source that cannot run has no say; a project source under no known root sets nothing.
+    let plain = SourcePolicy { run: one, ..SourcePolicy::default() };
+    let stray = project("stray.f");
+    let inputs = [input(&needy_id, false, vec![0], &needy), input(&stray, true, vec![], &plain)];
+    let out = resolve_sources(&inputs, &roots, true);
+    assert!(!out.table.cuts_anything());
+    assert!(out.run_settings.entries.is_empty(), "{:?}", out.run_settings);
+    // The same file's settings under its root when nothing cuts it.
+    let inputs = [input(&stray, true, vec![0], &plain)];
+    assert_eq!(resolve_sources(&inputs, &roots, false).run_settings.get(F, Some(&roots[0])), one);
 }
