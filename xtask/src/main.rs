@@ -1,7 +1,7 @@
 //! Project automation: `cargo xtask <command>`.
 //!
-//! Commands: `test <layer>`, `check-layers`, `tidy`, `ci`, `bench <area> [--json]`,
-//! `fuzz --seconds N`. Run `cargo xtask help` for the list.
+//! Commands: `test <layer>`, `check-layers`, `tidy`, `package`, `doc`, `ci`,
+//! `bench <area> [--json]`, `fuzz --seconds N`. Run `cargo xtask help` for the list.
 
 mod layers;
 mod tidy;
@@ -20,7 +20,10 @@ commands:
   test <layer>          run the tests of a layer: schema, formats, core, io, app, it, all
   check-layers          fail when a crate depends on a layer above it or owns a forbidden dependency
   tidy                  fail when a source file lacks its `//!` line or a test is ignored
-  ci                    fmt check, clippy (warnings denied), check-layers, tidy, all tests
+  package               `cargo package` every publishable crate (see specs/publishing.md)
+  doc                   `cargo doc --no-deps` for the workspace, warnings denied
+  ci                    fmt check, clippy (warnings denied), check-layers, tidy, package, doc,
+                        all tests (doc tests included)
   bench <area> [--json] run one benchmark area: registry, dispatch, guard, watcher, serve
   fuzz --seconds N      run every fuzz target for N seconds (needs cargo-fuzz)
 ";
@@ -40,6 +43,8 @@ fn main() -> Result<()> {
             println!("tidy: ok");
             Ok(())
         }
+        ["package"] => package(),
+        ["doc"] => doc(),
         ["ci"] => ci(),
         ["bench", area, rest @ ..] => bench(area, rest),
         ["fuzz", "--seconds", n] => fuzz(n.parse().context("--seconds takes a number")?),
@@ -92,6 +97,10 @@ fn test_layer(layer: &str) -> Result<()> {
         // hooks-schema must build on its own, without any feature another crate enables.
         run(cargo().args(["check", "--quiet", "-p", "hooks-schema"]))?;
     }
+    if packages.contains(&"hooks-schema") {
+        // nextest runs no doc tests; hooks-schema's guide is made of them.
+        run(cargo().args(["test", "--quiet", "--doc", "-p", "hooks-schema"]))?;
+    }
     let mut cmd = cargo();
     if has_nextest() {
         cmd.args(["nextest", "run", "--no-fail-fast"]);
@@ -119,7 +128,60 @@ fn ci() -> Result<()> {
     println!("check-layers: ok");
     tidy::check(&workspace_root())?;
     println!("tidy: ok");
+    package()?;
+    doc()?;
     test_layer("all")
+}
+
+/// The crates that are published: every library crate, the app and the `hooks` tool (not
+/// the integration tests, not xtask).
+const PUBLISHED: &[&str] = &[
+    "hooks-schema",
+    "hooks-json",
+    "hooks-format-cursor",
+    "hooks-format-chrys",
+    "hooks-format-claude",
+    "hooks-format-codex",
+    "hooks-format-gemini",
+    "hooks-testing",
+    "hooks-trust",
+    "hooks-registry",
+    "hooks-truststore",
+    "hooks-sources",
+    "hooks-guard",
+    "hooks-dispatch",
+    "hooks-watcher",
+    "hooks-app",
+    "hooks-cli",
+];
+
+/// `cargo package` for every published crate, as one workspace package run: cargo packs them
+/// in dependency order and resolves each one's dependencies on the others against the crates
+/// it just packed (a local overlay), so the path dependencies need no registry. Only
+/// `hooks-schema`, whose dependencies are all published crates, is verified (unpacked and
+/// built from its archive); verifying the rest would build the whole workspace a second
+/// time in CI. `specs/publishing.md` says why.
+fn package() -> Result<()> {
+    run(cargo().args(["package", "--quiet", "--locked", "--allow-dirty", "-p", "hooks-schema"]))?;
+    let mut cmd = cargo();
+    // `--allow-dirty`: `cargo xtask ci` runs before a commit too; what is packed is the tree.
+    cmd.args(["package", "--quiet", "--locked", "--allow-dirty", "--no-verify"]);
+    for p in PUBLISHED {
+        cmd.args(["-p", p]);
+    }
+    run(&mut cmd)?;
+    println!("package: ok ({} crates)", PUBLISHED.len());
+    Ok(())
+}
+
+/// `cargo doc --no-deps` for the workspace, with rustdoc's warnings (broken links, bad code
+/// blocks) denied.
+fn doc() -> Result<()> {
+    run(cargo()
+        .args(["doc", "--quiet", "--no-deps", "--workspace", "--exclude", "xtask"])
+        .env("RUSTDOCFLAGS", "-D warnings"))?;
+    println!("doc: ok");
+    Ok(())
 }
 
 /// Maps a benchmark area to the package and bench target that hold it.

@@ -1,4 +1,4 @@
-//! Reads Codex hooks.json and config.toml [hooks], speaks Codex's hook protocol as a hook and as a host, and computes Codex's own hook trust hashes (sans-IO).
+//! Reads Codex hooks.json and config.toml `[hooks]`, speaks Codex's hook protocol as a hook and as a host, and computes Codex's own hook trust hashes (sans-IO).
 //!
 //! - [`parse`] turns a Codex hook file (a layer's `hooks.json`, the inline `[hooks]` of its
 //!   `config.toml`, the managed `requirements.toml`) into canonical

@@ -3,7 +3,7 @@
 //!
 //! The registry is format-agnostic: adapters parse files into [`hooks_schema::ParseResult`]s,
 //! loaders (hooks-sources, hooks-watcher) hand them over as [`SourceUpdate`]s with a trust
-//! decision, and the registry keeps one state per [`HookSourceId`](hooks_schema::HookSourceId)
+//! decision, and the registry keeps one state per [`HookSourceId`]
 //! (never loaded, loaded, stale with the last valid parse, or failed). Every change rebuilds
 //! an immutable [`RegistrySnapshot`] and publishes it through arc-swap, so readers
 //! ([`RegistryReader`]) never wait on the single writer. Two counters tag snapshots:

@@ -215,7 +215,7 @@ impl SourceState {
     }
 }
 
-/// The hook registry: one [`SourceState`](self) per source, a single writer, and an
+/// The hook registry: one source state per source, a single writer, and an
 /// immutable [`RegistrySnapshot`] published through arc-swap after every change.
 ///
 /// Every mutating call rebuilds the snapshot, moves its generation, and returns the

@@ -134,7 +134,26 @@ pub struct SourceSummary<'a> {
 ///     fn codec(&self) -> Arc<dyn HookCodec> { Arc::new(AcmeCodec) }
 /// }
 /// # #[derive(Debug)] struct AcmeCodec;
-/// # impl HookCodec for AcmeCodec { /* … */ }
+/// # impl HookCodec for AcmeCodec {
+/// #     fn wire_format(&self) -> FormatId { ACME }
+/// #     fn encode(
+/// #         &self,
+/// #         hook: &hooks_schema::HookDefinition,
+/// #         _: &hooks_schema::Envelope,
+/// #         _: &hooks_schema::EncodeContext<'_>,
+/// #     ) -> Result<hooks_schema::Invocation, hooks_schema::EncodeError> {
+/// #         Err(hooks_schema::EncodeError::UnknownEvent { agent: "Acme", native: hook.native_event.clone() })
+/// #     }
+/// #     fn decode(
+/// #         &self,
+/// #         _: &hooks_schema::HookDefinition,
+/// #         _: &hooks_schema::Envelope,
+/// #         _: &hooks_schema::RawOutcome,
+/// #     ) -> hooks_schema::HookVerdict {
+/// #         hooks_schema::HookVerdict::no_opinion()
+/// #     }
+/// # }
+/// # assert_eq!(Acme.id(), ACME);
 /// ```
 pub trait FormatDescriptor: Send + Sync + fmt::Debug {
     /// The format's id (`cursor`); unique in a [`FormatSet`].

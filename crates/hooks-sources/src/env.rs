@@ -70,7 +70,7 @@ impl EnvVars {
     /// The base of the engine's own per-user configuration directory
     /// (`$XDG_CONFIG_HOME/agent-hooks`, default `~/.config/agent-hooks`), where the engine keeps
     /// its own state. (The project-hooks opt-in is read from Chrys's own settings,
-    /// [`crate::read_user_settings`].)
+    /// [`crate::read_user_policy`].)
     pub const XDG_CONFIG_HOME: &'static str = "XDG_CONFIG_HOME";
     /// The base of the engine's own per-user state directory (`$XDG_STATE_HOME/agent-hooks`,
     /// default `~/.local/state/agent-hooks` on Linux), where the trust store lives.
