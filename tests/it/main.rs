@@ -15,6 +15,7 @@ mod hostile_hooks;
 mod hostile_repos;
 mod install;
 mod managed_reload;
+mod observe;
 mod plugin_format;
 mod runtime;
 mod serve;

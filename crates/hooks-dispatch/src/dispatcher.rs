@@ -13,6 +13,7 @@ use hooks_schema::{
     FoldedVerdict, HookCommand, HookVerdict, Provenance, RawOutcome, RunSettings, SpawnFailureKind,
 };
 use tokio::{sync::Semaphore, task::JoinHandle};
+use tracing::Instrument;
 
 use crate::{
     DispatchConfig, DispatchError,
@@ -21,6 +22,7 @@ use crate::{
     outbox::{Outbox, OutboxJob, now_ms, record_outcome, write_off_runtime},
     runner::{Lingering, not_started, run_tracked},
     settings::{FormatSlots, RunSettingsTable, place_of},
+    trace,
 };
 
 /// What the codecs need to know about the firing besides the binding.
@@ -320,7 +322,22 @@ impl Dispatcher {
     /// - Non-blocking hooks matching the final envelope then start in the background.
     ///
     /// Dropping the future kills every hook it started that is still blocking.
+    ///
+    /// The firing is a `hooks.fire` span and each hook run a `hooks.run` span inside it
+    /// (`specs/observability.md`).
     pub async fn fire(
+        &self,
+        bindings: &[Binding],
+        envelope: &Envelope,
+        ctx: &FireContext,
+    ) -> FireReport {
+        let span = trace::fire_span(bindings, envelope);
+        let report = self.fire_chain(bindings, envelope, ctx).instrument(span.clone()).await;
+        trace::fire_done(&span, &report.verdict, report.duration);
+        report
+    }
+
+    async fn fire_chain(
         &self,
         bindings: &[Binding],
         envelope: &Envelope,
@@ -671,8 +688,20 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Encodes, runs (holding a slot) and decodes one binding.
+/// Encodes, runs (holding a slot) and decodes one binding, in its `hooks.run` span.
 async fn execute(inner: &Inner, b: &Binding, env: &Envelope, ctx: &FireContext) -> Executed {
+    let span = trace::run_span(b);
+    let ex = execute_untraced(inner, b, env, ctx).instrument(span.clone()).await;
+    trace::run_done(&span, &ex.outcome, &ex.verdict, ex.queued);
+    ex
+}
+
+async fn execute_untraced(
+    inner: &Inner,
+    b: &Binding,
+    env: &Envelope,
+    ctx: &FireContext,
+) -> Executed {
     let def = &b.definition;
     let ectx = ctx.encode_context(b);
     let mut queued = Duration::ZERO;

@@ -26,6 +26,7 @@ mod sys;
 mod tag;
 #[cfg(test)]
 mod testing;
+mod trace;
 
 pub use crate::{
     config::{CpuMax, DispatchConfig, HookLimitRule, HookLimits},

@@ -227,6 +227,7 @@ pub(crate) async fn run_tracked(
         }
     };
     let start = Instant::now();
+    crate::trace::record_pid(started.proc.id());
     #[cfg(test)]
     crate::testing::crash_point("after_spawn", started.proc.id().unwrap_or(0));
     let pgid = started.proc.id().and_then(|p| i32::try_from(p).ok()).map(Pid::from_raw);

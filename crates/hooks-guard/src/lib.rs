@@ -38,6 +38,7 @@ mod protected;
 mod resolve;
 mod snapshot;
 mod spelling;
+mod trace;
 
 #[cfg(test)]
 mod test_tree;

@@ -254,13 +254,15 @@ impl ProtectedSet {
                 }
             }
         }
-        if !hits.is_empty() {
+        let decision = if !hits.is_empty() {
             GuardDecision::Protected(hits)
         } else if !unresolved.is_empty() {
             GuardDecision::Unresolved(unresolved)
         } else {
             GuardDecision::Allowed
-        }
+        };
+        crate::trace::refused(&decision);
+        decision
     }
 
     /// The protected files one requested path reaches, at most one hit per protected entry.

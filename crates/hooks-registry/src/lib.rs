@@ -33,6 +33,7 @@ mod shell;
 mod snapshot;
 #[cfg(test)]
 mod test_support;
+mod trace;
 
 pub use crate::{
     error::RegistryError,

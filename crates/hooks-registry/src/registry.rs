@@ -561,6 +561,7 @@ impl HookRegistry {
         if state.frozen(pinned) {
             state.note_after_pin(trust_change_warning(&trust));
         } else {
+            crate::trace::trust(source, &trust);
             state.trust = trust;
             state.view_cache = None;
         }
@@ -601,6 +602,7 @@ impl HookRegistry {
         if self.pinned.is_some() {
             return self.revision;
         }
+        crate::trace::pinned(posture, self.revision);
         self.pinned = Some(PinnedRun { posture, revision: self.revision });
         self.pin_unsettled = true;
         self.pinned_roots = Some(self.current_roots());
@@ -764,6 +766,9 @@ impl HookRegistry {
         };
         let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { return };
         if let Some(trust) = trust {
+            if state.trust != trust {
+                crate::trace::trust(&id, &trust);
+            }
             state.trust = trust;
         }
         if id.kind.is_project()
@@ -1002,6 +1007,17 @@ impl HookRegistry {
             pinned.revision = self.revision;
         }
         self.generation = self.generation.next();
+        crate::trace::published(crate::trace::Published {
+            generation: self.generation,
+            revision: self.revision,
+            previous: previous.revision,
+            sources: views.len(),
+            first,
+            bindings: bindings_changed,
+            roots: roots_changed,
+            policy: policy_changed,
+            pinned: self.pinned.is_some(),
+        });
         let snapshot = RegistrySnapshot {
             revision: self.revision,
             generation: self.generation,

@@ -1,0 +1,292 @@
+//! Observability: the `tracing` spans and events the engine emits, as a subscriber an
+//! embedder installs sees them (`specs/observability.md`).
+
+use std::{
+    collections::BTreeMap,
+    sync::{Arc, Mutex},
+};
+
+use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext};
+use hooks_schema::{Binding, Decision};
+use tracing::{
+    Event, Subscriber,
+    field::{Field, Visit},
+    span::{Attributes, Id, Record},
+};
+use tracing_subscriber::{Layer, layer::Context, prelude::*, registry::LookupSpan};
+
+use crate::support::{TestDir, project_bindings, shell_call};
+
+/// One span or event as the subscriber saw it: its name (an event's message) and fields.
+#[derive(Debug, Clone, Default)]
+struct Seen {
+    name: String,
+    /// For an event, the name of the span it happened in.
+    parent: Option<String>,
+    fields: BTreeMap<String, String>,
+}
+
+impl Seen {
+    fn get(&self, field: &str) -> Option<&str> {
+        self.fields.get(field).map(String::as_str)
+    }
+}
+
+#[derive(Default)]
+struct Recorded {
+    open: BTreeMap<u64, Seen>,
+    spans: Vec<Seen>,
+    events: Vec<Seen>,
+}
+
+/// A `tracing-subscriber` layer that keeps every span (when it closes) and every event.
+#[derive(Clone, Default)]
+struct Recorder(Arc<Mutex<Recorded>>);
+
+impl Recorder {
+    fn spans(&self, name: &str) -> Vec<Seen> {
+        self.lock().spans.iter().filter(|s| s.name == name).cloned().collect()
+    }
+
+    fn events(&self, message: &str) -> Vec<Seen> {
+        self.lock().events.iter().filter(|s| s.name == message).cloned().collect()
+    }
+
+    /// Every name and field value seen, spans still open included.
+    fn everything(&self) -> Vec<String> {
+        let r = self.lock();
+        r.spans
+            .iter()
+            .chain(&r.events)
+            .chain(r.open.values())
+            .flat_map(|s| {
+                std::iter::once(s.name.clone())
+                    .chain(s.fields.iter().map(|(k, v)| format!("{k}={v}")))
+            })
+            .collect()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Recorded> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+struct Fields<'a>(&'a mut BTreeMap<String, String>);
+
+impl Visit for Fields<'_> {
+    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        self.0.insert(field.name().to_owned(), format!("{value:?}"));
+    }
+
+    fn record_str(&mut self, field: &Field, value: &str) {
+        self.0.insert(field.name().to_owned(), value.to_owned());
+    }
+}
+
+impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Recorder {
+    fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, _: Context<'_, S>) {
+        let mut seen = Seen { name: attrs.metadata().name().to_owned(), ..Seen::default() };
+        attrs.record(&mut Fields(&mut seen.fields));
+        self.lock().open.insert(id.into_u64(), seen);
+    }
+
+    fn on_record(&self, id: &Id, values: &Record<'_>, _: Context<'_, S>) {
+        if let Some(seen) = self.lock().open.get_mut(&id.into_u64()) {
+            values.record(&mut Fields(&mut seen.fields));
+        }
+    }
+
+    fn on_event(&self, event: &Event<'_>, ctx: Context<'_, S>) {
+        let mut fields = BTreeMap::new();
+        event.record(&mut Fields(&mut fields));
+        let name = fields.remove("message").unwrap_or_default();
+        let parent = ctx.event_span(event).map(|s| s.name().to_owned());
+        self.lock().events.push(Seen { name, parent, fields });
+    }
+
+    fn on_close(&self, id: Id, _: Context<'_, S>) {
+        let mut r = self.lock();
+        if let Some(seen) = r.open.remove(&id.into_u64()) {
+            r.spans.push(seen);
+        }
+    }
+}
+
+/// A Cursor project whose hook denies `rm -rf`, as bindings.
+fn denying_project(dir: &TestDir, command: &str) -> Vec<Binding> {
+    dir.script(
+        ".cursor/deny.sh",
+        r#"#!/bin/sh
+input=$(cat)
+case "$input" in
+  *'rm -rf'*) echo '{"permission":"deny","user_message":"no rm -rf here"}' ;;
+  *) echo '{"permission":"allow"}' ;;
+esac
+"#,
+    );
+    let text = format!(
+        r#"{{"version": 1, "hooks": {{"beforeShellExecution": [{{"command": "{command}", "timeout": 30}}]}}}}"#
+    );
+    let path = dir.write(".cursor/hooks.json", &text);
+    let parsed = hooks_format_cursor::parse(text.as_bytes(), &path).expect("hooks.json parses");
+    project_bindings(hooks_format_cursor::PROJECT_FILE, &path, dir.path(), parsed.definitions)
+}
+
+#[tokio::test]
+async fn a_deny_is_traced_with_its_hook_file_line_decision_and_duration() {
+    let dir = TestDir::new();
+    let bindings = denying_project(&dir, "./.cursor/deny.sh");
+    let recorder = Recorder::default();
+    let _default =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(recorder.clone()));
+
+    let envelope = {
+        let mut e = shell_call(dir.path(), "rm -rf build");
+        e.session_id = Some("conv-7".into());
+        e
+    };
+    let report = Dispatcher::new(DispatchConfig::default())
+        .fire(&bindings, &envelope, &FireContext::default())
+        .await;
+    assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:#?}");
+
+    let file = hooks_registry::canonicalize(&dir.path().join(".cursor/hooks.json")).unwrap();
+    let [run] = recorder.spans("hooks.run").try_into().expect("one hooks.run span");
+    assert_eq!(run.get("hook_id"), Some("beforeShellExecution[0]"));
+    assert_eq!(run.get("format"), Some("cursor"));
+    assert_eq!(run.get("source_kind"), Some("project_cursor_file"));
+    assert_eq!(run.get("file"), Some(file.to_string().as_str()));
+    assert_eq!(run.get("line"), Some("1"));
+    assert_eq!(run.get("mode"), Some("blocking"));
+    assert_eq!(run.get("timeout_ms"), Some("30000"));
+    assert_eq!(run.get("decision"), Some("deny"));
+    assert_eq!(run.get("exit_code"), Some("0"));
+    assert_eq!(run.get("killed"), Some("false"));
+    assert_eq!(run.get("capped"), Some("false"));
+    assert_eq!(run.get("failed"), Some("false"));
+    let pid: u32 = run.get("pid").expect("the pid is recorded").parse().expect("a pid");
+    assert!(pid > 1);
+    let ms: f64 = run.get("duration_ms").expect("a duration").parse().expect("a number");
+    let expected = report.runs[0].outcome.as_ref().expect("ran").duration.as_secs_f64() * 1e3;
+    assert!((ms - expected).abs() < 1e-6, "span {ms} ms, report {expected} ms");
+
+    let [fire] = recorder.spans("hooks.fire").try_into().expect("one hooks.fire span");
+    assert_eq!(fire.get("event"), Some("pre_tool_use"));
+    assert_eq!(fire.get("session"), Some("conv-7"));
+    assert_eq!(fire.get("bindings"), Some("1"));
+    assert_eq!(fire.get("decision"), Some("deny"));
+    assert_eq!(fire.get("decided_by"), Some("beforeShellExecution[0]"));
+    assert_eq!(fire.get("short_circuited"), Some("true"));
+    assert!(fire.get("duration_ms").is_some());
+
+    let [denied] = recorder.events("hook denied").try_into().expect("one deny event");
+    assert_eq!(denied.parent.as_deref(), Some("hooks.run"), "the event is inside its run");
+
+    // An allowed call decides nothing worth an event.
+    let allowed = shell_call(dir.path(), "ls");
+    Dispatcher::new(DispatchConfig::default())
+        .fire(&bindings, &allowed, &FireContext::default())
+        .await;
+    assert_eq!(recorder.events("hook denied").len(), 1);
+    let runs = recorder.spans("hooks.run");
+    assert_eq!(runs.last().and_then(|r| r.get("decision")), Some("allow"));
+}
+
+#[tokio::test]
+async fn no_command_text_environment_value_argument_or_output_reaches_a_field() {
+    const SECRET: &str = "s3cr3t";
+    let dir = TestDir::new();
+    // The secret is in the hook's command, in its environment (a variable an earlier hook
+    // set for the session), in the tool call's arguments and in the hook's own output.
+    let bindings = denying_project(&dir, "TOKEN=s3cr3t-cmd ./.cursor/deny.sh --key s3cr3t-arg");
+    dir.script(
+        ".cursor/deny.sh",
+        "#!/bin/sh\ncat >/dev/null\necho '{\"permission\":\"deny\",\"user_message\":\"s3cr3t-out\",\"agent_message\":\"s3cr3t-out\"}'\n",
+    );
+    let ctx = FireContext {
+        session_env: vec![("API_KEY".into(), "s3cr3t-env".into())],
+        ..FireContext::default()
+    };
+    let recorder = Recorder::default();
+    let _default =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(recorder.clone()));
+
+    let report = Dispatcher::new(DispatchConfig::default())
+        .fire(&bindings, &shell_call(dir.path(), "curl -H 'auth: s3cr3t-tool'"), &ctx)
+        .await;
+    assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:#?}");
+    assert_eq!(report.verdict.reason.as_deref(), Some("s3cr3t-out"), "the hook ran as written");
+
+    let everything = recorder.everything();
+    assert!(everything.iter().any(|f| f == "decision=deny"), "{everything:#?}");
+    let leaks: Vec<&String> = everything.iter().filter(|f| f.contains(SECRET)).collect();
+    assert!(leaks.is_empty(), "secrets in tracing fields: {leaks:#?}");
+}
+
+#[test]
+fn publishes_trust_decisions_the_pin_and_guard_refusals_are_events() {
+    use hooks_registry::{HookRegistry, SourceUpdate};
+    use hooks_schema::{HookSourceId, TrustDecision};
+    use hooks_trust::CommandExecutionPosture;
+
+    let dir = TestDir::new();
+    let text = r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./.cursor/deny.sh --key s3cr3t"}]}}"#;
+    let path = dir.write(".cursor/hooks.json", text);
+    dir.script(".cursor/deny.sh", "#!/bin/sh\necho '{}'\n");
+    let file = hooks_registry::canonicalize(&path).unwrap();
+    let root = hooks_registry::canonicalize(dir.path()).unwrap();
+    let recorder = Recorder::default();
+    let _default =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(recorder.clone()));
+
+    let mut registry = HookRegistry::new();
+    registry.add_project_root(root.clone());
+    let source = HookSourceId::new(hooks_format_cursor::PROJECT_FILE, file.clone());
+    registry.upsert_source(SourceUpdate {
+        source: source.clone(),
+        parsed: hooks_format_cursor::parse(text.as_bytes(), &path),
+        project_root: Some(root),
+        trust: TrustDecision::Active { reason: "the run auto-approves".into() },
+    });
+    registry.pin(CommandExecutionPosture::AutoApproves);
+
+    let published = recorder.events("snapshot published");
+    let last = published.last().expect("publishes are events");
+    assert_eq!(last.get("generation"), Some(registry.generation().get().to_string().as_str()));
+    assert_eq!(last.get("revision"), Some(registry.revision().get().to_string().as_str()));
+    assert_eq!(last.get("pinned"), Some("true"));
+    assert!(
+        published.iter().any(|p| p.get("reason").is_some_and(|r| r.contains("bindings"))),
+        "{published:#?}"
+    );
+    let [trust] = recorder.events("trust decision").try_into().expect("one trust decision");
+    assert_eq!(trust.get("file"), Some(file.to_string().as_str()));
+    assert_eq!(trust.get("active"), Some("true"));
+    assert_eq!(trust.get("why"), Some("the run auto-approves"));
+    let [pin] = recorder.events("run pinned").try_into().expect("one pin");
+    assert_eq!(pin.get("posture"), Some("auto_approves"));
+
+    let decision = hooks_guard::can_write_files(&[&path], dir.path(), &registry.snapshot());
+    assert!(!decision.is_allowed());
+    let refused = recorder.events("guard refused an edit");
+    let hit = refused.iter().find(|e| e.get("role") == Some("hook_file")).expect("a refusal");
+    assert_eq!(hit.get("protected"), Some(file.to_string().as_str()));
+    assert_eq!(hit.get("why"), Some("same_path"));
+    assert!(
+        hooks_guard::can_write_files(
+            &[dir.path().join("src/lib.rs")],
+            dir.path(),
+            &registry.snapshot()
+        )
+        .is_allowed()
+    );
+    assert_eq!(
+        recorder.events("guard refused an edit").len(),
+        refused.len(),
+        "an allowed edit is no event"
+    );
+
+    let leaks: Vec<String> =
+        recorder.everything().into_iter().filter(|f| f.contains("s3cr3t")).collect();
+    assert!(leaks.is_empty(), "{leaks:#?}");
+}
