@@ -93,6 +93,37 @@ pub struct ProtectedSet {
     trees: Vec<usize>,
     /// The patterns with a copy in the session's folder.
     sessions: Vec<usize>,
+    /// Every name on the way to a session copy (the folders and the file of each pattern's
+    /// `session`): an edit of an existing file by another name cannot reach a copy, so the
+    /// session's folder is not resolved for it.
+    session_names: HashSet<std::ffi::OsString>,
+    /// A session copy whose path ends in no name (`..`, empty): every reading needs the
+    /// session's folder.
+    session_unnamed: bool,
+}
+
+/// The session's folder of one [`ProtectedSet::check`], canonicalized once and only when a
+/// reading may reach a session copy.
+struct SessionCwd<'a> {
+    given: &'a Path,
+    canonical: std::cell::OnceCell<Option<AbsPathBuf>>,
+}
+
+impl<'a> SessionCwd<'a> {
+    fn new(given: &'a Path) -> SessionCwd<'a> {
+        SessionCwd { given, canonical: std::cell::OnceCell::new() }
+    }
+
+    fn canonical(&self) -> Option<&AbsPathBuf> {
+        self.canonical
+            .get_or_init(|| {
+                self.given
+                    .is_absolute()
+                    .then(|| crate::resolve::canonicalize(self.given).ok())
+                    .flatten()
+            })
+            .as_ref()
+    }
 }
 
 impl ProtectedSet {
@@ -126,8 +157,19 @@ impl ProtectedSet {
             } else if let Some(name) = pattern.tail.file_name() {
                 self.by_name.entry(name.to_os_string()).or_default().push(index);
             }
-            if pattern.session.is_some() {
+            if let Some(session) = &pattern.session {
                 self.sessions.push(index);
+                let names = session.components().filter_map(|c| match c {
+                    std::path::Component::Normal(name) => Some(name.to_os_string()),
+                    _ => None,
+                });
+                self.session_names.extend(names);
+                if !matches!(
+                    session.components().next_back(),
+                    Some(std::path::Component::Normal(_))
+                ) {
+                    self.session_unnamed = true;
+                }
             }
             self.patterns.push(pattern);
         }
@@ -179,6 +221,8 @@ impl ProtectedSet {
             by_name: HashMap::new(),
             trees: Vec::new(),
             sessions: Vec::new(),
+            session_names: HashSet::new(),
+            session_unnamed: false,
         };
         let mut folder_case: HashMap<PathBuf, CaseSensitivity> = HashMap::new();
         let mut stated_folders: HashSet<PathBuf> = HashSet::new();
@@ -245,9 +289,10 @@ impl ProtectedSet {
     pub fn check<P: AsRef<Path>>(&self, paths: &[P], session_cwd: &Path) -> GuardDecision {
         let mut hits = Vec::new();
         let mut unresolved = Vec::new();
+        let session = SessionCwd::new(session_cwd);
         for requested in paths {
             let requested = requested.as_ref();
-            match self.check_path(requested, session_cwd) {
+            match self.check_path_in(requested, &session) {
                 Ok(found) => hits.extend(found),
                 Err(error) => {
                     unresolved.push(UnresolvedPath { requested: requested.to_path_buf(), error })
@@ -271,7 +316,15 @@ impl ProtectedSet {
         requested: &Path,
         session_cwd: &Path,
     ) -> Result<Vec<ProtectedHit>, GuardError> {
-        let readings = resolve_edit_path(requested, session_cwd, self.home.as_deref())?;
+        self.check_path_in(requested, &SessionCwd::new(session_cwd))
+    }
+
+    fn check_path_in(
+        &self,
+        requested: &Path,
+        session: &SessionCwd<'_>,
+    ) -> Result<Vec<ProtectedHit>, GuardError> {
+        let readings = resolve_edit_path(requested, session.given, self.home.as_deref())?;
         let mut found: Vec<(usize, HitReason, &Resolved)> = Vec::new();
         for reading in &readings {
             self.lookup(reading, &mut found);
@@ -291,7 +344,7 @@ impl ProtectedSet {
             })
             .collect();
         if !self.patterns.is_empty() {
-            self.match_patterns(requested, session_cwd, &readings, &mut hits);
+            self.match_patterns(requested, session, &readings, &mut hits);
         }
         Ok(hits)
     }
@@ -302,7 +355,7 @@ impl ProtectedSet {
     fn match_patterns(
         &self,
         requested: &Path,
-        session_cwd: &Path,
+        session_cwd: &SessionCwd<'_>,
         readings: &[Resolved],
         hits: &mut Vec<ProtectedHit>,
     ) {
@@ -326,11 +379,11 @@ impl ProtectedSet {
             });
         };
         // The session's folder and each protected script's copy in it, read lexically first
-        // (no file system access), then resolved only for a copy of the same name.
-        let session = (!self.sessions.is_empty() && session_cwd.is_absolute())
-            .then(|| crate::resolve::canonicalize(session_cwd).ok())
-            .flatten();
+        // (no file system access), then resolved only for a copy of the same name. The
+        // folder itself is resolved only for a reading that may reach a copy.
         for reading in readings {
+            let session =
+                if self.may_reach_session_copy(reading) { session_cwd.canonical() } else { None };
             let path = reading.path.as_path();
             for &index in &self.trees {
                 let Some(p) = self.patterns.get(index) else { continue };
@@ -381,6 +434,20 @@ impl ProtectedSet {
                 }
             }
         }
+    }
+
+    /// Whether `reading` may be a session copy or a folder holding one, judged without the
+    /// session's folder: a folder may hold it, and a file or a missing path only under a
+    /// name on the way to a copy (or a pattern's name).
+    fn may_reach_session_copy(&self, reading: &Resolved) -> bool {
+        if self.sessions.is_empty() {
+            return false;
+        }
+        self.session_unnamed
+            || reading.dir
+            || reading.path.as_path().file_name().is_none_or(|name| {
+                self.session_names.contains(name) || self.by_name.contains_key(name)
+            })
     }
 
     /// Adds the entries `reading` reaches to `found`, keeping the first reason per entry.

@@ -11,7 +11,7 @@ use hooks_schema::AbsPathBuf;
 
 use crate::{
     GuardError,
-    file_key::{FileKey, key_of},
+    file_key::{FileKey, file_key},
     spelling::{is_process_relative, process_relative_link, spellings},
 };
 
@@ -31,6 +31,8 @@ pub struct Resolved {
     pub exists: bool,
     /// The device and inode of the file, when it exists and the platform exposes them.
     pub(crate) key: Option<FileKey>,
+    /// Whether it exists and is a folder.
+    pub(crate) dir: bool,
 }
 
 /// Canonicalizes `path` through the registry's helper: every path comparison of the engine
@@ -109,15 +111,20 @@ pub fn resolve_edit_path(
         if is_process_relative(&joined) || is_process_relative(&lexical) {
             return Err(process(&joined));
         }
+        let two_readings = has_parent_component(&joined);
         let mut found = vec![resolve_reading(&lexical)?];
-        if has_parent_component(&joined) {
+        if two_readings {
             found.push(resolve_reading(&joined)?);
         }
         // A reading that moved went through a symlink, which may point at the guard's own
-        // process; one that did not cannot have.
+        // process; one that did not cannot have. Without `..` the joined path is the lexical
+        // one (`.` and doubled separators aside), so one walk reads both.
         if found.iter().any(|r| r.path.as_path() != lexical) {
-            for path in [&*lexical, &*joined] {
-                if let Some(link) = process_relative_link(path) {
+            let physical: Vec<&Path> =
+                found.iter().filter(|r| r.exists).map(|r| r.path.as_path()).collect();
+            let walks: &[&Path] = if two_readings { &[&lexical, &joined] } else { &[&lexical] };
+            for path in walks {
+                if let Some(link) = process_relative_link(path, &physical) {
                     return Err(process(&link));
                 }
             }
@@ -135,8 +142,10 @@ pub fn resolve_edit_path(
 fn resolve_reading(path: &Path) -> Result<Resolved, GuardError> {
     match canonicalize(path) {
         Ok(canonical) => {
-            let key = key_of(canonical.as_path());
-            Ok(Resolved { path: canonical, exists: true, key })
+            let meta = std::fs::metadata(canonical.as_path()).ok();
+            let key = meta.as_ref().and_then(file_key);
+            let dir = meta.is_some_and(|m| m.is_dir());
+            Ok(Resolved { path: canonical, exists: true, key, dir })
         }
         Err(_) => {
             let path = if has_parent_component(path) {
@@ -144,7 +153,7 @@ fn resolve_reading(path: &Path) -> Result<Resolved, GuardError> {
             } else {
                 resolve_lenient(path, MAX_DANGLING_HOPS)?
             };
-            Ok(Resolved { path, exists: false, key: None })
+            Ok(Resolved { path, exists: false, key: None, dir: false })
         }
     }
 }

@@ -120,9 +120,10 @@ pub(crate) fn is_process_relative(path: &Path) -> bool {
         return false;
     };
     if top == "proc" {
+        static OWN_PID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
         name == "self"
             || name == "thread-self"
-            || name.to_str() == Some(std::process::id().to_string().as_str())
+            || name.to_str() == Some(OWN_PID.get_or_init(|| std::process::id().to_string()))
     } else if top == "dev" {
         name == "fd" || name == "stdin" || name == "stdout" || name == "stderr"
     } else {
@@ -136,7 +137,12 @@ pub(crate) fn is_process_relative(path: &Path) -> bool {
 ///
 /// Used when a path's resolution went through a symlink: a repository can hold a link to
 /// `/proc/self/cwd`, which the guard's own process would read as its own directory.
-pub(crate) fn process_relative_link(path: &Path) -> Option<PathBuf> {
+///
+/// `physical` are canonical paths of the same resolution (readings that exist): every folder
+/// on them was found not to be a symlink, so the walk takes a candidate that is one of them
+/// or one of their ancestors without reading it again. Only the links themselves and what
+/// lies off those paths cost a system call.
+pub(crate) fn process_relative_link(path: &Path, physical: &[&Path]) -> Option<PathBuf> {
     let mut hops = 0;
     let mut pending: Vec<OsString> =
         path.components().rev().map(|c| c.as_os_str().to_os_string()).collect();
@@ -155,18 +161,22 @@ pub(crate) fn process_relative_link(path: &Path) -> Option<PathBuf> {
             Some(Component::CurDir) | None => continue,
             Some(Component::Normal(_)) => {}
         }
-        let candidate = current.join(part);
-        let Ok(meta) = std::fs::symlink_metadata(&candidate) else { return None };
-        if !meta.file_type().is_symlink() {
-            current = candidate;
+        current.push(part);
+        if physical.iter().any(|p| p.starts_with(&current)) {
             continue;
         }
-        let Ok(target) = std::fs::read_link(&candidate) else { return None };
+        let Ok(meta) = std::fs::symlink_metadata(&current) else { return None };
+        if !meta.file_type().is_symlink() {
+            continue;
+        }
+        let Ok(target) = std::fs::read_link(&current) else { return None };
+        let link = current.clone();
+        current.pop();
         let absolute = if target.is_absolute() { target.clone() } else { current.join(&target) };
         if is_process_relative(&crate::normalize_lexically(&absolute))
             || is_process_relative(&absolute)
         {
-            return Some(candidate);
+            return Some(link);
         }
         hops += 1;
         if hops > MAX_LINK_HOPS {

@@ -435,6 +435,24 @@ fn patterns_protect_a_folder_a_name_under_any_folder_and_the_session_copy() {
     let d = check(&tree.cwd.join("hooks/run.sh").display().to_string(), &tree.cwd.join("src"));
     assert!(why(&d).contains(&HitReason::SessionCopy), "{d:?}");
     assert!(check("src/main.rs", &tree.cwd).is_allowed());
+    // The session's folder is resolved only for readings that may reach a copy: a folder on
+    // the way that does not exist yet, or a file standing where that folder would be, is
+    // found by its name; any folder holding the session's folder is found as a folder.
+    let nested = ProtectedSet::new(Vec::new()).with_patterns([pattern(
+        &tree,
+        &tree.cwd,
+        "tools/t.sh",
+        Some("tools/t.sh"),
+    )]);
+    let sub = tree.cwd.join("src/sub");
+    let nested_check = |path: &str| nested.check(&[PathBuf::from(path)], &sub);
+    assert_eq!(why(&nested_check("tools")), [HitReason::HoldingFolder]);
+    assert_eq!(why(&nested_check("tools/t.sh")), [HitReason::SessionCopy]);
+    assert_eq!(why(&nested_check("..")), [HitReason::HoldingFolder]);
+    fs::write(sub.join("tools"), "not a folder").expect("write");
+    assert_eq!(why(&nested_check("tools")), [HitReason::HoldingFolder]);
+    fs::write(sub.join("notes.txt"), "").expect("write");
+    assert!(nested_check("notes.txt").is_allowed());
     // Outside the scope, a same-named file is another project's business.
     assert!(check(&tree.at("gate.sh").display().to_string(), &tree.cwd).is_allowed());
 }

@@ -107,11 +107,38 @@ fn a_symlink_to_the_process_is_found_behind_a_chain_of_links() {
         ("procfs/self/cwd/x", PathBuf::from("/proc/self")),
         ("stdin", tree.cwd.join("stdin")),
     ] {
-        let found = process_relative_link(&tree.cwd.join(path));
-        assert_eq!(found, Some(link), "{path}");
+        let path = tree.cwd.join(path);
+        // The canonical reading the guard hands over makes no difference to what is found.
+        let physical = nearest_canonical(&path);
+        for trusted in [vec![], vec![physical.as_path()]] {
+            let found = process_relative_link(&path, &trusted);
+            assert_eq!(found.as_ref(), Some(&link), "{} {trusted:?}", path.display());
+        }
     }
-    assert_eq!(process_relative_link(&tree.cwd.join("src/main.rs")), None);
-    assert_eq!(process_relative_link(&tree.at("link_proj/src/missing/x")), None);
+    for path in [tree.cwd.join("src/main.rs"), tree.at("link_proj/src/missing/x")] {
+        let physical = nearest_canonical(&path);
+        assert_eq!(process_relative_link(&path, &[]), None);
+        assert_eq!(process_relative_link(&path, &[physical.as_path()]), None);
+    }
+}
+
+/// A link to the process found behind a folder the canonical reading already went through:
+/// the walk reads the links off that reading, not only the ones on it.
+#[test]
+fn a_canonical_reading_does_not_hide_a_link_beside_it() {
+    let tree = Tree::new();
+    symlink(Path::new("/proc/self/cwd"), &tree.cwd.join("here"));
+    let path = tree.cwd.join("here/x");
+    let cwd = nearest_canonical(&tree.cwd);
+    assert_eq!(process_relative_link(&path, &[cwd.as_path()]), Some(tree.cwd.join("here")));
+}
+
+/// The canonical path of `path`, or of its nearest ancestor that exists.
+fn nearest_canonical(path: &Path) -> PathBuf {
+    path.ancestors()
+        .find_map(|a| crate::resolve::canonicalize(a).ok())
+        .expect("the root exists")
+        .into_path_buf()
 }
 
 proptest! {
