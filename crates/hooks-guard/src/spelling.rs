@@ -165,11 +165,7 @@ pub(crate) fn process_relative_link(path: &Path, physical: &[&Path]) -> Option<P
         if physical.iter().any(|p| p.starts_with(&current)) {
             continue;
         }
-        let Ok(meta) = std::fs::symlink_metadata(&current) else { return None };
-        if !meta.file_type().is_symlink() {
-            continue;
-        }
-        let Ok(target) = std::fs::read_link(&current) else { return None };
+        let Some(target) = link_target(&current)? else { continue };
         let link = current.clone();
         current.pop();
         let absolute = if target.is_absolute() { target.clone() } else { current.join(&target) };
@@ -185,4 +181,27 @@ pub(crate) fn process_relative_link(path: &Path, physical: &[&Path]) -> Option<P
         pending.extend(target.components().rev().map(|c| c.as_os_str().to_os_string()));
     }
     None
+}
+
+/// The target of `path` when it is a symlink, `Some(None)` when it exists and is not one,
+/// `None` when it cannot be read (missing).
+#[cfg(unix)]
+fn link_target(path: &Path) -> Option<Option<PathBuf>> {
+    // One system call: `readlink` answers EINVAL for anything that is not a symlink.
+    match std::fs::read_link(path) {
+        Ok(target) => Some(Some(target)),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => Some(None),
+        Err(_) => None,
+    }
+}
+
+/// The target of `path` when it is a symlink, `Some(None)` when it exists and is not one,
+/// `None` when it cannot be read (missing).
+#[cfg(not(unix))]
+fn link_target(path: &Path) -> Option<Option<PathBuf>> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.file_type().is_symlink() {
+        return Some(None);
+    }
+    std::fs::read_link(path).ok().map(Some)
 }
