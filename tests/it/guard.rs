@@ -144,6 +144,39 @@ fn scripts_named_through_the_formats_variables_are_protected_existing_or_not() {
 }
 
 #[test]
+fn scripts_named_through_chrys_run_directories_and_variables_are_protected() {
+    // Chrys's own variables: `run.cwd` and `run.env` values name folders through
+    // `${workspace_cwd}` (the session's folder) and `${chrys_home}` (the user's Chrys folder).
+    let project = TestDir::new();
+    project.write(
+        ".chrys/hooks/hooks.yaml",
+        concat!(
+            "version: 1\nhooks:\n",
+            "  - id: in-tools\n    event: before_tool_call\n",
+            "    run: {type: shell, shell: ./gate.sh, cwd: '${workspace_cwd}/tools'}\n",
+            "  - id: through-env\n    event: before_tool_call\n",
+            "    run: {type: shell, shell: 'bash \"$HOOKS/check.sh\"', env: {HOOKS: '${workspace_cwd}/lib'}}\n",
+            "  - id: in-home\n    event: before_tool_call\n",
+            "    run: {type: shell, shell: 'sh $DATA/c.sh', env: {DATA: '${chrys_home}/bin'}}\n",
+        ),
+    );
+    let home = TestDir::new();
+    let in_home = format!("{}/.chrys/bin/c.sh", home.path().display());
+    let (code, lines) = guard(
+        project.path(),
+        project.path(),
+        home.path(),
+        &["tools/gate.sh", "lib/check.sh", &in_home, "gate.sh", "src/ok.rs"],
+    );
+    assert_eq!(code, 2, "{lines:?}");
+    assert_eq!(allowed(&lines), [false, false, false, true, true], "{lines:#?}");
+    for line in &lines[..3] {
+        assert_eq!(line["hits"][0]["role"], "script", "{line}");
+        assert_eq!(line["hits"][0]["source_kind"], "project_chrys_file", "{line}");
+    }
+}
+
+#[test]
 fn script_forms_behind_wrappers_options_and_compound_commands_are_protected() {
     let project = TestDir::new();
     project.write(
