@@ -7,6 +7,7 @@
 //! dispatch) and knows nothing of a command line: the `hooks` tool is the `hooks-cli`
 //! package, built on this library.
 
+pub mod audit;
 pub mod formats;
 pub mod install;
 pub mod runtime;

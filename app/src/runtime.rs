@@ -89,6 +89,9 @@ pub struct RuntimeConfig {
     /// The user's trust store (`hooks trust`; `crate::trust::user_store`): the guard protects
     /// its folder (the store, its lock, its temporary files) whether or not it exists.
     pub trust_store: Option<PathBuf>,
+    /// The audit log every fire and guard decision is appended to (`specs/audit-log.md`);
+    /// `None` records nothing.
+    pub audit: Option<Arc<crate::audit::AuditLog>>,
 }
 
 impl RuntimeConfig {
@@ -125,6 +128,7 @@ impl RuntimeConfig {
             agent_version: None,
             home_dir: None,
             trust_store: None,
+            audit: None,
         }
     }
 }
@@ -230,6 +234,7 @@ impl HookRuntime {
             guard: Arc::new(Mutex::new(None)),
             run_settings: Arc::new(Mutex::new(None)),
             home: config.home_dir.clone(),
+            audit: config.audit.clone(),
         };
         let rt = HookRuntime {
             config,
@@ -579,6 +584,8 @@ impl HookRuntime {
 #[derive(Debug, Clone)]
 pub struct FirePlan {
     scope: CwdScope,
+    /// The revision of the snapshot the scope came from.
+    revision: Option<Revision>,
     /// Each format's run settings per place, from the same snapshot as `scope`.
     run_settings: Arc<RunSettingsTable>,
 }
@@ -617,6 +624,8 @@ pub struct FireHandle {
     run_settings: Arc<Mutex<Option<SettingsAt>>>,
     /// The user's home, for edited paths spelled `~/…`.
     home: Option<PathBuf>,
+    /// Where fires and guard decisions are recorded.
+    audit: Option<Arc<crate::audit::AuditLog>>,
 }
 
 impl FireHandle {
@@ -639,12 +648,17 @@ impl FireHandle {
     /// (one resolution of the working directory); [`FireHandle::fire_planned`] runs it.
     pub fn plan(&self, envelope: &Envelope) -> FirePlan {
         if !self.enabled {
-            return FirePlan { scope: CwdScope::default(), run_settings: Arc::default() };
+            return FirePlan {
+                scope: CwdScope::default(),
+                run_settings: Arc::default(),
+                revision: None,
+            };
         }
         let snapshot = self.reader.snapshot();
         FirePlan {
             scope: FireHandle::scope_for(&snapshot, envelope),
             run_settings: self.run_settings_of(&snapshot),
+            revision: Some(snapshot.revision()),
         }
     }
 
@@ -694,6 +708,11 @@ impl FireHandle {
         if self.strict && envelope.event.is_gated() {
             fail_closed_on_failure(&mut report);
         }
+        if let Some(audit) = &self.audit {
+            let revision = plan.revision.map(hooks_schema::Revision::get);
+            let record = crate::audit::FireRecord::new(envelope, &report, revision);
+            audit.append(&crate::audit::AuditRecord::Fire(record));
+        }
         if envelope.event == HookEvent::SessionStart && !report.verdict.env.is_empty() {
             let mut env = lock(&self.session_env);
             for (k, v) in &report.verdict.env {
@@ -715,7 +734,10 @@ impl FireHandle {
     /// file under another name) is never auto-written, in any mode. With the feature off
     /// nothing is protected.
     pub fn can_write_files(&self, paths: &[PathBuf], session_cwd: &Path) -> GuardDecision {
-        self.protected_set().check(paths, session_cwd)
+        let set = self.protected_set();
+        let decision = set.check(paths, session_cwd);
+        self.audit_guard(&set, paths, session_cwd, &decision);
+        decision
     }
 
     /// Decides an agent file edit in the right order: the guard first, then the
@@ -727,7 +749,29 @@ impl FireHandle {
         session_cwd: &Path,
         context: EditContext,
     ) -> EditApproval {
-        hooks_guard::approve_edit(&self.protected_set(), paths, session_cwd, context)
+        let set = self.protected_set();
+        let approval = hooks_guard::approve_edit(&set, paths, session_cwd, context);
+        let decision = match &approval {
+            EditApproval::Guarded(d) => d,
+            EditApproval::AutoApply | EditApproval::AskUser => &GuardDecision::Allowed,
+        };
+        self.audit_guard(&set, paths, session_cwd, decision);
+        approval
+    }
+
+    /// Records a guard decision in the audit log, when there is one.
+    fn audit_guard(
+        &self,
+        set: &ProtectedSet,
+        paths: &[PathBuf],
+        session_cwd: &Path,
+        decision: &GuardDecision,
+    ) {
+        if let Some(audit) = &self.audit {
+            let generation = set.generation().map(hooks_schema::Generation::get);
+            let record = crate::audit::GuardRecord::new(paths, session_cwd, decision, generation);
+            audit.append(&crate::audit::AuditRecord::Guard(record));
+        }
     }
 
     /// The protected set of the current snapshot, built once per generation; empty when the

@@ -14,7 +14,8 @@ Exit codes:
   guard   0 no path protected, 2 a path is protected
   trust   0 trusted (or nothing to trust), listed or revoked, 1 a file cannot be trusted
           or the store cannot be written, 3 not confirmed
-  any     2 usage error";
+  audit   0 summarised, 1 the log cannot be read
+  any     2 usage error (an invalid --log-level too)";
 
 /// The `hooks` tool: validate, inspect, fire and replay AI-agent lifecycle hooks.
 #[derive(Debug, Parser)]
@@ -28,6 +29,24 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// What the engine logs on stderr: a level (`error`, `warn`, `info`, `debug`, `trace`)
+    /// or a filter by target (`hooks::dispatch=debug,info`); `RUST_LOG` when not given,
+    /// `error` by default.
+    #[arg(long, global = true, value_name = "FILTER")]
+    pub log_level: Option<String>,
+    /// How the engine's log lines look: `human` or `json` (one object per line, with the
+    /// span each event happened in).
+    #[arg(long, global = true, value_enum, default_value = "human")]
+    pub log_format: LogFormat,
+}
+
+/// `--log-format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Human,
+    /// One JSON object per line.
+    Json,
 }
 
 /// The commands.
@@ -54,6 +73,20 @@ pub enum Command {
     /// Write `hooks bridge` into an agent's own hook configuration for every event it
     /// supports, keeping the rest of the file; `--uninstall` removes exactly that.
     Install(InstallArgs),
+    /// Summarise an audit log (`--audit`): decisions per hook, the slowest hooks, denials
+    /// with their reasons, the guard's refusals.
+    Audit(AuditArgs),
+}
+
+/// `hooks audit`.
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// The audit log (JSON lines, `specs/audit-log.md`).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `auto` and the id of every registered format, for `--format`.
@@ -156,6 +189,10 @@ pub struct RuntimeArgs {
     /// start, crashed, timed out, or answered in a way its format reads as a failure.
     #[arg(long)]
     pub strict: bool,
+    /// Append a JSON line per fire and per guard decision to FILE (created if missing,
+    /// rotated at 64 MiB; `hooks audit FILE` summarises it).
+    #[arg(long, value_name = "FILE")]
+    pub audit: Option<PathBuf>,
 }
 
 /// `hooks list`.

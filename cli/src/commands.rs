@@ -13,6 +13,7 @@ use crate::{
 /// The largest file `hooks check` reads.
 const MAX_CHECK_BYTES: u64 = 16 * 1024 * 1024;
 
+mod audit;
 mod fire;
 mod guard;
 mod input;
@@ -41,6 +42,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Serve(a) => serve(&a),
         Command::Trust(a) => trust::run(&a),
         Command::Install(a) => install::run(&a),
+        Command::Audit(a) => audit::run(&a),
     }
 }
 

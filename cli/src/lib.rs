@@ -7,6 +7,7 @@
 pub mod check;
 pub mod cli;
 pub mod commands;
+pub mod logging;
 pub mod setup;
 pub mod transcript;
 
@@ -22,6 +23,13 @@ pub fn main_entry(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
             return code;
         }
     };
+    let env = hooks_sources::EnvVars::from_process();
+    if let Err(e) =
+        logging::install(cli.log_level.as_deref(), env.rust_log.as_deref(), cli.log_format)
+    {
+        eprintln!("error: {e:#}");
+        return 2;
+    }
     match commands::run(cli) {
         Ok(code) => code,
         Err(err) => {

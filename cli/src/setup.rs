@@ -78,6 +78,12 @@ pub fn build(args: &RuntimeArgs, wait_for_watch: bool) -> Result<Built> {
     config.home_dir = env.home_dir();
     config.trust_store = hooks_app::trust::user_store(&env).map(|s| s.path().to_path_buf());
     config.agent_version = Some(env!("CARGO_PKG_VERSION").to_owned());
+    if let Some(file) = &args.audit {
+        let config_audit = hooks_app::audit::AuditConfig::new(absolute(file, &process_cwd));
+        let log = hooks_app::audit::AuditLog::open(config_audit)
+            .with_context(|| format!("cannot open the audit log {}", file.display()))?;
+        config.audit = Some(std::sync::Arc::new(log));
+    }
     // The engine's own state (provided files, detached hooks' logs, the durable outbox)
     // lives in its config directory, never in the folder `--config-dir` names, which is
     // only read.

@@ -49,6 +49,8 @@ pub struct EnvVars {
     pub no_color: Option<OsString>,
     /// [`EnvVars::PATH`]: where programs named without a folder are looked up.
     pub path: Option<OsString>,
+    /// [`EnvVars::RUST_LOG`]: the `hooks` tool's log filter when `--log-level` is not given.
+    pub rust_log: Option<OsString>,
     /// The variables the registered formats declare to move their user folder
     /// ([`hooks_schema::UserDir::env`], `CODEX_HOME`; [`hooks_schema::UserDir::home_env`],
     /// `GEMINI_CLI_HOME`), by name; only those set.
@@ -87,9 +89,12 @@ impl EnvVars {
     /// folder on it, to warn about one that is not found. (Hooks are started with the
     /// inherited environment, so the same value finds their programs when they run.)
     pub const PATH: &'static str = "PATH";
+    /// The `hooks` tool's log filter (`tracing-subscriber`'s `EnvFilter` syntax) when
+    /// `--log-level` is not given.
+    pub const RUST_LOG: &'static str = "RUST_LOG";
 
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 10] = [
+    pub const TABLE: [EnvVarSpec; 11] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -129,6 +134,10 @@ impl EnvVars {
         EnvVarSpec {
             name: EnvVars::PATH,
             purpose: "the program search path `hooks check` looks up bare program names on, to warn about hooks whose program is not found",
+        },
+        EnvVarSpec {
+            name: EnvVars::RUST_LOG,
+            purpose: "the `hooks` tool's log filter (`EnvFilter` syntax: `info`, `hooks::dispatch=debug`) when `--log-level` is not given",
         },
     ];
 
@@ -195,6 +204,7 @@ impl EnvVars {
             shell: get(EnvVars::SHELL),
             no_color: get(EnvVars::NO_COLOR),
             path: get(EnvVars::PATH),
+            rust_log: get(EnvVars::RUST_LOG),
             format_vars: BTreeMap::new(),
         }
     }
