@@ -8,14 +8,18 @@
 //! engine's reader (capped, regular files only), parsed by its format's descriptor, and pinned
 //! with [`hooks_truststore::pin`]; the digest is of exactly the bytes parsed.
 
-use std::path::{Path, PathBuf};
+use std::{
+    path::{Path, PathBuf},
+    sync::Arc,
+};
 
 use hooks_registry::UserPaths;
 use hooks_schema::{
     AbsPathBuf, FileScope, FormatSet, HookDefinition, HookSourceKind, ParseContext, ParseResult,
     ParsedSource, SourceScope, TrustDecision,
 };
-use hooks_sources::EnvVars;
+use hooks_sources::{EnvVars, UserDirs};
+use hooks_trust::{FileRead, TrustInputs, TrustPolicy};
 use hooks_truststore::{
     Digest, FilePin, HookFile, PinError, PinStatus, StoreContents, StoreError, TrustStore,
 };
@@ -217,6 +221,81 @@ pub fn gate(
         };
     }
     TrustDecision::Inert { reason: status.reason(&file.path) }
+}
+
+/// The trust table with the user's trust store as a gate in the runtime
+/// (`specs/trust-and-sources.md`, "The trust store as a gate"): a file whose format's agent
+/// reviews it (Codex's user and project files) runs only when the store or the agent's own
+/// review vouches for its content as read ([`gate`] with [`StoreNeed::Reviewed`]); every other
+/// file keeps the table's decision. The store is read at each decision (a file's load), so
+/// `hooks trust` takes effect at the file's next load.
+pub struct StoreGatedPolicy {
+    table: Arc<dyn TrustPolicy>,
+    formats: FormatSet,
+    store: Option<TrustStore>,
+    user: UserPaths,
+    user_dirs: Option<UserDirs>,
+}
+
+impl StoreGatedPolicy {
+    /// `table` gated by `store` (`None`: nothing is trusted in a store), the user's folders
+    /// `user_dirs` holding the formats' own review records (Codex's `config.toml`), and `user`
+    /// to place the scripts with as `hooks trust` did.
+    pub fn new(
+        table: Arc<dyn TrustPolicy>,
+        formats: FormatSet,
+        store: Option<TrustStore>,
+        user: UserPaths,
+        user_dirs: Option<UserDirs>,
+    ) -> StoreGatedPolicy {
+        StoreGatedPolicy { table, formats, store, user, user_dirs }
+    }
+
+    /// The parses of the user's other files of `file`'s format (where the agent keeps its
+    /// review record).
+    fn others_of(&self, file: &FileRead<'_>) -> Vec<ParsedSource> {
+        let Some(dirs) = &self.user_dirs else { return Vec::new() };
+        hooks_sources::user_files(&self.formats, dirs)
+            .into_iter()
+            .filter(|(kind, path)| kind.format() == file.kind.format() && path != file.path)
+            .filter_map(|(kind, path)| {
+                match ReadHookFile::read(&self.formats, kind, &path, None).read {
+                    Ok((_, Ok(parsed))) => Some(parsed),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+}
+
+impl TrustPolicy for StoreGatedPolicy {
+    fn decide(&self, kind: HookSourceKind, inputs: &TrustInputs) -> TrustDecision {
+        self.table.decide(kind, inputs)
+    }
+
+    fn decide_file(&self, file: &FileRead<'_>, inputs: &TrustInputs) -> TrustDecision {
+        let table = self.table.decide(file.kind, inputs);
+        if !table.is_active() || !needs_review(&self.formats, file.kind) {
+            return table;
+        }
+        let read = ReadHookFile {
+            kind: file.kind,
+            path: canonical(file.path),
+            root: file.project_root.cloned(),
+            read: Ok((Digest::of(file.bytes), Ok(file.parsed.clone()))),
+        };
+        let others = self.others_of(file);
+        let others: Vec<&ParsedSource> = others.iter().collect();
+        let store = match &self.store {
+            Some(store) => store.load(),
+            None => Ok(StoreContents::default()),
+        };
+        gate(&self.formats, &read, table, &store, &self.user, None, &others, StoreNeed::Reviewed)
+    }
+
+    fn reads_files_of(&self, kind: HookSourceKind) -> bool {
+        needs_review(&self.formats, kind)
+    }
 }
 
 /// Every hook file under `root` that `hooks trust` reviews: the project files of every

@@ -76,7 +76,18 @@ pub fn build(args: &RuntimeArgs, wait_for_watch: bool) -> Result<Built> {
     }
     config.user_shell = env.shell().map(str::to_owned);
     config.home_dir = env.home_dir();
-    config.trust_store = hooks_app::trust::user_store(&env).map(|s| s.path().to_path_buf());
+    let store = hooks_app::trust::user_store(&env);
+    config.trust_store = store.as_ref().map(|s| s.path().to_path_buf());
+    // The store gates the files whose agent reviews them (Codex's), on every surface.
+    let user =
+        hooks_app::trust::user_paths(config.home_dir.as_deref(), config.config_dir.as_deref());
+    config.policy = std::sync::Arc::new(hooks_app::trust::StoreGatedPolicy::new(
+        config.policy.clone(),
+        formats.clone(),
+        store,
+        user,
+        config.user_dirs.clone(),
+    ));
     config.agent_version = Some(env!("CARGO_PKG_VERSION").to_owned());
     if let Some(file) = &args.audit {
         let config_audit = hooks_app::audit::AuditConfig::new(absolute(file, &process_cwd));

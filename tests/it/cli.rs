@@ -60,7 +60,8 @@ fn hooks_in_state_env(
     output(child)
 }
 
-/// Starts `hooks <args>` in `cwd` with `XDG_CONFIG_HOME` set to `state` and `env` added, its
+/// Starts `hooks <args>` in `cwd` with `XDG_CONFIG_HOME` and `XDG_STATE_HOME` set to `state`
+/// and `env` added (over them), its
 /// standard streams piped; [`output`] waits for it.
 pub fn spawn_hooks(
     cwd: &Path,
@@ -71,6 +72,8 @@ pub fn spawn_hooks(
     let exe = std::env::current_exe().expect("test binary");
     Command::new(exe)
         .args(["--exact", "cli::cli_child_entry", "--nocapture", "--test-threads=1", "-q"])
+        // The trust store too is the run's own, never the user's (a test may name another).
+        .env("XDG_STATE_HOME", state)
         .envs(env.iter().copied())
         .env(ARGS_VAR, serde_json::to_string(args).expect("args to json"))
         .env("NO_COLOR", "1")

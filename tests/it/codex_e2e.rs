@@ -205,7 +205,6 @@ fn hooks_check_reads_codex_files_with_codexs_rules() {
 /// the script, including a `config.toml` that does not exist yet.
 #[test]
 fn the_hooks_tool_fires_lists_and_guards_codex_files() {
-    use crate::cli::hooks_in;
     let d = TestDir::new();
     d.script(".codex/hooks/block_rm.py", BLOCK_RM);
     d.write(
@@ -220,6 +219,20 @@ fn the_hooks_tool_fires_lists_and_guards_codex_files() {
         "model = \"gpt-5.5\"\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"true\"\n",
     );
     let cfgp = cfg.path().to_str().expect("utf-8");
+    // Codex reviews every user and project hook before it runs it, and so does the engine:
+    // the user trusts them first (their own trust store, in `state`).
+    let state = TestDir::new();
+    let hooks_in = |cwd: &std::path::Path, args: &[&str], stdin: &str| {
+        crate::cli::hooks_in_state(cwd, args, stdin, state.path())
+    };
+    let untrusted = hooks_in(d.path(), &["list", "--root", ".", "--config-dir", cfgp], "");
+    assert!(
+        String::from_utf8_lossy(&untrusted.stdout).contains("has not been trusted"),
+        "{}",
+        String::from_utf8_lossy(&untrusted.stdout)
+    );
+    let trusted = hooks_in(d.path(), &["trust", "--yes", "--root", ".", "--config-dir", cfgp], "");
+    assert_eq!(trusted.status.code(), Some(0), "{}", String::from_utf8_lossy(&trusted.stdout));
     let fire = |command: &str, extra: &[&str]| {
         let payload = json!({"tool": {"name": "exec_command", "kind": "shell", "args": {"command": command}}});
         let args = [
@@ -356,7 +369,6 @@ fn the_watcher_loads_codex_files_as_they_appear_and_change() {
 /// other from running.
 #[test]
 fn the_runtime_runs_codex_hooks_of_one_event_concurrently() {
-    use crate::cli::hooks_in;
     let d = TestDir::new();
     let wait_for = |me: &str, other: &str, answer: &str| {
         format!(
@@ -377,6 +389,14 @@ fn the_runtime_runs_codex_hooks_of_one_event_concurrently() {
         ),
     );
     let cfg = TestDir::new();
+    // Both files are Codex's, which reviews them: the user trusts them first.
+    let state = TestDir::new();
+    let hooks_in = |cwd: &std::path::Path, args: &[&str], stdin: &str| {
+        crate::cli::hooks_in_state(cwd, args, stdin, state.path())
+    };
+    let cfgp = cfg.path().to_str().expect("utf-8");
+    let trusted = hooks_in(d.path(), &["trust", "--yes", "--root", ".", "--config-dir", cfgp], "");
+    assert_eq!(trusted.status.code(), Some(0), "{}", String::from_utf8_lossy(&trusted.stdout));
     let payload =
         json!({"tool": {"name": "exec_command", "kind": "shell", "args": {"command": "ls"}}});
     let o = hooks_in(
@@ -414,7 +434,6 @@ fn the_runtime_runs_codex_hooks_of_one_event_concurrently() {
 /// own `config.toml` with `hooks = true` outranks the user's `false`.
 #[test]
 fn features_hooks_false_in_the_users_config_switches_codex_hooks_off() {
-    use crate::cli::hooks_in;
     let d = TestDir::new();
     d.script(".codex/hooks/block_rm.py", BLOCK_RM);
     d.write(
@@ -425,6 +444,11 @@ fn features_hooks_false_in_the_users_config_switches_codex_hooks_off() {
     );
     let cfg = TestDir::new();
     let cfgp = cfg.path().to_str().expect("utf-8");
+    // Codex reviews the repository's hook first, and so does the engine: trusted once here.
+    let state = TestDir::new();
+    let hooks_in = |cwd: &std::path::Path, args: &[&str], stdin: &str| {
+        crate::cli::hooks_in_state(cwd, args, stdin, state.path())
+    };
     let fire = || {
         let payload = json!({"tool": {"name": "exec_command", "kind": "shell", "args": {"command": "rm -rf build"}}});
         let args = [
@@ -444,6 +468,10 @@ fn features_hooks_false_in_the_users_config_switches_codex_hooks_off() {
             format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
         (o.status.code(), text)
     };
+    let (code, out) = fire();
+    assert_eq!(code, Some(0), "not reviewed yet, the hook is inert: {out}");
+    let trusted = hooks_in(d.path(), &["trust", "--yes", "--root", ".", "--config-dir", cfgp], "");
+    assert_eq!(trusted.status.code(), Some(0), "{}", String::from_utf8_lossy(&trusted.stdout));
     let (code, out) = fire();
     assert_eq!(code, Some(2), "the hook runs without a switch: {out}");
 

@@ -225,3 +225,63 @@ fn the_guard_protects_the_trust_store_its_lock_and_its_folder_however_spelled() 
         assert!(s.store().exists());
     }
 }
+
+/// Issue 20, the store in the runtime: Codex reviews every user hook before it runs it, and so
+/// does the engine (`hooks list`): the user's Codex file is inert until trusted, in Codex's
+/// own `[hooks.state]` or with `hooks trust`; changed afterwards, inert again.
+#[test]
+fn in_the_runtime_a_user_codex_file_is_inert_until_trusted_and_again_once_changed() {
+    let home = TestDir::new();
+    let project = TestDir::new();
+    let text = r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo stop"}]}]}}"#;
+    home.write(".codex/hooks.json", text);
+    let codex = home.path().join(".codex");
+    let env =
+        [("HOME", home.path()), ("CODEX_HOME", codex.as_path()), ("XDG_STATE_HOME", home.path())];
+    let status = || {
+        let out = hooks_in_env(project.path(), &["list", "--json"], "", &env);
+        assert_eq!(code(&out), 0, "{}", both(&out));
+        let inv: serde_json::Value =
+            serde_json::from_str(stdout(&out).lines().next().expect("a line")).expect("json");
+        let src = inv["sources"]
+            .as_array()
+            .expect("sources")
+            .iter()
+            .find(|s| s["kind"] == "user_codex_hooks")
+            .cloned()
+            .unwrap_or_else(|| panic!("listed: {inv}"));
+        let trust = &src["trust"];
+        (trust["decision"].as_str().expect("decision").to_owned(), trust["reason"].to_string())
+    };
+    let (decision, why) = status();
+    assert_eq!(decision, "inert", "{why}");
+    assert!(why.contains("run `hooks trust`"), "{why}");
+
+    // Trusted in Codex itself: the hook's hash under its key in the user's config.toml.
+    let entries = hooks_format_codex::hook_entries(
+        text.as_bytes(),
+        &codex.join("hooks.json"),
+        hooks_format_codex::USER_HOOKS,
+    )
+    .expect("accepted");
+    let state: String = entries
+        .iter()
+        .map(|e| format!("[hooks.state.\"{}\"]\ntrusted_hash = \"{}\"\n", e.key, e.hash))
+        .collect();
+    home.write(".codex/config.toml", &state);
+    let (decision, why) = status();
+    assert_eq!(decision, "active", "{why}");
+    assert!(why.contains("Codex itself trusted"), "{why}");
+
+    // Changed since: inert again.
+    home.write(".codex/hooks.json", &text.replace("echo stop", "echo changed"));
+    assert_eq!(status().0, "inert");
+
+    // Trusted with `hooks trust` (it reviews the user's Codex files too): active.
+    let root = project.path().to_str().expect("utf-8");
+    let trusted = hooks_in_env(project.path(), &["trust", "--yes", "--root", root], "", &env);
+    assert_eq!(code(&trusted), 0, "{}", both(&trusted));
+    let (decision, why) = status();
+    assert_eq!(decision, "active", "{why}");
+    assert!(why.contains("what the user trusted"), "{why}");
+}

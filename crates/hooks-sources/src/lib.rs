@@ -45,7 +45,7 @@ pub use crate::{
     hook_dirs::{parse_hook_dirs_value, resolve_hook_dirs},
     load::{
         ReadSources, load_explicit_sources, load_managed_sources, load_user_sources,
-        read_managed_sources, read_user_sources, read_with,
+        read_managed_sources, read_user_sources, read_with, read_with_bytes,
     },
     locate::{
         Candidate, FoundFile, MAX_FOLDER_FILES, MAX_FOLDER_SCAN, ManagedDirs, ScopeDirs, UserDirs,
@@ -53,5 +53,8 @@ pub use crate::{
         project_files, user_files,
     },
     policy_files::{UserPolicy, read_user_policy},
-    read::{MAX_SOURCE_BYTES, ReadError, read_capped, read_capped_to, read_source},
+    read::{
+        MAX_SOURCE_BYTES, ReadError, decide_read, read_capped, read_capped_to, read_source,
+        read_source_bytes,
+    },
 };

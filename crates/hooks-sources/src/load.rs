@@ -12,13 +12,13 @@ use hooks_trust::{TrustInputs, TrustPolicy, explicit_source_decision};
 
 use crate::{
     ExplicitHookSource, FoundFile, ManagedDirs, ReadError, UserDirs, find_files, found_paths,
-    read::extend_diagnostics, read_source,
+    read::extend_diagnostics,
 };
 
 /// Loads explicit sources into `registry` and returns every error the registry recorded for
 /// them.
 ///
-/// Each file is read with [`read_source`] and identified by its canonical path
+/// Each file is read with [`read_source`](crate::read_source) and identified by its canonical path
 /// (`hooks_registry::canonicalize`), so a file named twice, directly or through a symlinked
 /// directory, loads once; when one file is named under several scopes it loads once, under the
 /// scope with the highest precedence. A file that does not exist is identified by its path
@@ -228,15 +228,12 @@ fn read_files(
         }
         let ctx =
             ParseContext { path: &file.path, kind: file.kind, strict, shadows: &file.shadows };
-        let result = match read_with(formats, &ctx) {
-            Ok(mut parsed) => {
+        let result = match read_with_bytes(formats, &ctx) {
+            Ok(read) => {
+                let trust = crate::decide_read(policy, &ctx, None, &read, inputs);
+                let mut parsed = read.1;
                 extend_diagnostics(&mut parsed, file.folder_warnings);
-                Ok(SourceUpdate {
-                    source: id.clone(),
-                    parsed,
-                    project_root: None,
-                    trust: policy.decide(file.kind, inputs),
-                })
+                Ok(SourceUpdate { source: id.clone(), parsed, project_root: None, trust })
             }
             Err(e) => Err(e.to_diagnostic()),
         };
@@ -248,8 +245,16 @@ fn read_files(
 /// Reads `ctx.path` with the descriptor of `ctx.kind`'s format; a format that is not
 /// registered rejects the file with an error naming it.
 pub fn read_with(formats: &FormatSet, ctx: &ParseContext<'_>) -> Result<ParseResult, ReadError> {
+    read_with_bytes(formats, ctx).map(|(_, parsed)| parsed)
+}
+
+/// [`read_with`], also handing back the bytes parsed ([`crate::read_source_bytes`]).
+pub fn read_with_bytes(
+    formats: &FormatSet,
+    ctx: &ParseContext<'_>,
+) -> Result<(Option<Vec<u8>>, ParseResult), ReadError> {
     match ctx.kind.format().and_then(|f| formats.get(f)) {
-        Some(descriptor) => read_source(&**descriptor, ctx),
+        Some(descriptor) => crate::read_source_bytes(&**descriptor, ctx),
         None => {
             let name = ctx.kind.format().map_or_else(|| "unknown".to_owned(), |f| f.to_string());
             let d = HookDiagnostic::error(format!(
@@ -257,7 +262,7 @@ pub fn read_with(formats: &FormatSet, ctx: &ParseContext<'_>) -> Result<ParseRes
             ))
             .in_file(ctx.path)
             .with_code("format_not_registered");
-            Ok(Err(vec![d]))
+            Ok((None, Err(vec![d])))
         }
     }
 }

@@ -6,7 +6,10 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use hooks_schema::{FormatDescriptor, HookDiagnostic, ParseContext, ParseResult};
+use hooks_schema::{
+    AbsPathBuf, FormatDescriptor, HookDiagnostic, ParseContext, ParseResult, TrustDecision,
+};
+use hooks_trust::{FileRead, TrustInputs, TrustPolicy};
 
 /// The largest hook file read, in bytes. Real hook files are a few kilobytes; a larger file
 /// is refused before it is read.
@@ -112,10 +115,41 @@ pub fn read_source(
     format: &dyn FormatDescriptor,
     ctx: &ParseContext<'_>,
 ) -> Result<ParseResult, ReadError> {
+    read_source_bytes(format, ctx).map(|(_, parsed)| parsed)
+}
+
+/// [`read_source`], also handing back exactly the bytes parsed (`None` when the file could not
+/// be read and the format answered for it), for a trust policy that decides on content
+/// ([`hooks_trust::TrustPolicy::decide_file`]).
+pub fn read_source_bytes(
+    format: &dyn FormatDescriptor,
+    ctx: &ParseContext<'_>,
+) -> Result<(Option<Vec<u8>>, ParseResult), ReadError> {
     match read_capped(ctx.path) {
-        Ok(bytes) => Ok(format.parse(&bytes, ctx)),
+        Ok(bytes) => {
+            let parsed = format.parse(&bytes, ctx);
+            Ok((Some(bytes), parsed))
+        }
         Err(e @ ReadError::Missing { .. }) => Err(e),
-        Err(e) => format.unreadable(e.to_diagnostic(), ctx).ok_or(e),
+        Err(e) => format.unreadable(e.to_diagnostic(), ctx).map(|p| (None, p)).ok_or(e),
+    }
+}
+
+/// The trust decision for a file as read: by `policy`'s [`TrustPolicy::decide_file`] when
+/// it was read and parsed, by its kind otherwise (a file that did not parse binds nothing).
+pub fn decide_read(
+    policy: &dyn TrustPolicy,
+    ctx: &ParseContext<'_>,
+    project_root: Option<&AbsPathBuf>,
+    read: &(Option<Vec<u8>>, ParseResult),
+    inputs: &TrustInputs,
+) -> TrustDecision {
+    match read {
+        (Some(bytes), Ok(parsed)) => policy.decide_file(
+            &FileRead { kind: ctx.kind, path: ctx.path, project_root, bytes, parsed },
+            inputs,
+        ),
+        _ => policy.decide(ctx.kind, inputs),
     }
 }
 

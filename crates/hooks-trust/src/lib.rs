@@ -33,7 +33,8 @@ mod surface;
 
 pub use crate::{
     policy::{
-        DenyAllTrustPolicy, StaticTrustPolicy, TrustInputs, TrustPolicy, explicit_source_decision,
+        DenyAllTrustPolicy, FileRead, StaticTrustPolicy, TrustInputs, TrustPolicy,
+        explicit_source_decision,
     },
     posture::{CommandExecutionPosture, ParseTrustValueError},
     surface::Surface,

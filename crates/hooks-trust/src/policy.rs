@@ -1,8 +1,8 @@
 //! The trust table: [`TrustPolicy`], [`StaticTrustPolicy`] and [`DenyAllTrustPolicy`].
 
-use std::fmt;
+use std::{fmt, path::Path};
 
-use hooks_schema::{HookSourceKind, SourceOwner, TrustDecision};
+use hooks_schema::{AbsPathBuf, HookSourceKind, ParsedSource, SourceOwner, TrustDecision};
 
 use crate::{CommandExecutionPosture, Surface};
 
@@ -48,10 +48,43 @@ impl TrustInputs {
     }
 }
 
+/// A hook file as a loader just read it, for a policy that decides on its content as well as
+/// its kind ([`TrustPolicy::decide_file`]).
+#[derive(Debug, Clone, Copy)]
+pub struct FileRead<'a> {
+    /// The kind it is loaded as.
+    pub kind: HookSourceKind,
+    /// Its path as found.
+    pub path: &'a Path,
+    /// The project root it is loaded under (`None` outside every project).
+    pub project_root: Option<&'a AbsPathBuf>,
+    /// Exactly the bytes that were parsed.
+    pub bytes: &'a [u8],
+    /// Their parse.
+    pub parsed: &'a ParsedSource,
+}
+
 /// Decides whether a source of a given kind may run.
 pub trait TrustPolicy: Send + Sync {
     /// The decision for a source of `kind` under `inputs`, with its reason.
     fn decide(&self, kind: HookSourceKind, inputs: &TrustInputs) -> TrustDecision;
+
+    /// The decision for one hook file as just read (its bytes and their parse); the loaders
+    /// and the watcher call it for every file that parsed. By default the kind's decision. A
+    /// policy that also consults the user's trust store overrides it (`hooks-app`'s
+    /// `StoreGatedPolicy`; `specs/trust-and-sources.md`, "The trust store as a gate"). It
+    /// must never activate what [`TrustPolicy::decide`] keeps inert for the kind.
+    fn decide_file(&self, file: &FileRead<'_>, inputs: &TrustInputs) -> TrustDecision {
+        self.decide(file.kind, inputs)
+    }
+
+    /// Whether [`TrustPolicy::decide_file`] may differ from [`TrustPolicy::decide`] for files
+    /// of `kind`: the watcher then reads such a file again to decide it anew when the inputs
+    /// change. By default never.
+    fn reads_files_of(&self, kind: HookSourceKind) -> bool {
+        let _ = kind;
+        false
+    }
 }
 
 /// The production table (see the crate documentation for the rule).

@@ -12,13 +12,14 @@ use std::{
     },
 };
 
-use hooks_registry::{RegistryHandle, SourceUpdate, source_id};
+use hooks_registry::{RegistryHandle, RegistrySnapshot, SourceUpdate, source_id};
 use hooks_schema::{
     AbsPathBuf, FileContent, FileScope, FormatSet, Generation, HookDiagnostic, HookSourceId,
-    HookSourceKind, ParseContext,
+    HookSourceKind, ParseContext, TrustDecision,
 };
 use hooks_sources::{
-    ScopeDirs, find_files, found_paths, read_managed_sources, read_user_sources, read_with,
+    ScopeDirs, decide_read, find_files, found_paths, read_managed_sources, read_user_sources,
+    read_with_bytes,
 };
 use hooks_trust::{TrustInputs, TrustPolicy};
 use tokio::sync::oneshot;
@@ -334,15 +335,61 @@ impl Shared {
     pub(crate) fn set_trust_inputs(&self, inputs: TrustInputs) {
         let mut state = lock(&self.state);
         state.inputs = inputs;
-        let sources: BTreeSet<&HookSourceId> =
-            state.places.values().flat_map(|e| e.sources.iter()).collect();
+        // Each source once, with the root it is loaded under (the first) and whether its
+        // format's rules are strict.
+        let mut sources: BTreeMap<&HookSourceId, (Option<&AbsPathBuf>, bool)> = BTreeMap::new();
+        for (place, entry) in &state.places {
+            for source in &entry.sources {
+                sources.entry(source).or_insert((place.root(), entry.strict));
+            }
+        }
+        let snapshot = self.registry.snapshot();
         self.registry.change(|reg| {
             reg.batch(|reg| {
-                for source in sources {
-                    reg.set_trust(source, self.policy.decide(source.kind, &inputs));
+                for (source, (root, strict)) in sources {
+                    let mut trust = self.policy.decide(source.kind, &inputs);
+                    if trust.is_active() && self.policy.reads_files_of(source.kind) {
+                        trust = self.decide_again(&snapshot, source, root, strict, &inputs);
+                    }
+                    reg.set_trust(source, trust);
                 }
             })
         });
+    }
+
+    /// Decides a source whose policy reads its file by its content again: the file is read
+    /// anew and decided if it still holds the definitions the registry has loaded; otherwise
+    /// it is inert until the reload its change brings decides it (never active on content
+    /// that is not the content loaded).
+    fn decide_again(
+        &self,
+        snapshot: &RegistrySnapshot,
+        source: &HookSourceId,
+        root: Option<&AbsPathBuf>,
+        strict: bool,
+        inputs: &TrustInputs,
+    ) -> TrustDecision {
+        let ctx =
+            ParseContext { path: source.path.as_path(), kind: source.kind, strict, shadows: &[] };
+        let loaded = snapshot.source(source).map(|v| &v.definitions);
+        match read_with_bytes(self.layout.formats(), &ctx) {
+            Ok(read @ (Some(_), Ok(_)))
+                if loaded.is_some_and(|defs| {
+                    read.1.as_ref().is_ok_and(|p| {
+                        p.definitions.len() == defs.len()
+                            && p.definitions.iter().zip(defs).all(|(a, b)| a == &**b)
+                    })
+                }) =>
+            {
+                decide_read(&*self.policy, &ctx, root, &read, inputs)
+            }
+            _ => TrustDecision::Inert {
+                reason: format!(
+                    "inert: {} changed since it was loaded; it is decided again when it is reloaded",
+                    source.path
+                ),
+            },
+        }
     }
 
     pub(crate) fn trust_inputs(&self) -> TrustInputs {
@@ -488,12 +535,12 @@ impl Shared {
             // strict: the deny-only contract is the user's own file's, and a project can
             // neither opt into it nor break it (`specs/formats/claude.md`).
             let ctx = ParseContext { path, kind, strict: false, shadows: &file.shadows };
-            let op = match read_with(formats, &ctx) {
-                Ok(parsed) => Op::Upsert(SourceUpdate {
+            let op = match read_with_bytes(formats, &ctx) {
+                Ok(read) => Op::Upsert(SourceUpdate {
                     source: id.clone(),
-                    parsed,
+                    trust: decide_read(&*self.policy, &ctx, Some(root), &read, &inputs),
+                    parsed: read.1,
                     project_root: Some(root.clone()),
-                    trust: self.policy.decide(kind, &inputs),
                 }),
                 Err(e) => Op::ReadFailure(id.clone(), e.to_diagnostic()),
             };
