@@ -18,6 +18,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("hooks-format-claude", 1),
     ("hooks-format-codex", 1),
     ("hooks-format-gemini", 1),
+    ("hooks-format-copilot", 1),
     ("hooks-testing", 2),
     ("hooks-trust", 3),
     ("hooks-registry", 4),
@@ -62,8 +63,9 @@ const OWNED: &[(&str, &[&str])] = &[
     ("arc-swap", &["hooks-registry"]),
     ("saphyr-parser", &["hooks-format-chrys"]),
     ("regress", &["hooks-format-gemini"]),
-    // Gemini reads its JSONC settings; `hooks install` edits agents' files keeping their bytes.
-    ("jsonc-parser", &["hooks-format-gemini", "hooks-app"]),
+    // Gemini CLI and Copilot CLI read their JSON with positions; `hooks install` edits agents'
+    // files keeping their bytes.
+    ("jsonc-parser", &["hooks-format-gemini", "hooks-format-copilot", "hooks-app"]),
     ("anyhow", &["hooks-cli", "xtask"]),
     ("clap", &["hooks-cli"]),
 ];

@@ -73,6 +73,7 @@ fn layer_packages(layer: &str) -> Result<Vec<&'static str>> {
         "hooks-format-claude",
         "hooks-format-codex",
         "hooks-format-gemini",
+        "hooks-format-copilot",
     ];
     let core = ["hooks-trust", "hooks-registry"];
     let io =
@@ -143,6 +144,7 @@ const PUBLISHED: &[&str] = &[
     "hooks-format-claude",
     "hooks-format-codex",
     "hooks-format-gemini",
+    "hooks-format-copilot",
     "hooks-testing",
     "hooks-trust",
     "hooks-registry",

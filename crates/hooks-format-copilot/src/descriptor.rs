@@ -1,0 +1,239 @@
+//! Copilot CLI's format descriptor: where its hook files live (a repository's
+//! `.github/hooks/*.json` and `.github/copilot/settings*.json`, the user's
+//! `~/.copilot/hooks/*.json` and `~/.copilot/settings.json`, the machine's
+//! `policy.d/*.json`), how they parse, its events, its codec and its host codec.
+
+use std::{path::Path, sync::Arc};
+
+use hooks_schema::{
+    Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
+    HookCodec, HookSourceKind, HostCodec, InstallTarget, ManagedDir, NativeEvent, ParseContext,
+    ParseResult, UserDir,
+};
+
+use crate::{
+    CopilotCodec, CopilotEvent, CopilotHost, PROJECT_DIR_VARS,
+    events::Dialect,
+    parse::{DocumentKind, parse_as},
+};
+
+/// Copilot CLI's format id.
+pub const FORMAT: FormatId = FormatId::new("copilot");
+
+/// A hook file (`*.json` in a hooks folder, or a policy file).
+pub const HOOKS_FILE: FileRole = FileRole::new(FORMAT, "copilot_hooks", 500);
+/// A settings file with inline `hooks`.
+pub const SETTINGS_FILE: FileRole = FileRole::new(FORMAT, "copilot_settings", 510);
+
+/// `/etc/github-copilot/policy.d/*.json` (machine policy, managed).
+pub const MANAGED_HOOKS: HookSourceKind = HookSourceKind::file(FileScope::Managed, HOOKS_FILE);
+/// A repository's `.github/hooks/*.json`.
+pub const PROJECT_HOOKS: HookSourceKind = HookSourceKind::file(FileScope::Project, HOOKS_FILE);
+/// A repository's `.github/copilot/settings.json` and `settings.local.json`.
+pub const PROJECT_SETTINGS: HookSourceKind =
+    HookSourceKind::file(FileScope::Project, SETTINGS_FILE);
+/// `~/.copilot/hooks/*.json` (or `$COPILOT_HOME/hooks/*.json`).
+pub const USER_HOOKS: HookSourceKind = HookSourceKind::file(FileScope::User, HOOKS_FILE);
+/// `~/.copilot/settings.json`.
+pub const USER_SETTINGS: HookSourceKind = HookSourceKind::file(FileScope::User, SETTINGS_FILE);
+
+/// The environment variable that moves the user's Copilot folder.
+pub const COPILOT_HOME_VAR: &str = "COPILOT_HOME";
+
+/// The repository's hook folder, relative to the root.
+pub const PROJECT_HOOKS_DIR: &str = ".github/hooks";
+
+const LOCATIONS: [FileLocation; 6] = [
+    FileLocation::hooks(
+        HOOKS_FILE,
+        FileScope::Managed,
+        FilePattern::EachIn { dir: "policy.d", suffix: ".json" },
+    ),
+    FileLocation::hooks(
+        HOOKS_FILE,
+        FileScope::Project,
+        FilePattern::EachIn { dir: PROJECT_HOOKS_DIR, suffix: ".json" },
+    ),
+    FileLocation::hooks(
+        SETTINGS_FILE,
+        FileScope::Project,
+        FilePattern::File(".github/copilot/settings.json"),
+    ),
+    FileLocation::hooks(
+        SETTINGS_FILE,
+        FileScope::Project,
+        FilePattern::File(".github/copilot/settings.local.json"),
+    ),
+    FileLocation::hooks(
+        HOOKS_FILE,
+        FileScope::User,
+        FilePattern::EachIn { dir: "hooks", suffix: ".json" },
+    ),
+    FileLocation::hooks(SETTINGS_FILE, FileScope::User, FilePattern::File("settings.json")),
+];
+
+const INSTALL: [InstallTarget; 2] = [
+    InstallTarget { scope: FileScope::Project, path: ".github/hooks/agent-hooks.json" },
+    InstallTarget { scope: FileScope::User, path: "hooks/agent-hooks.json" },
+];
+
+const EVENT_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < CopilotEvent::ALL.len() {
+        n += if CopilotEvent::ALL[i].pascal().is_some() { 2 } else { 1 };
+        i += 1;
+    }
+    n
+};
+
+const fn all_events() -> [NativeEvent; EVENT_COUNT] {
+    let mut out = [NativeEvent { name: "", canonical: None }; EVENT_COUNT];
+    let mut i = 0;
+    let mut j = 0;
+    while i < CopilotEvent::ALL.len() {
+        let e = CopilotEvent::ALL[i];
+        out[j] = NativeEvent { name: e.camel(), canonical: e.canonical() };
+        j += 1;
+        i += 1;
+    }
+    i = 0;
+    while i < CopilotEvent::ALL.len() {
+        let e = CopilotEvent::ALL[i];
+        if let Some(p) = e.pascal() {
+            out[j] = NativeEvent { name: p, canonical: e.canonical() };
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Copilot's events: every camelCase name, then the PascalCase ones.
+static EVENTS: [NativeEvent; EVENT_COUNT] = all_events();
+
+/// Copilot CLI's [`FormatDescriptor`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CopilotFormat;
+
+/// Copilot CLI's descriptor, ready to register.
+pub fn descriptor() -> Arc<dyn FormatDescriptor> {
+    Arc::new(CopilotFormat)
+}
+
+fn file_name(p: Option<&Path>) -> &str {
+    p.and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or_default()
+}
+
+fn names(path: &Path) -> (&str, &str, &str) {
+    let parent = path.parent();
+    (file_name(Some(path)), file_name(parent), file_name(parent.and_then(Path::parent)))
+}
+
+impl FormatDescriptor for CopilotFormat {
+    fn id(&self) -> FormatId {
+        FORMAT
+    }
+
+    fn agent(&self) -> &'static str {
+        "Copilot CLI"
+    }
+
+    fn dirs(&self) -> FormatDirs {
+        FormatDirs {
+            user: Some(UserDir::under_home(".copilot").or_env(COPILOT_HOME_VAR)),
+            managed: Some(ManagedDir {
+                linux: "/etc/github-copilot",
+                macos: "/etc/github-copilot",
+                windows: r"C:\ProgramData\GitHub\Copilot",
+            }),
+        }
+    }
+
+    fn locations(&self) -> &[FileLocation] {
+        &LOCATIONS
+    }
+
+    /// Copilot's files are only looked for in their own folders (`settings.json` in an
+    /// explicit folder is Claude Code's).
+    fn explicit_names(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+
+    /// `*.json` in `.github/hooks`, `.copilot/hooks` or `policy.d`, and `settings*.json` in
+    /// `.github/copilot` or `.copilot`, are Copilot's by folder and name together.
+    fn claim(&self, path: &Path) -> Claim {
+        let (name, parent, grand) = names(path);
+        let json = name.ends_with(".json") && !name.starts_with('.');
+        let settings = name == "settings.json" || name == "settings.local.json";
+        let hooks_dir = parent == "hooks" && (grand == ".github" || grand == ".copilot");
+        let settings_dir = (parent == "copilot" && grand == ".github") || parent == ".copilot";
+        if (json && (hooks_dir || parent == "policy.d")) || (settings && settings_dir) {
+            Claim::Path
+        } else {
+            Claim::No
+        }
+    }
+
+    /// A JSON object with `version: 1` and `hooks` whose event names are Copilot's, holding
+    /// something only Copilot writes (a `bash`, `powershell`, `timeoutSec` or `exec` entry,
+    /// or an event Cursor does not have).
+    fn claim_content(&self, bytes: &[u8]) -> Claim {
+        let Ok(serde_json::Value::Object(root)) =
+            serde_json::from_slice::<serde_json::Value>(bytes)
+        else {
+            return Claim::No;
+        };
+        let Some(serde_json::Value::Object(hooks)) = root.get("hooks") else { return Claim::No };
+        if hooks.is_empty() || !hooks.keys().all(|k| CopilotEvent::from_name(k).is_some()) {
+            return Claim::No;
+        }
+        let own_event = hooks.keys().any(|k| {
+            matches!(CopilotEvent::from_name(k), Some((e, Dialect::Camel)) if matches!(
+                e,
+                CopilotEvent::UserPromptSubmitted
+                    | CopilotEvent::AgentStop
+                    | CopilotEvent::ErrorOccurred
+                    | CopilotEvent::PermissionRequest
+                    | CopilotEvent::UserPromptTransformed
+                    | CopilotEvent::PreMcpToolCall
+            ))
+        });
+        let own_entry = hooks.values().filter_map(serde_json::Value::as_array).flatten().any(|e| {
+            ["bash", "powershell", "timeoutSec", "exec"].iter().any(|k| e.get(k).is_some())
+        });
+        if own_event || own_entry { Claim::Name } else { Claim::No }
+    }
+
+    fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult {
+        let kind = if ctx.kind.role() == Some(SETTINGS_FILE) {
+            DocumentKind::Settings
+        } else {
+            DocumentKind::of(ctx.path)
+        };
+        parse_as(bytes, ctx.path, kind)
+    }
+
+    fn events(&self) -> &[NativeEvent] {
+        &EVENTS
+    }
+
+    fn codec(&self) -> Arc<dyn HookCodec> {
+        Arc::new(CopilotCodec)
+    }
+
+    fn project_dir_vars(&self) -> &[&'static str] {
+        &PROJECT_DIR_VARS
+    }
+
+    fn host(&self) -> Option<&dyn HostCodec> {
+        Some(&CopilotHost)
+    }
+
+    fn install_targets(&self) -> &[InstallTarget] {
+        &INSTALL
+    }
+}
+
+#[cfg(test)]
+mod tests;

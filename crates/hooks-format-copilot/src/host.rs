@@ -1,0 +1,333 @@
+//! Copilot CLI as the host: the engine runs as Copilot's own hook command
+//! (`hooks bridge --host copilot --event <name>`), decoding Copilot's hook input into the
+//! canonical envelope and answering with Copilot's output protocol.
+//!
+//! A camelCase payload does not name its event (only `permissionRequest`'s `hookName` does),
+//! so the event comes from the command line; a PascalCase payload carries
+//! `hook_event_name`. Fields the envelope has no place for are kept in
+//! [`Envelope::extra`], so a Copilot hook run by the bridge receives what Copilot sent.
+//! The answer is always exit code 0 with one JSON object on stdout, which Copilot reads the
+//! same on every event (`specs/formats/copilot.md`, "Host").
+
+use hooks_schema::{
+    Compaction, Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError, HostInput,
+    Notification, Prompt, Provenance, SessionInfo, StopInfo, Subagent, ToolCall, ToolResult,
+};
+use serde_json::{Map, Value};
+
+use crate::{
+    events::{CopilotEvent, Dialect},
+    matcher::tool_kind,
+};
+
+/// Copilot CLI's host codec.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CopilotHost;
+
+fn string(obj: &Map<String, Value>, key: &str) -> Result<Option<String>, HostError> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(HostError::Malformed(format!("`{key}` is not a string"))),
+    }
+}
+
+/// The event named by the input or the command line, and its dialect.
+fn event_of(
+    obj: &Map<String, Value>,
+    event_arg: Option<&str>,
+) -> Result<(CopilotEvent, Dialect, String), HostError> {
+    let named = string(obj, "hook_event_name")?.or(string(obj, "hookName")?);
+    let resolve =
+        |n: &str| CopilotEvent::from_name(n).ok_or_else(|| HostError::UnknownEvent(n.to_owned()));
+    let (event, dialect, name) = match (named.as_deref(), event_arg) {
+        (Some(a), Some(b)) => {
+            let (ea, _) = resolve(a)?;
+            let (eb, db) = resolve(b)?;
+            if ea != eb {
+                return Err(HostError::Malformed(format!(
+                    "the input is for `{a}` but the command line names `{b}`"
+                )));
+            }
+            (eb, db, b.to_owned())
+        }
+        (Some(a), None) | (None, Some(a)) => {
+            let (e, d) = resolve(a)?;
+            (e, d, a.to_owned())
+        }
+        (None, None) => {
+            return Err(HostError::Malformed(
+                "no event: a camelCase Copilot payload does not name it; pass it on the command line".to_owned(),
+            ));
+        }
+    };
+    if event.canonical().is_none() {
+        return Err(HostError::UnknownEvent(name));
+    }
+    Ok((event, dialect, name))
+}
+
+impl HostCodec for CopilotHost {
+    fn decode_input(&self, stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, HostError> {
+        let value: Value = serde_json::from_slice(stdin)
+            .map_err(|e| HostError::Malformed(format!("not JSON: {e}")))?;
+        let Value::Object(obj) = value else {
+            return Err(HostError::Malformed("not a JSON object".to_owned()));
+        };
+        let (event, _, native) = event_of(&obj, event_arg)?;
+        // What the payload itself is, whatever the command line says (`PermissionRequest`
+        // hooks get the camelCase payload).
+        let d = if obj.contains_key("hook_event_name") || obj.contains_key("session_id") {
+            Dialect::Pascal
+        } else {
+            Dialect::Camel
+        };
+        let k = |camel: &'static str, snake: &'static str| {
+            if d == Dialect::Camel { camel } else { snake }
+        };
+        let canonical = event.canonical().ok_or_else(|| HostError::UnknownEvent(native.clone()))?;
+        let mut env = Envelope::new(canonical);
+        let mut taken: Vec<&str> =
+            vec!["hook_event_name", "cwd", "timestamp", k("sessionId", "session_id")];
+        let session_id = string(&obj, k("sessionId", "session_id"))?.filter(|s| !s.is_empty());
+        env.session_id.clone_from(&session_id);
+        env.cwd = string(&obj, "cwd")?.filter(|s| !s.is_empty()).map(Into::into);
+        env.timestamp = match obj.get("timestamp") {
+            Some(Value::Number(n)) => Some(n.to_string()),
+            Some(Value::String(s)) => Some(s.clone()),
+            _ => None,
+        };
+        let tool = |name_key: &str, args_key: &str| -> Result<ToolCall, HostError> {
+            let name = string(&obj, name_key)?
+                .ok_or_else(|| HostError::Malformed(format!("no `{name_key}`")))?;
+            Ok(ToolCall {
+                kind: tool_kind(&name),
+                name,
+                native_kind: None,
+                call_id: None,
+                mcp_server: None,
+                args: obj.get(args_key).cloned().unwrap_or(Value::Object(Map::new())),
+            })
+        };
+        match event {
+            CopilotEvent::SessionStart => {
+                env.session =
+                    Some(SessionInfo { source: string(&obj, "source")?, ..SessionInfo::default() });
+                let ip = k("initialPrompt", "initial_prompt");
+                env.prompt = string(&obj, ip)?.map(|text| Prompt { text, ..Prompt::default() });
+                taken.extend(["source", ip]);
+            }
+            CopilotEvent::SessionEnd => {
+                env.session =
+                    Some(SessionInfo { reason: string(&obj, "reason")?, ..SessionInfo::default() });
+                taken.push("reason");
+            }
+            CopilotEvent::UserPromptSubmitted => {
+                env.prompt = Some(Prompt {
+                    text: string(&obj, "prompt")?.unwrap_or_default(),
+                    ..Prompt::default()
+                });
+                taken.push("prompt");
+            }
+            CopilotEvent::PreToolUse
+            | CopilotEvent::PostToolUse
+            | CopilotEvent::PostToolUseFailure => {
+                let (nk, ak) = (k("toolName", "tool_name"), k("toolArgs", "tool_input"));
+                env.tool = Some(tool(nk, ak)?);
+                taken.extend([nk, ak]);
+                if event == CopilotEvent::PostToolUse {
+                    let rk = k("toolResult", "tool_result");
+                    let r = obj.get(rk).cloned().unwrap_or(Value::Null);
+                    let text = r
+                        .get(k("textResultForLlm", "text_result_for_llm"))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned);
+                    let failed = r
+                        .get(k("resultType", "result_type"))
+                        .and_then(Value::as_str)
+                        .is_some_and(|t| t != "success");
+                    env.result =
+                        Some(ToolResult { text, failed, output: Some(r), ..ToolResult::default() });
+                    taken.push(rk);
+                }
+                if event == CopilotEvent::PostToolUseFailure {
+                    let error = string(&obj, "error")?;
+                    env.result = Some(ToolResult { error, failed: true, ..ToolResult::default() });
+                    taken.push("error");
+                }
+            }
+            CopilotEvent::PermissionRequest => {
+                env.tool = Some(tool("toolName", "toolInput")?);
+                taken.extend(["toolName", "toolInput", "hookName"]);
+            }
+            CopilotEvent::AgentStop | CopilotEvent::SubagentStop => {
+                let (tk, sk) =
+                    (k("transcriptPath", "transcript_path"), k("stopReason", "stop_reason"));
+                env.transcript_path = string(&obj, tk)?.filter(|s| !s.is_empty()).map(Into::into);
+                env.stop = Some(StopInfo {
+                    status: string(&obj, sk)?,
+                    stop_hook_active: obj.get("stop_hook_active") == Some(&Value::Bool(true)),
+                    ..StopInfo::default()
+                });
+                taken.extend([tk, sk, "stop_hook_active"]);
+                if event == CopilotEvent::SubagentStop {
+                    let ak = k("agentName", "agent_name");
+                    env.subagent = string(&obj, ak)?
+                        .map(|n| Subagent { name: Some(n), ..Subagent::default() });
+                    taken.push(ak);
+                }
+            }
+            CopilotEvent::SubagentStart => {
+                env.subagent =
+                    Some(Subagent { name: string(&obj, "agentName")?, ..Subagent::default() });
+                taken.push("agentName");
+            }
+            CopilotEvent::PreCompact => {
+                let ck = k("customInstructions", "custom_instructions");
+                env.compaction = Some(Compaction {
+                    trigger: string(&obj, "trigger")?,
+                    custom_instructions: string(&obj, ck)?,
+                    ..Compaction::default()
+                });
+                taken.extend(["trigger", ck]);
+            }
+            CopilotEvent::Notification => {
+                env.notification = Some(Notification {
+                    kind: string(&obj, "notification_type")?,
+                    message: string(&obj, "message")?,
+                    title: string(&obj, "title")?,
+                });
+                taken.extend(["notification_type", "message", "title"]);
+            }
+            CopilotEvent::UserPromptTransformed
+            | CopilotEvent::ErrorOccurred
+            | CopilotEvent::PreMcpToolCall => {
+                return Err(HostError::UnknownEvent(native));
+            }
+        }
+        for (key, v) in obj {
+            if !taken.contains(&key.as_str()) {
+                env.extra.insert(key, v);
+            }
+        }
+        Ok(HostInput { envelope: env, native_event: native, session_id })
+    }
+
+    fn encode_answer(&self, input: &HostInput, verdict: &FoldedVerdict) -> HostAnswer {
+        let Some((event, dialect)) = CopilotEvent::from_name(&input.native_event) else {
+            return HostAnswer::default();
+        };
+        let out = answer(event, dialect, verdict);
+        let stdout = if out.is_empty() {
+            Vec::new()
+        } else {
+            serde_json::to_vec(&Value::Object(out)).unwrap_or_default()
+        };
+        HostAnswer { stdout, stderr: Vec::new(), exit_code: 0 }
+    }
+}
+
+/// The hook, file and line that decided, appended to a reason the agent shows.
+pub fn with_provenance(reason: &str, by: Option<&Provenance>) -> String {
+    match by {
+        None => reason.to_owned(),
+        Some(p) => {
+            let line = p.line.map_or_else(String::new, |l| format!(":{l}"));
+            format!("{reason} (hook {}, {}{line})", p.hook_id, p.source.path)
+        }
+    }
+}
+
+/// Copilot's answer for a folded verdict on `event` in `dialect`.
+fn answer(event: CopilotEvent, dialect: Dialect, verdict: &FoldedVerdict) -> Map<String, Value> {
+    let mut out = Map::new();
+    let mut nested = Map::new();
+    let join = |items: &[(Provenance, String)]| -> Option<String> {
+        (!items.is_empty())
+            .then(|| items.iter().map(|(_, s)| s.as_str()).collect::<Vec<_>>().join("\n"))
+    };
+    let reason = verdict.reason.as_deref().map_or_else(
+        || "blocked by a hook".to_owned(),
+        |r| with_provenance(r, verdict.decided_by.as_ref()),
+    );
+    let pascal = dialect == Dialect::Pascal && event != CopilotEvent::PermissionRequest;
+    let context = join(&verdict.context);
+    match event {
+        CopilotEvent::PreToolUse => {
+            let target = if pascal { &mut nested } else { &mut out };
+            match verdict.decision {
+                Some(Decision::Deny) => {
+                    target.insert("permissionDecision".into(), "deny".into());
+                    target.insert("permissionDecisionReason".into(), Value::String(reason));
+                }
+                Some(Decision::Ask) => {
+                    target.insert("permissionDecision".into(), "ask".into());
+                    target.insert("permissionDecisionReason".into(), Value::String(reason));
+                }
+                Some(Decision::Allow) | None if verdict.updated_args.is_some() => {
+                    target.insert("permissionDecision".into(), "allow".into());
+                    let key = if pascal { "updatedInput" } else { "modifiedArgs" };
+                    target.insert(key.into(), verdict.updated_args.clone().unwrap_or_default());
+                }
+                _ => {}
+            }
+            if let Some(c) = context {
+                target.insert("additionalContext".into(), Value::String(c));
+            }
+            if pascal && !nested.is_empty() {
+                nested.insert("hookEventName".into(), "PreToolUse".into());
+            }
+        }
+        CopilotEvent::PermissionRequest => match verdict.decision {
+            Some(Decision::Deny | Decision::Ask) => {
+                // `ask` becomes a deny: the permission request is the question itself.
+                out.insert("behavior".into(), "deny".into());
+                out.insert("message".into(), Value::String(reason));
+                if verdict.halt.is_some() {
+                    out.insert("interrupt".into(), Value::Bool(true));
+                }
+            }
+            Some(Decision::Allow) => {
+                out.insert("behavior".into(), "allow".into());
+            }
+            _ => {}
+        },
+        CopilotEvent::AgentStop | CopilotEvent::SubagentStop => {
+            if let Some(f) = join(&verdict.followups) {
+                out.insert("decision".into(), "block".into());
+                out.insert("reason".into(), Value::String(f));
+            }
+        }
+        CopilotEvent::PostToolUse => {
+            if let Some(o) = &verdict.updated_output {
+                let r = if o.get("resultType").is_some() {
+                    o.clone()
+                } else {
+                    let text = o.as_str().map_or_else(|| o.to_string(), str::to_owned);
+                    serde_json::json!({"resultType": "success", "textResultForLlm": text})
+                };
+                out.insert("modifiedResult".into(), r);
+            }
+            if let Some(c) = context {
+                out.insert("additionalContext".into(), Value::String(c));
+            }
+        }
+        CopilotEvent::SessionStart
+        | CopilotEvent::UserPromptSubmitted
+        | CopilotEvent::PostToolUseFailure
+        | CopilotEvent::SubagentStart
+        | CopilotEvent::Notification => {
+            if let Some(c) = context {
+                out.insert("additionalContext".into(), Value::String(c));
+            }
+        }
+        _ => {}
+    }
+    if !nested.is_empty() {
+        out.insert("hookSpecificOutput".into(), Value::Object(nested));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

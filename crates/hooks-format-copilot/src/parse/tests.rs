@@ -1,0 +1,305 @@
+//! Tests of hook-file parsing: golden files, the loading rules observed with Copilot CLI
+//! 1.0.102 (which hooks of each file ran), settings files, and properties over arbitrary
+//! input.
+
+use std::{
+    fmt::Write as _,
+    path::{Path, PathBuf},
+};
+
+use expect_test::expect_file;
+use hooks_schema::{Envelope, HookCommand, HookEvent, ParseResult, SwitchRule, ToolCall, ToolKind};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+use super::*;
+
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data")
+}
+
+/// Renders a parse result for golden files.
+pub(crate) fn render(result: &ParseResult) -> String {
+    let mut out = String::new();
+    let diags = match result {
+        Err(diags) => {
+            out.push_str("rejected\n");
+            diags
+        }
+        Ok(parsed) => {
+            for d in &parsed.definitions {
+                let _ = writeln!(
+                    out,
+                    "{} {} ({}) at {}:{} order={}",
+                    d.id,
+                    d.event,
+                    d.native_event,
+                    d.line.unwrap_or(0),
+                    d.column.unwrap_or(0),
+                    d.order
+                );
+                let _ = writeln!(out, "  matcher: {}", d.matcher.text().unwrap_or("*"));
+                let _ = writeln!(out, "  command: {:?}", d.command);
+                let _ = writeln!(out, "  timeout={}ms cwd={:?}", d.timeout.as_millis(), d.cwd);
+                if !d.env.is_empty() {
+                    let _ = writeln!(out, "  env: {:?}", d.env);
+                }
+            }
+            if !parsed.settings.is_empty() {
+                let _ = writeln!(out, "settings: {}", Value::Object(parsed.settings.clone()));
+            }
+            for s in &parsed.policy.switches {
+                let _ = writeln!(out, "policy: {} {:?} on={}", s.key, s.rule, s.on);
+            }
+            &parsed.diagnostics
+        }
+    };
+    for d in diags {
+        let _ = write!(out, "{d} [{}]", d.code.as_deref().unwrap_or("-"));
+        if let Some(id) = &d.hook_id {
+            let _ = write!(out, " ({id})");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn files(dir: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(data_dir().join(dir))
+        .expect("dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    v.sort();
+    v
+}
+
+/// The file as Copilot would find it in a repository.
+fn repo_path(name: &str) -> PathBuf {
+    PathBuf::from("/repo/.github/hooks").join(name)
+}
+
+#[test]
+fn golden_hook_files() {
+    for f in files("files") {
+        let name = f.file_name().expect("name").to_string_lossy().into_owned();
+        let bytes = std::fs::read(&f).expect("read");
+        let got = render(&parse(&bytes, &repo_path(&name)));
+        let golden = data_dir().join("output/files").join(name.replace(".json", ".txt"));
+        expect_file![golden].assert_eq(&got);
+    }
+}
+
+#[test]
+fn golden_settings_files() {
+    for f in files("settings") {
+        let name = f.file_name().expect("name").to_string_lossy().into_owned();
+        let bytes = std::fs::read(&f).expect("read");
+        let got = render(&parse(&bytes, Path::new("/repo/.github/copilot/settings.json")));
+        let golden = data_dir().join("output/settings").join(name.replace(".json", ".txt"));
+        expect_file![golden].assert_eq(&got);
+    }
+}
+
+/// The label a test file's hook logs (`./log.sh LABEL`, or `exec` with the label as its
+/// argument).
+fn label(cmd: &HookCommand) -> String {
+    match cmd {
+        HookCommand::Shell { script, .. } => {
+            script.rsplit(' ').next().unwrap_or_default().to_owned()
+        }
+        HookCommand::Exec { args, .. } => args.last().cloned().unwrap_or_default(),
+        HookCommand::Script { .. } => String::new(),
+    }
+}
+
+fn bash_call(event: HookEvent) -> Envelope {
+    let mut env = Envelope::new(event);
+    env.tool = Some(ToolCall {
+        name: "bash".into(),
+        kind: ToolKind::Shell,
+        native_kind: None,
+        call_id: None,
+        mcp_server: None,
+        args: json!({"command": "touch ran.txt"}),
+    });
+    env
+}
+
+#[test]
+fn the_hooks_copilot_ran_are_the_hooks_that_load_and_match() {
+    // `observed-loading.json`: per file, the hooks Copilot CLI 1.0.102 ran in two harness
+    // runs with one `bash` tool call (null: the file was refused and nothing of it ran).
+    let observed: Value = serde_json::from_slice(
+        &std::fs::read(data_dir().join("observed-loading.json")).expect("read"),
+    )
+    .expect("json");
+    let observed = observed.as_object().expect("object");
+    assert_eq!(
+        observed.len(),
+        files("files").len() - 1,
+        "every observed file but the docs example"
+    );
+    for (name, ran) in observed {
+        let bytes = std::fs::read(data_dir().join("files").join(name)).expect("read");
+        let parsed = parse(&bytes, &repo_path(name));
+        let Some(ran) = ran.as_array() else {
+            assert!(parsed.is_err(), "{name}: Copilot refused the file: {parsed:?}");
+            continue;
+        };
+        let parsed = parsed.unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let mut got: Vec<String> = parsed
+            .definitions
+            .iter()
+            .filter(|d| d.enabled && d.matcher.matches(&bash_call(d.event)))
+            .map(|d| label(&d.command))
+            .collect();
+        let mut want: Vec<String> =
+            ran.iter().map(|v| v.as_str().expect("label").to_owned()).collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{name}");
+    }
+}
+
+#[test]
+fn settings_files_are_strict_and_carry_the_switch() {
+    let bad = std::fs::read(data_dir().join("settings/bad-entry.json")).expect("read");
+    let parsed =
+        parse(&bad, Path::new("/repo/.github/copilot/settings.json")).expect("not refused");
+    assert!(parsed.definitions.is_empty(), "one bad entry rejects the whole hooks field");
+    let sw = parsed.policy.switches.first().expect("switch");
+    assert_eq!((sw.key, sw.rule, sw.on), (DISABLE_ALL_HOOKS, SwitchRule::Hooks, false));
+    // The same entries in a hook file: the bad one is skipped, its sibling loads, and
+    // `disableAllHooks` skips the file itself rather than switching anything else.
+    let as_file = parse_as(&bad, &repo_path("x.json"), DocumentKind::HookFile).expect("parses");
+    assert!(as_file.definitions.is_empty());
+    assert!(as_file.policy.switches.is_empty());
+    let ok = std::fs::read(data_dir().join("settings/ok.json")).expect("read");
+    let parsed = parse(&ok, Path::new("/home/u/.copilot/settings.json")).expect("ok");
+    assert_eq!(parsed.definitions.len(), 1);
+    assert!(parsed.diagnostics.is_empty(), "no version needed inline: {:?}", parsed.diagnostics);
+}
+
+#[test]
+fn document_kinds_by_name() {
+    assert_eq!(
+        DocumentKind::of(Path::new("/r/.github/copilot/settings.json")),
+        DocumentKind::Settings
+    );
+    assert_eq!(
+        DocumentKind::of(Path::new("/h/.copilot/settings.local.json")),
+        DocumentKind::Settings
+    );
+    assert_eq!(
+        DocumentKind::of(Path::new("/r/.github/hooks/settings.json")),
+        DocumentKind::HookFile
+    );
+    assert_eq!(DocumentKind::of(Path::new("/r/.github/hooks/a.json")), DocumentKind::HookFile);
+}
+
+#[test]
+fn timeouts_are_seconds_with_the_alias_and_defaults() {
+    let doc = json!({"version": 1, "hooks": {"sessionEnd": [
+        {"bash": "a", "timeoutSec": 5},
+        {"bash": "b", "timeout": 7},
+        {"bash": "c", "timeoutSec": 2, "timeout": 9},
+        {"bash": "d"},
+        {"bash": "e", "timeoutSec": 0.5},
+        {"bash": "f", "timeoutSec": -1},
+        {"bash": "g", "timeoutSec": 1e12}
+    ]}});
+    let parsed = parse(&serde_json::to_vec(&doc).expect("json"), &repo_path("t.json")).expect("ok");
+    let secs: Vec<f64> = parsed.definitions.iter().map(|d| d.timeout.as_secs_f64()).collect();
+    assert_eq!(secs, [5.0, 7.0, 2.0, 30.0, 0.5, 30.0, MAX_TIMEOUT_SECS]);
+}
+
+#[test]
+fn the_hook_dir_is_the_files_folder() {
+    let doc = br#"{"version": 1, "hooks": {"preToolUse": [{"bash": "x"}]}}"#;
+    let parsed = parse(doc, &repo_path("a.json")).expect("ok");
+    assert_eq!(
+        parsed.definitions[0].native.get(NATIVE_HOOK_DIR),
+        Some(&json!("/repo/.github/hooks"))
+    );
+}
+
+fn arb_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i32>().prop_map(Value::from),
+        "[a-zA-Z.*|()$ ]{0,8}".prop_map(Value::String),
+        prop_oneof![
+            Just("preToolUse"),
+            Just("PreToolUse"),
+            Just("sessionStart"),
+            Just("bash"),
+            Just("matcher"),
+            Just("hooks"),
+            Just("timeoutSec"),
+            Just("env"),
+            Just("cwd"),
+            Just("exec"),
+            Just("type"),
+            Just("command")
+        ]
+        .prop_map(|s| Value::String(s.to_owned())),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec(
+                (
+                    prop_oneof![
+                        Just("version"),
+                        Just("hooks"),
+                        Just("preToolUse"),
+                        Just("PreToolUse"),
+                        Just("sessionStart"),
+                        Just("agentStop"),
+                        Just("bash"),
+                        Just("command"),
+                        Just("matcher"),
+                        Just("timeoutSec"),
+                        Just("timeout"),
+                        Just("env"),
+                        Just("cwd"),
+                        Just("type"),
+                        Just("exec"),
+                        Just("args"),
+                        Just("disableAllHooks")
+                    ],
+                    inner
+                ),
+                0..5
+            )
+            .prop_map(|kv| Value::Object(kv.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())),
+        ]
+    })
+}
+
+proptest! {
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+        let _ = parse(&bytes, &repo_path("x.json"));
+        let _ = parse_as(&bytes, &repo_path("x.json"), DocumentKind::Settings);
+    }
+
+    #[test]
+    fn arbitrary_documents_parse_with_located_diagnostics(doc in arb_json()) {
+        let bytes = serde_json::to_vec_pretty(&serde_json::json!({"version": 1, "hooks": doc})).expect("json");
+        for kind in [DocumentKind::HookFile, DocumentKind::Settings] {
+            match parse_as(&bytes, &repo_path("x.json"), kind) {
+                Ok(p) => {
+                    for d in &p.diagnostics {
+                        prop_assert!(d.line.is_some_and(|l| l >= 1));
+                    }
+                    for d in &p.definitions {
+                        prop_assert!(d.line.is_some());
+                    }
+                }
+                Err(diags) => prop_assert!(!diags.is_empty()),
+            }
+        }
+    }
+}
