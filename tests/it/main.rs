@@ -9,6 +9,7 @@ mod claude_protocol;
 mod cli;
 mod codex_e2e;
 mod concurrency;
+mod copilot_e2e;
 mod cursor_e2e;
 mod gemini_e2e;
 mod guard;
