@@ -30,6 +30,8 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("gemini_host", gemini_host),
     ("codex_parse", codex_parse),
     ("codex_host", codex_host),
+    ("copilot_parse", copilot_parse),
+    ("copilot_host", copilot_host),
     ("decode_outcome", decode_outcome),
     ("hook_dirs", hook_dirs),
     ("serve_request", serve_request),
@@ -159,6 +161,59 @@ pub fn gemini_host(data: &[u8]) {
     }
 }
 
+/// `hooks_format_copilot::parse_as` on arbitrary bytes; the first byte picks a hook file or a
+/// settings file. Every definition's matcher is then tried on a tool name taken from the
+/// input.
+pub fn copilot_parse(data: &[u8]) {
+    let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
+    let (path, kind) = if first % 2 == 0 {
+        ("/repo/.github/hooks/a.json", hooks_format_copilot::DocumentKind::HookFile)
+    } else {
+        ("/repo/.github/copilot/settings.json", hooks_format_copilot::DocumentKind::Settings)
+    };
+    let result = hooks_format_copilot::parse_as(rest, Path::new(path), kind);
+    check_parse(&result, "copilot");
+    if rest.len() > hooks_format_copilot::MAX_DOCUMENT_BYTES {
+        assert!(result.is_err(), "copilot: a document above the cap is refused");
+    }
+    let Ok(parsed) = result else { return };
+    let name = String::from_utf8_lossy(rest.get(..64.min(rest.len())).unwrap_or_default()).into_owned();
+    for d in &parsed.definitions {
+        assert!(d.line.is_some() && d.column.is_some(), "copilot: a definition has a position");
+        let mut e = envelope_for(d.event);
+        if let Some(t) = e.tool.as_mut() {
+            t.name.clone_from(&name);
+            t.kind = ToolKind::Other;
+        }
+        let _ = d.matcher.matches(&e);
+    }
+}
+
+/// The Copilot CLI host codec: `decode_input` on arbitrary bytes (the first byte picks the
+/// event named on the command line, in either spelling, or none), then `encode_answer` of a
+/// deny, which must be one JSON object on stdout with exit code 0.
+pub fn copilot_host(data: &[u8]) {
+    use hooks_schema::{Decision, FoldedVerdict, HostCodec};
+    let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
+    let all = hooks_format_copilot::CopilotEvent::ALL;
+    let arg = all.get(usize::from(first >> 1) % (all.len() + 1)).map(|e| {
+        if first % 2 == 0 { e.camel() } else { e.name(hooks_format_copilot::Dialect::Pascal) }
+    });
+    let Ok(input) = hooks_format_copilot::CopilotHost.decode_input(rest, arg) else { return };
+    let verdict = FoldedVerdict {
+        decision: Some(Decision::Deny),
+        reason: Some(String::from_utf8_lossy(rest).into_owned()),
+        ..FoldedVerdict::default()
+    };
+    let answer = hooks_format_copilot::CopilotHost.encode_answer(&input, &verdict);
+    assert_eq!(answer.exit_code, 0, "copilot host: always exit 0");
+    if !answer.stdout.is_empty() {
+        let v: serde_json::Value =
+            serde_json::from_slice(&answer.stdout).expect("copilot host: JSON answer");
+        assert!(v.is_object(), "copilot host: one object");
+    }
+}
+
 /// A codec and the definitions its decode is exercised with.
 struct Subject {
     codec: Box<dyn HookCodec>,
@@ -203,6 +258,18 @@ const GEMINI_FILE: &str = r#"{"hooks": {
   "SessionStart": [{"hooks": [{"type": "command", "command": "a"}]}],
   "PreCompress": [{"hooks": [{"type": "command", "command": "a"}]}],
   "Notification": [{"hooks": [{"type": "command", "command": "a"}]}]
+}}"#;
+
+const COPILOT_FILE: &str = r#"{"version": 1, "hooks": {
+  "preToolUse": [{"bash": "a", "matcher": "bash"}],
+  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "a"}]}],
+  "permissionRequest": [{"bash": "a"}],
+  "postToolUse": [{"bash": "a"}],
+  "postToolUseFailure": [{"bash": "a"}],
+  "agentStop": [{"bash": "a"}],
+  "Stop": [{"command": "a"}],
+  "sessionStart": [{"bash": "a"}],
+  "userPromptSubmitted": [{"bash": "a"}]
 }}"#;
 
 const CHRYS_FILE: &str = r#"hooks:
@@ -271,8 +338,13 @@ fn subjects() -> &'static [Subject] {
             hooks_format_gemini::parse(GEMINI_FILE.as_bytes(), Path::new("/r/.gemini/settings.json")),
             "gemini",
         );
+        let copilot = definitions(
+            hooks_format_copilot::parse(COPILOT_FILE.as_bytes(), Path::new("/r/.github/hooks/a.json")),
+            "copilot",
+        );
         vec![
             Subject { codec: Box::new(hooks_format_cursor::CursorCodec), hooks: cursor },
+            Subject { codec: Box::new(hooks_format_copilot::CopilotCodec), hooks: copilot },
             Subject { codec: Box::new(hooks_format_gemini::GeminiCodec), hooks: gemini },
             Subject { codec: Box::new(hooks_format_claude::ClaudeCodec), hooks: claude.clone() },
             Subject { codec: Box::new(hooks_format_claude::ClaudeCodec), hooks: strict },
