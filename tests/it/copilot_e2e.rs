@@ -313,3 +313,53 @@ fn the_watcher_loads_copilot_files_as_they_appear_and_change() {
     std::fs::remove_file(dir.path().join("repo/.github/hooks/b.json")).expect("rm");
     wait_for(&["./edited.sh"]);
 }
+
+/// `disableAllHooks: true` in the repository's `.github/copilot/settings.json` switches the
+/// repository's Copilot hooks off (the generic source policy, `SwitchRule::Hooks`); the same
+/// key in a hook file skips only that file.
+#[test]
+fn disable_all_hooks_in_the_settings_file_switches_the_repositorys_hooks_off() {
+    let d = project();
+    let cfg = TestDir::new();
+    let cfgp = cfg.path().to_str().expect("utf-8");
+    let fire = || {
+        let payload =
+            json!({"tool": {"name": "bash", "kind": "shell", "args": {"command": "rm -rf build"}}});
+        let args = [
+            "fire",
+            "preToolUse",
+            "--root",
+            ".",
+            "--config-dir",
+            cfgp,
+            "--posture",
+            "auto-approves",
+            "--payload",
+            "-",
+            "--json",
+        ];
+        let o = hooks_in(d.path(), &args, &payload.to_string());
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        let v: Value = serde_json::from_str(out.lines().next().unwrap_or("null"))
+            .unwrap_or_else(|e| panic!("{e}: {out}{}", String::from_utf8_lossy(&o.stderr)));
+        (o.status.code(), v)
+    };
+    assert_eq!(fire().0, Some(2), "the policy hook denies");
+    d.write(".github/copilot/settings.json", r#"{"disableAllHooks": true}"#);
+    let (code, v) = fire();
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["runs"].as_array().map(Vec::len), Some(0), "{v}");
+    d.write(".github/copilot/settings.json", r#"{"disableAllHooks": false}"#);
+    assert_eq!(fire().0, Some(2));
+    std::fs::remove_file(d.path().join(".github/copilot/settings.json")).expect("rm");
+    let policy = d.path().join(".github/hooks/policy.json");
+    let text = std::fs::read_to_string(&policy).expect("read");
+    std::fs::write(
+        &policy,
+        text.replacen("\"version\": 1,", "\"version\": 1, \"disableAllHooks\": true,", 1),
+    )
+    .expect("write");
+    let (code, v) = fire();
+    assert_eq!(code, Some(0), "the policy file skips itself: {v}");
+    assert_eq!(v["runs"].as_array().map(Vec::len), Some(1), "pascal.json still runs: {v}");
+}
