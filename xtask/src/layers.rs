@@ -19,6 +19,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("hooks-format-codex", 1),
     ("hooks-format-gemini", 1),
     ("hooks-format-copilot", 1),
+    ("hooks-format-windsurf", 1),
     ("hooks-testing", 2),
     ("hooks-trust", 3),
     ("hooks-registry", 4),
@@ -63,9 +64,12 @@ const OWNED: &[(&str, &[&str])] = &[
     ("arc-swap", &["hooks-registry"]),
     ("saphyr-parser", &["hooks-format-chrys"]),
     ("regress", &["hooks-format-gemini"]),
-    // Gemini CLI and Copilot CLI read their JSON with positions; `hooks install` edits agents'
-    // files keeping their bytes.
-    ("jsonc-parser", &["hooks-format-gemini", "hooks-format-copilot", "hooks-app"]),
+    // Gemini CLI, Copilot CLI and Windsurf read their JSON with positions; `hooks install`
+    // edits agents' files keeping their bytes.
+    (
+        "jsonc-parser",
+        &["hooks-format-gemini", "hooks-format-copilot", "hooks-format-windsurf", "hooks-app"],
+    ),
     ("anyhow", &["hooks-cli", "xtask"]),
     ("clap", &["hooks-cli"]),
 ];

@@ -74,6 +74,7 @@ fn layer_packages(layer: &str) -> Result<Vec<&'static str>> {
         "hooks-format-codex",
         "hooks-format-gemini",
         "hooks-format-copilot",
+        "hooks-format-windsurf",
     ];
     let core = ["hooks-trust", "hooks-registry"];
     let io =
@@ -145,6 +146,7 @@ const PUBLISHED: &[&str] = &[
     "hooks-format-codex",
     "hooks-format-gemini",
     "hooks-format-copilot",
+    "hooks-format-windsurf",
     "hooks-testing",
     "hooks-trust",
     "hooks-registry",
