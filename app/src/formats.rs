@@ -8,7 +8,7 @@ use hooks_schema::FormatSet;
 
 /// The formats the `hooks` tool and the default runtime read, in registration order (which
 /// breaks ties between equally strong claims on a file and orders the names looked for in an
-/// explicit folder): Cursor, Chrys, Gemini CLI, Claude Code, Codex, Copilot CLI. Gemini CLI comes before
+/// explicit folder): Cursor, Chrys, Gemini CLI, Claude Code, Codex, Copilot CLI, Windsurf. Gemini CLI comes before
 /// Claude Code because both claim a `settings.json` by name; Gemini CLI claims only those in a
 /// `.gemini` folder, which the tie then gives to it.
 pub fn workspace_formats() -> FormatSet {
@@ -19,5 +19,6 @@ pub fn workspace_formats() -> FormatSet {
         hooks_format_claude::descriptor(),
         hooks_format_codex::descriptor(),
         hooks_format_copilot::descriptor(),
+        hooks_format_windsurf::descriptor(),
     ])
 }

@@ -25,3 +25,4 @@ mod strict;
 mod support;
 mod trust_store;
 mod watcher_roots;
+mod windsurf_e2e;
