@@ -32,6 +32,8 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("codex_host", codex_host),
     ("copilot_parse", copilot_parse),
     ("copilot_host", copilot_host),
+    ("windsurf_parse", windsurf_parse),
+    ("windsurf_host", windsurf_host),
     ("decode_outcome", decode_outcome),
     ("hook_dirs", hook_dirs),
     ("serve_request", serve_request),
@@ -212,6 +214,35 @@ pub fn copilot_host(data: &[u8]) {
             serde_json::from_slice(&answer.stdout).expect("copilot host: JSON answer");
         assert!(v.is_object(), "copilot host: one object");
     }
+}
+
+/// `hooks_format_windsurf::parse` on arbitrary bytes.
+pub fn windsurf_parse(data: &[u8]) {
+    let result = hooks_format_windsurf::parse(data, Path::new("/repo/.windsurf/hooks.json"));
+    check_parse(&result, "windsurf");
+    if data.len() > hooks_format_windsurf::MAX_DOCUMENT_BYTES {
+        assert!(result.is_err(), "windsurf: a document above the cap is refused");
+    }
+    let Ok(parsed) = result else { return };
+    for d in &parsed.definitions {
+        assert!(d.line.is_some() && d.column.is_some(), "windsurf: a definition has a position");
+        let _ = d.matcher.matches(&envelope_for(d.event));
+    }
+}
+
+/// The Windsurf host codec: `decode_input` on arbitrary bytes, then `encode_answer` of a
+/// deny: exit 2 with the reason on stderr, or exit 0, and never anything on stdout.
+pub fn windsurf_host(data: &[u8]) {
+    use hooks_schema::{Decision, FoldedVerdict, HostCodec};
+    let Ok(input) = hooks_format_windsurf::WindsurfHost.decode_input(data, None) else { return };
+    let verdict = FoldedVerdict {
+        decision: Some(Decision::Deny),
+        reason: Some(String::from_utf8_lossy(data).into_owned()),
+        ..FoldedVerdict::default()
+    };
+    let answer = hooks_format_windsurf::WindsurfHost.encode_answer(&input, &verdict);
+    assert!(answer.exit_code == 0 || answer.exit_code == 2, "windsurf host: exit 0 or 2");
+    assert!(answer.stdout.is_empty(), "windsurf host: nothing on stdout");
 }
 
 /// A codec and the definitions its decode is exercised with.
