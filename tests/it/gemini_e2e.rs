@@ -260,3 +260,81 @@ fn hooks_config_enabled_false_switches_gemini_hooks_off() {
     let (code, v) = fire_rm_rf(&d, &home);
     assert_eq!(code, Some(2), "the project's true outranks the user's false: {v}");
 }
+
+#[test]
+fn hooks_list_shows_the_project_and_user_gemini_settings() {
+    let d = project();
+    let cfg = TestDir::new();
+    cfg.write(
+        ".gemini/settings.json",
+        r#"{"hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    );
+    let cfgp = cfg.path().to_str().expect("utf-8");
+    let o = hooks_in(d.path(), &["list", "--root", ".", "--config-dir", cfgp, "--json"], "");
+    let inv: Value = serde_json::from_slice(&o.stdout).expect("json");
+    let sources = inv["sources"].as_array().expect("sources");
+    let count = |kind: &str| sources.iter().filter(|s| s["kind"] == kind).count();
+    assert_eq!(count("project_gemini_settings"), 1, "{inv}");
+    assert_eq!(count("user_gemini_settings"), 1, "{inv}");
+    let text = hooks_in(d.path(), &["list", "--root", ".", "--config-dir", cfgp], "");
+    let text = String::from_utf8_lossy(&text.stdout).into_owned();
+    assert!(text.contains("BeforeTool[0][0]") && text.contains("AfterAgent[0][0]"), "{text}");
+}
+
+/// The watcher sees `.gemini/settings.json` appear under a watched repository (the folder
+/// included), change and go, and the registry runs what it now says.
+#[test]
+fn the_watcher_loads_gemini_settings_as_they_appear_and_change() {
+    use std::time::{Duration, Instant};
+
+    use hooks_registry::{RegistryHandle, canonicalize};
+    use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs};
+    use hooks_watcher::{HookConfigWatcher, WatcherConfig};
+
+    let formats = hooks_schema::FormatSet::new(vec![hooks_format_gemini::descriptor()]);
+    let registry = RegistryHandle::default();
+    let mut config = WatcherConfig::new(Surface::CliRun, formats)
+        .with_debounce_window(Duration::from_millis(50));
+    config.trust_inputs = TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves);
+    let watcher =
+        HookConfigWatcher::new(registry.clone(), std::sync::Arc::new(StaticTrustPolicy), config)
+            .expect("start the watcher");
+    let events = watcher.subscribe();
+    let dir = TestDir::new();
+    dir.write("repo/README", "");
+    let root = canonicalize(&dir.path().join("repo")).expect("canonical root");
+    let limit = Duration::from_secs(20);
+    watcher.add_root(root.as_path()).wait_timeout(limit).expect("in time").expect("attached");
+    let running = || -> Vec<String> {
+        registry
+            .snapshot()
+            .bindings_for(root.as_path())
+            .iter()
+            .map(|b| match &b.definition.command {
+                hooks_schema::HookCommand::Shell { script, .. } => script.clone(),
+                other => format!("{other:?}"),
+            })
+            .collect()
+    };
+    let wait_for = |want: &[&str]| {
+        let deadline = Instant::now() + limit;
+        while running() != want {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if let Err(e) = events.recv_timeout(left) {
+                panic!("waiting for {want:?}: {e}; running {:?}", running());
+            }
+        }
+    };
+    let settings = |cmd: &str| {
+        format!(
+            "{{\n  // a comment, as Gemini CLI allows\n  \"hooks\": {{\"BeforeTool\": [{{\"hooks\": [{{\"type\": \"command\", \"command\": \"{cmd}\"}}]}}]}}\n}}"
+        )
+    };
+    assert!(running().is_empty());
+    dir.write("repo/.gemini/settings.json", &settings("./first.sh"));
+    wait_for(&["./first.sh"]);
+    dir.write("repo/.gemini/settings.json", &settings("./second.sh"));
+    wait_for(&["./second.sh"]);
+    std::fs::remove_file(dir.path().join("repo/.gemini/settings.json")).expect("rm");
+    wait_for(&[]);
+}
