@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use crate::support::TestDir;
 
-const ARGS_VAR: &str = "HOOKS_IT_CLI_ARGS";
+pub(crate) const ARGS_VAR: &str = "HOOKS_IT_CLI_ARGS";
 
 /// Not a test: the child-process entry point. Does nothing unless `HOOKS_IT_CLI_ARGS` is set.
 #[test]

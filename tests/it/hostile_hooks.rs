@@ -965,3 +965,95 @@ async fn a_chrys_hook_that_links_its_result_file_to_an_endless_device_is_not_fol
     assert!(outcome(&report).result_file.is_none());
     assert_ne!(report.verdict.decision, Some(Decision::Allow), "{:?}", report.runs[0].verdict);
 }
+
+/// Issue 21: `hooks serve` (the real command, this binary re-executed as `hooks serve
+/// --stdio`) SIGKILLed while a hook runs leaves nothing of the hook: its group, a background
+/// member, a process that left the group with `setsid` and, with every mechanism but the
+/// portable one, a `setsid env -i` double fork. The mechanism is the one `serve` reports in
+/// its `hello` (the machine's strongest); the hook's timeout is 30 s, so only the reaper can
+/// end them.
+#[test]
+fn a_hook_running_when_hooks_serve_is_killed_leaves_nothing() {
+    use std::io::{BufRead, BufReader, Write};
+    let h = HookDir::new();
+    let state = crate::support::TestDir::new();
+    let exe = std::env::current_exe().expect("test binary");
+    let child = Command::new(exe)
+        .args(["--exact", "cli::cli_child_entry", "--nocapture", "--test-threads=1", "-q"])
+        .env(crate::cli::ARGS_VAR, r#"["serve","--stdio"]"#)
+        .env("XDG_CONFIG_HOME", state.path())
+        .env_remove("WARP_HOOK_DIRS")
+        .current_dir(h.root.as_path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run hooks serve");
+    let mut serve = KillOnDrop(child);
+    let mut input = serve.0.stdin.take().expect("stdin");
+    let (tx, lines) = mpsc::channel::<serde_json::Value>();
+    let stdout = serve.0.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            // The test harness's own header comes before the protocol.
+            if let Ok(v) = serde_json::from_str(&line)
+                && tx.send(v).is_err()
+            {
+                return;
+            }
+        }
+    });
+    let next = || lines.recv_timeout(Duration::from_secs(20)).expect("a message from serve");
+    let hello = next();
+    assert_eq!(hello["method"], "hello", "{hello}");
+    let mechanism = hello["params"]["containment"]["mechanism"].as_str().expect("a mechanism");
+    let walks = mechanism != Mechanism::ProcessGroup.as_str();
+    let escape = if walks {
+        "setsid env -i sh -c 'sh -c \"echo \\$\\$ >> pids; exec sleep 60\" & wait' >/dev/null 2>&1 </dev/null &\n"
+    } else {
+        "echo $$ >> pids\n"
+    };
+    let fifo = h.ready_fifo();
+    h.cursor(
+        &format!("echo $$ >> pids\nsleep 60 &\necho $! >> pids\nsetsid sh -c 'echo $$ >> pids; exec sleep 60' >/dev/null 2>&1 </dev/null &\n{escape}while [ \"$(wc -l < pids)\" -lt 4 ]; do :; done\necho ready > ready\nwait"),
+        30.0,
+        false,
+    );
+    let root = h.root.as_path();
+    let envelope = json!({
+        "event": "pre_tool_use",
+        "session_id": "s-1",
+        "cwd": root,
+        "tool": { "name": "Shell", "kind": "shell", "call_id": "c-1", "args": { "command": "ls" } }
+    });
+    for (id, method, params) in [
+        (1, "set_posture", json!({ "window": 1, "posture": "auto_approves" })),
+        (2, "add_root", json!({ "root": root })),
+        (3, "exchange_appended", json!({ "envelope": { "event": "session_start", "cwd": root } })),
+        (4, "fire", json!({ "envelope": envelope })),
+    ] {
+        let line = json!({ "id": id, "method": method, "params": params });
+        writeln!(input, "{line}").expect("write a request");
+        input.flush().expect("flush");
+        if id < 4 {
+            let answer = loop {
+                let m = next();
+                if m["id"] == id {
+                    break m;
+                }
+            };
+            assert!(answer.get("error").is_none(), "{method}: {answer}");
+        }
+    }
+    wait_ready(fifo);
+    let pids = h.pids();
+    assert_eq!(pids.len(), 4, "{mechanism}: {pids:?}");
+    assert!(pids.iter().all(|p| alive(*p)), "{mechanism}: the hook runs while serve lives");
+    serve.0.kill().expect("SIGKILL hooks serve");
+    let status = serve.0.wait().expect("reap hooks serve");
+    assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(9));
+    drop(input);
+    let left = survivors(&pids, GONE_WITHIN);
+    kill_leftovers(&left);
+    assert!(left.is_empty(), "{mechanism}: {left:?} outlived hooks serve");
+}
