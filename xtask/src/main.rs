@@ -24,7 +24,8 @@ commands:
   doc                   `cargo doc --no-deps` for the workspace, warnings denied
   ci                    fmt check, clippy (warnings denied), check-layers, tidy, package, doc,
                         all tests (doc tests included)
-  bench <area> [--json] run one benchmark area: registry, dispatch, guard, watcher, serve
+  bench <area> [--json] run one benchmark area: registry, dispatch, guard, watcher, serve,
+                        oneshot
   fuzz --seconds N      run every fuzz target for N seconds (needs cargo-fuzz)
 ";
 
@@ -196,7 +197,10 @@ fn bench_target(area: &str) -> Result<(&'static str, &'static str)> {
         "guard" => ("hooks-guard", "guard"),
         "watcher" => ("hooks-watcher", "watcher"),
         "serve" => ("hooks-app", "serve"),
-        other => bail!("unknown bench area `{other}`: registry, dispatch, guard, watcher, serve"),
+        "oneshot" => ("hooks-app", "oneshot"),
+        other => bail!(
+            "unknown bench area `{other}`: registry, dispatch, guard, watcher, serve, oneshot"
+        ),
     })
 }
 
