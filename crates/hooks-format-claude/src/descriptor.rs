@@ -5,11 +5,13 @@ use std::{path::Path, sync::Arc};
 
 use hooks_schema::{
     Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
-    HookCodec, HookDiagnostic, HookEvent, HookSourceKind, InstallTarget, ManagedDir, NativeEvent,
-    ParseContext, ParseResult, UserDir,
+    HookCodec, HookDiagnostic, HookEvent, HookSourceKind, HostCodec, InstallTarget, ManagedDir,
+    NativeEvent, ParseContext, ParseResult, UserDir,
 };
 
-use crate::{ClaudeCodec, ClaudeMode, GAP_EVENTS, NativeEvent as ClaudeEvent, PROJECT_DIR_VAR};
+use crate::{
+    ClaudeCodec, ClaudeHost, ClaudeMode, GAP_EVENTS, NativeEvent as ClaudeEvent, PROJECT_DIR_VAR,
+};
 
 /// Claude Code's format id.
 pub const FORMAT: FormatId = FormatId::new("claude");
@@ -190,5 +192,9 @@ impl FormatDescriptor for ClaudeFormat {
         Some(
             serde_json::json!({"hooks": [{"type": "command", "command": command, "timeout": 600}]}),
         )
+    }
+
+    fn host(&self) -> Option<&dyn HostCodec> {
+        Some(&ClaudeHost)
     }
 }

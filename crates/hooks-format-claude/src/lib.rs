@@ -13,6 +13,8 @@
 //!   `allow` carries no weight and rewrites are ignored.
 //! - [`ClaudeFormat`] ([`descriptor`]) is the format's descriptor: where Claude Code's
 //!   settings files live, its events and its codec, for the engine's core.
+//! - [`ClaudeHost`] is Claude Code as a host: it decodes the hook input Claude Code sends the
+//!   engine's bridge (`hooks bridge --host claude`) and encodes the answer Claude Code reads.
 //! - [`inventory`] and [`InventoryEntry`] give a redacted listing with [`fingerprint`]s.
 //!
 //! The design and every deliberate difference from Claude Code are in
@@ -25,6 +27,7 @@ use hooks_json as json;
 mod codec;
 mod descriptor;
 mod events;
+mod host;
 mod inventory;
 mod matcher;
 mod parse;
@@ -37,6 +40,7 @@ pub use crate::{
         PROJECT_LOCAL_SETTINGS, PROJECT_SETTINGS, SETTINGS, USER_SETTINGS, descriptor,
     },
     events::{GAP_EVENTS, NativeEvent},
+    host::{ClaudeHost, tool_kind},
     inventory::{InventoryEntry, Reveal, entries, fingerprint, inventory},
     matcher::{MAX_MATCHER_LEN, MatcherError, claude_tool_name},
     parse::{

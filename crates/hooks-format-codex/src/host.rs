@@ -328,6 +328,18 @@ impl HostCodec for CodexHost {
         decode_input(stdin, event_arg)
     }
 
+    /// `apply_patch`'s files, from the patch in `tool_input.command` ([`patch_paths`]);
+    /// any other file-writing tool's by its arguments.
+    fn edited_paths(&self, input: &HostInput) -> Option<Vec<String>> {
+        let e = &input.envelope;
+        let tool = e.tool.as_ref().filter(|_| e.event == hooks_schema::HookEvent::PreToolUse)?;
+        if tool.name == APPLY_PATCH {
+            let patch = tool.args.get("command").and_then(Value::as_str).unwrap_or_default();
+            return Some(patch_paths(patch));
+        }
+        hooks_schema::edited_paths_from_args(e)
+    }
+
     fn encode_answer(&self, input: &HostInput, verdict: &FoldedVerdict) -> HostAnswer {
         match CodexEvent::from_name(&input.native_event)
             .or_else(|| CodexEvent::from_canonical(input.envelope.event))

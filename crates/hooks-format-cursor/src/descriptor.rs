@@ -5,11 +5,11 @@ use std::{path::Path, sync::Arc};
 
 use hooks_schema::{
     Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
-    HookCodec, HookSourceKind, InstallTarget, ManagedDir, NativeEvent, ParseContext, ParseResult,
-    UserDir,
+    HookCodec, HookSourceKind, HostCodec, InstallTarget, ManagedDir, NativeEvent, OtherFormatFiles,
+    ParseContext, ParseResult, UserDir,
 };
 
-use crate::{CursorCodec, events::NATIVE_EVENTS};
+use crate::{CursorCodec, CursorHost, events::NATIVE_EVENTS};
 
 /// Cursor's format id.
 pub const FORMAT: FormatId = FormatId::new("cursor");
@@ -121,5 +121,19 @@ impl FormatDescriptor for CursorFormat {
     fn install_entry(&self, event: &NativeEvent, command: &str) -> Option<serde_json::Value> {
         event.canonical?;
         Some(serde_json::json!({"command": command, "timeout": 600}))
+    }
+
+    fn host(&self) -> Option<&dyn HostCodec> {
+        Some(&CursorHost)
+    }
+
+    /// Cursor runs Claude Code's project and user settings files too ("third-party hooks",
+    /// on by default).
+    fn host_also_runs(&self) -> &[OtherFormatFiles] {
+        const CLAUDE: [OtherFormatFiles; 1] = [OtherFormatFiles {
+            format: FormatId::new("claude"),
+            scopes: &[FileScope::Project, FileScope::User],
+        }];
+        &CLAUDE
     }
 }

@@ -6,6 +6,8 @@
 //! - [`CursorCodec`] encodes an envelope as Cursor's stdin JSON and decodes a run's outcome
 //!   into a verdict by Cursor's exit-code and output rules.
 //! - [`tool_type`] names a canonical tool call the way Cursor's matchers see it.
+//! - [`CursorHost`] is Cursor as a host: it decodes the hook input Cursor sends the engine's
+//!   bridge (`hooks bridge --host cursor`) and encodes the answer Cursor reads.
 //! - [`render`] writes definitions back as a Cursor file.
 //! - [`CursorFormat`] ([`descriptor`]) is the format's descriptor: where Cursor's files live,
 //!   its events and its codec, for the engine's core.
@@ -22,6 +24,7 @@ mod descriptor;
 mod encode;
 mod error;
 mod events;
+mod host;
 mod locate;
 mod matcher;
 mod parse;
@@ -32,6 +35,7 @@ pub use crate::{
     codec::CursorCodec,
     descriptor::{CursorFormat, FILE, FORMAT, MANAGED_FILE, PROJECT_FILE, USER_FILE, descriptor},
     error::CursorError,
+    host::{CursorHost, tool_kind},
     matcher::MAX_MATCHER_LEN,
     parse::parse,
     render::render,

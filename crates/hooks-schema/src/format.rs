@@ -20,7 +20,7 @@ pub use self::{
 };
 use crate::{
     FormatId, HookCodec, HookDefinition, HookDiagnostic, HookEvent, HookSourceId, HookSourceKind,
-    HostCodec, InstallTarget, ParseResult, TrustDecision,
+    HostCodec, InstallTarget, OtherFormatFiles, ParseResult, TrustDecision,
 };
 
 /// How strongly a format claims a file it is given by name (an explicit hook file, or a file
@@ -260,6 +260,13 @@ pub trait FormatDescriptor: Send + Sync + fmt::Debug {
     /// native answer. `None` until the format's host codec exists.
     fn host(&self) -> Option<&dyn HostCodec> {
         None
+    }
+
+    /// Other formats' hook files the agent of this format runs itself, besides its own
+    /// (Cursor and Copilot CLI run Claude Code's settings files). `hooks bridge --host` skips
+    /// these, and every file of the host's own format, so no hook runs twice. By default none.
+    fn host_also_runs(&self) -> &[OtherFormatFiles] {
+        &[]
     }
 
     /// Extension point (issue 20): where `hooks install` writes the engine's bridge into the

@@ -1,6 +1,6 @@
 //! Extension points for running the engine *under* an agent (issue 20): a per-agent host
 //! codec and the places `hooks install` writes to. Declared here so descriptors can carry
-//! them; no format implements them yet.
+//! them.
 //!
 //! A [`HostCodec`] is the mirror image of a [`HookCodec`](crate::HookCodec): the hook codec
 //! speaks the format's protocol *to* a hook the engine runs, the host codec speaks it *to the
@@ -9,7 +9,12 @@
 
 use std::fmt;
 
-use crate::{Envelope, FileScope, FoldedVerdict};
+use serde_json::Value;
+
+use crate::{
+    Envelope, FileScope, FoldedVerdict, FormatDescriptor, FormatId, HookEvent, HookSourceKind,
+    Provenance, SourceScope, ToolKind,
+};
 
 /// Why an agent's hook input could not be decoded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -53,6 +58,98 @@ pub trait HostCodec: Send + Sync + fmt::Debug {
 
     /// Encodes the folded verdict of the hooks that ran as the agent's native answer.
     fn encode_answer(&self, input: &HostInput, verdict: &FoldedVerdict) -> HostAnswer;
+
+    /// The files a pre-tool call would write, as the agent names them (relative to the
+    /// session's directory or absolute), for the guard: `None` when the call writes no file
+    /// the host codec knows of. By default [`edited_paths_from_args`] (a file-writing tool's
+    /// `file_path`, `path`, `notebook_path`, `target_file` or `file` argument); a host whose
+    /// edit tool names its files otherwise (Codex's `apply_patch`) says so itself.
+    fn edited_paths(&self, input: &HostInput) -> Option<Vec<String>> {
+        edited_paths_from_args(&input.envelope)
+    }
+}
+
+/// The argument names file-writing tools of the agents give their file in.
+pub const EDITED_PATH_ARGS: [&str; 5] =
+    ["file_path", "path", "notebook_path", "target_file", "file"];
+
+/// The files a pre-tool call of a file-writing tool ([`ToolKind::FileWrite`]) names in its
+/// arguments ([`EDITED_PATH_ARGS`], and each `file_path`/`path` of an `edits` list); `None`
+/// for any other event or tool.
+///
+/// ```
+/// use hooks_schema::{Envelope, HookEvent, ToolCall, ToolKind, edited_paths_from_args};
+/// use serde_json::json;
+///
+/// let mut e = Envelope::new(HookEvent::PreToolUse);
+/// e.tool = Some(ToolCall { name: "Write".into(), kind: ToolKind::FileWrite, native_kind: None,
+///     call_id: None, mcp_server: None, args: json!({"file_path": "a.txt", "content": "x"}) });
+/// assert_eq!(edited_paths_from_args(&e), Some(vec!["a.txt".to_owned()]));
+/// ```
+pub fn edited_paths_from_args(envelope: &Envelope) -> Option<Vec<String>> {
+    if envelope.event != HookEvent::PreToolUse {
+        return None;
+    }
+    let tool = envelope.tool.as_ref().filter(|t| t.kind == ToolKind::FileWrite)?;
+    let mut out: Vec<String> = Vec::new();
+    let mut take = |v: &Value| {
+        for k in EDITED_PATH_ARGS {
+            if let Some(p) = v.get(k).and_then(Value::as_str)
+                && !out.iter().any(|o| o == p)
+            {
+                out.push(p.to_owned());
+            }
+        }
+    };
+    take(&tool.args);
+    if let Some(Value::Array(edits)) = tool.args.get("edits") {
+        edits.iter().for_each(&mut take);
+    }
+    Some(out)
+}
+
+/// Another format's hook files an agent runs itself ([`FormatDescriptor::host_also_runs`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct OtherFormatFiles {
+    /// The other format.
+    pub format: FormatId,
+    /// The scopes whose files of that format the agent runs.
+    pub scopes: &'static [FileScope],
+}
+
+/// Whether the agent of `host` runs sources of `kind` itself: every hook file of its own
+/// format (project, user and managed), and the other formats' files it declares
+/// ([`FormatDescriptor::host_also_runs`]). Explicit sources (named by whoever started the
+/// engine) are never the agent's own.
+pub fn host_runs(host: &dyn FormatDescriptor, kind: HookSourceKind) -> bool {
+    let SourceScope::File(scope) = kind.scope() else { return false };
+    let Some(format) = kind.format() else { return false };
+    format == host.id()
+        || host.host_also_runs().iter().any(|o| o.format == format && o.scopes.contains(&scope))
+}
+
+/// A reason as an agent shows it, with the hook that gave it: `<reason> (hook <id>,
+/// <file>:<line>)`; never empty (`denied by hook <id> (<file>:<line>)` without a reason).
+///
+/// ```
+/// use hooks_schema::reason_with_provenance;
+///
+/// assert_eq!(reason_with_provenance(Some("no"), None), "no");
+/// assert_eq!(reason_with_provenance(None, None), "denied by a hook");
+/// ```
+pub fn reason_with_provenance(reason: Option<&str>, by: Option<&Provenance>) -> String {
+    let reason = reason.map(str::trim).filter(|r| !r.is_empty());
+    let Some(p) = by else {
+        return reason.unwrap_or("denied by a hook").to_owned();
+    };
+    let place = match p.line {
+        Some(l) => format!("{}:{l}", p.source.path),
+        None => p.source.path.to_string(),
+    };
+    match reason {
+        Some(r) => format!("{r} (hook {}, {place})", p.hook_id),
+        None => format!("denied by hook {} ({place})", p.hook_id),
+    }
 }
 
 /// A file `hooks install` writes the bridge into (issue 20): the agent's own configuration.

@@ -146,7 +146,10 @@ pub use crate::{
         Claim, FileContent, FileLocation, FilePattern, FormatDescriptor, FormatDirs, FormatSet,
         ManagedDir, NativeEvent, ParseContext, SourceSummary, UnknownFormat, UserDir,
     },
-    host::{HostAnswer, HostCodec, HostError, HostInput, InstallTarget},
+    host::{
+        EDITED_PATH_ARGS, HostAnswer, HostCodec, HostError, HostInput, InstallTarget,
+        OtherFormatFiles, edited_paths_from_args, host_runs, reason_with_provenance,
+    },
     ids::{
         AbsPathBuf, ExplicitScope, FileRole, FileScope, FormatId, HOOK_ID_MAX_CHARS, HookId,
         HookSourceId, HookSourceKind, SourceKey, SourceOwner, SourceScope,

@@ -203,6 +203,40 @@ fn patch_paths_cover_every_marker() {
     assert!(patch_paths("*** Add File: \n").is_empty());
 }
 
+/// The guard's view of Codex's recorded tool calls: `apply_patch` names its files in the
+/// patch, a shell call edits none the host codec knows of.
+#[test]
+fn recorded_apply_patch_calls_name_their_files() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/codec/payloads.json");
+    let all: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(p).expect("fixture")).expect("json");
+    let mut patches = 0;
+    for p in all.as_array().expect("list") {
+        if p["stdin"]["hook_event_name"] != "PreToolUse" {
+            continue;
+        }
+        let input =
+            decode_input(&serde_json::to_vec(&p["stdin"]).expect("bytes"), None).expect("ok");
+        let edited = CodexHost.edited_paths(&input);
+        match p["stdin"]["tool_name"].as_str() {
+            Some("apply_patch") => {
+                patches += 1;
+                let patch = p["stdin"]["tool_input"]["command"].as_str().expect("patch");
+                assert_eq!(edited, Some(patch_paths(patch)));
+                assert!(!edited.unwrap_or_default().is_empty());
+            }
+            _ => assert_eq!(edited, None),
+        }
+    }
+    assert!(patches > 0, "the fixture has apply_patch calls");
+    let post = decode_input(
+        br#"{"hook_event_name":"PostToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Add File: a\n"}}"#,
+        None,
+    )
+    .expect("ok");
+    assert_eq!(CodexHost.edited_paths(&post), None, "only before the tool runs");
+}
+
 proptest! {
     #[test]
     fn arbitrary_input_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..300), ev in 0usize..14) {

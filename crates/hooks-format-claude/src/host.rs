@@ -1,0 +1,345 @@
+//! Claude Code as a host: the engine runs as Claude Code's own hook command (`hooks bridge
+//! --host claude`), decoding the hook input Claude Code sends into the canonical envelope and
+//! encoding the folded verdict of every hook that ran as the answer Claude Code reads.
+//!
+//! The answer is always exit code 0 with nothing on stdout or one JSON object: Claude Code
+//! 2.1.328 shows a JSON deny's reason to the model as written, while an exit-2 answer
+//! prefixes it with the whole hook command line (checked with the real CLI,
+//! `specs/bridge.md`). Every field of the input the envelope has no place for is kept in
+//! [`Envelope::extra`], so a Claude Code hook the bridge runs receives what Claude Code sent.
+
+use std::path::PathBuf;
+
+use hooks_schema::{
+    Compaction, Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError, HostInput,
+    Notification, Prompt, Provenance, SessionInfo, StopInfo, Subagent, ToolCall, ToolKind,
+    ToolResult, reason_with_provenance,
+};
+use serde_json::{Map, Value, json};
+
+use crate::NativeEvent;
+
+/// Claude Code's host codec.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ClaudeHost;
+
+/// The canonical kind of a Claude Code tool.
+pub fn tool_kind(name: &str) -> ToolKind {
+    match name {
+        "Bash" | "BashOutput" | "KillShell" | "PowerShell" => ToolKind::Shell,
+        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => ToolKind::FileWrite,
+        "Read" | "NotebookRead" => ToolKind::FileRead,
+        "Glob" | "Grep" | "LS" | "ToolSearch" => ToolKind::Search,
+        "WebFetch" | "WebSearch" => ToolKind::Web,
+        "Task" | "Agent" => ToolKind::Subagent,
+        n if n.starts_with("mcp__") => ToolKind::Mcp,
+        _ => ToolKind::Other,
+    }
+}
+
+fn take_str(m: &mut Map<String, Value>, k: &str) -> Result<Option<String>, HostError> {
+    match m.remove(k) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(HostError::Malformed(format!("`{k}` must be a string"))),
+    }
+}
+
+fn take_bool(m: &mut Map<String, Value>, k: &str) -> Result<bool, HostError> {
+    match m.remove(k) {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(b),
+        Some(_) => Err(HostError::Malformed(format!("`{k}` must be a boolean"))),
+    }
+}
+
+fn take_u64(m: &mut Map<String, Value>, k: &str) -> Option<u64> {
+    match m.get(k) {
+        Some(Value::Number(n)) => {
+            let v = n.as_u64().or_else(|| n.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64));
+            m.remove(k);
+            v
+        }
+        _ => None,
+    }
+}
+
+/// Decodes Claude Code's hook input (the stdin document of any event) into an envelope.
+///
+/// # Errors
+/// Input that is not a JSON object of Claude Code's field types, an event named neither in
+/// the input nor on the command line, two different event names, or an event with no
+/// canonical counterpart (Claude Code's capability gaps, `PostToolBatch` among them:
+/// [`HostError::UnknownEvent`]).
+pub fn decode_input(stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, HostError> {
+    let value: Value = serde_json::from_slice(stdin)
+        .map_err(|e| HostError::Malformed(format!("not JSON: {e}")))?;
+    let Value::Object(mut m) = value else {
+        return Err(HostError::Malformed("not a JSON object".to_owned()));
+    };
+    let named = take_str(&mut m, "hook_event_name")?;
+    let name = match (named, event_arg) {
+        (Some(n), Some(a)) if n != a => {
+            return Err(HostError::Malformed(format!(
+                "the input names event `{n}` but the command line says `{a}`"
+            )));
+        }
+        (Some(n), _) => n,
+        (None, Some(a)) => a.to_owned(),
+        (None, None) => {
+            return Err(HostError::Malformed("no `hook_event_name` and no event given".to_owned()));
+        }
+    };
+    // A gap (`PostToolBatch`, `PermissionDenied`, …: [`GAP_EVENTS`]) or a newer event: no
+    // hook of the engine is for it.
+    let Some(native) = NativeEvent::from_name(&name) else {
+        return Err(HostError::UnknownEvent(name));
+    };
+    let mut e = Envelope::new(native.canonical());
+    e.session_id = take_str(&mut m, "session_id")?.filter(|s| !s.is_empty());
+    e.transcript_path =
+        take_str(&mut m, "transcript_path")?.filter(|s| !s.is_empty()).map(PathBuf::from);
+    e.cwd = take_str(&mut m, "cwd")?.filter(|s| !s.is_empty()).map(PathBuf::from);
+    e.permission_mode = take_str(&mut m, "permission_mode")?;
+    // `prompt_id` names the user prompt a tool call belongs to: the turn.
+    e.turn_id = take_str(&mut m, "prompt_id")?;
+    e.model = match m.get("model") {
+        Some(Value::String(_)) => take_str(&mut m, "model")?,
+        _ => None,
+    };
+    match native {
+        NativeEvent::PreToolUse
+        | NativeEvent::PermissionRequest
+        | NativeEvent::PostToolUse
+        | NativeEvent::PostToolUseFailure => {
+            let tool_name = take_str(&mut m, "tool_name")?
+                .ok_or_else(|| HostError::Malformed("`tool_name` is missing".to_owned()))?;
+            let args = m.remove("tool_input").unwrap_or(Value::Object(Map::new()));
+            let kind = tool_kind(&tool_name);
+            let mcp_server = (kind == ToolKind::Mcp)
+                .then(|| tool_name.strip_prefix("mcp__").and_then(|r| r.split_once("__")))
+                .flatten()
+                .map(|(s, _)| s.to_owned());
+            e.tool = Some(ToolCall {
+                name: tool_name,
+                kind,
+                native_kind: None,
+                call_id: take_str(&mut m, "tool_use_id")?,
+                mcp_server,
+                args,
+            });
+            if native == NativeEvent::PostToolUse {
+                let duration_ms = take_u64(&mut m, "duration_ms");
+                e.result = Some(match m.remove("tool_response") {
+                    None | Some(Value::Null) => ToolResult { duration_ms, ..ToolResult::default() },
+                    Some(Value::String(s)) => {
+                        ToolResult { text: Some(s), duration_ms, ..ToolResult::default() }
+                    }
+                    Some(o) => ToolResult { output: Some(o), duration_ms, ..ToolResult::default() },
+                });
+            } else if native == NativeEvent::PostToolUseFailure {
+                e.result = Some(ToolResult {
+                    error: take_str(&mut m, "error")?,
+                    interrupted: take_bool(&mut m, "is_interrupt")?,
+                    failed: true,
+                    ..ToolResult::default()
+                });
+            }
+        }
+        NativeEvent::UserPromptSubmit => {
+            let text = take_str(&mut m, "prompt")?.unwrap_or_default();
+            e.prompt = Some(Prompt { text, ..Prompt::default() });
+        }
+        NativeEvent::SessionStart => {
+            e.session =
+                Some(SessionInfo { source: take_str(&mut m, "source")?, ..SessionInfo::default() });
+        }
+        NativeEvent::SessionEnd => {
+            e.session =
+                Some(SessionInfo { reason: take_str(&mut m, "reason")?, ..SessionInfo::default() });
+        }
+        NativeEvent::Stop => {
+            e.stop = Some(StopInfo {
+                last_message: take_str(&mut m, "last_assistant_message")?,
+                stop_hook_active: take_bool(&mut m, "stop_hook_active")?,
+                ..StopInfo::default()
+            });
+        }
+        NativeEvent::StopFailure => {
+            e.stop = Some(StopInfo {
+                status: take_str(&mut m, "error")?,
+                last_message: take_str(&mut m, "last_assistant_message")?,
+                ..StopInfo::default()
+            });
+        }
+        NativeEvent::SubagentStart | NativeEvent::SubagentStop => {
+            e.subagent = Some(Subagent {
+                id: take_str(&mut m, "agent_id")?,
+                agent_type: take_str(&mut m, "agent_type")?,
+                summary: take_str(&mut m, "last_assistant_message")?,
+                ..Subagent::default()
+            });
+            if native == NativeEvent::SubagentStop {
+                e.stop = Some(StopInfo {
+                    stop_hook_active: take_bool(&mut m, "stop_hook_active")?,
+                    ..StopInfo::default()
+                });
+            }
+        }
+        NativeEvent::PreCompact | NativeEvent::PostCompact => {
+            e.compaction = Some(Compaction {
+                trigger: take_str(&mut m, "trigger")?,
+                custom_instructions: take_str(&mut m, "custom_instructions")?,
+                ..Compaction::default()
+            });
+        }
+        NativeEvent::Notification => {
+            e.notification = Some(Notification {
+                kind: take_str(&mut m, "notification_type")?,
+                message: take_str(&mut m, "message")?,
+                title: take_str(&mut m, "title")?,
+            });
+        }
+    }
+    e.extra = m;
+    Ok(HostInput { session_id: e.session_id.clone(), envelope: e, native_event: name })
+}
+
+fn joined(items: &[(Provenance, String)]) -> Option<String> {
+    let texts: Vec<&str> =
+        items.iter().map(|(_, t)| t.as_str()).filter(|t| !t.trim().is_empty()).collect();
+    (!texts.is_empty()).then(|| texts.join("\n\n"))
+}
+
+/// Encodes the folded verdict as Claude Code's answer for `native`, the JSON form Claude
+/// Code reads on exit code 0.
+pub fn encode_answer(native: NativeEvent, verdict: &FoldedVerdict) -> HostAnswer {
+    let mut out = Map::new();
+    let mut specific = Map::new();
+    let context = joined(&verdict.context);
+    if let Some(m) = joined(&verdict.user_messages) {
+        out.insert("systemMessage".into(), Value::String(m));
+    }
+    let reason = || reason_with_provenance(verdict.reason.as_deref(), verdict.decided_by.as_ref());
+    let refused = matches!(verdict.decision, Some(Decision::Deny | Decision::Ask));
+    match native {
+        NativeEvent::PreToolUse => {
+            match verdict.decision {
+                Some(Decision::Deny) => {
+                    specific.insert("permissionDecision".into(), json!("deny"));
+                    specific.insert("permissionDecisionReason".into(), Value::String(reason()));
+                }
+                Some(Decision::Ask) => {
+                    specific.insert("permissionDecision".into(), json!("ask"));
+                    specific.insert("permissionDecisionReason".into(), Value::String(reason()));
+                }
+                Some(Decision::Allow) | None => {
+                    // A rewrite goes with the decision that carried it: a hook's `allow`
+                    // passes on as Claude Code's (it skips the permission prompt, as the
+                    // hook would have under Claude Code); without one only the input changes.
+                    if let Some(args) = &verdict.updated_args {
+                        if verdict.decision == Some(Decision::Allow) {
+                            specific.insert("permissionDecision".into(), json!("allow"));
+                        }
+                        specific.insert("updatedInput".into(), args.clone());
+                    }
+                }
+            }
+            if let Some(c) = context {
+                specific.insert("additionalContext".into(), Value::String(c));
+            }
+        }
+        NativeEvent::PermissionRequest => match verdict.decision {
+            Some(Decision::Deny | Decision::Ask) => {
+                specific
+                    .insert("decision".into(), json!({"behavior": "deny", "message": reason()}));
+            }
+            Some(Decision::Allow) => {
+                let mut d = Map::new();
+                d.insert("behavior".into(), json!("allow"));
+                if let Some(args) = &verdict.updated_args {
+                    d.insert("updatedInput".into(), args.clone());
+                }
+                specific.insert("decision".into(), Value::Object(d));
+            }
+            None => {}
+        },
+        NativeEvent::UserPromptSubmit | NativeEvent::PreCompact => {
+            if refused {
+                out.insert("decision".into(), json!("block"));
+                out.insert("reason".into(), Value::String(reason()));
+            }
+            if native == NativeEvent::UserPromptSubmit
+                && let Some(c) = context
+            {
+                specific.insert("additionalContext".into(), Value::String(c));
+            }
+        }
+        NativeEvent::PostToolUse | NativeEvent::PostToolUseFailure => {
+            if refused {
+                out.insert("decision".into(), json!("block"));
+                out.insert("reason".into(), Value::String(reason()));
+            }
+            if native == NativeEvent::PostToolUse
+                && let Some(o) = &verdict.updated_output
+                && !o.is_null()
+            {
+                specific.insert("updatedToolOutput".into(), o.clone());
+            }
+            if let Some(c) = context {
+                specific.insert("additionalContext".into(), Value::String(c));
+            }
+        }
+        NativeEvent::Stop | NativeEvent::SubagentStop => {
+            if let Some(f) = joined(&verdict.followups) {
+                out.insert("decision".into(), json!("block"));
+                out.insert("reason".into(), Value::String(f));
+            }
+        }
+        NativeEvent::SessionStart | NativeEvent::SubagentStart => {
+            if let Some(c) = context {
+                specific.insert("additionalContext".into(), Value::String(c));
+            }
+        }
+        NativeEvent::SessionEnd
+        | NativeEvent::StopFailure
+        | NativeEvent::Notification
+        | NativeEvent::PostCompact => {}
+    }
+    if let Some((by, why)) = &verdict.halt {
+        out.insert("continue".into(), json!(false));
+        out.insert("stopReason".into(), Value::String(reason_with_provenance(Some(why), Some(by))));
+    }
+    if !specific.is_empty() {
+        let mut named = Map::new();
+        named.insert("hookEventName".into(), Value::String(native.as_str().to_owned()));
+        named.extend(specific);
+        out.insert("hookSpecificOutput".into(), Value::Object(named));
+    }
+    let stdout = if out.is_empty() {
+        Vec::new()
+    } else {
+        let mut s = serde_json::to_vec(&Value::Object(out)).unwrap_or_default();
+        s.push(b'\n');
+        s
+    };
+    HostAnswer { stdout, stderr: Vec::new(), exit_code: 0 }
+}
+
+impl HostCodec for ClaudeHost {
+    fn decode_input(&self, stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, HostError> {
+        decode_input(stdin, event_arg)
+    }
+
+    fn encode_answer(&self, input: &HostInput, verdict: &FoldedVerdict) -> HostAnswer {
+        match NativeEvent::from_name(&input.native_event)
+            .or_else(|| NativeEvent::from_canonical(input.envelope.event))
+        {
+            Some(native) => encode_answer(native, verdict),
+            None => HostAnswer::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
