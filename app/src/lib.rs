@@ -8,6 +8,7 @@
 //! package, built on this library.
 
 pub mod audit;
+pub mod bridge;
 pub mod formats;
 pub mod install;
 pub mod runtime;

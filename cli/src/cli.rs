@@ -15,6 +15,7 @@ Exit codes:
   trust   0 trusted (or nothing to trust), listed or revoked, 1 a file cannot be trusted
           or the store cannot be written, 3 not confirmed
   audit   0 summarised, 1 the log cannot be read
+  bridge  the host agent's own exit codes (0 unless its protocol needs another)
   any     2 usage error (an invalid --log-level too)";
 
 /// The `hooks` tool: validate, inspect, fire and replay AI-agent lifecycle hooks.
@@ -73,6 +74,9 @@ pub enum Command {
     /// Write `hooks bridge` into an agent's own hook configuration for every event it
     /// supports, keeping the rest of the file; `--uninstall` removes exactly that.
     Install(InstallArgs),
+    /// An agent's hook command: read its hook input on stdin, run every hook of every format
+    /// that applies, answer in its protocol (`hooks install --host` registers it).
+    Bridge(BridgeArgs),
     /// Summarise an audit log (`--audit`): decisions per hook, the slowest hooks, denials
     /// with their reasons, the guard's refusals.
     Audit(AuditArgs),
@@ -350,4 +354,21 @@ pub enum InstallScope {
     Project,
     /// The user's own.
     User,
+}
+
+/// `hooks bridge`.
+#[derive(Debug, Args)]
+pub struct BridgeArgs {
+    /// The agent that runs this command as its hook (`claude`, `codex`, `gemini`, `cursor`,
+    /// …): a format with a host codec.
+    #[arg(long)]
+    pub host: String,
+    /// The agent's event name, for agents whose hook input does not carry it (Copilot CLI);
+    /// where the input names it, both must agree.
+    #[arg(long)]
+    pub event: Option<String>,
+    /// Where the user-scope files live (defaults to the home directory); no managed files
+    /// are read when given.
+    #[arg(long, value_name = "DIR")]
+    pub config_dir: Option<PathBuf>,
 }

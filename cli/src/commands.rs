@@ -14,6 +14,7 @@ use crate::{
 const MAX_CHECK_BYTES: u64 = 16 * 1024 * 1024;
 
 mod audit;
+mod bridge;
 mod fire;
 mod guard;
 mod input;
@@ -43,6 +44,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Trust(a) => trust::run(&a),
         Command::Install(a) => install::run(&a),
         Command::Audit(a) => audit::run(&a),
+        Command::Bridge(a) => bridge::run(&a),
     }
 }
 

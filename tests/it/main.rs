@@ -3,6 +3,7 @@
 //! Each module is one area; shared fixtures live in `support`.
 
 mod audit;
+mod bridge;
 mod claude_e2e;
 mod claude_policy;
 mod claude_protocol;

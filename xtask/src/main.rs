@@ -1,8 +1,10 @@
 //! Project automation: `cargo xtask <command>`.
 //!
 //! Commands: `test <layer>`, `check-layers`, `tidy`, `package`, `doc`, `ci`,
-//! `bench <area> [--json]`, `fuzz --seconds N`. Run `cargo xtask help` for the list.
+//! `bench <area> [--json]`, `fuzz --seconds N`, `agents [AGENT...]`. Run `cargo xtask help`
+//! for the list.
 
+mod agents;
 mod layers;
 mod tidy;
 
@@ -25,8 +27,10 @@ commands:
   ci                    fmt check, clippy (warnings denied), check-layers, tidy, package, doc,
                         all tests (doc tests included)
   bench <area> [--json] run one benchmark area: registry, dispatch, guard, watcher, serve,
-                        oneshot
+                        oneshot, bridge
   fuzz --seconds N      run every fuzz target for N seconds (needs cargo-fuzz)
+  agents [AGENT...]     the real-agent suite for `hooks bridge` (not in CI; needs the agent CLIs
+                        and the real-agent harness, $REALAGENTS_DIR)
 ";
 
 fn main() -> Result<()> {
@@ -47,6 +51,7 @@ fn main() -> Result<()> {
         ["package"] => package(),
         ["doc"] => doc(),
         ["ci"] => ci(),
+        ["agents", only @ ..] => agents::agents(only),
         ["bench", area, rest @ ..] => bench(area, rest),
         ["fuzz", "--seconds", n] => fuzz(n.parse().context("--seconds takes a number")?),
         [] | ["help" | "--help" | "-h"] => {
@@ -198,8 +203,9 @@ fn bench_target(area: &str) -> Result<(&'static str, &'static str)> {
         "watcher" => ("hooks-watcher", "watcher"),
         "serve" => ("hooks-app", "serve"),
         "oneshot" => ("hooks-app", "oneshot"),
+        "bridge" => ("hooks-cli", "bridge"),
         other => bail!(
-            "unknown bench area `{other}`: registry, dispatch, guard, watcher, serve, oneshot"
+            "unknown bench area `{other}`: registry, dispatch, guard, watcher, serve, oneshot, bridge"
         ),
     })
 }

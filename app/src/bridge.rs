@@ -1,0 +1,578 @@
+//! `hooks bridge --host <agent>`: the engine as an agent's own hook command.
+//!
+//! The agent (the *host*) starts one bridge process per hook event and writes its native hook
+//! input on stdin. The bridge decodes it with the host's codec (the format descriptor's
+//! [`host()`](hooks_schema::FormatDescriptor::host)), loads every hook file of every
+//! registered format that applies to the session's directory in one batch (no watcher), runs
+//! the matching hooks through the dispatcher and answers in the host's own protocol: stdout
+//! JSON and an exit code, the reason naming the hook, its file and line.
+//!
+//! - Files the host runs itself (its own format's, and the ones its descriptor lists in
+//!   [`host_also_runs`](hooks_schema::FormatDescriptor::host_also_runs)) are loaded inert:
+//!   protected by the guard, never run twice.
+//! - A hook whose command is itself a bridge call ([`is_bridge_call`]) never runs (no
+//!   recursion when a file the bridge is installed in is also read by another format).
+//! - The first event of a session pins the files and their contents ([`pin`]); later events
+//!   of that session run the pinned set, whatever changed on disk since.
+//! - On a pre-tool call that writes files, the guard refuses edits of protected hook files and
+//!   the scripts they run, of every format, before any hook runs.
+//! - Project files run only when the user's trust store says the user trusted them as they
+//!   are now ([`ProjectGate`]).
+//!
+//! Whatever goes wrong inside the bridge, it answers with exit code 0 and nothing on stdout
+//! (the host goes on as without hooks) and says why on stderr: Copilot CLI denies every tool
+//! on any other exit code, Gemini CLI on most (`specs/bridge.md`).
+
+use std::{
+    path::{Path, PathBuf},
+    sync::Arc,
+    time::Duration,
+};
+
+use hooks_dispatch::DispatchConfig;
+use hooks_guard::GuardDecision;
+use hooks_registry::{HookRegistry, SourceUpdate, UserPaths};
+use hooks_schema::{
+    AbsPathBuf, Decision, FileContent, FileScope, FoldedVerdict, FormatDescriptor, FormatSet,
+    HookCommand, HookSourceId, HookSourceKind, HostAnswer, HostError, HostInput, ParseContext,
+    TrustDecision, host_runs,
+};
+use hooks_sources::{FoundFile, ManagedDirs, ScopeDirs, UserDirs, find_files, found_paths};
+use hooks_trust::{CommandExecutionPosture, Surface};
+
+use crate::runtime::{HookRuntime, RuntimeConfig};
+
+pub mod pin;
+
+pub use self::pin::{PinStore, PinnedFile, PinnedSet};
+
+/// Decides whether a project hook file may run under the bridge (the user's trust store):
+/// `Ok(())` when it may, otherwise the reason the host is told.
+pub trait ProjectGate: Send + Sync {
+    /// Whether the file `path` (of `kind`; a project file under `root`), whose bytes are
+    /// `bytes`, may run in a session whose directory is `session`.
+    fn check(
+        &self,
+        formats: &FormatSet,
+        kind: HookSourceKind,
+        path: &AbsPathBuf,
+        root: Option<&AbsPathBuf>,
+        bytes: &[u8],
+        session: Option<&AbsPathBuf>,
+    ) -> Result<(), String>;
+}
+
+/// A gate that lets every project file run (tests, and embedders that trust the workspace).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OpenGate;
+
+impl ProjectGate for OpenGate {
+    fn check(
+        &self,
+        _: &FormatSet,
+        _: HookSourceKind,
+        _: &AbsPathBuf,
+        _: Option<&AbsPathBuf>,
+        _: &[u8],
+        _: Option<&AbsPathBuf>,
+    ) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// A gate that lets no project file run.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ClosedGate;
+
+impl ProjectGate for ClosedGate {
+    fn check(
+        &self,
+        _: &FormatSet,
+        _: HookSourceKind,
+        path: &AbsPathBuf,
+        _: Option<&AbsPathBuf>,
+        _: &[u8],
+        _: Option<&AbsPathBuf>,
+    ) -> Result<(), String> {
+        Err(format!("{path} is not trusted: run `hooks trust` in its project"))
+    }
+}
+
+/// The user's trust store (`hooks trust`) as the gate: a file runs only when the store holds
+/// it, and every script it runs, at their current SHA-256 (read once, at the first file that
+/// needs it).
+pub struct StoreGate {
+    store: Option<hooks_truststore::TrustStore>,
+    contents:
+        std::sync::OnceLock<Result<hooks_truststore::StoreContents, hooks_truststore::StoreError>>,
+    user: UserPaths,
+}
+
+impl StoreGate {
+    /// The gate of `store` (`None`: no state folder, nothing is trusted) for a user whose
+    /// hooks' commands are read with `user` (`~`, `${chrys_home}`).
+    pub fn new(store: Option<hooks_truststore::TrustStore>, user: UserPaths) -> StoreGate {
+        StoreGate { store, contents: std::sync::OnceLock::new(), user }
+    }
+}
+
+impl ProjectGate for StoreGate {
+    fn check(
+        &self,
+        formats: &FormatSet,
+        kind: HookSourceKind,
+        path: &AbsPathBuf,
+        root: Option<&AbsPathBuf>,
+        bytes: &[u8],
+        session: Option<&AbsPathBuf>,
+    ) -> Result<(), String> {
+        let Some(store) = &self.store else {
+            return Err(format!("{path} is not trusted: there is no trust store (no home folder)"));
+        };
+        let contents = self.contents.get_or_init(|| store.load());
+        let parsed = kind
+            .format()
+            .and_then(|f| formats.get(f))
+            .map(|d| d.parse(bytes, &ParseContext::new(path.as_path(), kind)))
+            .ok_or_else(|| format!("no registered format reads {kind} files"))?;
+        let file = crate::trust::ReadHookFile {
+            kind,
+            path: path.clone(),
+            root: root.cloned(),
+            read: Ok((hooks_truststore::Digest::of(bytes), parsed)),
+        };
+        let status = file.status(contents, &self.user, session);
+        if status.is_trusted() { Ok(()) } else { Err(status.reason(path)) }
+    }
+}
+
+/// Everything one bridge run needs besides the input.
+pub struct BridgeConfig {
+    /// The registered formats; the host is one of them.
+    pub formats: FormatSet,
+    /// The host's format id (`claude`).
+    pub host: String,
+    /// Where the user's own files live (`None`: none are read).
+    pub user_dirs: Option<UserDirs>,
+    /// Where managed files live (`None`: none are read).
+    pub managed_dirs: Option<ManagedDirs>,
+    /// Where session pins are kept (`None`: nothing is pinned across processes).
+    pub pins: Option<PinStore>,
+    /// The gate for project files.
+    pub gate: Arc<dyn ProjectGate>,
+    /// The directory the bridge process runs in (used when the input names none).
+    pub process_cwd: PathBuf,
+    /// The user's home (`~` in edited paths and hook commands).
+    pub home_dir: Option<PathBuf>,
+    /// Chrys's config folder (`${chrys_home}`).
+    pub config_dir: Option<PathBuf>,
+    /// The user's login shell.
+    pub user_shell: Option<String>,
+    /// How hooks run (the engine's runtime directory for detached hooks and the outbox).
+    pub dispatch: DispatchConfig,
+    /// How long asynchronous hooks may go on after the answer is known.
+    pub drain_grace: Duration,
+    /// The user's trust store file, protected from the agent's edits with its folder.
+    pub trust_store: Option<PathBuf>,
+    /// The user's own opt-in to project hooks (Chrys's `project.hooks_enabled`), which a
+    /// Chrys project file needs besides the trust store.
+    pub user_opt_in: bool,
+}
+
+impl BridgeConfig {
+    /// The host's descriptor.
+    pub fn host_descriptor(&self) -> Option<&Arc<dyn FormatDescriptor>> {
+        self.formats.named(&self.host).ok()
+    }
+}
+
+/// What one bridge run did, for the command (and tests): the answer, and what was loaded.
+#[derive(Debug)]
+pub struct BridgeOutcome {
+    /// The answer for the host.
+    pub answer: HostAnswer,
+    /// The decoded input (`None` when it did not decode).
+    pub input: Option<HostInput>,
+    /// The folded verdict the answer encodes.
+    pub verdict: FoldedVerdict,
+    /// The files loaded (pinned or read), each with whether it ran and why.
+    pub files: Vec<PinnedFile>,
+    /// Whether the set came from an earlier event's pin.
+    pub from_pin: bool,
+    /// Hooks that ran.
+    pub ran: usize,
+    /// Warnings for stderr.
+    pub warnings: Vec<String>,
+}
+
+fn fail_open(warning: String) -> BridgeOutcome {
+    BridgeOutcome {
+        answer: HostAnswer {
+            stderr: format!("hooks bridge: {warning}\n").into_bytes(),
+            ..HostAnswer::default()
+        },
+        input: None,
+        verdict: FoldedVerdict::default(),
+        files: Vec::new(),
+        from_pin: false,
+        ran: 0,
+        warnings: vec![warning],
+    }
+}
+
+/// Whether a hook's command is itself a bridge call (`… hooks bridge --host …`): such a hook
+/// never runs under the bridge, so a file the bridge is installed in that another format also
+/// reads cannot make the bridge start itself.
+///
+/// ```
+/// use hooks_app::bridge::is_bridge_call;
+/// use hooks_schema::HookCommand;
+///
+/// let sh = |s: &str| HookCommand::Shell { script: s.into(), shell: None };
+/// assert!(is_bridge_call(&sh("/usr/local/bin/hooks bridge --host claude --event PreToolUse")));
+/// assert!(!is_bridge_call(&sh("./scripts/bridge.sh --hostname x")));
+/// ```
+pub fn is_bridge_call(command: &HookCommand) -> bool {
+    let words: Vec<&str> = match command {
+        HookCommand::Shell { script, .. } => {
+            script.split(|c: char| c.is_whitespace() || c == '"' || c == '\'').collect()
+        }
+        HookCommand::Exec { program, args } => {
+            std::iter::once(program.as_str()).chain(args.iter().map(String::as_str)).collect()
+        }
+        #[allow(unreachable_patterns)]
+        _ => return false,
+    };
+    let Some(at) = words.iter().position(|w| *w == "bridge") else { return false };
+    words[at + 1..].iter().any(|w| *w == "--host" || w.starts_with("--host="))
+}
+
+/// The project root of a session's directory: the nearest folder at or above it holding
+/// `.git`, else the directory itself (what `hooks trust` uses without `--root`).
+pub fn project_root_of(dir: &Path) -> PathBuf {
+    dir.ancestors().find(|d| d.join(".git").symlink_metadata().is_ok()).unwrap_or(dir).to_path_buf()
+}
+
+/// Runs one bridge event: decodes `stdin` as the host's input (`event_arg` when the host's
+/// input does not name its event), loads or reuses the session's pinned set, guards file
+/// edits, runs the hooks and encodes the answer.
+pub fn run_event(config: &BridgeConfig, stdin: &[u8], event_arg: Option<&str>) -> BridgeOutcome {
+    let Some(descriptor) = config.host_descriptor() else {
+        return fail_open(format!("no registered format is named `{}`", config.host));
+    };
+    let Some(codec) = descriptor.host() else {
+        return fail_open(format!("the format `{}` has no host codec", config.host));
+    };
+    let mut input = match codec.decode_input(stdin, event_arg) {
+        Ok(i) => i,
+        // An event no hook of the engine is for: nothing to do, nothing to say.
+        Err(HostError::UnknownEvent(_)) => {
+            return BridgeOutcome { warnings: Vec::new(), ..fail_open(String::new()) }.quiet();
+        }
+        Err(e) => return fail_open(e.to_string()),
+    };
+    let cwd = input
+        .envelope
+        .cwd
+        .clone()
+        .map(|c| if c.is_absolute() { c } else { config.process_cwd.join(c) })
+        .unwrap_or_else(|| config.process_cwd.clone());
+    input.envelope.cwd = Some(cwd.clone());
+    let root_dir = project_root_of(&cwd);
+    let root = hooks_registry::canonicalize(&root_dir)
+        .ok()
+        .or_else(|| AbsPathBuf::new(root_dir.clone()).ok());
+    let mut warnings = Vec::new();
+
+    // The set: the session's pin, or the files as they are now (pinned for the next events).
+    let session = input.session_id.clone();
+    let pinned = match (&config.pins, &session, &root) {
+        (Some(store), Some(s), Some(r)) => match store.load(&config.host, s, r) {
+            Ok(p) => p,
+            Err(e) => {
+                warnings.push(format!("the session pin could not be read: {e}"));
+                None
+            }
+        },
+        _ => None,
+    };
+    let from_pin = pinned.is_some();
+    let set = match pinned {
+        Some(set) => set,
+        None => {
+            let set = read_set(config, &**descriptor, root.as_ref(), &cwd);
+            if let (Some(store), Some(s), Some(r)) = (&config.pins, &session, &root) {
+                match store.save(&config.host, s, r, set) {
+                    Ok(kept) => kept,
+                    Err((set, e)) => {
+                        warnings.push(format!("the session pin could not be written: {e}"));
+                        set
+                    }
+                }
+            } else {
+                set
+            }
+        }
+    };
+
+    let runtime = build_runtime(config, &set, root.as_ref());
+    let handle = runtime.fire_handle();
+
+    // The guard first: a pre-tool call that writes a protected file is refused whatever the
+    // hooks would say.
+    if let Some(paths) = codec.edited_paths(&input)
+        && !paths.is_empty()
+    {
+        let paths: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
+        let decision = handle.can_write_files(&paths, &cwd);
+        if !decision.is_allowed() {
+            let verdict = FoldedVerdict {
+                decision: Some(Decision::Deny),
+                reason: Some(guard_reason(&decision)),
+                ..FoldedVerdict::default()
+            };
+            let answer = with_warnings(codec.encode_answer(&input, &verdict), &warnings);
+            return BridgeOutcome {
+                answer,
+                input: Some(input),
+                verdict,
+                files: set.files,
+                from_pin,
+                ran: 0,
+                warnings,
+            };
+        }
+    }
+
+    let plan = handle.plan(&input.envelope);
+    let (verdict, ran) = if plan.is_idle() {
+        (FoldedVerdict::default(), 0)
+    } else {
+        match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+            Ok(rt) => rt.block_on(async {
+                let report = handle.fire_planned(plan, &input.envelope).await;
+                runtime.drain(config.drain_grace).await;
+                let ran = report
+                    .runs
+                    .iter()
+                    .filter(|r| matches!(r.status, hooks_dispatch::RunStatus::Ran))
+                    .count();
+                (report.verdict, ran)
+            }),
+            Err(e) => {
+                warnings.push(format!("cannot start the async runtime: {e}"));
+                (FoldedVerdict::default(), 0)
+            }
+        }
+    };
+    let answer = with_warnings(codec.encode_answer(&input, &verdict), &warnings);
+    BridgeOutcome { answer, input: Some(input), verdict, files: set.files, from_pin, ran, warnings }
+}
+
+impl BridgeOutcome {
+    fn quiet(mut self) -> BridgeOutcome {
+        self.answer = HostAnswer::default();
+        self.warnings.clear();
+        self
+    }
+}
+
+fn with_warnings(mut answer: HostAnswer, warnings: &[String]) -> HostAnswer {
+    for w in warnings {
+        answer.stderr.extend_from_slice(format!("hooks bridge: {w}\n").as_bytes());
+    }
+    answer
+}
+
+/// The reason the host is given for a refused edit.
+fn guard_reason(decision: &GuardDecision) -> String {
+    match decision {
+        GuardDecision::Allowed => String::new(),
+        GuardDecision::Protected(hits) => {
+            let first = hits.first().map(ToString::to_string).unwrap_or_default();
+            format!("GUARD: edit of a protected hook file refused: {first}")
+        }
+        GuardDecision::Unresolved(paths) => {
+            let first = paths
+                .first()
+                .map(|p| format!("`{}`: {}", p.requested.display(), p.error))
+                .unwrap_or_default();
+            format!("GUARD: edit refused, the path could not be checked: {first}")
+        }
+    }
+}
+
+/// The files of every format that apply to `root` now: managed, the user's, the project's,
+/// each read once (bytes kept for the pin), with whether it may run.
+fn read_set(
+    config: &BridgeConfig,
+    host: &dyn FormatDescriptor,
+    root: Option<&AbsPathBuf>,
+    session: &Path,
+) -> PinnedSet {
+    let formats = &config.formats;
+    let mut found: Vec<(FoundFile, Option<&AbsPathBuf>)> = Vec::new();
+    if let Some(dirs) = &config.managed_dirs {
+        found.extend(
+            find_files(formats, FileScope::Managed, Path::new(""), dirs)
+                .into_iter()
+                .map(|f| (f, None)),
+        );
+    }
+    if let Some(dirs) = &config.user_dirs {
+        found.extend(
+            find_files(formats, FileScope::User, Path::new(""), dirs)
+                .into_iter()
+                .map(|f| (f, None)),
+        );
+    }
+    if let Some(r) = root {
+        found.extend(
+            find_files(formats, FileScope::Project, r.as_path(), &ScopeDirs::new())
+                .into_iter()
+                .map(|f| (f, Some(r))),
+        );
+    }
+    let mut files: Vec<PinnedFile> = Vec::new();
+    for (file, project_root) in found {
+        if file.content == FileContent::PolicyOnly {
+            continue;
+        }
+        let Ok(canonical) = hooks_registry::canonicalize(&file.path) else { continue };
+        if files.iter().any(|f| f.kind == file.kind.name() && f.path == canonical.as_path()) {
+            continue;
+        }
+        let bytes = hooks_sources::read_capped(&file.path);
+        let (content, error) = match bytes {
+            Ok(b) => match String::from_utf8(b) {
+                Ok(s) => (Some(s), None),
+                Err(_) => (None, Some("the file is not UTF-8 text".to_owned())),
+            },
+            Err(e) => (None, Some(e.to_string())),
+        };
+        let (active, reason) = if host_runs(host, file.kind) {
+            (false, format!("{} runs this file itself", config.host))
+        } else if let Some(text) = &content
+            && (project_root.is_some() || crate::trust::needs_review(formats, file.kind))
+        {
+            let session = AbsPathBuf::new(session.to_path_buf()).ok();
+            match config.gate.check(
+                formats,
+                file.kind,
+                &canonical,
+                project_root,
+                text.as_bytes(),
+                session.as_ref(),
+            ) {
+                Ok(()) => (true, "trusted by the user (hooks trust)".to_owned()),
+                Err(why) => (false, why),
+            }
+        } else {
+            (true, "the user's or the administrator's own file".to_owned())
+        };
+        files.push(PinnedFile {
+            kind: file.kind.name(),
+            path: canonical.into_path_buf(),
+            found_at: found_paths(&file.path, &file.replaced_by)
+                .into_iter()
+                .map(AbsPathBuf::into_path_buf)
+                .collect(),
+            project: project_root.is_some(),
+            sha256: content.as_deref().map(pin::sha256_hex),
+            content,
+            error,
+            active,
+            reason,
+        });
+    }
+    PinnedSet { created: pin::now_secs(), files }
+}
+
+fn kind_named(formats: &FormatSet, name: &str) -> Option<HookSourceKind> {
+    formats
+        .iter()
+        .flat_map(|f| f.locations().iter().map(|l| HookSourceKind::file(l.scope, l.role)))
+        .find(|k| k.name() == name)
+}
+
+/// A runtime whose registry holds exactly `set` (nothing read from disk), pinned.
+fn build_runtime(config: &BridgeConfig, set: &PinnedSet, root: Option<&AbsPathBuf>) -> HookRuntime {
+    let mut rc = RuntimeConfig::with_formats(Surface::CliRun, config.formats.clone());
+    rc.home_dir = config.home_dir.clone();
+    rc.config_dir = config.config_dir.clone();
+    rc.user_shell = config.user_shell.clone();
+    rc.agent_version = Some(env!("CARGO_PKG_VERSION").to_owned());
+    rc.trust_store = config.trust_store.clone();
+    rc.user_enables_project_hooks = config.user_opt_in;
+    rc.dispatch = DispatchConfig {
+        parallel_gated_formats: rc.dispatch.parallel_gated_formats.clone(),
+        ..config.dispatch.clone()
+    };
+    let runtime = HookRuntime::new(rc);
+    let formats = &config.formats;
+    let posture = CommandExecutionPosture::AutoApproves;
+    runtime.registry().change(|reg: &mut HookRegistry| {
+        reg.batch(|reg| {
+            reg.set_user_paths(UserPaths {
+                home: config.home_dir.clone().and_then(|h| AbsPathBuf::new(h).ok()),
+                config_dir: config.config_dir.clone().and_then(|d| AbsPathBuf::new(d).ok()),
+            });
+            let mut expected = hooks_sources::expected_files(
+                formats,
+                config.user_dirs.as_ref(),
+                config.managed_dirs.as_ref(),
+            );
+            if let Some(store) = &config.trust_store {
+                let folder = hooks_truststore::TrustStore::at(store).folder().to_path_buf();
+                expected.folders.push((hooks_truststore::TRUST_STORE, folder));
+            }
+            reg.set_expected_files(expected);
+            reg.set_user_opt_in(config.user_opt_in);
+            if let Some(r) = root {
+                reg.add_project_root(r.clone());
+            }
+            for file in &set.files {
+                let Some(kind) = kind_named(formats, &file.kind) else { continue };
+                let Ok(path) = AbsPathBuf::new(file.path.clone()) else { continue };
+                let id = HookSourceId::new(kind, path);
+                let project_root = if file.project { root.cloned() } else { None };
+                let found: Vec<AbsPathBuf> =
+                    file.found_at.iter().filter_map(|p| AbsPathBuf::new(p.clone()).ok()).collect();
+                match (&file.content, kind.format().and_then(|f| formats.get(f))) {
+                    (Some(text), Some(descriptor)) => {
+                        let ctx =
+                            ParseContext { path: &file.path, kind, strict: false, shadows: &[] };
+                        let mut parsed = descriptor.parse(text.as_bytes(), &ctx);
+                        if let Ok(p) = &mut parsed {
+                            p.definitions.retain(|d| !is_bridge_call(&d.command));
+                        }
+                        let trust = if file.active {
+                            TrustDecision::Active { reason: file.reason.clone() }
+                        } else {
+                            TrustDecision::Inert { reason: file.reason.clone() }
+                        };
+                        reg.upsert_source(SourceUpdate {
+                            source: id.clone(),
+                            parsed,
+                            project_root: project_root.clone(),
+                            trust,
+                        });
+                    }
+                    _ => {
+                        let d = hooks_schema::HookDiagnostic::error(
+                            file.error.clone().unwrap_or_else(|| "not read".to_owned()),
+                        )
+                        .in_file(&file.path);
+                        reg.record_read_failure(&id, project_root.clone(), d);
+                    }
+                }
+                reg.set_found_paths(&id, project_root.as_ref(), found);
+            }
+            reg.pin(posture);
+        });
+    });
+    runtime
+}
+
+#[cfg(test)]
+mod tests;

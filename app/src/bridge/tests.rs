@@ -1,0 +1,335 @@
+//! Tests of the bridge with real hook processes: a Cursor hook denies a Claude Code tool call
+//! in Claude Code's own words with provenance; the host's own files and bridge calls never
+//! run; the pin holds across events; the guard refuses edits of every format's hook files;
+//! the gate keeps untrusted project files inert.
+
+use std::{os::unix::fs::PermissionsExt, path::Path, sync::Arc};
+
+use serde_json::{Value, json};
+
+use super::*;
+
+struct Project {
+    dir: tempfile::TempDir,
+    home: tempfile::TempDir,
+    state: tempfile::TempDir,
+}
+
+impl Project {
+    fn new() -> Project {
+        let p = Project {
+            dir: tempfile::tempdir().expect("tmp"),
+            home: tempfile::tempdir().expect("tmp"),
+            state: tempfile::tempdir().expect("tmp"),
+        };
+        std::fs::create_dir(p.root().join(".git")).expect(".git");
+        p
+    }
+
+    fn root(&self) -> PathBuf {
+        hooks_registry::canonicalize(self.dir.path()).expect("canonical").into_path_buf()
+    }
+
+    fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let path = self.root().join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&path, text).expect("write");
+        path
+    }
+
+    fn script(&self, rel: &str, text: &str) -> PathBuf {
+        let path = self.write(rel, text);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        path
+    }
+
+    /// A Cursor hook that denies `rm -rf` (and records every call in `calls.log`).
+    fn cursor_deny_rm(&self) {
+        self.script(
+            ".cursor/hooks/no-rm.sh",
+            "#!/bin/sh\ninput=$(cat)\necho call >> \"$(dirname \"$0\")/calls.log\"\ncase \"$input\" in\n  *'rm -rf'*) echo '{\"permission\":\"deny\",\"agent_message\":\"rm -rf is not allowed here\"}' ;;\n  *) echo '{\"permission\":\"allow\"}' ;;\nesac\n",
+        );
+        self.write(
+            ".cursor/hooks.json",
+            r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": ".cursor/hooks/no-rm.sh" } ] } }"#,
+        );
+    }
+
+    fn calls(&self) -> usize {
+        std::fs::read_to_string(self.root().join(".cursor/hooks/calls.log"))
+            .map_or(0, |s| s.lines().count())
+    }
+
+    fn config(&self, host: &str, gate: Arc<dyn ProjectGate>) -> BridgeConfig {
+        let formats = crate::formats::workspace_formats();
+        BridgeConfig {
+            host: host.to_owned(),
+            user_dirs: Some(UserDirs::under_home(&formats, self.home.path())),
+            managed_dirs: None,
+            pins: Some(PinStore::new(self.state.path().join("pins"))),
+            gate,
+            process_cwd: self.root(),
+            home_dir: Some(self.home.path().to_path_buf()),
+            config_dir: None,
+            user_shell: None,
+            dispatch: DispatchConfig::default(),
+            drain_grace: Duration::from_secs(2),
+            trust_store: None,
+            user_opt_in: false,
+            formats,
+        }
+    }
+}
+
+fn claude_input(p: &Project, session: &str, tool: &str, args: Value) -> Vec<u8> {
+    serde_json::to_vec(&json!({
+        "session_id": session,
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": p.root(),
+        "hook_event_name": "PreToolUse",
+        "permission_mode": "default",
+        "tool_name": tool,
+        "tool_input": args,
+        "tool_use_id": "toolu_1",
+    }))
+    .expect("json")
+}
+
+fn stdout_json(o: &BridgeOutcome) -> Value {
+    if o.answer.stdout.is_empty() {
+        return Value::Null;
+    }
+    serde_json::from_slice(&o.answer.stdout).expect("the answer is JSON")
+}
+
+#[test]
+fn a_cursor_hook_denies_a_claude_code_tool_call_with_provenance() {
+    let p = Project::new();
+    p.cursor_deny_rm();
+    let c = p.config("claude", Arc::new(OpenGate));
+    let out =
+        run_event(&c, &claude_input(&p, "s1", "Bash", json!({"command": "rm -rf build"})), None);
+    assert_eq!(out.answer.exit_code, 0);
+    let v = stdout_json(&out);
+    let specific = &v["hookSpecificOutput"];
+    assert_eq!(specific["hookEventName"], "PreToolUse");
+    assert_eq!(specific["permissionDecision"], "deny");
+    let reason = specific["permissionDecisionReason"].as_str().expect("reason");
+    let file = p.root().join(".cursor/hooks.json");
+    assert!(reason.starts_with("rm -rf is not allowed here (hook "), "{reason}");
+    assert!(reason.contains(&format!("{}:1)", file.display())), "file and line: {reason}");
+    assert_eq!(out.ran, 1);
+
+    // A harmless command: the hook runs and allows; Claude Code gets no decision.
+    let out = run_event(&c, &claude_input(&p, "s1", "Bash", json!({"command": "ls"})), None);
+    assert_eq!(out.answer.stdout, b"", "nothing to say: {:?}", out.answer);
+    assert_eq!(out.ran, 1);
+    assert_eq!(p.calls(), 2);
+}
+
+#[test]
+fn the_hosts_own_files_and_bridge_calls_never_run() {
+    let p = Project::new();
+    p.script(".claude/record.sh", "#!/bin/sh\necho claude >> \"$CLAUDE_PROJECT_DIR/claude.log\"\n");
+    p.write(
+        ".claude/settings.json",
+        r#"{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[
+            {"type":"command","command":"\"$CLAUDE_PROJECT_DIR\"/.claude/record.sh"},
+            {"type":"command","command":"/usr/local/bin/hooks bridge --host claude --event PreToolUse"}]}]}}"#,
+    );
+    // Under Claude Code, its own file is Claude Code's business.
+    let input = claude_input(&p, "s", "Bash", json!({"command": "ls"}));
+    let out = run_event(&p.config("claude", Arc::new(OpenGate)), &input, None);
+    assert_eq!(out.ran, 0);
+    let claude = out.files.iter().find(|f| f.kind == "project_claude_settings").expect("loaded");
+    assert!(!claude.active && claude.reason.contains("claude runs this file itself"));
+    assert!(!p.root().join("claude.log").exists());
+
+    // Under Codex the same file runs, but never its bridge call (it would start the bridge
+    // again, for Claude Code, from inside a Codex event).
+    let codex_input = serde_json::to_vec(&json!({
+        "session_id": "c", "cwd": p.root(), "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t",
+        "turn_id": "u", "model": "m", "permission_mode": "default", "transcript_path": null,
+    }))
+    .expect("json");
+    let out = run_event(&p.config("codex", Arc::new(OpenGate)), &codex_input, None);
+    assert_eq!(out.ran, 1, "the record hook only: {:?}", out.answer);
+    assert_eq!(std::fs::read_to_string(p.root().join("claude.log")).expect("ran"), "claude\n");
+}
+
+#[test]
+fn cursor_as_host_skips_claude_code_files_it_runs_itself() {
+    let p = Project::new();
+    p.script(".claude/record.sh", "#!/bin/sh\necho claude >> claude.log\n");
+    p.write(
+        ".claude/settings.json",
+        r#"{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":".claude/record.sh"}]}]}}"#,
+    );
+    let input = serde_json::to_vec(&json!({
+        "conversation_id": "conv", "generation_id": "g", "hook_event_name": "preToolUse",
+        "workspace_roots": [p.root()], "cwd": p.root(),
+        "tool_name": "Shell", "tool_input": {"command": "ls"},
+    }))
+    .expect("json");
+    let out = run_event(&p.config("cursor", Arc::new(OpenGate)), &input, None);
+    let claude = out.files.iter().find(|f| f.kind == "project_claude_settings").expect("loaded");
+    assert!(!claude.active, "Cursor runs Claude Code's files itself");
+    assert_eq!(out.ran, 0);
+}
+
+#[test]
+fn later_events_of_a_session_run_the_pinned_set() {
+    let p = Project::new();
+    p.cursor_deny_rm();
+    let c = p.config("claude", Arc::new(OpenGate));
+    let rm = |s: &str| claude_input(&p, s, "Bash", json!({"command": "rm -rf build"}));
+    let first = run_event(&c, &rm("pinned"), None);
+    assert!(!first.from_pin);
+    assert_eq!(stdout_json(&first)["hookSpecificOutput"]["permissionDecision"], "deny");
+    // The file is emptied of hooks on disk: the session goes on with its pin, a new session
+    // sees the change.
+    p.write(".cursor/hooks.json", r#"{ "version": 1, "hooks": {} }"#);
+    let later = run_event(&c, &rm("pinned"), None);
+    assert!(later.from_pin);
+    assert_eq!(stdout_json(&later)["hookSpecificOutput"]["permissionDecision"], "deny");
+    let fresh = run_event(&c, &rm("another"), None);
+    assert!(!fresh.from_pin);
+    assert_eq!(fresh.answer.stdout, b"");
+    // Without a session id nothing is pinned.
+    let mut v: Value = serde_json::from_slice(&rm("x")).expect("json");
+    v.as_object_mut().expect("object").remove("session_id");
+    let unpinned = run_event(&c, &serde_json::to_vec(&v).expect("json"), None);
+    assert!(!unpinned.from_pin);
+}
+
+#[test]
+fn an_untrusted_project_file_stays_inert() {
+    let p = Project::new();
+    p.cursor_deny_rm();
+    let c = p.config("claude", Arc::new(ClosedGate));
+    let out =
+        run_event(&c, &claude_input(&p, "s", "Bash", json!({"command": "rm -rf build"})), None);
+    assert_eq!(out.answer.stdout, b"");
+    assert_eq!(out.ran, 0);
+    let f = out.files.iter().find(|f| f.kind == "project_cursor_file").expect("loaded");
+    assert!(!f.active && f.reason.contains("hooks trust"), "{}", f.reason);
+    assert_eq!(p.calls(), 0);
+}
+
+#[test]
+fn the_guard_refuses_edits_of_every_formats_hook_files_and_scripts() {
+    let p = Project::new();
+    p.cursor_deny_rm();
+    let c = p.config("claude", Arc::new(ClosedGate));
+    let root = p.root();
+    let refused = [
+        root.join(".cursor/hooks.json"),
+        root.join(".cursor/hooks/no-rm.sh"),
+        // Files that do not exist yet, of other formats.
+        root.join(".codex/hooks.json"),
+        root.join(".gemini/settings.json"),
+        root.join(".claude/settings.local.json"),
+    ];
+    for path in &refused {
+        let out = run_event(
+            &c,
+            &claude_input(&p, "g", "Write", json!({"file_path": path, "content": "{}"})),
+            None,
+        );
+        let v = stdout_json(&out);
+        assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{}", path.display());
+        let why = v["hookSpecificOutput"]["permissionDecisionReason"].as_str().expect("reason");
+        assert!(why.starts_with("GUARD: "), "{why}");
+    }
+    // Relative and roundabout spellings, through Edit.
+    let out = run_event(
+        &c,
+        &claude_input(
+            &p,
+            "g",
+            "Edit",
+            json!({"file_path": "src/../.cursor/./hooks.json", "old_string": "a", "new_string": "b"}),
+        ),
+        None,
+    );
+    assert_eq!(stdout_json(&out)["hookSpecificOutput"]["permissionDecision"], "deny");
+    // An ordinary file is not the guard's business.
+    let out = run_event(
+        &c,
+        &claude_input(&p, "g", "Write", json!({"file_path": root.join("a.txt"), "content": ""})),
+        None,
+    );
+    assert_eq!(out.answer.stdout, b"");
+}
+
+#[test]
+fn codex_apply_patch_of_a_hook_file_is_refused() {
+    let p = Project::new();
+    p.cursor_deny_rm();
+    let c = p.config("codex", Arc::new(ClosedGate));
+    let input = |patch: &str| {
+        serde_json::to_vec(&json!({
+            "session_id": "p", "cwd": p.root(), "hook_event_name": "PreToolUse",
+            "tool_name": "apply_patch", "tool_input": {"command": patch}, "tool_use_id": "t",
+            "turn_id": "u", "model": "m", "permission_mode": "default", "transcript_path": null,
+        }))
+        .expect("json")
+    };
+    let out = run_event(
+        &c,
+        &input(
+            "*** Begin Patch\n*** Add File: notes.txt\n+hi\n*** Update File: .cursor/hooks.json\n@@\n-a\n+b\n*** End Patch\n",
+        ),
+        None,
+    );
+    let v = stdout_json(&out);
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+    assert_eq!(v.as_object().map(|o| o.len()), Some(1), "Codex takes no other key: {v}");
+    let out = run_event(
+        &c,
+        &input("*** Begin Patch\n*** Add File: notes.txt\n+hi\n*** End Patch\n"),
+        None,
+    );
+    assert_eq!(out.answer.stdout, b"");
+}
+
+#[test]
+fn bad_input_is_answered_with_nothing_and_exit_zero() {
+    let p = Project::new();
+    let c = p.config("claude", Arc::new(OpenGate));
+    for input in [&b"not json"[..], b"[]", b"{\"hook_event_name\": \"PostToolBatch\"}", b""] {
+        let out = run_event(&c, input, None);
+        assert_eq!(out.answer.exit_code, 0);
+        assert_eq!(out.answer.stdout, b"");
+    }
+    let out = run_event(&p.config("nope", Arc::new(OpenGate)), b"{}", None);
+    assert_eq!((out.answer.exit_code, out.answer.stdout.len()), (0, 0));
+    assert!(String::from_utf8_lossy(&out.answer.stderr).contains("nope"));
+}
+
+#[test]
+fn bridge_calls_are_recognised_in_every_spelling() {
+    let sh = |s: &str| HookCommand::Shell { script: s.into(), shell: None };
+    let exec = |p: &str, a: &[&str]| HookCommand::Exec {
+        program: p.into(),
+        args: a.iter().map(|s| (*s).to_owned()).collect(),
+    };
+    assert!(is_bridge_call(&sh("hooks bridge --host codex")));
+    assert!(is_bridge_call(&sh("\"/opt/my tools/hooks\" bridge --event E --host=gemini")));
+    assert!(is_bridge_call(&exec("/bin/hooks", &["bridge", "--host", "copilot"])));
+    assert!(!is_bridge_call(&sh("hooks fire --host x bridge")));
+    assert!(!is_bridge_call(&exec("bridge", &[])));
+    assert!(!is_bridge_call(&sh("./bridge.sh")));
+}
+
+#[test]
+fn the_project_root_is_the_nearest_git_folder() {
+    let p = Project::new();
+    let sub = p.root().join("a/b");
+    std::fs::create_dir_all(&sub).expect("mkdir");
+    assert_eq!(project_root_of(&sub), p.root());
+    let bare = tempfile::tempdir().expect("tmp");
+    assert_eq!(project_root_of(bare.path()), bare.path());
+    let _ = Path::new("");
+}

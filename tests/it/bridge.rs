@@ -1,0 +1,114 @@
+//! `hooks bridge` driven as a process, the way an agent runs it: the agent's hook input on
+//! stdin, the answer on stdout in the agent's protocol, exit code 0 in every case the
+//! protocol does not need another.
+
+use serde_json::{Value, json};
+
+use crate::{cli::hooks_in_env, support::TestDir};
+
+/// A user with a Cursor hook that denies `rm -rf`, and a repository.
+fn setup() -> (TestDir, TestDir) {
+    let home = TestDir::new();
+    home.script(
+        ".cursor/no-rm.sh",
+        "#!/bin/sh\ncase \"$(cat)\" in *'rm -rf'*) echo '{\"permission\":\"deny\",\"agent_message\":\"no rm -rf\"}' ;; esac\n",
+    );
+    home.write(
+        ".cursor/hooks.json",
+        r#"{"version":1,"hooks":{"beforeShellExecution":[{"command":"./no-rm.sh"}]}}"#,
+    );
+    let repo = TestDir::new();
+    std::fs::create_dir(repo.path().join(".git")).expect(".git");
+    (home, repo)
+}
+
+fn claude_bash(repo: &TestDir, command: &str) -> String {
+    json!({
+        "session_id": "it-session", "cwd": repo.path(), "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "t",
+    })
+    .to_string()
+}
+
+#[test]
+fn the_bridge_answers_claude_code_in_its_protocol() {
+    let (home, repo) = setup();
+    let env = [("HOME", home.path())];
+    let args = ["bridge", "--host", "claude", "--config-dir", home.path().to_str().expect("utf-8")];
+    let out = hooks_in_env(repo.path(), &args, &claude_bash(&repo, "rm -rf build"), &env);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
+    let reason = v["hookSpecificOutput"]["permissionDecisionReason"].as_str().expect("reason");
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert!(reason.starts_with("no rm -rf (hook beforeShellExecution[0], "), "{reason}");
+    assert!(reason.ends_with(".cursor/hooks.json:1)"), "{reason}");
+
+    let out = hooks_in_env(repo.path(), &args, &claude_bash(&repo, "ls"), &env);
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0), "{out:?}");
+
+    // The agent's file tool may not rewrite the hook file.
+    let write = json!({
+        "session_id": "it-session", "cwd": repo.path(), "hook_event_name": "PreToolUse",
+        "tool_name": "Write", "tool_input": {"file_path": "~/.cursor/hooks.json", "content": "{}"},
+    });
+    let out = hooks_in_env(repo.path(), &args, &write.to_string(), &env);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+}
+
+#[test]
+fn bad_input_never_blocks_the_agent() {
+    let (home, repo) = setup();
+    let env = [("HOME", home.path())];
+    for host in ["claude", "codex", "gemini", "cursor", "nope"] {
+        let out = hooks_in_env(repo.path(), &["bridge", "--host", host], "{not json", &env);
+        assert_eq!(out.status.code(), Some(0), "{host}: {out:?}");
+        assert!(out.stdout.is_empty(), "{host}: {out:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("hooks bridge: "), "{out:?}");
+    }
+}
+
+/// A repository's Cursor hook runs under the bridge only once the user trusted it with
+/// `hooks trust`, and a change to it (in a new session) makes it inert again.
+#[test]
+fn a_project_file_runs_once_trusted_and_not_after_it_changed() {
+    let (home, repo) = setup();
+    std::fs::remove_file(home.path().join(".cursor/hooks.json")).expect("no user hook");
+    let state = TestDir::new();
+    let env = [("HOME", home.path()), ("XDG_STATE_HOME", state.path())];
+    let script = "#!/bin/sh\ncase \"$(cat)\" in *'rm -rf'*) echo '{\"permission\":\"deny\",\"agent_message\":\"repo says no\"}' ;; esac\n";
+    let path = repo.path().join(".cursor/no-rm.sh");
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&path, script).expect("script");
+    std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
+    let hooks =
+        r#"{"version":1,"hooks":{"beforeShellExecution":[{"command":".cursor/no-rm.sh"}]}}"#;
+    std::fs::write(repo.path().join(".cursor/hooks.json"), hooks).expect("hooks.json");
+    let config = ["--config-dir", home.path().to_str().expect("utf-8")];
+    let bridge = |session: &str| {
+        let input = json!({
+            "session_id": session, "cwd": repo.path(), "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": "rm -rf build"},
+        });
+        let args = [&["bridge", "--host", "claude"][..], &config[..]].concat();
+        let out = hooks_in_env(repo.path(), &args, &input.to_string(), &env);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        v["hookSpecificOutput"]["permissionDecision"].as_str().map(str::to_owned)
+    };
+    assert_eq!(bridge("before-trust"), None, "not trusted yet: inert");
+    let args = [&["trust", "--yes"][..], &config[..]].concat();
+    let out = hooks_in_env(repo.path(), &args, "", &env);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(bridge("after-trust").as_deref(), Some("deny"));
+    // The session that pinned before the trust keeps its pin.
+    assert_eq!(bridge("before-trust"), None);
+    // Changed outside the agent: inert again for a new session, until trusted again.
+    std::fs::write(repo.path().join(".cursor/hooks.json"), format!("{hooks}\n")).expect("edit");
+    assert_eq!(bridge("after-change"), None);
+    assert_eq!(bridge("after-trust").as_deref(), Some("deny"), "pinned as trusted");
+    let out = hooks_in_env(repo.path(), &[&["trust", "--yes"][..], &config[..]].concat(), "", &env);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(bridge("trusted-again").as_deref(), Some("deny"));
+}

@@ -1,0 +1,339 @@
+//! `cargo xtask agents`: the real-agent suite for `hooks bridge` (issue 20). Not part of CI:
+//! it needs the real agent CLIs and the offline real-agent harness (each agent runs against a
+//! scripted mock model on 127.0.0.1 inside a private network namespace).
+//!
+//! For each agent it installs the release `hooks` binary as the agent's own pre-tool hook
+//! (`hooks bridge --host <agent>`, through a small wrapper that records the bridge's time per
+//! event), gives the repository a Cursor hook that denies `rm -rf` (a format none of these
+//! agents reads) and trusts it with `hooks trust --yes`, and checks four runs:
+//! - **deny**: the model asks for `rm -rf build && touch ran.txt`; `ran.txt` must not exist
+//!   and the model must have been shown the Cursor hook's reason;
+//! - **allow**: the model asks for `touch ran.txt`; it must exist;
+//! - **edit**: the model asks to rewrite the project's `.cursor/hooks.json` with the agent's
+//!   file tool; the file must be unchanged and the model must have been shown the guard's
+//!   refusal;
+//! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
+//!   changed file is inert until trusted again).
+//!
+//! The harness folder is `$REALAGENTS_DIR`, else `../shared/tools/realagents` next to the
+//! main checkout; the CLIs are installed by its `setup_agents.sh`. `$HOOKS_BIN` names a
+//! `hooks` binary to use instead of building the release one.
+
+use std::{
+    fmt::Write as _,
+    path::{Path, PathBuf},
+    process::Command,
+    time::Instant,
+};
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+
+use crate::{cargo, run, workspace_root};
+
+/// Agents with a real CLI in the harness, and the bridge's `--host` for each.
+const AGENTS: &[&str] = &["claude", "codex", "gemini", "copilot"];
+
+/// The setup every run starts with (`SETUP_CMD`, run by the harness with `PROJ`, `RHOME` and
+/// `RA_AGENT` set, `HOME` = `RHOME`, cwd = the project): a repository Cursor hook denying
+/// `rm -rf`, trusted with `hooks trust` (then changed, for the `changed` run), and the bridge
+/// installed as the agent's pre-tool hook.
+const SETUP: &str = r#"set -eu
+mkdir -p "$PROJ/.git" "$PROJ/.cursor/hooks"
+cat > "$PROJ/.cursor/hooks/no-rm.sh" <<'SH'
+#!/bin/sh
+input=$(cat)
+case "$input" in
+  *'rm -rf'*) echo '{"permission":"deny","agent_message":"XTASK-AGENTS: rm -rf is not allowed by the repository Cursor hook"}' ;;
+  *) echo '{"permission":"allow"}' ;;
+esac
+SH
+chmod +x "$PROJ/.cursor/hooks/no-rm.sh"
+printf '{"version":1,"hooks":{"beforeShellExecution":[{"command":".cursor/hooks/no-rm.sh"}]}}\n' > "$PROJ/.cursor/hooks.json"
+cp "$PROJ/.cursor/hooks.json" "$PROJ/.cursor-hooks.json.orig"
+"$HOOKS_BIN" trust --yes --root "$PROJ"
+if [ "${XTASK_CHANGE_AFTER_TRUST:-}" = 1 ]; then
+  printf '{"version":1,"hooks":{"beforeShellExecution":[{"command":".cursor/hooks/no-rm.sh","timeout":30}]}}\n' > "$PROJ/.cursor/hooks.json"
+fi
+cat > "$RUN/bridge.sh" <<SH
+#!/bin/sh
+t0=\$(date +%s%N)
+"$HOOKS_BIN" bridge "\$@"
+rc=\$?
+t1=\$(date +%s%N)
+echo "\$(( (t1 - t0) / 1000 ))" >> "$RUN/bridge-us.log"
+exit \$rc
+SH
+chmod +x "$RUN/bridge.sh"
+B="$RUN/bridge.sh"
+case "$RA_AGENT" in
+  claude)
+    mkdir -p "$PROJ/.claude"
+    python3 -c 'import json,sys; json.dump({"permissions": {"allow": ["Bash", "Write", "Edit"]}, "hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+        {"type": "command", "command": sys.argv[2] + " --host claude", "timeout": 30}]}]}}, open(sys.argv[1], "w"), indent=1)' \
+      "$PROJ/.claude/settings.json" "$B" ;;
+  codex)
+    mkdir -p "$PROJ/.codex"
+    python3 -c 'import json,sys; json.dump({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+        {"type": "command", "command": sys.argv[2] + " --host codex", "timeout": 30}]}]}}, open(sys.argv[1], "w"), indent=1)' \
+      "$PROJ/.codex/hooks.json" "$B" ;;
+  gemini)
+    mkdir -p "$PROJ/.gemini"
+    python3 -c 'import json,sys; json.dump({"hooks": {"BeforeTool": [{"matcher": "*", "hooks": [
+        {"type": "command", "name": "agent-hooks-bridge", "command": sys.argv[2] + " --host gemini", "timeout": 30000}]}]}},
+        open(sys.argv[1], "w"), indent=1)' "$PROJ/.gemini/settings.json" "$B" ;;
+  copilot)
+    mkdir -p "$PROJ/.github/hooks"
+    python3 -c 'import json,sys; json.dump({"version": 1, "hooks": {"preToolUse": [
+        {"type": "command", "bash": sys.argv[2] + " --host copilot --event preToolUse", "timeoutSec": 30}]}}, open(sys.argv[1], "w"), indent=1)' \
+      "$PROJ/.github/hooks/agent-hooks.json" "$B" ;;
+esac
+"#;
+
+/// The scripted file-tool call that rewrites the project's `.cursor/hooks.json`.
+fn edit_call(agent: &str) -> (String, Vec<(&'static str, &'static str)>) {
+    let target = "{PROJ}/.cursor/hooks.json";
+    match agent {
+        "claude" => (
+            format!(r#"[{{"name":"Write","input":{{"file_path":"{target}","content":"{{}}"}}}}]"#),
+            vec![],
+        ),
+        "codex" => (
+            r#"[{"name":"apply_patch","custom_input":"*** Begin Patch\n*** Delete File: .cursor/hooks.json\n*** End Patch\n"}]"#
+                .to_owned(),
+            vec![("CODEX_MODEL", "gpt-5.5")],
+        ),
+        "gemini" => (
+            format!(r#"[{{"name":"write_file","args":{{"file_path":"{target}","content":"{{}}"}}}}]"#),
+            vec![],
+        ),
+        _ => (
+            format!(r#"[{{"name":"create","input":{{"path":"{target}","file_text":"{{}}"}}}}]"#),
+            vec![],
+        ),
+    }
+}
+
+struct Case {
+    name: &'static str,
+    tool_cmd: &'static str,
+    edit: bool,
+    change_after_trust: bool,
+}
+
+const CASES: &[Case] = &[
+    Case {
+        name: "deny",
+        tool_cmd: "rm -rf build && touch ran.txt",
+        edit: false,
+        change_after_trust: false,
+    },
+    Case { name: "allow", tool_cmd: "touch ran.txt", edit: false, change_after_trust: false },
+    Case { name: "edit", tool_cmd: "touch ran.txt", edit: true, change_after_trust: false },
+    Case {
+        name: "changed",
+        tool_cmd: "rm -rf build && touch ran.txt",
+        edit: false,
+        change_after_trust: true,
+    },
+];
+
+fn harness_dir() -> Result<PathBuf> {
+    #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
+    if let Some(d) = std::env::var_os("REALAGENTS_DIR") {
+        return Ok(PathBuf::from(d));
+    }
+    // Next to the main checkout (this may be a worktree of it).
+    let out = Command::new("git")
+        .args(["rev-parse", "--path-format=absolute", "--git-common-dir"])
+        .current_dir(workspace_root())
+        .output()
+        .context("git rev-parse")?;
+    let common = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    let main = common.parent().context("the main checkout")?;
+    Ok(main.join("../shared/tools/realagents"))
+}
+
+fn target_dir() -> PathBuf {
+    #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| workspace_root().join("target"), PathBuf::from)
+}
+
+/// The `hooks` binary: `$HOOKS_BIN` when set (a build at hand), else the release build.
+pub(crate) fn hooks_binary() -> Result<PathBuf> {
+    #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
+    if let Some(bin) = std::env::var_os("HOOKS_BIN") {
+        return Ok(PathBuf::from(bin));
+    }
+    run(cargo().args(["build", "--release", "--quiet", "-p", "hooks-cli", "--bin", "hooks"]))?;
+    Ok(target_dir().join("release/hooks"))
+}
+
+fn host_exists(bin: &Path, agent: &str) -> bool {
+    let out = Command::new(bin)
+        .args(["bridge", "--host", agent])
+        .stdin(std::process::Stdio::null())
+        .output();
+    out.is_ok_and(|o| !String::from_utf8_lossy(&o.stderr).contains("no registered format"))
+}
+
+struct Outcome {
+    ok: bool,
+    detail: String,
+    secs: f64,
+    bridge_us: Vec<u64>,
+}
+
+fn run_case(harness: &Path, bin: &Path, agent: &str, case: &Case) -> Result<Outcome> {
+    let setup_file =
+        std::env::temp_dir().join(format!("xtask-agents-setup-{}.sh", std::process::id()));
+    std::fs::write(&setup_file, SETUP)?;
+    let payloads = tempdir_path(&format!("xtask-agents-payloads-{agent}-{}", case.name))?;
+    let mut cmd = Command::new("bash");
+    cmd.arg(harness.join(format!("run_{agent}.sh")))
+        .arg("external")
+        .current_dir(harness)
+        .env("SETUP_CMD", format!("HOOKS_BIN='{}' bash '{}'", bin.display(), setup_file.display()))
+        .env("TOOL_CMD", case.tool_cmd)
+        .env("PAYLOAD_DIR", &payloads)
+        .env("CODEX_ALLOW_RM", "1")
+        .env("RA_TIMEOUT", "180")
+        .env("XTASK_CHANGE_AFTER_TRUST", if case.change_after_trust { "1" } else { "0" })
+        // The trust store and the pins live under the agent's HOME.
+        .env_remove("XDG_STATE_HOME")
+        .env_remove("XDG_CONFIG_HOME");
+    if case.edit {
+        let (calls, env) = edit_call(agent);
+        cmd.env("MOCK_CALLS", calls);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+    }
+    let started = Instant::now();
+    let out = cmd.output().with_context(|| format!("running the harness for {agent}"))?;
+    let secs = started.elapsed().as_secs_f64();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let summary: Value = stdout
+        .find('{')
+        .and_then(|i| serde_json::from_str(&stdout[i..]).ok())
+        .with_context(|| {
+            format!(
+                "{agent}/{}: no summary from the harness\nstdout: {stdout}\nstderr: {}",
+                case.name,
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })?;
+    let run_dir = PathBuf::from(summary["run_dir"].as_str().unwrap_or_default());
+    let seen = std::fs::read_to_string(run_dir.join("mock.jsonl")).unwrap_or_default();
+    let tool_ran = summary["tool_ran"].as_bool() == Some(true);
+    let bridge_us: Vec<u64> = std::fs::read_to_string(run_dir.join("bridge-us.log"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect();
+    let (ok, detail) = match case.name {
+        "deny" => {
+            let shown = seen.contains("XTASK-AGENTS: rm -rf is not allowed by the repository");
+            (
+                !tool_ran && shown,
+                format!("tool ran: {tool_ran}; the model saw the Cursor hook's reason: {shown}"),
+            )
+        }
+        "allow" => (tool_ran, format!("tool ran: {tool_ran}")),
+        "changed" => {
+            let shown = seen.contains("XTASK-AGENTS");
+            (
+                tool_ran && !shown,
+                format!(
+                    "the changed file did not run: tool ran: {tool_ran}, the model saw the hook's reason: {shown}"
+                ),
+            )
+        }
+        _ => {
+            let now = std::fs::read_to_string(run_dir.join("proj/.cursor/hooks.json"))
+                .unwrap_or_else(|_| "(gone)".into());
+            let orig = std::fs::read_to_string(run_dir.join("proj/.cursor-hooks.json.orig"))
+                .unwrap_or_default();
+            let unchanged = now == orig;
+            let shown = seen.contains("GUARD: edit of a protected hook file refused");
+            (
+                unchanged && shown,
+                format!(
+                    "hooks.json unchanged: {unchanged}; the model saw the guard's refusal: {shown}"
+                ),
+            )
+        }
+    };
+    let detail = format!("{detail}; bridge events: {}; run {}", bridge_us.len(), run_dir.display());
+    Ok(Outcome { ok, detail, secs, bridge_us })
+}
+
+fn tempdir_path(name: &str) -> Result<PathBuf> {
+    let p = std::env::temp_dir().join(name);
+    let _ = std::fs::remove_dir_all(&p);
+    std::fs::create_dir_all(&p)?;
+    Ok(p)
+}
+
+fn median(v: &mut [u64]) -> u64 {
+    v.sort_unstable();
+    v.get(v.len() / 2).copied().unwrap_or(0)
+}
+
+/// Runs the suite; `only` limits it to some agents.
+pub(crate) fn agents(only: &[&str]) -> Result<()> {
+    let harness = harness_dir()?;
+    if !harness.join("run_claude.sh").exists() {
+        bail!(
+            "the real-agent harness is not at {} (set REALAGENTS_DIR; install the CLIs with its setup_agents.sh)",
+            harness.display()
+        );
+    }
+    let bin = hooks_binary()?;
+    let mut report = String::new();
+    let mut failed = 0;
+    for agent in AGENTS.iter().filter(|a| only.is_empty() || only.contains(a)) {
+        if !host_exists(&bin, agent) {
+            let _ = writeln!(
+                report,
+                "{agent:8} SKIPPED: no registered format `{agent}` with a host codec"
+            );
+            println!("{agent}: skipped (no host codec registered)");
+            continue;
+        }
+        let mut all_us = Vec::new();
+        for case in CASES {
+            let o = run_case(&harness, &bin, agent, case)?;
+            let line = format!(
+                "{agent:8} {:6} {} {:6.1} s  {}",
+                case.name,
+                if o.ok { "PASS" } else { "FAIL" },
+                o.secs,
+                o.detail
+            );
+            println!("{line}");
+            let _ = writeln!(report, "{line}");
+            failed += usize::from(!o.ok);
+            all_us.extend(o.bridge_us);
+        }
+        if !all_us.is_empty() {
+            let n = all_us.len();
+            let (min, max) = (
+                all_us.iter().min().copied().unwrap_or(0),
+                all_us.iter().max().copied().unwrap_or(0),
+            );
+            let line = format!(
+                "{agent:8} bridge per event (wall, incl. wrapper): median {} us, min {min} us, max {max} us over {n} events",
+                median(&mut all_us)
+            );
+            println!("{line}");
+            let _ = writeln!(report, "{line}");
+        }
+    }
+    println!("\n== cargo xtask agents\n{report}");
+    if failed > 0 {
+        bail!("{failed} run(s) failed");
+    }
+    Ok(())
+}
