@@ -7,8 +7,8 @@ use std::{path::Path, sync::Arc};
 
 use hooks_schema::{
     Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
-    HookCodec, HookSourceKind, HostCodec, InstallTarget, ManagedDir, NativeEvent, ParseContext,
-    ParseResult, UserDir,
+    HookCodec, HookSourceKind, HostCodec, InstallTarget, ManagedDir, NativeEvent, OtherFormatFiles,
+    ParseContext, ParseResult, UserDir,
 };
 
 use crate::{
@@ -228,6 +228,15 @@ impl FormatDescriptor for CopilotFormat {
 
     fn host(&self) -> Option<&dyn HostCodec> {
         Some(&CopilotHost)
+    }
+
+    /// Copilot CLI also runs a repository's Claude Code settings hooks (1.0.102 ran a
+    /// PascalCase group from the project's `.claude/settings.json`), so a bridge hosted by
+    /// Copilot leaves those to it.
+    fn host_also_runs(&self) -> &[OtherFormatFiles] {
+        const CLAUDE: [OtherFormatFiles; 1] =
+            [OtherFormatFiles { format: FormatId::new("claude"), scopes: &[FileScope::Project] }];
+        &CLAUDE
     }
 
     fn install_targets(&self) -> &[InstallTarget] {

@@ -84,3 +84,11 @@ fn parse_by_role() {
         .expect("ok");
     assert_eq!(h.diagnostics.len(), 1);
 }
+
+#[test]
+fn a_copilot_hosted_bridge_leaves_the_projects_claude_files_to_copilot() {
+    let also = CopilotFormat.host_also_runs();
+    assert_eq!(also.len(), 1);
+    assert_eq!(also[0].format, FormatId::new("claude"));
+    assert_eq!(also[0].scopes, &[FileScope::Project]);
+}
