@@ -32,16 +32,18 @@ fn a_saved_pin_is_loaded_for_its_session_only() {
     let store = PinStore::new(dir.path().join("pins"));
     let r = root(dir.path());
     assert!(store.load("claude", "s1", &r).expect("reads").is_none());
-    let kept = store.save("claude", "s1", &r, set("one")).expect("saved");
-    assert_eq!(kept, set("one"));
-    assert_eq!(store.load("claude", "s1", &r).expect("reads"), Some(set("one")));
+    // One value: `created` is the clock's second, which may tick between two `set` calls.
+    let one = set("one");
+    let kept = store.save("claude", "s1", &r, one.clone()).expect("saved");
+    assert_eq!(kept, one);
+    assert_eq!(store.load("claude", "s1", &r).expect("reads"), Some(one.clone()));
     assert!(store.load("claude", "s2", &r).expect("reads").is_none(), "another session");
     assert!(store.load("codex", "s1", &r).expect("reads").is_none(), "another host");
     let other = root(&dir.path().join("elsewhere"));
     assert!(store.load("claude", "s1", &other).expect("reads").is_none(), "another root");
     // A second save of the same session keeps the first pin.
-    assert_eq!(store.save("claude", "s1", &r, set("two")).expect("saved"), set("one"));
-    assert_eq!(store.load("claude", "s1", &r).expect("reads"), Some(set("one")));
+    assert_eq!(store.save("claude", "s1", &r, set("two")).expect("saved"), one);
+    assert_eq!(store.load("claude", "s1", &r).expect("reads"), Some(one.clone()));
 }
 
 #[test]
@@ -93,8 +95,9 @@ fn a_stale_pin_is_replaced() {
     // Written directly: a pin made an hour ago.
     store.save("claude", "s", &r, old).expect("saved");
     assert!(store.load("claude", "s", &r).expect("reads").is_none(), "stale");
-    assert_eq!(store.save("claude", "s", &r, set("new")).expect("saved"), set("new"));
-    assert_eq!(store.load("claude", "s", &r).expect("reads"), Some(set("new")));
+    let new = set("new");
+    assert_eq!(store.save("claude", "s", &r, new.clone()).expect("saved"), new);
+    assert_eq!(store.load("claude", "s", &r).expect("reads"), Some(new));
 }
 
 #[test]
