@@ -23,6 +23,7 @@ pub type Target = fn(&[u8]);
 
 /// Every target, by name, for the replay binary.
 pub const TARGETS: &[(&str, Target)] = &[
+    ("json_dialects", json_dialects),
     ("cursor_parse", cursor_parse),
     ("chrys_parse", chrys_parse),
     ("claude_parse", claude_parse),
@@ -44,6 +45,37 @@ pub const TARGETS: &[(&str, Target)] = &[
 fn check_parse(result: &ParseResult, what: &str) {
     if let Err(diags) = result {
         assert!(!diags.is_empty(), "{what}: a failed parse carries a diagnostic");
+    }
+}
+
+/// `hooks_json::parse_as` in every dialect on the bytes read as text: never a panic, and
+/// every position is inside the text, after the one before it in document order.
+pub fn json_dialects(data: &[u8]) {
+    use hooks_json::{Dialect, Kind, Node};
+    fn walk(node: &Node, text: &str, last: &mut (u32, u32)) {
+        let at = (node.line, node.column);
+        assert!(at > *last, "json: {at:?} comes after {last:?}");
+        assert!(node.start < node.end && node.end <= text.len(), "json: a value's bytes");
+        *last = at;
+        match &node.kind {
+            Kind::Array(items) => items.iter().for_each(|n| walk(n, text, last)),
+            Kind::Object(members) => {
+                for m in members {
+                    assert!((m.line, m.column) > *last, "json: a key after what precedes it");
+                    *last = (m.line, m.column);
+                    walk(&m.value, text, last);
+                }
+            }
+            _ => {}
+        }
+    }
+    let text = String::from_utf8_lossy(data);
+    let lines = u32::try_from(text.split('\n').count()).unwrap_or(u32::MAX);
+    for dialect in [Dialect::Strict, Dialect::SerdeJson, Dialect::JsonParseAfterStripComments] {
+        match hooks_json::parse_as(&text, dialect) {
+            Ok(root) => walk(&root, &text, &mut (1, 0)),
+            Err(e) => assert!(e.line >= 1 && e.line <= lines && e.column >= 1, "json: {e:?}"),
+        }
     }
 }
 

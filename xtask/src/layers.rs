@@ -64,12 +64,8 @@ const OWNED: &[(&str, &[&str])] = &[
     ("arc-swap", &["hooks-registry"]),
     ("saphyr-parser", &["hooks-format-chrys"]),
     ("regress", &["hooks-format-gemini"]),
-    // Gemini CLI, Copilot CLI and Windsurf read their JSON with positions; `hooks install`
-    // edits agents' files keeping their bytes.
-    (
-        "jsonc-parser",
-        &["hooks-format-gemini", "hooks-format-copilot", "hooks-format-windsurf", "hooks-app"],
-    ),
+    // `hooks install` edits agents' files keeping their bytes (adapters read with hooks-json).
+    ("jsonc-parser", &["hooks-app"]),
     ("anyhow", &["hooks-cli", "xtask"]),
     ("clap", &["hooks-cli"]),
 ];

@@ -22,7 +22,6 @@ mod codec;
 mod descriptor;
 mod events;
 mod host;
-mod json;
 mod matcher;
 mod parse;
 mod time;

@@ -23,6 +23,7 @@
 
 use std::{path::Path, sync::Arc, time::Duration};
 
+use hooks_json::{Kind, Node};
 use hooks_schema::{
     Delivery, ExecutionMode, HookCommand, HookDefinition, HookDiagnostic, HookId, OnFailure,
     ParseResult, ParsedSource, PolicySwitch, Severity, SourcePolicy, SwitchRule,
@@ -32,7 +33,6 @@ use serde_json::{Map, Value};
 use crate::{
     CopilotCodec,
     events::{CopilotEvent, DEFAULT_TIMEOUT, Dialect},
-    json::{self, Kind, Node},
     matcher::{self, MAX_MATCHER_LEN, MatcherProblem, Pattern},
 };
 
@@ -162,7 +162,7 @@ pub fn parse_as(bytes: &[u8], path: &Path, kind: DocumentKind) -> ParseResult {
             return Err(r.diagnostics);
         }
     };
-    let root = match json::parse(text) {
+    let root = match hooks_json::parse_as(text, hooks_json::Dialect::SerdeJson) {
         Ok(root) => root,
         Err(e) => {
             r.note(

@@ -127,7 +127,11 @@ impl FormatDescriptor for GeminiFormat {
     /// and `Notification` are Claude Code's too).
     fn claim_content(&self, bytes: &[u8]) -> Claim {
         let text = String::from_utf8_lossy(bytes);
-        let Ok(root) = crate::json::parse(&text) else { return Claim::No };
+        let Ok(root) =
+            hooks_json::parse_as(&text, hooks_json::Dialect::JsonParseAfterStripComments)
+        else {
+            return Claim::No;
+        };
         if root.get("hooksConfig").is_some() {
             return Claim::Name;
         }

@@ -8,19 +8,7 @@ use serde_json::Value;
 
 /// Whether `c` is JavaScript whitespace (`WhiteSpace` or `LineTerminator`): what `trim`
 /// removes and what a regular expression's `\s` matches.
-pub(crate) fn is_js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\u{9}' | '\u{a}' | '\u{b}' | '\u{c}' | '\u{d}' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
-}
+pub(crate) use hooks_json::is_js_space;
 
 /// `String.prototype.trim` (Rust's `trim` differs: it keeps U+FEFF and removes U+0085).
 pub(crate) fn trim(s: &str) -> &str {

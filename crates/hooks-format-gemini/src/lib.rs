@@ -24,7 +24,6 @@ mod descriptor;
 mod events;
 mod host;
 mod js;
-mod json;
 mod jsregex;
 mod matcher;
 mod parse;

@@ -8,6 +8,7 @@
 
 use std::{path::Path, sync::Arc, time::Duration};
 
+use hooks_json::{Dialect as JsonDialect, Kind, Member, Node};
 use hooks_schema::{
     Delivery, ExecutionMode, HookCommand, HookDefinition, HookDiagnostic, HookId, OnFailure,
     ParseResult, ParsedSource, PolicySwitch, Severity, SourcePolicy, SwitchRule,
@@ -18,7 +19,6 @@ use crate::{
     GeminiCodec,
     events::{DEFAULT_TIMEOUT, GeminiEvent, MatchField},
     js,
-    json::{self, Kind, Member, Node},
     matcher::{self, MAX_MATCHER_LEN, Pattern, Remark},
     problem::ConfigProblem,
 };
@@ -83,7 +83,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
     }
     // Node decodes the file as UTF-8, invalid bytes becoming U+FFFD.
     let text = String::from_utf8_lossy(bytes);
-    let root = match json::parse(&text) {
+    let root = match hooks_json::parse_as(&text, JsonDialect::JsonParseAfterStripComments) {
         Ok(root) => root,
         Err(e) => {
             r.report(

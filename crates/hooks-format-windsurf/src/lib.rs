@@ -18,7 +18,6 @@ mod codec;
 mod descriptor;
 mod events;
 mod host;
-mod json;
 mod matcher;
 mod parse;
 

@@ -9,18 +9,14 @@
 
 use std::{path::Path, sync::Arc, time::Duration};
 
+use hooks_json::{Kind, Node};
 use hooks_schema::{
     Delivery, ExecutionMode, HookCommand, HookDefinition, HookDiagnostic, HookId, OnFailure,
     ParseResult, ParsedSource, Severity,
 };
 use serde_json::{Map, Value};
 
-use crate::{
-    WindsurfCodec,
-    events::WindsurfEvent,
-    json::{self, Kind, Node},
-    matcher,
-};
+use crate::{WindsurfCodec, events::WindsurfEvent, matcher};
 
 /// The largest document read.
 pub const MAX_DOCUMENT_BYTES: usize = 4 * 1024 * 1024;
@@ -75,7 +71,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
         );
         return Err(r.diagnostics);
     };
-    let root = match json::parse(text) {
+    let root = match hooks_json::parse_as(text, hooks_json::Dialect::SerdeJson) {
         Ok(root) => root,
         Err(e) => {
             r.note(

@@ -1,9 +1,10 @@
 //! The one JSON reader of the format adapters: it keeps the line and column of every value
 //! and key, so a diagnostic about a well-formed but invalid hook file names the offending key.
 //!
-//! `serde_json` reports positions only for syntax errors. This reader accepts exactly
+//! `serde_json` reports positions only for syntax errors. [`parse`] accepts exactly
 //! RFC 8259 JSON (plus a leading UTF-8 byte order mark), caps nesting depth, counts columns
-//! in characters, and converts to [`serde_json::Value`] on demand. Duplicate keys are kept in
+//! in characters, and converts to [`serde_json::Value`] on demand; [`parse_as`] reads the
+//! dialect an agent reads (see [`Dialect`]) with the same positions. Duplicate keys are kept in
 //! the tree, in document order; [`Node::get`] answers as `JSON.parse` and `serde_json` do (the
 //! last one wins) and readers that warn about duplicates see them all. `specs/formats.md`
 //! ("Reading JSON") says why this is a small reader of our own rather than a crate.
@@ -17,6 +18,10 @@
 #![warn(missing_docs)]
 
 use serde_json::{Map, Number, Value};
+
+mod dialect;
+
+pub use dialect::{Dialect, is_js_space, parse_as, strip_comments};
 
 /// The deepest nesting accepted; deeper documents are rejected, never overflow the stack.
 pub const MAX_DEPTH: usize = 64;
@@ -123,6 +128,21 @@ impl Node {
         self.members()?.iter().rev().find(|m| m.key == key)
     }
 
+    /// The object's members with only the last of each key, in the order `Object.entries`
+    /// gives them (first appearance of each key); empty when it is not an object.
+    pub fn entries(&self) -> Vec<&Member> {
+        let Some(members) = self.members() else { return Vec::new() };
+        let mut out: Vec<&Member> = Vec::new();
+        for m in members {
+            if let Some(slot) = out.iter_mut().find(|o| o.key == m.key) {
+                *slot = m;
+            } else {
+                out.push(m);
+            }
+        }
+        out
+    }
+
     /// A short name of the value's type, for messages.
     pub fn type_name(&self) -> &'static str {
         match self.kind {
@@ -154,36 +174,60 @@ impl Node {
     }
 }
 
-/// Parses one JSON document (a leading UTF-8 byte order mark is skipped).
+/// Parses one JSON document as [`Dialect::Strict`] reads it: RFC 8259, a leading UTF-8 byte
+/// order mark skipped, nesting capped at [`MAX_DEPTH`], this crate's messages.
 pub fn parse(bytes: &[u8]) -> Result<Node, SyntaxError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if let Err(e) = std::str::from_utf8(bytes) {
-        let mut r = Reader::new(bytes);
+        let mut r = Reader::new(bytes, bytes, Rules::STRICT);
         while r.pos < e.valid_up_to() {
             r.bump();
         }
         return Err(r.error("the file is not valid UTF-8"));
     }
-    let mut r = Reader::new(bytes);
-    r.skip_ws();
-    let node = r.value(0)?;
-    r.skip_ws();
-    if r.pos < r.bytes.len() {
-        return Err(r.error("unexpected text after the JSON value"));
-    }
-    Ok(node)
+    Reader::new(bytes, bytes, Rules::STRICT).document()
+}
+
+/// What the reader accepts beyond RFC 8259's grammar, which it always checks.
+#[derive(Debug, Clone, Copy)]
+struct Rules {
+    /// The deepest nesting accepted.
+    max_depth: usize,
+    /// A number too large for `f64` reads as `null` (the caller's checker accepted it, as
+    /// `JSON.parse` does, reading `Infinity`) instead of being an error.
+    big_numbers_are_null: bool,
+}
+
+impl Rules {
+    const STRICT: Rules = Rules { max_depth: MAX_DEPTH, big_numbers_are_null: false };
 }
 
 struct Reader<'a> {
+    /// The bytes parsed.
     bytes: &'a [u8],
+    /// The bytes columns are counted in: the original text when comments were blanked (as
+    /// long as `bytes`, with the same line breaks).
+    shown: &'a [u8],
     pos: usize,
     line: u32,
     column: u32,
+    rules: Rules,
 }
 
 impl<'a> Reader<'a> {
-    fn new(bytes: &'a [u8]) -> Reader<'a> {
-        Reader { bytes, pos: 0, line: 1, column: 1 }
+    fn new(bytes: &'a [u8], shown: &'a [u8], rules: Rules) -> Reader<'a> {
+        Reader { bytes, shown, pos: 0, line: 1, column: 1, rules }
+    }
+
+    /// The one value of the whole input, surrounded by whitespace only.
+    fn document(mut self) -> Result<Node, SyntaxError> {
+        self.skip_ws();
+        let node = self.value(0)?;
+        self.skip_ws();
+        if self.pos < self.bytes.len() {
+            return Err(self.error("unexpected text after the JSON value"));
+        }
+        Ok(node)
     }
 
     fn peek(&self) -> Option<u8> {
@@ -193,11 +237,12 @@ impl<'a> Reader<'a> {
     /// Moves one byte forward, keeping line and character column.
     fn bump(&mut self) {
         let Some(b) = self.peek() else { return };
+        let shown = self.shown.get(self.pos).copied().unwrap_or(b);
         self.pos += 1;
         if b == b'\n' {
             self.line = self.line.saturating_add(1);
             self.column = 1;
-        } else if b & 0xC0 != 0x80 {
+        } else if shown & 0xC0 != 0x80 {
             // Count characters, not bytes: continuation bytes do not move the column.
             self.column = self.column.saturating_add(1);
         }
@@ -225,7 +270,7 @@ impl<'a> Reader<'a> {
     }
 
     fn value(&mut self, depth: usize) -> Result<Node, SyntaxError> {
-        if depth > MAX_DEPTH {
+        if depth > self.rules.max_depth {
             return Err(self.error("the document is nested too deeply"));
         }
         let (line, column, start) = (self.line, self.column, self.pos);
@@ -246,7 +291,7 @@ impl<'a> Reader<'a> {
                 self.expect_word(b"null")?;
                 Kind::Null
             }
-            Some(b'-' | b'0'..=b'9') => Kind::Number(self.number()?),
+            Some(b'-' | b'0'..=b'9') => self.number()?,
             Some(_) => return Err(self.error("expected a JSON value")),
         };
         Ok(Node { kind, line, column, start, end: self.pos })
@@ -398,7 +443,7 @@ impl<'a> Reader<'a> {
         n
     }
 
-    fn number(&mut self) -> Result<Number, SyntaxError> {
+    fn number(&mut self) -> Result<Kind, SyntaxError> {
         let (start, line, column) = (self.pos, self.line, self.column);
         if self.peek() == Some(b'-') {
             self.bump();
@@ -427,11 +472,11 @@ impl<'a> Reader<'a> {
         }
         let text = std::str::from_utf8(self.bytes.get(start..self.pos).unwrap_or_default())
             .unwrap_or_default();
-        serde_json::from_str::<Number>(text).map_err(|_| SyntaxError {
-            message: "number out of range".to_owned(),
-            line,
-            column,
-        })
+        match serde_json::from_str::<Number>(text) {
+            Ok(n) => Ok(Kind::Number(n)),
+            Err(_) if self.rules.big_numbers_are_null => Ok(Kind::Null),
+            Err(_) => Err(SyntaxError { message: "number out of range".to_owned(), line, column }),
+        }
     }
 }
 
