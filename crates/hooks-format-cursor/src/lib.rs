@@ -25,7 +25,6 @@ mod encode;
 mod error;
 mod events;
 mod host;
-mod locate;
 mod matcher;
 mod parse;
 mod render;

@@ -2,19 +2,31 @@
 
 use std::{path::Path, sync::Arc};
 
+use hooks_json::{At, Checked, Dialect, Entries, Field, Keyed, Member, Node};
 use hooks_schema::{
     Delivery, ExecutionMode, HookCommand, HookDefinition, HookDiagnostic, HookEvent, HookId,
     OnFailure, ParseResult, ParsedSource, Severity,
 };
-use serde_json::{Map, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Number, Value};
 
 use crate::{
     CursorCodec, CursorError, DEFAULT_TIMEOUT, MAX_FILE_BYTES,
-    error::type_name,
     events::{self, NativeEvent, TAB_GAP_REASON, Target},
-    locate::{Pos, Seg, Spans, locate},
     matcher::{self, Compiled},
 };
+
+/// A 1-based line and column (the column counts characters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Pos {
+    line: u32,
+    column: u32,
+}
+
+impl Pos {
+    /// The start of the file.
+    const START: Pos = Pos { line: 1, column: 1 };
+}
 
 /// Keys of one hook entry that Cursor documents.
 const ENTRY_KEYS: [&str; 6] = ["command", "type", "timeout", "matcher", "failClosed", "loop_limit"];
@@ -25,7 +37,6 @@ const TOP_KEYS: [&str; 3] = ["version", "hooks", "$schema"];
 
 struct Ctx<'a> {
     path: &'a Path,
-    spans: Spans,
     diagnostics: Vec<HookDiagnostic>,
 }
 
@@ -95,35 +106,35 @@ pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
             return Err(file_error(path, &CursorError::InvalidUtf8 { offset }, pos, "encoding"));
         }
     };
-    let root: Value = match serde_json::from_str(text) {
-        Ok(v) => v,
+    let root = match hooks_json::parse_as(text, Dialect::SerdeJson) {
+        Ok(root) => root,
         Err(e) => {
-            let pos = serde_pos(text, &e);
-            let message = strip_position(&e.to_string());
-            return Err(file_error(path, &CursorError::Syntax { message }, pos, "syntax"));
+            let pos = Pos { line: e.line, column: e.column };
+            let err = CursorError::Syntax { message: e.message };
+            return Err(file_error(path, &err, pos, "syntax"));
         }
     };
-    let Value::Object(top) = root else {
-        let err = CursorError::NotAnObject { found: type_name(&root) };
-        return Err(file_error(path, &err, first_non_ws(text), "not_an_object"));
+    let file = match hooks_json::from_node::<Keyed<CursorFile>>(&root) {
+        Ok(file) if root.members().is_some() => file,
+        _ => {
+            let err = CursorError::NotAnObject { found: root.type_name() };
+            return Err(file_error(path, &err, at(&root), "not_an_object"));
+        }
     };
-    let mut cx = Ctx { path, spans: locate(text), diagnostics: leading };
-    let dups = std::mem::take(&mut cx.spans.duplicates);
-    for (dup_path, pos) in dups {
-        let name = match dup_path.last() {
-            Some(Seg::Key(k)) => k.clone(),
-            _ => continue,
-        };
+    let mut cx = Ctx { path, diagnostics: leading };
+    let mut duplicates = Vec::new();
+    duplicate_keys(&root, 0, &mut duplicates);
+    for m in duplicates {
         cx.push(
             Severity::Warning,
-            format!("duplicate key `{name}`: the last one is used, as Cursor does"),
-            pos,
+            format!("duplicate key `{}`: the last one is used, as Cursor does", m.key),
+            Pos { line: m.line, column: m.column },
             "duplicate_key",
             None,
         );
     }
 
-    match top.get("version") {
+    match &file.value.version {
         None => cx.push(
             Severity::Warning,
             "missing `version`: loaded as version 1, but Cursor itself refuses a file without `\"version\": 1`",
@@ -131,26 +142,24 @@ pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
             "missing_version",
             None,
         ),
-        Some(v) if v.as_f64() == Some(1.0) => {}
+        Some(v) if v.value.as_f64() == Some(1.0) => {}
         Some(v) => {
-            let pos = cx.spans.value_pos(&[key("version")]);
-            let err = CursorError::UnsupportedVersion { found: v.to_string() };
-            return Err(file_error(path, &err, pos, "unsupported_version"));
+            let err = CursorError::UnsupportedVersion { found: v.value.to_string() };
+            return Err(file_error(path, &err, pos(v.at()), "unsupported_version"));
         }
     }
-    for k in top.keys() {
+    for (k, key_at) in &file.keys {
         if !TOP_KEYS.contains(&k.as_str()) {
-            let pos = cx.spans.key_pos(&[key(k)]);
             cx.push(
                 Severity::Warning,
                 format!("unknown top-level key `{k}` is ignored"),
-                pos,
+                pos(*key_at),
                 "unknown_key",
                 None,
             );
         }
     }
-    let hooks = match top.get("hooks") {
+    let hooks = match &file.value.hooks {
         None => {
             cx.push(
                 Severity::Warning,
@@ -161,45 +170,40 @@ pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
             );
             return Ok(ParsedSource { diagnostics: cx.diagnostics, ..ParsedSource::default() });
         }
-        Some(Value::Object(h)) => h,
+        Some(At { value: Checked::Ok(Entries(events)), .. }) => events,
         Some(other) => {
-            let pos = cx.spans.value_pos(&[key("hooks")]);
-            let err = CursorError::HooksNotAnObject { found: type_name(other) };
-            return Err(file_error(path, &err, pos, "hooks_not_an_object"));
+            let err = CursorError::HooksNotAnObject { found: other.found };
+            return Err(file_error(path, &err, pos(other.at()), "hooks_not_an_object"));
         }
     };
 
     let mut definitions = Vec::new();
     let mut order: u32 = 0;
     for (name, entries) in hooks {
-        let event_path = [key("hooks"), key(name)];
         let Some(native) = events::lookup(name) else {
             let hint =
                 events::suggest(name).map(|s| format!("; did you mean `{s}`?")).unwrap_or_default();
-            let pos = cx.spans.key_pos(&event_path);
             cx.push(
                 Severity::Warning,
                 format!("unknown event `{name}` is ignored{hint}"),
-                pos,
+                pos(entries.key_at()),
                 "unknown_event",
                 None,
             );
             continue;
         };
-        let Value::Array(list) = entries else {
-            let pos = cx.spans.value_pos(&event_path);
+        let Checked::Ok(list) = &entries.value else {
             cx.push(
                 Severity::Error,
-                format!("`{name}` must be an array of hooks, found {}", type_name(entries)),
-                pos,
+                format!("`{name}` must be an array of hooks, found {}", entries.found),
+                pos(entries.at()),
                 "invalid_event",
                 None,
             );
             continue;
         };
         for (index, entry) in list.iter().enumerate() {
-            let entry_path = [key("hooks"), key(name), Seg::Index(index)];
-            if let Some(def) = parse_entry(&mut cx, native, index, entry, &entry_path, order) {
+            if let Some(def) = parse_entry(&mut cx, native, index, entry, order) {
                 definitions.push(def);
                 order = order.saturating_add(1);
             }
@@ -211,14 +215,69 @@ pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
     Ok(ParsedSource { definitions, diagnostics, ..ParsedSource::default() })
 }
 
-fn key(k: &str) -> Seg {
-    Seg::Key(k.to_owned())
+/// A Cursor hook file, as declared; [`parse`] validates it.
+#[derive(Deserialize)]
+struct CursorFile {
+    version: Option<At<Value>>,
+    hooks: Field<Entries<At<Checked<Vec<HookEntry>>>>>,
 }
 
-fn field_path(entry_path: &[Seg], field: &str) -> Vec<Seg> {
-    let mut p = entry_path.to_vec();
-    p.push(key(field));
-    p
+/// One hook entry where it stands, when it is an object, with its keys.
+type HookEntry = At<Checked<Keyed<Entry>>>;
+
+/// One hook entry, as declared (`null` is present: [`Checked::is_null`]).
+#[derive(Deserialize)]
+struct Entry {
+    #[serde(rename = "type")]
+    kind: Field<String>,
+    command: Field<String>,
+    timeout: Field<Number>,
+    #[serde(rename = "failClosed")]
+    fail_closed: Field<bool>,
+    loop_limit: Field<u32>,
+    matcher: Field<String>,
+}
+
+/// Objects are searched for duplicate keys this deep (`hooks.<event>[i]` is 3).
+const DUPLICATES_DEPTH: usize = 4;
+
+/// The later occurrences of keys written twice in one object, in text order, in objects
+/// less than [`DUPLICATES_DEPTH`] deep.
+fn duplicate_keys<'a>(node: &'a Node, depth: usize, out: &mut Vec<&'a Member>) {
+    if depth >= DUPLICATES_DEPTH {
+        return;
+    }
+    let dups = node.duplicate_keys();
+    for m in node.members().unwrap_or_default() {
+        if dups.iter().any(|d| std::ptr::eq(*d, m)) {
+            out.push(m);
+        }
+        duplicate_keys(&m.value, depth + 1, out);
+    }
+    for item in node.items().unwrap_or_default() {
+        duplicate_keys(item, depth + 1, out);
+    }
+}
+
+fn at(node: &Node) -> Pos {
+    Pos { line: node.line, column: node.column }
+}
+
+fn pos((line, column): (u32, u32)) -> Pos {
+    Pos { line, column }
+}
+
+/// The value of a checked field as JSON text, for a message quoting it.
+fn json_text<T: Serialize>(field: &Checked<T>) -> String {
+    match field {
+        Checked::Ok(v) => serde_json::to_string(v).unwrap_or_default(),
+        Checked::Wrong(v) => v.to_string(),
+    }
+}
+
+/// A present, non-null field.
+fn given<T>(field: &Field<T>) -> Option<&At<Checked<T>>> {
+    field.as_ref().filter(|f| !f.value.is_null())
 }
 
 #[allow(clippy::too_many_lines)]
@@ -226,17 +285,16 @@ fn parse_entry(
     cx: &mut Ctx<'_>,
     native: &'static NativeEvent,
     index: usize,
-    entry: &Value,
-    entry_path: &[Seg],
+    entry: &HookEntry,
     order: u32,
 ) -> Option<HookDefinition> {
     let id_text = format!("{}[{index}]", native.name);
     let id_ref = Some(id_text.as_str());
-    let entry_pos = cx.spans.value_pos(entry_path);
-    let Value::Object(obj) = entry else {
+    let entry_pos = pos(entry.at());
+    let Checked::Ok(Keyed { value: e, keys }) = &entry.value else {
         cx.push(
             Severity::Error,
-            format!("hook {id_text} must be an object, found {}", type_name(entry)),
+            format!("hook {id_text} must be an object, found {}", entry.found),
             entry_pos,
             "invalid_hook",
             id_ref,
@@ -253,46 +311,42 @@ fn parse_entry(
         );
         return None;
     };
-    let kind = obj.get("type");
-    let is_prompt = kind.and_then(Value::as_str) == Some("prompt");
-    for k in obj.keys() {
+    let kind = given(&e.kind);
+    let is_prompt = kind.and_then(|k| k.value.ok()).map(String::as_str) == Some("prompt");
+    for (k, key_at) in keys {
         let known =
             ENTRY_KEYS.contains(&k.as_str()) || (is_prompt && PROMPT_KEYS.contains(&k.as_str()));
         if !known {
-            let pos = cx.spans.key_pos(&field_path(entry_path, k));
             cx.push(
                 Severity::Warning,
                 format!("unknown key `{k}` in hook {id_text} is ignored"),
-                pos,
+                pos(*key_at),
                 "unknown_key",
                 id_ref,
             );
         }
     }
     let mut ok = true;
-    match kind {
-        None | Some(Value::Null) => {}
-        Some(Value::String(s)) if s == "command" => {}
-        Some(Value::String(s)) if s == "prompt" => {
-            let pos = cx.spans.value_pos(&field_path(entry_path, "type"));
+    match kind.map(|k| (k, k.value.ok().map(String::as_str))) {
+        None | Some((_, Some("command"))) => {}
+        Some((k, Some("prompt"))) => {
             cx.push(
                 Severity::Warning,
                 format!("prompt hooks (`\"type\": \"prompt\"`) are evaluated by Cursor's model and are not supported; hook {id_text} is skipped"),
-                pos,
+                pos(k.at()),
                 "capability_gap",
                 id_ref,
             );
             return None;
         }
-        Some(other) => {
-            let pos = cx.spans.value_pos(&field_path(entry_path, "type"));
+        Some((k, _)) => {
             cx.push(
                 Severity::Error,
                 format!(
                     "`type` must be \"command\" or \"prompt\", found {}",
-                    hooks_schema::quoted_value(type_name(other), &other.to_string())
+                    hooks_schema::quoted_value(k.found, &json_text(&k.value))
                 ),
-                pos,
+                pos(k.at()),
                 "invalid_field",
                 id_ref,
             );
@@ -300,32 +354,7 @@ fn parse_entry(
         }
     }
 
-    let command = match obj.get("command") {
-        Some(Value::String(s)) if s.trim().is_empty() => {
-            let pos = cx.spans.value_pos(&field_path(entry_path, "command"));
-            cx.push(
-                Severity::Error,
-                format!("`command` of hook {id_text} is empty"),
-                pos,
-                "invalid_field",
-                id_ref,
-            );
-            ok = false;
-            None
-        }
-        Some(Value::String(s)) if s.contains('\0') => {
-            let pos = cx.spans.value_pos(&field_path(entry_path, "command"));
-            cx.push(
-                Severity::Error,
-                format!("`command` of hook {id_text} contains a NUL character"),
-                pos,
-                "invalid_field",
-                id_ref,
-            );
-            ok = false;
-            None
-        }
-        Some(Value::String(s)) => Some(s.clone()),
+    let command = match &e.command {
         None => {
             cx.push(
                 Severity::Error,
@@ -334,70 +363,87 @@ fn parse_entry(
                 "missing_command",
                 id_ref,
             );
-            ok = false;
             None
         }
-        Some(other) => {
-            let pos = cx.spans.value_pos(&field_path(entry_path, "command"));
-            cx.push(
-                Severity::Error,
-                format!("`command` must be a string, found {}", type_name(other)),
-                pos,
-                "invalid_field",
-                id_ref,
-            );
-            ok = false;
-            None
-        }
-    };
-
-    let timeout = match obj.get("timeout") {
-        None | Some(Value::Null) => Some(DEFAULT_TIMEOUT),
-        Some(v) => {
-            let pos = cx.spans.value_pos(&field_path(entry_path, "timeout"));
-            // Seconds, as Cursor documents, with no upper bound: a value beyond what a
-            // `Duration` holds never times out.
-            match v.as_f64() {
-                Some(secs) if secs > 0.0 => hooks_schema::timeout_from_secs(secs),
-                Some(_) => {
-                    cx.push(
-                        Severity::Error,
-                        format!(
-                            "timeout must be a positive number of seconds, found {v}; hook {id_text} is skipped"
-                        ),
-                        pos,
-                        "timeout_out_of_range",
-                        id_ref,
-                    );
-                    None
-                }
-                None => {
-                    cx.push(
-                        Severity::Error,
-                        format!("`timeout` must be a number of seconds, found {}", type_name(v)),
-                        pos,
-                        "invalid_field",
-                        id_ref,
-                    );
-                    None
-                }
+        Some(c) => match c.value.ok() {
+            Some(s) if s.trim().is_empty() => {
+                cx.push(
+                    Severity::Error,
+                    format!("`command` of hook {id_text} is empty"),
+                    pos(c.at()),
+                    "invalid_field",
+                    id_ref,
+                );
+                None
             }
-        }
+            Some(s) if s.contains('\0') => {
+                cx.push(
+                    Severity::Error,
+                    format!("`command` of hook {id_text} contains a NUL character"),
+                    pos(c.at()),
+                    "invalid_field",
+                    id_ref,
+                );
+                None
+            }
+            Some(s) => Some(s.clone()),
+            None => {
+                cx.push(
+                    Severity::Error,
+                    format!("`command` must be a string, found {}", c.found),
+                    pos(c.at()),
+                    "invalid_field",
+                    id_ref,
+                );
+                None
+            }
+        },
+    };
+    ok &= command.is_some();
+
+    let timeout = match given(&e.timeout) {
+        None => Some(DEFAULT_TIMEOUT),
+        // Seconds, as Cursor documents, with no upper bound: a value beyond what a
+        // `Duration` holds never times out.
+        Some(t) => match t.value.ok().map(|n| (n, n.as_f64().unwrap_or(f64::NAN))) {
+            Some((_, secs)) if secs > 0.0 => hooks_schema::timeout_from_secs(secs),
+            Some((n, _)) => {
+                cx.push(
+                    Severity::Error,
+                    format!(
+                        "timeout must be a positive number of seconds, found {n}; hook {id_text} is skipped"
+                    ),
+                    pos(t.at()),
+                    "timeout_out_of_range",
+                    id_ref,
+                );
+                None
+            }
+            None => {
+                cx.push(
+                    Severity::Error,
+                    format!("`timeout` must be a number of seconds, found {}", t.found),
+                    pos(t.at()),
+                    "invalid_field",
+                    id_ref,
+                );
+                None
+            }
+        },
     };
     ok &= timeout.is_some();
 
-    let fail_closed = match obj.get("failClosed") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(other) => {
-            let pos = cx.spans.value_pos(&field_path(entry_path, "failClosed"));
+    let fail_closed = match given(&e.fail_closed) {
+        None => false,
+        Some(At { value: Checked::Ok(b), .. }) => *b,
+        Some(f) => {
             cx.push(
                 Severity::Error,
                 format!(
                     "`failClosed` must be true or false, found {}",
-                    hooks_schema::quoted_value(type_name(other), &other.to_string())
+                    hooks_schema::quoted_value(f.found, &json_text(&f.value))
                 ),
-                pos,
+                pos(f.at()),
                 "invalid_field",
                 id_ref,
             );
@@ -406,21 +452,18 @@ fn parse_entry(
         }
     };
 
-    let loop_limit = match obj.get("loop_limit") {
+    let loop_limit = match &e.loop_limit {
         None => None,
-        Some(v @ Value::Null) => Some(v.clone()),
-        Some(Value::Number(n)) if n.as_u64().is_some_and(|l| l <= u64::from(u32::MAX)) => {
-            Some(Value::Number(n.clone()))
-        }
-        Some(other) => {
-            let pos = cx.spans.value_pos(&field_path(entry_path, "loop_limit"));
+        Some(l) if l.value.is_null() => Some(Value::Null),
+        Some(At { value: Checked::Ok(n), .. }) => Some(Value::from(*n)),
+        Some(l) => {
             cx.push(
                 Severity::Error,
                 format!(
                     "`loop_limit` must be a whole number or null, found {}",
-                    hooks_schema::quoted_value(type_name(other), &other.to_string())
+                    hooks_schema::quoted_value(l.found, &json_text(&l.value))
                 ),
-                pos,
+                pos(l.at()),
                 "invalid_field",
                 id_ref,
             );
@@ -428,29 +471,31 @@ fn parse_entry(
             None
         }
     };
-    if loop_limit.is_some() && !native.outputs.followup {
-        let pos = cx.spans.key_pos(&field_path(entry_path, "loop_limit"));
+    if let (Some(_), Some(l)) = (&loop_limit, &e.loop_limit)
+        && !native.outputs.followup
+    {
         cx.push(
             Severity::Warning,
             format!(
                 "`loop_limit` only applies to stop and subagentStop; it has no effect on {}",
                 native.name
             ),
-            pos,
+            pos(l.key_at()),
             "ineffective_field",
             id_ref,
         );
     }
 
-    let matcher_path = field_path(entry_path, "matcher");
-    let raw_matcher = match obj.get("matcher") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(other) => {
+    let matcher_field = given(&e.matcher);
+    let matcher_pos = matcher_field.map_or(entry_pos, |m| pos(m.at()));
+    let raw_matcher = match matcher_field {
+        None => None,
+        Some(At { value: Checked::Ok(s), .. }) => Some(s.clone()),
+        Some(m) => {
             cx.push(
                 Severity::Error,
-                format!("`matcher` must be a string, found {}", type_name(other)),
-                cx.spans.value_pos(&matcher_path),
+                format!("`matcher` must be a string, found {}", m.found),
+                matcher_pos,
                 "invalid_field",
                 id_ref,
             );
@@ -464,7 +509,7 @@ fn parse_entry(
             cx.push(
                 Severity::Warning,
                 format!("Cursor documents no matcher for {}; the matcher `{p}` is ignored and the hook runs on every {} event", native.name, native.name),
-                cx.spans.value_pos(&matcher_path),
+                matcher_pos,
                 "ignored_matcher",
                 id_ref,
             );
@@ -478,7 +523,7 @@ fn parse_entry(
             cx.push(
                 Severity::Error,
                 format!("{why}; hook {id_text} is skipped"),
-                cx.spans.value_pos(&matcher_path),
+                matcher_pos,
                 "invalid_matcher",
                 id_ref,
             );
@@ -486,8 +531,7 @@ fn parse_entry(
         }
     };
     if let (Some(p), Some(m)) = (pattern, &matcher) {
-        let pos = cx.spans.value_pos(&matcher_path);
-        lint_matcher(cx, native, p, m, canonical, pos, id_ref);
+        lint_matcher(cx, native, p, m, canonical, matcher_pos, id_ref);
     }
     ok &= matcher.is_some();
 
@@ -591,37 +635,6 @@ fn pos_of_offset(bytes: &[u8], offset: usize) -> Pos {
         line: u32::try_from(line).unwrap_or(u32::MAX),
         column: u32::try_from(column).unwrap_or(u32::MAX),
     }
-}
-
-/// serde_json's position (its column counts bytes) converted to a character column.
-fn serde_pos(text: &str, e: &serde_json::Error) -> Pos {
-    let line = e.line().max(1);
-    let Some(line_text) = text.split('\n').nth(line - 1) else {
-        return Pos { line: u32::try_from(line).unwrap_or(u32::MAX), column: 1 };
-    };
-    let byte_col = e.column().max(1);
-    let prefix = line_text
-        .as_bytes()
-        .get(..byte_col.saturating_sub(1).min(line_text.len()))
-        .unwrap_or_default();
-    let chars = prefix.iter().filter(|b| **b & 0xC0 != 0x80).count();
-    Pos {
-        line: u32::try_from(line).unwrap_or(u32::MAX),
-        column: u32::try_from(chars + 1).unwrap_or(u32::MAX),
-    }
-}
-
-/// serde_json's message without the " at line L column C" suffix (the diagnostic has it).
-fn strip_position(msg: &str) -> String {
-    match msg.rfind(" at line ") {
-        Some(i) => msg.get(..i).unwrap_or(msg).to_owned(),
-        None => msg.to_owned(),
-    }
-}
-
-fn first_non_ws(text: &str) -> Pos {
-    let offset = text.len() - text.trim_start().len();
-    pos_of_offset(text.as_bytes(), offset)
 }
 
 #[cfg(test)]

@@ -19,8 +19,10 @@
 
 use serde_json::{Map, Number, Value};
 
+mod de;
 mod dialect;
 
+pub use de::{At, Checked, DeError, Entries, Field, Keyed, from_node};
 pub use dialect::{Dialect, is_js_space, parse_as, strip_comments};
 
 /// The deepest nesting accepted; deeper documents are rejected, never overflow the stack.
@@ -141,6 +143,14 @@ impl Node {
             }
         }
         out
+    }
+
+    /// The members whose key an earlier member of this object already has (the later
+    /// occurrences, in document order); empty when it is not an object.
+    pub fn duplicate_keys(&self) -> Vec<&Member> {
+        let members = self.members().unwrap_or_default();
+        let mut seen = std::collections::HashSet::with_capacity(members.len());
+        members.iter().filter(|m| !seen.insert(m.key.as_str())).collect()
     }
 
     /// A short name of the value's type, for messages.
