@@ -22,6 +22,7 @@
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
 
+mod build;
 mod error;
 mod handle;
 mod paths;

@@ -15,16 +15,14 @@ use hooks_trust::CommandExecutionPosture;
 use serde_json::{Map, Value};
 
 use crate::{
+    build::{self, Guarded, PlacedBindings, Running},
     handle::RegistryReader,
     policy::{self, PolicyInput, PolicyTable, Resolved, RunSettingsIndex, Subject},
     protect::{
-        ExpectedFiles, Placed, ProtectedKind, ProtectedPath, ProtectedPaths, ProtectedPattern,
-        UserPaths, protect_definition,
+        ExpectedFiles, Placed, ProtectedKind, ProtectedPath, ProtectedPattern, UserPaths,
+        protect_definition,
     },
-    snapshot::{
-        BindingIndex, Contribution, LoadStateKind, PinnedRun, RegistrySnapshot, RootKeys,
-        SourceView,
-    },
+    snapshot::{BindingIndex, LoadStateKind, PinnedRun, RegistrySnapshot, RootKeys, SourceView},
 };
 
 /// One file's parse as the adapter produced it, with the project root it was found under and
@@ -78,18 +76,10 @@ impl LoadState {
     }
 }
 
-/// Where one source's bindings apply and the directory its hooks run in.
-#[derive(Debug)]
-struct Placement {
-    project_root: Option<AbsPathBuf>,
-    working_dir: AbsPathBuf,
-    bindings: Arc<[Binding]>,
-}
-
 /// What a source contributes, computed when its parse or roots change.
 #[derive(Debug)]
 struct Compiled {
-    placements: Vec<Placement>,
+    placements: Vec<PlacedBindings>,
     protected: Vec<ProtectedPath>,
     patterns: Vec<ProtectedPattern>,
     /// One warning per hook whose command could not be analysed with confidence.
@@ -101,7 +91,7 @@ struct Compiled {
 
 impl Compiled {
     /// The placements that bind something.
-    fn binding_placements(&self) -> impl Iterator<Item = &Placement> {
+    fn binding_placements(&self) -> impl Iterator<Item = &PlacedBindings> {
         self.placements.iter().filter(|p| !p.bindings.is_empty())
     }
 
@@ -959,44 +949,19 @@ impl HookRegistry {
         };
 
         let protected = if std::mem::take(&mut self.protected_dirty) || first || roots_changed {
-            let mut list = Vec::new();
-            let mut patterns = Vec::new();
-            for &slot in &self.order {
-                if let Some(state) = self.slots.get(slot).and_then(Option::as_ref) {
-                    list.extend(state.compiled.protected.iter().cloned());
-                    patterns.extend(state.compiled.patterns.iter().cloned());
-                    for p in &state.late_patterns {
-                        if !state.compiled.patterns.contains(p) {
-                            patterns.push(p.clone());
-                        }
-                    }
-                    for p in &state.late_protected {
-                        if !state.compiled.protected.contains(p) {
-                            list.push(p.clone());
-                        }
-                    }
-                    let mut found: Vec<&AbsPathBuf> = state.found.values().flatten().collect();
-                    found.sort();
-                    found.dedup();
-                    for path in found {
-                        if !state.compiled.protected.iter().any(|p| p.path == *path) {
-                            list.push(ProtectedPath {
-                                path: path.clone(),
-                                source: state.id.clone(),
-                                what: ProtectedKind::File,
-                            });
-                        }
-                    }
-                }
-            }
-            let (expected, folders) = self.expected.protect(&self.last_roots);
-            for p in expected {
-                if !list.iter().any(|q| q.path == p.path) {
-                    list.push(p);
-                }
-            }
-            patterns.extend(folders);
-            Arc::new(ProtectedPaths::from_list(list, patterns))
+            let slots = &self.slots;
+            let sources = self.order.iter().filter_map(|&slot| {
+                let state = slots.get(slot).and_then(Option::as_ref)?;
+                Some(Guarded {
+                    id: &state.id,
+                    paths: &state.compiled.protected,
+                    patterns: &state.compiled.patterns,
+                    late_paths: &state.late_protected,
+                    late_patterns: &state.late_patterns,
+                    found: &state.found,
+                })
+            });
+            Arc::new(build::protected_paths(sources, &self.expected, &self.last_roots))
         } else {
             previous.protected.clone()
         };
@@ -1033,55 +998,20 @@ impl HookRegistry {
         self.revision
     }
 
-    /// The binding index: global contributions (once per distinct policy variant, and once
-    /// for "runs somewhere"), and each root's with the root's policy applied, in precedence
-    /// order.
+    /// The binding index of the sources `runs` marks as running (one entry per slot of
+    /// `order`), built by the pure [`build::binding_index`].
     fn build_index(&self, runs: &[(bool, Option<HookSourceId>)]) -> BindingIndex {
-        let variants = self.policy.variants();
-        let mut global: Vec<Vec<Contribution>> = vec![Vec::new(); variants.len()];
-        let mut anywhere: Vec<Contribution> = Vec::new();
-        let mut scoped: Vec<Vec<Contribution>> = vec![Vec::new(); self.root_keys.list.len()];
-        for (&slot, (can, _)) in self.order.iter().zip(runs) {
-            if !*can {
-                continue;
-            }
-            let Some(state) = self.slots.get(slot).and_then(Option::as_ref) else { continue };
-            let key = (state.id.kind.priority(), state.seq);
-            let subject = state.compiled.subject;
-            for placement in state.compiled.binding_placements() {
-                let c = Contribution { key, bindings: placement.bindings.clone() };
-                match &placement.project_root {
-                    None => {
-                        let mut kept = false;
-                        for (cuts, list) in variants.iter().zip(global.iter_mut()) {
-                            if cuts.removes(subject).is_none() {
-                                list.push(c.clone());
-                                kept = true;
-                            }
-                        }
-                        if kept {
-                            anywhere.push(c);
-                        }
-                    }
-                    Some(root) => {
-                        let Some(i) = self.root_keys.index(root) else { continue };
-                        if self.policy.at(Some(i)).removes(subject).is_some() {
-                            continue;
-                        }
-                        if let Some(list) = scoped.get_mut(i) {
-                            list.push(c);
-                        }
-                    }
-                }
-            }
-        }
-        BindingIndex {
-            global,
-            anywhere,
-            policy: self.policy.clone(),
-            roots: self.root_keys.clone(),
-            scoped,
-        }
+        let slots = &self.slots;
+        let running =
+            self.order.iter().zip(runs).filter(|(_, (can, _))| *can).filter_map(|(&slot, _)| {
+                let state = slots.get(slot).and_then(Option::as_ref)?;
+                Some(Running {
+                    key: (state.id.kind.priority(), state.seq),
+                    subject: state.compiled.subject,
+                    places: &state.compiled.placements,
+                })
+            });
+        build::binding_index(running, &self.policy, &self.root_keys)
     }
 }
 
@@ -1295,7 +1225,11 @@ fn compile(
                 }
             }
         }
-        placements.push(Placement { project_root, working_dir, bindings: Arc::from(bindings) });
+        placements.push(PlacedBindings {
+            project_root,
+            working_dir,
+            bindings: Arc::from(bindings),
+        });
     }
     let relocated_notes: Vec<HookDiagnostic> = accepted
         .map(|a| {

@@ -146,7 +146,7 @@ pub(crate) struct BindingIndex {
 impl BindingIndex {
     /// The global contributions that apply under the root at `root` (or outside every
     /// project).
-    fn global_at(&self, root: Option<usize>) -> &[Contribution] {
+    pub(crate) fn global_at(&self, root: Option<usize>) -> &[Contribution] {
         self.global.get(self.policy.variant_at(root)).map_or(&[], Vec::as_slice)
     }
 }

@@ -1,0 +1,156 @@
+//! The pure step of a publish: from what each source contributes, in precedence order, to
+//! the snapshot's binding index and protected paths.
+//!
+//! Nothing here reads or changes the registry's state: [`HookRegistry`](crate::HookRegistry)
+//! keeps the per-source state machine (loads, trust, roots, the pin) and decides which
+//! sources run; these functions only assemble what a snapshot holds from that, so the same
+//! inputs always give the same snapshot parts (`specs/registry.md`, "Publishing").
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    sync::Arc,
+};
+
+use hooks_schema::{AbsPathBuf, Binding, HookSourceId};
+
+use crate::{
+    policy::{PolicyTable, Subject},
+    protect::{ExpectedFiles, ProtectedKind, ProtectedPath, ProtectedPaths, ProtectedPattern},
+    snapshot::{BindingIndex, Contribution, RootKeys},
+};
+
+/// A source's bindings at one place: under a project root, or everywhere (`None`), with the
+/// directory its hooks run in there.
+#[derive(Debug)]
+pub(crate) struct PlacedBindings {
+    pub(crate) project_root: Option<AbsPathBuf>,
+    pub(crate) working_dir: AbsPathBuf,
+    pub(crate) bindings: Arc<[Binding]>,
+}
+
+/// One source that runs, as the binding index sees it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Running<'a> {
+    /// `(kind priority, source sequence number)`: orders its bindings among the others'.
+    pub(crate) key: (u32, u64),
+    /// What the source policy's switches see of it.
+    pub(crate) subject: Subject,
+    /// Its bindings per place.
+    pub(crate) places: &'a [PlacedBindings],
+}
+
+/// The binding index of the sources that run (given in precedence order) under the
+/// switches of `policy`, for the project roots `roots`.
+///
+/// A source outside every project contributes to each policy variant that does not cut it,
+/// and to the "runs somewhere" list when one variant keeps it; a project source contributes
+/// under its root unless that root's policy cuts it. A place without bindings, and a root
+/// `roots` does not know, contribute nothing.
+pub(crate) fn binding_index<'a>(
+    running: impl IntoIterator<Item = Running<'a>>,
+    policy: &Arc<PolicyTable>,
+    roots: &Arc<RootKeys>,
+) -> BindingIndex {
+    let variants = policy.variants();
+    let mut global: Vec<Vec<Contribution>> = vec![Vec::new(); variants.len()];
+    let mut anywhere: Vec<Contribution> = Vec::new();
+    let mut scoped: Vec<Vec<Contribution>> = vec![Vec::new(); roots.list.len()];
+    for source in running {
+        for place in source.places.iter().filter(|p| !p.bindings.is_empty()) {
+            let c = Contribution { key: source.key, bindings: place.bindings.clone() };
+            match &place.project_root {
+                None => {
+                    let mut kept = false;
+                    for (cuts, list) in variants.iter().zip(global.iter_mut()) {
+                        if cuts.removes(source.subject).is_none() {
+                            list.push(c.clone());
+                            kept = true;
+                        }
+                    }
+                    if kept {
+                        anywhere.push(c);
+                    }
+                }
+                Some(root) => {
+                    let Some(i) = roots.index(root) else { continue };
+                    if policy.at(Some(i)).removes(source.subject).is_some() {
+                        continue;
+                    }
+                    if let Some(list) = scoped.get_mut(i) {
+                        list.push(c);
+                    }
+                }
+            }
+        }
+    }
+    BindingIndex { global, anywhere, policy: policy.clone(), roots: roots.clone(), scoped }
+}
+
+/// What one source asks to protect, run or not.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Guarded<'a> {
+    /// The source.
+    pub(crate) id: &'a HookSourceId,
+    /// Its file and the scripts of the parse in effect.
+    pub(crate) paths: &'a [ProtectedPath],
+    /// The patterns of the parse in effect.
+    pub(crate) patterns: &'a [ProtectedPattern],
+    /// What a change seen after the pin names (protected at once, run from the next run).
+    pub(crate) late_paths: &'a [ProtectedPath],
+    /// The patterns of that change.
+    pub(crate) late_patterns: &'a [ProtectedPattern],
+    /// The paths the loader found the file at, and names that would replace it, per root.
+    pub(crate) found: &'a BTreeMap<Option<AbsPathBuf>, Vec<AbsPathBuf>>,
+}
+
+/// The protected paths of the sources (in precedence order), the files `expected` names
+/// under the project roots `roots` and outside them, and their folder patterns.
+///
+/// Each path is listed once per source (the parse in effect first, then a late change's,
+/// then the paths the file was found at); an expected file is listed only when no source
+/// lists its path.
+pub(crate) fn protected_paths<'a>(
+    sources: impl IntoIterator<Item = Guarded<'a>>,
+    expected: &ExpectedFiles,
+    roots: &BTreeSet<AbsPathBuf>,
+) -> ProtectedPaths {
+    let mut list = Vec::new();
+    let mut patterns = Vec::new();
+    for source in sources {
+        list.extend(source.paths.iter().cloned());
+        patterns.extend(source.patterns.iter().cloned());
+        for p in source.late_patterns {
+            if !source.patterns.contains(p) {
+                patterns.push(p.clone());
+            }
+        }
+        for p in source.late_paths {
+            if !source.paths.contains(p) {
+                list.push(p.clone());
+            }
+        }
+        let mut found: Vec<&AbsPathBuf> = source.found.values().flatten().collect();
+        found.sort();
+        found.dedup();
+        for path in found {
+            if !source.paths.iter().any(|p| p.path == *path) {
+                list.push(ProtectedPath {
+                    path: path.clone(),
+                    source: source.id.clone(),
+                    what: ProtectedKind::File,
+                });
+            }
+        }
+    }
+    let (expected, folders) = expected.protect(roots);
+    for p in expected {
+        if !list.iter().any(|q| q.path == p.path) {
+            list.push(p);
+        }
+    }
+    patterns.extend(folders);
+    ProtectedPaths::from_list(list, patterns)
+}
+
+#[cfg(test)]
+mod tests;
