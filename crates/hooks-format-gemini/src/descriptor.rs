@@ -16,10 +16,10 @@ use crate::{GeminiCodec, GeminiEvent, GeminiHost, PROJECT_DIR_VARS};
 pub const FORMAT: FormatId = FormatId::new("gemini");
 
 /// The system `system-defaults.json`, the lowest settings layer.
-pub const SYSTEM_DEFAULTS: FileRole = FileRole::new(FORMAT, "gemini_system_defaults", 400);
+pub const SYSTEM_DEFAULTS: FileRole = FileRole::new(FORMAT, "gemini_system_defaults", 450);
 
 /// A `settings.json`: the system's, a project's or the user's.
-pub const SETTINGS: FileRole = FileRole::new(FORMAT, "gemini_settings", 410);
+pub const SETTINGS: FileRole = FileRole::new(FORMAT, "gemini_settings", 460);
 
 /// `/etc/gemini-cli/system-defaults.json` (per platform).
 pub const MANAGED_SYSTEM_DEFAULTS: HookSourceKind =

@@ -16,7 +16,7 @@ use std::{fmt, path::Path, sync::Arc};
 
 pub use self::{
     location::{FileContent, FileLocation, FilePattern, FormatDirs, ManagedDir, UserDir},
-    set::{FormatSet, UnknownFormat},
+    set::{FormatSet, FormatSetError, UnknownFormat},
 };
 use crate::{
     FormatId, HookCodec, HookDefinition, HookDiagnostic, HookEvent, HookSourceId, HookSourceKind,

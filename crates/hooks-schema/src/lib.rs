@@ -144,7 +144,8 @@ pub use crate::{
     event::{EventClass, HookEvent},
     format::{
         Claim, FileContent, FileLocation, FilePattern, FormatDescriptor, FormatDirs, FormatSet,
-        ManagedDir, NativeEvent, ParseContext, SourceSummary, UnknownFormat, UserDir,
+        FormatSetError, ManagedDir, NativeEvent, ParseContext, SourceSummary, UnknownFormat,
+        UserDir,
     },
     host::{
         EDITED_PATH_ARGS, HostAnswer, HostCodec, HostError, HostInput, InstallTarget,

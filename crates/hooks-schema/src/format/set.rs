@@ -2,7 +2,7 @@
 
 use std::{fmt, path::Path, sync::Arc};
 
-use crate::{Claim, FileScope, FormatDescriptor, FormatId, HookEvent};
+use crate::{Claim, FileRole, FileScope, FormatDescriptor, FormatId, HookEvent};
 
 /// The formats a runtime is built with, in registration order. The order breaks ties between
 /// equally strong claims on a file and orders the names looked for in an explicit folder;
@@ -24,26 +24,102 @@ pub struct UnknownFormat {
     pub known: String,
 }
 
+/// Why a list of descriptors cannot make a [`FormatSet`]: each is a mistake of whoever
+/// registers the formats, caught before any file is read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FormatSetError {
+    /// Two descriptors share an id.
+    #[error("format `{format}` is registered twice")]
+    Duplicate {
+        /// The id.
+        format: FormatId,
+    },
+    /// A descriptor lists a location whose role belongs to another format.
+    #[error("format `{format}` lists a location of role `{role}`, which belongs to `{owner}`")]
+    ForeignRole {
+        /// The descriptor's id.
+        format: FormatId,
+        /// The role's name.
+        role: &'static str,
+        /// The format the role names.
+        owner: FormatId,
+    },
+    /// Two different roles share a rank: their sources' precedence within a scope would be
+    /// decided by the order files happen to be found in, not by the formats.
+    #[error(
+        "roles `{first}` and `{second}` share rank {rank}; each role needs its own rank \
+         (specs/formats.md, \"Source kinds are data\")"
+    )]
+    RankCollision {
+        /// The shared rank.
+        rank: u16,
+        /// The role registered first.
+        first: &'static str,
+        /// The other one.
+        second: &'static str,
+    },
+    /// Two different roles share a name: their kinds' names (`project_<role>`) would be
+    /// the same.
+    #[error("two roles are named `{role}` (of `{first}` and `{second}`)")]
+    RoleNameCollision {
+        /// The name.
+        role: &'static str,
+        /// The format of the role registered first.
+        first: FormatId,
+        /// The other one's.
+        second: FormatId,
+    },
+}
+
 impl FormatSet {
     /// A set of `formats`, in order.
     ///
     /// # Panics
-    /// When two descriptors share an id, or two roles of one format share a name: both are
-    /// programming errors of whoever registers the formats.
+    /// When [`FormatSet::try_new`] refuses the list: the formats registered in code are a
+    /// programming error of whoever registers them, caught by any test that builds the set.
     pub fn new(formats: Vec<Arc<dyn FormatDescriptor>>) -> FormatSet {
+        FormatSet::try_new(formats).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A set of `formats`, in order, or why they cannot be one: two descriptors with one id,
+    /// a location whose role is another format's, or two roles with one rank or one name
+    /// (ranks order the sources of one scope, so a tie would be decided by discovery order).
+    pub fn try_new(formats: Vec<Arc<dyn FormatDescriptor>>) -> Result<FormatSet, FormatSetError> {
+        let mut roles: Vec<FileRole> = Vec::new();
         for (i, f) in formats.iter().enumerate() {
-            let dup = formats.iter().skip(i + 1).any(|g| g.id() == f.id());
-            assert!(!dup, "format `{}` is registered twice", f.id());
+            if formats.iter().skip(i + 1).any(|g| g.id() == f.id()) {
+                return Err(FormatSetError::Duplicate { format: f.id() });
+            }
             for l in f.locations() {
-                assert_eq!(
-                    l.role.format(),
-                    f.id(),
-                    "a location of `{}` names another format",
-                    f.id()
-                );
+                let role = l.role;
+                if role.format() != f.id() {
+                    return Err(FormatSetError::ForeignRole {
+                        format: f.id(),
+                        role: role.name(),
+                        owner: role.format(),
+                    });
+                }
+                if roles.contains(&role) {
+                    continue;
+                }
+                if let Some(other) = roles.iter().find(|r| r.rank() == role.rank()) {
+                    return Err(FormatSetError::RankCollision {
+                        rank: role.rank(),
+                        first: other.name(),
+                        second: role.name(),
+                    });
+                }
+                if let Some(other) = roles.iter().find(|r| r.name() == role.name()) {
+                    return Err(FormatSetError::RoleNameCollision {
+                        role: role.name(),
+                        first: other.format(),
+                        second: role.format(),
+                    });
+                }
+                roles.push(role);
             }
         }
-        FormatSet { formats: formats.into() }
+        Ok(FormatSet { formats: formats.into() })
     }
 
     /// The descriptors, in registration order.
