@@ -167,6 +167,11 @@ fn the_hooks_tool_fires_lists_checks_and_guards_copilot_files() {
         r#"{"version": 1, "hooks": {"agentStop": [{"bash": "true"}]}}"#,
     );
     let cfgp = cfg.path().to_str().expect("utf-8");
+    // Copilot CLI 1.0.102 reads `.github/hooks` with its subfolders.
+    d.write(
+        ".github/hooks/team/audit/extra.json",
+        r#"{"version": 1, "hooks": {"preToolUse": [{"bash": "if grep -q shutdown; then exit 2; fi"}]}}"#,
+    );
     let fire = |command: &str, extra: &[&str]| {
         let payload =
             json!({"tool": {"name": "bash", "kind": "shell", "args": {"command": command}}});
@@ -196,6 +201,8 @@ fn the_hooks_tool_fires_lists_checks_and_guards_copilot_files() {
     assert_eq!(v["verdict"]["reason"], "Destructive command blocked by policy", "{v}");
     let blocked = fire("curl https://example.invalid", &[]);
     assert_eq!(blocked.status.code(), Some(2), "{}", String::from_utf8_lossy(&blocked.stdout));
+    let nested = fire("shutdown now", &[]);
+    assert_eq!(nested.status.code(), Some(2), "{}", String::from_utf8_lossy(&nested.stdout));
     let allow = fire("ls", &[]);
     assert_eq!(allow.status.code(), Some(0), "{}", String::from_utf8_lossy(&allow.stdout));
     let dry = fire("ls", &["--dry-run"]);
@@ -215,8 +222,8 @@ fn the_hooks_tool_fires_lists_checks_and_guards_copilot_files() {
         .collect();
     assert_eq!(
         kinds.iter().filter(|k| **k == "project_copilot_hooks").count(),
-        2,
-        "each file of .github/hooks is its own source: {inv}"
+        3,
+        "each file of .github/hooks and its subfolders is its own source: {inv}"
     );
     assert!(kinds.contains(&"user_copilot_hooks"), "{inv}");
 
@@ -238,6 +245,8 @@ fn the_hooks_tool_fires_lists_checks_and_guards_copilot_files() {
         ".github/hooks/policy.json",
         ".github/hooks/scripts/no-network.sh",
         ".github/hooks/new.json",
+        ".github/hooks/team/audit/extra.json",
+        ".github/hooks/new-team/not-yet.json",
         ".github/copilot/settings.json",
         user,
     ];

@@ -42,7 +42,7 @@ const LOCATIONS: [FileLocation; 5] = [
     FileLocation::hooks(
         SETTINGS,
         FileScope::Managed,
-        FilePattern::EachIn { dir: MANAGED_FRAGMENT_DIR, suffix: ".json" },
+        FilePattern::EachIn { dir: MANAGED_FRAGMENT_DIR, suffix: ".json", recursive: false },
     ),
     FileLocation::hooks(
         LOCAL_SETTINGS,

@@ -47,12 +47,14 @@ const LOCATIONS: [FileLocation; 6] = [
     FileLocation::hooks(
         HOOKS_FILE,
         FileScope::Managed,
-        FilePattern::EachIn { dir: "policy.d", suffix: ".json" },
+        FilePattern::EachIn { dir: "policy.d", suffix: ".json", recursive: false },
     ),
+    // Copilot CLI 1.0.102 reads the folder's subfolders too (`test_data/observed-loading.json`,
+    // `subdir-nested.json` sat in `.github/hooks/sub/`).
     FileLocation::hooks(
         HOOKS_FILE,
         FileScope::Project,
-        FilePattern::EachIn { dir: PROJECT_HOOKS_DIR, suffix: ".json" },
+        FilePattern::EachIn { dir: PROJECT_HOOKS_DIR, suffix: ".json", recursive: true },
     ),
     FileLocation::hooks(
         SETTINGS_FILE,
@@ -67,7 +69,7 @@ const LOCATIONS: [FileLocation; 6] = [
     FileLocation::hooks(
         HOOKS_FILE,
         FileScope::User,
-        FilePattern::EachIn { dir: "hooks", suffix: ".json" },
+        FilePattern::EachIn { dir: "hooks", suffix: ".json", recursive: false },
     ),
     FileLocation::hooks(SETTINGS_FILE, FileScope::User, FilePattern::File("settings.json")),
 ];

@@ -49,8 +49,8 @@ pub use crate::{
     },
     locate::{
         Candidate, FoundFile, MAX_FOLDER_FILES, MAX_FOLDER_SCAN, ManagedDirs, ScopeDirs, UserDirs,
-        candidates, expected_files, files_in, find_files, locations_in, managed_files,
-        project_files, user_files,
+        candidates, expected_files, files_below, files_in, find_files, locations_in, managed_files,
+        project_files, subfolders, user_files,
     },
     policy_files::{UserPolicy, read_user_policy},
     read::{

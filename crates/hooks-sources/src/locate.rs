@@ -319,8 +319,9 @@ fn find_at(location: &FileLocation, base: &Path) -> Vec<FoundFile> {
                 ..file(dir.join(chosen))
             }]
         }
-        FilePattern::EachIn { suffix, .. } => {
-            let (paths, warnings) = files_in(&dir, suffix);
+        FilePattern::EachIn { suffix, recursive, .. } => {
+            let depth = if recursive { FilePattern::MAX_NESTING } else { 0 };
+            let (paths, warnings) = files_below(&dir, suffix, depth);
             let mut out: Vec<FoundFile> = paths.into_iter().map(file).collect();
             if let Some(last) = out.last_mut() {
                 last.folder_warnings = warnings;
@@ -339,61 +340,113 @@ fn find_at(location: &FileLocation, base: &Path) -> Vec<FoundFile> {
 /// entries are looked at; going over either, or a folder that exists but cannot be listed,
 /// gives a warning naming the folder. No folder gives nothing.
 pub fn files_in(dir: &Path, suffix: &str) -> (Vec<PathBuf>, Vec<HookDiagnostic>) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e)
-            if matches!(
-                e.kind(),
-                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-            ) =>
-        {
-            return (Vec::new(), Vec::new());
-        }
-        Err(e) => {
-            let d = HookDiagnostic::warning(format!(
-                "hook folder cannot be listed ({e}); its files are not read"
-            ))
-            .in_file(dir)
-            .with_code("folder_unreadable");
-            return (Vec::new(), vec![d]);
-        }
-    };
+    files_below(dir, suffix, 0)
+}
+
+/// [`files_in`] for `dir` and its subfolders down to `depth` levels below it (a recursive
+/// [`FilePattern::EachIn`]), in path order. A subfolder whose name starts with `.` is not
+/// entered, nor a symlink to a folder (a link cannot make the walk loop or leave the tree);
+/// the caps count over the whole tree, and a subfolder that cannot be listed gives a warning
+/// naming it while the rest is read.
+pub fn files_below(dir: &Path, suffix: &str, depth: usize) -> (Vec<PathBuf>, Vec<HookDiagnostic>) {
     let mut diagnostics = Vec::new();
-    let mut names: Vec<String> = Vec::new();
-    for (seen, entry) in entries.enumerate() {
-        if seen >= MAX_FOLDER_SCAN {
-            diagnostics.push(
-                HookDiagnostic::warning(format!(
-                    "hook folder has more than {MAX_FOLDER_SCAN} entries; only the first {MAX_FOLDER_SCAN} listed are considered"
-                ))
-                .in_file(dir)
-                .with_code("too_many_files"),
-            );
-            break;
-        }
-        let Ok(entry) = entry else { continue };
-        let Ok(name) = entry.file_name().into_string() else { continue };
-        if name.starts_with('.') || !name.ends_with(suffix) {
-            continue;
-        }
-        // Follows a symlink: what counts is what the reader would open.
-        if std::fs::metadata(entry.path()).is_ok_and(|m| m.is_file()) {
-            names.push(name);
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut seen = 0usize;
+    let mut pending: Vec<(PathBuf, usize)> = vec![(dir.to_path_buf(), 0)];
+    'walk: while let Some((folder, level)) = pending.pop() {
+        let entries = match std::fs::read_dir(&folder) {
+            Ok(entries) => entries,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                continue;
+            }
+            Err(e) => {
+                diagnostics.push(
+                    HookDiagnostic::warning(format!(
+                        "hook folder cannot be listed ({e}); its files are not read"
+                    ))
+                    .in_file(&folder)
+                    .with_code("folder_unreadable"),
+                );
+                continue;
+            }
+        };
+        for entry in entries {
+            if seen >= MAX_FOLDER_SCAN {
+                diagnostics.push(
+                    HookDiagnostic::warning(format!(
+                        "hook folder has more than {MAX_FOLDER_SCAN} entries; only the first {MAX_FOLDER_SCAN} listed are considered"
+                    ))
+                    .in_file(dir)
+                    .with_code("too_many_files"),
+                );
+                break 'walk;
+            }
+            seen += 1;
+            let Ok(entry) = entry else { continue };
+            let Ok(name) = entry.file_name().into_string() else { continue };
+            if name.starts_with('.') {
+                continue;
+            }
+            let path = entry.path();
+            if level < depth && entry.file_type().is_ok_and(|t| t.is_dir()) {
+                pending.push((path, level + 1));
+                continue;
+            }
+            // Follows a symlink: what counts is what the reader would open.
+            if name.ends_with(suffix) && std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+                files.push(path);
+            }
         }
     }
-    names.sort();
-    if names.len() > MAX_FOLDER_FILES {
+    files.sort();
+    if files.len() > MAX_FOLDER_FILES {
         diagnostics.push(
             HookDiagnostic::warning(format!(
                 "hook folder holds {} files; only the first {MAX_FOLDER_FILES} by name are read",
-                names.len()
+                files.len()
             ))
             .in_file(dir)
             .with_code("too_many_files"),
         );
-        names.truncate(MAX_FOLDER_FILES);
+        files.truncate(MAX_FOLDER_FILES);
     }
-    (names.into_iter().map(|n| dir.join(n)).collect(), diagnostics)
+    (files, diagnostics)
+}
+
+/// The subfolders of `dir` a recursive [`FilePattern::EachIn`] would enter, down to
+/// [`FilePattern::MAX_NESTING`] levels ([`files_below`]'s rules: no hidden folder, no link),
+/// for the watcher to watch; at most [`MAX_FOLDER_SCAN`] entries are looked at. `dir`
+/// itself is not listed.
+pub fn subfolders(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut seen = 0usize;
+    let mut pending: Vec<(PathBuf, usize)> = vec![(dir.to_path_buf(), 0)];
+    'walk: while let Some((folder, level)) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else { continue };
+        for entry in entries {
+            if seen >= MAX_FOLDER_SCAN {
+                break 'walk;
+            }
+            seen += 1;
+            let Ok(entry) = entry else { continue };
+            let hidden = entry.file_name().as_encoded_bytes().first() == Some(&b'.');
+            if hidden || !entry.file_type().is_ok_and(|t| t.is_dir()) {
+                continue;
+            }
+            let path = entry.path();
+            if level + 1 < FilePattern::MAX_NESTING {
+                pending.push((path.clone(), level + 1));
+            }
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
 }
 
 /// Whether anything is, or may be, at `path`: a dangling symlink counts, and so does a path

@@ -35,6 +35,7 @@ pub mod kinds {
         PROJECT_LOCAL_SETTINGS as PROJECT_CLAUDE_LOCAL_SETTINGS,
         PROJECT_SETTINGS as PROJECT_CLAUDE_SETTINGS, USER_SETTINGS as USER_CLAUDE_SETTINGS,
     };
+    pub use hooks_format_copilot::PROJECT_HOOKS as PROJECT_COPILOT_HOOKS;
     pub use hooks_format_cursor::{
         MANAGED_FILE as MANAGED_CURSOR_FILE, PROJECT_FILE as PROJECT_CURSOR_FILE,
         USER_FILE as USER_CURSOR_FILE,
@@ -97,6 +98,12 @@ pub fn workspace_formats() -> FormatSet {
         hooks_format_chrys::descriptor(),
         hooks_format_claude::descriptor(),
     ])
+}
+
+/// Copilot CLI's format alone: the registered format whose project folder is read
+/// recursively (`FilePattern::EachIn { recursive: true }`), for the core's tests of that.
+pub fn copilot_formats() -> FormatSet {
+    FormatSet::new(vec![hooks_format_copilot::descriptor()])
 }
 
 /// Every kind of hook file the workspace's formats declare, with the explicit kinds, in

@@ -5,7 +5,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use hooks_schema::{FileScope, FormatSet};
+use hooks_schema::{FilePattern, FileScope, FormatSet};
 use hooks_sources::ScopeDirs;
 
 #[cfg(test)]
@@ -30,6 +30,9 @@ pub(crate) struct Layout {
     /// Every folder under a root that holds a project hook file or leads to one, relative,
     /// outermost first, each once (`.cursor`, `.chrys`, `.chrys/hooks`, `.claude`).
     folders: Vec<&'static str>,
+    /// The folders of recursive project locations ([`FilePattern::is_recursive`]), relative:
+    /// their subfolders are watched too, as they are found.
+    nested: Vec<&'static str>,
     /// How many components the deepest project hook file has below its root.
     depth: usize,
 }
@@ -37,6 +40,7 @@ pub(crate) struct Layout {
 impl Layout {
     pub(crate) fn new(formats: FormatSet) -> Layout {
         let mut folders: Vec<&'static str> = Vec::new();
+        let mut nested: Vec<&'static str> = Vec::new();
         let mut depth = 1;
         for f in formats.iter() {
             for l in f.locations().iter().filter(|l| l.scope == FileScope::Project) {
@@ -46,10 +50,30 @@ impl Layout {
                     }
                 }
                 let dir = l.pattern.dir();
-                depth = depth.max(dir.split('/').filter(|p| !p.is_empty()).count() + 1);
+                let mut below = dir.split('/').filter(|p| !p.is_empty()).count() + 1;
+                if l.pattern.is_recursive() {
+                    below += FilePattern::MAX_NESTING;
+                    if !nested.contains(&dir) {
+                        nested.push(dir);
+                    }
+                }
+                depth = depth.max(below);
             }
         }
-        Layout { formats, folders, depth }
+        Layout { formats, folders, nested, depth }
+    }
+
+    /// Whether a location of `scope` reads its folder recursively, so new subfolders must be
+    /// looked for after watching one.
+    pub(crate) fn has_nested(&self, scope: FileScope) -> bool {
+        match scope {
+            FileScope::Project => !self.nested.is_empty(),
+            FileScope::User | FileScope::Managed => self
+                .formats
+                .iter()
+                .flat_map(|f| f.locations())
+                .any(|l| l.scope == scope && l.pattern.is_recursive()),
+        }
     }
 
     /// The formats.
@@ -66,10 +90,15 @@ impl Layout {
         if self.folders.contains(&rel.as_str()) {
             return Some(Touch::Folder);
         }
-        let is_file = self.formats.iter().any(|f| {
-            f.locations().iter().any(|l| l.scope == FileScope::Project && l.pattern.matches(&rel))
-        });
-        is_file.then_some(Touch::HookFile)
+        let project = || {
+            self.formats
+                .iter()
+                .flat_map(|f| f.locations())
+                .filter(|l| l.scope == FileScope::Project)
+        };
+        classify(path, project().any(|l| l.pattern.matches(&rel)), || {
+            project().any(|l| l.pattern.holds_subfolder(&rel))
+        })
     }
 
     /// The watched root `path` belongs to and what it is to it, looking at `path` and its
@@ -86,9 +115,12 @@ impl Layout {
             .find_map(|root| self.touch(root, path).map(|t| (root.to_path_buf(), t)))
     }
 
-    /// The folders to watch for `root` besides the root itself, absolute.
+    /// The folders to watch for `root` besides the root itself, absolute: the fixed ones,
+    /// then the subfolders a recursive location's folder has now.
     pub(crate) fn folder_paths<'a>(&'a self, root: &'a Path) -> impl Iterator<Item = PathBuf> + 'a {
-        self.folders.iter().map(move |rel| join(root, rel))
+        self.folders.iter().map(move |rel| join(root, rel)).chain(
+            self.nested.iter().flat_map(move |rel| hooks_sources::subfolders(&join(root, rel))),
+        )
     }
 
     /// The folders that can hold a user or managed hook file of `scope`, or a folder that
@@ -110,6 +142,15 @@ impl Layout {
         out
     }
 
+    /// The subfolders the recursive locations of `scope` in `dirs` have now, absolute
+    /// (watched besides [`Layout::scope_folders`]).
+    pub(crate) fn scope_subfolders(&self, scope: FileScope, dirs: &ScopeDirs) -> Vec<PathBuf> {
+        hooks_sources::locations_in(&self.formats, scope, Path::new(""), dirs)
+            .filter(|(l, _)| l.pattern.is_recursive())
+            .flat_map(|(l, base)| hooks_sources::subfolders(&join(&base, l.pattern.dir())))
+            .collect()
+    }
+
     /// What `path` is to the user or managed files of `scope` in `dirs`: one of
     /// [`Layout::scope_folders`] ([`Touch::Folder`]), a name one of their locations matches
     /// ([`Touch::HookFile`]), or `None` when a change to it cannot change those hooks.
@@ -122,13 +163,33 @@ impl Layout {
         if self.scope_folders(scope, dirs).iter().any(|f| f == path) {
             return Some(Touch::Folder);
         }
-        let is_file = hooks_sources::locations_in(&self.formats, scope, Path::new(""), dirs).any(
-            |(location, base)| {
-                relative(&base, path, 8).is_some_and(|rel| location.pattern.matches(&rel))
-            },
-        );
-        is_file.then_some(Touch::HookFile)
+        let rel_to = |base: &Path| relative(base, path, SCOPE_DEPTH);
+        let locations = || hooks_sources::locations_in(&self.formats, scope, Path::new(""), dirs);
+        let is_file = locations().any(|(location, base)| {
+            rel_to(&base).is_some_and(|rel| location.pattern.matches(&rel))
+        });
+        classify(path, is_file, || {
+            locations().any(|(location, base)| {
+                rel_to(&base).is_some_and(|rel| location.pattern.holds_subfolder(&rel))
+            })
+        })
     }
+}
+
+/// How many components below a user or managed base folder a hook file can be.
+const SCOPE_DEPTH: usize = 8 + FilePattern::MAX_NESTING;
+
+/// What a path is, given whether a location's name pattern matches it and (asked only when
+/// needed) whether it names a subfolder a recursive location reads: a matching name is a hook
+/// file unless it is a folder now; a subfolder name is a folder unless it is a file now (a
+/// path that is gone counts as a folder, so its watches are dropped).
+fn classify(path: &Path, matches: bool, subfolder: impl FnOnce() -> bool) -> Option<Touch> {
+    if matches {
+        let folder = subfolder() && path.symlink_metadata().is_ok_and(|m| m.is_dir());
+        return Some(if folder { Touch::Folder } else { Touch::HookFile });
+    }
+    let folder = subfolder() && !path.symlink_metadata().is_ok_and(|m| m.is_file());
+    folder.then_some(Touch::Folder)
 }
 
 /// `path` relative to `base`, with `/` separators, when it is below it by at most `depth`

@@ -17,7 +17,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use hooks_schema::AbsPathBuf;
+use hooks_schema::{AbsPathBuf, FilePattern, FileScope};
 use hooks_sources::ScopeDirs;
 
 use crate::{
@@ -33,6 +33,11 @@ use crate::{
 /// How many levels a missing root's follow moves in one go before it waits for the next event
 /// (a path is rarely deeper; a tree flapping faster than this is caught at its next event).
 const MAX_FOLLOW_STEPS: usize = 64;
+
+/// How many times one reconciliation lists a place's folders while each listing finds new
+/// folders to watch (below a recursive location, a folder can appear while its parent's
+/// watch is being attached; deeper than this in one go is caught at its next event).
+const MAX_LISTINGS: usize = FilePattern::MAX_NESTING + 2;
 
 /// What the worker receives.
 pub(crate) enum Msg {
@@ -273,26 +278,35 @@ impl<B: WatchBackend> Engine<B> {
     /// errors, which are also recorded as diagnostics of the scope.
     fn reconcile_scope(&mut self, scope: &WatchedPlace) -> Vec<WatchError> {
         let Some(u) = self.scopes.get_mut(scope) else { return Vec::new() };
-        let mut desired = BTreeSet::new();
-        for folder in &u.folders {
-            if folder.is_dir() {
-                desired.insert(folder.clone());
-            } else if let Some(parent) = folder.parent().filter(|p| p.is_dir()) {
-                desired.insert(parent.to_path_buf());
-            }
-        }
-        let stale: Vec<PathBuf> = u.held.difference(&desired).cloned().collect();
-        for dir in stale {
-            u.held.remove(&dir);
-            self.watches.release(&dir);
-        }
         let mut errors = Vec::new();
-        for dir in desired {
-            if u.held.contains(&dir) {
-                continue;
+        // Listed again after new folders are watched, as for a root (`reconcile`).
+        for _ in 0..MAX_LISTINGS {
+            let mut desired = BTreeSet::new();
+            for folder in &u.folders {
+                if folder.is_dir() {
+                    desired.insert(folder.clone());
+                } else if let Some(parent) = folder.parent().filter(|p| p.is_dir()) {
+                    desired.insert(parent.to_path_buf());
+                }
             }
-            if let Err(e) = self.watches.hold_into(dir, &mut u.held) {
-                errors.push(e);
+            desired.extend(self.shared.layout().scope_subfolders(scope.scope(), &u.dirs));
+            let stale: Vec<PathBuf> = u.held.difference(&desired).cloned().collect();
+            for dir in stale {
+                u.held.remove(&dir);
+                self.watches.release(&dir);
+            }
+            let mut added = false;
+            for dir in desired {
+                if u.held.contains(&dir) {
+                    continue;
+                }
+                match self.watches.hold_into(dir, &mut u.held) {
+                    Ok(()) => added = true,
+                    Err(e) => errors.push(e),
+                }
+            }
+            if !added || !self.shared.layout().has_nested(scope.scope()) {
+                break;
             }
         }
         for e in &errors {
@@ -618,17 +632,31 @@ impl<B: WatchBackend> Engine<B> {
             self.count_watches();
             return true;
         }
-        let folders: Vec<PathBuf> = self.shared.layout().folder_paths(key).collect();
-        for dir in std::iter::once(key.to_path_buf()).chain(folders) {
-            let exists = dir.is_dir();
-            let watched = w.dirs.contains(&dir);
-            if exists && !watched {
-                if let Err(e) = self.watches.hold_into(dir, &mut w.dirs) {
-                    errors.push(e);
-                }
-            } else if !exists && watched {
+        // A folder created below a recursive location's folder between the listing and the
+        // watch of its parent sends no event: list again after watching new folders, until a
+        // listing finds nothing new.
+        for _ in 0..MAX_LISTINGS {
+            let desired: BTreeSet<PathBuf> = std::iter::once(key.to_path_buf())
+                .chain(self.shared.layout().folder_paths(key))
+                .filter(|dir| dir.is_dir())
+                .collect();
+            let stale: Vec<PathBuf> = w.dirs.difference(&desired).cloned().collect();
+            for dir in stale {
                 w.dirs.remove(&dir);
                 self.watches.release(&dir);
+            }
+            let mut added = false;
+            for dir in desired {
+                if w.dirs.contains(&dir) {
+                    continue;
+                }
+                match self.watches.hold_into(dir, &mut w.dirs) {
+                    Ok(()) => added = true,
+                    Err(e) => errors.push(e),
+                }
+            }
+            if !added || !self.shared.layout().has_nested(FileScope::Project) {
+                break;
             }
         }
         let place = WatchedPlace::Root(root);

@@ -35,17 +35,31 @@ pub enum FilePattern {
         names: &'static [&'static str],
     },
     /// Every regular file in folder `dir` whose name ends with `suffix` and does not start
-    /// with `.`, each its own source, in name order (Copilot's `.github/hooks/*.json`,
-    /// Claude Code's `managed-settings.d/*.json`). The loader caps how many it reads.
+    /// with `.`, each its own source, in name order (Claude Code's `managed-settings.d/*.json`).
+    /// With `recursive`, the files in its subfolders too, at any depth down to
+    /// [`FilePattern::MAX_NESTING`] folders below `dir`, in path order, skipping folders whose
+    /// name starts with `.` (Copilot CLI's `.github/hooks/**/*.json`). The loader caps how
+    /// many it reads.
     EachIn {
         /// The folder.
         dir: &'static str,
         /// The name suffix (`.json`).
         suffix: &'static str,
+        /// Whether the files of its subfolders count too.
+        recursive: bool,
     },
 }
 
 impl FilePattern {
+    /// How many folders below its `dir` a recursive [`FilePattern::EachIn`] reaches: the
+    /// loaders and the watcher go no deeper, so a deep tree costs a bounded walk.
+    pub const MAX_NESTING: usize = 8;
+
+    /// Whether the pattern reaches into the subfolders of its folder.
+    pub fn is_recursive(&self) -> bool {
+        matches!(*self, FilePattern::EachIn { recursive: true, .. })
+    }
+
     /// The folder the file or files are in, relative to the base (`""` for the base itself).
     pub fn dir(&self) -> &'static str {
         match *self {
@@ -65,7 +79,9 @@ impl FilePattern {
 
     /// The folders between the base and the file's folder, outermost first, the file's
     /// folder included (`.chrys`, `.chrys/hooks`); empty when the files are in the base.
-    /// Watching these, never recursively, is enough to see a file of the pattern appear.
+    /// Watching these, never recursively, is enough to see a file of the pattern appear,
+    /// except below a recursive pattern's folder, whose subfolders are watched as they are
+    /// found ([`FilePattern::is_recursive`]).
     pub fn folders(&self) -> Vec<&'static str> {
         let dir = self.dir();
         if dir.is_empty() {
@@ -85,10 +101,44 @@ impl FilePattern {
         match *self {
             FilePattern::File(path) => path == rel,
             FilePattern::FirstOf { dir: d, names } => d == dir && names.contains(&name),
-            FilePattern::EachIn { dir: d, suffix } => {
-                d == dir && name.ends_with(suffix) && !name.starts_with('.')
+            FilePattern::EachIn { dir: d, suffix, recursive } => {
+                let named = name.ends_with(suffix) && !name.starts_with('.');
+                if !recursive {
+                    return named && d == dir;
+                }
+                let below = if d.is_empty() {
+                    Some(dir)
+                } else if dir == d {
+                    Some("")
+                } else {
+                    dir.strip_prefix(d).and_then(|r| r.strip_prefix('/'))
+                };
+                let Some(below) = below else { return false };
+                let folders: Vec<&str> = below.split('/').filter(|f| !f.is_empty()).collect();
+                named
+                    && folders.len() <= FilePattern::MAX_NESTING
+                    && folders.iter().all(|f| !f.starts_with('.'))
             }
         }
+    }
+
+    /// Whether `rel` (relative to the base, with `/`) is a folder below a recursive pattern's
+    /// folder that can hold its files: at most [`FilePattern::MAX_NESTING`] levels down, no
+    /// name starting with `.` on the way. Always `false` for other patterns.
+    pub fn holds_subfolder(&self, rel: &str) -> bool {
+        let FilePattern::EachIn { dir, recursive: true, .. } = *self else { return false };
+        let below = if dir.is_empty() {
+            rel
+        } else {
+            match rel.strip_prefix(dir).and_then(|r| r.strip_prefix('/')) {
+                Some(below) => below,
+                None => return false,
+            }
+        };
+        let folders: Vec<&str> = below.split('/').collect();
+        !below.is_empty()
+            && folders.len() <= FilePattern::MAX_NESTING
+            && folders.iter().all(|f| !f.is_empty() && !f.starts_with('.'))
     }
 }
 

@@ -23,13 +23,39 @@ fn a_file_pattern_knows_its_folders_names_and_matches() {
     assert!(first.matches(".chrys/hooks/hooks.json"), "a shadowed name still counts");
     assert!(!first.matches(".chrys/hooks.json"));
 
-    let each = FilePattern::EachIn { dir: ".github/hooks", suffix: ".json" };
+    let each = FilePattern::EachIn { dir: ".github/hooks", suffix: ".json", recursive: false };
     assert_eq!(each.folders(), [".github", ".github/hooks"]);
     assert!(each.file_names().is_empty());
     assert!(each.matches(".github/hooks/a.json"));
     assert!(!each.matches(".github/hooks/.hidden.json"));
     assert!(!each.matches(".github/hooks/a.yaml"));
     assert!(!each.matches(".github/hooks/sub/a.json"));
+    assert!(!each.is_recursive() && !each.holds_subfolder(".github/hooks/sub"));
+
+    // Recursive: the subfolders' files too, down to MAX_NESTING folders, none hidden.
+    let tree = FilePattern::EachIn { dir: ".github/hooks", suffix: ".json", recursive: true };
+    assert!(tree.is_recursive());
+    assert_eq!(tree.folders(), [".github", ".github/hooks"]);
+    assert!(tree.matches(".github/hooks/a.json"));
+    assert!(tree.matches(".github/hooks/sub/a.json"));
+    assert!(tree.matches(".github/hooks/sub/deeper/a.json"));
+    assert!(!tree.matches(".github/hooks/sub/.a.json"));
+    assert!(!tree.matches(".github/hooks/.git/a.json"), "hidden folders are skipped");
+    assert!(!tree.matches(".github/hooksx/a.json"));
+    assert!(!tree.matches(".github/a.json"));
+    assert!(!tree.matches(".github/hooks/sub/a.yaml"));
+    let deep = |n: usize| format!(".github/hooks/{}", vec!["d"; n].join("/"));
+    assert!(tree.matches(&format!("{}/a.json", deep(FilePattern::MAX_NESTING))));
+    assert!(!tree.matches(&format!("{}/a.json", deep(FilePattern::MAX_NESTING + 1))));
+    assert!(tree.holds_subfolder(".github/hooks/sub"));
+    assert!(tree.holds_subfolder(&deep(FilePattern::MAX_NESTING)));
+    assert!(!tree.holds_subfolder(&deep(FilePattern::MAX_NESTING + 1)));
+    assert!(!tree.holds_subfolder(".github/hooks"), "the folder itself is one of folders()");
+    assert!(!tree.holds_subfolder(".github/hooks/.cache"));
+    assert!(!tree.holds_subfolder(".github/other"));
+    let at_base = FilePattern::EachIn { dir: "", suffix: ".json", recursive: true };
+    assert!(at_base.matches("a.json") && at_base.matches("x/a.json"));
+    assert!(at_base.holds_subfolder("x") && !at_base.holds_subfolder(""));
 
     let at_base = FilePattern::File("hooks.json");
     assert_eq!(at_base.dir(), "");
@@ -200,4 +226,66 @@ fn explicit_names_default_to_the_project_file_names() {
 fn a_path_claim_beats_a_name_claim() {
     assert!(Claim::Path > Claim::Name && Claim::Name > Claim::Folder);
     assert!(Claim::Folder > Claim::Fallback && Claim::Fallback > Claim::No);
+}
+
+/// A format of `roles` (each in the project scope), for the set's checks.
+fn with_roles(id: FormatId, roles: &[FileRole]) -> Arc<dyn FormatDescriptor> {
+    let locations = roles
+        .iter()
+        .map(|&r| FileLocation::hooks(r, FileScope::Project, FilePattern::File(".x/hooks.json")))
+        .collect();
+    Arc::new(Fake { id, locations, claims: |_| Claim::No })
+}
+
+#[test]
+fn a_format_set_refuses_shared_ranks_role_names_and_ids_with_a_typed_error() {
+    const A: FormatId = FormatId::new("a");
+    const B: FormatId = FormatId::new("b");
+    let a1 = FileRole::new(A, "a_file", 400);
+    let a2 = FileRole::new(A, "a_config", 410);
+    // One role listed at several locations is one role; distinct ranks across formats pass.
+    let ok = FormatSet::try_new(vec![
+        with_roles(A, &[a1, a2, a1]),
+        with_roles(B, &[FileRole::new(B, "b_file", 450)]),
+    ]);
+    assert_eq!(ok.map(|s| s.len()), Ok(2));
+    // The collision the workspace once had: two formats' roles both at 400.
+    let clash = FormatSet::try_new(vec![
+        with_roles(A, &[a1, a2]),
+        with_roles(B, &[FileRole::new(B, "b_file", 400)]),
+    ]);
+    assert_eq!(
+        clash.err(),
+        Some(FormatSetError::RankCollision { rank: 400, first: "a_file", second: "b_file" })
+    );
+    // Within one format too.
+    let inner = FormatSet::try_new(vec![with_roles(A, &[a1, FileRole::new(A, "a_other", 400)])]);
+    assert!(matches!(inner, Err(FormatSetError::RankCollision { rank: 400, .. })), "{inner:?}");
+    let named = FormatSet::try_new(vec![
+        with_roles(A, &[a1]),
+        with_roles(B, &[FileRole::new(B, "a_file", 500)]),
+    ]);
+    assert_eq!(
+        named.err(),
+        Some(FormatSetError::RoleNameCollision { role: "a_file", first: A, second: B })
+    );
+    let twice = FormatSet::try_new(vec![with_roles(A, &[a1]), with_roles(A, &[a2])]);
+    assert_eq!(twice.err(), Some(FormatSetError::Duplicate { format: A }));
+    let foreign = FormatSet::try_new(vec![with_roles(B, &[a1])]);
+    assert_eq!(
+        foreign.err(),
+        Some(FormatSetError::ForeignRole { format: B, role: "a_file", owner: A })
+    );
+    let message = FormatSet::try_new(vec![
+        with_roles(A, &[a1]),
+        with_roles(B, &[FileRole::new(B, "b", 400)]),
+    ])
+    .err()
+    .map(|e| e.to_string());
+    assert_eq!(
+        message.as_deref(),
+        Some(
+            "roles `a_file` and `b` share rank 400; each role needs its own rank (specs/formats.md, \"Source kinds are data\")"
+        )
+    );
 }

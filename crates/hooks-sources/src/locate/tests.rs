@@ -6,12 +6,13 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use hooks_schema::{ExplicitScope, FileScope, FormatId, FormatSet, HookSourceKind};
+use hooks_schema::{ExplicitScope, FilePattern, FileScope, FormatId, FormatSet, HookSourceKind};
 use hooks_testing::ids::{CHRYS, CLAUDE, CURSOR};
 
 use crate::{
-    Candidate, MAX_FOLDER_FILES, ManagedDirs, UserDirs, candidates, files_in, find_files,
-    hook_file_candidates, managed_files, project_files, sources_for_hook_dirs, user_files,
+    Candidate, MAX_FOLDER_FILES, ManagedDirs, UserDirs, candidates, files_below, files_in,
+    find_files, hook_file_candidates, managed_files, project_files, sources_for_hook_dirs,
+    subfolders, user_files,
 };
 
 fn f() -> FormatSet {
@@ -311,6 +312,63 @@ fn managed_fragments_are_the_visible_json_files_in_name_order_after_the_base_fil
             "managed-settings.d/A-upper.json",
         ]
     );
+}
+
+/// A recursive folder (Copilot CLI's `.github/hooks`, which Copilot 1.0.102 reads with its
+/// subfolders): every visible file at any depth down to the nesting cap, in path order;
+/// hidden folders and links to folders are not entered.
+#[test]
+fn a_recursive_folder_gives_its_subfolders_files_in_path_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("hooks");
+    for name in ["z.json", "a.json", "sub/b.json", "sub/deeper/c.json", "m/x.json"] {
+        touch(&d.join(name));
+    }
+    touch(&d.join(".hidden/h.json"));
+    touch(&d.join("sub/.h.json"));
+    touch(&d.join("sub/notes.txt"));
+    let deep = (0..=FilePattern::MAX_NESTING).fold(d.clone(), |p, i| p.join(format!("d{i}")));
+    touch(&deep.join("too-deep.json"));
+    touch(&deep.parent().unwrap().join("deepest.json"));
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(tmp.path(), d.join("loop")).unwrap();
+    let (files, warnings) = files_below(&d, ".json", FilePattern::MAX_NESTING);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let rel: Vec<String> =
+        files.iter().map(|p| p.strip_prefix(&d).unwrap().display().to_string()).collect();
+    let deepest = format!(
+        "{}/deepest.json",
+        (0..FilePattern::MAX_NESTING).map(|i| format!("d{i}")).collect::<Vec<_>>().join("/")
+    );
+    assert_eq!(
+        rel,
+        ["a.json", deepest.as_str(), "m/x.json", "sub/b.json", "sub/deeper/c.json", "z.json"]
+    );
+    // One level: the folder's own files only, as files_in gives them.
+    assert_eq!(files_below(&d, ".json", 0), files_in(&d, ".json"));
+    assert_eq!(files_in(&d, ".json").0, [d.join("a.json"), d.join("z.json")]);
+    // The folders the watcher watches for it: the same rules.
+    let folders: Vec<String> = subfolders(&d)
+        .iter()
+        .map(|p| p.strip_prefix(&d).unwrap().display().to_string())
+        .filter(|p| !p.starts_with("d0"))
+        .collect();
+    assert_eq!(folders, ["m", "sub", "sub/deeper"]);
+    assert_eq!(
+        subfolders(&d).iter().filter(|p| p.starts_with(d.join("d0"))).count(),
+        FilePattern::MAX_NESTING
+    );
+
+    // Through the descriptor: a project's Copilot files in a subfolder are found.
+    let copilot = hooks_testing::copilot_formats();
+    touch(&tmp.path().join(".github/hooks/sub/nested.json"));
+    touch(&tmp.path().join(".github/hooks/top.json"));
+    let found = project_files(&copilot, tmp.path());
+    let rel: Vec<String> = found
+        .iter()
+        .map(|(_, p)| p.strip_prefix(tmp.path()).unwrap().display().to_string())
+        .collect();
+    assert_eq!(rel, [".github/hooks/sub/nested.json", ".github/hooks/top.json"]);
 }
 
 #[test]

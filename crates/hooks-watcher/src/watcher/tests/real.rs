@@ -11,7 +11,7 @@ use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInpu
 use tempfile::TempDir;
 
 use super::support::{
-    commands, cursor_file, cursor_id, make_root, reloads_of, running_in, wait_for, wait_reload,
+    commands, cursor_file, cursor_id, id, make_root, reloads_of, running_in, wait_for, wait_reload,
     write,
 };
 use crate::{HookConfigWatcher, WatchedPlace, WatcherConfig};
@@ -406,4 +406,54 @@ fn the_watcher_can_be_shared_across_threads() {
     fn shareable<T: Send + Sync>() {}
     shareable::<HookConfigWatcher>();
     shareable::<crate::AttachFuture>();
+}
+
+/// A Copilot CLI hook file with one `preToolUse` hook running `command`.
+fn copilot_file(command: &str) -> String {
+    format!(
+        "{{ \"version\": 1, \"hooks\": {{ \"preToolUse\": [{{ \"type\": \"command\", \"bash\": \"{command}\" }}] }} }}"
+    )
+}
+
+/// Copilot CLI reads `.github/hooks` with its subfolders (a recursive `FilePattern::EachIn`):
+/// a file written into subfolders created after the root was attached loads; the new
+/// subfolders are then watched, so a second file there loads too; removing them withdraws
+/// both and lets their watches go.
+#[test]
+fn a_new_file_in_a_new_subfolder_of_a_recursive_folder_loads() {
+    let registry = RegistryHandle::default();
+    let config = WatcherConfig::new(Surface::CliRun, hooks_testing::copilot_formats())
+        .with_debounce_window(WINDOW);
+    let watcher = HookConfigWatcher::new(registry.clone(), Arc::new(StaticTrustPolicy), config)
+        .expect("start watcher");
+    let s = Setup { dir: tempfile::tempdir().expect("temp dir"), registry, watcher };
+    let a = s.root("a");
+    s.add(&a);
+    let events = s.watcher.subscribe();
+    let kind = hooks_testing::kinds::PROJECT_COPILOT_HOOKS;
+    let (x, y) = (".github/hooks/new/deeper/x.json", ".github/hooks/new/deeper/y.json");
+    write(a.as_path(), x, &copilot_file("./x.sh"));
+    while commands(&s.registry, &id(kind, &a, x)).is_none() {
+        wait_reload(&events, &a);
+    }
+    assert_eq!(text(commands(&s.registry, &id(kind, &a, x))), ["./x.sh"]);
+
+    write(a.as_path(), y, &copilot_file("./y.sh"));
+    while commands(&s.registry, &id(kind, &a, y)).is_none() {
+        wait_reload(&events, &a);
+    }
+    assert_eq!(text(commands(&s.registry, &id(kind, &a, y))), ["./y.sh"]);
+    let watched = s.watcher.platform_watches();
+    assert_eq!(watched, 5, "the root, .github, .github/hooks, new, new/deeper");
+
+    fs::remove_dir_all(a.as_path().join(".github/hooks/new")).expect("rm -r new");
+    // The folders' removal reaches the watcher as several events; the reload that follows
+    // the last one comes after its watches were let go.
+    while commands(&s.registry, &id(kind, &a, x)).is_some()
+        || commands(&s.registry, &id(kind, &a, y)).is_some()
+        || s.watcher.platform_watches() != 3
+    {
+        wait_reload(&events, &a);
+    }
+    assert_eq!(s.watcher.platform_watches(), 3, "the root, .github, .github/hooks");
 }
