@@ -7,12 +7,12 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ChrysError {
     /// The bytes are not text in an encoding we accept.
-    #[error("Cannot decode hooks config file {}: {detail}", path.display())]
+    #[error("Cannot decode hooks config file {}: {source}", path.display())]
     Decode {
         /// The file.
         path: PathBuf,
         /// What failed, in Python's `UnicodeDecodeError` wording.
-        detail: String,
+        source: crate::DecodeError,
     },
     /// The text is not YAML/JSON, or a YAML value does not construct.
     #[error("Failed to parse {}: {detail}", path.display())]

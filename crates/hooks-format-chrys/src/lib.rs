@@ -49,6 +49,7 @@ pub use crate::{
     error::ChrysError,
     load::{NATIVE_EVENTS, TOOL_KINDS},
     matcher::{ChrysMatch, chrys_tool_kind},
+    text::DecodeError,
     user_settings::{
         MAX_SETTINGS_BYTES, PROJECT_HOOKS_ENABLED_KEY, USER_SETTINGS_FILE, UserSettings,
         parse_user_settings,
@@ -177,7 +178,7 @@ fn load_file(
         ));
     }
     let text = text::decode(bytes)
-        .map_err(|detail| (ChrysError::Decode { path: path.to_owned(), detail }, None))?;
+        .map_err(|source| (ChrysError::Decode { path: path.to_owned(), source }, None))?;
     let parse_err = |detail: String| (ChrysError::Parse { path: path.to_owned(), detail }, None);
     let is_json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
     let root = if is_json {

@@ -17,7 +17,7 @@ struct ArgTest {
     contains: Option<String>,
     /// `Err` for a pattern that does not compile: it never matches (Chrys logs it and treats
     /// it as a miss; only disabled hooks keep such a pattern).
-    regex: Option<Result<Regex, String>>,
+    regex: Option<Result<Regex, pyre::CompileError>>,
 }
 
 /// A compiled `match` block.

@@ -3,20 +3,33 @@
 
 use fancy_regex::{Regex, RegexBuilder};
 
+use crate::pysyntax::PatternError;
+
 /// The backtracking budget per match; a match that exceeds it counts as a match (see
 /// [`search`]).
 pub(crate) const BACKTRACK_LIMIT: usize = 1_000_000;
 
+/// Why a Python pattern does not compile here.
+#[derive(Debug, Clone, thiserror::Error)]
+pub(crate) enum CompileError {
+    /// Python rejects it: Python's message.
+    #[error(transparent)]
+    Python(#[from] PatternError),
+    /// Python accepts it but the regex engine does not: the engine's message.
+    #[error(transparent)]
+    Engine(Box<fancy_regex::Error>),
+}
+
 /// Compiles a Python pattern. A pattern Python rejects fails with Python's message; one
 /// Python accepts but fancy-regex does not fails with fancy-regex's message.
-pub(crate) fn compile(pattern: &str) -> Result<Regex, String> {
+pub(crate) fn compile(pattern: &str) -> Result<Regex, CompileError> {
     let parsed = crate::pysyntax::parse(pattern)?;
     let translated = translate(&parsed.rewrite(pattern));
     check_repeats(&translated)?;
     RegexBuilder::new(&translated)
         .backtrack_limit(BACKTRACK_LIMIT)
         .build()
-        .map_err(|e| e.to_string())
+        .map_err(|e| CompileError::Engine(Box::new(e)))
 }
 
 /// `re.search(pattern, text)` is truthy.
@@ -30,7 +43,7 @@ pub(crate) fn search(re: &Regex, text: &str) -> bool {
 }
 
 /// Python rejects `{m,n}` with `m > n`; the regex engines accept some of them.
-fn check_repeats(p: &str) -> Result<(), String> {
+fn check_repeats(p: &str) -> Result<(), PatternError> {
     let b = p.as_bytes();
     let mut i = 0;
     let mut in_class = false;
@@ -46,10 +59,7 @@ fn check_repeats(p: &str) -> Result<(), String> {
                     && let (Ok(lo), Ok(hi)) = (lo.parse::<u64>(), hi.parse::<u64>())
                     && lo > hi
                 {
-                    return Err(format!(
-                        "min repeat greater than max repeat at position {}",
-                        i + 1
-                    ));
+                    return Err(PatternError::at("min repeat greater than max repeat", i + 1));
                 }
             }
             _ => {}

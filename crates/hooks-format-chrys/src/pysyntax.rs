@@ -82,37 +82,85 @@ impl Parsed {
     }
 }
 
+/// Why Python's `re.compile` refuses a pattern, worded as `re.error` (or `OverflowError`,
+/// `RecursionError`) words it: the message, the position in the pattern (in characters) when
+/// Python names one, and for a pattern of several lines the line and column of that
+/// position (`nothing to repeat at position 5 (line 2, column 1)`).
+///
+/// Boxed: the parser recurses once per group, and a small error keeps its frames small.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}{}{}", .0.message, position_text(.0.position), line_text(.0.line_column))]
+pub(crate) struct PatternError(Box<PatternDetail>);
+
+/// The parts of a [`PatternError`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PatternDetail {
+    /// What is wrong, without the position.
+    pub(crate) message: String,
+    /// Where, in characters from the start of the pattern.
+    pub(crate) position: Option<usize>,
+    /// The line and column of `position`, for a pattern of several lines.
+    pub(crate) line_column: Option<(usize, usize)>,
+}
+
+fn position_text(position: Option<usize>) -> String {
+    position.map(|p| format!(" at position {p}")).unwrap_or_default()
+}
+
+fn line_text(line_column: Option<(usize, usize)>) -> String {
+    line_column.map(|(l, c)| format!(" (line {l}, column {c})")).unwrap_or_default()
+}
+
+impl PatternError {
+    /// An error Python reports without a position.
+    pub(crate) fn new(message: impl Into<String>) -> PatternError {
+        PatternError(Box::new(PatternDetail {
+            message: message.into(),
+            position: None,
+            line_column: None,
+        }))
+    }
+
+    /// An error at `position`.
+    pub(crate) fn at(message: impl Into<String>, position: usize) -> PatternError {
+        let mut e = PatternError::new(message);
+        e.0.position = Some(position);
+        e
+    }
+
+    /// Its parts.
+    #[cfg(test)]
+    pub(crate) fn detail(&self) -> &PatternDetail {
+        &self.0
+    }
+}
+
 /// Checks `p` as Python's `re.compile` would; the error is Python's message.
 #[cfg(test)]
-pub(crate) fn check(p: &str) -> Result<(), String> {
+pub(crate) fn check(p: &str) -> Result<(), PatternError> {
     parse(p).map(|_| ())
 }
 
 /// Parses `p` as Python's `re.compile` would: its flags and rewrites, or Python's message.
-pub(crate) fn parse(p: &str) -> Result<Parsed, String> {
+pub(crate) fn parse(p: &str) -> Result<Parsed, PatternError> {
     parse_inner(p).map_err(|e| with_line_and_column(p, e))
 }
 
 /// `re.error` adds the line and column to its message when the pattern has several lines
 /// (`nothing to repeat at position 5 (line 2, column 1)`).
-fn with_line_and_column(p: &str, message: String) -> String {
-    if !p.contains('\n') {
-        return message;
-    }
-    let Some(pos) = message.rsplit_once(" at position ").and_then(|(_, n)| n.parse::<usize>().ok())
-    else {
-        return message;
-    };
+fn with_line_and_column(p: &str, mut error: PatternError) -> PatternError {
+    let Some(pos) = error.0.position.filter(|_| p.contains('\n')) else { return error };
     let before: Vec<char> = p.chars().take(pos).collect();
     let line = before.iter().filter(|c| **c == '\n').count() + 1;
     let column = match before.iter().rposition(|c| *c == '\n') {
         Some(nl) => pos - nl,
         None => pos + 1,
     };
-    format!("{message} (line {line}, column {column})")
+    error.0.line_column = Some((line, column));
+    error
 }
 
-fn parse_inner(p: &str) -> Result<Parsed, String> {
+fn parse_inner(p: &str) -> Result<Parsed, PatternError> {
     let chars: Vec<char> = p.chars().collect();
     let mut c = Checker {
         s: &chars,
@@ -128,11 +176,11 @@ fn parse_inner(p: &str) -> Result<Parsed, String> {
     c.alternation(true)?;
     if c.pos < chars.len() {
         // Only a `)` stops the top level early.
-        return Err(format!("unbalanced parenthesis at position {}", c.pos));
+        return Err(PatternError::at("unbalanced parenthesis", c.pos));
     }
     if c.global & ASCII != 0 && c.global & UNICODE != 0 {
         // `fix_flags`, after `(?a)(?u)`: Python's ValueError.
-        return Err("ASCII and UNICODE flags are incompatible".to_owned());
+        return Err(PatternError::new("ASCII and UNICODE flags are incompatible"));
     }
     c.edits.sort_by_key(|e| e.0);
     Ok(Parsed { global: c.global, edits: c.edits })
@@ -214,10 +262,10 @@ impl Checker<'_> {
 
     /// Branches separated by `|`, up to a `)` or the end. Global flags may open the first
     /// branch of the top level only.
-    fn alternation(&mut self, top: bool) -> Result<Width, String> {
+    fn alternation(&mut self, top: bool) -> Result<Width, PatternError> {
         self.depth += 1;
         if self.depth > MAX_NESTING {
-            return Err("maximum recursion depth exceeded".to_owned());
+            return Err(PatternError::new("maximum recursion depth exceeded"));
         }
         let mut width: Option<Width> = None;
         loop {
@@ -237,7 +285,7 @@ impl Checker<'_> {
     }
 
     /// Items up to `|`, `)` or the end; `first` when global flags may stand at its start.
-    fn sequence(&mut self, first: bool) -> Result<Width, String> {
+    fn sequence(&mut self, first: bool) -> Result<Width, PatternError> {
         // Whether the last item may take a quantifier, and whether it already has one.
         let mut can_repeat = false;
         let mut repeated = false;
@@ -266,10 +314,10 @@ impl Checker<'_> {
                 '*' | '+' | '?' => {
                     self.pos += 1;
                     if repeated {
-                        return Err(format!("multiple repeat at position {here}"));
+                        return Err(PatternError::at("multiple repeat", here));
                     }
                     if !can_repeat {
-                        return Err(format!("nothing to repeat at position {here}"));
+                        return Err(PatternError::at("nothing to repeat", here));
                     }
                     self.lazy_or_possessive();
                     last = match ch {
@@ -282,17 +330,17 @@ impl Checker<'_> {
                 '{' => {
                     if let Some((lo, hi, end)) = self.braces(here)? {
                         if repeated {
-                            return Err(format!("multiple repeat at position {here}"));
+                            return Err(PatternError::at("multiple repeat", here));
                         }
                         if !can_repeat {
-                            return Err(format!("nothing to repeat at position {here}"));
+                            return Err(PatternError::at("nothing to repeat", here));
                         }
                         if let (Some(lo), Some(hi)) = (lo, hi)
                             && lo > hi
                         {
-                            return Err(format!(
-                                "min repeat greater than max repeat at position {}",
-                                here + 1
+                            return Err(PatternError::at(
+                                "min repeat greater than max repeat",
+                                here + 1,
                             ));
                         }
                         self.pos = end;
@@ -381,7 +429,7 @@ impl Checker<'_> {
 
     /// `{m}`, `{m,}`, `{,n}`, `{m,n}` at `start`: the bounds and the end, or `None` when the
     /// brace is a literal.
-    fn braces(&self, start: usize) -> Result<Option<Braces>, String> {
+    fn braces(&self, start: usize) -> Result<Option<Braces>, PatternError> {
         let mut i = start + 1;
         let mut lo = String::new();
         while let Some(c) = self.at(i).filter(char::is_ascii_digit) {
@@ -403,13 +451,13 @@ impl Checker<'_> {
         {
             return Ok(None);
         }
-        let num = |s: &str| -> Result<Option<u64>, String> {
+        let num = |s: &str| -> Result<Option<u64>, PatternError> {
             if s.is_empty() {
                 return Ok(None);
             }
             match s.parse::<u64>() {
                 Ok(n) if n < MAX_REPEAT => Ok(Some(n)),
-                _ => Err("the repetition number is too large".to_owned()),
+                _ => Err(PatternError::new("the repetition number is too large")),
             }
         };
         let lo_n = num(&lo)?;
@@ -421,7 +469,7 @@ impl Checker<'_> {
     }
 
     /// A group at `(`; `first` when global flags may stand here.
-    fn group(&mut self, first: bool) -> Result<Group, String> {
+    fn group(&mut self, first: bool) -> Result<Group, PatternError> {
         let open = self.pos;
         self.pos += 1;
         let mut capture: Option<usize> = None;
@@ -451,7 +499,7 @@ impl Checker<'_> {
                             return Ok(Group::Skip);
                         }
                     }
-                    return Err(format!("missing ), unterminated comment at position {open}"));
+                    return Err(PatternError::at("missing ), unterminated comment", open));
                 }
                 Some('P') => match self.at(self.pos + 1) {
                     Some('<') => {
@@ -459,11 +507,13 @@ impl Checker<'_> {
                         let name = self.name(">")?;
                         self.groups += 1;
                         if let Some((_, was)) = self.names.iter().find(|(n, _)| *n == name.0) {
-                            return Err(format!(
-                                "redefinition of group name {} as group {}; was group {was} at position {}",
-                                crate::pyval::str_repr(&name.0),
-                                self.groups,
-                                name.1
+                            return Err(PatternError::at(
+                                format!(
+                                    "redefinition of group name {} as group {}; was group {was}",
+                                    crate::pyval::str_repr(&name.0),
+                                    self.groups
+                                ),
+                                name.1,
                             ));
                         }
                         self.names.push((name.0, self.groups));
@@ -477,14 +527,12 @@ impl Checker<'_> {
                                 return Ok(Group::Item(true, (0, None)));
                             }
                             Some(_) => {
-                                return Err(format!(
-                                    "cannot refer to an open group at position {at}"
-                                ));
+                                return Err(PatternError::at("cannot refer to an open group", at));
                             }
                             None => {
-                                return Err(format!(
-                                    "unknown group name {} at position {at}",
-                                    crate::pyval::str_repr(&n)
+                                return Err(PatternError::at(
+                                    format!("unknown group name {}", crate::pyval::str_repr(&n)),
+                                    at,
                                 ));
                             }
                         }
@@ -492,7 +540,7 @@ impl Checker<'_> {
                     other => {
                         let shown =
                             other.map(|c| format!("P{c}")).unwrap_or_else(|| "P".to_owned());
-                        return Err(format!("unknown extension ?{shown} at position {q}"));
+                        return Err(PatternError::at(format!("unknown extension ?{shown}"), q));
                     }
                 },
                 Some('(') => {
@@ -513,10 +561,10 @@ impl Checker<'_> {
                 }
                 Some('<') => {
                     let next = self.at(self.pos + 1).map(String::from).unwrap_or_default();
-                    return Err(format!("unknown extension ?<{next} at position {q}"));
+                    return Err(PatternError::at(format!("unknown extension ?<{next}"), q));
                 }
-                Some(c) => return Err(format!("unknown extension ?{c} at position {q}")),
-                None => return Err(format!("unexpected end of pattern at position {}", self.pos)),
+                Some(c) => return Err(PatternError::at(format!("unknown extension ?{c}"), q)),
+                None => return Err(PatternError::at("unexpected end of pattern", self.pos)),
             }
         } else {
             self.groups += 1;
@@ -530,7 +578,7 @@ impl Checker<'_> {
         let width = self.alternation(false)?;
         self.flags = outer;
         if self.peek() != Some(')') {
-            return Err(format!("missing ), unterminated subpattern at position {open}"));
+            return Err(PatternError::at("missing ), unterminated subpattern", open));
         }
         self.empty_body(body);
         self.pos += 1;
@@ -538,7 +586,7 @@ impl Checker<'_> {
             self.open.retain(|o| *o != g);
         }
         if lookbehind && width.1 != Some(width.0) {
-            return Err("look-behind requires fixed-width pattern".to_owned());
+            return Err(PatternError::new("look-behind requires fixed-width pattern"));
         }
         Ok(Group::Item(true, if lookaround { (0, Some(0)) } else { width }))
     }
@@ -564,12 +612,18 @@ impl Checker<'_> {
     /// where `first` allows them) or the flags inside a scoped group. Kept out of [`group`]
     /// so that the recursion's frames stay small.
     #[inline(never)]
-    fn flag_group(&mut self, open: usize, first: bool, c: char) -> Result<Option<u16>, String> {
+    fn flag_group(
+        &mut self,
+        open: usize,
+        first: bool,
+        c: char,
+    ) -> Result<Option<u16>, PatternError> {
         match self.flags_group(c)? {
             None => {
                 if !first {
-                    return Err(format!(
-                        "global flags not at the start of the expression at position {open}"
+                    return Err(PatternError::at(
+                        "global flags not at the start of the expression",
+                        open,
                     ));
                 }
                 self.edit(open, self.pos, "");
@@ -593,7 +647,7 @@ impl Checker<'_> {
     /// `None` for global flags (`(?im)`, which apply to the whole pattern and are recorded),
     /// otherwise the flags turned on and off for a scoped group (`(?i-s:…)`).
     #[inline(never)]
-    fn flags_group(&mut self, first: char) -> Result<Option<(u16, u16)>, String> {
+    fn flags_group(&mut self, first: char) -> Result<Option<(u16, u16)>, PatternError> {
         let len = self.s.len();
         let mut on = 0u16;
         let mut off = 0u16;
@@ -602,20 +656,20 @@ impl Checker<'_> {
             loop {
                 let bit = flag_bit(ch).unwrap_or(0);
                 if ch == 'L' {
-                    return Err(format!(
-                        "bad inline flags: cannot use 'L' flag with a str pattern at position {}",
-                        self.pos
+                    return Err(PatternError::at(
+                        "bad inline flags: cannot use 'L' flag with a str pattern",
+                        self.pos,
                     ));
                 }
                 on |= bit;
                 if bit & TYPE_FLAGS != 0 && on & TYPE_FLAGS != bit {
-                    return Err(format!(
-                        "bad inline flags: flags 'a', 'u' and 'L' are incompatible at position {}",
-                        self.pos
+                    return Err(PatternError::at(
+                        "bad inline flags: flags 'a', 'u' and 'L' are incompatible",
+                        self.pos,
                     ));
                 }
                 let Some(next) = self.peek() else {
-                    return Err(format!("missing -, : or ) at position {len}"));
+                    return Err(PatternError::at("missing -, : or )", len));
                 };
                 self.pos += 1;
                 ch = next;
@@ -625,7 +679,7 @@ impl Checker<'_> {
                 if flag_bit(ch).is_none() {
                     let what =
                         if ch.is_alphabetic() { "unknown flag" } else { "missing -, : or )" };
-                    return Err(format!("{what} at position {}", self.pos - 1));
+                    return Err(PatternError::at(what, self.pos - 1));
                 }
             }
         }
@@ -636,25 +690,25 @@ impl Checker<'_> {
         }
         if ch == '-' {
             let Some(next) = self.peek() else {
-                return Err(format!("missing flag at position {len}"));
+                return Err(PatternError::at("missing flag", len));
             };
             self.pos += 1;
             ch = next;
             if flag_bit(ch).is_none() {
                 let what = if ch.is_alphabetic() { "unknown flag" } else { "missing flag" };
-                return Err(format!("{what} at position {}", self.pos - 1));
+                return Err(PatternError::at(what, self.pos - 1));
             }
             loop {
                 let bit = flag_bit(ch).unwrap_or(0);
                 if bit & TYPE_FLAGS != 0 {
-                    return Err(format!(
-                        "bad inline flags: cannot turn off flags 'a', 'u' and 'L' at position {}",
-                        self.pos
+                    return Err(PatternError::at(
+                        "bad inline flags: cannot turn off flags 'a', 'u' and 'L'",
+                        self.pos,
                     ));
                 }
                 off |= bit;
                 let Some(next) = self.peek() else {
-                    return Err(format!("missing : at position {len}"));
+                    return Err(PatternError::at("missing :", len));
                 };
                 self.pos += 1;
                 ch = next;
@@ -663,27 +717,27 @@ impl Checker<'_> {
                 }
                 if flag_bit(ch).is_none() {
                     let what = if ch.is_alphabetic() { "unknown flag" } else { "missing :" };
-                    return Err(format!("{what} at position {}", self.pos - 1));
+                    return Err(PatternError::at(what, self.pos - 1));
                 }
             }
         }
         if on & off != 0 {
-            return Err(format!(
-                "bad inline flags: flag turned on and off at position {}",
-                self.pos - 1
-            ));
+            return Err(PatternError::at("bad inline flags: flag turned on and off", self.pos - 1));
         }
         Ok(Some((on, off)))
     }
 
     /// A group name up to `end`; returns it with its position.
-    fn name(&mut self, end: &str) -> Result<(String, usize), String> {
+    fn name(&mut self, end: &str) -> Result<(String, usize), PatternError> {
         let start = self.pos;
         let mut name = String::new();
         loop {
             match self.peek() {
                 None => {
-                    return Err(format!("missing {end}, unterminated name at position {start}"));
+                    return Err(PatternError::at(
+                        format!("missing {end}, unterminated name"),
+                        start,
+                    ));
                 }
                 Some(c) if end.starts_with(c) => {
                     self.pos += 1;
@@ -696,21 +750,21 @@ impl Checker<'_> {
             }
         }
         if name.is_empty() {
-            return Err(format!("missing group name at position {start}"));
+            return Err(PatternError::at("missing group name", start));
         }
         let ident = name.chars().next().is_some_and(|c| c == '_' || c.is_alphabetic())
             && name.chars().all(|c| c == '_' || c.is_alphanumeric());
         if !ident {
-            return Err(format!(
-                "bad character in group name {} at position {start}",
-                crate::pyval::str_repr(&name)
+            return Err(PatternError::at(
+                format!("bad character in group name {}", crate::pyval::str_repr(&name)),
+                start,
             ));
         }
         Ok((name, start))
     }
 
     /// An escape outside a class; returns whether it may take a quantifier, and its width.
-    fn escape(&mut self) -> Result<(bool, Width), String> {
+    fn escape(&mut self) -> Result<(bool, Width), PatternError> {
         let r = self.escape_kind()?;
         Ok(match r {
             Esc::Anchor => (false, (0, Some(0))),
@@ -719,10 +773,10 @@ impl Checker<'_> {
         })
     }
 
-    fn escape_kind(&mut self) -> Result<Esc, String> {
+    fn escape_kind(&mut self) -> Result<Esc, PatternError> {
         let start = self.pos;
         let Some(e) = self.at(start + 1) else {
-            return Err(format!("bad escape (end of pattern) at position {start}"));
+            return Err(PatternError::at("bad escape (end of pattern)", start));
         };
         self.pos += 2;
         if self.flags & ASCII != 0
@@ -762,8 +816,9 @@ impl Checker<'_> {
                     self.pos += 2;
                     let digits: String = self.s[start + 1..self.pos].iter().collect();
                     if u32::from_str_radix(&digits, 8).unwrap_or(0) > 0o377 {
-                        return Err(format!(
-                            "octal escape value \\{digits} outside of range 0-0o377 at position {start}"
+                        return Err(PatternError::at(
+                            format!("octal escape value \\{digits} outside of range 0-0o377"),
+                            start,
                         ));
                     }
                     return Ok(Esc::Char);
@@ -775,19 +830,24 @@ impl Checker<'_> {
                 }
                 let g: usize = num.parse().unwrap_or(0);
                 if g > self.groups {
-                    return Err(format!("invalid group reference {g} at position {}", start + 1));
+                    return Err(PatternError::at(
+                        format!("invalid group reference {g}"),
+                        start + 1,
+                    ));
                 }
                 if self.open.contains(&g) {
-                    return Err(format!("cannot refer to an open group at position {start}"));
+                    return Err(PatternError::at("cannot refer to an open group", start));
                 }
                 Ok(Esc::GroupRef)
             }
-            c if c.is_ascii_alphabetic() => Err(format!("bad escape \\{c} at position {start}")),
+            c if c.is_ascii_alphabetic() => {
+                Err(PatternError::at(format!("bad escape \\{c}"), start))
+            }
             _ => Ok(Esc::Char),
         }
     }
 
-    fn hex_escape(&mut self, start: usize, e: char) -> Result<(), String> {
+    fn hex_escape(&mut self, start: usize, e: char) -> Result<(), PatternError> {
         let n = match e {
             'x' => 2,
             'u' => 4,
@@ -802,7 +862,7 @@ impl Checker<'_> {
                         }
                     }
                 }
-                return Err(format!("missing {{ at position {}", start + 2));
+                return Err(PatternError::at("missing {", start + 2));
             }
         };
         let mut got = String::new();
@@ -811,13 +871,13 @@ impl Checker<'_> {
             self.pos += 1;
         }
         if got.len() < n {
-            return Err(format!("incomplete escape \\{e}{got} at position {start}"));
+            return Err(PatternError::at(format!("incomplete escape \\{e}{got}"), start));
         }
         Ok(())
     }
 
     /// A class at `[`.
-    fn class(&mut self) -> Result<(), String> {
+    fn class(&mut self) -> Result<(), PatternError> {
         let open = self.pos;
         self.pos += 1;
         if self.peek() == Some('^') {
@@ -827,7 +887,7 @@ impl Checker<'_> {
         loop {
             let item_start = self.pos;
             let Some(c) = self.peek() else {
-                return Err(format!("unterminated character set at position {open}"));
+                return Err(PatternError::at("unterminated character set", open));
             };
             if c == ']' && !first {
                 self.pos += 1;
@@ -842,7 +902,10 @@ impl Checker<'_> {
                 match (lo, hi) {
                     (Some(a), Some(b)) if a <= b => {}
                     _ => {
-                        return Err(format!("bad character range {text} at position {item_start}"));
+                        return Err(PatternError::at(
+                            format!("bad character range {text}"),
+                            item_start,
+                        ));
                     }
                 }
             }
@@ -850,7 +913,7 @@ impl Checker<'_> {
     }
 
     /// One class member: the character it stands for, or `None` for a category (`\d`).
-    fn class_atom(&mut self) -> Result<Option<u32>, String> {
+    fn class_atom(&mut self) -> Result<Option<u32>, PatternError> {
         let start = self.pos;
         let Some(c) = self.peek() else {
             return Ok(None);
@@ -860,7 +923,7 @@ impl Checker<'_> {
             return Ok(Some(u32::from(c)));
         }
         let Some(e) = self.peek() else {
-            return Err(format!("bad escape (end of pattern) at position {start}"));
+            return Err(PatternError::at("bad escape (end of pattern)", start));
         };
         self.pos += 1;
         let simple = |ch: char| Ok(Some(u32::from(ch)));
@@ -906,13 +969,16 @@ impl Checker<'_> {
                 }
                 if v > 0o377 {
                     let digits: String = self.s[start + 1..self.pos].iter().collect();
-                    return Err(format!(
-                        "octal escape value \\{digits} outside of range 0-0o377 at position {start}"
+                    return Err(PatternError::at(
+                        format!("octal escape value \\{digits} outside of range 0-0o377"),
+                        start,
                     ));
                 }
                 Ok(Some(v))
             }
-            c if c.is_ascii_alphanumeric() => Err(format!("bad escape \\{c} at position {start}")),
+            c if c.is_ascii_alphanumeric() => {
+                Err(PatternError::at(format!("bad escape \\{c}"), start))
+            }
             c => simple(c),
         }
     }
