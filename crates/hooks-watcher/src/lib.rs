@@ -22,6 +22,7 @@ mod matrix;
 mod missing;
 mod place;
 mod shared;
+mod trace;
 mod watcher;
 mod worker;
 

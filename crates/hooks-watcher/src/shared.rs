@@ -199,6 +199,15 @@ impl Shared {
     }
 
     pub(crate) fn emit(&self, event: WatcherEvent) {
+        match &event {
+            WatcherEvent::Attached { place, result } => crate::trace::attached(place, result),
+            WatcherEvent::Diagnostic { place, diagnostic } => {
+                crate::trace::watch_diagnostic(place, diagnostic);
+            }
+            WatcherEvent::Removed { root } => crate::trace::removed(root),
+            // Traced with what the event leaves out, by `emit_reloaded`.
+            WatcherEvent::Reloaded { .. } => {}
+        }
         lock(&self.subscribers).retain(|tx| tx.send(event.clone()).is_ok());
     }
 
@@ -493,6 +502,7 @@ impl Shared {
     }
 
     fn emit_reloaded(&self, report: ReloadReport) {
+        crate::trace::reloaded(&report, || self.registry.snapshot());
         let ReloadReport { place, loads, generation, sources, .. } = report;
         self.emit(WatcherEvent::Reloaded { place, loads, generation, sources });
     }

@@ -100,9 +100,12 @@ impl HookConfigWatcher {
     ) -> Result<HookConfigWatcher, WatcherError> {
         let shared = Arc::new(Shared::new(registry, config.formats, policy, config.trust_inputs));
         let engine = Engine::new(Arc::clone(&shared), backend, config.debounce_window);
+        // The worker reports to the subscriber of the thread that started it (an embedder's
+        // scoped subscriber included), not only to a global one.
+        let dispatch = tracing::dispatcher::get_default(tracing::Dispatch::clone);
         let thread = std::thread::Builder::new()
             .name("hook-config-watcher".to_owned())
-            .spawn(move || run(engine, &rx))
+            .spawn(move || tracing::dispatcher::with_default(&dispatch, || run(engine, &rx)))
             .map_err(|source| WatcherError::Thread { source })?;
         Ok(HookConfigWatcher { shared, tx, thread: Some(thread) })
     }
