@@ -1,6 +1,6 @@
 //! Project automation: `cargo xtask <command>`.
 //!
-//! Commands: `test <layer>`, `check-layers`, `tidy`, `package`, `doc`, `ci`,
+//! Commands: `test <layer>`, `check-layers`, `tidy`, `fuzz-lock`, `package`, `doc`, `ci`,
 //! `bench <area> [--json]`, `fuzz --seconds N`, `agents [AGENT...]`. Run `cargo xtask help`
 //! for the list.
 
@@ -24,8 +24,9 @@ commands:
   tidy                  fail when a source file lacks its `//!` line or a test is ignored
   package               `cargo package` every publishable crate (see specs/publishing.md)
   doc                   `cargo doc --no-deps` for the workspace, warnings denied
-  ci                    fmt check, clippy (warnings denied), check-layers, tidy, package, doc,
-                        all tests (doc tests included)
+  fuzz-lock             fail when fuzz/Cargo.lock is not current
+  ci                    fmt check, clippy (warnings denied), check-layers, tidy, fuzz-lock,
+                        package, doc, all tests (doc tests included)
   bench <area> [--json] run one benchmark area: registry, dispatch, guard, watcher, serve,
                         oneshot, bridge
   fuzz --seconds N      run every fuzz target for N seconds (needs cargo-fuzz)
@@ -50,6 +51,7 @@ fn main() -> Result<()> {
         }
         ["package"] => package(),
         ["doc"] => doc(),
+        ["fuzz-lock"] => fuzz_lock(),
         ["ci"] => ci(),
         ["agents", only @ ..] => agents::agents(only),
         ["bench", area, rest @ ..] => bench(area, rest),
@@ -136,6 +138,7 @@ fn ci() -> Result<()> {
     println!("check-layers: ok");
     tidy::check(&workspace_root())?;
     println!("tidy: ok");
+    fuzz_lock()?;
     package()?;
     doc()?;
     test_layer("all")
@@ -181,6 +184,29 @@ fn package() -> Result<()> {
     }
     run(&mut cmd)?;
     println!("package: ok ({} crates)", PUBLISHED.len());
+    Ok(())
+}
+
+/// Fails when `fuzz/Cargo.lock` is not current: the fuzz crate is its own workspace, which
+/// `cargo xtask ci` never builds, so a dependency added to a crate it uses would otherwise
+/// leave its lock behind until someone runs `cargo fuzz`. Resolving with `--locked` is
+/// enough (no build); the fix is `cargo metadata --offline --manifest-path fuzz/Cargo.toml`.
+fn fuzz_lock() -> Result<()> {
+    let manifest = workspace_root().join("fuzz/Cargo.toml");
+    let out = cargo()
+        .args(["metadata", "--locked", "--format-version", "1", "--manifest-path"])
+        .arg(&manifest)
+        .stdout(std::process::Stdio::null())
+        .output()
+        .context("running cargo metadata for fuzz/")?;
+    if !out.status.success() {
+        bail!(
+            "fuzz/Cargo.lock is not current (refresh it with `cargo metadata --offline \
+             --manifest-path fuzz/Cargo.toml` and commit it):\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    println!("fuzz lock: ok");
     Ok(())
 }
 
