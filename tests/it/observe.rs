@@ -290,3 +290,215 @@ fn publishes_trust_decisions_the_pin_and_guard_refusals_are_events() {
         recorder.everything().into_iter().filter(|f| f.contains("s3cr3t")).collect();
     assert!(leaks.is_empty(), "{leaks:#?}");
 }
+
+#[test]
+fn watcher_reloads_their_file_diagnostics_and_watch_diagnostics_are_events() {
+    use hooks_registry::RegistryHandle;
+    use hooks_watcher::{WatchedPlace, WatcherEvent};
+
+    const LIMIT: std::time::Duration = std::time::Duration::from_secs(20);
+    let dir = TestDir::new();
+    let hook = r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./a.sh --key s3cr3t"}]}}"#;
+    dir.write("repo/.cursor/hooks.json", hook);
+    let root = hooks_registry::canonicalize(&dir.path().join("repo")).unwrap();
+    let file = root.join(std::path::Path::new(".cursor/hooks.json")).unwrap();
+    let recorder = Recorder::default();
+    let _default =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(recorder.clone()));
+    // Started under this thread's subscriber: its worker thread reports to it too.
+    let registry = RegistryHandle::default();
+    let watcher = crate::support::auto_approving_watcher(&registry);
+    let events = watcher.subscribe();
+    let wait = |what: &str, pick: &dyn Fn(&WatcherEvent) -> bool| -> WatcherEvent {
+        let deadline = std::time::Instant::now() + LIMIT;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match events.recv_timeout(left) {
+                Ok(e) if pick(&e) => return e,
+                Ok(_) => {}
+                Err(e) => panic!("{what}: {e}"),
+            }
+        }
+    };
+    let attached = watcher.add_root(root.as_path()).wait_timeout(LIMIT);
+    assert_eq!(attached.expect("attached in time").expect("attached"), root);
+    let [first] = recorder.events("watcher reloaded").try_into().expect("the first load");
+    assert_eq!(first.get("place"), Some(root.to_string().as_str()));
+    assert_eq!(first.get("loads"), Some("1"));
+    assert_eq!(first.get("sources"), Some("1"));
+    assert_eq!(first.get("errors"), Some("0"));
+    assert_eq!(first.get("warnings"), Some("0"));
+    assert!(!recorder.events("watch attached").is_empty());
+
+    // The worker thread reloads the changed file: its event, then its diagnostic's.
+    dir.write(
+        "repo/.cursor/hooks.json",
+        "{\"version\": 1,\n \"hooks\": {\"beforeShellExecution\": [{\"command\": \"./b.sh s3cr3t\"}]},\n \"s3cr3tKey\": 1}",
+    );
+    let reloaded = wait(
+        "the change reloaded",
+        &|e| matches!(e, WatcherEvent::Reloaded { place: WatchedPlace::Root(r), loads: 2, .. } if *r == root),
+    );
+    let WatcherEvent::Reloaded { generation, .. } = reloaded else { unreachable!() };
+    let second = recorder.events("watcher reloaded").pop().expect("the reload is an event");
+    assert_eq!(second.get("loads"), Some("2"));
+    assert_eq!(second.get("generation"), Some(generation.get().to_string().as_str()));
+    assert_eq!(second.get("warnings"), Some("1"));
+    let diagnostic = recorder.events("file diagnostic").pop().expect("its diagnostic");
+    assert_eq!(diagnostic.get("file"), Some(file.to_string().as_str()));
+    assert_eq!(diagnostic.get("code"), Some("unknown_key"));
+    assert_eq!(diagnostic.get("severity"), Some("warning"));
+    assert_eq!(diagnostic.get("line"), Some("3"));
+
+    // A root gone missing is the watcher's own diagnostic.
+    std::fs::remove_dir_all(root.as_path()).expect("rm -r root");
+    wait("the root missing", &|e| {
+        matches!(e, WatcherEvent::Diagnostic { place: WatchedPlace::Root(r), diagnostic }
+            if *r == root && diagnostic.code.as_deref() == Some("root_missing"))
+    });
+    let missing = recorder.events("watch diagnostic");
+    let missing = missing.iter().find(|e| e.get("code") == Some("root_missing")).expect("an event");
+    assert_eq!(missing.get("place"), Some(root.to_string().as_str()));
+    assert_eq!(missing.get("severity"), Some("error"));
+    assert_eq!(missing.get("file"), Some(root.to_string().as_str()));
+
+    let leaks: Vec<String> =
+        recorder.everything().into_iter().filter(|f| f.contains("s3cr3t")).collect();
+    assert!(leaks.is_empty(), "{leaks:#?}");
+}
+
+#[tokio::test]
+async fn a_run_killed_at_its_timeout_one_whose_output_was_cut_and_one_never_started_say_so() {
+    let dir = TestDir::new();
+    dir.script(
+        ".cursor/loud.sh",
+        "#!/bin/sh\ncat >/dev/null\nhead -c 8000 /dev/zero | tr '\\0' x\necho\n",
+    );
+    dir.script(".cursor/slow.sh", "#!/bin/sh\ncat >/dev/null\nexec sleep 30\n");
+    let text = r#"{"version": 1, "hooks": {"beforeShellExecution": [
+        {"command": "./.cursor/loud.sh"},
+        {"command": "./.cursor/slow.sh", "timeout": 1}
+    ]}}"#;
+    let path = dir.write(".cursor/hooks.json", text);
+    let parsed = hooks_format_cursor::parse(text.as_bytes(), &path).expect("hooks.json parses");
+    let bindings =
+        project_bindings(hooks_format_cursor::PROJECT_FILE, &path, dir.path(), parsed.definitions);
+    let recorder = Recorder::default();
+    let _default =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(recorder.clone()));
+
+    let mut envelope = shell_call(dir.path(), "ls");
+    envelope.turn_id = Some("turn-3".into());
+    let config = DispatchConfig {
+        stdout_cap: 1024,
+        kill_grace: std::time::Duration::ZERO,
+        ..DispatchConfig::default()
+    };
+    let report = Dispatcher::new(config).fire(&bindings, &envelope, &FireContext::default()).await;
+    assert_eq!(report.runs.len(), 2, "{report:#?}");
+
+    let [fire] = recorder.spans("hooks.fire").try_into().expect("one hooks.fire span");
+    assert_eq!(fire.get("turn"), Some("turn-3"));
+    assert_eq!(fire.get("cwd"), Some(dir.path().display().to_string().as_str()));
+    assert_eq!(fire.get("bindings"), Some("2"));
+    let [loud, slow] = recorder.spans("hooks.run").try_into().expect("two hooks.run spans");
+    assert_eq!(loud.get("line"), Some("2"));
+    assert_eq!(loud.get("capped"), Some("true"), "{loud:#?}");
+    assert_eq!(loud.get("killed"), Some("false"));
+    assert_eq!(loud.get("exit_code"), Some("0"));
+    assert!(loud.get("timeout_ms").is_some(), "Cursor's default timeout");
+    assert_eq!(slow.get("line"), Some("3"));
+    assert_eq!(slow.get("timeout_ms"), Some("1000"));
+    assert_eq!(slow.get("timed_out"), Some("true"), "{slow:#?}");
+    assert_eq!(slow.get("killed"), Some("true"));
+    assert_eq!(slow.get("signal"), Some("9"));
+    assert_eq!(slow.get("exit_code"), None);
+    assert_eq!(slow.get("capped"), Some("false"));
+    assert_eq!(slow.get("failed"), Some("true"));
+    assert!(slow.get("queued_ms").is_some());
+    let failed = recorder.events("hook failed");
+    assert!(failed.iter().any(|e| e.parent.as_deref() == Some("hooks.run")), "{failed:#?}");
+
+    // A payload over the cap starts nothing: the span says why.
+    let config = DispatchConfig { payload_cap: 16, ..DispatchConfig::default() };
+    Dispatcher::new(config).fire(&bindings[..1], &envelope, &FireContext::default()).await;
+    let unstarted = recorder.spans("hooks.run").pop().expect("a third hooks.run span");
+    assert_eq!(unstarted.get("not_started"), Some("payload_too_large"), "{unstarted:#?}");
+    assert_eq!(unstarted.get("pid"), None);
+    assert_eq!(unstarted.get("killed"), Some("false"));
+}
+
+/// `hooks serve` logs on stderr only: with every span and event on, its stdout still carries
+/// nothing but protocol messages, and the spans are on stderr.
+#[test]
+fn hooks_serve_logs_to_stderr_only() {
+    use std::io::{BufRead, BufReader, Read, Write};
+
+    use crate::cli::spawn_hooks;
+
+    let dir = TestDir::new();
+    dir.script(
+        ".cursor/deny.sh",
+        "#!/bin/sh\ncase \"$(cat)\" in *'rm -rf'*) echo '{\"permission\":\"deny\",\"user_message\":\"no\"}' ;; *) echo '{}' ;; esac\n",
+    );
+    dir.write(
+        ".cursor/hooks.json",
+        r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./.cursor/deny.sh"}]}}"#,
+    );
+    let root = hooks_registry::canonicalize(dir.path()).unwrap();
+    let state = TestDir::new();
+    let args = ["serve", "--stdio", "--log-level", "debug", "--log-format", "json"];
+    let mut child = spawn_hooks(dir.path(), &args, state.path(), &[]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut err = child.stderr.take().expect("stderr");
+    let stderr = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = err.read_to_string(&mut text);
+        text
+    });
+    // Every line on stdout is a protocol message (the test harness's own header aside).
+    let mut stdout = Vec::new();
+    let mut call = |id: u32, method: &str, params: serde_json::Value| -> serde_json::Value {
+        let request = serde_json::json!({ "id": id, "method": method, "params": params });
+        writeln!(stdin, "{request}").expect("write a request");
+        loop {
+            let line = lines.next().expect("an answer before stdout ends").expect("read stdout");
+            if line.trim().is_empty() || (line.starts_with("running ") && line.ends_with(" test")) {
+                continue;
+            }
+            let message: serde_json::Value = serde_json::from_str(&line)
+                .unwrap_or_else(|e| panic!("stdout carried a non-protocol line {line:?}: {e}"));
+            stdout.push(line);
+            if message["id"] == id {
+                return message;
+            }
+            assert!(message.get("method").is_some(), "{message}");
+        }
+    };
+    call(1, "set_posture", serde_json::json!({ "window": 1, "posture": "auto_approves" }));
+    let added = call(2, "add_root", serde_json::json!({ "root": root }));
+    assert_eq!(added["result"]["effect"], "added", "{added}");
+    let started = serde_json::json!({ "envelope": { "event": "session_start", "cwd": root } });
+    let started = call(3, "exchange_appended", started);
+    assert_eq!(started["result"]["started"], true, "{started}");
+    let envelope = serde_json::json!({
+        "event": "pre_tool_use",
+        "cwd": root,
+        "tool": { "name": "Shell", "kind": "shell", "args": { "command": "rm -rf /" } }
+    });
+    let answer = call(4, "fire", serde_json::json!({ "envelope": envelope }));
+    assert_eq!(answer["result"]["verdict"]["decision"], "deny", "{answer}");
+    drop(stdin);
+    let status = child.wait().expect("serve exits at the end of its input");
+    let stderr = stderr.join().expect("stderr reader");
+    assert!(status.success(), "{stderr}");
+    assert!(!stdout.iter().any(|l| l.contains("hooks.run")), "{stdout:#?}");
+    let logged: Vec<serde_json::Value> =
+        stderr.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    assert!(
+        logged.iter().any(|e| e["message"] == "hook denied" && e["span"]["name"] == "hooks.run"),
+        "{stderr}"
+    );
+    assert!(logged.iter().any(|e| e["message"] == "snapshot published"), "{stderr}");
+}
