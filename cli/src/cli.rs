@@ -197,6 +197,35 @@ pub struct RuntimeArgs {
     /// rotated at 64 MiB; `hooks audit FILE` summarises it).
     #[arg(long, value_name = "FILE")]
     pub audit: Option<PathBuf>,
+    /// How hook processes are contained: `auto` (the strongest this machine allows),
+    /// `cgroup-kill`, `cgroup-freeze`, `subreaper` or `process-group`. A mechanism the
+    /// machine does not allow falls back to the strongest it does; `hooks list` shows what
+    /// is used and why.
+    #[arg(long, value_name = "MECHANISM", value_parser = parse_containment, default_value = "auto")]
+    pub containment: hooks_dispatch::Containment,
+    /// How resource limits are enforced: `auto` (per resource: cgroup v2 where delegated,
+    /// else a cgroup v1 hierarchy, else rlimits), `cgroup-v2`, `cgroup-v1`, `rlimit` (only
+    /// that way), or `off`.
+    #[arg(long, value_name = "WAY", value_parser = parse_limits_via, default_value = "auto")]
+    pub limits_via: hooks_dispatch::LimitsVia,
+    /// A resource limit of every hook, or of one hook with `HOOK_ID:` (repeatable):
+    /// `memory=512M`, `pids=256`, `cpu=50%` (of one core) or `cpu=2` (cores); `max` lifts
+    /// it. Defaults: pids 1024, memory half of the machine's, no CPU cap.
+    #[arg(long = "limit", value_name = "[HOOK_ID:]RESOURCE=VALUE")]
+    pub limits: Vec<hooks_dispatch::LimitSetting>,
+}
+
+fn parse_containment(s: &str) -> Result<hooks_dispatch::Containment, String> {
+    hooks_dispatch::Containment::parse(s).ok_or_else(|| {
+        format!(
+            "unknown containment `{s}` (auto, cgroup-kill, cgroup-freeze, subreaper, process-group)"
+        )
+    })
+}
+
+fn parse_limits_via(s: &str) -> Result<hooks_dispatch::LimitsVia, String> {
+    hooks_dispatch::LimitsVia::parse(s)
+        .ok_or_else(|| format!("unknown way `{s}` (auto, cgroup-v2, cgroup-v1, rlimit, off)"))
 }
 
 /// `hooks list`.

@@ -61,6 +61,9 @@ pub fn build(args: &RuntimeArgs, wait_for_watch: bool) -> Result<Built> {
     let env = EnvVars::from_process_with(&formats);
     let process_cwd = std::env::current_dir().context("cannot read the current directory")?;
     config.strict = args.strict;
+    config.dispatch.containment = args.containment;
+    config.dispatch.limits_via = args.limits_via;
+    config.dispatch.apply_limits(&args.limits);
     let user_dirs = match &args.config_dir {
         Some(dir) => UserDirs::under_home(&formats, &absolute(dir, &process_cwd)),
         None => UserDirs::from_env(&formats, &env),

@@ -19,7 +19,10 @@ use std::{
     time::{Duration, Instant},
 };
 
-use hooks_dispatch::{Containment, DispatchConfig, Dispatcher, FireContext, FireReport, Mechanism};
+use hooks_dispatch::{
+    Containment, CpuMax, DispatchConfig, Dispatcher, Enforcement, FireContext, FireReport,
+    HookLimits, LimitsVia, Mechanism, Resource,
+};
 use hooks_registry::canonicalize;
 use hooks_schema::{
     AbsPathBuf, Binding, Decision, Envelope, HookEvent, HookSourceKind, ToolCall, ToolKind,
@@ -785,11 +788,16 @@ struct Hostile {
     beyond: Option<&'static str>,
 }
 
-fn hostile_scripts(own_cgroup: Option<&Path>) -> Vec<Hostile> {
-    let procs = own_cgroup
-        .map(|c| c.join("cgroup.procs").display().to_string())
-        // A path that cannot be created: without a cgroup tree the hook has nowhere to move.
-        .unwrap_or_else(|| "/nonexistent/cgroup.procs".to_owned());
+/// `cgroups`: the folders above the engine's trees (cgroup v2 and the v1 hierarchies of its
+/// limits), where a hook that may write their `cgroup.procs` can move itself.
+fn hostile_scripts(cgroups: &[PathBuf]) -> Vec<Hostile> {
+    let procs = cgroups
+        .iter()
+        .map(|c| format!("'{}'", c.join("cgroup.procs").display()))
+        .collect::<Vec<_>>()
+        .join(" ");
+    // Without a cgroup tree the hook has nowhere to move.
+    let procs = if procs.is_empty() { "/nonexistent/cgroup.procs".to_owned() } else { procs };
     vec![
         Hostile {
             name: "setsid env -i double fork",
@@ -813,7 +821,7 @@ fn hostile_scripts(own_cgroup: Option<&Path>) -> Vec<Hostile> {
         },
         Hostile {
             name: "changes its cgroup if it can",
-            script: format!("setsid env -i /bin/sh -c 'echo $$ > {procs} 2>/dev/null && echo moved > moved; echo $$ >> pids; exec sleep 60' >/dev/null 2>&1 </dev/null &\nwhile [ \"$(wc -l < pids)\" -lt 2 ]; do :; done\nexec sleep 60"),
+            script: format!("for f in {procs}; do echo $$ > \"$f\" 2>/dev/null && echo \"$f\" >> moved; done\nsetsid env -i /bin/sh -c 'echo $$ >> pids; exec sleep 60' >/dev/null 2>&1 </dev/null &\nwhile [ \"$(wc -l < pids)\" -lt 2 ]; do :; done\nexec sleep 60"),
             beyond: Some("it left the group and cleared its environment (F4)"),
         },
     ]
@@ -826,14 +834,18 @@ fn hostile_scripts(own_cgroup: Option<&Path>) -> Vec<Hostile> {
 #[tokio::test]
 async fn hostile_hooks_end_within_their_timeout_with_nothing_left() {
     const TIMEOUT: Duration = Duration::from_secs(1);
-    const SCHEDULING_SLACK: Duration = Duration::from_secs(1);
     let mut figures = Vec::new();
     for (mechanism, cfg) in mechanisms() {
         let cfg = DispatchConfig { kill_grace: Duration::ZERO, ..cfg };
         let d = Dispatcher::new(cfg.clone());
         let report = d.containment();
-        let own = report.cgroup.as_deref().and_then(Path::parent).map(Path::to_owned);
-        for hostile in hostile_scripts(own.as_deref()) {
+        let cgroups: Vec<PathBuf> = report
+            .cgroup
+            .iter()
+            .chain(&report.limit_cgroups)
+            .filter_map(|t| t.parent().map(Path::to_owned))
+            .collect();
+        for hostile in hostile_scripts(&cgroups) {
             let name = format!("{mechanism}, {}", hostile.name);
             let h = HookDir::new();
             h.dir.script("hop.sh", "#!/bin/sh\necho $$ >> \"$1\"\n\"$0\" \"$1\" &\nexit 0\n");
@@ -870,15 +882,17 @@ async fn hostile_hooks_end_within_their_timeout_with_nothing_left() {
                 cleared.as_millis(),
                 took.as_millis()
             ));
-            // The target is the timeout + 100 ms (met on a quiet machine, figures in
-            // specs/hardening.md); a shared 2-core machine under a load of 20 stretches the
-            // death of hundreds of processes, hence the scheduling slack of this bound.
+            // The timeout + 100 ms, with slack only on an overloaded machine (see
+            // `beyond_timeout`; figures in specs/hardening.md).
             assert!(
-                cleared <= TIMEOUT + Duration::from_millis(100) + SCHEDULING_SLACK,
+                cleared <= TIMEOUT + beyond_timeout(),
                 "{name}: cleared {cleared:?} after the fire began, which returned after {took:?} (timeout {TIMEOUT:?})"
             );
-            if hostile.name.starts_with("changes") && h.path("moved").exists() {
-                eprintln!("{name}: the process could and did move itself out of the run's cgroup");
+            if let Ok(moved) = fs::read_to_string(h.path("moved")) {
+                eprintln!(
+                    "{name}: the hook moved itself (and so its child) out of its cgroups, into {}",
+                    moved.split_whitespace().collect::<Vec<_>>().join(", ")
+                );
             }
         }
     }
@@ -1056,4 +1070,199 @@ fn a_hook_running_when_hooks_serve_is_killed_leaves_nothing() {
     let left = survivors(&pids, GONE_WITHIN);
     kill_leftovers(&left);
     assert!(left.is_empty(), "{mechanism}: {left:?} outlived hooks serve");
+}
+
+/// The ways of enforcing limits this machine allows for `resource`, each with `cfg` asking
+/// for it alone. Every way it does not allow is reported on stderr with the reason (and fails
+/// the calling test when `AGENT_HOOKS_REQUIRE_LIMITS` names it, comma-separated, for a CI
+/// machine known to allow it).
+fn limit_ways(cfg: &DispatchConfig, resource: Resource) -> Vec<(Enforcement, DispatchConfig)> {
+    #[allow(clippy::disallowed_methods, reason = "the test harness's own switch")]
+    let required = std::env::var("AGENT_HOOKS_REQUIRE_LIMITS").unwrap_or_default();
+    let mut out = Vec::new();
+    for way in Enforcement::ALL {
+        let cfg = DispatchConfig { limits_via: LimitsVia::Only(way), ..cfg.clone() };
+        let report = Dispatcher::new(cfg.clone()).containment();
+        if report.limits.iter().any(|l| l.resource == resource && l.via == way) {
+            out.push((way, cfg));
+            continue;
+        }
+        let why = report.limits_note.unwrap_or_default();
+        eprintln!(
+            "{resource} limits through {way} are not available with {}: {why}",
+            report.mechanism
+        );
+        assert!(
+            !required.split(',').any(|r| r.trim() == way.as_str()),
+            "{way} is required by AGENT_HOOKS_REQUIRE_LIMITS: {why}"
+        );
+    }
+    out
+}
+
+/// The live (non-zombie) processes whose working directory is `dir`: every process a hook
+/// started there, whatever its group, session, environment or cgroup.
+fn processes_in(dir: &Path) -> Vec<u32> {
+    let Ok(entries) = fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()))
+        .filter(|pid| fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|c| c == dir))
+        .filter(|pid| alive(*pid))
+        .collect()
+}
+
+/// Samples [`processes_in`] until `stop` is set; returns the most seen at once.
+fn sample_peak(
+    dir: PathBuf,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+) -> std::thread::JoinHandle<usize> {
+    std::thread::spawn(move || {
+        let mut peak = 0;
+        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            peak = peak.max(processes_in(&dir).len());
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        peak
+    })
+}
+
+/// Waits until no process works in `dir`, at most `bound`; the time it took from `since`.
+fn cleared_in(dir: &Path, since: Instant, bound: Duration) -> (Vec<u32>, Duration) {
+    let deadline = Instant::now() + bound;
+    loop {
+        let left = processes_in(dir);
+        if left.is_empty() || Instant::now() >= deadline {
+            return (left, since.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// What a hostile run may take beyond its timeout before nothing of it is left: the issue's
+/// 100 ms, plus scheduling slack only where the machine is overloaded: 100 ms per runnable
+/// task per core above one (the 1-minute load average over the cores), at most 900 ms.
+/// On an idle machine the bound is the timeout + 100 ms; the figures that motivate the slack
+/// (the engine's own work after a timeout is a few system calls per process, but a thread of a
+/// 2-core machine at load 16 waits its turn) are in `specs/hardening.md`, "Hostile hooks".
+/// `HOSTILE_SLACK_MS` overrides the slack.
+fn beyond_timeout() -> Duration {
+    #[allow(clippy::disallowed_methods, reason = "the test harness's own switch")]
+    let forced = std::env::var("HOSTILE_SLACK_MS").ok().and_then(|v| v.parse::<u64>().ok());
+    let slack = forced.unwrap_or_else(|| {
+        let load: f64 = fs::read_to_string("/proc/loadavg")
+            .ok()
+            .and_then(|l| l.split_whitespace().next().and_then(|v| v.parse().ok()))
+            .unwrap_or(0.0);
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+        let over = (load / cores - 1.0).max(0.0);
+        ((over * 100.0) as u64).min(900)
+    });
+    Duration::from_millis(100 + slack)
+}
+
+/// Issue 21: a fork bomb (`b() { b | b & }; b &`) is held to the run's pids limit (64 here) on
+/// every containment mechanism and every way of enforcing the limit this machine allows, so
+/// it never starves the machine (or the tests running beside it), and nothing of it is left
+/// once its 1 s timeout has passed. Its CPU is held to half a core where a CPU limit can be
+/// enforced for the whole run.
+#[tokio::test]
+async fn a_fork_bomb_is_held_to_the_pids_limit_and_ends_with_its_timeout() {
+    const TIMEOUT: Duration = Duration::from_secs(1);
+    const CAP: u64 = 64;
+    let mut figures = Vec::new();
+    for (mechanism, cfg) in mechanisms() {
+        let cfg = DispatchConfig {
+            kill_grace: Duration::ZERO,
+            limits: HookLimits {
+                memory_max: Some(256 << 20),
+                pids_max: Some(CAP),
+                cpu_max: Some(CpuMax { quota_us: 50_000, period_us: 100_000 }),
+            },
+            ..cfg
+        };
+        for (way, cfg) in limit_ways(&cfg, Resource::Pids) {
+            let name = format!("{mechanism}, pids through {way}");
+            let h = HookDir::new();
+            // The first process forks once, before the bomb fills the cgroup, then waits in `sleep`.
+            let bindings =
+                h.cursor("b() { b | b & }\nb &\nexec sleep 60", TIMEOUT.as_secs_f64(), false);
+            let d = Dispatcher::new(cfg);
+            let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let sampler = sample_peak(h.root.as_path().to_owned(), stop.clone());
+            let started = Instant::now();
+            let (report, took) =
+                fire_within(&d, &bindings, &shell_call(), Duration::from_secs(20)).await;
+            let (left, cleared) = cleared_in(h.root.as_path(), started, GONE_WITHIN);
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            let peak = sampler.join().expect("the sampler");
+            kill_leftovers(&left);
+            assert!(outcome(&report).timed_out, "{name}: {:?}", report.runs);
+            assert!(left.is_empty(), "{name}: {left:?} outlived the timeout");
+            assert!(peak as u64 <= CAP, "{name}: {peak} processes at once, above the cap {CAP}");
+            assert!(peak > 1, "{name}: the bomb never forked ({peak})");
+            let stderr = String::from_utf8_lossy(&outcome(&report).stderr.bytes).to_lowercase();
+            assert!(stderr.contains("fork"), "{name}: the bomb never met its cap: {stderr}");
+            figures.push(format!(
+                "{name}: peak {peak} processes, fire returned after {} ms, nothing left after {} ms",
+                took.as_millis(),
+                cleared.as_millis()
+            ));
+            assert!(
+                cleared <= TIMEOUT + beyond_timeout(),
+                "{name}: cleared {cleared:?} after the fire began, which returned after {took:?} (timeout {TIMEOUT:?})"
+            );
+        }
+    }
+    eprintln!("{}", figures.join("\n"));
+}
+
+/// Issue 21: a hook that doubles a string until it holds 256 MiB is stopped at its memory
+/// limit (64 MiB here; out of memory, or its allocation refused) on every containment
+/// mechanism and every way of enforcing the limit this machine allows, and nothing of it is
+/// left within its timeout.
+#[tokio::test]
+async fn a_memory_hog_is_stopped_at_the_memory_limit_and_leaves_nothing() {
+    const TIMEOUT: Duration = Duration::from_secs(5);
+    const LIMIT: u64 = 64 << 20;
+    let mut figures = Vec::new();
+    for (mechanism, cfg) in mechanisms() {
+        let cfg = DispatchConfig {
+            kill_grace: Duration::ZERO,
+            limits: HookLimits { memory_max: Some(LIMIT), pids_max: Some(64), cpu_max: None },
+            ..cfg
+        };
+        for (way, cfg) in limit_ways(&cfg, Resource::Memory) {
+            let name = format!("{mechanism}, memory through {way}");
+            let h = HookDir::new();
+            let bindings = h.cursor(
+                "s=x\nwhile [ ${#s} -lt 268435456 ]; do s=\"$s$s\"; echo ${#s} > size; done\necho all > reached\nexec sleep 60",
+                TIMEOUT.as_secs_f64(),
+                false,
+            );
+            let d = Dispatcher::new(cfg);
+            let started = Instant::now();
+            let (report, took) =
+                fire_within(&d, &bindings, &shell_call(), Duration::from_secs(20)).await;
+            let (left, cleared) = cleared_in(h.root.as_path(), started, GONE_WITHIN);
+            kill_leftovers(&left);
+            let size: u64 = fs::read_to_string(h.path("size"))
+                .ok()
+                .and_then(|s| s.trim().parse().ok())
+                .unwrap_or(0);
+            assert!(!h.path("reached").exists(), "{name}: the hog reached 256 MiB");
+            assert!(size <= LIMIT, "{name}: the hog held a {size}-byte string");
+            assert!(size >= 1 << 20, "{name}: the hog barely started ({size} bytes)");
+            assert!(!outcome(&report).timed_out, "{name}: it was not stopped: {:?}", report.runs);
+            assert!(left.is_empty(), "{name}: {left:?} outlived the run");
+            figures.push(format!(
+                "{name}: stopped at a {} MiB string ({:?}), after {} ms, nothing left after {} ms",
+                size >> 20,
+                outcome(&report).exit,
+                took.as_millis(),
+                cleared.as_millis()
+            ));
+        }
+    }
+    eprintln!("{}", figures.join("\n"));
 }

@@ -438,6 +438,16 @@ pub fn drain(d: &DrainReport) -> DrainView<'_> {
 #[cfg(test)]
 mod tests;
 
+/// A set of limits as JSON: bytes, processes, and CPU as quota and period in microseconds
+/// (`null`: no limit).
+fn limits_json(l: &hooks_dispatch::HookLimits) -> Value {
+    json!({
+        "memory_bytes": l.memory_max,
+        "pids": l.pids_max,
+        "cpu": l.cpu_max.map(|c| json!({"quota_us": c.quota_us, "period_us": c.period_us})),
+    })
+}
+
 /// The containment report (`hooks list`, the serve `hello`): the mechanism runs use, what was
 /// asked for, the engine's cgroup tree, the limits applied and why others are not, and each
 /// stronger mechanism this machine does not allow, with why.
@@ -447,8 +457,25 @@ pub fn containment(r: &hooks_dispatch::ContainmentReport) -> Value {
         "requested": r.requested.as_str(),
         "fallback": r.fallback,
         "cgroup": r.cgroup.as_ref().map(|p| p.display().to_string()),
-        "limits": r.limits,
+        "limits": r
+            .limits
+            .iter()
+            .map(|l| json!({
+                "resource": l.resource.as_str(),
+                "via": l.via.as_str(),
+                "control": l.control,
+                "guarantee": l.via.guarantee(l.resource),
+            }))
+            .collect::<Vec<_>>(),
         "limits_note": r.limits_note,
+        "limits_requested": r.limits_requested.as_str(),
+        "default_limits": limits_json(&r.default_limits),
+        "hook_limit_rules": r.hook_limit_rules,
+        "limit_cgroups": r
+            .limit_cgroups
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>(),
         "unavailable": r
             .unavailable
             .iter()

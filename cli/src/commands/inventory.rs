@@ -88,10 +88,38 @@ fn render(
         None => writeln!(out, "run: not pinned (hooks are switched off or this is the daemon)")?,
     }
     let c = built.runtime.fire_handle().containment();
-    let limits = if c.limits.is_empty() { "none".to_owned() } else { c.limits.join(", ") };
-    writeln!(out, "containment: {} (limits: {limits})", c.mechanism)?;
+    writeln!(out, "containment: {} (asked: {})", c.mechanism, c.requested.as_str())?;
     if let Some(cg) = &c.cgroup {
         writeln!(out, "  cgroup tree: {}", cg.display())?;
+    }
+    let d = &c.default_limits;
+    let value = |r: hooks_dispatch::Resource| match r {
+        hooks_dispatch::Resource::Memory => d.memory_max.map(|b| format!("{} MiB", b >> 20)),
+        hooks_dispatch::Resource::Pids => d.pids_max.map(|n| n.to_string()),
+        hooks_dispatch::Resource::Cpu => {
+            d.cpu_max.map(|c| format!("{:.2} cores", c.quota_us as f64 / c.period_us.max(1) as f64))
+        }
+    };
+    if c.limits.is_empty() {
+        writeln!(out, "  limits: none (asked: {})", c.limits_requested.as_str())?;
+    }
+    for l in &c.limits {
+        writeln!(
+            out,
+            "  limit {}: {} via {} ({}): {}",
+            l.resource,
+            value(l.resource).unwrap_or_else(|| "max".to_owned()),
+            l.via,
+            l.control,
+            l.via.guarantee(l.resource)
+        )?;
+    }
+    if c.hook_limit_rules > 0 {
+        writeln!(
+            out,
+            "  {} hook(s) have limits of their own (--limit HOOK_ID:...)",
+            c.hook_limit_rules
+        )?;
     }
     for note in c.fallback.iter().chain(&c.limits_note) {
         writeln!(out, "  {note}")?;

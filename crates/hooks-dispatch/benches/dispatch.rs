@@ -17,8 +17,13 @@
 //! - one durable outbox job's file lifecycle (`write_pending`, `mark_started`, `finish`,
 //!   each write `fsync`ed), in the system temporary folder.
 //!
-//! The engine runs with the containment the machine allows (`containment_mechanism` in the
-//! output: a cgroup per run where cgroup v2 is delegated).
+//! The engine runs with the containment and the default limits the machine allows
+//! (`containment_mechanism` and `containment_limits` in the output), or those named by
+//! `HOOKS_BENCH_CONTAINMENT` (`cgroup-kill`, `subreaper`, …) and `HOOKS_BENCH_LIMITS_VIA`
+//! (`cgroup-v1`, `rlimit`, `off`, …); the `/bin/true` case runs a fourth interleaved sample
+//! through a dispatcher with limits off, so what the limits cost is reported
+//! (`single_hook_true_limits_off_ms`). The 1-minute load average before and after the run
+//! is in the output (`load_average`): the figures of a loaded machine are not an idle one's.
 //!
 //! `--json` prints one JSON object; otherwise a table of medians and ratios.
 
@@ -288,9 +293,38 @@ fn main() {
     let payload = serde_json::to_vec(&tool_env).expect("payload");
     assert!(payload.len() >= 1024, "payload is {} bytes", payload.len());
 
-    let single = Dispatcher::new(DispatchConfig::default());
-    // The mechanism measured: the strongest this machine allows (`containment` in the JSON).
+    let load_before = load_average();
+    let base = bench_config();
+    let single = Dispatcher::new(base.clone());
+    // The mechanism measured (`containment` in the JSON).
     let containment = single.containment();
+    let unlimited = Dispatcher::new(DispatchConfig {
+        limits_via: hooks_dispatch::LimitsVia::Off,
+        ..base.clone()
+    });
+    let limits_off = {
+        let argv = vec!["/bin/true"];
+        let b = [binding("h", HookEvent::PreToolUse, &argv)];
+        side_by_side(
+            "single hook, /bin/true, limits off",
+            300,
+            || {
+                let t = Instant::now();
+                let r = rt.block_on(unlimited.fire(&b, &tool_env, &ctx));
+                let d = t.elapsed();
+                assert!(r.runs[0].verdict.as_ref().is_some_and(|v| v.failure.is_none()));
+                d
+            },
+            || {
+                let t = Instant::now();
+                let r = rt.block_on(single.fire(&b, &tool_env, &ctx));
+                let d = t.elapsed();
+                assert!(r.runs[0].verdict.as_ref().is_some_and(|v| v.failure.is_none()));
+                d
+            },
+            None,
+        )
+    };
     let mut pairs = Vec::new();
     for (name, argv, n) in [
         ("single hook, /bin/true", vec!["/bin/true"], 300),
@@ -355,8 +389,7 @@ fn main() {
 
     // The parallel cases run 16 hooks at once: the limit is raised to 16 for them (the
     // default, 4, is the core-count-sized bound the research recommends).
-    let wide =
-        Dispatcher::new(DispatchConfig { max_parallel_hooks: 16, ..DispatchConfig::default() });
+    let wide = Dispatcher::new(DispatchConfig { max_parallel_hooks: 16, ..base.clone() });
     let observer_env = envelope(HookEvent::TurnEnd);
     let waiters: Vec<Binding> = (0..16)
         .map(|i| binding(&format!("w{i}"), HookEvent::TurnEnd, &["/bin/sleep", "0.1"]))
@@ -429,8 +462,11 @@ fn main() {
             "parallel_cpu_16_engine_ms": cpu.engine_ms,
             "parallel_cpu_16_bare_ms": cpu.bare_ms,
             "outbox_durable_job_ms": outbox_job_ms,
+            "single_hook_true_limits_off_ms": limits_off.engine_ms,
+            "single_hook_true_limits_on_ms": limits_off.bare_ms,
             "containment_mechanism": containment.mechanism.as_str(),
-            "containment_limits": containment.limits,
+            "containment_limits": limit_names(&containment),
+            "load_average": [load_before, load_average()],
         });
         println!("{obj}");
         return;
@@ -463,5 +499,42 @@ fn main() {
         "durable outbox job (3 synced writes)", outbox_job_ms, "-", "-"
     );
     println!("single_hook_overhead_ratio (worst of the two) = {single_ratio:.3}");
-    println!("containment measured: {} (limits: {:?})", containment.mechanism, containment.limits);
+    println!(
+        "single hook /bin/true: limits off {:.3} ms, on {:.3} ms",
+        limits_off.engine_ms, limits_off.bare_ms
+    );
+    println!(
+        "containment measured: {} (limits: {:?}); load average {load_before:.1} → {:.1}",
+        containment.mechanism,
+        limit_names(&containment),
+        load_average()
+    );
+}
+
+/// The dispatcher's settings: defaults, with the containment and the way of enforcing limits
+/// `HOOKS_BENCH_CONTAINMENT` and `HOOKS_BENCH_LIMITS_VIA` name.
+fn bench_config() -> DispatchConfig {
+    #[allow(clippy::disallowed_methods, reason = "the bench's own switches")]
+    let var = |k: &str| std::env::var(k).ok();
+    let mut cfg = DispatchConfig::default();
+    if let Some(c) = var("HOOKS_BENCH_CONTAINMENT") {
+        cfg.containment = hooks_dispatch::Containment::parse(&c).expect("a containment name");
+    }
+    if let Some(l) = var("HOOKS_BENCH_LIMITS_VIA") {
+        cfg.limits_via = hooks_dispatch::LimitsVia::parse(&l).expect("a way of enforcing limits");
+    }
+    cfg
+}
+
+/// `resource:way` for each limit in force.
+fn limit_names(r: &hooks_dispatch::ContainmentReport) -> Vec<String> {
+    r.limits.iter().map(|l| format!("{}:{}", l.resource, l.via)).collect()
+}
+
+/// The 1-minute load average (0 where unreadable).
+fn load_average() -> f64 {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().and_then(|v| v.parse().ok()))
+        .unwrap_or(0.0)
 }

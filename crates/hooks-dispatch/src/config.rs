@@ -4,7 +4,7 @@ use std::{path::PathBuf, sync::OnceLock, time::Duration};
 
 use hooks_schema::{FormatId, HookId, HookSourceId};
 
-use crate::contain::Containment;
+use crate::{contain::Containment, limits::LimitsVia};
 
 /// How the dispatcher runs hooks. Every size has a cap and every wait a bound.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,15 +47,17 @@ pub struct DispatchConfig {
     /// enabled in its `cgroup.subtree_control` to get limits where the engine's own cgroup
     /// cannot delegate them. Only the first dispatcher of a process decides it.
     pub cgroup_parent: Option<PathBuf>,
-    /// The resource limits of every hook run (cgroup mechanisms with the controllers
-    /// delegated); [`HookLimits::default`] by default.
+    /// How limits are enforced (`Auto`: per resource, cgroup v2 where delegated, else a
+    /// cgroup v1 hierarchy, else rlimits; see `specs/dispatch.md`, "Limits").
+    pub limits_via: LimitsVia,
+    /// The resource limits of every hook run; [`HookLimits::default`] by default.
     pub limits: HookLimits,
     /// Limits for particular hooks, instead of `limits`; the first rule that matches wins.
     pub hook_limits: Vec<HookLimitRule>,
 }
 
-/// Resource limits of one hook run, applied through its cgroup (`memory.max`, `pids.max`,
-/// `cpu.max`). `None` is no limit.
+/// Resource limits of one hook run, enforced as [`DispatchConfig::limits_via`] says (its
+/// cgroup, a cgroup v1 hierarchy or rlimits). `None` is no limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HookLimits {
     /// Memory, in bytes (`memory.max`; swap is not allowed around it).
@@ -77,13 +79,13 @@ pub struct CpuMax {
 }
 
 impl Default for HookLimits {
-    /// The defaults (`specs/dispatch.md`, "Limits"): at most 4096 processes and threads, which
+    /// The defaults (`specs/dispatch.md`, "Limits"): at most 1024 processes and threads, which
     /// stops a fork bomb long before it exhausts the machine's process table (32 768 by
     /// default) yet leaves room for a parallel build; at most half of the machine's memory,
     /// so a runaway hook is stopped before it takes the agent down with it; no CPU cap, since
     /// a hook's timeout already bounds its CPU time and a cap would only slow honest hooks.
     fn default() -> HookLimits {
-        HookLimits { memory_max: half_of_memory(), pids_max: Some(4096), cpu_max: None }
+        HookLimits { memory_max: half_of_memory(), pids_max: Some(1024), cpu_max: None }
     }
 }
 
@@ -131,6 +133,9 @@ impl DispatchConfig {
     }
 }
 
+#[cfg(test)]
+mod tests;
+
 impl Default for DispatchConfig {
     fn default() -> DispatchConfig {
         DispatchConfig {
@@ -147,8 +152,141 @@ impl Default for DispatchConfig {
             outbox_max_retries: 3,
             containment: Containment::Auto,
             cgroup_parent: None,
+            limits_via: LimitsVia::Auto,
             limits: HookLimits::default(),
             hook_limits: Vec::new(),
+        }
+    }
+}
+
+/// One limit set on the command line or in a configuration: `[HOOK_ID:]RESOURCE=VALUE`, where
+/// `RESOURCE` is `memory` (bytes, with an optional `K`, `M`, `G` suffix of powers of 1024),
+/// `pids` (a count) or `cpu` (cores, `0.5`, or a percentage of one core, `50%`), and `VALUE`
+/// may be `max` (no limit). Without `HOOK_ID:` it sets the default of every hook.
+///
+/// ```
+/// use hooks_dispatch::{DispatchConfig, LimitSetting, Resource};
+/// let s: LimitSetting = "pids=64".parse().unwrap();
+/// assert_eq!((s.hook, s.resource), (None, Resource::Pids));
+/// let mut cfg = DispatchConfig::default();
+/// cfg.apply_limits(&[s, "lint:memory=256M".parse().unwrap()]);
+/// assert_eq!(cfg.limits.pids_max, Some(64));
+/// assert_eq!(cfg.hook_limits[0].limits.memory_max, Some(256 << 20));
+/// assert_eq!(cfg.hook_limits[0].limits.pids_max, Some(64));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LimitSetting {
+    /// The hook it applies to; `None`: every hook's default.
+    pub hook: Option<HookId>,
+    /// The resource.
+    pub resource: crate::limits::Resource,
+    /// The value: bytes, processes, or for CPU the quota per 100 ms period in microseconds;
+    /// `None` is no limit.
+    pub value: Option<u64>,
+}
+
+/// A limit setting that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "invalid limit `{spec}`: {why} (expected [HOOK_ID:]memory|pids|cpu=VALUE, e.g. pids=256, memory=512M, cpu=50%)"
+)]
+pub struct LimitSettingError {
+    /// The text.
+    pub spec: String,
+    /// What is wrong.
+    pub why: &'static str,
+}
+
+/// The CPU period limits are set with (the kernel's default), in microseconds.
+const CPU_PERIOD_US: u64 = 100_000;
+
+impl std::str::FromStr for LimitSetting {
+    type Err = LimitSettingError;
+
+    fn from_str(spec: &str) -> Result<LimitSetting, LimitSettingError> {
+        use crate::limits::Resource;
+        let bad = |why| LimitSettingError { spec: spec.chars().take(200).collect(), why };
+        let (left, value) = spec.rsplit_once('=').ok_or_else(|| bad("no `=`"))?;
+        let (hook, name) = match left.rsplit_once(':') {
+            Some((id, name)) => (Some(HookId::new(id).map_err(|_| bad("invalid hook id"))?), name),
+            None => (None, left),
+        };
+        let resource = Resource::ALL
+            .into_iter()
+            .find(|r| r.as_str() == name.trim())
+            .ok_or_else(|| bad("unknown resource"))?;
+        let value = value.trim();
+        if value == "max" {
+            return Ok(LimitSetting { hook, resource, value: None });
+        }
+        let v = match resource {
+            Resource::Memory => {
+                let (digits, unit) = match value.char_indices().last() {
+                    Some((i, c)) if c.is_ascii_alphabetic() => (&value[..i], Some(c)),
+                    _ => (value, None),
+                };
+                let shift = match unit.map(|c| c.to_ascii_uppercase()) {
+                    None => 0,
+                    Some('K') => 10,
+                    Some('M') => 20,
+                    Some('G') => 30,
+                    Some(_) => return Err(bad("unknown size suffix (K, M or G)")),
+                };
+                let n: u64 = digits.parse().map_err(|_| bad("not a whole number"))?;
+                n.checked_shl(shift).filter(|b| b >> shift == n).ok_or_else(|| bad("too large"))?
+            }
+            Resource::Pids => value.parse().map_err(|_| bad("not a whole number"))?,
+            Resource::Cpu => {
+                let cores = match value.strip_suffix('%') {
+                    Some(p) => p.parse::<f64>().map_err(|_| bad("not a number"))? / 100.0,
+                    None => value.parse::<f64>().map_err(|_| bad("not a number"))?,
+                };
+                if !cores.is_finite() || cores <= 0.0 || cores > 1024.0 {
+                    return Err(bad("CPU must be above 0 and at most 1024 cores"));
+                }
+                // The kernel's smallest quota is 1 ms.
+                ((cores * CPU_PERIOD_US as f64).round() as u64).max(1000)
+            }
+        };
+        if v == 0 {
+            return Err(bad("zero would stop every hook; use a positive value or `max`"));
+        }
+        Ok(LimitSetting { hook, resource, value: Some(v) })
+    }
+}
+
+impl HookLimits {
+    /// These limits with `s`'s resource set to its value.
+    pub fn with(mut self, s: &LimitSetting) -> HookLimits {
+        use crate::limits::Resource;
+        match s.resource {
+            Resource::Memory => self.memory_max = s.value,
+            Resource::Pids => self.pids_max = s.value,
+            Resource::Cpu => {
+                self.cpu_max = s.value.map(|q| CpuMax { quota_us: q, period_us: CPU_PERIOD_US });
+            }
+        }
+        self
+    }
+}
+
+impl DispatchConfig {
+    /// Applies `settings`: those without a hook change [`DispatchConfig::limits`], then each
+    /// hook's settings make (or change) its rule, which starts from those defaults.
+    pub fn apply_limits(&mut self, settings: &[LimitSetting]) {
+        for s in settings.iter().filter(|s| s.hook.is_none()) {
+            self.limits = self.limits.with(s);
+        }
+        for s in settings {
+            let Some(id) = &s.hook else { continue };
+            match self.hook_limits.iter_mut().find(|r| &r.hook == id && r.source.is_none()) {
+                Some(rule) => rule.limits = rule.limits.with(s),
+                None => self.hook_limits.push(HookLimitRule {
+                    hook: id.clone(),
+                    source: None,
+                    limits: self.limits.with(s),
+                }),
+            }
         }
     }
 }

@@ -30,7 +30,10 @@ use std::{
     },
 };
 
-use crate::config::HookLimits;
+use crate::{
+    config::HookLimits,
+    limits::{Enforcement, LimitInForce, LimitsVia, Plan, Resource, Rlimits, V1Run},
+};
 
 /// Which containment a dispatcher asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -117,6 +120,16 @@ impl fmt::Display for Mechanism {
 pub(crate) struct Contain {
     pub(crate) mechanism: Mechanism,
     tree: Option<&'static Tree>,
+    /// How each resource is limited.
+    plan: Plan,
+}
+
+/// A run's limits outside its cgroup v2: its cgroups in v1 hierarchies and the rlimits its
+/// first process sets.
+#[derive(Debug, Default)]
+pub(crate) struct RunLimits {
+    pub(crate) v1: [Option<V1Run>; 3],
+    pub(crate) rlimits: Rlimits,
 }
 
 impl Contain {
@@ -124,12 +137,46 @@ impl Contain {
     pub(crate) fn resolve(cfg: &crate::DispatchConfig) -> Contain {
         let p = probe(cfg.cgroup_parent.as_deref());
         let (mechanism, _) = p.resolve(cfg.containment);
-        Contain { mechanism, tree: p.tree.as_ref().filter(|_| mechanism.is_cgroup()) }
+        let tree = p.tree.as_ref().filter(|_| mechanism.is_cgroup());
+        let plan = limit_plan(cfg.limits_via, tree);
+        Contain { mechanism, tree, plan }
     }
 
-    /// A run's cgroup with `limits` written, for the cgroup mechanisms.
+    /// A run's cgroup with the limits the plan enforces through cgroup v2 written, for the
+    /// cgroup mechanisms.
     pub(crate) fn begin(&self, limits: &HookLimits) -> io::Result<Option<RunCgroup>> {
-        self.tree.map(|t| t.take(Some(limits))).transpose()
+        let mask = Resource::ALL.map(|r| self.plan.of(r) == Some(Enforcement::CgroupV2));
+        self.tree.map(|t| t.take(Some((limits, mask)))).transpose()
+    }
+
+    /// A run's limits outside cgroup v2 (`timeout` sizes the CPU rlimit).
+    pub(crate) fn begin_limits(
+        &self,
+        limits: &HookLimits,
+        timeout: std::time::Duration,
+    ) -> io::Result<RunLimits> {
+        if !self.plan.any() {
+            return Ok(RunLimits::default());
+        }
+        let v1 = match &crate::limits::available().v1 {
+            Some(v) => v.take(&self.plan, limits)?,
+            None => [None, None, None],
+        };
+        #[cfg(target_os = "linux")]
+        let rlimits = Rlimits::of(&self.plan, limits, timeout);
+        #[cfg(not(target_os = "linux"))]
+        let rlimits = {
+            let _ = timeout;
+            Rlimits::default()
+        };
+        Ok(RunLimits { v1, rlimits })
+    }
+
+    /// Ends a run's use of its limits' cgroups.
+    pub(crate) fn finish_limits(&self, run: RunLimits) {
+        if let Some(v) = &crate::limits::available().v1 {
+            v.finish(run.v1);
+        }
     }
 
     /// Ends a run's use of its cgroup.
@@ -147,7 +194,27 @@ impl Contain {
 
 /// The containment `cfg` gets on this machine, and what the machine allows.
 pub(crate) fn report(cfg: &crate::DispatchConfig) -> ContainmentReport {
-    probe(cfg.cgroup_parent.as_deref()).report(cfg.containment)
+    let mut r = probe(cfg.cgroup_parent.as_deref()).report(cfg.containment);
+    let tree = probe(None).tree.as_ref().filter(|_| r.mechanism.is_cgroup());
+    let plan = limit_plan(cfg.limits_via, tree);
+    let v2_note = match tree {
+        Some(t) => Some(t.controllers_note.as_str()).filter(|n| !n.is_empty()),
+        None => Some("runs have no cgroup v2 of their own with this mechanism"),
+    };
+    let (limits, note) = plan.report(cfg.limits_via, v2_note, crate::limits::available());
+    r.limits = limits;
+    r.limits_note = note;
+    r.limits_requested = cfg.limits_via;
+    r.default_limits = cfg.limits;
+    r.hook_limit_rules = cfg.hook_limits.len();
+    r.limit_cgroups = crate::limits::available().v1.as_ref().map(|v| v.dirs()).unwrap_or_default();
+    r
+}
+
+/// How each resource is limited for runs with `tree` (the run's cgroup v2 tree, if any).
+fn limit_plan(via: LimitsVia, tree: Option<&Tree>) -> Plan {
+    let v2 = tree.map(|t| [t.controllers.memory, t.controllers.pids, t.controllers.cpu]);
+    Plan::resolve(via, v2, crate::limits::available())
 }
 
 /// The engine's cgroup tree, once the probe has run and found cgroup v2 usable.
@@ -164,11 +231,19 @@ pub struct ContainmentReport {
     pub mechanism: Mechanism,
     /// The engine's cgroup tree, for the cgroup mechanisms.
     pub cgroup: Option<PathBuf>,
-    /// The resource limits runs get (`memory.max`, `pids.max`, `cpu.max`), for the cgroup
-    /// mechanisms whose controllers are delegated; empty otherwise.
-    pub limits: Vec<&'static str>,
-    /// Why limits are not applied, when they are not.
+    /// The resource limits runs get: each resource, how it is enforced and the file or
+    /// rlimit that carries it (`specs/dispatch.md`, "Limits").
+    pub limits: Vec<LimitInForce>,
+    /// Why the other resources are not limited, when some are not.
     pub limits_note: Option<String>,
+    /// How limits were asked to be enforced.
+    pub limits_requested: LimitsVia,
+    /// The limits of every hook without a rule of its own.
+    pub default_limits: HookLimits,
+    /// How many per-hook rules ([`crate::DispatchConfig::hook_limits`]) there are.
+    pub hook_limit_rules: usize,
+    /// The engine's trees in the cgroup v1 hierarchies it limits runs through.
+    pub limit_cgroups: Vec<PathBuf>,
     /// Each mechanism this machine does not allow, with why (strongest first).
     pub unavailable: Vec<(Mechanism, String)>,
     /// Why the requested mechanism is not the one used, when it is not.
@@ -274,20 +349,16 @@ impl Probe {
     pub(crate) fn report(&self, requested: Containment) -> ContainmentReport {
         let (mechanism, fallback) = self.resolve(requested);
         let tree = self.tree.as_ref().filter(|_| mechanism.is_cgroup());
-        let (limits, limits_note) = match tree {
-            Some(t) => {
-                let limits = t.controllers.names();
-                let note = (limits.len() < 3).then(|| t.controllers_note.clone());
-                (limits, note)
-            }
-            None => (Vec::new(), Some(format!("limits need cgroup v2; {mechanism} has none"))),
-        };
         ContainmentReport {
             requested,
             mechanism,
             cgroup: tree.map(|t| t.dir.clone()),
-            limits,
-            limits_note,
+            limits: Vec::new(),
+            limits_note: None,
+            limits_requested: LimitsVia::Auto,
+            default_limits: HookLimits::UNLIMITED,
+            hook_limit_rules: 0,
+            limit_cgroups: Vec::new(),
             unavailable: Mechanism::ALL
                 .into_iter()
                 .filter_map(|m| self.why_not(m).map(|w| (m, w.to_owned())))
@@ -406,22 +477,6 @@ pub(crate) struct Controllers {
     pub(crate) cpu: bool,
 }
 
-impl Controllers {
-    fn names(self) -> Vec<&'static str> {
-        let mut v = Vec::new();
-        if self.memory {
-            v.push("memory.max");
-        }
-        if self.pids {
-            v.push("pids.max");
-        }
-        if self.cpu {
-            v.push("cpu.max");
-        }
-        v
-    }
-}
-
 /// The engine process's cgroup tree.
 #[derive(Debug)]
 pub(crate) struct Tree {
@@ -451,8 +506,9 @@ pub(crate) struct RunCgroup {
     procs: File,
     /// `cgroup.events`, read to learn whether members remain.
     events: File,
-    /// The limits last written, so an unchanged set is not written again.
-    written: Option<HookLimits>,
+    /// The limits last written and which resources they were for, so an unchanged set is not
+    /// written again.
+    written: Option<(HookLimits, [bool; 3])>,
     /// Whether it was killed: it is then never used again (see [`Tree::finish`]).
     killed: std::sync::atomic::AtomicBool,
 }
@@ -518,7 +574,10 @@ impl Tree {
     }
 
     /// An empty run cgroup with `limits` written (none when `None`).
-    pub(crate) fn take(&self, limits: Option<&HookLimits>) -> Result<RunCgroup, io::Error> {
+    pub(crate) fn take(
+        &self,
+        limits: Option<(&HookLimits, [bool; 3])>,
+    ) -> Result<RunCgroup, io::Error> {
         self.collect_retired();
         let pooled = self.pool.lock().unwrap_or_else(PoisonError::into_inner).pop();
         let mut run = match pooled {
@@ -539,17 +598,23 @@ impl Tree {
                 RunCgroup { dir, dir_fd, procs, events, written: None, killed: Default::default() }
             }
         };
-        if let Some(l) = limits
-            && run.written.as_ref() != Some(l)
+        if let Some((l, mask)) = limits
+            && run.written.as_ref() != Some(&(*l, mask))
         {
-            self.write_limits(&run.dir, l)?;
-            run.written = Some(*l);
+            self.write_limits(&run.dir, l, mask)?;
+            run.written = Some((*l, mask));
         }
         Ok(run)
     }
 
-    fn write_limits(&self, dir: &Path, l: &HookLimits) -> io::Result<()> {
+    /// Writes `l` for the resources `mask` selects (memory, pids, cpu), `max` for the others.
+    fn write_limits(&self, dir: &Path, l: &HookLimits, mask: [bool; 3]) -> io::Result<()> {
         let c = self.controllers;
+        let l = &HookLimits {
+            memory_max: l.memory_max.filter(|_| mask[0]),
+            pids_max: l.pids_max.filter(|_| mask[1]),
+            cpu_max: l.cpu_max.filter(|_| mask[2]),
+        };
         if c.memory {
             write_file(&dir.join("memory.max"), &limit_text(l.memory_max))?;
             // No swapping around the limit: a hog is stopped, not slowed to a crawl.
@@ -750,7 +815,7 @@ fn own_cgroup() -> Result<PathBuf, String> {
 }
 
 /// `mountinfo` escapes spaces and a few other bytes as `\ooo`.
-fn unescape(s: &str) -> String {
+pub(crate) fn unescape(s: &str) -> String {
     let mut out = Vec::new();
     let b = s.as_bytes();
     let mut i = 0;
@@ -772,7 +837,7 @@ fn unescape(s: &str) -> String {
 
 /// This process's start time in clock ticks since boot (field 22 of `/proc/self/stat`), so
 /// that a tree's name identifies its engine even after its pid is reused.
-fn start_time() -> u64 {
+pub(crate) fn start_time() -> u64 {
     start_time_of("self").unwrap_or(0)
 }
 
@@ -800,6 +865,50 @@ fn remove_stale_trees(parent: &Path) {
         let dir = e.path();
         kill_dir(&dir, dir.join("cgroup.kill").is_file());
         for d in subdirs(&dir) {
+            let _ = fs::remove_dir(d);
+        }
+        let _ = fs::remove_dir(&dir);
+    }
+}
+
+/// Removes the trees of engines that are gone from a cgroup v1 hierarchy's `parent`: their
+/// members (a dead engine's hooks) are SIGKILLed, then the folders removed (v1 has no
+/// `cgroup.kill`).
+#[cfg(target_os = "linux")]
+pub(crate) fn remove_stale_v1_trees(parent: &Path) {
+    let Ok(entries) = fs::read_dir(parent) else { return };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix("agent-hooks.")) else {
+            continue;
+        };
+        let Some((pid, start)) = rest.split_once('.') else { continue };
+        let (Ok(pid_n), Ok(start)) = (pid.parse::<u32>(), start.parse::<u64>()) else { continue };
+        if pid_n == std::process::id() || start_time_of(pid) == Some(start) {
+            continue;
+        }
+        let dir = e.path();
+        let runs = subdirs(&dir);
+        for _ in 0..8 {
+            let mut any = false;
+            for d in &runs {
+                let Ok(list) = fs::read_to_string(d.join("cgroup.procs")) else { continue };
+                for p in list.lines().filter_map(|l| l.trim().parse::<i32>().ok()) {
+                    if p > 1 && p != std::process::id() as i32 {
+                        any = true;
+                        let _ = nix::sys::signal::kill(
+                            nix::unistd::Pid::from_raw(p),
+                            nix::sys::signal::Signal::SIGKILL,
+                        );
+                    }
+                }
+            }
+            if !any {
+                break;
+            }
+            std::thread::yield_now();
+        }
+        for d in runs {
             let _ = fs::remove_dir(d);
         }
         let _ = fs::remove_dir(&dir);

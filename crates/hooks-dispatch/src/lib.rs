@@ -17,6 +17,7 @@ mod dispatcher;
 mod error;
 mod files;
 mod join;
+mod limits;
 mod outbox;
 mod reaper;
 mod runner;
@@ -29,13 +30,14 @@ mod testing;
 mod trace;
 
 pub use crate::{
-    config::{CpuMax, DispatchConfig, HookLimitRule, HookLimits},
+    config::{CpuMax, DispatchConfig, HookLimitRule, HookLimits, LimitSetting, LimitSettingError},
     contain::{Containment, ContainmentReport, Mechanism},
     dispatcher::{
         Dispatcher, DrainReport, FireContext, FireReport, HookRun, RecoveryReport, RunStatus,
         SkipReason,
     },
     error::DispatchError,
+    limits::{Enforcement, LimitInForce, LimitsVia, Resource},
     outbox::{JobState, Outbox, OutboxJob, find_binding},
     runner::run_invocation,
     settings::RunSettingsTable,

@@ -38,7 +38,8 @@ use nix::{
 
 /// The reaper's script. `$1` is the engine's own process group, never killed; `$2` the engine's
 /// tag token ([`crate::tag::engine_token`]); `$3` the engine's cgroup tree (empty for none);
-/// `$4` the `PATH` its two commands (`grep`, `rmdir`) are looked up in. Its stdin is the
+/// `$4` the `PATH` its two commands (`grep`, `rmdir`) are looked up in; `$5` the engine's trees
+/// in cgroup v1 hierarchies (limits), one per line (empty for none). Its stdin is the
 /// liveness pipe, its stderr the registration file (moved to fd 3 at once): a header slot
 /// (`T` once the engine handed out tags), then one slot per registered group.
 ///
@@ -59,7 +60,10 @@ use nix::{
 ///   newest process first, then the next 1024 process ids the kernel hands out (so it
 ///   catches up with a process that keeps forking and exiting), and passes repeat until two in
 ///   a row find no live tagged process (at most 64). A malformed token skips this step.
-/// - Last, once the tree has no live process, its run cgroups and the tree are removed.
+/// - Last, once the tree has no live process, its run cgroups and the tree are removed; then
+///   every member left in the cgroup v1 trees' run cgroups (the engine's hooks, whatever their
+///   group) gets `SIGKILL`, pass after pass until none is listed (at most 100), and those trees
+///   are removed too.
 ///
 /// The work is independent of the number of processes on the machine except for the tag
 /// sweep's `grep`, which reads each environment once per pass; no process is started per
@@ -233,6 +237,25 @@ if [ -n "$tree" ] && [ -d "$tree" ]; then
   done
   rmdir "$tree"/*/ "$tree" 2>/dev/null
 fi
+IFS='
+'
+for t in $5; do
+  [ -d "$t" ] || continue
+  n=0
+  while [ "$n" -lt 100 ]; do
+    n=$((n + 1))
+    any=0
+    for f in "$t"/*/cgroup.procs; do
+      [ -f "$f" ] || continue
+      while read -r p; do
+        any=1
+        kill -KILL "$p" 2>/dev/null
+      done < "$f"
+    done
+    [ "$any" = 1 ] || break
+  done
+  rmdir "$t"/*/ "$t" 2>/dev/null
+done
 exit 0
 "#;
 
@@ -277,6 +300,8 @@ pub(crate) struct Reaper {
     token: String,
     /// The engine's cgroup tree, killed whole; none for a reaper made in a unit test.
     tree: Option<PathBuf>,
+    /// The engine's cgroup v1 trees (limits), one per line; emptied and removed.
+    v1_trees: String,
     /// Whether the header slot says tags were handed out.
     tagged: AtomicBool,
 }
@@ -303,6 +328,13 @@ pub(crate) fn global() -> &'static Reaper {
         state: Mutex::default(),
         token: crate::tag::engine_token().to_owned(),
         tree: crate::contain::tree().map(|t| t.dir.clone()),
+        v1_trees: crate::limits::available()
+            .v1
+            .as_ref()
+            .map(|v| {
+                v.dirs().iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join("\n")
+            })
+            .unwrap_or_default(),
         tagged: AtomicBool::new(false),
         file: OnceLock::new(),
     })
@@ -339,7 +371,7 @@ impl Reaper {
     pub(crate) fn reserve(&self) -> Option<Reservation<'_>> {
         let file = self.file().ok()?;
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        st.ensure_running(file, &self.token, self.tree.as_deref()).ok()?;
+        st.ensure_running(file, &self.token, self.tree.as_deref(), &self.v1_trees).ok()?;
         let slot = st.free.pop().unwrap_or_else(|| {
             st.len = st.len.max(1) + 1;
             st.len - 1
@@ -385,7 +417,7 @@ impl Reaper {
     pub(crate) fn ensure_running(&self) {
         let Ok(file) = self.file() else { return };
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        let _ = st.ensure_running(file, &self.token, self.tree.as_deref());
+        let _ = st.ensure_running(file, &self.token, self.tree.as_deref(), &self.v1_trees);
     }
 
     /// Records, once, that hook processes carry the engine's tag, so that the reaper sweeps
@@ -396,7 +428,7 @@ impl Reaper {
         }
         let Ok(file) = self.file() else { return };
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        if st.ensure_running(file, &self.token, self.tree.as_deref()).is_ok()
+        if st.ensure_running(file, &self.token, self.tree.as_deref(), &self.v1_trees).is_ok()
             && file.write_all_at(TAGGED, 0).is_ok()
         {
             self.tagged.store(true, Ordering::Relaxed);
@@ -421,7 +453,7 @@ impl Reaper {
     pub(crate) fn pid(&self) -> Option<Pid> {
         let file = self.file().ok()?;
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        st.ensure_running(file, &self.token, self.tree.as_deref()).ok()?;
+        st.ensure_running(file, &self.token, self.tree.as_deref(), &self.v1_trees).ok()?;
         st.running.as_ref().map(|(p, _)| *p)
     }
 
@@ -441,6 +473,7 @@ impl State {
         file: &File,
         token: &str,
         tree: Option<&std::path::Path>,
+        v1_trees: &str,
     ) -> io::Result<()> {
         if let Some((pid, _)) = &self.running {
             match waitpid(*pid, Some(WaitPidFlag::WNOHANG)) {
@@ -460,6 +493,7 @@ impl State {
                 token,
                 tree,
                 REAPER_PATH,
+                v1_trees,
             ])
             .env_clear()
             .current_dir("/")

@@ -27,8 +27,9 @@ use crate::{
     capture::HeadTail,
     contain::{Contain, RunCgroup},
     files::ProvidedFiles,
+    limits::V1Run,
     reaper,
-    spawner::{self, Placement, Proc, Started, Stream, Tag},
+    spawner::{self, ChildLimits, Placement, Proc, Started, Stream, Tag},
     tag,
 };
 
@@ -193,6 +194,18 @@ pub(crate) async fn run_tracked(
             );
         }
     };
+    let run_limits = match contain.begin_limits(limits, inv.timeout) {
+        Ok(l) => l,
+        Err(e) => {
+            if let Some(c) = cgroup {
+                contain.finish(c);
+            }
+            return not_started(
+                SpawnFailureKind::Other,
+                format!("cannot prepare the run's limits: {e}"),
+            );
+        }
+    };
     // A cgroup holds the run whatever its processes do; only the subreaper and process-group
     // mechanisms need the tag (and the reaper's registration) to find those that left the
     // group.
@@ -213,7 +226,17 @@ pub(crate) async fn run_tracked(
     // unregistered, and an engine killed then left it and what it started alive.
     let reservation = if cgroup.is_none() { reaper::global().reserve() } else { None };
     let register = reservation.as_ref().map(|r| (r.file.as_fd(), r.offset));
-    let piped = SpawnStdio::Piped { tag, cgroup: cgroup.as_ref(), subreaper, register };
+    let child_limits = ChildLimits {
+        v1_tasks: run_limits.v1.each_ref().map(|r| r.as_ref().map(V1Run::tasks)),
+        rlimits: run_limits.rlimits.as_slice(),
+    };
+    let piped = SpawnStdio::Piped {
+        tag,
+        cgroup: cgroup.as_ref(),
+        subreaper,
+        register,
+        limits: child_limits,
+    };
     let started = match spawn(inv, &files, piped) {
         Ok(c) => c,
         Err(f) => {
@@ -223,6 +246,7 @@ pub(crate) async fn run_tracked(
             if let Some(c) = cgroup {
                 contain.finish(c);
             }
+            contain.finish_limits(run_limits);
             return RawOutcome { exit: ExitInfo::NotStarted(f), ..empty_outcome() };
         }
     };
@@ -254,6 +278,7 @@ pub(crate) async fn run_tracked(
             }
         }
     }
+    contain.finish_limits(run_limits);
     let result_file = files.read_output(cfg.result_file_cap);
     drop(files);
     RawOutcome {
@@ -299,6 +324,8 @@ pub(crate) enum SpawnStdio<'a> {
         subreaper: bool,
         /// The reaper's registration slot the first process writes its group into.
         register: Option<(BorrowedFd<'a>, u64)>,
+        /// The run's limits outside its cgroup v2.
+        limits: ChildLimits<'a>,
     },
     /// stdin `/dev/null` or an anonymous file holding the bytes; stdout and stderr appended to
     /// a log file; the process starts a new session and carries no tag (it outlives the engine
@@ -412,7 +439,7 @@ fn spawn_one<S: AsRef<str>>(
     stdin: Stream,
 ) -> Result<Started, SpawnFailure> {
     match stdio {
-        SpawnStdio::Piped { tag, cgroup, subreaper, register } => spawner::start(
+        SpawnStdio::Piped { tag, cgroup, subreaper, register, limits } => spawner::start(
             program,
             args,
             inv,
@@ -426,6 +453,7 @@ fn spawn_one<S: AsRef<str>>(
                 kill_on_drop: true,
                 subreaper: *subreaper,
                 register: *register,
+                limits: *limits,
             },
         ),
         SpawnStdio::Detached(log) => {
@@ -444,6 +472,7 @@ fn spawn_one<S: AsRef<str>>(
                     kill_on_drop: false,
                     subreaper: false,
                     register: None,
+                    limits: ChildLimits::default(),
                 },
             )
         }

@@ -52,6 +52,18 @@ pub(crate) struct Placement<'a> {
     /// group id into before its `exec` (the crate's own spawner only; the caller registers it
     /// again after the start).
     pub(crate) register: Option<(BorrowedFd<'a>, u64)>,
+    /// The run's limits outside its cgroup v2: cgroup v1 `tasks` files to join and rlimits
+    /// to set before the `exec` (the crate's own spawner only).
+    pub(crate) limits: ChildLimits<'a>,
+}
+
+/// Limits the first process takes on before its `exec`.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ChildLimits<'a> {
+    /// cgroup v1 `tasks` files (memory, pids, cpu).
+    pub(crate) v1_tasks: [Option<BorrowedFd<'a>>; 3],
+    /// `(resource, soft, hard)` rlimits.
+    pub(crate) rlimits: &'a [(i32, u64, u64)],
 }
 
 /// A run cgroup's descriptors: its folder (the process is born in it, `CLONE_INTO_CGROUP`) and
@@ -128,6 +140,13 @@ pub(crate) fn start<S: AsRef<str>>(
 #[cfg(target_os = "linux")]
 pub(crate) fn own_available() -> bool {
     own::available()
+}
+
+/// Checks that a process can join the cgroup v1 cgroup whose `tasks` file is `tasks`: a child
+/// joins it and exits at once.
+#[cfg(target_os = "linux")]
+pub(crate) fn probe_v1_join(tasks: BorrowedFd<'_>) -> io::Result<()> {
+    own::probe_v1_join(tasks)
 }
 
 /// Checks that a process can be started inside the cgroup `cg`: a child starts in it and exits
@@ -360,6 +379,8 @@ mod own {
         } else {
             Env::Edit { remove: &remove, set: &deduped }
         };
+        let v1_tasks: Vec<std::os::fd::BorrowedFd<'_>> =
+            place.limits.v1_tasks.iter().flatten().copied().collect();
         let req = Request {
             programs: &programs,
             argv: &argv,
@@ -370,6 +391,8 @@ mod own {
             session: if place.new_session { Session::NewSession } else { Session::NewGroup },
             subreaper: place.subreaper,
             register: place.register,
+            v1_tasks: &v1_tasks,
+            rlimits: place.limits.rlimits,
             probe: false,
         };
         crate::child::reap_dropped();
@@ -419,9 +442,37 @@ mod own {
             }
             Stage::Cwd => classify(e, program, inv.cwd.as_deref()),
             Stage::Cgroup => other(format!("cannot start `{program}` in its cgroup: {e}")),
+            Stage::Limits => other(format!("cannot set the limits of `{program}`: {e}")),
             Stage::Session | Stage::Subreaper | Stage::Stdio => {
                 other(format!("cannot start `{program}`: {e}"))
             }
+        }
+    }
+
+    pub(super) fn probe_v1_join(tasks: std::os::fd::BorrowedFd<'_>) -> io::Result<()> {
+        let null = std::fs::File::open("/dev/null")?;
+        let req = Request {
+            programs: &[CString::from(c"/")],
+            argv: &[],
+            env: Env::Inherit,
+            cwd: None,
+            stdio: [null.as_fd(), null.as_fd(), null.as_fd()],
+            cgroup: None,
+            session: Session::NewGroup,
+            subreaper: false,
+            register: None,
+            v1_tasks: &[tasks],
+            rlimits: &[],
+            probe: true,
+        };
+        let s = sys::spawn(&req).map_err(|(SpawnError::Clone(e) | SpawnError::Child(_, e))| e)?;
+        let st = rustix::process::waitid(
+            rustix::process::WaitId::PidFd(s.pidfd.as_fd()),
+            rustix::process::WaitIdOptions::EXITED,
+        )?;
+        match st.as_ref().and_then(|s| s.exit_status()) {
+            Some(0) => Ok(()),
+            other => Err(io::Error::other(format!("the probe ended with {other:?}"))),
         }
     }
 
@@ -437,6 +488,8 @@ mod own {
             session: Session::NewGroup,
             subreaper: false,
             register: None,
+            v1_tasks: &[],
+            rlimits: &[],
             probe: true,
         };
         loop {

@@ -107,6 +107,11 @@ mod linux {
         /// writes its own process group id into ([`crate::reaper::slot_line`]) once it leads
         /// its group, before its `exec`: the hook never runs unregistered.
         pub register: Option<(BorrowedFd<'a>, u64)>,
+        /// `tasks` files of cgroup v1 hierarchies the child joins by writing `0` (a move of
+        /// the calling thread only, which takes no global lock: `specs/dispatch.md`, "Limits").
+        pub v1_tasks: &'a [BorrowedFd<'a>],
+        /// rlimits the child sets: `(resource, soft, hard)`.
+        pub rlimits: &'a [(i32, u64, u64)],
         /// Whether the child exits with status 0 right after joining its cgroups, before anything
         /// else (the containment probe).
         pub probe: bool,
@@ -167,6 +172,8 @@ mod linux {
     pub(crate) enum Stage {
         /// Joining a cgroup.
         Cgroup,
+        /// Setting an rlimit.
+        Limits,
         /// `setpgid` or `setsid`.
         Session,
         /// `PR_SET_CHILD_SUBREAPER`.
@@ -205,6 +212,11 @@ mod linux {
         stdio: [RawFd; 3],
         /// `cgroup.procs` to write `0` to (the child joins its cgroup itself), or -1.
         cgroup_procs: RawFd,
+        /// cgroup v1 `tasks` files to write `0` to.
+        v1_tasks: [RawFd; 3],
+        /// rlimits to set (the first `rlimit_count`).
+        rlimits: [(i32, u64, u64); 3],
+        rlimit_count: usize,
         session: Session,
         subreaper: bool,
         /// The registration file and the slot's offset, or -1.
@@ -226,6 +238,7 @@ mod linux {
             Stage::Stdio => 4,
             Stage::Cwd => 5,
             Stage::Exec => 6,
+            Stage::Limits => 7,
         }
     }
 
@@ -236,6 +249,7 @@ mod linux {
             3 => Stage::Subreaper,
             4 => Stage::Stdio,
             5 => Stage::Cwd,
+            7 => Stage::Limits,
             _ => Stage::Exec,
         }
     }
@@ -310,8 +324,20 @@ mod linux {
             (Some(cg), None) => cg.procs.as_raw_fd(),
             _ => -1,
         };
+        let mut v1_tasks = [-1; 3];
+        for (slot, fd) in v1_tasks.iter_mut().zip(req.v1_tasks) {
+            *slot = fd.as_raw_fd();
+        }
+        let mut rlimits = [(0, 0, 0); 3];
+        let rlimit_count = req.rlimits.len().min(3);
+        for (slot, r) in rlimits.iter_mut().zip(req.rlimits) {
+            *slot = *r;
+        }
         let child = Child {
             programs,
+            v1_tasks,
+            rlimits,
+            rlimit_count,
             argv: argv.as_ptr(),
             // SAFETY: reading the pointer value of `environ`; see `specs/dispatch.md` on concurrent
             // `set_var` (whose own contract forbids it while other threads read the environment).
@@ -562,6 +588,23 @@ mod linux {
             reset_signals();
             if c.cgroup_procs >= 0 && libc::write(c.cgroup_procs, b"0".as_ptr().cast(), 1) != 1 {
                 fail(c, Stage::Cgroup);
+            }
+            for fd in c.v1_tasks {
+                if fd >= 0 && libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                    fail(c, Stage::Cgroup);
+                }
+            }
+            for (res, soft, hard) in c.rlimits.iter().take(c.rlimit_count) {
+                // Never above what the engine itself has: only root may raise a hard limit.
+                let res = *res as libc::__rlimit_resource_t;
+                let mut now = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+                let ceiling =
+                    if libc::getrlimit(res, &raw mut now) == 0 { now.rlim_max } else { u64::MAX };
+                let lim =
+                    libc::rlimit { rlim_cur: (*soft).min(ceiling), rlim_max: (*hard).min(ceiling) };
+                if libc::setrlimit(res, &raw const lim) != 0 {
+                    fail(c, Stage::Limits);
+                }
             }
             if c.probe {
                 libc::_exit(0);

@@ -32,6 +32,8 @@ fn run(script: &str, env: Env<'_>, cwd: Option<&str>) -> Result<(i32, String), S
         session: Session::NewGroup,
         subreaper: false,
         register: None,
+        v1_tasks: &[],
+        rlimits: &[],
         probe: false,
     };
     let spawned = spawn(&req)?;
@@ -105,6 +107,8 @@ fn failures_before_the_exec_name_their_stage_and_errno() {
         session: Session::NewGroup,
         subreaper: false,
         register: None,
+        v1_tasks: &[],
+        rlimits: &[],
         probe: false,
     };
     match spawn(&req) {
@@ -144,6 +148,8 @@ fn a_child_is_born_in_its_cgroup_by_clone3_or_joins_it_by_writing_to_it() {
             session: Session::NewGroup,
             subreaper: false,
             register: None,
+            v1_tasks: &[],
+            rlimits: &[],
             probe: false,
         };
         let spawned = spawn_with(&req, join).expect("spawns");

@@ -1,0 +1,57 @@
+//! Tests of the limit settings' grammar.
+
+use super::{CpuMax, DispatchConfig, HookLimits, LimitSetting};
+use crate::limits::Resource;
+
+fn parse(s: &str) -> Result<LimitSetting, String> {
+    s.parse::<LimitSetting>().map_err(|e| e.to_string())
+}
+
+#[test]
+fn settings_read_sizes_counts_cores_and_max() {
+    let m = parse("memory=512M").expect("valid");
+    assert_eq!((m.hook, m.resource, m.value), (None, Resource::Memory, Some(512 << 20)));
+    assert_eq!(parse("memory=2G").expect("valid").value, Some(2 << 30));
+    assert_eq!(parse("memory=4096").expect("valid").value, Some(4096));
+    assert_eq!(parse("pids=64").expect("valid").value, Some(64));
+    assert_eq!(parse("cpu=50%").expect("valid").value, Some(50_000));
+    assert_eq!(parse("cpu=1.5").expect("valid").value, Some(150_000));
+    assert_eq!(parse("pids=max").expect("valid").value, None);
+    let h = parse("my:hook:pids=8").expect("a hook id may hold colons");
+    assert_eq!(h.hook.as_ref().map(|h| h.as_str()), Some("my:hook"));
+}
+
+#[test]
+fn bad_settings_are_refused_with_the_reason() {
+    for (spec, why) in [
+        ("pids", "no `=`"),
+        ("disk=1", "unknown resource"),
+        ("memory=12T", "unknown size suffix"),
+        ("memory=-1", "not a whole number"),
+        ("memory=99999999999999G", "too large"),
+        ("pids=0", "zero would stop every hook"),
+        ("cpu=0", "CPU must be above 0"),
+        ("cpu=NaN", "CPU must be above 0"),
+        (":pids=1", "invalid hook id"),
+    ] {
+        let e = parse(spec).expect_err(spec);
+        assert!(e.contains(why), "{spec}: {e}");
+    }
+}
+
+#[test]
+fn hook_rules_start_from_the_defaults_set_alongside_them() {
+    let mut cfg = DispatchConfig { limits: HookLimits::UNLIMITED, ..DispatchConfig::default() };
+    let settings: Vec<LimitSetting> = ["a:cpu=25%", "pids=100", "a:pids=5", "b:memory=1K"]
+        .iter()
+        .map(|s| s.parse().expect("valid"))
+        .collect();
+    cfg.apply_limits(&settings);
+    assert_eq!(cfg.limits.pids_max, Some(100));
+    let a = &cfg.hook_limits[0];
+    assert_eq!(a.hook.as_str(), "a");
+    assert_eq!(a.limits.pids_max, Some(5));
+    assert_eq!(a.limits.cpu_max, Some(CpuMax { quota_us: 25_000, period_us: 100_000 }));
+    let b = &cfg.hook_limits[1];
+    assert_eq!((b.limits.memory_max, b.limits.pids_max), (Some(1024), Some(100)));
+}

@@ -1,0 +1,721 @@
+//! Per-hook resource limits (memory, processes, CPU), enforced by the strongest means the
+//! machine allows, chosen per resource at run time (`specs/dispatch.md`, "Limits"):
+//!
+//! 1. **cgroup v2** (`memory.max`, `pids.max`, `cpu.max` on the run's own cgroup), when the
+//!    run has one and the controller is delegated to the engine's tree;
+//! 2. **cgroup v1** hierarchies (`memory.limit_in_bytes`, `pids.max`, `cpu.cfs_quota_us`) where
+//!    the controller is mounted as a v1 hierarchy the engine may create cgroups in: each run
+//!    gets a cgroup of its own there, which its first process joins before its `exec` by
+//!    writing `0` to its `tasks` file (a single-thread move, which takes no global lock);
+//! 3. **rlimits** set in the first process before its `exec` (`RLIMIT_DATA`, `RLIMIT_NPROC`,
+//!    `RLIMIT_CPU`): inherited by every descendant, but counted per process (memory, CPU) or
+//!    per user (processes), so they bound each process, not the run.
+//!
+//! Everything here is Linux; elsewhere no limit is enforced and the report says so.
+
+use std::{
+    fmt,
+    fs::{self, File, OpenOptions},
+    io::{self, Write},
+    os::{fd::AsFd, unix::fs::OpenOptionsExt},
+    path::{Path, PathBuf},
+    sync::{
+        Mutex, OnceLock, PoisonError,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::Duration,
+};
+
+use crate::config::HookLimits;
+
+/// A limited resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Resource {
+    /// Memory ([`HookLimits::memory_max`]).
+    Memory,
+    /// Processes and threads ([`HookLimits::pids_max`]).
+    Pids,
+    /// CPU time ([`HookLimits::cpu_max`]).
+    Cpu,
+}
+
+impl Resource {
+    /// Every resource.
+    pub const ALL: [Resource; 3] = [Resource::Memory, Resource::Pids, Resource::Cpu];
+
+    /// Its name (`memory`, `pids`, `cpu`), also the cgroup controller's.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Resource::Memory => "memory",
+            Resource::Pids => "pids",
+            Resource::Cpu => "cpu",
+        }
+    }
+
+    fn index(self) -> usize {
+        match self {
+            Resource::Memory => 0,
+            Resource::Pids => 1,
+            Resource::Cpu => 2,
+        }
+    }
+}
+
+impl fmt::Display for Resource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How a limit is enforced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Enforcement {
+    /// The run's cgroup v2 (the whole run, kernel-enforced).
+    CgroupV2,
+    /// A cgroup of the run in a cgroup v1 hierarchy (the whole run, kernel-enforced, unless a
+    /// process may move itself out: root).
+    CgroupV1,
+    /// An rlimit of the run's first process, inherited by its descendants (per process, or
+    /// per user for processes).
+    Rlimit,
+}
+
+impl Enforcement {
+    /// Every enforcement, strongest first.
+    pub const ALL: [Enforcement; 3] =
+        [Enforcement::CgroupV2, Enforcement::CgroupV1, Enforcement::Rlimit];
+
+    /// Its name in reports and on the command line (`cgroup-v2`, `cgroup-v1`, `rlimit`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Enforcement::CgroupV2 => "cgroup-v2",
+            Enforcement::CgroupV1 => "cgroup-v1",
+            Enforcement::Rlimit => "rlimit",
+        }
+    }
+
+    /// The file or rlimit that carries `resource`'s limit.
+    pub fn control(self, resource: Resource) -> &'static str {
+        match (self, resource) {
+            (Enforcement::CgroupV2, Resource::Memory) => "memory.max",
+            (Enforcement::CgroupV2, Resource::Pids) => "pids.max",
+            (Enforcement::CgroupV2, Resource::Cpu) => "cpu.max",
+            (Enforcement::CgroupV1, Resource::Memory) => "memory.limit_in_bytes",
+            (Enforcement::CgroupV1, Resource::Pids) => "pids.max",
+            (Enforcement::CgroupV1, Resource::Cpu) => "cpu.cfs_quota_us",
+            (Enforcement::Rlimit, Resource::Memory) => "RLIMIT_DATA",
+            (Enforcement::Rlimit, Resource::Pids) => "RLIMIT_NPROC",
+            (Enforcement::Rlimit, Resource::Cpu) => "RLIMIT_CPU",
+        }
+    }
+
+    /// What the enforcement guarantees for `resource` (`specs/dispatch.md`, "Limits").
+    pub fn guarantee(self, resource: Resource) -> &'static str {
+        match (self, resource) {
+            (Enforcement::CgroupV2 | Enforcement::CgroupV1, Resource::Memory) => {
+                "the whole run; the kernel's OOM killer ends a process of the run at the limit"
+            }
+            (Enforcement::CgroupV2 | Enforcement::CgroupV1, Resource::Pids) => {
+                "the whole run; fork and clone fail at the limit"
+            }
+            (Enforcement::CgroupV2 | Enforcement::CgroupV1, Resource::Cpu) => {
+                "the whole run; throttled to the quota per period"
+            }
+            (Enforcement::Rlimit, Resource::Memory) => {
+                "per process (data segment and private writable mappings); a run of n processes may use n times the limit"
+            }
+            (Enforcement::Rlimit, Resource::Pids) => {
+                "per user: counts every process of the hook's user, so it is set to the limit plus the user's processes when the engine started"
+            }
+            (Enforcement::Rlimit, Resource::Cpu) => {
+                "per process: CPU seconds of the quota's share of the timeout (SIGXCPU, then SIGKILL a second later)"
+            }
+        }
+    }
+}
+
+impl fmt::Display for Enforcement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which enforcement a dispatcher asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LimitsVia {
+    /// For each resource, the strongest the machine allows: cgroup v2, else cgroup v1, else
+    /// rlimits.
+    #[default]
+    Auto,
+    /// Only this enforcement; resources it cannot enforce here are not limited (reported).
+    Only(Enforcement),
+    /// No limit at all.
+    Off,
+}
+
+impl LimitsVia {
+    /// Its name (`auto`, `off` or an enforcement's name).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LimitsVia::Auto => "auto",
+            LimitsVia::Only(e) => e.as_str(),
+            LimitsVia::Off => "off",
+        }
+    }
+
+    /// The choice a name stands for (`auto`, `cgroup-v2`, `cgroup-v1`, `rlimit`, `off`).
+    pub fn parse(name: &str) -> Option<LimitsVia> {
+        match name {
+            "auto" => Some(LimitsVia::Auto),
+            "off" => Some(LimitsVia::Off),
+            other => {
+                Enforcement::ALL.into_iter().find(|e| e.as_str() == other).map(LimitsVia::Only)
+            }
+        }
+    }
+}
+
+/// One limit in force: the resource, how it is enforced and the file or rlimit carrying it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LimitInForce {
+    /// The resource.
+    pub resource: Resource,
+    /// How.
+    pub via: Enforcement,
+    /// The cgroup file or the rlimit.
+    pub control: &'static str,
+}
+
+/// For each resource, how this dispatcher enforces it (`None`: not limited).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Plan {
+    by: [Option<Enforcement>; 3],
+}
+
+impl Plan {
+    pub(crate) fn of(&self, r: Resource) -> Option<Enforcement> {
+        self.by[r.index()]
+    }
+
+    /// Resolves `via` for each resource against what is available (`v2` says which
+    /// controllers the run's cgroup v2 has; `None` when runs have no v2 cgroup).
+    pub(crate) fn resolve(via: LimitsVia, v2: Option<[bool; 3]>, avail: &Available) -> Plan {
+        let mut by = [None; 3];
+        for r in Resource::ALL {
+            let can = |e: Enforcement| match e {
+                Enforcement::CgroupV2 => v2.is_some_and(|c| c[r.index()]),
+                Enforcement::CgroupV1 => avail.v1.as_ref().is_some_and(|v| v.has(r)),
+                Enforcement::Rlimit => avail.rlimit_why_not(r).is_none(),
+            };
+            by[r.index()] = match via {
+                LimitsVia::Off => None,
+                LimitsVia::Only(e) => can(e).then_some(e),
+                LimitsVia::Auto => Enforcement::ALL.into_iter().find(|e| can(*e)),
+            };
+        }
+        Plan { by }
+    }
+
+    /// The limits in force, and why each other resource is not limited.
+    pub(crate) fn report(
+        &self,
+        via: LimitsVia,
+        v2_note: Option<&str>,
+        avail: &Available,
+    ) -> (Vec<LimitInForce>, Option<String>) {
+        let mut on = Vec::new();
+        let mut why = Vec::new();
+        for r in Resource::ALL {
+            match self.of(r) {
+                Some(e) => on.push(LimitInForce { resource: r, via: e, control: e.control(r) }),
+                None if via == LimitsVia::Off => {}
+                None => {
+                    let mut reasons = Vec::new();
+                    let asked = |e| matches!(via, LimitsVia::Auto) || via == LimitsVia::Only(e);
+                    if asked(Enforcement::CgroupV2) {
+                        reasons.push(format!(
+                            "cgroup-v2: {}",
+                            v2_note.unwrap_or("the controller is not delegated")
+                        ));
+                    }
+                    if asked(Enforcement::CgroupV1) {
+                        reasons.push(format!("cgroup-v1: {}", avail.v1_why_not(r)));
+                    }
+                    if asked(Enforcement::Rlimit) {
+                        reasons.push(format!(
+                            "rlimit: {}",
+                            avail.rlimit_why_not(r).unwrap_or("not asked for")
+                        ));
+                    }
+                    why.push(format!("{r} is not limited ({})", reasons.join("; ")));
+                }
+            }
+        }
+        let note = match via {
+            LimitsVia::Off => Some("limits are off (asked for)".to_owned()),
+            _ if why.is_empty() => None,
+            _ => Some(why.join("; ")),
+        };
+        (on, note)
+    }
+
+    /// Whether any resource is limited.
+    pub(crate) fn any(&self) -> bool {
+        self.by.iter().any(Option::is_some)
+    }
+}
+
+/// What the machine allows besides cgroup v2, probed once per engine process.
+#[derive(Debug)]
+pub(crate) struct Available {
+    /// The engine's cgroup v1 trees, where any controller is usable.
+    pub(crate) v1: Option<V1>,
+    /// Why cgroup v1 is not usable at all.
+    v1_note: String,
+    /// Whether the engine's own spawner runs (rlimits are set by its child).
+    spawner: bool,
+    /// Whether the hooks' real user is root, for which `RLIMIT_NPROC` is not enforced.
+    root: bool,
+    /// The processes of the engine's real user when the probe ran.
+    user_processes: u64,
+}
+
+impl Available {
+    fn rlimit_why_not(&self, r: Resource) -> Option<&'static str> {
+        if !self.spawner {
+            return Some("rlimits are set by the engine's own spawner, which is not in use");
+        }
+        (r == Resource::Pids && self.root).then_some(
+            "the kernel does not enforce RLIMIT_NPROC for root or a process with CAP_SYS_RESOURCE",
+        )
+    }
+
+    fn v1_why_not(&self, r: Resource) -> String {
+        match &self.v1 {
+            Some(v) => v.notes[r.index()].clone().unwrap_or_else(|| "in use".to_owned()),
+            None => self.v1_note.clone(),
+        }
+    }
+}
+
+/// The probe of this engine process.
+pub(crate) fn available() -> &'static Available {
+    static AVAILABLE: OnceLock<Available> = OnceLock::new();
+    AVAILABLE.get_or_init(Available::probe)
+}
+
+impl Available {
+    fn probe() -> Available {
+        #[cfg(target_os = "linux")]
+        {
+            let spawner = crate::spawner::own_available();
+            let (v1, v1_note) = if spawner {
+                match V1::create() {
+                    Ok(v) => (Some(v), String::new()),
+                    Err(why) => (None, why),
+                }
+            } else {
+                (
+                    None,
+                    "cgroup v1 cgroups are joined by the engine's own spawner, which is not in use"
+                        .to_owned(),
+                )
+            };
+            let root = rustix::process::getuid().is_root() || rustix::process::geteuid().is_root();
+            Available { v1, v1_note, spawner, root, user_processes: user_processes() }
+        }
+        #[cfg(not(target_os = "linux"))]
+        Available {
+            v1: None,
+            v1_note: "cgroups exist on Linux only".to_owned(),
+            spawner: false,
+            root: false,
+            user_processes: 0,
+        }
+    }
+}
+
+/// The processes of this process's real user, from `/proc/<pid>/status` (`Uid:` line).
+#[cfg(target_os = "linux")]
+fn user_processes() -> u64 {
+    let uid = rustix::process::getuid().as_raw().to_string();
+    let Ok(d) = fs::read_dir("/proc") else { return 0 };
+    let mut n = 0;
+    for e in d.flatten() {
+        if !e.file_name().to_str().is_some_and(|s| s.bytes().all(|b| b.is_ascii_digit())) {
+            continue;
+        }
+        if let Ok(st) = fs::read_to_string(e.path().join("status"))
+            && st.lines().any(|l| {
+                l.strip_prefix("Uid:").and_then(|v| v.split_whitespace().next()) == Some(&uid)
+            })
+        {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// The engine's trees in the cgroup v1 hierarchies of the memory, pids and cpu controllers.
+#[derive(Debug)]
+pub(crate) struct V1 {
+    /// Per resource, the engine's tree in its hierarchy.
+    trees: [Option<V1Tree>; 3],
+    /// Per resource, why it is not usable.
+    notes: [Option<String>; 3],
+}
+
+impl V1 {
+    fn has(&self, r: Resource) -> bool {
+        self.trees[r.index()].is_some()
+    }
+
+    /// The tree folders, for the report.
+    pub(crate) fn dirs(&self) -> Vec<PathBuf> {
+        self.trees.iter().flatten().map(|t| t.dir.clone()).collect()
+    }
+
+    #[cfg(target_os = "linux")]
+    fn create() -> Result<V1, String> {
+        let mounts = fs::read_to_string("/proc/self/mountinfo")
+            .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;
+        let own = fs::read_to_string("/proc/self/cgroup")
+            .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
+        let mut trees: [Option<V1Tree>; 3] = [None, None, None];
+        let mut notes: [Option<String>; 3] = [None, None, None];
+        for r in Resource::ALL {
+            match V1Tree::create(r, &mounts, &own) {
+                Ok(t) => trees[r.index()] = Some(t),
+                Err(why) => notes[r.index()] = Some(why),
+            }
+        }
+        if trees.iter().all(Option::is_none) {
+            let why: Vec<String> = Resource::ALL
+                .into_iter()
+                .filter_map(|r| notes[r.index()].as_ref().map(|n| format!("{r}: {n}")))
+                .collect();
+            return Err(why.join("; "));
+        }
+        Ok(V1 { trees, notes })
+    }
+
+    /// A run's cgroups for the resources `plan` enforces through v1, with `limits` written.
+    pub(crate) fn take(&self, plan: &Plan, limits: &HookLimits) -> io::Result<[Option<V1Run>; 3]> {
+        let mut out: [Option<V1Run>; 3] = [None, None, None];
+        for r in Resource::ALL {
+            let set = match r {
+                Resource::Memory => limits.memory_max.is_some(),
+                Resource::Pids => limits.pids_max.is_some(),
+                Resource::Cpu => limits.cpu_max.is_some(),
+            };
+            // A resource without a limit costs the run no cgroup (and its first process no
+            // write).
+            if plan.of(r) != Some(Enforcement::CgroupV1) || !set {
+                continue;
+            }
+            let Some(t) = &self.trees[r.index()] else { continue };
+            match t.take(limits) {
+                Ok(run) => out[r.index()] = Some(run),
+                Err(e) => {
+                    self.finish(out);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Ends a run's use of its v1 cgroups.
+    pub(crate) fn finish(&self, runs: [Option<V1Run>; 3]) {
+        for (i, run) in runs.into_iter().enumerate() {
+            if let (Some(run), Some(t)) = (run, self.trees.get(i).and_then(Option::as_ref)) {
+                t.finish(run);
+            }
+        }
+    }
+}
+
+/// The engine's tree in one v1 hierarchy: `<own cgroup there>/agent-hooks.<pid>.<start>`.
+#[derive(Debug)]
+struct V1Tree {
+    resource: Resource,
+    dir: PathBuf,
+    /// Whether `memory.memsw.limit_in_bytes` exists (swap accounting on).
+    memsw: bool,
+    pool: Mutex<Vec<V1Run>>,
+    retired: Mutex<Vec<V1Run>>,
+    next: AtomicU64,
+}
+
+/// One run's cgroup in a v1 hierarchy.
+#[derive(Debug)]
+pub(crate) struct V1Run {
+    dir: PathBuf,
+    /// `tasks`, open for writing: the first process writes `0` to it.
+    tasks: File,
+    /// `cgroup.procs`, read to learn whether members remain.
+    procs: File,
+    /// `pids.current` in the pids hierarchy: it also counts processes that exited and were
+    /// not reaped yet (an orphan whose new parent does not reap it holds its slot), which
+    /// `cgroup.procs` does not list.
+    current: Option<File>,
+    written: Option<HookLimits>,
+}
+
+impl V1Run {
+    /// The `tasks` file the first process joins through.
+    pub(crate) fn tasks(&self) -> std::os::fd::BorrowedFd<'_> {
+        self.tasks.as_fd()
+    }
+
+    /// Whether a process (or, in the pids hierarchy, an unreaped one) is still counted in it:
+    /// such a cgroup is never reused, since the next run would start with fewer processes.
+    fn populated(&self) -> bool {
+        use std::os::unix::fs::FileExt;
+        let mut buf = [0u8; 24];
+        // Anything unreadable counts as populated (never reused, removed once empty).
+        if self.procs.read_at(&mut buf, 0).map_or(true, |n| n > 0) {
+            return true;
+        }
+        self.current
+            .as_ref()
+            .is_some_and(|f| f.read_at(&mut buf, 0).map_or(true, |n| buf.get(..n) != Some(b"0\n")))
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl V1Tree {
+    fn create(r: Resource, mounts: &str, own: &str) -> Result<V1Tree, String> {
+        let name = r.as_str();
+        let mount = mounts
+            .lines()
+            .find_map(|l| {
+                let (pre, post) = l.split_once(" - ")?;
+                let mut post = post.split_whitespace();
+                if post.next()? != "cgroup" {
+                    return None;
+                }
+                let opts = post.nth(1)?;
+                if !opts.split(',').any(|o| o == name) {
+                    return None;
+                }
+                let mut f = pre.split_whitespace();
+                let root = f.nth(3)?.to_owned();
+                let point = crate::contain::unescape(f.next()?);
+                Some((root, point))
+            })
+            .ok_or_else(|| format!("no cgroup v1 hierarchy has the {name} controller"))?;
+        let rel = own
+            .lines()
+            .find_map(|l| {
+                let mut parts = l.splitn(3, ':');
+                let _id = parts.next()?;
+                let ctrls = parts.next()?;
+                let path = parts.next()?;
+                ctrls.split(',').any(|c| c == name).then(|| path.trim().to_owned())
+            })
+            .ok_or_else(|| format!("this process is in no {name} cgroup v1 hierarchy"))?;
+        let (root, point) = mount;
+        let rel =
+            rel.strip_prefix(root.trim_end_matches('/')).unwrap_or(&rel).trim_start_matches('/');
+        let parent = Path::new(&point).join(rel);
+        crate::contain::remove_stale_v1_trees(&parent);
+        let dir = parent.join(format!(
+            "agent-hooks.{}.{}",
+            std::process::id(),
+            crate::contain::start_time()
+        ));
+        match fs::create_dir(&dir) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => {
+                return Err(format!("cannot create a cgroup under {} ({e})", parent.display()));
+            }
+        }
+        let tree = V1Tree {
+            resource: r,
+            memsw: dir.join("memory.memsw.limit_in_bytes").is_file(),
+            dir,
+            pool: Mutex::default(),
+            retired: Mutex::default(),
+            next: AtomicU64::new(0),
+        };
+        let fail = |tree: &V1Tree, why: String| {
+            tree.remove_all();
+            Err(why)
+        };
+        if r == Resource::Memory
+            && let Err(e) = write_file(&tree.dir.join("memory.use_hierarchy"), "1")
+            && fs::read_to_string(tree.dir.join("memory.use_hierarchy")).ok().as_deref()
+                != Some("1\n")
+        {
+            return fail(&tree, format!("cannot turn on memory.use_hierarchy ({e})"));
+        }
+        // The check: a child that joins a run cgroup and exits before any exec.
+        let checked = tree.take(&HookLimits::UNLIMITED).and_then(|run| {
+            let ok = crate::spawner::probe_v1_join(run.tasks());
+            tree.finish(run);
+            ok
+        });
+        match checked {
+            Ok(()) => Ok(tree),
+            Err(e) => fail(
+                &tree,
+                format!("cannot start a process in a cgroup under {}: {e}", tree.dir.display()),
+            ),
+        }
+    }
+
+    fn take(&self, limits: &HookLimits) -> io::Result<V1Run> {
+        self.collect_retired();
+        let pooled = self.pool.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        let mut run = match pooled {
+            Some(r) => r,
+            None => {
+                let n = self.next.fetch_add(1, Ordering::Relaxed);
+                let dir = self.dir.join(format!("run.{n}"));
+                fs::create_dir(&dir)?;
+                let tasks = OpenOptions::new()
+                    .write(true)
+                    .custom_flags(nix::libc::O_CLOEXEC)
+                    .open(dir.join("tasks"))?;
+                let procs = File::open(dir.join("cgroup.procs"))?;
+                let current = match self.resource {
+                    Resource::Pids => Some(File::open(dir.join("pids.current"))?),
+                    _ => None,
+                };
+                V1Run { dir, tasks, procs, current, written: None }
+            }
+        };
+        if run.written.as_ref() != Some(limits) {
+            self.write_limits(&run.dir, limits)?;
+            run.written = Some(*limits);
+        }
+        Ok(run)
+    }
+
+    fn write_limits(&self, dir: &Path, l: &HookLimits) -> io::Result<()> {
+        match self.resource {
+            Resource::Memory => {
+                let v = l.memory_max.map_or_else(|| "-1".to_owned(), |n| n.to_string());
+                // memsw (memory + swap) may never be below the memory limit: lift it first,
+                // set the limit, then hold swap to it (a hog is stopped, not slowed by swap).
+                if self.memsw {
+                    write_file(&dir.join("memory.memsw.limit_in_bytes"), "-1")?;
+                }
+                write_file(&dir.join("memory.limit_in_bytes"), &v)?;
+                if self.memsw {
+                    write_file(&dir.join("memory.memsw.limit_in_bytes"), &v)?;
+                }
+            }
+            Resource::Pids => {
+                let v = l.pids_max.map_or_else(|| "max".to_owned(), |n| n.to_string());
+                write_file(&dir.join("pids.max"), &v)?;
+            }
+            Resource::Cpu => match l.cpu_max {
+                Some(c) => {
+                    write_file(&dir.join("cpu.cfs_quota_us"), "-1")?;
+                    write_file(&dir.join("cpu.cfs_period_us"), &c.period_us.to_string())?;
+                    write_file(&dir.join("cpu.cfs_quota_us"), &c.quota_us.to_string())?;
+                }
+                None => write_file(&dir.join("cpu.cfs_quota_us"), "-1")?,
+            },
+        }
+        Ok(())
+    }
+
+    fn finish(&self, run: V1Run) {
+        if run.populated() {
+            self.retired.lock().unwrap_or_else(PoisonError::into_inner).push(run);
+        } else {
+            self.pool.lock().unwrap_or_else(PoisonError::into_inner).push(run);
+        }
+    }
+
+    fn collect_retired(&self) {
+        let mut r = self.retired.lock().unwrap_or_else(PoisonError::into_inner);
+        if r.is_empty() {
+            return;
+        }
+        r.retain(|run| run.populated() || fs::remove_dir(&run.dir).is_err());
+    }
+
+    fn remove_all(&self) {
+        for run in self.pool.lock().unwrap_or_else(PoisonError::into_inner).drain(..) {
+            let _ = fs::remove_dir(&run.dir);
+        }
+        let _ = fs::remove_dir(&self.dir);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+impl V1Tree {
+    fn take(&self, _: &HookLimits) -> io::Result<V1Run> {
+        Err(io::Error::other("cgroups exist on Linux only"))
+    }
+
+    fn finish(&self, _: V1Run) {}
+}
+
+/// The rlimits the first process of a run sets before its `exec`: `(resource, value)` pairs,
+/// soft and hard limit alike except for CPU (hard one second above: `SIGXCPU`, then
+/// `SIGKILL`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Rlimits {
+    pub(crate) list: [(i32, u64, u64); 3],
+    pub(crate) len: usize,
+}
+
+impl Rlimits {
+    /// The rlimits of a run with `limits` and `timeout` under `plan`.
+    #[cfg(target_os = "linux")]
+    #[allow(clippy::unnecessary_cast, reason = "the resources' type differs between C libraries")]
+    pub(crate) fn of(plan: &Plan, limits: &HookLimits, timeout: Duration) -> Rlimits {
+        use nix::libc;
+        let mut out = Rlimits::default();
+        let mut push = |r: u32, soft: u64, hard: u64| {
+            if let Some(slot) = out.list.get_mut(out.len) {
+                *slot = (r as i32, soft, hard);
+                out.len += 1;
+            }
+        };
+        if plan.of(Resource::Memory) == Some(Enforcement::Rlimit)
+            && let Some(m) = limits.memory_max
+        {
+            push(libc::RLIMIT_DATA as u32, m, m);
+        }
+        if plan.of(Resource::Pids) == Some(Enforcement::Rlimit)
+            && let Some(p) = limits.pids_max
+        {
+            let n = p.saturating_add(available().user_processes);
+            push(libc::RLIMIT_NPROC as u32, n, n);
+        }
+        if plan.of(Resource::Cpu) == Some(Enforcement::Rlimit)
+            && let Some(c) = limits.cpu_max
+            && c.period_us > 0
+        {
+            let secs = cpu_seconds(c.quota_us, c.period_us, timeout);
+            push(libc::RLIMIT_CPU as u32, secs, secs.saturating_add(1));
+        }
+        out
+    }
+
+    /// The pairs to set.
+    pub(crate) fn as_slice(&self) -> &[(i32, u64, u64)] {
+        self.list.get(..self.len).unwrap_or_default()
+    }
+}
+
+/// CPU seconds a process may use: the quota's share of the timeout, rounded up, at least one.
+pub(crate) fn cpu_seconds(quota_us: u64, period_us: u64, timeout: Duration) -> u64 {
+    let share = timeout.as_secs_f64() * quota_us as f64 / period_us.max(1) as f64;
+    if share.is_finite() { (share.ceil() as u64).max(1) } else { u64::MAX }
+}
+
+fn write_file(path: &Path, text: &str) -> io::Result<()> {
+    let mut f = OpenOptions::new().write(true).open(path)?;
+    f.write_all(text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests;

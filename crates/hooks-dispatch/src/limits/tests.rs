@@ -1,0 +1,79 @@
+//! Tests of the limit plan, its report and the rlimit arithmetic.
+
+use std::time::Duration;
+
+use super::{Available, Enforcement, LimitsVia, Plan, Resource, cpu_seconds};
+
+fn without_v1(root: bool) -> Available {
+    Available {
+        v1: None,
+        v1_note: "no v1 here".to_owned(),
+        spawner: true,
+        root,
+        user_processes: 10,
+    }
+}
+
+#[test]
+fn auto_takes_cgroup_v2_where_delegated_and_rlimits_for_the_rest() {
+    let a = without_v1(false);
+    let p = Plan::resolve(LimitsVia::Auto, Some([true, false, false]), &a);
+    assert_eq!(p.of(Resource::Memory), Some(Enforcement::CgroupV2));
+    assert_eq!(p.of(Resource::Pids), Some(Enforcement::Rlimit));
+    assert_eq!(p.of(Resource::Cpu), Some(Enforcement::Rlimit));
+    let (on, note) = p.report(LimitsVia::Auto, None, &a);
+    assert_eq!(on.len(), 3);
+    assert_eq!(on[0].control, "memory.max");
+    assert_eq!(on[1].control, "RLIMIT_NPROC");
+    assert_eq!(note, None);
+}
+
+#[test]
+fn root_gets_no_process_rlimit_and_the_report_says_why_for_each_way() {
+    let a = without_v1(true);
+    let p = Plan::resolve(LimitsVia::Auto, None, &a);
+    assert_eq!(p.of(Resource::Pids), None);
+    assert_eq!(p.of(Resource::Memory), Some(Enforcement::Rlimit));
+    let (on, note) = p.report(LimitsVia::Auto, Some("not delegated"), &a);
+    assert_eq!(on.len(), 2);
+    let note = note.expect("pids is not limited");
+    assert!(note.contains("pids is not limited"), "{note}");
+    assert!(note.contains("cgroup-v2: not delegated"), "{note}");
+    assert!(note.contains("cgroup-v1: no v1 here"), "{note}");
+    assert!(note.contains("RLIMIT_NPROC for root"), "{note}");
+}
+
+#[test]
+fn a_forced_enforcement_is_used_alone_and_off_limits_nothing() {
+    let a = without_v1(false);
+    let p = Plan::resolve(LimitsVia::Only(Enforcement::CgroupV1), Some([true; 3]), &a);
+    assert!(!p.any());
+    let (on, note) = p.report(LimitsVia::Only(Enforcement::CgroupV1), None, &a);
+    assert!(on.is_empty());
+    let note = note.expect("nothing is limited");
+    assert!(!note.contains("rlimit:"), "only the forced way is explained: {note}");
+    let off = Plan::resolve(LimitsVia::Off, Some([true; 3]), &a);
+    assert!(!off.any());
+    assert_eq!(
+        off.report(LimitsVia::Off, None, &a).1.as_deref(),
+        Some("limits are off (asked for)")
+    );
+}
+
+#[test]
+fn names_round_trip() {
+    for e in Enforcement::ALL {
+        assert_eq!(LimitsVia::parse(e.as_str()), Some(LimitsVia::Only(e)));
+    }
+    assert_eq!(LimitsVia::parse("auto"), Some(LimitsVia::Auto));
+    assert_eq!(LimitsVia::parse("off"), Some(LimitsVia::Off));
+    assert_eq!(LimitsVia::parse("cgroup"), None);
+}
+
+#[test]
+fn the_cpu_rlimit_is_the_quota_share_of_the_timeout_rounded_up() {
+    assert_eq!(cpu_seconds(50_000, 100_000, Duration::from_secs(10)), 5);
+    assert_eq!(cpu_seconds(50_000, 100_000, Duration::from_millis(100)), 1);
+    assert_eq!(cpu_seconds(200_000, 100_000, Duration::from_millis(1500)), 3);
+    assert_eq!(cpu_seconds(1, 0, Duration::from_secs(1)), 1);
+}
