@@ -298,6 +298,11 @@ fn main() {
     let single = Dispatcher::new(base.clone());
     // The mechanism measured (`containment` in the JSON).
     let containment = single.containment();
+    #[allow(clippy::disallowed_methods, reason = "the bench's own switch")]
+    if let Some(n) = std::env::var("HOOKS_BENCH_PROFILE").ok().and_then(|v| v.parse().ok()) {
+        profile(&rt, &single, &tool_env, &ctx, n);
+        return;
+    }
     let unlimited = Dispatcher::new(DispatchConfig {
         limits_via: hooks_dispatch::LimitsVia::Off,
         ..base.clone()
@@ -524,6 +529,51 @@ fn bench_config() -> DispatchConfig {
         cfg.limits_via = hooks_dispatch::LimitsVia::parse(&l).expect("a way of enforcing limits");
     }
     cfg
+}
+
+/// `HOOKS_BENCH_PROFILE=N`: only `N` fires of one `/bin/true` hook, back to back, for a
+/// profiler (`perf record`) to attribute the engine's time; prints the wall time and the
+/// engine's own CPU time (user, system) per fire, from `/proc/self/stat`.
+fn profile(
+    rt: &tokio::runtime::Runtime,
+    d: &Dispatcher,
+    env: &Envelope,
+    ctx: &FireContext,
+    n: u32,
+) {
+    let b = [binding("h", HookEvent::PreToolUse, &["/bin/true"])];
+    for _ in 0..50 {
+        rt.block_on(d.fire(&b, env, ctx));
+    }
+    let before = cpu_ticks();
+    let t = Instant::now();
+    for _ in 0..n {
+        rt.block_on(d.fire(&b, env, ctx));
+    }
+    let wall = t.elapsed();
+    let after = cpu_ticks();
+    // Clock ticks are 10 ms (`USER_HZ` 100).
+    let per = |a: u64, b: u64| (b.saturating_sub(a)) as f64 * 10_000.0 / f64::from(n.max(1));
+    println!(
+        "{}",
+        json!({
+            "fires": n,
+            "wall_us_per_fire": wall.as_secs_f64() * 1e6 / f64::from(n.max(1)),
+            "engine_user_us_per_fire": per(before.0, after.0),
+            "engine_system_us_per_fire": per(before.1, after.1),
+            "load_average": load_average(),
+        })
+    );
+}
+
+/// This process's user and system CPU time in clock ticks (`/proc/self/stat` fields 14, 15).
+fn cpu_ticks() -> (u64, u64) {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |(_, a)| a);
+    // After the command: the state (field 3), then ppid (4) … utime (14) and stime (15).
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let field = |i: usize| f.get(i).and_then(|w| w.parse().ok()).unwrap_or(0);
+    (field(11), field(12))
 }
 
 /// `resource:way` for each limit in force.

@@ -276,8 +276,9 @@ pub(crate) struct Available {
     spawner: bool,
     /// Whether the hooks' real user is root, for which `RLIMIT_NPROC` is not enforced.
     root: bool,
-    /// The processes of the engine's real user when the probe ran.
-    user_processes: u64,
+    /// The processes of the engine's real user, counted at the first run that needs them
+    /// (a scan of `/proc`, so never at start-up).
+    user_processes: OnceLock<u64>,
 }
 
 impl Available {
@@ -322,7 +323,7 @@ impl Available {
                 )
             };
             let root = rustix::process::getuid().is_root() || rustix::process::geteuid().is_root();
-            Available { v1, v1_note, spawner, root, user_processes: user_processes() }
+            Available { v1, v1_note, spawner, root, user_processes: OnceLock::new() }
         }
         #[cfg(not(target_os = "linux"))]
         Available {
@@ -330,7 +331,7 @@ impl Available {
             v1_note: "cgroups exist on Linux only".to_owned(),
             spawner: false,
             root: false,
-            user_processes: 0,
+            user_processes: OnceLock::new(),
         }
     }
 }
@@ -687,7 +688,7 @@ impl Rlimits {
         if plan.of(Resource::Pids) == Some(Enforcement::Rlimit)
             && let Some(p) = limits.pids_max
         {
-            let n = p.saturating_add(available().user_processes);
+            let n = p.saturating_add(*available().user_processes.get_or_init(user_processes));
             push(libc::RLIMIT_NPROC as u32, n, n);
         }
         if plan.of(Resource::Cpu) == Some(Enforcement::Rlimit)

@@ -10,7 +10,7 @@ fn without_v1(root: bool) -> Available {
         v1_note: "no v1 here".to_owned(),
         spawner: true,
         root,
-        user_processes: 10,
+        user_processes: std::sync::OnceLock::new(),
     }
 }
 
