@@ -1093,3 +1093,102 @@ fn mistyped_values_and_if_rules_are_printed_only_with_reveal() {
     );
     assert!(text.contains("if <`if` rule>"), "{text}");
 }
+
+/// Issue 21: the containment mechanism and the limits are chosen on the command line and
+/// shown by `hooks list` (text and JSON, the serve `hello`'s report); a bad value is refused.
+#[test]
+fn list_shows_the_containment_and_the_limits_chosen_on_the_command_line() {
+    let d = TestDir::new();
+    let cfg = TestDir::new();
+    let cfgp = cfg.path().to_str().unwrap();
+    let chosen = [
+        "list",
+        "--config-dir",
+        cfgp,
+        "--containment",
+        "process-group",
+        "--limits-via",
+        "rlimit",
+        "--limit",
+        "memory=256M",
+        "--limit",
+        "lint:cpu=50%",
+    ];
+    let o = hooks_in(d.path(), &[&chosen[..], &["--json"]].concat(), "");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let c = &json_lines(&o)[0]["containment"];
+    assert_eq!(c["requested"], "process-group", "{c}");
+    assert_eq!(c["mechanism"], "process-group", "{c}");
+    assert_eq!(c["limits_requested"], "rlimit", "{c}");
+    assert_eq!(c["default_limits"]["memory_bytes"], 256 << 20, "{c}");
+    assert_eq!(c["hook_limit_rules"], 1, "{c}");
+    let limits = c["limits"].as_array().unwrap();
+    assert!(limits.iter().all(|l| l["via"] == "rlimit"), "only the way asked for: {c}");
+    assert!(
+        limits.iter().any(|l| l["resource"] == "memory" && l["control"] == "RLIMIT_DATA"),
+        "{c}"
+    );
+    let text = hooks_in(d.path(), &chosen, "");
+    assert_eq!(code(&text), 0, "{}", stderr(&text));
+    let out = stdout(&text);
+    assert!(out.contains("containment: process-group (asked: process-group)"), "{out}");
+    assert!(out.contains("limit memory: 256 MiB via rlimit (RLIMIT_DATA)"), "{out}");
+    assert!(out.contains("1 hook(s) have limits of their own"), "{out}");
+    let off =
+        hooks_in(d.path(), &["list", "--config-dir", cfgp, "--limits-via", "off", "--json"], "");
+    let c = &json_lines(&off)[0]["containment"];
+    assert_eq!(c["limits"].as_array().map(Vec::len), Some(0), "{c}");
+    assert_eq!(c["limits_note"], "limits are off (asked for)", "{c}");
+    for bad in [["--containment", "jail"], ["--limits-via", "cgroup"], ["--limit", "pids=0"]] {
+        let o = hooks_in(d.path(), &[&["list", "--config-dir", cfgp][..], &bad[..]].concat(), "");
+        assert_eq!(code(&o), 2, "{bad:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(bad[1]), "{bad:?}: {}", stderr(&o));
+    }
+}
+
+/// Issue 21: `--limit pids=N` holds a hook's processes to N through `hooks fire`, with the
+/// way the machine allows (skipped, with the reason, where no way limits processes here).
+#[test]
+fn fire_holds_a_hook_to_the_process_limit_given_on_the_command_line() {
+    let d = TestDir::new();
+    d.write(
+        ".cursor/hooks.json",
+        r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./.cursor/forks.sh", "timeout": 10}]}}"#,
+    );
+    d.script(
+        ".cursor/forks.sh",
+        "#!/bin/sh\ncat >/dev/null\nn=0\nfor i in 1 2 3 4 5 6 7 8; do sleep 1 & n=$((n + 1)); done\necho \"{\\\"permission\\\":\\\"deny\\\",\\\"user_message\\\":\\\"forked $n\\\"}\"\n",
+    );
+    let cfg = TestDir::new();
+    let cfgp = cfg.path().to_str().unwrap();
+    let list = hooks_in(d.path(), &["list", "--config-dir", cfgp, "--json"], "");
+    let c = &json_lines(&list)[0]["containment"];
+    if !c["limits"].as_array().unwrap().iter().any(|l| l["resource"] == "pids") {
+        eprintln!("no way of limiting processes here: {}", c["limits_note"]);
+        return;
+    }
+    let fire = |limit: &str| {
+        hooks_in(
+            d.path(),
+            &[
+                "fire",
+                "pre_tool_use",
+                "--root",
+                ".",
+                "--config-dir",
+                cfgp,
+                "--posture",
+                "auto-approves",
+                "--limit",
+                limit,
+                "--payload",
+                "-",
+            ],
+            r#"{"tool": {"name": "Bash", "kind": "shell", "args": {"command": "ls"}}}"#,
+        )
+    };
+    let free = fire("pids=64");
+    assert!(stdout(&free).contains("forked 8"), "{}{}", stdout(&free), stderr(&free));
+    let held = fire("pids=4");
+    assert!(!stdout(&held).contains("forked 8"), "{}{}", stdout(&held), stderr(&held));
+}
