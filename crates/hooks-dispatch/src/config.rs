@@ -167,7 +167,7 @@ impl Default for DispatchConfig {
 /// ```
 /// use hooks_dispatch::{DispatchConfig, LimitSetting, Resource};
 /// let s: LimitSetting = "pids=64".parse().unwrap();
-/// assert_eq!((s.hook, s.resource), (None, Resource::Pids));
+/// assert_eq!((s.hook.as_ref(), s.resource), (None, Resource::Pids));
 /// let mut cfg = DispatchConfig::default();
 /// cfg.apply_limits(&[s, "lint:memory=256M".parse().unwrap()]);
 /// assert_eq!(cfg.limits.pids_max, Some(64));
