@@ -47,7 +47,21 @@ pub struct ReadHookFile {
     /// The project root it belongs to (`None` for a user file).
     pub root: Option<AbsPathBuf>,
     /// The digest of the bytes read, or why they could not be read.
-    pub read: Result<(Digest, ParseResult), String>,
+    pub read: Result<(Digest, ParseResult), ReadHookFileError>,
+}
+
+/// Why a hook file could not be read for the trust store.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadHookFileError {
+    /// Reading it failed (the message names the path).
+    #[error(transparent)]
+    Read(#[from] hooks_sources::ReadError),
+    /// No registered format reads files of its kind.
+    #[error("no registered format reads {kind} files")]
+    NoFormat {
+        /// Its kind.
+        kind: HookSourceKind,
+    },
 }
 
 impl ReadHookFile {
@@ -64,7 +78,7 @@ impl ReadHookFile {
                 kind,
                 path: canonical(path),
                 root: root.cloned(),
-                read: Err(e.to_string()),
+                read: Err(e.into()),
             },
         }
     }
@@ -84,7 +98,7 @@ impl ReadHookFile {
                 let parsed = format.parse(bytes, &ParseContext::new(path.as_path(), kind));
                 Ok((Digest::of(bytes), parsed))
             }
-            None => Err(format!("no registered format reads {kind} files")),
+            None => Err(ReadHookFileError::NoFormat { kind }),
         };
         ReadHookFile { kind, path, root: root.cloned(), read }
     }

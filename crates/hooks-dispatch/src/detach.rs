@@ -40,7 +40,7 @@ pub(crate) fn start(
     hook: &HookId,
 ) -> Result<Detached, SpawnFailure> {
     let fail = |message: String| SpawnFailure { kind: SpawnFailureKind::Other, message };
-    let files = ProvidedFiles::create(&inv.files, runtime_dir).map_err(fail)?;
+    let files = ProvidedFiles::create(&inv.files, runtime_dir).map_err(|e| fail(e.to_string()))?;
     let (log_file, log) = match runtime_dir {
         Some(r) => {
             let path = log_path(r, session, hook);

@@ -12,6 +12,44 @@ use std::{
 
 use hooks_schema::{CapturedOutput, ProvidedFile, ProvidedFileRole};
 
+/// Why a run's provided files could not be made; the hook then does not start.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum FilesError {
+    /// A folder or file could not be created.
+    #[error("cannot create `{}`: {source}", path.display())]
+    Create {
+        /// The path.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// An input file could not be written.
+    #[error("cannot write `{}`: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Every name tried in `dir` was taken.
+    #[error("cannot create a unique file in `{}`: {source}", dir.display())]
+    NoUniqueName {
+        /// The folder.
+        dir: PathBuf,
+        /// The last attempt's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Every private folder name tried under `base` was taken.
+    #[error("cannot create a private folder in `{}`", base.display())]
+    NoPrivateDir {
+        /// The system temporary folder.
+        base: PathBuf,
+    },
+}
+
 /// The files of one run. Dropping it deletes them (and the private folder, if one was made).
 #[derive(Debug, Default)]
 pub(crate) struct ProvidedFiles {
@@ -27,7 +65,7 @@ impl ProvidedFiles {
     pub(crate) fn create(
         specs: &[ProvidedFile],
         runtime_dir: Option<&Path>,
-    ) -> Result<ProvidedFiles, String> {
+    ) -> Result<ProvidedFiles, FilesError> {
         let mut files = ProvidedFiles::default();
         if specs.is_empty() {
             return Ok(files);
@@ -36,7 +74,7 @@ impl ProvidedFiles {
             Some(r) => {
                 let dir = r.join("tmp");
                 ensure_private_dir(&dir)
-                    .map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+                    .map_err(|source| FilesError::Create { path: dir.clone(), source })?;
                 dir
             }
             None => {
@@ -51,7 +89,7 @@ impl ProvidedFiles {
             match &spec.role {
                 ProvidedFileRole::Input(bytes) => {
                     file.write_all(bytes)
-                        .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+                        .map_err(|source| FilesError::Write { path: path.clone(), source })?;
                 }
                 ProvidedFileRole::Output => {
                     if files.output.is_none() {
@@ -155,32 +193,28 @@ pub(crate) fn unique_token() -> String {
 }
 
 /// Creates `<dir>/<stem>-<token>.json` with `O_EXCL` and mode 0600.
-fn create_unique(dir: &Path, stem: &str) -> Result<(PathBuf, fs::File), String> {
-    let mut last = None;
+fn create_unique(dir: &Path, stem: &str) -> Result<(PathBuf, fs::File), FilesError> {
+    let mut last = std::io::Error::from(std::io::ErrorKind::AlreadyExists);
     for _ in 0..8 {
         let path = dir.join(format!("{stem}-{}.json", unique_token()));
         match OpenOptions::new().write(true).create_new(true).mode(0o600).open(&path) {
             Ok(f) => return Ok((path, f)),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
-            Err(e) => return Err(format!("cannot create `{}`: {e}", path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = e,
+            Err(source) => return Err(FilesError::Create { path, source }),
         }
     }
-    Err(format!(
-        "cannot create a unique file in `{}`: {}",
-        dir.display(),
-        last.map_or_else(String::new, |e| e.to_string())
-    ))
+    Err(FilesError::NoUniqueName { dir: dir.to_path_buf(), source: last })
 }
 
-fn private_temp_dir() -> Result<PathBuf, String> {
+fn private_temp_dir() -> Result<PathBuf, FilesError> {
     let base = std::env::temp_dir();
     for _ in 0..8 {
         let dir = base.join(format!("agent-hooks-{}", unique_token()));
         match DirBuilder::new().mode(0o700).create(&dir) {
             Ok(()) => return Ok(dir),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(format!("cannot create `{}`: {e}", dir.display())),
+            Err(source) => return Err(FilesError::Create { path: dir, source }),
         }
     }
-    Err(format!("cannot create a private folder in `{}`", base.display()))
+    Err(FilesError::NoPrivateDir { base })
 }

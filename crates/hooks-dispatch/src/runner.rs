@@ -183,7 +183,7 @@ pub(crate) async fn run_tracked(
     }
     let files = match ProvidedFiles::create(&inv.files, cfg.runtime_dir.as_deref()) {
         Ok(f) => f,
-        Err(e) => return not_started(SpawnFailureKind::Other, e),
+        Err(e) => return not_started(SpawnFailureKind::Other, e.to_string()),
     };
     let cgroup = match contain.begin(limits) {
         Ok(c) => c,

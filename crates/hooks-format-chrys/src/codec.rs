@@ -15,7 +15,7 @@ use std::{
 use hooks_schema::{
     ArgRewrite, Decision, EncodeContext, EncodeError, Envelope, ExecutionMode, ExitInfo, FormatId,
     HookCodec, HookCommand, HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir,
-    OnFailure, Program, ProvidedFile, ProvidedFileRole, RawOutcome,
+    OnFailure, PayloadError, Program, ProvidedFile, ProvidedFileRole, RawOutcome,
 };
 use serde_json::{Map, Value};
 
@@ -110,7 +110,7 @@ impl HookCodec for ChrysCodec {
         envelope: &Envelope,
         ctx: &EncodeContext<'_>,
     ) -> Result<Invocation, EncodeError> {
-        let payload = payload(hook, envelope, ctx).map_err(EncodeError::Payload)?;
+        let payload = payload(hook, envelope, ctx)?;
         let workspace_cwd = payload_cwd(envelope, ctx);
         let session_id = envelope.session_id.clone().unwrap_or_default();
         let profile = envelope.profile.clone().unwrap_or_default();
@@ -304,17 +304,20 @@ fn payload(
     hook: &HookDefinition,
     env: &Envelope,
     ctx: &EncodeContext<'_>,
-) -> Result<Map<String, Value>, String> {
+) -> Result<Map<String, Value>, PayloadError> {
     let native = hook.native_event.as_str();
     if native_event_name(env.event) != Some(native) {
-        return Err(format!("envelope event {} is not the hook's event {native}", env.event));
+        return Err(PayloadError::OtherEvent {
+            envelope: env.event.to_string(),
+            hook: native.to_owned(),
+        });
     }
     let mut p = Map::new();
     p.insert("session_id".into(), opt_str(env.session_id.as_ref()));
     p.insert("profile".into(), Value::String(env.profile.clone().unwrap_or_default()));
     p.insert("cwd".into(), Value::String(payload_cwd(env, ctx)));
-    let need = |what: &str| format!("{native} needs {what} in the envelope");
-    let tool = || -> Result<Value, String> {
+    let need = |part: &'static str| PayloadError::Needs { event: native.to_owned(), part };
+    let tool = || -> Result<Value, PayloadError> {
         let t = env.tool.as_ref().ok_or_else(|| need("a tool call"))?;
         let mut m = Map::new();
         m.insert("name".into(), Value::String(t.name.clone()));

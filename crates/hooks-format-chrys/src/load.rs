@@ -149,7 +149,25 @@ pub(crate) struct FileSpec {
     pub(crate) hooks: Vec<HookSpec>,
 }
 
-type Res<T> = Result<T, String>;
+/// Why Chrys's loader refuses a value: its `ValueError` text, or the `OverflowError` of an
+/// integer too large for a float, which Chrys reports without the entry's position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum Invalid {
+    /// The `ValueError` message.
+    #[error("{0}")]
+    Value(String),
+    /// An integer too large to convert to a float.
+    #[error("{INT_TOO_LARGE}")]
+    IntTooLarge,
+}
+
+impl From<String> for Invalid {
+    fn from(message: String) -> Invalid {
+        Invalid::Value(message)
+    }
+}
+
+type Res<T> = Result<T, Invalid>;
 
 /// A value from the file quoted in a message as Chrys quotes it (`repr()`), shown only when
 /// values are revealed; the message names its type (`got <str>`) otherwise.
@@ -188,7 +206,7 @@ pub(crate) fn validate(
     }
     let settings = match root.value.get("settings") {
         None => Map::new(),
-        Some(s) => parse_settings(s).map_err(top)?,
+        Some(s) => parse_settings(s).map_err(|e| top(e.to_string()))?,
     };
     let empty = Node::new(PyValue::List(Vec::new()), None);
     let hooks_node = root.value.get("hooks").unwrap_or(&empty);
@@ -198,18 +216,17 @@ pub(crate) fn validate(
     let mut hooks = Vec::with_capacity(items.len());
     let mut seen: Vec<String> = Vec::new();
     for (i, item) in items.iter().enumerate() {
-        let entry_err = |message: String| LoadError {
-            message: if message == INT_TOO_LARGE {
-                message
-            } else {
-                format!("hooks[{i}]: {message}")
+        let entry_err = |e: Invalid| LoadError {
+            message: match e {
+                Invalid::IntTooLarge => INT_TOO_LARGE.to_owned(),
+                Invalid::Value(message) => format!("hooks[{i}]: {message}"),
             },
             entry: Some(i),
             mark: item.mark,
         };
         let hook = parse_hook(item, warnings).map_err(entry_err)?;
         if seen.contains(&hook.id) {
-            return Err(entry_err(format!("duplicate id '{}'", hook.id)));
+            return Err(entry_err(Invalid::Value(format!("duplicate id '{}'", hook.id))));
         }
         seen.push(hook.id.clone());
         hooks.push(hook);
@@ -231,7 +248,10 @@ fn parse_settings(node: &Node) -> Res<Map<String, Value>> {
         if node.value == PyValue::None {
             return Ok(Map::new());
         }
-        return Err(format!("'settings' must be a mapping, got {}", node.value.type_name()));
+        return Err(Invalid::Value(format!(
+            "'settings' must be a mapping, got {}",
+            node.value.type_name()
+        )));
     };
     let names = [
         "shutdown_grace_seconds",
@@ -241,32 +261,39 @@ fn parse_settings(node: &Node) -> Res<Map<String, Value>> {
     ];
     let extra = unknown_keys(pairs, &names);
     if !extra.is_empty() {
-        return Err(format!("Unknown keys in 'settings': {}", sorted_keys_repr(&extra)));
+        return Err(Invalid::Value(format!(
+            "Unknown keys in 'settings': {}",
+            sorted_keys_repr(&extra)
+        )));
     }
     let get = |k: &str| node.value.get(k).map(|n| &n.value);
     let mut out = Map::new();
     let grace = float_field(get("shutdown_grace_seconds"), 5.0, "settings.shutdown_grace_seconds")?;
     if grace < 0.0 {
-        return Err(format!(
+        return Err(Invalid::Value(format!(
             "settings.shutdown_grace_seconds must be >= 0, got {}",
             float_repr(grace)
-        ));
+        )));
     }
     let parallel = int_field(get("max_parallel_hooks"), 4, "settings.max_parallel_hooks")?;
     if parallel <= 0 {
-        return Err(format!("settings.max_parallel_hooks must be > 0, got {parallel}"));
+        return Err(Invalid::Value(format!(
+            "settings.max_parallel_hooks must be > 0, got {parallel}"
+        )));
     }
     let age =
         float_field(get("outbox_retry_age_seconds"), 60.0, "settings.outbox_retry_age_seconds")?;
     if age < 0.0 {
-        return Err(format!(
+        return Err(Invalid::Value(format!(
             "settings.outbox_retry_age_seconds must be >= 0, got {}",
             float_repr(age)
-        ));
+        )));
     }
     let retries = int_field(get("outbox_max_retries"), 3, "settings.outbox_max_retries")?;
     if retries < 0 {
-        return Err(format!("settings.outbox_max_retries must be >= 0, got {retries}"));
+        return Err(Invalid::Value(format!(
+            "settings.outbox_max_retries must be >= 0, got {retries}"
+        )));
     }
     // Only the explicitly set keys take part in the project/global merge.
     for (k, _) in pairs {
@@ -304,10 +331,12 @@ fn float_field(v: Option<&PyValue>, default: f64, path: &str) -> Res<f64> {
         // would be infinite; Rust's parse rounds the same way and gives infinity there.
         Some(PyValue::Int(PyInt::Big(s))) => match s.parse::<f64>() {
             Ok(f) if f.is_finite() => Ok(f),
-            _ => Err(INT_TOO_LARGE.to_owned()),
+            _ => Err(Invalid::IntTooLarge),
         },
         Some(PyValue::Float(f)) => Ok(*f),
-        Some(other) => Err(format!("{path} must be a number, got {}", quoted(other))),
+        Some(other) => {
+            Err(Invalid::Value(format!("{path} must be a number, got {}", quoted(other))))
+        }
     }
 }
 
@@ -324,7 +353,9 @@ fn int_field(v: Option<&PyValue>, default: i128, path: &str) -> Res<i128> {
         Some(PyValue::Int(PyInt::Big(s))) => {
             Ok(if s.starts_with('-') { i128::MIN } else { i128::MAX })
         }
-        Some(other) => Err(format!("{path} must be an integer, got {}", quoted(other))),
+        Some(other) => {
+            Err(Invalid::Value(format!("{path} must be an integer, got {}", quoted(other))))
+        }
     }
 }
 
@@ -335,35 +366,44 @@ pub(crate) fn py_strip(s: &str) -> &str {
 
 fn parse_hook(node: &Node, warnings: &mut Vec<LoadWarning>) -> Res<HookSpec> {
     let PyValue::Dict(pairs) = &node.value else {
-        return Err(format!("hook entry must be a mapping, got {}", node.value.type_name()));
+        return Err(Invalid::Value(format!(
+            "hook entry must be a mapping, got {}",
+            node.value.type_name()
+        )));
     };
     let extra = unknown_keys(
         pairs,
         &["id", "event", "run", "execution", "match", "enabled", "description"],
     );
     if !extra.is_empty() {
-        return Err(format!("unknown keys: {}", sorted_keys_repr(&extra)));
+        return Err(Invalid::Value(format!("unknown keys: {}", sorted_keys_repr(&extra))));
     }
     let get = |k: &str| node.value.get(k);
     let id = match get("id").map(|n| &n.value) {
         Some(PyValue::Str(s)) if !py_strip(s).is_empty() => py_strip(s).to_owned(),
-        _ => return Err("'id' is required and must be a non-empty string".to_owned()),
+        _ => {
+            return Err(Invalid::Value(
+                "'id' is required and must be a non-empty string".to_owned(),
+            ));
+        }
     };
     if id.chars().count() > ID_MAX || !id.chars().all(is_printable) {
-        return Err(format!("'id' must be printable and no longer than {ID_MAX} characters"));
+        return Err(Invalid::Value(format!(
+            "'id' must be printable and no longer than {ID_MAX} characters"
+        )));
     }
     let event = match get("event").map(|n| &n.value) {
         Some(PyValue::Str(s)) => match NATIVE_EVENTS.iter().find(|e| **e == s) {
             Some(e) => *e,
             None => {
-                return Err(format!(
+                return Err(Invalid::Value(format!(
                     "unknown event {}.  Valid: {}",
                     hooks_schema::quoted_value("str", &format!("'{s}'")),
                     NATIVE_EVENTS.join(", ")
-                ));
+                )));
             }
         },
-        _ => return Err("'event' is required and must be a string".to_owned()),
+        _ => return Err(Invalid::Value("'event' is required and must be a string".to_owned())),
     };
     let run = parse_run(get("run"))?;
     let execution = parse_execution(get("execution"))?;
@@ -378,23 +418,29 @@ fn parse_hook(node: &Node, warnings: &mut Vec<LoadWarning>) -> Res<HookSpec> {
         });
     }
     if execution.detach && execution.mode != "fire_and_forget" {
-        return Err(format!(
+        return Err(Invalid::Value(format!(
             "hook '{id}': execution.detach=true requires execution.mode='fire_and_forget' (got mode={}); a detached child has no stdio for iCode to await",
             str_repr(execution.mode)
-        ));
+        )));
     }
     let enabled = match get("enabled").map(|n| &n.value) {
         None => true,
         Some(PyValue::Bool(b)) => *b,
         Some(other) => {
-            return Err(format!("'enabled' must be a boolean, got {}", other.type_name()));
+            return Err(Invalid::Value(format!(
+                "'enabled' must be a boolean, got {}",
+                other.type_name()
+            )));
         }
     };
     let description = match get("description").map(|n| &n.value) {
         None | Some(PyValue::None) => String::new(),
         Some(PyValue::Str(s)) => s.clone(),
         Some(other) => {
-            return Err(format!("'description' must be a string, got {}", other.type_name()));
+            return Err(Invalid::Value(format!(
+                "'description' must be a string, got {}",
+                other.type_name()
+            )));
         }
     };
     let hook =
@@ -438,41 +484,52 @@ fn str_list(v: &PyValue) -> Option<Vec<String>> {
 
 fn parse_run(node: Option<&Node>) -> Res<RunSpec> {
     let Some(node) = node.filter(|n| n.value != PyValue::None) else {
-        return Err("'run' is required".to_owned());
+        return Err(Invalid::Value("'run' is required".to_owned()));
     };
     let PyValue::Dict(pairs) = &node.value else {
-        return Err(format!("'run' must be a mapping, got {}", node.value.type_name()));
+        return Err(Invalid::Value(format!(
+            "'run' must be a mapping, got {}",
+            node.value.type_name()
+        )));
     };
     let extra = unknown_keys(pairs, &["type", "path", "argv", "shell", "args", "env", "cwd"]);
     if !extra.is_empty() {
-        return Err(format!("run: unknown keys: {}", sorted_keys_repr(&extra)));
+        return Err(Invalid::Value(format!("run: unknown keys: {}", sorted_keys_repr(&extra))));
     }
     let kind = match node.value.get("type").map(|n| &n.value) {
         Some(PyValue::Str(s)) if s == "script" => RunKind::Script,
         Some(PyValue::Str(s)) if s == "command" => RunKind::Command,
         Some(PyValue::Str(s)) if s == "shell" => RunKind::Shell,
         other => {
-            return Err(format!(
+            return Err(Invalid::Value(format!(
                 "run.type must be 'script', 'command', or 'shell', got {}",
                 other.map_or_else(|| "None".to_owned(), quoted)
-            ));
+            )));
         }
     };
     let path = match opt_or(node, "path") {
         None => String::new(),
         Some(PyValue::Str(s)) => s.clone(),
-        Some(other) => return Err(format!("run.path must be a string, got {}", other.type_name())),
+        Some(other) => {
+            return Err(Invalid::Value(format!(
+                "run.path must be a string, got {}",
+                other.type_name()
+            )));
+        }
     };
     let argv_v = opt_or(node, "argv");
     let shell = match opt_or(node, "shell") {
         None => String::new(),
         Some(PyValue::Str(s)) => s.clone(),
         Some(other) => {
-            return Err(format!("run.shell must be a string, got {}", other.type_name()));
+            return Err(Invalid::Value(format!(
+                "run.shell must be a string, got {}",
+                other.type_name()
+            )));
         }
     };
     if kind == RunKind::Script && path.is_empty() {
-        return Err("run.path is required when run.type == 'script'".to_owned());
+        return Err(Invalid::Value("run.path is required when run.type == 'script'".to_owned()));
     }
     let mut argv = Vec::new();
     if kind == RunKind::Command {
@@ -482,18 +539,18 @@ fn parse_run(node: Option<&Node>) -> Res<RunSpec> {
                     .ok_or_else(|| "run.argv entries must all be strings".to_owned())?;
             }
             _ => {
-                return Err(
-                    "run.argv must be a non-empty list when run.type == 'command'".to_owned()
-                );
+                return Err("run.argv must be a non-empty list when run.type == 'command'"
+                    .to_owned()
+                    .into());
             }
         }
     } else if let Some(v) = argv_v
         && !matches!(v, PyValue::Str(_) | PyValue::List(_) | PyValue::Dict(_))
     {
-        return Err("run.argv must be a list of strings".to_owned());
+        return Err(Invalid::Value("run.argv must be a list of strings".to_owned()));
     }
     if kind == RunKind::Shell && shell.is_empty() {
-        return Err("run.shell is required when run.type == 'shell'".to_owned());
+        return Err(Invalid::Value("run.shell is required when run.type == 'shell'".to_owned()));
     }
     let args = match opt_or(node, "args") {
         None => Vec::new(),
@@ -509,12 +566,19 @@ fn parse_run(node: Option<&Node>) -> Res<RunSpec> {
             })
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| "run.env must be a string→string mapping".to_owned())?,
-        Some(_) => return Err("run.env must be a string→string mapping".to_owned()),
+        Some(_) => {
+            return Err(Invalid::Value("run.env must be a string→string mapping".to_owned()));
+        }
     };
     let cwd = match opt_or(node, "cwd") {
         None => String::new(),
         Some(PyValue::Str(s)) => s.clone(),
-        Some(other) => return Err(format!("run.cwd must be a string, got {}", other.type_name())),
+        Some(other) => {
+            return Err(Invalid::Value(format!(
+                "run.cwd must be a string, got {}",
+                other.type_name()
+            )));
+        }
     };
     Ok(RunSpec { kind, path, argv, shell, args, env, cwd })
 }
@@ -532,7 +596,7 @@ fn choice(
         Some(PyValue::Str(s)) if choices.contains(&s.as_str()) => {
             Ok(choices.iter().find(|c| **c == s).copied().unwrap_or(default))
         }
-        Some(other) => Err(format!("{message}, got {}", quoted(other))),
+        Some(other) => Err(Invalid::Value(format!("{message}, got {}", quoted(other)))),
     }
 }
 
@@ -546,11 +610,17 @@ fn parse_execution(node: Option<&Node>) -> Res<ExecSpec> {
     };
     let Some(node) = node.filter(|n| n.value != PyValue::None) else { return Ok(defaults) };
     let PyValue::Dict(pairs) = &node.value else {
-        return Err(format!("'execution' must be a mapping, got {}", node.value.type_name()));
+        return Err(Invalid::Value(format!(
+            "'execution' must be a mapping, got {}",
+            node.value.type_name()
+        )));
     };
     let extra = unknown_keys(pairs, &["mode", "detach", "delivery", "timeout_seconds", "on_error"]);
     if !extra.is_empty() {
-        return Err(format!("execution: unknown keys: {}", sorted_keys_repr(&extra)));
+        return Err(Invalid::Value(format!(
+            "execution: unknown keys: {}",
+            sorted_keys_repr(&extra)
+        )));
     }
     let mode = choice(
         node,
@@ -579,13 +649,19 @@ fn parse_execution(node: Option<&Node>) -> Res<ExecSpec> {
         "execution.timeout_seconds",
     )?;
     if timeout <= 0.0 {
-        return Err(format!("execution.timeout_seconds must be > 0, got {}", float_repr(timeout)));
+        return Err(Invalid::Value(format!(
+            "execution.timeout_seconds must be > 0, got {}",
+            float_repr(timeout)
+        )));
     }
     let detach = match node.value.get("detach").map(|n| &n.value) {
         None => false,
         Some(PyValue::Bool(b)) => *b,
         Some(other) => {
-            return Err(format!("execution.detach must be a boolean, got {}", other.type_name()));
+            return Err(Invalid::Value(format!(
+                "execution.detach must be a boolean, got {}",
+                other.type_name()
+            )));
         }
     };
     Ok(ExecSpec { mode, detach, delivery, timeout_seconds: timeout, on_error })
@@ -595,7 +671,9 @@ fn opt_str_field(v: Option<&PyValue>, path: &str) -> Res<Option<String>> {
     match v {
         None | Some(PyValue::None) => Ok(None),
         Some(PyValue::Str(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(format!("{path} must be a string, got {}", other.type_name())),
+        Some(other) => {
+            Err(Invalid::Value(format!("{path} must be a string, got {}", other.type_name())))
+        }
     }
 }
 
@@ -604,11 +682,14 @@ fn parse_match(node: Option<&Node>, warnings: &mut Vec<String>) -> Res<MatchSpec
         return Ok(MatchSpec::default());
     };
     let PyValue::Dict(pairs) = &node.value else {
-        return Err(format!("'match' must be a mapping, got {}", node.value.type_name()));
+        return Err(Invalid::Value(format!(
+            "'match' must be a mapping, got {}",
+            node.value.type_name()
+        )));
     };
     let extra = unknown_keys(pairs, &["profile", "profiles", "tool_kind", "tool_name", "args"]);
     if !extra.is_empty() {
-        return Err(format!("match: unknown keys: {}", sorted_keys_repr(&extra)));
+        return Err(Invalid::Value(format!("match: unknown keys: {}", sorted_keys_repr(&extra))));
     }
     let get = |k: &str| node.value.get(k).map(|n| &n.value);
     let profile = opt_str_field(get("profile"), "match.profile")?;
@@ -627,22 +708,22 @@ fn parse_match(node: Option<&Node>, warnings: &mut Vec<String>) -> Res<MatchSpec
         Some(PyValue::Dict(arg_pairs)) => {
             for (k, v) in arg_pairs {
                 let PyValue::Str(name) = &k.value else {
-                    return Err(format!(
+                    return Err(Invalid::Value(format!(
                         "match.args keys must be strings, got {}",
                         k.value.type_name()
-                    ));
+                    )));
                 };
                 let PyValue::Dict(ops) = &v.value else {
-                    return Err(format!(
+                    return Err(Invalid::Value(format!(
                         "match.args.{name} must be a mapping with equals/contains/regex"
-                    ));
+                    )));
                 };
                 let extra = unknown_keys(ops, &["equals", "contains", "regex"]);
                 if !extra.is_empty() {
-                    return Err(format!(
+                    return Err(Invalid::Value(format!(
                         "match.args.{name}: unknown keys: {}",
                         sorted_keys_repr(&extra)
-                    ));
+                    )));
                 }
                 let op = |o: &str| v.value.get(o).map(|n| &n.value);
                 args.push(ArgSpec {
@@ -657,7 +738,10 @@ fn parse_match(node: Option<&Node>, warnings: &mut Vec<String>) -> Res<MatchSpec
             }
         }
         Some(other) => {
-            return Err(format!("match.args must be a mapping, got {}", other.type_name()));
+            return Err(Invalid::Value(format!(
+                "match.args must be a mapping, got {}",
+                other.type_name()
+            )));
         }
     }
     Ok(MatchSpec { profile, profiles, tool_kind, tool_name, args })

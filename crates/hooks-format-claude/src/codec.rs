@@ -11,7 +11,7 @@ use std::path::Path;
 use hooks_schema::{
     ArgRewrite, Decision, EncodeContext, EncodeError, Envelope, ExecutionMode, ExitInfo, FormatId,
     HookCodec, HookCommand, HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir,
-    OnFailure, Program, RawOutcome, ToolKind,
+    OnFailure, PayloadError, Program, RawOutcome, ToolKind,
 };
 use serde_json::{Map, Value};
 
@@ -106,7 +106,7 @@ pub fn payload(
     native: NativeEvent,
     envelope: &Envelope,
     ctx: &EncodeContext<'_>,
-) -> Result<Value, String> {
+) -> Result<Value, PayloadError> {
     let mut p = Map::new();
     let s = |v: &Option<String>| Value::String(v.clone().unwrap_or_default());
     p.insert("session_id".into(), s(&envelope.session_id));
@@ -128,12 +128,12 @@ pub fn payload(
     );
     p.insert("hook_event_name".into(), Value::String(native.as_str().to_owned()));
     let need_tool = || {
-        envelope
-            .tool
-            .as_ref()
-            .ok_or_else(|| format!("the envelope of a {} firing has no tool call", native.as_str()))
+        envelope.tool.as_ref().ok_or_else(|| PayloadError::Missing {
+            event: native.as_str().to_owned(),
+            part: "tool call",
+        })
     };
-    let tool_fields = |p: &mut Map<String, Value>| -> Result<(), String> {
+    let tool_fields = |p: &mut Map<String, Value>| -> Result<(), PayloadError> {
         let tool = need_tool()?;
         p.insert("tool_name".into(), Value::String(claude_tool_name(tool)));
         p.insert("tool_input".into(), tool.args.clone());
@@ -285,7 +285,7 @@ impl HookCodec for ClaudeCodec {
         if envelope.event != hook.event {
             return Err(EncodeError::EventMismatch { envelope: envelope.event, hook: hook.event });
         }
-        let body = payload(native, envelope, ctx).map_err(EncodeError::Payload)?;
+        let body = payload(native, envelope, ctx)?;
         let stdin = serde_json::to_vec(&body)
             .map_err(|e| EncodeError::Payload(format!("cannot encode the hook input: {e}")))?;
         let project_dir: &Path = ctx.project_dir.unwrap_or(ctx.working_dir);
@@ -428,24 +428,48 @@ const TOP_KEYS: [&str; 9] = [
     "async",
 ];
 
-fn read_output(text: &str) -> Result<Output, String> {
-    let value: Value =
-        serde_json::from_str(text.trim()).map_err(|e| format!("invalid JSON output: {e}"))?;
+/// Why a hook's stdout is not Claude Code's JSON output.
+#[derive(Debug, thiserror::Error)]
+enum OutputError {
+    /// Not JSON.
+    #[error("invalid JSON output: {0}")]
+    Json(#[source] serde_json::Error),
+    /// JSON, but not an object.
+    #[error("invalid JSON output: not an object")]
+    NotAnObject,
+    /// A field of the wrong type.
+    #[error("invalid JSON output: `{field}` must be {expected}")]
+    FieldType {
+        /// The field (`hookSpecificOutput.permissionDecision`).
+        field: String,
+        /// What it must be (`a string`).
+        expected: &'static str,
+    },
+    /// `decision` is neither `approve` nor `block`.
+    #[error("invalid JSON output: `decision` must be `approve` or `block`, found `{0}`")]
+    Decision(String),
+}
+
+fn read_output(text: &str) -> Result<Output, OutputError> {
+    let value: Value = serde_json::from_str(text.trim()).map_err(OutputError::Json)?;
     let Value::Object(obj) = value else {
-        return Err("invalid JSON output: not an object".to_owned());
+        return Err(OutputError::NotAnObject);
     };
     let mut out = Output::default();
-    let string = |k: &str| -> Result<Option<String>, String> {
+    let string = |k: &str| -> Result<Option<String>, OutputError> {
         match obj.get(k) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(_) => Err(format!("invalid JSON output: `{k}` must be a string")),
+            Some(_) => Err(OutputError::FieldType { field: k.to_owned(), expected: "a string" }),
         }
     };
     out.continue_ = match obj.get("continue") {
         None | Some(Value::Null) => None,
         Some(Value::Bool(b)) => Some(*b),
-        Some(_) => return Err("invalid JSON output: `continue` must be a boolean".to_owned()),
+        Some(_) => {
+            let field = "continue".to_owned();
+            return Err(OutputError::FieldType { field, expected: "a boolean" });
+        }
     };
     out.stop_reason = string("stopReason")?;
     out.system_message = string("systemMessage")?;
@@ -455,15 +479,14 @@ fn read_output(text: &str) -> Result<Output, String> {
         && d != "approve"
         && d != "block"
     {
-        return Err(format!(
-            "invalid JSON output: `decision` must be `approve` or `block`, found `{d}`"
-        ));
+        return Err(OutputError::Decision(d.clone()));
     }
     match obj.get("hookSpecificOutput") {
         None | Some(Value::Null) => {}
         Some(Value::Object(m)) => out.specific = m.clone(),
         Some(_) => {
-            return Err("invalid JSON output: `hookSpecificOutput` must be an object".to_owned());
+            let field = "hookSpecificOutput".to_owned();
+            return Err(OutputError::FieldType { field, expected: "an object" });
         }
     }
     for k in obj.keys() {
@@ -579,7 +602,8 @@ impl Policy {
 
     /// A failed run: fails closed on gated events of a strict source, acts as exit code 2
     /// under `onFailure: block`, and fails open otherwise.
-    fn failure(&self, message: String) -> HookVerdict {
+    fn failure(&self, message: impl std::fmt::Display) -> HookVerdict {
+        let message = message.to_string();
         if self.strict && self.gated {
             let reason = format!("hook failed closed under the strict contract: {message}");
             return HookVerdict {
@@ -637,13 +661,14 @@ impl Policy {
                 self.native.as_str()
             ));
         }
-        let get_str = |k: &str| -> Result<Option<String>, String> {
+        let get_str = |k: &str| -> Result<Option<String>, OutputError> {
             match specific.get(k) {
                 None | Some(Value::Null) => Ok(None),
                 Some(Value::String(s)) => Ok(Some(s.clone())),
-                Some(_) => {
-                    Err(format!("invalid JSON output: `hookSpecificOutput.{k}` must be a string"))
-                }
+                Some(_) => Err(OutputError::FieldType {
+                    field: format!("hookSpecificOutput.{k}"),
+                    expected: "a string",
+                }),
             }
         };
         let mut decision = None;

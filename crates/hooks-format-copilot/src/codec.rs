@@ -26,8 +26,8 @@ use std::path::{Path, PathBuf};
 
 use hooks_schema::{
     ArgRewrite, Decision, EncodeContext, EncodeError, Envelope, ExitInfo, FormatId, HookCodec,
-    HookCommand, HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, Program,
-    RawOutcome,
+    HookCommand, HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, PayloadError,
+    Program, RawOutcome,
 };
 use serde_json::{Map, Value};
 
@@ -130,7 +130,7 @@ pub fn payload(
     dialect: Dialect,
     envelope: &Envelope,
     ctx: &EncodeContext<'_>,
-) -> Result<Value, String> {
+) -> Result<Value, PayloadError> {
     let d = event.payload_dialect(dialect);
     let mut p = Map::new();
     let s = |v: Option<String>| Value::String(v.unwrap_or_default());
@@ -153,10 +153,10 @@ pub fn payload(
     }
     p.insert("cwd".into(), Value::String(session_cwd(envelope, ctx)));
     let tool = || {
-        envelope
-            .tool
-            .as_ref()
-            .ok_or_else(|| format!("the envelope of a {} firing has no tool call", event.camel()))
+        envelope.tool.as_ref().ok_or_else(|| PayloadError::Missing {
+            event: event.camel().to_owned(),
+            part: "tool call",
+        })
     };
     let tool_name = |t: &hooks_schema::ToolCall| {
         let runtime = copilot_tool_name(t);
@@ -244,7 +244,7 @@ pub fn payload(
         CopilotEvent::UserPromptTransformed
         | CopilotEvent::ErrorOccurred
         | CopilotEvent::PreMcpToolCall => {
-            return Err(format!("`{}` has no canonical counterpart", event.camel()));
+            return Err(PayloadError::NoCanonical { event: event.camel().to_owned() });
         }
     }
     for (k, v) in &envelope.extra {
@@ -295,7 +295,7 @@ impl HookCodec for CopilotCodec {
         if envelope.event != hook.event {
             return Err(EncodeError::EventMismatch { envelope: envelope.event, hook: hook.event });
         }
-        let body = payload(event, dialect, envelope, ctx).map_err(EncodeError::Payload)?;
+        let body = payload(event, dialect, envelope, ctx)?;
         let stdin = serde_json::to_vec(&body)
             .map_err(|e| EncodeError::Payload(format!("cannot encode the hook input: {e}")))?;
         let root = project_dir(envelope, ctx);

@@ -61,14 +61,14 @@ pub(crate) fn decode(
         Ok(Output::Noisy(objects)) => {
             return noisy(hook, native, envelope, can_deny, &objects, notes);
         }
-        Err(why) => return failed(hook, can_deny, why, notes),
+        Err(why) => return failed(hook, can_deny, why.to_string(), notes),
     };
     match interpret(hook, native, envelope, &obj, &mut notes) {
         Ok(mut v) => {
             v.notes.extend(notes);
             v
         }
-        Err(why) => failed(hook, can_deny, why, notes),
+        Err(why) => failed(hook, can_deny, why.to_string(), notes),
     }
 }
 
@@ -231,6 +231,25 @@ impl Fields {
     }
 }
 
+/// Why a hook's stdout is not output Cursor reads.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum OutputError {
+    /// No JSON object in it.
+    #[error("invalid JSON output: stdout is not a JSON object{}: {excerpt}", if *.truncated { " (the output was truncated)" } else { "" })]
+    NotJson {
+        /// Whether the output was cut at the cap.
+        truncated: bool,
+        /// The start of it.
+        excerpt: String,
+    },
+    /// `permission` is not a string.
+    #[error("invalid output: permission must be a string, found {0}")]
+    PermissionType(Value),
+    /// `permission` is not a decision Cursor knows.
+    #[error("invalid output: permission must be allow, deny or ask, found {0:?}")]
+    PermissionValue(String),
+}
+
 /// Applies Cursor's per-event reading of an exit-0 JSON object.
 fn interpret(
     hook: &HookDefinition,
@@ -238,7 +257,7 @@ fn interpret(
     envelope: &hooks_schema::Envelope,
     obj: &Map<String, Value>,
     notes: &mut Vec<String>,
-) -> Result<HookVerdict, String> {
+) -> Result<HookVerdict, OutputError> {
     let f = Fields::read(obj);
     let out = native.outputs;
     let mut v = HookVerdict::no_opinion();
@@ -250,7 +269,7 @@ fn interpret(
     if let Some(p) = raw_permission.filter(|p| !p.is_string())
         && out.permission.is_some()
     {
-        return Err(format!("invalid output: permission must be a string, found {p}"));
+        return Err(OutputError::PermissionType(p.clone()));
     }
     match (&f.permission, out.permission) {
         (Some(p), Some(rule)) => {
@@ -276,9 +295,7 @@ fn interpret(
                     None
                 }
                 (other, _) => {
-                    return Err(format!(
-                        "invalid output: permission must be allow, deny or ask, found {other:?}"
-                    ));
+                    return Err(OutputError::PermissionValue(other.to_owned()));
                 }
             };
         }
@@ -428,7 +445,7 @@ enum Output {
 
 /// Reads stdout. Output that is not one JSON object is searched for objects at the start of
 /// a line (at most [`MAX_JSON_CANDIDATES`] line starts); none at all is an error.
-fn extract_json(outcome: &RawOutcome) -> Result<Output, String> {
+fn extract_json(outcome: &RawOutcome) -> Result<Output, OutputError> {
     let text = outcome.stdout.lossy();
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     if text.trim().is_empty() {
@@ -463,11 +480,10 @@ fn extract_json(outcome: &RawOutcome) -> Result<Output, String> {
         }
     }
     if objects.is_empty() {
-        let truncated = if outcome.stdout.truncated { " (the output was truncated)" } else { "" };
-        return Err(format!(
-            "invalid JSON output: stdout is not a JSON object{truncated}: {}",
-            excerpt(text)
-        ));
+        return Err(OutputError::NotJson {
+            truncated: outcome.stdout.truncated,
+            excerpt: excerpt(text),
+        });
     }
     Ok(Output::Noisy(objects))
 }

@@ -3,7 +3,9 @@
 
 use std::path::Path;
 
-use hooks_schema::{EncodeContext, Envelope, HookCommand, HookDefinition, Invocation, Program};
+use hooks_schema::{
+    EncodeContext, Envelope, HookCommand, HookDefinition, Invocation, PayloadError, Program,
+};
 use serde_json::{Map, Value, json};
 
 use crate::{CursorError, events, matcher::shell_command, tool_type};
@@ -73,7 +75,7 @@ pub(crate) fn encode(
             envelope.transcript_path.as_deref().map_or(Value::Null, path_str),
         );
     }
-    event_fields(native.name, envelope, &mut p).map_err(fail)?;
+    event_fields(native.name, envelope, &mut p).map_err(|e| fail(e.to_string()))?;
     for (k, v) in &envelope.extra {
         if !p.contains_key(k) {
             p.insert(k.clone(), v.clone());
@@ -112,9 +114,14 @@ pub(crate) fn encode(
 
 /// Adds the native event's own fields.
 #[allow(clippy::too_many_lines)]
-fn event_fields(name: &str, env: &Envelope, p: &mut Map<String, Value>) -> Result<(), String> {
+fn event_fields(
+    name: &str,
+    env: &Envelope,
+    p: &mut Map<String, Value>,
+) -> Result<(), PayloadError> {
+    let lacks = |whole, part| PayloadError::Lacks { whole, part };
     let cwd = env.cwd.as_deref().map_or(Value::Null, path_str);
-    let tool = || env.tool.as_ref().ok_or_else(|| "the envelope has no tool call".to_owned());
+    let tool = || env.tool.as_ref().ok_or_else(|| lacks("envelope", "tool call"));
     let result = env.result.clone().unwrap_or_default();
     let duration = result.duration_ms.map_or(Value::Null, |d| json!(d));
     let arg = |key: &str| env.tool.as_ref().and_then(|t| t.args.get(key)).cloned();
@@ -148,8 +155,8 @@ fn event_fields(name: &str, env: &Envelope, p: &mut Map<String, Value>) -> Resul
         }
         "beforeShellExecution" | "afterShellExecution" => {
             let t = tool()?;
-            let command = shell_command(&t.args)
-                .ok_or_else(|| "the shell tool call has no command".to_owned())?;
+            let command =
+                shell_command(&t.args).ok_or_else(|| lacks("shell tool call", "command"))?;
             p.insert("command".into(), Value::String(command));
             let dir = arg("working_directory").or_else(|| arg("cwd")).unwrap_or(cwd);
             p.insert("cwd".into(), dir);
@@ -173,7 +180,7 @@ fn event_fields(name: &str, env: &Envelope, p: &mut Map<String, Value>) -> Resul
         }
         "beforeReadFile" => {
             let t = tool()?;
-            let path = file_path(&t.args).ok_or_else(|| "the read has no file path".to_owned())?;
+            let path = file_path(&t.args).ok_or_else(|| lacks("read", "file path"))?;
             p.insert("file_path".into(), Value::String(path));
             if let Some(c) = arg("content") {
                 p.insert("content".into(), c);
@@ -181,7 +188,7 @@ fn event_fields(name: &str, env: &Envelope, p: &mut Map<String, Value>) -> Resul
         }
         "afterFileEdit" => {
             let t = tool()?;
-            let path = file_path(&t.args).ok_or_else(|| "the edit has no file path".to_owned())?;
+            let path = file_path(&t.args).ok_or_else(|| lacks("edit", "file path"))?;
             p.insert("file_path".into(), Value::String(path));
             let edits = match (arg("edits"), arg("old_string"), arg("new_string")) {
                 (Some(Value::Array(e)), _, _) => Value::Array(e),
@@ -197,12 +204,12 @@ fn event_fields(name: &str, env: &Envelope, p: &mut Map<String, Value>) -> Resul
             p.insert("edits".into(), edits);
         }
         "beforeSubmitPrompt" => {
-            let pr = env.prompt.as_ref().ok_or_else(|| "the envelope has no prompt".to_owned())?;
+            let pr = env.prompt.as_ref().ok_or_else(|| lacks("envelope", "prompt"))?;
             p.insert("prompt".into(), Value::String(pr.text.clone()));
             p.insert("attachments".into(), Value::Array(pr.attachments.clone()));
         }
         "afterAgentResponse" | "afterAgentThought" => {
-            let t = env.text.as_ref().ok_or_else(|| "the envelope has no agent text".to_owned())?;
+            let t = env.text.as_ref().ok_or_else(|| lacks("envelope", "agent text"))?;
             p.insert("text".into(), Value::String(t.text.clone()));
             if name == "afterAgentThought" {
                 p.insert("duration_ms".into(), t.duration_ms.map_or(Value::Null, |d| json!(d)));

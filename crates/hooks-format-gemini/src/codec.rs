@@ -20,7 +20,7 @@ use std::path::Path;
 use hooks_schema::{
     ArgRewrite, Decision, EncodeContext, EncodeError, Envelope, ExecutionMode, ExitInfo, FormatId,
     HookCodec, HookCommand, HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir,
-    Program, RawOutcome,
+    PayloadError, Program, RawOutcome,
 };
 use serde_json::{Map, Value};
 
@@ -66,7 +66,7 @@ pub fn payload(
     native: GeminiEvent,
     envelope: &Envelope,
     ctx: &EncodeContext<'_>,
-) -> Result<Value, String> {
+) -> Result<Value, PayloadError> {
     let mut p = Map::new();
     let s = |v: Option<String>| Value::String(v.unwrap_or_default());
     p.insert("session_id".into(), s(envelope.session_id.clone()));
@@ -86,8 +86,9 @@ pub fn payload(
     };
     match native {
         GeminiEvent::BeforeTool | GeminiEvent::AfterTool => {
-            let tool = envelope.tool.as_ref().ok_or_else(|| {
-                format!("the envelope of a {} firing has no tool call", native.as_str())
+            let tool = envelope.tool.as_ref().ok_or_else(|| PayloadError::Missing {
+                event: native.as_str().to_owned(),
+                part: "tool call",
             })?;
             p.insert("tool_name".into(), Value::String(gemini_tool_name(tool)));
             p.insert("tool_input".into(), tool.args.clone());
@@ -138,7 +139,7 @@ pub fn payload(
             p.insert("details".into(), details);
         }
         GeminiEvent::BeforeModel | GeminiEvent::AfterModel | GeminiEvent::BeforeToolSelection => {
-            return Err(format!("`{}` has no canonical counterpart", native.as_str()));
+            return Err(PayloadError::NoCanonical { event: native.as_str().to_owned() });
         }
     }
     for (k, v) in &envelope.extra {
@@ -235,7 +236,7 @@ impl HookCodec for GeminiCodec {
         if envelope.event != hook.event {
             return Err(EncodeError::EventMismatch { envelope: envelope.event, hook: hook.event });
         }
-        let body = payload(native, envelope, ctx).map_err(EncodeError::Payload)?;
+        let body = payload(native, envelope, ctx)?;
         let stdin = serde_json::to_vec(&body)
             .map_err(|e| EncodeError::Payload(format!("cannot encode the hook input: {e}")))?;
         let cwd = session_cwd(envelope, ctx);

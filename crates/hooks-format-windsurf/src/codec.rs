@@ -14,7 +14,8 @@ use std::path::Path;
 
 use hooks_schema::{
     Decision, EncodeContext, EncodeError, Envelope, ExitInfo, FormatId, HookCodec, HookCommand,
-    HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, Program, RawOutcome,
+    HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, PayloadError, Program,
+    RawOutcome,
 };
 use serde_json::{Map, Value, json};
 
@@ -60,7 +61,7 @@ pub fn payload(
     event: WindsurfEvent,
     envelope: &Envelope,
     ctx: &EncodeContext<'_>,
-) -> Result<Value, String> {
+) -> Result<Value, PayloadError> {
     let mut p = Map::new();
     p.insert("agent_action_name".into(), Value::String(event.as_str().into()));
     p.insert(
@@ -78,10 +79,10 @@ pub fn payload(
         p.insert("timestamp".into(), Value::String(ts.clone()));
     }
     let tool = || {
-        envelope
-            .tool
-            .as_ref()
-            .ok_or_else(|| format!("the envelope of a {} firing has no tool call", event.as_str()))
+        envelope.tool.as_ref().ok_or_else(|| PayloadError::Missing {
+            event: event.as_str().to_owned(),
+            part: "tool call",
+        })
     };
     let result = envelope.result.clone().unwrap_or_default();
     let mut info = Map::new();
@@ -149,7 +150,7 @@ pub fn payload(
             info.insert("response".into(), Value::String(text));
         }
         WindsurfEvent::PostCascadeResponseWithTranscript | WindsurfEvent::PostSetupWorktree => {
-            return Err(format!("`{}` has no canonical counterpart", event.as_str()));
+            return Err(PayloadError::NoCanonical { event: event.as_str().to_owned() });
         }
     }
     p.insert("tool_info".into(), Value::Object(info));
@@ -190,7 +191,7 @@ impl HookCodec for WindsurfCodec {
         if envelope.event != hook.event {
             return Err(EncodeError::EventMismatch { envelope: envelope.event, hook: hook.event });
         }
-        let body = payload(event, envelope, ctx).map_err(EncodeError::Payload)?;
+        let body = payload(event, envelope, ctx)?;
         let stdin = serde_json::to_vec(&body)
             .map_err(|e| EncodeError::Payload(format!("cannot encode the hook input: {e}")))?;
         let root = ctx.project_dir.unwrap_or(ctx.working_dir);

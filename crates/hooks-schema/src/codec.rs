@@ -37,12 +37,63 @@ pub enum EncodeError {
     /// needs), with why.
     #[error("{0}")]
     Payload(String),
+    /// The hook input could not be built from the envelope, typed.
+    #[error(transparent)]
+    Input(#[from] PayloadError),
     /// The codec refuses to run the definition (a source that failed closed), with why.
     #[error("{0}")]
     Refused(String),
     /// The adapter's own error.
     #[error(transparent)]
     Adapter(Arc<dyn std::error::Error + Send + Sync>),
+}
+
+/// Why an envelope cannot become a format's hook input: it lacks what the native event's
+/// input carries ([`EncodeError::Input`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PayloadError {
+    /// A firing of `event` carries no `part` (`the envelope of a PreToolUse firing has no
+    /// tool call`).
+    #[error("the envelope of a {event} firing has no {part}")]
+    Missing {
+        /// The native event.
+        event: String,
+        /// What it lacks.
+        part: &'static str,
+    },
+    /// The same, worded as the format's own messages (`before_tool_call needs a tool call in
+    /// the envelope`).
+    #[error("{event} needs {part} in the envelope")]
+    Needs {
+        /// The native event.
+        event: String,
+        /// What it lacks, with its article.
+        part: &'static str,
+    },
+    /// A part of the envelope lacks a field the input needs (`the shell tool call has no
+    /// command`).
+    #[error("the {whole} has no {part}")]
+    Lacks {
+        /// The part of the envelope.
+        whole: &'static str,
+        /// The field.
+        part: &'static str,
+    },
+    /// The native event has no canonical counterpart, so no envelope fires it.
+    #[error("`{event}` has no canonical counterpart")]
+    NoCanonical {
+        /// The native event.
+        event: String,
+    },
+    /// The envelope is for another native event than the hook's.
+    #[error("envelope event {envelope} is not the hook's event {hook}")]
+    OtherEvent {
+        /// The envelope's event.
+        envelope: String,
+        /// The hook's native event.
+        hook: String,
+    },
 }
 
 impl EncodeError {

@@ -54,8 +54,8 @@ pub use crate::{
     },
     pin::{FilePin, HookFile, PINNED_ROLES, PathStateKey, PinError, PinnedScript, pin},
     store::{
-        LOCK_WAIT, MAX_FILES, MAX_SCRIPTS_PER_FILE, MAX_STORE_BYTES, MAX_TEXT_BYTES,
-        STORE_FILE_NAME, StoreContents, StoreError, TrustStore,
+        InvalidStore, LOCK_WAIT, MAX_FILES, MAX_SCRIPTS_PER_FILE, MAX_STORE_BYTES, MAX_TEXT_BYTES,
+        RecordError, STORE_FILE_NAME, StoreContents, StoreError, TrustStore,
     },
 };
 

@@ -12,7 +12,7 @@ use hooks_schema::AbsPathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    digest::{Digest, read_regular},
+    digest::{BadDigest, Digest, HashError, read_regular},
     pin::{FilePin, PathStateKey, PinnedScript},
 };
 
@@ -43,7 +43,8 @@ pub enum StoreError {
         /// The store file.
         path: PathBuf,
         /// Why.
-        reason: String,
+        #[source]
+        reason: InvalidStore,
     },
     /// Another writer held the lock for longer than [`LOCK_WAIT`].
     #[error("the trust store {path} is locked by another process (waited {waited:?})")]
@@ -65,6 +66,107 @@ pub enum StoreError {
     /// The change would put more than [`MAX_FILES`] files in the store.
     #[error("the trust store would hold more than {MAX_FILES} hook files; revoke some first")]
     Full,
+}
+
+/// Why a store file is not a store this version trusts.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum InvalidStore {
+    /// It is not a regular file, or it is over [`MAX_STORE_BYTES`].
+    #[error(transparent)]
+    Unreadable(HashError),
+    /// Another user owns it.
+    #[error("it is owned by user {owner} rather than {me}")]
+    Owner {
+        /// Its owner's id.
+        owner: u32,
+        /// This process's effective user id.
+        me: u32,
+    },
+    /// Others may write it.
+    #[error("others may write it (mode {mode:o}); only its owner may")]
+    Writable {
+        /// Its permission bits.
+        mode: u32,
+    },
+    /// Its metadata cannot be read.
+    #[error("{0}")]
+    Metadata(#[source] std::io::Error),
+    /// It is not the store's JSON document.
+    #[error("{0}")]
+    Json(#[source] serde_json::Error),
+    /// Another version's document.
+    #[error("version {found} (this build reads version {VERSION})")]
+    Version {
+        /// The version it says.
+        found: u32,
+    },
+    /// More files than [`MAX_FILES`].
+    #[error("more than {MAX_FILES} hook files")]
+    TooManyFiles,
+    /// One file's record is wrong.
+    #[error("file {index}: {problem}")]
+    File {
+        /// Its position in the document.
+        index: usize,
+        /// What is wrong with it.
+        #[source]
+        problem: RecordError,
+    },
+}
+
+/// What is wrong with one file's record in the store.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RecordError {
+    /// More scripts (or notes) than [`MAX_SCRIPTS_PER_FILE`].
+    #[error("more than {MAX_SCRIPTS_PER_FILE} {what}")]
+    TooMany {
+        /// `scripts` or `notes`.
+        what: &'static str,
+    },
+    /// A text over [`MAX_TEXT_BYTES`].
+    #[error("{what} is longer than {MAX_TEXT_BYTES} bytes")]
+    TooLong {
+        /// Which field.
+        what: &'static str,
+    },
+    /// A text holding a NUL byte.
+    #[error("{what} contains a NUL byte")]
+    Nul {
+        /// Which field.
+        what: &'static str,
+    },
+    /// A path that is not absolute and clean.
+    #[error("{what}: {source}")]
+    Path {
+        /// Which field.
+        what: &'static str,
+        /// Why.
+        #[source]
+        source: hooks_schema::SchemaError,
+    },
+    /// A digest that is not one.
+    #[error("{what}: {source}")]
+    Digest {
+        /// Which field.
+        what: &'static str,
+        /// Why.
+        #[source]
+        source: BadDigest,
+    },
+    /// A kind that is no source kind name.
+    #[error("kind is not a source kind name")]
+    Kind,
+    /// A session path that is absolute.
+    #[error("a session path is absolute")]
+    SessionPathAbsolute,
+    /// The same hook file listed twice.
+    #[error("{path} is listed twice")]
+    Duplicate {
+        /// The file.
+        path: AbsPathBuf,
+    },
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
@@ -150,14 +252,15 @@ impl TrustStore {
     /// Reads the store. No file is an empty store; anything that is not a valid store is
     /// [`StoreError::Invalid`], and then nothing is trusted.
     pub fn load(&self) -> Result<StoreContents, StoreError> {
-        let invalid = |reason: String| StoreError::Invalid { path: self.path.clone(), reason };
+        let invalid =
+            |reason: InvalidStore| StoreError::Invalid { path: self.path.clone(), reason };
         let bytes = match read_regular(&self.path, MAX_STORE_BYTES) {
             Ok(Some(bytes)) => bytes,
             Ok(None) => return Ok(StoreContents::default()),
             Err(crate::digest::HashError::Io { source, .. }) => {
                 return Err(StoreError::Io { path: self.path.clone(), source });
             }
-            Err(e) => return Err(invalid(e.to_string())),
+            Err(e) => return Err(invalid(InvalidStore::Unreadable(e))),
         };
         check_owner(&self.path).map_err(invalid)?;
         decode(&bytes).map_err(invalid)
@@ -215,20 +318,17 @@ fn sync_dir(dir: &Path) -> Result<(), StoreError> {
 
 /// On Unix, a store another user owns, or that others may write, is not the user's own
 /// record of what they trusted.
-fn check_owner(path: &Path) -> Result<(), String> {
+fn check_owner(path: &Path) -> Result<(), InvalidStore> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+        let meta = std::fs::metadata(path).map_err(InvalidStore::Metadata)?;
         let me = rustix::process::geteuid().as_raw();
         if meta.uid() != me {
-            return Err(format!("it is owned by user {} rather than {me}", meta.uid()));
+            return Err(InvalidStore::Owner { owner: meta.uid(), me });
         }
         if meta.mode() & 0o022 != 0 {
-            return Err(format!(
-                "others may write it (mode {:o}); only its owner may",
-                meta.mode() & 0o777
-            ));
+            return Err(InvalidStore::Writable { mode: meta.mode() & 0o777 });
         }
     }
     #[cfg(not(unix))]
@@ -362,56 +462,57 @@ fn encode(contents: &StoreContents) -> Vec<u8> {
 }
 
 /// Reads a store document; any deviation is an error naming it.
-pub(crate) fn decode(bytes: &[u8]) -> Result<StoreContents, String> {
-    let doc: Document = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+pub(crate) fn decode(bytes: &[u8]) -> Result<StoreContents, InvalidStore> {
+    let doc: Document = serde_json::from_slice(bytes).map_err(InvalidStore::Json)?;
     if doc.version != VERSION {
-        return Err(format!("version {} (this build reads version {VERSION})", doc.version));
+        return Err(InvalidStore::Version { found: doc.version });
     }
     if doc.files.len() > MAX_FILES {
-        return Err(format!("more than {MAX_FILES} hook files"));
+        return Err(InvalidStore::TooManyFiles);
     }
     let mut files = BTreeMap::new();
-    for (i, record) in doc.files.into_iter().enumerate() {
-        let pin = decode_file(record).map_err(|e| format!("file {i}: {e}"))?;
+    for (index, record) in doc.files.into_iter().enumerate() {
+        let pin = decode_file(record).map_err(|problem| InvalidStore::File { index, problem })?;
         if files.contains_key(&pin.path) {
-            return Err(format!("file {i}: {} is listed twice", pin.path));
+            let problem = RecordError::Duplicate { path: pin.path };
+            return Err(InvalidStore::File { index, problem });
         }
         files.insert(pin.path.clone(), pin);
     }
     Ok(StoreContents { files })
 }
 
-fn bounded(what: &str, text: String) -> Result<String, String> {
+fn bounded(what: &'static str, text: String) -> Result<String, RecordError> {
     if text.len() > MAX_TEXT_BYTES {
-        return Err(format!("{what} is longer than {MAX_TEXT_BYTES} bytes"));
+        return Err(RecordError::TooLong { what });
     }
     if text.contains('\0') {
-        return Err(format!("{what} contains a NUL byte"));
+        return Err(RecordError::Nul { what });
     }
     Ok(text)
 }
 
-fn abs(what: &str, text: String) -> Result<AbsPathBuf, String> {
+fn abs(what: &'static str, text: String) -> Result<AbsPathBuf, RecordError> {
     let text = bounded(what, text)?;
-    AbsPathBuf::new(PathBuf::from(&text)).map_err(|e| format!("{what}: {e}"))
+    AbsPathBuf::new(PathBuf::from(&text)).map_err(|source| RecordError::Path { what, source })
 }
 
-fn digest(what: &str, text: &str) -> Result<Digest, String> {
-    text.parse().map_err(|e| format!("{what}: {e}"))
+fn digest(what: &'static str, text: &str) -> Result<Digest, RecordError> {
+    text.parse().map_err(|source| RecordError::Digest { what, source })
 }
 
-fn decode_file(r: FileRecord) -> Result<FilePin, String> {
+fn decode_file(r: FileRecord) -> Result<FilePin, RecordError> {
     if r.scripts.len() > MAX_SCRIPTS_PER_FILE {
-        return Err(format!("more than {MAX_SCRIPTS_PER_FILE} scripts"));
+        return Err(RecordError::TooMany { what: "scripts" });
     }
     if r.uncertain.len() > MAX_SCRIPTS_PER_FILE {
-        return Err(format!("more than {MAX_SCRIPTS_PER_FILE} notes"));
+        return Err(RecordError::TooMany { what: "notes" });
     }
     let kind = bounded("kind", r.kind)?;
     if kind.is_empty()
         || !kind.bytes().all(|b| b.is_ascii_lowercase() || b == b'_' || b.is_ascii_digit())
     {
-        return Err("kind is not a source kind name".to_owned());
+        return Err(RecordError::Kind);
     }
     let mut scripts = Vec::with_capacity(r.scripts.len());
     for s in r.scripts {
@@ -419,7 +520,7 @@ fn decode_file(r: FileRecord) -> Result<FilePin, String> {
             Some(rel) => {
                 let rel = PathBuf::from(bounded("session path", rel)?);
                 if rel.is_absolute() {
-                    return Err("a session path is absolute".to_owned());
+                    return Err(RecordError::SessionPathAbsolute);
                 }
                 Some(rel)
             }
