@@ -11,9 +11,9 @@
 use std::path::PathBuf;
 
 use hooks_schema::{
-    Compaction, Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError, HostInput,
-    Notification, Prompt, Provenance, SessionInfo, StopInfo, Subagent, ToolCall, ToolKind,
-    ToolResult, reason_with_provenance,
+    Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError, HostInput, Notification,
+    Prompt, SessionInfo, StopInfo, ToolCall, ToolKind, ToolResult, claude_shaped,
+    joined_texts as joined, json_answer, reason_with_provenance, take_bool, take_str,
 };
 use serde_json::{Map, Value, json};
 
@@ -34,22 +34,6 @@ pub fn tool_kind(name: &str) -> ToolKind {
         "Task" | "Agent" => ToolKind::Subagent,
         n if n.starts_with("mcp__") => ToolKind::Mcp,
         _ => ToolKind::Other,
-    }
-}
-
-fn take_str(m: &mut Map<String, Value>, k: &str) -> Result<Option<String>, HostError> {
-    match m.remove(k) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => Err(HostError::Malformed(format!("`{k}` must be a string"))),
-    }
-}
-
-fn take_bool(m: &mut Map<String, Value>, k: &str) -> Result<bool, HostError> {
-    match m.remove(k) {
-        None | Some(Value::Null) => Ok(false),
-        Some(Value::Bool(b)) => Ok(b),
-        Some(_) => Err(HostError::Malformed(format!("`{k}` must be a boolean"))),
     }
 }
 
@@ -158,13 +142,7 @@ pub fn decode_input(stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, 
             e.session =
                 Some(SessionInfo { reason: take_str(&mut m, "reason")?, ..SessionInfo::default() });
         }
-        NativeEvent::Stop => {
-            e.stop = Some(StopInfo {
-                last_message: take_str(&mut m, "last_assistant_message")?,
-                stop_hook_active: take_bool(&mut m, "stop_hook_active")?,
-                ..StopInfo::default()
-            });
-        }
+        NativeEvent::Stop => e.stop = Some(claude_shaped::stop(&mut m)?),
         NativeEvent::StopFailure => {
             e.stop = Some(StopInfo {
                 status: take_str(&mut m, "error")?,
@@ -173,25 +151,15 @@ pub fn decode_input(stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, 
             });
         }
         NativeEvent::SubagentStart | NativeEvent::SubagentStop => {
-            e.subagent = Some(Subagent {
-                id: take_str(&mut m, "agent_id")?,
-                agent_type: take_str(&mut m, "agent_type")?,
-                summary: take_str(&mut m, "last_assistant_message")?,
-                ..Subagent::default()
-            });
-            if native == NativeEvent::SubagentStop {
-                e.stop = Some(StopInfo {
-                    stop_hook_active: take_bool(&mut m, "stop_hook_active")?,
-                    ..StopInfo::default()
-                });
+            let (subagent, stop) =
+                claude_shaped::subagent(&mut m, native == NativeEvent::SubagentStop)?;
+            e.subagent = Some(subagent);
+            if stop.is_some() {
+                e.stop = stop;
             }
         }
         NativeEvent::PreCompact | NativeEvent::PostCompact => {
-            e.compaction = Some(Compaction {
-                trigger: take_str(&mut m, "trigger")?,
-                custom_instructions: take_str(&mut m, "custom_instructions")?,
-                ..Compaction::default()
-            });
+            e.compaction = Some(claude_shaped::compaction(&mut m)?);
         }
         NativeEvent::Notification => {
             e.notification = Some(Notification {
@@ -203,12 +171,6 @@ pub fn decode_input(stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, 
     }
     e.extra = m;
     Ok(HostInput { session_id: e.session_id.clone(), envelope: e, native_event: name })
-}
-
-fn joined(items: &[(Provenance, String)]) -> Option<String> {
-    let texts: Vec<&str> =
-        items.iter().map(|(_, t)| t.as_str()).filter(|t| !t.trim().is_empty()).collect();
-    (!texts.is_empty()).then(|| texts.join("\n\n"))
 }
 
 /// Encodes the folded verdict as Claude Code's answer for `native`, the JSON form Claude
@@ -310,20 +272,7 @@ pub fn encode_answer(native: NativeEvent, verdict: &FoldedVerdict) -> HostAnswer
         out.insert("continue".into(), json!(false));
         out.insert("stopReason".into(), Value::String(reason_with_provenance(Some(why), Some(by))));
     }
-    if !specific.is_empty() {
-        let mut named = Map::new();
-        named.insert("hookEventName".into(), Value::String(native.as_str().to_owned()));
-        named.extend(specific);
-        out.insert("hookSpecificOutput".into(), Value::Object(named));
-    }
-    let stdout = if out.is_empty() {
-        Vec::new()
-    } else {
-        let mut s = serde_json::to_vec(&Value::Object(out)).unwrap_or_default();
-        s.push(b'\n');
-        s
-    };
-    HostAnswer { stdout, stderr: Vec::new(), exit_code: 0 }
+    json_answer(native.as_str(), out, specific)
 }
 
 impl HostCodec for ClaudeHost {

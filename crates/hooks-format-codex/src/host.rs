@@ -11,8 +11,9 @@
 use std::path::PathBuf;
 
 use hooks_schema::{
-    Compaction, Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError, HostInput,
-    Prompt, Provenance, SessionInfo, StopInfo, Subagent, ToolCall, ToolKind, ToolResult,
+    Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError, HostInput, Prompt,
+    SessionInfo, ToolCall, ToolKind, ToolResult, claude_shaped, joined_texts as joined,
+    json_answer, reason_with_provenance, take_str,
 };
 use serde_json::{Map, Value, json};
 
@@ -60,22 +61,6 @@ pub fn patch_paths(patch: &str) -> Vec<String> {
         })
         .filter(|p| !p.is_empty())
         .collect()
-}
-
-fn take_str(m: &mut Map<String, Value>, k: &str) -> Result<Option<String>, HostError> {
-    match m.remove(k) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => Err(HostError::Malformed(format!("`{k}` must be a string"))),
-    }
-}
-
-fn take_bool(m: &mut Map<String, Value>, k: &str) -> Result<bool, HostError> {
-    match m.remove(k) {
-        None | Some(Value::Null) => Ok(false),
-        Some(Value::Bool(b)) => Ok(b),
-        Some(_) => Err(HostError::Malformed(format!("`{k}` must be a boolean"))),
-    }
 }
 
 /// Decodes Codex's hook input (the stdin document of any event) into an envelope.
@@ -152,61 +137,22 @@ pub fn decode_input(stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, 
             e.session =
                 Some(SessionInfo { reason: take_str(&mut m, "reason")?, ..SessionInfo::default() });
         }
-        CodexEvent::Stop => {
-            e.stop = Some(StopInfo {
-                last_message: take_str(&mut m, "last_assistant_message")?,
-                stop_hook_active: take_bool(&mut m, "stop_hook_active")?,
-                ..StopInfo::default()
-            });
-        }
+        CodexEvent::Stop => e.stop = Some(claude_shaped::stop(&mut m)?),
         CodexEvent::SubagentStart | CodexEvent::SubagentStop => {
-            e.subagent = Some(Subagent {
-                id: take_str(&mut m, "agent_id")?,
-                agent_type: take_str(&mut m, "agent_type")?,
-                summary: take_str(&mut m, "last_assistant_message")?,
-                ..Subagent::default()
-            });
-            if native == CodexEvent::SubagentStop {
-                e.stop = Some(StopInfo {
-                    stop_hook_active: take_bool(&mut m, "stop_hook_active")?,
-                    ..StopInfo::default()
-                });
+            let (subagent, stop) =
+                claude_shaped::subagent(&mut m, native == CodexEvent::SubagentStop)?;
+            e.subagent = Some(subagent);
+            if stop.is_some() {
+                e.stop = stop;
             }
         }
         CodexEvent::PreCompact | CodexEvent::PostCompact => {
-            e.compaction = Some(Compaction {
-                trigger: take_str(&mut m, "trigger")?,
-                custom_instructions: take_str(&mut m, "custom_instructions")?,
-                ..Compaction::default()
-            });
+            e.compaction = Some(claude_shaped::compaction(&mut m)?);
         }
         CodexEvent::Interrupt | CodexEvent::PreModelRequest | CodexEvent::PostModelRequest => {}
     }
     e.extra = m;
     Ok(HostInput { session_id: e.session_id.clone(), envelope: e, native_event: name })
-}
-
-/// The reason Codex shows, with where it came from: `<reason> (hook <id>, <file>:<line>)`.
-/// Never empty (Codex ignores a deny with an empty reason).
-pub fn reason_with_provenance(reason: Option<&str>, by: Option<&Provenance>) -> String {
-    let reason = reason.map(str::trim).filter(|r| !r.is_empty());
-    let Some(p) = by else {
-        return reason.unwrap_or("denied by a hook").to_owned();
-    };
-    let place = match p.line {
-        Some(l) => format!("{}:{l}", p.source.path),
-        None => p.source.path.to_string(),
-    };
-    match reason {
-        Some(r) => format!("{r} (hook {}, {place})", p.hook_id),
-        None => format!("denied by hook {} ({place})", p.hook_id),
-    }
-}
-
-fn joined(items: &[(Provenance, String)]) -> Option<String> {
-    let texts: Vec<&str> =
-        items.iter().map(|(_, t)| t.as_str()).filter(|t| !t.trim().is_empty()).collect();
-    (!texts.is_empty()).then(|| texts.join("\n\n"))
 }
 
 /// Encodes the folded verdict as Codex's answer for `native`.
@@ -307,20 +253,7 @@ pub fn encode_answer(native: CodexEvent, verdict: &FoldedVerdict) -> HostAnswer 
         out.insert("continue".into(), json!(false));
         out.insert("stopReason".into(), Value::String(h.clone()));
     }
-    if !specific.is_empty() {
-        let mut named = Map::new();
-        named.insert("hookEventName".into(), Value::String(ev.to_owned()));
-        named.extend(specific);
-        out.insert("hookSpecificOutput".into(), Value::Object(named));
-    }
-    let stdout = if out.is_empty() {
-        Vec::new()
-    } else {
-        let mut s = serde_json::to_vec(&Value::Object(out)).unwrap_or_default();
-        s.push(b'\n');
-        s
-    };
-    HostAnswer { stdout, stderr: Vec::new(), exit_code: 0 }
+    json_answer(ev, out, specific)
 }
 
 impl HostCodec for CodexHost {

@@ -34,9 +34,7 @@ pub use crate::{
         USER_CONFIG, USER_HOOKS, descriptor,
     },
     events::CodexEvent,
-    host::{
-        CodexHost, decode_input, encode_answer, patch_paths, reason_with_provenance, tool_kind,
-    },
+    host::{CodexHost, decode_input, encode_answer, patch_paths, tool_kind},
     matcher::{
         APPLY_PATCH, MAX_MATCHER_LEN, MatcherError, SHELL_TOOL, codex_tool_name, tool_aliases,
     },

@@ -14,8 +14,8 @@ use std::path::PathBuf;
 
 use hooks_schema::{
     AgentText, Compaction, Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError,
-    HostInput, Prompt, Provenance, SessionInfo, StopInfo, Subagent, ToolCall, ToolKind, ToolResult,
-    reason_with_provenance,
+    HostInput, Prompt, SessionInfo, StopInfo, Subagent, ToolCall, ToolKind, ToolResult,
+    joined_texts as joined, reason_with_provenance, take_str,
 };
 use serde_json::{Map, Value, json};
 
@@ -37,14 +37,6 @@ pub fn tool_kind(tool_type: &str) -> ToolKind {
         "WebFetch" | "WebSearch" => ToolKind::Web,
         t if t.starts_with("MCP:") => ToolKind::Mcp,
         _ => ToolKind::Other,
-    }
-}
-
-fn take_str(m: &mut Map<String, Value>, k: &str) -> Result<Option<String>, HostError> {
-    match m.remove(k) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => Err(HostError::Malformed(format!("`{k}` must be a string"))),
     }
 }
 
@@ -287,12 +279,6 @@ pub fn decode_input(stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, 
     e.cwd = cwd.map(PathBuf::from).or_else(|| e.workspace_roots.first().cloned());
     e.extra = m;
     Ok(HostInput { session_id: e.session_id.clone(), envelope: e, native_event: name })
-}
-
-fn joined(items: &[(Provenance, String)]) -> Option<String> {
-    let texts: Vec<&str> =
-        items.iter().map(|(_, t)| t.as_str()).filter(|t| !t.trim().is_empty()).collect();
-    (!texts.is_empty()).then(|| texts.join("\n\n"))
 }
 
 /// Encodes the folded verdict as Cursor's answer for the native event `name`: one JSON object

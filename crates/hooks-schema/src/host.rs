@@ -152,6 +152,133 @@ pub fn reason_with_provenance(reason: Option<&str>, by: Option<&Provenance>) -> 
     }
 }
 
+/// Removes `key` from an agent's hook input and reads it as an optional string (absent or
+/// `null` is `None`); any other type is [`HostError::Malformed`].
+pub fn take_str(
+    m: &mut serde_json::Map<String, Value>,
+    key: &str,
+) -> Result<Option<String>, HostError> {
+    match m.remove(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(HostError::Malformed(format!("`{key}` must be a string"))),
+    }
+}
+
+/// Removes `key` and reads it as a flag (absent or `null` is `false`); any other type is
+/// [`HostError::Malformed`].
+pub fn take_bool(m: &mut serde_json::Map<String, Value>, key: &str) -> Result<bool, HostError> {
+    match m.remove(key) {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(b),
+        Some(_) => Err(HostError::Malformed(format!("`{key}` must be a boolean"))),
+    }
+}
+
+/// The fields Claude Code's hook input gives a stop, a subagent's end and a compaction, which
+/// agents that copied its protocol (Codex) send with the same names: read once here so every
+/// such host decodes them alike.
+pub mod claude_shaped {
+    use serde_json::{Map, Value};
+
+    use super::{take_bool, take_str};
+    use crate::{Compaction, HostError, StopInfo, Subagent};
+
+    /// `Stop`: `last_assistant_message`, `stop_hook_active`.
+    pub fn stop(m: &mut Map<String, Value>) -> Result<StopInfo, HostError> {
+        Ok(StopInfo {
+            last_message: take_str(m, "last_assistant_message")?,
+            stop_hook_active: take_bool(m, "stop_hook_active")?,
+            ..StopInfo::default()
+        })
+    }
+
+    /// `SubagentStart`/`SubagentStop`: `agent_id`, `agent_type`, `last_assistant_message`,
+    /// and for the stop, `stop_hook_active`.
+    pub fn subagent(
+        m: &mut Map<String, Value>,
+        stopping: bool,
+    ) -> Result<(Subagent, Option<StopInfo>), HostError> {
+        let subagent = Subagent {
+            id: take_str(m, "agent_id")?,
+            agent_type: take_str(m, "agent_type")?,
+            summary: take_str(m, "last_assistant_message")?,
+            ..Subagent::default()
+        };
+        let stop = if stopping {
+            Some(StopInfo {
+                stop_hook_active: take_bool(m, "stop_hook_active")?,
+                ..StopInfo::default()
+            })
+        } else {
+            None
+        };
+        Ok((subagent, stop))
+    }
+
+    /// `PreCompact`/`PostCompact`: `trigger`, `custom_instructions`.
+    pub fn compaction(m: &mut Map<String, Value>) -> Result<Compaction, HostError> {
+        Ok(Compaction {
+            trigger: take_str(m, "trigger")?,
+            custom_instructions: take_str(m, "custom_instructions")?,
+            ..Compaction::default()
+        })
+    }
+}
+
+/// The non-empty texts of `items` (the folded verdict's context, messages or follow-ups),
+/// joined by a blank line; `None` when there is none.
+///
+/// ```
+/// use hooks_schema::joined_texts;
+///
+/// assert_eq!(joined_texts(&[]), None);
+/// ```
+pub fn joined_texts(items: &[(Provenance, String)]) -> Option<String> {
+    let texts: Vec<&str> =
+        items.iter().map(|(_, t)| t.as_str()).filter(|t| !t.trim().is_empty()).collect();
+    (!texts.is_empty()).then(|| texts.join("\n\n"))
+}
+
+/// The answer of an agent that reads one JSON object on stdout with exit code 0 (Claude
+/// Code's shape, which Codex shares): the top-level fields `out`, and the event's own fields
+/// `specific` under `hookSpecificOutput` with `hookEventName: <native_event>` first (left out
+/// when there are none); no output at all when both are empty.
+///
+/// ```
+/// use hooks_schema::json_answer;
+/// use serde_json::{Map, json};
+///
+/// let mut specific = Map::new();
+/// specific.insert("permissionDecision".into(), json!("deny"));
+/// let answer = json_answer("PreToolUse", Map::new(), specific);
+/// assert_eq!(
+///     String::from_utf8(answer.stdout).unwrap(),
+///     "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\"}}\n"
+/// );
+/// assert!(json_answer("Stop", Map::new(), Map::new()).stdout.is_empty());
+/// ```
+pub fn json_answer(
+    native_event: &str,
+    mut out: serde_json::Map<String, Value>,
+    specific: serde_json::Map<String, Value>,
+) -> HostAnswer {
+    if !specific.is_empty() {
+        let mut named = serde_json::Map::new();
+        named.insert("hookEventName".into(), Value::String(native_event.to_owned()));
+        named.extend(specific);
+        out.insert("hookSpecificOutput".into(), Value::Object(named));
+    }
+    let stdout = if out.is_empty() {
+        Vec::new()
+    } else {
+        let mut s = serde_json::to_vec(&Value::Object(out)).unwrap_or_default();
+        s.push(b'\n');
+        s
+    };
+    HostAnswer { stdout, stderr: Vec::new(), exit_code: 0 }
+}
+
 /// A file `hooks install` writes the bridge into (issue 20): the agent's own configuration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct InstallTarget {

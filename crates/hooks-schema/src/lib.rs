@@ -125,12 +125,14 @@ mod parsed;
 mod policy;
 mod process;
 mod revision;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod trust;
 mod verdict;
 
 pub use crate::{
     binding::Binding,
-    codec::{EncodeContext, EncodeError, HookCodec},
+    codec::{EncodeContext, EncodeError, HookCodec, PayloadError},
     definition::{
         Delivery, ExecutionMode, HookCommand, HookDefinition, NO_TIMEOUT, OnFailure,
         timeout_from_secs,
@@ -149,7 +151,8 @@ pub use crate::{
     },
     host::{
         EDITED_PATH_ARGS, HostAnswer, HostCodec, HostError, HostInput, InstallTarget,
-        OtherFormatFiles, edited_paths_from_args, host_runs, reason_with_provenance,
+        OtherFormatFiles, claude_shaped, edited_paths_from_args, host_runs, joined_texts,
+        json_answer, reason_with_provenance, take_bool, take_str,
     },
     ids::{
         AbsPathBuf, ExplicitScope, FileRole, FileScope, FormatId, HOOK_ID_MAX_CHARS, HookId,

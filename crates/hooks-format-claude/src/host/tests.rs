@@ -6,7 +6,7 @@
 use std::{fmt::Write as _, path::Path};
 
 use expect_test::expect_file;
-use hooks_schema::{AbsPathBuf, HookId, HookSourceId, edited_paths_from_args};
+use hooks_schema::{AbsPathBuf, HookId, HookSourceId, Provenance, edited_paths_from_args};
 use proptest::prelude::*;
 
 use super::*;

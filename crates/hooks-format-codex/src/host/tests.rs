@@ -8,7 +8,7 @@ use std::{
 };
 
 use expect_test::expect_file;
-use hooks_schema::{AbsPathBuf, HookEvent, HookId, HookSourceId};
+use hooks_schema::{AbsPathBuf, HookEvent, HookId, HookSourceId, Provenance};
 use proptest::prelude::*;
 use serde_json::json;
 

@@ -8,7 +8,7 @@ use std::{fmt::Write as _, path::Path};
 use expect_test::expect_file;
 use hooks_schema::{
     AbsPathBuf, EncodeContext, FileScope, HookCodec, HookEvent, HookId, HookSourceId,
-    HookSourceKind, Program,
+    HookSourceKind, Program, Provenance,
 };
 use proptest::prelude::*;
 
