@@ -1,6 +1,6 @@
 //! Tests of the protocol codec: golden encode and decode tables, focused rules, properties.
 
-use std::{fmt::Write as _, path::Path, time::Duration};
+use std::{fmt::Write as _, path::Path};
 
 use expect_test::expect_file;
 use hooks_schema::{
@@ -10,6 +10,8 @@ use hooks_schema::{
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};
+
+use hooks_schema::testing::{raw_outcome as outcome, render_verdict};
 
 use crate::{ClaudeMode, MAX_TEXT_CHARS, parse};
 
@@ -44,52 +46,6 @@ fn ctx<'a>(source: &'a HookSourceId, project: Option<&'a Path>) -> EncodeContext
         agent_version: None,
         session_env: &[],
     }
-}
-
-fn outcome(exit: ExitInfo, stdout: &str, stderr: &str) -> RawOutcome {
-    RawOutcome {
-        exit,
-        timed_out: false,
-        stdout: CapturedOutput::whole(stdout.as_bytes().to_vec()),
-        stderr: CapturedOutput::whole(stderr.as_bytes().to_vec()),
-        result_file: None,
-        duration: Duration::from_millis(5),
-    }
-}
-
-fn render_verdict(v: &HookVerdict) -> String {
-    let mut out = String::new();
-    if let Some(d) = v.decision {
-        let _ = write!(out, " decision={}", d.as_str());
-    }
-    if let Some(r) = &v.reason {
-        let _ = write!(out, " reason={r:?}");
-    }
-    if let Some(r) = &v.rewrite {
-        let _ = write!(out, " rewrite={r:?}");
-    }
-    if let Some(o) = &v.updated_output {
-        let _ = write!(out, " updated_output={o}");
-    }
-    for c in &v.context {
-        let _ = write!(out, " context={c:?}");
-    }
-    if let Some(m) = &v.user_message {
-        let _ = write!(out, " user_message={m:?}");
-    }
-    if let Some(m) = &v.followup {
-        let _ = write!(out, " followup={m:?}");
-    }
-    if let Some(m) = &v.halt {
-        let _ = write!(out, " halt={m:?}");
-    }
-    if let Some(m) = &v.failure {
-        let _ = write!(out, " failure={m:?}");
-    }
-    for n in &v.notes {
-        let _ = write!(out, " note={n:?}");
-    }
-    if out.is_empty() { " no opinion".to_owned() } else { out }
 }
 
 fn case_outcome(case: &Value) -> RawOutcome {

@@ -7,12 +7,14 @@ use std::{fmt::Write as _, path::Path, time::Duration};
 
 use expect_test::expect_file;
 use hooks_schema::{
-    AbsPathBuf, ArgRewrite, CapturedOutput, Decision, EncodeContext, Envelope, ExitInfo, HookCodec,
-    HookDefinition, HookSourceId, HookVerdict, HostCodec, LaunchDir, Program, RawOutcome,
-    SpawnFailure, SpawnFailureKind,
+    AbsPathBuf, ArgRewrite, CapturedOutput, Decision, Envelope, ExitInfo, HookCodec,
+    HookDefinition, HookSourceId, HostCodec, LaunchDir, Program, RawOutcome, SpawnFailure,
+    SpawnFailureKind,
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};
+
+use hooks_schema::testing::{encode_context, render_verdict as render};
 
 use super::*;
 use crate::{CopilotHost, parse};
@@ -40,18 +42,6 @@ fn source() -> HookSourceId {
     )
 }
 
-fn ctx(source: &HookSourceId) -> EncodeContext<'_> {
-    EncodeContext {
-        source,
-        working_dir: Path::new("/proj"),
-        project_dir: Some(Path::new("/proj")),
-        config_dir: None,
-        user_shell: None,
-        agent_version: None,
-        session_env: &[],
-    }
-}
-
 #[test]
 fn recorded_payloads_are_reproduced() {
     let dir = data_dir().join("payloads");
@@ -71,7 +61,9 @@ fn recorded_payloads_are_reproduced() {
         expect_file![data_dir().join(format!("output/host/{stem}.txt"))]
             .assert_eq(&format!("{pretty}\n"));
         let (native, dialect) = CopilotEvent::from_name(event).expect("event");
-        let rebuilt = payload(native, dialect, &input.envelope, &ctx(&src)).expect("payload");
+        let rebuilt =
+            payload(native, dialect, &input.envelope, &encode_context(&src, Path::new("/proj")))
+                .expect("payload");
         assert_eq!(rebuilt, recorded, "{stem}: the hook input Copilot sent is reproduced");
     }
 }
@@ -91,19 +83,35 @@ fn an_envelope_from_another_host_gets_copilots_names_in_each_dialect() {
         args: json!({"command": "ls"}),
     });
     let src = source();
-    let camel = payload(CopilotEvent::PreToolUse, Dialect::Camel, &env, &ctx(&src)).expect("camel");
+    let camel = payload(
+        CopilotEvent::PreToolUse,
+        Dialect::Camel,
+        &env,
+        &encode_context(&src, Path::new("/proj")),
+    )
+    .expect("camel");
     assert_eq!(
         camel,
         json!({"sessionId": "s1", "timestamp": 1_796_155_974_053_i64, "cwd": "/proj", "toolName": "bash", "toolArgs": {"command": "ls"}})
     );
-    let pascal =
-        payload(CopilotEvent::PreToolUse, Dialect::Pascal, &env, &ctx(&src)).expect("pascal");
+    let pascal = payload(
+        CopilotEvent::PreToolUse,
+        Dialect::Pascal,
+        &env,
+        &encode_context(&src, Path::new("/proj")),
+    )
+    .expect("pascal");
     assert_eq!(
         pascal,
         json!({"hook_event_name": "PreToolUse", "session_id": "s1", "timestamp": "2026-12-01T20:12:54.053Z", "cwd": "/proj", "tool_name": "Bash", "tool_input": {"command": "ls"}})
     );
-    let perm =
-        payload(CopilotEvent::PermissionRequest, Dialect::Pascal, &env, &ctx(&src)).expect("perm");
+    let perm = payload(
+        CopilotEvent::PermissionRequest,
+        Dialect::Pascal,
+        &env,
+        &encode_context(&src, Path::new("/proj")),
+    )
+    .expect("perm");
     assert_eq!(perm["hookName"], "permissionRequest", "always the camelCase payload");
     assert_eq!(perm["toolInput"], json!({"command": "ls"}));
 }
@@ -132,39 +140,6 @@ fn outcome(case: &Value) -> RawOutcome {
         result_file: None,
         duration: Duration::from_millis(5),
     }
-}
-
-fn render(v: &HookVerdict) -> String {
-    let mut out = String::new();
-    if let Some(d) = v.decision {
-        let _ = write!(out, " decision={}", d.as_str());
-    }
-    if let Some(r) = &v.reason {
-        let _ = write!(out, " reason={r:?}");
-    }
-    if let Some(r) = &v.rewrite {
-        let _ = write!(out, " rewrite={r:?}");
-    }
-    if let Some(o) = &v.updated_output {
-        let _ = write!(out, " updated_output={o}");
-    }
-    for c in &v.context {
-        let _ = write!(out, " context={c:?}");
-    }
-    for (k, m) in [
-        ("user_message", &v.user_message),
-        ("followup", &v.followup),
-        ("halt", &v.halt),
-        ("failure", &v.failure),
-    ] {
-        if let Some(m) = m {
-            let _ = write!(out, " {k}={m:?}");
-        }
-    }
-    for n in &v.notes {
-        let _ = write!(out, " note={n:?}");
-    }
-    if out.is_empty() { " no opinion".to_owned() } else { out }
 }
 
 #[test]
@@ -291,7 +266,9 @@ fn the_command_runs_in_the_root_with_copilots_variables() {
         args: json!({"command": "ls"}),
     });
     let src = source();
-    let inv = CopilotCodec.encode(&hook, &env, &ctx(&src)).expect("encodes");
+    let inv = CopilotCodec
+        .encode(&hook, &env, &encode_context(&src, Path::new("/proj")))
+        .expect("encodes");
     assert_eq!(
         inv.program,
         Program::Shell { script: "./check.sh".into(), shell: Some("bash".into()) }
@@ -313,7 +290,9 @@ fn the_command_runs_in_the_root_with_copilots_variables() {
     );
     assert_eq!(launch.var("COPILOT_PROJECT_DIR"), Some(&LaunchDir::Project));
     let exec = definition("sessionEnd", json!({"exec": "/bin/echo", "args": ["a b"]}));
-    let inv = CopilotCodec.encode(&exec, &Envelope::new(exec.event), &ctx(&src)).expect("encodes");
+    let inv = CopilotCodec
+        .encode(&exec, &Envelope::new(exec.event), &encode_context(&src, Path::new("/proj")))
+        .expect("encodes");
     assert_eq!(inv.program, Program::Exec { argv: vec!["/bin/echo".into(), "a b".into()] });
 }
 
@@ -323,12 +302,20 @@ fn encode_refuses_an_envelope_of_another_event_or_without_a_tool() {
     let src = source();
     assert!(
         CopilotCodec
-            .encode(&hook, &Envelope::new(hooks_schema::HookEvent::Stop), &ctx(&src))
+            .encode(
+                &hook,
+                &Envelope::new(hooks_schema::HookEvent::Stop),
+                &encode_context(&src, Path::new("/proj"))
+            )
             .is_err()
     );
     assert!(
         CopilotCodec
-            .encode(&hook, &Envelope::new(hooks_schema::HookEvent::PreToolUse), &ctx(&src))
+            .encode(
+                &hook,
+                &Envelope::new(hooks_schema::HookEvent::PreToolUse),
+                &encode_context(&src, Path::new("/proj"))
+            )
             .is_err()
     );
 }

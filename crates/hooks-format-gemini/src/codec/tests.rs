@@ -6,12 +6,13 @@ use std::{fmt::Write as _, path::Path, time::Duration};
 
 use expect_test::expect_file;
 use hooks_schema::{
-    AbsPathBuf, ArgRewrite, CapturedOutput, Decision, EncodeContext, Envelope, ExitInfo, HookCodec,
-    HookDefinition, HookSourceId, HookVerdict, HostCodec, Program, RawOutcome, SpawnFailure,
-    SpawnFailureKind,
+    AbsPathBuf, ArgRewrite, CapturedOutput, Decision, Envelope, ExitInfo, HookCodec,
+    HookDefinition, HookSourceId, HostCodec, Program, RawOutcome, SpawnFailure, SpawnFailureKind,
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};
+
+use hooks_schema::testing::{encode_context, render_verdict as render};
 
 use super::*;
 use crate::{GeminiHost, parse};
@@ -39,18 +40,6 @@ fn source() -> HookSourceId {
     )
 }
 
-fn ctx(source: &HookSourceId) -> EncodeContext<'_> {
-    EncodeContext {
-        source,
-        working_dir: Path::new("/proj"),
-        project_dir: Some(Path::new("/proj")),
-        config_dir: None,
-        user_shell: None,
-        agent_version: None,
-        session_env: &[],
-    }
-}
-
 #[test]
 fn recorded_payloads_are_reproduced() {
     let dir = data_dir().join("payloads");
@@ -74,7 +63,8 @@ fn recorded_payloads_are_reproduced() {
         let pretty = serde_json::to_string_pretty(&input.envelope).expect("envelope");
         expect_file![golden].assert_eq(&format!("{pretty}\n"));
         let native = GeminiEvent::from_name(&name).expect("event");
-        let rebuilt = payload(native, &input.envelope, &ctx(&src)).expect("payload");
+        let rebuilt = payload(native, &input.envelope, &encode_context(&src, Path::new("/proj")))
+            .expect("payload");
         assert_eq!(rebuilt, recorded, "{stem}: the hook input Gemini CLI sent is reproduced");
     }
 }
@@ -94,7 +84,8 @@ fn payload_fields_are_in_gemini_order() {
         args: json!({"command": "ls"}),
     });
     let src = source();
-    let p = payload(GeminiEvent::BeforeTool, &env, &ctx(&src)).expect("payload");
+    let p = payload(GeminiEvent::BeforeTool, &env, &encode_context(&src, Path::new("/proj")))
+        .expect("payload");
     assert_eq!(
         serde_json::to_string(&p).expect("json"),
         r#"{"session_id":"s1","transcript_path":"","cwd":"/proj","hook_event_name":"BeforeTool","timestamp":"2026-12-01T20:11:50.721Z","tool_name":"run_shell_command","tool_input":{"command":"ls"}}"#
@@ -125,39 +116,6 @@ fn outcome(case: &Value) -> RawOutcome {
         result_file: None,
         duration: Duration::from_millis(5),
     }
-}
-
-fn render(v: &HookVerdict) -> String {
-    let mut out = String::new();
-    if let Some(d) = v.decision {
-        let _ = write!(out, " decision={}", d.as_str());
-    }
-    if let Some(r) = &v.reason {
-        let _ = write!(out, " reason={r:?}");
-    }
-    if let Some(r) = &v.rewrite {
-        let _ = write!(out, " rewrite={r:?}");
-    }
-    if let Some(o) = &v.updated_output {
-        let _ = write!(out, " updated_output={o}");
-    }
-    for c in &v.context {
-        let _ = write!(out, " context={c:?}");
-    }
-    for (k, m) in [
-        ("user_message", &v.user_message),
-        ("followup", &v.followup),
-        ("halt", &v.halt),
-        ("failure", &v.failure),
-    ] {
-        if let Some(m) = m {
-            let _ = write!(out, " {k}={m:?}");
-        }
-    }
-    for n in &v.notes {
-        let _ = write!(out, " note={n:?}");
-    }
-    if out.is_empty() { " no opinion".to_owned() } else { out }
 }
 
 #[test]
@@ -246,7 +204,9 @@ fn encode_runs_bash_in_the_session_directory_with_geminis_variables() {
         args: json!({"command": "ls"}),
     });
     let src = source();
-    let inv = GeminiCodec.encode(&hook, &env, &ctx(&src)).expect("encodes");
+    let inv = GeminiCodec
+        .encode(&hook, &env, &encode_context(&src, Path::new("/proj")))
+        .expect("encodes");
     assert_eq!(
         inv.program,
         Program::Shell {
@@ -296,7 +256,9 @@ fn launch_names_the_session_directory_and_a_pinned_cwd_wins() {
     let mut env = Envelope::new(hooks_schema::HookEvent::SessionStart);
     env.cwd = Some("/work/p".into());
     let src = source();
-    let inv = GeminiCodec.encode(&start, &env, &ctx(&src)).expect("encodes");
+    let inv = GeminiCodec
+        .encode(&start, &env, &encode_context(&src, Path::new("/proj")))
+        .expect("encodes");
     assert_eq!(inv.cwd.as_deref(), Some(Path::new("/home/u/.gemini")));
     let stdin: Value = serde_json::from_slice(&inv.stdin).expect("json");
     assert_eq!(stdin["cwd"], "/work/p", "the input still names the session's directory");
@@ -314,9 +276,9 @@ fn encode_refuses_mismatched_and_toolless_envelopes() {
     let hook = definition("BeforeTool", "x");
     let src = source();
     let env = Envelope::new(hooks_schema::HookEvent::Stop);
-    assert!(GeminiCodec.encode(&hook, &env, &ctx(&src)).is_err());
+    assert!(GeminiCodec.encode(&hook, &env, &encode_context(&src, Path::new("/proj"))).is_err());
     let env = Envelope::new(hooks_schema::HookEvent::PreToolUse);
-    assert!(GeminiCodec.encode(&hook, &env, &ctx(&src)).is_err());
+    assert!(GeminiCodec.encode(&hook, &env, &encode_context(&src, Path::new("/proj"))).is_err());
 }
 
 #[test]

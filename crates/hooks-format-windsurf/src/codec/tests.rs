@@ -6,11 +6,13 @@ use std::{path::Path, time::Duration};
 
 use expect_test::expect_file;
 use hooks_schema::{
-    AbsPathBuf, CapturedOutput, Decision, EncodeContext, Envelope, ExitInfo, HookCodec,
-    HookDefinition, HookSourceId, HostCodec, LaunchDir, Program, RawOutcome,
+    AbsPathBuf, CapturedOutput, Decision, Envelope, ExitInfo, HookCodec, HookDefinition,
+    HookSourceId, HostCodec, LaunchDir, Program, RawOutcome,
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};
+
+use hooks_schema::testing::encode_context;
 
 use super::*;
 use crate::{WindsurfHost, parse};
@@ -34,18 +36,6 @@ fn source() -> HookSourceId {
     )
 }
 
-fn ctx(source: &HookSourceId) -> EncodeContext<'_> {
-    EncodeContext {
-        source,
-        working_dir: Path::new("/proj"),
-        project_dir: Some(Path::new("/proj")),
-        config_dir: None,
-        user_shell: None,
-        agent_version: None,
-        session_env: &[],
-    }
-}
-
 #[test]
 fn documented_payloads_are_reproduced() {
     let mut files: Vec<_> = std::fs::read_dir(data_dir().join("payloads"))
@@ -66,7 +56,8 @@ fn documented_payloads_are_reproduced() {
         expect_file![data_dir().join(format!("output/host/{stem}.txt"))]
             .assert_eq(&format!("{pretty}\n"));
         let event = WindsurfEvent::from_name(&input.native_event).expect("event");
-        let rebuilt = payload(event, &input.envelope, &ctx(&src)).expect("payload");
+        let rebuilt = payload(event, &input.envelope, &encode_context(&src, Path::new("/proj")))
+            .expect("payload");
         assert_eq!(rebuilt, recorded, "{stem}");
     }
 }
@@ -144,7 +135,9 @@ fn the_command_runs_in_the_workspace_or_its_working_directory() {
         args: json!({"command": "ls"}),
     });
     env.cwd = Some("/proj/sub".into());
-    let inv = WindsurfCodec.encode(&hook, &env, &ctx(&src)).expect("encodes");
+    let inv = WindsurfCodec
+        .encode(&hook, &env, &encode_context(&src, Path::new("/proj")))
+        .expect("encodes");
     assert_eq!(
         inv.program,
         Program::Shell { script: "./check.sh".into(), shell: Some("bash".into()) }
@@ -162,7 +155,9 @@ fn the_command_runs_in_the_workspace_or_its_working_directory() {
         LaunchDir::Under(Box::new(LaunchDir::Project), "tools".into())
     );
     let other = Envelope::new(hooks_schema::HookEvent::Stop);
-    assert!(WindsurfCodec.encode(&hook, &other, &ctx(&src)).is_err());
+    assert!(
+        WindsurfCodec.encode(&hook, &other, &encode_context(&src, Path::new("/proj"))).is_err()
+    );
 }
 
 #[test]
