@@ -7,12 +7,12 @@ use std::{
     time::{Duration, Instant},
 };
 
-use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext, FireReport, RunStatus};
+use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext, RunStatus};
 use hooks_format_claude::ClaudeMode;
 use hooks_schema::{Binding, Decision, Envelope, HookEvent, ToolCall, ToolKind};
 use serde_json::{Value, json};
 
-use crate::support::{TestDir, project_bindings};
+use crate::support::{TestDir, fire_default, project_bindings};
 
 /// Writes `~/.claude/settings.json` inside `dir` and parses it into user bindings.
 fn load(dir: &TestDir, settings: &Value, mode: ClaudeMode) -> Vec<Binding> {
@@ -34,12 +34,6 @@ fn bash(command: &str) -> Envelope {
         args: json!({ "command": command }),
     });
     e
-}
-
-async fn fire(bindings: &[Binding], envelope: &Envelope) -> FireReport {
-    Dispatcher::new(DispatchConfig::default())
-        .fire(bindings, envelope, &FireContext::default())
-        .await
 }
 
 fn pre_tool_use(hooks: Value) -> Value {
@@ -66,7 +60,7 @@ async fn a_jq_free_shell_hook_denies_rm_rf_and_stays_silent_otherwise() {
     ]));
     let bindings = load(&dir, &settings, ClaudeMode::Default);
 
-    let report = fire(&bindings, &bash("rm -rf /tmp/build")).await;
+    let report = fire_default(&bindings, &bash("rm -rf /tmp/build")).await;
     assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:#?}");
     assert_eq!(report.verdict.reason.as_deref(), Some("rm -rf is not allowed here"));
     assert_eq!(
@@ -74,7 +68,7 @@ async fn a_jq_free_shell_hook_denies_rm_rf_and_stays_silent_otherwise() {
         Some("PreToolUse[0][0]")
     );
 
-    let report = fire(&bindings, &bash("ls -la")).await;
+    let report = fire_default(&bindings, &bash("ls -la")).await;
     assert_eq!(report.verdict.decision, None, "{report:#?}");
     assert_eq!(report.verdict.effective(), Decision::Allow);
     assert_eq!(report.runs[0].status, RunStatus::Ran);
@@ -103,7 +97,7 @@ async fn a_python_hook_rewrites_tool_input_and_the_next_hook_sees_it() {
     ]));
     let bindings = load(&dir, &settings, ClaudeMode::Default);
 
-    let report = fire(&bindings, &bash("git push origin main")).await;
+    let report = fire_default(&bindings, &bash("git push origin main")).await;
     assert_eq!(report.verdict.decision, None, "{report:#?}");
     assert_eq!(
         report.verdict.updated_args,
@@ -127,7 +121,7 @@ async fn an_exit_two_hook_blocks_with_its_stderr() {
     );
     let settings = pre_tool_use(json!([{"type": "command", "command": "./hooks/block.sh"}]));
     let bindings = load(&dir, &settings, ClaudeMode::Default);
-    let report = fire(&bindings, &bash("echo hello")).await;
+    let report = fire_default(&bindings, &bash("echo hello")).await;
     assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:#?}");
     assert_eq!(report.verdict.reason.as_deref(), Some("blocked by policy: no shell today"));
 }
@@ -149,7 +143,7 @@ async fn a_hung_hook_is_denied_at_the_timeout_under_the_strict_contract() {
     dir.script("hooks/hang.sh", HANG);
     let bindings = load(&dir, &hung_settings(true), ClaudeMode::Strict);
     let started = Instant::now();
-    let report = fire(&bindings, &bash("ls")).await;
+    let report = fire_default(&bindings, &bash("ls")).await;
     let took = started.elapsed();
     assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:#?}");
     assert!(
@@ -167,7 +161,7 @@ async fn a_hung_hook_fails_open_at_the_timeout_by_default() {
     dir.script("hooks/hang.sh", HANG);
     let bindings = load(&dir, &hung_settings(false), ClaudeMode::Default);
     let started = Instant::now();
-    let report = fire(&bindings, &bash("ls")).await;
+    let report = fire_default(&bindings, &bash("ls")).await;
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_eq!(report.verdict.decision, None, "{report:#?}");
     assert_eq!(report.verdict.effective(), Decision::Allow);
@@ -184,7 +178,7 @@ async fn a_broken_strict_contract_denies_before_anything_runs() {
         {"matcher": "Bash", "hooks": [{"type": "command", "command": "./hooks/touch.sh", "apiToken": "x"}]}
     ]}});
     let bindings = load(&dir, &settings, ClaudeMode::Strict);
-    let report = fire(&bindings, &bash("ls")).await;
+    let report = fire_default(&bindings, &bash("ls")).await;
     assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:#?}");
     assert!(
         report
@@ -276,7 +270,7 @@ async fn a_post_tool_hook_redacts_a_secret_from_the_tool_output() {
         ..hooks_schema::ToolResult::default()
     });
 
-    let report = fire(&bindings, &envelope).await;
+    let report = fire_default(&bindings, &envelope).await;
     assert_eq!(report.verdict.decision, None, "{report:#?}");
     assert_eq!(
         report.verdict.updated_output,
@@ -310,7 +304,7 @@ async fn a_users_hook_runs_in_the_sessions_current_directory_not_in_its_settings
     let bindings = load(&dir, &settings, ClaudeMode::Default);
     let mut envelope = bash("ls");
     envelope.cwd = Some(cwd.clone());
-    let report = fire(&bindings, &envelope).await;
+    let report = fire_default(&bindings, &envelope).await;
     assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:#?}");
     let canonical = hooks_registry::canonicalize(&cwd).expect("canonical cwd");
     assert_eq!(report.verdict.reason.as_deref(), canonical.as_path().to_str());

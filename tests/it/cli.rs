@@ -35,6 +35,36 @@ pub fn hooks_in(cwd: &Path, args: &[&str], stdin: &str) -> Output {
     hooks_in_env(cwd, args, stdin, &[])
 }
 
+/// `hooks fire <event> --root . --config-dir <config_dir> --posture auto-approves --payload -`
+/// (then `extra`) in `cwd` with `payload` on stdin: how the formats' end-to-end tests fire
+/// one event through the `hooks` tool, the user's files read from `config_dir`.
+pub fn fire_auto_approved(
+    cwd: &Path,
+    config_dir: &str,
+    event: &str,
+    payload: &str,
+    extra: &[&str],
+) -> Output {
+    hooks_in(cwd, &fire_args(event, config_dir, extra), payload)
+}
+
+/// The arguments [`fire_auto_approved`] runs `hooks` with.
+pub fn fire_args<'a>(event: &'a str, config_dir: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let fixed = [
+        "fire",
+        event,
+        "--root",
+        ".",
+        "--config-dir",
+        config_dir,
+        "--posture",
+        "auto-approves",
+        "--payload",
+        "-",
+    ];
+    [&fixed[..], extra].concat()
+}
+
 /// [`hooks_in`] with extra environment variables.
 pub fn hooks_in_env(cwd: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) -> Output {
     // The engine keeps its state under XDG_CONFIG_HOME: give each run its own.

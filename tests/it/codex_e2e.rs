@@ -8,7 +8,7 @@ use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext, FireReport};
 use hooks_schema::{Binding, Decision, Envelope, HookEvent, HookSourceKind, ToolCall, ToolKind};
 use serde_json::json;
 
-use crate::support::{TestDir, project_bindings};
+use crate::support::{TestDir, WatchedRepo, project_bindings};
 
 /// The documentation's example: a Python hook that reads the input on stdin and denies
 /// destructive commands with `permissionDecision: "deny"`.
@@ -235,23 +235,7 @@ fn the_hooks_tool_fires_lists_and_guards_codex_files() {
     assert_eq!(trusted.status.code(), Some(0), "{}", String::from_utf8_lossy(&trusted.stdout));
     let fire = |command: &str, extra: &[&str]| {
         let payload = json!({"tool": {"name": "exec_command", "kind": "shell", "args": {"command": command}}});
-        let args = [
-            &[
-                "fire",
-                "PreToolUse",
-                "--root",
-                ".",
-                "--config-dir",
-                cfgp,
-                "--posture",
-                "auto-approves",
-                "--payload",
-                "-",
-            ][..],
-            extra,
-        ]
-        .concat();
-        hooks_in(d.path(), &args, &payload.to_string())
+        hooks_in(d.path(), &crate::cli::fire_args("PreToolUse", cfgp, extra), &payload.to_string())
     };
     let deny = fire("rm -rf build", &["--json"]);
     assert_eq!(
@@ -308,59 +292,21 @@ fn the_hooks_tool_fires_lists_and_guards_codex_files() {
 /// included) and edits of either spelling, and the registry runs what they now say.
 #[test]
 fn the_watcher_loads_codex_files_as_they_appear_and_change() {
-    use std::time::{Duration, Instant};
-
-    use hooks_registry::{RegistryHandle, canonicalize};
-    use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs};
-    use hooks_watcher::{HookConfigWatcher, WatcherConfig};
-
-    let formats = hooks_schema::FormatSet::new(vec![hooks_format_codex::descriptor()]);
-    let registry = RegistryHandle::default();
-    let mut config = WatcherConfig::new(Surface::CliRun, formats)
-        .with_debounce_window(Duration::from_millis(50));
-    config.trust_inputs = TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves);
-    let watcher =
-        HookConfigWatcher::new(registry.clone(), std::sync::Arc::new(StaticTrustPolicy), config)
-            .expect("start the watcher");
-    let events = watcher.subscribe();
-    let dir = TestDir::new();
-    dir.write("repo/README", "");
-    let root = canonicalize(&dir.path().join("repo")).expect("canonical root");
-    let limit = Duration::from_secs(20);
-    watcher.add_root(root.as_path()).wait_timeout(limit).expect("in time").expect("attached");
-    let running = || -> Vec<String> {
-        registry
-            .snapshot()
-            .bindings_for(root.as_path())
-            .iter()
-            .map(|b| match &b.definition.command {
-                hooks_schema::HookCommand::Shell { script, .. } => script.clone(),
-                other => format!("{other:?}"),
-            })
-            .collect()
-    };
-    let wait_for = |want: &[&str]| {
-        let deadline = Instant::now() + limit;
-        while running() != want {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if let Err(e) = events.recv_timeout(left) {
-                panic!("waiting for {want:?}: {e}; running {:?}", running());
-            }
-        }
-    };
-    assert!(running().is_empty());
-    dir.write(
-        "repo/.codex/hooks.json",
+    let repo =
+        WatchedRepo::start(hooks_schema::FormatSet::new(vec![hooks_format_codex::descriptor()]));
+    assert!(repo.running().is_empty());
+    repo.write(
+        ".codex/hooks.json",
         r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "./first.sh"}]}]}}"#,
     );
-    wait_for(&["./first.sh"]);
-    dir.write(
-        "repo/.codex/config.toml",
+    repo.wait_for(&["./first.sh"]);
+    repo.write(
+        ".codex/config.toml",
         "[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./second.sh\"\n",
     );
-    wait_for(&["./first.sh", "./second.sh"]);
-    dir.write("repo/.codex/hooks.json", r#"{"hooks": {}}"#);
-    wait_for(&["./second.sh"]);
+    repo.wait_for(&["./first.sh", "./second.sh"]);
+    repo.write(".codex/hooks.json", r#"{"hooks": {}}"#);
+    repo.wait_for(&["./second.sh"]);
 }
 
 /// Through the `hooks` tool: the runtime runs Codex's hooks of one gated event concurrently,

@@ -6,13 +6,12 @@
 
 use std::path::Path;
 
-use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext, FireReport};
 use hooks_schema::{Binding, Decision, Envelope, HookEvent, ToolCall, ToolKind};
 use serde_json::{Value, json};
 
 use crate::{
-    cli::hooks_in,
-    support::{TestDir, project_bindings},
+    cli::{fire_auto_approved, hooks_in},
+    support::{TestDir, WatchedRepo, fire_default, project_bindings},
 };
 
 /// The documented shape: version 1, camelCase events, `bash` entries with `timeoutSec`.
@@ -108,18 +107,12 @@ fn bash(cwd: &Path, command: &str) -> Envelope {
     e
 }
 
-async fn fire(bindings: &[Binding], envelope: &Envelope) -> FireReport {
-    Dispatcher::new(DispatchConfig::default())
-        .fire(bindings, envelope, &FireContext::default())
-        .await
-}
-
 #[tokio::test]
 async fn a_documented_deny_blocks_and_each_hook_gets_its_dialects_payload() {
     let d = project();
     let b = bindings(&d);
     let root = hooks_registry::canonicalize(d.path()).expect("root");
-    let report = fire(&b, &bash(root.as_path(), "rm -rf build")).await;
+    let report = fire_default(&b, &bash(root.as_path(), "rm -rf build")).await;
     assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:?}");
     assert_eq!(report.verdict.reason.as_deref(), Some("Destructive command blocked by policy"));
     assert_eq!(
@@ -151,10 +144,10 @@ async fn exit_2_denies_with_copilots_reason_and_a_harmless_command_passes() {
     let d = project();
     let b = bindings(&d);
     let root = hooks_registry::canonicalize(d.path()).expect("root");
-    let report = fire(&b, &bash(root.as_path(), "curl https://example.invalid")).await;
+    let report = fire_default(&b, &bash(root.as_path(), "curl https://example.invalid")).await;
     assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:?}");
     assert_eq!(report.verdict.reason.as_deref(), Some(hooks_format_copilot::EXIT_2_REASON));
-    let report = fire(&b, &bash(root.as_path(), "ls")).await;
+    let report = fire_default(&b, &bash(root.as_path(), "ls")).await;
     assert_eq!(report.verdict.decision, None, "{report:?}");
 }
 
@@ -175,23 +168,7 @@ fn the_hooks_tool_fires_lists_checks_and_guards_copilot_files() {
     let fire = |command: &str, extra: &[&str]| {
         let payload =
             json!({"tool": {"name": "bash", "kind": "shell", "args": {"command": command}}});
-        let args = [
-            &[
-                "fire",
-                "preToolUse",
-                "--root",
-                ".",
-                "--config-dir",
-                cfgp,
-                "--posture",
-                "auto-approves",
-                "--payload",
-                "-",
-            ][..],
-            extra,
-        ]
-        .concat();
-        hooks_in(d.path(), &args, &payload.to_string())
+        fire_auto_approved(d.path(), cfgp, "preToolUse", &payload.to_string(), extra)
     };
     let deny = fire("rm -rf build", &["--json"]);
     let out = String::from_utf8_lossy(&deny.stdout).into_owned();
@@ -268,59 +245,18 @@ fn the_hooks_tool_fires_lists_checks_and_guards_copilot_files() {
 /// second file, and the registry runs what they now say.
 #[test]
 fn the_watcher_loads_copilot_files_as_they_appear_and_change() {
-    use std::time::{Duration, Instant};
-
-    use hooks_registry::{RegistryHandle, canonicalize};
-    use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs};
-    use hooks_watcher::{HookConfigWatcher, WatcherConfig};
-
-    let formats = hooks_schema::FormatSet::new(vec![hooks_format_copilot::descriptor()]);
-    let registry = RegistryHandle::default();
-    let mut config = WatcherConfig::new(Surface::CliRun, formats)
-        .with_debounce_window(Duration::from_millis(50));
-    config.trust_inputs = TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves);
-    let watcher =
-        HookConfigWatcher::new(registry.clone(), std::sync::Arc::new(StaticTrustPolicy), config)
-            .expect("start the watcher");
-    let events = watcher.subscribe();
-    let dir = TestDir::new();
-    dir.write("repo/README", "");
-    let root = canonicalize(&dir.path().join("repo")).expect("canonical root");
-    let limit = Duration::from_secs(20);
-    watcher.add_root(root.as_path()).wait_timeout(limit).expect("in time").expect("attached");
-    let running = || -> Vec<String> {
-        let mut v: Vec<String> = registry
-            .snapshot()
-            .bindings_for(root.as_path())
-            .iter()
-            .map(|b| match &b.definition.command {
-                hooks_schema::HookCommand::Shell { script, .. } => script.clone(),
-                other => format!("{other:?}"),
-            })
-            .collect();
-        v.sort();
-        v
-    };
-    let wait_for = |want: &[&str]| {
-        let deadline = Instant::now() + limit;
-        while running() != want {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if let Err(e) = events.recv_timeout(left) {
-                panic!("waiting for {want:?}: {e}; running {:?}", running());
-            }
-        }
-    };
-    assert!(running().is_empty());
+    let repo = WatchedRepo::start(hooks_testing::copilot_formats());
+    assert!(repo.running().is_empty());
     let file =
         |cmd: &str| json!({"version": 1, "hooks": {"preToolUse": [{"bash": cmd}]}}).to_string();
-    dir.write("repo/.github/hooks/a.json", &file("./first.sh"));
-    wait_for(&["./first.sh"]);
-    dir.write("repo/.github/hooks/b.json", &file("./second.sh"));
-    wait_for(&["./first.sh", "./second.sh"]);
-    dir.write("repo/.github/hooks/a.json", &file("./edited.sh"));
-    wait_for(&["./edited.sh", "./second.sh"]);
-    std::fs::remove_file(dir.path().join("repo/.github/hooks/b.json")).expect("rm");
-    wait_for(&["./edited.sh"]);
+    repo.write(".github/hooks/a.json", &file("./first.sh"));
+    repo.wait_for(&["./first.sh"]);
+    repo.write(".github/hooks/b.json", &file("./second.sh"));
+    repo.wait_for(&["./first.sh", "./second.sh"]);
+    repo.write(".github/hooks/a.json", &file("./edited.sh"));
+    repo.wait_for(&["./edited.sh", "./second.sh"]);
+    std::fs::remove_file(repo.dir.path().join("repo/.github/hooks/b.json")).expect("rm");
+    repo.wait_for(&["./edited.sh"]);
 }
 
 /// `disableAllHooks: true` in the repository's `.github/copilot/settings.json` switches the

@@ -4,13 +4,12 @@
 //! `hooks-format-gemini` and run as real processes by `hooks-dispatch`, and the same file
 //! checked through the `hooks` tool.
 
-use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext, FireReport};
-use hooks_schema::{Binding, Decision, Envelope};
+use hooks_schema::{Binding, Decision};
 use serde_json::Value;
 
 use crate::{
-    cli::hooks_in,
-    support::{TestDir, project_bindings, shell_call},
+    cli::{fire_auto_approved, hooks_in},
+    support::{TestDir, WatchedRepo, fire_default, project_bindings, shell_call},
 };
 
 /// The documentation's example, with the security script it names.
@@ -77,18 +76,13 @@ fn bindings(d: &TestDir) -> Vec<Binding> {
     project_bindings(hooks_format_gemini::PROJECT_SETTINGS, &path, d.path(), parsed.definitions)
 }
 
-async fn fire(bindings: &[Binding], envelope: &Envelope) -> FireReport {
-    Dispatcher::new(DispatchConfig::default())
-        .fire(bindings, envelope, &FireContext::default())
-        .await
-}
-
 #[tokio::test]
 async fn a_documented_deny_blocks_and_the_hook_sees_geminis_input() {
     let d = project();
     let b = bindings(&d);
     let root = hooks_registry::canonicalize(d.path()).expect("root");
-    let report = fire(&b, &shell_call(root.as_path(), "rm -rf build && touch ran.txt")).await;
+    let report =
+        fire_default(&b, &shell_call(root.as_path(), "rm -rf build && touch ran.txt")).await;
     assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:?}");
     assert_eq!(
         report.verdict.reason.as_deref(),
@@ -115,10 +109,11 @@ async fn exit_2_with_stderr_blocks_and_a_harmless_command_passes() {
     let d = project();
     let b = bindings(&d);
     let root = hooks_registry::canonicalize(d.path()).expect("root");
-    let report = fire(&b, &shell_call(root.as_path(), "curl https://example.invalid")).await;
+    let report =
+        fire_default(&b, &shell_call(root.as_path(), "curl https://example.invalid")).await;
     assert_eq!(report.verdict.decision, Some(Decision::Deny), "{report:?}");
     assert_eq!(report.verdict.reason.as_deref(), Some("Network access is not allowed"));
-    let report = fire(&b, &shell_call(root.as_path(), "ls")).await;
+    let report = fire_default(&b, &shell_call(root.as_path(), "ls")).await;
     // `{"decision": "allow"}` is Gemini CLI's default: it approves nothing.
     assert_eq!(report.verdict.decision, None, "{report:?}");
 }
@@ -132,20 +127,7 @@ fn hooks_fire_runs_the_projects_gemini_hooks_with_geminis_decision() {
         let payload = format!(
             r#"{{"tool": {{"name": "run_shell_command", "kind": "shell", "args": {{"command": "{command}"}}}}}}"#
         );
-        let args = [
-            "fire",
-            "BeforeTool",
-            "--root",
-            ".",
-            "--config-dir",
-            cfgp,
-            "--posture",
-            "auto-approves",
-            "--payload",
-            "-",
-            "--json",
-        ];
-        hooks_in(d.path(), &args, &payload)
+        fire_auto_approved(d.path(), cfgp, "BeforeTool", &payload, &["--json"])
     };
     let deny = fire("rm -rf build && touch ran.txt");
     let out = String::from_utf8_lossy(&deny.stdout).into_owned();
@@ -285,56 +267,18 @@ fn hooks_list_shows_the_project_and_user_gemini_settings() {
 /// included), change and go, and the registry runs what it now says.
 #[test]
 fn the_watcher_loads_gemini_settings_as_they_appear_and_change() {
-    use std::time::{Duration, Instant};
-
-    use hooks_registry::{RegistryHandle, canonicalize};
-    use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs};
-    use hooks_watcher::{HookConfigWatcher, WatcherConfig};
-
-    let formats = hooks_schema::FormatSet::new(vec![hooks_format_gemini::descriptor()]);
-    let registry = RegistryHandle::default();
-    let mut config = WatcherConfig::new(Surface::CliRun, formats)
-        .with_debounce_window(Duration::from_millis(50));
-    config.trust_inputs = TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves);
-    let watcher =
-        HookConfigWatcher::new(registry.clone(), std::sync::Arc::new(StaticTrustPolicy), config)
-            .expect("start the watcher");
-    let events = watcher.subscribe();
-    let dir = TestDir::new();
-    dir.write("repo/README", "");
-    let root = canonicalize(&dir.path().join("repo")).expect("canonical root");
-    let limit = Duration::from_secs(20);
-    watcher.add_root(root.as_path()).wait_timeout(limit).expect("in time").expect("attached");
-    let running = || -> Vec<String> {
-        registry
-            .snapshot()
-            .bindings_for(root.as_path())
-            .iter()
-            .map(|b| match &b.definition.command {
-                hooks_schema::HookCommand::Shell { script, .. } => script.clone(),
-                other => format!("{other:?}"),
-            })
-            .collect()
-    };
-    let wait_for = |want: &[&str]| {
-        let deadline = Instant::now() + limit;
-        while running() != want {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if let Err(e) = events.recv_timeout(left) {
-                panic!("waiting for {want:?}: {e}; running {:?}", running());
-            }
-        }
-    };
+    let repo =
+        WatchedRepo::start(hooks_schema::FormatSet::new(vec![hooks_format_gemini::descriptor()]));
     let settings = |cmd: &str| {
         format!(
             "{{\n  // a comment, as Gemini CLI allows\n  \"hooks\": {{\"BeforeTool\": [{{\"hooks\": [{{\"type\": \"command\", \"command\": \"{cmd}\"}}]}}]}}\n}}"
         )
     };
-    assert!(running().is_empty());
-    dir.write("repo/.gemini/settings.json", &settings("./first.sh"));
-    wait_for(&["./first.sh"]);
-    dir.write("repo/.gemini/settings.json", &settings("./second.sh"));
-    wait_for(&["./second.sh"]);
-    std::fs::remove_file(dir.path().join("repo/.gemini/settings.json")).expect("rm");
-    wait_for(&[]);
+    assert!(repo.running().is_empty());
+    repo.write(".gemini/settings.json", &settings("./first.sh"));
+    repo.wait_for(&["./first.sh"]);
+    repo.write(".gemini/settings.json", &settings("./second.sh"));
+    repo.wait_for(&["./second.sh"]);
+    std::fs::remove_file(repo.dir.path().join("repo/.gemini/settings.json")).expect("rm");
+    repo.wait_for(&[]);
 }

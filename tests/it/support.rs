@@ -61,6 +61,17 @@ pub fn project_bindings(
         .collect()
 }
 
+/// Fires `envelope` at `bindings` through a dispatcher with the default configuration and
+/// context: what the formats' end-to-end tests of real hook processes share.
+pub async fn fire_default(
+    bindings: &[hooks_schema::Binding],
+    envelope: &hooks_schema::Envelope,
+) -> hooks_dispatch::FireReport {
+    hooks_dispatch::Dispatcher::new(hooks_dispatch::DispatchConfig::default())
+        .fire(bindings, envelope, &hooks_dispatch::FireContext::default())
+        .await
+}
+
 /// A pre-tool-use envelope for a shell call (`run_shell_command`, call id `c1`) of `command`
 /// in `cwd`.
 pub fn shell_call(cwd: &Path, command: &str) -> hooks_schema::Envelope {
@@ -93,6 +104,83 @@ pub fn auto_approving_watcher(
         config,
     )
     .expect("start the watcher")
+}
+
+/// One repository (`<dir>/repo`) under a real watcher that reads only `formats`, feeding a
+/// registry, on a command-line run whose commands auto-approve: what the formats' watcher
+/// tests share (write a file, wait until the registry runs what it says).
+pub struct WatchedRepo {
+    /// The temporary folder holding `repo/`.
+    pub dir: TestDir,
+    /// The repository's canonical root.
+    pub root: hooks_schema::AbsPathBuf,
+    registry: hooks_registry::RegistryHandle,
+    _watcher: hooks_watcher::HookConfigWatcher,
+    events: std::sync::mpsc::Receiver<hooks_watcher::WatcherEvent>,
+}
+
+impl WatchedRepo {
+    /// How long [`WatchedRepo::wait_for`] and the attach wait at most.
+    pub const LIMIT: std::time::Duration = std::time::Duration::from_secs(20);
+
+    /// Starts the watcher (50 ms debounce window) and waits until the repository is attached.
+    pub fn start(formats: hooks_schema::FormatSet) -> WatchedRepo {
+        use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs};
+        let registry = hooks_registry::RegistryHandle::default();
+        let mut config = hooks_watcher::WatcherConfig::new(Surface::CliRun, formats)
+            .with_debounce_window(std::time::Duration::from_millis(50));
+        config.trust_inputs =
+            TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves);
+        let watcher = hooks_watcher::HookConfigWatcher::new(
+            registry.clone(),
+            std::sync::Arc::new(StaticTrustPolicy),
+            config,
+        )
+        .expect("start the watcher");
+        let events = watcher.subscribe();
+        let dir = TestDir::new();
+        dir.write("repo/README", "");
+        let root = hooks_registry::canonicalize(&dir.path().join("repo")).expect("canonical root");
+        watcher
+            .add_root(root.as_path())
+            .wait_timeout(Self::LIMIT)
+            .expect("in time")
+            .expect("attached");
+        WatchedRepo { dir, root, registry, _watcher: watcher, events }
+    }
+
+    /// Writes `text` to `rel` under the repository.
+    pub fn write(&self, rel: &str, text: &str) -> PathBuf {
+        self.dir.write(&format!("repo/{rel}"), text)
+    }
+
+    /// The commands bound at the repository's root, sorted.
+    pub fn running(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .registry
+            .snapshot()
+            .bindings_for(self.root.as_path())
+            .iter()
+            .map(|b| match &b.definition.command {
+                hooks_schema::HookCommand::Shell { script, .. } => script.clone(),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Waits (up to [`WatchedRepo::LIMIT`]) on the watcher's events until the commands bound
+    /// at the root are `want` (sorted).
+    pub fn wait_for(&self, want: &[&str]) {
+        let deadline = std::time::Instant::now() + Self::LIMIT;
+        while self.running() != want {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if let Err(e) = self.events.recv_timeout(left) {
+                panic!("waiting for {want:?}: {e}; running {:?}", self.running());
+            }
+        }
+    }
 }
 
 /// The process's peak resident set (`VmHWM`), in KiB.

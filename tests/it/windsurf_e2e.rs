@@ -5,7 +5,10 @@
 
 use serde_json::{Value, json};
 
-use crate::{cli::hooks_in, support::TestDir};
+use crate::{
+    cli::{fire_auto_approved, hooks_in},
+    support::TestDir,
+};
 
 const HOOKS: &str = r#"{
   "hooks": {
@@ -43,23 +46,7 @@ fn the_hooks_tool_fires_lists_checks_and_guards_windsurf_files() {
     let cfgp = cfg.path().to_str().expect("utf-8");
     let fire = |kind: &str, args: Value, extra: &[&str]| {
         let payload = json!({"tool": {"name": "run_command", "kind": kind, "args": args}});
-        let argv = [
-            &[
-                "fire",
-                "pre_tool_use",
-                "--root",
-                ".",
-                "--config-dir",
-                cfgp,
-                "--posture",
-                "auto-approves",
-                "--payload",
-                "-",
-            ][..],
-            extra,
-        ]
-        .concat();
-        hooks_in(d.path(), &argv, &payload.to_string())
+        fire_auto_approved(d.path(), cfgp, "pre_tool_use", &payload.to_string(), extra)
     };
     let deny = fire("shell", json!({"command": "rm -rf build"}), &["--json"]);
     let out = String::from_utf8_lossy(&deny.stdout).into_owned();
