@@ -328,6 +328,12 @@ fn watcher_reloads_their_file_diagnostics_and_watch_diagnostics_are_events() {
     assert_eq!(first.get("sources"), Some("1"));
     assert_eq!(first.get("errors"), Some("0"));
     assert_eq!(first.get("warnings"), Some("0"));
+    // The attachment's future resolves before subscribers hear of it; its event is traced
+    // before the watcher's own `Attached` event is sent.
+    wait(
+        "the attachment announced",
+        &|e| matches!(e, WatcherEvent::Attached { place: WatchedPlace::Root(r), result: Ok(()) } if *r == root),
+    );
     assert!(!recorder.events("watch attached").is_empty());
 
     // The worker thread reloads the changed file: its event, then its diagnostic's.
