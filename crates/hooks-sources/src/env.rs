@@ -51,6 +51,17 @@ pub struct EnvVars {
     pub path: Option<OsString>,
     /// [`EnvVars::RUST_LOG`]: the `hooks` tool's log filter when `--log-level` is not given.
     pub rust_log: Option<OsString>,
+    /// [`EnvVars::OTEL_EXPORTER_OTLP_ENDPOINT`]: the collector's base URL for the OpenTelemetry
+    /// exporter.
+    pub otel_endpoint: Option<OsString>,
+    /// [`EnvVars::OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`]: the collector's full URL for spans.
+    pub otel_traces_endpoint: Option<OsString>,
+    /// [`EnvVars::OTEL_EXPORTER_OTLP_LOGS_ENDPOINT`]: the collector's full URL for log records.
+    pub otel_logs_endpoint: Option<OsString>,
+    /// [`EnvVars::OTEL_EXPORTER_OTLP_HEADERS`]: headers sent with every export.
+    pub otel_headers: Option<OsString>,
+    /// [`EnvVars::OTEL_SERVICE_NAME`]: the `service.name` the exporter reports.
+    pub otel_service_name: Option<OsString>,
     /// The variables the registered formats declare to move their user folder
     /// ([`hooks_schema::UserDir::env`], `CODEX_HOME`; [`hooks_schema::UserDir::home_env`],
     /// `GEMINI_CLI_HOME`), by name; only those set.
@@ -92,9 +103,23 @@ impl EnvVars {
     /// The `hooks` tool's log filter (`tracing-subscriber`'s `EnvFilter` syntax) when
     /// `--log-level` is not given.
     pub const RUST_LOG: &'static str = "RUST_LOG";
+    /// The OpenTelemetry collector's base URL (OTLP/HTTP): spans go to `<url>/v1/traces`,
+    /// decision records and events to `<url>/v1/logs` (the `hooks` tool built with the `otel`
+    /// feature; `--otlp-endpoint` wins).
+    pub const OTEL_EXPORTER_OTLP_ENDPOINT: &'static str = "OTEL_EXPORTER_OTLP_ENDPOINT";
+    /// The collector's full URL for spans, used as it is (over the base URL).
+    pub const OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: &'static str =
+        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT";
+    /// The collector's full URL for log records, used as it is (over the base URL).
+    pub const OTEL_EXPORTER_OTLP_LOGS_ENDPOINT: &'static str = "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT";
+    /// Headers sent with every export, `key=value` pairs separated by commas (an
+    /// authorization token, for instance).
+    pub const OTEL_EXPORTER_OTLP_HEADERS: &'static str = "OTEL_EXPORTER_OTLP_HEADERS";
+    /// The `service.name` resource attribute of what is exported (default `agent-hooks`).
+    pub const OTEL_SERVICE_NAME: &'static str = "OTEL_SERVICE_NAME";
 
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 11] = [
+    pub const TABLE: [EnvVarSpec; 16] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -138,6 +163,26 @@ impl EnvVars {
         EnvVarSpec {
             name: EnvVars::RUST_LOG,
             purpose: "the `hooks` tool's log filter (`EnvFilter` syntax: `info`, `hooks::dispatch=debug`) when `--log-level` is not given",
+        },
+        EnvVarSpec {
+            name: EnvVars::OTEL_EXPORTER_OTLP_ENDPOINT,
+            purpose: "the OpenTelemetry collector's base URL (OTLP/HTTP): `<url>/v1/traces` and `<url>/v1/logs`; only with the `otel` feature, `--otlp-endpoint` wins",
+        },
+        EnvVarSpec {
+            name: EnvVars::OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+            purpose: "the collector's full URL for spans, used as it is",
+        },
+        EnvVarSpec {
+            name: EnvVars::OTEL_EXPORTER_OTLP_LOGS_ENDPOINT,
+            purpose: "the collector's full URL for decision records and events, used as it is",
+        },
+        EnvVarSpec {
+            name: EnvVars::OTEL_EXPORTER_OTLP_HEADERS,
+            purpose: "headers sent with every export (`key=value,key2=value2`)",
+        },
+        EnvVarSpec {
+            name: EnvVars::OTEL_SERVICE_NAME,
+            purpose: "the `service.name` the exporter reports (default `agent-hooks`)",
         },
     ];
 
@@ -205,6 +250,11 @@ impl EnvVars {
             no_color: get(EnvVars::NO_COLOR),
             path: get(EnvVars::PATH),
             rust_log: get(EnvVars::RUST_LOG),
+            otel_endpoint: get(EnvVars::OTEL_EXPORTER_OTLP_ENDPOINT),
+            otel_traces_endpoint: get(EnvVars::OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
+            otel_logs_endpoint: get(EnvVars::OTEL_EXPORTER_OTLP_LOGS_ENDPOINT),
+            otel_headers: get(EnvVars::OTEL_EXPORTER_OTLP_HEADERS),
+            otel_service_name: get(EnvVars::OTEL_SERVICE_NAME),
             format_vars: BTreeMap::new(),
         }
     }
