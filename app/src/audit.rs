@@ -317,6 +317,71 @@ impl GuardRecord {
     }
 }
 
+/// The target of the decision records as `tracing` events (`specs/observability.md`).
+pub const RECORD_TARGET: &str = "hooks::audit";
+
+/// Whether a subscriber wants the decision records as `tracing` events; the runtime builds a
+/// record only when it does or an audit log is open.
+pub fn records_traced() -> bool {
+    tracing::enabled!(target: RECORD_TARGET, tracing::Level::INFO)
+}
+
+impl AuditRecord {
+    /// The record without the reasons hooks gave (their output, which can hold anything): what
+    /// a `tracing` field may carry. The audit file, the operator's, keeps them.
+    pub fn without_reasons(&self) -> AuditRecord {
+        let mut record = self.clone();
+        if let AuditRecord::Fire(fire) = &mut record {
+            fire.reason = None;
+            for hook in &mut fire.hooks {
+                hook.reason = None;
+            }
+        }
+        record
+    }
+
+    /// Emits the record as the INFO event `decision record` (target [`RECORD_TARGET`]): the
+    /// record without its reasons as JSON in `record`, and its key facts as fields of their
+    /// own (`kind`, `event`, `decision`, `decided_by`, `file`, `line`, `session`, `revision`,
+    /// `duration_ms`, `hooks`; for the guard `decision`, `generation`, `hits`). This is how
+    /// the decision records reach an OpenTelemetry collector (as log records).
+    pub fn trace(&self) {
+        if !records_traced() {
+            return;
+        }
+        let record = serde_json::to_string(&self.without_reasons()).unwrap_or_default();
+        match self {
+            AuditRecord::Fire(f) => {
+                let by = f.decided_by.as_ref();
+                tracing::info!(
+                    target: RECORD_TARGET,
+                    kind = "fire",
+                    event = f.event.as_str(),
+                    decision = f.decision.map_or("none", Decision::as_str),
+                    decided_by = by.map(|b| b.hook.as_str()),
+                    file = by.map(|b| tracing::field::display(b.file.display())),
+                    line = by.and_then(|b| b.line),
+                    session = f.session.as_deref(),
+                    revision = f.revision,
+                    duration_ms = f.duration_ms,
+                    hooks = f.hooks.len(),
+                    record = record.as_str(),
+                    "decision record"
+                );
+            }
+            AuditRecord::Guard(g) => tracing::info!(
+                target: RECORD_TARGET,
+                kind = "guard",
+                decision = g.decision.as_str(),
+                generation = g.generation,
+                hits = g.hits.len(),
+                record = record.as_str(),
+                "decision record"
+            ),
+        }
+    }
+}
+
 fn skip_name(why: &SkipReason) -> &'static str {
     match why {
         SkipReason::Disabled => "disabled",

@@ -708,10 +708,11 @@ impl FireHandle {
         if self.strict && envelope.event.is_gated() {
             fail_closed_on_failure(&mut report);
         }
-        if let Some(audit) = &self.audit {
+        let traced = crate::audit::records_traced();
+        if self.audit.is_some() || traced {
             let revision = plan.revision.map(hooks_schema::Revision::get);
             let record = crate::audit::FireRecord::new(envelope, &report, revision);
-            audit.append(&crate::audit::AuditRecord::Fire(record));
+            self.record(&crate::audit::AuditRecord::Fire(record), traced);
         }
         if envelope.event == HookEvent::SessionStart && !report.verdict.env.is_empty() {
             let mut env = lock(&self.session_env);
@@ -759,7 +760,8 @@ impl FireHandle {
         approval
     }
 
-    /// Records a guard decision in the audit log, when there is one.
+    /// Records a guard decision in the audit log, when there is one, and as a `tracing`
+    /// event, when a subscriber wants it.
     fn audit_guard(
         &self,
         set: &ProtectedSet,
@@ -767,10 +769,22 @@ impl FireHandle {
         session_cwd: &Path,
         decision: &GuardDecision,
     ) {
-        if let Some(audit) = &self.audit {
+        let traced = crate::audit::records_traced();
+        if self.audit.is_some() || traced {
             let generation = set.generation().map(hooks_schema::Generation::get);
             let record = crate::audit::GuardRecord::new(paths, session_cwd, decision, generation);
-            audit.append(&crate::audit::AuditRecord::Guard(record));
+            self.record(&crate::audit::AuditRecord::Guard(record), traced);
+        }
+    }
+
+    /// Appends `record` to the audit log, if any, and emits it as the `decision record`
+    /// event when `traced` (`specs/observability.md`).
+    fn record(&self, record: &crate::audit::AuditRecord, traced: bool) {
+        if let Some(audit) = &self.audit {
+            audit.append(record);
+        }
+        if traced {
+            record.trace();
         }
     }
 
