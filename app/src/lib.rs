@@ -11,6 +11,7 @@ pub mod audit;
 pub mod bridge;
 pub mod formats;
 pub mod install;
+pub mod otel;
 pub mod runtime;
 pub mod serve;
 pub mod trust;

@@ -39,6 +39,12 @@ pub struct Cli {
     /// span each event happened in).
     #[arg(long, global = true, value_enum, default_value = "human")]
     pub log_format: LogFormat,
+    /// Send the engine's spans and decision records to an OpenTelemetry collector at this
+    /// base URL over OTLP/HTTP (`<URL>/v1/traces`, `<URL>/v1/logs`); the
+    /// `OTEL_EXPORTER_OTLP_*` variables when not given. Only in a `hooks` built with the
+    /// `otel` feature.
+    #[arg(long, global = true, value_name = "URL")]
+    pub otlp_endpoint: Option<String>,
 }
 
 /// `--log-format`.

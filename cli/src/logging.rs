@@ -1,10 +1,11 @@
 //! The `hooks` tool's `tracing` subscriber: the engine's spans and events on stderr, human
-//! readable or one JSON object per line (`specs/observability.md`).
+//! readable or one JSON object per line, and, in a `hooks` built with the `otel` feature, to
+//! an OpenTelemetry collector (`specs/observability.md`).
 
 use std::ffi::OsStr;
 
 use anyhow::{Context, Result};
-use tracing_subscriber::EnvFilter;
+use tracing_subscriber::{EnvFilter, Layer, Registry, prelude::*};
 
 use crate::cli::LogFormat;
 
@@ -12,11 +13,20 @@ use crate::cli::LogFormat;
 /// tool's own output is what a user sees unless they ask for more.
 pub const DEFAULT_FILTER: &str = "error";
 
+/// A layer added beside the stderr one (the OpenTelemetry exporter's), with its own filter.
+pub type ExtraLayer = Box<dyn Layer<Registry> + Send + Sync + 'static>;
+
 /// Installs the subscriber: `level` (`--log-level`), else `rust_log` (`RUST_LOG`), else
-/// [`DEFAULT_FILTER`], as an `EnvFilter` directive (`info`, `hooks::dispatch=debug`). Always
-/// on stderr, so `hooks serve`'s stdout carries the protocol only. A second call (the tool
-/// run twice in one process, as tests do) keeps the first subscriber.
-pub fn install(level: Option<&str>, rust_log: Option<&OsStr>, format: LogFormat) -> Result<()> {
+/// [`DEFAULT_FILTER`], as an `EnvFilter` directive (`info`, `hooks::dispatch=debug`) for the
+/// stderr layer. Always on stderr, so `hooks serve`'s stdout carries the protocol only.
+/// `extra` keeps its own filter. A second call (the tool run twice in one process, as tests
+/// do) keeps the first subscriber.
+pub fn install(
+    level: Option<&str>,
+    rust_log: Option<&OsStr>,
+    format: LogFormat,
+    extra: Option<ExtraLayer>,
+) -> Result<()> {
     let spec = match (level, rust_log.and_then(OsStr::to_str)) {
         (Some(l), _) => l.to_owned(),
         (None, Some(env)) => env.to_owned(),
@@ -24,10 +34,12 @@ pub fn install(level: Option<&str>, rust_log: Option<&OsStr>, format: LogFormat)
     };
     let filter =
         EnvFilter::try_new(&spec).with_context(|| format!("invalid log filter `{spec}`"))?;
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
-    let _already_installed = match format {
-        LogFormat::Human => builder.with_ansi(false).try_init(),
-        LogFormat::Json => builder.json().flatten_event(true).with_current_span(true).try_init(),
+    let stderr = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+    let stderr = match format {
+        LogFormat::Human => stderr.with_ansi(false).boxed(),
+        LogFormat::Json => stderr.json().flatten_event(true).with_current_span(true).boxed(),
     };
+    let _already_installed =
+        tracing_subscriber::registry().with(extra).with(stderr.with_filter(filter)).try_init();
     Ok(())
 }

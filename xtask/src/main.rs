@@ -26,9 +26,10 @@ commands:
   doc                   `cargo doc --no-deps` for the workspace, warnings denied
   fuzz-lock             fail when fuzz/Cargo.lock is not current
   ci                    fmt check, clippy (warnings denied), check-layers, tidy, fuzz-lock,
-                        package, doc, all tests (doc tests included)
+                        package, doc, all tests (doc tests included), the otel feature's
+                        clippy and tests
   bench <area> [--json] run one benchmark area: registry, dispatch, guard, watcher, serve,
-                        oneshot, bridge
+                        oneshot, subscriber, bridge
   fuzz --seconds N      run every fuzz target for N seconds (needs cargo-fuzz)
   agents [AGENT...]     the real-agent suite for `hooks bridge` (not in CI; needs the agent CLIs
                         and the real-agent harness, $REALAGENTS_DIR)
@@ -141,7 +142,25 @@ fn ci() -> Result<()> {
     fuzz_lock()?;
     package()?;
     doc()?;
-    test_layer("all")
+    test_layer("all")?;
+    otel()
+}
+
+/// The `otel` feature (off by default, so the rest of CI never builds it): clippy over the
+/// code it adds to hooks-app and hooks-cli, and the exporter's tests against a receiver on
+/// 127.0.0.1 (`specs/observability.md`, "OpenTelemetry").
+fn otel() -> Result<()> {
+    run(cargo()
+        .args(["clippy", "--quiet", "-p", "hooks-app", "-p", "hooks-cli", "--all-targets"])
+        .args(["--features", "hooks-app/otel,hooks-cli/otel", "--", "-D", "warnings"]))?;
+    let mut cmd = cargo();
+    if has_nextest() {
+        cmd.args(["nextest", "run", "--no-fail-fast", "-p", "hooks-app", "--features", "otel"]);
+        cmd.args(["-E", "test(/^otel::/)"]);
+    } else {
+        cmd.args(["test", "-p", "hooks-app", "--features", "otel", "--lib", "otel::"]);
+    }
+    run(&mut cmd)
 }
 
 /// The crates that are published: every library crate, the app and the `hooks` tool (not
@@ -229,9 +248,10 @@ fn bench_target(area: &str) -> Result<(&'static str, &'static str)> {
         "watcher" => ("hooks-watcher", "watcher"),
         "serve" => ("hooks-app", "serve"),
         "oneshot" => ("hooks-app", "oneshot"),
+        "subscriber" => ("hooks-app", "subscriber"),
         "bridge" => ("hooks-cli", "bridge"),
         other => bail!(
-            "unknown bench area `{other}`: registry, dispatch, guard, watcher, serve, oneshot, bridge"
+            "unknown bench area `{other}`: registry, dispatch, guard, watcher, serve, oneshot, subscriber, bridge"
         ),
     })
 }
