@@ -298,9 +298,11 @@ const CURSOR_FILE: &str = r#"{"version": 1, "hooks": {
 }}"#;
 
 const CLAUDE_FILE: &str = r#"{"hooks": {
-  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "a"}]}],
+  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "a"},
+    {"type": "http", "url": "http://127.0.0.1:9/h"}]}],
   "PostToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "a"}]}],
-  "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "a"}]}],
+  "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "a"},
+    {"type": "http", "url": "http://127.0.0.1:9/u"}]}],
   "Stop": [{"hooks": [{"type": "command", "command": "a"}]}],
   "SubagentStop": [{"hooks": [{"type": "command", "command": "a"}]}],
   "SessionStart": [{"hooks": [{"type": "command", "command": "a"}]}],
@@ -309,7 +311,8 @@ const CLAUDE_FILE: &str = r#"{"hooks": {
 }}"#;
 
 const CLAUDE_STRICT_FILE: &str = r#"{"hooks": {"version": 1,
-  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "a"}]}],
+  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "a"},
+    {"type": "http", "url": "http://127.0.0.1:9/h"}]}],
   "Stop": [{"hooks": [{"type": "command", "command": "a"}]}]
 }}"#;
 
@@ -445,7 +448,7 @@ fn split_field(data: &[u8]) -> (&[u8], &[u8]) {
 /// Each codec's `decode` on an arbitrary outcome.
 ///
 /// Layout: byte 0 picks the codec, byte 1 the definition, byte 2 how the process ended
-/// (exit code, signal, never started, timed out), byte 3 whether a result file exists and
+/// (exit code, signal, never started, HTTP status, timed out), byte 3 whether a result file exists and
 /// whether outputs are marked truncated; the rest is stdout, stderr and the result file,
 /// separated by `FF FE`.
 pub fn decode_outcome(data: &[u8]) {
@@ -456,6 +459,8 @@ pub fn decode_outcome(data: &[u8]) {
     let (stdout, rest) = split_field(rest);
     let (stderr, result) = split_field(rest);
     let exit = match c % 8 {
+        // An HTTP hook's answer: 2xx mostly, else any status.
+        0 if c & 8 != 0 => ExitInfo::Responded(if c & 16 != 0 { 200 } else { 100 + u16::from(*c) }),
         0..=3 => ExitInfo::Exited(i32::from(*c >> 3) - 2),
         4 | 5 => ExitInfo::Signaled(i32::from(*c >> 3)),
         6 => ExitInfo::NotStarted(SpawnFailure {

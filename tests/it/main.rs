@@ -16,6 +16,7 @@ mod gemini_e2e;
 mod guard;
 mod hostile_hooks;
 mod hostile_repos;
+mod http_hooks;
 mod install;
 mod managed_reload;
 mod observe;

@@ -57,6 +57,7 @@ impl Setup {
                 HookCommand::Shell { script, .. } => script.clone(),
                 HookCommand::Exec { program, .. } => program.clone(),
                 HookCommand::Script { path, .. } => path.display().to_string(),
+                HookCommand::Http(h) => h.url.clone(),
             })
             .collect()
     }

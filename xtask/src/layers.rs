@@ -66,6 +66,11 @@ const OWNED: &[(&str, &[&str])] = &[
     ("regress", &["hooks-format-gemini"]),
     // `hooks install` edits agents' files keeping their bytes (adapters read with hooks-json).
     ("jsonc-parser", &["hooks-app"]),
+    // The HTTP client (HTTP hooks, specs/dispatch.md "HTTP hooks"; the app's optional OTLP/HTTP
+    // exporter, specs/observability.md "OpenTelemetry").
+    ("reqwest", &["hooks-dispatch", "hooks-app"]),
+    ("rustls", &["hooks-dispatch", "hooks-app"]),
+    ("rustls-platform-verifier", &["hooks-dispatch", "hooks-app"]),
     ("anyhow", &["hooks-cli", "xtask"]),
     ("clap", &["hooks-cli"]),
 ];

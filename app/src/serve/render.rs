@@ -160,6 +160,8 @@ fn process(o: &RawOutcome) -> ProcessView<'_> {
         ExitInfo::Exited(c) => (Some(*c), None, None),
         ExitInfo::Signaled(s) => (None, Some(*s), None),
         ExitInfo::NotStarted(f) => (None, None, Some(f.message.as_str())),
+        // An HTTP hook's status is in its verdict's failure text when it is not 2xx.
+        ExitInfo::Responded(_) => (None, None, None),
     };
     ProcessView {
         exit_code,
@@ -331,6 +333,12 @@ fn command(c: &HookCommand) -> Value {
         HookCommand::Script { path, args } => {
             json!({ "type": "script", "path": path, "args": args })
         }
+        HookCommand::Http(h) => json!({
+            "type": "http",
+            "url": h.url,
+            "headers": h.headers.iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
+            "allowed_env_vars": h.allowed_env_vars,
+        }),
     }
 }
 
@@ -362,6 +370,9 @@ pub fn hook(d: &HookDefinition, reveal: bool) -> Value {
                 "env_names".into(),
                 d.env.iter().map(|(k, _)| json!(k)).collect::<Vec<_>>().into(),
             );
+            if let HookCommand::Http(h) = &d.command {
+                obj.insert("url".into(), json!(hooks_schema::redact_url(&h.url)));
+            }
         }
     }
     out

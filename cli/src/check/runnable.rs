@@ -210,6 +210,8 @@ fn check_hook(
             }
             check_words(words, place.working_dir.as_deref(), lookup, SHELL_SUBJECT)
         }
+        // Nothing runs locally; the adapter's own diagnostics cover the URL and headers.
+        HookCommand::Http(_) => None,
     }
 }
 

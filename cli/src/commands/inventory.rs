@@ -22,6 +22,10 @@ pub fn command_text(c: &HookCommand) -> String {
             .chain(args.iter().cloned())
             .collect::<Vec<_>>()
             .join(" "),
+        HookCommand::Http(h) => std::iter::once(format!("POST {}", h.url))
+            .chain(h.headers.iter().map(|(k, v)| format!("{k}: {v}")))
+            .collect::<Vec<_>>()
+            .join(" | "),
     }
 }
 
@@ -143,6 +147,13 @@ fn render(
         for d in s.definitions.iter() {
             let cmd = if reveal {
                 command_text(&d.command)
+            } else if let HookCommand::Http(h) = &d.command {
+                // Where an http hook posts is shown, its credentials and query are not.
+                format!(
+                    "POST {} {} (use --reveal)",
+                    hooks_schema::redact_url(&h.url),
+                    hooks_format_claude::fingerprint(d)
+                )
             } else {
                 format!("{} (use --reveal)", hooks_format_claude::fingerprint(d))
             };

@@ -16,6 +16,7 @@ mod detach;
 mod dispatcher;
 mod error;
 mod files;
+mod http;
 mod join;
 mod limits;
 mod outbox;

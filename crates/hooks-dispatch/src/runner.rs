@@ -181,6 +181,10 @@ pub(crate) async fn run_tracked(
             format!("payload of {payload} bytes exceeds the cap of {} bytes", cfg.payload_cap),
         );
     }
+    if let Program::Http(hook) = &inv.program {
+        // No process, so nothing to contain, tag or reap.
+        return crate::http::post(inv, hook, cfg).await;
+    }
     let files = match ProvidedFiles::create(&inv.files, cfg.runtime_dir.as_deref()) {
         Ok(f) => f,
         Err(e) => return not_started(SpawnFailureKind::Other, e.to_string()),
@@ -412,6 +416,10 @@ pub(crate) fn spawn(
                 message: "the invocation's argv is empty".to_owned(),
             }),
         },
+        Program::Http(_) => Err(SpawnFailure {
+            kind: SpawnFailureKind::Other,
+            message: "an http hook is a request, not a process: it cannot run detached".to_owned(),
+        }),
         Program::FirstAvailable { candidates } => {
             let mut tried = Vec::new();
             for c in candidates {

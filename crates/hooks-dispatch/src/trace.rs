@@ -71,6 +71,7 @@ pub(crate) fn run_span(b: &Binding) -> Span {
         exit_code = Empty,
         signal = Empty,
         not_started = Empty,
+        http_status = Empty,
         timed_out = Empty,
         killed = Empty,
         capped = Empty,
@@ -104,6 +105,7 @@ pub(crate) fn run_done(
         ExitInfo::Exited(code) => span.record("exit_code", code),
         ExitInfo::Signaled(sig) => span.record("signal", sig),
         ExitInfo::NotStarted(f) => span.record("not_started", failure_kind(f.kind)),
+        ExitInfo::Responded(status) => span.record("http_status", status),
     };
     let capped = outcome.stdout.truncated
         || outcome.stderr.truncated
@@ -136,6 +138,7 @@ fn failure_kind(kind: SpawnFailureKind) -> &'static str {
         SpawnFailureKind::MissingCwd => "missing_cwd",
         SpawnFailureKind::PayloadTooLarge => "payload_too_large",
         SpawnFailureKind::EncodeFailed => "encode_failed",
+        SpawnFailureKind::Unreachable => "unreachable",
         SpawnFailureKind::Other => "other",
     }
 }

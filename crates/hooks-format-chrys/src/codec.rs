@@ -122,6 +122,9 @@ impl HookCodec for ChrysCodec {
                 .replace("${profile}", &profile)
         };
         let program = match &hook.command {
+            HookCommand::Http(_) => {
+                return Err(EncodeError::Refused("Chrys has no http hooks".to_owned()));
+            }
             HookCommand::Script { path, args } => Program::FirstAvailable {
                 candidates: interpreter_candidates(path)
                     .into_iter()
@@ -287,6 +290,7 @@ pub(crate) fn failure_label(outcome: &RawOutcome) -> Option<String> {
         ExitInfo::Exited(0) => None,
         ExitInfo::Exited(c) => Some(format!("exit_code={c}")),
         ExitInfo::Signaled(s) => Some(format!("exit_code=-{s}")),
+        ExitInfo::Responded(s) => Some(format!("http_status={s}")),
         ExitInfo::NotStarted(_) => Some("launch_error".to_owned()),
     }
 }

@@ -94,6 +94,7 @@ fn summarize(result: &ParseResult) -> Value {
                             ["command".to_owned(), program.clone()].into_iter().chain(args.iter().cloned()).collect()
                         }
                         HookCommand::Shell { script, .. } => vec!["shell".to_owned(), script.clone()],
+                        HookCommand::Http(h) => vec!["http".to_owned(), h.url.clone()],
                     };
                     let env: serde_json::Map<String, Value> =
                         d.env.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect();

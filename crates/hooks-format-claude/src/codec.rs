@@ -305,6 +305,19 @@ impl HookCodec for ClaudeCodec {
                     .chain(args.iter().map(|a| expand(a)))
                     .collect(),
             },
+            // Claude Code POSTs the same JSON a command hook reads on stdin; header variables
+            // come from its own environment, so the invocation sets none.
+            HookCommand::Http(h) => {
+                return Ok(Invocation {
+                    program: Program::Http(h.clone()),
+                    cwd: None,
+                    env_remove: Vec::new(),
+                    env: Vec::new(),
+                    stdin,
+                    files: Vec::new(),
+                    timeout: hook.timeout,
+                });
+            }
         };
         // "Handlers run in the current directory": the session's, which the `cwd` input
         // field reports, for every settings file (a user's hook runs in the project, not in
@@ -503,7 +516,54 @@ fn read_output(text: &str) -> Result<Output, OutputError> {
 }
 
 impl Policy {
+    /// An `http` handler's outcome (Claude Code 2.1.328, specs/formats/claude.md "HTTP
+    /// hooks"): a 2xx response's body is read as a command's stdout at exit 0 when it is
+    /// empty or one JSON object; any other body, any other status, no connection and no
+    /// answer in time are failures (non-blocking unless the hook fails closed). A status code
+    /// never blocks by itself.
+    fn decode_http(&self, hook: &HookDefinition, outcome: &RawOutcome) -> HookVerdict {
+        if outcome.timed_out {
+            return self.failure(format!("no response within {} s", hook.timeout.as_secs_f64()));
+        }
+        match &outcome.exit {
+            ExitInfo::Responded(status) if (200..300).contains(status) => {
+                let body = outcome.stdout.lossy();
+                let text = body.trim();
+                if text.is_empty() {
+                    return HookVerdict::no_opinion();
+                }
+                if !text.starts_with('{') {
+                    return self.failure(format!(
+                        "the response (HTTP {status}) is not a JSON object; ignored"
+                    ));
+                }
+                if outcome.stdout.truncated {
+                    return self.failure(
+                        "invalid JSON output: the response body was truncated".to_owned(),
+                    );
+                }
+                if self.strict && self.gated && std::str::from_utf8(&outcome.stdout.bytes).is_err()
+                {
+                    return self.failure("the response body is not UTF-8 text".to_owned());
+                }
+                match read_output(text) {
+                    Ok(out) => self.apply(out),
+                    Err(e) => self.failure(e),
+                }
+            }
+            ExitInfo::Responded(status) => {
+                self.failure(format!("the hook's URL answered HTTP {status}"))
+            }
+            ExitInfo::NotStarted(f) => self.failure(format!("no response: {}", f.message)),
+            ExitInfo::Exited(c) => self.failure(format!("an http hook exited with code {c}")),
+            ExitInfo::Signaled(s) => self.failure(format!("an http hook was killed by signal {s}")),
+        }
+    }
+
     fn decode(&self, hook: &HookDefinition, outcome: &RawOutcome) -> HookVerdict {
+        if matches!(hook.command, HookCommand::Http(_)) {
+            return self.decode_http(hook, outcome);
+        }
         if outcome.timed_out {
             return self.failure(format!("timed out after {} s", hook.timeout.as_secs_f64()));
         }
@@ -521,6 +581,7 @@ impl Policy {
         match &outcome.exit {
             ExitInfo::NotStarted(f) => self.failure(format!("could not start: {}", f.message)),
             ExitInfo::Signaled(s) => self.failure(format!("killed by signal {s}")),
+            ExitInfo::Responded(s) => self.failure(format!("a command hook answered HTTP {s}")),
             ExitInfo::Exited(2) => {
                 // Claude Code 2.1.x reads a valid JSON answer on exit code 2 too: when the
                 // answer itself blocks, it stands as written (its reason wins); otherwise the

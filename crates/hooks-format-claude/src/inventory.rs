@@ -72,6 +72,10 @@ pub struct InventoryEntry {
     pub env: Vec<(String, Option<String>)>,
     /// The reason a fail-closed entry denies with (revealed only).
     pub deny_reason: Option<String>,
+    /// An `http` handler's URL, its credentials and query withheld unless revealed.
+    pub url: Option<String>,
+    /// An `http` handler's header names, with values (templates) only when revealed.
+    pub headers: Vec<(String, Option<String>)>,
 }
 
 impl InventoryEntry {
@@ -92,6 +96,14 @@ impl InventoryEntry {
             HookCommand::Script { path, args } => {
                 ("script", path.display().to_string(), Some(args.clone()), None)
             }
+            HookCommand::Http(h) => ("http", h.url.clone(), None, None),
+        };
+        let (url, headers) = match &def.command {
+            HookCommand::Http(h) => (
+                Some(if show { h.url.clone() } else { hooks_schema::redact_url(&h.url) }),
+                h.headers.iter().map(|(k, v)| (k.clone(), show.then(|| v.clone()))).collect(),
+            ),
+            _ => (None, Vec::new()),
         };
         InventoryEntry {
             hook_id: def.id.to_string(),
@@ -113,6 +125,8 @@ impl InventoryEntry {
             shell: shell.filter(|_| show),
             env: def.env.iter().map(|(k, v)| (k.clone(), show.then(|| v.clone()))).collect(),
             deny_reason: deny.filter(|_| show),
+            url,
+            headers,
         }
     }
 }
@@ -142,9 +156,13 @@ impl fmt::Display for InventoryEntry {
         if self.fails_closed {
             f.write_str(" fails-closed")?;
         }
-        match &self.command {
-            Some(c) => write!(f, " command={c:?}")?,
-            None => f.write_str(" command=<redacted>")?,
+        match (&self.url, &self.command) {
+            (Some(u), _) => write!(f, " url={u:?}")?,
+            (None, Some(c)) => write!(f, " command={c:?}")?,
+            (None, None) => f.write_str(" command=<redacted>")?,
+        }
+        for (k, v) in &self.headers {
+            write!(f, " header:{k}={}", v.as_deref().unwrap_or("<redacted>"))?;
         }
         if let Some(a) = &self.args {
             write!(f, " args={a:?}")?;
@@ -231,6 +249,18 @@ pub fn fingerprint(def: &HookDefinition) -> String {
             field(b"script");
             field(path.as_os_str().as_encoded_bytes());
             for a in args {
+                field(a.as_bytes());
+            }
+        }
+        HookCommand::Http(h) => {
+            field(b"http");
+            field(h.url.as_bytes());
+            for (k, v) in &h.headers {
+                field(k.as_bytes());
+                field(v.as_bytes());
+            }
+            field(b"allowedEnvVars");
+            for a in &h.allowed_env_vars {
                 field(a.as_bytes());
             }
         }

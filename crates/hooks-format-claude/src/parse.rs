@@ -72,7 +72,32 @@ const HANDLER_KEYS: [&str; 11] = [
     "once",
 ];
 
-const OTHER_HANDLER_TYPES: [&str; 4] = ["http", "mcp_tool", "prompt", "agent"];
+/// The keys of an `http` handler (Claude Code 2.1.x's schema).
+const HTTP_HANDLER_KEYS: [&str; 9] = [
+    "type",
+    "url",
+    "headers",
+    "allowedEnvVars",
+    "timeout",
+    "onFailure",
+    "if",
+    "statusMessage",
+    "once",
+];
+
+const OTHER_HANDLER_TYPES: [&str; 3] = ["mcp_tool", "prompt", "agent"];
+
+/// Whether `url` reads as an absolute URL (`scheme:` then something), the shape Claude Code's
+/// schema asks of an `http` handler's `url`; which schemes can be reached is decided when the
+/// hook runs.
+fn looks_like_url(url: &str) -> bool {
+    let Some((scheme, rest)) = url.split_once(':') else { return false };
+    let mut chars = scheme.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        && !rest.is_empty()
+        && !url.chars().any(char::is_whitespace)
+}
 
 /// The shells a handler's `shell` may name (Claude Code's schema: `"bash" | "powershell"`).
 const SHELLS: [&str; 2] = ["bash", "powershell"];
@@ -119,6 +144,7 @@ fn invalidates_entry(problem: &ConfigProblem) -> bool {
             | ConfigProblem::Shell { .. }
             | ConfigProblem::UnknownHandlerType { .. }
             | ConfigProblem::Timeout { .. }
+            | ConfigProblem::InvalidUrl
     )
 }
 
@@ -169,6 +195,21 @@ impl Reading {
     pub(crate) fn disabled(&self) -> bool {
         self.settings.get(DISABLE_ALL_HOOKS) == Some(&Value::Bool(true))
     }
+}
+
+/// A handler's fields once read, before the checks that do not depend on its kind.
+struct Fields {
+    /// The `http` handler's request; `None` for a command handler.
+    http: Option<hooks_schema::HttpHook>,
+    command: String,
+    args: Option<Vec<String>>,
+    shell: Option<String>,
+    status_message: Option<String>,
+    if_text: Option<String>,
+    is_async: bool,
+    rewake: bool,
+    once: Option<bool>,
+    on_failure_text: Option<String>,
 }
 
 struct Reader<'a> {
@@ -701,7 +742,8 @@ impl Reader<'_> {
                 }
             },
         };
-        if kind.0 != "command" {
+        let is_http = kind.0 == "http";
+        if kind.0 != "command" && !is_http {
             let problem = if OTHER_HANDLER_TYPES.contains(&kind.0.as_str()) {
                 ConfigProblem::HandlerGap { kind: kind.0 }
             } else {
@@ -716,14 +758,68 @@ impl Reader<'_> {
             return None;
         }
         self.duplicates(members);
+        let (known, place): (&[&str], _) = if is_http {
+            (&HTTP_HANDLER_KEYS, "an http handler")
+        } else {
+            (&HANDLER_KEYS, "a command handler")
+        };
         for m in members {
-            if !HANDLER_KEYS.contains(&m.key.as_str()) {
-                let problem =
-                    ConfigProblem::UnknownKey { key: m.key.clone(), place: "a command handler" };
+            if !known.contains(&m.key.as_str()) {
+                let problem = ConfigProblem::UnknownKey { key: m.key.clone(), place };
                 self.problem(Severity::Warning, problem, m.line, m.column);
             }
         }
         let mut ok = true;
+        let http = if is_http { Some(self.http(node)?) } else { None };
+        let command = if is_http { String::new() } else { self.command_text(node)? };
+        let args = if is_http { None } else { self.args(node)? };
+        let shell = if is_http { None } else { self.opt_string(node, "shell", &mut ok) };
+        let status_message = self.opt_string(node, "statusMessage", &mut ok);
+        let if_text = self.opt_string(node, "if", &mut ok);
+        let is_async = !is_http && self.opt_bool(node, "async", &mut ok).unwrap_or(false);
+        let rewake = !is_http && self.opt_bool(node, "asyncRewake", &mut ok).unwrap_or(false);
+        let once = self.opt_bool(node, "once", &mut ok);
+        let on_failure_text = self.opt_string(node, "onFailure", &mut ok);
+        if !ok {
+            return None;
+        }
+        if is_http && ev == NativeEvent::SessionStart {
+            // Claude Code 2.1.x runs only `command` and `mcp_tool` handlers on SessionStart
+            // (seen: an http SessionStart handler is never called).
+            let d = HookDiagnostic::warning(
+                "Claude Code does not run `http` handlers on `SessionStart`; the handler is skipped",
+            )
+            .in_file(self.path)
+            .at(node.line, node.column)
+            .with_code("capability_gap");
+            let mut d = d;
+            d.hook_id.clone_from(&self.hook);
+            self.out.diagnostics.push(d);
+            return None;
+        }
+        self.handler_rest(
+            ev,
+            &id_text,
+            node,
+            matcher_text,
+            pattern,
+            Fields {
+                http,
+                command,
+                args,
+                shell,
+                status_message,
+                if_text,
+                is_async,
+                rewake,
+                once,
+                on_failure_text,
+            },
+        )
+    }
+
+    /// A command handler's `command`: a non-empty string.
+    fn command_text(&mut self, node: &Node) -> Option<String> {
         let command = match node.get("command") {
             None => {
                 let problem = ConfigProblem::WrongType {
@@ -751,6 +847,11 @@ impl Reader<'_> {
                 Some(c) => c.to_owned(),
             },
         };
+        Some(command)
+    }
+
+    /// A command handler's `args`: `Some(None)` when absent, `None` when invalid.
+    fn args(&mut self, node: &Node) -> Option<Option<Vec<String>>> {
         let args = match node.get("args") {
             None => None,
             Some(m) => match m.value.items() {
@@ -772,16 +873,137 @@ impl Reader<'_> {
                 }
             },
         };
-        let shell = self.opt_string(node, "shell", &mut ok);
-        let status_message = self.opt_string(node, "statusMessage", &mut ok);
-        let if_text = self.opt_string(node, "if", &mut ok);
-        let is_async = self.opt_bool(node, "async", &mut ok).unwrap_or(false);
-        let rewake = self.opt_bool(node, "asyncRewake", &mut ok).unwrap_or(false);
-        let once = self.opt_bool(node, "once", &mut ok);
-        let on_failure_text = self.opt_string(node, "onFailure", &mut ok);
-        if !ok {
-            return None;
+        Some(args)
+    }
+
+    /// An `http` handler's `url`, `headers` and `allowedEnvVars`.
+    fn http(&mut self, node: &Node) -> Option<hooks_schema::HttpHook> {
+        let url = match node.get("url") {
+            None => {
+                let problem = ConfigProblem::WrongType {
+                    key: "url".to_owned(),
+                    expected: "a string",
+                    found: "nothing",
+                };
+                self.problem(Severity::Error, problem, node.line, node.column);
+                return None;
+            }
+            Some(m) => match m.value.as_str() {
+                None => {
+                    self.wrong_type("url", "a string", &m.value);
+                    return None;
+                }
+                Some(u) if !looks_like_url(u) => {
+                    self.problem(
+                        Severity::Error,
+                        ConfigProblem::InvalidUrl,
+                        m.value.line,
+                        m.value.column,
+                    );
+                    return None;
+                }
+                Some(u) => u.to_owned(),
+            },
+        };
+        let mut headers = Vec::new();
+        if let Some(m) = node.get("headers") {
+            let Some(members) = m.value.members() else {
+                self.wrong_type("headers", "an object of strings", &m.value);
+                return None;
+            };
+            self.duplicates(members);
+            for (i, h) in members.iter().enumerate() {
+                let Some(v) = h.value.as_str() else {
+                    self.wrong_type(&format!("headers.{}", h.key), "a string", &h.value);
+                    return None;
+                };
+                // JSON.parse semantics: of duplicate keys, the last one counts.
+                if members.get(i + 1..).unwrap_or_default().iter().any(|o| o.key == h.key) {
+                    continue;
+                }
+                headers.push((h.key.clone(), v.to_owned()));
+            }
         }
+        let allowed_env_vars = match node.get("allowedEnvVars") {
+            None => Vec::new(),
+            Some(m) => match m.value.items() {
+                Some(items) if items.iter().all(|i| i.as_str().is_some()) => {
+                    items.iter().filter_map(|i| i.as_str().map(str::to_owned)).collect()
+                }
+                _ => {
+                    let found = if m.value.items().is_some() {
+                        "an array with a non-string item"
+                    } else {
+                        m.value.type_name()
+                    };
+                    let problem = ConfigProblem::WrongType {
+                        key: "allowedEnvVars".to_owned(),
+                        expected: "an array of strings",
+                        found,
+                    };
+                    self.problem(Severity::Error, problem, m.value.line, m.value.column);
+                    return None;
+                }
+            },
+        };
+        let hook = hooks_schema::HttpHook { url, headers, allowed_env_vars };
+        self.http_hints(node, &hook);
+        Some(hook)
+    }
+
+    /// `hooks check` hints about an `http` handler that still loads: a scheme no client here
+    /// speaks, header variables that interpolate as empty. Values are never shown.
+    fn http_hints(&mut self, node: &Node, hook: &hooks_schema::HttpHook) {
+        let scheme = hook.url.split(':').next().unwrap_or_default().to_ascii_lowercase();
+        if scheme != "http" && scheme != "https" {
+            let mut d = HookDiagnostic::warning(
+                "the `url` is neither http: nor https:; the request will fail and the hook counts as failed",
+            )
+            .in_file(self.path)
+            .at(node.line, node.column)
+            .with_code("http_scheme");
+            d.hook_id.clone_from(&self.hook);
+            self.out.diagnostics.push(d);
+        }
+        for (name, allowed) in hook.referenced_vars() {
+            if allowed {
+                continue;
+            }
+            let (l, c) =
+                node.get("headers").map_or((node.line, node.column), |m| (m.line, m.column));
+            let mut d = HookDiagnostic::warning(format!(
+                "a header names `${name}`, which is not in `allowedEnvVars`: Claude Code sends it as empty"
+            ))
+            .in_file(self.path)
+            .at(l, c)
+            .with_code("http_env_not_allowed");
+            d.hook_id.clone_from(&self.hook);
+            self.out.diagnostics.push(d);
+        }
+    }
+
+    /// The rest of a handler once its kind-specific fields are read.
+    fn handler_rest(
+        &mut self,
+        ev: NativeEvent,
+        id_text: &str,
+        node: &Node,
+        matcher_text: Option<&str>,
+        pattern: &Pattern,
+        fields: Fields,
+    ) -> Option<HookDefinition> {
+        let Fields {
+            http,
+            command,
+            args,
+            shell,
+            status_message,
+            if_text,
+            is_async,
+            rewake,
+            once,
+            on_failure_text,
+        } = fields;
         if self.strict && shell.is_some() {
             let (l, c) = node
                 .get("shell")
@@ -916,12 +1138,13 @@ impl Reader<'_> {
         } else {
             on_failure
         };
-        let command = match (args, self.strict) {
-            (Some(args), _) => HookCommand::Exec { program: command, args },
-            (None, false) => HookCommand::Shell { script: command, shell },
+        let command = match (http, args, self.strict) {
+            (Some(http), _, _) => HookCommand::Http(http),
+            (None, Some(args), _) => HookCommand::Exec { program: command, args },
+            (None, None, false) => HookCommand::Shell { script: command, shell },
             // The deny-only contract spawns handlers directly: a command made of plain words is
             // split into its argv; one that needs a shell breaks the contract.
-            (None, true) => match direct_argv(&command) {
+            (None, None, true) => match direct_argv(&command) {
                 Ok(mut words) => {
                     let program = words.remove(0);
                     HookCommand::Exec { program, args: words }
@@ -948,7 +1171,7 @@ impl Reader<'_> {
         if self.strict {
             native.insert(NATIVE_STRICT.to_owned(), Value::Bool(true));
         }
-        let id = HookId::new(&id_text).ok()?;
+        let id = HookId::new(id_text).ok()?;
         let order = self.order;
         self.order = self.order.saturating_add(1);
         Some(HookDefinition {

@@ -101,7 +101,9 @@ pub enum ConfigProblem {
     #[error("{0}; the handler is skipped")]
     IfRule(MatcherError),
     /// A handler type other than `command`.
-    #[error("handler type `{kind}` is not supported (only `command` is); the handler is skipped")]
+    #[error(
+        "handler type `{kind}` is not supported (only `command` and `http` are); the handler is skipped"
+    )]
     HandlerGap {
         /// The type.
         kind: String,
@@ -112,6 +114,10 @@ pub enum ConfigProblem {
         /// The type.
         kind: String,
     },
+    /// An `http` handler whose `url` is not a URL (the value is not shown: it may hold
+    /// credentials).
+    #[error("`url` must be an absolute URL; the handler is skipped")]
+    InvalidUrl,
     /// A command handler without a command.
     #[error("`command` is missing or empty; the handler is skipped")]
     MissingCommand,
@@ -172,7 +178,8 @@ impl ConfigProblem {
             ConfigProblem::EventGap { .. } | ConfigProblem::HandlerGap { .. } => "capability_gap",
             ConfigProblem::WrongType { .. }
             | ConfigProblem::OnFailure { .. }
-            | ConfigProblem::Shell { .. } => "invalid_value",
+            | ConfigProblem::Shell { .. }
+            | ConfigProblem::InvalidUrl => "invalid_value",
             ConfigProblem::Matcher(_) | ConfigProblem::IfRule(_) => "invalid_matcher",
             ConfigProblem::UnknownHandlerType { .. } | ConfigProblem::MissingCommand => {
                 "invalid_handler"

@@ -218,6 +218,9 @@ impl HookCodec for CodexCodec {
             .map_err(|e| EncodeError::Payload(format!("cannot encode the hook input: {e}")))?;
         let program = match &hook.command {
             // Codex runs every command through the user's shell as a login shell.
+            HookCommand::Http(_) => {
+                return Err(EncodeError::Refused("Codex has no http hooks".to_owned()));
+            }
             HookCommand::Shell { script, shell } if !cfg!(windows) => {
                 let shell = shell
                     .clone()
@@ -295,6 +298,7 @@ pub fn decode_outcome(native: CodexEvent, outcome: &RawOutcome) -> HookVerdict {
     match &outcome.exit {
         ExitInfo::NotStarted(f) => failed(format!("could not start: {}", f.message)),
         ExitInfo::Signaled(s) => failed(format!("killed by signal {s}")),
+        ExitInfo::Responded(s) => failed(format!("answered HTTP {s}; Codex has no http hooks")),
         ExitInfo::Exited(2) => {
             let reason = stderr.trim();
             if reason.is_empty() {

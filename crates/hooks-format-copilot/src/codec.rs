@@ -300,6 +300,9 @@ impl HookCodec for CopilotCodec {
             .map_err(|e| EncodeError::Payload(format!("cannot encode the hook input: {e}")))?;
         let root = project_dir(envelope, ctx);
         let program = match &hook.command {
+            HookCommand::Http(_) => {
+                return Err(EncodeError::Refused("Copilot CLI has no http hooks".to_owned()));
+            }
             HookCommand::Shell { script, shell } => Program::Shell {
                 script: script.clone(),
                 shell: shell.clone().or_else(|| Some(SHELL.to_owned())),
@@ -392,7 +395,7 @@ pub fn decode_outcome(
     }
     let code = match &outcome.exit {
         ExitInfo::Exited(c) => Some(*c),
-        ExitInfo::Signaled(_) | ExitInfo::NotStarted(_) => None,
+        ExitInfo::Signaled(_) | ExitInfo::NotStarted(_) | ExitInfo::Responded(_) => None,
     };
     let (text, progress) = strip_progress(&outcome.stdout.lossy());
     for p in progress {
@@ -419,6 +422,7 @@ pub fn decode_outcome(
         ExitInfo::Exited(0) => None,
         ExitInfo::Exited(c) => Some(format!("exited with code {c}")),
         ExitInfo::Signaled(s) => Some(format!("killed by signal {s}")),
+        ExitInfo::Responded(s) => Some(format!("answered HTTP {s}; Copilot CLI has no http hooks")),
         ExitInfo::NotStarted(f) => Some(format!("could not start: {}", f.message)),
     };
     match (event, code) {

@@ -37,6 +37,10 @@ pub(crate) fn decode(
             return failed(hook, can_deny, what, Vec::new());
         }
         ExitInfo::Exited(c) => *c,
+        ExitInfo::Responded(s) => {
+            let what = format!("answered HTTP {s}; Cursor has no http hooks");
+            return failed(hook, can_deny, what, Vec::new());
+        }
     };
     let Some(native) = native else {
         return failed(

@@ -45,7 +45,7 @@ pub(crate) fn encode(
     }
     let script = match &hook.command {
         HookCommand::Shell { script, .. } => script.clone(),
-        HookCommand::Exec { .. } | HookCommand::Script { .. } => {
+        HookCommand::Exec { .. } | HookCommand::Script { .. } | HookCommand::Http(_) => {
             return Err(fail("Cursor hooks run shell commands only".to_owned()));
         }
     };

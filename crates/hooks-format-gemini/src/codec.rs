@@ -242,6 +242,9 @@ impl HookCodec for GeminiCodec {
         let cwd = session_cwd(envelope, ctx);
         let session = envelope.session_id.clone().unwrap_or_default();
         let program = match &hook.command {
+            HookCommand::Http(_) => {
+                return Err(EncodeError::Refused("Gemini CLI has no http hooks".to_owned()));
+            }
             HookCommand::Shell { script, shell } => Program::Shell {
                 script: expand_command(script, &cwd, &session),
                 shell: shell.clone().or_else(|| Some(SHELL.to_owned())),
@@ -314,6 +317,9 @@ pub(crate) fn decode_outcome(
             };
         }
         ExitInfo::Signaled(s) => (0, Some(format!("killed by signal {s}"))),
+        ExitInfo::Responded(s) => {
+            (1, Some(format!("answered HTTP {s}; Gemini CLI has no http hooks")))
+        }
         ExitInfo::Exited(0) => (0, None),
         ExitInfo::Exited(c) => (*c, Some(format!("exited with status code {c}"))),
     };

@@ -196,6 +196,9 @@ impl HookCodec for WindsurfCodec {
             .map_err(|e| EncodeError::Payload(format!("cannot encode the hook input: {e}")))?;
         let root = ctx.project_dir.unwrap_or(ctx.working_dir);
         let program = match &hook.command {
+            HookCommand::Http(_) => {
+                return Err(EncodeError::Refused("Windsurf has no http hooks".to_owned()));
+            }
             HookCommand::Shell { script, shell } => Program::Shell {
                 script: script.clone(),
                 shell: shell.clone().or_else(|| Some(SHELL.to_owned())),
@@ -281,6 +284,9 @@ pub fn decode_outcome(
         }
         ExitInfo::Signaled(s) => {
             v.failure = Some(format!("killed by signal {s}; the action proceeds"))
+        }
+        ExitInfo::Responded(s) => {
+            v.failure = Some(format!("answered HTTP {s}; Windsurf has no http hooks"))
         }
         ExitInfo::NotStarted(f) => v.failure = Some(format!("could not start: {}", f.message)),
     }

@@ -120,6 +120,8 @@ pub fn analyse_with_templates(command: &HookCommand, templates: &[String]) -> Co
             let words: Vec<Word> = args.iter().map(word).collect();
             walk.arguments(&words, &[Dir::run()]);
         }
+        // A URL names no local file: nothing to protect beyond the hook file itself.
+        HookCommand::Http(_) => {}
     }
     walk.finish()
 }

@@ -61,6 +61,9 @@ pub enum HookCommand {
         /// Arguments after the script.
         args: Vec<String>,
     },
+    /// No process: the hook input is POSTed to a URL and the response read as the output
+    /// (Claude Code `type: "http"`).
+    Http(crate::HttpHook),
 }
 
 /// What a hook failure (spawn error, timeout, crash, unexpected exit, unreadable output)

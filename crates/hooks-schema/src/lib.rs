@@ -118,6 +118,7 @@ mod error;
 mod event;
 mod format;
 mod host;
+mod http;
 mod ids;
 mod launch;
 mod matcher;
@@ -154,6 +155,7 @@ pub use crate::{
         OtherFormatFiles, claude_shaped, edited_paths_from_args, host_runs, joined_texts,
         json_answer, reason_with_provenance, take_bool, take_str,
     },
+    http::{HttpHook, interpolate, redact_url},
     ids::{
         AbsPathBuf, ExplicitScope, FileRole, FileScope, FormatId, HOOK_ID_MAX_CHARS, HookId,
         HookSourceId, HookSourceKind, SourceKey, SourceOwner, SourceScope,

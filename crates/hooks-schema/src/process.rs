@@ -23,6 +23,11 @@ pub enum Program {
         /// Candidates in order of preference; each never empty.
         candidates: Vec<Vec<String>>,
     },
+    /// No process: [`Invocation::stdin`] is POSTed as `application/json` to the hook's URL
+    /// within [`Invocation::timeout`]; the response's status comes back as
+    /// [`ExitInfo::Responded`] and its body as stdout. `cwd`, `env_remove` and `files` do not
+    /// apply; `env` is read before the engine's environment when a header names a variable.
+    Http(crate::HttpHook),
 }
 
 /// What a provided file is for.
@@ -79,6 +84,9 @@ pub enum SpawnFailureKind {
     PayloadTooLarge,
     /// The codec could not build an invocation.
     EncodeFailed,
+    /// An HTTP hook's server could not be reached (no connection, TLS failure, a broken or
+    /// unreadable response).
+    Unreachable,
     /// Anything else.
     Other,
 }
@@ -99,8 +107,10 @@ pub enum ExitInfo {
     Exited(i32),
     /// It was killed by this signal (including the runner's kill on timeout).
     Signaled(i32),
-    /// It never started.
+    /// It never started (for an HTTP hook: no response came).
     NotStarted(SpawnFailure),
+    /// An HTTP hook's server answered with this status code; the body is in stdout.
+    Responded(u16),
 }
 
 /// Output captured up to a cap: the head and the tail are kept, the middle dropped.
@@ -145,9 +155,14 @@ pub struct RawOutcome {
 }
 
 impl RawOutcome {
-    /// Whether the process exited with code 0 in time.
+    /// Whether the process exited with code 0 in time (an HTTP hook: a 2xx response in time).
     pub fn succeeded(&self) -> bool {
-        !self.timed_out && self.exit == ExitInfo::Exited(0)
+        !self.timed_out
+            && match self.exit {
+                ExitInfo::Exited(c) => c == 0,
+                ExitInfo::Responded(s) => (200..300).contains(&s),
+                ExitInfo::Signaled(_) | ExitInfo::NotStarted(_) => false,
+            }
     }
 
     /// The exit code, when it exited on its own.
@@ -169,6 +184,8 @@ impl RawOutcome {
             ExitInfo::Exited(c) => Some(format!("exit_code={c}")),
             ExitInfo::Signaled(s) => Some(format!("signal={s}")),
             ExitInfo::NotStarted(_) => Some("launch_error".to_owned()),
+            ExitInfo::Responded(s) if (200..300).contains(s) => None,
+            ExitInfo::Responded(s) => Some(format!("http_status={s}")),
         }
     }
 }

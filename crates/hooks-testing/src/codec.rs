@@ -70,6 +70,7 @@ impl HookCodec for ScriptCodec {
                 argv.extend(args.iter().cloned());
                 Program::Exec { argv }
             }
+            HookCommand::Http(h) => Program::Http(h.clone()),
             HookCommand::Script { path, args } => {
                 let mut argv = vec![path.display().to_string()];
                 argv.extend(args.iter().cloned());

@@ -3,6 +3,8 @@
 //! - [`InertCodec`]: a codec for definitions that are listed, bound and protected but never
 //!   run (it refuses to encode).
 //! - [`ScriptCodec`]: a tiny made-up protocol for tests that do run hooks (see its docs).
+//! - [`http_server`]: a 127.0.0.1 HTTP server that records requests and answers as scripted,
+//!   for HTTP hooks.
 //! - [`definition`] and [`script_definition`]: definitions with either codec.
 //! - [`workspace_formats`] and [`WORKSPACE_KINDS`]: the workspace's three formats as a
 //!   [`FormatSet`], and every source kind they declare in precedence order, for tests that
@@ -14,6 +16,7 @@
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
 
 mod codec;
+pub mod http_server;
 
 /// The ids of the workspace's formats, so a core crate's tests name them without depending
 /// on an adapter.

@@ -379,3 +379,90 @@ proptest! {
         }
     }
 }
+
+fn http_pre_tool(mode: ClaudeMode, extra: Value) -> HookDefinition {
+    let mut handler = json!({"type": "http", "url": "http://127.0.0.1:9/pre"});
+    if let (Some(h), Some(e)) = (handler.as_object_mut(), extra.as_object()) {
+        h.extend(e.clone());
+    }
+    definition("PreToolUse", handler, mode)
+}
+
+/// The outcomes Claude Code 2.1.328 was seen to read (specs/formats/claude.md "HTTP hooks"):
+/// only a 2xx JSON answer decides; every other outcome is a non-blocking failure.
+#[test]
+fn http_answers_are_read_as_claude_code_reads_them() {
+    let env = Envelope::new(HookEvent::PreToolUse);
+    let def = http_pre_tool(ClaudeMode::Default, json!({}));
+    let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"H00"}}"#;
+    let legacy = r#"{"decision":"block","reason":"H04"}"#;
+    let cases: [(ExitInfo, &str, Option<Decision>, bool); 8] = [
+        (ExitInfo::Responded(200), deny, Some(Decision::Deny), false),
+        (ExitInfo::Responded(200), legacy, Some(Decision::Deny), false),
+        (ExitInfo::Responded(200), "", None, false),
+        (ExitInfo::Responded(204), "  ", None, false),
+        (ExitInfo::Responded(200), "H03 not json", None, true),
+        (ExitInfo::Responded(500), deny, None, true),
+        (ExitInfo::Responded(302), "", None, true),
+        (ExitInfo::Responded(403), "forbidden", None, true),
+    ];
+    for (exit, body, decision, failed) in cases {
+        let v = def.codec.decode(&def, &env, &outcome(exit.clone(), body, ""));
+        assert_eq!(v.decision, decision, "{exit:?} {body}: {v:?}");
+        assert_eq!(v.failure.is_some(), failed, "{exit:?} {body}: {v:?}");
+    }
+    let v = def.codec.decode(&def, &env, &outcome(ExitInfo::Responded(200), deny, ""));
+    assert_eq!(v.reason.as_deref(), Some("H00"));
+    // No connection, no answer in time: failures that decide nothing.
+    let refused = ExitInfo::NotStarted(hooks_schema::SpawnFailure {
+        kind: hooks_schema::SpawnFailureKind::Unreachable,
+        message: "connection refused".to_owned(),
+    });
+    let v = def.codec.decode(&def, &env, &outcome(refused.clone(), "", ""));
+    assert_eq!(v.decision, None);
+    assert!(v.failure.as_deref().is_some_and(|f| f.contains("connection refused")), "{v:?}");
+    let mut late = outcome(refused.clone(), "", "");
+    late.timed_out = true;
+    let v = def.codec.decode(&def, &env, &late);
+    assert_eq!(v.decision, None);
+    assert!(v.failure.as_deref().is_some_and(|f| f.contains("no response within")), "{v:?}");
+    // A truncated JSON body is no answer.
+    let mut cut = outcome(ExitInfo::Responded(200), deny, "");
+    cut.stdout.truncated = true;
+    assert_eq!(def.codec.decode(&def, &env, &cut).decision, None);
+    // Failing closed: strict sources and `onFailure: block` deny on every failure.
+    for def in [
+        http_pre_tool(ClaudeMode::Strict, json!({})),
+        http_pre_tool(ClaudeMode::Default, json!({"onFailure": "block"})),
+    ] {
+        for o in [
+            outcome(ExitInfo::Responded(500), "", ""),
+            outcome(refused.clone(), "", ""),
+            late.clone(),
+        ] {
+            assert_eq!(def.codec.decode(&def, &env, &o).decision, Some(Decision::Deny), "{o:?}");
+        }
+        let ok = outcome(ExitInfo::Responded(200), "", "");
+        assert_eq!(def.codec.decode(&def, &env, &ok).decision, None);
+    }
+}
+
+#[test]
+fn http_hooks_post_the_command_hooks_stdin() {
+    let def = http_pre_tool(ClaudeMode::Default, json!({"timeout": 3}));
+    let cmd = pre_tool(ClaudeMode::Default);
+    let mut env = Envelope::new(HookEvent::PreToolUse);
+    env.session_id = Some("s1".to_owned());
+    env.tool = Some(
+        serde_json::from_value(json!({"name": "Bash", "kind": "shell", "args": {"command": "ls"}}))
+            .expect("tool"),
+    );
+    let source = source();
+    let http = def.codec.encode(&def, &env, &ctx(&source, None)).expect("encodes");
+    let command = cmd.codec.encode(&cmd, &env, &ctx(&source, None)).expect("encodes");
+    assert_eq!(http.stdin, command.stdin);
+    assert_eq!(http.timeout, Duration::from_secs(3));
+    let hooks_schema::Program::Http(h) = &http.program else { panic!("{http:?}") };
+    assert_eq!(h.url, "http://127.0.0.1:9/pre");
+    assert!(http.env.is_empty() && http.cwd.is_none());
+}

@@ -255,9 +255,9 @@ fn strict_rejects_non_object_hooks() {
 #[test]
 fn strict_rejects_unsupported_handler_type() {
     assert_fails_closed(
-        "http-handler.json",
+        "prompt-handler.json",
         &[HookEvent::ApprovalRequested],
-        "handler type `http`",
+        "handler type `prompt`",
     );
 }
 

@@ -108,7 +108,7 @@ fn label(cmd: &HookCommand) -> String {
             script.rsplit(' ').next().unwrap_or_default().to_owned()
         }
         HookCommand::Exec { args, .. } => args.last().cloned().unwrap_or_default(),
-        HookCommand::Script { .. } => String::new(),
+        HookCommand::Script { .. } | HookCommand::Http(_) => String::new(),
     }
 }
 

@@ -69,6 +69,7 @@ fn command_text(d: &hooks_schema::HookDefinition) -> String {
         HookCommand::Shell { script, .. } => script.clone(),
         HookCommand::Exec { program, .. } => program.clone(),
         HookCommand::Script { path, .. } => path.display().to_string(),
+        HookCommand::Http(h) => h.url.clone(),
     }
 }
 
