@@ -282,3 +282,37 @@ fn the_watcher_loads_gemini_settings_as_they_appear_and_change() {
     std::fs::remove_file(repo.dir.path().join("repo/.gemini/settings.json")).expect("rm");
     repo.wait_for(&[]);
 }
+
+/// `hooks fire --dry-run` names the Gemini source and the hook that would run, and runs
+/// nothing.
+#[test]
+fn hooks_fire_dry_run_explains_the_gemini_binding_and_runs_nothing() {
+    let d = TestDir::new();
+    d.write(
+        ".gemini/settings.json",
+        r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "touch ran.txt"}]}]}}"#,
+    );
+    let cfg = TestDir::new();
+    let cfgp = cfg.path().to_str().expect("utf-8");
+    let payload =
+        r#"{"tool": {"name": "run_shell_command", "kind": "shell", "args": {"command": "ls"}}}"#;
+    let args = [
+        "fire",
+        "BeforeTool",
+        "--root",
+        ".",
+        "--config-dir",
+        cfgp,
+        "--posture",
+        "auto-approves",
+        "--payload",
+        "-",
+        "--dry-run",
+    ];
+    let o = hooks_in(d.path(), &args, payload);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("[project_gemini_settings]"), "{out}");
+    assert!(out.contains("BeforeTool[0][0]"), "{out}");
+    assert!(!d.path().join("ran.txt").exists(), "a dry run ran the hook");
+}

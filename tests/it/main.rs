@@ -12,6 +12,7 @@ mod codex_e2e;
 mod concurrency;
 mod copilot_e2e;
 mod cursor_e2e;
+mod format_scopes;
 mod gemini_e2e;
 mod guard;
 mod hostile_hooks;

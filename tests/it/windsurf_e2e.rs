@@ -121,3 +121,57 @@ fn the_hooks_tool_fires_lists_checks_and_guards_windsurf_files() {
         String::from_utf8_lossy(&g.stdout)
     );
 }
+
+/// The watcher loads a workspace's `.windsurf/hooks.json` when it appears, follows an edit
+/// and drops it when it is removed.
+#[test]
+fn the_watcher_loads_windsurf_hooks_as_they_appear_and_change() {
+    use std::time::{Duration, Instant};
+
+    use hooks_registry::{RegistryHandle, canonicalize};
+    use hooks_trust::{CommandExecutionPosture, StaticTrustPolicy, Surface, TrustInputs};
+    use hooks_watcher::{HookConfigWatcher, WatcherConfig};
+
+    let formats = hooks_schema::FormatSet::new(vec![hooks_format_windsurf::descriptor()]);
+    let registry = RegistryHandle::default();
+    let mut config = WatcherConfig::new(Surface::CliRun, formats)
+        .with_debounce_window(Duration::from_millis(50));
+    config.trust_inputs = TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves);
+    let watcher =
+        HookConfigWatcher::new(registry.clone(), std::sync::Arc::new(StaticTrustPolicy), config)
+            .expect("start the watcher");
+    let events = watcher.subscribe();
+    let dir = TestDir::new();
+    dir.write("repo/README", "");
+    let root = canonicalize(&dir.path().join("repo")).expect("canonical root");
+    let limit = Duration::from_secs(20);
+    watcher.add_root(root.as_path()).wait_timeout(limit).expect("in time").expect("attached");
+    let running = || -> Vec<String> {
+        registry
+            .snapshot()
+            .bindings_for(root.as_path())
+            .iter()
+            .map(|b| match &b.definition.command {
+                hooks_schema::HookCommand::Shell { script, .. } => script.clone(),
+                other => format!("{other:?}"),
+            })
+            .collect()
+    };
+    let wait_for = |want: &[&str]| {
+        let deadline = Instant::now() + limit;
+        while running() != want {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if let Err(e) = events.recv_timeout(left) {
+                panic!("waiting for {want:?}: {e}; running {:?}", running());
+            }
+        }
+    };
+    let hooks = |cmd: &str| json!({"hooks": {"pre_run_command": [{"command": cmd}]}}).to_string();
+    assert!(running().is_empty());
+    dir.write("repo/.windsurf/hooks.json", &hooks("./first.sh"));
+    wait_for(&["./first.sh"]);
+    dir.write("repo/.windsurf/hooks.json", &hooks("./second.sh"));
+    wait_for(&["./second.sh"]);
+    std::fs::remove_file(dir.path().join("repo/.windsurf/hooks.json")).expect("rm");
+    wait_for(&[]);
+}
