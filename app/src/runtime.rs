@@ -74,6 +74,11 @@ pub struct RuntimeConfig {
     pub dispatch: DispatchConfig,
     /// The watcher's debounce window.
     pub debounce_window: Duration,
+    /// Whether hook files are watched and reloaded when they change (the default). A process
+    /// that loads once and exits (a one-shot `hooks fire`) turns it off: roots, the user's and
+    /// the managed files are read and decided exactly as a watcher reads them
+    /// ([`HookConfigWatcher::loader`]), but no platform watcher and no thread are started.
+    pub watch: bool,
     /// Whether a hook's `allow` may relax the host's own decision.
     pub relax: RelaxPolicy,
     /// The user's config directory (Chrys's `${chrys_home}`), login shell and the agent's
@@ -122,6 +127,7 @@ impl RuntimeConfig {
             fail_closed_on_source_errors: false,
             dispatch: DispatchConfig { parallel_gated_formats, ..DispatchConfig::default() },
             debounce_window: hooks_watcher::DEFAULT_DEBOUNCE_WINDOW,
+            watch: true,
             relax: RelaxPolicy::Never,
             config_dir: None,
             user_shell: None,
@@ -255,31 +261,37 @@ impl HookRuntime {
                 home: rt.config.home_dir.clone().and_then(|h| AbsPathBuf::new(h).ok()),
                 config_dir: rt.config.config_dir.clone().and_then(|d| AbsPathBuf::new(d).ok()),
             };
+            // One batch, one snapshot: each change published on its own would resolve every
+            // format's expected file paths again for the protected set.
             rt.registry.change(|reg| {
-                reg.set_user_paths(user_paths);
-                let mut expected = hooks_sources::expected_files(
-                    &rt.config.formats,
-                    rt.config.user_dirs.as_ref(),
-                    rt.config.managed_dirs.as_ref(),
-                );
-                if let Some(store) = &rt.config.trust_store {
-                    let folder = hooks_truststore::TrustStore::at(store).folder().to_path_buf();
-                    expected.folders.push((hooks_truststore::TRUST_STORE, folder));
-                }
-                reg.set_expected_files(expected);
-                // The user's opt-in to project hooks (Chrys's `project.hooks_enabled`): a
-                // project file that requires it is held back without it, on every surface.
-                reg.set_user_opt_in(rt.config.user_enables_project_hooks);
-                if let Some(dirs) = &rt.config.managed_dirs {
-                    let formats = &rt.config.formats;
-                    hooks_sources::load_managed_sources(
-                        formats, dirs, &*policy, &inputs, strict, reg,
+                reg.batch(|reg| {
+                    reg.set_user_paths(user_paths);
+                    let mut expected = hooks_sources::expected_files(
+                        &rt.config.formats,
+                        rt.config.user_dirs.as_ref(),
+                        rt.config.managed_dirs.as_ref(),
                     );
-                }
-                if let Some(dirs) = &rt.config.user_dirs {
-                    let formats = &rt.config.formats;
-                    hooks_sources::load_user_sources(formats, dirs, &*policy, &inputs, strict, reg);
-                }
+                    if let Some(store) = &rt.config.trust_store {
+                        let folder = hooks_truststore::TrustStore::at(store).folder().to_path_buf();
+                        expected.folders.push((hooks_truststore::TRUST_STORE, folder));
+                    }
+                    reg.set_expected_files(expected);
+                    // The user's opt-in to project hooks (Chrys's `project.hooks_enabled`): a
+                    // project file that requires it is held back without it, on every surface.
+                    reg.set_user_opt_in(rt.config.user_enables_project_hooks);
+                    if let Some(dirs) = &rt.config.managed_dirs {
+                        let formats = &rt.config.formats;
+                        hooks_sources::load_managed_sources(
+                            formats, dirs, &*policy, &inputs, strict, reg,
+                        );
+                    }
+                    if let Some(dirs) = &rt.config.user_dirs {
+                        let formats = &rt.config.formats;
+                        hooks_sources::load_user_sources(
+                            formats, dirs, &*policy, &inputs, strict, reg,
+                        );
+                    }
+                })
             });
         }
         rt
@@ -376,8 +388,12 @@ impl HookRuntime {
             let config = WatcherConfig::new(self.config.surface, self.config.formats.clone())
                 .with_debounce_window(self.config.debounce_window);
             let config = WatcherConfig { trust_inputs: self.trust_inputs(posture), ..config };
-            let watcher =
-                HookConfigWatcher::new(self.registry.clone(), self.config.policy.clone(), config)?;
+            let (registry, policy) = (self.registry.clone(), self.config.policy.clone());
+            let watcher = if self.config.watch {
+                HookConfigWatcher::new(registry, policy, config)?
+            } else {
+                HookConfigWatcher::loader(registry, policy, config)
+            };
             // The user-scope and managed files were loaded at start; from now on they are
             // watched and reloaded like project files (under the same pinning rules). The attach future
             // is not awaited, as for roots.

@@ -3,6 +3,7 @@
 //! pin or the files, the hooks, the answer).
 //!
 //! Interleaved in rounds, each round a batch of each case in turn:
+//! - `floor`: `/bin/true` spawned the same way (what any process costs here);
 //! - `bare_hook`: the hook script alone, spawned the way the agent would spawn it;
 //! - `no_hook`: the bridge for Claude Code with no hook file anywhere (the session's pin read
 //!   after the first event);
@@ -44,7 +45,8 @@ fn spawn(program: &str, args: &[&str], env: &Env, stdin: &[u8]) -> f64 {
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn");
-    child.stdin.take().expect("stdin").write_all(stdin).expect("write stdin");
+    // `/bin/true` may exit before reading: a broken pipe is part of the floor.
+    let _ = child.stdin.take().expect("stdin").write_all(stdin);
     let status = child.wait().expect("wait");
     assert!(status.success(), "{program} failed: {status}");
     started.elapsed().as_secs_f64() * 1e6
@@ -102,7 +104,7 @@ fn main() {
     let args = ["bridge", "--host", "claude"];
 
     let mut cases: Vec<(&str, Vec<f64>)> =
-        ["bare_hook", "no_hook", "no_hook_first_event", "one_hook"]
+        ["floor", "bare_hook", "no_hook", "no_hook_first_event", "one_hook"]
             .into_iter()
             .map(|n| (n, Vec::new()))
             .collect();
@@ -116,6 +118,7 @@ fn main() {
         for (name, medians) in &mut cases {
             let mut samples: Vec<f64> = (0..PER_ROUND)
                 .map(|_| match *name {
+                    "floor" => spawn("/bin/true", &[], &one, &one_in),
                     "bare_hook" => spawn(&script_s, &[], &one, &one_in),
                     "no_hook" => spawn(bin, &args, &bare, &bare_in),
                     "no_hook_first_event" => {
@@ -138,6 +141,10 @@ fn main() {
     }
     out.insert("one_hook_overhead_over_bare".into(), summary(&overhead));
     out.insert("rounds".into(), json!(ROUNDS));
+    out.insert(
+        "load_average".into(),
+        json!(std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim()),
+    );
     out.insert("samples_per_round".into(), json!(PER_ROUND));
     let out = Value::Object(out);
     if json_out {

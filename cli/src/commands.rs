@@ -50,7 +50,7 @@ pub fn run(cli: Cli) -> Result<u8> {
 
 fn serve(a: &crate::cli::ServeArgs) -> Result<u8> {
     anyhow::ensure!(a.stdio, "only --stdio is supported");
-    let built = crate::setup::build(&a.runtime, false)?;
+    let built = crate::setup::build(&a.runtime, crate::setup::Watch::Watched)?;
     for e in &built.explicit_errors {
         eprintln!("error: {e}");
     }

@@ -51,12 +51,26 @@ pub fn posture(arg: PostureArg) -> CommandExecutionPosture {
     }
 }
 
+/// Whether a command's runtime watches its hook files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Watch {
+    /// Loaded once, nothing watched: a command that fires or checks once and exits
+    /// (`hooks fire`), so no platform watcher or watcher thread is started.
+    Once,
+    /// Watched, without waiting for the watches to attach.
+    Watched,
+    /// Watched, each root's watch waited for (`hooks watch`).
+    WatchedAndWait,
+}
+
 /// Builds the runtime: user, managed and explicit sources loaded, each `--root` added as a
-/// root found by terminal navigation (waiting for its watch when `wait_for_watch`), and the
-/// posture given by `--posture` read through one window (none for `unknown`, as for a process
-/// without a window).
-pub fn build(args: &RuntimeArgs, wait_for_watch: bool) -> Result<Built> {
+/// root found by terminal navigation (watched as `watch` says), and the posture given by
+/// `--posture` read through one window (none for `unknown`, as for a process without a
+/// window).
+pub fn build(args: &RuntimeArgs, watch: Watch) -> Result<Built> {
+    let wait_for_watch = watch == Watch::WatchedAndWait;
     let mut config = RuntimeConfig::new(surface(args.surface));
+    config.watch = watch != Watch::Once;
     let formats = config.formats.clone();
     let env = EnvVars::from_process_with(&formats);
     let process_cwd = std::env::current_dir().context("cannot read the current directory")?;

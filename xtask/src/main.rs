@@ -247,7 +247,7 @@ fn bench_target(area: &str) -> Result<(&'static str, &'static str)> {
         "guard" => ("hooks-guard", "guard"),
         "watcher" => ("hooks-watcher", "watcher"),
         "serve" => ("hooks-app", "serve"),
-        "oneshot" => ("hooks-app", "oneshot"),
+        "oneshot" => ("hooks-cli", "oneshot"),
         "subscriber" => ("hooks-app", "subscriber"),
         "bridge" => ("hooks-cli", "bridge"),
         other => bail!(

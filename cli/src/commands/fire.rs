@@ -109,7 +109,7 @@ pub fn exit_code(report: &FireReport) -> u8 {
 pub fn run(a: &FireArgs, colour: bool) -> Result<u8> {
     let event = parse_event(&a.event)?;
     let mut envelope = read_envelope(event, a.payload.as_deref())?;
-    let mut built = setup::build(&a.runtime, false)?;
+    let mut built = setup::build(&a.runtime, setup::Watch::Once)?;
     setup::warn_new_advisories(&mut built.runtime);
     let cwd = a
         .cwd

@@ -10,7 +10,7 @@ use crate::{cli::GuardArgs, setup};
 
 /// Runs `hooks guard`: exit 2 when any path is protected (or cannot be resolved).
 pub fn run(a: &GuardArgs, colour: bool) -> Result<u8> {
-    let mut built = setup::build(&a.runtime, false)?;
+    let mut built = setup::build(&a.runtime, setup::Watch::Watched)?;
     setup::warn_new_advisories(&mut built.runtime);
     built.runtime.pin_for_run()?;
     let cwd = setup::absolute(a.cwd.as_deref().unwrap_or(&built.process_cwd), &built.process_cwd);

@@ -223,7 +223,7 @@ async fn replay_call(
 pub fn run(a: &ReplayArgs, colour: bool) -> Result<u8> {
     let text = super::input::read_file(&a.session, super::input::MAX_SESSION_BYTES, "the session")?;
     let session = parse_session(&text);
-    let mut built = setup::build(&a.runtime, false)?;
+    let mut built = setup::build(&a.runtime, setup::Watch::Watched)?;
     setup::warn_new_advisories(&mut built.runtime);
     let recorded_cwd = session.steps.iter().find_map(|s| match s {
         ReplayStep::Prompt(e) | ReplayStep::Event(e) | ReplayStep::ToolCall { pre: e, .. } => {

@@ -34,7 +34,7 @@ fn line(snap: &RegistrySnapshot, as_json: bool) -> String {
 
 /// Runs `hooks watch` until interrupted (or `--count` snapshots were printed).
 pub fn run(a: &WatchArgs) -> Result<u8> {
-    let mut built = setup::build(&a.runtime, true)?;
+    let mut built = setup::build(&a.runtime, setup::Watch::WatchedAndWait)?;
     let events = built.runtime.subscribe();
     let mut out = std::io::stdout().lock();
     let mut printed = 0u64;

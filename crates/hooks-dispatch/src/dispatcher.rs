@@ -17,7 +17,7 @@ use tracing::Instrument;
 
 use crate::{
     DispatchConfig, DispatchError,
-    contain::{Contain, ContainmentReport},
+    contain::ContainmentReport,
     join::join_all,
     outbox::{Outbox, OutboxJob, now_ms, record_outcome, write_off_runtime},
     runner::{Lingering, not_started, run_tracked},
@@ -282,7 +282,7 @@ impl Dispatcher {
         let outbox = cfg.runtime_dir.as_ref().map(|r| Outbox::new(r.join("outbox")));
         Dispatcher {
             inner: Arc::new(Inner {
-                lingering: Lingering::new(Contain::resolve(&cfg)),
+                lingering: Lingering::new(&cfg),
                 cfg,
                 slots,
                 format_slots: FormatSlots::default(),

@@ -65,7 +65,12 @@ pub async fn run_invocation(inv: &Invocation, cfg: &DispatchConfig) -> RawOutcom
 /// processes that left their group.
 #[derive(Debug)]
 pub(crate) struct Lingering {
-    contain: Contain,
+    /// The containment of this dispatcher's runs, resolved at its first run (the machine
+    /// probed, the engine's cgroup tree made): a dispatcher that runs nothing, such as a
+    /// one-shot `hooks fire` or `hooks bridge` whose event matches no hook, probes nothing.
+    contain: std::sync::OnceLock<Contain>,
+    /// The settings [`Contain::resolve`] is asked with at the first run.
+    cfg: crate::DispatchConfig,
     groups: std::sync::Mutex<Vec<Pid>>,
     /// Run cgroups whose hook exited cleanly with members left.
     cgroups: std::sync::Mutex<Vec<RunCgroup>>,
@@ -75,10 +80,12 @@ pub(crate) struct Lingering {
 }
 
 impl Lingering {
-    /// The lingering processes of a dispatcher whose runs use `contain`.
-    pub(crate) fn new(contain: Contain) -> Lingering {
+    /// The lingering processes of a dispatcher with the settings `cfg`; its containment is
+    /// resolved when [`Lingering::contain`] is first asked.
+    pub(crate) fn new(cfg: &crate::DispatchConfig) -> Lingering {
         Lingering {
-            contain,
+            contain: std::sync::OnceLock::new(),
+            cfg: cfg.clone(),
             groups: std::sync::Mutex::default(),
             cgroups: std::sync::Mutex::default(),
             tag: tag::dispatcher_tag(),
@@ -122,9 +129,15 @@ impl Lingering {
         }
     }
 
-    /// The containment of this dispatcher's runs.
+    /// The containment, if a run resolved it already.
+    #[cfg(test)]
+    pub(crate) fn resolved(&self) -> Option<Contain> {
+        self.contain.get().copied()
+    }
+
+    /// The containment of this dispatcher's runs, resolved on the first call.
     pub(crate) fn contain(&self) -> Contain {
-        self.contain
+        *self.contain.get_or_init(|| Contain::resolve(&self.cfg))
     }
 
     /// Keeps the cgroup of a clean run that left members, and retires those that emptied.
@@ -150,9 +163,13 @@ impl Lingering {
         }
         drop(g);
         let mut c = self.cgroups.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        for run in c.drain(..) {
-            self.contain.kill(&run);
-            self.contain.finish(run);
+        // A cgroup is only kept by a run, which resolved the containment: one that never ran
+        // has none to kill (and is not probed now).
+        if let Some(contain) = self.contain.get() {
+            for run in c.drain(..) {
+                contain.kill(&run);
+                contain.finish(run);
+            }
         }
     }
 }

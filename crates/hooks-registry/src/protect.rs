@@ -11,7 +11,7 @@ use hooks_schema::{
 };
 
 use crate::{
-    paths::{canonicalize, canonicalize_lenient},
+    paths::{canonicalize, normalize_lexically},
     scripts::{PathBase, PathRole, analyse, analyse_with_templates, normalize_relative},
 };
 use std::path::Component;
@@ -129,10 +129,12 @@ impl ExpectedFiles {
         roots: impl IntoIterator<Item = &'a AbsPathBuf>,
     ) -> (Vec<ProtectedPath>, Vec<ProtectedPattern>) {
         let roots: Vec<&AbsPathBuf> = roots.into_iter().collect();
+        // Every format's files under the same few folders: each folder is resolved once.
+        let mut resolver = Resolver::default();
         let mut paths = Vec::new();
         let mut add = |kind: HookSourceKind, path: &Path| {
             let Ok(path) = AbsPathBuf::new(path.to_path_buf()) else { return };
-            for located in locations(&path) {
+            for located in locations_with(&mut resolver, &path) {
                 paths.push(ProtectedPath {
                     source: HookSourceId::new(kind, located.clone()),
                     path: located,
@@ -157,7 +159,7 @@ impl ExpectedFiles {
         }
         for (kind, folder) in &folders {
             let Ok(folder) = AbsPathBuf::new(folder.clone()) else { continue };
-            for located in locations(&folder) {
+            for located in locations_with(&mut resolver, &folder) {
                 patterns.push(ProtectedPattern {
                     scope: located.clone(),
                     tail: PathBuf::new(),
@@ -444,11 +446,57 @@ const MAX_DANGLING_HOPS: u32 = 16;
 /// exists; otherwise its nearest existing folder canonicalized with the rest appended, and,
 /// when that is a dangling symlink, where the link points (writing through it creates that).
 pub(crate) fn locations(path: &AbsPathBuf) -> Vec<AbsPathBuf> {
-    if let Ok(canonical) = canonicalize(path.as_path()) {
+    locations_with(&mut Resolver::default(), path)
+}
+
+/// Canonical forms of paths, each asked of the file system once: the expected files of every
+/// format lie under the same few folders, and resolving each of them from scratch (`realpath`
+/// reads every component of the path, twice for a file that does not exist) cost a one-shot
+/// `hooks fire` about a thousand `readlink` calls. Kept for one computation only, so it never
+/// outlives the file system state it saw.
+#[derive(Debug, Default)]
+struct Resolver {
+    known: HashMap<PathBuf, Option<AbsPathBuf>>,
+}
+
+impl Resolver {
+    /// [`canonicalize`], remembered; `None` when it fails. A path whose `lstat` finds nothing
+    /// cannot be resolved either (some component of it is missing), so it costs one call.
+    fn canonical(&mut self, path: &Path) -> Option<AbsPathBuf> {
+        if let Some(known) = self.known.get(path) {
+            return known.clone();
+        }
+        let resolved = match std::fs::symlink_metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            _ => canonicalize(path).ok(),
+        };
+        self.known.insert(path.to_path_buf(), resolved.clone());
+        resolved
+    }
+
+    /// `canonicalize_lenient`, its ancestors resolved through [`Resolver::canonical`]: the
+    /// nearest ancestor that resolves, with the rest appended as written.
+    fn lenient(&mut self, path: &Path, base: &AbsPathBuf) -> AbsPathBuf {
+        let normalized = normalize_lexically(path, base);
+        for ancestor in normalized.as_path().ancestors() {
+            let Some(resolved) = self.canonical(ancestor) else { continue };
+            let Ok(rest) = normalized.as_path().strip_prefix(ancestor) else { continue };
+            if rest.as_os_str().is_empty() {
+                return resolved;
+            }
+            return resolved.join(rest).unwrap_or_else(|_| normalized.clone());
+        }
+        normalized
+    }
+}
+
+/// [`locations`] with the paths resolved through `resolver`.
+fn locations_with(resolver: &mut Resolver, path: &AbsPathBuf) -> Vec<AbsPathBuf> {
+    if let Some(canonical) = resolver.canonical(path.as_path()) {
         return vec![canonical];
     }
     let mut out = Vec::new();
-    let mut current = canonicalize_lenient(path.as_path(), path);
+    let mut current = resolver.lenient(path.as_path(), path);
     for _ in 0..MAX_DANGLING_HOPS {
         out.push(current.clone());
         let is_link =
@@ -459,11 +507,11 @@ pub(crate) fn locations(path: &AbsPathBuf) -> Vec<AbsPathBuf> {
         };
         let base = current.parent().unwrap_or_else(|| current.clone());
         let Ok(next) = base.join(&target) else { break };
-        if let Ok(canonical) = canonicalize(next.as_path()) {
+        if let Some(canonical) = resolver.canonical(next.as_path()) {
             out.push(canonical);
             break;
         }
-        current = canonicalize_lenient(next.as_path(), &base);
+        current = resolver.lenient(next.as_path(), &base);
         if out.contains(&current) {
             break;
         }

@@ -145,6 +145,13 @@ pub enum WatcherError {
     /// The platform watch for a root failed.
     #[error(transparent)]
     Watch(#[from] WatchError),
+    /// A loader ([`HookConfigWatcher::loader`](crate::HookConfigWatcher::loader)) reads the
+    /// files of the places it is given once and watches none of them.
+    #[error("`{}` is loaded once, not watched (a one-shot loader)", path.display())]
+    LoadedOnly {
+        /// The place's folder (a root), or empty for the user or managed files.
+        path: PathBuf,
+    },
     /// The watcher's thread has stopped.
     #[error("the file watcher has shut down")]
     ShutDown,

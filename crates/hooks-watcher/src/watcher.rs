@@ -70,7 +70,8 @@ impl WatcherConfig {
 /// was loaded.
 pub struct HookConfigWatcher {
     shared: Arc<Shared>,
-    tx: Sender<Msg>,
+    /// The worker's queue; `None` for a loader, which has no worker.
+    tx: Option<Sender<Msg>>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -107,7 +108,33 @@ impl HookConfigWatcher {
             .name("hook-config-watcher".to_owned())
             .spawn(move || tracing::dispatcher::with_default(&dispatch, || run(engine, &rx)))
             .map_err(|source| WatcherError::Thread { source })?;
-        Ok(HookConfigWatcher { shared, tx, thread: Some(thread) })
+        Ok(HookConfigWatcher { shared, tx: Some(tx), thread: Some(thread) })
+    }
+
+    /// A loader: the same loading as a watcher (roots, user and managed files read and
+    /// applied on the caller's thread, trust decided again by
+    /// [`HookConfigWatcher::set_trust_inputs`], [`HookConfigWatcher::reload`] on request), but
+    /// no platform watcher and no thread, so it costs nothing beyond the reads. For a process
+    /// that loads once and exits (a one-shot `hooks fire`): the futures of
+    /// [`HookConfigWatcher::add_root`] and the `watch_*` calls resolve at once with
+    /// [`WatcherError::LoadedOnly`], after the files were loaded.
+    pub fn loader(
+        registry: RegistryHandle,
+        policy: Arc<dyn TrustPolicy>,
+        config: WatcherConfig,
+    ) -> HookConfigWatcher {
+        let shared = Arc::new(Shared::new(registry, config.formats, policy, config.trust_inputs));
+        HookConfigWatcher { shared, tx: None, thread: None }
+    }
+
+    /// Hands `msg` to the worker; `Err` with what the caller's future resolves to when there
+    /// is none (a loader) or it has stopped.
+    fn send(&self, msg: Msg, place: &WatchedPlace) -> Result<(), WatcherError> {
+        let Some(tx) = &self.tx else {
+            let path = place.root().map(|r| r.as_path().to_path_buf()).unwrap_or_default();
+            return Err(WatcherError::LoadedOnly { path });
+        };
+        tx.send(msg).map_err(|_| WatcherError::ShutDown)
     }
 
     /// Adds a project root: announces it to the registry and loads its hook files on the spot
@@ -125,8 +152,14 @@ impl HookConfigWatcher {
             Err(e) => return AttachFuture::ready(Err(e)),
         };
         let (new, attach) = self.shared.add_root(&root);
-        if new && self.tx.send(Msg::Attach(WatchedPlace::from(&root))).is_err() {
-            return AttachFuture::ready(Err(WatcherError::ShutDown));
+        let place = WatchedPlace::from(&root);
+        if new && let Err(e) = self.send(Msg::Attach(place.clone()), &place) {
+            return AttachFuture::ready(Err(e));
+        }
+        if self.tx.is_none() {
+            return AttachFuture::ready(Err(WatcherError::LoadedOnly {
+                path: root.as_path().to_path_buf(),
+            }));
         }
         match attach {
             Ok(rx) => AttachFuture { root: Some(root), state: FutureState::Waiting(rx) },
@@ -176,10 +209,8 @@ impl HookConfigWatcher {
 
     fn watch_scope(&self, place: WatchedPlace, dirs: ScopeDirs, strict: bool) -> UserWatchFuture {
         let rx = self.shared.watch_scope(&place, dirs, strict);
-        if self.tx.send(Msg::Attach(place)).is_err() {
-            return UserWatchFuture {
-                state: FutureState::Ready(Some(Err(WatcherError::ShutDown))),
-            };
+        if let Err(e) = self.send(Msg::Attach(place.clone()), &place) {
+            return UserWatchFuture { state: FutureState::Ready(Some(Err(e))) };
         }
         UserWatchFuture { state: FutureState::Waiting(rx) }
     }
@@ -189,8 +220,8 @@ impl HookConfigWatcher {
     pub fn remove_root(&self, root: &Path) -> bool {
         let Some(root) = self.resolve_root(root) else { return false };
         let removed = self.shared.remove_root(&root);
-        if removed {
-            let _ = self.tx.send(Msg::Detach(root));
+        if removed && let Some(tx) = &self.tx {
+            let _ = tx.send(Msg::Detach(root));
         }
         removed
     }
@@ -263,7 +294,9 @@ impl HookConfigWatcher {
 
 impl Drop for HookConfigWatcher {
     fn drop(&mut self) {
-        let _ = self.tx.send(Msg::Shutdown);
+        if let Some(tx) = &self.tx {
+            let _ = tx.send(Msg::Shutdown);
+        }
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }

@@ -115,6 +115,24 @@ async fn disabled_and_other_event_bindings() {
 }
 
 #[tokio::test]
+async fn containment_is_resolved_at_the_first_run_only() {
+    // Firing what runs nothing (a one-shot `hooks fire` whose event matches no hook) and
+    // dropping the dispatcher probe nothing: no cgroup tree, no probe process.
+    let d = dispatcher();
+    let mut off = sh_def("off", "exit 2");
+    off.enabled = false;
+    let report = d.fire(&[binding(off, "/p/a.json")], &tool_envelope("ls"), &ctx()).await;
+    assert_eq!(report.runs[0].status, RunStatus::Skipped(SkipReason::Disabled));
+    assert!(d.inner.lingering.resolved().is_none());
+    // A hook that runs resolves it, and so is contained as before.
+    let report =
+        d.fire(&[binding(sh_def("on", "exit 0"), "/p/a.json")], &tool_envelope("ls"), &ctx()).await;
+    assert_eq!(report.runs[0].status, RunStatus::Ran);
+    let resolved = d.inner.lingering.resolved().expect("resolved by the run");
+    assert_eq!(resolved.mechanism, d.containment().mechanism);
+}
+
+#[tokio::test]
 async fn failures_follow_the_codec_and_on_failure() {
     let mut block = sh_def("block", "kill -KILL $$");
     block.on_failure = OnFailure::Block;

@@ -457,3 +457,36 @@ fn a_new_file_in_a_new_subfolder_of_a_recursive_folder_loads() {
     }
     assert_eq!(s.watcher.platform_watches(), 3, "the root, .github, .github/hooks");
 }
+
+#[test]
+fn a_loader_loads_roots_and_decides_trust_but_watches_nothing() {
+    let registry = RegistryHandle::default();
+    let config = WatcherConfig::new(Surface::CliRun, hooks_testing::workspace_formats());
+    let loader = HookConfigWatcher::loader(registry.clone(), Arc::new(StaticTrustPolicy), config);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let a = make_root(dir.path(), "a");
+    write(a.as_path(), HOOKS, &cursor_file(&["./hook.sh"]));
+    // Loaded on the spot; the future says at once that nothing is watched.
+    let attached = loader.add_root(a.as_path()).wait_timeout(Duration::from_secs(10));
+    assert!(
+        matches!(attached, Some(Err(crate::WatcherError::LoadedOnly { ref path })) if path == a.as_path()),
+        "{attached:?}"
+    );
+    assert_eq!(text(commands(&registry, &cursor_id(&a))), ["./hook.sh"]);
+    assert_eq!(loader.platform_watches(), 0);
+    assert_eq!(loader.loads(&WatchedPlace::from(&a)), Some(1));
+    // Inert until the run's posture is known, then active, as under a watcher.
+    assert!(running_in(&registry, a.as_path()).is_empty());
+    loader
+        .set_trust_inputs(TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves));
+    assert_eq!(running_in(&registry, a.as_path()), ["./hook.sh"]);
+    // A change is not seen, but an explicit reload reads it.
+    write(a.as_path(), HOOKS, &cursor_file(&["./other.sh"]));
+    assert_eq!(text(commands(&registry, &cursor_id(&a))), ["./hook.sh"]);
+    loader.reload(&WatchedPlace::from(&a)).expect("reload");
+    assert_eq!(text(commands(&registry, &cursor_id(&a))), ["./other.sh"]);
+    // Adding it again loads nothing and still resolves at once.
+    let again = loader.add_root(a.as_path()).wait_timeout(Duration::from_secs(10));
+    assert!(matches!(again, Some(Err(crate::WatcherError::LoadedOnly { .. }))), "{again:?}");
+    assert_eq!(loader.loads(&WatchedPlace::from(&a)), Some(2));
+}
