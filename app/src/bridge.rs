@@ -247,6 +247,103 @@ pub fn is_bridge_call(command: &HookCommand) -> bool {
     words[at + 1..].iter().any(|w| *w == "--host" || w.starts_with("--host="))
 }
 
+/// Why an agent's own hook input could not be read as an event (`hooks fire --from`, the
+/// serve `fire` request with `from`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NativeInputError {
+    /// No registered format has that id.
+    #[error(transparent)]
+    UnknownAgent(#[from] hooks_schema::UnknownFormat),
+    /// The format has no host codec, so its agent's input cannot be read.
+    #[error("the format `{0}` has no host codec: its agent's hook input cannot be read")]
+    NoHostCodec(String),
+    /// The event asked for is neither canonical nor one of the agent's.
+    #[error("`{event}` is neither a canonical event nor an event of {agent}")]
+    UnknownEvent {
+        /// The event asked for.
+        event: String,
+        /// The agent.
+        agent: &'static str,
+    },
+    /// The input names another event than the one asked for.
+    #[error("the input is a `{named}` event, not `{asked}`")]
+    EventMismatch {
+        /// The event the input names.
+        named: String,
+        /// The event asked for.
+        asked: String,
+    },
+    /// The host codec refused the input.
+    #[error(transparent)]
+    Host(#[from] HostError),
+}
+
+/// Decodes an agent's own hook input (what its documentation or debug log shows: Claude Code's
+/// `{"hook_event_name": "PreToolUse", "tool_name": "Bash", …}`) with the host codec of the
+/// format `from`, as `hooks bridge` does. `event` (a native or canonical name) is needed only
+/// for agents whose input does not name its event (Copilot CLI's camelCase hooks); where the
+/// input names one, they must agree.
+///
+/// ```
+/// use hooks_app::{bridge::decode_native, formats::workspace_formats};
+///
+/// let input = br#"{"hook_event_name":"PreToolUse","session_id":"s","cwd":"/p",
+///     "tool_name":"Bash","tool_input":{"command":"rm -rf build"}}"#;
+/// let decoded = decode_native(&workspace_formats(), "claude", input, None).unwrap();
+/// assert_eq!(decoded.envelope.event.as_str(), "pre_tool_use");
+/// assert_eq!(decoded.envelope.tool.unwrap().args["command"], "rm -rf build");
+/// ```
+pub fn decode_native(
+    formats: &FormatSet,
+    from: &str,
+    input: &[u8],
+    event: Option<&str>,
+) -> Result<HostInput, NativeInputError> {
+    let descriptor = formats.named(from)?;
+    let codec = descriptor.host().ok_or_else(|| NativeInputError::NoHostCodec(from.to_owned()))?;
+    // The event asked for, as the agent names it, and its canonical counterpart.
+    let asked = match event {
+        None => None,
+        Some(e) => {
+            let (native, canonical) = if let Some(c) = descriptor.canonical_event(e) {
+                (e.to_owned(), c)
+            } else if let Ok(c) = e.parse::<hooks_schema::HookEvent>() {
+                match descriptor.native_events(c).first() {
+                    Some(n) => ((*n).to_owned(), c),
+                    None => {
+                        return Err(NativeInputError::UnknownEvent {
+                            event: e.to_owned(),
+                            agent: descriptor.agent(),
+                        });
+                    }
+                }
+            } else {
+                return Err(NativeInputError::UnknownEvent {
+                    event: e.to_owned(),
+                    agent: descriptor.agent(),
+                });
+            };
+            Some((e, native, canonical))
+        }
+    };
+    // The input's own event first; the one asked for where the input names none.
+    let decoded = match (codec.decode_input(input, None), &asked) {
+        (Ok(i), _) => i,
+        (Err(e), None) => return Err(e.into()),
+        (Err(_), Some((_, native, _))) => codec.decode_input(input, Some(native))?,
+    };
+    if let Some((e, _, canonical)) = asked
+        && decoded.envelope.event != canonical
+    {
+        return Err(NativeInputError::EventMismatch {
+            named: decoded.native_event.clone(),
+            asked: e.to_owned(),
+        });
+    }
+    Ok(decoded)
+}
+
 /// The project root of a session's directory: the nearest folder at or above it holding
 /// `.git`, else the directory itself (what `hooks trust` uses without `--root`).
 pub fn project_root_of(dir: &Path) -> PathBuf {

@@ -241,6 +241,7 @@ impl HookRuntime {
             run_settings: Arc::new(Mutex::new(None)),
             home: config.home_dir.clone(),
             audit: config.audit.clone(),
+            formats: config.formats.clone(),
         };
         let rt = HookRuntime {
             config,
@@ -642,9 +643,16 @@ pub struct FireHandle {
     home: Option<PathBuf>,
     /// Where fires and guard decisions are recorded.
     audit: Option<Arc<crate::audit::AuditLog>>,
+    /// The formats the runtime reads (their host codecs decode agents' own inputs).
+    formats: hooks_schema::FormatSet,
 }
 
 impl FireHandle {
+    /// The formats the runtime reads.
+    pub fn formats(&self) -> &hooks_schema::FormatSet {
+        &self.formats
+    }
+
     /// How hook processes are contained on this machine (`specs/dispatch.md`, "Containment").
     pub fn containment(&self) -> hooks_dispatch::ContainmentReport {
         self.dispatcher.containment()

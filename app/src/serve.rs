@@ -30,7 +30,9 @@ use std::{
 
 use crate::runtime::HookRuntime;
 
-pub use protocol::{ErrorCode, PROTOCOL_VERSION, ProtocolError, Request, parse_request};
+pub use protocol::{
+    ErrorCode, PROTOCOL_VERSION, ProtocolError, Request, parse_request, parse_request_with,
+};
 pub use spin::{DEFAULT_SPIN, PolledInput};
 
 /// The default cap on one request line.

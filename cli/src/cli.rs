@@ -252,17 +252,25 @@ pub struct ListArgs {
 #[derive(Debug, Args)]
 pub struct FireArgs {
     /// The canonical event (`pre_tool_use`, `prompt_submit`, …) or a native name
-    /// (`PreToolUse`, `beforeShellExecution`, `before_tool_call`).
-    pub event: String,
+    /// (`PreToolUse`, `beforeShellExecution`, `before_tool_call`); with `--from`, needed only
+    /// when the agent's input does not name its event (Copilot CLI's camelCase hooks).
+    #[arg(required_unless_present = "from")]
+    pub event: Option<String>,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub runtime: RuntimeArgs,
     /// The working directory the event fires in (defaults to the first root, else `.`).
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
-    /// The envelope as JSON (a file, or `-` for stdin); `event` may be left out.
+    /// The envelope as JSON (a file, or `-` for stdin); `event` may be left out. With
+    /// `--from`, the agent's own hook input (stdin when not given).
     #[arg(long, value_name = "FILE|-")]
     pub payload: Option<String>,
+    /// The payload is this agent's own hook input, as its documentation or debug log shows it
+    /// (`claude`, `codex`, `gemini`, `copilot`, `cursor`, `windsurf`), decoded by the agent's
+    /// host codec as `hooks bridge` decodes it.
+    #[arg(long, value_name = "AGENT")]
+    pub from: Option<String>,
     /// Run nothing; explain which sources, bindings and matchers apply and why.
     #[arg(long)]
     pub dry_run: bool,

@@ -20,6 +20,7 @@ mod hostile_repos;
 mod http_hooks;
 mod install;
 mod managed_reload;
+mod native_payloads;
 mod observe;
 mod plugin_format;
 mod runtime;

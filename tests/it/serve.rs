@@ -365,6 +365,40 @@ fn every_request_round_trips() {
     assert!(s.rest().iter().all(|m| m.get("id").is_none()), "nothing answered after shutdown");
 }
 
+/// `fire` with an agent's own hook input (`from`, `input`): a Claude Code call, as Claude
+/// Code 2.1.328 sent it, reaches the repository's Cursor hook; an input that is not the
+/// agent's is an `invalid_params` error.
+#[test]
+fn fire_takes_an_agents_own_hook_input() {
+    let project = cursor_project();
+    let root = canonical(project.path());
+    let mut s = Server::start(runtime());
+    activate(&mut s, &root);
+    let claude = &crate::native_payloads::SAMPLES[0];
+    let input = claude.input(&root, "rm -rf build");
+    let r = s.call(1, "fire", json!({ "from": "claude", "input": input }));
+    assert_eq!(r["verdict"]["decision"], "deny", "{r}");
+    assert_eq!(r["verdict"]["reason"], "rm -rf is not allowed here");
+    let r = s.call(
+        2,
+        "fire",
+        json!({ "from": "claude", "input": claude.input(&root, "ls"), "host_decision": "ask" }),
+    );
+    assert_eq!(r["verdict"]["decision"], "allow", "{r}");
+    assert_eq!(r["decision_to_act_on"], "ask");
+    let copilot = &crate::native_payloads::SAMPLES[3];
+    let input = copilot.input(&root, "rm -rf build");
+    let r = s.call(3, "fire", json!({ "from": "copilot", "input": input, "event": "preToolUse" }));
+    assert_eq!(r["verdict"]["decision"], "deny", "{r}");
+    let e = s.call_err(json!(4), "fire", json!({ "from": "copilot", "input": input }));
+    assert_eq!(e["code"], "invalid_params", "{e}");
+    let input = claude.input(&root, "ls");
+    let e =
+        s.call_err(json!(5), "fire", json!({ "from": "claude", "input": input, "event": "Stop" }));
+    assert_eq!(e["code"], "invalid_params", "{e}");
+    s.call(6, "shutdown", json!({}));
+}
+
 #[test]
 fn string_ids_and_pipelined_requests_are_answered() {
     let mut s = Server::start(runtime());

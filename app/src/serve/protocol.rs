@@ -3,7 +3,7 @@
 
 use std::{fmt, path::PathBuf, time::Duration};
 
-use hooks_schema::{Decision, Envelope, HookEvent};
+use hooks_schema::{Decision, Envelope, FormatSet, HookEvent};
 use hooks_trust::CommandExecutionPosture;
 use hooks_watcher::RootOrigin;
 use serde::{
@@ -229,7 +229,16 @@ struct ExchangeParams {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FireParams {
-    envelope: Box<Envelope>,
+    #[serde(default)]
+    envelope: Option<Box<Envelope>>,
+    /// The agent whose own hook input `input` is (`claude`): decoded by its host codec.
+    #[serde(default)]
+    from: Option<String>,
+    #[serde(default)]
+    input: Option<Box<RawValue>>,
+    /// The event, for agents whose input does not name it.
+    #[serde(default)]
+    event: Option<String>,
     #[serde(default)]
     host_decision: Option<Decision>,
 }
@@ -375,6 +384,16 @@ fn parse_top(line: &[u8]) -> Result<Top<'_>, String> {
 /// `invalid_params` error (`duplicate field`) where the `Value` kept the last one. A key given
 /// twice in the request object itself keeps its last value, as before.
 pub fn parse_request(line: &[u8]) -> Result<(Value, Request), ProtocolError> {
+    static FORMATS: std::sync::OnceLock<FormatSet> = std::sync::OnceLock::new();
+    parse_request_with(line, FORMATS.get_or_init(crate::formats::workspace_formats))
+}
+
+/// [`parse_request`] with the formats whose host codecs decode a `fire` request's agent input
+/// (`from`, `input`): the server's runtime's.
+pub fn parse_request_with(
+    line: &[u8],
+    formats: &FormatSet,
+) -> Result<(Value, Request), ProtocolError> {
     let top = parse_top(line).map_err(|e| {
         ProtocolError::new(None, ErrorCode::ParseError, format!("malformed JSON: {e}"))
     })?;
@@ -424,8 +443,8 @@ pub fn parse_request(line: &[u8]) -> Result<(Value, Request), ProtocolError> {
             format!("unknown field `{key}` (a request has `id`, `method` and `params`)"),
         ));
     }
-    let request =
-        parse_params(&method, params).map_err(|e| ProtocolError { id: Some(id.clone()), ..e })?;
+    let request = parse_params(&method, params, formats)
+        .map_err(|e| ProtocolError { id: Some(id.clone()), ..e })?;
     Ok((id, request))
 }
 
@@ -444,7 +463,7 @@ fn params<'a, T: Deserialize<'a>>(method: &str, text: &'a str) -> Result<T, Prot
     })
 }
 
-fn parse_params(method: &str, p: &str) -> Result<Request, ProtocolError> {
+fn parse_params(method: &str, p: &str, formats: &FormatSet) -> Result<Request, ProtocolError> {
     Ok(match method {
         "hello" => {
             let h: HelloParams = params(method, p)?;
@@ -493,7 +512,33 @@ fn parse_params(method: &str, p: &str) -> Result<Request, ProtocolError> {
         }
         "fire" => {
             let f: FireParams = params(method, p)?;
-            Request::Fire { envelope: f.envelope, host_decision: f.host_decision }
+            let invalid = |msg: String| {
+                ProtocolError::new(
+                    None,
+                    ErrorCode::InvalidParams,
+                    format!("invalid params for `fire`: {msg}"),
+                )
+            };
+            let envelope = match (f.envelope, f.from, f.input) {
+                (Some(envelope), None, None) if f.event.is_none() => envelope,
+                (None, Some(from), Some(input)) => {
+                    let decoded = crate::bridge::decode_native(
+                        formats,
+                        &from,
+                        input.get().as_bytes(),
+                        f.event.as_deref(),
+                    )
+                    .map_err(|e| invalid(format!("`input` is not {from}'s hook input: {e}")))?;
+                    Box::new(decoded.envelope)
+                }
+                _ => {
+                    return Err(invalid(
+                        "give either `envelope`, or `from` and `input` (and `event` where the agent's input names none)"
+                            .to_owned(),
+                    ));
+                }
+            };
+            Request::Fire { envelope, host_decision: f.host_decision }
         }
         "can_write_files" => {
             let g: GuardParams = params(method, p)?;

@@ -32,8 +32,8 @@ use super::{
     ServeError, ServeLog, ServeOptions,
     lines::{Line, LineReader},
     protocol::{
-        ErrorCode, PROTOCOL_VERSION, Request, error_message, hello, notification, parse_request,
-        response,
+        ErrorCode, PROTOCOL_VERSION, Request, error_message, hello, notification,
+        parse_request_with, response,
     },
     render,
 };
@@ -387,7 +387,7 @@ impl Reader {
     /// Parses one line and answers it or hands it to the actor; the shutdown message after
     /// `shutdown`.
     fn route(&mut self, bytes: &[u8], truncated: bool) -> Option<ActorMsg> {
-        match parse_request(bytes) {
+        match parse_request_with(bytes, self.fire.formats()) {
             Err(mut e) => {
                 if truncated {
                     e.message = format!("stdin closed in the middle of a request: {}", e.message);

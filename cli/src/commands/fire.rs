@@ -25,19 +25,35 @@ pub fn parse_event(name: &str) -> Result<HookEvent> {
     bail!("unknown event `{name}`; canonical events: {}", names.join(", "))
 }
 
-/// The envelope from `--payload` (a file or `-`), with the event from the command line.
-pub fn read_envelope(event: HookEvent, payload: Option<&str>) -> Result<Envelope> {
-    let Some(src) = payload else { return Ok(Envelope::new(event)) };
-    // Capped, and special files refused: a FIFO or `/dev/zero` ends at once with an error.
-    let text = if src == "-" {
+/// The text of `--payload` (a file or `-` for stdin), capped; special files are refused (a
+/// FIFO or `/dev/zero` ends at once with an error).
+fn read_payload(src: &str) -> Result<String> {
+    if src == "-" {
         super::input::read_stream(
             std::io::stdin().lock(),
             super::input::MAX_PAYLOAD_BYTES,
             "the payload from stdin",
-        )?
+        )
     } else {
-        super::input::read_file(Path::new(src), super::input::MAX_PAYLOAD_BYTES, "the payload")?
-    };
+        super::input::read_file(Path::new(src), super::input::MAX_PAYLOAD_BYTES, "the payload")
+    }
+}
+
+/// The envelope of `from`'s own hook input in `payload` (a file, or stdin), decoded by that
+/// agent's host codec; `event` only for agents whose input does not name it.
+pub fn read_native(from: &str, event: Option<&str>, payload: Option<&str>) -> Result<Envelope> {
+    let src = payload.unwrap_or("-");
+    let text = read_payload(src)?;
+    let formats = hooks_app::formats::workspace_formats();
+    let input = hooks_app::bridge::decode_native(&formats, from, text.as_bytes(), event)
+        .with_context(|| format!("the payload {src} is not {from}'s hook input"))?;
+    Ok(input.envelope)
+}
+
+/// The envelope from `--payload` (a file or `-`), with the event from the command line.
+pub fn read_envelope(event: HookEvent, payload: Option<&str>) -> Result<Envelope> {
+    let Some(src) = payload else { return Ok(Envelope::new(event)) };
+    let text = read_payload(src)?;
     let mut v: Value =
         serde_json::from_str(&text).with_context(|| format!("the payload {src} is not JSON"))?;
     let obj =
@@ -107,8 +123,11 @@ pub fn exit_code(report: &FireReport) -> u8 {
 
 /// Runs `hooks fire`.
 pub fn run(a: &FireArgs, colour: bool) -> Result<u8> {
-    let event = parse_event(&a.event)?;
-    let mut envelope = read_envelope(event, a.payload.as_deref())?;
+    let mut envelope = match (&a.from, &a.event) {
+        (Some(from), event) => read_native(from, event.as_deref(), a.payload.as_deref())?,
+        (None, Some(event)) => read_envelope(parse_event(event)?, a.payload.as_deref())?,
+        (None, None) => bail!("name the event, or give the agent's own input with --from"),
+    };
     let mut built = setup::build(&a.runtime, setup::Watch::Once)?;
     setup::warn_new_advisories(&mut built.runtime);
     let cwd = a

@@ -1,6 +1,6 @@
 //! Tests of the protocol codec: golden encode and decode tables, focused rules, properties.
 
-use std::{fmt::Write as _, path::Path};
+use std::{fmt::Write as _, path::Path, time::Duration};
 
 use expect_test::expect_file;
 use hooks_schema::{
