@@ -116,3 +116,73 @@ fn a_file_it_cannot_parse_or_an_unknown_agent_is_refused_and_nothing_is_written(
     assert_eq!(code(&out), 1, "{}", both(&out));
     assert!(stderr(&out).contains("no such agent"), "{}", both(&out));
 }
+
+/// Copilot CLI gets its own hook file (`.github/hooks/agent-hooks.json`, `{"version": 1}`,
+/// flat `bash` entries under the camelCase events), which Copilot's reader accepts, the guard
+/// protects, a second install leaves alone and uninstall removes; in the user's folder too.
+#[test]
+fn copilot_gets_its_own_hook_file_in_the_project_and_the_user_folder() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let root = project.path().to_str().expect("utf-8");
+    let install = ["install", "--host", "copilot", "--root", root, "--bridge", BRIDGE];
+    let out = hooks(project.path(), home.path(), &install);
+    assert_eq!(code(&out), 0, "{}", both(&out));
+    assert!(stdout(&out).contains("--- /dev/null"), "{}", stdout(&out));
+    let file = project.path().join(".github/hooks/agent-hooks.json");
+    let text = std::fs::read_to_string(&file).expect("written");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(v["version"], 1);
+    assert_eq!(
+        v["hooks"]["preToolUse"][0],
+        serde_json::json!({"type": "command", "bash": format!("{BRIDGE} bridge --host copilot --event preToolUse"), "timeoutSec": 600})
+    );
+    assert!(v["hooks"].get("PreToolUse").is_none(), "{text}");
+    let shown = file.to_str().expect("utf-8");
+    let check = hooks(project.path(), home.path(), &["check", shown]);
+    assert_eq!(code(&check), 0, "Copilot's reader accepts it: {}", both(&check));
+    assert!(guarded(project.path(), home.path(), ".github/hooks/agent-hooks.json"));
+    let again = hooks(project.path(), home.path(), &install);
+    assert!(stdout(&again).contains("already installed"), "{}", stdout(&again));
+    let un = hooks(project.path(), home.path(), &[&install[..], &["--uninstall"]].concat());
+    assert_eq!(code(&un), 0, "{}", both(&un));
+    assert!(!file.exists(), "a file that held only the bridge is removed");
+
+    let user = ["install", "--host", "copilot", "--scope", "user", "--bridge", BRIDGE];
+    let out = hooks(project.path(), home.path(), &user);
+    assert_eq!(code(&out), 0, "{}", both(&out));
+    let file = home.path().join(".copilot/hooks/agent-hooks.json");
+    assert!(std::fs::read_to_string(&file).expect("written").contains("--event agentStop"));
+    hooks(project.path(), home.path(), &[&user[..], &["--uninstall"]].concat());
+    assert!(!file.exists());
+}
+
+/// Windsurf's `hooks.json` keeps the user's hooks, is backed up, gets flat `command` entries
+/// and its file is given back by uninstall; a file it cannot parse is refused.
+#[test]
+fn windsurf_keeps_the_users_hooks_and_refuses_a_file_it_cannot_parse() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let mine = "{\n  \"hooks\": {\n    \"pre_run_command\": [\n      { \"command\": \"python3 check.py\", \"show_output\": true }\n    ]\n  }\n}\n";
+    let file = project.write(".windsurf/hooks.json", mine);
+    let root = project.path().to_str().expect("utf-8");
+    let install = ["install", "--host", "windsurf", "--root", root, "--bridge", BRIDGE];
+    let out = hooks(project.path(), home.path(), &install);
+    assert_eq!(code(&out), 0, "{}", both(&out));
+    let text = std::fs::read_to_string(&file).expect("written");
+    assert!(text.contains("python3 check.py"), "{text}");
+    assert!(text.contains("bridge --host windsurf --event pre_write_code"), "{text}");
+    let backup = project.path().join(".windsurf/hooks.json.agent-hooks.bak");
+    assert_eq!(std::fs::read_to_string(&backup).expect("backup"), mine);
+    let check = hooks(project.path(), home.path(), &["check", file.to_str().expect("utf-8")]);
+    assert_eq!(code(&check), 0, "{}", both(&check));
+    let un = hooks(project.path(), home.path(), &[&install[..], &["--uninstall"]].concat());
+    assert_eq!(code(&un), 0, "{}", both(&un));
+    assert_eq!(std::fs::read_to_string(&file).expect("kept"), mine);
+
+    std::fs::write(&file, "{ \"hooks\": { ").expect("break it");
+    let out = hooks(project.path(), home.path(), &install);
+    assert_eq!(code(&out), 1, "{}", both(&out));
+    assert!(stderr(&out).contains("nothing was written"), "{}", both(&out));
+    assert_eq!(std::fs::read_to_string(&file).expect("kept"), "{ \"hooks\": { ");
+}

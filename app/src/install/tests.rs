@@ -135,3 +135,27 @@ fn gemini_settings_keep_their_comments_and_trailing_comma() {
         expect_file!["../../test_data/install/gemini/created.json"],
     );
 }
+
+#[test]
+fn copilot_hook_files_get_flat_bash_entries_under_camel_case_events_only() {
+    round_trip(
+        "copilot",
+        ".github/hooks/agent-hooks.json",
+        expect_file!["../../test_data/install/copilot/installed.json"],
+        expect_file!["../../test_data/install/copilot/created.json"],
+    );
+    let d = descriptor("copilot");
+    let names: Vec<&str> = entries(&*d, Path::new(HOOKS)).iter().map(|(n, _)| *n).collect();
+    assert!(names.contains(&"preToolUse") && names.contains(&"sessionStart"), "{names:?}");
+    assert!(!names.contains(&"PreToolUse"), "one dialect only, or the bridge runs twice");
+}
+
+#[test]
+fn windsurf_hooks_json_gets_flat_command_entries() {
+    round_trip(
+        "windsurf",
+        ".windsurf/hooks.json",
+        expect_file!["../../test_data/install/windsurf/installed.json"],
+        expect_file!["../../test_data/install/windsurf/created.json"],
+    );
+}

@@ -244,6 +244,23 @@ impl FormatDescriptor for CopilotFormat {
     fn install_targets(&self) -> &[InstallTarget] {
         &INSTALL
     }
+
+    /// `{"version": 1}`: Copilot CLI reads a hook file only with its version.
+    fn install_new_file(&self) -> &'static str {
+        "{\"version\": 1}"
+    }
+
+    /// A flat `{"type": "command", "bash": …, "timeoutSec": 600}` (no matcher: every tool)
+    /// under each camelCase event the engine maps. The PascalCase names are the same events
+    /// in Claude Code's dialect: registering both would run the bridge twice per event.
+    fn install_entry(&self, event: &NativeEvent, command: &str) -> Option<serde_json::Value> {
+        let (e, dialect) = CopilotEvent::from_name(event.name)?;
+        if dialect != Dialect::Camel {
+            return None;
+        }
+        e.canonical()?;
+        Some(serde_json::json!({"type": "command", "bash": command, "timeoutSec": 600}))
+    }
 }
 
 #[cfg(test)]

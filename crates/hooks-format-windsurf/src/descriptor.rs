@@ -140,6 +140,14 @@ impl FormatDescriptor for WindsurfFormat {
     fn install_targets(&self) -> &[InstallTarget] {
         &INSTALL
     }
+
+    /// A flat `{"command": …, "show_output": true}` under each event the engine maps
+    /// (Windsurf's entries have no matcher and no timeout); `show_output` lets the user see a
+    /// refusal's reason in Cascade, the only place Windsurf shows a hook's output.
+    fn install_entry(&self, event: &NativeEvent, command: &str) -> Option<serde_json::Value> {
+        event.canonical?;
+        Some(serde_json::json!({"command": command, "show_output": true}))
+    }
 }
 
 #[cfg(test)]
