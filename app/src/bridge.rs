@@ -17,7 +17,8 @@
 //! - On a pre-tool call that writes files, the guard refuses edits of protected hook files and
 //!   the scripts they run, of every format, before any hook runs.
 //! - Project files run only when the user's trust store says the user trusted them as they
-//!   are now ([`ProjectGate`]).
+//!   are now: the runtime's own gate ([`crate::trust::StoreGatedPolicy`]), which also
+//!   honours an agent's own review of its files (Codex's `[hooks.state]`).
 //!
 //! Whatever goes wrong inside the bridge, it answers with exit code 0 and nothing on stdout
 //! (the host goes on as without hooks) and says why on stderr: Copilot CLI denies every tool
@@ -38,113 +39,13 @@ use hooks_schema::{
     TrustDecision, host_runs,
 };
 use hooks_sources::{FoundFile, ManagedDirs, ScopeDirs, UserDirs, find_files, found_paths};
-use hooks_trust::{CommandExecutionPosture, Surface};
+use hooks_trust::{CommandExecutionPosture, Surface, TrustPolicy};
 
 use crate::runtime::{HookRuntime, RuntimeConfig};
 
 pub mod pin;
 
 pub use self::pin::{PinStore, PinnedFile, PinnedSet};
-
-/// Decides whether a project hook file may run under the bridge (the user's trust store):
-/// `Ok(())` when it may, otherwise the reason the host is told.
-pub trait ProjectGate: Send + Sync {
-    /// Whether the file `path` (of `kind`; a project file under `root`), whose bytes are
-    /// `bytes`, may run in a session whose directory is `session`.
-    fn check(
-        &self,
-        formats: &FormatSet,
-        kind: HookSourceKind,
-        path: &AbsPathBuf,
-        root: Option<&AbsPathBuf>,
-        bytes: &[u8],
-        session: Option<&AbsPathBuf>,
-    ) -> Result<(), String>;
-}
-
-/// A gate that lets every project file run (tests, and embedders that trust the workspace).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct OpenGate;
-
-impl ProjectGate for OpenGate {
-    fn check(
-        &self,
-        _: &FormatSet,
-        _: HookSourceKind,
-        _: &AbsPathBuf,
-        _: Option<&AbsPathBuf>,
-        _: &[u8],
-        _: Option<&AbsPathBuf>,
-    ) -> Result<(), String> {
-        Ok(())
-    }
-}
-
-/// A gate that lets no project file run.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct ClosedGate;
-
-impl ProjectGate for ClosedGate {
-    fn check(
-        &self,
-        _: &FormatSet,
-        _: HookSourceKind,
-        path: &AbsPathBuf,
-        _: Option<&AbsPathBuf>,
-        _: &[u8],
-        _: Option<&AbsPathBuf>,
-    ) -> Result<(), String> {
-        Err(format!("{path} is not trusted: run `hooks trust` in its project"))
-    }
-}
-
-/// The user's trust store (`hooks trust`) as the gate: a file runs only when the store holds
-/// it, and every script it runs, at their current SHA-256 (read once, at the first file that
-/// needs it).
-pub struct StoreGate {
-    store: Option<hooks_truststore::TrustStore>,
-    contents:
-        std::sync::OnceLock<Result<hooks_truststore::StoreContents, hooks_truststore::StoreError>>,
-    user: UserPaths,
-}
-
-impl StoreGate {
-    /// The gate of `store` (`None`: no state folder, nothing is trusted) for a user whose
-    /// hooks' commands are read with `user` (`~`, `${chrys_home}`).
-    pub fn new(store: Option<hooks_truststore::TrustStore>, user: UserPaths) -> StoreGate {
-        StoreGate { store, contents: std::sync::OnceLock::new(), user }
-    }
-}
-
-impl ProjectGate for StoreGate {
-    fn check(
-        &self,
-        formats: &FormatSet,
-        kind: HookSourceKind,
-        path: &AbsPathBuf,
-        root: Option<&AbsPathBuf>,
-        bytes: &[u8],
-        session: Option<&AbsPathBuf>,
-    ) -> Result<(), String> {
-        let Some(store) = &self.store else {
-            return Err(format!("{path} is not trusted: there is no trust store (no home folder)"));
-        };
-        let contents = self.contents.get_or_init(|| store.load());
-        let parsed = kind
-            .format()
-            .and_then(|f| formats.get(f))
-            .map(|d| d.parse(bytes, &ParseContext::new(path.as_path(), kind)))
-            .ok_or_else(|| format!("no registered format reads {kind} files"))?;
-        let file = crate::trust::ReadHookFile {
-            kind,
-            path: path.clone(),
-            root: root.cloned(),
-            read: Ok((hooks_truststore::Digest::of(bytes), parsed)),
-        };
-        let status = file.status(contents, &self.user, session);
-        if status.is_trusted() { Ok(()) } else { Err(status.reason(path)) }
-    }
-}
 
 /// Everything one bridge run needs besides the input.
 pub struct BridgeConfig {
@@ -158,8 +59,12 @@ pub struct BridgeConfig {
     pub managed_dirs: Option<ManagedDirs>,
     /// Where session pins are kept (`None`: nothing is pinned across processes).
     pub pins: Option<PinStore>,
-    /// The gate for project files.
-    pub gate: Arc<dyn ProjectGate>,
+    /// The trust gate: the trust table (applied as for a CLI run that auto-approves, so
+    /// project rows are active) with the user's trust store over it for every project file
+    /// and for files their own agent reviews (Codex's, where Codex's own review also counts):
+    /// the same [`StoreGatedPolicy`](crate::trust::StoreGatedPolicy) the in-process runtime
+    /// decides files with, asked for [`StoreNeed::ProjectFiles`](crate::trust::StoreNeed).
+    pub trust: Arc<crate::trust::StoreGatedPolicy>,
     /// The directory the bridge process runs in (used when the input names none).
     pub process_cwd: PathBuf,
     /// The user's home (`~` in edited paths and hook commands).
@@ -462,8 +367,42 @@ pub fn run_event(config: &BridgeConfig, stdin: &[u8], event_arg: Option<&str>) -
             }
         }
     };
+    let mut verdict = verdict;
+    if !from_pin {
+        verdict.user_messages.extend(untrusted_notice(&config.formats, &set, root.as_ref()));
+    }
     let answer = with_warnings(codec.encode_answer(&input, &verdict), &warnings);
     BridgeOutcome { answer, input: Some(input), verdict, files: set.files, from_pin, ran, warnings }
+}
+
+/// The message that tells the user, at the first event of a session (where the set is read
+/// and pinned), which hook files of the repository do not run because the user has not
+/// trusted them as they are now, and what to run: the host shows it in its own words (Claude
+/// Code and Gemini CLI a system message, Cursor a user message; `specs/bridge.md`).
+fn untrusted_notice(
+    formats: &FormatSet,
+    set: &PinnedSet,
+    root: Option<&AbsPathBuf>,
+) -> Option<(hooks_schema::Provenance, String)> {
+    let files: Vec<&PinnedFile> = set.files.iter().filter(|f| f.needs_trust).collect();
+    let first = files.first()?;
+    let kind = kind_named(formats, &first.kind)?;
+    let source = HookSourceId::new(kind, AbsPathBuf::new(first.path.clone()).ok()?);
+    let provenance = hooks_schema::Provenance {
+        hook_id: hooks_schema::HookId::new("hooks-trust").ok()?,
+        source,
+        line: None,
+    };
+    let names: Vec<String> = files.iter().map(|f| f.path.display().to_string()).collect();
+    let at = root.map(|r| format!(" in {r}")).unwrap_or_default();
+    Some((
+        provenance,
+        format!(
+            "agent-hooks: {} hook file(s) of this repository do not run because they are not trusted as they are now (new, or changed since they were trusted): {}. Review them and run `hooks trust`{at}; they run from the next session on.",
+            files.len(),
+            names.join(", ")
+        ),
+    ))
 }
 
 impl BridgeOutcome {
@@ -547,25 +486,12 @@ fn read_set(
             },
             Err(e) => (None, Some(e.to_string())),
         };
-        let (active, reason) = if host_runs(host, file.kind) {
-            (false, format!("{} runs this file itself", config.host))
-        } else if let Some(text) = &content
-            && (project_root.is_some() || crate::trust::needs_review(formats, file.kind))
-        {
-            let session = AbsPathBuf::new(session.to_path_buf()).ok();
-            match config.gate.check(
-                formats,
-                file.kind,
-                &canonical,
-                project_root,
-                text.as_bytes(),
-                session.as_ref(),
-            ) {
-                Ok(()) => (true, "trusted by the user (hooks trust)".to_owned()),
-                Err(why) => (false, why),
-            }
+        let (active, reason, needs_trust) = if host_runs(host, file.kind) {
+            (false, format!("{} runs this file itself", config.host), false)
+        } else if let Some(text) = &content {
+            decide(config, file.kind, &canonical, project_root, text.as_bytes(), session)
         } else {
-            (true, "the user's or the administrator's own file".to_owned())
+            (true, "the user's or the administrator's own file".to_owned(), false)
         };
         files.push(PinnedFile {
             kind: file.kind.name(),
@@ -580,9 +506,49 @@ fn read_set(
             error,
             active,
             reason,
+            needs_trust,
         });
     }
     PinnedSet { created: pin::now_secs(), files }
+}
+
+/// Whether a file whose content is `bytes` runs under the bridge, why, and whether it is inert
+/// only for want of the user's trust: the trust gate ([`BridgeConfig::trust`]) decides on the
+/// file as read, for the session's directory.
+fn decide(
+    config: &BridgeConfig,
+    kind: HookSourceKind,
+    path: &AbsPathBuf,
+    project_root: Option<&AbsPathBuf>,
+    bytes: &[u8],
+    session: &Path,
+) -> (bool, String, bool) {
+    let inputs =
+        hooks_trust::TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves)
+            .with_user_project_hooks(config.user_opt_in);
+    let Some(descriptor) = kind.format().and_then(|f| config.formats.get(f)) else {
+        return (false, format!("no registered format reads {kind} files"), false);
+    };
+    let parsed = descriptor.parse(bytes, &ParseContext::new(path.as_path(), kind));
+    let decision = match &parsed {
+        Ok(parsed) => {
+            let read =
+                hooks_trust::FileRead { kind, path: path.as_path(), project_root, bytes, parsed };
+            let session = AbsPathBuf::new(session.to_path_buf()).ok();
+            config.trust.decide_file_in(&read, &inputs, session.as_ref())
+        }
+        Err(_) => config.trust.decide(kind, &inputs),
+    };
+    // Inert although the table lets it run: the store (or the agent's review) said no. Only a
+    // file with a hook that would run is worth telling the host about.
+    let table = config.trust.decide(kind, &inputs).is_active();
+    let would_run = parsed
+        .as_ref()
+        .is_ok_and(|p| p.definitions.iter().any(|d| d.enabled && !is_bridge_call(&d.command)));
+    match decision {
+        TrustDecision::Active { reason } => (true, reason, false),
+        TrustDecision::Inert { reason } => (false, reason, table && would_run),
+    }
 }
 
 fn kind_named(formats: &FormatSet, name: &str) -> Option<HookSourceKind> {

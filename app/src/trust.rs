@@ -249,6 +249,7 @@ pub struct StoreGatedPolicy {
     store: Option<TrustStore>,
     user: UserPaths,
     user_dirs: Option<UserDirs>,
+    need: StoreNeed,
 }
 
 impl StoreGatedPolicy {
@@ -262,7 +263,51 @@ impl StoreGatedPolicy {
         user: UserPaths,
         user_dirs: Option<UserDirs>,
     ) -> StoreGatedPolicy {
-        StoreGatedPolicy { table, formats, store, user, user_dirs }
+        StoreGatedPolicy { table, formats, store, user, user_dirs, need: StoreNeed::Reviewed }
+    }
+
+    /// The same policy asking the store for `need`'s files: [`StoreNeed::ProjectFiles`] for
+    /// `hooks bridge`, where every project file needs the user's `hooks trust`.
+    #[must_use]
+    pub fn with_need(mut self, need: StoreNeed) -> StoreGatedPolicy {
+        self.need = need;
+        self
+    }
+
+    /// Whether files of `kind` are decided by the store (and the agent's own review) besides
+    /// the table.
+    fn gates(&self, kind: HookSourceKind) -> bool {
+        needs_review(&self.formats, kind)
+            || (self.need == StoreNeed::ProjectFiles && kind.is_project())
+    }
+
+    /// [`TrustPolicy::decide_file`] for a session whose directory is `session` (scripts named
+    /// relative to it are checked where it would run them): the one gate of the runtime and
+    /// of `hooks bridge`.
+    pub fn decide_file_in(
+        &self,
+        file: &FileRead<'_>,
+        inputs: &TrustInputs,
+        session: Option<&AbsPathBuf>,
+    ) -> TrustDecision {
+        let table = self.table.decide_file(file, inputs);
+        if !table.is_active() || !self.gates(file.kind) {
+            return table;
+        }
+        let read = ReadHookFile {
+            kind: file.kind,
+            path: canonical(file.path),
+            root: file.project_root.cloned(),
+            read: Ok((Digest::of(file.bytes), Ok(file.parsed.clone()))),
+        };
+        let others =
+            if needs_review(&self.formats, file.kind) { self.others_of(file) } else { Vec::new() };
+        let others: Vec<&ParsedSource> = others.iter().collect();
+        let store = match &self.store {
+            Some(store) => store.load(),
+            None => Ok(StoreContents::default()),
+        };
+        gate(&self.formats, &read, table, &store, &self.user, session, &others, self.need)
     }
 
     /// The parses of the user's other files of `file`'s format (where the agent keeps its
@@ -288,27 +333,11 @@ impl TrustPolicy for StoreGatedPolicy {
     }
 
     fn decide_file(&self, file: &FileRead<'_>, inputs: &TrustInputs) -> TrustDecision {
-        let table = self.table.decide(file.kind, inputs);
-        if !table.is_active() || !needs_review(&self.formats, file.kind) {
-            return table;
-        }
-        let read = ReadHookFile {
-            kind: file.kind,
-            path: canonical(file.path),
-            root: file.project_root.cloned(),
-            read: Ok((Digest::of(file.bytes), Ok(file.parsed.clone()))),
-        };
-        let others = self.others_of(file);
-        let others: Vec<&ParsedSource> = others.iter().collect();
-        let store = match &self.store {
-            Some(store) => store.load(),
-            None => Ok(StoreContents::default()),
-        };
-        gate(&self.formats, &read, table, &store, &self.user, None, &others, StoreNeed::Reviewed)
+        self.decide_file_in(file, inputs, None)
     }
 
     fn reads_files_of(&self, kind: HookSourceKind) -> bool {
-        needs_review(&self.formats, kind)
+        self.gates(kind)
     }
 }
 

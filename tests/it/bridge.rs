@@ -86,6 +86,7 @@ fn a_project_file_runs_once_trusted_and_not_after_it_changed() {
         r#"{"version":1,"hooks":{"beforeShellExecution":[{"command":".cursor/no-rm.sh"}]}}"#;
     std::fs::write(repo.path().join(".cursor/hooks.json"), hooks).expect("hooks.json");
     let config = ["--config-dir", home.path().to_str().expect("utf-8")];
+    let told = std::cell::Cell::new(false);
     let bridge = |session: &str| {
         let input = json!({
             "session_id": session, "cwd": repo.path(), "hook_event_name": "PreToolUse",
@@ -95,9 +96,11 @@ fn a_project_file_runs_once_trusted_and_not_after_it_changed() {
         let out = hooks_in_env(repo.path(), &args, &input.to_string(), &env);
         assert_eq!(out.status.code(), Some(0), "{out:?}");
         let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        told.set(v["systemMessage"].as_str().is_some_and(|m| m.contains("run `hooks trust`")));
         v["hookSpecificOutput"]["permissionDecision"].as_str().map(str::to_owned)
     };
     assert_eq!(bridge("before-trust"), None, "not trusted yet: inert");
+    assert!(told.get(), "Claude Code is told, in a system message, to run `hooks trust`");
     let args = [&["trust", "--yes"][..], &config[..]].concat();
     let out = hooks_in_env(repo.path(), &args, "", &env);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
@@ -111,4 +114,9 @@ fn a_project_file_runs_once_trusted_and_not_after_it_changed() {
     let out = hooks_in_env(repo.path(), &[&["trust", "--yes"][..], &config[..]].concat(), "", &env);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert_eq!(bridge("trusted-again").as_deref(), Some("deny"));
+    assert!(!told.get(), "nothing to tell once trusted");
+    // Its script changed: inert again, and the host is told.
+    std::fs::write(&path, format!("{script}# changed\n")).expect("edit the script");
+    assert_eq!(bridge("script-changed"), None);
+    assert!(told.get());
 }

@@ -2,9 +2,9 @@
 //! it needs the real agent CLIs and the offline real-agent harness (each agent runs against a
 //! scripted mock model on 127.0.0.1 inside a private network namespace).
 //!
-//! For each agent it installs the release `hooks` binary as the agent's own pre-tool hook
-//! (`hooks bridge --host <agent>`, through a small wrapper that records the bridge's time per
-//! event), gives the repository a Cursor hook that denies `rm -rf` (a format none of these
+//! For each agent it installs the release `hooks` binary as the agent's own hook command for
+//! every event with `hooks install --host <agent>` (through a small wrapper that records the
+//! bridge's time per event), gives the repository a Cursor hook that denies `rm -rf` (a format none of these
 //! agents reads) and trusts it with `hooks trust --yes`, and checks four runs:
 //! - **deny**: the model asks for `rm -rf build && touch ran.txt`; `ran.txt` must not exist
 //!   and the model must have been shown the Cursor hook's reason;
@@ -58,36 +58,20 @@ fi
 cat > "$RUN/bridge.sh" <<SH
 #!/bin/sh
 t0=\$(date +%s%N)
-"$HOOKS_BIN" bridge "\$@"
+"$HOOKS_BIN" "\$@"
 rc=\$?
 t1=\$(date +%s%N)
 echo "\$(( (t1 - t0) / 1000 ))" >> "$RUN/bridge-us.log"
 exit \$rc
 SH
 chmod +x "$RUN/bridge.sh"
-B="$RUN/bridge.sh"
-case "$RA_AGENT" in
-  claude)
-    mkdir -p "$PROJ/.claude"
-    python3 -c 'import json,sys; json.dump({"permissions": {"allow": ["Bash", "Write", "Edit"]}, "hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
-        {"type": "command", "command": sys.argv[2] + " --host claude", "timeout": 30}]}]}}, open(sys.argv[1], "w"), indent=1)' \
-      "$PROJ/.claude/settings.json" "$B" ;;
-  codex)
-    mkdir -p "$PROJ/.codex"
-    python3 -c 'import json,sys; json.dump({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
-        {"type": "command", "command": sys.argv[2] + " --host codex", "timeout": 30}]}]}}, open(sys.argv[1], "w"), indent=1)' \
-      "$PROJ/.codex/hooks.json" "$B" ;;
-  gemini)
-    mkdir -p "$PROJ/.gemini"
-    python3 -c 'import json,sys; json.dump({"hooks": {"BeforeTool": [{"matcher": "*", "hooks": [
-        {"type": "command", "name": "agent-hooks-bridge", "command": sys.argv[2] + " --host gemini", "timeout": 30000}]}]}},
-        open(sys.argv[1], "w"), indent=1)' "$PROJ/.gemini/settings.json" "$B" ;;
-  copilot)
-    mkdir -p "$PROJ/.github/hooks"
-    python3 -c 'import json,sys; json.dump({"version": 1, "hooks": {"preToolUse": [
-        {"type": "command", "bash": sys.argv[2] + " --host copilot --event preToolUse", "timeoutSec": 30}]}}, open(sys.argv[1], "w"), indent=1)' \
-      "$PROJ/.github/hooks/agent-hooks.json" "$B" ;;
-esac
+# The bridge goes in with `hooks install`, for every event the agent has, in the project's
+# own configuration file of the agent (the wrapper above stands in for the binary).
+"$HOOKS_BIN" install --host "$RA_AGENT" --scope project --root "$PROJ" --bridge "$RUN/bridge.sh"
+if [ "$RA_AGENT" = claude ]; then
+  # -p cannot prompt: let the tools run without asking (the hooks still decide).
+  printf '{"permissions": {"allow": ["Bash", "Write", "Edit"]}}\n' > "$PROJ/.claude/settings.json"
+fi
 "#;
 
 /// The scripted file-tool call that rewrites the project's `.cursor/hooks.json`.

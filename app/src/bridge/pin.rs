@@ -49,6 +49,10 @@ pub struct PinnedFile {
     pub active: bool,
     /// Why they run or not.
     pub reason: String,
+    /// Inert only because the user has not trusted it as it is (`hooks trust`): the host is
+    /// told at the session's first event.
+    #[serde(default)]
+    pub needs_trust: bool,
 }
 
 /// The set a session runs.

@@ -60,14 +60,28 @@ impl Project {
             .map_or(0, |s| s.lines().count())
     }
 
-    fn config(&self, host: &str, gate: Arc<dyn ProjectGate>) -> BridgeConfig {
+    fn config(&self, host: &str, gate: Gate) -> BridgeConfig {
         let formats = crate::formats::workspace_formats();
+        let user_dirs = UserDirs::under_home(&formats, self.home.path());
+        // The runtime's gate: open leaves project files to the table (a CLI run that
+        // auto-approves: active); closed asks the store, here none, for every project file.
+        let trust = crate::trust::StoreGatedPolicy::new(
+            Arc::new(hooks_trust::StaticTrustPolicy),
+            formats.clone(),
+            None,
+            hooks_registry::UserPaths::default(),
+            Some(user_dirs.clone()),
+        );
+        let trust = match gate {
+            Gate::Open => trust,
+            Gate::Closed => trust.with_need(crate::trust::StoreNeed::ProjectFiles),
+        };
         BridgeConfig {
             host: host.to_owned(),
-            user_dirs: Some(UserDirs::under_home(&formats, self.home.path())),
+            user_dirs: Some(user_dirs),
             managed_dirs: None,
             pins: Some(PinStore::new(self.state.path().join("pins"))),
-            gate,
+            trust: Arc::new(trust),
             process_cwd: self.root(),
             home_dir: Some(self.home.path().to_path_buf()),
             config_dir: None,
@@ -79,6 +93,13 @@ impl Project {
             formats,
         }
     }
+}
+
+/// The trust gate a test runs the bridge with.
+#[derive(Debug, Clone, Copy)]
+enum Gate {
+    Open,
+    Closed,
 }
 
 fn claude_input(p: &Project, session: &str, tool: &str, args: Value) -> Vec<u8> {
@@ -106,7 +127,7 @@ fn stdout_json(o: &BridgeOutcome) -> Value {
 fn a_cursor_hook_denies_a_claude_code_tool_call_with_provenance() {
     let p = Project::new();
     p.cursor_deny_rm();
-    let c = p.config("claude", Arc::new(OpenGate));
+    let c = p.config("claude", Gate::Open);
     let out =
         run_event(&c, &claude_input(&p, "s1", "Bash", json!({"command": "rm -rf build"})), None);
     assert_eq!(out.answer.exit_code, 0);
@@ -139,7 +160,7 @@ fn the_hosts_own_files_and_bridge_calls_never_run() {
     );
     // Under Claude Code, its own file is Claude Code's business.
     let input = claude_input(&p, "s", "Bash", json!({"command": "ls"}));
-    let out = run_event(&p.config("claude", Arc::new(OpenGate)), &input, None);
+    let out = run_event(&p.config("claude", Gate::Open), &input, None);
     assert_eq!(out.ran, 0);
     let claude = out.files.iter().find(|f| f.kind == "project_claude_settings").expect("loaded");
     assert!(!claude.active && claude.reason.contains("claude runs this file itself"));
@@ -153,7 +174,7 @@ fn the_hosts_own_files_and_bridge_calls_never_run() {
         "turn_id": "u", "model": "m", "permission_mode": "default", "transcript_path": null,
     }))
     .expect("json");
-    let out = run_event(&p.config("codex", Arc::new(OpenGate)), &codex_input, None);
+    let out = run_event(&p.config("codex", Gate::Open), &codex_input, None);
     assert_eq!(out.ran, 1, "the record hook only: {:?}", out.answer);
     assert_eq!(std::fs::read_to_string(p.root().join("claude.log")).expect("ran"), "claude\n");
 }
@@ -172,7 +193,7 @@ fn cursor_as_host_skips_claude_code_files_it_runs_itself() {
         "tool_name": "Shell", "tool_input": {"command": "ls"},
     }))
     .expect("json");
-    let out = run_event(&p.config("cursor", Arc::new(OpenGate)), &input, None);
+    let out = run_event(&p.config("cursor", Gate::Open), &input, None);
     let claude = out.files.iter().find(|f| f.kind == "project_claude_settings").expect("loaded");
     assert!(!claude.active, "Cursor runs Claude Code's files itself");
     assert_eq!(out.ran, 0);
@@ -182,7 +203,7 @@ fn cursor_as_host_skips_claude_code_files_it_runs_itself() {
 fn later_events_of_a_session_run_the_pinned_set() {
     let p = Project::new();
     p.cursor_deny_rm();
-    let c = p.config("claude", Arc::new(OpenGate));
+    let c = p.config("claude", Gate::Open);
     let rm = |s: &str| claude_input(&p, s, "Bash", json!({"command": "rm -rf build"}));
     let first = run_event(&c, &rm("pinned"), None);
     assert!(!first.from_pin);
@@ -207,21 +228,90 @@ fn later_events_of_a_session_run_the_pinned_set() {
 fn an_untrusted_project_file_stays_inert() {
     let p = Project::new();
     p.cursor_deny_rm();
-    let c = p.config("claude", Arc::new(ClosedGate));
-    let out =
-        run_event(&c, &claude_input(&p, "s", "Bash", json!({"command": "rm -rf build"})), None);
-    assert_eq!(out.answer.stdout, b"");
+    let c = p.config("claude", Gate::Closed);
+    let input = claude_input(&p, "s", "Bash", json!({"command": "rm -rf build"}));
+    let out = run_event(&c, &input, None);
     assert_eq!(out.ran, 0);
     let f = out.files.iter().find(|f| f.kind == "project_cursor_file").expect("loaded");
-    assert!(!f.active && f.reason.contains("hooks trust"), "{}", f.reason);
+    assert!(!f.active && f.needs_trust && f.reason.contains("hooks trust"), "{}", f.reason);
     assert_eq!(p.calls(), 0);
+    // Claude Code is told in its own words, at the session's first event: a system message
+    // naming the file and `hooks trust`, and no decision.
+    let v = stdout_json(&out);
+    let message = v["systemMessage"].as_str().expect("a system message");
+    assert!(message.contains("run `hooks trust`"), "{message}");
+    assert!(message.contains(".cursor/hooks.json"), "{message}");
+    assert!(v.get("hookSpecificOutput").is_none(), "{v}");
+    // Once per session: later events run the pin and say nothing more.
+    let again = run_event(&c, &input, None);
+    assert!(again.from_pin);
+    assert_eq!(again.answer.stdout, b"");
+}
+
+/// Codex's own review counts under the bridge as in the runtime: a user Codex hook the user
+/// trusted in Codex (`[hooks.state]` in `config.toml`, Codex's hash) runs without `hooks
+/// trust`, and stops running once it changes.
+#[test]
+fn a_codex_hook_the_user_trusted_in_codex_runs_under_another_host() {
+    let p = Project::new();
+    let script = p.home.path().join(".codex/no-rm.sh");
+    std::fs::create_dir_all(script.parent().expect("parent")).expect("mkdir");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\ncase \"$(cat)\" in *'rm -rf'*) echo '{\"decision\":\"block\",\"reason\":\"codex says no\"}' ;; esac\n",
+    )
+    .expect("script");
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
+    let hooks_json = p.home.path().join(".codex/hooks.json");
+    let write_hooks = |timeout: u64| {
+        let doc = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": script.display().to_string(), "timeout": timeout}]}]}});
+        std::fs::write(&hooks_json, doc.to_string()).expect("hooks.json");
+    };
+    write_hooks(30);
+    // Trust it as Codex would: its key and hash into [hooks.state].
+    let canonical = hooks_registry::canonicalize(&hooks_json).expect("canonical");
+    let key = hooks_format_codex::hook_key(
+        canonical.as_path(),
+        hooks_format_codex::CodexEvent::PreToolUse,
+        0,
+        0,
+    );
+    let hash = hooks_format_codex::hook_hash(&hooks_format_codex::HandlerIdentity {
+        event: hooks_format_codex::CodexEvent::PreToolUse,
+        matcher: Some("Bash"),
+        command: &script.display().to_string(),
+        timeout_secs: 30,
+        async_: false,
+        status_message: None,
+        additional_context_limit: None,
+    });
+    std::fs::write(
+        p.home.path().join(".codex/config.toml"),
+        format!("[hooks.state.\"{key}\"]\ntrusted_hash = \"{hash}\"\n"),
+    )
+    .expect("config.toml");
+    let c = p.config("claude", Gate::Closed);
+    let out = run_event(&c, &claude_input(&p, "s1", "Bash", json!({"command": "rm -rf b"})), None);
+    let f = out.files.iter().find(|f| f.kind == "user_codex_hooks").expect("loaded");
+    assert!(f.active, "Codex's own review counts: {}", f.reason);
+    assert_eq!(stdout_json(&out)["hookSpecificOutput"]["permissionDecision"], "deny");
+    // Changed since Codex trusted it: inert in a new session, and the user is told.
+    write_hooks(31);
+    let out = run_event(&c, &claude_input(&p, "s2", "Bash", json!({"command": "rm -rf b"})), None);
+    let f = out.files.iter().find(|f| f.kind == "user_codex_hooks").expect("loaded");
+    assert!(!f.active && f.needs_trust, "{}", f.reason);
+    let v = stdout_json(&out);
+    assert!(v.get("hookSpecificOutput").is_none(), "{v}");
+    assert!(v["systemMessage"].as_str().is_some_and(|m| m.contains("hooks trust")), "{v}");
 }
 
 #[test]
 fn the_guard_refuses_edits_of_every_formats_hook_files_and_scripts() {
     let p = Project::new();
     p.cursor_deny_rm();
-    let c = p.config("claude", Arc::new(ClosedGate));
+    let c = p.config("claude", Gate::Closed);
     let root = p.root();
     let refused = [
         root.join(".cursor/hooks.json"),
@@ -267,7 +357,7 @@ fn the_guard_refuses_edits_of_every_formats_hook_files_and_scripts() {
 fn codex_apply_patch_of_a_hook_file_is_refused() {
     let p = Project::new();
     p.cursor_deny_rm();
-    let c = p.config("codex", Arc::new(ClosedGate));
+    let c = p.config("codex", Gate::Closed);
     let input = |patch: &str| {
         serde_json::to_vec(&json!({
             "session_id": "p", "cwd": p.root(), "hook_event_name": "PreToolUse",
@@ -297,13 +387,13 @@ fn codex_apply_patch_of_a_hook_file_is_refused() {
 #[test]
 fn bad_input_is_answered_with_nothing_and_exit_zero() {
     let p = Project::new();
-    let c = p.config("claude", Arc::new(OpenGate));
+    let c = p.config("claude", Gate::Open);
     for input in [&b"not json"[..], b"[]", b"{\"hook_event_name\": \"PostToolBatch\"}", b""] {
         let out = run_event(&c, input, None);
         assert_eq!(out.answer.exit_code, 0);
         assert_eq!(out.answer.stdout, b"");
     }
-    let out = run_event(&p.config("nope", Arc::new(OpenGate)), b"{}", None);
+    let out = run_event(&p.config("nope", Gate::Open), b"{}", None);
     assert_eq!((out.answer.exit_code, out.answer.stdout.len()), (0, 0));
     assert!(String::from_utf8_lossy(&out.answer.stderr).contains("nope"));
 }

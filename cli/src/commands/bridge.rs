@@ -6,7 +6,10 @@ use std::{io::Write, time::Duration};
 use anyhow::Result;
 use hooks_sources::{EnvVars, ManagedDirs, UserDirs};
 
-use hooks_app::bridge::{BridgeConfig, PinStore, StoreGate, run_event};
+use hooks_app::{
+    bridge::{BridgeConfig, PinStore, run_event},
+    trust::{StoreGatedPolicy, StoreNeed},
+};
 
 use crate::{cli::BridgeArgs, setup::absolute};
 
@@ -56,10 +59,15 @@ fn config(a: &BridgeArgs) -> Result<BridgeConfig> {
     let config_dir = user_dirs.folder(hooks_format_chrys::FORMAT).map(std::path::Path::to_path_buf);
     let managed_dirs = a.config_dir.is_none().then(|| ManagedDirs::system(&formats));
     let state = env.engine_state_dir();
-    let gate = StoreGate::new(
+    // The runtime's own trust gate, with every project file needing the user's trust.
+    let trust = StoreGatedPolicy::new(
+        std::sync::Arc::new(hooks_trust::StaticTrustPolicy),
+        formats.clone(),
         hooks_app::trust::user_store(&env),
         hooks_app::trust::user_paths(env.home_dir().as_deref(), config_dir.as_deref()),
-    );
+        Some(user_dirs.clone()),
+    )
+    .with_need(StoreNeed::ProjectFiles);
     let dispatch = hooks_dispatch::DispatchConfig {
         runtime_dir: env.engine_config_dir(),
         ..Default::default()
@@ -69,7 +77,7 @@ fn config(a: &BridgeArgs) -> Result<BridgeConfig> {
         user_dirs: Some(user_dirs),
         managed_dirs,
         pins: state.map(|s| PinStore::new(s.join(PINS_FOLDER))),
-        gate: std::sync::Arc::new(gate),
+        trust: std::sync::Arc::new(trust),
         process_cwd,
         home_dir: env.home_dir(),
         config_dir,

@@ -22,6 +22,7 @@ fn set(tag: &str) -> PinnedSet {
             error: None,
             active: true,
             reason: "trusted".into(),
+            needs_trust: false,
         }],
     }
 }
