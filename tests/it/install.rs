@@ -186,3 +186,47 @@ fn windsurf_keeps_the_users_hooks_and_refuses_a_file_it_cannot_parse() {
     assert!(stderr(&out).contains("nothing was written"), "{}", both(&out));
     assert_eq!(std::fs::read_to_string(&file).expect("kept"), "{ \"hooks\": { ");
 }
+
+/// Codex runs a user or project hook only once its user reviewed it (`[hooks.state]` in
+/// `$CODEX_HOME/config.toml`): install records the bridge entries it wrote there, at the
+/// hash Codex computes, keeping the rest of the file; uninstall takes exactly those out.
+#[test]
+fn a_codex_install_records_the_bridge_as_reviewed_in_codex_s_own_config() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let mine = "# mine\nmodel = \"o3\" # keep\n\n[hooks.state.\"/elsewhere/hooks.json:stop:0:0\"]\nenabled = false\n";
+    let config = home.write(".codex/config.toml", mine);
+    let root = project.path().to_str().expect("utf-8");
+    let install = ["install", "--host", "codex", "--root", root, "--bridge", BRIDGE];
+    let out = hooks(project.path(), home.path(), &install);
+    assert_eq!(code(&out), 0, "{}", both(&out));
+    assert!(stdout(&out).contains("as reviewed in Codex's own record"), "{}", stdout(&out));
+    let text = std::fs::read_to_string(&config).expect("config.toml");
+    assert!(text.starts_with("# mine\nmodel = \"o3\" # keep\n"), "{text}");
+    assert!(text.contains("enabled = false"), "{text}");
+    let backup = home.path().join(".codex/config.toml.agent-hooks.bak");
+    assert_eq!(std::fs::read_to_string(&backup).expect("backup"), mine);
+    // By Codex's own rule every hook of the installed file is now reviewed as it is.
+    let formats = hooks_app::formats::workspace_formats();
+    let codex = formats.named("codex").expect("codex");
+    let hooks_json = hooks_registry::canonicalize(&project.path().join(".codex/hooks.json"))
+        .expect("written")
+        .into_path_buf();
+    let parse = |path: &Path, kind| {
+        let bytes = std::fs::read(path).expect("read");
+        codex.parse(&bytes, &hooks_schema::ParseContext::new(path, kind)).expect("parses")
+    };
+    let installed = parse(&hooks_json, hooks_format_codex::PROJECT_HOOKS);
+    assert!(installed.definitions.len() > 5, "{installed:?}");
+    let user_config = parse(&config, hooks_format_codex::USER_CONFIG);
+    assert!(codex.agent_reviewed(&hooks_json, &installed, &[&user_config]));
+    assert!(!codex.agent_reviewed(&hooks_json, &installed, &[]), "not without the record");
+    // A second install changes nothing; uninstall gives config.toml back byte for byte.
+    let again = hooks(project.path(), home.path(), &install);
+    assert!(stdout(&again).contains("already installed"), "{}", stdout(&again));
+    assert_eq!(std::fs::read_to_string(&config).expect("config.toml"), text);
+    let un = hooks(project.path(), home.path(), &[&install[..], &["--uninstall"]].concat());
+    assert_eq!(code(&un), 0, "{}", both(&un));
+    assert_eq!(std::fs::read_to_string(&config).expect("config.toml"), mine);
+    assert!(!project.path().join(".codex/hooks.json").exists());
+}

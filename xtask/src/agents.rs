@@ -13,10 +13,14 @@
 //!   file tool; the file must be unchanged and the model must have been shown the guard's
 //!   refusal;
 //! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
-//!   changed file is inert until trusted again).
+//!   changed file is inert until trusted again);
+//! - **retrust**: changed, then trusted again with `hooks trust --yes`: denied again.
 //!
 //! The harness folder is `$REALAGENTS_DIR`, else `../shared/tools/realagents` next to the
-//! main checkout; the CLIs are installed by its `setup_agents.sh`. `$HOOKS_BIN` names a
+//! main checkout; the CLIs are installed by its `setup_agents.sh`. The **edit** run needs a
+//! harness whose mock models take scripted tool calls (`MOCK_CALLS`, the research copy of the
+//! harness); with one that does not, the model runs the shell command instead and the run
+//! fails. `$HOOKS_BIN` names a
 //! `hooks` binary to use instead of building the release one.
 
 use std::{
@@ -54,6 +58,9 @@ cp "$PROJ/.cursor/hooks.json" "$PROJ/.cursor-hooks.json.orig"
 "$HOOKS_BIN" trust --yes --root "$PROJ"
 if [ "${XTASK_CHANGE_AFTER_TRUST:-}" = 1 ]; then
   printf '{"version":1,"hooks":{"beforeShellExecution":[{"command":".cursor/hooks/no-rm.sh","timeout":30}]}}\n' > "$PROJ/.cursor/hooks.json"
+  if [ "${XTASK_RETRUST:-}" = 1 ]; then
+    "$HOOKS_BIN" trust --yes --root "$PROJ"
+  fi
 fi
 cat > "$RUN/bridge.sh" <<SH
 #!/bin/sh
@@ -103,6 +110,7 @@ struct Case {
     tool_cmd: &'static str,
     edit: bool,
     change_after_trust: bool,
+    retrust: bool,
 }
 
 const CASES: &[Case] = &[
@@ -111,14 +119,35 @@ const CASES: &[Case] = &[
         tool_cmd: "rm -rf build && touch ran.txt",
         edit: false,
         change_after_trust: false,
+        retrust: false,
     },
-    Case { name: "allow", tool_cmd: "touch ran.txt", edit: false, change_after_trust: false },
-    Case { name: "edit", tool_cmd: "touch ran.txt", edit: true, change_after_trust: false },
+    Case {
+        name: "allow",
+        tool_cmd: "touch ran.txt",
+        edit: false,
+        change_after_trust: false,
+        retrust: false,
+    },
+    Case {
+        name: "edit",
+        tool_cmd: "touch ran.txt",
+        edit: true,
+        change_after_trust: false,
+        retrust: false,
+    },
     Case {
         name: "changed",
         tool_cmd: "rm -rf build && touch ran.txt",
         edit: false,
         change_after_trust: true,
+        retrust: false,
+    },
+    Case {
+        name: "retrust",
+        tool_cmd: "rm -rf build && touch ran.txt",
+        edit: false,
+        change_after_trust: true,
+        retrust: true,
     },
 ];
 
@@ -182,8 +211,12 @@ fn run_case(harness: &Path, bin: &Path, agent: &str, case: &Case) -> Result<Outc
         .env("TOOL_CMD", case.tool_cmd)
         .env("PAYLOAD_DIR", &payloads)
         .env("CODEX_ALLOW_RM", "1")
+        // Codex runs hooks its user reviewed only: `hooks install` records the bridge as
+        // reviewed in Codex's own `[hooks.state]`, so no bypass flag.
+        .env("CODEX_HOOK_TRUST", "none")
         .env("RA_TIMEOUT", "180")
         .env("XTASK_CHANGE_AFTER_TRUST", if case.change_after_trust { "1" } else { "0" })
+        .env("XTASK_RETRUST", if case.retrust { "1" } else { "0" })
         // The trust store and the pins live under the agent's HOME.
         .env_remove("XDG_STATE_HOME")
         .env_remove("XDG_CONFIG_HOME");
@@ -217,7 +250,7 @@ fn run_case(harness: &Path, bin: &Path, agent: &str, case: &Case) -> Result<Outc
         .filter_map(|l| l.trim().parse().ok())
         .collect();
     let (ok, detail) = match case.name {
-        "deny" => {
+        "deny" | "retrust" => {
             let shown = seen.contains("XTASK-AGENTS: rm -rf is not allowed by the repository");
             (
                 !tool_ran && shown,

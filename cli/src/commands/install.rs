@@ -87,7 +87,31 @@ pub fn run(a: &InstallArgs) -> Result<u8> {
     if let (Some(text), Some(kind)) = (&edit.after, kind) {
         validate(&**descriptor, kind, &path, text)?;
     }
+    let review = match (descriptor.install_review_file(), kind) {
+        (Some(rel), Some(kind)) => {
+            review_edit(a, &formats, &env, &cwd, &**descriptor, kind, &path, rel, &before, &edit)?
+        }
+        _ => None,
+    };
     let mut out = std::io::stdout().lock();
+    if let Some((record, old, new)) = &review {
+        show_diff(&mut out, record, old.as_deref(), Some(new))?;
+        if !a.dry_run {
+            if let Some(text) = old {
+                let backup = backup_path(record);
+                write_atomic(&backup, text.as_bytes(), Some(record))?;
+                writeln!(out, "backup: {}", backup.display())?;
+            }
+            write_atomic(record, new.as_bytes(), old.as_ref().map(|_| record.as_path()))?;
+            let what = if a.uninstall { "forgot" } else { "recorded" };
+            writeln!(
+                out,
+                "{what} the bridge's entries as reviewed in {}'s own record {}",
+                descriptor.agent(),
+                record.display()
+            )?;
+        }
+    }
     if edit.is_noop(before.as_deref()) {
         let what = if a.uninstall { "nothing to remove from" } else { "already installed in" };
         writeln!(out, "{what} {}", path.display())?;
@@ -129,6 +153,72 @@ pub fn run(a: &InstallArgs) -> Result<u8> {
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "y" } else { "ies" }
+}
+
+fn show_diff(
+    out: &mut impl Write,
+    path: &Path,
+    before: Option<&str>,
+    after: Option<&str>,
+) -> Result<()> {
+    let shown = path.display().to_string();
+    let diff = similar::TextDiff::from_lines(before.unwrap_or(""), after.unwrap_or(""));
+    let old = if before.is_some() { shown.clone() } else { "/dev/null".to_owned() };
+    let new = if after.is_some() { shown } else { "/dev/null".to_owned() };
+    write!(out, "{}", diff.unified_diff().context_radius(3).header(&old, &new))?;
+    Ok(())
+}
+
+/// The agent's own review record after this install or uninstall (Codex's `config.toml`,
+/// [`hooks_schema::FormatDescriptor::install_review_file`]): the bridge entries of the file
+/// before are forgotten, those of the file after are recorded as reviewed, so the agent runs
+/// them without asking and uninstall takes out exactly what install put in. `None` when the
+/// record does not change.
+#[allow(clippy::too_many_arguments)]
+fn review_edit(
+    a: &InstallArgs,
+    formats: &hooks_schema::FormatSet,
+    env: &EnvVars,
+    cwd: &Path,
+    descriptor: &dyn hooks_schema::FormatDescriptor,
+    kind: HookSourceKind,
+    path: &Path,
+    rel: &str,
+    before: &Option<String>,
+    edit: &Edit,
+) -> Result<Option<(PathBuf, Option<String>, String)>> {
+    let dirs = match &a.config_dir {
+        Some(dir) => UserDirs::under_home(formats, &absolute(dir, cwd)),
+        None => UserDirs::from_env(formats, env),
+    };
+    let Some(folder) = dirs.folder(descriptor.id()) else { return Ok(None) };
+    let record = folder.join(rel);
+    let bridge_defs = |text: &Option<String>| -> Vec<hooks_schema::HookDefinition> {
+        let Some(text) = text else { return Vec::new() };
+        let ctx = hooks_schema::ParseContext::new(path, kind);
+        match descriptor.parse(text.as_bytes(), &ctx) {
+            Ok(parsed) => parsed
+                .definitions
+                .into_iter()
+                .filter(|d| hooks_app::bridge::is_bridge_call(&d.command))
+                .collect(),
+            Err(_) => Vec::new(),
+        }
+    };
+    let forget = bridge_defs(before);
+    let trust = if a.uninstall { Vec::new() } else { bridge_defs(&edit.after) };
+    let old = read(&record)?;
+    let new = descriptor
+        .install_review(
+            old.as_deref(),
+            &trust.iter().collect::<Vec<_>>(),
+            &forget.iter().collect::<Vec<_>>(),
+        )
+        .map_err(|e| anyhow::anyhow!("{}: {e}; nothing was written", record.display()))?;
+    if old.as_deref() == Some(new.as_str()) || (old.is_none() && new.trim().is_empty()) {
+        return Ok(None);
+    }
+    Ok(Some((record, old, new)))
 }
 
 /// `<file>.agent-hooks.bak` beside the file.

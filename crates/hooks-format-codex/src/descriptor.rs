@@ -6,8 +6,8 @@ use std::{collections::BTreeMap, path::Path, sync::Arc};
 
 use hooks_schema::{
     Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
-    HookCodec, HookEvent, HookSourceKind, HostCodec, InstallTarget, ManagedDir, NativeEvent,
-    ParseContext, ParseResult, ParsedSource, UserDir,
+    HookCodec, HookDefinition, HookEvent, HookSourceKind, HostCodec, InstallTarget, ManagedDir,
+    NativeEvent, ParseContext, ParseResult, ParsedSource, ReviewRecordError, UserDir,
 };
 
 use crate::{CodexCodec, CodexEvent, CodexHost};
@@ -194,6 +194,27 @@ impl FormatDescriptor for CodexFormat {
             states.extend(crate::states_from_settings(&source.settings));
         }
         crate::review_of(&parsed.definitions, &states) == crate::SourceReview::Reviewed
+    }
+
+    /// `config.toml` in `$CODEX_HOME`: Codex runs a user or project hook only when its
+    /// `[hooks.state]` holds the hook's current hash (what Codex's `/hooks` review writes).
+    fn install_review_file(&self) -> Option<&'static str> {
+        Some("config.toml")
+    }
+
+    /// `trusted_hash` of each hook in `trust` under `[hooks.state."<key>"]`, and out again
+    /// for each in `forget` ([`crate::record_trusted`]).
+    fn install_review(
+        &self,
+        record: Option<&str>,
+        trust: &[&HookDefinition],
+        forget: &[&HookDefinition],
+    ) -> Result<String, ReviewRecordError> {
+        let trust: Vec<(&str, &str)> =
+            trust.iter().filter_map(|d| crate::key_and_hash(d)).collect();
+        let forget: Vec<(&str, &str)> =
+            forget.iter().filter_map(|d| crate::key_and_hash(d)).collect();
+        crate::record_trusted(record, &trust, &forget).map_err(|e| ReviewRecordError(e.to_string()))
     }
 
     /// `{}`: `hooks.json` accepts only `description` and `hooks` at its root.

@@ -180,5 +180,73 @@ pub fn review_of(
     if reviewed { SourceReview::Reviewed } else { SourceReview::NotReviewed }
 }
 
+/// The trust key and hash of a definition this crate parsed (`None` for one without).
+pub fn key_and_hash(d: &HookDefinition) -> Option<(&str, &str)> {
+    let key = d.native.get(crate::NATIVE_TRUST_KEY).and_then(Value::as_str)?;
+    let hash = d.native.get(crate::NATIVE_TRUST_HASH).and_then(Value::as_str)?;
+    Some((key, hash))
+}
+
+/// `config_toml` (the user's `config.toml`; `None`: none yet) with `trusted_hash` taken out
+/// for each `(key, hash)` of `forget` whose recorded hash is the one given, then set under
+/// `[hooks.state."<key>"]` for each of `trust` (a table left empty goes too, and so do
+/// `[hooks.state]` and `[hooks]` when nothing is left in them). Everything else stays as it
+/// was: comments, order, formatting (`toml_edit`).
+///
+/// # Errors
+/// When the text is not TOML, or `hooks`, `hooks.state` or a key's entry is not a table.
+pub fn record_trusted(
+    config_toml: Option<&str>,
+    trust: &[(&str, &str)],
+    forget: &[(&str, &str)],
+) -> Result<String, StateError> {
+    use toml_edit::{DocumentMut, Item, Table, value};
+    let mut doc: DocumentMut = config_toml
+        .unwrap_or_default()
+        .parse()
+        .map_err(|e: toml_edit::TomlError| StateError(e.message().to_owned()))?;
+    let not_table = |what: &str| StateError(format!("`{what}` is not a table"));
+    fn implicit() -> Item {
+        let mut t = Table::new();
+        t.set_implicit(true);
+        Item::Table(t)
+    }
+    if !forget.is_empty()
+        && let Some(hooks) = doc.get_mut("hooks").and_then(Item::as_table_like_mut)
+    {
+        if let Some(state) = hooks.get_mut("state").and_then(Item::as_table_like_mut) {
+            for (key, hash) in forget {
+                let Some(entry) = state.get_mut(key).and_then(Item::as_table_like_mut) else {
+                    continue;
+                };
+                if entry.get("trusted_hash").and_then(Item::as_str) == Some(*hash) {
+                    entry.remove("trusted_hash");
+                }
+                if entry.is_empty() {
+                    state.remove(key);
+                }
+            }
+            if state.is_empty() {
+                hooks.remove("state");
+            }
+        }
+        if hooks.is_empty() {
+            doc.remove("hooks");
+        }
+    }
+    if !trust.is_empty() {
+        let hooks = doc.entry("hooks").or_insert_with(implicit);
+        let hooks = hooks.as_table_like_mut().ok_or_else(|| not_table("hooks"))?;
+        let state = hooks.entry("state").or_insert(implicit());
+        let state = state.as_table_like_mut().ok_or_else(|| not_table("hooks.state"))?;
+        for (key, hash) in trust {
+            let entry = state.entry(key).or_insert(Item::Table(Table::new()));
+            let entry = entry.as_table_like_mut().ok_or_else(|| not_table(key))?;
+            entry.insert("trusted_hash", value(*hash));
+        }
+    }
+    Ok(doc.to_string())
+}
+
 #[cfg(test)]
 mod tests;

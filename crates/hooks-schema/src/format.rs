@@ -315,7 +315,39 @@ pub trait FormatDescriptor: Send + Sync + fmt::Debug {
         let _ = (path, parsed, others);
         false
     }
+
+    /// The file, relative to the format's user folder, where the agent records the hooks its
+    /// user reviewed (Codex's `config.toml` with `[hooks.state]`): `hooks install` records the
+    /// bridge entries it wrote there as reviewed, so the agent runs them without asking, and
+    /// `--uninstall` takes exactly those records out again. `None` (the default): the agent
+    /// keeps no such record.
+    fn install_review_file(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The review record `record` (the text of [`FormatDescriptor::install_review_file`];
+    /// `None` when it does not exist) with the hooks `trust` recorded as reviewed as they are
+    /// parsed now and the records of the hooks `forget` taken out (only what a `trust` of
+    /// them would have written), everything else kept as it was (comments, order,
+    /// formatting). Pure. By default the record unchanged.
+    ///
+    /// # Errors
+    /// When the record cannot be parsed or a value it must extend has another type.
+    fn install_review(
+        &self,
+        record: Option<&str>,
+        trust: &[&crate::HookDefinition],
+        forget: &[&crate::HookDefinition],
+    ) -> Result<String, ReviewRecordError> {
+        let _ = (trust, forget);
+        Ok(record.unwrap_or_default().to_owned())
+    }
 }
+
+/// Why an agent's review record could not be updated ([`FormatDescriptor::install_review`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot update the review record: {0}")]
+pub struct ReviewRecordError(pub String);
 
 #[cfg(test)]
 mod tests;

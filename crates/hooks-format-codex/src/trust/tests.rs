@@ -147,3 +147,30 @@ fn a_source_is_reviewed_when_codex_trusts_every_enabled_hook() {
     assert_eq!(review_of(&changed.expect("accepted").definitions, &all), SourceReview::NotReviewed);
     assert_eq!(review_of(&parsed.definitions, &BTreeMap::new()), SourceReview::NotReviewed);
 }
+
+#[test]
+fn recording_trust_keeps_the_rest_of_config_toml_and_forgetting_gives_it_back() {
+    let before = "# my settings\nmodel = \"o3\" # the default\n\n[hooks.state.\"/u/h.json:stop:0:0\"]\nenabled = false\n\n[features]\nhooks = true\n";
+    let trust =
+        [("/p/.codex/hooks.json:pre_tool_use:0:0", "sha256:aa"), ("/p/x:stop:0:0", "sha256:bb")];
+    let after = record_trusted(Some(before), &trust, &[]).expect("records");
+    assert!(after.starts_with("# my settings\nmodel = \"o3\" # the default\n"), "{after}");
+    let states = hook_states(&after).expect("Codex reads it");
+    assert_eq!(
+        states["/p/.codex/hooks.json:pre_tool_use:0:0"].trusted_hash.as_deref(),
+        Some("sha256:aa")
+    );
+    assert_eq!(states["/u/h.json:stop:0:0"].enabled, Some(false), "the user's record is kept");
+    assert_eq!(record_trusted(Some(&after), &trust, &[]).expect("again"), after, "idempotent");
+    assert_eq!(record_trusted(Some(&after), &[], &trust).expect("forgets"), before);
+    // Only what install wrote is taken out: a hash the user recorded since stays.
+    let other = record_trusted(Some(before), &[("/p/x:stop:0:0", "sha256:cc")], &[]).expect("x");
+    assert_eq!(record_trusted(Some(&other), &[], &trust).expect("forgets"), other);
+    // No file yet, and back to nothing.
+    let new = record_trusted(None, &trust, &[]).expect("creates");
+    assert_eq!(hook_states(&new).expect("reads").len(), 2, "{new}");
+    assert_eq!(record_trusted(Some(&new), &[], &trust).expect("forgets").trim(), "");
+    // What it cannot extend is refused.
+    assert!(record_trusted(Some("hooks = 1\n"), &trust, &[]).is_err());
+    assert!(record_trusted(Some("[hooks\n"), &trust, &[]).is_err());
+}
