@@ -531,6 +531,7 @@ fn parse_params(method: &str, p: &str, formats: &FormatSet) -> Result<Request, P
                     .map_err(|e| invalid(format!("`input` is not {from}'s hook input: {e}")))?;
                     Box::new(decoded.envelope)
                 }
+                (None, None, None) => return Err(invalid("missing field `envelope`".to_owned())),
                 _ => {
                     return Err(invalid(
                         "give either `envelope`, or `from` and `input` (and `event` where the agent's input names none)"
