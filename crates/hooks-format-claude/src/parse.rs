@@ -5,11 +5,13 @@
 
 use std::{collections::BTreeSet, path::Path, sync::Arc, time::Duration};
 
+use hooks_json::{At, Checked, Field};
 use hooks_schema::{
     Delivery, ExecutionMode, HookCommand, HookDefinition, HookDiagnostic, HookEvent, HookId,
     Matcher, OnFailure, ParseResult, ParsedSource, PolicySwitch, Severity, SourcePolicy,
     SwitchRule,
 };
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::{
@@ -197,7 +199,35 @@ impl Reading {
     }
 }
 
-/// A handler's fields once read, before the checks that do not depend on its kind.
+/// A handler as Claude Code declares it: the fields of every handler type the engine runs
+/// (`type` says which apply; keys are checked against that type's list), each kept where it
+/// stands and as written (see `specs/formats.md`, "Parse by declaration").
+#[derive(Deserialize)]
+struct Handler {
+    #[serde(rename = "type")]
+    kind: Field<String>,
+    command: Field<String>,
+    args: Field<Vec<String>>,
+    shell: Field<String>,
+    url: Field<String>,
+    #[serde(rename = "allowedEnvVars")]
+    allowed_env_vars: Field<Vec<String>>,
+    timeout: Field<f64>,
+    #[serde(rename = "statusMessage")]
+    status_message: Field<String>,
+    #[serde(rename = "if")]
+    if_text: Field<String>,
+    #[serde(rename = "async")]
+    is_async: Field<bool>,
+    #[serde(rename = "asyncRewake")]
+    rewake: Field<bool>,
+    once: Field<bool>,
+    #[serde(rename = "onFailure")]
+    on_failure: Field<String>,
+}
+
+/// A handler's fields once read and type-checked, before the checks that do not depend on
+/// its kind.
 struct Fields {
     /// The `http` handler's request; `None` for a command handler.
     http: Option<hooks_schema::HttpHook>,
@@ -210,6 +240,16 @@ struct Fields {
     rewake: bool,
     once: Option<bool>,
     on_failure_text: Option<String>,
+}
+
+/// Where a field's value stands, or its handler when it is absent.
+fn value_at<T>(field: &Field<T>, node: &Node) -> (u32, u32) {
+    field.as_ref().map_or((node.line, node.column), At::at)
+}
+
+/// Where a field's key stands, or its handler when it is absent.
+fn key_at<T>(field: &Field<T>, node: &Node) -> (u32, u32) {
+    field.as_ref().map_or((node.line, node.column), At::key_at)
 }
 
 struct Reader<'a> {
@@ -720,27 +760,15 @@ impl Reader<'_> {
         pattern: &Pattern,
     ) -> Option<HookDefinition> {
         let id_text = format!("{}[{gi}][{hi}]", ev.as_str());
-        let Some(members) = node.members() else {
+        let (Some(members), Ok(h)) = (node.members(), hooks_json::from_node::<Handler>(node))
+        else {
             self.wrong_type(&id_text, "an object", node);
             return None;
         };
-        let kind = match node.get("type") {
-            None => {
-                let problem = ConfigProblem::WrongType {
-                    key: "type".to_owned(),
-                    expected: "a string",
-                    found: "nothing",
-                };
-                self.problem(Severity::Error, problem, node.line, node.column);
-                return None;
-            }
-            Some(m) => match m.value.as_str() {
-                Some(k) => (k.to_owned(), m.value.line, m.value.column),
-                None => {
-                    self.wrong_type("type", "a string", &m.value);
-                    return None;
-                }
-            },
+        let kind = match &h.kind {
+            None => return self.missing("type", "a string", node),
+            Some(At { value: Checked::Ok(k), line, column, .. }) => (k.clone(), *line, *column),
+            Some(k) => return self.wrong("type", "a string", k),
         };
         let is_http = kind.0 == "http";
         if kind.0 != "command" && !is_http {
@@ -770,16 +798,18 @@ impl Reader<'_> {
             }
         }
         let mut ok = true;
-        let http = if is_http { Some(self.http(node)?) } else { None };
-        let command = if is_http { String::new() } else { self.command_text(node)? };
-        let args = if is_http { None } else { self.args(node)? };
-        let shell = if is_http { None } else { self.opt_string(node, "shell", &mut ok) };
-        let status_message = self.opt_string(node, "statusMessage", &mut ok);
-        let if_text = self.opt_string(node, "if", &mut ok);
-        let is_async = !is_http && self.opt_bool(node, "async", &mut ok).unwrap_or(false);
-        let rewake = !is_http && self.opt_bool(node, "asyncRewake", &mut ok).unwrap_or(false);
-        let once = self.opt_bool(node, "once", &mut ok);
-        let on_failure_text = self.opt_string(node, "onFailure", &mut ok);
+        let http = if is_http { Some(self.http(node, &h)?) } else { None };
+        let command = if is_http { String::new() } else { self.command_text(node, &h)? };
+        let args = if is_http { None } else { self.args(&h)? };
+        let shell = if is_http { None } else { self.opt(&h.shell, "shell", "a string", &mut ok) };
+        let status_message = self.opt(&h.status_message, "statusMessage", "a string", &mut ok);
+        let if_text = self.opt(&h.if_text, "if", "a string", &mut ok);
+        let is_async =
+            !is_http && self.opt(&h.is_async, "async", "a boolean", &mut ok) == Some(true);
+        let rewake =
+            !is_http && self.opt(&h.rewake, "asyncRewake", "a boolean", &mut ok) == Some(true);
+        let once = self.opt(&h.once, "once", "a boolean", &mut ok);
+        let on_failure_text = self.opt(&h.on_failure, "onFailure", "a string", &mut ok);
         if !ok {
             return None;
         }
@@ -800,7 +830,7 @@ impl Reader<'_> {
         self.handler_rest(
             ev,
             &id_text,
-            node,
+            (node, &h),
             matcher_text,
             pattern,
             Fields {
@@ -819,91 +849,37 @@ impl Reader<'_> {
     }
 
     /// A command handler's `command`: a non-empty string.
-    fn command_text(&mut self, node: &Node) -> Option<String> {
-        let command = match node.get("command") {
-            None => {
-                let problem = ConfigProblem::WrongType {
-                    key: "command".to_owned(),
-                    expected: "a string",
-                    found: "nothing",
-                };
-                self.problem(Severity::Error, problem, node.line, node.column);
-                return None;
+    fn command_text(&mut self, node: &Node, h: &Handler) -> Option<String> {
+        match &h.command {
+            None => self.missing("command", "a string", node),
+            Some(At { value: Checked::Ok(c), line, column, .. }) if c.trim().is_empty() => {
+                self.problem(Severity::Error, ConfigProblem::MissingCommand, *line, *column);
+                None
             }
-            Some(m) => match m.value.as_str() {
-                None => {
-                    self.wrong_type("command", "a string", &m.value);
-                    return None;
-                }
-                Some(c) if c.trim().is_empty() => {
-                    self.problem(
-                        Severity::Error,
-                        ConfigProblem::MissingCommand,
-                        m.value.line,
-                        m.value.column,
-                    );
-                    return None;
-                }
-                Some(c) => c.to_owned(),
-            },
-        };
-        Some(command)
+            Some(At { value: Checked::Ok(c), .. }) => Some(c.clone()),
+            Some(c) => self.wrong("command", "a string", c),
+        }
     }
 
     /// A command handler's `args`: `Some(None)` when absent, `None` when invalid.
-    fn args(&mut self, node: &Node) -> Option<Option<Vec<String>>> {
-        let args = match node.get("args") {
-            None => None,
-            Some(m) => match m.value.items() {
-                Some(items) if items.iter().all(|i| i.as_str().is_some()) => Some(
-                    items.iter().filter_map(|i| i.as_str().map(str::to_owned)).collect::<Vec<_>>(),
-                ),
-                Some(_) => {
-                    let problem = ConfigProblem::WrongType {
-                        key: "args".to_owned(),
-                        expected: "an array of strings",
-                        found: "an array with a non-string item",
-                    };
-                    self.problem(Severity::Error, problem, m.value.line, m.value.column);
-                    return None;
-                }
-                None => {
-                    self.wrong_type("args", "an array of strings", &m.value);
-                    return None;
-                }
-            },
-        };
-        Some(args)
+    fn args(&mut self, h: &Handler) -> Option<Option<Vec<String>>> {
+        match &h.args {
+            None => Some(None),
+            Some(At { value: Checked::Ok(args), .. }) => Some(Some(args.clone())),
+            Some(a) => self.wrong("args", "an array of strings", a),
+        }
     }
 
     /// An `http` handler's `url`, `headers` and `allowedEnvVars`.
-    fn http(&mut self, node: &Node) -> Option<hooks_schema::HttpHook> {
-        let url = match node.get("url") {
-            None => {
-                let problem = ConfigProblem::WrongType {
-                    key: "url".to_owned(),
-                    expected: "a string",
-                    found: "nothing",
-                };
-                self.problem(Severity::Error, problem, node.line, node.column);
+    fn http(&mut self, node: &Node, h: &Handler) -> Option<hooks_schema::HttpHook> {
+        let url = match &h.url {
+            None => return self.missing("url", "a string", node),
+            Some(At { value: Checked::Ok(u), line, column, .. }) if !looks_like_url(u) => {
+                self.problem(Severity::Error, ConfigProblem::InvalidUrl, *line, *column);
                 return None;
             }
-            Some(m) => match m.value.as_str() {
-                None => {
-                    self.wrong_type("url", "a string", &m.value);
-                    return None;
-                }
-                Some(u) if !looks_like_url(u) => {
-                    self.problem(
-                        Severity::Error,
-                        ConfigProblem::InvalidUrl,
-                        m.value.line,
-                        m.value.column,
-                    );
-                    return None;
-                }
-                Some(u) => u.to_owned(),
-            },
+            Some(At { value: Checked::Ok(u), .. }) => u.clone(),
+            Some(u) => return self.wrong("url", "a string", u),
         };
         let mut headers = Vec::new();
         if let Some(m) = node.get("headers") {
@@ -924,27 +900,10 @@ impl Reader<'_> {
                 headers.push((h.key.clone(), v.to_owned()));
             }
         }
-        let allowed_env_vars = match node.get("allowedEnvVars") {
+        let allowed_env_vars = match &h.allowed_env_vars {
             None => Vec::new(),
-            Some(m) => match m.value.items() {
-                Some(items) if items.iter().all(|i| i.as_str().is_some()) => {
-                    items.iter().filter_map(|i| i.as_str().map(str::to_owned)).collect()
-                }
-                _ => {
-                    let found = if m.value.items().is_some() {
-                        "an array with a non-string item"
-                    } else {
-                        m.value.type_name()
-                    };
-                    let problem = ConfigProblem::WrongType {
-                        key: "allowedEnvVars".to_owned(),
-                        expected: "an array of strings",
-                        found,
-                    };
-                    self.problem(Severity::Error, problem, m.value.line, m.value.column);
-                    return None;
-                }
-            },
+            Some(At { value: Checked::Ok(names), .. }) => names.clone(),
+            Some(a) => return self.wrong("allowedEnvVars", "an array of strings", a),
         };
         let hook = hooks_schema::HttpHook { url, headers, allowed_env_vars };
         self.http_hints(node, &hook);
@@ -987,7 +946,7 @@ impl Reader<'_> {
         &mut self,
         ev: NativeEvent,
         id_text: &str,
-        node: &Node,
+        (node, h): (&Node, &Handler),
         matcher_text: Option<&str>,
         pattern: &Pattern,
         fields: Fields,
@@ -1005,9 +964,7 @@ impl Reader<'_> {
             on_failure_text,
         } = fields;
         if self.strict && shell.is_some() {
-            let (l, c) = node
-                .get("shell")
-                .map_or((node.line, node.column), |m| (m.value.line, m.value.column));
+            let (l, c) = value_at(&h.shell, node);
             let why = "it names a `shell`".to_owned();
             self.problem(Severity::Error, ConfigProblem::NeedsShell { why }, l, c);
             return None;
@@ -1015,45 +972,32 @@ impl Reader<'_> {
         if let Some(sh) = shell.as_deref()
             && !SHELLS.contains(&sh)
         {
-            let (l, c) = node
-                .get("shell")
-                .map_or((node.line, node.column), |m| (m.value.line, m.value.column));
+            let (l, c) = value_at(&h.shell, node);
             self.problem(Severity::Error, ConfigProblem::Shell { found: sh.to_owned() }, l, c);
             return None;
         }
-        let timeout = match node.get("timeout") {
+        let timeout = match &h.timeout {
             None => ev.default_timeout(),
-            Some(m) => match m.value.as_f64() {
-                Some(s) if s > 0.0 && s.is_finite() => {
-                    let timeout = claude_timeout(s);
-                    if s >= MILLISECONDS_HINT {
-                        self.hint_milliseconds(timeout, m.value.line, m.value.column);
-                    }
-                    timeout
+            Some(At { value: Checked::Ok(s), line, column, .. }) if *s > 0.0 && s.is_finite() => {
+                let timeout = claude_timeout(*s);
+                if *s >= MILLISECONDS_HINT {
+                    self.hint_milliseconds(timeout, *line, *column);
                 }
-                Some(s) => {
-                    self.problem(
-                        Severity::Error,
-                        ConfigProblem::Timeout { seconds: s },
-                        m.value.line,
-                        m.value.column,
-                    );
-                    return None;
-                }
-                None => {
-                    self.wrong_type("timeout", "a number of seconds", &m.value);
-                    return None;
-                }
-            },
+                timeout
+            }
+            Some(At { value: Checked::Ok(s), line, column, .. }) => {
+                let problem = ConfigProblem::Timeout { seconds: *s };
+                self.problem(Severity::Error, problem, *line, *column);
+                return None;
+            }
+            Some(t) => return self.wrong("timeout", "a number of seconds", t),
         };
         let if_rule = match &if_text {
             None => None,
             Some(t) => match IfRule::parse(t) {
                 Ok(r) => Some(r),
                 Err(e) => {
-                    let (l, c) = node
-                        .get("if")
-                        .map_or((node.line, node.column), |m| (m.value.line, m.value.column));
+                    let (l, c) = value_at(&h.if_text, node);
                     self.problem(Severity::Error, ConfigProblem::IfRule(e), l, c);
                     return None;
                 }
@@ -1061,8 +1005,7 @@ impl Reader<'_> {
         };
         if if_rule.is_some() && !ev.is_tool_event() {
             self.info(
-                node,
-                "if",
+                key_at(&h.if_text, node),
                 format!(
                     "`if` is evaluated only on tool events; it is ignored on `{}`",
                     ev.as_str()
@@ -1072,8 +1015,7 @@ impl Reader<'_> {
         }
         if once.is_some() {
             self.info(
-                node,
-                "once",
+                key_at(&h.once, node),
                 "`once` is honoured only in skill frontmatter; it is ignored here".to_owned(),
                 "once_ignored",
             );
@@ -1105,9 +1047,7 @@ impl Reader<'_> {
             None | Some("continue") => OnFailure::Warn,
             Some("block") => OnFailure::Block,
             Some(other) => {
-                let (l, c) = node
-                    .get("onFailure")
-                    .map_or((node.line, node.column), |m| (m.value.line, m.value.column));
+                let (l, c) = value_at(&h.on_failure, node);
                 self.problem(
                     Severity::Error,
                     ConfigProblem::OnFailure { found: other.to_owned() },
@@ -1124,8 +1064,7 @@ impl Reader<'_> {
                 format!("on `{}`", ev.as_str())
             };
             self.info(
-                node,
-                "onFailure",
+                key_at(&h.on_failure, node),
                 format!("`onFailure: block` is ignored {why}"),
                 "on_failure_ignored",
             );
@@ -1150,9 +1089,7 @@ impl Reader<'_> {
                     HookCommand::Exec { program, args: words }
                 }
                 Err(why) => {
-                    let (l, c) = node
-                        .get("command")
-                        .map_or((node.line, node.column), |m| (m.value.line, m.value.column));
+                    let (l, c) = value_at(&h.command, node);
                     self.problem(Severity::Error, ConfigProblem::NeedsShell { why }, l, c);
                     return None;
                 }
@@ -1211,35 +1148,48 @@ impl Reader<'_> {
         self.out.diagnostics.push(d);
     }
 
-    fn info(&mut self, node: &Node, key: &str, message: String, code: &str) {
-        let (l, c) = node.get(key).map_or((node.line, node.column), |m| (m.line, m.column));
-        let mut d = HookDiagnostic::info(message).in_file(self.path).at(l, c).with_code(code);
+    fn info(&mut self, (line, column): (u32, u32), message: String, code: &str) {
+        let mut d =
+            HookDiagnostic::info(message).in_file(self.path).at(line, column).with_code(code);
         d.hook_id.clone_from(&self.hook);
         self.out.diagnostics.push(d);
     }
 
-    fn opt_string(&mut self, node: &Node, key: &str, ok: &mut bool) -> Option<String> {
-        let m = node.get(key)?;
-        match m.value.as_str() {
-            Some(s) => Some(s.to_owned()),
-            None => {
-                self.wrong_type(key, "a string", &m.value);
+    /// An optional field's value; of another type, a `WrongType` problem and `ok` false.
+    fn opt<T: Clone>(
+        &mut self,
+        field: &Field<T>,
+        key: &str,
+        expected: &'static str,
+        ok: &mut bool,
+    ) -> Option<T> {
+        match field.as_ref()? {
+            At { value: Checked::Ok(v), .. } => Some(v.clone()),
+            wrong => {
                 *ok = false;
-                None
+                self.wrong(key, expected, wrong)
             }
         }
     }
 
-    fn opt_bool(&mut self, node: &Node, key: &str, ok: &mut bool) -> Option<bool> {
-        let m = node.get(key)?;
-        match m.value.as_bool() {
-            Some(b) => Some(b),
-            None => {
-                self.wrong_type(key, "a boolean", &m.value);
-                *ok = false;
-                None
-            }
-        }
+    /// A `WrongType` problem for a field written with another type (an array of strings
+    /// that holds something else is said so); always `None`.
+    fn wrong<T, R>(&mut self, key: &str, expected: &'static str, field: &At<T>) -> Option<R> {
+        let found = match (expected, field.found) {
+            ("an array of strings", "an array") => "an array with a non-string item",
+            (_, found) => found,
+        };
+        let problem = ConfigProblem::WrongType { key: key.to_owned(), expected, found };
+        self.problem(Severity::Error, problem, field.line, field.column);
+        None
+    }
+
+    /// A `WrongType` problem for a required field that is absent, at its handler; always
+    /// `None`.
+    fn missing<R>(&mut self, key: &str, expected: &'static str, node: &Node) -> Option<R> {
+        let problem = ConfigProblem::WrongType { key: key.to_owned(), expected, found: "nothing" };
+        self.problem(Severity::Error, problem, node.line, node.column);
+        None
     }
 }
 
