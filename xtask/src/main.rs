@@ -29,7 +29,7 @@ commands:
                         package, doc, all tests (doc tests included), the otel feature's
                         clippy and tests
   bench <area> [--json] run one benchmark area: registry, dispatch, guard, watcher, serve,
-                        oneshot, subscriber, bridge
+                        oneshot, subscriber, protocols, bridge
   fuzz --seconds N      run every fuzz target for N seconds (needs cargo-fuzz)
   agents [AGENT...]     the real-agent suite for `hooks bridge` (not in CI; needs the agent CLIs
                         and the real-agent harness, $REALAGENTS_DIR)
@@ -249,9 +249,10 @@ fn bench_target(area: &str) -> Result<(&'static str, &'static str)> {
         "serve" => ("hooks-app", "serve"),
         "oneshot" => ("hooks-cli", "oneshot"),
         "subscriber" => ("hooks-app", "subscriber"),
+        "protocols" => ("hooks-app", "protocols"),
         "bridge" => ("hooks-cli", "bridge"),
         other => bail!(
-            "unknown bench area `{other}`: registry, dispatch, guard, watcher, serve, oneshot, subscriber, bridge"
+            "unknown bench area `{other}`: registry, dispatch, guard, watcher, serve, oneshot, subscriber, protocols, bridge"
         ),
     })
 }

@@ -705,7 +705,11 @@ async fn execute_untraced(
     let def = &b.definition;
     let ectx = ctx.encode_context(b);
     let mut queued = Duration::ZERO;
-    let outcome = match def.codec.encode(def, env, &ectx) {
+    let encoded = {
+        let _phase = tracing::trace_span!(target: trace::TARGET, "hooks.encode").entered();
+        def.codec.encode(def, env, &ectx)
+    };
+    let outcome = match encoded {
         Err(e) => not_started(SpawnFailureKind::EncodeFailed, e.to_string()),
         Ok(inv) => {
             let t0 = Instant::now();
@@ -727,7 +731,10 @@ async fn execute_untraced(
             run_tracked(&inv, &inner.cfg, Some(&inner.lingering), contain, &limits).await
         }
     };
-    let verdict = def.codec.decode(def, env, &outcome);
+    let verdict = {
+        let _phase = tracing::trace_span!(target: trace::TARGET, "hooks.decode").entered();
+        def.codec.decode(def, env, &outcome)
+    };
     Executed { outcome, verdict, queued }
 }
 

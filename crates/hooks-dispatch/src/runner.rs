@@ -21,6 +21,7 @@ use nix::{
     unistd::Pid,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tracing::Instrument;
 
 use crate::{
     DispatchConfig, HookLimits,
@@ -183,6 +184,7 @@ pub(crate) async fn run_tracked(
     contain: Contain,
     limits: &HookLimits,
 ) -> RawOutcome {
+    let prepare = tracing::trace_span!(target: crate::trace::TARGET, "hooks.prepare").entered();
     let payload: usize = inv.stdin.len()
         + inv
             .files
@@ -258,7 +260,12 @@ pub(crate) async fn run_tracked(
         register,
         limits: child_limits,
     };
-    let started = match spawn(inv, &files, piped) {
+    drop(prepare);
+    let spawned = {
+        let _phase = tracing::trace_span!(target: crate::trace::TARGET, "hooks.spawn").entered();
+        spawn(inv, &files, piped)
+    };
+    let started = match spawned {
         Ok(c) => c,
         Err(f) => {
             if let Some(r) = reservation {
@@ -281,7 +288,10 @@ pub(crate) async fn run_tracked(
         (Some(r), None) => reaper::global().cancel(r),
         (None, _) => {}
     }
-    let run = supervise(started, pgid, cgroup.as_ref(), contain, inv, cfg, start).await;
+    let run = supervise(started, pgid, cgroup.as_ref(), contain, inv, cfg, start)
+        .instrument(tracing::trace_span!(target: crate::trace::TARGET, "hooks.wait"))
+        .await;
+    let _finish = tracing::trace_span!(target: crate::trace::TARGET, "hooks.finish").entered();
     match cgroup {
         Some(c) => match lingering {
             Some(l) if !run.killed && c.populated() => l.keep_cgroup(contain, c),

@@ -4,6 +4,13 @@
 //! paths, numbers and decisions, never a hook's command text, its environment, the tool's
 //! arguments or a hook's output: those can hold secrets, and a log is read by more people
 //! than the hook file.
+//!
+//! Inside `hooks.run`, TRACE-level spans without fields time the phases of a run:
+//! `hooks.encode`, `hooks.prepare` (payload cap, provided files, the run's cgroup),
+//! `hooks.spawn`, `hooks.wait` (until the process exited and its pipes are drained),
+//! `hooks.finish` (cgroup, result file, provided files) and `hooks.decode`. They cost one level
+//! check unless a subscriber asks for TRACE spans of this crate; `cargo xtask bench protocols`
+//! times them to say where a run's time goes (`specs/dispatch.md`).
 
 use hooks_schema::{
     Binding, Decision, Envelope, ExitInfo, FoldedVerdict, HookVerdict, NO_TIMEOUT, RawOutcome,
