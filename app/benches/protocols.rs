@@ -224,6 +224,7 @@ impl ByHand {
             }
             Program::Exec { argv } => (argv.clone(), Spawn::Argv),
             Program::FirstAvailable { .. } => panic!("{}: interpreter choice", case.name),
+            Program::Http(_) => panic!("{}: an HTTP hook has no process to spawn", case.name),
         };
         assert_eq!(spawn, case.spawn, "{}: the codec spawns {spawn:?}", case.name);
         ByHand {

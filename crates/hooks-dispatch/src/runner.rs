@@ -184,7 +184,6 @@ pub(crate) async fn run_tracked(
     contain: Contain,
     limits: &HookLimits,
 ) -> RawOutcome {
-    let prepare = tracing::trace_span!(target: crate::trace::TARGET, "hooks.prepare").entered();
     let payload: usize = inv.stdin.len()
         + inv
             .files
@@ -204,6 +203,8 @@ pub(crate) async fn run_tracked(
         // No process, so nothing to contain, tag or reap.
         return crate::http::post(inv, hook, cfg).await;
     }
+    // Entered after the only await before the spawn: an entered span must not live across one.
+    let prepare = tracing::trace_span!(target: crate::trace::TARGET, "hooks.prepare").entered();
     let files = match ProvidedFiles::create(&inv.files, cfg.runtime_dir.as_deref()) {
         Ok(f) => f,
         Err(e) => return not_started(SpawnFailureKind::Other, e.to_string()),
