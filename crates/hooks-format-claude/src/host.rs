@@ -13,7 +13,8 @@ use std::path::PathBuf;
 use hooks_schema::{
     Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError, HostInput, Notification,
     Prompt, SessionInfo, StopInfo, ToolCall, ToolKind, ToolResult, claude_shaped,
-    joined_texts as joined, json_answer, reason_with_provenance, take_bool, take_str,
+    joined_texts as joined, json_answer, object_naming_its_event, reason_with_provenance,
+    take_bool, take_str,
 };
 use serde_json::{Map, Value, json};
 
@@ -56,24 +57,7 @@ fn take_u64(m: &mut Map<String, Value>, k: &str) -> Option<u64> {
 /// canonical counterpart (Claude Code's capability gaps, `PostToolBatch` among them:
 /// [`HostError::UnknownEvent`]).
 pub fn decode_input(stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, HostError> {
-    let value: Value = serde_json::from_slice(stdin)
-        .map_err(|e| HostError::Malformed(format!("not JSON: {e}")))?;
-    let Value::Object(mut m) = value else {
-        return Err(HostError::Malformed("not a JSON object".to_owned()));
-    };
-    let named = take_str(&mut m, "hook_event_name")?;
-    let name = match (named, event_arg) {
-        (Some(n), Some(a)) if n != a => {
-            return Err(HostError::Malformed(format!(
-                "the input names event `{n}` but the command line says `{a}`"
-            )));
-        }
-        (Some(n), _) => n,
-        (None, Some(a)) => a.to_owned(),
-        (None, None) => {
-            return Err(HostError::Malformed("no `hook_event_name` and no event given".to_owned()));
-        }
-    };
+    let (mut m, name) = object_naming_its_event(stdin, event_arg)?;
     // A gap (`PostToolBatch`, `PermissionDenied`, …: [`GAP_EVENTS`]) or a newer event: no
     // hook of the engine is for it.
     let Some(native) = NativeEvent::from_name(&name) else {

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use hooks_schema::{
     Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError, HostInput, Prompt,
     SessionInfo, ToolCall, ToolKind, ToolResult, claude_shaped, joined_texts as joined,
-    json_answer, reason_with_provenance, take_str,
+    json_answer, object_naming_its_event, reason_with_provenance, take_str,
 };
 use serde_json::{Map, Value, json};
 
@@ -70,24 +70,7 @@ pub fn patch_paths(patch: &str) -> Vec<String> {
 /// input nor on the command line, two different event names, or an event with no canonical
 /// counterpart.
 pub fn decode_input(stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, HostError> {
-    let value: Value = serde_json::from_slice(stdin)
-        .map_err(|e| HostError::Malformed(format!("not JSON: {e}")))?;
-    let Value::Object(mut m) = value else {
-        return Err(HostError::Malformed("not a JSON object".to_owned()));
-    };
-    let named = take_str(&mut m, "hook_event_name")?;
-    let name = match (named, event_arg) {
-        (Some(n), Some(a)) if n != a => {
-            return Err(HostError::Malformed(format!(
-                "the input names event `{n}` but the command line says `{a}`"
-            )));
-        }
-        (Some(n), _) => n,
-        (None, Some(a)) => a.to_owned(),
-        (None, None) => {
-            return Err(HostError::Malformed("no `hook_event_name` and no event given".to_owned()));
-        }
-    };
+    let (mut m, name) = object_naming_its_event(stdin, event_arg)?;
     let native =
         CodexEvent::from_name(&name).ok_or_else(|| HostError::UnknownEvent(name.clone()))?;
     let event = native.canonical().ok_or_else(|| HostError::UnknownEvent(name.clone()))?;

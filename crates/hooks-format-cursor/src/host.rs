@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use hooks_schema::{
     AgentText, Compaction, Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError,
     HostInput, Prompt, SessionInfo, StopInfo, Subagent, ToolCall, ToolKind, ToolResult,
-    joined_texts as joined, reason_with_provenance, take_str,
+    joined_texts as joined, object_naming_its_event, reason_with_provenance, take_str,
 };
 use serde_json::{Map, Value, json};
 
@@ -84,24 +84,7 @@ fn tool_call(tool_type: String, args: Value, call_id: Option<String>) -> ToolCal
 /// input nor on the command line, two different event names, or an event with no canonical
 /// counterpart (the Tab events).
 pub fn decode_input(stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, HostError> {
-    let value: Value = serde_json::from_slice(stdin)
-        .map_err(|e| HostError::Malformed(format!("not JSON: {e}")))?;
-    let Value::Object(mut m) = value else {
-        return Err(HostError::Malformed("not a JSON object".to_owned()));
-    };
-    let named = take_str(&mut m, "hook_event_name")?;
-    let name = match (named, event_arg) {
-        (Some(n), Some(a)) if n != a => {
-            return Err(HostError::Malformed(format!(
-                "the input names event `{n}` but the command line says `{a}`"
-            )));
-        }
-        (Some(n), _) => n,
-        (None, Some(a)) => a.to_owned(),
-        (None, None) => {
-            return Err(HostError::Malformed("no `hook_event_name` and no event given".to_owned()));
-        }
-    };
+    let (mut m, name) = object_naming_its_event(stdin, event_arg)?;
     let native = events::lookup(&name).ok_or_else(|| HostError::UnknownEvent(name.clone()))?;
     let event = native.canonical.ok_or_else(|| HostError::UnknownEvent(name.clone()))?;
     let mut e = Envelope::new(event);

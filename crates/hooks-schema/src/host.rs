@@ -152,6 +152,36 @@ pub fn reason_with_provenance(reason: Option<&str>, by: Option<&Provenance>) -> 
     }
 }
 
+/// Reads an agent's hook input that names its event in `hook_event_name` (Claude Code and the
+/// agents that copied its protocol: Codex, Cursor): the input as a JSON object, without that
+/// field, and the event's native name, taken from the input or else from the command line.
+///
+/// Input that is not a JSON object, a `hook_event_name` that is not a string, no event named
+/// in either place, or two different names are [`HostError::Malformed`].
+pub fn object_naming_its_event(
+    stdin: &[u8],
+    event_arg: Option<&str>,
+) -> Result<(serde_json::Map<String, Value>, String), HostError> {
+    let value: Value = serde_json::from_slice(stdin)
+        .map_err(|e| HostError::Malformed(format!("not JSON: {e}")))?;
+    let Value::Object(mut m) = value else {
+        return Err(HostError::Malformed("not a JSON object".to_owned()));
+    };
+    let name = match (take_str(&mut m, "hook_event_name")?, event_arg) {
+        (Some(n), Some(a)) if n != a => {
+            return Err(HostError::Malformed(format!(
+                "the input names event `{n}` but the command line says `{a}`"
+            )));
+        }
+        (Some(n), _) => n,
+        (None, Some(a)) => a.to_owned(),
+        (None, None) => {
+            return Err(HostError::Malformed("no `hook_event_name` and no event given".to_owned()));
+        }
+    };
+    Ok((m, name))
+}
+
 /// Removes `key` from an agent's hook input and reads it as an optional string (absent or
 /// `null` is `None`); any other type is [`HostError::Malformed`].
 pub fn take_str(
