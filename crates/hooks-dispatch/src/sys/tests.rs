@@ -8,7 +8,8 @@ use std::{
 };
 
 use super::{
-    Cgroup, Env, Join, Request, Session, SpawnError, Stage, join_method, spawn, spawn_with,
+    Cgroup, Env, Join, Request, Session, SpawnError, Stage, TEST_HANDLED_SIGNAL, join_method,
+    spawn, spawn_clearing, spawn_with,
 };
 
 fn c(s: &str) -> CString {
@@ -167,6 +168,78 @@ fn a_child_is_born_in_its_cgroup_by_clone3_or_joins_it_by_writing_to_it() {
             "{join:?}: the process runs in {v2}, not in {}",
             name.display()
         );
+    }
+    tree.finish(run);
+}
+
+extern "C" fn ignore_signal(_: nix::libc::c_int) {}
+
+/// Installs a handler for [`TEST_HANDLED_SIGNAL`] in this (test) process, as an embedding
+/// agent may for any signal.
+fn handle_test_signal() {
+    // SAFETY: installs a handler that does nothing, for a signal nothing else in the test
+    // binary uses; `sigaction` on a zeroed, then filled, local.
+    unsafe {
+        let mut sa: nix::libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = ignore_signal as extern "C" fn(nix::libc::c_int) as usize;
+        nix::libc::sigemptyset(&raw mut sa.sa_mask);
+        assert_eq!(
+            nix::libc::sigaction(TEST_HANDLED_SIGNAL, &raw const sa, std::ptr::null_mut()),
+            0
+        );
+    }
+}
+
+/// Waits for a probe child and returns its exit code.
+fn probe_exit(spawned: super::Spawned) -> i32 {
+    rustix::process::waitid(
+        rustix::process::WaitId::PidFd(spawned.pidfd.as_fd()),
+        rustix::process::WaitIdOptions::EXITED,
+    )
+    .expect("waitid")
+    .and_then(|st| st.exit_status())
+    .unwrap_or(-1)
+}
+
+#[test]
+fn no_handler_of_the_engine_survives_into_the_child_whichever_way_it_is_made() {
+    // The child shares the engine's memory until its `exec`: a handler left in place would run
+    // engine code on the child's stack if a signal came in that window. The probe child exits
+    // with 3 when the test signal still has the handler installed here.
+    handle_test_signal();
+    let null: OwnedFd = std::fs::File::open("/dev/null").expect("null").into();
+    let programs = [c("/")];
+    let mut req = Request {
+        programs: &programs,
+        argv: &[],
+        env: Env::Inherit,
+        cwd: None,
+        stdio: [null.as_fd(), null.as_fd(), null.as_fd()],
+        cgroup: None,
+        session: Session::NewGroup,
+        subreaper: false,
+        register: None,
+        v1_tasks: &[],
+        rlimits: &[],
+        probe: true,
+    };
+    for clear in [true, false] {
+        if clear && !cfg!(target_arch = "x86_64") {
+            continue;
+        }
+        let spawned = spawn_clearing(&req, clear).expect("spawns");
+        assert_eq!(probe_exit(spawned), 0, "clone3 with CLONE_CLEAR_SIGHAND: {clear}");
+    }
+    let Some(tree) = crate::contain::probe(None).tree.as_ref() else {
+        eprintln!("no usable cgroup v2 tree on this machine: the ways into a cgroup are not run");
+        return;
+    };
+    let run = tree.take(None).expect("a run cgroup");
+    let fds = run.fds();
+    req.cgroup = Some(Cgroup { dir: fds.dir, procs: fds.procs });
+    for join in [Join::Clone3, Join::Write] {
+        let spawned = spawn_with(&req, join).expect("spawns");
+        assert_eq!(probe_exit(spawned), 0, "into the cgroup by {join:?}");
     }
     tree.finish(run);
 }
