@@ -530,3 +530,48 @@ fn a_hook_is_registered_with_the_reaper_before_it_runs() {
         assert_group_gone(pgid, Duration::from_secs(30));
     }
 }
+
+/// The descriptors above 2 this process holds without close-on-exec: what it inherited from
+/// whoever started it, which every child inherits alike (std's spawn too).
+fn inherited_descriptors() -> Vec<String> {
+    let mut fds: Vec<String> = std::fs::read_dir("/proc/self/fdinfo")
+        .expect("fdinfo")
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            let info = std::fs::read_to_string(format!("/proc/self/fdinfo/{name}")).ok()?;
+            let flags = info.lines().find_map(|l| l.strip_prefix("flags:"))?.trim();
+            let flags = u32::from_str_radix(flags, 8).ok()?;
+            // O_CLOEXEC is 02000000 in the flags fdinfo shows.
+            (name.parse::<i32>().ok()? > 2 && flags & 0o2_000_000 == 0).then_some(name)
+        })
+        .collect();
+    fds.sort();
+    fds
+}
+
+/// The hook's process gets stdin, stdout and stderr and no other descriptor of the engine's
+/// (cgroup files, the reaper's registration file, the poller, other hooks' pipes), whatever
+/// the mechanism and however its stdin is fed.
+#[tokio::test]
+async fn a_hook_sees_only_its_three_standard_streams() {
+    // `ls` lists the folder through a descriptor of its own: 0, 1, 2, that one (the lowest
+    // free number) and whatever the test process itself inherited open across `exec`.
+    let inherited = inherited_descriptors();
+    for containment in
+        [crate::Containment::Auto, crate::Containment::Subreaper, crate::Containment::ProcessGroup]
+    {
+        let cfg = DispatchConfig { containment, ..cfg() };
+        for stdin in [Vec::new(), vec![b'x'; 100], vec![b'x'; 100_000]] {
+            let mut i = inv(Program::Exec { argv: vec!["ls".into(), "/proc/self/fd".into()] });
+            i.stdin = stdin;
+            let (out, _) = run(&i, &cfg).await;
+            assert_eq!(out.exit, ExitInfo::Exited(0), "{containment:?}: {out:?}");
+            let mut fds: Vec<&str> =
+                std::str::from_utf8(&out.stdout.bytes).expect("utf-8").split_whitespace().collect();
+            fds.retain(|f| !inherited.iter().any(|i| i == f));
+            fds.sort_by_key(|f| f.parse::<i32>().unwrap_or(i32::MAX));
+            assert_eq!(fds.len(), 4, "{containment:?}, {} bytes of stdin: {fds:?}", i.stdin.len());
+            assert_eq!(fds[..3], ["0", "1", "2"], "{containment:?}: {fds:?}");
+        }
+    }
+}
