@@ -532,8 +532,10 @@ fn bench_config() -> DispatchConfig {
 }
 
 /// `HOOKS_BENCH_PROFILE=N`: only `N` fires of one `/bin/true` hook, back to back, for a
-/// profiler (`perf record`) to attribute the engine's time; prints the wall time and the
-/// engine's own CPU time (user, system) per fire, from `/proc/self/stat`.
+/// profiler (`perf record`, `perf stat`, `strace -c`) to attribute the engine's time; prints
+/// the wall time and the engine's own CPU time (user, system) per fire, from
+/// `/proc/self/stat`. `HOOKS_BENCH_PROFILE_SIDE=bare` (std's round trip) or `tokio` (the
+/// tokio round trip) runs the baselines the same way, for the counters of both sides.
 fn profile(
     rt: &tokio::runtime::Runtime,
     d: &Dispatcher,
@@ -541,14 +543,28 @@ fn profile(
     ctx: &FireContext,
     n: u32,
 ) {
+    #[allow(clippy::disallowed_methods, reason = "the bench's own switch")]
+    let side = std::env::var("HOOKS_BENCH_PROFILE_SIDE").unwrap_or_default();
     let b = [binding("h", HookEvent::PreToolUse, &["/bin/true"])];
+    let payload = serde_json::to_vec(env).expect("payload");
+    let once = || match side.as_str() {
+        "bare" => {
+            bare_round_trip(&["/bin/true"], &payload);
+        }
+        "tokio" => {
+            rt.block_on(bare_tokio_round_trip(&["/bin/true"], &payload));
+        }
+        _ => {
+            rt.block_on(d.fire(&b, env, ctx));
+        }
+    };
     for _ in 0..50 {
-        rt.block_on(d.fire(&b, env, ctx));
+        once();
     }
     let before = cpu_ticks();
     let t = Instant::now();
     for _ in 0..n {
-        rt.block_on(d.fire(&b, env, ctx));
+        once();
     }
     let wall = t.elapsed();
     let after = cpu_ticks();
