@@ -294,8 +294,8 @@ impl Probe {
             }
             Err(why) => Probe {
                 tree: None,
-                cgroup_unavailable: Some(why.clone()),
-                kill_unavailable: Some(why),
+                cgroup_unavailable: Some(why.to_string()),
+                kill_unavailable: Some(why.to_string()),
                 subreaper_unavailable: subreaper_unavailable(),
             },
         }
@@ -513,39 +513,123 @@ pub(crate) struct RunCgroup {
     killed: std::sync::atomic::AtomicBool,
 }
 
+/// Why the engine could not set up a cgroup tree (cgroup v2, or a cgroup v1 hierarchy for a
+/// limit): the text becomes the "unavailable because" of the containment report, and the
+/// engine falls back to a weaker mechanism.
+#[cfg(target_os = "linux")]
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CgroupSetupError {
+    /// A file of `/proc/self` could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    ReadProc {
+        /// `/proc/self/cgroup` or `/proc/self/mountinfo`.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// `/proc/self/cgroup` has no `0::` line.
+    #[error("this process is in no cgroup v2 hierarchy")]
+    NoV2Membership,
+    /// `/proc/self/mountinfo` has no cgroup2 mount.
+    #[error("cgroup v2 is not mounted")]
+    V2NotMounted,
+    /// The engine's cgroup folder, as computed, does not exist.
+    #[error("{} does not exist", dir.display())]
+    Missing {
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// The parent given is no cgroup v2 folder.
+    #[error("{} is not a cgroup v2 directory", dir.display())]
+    NotV2Dir {
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// The engine may not create a cgroup v2 folder in its own: not delegated to its user.
+    #[error("cannot create a cgroup under {} ({source}): not delegated to this user", parent.display())]
+    CreateV2 {
+        /// The parent folder.
+        parent: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// The engine may not create a folder in its cgroup v1 cgroup.
+    #[error("cannot create a cgroup under {} ({source})", parent.display())]
+    CreateV1 {
+        /// The parent folder.
+        parent: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// cgroup v1's memory hierarchy cannot be switched on (limits would not reach children).
+    #[error("cannot turn on memory.use_hierarchy ({source})")]
+    MemoryHierarchy {
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// Neither `cgroup.kill` nor `cgroup.freeze` exists.
+    #[error("this kernel has neither cgroup.kill nor cgroup.freeze (Linux 5.2)")]
+    NoKillNorFreeze,
+    /// The probe child could not join a run cgroup.
+    #[error("cannot start a process in a cgroup under {}: {source}", dir.display())]
+    Join {
+        /// The tree's folder.
+        dir: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// No cgroup v1 hierarchy has the controller.
+    #[error("no cgroup v1 hierarchy has the {controller} controller")]
+    NoV1Hierarchy {
+        /// The controller (`memory`, `pids`, `cpu`).
+        controller: &'static str,
+    },
+    /// The engine is in no cgroup of the controller's v1 hierarchy.
+    #[error("this process is in no {controller} cgroup v1 hierarchy")]
+    NoV1Membership {
+        /// The controller.
+        controller: &'static str,
+    },
+    /// No cgroup v1 hierarchy could be used: each resource's reason.
+    #[error("{}", .0.iter().map(|(r, e)| format!("{r}: {e}")).collect::<Vec<_>>().join("; "))]
+    NoV1(Vec<(Resource, CgroupSetupError)>),
+}
+
+#[cfg(target_os = "linux")]
+impl CgroupSetupError {
+    pub(crate) fn read_proc(path: &str) -> impl FnOnce(io::Error) -> CgroupSetupError + '_ {
+        move |source| CgroupSetupError::ReadProc { path: PathBuf::from(path), source }
+    }
+}
+
 #[cfg(target_os = "linux")]
 impl Tree {
     /// Finds the engine's cgroup (or `parent`), creates the tree in it, checks that a process
     /// can be started inside a cgroup of the tree, and removes the trees of dead engines.
-    fn create(parent: Option<&Path>) -> Result<Tree, String> {
+    fn create(parent: Option<&Path>) -> Result<Tree, CgroupSetupError> {
         let parent = match parent {
             Some(p) => p.to_owned(),
             None => own_cgroup()?,
         };
         if !parent.join("cgroup.procs").is_file() {
-            return Err(format!("{} is not a cgroup v2 directory", parent.display()));
+            return Err(CgroupSetupError::NotV2Dir { dir: parent });
         }
         remove_stale_trees(&parent);
         let dir = parent.join(format!("agent-hooks.{}.{}", std::process::id(), start_time()));
         match fs::create_dir(&dir) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-            Err(e) => {
-                return Err(format!(
-                    "cannot create a cgroup under {} ({e}): not delegated to this user",
-                    parent.display()
-                ));
-            }
+            Err(source) => return Err(CgroupSetupError::CreateV2 { parent, source }),
         }
-        let fail = |why: String| {
-            let _ = fs::remove_dir(&dir);
-            Err(why)
-        };
         let has_kill = dir.join("cgroup.kill").is_file();
         if !has_kill && !dir.join("cgroup.freeze").is_file() {
-            return fail(
-                "this kernel has neither cgroup.kill nor cgroup.freeze (Linux 5.2)".into(),
-            );
+            let _ = fs::remove_dir(&dir);
+            return Err(CgroupSetupError::NoKillNorFreeze);
         }
         let (controllers, controllers_note) = enable_controllers(&dir, &parent);
         let tree = Tree {
@@ -564,11 +648,10 @@ impl Tree {
             ok
         }) {
             Ok(()) => Ok(tree),
-            Err(e) => {
-                let why =
-                    format!("cannot start a process in a cgroup under {}: {e}", tree.dir.display());
+            Err(source) => {
+                let dir = tree.dir.clone();
                 tree.remove_all();
-                Err(why)
+                Err(CgroupSetupError::Join { dir, source })
             }
         }
     }
@@ -785,17 +868,17 @@ fn enable_controllers(tree: &Path, parent: &Path) -> (Controllers, String) {
 /// The engine's own cgroup v2 directory: the `0::` line of `/proc/self/cgroup` under the
 /// cgroup2 mount of `/proc/self/mountinfo`.
 #[cfg(target_os = "linux")]
-fn own_cgroup() -> Result<PathBuf, String> {
+fn own_cgroup() -> Result<PathBuf, CgroupSetupError> {
     let cg = fs::read_to_string("/proc/self/cgroup")
-        .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
+        .map_err(CgroupSetupError::read_proc("/proc/self/cgroup"))?;
     let rel = cg
         .lines()
         .find_map(|l| l.strip_prefix("0::"))
-        .ok_or_else(|| "this process is in no cgroup v2 hierarchy".to_owned())?
+        .ok_or(CgroupSetupError::NoV2Membership)?
         .trim()
         .to_owned();
     let mounts = fs::read_to_string("/proc/self/mountinfo")
-        .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;
+        .map_err(CgroupSetupError::read_proc("/proc/self/mountinfo"))?;
     let mount = mounts
         .lines()
         .find_map(|l| {
@@ -806,12 +889,12 @@ fn own_cgroup() -> Result<PathBuf, String> {
             let point = f.next()?;
             (fstype == "cgroup2").then(|| (root.to_owned(), unescape(point)))
         })
-        .ok_or_else(|| "cgroup v2 is not mounted".to_owned())?;
+        .ok_or(CgroupSetupError::V2NotMounted)?;
     let (root, point) = mount;
     // A mount of a sub-tree (in a cgroup namespace the root is `/`): strip its root.
     let rel = rel.strip_prefix(root.trim_end_matches('/')).unwrap_or(&rel).trim_start_matches('/');
     let dir = Path::new(&point).join(rel);
-    if dir.is_dir() { Ok(dir) } else { Err(format!("{} does not exist", dir.display())) }
+    if dir.is_dir() { Ok(dir) } else { Err(CgroupSetupError::Missing { dir }) }
 }
 
 /// `mountinfo` escapes spaces and a few other bytes as `\ooo`.

@@ -22,26 +22,47 @@ use crate::DispatchConfig;
 
 /// The shared client, or why it could not be built (the platform verifier found no usable
 /// certificate store, say): every HTTP hook then fails to start with that message.
-fn client() -> Result<&'static reqwest::Client, &'static str> {
-    static CLIENT: OnceLock<Result<reqwest::Client, String>> = OnceLock::new();
-    CLIENT.get_or_init(build_client).as_ref().map_err(String::as_str)
+fn client() -> Result<&'static reqwest::Client, &'static HttpSetupError> {
+    static CLIENT: OnceLock<Result<reqwest::Client, HttpSetupError>> = OnceLock::new();
+    CLIENT.get_or_init(build_client).as_ref()
 }
 
-fn build_client() -> Result<reqwest::Client, String> {
+/// Why an HTTP hook could not be sent (the run then fails to start with this text). Nothing of
+/// the URL or of a header's value is in it.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum HttpSetupError {
+    /// rustls refused the protocol versions (a build without a usable cipher suite).
+    #[error("cannot set up TLS: {0}")]
+    Tls(#[source] rustls::Error),
+    /// The platform's certificate verifier could not be set up.
+    #[error("cannot read the platform's certificate store: {0}")]
+    CertificateStore(#[source] rustls::Error),
+    /// reqwest could not build the client; the text carries its causes (URL stripped).
+    #[error("cannot build the HTTP client: {}", chain(.0))]
+    Client(#[source] reqwest::Error),
+    /// A header name of the hook is not one HTTP can carry.
+    #[error("header name `{0}` is not a valid HTTP header name")]
+    HeaderName(String),
+    /// A header value (after interpolation) is not one HTTP can carry; the value is not kept.
+    #[error("the value of header `{0}` is not a valid HTTP header value")]
+    HeaderValue(HeaderName),
+}
+
+fn build_client() -> Result<reqwest::Client, HttpSetupError> {
     use rustls_platform_verifier::BuilderVerifierExt;
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let tls = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .map_err(|e| format!("cannot set up TLS: {e}"))?
+        .map_err(HttpSetupError::Tls)?
         .with_platform_verifier()
-        .map_err(|e| format!("cannot read the platform's certificate store: {e}"))?
+        .map_err(HttpSetupError::CertificateStore)?
         .with_no_client_auth();
     reqwest::Client::builder()
         .tls_backend_preconfigured(tls)
         .redirect(reqwest::redirect::Policy::none())
         .user_agent(concat!("agent-hooks/", env!("CARGO_PKG_VERSION")))
         .build()
-        .map_err(|e| format!("cannot build the HTTP client: {}", chain(&e)))
+        .map_err(HttpSetupError::Client)
 }
 
 /// An error and its sources, joined: reqwest's own text alone says little ("error sending
@@ -75,7 +96,7 @@ fn failed(kind: SpawnFailureKind, message: String, timed_out: bool, t0: Instant)
 /// replace it), interpolated from the invocation's `env` first and the engine's environment
 /// second. A name or value HTTP cannot carry fails the run; the error names the header, never
 /// its value.
-fn headers(inv: &Invocation, hook: &HttpHook) -> Result<HeaderMap, String> {
+fn headers(inv: &Invocation, hook: &HttpHook) -> Result<HeaderMap, HttpSetupError> {
     // The variables a header names are the user's choice, not engine settings, so they are
     // not in hooks-sources' `EnvVars` table: like the environment a spawned hook inherits,
     // they are read from the process at send time, and only names the hook allows.
@@ -92,11 +113,11 @@ fn headers(inv: &Invocation, hook: &HttpHook) -> Result<HeaderMap, String> {
     let mut map = HeaderMap::new();
     map.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     for (name, value) in hook.header_values(lookup) {
-        let n = HeaderName::from_bytes(name.trim().as_bytes()).map_err(|_| {
-            format!("header name `{}` is not a valid HTTP header name", name.trim())
-        })?;
-        let v = HeaderValue::from_str(&value)
-            .map_err(|_| format!("the value of header `{n}` is not a valid HTTP header value"))?;
+        let n = HeaderName::from_bytes(name.trim().as_bytes())
+            .map_err(|_| HttpSetupError::HeaderName(name.trim().to_owned()))?;
+        let Ok(v) = HeaderValue::from_str(&value) else {
+            return Err(HttpSetupError::HeaderValue(n));
+        };
         map.insert(n, v);
     }
     Ok(map)
@@ -108,11 +129,11 @@ pub(crate) async fn post(inv: &Invocation, hook: &HttpHook, cfg: &DispatchConfig
     let t0 = Instant::now();
     let client = match client() {
         Ok(c) => c,
-        Err(e) => return failed(SpawnFailureKind::Other, e.to_owned(), false, t0),
+        Err(e) => return failed(SpawnFailureKind::Other, e.to_string(), false, t0),
     };
     let headers = match headers(inv, hook) {
         Ok(h) => h,
-        Err(e) => return failed(SpawnFailureKind::Other, e, false, t0),
+        Err(e) => return failed(SpawnFailureKind::Other, e.to_string(), false, t0),
     };
     let exchange = async {
         let response =

@@ -27,6 +27,8 @@ use std::{
 };
 
 use crate::config::HookLimits;
+#[cfg(target_os = "linux")]
+use crate::contain::CgroupSetupError;
 
 /// A limited resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -313,7 +315,7 @@ impl Available {
             let (v1, v1_note) = if spawner {
                 match V1::create() {
                     Ok(v) => (Some(v), String::new()),
-                    Err(why) => (None, why),
+                    Err(why) => (None, why.to_string()),
                 }
             } else {
                 (
@@ -377,25 +379,25 @@ impl V1 {
     }
 
     #[cfg(target_os = "linux")]
-    fn create() -> Result<V1, String> {
+    fn create() -> Result<V1, CgroupSetupError> {
         let mounts = fs::read_to_string("/proc/self/mountinfo")
-            .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;
+            .map_err(CgroupSetupError::read_proc("/proc/self/mountinfo"))?;
         let own = fs::read_to_string("/proc/self/cgroup")
-            .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
+            .map_err(CgroupSetupError::read_proc("/proc/self/cgroup"))?;
         let mut trees: [Option<V1Tree>; 3] = [None, None, None];
-        let mut notes: [Option<String>; 3] = [None, None, None];
+        let mut failed = Vec::new();
         for r in Resource::ALL {
             match V1Tree::create(r, &mounts, &own) {
                 Ok(t) => trees[r.index()] = Some(t),
-                Err(why) => notes[r.index()] = Some(why),
+                Err(why) => failed.push((r, why)),
             }
         }
         if trees.iter().all(Option::is_none) {
-            let why: Vec<String> = Resource::ALL
-                .into_iter()
-                .filter_map(|r| notes[r.index()].as_ref().map(|n| format!("{r}: {n}")))
-                .collect();
-            return Err(why.join("; "));
+            return Err(CgroupSetupError::NoV1(failed));
+        }
+        let mut notes: [Option<String>; 3] = [None, None, None];
+        for (r, why) in failed {
+            notes[r.index()] = Some(why.to_string());
         }
         Ok(V1 { trees, notes })
     }
@@ -486,7 +488,7 @@ impl V1Run {
 
 #[cfg(target_os = "linux")]
 impl V1Tree {
-    fn create(r: Resource, mounts: &str, own: &str) -> Result<V1Tree, String> {
+    fn create(r: Resource, mounts: &str, own: &str) -> Result<V1Tree, CgroupSetupError> {
         let name = r.as_str();
         let mount = mounts
             .lines()
@@ -505,7 +507,7 @@ impl V1Tree {
                 let point = crate::contain::unescape(f.next()?);
                 Some((root, point))
             })
-            .ok_or_else(|| format!("no cgroup v1 hierarchy has the {name} controller"))?;
+            .ok_or(CgroupSetupError::NoV1Hierarchy { controller: name })?;
         let rel = own
             .lines()
             .find_map(|l| {
@@ -515,7 +517,7 @@ impl V1Tree {
                 let path = parts.next()?;
                 ctrls.split(',').any(|c| c == name).then(|| path.trim().to_owned())
             })
-            .ok_or_else(|| format!("this process is in no {name} cgroup v1 hierarchy"))?;
+            .ok_or(CgroupSetupError::NoV1Membership { controller: name })?;
         let (root, point) = mount;
         let rel =
             rel.strip_prefix(root.trim_end_matches('/')).unwrap_or(&rel).trim_start_matches('/');
@@ -529,9 +531,7 @@ impl V1Tree {
         match fs::create_dir(&dir) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-            Err(e) => {
-                return Err(format!("cannot create a cgroup under {} ({e})", parent.display()));
-            }
+            Err(source) => return Err(CgroupSetupError::CreateV1 { parent, source }),
         }
         let tree = V1Tree {
             resource: r,
@@ -541,16 +541,16 @@ impl V1Tree {
             retired: Mutex::default(),
             next: AtomicU64::new(0),
         };
-        let fail = |tree: &V1Tree, why: String| {
+        let fail = |tree: &V1Tree, why: CgroupSetupError| {
             tree.remove_all();
             Err(why)
         };
         if r == Resource::Memory
-            && let Err(e) = write_file(&tree.dir.join("memory.use_hierarchy"), "1")
+            && let Err(source) = write_file(&tree.dir.join("memory.use_hierarchy"), "1")
             && fs::read_to_string(tree.dir.join("memory.use_hierarchy")).ok().as_deref()
                 != Some("1\n")
         {
-            return fail(&tree, format!("cannot turn on memory.use_hierarchy ({e})"));
+            return fail(&tree, CgroupSetupError::MemoryHierarchy { source });
         }
         // The check: a child that joins a run cgroup and exits before any exec.
         let checked = tree.take(&HookLimits::UNLIMITED).and_then(|run| {
@@ -560,10 +560,7 @@ impl V1Tree {
         });
         match checked {
             Ok(()) => Ok(tree),
-            Err(e) => fail(
-                &tree,
-                format!("cannot start a process in a cgroup under {}: {e}", tree.dir.display()),
-            ),
+            Err(source) => fail(&tree, CgroupSetupError::Join { dir: tree.dir.clone(), source }),
         }
     }
 
