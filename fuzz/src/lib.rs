@@ -77,6 +77,13 @@ pub fn json_dialects(data: &[u8]) {
             Err(e) => assert!(e.line >= 1 && e.line <= lines && e.column >= 1, "json: {e:?}"),
         }
     }
+    match hooks_json::python_loads(&text) {
+        Ok(root) => walk(&root, &text, &mut (1, 0)),
+        Err(e) => {
+            let (line, column) = e.position();
+            assert!(line >= 1 && line <= lines && column >= 1, "json (python): {e:?}");
+        }
+    }
 }
 
 /// `hooks_format_cursor::parse` on `.cursor/hooks.json` bytes.

@@ -634,6 +634,8 @@ impl Reader<'_> {
                     s.clone()
                 }
                 Kind::Number(n) => js_number_string(n),
+                // Not produced by Gemini's dialect (only Python's keeps numbers as text).
+                Kind::NumberText(t) => t.clone(),
                 Kind::Bool(b) => b.to_string(),
                 Kind::Null => "null".to_owned(),
                 Kind::Object(_) => "[object Object]".to_owned(),

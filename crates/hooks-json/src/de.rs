@@ -261,6 +261,15 @@ impl<'de> Deserializer<'de> for NodeDe<'de> {
                     visitor.visit_f64(n.as_f64().unwrap_or(f64::NAN))
                 }
             }
+            Kind::NumberText(t) => {
+                if let Ok(u) = t.parse::<u64>() {
+                    visitor.visit_u64(u)
+                } else if let Ok(i) = t.parse::<i64>() {
+                    visitor.visit_i64(i)
+                } else {
+                    visitor.visit_f64(t.parse().unwrap_or(f64::NAN))
+                }
+            }
             Kind::String(s) => visitor.visit_borrowed_str(s),
             Kind::Array(items) => visitor.visit_seq(Items { items: items.iter() }),
             Kind::Object(_) => visitor.visit_map(Members::new(self.node)),

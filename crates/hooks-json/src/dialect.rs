@@ -16,7 +16,7 @@
 //! assert_eq!(root.get("a").unwrap().column, 11);
 //! ```
 
-use crate::{Node, Reader, Rules, SyntaxError};
+use crate::{Node, Reader, Rules, Stop, SyntaxError};
 
 /// How an agent reads its JSON files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,8 +62,8 @@ pub fn parse_as(text: &str, dialect: Dialect) -> Result<Node, SyntaxError> {
         return Err(SyntaxError { message, line, column });
     }
     // serde_json stops past 127 levels of nesting, so this depth is never what refuses.
-    let rules = Rules { max_depth: SERDE_JSON_DEPTH, big_numbers_are_null: true };
-    Reader::new(parsed.as_bytes(), text.as_bytes(), rules).document()
+    let rules = Rules { max_depth: SERDE_JSON_DEPTH, big_numbers_are_null: true, python: false };
+    Reader::new(parsed.as_bytes(), text.as_bytes(), rules).document().map_err(Stop::strict)
 }
 
 /// Deeper than `serde_json` ever lets a document through.

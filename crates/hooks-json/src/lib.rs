@@ -21,9 +21,14 @@ use serde_json::{Map, Number, Value};
 
 mod de;
 mod dialect;
+mod python;
+mod reader;
 
 pub use de::{At, Checked, DeError, Entries, Field, Keyed, from_node};
 pub use dialect::{Dialect, is_js_space, parse_as, strip_comments};
+pub use python::{PYTHON_INT_MAX_DIGITS, PYTHON_MAX_DEPTH, PythonError, python_loads};
+
+use reader::{Fault, Reader, Rules, Stop};
 
 /// The deepest nesting accepted; deeper documents are rejected, never overflow the stack.
 pub const MAX_DEPTH: usize = 64;
@@ -52,6 +57,10 @@ pub enum Kind {
     Bool(bool),
     /// A number (checked by `serde_json`: out-of-range numbers are a syntax error).
     Number(Number),
+    /// A number kept as written, in the dialect whose numbers `serde_json` cannot hold
+    /// ([`python_loads`]: unbounded integers, `NaN`, `Infinity`, `-Infinity`); the reader
+    /// checked its grammar, the caller reads it as its language does.
+    NumberText(String),
     /// A string, escapes resolved (a lone surrogate becomes U+FFFD).
     String(String),
     /// An array's items.
@@ -121,6 +130,7 @@ impl Node {
     pub fn as_f64(&self) -> Option<f64> {
         match &self.kind {
             Kind::Number(n) => n.as_f64(),
+            Kind::NumberText(t) => t.parse().ok(),
             _ => None,
         }
     }
@@ -158,7 +168,7 @@ impl Node {
         match self.kind {
             Kind::Null => "null",
             Kind::Bool(_) => "a boolean",
-            Kind::Number(_) => "a number",
+            Kind::Number(_) | Kind::NumberText(_) => "a number",
             Kind::String(_) => "a string",
             Kind::Array(_) => "an array",
             Kind::Object(_) => "an object",
@@ -171,6 +181,8 @@ impl Node {
             Kind::Null => Value::Null,
             Kind::Bool(b) => Value::Bool(*b),
             Kind::Number(n) => Value::Number(n.clone()),
+            // What serde_json makes of the text; null where it holds no such number.
+            Kind::NumberText(t) => serde_json::from_str(t).unwrap_or(Value::Null),
             Kind::String(s) => Value::String(s.clone()),
             Kind::Array(v) => Value::Array(v.iter().map(Node::to_value).collect()),
             Kind::Object(members) => {
@@ -193,301 +205,9 @@ pub fn parse(bytes: &[u8]) -> Result<Node, SyntaxError> {
         while r.pos < e.valid_up_to() {
             r.bump();
         }
-        return Err(r.error("the file is not valid UTF-8"));
+        return Err(r.stop(Fault::NotUtf8).strict());
     }
-    Reader::new(bytes, bytes, Rules::STRICT).document()
-}
-
-/// What the reader accepts beyond RFC 8259's grammar, which it always checks.
-#[derive(Debug, Clone, Copy)]
-struct Rules {
-    /// The deepest nesting accepted.
-    max_depth: usize,
-    /// A number too large for `f64` reads as `null` (the caller's checker accepted it, as
-    /// `JSON.parse` does, reading `Infinity`) instead of being an error.
-    big_numbers_are_null: bool,
-}
-
-impl Rules {
-    const STRICT: Rules = Rules { max_depth: MAX_DEPTH, big_numbers_are_null: false };
-}
-
-struct Reader<'a> {
-    /// The bytes parsed.
-    bytes: &'a [u8],
-    /// The bytes columns are counted in: the original text when comments were blanked (as
-    /// long as `bytes`, with the same line breaks).
-    shown: &'a [u8],
-    pos: usize,
-    line: u32,
-    column: u32,
-    rules: Rules,
-}
-
-impl<'a> Reader<'a> {
-    fn new(bytes: &'a [u8], shown: &'a [u8], rules: Rules) -> Reader<'a> {
-        Reader { bytes, shown, pos: 0, line: 1, column: 1, rules }
-    }
-
-    /// The one value of the whole input, surrounded by whitespace only.
-    fn document(mut self) -> Result<Node, SyntaxError> {
-        self.skip_ws();
-        let node = self.value(0)?;
-        self.skip_ws();
-        if self.pos < self.bytes.len() {
-            return Err(self.error("unexpected text after the JSON value"));
-        }
-        Ok(node)
-    }
-
-    fn peek(&self) -> Option<u8> {
-        self.bytes.get(self.pos).copied()
-    }
-
-    /// Moves one byte forward, keeping line and character column.
-    fn bump(&mut self) {
-        let Some(b) = self.peek() else { return };
-        let shown = self.shown.get(self.pos).copied().unwrap_or(b);
-        self.pos += 1;
-        if b == b'\n' {
-            self.line = self.line.saturating_add(1);
-            self.column = 1;
-        } else if shown & 0xC0 != 0x80 {
-            // Count characters, not bytes: continuation bytes do not move the column.
-            self.column = self.column.saturating_add(1);
-        }
-    }
-
-    fn error(&self, message: &str) -> SyntaxError {
-        SyntaxError { message: message.to_owned(), line: self.line, column: self.column }
-    }
-
-    fn skip_ws(&mut self) {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
-            self.bump();
-        }
-    }
-
-    fn expect_word(&mut self, word: &[u8]) -> Result<(), SyntaxError> {
-        if self.bytes.get(self.pos..self.pos + word.len()) == Some(word) {
-            for _ in 0..word.len() {
-                self.bump();
-            }
-            Ok(())
-        } else {
-            Err(self.error("expected a JSON value"))
-        }
-    }
-
-    fn value(&mut self, depth: usize) -> Result<Node, SyntaxError> {
-        if depth > self.rules.max_depth {
-            return Err(self.error("the document is nested too deeply"));
-        }
-        let (line, column, start) = (self.line, self.column, self.pos);
-        let kind = match self.peek() {
-            None => return Err(self.error("unexpected end of the document")),
-            Some(b'{') => self.object(depth)?,
-            Some(b'[') => self.array(depth)?,
-            Some(b'"') => Kind::String(self.string()?),
-            Some(b't') => {
-                self.expect_word(b"true")?;
-                Kind::Bool(true)
-            }
-            Some(b'f') => {
-                self.expect_word(b"false")?;
-                Kind::Bool(false)
-            }
-            Some(b'n') => {
-                self.expect_word(b"null")?;
-                Kind::Null
-            }
-            Some(b'-' | b'0'..=b'9') => self.number()?,
-            Some(_) => return Err(self.error("expected a JSON value")),
-        };
-        Ok(Node { kind, line, column, start, end: self.pos })
-    }
-
-    fn object(&mut self, depth: usize) -> Result<Kind, SyntaxError> {
-        self.bump();
-        let mut members = Vec::new();
-        self.skip_ws();
-        if self.peek() == Some(b'}') {
-            self.bump();
-            return Ok(Kind::Object(members));
-        }
-        loop {
-            self.skip_ws();
-            if self.peek() != Some(b'"') {
-                return Err(self.error("expected a string key"));
-            }
-            let (line, column) = (self.line, self.column);
-            let key = self.string()?;
-            self.skip_ws();
-            if self.peek() != Some(b':') {
-                return Err(self.error("expected `:` after the key"));
-            }
-            self.bump();
-            self.skip_ws();
-            let value = self.value(depth + 1)?;
-            members.push(Member { key, line, column, value });
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => self.bump(),
-                Some(b'}') => {
-                    self.bump();
-                    return Ok(Kind::Object(members));
-                }
-                _ => return Err(self.error("expected `,` or `}`")),
-            }
-        }
-    }
-
-    fn array(&mut self, depth: usize) -> Result<Kind, SyntaxError> {
-        self.bump();
-        let mut items = Vec::new();
-        self.skip_ws();
-        if self.peek() == Some(b']') {
-            self.bump();
-            return Ok(Kind::Array(items));
-        }
-        loop {
-            self.skip_ws();
-            items.push(self.value(depth + 1)?);
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => self.bump(),
-                Some(b']') => {
-                    self.bump();
-                    return Ok(Kind::Array(items));
-                }
-                _ => return Err(self.error("expected `,` or `]`")),
-            }
-        }
-    }
-
-    fn hex4(&mut self) -> Result<u32, SyntaxError> {
-        let mut v = 0u32;
-        for _ in 0..4 {
-            let d = match self.peek() {
-                Some(b @ b'0'..=b'9') => u32::from(b - b'0'),
-                Some(b @ b'a'..=b'f') => u32::from(b - b'a' + 10),
-                Some(b @ b'A'..=b'F') => u32::from(b - b'A' + 10),
-                _ => return Err(self.error("expected four hex digits after `\\u`")),
-            };
-            v = v * 16 + d;
-            self.bump();
-        }
-        Ok(v)
-    }
-
-    fn string(&mut self) -> Result<String, SyntaxError> {
-        self.bump();
-        let mut out = Vec::new();
-        loop {
-            match self.peek() {
-                None => return Err(self.error("unterminated string")),
-                Some(b'"') => {
-                    self.bump();
-                    // The input is valid UTF-8 and escapes produce valid UTF-8.
-                    return Ok(String::from_utf8_lossy(&out).into_owned());
-                }
-                Some(b'\\') => {
-                    self.bump();
-                    let c = match self.peek() {
-                        Some(b'"') => '"',
-                        Some(b'\\') => '\\',
-                        Some(b'/') => '/',
-                        Some(b'b') => '\u{8}',
-                        Some(b'f') => '\u{c}',
-                        Some(b'n') => '\n',
-                        Some(b'r') => '\r',
-                        Some(b't') => '\t',
-                        Some(b'u') => {
-                            self.bump();
-                            let hi = self.hex4()?;
-                            let c = if (0xD800..0xDC00).contains(&hi)
-                                && self.bytes.get(self.pos..self.pos + 2) == Some(b"\\u")
-                            {
-                                let save = (self.pos, self.line, self.column);
-                                self.bump();
-                                self.bump();
-                                let lo = self.hex4()?;
-                                if (0xDC00..0xE000).contains(&lo) {
-                                    char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
-                                } else {
-                                    (self.pos, self.line, self.column) = save;
-                                    None
-                                }
-                            } else {
-                                char::from_u32(hi)
-                            };
-                            // A lone surrogate (valid in JavaScript strings) becomes U+FFFD.
-                            let c = c.unwrap_or('\u{FFFD}');
-                            let mut buf = [0u8; 4];
-                            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-                            continue;
-                        }
-                        _ => return Err(self.error("invalid escape sequence")),
-                    };
-                    self.bump();
-                    let mut buf = [0u8; 4];
-                    out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-                }
-                Some(b) if b < 0x20 => {
-                    return Err(self.error("control character inside a string"));
-                }
-                Some(b) => {
-                    out.push(b);
-                    self.bump();
-                }
-            }
-        }
-    }
-
-    fn digits(&mut self) -> usize {
-        let mut n = 0;
-        while let Some(b'0'..=b'9') = self.peek() {
-            self.bump();
-            n += 1;
-        }
-        n
-    }
-
-    fn number(&mut self) -> Result<Kind, SyntaxError> {
-        let (start, line, column) = (self.pos, self.line, self.column);
-        if self.peek() == Some(b'-') {
-            self.bump();
-        }
-        match self.peek() {
-            Some(b'0') => self.bump(),
-            Some(b'1'..=b'9') => {
-                self.digits();
-            }
-            _ => return Err(self.error("invalid number")),
-        }
-        if self.peek() == Some(b'.') {
-            self.bump();
-            if self.digits() == 0 {
-                return Err(self.error("invalid number"));
-            }
-        }
-        if let Some(b'e' | b'E') = self.peek() {
-            self.bump();
-            if let Some(b'+' | b'-') = self.peek() {
-                self.bump();
-            }
-            if self.digits() == 0 {
-                return Err(self.error("invalid number"));
-            }
-        }
-        let text = std::str::from_utf8(self.bytes.get(start..self.pos).unwrap_or_default())
-            .unwrap_or_default();
-        match serde_json::from_str::<Number>(text) {
-            Ok(n) => Ok(Kind::Number(n)),
-            Err(_) if self.rules.big_numbers_are_null => Ok(Kind::Null),
-            Err(_) => Err(SyntaxError { message: "number out of range".to_owned(), line, column }),
-        }
-    }
+    Reader::new(bytes, bytes, Rules::STRICT).document().map_err(Stop::strict)
 }
 
 #[cfg(test)]
