@@ -22,6 +22,16 @@ pub enum ChrysError {
         /// The parser's message.
         detail: String,
     },
+    /// Python raised an error of its own while reading the file (the `ValueError` of an
+    /// integer longer than Python converts), which Chrys does not turn into a parse error: its
+    /// message is Python's alone.
+    #[error("{message}")]
+    Python {
+        /// The file.
+        path: PathBuf,
+        /// Python's message.
+        message: String,
+    },
     /// The file exceeds the size cap (ours; Chrys has none).
     #[error("hooks config file {} is {size} bytes, above the {cap} byte cap", path.display())]
     TooLarge {

@@ -185,7 +185,15 @@ fn load_file(
         if load::py_strip(&text).is_empty() {
             None
         } else {
-            Some(json::load(&text).map_err(parse_err)?).filter(|n| n.value != PyValue::None)
+            let root = json::load(&text).map_err(|e| match e {
+                // Python's `ValueError` for a long integer escapes Chrys's parse error.
+                hooks_json::PythonError::IntTooLong { .. } => (
+                    ChrysError::Python { path: path.to_owned(), message: e.to_string() },
+                    Some(e.position()),
+                ),
+                e => parse_err(e.to_string()),
+            })?;
+            Some(root).filter(|n| n.value != PyValue::None)
         }
     } else {
         match yaml::load(&text) {
