@@ -7,7 +7,7 @@ use std::{
 };
 
 use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext};
-use hooks_schema::{Binding, Decision};
+use hooks_schema::{Binding, Decision, ExecutionMode};
 use tracing::{
     Event, Subscriber,
     field::{Field, Visit},
@@ -24,6 +24,10 @@ struct Seen {
     /// For an event, the name of the span it happened in.
     parent: Option<String>,
     fields: BTreeMap<String, String>,
+    /// For a span: its id, its parent span's id, and the spans it follows from.
+    id: u64,
+    parent_id: Option<u64>,
+    follows: Vec<u64>,
 }
 
 impl Seen {
@@ -84,10 +88,18 @@ impl Visit for Fields<'_> {
 }
 
 impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Recorder {
-    fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, _: Context<'_, S>) {
-        let mut seen = Seen { name: attrs.metadata().name().to_owned(), ..Seen::default() };
+    fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
+        let parent_id = ctx.span(id).and_then(|s| s.parent()).map(|p| p.id().into_u64());
+        let name = attrs.metadata().name().to_owned();
+        let mut seen = Seen { name, id: id.into_u64(), parent_id, ..Seen::default() };
         attrs.record(&mut Fields(&mut seen.fields));
         self.lock().open.insert(id.into_u64(), seen);
+    }
+
+    fn on_follows_from(&self, id: &Id, cause: &Id, _: Context<'_, S>) {
+        if let Some(seen) = self.lock().open.get_mut(&id.into_u64()) {
+            seen.follows.push(cause.into_u64());
+        }
     }
 
     fn on_record(&self, id: &Id, values: &Record<'_>, _: Context<'_, S>) {
@@ -101,7 +113,7 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Recorder {
         event.record(&mut Fields(&mut fields));
         let name = fields.remove("message").unwrap_or_default();
         let parent = ctx.event_span(event).map(|s| s.name().to_owned());
-        self.lock().events.push(Seen { name, parent, fields });
+        self.lock().events.push(Seen { name, parent, fields, ..Seen::default() });
     }
 
     fn on_close(&self, id: Id, _: Context<'_, S>) {
@@ -190,6 +202,47 @@ async fn a_deny_is_traced_with_its_hook_file_line_decision_and_duration() {
     assert_eq!(recorder.events("hook denied").len(), 1);
     let runs = recorder.spans("hooks.run");
     assert_eq!(runs.last().and_then(|r| r.get("decision")), Some("allow"));
+}
+
+#[tokio::test]
+async fn a_background_run_follows_from_its_firing_and_a_blocking_run_is_inside_it() {
+    let dir = TestDir::new();
+    let mut bindings = denying_project(&dir, "./.cursor/deny.sh");
+    let mut background = bindings[0].clone();
+    let mut def = (*background.definition).clone();
+    def.mode = ExecutionMode::Async;
+    background.definition = Arc::new(def);
+    bindings.push(background);
+    let recorder = Recorder::default();
+    let _default =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(recorder.clone()));
+
+    let dispatcher = Dispatcher::new(DispatchConfig::default());
+    let report =
+        dispatcher.fire(&bindings, &shell_call(dir.path(), "ls"), &FireContext::default()).await;
+    assert_eq!(report.runs.len(), 2, "{report:#?}");
+    // The background run's span closes when its task ends, which drain waits for.
+    let drained = dispatcher.drain(std::time::Duration::from_secs(60)).await;
+    assert!(drained.cancelled.is_empty() && drained.finished.len() == 1, "{drained:?}");
+
+    let [fire] = recorder.spans("hooks.fire").try_into().expect("one hooks.fire span");
+    let runs = recorder.spans("hooks.run");
+    let [blocking] = runs
+        .iter()
+        .filter(|r| r.get("mode") == Some("blocking"))
+        .collect::<Vec<_>>()
+        .try_into()
+        .expect("one blocking run");
+    let [in_background] = runs
+        .iter()
+        .filter(|r| r.get("mode") == Some("async"))
+        .collect::<Vec<_>>()
+        .try_into()
+        .expect("one background run");
+    assert_eq!(blocking.parent_id, Some(fire.id), "a blocking run is inside its firing");
+    assert!(blocking.follows.is_empty());
+    assert_eq!(in_background.parent_id, None, "a background run outlives its firing");
+    assert_eq!(in_background.follows, [fire.id], "and follows from it");
 }
 
 #[tokio::test]

@@ -13,7 +13,7 @@ use hooks_schema::{
     FoldedVerdict, HookCommand, HookVerdict, Provenance, RawOutcome, RunSettings, SpawnFailureKind,
 };
 use tokio::{sync::Semaphore, task::JoinHandle};
-use tracing::Instrument;
+use tracing::{Instrument, Span};
 
 use crate::{
     DispatchConfig, DispatchError,
@@ -634,6 +634,9 @@ impl Dispatcher {
         } else {
             let inner = Arc::clone(inner);
             let (b2, env, ctx) = (b.clone(), Arc::clone(env), Arc::clone(ctx));
+            // The run outlives its firing: its span is a root that follows from the firing's
+            // (a child would hold the `hooks.fire` span open, unexported, until it ends).
+            let cause = Span::current();
             tokio::spawn(async move {
                 let mut job = job;
                 if let (Some(outbox), Some(j)) = (&inner.outbox, job.take()) {
@@ -641,7 +644,7 @@ impl Dispatcher {
                     #[cfg(test)]
                     crate::testing::crash_point("after_start", 0);
                 }
-                let ex = execute(&inner, &b2, &env, &ctx).await;
+                let ex = execute_after(&inner, &b2, &env, &ctx, &cause).await;
                 if let (Some(outbox), Some(mut j)) = (&inner.outbox, job) {
                     let (state, why) = record_outcome(&mut j, &ex.outcome);
                     write_off_runtime(outbox, j, move |o, j| o.finish(j, state, why)).await;
@@ -690,7 +693,19 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// Encodes, runs (holding a slot) and decodes one binding, in its `hooks.run` span.
 async fn execute(inner: &Inner, b: &Binding, env: &Envelope, ctx: &FireContext) -> Executed {
+    execute_after(inner, b, env, ctx, &Span::none()).await
+}
+
+/// [`execute`], its span following from `cause` (a background run's firing).
+async fn execute_after(
+    inner: &Inner,
+    b: &Binding,
+    env: &Envelope,
+    ctx: &FireContext,
+    cause: &Span,
+) -> Executed {
     let span = trace::run_span(b);
+    span.follows_from(cause);
     let ex = execute_untraced(inner, b, env, ctx).instrument(span.clone()).await;
     trace::run_done(&span, &ex.outcome, &ex.verdict, ex.queued);
     ex
