@@ -28,8 +28,10 @@ commands:
   ci                    fmt check, clippy (warnings denied), check-layers, tidy, fuzz-lock,
                         package, doc, all tests (doc tests included), the otel feature's
                         clippy and tests
-  bench <area> [--json] run one benchmark area: registry, dispatch, guard, watcher, serve,
-                        oneshot, subscriber, protocols, bridge
+  bench <area> [--json] [--features F]
+                        run one benchmark area: registry, dispatch, guard, watcher, serve,
+                        oneshot, subscriber, protocols, bridge (F: cargo features, e.g. otel
+                        for subscriber's exporter variant, tracing/max_level_off)
   fuzz --seconds N      run every fuzz target for N seconds (needs cargo-fuzz)
   agents [AGENT...]     the real-agent suite for `hooks bridge` (not in CI; needs the agent CLIs
                         and the real-agent harness, $REALAGENTS_DIR)
@@ -85,7 +87,7 @@ fn layer_packages(layer: &str) -> Result<Vec<&'static str>> {
         "hooks-format-copilot",
         "hooks-format-windsurf",
     ];
-    let core = ["hooks-trust", "hooks-registry"];
+    let core = ["hooks-trust", "hooks-registry", "hooks-testing"];
     let io =
         ["hooks-sources", "hooks-watcher", "hooks-guard", "hooks-dispatch", "hooks-truststore"];
     let app = ["hooks-app", "hooks-cli"];
@@ -108,9 +110,17 @@ fn test_layer(layer: &str) -> Result<()> {
         // hooks-schema must build on its own, without any feature another crate enables.
         run(cargo().args(["check", "--quiet", "-p", "hooks-schema"]))?;
     }
-    if packages.contains(&"hooks-schema") {
-        // nextest runs no doc tests; hooks-schema's guide is made of them.
-        run(cargo().args(["test", "--quiet", "--doc", "-p", "hooks-schema"]))?;
+    // nextest runs no doc tests: every library's examples run here (edition 2024 builds one
+    // binary of them per crate).
+    let libraries: Vec<&str> =
+        packages.iter().copied().filter(|p| !matches!(*p, "hooks-tests" | "xtask")).collect();
+    if !libraries.is_empty() {
+        let mut doc = cargo();
+        doc.args(["test", "--quiet", "--doc"]);
+        for p in &libraries {
+            doc.args(["-p", p]);
+        }
+        run(&mut doc)?;
     }
     let mut cmd = cargo();
     if has_nextest() {
@@ -257,15 +267,28 @@ fn bench_target(area: &str) -> Result<(&'static str, &'static str)> {
     })
 }
 
+/// `cargo bench` of one area. `--features F` builds it with cargo features (the `subscriber`
+/// area's OpenTelemetry variant needs `otel`; `tracing/max_level_off` compiles every span
+/// and event out, the baseline for "no cost without a subscriber": give such a build its own
+/// `CARGO_TARGET_DIR`, or it rebuilds the workspace each time the features change).
 fn bench(area: &str, rest: &[&str]) -> Result<()> {
     let (package, target) = bench_target(area)?;
-    let json = match rest {
-        [] => false,
-        ["--json"] => true,
-        other => bail!("unexpected arguments {other:?}: only --json"),
-    };
+    let mut json = false;
+    let mut features = None;
+    let mut args = rest.iter();
+    while let Some(a) = args.next() {
+        match *a {
+            "--json" => json = true,
+            "--features" => features = Some(*args.next().context("--features needs a value")?),
+            other => bail!("unexpected argument {other:?}: --json, --features F"),
+        }
+    }
     let mut cmd = cargo();
-    cmd.args(["bench", "--quiet", "-p", package, "--bench", target, "--"]);
+    cmd.args(["bench", "--quiet", "-p", package, "--bench", target]);
+    if let Some(f) = features {
+        cmd.args(["--features", f]);
+    }
+    cmd.arg("--");
     if json {
         cmd.arg("--json");
     }
