@@ -244,6 +244,14 @@ fn pre_tool_use_matrix_matches_the_real_cli() {
             _ => "ran",
         };
         assert_eq!(predicted, c["observed"].as_str().expect("observed"), "{}", c["name"]);
+        // Codex's own status line for the hook: a hook it marks Failed is a failure here too
+        // (an explicit `permissionDecision: "allow"` without `updatedInput` is one).
+        let status = match (&v.decision, &v.failure) {
+            (Some(Decision::Deny), _) => "blocked",
+            (_, Some(_)) => "failed",
+            _ => "completed",
+        };
+        assert_eq!(status, c["status"].as_str().expect("status"), "{}", c["name"]);
         let _ = writeln!(
             out,
             "{}: {} -> {}",
