@@ -3,8 +3,9 @@
 //!
 //! Threads and tasks: one reader thread splits stdin into bounded lines (with `hooks serve`,
 //! polling stdin briefly before it blocks: see [`PolledInput`]), parses them, answers
-//! protocol errors, `hello`, `ping` and fires that match no hook itself (once every earlier
-//! state change is applied), and hands the rest to one actor task that owns the
+//! protocol errors, `hello`, `ping` and fires that match no hook itself and starts the hooks of
+//! the other fires itself (once every earlier state change is applied; an unfinished fire then
+//! goes on as a task of its own), and hands the rest to one actor task that owns the
 //! [`HookRuntime`]; the actor applies state changes in arrival order and hands reads (`fire`,
 //! `can_write_files`, `snapshot`) to tasks of their own with a cloned [`FireHandle`] so they
 //! run concurrently. stdout is one buffered writer behind a lock taken for whole messages: the

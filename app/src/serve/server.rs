@@ -1,5 +1,5 @@
-//! The server's moving parts: the reader thread (which also dispatches and answers fires that
-//! match no hook), the runtime actor, the shared stdout sink with its writer thread, and the
+//! The server's moving parts: the reader thread (which also dispatches, answers fires that
+//! match no hook and starts the others), the runtime actor, the shared stdout sink with its writer thread, and the
 //! notification forwarder.
 
 use std::{
@@ -319,7 +319,8 @@ where
 }
 
 /// The reader thread: splits stdin into bounded lines, parses them, answers protocol errors,
-/// `hello`, `ping` and fires that match no hook itself, and hands the rest to the actor.
+/// `hello`, `ping` and fires that match no hook itself, starts the other fires itself, and
+/// hands the rest (and the unfinished fires) to the actor.
 struct Reader {
     /// Places for requests handed to the actor.
     permits: Arc<Permits>,
@@ -419,7 +420,7 @@ impl Reader {
                 return Some(ActorMsg::Shutdown { id: Some(id), grace });
             }
             Ok((id, Request::Fire { envelope, host_decision })) => {
-                match self.idle_plan(&envelope) {
+                match self.current_plan(&envelope) {
                     Some(plan) => self.fire_here(id, plan, envelope, host_decision),
                     None => {
                         let req = Request::Fire { envelope, host_decision };
@@ -447,19 +448,20 @@ impl Reader {
         let _ = self.actor.send(ActorMsg::Request { id, req, permit });
     }
 
-    /// The plan of a fire that can run on this thread: every state change sent before it has
-    /// been applied (so the snapshot it takes is the one the queue would give it) and the
-    /// current snapshot binds no hook to it.
-    fn idle_plan(&self, envelope: &Envelope) -> Option<FirePlan> {
+    /// The plan of a fire that can start on this thread: every state change sent before it has
+    /// been applied, so the snapshot it takes is the one the queue would give it.
+    fn current_plan(&self, envelope: &Envelope) -> Option<FirePlan> {
         if self.applied.load(Ordering::Acquire) != self.submitted {
             return None;
         }
-        Some(self.fire.plan(envelope)).filter(FirePlan::is_idle)
+        Some(self.fire.plan(envelope))
     }
 
-    /// Runs a fire that matches no hook on this thread: one poll finishes it, and its answer is
-    /// written from here. Should it not finish (it never starts a process, so this is only a
-    /// safeguard), the fire goes to the actor to run as a task of its own.
+    /// Starts a fire on this thread with one poll: a fire that matches no hook finishes there
+    /// and is answered from here; a fire with hooks has started its first processes when the
+    /// poll returns (the spawn does not wait for a thread to wake up), and the actor runs the
+    /// rest as a task of its own, which polls it again with a real waker (every future it is
+    /// made of checks its state when polled, so nothing that happened in between is lost).
     fn fire_here(
         &mut self,
         id: Value,
@@ -467,6 +469,18 @@ impl Reader {
         envelope: Box<Envelope>,
         host_decision: Option<Decision>,
     ) {
+        // A fire that starts processes holds its in-flight place from the start, as when it
+        // is handed over; an idle one needs a place only should its poll not finish it.
+        let mut permit = None;
+        if !plan.is_idle() {
+            match self.permits.acquire() {
+                Some(p) => permit = Some(p),
+                None => {
+                    self.closed = true;
+                    return;
+                }
+            }
+        }
         let fire = self.fire.clone();
         let rid = id.clone();
         let mut fut: Pending =
@@ -482,7 +496,7 @@ impl Reader {
                     self.sink.write(&[bytes]);
                 }
             }
-            Ok(Poll::Pending) => match self.permits.acquire() {
+            Ok(Poll::Pending) => match permit.or_else(|| self.permits.acquire()) {
                 Some(permit) => {
                     let _ = self.actor.send(ActorMsg::Continue { id, fut, permit });
                 }
