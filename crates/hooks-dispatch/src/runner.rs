@@ -312,7 +312,7 @@ pub(crate) async fn run_tracked(
     }
     contain.finish_limits(run_limits);
     let result_file = files.read_output(cfg.result_file_cap);
-    drop(files);
+    files.delete_later();
     RawOutcome {
         exit: run.exit,
         timed_out: run.timed_out,

@@ -48,6 +48,15 @@ async fn run(i: &Invocation, cfg: &DispatchConfig) -> (RawOutcome, Duration) {
     (out, t0.elapsed())
 }
 
+/// Waits until `path` is gone (provided files are deleted off the run's critical path).
+fn wait_gone(path: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while path.exists() {
+        assert!(Instant::now() < deadline, "{} was not deleted", path.display());
+        std::thread::yield_now();
+    }
+}
+
 fn cfg() -> DispatchConfig {
     DispatchConfig::default()
 }
@@ -357,9 +366,10 @@ async fn provided_files_are_private_read_back_and_deleted() {
         lines[3]
             .starts_with(&dir.path().join("tmp").join("my_hook_1-payload-").display().to_string())
     );
-    assert!(!Path::new(lines[3]).exists());
-    assert!(!Path::new(lines[4]).exists());
     assert_eq!(out.result_file.unwrap().bytes, b"{\"r\":1}");
+    // Deleted off the run's critical path: the outcome does not wait for it.
+    wait_gone(Path::new(lines[3]));
+    wait_gone(Path::new(lines[4]));
 }
 
 #[tokio::test]
@@ -374,7 +384,7 @@ async fn provided_files_without_runtime_dir_use_a_private_temp_folder() {
     let text = out.stdout.lossy().into_owned();
     let folder = text.lines().nth(1).unwrap();
     assert!(folder.contains("agent-hooks-"), "{folder}");
-    assert!(!Path::new(folder).exists());
+    wait_gone(Path::new(folder));
 }
 
 #[tokio::test]
