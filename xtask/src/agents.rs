@@ -152,8 +152,14 @@ const CASES: &[Case] = &[
 ];
 
 fn harness_dir() -> Result<PathBuf> {
+    shared_tool("REALAGENTS_DIR", "realagents")
+}
+
+/// A folder of the shared tools: `$VAR` when set, else `../shared/tools/NAME` next to the main
+/// checkout (this may be a worktree of it).
+pub(crate) fn shared_tool(var: &str, name: &str) -> Result<PathBuf> {
     #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
-    if let Some(d) = std::env::var_os("REALAGENTS_DIR") {
+    if let Some(d) = std::env::var_os(var) {
         return Ok(PathBuf::from(d));
     }
     // Next to the main checkout (this may be a worktree of it).
@@ -164,7 +170,7 @@ fn harness_dir() -> Result<PathBuf> {
         .context("git rev-parse")?;
     let common = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
     let main = common.parent().context("the main checkout")?;
-    Ok(main.join("../shared/tools/realagents"))
+    Ok(main.join("../shared/tools").join(name))
 }
 
 fn target_dir() -> PathBuf {

@@ -6,6 +6,7 @@
 
 mod agents;
 mod layers;
+mod peer;
 mod tidy;
 
 use std::{
@@ -32,6 +33,9 @@ commands:
                         run one benchmark area: registry, dispatch, guard, watcher, serve,
                         oneshot, subscriber, protocols, bridge (F: cargo features, e.g. otel
                         for subscriber's exporter variant, tracing/max_level_off)
+  bench peer [--json] [--runs N] [--rounds N]
+                        Chrys's own HookManager.fire vs `hooks serve` (the Chrys oracle's
+                        fire_bench.py; needs $CHRYS_WHEEL_DIR, see xtask/src/peer.rs)
   fuzz --seconds N      run every fuzz target for N seconds (needs cargo-fuzz)
   agents [AGENT...]     the real-agent suite for `hooks bridge` (not in CI; needs the agent CLIs
                         and the real-agent harness, $REALAGENTS_DIR)
@@ -57,6 +61,7 @@ fn main() -> Result<()> {
         ["fuzz-lock"] => fuzz_lock(),
         ["ci"] => ci(),
         ["agents", only @ ..] => agents::agents(only),
+        ["bench", "peer", rest @ ..] => peer::peer(rest),
         ["bench", area, rest @ ..] => bench(area, rest),
         ["fuzz", "--seconds", n] => fuzz(n.parse().context("--seconds takes a number")?),
         [] | ["help" | "--help" | "-h"] => {
