@@ -20,7 +20,10 @@
 //! hand (target ≤ 1.05) and `serve_ratio` = serve / (by hand + echo round trip) (target
 //! ≤ 1.05). Then a breakdown: the engine's phases (the `hooks.*` spans of `hooks-dispatch`
 //! and the runtime, timed by a subscriber of this bench) and the by-hand phases, medians in
-//! microseconds, so every extra 100 µs has a name.
+//! microseconds, so every extra 100 µs has a name, and `extra_over_hand_us`: each engine phase
+//! against the by-hand phase doing the same work (payload and files before the spawn, the
+//! spawn, the process and its pipes, answer and files after, and the engine's glue that has no
+//! by-hand counterpart: the runtime's plan and context, the fold and the report).
 //!
 //! `--json` prints one JSON object; otherwise a table. `--rounds N` (default 150) and `--runs N`
 //! (default 3) set the rounds per run and the runs per format; format names (`chrys claude`)
@@ -639,6 +642,31 @@ fn measure(
     }
 }
 
+/// Where the in-process fire's time over the same protocol by hand goes, in microseconds:
+/// each engine phase against the by-hand phase that does the same work (medians of the
+/// breakdown rounds, so the parts need not add up to `total` exactly).
+fn extra_over_hand(
+    engine: &[(&'static str, f64)],
+    hand: &[(&'static str, f64)],
+) -> Vec<(&'static str, f64)> {
+    let e = |k: &str| engine.iter().find(|(n, _)| *n == k).map_or(0.0, |(_, v)| *v);
+    let h = |k: &str| hand.iter().find(|(n, _)| *n == k).map_or(0.0, |(_, v)| *v);
+    let phases = e("hooks.encode")
+        + e("hooks.prepare")
+        + e("hooks.spawn")
+        + e("hooks.wait")
+        + e("hooks.finish")
+        + e("hooks.decode");
+    vec![
+        ("payload_and_files_before", e("hooks.encode") + e("hooks.prepare") - h("build")),
+        ("spawn", e("hooks.spawn") - h("spawn")),
+        ("process_and_pipes", e("hooks.wait") - (h("stdin") + h("read") + h("wait"))),
+        ("answer_and_files_after", e("hooks.finish") + e("hooks.decode") - h("answer")),
+        ("engine_glue", e("total") - phases),
+        ("total", e("total") - h("total")),
+    ]
+}
+
 fn range(v: impl Iterator<Item = f64>) -> [f64; 2] {
     let v: Vec<f64> = v.collect();
     let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
@@ -700,6 +728,7 @@ fn main() {
                     "serve_ratio_range": range(m.runs.iter().map(Run::serve_ratio)),
                     "engine_phases_us": phases(&m.engine_phases),
                     "by_hand_phases_us": phases(&m.hand_phases),
+                    "extra_over_hand_us": phases(&extra_over_hand(&m.engine_phases, &m.hand_phases)),
                 }),
             );
         }
@@ -753,5 +782,10 @@ fn main() {
         };
         println!("{} engine µs: {}", m.case, show(&m.engine_phases));
         println!("{} by hand µs: {}", m.case, show(&m.hand_phases));
+        println!(
+            "{} extra over by hand µs: {}",
+            m.case,
+            show(&extra_over_hand(&m.engine_phases, &m.hand_phases))
+        );
     }
 }
