@@ -155,10 +155,11 @@ fn exit_status(st: &WaitIdStatus) -> ExitStatus {
 pub(crate) struct Pipe(AsyncFd<OwnedFd>);
 
 impl Pipe {
-    /// Takes a pipe end, makes it non-blocking and registers it.
+    /// Takes a pipe end the engine made (no status flag set), makes it non-blocking and
+    /// registers it. `F_SETFL` replaces only the status flags (`O_APPEND`, `O_NONBLOCK`, …;
+    /// the access mode stays), none of which a new pipe has: no `F_GETFL` first.
     pub(crate) fn new(fd: OwnedFd, interest: tokio::io::Interest) -> io::Result<Pipe> {
-        let flags = rustix::fs::fcntl_getfl(&fd)?;
-        rustix::fs::fcntl_setfl(&fd, flags | rustix::fs::OFlags::NONBLOCK)?;
+        rustix::fs::fcntl_setfl(&fd, rustix::fs::OFlags::NONBLOCK)?;
         Ok(Pipe(crate::sys::register(fd, interest)?))
     }
 }

@@ -186,6 +186,14 @@ impl Contain {
         }
     }
 
+    /// [`Contain::finish`] when the caller has just read whether the run is `populated` (one
+    /// `pread` of `cgroup.events` per run, not two).
+    pub(crate) fn finish_read(&self, run: RunCgroup, populated: bool) {
+        if let Some(t) = self.tree {
+            t.finish_read(run, populated);
+        }
+    }
+
     /// Kills everything in the run's cgroup with this mechanism's method.
     pub(crate) fn kill(&self, run: &RunCgroup) {
         run.kill(self.mechanism == Mechanism::CgroupKill);
@@ -725,7 +733,13 @@ impl Tree {
     /// before, as if that kill were still under way (the fork compares the kill count of the
     /// parent's cgroup with the destination's), so such a cgroup could never start a hook again.
     pub(crate) fn finish(&self, run: RunCgroup) {
-        if run.killed.load(Ordering::Relaxed) || run.populated() {
+        let populated = run.killed.load(Ordering::Relaxed) || run.populated();
+        self.finish_read(run, populated);
+    }
+
+    /// [`Tree::finish`] when the caller has just read whether the run is `populated`.
+    pub(crate) fn finish_read(&self, run: RunCgroup, populated: bool) {
+        if run.killed.load(Ordering::Relaxed) || populated {
             self.retired.lock().unwrap_or_else(PoisonError::into_inner).push(run);
         } else {
             self.pool.lock().unwrap_or_else(PoisonError::into_inner).push(run);

@@ -294,12 +294,15 @@ pub(crate) async fn run_tracked(
         .await;
     let _finish = tracing::trace_span!(target: crate::trace::TARGET, "hooks.finish").entered();
     match cgroup {
-        Some(c) => match lingering {
-            Some(l) if !run.killed && c.populated() => l.keep_cgroup(contain, c),
-            // Without a dispatcher nothing kills a clean run's remaining members while the
-            // engine lives; the reaper kills the tree when it ends.
-            _ => contain.finish(c),
-        },
+        Some(c) => {
+            let populated = c.populated();
+            match lingering {
+                Some(l) if !run.killed && populated => l.keep_cgroup(contain, c),
+                // Without a dispatcher nothing kills a clean run's remaining members while the
+                // engine lives; the reaper kills the tree when it ends.
+                _ => contain.finish_read(c, populated),
+            }
+        }
         None => {
             if let Some(pgid) = pgid {
                 match lingering {
