@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgMatches, Args, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 /// Exit codes, documented in `--help`.
 pub const EXIT_CODES: &str = "\
@@ -61,31 +61,69 @@ pub enum LogFormat {
 pub enum Command {
     /// Validate hook files: definitions and diagnostics with line numbers, and warnings about
     /// hooks that cannot run (a missing or non-executable script, a program not on PATH).
-    Check(CheckArgs),
+    Check(Deferred<CheckArgs>),
     /// The redacted inventory the runtime would see: sources, trust, hooks.
-    List(ListArgs),
+    List(Deferred<ListArgs>),
     /// Load, pin and fire one event; print the verdict and every hook's outcome.
-    Fire(FireArgs),
+    Fire(Deferred<FireArgs>),
     /// Replay a recorded session (Claude Code transcript or canonical event log).
-    Replay(ReplayArgs),
+    Replay(Deferred<ReplayArgs>),
     /// Print one line per published snapshot until interrupted.
-    Watch(WatchArgs),
+    Watch(Deferred<WatchArgs>),
     /// Whether agent file edits of these paths are allowed.
-    Guard(GuardArgs),
+    Guard(Deferred<GuardArgs>),
     /// Serve the runtime over a JSON-lines protocol on stdio.
-    Serve(ServeArgs),
+    Serve(Deferred<ServeArgs>),
     /// Review a project's hook files and the scripts they run, and trust them by content:
     /// a changed file or script is inert again until trusted again.
-    Trust(TrustArgs),
+    Trust(Deferred<TrustArgs>),
     /// Write `hooks bridge` into an agent's own hook configuration for every event it
     /// supports, keeping the rest of the file; `--uninstall` removes exactly that.
-    Install(InstallArgs),
+    Install(Deferred<InstallArgs>),
     /// An agent's hook command: read its hook input on stdin, run every hook of every format
     /// that applies, answer in its protocol (`hooks install --host` registers it).
-    Bridge(BridgeArgs),
+    Bridge(Deferred<BridgeArgs>),
     /// Summarise an audit log (`--audit`): decisions per hook, the slowest hooks, denials
     /// with their reasons, the guard's refusals.
-    Audit(AuditArgs),
+    Audit(Deferred<AuditArgs>),
+}
+
+/// A command's arguments, added to its clap command only when that command is the one parsed
+/// ([`clap::Command::defer`]): `hooks fire` and `hooks bridge`, which an agent starts once
+/// per event, do not build the arguments of the other commands (`--help` and
+/// `hooks help <command>` build what they show).
+#[derive(Debug)]
+pub struct Deferred<T>(pub T);
+
+impl<T> std::ops::Deref for Deferred<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: FromArgMatches> FromArgMatches for Deferred<T> {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches(matches).map(Deferred)
+    }
+    fn from_arg_matches_mut(matches: &mut ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches_mut(matches).map(Deferred)
+    }
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches(matches)
+    }
+    fn update_from_arg_matches_mut(&mut self, matches: &mut ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches_mut(matches)
+    }
+}
+
+impl<T: Args> Args for Deferred<T> {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.defer(T::augment_args)
+    }
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        cmd.defer(T::augment_args_for_update)
+    }
 }
 
 /// `hooks audit`.
@@ -415,3 +453,6 @@ pub struct BridgeArgs {
     #[arg(long, value_name = "DIR")]
     pub config_dir: Option<PathBuf>,
 }
+
+#[cfg(test)]
+mod tests;

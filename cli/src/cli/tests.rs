@@ -1,0 +1,53 @@
+//! The command tree: valid as a whole, each command's arguments built only when it is parsed.
+
+use clap::{CommandFactory, Parser};
+
+use super::{Cli, Command};
+
+#[test]
+fn the_whole_command_tree_is_valid() {
+    // Builds every deferred command, as `--help` of each would.
+    Cli::command().debug_assert();
+}
+
+#[test]
+fn a_command_s_arguments_are_built_only_when_it_is_parsed() {
+    let cmd = Cli::command();
+    let fire = cmd.find_subcommand("fire").expect("fire");
+    assert_eq!(fire.get_arguments().count(), 0, "fire's arguments are deferred");
+    let mut built = Cli::command();
+    built.build();
+    let fire = built.find_subcommand("fire").expect("fire");
+    assert!(fire.get_arguments().any(|a| a.get_id() == "payload"), "built on demand");
+}
+
+#[test]
+fn deferred_commands_parse_as_before() {
+    let cli = Cli::try_parse_from([
+        "hooks",
+        "fire",
+        "beforeShellExecution",
+        "--payload",
+        "-",
+        "--dry-run",
+        "--log-level",
+        "debug",
+    ])
+    .expect("parses");
+    let Command::Fire(a) = &cli.command else { panic!("fire: {:?}", cli.command) };
+    assert_eq!(a.event.as_deref(), Some("beforeShellExecution"));
+    assert_eq!(a.payload.as_deref(), Some("-"));
+    assert!(a.dry_run);
+    assert_eq!(cli.log_level.as_deref(), Some("debug"));
+
+    let cli = Cli::try_parse_from(["hooks", "bridge", "--host", "claude"]).expect("parses");
+    let Command::Bridge(a) = &cli.command else { panic!("bridge: {:?}", cli.command) };
+    assert_eq!(a.host, "claude");
+
+    // Another command's option is still refused, a missing required one still named.
+    let e = Cli::try_parse_from(["hooks", "bridge", "--host", "claude", "--dry-run"])
+        .expect_err("not a bridge option");
+    assert_eq!(e.kind(), clap::error::ErrorKind::UnknownArgument);
+    let e = Cli::try_parse_from(["hooks", "bridge"]).expect_err("--host is required");
+    assert_eq!(e.kind(), clap::error::ErrorKind::MissingRequiredArgument);
+}
