@@ -299,10 +299,12 @@ pub fn run_event(config: &BridgeConfig, stdin: &[u8], event_arg: Option<&str>) -
         _ => None,
     };
     let from_pin = pinned.is_some();
+    let mut parses = ReadParses::default();
     let set = match pinned {
         Some(set) => set,
         None => {
-            let set = read_set(config, &**descriptor, root.as_ref(), &cwd);
+            let (set, read) = read_set(config, &**descriptor, root.as_ref(), &cwd);
+            parses = read;
             if let (Some(store), Some(s), Some(r)) = (&config.pins, &session, &root) {
                 match store.save(&config.host, s, r, set) {
                     Ok(kept) => kept,
@@ -317,7 +319,7 @@ pub fn run_event(config: &BridgeConfig, stdin: &[u8], event_arg: Option<&str>) -
         }
     };
 
-    let runtime = build_runtime(config, &set, root.as_ref());
+    let runtime = build_runtime(config, &set, root.as_ref(), parses);
     let handle = runtime.fire_handle();
 
     // The guard first: a pre-tool call that writes a protected file is refused whatever the
@@ -438,14 +440,34 @@ fn guard_reason(decision: &GuardDecision) -> String {
     }
 }
 
+/// The files [`read_set`] parsed to decide whether they run, kept so that the runtime built
+/// for the same event does not parse them again: each with its kind, canonical path and the
+/// SHA-256 of the content parsed.
+#[derive(Default)]
+struct ReadParses(Vec<(String, PathBuf, String, hooks_schema::ParseResult)>);
+
+impl ReadParses {
+    /// The parse of `file`, if this is the content [`read_set`] parsed (the pin saved may be
+    /// a concurrent first event's).
+    fn take(&mut self, file: &PinnedFile) -> Option<hooks_schema::ParseResult> {
+        let sha = file.sha256.as_deref()?;
+        let at = self
+            .0
+            .iter()
+            .position(|(k, p, s, _)| *k == file.kind && *p == file.path && s == sha)?;
+        Some(self.0.swap_remove(at).3)
+    }
+}
+
 /// The files of every format that apply to `root` now: managed, the user's, the project's,
-/// each read once (bytes kept for the pin), with whether it may run.
+/// each read and parsed once (bytes kept for the pin, the parse for the runtime), with
+/// whether it may run.
 fn read_set(
     config: &BridgeConfig,
     host: &dyn FormatDescriptor,
     root: Option<&AbsPathBuf>,
     session: &Path,
-) -> PinnedSet {
+) -> (PinnedSet, ReadParses) {
     let formats = &config.formats;
     let mut found: Vec<(FoundFile, Option<&AbsPathBuf>)> = Vec::new();
     if let Some(dirs) = &config.managed_dirs {
@@ -470,6 +492,7 @@ fn read_set(
         );
     }
     let mut files: Vec<PinnedFile> = Vec::new();
+    let mut parses = ReadParses::default();
     for (file, project_root) in found {
         if file.content == FileContent::PolicyOnly {
             continue;
@@ -486,10 +509,21 @@ fn read_set(
             },
             Err(e) => (None, Some(e.to_string())),
         };
+        let sha256 = content.as_deref().map(pin::sha256_hex);
         let (active, reason, needs_trust) = if host_runs(host, file.kind) {
             (false, format!("{} runs this file itself", config.host), false)
         } else if let Some(text) = &content {
-            decide(config, file.kind, &canonical, project_root, text.as_bytes(), session)
+            let (decided, parsed) =
+                decide(config, file.kind, &canonical, project_root, text.as_bytes(), session);
+            if let (Some(parsed), Some(sha)) = (parsed, &sha256) {
+                parses.0.push((
+                    file.kind.name(),
+                    canonical.as_path().to_path_buf(),
+                    sha.clone(),
+                    parsed,
+                ));
+            }
+            decided
         } else {
             (true, "the user's or the administrator's own file".to_owned(), false)
         };
@@ -501,7 +535,7 @@ fn read_set(
                 .map(AbsPathBuf::into_path_buf)
                 .collect(),
             project: project_root.is_some(),
-            sha256: content.as_deref().map(pin::sha256_hex),
+            sha256,
             content,
             error,
             active,
@@ -509,12 +543,13 @@ fn read_set(
             needs_trust,
         });
     }
-    PinnedSet { created: pin::now_secs(), files }
+    (PinnedSet { created: pin::now_secs(), files }, parses)
 }
 
 /// Whether a file whose content is `bytes` runs under the bridge, why, and whether it is inert
 /// only for want of the user's trust: the trust gate ([`BridgeConfig::trust`]) decides on the
-/// file as read, for the session's directory.
+/// file as read, for the session's directory. Also the file's parse, when its format is
+/// registered.
 fn decide(
     config: &BridgeConfig,
     kind: HookSourceKind,
@@ -522,12 +557,12 @@ fn decide(
     project_root: Option<&AbsPathBuf>,
     bytes: &[u8],
     session: &Path,
-) -> (bool, String, bool) {
+) -> ((bool, String, bool), Option<hooks_schema::ParseResult>) {
     let inputs =
         hooks_trust::TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves)
             .with_user_project_hooks(config.user_opt_in);
     let Some(descriptor) = kind.format().and_then(|f| config.formats.get(f)) else {
-        return (false, format!("no registered format reads {kind} files"), false);
+        return ((false, format!("no registered format reads {kind} files"), false), None);
     };
     let parsed = descriptor.parse(bytes, &ParseContext::new(path.as_path(), kind));
     let decision = match &parsed {
@@ -545,10 +580,11 @@ fn decide(
     let would_run = parsed
         .as_ref()
         .is_ok_and(|p| p.definitions.iter().any(|d| d.enabled && !is_bridge_call(&d.command)));
-    match decision {
+    let decided = match decision {
         TrustDecision::Active { reason } => (true, reason, false),
         TrustDecision::Inert { reason } => (false, reason, table && would_run),
-    }
+    };
+    (decided, Some(parsed))
 }
 
 fn kind_named(formats: &FormatSet, name: &str) -> Option<HookSourceKind> {
@@ -558,8 +594,14 @@ fn kind_named(formats: &FormatSet, name: &str) -> Option<HookSourceKind> {
         .find(|k| k.name() == name)
 }
 
-/// A runtime whose registry holds exactly `set` (nothing read from disk), pinned.
-fn build_runtime(config: &BridgeConfig, set: &PinnedSet, root: Option<&AbsPathBuf>) -> HookRuntime {
+/// A runtime whose registry holds exactly `set` (nothing read from disk), pinned; a file
+/// `parses` holds for its content is not parsed again.
+fn build_runtime(
+    config: &BridgeConfig,
+    set: &PinnedSet,
+    root: Option<&AbsPathBuf>,
+    mut parses: ReadParses,
+) -> HookRuntime {
     let mut rc = RuntimeConfig::with_formats(Surface::CliRun, config.formats.clone());
     rc.home_dir = config.home_dir.clone();
     rc.config_dir = config.config_dir.clone();
@@ -605,7 +647,9 @@ fn build_runtime(config: &BridgeConfig, set: &PinnedSet, root: Option<&AbsPathBu
                     (Some(text), Some(descriptor)) => {
                         let ctx =
                             ParseContext { path: &file.path, kind, strict: false, shadows: &[] };
-                        let mut parsed = descriptor.parse(text.as_bytes(), &ctx);
+                        let mut parsed = parses
+                            .take(file)
+                            .unwrap_or_else(|| descriptor.parse(text.as_bytes(), &ctx));
                         if let Ok(p) = &mut parsed {
                             p.definitions.retain(|d| !is_bridge_call(&d.command));
                         }
