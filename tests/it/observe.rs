@@ -227,18 +227,17 @@ async fn a_background_run_follows_from_its_firing_and_a_blocking_run_is_inside_i
 
     let [fire] = recorder.spans("hooks.fire").try_into().expect("one hooks.fire span");
     let runs = recorder.spans("hooks.run");
-    let [blocking] = runs
-        .iter()
-        .filter(|r| r.get("mode") == Some("blocking"))
-        .collect::<Vec<_>>()
-        .try_into()
-        .expect("one blocking run");
-    let [in_background] = runs
-        .iter()
-        .filter(|r| r.get("mode") == Some("async"))
-        .collect::<Vec<_>>()
-        .try_into()
-        .expect("one background run");
+    let run_of = |mode: &str| -> Seen {
+        let [run] = runs
+            .iter()
+            .filter(|r| r.get("mode") == Some(mode))
+            .cloned()
+            .collect::<Vec<_>>()
+            .try_into()
+            .unwrap_or_else(|_| panic!("one {mode} run"));
+        run
+    };
+    let (blocking, in_background) = (run_of("blocking"), run_of("async"));
     assert_eq!(blocking.parent_id, Some(fire.id), "a blocking run is inside its firing");
     assert!(blocking.follows.is_empty());
     assert_eq!(in_background.parent_id, None, "a background run outlives its firing");

@@ -69,11 +69,7 @@ fn event_of(
 
 impl HostCodec for CopilotHost {
     fn decode_input(&self, stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, HostError> {
-        let value: Value = serde_json::from_slice(stdin)
-            .map_err(|e| HostError::Malformed(format!("not JSON: {e}")))?;
-        let Value::Object(obj) = value else {
-            return Err(HostError::Malformed("not a JSON object".to_owned()));
-        };
+        let obj = hooks_schema::json_object(stdin)?;
         let (event, _, native) = event_of(&obj, event_arg)?;
         // What the payload itself is, whatever the command line says (`PermissionRequest`
         // hooks get the camelCase payload).

@@ -47,11 +47,7 @@ fn string(obj: &Map<String, Value>, key: &str) -> Result<Option<String>, HostErr
 
 impl HostCodec for GeminiHost {
     fn decode_input(&self, stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, HostError> {
-        let value: Value = serde_json::from_slice(stdin)
-            .map_err(|e| HostError::Malformed(format!("not JSON: {e}")))?;
-        let Value::Object(obj) = value else {
-            return Err(HostError::Malformed("not a JSON object".to_owned()));
-        };
+        let obj = hooks_schema::json_object(stdin)?;
         let named = string(&obj, "hook_event_name")?;
         let native = match (named.as_deref(), event_arg) {
             (Some(a), Some(b)) if a != b => {

@@ -265,20 +265,44 @@ impl<'a> Reader<'a> {
         Ok(Node { kind, line: start.line, column: start.column, start: start.byte, end: self.pos })
     }
 
-    /// After a comma: Python names a comma right before the container's end.
-    fn trailing_comma(&self, comma: Pos, close: u8, object: bool) -> Result<(), Stop> {
-        if self.rules.python && self.peek() == Some(close) {
-            return Err(Stop { fault: Fault::TrailingComma { object, comma }, at: self.here() });
+    /// At a container's opening bracket: consumes it, and its closing one too when the
+    /// container is empty (`true`).
+    fn open(&mut self, close: u8) -> bool {
+        self.bump();
+        self.skip_ws();
+        let empty = self.peek() == Some(close);
+        if empty {
+            self.bump();
         }
-        Ok(())
+        empty
+    }
+
+    /// After an item: consumes the comma that follows (`false`: another item comes) or the
+    /// container's end (`true`). Python names a comma right before the end.
+    fn next_item(&mut self, close: u8, object: bool) -> Result<bool, Stop> {
+        self.skip_ws();
+        match self.peek() {
+            Some(b',') => {
+                let comma = self.here();
+                self.bump();
+                self.skip_ws();
+                if self.rules.python && self.peek() == Some(close) {
+                    let fault = Fault::TrailingComma { object, comma };
+                    return Err(Stop { fault, at: self.here() });
+                }
+                Ok(false)
+            }
+            Some(c) if c == close => {
+                self.bump();
+                Ok(true)
+            }
+            _ => Err(self.stop(Fault::ExpectedComma { object })),
+        }
     }
 
     fn object(&mut self, depth: usize) -> Result<Kind, Stop> {
-        self.bump();
         let mut members = Vec::new();
-        self.skip_ws();
-        if self.peek() == Some(b'}') {
-            self.bump();
+        if self.open(b'}') {
             return Ok(Kind::Object(members));
         }
         loop {
@@ -296,47 +320,22 @@ impl<'a> Reader<'a> {
             self.skip_ws();
             let value = self.value(depth + 1)?;
             members.push(Member { key, line, column, value });
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => {
-                    let comma = self.here();
-                    self.bump();
-                    self.skip_ws();
-                    self.trailing_comma(comma, b'}', true)?;
-                }
-                Some(b'}') => {
-                    self.bump();
-                    return Ok(Kind::Object(members));
-                }
-                _ => return Err(self.stop(Fault::ExpectedComma { object: true })),
+            if self.next_item(b'}', true)? {
+                return Ok(Kind::Object(members));
             }
         }
     }
 
     fn array(&mut self, depth: usize) -> Result<Kind, Stop> {
-        self.bump();
         let mut items = Vec::new();
-        self.skip_ws();
-        if self.peek() == Some(b']') {
-            self.bump();
+        if self.open(b']') {
             return Ok(Kind::Array(items));
         }
         loop {
             self.skip_ws();
             items.push(self.value(depth + 1)?);
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => {
-                    let comma = self.here();
-                    self.bump();
-                    self.skip_ws();
-                    self.trailing_comma(comma, b']', false)?;
-                }
-                Some(b']') => {
-                    self.bump();
-                    return Ok(Kind::Array(items));
-                }
-                _ => return Err(self.stop(Fault::ExpectedComma { object: false })),
+            if self.next_item(b']', false)? {
+                return Ok(Kind::Array(items));
             }
         }
     }

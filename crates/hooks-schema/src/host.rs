@@ -152,6 +152,23 @@ pub fn reason_with_provenance(reason: Option<&str>, by: Option<&Provenance>) -> 
     }
 }
 
+/// An agent's hook input as the JSON object every agent sends; text that is not JSON, or JSON
+/// that is not an object, is [`HostError::Malformed`].
+///
+/// ```
+/// use hooks_schema::{HostError, json_object};
+/// assert_eq!(json_object(br#"{"a": 1}"#).unwrap()["a"], 1);
+/// assert!(matches!(json_object(b"[1]"), Err(HostError::Malformed(m)) if m == "not a JSON object"));
+/// ```
+pub fn json_object(stdin: &[u8]) -> Result<serde_json::Map<String, Value>, HostError> {
+    let value: Value = serde_json::from_slice(stdin)
+        .map_err(|e| HostError::Malformed(format!("not JSON: {e}")))?;
+    match value {
+        Value::Object(m) => Ok(m),
+        _ => Err(HostError::Malformed("not a JSON object".to_owned())),
+    }
+}
+
 /// Reads an agent's hook input that names its event in `hook_event_name` (Claude Code and the
 /// agents that copied its protocol: Codex, Cursor): the input as a JSON object, without that
 /// field, and the event's native name, taken from the input or else from the command line.
@@ -162,11 +179,7 @@ pub fn object_naming_its_event(
     stdin: &[u8],
     event_arg: Option<&str>,
 ) -> Result<(serde_json::Map<String, Value>, String), HostError> {
-    let value: Value = serde_json::from_slice(stdin)
-        .map_err(|e| HostError::Malformed(format!("not JSON: {e}")))?;
-    let Value::Object(mut m) = value else {
-        return Err(HostError::Malformed("not a JSON object".to_owned()));
-    };
+    let mut m = json_object(stdin)?;
     let name = match (take_str(&mut m, "hook_event_name")?, event_arg) {
         (Some(n), Some(a)) if n != a => {
             return Err(HostError::Malformed(format!(
