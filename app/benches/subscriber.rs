@@ -282,6 +282,9 @@ fn main() {
         }
         out.insert((*name).to_owned(), Value::Object(per));
     }
+    // Whether this build compiled the spans and events out (`--features tracing/max_level_off`).
+    let static_max = tracing::level_filters::STATIC_MAX_LEVEL.to_string();
+    out.insert("tracing_static_max_level".to_owned(), Value::String(static_max));
     if json_out {
         println!("{}", Value::Object(out));
     } else {

@@ -4,10 +4,16 @@
 //! shared parent costs while they are missing) and recreated (the time until every one is
 //! attached again). Plain `Instant` loops, medians; `--json` prints one object.
 
+// The counting allocator below (live heap per watched root) is the only unsafe code: it
+// forwards every call to the system allocator.
+#![allow(unsafe_code)]
+
 use std::{
+    alloc::{GlobalAlloc, Layout, System},
     collections::BTreeSet,
     fs,
     path::{Path, PathBuf},
+    sync::atomic::{AtomicUsize, Ordering},
     sync::{Arc, mpsc::Receiver},
     thread,
     time::{Duration, Instant},
@@ -28,6 +34,48 @@ const DIRS_PER_ROOT: usize = 4;
 const FILES_PER_DIR: usize = 3;
 const IDLE_FOR: Duration = Duration::from_secs(3);
 
+/// The bytes this process has allocated and not freed: unlike RSS, not inflated by freed
+/// memory the allocator keeps (after the roots' snapshots churned through it).
+static LIVE_HEAP: AtomicUsize = AtomicUsize::new(0);
+
+/// The system allocator, counting live bytes.
+struct Counting;
+
+// SAFETY: every call is forwarded to the system allocator unchanged.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract is the system allocator's.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            LIVE_HEAP.fetch_add(layout.size(), Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: as above.
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE_HEAP.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: as above.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            LIVE_HEAP.fetch_sub(layout.size(), Ordering::Relaxed);
+            LIVE_HEAP.fetch_add(new_size, Ordering::Relaxed);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn heap_kib() -> f64 {
+    LIVE_HEAP.load(Ordering::Relaxed) as f64 / 1024.0
+}
+
 fn main() {
     let json = std::env::args().any(|a| a == "--json");
 
@@ -44,7 +92,7 @@ fn main() {
 \"reload_latency_ms_50ms_window\":{:.2},\"reload_latency_ms_50ms_window_p90\":{:.2},\
 \"idle_roots\":{IDLE_ROOTS},\"files_under_idle_roots\":{},\"add_roots_ms\":{:.1},\
 \"idle_cpu_percent\":{:.4},\"idle_cpu_ms\":{:.3},\"idle_seconds\":{:.1},\
-\"rss_kib_before_roots\":{},\"rss_kib_with_roots\":{},\"rss_kib_per_root\":{:.2},\
+\"rss_kib_before_roots\":{},\"rss_kib_with_roots\":{},\"rss_kib_per_root\":{:.2},\"heap_kib_per_root\":{:.2},\
 \"inotify_watches\":{},\"platform_watches\":{},\"watches_per_root\":{:.2},\
 \"missing_roots_inotify_watches\":{},\"missing_roots_platform_watches\":{},\
 \"reattach_roots_ms\":{:.1}}}",
@@ -60,6 +108,7 @@ fn main() {
             idle.rss_before_kib,
             idle.rss_after_kib,
             idle.rss_per_root_kib,
+            idle.heap_per_root_kib,
             fmt_opt(idle.kernel_watches),
             idle.platform_watches,
             idle.watches_per_root,
@@ -107,6 +156,10 @@ fn main() {
     println!(
         "  RSS                                  {:>10} KiB -> {} KiB ({:.2} KiB per root)",
         idle.rss_before_kib, idle.rss_after_kib, idle.rss_per_root_kib
+    );
+    println!(
+        "  live heap added                      {:>10.2} KiB per root",
+        idle.heap_per_root_kib
     );
     println!(
         "  watches                              {:>10} kernel, {} recorded ({:.2} per root; files do not add any)",
@@ -188,6 +241,8 @@ struct Idle {
     rss_before_kib: u64,
     rss_after_kib: u64,
     rss_per_root_kib: f64,
+    /// Live heap bytes the roots added (allocated and not freed), per root.
+    heap_per_root_kib: f64,
     kernel_watches: Option<usize>,
     platform_watches: usize,
     watches_per_root: f64,
@@ -269,6 +324,7 @@ fn idle_roots() -> Idle {
     let registry = RegistryHandle::default();
     let config = WatcherConfig::new(Surface::CliRun, hooks_testing::workspace_formats());
     let rss_before_kib = rss_kib().unwrap_or(0);
+    let heap_before_kib = heap_kib();
     let watcher = HookConfigWatcher::new(registry, Arc::new(StaticTrustPolicy), config)
         .expect("start watcher");
     let start = Instant::now();
@@ -278,6 +334,7 @@ fn idle_roots() -> Idle {
     }
     let add_ms = start.elapsed().as_secs_f64() * 1000.0;
     let rss_after_kib = rss_kib().unwrap_or(0);
+    let heap_per_root_kib = (heap_kib() - heap_before_kib) / IDLE_ROOTS as f64;
     let kernel_watches = inotify_watches();
     let platform_watches = watcher.platform_watches();
 
@@ -298,6 +355,7 @@ fn idle_roots() -> Idle {
         rss_before_kib,
         rss_after_kib,
         rss_per_root_kib: rss_after_kib.saturating_sub(rss_before_kib) as f64 / IDLE_ROOTS as f64,
+        heap_per_root_kib,
         kernel_watches,
         platform_watches,
         watches_per_root: kernel_watches.unwrap_or(platform_watches) as f64 / IDLE_ROOTS as f64,
