@@ -805,9 +805,19 @@ fn kill_dir(dir: &Path, has_kill: bool) {
 /// none is listed (a frozen process still dies of SIGKILL), then thaws it. Bounded.
 fn freeze_kill(dir: &Path) {
     let frozen = write_file(&dir.join("cgroup.freeze"), "1").is_ok();
-    for _ in 0..64 {
+    let dirs: Vec<PathBuf> = std::iter::once(dir.to_owned()).chain(subdirs(dir)).collect();
+    kill_listed_until_empty(&dirs, 64);
+    if frozen {
+        let _ = write_file(&dir.join("cgroup.freeze"), "0");
+    }
+}
+
+/// SIGKILLs every process listed in the `cgroup.procs` of `dirs` (never PID 1 or this process),
+/// again until a pass finds none or `passes` are done.
+fn kill_listed_until_empty(dirs: &[PathBuf], passes: usize) {
+    for _ in 0..passes {
         let mut any = false;
-        for d in std::iter::once(dir.to_owned()).chain(subdirs(dir)) {
+        for d in dirs {
             let Ok(list) = fs::read_to_string(d.join("cgroup.procs")) else { continue };
             for pid in list.lines().filter_map(|l| l.trim().parse::<i32>().ok()) {
                 if pid > 1 && pid != std::process::id() as i32 {
@@ -823,9 +833,6 @@ fn freeze_kill(dir: &Path) {
             break;
         }
         std::thread::yield_now();
-    }
-    if frozen {
-        let _ = write_file(&dir.join("cgroup.freeze"), "0");
     }
 }
 
@@ -986,25 +993,7 @@ pub(crate) fn remove_stale_v1_trees(parent: &Path) {
         }
         let dir = e.path();
         let runs = subdirs(&dir);
-        for _ in 0..8 {
-            let mut any = false;
-            for d in &runs {
-                let Ok(list) = fs::read_to_string(d.join("cgroup.procs")) else { continue };
-                for p in list.lines().filter_map(|l| l.trim().parse::<i32>().ok()) {
-                    if p > 1 && p != std::process::id() as i32 {
-                        any = true;
-                        let _ = nix::sys::signal::kill(
-                            nix::unistd::Pid::from_raw(p),
-                            nix::sys::signal::Signal::SIGKILL,
-                        );
-                    }
-                }
-            }
-            if !any {
-                break;
-            }
-            std::thread::yield_now();
-        }
+        kill_listed_until_empty(&runs, 8);
         for d in runs {
             let _ = fs::remove_dir(d);
         }

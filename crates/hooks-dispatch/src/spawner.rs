@@ -449,22 +449,35 @@ mod own {
         }
     }
 
-    pub(super) fn probe_v1_join(tasks: std::os::fd::BorrowedFd<'_>) -> io::Result<()> {
-        let null = std::fs::File::open("/dev/null")?;
-        let req = Request {
-            programs: &[CString::from(c"/")],
+    /// The request of a probe child: it joins `cgroup` / `v1_tasks` like a hook would and
+    /// exits before any exec, its standard streams on `null`.
+    fn probe_request<'a>(
+        programs: &'a [CString],
+        null: &'a std::fs::File,
+        cgroup: Option<Cgroup<'a>>,
+        v1_tasks: &'a [std::os::fd::BorrowedFd<'a>],
+    ) -> Request<'a> {
+        Request {
+            programs,
             argv: &[],
             env: Env::Inherit,
             cwd: None,
             stdio: [null.as_fd(), null.as_fd(), null.as_fd()],
-            cgroup: None,
+            cgroup,
             session: Session::NewGroup,
             subreaper: false,
             register: None,
-            v1_tasks: &[tasks],
+            v1_tasks,
             rlimits: &[],
             probe: true,
-        };
+        }
+    }
+
+    pub(super) fn probe_v1_join(tasks: std::os::fd::BorrowedFd<'_>) -> io::Result<()> {
+        let null = std::fs::File::open("/dev/null")?;
+        let programs = [CString::from(c"/")];
+        let tasks = [tasks];
+        let req = probe_request(&programs, &null, None, &tasks);
         let s = sys::spawn(&req).map_err(|(SpawnError::Clone(e) | SpawnError::Child(_, e))| e)?;
         let st = rustix::process::waitid(
             rustix::process::WaitId::PidFd(s.pidfd.as_fd()),
@@ -478,20 +491,9 @@ mod own {
 
     pub(super) fn probe_join(cg: CgroupFds<'_>) -> io::Result<()> {
         let null = std::fs::File::open("/dev/null")?;
-        let req = Request {
-            programs: &[CString::from(c"/")],
-            argv: &[],
-            env: Env::Inherit,
-            cwd: None,
-            stdio: [null.as_fd(), null.as_fd(), null.as_fd()],
-            cgroup: Some(Cgroup { dir: cg.dir, procs: cg.procs }),
-            session: Session::NewGroup,
-            subreaper: false,
-            register: None,
-            v1_tasks: &[],
-            rlimits: &[],
-            probe: true,
-        };
+        let programs = [CString::from(c"/")];
+        let req =
+            probe_request(&programs, &null, Some(Cgroup { dir: cg.dir, procs: cg.procs }), &[]);
         loop {
             let st = match sys::spawn(&req) {
                 Ok(s) => rustix::process::waitid(
