@@ -17,11 +17,12 @@
 //! - **retrust**: changed, then trusted again with `hooks trust --yes`: denied again.
 //!
 //! The harness folder is `$REALAGENTS_DIR`, else `../shared/tools/realagents` next to the
-//! main checkout; the CLIs are installed by its `setup_agents.sh`. The **edit** run needs a
-//! harness whose mock models take scripted tool calls (`MOCK_CALLS`, the research copy of the
-//! harness); with one that does not, the model runs the shell command instead and the run
-//! fails. `$HOOKS_BIN` names a
-//! `hooks` binary to use instead of building the release one.
+//! main checkout; the CLIs are installed by its `setup_agents.sh`. The harness's mock models
+//! answer the tool turn with a shell call only; the **edit** run needs the agent's file tool
+//! instead, so the suite runs the harness through an overlay (a temporary folder of links to
+//! it) whose `mock_<agent>.py` is `xtask/agents/mock_calls.py`: it serves through the
+//! harness's own mock and, when `MOCK_CALLS` is set, answers the tool turn with the calls it
+//! lists. `$HOOKS_BIN` names a `hooks` binary to use instead of building the release one.
 
 use std::{
     fmt::Write as _,
@@ -204,7 +205,13 @@ struct Outcome {
     bridge_us: Vec<u64>,
 }
 
-fn run_case(harness: &Path, bin: &Path, agent: &str, case: &Case) -> Result<Outcome> {
+fn run_case(
+    harness: &Path,
+    original: &Path,
+    bin: &Path,
+    agent: &str,
+    case: &Case,
+) -> Result<Outcome> {
     let setup_file =
         std::env::temp_dir().join(format!("xtask-agents-setup-{}.sh", std::process::id()));
     std::fs::write(&setup_file, SETUP)?;
@@ -215,6 +222,7 @@ fn run_case(harness: &Path, bin: &Path, agent: &str, case: &Case) -> Result<Outc
         .current_dir(harness)
         .env("SETUP_CMD", format!("HOOKS_BIN='{}' bash '{}'", bin.display(), setup_file.display()))
         .env("TOOL_CMD", case.tool_cmd)
+        .env("RA_ORIG_HARNESS", original)
         .env("PAYLOAD_DIR", &payloads)
         .env("CODEX_ALLOW_RM", "1")
         // Codex runs hooks its user reviewed only: `hooks install` records the bridge as
@@ -292,6 +300,30 @@ fn run_case(harness: &Path, bin: &Path, agent: &str, case: &Case) -> Result<Outc
     Ok(Outcome { ok, detail, secs, bridge_us })
 }
 
+/// The scripted-calls mock every `mock_<agent>.py` of the overlay is.
+const MOCK_CALLS: &str = include_str!("../agents/mock_calls.py");
+
+/// A temporary folder of links to every entry of the harness, except its mock models: each
+/// `mock_<agent>.py` there is [`MOCK_CALLS`], which loads the harness's own mock (named by
+/// `RA_ORIG_HARNESS`) and serves through it.
+fn overlay(harness: &Path) -> Result<PathBuf> {
+    let dir = tempdir_path(&format!("xtask-agents-harness-{}", std::process::id()))?;
+    for entry in std::fs::read_dir(harness)
+        .with_context(|| format!("reading the harness {}", harness.display()))?
+    {
+        let entry = entry?;
+        let name = entry.file_name();
+        let to = dir.join(&name);
+        if name.to_string_lossy().starts_with("mock_") && name.to_string_lossy().ends_with(".py") {
+            std::fs::write(&to, MOCK_CALLS)?;
+        } else {
+            std::os::unix::fs::symlink(entry.path(), &to)
+                .with_context(|| format!("linking {}", to.display()))?;
+        }
+    }
+    Ok(dir)
+}
+
 fn tempdir_path(name: &str) -> Result<PathBuf> {
     let p = std::env::temp_dir().join(name);
     let _ = std::fs::remove_dir_all(&p);
@@ -313,6 +345,7 @@ pub(crate) fn agents(only: &[&str]) -> Result<()> {
             harness.display()
         );
     }
+    let overlay = overlay(&harness)?;
     let bin = hooks_binary()?;
     let mut report = String::new();
     let mut failed = 0;
@@ -327,7 +360,7 @@ pub(crate) fn agents(only: &[&str]) -> Result<()> {
         }
         let mut all_us = Vec::new();
         for case in CASES {
-            let o = run_case(&harness, &bin, agent, case)?;
+            let o = run_case(&overlay, &harness, &bin, agent, case)?;
             let line = format!(
                 "{agent:8} {:6} {} {:6.1} s  {}",
                 case.name,
