@@ -15,6 +15,7 @@
 
 mod backend;
 mod debounce;
+mod dirs;
 mod error;
 mod event;
 mod layout;

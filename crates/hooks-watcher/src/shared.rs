@@ -134,12 +134,15 @@ struct PlaceEntry {
     /// Whether the user or managed files are read under their format's strict contract (a
     /// root's files never are).
     strict: bool,
-    sources: BTreeSet<HookSourceId>,
+    /// The sources loaded there, sorted, each once: a boxed slice, as a place holds one to a
+    /// few (a B-tree set's smallest node is ten times the size of one id).
+    sources: Box<[HookSourceId]>,
     attach: AttachState,
     loads: u64,
     watch_diagnostics: Vec<HookDiagnostic>,
-    /// A root that is not on disk as the directory it was added as (`root_missing`).
-    missing: Option<HookDiagnostic>,
+    /// A root that is not on disk as the directory it was added as (`root_missing`); boxed,
+    /// as it is rare and every place would carry its size.
+    missing: Option<Box<HookDiagnostic>>,
 }
 
 impl PlaceEntry {
@@ -147,7 +150,7 @@ impl PlaceEntry {
         PlaceEntry {
             dirs,
             strict,
-            sources: BTreeSet::new(),
+            sources: Box::default(),
             attach: AttachState::Pending(vec![tx]),
             loads: 0,
             watch_diagnostics: Vec::new(),
@@ -282,7 +285,7 @@ impl Shared {
     pub(crate) fn diagnostics(&self, place: &WatchedPlace) -> Vec<HookDiagnostic> {
         let state = lock(&self.state);
         let Some(entry) = state.places.get(place) else { return Vec::new() };
-        entry.missing.iter().chain(&entry.watch_diagnostics).cloned().collect()
+        entry.missing.as_deref().into_iter().chain(&entry.watch_diagnostics).cloned().collect()
     }
 
     /// Ends a place's attachment and tells the futures waiting on it.
@@ -330,7 +333,7 @@ impl Shared {
     pub(crate) fn reload(&self, place: &WatchedPlace) -> Option<ReloadReport> {
         let mut state = lock(&self.state);
         let report = self.reload_locked(&mut state, place, false)?;
-        let missing = state.places.get(place).and_then(|e| e.missing.clone());
+        let missing = state.places.get(place).and_then(|e| e.missing.as_deref().cloned());
         drop(state);
         self.emit_reloaded(report.clone());
         if let Some(diagnostic) = missing {
@@ -478,7 +481,7 @@ impl Shared {
         };
         let mut sources = read.ids();
         let loaded: BTreeSet<HookSourceId> = sources.iter().cloned().collect();
-        let withdrawn: Vec<HookSourceId> = entry.sources.difference(&loaded).cloned().collect();
+        let withdrawn = withdrawn(&entry.sources, &loaded);
         let generation = self.registry.change(|reg| {
             reg.batch(|reg| {
                 read.apply(reg);
@@ -491,7 +494,7 @@ impl Shared {
         entry.loads += 1;
         // Load order is priority order, fragments in name order; the sort is stable.
         sources.sort_by_key(|s| s.kind.priority());
-        entry.sources = loaded;
+        entry.sources = loaded.into_iter().collect();
         Some(ReloadReport {
             place: place.clone(),
             loads: entry.loads,
@@ -529,7 +532,7 @@ impl Shared {
                 find_files(formats, FileScope::Project, root.as_path(), &ScopeDirs::new())
             }
             gone => {
-                entry.missing = Some(missing_diagnostic(root, &gone));
+                entry.missing = Some(Box::new(missing_diagnostic(root, &gone)));
                 Vec::new()
             }
         };
@@ -558,7 +561,7 @@ impl Shared {
             ops.push(Op::Found(id.clone(), found_paths(path, &file.replaced_by)));
             loaded.insert(id);
         }
-        let withdrawn: Vec<HookSourceId> = entry.sources.difference(&loaded).cloned().collect();
+        let withdrawn = withdrawn(&entry.sources, &loaded);
         let generation = self.registry.change(|reg| {
             reg.batch(|reg| {
                 if announce {
@@ -582,7 +585,7 @@ impl Shared {
         entry.loads += 1;
         let mut sources: Vec<HookSourceId> = loaded.iter().cloned().collect();
         sources.sort_by_key(|s| s.kind.priority());
-        entry.sources = loaded;
+        entry.sources = loaded.into_iter().collect();
         Some(ReloadReport {
             place: WatchedPlace::from(root),
             loads: entry.loads,
@@ -591,6 +594,11 @@ impl Shared {
             withdrawn,
         })
     }
+}
+
+/// The sources of `before` (sorted) that `now` does not have, in order.
+fn withdrawn(before: &[HookSourceId], now: &BTreeSet<HookSourceId>) -> Vec<HookSourceId> {
+    before.iter().filter(|id| !now.contains(*id)).cloned().collect()
 }
 
 /// The `root_missing` diagnostic of a root that is not on disk as the directory it was added as.

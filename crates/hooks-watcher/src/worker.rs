@@ -24,6 +24,7 @@ use crate::{
     WatchError, WatchedPlace,
     backend::WatchBackend,
     debounce::Debouncer,
+    dirs::DirSet,
     event::{FsChange, route},
     layout::Touch,
     missing::{Presence, nearest_existing_ancestor, presence},
@@ -55,7 +56,7 @@ pub(crate) enum Msg {
 struct RootWatch {
     root: AbsPathBuf,
     /// Directories watched for this root: the root itself and the hook folders that exist.
-    dirs: BTreeSet<PathBuf>,
+    dirs: DirSet,
     /// The root was seen gone (deleted, moved away, replaced by a file or a symlink): `dirs`
     /// is empty and the root waits on `ancestor` to come back.
     missing: bool,
@@ -71,7 +72,7 @@ struct ScopeWatch {
     folders: Vec<PathBuf>,
     /// Directories watched for them: each folder that exists, and the parent of each that
     /// does not (so its creation is seen).
-    held: BTreeSet<PathBuf>,
+    held: DirSet,
 }
 
 /// The platform watches, counted per directory: a directory can be watched for several
@@ -94,7 +95,7 @@ impl<B: WatchBackend> Watches<B> {
     /// Lets go of `dir` for one owner; the platform watch goes with the last one.
     /// Watches `dir` and records it in `held`; a folder that vanished in between is simply
     /// not there, and not an error.
-    fn hold_into(&mut self, dir: PathBuf, held: &mut BTreeSet<PathBuf>) -> Result<(), WatchError> {
+    fn hold_into(&mut self, dir: PathBuf, held: &mut DirSet) -> Result<(), WatchError> {
         match self.hold(&dir) {
             Ok(()) => {
                 held.insert(dir);
@@ -232,7 +233,7 @@ impl<B: WatchBackend> Engine<B> {
             self.shared.attach_done(&place, AttachOutcome::Failed(e));
             return;
         }
-        let mut dirs = BTreeSet::new();
+        let mut dirs = DirSet::default();
         dirs.insert(key.clone());
         self.watched.insert(
             key.clone(),
@@ -265,7 +266,7 @@ impl<B: WatchBackend> Engine<B> {
             }
         }
         let folders = self.shared.layout().scope_folders(scope.scope(), &dirs);
-        self.scopes.insert(scope.clone(), ScopeWatch { folders, dirs, held: BTreeSet::new() });
+        self.scopes.insert(scope.clone(), ScopeWatch { folders, dirs, held: DirSet::default() });
         let outcome = match self.reconcile_scope(scope).into_iter().next() {
             Some(e) => AttachOutcome::Failed(e),
             None => AttachOutcome::Attached,
@@ -290,7 +291,8 @@ impl<B: WatchBackend> Engine<B> {
                 }
             }
             desired.extend(self.shared.layout().scope_subfolders(scope.scope(), &u.dirs));
-            let stale: Vec<PathBuf> = u.held.difference(&desired).cloned().collect();
+            let stale: Vec<PathBuf> =
+                u.held.iter().filter(|d| !desired.contains(*d)).cloned().collect();
             for dir in stale {
                 u.held.remove(&dir);
                 self.watches.release(&dir);
@@ -640,7 +642,8 @@ impl<B: WatchBackend> Engine<B> {
                 .chain(self.shared.layout().folder_paths(key))
                 .filter(|dir| dir.is_dir())
                 .collect();
-            let stale: Vec<PathBuf> = w.dirs.difference(&desired).cloned().collect();
+            let stale: Vec<PathBuf> =
+                w.dirs.iter().filter(|d| !desired.contains(*d)).cloned().collect();
             for dir in stale {
                 w.dirs.remove(&dir);
                 self.watches.release(&dir);
