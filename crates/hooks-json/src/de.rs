@@ -3,6 +3,9 @@
 //! [`Checked`] keeps a value of the wrong type instead of failing, so that an adapter
 //! declares a file's shape once and its parser only validates.
 //!
+//! [`Pairs`] lists every member as written (duplicates kept) and [`Both`] reads one value as
+//! two declarations, for the readers that warn about each key written.
+//!
 //! Reading follows `JSON.parse`: of a key written twice, the last value counts; a key that
 //! is present with `null` is `Some` of whatever `null` reads as (only an absent key is
 //! `None`), because adapters tell "missing" from "null".
@@ -34,8 +37,9 @@ use serde_json::Value;
 
 use crate::{Kind, Member, Node};
 
-// `At`, `Checked` and `Keyed` ask the deserializer for a struct of a reserved name; the
-// tree's deserializer answers with the node's position, or the node twice.
+// `At`, `Checked`, `Both` (and so `Keyed`) and `Pairs` ask the deserializer for a struct of a
+// reserved name; the tree's deserializer answers with the node's position, the node twice,
+// or every member as written.
 
 /// Why a tree does not fit the type asked for (the structure, not a value's type: a
 /// [`Checked`] field never fails).
@@ -148,21 +152,24 @@ pub struct Entries<T>(pub Vec<(String, T)>);
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Entries<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct EntriesVisitor<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for EntriesVisitor<T> {
-            type Value = Entries<T>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entries<T>, A::Error> {
-                let mut out = Vec::with_capacity(map.size_hint().unwrap_or(0));
-                while let Some(entry) = map.next_entry()? {
-                    out.push(entry);
-                }
-                Ok(Entries(out))
-            }
+        d.deserialize_map(MembersVisitor(PhantomData)).map(Entries)
+    }
+}
+
+/// Reads an object's members as the deserializer hands them out, in order.
+struct MembersVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for MembersVisitor<T> {
+    type Value = Vec<(String, T)>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::with_capacity(map.size_hint().unwrap_or(0));
+        while let Some(entry) = map.next_entry()? {
+            out.push(entry);
         }
-        d.deserialize_map(EntriesVisitor(PhantomData))
+        Ok(out)
     }
 }
 
@@ -179,32 +186,60 @@ pub struct Keyed<T> {
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Keyed<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct KeyedVisitor<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for KeyedVisitor<T> {
-            type Value = Keyed<T>;
+        let Both(value, Entries(keys)) = Both::<T, Entries<At<IgnoredAny>>>::deserialize(d)?;
+        let keys = keys.into_iter().map(|(k, at)| (k, at.key_at())).collect();
+        Ok(Keyed { value, keys })
+    }
+}
+
+/// Every member of an object in document order, duplicate keys kept (each with its own
+/// value), for a reader that names every occurrence (a warning per duplicate, an unknown key
+/// each time it is written); [`Entries`] gives each key once, as `JSON.parse` sees them. Only
+/// [`from_node`] can read it; anything but an object fails.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pairs<T>(pub Vec<(String, T)>);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Pairs<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_struct(PAIRS, &[], MembersVisitor(PhantomData)).map(Pairs)
+    }
+}
+
+/// One value read as two declarations (say the fields a structure knows, and the
+/// [`Pairs`] of every key written); either failing fails both. Only [`from_node`] can read
+/// it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Both<A, B>(pub A, pub B);
+
+impl<'de, A: Deserialize<'de>, B: Deserialize<'de>> Deserialize<'de> for Both<A, B> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct BothVisitor<A, B>(PhantomData<(A, B)>);
+        impl<'de, A: Deserialize<'de>, B: Deserialize<'de>> Visitor<'de> for BothVisitor<A, B> {
+            type Value = Both<A, B>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object read by hooks_json::from_node")
+                f.write_str("a value read by hooks_json::from_node")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Keyed<T>, A::Error> {
+            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Both<A, B>, M::Error> {
                 map.next_key::<IgnoredAny>()?;
-                let value = map.next_value()?;
+                let a = map.next_value()?;
                 map.next_key::<IgnoredAny>()?;
-                let keys: Entries<At<IgnoredAny>> = map.next_value()?;
-                let keys = keys.0.into_iter().map(|(k, at)| (k, at.key_at())).collect();
-                Ok(Keyed { value, keys })
+                let b = map.next_value()?;
+                Ok(Both(a, b))
             }
         }
-        d.deserialize_struct(KEYED, SAME_NODE_TWICE, KeyedVisitor(PhantomData))
+        d.deserialize_struct(BOTH, SAME_NODE_TWICE, BothVisitor(PhantomData))
     }
 }
 
 /// The name [`At`] asks for, so the tree's deserializer knows to hand out positions.
 const AT: &str = "$hooks_json::At";
 const AT_FIELDS: &[&str] = &["line", "column", "key_line", "key_column", "found", "value"];
-/// The names [`Checked`] and [`Keyed`] ask for: the tree's deserializer offers their node
-/// twice (as two fields), which no other deserializer can.
+/// The names [`Checked`] and [`Both`] (and so [`Keyed`]) ask for: the tree's deserializer
+/// offers their node twice (as two fields), which no other deserializer can.
 const CHECKED: &str = "$hooks_json::Checked";
-const KEYED: &str = "$hooks_json::Keyed";
+const BOTH: &str = "$hooks_json::Both";
+/// The name [`Pairs`] asks for: the tree's deserializer lists every member, duplicates kept.
+const PAIRS: &str = "$hooks_json::Pairs";
 const SAME_NODE_TWICE: &[&str] = &["value", "again"];
 const CHECKED_FIELDS: &[&str] = SAME_NODE_TWICE;
 
@@ -289,7 +324,16 @@ impl<'de> Deserializer<'de> for NodeDe<'de> {
     ) -> Result<V::Value, DeError> {
         match name {
             AT => return visitor.visit_map(AtFields { de: self, next: 0 }),
-            CHECKED | KEYED => return visitor.visit_map(Twice { de: self, next: 0 }),
+            CHECKED | BOTH => return visitor.visit_map(Twice { de: self, next: 0 }),
+            PAIRS => {
+                return match self.node.members() {
+                    Some(members) => visitor.visit_map(Members::all(members)),
+                    None => Err(de::Error::custom(format!(
+                        "expected an object, found {}",
+                        self.node.type_name()
+                    ))),
+                };
+            }
             _ => {}
         }
         // A structure is an object: never read positionally from an array.
@@ -351,7 +395,8 @@ impl<'de> SeqAccess<'de> for Items<'de> {
     }
 }
 
-/// An object's members as `JSON.parse` sees them: each key once, the last value.
+/// An object's members as `JSON.parse` sees them (each key once, the last value), or every
+/// member as written ([`Members::all`]).
 struct Members<'de> {
     entries: std::vec::IntoIter<&'de Member>,
     value: Option<&'de Member>,
@@ -360,6 +405,11 @@ struct Members<'de> {
 impl<'de> Members<'de> {
     fn new(node: &'de Node) -> Members<'de> {
         Members { entries: node.entries().into_iter(), value: None }
+    }
+
+    /// Every member as written, duplicates kept ([`Pairs`]).
+    fn all(members: &'de [Member]) -> Members<'de> {
+        Members { entries: members.iter().collect::<Vec<_>>().into_iter(), value: None }
     }
 }
 

@@ -24,7 +24,7 @@ mod dialect;
 mod python;
 mod reader;
 
-pub use de::{At, Checked, DeError, Entries, Field, Keyed, from_node};
+pub use de::{At, Both, Checked, DeError, Entries, Field, Keyed, Pairs, from_node};
 pub use dialect::{Dialect, is_js_space, parse_as, strip_comments};
 pub use python::{PYTHON_INT_MAX_DIGITS, PYTHON_MAX_DEPTH, PythonError, python_loads};
 

@@ -4,7 +4,7 @@ use proptest::prelude::*;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::{At, Checked, Entries, Field, Keyed, from_node, parse};
+use crate::{At, Both, Checked, Entries, Field, Keyed, Pairs, from_node, parse};
 
 #[derive(Debug, Deserialize)]
 struct Handler {
@@ -169,4 +169,28 @@ proptest! {
             prop_assert!(from_pos(&text, at.at()).starts_with(first));
         }
     }
+}
+
+#[test]
+fn pairs_keep_every_member_as_written_and_both_reads_one_node_twice() {
+    let text = "{\"a\": 1, \"b\": \"x\",\n \"a\": true}";
+    let root = parse(text.as_bytes()).expect("parses");
+    #[derive(Deserialize)]
+    struct Known {
+        a: Field<bool>,
+    }
+    let Both(known, Pairs(pairs)): Both<Known, Pairs<At<Value>>> = from_node(&root).expect("fits");
+    // The structure sees the last `a`, as `JSON.parse` does; the pairs see both.
+    assert!(matches!(known.a, Some(At { value: Checked::Ok(true), .. })));
+    let keys: Vec<(&str, (u32, u32))> =
+        pairs.iter().map(|(k, at)| (k.as_str(), at.key_at())).collect();
+    assert_eq!(keys, [("a", (1, 2)), ("b", (1, 10)), ("a", (2, 2))]);
+    assert_eq!(pairs[0].1.value, json!(1));
+    // Pairs are an object's: anything else does not fit, and a `Checked` says so.
+    let list = parse(b"[1]").expect("parses");
+    assert!(from_node::<Pairs<Value>>(&list).is_err());
+    assert!(matches!(
+        from_node::<Checked<Pairs<Value>>>(&list),
+        Ok(Checked::Wrong(v)) if v == json!([1])
+    ));
 }
