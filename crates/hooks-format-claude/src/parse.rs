@@ -5,19 +5,19 @@
 
 use std::{collections::BTreeSet, path::Path, sync::Arc, time::Duration};
 
-use hooks_json::{At, Checked, Field};
+use hooks_json::{At, Both, Checked, Field, Pairs};
 use hooks_schema::{
     Delivery, ExecutionMode, HookCommand, HookDefinition, HookDiagnostic, HookEvent, HookId,
     Matcher, OnFailure, ParseResult, ParsedSource, PolicySwitch, Severity, SourcePolicy,
     SwitchRule,
 };
-use serde::Deserialize;
+use serde::{Deserialize, de::IgnoredAny};
 use serde_json::{Map, Value};
 
 use crate::{
     ClaudeCodec, ClaudeMode, FailClosedCodec,
     events::{EventName, NativeEvent, classify},
-    json::{self, Member, Node},
+    json::{self, Node},
     matcher::{self, IfRule, Pattern},
     problem::ConfigProblem,
 };
@@ -199,6 +199,46 @@ impl Reading {
     }
 }
 
+/// A settings document as declared: the keys the engine reads, each the last one written
+/// (as `JSON.parse` keeps it); every other key is Claude Code's own and is not looked at.
+/// The parser below only validates what this declares (see `specs/formats.md`, "Parse by
+/// declaration").
+#[derive(Deserialize)]
+struct Settings {
+    #[serde(rename = "disableAllHooks")]
+    disable_all_hooks: Field<bool>,
+    #[serde(rename = "allowManagedHooksOnly")]
+    allow_managed_hooks_only: Field<bool>,
+    hooks: Field<Section>,
+}
+
+/// The `hooks` section: its `version`, and every member as written (event names, `version`
+/// and duplicates included, in document order).
+type Section = Both<Versioned, Pairs<At<Checked<Vec<GroupAt>>>>>;
+
+/// The strict contract's `version` key of the `hooks` section, as written.
+#[derive(Deserialize)]
+struct Versioned {
+    version: Option<At<Value>>,
+}
+
+/// A matcher group where it stands, when it is an object: its fields and every key written.
+type GroupAt = At<Checked<Both<Group, Keys>>>;
+
+/// A matcher group as declared.
+#[derive(Deserialize)]
+struct Group {
+    matcher: Field<String>,
+    hooks: Field<Vec<HandlerAt>>,
+}
+
+/// A handler where it stands, when it is an object: its fields and every key written.
+type HandlerAt = At<Checked<Both<Handler, Keys>>>;
+
+/// Every key of an object as written, where it stands (duplicates kept, for the warnings
+/// that name each occurrence).
+type Keys = Pairs<At<IgnoredAny>>;
+
 /// A handler as Claude Code declares it: the fields of every handler type the engine runs
 /// (`type` says which apply; keys are checked against that type's list), each kept where it
 /// stands and as written (see `specs/formats.md`, "Parse by declaration").
@@ -224,6 +264,8 @@ struct Handler {
     once: Field<bool>,
     #[serde(rename = "onFailure")]
     on_failure: Field<String>,
+    /// An `http` handler's headers: every member as written (duplicates kept).
+    headers: Field<Pairs<At<Checked<String>>>>,
 }
 
 /// A handler's fields once read and type-checked, before the checks that do not depend on
@@ -242,14 +284,21 @@ struct Fields {
     on_failure_text: Option<String>,
 }
 
-/// Where a field's value stands, or its handler when it is absent.
-fn value_at<T>(field: &Field<T>, node: &Node) -> (u32, u32) {
-    field.as_ref().map_or((node.line, node.column), At::at)
+/// Where a field's value stands, or its handler (at `handler`) when it is absent.
+fn value_at<T>(field: &Field<T>, handler: (u32, u32)) -> (u32, u32) {
+    field.as_ref().map_or(handler, At::at)
 }
 
-/// Where a field's key stands, or its handler when it is absent.
-fn key_at<T>(field: &Field<T>, node: &Node) -> (u32, u32) {
-    field.as_ref().map_or((node.line, node.column), At::key_at)
+/// Where a field's key stands, or its handler (at `handler`) when it is absent.
+fn key_at<T>(field: &Field<T>, handler: (u32, u32)) -> (u32, u32) {
+    field.as_ref().map_or(handler, At::key_at)
+}
+
+/// Whether a later member of `pairs` than the one at `i` has its key: `JSON.parse` keeps the
+/// last one written, so only that one counts.
+fn overridden<T>(pairs: &[(String, T)], i: usize) -> bool {
+    let key = pairs.get(i).map(|(k, _)| k);
+    pairs.get(i + 1..).unwrap_or_default().iter().any(|(k, _)| Some(k) == key)
 }
 
 struct Reader<'a> {
@@ -515,128 +564,124 @@ impl Reader<'_> {
                 return self.fatal(ConfigProblem::Syntax { message: e.message }, e.line, e.column);
             }
         };
-        let Some(members) = root.members() else {
+        // Only an object reads as settings.
+        let Ok(settings) = hooks_json::from_node::<Settings>(&root) else {
             return self.fatal(
                 ConfigProblem::RootNotObject { found: root.type_name() },
                 root.line,
                 root.column,
             );
         };
-        for key in [DISABLE_ALL_HOOKS, ALLOW_MANAGED_HOOKS_ONLY] {
-            let Some(m) = root.get(key) else { continue };
-            match m.value.as_bool() {
-                Some(b) => {
-                    self.out.settings.insert(key.to_owned(), Value::Bool(b));
+        for (key, field) in [
+            (DISABLE_ALL_HOOKS, &settings.disable_all_hooks),
+            (ALLOW_MANAGED_HOOKS_ONLY, &settings.allow_managed_hooks_only),
+        ] {
+            match field {
+                None => {}
+                Some(At { value: Checked::Ok(b), .. }) => {
+                    self.out.settings.insert(key.to_owned(), Value::Bool(*b));
                 }
-                None => {
+                Some(wrong) => {
                     // Claude Code validates every settings key and skips a file with an
                     // invalid one whole; these two are the keys the engine reads.
                     let problem = ConfigProblem::WrongType {
                         key: key.to_owned(),
                         expected: "a boolean",
-                        found: m.value.type_name(),
+                        found: wrong.found,
                     };
                     if !self.strict {
                         self.skip_file(
                             format!("`{key}` fails validation ({problem})"),
-                            m.value.line,
-                            m.value.column,
+                            wrong.line,
+                            wrong.column,
                         );
                     }
-                    self.problem(Severity::Error, problem, m.value.line, m.value.column);
+                    self.problem(Severity::Error, problem, wrong.line, wrong.column);
                 }
             }
         }
-        let hooks: Vec<&Member> = members.iter().filter(|m| m.key == "hooks").collect();
         // No `hooks` section: nothing to run and, in strict mode, nothing to deny.
-        let Some(hooks) = hooks.last() else { return };
-        self.hooks_section(&hooks.value);
+        let (Some(section), Some(written)) = (&settings.hooks, root.get("hooks")) else { return };
+        self.hooks_section(section, &written.value);
     }
 
-    fn hooks_section(&mut self, node: &Node) {
-        let size = node.end.saturating_sub(node.start);
+    /// The `hooks` section; `written` is its text's tree, for the strict contract's checks
+    /// of the section as a whole (its size, credential-looking keys at any depth).
+    fn hooks_section(&mut self, section: &At<Checked<Section>>, written: &Node) {
+        let size = written.end.saturating_sub(written.start);
         if self.strict && size > STRICT_MAX_HOOKS_BYTES {
             return self.fatal(
                 ConfigProblem::HooksTooLarge { size, cap: STRICT_MAX_HOOKS_BYTES },
-                node.line,
-                node.column,
+                section.line,
+                section.column,
             );
         }
-        let Some(members) = node.members() else {
+        let Checked::Ok(Both(versioned, Pairs(members))) = &section.value else {
             return self.fatal(
-                ConfigProblem::HooksNotObject { found: node.type_name() },
-                node.line,
-                node.column,
+                ConfigProblem::HooksNotObject { found: section.found },
+                section.line,
+                section.column,
             );
         };
         if self.strict {
-            self.credentials(node);
+            self.credentials(written);
         }
         self.duplicates(members);
-        self.version(node);
-        for (i, m) in members.iter().enumerate() {
+        self.version(section.at(), versioned);
+        for (i, (key, groups)) in members.iter().enumerate() {
             // JSON.parse semantics: of duplicate keys, the last one counts.
-            let later = members.get(i + 1..).unwrap_or_default();
-            if m.key == "version" || later.iter().any(|o| o.key == m.key) {
+            if key == "version" || overridden(members, i) {
                 continue;
             }
-            match classify(&m.key) {
+            let (line, column) = groups.key_at();
+            match classify(key) {
                 EventName::Mapped(ev) => {
                     if ev.canonical().is_gated() {
                         self.out.gated.insert(ev.canonical());
                     }
-                    self.event(ev, m);
+                    self.event(ev, key, groups);
                 }
                 EventName::Gap => {
                     let d = self.diag(
                         Severity::Warning,
-                        &ConfigProblem::EventGap { name: m.key.clone() },
-                        m.line,
-                        m.column,
+                        &ConfigProblem::EventGap { name: key.clone() },
+                        line,
+                        column,
                     );
                     self.out.diagnostics.push(d);
                 }
                 EventName::Unknown => {
                     self.out.all_gated |= self.strict;
                     let problem = if self.strict {
-                        ConfigProblem::UnknownKey { key: m.key.clone(), place: "`hooks`" }
+                        ConfigProblem::UnknownKey { key: key.clone(), place: "`hooks`" }
                     } else {
-                        ConfigProblem::UnknownEvent { name: m.key.clone() }
+                        ConfigProblem::UnknownEvent { name: key.clone() }
                     };
-                    self.problem(Severity::Warning, problem, m.line, m.column);
+                    self.problem(Severity::Warning, problem, line, column);
                 }
             }
         }
     }
 
-    fn version(&mut self, hooks: &Node) {
-        match hooks.get("version") {
-            None if self.strict => self.problem(
-                Severity::Error,
-                ConfigProblem::MissingVersion,
-                hooks.line,
-                hooks.column,
-            ),
-            None => {}
-            Some(m) => {
-                let ok = matches!(&m.value.kind, json::Kind::Number(n) if n.as_u64() == Some(CONTRACT_VERSION));
-                if !ok {
-                    let text = serde_json::to_string(&m.value.to_value()).unwrap_or_default();
-                    // A number is shown; a mistyped value only by its type, unless revealed.
-                    let found = if matches!(m.value.kind, json::Kind::Number(_)) {
-                        text
-                    } else {
-                        hooks_schema::quoted_value(m.value.type_name(), &text)
-                    };
-                    // A document written for a contract this engine does not know is not
-                    // half-read in either mode.
-                    self.fatal(
-                        ConfigProblem::UnsupportedVersion { found },
-                        m.value.line,
-                        m.value.column,
-                    );
-                }
+    /// The section's `version`; `(line, column)` is the section's.
+    fn version(&mut self, (line, column): (u32, u32), versioned: &Versioned) {
+        match &versioned.version {
+            None if self.strict => {
+                self.problem(Severity::Error, ConfigProblem::MissingVersion, line, column);
             }
+            Some(v) if v.value.as_u64() != Some(CONTRACT_VERSION) => {
+                let text = serde_json::to_string(&v.value).unwrap_or_default();
+                // A number is shown; a mistyped value only by its type, unless revealed.
+                let found = if v.value.is_number() {
+                    text
+                } else {
+                    hooks_schema::quoted_value(v.found, &text)
+                };
+                // A document written for a contract this engine does not know is not
+                // half-read in either mode.
+                self.fatal(ConfigProblem::UnsupportedVersion { found }, v.line, v.column);
+            }
+            None | Some(_) => {}
         }
     }
 
@@ -660,60 +705,57 @@ impl Reader<'_> {
         }
     }
 
-    fn duplicates(&mut self, members: &[Member]) {
+    /// A warning for each key of `pairs` written again, at the later occurrence.
+    fn duplicates<T>(&mut self, pairs: &[(String, At<T>)]) {
         let mut seen = BTreeSet::new();
-        for m in members {
-            if !seen.insert(m.key.as_str()) {
+        for (key, at) in pairs {
+            if !seen.insert(key.as_str()) {
+                let (line, column) = at.key_at();
                 self.problem(
                     Severity::Warning,
-                    ConfigProblem::DuplicateKey { key: m.key.clone() },
-                    m.line,
-                    m.column,
+                    ConfigProblem::DuplicateKey { key: key.clone() },
+                    line,
+                    column,
                 );
             }
         }
     }
 
-    fn wrong_type(&mut self, key: &str, expected: &'static str, node: &Node) {
-        self.problem(
-            Severity::Error,
-            ConfigProblem::WrongType { key: key.to_owned(), expected, found: node.type_name() },
-            node.line,
-            node.column,
-        );
-    }
-
-    fn event(&mut self, ev: NativeEvent, m: &Member) {
+    fn event(&mut self, ev: NativeEvent, key: &str, groups: &At<Checked<Vec<GroupAt>>>) {
         self.event = Some(ev);
-        match m.value.items() {
-            None => self.wrong_type(&m.key, "an array of matcher groups", &m.value),
-            Some(groups) => {
+        match &groups.value {
+            Checked::Ok(groups) => {
                 for (gi, group) in groups.iter().enumerate() {
                     self.group(ev, gi, group);
                 }
+            }
+            Checked::Wrong(_) => {
+                self.wrong::<_, ()>(key, "an array of matcher groups", groups);
             }
         }
         self.event = None;
     }
 
-    fn group(&mut self, ev: NativeEvent, gi: usize, group: &Node) {
-        let Some(members) = group.members() else {
-            return self.wrong_type(&format!("{}[{gi}]", ev.as_str()), "an object", group);
+    fn group(&mut self, ev: NativeEvent, gi: usize, at: &GroupAt) {
+        let Checked::Ok(Both(group, Pairs(keys))) = &at.value else {
+            self.wrong::<_, ()>(&format!("{}[{gi}]", ev.as_str()), "an object", at);
+            return;
         };
-        self.duplicates(members);
-        for m in members {
-            if m.key != "matcher" && m.key != "hooks" {
+        self.duplicates(keys);
+        for (key, k) in keys {
+            if key != "matcher" && key != "hooks" {
                 let problem =
-                    ConfigProblem::UnknownKey { key: m.key.clone(), place: "a matcher group" };
-                self.problem(Severity::Warning, problem, m.line, m.column);
+                    ConfigProblem::UnknownKey { key: key.clone(), place: "a matcher group" };
+                let (line, column) = k.key_at();
+                self.problem(Severity::Warning, problem, line, column);
             }
         }
-        let (text, line, column) = match group.get("matcher") {
-            None => (None, group.line, group.column),
-            Some(m) => match m.value.as_str() {
-                Some(t) => (Some(t), m.value.line, m.value.column),
-                None => return self.wrong_type("matcher", "a string", &m.value),
-            },
+        let (text, line, column) = match &group.matcher {
+            None => (None, at.line, at.column),
+            Some(At { value: Checked::Ok(t), line, column, .. }) => {
+                (Some(t.as_str()), *line, *column)
+            }
+            Some(wrong) => return self.wrong("matcher", "a string", wrong).unwrap_or(()),
         };
         let pattern = match Pattern::compile(text.unwrap_or_default()) {
             Ok(p) => p,
@@ -729,16 +771,12 @@ impl Reader<'_> {
             .with_code("matcher_ignored");
             self.out.diagnostics.push(d);
         }
-        let Some(hooks) = group.get("hooks") else {
-            let problem = ConfigProblem::WrongType {
-                key: "hooks".to_owned(),
-                expected: "an array of handlers",
-                found: "nothing",
-            };
-            return self.problem(Severity::Error, problem, group.line, group.column);
-        };
-        let Some(handlers) = hooks.value.items() else {
-            return self.wrong_type("hooks", "an array of handlers", &hooks.value);
+        let handlers = match &group.hooks {
+            None => return self.missing("hooks", "an array of handlers", at.at()).unwrap_or(()),
+            Some(At { value: Checked::Ok(handlers), .. }) => handlers,
+            Some(wrong) => {
+                return self.wrong("hooks", "an array of handlers", wrong).unwrap_or(());
+            }
         };
         for (hi, h) in handlers.iter().enumerate() {
             self.hook = Some(format!("{}[{gi}][{hi}]", ev.as_str()));
@@ -755,18 +793,17 @@ impl Reader<'_> {
         ev: NativeEvent,
         gi: usize,
         hi: usize,
-        node: &Node,
+        handler: &HandlerAt,
         matcher_text: Option<&str>,
         pattern: &Pattern,
     ) -> Option<HookDefinition> {
         let id_text = format!("{}[{gi}][{hi}]", ev.as_str());
-        let (Some(members), Ok(h)) = (node.members(), hooks_json::from_node::<Handler>(node))
-        else {
-            self.wrong_type(&id_text, "an object", node);
-            return None;
+        let Checked::Ok(Both(h, Pairs(members))) = &handler.value else {
+            return self.wrong(&id_text, "an object", handler);
         };
+        let at = handler.at();
         let kind = match &h.kind {
-            None => return self.missing("type", "a string", node),
+            None => return self.missing("type", "a string", at),
             Some(At { value: Checked::Ok(k), line, column, .. }) => (k.clone(), *line, *column),
             Some(k) => return self.wrong("type", "a string", k),
         };
@@ -791,16 +828,17 @@ impl Reader<'_> {
         } else {
             (&HANDLER_KEYS, "a command handler")
         };
-        for m in members {
-            if !known.contains(&m.key.as_str()) {
-                let problem = ConfigProblem::UnknownKey { key: m.key.clone(), place };
-                self.problem(Severity::Warning, problem, m.line, m.column);
+        for (key, k) in members {
+            if !known.contains(&key.as_str()) {
+                let problem = ConfigProblem::UnknownKey { key: key.clone(), place };
+                let (line, column) = k.key_at();
+                self.problem(Severity::Warning, problem, line, column);
             }
         }
         let mut ok = true;
-        let http = if is_http { Some(self.http(node, &h)?) } else { None };
-        let command = if is_http { String::new() } else { self.command_text(node, &h)? };
-        let args = if is_http { None } else { self.args(&h)? };
+        let http = if is_http { Some(self.http(at, h)?) } else { None };
+        let command = if is_http { String::new() } else { self.command_text(at, h)? };
+        let args = if is_http { None } else { self.args(h)? };
         let shell = if is_http { None } else { self.opt(&h.shell, "shell", "a string", &mut ok) };
         let status_message = self.opt(&h.status_message, "statusMessage", "a string", &mut ok);
         let if_text = self.opt(&h.if_text, "if", "a string", &mut ok);
@@ -820,7 +858,7 @@ impl Reader<'_> {
                 "Claude Code does not run `http` handlers on `SessionStart`; the handler is skipped",
             )
             .in_file(self.path)
-            .at(node.line, node.column)
+            .at(at.0, at.1)
             .with_code("capability_gap");
             let mut d = d;
             d.hook_id.clone_from(&self.hook);
@@ -830,7 +868,7 @@ impl Reader<'_> {
         self.handler_rest(
             ev,
             &id_text,
-            (node, &h),
+            (at, h),
             matcher_text,
             pattern,
             Fields {
@@ -849,9 +887,9 @@ impl Reader<'_> {
     }
 
     /// A command handler's `command`: a non-empty string.
-    fn command_text(&mut self, node: &Node, h: &Handler) -> Option<String> {
+    fn command_text(&mut self, at: (u32, u32), h: &Handler) -> Option<String> {
         match &h.command {
-            None => self.missing("command", "a string", node),
+            None => self.missing("command", "a string", at),
             Some(At { value: Checked::Ok(c), line, column, .. }) if c.trim().is_empty() => {
                 self.problem(Severity::Error, ConfigProblem::MissingCommand, *line, *column);
                 None
@@ -871,9 +909,9 @@ impl Reader<'_> {
     }
 
     /// An `http` handler's `url`, `headers` and `allowedEnvVars`.
-    fn http(&mut self, node: &Node, h: &Handler) -> Option<hooks_schema::HttpHook> {
+    fn http(&mut self, at: (u32, u32), h: &Handler) -> Option<hooks_schema::HttpHook> {
         let url = match &h.url {
-            None => return self.missing("url", "a string", node),
+            None => return self.missing("url", "a string", at),
             Some(At { value: Checked::Ok(u), line, column, .. }) if !looks_like_url(u) => {
                 self.problem(Severity::Error, ConfigProblem::InvalidUrl, *line, *column);
                 return None;
@@ -882,23 +920,21 @@ impl Reader<'_> {
             Some(u) => return self.wrong("url", "a string", u),
         };
         let mut headers = Vec::new();
-        if let Some(m) = node.get("headers") {
-            let Some(members) = m.value.members() else {
-                self.wrong_type("headers", "an object of strings", &m.value);
-                return None;
-            };
-            self.duplicates(members);
-            for (i, h) in members.iter().enumerate() {
-                let Some(v) = h.value.as_str() else {
-                    self.wrong_type(&format!("headers.{}", h.key), "a string", &h.value);
-                    return None;
-                };
-                // JSON.parse semantics: of duplicate keys, the last one counts.
-                if members.get(i + 1..).unwrap_or_default().iter().any(|o| o.key == h.key) {
-                    continue;
+        match &h.headers {
+            None => {}
+            Some(At { value: Checked::Ok(Pairs(members)), .. }) => {
+                self.duplicates(members);
+                for (i, (key, value)) in members.iter().enumerate() {
+                    let Checked::Ok(v) = &value.value else {
+                        return self.wrong(&format!("headers.{key}"), "a string", value);
+                    };
+                    // JSON.parse semantics: of duplicate keys, the last one counts.
+                    if !overridden(members, i) {
+                        headers.push((key.clone(), v.clone()));
+                    }
                 }
-                headers.push((h.key.clone(), v.to_owned()));
             }
+            Some(wrong) => return self.wrong("headers", "an object of strings", wrong),
         }
         let allowed_env_vars = match &h.allowed_env_vars {
             None => Vec::new(),
@@ -906,20 +942,20 @@ impl Reader<'_> {
             Some(a) => return self.wrong("allowedEnvVars", "an array of strings", a),
         };
         let hook = hooks_schema::HttpHook { url, headers, allowed_env_vars };
-        self.http_hints(node, &hook);
+        self.http_hints(at, h, &hook);
         Some(hook)
     }
 
     /// `hooks check` hints about an `http` handler that still loads: a scheme no client here
     /// speaks, header variables that interpolate as empty. Values are never shown.
-    fn http_hints(&mut self, node: &Node, hook: &hooks_schema::HttpHook) {
+    fn http_hints(&mut self, at: (u32, u32), h: &Handler, hook: &hooks_schema::HttpHook) {
         let scheme = hook.url.split(':').next().unwrap_or_default().to_ascii_lowercase();
         if scheme != "http" && scheme != "https" {
             let mut d = HookDiagnostic::warning(
                 "the `url` is neither http: nor https:; the request will fail and the hook counts as failed",
             )
             .in_file(self.path)
-            .at(node.line, node.column)
+            .at(at.0, at.1)
             .with_code("http_scheme");
             d.hook_id.clone_from(&self.hook);
             self.out.diagnostics.push(d);
@@ -928,8 +964,7 @@ impl Reader<'_> {
             if allowed {
                 continue;
             }
-            let (l, c) =
-                node.get("headers").map_or((node.line, node.column), |m| (m.line, m.column));
+            let (l, c) = key_at(&h.headers, at);
             let mut d = HookDiagnostic::warning(format!(
                 "a header names `${name}`, which is not in `allowedEnvVars`: Claude Code sends it as empty"
             ))
@@ -946,33 +981,21 @@ impl Reader<'_> {
         &mut self,
         ev: NativeEvent,
         id_text: &str,
-        (node, h): (&Node, &Handler),
+        (at, h): ((u32, u32), &Handler),
         matcher_text: Option<&str>,
         pattern: &Pattern,
-        fields: Fields,
+        f: Fields,
     ) -> Option<HookDefinition> {
-        let Fields {
-            http,
-            command,
-            args,
-            shell,
-            status_message,
-            if_text,
-            is_async,
-            rewake,
-            once,
-            on_failure_text,
-        } = fields;
-        if self.strict && shell.is_some() {
-            let (l, c) = value_at(&h.shell, node);
+        if self.strict && f.shell.is_some() {
+            let (l, c) = value_at(&h.shell, at);
             let why = "it names a `shell`".to_owned();
             self.problem(Severity::Error, ConfigProblem::NeedsShell { why }, l, c);
             return None;
         }
-        if let Some(sh) = shell.as_deref()
+        if let Some(sh) = f.shell.as_deref()
             && !SHELLS.contains(&sh)
         {
-            let (l, c) = value_at(&h.shell, node);
+            let (l, c) = value_at(&h.shell, at);
             self.problem(Severity::Error, ConfigProblem::Shell { found: sh.to_owned() }, l, c);
             return None;
         }
@@ -992,12 +1015,12 @@ impl Reader<'_> {
             }
             Some(t) => return self.wrong("timeout", "a number of seconds", t),
         };
-        let if_rule = match &if_text {
+        let if_rule = match &f.if_text {
             None => None,
             Some(t) => match IfRule::parse(t) {
                 Ok(r) => Some(r),
                 Err(e) => {
-                    let (l, c) = value_at(&h.if_text, node);
+                    let (l, c) = value_at(&h.if_text, at);
                     self.problem(Severity::Error, ConfigProblem::IfRule(e), l, c);
                     return None;
                 }
@@ -1005,7 +1028,7 @@ impl Reader<'_> {
         };
         if if_rule.is_some() && !ev.is_tool_event() {
             self.info(
-                key_at(&h.if_text, node),
+                key_at(&h.if_text, at),
                 format!(
                     "`if` is evaluated only on tool events; it is ignored on `{}`",
                     ev.as_str()
@@ -1013,20 +1036,20 @@ impl Reader<'_> {
                 "if_ignored",
             );
         }
-        if once.is_some() {
+        if f.once.is_some() {
             self.info(
-                key_at(&h.once, node),
+                key_at(&h.once, at),
                 "`once` is honoured only in skill frontmatter; it is ignored here".to_owned(),
                 "once_ignored",
             );
         }
-        let is_async = is_async || rewake;
-        if rewake {
+        let is_async = f.is_async || f.rewake;
+        if f.rewake {
             let d = self.diag(
                 Severity::Warning,
                 &ConfigProblem::HandlerGap { kind: "asyncRewake".to_owned() },
-                node.line,
-                node.column,
+                at.0,
+                at.1,
             );
             self.out.diagnostics.push(HookDiagnostic {
                 message: "`asyncRewake` is not supported; the hook runs as a plain async hook"
@@ -1038,16 +1061,16 @@ impl Reader<'_> {
             self.problem(
                 Severity::Error,
                 ConfigProblem::AsyncGate { event: ev.as_str().to_owned() },
-                node.line,
-                node.column,
+                at.0,
+                at.1,
             );
             return None;
         }
-        let on_failure = match on_failure_text.as_deref() {
+        let on_failure = match f.on_failure_text.as_deref() {
             None | Some("continue") => OnFailure::Warn,
             Some("block") => OnFailure::Block,
             Some(other) => {
-                let (l, c) = value_at(&h.on_failure, node);
+                let (l, c) = value_at(&h.on_failure, at);
                 self.problem(
                     Severity::Error,
                     ConfigProblem::OnFailure { found: other.to_owned() },
@@ -1064,7 +1087,7 @@ impl Reader<'_> {
                 format!("on `{}`", ev.as_str())
             };
             self.info(
-                key_at(&h.on_failure, node),
+                key_at(&h.on_failure, at),
                 format!("`onFailure: block` is ignored {why}"),
                 "on_failure_ignored",
             );
@@ -1077,32 +1100,32 @@ impl Reader<'_> {
         } else {
             on_failure
         };
-        let command = match (http, args, self.strict) {
+        let command = match (f.http, f.args, self.strict) {
             (Some(http), _, _) => HookCommand::Http(http),
-            (None, Some(args), _) => HookCommand::Exec { program: command, args },
-            (None, None, false) => HookCommand::Shell { script: command, shell },
+            (None, Some(args), _) => HookCommand::Exec { program: f.command, args },
+            (None, None, false) => HookCommand::Shell { script: f.command, shell: f.shell },
             // The deny-only contract spawns handlers directly: a command made of plain words is
             // split into its argv; one that needs a shell breaks the contract.
-            (None, None, true) => match direct_argv(&command) {
+            (None, None, true) => match direct_argv(&f.command) {
                 Ok(mut words) => {
                     let program = words.remove(0);
                     HookCommand::Exec { program, args: words }
                 }
                 Err(why) => {
-                    let (l, c) = value_at(&h.command, node);
+                    let (l, c) = value_at(&h.command, at);
                     self.problem(Severity::Error, ConfigProblem::NeedsShell { why }, l, c);
                     return None;
                 }
             },
         };
         let mut native = Map::new();
-        if let Some(s) = status_message {
+        if let Some(s) = f.status_message {
             native.insert("statusMessage".to_owned(), Value::String(s));
         }
-        if let Some(t) = if_text {
+        if let Some(t) = f.if_text {
             native.insert("if".to_owned(), Value::String(t));
         }
-        if rewake {
+        if f.rewake {
             native.insert("asyncRewake".to_owned(), Value::Bool(true));
         }
         if self.strict {
@@ -1127,8 +1150,8 @@ impl Reader<'_> {
             enabled: true,
             codec: Arc::new(ClaudeCodec),
             order,
-            line: Some(node.line),
-            column: Some(node.column),
+            line: Some(at.0),
+            column: Some(at.1),
             description: None,
             native,
         })
@@ -1184,11 +1207,16 @@ impl Reader<'_> {
         None
     }
 
-    /// A `WrongType` problem for a required field that is absent, at its handler; always
-    /// `None`.
-    fn missing<R>(&mut self, key: &str, expected: &'static str, node: &Node) -> Option<R> {
+    /// A `WrongType` problem for a required field that is absent, at its object (a handler,
+    /// a matcher group); always `None`.
+    fn missing<R>(
+        &mut self,
+        key: &str,
+        expected: &'static str,
+        (line, column): (u32, u32),
+    ) -> Option<R> {
         let problem = ConfigProblem::WrongType { key: key.to_owned(), expected, found: "nothing" };
-        self.problem(Severity::Error, problem, node.line, node.column);
+        self.problem(Severity::Error, problem, line, column);
         None
     }
 }
