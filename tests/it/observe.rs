@@ -4,6 +4,7 @@
 use std::{
     collections::BTreeMap,
     sync::{Arc, Mutex},
+    time::Duration,
 };
 
 use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext};
@@ -43,11 +44,37 @@ struct Recorded {
     events: Vec<Seen>,
 }
 
+/// What a [`Recorder`] keeps, and the signal of a span closing.
+#[derive(Default)]
+struct Shared {
+    recorded: Mutex<Recorded>,
+    closed: tokio::sync::Notify,
+}
+
 /// A `tracing-subscriber` layer that keeps every span (when it closes) and every event.
 #[derive(Clone, Default)]
-struct Recorder(Arc<Mutex<Recorded>>);
+struct Recorder(Arc<Shared>);
 
 impl Recorder {
+    /// Waits, at most `bound`, until a span named `name` for which `done` holds has closed.
+    async fn closed(
+        &self,
+        name: &str,
+        done: impl Fn(&Seen) -> bool,
+        bound: std::time::Duration,
+    ) -> Option<Seen> {
+        let deadline = tokio::time::Instant::now() + bound;
+        loop {
+            let signal = self.0.closed.notified();
+            tokio::pin!(signal);
+            signal.as_mut().enable();
+            if let Some(seen) = self.spans(name).into_iter().find(|s| done(s)) {
+                return Some(seen);
+            }
+            tokio::time::timeout_at(deadline, signal).await.ok()?;
+        }
+    }
+
     fn spans(&self, name: &str) -> Vec<Seen> {
         self.lock().spans.iter().filter(|s| s.name == name).cloned().collect()
     }
@@ -71,7 +98,7 @@ impl Recorder {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Recorded> {
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.0.recorded.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
@@ -121,6 +148,8 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Recorder {
         if let Some(seen) = r.open.remove(&id.into_u64()) {
             r.spans.push(seen);
         }
+        drop(r);
+        self.0.closed.notify_waiters();
     }
 }
 
@@ -242,6 +271,45 @@ async fn a_background_run_follows_from_its_firing_and_a_blocking_run_is_inside_i
     assert!(blocking.follows.is_empty());
     assert_eq!(in_background.parent_id, None, "a background run outlives its firing");
     assert_eq!(in_background.follows, [fire.id], "and follows from it");
+}
+
+/// A detached fire-and-forget run outlives its firing like any background run: its
+/// `hooks.run` span follows from the firing, carries the process's pid, and closes with the
+/// exit the engine saw (it had no span at all before).
+#[tokio::test]
+async fn a_detached_run_has_its_span_following_from_its_firing_with_pid_and_exit() {
+    let dir = TestDir::new();
+    let mut bindings = denying_project(&dir, "./.cursor/deny.sh");
+    let mut def = (*bindings[0].definition).clone();
+    def.mode = ExecutionMode::FireAndForget;
+    def.detach = true;
+    bindings[0].definition = Arc::new(def);
+    let recorder = Recorder::default();
+    let _default =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(recorder.clone()));
+
+    let dispatcher = Dispatcher::new(DispatchConfig::default());
+    let report =
+        dispatcher.fire(&bindings, &shell_call(dir.path(), "ls"), &FireContext::default()).await;
+    assert!(
+        matches!(
+            report.runs[0].status,
+            hooks_dispatch::RunStatus::Background { detached: true, .. }
+        ),
+        "{report:#?}"
+    );
+    let run = recorder
+        .closed("hooks.run", |r| r.get("mode") == Some("fire_and_forget"), Duration::from_secs(30))
+        .await
+        .expect("the detached run's span closes when its process exits");
+    let [fire] = recorder.spans("hooks.fire").try_into().expect("one hooks.fire span");
+    assert_eq!(run.parent_id, None, "a detached run outlives its firing");
+    assert_eq!(run.follows, [fire.id], "and follows from it");
+    let pid: u32 = run.get("pid").expect("the pid is recorded").parse().expect("a pid");
+    assert!(pid > 1);
+    assert_eq!(run.get("exit_code"), Some("0"));
+    assert_eq!(run.get("hook_id"), Some("beforeShellExecution[0]"));
+    assert!(run.get("duration_ms").is_some());
 }
 
 #[tokio::test]

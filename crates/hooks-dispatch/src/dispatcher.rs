@@ -763,16 +763,35 @@ fn start_detached(
     mut job: Option<OutboxJob>,
 ) -> Result<(JoinHandle<HookRun>, Option<PathBuf>), String> {
     let def = &b.definition;
-    let inv = def
-        .codec
-        .encode(def, env, &ctx.encode_context(b))
-        .map_err(|e| format!("cannot encode the detached hook: {e}"))?;
-    if let (Some(outbox), Some(j)) = (&inner.outbox, job.as_mut()) {
-        let _ = outbox.mark_started(j);
-    }
-    let runtime: Option<&Path> = inner.cfg.runtime_dir.as_deref();
-    let mut d = crate::detach::start(&inv, runtime, env.session_id.as_deref(), &def.id)
-        .map_err(|f| f.message)?;
+    // Like every background run, its `hooks.run` span is a root that follows from the
+    // firing; it closes when the engine sees the process exit (or with the engine).
+    let span = trace::root_run_span(b);
+    span.follows_from(Span::current());
+    let started_in_span = span.in_scope(|| {
+        let inv = {
+            let _phase = tracing::trace_span!(target: trace::TARGET, "hooks.encode").entered();
+            def.codec.encode(def, env, &ctx.encode_context(b))
+        };
+        let inv = inv.map_err(|e| {
+            trace::run_not_started(SpawnFailureKind::EncodeFailed);
+            format!("cannot encode the detached hook: {e}")
+        })?;
+        if let (Some(outbox), Some(j)) = (&inner.outbox, job.as_mut()) {
+            let _ = outbox.mark_started(j);
+        }
+        let runtime: Option<&Path> = inner.cfg.runtime_dir.as_deref();
+        let d = {
+            let _phase = tracing::trace_span!(target: trace::TARGET, "hooks.spawn").entered();
+            crate::detach::start(&inv, runtime, env.session_id.as_deref(), &def.id)
+        };
+        let d = d.map_err(|f| {
+            trace::run_not_started(f.kind);
+            f.message
+        })?;
+        trace::record_pid(d.child.id());
+        Ok::<_, String>(d)
+    });
+    let mut d = started_in_span?;
     let log = d.log.clone();
     // The process may outlive this engine: its files stay unless the waiter below sees it
     // exit.
@@ -780,33 +799,37 @@ fn start_detached(
     let inner = Arc::clone(inner);
     let b = b.clone();
     let env = env.clone();
-    let handle = tokio::spawn(async move {
-        let started = Instant::now();
-        let status = d.child.wait().await;
-        let exit = match status {
-            Ok(st) => crate::runner::exit_info(st),
-            Err(e) => hooks_schema::ExitInfo::NotStarted(hooks_schema::SpawnFailure {
-                kind: SpawnFailureKind::Other,
-                message: format!("cannot wait for the detached hook: {e}"),
-            }),
-        };
-        let outcome = RawOutcome {
-            exit,
-            timed_out: false,
-            stdout: hooks_schema::CapturedOutput::default(),
-            stderr: hooks_schema::CapturedOutput::default(),
-            result_file: d.files.read_output(inner.cfg.result_file_cap),
-            duration: started.elapsed(),
-        };
-        d.files.set_keep(false);
-        drop(d.files);
-        if let (Some(outbox), Some(mut j)) = (&inner.outbox, job) {
-            let (state, why) = record_outcome(&mut j, &outcome);
-            write_off_runtime(outbox, j, move |o, j| o.finish(j, state, why)).await;
+    let handle = tokio::spawn(
+        async move {
+            let started = Instant::now();
+            let status = d.child.wait().await;
+            let exit = match status {
+                Ok(st) => crate::runner::exit_info(st),
+                Err(e) => hooks_schema::ExitInfo::NotStarted(hooks_schema::SpawnFailure {
+                    kind: SpawnFailureKind::Other,
+                    message: format!("cannot wait for the detached hook: {e}"),
+                }),
+            };
+            let outcome = RawOutcome {
+                exit,
+                timed_out: false,
+                stdout: hooks_schema::CapturedOutput::default(),
+                stderr: hooks_schema::CapturedOutput::default(),
+                result_file: d.files.read_output(inner.cfg.result_file_cap),
+                duration: started.elapsed(),
+            };
+            d.files.set_keep(false);
+            drop(d.files);
+            if let (Some(outbox), Some(mut j)) = (&inner.outbox, job) {
+                let (state, why) = record_outcome(&mut j, &outcome);
+                write_off_runtime(outbox, j, move |o, j| o.finish(j, state, why)).await;
+            }
+            let verdict = b.definition.codec.decode(&b.definition, &env, &outcome);
+            trace::run_done(&Span::current(), &outcome, &verdict, Duration::ZERO);
+            HookRun::ran(&b, Executed { outcome, verdict, queued: Duration::ZERO })
         }
-        let verdict = b.definition.codec.decode(&b.definition, &env, &outcome);
-        HookRun::ran(&b, Executed { outcome, verdict, queued: Duration::ZERO })
-    });
+        .instrument(span),
+    );
     Ok((handle, log))
 }
 

@@ -59,32 +59,52 @@ pub(crate) fn fire_done(span: &Span, verdict: &FoldedVerdict, duration: std::tim
     span.record("duration_ms", fractional_millis(duration));
 }
 
-/// The span of one hook run: `hooks.run`.
+/// The `hooks.run` span with its fields, inside the current span or with the parent given
+/// (`parent: None,` for a root).
+macro_rules! hooks_run_span {
+    ($def:expr; $($parent:tt)*) => {
+        tracing::info_span!(
+            target: TARGET,
+            $($parent)*
+            "hooks.run",
+            hook_id = $def.id.as_str(),
+            format = $def.wire_format().as_str(),
+            source_kind = Empty,
+            file = Empty,
+            line = $def.line,
+            mode = $def.mode.as_str(),
+            timeout_ms = Empty,
+            pid = Empty,
+            queued_ms = Empty,
+            duration_ms = Empty,
+            exit_code = Empty,
+            signal = Empty,
+            not_started = Empty,
+            http_status = Empty,
+            timed_out = Empty,
+            killed = Empty,
+            capped = Empty,
+            decision = Empty,
+            failed = Empty,
+        )
+    };
+}
+
+/// The span of one hook run: `hooks.run`, inside the current span.
 pub(crate) fn run_span(b: &Binding) -> Span {
     let def = &b.definition;
-    let span = tracing::info_span!(
-        target: TARGET,
-        "hooks.run",
-        hook_id = def.id.as_str(),
-        format = def.wire_format().as_str(),
-        source_kind = Empty,
-        file = Empty,
-        line = def.line,
-        mode = def.mode.as_str(),
-        timeout_ms = Empty,
-        pid = Empty,
-        queued_ms = Empty,
-        duration_ms = Empty,
-        exit_code = Empty,
-        signal = Empty,
-        not_started = Empty,
-        http_status = Empty,
-        timed_out = Empty,
-        killed = Empty,
-        capped = Empty,
-        decision = Empty,
-        failed = Empty,
-    );
+    run_fields(b, hooks_run_span!(def;))
+}
+
+/// The span of a run that outlives its firing (a detached one): `hooks.run` as a root, which
+/// the caller links to the firing with `follows_from`.
+pub(crate) fn root_run_span(b: &Binding) -> Span {
+    let def = &b.definition;
+    run_fields(b, hooks_run_span!(def; parent: None,))
+}
+
+fn run_fields(b: &Binding, span: Span) -> Span {
+    let def = &b.definition;
     if !span.is_disabled() {
         span.record("source_kind", tracing::field::display(&b.source.kind));
         span.record("file", tracing::field::display(&b.source.path));
@@ -129,6 +149,11 @@ pub(crate) fn run_done(
         _ if verdict.failure.is_some() => tracing::warn!(target: TARGET, "hook failed"),
         _ => {}
     }
+}
+
+/// Records, on the current (run) span, that its process never started.
+pub(crate) fn run_not_started(kind: SpawnFailureKind) {
+    Span::current().record("not_started", failure_kind(kind));
 }
 
 /// Records the pid of the process a run started, on the current (run) span.
