@@ -9,14 +9,16 @@
 //! [`HookRuntime`]; the actor applies state changes in arrival order and hands reads (`fire`,
 //! `can_write_files`, `snapshot`) to tasks of their own with a cloned [`FireHandle`] so they
 //! run concurrently. stdout is one buffered writer behind a lock taken for whole messages: the
-//! reader thread writes its answers directly, tokio tasks through a writer thread (so a client
-//! that stops reading never blocks a worker). One thread forwards registry changes as
-//! notifications. The server's own messages go to the caller's [`ServeLog`] (`hooks serve`:
-//! stderr). The protocol is in `specs/serve-protocol.md`.
+//! reader thread writes its answers directly; a tokio task writes its own when stdout is free
+//! and has room ([`ServeOutput::write_now`], a write that never waits) and hands the writer
+//! thread what does not fit, so a client that stops reading never blocks a worker. One thread
+//! forwards registry changes as notifications. The server's own messages go to the caller's
+//! [`ServeLog`] (`hooks serve`: stderr). The protocol is in `specs/serve-protocol.md`.
 //!
 //! [`FireHandle`]: crate::runtime::FireHandle
 
 mod lines;
+mod output;
 pub mod protocol;
 pub mod render;
 mod server;
@@ -24,7 +26,7 @@ mod spin;
 
 use std::{
     fmt,
-    io::{BufReader, Read, Write},
+    io::{BufReader, Read},
     sync::Arc,
     time::Duration,
 };
@@ -34,6 +36,7 @@ use crate::runtime::HookRuntime;
 pub use protocol::{
     ErrorCode, PROTOCOL_VERSION, ProtocolError, Request, parse_request, parse_request_with,
 };
+pub use output::ServeOutput;
 pub use spin::{DEFAULT_SPIN, PolledInput};
 
 /// The default cap on one request line.
@@ -121,7 +124,7 @@ impl Default for ServeOptions {
 pub fn run_stdio(
     runtime: HookRuntime,
     input: impl Read + Send + 'static,
-    output: impl Write + Send + 'static,
+    output: impl ServeOutput,
 ) -> Result<(), ServeError> {
     run_stdio_with(runtime, input, output, ServeOptions::default())
 }
@@ -130,7 +133,7 @@ pub fn run_stdio(
 pub fn run_stdio_with(
     runtime: HookRuntime,
     input: impl Read + Send + 'static,
-    output: impl Write + Send + 'static,
+    output: impl ServeOutput,
     options: ServeOptions,
 ) -> Result<(), ServeError> {
     let rt = if options.worker_threads <= 1 {

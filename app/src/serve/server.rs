@@ -10,7 +10,7 @@ use std::{
     pin::Pin,
     sync::{
         Arc, Condvar, Mutex, PoisonError,
-        atomic::{AtomicBool, AtomicU64, Ordering},
+        atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering},
         mpsc as std_mpsc,
     },
     task::{Context, Poll, Waker},
@@ -29,7 +29,7 @@ use tokio::{
 };
 
 use super::{
-    ServeError, ServeLog, ServeOptions,
+    ServeError, ServeLog, ServeOptions, ServeOutput,
     lines::{Line, LineReader},
     protocol::{
         ErrorCode, PROTOCOL_VERSION, Request, error_message, hello, notification,
@@ -58,31 +58,60 @@ fn encode(message: &impl Serialize) -> Option<Vec<u8>> {
 struct Sink {
     /// Where the server's own messages go.
     log: ServeLog,
-    out: Mutex<Option<BufWriter<Box<dyn Write + Send>>>>,
+    out: Mutex<Option<Output>>,
     failed: AtomicBool,
+    /// Messages queued for the writer thread and not yet written: while there are any, a
+    /// runtime task queues its message behind them instead of writing it itself, so messages
+    /// from the runtime's side keep their order.
+    queued: AtomicUsize,
     actor: mpsc::UnboundedSender<ActorMsg>,
     grace: Duration,
 }
 
+/// What the sink's lock guards.
+struct Output {
+    out: BufWriter<Box<dyn ServeOutput>>,
+    /// The end of a message a runtime task began to write and the pipe had no room for: the
+    /// next write, whoever makes it, writes it first. With the place of the request it answers.
+    rest: Option<(Vec<u8>, Option<Permit>)>,
+    /// Whether the output writes without waiting (cleared once it says it cannot).
+    direct: bool,
+}
+
+impl Output {
+    fn new(out: Box<dyn ServeOutput>) -> Output {
+        Output { out: BufWriter::with_capacity(64 * 1024, out), rest: None, direct: true }
+    }
+}
+
 impl Sink {
-    /// Writes `batch` and flushes; on a broken stdout, marks the sink failed and asks the
-    /// actor to shut down (once).
+    /// Writes what a runtime task began (if anything), then `batch`, and flushes; on a broken
+    /// stdout, marks the sink failed and asks the actor to shut down (once). Blocks while the
+    /// client does not read: only the reader and writer threads call it.
     fn write(&self, batch: &[Vec<u8>]) {
         let mut guard = self.out.lock().unwrap_or_else(PoisonError::into_inner);
-        let Some(out) = guard.as_mut() else { return };
+        let Some(state) = guard.as_mut() else { return };
         let result = (|| -> io::Result<()> {
-            for bytes in batch {
-                out.write_all(bytes)?;
+            if let Some((rest, _permit)) = state.rest.take() {
+                state.out.write_all(&rest)?;
             }
-            out.flush()
+            for bytes in batch {
+                state.out.write_all(bytes)?;
+            }
+            state.out.flush()
         })();
         if let Err(e) = result {
-            *guard = None;
-            drop(guard);
-            if !self.failed.swap(true, Ordering::SeqCst) {
-                self.log.say(&format!("hooks serve: cannot write to stdout: {e}"));
-                let _ = self.actor.send(ActorMsg::Shutdown { id: None, grace: self.grace });
-            }
+            self.broke(guard, &e);
+        }
+    }
+
+    /// Closes a failed stdout and tells the actor to shut down (once).
+    fn broke(&self, mut guard: std::sync::MutexGuard<'_, Option<Output>>, e: &io::Error) {
+        *guard = None;
+        drop(guard);
+        if !self.failed.swap(true, Ordering::SeqCst) {
+            self.log.say(&format!("hooks serve: cannot write to stdout: {e}"));
+            let _ = self.actor.send(ActorMsg::Shutdown { id: None, grace: self.grace });
         }
     }
 
@@ -93,11 +122,54 @@ impl Sink {
         }
     }
 
+    /// Writes one message from a runtime task without ever waiting for the client: written
+    /// here when nothing is queued before it, stdout is free and has room; what does not fit
+    /// goes to the writer thread through `queue` (all of it, or the end of a message begun
+    /// here). `permit` is given back once the message is written.
+    fn deliver(&self, bytes: Vec<u8>, permit: Option<Permit>, queue: &std_mpsc::Sender<Out>) {
+        if self.queued.load(Ordering::SeqCst) == 0 {
+            // `try_lock`: the writer or the reader thread holds the lock while it writes, and
+            // may be blocked on a client that does not read.
+            let guard = match self.out.try_lock() {
+                Ok(guard) => Some(guard),
+                Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
+                Err(std::sync::TryLockError::WouldBlock) => None,
+            };
+            if let Some(mut guard) = guard {
+                let Some(state) = guard.as_mut() else { return };
+                // Checked again under the lock: a message queued meanwhile goes first.
+                if state.direct && state.rest.is_none() && self.queued.load(Ordering::SeqCst) == 0
+                {
+                    match state.out.get_mut().write_now(&bytes) {
+                        Ok(n) if n == bytes.len() => return,
+                        Ok(0) => {}
+                        Ok(n) => {
+                            // Begun: the end is written before anything else, by the writer
+                            // thread unless the reader thread writes first.
+                            state.rest = Some((bytes[n..].to_vec(), permit));
+                            self.queued.fetch_add(1, Ordering::SeqCst);
+                            drop(guard);
+                            let _ = queue.send(Out::Rest);
+                            return;
+                        }
+                        Err(e) if e.kind() == io::ErrorKind::Unsupported => state.direct = false,
+                        Err(e) => return self.broke(guard, &e),
+                    }
+                }
+            }
+        }
+        self.queued.fetch_add(1, Ordering::SeqCst);
+        let _ = queue.send(Out::Message(bytes, permit));
+    }
+
     /// Flushes and drops stdout, so the client sees the end of output.
     fn close(&self) {
         let mut guard = self.out.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(mut out) = guard.take() {
-            let _ = out.flush();
+        if let Some(mut state) = guard.take() {
+            if let Some((rest, _permit)) = state.rest.take() {
+                let _ = state.out.write_all(&rest);
+            }
+            let _ = state.out.flush();
         }
     }
 
@@ -107,11 +179,14 @@ impl Sink {
 }
 
 /// What the writer thread receives: a message, with the in-flight place of the request it
-/// answers (given back once it is written), or the end.
+/// answers (given back once it is written), or the end. Every item but `Close` is counted in
+/// [`Sink::queued`] until written.
 enum Out {
     Message(Vec<u8>, Option<Permit>),
     /// The latest snapshot change is waiting in [`LatestChange`].
     SnapshotChanged,
+    /// A runtime task began a message the pipe had no room for: its end is in [`Output::rest`].
+    Rest,
     Close,
 }
 
@@ -179,22 +254,36 @@ impl Drop for Permit {
     }
 }
 
-/// The sending side for tokio tasks: a worker never blocks on stdout, the writer thread does
-/// (a client that stops reading stalls that thread, not the runtime).
+/// The sending side for tokio tasks: a worker never blocks on stdout. It writes a message
+/// itself when stdout has room ([`Sink::deliver`]); otherwise the writer thread does (a client
+/// that stops reading stalls that thread, not the runtime).
 #[derive(Clone)]
-struct Outbound(std_mpsc::Sender<Out>);
+struct Outbound {
+    sink: Arc<Sink>,
+    queue: std_mpsc::Sender<Out>,
+}
 
 impl Outbound {
-    /// Queues a message that answers no counted request (a notification, an error about a
+    fn new(sink: Arc<Sink>, queue: std_mpsc::Sender<Out>) -> Outbound {
+        Outbound { sink, queue }
+    }
+
+    /// Sends a message that answers no counted request (a notification, an error about a
     /// request whose task is gone).
     fn send(&self, message: &impl Serialize) {
         if let Some(bytes) = encode(message) {
-            let _ = self.0.send(Out::Message(bytes, None));
+            self.sink.deliver(bytes, None, &self.queue);
         }
     }
 
+    /// Tells the writer thread the latest snapshot change is waiting.
+    fn snapshot_changed(&self) {
+        self.sink.queued.fetch_add(1, Ordering::SeqCst);
+        let _ = self.queue.send(Out::SnapshotChanged);
+    }
+
     fn close(&self) {
-        let _ = self.0.send(Out::Close);
+        let _ = self.queue.send(Out::Close);
     }
 }
 
@@ -214,7 +303,7 @@ impl Reply {
     }
 
     fn send_bytes(self, bytes: Vec<u8>) {
-        let _ = self.out.0.send(Out::Message(bytes, Some(self.permit)));
+        self.out.sink.deliver(bytes, Some(self.permit), &self.out.queue);
     }
 }
 
@@ -265,20 +354,21 @@ pub(super) async fn serve<R, W>(
 ) -> Result<(), ServeError>
 where
     R: BufRead + Send + 'static,
-    W: Write + Send + 'static,
+    W: ServeOutput,
 {
     let (actor_tx, actor_rx) = mpsc::unbounded_channel();
     let sink = Arc::new(Sink {
         log: options.log.clone(),
-        out: Mutex::new(Some(BufWriter::with_capacity(64 * 1024, Box::new(output)))),
+        out: Mutex::new(Some(Output::new(Box::new(output)))),
         failed: AtomicBool::new(false),
+        queued: AtomicUsize::new(0),
         actor: actor_tx.clone(),
         grace: options.default_grace,
     });
     let containment = super::render::containment(&runtime.fire_handle().containment());
     sink.send_direct(&notification("hello", hello(options.max_line_bytes, containment)));
     let (out_tx, out_rx) = std_mpsc::channel::<Out>();
-    let out = Outbound(out_tx);
+    let out = Outbound::new(Arc::clone(&sink), out_tx);
     let latest = LatestChange::default();
     let writer = {
         let (sink, latest) = (Arc::clone(&sink), Arc::clone(&latest));
@@ -520,6 +610,8 @@ fn writer_loop(rx: &std_mpsc::Receiver<Out>, sink: &Sink, latest: &LatestChange)
     let mut answered = Vec::new();
     while let Ok(first) = rx.recv() {
         let mut msg = first;
+        // Items taken from the queue, counted off `Sink::queued` once written.
+        let mut taken = 0;
         loop {
             match msg {
                 Out::Message(bytes, permit) => {
@@ -537,17 +629,22 @@ fn writer_loop(rx: &std_mpsc::Receiver<Out>, sink: &Sink, latest: &LatestChange)
                         batch.push(bytes);
                     }
                 }
+                // `Sink::write` writes a begun message's end first.
+                Out::Rest => {}
                 Out::Close => {
                     sink.write(&batch);
+                    sink.queued.fetch_sub(taken, Ordering::SeqCst);
                     return;
                 }
             }
+            taken += 1;
             match rx.try_recv() {
                 Ok(next) => msg = next,
                 Err(_) => break,
             }
         }
         sink.write(&batch);
+        sink.queued.fetch_sub(taken, Ordering::SeqCst);
         batch.clear();
         answered.clear();
     }
@@ -572,7 +669,7 @@ fn spawn_forwarder(
                         .replace(change)
                         .is_some();
                     if !waiting {
-                        let _ = out.0.send(Out::SnapshotChanged);
+                        out.snapshot_changed();
                     }
                     // The runtime's task owns the runtime: it decides what the new snapshot
                     // brings to say (a reload that created a dormant project file). One

@@ -4,7 +4,11 @@
 
 use std::{
     io::{self, Write},
-    sync::{Arc, Mutex, atomic::AtomicBool, mpsc as std_mpsc},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, AtomicUsize},
+        mpsc as std_mpsc,
+    },
     time::{Duration, Instant},
 };
 
@@ -14,12 +18,14 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::{
-    ActorMsg, LatestChange, Outbound, Permits, Reader, Sink, spawn_forwarder, writer_loop,
+    ActorMsg, LatestChange, Outbound, Output, Permits, Reader, Sink, spawn_forwarder, writer_loop,
 };
 
 /// A stdout the test can read back.
 #[derive(Clone, Default)]
 struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl crate::serve::ServeOutput for Captured {}
 
 impl Write for Captured {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
@@ -36,15 +42,16 @@ impl Write for Captured {
 fn snapshot_changes_queued_for_a_slow_client_are_written_once_with_the_latest() {
     let captured = Captured::default();
     let (actor, _actor_rx) = mpsc::unbounded_channel();
-    let sink = Sink {
+    let sink = Arc::new(Sink {
         log: crate::serve::ServeLog::default(),
-        out: Mutex::new(Some(io::BufWriter::new(Box::new(captured.clone())))),
+        out: Mutex::new(Some(Output::new(Box::new(captured.clone())))),
         failed: AtomicBool::new(false),
+        queued: AtomicUsize::new(0),
         actor,
         grace: Duration::from_secs(1),
-    };
+    });
     let (out_tx, out_rx) = std_mpsc::channel();
-    let out = Outbound(out_tx);
+    let out = Outbound::new(Arc::clone(&sink), out_tx);
     let latest = LatestChange::default();
     let (events_tx, events_rx) = std_mpsc::channel();
     let stop = Arc::new(AtomicBool::new(false));
@@ -133,8 +140,9 @@ fn the_reader_thread_starts_a_fire_with_hooks_and_hands_over_the_running_fire() 
     let (actor, mut actor_rx) = mpsc::unbounded_channel();
     let sink = Arc::new(Sink {
         log: crate::serve::ServeLog::default(),
-        out: Mutex::new(Some(io::BufWriter::new(Box::new(captured.clone())))),
+        out: Mutex::new(Some(Output::new(Box::new(captured.clone())))),
         failed: AtomicBool::new(false),
+        queued: AtomicUsize::new(0),
         actor: actor.clone(),
         grace: Duration::from_secs(1),
     });
@@ -182,4 +190,167 @@ fn the_reader_thread_starts_a_fire_with_hooks_and_hands_over_the_running_fire() 
     assert_eq!(runs.len(), 1, "{answer}");
     assert_eq!(runs[0]["status"], "ran", "{answer}");
     assert!(captured.0.lock().unwrap().is_empty(), "the task writes the answer, not the reader");
+}
+
+/// A sink over `out` for the tests below, with its queue to the writer thread.
+fn sink_over(out: Box<dyn crate::serve::ServeOutput>) -> (Outbound, std_mpsc::Receiver<super::Out>) {
+    let (actor, _actor_rx) = mpsc::unbounded_channel();
+    let sink = Arc::new(Sink {
+        log: crate::serve::ServeLog::default(),
+        out: Mutex::new(Some(Output::new(out))),
+        failed: AtomicBool::new(false),
+        queued: AtomicUsize::new(0),
+        actor,
+        grace: Duration::from_secs(1),
+    });
+    let (tx, rx) = std_mpsc::channel();
+    (Outbound::new(sink, tx), rx)
+}
+
+/// An answer of `len` bytes or more, numbered.
+fn numbered(n: usize, len: usize) -> Value {
+    serde_json::json!({ "id": n, "result": { "pad": "x".repeat(len) } })
+}
+
+/// The old path queued every answer of a runtime task for the writer thread (a thread
+/// wake-up per answer); with room on stdout the task now writes it itself.
+#[test]
+fn a_runtime_task_writes_its_answer_itself_when_stdout_has_room() {
+    /// Records the thread of each write that never waits; blocking writes are refused.
+    #[derive(Clone, Default)]
+    struct Direct(Arc<Mutex<Vec<(String, Vec<u8>)>>>);
+    impl Write for Direct {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::other("only the writer thread writes this way"))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    impl crate::serve::ServeOutput for Direct {
+        fn write_now(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let thread = std::thread::current().name().unwrap_or("").to_owned();
+            self.0.lock().unwrap().push((thread, buf.to_vec()));
+            Ok(buf.len())
+        }
+    }
+    let direct = Direct::default();
+    let (out, queue) = sink_over(Box::new(direct.clone()));
+    let permits = Permits::new(1);
+    let reply = super::Reply { out: out.clone(), permit: permits.acquire().unwrap() };
+    let worker = std::thread::Builder::new()
+        .name("a-worker".into())
+        .spawn(move || reply.send(&numbered(1, 10)))
+        .unwrap();
+    worker.join().unwrap();
+    // No writer thread runs in this test: the answer was written by the task's own thread,
+    // and its in-flight place is free again.
+    let written = direct.0.lock().unwrap().clone();
+    assert_eq!(written.len(), 1, "the answer is written at once");
+    assert_eq!(written[0].0, "a-worker");
+    let line: Value = serde_json::from_slice(&written[0].1).unwrap();
+    assert_eq!(line["id"], 1);
+    assert!(queue.try_recv().is_err(), "nothing was queued for the writer thread");
+    assert_eq!(*permits.used.lock().unwrap(), 0, "the place was given back");
+    assert_eq!(out.sink.queued.load(std::sync::atomic::Ordering::SeqCst), 0);
+}
+
+/// A client that stops reading: the pipe fills, a runtime task's writes still return at once
+/// (what does not fit goes to the writer thread, which blocks instead), and once the client
+/// reads, every message arrives whole, once, in the order the task sent them.
+#[test]
+fn a_full_stdout_never_blocks_a_runtime_task_and_every_message_arrives_whole_and_in_order() {
+    use std::io::BufRead;
+
+    let (r, w) = std::io::pipe().unwrap();
+    let (out, queue) = sink_over(Box::new(w));
+    let latest = LatestChange::default();
+    let writer = {
+        let (sink, latest) = (Arc::clone(&out.sink), Arc::clone(&latest));
+        std::thread::spawn(move || writer_loop(&queue, &sink, &latest))
+    };
+    const N: usize = 300;
+    let permits = Permits::new(N);
+    let (done_tx, done) = std_mpsc::channel();
+    let task = {
+        let (out, permits) = (out.clone(), Arc::clone(&permits));
+        std::thread::spawn(move || {
+            // 300 answers of about 3 KB: 14 times what the pipe holds.
+            for n in 0..N {
+                let reply = super::Reply { out: out.clone(), permit: permits.acquire().unwrap() };
+                reply.send(&numbered(n, 3000 + n));
+            }
+            done_tx.send(()).unwrap();
+        })
+    };
+    // Nobody reads yet: the task must finish anyway.
+    done.recv_timeout(Duration::from_secs(60))
+        .expect("a runtime task blocked on a client that does not read");
+    task.join().unwrap();
+    let mut lines = std::io::BufReader::new(r);
+    for n in 0..N {
+        let mut line = String::new();
+        lines.read_line(&mut line).unwrap();
+        let v: Value = serde_json::from_str(&line)
+            .unwrap_or_else(|e| panic!("message {n} is not whole ({e}): {line:.80}"));
+        assert_eq!(v["id"], n, "messages keep their order");
+        assert_eq!(v["result"]["pad"].as_str().unwrap().len(), 3000 + n);
+    }
+    out.close();
+    writer.join().unwrap();
+    out.sink.close();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut lines, &mut rest).unwrap();
+    assert!(rest.is_empty(), "nothing more: {rest:.80}");
+    assert_eq!(out.sink.queued.load(std::sync::atomic::Ordering::SeqCst), 0);
+    // Every in-flight place was given back once its answer was written.
+    assert_eq!(*permits.used.lock().unwrap(), 0);
+}
+
+/// A message the pipe took only part of: whoever writes next (the reader thread here) writes
+/// its end first, and a runtime task's message sent meanwhile waits behind it.
+#[test]
+fn the_end_of_a_message_begun_by_a_task_is_written_before_anything_else() {
+    /// Takes the first `room` bytes offered to a write that never waits, then none.
+    #[derive(Clone)]
+    struct Narrow(Arc<Mutex<(Vec<u8>, usize)>>);
+    impl Write for Narrow {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().0.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    impl crate::serve::ServeOutput for Narrow {
+        fn write_now(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let mut g = self.0.lock().unwrap();
+            let n = buf.len().min(g.1);
+            g.1 -= n;
+            g.0.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+    }
+    let narrow = Narrow(Arc::new(Mutex::new((Vec::new(), 100))));
+    let (out, queue) = sink_over(Box::new(narrow.clone()));
+    let permits = Permits::new(2);
+    super::Reply { out: out.clone(), permit: permits.acquire().unwrap() }
+        .send(&numbered(1, 500));
+    assert_eq!(narrow.0.lock().unwrap().0.len(), 100, "the pipe took part of it");
+    // A second answer is not written in the middle of the first.
+    super::Reply { out: out.clone(), permit: permits.acquire().unwrap() }.send(&numbered(2, 10));
+    assert_eq!(narrow.0.lock().unwrap().0.len(), 100);
+    // The reader thread answers a ping: the first answer's end goes first.
+    out.sink.send_direct(&numbered(3, 10));
+    out.close();
+    writer_loop(&queue, &out.sink, &LatestChange::default());
+    let text = String::from_utf8(narrow.0.lock().unwrap().0.clone()).unwrap();
+    let ids: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("{e}: {l:.80}"))["id"].clone())
+        .collect();
+    assert_eq!(ids, [1, 3, 2], "{text:.200}");
+    assert_eq!(out.sink.queued.load(std::sync::atomic::Ordering::SeqCst), 0);
+    assert_eq!(*permits.used.lock().unwrap(), 0, "both places given back");
 }
