@@ -5,7 +5,8 @@
 //! client that stops reading blocks that thread and never a runtime worker; waking that thread
 //! cost every such answer 30–50 µs on the virtual machines the engine is measured on. With an
 //! output that writes without waiting, the task writes its answer itself when there is room and
-//! hands the writer thread only what does not fit (`specs/serve-protocol.md`, "Threads").
+//! hands the writer thread only what does not fit (`specs/serve-protocol.md`, "Threads and
+//! stdout").
 
 use std::io::{self, Write};
 #[cfg(target_os = "linux")]
