@@ -33,10 +33,10 @@ use std::{
 
 use crate::runtime::HookRuntime;
 
+pub use output::ServeOutput;
 pub use protocol::{
     ErrorCode, PROTOCOL_VERSION, ProtocolError, Request, parse_request, parse_request_with,
 };
-pub use output::ServeOutput;
 pub use spin::{DEFAULT_SPIN, PolledInput};
 
 /// The default cap on one request line.

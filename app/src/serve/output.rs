@@ -57,12 +57,7 @@ macro_rules! fd_output {
     )*};
 }
 
-fd_output!(
-    io::PipeWriter,
-    std::fs::File,
-    std::os::unix::net::UnixStream,
-    std::process::ChildStdin
-);
+fd_output!(io::PipeWriter, std::fs::File, std::os::unix::net::UnixStream, std::process::ChildStdin);
 
 /// The process's stdout: written through its descriptor while its lock is held, so no other
 /// thread's `print!` is in the middle of a write (the server's protocol owns stdout; the

@@ -138,8 +138,7 @@ impl Sink {
             if let Some(mut guard) = guard {
                 let Some(state) = guard.as_mut() else { return };
                 // Checked again under the lock: a message queued meanwhile goes first.
-                if state.direct && state.rest.is_none() && self.queued.load(Ordering::SeqCst) == 0
-                {
+                if state.direct && state.rest.is_none() && self.queued.load(Ordering::SeqCst) == 0 {
                     match state.out.get_mut().write_now(&bytes) {
                         Ok(n) if n == bytes.len() => return,
                         Ok(0) => {}

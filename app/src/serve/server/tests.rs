@@ -193,7 +193,9 @@ fn the_reader_thread_starts_a_fire_with_hooks_and_hands_over_the_running_fire() 
 }
 
 /// A sink over `out` for the tests below, with its queue to the writer thread.
-fn sink_over(out: Box<dyn crate::serve::ServeOutput>) -> (Outbound, std_mpsc::Receiver<super::Out>) {
+fn sink_over(
+    out: Box<dyn crate::serve::ServeOutput>,
+) -> (Outbound, std_mpsc::Receiver<super::Out>) {
     let (actor, _actor_rx) = mpsc::unbounded_channel();
     let sink = Arc::new(Sink {
         log: crate::serve::ServeLog::default(),
@@ -216,9 +218,11 @@ fn numbered(n: usize, len: usize) -> Value {
 /// wake-up per answer); with room on stdout the task now writes it itself.
 #[test]
 fn a_runtime_task_writes_its_answer_itself_when_stdout_has_room() {
+    /// One write: the thread that made it and its bytes.
+    type Written = (String, Vec<u8>);
     /// Records the thread of each write that never waits; blocking writes are refused.
     #[derive(Clone, Default)]
-    struct Direct(Arc<Mutex<Vec<(String, Vec<u8>)>>>);
+    struct Direct(Arc<Mutex<Vec<Written>>>);
     impl Write for Direct {
         fn write(&mut self, _: &[u8]) -> io::Result<usize> {
             Err(io::Error::other("only the writer thread writes this way"))
@@ -335,8 +339,7 @@ fn the_end_of_a_message_begun_by_a_task_is_written_before_anything_else() {
     let narrow = Narrow(Arc::new(Mutex::new((Vec::new(), 100))));
     let (out, queue) = sink_over(Box::new(narrow.clone()));
     let permits = Permits::new(2);
-    super::Reply { out: out.clone(), permit: permits.acquire().unwrap() }
-        .send(&numbered(1, 500));
+    super::Reply { out: out.clone(), permit: permits.acquire().unwrap() }.send(&numbered(1, 500));
     assert_eq!(narrow.0.lock().unwrap().0.len(), 100, "the pipe took part of it");
     // A second answer is not written in the middle of the first.
     super::Reply { out: out.clone(), permit: permits.acquire().unwrap() }.send(&numbered(2, 10));
@@ -348,7 +351,10 @@ fn the_end_of_a_message_begun_by_a_task_is_written_before_anything_else() {
     let text = String::from_utf8(narrow.0.lock().unwrap().0.clone()).unwrap();
     let ids: Vec<Value> = text
         .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("{e}: {l:.80}"))["id"].clone())
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("{e}: {l:.80}"))["id"]
+                .clone()
+        })
         .collect();
     assert_eq!(ids, [1, 3, 2], "{text:.200}");
     assert_eq!(out.sink.queued.load(std::sync::atomic::Ordering::SeqCst), 0);
