@@ -1,6 +1,6 @@
 //! Project automation: `cargo xtask <command>`.
 //!
-//! Commands: `test <layer>`, `check-layers`, `tidy`, `fuzz-lock`, `package`, `doc`, `ci`,
+//! Commands: `test <layer>`, `check-layers`, `tidy`, `fuzz-lock`, `check-pie`, `package`, `doc`, `ci`,
 //! `bench <area> [--json]`, `fuzz --seconds N`, `agents [AGENT...]`. Run `cargo xtask help`
 //! for the list.
 
@@ -26,9 +26,11 @@ commands:
   package               `cargo package` every publishable crate (see specs/publishing.md)
   doc                   `cargo doc --no-deps` for the workspace, warnings denied
   fuzz-lock             fail when fuzz/Cargo.lock is not current
+  check-pie             build the debug `hooks` binary and fail when it is a PIE on Linux (see
+                        cli/build.rs; HOOKS_PIE=1 expects one)
   ci                    fmt check, clippy (warnings denied), check-layers, tidy, fuzz-lock,
-                        package, doc, all tests (doc tests included), the otel feature's
-                        clippy and tests
+                        package, doc, all tests (doc tests included), check-pie, the otel
+                        feature's clippy and tests
   bench <area> [--json] [--features F]
                         run one benchmark area: registry, dispatch, guard, watcher, serve,
                         oneshot, subscriber, protocols, bridge (F: cargo features, e.g. otel
@@ -59,6 +61,7 @@ fn main() -> Result<()> {
         ["package"] => package(),
         ["doc"] => doc(),
         ["fuzz-lock"] => fuzz_lock(),
+        ["check-pie"] => linked_without_pie(),
         ["ci"] => ci(),
         ["agents", only @ ..] => agents::agents(only),
         ["bench", "peer", rest @ ..] => peer::peer(rest),
@@ -158,7 +161,44 @@ fn ci() -> Result<()> {
     package()?;
     doc()?;
     test_layer("all")?;
+    linked_without_pie()?;
     otel()
+}
+
+/// On Linux the `hooks` binary (the debug build, linked here if the tests did not) is a
+/// position-dependent executable
+/// (`cli/build.rs` links it with `-no-pie`: no relocations at each start, `specs/dispatch.md`,
+/// "One-shot"), unless `HOOKS_PIE=1` asked for a PIE: the ELF header's type is `ET_EXEC`,
+/// not `ET_DYN`.
+fn linked_without_pie() -> Result<()> {
+    if !cfg!(target_os = "linux") {
+        return Ok(());
+    }
+    #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
+    let (target, pie_wanted) = (
+        std::env::var_os("CARGO_TARGET_DIR")
+            .map_or_else(|| workspace_root().join("target"), std::path::PathBuf::from),
+        std::env::var("HOOKS_PIE").is_ok_and(|v| v == "1"),
+    );
+    run(cargo().args(["build", "--quiet", "-p", "hooks-cli", "--bin", "hooks"]))?;
+    let bin = target.join("debug/hooks");
+    let mut header = [0u8; 18];
+    std::io::Read::read_exact(
+        &mut std::fs::File::open(&bin).with_context(|| format!("opening {}", bin.display()))?,
+        &mut header,
+    )
+    .with_context(|| format!("reading the ELF header of {}", bin.display()))?;
+    if &header[..4] != b"\x7fELF" {
+        bail!("{} is not an ELF file", bin.display());
+    }
+    // e_type, little-endian on every Linux target the workspace builds for (x86-64, aarch64).
+    let kind = u16::from_le_bytes([header[16], header[17]]);
+    let (want, name) = if pie_wanted { (3, "ET_DYN (a PIE)") } else { (2, "ET_EXEC (no PIE)") };
+    if kind != want {
+        bail!("{} has ELF type {kind}, expected {name}: see cli/build.rs", bin.display());
+    }
+    println!("hooks binary linked as {name}: ok");
+    Ok(())
 }
 
 /// The `otel` feature (off by default, so the rest of CI never builds it): clippy over the
