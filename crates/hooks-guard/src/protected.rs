@@ -231,9 +231,16 @@ impl ProtectedSet {
             let insensitive = match detection {
                 CaseDetection::AlwaysInsensitive => true,
                 CaseDetection::Probe => {
-                    let folder = path.parent().unwrap_or(path).to_path_buf();
-                    *folder_case.entry(folder).or_insert_with(|| probe_case_sensitivity(path))
-                        == CaseSensitivity::Insensitive
+                    let folder = path.parent().unwrap_or(path);
+                    let case = match folder_case.get(folder) {
+                        Some(&case) => case,
+                        None => {
+                            let case = probe_case_sensitivity(path);
+                            folder_case.insert(folder.to_path_buf(), case);
+                            case
+                        }
+                    };
+                    case == CaseSensitivity::Insensitive
                 }
             };
             set.insensitive.push(insensitive);
@@ -244,19 +251,37 @@ impl ProtectedSet {
             if let Some(key) = key_of(path) {
                 set.by_key.entry(key).or_default().files.push(index);
             }
+            // A folder is held (and stated) only with every folder above it, so the walk up
+            // stops at the first folder an earlier entry held and stated: entries of one
+            // folder cost one step each, not one per folder up to the root.
+            let (mut held, mut stated) = (false, false);
             for folder in path.ancestors().skip(1) {
-                hold(set.by_path.entry(folder.to_path_buf()).or_default(), index);
+                if !held {
+                    match set.by_path.get_mut(folder) {
+                        Some(slot) if slot.holder.is_some() => held = true,
+                        Some(slot) => hold(slot, index),
+                        None => hold(set.by_path.entry(folder.to_path_buf()).or_default(), index),
+                    }
+                }
                 if insensitive {
                     hold(set.by_folded.entry(fold(folder)).or_default(), index);
                 }
-                if stated_folders.insert(folder.to_path_buf())
-                    && let Some(key) = key_of(folder)
-                {
-                    set.by_key
-                        .entry(key)
-                        .or_default()
-                        .folder
-                        .get_or_insert_with(|| (folder.to_path_buf(), index));
+                if !stated {
+                    if stated_folders.contains(folder) {
+                        stated = true;
+                    } else {
+                        stated_folders.insert(folder.to_path_buf());
+                        if let Some(key) = key_of(folder) {
+                            set.by_key
+                                .entry(key)
+                                .or_default()
+                                .folder
+                                .get_or_insert_with(|| (folder.to_path_buf(), index));
+                        }
+                    }
+                }
+                if held && stated && !insensitive {
+                    break;
                 }
             }
         }

@@ -6,7 +6,7 @@ use crate::{ProtectedEntry, ProtectedRole};
 
 /// The protected entries of `snapshot`: every hook file and script it lists.
 pub(crate) fn entries_of(snapshot: &RegistrySnapshot) -> impl Iterator<Item = ProtectedEntry> + '_ {
-    snapshot.protected_paths().as_slice().iter().map(ProtectedEntry::from)
+    snapshot.protected_paths().iter().map(ProtectedEntry::from)
 }
 
 impl From<&ProtectedPath> for ProtectedEntry {

@@ -161,3 +161,36 @@ fn a_hard_link_message_says_it_is_the_same_file() {
     assert!(text.contains("under another name (same inode)"), "{text}");
     assert_eq!(decision.hits()[0].resolved.as_path(), tree.at("hard.json"));
 }
+
+/// Many files under a few folders: every folder above every protected file holds one, so
+/// renaming or removing any of them is refused, however many files share it (the index stops
+/// walking up at a folder an earlier file already holds).
+#[test]
+fn every_folder_above_every_protected_file_is_protected_when_files_share_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = crate::resolve::canonicalize(dir.path()).unwrap().into_path_buf();
+    let source = HookSourceId::new(
+        HookSourceKind::RUN_DELIVERED,
+        AbsPathBuf::new(root.join("hooks.json")).unwrap(),
+    );
+    let files = ["a/b/one.sh", "a/b/two.sh", "a/c/three.sh", "a/c/d/four.sh", "e/five.sh"];
+    let mut entries = Vec::new();
+    for rel in files {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "").unwrap();
+        entries.push(ProtectedEntry {
+            path: AbsPathBuf::new(path).unwrap(),
+            source: source.clone(),
+            role: ProtectedRole::Script,
+        });
+    }
+    let set = ProtectedSet::new(entries);
+    for folder in ["a", "a/b", "a/c", "a/c/d", "e"] {
+        let decision = set.check(&[root.join(folder)], &root);
+        assert!(matches!(decision, GuardDecision::Protected(_)), "{folder}: {decision:?}");
+    }
+    assert!(matches!(set.check(&[&root], &root), GuardDecision::Protected(_)));
+    std::fs::create_dir_all(root.join("a/free")).unwrap();
+    assert_eq!(set.check(&[root.join("a/free")], &root), GuardDecision::Allowed);
+}
