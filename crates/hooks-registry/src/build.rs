@@ -7,7 +7,8 @@
 //! inputs always give the same snapshot parts (`specs/registry.md`, "Publishing").
 
 use std::{
-    collections::{BTreeMap, BTreeSet},
+    collections::{BTreeMap, BTreeSet, HashSet},
+    path::Path,
     sync::Arc,
 };
 
@@ -91,8 +92,8 @@ pub(crate) fn binding_index<'a>(
 pub(crate) struct Guarded<'a> {
     /// The source.
     pub(crate) id: &'a HookSourceId,
-    /// Its file and the scripts of the parse in effect.
-    pub(crate) paths: &'a [ProtectedPath],
+    /// Its file and the scripts of the parse in effect (shared with the snapshot as is).
+    pub(crate) paths: &'a Arc<[ProtectedPath]>,
     /// The patterns of the parse in effect.
     pub(crate) patterns: &'a [ProtectedPattern],
     /// What a change seen after the pin names (protected at once, run from the next run).
@@ -108,25 +109,26 @@ pub(crate) struct Guarded<'a> {
 ///
 /// Each path is listed once per source (the parse in effect first, then a late change's,
 /// then the paths the file was found at); an expected file is listed only when no source
-/// lists its path.
+/// lists its path. A source's paths of the parse in effect are shared, not copied.
 pub(crate) fn protected_paths<'a>(
     sources: impl IntoIterator<Item = Guarded<'a>>,
     expected: &ExpectedFiles,
     roots: &BTreeSet<AbsPathBuf>,
 ) -> ProtectedPaths {
-    let mut list = Vec::new();
+    let mut parts: Vec<Arc<[ProtectedPath]>> = Vec::new();
     let mut patterns = Vec::new();
     for source in sources {
-        list.extend(source.paths.iter().cloned());
+        parts.push(source.paths.clone());
         patterns.extend(source.patterns.iter().cloned());
         for p in source.late_patterns {
             if !source.patterns.contains(p) {
                 patterns.push(p.clone());
             }
         }
+        let mut extra: Vec<ProtectedPath> = Vec::new();
         for p in source.late_paths {
             if !source.paths.contains(p) {
-                list.push(p.clone());
+                extra.push(p.clone());
             }
         }
         let mut found: Vec<&AbsPathBuf> = source.found.values().flatten().collect();
@@ -134,22 +136,28 @@ pub(crate) fn protected_paths<'a>(
         found.dedup();
         for path in found {
             if !source.paths.iter().any(|p| p.path == *path) {
-                list.push(ProtectedPath {
+                extra.push(ProtectedPath {
                     path: path.clone(),
                     source: source.id.clone(),
                     what: ProtectedKind::File,
                 });
             }
         }
-    }
-    let (expected, folders) = expected.protect(roots);
-    for p in expected {
-        if !list.iter().any(|q| q.path == p.path) {
-            list.push(p);
+        if !extra.is_empty() {
+            parts.push(Arc::from(extra));
         }
     }
+    let (expected, folders) = expected.protect(roots);
+    if !expected.is_empty() {
+        let mut listed: HashSet<&Path> =
+            parts.iter().flat_map(|p| p.iter()).map(|p| p.path.as_path()).collect();
+        let first: Vec<bool> = expected.iter().map(|p| listed.insert(p.path.as_path())).collect();
+        let unlisted: Vec<ProtectedPath> =
+            expected.into_iter().zip(first).filter_map(|(p, first)| first.then_some(p)).collect();
+        parts.push(Arc::from(unlisted));
+    }
     patterns.extend(folders);
-    ProtectedPaths::from_list(list, patterns)
+    ProtectedPaths::from_parts(parts, patterns)
 }
 
 #[cfg(test)]

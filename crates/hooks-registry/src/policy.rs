@@ -69,7 +69,7 @@ pub(crate) struct PolicyInput<'a> {
     /// file under a higher-precedence kind).
     pub(crate) can_run: bool,
     /// For a project source, the positions of its roots in the sorted root list.
-    pub(crate) roots: Vec<usize>,
+    pub(crate) roots: &'a [usize],
     /// Its policy (the parse in effect).
     pub(crate) policy: &'a SourcePolicy,
 }
@@ -111,14 +111,14 @@ pub(crate) fn resolve_sources(
     let voices: Vec<Voice<'_>> = running
         .iter()
         .filter(|i| !i.policy.switches.is_empty())
-        .map(|i| Voice { id: i.id, subject: i.subject, roots: &i.roots, policy: i.policy })
+        .map(|i| Voice { id: i.id, subject: i.subject, roots: i.roots, policy: i.policy })
         .collect();
     let table = resolve(&voices, roots.len());
     let run_settings = RunSettingsIndex::build(
         running.iter().map(|i| SettingsSource {
             subject: i.subject,
             project: i.id.kind.owner() == SourceOwner::Project,
-            roots: &i.roots,
+            roots: i.roots,
             run: i.policy.run,
         }),
         roots,

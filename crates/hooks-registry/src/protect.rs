@@ -4,6 +4,7 @@
 use std::{
     collections::HashMap,
     path::{Path, PathBuf},
+    sync::{Arc, OnceLock},
 };
 
 use hooks_schema::{
@@ -37,23 +38,45 @@ pub struct ProtectedPath {
 }
 
 /// The protected paths of a snapshot, with a hash index for one-path lookups.
+///
+/// The entries are kept in parts, one per source (and one for the expected files), each
+/// shared with the registry's state of that source: a publish after one source changed copies
+/// a pointer per source, not every path, and dropping a snapshot frees no path. The index by
+/// path and the entries as one list are built the first time something asks for them (the
+/// guard builds its own index from [`ProtectedPaths::iter`]; most snapshots are never asked).
 #[derive(Debug, Clone, Default)]
 pub struct ProtectedPaths {
-    list: Vec<ProtectedPath>,
-    index: HashMap<PathBuf, usize>,
+    parts: Vec<Arc<[ProtectedPath]>>,
+    len: usize,
     patterns: Vec<ProtectedPattern>,
+    /// Each path's first entry, as `(part, position in the part)`.
+    index: OnceLock<HashMap<PathBuf, (u32, u32)>>,
+    /// Every entry in order, for [`ProtectedPaths::as_slice`].
+    flat: OnceLock<Vec<ProtectedPath>>,
 }
 
 impl ProtectedPaths {
-    pub(crate) fn from_list(
-        list: Vec<ProtectedPath>,
+    /// The entries of `parts`, in order, and `patterns`.
+    pub(crate) fn from_parts(
+        parts: Vec<Arc<[ProtectedPath]>>,
         patterns: Vec<ProtectedPattern>,
     ) -> ProtectedPaths {
-        let mut index = HashMap::with_capacity(list.len());
-        for (i, p) in list.iter().enumerate() {
-            index.entry(p.path.as_path().to_path_buf()).or_insert(i);
-        }
-        ProtectedPaths { list, index, patterns }
+        let parts: Vec<Arc<[ProtectedPath]>> =
+            parts.into_iter().filter(|p| !p.is_empty()).collect();
+        let len = parts.iter().map(|p| p.len()).sum();
+        ProtectedPaths { parts, len, patterns, index: OnceLock::new(), flat: OnceLock::new() }
+    }
+
+    fn index(&self) -> &HashMap<PathBuf, (u32, u32)> {
+        self.index.get_or_init(|| {
+            let mut index = HashMap::with_capacity(self.len);
+            for (i, part) in self.parts.iter().enumerate() {
+                for (j, p) in part.iter().enumerate() {
+                    index.entry(p.path.as_path().to_path_buf()).or_insert((i as u32, j as u32));
+                }
+            }
+            index
+        })
     }
 
     /// The protected patterns: scripts named relative to a directory that varies, and
@@ -64,27 +87,34 @@ impl ProtectedPaths {
 
     /// Whether `path` (already resolved by the caller, see `canonicalize_lenient`) is protected.
     pub fn contains(&self, path: &Path) -> bool {
-        self.index.contains_key(path)
+        self.index().contains_key(path)
     }
 
     /// The first entry protecting `path`.
     pub fn get(&self, path: &Path) -> Option<&ProtectedPath> {
-        self.index.get(path).and_then(|&i| self.list.get(i))
+        let &(i, j) = self.index().get(path)?;
+        self.parts.get(i as usize)?.get(j as usize)
     }
 
-    /// Every entry (a path named by two sources appears twice).
+    /// Every entry in order (a path named by two sources appears twice), without copying.
+    pub fn iter(&self) -> impl Iterator<Item = &ProtectedPath> {
+        self.parts.iter().flat_map(|p| p.iter())
+    }
+
+    /// Every entry in order (a path named by two sources appears twice), as one list (made
+    /// on first use; [`ProtectedPaths::iter`] copies nothing).
     pub fn as_slice(&self) -> &[ProtectedPath] {
-        &self.list
+        self.flat.get_or_init(|| self.iter().cloned().collect())
     }
 
     /// How many entries there are.
     pub fn len(&self) -> usize {
-        self.list.len()
+        self.len
     }
 
     /// Whether nothing is protected.
     pub fn is_empty(&self) -> bool {
-        self.list.is_empty() && self.patterns.is_empty()
+        self.len == 0 && self.patterns.is_empty()
     }
 }
 
@@ -328,11 +358,12 @@ pub fn definition_files(
         config_dir: placement.user.config_dir.as_ref(),
     };
     let keep = |role: PathRole| roles.contains(&role);
-    let mut found = protect_definition_roles(def, placed, &keep);
+    let mut resolver = Resolver::default();
+    let mut found = protect_definition_roles(def, placed, &keep, &mut resolver);
     if placement.project_root.is_none() && found.session_relative {
         let mut relocated = def.clone();
         relocated.cwd = Some(placement.working_dir.as_path().display().to_string());
-        found = protect_definition_roles(&relocated, placed, &keep);
+        found = protect_definition_roles(&relocated, placed, &keep, &mut resolver);
     }
     let mut out = DefinitionFiles { uncertain: found.uncertain, ..Default::default() };
     out.paths = found.paths;
@@ -349,9 +380,13 @@ pub fn definition_files(
 }
 
 /// The files `def`'s command runs or reads, placed as `placed` (see [`crate::scripts`] for
-/// the analysis and `specs/guard.md` for the rules).
-pub(crate) fn protect_definition(def: &HookDefinition, placed: Placed<'_>) -> DefinitionProtection {
-    protect_definition_roles(def, placed, &|_| true)
+/// the analysis and `specs/guard.md` for the rules), the paths resolved through `resolver`.
+pub(crate) fn protect_definition(
+    def: &HookDefinition,
+    placed: Placed<'_>,
+    resolver: &mut Resolver,
+) -> DefinitionProtection {
+    protect_definition_roles(def, placed, &|_| true, resolver)
 }
 
 /// [`protect_definition`] for the named paths whose role `keep` accepts.
@@ -359,6 +394,7 @@ fn protect_definition_roles(
     def: &HookDefinition,
     placed: Placed<'_>,
     keep: &dyn Fn(PathRole) -> bool,
+    resolver: &mut Resolver,
 ) -> DefinitionProtection {
     let launch = def.codec.launch(def);
     let templates: Vec<String> = launch.argv_templates.iter().map(|(t, _)| t.clone()).collect();
@@ -370,7 +406,7 @@ fn protect_definition_roles(
         let locs = match &named.base {
             PathBase::Root => {
                 if named.path.is_absolute() {
-                    protect_at(&mut out, &Loc::Dir(root()), &named.path, named.role);
+                    protect_at(&mut out, &Loc::Dir(root()), &named.path, named.role, resolver);
                 }
                 continue;
             }
@@ -393,7 +429,7 @@ fn protect_definition_roles(
             PathBase::Unknown => vec![any(root(), false)],
         };
         for loc in &locs {
-            protect_at(&mut out, loc, &named.path, named.role);
+            protect_at(&mut out, loc, &named.path, named.role, resolver);
         }
     }
     out.paths.sort();
@@ -405,17 +441,23 @@ fn protect_definition_roles(
     out
 }
 
-fn protect_at(out: &mut DefinitionProtection, loc: &Loc, rel: &Path, role: PathRole) {
+fn protect_at(
+    out: &mut DefinitionProtection,
+    loc: &Loc,
+    rel: &Path,
+    role: PathRole,
+    resolver: &mut Resolver,
+) {
     match loc {
         Loc::Dir(dir) => {
             let Ok(full) = dir.join(rel) else { return };
             let full = normalize_abs(&full);
             if role == PathRole::Tree {
-                for located in locations(&full) {
+                for located in locations_with(resolver, &full) {
                     out.patterns.push((located, PathBuf::new(), None));
                 }
             } else {
-                out.paths.extend(locations(&full));
+                out.paths.extend(locations_with(resolver, &full));
             }
         }
         Loc::Any { scope, prefix, session } => {
@@ -439,12 +481,11 @@ fn protect_at(out: &mut DefinitionProtection, loc: &Loc, rel: &Path, role: PathR
     }
 }
 
-/// How many symlinks [`locations`] follows from a path that does not exist.
+/// How many symlinks [`locations_with`] follows from a path that does not exist.
 const MAX_DANGLING_HOPS: u32 = 16;
 
-/// Where a named file is, as the guard resolves an edited path: its canonical path when it
-/// exists; otherwise its nearest existing folder canonicalized with the rest appended, and,
-/// when that is a dangling symlink, where the link points (writing through it creates that).
+/// [`locations_with`] through a resolver of its own.
+#[cfg(test)]
 pub(crate) fn locations(path: &AbsPathBuf) -> Vec<AbsPathBuf> {
     locations_with(&mut Resolver::default(), path)
 }
@@ -452,10 +493,11 @@ pub(crate) fn locations(path: &AbsPathBuf) -> Vec<AbsPathBuf> {
 /// Canonical forms of paths, each asked of the file system once: the expected files of every
 /// format lie under the same few folders, and resolving each of them from scratch (`realpath`
 /// reads every component of the path, twice for a file that does not exist) cost a one-shot
-/// `hooks fire` about a thousand `readlink` calls. Kept for one computation only, so it never
-/// outlives the file system state it saw.
+/// `hooks fire` about a thousand `readlink` calls; a source's scripts lie under the same few
+/// folders too. Kept for one computation only (the expected files of one publish, the
+/// scripts of one source's compile), so it never outlives the file system state it saw.
 #[derive(Debug, Default)]
-struct Resolver {
+pub(crate) struct Resolver {
     known: HashMap<PathBuf, Option<AbsPathBuf>>,
 }
 
@@ -490,7 +532,10 @@ impl Resolver {
     }
 }
 
-/// [`locations`] with the paths resolved through `resolver`.
+/// Where a named file is, as the guard resolves an edited path: its canonical path when it
+/// exists; otherwise its nearest existing folder canonicalized with the rest appended, and,
+/// when that is a dangling symlink, where the link points (writing through it creates that).
+/// Paths are resolved through `resolver`.
 fn locations_with(resolver: &mut Resolver, path: &AbsPathBuf) -> Vec<AbsPathBuf> {
     if let Some(canonical) = resolver.canonical(path.as_path()) {
         return vec![canonical];

@@ -19,7 +19,7 @@ use crate::{
     handle::RegistryReader,
     policy::{self, PolicyInput, PolicyTable, Resolved, RunSettingsIndex, Subject},
     protect::{
-        ExpectedFiles, Placed, ProtectedKind, ProtectedPath, ProtectedPattern, UserPaths,
+        ExpectedFiles, Placed, ProtectedKind, ProtectedPath, ProtectedPattern, Resolver, UserPaths,
         protect_definition,
     },
     snapshot::{BindingIndex, LoadStateKind, PinnedRun, RegistrySnapshot, RootKeys, SourceView},
@@ -80,7 +80,8 @@ impl LoadState {
 #[derive(Debug)]
 struct Compiled {
     placements: Vec<PlacedBindings>,
-    protected: Vec<ProtectedPath>,
+    /// Its file and the scripts it runs, shared with every snapshot that protects them.
+    protected: Arc<[ProtectedPath]>,
     patterns: Vec<ProtectedPattern>,
     /// One warning per hook whose command could not be analysed with confidence.
     analysis: Vec<HookDiagnostic>,
@@ -105,6 +106,23 @@ impl Compiled {
 
     fn contributes(&self) -> bool {
         self.binding_placements().next().is_some()
+    }
+
+    /// Whether `other` places, protects and reports exactly what `self` does: then the
+    /// source keeps `self`, so a reload that changed nothing leaves every snapshot part that
+    /// points at it (its published contribution, its view) as it was.
+    fn same_as(&self, other: &Compiled) -> bool {
+        self.placements.len() == other.placements.len()
+            && self.placements.iter().zip(&other.placements).all(|(a, b)| {
+                a.project_root == b.project_root
+                    && a.working_dir == b.working_dir
+                    && (Arc::ptr_eq(&a.bindings, &b.bindings) || a.bindings == b.bindings)
+            })
+            && self.protected == other.protected
+            && self.patterns == other.patterns
+            && self.analysis == other.analysis
+            && self.placement_error == other.placement_error
+            && self.subject == other.subject
     }
 }
 
@@ -132,6 +150,10 @@ struct SourceState {
     load: LoadState,
     trust: TrustDecision,
     roots: BTreeSet<AbsPathBuf>,
+    /// The positions of `roots` in the sorted root list of [`HookRegistry::root_keys`], for
+    /// the list of that epoch ([`HookRegistry::root_keys_epoch`]); cleared when `roots`
+    /// changes, so a publish looks each root up only after one of the two changed.
+    root_positions: Option<(u64, Vec<usize>)>,
     present_at_pin: bool,
     /// First seen after the run was pinned: parsed and protected, never run.
     late: bool,
@@ -153,12 +175,19 @@ struct SourceState {
 
 impl SourceState {
     /// Recomputes placements and protected paths; returns whether the protected paths changed.
+    ///
+    /// The file system is read again every time (a script's symlink may point elsewhere now,
+    /// a script may have been created): a reload that changed nothing in the file can still
+    /// change what is protected. When nothing changed at all, the source keeps its compiled
+    /// state (the same `Arc`).
     fn recompile(&mut self) -> bool {
         let compiled =
             compile(&self.id, self.load.accepted().map(|a| &**a), &self.roots, &self.user_paths);
         let protected_changed = compiled.protected != self.compiled.protected
             || compiled.patterns != self.compiled.patterns;
-        self.compiled = Arc::new(compiled);
+        if !self.compiled.same_as(&compiled) {
+            self.compiled = Arc::new(compiled);
+        }
         self.view_cache = None;
         protected_changed
     }
@@ -167,6 +196,7 @@ impl SourceState {
     /// caller forgets the source); otherwise whether its protected paths changed.
     fn withdraw_root(&mut self, root: &AbsPathBuf) -> Option<bool> {
         self.roots.remove(root);
+        self.root_positions = None;
         let found_changed = self.found.remove(&Some(root.clone())).is_some();
         if self.roots.is_empty() {
             return None;
@@ -231,6 +261,8 @@ pub struct HookRegistry {
     registry_diagnostics: Vec<HookDiagnostic>,
     last_roots: BTreeSet<AbsPathBuf>,
     root_keys: Arc<RootKeys>,
+    /// Moves whenever `root_keys` is replaced (see [`SourceState::root_positions`]).
+    root_keys_epoch: u64,
     /// The source policy's switches in the last published snapshot.
     policy: Arc<PolicyTable>,
     /// The user turned every opt-in on outside any hook file ([`HookRegistry::set_user_opt_in`]).
@@ -271,6 +303,7 @@ impl Default for HookRegistry {
             registry_diagnostics: Vec::new(),
             last_roots: BTreeSet::new(),
             root_keys: Arc::new(RootKeys::default()),
+            root_keys_epoch: 0,
             policy: Arc::new(PolicyTable::default()),
             user_opt_in: false,
             run_settings: Arc::new(RunSettingsIndex::default()),
@@ -516,7 +549,7 @@ impl HookRegistry {
                     &state.roots,
                     &state.user_paths,
                 );
-                state.late_protected = compiled.protected;
+                state.late_protected = compiled.protected.to_vec();
                 state.late_patterns = compiled.patterns;
             } else {
                 state.recompile();
@@ -722,6 +755,7 @@ impl HookRegistry {
                     load: LoadState::NeverLoaded,
                     trust: TrustDecision::Inert { reason: "the file has not loaded".to_owned() },
                     roots: BTreeSet::new(),
+                    root_positions: None,
                     present_at_pin: false,
                     late: pinned,
                     after_pin: Vec::new(),
@@ -731,7 +765,7 @@ impl HookRegistry {
                     found: BTreeMap::new(),
                     compiled: Arc::new(Compiled {
                         placements: Vec::new(),
-                        protected: Vec::new(),
+                        protected: Arc::from(Vec::new()),
                         patterns: Vec::new(),
                         analysis: Vec::new(),
                         placement_error: None,
@@ -765,6 +799,7 @@ impl HookRegistry {
             && let Some(root) = project_root
             && state.roots.insert(root)
         {
+            state.root_positions = None;
             self.roots_dirty = true;
         }
         let previous = std::mem::replace(&mut state.load, LoadState::NeverLoaded);
@@ -838,6 +873,7 @@ impl HookRegistry {
             roots_changed = roots != self.last_roots;
             if roots_changed {
                 self.root_keys = Arc::new(RootKeys::new(roots.iter().cloned()));
+                self.root_keys_epoch += 1;
             }
             self.last_roots = roots;
         }
@@ -865,6 +901,17 @@ impl HookRegistry {
         // back by an opt-in (decided for every source, trusted or not, so a listing can say
         // why), the switches per place and the run settings, from the sources that can run.
         let no_policy = SourcePolicy::default();
+        let epoch = self.root_keys_epoch;
+        for &slot in &self.order {
+            let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
+            if state.id.kind.is_project()
+                && state.root_positions.as_ref().is_none_or(|(e, _)| *e != epoch)
+            {
+                let positions =
+                    state.roots.iter().filter_map(|r| self.root_keys.index(r)).collect();
+                state.root_positions = Some((epoch, positions));
+            }
+        }
         let mut suppression = Vec::with_capacity(self.order.len());
         let mut inputs = Vec::with_capacity(self.order.len());
         for &slot in &self.order {
@@ -874,10 +921,9 @@ impl HookRegistry {
                 .find(|(key, id)| *key == state.path_key && id.path == state.id.path)
                 .filter(|(_, id)| *id != state.id)
                 .map(|(_, id)| id.clone());
-            let roots = if state.id.kind.is_project() {
-                state.roots.iter().filter_map(|r| self.root_keys.index(r)).collect()
-            } else {
-                Vec::new()
+            let roots = match &state.root_positions {
+                Some((_, positions)) if state.id.kind.is_project() => positions.as_slice(),
+                Some(_) | None => &[],
             };
             inputs.push(PolicyInput {
                 id: &state.id,
@@ -1049,7 +1095,7 @@ fn note_frozen_change(
                 roots.insert(r.clone());
             }
             let compiled = compile(&state.id, Some(&accepted), &roots, &state.user_paths);
-            state.late_protected = compiled.protected;
+            state.late_protected = compiled.protected.to_vec();
             state.late_patterns = compiled.patterns;
             if !same {
                 state.note_after_pin(
@@ -1167,6 +1213,8 @@ fn compile(
     let mut uncertain: Vec<(usize, Vec<String>)> = Vec::new();
     let mut relocated: Vec<usize> = Vec::new();
     let mut placements = Vec::with_capacity(dirs.len());
+    // The scripts of one file lie under the same few folders: each is resolved once.
+    let mut resolver = Resolver::default();
     for (project_root, working_dir) in dirs {
         let mut bindings = Vec::new();
         if let Some(a) = accepted {
@@ -1177,7 +1225,7 @@ fn compile(
                     home: user_paths.home.as_ref(),
                     config_dir: user_paths.config_dir.as_ref(),
                 };
-                let mut found = protect_definition(def, placed);
+                let mut found = protect_definition(def, placed, &mut resolver);
                 let mut def = def.clone();
                 if project_root.is_none() && found.session_relative {
                     // A hook of the user's (or any source outside a project) that names a
@@ -1186,7 +1234,7 @@ fn compile(
                     let mut pinned = (*def).clone();
                     pinned.cwd = Some(working_dir.as_path().display().to_string());
                     def = Arc::new(pinned);
-                    found = protect_definition(&def, placed);
+                    found = protect_definition(&def, placed, &mut resolver);
                     if !relocated.contains(&index) {
                         relocated.push(index);
                     }
@@ -1276,7 +1324,14 @@ fn compile(
         })
         .unwrap_or_default();
     let analysis = analysis.into_iter().chain(relocated_notes).collect();
-    Compiled { placements, protected, patterns, analysis, placement_error, subject }
+    Compiled {
+        placements,
+        protected: Arc::from(protected),
+        patterns,
+        analysis,
+        placement_error,
+        subject,
+    }
 }
 
 /// The info line of a source whose file runs as another, higher-precedence source.

@@ -55,7 +55,7 @@ fn f_off_under_a(roots: &[hooks_schema::AbsPathBuf]) -> PolicyTable {
         id: &id,
         subject: Subject::of(&id, std::iter::empty()),
         can_run: true,
-        roots: vec![0],
+        roots: &[0],
         policy: &policy,
     };
     resolve_sources(&[input], roots, false).table
@@ -125,7 +125,7 @@ fn a_global_source_every_variant_cuts_is_not_listed_as_running_anywhere() {
         id: &user,
         subject: Subject::of(&user, std::iter::empty()),
         can_run: true,
-        roots: Vec::new(),
+        roots: &[],
         policy: &policy,
     };
     let table = Arc::new(resolve_sources(&[input], &[], false).table);
@@ -171,6 +171,7 @@ fn protected_paths_list_each_path_once_per_source_then_the_expected_files_nobody
         folders: Vec::new(),
         folders_under_roots: vec![(kind, ".f/hooks.d".into())],
     };
+    let paths: Arc<[ProtectedPath]> = Arc::from(paths);
     let guarded = Guarded {
         id: &id,
         paths: &paths,
@@ -200,6 +201,10 @@ fn protected_paths_list_each_path_once_per_source_then_the_expected_files_nobody
         ]
     );
     assert_eq!(protected.get(other.as_path()).map(|p| &p.source), Some(&id));
+    assert_eq!(protected.len(), listed.len());
+    assert!(protected.iter().eq(protected.as_slice().iter()), "iter and as_slice agree");
+    let first = protected.iter().next().expect("an entry");
+    assert!(std::ptr::eq(first, &paths[0]), "the source's paths are shared, not copied");
     let tails: Vec<String> =
         protected.patterns().iter().map(|p| p.tail.display().to_string()).collect();
     assert_eq!(tails, ["x.sh", "late.sh", ""], "the folder under the root last, whole");

@@ -417,15 +417,14 @@ fn resolve_sources_holds_back_first_then_switches_then_run_settings() {
         SourcePolicy { requires: Some(KEY), run: one, ..switches(&[(SwitchRule::Hooks, false)]) };
     let needy_id = project("needy.f");
     let user_policy = SourcePolicy::default();
-    let input = |id, can_run, roots: Vec<usize>, policy| PolicyInput {
+    let input = |id, can_run, roots: &'static [usize], policy| PolicyInput {
         id,
         subject: Subject::of(id, std::iter::empty()),
         can_run,
         roots,
         policy,
     };
-    let inputs =
-        [input(&needy_id, true, vec![0], &needy), input(&user, true, vec![], &user_policy)];
+    let inputs = [input(&needy_id, true, &[0], &needy), input(&user, true, &[], &user_policy)];
     let held = resolve_sources(&inputs, &roots, false);
     assert_eq!(held.held, [Some(KEY), None]);
     assert!(!held.table.cuts_anything(), "a held-back file has no say: {:?}", held.table);
@@ -441,11 +440,11 @@ fn resolve_sources_holds_back_first_then_switches_then_run_settings() {
     // A source that cannot run has no say; a project source under no known root sets nothing.
     let plain = SourcePolicy { run: one, ..SourcePolicy::default() };
     let stray = project("stray.f");
-    let inputs = [input(&needy_id, false, vec![0], &needy), input(&stray, true, vec![], &plain)];
+    let inputs = [input(&needy_id, false, &[0], &needy), input(&stray, true, &[], &plain)];
     let out = resolve_sources(&inputs, &roots, true);
     assert!(!out.table.cuts_anything());
     assert!(out.run_settings.entries.is_empty(), "{:?}", out.run_settings);
     // The same file's settings under its root when nothing cuts it.
-    let inputs = [input(&stray, true, vec![0], &plain)];
+    let inputs = [input(&stray, true, &[0], &plain)];
     assert_eq!(resolve_sources(&inputs, &roots, false).run_settings.get(F, Some(&roots[0])), one);
 }

@@ -998,6 +998,7 @@ fn after_pinning_the_paths_a_source_was_found_at_only_grow() {
 
 mod batch;
 mod claude;
+mod recompile;
 
 #[test]
 fn scripts_of_a_session_directory_format_are_protected_where_any_session_would_run_them() {
