@@ -94,6 +94,15 @@ pub(crate) fn resolve_sources(
     roots: &[AbsPathBuf],
     user_forced: bool,
 ) -> Resolved {
+    // The common case: no file carries any policy, so nothing is held back, switched off or
+    // set (what the steps below would find, without their lists).
+    if inputs.iter().all(|i| i.policy.is_empty()) {
+        return Resolved {
+            held: vec![None; inputs.len()],
+            table: PolicyTable::default(),
+            run_settings: RunSettingsIndex::default(),
+        };
+    }
     let speakers: Vec<PolicySource<'_>> = inputs
         .iter()
         .map(|i| PolicySource {

@@ -941,11 +941,17 @@ impl HookRegistry {
         for ((&slot, suppressed_by), held) in self.order.iter().zip(suppression).zip(&held) {
             let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
             let can = state.can_run() && suppressed_by.is_none() && held.is_none();
-            let now = can.then(|| state.compiled.clone());
-            if contribution_changed(state.published.as_ref(), now.as_ref()) {
-                bindings_changed = true;
+            let same = match &state.published {
+                Some(published) => can && Arc::ptr_eq(published, &state.compiled),
+                None => !can,
+            };
+            if !same {
+                let now = can.then(|| state.compiled.clone());
+                if contribution_changed(state.published.as_ref(), now.as_ref()) {
+                    bindings_changed = true;
+                }
+                state.published = now;
             }
-            state.published = now;
             runs.push((can, suppressed_by));
         }
         let policy_changed = table != *self.policy;
