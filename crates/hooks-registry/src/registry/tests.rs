@@ -1052,3 +1052,23 @@ fn scripts_of_a_session_directory_format_are_protected_where_any_session_would_r
     assert_eq!(bound.definition.cwd.as_deref(), Some(user_dir.to_str().unwrap()));
     assert!(view.diagnostics.iter().any(|d| d.code.as_deref() == Some("relative_script_pinned")));
 }
+
+#[test]
+fn a_loaded_source_keeps_no_spare_room_from_its_parse() {
+    // A parser's vectors grow by doubling: one definition and one diagnostic pushed into
+    // them leave room for several more, which a loaded source must not keep.
+    let mut definitions = Vec::with_capacity(8);
+    definitions.push(def("a", 0, "./a.sh"));
+    let mut diagnostics = Vec::with_capacity(8);
+    diagnostics.push(HookDiagnostic::warning("w"));
+    let parsed = ParsedSource { definitions, diagnostics, ..ParsedSource::default() };
+    let s = sid(K::RUN_DELIVERED, p("run/hooks.json"));
+    let accepted = super::accept(&s, parsed);
+    assert_eq!((accepted.definitions.len(), accepted.definitions.capacity()), (1, 1));
+    assert_eq!((accepted.diagnostics.len(), accepted.diagnostics.capacity()), (1, 1));
+    let mut r = HookRegistry::new();
+    r.upsert_source(update(&s, ok(defs(&["a", "b", "c"])), None, active()));
+    let snapshot = r.snapshot();
+    let view = snapshot.source(&s).expect("loaded");
+    assert_eq!(view.diagnostics.capacity(), view.diagnostics.len());
+}
