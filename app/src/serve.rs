@@ -97,7 +97,11 @@ pub struct ServeOptions {
     pub default_grace: Duration,
     /// How long `add_root` waits for the platform watch before answering without it.
     pub attach_timeout: Duration,
-    /// Worker threads of the server's tokio runtime; 1 runs a current-thread runtime.
+    /// Worker threads of the server's tokio runtime; 1 (the default) runs a current-thread
+    /// runtime on the calling thread. More threads run state changes and fires' continuations
+    /// in parallel, at the cost of thread wake-ups on every fire: tokio's multi-thread
+    /// scheduler wakes a second worker to look for work each time one finds some
+    /// (`specs/serve-protocol.md`, "Threads and stdout").
     pub worker_threads: usize,
     /// The most requests handed to the runtime whose answers are not yet written; at the
     /// limit the server stops reading stdin until the client reads answers (back-pressure).
@@ -112,7 +116,7 @@ impl Default for ServeOptions {
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             default_grace: Duration::from_secs(5),
             attach_timeout: Duration::from_secs(5),
-            worker_threads: 2,
+            worker_threads: 1,
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
             log: ServeLog::default(),
         }
