@@ -885,9 +885,22 @@ impl HookRegistry {
         // Project kinds rank above user kinds, so the sources that apply everywhere are
         // collected first.
         let mut running_global: Vec<(u64, HookSourceId)> = Vec::new();
+        // The same walk brings each project source's root positions up to date and sees
+        // whether any file carries a source policy at all.
+        let epoch = self.root_keys_epoch;
+        let mut any_policy = false;
         for &slot in &self.order {
-            let Some(state) = self.slots.get(slot).and_then(Option::as_ref) else { continue };
-            if state.id.kind.is_project() || !state.can_run() {
+            let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
+            any_policy |= state.load.accepted().is_some_and(|a| !a.policy.is_empty());
+            if state.id.kind.is_project() {
+                if state.root_positions.as_ref().is_none_or(|(e, _)| *e != epoch) {
+                    let positions =
+                        state.roots.iter().filter_map(|r| self.root_keys.index(r)).collect();
+                    state.root_positions = Some((epoch, positions));
+                }
+                continue;
+            }
+            if !state.can_run() {
                 continue;
             }
             if !running_global
@@ -897,49 +910,51 @@ impl HookRegistry {
                 running_global.push((state.path_key, state.id.clone()));
             }
         }
-        // The source policy (`specs/registry.md`, "Source policy"): which sources are held
-        // back by an opt-in (decided for every source, trusted or not, so a listing can say
-        // why), the switches per place and the run settings, from the sources that can run.
-        let no_policy = SourcePolicy::default();
-        let epoch = self.root_keys_epoch;
-        for &slot in &self.order {
-            let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
-            if state.id.kind.is_project()
-                && state.root_positions.as_ref().is_none_or(|(e, _)| *e != epoch)
-            {
-                let positions =
-                    state.roots.iter().filter_map(|r| self.root_keys.index(r)).collect();
-                state.root_positions = Some((epoch, positions));
-            }
-        }
-        let mut suppression = Vec::with_capacity(self.order.len());
-        let mut inputs = Vec::with_capacity(self.order.len());
-        for &slot in &self.order {
-            let Some(state) = self.slots.get(slot).and_then(Option::as_ref) else { continue };
-            let suppressed_by = running_global
+        let suppressor = |state: &SourceState| {
+            running_global
                 .iter()
                 .find(|(key, id)| *key == state.path_key && id.path == state.id.path)
                 .filter(|(_, id)| *id != state.id)
-                .map(|(_, id)| id.clone());
-            let roots = match &state.root_positions {
-                Some((_, positions)) if state.id.kind.is_project() => positions.as_slice(),
-                Some(_) | None => &[],
-            };
-            inputs.push(PolicyInput {
-                id: &state.id,
-                subject: state.compiled.subject,
-                can_run: state.can_run() && suppressed_by.is_none(),
-                roots,
-                policy: state.load.accepted().map_or(&no_policy, |a| &a.policy),
-            });
-            suppression.push(suppressed_by);
-        }
-        let Resolved { held, table, run_settings } =
-            policy::resolve_sources(&inputs, &self.root_keys.list, self.user_opt_in);
-        drop(inputs);
+                .map(|(_, id)| id.clone())
+        };
+        // The source policy (`specs/registry.md`, "Source policy"): which sources are held
+        // back by an opt-in (decided for every source, trusted or not, so a listing can say
+        // why), the switches per place and the run settings, from the sources that can run.
+        // When no file carries a policy nothing is held back, switched off or set.
+        let (mut suppression, held, table, run_settings) = if any_policy {
+            let no_policy = SourcePolicy::default();
+            let mut suppression = Vec::with_capacity(self.order.len());
+            let mut inputs = Vec::with_capacity(self.order.len());
+            for &slot in &self.order {
+                let Some(state) = self.slots.get(slot).and_then(Option::as_ref) else { continue };
+                let suppressed_by = suppressor(state);
+                let roots = match &state.root_positions {
+                    Some((_, positions)) if state.id.kind.is_project() => positions.as_slice(),
+                    Some(_) | None => &[],
+                };
+                inputs.push(PolicyInput {
+                    id: &state.id,
+                    subject: state.compiled.subject,
+                    can_run: state.can_run() && suppressed_by.is_none(),
+                    roots,
+                    policy: state.load.accepted().map_or(&no_policy, |a| &a.policy),
+                });
+                suppression.push(suppressed_by);
+            }
+            let Resolved { held, table, run_settings } =
+                policy::resolve_sources(&inputs, &self.root_keys.list, self.user_opt_in);
+            (Some(suppression), held, table, run_settings)
+        } else {
+            let held = vec![None; self.order.len()];
+            (None, held, PolicyTable::default(), RunSettingsIndex::default())
+        };
         let mut runs = Vec::with_capacity(self.order.len());
-        for ((&slot, suppressed_by), held) in self.order.iter().zip(suppression).zip(&held) {
+        for (i, (&slot, held)) in self.order.iter().zip(&held).enumerate() {
             let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
+            let suppressed_by = match suppression.as_mut() {
+                Some(computed) => computed.get_mut(i).and_then(Option::take),
+                None => suppressor(state),
+            };
             let can = state.can_run() && suppressed_by.is_none() && held.is_none();
             let same = match &state.published {
                 Some(published) => can && Arc::ptr_eq(published, &state.compiled),
