@@ -391,3 +391,64 @@ fn the_exit_sweep_empties_and_removes_the_cgroup_v1_trees() {
     assert_eq!(wait_child(&mut inside).and_then(|s| s.signal()), Some(9), "its member was killed");
     assert!(!tree.exists(), "the v1 tree is removed");
 }
+
+/// Every tree the engine made, cgroup v2 and v1 alike, is removed by one `rmdir` at the
+/// engine's exit (the shell becomes it): with cgroup v1 limits there used to be one `rmdir`
+/// per tree, four processes after every engine's exit on a machine with three v1 hierarchies.
+/// Needs a writable cgroup v2 tree and a writable cgroup v1 hierarchy; where the machine lacks
+/// either, this test reports why and checks nothing else.
+#[test]
+fn every_tree_is_removed_by_one_rmdir_at_exit() {
+    let report = crate::contain::report(&crate::DispatchConfig::default());
+    let (Some(v2_engine), Some(v1)) = (report.cgroup, crate::limits::available().v1.as_ref())
+    else {
+        eprintln!("needs cgroup v2 and v1 trees: {:?}", report.unavailable);
+        return;
+    };
+    // Trees of their own next to the engine's, so the engine's runs are left alone; the
+    // cgroup v2 one first.
+    let parents: Vec<std::path::PathBuf> = std::iter::once(v2_engine)
+        .chain(v1.dirs())
+        .filter_map(|d| d.parent().map(std::path::Path::to_owned))
+        .collect();
+    let name = format!("agent-hooks-test.{}.{}", std::process::id(), 779);
+    let mut made = Vec::new();
+    for t in &parents {
+        let tree = t.join(&name);
+        std::fs::create_dir(&tree).expect("tree");
+        std::fs::create_dir(tree.join("run.0")).expect("run cgroup");
+        std::fs::create_dir(tree.join("run.1")).expect("run cgroup");
+        made.push(tree);
+    }
+    let v1_trees =
+        made.iter().skip(1).map(|t| t.display().to_string()).collect::<Vec<_>>().join("\n");
+    let dir = tempfile::tempdir().expect("dir");
+    let path = spy_path(dir.path());
+    let file = registration_file().expect("registration file");
+    file.write_all_at(BLANK, 0).expect("header");
+    let mut reaper = Command::new(SHELL)
+        .args([
+            "-c",
+            SCRIPT,
+            "hooks-reaper",
+            "0",
+            "1-1",
+            made[0].to_str().expect("utf-8"),
+            &path,
+            &v1_trees,
+        ])
+        .env_clear()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(file.try_clone().expect("clone"))
+        .process_group(0)
+        .spawn()
+        .expect("spawn the reaper");
+    drop(reaper.stdin.take());
+    let st = wait_child(&mut reaper).expect("the reaper ends");
+    assert!(st.success(), "{st:?}");
+    for t in &made {
+        assert!(!t.exists(), "{} is removed", t.display());
+    }
+    assert_eq!(spy_calls(dir.path()), ["rmdir"], "one rmdir for every tree");
+}
