@@ -20,7 +20,7 @@ use std::{
     fs::{self, File, OpenOptions},
     io::{self, Write},
     os::{
-        fd::AsFd,
+        fd::{AsFd, BorrowedFd},
         unix::fs::{FileExt, OpenOptionsExt},
     },
     path::{Path, PathBuf},
@@ -134,11 +134,34 @@ pub(crate) struct RunLimits {
 
 impl Contain {
     /// The containment `cfg` asks for, as far as the machine allows it.
+    ///
+    /// At the first call of the process, the cgroup v2 tree and the cgroup v1 trees of the
+    /// resources `cfg` limits are made together and checked by one process, which is born in
+    /// a run cgroup of the v2 tree and joins one of each v1 tree before it exits (it was one
+    /// process per tree: four on a machine with v1 memory, pids and cpu hierarchies).
     pub(crate) fn resolve(cfg: &crate::DispatchConfig) -> Contain {
+        let wanted = wanted_v1(cfg);
+        #[cfg(target_os = "linux")]
+        let p = {
+            let v1 = crate::limits::available().v1.as_ref();
+            let made = v1.map(|v| v.prepare(wanted)).unwrap_or_default();
+            let mut joined = false;
+            let p = PROBE.get_or_init(|| {
+                let tasks: Vec<_> = made.iter().map(crate::limits::Unchecked::tasks).collect();
+                let (p, j) = Probe::run_joining(cfg.cgroup_parent.as_deref(), &tasks);
+                joined = j;
+                p
+            });
+            if let Some(v) = v1 {
+                v.checked(made, joined);
+            }
+            p
+        };
+        #[cfg(not(target_os = "linux"))]
         let p = probe(cfg.cgroup_parent.as_deref());
         let (mechanism, _) = p.resolve(cfg.containment);
         let tree = p.tree.as_ref().filter(|_| mechanism.is_cgroup());
-        let plan = limit_plan(cfg.limits_via, tree);
+        let plan = limit_plan(cfg.limits_via, tree, wanted);
         Contain { mechanism, tree, plan }
     }
 
@@ -204,7 +227,7 @@ impl Contain {
 pub(crate) fn report(cfg: &crate::DispatchConfig) -> ContainmentReport {
     let mut r = probe(cfg.cgroup_parent.as_deref()).report(cfg.containment);
     let tree = probe(None).tree.as_ref().filter(|_| r.mechanism.is_cgroup());
-    let plan = limit_plan(cfg.limits_via, tree);
+    let plan = limit_plan(cfg.limits_via, tree, [true; 3]);
     let v2_note = match tree {
         Some(t) => Some(t.controllers_note.as_str()).filter(|n| !n.is_empty()),
         None => Some("runs have no cgroup v2 of their own with this mechanism"),
@@ -219,10 +242,26 @@ pub(crate) fn report(cfg: &crate::DispatchConfig) -> ContainmentReport {
     r
 }
 
-/// How each resource is limited for runs with `tree` (the run's cgroup v2 tree, if any).
-fn limit_plan(via: LimitsVia, tree: Option<&Tree>) -> Plan {
+/// How each resource is limited for runs with `tree` (the run's cgroup v2 tree, if any);
+/// cgroup v1 is considered for the `wanted` resources only.
+fn limit_plan(via: LimitsVia, tree: Option<&Tree>, wanted: [bool; 3]) -> Plan {
     let v2 = tree.map(|t| [t.controllers.memory, t.controllers.pids, t.controllers.cpu]);
-    Plan::resolve(via, v2, crate::limits::available())
+    Plan::resolve(via, v2, crate::limits::available(), wanted)
+}
+
+/// The resources some run of `cfg` may limit through cgroup v1: those its default limits or a
+/// per-hook rule set, unless `cfg` rules cgroup v1 out.
+fn wanted_v1(cfg: &crate::DispatchConfig) -> [bool; 3] {
+    if !matches!(cfg.limits_via, LimitsVia::Auto | LimitsVia::Only(Enforcement::CgroupV1)) {
+        return [false; 3];
+    }
+    let mut wanted = [false; 3];
+    for l in std::iter::once(&cfg.limits).chain(cfg.hook_limits.iter().map(|r| &r.limits)) {
+        wanted[0] |= l.memory_max.is_some();
+        wanted[1] |= l.pids_max.is_some();
+        wanted[2] |= l.cpu_max.is_some();
+    }
+    wanted
 }
 
 /// The engine's cgroup tree, once the probe has run and found cgroup v2 usable.
@@ -287,7 +326,26 @@ fn static_probe() -> Option<&'static Probe> {
 impl Probe {
     fn run(parent: Option<&Path>) -> Probe {
         #[cfg(target_os = "linux")]
-        match Tree::create(parent) {
+        return Probe::run_joining(parent, &[]).0;
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = parent;
+            let why = "cgroups exist on Linux only".to_owned();
+            Probe {
+                tree: None,
+                cgroup_unavailable: Some(why.clone()),
+                kill_unavailable: Some(why),
+                subreaper_unavailable: Some("child subreapers exist on Linux only".to_owned()),
+            }
+        }
+    }
+
+    /// [`Probe::run`] whose check process also joins the cgroup v1 run cgroups of `v1_tasks`;
+    /// the second value says whether it did (false also when the v2 tree could not be made).
+    #[cfg(target_os = "linux")]
+    fn run_joining(parent: Option<&Path>, v1_tasks: &[BorrowedFd<'_>]) -> (Probe, bool) {
+        let mut joined = false;
+        let p = match Tree::create(parent, v1_tasks, &mut joined) {
             Ok(tree) => {
                 let kill_unavailable = (!tree.has_kill).then(|| {
                     "this kernel has no cgroup.kill (Linux 5.14): runs are frozen, killed and thawed"
@@ -306,18 +364,8 @@ impl Probe {
                 kill_unavailable: Some(why.to_string()),
                 subreaper_unavailable: subreaper_unavailable(),
             },
-        }
-        #[cfg(not(target_os = "linux"))]
-        {
-            let _ = parent;
-            let why = "cgroups exist on Linux only".to_owned();
-            Probe {
-                tree: None,
-                cgroup_unavailable: Some(why.clone()),
-                kill_unavailable: Some(why),
-                subreaper_unavailable: Some("child subreapers exist on Linux only".to_owned()),
-            }
-        }
+        };
+        (p, joined)
     }
 
     fn why_not(&self, m: Mechanism) -> Option<&str> {
@@ -619,7 +667,15 @@ impl CgroupSetupError {
 impl Tree {
     /// Finds the engine's cgroup (or `parent`), creates the tree in it, checks that a process
     /// can be started inside a cgroup of the tree, and removes the trees of dead engines.
-    fn create(parent: Option<&Path>) -> Result<Tree, CgroupSetupError> {
+    ///
+    /// The checking process also joins the cgroup v1 run cgroups of `v1_tasks` (so one process
+    /// checks every tree); `joined` is set when it did. If it fails, the v2 tree is checked
+    /// alone, and the caller checks the v1 ones each on its own.
+    fn create(
+        parent: Option<&Path>,
+        v1_tasks: &[BorrowedFd<'_>],
+        joined: &mut bool,
+    ) -> Result<Tree, CgroupSetupError> {
         let parent = match parent {
             Some(p) => p.to_owned(),
             None => own_cgroup()?,
@@ -649,12 +705,21 @@ impl Tree {
             retired: Mutex::default(),
             next: AtomicU64::new(0),
         };
-        // The check: a child that joins a run cgroup and exits before any exec.
-        match tree.take(None).and_then(|run| {
-            let ok = crate::spawner::probe_join(run.fds());
-            tree.finish(run);
-            ok
-        }) {
+        // The check: a child that joins a run cgroup (and the v1 ones) and exits before any
+        // exec; if that fails with v1 cgroups, again without them.
+        let check = |v1: &[BorrowedFd<'_>]| {
+            tree.take(None).and_then(|run| {
+                let ok = crate::spawner::probe_join(run.fds(), v1);
+                tree.finish(run);
+                ok
+            })
+        };
+        let mut checked = check(v1_tasks);
+        *joined = checked.is_ok() && !v1_tasks.is_empty();
+        if checked.is_err() && !v1_tasks.is_empty() {
+            checked = check(&[]);
+        }
+        match checked {
             Ok(()) => Ok(tree),
             Err(source) => {
                 let dir = tree.dir.clone();

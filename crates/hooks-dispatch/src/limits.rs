@@ -201,12 +201,22 @@ impl Plan {
 
     /// Resolves `via` for each resource against what is available (`v2` says which
     /// controllers the run's cgroup v2 has; `None` when runs have no v2 cgroup).
-    pub(crate) fn resolve(via: LimitsVia, v2: Option<[bool; 3]>, avail: &Available) -> Plan {
+    ///
+    /// `wanted` says which resources some run may limit: a cgroup v1 tree is made (a `mkdir`
+    /// and a check that a process can join it) only for those.
+    pub(crate) fn resolve(
+        via: LimitsVia,
+        v2: Option<[bool; 3]>,
+        avail: &Available,
+        wanted: [bool; 3],
+    ) -> Plan {
         let mut by = [None; 3];
         for r in Resource::ALL {
             let can = |e: Enforcement| match e {
                 Enforcement::CgroupV2 => v2.is_some_and(|c| c[r.index()]),
-                Enforcement::CgroupV1 => avail.v1.as_ref().is_some_and(|v| v.has(r)),
+                Enforcement::CgroupV1 => {
+                    wanted[r.index()] && avail.v1.as_ref().is_some_and(|v| v.has(r))
+                }
                 Enforcement::Rlimit => avail.rlimit_why_not(r).is_none(),
             };
             by[r.index()] = match via {
@@ -295,7 +305,7 @@ impl Available {
 
     fn v1_why_not(&self, r: Resource) -> String {
         match &self.v1 {
-            Some(v) => v.notes[r.index()].clone().unwrap_or_else(|| "in use".to_owned()),
+            Some(v) => v.note(r).unwrap_or_else(|| "in use".to_owned()),
             None => self.v1_note.clone(),
         }
     }
@@ -313,7 +323,7 @@ impl Available {
         {
             let spawner = crate::spawner::own_available();
             let (v1, v1_note) = if spawner {
-                match V1::create() {
+                match V1::discover() {
                     Ok(v) => (Some(v), String::new()),
                     Err(why) => (None, why.to_string()),
                 }
@@ -360,48 +370,140 @@ fn user_processes() -> u64 {
 }
 
 /// The engine's trees in the cgroup v1 hierarchies of the memory, pids and cpu controllers.
+///
+/// The hierarchies are found at once (two files of `/proc/self` read); a resource's tree is
+/// made the first time a dispatcher may limit that resource ([`V1::prepare`], [`V1::has`]): a
+/// process that never limits the CPU (the default) makes no tree in the cpu hierarchy.
 #[derive(Debug)]
 pub(crate) struct V1 {
-    /// Per resource, the engine's tree in its hierarchy.
-    trees: [Option<V1Tree>; 3],
-    /// Per resource, why it is not usable.
-    notes: [Option<String>; 3],
+    /// Per resource, the folder its tree is made in (the engine's own cgroup in that
+    /// hierarchy), or why there is none.
+    parents: [Result<PathBuf, String>; 3],
+    /// Per resource, the engine's tree in its hierarchy once made, or why it could not be.
+    trees: [OnceLock<Result<V1Tree, String>>; 3],
 }
 
 impl V1 {
+    /// Whether runs can be limited through `r`'s hierarchy (making its tree if not made yet).
     fn has(&self, r: Resource) -> bool {
-        self.trees[r.index()].is_some()
+        self.tree(r).is_some()
     }
 
-    /// The tree folders, for the report.
+    /// `r`'s tree, made and checked at the first call.
+    fn tree(&self, r: Resource) -> Option<&V1Tree> {
+        let i = r.index();
+        let parents = self.parents.get(i)?;
+        self.trees
+            .get(i)?
+            .get_or_init(|| match parents {
+                #[cfg(target_os = "linux")]
+                Ok(parent) => V1Tree::create(r, parent).map_err(|e| e.to_string()),
+                #[cfg(not(target_os = "linux"))]
+                Ok(_) => Err("cgroups exist on Linux only".to_owned()),
+                Err(why) => Err(why.clone()),
+            })
+            .as_ref()
+            .ok()
+    }
+
+    /// `r`'s tree if it was made.
+    fn made(&self, r: Resource) -> Option<&V1Tree> {
+        self.trees.get(r.index())?.get()?.as_ref().ok()
+    }
+
+    /// Whether `r`'s tree was made (and checked).
+    #[cfg(test)]
+    pub(crate) fn is_made(&self, r: Resource) -> bool {
+        self.made(r).is_some()
+    }
+
+    /// Why `r` cannot be limited through cgroup v1, if it cannot (`None` also while its tree
+    /// was not made yet).
+    fn note(&self, r: Resource) -> Option<String> {
+        match (&self.parents[r.index()], self.trees[r.index()].get()) {
+            (Err(why), _) | (_, Some(Err(why))) => Some(why.clone()),
+            _ => None,
+        }
+    }
+
+    /// The tree folders made, for the report.
     pub(crate) fn dirs(&self) -> Vec<PathBuf> {
-        self.trees.iter().flatten().map(|t| t.dir.clone()).collect()
+        Resource::ALL.into_iter().filter_map(|r| self.made(r)).map(|t| t.dir.clone()).collect()
     }
 
+    /// Every folder a tree of this engine may be made in (made or not), for the reaper, which
+    /// removes those that exist when the engine ends.
+    pub(crate) fn tree_dirs(&self) -> Vec<PathBuf> {
+        self.parents.iter().flatten().map(|p| p.join(tree_name())).collect()
+    }
+
+    /// Finds the hierarchies of the three controllers and the engine's cgroup in each; no tree
+    /// is made.
     #[cfg(target_os = "linux")]
-    fn create() -> Result<V1, CgroupSetupError> {
+    fn discover() -> Result<V1, CgroupSetupError> {
         let mounts = fs::read_to_string("/proc/self/mountinfo")
             .map_err(CgroupSetupError::read_proc("/proc/self/mountinfo"))?;
         let own = fs::read_to_string("/proc/self/cgroup")
             .map_err(CgroupSetupError::read_proc("/proc/self/cgroup"))?;
-        let mut trees: [Option<V1Tree>; 3] = [None, None, None];
-        let mut failed = Vec::new();
-        for r in Resource::ALL {
-            match V1Tree::create(r, &mounts, &own) {
-                Ok(t) => trees[r.index()] = Some(t),
-                Err(why) => failed.push((r, why)),
-            }
+        let found = Resource::ALL.map(|r| v1_parent(r, &mounts, &own));
+        if found.iter().all(Result::is_err) {
+            let failed = Resource::ALL.into_iter().zip(found).filter_map(|(r, f)| f.err().map(|e| (r, e)));
+            return Err(CgroupSetupError::NoV1(failed.collect()));
         }
-        if trees.iter().all(Option::is_none) {
-            return Err(CgroupSetupError::NoV1(failed));
-        }
-        let mut notes: [Option<String>; 3] = [None, None, None];
-        for (r, why) in failed {
-            notes[r.index()] = Some(why.to_string());
-        }
-        Ok(V1 { trees, notes })
+        Ok(V1 {
+            parents: found.map(|f| f.map_err(|e| e.to_string())),
+            trees: [OnceLock::new(), OnceLock::new(), OnceLock::new()],
+        })
     }
 
+    /// Makes the trees of the `wanted` resources not made yet, without checking that a process
+    /// can join them: the caller checks them all with one process ([`V1::checked`]).
+    #[cfg(target_os = "linux")]
+    pub(crate) fn prepare(&self, wanted: [bool; 3]) -> Vec<Unchecked> {
+        let mut out = Vec::new();
+        for r in Resource::ALL {
+            let i = r.index();
+            let (Some(true), Some(Ok(parent)), Some(None)) =
+                (wanted.get(i), self.parents.get(i), self.trees.get(i).map(OnceLock::get))
+            else {
+                continue;
+            };
+            match V1Tree::create_unchecked(r, parent) {
+                Ok(tree) => match tree.take(&HookLimits::UNLIMITED) {
+                    Ok(run) => out.push(Unchecked { tree, run }),
+                    Err(source) => {
+                        let dir = tree.dir.clone();
+                        tree.remove_all();
+                        let why = CgroupSetupError::Join { dir, source }.to_string();
+                        let _ = self.trees[i].set(Err(why));
+                    }
+                },
+                Err(why) => {
+                    let _ = self.trees[i].set(Err(why.to_string()));
+                }
+            }
+        }
+        out
+    }
+
+    /// Takes the trees [`V1::prepare`] made: `joined` says whether one process joined all of
+    /// their run cgroups; if not, each is checked on its own (as [`V1::has`] does).
+    #[cfg(target_os = "linux")]
+    pub(crate) fn checked(&self, made: Vec<Unchecked>, joined: bool) {
+        for Unchecked { tree, run } in made {
+            let i = tree.resource.index();
+            tree.finish(run);
+            let result = if joined {
+                Ok(tree)
+            } else {
+                match tree.check() {
+                    Ok(()) => Ok(tree),
+                    Err(why) => Err(why.to_string()),
+                }
+            };
+            let _ = self.trees[i].set(result);
+        }
+    }
     /// A run's cgroups for the resources `plan` enforces through v1, with `limits` written.
     pub(crate) fn take(&self, plan: &Plan, limits: &HookLimits) -> io::Result<[Option<V1Run>; 3]> {
         let mut out: [Option<V1Run>; 3] = [None, None, None];
@@ -416,7 +518,7 @@ impl V1 {
             if plan.of(r) != Some(Enforcement::CgroupV1) || !set {
                 continue;
             }
-            let Some(t) = &self.trees[r.index()] else { continue };
+            let Some(t) = self.made(r) else { continue };
             match t.take(limits) {
                 Ok(run) => out[r.index()] = Some(run),
                 Err(e) => {
@@ -431,11 +533,69 @@ impl V1 {
     /// Ends a run's use of its v1 cgroups.
     pub(crate) fn finish(&self, runs: [Option<V1Run>; 3]) {
         for (i, run) in runs.into_iter().enumerate() {
-            if let (Some(run), Some(t)) = (run, self.trees.get(i).and_then(Option::as_ref)) {
+            if let (Some(run), Some(t)) =
+                (run, Resource::ALL.get(i).and_then(|r| self.made(*r)))
+            {
                 t.finish(run);
             }
         }
     }
+}
+
+/// A tree made but not checked yet ([`V1::prepare`]), with a run cgroup for the check.
+#[derive(Debug)]
+pub(crate) struct Unchecked {
+    tree: V1Tree,
+    run: V1Run,
+}
+
+impl Unchecked {
+    /// The `tasks` file a process joins the run cgroup through.
+    pub(crate) fn tasks(&self) -> std::os::fd::BorrowedFd<'_> {
+        self.run.tasks()
+    }
+}
+
+/// The name of this engine's trees: `agent-hooks.<pid>.<start time>`.
+fn tree_name() -> String {
+    format!("agent-hooks.{}.{}", std::process::id(), crate::contain::start_time())
+}
+
+/// The engine's own cgroup in `r`'s v1 hierarchy, from `/proc/self/mountinfo` (`mounts`) and
+/// `/proc/self/cgroup` (`own`).
+#[cfg(target_os = "linux")]
+fn v1_parent(r: Resource, mounts: &str, own: &str) -> Result<PathBuf, CgroupSetupError> {
+    let name = r.as_str();
+    let (root, point) = mounts
+        .lines()
+        .find_map(|l| {
+            let (pre, post) = l.split_once(" - ")?;
+            let mut post = post.split_whitespace();
+            if post.next()? != "cgroup" {
+                return None;
+            }
+            let opts = post.nth(1)?;
+            if !opts.split(',').any(|o| o == name) {
+                return None;
+            }
+            let mut f = pre.split_whitespace();
+            let root = f.nth(3)?.to_owned();
+            let point = crate::contain::unescape(f.next()?);
+            Some((root, point))
+        })
+        .ok_or(CgroupSetupError::NoV1Hierarchy { controller: name })?;
+    let rel = own
+        .lines()
+        .find_map(|l| {
+            let mut parts = l.splitn(3, ':');
+            let _id = parts.next()?;
+            let ctrls = parts.next()?;
+            let path = parts.next()?;
+            ctrls.split(',').any(|c| c == name).then(|| path.trim().to_owned())
+        })
+        .ok_or(CgroupSetupError::NoV1Membership { controller: name })?;
+    let rel = rel.strip_prefix(root.trim_end_matches('/')).unwrap_or(&rel).trim_start_matches('/');
+    Ok(Path::new(&point).join(rel))
 }
 
 /// The engine's tree in one v1 hierarchy: `<own cgroup there>/agent-hooks.<pid>.<start>`.
@@ -488,50 +648,23 @@ impl V1Run {
 
 #[cfg(target_os = "linux")]
 impl V1Tree {
-    fn create(r: Resource, mounts: &str, own: &str) -> Result<V1Tree, CgroupSetupError> {
-        let name = r.as_str();
-        let mount = mounts
-            .lines()
-            .find_map(|l| {
-                let (pre, post) = l.split_once(" - ")?;
-                let mut post = post.split_whitespace();
-                if post.next()? != "cgroup" {
-                    return None;
-                }
-                let opts = post.nth(1)?;
-                if !opts.split(',').any(|o| o == name) {
-                    return None;
-                }
-                let mut f = pre.split_whitespace();
-                let root = f.nth(3)?.to_owned();
-                let point = crate::contain::unescape(f.next()?);
-                Some((root, point))
-            })
-            .ok_or(CgroupSetupError::NoV1Hierarchy { controller: name })?;
-        let rel = own
-            .lines()
-            .find_map(|l| {
-                let mut parts = l.splitn(3, ':');
-                let _id = parts.next()?;
-                let ctrls = parts.next()?;
-                let path = parts.next()?;
-                ctrls.split(',').any(|c| c == name).then(|| path.trim().to_owned())
-            })
-            .ok_or(CgroupSetupError::NoV1Membership { controller: name })?;
-        let (root, point) = mount;
-        let rel =
-            rel.strip_prefix(root.trim_end_matches('/')).unwrap_or(&rel).trim_start_matches('/');
-        let parent = Path::new(&point).join(rel);
-        crate::contain::remove_stale_v1_trees(&parent);
-        let dir = parent.join(format!(
-            "agent-hooks.{}.{}",
-            std::process::id(),
-            crate::contain::start_time()
-        ));
+    /// Makes `r`'s tree in `parent` and checks that a process can join a run cgroup of it.
+    fn create(r: Resource, parent: &Path) -> Result<V1Tree, CgroupSetupError> {
+        let tree = V1Tree::create_unchecked(r, parent)?;
+        tree.check()?;
+        Ok(tree)
+    }
+
+    /// Makes `r`'s tree in `parent` (after removing the trees of engines that are gone).
+    fn create_unchecked(r: Resource, parent: &Path) -> Result<V1Tree, CgroupSetupError> {
+        crate::contain::remove_stale_v1_trees(parent);
+        let dir = parent.join(tree_name());
         match fs::create_dir(&dir) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-            Err(source) => return Err(CgroupSetupError::CreateV1 { parent, source }),
+            Err(source) => {
+                return Err(CgroupSetupError::CreateV1 { parent: parent.to_owned(), source });
+            }
         }
         let tree = V1Tree {
             resource: r,
@@ -541,27 +674,29 @@ impl V1Tree {
             retired: Mutex::default(),
             next: AtomicU64::new(0),
         };
-        let fail = |tree: &V1Tree, why: CgroupSetupError| {
-            tree.remove_all();
-            Err(why)
-        };
         if r == Resource::Memory
             && let Err(source) = write_file(&tree.dir.join("memory.use_hierarchy"), "1")
             && fs::read_to_string(tree.dir.join("memory.use_hierarchy")).ok().as_deref()
                 != Some("1\n")
         {
-            return fail(&tree, CgroupSetupError::MemoryHierarchy { source });
+            tree.remove_all();
+            return Err(CgroupSetupError::MemoryHierarchy { source });
         }
-        // The check: a child that joins a run cgroup and exits before any exec.
-        let checked = tree.take(&HookLimits::UNLIMITED).and_then(|run| {
+        Ok(tree)
+    }
+
+    /// The check: a child that joins a run cgroup and exits before any exec. A tree that
+    /// fails it is removed.
+    fn check(&self) -> Result<(), CgroupSetupError> {
+        let checked = self.take(&HookLimits::UNLIMITED).and_then(|run| {
             let ok = crate::spawner::probe_v1_join(run.tasks());
-            tree.finish(run);
+            self.finish(run);
             ok
         });
-        match checked {
-            Ok(()) => Ok(tree),
-            Err(source) => fail(&tree, CgroupSetupError::Join { dir: tree.dir.clone(), source }),
-        }
+        checked.map_err(|source| {
+            self.remove_all();
+            CgroupSetupError::Join { dir: self.dir.clone(), source }
+        })
     }
 
     fn take(&self, limits: &HookLimits) -> io::Result<V1Run> {

@@ -343,7 +343,13 @@ pub(crate) fn global() -> &'static Reaper {
             .v1
             .as_ref()
             .map(|v| {
-                v.dirs().iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join("\n")
+                // Every folder a tree may be made in: a tree is made when a dispatcher first
+                // limits its resource, maybe after the reaper started.
+                v.tree_dirs()
+                    .iter()
+                    .map(|d| d.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n")
             })
             .unwrap_or_default(),
         tagged: AtomicBool::new(false),

@@ -146,14 +146,22 @@ pub(crate) fn own_available() -> bool {
 /// joins it and exits at once.
 #[cfg(target_os = "linux")]
 pub(crate) fn probe_v1_join(tasks: BorrowedFd<'_>) -> io::Result<()> {
+    #[cfg(test)]
+    PROBES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     own::probe_v1_join(tasks)
 }
 
-/// Checks that a process can be started inside the cgroup `cg`: a child starts in it and exits
-/// at once.
+/// How many probe children this process started (tests count the containment's checks).
+#[cfg(test)]
+pub(crate) static PROBES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Checks that a process can be started inside the cgroup `cg` and join the cgroup v1 cgroups
+/// whose `tasks` files are `v1_tasks`: a child starts in it, joins them and exits at once.
 #[cfg(target_os = "linux")]
-pub(crate) fn probe_join(cg: CgroupFds<'_>) -> io::Result<()> {
-    own::probe_join(cg)
+pub(crate) fn probe_join(cg: CgroupFds<'_>, v1_tasks: &[BorrowedFd<'_>]) -> io::Result<()> {
+    #[cfg(test)]
+    PROBES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    own::probe_join(cg, v1_tasks)
 }
 
 fn tokio_start<S: AsRef<str>>(
@@ -489,11 +497,18 @@ mod own {
         }
     }
 
-    pub(super) fn probe_join(cg: CgroupFds<'_>) -> io::Result<()> {
+    pub(super) fn probe_join(
+        cg: CgroupFds<'_>,
+        v1_tasks: &[std::os::fd::BorrowedFd<'_>],
+    ) -> io::Result<()> {
         let null = std::fs::File::open("/dev/null")?;
         let programs = [CString::from(c"/")];
-        let req =
-            probe_request(&programs, &null, Some(Cgroup { dir: cg.dir, procs: cg.procs }), &[]);
+        let req = probe_request(
+            &programs,
+            &null,
+            Some(Cgroup { dir: cg.dir, procs: cg.procs }),
+            v1_tasks,
+        );
         loop {
             let st = match sys::spawn(&req) {
                 Ok(s) => rustix::process::waitid(

@@ -17,7 +17,7 @@ fn without_v1(root: bool) -> Available {
 #[test]
 fn auto_takes_cgroup_v2_where_delegated_and_rlimits_for_the_rest() {
     let a = without_v1(false);
-    let p = Plan::resolve(LimitsVia::Auto, Some([true, false, false]), &a);
+    let p = Plan::resolve(LimitsVia::Auto, Some([true, false, false]), &a, [true; 3]);
     assert_eq!(p.of(Resource::Memory), Some(Enforcement::CgroupV2));
     assert_eq!(p.of(Resource::Pids), Some(Enforcement::Rlimit));
     assert_eq!(p.of(Resource::Cpu), Some(Enforcement::Rlimit));
@@ -31,7 +31,7 @@ fn auto_takes_cgroup_v2_where_delegated_and_rlimits_for_the_rest() {
 #[test]
 fn root_gets_no_process_rlimit_and_the_report_says_why_for_each_way() {
     let a = without_v1(true);
-    let p = Plan::resolve(LimitsVia::Auto, None, &a);
+    let p = Plan::resolve(LimitsVia::Auto, None, &a, [true; 3]);
     assert_eq!(p.of(Resource::Pids), None);
     assert_eq!(p.of(Resource::Memory), Some(Enforcement::Rlimit));
     let (on, note) = p.report(LimitsVia::Auto, Some("not delegated"), &a);
@@ -46,13 +46,13 @@ fn root_gets_no_process_rlimit_and_the_report_says_why_for_each_way() {
 #[test]
 fn a_forced_enforcement_is_used_alone_and_off_limits_nothing() {
     let a = without_v1(false);
-    let p = Plan::resolve(LimitsVia::Only(Enforcement::CgroupV1), Some([true; 3]), &a);
+    let p = Plan::resolve(LimitsVia::Only(Enforcement::CgroupV1), Some([true; 3]), &a, [true; 3]);
     assert!(!p.any());
     let (on, note) = p.report(LimitsVia::Only(Enforcement::CgroupV1), None, &a);
     assert!(on.is_empty());
     let note = note.expect("nothing is limited");
     assert!(!note.contains("rlimit:"), "only the forced way is explained: {note}");
-    let off = Plan::resolve(LimitsVia::Off, Some([true; 3]), &a);
+    let off = Plan::resolve(LimitsVia::Off, Some([true; 3]), &a, [true; 3]);
     assert!(!off.any());
     assert_eq!(
         off.report(LimitsVia::Off, None, &a).1.as_deref(),
