@@ -447,7 +447,8 @@ impl V1 {
             .map_err(CgroupSetupError::read_proc("/proc/self/cgroup"))?;
         let found = Resource::ALL.map(|r| v1_parent(r, &mounts, &own));
         if found.iter().all(Result::is_err) {
-            let failed = Resource::ALL.into_iter().zip(found).filter_map(|(r, f)| f.err().map(|e| (r, e)));
+            let failed =
+                Resource::ALL.into_iter().zip(found).filter_map(|(r, f)| f.err().map(|e| (r, e)));
             return Err(CgroupSetupError::NoV1(failed.collect()));
         }
         Ok(V1 {
@@ -533,9 +534,7 @@ impl V1 {
     /// Ends a run's use of its v1 cgroups.
     pub(crate) fn finish(&self, runs: [Option<V1Run>; 3]) {
         for (i, run) in runs.into_iter().enumerate() {
-            if let (Some(run), Some(t)) =
-                (run, Resource::ALL.get(i).and_then(|r| self.made(*r)))
-            {
+            if let (Some(run), Some(t)) = (run, Resource::ALL.get(i).and_then(|r| self.made(*r))) {
                 t.finish(run);
             }
         }

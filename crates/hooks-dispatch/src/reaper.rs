@@ -315,12 +315,17 @@ pub(crate) struct Reaper {
     v1_trees: String,
     /// Whether the header slot says tags were handed out.
     tagged: AtomicBool,
+    /// Whether the trees are left to a fork of the engine ([`crate::sys::fork_tree_reaper`])
+    /// rather than to the shell script; decided at the first start.
+    trees_by_fork: OnceLock<bool>,
 }
 
 #[derive(Debug, Default)]
 struct State {
     /// The running reaper and the write end of its liveness pipe (never written to).
     running: Option<(Pid, ChildStdin)>,
+    /// The trees' reaper (a fork of the engine) and the write end of its liveness pipe.
+    trees: Option<(Pid, std::os::fd::OwnedFd)>,
     /// The slot of each registered group.
     slots: HashMap<i32, u64>,
     /// Released slots, reused first.
@@ -345,16 +350,28 @@ pub(crate) fn global() -> &'static Reaper {
             .map(|v| {
                 // Every folder a tree may be made in: a tree is made when a dispatcher first
                 // limits its resource, maybe after the reaper started.
-                v.tree_dirs()
-                    .iter()
-                    .map(|d| d.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join("\n")
+                v.tree_dirs().iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join("\n")
             })
             .unwrap_or_default(),
         tagged: AtomicBool::new(false),
         file: OnceLock::new(),
+        trees_by_fork: OnceLock::new(),
     })
+}
+
+/// The largest engine (resident memory at the trees' reaper's start) whose trees are left to a
+/// fork of it: the fork keeps, copy-on-write, the engine's pages as they were, and each page
+/// the engine writes later is copied, so the fork may come to hold up to that much memory.
+const FORK_MAX_RSS: u64 = 64 << 20;
+
+/// This process's resident memory, from `/proc/self/status` (`u64::MAX` if unknown).
+fn resident_bytes() -> u64 {
+    let kib = std::fs::read_to_string("/proc/self/status").ok().and_then(|s| {
+        s.lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
+    });
+    kib.map_or(u64::MAX, |k| k.saturating_mul(1024))
 }
 
 /// A registration slot taken for a run about to start ([`Reaper::reserve`]).
@@ -388,7 +405,7 @@ impl Reaper {
     pub(crate) fn reserve(&self) -> Option<Reservation<'_>> {
         let file = self.file().ok()?;
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        st.ensure_running(file, &self.token, self.tree.as_deref(), &self.v1_trees).ok()?;
+        self.ensure_both(&mut st, file).ok()?;
         let slot = st.free.pop().unwrap_or_else(|| {
             st.len = st.len.max(1) + 1;
             st.len - 1
@@ -430,11 +447,64 @@ impl Reaper {
     }
 
     /// Makes sure the reaper runs (replacing one that died): the cgroup mechanisms register
-    /// nothing per run, the reaper kills the engine's whole tree.
+    /// nothing per run, the reaper kills the engine's whole tree. With the trees left to a
+    /// fork of the engine, that fork is all that runs (no shell, no registration file).
     pub(crate) fn ensure_running(&self) {
+        if self.forks_trees() {
+            let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+            let _ = self.ensure_trees(&mut st);
+            return;
+        }
         let Ok(file) = self.file() else { return };
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        let _ = st.ensure_running(file, &self.token, self.tree.as_deref(), &self.v1_trees);
+        let _ = self.ensure_both(&mut st, file);
+    }
+
+    /// Whether the engine's trees are left to a fork of the engine: on Linux, when there are
+    /// trees and the engine is small enough ([`FORK_MAX_RSS`]) at the first start; decided
+    /// once. A fork runs no program: the shell and its `rmdir` cost about 1.5 ms of CPU and 140
+    /// page faults per one-shot engine (`specs/dispatch.md`).
+    fn forks_trees(&self) -> bool {
+        *self.trees_by_fork.get_or_init(|| {
+            cfg!(target_os = "linux")
+                && (self.tree.is_some() || !self.v1_trees.is_empty())
+                && resident_bytes() <= FORK_MAX_RSS
+        })
+    }
+
+    /// Makes sure the shell reaper runs for the registered groups and tags, and whoever kills
+    /// the trees: the shell itself, or the trees' fork.
+    fn ensure_both(&self, st: &mut State, file: &File) -> io::Result<()> {
+        if self.forks_trees() {
+            self.ensure_trees(st)?;
+            st.ensure_running(file, &self.token, None, "")
+        } else {
+            st.ensure_running(file, &self.token, self.tree.as_deref(), &self.v1_trees)
+        }
+    }
+
+    /// Starts the trees' fork unless it runs (replacing one that died).
+    #[cfg(target_os = "linux")]
+    fn ensure_trees(&self, st: &mut State) -> io::Result<()> {
+        if let Some((pid, _)) = &st.trees {
+            match waitpid(*pid, Some(WaitPidFlag::WNOHANG)) {
+                Ok(WaitStatus::StillAlive) => return Ok(()),
+                _ => st.trees = None,
+            }
+        }
+        let c = |p: &str| std::ffi::CString::new(p).map_err(io::Error::other);
+        let paths = crate::sys::TreePaths {
+            v2: self.tree.as_deref().and_then(std::path::Path::to_str).map(c).transpose()?,
+            v1: self.v1_trees.lines().filter(|l| !l.is_empty()).map(c).collect::<Result<_, _>>()?,
+        };
+        let (pid, pipe) = crate::sys::fork_tree_reaper(&paths)?;
+        st.trees = Some((Pid::from_raw(pid), pipe));
+        Ok(())
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn ensure_trees(&self, _: &mut State) -> io::Result<()> {
+        Err(io::Error::other("the trees' fork exists on Linux only"))
     }
 
     /// Records, once, that hook processes carry the engine's tag, so that the reaper sweeps
@@ -445,9 +515,7 @@ impl Reaper {
         }
         let Ok(file) = self.file() else { return };
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        if st.ensure_running(file, &self.token, self.tree.as_deref(), &self.v1_trees).is_ok()
-            && file.write_all_at(TAGGED, 0).is_ok()
-        {
+        if self.ensure_both(&mut st, file).is_ok() && file.write_all_at(TAGGED, 0).is_ok() {
             self.tagged.store(true, Ordering::Relaxed);
         }
     }
@@ -470,7 +538,7 @@ impl Reaper {
     pub(crate) fn pid(&self) -> Option<Pid> {
         let file = self.file().ok()?;
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        st.ensure_running(file, &self.token, self.tree.as_deref(), &self.v1_trees).ok()?;
+        self.ensure_both(&mut st, file).ok()?;
         st.running.as_ref().map(|(p, _)| *p)
     }
 

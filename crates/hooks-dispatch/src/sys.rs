@@ -528,6 +528,363 @@ mod linux {
         None
     }
 
+    /// The folders the trees' reaper ([`fork_tree_reaper`]) empties and removes when the
+    /// engine ends, prepared by the caller (the forked child allocates nothing).
+    #[derive(Debug, Default)]
+    pub(crate) struct TreePaths {
+        /// The engine's cgroup v2 tree.
+        pub v2: Option<CString>,
+        /// The engine's cgroup v1 trees (made or not: those that do not exist are skipped).
+        pub v1: Vec<CString>,
+    }
+
+    /// Starts the trees' reaper: a fork of the engine that runs no program (`specs/dispatch.md`,
+    /// "When the engine process dies: the reaper"). It leads a process group of its own, keeps
+    /// every signal blocked (only `SIGKILL` and `SIGSTOP` reach it), closes every descriptor
+    /// but the read end of a pipe whose write end the engine keeps (close-on-exec) and never
+    /// writes to, and blocks reading it. When the engine process ends, however it ends, the
+    /// read sees end-of-file, and the child, with system calls only: kills the cgroup v2 tree
+    /// (`cgroup.kill`, or freeze, SIGKILL every member listed, thaw), waits until it is empty,
+    /// SIGKILLs every member of the v1 trees' run cgroups until none is listed, and removes
+    /// the run cgroups and the trees. Returns its pid and the pipe's write end.
+    pub(crate) fn fork_tree_reaper(paths: &TreePaths) -> io::Result<(i32, OwnedFd)> {
+        let (rd, wr) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+        let v2 = paths.v2.as_ref().map_or(ptr::null(), |p| p.as_ptr());
+        let v1: Vec<*const c_char> = paths.v1.iter().map(|p| p.as_ptr()).collect();
+        let pid = {
+            // Every signal blocked in the child from its first instruction: no handler of the
+            // engine ever runs there, and terminal signals cannot end it.
+            let _blocked = BlockSignals::all();
+            // SAFETY: `fork` in a possibly multi-threaded process: the child only makes
+            // async-signal-safe system calls on memory prepared before the fork (its copy) and
+            // ends with `_exit`; it never returns from `tree_reaper`.
+            let pid = unsafe { libc::fork() };
+            if pid == 0 {
+                // SAFETY: in the child, as above.
+                unsafe { tree_reaper(rd.as_raw_fd(), v2, &v1) }
+            }
+            pid
+        };
+        if pid < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok((pid, wr))
+    }
+
+    /// The trees' reaper, in the forked child. Never returns.
+    ///
+    /// # Safety
+    /// Only in the child of a `fork`, with every signal blocked; `v2` and `v1` point to
+    /// NUL-terminated paths (or `v2` is null).
+    unsafe fn tree_reaper(rd: c_int, v2: *const c_char, v1: &[*const c_char]) -> ! {
+        // SAFETY: async-signal-safe system calls on this process's own copy of the memory.
+        unsafe {
+            libc::setpgid(0, 0);
+            if rd != 0 && libc::dup2(rd, 0) != 0 {
+                libc::_exit(1);
+            }
+            close_from(1);
+            libc::chdir(c"/".as_ptr());
+            let mut buf = [0u8; 64];
+            loop {
+                let n = libc::read(0, buf.as_mut_ptr().cast(), buf.len());
+                if n == 0 || (n < 0 && errno() != libc::EINTR) {
+                    break;
+                }
+            }
+            let me = libc::getpid();
+            if !v2.is_null() {
+                end_v2_tree(v2, me);
+            }
+            for t in v1 {
+                end_v1_tree(*t, me);
+            }
+            libc::_exit(0)
+        }
+    }
+
+    /// Closes every descriptor from `low` up: `close_range` (Linux 5.9), else each one listed
+    /// in `/proc/self/fd`, else the first 4096.
+    ///
+    /// # Safety
+    /// Only in the child of a fork (it closes descriptors other code may own).
+    unsafe fn close_from(low: c_int) {
+        // SAFETY: plain system calls.
+        unsafe {
+            if libc::syscall(libc::SYS_close_range, low as u32, u32::MAX, 0u32) == 0 {
+                return;
+            }
+            let d = libc::open(c"/proc/self/fd".as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY);
+            if d < 0 {
+                for fd in low..4096 {
+                    libc::close(fd);
+                }
+                return;
+            }
+            for _ in 0..64 {
+                let mut closed = false;
+                each_entry(d, |name, _| {
+                    let fd = number(name);
+                    if fd >= low && fd != d {
+                        libc::close(fd);
+                        closed = true;
+                    }
+                });
+                if !closed {
+                    break;
+                }
+            }
+            libc::close(d);
+        }
+    }
+
+    /// Kills the cgroup v2 tree at `tree`, waits until it is empty and removes it.
+    ///
+    /// # Safety
+    /// Only in the trees' reaper.
+    unsafe fn end_v2_tree(tree: *const c_char, me: c_int) {
+        // SAFETY: plain system calls on this process's own buffers.
+        unsafe {
+            let dir = libc::open(tree, libc::O_RDONLY | libc::O_DIRECTORY);
+            if dir < 0 {
+                return;
+            }
+            if !write_at(dir, c"cgroup.kill", b"1") {
+                let frozen = write_at(dir, c"cgroup.freeze", b"1");
+                for _ in 0..64 {
+                    if !kill_members(dir, me, true) {
+                        break;
+                    }
+                    libc::sched_yield();
+                }
+                if frozen {
+                    write_at(dir, c"cgroup.freeze", b"0");
+                }
+            }
+            for i in 0..10_000 {
+                if !populated(dir) {
+                    break;
+                }
+                pause(i);
+            }
+            remove_runs(dir);
+            libc::close(dir);
+            libc::rmdir(tree);
+        }
+    }
+
+    /// SIGKILLs every member of the cgroup v1 tree at `tree`'s run cgroups until none is
+    /// listed (up to about a second), then removes them and the tree.
+    ///
+    /// # Safety
+    /// Only in the trees' reaper.
+    unsafe fn end_v1_tree(tree: *const c_char, me: c_int) {
+        // SAFETY: plain system calls on this process's own buffers.
+        unsafe {
+            let dir = libc::open(tree, libc::O_RDONLY | libc::O_DIRECTORY);
+            if dir < 0 {
+                return;
+            }
+            for i in 0..1_100 {
+                if !kill_members(dir, me, false) {
+                    break;
+                }
+                pause(i);
+            }
+            remove_runs(dir);
+            libc::close(dir);
+            libc::rmdir(tree);
+        }
+    }
+
+    /// A short wait between passes: a yield for the first hundred, then a millisecond.
+    ///
+    /// # Safety
+    /// Plain system calls.
+    unsafe fn pause(pass: u32) {
+        // SAFETY: plain system calls on a local.
+        unsafe {
+            if pass < 100 {
+                libc::sched_yield();
+            } else {
+                let t = libc::timespec { tv_sec: 0, tv_nsec: 1_000_000 };
+                libc::nanosleep(&raw const t, ptr::null_mut());
+            }
+        }
+    }
+
+    /// Writes `text` to the file `name` of the folder `dir`; whether all of it was written.
+    ///
+    /// # Safety
+    /// Plain system calls.
+    unsafe fn write_at(dir: c_int, name: &CStr, text: &[u8]) -> bool {
+        // SAFETY: plain system calls on the caller's buffers.
+        unsafe {
+            let fd = libc::openat(dir, name.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+            if fd < 0 {
+                return false;
+            }
+            let ok = libc::write(fd, text.as_ptr().cast(), text.len()) == text.len() as isize;
+            libc::close(fd);
+            ok
+        }
+    }
+
+    /// Whether the cgroup v2 folder `dir` has a live member (`cgroup.events`; unreadable counts
+    /// as populated).
+    ///
+    /// # Safety
+    /// Plain system calls.
+    unsafe fn populated(dir: c_int) -> bool {
+        // SAFETY: plain system calls on a local buffer.
+        unsafe {
+            let fd = libc::openat(dir, c"cgroup.events".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
+            if fd < 0 {
+                return true;
+            }
+            let mut buf = [0u8; 256];
+            let n = libc::read(fd, buf.as_mut_ptr().cast(), buf.len());
+            libc::close(fd);
+            let text = buf.get(..usize::try_from(n).unwrap_or(0)).unwrap_or_default();
+            !text.split(|b| *b == b'\n').any(|l| l == b"populated 0")
+        }
+    }
+
+    /// SIGKILLs every process listed in the `cgroup.procs` of each run cgroup of `dir` (and of
+    /// `dir` itself with `with_dir`), never PID 1 or `me`; whether any was listed.
+    ///
+    /// # Safety
+    /// Plain system calls.
+    unsafe fn kill_members(dir: c_int, me: c_int, with_dir: bool) -> bool {
+        // SAFETY: plain system calls on local buffers.
+        unsafe {
+            let mut any = false;
+            let mut kill_listed = |procs: c_int| {
+                if procs < 0 {
+                    return;
+                }
+                let mut buf = [0u8; 512];
+                let mut pid: i64 = -1;
+                loop {
+                    let n = libc::read(procs, buf.as_mut_ptr().cast(), buf.len());
+                    let Ok(n) = usize::try_from(n) else { break };
+                    if n == 0 {
+                        break;
+                    }
+                    for b in buf.get(..n).unwrap_or_default() {
+                        if b.is_ascii_digit() {
+                            pid = pid.max(0).saturating_mul(10).saturating_add(i64::from(b - b'0'));
+                            continue;
+                        }
+                        if let Ok(p) = c_int::try_from(pid)
+                            && p > 1
+                            && p != me
+                        {
+                            any = true;
+                            libc::kill(p, libc::SIGKILL);
+                        }
+                        pid = -1;
+                    }
+                }
+                if let Ok(p) = c_int::try_from(pid)
+                    && p > 1
+                    && p != me
+                {
+                    any = true;
+                    libc::kill(p, libc::SIGKILL);
+                }
+                libc::close(procs);
+            };
+            let procs = c"cgroup.procs".as_ptr();
+            if with_dir {
+                kill_listed(libc::openat(dir, procs, libc::O_RDONLY | libc::O_CLOEXEC));
+            }
+            each_entry(dir, |name, is_dir| {
+                if !is_dir {
+                    return;
+                }
+                let sub = libc::openat(dir, name.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY);
+                if sub >= 0 {
+                    kill_listed(libc::openat(sub, procs, libc::O_RDONLY | libc::O_CLOEXEC));
+                    libc::close(sub);
+                }
+            });
+            any
+        }
+    }
+
+    /// Removes every sub-folder of `dir` (its run cgroups), trying again while the kernel still
+    /// holds one busy (a killed member that has not finished dying): up to about a second.
+    ///
+    /// # Safety
+    /// Plain system calls.
+    unsafe fn remove_runs(dir: c_int) {
+        // SAFETY: plain system calls.
+        unsafe {
+            for i in 0..1_100 {
+                let mut left = false;
+                each_entry(dir, |name, is_dir| {
+                    if is_dir && libc::unlinkat(dir, name.as_ptr(), libc::AT_REMOVEDIR) != 0 {
+                        left = true;
+                    }
+                });
+                if !left {
+                    break;
+                }
+                pause(i);
+            }
+        }
+    }
+
+    /// Calls `f(name, is_dir)` for each entry of the open folder `dir` but `.` and `..`, read
+    /// from its start with `getdents64` into a buffer on the stack.
+    ///
+    /// # Safety
+    /// Plain system calls on a local buffer.
+    unsafe fn each_entry(dir: c_int, mut f: impl FnMut(&CStr, bool)) {
+        /// `getdents64`'s buffer, aligned for its records.
+        #[repr(C, align(8))]
+        struct Buf([u8; 4096]);
+        let mut buf = Buf([0; 4096]);
+        // SAFETY: plain system calls into the local buffer, whose records the kernel wrote.
+        unsafe {
+            libc::lseek(dir, 0, libc::SEEK_SET);
+            loop {
+                let n = libc::syscall(libc::SYS_getdents64, dir, buf.0.as_mut_ptr(), buf.0.len());
+                let Ok(n) = usize::try_from(n) else { return };
+                if n == 0 {
+                    return;
+                }
+                let mut at = 0;
+                while at + 19 < n {
+                    let Some(rec) = buf.0.get(at..n) else { return };
+                    let reclen = usize::from(u16::from_ne_bytes([rec[16], rec[17]]));
+                    if reclen == 0 {
+                        return;
+                    }
+                    let is_dir = rec[18] == libc::DT_DIR;
+                    if let Some(name) = rec.get(19..reclen.min(rec.len()))
+                        && let Ok(name) = CStr::from_bytes_until_nul(name)
+                        && name != c"."
+                        && name != c".."
+                    {
+                        f(name, is_dir);
+                    }
+                    at += reclen;
+                }
+            }
+        }
+    }
+
+    /// The number `name` spells (-1 if it is not one).
+    fn number(name: &CStr) -> c_int {
+        let b = name.to_bytes();
+        if b.is_empty() || b.len() > 9 || !b.iter().all(u8::is_ascii_digit) {
+            return -1;
+        }
+        b.iter().fold(0, |n, d| n * 10 + c_int::from(d - b'0'))
+    }
+
     /// `CLONE_INTO_CGROUP` (Linux 5.7; not in every C library's headers yet).
     #[cfg(target_arch = "x86_64")]
     const CLONE_INTO_CGROUP: u64 = 0x2_0000_0000;

@@ -452,3 +452,87 @@ fn every_tree_is_removed_by_one_rmdir_at_exit() {
     }
     assert_eq!(spy_calls(dir.path()), ["rmdir"], "one rmdir for every tree");
 }
+
+/// Waits (bounded) until `pid` is blocked in `read` (system call 0 in `/proc/<pid>/syscall`):
+/// the trees' fork has set itself up and waits for the engine's end.
+#[cfg(target_os = "linux")]
+fn wait_blocked_in_read(pid: i32) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let s = std::fs::read_to_string(format!("/proc/{pid}/syscall")).unwrap_or_default();
+        if s.starts_with("0 ") {
+            return;
+        }
+        assert!(std::time::Instant::now() < deadline, "the fork never blocked in read: {s:?}");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// The trees' reaper is a fork of the engine that runs no program: it leads its own group,
+/// holds no descriptor but its liveness pipe (so it keeps no pipe of the engine's, such as the
+/// agent's stdout, open), and when the engine side closes it kills what the cgroup v2 tree and
+/// the v1 trees' run cgroups hold, whatever their group, and removes every tree. Needs cgroup
+/// v2 and v1 trees the engine may make; where the machine lacks them, this test reports why
+/// and checks nothing else.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_trees_fork_runs_no_program_holds_only_its_pipe_and_ends_every_tree() {
+    let report = crate::contain::report(&crate::DispatchConfig::default());
+    let (Some(v2_engine), Some(v1)) = (report.cgroup, crate::limits::available().v1.as_ref())
+    else {
+        eprintln!("needs cgroup v2 and v1 trees: {:?}", report.unavailable);
+        return;
+    };
+    let parents: Vec<std::path::PathBuf> = std::iter::once(v2_engine)
+        .chain(v1.dirs())
+        .filter_map(|d| d.parent().map(std::path::Path::to_owned))
+        .collect();
+    let name = format!("agent-hooks-test.{}.{}", std::process::id(), 780);
+    let mut made = Vec::new();
+    let mut inside = Vec::new();
+    for t in &parents {
+        let tree = t.join(&name);
+        std::fs::create_dir(&tree).expect("tree");
+        std::fs::create_dir(tree.join("run.0")).expect("run cgroup");
+        std::fs::create_dir(tree.join("run.1")).expect("run cgroup");
+        // A member in its own session: only the cgroup finds it.
+        let c = Command::new("setsid")
+            .args(["sleep", "60"])
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("sleep");
+        std::fs::write(tree.join("run.0/cgroup.procs"), c.id().to_string()).expect("move");
+        inside.push(c);
+        made.push(tree);
+    }
+    let c = |p: &std::path::Path| std::ffi::CString::new(p.to_str().expect("utf-8")).expect("c");
+    let paths = crate::sys::TreePaths {
+        v2: Some(c(&made[0])),
+        v1: made.iter().skip(1).map(|t| c(t)).chain([c("/nonexistent/tree".as_ref())]).collect(),
+    };
+    let (pid, pipe) = crate::sys::fork_tree_reaper(&paths).expect("fork");
+    wait_blocked_in_read(pid);
+    assert_eq!(
+        std::fs::read_link(format!("/proc/{pid}/exe")).expect("exe"),
+        std::env::current_exe().expect("test binary"),
+        "no program started"
+    );
+    let fds: Vec<String> = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .expect("fds")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    assert_eq!(fds, ["0"], "only the pipe");
+    assert_eq!(nix::unistd::getpgid(Some(Pid::from_raw(pid))), Ok(Pid::from_raw(pid)));
+    for c in &mut inside {
+        assert_eq!(c.try_wait().expect("try_wait"), None, "the members live while the engine does");
+    }
+    drop(pipe);
+    let st = nix::sys::wait::waitpid(Pid::from_raw(pid), None).expect("wait the fork");
+    assert_eq!(st, nix::sys::wait::WaitStatus::Exited(Pid::from_raw(pid), 0));
+    for c in &mut inside {
+        assert_eq!(wait_child(c).and_then(|s| s.signal()), Some(9), "a member was killed");
+    }
+    for t in &made {
+        assert!(!t.exists(), "{} is removed", t.display());
+    }
+}

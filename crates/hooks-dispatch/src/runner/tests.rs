@@ -585,3 +585,99 @@ async fn a_hook_sees_only_its_three_standard_streams() {
         }
     }
 }
+
+/// Not a test by itself: the child half of
+/// [`an_engine_killed_mid_run_leaves_nothing_and_no_tree_with_the_cgroup_mechanism`]. Does
+/// nothing unless `HOOKS_DISPATCH_TEST_CRASH_TREES` is set; then it runs a hook that leaves its
+/// group and session and stops at the crash point right after the start.
+#[tokio::test]
+async fn trees_crash_child_entry() {
+    if crate::testing::test_env("HOOKS_DISPATCH_TEST_CRASH_TREES").is_none() {
+        return;
+    }
+    let cfg = DispatchConfig { containment: crate::Containment::CgroupKill, ..cfg() };
+    let _ = run(&sh("setsid sleep 60 </dev/null >/dev/null 2>&1 & exec sleep 60"), &cfg).await;
+    unreachable!("the crash point blocks until the parent kills this process");
+}
+
+/// The engine SIGKILLed while a hook runs, with the cgroup mechanism: its reaper, a fork of
+/// the engine (no shell), kills the hook and what it started in another session, and removes
+/// the engine's trees. Where cgroup containment is unavailable, this test reports why and
+/// checks nothing else.
+#[test]
+fn an_engine_killed_mid_run_leaves_nothing_and_no_tree_with_the_cgroup_mechanism() {
+    use std::io::{BufRead, BufReader};
+    let report = crate::contain::report(&DispatchConfig::default());
+    if report.cgroup.is_none() {
+        eprintln!("cgroup containment unavailable here: {:?}", report.unavailable);
+        return;
+    }
+    let exe = std::env::current_exe().expect("test binary");
+    let mut child = std::process::Command::new(&exe)
+        .args([
+            "runner::tests::trees_crash_child_entry",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(crate::testing::CRASH_AT_VAR, "after_spawn")
+        .env("HOOKS_DISPATCH_TEST_CRASH_TREES", "1")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start the child engine");
+    let engine = child.id();
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some((_, rest)) = line.split_once("CRASHPOINT after_spawn ") {
+                let _ = tx.send(rest.trim().to_owned());
+                return;
+            }
+        }
+    });
+    let marker = rx.recv_timeout(Duration::from_secs(60));
+    let hook: i32 = marker.expect("the crash point").parse().expect("the hook's pid");
+    // The engine's children now, but the hook: the reaper, which must be a fork of the engine.
+    let kids: Vec<i32> = std::fs::read_dir(format!("/proc/{engine}/task"))
+        .expect("the engine's threads")
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
+        .flat_map(|c| c.split_whitespace().filter_map(|p| p.parse().ok()).collect::<Vec<i32>>())
+        .filter(|p| *p != hook)
+        .collect();
+    let exes: Vec<PathBuf> =
+        kids.iter().filter_map(|p| std::fs::read_link(format!("/proc/{p}/exe")).ok()).collect();
+    child.kill().expect("SIGKILL the child engine");
+    child.wait().expect("reap it");
+    assert_eq!(exes, [exe], "the reaper is a fork of the engine, and no shell");
+    // The hook's group, and the whole tree (the `setsid` sleep is in no group of the hook's).
+    assert_group_gone(hook, Duration::from_secs(30));
+    let trees: Vec<PathBuf> = std::iter::once(report.cgroup.clone())
+        .flatten()
+        .chain(crate::limits::available().v1.as_ref().map(|v| v.dirs()).unwrap_or_default())
+        .filter_map(|d| d.parent().map(|p| p.join(format!("agent-hooks.{engine}."))))
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let left: Vec<String> = trees
+            .iter()
+            .filter_map(|prefix| {
+                let parent = prefix.parent()?;
+                let name = prefix.file_name()?.to_str()?.to_owned();
+                std::fs::read_dir(parent)
+                    .ok()?
+                    .flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .find(|n| n.starts_with(&name))
+            })
+            .collect();
+        if left.is_empty() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the dead engine's trees are left: {left:?}");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
