@@ -497,9 +497,40 @@ impl Reaper {
             v2: self.tree.as_deref().and_then(std::path::Path::to_str).map(c).transpose()?,
             v1: self.v1_trees.lines().filter(|l| !l.is_empty()).map(c).collect::<Result<_, _>>()?,
         };
-        let (pid, pipe) = crate::sys::fork_tree_reaper(&paths)?;
-        st.trees = Some((Pid::from_raw(pid), pipe));
+        let (pid, pipe) = match crate::sys::fork_tree_reaper(&paths) {
+            Ok((pid, pipe)) => (Pid::from_raw(pid), pipe),
+            // No fork allowed here (a process limit, a filter): the script, for the trees
+            // only (no registration file, no token).
+            Err(_) => self.trees_shell()?,
+        };
+        st.trees = Some((pid, pipe));
         Ok(())
+    }
+
+    /// The shell reaper for the trees only: no registered group, no tag to sweep.
+    fn trees_shell(&self) -> io::Result<(Pid, std::os::fd::OwnedFd)> {
+        let tree = self.tree.as_deref().and_then(std::path::Path::to_str).unwrap_or("");
+        let mut child = Command::new(SHELL)
+            .args([
+                "-c",
+                SCRIPT,
+                "hooks-reaper",
+                &getpgrp().as_raw().to_string(),
+                "",
+                tree,
+                REAPER_PATH,
+                &self.v1_trees,
+            ])
+            .env_clear()
+            .current_dir("/")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()?;
+        let pid = Pid::from_raw(i32::try_from(child.id()).map_err(io::Error::other)?);
+        let pipe = child.stdin.take().ok_or_else(|| io::Error::other("no reaper stdin"))?;
+        Ok((pid, pipe.into()))
     }
 
     #[cfg(not(target_os = "linux"))]

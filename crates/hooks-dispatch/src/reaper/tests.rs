@@ -477,34 +477,7 @@ fn wait_blocked_in_read(pid: i32) {
 #[cfg(target_os = "linux")]
 #[test]
 fn the_trees_fork_runs_no_program_holds_only_its_pipe_and_ends_every_tree() {
-    let report = crate::contain::report(&crate::DispatchConfig::default());
-    let (Some(v2_engine), Some(v1)) = (report.cgroup, crate::limits::available().v1.as_ref())
-    else {
-        eprintln!("needs cgroup v2 and v1 trees: {:?}", report.unavailable);
-        return;
-    };
-    let parents: Vec<std::path::PathBuf> = std::iter::once(v2_engine)
-        .chain(v1.dirs())
-        .filter_map(|d| d.parent().map(std::path::Path::to_owned))
-        .collect();
-    let name = format!("agent-hooks-test.{}.{}", std::process::id(), 780);
-    let mut made = Vec::new();
-    let mut inside = Vec::new();
-    for t in &parents {
-        let tree = t.join(&name);
-        std::fs::create_dir(&tree).expect("tree");
-        std::fs::create_dir(tree.join("run.0")).expect("run cgroup");
-        std::fs::create_dir(tree.join("run.1")).expect("run cgroup");
-        // A member in its own session: only the cgroup finds it.
-        let c = Command::new("setsid")
-            .args(["sleep", "60"])
-            .stdin(Stdio::null())
-            .spawn()
-            .expect("sleep");
-        std::fs::write(tree.join("run.0/cgroup.procs"), c.id().to_string()).expect("move");
-        inside.push(c);
-        made.push(tree);
-    }
+    let Some((made, mut inside)) = test_trees(780) else { return };
     let c = |p: &std::path::Path| std::ffi::CString::new(p.to_str().expect("utf-8")).expect("c");
     let paths = crate::sys::TreePaths {
         v2: Some(c(&made[0])),
@@ -529,6 +502,74 @@ fn the_trees_fork_runs_no_program_holds_only_its_pipe_and_ends_every_tree() {
     drop(pipe);
     let st = nix::sys::wait::waitpid(Pid::from_raw(pid), None).expect("wait the fork");
     assert_eq!(st, nix::sys::wait::WaitStatus::Exited(Pid::from_raw(pid), 0));
+    for c in &mut inside {
+        assert_eq!(wait_child(c).and_then(|s| s.signal()), Some(9), "a member was killed");
+    }
+    for t in &made {
+        assert!(!t.exists(), "{} is removed", t.display());
+    }
+}
+
+/// Trees of their own next to the engine's (the cgroup v2 one first, then one per v1
+/// hierarchy), each with two run cgroups and, in the first, a `sleep` in its own session (only
+/// the cgroup finds it). `None` (with the reason on stderr) where the machine lacks cgroup v2
+/// or v1 trees.
+#[cfg(target_os = "linux")]
+fn test_trees(n: u32) -> Option<(Vec<std::path::PathBuf>, Vec<Child>)> {
+    let report = crate::contain::report(&crate::DispatchConfig::default());
+    let (Some(v2_engine), Some(v1)) = (report.cgroup, crate::limits::available().v1.as_ref())
+    else {
+        eprintln!("needs cgroup v2 and v1 trees: {:?}", report.unavailable);
+        return None;
+    };
+    let parents: Vec<std::path::PathBuf> = std::iter::once(v2_engine)
+        .chain(v1.dirs())
+        .filter_map(|d| d.parent().map(std::path::Path::to_owned))
+        .collect();
+    let name = format!("agent-hooks-test.{}.{n}", std::process::id());
+    let mut made = Vec::new();
+    let mut inside = Vec::new();
+    for t in &parents {
+        let tree = t.join(&name);
+        std::fs::create_dir(&tree).expect("tree");
+        std::fs::create_dir(tree.join("run.0")).expect("run cgroup");
+        std::fs::create_dir(tree.join("run.1")).expect("run cgroup");
+        let c = Command::new("setsid")
+            .args(["sleep", "60"])
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("sleep");
+        std::fs::write(tree.join("run.0/cgroup.procs"), c.id().to_string()).expect("move");
+        inside.push(c);
+        made.push(tree);
+    }
+    Some((made, inside))
+}
+
+/// Where no fork is allowed, the trees are left to the script, for the trees only (no
+/// registration file, no token): it kills and removes them all the same when the engine side
+/// closes. Needs cgroup v2 and v1 trees the engine may make (see [`test_trees`]).
+#[cfg(target_os = "linux")]
+#[test]
+fn without_a_fork_the_script_ends_every_tree() {
+    let Some((made, mut inside)) = test_trees(781) else { return };
+    let reaper = Reaper {
+        tree: Some(made[0].clone()),
+        v1_trees: made
+            .iter()
+            .skip(1)
+            .map(|t| t.display().to_string())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        ..Reaper::default()
+    };
+    let (pid, pipe) = reaper.trees_shell().expect("the script");
+    for c in &mut inside {
+        assert_eq!(c.try_wait().expect("try_wait"), None, "the members live while the engine does");
+    }
+    drop(pipe);
+    let st = nix::sys::wait::waitpid(pid, None).expect("wait the script");
+    assert_eq!(st, nix::sys::wait::WaitStatus::Exited(pid, 0));
     for c in &mut inside {
         assert_eq!(wait_child(c).and_then(|s| s.signal()), Some(9), "a member was killed");
     }
