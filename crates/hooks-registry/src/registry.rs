@@ -256,6 +256,12 @@ pub struct HookRegistry {
     protected_dirty: bool,
     next_seq: u64,
     announced_roots: BTreeSet<AbsPathBuf>,
+    /// Every project root with how many hold it: its announcement, and each project source
+    /// placed under it. Kept as they come and go, so a publish does not gather the roots of
+    /// every source again.
+    root_holds: BTreeMap<AbsPathBuf, usize>,
+    /// A root came or went in `root_holds` since the last publish.
+    roots_moved: bool,
     pinned: Option<PinnedRun>,
     pinned_roots: Option<BTreeSet<AbsPathBuf>>,
     registry_diagnostics: Vec<HookDiagnostic>,
@@ -298,6 +304,8 @@ impl Default for HookRegistry {
             protected_dirty: false,
             next_seq: 0,
             announced_roots: BTreeSet::new(),
+            root_holds: BTreeMap::new(),
+            roots_moved: false,
             pinned: None,
             pinned_roots: None,
             registry_diagnostics: Vec::new(),
@@ -465,7 +473,9 @@ impl HookRegistry {
                 "project root {root} withdrawn after the run started; its hooks stay in effect until the run ends"
             )));
         } else {
-            match state.withdraw_root(root) {
+            let withdrawn = state.withdraw_root(root);
+            self.release_root(root);
+            match withdrawn {
                 Some(protected_changed) => self.protected_dirty |= protected_changed,
                 None => self.forget(source),
             }
@@ -653,9 +663,10 @@ impl HookRegistry {
             self.registry_diagnostics.push(d);
             return self.publish();
         }
-        if !self.announced_roots.insert(root) {
+        if !self.announced_roots.insert(root.clone()) {
             return self.revision;
         }
+        self.roots_moved |= hold(&mut self.root_holds, &root);
         self.roots_dirty = true;
         self.publish()
     }
@@ -667,10 +678,14 @@ impl HookRegistry {
             return self.revision;
         }
         let mut changed = self.announced_roots.remove(root);
+        if changed {
+            self.release_root(root);
+        }
         let mut emptied = Vec::new();
         for state in self.slots.iter_mut().flatten() {
             if state.roots.contains(root) {
                 changed = true;
+                self.roots_moved |= release(&mut self.root_holds, root);
                 match state.withdraw_root(root) {
                     Some(protected_changed) => self.protected_dirty |= protected_changed,
                     None => emptied.push(state.id.clone()),
@@ -697,6 +712,11 @@ impl HookRegistry {
         if let Some(state) = self.slots.get_mut(slot).and_then(Option::take) {
             if state.published.as_ref().is_some_and(|c| c.contributes()) {
                 self.runnable_removed = true;
+            }
+            if state.id.kind.is_project() {
+                for root in &state.roots {
+                    self.roots_moved |= release(&mut self.root_holds, root);
+                }
             }
             self.free.push(slot);
             self.membership_changed = true;
@@ -797,9 +817,10 @@ impl HookRegistry {
         }
         if id.kind.is_project()
             && let Some(root) = project_root
-            && state.roots.insert(root)
+            && state.roots.insert(root.clone())
         {
             state.root_positions = None;
+            self.roots_moved |= hold(&mut self.root_holds, &root);
             self.roots_dirty = true;
         }
         let previous = std::mem::replace(&mut state.load, LoadState::NeverLoaded);
@@ -821,13 +842,12 @@ impl HookRegistry {
         if let Some(r) = &self.pinned_roots {
             return r.clone();
         }
-        let mut roots = self.announced_roots.clone();
-        for s in self.slots.iter().flatten() {
-            if s.id.kind.is_project() {
-                roots.extend(s.roots.iter().cloned());
-            }
-        }
-        roots
+        self.root_holds.keys().cloned().collect()
+    }
+
+    /// Lets go of one hold on `root`.
+    fn release_root(&mut self, root: &AbsPathBuf) {
+        self.roots_moved |= release(&mut self.root_holds, root);
     }
 
     /// Publishes now, or, inside a batch, when the outermost batch ends; returns the current
@@ -869,13 +889,21 @@ impl HookRegistry {
 
         let mut roots_changed = false;
         if std::mem::take(&mut self.roots_dirty) {
-            let roots = self.current_roots();
-            roots_changed = roots != self.last_roots;
-            if roots_changed {
+            // Unpinned, the roots are the keys of `root_holds`, which say when one came or
+            // went; pinned, the pinned set (compared, as a pin is rare).
+            let moved = std::mem::take(&mut self.roots_moved);
+            let roots = match &self.pinned_roots {
+                Some(pinned) => (*pinned != self.last_roots).then(|| pinned.clone()),
+                None => moved.then(|| self.current_roots()),
+            };
+            if let Some(roots) = roots
+                && roots != self.last_roots
+            {
+                roots_changed = true;
                 self.root_keys = Arc::new(RootKeys::new(roots.iter().cloned()));
                 self.root_keys_epoch += 1;
+                self.last_roots = roots;
             }
-            self.last_roots = roots;
         }
 
         // One file loaded under several kinds runs once, as the kind with the highest
@@ -1171,6 +1199,31 @@ fn accept(id: &HookSourceId, parsed: ParsedSource) -> Accepted {
         diagnostics.into_iter().map(|d| locate(d, id)).collect();
     diagnostics.shrink_to_fit();
     Accepted { definitions: accepted, diagnostics, settings: Arc::new(settings), policy }
+}
+
+/// One more hold on `root`; `true` when the root is new.
+fn hold(holds: &mut BTreeMap<AbsPathBuf, usize>, root: &AbsPathBuf) -> bool {
+    match holds.get_mut(root) {
+        Some(n) => {
+            *n += 1;
+            false
+        }
+        None => {
+            holds.insert(root.clone(), 1);
+            true
+        }
+    }
+}
+
+/// One hold less on `root`; `true` when that was its last.
+fn release(holds: &mut BTreeMap<AbsPathBuf, usize>, root: &AbsPathBuf) -> bool {
+    let Some(n) = holds.get_mut(root) else { return false };
+    *n = n.saturating_sub(1);
+    if *n > 0 {
+        return false;
+    }
+    holds.remove(root);
+    true
 }
 
 fn locate(d: HookDiagnostic, id: &HookSourceId) -> HookDiagnostic {

@@ -1072,3 +1072,67 @@ fn a_loaded_source_keeps_no_spare_room_from_its_parse() {
     let view = snapshot.source(&s).expect("loaded");
     assert_eq!(view.diagnostics.capacity(), view.diagnostics.len());
 }
+
+#[test]
+fn the_project_roots_are_the_announced_ones_and_every_project_sources_after_any_sequence() {
+    use std::collections::{BTreeMap, BTreeSet};
+    // The registry counts who holds each root instead of gathering them at every publish;
+    // a fixed pseudo-random walk checks it against the plain union after every step.
+    let roots: Vec<AbsPathBuf> = ["a", "b", "a/c", "d"].iter().map(|r| abs(p(r))).collect();
+    let sources: Vec<HookSourceId> =
+        ["a/.cursor/hooks.json", "x/.cursor/hooks.json", "a/c/.cursor/hooks.json"]
+            .iter()
+            .map(|f| sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, p(f)))
+            .collect();
+    let mut r = HookRegistry::new();
+    let mut announced: BTreeSet<AbsPathBuf> = BTreeSet::new();
+    let mut placed: BTreeMap<HookSourceId, BTreeSet<AbsPathBuf>> = BTreeMap::new();
+    let mut x: u32 = 11;
+    for step in 0..600 {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        let root = &roots[(x >> 8) as usize % roots.len()];
+        let source = &sources[(x >> 12) as usize % sources.len()];
+        let batch = (x >> 20).is_multiple_of(4);
+        let mut op = |r: &mut HookRegistry| match (x >> 16) % 5 {
+            0 => {
+                r.add_project_root(root.clone());
+                announced.insert(root.clone());
+            }
+            1 => {
+                r.remove_project_root(root);
+                announced.remove(root);
+                placed.values_mut().for_each(|s| {
+                    s.remove(root);
+                });
+                placed.retain(|_, s| !s.is_empty());
+            }
+            2 => {
+                r.upsert_source(update(source, ok(defs(&["h"])), Some(root), active()));
+                placed.entry(source.clone()).or_default().insert(root.clone());
+            }
+            3 => {
+                r.remove_source_root(source, root);
+                if let Some(s) = placed.get_mut(source) {
+                    s.remove(root);
+                    if s.is_empty() {
+                        placed.remove(source);
+                    }
+                }
+            }
+            _ => {
+                r.remove_source(source);
+                placed.remove(source);
+            }
+        };
+        if batch {
+            r.batch(|r| op(r));
+        } else {
+            op(&mut r);
+        }
+        let want: BTreeSet<&AbsPathBuf> =
+            announced.iter().chain(placed.values().flatten()).collect();
+        let snap = r.snapshot();
+        let got: BTreeSet<&AbsPathBuf> = snap.project_roots().iter().collect();
+        assert_eq!(got, want, "step {step}");
+    }
+}
