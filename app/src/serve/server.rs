@@ -310,6 +310,86 @@ impl Reply {
 /// encoded answer (`None` when it could not be serialized, which `encode` logged).
 type Pending = Pin<Box<dyn Future<Output = Option<Vec<u8>>> + Send>>;
 
+/// A fire the reader thread started and whose first poll did not finish, waiting for the
+/// event it waits on (its hook's pipes or pid file descriptor, its timeout) before the
+/// runtime's task takes it: it is the waker of its own first poll, so nothing on the runtime's
+/// side wakes up while the hook runs. Woken, it hands itself to the actor as a
+/// [`ActorMsg::Continue`]; at shutdown the actor takes the ones still waiting
+/// ([`adopt_parked`]).
+struct ParkedFire {
+    state: Mutex<Parked>,
+    actor: mpsc::UnboundedSender<ActorMsg>,
+}
+
+enum Parked {
+    /// The reader thread is polling it (or waiting for its in-flight place).
+    Polling,
+    /// Woken while the reader thread was still polling it.
+    Woken,
+    /// Waiting for its event.
+    Waiting { id: Value, fut: Pending, permit: Permit },
+    /// With the actor.
+    HandedOver,
+}
+
+impl ParkedFire {
+    /// Hands the waiting fire to the actor (once), under the lock, so that whoever finds it
+    /// handed over also finds its message already in the actor's queue.
+    fn hand_over(&self) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        match std::mem::replace(&mut *state, Parked::HandedOver) {
+            Parked::Waiting { id, fut, permit } => {
+                let _ = self.actor.send(ActorMsg::Continue { id, fut, permit });
+            }
+            Parked::Polling | Parked::Woken => *state = Parked::Woken,
+            Parked::HandedOver => {}
+        }
+    }
+
+    /// Whether the actor has it (or will find it in its queue).
+    fn handed_over(&self) -> bool {
+        matches!(*self.state.lock().unwrap_or_else(PoisonError::into_inner), Parked::HandedOver)
+    }
+}
+
+impl std::task::Wake for ParkedFire {
+    fn wake(self: Arc<Self>) {
+        self.hand_over();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.hand_over();
+    }
+}
+
+/// The fires the reader thread parked, for the actor's shutdown.
+type ParkedFires = Arc<Mutex<Vec<Arc<ParkedFire>>>>;
+
+/// At shutdown: every parked fire still waiting becomes a task of the actor's, as if it had
+/// been handed over (so the drain waits for it and answers it), and so do the hand-overs
+/// already queued.
+fn adopt_parked(
+    parked: &ParkedFires,
+    rx: &mut mpsc::UnboundedReceiver<ActorMsg>,
+    inflight: &mut InFlight,
+    out: &Outbound,
+) {
+    let list = std::mem::take(&mut *parked.lock().unwrap_or_else(PoisonError::into_inner));
+    for p in list {
+        let mut state = p.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Parked::Waiting { id, fut, permit } =
+            std::mem::replace(&mut *state, Parked::HandedOver)
+        {
+            inflight.spawn_continue(id, fut, permit, out);
+        }
+    }
+    while let Ok(msg) = rx.try_recv() {
+        if let ActorMsg::Continue { id, fut, permit } = msg {
+            inflight.spawn_continue(id, fut, permit, out);
+        }
+    }
+}
+
 /// What the reader thread (and a failing stdout) hand the runtime actor, in arrival order.
 enum ActorMsg {
     Request {
@@ -381,18 +461,21 @@ where
         .map_err(ServeError::Start)?;
     let applied = Arc::new(AtomicU64::new(0));
     let permits = Permits::new(options.max_in_flight);
+    let parked = ParkedFires::default();
     let reader = Reader {
         permits: Arc::clone(&permits),
         sink: Arc::clone(&sink),
         actor: actor_tx,
         fire: runtime.fire_handle(),
         rt: tokio::runtime::Handle::current(),
+        parked: Arc::clone(&parked),
         applied: Arc::clone(&applied),
         submitted: 0,
         closed: false,
         options: options.clone(),
     };
-    let actor = tokio::spawn(actor_loop(runtime, actor_rx, out.clone(), options.clone(), applied));
+    let actor =
+        tokio::spawn(actor_loop(runtime, actor_rx, out.clone(), options.clone(), applied, parked));
     thread::Builder::new()
         .name("hooks-serve-reader".into())
         .spawn(move || reader.run(input))
@@ -417,6 +500,8 @@ struct Reader {
     actor: mpsc::UnboundedSender<ActorMsg>,
     fire: FireHandle,
     rt: tokio::runtime::Handle,
+    /// The fires this thread parked (see [`ParkedFire`]).
+    parked: ParkedFires,
     /// State changes the actor has applied (it publishes; this thread reads).
     applied: Arc<AtomicU64>,
     /// State changes this thread has handed the actor.
@@ -548,9 +633,10 @@ impl Reader {
 
     /// Starts a fire on this thread with one poll: a fire that matches no hook finishes there
     /// and is answered from here; a fire with hooks has started its first processes when the
-    /// poll returns (the spawn does not wait for a thread to wake up), and the actor runs the
-    /// rest as a task of its own, which polls it again with a real waker (every future it is
-    /// made of checks its state when polled, so nothing that happened in between is lost).
+    /// poll returns (the spawn does not wait for a thread to wake up) and waits parked (see
+    /// [`ParkedFire`]) until what it waits on happens; the actor then runs the rest as a task
+    /// of its own, which polls it again with its own waker (every future it is made of checks
+    /// its state when polled, so nothing that happened in between is lost).
     fn fire_here(
         &mut self,
         id: Value,
@@ -575,9 +661,12 @@ impl Reader {
         let mut fut: Pending =
             Box::pin(async move { fire_answer(&fire, plan, &envelope, host_decision, rid).await });
         // A panic is answered as in a task of its own, and this thread keeps reading.
+        let parked =
+            Arc::new(ParkedFire { state: Mutex::new(Parked::Polling), actor: self.actor.clone() });
+        let waker = Waker::from(Arc::clone(&parked));
         let polled = std::panic::catch_unwind(AssertUnwindSafe(|| {
             let _context = self.rt.enter();
-            fut.as_mut().poll(&mut Context::from_waker(Waker::noop()))
+            fut.as_mut().poll(&mut Context::from_waker(&waker))
         }));
         match polled {
             Ok(Poll::Ready(bytes)) => {
@@ -586,9 +675,7 @@ impl Reader {
                 }
             }
             Ok(Poll::Pending) => match permit.or_else(|| self.permits.acquire()) {
-                Some(permit) => {
-                    let _ = self.actor.send(ActorMsg::Continue { id, fut, permit });
-                }
+                Some(permit) => self.park(&parked, id, fut, permit),
                 None => self.closed = true,
             },
             Err(_) => {
@@ -599,6 +686,24 @@ impl Reader {
                     "the request failed inside the server",
                 ));
             }
+        }
+    }
+}
+
+impl Reader {
+    /// Parks a started fire until it is woken, or hands it over at once if it already was.
+    fn park(&self, parked: &Arc<ParkedFire>, id: Value, fut: Pending, permit: Permit) {
+        let mut list = self.parked.lock().unwrap_or_else(PoisonError::into_inner);
+        // The ones handed over since are the actor's.
+        list.retain(|p| !p.handed_over());
+        let mut state = parked.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if matches!(*state, Parked::Woken) {
+            *state = Parked::HandedOver;
+            let _ = self.actor.send(ActorMsg::Continue { id, fut, permit });
+        } else {
+            *state = Parked::Waiting { id, fut, permit };
+            drop(state);
+            list.push(Arc::clone(parked));
         }
     }
 }
@@ -698,6 +803,16 @@ impl InFlight {
         self.ids.insert(handle.id(), id);
     }
 
+    /// Runs a fire the reader thread started as a task of its own; it answers when done.
+    fn spawn_continue(&mut self, id: Value, fut: Pending, permit: Permit, out: &Outbound) {
+        let reply = Reply { out: out.clone(), permit };
+        self.spawn(id, async move {
+            if let Some(bytes) = fut.await {
+                reply.send_bytes(bytes);
+            }
+        });
+    }
+
     fn reap(&mut self, done: Result<(tokio::task::Id, ()), JoinError>, out: &Outbound) {
         match done {
             Ok((task, ())) => {
@@ -724,6 +839,7 @@ async fn actor_loop(
     out: Outbound,
     options: ServeOptions,
     applied: Arc<AtomicU64>,
+    parked: ParkedFires,
 ) {
     let fire = runtime.fire_handle();
     let mut inflight =
@@ -754,17 +870,16 @@ async fn actor_loop(
                     send_advisories(&mut runtime, &out, &options.log);
                 }
                 Some(ActorMsg::Continue { id, fut, permit }) => {
-                    let reply = Reply { out: out.clone(), permit };
-                    inflight.spawn(id, async move {
-                        if let Some(bytes) = fut.await {
-                            reply.send_bytes(bytes);
-                        }
-                    });
+                    inflight.spawn_continue(id, fut, permit, &out);
                 }
                 Some(ActorMsg::Shutdown { id, grace }) => {
+                    adopt_parked(&parked, &mut rx, &mut inflight, &out);
                     return shutdown(runtime, inflight, &out, id, grace).await;
                 }
-                None => return shutdown(runtime, inflight, &out, None, options.default_grace).await,
+                None => {
+                    adopt_parked(&parked, &mut rx, &mut inflight, &out);
+                    return shutdown(runtime, inflight, &out, None, options.default_grace).await;
+                }
             },
         }
     }

@@ -152,6 +152,7 @@ fn the_reader_thread_starts_a_fire_with_hooks_and_hands_over_the_running_fire() 
         actor,
         fire: runtime.fire_handle(),
         rt: rt.handle().clone(),
+        parked: Arc::default(),
         applied: Arc::default(),
         submitted: 0,
         closed: false,
@@ -170,18 +171,23 @@ fn the_reader_thread_starts_a_fire_with_hooks_and_hands_over_the_running_fire() 
     let line = serde_json::json!({ "id": 7, "method": "fire", "params": { "envelope": envelope } });
     assert!(reader.route(line.to_string().as_bytes(), false).is_none());
 
-    let Ok(ActorMsg::Continue { id, fut, permit }) = actor_rx.try_recv() else {
-        panic!("the fire was not handed over as a started fire");
-    };
-    assert_eq!(id, 7);
-    assert!(actor_rx.try_recv().is_err(), "one message per fire");
     // No task has polled the fire: the reader thread's own poll started the hook, which runs
-    // by itself.
+    // by itself, and nothing was handed to the runtime's side while it runs (the old path
+    // queued the fire for the actor at once, waking the runtime's thread during the hook).
     let deadline = Instant::now() + Duration::from_secs(30);
     while !marker.exists() {
         assert!(Instant::now() < deadline, "the hook did not start before the hand-over");
         std::thread::yield_now();
     }
+    assert!(actor_rx.try_recv().is_err(), "a started fire waits parked, not queued");
+    assert_eq!(reader.parked.lock().unwrap().len(), 1);
+    // The runtime runs (as its thread does): the hook's end wakes the parked fire, which
+    // hands itself over.
+    let Some(ActorMsg::Continue { id, fut, permit }) = rt.block_on(actor_rx.recv()) else {
+        panic!("the fire was not handed over as a started fire");
+    };
+    assert_eq!(id, 7);
+    assert!(actor_rx.try_recv().is_err(), "one message per fire");
     let answer = rt.block_on(fut).expect("an answer");
     drop(permit);
     let answer: Value = serde_json::from_slice(&answer).unwrap();
@@ -190,6 +196,40 @@ fn the_reader_thread_starts_a_fire_with_hooks_and_hands_over_the_running_fire() 
     assert_eq!(runs.len(), 1, "{answer}");
     assert_eq!(runs[0]["status"], "ran", "{answer}");
     assert!(captured.0.lock().unwrap().is_empty(), "the task writes the answer, not the reader");
+
+    // A fire still parked when the server shuts down is taken by the actor's drain, as a
+    // handed-over one is, and answered.
+    std::fs::remove_file(&marker).unwrap();
+    let line = serde_json::json!({ "id": 8, "method": "fire", "params": { "envelope": envelope } });
+    assert!(reader.route(line.to_string().as_bytes(), false).is_none());
+    while !marker.exists() {
+        assert!(Instant::now() < deadline, "the second hook did not start");
+        std::thread::yield_now();
+    }
+    assert!(actor_rx.try_recv().is_err(), "parked, not queued");
+    let (queue, queue_rx) = std_mpsc::channel();
+    let out = Outbound::new(Arc::clone(&reader.sink), queue);
+    let parked = Arc::clone(&reader.parked);
+    rt.block_on(async {
+        let mut inflight = super::InFlight {
+            tasks: tokio::task::JoinSet::new(),
+            ids: std::collections::HashMap::new(),
+            log: crate::serve::ServeLog::default(),
+        };
+        super::adopt_parked(&parked, &mut actor_rx, &mut inflight, &out);
+        assert_eq!(inflight.ids.values().collect::<Vec<_>>(), [&Value::from(8)]);
+        while let Some(done) = inflight.tasks.join_next_with_id().await {
+            inflight.reap(done, &out);
+        }
+    });
+    assert!(parked.lock().unwrap().is_empty());
+    // This output cannot write without waiting: the answer went to the writer's queue.
+    let Ok(super::Out::Message(bytes, Some(_permit))) = queue_rx.try_recv() else {
+        panic!("the adopted fire was not answered");
+    };
+    let answer: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(answer["id"], 8, "{answer}");
+    assert_eq!(answer["result"]["runs"][0]["status"], "ran", "{answer}");
 }
 
 /// A sink over `out` for the tests below, with its queue to the writer thread.
