@@ -833,6 +833,9 @@ impl InFlight {
     }
 }
 
+/// How far ahead the runtime's timer always has a deadline (see `actor_loop`).
+const HORIZON: Duration = Duration::from_secs(1);
+
 async fn actor_loop(
     mut runtime: HookRuntime,
     mut rx: mpsc::UnboundedReceiver<ActorMsg>,
@@ -846,12 +849,18 @@ async fn actor_loop(
         InFlight { tasks: JoinSet::new(), ids: HashMap::new(), log: options.log.clone() };
     // What the runtime found while it was built (start-up).
     send_advisories(&mut runtime, &out, &options.log);
+    // Keeps the timer driver's next wake-up at most a second away, so that a fire the reader
+    // thread starts, whose timeout is later than that, does not wake the runtime's thread to
+    // re-plan its sleep (one wake-up a second, against one per fire).
+    let mut horizon = tokio::time::interval(HORIZON);
+    horizon.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
             biased;
             Some(done) = inflight.tasks.join_next_with_id(), if !inflight.tasks.is_empty() => {
                 inflight.reap(done, &out);
             }
+            _ = horizon.tick() => {}
             msg = rx.recv() => match msg {
                 Some(ActorMsg::Request { id, req, permit }) => {
                     let counted = changes_state(&req);
