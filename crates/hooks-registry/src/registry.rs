@@ -913,22 +913,12 @@ impl HookRegistry {
         // Project kinds rank above user kinds, so the sources that apply everywhere are
         // collected first.
         let mut running_global: Vec<(u64, HookSourceId)> = Vec::new();
-        // The same walk brings each project source's root positions up to date and sees
-        // whether any file carries a source policy at all.
-        let epoch = self.root_keys_epoch;
+        // The same walk sees whether any file carries a source policy at all.
         let mut any_policy = false;
         for &slot in &self.order {
-            let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
+            let Some(state) = self.slots.get(slot).and_then(Option::as_ref) else { continue };
             any_policy |= state.load.accepted().is_some_and(|a| !a.policy.is_empty());
-            if state.id.kind.is_project() {
-                if state.root_positions.as_ref().is_none_or(|(e, _)| *e != epoch) {
-                    let positions =
-                        state.roots.iter().filter_map(|r| self.root_keys.index(r)).collect();
-                    state.root_positions = Some((epoch, positions));
-                }
-                continue;
-            }
-            if !state.can_run() {
+            if state.id.kind.is_project() || !state.can_run() {
                 continue;
             }
             if !running_global
@@ -950,6 +940,21 @@ impl HookRegistry {
         // why), the switches per place and the run settings, from the sources that can run.
         // When no file carries a policy nothing is held back, switched off or set.
         let (mut suppression, held, table, run_settings) = if any_policy {
+            // Each project source's positions in the sorted root list, looked up again only
+            // when its roots or the list changed (and only when a policy needs them).
+            let epoch = self.root_keys_epoch;
+            for &slot in &self.order {
+                let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else {
+                    continue;
+                };
+                if state.id.kind.is_project()
+                    && state.root_positions.as_ref().is_none_or(|(e, _)| *e != epoch)
+                {
+                    let positions =
+                        state.roots.iter().filter_map(|r| self.root_keys.index(r)).collect();
+                    state.root_positions = Some((epoch, positions));
+                }
+            }
             let no_policy = SourcePolicy::default();
             let mut suppression = Vec::with_capacity(self.order.len());
             let mut inputs = Vec::with_capacity(self.order.len());
