@@ -840,8 +840,8 @@ fn hostile_scripts(cgroups: &[PathBuf]) -> Vec<Hostile> {
             beyond: None,
         },
         Hostile {
-            name: "memory hog (512 MiB at most)",
-            script: "setsid env -i python3 -c 'import os, time\nopen(\"pids\", \"a\").write(str(os.getpid()) + \"\\n\")\na = []\nfor i in range(32):\n    a.append(bytearray(16 << 20))\n    time.sleep(0.01)\ntime.sleep(60)' >/dev/null 2>&1 </dev/null &\nwhile [ \"$(wc -l < pids)\" -lt 2 ]; do :; done\nexec sleep 60".to_owned(),
+            name: "memory hog (256 MiB at most)",
+            script: "setsid env -i python3 -c 'import os, time\nopen(\"pids\", \"a\").write(str(os.getpid()) + \"\\n\")\na = []\nfor i in range(16):\n    a.append(bytearray(16 << 20))\n    time.sleep(0.01)\ntime.sleep(60)' >/dev/null 2>&1 </dev/null &\nwhile [ \"$(wc -l < pids)\" -lt 2 ]; do :; done\nexec sleep 60".to_owned(),
             beyond: Some("it left the group and cleared its environment (F4)"),
         },
         Hostile {
