@@ -1007,7 +1007,9 @@ pub(crate) fn unescape(s: &str) -> String {
 /// This process's start time in clock ticks since boot (field 22 of `/proc/self/stat`), so
 /// that a tree's name identifies its engine even after its pid is reused.
 pub(crate) fn start_time() -> u64 {
-    start_time_of("self").unwrap_or(0)
+    // Read once: every tree name and the tag token need it.
+    static START: OnceLock<u64> = OnceLock::new();
+    *START.get_or_init(|| start_time_of("self").unwrap_or(0))
 }
 
 fn start_time_of(pid: &str) -> Option<u64> {

@@ -716,7 +716,9 @@ impl V1Tree {
                     Resource::Pids => Some(File::open(dir.join("pids.current"))?),
                     _ => None,
                 };
-                V1Run { dir, tasks, procs, current, written: None }
+                // A new cgroup has no limit (`-1`, `max`): the probe's unlimited run writes
+                // nothing, the first hook's writes its limits.
+                V1Run { dir, tasks, procs, current, written: Some(HookLimits::UNLIMITED) }
             }
         };
         if run.written.as_ref() != Some(limits) {
