@@ -547,8 +547,14 @@ mod linux {
     /// (`cgroup.kill`, or freeze, SIGKILL every member listed, thaw), waits until it is empty,
     /// SIGKILLs every member of the v1 trees' run cgroups until none is listed, and removes
     /// the run cgroups and the trees. Returns its pid and the pipe's write end.
+    ///
+    /// Returns once the child has closed every descriptor it inherited but its pipe (it
+    /// closes a second pipe last, whose end-of-file the engine waits for): until then it held
+    /// a copy of each of the engine's, the agent's stdout among them, and an engine that
+    /// exited first would leave the agent waiting for the child to be scheduled.
     pub(crate) fn fork_tree_reaper(paths: &TreePaths) -> io::Result<(i32, OwnedFd)> {
         let (rd, wr) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+        let (ready_rd, ready_wr) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
         let v2 = paths.v2.as_ref().map_or(ptr::null(), |p| p.as_ptr());
         let v1: Vec<*const c_char> = paths.v1.iter().map(|p| p.as_ptr()).collect();
         let pid = {
@@ -561,13 +567,18 @@ mod linux {
             let pid = unsafe { libc::fork() };
             if pid == 0 {
                 // SAFETY: in the child, as above.
-                unsafe { tree_reaper(rd.as_raw_fd(), v2, &v1) }
+                unsafe { tree_reaper(rd.as_raw_fd(), ready_wr.as_raw_fd(), v2, &v1) }
             }
             pid
         };
         if pid < 0 {
             return Err(io::Error::last_os_error());
         }
+        drop(ready_wr);
+        drop(rd);
+        let mut buf = [0u8; 1];
+        // End-of-file once the child closed its last inherited descriptor (or died).
+        while let Err(rustix::io::Errno::INTR) = rustix::io::read(&ready_rd, &mut buf) {}
         Ok((pid, wr))
     }
 
@@ -576,15 +587,20 @@ mod linux {
     /// # Safety
     /// Only in the child of a `fork`, with every signal blocked; `v2` and `v1` point to
     /// NUL-terminated paths (or `v2` is null).
-    unsafe fn tree_reaper(rd: c_int, v2: *const c_char, v1: &[*const c_char]) -> ! {
+    unsafe fn tree_reaper(rd: c_int, ready: c_int, v2: *const c_char, v1: &[*const c_char]) -> ! {
         // SAFETY: async-signal-safe system calls on this process's own copy of the memory.
         unsafe {
             libc::setpgid(0, 0);
-            if rd != 0 && libc::dup2(rd, 0) != 0 {
+            // The pipe on 0, the ready pipe on 1 (moved above 2 first, so neither overwrites
+            // the other), every other descriptor closed, then the ready pipe.
+            let rd = libc::fcntl(rd, libc::F_DUPFD, 3);
+            let ready = libc::fcntl(ready, libc::F_DUPFD, 3);
+            if rd < 0 || ready < 0 || libc::dup2(rd, 0) != 0 || libc::dup2(ready, 1) != 1 {
                 libc::_exit(1);
             }
-            close_from(1);
+            close_from(2);
             libc::chdir(c"/".as_ptr());
+            libc::close(1);
             let mut buf = [0u8; 64];
             loop {
                 let n = libc::read(0, buf.as_mut_ptr().cast(), buf.len());

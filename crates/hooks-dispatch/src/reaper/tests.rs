@@ -484,17 +484,22 @@ fn the_trees_fork_runs_no_program_holds_only_its_pipe_and_ends_every_tree() {
         v1: made.iter().skip(1).map(|t| c(t)).chain([c("/nonexistent/tree".as_ref())]).collect(),
     };
     let (pid, pipe) = crate::sys::fork_tree_reaper(&paths).expect("fork");
+    // Already when the call returns, the fork holds no descriptor of the engine's (such as
+    // the agent's stdout) but its pipe.
+    let fds = || -> Vec<String> {
+        std::fs::read_dir(format!("/proc/{pid}/fd"))
+            .expect("fds")
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .collect()
+    };
+    assert_eq!(fds(), ["0"], "only the pipe, from the start");
     wait_blocked_in_read(pid);
     assert_eq!(
         std::fs::read_link(format!("/proc/{pid}/exe")).expect("exe"),
         std::env::current_exe().expect("test binary"),
         "no program started"
     );
-    let fds: Vec<String> = std::fs::read_dir(format!("/proc/{pid}/fd"))
-        .expect("fds")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .collect();
-    assert_eq!(fds, ["0"], "only the pipe");
+    assert_eq!(fds(), ["0"], "only the pipe");
     assert_eq!(nix::unistd::getpgid(Some(Pid::from_raw(pid))), Ok(Pid::from_raw(pid)));
     for c in &mut inside {
         assert_eq!(c.try_wait().expect("try_wait"), None, "the members live while the engine does");
