@@ -30,6 +30,9 @@ pub use python::{PYTHON_INT_MAX_DIGITS, PYTHON_MAX_DEPTH, PythonError, python_lo
 
 use reader::{Fault, Reader, Rules, Stop};
 
+/// Objects up to this many members are searched for a key by a scan; larger ones by a map.
+const SMALL_OBJECT: usize = 16;
+
 /// The deepest nesting accepted; deeper documents are rejected, never overflow the stack.
 pub const MAX_DEPTH: usize = 64;
 
@@ -144,12 +147,31 @@ impl Node {
     /// gives them (first appearance of each key); empty when it is not an object.
     pub fn entries(&self) -> Vec<&Member> {
         let Some(members) = self.members() else { return Vec::new() };
-        let mut out: Vec<&Member> = Vec::new();
+        let mut out: Vec<&Member> = Vec::with_capacity(members.len());
+        if members.len() <= SMALL_OBJECT {
+            for m in members {
+                if let Some(slot) = out.iter_mut().find(|o| o.key == m.key) {
+                    *slot = m;
+                } else {
+                    out.push(m);
+                }
+            }
+            return out;
+        }
+        // A large object is indexed by key: a document of many keys stays linear to read.
+        let mut at: std::collections::HashMap<&str, usize> =
+            std::collections::HashMap::with_capacity(members.len());
         for m in members {
-            if let Some(slot) = out.iter_mut().find(|o| o.key == m.key) {
-                *slot = m;
-            } else {
-                out.push(m);
+            match at.get(m.key.as_str()) {
+                Some(&i) => {
+                    if let Some(slot) = out.get_mut(i) {
+                        *slot = m;
+                    }
+                }
+                None => {
+                    at.insert(&m.key, out.len());
+                    out.push(m);
+                }
             }
         }
         out

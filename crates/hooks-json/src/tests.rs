@@ -70,6 +70,33 @@ fn duplicate_keys_keep_the_last_value() {
     assert_eq!(root.to_value(), json!({"a": 2}));
 }
 
+proptest! {
+    /// Small objects are scanned and large ones indexed by key: either way `entries` keeps
+    /// the first appearance of each key with its last value, as `Object.entries` does.
+    #[test]
+    fn entries_keep_first_places_and_last_values(keys in prop::collection::vec(0u8..40, 0..120)) {
+        let text = format!(
+            "{{{}}}",
+            keys.iter().enumerate().map(|(i, k)| format!("\"k{k}\": {i}")).collect::<Vec<_>>().join(", ")
+        );
+        let root = parse(text.as_bytes()).expect("parses");
+        let mut want: Vec<(String, usize)> = Vec::new();
+        for (i, k) in keys.iter().enumerate() {
+            let key = format!("k{k}");
+            match want.iter_mut().find(|(w, _)| *w == key) {
+                Some(slot) => slot.1 = i,
+                None => want.push((key, i)),
+            }
+        }
+        let got: Vec<(String, usize)> = root
+            .entries()
+            .iter()
+            .map(|m| (m.key.clone(), m.value.as_f64().map_or(usize::MAX, |v| v as usize)))
+            .collect();
+        prop_assert_eq!(got, want);
+    }
+}
+
 fn arb_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
