@@ -3,7 +3,12 @@
 //! Sans-IO: bytes in, definitions and diagnostics out; the path only names the file in
 //! diagnostics. Every diagnostic carries a line and a column.
 
-use std::{collections::BTreeSet, path::Path, sync::Arc, time::Duration};
+use std::{
+    collections::{BTreeSet, HashMap},
+    path::Path,
+    sync::Arc,
+    time::Duration,
+};
 
 use hooks_json::{At, Both, Checked, Field, Pairs};
 use hooks_schema::{
@@ -294,11 +299,18 @@ fn key_at<T>(field: &Field<T>, handler: (u32, u32)) -> (u32, u32) {
     field.as_ref().map_or(handler, At::key_at)
 }
 
-/// Whether a later member of `pairs` than the one at `i` has its key: `JSON.parse` keeps the
-/// last one written, so only that one counts.
-fn overridden<T>(pairs: &[(String, T)], i: usize) -> bool {
-    let key = pairs.get(i).map(|(k, _)| k);
-    pairs.get(i + 1..).unwrap_or_default().iter().any(|(k, _)| Some(k) == key)
+/// The members of `pairs` that count, in document order: of a key written twice, the last
+/// one, as `JSON.parse` keeps it (linear in the members, however many keys repeat).
+fn last_written<T>(pairs: &[(String, T)]) -> impl Iterator<Item = &(String, T)> {
+    let mut last: HashMap<&str, usize> = HashMap::with_capacity(pairs.len());
+    for (i, (key, _)) in pairs.iter().enumerate() {
+        last.insert(key, i);
+    }
+    pairs
+        .iter()
+        .enumerate()
+        .filter(move |(i, (key, _))| last.get(key.as_str()) == Some(i))
+        .map(|(_, p)| p)
 }
 
 struct Reader<'a> {
@@ -628,9 +640,9 @@ impl Reader<'_> {
         }
         self.duplicates(members);
         self.version(section.at(), versioned);
-        for (i, (key, groups)) in members.iter().enumerate() {
-            // JSON.parse semantics: of duplicate keys, the last one counts.
-            if key == "version" || overridden(members, i) {
+        // JSON.parse semantics: of duplicate keys, the last one counts.
+        for (key, groups) in last_written(members) {
+            if key == "version" {
                 continue;
             }
             let (line, column) = groups.key_at();
@@ -924,12 +936,15 @@ impl Reader<'_> {
             None => {}
             Some(At { value: Checked::Ok(Pairs(members)), .. }) => {
                 self.duplicates(members);
-                for (i, (key, value)) in members.iter().enumerate() {
-                    let Checked::Ok(v) = &value.value else {
-                        return self.wrong(&format!("headers.{key}"), "a string", value);
-                    };
-                    // JSON.parse semantics: of duplicate keys, the last one counts.
-                    if !overridden(members, i) {
+                // Every value must be a string, the overridden ones too.
+                if let Some((key, value)) =
+                    members.iter().find(|(_, value)| !matches!(value.value, Checked::Ok(_)))
+                {
+                    return self.wrong(&format!("headers.{key}"), "a string", value);
+                }
+                // JSON.parse semantics: of duplicate keys, the last one counts.
+                for (key, value) in last_written(members) {
+                    if let Checked::Ok(v) = &value.value {
                         headers.push((key.clone(), v.clone()));
                     }
                 }
