@@ -866,15 +866,13 @@ impl Reader<'_> {
         if is_http && ev == NativeEvent::SessionStart {
             // Claude Code 2.1.x runs only `command` and `mcp_tool` handlers on SessionStart
             // (seen: an http SessionStart handler is never called).
-            let d = HookDiagnostic::warning(
-                "Claude Code does not run `http` handlers on `SessionStart`; the handler is skipped",
-            )
-            .in_file(self.path)
-            .at(at.0, at.1)
-            .with_code("capability_gap");
-            let mut d = d;
-            d.hook_id.clone_from(&self.hook);
-            self.out.diagnostics.push(d);
+            self.note(
+                Severity::Warning,
+                at,
+                "Claude Code does not run `http` handlers on `SessionStart`; the handler is skipped"
+                    .to_owned(),
+                "capability_gap",
+            );
             return None;
         }
         self.handler_rest(
@@ -966,28 +964,26 @@ impl Reader<'_> {
     fn http_hints(&mut self, at: (u32, u32), h: &Handler, hook: &hooks_schema::HttpHook) {
         let scheme = hook.url.split(':').next().unwrap_or_default().to_ascii_lowercase();
         if scheme != "http" && scheme != "https" {
-            let mut d = HookDiagnostic::warning(
-                "the `url` is neither http: nor https:; the request will fail and the hook counts as failed",
-            )
-            .in_file(self.path)
-            .at(at.0, at.1)
-            .with_code("http_scheme");
-            d.hook_id.clone_from(&self.hook);
-            self.out.diagnostics.push(d);
+            self.note(
+                Severity::Warning,
+                at,
+                "the `url` is neither http: nor https:; the request will fail and the hook counts as failed"
+                    .to_owned(),
+                "http_scheme",
+            );
         }
         for (name, allowed) in hook.referenced_vars() {
             if allowed {
                 continue;
             }
-            let (l, c) = key_at(&h.headers, at);
-            let mut d = HookDiagnostic::warning(format!(
-                "a header names `${name}`, which is not in `allowedEnvVars`: Claude Code sends it as empty"
-            ))
-            .in_file(self.path)
-            .at(l, c)
-            .with_code("http_env_not_allowed");
-            d.hook_id.clone_from(&self.hook);
-            self.out.diagnostics.push(d);
+            self.note(
+                Severity::Warning,
+                key_at(&h.headers, at),
+                format!(
+                    "a header names `${name}`, which is not in `allowedEnvVars`: Claude Code sends it as empty"
+                ),
+                "http_env_not_allowed",
+            );
         }
     }
 
@@ -1042,7 +1038,8 @@ impl Reader<'_> {
             },
         };
         if if_rule.is_some() && !ev.is_tool_event() {
-            self.info(
+            self.note(
+                Severity::Info,
                 key_at(&h.if_text, at),
                 format!(
                     "`if` is evaluated only on tool events; it is ignored on `{}`",
@@ -1052,7 +1049,8 @@ impl Reader<'_> {
             );
         }
         if f.once.is_some() {
-            self.info(
+            self.note(
+                Severity::Info,
                 key_at(&h.once, at),
                 "`once` is honoured only in skill frontmatter; it is ignored here".to_owned(),
                 "once_ignored",
@@ -1101,7 +1099,8 @@ impl Reader<'_> {
             } else {
                 format!("on `{}`", ev.as_str())
             };
-            self.info(
+            self.note(
+                Severity::Info,
                 key_at(&h.on_failure, at),
                 format!("`onFailure: block` is ignored {why}"),
                 "on_failure_ignored",
@@ -1176,19 +1175,28 @@ impl Reader<'_> {
     /// never a strict violation: the hook runs with the timeout Claude Code gives it.
     fn hint_milliseconds(&mut self, timeout: Duration, line: u32, column: u32) {
         let minutes = timeout.as_secs_f64() / 60.0;
-        let mut d = HookDiagnostic::warning(format!(
-            "Claude Code reads seconds: this hook may run for {minutes:.0} minutes; did you mean milliseconds?"
-        ))
-        .in_file(self.path)
-        .at(line, column)
-        .with_code("timeout_milliseconds");
-        d.hook_id.clone_from(&self.hook);
-        self.out.diagnostics.push(d);
+        self.note(
+            Severity::Warning,
+            (line, column),
+            format!(
+                "Claude Code reads seconds: this hook may run for {minutes:.0} minutes; did you mean milliseconds?"
+            ),
+            "timeout_milliseconds",
+        );
     }
 
-    fn info(&mut self, (line, column): (u32, u32), message: String, code: &str) {
-        let mut d =
-            HookDiagnostic::info(message).in_file(self.path).at(line, column).with_code(code);
+    /// A diagnostic of the handler being read, at `(line, column)`, with `code`.
+    fn note(
+        &mut self,
+        severity: Severity,
+        (line, column): (u32, u32),
+        message: String,
+        code: &str,
+    ) {
+        let mut d = HookDiagnostic::new(severity, message)
+            .in_file(self.path)
+            .at(line, column)
+            .with_code(code);
         d.hook_id.clone_from(&self.hook);
         self.out.diagnostics.push(d);
     }
