@@ -582,3 +582,27 @@ fn without_a_fork_the_script_ends_every_tree() {
         assert!(!t.exists(), "{} is removed", t.display());
     }
 }
+
+/// The trees go to a fork only while the engine is small (the fork holds the engine's pages
+/// copy-on-write): above `FORK_MAX_RSS` resident at the first start, to the script. The
+/// decision is made once per reaper.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_engine_above_the_bound_leaves_its_trees_to_the_script() {
+    let with_tree = || Reaper {
+        tree: Some(std::path::PathBuf::from("/nonexistent/tree")),
+        ..Reaper::default()
+    };
+    assert!(!Reaper::default().forks_trees(), "no tree, nothing to fork for");
+    let small = with_tree();
+    if super::resident_bytes() > super::FORK_MAX_RSS {
+        eprintln!("this test process is already above the bound");
+        return;
+    }
+    assert!(small.forks_trees(), "a small engine forks");
+    let big = vec![1u8; usize::try_from(super::FORK_MAX_RSS).expect("fits") + (16 << 20)];
+    assert!(super::resident_bytes() > super::FORK_MAX_RSS, "{} resident", super::resident_bytes());
+    assert!(!with_tree().forks_trees(), "a large engine keeps the script");
+    assert!(small.forks_trees(), "decided once");
+    drop(big);
+}
