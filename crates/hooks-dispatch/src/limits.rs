@@ -542,12 +542,14 @@ impl V1 {
 }
 
 /// A tree made but not checked yet ([`V1::prepare`]), with a run cgroup for the check.
+#[cfg(target_os = "linux")]
 #[derive(Debug)]
 pub(crate) struct Unchecked {
     tree: V1Tree,
     run: V1Run,
 }
 
+#[cfg(target_os = "linux")]
 impl Unchecked {
     /// The `tasks` file a process joins the run cgroup through.
     pub(crate) fn tasks(&self) -> std::os::fd::BorrowedFd<'_> {
