@@ -85,9 +85,11 @@ impl<'de> Deserialize<'de> for HookId {
 /// Invariant: it cannot hold a relative path. Paths that name files on disk are expected
 /// to be canonical (symlinks resolved) when they identify a source; the one function that
 /// canonicalizes is `hooks_registry::canonicalize`, which returns this type.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(transparent)]
-pub struct AbsPathBuf(PathBuf);
+///
+/// The path is shared: a clone (every binding a snapshot hands out carries three) counts a
+/// reference instead of copying the path.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AbsPathBuf(Arc<Path>);
 
 impl AbsPathBuf {
     /// Checks that `path` is absolute and has no `.` or `..` component.
@@ -98,7 +100,7 @@ impl AbsPathBuf {
         if path.components().any(|c| matches!(c, Component::CurDir | Component::ParentDir)) {
             return Err(SchemaError::UnnormalizedPath { path });
         }
-        Ok(AbsPathBuf(path))
+        Ok(AbsPathBuf(Arc::from(path)))
     }
 
     /// The path.
@@ -108,12 +110,12 @@ impl AbsPathBuf {
 
     /// The path, owned.
     pub fn into_path_buf(self) -> PathBuf {
-        self.0
+        self.0.to_path_buf()
     }
 
     /// The parent folder, if any.
     pub fn parent(&self) -> Option<AbsPathBuf> {
-        self.0.parent().map(|p| AbsPathBuf(p.to_path_buf()))
+        self.0.parent().map(|p| AbsPathBuf(Arc::from(p)))
     }
 
     /// Appends a relative path made only of normal components.
@@ -144,6 +146,12 @@ impl fmt::Debug for AbsPathBuf {
 impl fmt::Display for AbsPathBuf {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.0.display(), f)
+    }
+}
+
+impl Serialize for AbsPathBuf {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
     }
 }
 
