@@ -510,26 +510,7 @@ impl Reaper {
     /// The shell reaper for the trees only: no registered group, no tag to sweep.
     fn trees_shell(&self) -> io::Result<(Pid, std::os::fd::OwnedFd)> {
         let tree = self.tree.as_deref().and_then(std::path::Path::to_str).unwrap_or("");
-        let mut child = Command::new(SHELL)
-            .args([
-                "-c",
-                SCRIPT,
-                "hooks-reaper",
-                &getpgrp().as_raw().to_string(),
-                "",
-                tree,
-                REAPER_PATH,
-                &self.v1_trees,
-            ])
-            .env_clear()
-            .current_dir("/")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()?;
-        let pid = Pid::from_raw(i32::try_from(child.id()).map_err(io::Error::other)?);
-        let pipe = child.stdin.take().ok_or_else(|| io::Error::other("no reaper stdin"))?;
+        let (pid, pipe) = spawn_shell("", tree, &self.v1_trees, Stdio::null())?;
         Ok((pid, pipe.into()))
     }
 
@@ -600,31 +581,44 @@ impl State {
         }
         self.len = self.len.max(1);
         let tree = tree.and_then(std::path::Path::to_str).unwrap_or("");
-        let mut child = Command::new(SHELL)
-            .args([
-                "-c",
-                SCRIPT,
-                "hooks-reaper",
-                &getpgrp().as_raw().to_string(),
-                token,
-                tree,
-                REAPER_PATH,
-                v1_trees,
-            ])
-            .env_clear()
-            .current_dir("/")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(file.try_clone()?)
-            .process_group(0)
-            .spawn()?;
-        let pid = Pid::from_raw(i32::try_from(child.id()).map_err(io::Error::other)?);
-        let pipe = child.stdin.take().ok_or_else(|| io::Error::other("no reaper stdin"))?;
-        // Dropping the handle neither kills nor waits; `waitpid` above reaps it.
-        drop(child);
+        let (pid, pipe) = spawn_shell(token, tree, v1_trees, Stdio::from(file.try_clone()?))?;
         self.running = Some((pid, pipe));
         Ok(())
     }
+}
+
+/// Starts the shell reaper ([`SCRIPT`]) in its own process group, in `/`, with no
+/// environment, for this engine's group, the tag `token` (empty: none to sweep), the cgroup v2
+/// tree `tree` and the v1 trees `v1_trees` (empty: none); `stderr` is where it reads its
+/// registrations from. Its pid and the write end of the pipe whose closing starts it.
+/// Dropping the child handle neither kills nor waits: the caller reaps it with `waitpid`.
+fn spawn_shell(
+    token: &str,
+    tree: &str,
+    v1_trees: &str,
+    stderr: Stdio,
+) -> io::Result<(Pid, std::process::ChildStdin)> {
+    let mut child = Command::new(SHELL)
+        .args([
+            "-c",
+            SCRIPT,
+            "hooks-reaper",
+            &getpgrp().as_raw().to_string(),
+            token,
+            tree,
+            REAPER_PATH,
+            v1_trees,
+        ])
+        .env_clear()
+        .current_dir("/")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .process_group(0)
+        .spawn()?;
+    let pid = Pid::from_raw(i32::try_from(child.id()).map_err(io::Error::other)?);
+    let pipe = child.stdin.take().ok_or_else(|| io::Error::other("no reaper stdin"))?;
+    Ok((pid, pipe))
 }
 
 /// An anonymous file (no name anyone else can open) for the registrations, in `/tmp`.
