@@ -158,13 +158,21 @@ impl ExpectedFiles {
         &self,
         roots: impl IntoIterator<Item = &'a AbsPathBuf>,
     ) -> (Vec<ProtectedPath>, Vec<ProtectedPattern>) {
-        let roots: Vec<&AbsPathBuf> = roots.into_iter().collect();
         // Every format's files under the same few folders: each folder is resolved once.
-        let mut resolver = Resolver::default();
+        self.protect_with(roots, &mut Resolver::default())
+    }
+
+    /// [`ExpectedFiles::protect`], every path resolved through `resolver`.
+    pub(crate) fn protect_with<'a>(
+        &self,
+        roots: impl IntoIterator<Item = &'a AbsPathBuf>,
+        resolver: &mut Resolver,
+    ) -> (Vec<ProtectedPath>, Vec<ProtectedPattern>) {
+        let roots: Vec<&AbsPathBuf> = roots.into_iter().collect();
         let mut paths = Vec::new();
         let mut add = |kind: HookSourceKind, path: &Path| {
             let Ok(path) = AbsPathBuf::new(path.to_path_buf()) else { return };
-            for located in locations_with(&mut resolver, &path) {
+            for located in locations_with(resolver, &path) {
                 paths.push(ProtectedPath {
                     source: HookSourceId::new(kind, located.clone()),
                     path: located,
@@ -189,7 +197,7 @@ impl ExpectedFiles {
         }
         for (kind, folder) in &folders {
             let Ok(folder) = AbsPathBuf::new(folder.clone()) else { continue };
-            for located in locations_with(&mut resolver, &folder) {
+            for located in locations_with(resolver, &folder) {
                 patterns.push(ProtectedPattern {
                     scope: located.clone(),
                     tail: PathBuf::new(),
@@ -496,21 +504,60 @@ pub(crate) fn locations(path: &AbsPathBuf) -> Vec<AbsPathBuf> {
 /// `hooks fire` about a thousand `readlink` calls; a source's scripts lie under the same few
 /// folders too. Kept for one computation only (the expected files of one publish, the
 /// scripts of one source's compile), so it never outlives the file system state it saw.
+///
+/// The `lstat` of each path is remembered too: a missing expected file is looked up once for
+/// its canonical form and once more to ask whether it is a dangling symlink, which doubled
+/// the `statx` calls of a one-shot `hooks fire` (`Resolver::lstats` counts them).
 #[derive(Debug, Default)]
 pub(crate) struct Resolver {
     known: HashMap<PathBuf, Option<AbsPathBuf>>,
+    /// What `lstat` found at each path asked: `None` nothing, else whether it is a symlink.
+    entries: HashMap<PathBuf, Option<Entry>>,
+    /// How many `lstat` calls reached the file system.
+    lstats: usize,
+}
+
+/// What `lstat` found at a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Entry {
+    /// A symbolic link.
+    Symlink,
+    /// Anything else, or something `lstat` could not read (but that may exist).
+    Other,
 }
 
 impl Resolver {
+    /// `lstat` of `path`, remembered: `None` when nothing is there.
+    fn entry(&mut self, path: &Path) -> Option<Entry> {
+        if let Some(known) = self.entries.get(path) {
+            return *known;
+        }
+        self.lstats += 1;
+        let entry = match std::fs::symlink_metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(_) => Some(Entry::Other),
+            Ok(m) if m.file_type().is_symlink() => Some(Entry::Symlink),
+            Ok(_) => Some(Entry::Other),
+        };
+        self.entries.insert(path.to_path_buf(), entry);
+        entry
+    }
+
+    /// How many `lstat` calls this resolver made.
+    #[cfg(test)]
+    pub(crate) fn lstats(&self) -> usize {
+        self.lstats
+    }
+
     /// [`canonicalize`], remembered; `None` when it fails. A path whose `lstat` finds nothing
     /// cannot be resolved either (some component of it is missing), so it costs one call.
     fn canonical(&mut self, path: &Path) -> Option<AbsPathBuf> {
         if let Some(known) = self.known.get(path) {
             return known.clone();
         }
-        let resolved = match std::fs::symlink_metadata(path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            _ => canonicalize(path).ok(),
+        let resolved = match self.entry(path) {
+            None => None,
+            Some(_) => canonicalize(path).ok(),
         };
         self.known.insert(path.to_path_buf(), resolved.clone());
         resolved
@@ -544,8 +591,7 @@ fn locations_with(resolver: &mut Resolver, path: &AbsPathBuf) -> Vec<AbsPathBuf>
     let mut current = resolver.lenient(path.as_path(), path);
     for _ in 0..MAX_DANGLING_HOPS {
         out.push(current.clone());
-        let is_link =
-            std::fs::symlink_metadata(current.as_path()).is_ok_and(|m| m.file_type().is_symlink());
+        let is_link = resolver.entry(current.as_path()) == Some(Entry::Symlink);
         let Some(target) = is_link.then(|| std::fs::read_link(current.as_path()).ok()).flatten()
         else {
             break;

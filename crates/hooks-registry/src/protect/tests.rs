@@ -5,7 +5,13 @@ use std::path::PathBuf;
 
 use hooks_schema::{AbsPathBuf, HookCommand};
 
-use crate::{canonicalize, protect::locations, script_candidate};
+use hooks_schema::HookSourceKind;
+
+use crate::{
+    ExpectedFiles, canonicalize,
+    protect::{Resolver, locations},
+    script_candidate,
+};
 
 fn shell(s: &str) -> Option<PathBuf> {
     script_candidate(&HookCommand::Shell { script: s.to_owned(), shell: None })
@@ -84,6 +90,33 @@ fn a_missing_file_is_located_where_an_edit_would_create_it() {
     assert_eq!(locations(&at("dangling.sh")), [at("dangling.sh"), at("real/target.sh")]);
     std::fs::write(root.as_path().join("real/there.sh"), "").unwrap();
     assert_eq!(locations(&at("link/there.sh")), [at("real/there.sh")]);
+}
+
+#[test]
+fn an_expected_file_is_looked_up_once_per_protected_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = canonicalize(dir.path()).unwrap();
+    let kind = HookSourceKind::FACTORY_AGENT;
+    let expected = ExpectedFiles {
+        under_roots: vec![
+            (kind, ".cursor/hooks.json".into()),
+            (kind, ".chrys/hooks/hooks.yaml".into()),
+            (kind, ".chrys/hooks/hooks.yml".into()),
+        ],
+        ..Default::default()
+    };
+    let mut resolver = Resolver::default();
+    let (paths, patterns) = expected.protect_with([&root], &mut resolver);
+    let at = |rel: &str| AbsPathBuf::new(root.as_path().join(rel)).unwrap();
+    let protected: Vec<AbsPathBuf> = paths.iter().map(|p| p.path.clone()).collect();
+    assert_eq!(
+        protected,
+        [at(".cursor/hooks.json"), at(".chrys/hooks/hooks.yaml"), at(".chrys/hooks/hooks.yml")]
+    );
+    assert!(patterns.is_empty());
+    // The three files, `.cursor`, `.chrys/hooks`, `.chrys` and the root: one `lstat` each
+    // (a missing file was looked up twice: for its canonical form, then for a dangling link).
+    assert_eq!(resolver.lstats(), 7);
 }
 
 proptest::proptest! {
