@@ -7,8 +7,7 @@
 //! inputs always give the same snapshot parts (`specs/registry.md`, "Publishing").
 
 use std::{
-    collections::{BTreeMap, BTreeSet, HashSet},
-    path::Path,
+    collections::{BTreeMap, BTreeSet},
     sync::Arc,
 };
 
@@ -147,17 +146,12 @@ pub(crate) fn protected_paths<'a>(
             parts.push(Arc::from(extra));
         }
     }
-    let (expected, folders) = expected.protect(roots);
-    if !expected.is_empty() {
-        let mut listed: HashSet<&Path> =
-            parts.iter().flat_map(|p| p.iter()).map(|p| p.path.as_path()).collect();
-        let first: Vec<bool> = expected.iter().map(|p| listed.insert(p.path.as_path())).collect();
-        let unlisted: Vec<ProtectedPath> =
-            expected.into_iter().zip(first).filter_map(|(p, first)| first.then_some(p)).collect();
-        parts.push(Arc::from(unlisted));
-    }
-    patterns.extend(folders);
-    ProtectedPaths::from_parts(parts, patterns)
+    ProtectedPaths::with_expected(
+        parts,
+        patterns,
+        expected.clone(),
+        roots.iter().cloned().collect(),
+    )
 }
 
 #[cfg(test)]

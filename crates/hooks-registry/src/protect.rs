@@ -2,7 +2,7 @@
 //! file edits must not change without asking.
 
 use std::{
-    collections::HashMap,
+    collections::{HashMap, HashSet},
     path::{Path, PathBuf},
     sync::{Arc, OnceLock},
 };
@@ -44,33 +44,103 @@ pub struct ProtectedPath {
 /// a pointer per source, not every path, and dropping a snapshot frees no path. The index by
 /// path and the entries as one list are built the first time something asks for them (the
 /// guard builds its own index from [`ProtectedPaths::iter`]; most snapshots are never asked).
+///
+/// The expected files ([`ExpectedFiles`]) are resolved on the file system the first time
+/// anything is asked too: a process that only fires (a one-shot `hooks fire`) never reads the
+/// protected set, and resolving every format's expected files under every root at each
+/// publish was most of its `statx` calls. They are resolved as the file system is when first
+/// asked, at the latest when the guard reads the snapshot (`specs/guard.md`).
 #[derive(Debug, Clone, Default)]
 pub struct ProtectedPaths {
-    parts: Vec<Arc<[ProtectedPath]>>,
-    len: usize,
-    patterns: Vec<ProtectedPattern>,
+    /// What is left to resolve on first use (`None`: everything is in `resolved`).
+    deferred: Option<Arc<Deferred>>,
+    resolved: OnceLock<Resolved>,
     /// Each path's first entry, as `(part, position in the part)`.
     index: OnceLock<HashMap<PathBuf, (u32, u32)>>,
     /// Every entry in order, for [`ProtectedPaths::as_slice`].
     flat: OnceLock<Vec<ProtectedPath>>,
 }
 
-impl ProtectedPaths {
-    /// The entries of `parts`, in order, and `patterns`.
-    pub(crate) fn from_parts(
-        parts: Vec<Arc<[ProtectedPath]>>,
-        patterns: Vec<ProtectedPattern>,
-    ) -> ProtectedPaths {
+/// The sources' parts and patterns, with the expected files still to resolve.
+#[derive(Debug)]
+struct Deferred {
+    parts: Vec<Arc<[ProtectedPath]>>,
+    patterns: Vec<ProtectedPattern>,
+    expected: ExpectedFiles,
+    roots: Vec<AbsPathBuf>,
+}
+
+/// Every part and pattern, the expected files resolved.
+#[derive(Debug, Clone, Default)]
+struct Resolved {
+    parts: Vec<Arc<[ProtectedPath]>>,
+    len: usize,
+    patterns: Vec<ProtectedPattern>,
+}
+
+impl Resolved {
+    fn new(parts: Vec<Arc<[ProtectedPath]>>, patterns: Vec<ProtectedPattern>) -> Resolved {
         let parts: Vec<Arc<[ProtectedPath]>> =
             parts.into_iter().filter(|p| !p.is_empty()).collect();
         let len = parts.iter().map(|p| p.len()).sum();
-        ProtectedPaths { parts, len, patterns, index: OnceLock::new(), flat: OnceLock::new() }
+        Resolved { parts, len, patterns }
+    }
+}
+
+impl Deferred {
+    /// The parts, then the expected files no part lists (resolved now), then the patterns
+    /// and the expected folders.
+    fn resolve(&self) -> Resolved {
+        let (expected, folders) = self.expected.protect(&self.roots);
+        let mut parts = self.parts.clone();
+        if !expected.is_empty() {
+            let mut listed: HashSet<&Path> =
+                parts.iter().flat_map(|p| p.iter()).map(|p| p.path.as_path()).collect();
+            let first: Vec<bool> =
+                expected.iter().map(|p| listed.insert(p.path.as_path())).collect();
+            let unlisted: Vec<ProtectedPath> = expected
+                .into_iter()
+                .zip(first)
+                .filter_map(|(p, first)| first.then_some(p))
+                .collect();
+            parts.push(Arc::from(unlisted));
+        }
+        let mut patterns = self.patterns.clone();
+        patterns.extend(folders);
+        Resolved::new(parts, patterns)
+    }
+}
+
+impl ProtectedPaths {
+    /// The entries of `parts`, in order, then the files `expected` names under `roots` and
+    /// outside them that no part lists; `patterns`, then `expected`'s folders. The expected
+    /// files are resolved when something first asks.
+    pub(crate) fn with_expected(
+        parts: Vec<Arc<[ProtectedPath]>>,
+        patterns: Vec<ProtectedPattern>,
+        expected: ExpectedFiles,
+        roots: Vec<AbsPathBuf>,
+    ) -> ProtectedPaths {
+        let deferred = Deferred { parts, patterns, expected, roots };
+        ProtectedPaths { deferred: Some(Arc::new(deferred)), ..Default::default() }
+    }
+
+    fn resolved(&self) -> &Resolved {
+        self.resolved
+            .get_or_init(|| self.deferred.as_ref().map(|d| d.resolve()).unwrap_or_default())
+    }
+
+    /// Whether the expected files were resolved (something asked for the entries).
+    #[cfg(test)]
+    pub(crate) fn is_resolved(&self) -> bool {
+        self.resolved.get().is_some()
     }
 
     fn index(&self) -> &HashMap<PathBuf, (u32, u32)> {
         self.index.get_or_init(|| {
-            let mut index = HashMap::with_capacity(self.len);
-            for (i, part) in self.parts.iter().enumerate() {
+            let resolved = self.resolved();
+            let mut index = HashMap::with_capacity(resolved.len);
+            for (i, part) in resolved.parts.iter().enumerate() {
                 for (j, p) in part.iter().enumerate() {
                     index.entry(p.path.as_path().to_path_buf()).or_insert((i as u32, j as u32));
                 }
@@ -82,7 +152,7 @@ impl ProtectedPaths {
     /// The protected patterns: scripts named relative to a directory that varies, and
     /// folders protected as a whole (see [`ProtectedPattern`]).
     pub fn patterns(&self) -> &[ProtectedPattern] {
-        &self.patterns
+        &self.resolved().patterns
     }
 
     /// Whether `path` (already resolved by the caller, see `canonicalize_lenient`) is protected.
@@ -93,12 +163,12 @@ impl ProtectedPaths {
     /// The first entry protecting `path`.
     pub fn get(&self, path: &Path) -> Option<&ProtectedPath> {
         let &(i, j) = self.index().get(path)?;
-        self.parts.get(i as usize)?.get(j as usize)
+        self.resolved().parts.get(i as usize)?.get(j as usize)
     }
 
     /// Every entry in order (a path named by two sources appears twice), without copying.
     pub fn iter(&self) -> impl Iterator<Item = &ProtectedPath> {
-        self.parts.iter().flat_map(|p| p.iter())
+        self.resolved().parts.iter().flat_map(|p| p.iter())
     }
 
     /// Every entry in order (a path named by two sources appears twice), as one list (made
@@ -109,12 +179,13 @@ impl ProtectedPaths {
 
     /// How many entries there are.
     pub fn len(&self) -> usize {
-        self.len
+        self.resolved().len
     }
 
     /// Whether nothing is protected.
     pub fn is_empty(&self) -> bool {
-        self.len == 0 && self.patterns.is_empty()
+        let resolved = self.resolved();
+        resolved.len == 0 && resolved.patterns.is_empty()
     }
 }
 

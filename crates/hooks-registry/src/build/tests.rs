@@ -216,3 +216,27 @@ fn protected_paths_list_each_path_once_per_source_then_the_expected_files_nobody
     assert!(alone.contains(&user_file));
     assert_eq!(alone.patterns().len(), 2);
 }
+
+#[test]
+fn expected_files_are_resolved_when_the_protected_set_is_first_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = crate::canonicalize(dir.path()).unwrap();
+    let kind = K::file(FileScope::Project, ROLE_F);
+    let expected =
+        ExpectedFiles { under_roots: vec![(kind, ".f/hooks.f".into())], ..Default::default() };
+    let roots = BTreeSet::from([root.clone()]);
+    let protected = protected_paths([], &expected, &roots);
+    // A process that never reads the set (a one-shot fire) never resolves the files.
+    assert!(!protected.is_resolved());
+    let shared = protected.clone();
+    std::fs::create_dir(root.as_path().join("real")).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(root.as_path().join("real"), root.as_path().join(".f")).unwrap();
+    // Read: resolved as the file system is now (through the new link), once for every copy.
+    let at = |rel: &str| root.as_path().join(rel);
+    let want = if cfg!(unix) { at("real/hooks.f") } else { at(".f/hooks.f") };
+    assert!(protected.contains(&want));
+    assert!(protected.is_resolved());
+    assert_eq!(protected.len(), 1);
+    assert!(shared.contains(&want));
+}
