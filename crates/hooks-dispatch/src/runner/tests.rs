@@ -500,7 +500,6 @@ async fn registration_crash_child_entry() {
 /// process_dies_is_killed_with_its_group` failed that way under load, subreaper mechanism).
 #[test]
 fn a_hook_is_registered_with_the_reaper_before_it_runs() {
-    use std::io::{BufRead, BufReader};
     for mechanism in ["process-group", "subreaper"] {
         let exe = std::env::current_exe().expect("test binary");
         let mut child = std::process::Command::new(exe)
@@ -517,18 +516,7 @@ fn a_hook_is_registered_with_the_reaper_before_it_runs() {
             .stderr(std::process::Stdio::null())
             .spawn()
             .expect("start the child engine");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                // libtest prints `test <name> ... ` without a newline before the test runs.
-                if let Some((_, rest)) = line.split_once("CRASHPOINT after_spawn ") {
-                    let _ = tx.send(rest.trim().to_owned());
-                    return;
-                }
-            }
-        });
-        let marker = rx.recv_timeout(Duration::from_secs(60));
+        let marker = crash_point(&mut child);
         child.kill().expect("SIGKILL the child engine");
         child.wait().expect("reap it");
         let pgid: i32 = marker
@@ -606,7 +594,6 @@ async fn trees_crash_child_entry() {
 /// checks nothing else.
 #[test]
 fn an_engine_killed_mid_run_leaves_nothing_and_no_tree_with_the_cgroup_mechanism() {
-    use std::io::{BufRead, BufReader};
     let report = crate::contain::report(&DispatchConfig::default());
     if report.cgroup.is_none() {
         eprintln!("cgroup containment unavailable here: {:?}", report.unavailable);
@@ -628,17 +615,7 @@ fn an_engine_killed_mid_run_leaves_nothing_and_no_tree_with_the_cgroup_mechanism
         .spawn()
         .expect("start the child engine");
     let engine = child.id();
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if let Some((_, rest)) = line.split_once("CRASHPOINT after_spawn ") {
-                let _ = tx.send(rest.trim().to_owned());
-                return;
-            }
-        }
-    });
-    let marker = rx.recv_timeout(Duration::from_secs(60));
+    let marker = crash_point(&mut child);
     let hook: i32 = marker.expect("the crash point").parse().expect("the hook's pid");
     // The engine's children now, but the hook: the reaper, which must be a fork of the engine.
     let kids: Vec<i32> = std::fs::read_dir(format!("/proc/{engine}/task"))
@@ -680,4 +657,24 @@ fn an_engine_killed_mid_run_leaves_nothing_and_no_tree_with_the_cgroup_mechanism
         assert!(Instant::now() < deadline, "the dead engine's trees are left: {left:?}");
         std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// What a child engine started with `CRASH_AT_VAR=after_spawn` prints at its crash point (the
+/// hook's pid), read from its piped stdout, waiting at most 60 s.
+fn crash_point(
+    child: &mut std::process::Child,
+) -> Result<String, std::sync::mpsc::RecvTimeoutError> {
+    use std::io::{BufRead, BufReader};
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            // libtest prints `test <name> ... ` without a newline before the test runs.
+            if let Some((_, rest)) = line.split_once("CRASHPOINT after_spawn ") {
+                let _ = tx.send(rest.trim().to_owned());
+                return;
+            }
+        }
+    });
+    rx.recv_timeout(Duration::from_secs(60))
 }
