@@ -684,7 +684,7 @@ impl Tree {
             return Err(CgroupSetupError::NotV2Dir { dir: parent });
         }
         remove_stale_trees(&parent);
-        let dir = parent.join(format!("agent-hooks.{}.{}", std::process::id(), start_time()));
+        let dir = parent.join(tree_name());
         match fs::create_dir(&dir) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
@@ -1002,6 +1002,11 @@ pub(crate) fn unescape(s: &str) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The name of this engine's trees, cgroup v2 and v1 alike: `agent-hooks.<pid>.<start time>`.
+pub(crate) fn tree_name() -> String {
+    format!("agent-hooks.{}.{}", std::process::id(), start_time())
 }
 
 /// This process's start time in clock ticks since boot (field 22 of `/proc/self/stat`), so

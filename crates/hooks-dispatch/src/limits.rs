@@ -434,7 +434,7 @@ impl V1 {
     /// Every folder a tree of this engine may be made in (made or not), for the reaper, which
     /// removes those that exist when the engine ends.
     pub(crate) fn tree_dirs(&self) -> Vec<PathBuf> {
-        self.parents.iter().flatten().map(|p| p.join(tree_name())).collect()
+        self.parents.iter().flatten().map(|p| p.join(crate::contain::tree_name())).collect()
     }
 
     /// Finds the hierarchies of the three controllers and the engine's cgroup in each; no tree
@@ -557,11 +557,6 @@ impl Unchecked {
     }
 }
 
-/// The name of this engine's trees: `agent-hooks.<pid>.<start time>`.
-fn tree_name() -> String {
-    format!("agent-hooks.{}.{}", std::process::id(), crate::contain::start_time())
-}
-
 /// The engine's own cgroup in `r`'s v1 hierarchy, from `/proc/self/mountinfo` (`mounts`) and
 /// `/proc/self/cgroup` (`own`).
 #[cfg(target_os = "linux")]
@@ -659,7 +654,7 @@ impl V1Tree {
     /// Makes `r`'s tree in `parent` (after removing the trees of engines that are gone).
     fn create_unchecked(r: Resource, parent: &Path) -> Result<V1Tree, CgroupSetupError> {
         crate::contain::remove_stale_v1_trees(parent);
-        let dir = parent.join(tree_name());
+        let dir = parent.join(crate::contain::tree_name());
         match fs::create_dir(&dir) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}

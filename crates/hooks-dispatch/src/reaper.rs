@@ -486,11 +486,8 @@ impl Reaper {
     /// Starts the trees' fork unless it runs (replacing one that died).
     #[cfg(target_os = "linux")]
     fn ensure_trees(&self, st: &mut State) -> io::Result<()> {
-        if let Some((pid, _)) = &st.trees {
-            match waitpid(*pid, Some(WaitPidFlag::WNOHANG)) {
-                Ok(WaitStatus::StillAlive) => return Ok(()),
-                _ => st.trees = None,
-            }
+        if still_running(&mut st.trees) {
+            return Ok(());
         }
         let c = |p: &str| std::ffi::CString::new(p).map_err(io::Error::other);
         let paths = crate::sys::TreePaths {
@@ -572,12 +569,8 @@ impl State {
         tree: Option<&std::path::Path>,
         v1_trees: &str,
     ) -> io::Result<()> {
-        if let Some((pid, _)) = &self.running {
-            match waitpid(*pid, Some(WaitPidFlag::WNOHANG)) {
-                Ok(WaitStatus::StillAlive) => return Ok(()),
-                // Exited and now reaped, or not our child any more: start another.
-                _ => self.running = None,
-            }
+        if still_running(&mut self.running) {
+            return Ok(());
         }
         self.len = self.len.max(1);
         let tree = tree.and_then(std::path::Path::to_str).unwrap_or("");
@@ -585,6 +578,17 @@ impl State {
         self.running = Some((pid, pipe));
         Ok(())
     }
+}
+
+/// Whether the reaper in `slot` (a child of this process) still runs; one that exited is
+/// reaped now, or is not our child any more, and the slot is emptied so another is started.
+fn still_running<T>(slot: &mut Option<(Pid, T)>) -> bool {
+    let Some((pid, _)) = slot else { return false };
+    if matches!(waitpid(*pid, Some(WaitPidFlag::WNOHANG)), Ok(WaitStatus::StillAlive)) {
+        return true;
+    }
+    *slot = None;
+    false
 }
 
 /// Starts the shell reaper ([`SCRIPT`]) in its own process group, in `/`, with no

@@ -775,6 +775,16 @@ mod linux {
         // SAFETY: plain system calls on local buffers.
         unsafe {
             let mut any = false;
+            // SIGKILLs the pid just read (-1: none), never PID 1 or `me`.
+            let mut kill = |pid: i64| {
+                if let Ok(p) = c_int::try_from(pid)
+                    && p > 1
+                    && p != me
+                {
+                    any = true;
+                    libc::kill(p, libc::SIGKILL);
+                }
+            };
             let mut kill_listed = |procs: c_int| {
                 if procs < 0 {
                     return;
@@ -792,23 +802,11 @@ mod linux {
                             pid = pid.max(0).saturating_mul(10).saturating_add(i64::from(b - b'0'));
                             continue;
                         }
-                        if let Ok(p) = c_int::try_from(pid)
-                            && p > 1
-                            && p != me
-                        {
-                            any = true;
-                            libc::kill(p, libc::SIGKILL);
-                        }
+                        kill(pid);
                         pid = -1;
                     }
                 }
-                if let Ok(p) = c_int::try_from(pid)
-                    && p > 1
-                    && p != me
-                {
-                    any = true;
-                    libc::kill(p, libc::SIGKILL);
-                }
+                kill(pid);
                 libc::close(procs);
             };
             let procs = c"cgroup.procs".as_ptr();
