@@ -8,7 +8,7 @@ use std::{
 };
 
 use hooks_dispatch::{DispatchConfig, Dispatcher, FireContext};
-use hooks_schema::{Binding, Decision, ExecutionMode};
+use hooks_schema::{Binding, Decision, ExecutionMode, HookDefinition};
 use tracing::{
     Event, Subscriber,
     field::{Field, Visit},
@@ -56,6 +56,14 @@ struct Shared {
 struct Recorder(Arc<Shared>);
 
 impl Recorder {
+    /// A recorder installed as this thread's default subscriber until the guard drops.
+    fn installed() -> (Recorder, tracing::subscriber::DefaultGuard) {
+        let recorder = Recorder::default();
+        let guard =
+            tracing::subscriber::set_default(tracing_subscriber::registry().with(recorder.clone()));
+        (recorder, guard)
+    }
+
     /// Waits, at most `bound`, until a span named `name` for which `done` holds has closed.
     async fn closed(
         &self,
@@ -153,6 +161,13 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Recorder {
     }
 }
 
+/// `b` with its definition changed by `change`.
+fn with_definition(b: &Binding, change: impl FnOnce(&mut HookDefinition)) -> Binding {
+    let mut def = (*b.definition).clone();
+    change(&mut def);
+    Binding { definition: Arc::new(def), ..b.clone() }
+}
+
 /// A Cursor project whose hook denies `rm -rf`, as bindings.
 fn denying_project(dir: &TestDir, command: &str) -> Vec<Binding> {
     dir.script(
@@ -177,9 +192,7 @@ esac
 async fn a_deny_is_traced_with_its_hook_file_line_decision_and_duration() {
     let dir = TestDir::new();
     let bindings = denying_project(&dir, "./.cursor/deny.sh");
-    let recorder = Recorder::default();
-    let _default =
-        tracing::subscriber::set_default(tracing_subscriber::registry().with(recorder.clone()));
+    let (recorder, _default) = Recorder::installed();
 
     let envelope = {
         let mut e = shell_call(dir.path(), "rm -rf build");
@@ -237,14 +250,9 @@ async fn a_deny_is_traced_with_its_hook_file_line_decision_and_duration() {
 async fn a_background_run_follows_from_its_firing_and_a_blocking_run_is_inside_it() {
     let dir = TestDir::new();
     let mut bindings = denying_project(&dir, "./.cursor/deny.sh");
-    let mut background = bindings[0].clone();
-    let mut def = (*background.definition).clone();
-    def.mode = ExecutionMode::Async;
-    background.definition = Arc::new(def);
+    let background = with_definition(&bindings[0], |def| def.mode = ExecutionMode::Async);
     bindings.push(background);
-    let recorder = Recorder::default();
-    let _default =
-        tracing::subscriber::set_default(tracing_subscriber::registry().with(recorder.clone()));
+    let (recorder, _default) = Recorder::installed();
 
     let dispatcher = Dispatcher::new(DispatchConfig::default());
     let report =
@@ -280,13 +288,11 @@ async fn a_background_run_follows_from_its_firing_and_a_blocking_run_is_inside_i
 async fn a_detached_run_has_its_span_following_from_its_firing_with_pid_and_exit() {
     let dir = TestDir::new();
     let mut bindings = denying_project(&dir, "./.cursor/deny.sh");
-    let mut def = (*bindings[0].definition).clone();
-    def.mode = ExecutionMode::FireAndForget;
-    def.detach = true;
-    bindings[0].definition = Arc::new(def);
-    let recorder = Recorder::default();
-    let _default =
-        tracing::subscriber::set_default(tracing_subscriber::registry().with(recorder.clone()));
+    bindings[0] = with_definition(&bindings[0], |def| {
+        def.mode = ExecutionMode::FireAndForget;
+        def.detach = true;
+    });
+    let (recorder, _default) = Recorder::installed();
 
     let dispatcher = Dispatcher::new(DispatchConfig::default());
     let report =
@@ -327,9 +333,7 @@ async fn no_command_text_environment_value_argument_or_output_reaches_a_field() 
         session_env: vec![("API_KEY".into(), "s3cr3t-env".into())],
         ..FireContext::default()
     };
-    let recorder = Recorder::default();
-    let _default =
-        tracing::subscriber::set_default(tracing_subscriber::registry().with(recorder.clone()));
+    let (recorder, _default) = Recorder::installed();
 
     let report = Dispatcher::new(DispatchConfig::default())
         .fire(&bindings, &shell_call(dir.path(), "curl -H 'auth: s3cr3t-tool'"), &ctx)
@@ -355,9 +359,7 @@ fn publishes_trust_decisions_the_pin_and_guard_refusals_are_events() {
     dir.script(".cursor/deny.sh", "#!/bin/sh\necho '{}'\n");
     let file = hooks_registry::canonicalize(&path).unwrap();
     let root = hooks_registry::canonicalize(dir.path()).unwrap();
-    let recorder = Recorder::default();
-    let _default =
-        tracing::subscriber::set_default(tracing_subscriber::registry().with(recorder.clone()));
+    let (recorder, _default) = Recorder::installed();
 
     let mut registry = HookRegistry::new();
     registry.add_project_root(root.clone());
@@ -422,9 +424,7 @@ fn watcher_reloads_their_file_diagnostics_and_watch_diagnostics_are_events() {
     dir.write("repo/.cursor/hooks.json", hook);
     let root = hooks_registry::canonicalize(&dir.path().join("repo")).unwrap();
     let file = root.join(std::path::Path::new(".cursor/hooks.json")).unwrap();
-    let recorder = Recorder::default();
-    let _default =
-        tracing::subscriber::set_default(tracing_subscriber::registry().with(recorder.clone()));
+    let (recorder, _default) = Recorder::installed();
     // Started under this thread's subscriber: its worker thread reports to it too.
     let registry = RegistryHandle::default();
     let watcher = crate::support::auto_approving_watcher(&registry);
@@ -509,9 +509,7 @@ async fn a_run_killed_at_its_timeout_one_whose_output_was_cut_and_one_never_star
     let parsed = hooks_format_cursor::parse(text.as_bytes(), &path).expect("hooks.json parses");
     let bindings =
         project_bindings(hooks_format_cursor::PROJECT_FILE, &path, dir.path(), parsed.definitions);
-    let recorder = Recorder::default();
-    let _default =
-        tracing::subscriber::set_default(tracing_subscriber::registry().with(recorder.clone()));
+    let (recorder, _default) = Recorder::installed();
 
     let mut envelope = shell_call(dir.path(), "ls");
     envelope.turn_id = Some("turn-3".into());
