@@ -80,10 +80,17 @@ fn sweep_with_token(token: &str) -> Option<ExitStatus> {
 
 /// [`sweep_with_token`] with the cgroup tree `tree` and the reaper's `PATH`.
 fn sweep(token: &str, tree: &str, path: &str) -> Option<ExitStatus> {
+    run_to_end(TAGGED_HEADER.as_bytes(), &["0", token, tree, path])
+}
+
+/// Runs the script with no environment and `args` after its name, a registration file that
+/// holds only `header`, and its stdin closed at once (the engine gone); how it ended.
+fn run_to_end(header: &[u8], args: &[&str]) -> Option<ExitStatus> {
     let file = registration_file().expect("registration file");
-    file.write_all_at(TAGGED_HEADER.as_bytes(), 0).expect("header");
+    file.write_all_at(header, 0).expect("header");
     let mut reaper = Command::new(SHELL)
-        .args(["-c", SCRIPT, "hooks-reaper", "0", token, tree, path])
+        .args(["-c", SCRIPT, "hooks-reaper"])
+        .args(args)
         .env_clear()
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
@@ -333,19 +340,8 @@ fn with_a_cgroup_tree_the_exit_sweep_kills_the_tree_without_scanning_processes()
     let idle: Vec<Group> = (0..50).map(|_| tagged(None)).collect();
     let dir = tempfile::tempdir().expect("dir");
     let path = spy_path(dir.path());
-    let file = registration_file().expect("registration file");
-    file.write_all_at(BLANK, 0).expect("header");
-    let mut reaper = Command::new(SHELL)
-        .args(["-c", SCRIPT, "hooks-reaper", "0", "1-1", tree.to_str().expect("utf-8"), &path])
-        .env_clear()
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(file.try_clone().expect("clone"))
-        .process_group(0)
-        .spawn()
-        .expect("spawn the reaper");
-    drop(reaper.stdin.take());
-    let st = wait_child(&mut reaper).expect("the reaper ends");
+    let st = run_to_end(BLANK, &["0", "1-1", tree.to_str().expect("utf-8"), &path])
+        .expect("the reaper ends");
     assert!(st.success(), "{st:?}");
     assert_eq!(wait_child(&mut inside).and_then(|s| s.signal()), Some(9), "the tree was killed");
     assert!(idle.iter().all(|g| killpg(g.pgid(), None).is_ok()));
@@ -373,20 +369,8 @@ fn the_exit_sweep_empties_and_removes_the_cgroup_v1_trees() {
     std::fs::write(run.join("cgroup.procs"), inside.id().to_string()).expect("move into the run");
     let dir = tempfile::tempdir().expect("dir");
     let path = spy_path(dir.path());
-    let file = registration_file().expect("registration file");
-    file.write_all_at(BLANK, 0).expect("header");
     let trees = format!("/nonexistent/tree\n{}", tree.display());
-    let mut reaper = Command::new(SHELL)
-        .args(["-c", SCRIPT, "hooks-reaper", "0", "1-1", "", &path, &trees])
-        .env_clear()
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(file.try_clone().expect("clone"))
-        .process_group(0)
-        .spawn()
-        .expect("spawn the reaper");
-    drop(reaper.stdin.take());
-    let st = wait_child(&mut reaper).expect("the reaper ends");
+    let st = run_to_end(BLANK, &["0", "1-1", "", &path, &trees]).expect("the reaper ends");
     assert!(st.success(), "{st:?}");
     assert_eq!(wait_child(&mut inside).and_then(|s| s.signal()), Some(9), "its member was killed");
     assert!(!tree.exists(), "the v1 tree is removed");
@@ -424,28 +408,8 @@ fn every_tree_is_removed_by_one_rmdir_at_exit() {
         made.iter().skip(1).map(|t| t.display().to_string()).collect::<Vec<_>>().join("\n");
     let dir = tempfile::tempdir().expect("dir");
     let path = spy_path(dir.path());
-    let file = registration_file().expect("registration file");
-    file.write_all_at(BLANK, 0).expect("header");
-    let mut reaper = Command::new(SHELL)
-        .args([
-            "-c",
-            SCRIPT,
-            "hooks-reaper",
-            "0",
-            "1-1",
-            made[0].to_str().expect("utf-8"),
-            &path,
-            &v1_trees,
-        ])
-        .env_clear()
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(file.try_clone().expect("clone"))
-        .process_group(0)
-        .spawn()
-        .expect("spawn the reaper");
-    drop(reaper.stdin.take());
-    let st = wait_child(&mut reaper).expect("the reaper ends");
+    let st = run_to_end(BLANK, &["0", "1-1", made[0].to_str().expect("utf-8"), &path, &v1_trees])
+        .expect("the reaper ends");
     assert!(st.success(), "{st:?}");
     for t in &made {
         assert!(!t.exists(), "{} is removed", t.display());
