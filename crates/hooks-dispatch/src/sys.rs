@@ -610,10 +610,10 @@ mod linux {
             }
             let me = libc::getpid();
             if !v2.is_null() {
-                end_v2_tree(v2, me);
+                end_tree(v2, me, true);
             }
             for t in v1 {
-                end_v1_tree(*t, me);
+                end_tree(*t, me, false);
             }
             libc::_exit(0)
         }
@@ -654,58 +654,46 @@ mod linux {
         }
     }
 
-    /// Kills the cgroup v2 tree at `tree`, waits until it is empty and removes it.
+    /// Ends the cgroup tree at `tree` and removes it with its run cgroups. A cgroup v2 tree
+    /// (`v2`) is killed (`cgroup.kill`, or freeze, SIGKILL every member listed, thaw) and
+    /// waited for until it is empty; in a cgroup v1 tree, every member of its run cgroups is
+    /// SIGKILLed until none is listed (up to about a second).
     ///
     /// # Safety
     /// Only in the trees' reaper.
-    unsafe fn end_v2_tree(tree: *const c_char, me: c_int) {
+    unsafe fn end_tree(tree: *const c_char, me: c_int, v2: bool) {
         // SAFETY: plain system calls on this process's own buffers.
         unsafe {
             let dir = libc::open(tree, libc::O_RDONLY | libc::O_DIRECTORY);
             if dir < 0 {
                 return;
             }
-            if !write_at(dir, c"cgroup.kill", b"1") {
-                let frozen = write_at(dir, c"cgroup.freeze", b"1");
-                for _ in 0..64 {
-                    if !kill_members(dir, me, true) {
+            if v2 {
+                if !write_at(dir, c"cgroup.kill", b"1") {
+                    let frozen = write_at(dir, c"cgroup.freeze", b"1");
+                    for _ in 0..64 {
+                        if !kill_members(dir, me, true) {
+                            break;
+                        }
+                        libc::sched_yield();
+                    }
+                    if frozen {
+                        write_at(dir, c"cgroup.freeze", b"0");
+                    }
+                }
+                for i in 0..10_000 {
+                    if !populated(dir) {
                         break;
                     }
-                    libc::sched_yield();
+                    pause(i);
                 }
-                if frozen {
-                    write_at(dir, c"cgroup.freeze", b"0");
+            } else {
+                for i in 0..1_100 {
+                    if !kill_members(dir, me, false) {
+                        break;
+                    }
+                    pause(i);
                 }
-            }
-            for i in 0..10_000 {
-                if !populated(dir) {
-                    break;
-                }
-                pause(i);
-            }
-            remove_runs(dir);
-            libc::close(dir);
-            libc::rmdir(tree);
-        }
-    }
-
-    /// SIGKILLs every member of the cgroup v1 tree at `tree`'s run cgroups until none is
-    /// listed (up to about a second), then removes them and the tree.
-    ///
-    /// # Safety
-    /// Only in the trees' reaper.
-    unsafe fn end_v1_tree(tree: *const c_char, me: c_int) {
-        // SAFETY: plain system calls on this process's own buffers.
-        unsafe {
-            let dir = libc::open(tree, libc::O_RDONLY | libc::O_DIRECTORY);
-            if dir < 0 {
-                return;
-            }
-            for i in 0..1_100 {
-                if !kill_members(dir, me, false) {
-                    break;
-                }
-                pause(i);
             }
             remove_runs(dir);
             libc::close(dir);
