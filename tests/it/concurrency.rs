@@ -232,10 +232,11 @@ fn reader(registry: RegistryHandle, root: AbsPathBuf, progress: Arc<Progress>) -
             real < REAL_FIRES_PER_READER && fires % (FIRES_PER_READER / REAL_FIRES_PER_READER) == 0;
         let bindings: Vec<Binding> = if use_real {
             real += 1;
-            bindings
+            bindings.to_vec()
         } else {
             bindings
-                .into_iter()
+                .iter()
+                .cloned()
                 .map(|mut b| {
                     let mut d = HookDefinition::clone(&b.definition);
                     d.codec = Arc::new(TagCodec);

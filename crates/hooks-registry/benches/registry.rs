@@ -1,5 +1,6 @@
 //! Registry benchmark: nearest-root lookups at 10, 1 000 and 10 000 project roots (flat and
-//! nested), republishing after one source changes with 1 000 sources loaded, and a reader's
+//! nested), each place's first lookup in a snapshot (which merges the list the later ones
+//! share) apart from the later ones, republishing after one source changes with 1 000 sources loaded, and a reader's
 //! `snapshot()`. Plain `Instant` loops, medians; `--json` prints one object.
 
 use std::{
@@ -130,7 +131,27 @@ struct Lookup {
     depth: usize,
     returned: usize,
     ns: f64,
+    /// The first lookup under each root of a fresh snapshot (it merges the list).
+    first_ns: f64,
     index_ns: f64,
+}
+
+/// Median nanoseconds per first lookup: every root of `rs` looked up once, two levels below
+/// it, in a snapshot nothing was looked up in; over several registries.
+fn first_lookups(rs: &[AbsPathBuf], per_root: usize) -> f64 {
+    let probes: Vec<PathBuf> = rs.iter().map(|r| r.as_path().join("src/module")).collect();
+    let rounds = (3_000 / rs.len()).clamp(1, 21);
+    let samples = (0..rounds)
+        .map(|_| {
+            let snap = registry_with(rs, per_root).snapshot();
+            let t = Instant::now();
+            for p in &probes {
+                black_box(snap.bindings_for_canonical(black_box(p)));
+            }
+            t.elapsed().as_nanos() as f64 / probes.len() as f64
+        })
+        .collect();
+    median(samples)
 }
 
 fn lookup(n: usize, nested: bool, per_root: usize) -> Lookup {
@@ -156,7 +177,8 @@ fn lookup(n: usize, nested: bool, per_root: usize) -> Lookup {
         n,
         n * per_root + 4
     );
-    Lookup { label, roots: n, depth, returned, ns, index_ns }
+    let first_ns = first_lookups(&rs, per_root);
+    Lookup { label, roots: n, depth, returned, ns, first_ns, index_ns }
 }
 
 fn main() {
@@ -228,6 +250,8 @@ fn main() {
                 let shape = l.label.split(' ').next().unwrap_or("flat");
                 let key = format!("bindings_for_{shape}_{}_roots{suffix}_ns", l.roots);
                 o.insert(key, l.ns.round().into());
+                let key = format!("bindings_for_first_{shape}_{}_roots{suffix}_ns", l.roots);
+                o.insert(key, l.first_ns.round().into());
                 let key = format!("project_root_for_{shape}_{}_roots{suffix}_ns", l.roots);
                 o.insert(key, l.index_ns.round().into());
             }
@@ -248,8 +272,8 @@ fn main() {
 
     println!("bindings_for (cwd already canonical), median per call");
     println!(
-        "{:<44} {:>6} {:>9} {:>12} {:>12} {:>10}",
-        "scenario", "depth", "returned", "lookup ns", "index ns", "vs 10"
+        "{:<44} {:>6} {:>9} {:>12} {:>12} {:>12} {:>10}",
+        "scenario", "depth", "returned", "lookup ns", "first ns", "index ns", "vs 10"
     );
     for group in [&lookups, &single] {
         for l in group.iter() {
@@ -258,11 +282,12 @@ fn main() {
                 .find(|b| b.roots == 10 && b.label.split(' ').next() == l.label.split(' ').next())
                 .map_or(l.ns, |b| b.ns);
             println!(
-                "{:<44} {:>6} {:>9} {:>12.0} {:>12.0} {:>9.2}x",
+                "{:<44} {:>6} {:>9} {:>12.0} {:>12.0} {:>12.0} {:>9.2}x",
                 l.label,
                 l.depth,
                 l.returned,
                 l.ns,
+                l.first_ns,
                 l.index_ns,
                 l.ns / base
             );

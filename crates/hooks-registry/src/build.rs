@@ -83,7 +83,7 @@ pub(crate) fn binding_index<'a>(
             }
         }
     }
-    BindingIndex { global, anywhere, policy: policy.clone(), roots: roots.clone(), scoped }
+    BindingIndex::new(global, anywhere, policy.clone(), roots.clone(), scoped)
 }
 
 /// What one source asks to protect, run or not.

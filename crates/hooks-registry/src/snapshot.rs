@@ -1,7 +1,12 @@
 //! The immutable snapshot readers see: bindings indexed by project root, protected paths,
 //! per-source views and diagnostics.
 
-use std::{collections::HashMap, ffi::OsString, path::Path, sync::Arc};
+use std::{
+    collections::HashMap,
+    ffi::OsString,
+    path::Path,
+    sync::{Arc, OnceLock},
+};
 
 use hooks_schema::{
     AbsPathBuf, Binding, Generation, HookDefinition, HookDiagnostic, HookSourceId, Revision,
@@ -28,8 +33,9 @@ pub struct PinnedRun {
 /// What applies at one working directory (see [`RegistrySnapshot::scope_for`]).
 #[derive(Debug, Clone, Default)]
 pub struct CwdScope {
-    /// The bindings that apply, in precedence order.
-    pub bindings: Vec<Binding>,
+    /// The bindings that apply, in precedence order (shared: every lookup at the same place
+    /// in the same snapshot gets the same list).
+    pub bindings: Arc<[Binding]>,
     /// The deepest known project root containing the working directory, if any.
     pub project_root: Option<AbsPathBuf>,
 }
@@ -126,6 +132,13 @@ impl RootKeys {
 }
 
 /// The runnable bindings, indexed by project root; rebuilt only when the revision moves.
+///
+/// What a lookup hands out is merged once per place and then shared: the first lookup under
+/// a root with project bindings of its own merges them with the global ones and keeps the
+/// list; every other place (outside every project, or under a root without bindings of its
+/// own) shares the list of its policy variant. So a lookup costs the root search and one
+/// reference count, whatever the number of bindings, and the lists kept grow only with the
+/// places looked up (`specs/registry.md`, "Lookups").
 #[derive(Debug, Default)]
 pub(crate) struct BindingIndex {
     /// Bindings that apply everywhere, in precedence order, once per variant of the source
@@ -141,9 +154,53 @@ pub(crate) struct BindingIndex {
     /// Each root's project bindings, by the root's position in `roots.list`, with the
     /// root's policy applied.
     pub(crate) scoped: Vec<Vec<Contribution>>,
+    /// The merged list under each root that has project bindings, by position, once looked
+    /// up.
+    merged_at_root: Box<[OnceLock<Arc<[Binding]>>]>,
+    /// The merged list of each policy variant's global bindings, once looked up.
+    merged_at_variant: Box<[OnceLock<Arc<[Binding]>>]>,
 }
 
 impl BindingIndex {
+    /// An index of these parts, with no list merged yet.
+    pub(crate) fn new(
+        global: Vec<Vec<Contribution>>,
+        anywhere: Vec<Contribution>,
+        policy: Arc<PolicyTable>,
+        roots: Arc<RootKeys>,
+        scoped: Vec<Vec<Contribution>>,
+    ) -> BindingIndex {
+        let merged_at_root = scoped.iter().map(|_| OnceLock::new()).collect();
+        let merged_at_variant = (0..global.len().max(1)).map(|_| OnceLock::new()).collect();
+        BindingIndex { global, anywhere, policy, roots, scoped, merged_at_root, merged_at_variant }
+    }
+
+    /// The bindings that apply under the root at position `root` (or outside every project),
+    /// merged on the first lookup of the place and shared after.
+    pub(crate) fn merged_at(&self, root: Option<usize>) -> Arc<[Binding]> {
+        let scoped: &[Contribution] =
+            root.and_then(|i| self.scoped.get(i)).map_or(&[], Vec::as_slice);
+        let cell = match root {
+            Some(i) if !scoped.is_empty() => self.merged_at_root.get(i),
+            Some(_) | None => self.merged_at_variant.get(self.policy.variant_at(root)),
+        };
+        let merged = || Arc::from(merge(self.global_at(root), scoped));
+        match cell {
+            Some(cell) => cell.get_or_init(merged).clone(),
+            None => merged(),
+        }
+    }
+
+    /// How many places have a merged list kept (for tests).
+    #[cfg(test)]
+    pub(crate) fn merged_places(&self) -> usize {
+        self.merged_at_root
+            .iter()
+            .chain(&self.merged_at_variant)
+            .filter(|c| c.get().is_some())
+            .count()
+    }
+
     /// The global contributions that apply under the root at `root` (or outside every
     /// project).
     pub(crate) fn global_at(&self, root: Option<usize>) -> &[Contribution] {
@@ -199,7 +256,10 @@ impl RegistrySnapshot {
     /// otherwise; a relative `cwd` belongs to no project. Explicit, managed and user
     /// bindings apply everywhere; a project's bindings apply when its root is the deepest
     /// known root containing `cwd`.
-    pub fn bindings_for(&self, cwd: &Path) -> Vec<Binding> {
+    ///
+    /// The list is shared: lookups at places under the same root (or under no root with the
+    /// same source policy) in one snapshot get the same list, merged on the first of them.
+    pub fn bindings_for(&self, cwd: &Path) -> Arc<[Binding]> {
         self.scope_for(cwd).bindings
     }
 
@@ -219,16 +279,14 @@ impl RegistrySnapshot {
 
     /// [`RegistrySnapshot::bindings_for`] for a working directory the caller already
     /// canonicalized: no file system access.
-    pub fn bindings_for_canonical(&self, cwd: &Path) -> Vec<Binding> {
+    pub fn bindings_for_canonical(&self, cwd: &Path) -> Arc<[Binding]> {
         self.bindings_at(self.nearest_root(cwd))
     }
 
     /// The bindings that apply under the root at position `root` (or outside every project):
     /// the global ones left by that place's policy merged with the root's own.
-    fn bindings_at(&self, root: Option<usize>) -> Vec<Binding> {
-        let scoped: &[Contribution] =
-            root.and_then(|i| self.bindings.scoped.get(i)).map_or(&[], Vec::as_slice);
-        merge(self.bindings.global_at(root), scoped)
+    fn bindings_at(&self, root: Option<usize>) -> Arc<[Binding]> {
+        self.bindings.merged_at(root)
     }
 
     /// The deepest known project root containing `cwd` (canonical), if any.
@@ -249,7 +307,7 @@ impl RegistrySnapshot {
     /// The bindings that apply in a working directory under no known project root (or
     /// with no working directory at all): explicit, managed and user bindings, with the
     /// source policy outside every project applied.
-    pub fn global_bindings(&self) -> Vec<Binding> {
+    pub fn global_bindings(&self) -> Arc<[Binding]> {
         self.bindings_at(None)
     }
 

@@ -820,7 +820,7 @@ fn home_file() -> (AbsPathBuf, HookSourceId, HookSourceId) {
 }
 
 fn sources_of(snap: &crate::RegistrySnapshot, cwd: &str) -> Vec<HookSourceId> {
-    snap.bindings_for(Path::new(cwd)).into_iter().map(|b| b.source).collect()
+    snap.bindings_for(Path::new(cwd)).iter().map(|b| b.source.clone()).collect()
 }
 
 fn says_also_user(snap: &crate::RegistrySnapshot, id: &HookSourceId) -> bool {
@@ -998,6 +998,7 @@ fn after_pinning_the_paths_a_source_was_found_at_only_grow() {
 
 mod batch;
 mod claude;
+mod lookup;
 mod recompile;
 
 #[test]
