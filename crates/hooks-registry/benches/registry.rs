@@ -12,7 +12,8 @@ use std::{
 
 use hooks_registry::{HookRegistry, RegistrySnapshot, SourceUpdate, canonicalize};
 use hooks_schema::{
-    AbsPathBuf, HookDefinition, HookSourceId, HookSourceKind, ParsedSource, TrustDecision,
+    AbsPathBuf, HookDefinition, HookSourceId, HookSourceKind, ParsedSource, PolicySwitch,
+    SourcePolicy, SwitchRule, TrustDecision,
 };
 
 const BASE: &str = "/nonexistent-hooks-registry-bench";
@@ -95,6 +96,24 @@ fn registry_with(roots: &[AbsPathBuf], per_root: usize) -> HookRegistry {
     }
     r.upsert_sources(updates);
     r
+}
+
+/// A user file with one hook that carries a source policy (a hooks switch left on).
+fn policy_update() -> SourceUpdate {
+    let switch = PolicySwitch { key: "disableAllHooks", rule: SwitchRule::Hooks, on: true };
+    SourceUpdate {
+        source: HookSourceId::new(
+            hooks_testing::kinds::USER_CLAUDE_SETTINGS,
+            abs(format!("{BASE}/home/.claude/settings.json")),
+        ),
+        parsed: Ok(ParsedSource {
+            definitions: vec![definition("user", 0)],
+            policy: SourcePolicy { switches: vec![switch], ..SourcePolicy::default() },
+            ..ParsedSource::default()
+        }),
+        project_root: None,
+        trust: active(),
+    }
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -224,6 +243,26 @@ fn main() {
         black_box(reg.upsert_source(project_update(&changing, variants[0].clone())));
     });
 
+    // Announcing and withdrawing one root among `n` (one project source each), with and
+    // without a file that carries a source policy (which makes a publish place every project
+    // source's roots for the policy).
+    let mut root_churn = Vec::new();
+    for n in [100, 1_000, 10_000] {
+        for with_policy in [false, true] {
+            let rs = roots(n, false);
+            let mut reg = registry_with(&rs, 1);
+            if with_policy {
+                reg.upsert_source(policy_update());
+            }
+            let extra = abs(format!("{BASE}/flat/org/zz-extra"));
+            let ns = measure(21, 200, |_| {
+                reg.add_project_root(extra.clone());
+                reg.remove_project_root(&extra);
+            });
+            root_churn.push((n, with_policy, ns / 2.0));
+        }
+    }
+
     // A reader's snapshot().
     let reader = reg.reader();
     let load_ns = measure(51, 200_000, |_| {
@@ -266,6 +305,11 @@ fn main() {
             ((touch_ns / 1_000.0 * 10.0).round() / 10.0).into(),
         );
         o.insert("snapshot_load_ns".into(), ((load_ns * 10.0).round() / 10.0).into());
+        for (n, with_policy, ns) in &root_churn {
+            let policy = if *with_policy { "_with_policy" } else { "" };
+            let key = format!("root_add_or_remove_{n}_roots{policy}_us");
+            o.insert(key, ((ns / 1_000.0 * 100.0).round() / 100.0).into());
+        }
         println!("{}", serde_json::Value::Object(o));
         return;
     }
@@ -302,6 +346,14 @@ fn main() {
     );
     println!("{:<44} {:>12.1} us", "republish, same definitions (no revision)", touch_ns / 1_000.0);
     println!("{:<44} {:>12.1} ns", "reader snapshot()", load_ns);
+    for (n, with_policy, ns) in &root_churn {
+        let policy = if *with_policy { ", a policy file" } else { "" };
+        println!(
+            "{:<44} {:>12.2} us",
+            format!("root added or removed, {n} roots{policy}"),
+            ns / 1_000.0
+        );
+    }
     println!("{:<44} {:>12.2}x", "canonicalize / 10 000-root lookup", canon_ns / headline.max(1.0));
     let _ = Path::new(BASE);
 }

@@ -6,16 +6,13 @@
 //! sources run; these functions only assemble what a snapshot holds from that, so the same
 //! inputs always give the same snapshot parts (`specs/registry.md`, "Publishing").
 
-use std::{
-    collections::{BTreeMap, BTreeSet},
-    sync::Arc,
-};
+use std::{collections::BTreeMap, sync::Arc};
 
 use hooks_schema::{AbsPathBuf, Binding, HookSourceId};
 
 use crate::{
     policy::{PolicyTable, Subject},
-    protect::{ExpectedFiles, ProtectedKind, ProtectedPath, ProtectedPaths, ProtectedPattern},
+    protect::{ExpectedPlaces, ProtectedKind, ProtectedPath, ProtectedPaths, ProtectedPattern},
     snapshot::{BindingIndex, Contribution, RootKeys},
 };
 
@@ -103,16 +100,17 @@ pub(crate) struct Guarded<'a> {
     pub(crate) found: &'a BTreeMap<Option<AbsPathBuf>, Vec<AbsPathBuf>>,
 }
 
-/// The protected paths of the sources (in precedence order), the files `expected` names
-/// under the project roots `roots` and outside them, and their folder patterns.
+/// The protected paths of the sources (in precedence order), the expected files of
+/// `expected`'s places (under each project root and outside them), and their folder
+/// patterns.
 ///
 /// Each path is listed once per source (the parse in effect first, then a late change's,
 /// then the paths the file was found at); an expected file is listed only when no source
-/// lists its path. A source's paths of the parse in effect are shared, not copied.
+/// lists its path. A source's paths of the parse in effect are shared, not copied, and so
+/// are the places' expected files (resolved once for every set that shares a place).
 pub(crate) fn protected_paths<'a>(
     sources: impl IntoIterator<Item = Guarded<'a>>,
-    expected: &ExpectedFiles,
-    roots: &BTreeSet<AbsPathBuf>,
+    expected: ExpectedPlaces,
 ) -> ProtectedPaths {
     let mut parts: Vec<Arc<[ProtectedPath]>> = Vec::new();
     let mut patterns = Vec::new();
@@ -146,12 +144,7 @@ pub(crate) fn protected_paths<'a>(
             parts.push(Arc::from(extra));
         }
     }
-    ProtectedPaths::with_expected(
-        parts,
-        patterns,
-        expected.clone(),
-        roots.iter().cloned().collect(),
-    )
+    ProtectedPaths::with_expected(parts, patterns, expected)
 }
 
 #[cfg(test)]

@@ -66,8 +66,7 @@ pub struct ProtectedPaths {
 struct Deferred {
     parts: Vec<Arc<[ProtectedPath]>>,
     patterns: Vec<ProtectedPattern>,
-    expected: ExpectedFiles,
-    roots: Vec<AbsPathBuf>,
+    expected: ExpectedPlaces,
 }
 
 /// Every part and pattern, the expected files resolved.
@@ -76,6 +75,10 @@ struct Resolved {
     parts: Vec<Arc<[ProtectedPath]>>,
     len: usize,
     patterns: Vec<ProtectedPattern>,
+    /// How many places' expected files this set resolved itself (the others were resolved
+    /// by an earlier set that shares them).
+    #[cfg(test)]
+    places_resolved: usize,
 }
 
 impl Resolved {
@@ -83,15 +86,21 @@ impl Resolved {
         let parts: Vec<Arc<[ProtectedPath]>> =
             parts.into_iter().filter(|p| !p.is_empty()).collect();
         let len = parts.iter().map(|p| p.len()).sum();
-        Resolved { parts, len, patterns }
+        Resolved {
+            parts,
+            len,
+            patterns,
+            #[cfg(test)]
+            places_resolved: 0,
+        }
     }
 }
 
 impl Deferred {
-    /// The parts, then the expected files no part lists (resolved now), then the patterns
-    /// and the expected folders.
+    /// The parts, then the expected files no part lists (the places not resolved yet
+    /// resolved now), then the patterns and the expected folders.
     fn resolve(&self) -> Resolved {
-        let (expected, folders) = self.expected.protect(&self.roots);
+        let (expected, folders, fresh) = self.expected.resolve();
         let mut parts = self.parts.clone();
         if !expected.is_empty() {
             let mut listed: HashSet<&Path> =
@@ -107,21 +116,26 @@ impl Deferred {
         }
         let mut patterns = self.patterns.clone();
         patterns.extend(folders);
-        Resolved::new(parts, patterns)
+        let resolved = Resolved::new(parts, patterns);
+        #[cfg(test)]
+        let resolved = Resolved { places_resolved: fresh, ..resolved };
+        #[cfg(not(test))]
+        let _ = fresh;
+        resolved
     }
 }
 
 impl ProtectedPaths {
-    /// The entries of `parts`, in order, then the files `expected` names under `roots` and
-    /// outside them that no part lists; `patterns`, then `expected`'s folders. The expected
-    /// files are resolved when something first asks.
+    /// The entries of `parts`, in order, then the expected files of `expected`'s places
+    /// (under each root, then outside every project) that no part lists; `patterns`, then
+    /// the expected folders. The expected files are resolved when something first asks, each
+    /// place once for every set that shares it.
     pub(crate) fn with_expected(
         parts: Vec<Arc<[ProtectedPath]>>,
         patterns: Vec<ProtectedPattern>,
-        expected: ExpectedFiles,
-        roots: Vec<AbsPathBuf>,
+        expected: ExpectedPlaces,
     ) -> ProtectedPaths {
-        let deferred = Deferred { parts, patterns, expected, roots };
+        let deferred = Deferred { parts, patterns, expected };
         ProtectedPaths { deferred: Some(Arc::new(deferred)), ..Default::default() }
     }
 
@@ -134,6 +148,13 @@ impl ProtectedPaths {
     #[cfg(test)]
     pub(crate) fn is_resolved(&self) -> bool {
         self.resolved.get().is_some()
+    }
+
+    /// How many places' expected files reading this set resolved (the others it shares with
+    /// an earlier set that resolved them); resolves the set.
+    #[cfg(test)]
+    pub(crate) fn places_resolved(&self) -> usize {
+        self.resolved().places_resolved
     }
 
     fn index(&self) -> &HashMap<PathBuf, (u32, u32)> {
@@ -224,25 +245,47 @@ pub struct ExpectedFiles {
 }
 
 impl ExpectedFiles {
-    /// The protected paths and folder patterns for the project roots `roots`.
-    pub(crate) fn protect<'a>(
-        &self,
-        roots: impl IntoIterator<Item = &'a AbsPathBuf>,
-    ) -> (Vec<ProtectedPath>, Vec<ProtectedPattern>) {
-        // Every format's files under the same few folders: each folder is resolved once.
-        self.protect_with(roots, &mut Resolver::default())
-    }
-
-    /// [`ExpectedFiles::protect`], every path resolved through `resolver`.
+    /// The protected paths and folder patterns for the project roots `roots`: the files
+    /// under each root, then the fixed files; the fixed folders, then the folders under each
+    /// root. Every path is resolved through `resolver`.
+    #[cfg(test)]
     pub(crate) fn protect_with<'a>(
         &self,
         roots: impl IntoIterator<Item = &'a AbsPathBuf>,
         resolver: &mut Resolver,
     ) -> (Vec<ProtectedPath>, Vec<ProtectedPattern>) {
-        let roots: Vec<&AbsPathBuf> = roots.into_iter().collect();
+        let roots: Vec<(Vec<ProtectedPath>, Vec<ProtectedPattern>)> =
+            roots.into_iter().map(|root| self.protect_place(Some(root), resolver)).collect();
+        let (fixed_paths, fixed_folders) = self.protect_place(None, resolver);
+        let mut paths: Vec<ProtectedPath> = roots.iter().flat_map(|r| r.0.clone()).collect();
+        paths.extend(fixed_paths);
+        let mut patterns = fixed_folders;
+        patterns.extend(roots.into_iter().flat_map(|r| r.1));
+        (paths, patterns)
+    }
+
+    /// The protected paths and folder patterns of one place: the files and folders under the
+    /// project root `root`, or, for `None`, the fixed files and folders outside every project.
+    /// Every path is resolved through `resolver`.
+    fn protect_place(
+        &self,
+        root: Option<&AbsPathBuf>,
+        resolver: &mut Resolver,
+    ) -> (Vec<ProtectedPath>, Vec<ProtectedPattern>) {
+        let place = |list: &[(HookSourceKind, PathBuf)]| -> Vec<(HookSourceKind, PathBuf)> {
+            list.iter()
+                .map(|(kind, path)| {
+                    (*kind, root.map_or_else(|| path.clone(), |r| r.as_path().join(path)))
+                })
+                .collect()
+        };
+        let (files, folders) = match root {
+            Some(_) => (place(&self.under_roots), place(&self.folders_under_roots)),
+            None => (place(&self.fixed), place(&self.folders)),
+        };
         let mut paths = Vec::new();
-        let mut add = |kind: HookSourceKind, path: &Path| {
-            let Ok(path) = AbsPathBuf::new(path.to_path_buf()) else { return };
+        for (kind, path) in files {
+            let Ok(path) = AbsPathBuf::new(path) else { continue };
             for located in locations_with(resolver, &path) {
                 paths.push(ProtectedPath {
                     source: HookSourceId::new(kind, located.clone()),
@@ -250,35 +293,145 @@ impl ExpectedFiles {
                     what: ProtectedKind::File,
                 });
             }
-        };
-        for root in &roots {
-            for (kind, rel) in &self.under_roots {
-                add(*kind, &root.as_path().join(rel));
-            }
-        }
-        for (kind, path) in &self.fixed {
-            add(*kind, path);
         }
         let mut patterns = Vec::new();
-        let mut folders: Vec<(HookSourceKind, PathBuf)> = self.folders.clone();
-        for root in &roots {
-            for (kind, rel) in &self.folders_under_roots {
-                folders.push((*kind, root.as_path().join(rel)));
-            }
-        }
-        for (kind, folder) in &folders {
-            let Ok(folder) = AbsPathBuf::new(folder.clone()) else { continue };
+        for (kind, folder) in folders {
+            let Ok(folder) = AbsPathBuf::new(folder) else { continue };
             for located in locations_with(resolver, &folder) {
                 patterns.push(ProtectedPattern {
                     scope: located.clone(),
                     tail: PathBuf::new(),
                     session: None,
-                    source: HookSourceId::new(*kind, located),
+                    source: HookSourceId::new(kind, located),
                     what: ProtectedKind::File,
                 });
             }
         }
         (paths, patterns)
+    }
+}
+
+/// One place's expected files (under one project root, or outside every project) as
+/// protected paths and folder patterns, resolved the first time a protected set holding the
+/// place is read, and shared by every later set that keeps the place.
+#[derive(Debug, Default)]
+pub(crate) struct ExpectedPlace(OnceLock<(Vec<ProtectedPath>, Vec<ProtectedPattern>)>);
+
+impl ExpectedPlace {
+    /// The place's files and folders, once resolved.
+    fn resolved(&self) -> Option<(&[ProtectedPath], &[ProtectedPattern])> {
+        self.0.get().map(|(p, f)| (p.as_slice(), f.as_slice()))
+    }
+}
+
+/// The expected files of one protected set, by place: outside every project and under each
+/// known root (sorted). Places are shared between sets, so a set resolves only the places no
+/// earlier set resolved: a new root's, and those something changed at since
+/// ([`ExpectedCache`]).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ExpectedPlaces {
+    expected: Arc<ExpectedFiles>,
+    fixed: Arc<ExpectedPlace>,
+    roots: Vec<(AbsPathBuf, Arc<ExpectedPlace>)>,
+}
+
+impl ExpectedPlaces {
+    /// `expected` under `roots` and outside them, nothing resolved yet.
+    #[cfg(test)]
+    pub(crate) fn fresh<'a>(
+        expected: &ExpectedFiles,
+        roots: impl IntoIterator<Item = &'a AbsPathBuf>,
+    ) -> ExpectedPlaces {
+        ExpectedPlaces {
+            expected: Arc::new(expected.clone()),
+            fixed: Arc::default(),
+            roots: roots.into_iter().map(|r| (r.clone(), Arc::default())).collect(),
+        }
+    }
+
+    /// The files under each root then the fixed files; the fixed folders then the folders
+    /// under each root (the order [`ExpectedFiles::protect_with`] gives); and how many places
+    /// were resolved now. The places not resolved yet share one resolver.
+    fn resolve(&self) -> (Vec<ProtectedPath>, Vec<ProtectedPattern>, usize) {
+        let mut resolver = Resolver::default();
+        let mut fresh = 0;
+        let mut at = |place: &ExpectedPlace, root: Option<&AbsPathBuf>| {
+            place.0.get_or_init(|| {
+                fresh += 1;
+                self.expected.protect_place(root, &mut resolver)
+            });
+        };
+        for (root, place) in &self.roots {
+            at(place, Some(root));
+        }
+        at(&self.fixed, None);
+        let roots: Vec<(&[ProtectedPath], &[ProtectedPattern])> =
+            self.roots.iter().filter_map(|(_, place)| place.resolved()).collect();
+        let (fixed_paths, fixed_folders) = self.fixed.resolved().unwrap_or((&[], &[]));
+        let mut paths: Vec<ProtectedPath> =
+            roots.iter().flat_map(|r| r.0.iter().cloned()).collect();
+        paths.extend(fixed_paths.iter().cloned());
+        let mut patterns = fixed_folders.to_vec();
+        patterns.extend(roots.iter().flat_map(|r| r.1.iter().cloned()));
+        (paths, patterns, fresh)
+    }
+}
+
+/// The registry's expected files by place, kept between publishes: a place is resolved
+/// again only after something changed there (a source under that root, or outside every
+/// project, was loaded, removed or found elsewhere) or the expected files changed, and a
+/// new root's place is resolved when first read (`specs/registry.md`, "Protected paths").
+#[derive(Debug, Default)]
+pub(crate) struct ExpectedCache {
+    expected: Arc<ExpectedFiles>,
+    fixed: Arc<ExpectedPlace>,
+    roots: HashMap<AbsPathBuf, Arc<ExpectedPlace>>,
+}
+
+impl ExpectedCache {
+    /// The expected files in effect.
+    pub(crate) fn expected(&self) -> &ExpectedFiles {
+        &self.expected
+    }
+
+    /// Replaces the expected files; every place is resolved again.
+    pub(crate) fn set(&mut self, expected: ExpectedFiles) {
+        *self = ExpectedCache { expected: Arc::new(expected), ..ExpectedCache::default() };
+    }
+
+    /// Something changed under `root` (`None`: outside every project): its place is
+    /// resolved again.
+    pub(crate) fn changed_at(&mut self, root: Option<&AbsPathBuf>) {
+        match root {
+            Some(root) => {
+                self.roots.remove(root);
+            }
+            None => self.fixed = Arc::default(),
+        }
+    }
+
+    /// Every place is resolved again.
+    pub(crate) fn changed_everywhere(&mut self) {
+        self.fixed = Arc::default();
+        self.roots.clear();
+    }
+
+    /// The places of a protected set for the roots `roots` (sorted): the kept ones shared,
+    /// a new root's fresh; a root no longer known is let go.
+    pub(crate) fn places<'a>(
+        &mut self,
+        roots: impl ExactSizeIterator<Item = &'a AbsPathBuf>,
+    ) -> ExpectedPlaces {
+        let mut kept = HashMap::with_capacity(roots.len());
+        let roots: Vec<(AbsPathBuf, Arc<ExpectedPlace>)> = roots
+            .map(|root| {
+                let place = self.roots.remove(root).unwrap_or_default();
+                kept.insert(root.clone(), place.clone());
+                (root.clone(), place)
+            })
+            .collect();
+        self.roots = kept;
+        ExpectedPlaces { expected: self.expected.clone(), fixed: self.fixed.clone(), roots }
     }
 }
 

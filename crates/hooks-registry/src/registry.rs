@@ -19,8 +19,8 @@ use crate::{
     handle::RegistryReader,
     policy::{self, PolicyInput, PolicyTable, Resolved, RunSettingsIndex, Subject},
     protect::{
-        ExpectedFiles, Placed, ProtectedKind, ProtectedPath, ProtectedPattern, Resolver, UserPaths,
-        protect_definition,
+        ExpectedCache, ExpectedFiles, Placed, ProtectedKind, ProtectedPath, ProtectedPattern,
+        Resolver, UserPaths, protect_definition,
     },
     snapshot::{BindingIndex, LoadStateKind, PinnedRun, RegistrySnapshot, RootKeys, SourceView},
 };
@@ -287,8 +287,9 @@ pub struct HookRegistry {
     current: Arc<ArcSwap<RegistrySnapshot>>,
     /// The user's directories hooks are placed with (`~`, `${chrys_home}`).
     user_paths: Arc<UserPaths>,
-    /// Hook files that would be loaded if they existed.
-    expected: ExpectedFiles,
+    /// Hook files that would be loaded if they existed, by place, with each place's
+    /// resolution kept until something changes there.
+    expected: ExpectedCache,
 }
 
 impl Default for HookRegistry {
@@ -322,7 +323,7 @@ impl Default for HookRegistry {
             generation: Generation::ZERO,
             current: Arc::new(ArcSwap::from_pointee(RegistrySnapshot::default())),
             user_paths: Arc::new(UserPaths::default()),
-            expected: ExpectedFiles::default(),
+            expected: ExpectedCache::default(),
         }
     }
 }
@@ -454,6 +455,11 @@ impl HookRegistry {
             state.note_after_pin(HookDiagnostic::warning(
                 "hook file removed after the run started; its hooks stay in effect until the run ends",
             ));
+            if let Some(&slot) = self.index.get(source)
+                && let Some(state) = self.slots.get(slot).and_then(Option::as_ref)
+            {
+                changed_at_places_of(&mut self.expected, state);
+            }
         } else {
             self.forget(source);
         }
@@ -468,7 +474,10 @@ impl HookRegistry {
         if !state.roots.contains(root) {
             return self.revision;
         }
-        if state.frozen(pinned) {
+        let frozen = state.frozen(pinned);
+        self.expected.changed_at(Some(root));
+        let Some(state) = self.get_mut(source) else { return self.revision };
+        if frozen {
             state.note_after_pin(HookDiagnostic::warning(format!(
                 "project root {root} withdrawn after the run started; its hooks stay in effect until the run ends"
             )));
@@ -531,11 +540,13 @@ impl HookRegistry {
         if before == paths.as_slice() {
             return self.revision;
         }
+        let place = key.clone();
         if paths.is_empty() {
             state.found.remove(&key);
         } else {
             state.found.insert(key, paths);
         }
+        self.expected.changed_at(place.as_ref());
         self.protected_dirty = true;
         self.publish()
     }
@@ -549,6 +560,7 @@ impl HookRegistry {
             return self.revision;
         }
         self.user_paths = Arc::new(paths);
+        self.expected.changed_everywhere();
         let pinned = self.pinned.is_some();
         for state in self.slots.iter_mut().flatten() {
             state.user_paths = self.user_paths.clone();
@@ -574,10 +586,10 @@ impl HookRegistry {
     /// cannot create one (a first `.cursor/hooks.json`, a `.claude/settings.local.json` with
     /// `disableAllHooks`). Each is protected as the source it would be.
     pub fn set_expected_files(&mut self, expected: ExpectedFiles) -> Revision {
-        if self.expected == expected {
+        if *self.expected.expected() == expected {
             return self.revision;
         }
-        self.expected = expected;
+        self.expected.set(expected);
         self.protected_dirty = true;
         self.publish()
     }
@@ -710,6 +722,7 @@ impl HookRegistry {
     fn forget(&mut self, id: &HookSourceId) {
         let Some(slot) = self.index.remove(id) else { return };
         if let Some(state) = self.slots.get_mut(slot).and_then(Option::take) {
+            changed_at_places_of(&mut self.expected, &state);
             if state.published.as_ref().is_some_and(|c| c.contributes()) {
                 self.runnable_removed = true;
             }
@@ -754,9 +767,11 @@ impl HookRegistry {
         trust: Option<TrustDecision>,
     ) {
         let pinned = self.pinned.is_some();
-        if let Some(state) = self.get_mut(&id)
+        if let Some(&slot) = self.index.get(&id)
+            && let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut)
             && state.frozen(pinned)
         {
+            changed_at_places_of(&mut self.expected, state);
             let before = (state.late_protected.clone(), state.late_patterns.clone());
             note_frozen_change(state, parsed, project_root.as_ref(), trust.as_ref());
             let changed = (&state.late_protected, &state.late_patterns) != (&before.0, &before.1);
@@ -836,6 +851,7 @@ impl HookRegistry {
             },
         };
         self.protected_dirty |= state.recompile();
+        changed_at_places_of(&mut self.expected, state);
     }
 
     fn current_roots(&self) -> BTreeSet<AbsPathBuf> {
@@ -1061,7 +1077,8 @@ impl HookRegistry {
                     found: &state.found,
                 })
             });
-            Arc::new(build::protected_paths(sources, &self.expected, &self.last_roots))
+            let expected = self.expected.places(self.last_roots.iter());
+            Arc::new(build::protected_paths(sources, expected))
         } else {
             previous.protected.clone()
         };
@@ -1112,6 +1129,19 @@ impl HookRegistry {
                 })
             });
         build::binding_index(running, &self.policy, &self.root_keys)
+    }
+}
+
+/// Something changed at `state`'s places (a load, a removal, a path it was found at): the
+/// expected files there are resolved again at the next protected set (under each of its
+/// roots for a project source, outside every project otherwise).
+fn changed_at_places_of(expected: &mut ExpectedCache, state: &SourceState) {
+    if state.id.kind.is_project() {
+        for root in &state.roots {
+            expected.changed_at(Some(root));
+        }
+    } else {
+        expected.changed_at(None);
     }
 }
 

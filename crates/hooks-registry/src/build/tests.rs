@@ -14,7 +14,7 @@ use hooks_schema::{
 use super::{Guarded, PlacedBindings, Running, binding_index, protected_paths};
 use crate::{
     policy::{PolicyInput, PolicyTable, Subject, resolve_sources},
-    protect::{ExpectedFiles, ProtectedKind, ProtectedPath, ProtectedPattern},
+    protect::{ExpectedFiles, ExpectedPlaces, ProtectedKind, ProtectedPath, ProtectedPattern},
     snapshot::{BindingIndex, Contribution, RootKeys},
     test_support::{abs, def, sid},
 };
@@ -181,7 +181,7 @@ fn protected_paths_list_each_path_once_per_source_then_the_expected_files_nobody
         found: &found,
     };
     let roots = BTreeSet::from([root.clone()]);
-    let protected = protected_paths([guarded], &expected, &roots);
+    let protected = protected_paths([guarded], ExpectedPlaces::fresh(&expected, &roots));
 
     let listed: Vec<(String, ProtectedKind)> = protected
         .as_slice()
@@ -211,7 +211,7 @@ fn protected_paths_list_each_path_once_per_source_then_the_expected_files_nobody
     assert_eq!(protected.patterns()[2].scope, abs(format!("{P}/a/.f/hooks.d")));
 
     // Without roots, nothing under a root is expected; the fixed file still is.
-    let alone = protected_paths([guarded], &expected, &BTreeSet::new());
+    let alone = protected_paths([guarded], ExpectedPlaces::fresh(&expected, []));
     assert!(!alone.contains(&PathBuf::from(format!("{P}/a/.f/more.f"))));
     assert!(alone.contains(&user_file));
     assert_eq!(alone.patterns().len(), 2);
@@ -225,7 +225,7 @@ fn expected_files_are_resolved_when_the_protected_set_is_first_read() {
     let expected =
         ExpectedFiles { under_roots: vec![(kind, ".f/hooks.f".into())], ..Default::default() };
     let roots = BTreeSet::from([root.clone()]);
-    let protected = protected_paths([], &expected, &roots);
+    let protected = protected_paths([], ExpectedPlaces::fresh(&expected, &roots));
     // A process that never reads the set (a one-shot fire) never resolves the files.
     assert!(!protected.is_resolved());
     let shared = protected.clone();

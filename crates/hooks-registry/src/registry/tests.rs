@@ -998,6 +998,7 @@ fn after_pinning_the_paths_a_source_was_found_at_only_grow() {
 
 mod batch;
 mod claude;
+mod expected;
 mod lookup;
 mod recompile;
 
