@@ -26,7 +26,7 @@ use tracing::Instrument;
 use crate::{
     DispatchConfig, HookLimits,
     capture::HeadTail,
-    contain::{Contain, RunCgroup},
+    contain::{Contain, RunCgroup, RunLimits},
     files::ProvidedFiles,
     limits::V1Run,
     reaper,
@@ -75,6 +75,10 @@ pub(crate) struct Lingering {
     groups: std::sync::Mutex<Vec<Pid>>,
     /// Run cgroups whose hook exited cleanly with members left.
     cgroups: std::sync::Mutex<Vec<RunCgroup>>,
+    /// The containment of runs that ended cleanly, not yet looked at: whether members remain
+    /// and where each cgroup goes (back to its pool, or kept here) is read while the next
+    /// run's child starts, or when the dispatcher is dropped (see [`Lingering::settle`]).
+    settling: std::sync::Mutex<Vec<(Option<RunCgroup>, RunLimits)>>,
     tag: String,
     /// Whether a process got the tag: a dispatcher that ran no hook has nothing to sweep.
     used: std::sync::atomic::AtomicBool,
@@ -89,6 +93,7 @@ impl Lingering {
             cfg: cfg.clone(),
             groups: std::sync::Mutex::default(),
             cgroups: std::sync::Mutex::default(),
+            settling: std::sync::Mutex::default(),
             tag: tag::dispatcher_tag(),
             used: std::sync::atomic::AtomicBool::new(false),
         }
@@ -136,6 +141,18 @@ impl Lingering {
         self.contain.get().copied()
     }
 
+    /// How many runs wait to be settled, and how many cgroups are kept with members.
+    #[cfg(test)]
+    pub(crate) fn unsettled_and_kept(&self) -> (usize, usize) {
+        let lock = |m: &std::sync::Mutex<Vec<_>>| {
+            m.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len()
+        };
+        (
+            lock(&self.settling),
+            self.cgroups.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len(),
+        )
+    }
+
     /// The containment of this dispatcher's runs, resolved on the first call.
     pub(crate) fn contain(&self) -> Contain {
         *self.contain.get_or_init(|| Contain::resolve(&self.cfg))
@@ -155,8 +172,41 @@ impl Lingering {
         c.push(run);
     }
 
+    /// Leaves a clean run's cgroup and limits' cgroups for [`Lingering::settle`]: the reads
+    /// that say whether members remain (`cgroup.events`, the v1 `cgroup.procs` and
+    /// `pids.current`) are not on the path of the run's verdict.
+    fn settle_later(&self, cgroup: Option<RunCgroup>, limits: RunLimits) {
+        let mut s = self.settling.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        s.push((cgroup, limits));
+    }
+
+    /// Ends what [`Lingering::settle_later`] left: a cgroup with members is kept (killed with
+    /// the dispatcher, as a clean run's leftovers always were), an empty one goes back to its
+    /// pool; the limits' cgroups likewise. Called once the next run's child is started, so
+    /// the reads overlap its start rather than delay a verdict.
+    fn settle(&self, contain: Contain) {
+        let done = std::mem::take(
+            &mut *self.settling.lock().unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        for (cgroup, limits) in done {
+            if let Some(c) = cgroup {
+                let populated = c.populated();
+                if populated {
+                    self.keep_cgroup(contain, c);
+                } else {
+                    contain.finish_read(c, false);
+                }
+            }
+            contain.finish_limits(limits);
+        }
+    }
+
     /// SIGKILLs every recorded group that still has members, and every kept cgroup.
     pub(crate) fn kill_all(&self) {
+        // Runs not settled yet: those with members left join the kept cgroups killed below.
+        if let Some(contain) = self.contain.get() {
+            self.settle(*contain);
+        }
         let mut g = self.groups.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         for pgid in g.drain(..) {
             let _ = killpg(pgid, Signal::SIGKILL);
@@ -289,10 +339,28 @@ pub(crate) async fn run_tracked(
         (Some(r), None) => reaper::global().cancel(r),
         (None, _) => {}
     }
+    // The previous clean runs' bookkeeping, while this run's child starts.
+    if let Some(l) = lingering {
+        l.settle(contain);
+    }
     let run = supervise(started, pgid, cgroup.as_ref(), contain, inv, cfg, start)
         .instrument(tracing::trace_span!(target: crate::trace::TARGET, "hooks.wait"))
         .await;
     let _finish = tracing::trace_span!(target: crate::trace::TARGET, "hooks.finish").entered();
+    if let Some(l) = lingering
+        && !run.killed
+        && (cgroup.is_some() || run_limits.v1.iter().any(Option::is_some))
+    {
+        // A clean run of a dispatcher: whether members remain is read later (see
+        // `Lingering::settle`); the process-group bookkeeping below stays here.
+        if cgroup.is_none()
+            && let Some(pgid) = pgid
+        {
+            l.record_if_alive(pgid);
+        }
+        l.settle_later(cgroup, run_limits);
+        return finish_outcome(run, files, cfg);
+    }
     match cgroup {
         Some(c) => {
             let populated = c.populated();
@@ -314,6 +382,11 @@ pub(crate) async fn run_tracked(
         }
     }
     contain.finish_limits(run_limits);
+    finish_outcome(run, files, cfg)
+}
+
+/// The outcome of a supervised run, with the result file read and the provided files deleted.
+fn finish_outcome(run: Supervised, files: ProvidedFiles, cfg: &DispatchConfig) -> RawOutcome {
     let result_file = files.read_output(cfg.result_file_cap);
     files.delete_later();
     RawOutcome {

@@ -132,6 +132,54 @@ async fn containment_is_resolved_at_the_first_run_only() {
     assert_eq!(resolved.mechanism, d.containment().mechanism);
 }
 
+/// A clean run's cgroup is looked at once the next run's child has started, not before its
+/// verdict: a cgroup the first hook left background work in is then kept (not reused, not
+/// killed), and the work still ends with the dispatcher.
+#[tokio::test]
+async fn a_clean_runs_cgroup_is_settled_by_the_next_run_and_its_leftovers_end_with_the_dispatcher()
+{
+    let d = dispatcher();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pid_file = dir.path().join("pid");
+    let leave =
+        format!("sleep 60 >/dev/null 2>&1 </dev/null &\necho $! > {}\nexit 0", quote(&pid_file));
+    let report = d
+        .fire(&[binding(sh_def("leave", &leave), "/p/a.json")], &tool_envelope("ls"), &ctx())
+        .await;
+    assert_eq!(report.runs[0].status, RunStatus::Ran);
+    if !d.containment().mechanism.is_cgroup() {
+        eprintln!("no cgroup mechanism here: {:?}", d.containment().unavailable);
+        drop(d);
+        return;
+    }
+    let pid: i32 = std::fs::read_to_string(&pid_file).expect("pid").trim().parse().expect("pid");
+    // Readable once the process has exited (a zombie included).
+    let pidfd = rustix::process::pidfd_open(
+        rustix::process::Pid::from_raw(pid).expect("a pid"),
+        rustix::process::PidfdFlags::empty(),
+    )
+    .expect("pidfd_open");
+    let exited_within = |ms: u16| {
+        use std::os::fd::AsFd;
+        let mut fds = [nix::poll::PollFd::new(pidfd.as_fd(), nix::poll::PollFlags::POLLIN)];
+        nix::poll::poll(&mut fds, nix::poll::PollTimeout::from(ms)).expect("poll") > 0
+    };
+    assert_eq!(d.inner.lingering.unsettled_and_kept(), (1, 0), "settled before the verdict");
+    let report = d
+        .fire(&[binding(sh_def("next", "exit 0"), "/p/a.json")], &tool_envelope("ls"), &ctx())
+        .await;
+    assert_eq!(report.runs[0].status, RunStatus::Ran);
+    // The first run's cgroup, settled by the second, is kept; the second's waits.
+    assert_eq!(d.inner.lingering.unsettled_and_kept(), (1, 1));
+    assert!(!exited_within(0), "settling kills nothing");
+    drop(d);
+    let gone = exited_within(5000);
+    if !gone {
+        let _ = rustix::process::pidfd_send_signal(&pidfd, rustix::process::Signal::KILL);
+    }
+    assert!(gone, "the background work outlived the dispatcher");
+}
+
 #[tokio::test]
 async fn failures_follow_the_codec_and_on_failure() {
     let mut block = sh_def("block", "kill -KILL $$");
