@@ -78,7 +78,7 @@ pub(crate) struct Lingering {
     /// The containment of runs that ended cleanly, not yet looked at: whether members remain
     /// and where each cgroup goes (back to its pool, or kept here) is read while the next
     /// run's child starts, or when the dispatcher is dropped (see [`Lingering::settle`]).
-    settling: std::sync::Mutex<Vec<(Option<RunCgroup>, RunLimits)>>,
+    settling: std::sync::Mutex<Vec<Unsettled>>,
     tag: String,
     /// Whether a process got the tag: a dispatcher that ran no hook has nothing to sweep.
     used: std::sync::atomic::AtomicBool,
@@ -141,16 +141,13 @@ impl Lingering {
         self.contain.get().copied()
     }
 
-    /// How many runs wait to be settled, and how many cgroups are kept with members.
+    /// How many runs wait to be settled, how many of them still hold their process's handles,
+    /// and how many cgroups are kept with members.
     #[cfg(test)]
-    pub(crate) fn unsettled_and_kept(&self) -> (usize, usize) {
-        let lock = |m: &std::sync::Mutex<Vec<_>>| {
-            m.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len()
-        };
-        (
-            lock(&self.settling),
-            self.cgroups.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len(),
-        )
+    pub(crate) fn unsettled_and_kept(&self) -> (usize, usize, usize) {
+        let settling = self.settling.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let kept = self.cgroups.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len();
+        (settling.len(), settling.iter().filter(|(_, _, e)| e.is_some()).count(), kept)
     }
 
     /// The containment of this dispatcher's runs, resolved on the first call.
@@ -175,9 +172,9 @@ impl Lingering {
     /// Leaves a clean run's cgroup and limits' cgroups for [`Lingering::settle`]: the reads
     /// that say whether members remain (`cgroup.events`, the v1 `cgroup.procs` and
     /// `pids.current`) are not on the path of the run's verdict.
-    fn settle_later(&self, cgroup: Option<RunCgroup>, limits: RunLimits) {
+    fn settle_later(&self, cgroup: Option<RunCgroup>, limits: RunLimits, ends: Option<Ends>) {
         let mut s = self.settling.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        s.push((cgroup, limits));
+        s.push((cgroup, limits, ends));
     }
 
     /// Ends what [`Lingering::settle_later`] left: a cgroup with members is kept (killed with
@@ -188,7 +185,9 @@ impl Lingering {
         let done = std::mem::take(
             &mut *self.settling.lock().unwrap_or_else(std::sync::PoisonError::into_inner),
         );
-        for (cgroup, limits) in done {
+        for (cgroup, limits, ends) in done {
+            // The reaped process's pid file descriptor and the pipes, closed.
+            drop(ends);
             if let Some(c) = cgroup {
                 let populated = c.populated();
                 if populated {
@@ -224,6 +223,9 @@ impl Lingering {
         }
     }
 }
+
+/// A clean run's cgroup, limits' cgroups and process handles, left for [`Lingering::settle`].
+type Unsettled = (Option<RunCgroup>, RunLimits, Option<Ends>);
 
 /// [`run_invocation`], recording in `lingering` the group (or cgroup) of a clean run that left
 /// members.
@@ -343,22 +345,22 @@ pub(crate) async fn run_tracked(
     if let Some(l) = lingering {
         l.settle(contain);
     }
-    let run = supervise(started, pgid, cgroup.as_ref(), contain, inv, cfg, start)
+    let mut run = supervise(started, pgid, cgroup.as_ref(), contain, inv, cfg, start)
         .instrument(tracing::trace_span!(target: crate::trace::TARGET, "hooks.wait"))
         .await;
     let _finish = tracing::trace_span!(target: crate::trace::TARGET, "hooks.finish").entered();
     if let Some(l) = lingering
         && !run.killed
-        && (cgroup.is_some() || run_limits.v1.iter().any(Option::is_some))
     {
-        // A clean run of a dispatcher: whether members remain is read later (see
-        // `Lingering::settle`); the process-group bookkeeping below stays here.
+        // A clean run of a dispatcher: whether members remain is read, and the process's
+        // handles closed, later (see `Lingering::settle`); the process-group bookkeeping stays
+        // here.
         if cgroup.is_none()
             && let Some(pgid) = pgid
         {
             l.record_if_alive(pgid);
         }
-        l.settle_later(cgroup, run_limits);
+        l.settle_later(cgroup, run_limits, run.ends.take());
         return finish_outcome(run, files, cfg);
     }
     match cgroup {
@@ -600,6 +602,9 @@ fn other(e: &io::Error, program: &str) -> SpawnFailure {
 
 /// What supervising a started process produced.
 struct Supervised {
+    /// The reaped process and the engine's ends of its pipes, once a clean run is over:
+    /// closing them (an `epoll_ctl` and a `close` each) can wait until after the verdict.
+    ends: Option<Ends>,
     exit: ExitInfo,
     timed_out: bool,
     /// Whether the run's group (and cgroup) was killed: a timeout, or orphans holding the
@@ -608,6 +613,23 @@ struct Supervised {
     stdout: CapturedOutput,
     stderr: CapturedOutput,
     duration: Duration,
+}
+
+/// The engine's ends of a run's stdout and stderr pipes, read to their end (stdin's is closed
+/// as soon as the payload is written: the hook waits for its end-of-file).
+type PipeEnds =
+    ((), Option<Box<dyn AsyncRead + Unpin + Send>>, Option<Box<dyn AsyncRead + Unpin + Send>>);
+
+/// A finished run's process handle (reaped) and pipe ends, closed when dropped.
+pub(crate) struct Ends {
+    _proc: Proc,
+    _pipes: PipeEnds,
+}
+
+impl std::fmt::Debug for Ends {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ends").field("proc", &self._proc).finish_non_exhaustive()
+    }
 }
 
 /// Kills the process group, the run's cgroup and (with a subreaper first process) its process
@@ -705,12 +727,12 @@ async fn supervise(
     let mut err = HeadTail::new(cfg.stderr_cap);
     // No ceiling: a timeout too long to add to `started` has no deadline.
     let deadline = started.checked_add(inv.timeout);
-    let (status, timed_out, ended) = {
+    let (status, timed_out, ended, pipes) = {
         let io = async {
-            tokio::join!(feed(stdin, &inv.stdin), pump(stdout, &mut out), pump(stderr, &mut err));
+            tokio::join!(feed(stdin, &inv.stdin), pump(stdout, &mut out), pump(stderr, &mut err))
         };
         let mut io = std::pin::pin!(io);
-        let mut io_done = false;
+        let mut io_done: Option<PipeEnds> = None;
         let first = wait_driving(&mut child, &mut io, &mut io_done, deadline).await;
         guard.leader_alive = first.is_none();
         let (status, timed_out) = match first {
@@ -745,19 +767,23 @@ async fn supervise(
             }
         };
         let ended = Instant::now();
-        if !io_done {
-            let drained = tokio::time::timeout(cfg.pipe_grace, &mut io).await.is_ok();
-            if !drained {
-                // Something else in the group holds our pipes open: an orphan. Kill the
-                // group and the cgroup, then read what is still buffered until EOF (bounded
-                // again: a process that left the group could still hold the pipes).
-                guard.kill();
-                killed = true;
-                let _ = tokio::time::timeout(cfg.pipe_grace, &mut io).await;
+        if io_done.is_none() {
+            match tokio::time::timeout(cfg.pipe_grace, &mut io).await {
+                Ok(ends) => io_done = Some(ends),
+                Err(_) => {
+                    // Something else in the group holds our pipes open: an orphan. Kill the
+                    // group and the cgroup, then read what is still buffered until EOF
+                    // (bounded again: a process that left the group could still hold the
+                    // pipes).
+                    guard.kill();
+                    killed = true;
+                    let _ = tokio::time::timeout(cfg.pipe_grace, &mut io).await;
+                }
             }
         }
-        (status, timed_out, ended)
+        (status, timed_out, ended, io_done)
     };
+    let reaped = matches!(status, Some(Ok(_)));
     let exit = match status {
         Some(Ok(st)) => exit_info(st),
         Some(Err(e)) => ExitInfo::NotStarted(SpawnFailure {
@@ -770,7 +796,13 @@ async fn supervise(
     // deliberate background work.
     guard.pgid = None;
     guard.cgroup = None;
+    // A reaped process whose pipes all ended: its handles close after the verdict.
+    let ends = match pipes {
+        Some(pipes) if reaped && !killed => Some(Ends { _proc: child, _pipes: pipes }),
+        _ => None,
+    };
     Supervised {
+        ends,
         exit,
         timed_out,
         killed,
@@ -782,10 +814,10 @@ async fn supervise(
 
 /// Waits for the child to exit until `until` (`None`: no deadline), driving the IO future
 /// meanwhile. `None` when the deadline passed first.
-async fn wait_driving<F: Future<Output = ()>>(
+async fn wait_driving<T, F: Future<Output = T>>(
     child: &mut Proc,
     io: &mut Pin<&mut F>,
-    io_done: &mut bool,
+    io_done: &mut Option<T>,
     until: Option<Instant>,
 ) -> Option<io::Result<ExitStatus>> {
     let deadline = async {
@@ -799,7 +831,7 @@ async fn wait_driving<F: Future<Output = ()>>(
         tokio::select! {
             biased;
             st = child.wait() => return Some(st),
-            () = io.as_mut(), if !*io_done => *io_done = true,
+            ends = io.as_mut(), if io_done.is_none() => *io_done = Some(ends),
             () = deadline.as_mut() => return None,
         }
     }
@@ -820,17 +852,19 @@ async fn feed<W: AsyncWrite + Unpin>(w: Option<W>, bytes: &[u8]) {
     }
 }
 
-async fn pump<R: AsyncRead + Unpin>(r: Option<R>, sink: &mut HeadTail) {
-    let Some(mut r) = r else { return };
+/// Reads the stream into `sink` until end-of-file; returns the pipe end, closed by the caller
+/// (after the verdict, for a clean run).
+async fn pump<R: AsyncRead + Unpin>(r: Option<R>, sink: &mut HeadTail) -> Option<R> {
+    let mut r = r?;
     // On the heap: two 8 KiB arrays would make every run's future 18 KiB, copied whenever it
     // is moved (into `block_on`'s box, into a joined set).
     let mut buf = vec![0u8; 8192];
     loop {
         match r.read(&mut buf).await {
-            Ok(0) => return,
+            Ok(0) => return Some(r),
             Ok(n) => sink.push(buf.get(..n).unwrap_or_default()),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => return,
+            Err(_) => return Some(r),
         }
     }
 }

@@ -132,9 +132,9 @@ async fn containment_is_resolved_at_the_first_run_only() {
     assert_eq!(resolved.mechanism, d.containment().mechanism);
 }
 
-/// A clean run's cgroup is looked at once the next run's child has started, not before its
-/// verdict: a cgroup the first hook left background work in is then kept (not reused, not
-/// killed), and the work still ends with the dispatcher.
+/// A clean run's cgroup is looked at, and its process's handles closed, once the next run's
+/// child has started, not before its verdict: a cgroup the first hook left background work in
+/// is then kept (not reused, not killed), and the work still ends with the dispatcher.
 #[tokio::test]
 async fn a_clean_runs_cgroup_is_settled_by_the_next_run_and_its_leftovers_end_with_the_dispatcher()
 {
@@ -164,13 +164,14 @@ async fn a_clean_runs_cgroup_is_settled_by_the_next_run_and_its_leftovers_end_wi
         let mut fds = [nix::poll::PollFd::new(pidfd.as_fd(), nix::poll::PollFlags::POLLIN)];
         nix::poll::poll(&mut fds, nix::poll::PollTimeout::from(ms)).expect("poll") > 0
     };
-    assert_eq!(d.inner.lingering.unsettled_and_kept(), (1, 0), "settled before the verdict");
+    // Not settled before the verdict; its process's handles are still to be closed.
+    assert_eq!(d.inner.lingering.unsettled_and_kept(), (1, 1, 0));
     let report = d
         .fire(&[binding(sh_def("next", "exit 0"), "/p/a.json")], &tool_envelope("ls"), &ctx())
         .await;
     assert_eq!(report.runs[0].status, RunStatus::Ran);
     // The first run's cgroup, settled by the second, is kept; the second's waits.
-    assert_eq!(d.inner.lingering.unsettled_and_kept(), (1, 1));
+    assert_eq!(d.inner.lingering.unsettled_and_kept(), (1, 1, 1));
     assert!(!exited_within(0), "settling kills nothing");
     drop(d);
     let gone = exited_within(5000);
