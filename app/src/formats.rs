@@ -4,7 +4,7 @@
 //! it to the sources, the watcher and the registry); adding a format to the engine is one
 //! line here and one adapter crate.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use hooks_schema::{FormatDescriptor, FormatSet};
 
@@ -13,8 +13,14 @@ use hooks_schema::{FormatDescriptor, FormatSet};
 /// explicit folder): Cursor, Chrys, Gemini CLI, Claude Code, Codex, Copilot CLI,
 /// Windsurf. Gemini CLI comes before Claude Code because both claim a `settings.json` by name; Gemini CLI claims only those in a
 /// `.gemini` folder, which the tie then gives to it.
+///
+/// Built once per process and shared: a one-shot `hooks fire` asks for the set several times
+/// (the command line's value lists, the event name, the runtime's configuration), and each
+/// build made every descriptor again (`specs/dispatch.md`, "One-shot `hooks fire` and
+/// `hooks bridge`").
 pub fn workspace_formats() -> FormatSet {
-    FormatSet::new(descriptors())
+    static SET: OnceLock<FormatSet> = OnceLock::new();
+    SET.get_or_init(|| FormatSet::new(descriptors())).clone()
 }
 
 /// The descriptors [`workspace_formats`] registers, in order.

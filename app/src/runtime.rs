@@ -397,14 +397,21 @@ impl HookRuntime {
             };
             // The user-scope and managed files were loaded at start; from now on they are
             // watched and reloaded like project files (under the same pinning rules). The attach future
-            // is not awaited, as for roots.
-            if let Some(dirs) = &self.config.user_dirs {
+            // is not awaited, as for roots. A runtime that does not watch (a one-shot) leaves
+            // them as loaded: handing them to its loader would only read every file again
+            // (their trust does not depend on the posture the pin reads, so the pin's second
+            // decision would change nothing).
+            if self.config.watch
+                && let Some(dirs) = &self.config.user_dirs
+            {
                 self.user_watch = Some(watcher.watch_user_dirs(dirs.clone(), self.config.strict));
             }
             // The managed files likewise: an administrator's change (a new deny hook,
             // `allowManagedHooksOnly`, `disableAllHooks`) applies without a restart, under the
             // same pinning rules as the user's files.
-            if let Some(dirs) = &self.config.managed_dirs {
+            if self.config.watch
+                && let Some(dirs) = &self.config.managed_dirs
+            {
                 self.managed_watch =
                     Some(watcher.watch_managed_dirs(dirs.clone(), self.config.strict));
             }

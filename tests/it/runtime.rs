@@ -702,6 +702,37 @@ fn user_scope_files_are_watched_and_reloaded_like_project_files() {
     assert!(defs.iter().all(|d| d.event != HookEvent::Stop), "the new file replaces the old");
 }
 
+/// A runtime that does not watch (a one-shot `hooks fire`) reads the user's files once, at
+/// start: its first root does not hand them to its loader to be read again (the second read
+/// is what a change made in between would show), and they stay active through the pin.
+#[test]
+fn a_one_shot_runtime_reads_the_user_files_once_and_keeps_them_active_through_the_pin() {
+    let home = TestDir::new();
+    home.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    );
+    let dir = project();
+    let mut config = RuntimeConfig::new(Surface::CliRun);
+    config.watch = false;
+    config.user_dirs =
+        Some(hooks_sources::UserDirs::under_home(&hooks_testing::workspace_formats(), home.path()));
+    let mut rt = HookRuntime::new(config);
+    home.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    );
+    let _ = add_root(&mut rt, &dir, RootOrigin::TerminalNavigation);
+    assert!(rt.take_user_watch().is_none(), "nothing watches the user's folders");
+    window(&mut rt, 1, Posture::AutoApproves);
+    rt.pin_for_run().unwrap().expect("pinned");
+    let user = source_of(&rt.snapshot(), hooks_format_claude::USER_SETTINGS).expect("loaded");
+    assert!(user.runs, "the user's own file stays active after the pin");
+    let events: Vec<HookEvent> = user.definitions.iter().map(|d| d.event).collect();
+    assert_eq!(events, [HookEvent::Stop], "the file as read at start, read once");
+    assert!(cursor_source(&rt).runs, "the root's files are loaded and active");
+}
+
 #[test]
 fn the_path_a_hook_file_was_found_at_and_the_names_that_would_shadow_it_are_protected() {
     let outside = TestDir::new();

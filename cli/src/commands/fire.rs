@@ -156,11 +156,13 @@ pub fn run(a: &FireArgs, colour: bool) -> Result<u8> {
     }
     let rt = setup::tokio_runtime()?;
     let handle = built.runtime.fire_handle();
-    let report = rt.block_on(async {
+    // Boxed: the fire's future is large, and `block_on` moves what it is given down its own
+    // frames; on the heap it is written once, not copied onto fresh stack pages.
+    let report = rt.block_on(Box::pin(async {
         let report = handle.fire(&envelope).await;
         built.runtime.drain(Duration::from_secs(5)).await;
         report
-    });
+    }));
     if a.json {
         // The serve protocol's `fire` result (`specs/serve-schema/fire.result.json`).
         writeln!(out, "{}", serde_json::to_string(&render::fire_report(&report, None))?)?;

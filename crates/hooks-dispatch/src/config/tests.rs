@@ -1,4 +1,4 @@
-//! Tests of the limit settings' grammar.
+//! Tests of the limit settings' grammar and the default limits.
 
 use super::{CpuMax, DispatchConfig, HookLimits, LimitSetting};
 use crate::limits::Resource;
@@ -54,4 +54,18 @@ fn hook_rules_start_from_the_defaults_set_alongside_them() {
     assert_eq!(a.limits.cpu_max, Some(CpuMax { quota_us: 25_000, period_us: 100_000 }));
     let b = &cfg.hook_limits[1];
     assert_eq!((b.limits.memory_max, b.limits.pids_max), (Some(1024), Some(100)));
+}
+
+/// The default memory limit is half of `MemTotal` as the whole of `/proc/meminfo` gives it
+/// (the limit reads only the file's first line).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_default_memory_limit_is_half_of_mem_total() {
+    let text = std::fs::read_to_string("/proc/meminfo").expect("/proc/meminfo");
+    let kib: u64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("MemTotal");
+    assert_eq!(HookLimits::default().memory_max, Some(kib * 1024 / 2));
 }
