@@ -381,11 +381,15 @@ impl ExpectedPlaces {
 /// again only after something changed there (a source under that root, or outside every
 /// project, was loaded, removed or found elsewhere) or the expected files changed, and a
 /// new root's place is resolved when first read (`specs/registry.md`, "Protected paths").
+///
+/// The places under roots follow the registry's roots one by one as they come and go
+/// ([`ExpectedCache::root_added`], [`ExpectedCache::root_removed`]), sorted like them, so a
+/// protected set takes them without looking any root up.
 #[derive(Debug, Default)]
 pub(crate) struct ExpectedCache {
     expected: Arc<ExpectedFiles>,
     fixed: Arc<ExpectedPlace>,
-    roots: HashMap<AbsPathBuf, Arc<ExpectedPlace>>,
+    roots: Vec<(AbsPathBuf, Arc<ExpectedPlace>)>,
 }
 
 impl ExpectedCache {
@@ -396,42 +400,66 @@ impl ExpectedCache {
 
     /// Replaces the expected files; every place is resolved again.
     pub(crate) fn set(&mut self, expected: ExpectedFiles) {
-        *self = ExpectedCache { expected: Arc::new(expected), ..ExpectedCache::default() };
+        self.expected = Arc::new(expected);
+        self.changed_everywhere();
     }
 
     /// Something changed under `root` (`None`: outside every project): its place is
     /// resolved again.
     pub(crate) fn changed_at(&mut self, root: Option<&AbsPathBuf>) {
-        match root {
-            Some(root) => {
-                self.roots.remove(root);
-            }
-            None => self.fixed = Arc::default(),
+        let place = match root {
+            Some(root) => match self.roots.binary_search_by(|(r, _)| r.cmp(root)) {
+                Ok(at) => self.roots.get_mut(at).map(|(_, place)| place),
+                Err(_) => None,
+            },
+            None => Some(&mut self.fixed),
+        };
+        if let Some(place) = place {
+            *place = Arc::default();
         }
     }
 
     /// Every place is resolved again.
     pub(crate) fn changed_everywhere(&mut self) {
         self.fixed = Arc::default();
-        self.roots.clear();
+        for (_, place) in &mut self.roots {
+            *place = Arc::default();
+        }
     }
 
-    /// The places of a protected set for the roots `roots` (sorted): the kept ones shared,
-    /// a new root's fresh; a root no longer known is let go.
-    pub(crate) fn places<'a>(
-        &mut self,
-        roots: impl ExactSizeIterator<Item = &'a AbsPathBuf>,
-    ) -> ExpectedPlaces {
-        let mut kept = HashMap::with_capacity(roots.len());
-        let roots: Vec<(AbsPathBuf, Arc<ExpectedPlace>)> = roots
+    /// A root came: its place, to resolve.
+    pub(crate) fn root_added(&mut self, root: &AbsPathBuf) {
+        if let Err(at) = self.roots.binary_search_by(|(r, _)| r.cmp(root)) {
+            self.roots.insert(at, (root.clone(), Arc::default()));
+        }
+    }
+
+    /// A root went, and its place with it.
+    pub(crate) fn root_removed(&mut self, root: &AbsPathBuf) {
+        if let Ok(at) = self.roots.binary_search_by(|(r, _)| r.cmp(root)) {
+            self.roots.remove(at);
+        }
+    }
+
+    /// The roots are `roots` (sorted) from now on: the places of those that stay are kept.
+    pub(crate) fn set_roots<'a>(&mut self, roots: impl Iterator<Item = &'a AbsPathBuf>) {
+        let before = std::mem::take(&mut self.roots);
+        self.roots = roots
             .map(|root| {
-                let place = self.roots.remove(root).unwrap_or_default();
-                kept.insert(root.clone(), place.clone());
-                (root.clone(), place)
+                let kept = before.binary_search_by(|(r, _)| r.cmp(root)).ok();
+                let place = kept.and_then(|at| before.get(at)).map(|(_, p)| p.clone());
+                (root.clone(), place.unwrap_or_default())
             })
             .collect();
-        self.roots = kept;
-        ExpectedPlaces { expected: self.expected.clone(), fixed: self.fixed.clone(), roots }
+    }
+
+    /// The places of a protected set: those kept shared, the others fresh.
+    pub(crate) fn places(&self) -> ExpectedPlaces {
+        ExpectedPlaces {
+            expected: self.expected.clone(),
+            fixed: self.fixed.clone(),
+            roots: self.roots.clone(),
+        }
     }
 }
 

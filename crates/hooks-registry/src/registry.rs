@@ -150,9 +150,13 @@ struct SourceState {
     load: LoadState,
     trust: TrustDecision,
     roots: BTreeSet<AbsPathBuf>,
-    /// The positions of `roots` in the sorted root list of [`HookRegistry::root_keys`], for
-    /// the list of that epoch ([`HookRegistry::root_keys_epoch`]); cleared when `roots`
-    /// changes, so a publish looks each root up only after one of the two changed.
+    /// The ids of `roots` in [`HookRegistry::root_keys`], for the keys of that epoch
+    /// ([`HookRegistry::root_keys_epoch`]); cleared when `roots` changes. Ids stay the same
+    /// while other roots come and go, so a publish looks a source's roots up only after its
+    /// own roots changed (or the keys were numbered afresh).
+    root_ids: Option<(u64, Vec<u32>)>,
+    /// The positions of those ids in the sorted root list, for the keys of that version
+    /// ([`HookRegistry::root_keys_version`]): renumbered from the ids without a lookup.
     root_positions: Option<(u64, Vec<usize>)>,
     present_at_pin: bool,
     /// First seen after the run was pinned: parsed and protected, never run.
@@ -196,6 +200,7 @@ impl SourceState {
     /// caller forgets the source); otherwise whether its protected paths changed.
     fn withdraw_root(&mut self, root: &AbsPathBuf) -> Option<bool> {
         self.roots.remove(root);
+        self.root_ids = None;
         self.root_positions = None;
         let found_changed = self.found.remove(&Some(root.clone())).is_some();
         if self.roots.is_empty() {
@@ -262,13 +267,21 @@ pub struct HookRegistry {
     root_holds: BTreeMap<AbsPathBuf, usize>,
     /// A root came or went in `root_holds` since the last publish.
     roots_moved: bool,
+    /// The roots that came or went in `root_holds` since the last publish (a root may be
+    /// listed twice, or have come and gone).
+    moved_roots: Vec<AbsPathBuf>,
     pinned: Option<PinnedRun>,
     pinned_roots: Option<BTreeSet<AbsPathBuf>>,
     registry_diagnostics: Vec<HookDiagnostic>,
     last_roots: BTreeSet<AbsPathBuf>,
     root_keys: Arc<RootKeys>,
-    /// Moves whenever `root_keys` is replaced (see [`SourceState::root_positions`]).
+    /// Moves whenever `root_keys` is numbered afresh (see [`SourceState::root_ids`]).
     root_keys_epoch: u64,
+    /// Moves whenever `root_keys` changes (see [`SourceState::root_positions`]).
+    root_keys_version: u64,
+    /// How many project sources had their roots looked up in `root_keys` (for tests).
+    #[cfg(test)]
+    root_lookups: usize,
     /// The source policy's switches in the last published snapshot.
     policy: Arc<PolicyTable>,
     /// The user turned every opt-in on outside any hook file ([`HookRegistry::set_user_opt_in`]).
@@ -307,12 +320,16 @@ impl Default for HookRegistry {
             announced_roots: BTreeSet::new(),
             root_holds: BTreeMap::new(),
             roots_moved: false,
+            moved_roots: Vec::new(),
             pinned: None,
             pinned_roots: None,
             registry_diagnostics: Vec::new(),
             last_roots: BTreeSet::new(),
             root_keys: Arc::new(RootKeys::default()),
             root_keys_epoch: 0,
+            root_keys_version: 0,
+            #[cfg(test)]
+            root_lookups: 0,
             policy: Arc::new(PolicyTable::default()),
             user_opt_in: false,
             run_settings: Arc::new(RunSettingsIndex::default()),
@@ -678,7 +695,7 @@ impl HookRegistry {
         if !self.announced_roots.insert(root.clone()) {
             return self.revision;
         }
-        self.roots_moved |= hold(&mut self.root_holds, &root);
+        self.roots_moved |= hold(&mut self.root_holds, &mut self.moved_roots, &root);
         self.roots_dirty = true;
         self.publish()
     }
@@ -694,10 +711,12 @@ impl HookRegistry {
             self.release_root(root);
         }
         let mut emptied = Vec::new();
-        for state in self.slots.iter_mut().flatten() {
+        // Every hold left on the root is a project source's: without one, no source to visit.
+        let held_by_sources = self.root_holds.contains_key(root);
+        for state in self.slots.iter_mut().flatten().filter(|_| held_by_sources) {
             if state.roots.contains(root) {
                 changed = true;
-                self.roots_moved |= release(&mut self.root_holds, root);
+                self.roots_moved |= release(&mut self.root_holds, &mut self.moved_roots, root);
                 match state.withdraw_root(root) {
                     Some(protected_changed) => self.protected_dirty |= protected_changed,
                     None => emptied.push(state.id.clone()),
@@ -728,7 +747,7 @@ impl HookRegistry {
             }
             if state.id.kind.is_project() {
                 for root in &state.roots {
-                    self.roots_moved |= release(&mut self.root_holds, root);
+                    self.roots_moved |= release(&mut self.root_holds, &mut self.moved_roots, root);
                 }
             }
             self.free.push(slot);
@@ -790,6 +809,7 @@ impl HookRegistry {
                     load: LoadState::NeverLoaded,
                     trust: TrustDecision::Inert { reason: "the file has not loaded".to_owned() },
                     roots: BTreeSet::new(),
+                    root_ids: None,
                     root_positions: None,
                     present_at_pin: false,
                     late: pinned,
@@ -834,8 +854,9 @@ impl HookRegistry {
             && let Some(root) = project_root
             && state.roots.insert(root.clone())
         {
+            state.root_ids = None;
             state.root_positions = None;
-            self.roots_moved |= hold(&mut self.root_holds, &root);
+            self.roots_moved |= hold(&mut self.root_holds, &mut self.moved_roots, &root);
             self.roots_dirty = true;
         }
         let previous = std::mem::replace(&mut state.load, LoadState::NeverLoaded);
@@ -863,7 +884,7 @@ impl HookRegistry {
 
     /// Lets go of one hold on `root`.
     fn release_root(&mut self, root: &AbsPathBuf) {
-        self.roots_moved |= release(&mut self.root_holds, root);
+        self.roots_moved |= release(&mut self.root_holds, &mut self.moved_roots, root);
     }
 
     /// Publishes now, or, inside a batch, when the outermost batch ends; returns the current
@@ -905,20 +926,56 @@ impl HookRegistry {
 
         let mut roots_changed = false;
         if std::mem::take(&mut self.roots_dirty) {
-            // Unpinned, the roots are the keys of `root_holds`, which say when one came or
-            // went; pinned, the pinned set (compared, as a pin is rare).
+            // Unpinned, the roots are the keys of `root_holds`, and the roots that came or
+            // went there since the last publish say what changed; pinned, the pinned set
+            // (compared, as a pin is rare).
             let moved = std::mem::take(&mut self.roots_moved);
-            let roots = match &self.pinned_roots {
-                Some(pinned) => (*pinned != self.last_roots).then(|| pinned.clone()),
-                None => moved.then(|| self.current_roots()),
-            };
-            if let Some(roots) = roots
-                && roots != self.last_roots
-            {
-                roots_changed = true;
-                self.root_keys = Arc::new(RootKeys::new(roots.iter().cloned()));
-                self.root_keys_epoch += 1;
-                self.last_roots = roots;
+            let mut moved_roots = std::mem::take(&mut self.moved_roots);
+            match &self.pinned_roots {
+                Some(pinned) if *pinned != self.last_roots => {
+                    roots_changed = true;
+                    self.last_roots = pinned.clone();
+                    self.root_keys = Arc::new(RootKeys::new(self.last_roots.iter().cloned()));
+                    self.root_keys_epoch += 1;
+                    self.root_keys_version += 1;
+                    self.expected.set_roots(self.last_roots.iter());
+                }
+                Some(_) => {}
+                None if moved => {
+                    moved_roots.sort();
+                    moved_roots.dedup();
+                    let (mut added, mut removed) = (Vec::new(), Vec::new());
+                    for root in moved_roots {
+                        let held = self.root_holds.contains_key(&root);
+                        if held && self.last_roots.insert(root.clone()) {
+                            added.push(root);
+                        } else if !held && self.last_roots.remove(&root) {
+                            removed.push(root);
+                        }
+                    }
+                    if !added.is_empty() || !removed.is_empty() {
+                        roots_changed = true;
+                        // A few roots: the keys follow from the previous ones, and every
+                        // other root keeps its id; many (a batch of new roots): numbered
+                        // afresh, which costs no more than following each change.
+                        let keys = if added.len() + removed.len() <= FEW_ROOTS {
+                            for root in &removed {
+                                self.expected.root_removed(root);
+                            }
+                            for root in &added {
+                                self.expected.root_added(root);
+                            }
+                            self.root_keys.with_changes(&added, &removed)
+                        } else {
+                            self.root_keys_epoch += 1;
+                            self.expected.set_roots(self.last_roots.iter());
+                            RootKeys::new(self.last_roots.iter().cloned())
+                        };
+                        self.root_keys = Arc::new(keys);
+                        self.root_keys_version += 1;
+                    }
+                }
+                None => {}
             }
         }
 
@@ -956,19 +1013,31 @@ impl HookRegistry {
         // why), the switches per place and the run settings, from the sources that can run.
         // When no file carries a policy nothing is held back, switched off or set.
         let (mut suppression, held, table, run_settings) = if any_policy {
-            // Each project source's positions in the sorted root list, looked up again only
-            // when its roots or the list changed (and only when a policy needs them).
-            let epoch = self.root_keys_epoch;
+            // Each project source's positions in the sorted root list (only when a policy
+            // needs them): its roots are looked up only when they changed or the keys were
+            // numbered afresh, and renumbered from their ids when other roots came or went.
+            let (epoch, version) = (self.root_keys_epoch, self.root_keys_version);
             for &slot in &self.order {
                 let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else {
                     continue;
                 };
-                if state.id.kind.is_project()
-                    && state.root_positions.as_ref().is_none_or(|(e, _)| *e != epoch)
-                {
+                if !state.id.kind.is_project() {
+                    continue;
+                }
+                if state.root_ids.as_ref().is_none_or(|(e, _)| *e != epoch) {
+                    let ids = state.roots.iter().filter_map(|r| self.root_keys.id(r)).collect();
+                    state.root_ids = Some((epoch, ids));
+                    state.root_positions = None;
+                    #[cfg(test)]
+                    {
+                        self.root_lookups += 1;
+                    }
+                }
+                if state.root_positions.as_ref().is_none_or(|(v, _)| *v != version) {
+                    let ids = state.root_ids.as_ref().map_or(&[][..], |(_, ids)| ids.as_slice());
                     let positions =
-                        state.roots.iter().filter_map(|r| self.root_keys.index(r)).collect();
-                    state.root_positions = Some((epoch, positions));
+                        ids.iter().filter_map(|&id| self.root_keys.position(id)).collect();
+                    state.root_positions = Some((version, positions));
                 }
             }
             let no_policy = SourcePolicy::default();
@@ -1077,7 +1146,7 @@ impl HookRegistry {
                     found: &state.found,
                 })
             });
-            let expected = self.expected.places(self.last_roots.iter());
+            let expected = self.expected.places();
             Arc::new(build::protected_paths(sources, expected))
         } else {
             previous.protected.clone()
@@ -1237,7 +1306,11 @@ fn accept(id: &HookSourceId, parsed: ParsedSource) -> Accepted {
 }
 
 /// One more hold on `root`; `true` when the root is new.
-fn hold(holds: &mut BTreeMap<AbsPathBuf, usize>, root: &AbsPathBuf) -> bool {
+fn hold(
+    holds: &mut BTreeMap<AbsPathBuf, usize>,
+    moved: &mut Vec<AbsPathBuf>,
+    root: &AbsPathBuf,
+) -> bool {
     match holds.get_mut(root) {
         Some(n) => {
             *n += 1;
@@ -1245,21 +1318,31 @@ fn hold(holds: &mut BTreeMap<AbsPathBuf, usize>, root: &AbsPathBuf) -> bool {
         }
         None => {
             holds.insert(root.clone(), 1);
+            moved.push(root.clone());
             true
         }
     }
 }
 
 /// One hold less on `root`; `true` when that was its last.
-fn release(holds: &mut BTreeMap<AbsPathBuf, usize>, root: &AbsPathBuf) -> bool {
+fn release(
+    holds: &mut BTreeMap<AbsPathBuf, usize>,
+    moved: &mut Vec<AbsPathBuf>,
+    root: &AbsPathBuf,
+) -> bool {
     let Some(n) = holds.get_mut(root) else { return false };
     *n = n.saturating_sub(1);
     if *n > 0 {
         return false;
     }
     holds.remove(root);
+    moved.push(root.clone());
     true
 }
+
+/// How many roots coming or going at one publish the root keys follow one by one; more are
+/// numbered afresh.
+const FEW_ROOTS: usize = 16;
 
 fn locate(d: HookDiagnostic, id: &HookSourceId) -> HookDiagnostic {
     if d.source.is_some() { d } else { d.in_file(id.path.as_path()) }

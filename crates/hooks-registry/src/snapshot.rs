@@ -3,7 +3,7 @@
 
 use std::{
     collections::HashMap,
-    ffi::OsString,
+    ffi::OsStr,
     path::Path,
     sync::{Arc, OnceLock},
 };
@@ -16,7 +16,7 @@ use hooks_trust::CommandExecutionPosture;
 use serde_json::{Map, Value};
 
 use crate::{
-    paths::{canonicalize, clean, clean_cow, normalize_absolute},
+    paths::{canonicalize, clean_cow, normalize_absolute},
     policy::{PolicyTable, RunSettingsIndex},
     protect::{ProtectedPath, ProtectedPaths},
 };
@@ -106,29 +106,114 @@ pub(crate) struct Contribution {
     pub(crate) bindings: Arc<[Binding]>,
 }
 
-/// The known project roots: sorted, and indexed by their clean spelling. Rebuilt only when
-/// the set of roots changes.
-#[derive(Debug, Default)]
+/// The known project roots: sorted, and indexed by their clean spelling.
+///
+/// Each root has an id that stays the same while the root is known (a source caches the
+/// ids of its roots, [`RootKeys::id`]); the index maps a spelling to the id and the id to
+/// the root's position in the sorted list. A change of a few roots makes the next keys from
+/// the previous ones ([`RootKeys::with_changes`]): the spellings are shared, only the changed
+/// roots are cleaned and hashed, and the positions are renumbered as integers.
+#[derive(Debug, Default, Clone)]
 pub(crate) struct RootKeys {
-    pub(crate) map: HashMap<OsString, usize>,
+    map: HashMap<Arc<OsStr>, u32>,
     pub(crate) list: Vec<AbsPathBuf>,
+    /// The id of the root at each position of `list`.
+    ids: Vec<u32>,
+    /// Each id's position in `list` (`u32::MAX` for an id no root has).
+    positions: Vec<u32>,
+    /// Ids no root has, for reuse.
+    free: Vec<u32>,
+    /// How many roots' spellings making these keys cleaned and hashed (for tests).
+    #[cfg(test)]
+    pub(crate) keyed: usize,
 }
 
 impl RootKeys {
+    /// Keys for `roots` (sorted, no duplicate), numbered in order.
     pub(crate) fn new(roots: impl IntoIterator<Item = AbsPathBuf>) -> RootKeys {
         let list: Vec<AbsPathBuf> = roots.into_iter().collect();
-        let map = list
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (clean(r.as_path()).into_os_string(), i))
-            .collect();
-        RootKeys { map, list }
+        let map = (0u32..).zip(&list).map(|(i, r)| (key(r), i)).collect();
+        let ids: Vec<u32> = (0u32..).take(list.len()).collect();
+        RootKeys {
+            map,
+            positions: ids.clone(),
+            #[cfg(test)]
+            keyed: list.len(),
+            ids,
+            list,
+            free: Vec::new(),
+        }
+    }
+
+    /// The keys after `added` roots came (none of them known) and `removed` ones went (all
+    /// known): the other roots keep their ids.
+    pub(crate) fn with_changes(&self, added: &[AbsPathBuf], removed: &[AbsPathBuf]) -> RootKeys {
+        let mut next = self.clone();
+        let mut ids = next.positions.len() as u32;
+        for root in removed {
+            let Some(id) = next.map.remove(clean_cow(root.as_path()).as_os_str()) else { continue };
+            if let Ok(at) = next.list.binary_search(root) {
+                next.list.remove(at);
+                next.ids.remove(at);
+            }
+            next.free.push(id);
+        }
+        for root in added {
+            let key = key(root);
+            if next.map.contains_key(&key) {
+                continue;
+            }
+            let id = next.free.pop().unwrap_or_else(|| {
+                ids += 1;
+                ids - 1
+            });
+            next.map.insert(key, id);
+            let at = next.list.binary_search(root).unwrap_or_else(|at| at);
+            next.list.insert(at, root.clone());
+            next.ids.insert(at, id);
+        }
+        #[cfg(test)]
+        {
+            next.keyed = added.len() + removed.len();
+        }
+        next.positions = vec![u32::MAX; ids as usize];
+        for (at, &id) in next.ids.iter().enumerate() {
+            if let Some(p) = next.positions.get_mut(id as usize) {
+                *p = at as u32;
+            }
+        }
+        next
+    }
+
+    /// The id of `root`, looked up by its clean spelling.
+    pub(crate) fn id(&self, root: &AbsPathBuf) -> Option<u32> {
+        self.map.get(clean_cow(root.as_path()).as_os_str()).copied()
+    }
+
+    /// The position in `list` of the root with id `id`.
+    pub(crate) fn position(&self, id: u32) -> Option<usize> {
+        self.positions.get(id as usize).filter(|&&p| p != u32::MAX).map(|&p| p as usize)
     }
 
     /// The position of `root` in `list`, looked up by its clean spelling.
     pub(crate) fn index(&self, root: &AbsPathBuf) -> Option<usize> {
-        self.map.get(clean_cow(root.as_path()).as_os_str()).copied()
+        self.id(root).and_then(|id| self.position(id))
     }
+
+    /// The position of the root spelled `clean` exactly, if it is one.
+    fn index_of_clean(&self, clean: &OsStr) -> Option<usize> {
+        self.map.get(clean).and_then(|&id| self.position(id))
+    }
+
+    /// Whether no root is known.
+    fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+}
+
+/// The clean spelling of `root`, as [`RootKeys`] indexes it.
+fn key(root: &AbsPathBuf) -> Arc<OsStr> {
+    Arc::from(clean_cow(root.as_path()).as_os_str())
 }
 
 /// The runnable bindings, indexed by project root; rebuilt only when the revision moves.
@@ -297,11 +382,11 @@ impl RegistrySnapshot {
     /// The position of the deepest known root containing `cwd`: one hash lookup per
     /// ancestor, so the cost grows with the path's depth, not the number of roots.
     fn nearest_root(&self, cwd: &Path) -> Option<usize> {
-        let roots = &self.bindings.roots.map;
+        let roots = &self.bindings.roots;
         if !cwd.is_absolute() || roots.is_empty() {
             return None;
         }
-        clean_cow(cwd).ancestors().find_map(|a| roots.get(a.as_os_str()).copied())
+        clean_cow(cwd).ancestors().find_map(|a| roots.index_of_clean(a.as_os_str()))
     }
 
     /// The bindings that apply in a working directory under no known project root (or

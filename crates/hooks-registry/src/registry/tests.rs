@@ -1001,6 +1001,7 @@ mod claude;
 mod expected;
 mod lookup;
 mod recompile;
+mod roots;
 
 #[test]
 fn scripts_of_a_session_directory_format_are_protected_where_any_session_would_run_them() {
