@@ -20,7 +20,7 @@ use std::{
     fs::{self, File, OpenOptions},
     io::{self, Write},
     os::{
-        fd::{AsFd, BorrowedFd},
+        fd::AsFd,
         unix::fs::{FileExt, OpenOptionsExt},
     },
     path::{Path, PathBuf},
@@ -136,24 +136,36 @@ impl Contain {
     /// The containment `cfg` asks for, as far as the machine allows it.
     ///
     /// At the first call of the process, the cgroup v2 tree and the cgroup v1 trees of the
-    /// resources `cfg` limits are made together and checked by one process, which is born in
-    /// a run cgroup of the v2 tree and joins one of each v1 tree before it exits (it was one
-    /// process per tree: four on a machine with v1 memory, pids and cpu hierarchies).
+    /// resources `cfg` limits are made, and no process checks them: the first hook's start
+    /// does ([`Contain::started`], [`Contain::after_failed_start`]). It was one probe child
+    /// that was born in a run cgroup of the v2 tree and joined one of each v1 tree before it
+    /// exited (and before that, one child per tree).
     pub(crate) fn resolve(cfg: &crate::DispatchConfig) -> Contain {
         let wanted = wanted_v1(cfg);
         #[cfg(target_os = "linux")]
         let p = {
+            // At the first run of the process: the trees' folders are named first, so that
+            // the reaper's fork starts before they are made and sets itself up beside the
+            // engine's `mkdir`s and the hook's start (it used to start after them, and the
+            // engine waited for its set-up before starting the hook).
+            let mut parent = None;
+            if PROBE.get().is_none() {
+                let dir = parent_dir(cfg.cgroup_parent.as_deref());
+                let _ = PLANNED.set(dir.as_ref().ok().map(|d| d.join(tree_name())));
+                parent = Some(dir);
+                crate::reaper::global().start_early();
+            }
             let v1 = crate::limits::available().v1.as_ref();
             let made = v1.map(|v| v.prepare(wanted)).unwrap_or_default();
-            let mut joined = false;
+            // No process checks the trees here: the first hook's own start does (born in its
+            // run cgroup, joining the v1 ones before its `exec`), and a start that fails has
+            // the trees it used checked, then runs with what works (`Contain::after_failed_start`).
             let p = PROBE.get_or_init(|| {
-                let tasks: Vec<_> = made.iter().map(crate::limits::Unchecked::tasks).collect();
-                let (p, j) = Probe::run_joining(cfg.cgroup_parent.as_deref(), &tasks);
-                joined = j;
-                p
+                let parent = parent.unwrap_or_else(|| parent_dir(cfg.cgroup_parent.as_deref()));
+                Probe::run_in(parent, false)
             });
             if let Some(v) = v1 {
-                v.checked(made, joined);
+                v.unchecked(made);
             }
             p
         };
@@ -195,6 +207,67 @@ impl Contain {
         Ok(RunLimits { v1, rlimits })
     }
 
+    /// Records that a hook's first process was started in the run's cgroup (`cgroup`) and
+    /// joined its v1 cgroups (`limits`): those trees are proven usable, no check is needed.
+    pub(crate) fn started(&self, cgroup: bool, limits: &RunLimits) {
+        if cgroup && let Some(t) = self.tree {
+            t.proven.store(true, Ordering::Relaxed);
+        }
+        if let Some(v) = &crate::limits::available().v1 {
+            for (r, run) in Resource::ALL.into_iter().zip(&limits.v1) {
+                if run.is_some() {
+                    v.proven(r);
+                }
+            }
+        }
+    }
+
+    /// After a start that failed with a run cgroup of the tree (`cgroup`) and cgroups of the
+    /// v1 trees (`v1`, per resource), both given back already:
+    /// each tree it used that no process has joined yet is checked by a probe child (what
+    /// the probe did for every engine before the first run). If one fails its check, it is
+    /// removed, the mechanism falls back as the probe's failure would have made it, and the
+    /// containment to start the hook with again is returned (its process never ran: it
+    /// failed before its `exec`). `None` when every tree used works (the start failed for
+    /// another reason) or none was unproven.
+    #[cfg(target_os = "linux")]
+    pub(crate) fn after_failed_start(
+        &self,
+        cfg: &crate::DispatchConfig,
+        cgroup: bool,
+        v1: [bool; 3],
+    ) -> Option<Contain> {
+        let mut failed = cgroup && self.tree.is_some_and(Tree::prove);
+        if let Some(v) = &crate::limits::available().v1 {
+            for (r, used) in Resource::ALL.into_iter().zip(v1) {
+                failed |= used && v.prove(r);
+            }
+        }
+        failed.then(|| Contain::resolve(cfg))
+    }
+
+    /// Without cgroups there is nothing to prove.
+    #[cfg(not(target_os = "linux"))]
+    pub(crate) fn after_failed_start(
+        &self,
+        _: &crate::DispatchConfig,
+        _: bool,
+        _: [bool; 3],
+    ) -> Option<Contain> {
+        None
+    }
+
+    /// Whether a tree this containment uses was found unusable since it was resolved (a
+    /// start failed, [`Contain::after_failed_start`]): the dispatcher resolves it again.
+    pub(crate) fn stale(&self) -> bool {
+        self.tree.is_some_and(|t| t.failed.get().is_some())
+            || crate::limits::available().v1.as_ref().is_some_and(|v| {
+                Resource::ALL
+                    .into_iter()
+                    .any(|r| self.plan.of(r) == Some(Enforcement::CgroupV1) && !v.usable(r))
+            })
+    }
+
     /// Ends a run's use of its limits' cgroups.
     pub(crate) fn finish_limits(&self, run: RunLimits) {
         if let Some(v) = &crate::limits::available().v1 {
@@ -225,6 +298,20 @@ impl Contain {
 
 /// The containment `cfg` gets on this machine, and what the machine allows.
 pub(crate) fn report(cfg: &crate::DispatchConfig) -> ContainmentReport {
+    // What is reported was checked: trees a run made but no hook has joined yet are checked
+    // now (a probe child each), as a failed start would have them.
+    #[cfg(target_os = "linux")]
+    {
+        let p = probe(cfg.cgroup_parent.as_deref());
+        if let Some(t) = &p.tree {
+            t.prove();
+        }
+        if let Some(v) = &crate::limits::available().v1 {
+            for r in Resource::ALL {
+                v.prove(r);
+            }
+        }
+    }
     let mut r = probe(cfg.cgroup_parent.as_deref()).report(cfg.containment);
     let tree = probe(None).tree.as_ref().filter(|_| r.mechanism.is_cgroup());
     let plan = limit_plan(cfg.limits_via, tree, [true; 3]);
@@ -264,10 +351,18 @@ fn wanted_v1(cfg: &crate::DispatchConfig) -> [bool; 3] {
     wanted
 }
 
-/// The engine's cgroup tree, once the probe has run and found cgroup v2 usable.
-pub(crate) fn tree() -> Option<&'static Tree> {
-    static_probe().and_then(|p| p.tree.as_ref())
+/// The folder of the engine's cgroup v2 tree: the probe's, or, while the first run is
+/// making it, the one it is being made as ([`Contain::resolve`]); `None` before either, or
+/// without a cgroup v2 parent.
+pub(crate) fn tree_dir() -> Option<PathBuf> {
+    match static_probe() {
+        Some(p) => p.tree.as_ref().map(|t| t.dir.clone()),
+        None => PLANNED.get().cloned().flatten(),
+    }
 }
+
+/// The folder the first run names for the engine's cgroup v2 tree before making it.
+static PLANNED: OnceLock<Option<PathBuf>> = OnceLock::new();
 
 /// What containment a dispatcher uses, and what the machine allows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -318,6 +413,12 @@ pub(crate) fn probe(parent: Option<&Path>) -> &'static Probe {
 
 static PROBE: OnceLock<Probe> = OnceLock::new();
 
+/// Makes every process started in a run cgroup of this process fail to join it (a cgroup v2
+/// tree the engine may make but not use); for the tests of a failed first start.
+#[cfg(test)]
+pub(crate) static BREAK_JOIN: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
 /// The probe, if it has run.
 fn static_probe() -> Option<&'static Probe> {
     PROBE.get()
@@ -326,7 +427,7 @@ fn static_probe() -> Option<&'static Probe> {
 impl Probe {
     fn run(parent: Option<&Path>) -> Probe {
         #[cfg(target_os = "linux")]
-        return Probe::run_joining(parent, &[]).0;
+        return Probe::run_in(parent_dir(parent), true);
         #[cfg(not(target_os = "linux"))]
         {
             let _ = parent;
@@ -340,12 +441,11 @@ impl Probe {
         }
     }
 
-    /// [`Probe::run`] whose check process also joins the cgroup v1 run cgroups of `v1_tasks`;
-    /// the second value says whether it did (false also when the v2 tree could not be made).
+    /// [`Probe::run`] in `parent`; the tree is checked by a probe child only with `check`
+    /// (see [`Contain::resolve`]).
     #[cfg(target_os = "linux")]
-    fn run_joining(parent: Option<&Path>, v1_tasks: &[BorrowedFd<'_>]) -> (Probe, bool) {
-        let mut joined = false;
-        let p = match Tree::create(parent, v1_tasks, &mut joined) {
+    fn run_in(parent: Result<PathBuf, CgroupSetupError>, check: bool) -> Probe {
+        match parent.and_then(|p| Tree::create_in(p, check)) {
             Ok(tree) => {
                 let kill_unavailable = (!tree.has_kill).then(|| {
                     "this kernel has no cgroup.kill (Linux 5.14): runs are frozen, killed and thawed"
@@ -364,14 +464,14 @@ impl Probe {
                 kill_unavailable: Some(why.to_string()),
                 subreaper_unavailable: subreaper_unavailable(),
             },
-        };
-        (p, joined)
+        }
     }
 
     fn why_not(&self, m: Mechanism) -> Option<&str> {
+        let failed = self.tree.as_ref().and_then(|t| t.failed.get()).map(String::as_str);
         match m {
-            Mechanism::CgroupKill => self.kill_unavailable.as_deref(),
-            Mechanism::CgroupFreeze => self.cgroup_unavailable.as_deref(),
+            Mechanism::CgroupKill => failed.or(self.kill_unavailable.as_deref()),
+            Mechanism::CgroupFreeze => failed.or(self.cgroup_unavailable.as_deref()),
             Mechanism::Subreaper => self.subreaper_unavailable.as_deref(),
             Mechanism::ProcessGroup => None,
         }
@@ -549,6 +649,11 @@ pub(crate) struct Tree {
     /// Run cgroups that were killed or left members behind, removed once empty.
     retired: Mutex<Vec<RunCgroup>>,
     next: AtomicU64,
+    /// Whether a process was started in one of its run cgroups (a check, or a hook's first
+    /// process).
+    proven: std::sync::atomic::AtomicBool,
+    /// Why a start that failed found it unusable (then checked and removed).
+    failed: OnceLock<String>,
 }
 
 /// One run's cgroup.
@@ -665,21 +770,11 @@ impl CgroupSetupError {
 
 #[cfg(target_os = "linux")]
 impl Tree {
-    /// Finds the engine's cgroup (or `parent`), creates the tree in it, checks that a process
-    /// can be started inside a cgroup of the tree, and removes the trees of dead engines.
-    ///
-    /// The checking process also joins the cgroup v1 run cgroups of `v1_tasks` (so one process
-    /// checks every tree); `joined` is set when it did. If it fails, the v2 tree is checked
-    /// alone, and the caller checks the v1 ones each on its own.
-    fn create(
-        parent: Option<&Path>,
-        v1_tasks: &[BorrowedFd<'_>],
-        joined: &mut bool,
-    ) -> Result<Tree, CgroupSetupError> {
-        let parent = match parent {
-            Some(p) => p.to_owned(),
-            None => own_cgroup()?,
-        };
+    /// Creates the tree in `parent` (the engine's cgroup, or the one given: [`parent_dir`])
+    /// and removes the trees of dead engines; with `check`, also checks that a process can be
+    /// started inside a cgroup of the tree (a probe child). Without, the first hook's start
+    /// proves it ([`Contain::started`], [`Contain::after_failed_start`]).
+    fn create_in(parent: PathBuf, check: bool) -> Result<Tree, CgroupSetupError> {
         if !parent.join("cgroup.procs").is_file() {
             return Err(CgroupSetupError::NotV2Dir { dir: parent });
         }
@@ -704,27 +799,51 @@ impl Tree {
             pool: Mutex::default(),
             retired: Mutex::default(),
             next: AtomicU64::new(0),
+            proven: std::sync::atomic::AtomicBool::new(false),
+            failed: OnceLock::new(),
         };
-        // The check: a child that joins a run cgroup (and the v1 ones) and exits before any
-        // exec; if that fails with v1 cgroups, again without them.
-        let check = |v1: &[BorrowedFd<'_>]| {
-            tree.take(None).and_then(|run| {
-                let ok = crate::spawner::probe_join(run.fds(), v1);
-                tree.finish(run);
-                ok
-            })
-        };
-        let mut checked = check(v1_tasks);
-        *joined = checked.is_ok() && !v1_tasks.is_empty();
-        if checked.is_err() && !v1_tasks.is_empty() {
-            checked = check(&[]);
+        if !check {
+            return Ok(tree);
         }
-        match checked {
-            Ok(()) => Ok(tree),
+        match tree.check() {
+            Ok(()) => {
+                tree.proven.store(true, Ordering::Relaxed);
+                Ok(tree)
+            }
             Err(source) => {
                 let dir = tree.dir.clone();
                 tree.remove_all();
                 Err(CgroupSetupError::Join { dir, source })
+            }
+        }
+    }
+
+    /// The check: a child that is born in a run cgroup and exits before any exec.
+    fn check(&self) -> io::Result<()> {
+        self.take(None).and_then(|run| {
+            let ok = crate::spawner::probe_join(run.fds(), &[]);
+            self.finish(run);
+            ok
+        })
+    }
+
+    /// Checks the tree if no process was started in it yet: whether it failed the check, in
+    /// which case it is killed and removed, and the cgroup mechanisms are unavailable from now
+    /// on with the reason.
+    fn prove(&self) -> bool {
+        if self.proven.load(Ordering::Relaxed) || self.failed.get().is_some() {
+            return false;
+        }
+        match self.check() {
+            Ok(()) => {
+                self.proven.store(true, Ordering::Relaxed);
+                false
+            }
+            Err(source) => {
+                let why = CgroupSetupError::Join { dir: self.dir.clone(), source };
+                let _ = self.failed.set(why.to_string());
+                self.remove_all();
+                true
             }
         }
     }
@@ -839,6 +958,14 @@ impl RunCgroup {
 
     /// The descriptors the hook's first process is started in the cgroup with.
     pub(crate) fn fds(&self) -> crate::spawner::CgroupFds<'_> {
+        #[cfg(test)]
+        if BREAK_JOIN.load(Ordering::Relaxed) {
+            // No folder, and a descriptor that cannot be written: every start fails to join.
+            return crate::spawner::CgroupFds {
+                dir: self.events.as_fd(),
+                procs: self.events.as_fd(),
+            };
+        }
         crate::spawner::CgroupFds { dir: self.dir_fd.as_fd(), procs: self.procs.as_fd() }
     }
 
@@ -949,6 +1076,16 @@ fn enable_controllers(tree: &Path, parent: &Path) -> (Controllers, String) {
         )
     };
     (c, note)
+}
+
+/// The folder the engine's cgroup v2 tree is made in: `parent` if given, else the engine's
+/// own cgroup.
+#[cfg(target_os = "linux")]
+fn parent_dir(parent: Option<&Path>) -> Result<PathBuf, CgroupSetupError> {
+    match parent {
+        Some(p) => Ok(p.to_owned()),
+        None => own_cgroup(),
+    }
 }
 
 /// The engine's own cgroup v2 directory: the `0::` line of `/proc/self/cgroup` under the

@@ -389,7 +389,8 @@ impl V1 {
         self.tree(r).is_some()
     }
 
-    /// `r`'s tree, made and checked at the first call.
+    /// `r`'s tree, made and checked at the first call (unless a failed start found it
+    /// unusable since: [`V1::prove`]).
     fn tree(&self, r: Resource) -> Option<&V1Tree> {
         let i = r.index();
         let parents = self.parents.get(i)?;
@@ -404,11 +405,44 @@ impl V1 {
             })
             .as_ref()
             .ok()
+            .filter(|t| t.failed.get().is_none())
     }
 
-    /// `r`'s tree if it was made.
+    /// `r`'s tree if it was made (and no failed start found it unusable since).
     fn made(&self, r: Resource) -> Option<&V1Tree> {
-        self.trees.get(r.index())?.get()?.as_ref().ok()
+        self.trees.get(r.index())?.get()?.as_ref().ok().filter(|t| t.failed.get().is_none())
+    }
+
+    /// Whether runs can be limited through `r`'s tree as made (none made yet, or one a
+    /// failed start found unusable: not).
+    pub(crate) fn usable(&self, r: Resource) -> bool {
+        self.made(r).is_some()
+    }
+
+    /// Records that a process joined `r`'s tree (a hook's first process, before its `exec`).
+    pub(crate) fn proven(&self, r: Resource) {
+        if let Some(t) = self.made(r) {
+            t.proven.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Checks `r`'s tree if no process has joined it yet (a probe child): whether it failed
+    /// the check, in which case it is removed and no run uses it any more.
+    #[cfg(target_os = "linux")]
+    pub(crate) fn prove(&self, r: Resource) -> bool {
+        let Some(t) = self.made(r).filter(|t| !t.proven.load(Ordering::Relaxed)) else {
+            return false;
+        };
+        match t.check() {
+            Ok(()) => {
+                t.proven.store(true, Ordering::Relaxed);
+                false
+            }
+            Err(why) => {
+                let _ = t.failed.set(why.to_string());
+                true
+            }
+        }
     }
 
     /// Whether `r`'s tree was made (and checked).
@@ -422,6 +456,7 @@ impl V1 {
     fn note(&self, r: Resource) -> Option<String> {
         match (&self.parents[r.index()], self.trees[r.index()].get()) {
             (Err(why), _) | (_, Some(Err(why))) => Some(why.clone()),
+            (_, Some(Ok(t))) => t.failed.get().cloned(),
             _ => None,
         }
     }
@@ -487,22 +522,15 @@ impl V1 {
         out
     }
 
-    /// Takes the trees [`V1::prepare`] made: `joined` says whether one process joined all of
-    /// their run cgroups; if not, each is checked on its own (as [`V1::has`] does).
+    /// Takes the trees [`V1::prepare`] made without checking them: the first hook that joins
+    /// one proves it ([`V1::proven`]); a start that fails has the unproven ones it used checked
+    /// ([`V1::prove`]).
     #[cfg(target_os = "linux")]
-    pub(crate) fn checked(&self, made: Vec<Unchecked>, joined: bool) {
+    pub(crate) fn unchecked(&self, made: Vec<Unchecked>) {
         for Unchecked { tree, run } in made {
             let i = tree.resource.index();
             tree.finish(run);
-            let result = if joined {
-                Ok(tree)
-            } else {
-                match tree.check() {
-                    Ok(()) => Ok(tree),
-                    Err(why) => Err(why.to_string()),
-                }
-            };
-            let _ = self.trees[i].set(result);
+            let _ = self.trees[i].set(Ok(tree));
         }
     }
     /// A run's cgroups for the resources `plan` enforces through v1, with `limits` written.
@@ -549,14 +577,6 @@ pub(crate) struct Unchecked {
     run: V1Run,
 }
 
-#[cfg(target_os = "linux")]
-impl Unchecked {
-    /// The `tasks` file a process joins the run cgroup through.
-    pub(crate) fn tasks(&self) -> std::os::fd::BorrowedFd<'_> {
-        self.run.tasks()
-    }
-}
-
 /// The engine's own cgroup in `r`'s v1 hierarchy, from `/proc/self/mountinfo` (`mounts`) and
 /// `/proc/self/cgroup` (`own`).
 #[cfg(target_os = "linux")]
@@ -601,6 +621,10 @@ struct V1Tree {
     dir: PathBuf,
     /// Whether `memory.memsw.limit_in_bytes` exists (swap accounting on).
     memsw: bool,
+    /// Whether a process joined one of its run cgroups (a check, or a hook's first process).
+    proven: std::sync::atomic::AtomicBool,
+    /// Why a start that failed found it unusable (then checked and removed).
+    failed: OnceLock<String>,
     pool: Mutex<Vec<V1Run>>,
     retired: Mutex<Vec<V1Run>>,
     next: AtomicU64,
@@ -648,6 +672,7 @@ impl V1Tree {
     fn create(r: Resource, parent: &Path) -> Result<V1Tree, CgroupSetupError> {
         let tree = V1Tree::create_unchecked(r, parent)?;
         tree.check()?;
+        tree.proven.store(true, Ordering::Relaxed);
         Ok(tree)
     }
 
@@ -666,6 +691,8 @@ impl V1Tree {
             resource: r,
             memsw: dir.join("memory.memsw.limit_in_bytes").is_file(),
             dir,
+            proven: std::sync::atomic::AtomicBool::new(false),
+            failed: OnceLock::new(),
             pool: Mutex::default(),
             retired: Mutex::default(),
             next: AtomicU64::new(0),

@@ -315,7 +315,7 @@ pub(crate) struct Reaper {
     v1_trees: String,
     /// Whether the header slot says tags were handed out.
     tagged: AtomicBool,
-    /// Whether the trees are left to a fork of the engine ([`crate::sys::fork_tree_reaper`])
+    /// Whether the trees are left to a fork of the engine ([`crate::sys::start_tree_reaper`])
     /// rather than to the shell script; decided at the first start.
     trees_by_fork: OnceLock<bool>,
 }
@@ -326,6 +326,10 @@ struct State {
     running: Option<(Pid, ChildStdin)>,
     /// The trees' reaper (a fork of the engine) and the write end of its liveness pipe.
     trees: Option<(Pid, std::os::fd::OwnedFd)>,
+    /// The trees' fork, until it is known to hold no descriptor of the engine's any more
+    /// ([`Reaper::settle`]).
+    #[cfg(target_os = "linux")]
+    trees_ready: Option<crate::sys::Ready>,
     /// The slot of each registered group.
     slots: HashMap<i32, u64>,
     /// Released slots, reused first.
@@ -343,7 +347,9 @@ pub(crate) fn global() -> &'static Reaper {
     REAPER.get_or_init(|| Reaper {
         state: Mutex::default(),
         token: crate::tag::engine_token().to_owned(),
-        tree: crate::contain::tree().map(|t| t.dir.clone()),
+        // Known before the tree is made: the trees' fork may start first
+        // ([`Reaper::start_early`]).
+        tree: crate::contain::tree_dir(),
         v1_trees: crate::limits::available()
             .v1
             .as_ref()
@@ -483,19 +489,55 @@ impl Reaper {
         }
     }
 
-    /// Starts the trees' fork unless it runs (replacing one that died).
+    /// Starts the trees' fork, when the trees go to one: called at the first run before the
+    /// trees are made (`specs/dispatch.md`, "When the engine process dies: the reaper"). The
+    /// trees it ends are named before they exist; one never made is skipped.
+    pub(crate) fn start_early(&self) {
+        if !self.forks_trees() {
+            return;
+        }
+        let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let _ = self.ensure_trees(&mut st);
+    }
+
+    /// Waits, if the trees' fork was started since the last call, until it holds no
+    /// descriptor of the engine's any more: called once a run has ended, so that the engine
+    /// cannot exit while the fork still holds a copy of the agent's stdout (the agent would
+    /// wait for the fork to be scheduled). Nothing waits for it before a hook starts: the
+    /// fork and the hook share no descriptor (the hook's pipes are made after the fork), and
+    /// by the end of the run the fork has run (the engine waited for the hook); an engine
+    /// that ends mid-run at worst has the agent wait for that.
+    pub(crate) fn settle(&self) {
+        #[cfg(target_os = "linux")]
+        {
+            let ready = {
+                let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+                st.trees_ready.take()
+            };
+            if let Some(r) = ready {
+                r.wait();
+            }
+        }
+    }
+
+    /// Starts the trees' fork unless it runs (replacing one that died), without waiting for
+    /// it to set itself up ([`Reaper::settle`]).
     #[cfg(target_os = "linux")]
     fn ensure_trees(&self, st: &mut State) -> io::Result<()> {
         if still_running(&mut st.trees) {
             return Ok(());
         }
+        st.trees_ready = None;
         let c = |p: &str| std::ffi::CString::new(p).map_err(io::Error::other);
         let paths = crate::sys::TreePaths {
             v2: self.tree.as_deref().and_then(std::path::Path::to_str).map(c).transpose()?,
             v1: self.v1_trees.lines().filter(|l| !l.is_empty()).map(c).collect::<Result<_, _>>()?,
         };
-        let (pid, pipe) = match crate::sys::fork_tree_reaper(&paths) {
-            Ok((pid, pipe)) => (Pid::from_raw(pid), pipe),
+        let (pid, pipe) = match crate::sys::start_tree_reaper(&paths) {
+            Ok(f) => {
+                st.trees_ready = Some(f.ready);
+                (Pid::from_raw(f.pid), f.pipe)
+            }
             // No fork allowed here (a process limit, a filter): the script, for the trees
             // only (no registration file, no token).
             Err(_) => self.trees_shell()?,

@@ -150,9 +150,11 @@ impl Lingering {
         (settling.len(), settling.iter().filter(|(_, _, e)| e.is_some()).count(), kept)
     }
 
-    /// The containment of this dispatcher's runs, resolved on the first call.
+    /// The containment of this dispatcher's runs, resolved on the first call, and again
+    /// once a start found a tree of it unusable ([`Contain::after_failed_start`]).
     pub(crate) fn contain(&self) -> Contain {
-        *self.contain.get_or_init(|| Contain::resolve(&self.cfg))
+        let c = *self.contain.get_or_init(|| Contain::resolve(&self.cfg));
+        if c.stale() { Contain::resolve(&self.cfg) } else { c }
     }
 
     /// Keeps the cgroup of a clean run that left members, and retires those that emptied.
@@ -324,13 +326,20 @@ pub(crate) async fn run_tracked(
             if let Some(r) = reservation {
                 reaper::global().cancel(r);
             }
+            let used = (cgroup.is_some(), run_limits.v1.each_ref().map(Option::is_some));
             if let Some(c) = cgroup {
                 contain.finish(c);
             }
             contain.finish_limits(run_limits);
+            // The first start in a tree is its check: if a tree it used does not work, the
+            // hook (whose process never ran) starts again with what does.
+            if let Some(next) = contain.after_failed_start(cfg, used.0, used.1) {
+                return Box::pin(run_tracked(inv, cfg, lingering, next, limits)).await;
+            }
             return RawOutcome { exit: ExitInfo::NotStarted(f), ..empty_outcome() };
         }
     };
+    contain.started(cgroup.is_some(), &run_limits);
     let start = Instant::now();
     crate::trace::record_pid(started.proc.id());
     #[cfg(test)]
@@ -348,6 +357,8 @@ pub(crate) async fn run_tracked(
     let mut run = supervise(started, pgid, cgroup.as_ref(), contain, inv, cfg, start)
         .instrument(tracing::trace_span!(target: crate::trace::TARGET, "hooks.wait"))
         .await;
+    // The trees' fork, if one started for this run, has set itself up by now.
+    reaper::global().settle();
     let _finish = tracing::trace_span!(target: crate::trace::TARGET, "hooks.finish").entered();
     if let Some(l) = lingering
         && !run.killed

@@ -240,6 +240,8 @@ mod linux {
         signals_cleared: bool,
         /// `stage << 16 | errno` of the failure, 0 when the `exec` succeeded.
         error: AtomicI32,
+        /// Set by the child's first instruction: a child that never ran was killed at birth.
+        entered: std::sync::atomic::AtomicBool,
     }
 
     /// The child's stack. It only holds the few frames of [`child_main`] and its system calls.
@@ -398,6 +400,7 @@ mod linux {
             probe: req.probe,
             signals_cleared: cfg!(target_arch = "x86_64") && (clear || into.is_some()),
             error: AtomicI32::new(0),
+            entered: std::sync::atomic::AtomicBool::new(false),
         };
         let mut stack: Box<[MaybeUninit<u8>]> = Box::new_uninit_slice(STACK);
         // The stack grows down on every architecture Linux runs this on; 16-byte aligned ends.
@@ -464,6 +467,19 @@ mod linux {
         let pidfd = unsafe { OwnedFd::from_raw_fd(pidfd) };
         let code = child.error.load(Ordering::Acquire);
         drop(stack);
+        if into.is_some() && !child.entered.load(Ordering::Acquire) {
+            // Killed before its first instruction: the kernel kills a process born by
+            // `CLONE_INTO_CGROUP` into a cgroup whose kill count differs from its parent's
+            // cgroup's (an engine whose own cgroup was killed once; see `Tree::finish`). The
+            // hook never ran: reaped, and reported as `clone3` into the cgroup refused, so the
+            // caller starts it again joining by the write, which has not that flaw (what the
+            // probe child used to find out before the first hook).
+            let _ = rustix::process::waitid(
+                rustix::process::WaitId::PidFd(std::os::fd::AsFd::as_fd(&pidfd)),
+                rustix::process::WaitIdOptions::EXITED,
+            );
+            return Err(SpawnError::Clone(io::Error::from_raw_os_error(libc::EPERM)));
+        }
         if code != 0 {
             // The child exited with 127 before or at the exec: reap it.
             let _ = rustix::process::waitid(
@@ -528,7 +544,7 @@ mod linux {
         None
     }
 
-    /// The folders the trees' reaper ([`fork_tree_reaper`]) empties and removes when the
+    /// The folders the trees' reaper ([`start_tree_reaper`]) empties and removes when the
     /// engine ends, prepared by the caller (the forked child allocates nothing).
     #[derive(Debug, Default)]
     pub(crate) struct TreePaths {
@@ -536,6 +552,38 @@ mod linux {
         pub v2: Option<CString>,
         /// The engine's cgroup v1 trees (made or not: those that do not exist are skipped).
         pub v1: Vec<CString>,
+    }
+
+    /// [`start_tree_reaper`], returning once the child holds no descriptor of the engine's.
+    #[cfg(test)]
+    pub(crate) fn fork_tree_reaper(paths: &TreePaths) -> io::Result<(i32, OwnedFd)> {
+        let f = start_tree_reaper(paths)?;
+        f.ready.wait();
+        Ok((f.pid, f.pipe))
+    }
+
+    /// A trees' reaper just forked ([`start_tree_reaper`]), maybe not set up yet.
+    #[derive(Debug)]
+    pub(crate) struct ForkedReaper {
+        /// Its pid.
+        pub pid: i32,
+        /// The write end of its liveness pipe (close-on-exec, never written to).
+        pub pipe: OwnedFd,
+        /// The end-of-file of this pipe says it closed every descriptor it inherited.
+        pub ready: Ready,
+    }
+
+    /// The read end of the pipe a trees' reaper closes last of the descriptors it inherited.
+    #[derive(Debug)]
+    pub(crate) struct Ready(OwnedFd);
+
+    impl Ready {
+        /// Waits until the reaper holds no descriptor of the engine's any more (it closed
+        /// them, or died).
+        pub(crate) fn wait(self) {
+            let mut buf = [0u8; 1];
+            while let Err(rustix::io::Errno::INTR) = rustix::io::read(&self.0, &mut buf) {}
+        }
     }
 
     /// Starts the trees' reaper: a fork of the engine that runs no program (`specs/dispatch.md`,
@@ -548,11 +596,14 @@ mod linux {
     /// SIGKILLs every member of the v1 trees' run cgroups until none is listed, and removes
     /// the run cgroups and the trees. Returns its pid and the pipe's write end.
     ///
-    /// Returns once the child has closed every descriptor it inherited but its pipe (it
-    /// closes a second pipe last, whose end-of-file the engine waits for): until then it held
-    /// a copy of each of the engine's, the agent's stdout among them, and an engine that
-    /// exited first would leave the agent waiting for the child to be scheduled.
-    pub(crate) fn fork_tree_reaper(paths: &TreePaths) -> io::Result<(i32, OwnedFd)> {
+    /// Returns at once, with [`Ready`]: its end-of-file says the child has closed every
+    /// descriptor it inherited but its pipe (it closes that pipe last). Until then the child
+    /// holds a copy of each of the engine's, the agent's stdout among them, and an engine that
+    /// exited first would leave the agent waiting for the child to be scheduled: the caller
+    /// [`Ready::wait`]s before any hook starts. In between it goes on (making the trees, the
+    /// first run's cgroups) while the child sets itself up beside it. The trees need not
+    /// exist yet: the child opens them by path at the engine's end and skips one never made.
+    pub(crate) fn start_tree_reaper(paths: &TreePaths) -> io::Result<ForkedReaper> {
         let (rd, wr) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
         let (ready_rd, ready_wr) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
         let v2 = paths.v2.as_ref().map_or(ptr::null(), |p| p.as_ptr());
@@ -576,10 +627,7 @@ mod linux {
         }
         drop(ready_wr);
         drop(rd);
-        let mut buf = [0u8; 1];
-        // End-of-file once the child closed its last inherited descriptor (or died).
-        while let Err(rustix::io::Errno::INTR) = rustix::io::read(&ready_rd, &mut buf) {}
-        Ok((pid, wr))
+        Ok(ForkedReaper { pid, pipe: wr, ready: Ready(ready_rd) })
     }
 
     /// The trees' reaper, in the forked child. Never returns.
@@ -993,6 +1041,7 @@ mod linux {
     extern "C" fn child_main(arg: *mut c_void) -> c_int {
         // SAFETY: `arg` is the `Child` the parent keeps alive until this process execs or exits.
         let c = unsafe { &*arg.cast_const().cast::<Child<'_>>() };
+        c.entered.store(true, Ordering::Release);
         // SAFETY: only async-signal-safe system calls on memory the parent prepared.
         unsafe {
             if c.signals_cleared {

@@ -55,14 +55,16 @@ fn probes() -> usize {
     crate::spawner::PROBES.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-/// At the first run of a process, one child checks the cgroup v2 tree and the cgroup v1 trees
-/// of the resources the dispatcher limits (it was one child per tree: four here, with v1
-/// memory, pids and cpu hierarchies), and a resource no rule limits (the CPU by default) gets
-/// no tree until a dispatcher limits it. Needs cgroup v2 and v1 trees the engine may make;
-/// where the machine lacks them, this test reports why and checks nothing else.
+/// At the first run of a process the cgroup v2 tree and the cgroup v1 trees of the resources
+/// the dispatcher limits are made, and no process checks them: the first hook's own start
+/// does (there was one probe child, and before it one per tree: four here, with v1 memory,
+/// pids and cpu hierarchies). A resource no rule limits (the CPU by default) gets no tree
+/// until a dispatcher limits it, and that tree is not checked by a child either. Needs cgroup
+/// v2 and v1 trees the engine may make; where the machine lacks them, this test reports why
+/// and checks nothing else.
 #[cfg(target_os = "linux")]
 #[test]
-fn one_child_checks_every_tree_and_an_unlimited_resource_gets_none() {
+fn no_child_checks_the_trees_before_the_first_hook_and_an_unlimited_resource_gets_none() {
     use crate::limits::{Enforcement, Resource};
     let cfg = crate::DispatchConfig::default();
     assert!(cfg.limits.cpu_max.is_none() && cfg.limits.memory_max.is_some());
@@ -71,51 +73,122 @@ fn one_child_checks_every_tree_and_an_unlimited_resource_gets_none() {
         eprintln!("no cgroup v1 hierarchy here");
         return;
     };
-    if c.tree.is_none() || !v1.is_made(Resource::Memory) {
+    let Some(tree) = c.tree.filter(|_| v1.is_made(Resource::Memory)) else {
         eprintln!("needs a cgroup v2 tree and a v1 memory tree: {:?}", super::report(&cfg));
         return;
-    }
-    assert_eq!(probes(), 1, "one child checked every tree");
+    };
+    assert_eq!(probes(), 0, "no child checked the trees");
+    assert!(tree.dir.is_dir() && !tree.proven.load(std::sync::atomic::Ordering::Relaxed));
     assert_eq!(c.plan.of(Resource::Memory), Some(Enforcement::CgroupV1));
     assert!(!v1.is_made(Resource::Cpu), "no cpu tree without a cpu limit");
     assert!(v1.tree_dirs().iter().all(|d| v1.dirs().contains(d) || !d.exists()));
-    // A dispatcher that limits the CPU gets its tree then, checked on its own.
+    // A dispatcher that limits the CPU gets its tree then, unchecked too.
     let mut cpu = crate::DispatchConfig::default();
     cpu.limits.cpu_max = Some(crate::config::CpuMax { quota_us: 50_000, period_us: 100_000 });
     let c = super::Contain::resolve(&cpu);
     if v1.is_made(Resource::Cpu) {
         assert_eq!(c.plan.of(Resource::Cpu), Some(Enforcement::CgroupV1));
-        assert_eq!(probes(), 2, "the cpu tree's own check");
     }
+    assert_eq!(probes(), 0, "no child checked the cpu tree");
 }
 
-/// When the joint check fails (here a v1 `tasks` descriptor the child cannot write), the
-/// cgroup v2 tree is checked again alone and each v1 tree on its own, so a tree that works is
-/// still used: the result is what one probe per tree would have found.
+/// The first hook's start is the check: its first process is born in its run cgroup of the
+/// v2 tree and joins its v1 cgroups before its `exec` (so it runs in all of them), no probe
+/// child is started, and the trees it joined count as proven (a later failed start checks
+/// nothing). Needs cgroup v2 and v1 trees (see above).
 #[cfg(target_os = "linux")]
-#[test]
-fn a_failed_joint_check_falls_back_to_checking_each_tree_alone() {
-    use std::os::fd::AsFd;
-
+#[tokio::test]
+async fn the_first_hook_s_start_proves_the_trees_in_place_of_a_probe_child() {
     use crate::limits::Resource;
+    let cfg = crate::DispatchConfig::default();
+    let inv = hooks_schema::Invocation {
+        program: hooks_schema::Program::Shell {
+            script: "cat /proc/self/cgroup".to_owned(),
+            shell: None,
+        },
+        cwd: None,
+        env_remove: Vec::new(),
+        env: Vec::new(),
+        stdin: Vec::new(),
+        files: Vec::new(),
+        timeout: std::time::Duration::from_secs(10),
+    };
+    let out = crate::runner::run_invocation(&inv, &cfg).await;
+    assert!(matches!(out.exit, hooks_schema::ExitInfo::Exited(0)), "{out:?}");
+    let c = super::Contain::resolve(&cfg);
     let Some(v1) = crate::limits::available().v1.as_ref() else {
         eprintln!("no cgroup v1 hierarchy here");
         return;
     };
-    let made = v1.prepare([true, true, false]);
-    let unwritable = std::fs::File::open("/dev/null").expect("/dev/null");
-    let mut joined = true;
-    let tree = super::Tree::create(None, &[unwritable.as_fd()], &mut joined);
-    let Ok(tree) = tree else {
-        eprintln!("no cgroup v2 tree here: {tree:?}");
-        v1.checked(made, false);
+    let Some(tree) = c.tree.filter(|_| v1.is_made(Resource::Memory)) else {
+        eprintln!("needs a cgroup v2 tree and a v1 memory tree: {:?}", super::report(&cfg));
         return;
     };
-    assert!(!joined, "the joint check failed");
-    assert_eq!(probes(), 2, "the joint check, then the v2 tree alone");
-    let n = made.len();
-    v1.checked(made, joined);
-    assert_eq!(probes(), 2 + n, "each v1 tree on its own");
-    assert!(n == 0 || v1.is_made(Resource::Memory) || v1.is_made(Resource::Pids));
-    tree.remove_all();
+    assert_eq!(probes(), 0, "no probe child");
+    assert!(tree.proven.load(std::sync::atomic::Ordering::Relaxed), "the hook proved the tree");
+    let text = String::from_utf8_lossy(&out.stdout.bytes);
+    let name = super::tree_name();
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains(&format!("/{name}/run."))).collect();
+    assert!(lines.iter().any(|l| l.starts_with("0::")), "born in its v2 run cgroup: {text}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.split(':').nth(1).is_some_and(|c| c.split(',').any(|c| c == "memory"))),
+        "joined its v1 memory run cgroup: {text}"
+    );
+    // Proven: a failed start with these trees checks nothing and changes nothing.
+    assert!(c.after_failed_start(&cfg, true, [true; 3]).is_none());
+    assert_eq!(probes(), 0, "still no probe child");
+}
+
+/// A tree the first hook cannot be started in (here every start in a run cgroup of the v2
+/// tree fails, as where the engine may make a cgroup but not use it): the failed start has the
+/// tree checked (one probe child, which fails too), the tree is removed, the mechanism falls
+/// back with the reason, and the hook, whose process never ran, is started once with the
+/// fallback. Later runs and the report use the fallback.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_tree_the_first_hook_cannot_join_is_checked_and_the_hook_runs_once_with_the_fallback() {
+    super::BREAK_JOIN.store(true, std::sync::atomic::Ordering::Relaxed);
+    let cfg = crate::DispatchConfig::default();
+    let first = super::Contain::resolve(&cfg);
+    let Some(tree) = first.tree else {
+        eprintln!("no cgroup v2 tree here: {:?}", super::report(&cfg));
+        return;
+    };
+    assert!(first.mechanism.is_cgroup());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("runs");
+    let inv = hooks_schema::Invocation {
+        program: hooks_schema::Program::Shell {
+            script: format!("echo ran >> '{}'", log.display()),
+            shell: None,
+        },
+        cwd: None,
+        env_remove: Vec::new(),
+        env: Vec::new(),
+        stdin: Vec::new(),
+        files: Vec::new(),
+        timeout: std::time::Duration::from_secs(10),
+    };
+    let out = crate::runner::run_tracked(&inv, &cfg, None, first, &cfg.limits).await;
+    assert!(matches!(out.exit, hooks_schema::ExitInfo::Exited(0)), "{out:?}");
+    assert_eq!(std::fs::read_to_string(&log).expect("the hook ran"), "ran\n", "exactly once");
+    // The v2 tree's check, and one for each v1 tree the run used (those work: proven).
+    let v1_trees = crate::limits::available().v1.as_ref().map_or(0, |v| v.dirs().len());
+    assert_eq!(probes(), 1 + v1_trees, "the failed start had each tree it used checked once");
+    assert!(tree.failed.get().is_some() && !tree.dir.exists(), "the tree is removed");
+    assert!(first.stale(), "a dispatcher resolves again");
+    let now = super::Contain::resolve(&cfg);
+    assert_eq!(now.mechanism, Mechanism::Subreaper);
+    assert!(now.tree.is_none() && !now.stale());
+    let r = super::report(&cfg);
+    assert_eq!(r.mechanism, Mechanism::Subreaper);
+    assert!(r.cgroup.is_none());
+    let why = r.unavailable.iter().find(|(m, _)| *m == Mechanism::CgroupKill).map(|(_, w)| w);
+    assert!(
+        why.is_some_and(|w| w.contains("cannot start a process in a cgroup")),
+        "{:?}",
+        r.unavailable
+    );
 }
