@@ -147,7 +147,7 @@ impl Lingering {
     pub(crate) fn unsettled_and_kept(&self) -> (usize, usize, usize) {
         let settling = self.settling.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let kept = self.cgroups.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len();
-        (settling.len(), settling.iter().filter(|(_, _, e)| e.is_some()).count(), kept)
+        (settling.len(), settling.iter().filter(|u| u.ends.is_some()).count(), kept)
     }
 
     /// The containment of this dispatcher's runs, resolved on the first call, and again
@@ -174,20 +174,21 @@ impl Lingering {
     /// Leaves a clean run's cgroup and limits' cgroups for [`Lingering::settle`]: the reads
     /// that say whether members remain (`cgroup.events`, the v1 `cgroup.procs` and
     /// `pids.current`) are not on the path of the run's verdict.
-    fn settle_later(&self, cgroup: Option<RunCgroup>, limits: RunLimits, ends: Option<Ends>) {
+    fn settle_later(&self, run: Unsettled) {
         let mut s = self.settling.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        s.push((cgroup, limits, ends));
+        s.push(run);
     }
 
     /// Ends what [`Lingering::settle_later`] left: a cgroup with members is kept (killed with
     /// the dispatcher, as a clean run's leftovers always were), an empty one goes back to its
-    /// pool; the limits' cgroups likewise. Called once the next run's child is started, so
-    /// the reads overlap its start rather than delay a verdict.
-    fn settle(&self, contain: Contain) {
+    /// pool; the limits' cgroups likewise, each through the containment its run used. Called
+    /// once the next run's child is started, so the reads overlap its start rather than delay
+    /// a verdict.
+    fn settle(&self) {
         let done = std::mem::take(
             &mut *self.settling.lock().unwrap_or_else(std::sync::PoisonError::into_inner),
         );
-        for (cgroup, limits, ends) in done {
+        for Unsettled { contain, cgroup, limits, ends } in done {
             // The reaped process's pid file descriptor and the pipes, closed.
             drop(ends);
             if let Some(c) = cgroup {
@@ -205,9 +206,7 @@ impl Lingering {
     /// SIGKILLs every recorded group that still has members, and every kept cgroup.
     pub(crate) fn kill_all(&self) {
         // Runs not settled yet: those with members left join the kept cgroups killed below.
-        if let Some(contain) = self.contain.get() {
-            self.settle(*contain);
-        }
+        self.settle();
         let mut g = self.groups.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         for pgid in g.drain(..) {
             let _ = killpg(pgid, Signal::SIGKILL);
@@ -227,7 +226,15 @@ impl Lingering {
 }
 
 /// A clean run's cgroup, limits' cgroups and process handles, left for [`Lingering::settle`].
-type Unsettled = (Option<RunCgroup>, RunLimits, Option<Ends>);
+#[derive(Debug)]
+struct Unsettled {
+    /// The containment the run used.
+    contain: Contain,
+    cgroup: Option<RunCgroup>,
+    limits: RunLimits,
+    /// The reaped process's handle and its pipe ends, closed when settled.
+    ends: Option<Ends>,
+}
 
 /// [`run_invocation`], recording in `lingering` the group (or cgroup) of a clean run that left
 /// members.
@@ -352,7 +359,7 @@ pub(crate) async fn run_tracked(
     }
     // The previous clean runs' bookkeeping, while this run's child starts.
     if let Some(l) = lingering {
-        l.settle(contain);
+        l.settle();
     }
     let mut run = supervise(started, pgid, cgroup.as_ref(), contain, inv, cfg, start)
         .instrument(tracing::trace_span!(target: crate::trace::TARGET, "hooks.wait"))
@@ -371,7 +378,7 @@ pub(crate) async fn run_tracked(
         {
             l.record_if_alive(pgid);
         }
-        l.settle_later(cgroup, run_limits, run.ends.take());
+        l.settle_later(Unsettled { contain, cgroup, limits: run_limits, ends: run.ends.take() });
         return finish_outcome(run, files, cfg);
     }
     match cgroup {
