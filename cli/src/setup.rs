@@ -193,3 +193,14 @@ pub fn tokio_runtime() -> Result<tokio::runtime::Runtime> {
         .build()
         .context("cannot start the async runtime")
 }
+
+/// A current-thread tokio runtime with timers and no I/O driver, for work that starts no
+/// process and waits on no file descriptor (a fire that no hook applies to): building the I/O
+/// driver costs a one-shot process an epoll instance, an eventfd and the signal driver's
+/// socket pair for nothing.
+pub fn idle_tokio_runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .context("cannot start the async runtime")
+}

@@ -154,12 +154,15 @@ pub fn run(a: &FireArgs, colour: bool) -> Result<u8> {
         }
         return Ok(0);
     }
-    let rt = setup::tokio_runtime()?;
     let handle = built.runtime.fire_handle();
+    let plan = handle.plan(&envelope);
+    // A fire that no hook applies to starts no process and waits on no pipe: it needs no I/O
+    // driver (an epoll instance, its eventfd, the signal driver's socket pair).
+    let rt = if plan.is_idle() { setup::idle_tokio_runtime()? } else { setup::tokio_runtime()? };
     // Boxed: the fire's future is large, and `block_on` moves what it is given down its own
     // frames; on the heap it is written once, not copied onto fresh stack pages.
     let report = rt.block_on(Box::pin(async {
-        let report = handle.fire(&envelope).await;
+        let report = handle.fire_planned(plan, &envelope).await;
         built.runtime.drain(Duration::from_secs(5)).await;
         report
     }));
