@@ -1155,9 +1155,29 @@ pub(crate) fn start_time() -> u64 {
 }
 
 fn start_time_of(pid: &str) -> Option<u64> {
-    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let mut buf = [0u8; 1024];
+    let stat = read_proc_file(&format!("/proc/{pid}/stat"), &mut buf)?;
     let after = stat.rsplit_once(')')?.1;
     after.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// A small `/proc` file read whole with one `read` into `buf` (open, read, close: three system
+/// calls, where `fs::read_to_string` makes a `statx` and a read per doubling of its buffer,
+/// nine or ten for `/proc/self/stat` and `status`). `None` when unreadable or when it fills
+/// `buf` (it may be longer: then the rest is read after it, into a copy).
+pub(crate) fn read_proc_file<'b>(
+    path: &str,
+    buf: &'b mut [u8],
+) -> Option<std::borrow::Cow<'b, str>> {
+    use std::io::Read;
+    let mut f = File::open(path).ok()?;
+    let n = f.read(buf).ok()?;
+    if n < buf.len() {
+        return std::str::from_utf8(buf.get(..n)?).ok().map(std::borrow::Cow::Borrowed);
+    }
+    let mut rest = buf.to_vec();
+    f.read_to_end(&mut rest).ok()?;
+    String::from_utf8(rest).ok().map(std::borrow::Cow::Owned)
 }
 
 /// Kills and removes the trees of engines that are gone (a crashed engine whose reaper was

@@ -746,19 +746,32 @@ impl V1Tree {
             }
         };
         if run.written.as_ref() != Some(limits) {
-            self.write_limits(&run.dir, limits)?;
+            self.write_limits(&run.dir, limits, run.written.as_ref())?;
             run.written = Some(*limits);
         }
         Ok(run)
     }
 
-    fn write_limits(&self, dir: &Path, l: &HookLimits) -> io::Result<()> {
+    /// Writes `l` to the run cgroup at `dir`, whose limits are `prev` (`None`: unknown).
+    fn write_limits(
+        &self,
+        dir: &Path,
+        l: &HookLimits,
+        prev: Option<&HookLimits>,
+    ) -> io::Result<()> {
         match self.resource {
             Resource::Memory => {
                 let v = l.memory_max.map_or_else(|| "-1".to_owned(), |n| n.to_string());
-                // memsw (memory + swap) may never be below the memory limit: lift it first,
-                // set the limit, then hold swap to it (a hog is stopped, not slowed by swap).
-                if self.memsw {
+                // memsw (memory + swap) may never be below the memory limit: lift it first
+                // when the new limit is above it, set the limit, then hold swap to it (a hog
+                // is stopped, not slowed by swap). Its value is the last memory limit written
+                // (a new cgroup's is unlimited: no lift, one write less at a first run).
+                let lift = match (prev.map(|p| p.memory_max), l.memory_max) {
+                    (Some(None), _) => false,
+                    (Some(Some(was)), Some(new)) => new > was,
+                    (None, _) | (Some(Some(_)), None) => true,
+                };
+                if self.memsw && lift {
                     write_file(&dir.join("memory.memsw.limit_in_bytes"), "-1")?;
                 }
                 write_file(&dir.join("memory.limit_in_bytes"), &v)?;
@@ -871,9 +884,15 @@ pub(crate) fn cpu_seconds(quota_us: u64, period_us: u64, timeout: Duration) -> u
 }
 
 fn write_file(path: &Path, text: &str) -> io::Result<()> {
+    #[cfg(test)]
+    WRITES.fetch_add(1, Ordering::Relaxed);
     let mut f = OpenOptions::new().write(true).open(path)?;
     f.write_all(text.as_bytes())
 }
+
+/// How many limit files this process wrote (tests count a run's writes).
+#[cfg(test)]
+static WRITES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 #[cfg(test)]
 mod tests;

@@ -372,7 +372,8 @@ const FORK_MAX_RSS: u64 = 64 << 20;
 
 /// This process's resident memory, from `/proc/self/status` (`u64::MAX` if unknown).
 fn resident_bytes() -> u64 {
-    let kib = std::fs::read_to_string("/proc/self/status").ok().and_then(|s| {
+    let mut buf = [0u8; 4096];
+    let kib = crate::contain::read_proc_file("/proc/self/status", &mut buf).and_then(|s| {
         s.lines()
             .find_map(|l| l.strip_prefix("VmRSS:"))
             .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())

@@ -1,6 +1,6 @@
 //! Tests of the containment choice and of the cgroup helpers.
 
-use super::{Containment, Mechanism, Probe, unescape};
+use super::{Containment, Mechanism, Probe, read_proc_file, unescape};
 
 fn probe_without_cgroups() -> Probe {
     Probe {
@@ -191,4 +191,25 @@ async fn a_tree_the_first_hook_cannot_join_is_checked_and_the_hook_runs_once_wit
         "{:?}",
         r.unavailable
     );
+}
+
+/// A small file is read whole with one `read` into the caller's buffer; one longer than the
+/// buffer is read whole all the same (the rest after it).
+#[test]
+fn a_small_file_is_read_whole_into_the_buffer_and_a_longer_one_whole_all_the_same() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("f");
+    let text: String = (0..40).map(|i| format!("line {i}\n")).collect();
+    std::fs::write(&path, &text).expect("write");
+    let path = path.to_str().expect("utf-8");
+    let mut big = [0u8; 4096];
+    let got = read_proc_file(path, &mut big).expect("read");
+    assert!(matches!(got, std::borrow::Cow::Borrowed(_)), "in the buffer");
+    assert_eq!(got, text);
+    let mut small = [0u8; 16];
+    assert_eq!(read_proc_file(path, &mut small).expect("read"), text);
+    assert!(read_proc_file("/nonexistent/file", &mut big).is_none());
+    let mut buf = [0u8; 4096];
+    let status = read_proc_file("/proc/self/status", &mut buf).expect("status");
+    assert!(status.lines().any(|l| l.starts_with("VmRSS:")), "{status}");
 }

@@ -77,3 +77,43 @@ fn the_cpu_rlimit_is_the_quota_share_of_the_timeout_rounded_up() {
     assert_eq!(cpu_seconds(200_000, 100_000, Duration::from_millis(1500)), 3);
     assert_eq!(cpu_seconds(1, 0, Duration::from_secs(1)), 1);
 }
+
+/// A run cgroup's v1 memory limit moves both ways with swap held to it (`memory.memsw` equal
+/// to the limit after every change), and a new cgroup's first limit needs no lift of `memsw`
+/// first (a new cgroup's is unlimited): two writes, where there were three. Needs a v1 memory
+/// hierarchy with swap accounting; where the machine lacks it, this test says so and checks
+/// nothing else.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_memory_limit_moves_both_ways_with_swap_held_to_it_and_a_new_cgroup_needs_no_lift() {
+    use std::sync::atomic::Ordering;
+
+    use crate::config::HookLimits;
+    let Some(tree) = super::available().v1.as_ref().and_then(|v| v.tree(Resource::Memory)) else {
+        eprintln!("no usable cgroup v1 memory hierarchy here");
+        return;
+    };
+    if !tree.memsw {
+        eprintln!("no swap accounting (memory.memsw) here");
+        return;
+    }
+    let limit = |m: Option<u64>| HookLimits { memory_max: m, ..HookLimits::UNLIMITED };
+    let read = |run: &super::V1Run, file: &str| {
+        std::fs::read_to_string(run.dir.join(file)).expect("a limit file").trim().to_owned()
+    };
+    let before = super::WRITES.load(Ordering::Relaxed);
+    let run = tree.take(&limit(Some(64 << 20))).expect("a new run cgroup with a limit");
+    assert_eq!(super::WRITES.load(Ordering::Relaxed) - before, 2, "the limit, then memsw");
+    assert_eq!(read(&run, "memory.limit_in_bytes"), (64u64 << 20).to_string());
+    assert_eq!(read(&run, "memory.memsw.limit_in_bytes"), (64u64 << 20).to_string());
+    tree.finish(run);
+    for m in [Some(256 << 20), Some(32 << 20), None, Some(128 << 20)] {
+        let run = tree.take(&limit(m)).expect("the limit moves");
+        let now = read(&run, "memory.limit_in_bytes");
+        if let Some(m) = m {
+            assert_eq!(now, m.to_string());
+        }
+        assert_eq!(read(&run, "memory.memsw.limit_in_bytes"), now, "swap held to the limit");
+        tree.finish(run);
+    }
+}
