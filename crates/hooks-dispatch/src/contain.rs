@@ -762,13 +762,6 @@ pub(crate) enum CgroupSetupError {
 }
 
 #[cfg(target_os = "linux")]
-impl CgroupSetupError {
-    pub(crate) fn read_proc(path: &str) -> impl FnOnce(io::Error) -> CgroupSetupError + '_ {
-        move |source| CgroupSetupError::ReadProc { path: PathBuf::from(path), source }
-    }
-}
-
-#[cfg(target_os = "linux")]
 impl Tree {
     /// Creates the tree in `parent` (the engine's cgroup, or the one given: [`parent_dir`])
     /// and removes the trees of dead engines; with `check`, also checks that a process can be
@@ -1092,16 +1085,14 @@ fn parent_dir(parent: Option<&Path>) -> Result<PathBuf, CgroupSetupError> {
 /// cgroup2 mount of `/proc/self/mountinfo`.
 #[cfg(target_os = "linux")]
 fn own_cgroup() -> Result<PathBuf, CgroupSetupError> {
-    let cg = fs::read_to_string("/proc/self/cgroup")
-        .map_err(CgroupSetupError::read_proc("/proc/self/cgroup"))?;
+    let cg = self_file(SelfFile::Cgroup)?;
     let rel = cg
         .lines()
         .find_map(|l| l.strip_prefix("0::"))
         .ok_or(CgroupSetupError::NoV2Membership)?
         .trim()
         .to_owned();
-    let mounts = fs::read_to_string("/proc/self/mountinfo")
-        .map_err(CgroupSetupError::read_proc("/proc/self/mountinfo"))?;
+    let mounts = self_file(SelfFile::Mountinfo)?;
     let mount = mounts
         .lines()
         .find_map(|l| {
@@ -1118,6 +1109,38 @@ fn own_cgroup() -> Result<PathBuf, CgroupSetupError> {
     let rel = rel.strip_prefix(root.trim_end_matches('/')).unwrap_or(&rel).trim_start_matches('/');
     let dir = Path::new(&point).join(rel);
     if dir.is_dir() { Ok(dir) } else { Err(CgroupSetupError::Missing { dir }) }
+}
+
+/// A file of `/proc/self` the cgroup set-up reads.
+#[cfg(target_os = "linux")]
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum SelfFile {
+    /// `/proc/self/mountinfo`: where the cgroup hierarchies are mounted.
+    Mountinfo,
+    /// `/proc/self/cgroup`: the engine's cgroup in each.
+    Cgroup,
+}
+
+/// `file`, read once per process: the cgroup v2 probe and the cgroup v1 hierarchies' discovery
+/// both read both, at the same first run (each read is a `statx` and a read per doubling of the
+/// buffer: eight to ten system calls).
+#[cfg(target_os = "linux")]
+pub(crate) fn self_file(file: SelfFile) -> Result<&'static str, CgroupSetupError> {
+    static FILES: OnceLock<[Result<String, String>; 2]> = OnceLock::new();
+    const PATHS: [&str; 2] = ["/proc/self/mountinfo", "/proc/self/cgroup"];
+    let files =
+        FILES.get_or_init(|| PATHS.map(|p| fs::read_to_string(p).map_err(|e| e.to_string())));
+    let i = match file {
+        SelfFile::Mountinfo => 0,
+        SelfFile::Cgroup => 1,
+    };
+    match &files[i] {
+        Ok(text) => Ok(text.as_str()),
+        Err(why) => Err(CgroupSetupError::ReadProc {
+            path: PathBuf::from(PATHS[i]),
+            source: io::Error::other(why.clone()),
+        }),
+    }
 }
 
 /// `mountinfo` escapes spaces and a few other bytes as `\ooo`.

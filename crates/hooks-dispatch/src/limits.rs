@@ -476,11 +476,9 @@ impl V1 {
     /// is made.
     #[cfg(target_os = "linux")]
     fn discover() -> Result<V1, CgroupSetupError> {
-        let mounts = fs::read_to_string("/proc/self/mountinfo")
-            .map_err(CgroupSetupError::read_proc("/proc/self/mountinfo"))?;
-        let own = fs::read_to_string("/proc/self/cgroup")
-            .map_err(CgroupSetupError::read_proc("/proc/self/cgroup"))?;
-        let found = Resource::ALL.map(|r| v1_parent(r, &mounts, &own));
+        let mounts = crate::contain::self_file(crate::contain::SelfFile::Mountinfo)?;
+        let own = crate::contain::self_file(crate::contain::SelfFile::Cgroup)?;
+        let found = Resource::ALL.map(|r| v1_parent(r, mounts, own));
         if found.iter().all(Result::is_err) {
             let failed =
                 Resource::ALL.into_iter().zip(found).filter_map(|(r, f)| f.err().map(|e| (r, e)));

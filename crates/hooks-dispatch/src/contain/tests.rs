@@ -213,3 +213,19 @@ fn a_small_file_is_read_whole_into_the_buffer_and_a_longer_one_whole_all_the_sam
     let status = read_proc_file("/proc/self/status", &mut buf).expect("status");
     assert!(status.lines().any(|l| l.starts_with("VmRSS:")), "{status}");
 }
+
+/// `/proc/self/mountinfo` and `/proc/self/cgroup` are read once per process: the v2 probe and
+/// the v1 hierarchies' discovery get the same text.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_proc_files_of_the_cgroup_set_up_are_read_once_per_process() {
+    use super::{SelfFile, self_file};
+    for f in [SelfFile::Mountinfo, SelfFile::Cgroup] {
+        let (Ok(a), Ok(b)) = (self_file(f), self_file(f)) else {
+            eprintln!("{f:?} is unreadable here");
+            continue;
+        };
+        assert!(std::ptr::eq(a, b), "{f:?} read once");
+        assert!(!a.is_empty());
+    }
+}
