@@ -357,9 +357,11 @@ pub(crate) async fn run_tracked(
         (Some(r), None) => reaper::global().cancel(r),
         (None, _) => {}
     }
-    // The previous clean runs' bookkeeping, while this run's child starts.
+    // The previous clean runs' bookkeeping, and the next run's pipes, while this run's child
+    // starts.
     if let Some(l) = lingering {
         l.settle();
+        spawner::make_spare_pipes();
     }
     let mut run = supervise(started, pgid, cgroup.as_ref(), contain, inv, cfg, start)
         .instrument(tracing::trace_span!(target: crate::trace::TARGET, "hooks.wait"))
@@ -495,9 +497,9 @@ impl StdinPlan {
         }
         // Both ends are close-on-exec; the write end is closed when `w` drops, so the hook
         // reads the bytes and then end-of-file.
-        let (r, mut w) = io::pipe()?;
-        w.write_all(bytes)?;
-        Ok(StdinPlan { ready: Some(r.into()), piped: false })
+        let (r, w) = spawner::pipe()?;
+        std::fs::File::from(w).write_all(bytes)?;
+        Ok(StdinPlan { ready: Some(r), piped: false })
     }
 
     /// The stdin of one spawn attempt; `again` when another attempt may follow (the prepared

@@ -136,6 +136,45 @@ pub(crate) fn start<S: AsRef<str>>(
     tokio_start(program, args, inv, files, streams, tag, place)
 }
 
+/// Pipes made ahead of the runs that use them ([`make_spare_pipes`]): close-on-exec and never
+/// used, so each is as fresh as one made at the spawn.
+static SPARE_PIPES: std::sync::Mutex<Vec<(OwnedFd, OwnedFd)>> = std::sync::Mutex::new(Vec::new());
+
+/// How many pipes are kept ready: stdin, stdout and stderr of one run.
+const SPARES: usize = 3;
+
+/// A new close-on-exec pipe (read end, write end): one made ahead when there is one, so a
+/// run's start does not make its pipes on its critical path.
+pub(crate) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let spare = SPARE_PIPES.lock().unwrap_or_else(std::sync::PoisonError::into_inner).pop();
+    match spare {
+        Some(p) => Ok(p),
+        None => {
+            let (r, w) = io::pipe()?;
+            Ok((r.into(), w.into()))
+        }
+    }
+}
+
+/// The inode numbers of the pipes made ahead (tests check that a run uses them).
+#[cfg(test)]
+pub(crate) fn spare_pipe_inodes() -> Vec<u64> {
+    let spare = SPARE_PIPES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    spare.iter().filter_map(|(r, _)| rustix::fs::fstat(r).ok()).map(|st| st.st_ino).collect()
+}
+
+/// Makes the pipes of a next run ahead: called by a dispatcher's run once its child is
+/// started, while it `exec`s (off the critical path of both runs).
+pub(crate) fn make_spare_pipes() {
+    let mut spare = SPARE_PIPES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    while spare.len() < SPARES {
+        match io::pipe() {
+            Ok((r, w)) => spare.push((r.into(), w.into())),
+            Err(_) => return,
+        }
+    }
+}
+
 /// Whether the crate's own spawner works on this kernel.
 #[cfg(target_os = "linux")]
 pub(crate) fn own_available() -> bool {
@@ -329,7 +368,7 @@ mod own {
             }
             Stream::Fd(fd) => Ok((fd, None)),
             Stream::Piped => {
-                let (r, w) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+                let (r, w) = super::pipe()?;
                 Ok(if input { (r, Some(w)) } else { (w, Some(r)) })
             }
         }

@@ -678,3 +678,25 @@ fn crash_point(
     });
     rx.recv_timeout(Duration::from_secs(60))
 }
+
+/// A run's stdin, stdout and stderr are pipes made ahead (by the run before it, while its
+/// child started), so none is made on the run's critical path.
+#[tokio::test]
+async fn a_run_uses_the_pipes_made_ahead() {
+    crate::spawner::make_spare_pipes();
+    let spare = crate::spawner::spare_pipe_inodes();
+    assert_eq!(spare.len(), 3);
+    let mut i = sh("for f in 0 1 2; do readlink /proc/self/fd/$f; done");
+    i.stdin = b"payload".to_vec();
+    let (out, _) = run(&i, &cfg()).await;
+    assert!(matches!(out.exit, ExitInfo::Exited(0)), "{:?}", out.exit);
+    let text = String::from_utf8_lossy(&out.stdout.bytes).into_owned();
+    let used: Vec<u64> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("pipe:[")?.strip_suffix(']')?.parse().ok())
+        .collect();
+    assert_eq!(used.len(), 3, "{text}");
+    for ino in used {
+        assert!(spare.contains(&ino), "pipe {ino} was not made ahead: {spare:?}");
+    }
+}
