@@ -171,9 +171,8 @@ impl Lingering {
         c.push(run);
     }
 
-    /// Leaves a clean run's cgroup and limits' cgroups for [`Lingering::settle`]: the reads
-    /// that say whether members remain (`cgroup.events`, the v1 `cgroup.procs` and
-    /// `pids.current`) are not on the path of the run's verdict.
+    /// Leaves a clean run's process handles (and any cgroups given) for [`Lingering::settle`]:
+    /// closing them is not on the path of the run's verdict.
     fn settle_later(&self, run: Unsettled) {
         let mut s = self.settling.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         s.push(run);
@@ -372,15 +371,31 @@ pub(crate) async fn run_tracked(
     if let Some(l) = lingering
         && !run.killed
     {
-        // A clean run of a dispatcher: whether members remain is read, and the process's
-        // handles closed, later (see `Lingering::settle`); the process-group bookkeeping stays
-        // here.
-        if cgroup.is_none()
-            && let Some(pgid) = pgid
-        {
-            l.record_if_alive(pgid);
+        // A clean run of a dispatcher: its process's handles are closed later (see
+        // `Lingering::settle`). Its cgroups are settled now: an empty one back in its pool is
+        // the one the next run takes, so runs keep reusing the same cgroups (the kernel's
+        // per-cgroup state stays warm) rather than alternating between two.
+        match cgroup {
+            Some(c) => {
+                if c.populated() {
+                    l.keep_cgroup(contain, c);
+                } else {
+                    contain.finish_read(c, false);
+                }
+            }
+            None => {
+                if let Some(pgid) = pgid {
+                    l.record_if_alive(pgid);
+                }
+            }
         }
-        l.settle_later(Unsettled { contain, cgroup, limits: run_limits, ends: run.ends.take() });
+        contain.finish_limits(run_limits);
+        l.settle_later(Unsettled {
+            contain,
+            cgroup: None,
+            limits: RunLimits::default(),
+            ends: run.ends.take(),
+        });
         return finish_outcome(run, files, cfg);
     }
     match cgroup {

@@ -132,12 +132,11 @@ async fn containment_is_resolved_at_the_first_run_only() {
     assert_eq!(resolved.mechanism, d.containment().mechanism);
 }
 
-/// A clean run's cgroup is looked at, and its process's handles closed, once the next run's
-/// child has started, not before its verdict: a cgroup the first hook left background work in
-/// is then kept (not reused, not killed), and the work still ends with the dispatcher.
+/// A clean run's process handles are closed once the next run's child has started, not before
+/// its verdict; a cgroup the first hook left background work in is kept (not reused, not
+/// killed, not even by the next run's settling), and the work still ends with the dispatcher.
 #[tokio::test]
-async fn a_clean_runs_cgroup_is_settled_by_the_next_run_and_its_leftovers_end_with_the_dispatcher()
-{
+async fn a_clean_runs_handles_close_at_the_next_run_and_its_leftovers_end_with_the_dispatcher() {
     let d = dispatcher();
     let dir = tempfile::tempdir().expect("tempdir");
     let pid_file = dir.path().join("pid");
@@ -164,13 +163,13 @@ async fn a_clean_runs_cgroup_is_settled_by_the_next_run_and_its_leftovers_end_wi
         let mut fds = [nix::poll::PollFd::new(pidfd.as_fd(), nix::poll::PollFlags::POLLIN)];
         nix::poll::poll(&mut fds, nix::poll::PollTimeout::from(ms)).expect("poll") > 0
     };
-    // Not settled before the verdict; its process's handles are still to be closed.
-    assert_eq!(d.inner.lingering.unsettled_and_kept(), (1, 1, 0));
+    // Its process's handles are still to be closed; its cgroup, with the work in it, is kept.
+    assert_eq!(d.inner.lingering.unsettled_and_kept(), (1, 1, 1));
     let report = d
         .fire(&[binding(sh_def("next", "exit 0"), "/p/a.json")], &tool_envelope("ls"), &ctx())
         .await;
     assert_eq!(report.runs[0].status, RunStatus::Ran);
-    // The first run's cgroup, settled by the second, is kept; the second's waits.
+    // The first run's handles are closed by the second, whose own wait; the cgroup stays kept.
     assert_eq!(d.inner.lingering.unsettled_and_kept(), (1, 1, 1));
     assert!(!exited_within(0), "settling kills nothing");
     drop(d);
