@@ -332,7 +332,7 @@ impl ExpectedPlace {
 pub(crate) struct ExpectedPlaces {
     expected: Arc<ExpectedFiles>,
     fixed: Arc<ExpectedPlace>,
-    roots: Vec<(AbsPathBuf, Arc<ExpectedPlace>)>,
+    roots: Arc<Vec<(AbsPathBuf, Arc<ExpectedPlace>)>>,
 }
 
 impl ExpectedPlaces {
@@ -345,7 +345,7 @@ impl ExpectedPlaces {
         ExpectedPlaces {
             expected: Arc::new(expected.clone()),
             fixed: Arc::default(),
-            roots: roots.into_iter().map(|r| (r.clone(), Arc::default())).collect(),
+            roots: Arc::new(roots.into_iter().map(|r| (r.clone(), Arc::default())).collect()),
         }
     }
 
@@ -361,7 +361,7 @@ impl ExpectedPlaces {
                 self.expected.protect_place(root, &mut resolver)
             });
         };
-        for (root, place) in &self.roots {
+        for (root, place) in self.roots.iter() {
             at(place, Some(root));
         }
         at(&self.fixed, None);
@@ -384,12 +384,14 @@ impl ExpectedPlaces {
 ///
 /// The places under roots follow the registry's roots one by one as they come and go
 /// ([`ExpectedCache::root_added`], [`ExpectedCache::root_removed`]), sorted like them, so a
-/// protected set takes them without looking any root up.
+/// protected set takes them without looking any root up. The list is shared with the sets
+/// and copied only when a root comes or goes or a place already resolved must be resolved
+/// again (a place no set resolved yet is as good as a fresh one).
 #[derive(Debug, Default)]
 pub(crate) struct ExpectedCache {
     expected: Arc<ExpectedFiles>,
     fixed: Arc<ExpectedPlace>,
-    roots: Vec<(AbsPathBuf, Arc<ExpectedPlace>)>,
+    roots: Arc<Vec<(AbsPathBuf, Arc<ExpectedPlace>)>>,
 }
 
 impl ExpectedCache {
@@ -407,50 +409,54 @@ impl ExpectedCache {
     /// Something changed under `root` (`None`: outside every project): its place is
     /// resolved again.
     pub(crate) fn changed_at(&mut self, root: Option<&AbsPathBuf>) {
-        let place = match root {
-            Some(root) => match self.roots.binary_search_by(|(r, _)| r.cmp(root)) {
-                Ok(at) => self.roots.get_mut(at).map(|(_, place)| place),
-                Err(_) => None,
-            },
-            None => Some(&mut self.fixed),
-        };
-        if let Some(place) = place {
-            *place = Arc::default();
+        match root {
+            Some(root) => {
+                let Ok(at) = self.roots.binary_search_by(|(r, _)| r.cmp(root)) else { return };
+                if self.roots.get(at).is_some_and(|(_, place)| place.0.get().is_some())
+                    && let Some((_, place)) = Arc::make_mut(&mut self.roots).get_mut(at)
+                {
+                    *place = Arc::default();
+                }
+            }
+            None => self.fixed = Arc::default(),
         }
     }
 
     /// Every place is resolved again.
     pub(crate) fn changed_everywhere(&mut self) {
         self.fixed = Arc::default();
-        for (_, place) in &mut self.roots {
-            *place = Arc::default();
+        if self.roots.iter().any(|(_, place)| place.0.get().is_some()) {
+            for (_, place) in Arc::make_mut(&mut self.roots).iter_mut() {
+                *place = Arc::default();
+            }
         }
     }
 
     /// A root came: its place, to resolve.
     pub(crate) fn root_added(&mut self, root: &AbsPathBuf) {
         if let Err(at) = self.roots.binary_search_by(|(r, _)| r.cmp(root)) {
-            self.roots.insert(at, (root.clone(), Arc::default()));
+            Arc::make_mut(&mut self.roots).insert(at, (root.clone(), Arc::default()));
         }
     }
 
     /// A root went, and its place with it.
     pub(crate) fn root_removed(&mut self, root: &AbsPathBuf) {
         if let Ok(at) = self.roots.binary_search_by(|(r, _)| r.cmp(root)) {
-            self.roots.remove(at);
+            Arc::make_mut(&mut self.roots).remove(at);
         }
     }
 
     /// The roots are `roots` (sorted) from now on: the places of those that stay are kept.
     pub(crate) fn set_roots<'a>(&mut self, roots: impl Iterator<Item = &'a AbsPathBuf>) {
         let before = std::mem::take(&mut self.roots);
-        self.roots = roots
+        let roots = roots
             .map(|root| {
                 let kept = before.binary_search_by(|(r, _)| r.cmp(root)).ok();
                 let place = kept.and_then(|at| before.get(at)).map(|(_, p)| p.clone());
                 (root.clone(), place.unwrap_or_default())
             })
             .collect();
+        self.roots = Arc::new(roots);
     }
 
     /// The places of a protected set: those kept shared, the others fresh.
