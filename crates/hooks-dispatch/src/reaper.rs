@@ -38,7 +38,7 @@ use nix::{
 
 /// The reaper's script. `$1` is the engine's own process group, never killed; `$2` the engine's
 /// tag token ([`crate::tag::engine_token`]); `$3` the engine's cgroup tree (empty for none);
-/// `$4` the `PATH` its two commands (`grep`, `rmdir`) are looked up in; `$5` the engine's trees
+/// `$4` the `PATH` its commands (`grep`, `sleep`, `rmdir`) are looked up in; `$5` the engine's trees
 /// in cgroup v1 hierarchies (limits), one per line (empty for none). Its stdin is the
 /// liveness pipe, its stderr the registration file (moved to fd 3 at once): a header slot
 /// (`T` once the engine handed out tags), then one slot per registered group.
@@ -62,8 +62,12 @@ use nix::{
 ///   a row find no live tagged process (at most 64). A malformed token skips this step.
 /// - Last, once the tree has no live process, every member left in the cgroup v1 trees' run
 ///   cgroups (the engine's hooks, whatever their group) gets `SIGKILL`, pass after pass until
-///   none is listed (at most 100); then one `rmdir`, which the shell becomes (`exec`, no
-///   fork), removes the run cgroups and the trees, v2 and v1, children first. One process for
+///   none is listed; then one `rmdir`, which the shell becomes (`exec`, no fork), removes the
+///   run cgroups and the trees, v2 and v1, children first. Both waits take a hundred passes
+///   at once, then sleep a millisecond (`sleep 0.001`) between passes, 1 100 passes at most,
+///   as the trees' fork does: a killed process stays in its cgroup while the kernel frees
+///   its memory (tens of milliseconds for a few hundred MiB, longer on a loaded machine),
+///   and a hundred passes of the shell take a few milliseconds. One process for
 ///   every tree: an `rmdir` costs about 1 ms of CPU, and with cgroup v1 limits there were up to
 ///   four, after every engine's exit.
 ///
@@ -231,13 +235,14 @@ v1=$5
 set --
 if [ -n "$tree" ] && [ -d "$tree" ]; then
   n=0
-  while [ "$n" -lt 10000 ]; do
+  while [ "$n" -lt 1100 ]; do
     n=$((n + 1))
     populated=1
     while read -r k v; do
       [ "$k" != populated ] || populated=$v
     done < "$tree/cgroup.events"
     [ "$populated" != 0 ] || break
+    [ "$n" -lt 100 ] || sleep 0.001
   done
   for d in "$tree"/*/; do
     [ -d "$d" ] && set -- "$@" "$d"
@@ -249,7 +254,7 @@ IFS='
 for t in $v1; do
   [ -n "$t" ] && [ -d "$t" ] || continue
   n=0
-  while [ "$n" -lt 100 ]; do
+  while [ "$n" -lt 1100 ]; do
     n=$((n + 1))
     any=0
     for f in "$t"/*/cgroup.procs; do
@@ -260,6 +265,7 @@ for t in $v1; do
       done < "$f"
     done
     [ "$any" = 1 ] || break
+    [ "$n" -lt 100 ] || sleep 0.001
   done
   for d in "$t"/*/; do
     [ -d "$d" ] && set -- "$@" "$d"

@@ -570,3 +570,52 @@ fn an_engine_above_the_bound_leaves_its_trees_to_the_script() {
     assert!(small.forks_trees(), "decided once");
     drop(big);
 }
+
+/// A member that is slow to die does not make the script give up before its `rmdir`: a
+/// process that held 256 MiB stays listed in its cgroup after its `SIGKILL` while the kernel
+/// frees its pages (tens of milliseconds), longer than the hundred passes the script makes
+/// without sleeping. With one such process in a run cgroup of every tree (v2 and v1), the
+/// script still kills every member and removes every tree.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_script_waits_for_members_that_are_slow_to_die() {
+    use std::io::BufRead;
+    let Some((made, mut inside)) = test_trees(782) else { return };
+    for t in &made {
+        let mut hog = Command::new("python3")
+            .args([
+                "-c",
+                "import sys, time\nb = b'x' * (256 << 20)\nprint('ready', flush=True)\ntime.sleep(60)",
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("python3");
+        let mut line = String::new();
+        std::io::BufReader::new(hog.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("ready line");
+        assert_eq!(line.trim(), "ready", "the hog holds its memory");
+        std::fs::write(t.join("run.1/cgroup.procs"), hog.id().to_string()).expect("move");
+        inside.push(hog);
+    }
+    let reaper = Reaper {
+        tree: Some(made[0].clone()),
+        v1_trees: made
+            .iter()
+            .skip(1)
+            .map(|t| t.display().to_string())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        ..Reaper::default()
+    };
+    let (pid, pipe) = reaper.trees_shell().expect("the script");
+    drop(pipe);
+    let st = nix::sys::wait::waitpid(pid, None).expect("wait the script");
+    let left: Vec<_> = made.iter().filter(|t| t.exists()).collect();
+    assert_eq!(st, nix::sys::wait::WaitStatus::Exited(pid, 0), "trees left: {left:?}");
+    for c in &mut inside {
+        assert_eq!(wait_child(c).and_then(|s| s.signal()), Some(9), "a member was killed");
+    }
+    assert!(left.is_empty(), "trees left: {left:?}");
+}
