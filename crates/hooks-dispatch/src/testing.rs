@@ -8,6 +8,24 @@ use hooks_schema::{
     AbsPathBuf, Binding, Envelope, HookCommand, HookDefinition, HookEvent, HookSourceId,
 };
 
+/// An invocation of `program` with nothing else set and a 10 s timeout.
+pub(crate) fn inv(program: hooks_schema::Program) -> hooks_schema::Invocation {
+    hooks_schema::Invocation {
+        program,
+        cwd: None,
+        env_remove: Vec::new(),
+        env: Vec::new(),
+        stdin: Vec::new(),
+        files: Vec::new(),
+        timeout: Duration::from_secs(10),
+    }
+}
+
+/// An invocation of `script` through `/bin/sh` ([`inv`]).
+pub(crate) fn sh(script: &str) -> hooks_schema::Invocation {
+    inv(hooks_schema::Program::Shell { script: script.to_owned(), shell: None })
+}
+
 /// A blocking pre-tool-use definition running `script` through `/bin/sh`.
 pub(crate) fn sh_def(id: &str, script: &str) -> HookDefinition {
     def(id, HookCommand::Shell { script: script.to_owned(), shell: None })

@@ -101,18 +101,7 @@ fn no_child_checks_the_trees_before_the_first_hook_and_an_unlimited_resource_get
 async fn the_first_hook_s_start_proves_the_trees_in_place_of_a_probe_child() {
     use crate::limits::Resource;
     let cfg = crate::DispatchConfig::default();
-    let inv = hooks_schema::Invocation {
-        program: hooks_schema::Program::Shell {
-            script: "cat /proc/self/cgroup".to_owned(),
-            shell: None,
-        },
-        cwd: None,
-        env_remove: Vec::new(),
-        env: Vec::new(),
-        stdin: Vec::new(),
-        files: Vec::new(),
-        timeout: std::time::Duration::from_secs(10),
-    };
+    let inv = crate::testing::sh("cat /proc/self/cgroup");
     let out = crate::runner::run_invocation(&inv, &cfg).await;
     assert!(matches!(out.exit, hooks_schema::ExitInfo::Exited(0)), "{out:?}");
     let c = super::Contain::resolve(&cfg);
@@ -159,18 +148,7 @@ async fn a_tree_the_first_hook_cannot_join_is_checked_and_the_hook_runs_once_wit
     assert!(first.mechanism.is_cgroup());
     let dir = tempfile::tempdir().expect("temp dir");
     let log = dir.path().join("runs");
-    let inv = hooks_schema::Invocation {
-        program: hooks_schema::Program::Shell {
-            script: format!("echo ran >> '{}'", log.display()),
-            shell: None,
-        },
-        cwd: None,
-        env_remove: Vec::new(),
-        env: Vec::new(),
-        stdin: Vec::new(),
-        files: Vec::new(),
-        timeout: std::time::Duration::from_secs(10),
-    };
+    let inv = crate::testing::sh(&format!("echo ran >> '{}'", log.display()));
     let out = crate::runner::run_tracked(&inv, &cfg, None, first, &cfg.limits).await;
     assert!(matches!(out.exit, hooks_schema::ExitInfo::Exited(0)), "{out:?}");
     assert_eq!(std::fs::read_to_string(&log).expect("the hook ran"), "ran\n", "exactly once");

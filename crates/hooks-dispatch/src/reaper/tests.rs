@@ -515,13 +515,10 @@ fn test_trees(n: u32) -> Option<(Vec<std::path::PathBuf>, Vec<Child>)> {
     Some((made, inside))
 }
 
-/// Where no fork is allowed, the trees are left to the script, for the trees only (no
-/// registration file, no token): it kills and removes them all the same when the engine side
-/// closes. Needs cgroup v2 and v1 trees the engine may make (see [`test_trees`]).
+/// The script started for the trees `made` alone (the cgroup v2 tree first, then the v1
+/// ones, as [`test_trees`] gives them), as where no fork is allowed.
 #[cfg(target_os = "linux")]
-#[test]
-fn without_a_fork_the_script_ends_every_tree() {
-    let Some((made, mut inside)) = test_trees(781) else { return };
+fn trees_script(made: &[std::path::PathBuf]) -> (Pid, std::os::fd::OwnedFd) {
     let reaper = Reaper {
         tree: Some(made[0].clone()),
         v1_trees: made
@@ -532,7 +529,17 @@ fn without_a_fork_the_script_ends_every_tree() {
             .join("\n"),
         ..Reaper::default()
     };
-    let (pid, pipe) = reaper.trees_shell().expect("the script");
+    reaper.trees_shell().expect("the script")
+}
+
+/// Where no fork is allowed, the trees are left to the script, for the trees only (no
+/// registration file, no token): it kills and removes them all the same when the engine side
+/// closes. Needs cgroup v2 and v1 trees the engine may make (see [`test_trees`]).
+#[cfg(target_os = "linux")]
+#[test]
+fn without_a_fork_the_script_ends_every_tree() {
+    let Some((made, mut inside)) = test_trees(781) else { return };
+    let (pid, pipe) = trees_script(&made);
     for c in &mut inside {
         assert_eq!(c.try_wait().expect("try_wait"), None, "the members live while the engine does");
     }
@@ -599,17 +606,7 @@ fn the_script_waits_for_members_that_are_slow_to_die() {
         std::fs::write(t.join("run.1/cgroup.procs"), hog.id().to_string()).expect("move");
         inside.push(hog);
     }
-    let reaper = Reaper {
-        tree: Some(made[0].clone()),
-        v1_trees: made
-            .iter()
-            .skip(1)
-            .map(|t| t.display().to_string())
-            .collect::<Vec<_>>()
-            .join("\n"),
-        ..Reaper::default()
-    };
-    let (pid, pipe) = reaper.trees_shell().expect("the script");
+    let (pid, pipe) = trees_script(&made);
     drop(pipe);
     let st = nix::sys::wait::waitpid(pid, None).expect("wait the script");
     let left: Vec<_> = made.iter().filter(|t| t.exists()).collect();

@@ -12,25 +12,12 @@ use hooks_schema::{
 };
 
 use super::run_invocation;
-use crate::{DispatchConfig, testing::assert_group_gone};
+use crate::{
+    DispatchConfig,
+    testing::{assert_group_gone, inv, sh},
+};
 
 const BOUND: Duration = Duration::from_secs(2);
-
-fn inv(program: Program) -> Invocation {
-    Invocation {
-        program,
-        cwd: None,
-        env_remove: Vec::new(),
-        env: Vec::new(),
-        stdin: Vec::new(),
-        files: Vec::new(),
-        timeout: Duration::from_secs(10),
-    }
-}
-
-fn sh(script: &str) -> Invocation {
-    inv(Program::Shell { script: script.to_owned(), shell: None })
-}
 
 /// A script that first records its pid (= its process group) in `dir/pid`.
 fn sh_pid(dir: &Path, script: &str) -> Invocation {

@@ -134,34 +134,8 @@ fn a_child_is_born_in_its_cgroup_by_clone3_or_joins_it_by_writing_to_it() {
     let run = tree.take(None).expect("a run cgroup");
     let fds = run.fds();
     let name = run.dir().strip_prefix(tree.dir.parent().expect("parent")).expect("below");
-    let null: OwnedFd = std::fs::File::open("/dev/null").expect("null").into();
     for join in [Join::Clone3, Join::Write] {
-        let (r, w) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).expect("pipe");
-        let programs = [c("/bin/cat")];
-        let argv = [c("cat"), c("/proc/self/cgroup")];
-        let req = Request {
-            programs: &programs,
-            argv: &argv,
-            env: Env::Inherit,
-            cwd: None,
-            stdio: [null.as_fd(), w.as_fd(), w.as_fd()],
-            cgroup: Some(Cgroup { dir: fds.dir, procs: fds.procs }),
-            session: Session::NewGroup,
-            subreaper: false,
-            register: None,
-            v1_tasks: &[],
-            rlimits: &[],
-            probe: false,
-        };
-        let spawned = spawn_with(&req, join).expect("spawns");
-        drop(w);
-        let mut out = String::new();
-        std::fs::File::from(r).read_to_string(&mut out).expect("read");
-        rustix::process::waitid(
-            rustix::process::WaitId::PidFd(spawned.pidfd.as_fd()),
-            rustix::process::WaitIdOptions::EXITED,
-        )
-        .expect("waitid");
+        let (out, _) = cat_own_cgroup(&fds, join);
         let v2 = out.lines().find_map(|l| l.strip_prefix("0::")).expect("a cgroup v2 line");
         assert!(
             v2.ends_with(&format!("/{}", name.display())),
@@ -191,6 +165,20 @@ fn a_child_killed_at_birth_in_its_cgroup_is_started_again_by_the_write() {
     run.kill(true);
     let fds = run.fds();
     let name = run.dir().strip_prefix(tree.dir.parent().expect("parent")).expect("below");
+    let (out, st) = cat_own_cgroup(&fds, Join::Clone3);
+    let st = st.expect("exited");
+    assert_eq!((st.exit_status(), st.terminating_signal()), (Some(0), None), "it ran: {out}");
+    let v2 = out.lines().find_map(|l| l.strip_prefix("0::")).expect("a cgroup v2 line");
+    assert!(v2.ends_with(&format!("/{}", name.display())), "runs in {v2}");
+    tree.finish(run);
+}
+
+/// Starts `cat /proc/self/cgroup` in the run cgroup of `fds`, joining it by `join`, and
+/// waits for it: what it printed (stdout and stderr) and how it ended.
+fn cat_own_cgroup(
+    fds: &crate::spawner::CgroupFds<'_>,
+    join: Join,
+) -> (String, Option<rustix::process::WaitIdStatus>) {
     let null: OwnedFd = std::fs::File::open("/dev/null").expect("null").into();
     let (r, w) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).expect("pipe");
     let programs = [c("/bin/cat")];
@@ -209,7 +197,7 @@ fn a_child_killed_at_birth_in_its_cgroup_is_started_again_by_the_write() {
         rlimits: &[],
         probe: false,
     };
-    let spawned = spawn_with(&req, Join::Clone3).expect("spawns");
+    let spawned = spawn_with(&req, join).expect("spawns");
     drop(w);
     let mut out = String::new();
     std::fs::File::from(r).read_to_string(&mut out).expect("read");
@@ -217,12 +205,8 @@ fn a_child_killed_at_birth_in_its_cgroup_is_started_again_by_the_write() {
         rustix::process::WaitId::PidFd(spawned.pidfd.as_fd()),
         rustix::process::WaitIdOptions::EXITED,
     )
-    .expect("waitid")
-    .expect("exited");
-    assert_eq!((st.exit_status(), st.terminating_signal()), (Some(0), None), "it ran: {out}");
-    let v2 = out.lines().find_map(|l| l.strip_prefix("0::")).expect("a cgroup v2 line");
-    assert!(v2.ends_with(&format!("/{}", name.display())), "runs in {v2}");
-    tree.finish(run);
+    .expect("waitid");
+    (out, st)
 }
 
 extern "C" fn ignore_signal(_: nix::libc::c_int) {}
