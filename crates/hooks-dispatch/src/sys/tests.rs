@@ -4,16 +4,56 @@
 use std::{
     ffi::CString,
     io::Read,
-    os::fd::{AsFd, OwnedFd},
+    os::fd::{AsFd, BorrowedFd, OwnedFd},
 };
 
 use super::{
-    Cgroup, Env, Join, Request, Session, SpawnError, Stage, TEST_HANDLED_SIGNAL, join_method,
-    spawn, spawn_clearing, spawn_with,
+    Cgroup, Env, Join, Request, Session, SpawnError, Spawned, Stage, TEST_HANDLED_SIGNAL,
+    join_method, spawn, spawn_clearing, spawn_with,
 };
 
 fn c(s: &str) -> CString {
     CString::new(s).expect("no NUL")
+}
+
+/// A request to run `programs` with `argv` and `stdio`, in a new process group, with the
+/// engine's environment and nothing else (a test sets the fields it is about).
+fn request<'a>(
+    programs: &'a [CString],
+    argv: &'a [CString],
+    stdio: [BorrowedFd<'a>; 3],
+) -> Request<'a> {
+    Request {
+        programs,
+        argv,
+        env: Env::Inherit,
+        cwd: None,
+        stdio,
+        cgroup: None,
+        session: Session::NewGroup,
+        subreaper: false,
+        register: None,
+        v1_tasks: &[],
+        rlimits: &[],
+        probe: false,
+    }
+}
+
+/// Waits for `spawned` to exit; how it ended.
+fn wait_exit(spawned: &Spawned) -> Option<rustix::process::WaitIdStatus> {
+    rustix::process::waitid(
+        rustix::process::WaitId::PidFd(spawned.pidfd.as_fd()),
+        rustix::process::WaitIdOptions::EXITED,
+    )
+    .expect("waitid")
+}
+
+/// What `spawned` wrote to the pipe `r` (the caller has closed its own write end), read to the
+/// end, and how it ended.
+fn output(spawned: &Spawned, r: OwnedFd) -> (String, Option<rustix::process::WaitIdStatus>) {
+    let mut out = String::new();
+    std::fs::File::from(r).read_to_string(&mut out).expect("read");
+    (out, wait_exit(spawned))
 }
 
 /// Runs `sh -c script` with `env` and `cwd`, returns its exit code and stdout.
@@ -24,30 +64,14 @@ fn run(script: &str, env: Env<'_>, cwd: Option<&str>) -> Result<(i32, String), S
     let programs = [c("/bin/sh")];
     let argv = [c("sh"), c("-c"), c(script)];
     let req = Request {
-        programs: &programs,
-        argv: &argv,
         env,
         cwd: cwd.as_deref(),
-        stdio: [null.as_fd(), w.as_fd(), w.as_fd()],
-        cgroup: None,
-        session: Session::NewGroup,
-        subreaper: false,
-        register: None,
-        v1_tasks: &[],
-        rlimits: &[],
-        probe: false,
+        ..request(&programs, &argv, [null.as_fd(), w.as_fd(), w.as_fd()])
     };
     let spawned = spawn(&req)?;
     drop(w);
-    let mut out = String::new();
-    std::fs::File::from(r).read_to_string(&mut out).expect("read");
-    let st = rustix::process::waitid(
-        rustix::process::WaitId::PidFd(spawned.pidfd.as_fd()),
-        rustix::process::WaitIdOptions::EXITED,
-    )
-    .expect("waitid")
-    .expect("exited");
-    Ok((st.exit_status().unwrap_or(-1), out))
+    let (out, st) = output(&spawned, r);
+    Ok((st.expect("exited").exit_status().unwrap_or(-1), out))
 }
 
 #[test]
@@ -98,20 +122,7 @@ fn failures_before_the_exec_name_their_stage_and_errno() {
     let null: OwnedFd = std::fs::File::open("/dev/null").expect("null").into();
     let programs = [c("/nonexistent/a"), c("/etc/passwd"), c("/nonexistent/b")];
     let argv = [c("x")];
-    let req = Request {
-        programs: &programs,
-        argv: &argv,
-        env: Env::Inherit,
-        cwd: None,
-        stdio: [null.as_fd(), null.as_fd(), null.as_fd()],
-        cgroup: None,
-        session: Session::NewGroup,
-        subreaper: false,
-        register: None,
-        v1_tasks: &[],
-        rlimits: &[],
-        probe: false,
-    };
+    let req = request(&programs, &argv, [null.as_fd(), null.as_fd(), null.as_fd()]);
     match spawn(&req) {
         // A candidate that may not be run is remembered while the search goes on, as execvp.
         Err(SpawnError::Child(Stage::Exec, e)) => {
@@ -184,29 +195,12 @@ fn cat_own_cgroup(
     let programs = [c("/bin/cat")];
     let argv = [c("cat"), c("/proc/self/cgroup")];
     let req = Request {
-        programs: &programs,
-        argv: &argv,
-        env: Env::Inherit,
-        cwd: None,
-        stdio: [null.as_fd(), w.as_fd(), w.as_fd()],
         cgroup: Some(Cgroup { dir: fds.dir, procs: fds.procs }),
-        session: Session::NewGroup,
-        subreaper: false,
-        register: None,
-        v1_tasks: &[],
-        rlimits: &[],
-        probe: false,
+        ..request(&programs, &argv, [null.as_fd(), w.as_fd(), w.as_fd()])
     };
     let spawned = spawn_with(&req, join).expect("spawns");
     drop(w);
-    let mut out = String::new();
-    std::fs::File::from(r).read_to_string(&mut out).expect("read");
-    let st = rustix::process::waitid(
-        rustix::process::WaitId::PidFd(spawned.pidfd.as_fd()),
-        rustix::process::WaitIdOptions::EXITED,
-    )
-    .expect("waitid");
-    (out, st)
+    output(&spawned, r)
 }
 
 extern "C" fn ignore_signal(_: nix::libc::c_int) {}
@@ -228,14 +222,8 @@ fn handle_test_signal() {
 }
 
 /// Waits for a probe child and returns its exit code.
-fn probe_exit(spawned: super::Spawned) -> i32 {
-    rustix::process::waitid(
-        rustix::process::WaitId::PidFd(spawned.pidfd.as_fd()),
-        rustix::process::WaitIdOptions::EXITED,
-    )
-    .expect("waitid")
-    .and_then(|st| st.exit_status())
-    .unwrap_or(-1)
+fn probe_exit(spawned: Spawned) -> i32 {
+    wait_exit(&spawned).and_then(|st| st.exit_status()).unwrap_or(-1)
 }
 
 #[test]
@@ -247,18 +235,8 @@ fn no_handler_of_the_engine_survives_into_the_child_whichever_way_it_is_made() {
     let null: OwnedFd = std::fs::File::open("/dev/null").expect("null").into();
     let programs = [c("/")];
     let mut req = Request {
-        programs: &programs,
-        argv: &[],
-        env: Env::Inherit,
-        cwd: None,
-        stdio: [null.as_fd(), null.as_fd(), null.as_fd()],
-        cgroup: None,
-        session: Session::NewGroup,
-        subreaper: false,
-        register: None,
-        v1_tasks: &[],
-        rlimits: &[],
         probe: true,
+        ..request(&programs, &[], [null.as_fd(), null.as_fd(), null.as_fd()])
     };
     for clear in [true, false] {
         if clear && !cfg!(target_arch = "x86_64") {
