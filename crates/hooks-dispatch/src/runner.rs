@@ -26,7 +26,7 @@ use tracing::Instrument;
 use crate::{
     DispatchConfig, HookLimits,
     capture::HeadTail,
-    contain::{Contain, RunCgroup, RunLimits},
+    contain::{Contain, RunCgroup},
     files::ProvidedFiles,
     limits::V1Run,
     reaper,
@@ -75,10 +75,9 @@ pub(crate) struct Lingering {
     groups: std::sync::Mutex<Vec<Pid>>,
     /// Run cgroups whose hook exited cleanly with members left.
     cgroups: std::sync::Mutex<Vec<RunCgroup>>,
-    /// The containment of runs that ended cleanly, not yet looked at: whether members remain
-    /// and where each cgroup goes (back to its pool, or kept here) is read while the next
+    /// The reaped processes and pipe ends of runs that ended cleanly, closed while the next
     /// run's child starts, or when the dispatcher is dropped (see [`Lingering::settle`]).
-    settling: std::sync::Mutex<Vec<Unsettled>>,
+    settling: std::sync::Mutex<Vec<Ends>>,
     tag: String,
     /// Whether a process got the tag: a dispatcher that ran no hook has nothing to sweep.
     used: std::sync::atomic::AtomicBool,
@@ -141,13 +140,14 @@ impl Lingering {
         self.contain.get().copied()
     }
 
-    /// How many runs wait to be settled, how many of them still hold their process's handles,
-    /// and how many cgroups are kept with members.
+    /// How many runs wait to be settled, how many of them still hold their process's handles
+    /// (every one: settling is closing them), and how many cgroups are kept with members.
     #[cfg(test)]
     pub(crate) fn unsettled_and_kept(&self) -> (usize, usize, usize) {
-        let settling = self.settling.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let unsettled =
+            self.settling.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len();
         let kept = self.cgroups.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len();
-        (settling.len(), settling.iter().filter(|u| u.ends.is_some()).count(), kept)
+        (unsettled, unsettled, kept)
     }
 
     /// The containment of this dispatcher's runs, resolved on the first call, and again
@@ -171,40 +171,25 @@ impl Lingering {
         c.push(run);
     }
 
-    /// Leaves a clean run's process handles (and any cgroups given) for [`Lingering::settle`]:
-    /// closing them is not on the path of the run's verdict.
-    fn settle_later(&self, run: Unsettled) {
+    /// Leaves a clean run's process handles for [`Lingering::settle`]: closing them is not on
+    /// the path of the run's verdict.
+    fn settle_later(&self, ends: Ends) {
         let mut s = self.settling.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        s.push(run);
+        s.push(ends);
     }
 
-    /// Ends what [`Lingering::settle_later`] left: a cgroup with members is kept (killed with
-    /// the dispatcher, as a clean run's leftovers always were), an empty one goes back to its
-    /// pool; the limits' cgroups likewise, each through the containment its run used. Called
-    /// once the next run's child is started, so the reads overlap its start rather than delay
-    /// a verdict.
+    /// Closes what [`Lingering::settle_later`] left (each reaped process's pid file descriptor
+    /// and its pipe ends). Called once the next run's child is started, so the closes overlap
+    /// its start rather than delay a verdict.
     fn settle(&self) {
-        let done = std::mem::take(
+        drop(std::mem::take(
             &mut *self.settling.lock().unwrap_or_else(std::sync::PoisonError::into_inner),
-        );
-        for Unsettled { contain, cgroup, limits, ends } in done {
-            // The reaped process's pid file descriptor and the pipes, closed.
-            drop(ends);
-            if let Some(c) = cgroup {
-                let populated = c.populated();
-                if populated {
-                    self.keep_cgroup(contain, c);
-                } else {
-                    contain.finish_read(c, false);
-                }
-            }
-            contain.finish_limits(limits);
-        }
+        ));
     }
 
     /// SIGKILLs every recorded group that still has members, and every kept cgroup.
     pub(crate) fn kill_all(&self) {
-        // Runs not settled yet: those with members left join the kept cgroups killed below.
+        // Handles of runs not settled yet.
         self.settle();
         let mut g = self.groups.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         for pgid in g.drain(..) {
@@ -222,17 +207,6 @@ impl Lingering {
             }
         }
     }
-}
-
-/// A clean run's cgroup, limits' cgroups and process handles, left for [`Lingering::settle`].
-#[derive(Debug)]
-struct Unsettled {
-    /// The containment the run used.
-    contain: Contain,
-    cgroup: Option<RunCgroup>,
-    limits: RunLimits,
-    /// The reaped process's handle and its pipe ends, closed when settled.
-    ends: Option<Ends>,
 }
 
 /// [`run_invocation`], recording in `lingering` the group (or cgroup) of a clean run that left
@@ -368,35 +342,14 @@ pub(crate) async fn run_tracked(
     // The trees' fork, if one started for this run, has set itself up by now.
     reaper::global().settle();
     let _finish = tracing::trace_span!(target: crate::trace::TARGET, "hooks.finish").entered();
+    // A clean run of a dispatcher: its process's handles are closed later (see
+    // `Lingering::settle`). Its cgroups are settled now, below: an empty one back in its pool
+    // is the one the next run takes, so runs keep reusing the same cgroups (the kernel's
+    // per-cgroup state stays warm) rather than alternating between two.
     if let Some(l) = lingering
-        && !run.killed
+        && let Some(ends) = run.ends.take()
     {
-        // A clean run of a dispatcher: its process's handles are closed later (see
-        // `Lingering::settle`). Its cgroups are settled now: an empty one back in its pool is
-        // the one the next run takes, so runs keep reusing the same cgroups (the kernel's
-        // per-cgroup state stays warm) rather than alternating between two.
-        match cgroup {
-            Some(c) => {
-                if c.populated() {
-                    l.keep_cgroup(contain, c);
-                } else {
-                    contain.finish_read(c, false);
-                }
-            }
-            None => {
-                if let Some(pgid) = pgid {
-                    l.record_if_alive(pgid);
-                }
-            }
-        }
-        contain.finish_limits(run_limits);
-        l.settle_later(Unsettled {
-            contain,
-            cgroup: None,
-            limits: RunLimits::default(),
-            ends: run.ends.take(),
-        });
-        return finish_outcome(run, files, cfg);
+        l.settle_later(ends);
     }
     match cgroup {
         Some(c) => {
@@ -419,11 +372,6 @@ pub(crate) async fn run_tracked(
         }
     }
     contain.finish_limits(run_limits);
-    finish_outcome(run, files, cfg)
-}
-
-/// The outcome of a supervised run, with the result file read and the provided files deleted.
-fn finish_outcome(run: Supervised, files: ProvidedFiles, cfg: &DispatchConfig) -> RawOutcome {
     let result_file = files.read_output(cfg.result_file_cap);
     files.delete_later();
     RawOutcome {
