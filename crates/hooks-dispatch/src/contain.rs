@@ -211,7 +211,7 @@ impl Contain {
     /// joined its v1 cgroups (`limits`): those trees are proven usable, no check is needed.
     pub(crate) fn started(&self, cgroup: bool, limits: &RunLimits) {
         if cgroup && let Some(t) = self.tree {
-            t.proven.store(true, Ordering::Relaxed);
+            t.proof.set_proven();
         }
         if let Some(v) = &crate::limits::available().v1 {
             for (r, run) in Resource::ALL.into_iter().zip(&limits.v1) {
@@ -260,7 +260,7 @@ impl Contain {
     /// Whether a tree this containment uses was found unusable since it was resolved (a
     /// start failed, [`Contain::after_failed_start`]): the dispatcher resolves it again.
     pub(crate) fn stale(&self) -> bool {
-        self.tree.is_some_and(|t| t.failed.get().is_some())
+        self.tree.is_some_and(|t| t.proof.failed().is_some())
             || crate::limits::available().v1.as_ref().is_some_and(|v| {
                 Resource::ALL
                     .into_iter()
@@ -468,7 +468,7 @@ impl Probe {
     }
 
     fn why_not(&self, m: Mechanism) -> Option<&str> {
-        let failed = self.tree.as_ref().and_then(|t| t.failed.get()).map(String::as_str);
+        let failed = self.tree.as_ref().and_then(|t| t.proof.failed()).map(String::as_str);
         match m {
             Mechanism::CgroupKill => failed.or(self.kill_unavailable.as_deref()),
             Mechanism::CgroupFreeze => failed.or(self.cgroup_unavailable.as_deref()),
@@ -649,11 +649,56 @@ pub(crate) struct Tree {
     /// Run cgroups that were killed or left members behind, removed once empty.
     retired: Mutex<Vec<RunCgroup>>,
     next: AtomicU64,
-    /// Whether a process was started in one of its run cgroups (a check, or a hook's first
-    /// process).
+    /// Whether it was found to work, or not.
+    pub(crate) proof: Proof,
+}
+
+/// Whether a tree (the cgroup v2 one or a v1 one) made without a check works: proven once a
+/// process joined one of its run cgroups (a check, or a hook's first process), or found
+/// unusable by the check a failed start asks for.
+#[derive(Debug, Default)]
+pub(crate) struct Proof {
     proven: std::sync::atomic::AtomicBool,
-    /// Why a start that failed found it unusable (then checked and removed).
+    /// Why a start that failed found it unusable.
     failed: OnceLock<String>,
+}
+
+impl Proof {
+    /// Whether a process joined one of its run cgroups.
+    pub(crate) fn proven(&self) -> bool {
+        self.proven.load(Ordering::Relaxed)
+    }
+
+    /// Records that a process joined one of its run cgroups.
+    pub(crate) fn set_proven(&self) {
+        self.proven.store(true, Ordering::Relaxed);
+    }
+
+    /// Why a failed start's check found it unusable, if one did.
+    pub(crate) fn failed(&self) -> Option<&String> {
+        self.failed.get()
+    }
+
+    /// Runs `check` unless the tree is proven or already failed: whether it failed now (its
+    /// reason is then kept).
+    pub(crate) fn prove<E: std::fmt::Display>(
+        &self,
+        check: impl FnOnce() -> Result<(), E>,
+    ) -> bool {
+        if self.proven() || self.failed().is_some() {
+            return false;
+        }
+        match check() {
+            Ok(()) => {
+                self.set_proven();
+                false
+            }
+            Err(why) => {
+                let _ = self.failed.set(why.to_string());
+                true
+            }
+        }
+    }
 }
 
 /// One run's cgroup.
@@ -792,15 +837,14 @@ impl Tree {
             pool: Mutex::default(),
             retired: Mutex::default(),
             next: AtomicU64::new(0),
-            proven: std::sync::atomic::AtomicBool::new(false),
-            failed: OnceLock::new(),
+            proof: Proof::default(),
         };
         if !check {
             return Ok(tree);
         }
         match tree.check() {
             Ok(()) => {
-                tree.proven.store(true, Ordering::Relaxed);
+                tree.proof.set_proven();
                 Ok(tree)
             }
             Err(source) => {
@@ -824,21 +868,13 @@ impl Tree {
     /// which case it is killed and removed, and the cgroup mechanisms are unavailable from now
     /// on with the reason.
     fn prove(&self) -> bool {
-        if self.proven.load(Ordering::Relaxed) || self.failed.get().is_some() {
-            return false;
+        let failed = self.proof.prove(|| {
+            self.check().map_err(|source| CgroupSetupError::Join { dir: self.dir.clone(), source })
+        });
+        if failed {
+            self.remove_all();
         }
-        match self.check() {
-            Ok(()) => {
-                self.proven.store(true, Ordering::Relaxed);
-                false
-            }
-            Err(source) => {
-                let why = CgroupSetupError::Join { dir: self.dir.clone(), source };
-                let _ = self.failed.set(why.to_string());
-                self.remove_all();
-                true
-            }
-        }
+        failed
     }
 
     /// An empty run cgroup with `limits` written (none when `None`).

@@ -29,6 +29,7 @@ use std::{
 use crate::config::HookLimits;
 #[cfg(target_os = "linux")]
 use crate::contain::CgroupSetupError;
+use crate::contain::Proof;
 
 /// A limited resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -405,12 +406,12 @@ impl V1 {
             })
             .as_ref()
             .ok()
-            .filter(|t| t.failed.get().is_none())
+            .filter(|t| t.proof.failed().is_none())
     }
 
     /// `r`'s tree if it was made (and no failed start found it unusable since).
     fn made(&self, r: Resource) -> Option<&V1Tree> {
-        self.trees.get(r.index())?.get()?.as_ref().ok().filter(|t| t.failed.get().is_none())
+        self.trees.get(r.index())?.get()?.as_ref().ok().filter(|t| t.proof.failed().is_none())
     }
 
     /// Whether runs can be limited through `r`'s tree as made (none made yet, or one a
@@ -422,7 +423,7 @@ impl V1 {
     /// Records that a process joined `r`'s tree (a hook's first process, before its `exec`).
     pub(crate) fn proven(&self, r: Resource) {
         if let Some(t) = self.made(r) {
-            t.proven.store(true, Ordering::Relaxed);
+            t.proof.set_proven();
         }
     }
 
@@ -430,19 +431,7 @@ impl V1 {
     /// the check, in which case it is removed and no run uses it any more.
     #[cfg(target_os = "linux")]
     pub(crate) fn prove(&self, r: Resource) -> bool {
-        let Some(t) = self.made(r).filter(|t| !t.proven.load(Ordering::Relaxed)) else {
-            return false;
-        };
-        match t.check() {
-            Ok(()) => {
-                t.proven.store(true, Ordering::Relaxed);
-                false
-            }
-            Err(why) => {
-                let _ = t.failed.set(why.to_string());
-                true
-            }
-        }
+        self.made(r).is_some_and(|t| t.proof.prove(|| t.check()))
     }
 
     /// Whether `r`'s tree was made (and checked).
@@ -456,7 +445,7 @@ impl V1 {
     fn note(&self, r: Resource) -> Option<String> {
         match (&self.parents[r.index()], self.trees[r.index()].get()) {
             (Err(why), _) | (_, Some(Err(why))) => Some(why.clone()),
-            (_, Some(Ok(t))) => t.failed.get().cloned(),
+            (_, Some(Ok(t))) => t.proof.failed().cloned(),
             _ => None,
         }
     }
@@ -619,10 +608,8 @@ struct V1Tree {
     dir: PathBuf,
     /// Whether `memory.memsw.limit_in_bytes` exists (swap accounting on).
     memsw: bool,
-    /// Whether a process joined one of its run cgroups (a check, or a hook's first process).
-    proven: std::sync::atomic::AtomicBool,
-    /// Why a start that failed found it unusable (then checked and removed).
-    failed: OnceLock<String>,
+    /// Whether it was found to work, or not.
+    proof: Proof,
     pool: Mutex<Vec<V1Run>>,
     retired: Mutex<Vec<V1Run>>,
     next: AtomicU64,
@@ -670,7 +657,7 @@ impl V1Tree {
     fn create(r: Resource, parent: &Path) -> Result<V1Tree, CgroupSetupError> {
         let tree = V1Tree::create_unchecked(r, parent)?;
         tree.check()?;
-        tree.proven.store(true, Ordering::Relaxed);
+        tree.proof.set_proven();
         Ok(tree)
     }
 
@@ -689,8 +676,7 @@ impl V1Tree {
             resource: r,
             memsw: dir.join("memory.memsw.limit_in_bytes").is_file(),
             dir,
-            proven: std::sync::atomic::AtomicBool::new(false),
-            failed: OnceLock::new(),
+            proof: Proof::default(),
             pool: Mutex::default(),
             retired: Mutex::default(),
             next: AtomicU64::new(0),

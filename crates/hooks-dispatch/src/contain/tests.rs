@@ -78,7 +78,7 @@ fn no_child_checks_the_trees_before_the_first_hook_and_an_unlimited_resource_get
         return;
     };
     assert_eq!(probes(), 0, "no child checked the trees");
-    assert!(tree.dir.is_dir() && !tree.proven.load(std::sync::atomic::Ordering::Relaxed));
+    assert!(tree.dir.is_dir() && !tree.proof.proven());
     assert_eq!(c.plan.of(Resource::Memory), Some(Enforcement::CgroupV1));
     assert!(!v1.is_made(Resource::Cpu), "no cpu tree without a cpu limit");
     assert!(v1.tree_dirs().iter().all(|d| v1.dirs().contains(d) || !d.exists()));
@@ -114,7 +114,7 @@ async fn the_first_hook_s_start_proves_the_trees_in_place_of_a_probe_child() {
         return;
     };
     assert_eq!(probes(), 0, "no probe child");
-    assert!(tree.proven.load(std::sync::atomic::Ordering::Relaxed), "the hook proved the tree");
+    assert!(tree.proof.proven(), "the hook proved the tree");
     let text = String::from_utf8_lossy(&out.stdout.bytes);
     let name = super::tree_name();
     let lines: Vec<&str> = text.lines().filter(|l| l.contains(&format!("/{name}/run."))).collect();
@@ -155,7 +155,7 @@ async fn a_tree_the_first_hook_cannot_join_is_checked_and_the_hook_runs_once_wit
     // The v2 tree's check, and one for each v1 tree the run used (those work: proven).
     let v1_trees = crate::limits::available().v1.as_ref().map_or(0, |v| v.dirs().len());
     assert_eq!(probes(), 1 + v1_trees, "the failed start had each tree it used checked once");
-    assert!(tree.failed.get().is_some() && !tree.dir.exists(), "the tree is removed");
+    assert!(tree.proof.failed().is_some() && !tree.dir.exists(), "the tree is removed");
     assert!(first.stale(), "a dispatcher resolves again");
     let now = super::Contain::resolve(&cfg);
     assert_eq!(now.mechanism, Mechanism::Subreaper);
