@@ -388,21 +388,17 @@ impl ExpectedPlaces {
 /// and copied only when a root comes or goes or a place already resolved must be resolved
 /// again (a place no set resolved yet is as good as a fresh one).
 #[derive(Debug, Default)]
-pub(crate) struct ExpectedCache {
-    expected: Arc<ExpectedFiles>,
-    fixed: Arc<ExpectedPlace>,
-    roots: Arc<Vec<(AbsPathBuf, Arc<ExpectedPlace>)>>,
-}
+pub(crate) struct ExpectedCache(ExpectedPlaces);
 
 impl ExpectedCache {
     /// The expected files in effect.
     pub(crate) fn expected(&self) -> &ExpectedFiles {
-        &self.expected
+        &self.0.expected
     }
 
     /// Replaces the expected files; every place is resolved again.
     pub(crate) fn set(&mut self, expected: ExpectedFiles) {
-        self.expected = Arc::new(expected);
+        self.0.expected = Arc::new(expected);
         self.changed_everywhere();
     }
 
@@ -411,22 +407,22 @@ impl ExpectedCache {
     pub(crate) fn changed_at(&mut self, root: Option<&AbsPathBuf>) {
         match root {
             Some(root) => {
-                let Ok(at) = self.roots.binary_search_by(|(r, _)| r.cmp(root)) else { return };
-                if self.roots.get(at).is_some_and(|(_, place)| place.0.get().is_some())
-                    && let Some((_, place)) = Arc::make_mut(&mut self.roots).get_mut(at)
+                let Ok(at) = self.0.roots.binary_search_by(|(r, _)| r.cmp(root)) else { return };
+                if self.0.roots.get(at).is_some_and(|(_, place)| place.0.get().is_some())
+                    && let Some((_, place)) = Arc::make_mut(&mut self.0.roots).get_mut(at)
                 {
                     *place = Arc::default();
                 }
             }
-            None => self.fixed = Arc::default(),
+            None => self.0.fixed = Arc::default(),
         }
     }
 
     /// Every place is resolved again.
     pub(crate) fn changed_everywhere(&mut self) {
-        self.fixed = Arc::default();
-        if self.roots.iter().any(|(_, place)| place.0.get().is_some()) {
-            for (_, place) in Arc::make_mut(&mut self.roots).iter_mut() {
+        self.0.fixed = Arc::default();
+        if self.0.roots.iter().any(|(_, place)| place.0.get().is_some()) {
+            for (_, place) in Arc::make_mut(&mut self.0.roots).iter_mut() {
                 *place = Arc::default();
             }
         }
@@ -434,21 +430,21 @@ impl ExpectedCache {
 
     /// A root came: its place, to resolve.
     pub(crate) fn root_added(&mut self, root: &AbsPathBuf) {
-        if let Err(at) = self.roots.binary_search_by(|(r, _)| r.cmp(root)) {
-            Arc::make_mut(&mut self.roots).insert(at, (root.clone(), Arc::default()));
+        if let Err(at) = self.0.roots.binary_search_by(|(r, _)| r.cmp(root)) {
+            Arc::make_mut(&mut self.0.roots).insert(at, (root.clone(), Arc::default()));
         }
     }
 
     /// A root went, and its place with it.
     pub(crate) fn root_removed(&mut self, root: &AbsPathBuf) {
-        if let Ok(at) = self.roots.binary_search_by(|(r, _)| r.cmp(root)) {
-            Arc::make_mut(&mut self.roots).remove(at);
+        if let Ok(at) = self.0.roots.binary_search_by(|(r, _)| r.cmp(root)) {
+            Arc::make_mut(&mut self.0.roots).remove(at);
         }
     }
 
     /// The roots are `roots` (sorted) from now on: the places of those that stay are kept.
     pub(crate) fn set_roots<'a>(&mut self, roots: impl Iterator<Item = &'a AbsPathBuf>) {
-        let before = std::mem::take(&mut self.roots);
+        let before = std::mem::take(&mut self.0.roots);
         let roots = roots
             .map(|root| {
                 let kept = before.binary_search_by(|(r, _)| r.cmp(root)).ok();
@@ -456,16 +452,12 @@ impl ExpectedCache {
                 (root.clone(), place.unwrap_or_default())
             })
             .collect();
-        self.roots = Arc::new(roots);
+        self.0.roots = Arc::new(roots);
     }
 
     /// The places of a protected set: those kept shared, the others fresh.
     pub(crate) fn places(&self) -> ExpectedPlaces {
-        ExpectedPlaces {
-            expected: self.expected.clone(),
-            fixed: self.fixed.clone(),
-            roots: self.roots.clone(),
-        }
+        self.0.clone()
     }
 }
 
