@@ -3,6 +3,8 @@
 
 use std::{
     collections::{HashMap, HashSet},
+    ffi::OsString,
+    hash::{BuildHasherDefault, Hasher},
     path::{Path, PathBuf},
     sync::{Arc, OnceLock},
 };
@@ -758,13 +760,73 @@ pub(crate) fn locations(path: &AbsPathBuf) -> Vec<AbsPathBuf> {
 /// The `lstat` of each path is remembered too: a missing expected file is looked up once for
 /// its canonical form and once more to ask whether it is a dangling symlink, which doubled
 /// the `statx` calls of a one-shot `hooks fire` (`Resolver::lstats` counts them).
+///
+/// What is known is kept per path in one map keyed by the path's bytes (hashing a `Path`
+/// walks its components, which cost an unchanged source's reload more than the `lstat`s the
+/// map saves), and a path's lenient form is kept with it: a missing file's is its folder's
+/// with its name appended, so the folder's ancestors are walked once per computation, not
+/// once per file (`Resolver::probes` counts the lookups).
 #[derive(Debug, Default)]
 pub(crate) struct Resolver {
-    known: HashMap<PathBuf, Option<AbsPathBuf>>,
-    /// What `lstat` found at each path asked: `None` nothing, else whether it is a symlink.
-    entries: HashMap<PathBuf, Option<Entry>>,
+    known: HashMap<OsString, Known, BuildHasherDefault<WordHasher>>,
     /// How many `lstat` calls reached the file system.
     lstats: usize,
+    /// How many times a path was looked up in `known`.
+    #[cfg(test)]
+    probes: std::cell::Cell<usize>,
+}
+
+/// What a [`Resolver`] learnt of one path.
+#[derive(Debug, Default)]
+struct Known {
+    /// What `lstat` found there (`Some(None)`: nothing), once asked.
+    entry: Option<Option<Entry>>,
+    /// Its canonical form (`Some(None)`: it does not resolve), once asked.
+    canonical: Option<Option<AbsPathBuf>>,
+    /// Its lenient form ([`Resolver::lenient`]), once asked.
+    lenient: Option<AbsPathBuf>,
+}
+
+/// Hashes a path's bytes a word at a time with the multiply-and-rotate of the compiler's
+/// own maps: a resolver lives for one computation over paths of the engine's own making
+/// (a source's scripts, the expected files), so it needs speed, not resistance to chosen
+/// collisions (SipHash over every path cost more than the `lstat`s the map saves).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct WordHasher(u64);
+
+impl WordHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(word);
+            self.add(u64::from_le_bytes(w));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// What `lstat` found at a path.
@@ -777,10 +839,27 @@ enum Entry {
 }
 
 impl Resolver {
+    /// What is known of `path`, if it was asked before.
+    fn get(&self, path: &Path) -> Option<&Known> {
+        #[cfg(test)]
+        self.probes.set(self.probes.get() + 1);
+        self.known.get(path.as_os_str())
+    }
+
+    /// What is known of `path`, made room for.
+    fn slot(&mut self, path: &Path) -> &mut Known {
+        // Not `entry`, which would copy the key when it is there already.
+        let key = path.as_os_str();
+        if !self.known.contains_key(key) {
+            self.known.insert(key.to_owned(), Known::default());
+        }
+        self.known.get_mut(key).expect("inserted above")
+    }
+
     /// `lstat` of `path`, remembered: `None` when nothing is there.
     fn entry(&mut self, path: &Path) -> Option<Entry> {
-        if let Some(known) = self.entries.get(path) {
-            return *known;
+        if let Some(entry) = self.get(path).and_then(|k| k.entry) {
+            return entry;
         }
         self.lstats += 1;
         let entry = match std::fs::symlink_metadata(path) {
@@ -789,7 +868,7 @@ impl Resolver {
             Ok(m) if m.file_type().is_symlink() => Some(Entry::Symlink),
             Ok(_) => Some(Entry::Other),
         };
-        self.entries.insert(path.to_path_buf(), entry);
+        self.slot(path).entry = Some(entry);
         entry
     }
 
@@ -799,46 +878,91 @@ impl Resolver {
         self.lstats
     }
 
+    /// How many times this resolver looked a path up.
+    #[cfg(test)]
+    pub(crate) fn probes(&self) -> usize {
+        self.probes.get()
+    }
+
     /// [`canonicalize`], remembered; `None` when it fails. A path whose `lstat` finds nothing
     /// cannot be resolved either (some component of it is missing), so it costs one call.
     fn canonical(&mut self, path: &Path) -> Option<AbsPathBuf> {
-        if let Some(known) = self.known.get(path) {
+        if let Some(known) = self.get(path).and_then(|k| k.canonical.as_ref()) {
             return known.clone();
         }
         let resolved = match self.entry(path) {
             None => None,
             Some(_) => canonicalize(path).ok(),
         };
-        self.known.insert(path.to_path_buf(), resolved.clone());
+        self.slot(path).canonical = Some(resolved.clone());
         resolved
     }
 
     /// `canonicalize_lenient`, its ancestors resolved through [`Resolver::canonical`]: the
     /// nearest ancestor that resolves, with the rest appended as written.
     fn lenient(&mut self, path: &Path, base: &AbsPathBuf) -> AbsPathBuf {
-        let normalized = normalize_lexically(path, base);
-        for ancestor in normalized.as_path().ancestors() {
-            let Some(resolved) = self.canonical(ancestor) else { continue };
-            let Ok(rest) = normalized.as_path().strip_prefix(ancestor) else { continue };
-            if rest.as_os_str().is_empty() {
-                return resolved;
-            }
-            return resolved.join(rest).unwrap_or_else(|_| normalized.clone());
+        if path.is_absolute()
+            && is_normal(path)
+            && let Ok(path) = AbsPathBuf::new(path.to_path_buf())
+        {
+            return self.lenient_normal(&path);
         }
-        normalized
+        self.lenient_normal(&normalize_lexically(path, base))
     }
+
+    /// [`Resolver::lenient`] of a path with no `.`, `..` or empty component: the path's
+    /// canonical form when it resolves; otherwise its folder's lenient form with its name
+    /// appended (the nearest ancestor that resolves, with the rest appended), remembered.
+    fn lenient_normal(&mut self, path: &AbsPathBuf) -> AbsPathBuf {
+        if let Some(known) = self.get(path.as_path()).and_then(|k| k.lenient.as_ref()) {
+            return known.clone();
+        }
+        let resolved = match self.canonical(path.as_path()) {
+            Some(resolved) => resolved,
+            None => match (path.parent(), path.as_path().file_name()) {
+                (Some(folder), Some(name)) => self
+                    .lenient_normal(&folder)
+                    .join(Path::new(name))
+                    .unwrap_or_else(|_| path.clone()),
+                _ => path.clone(),
+            },
+        };
+        self.slot(path.as_path()).lenient = Some(resolved.clone());
+        resolved
+    }
+}
+
+/// Whether an absolute path is spelled the way [`normalize_lexically`] would give it back:
+/// no `.` or `..` component, no doubled or trailing separator (then it need not be rebuilt).
+fn is_normal(path: &Path) -> bool {
+    if !cfg!(unix) {
+        return false;
+    }
+    let bytes = path.as_os_str().as_encoded_bytes();
+    if bytes == b"/" {
+        return true;
+    }
+    bytes.first() == Some(&b'/')
+        && bytes
+            .split(|b| *b == b'/')
+            .skip(1)
+            .all(|part| !part.is_empty() && part != b"." && part != b"..")
 }
 
 /// Where a named file is, as the guard resolves an edited path: its canonical path when it
 /// exists; otherwise its nearest existing folder canonicalized with the rest appended, and,
 /// when that is a dangling symlink, where the link points (writing through it creates that).
 /// Paths are resolved through `resolver`.
-fn locations_with(resolver: &mut Resolver, path: &AbsPathBuf) -> Vec<AbsPathBuf> {
+pub(crate) fn locations_with(resolver: &mut Resolver, path: &AbsPathBuf) -> Vec<AbsPathBuf> {
     if let Some(canonical) = resolver.canonical(path.as_path()) {
         return vec![canonical];
     }
     let mut out = Vec::new();
-    let mut current = resolver.lenient(path.as_path(), path);
+    let mut current = if is_normal(path.as_path()) {
+        resolver.lenient_normal(path)
+    } else {
+        resolver.lenient(path.as_path(), path)
+    };
     for _ in 0..MAX_DANGLING_HOPS {
         out.push(current.clone());
         let is_link = resolver.entry(current.as_path()) == Some(Entry::Symlink);

@@ -148,6 +148,9 @@ struct SourceState {
     path_key: u64,
     seq: u64,
     load: LoadState,
+    /// Whether the parse in effect carries a source policy (kept with `load`, so a publish
+    /// asks each source one flag).
+    has_policy: bool,
     trust: TrustDecision,
     roots: BTreeSet<AbsPathBuf>,
     /// The ids of `roots` in [`HookRegistry::root_keys`], for the keys of that epoch
@@ -807,6 +810,7 @@ impl HookRegistry {
                     path_key: path_key(id.path.as_path()),
                     seq,
                     load: LoadState::NeverLoaded,
+                    has_policy: false,
                     trust: TrustDecision::Inert { reason: "the file has not loaded".to_owned() },
                     roots: BTreeSet::new(),
                     root_ids: None,
@@ -871,6 +875,7 @@ impl HookRegistry {
                 }
             },
         };
+        state.has_policy = state.load.accepted().is_some_and(|a| !a.policy.is_empty());
         self.protected_dirty |= state.recompile();
         changed_at_places_of(&mut self.expected, state);
     }
@@ -990,7 +995,7 @@ impl HookRegistry {
         let mut any_policy = false;
         for &slot in &self.order {
             let Some(state) = self.slots.get(slot).and_then(Option::as_ref) else { continue };
-            any_policy |= state.load.accepted().is_some_and(|a| !a.policy.is_empty());
+            any_policy |= state.has_policy;
             if state.id.kind.is_project() || !state.can_run() {
                 continue;
             }
@@ -1001,18 +1006,18 @@ impl HookRegistry {
                 running_global.push((state.path_key, state.id.clone()));
             }
         }
+        // The source that runs `state`'s file instead, as its place in `running_global`.
         let suppressor = |state: &SourceState| {
             running_global
                 .iter()
-                .find(|(key, id)| *key == state.path_key && id.path == state.id.path)
-                .filter(|(_, id)| *id != state.id)
-                .map(|(_, id)| id.clone())
+                .position(|(key, id)| *key == state.path_key && id.path == state.id.path)
+                .filter(|&i| running_global.get(i).is_some_and(|(_, id)| *id != state.id))
         };
         // The source policy (`specs/registry.md`, "Source policy"): which sources are held
         // back by an opt-in (decided for every source, trusted or not, so a listing can say
         // why), the switches per place and the run settings, from the sources that can run.
         // When no file carries a policy nothing is held back, switched off or set.
-        let (mut suppression, held, table, run_settings) = if any_policy {
+        let (suppression, held, table, run_settings) = if any_policy {
             // Each project source's positions in the sorted root list (only when a policy
             // needs them): its roots are looked up only when they changed or the keys were
             // numbered afresh, and renumbered from their ids when other roots came or went.
@@ -1061,19 +1066,22 @@ impl HookRegistry {
             }
             let Resolved { held, table, run_settings } =
                 policy::resolve_sources(&inputs, &self.root_keys.list, self.user_opt_in);
-            (Some(suppression), held, table, run_settings)
+            (Some(suppression), Some(held), table, run_settings)
         } else {
-            let held = vec![None; self.order.len()];
-            (None, held, PolicyTable::default(), RunSettingsIndex::default())
+            // Nothing held back: no list to make.
+            (None, None, PolicyTable::default(), RunSettingsIndex::default())
         };
-        let mut runs = Vec::with_capacity(self.order.len());
-        for (i, (&slot, held)) in self.order.iter().zip(&held).enumerate() {
+        let held_at = |i: usize| held.as_ref().and_then(|h| h.get(i).copied().flatten());
+        // Per slot of `order`: whether the source runs, and the place in `running_global` of
+        // the source that runs its file instead.
+        let mut runs: Vec<(bool, Option<usize>)> = Vec::with_capacity(self.order.len());
+        for (i, &slot) in self.order.iter().enumerate() {
             let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
-            let suppressed_by = match suppression.as_mut() {
-                Some(computed) => computed.get_mut(i).and_then(Option::take),
+            let suppressed_by = match suppression.as_ref() {
+                Some(computed) => computed.get(i).copied().flatten(),
                 None => suppressor(state),
             };
-            let can = state.can_run() && suppressed_by.is_none() && held.is_none();
+            let can = state.can_run() && suppressed_by.is_none() && held_at(i).is_none();
             let same = match &state.published {
                 Some(published) => can && Arc::ptr_eq(published, &state.compiled),
                 None => !can,
@@ -1106,19 +1114,28 @@ impl HookRegistry {
 
         let policy_cuts = self.policy.cuts_anything();
         let mut views = Vec::with_capacity(self.order.len());
-        for ((&slot, (can, suppressed_by)), held) in self.order.iter().zip(runs).zip(held) {
+        for (i, (&slot, &(can, suppressed_by))) in self.order.iter().zip(&runs).enumerate() {
             let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
+            let held = held_at(i);
             let (notes, off_everywhere) = if policy_cuts && can && suppressed_by.is_none() {
                 policy_notes(state, &self.policy, &self.root_keys)
             } else {
                 (Vec::new(), false)
             };
-            let key: ViewKey = (can && !off_everywhere, suppressed_by, notes, held);
-            let cached =
-                state.view_cache.as_ref().filter(|(k, _)| *k == key).map(|(_, v)| v.clone());
+            let runner = suppressed_by.and_then(|r| running_global.get(r)).map(|(_, id)| id);
+            let runs = can && !off_everywhere;
+            // Compared in place: the key is made (the runner's id copied) only for a new view.
+            let cached = state
+                .view_cache
+                .as_ref()
+                .filter(|(k, _)| {
+                    k.0 == runs && k.1.as_ref() == runner && k.2 == notes && k.3 == held
+                })
+                .map(|(_, v)| v.clone());
             let v = match cached {
                 Some(v) => v,
                 None => {
+                    let key: ViewKey = (runs, runner.cloned(), notes, held);
                     let v = Arc::new(view(state, &key));
                     state.view_cache = Some((key, v.clone()));
                     v
@@ -1186,7 +1203,7 @@ impl HookRegistry {
 
     /// The binding index of the sources `runs` marks as running (one entry per slot of
     /// `order`), built by the pure [`build::binding_index`].
-    fn build_index(&self, runs: &[(bool, Option<HookSourceId>)]) -> BindingIndex {
+    fn build_index(&self, runs: &[(bool, Option<usize>)]) -> BindingIndex {
         let slots = &self.slots;
         let running =
             self.order.iter().zip(runs).filter(|(_, (can, _))| *can).filter_map(|(&slot, _)| {

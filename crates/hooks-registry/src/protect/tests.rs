@@ -8,8 +8,8 @@ use hooks_schema::{AbsPathBuf, HookCommand};
 use hooks_schema::HookSourceKind;
 
 use crate::{
-    ExpectedFiles, canonicalize,
-    protect::{Resolver, locations},
+    ExpectedFiles, canonicalize, canonicalize_lenient,
+    protect::{Resolver, locations, locations_with},
     script_candidate,
 };
 
@@ -117,6 +117,33 @@ fn an_expected_file_is_looked_up_once_per_protected_set() {
     // The three files, `.cursor`, `.chrys/hooks`, `.chrys` and the root: one `lstat` each
     // (a missing file was looked up twice: for its canonical form, then for a dangling link).
     assert_eq!(resolver.lstats(), 7);
+}
+
+/// Files missing under one missing folder deep in the tree: each file after the first costs
+/// the same few lookups, however deep the folder (its ancestors are walked once), and comes
+/// out as `canonicalize_lenient` gives it, through a symlinked ancestor too.
+#[test]
+fn a_missing_folder_s_ancestors_are_walked_once_per_resolver() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = canonicalize(dir.path()).unwrap();
+    std::fs::create_dir(root.as_path().join("real")).unwrap();
+    std::os::unix::fs::symlink(root.as_path().join("real"), root.as_path().join("link")).unwrap();
+    let folder = root.as_path().join("link/a/b/c/d/e/f/g/h");
+    let file = |i: usize| AbsPathBuf::new(folder.join(format!("f{i}.sh"))).unwrap();
+    let probes = |files: usize| {
+        let mut resolver = Resolver::default();
+        for i in 0..files {
+            let located = locations_with(&mut resolver, &file(i));
+            assert_eq!(located, [canonicalize_lenient(file(i).as_path(), &root)]);
+            assert!(located[0].as_path().starts_with(root.as_path().join("real/a/b")));
+        }
+        resolver.probes()
+    };
+    let (one, eleven) = (probes(1), probes(11));
+    // Per file: its own lookups (canonical form, `lstat`, lenient form, dangling link) and
+    // its folder's lenient form; walking the folder's eight missing ancestors again for
+    // each file would cost at least as many lookups more.
+    assert!((eleven - one) / 10 <= 6, "{one} lookups for one file, {eleven} for eleven");
 }
 
 proptest::proptest! {
