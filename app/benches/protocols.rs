@@ -28,6 +28,11 @@
 //! `--json` prints one JSON object; otherwise a table. `--rounds N` (default 150) and `--runs N`
 //! (default 3) set the rounds per run and the runs per format; format names (`chrys claude`)
 //! measure only those.
+//!
+//! `--side in-process|serve|by-hand|echo --fires N` fires only that side, N times per format
+//! after the warm-up, and prints nothing but the wall time: the run to wrap in `perf stat` or
+//! `strace -f -c` for counts per fire (instructions and system calls do not depend on the
+//! machine's load, so they show a cut where loaded wall times cannot).
 
 use std::{
     collections::HashMap,
@@ -533,12 +538,33 @@ struct Measured {
 
 const WARMUP: usize = 15;
 
+/// The one side `--side` fires (for counts per fire).
+#[derive(Debug, Clone, Copy)]
+enum Side {
+    InProcess,
+    Serve,
+    ByHand,
+    Echo,
+}
+
+impl Side {
+    fn parse(s: &str) -> Option<Side> {
+        Some(match s {
+            "in-process" => Side::InProcess,
+            "serve" => Side::Serve,
+            "by-hand" => Side::ByHand,
+            "echo" => Side::Echo,
+            _ => return None,
+        })
+    }
+}
+
 fn measure(
     case: &Case,
     dir: &Path,
     tokio_rt: &tokio::runtime::Runtime,
-    rounds: usize,
-    runs: usize,
+    (rounds, runs): (usize, usize),
+    profile: Option<(Side, usize)>,
     timer: &SpanTimer,
 ) -> Measured {
     let cdir = dir.join(case.name);
@@ -577,6 +603,35 @@ fn measure(
         d
     };
     let mut round = 0usize;
+    if let Some((side, fires)) = profile {
+        for _ in 0..WARMUP + fires {
+            match side {
+                Side::InProcess => {
+                    in_process();
+                }
+                Side::Serve => {
+                    server.fire(&request, &mut line);
+                }
+                Side::ByHand => {
+                    hand.run(round, None);
+                    round += 1;
+                }
+                Side::Echo => {
+                    echo.round_trip(&request, &mut line);
+                }
+            }
+        }
+        server.stop();
+        echo.stop();
+        return Measured {
+            case: case.name,
+            spawn: case.spawn,
+            delivery,
+            runs: Vec::new(),
+            engine_phases: Vec::new(),
+            hand_phases: Vec::new(),
+        };
+    }
     for _ in 0..WARMUP {
         in_process();
         server.fire(&request, &mut line);
@@ -681,6 +736,11 @@ fn main() {
     let runs = arg_usize(&args, "--runs", 3);
     let known = |a: &&String| cases().iter().any(|c| c.name == a.as_str());
     let only: Vec<String> = args.iter().filter(known).cloned().collect();
+    let profile = args.iter().position(|a| a == "--side").map(|i| {
+        let side = args.get(i + 1).and_then(|s| Side::parse(s));
+        let side = side.expect("--side in-process|serve|by-hand|echo");
+        (side, arg_usize(&args, "--fires", 1000))
+    });
     let timer = Arc::new(SpanTimer {
         on: AtomicBool::new(false),
         next: AtomicU64::new(0),
@@ -703,7 +763,14 @@ fn main() {
         if !only.is_empty() && !only.iter().any(|o| o == case.name) {
             continue;
         }
-        measured.push(measure(&case, dir.path(), &tokio_rt, rounds, runs, &timer));
+        let t = Instant::now();
+        measured.push(measure(&case, dir.path(), &tokio_rt, (rounds, runs), profile, &timer));
+        if let Some((side, fires)) = profile {
+            println!("{} {side:?}: {fires} fires in {:.3} s", case.name, t.elapsed().as_secs_f64());
+        }
+    }
+    if profile.is_some() {
+        return;
     }
     let load_after = load_avg();
 
