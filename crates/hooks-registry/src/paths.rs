@@ -15,8 +15,16 @@ use hooks_schema::AbsPathBuf;
 /// so two spellings of one file compare equal. The path must exist.
 #[allow(clippy::disallowed_methods)]
 pub fn canonicalize(path: &Path) -> io::Result<AbsPathBuf> {
+    #[cfg(test)]
+    CANONICALIZED.with(|n| n.set(n.get() + 1));
     let resolved = dunce::canonicalize(path)?;
     AbsPathBuf::new(resolved).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times this thread called [`canonicalize`] (for tests: each test has a thread).
+    pub(crate) static CANONICALIZED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Makes `path` absolute against `base` and removes `.` and `..` lexically, touching nothing

@@ -352,7 +352,15 @@ impl RegistrySnapshot {
     /// resolution of `cwd` (see [`RegistrySnapshot::bindings_for`]): the root is the deepest
     /// known root containing the resolved `cwd`, so a symlinked working directory finds the
     /// same root for both.
+    ///
+    /// A snapshot that knows no project root resolves nothing: every working directory is
+    /// then outside every project, so the answer cannot depend on where `cwd` leads (a fire
+    /// of an embedder or of `hooks serve` with explicit, user or managed files only touches
+    /// no file system here).
     pub fn scope_for(&self, cwd: &Path) -> CwdScope {
+        if self.bindings.roots.is_empty() {
+            return CwdScope { bindings: self.bindings_at(None), project_root: None };
+        }
         let resolved = canonicalize(cwd).ok().or_else(|| normalize_absolute(cwd));
         let cwd = resolved.as_ref().map_or(Path::new(""), AbsPathBuf::as_path);
         let root = self.nearest_root(cwd);

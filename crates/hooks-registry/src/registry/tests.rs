@@ -435,6 +435,62 @@ fn the_working_directory_is_canonicalized_when_it_exists() {
 }
 
 #[test]
+fn the_working_directory_is_resolved_only_when_a_project_root_is_known() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = canonicalize(dir.path()).unwrap();
+    let repo = base.join(Path::new("repo")).unwrap();
+    std::fs::create_dir_all(repo.as_path().join("src")).unwrap();
+    let calls = || crate::paths::CANONICALIZED.with(std::cell::Cell::get);
+    let mut r = HookRegistry::new();
+    let user = sid(K::RUN_DELIVERED, p("run/hooks.json"));
+    r.upsert_source(update(&user, ok(defs(&["u"])), None, active()));
+    // No project root: every place is outside every project, and nothing is resolved.
+    let before = calls();
+    let scope = r.snapshot().scope_for(&repo.as_path().join("src"));
+    assert_eq!(calls(), before);
+    assert_eq!(names(&scope.bindings), ["u"]);
+    assert!(scope.project_root.is_none());
+    // With a root, the working directory is resolved (once) to find it.
+    let s =
+        sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, repo.as_path().join(".cursor/hooks.json"));
+    r.upsert_source(update(&s, ok(defs(&["a"])), Some(&repo), active()));
+    let before = calls();
+    let scope = r.snapshot().scope_for(&repo.as_path().join("src"));
+    assert_eq!(calls(), before + 1);
+    assert_eq!(names(&scope.bindings), ["u", "a"]);
+    assert_eq!(scope.project_root.as_ref(), Some(&repo));
+}
+
+/// A working directory swapped for a symlink between two fires (or back) resolves where it
+/// leads at each fire: nothing about a path is remembered from one lookup to the next.
+#[cfg(unix)]
+#[test]
+fn a_working_directory_swapped_for_a_symlink_between_two_fires_resolves_anew() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = canonicalize(dir.path()).unwrap();
+    let repo = base.join(Path::new("repo")).unwrap();
+    std::fs::create_dir_all(repo.as_path().join("src")).unwrap();
+    let mut r = HookRegistry::new();
+    let s =
+        sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, repo.as_path().join(".cursor/hooks.json"));
+    r.upsert_source(update(&s, ok(defs(&["a"])), Some(&repo), active()));
+    let cwd = base.as_path().join("work");
+    std::fs::create_dir(&cwd).unwrap();
+    let snap = r.snapshot();
+    let outside = snap.scope_for(&cwd);
+    assert!(outside.bindings.is_empty() && outside.project_root.is_none());
+    std::fs::remove_dir(&cwd).unwrap();
+    std::os::unix::fs::symlink(repo.as_path().join("src"), &cwd).unwrap();
+    let inside = snap.scope_for(&cwd);
+    assert_eq!(names(&inside.bindings), ["a"]);
+    assert_eq!(inside.project_root.as_ref(), Some(&repo));
+    std::fs::remove_file(&cwd).unwrap();
+    std::fs::create_dir(&cwd).unwrap();
+    let back = snap.scope_for(&cwd);
+    assert!(back.bindings.is_empty() && back.project_root.is_none());
+}
+
+#[test]
 fn the_declared_order_within_a_source_is_kept() {
     let mut r = HookRegistry::new();
     let s = sid(K::RUN_DELIVERED, p("run/hooks.json"));
