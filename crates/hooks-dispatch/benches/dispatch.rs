@@ -545,17 +545,30 @@ fn profile(
 ) {
     #[allow(clippy::disallowed_methods, reason = "the bench's own switch")]
     let side = std::env::var("HOOKS_BENCH_PROFILE_SIDE").unwrap_or_default();
+    // `HOOKS_BENCH_PROFILE_SPACING_MS=M`: a pause of `M` ms before each fire, as in the spaced
+    // case (caches, CPU idle states and the kernel's deferred work as a hook seconds apart
+    // finds them).
+    #[allow(clippy::disallowed_methods, reason = "the bench's own switch")]
+    let spacing = std::env::var("HOOKS_BENCH_PROFILE_SPACING_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map(Duration::from_millis);
     let b = [binding("h", HookEvent::PreToolUse, &["/bin/true"])];
     let payload = serde_json::to_vec(env).expect("payload");
-    let once = || match side.as_str() {
-        "bare" => {
-            bare_round_trip(&["/bin/true"], &payload);
+    let once = || {
+        if let Some(p) = spacing {
+            std::thread::sleep(p);
         }
-        "tokio" => {
-            rt.block_on(bare_tokio_round_trip(&["/bin/true"], &payload));
-        }
-        _ => {
-            rt.block_on(d.fire(&b, env, ctx));
+        match side.as_str() {
+            "bare" => {
+                bare_round_trip(&["/bin/true"], &payload);
+            }
+            "tokio" => {
+                rt.block_on(bare_tokio_round_trip(&["/bin/true"], &payload));
+            }
+            _ => {
+                rt.block_on(d.fire(&b, env, ctx));
+            }
         }
     };
     for _ in 0..50 {

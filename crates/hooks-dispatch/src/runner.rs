@@ -426,50 +426,62 @@ pub(crate) enum SpawnStdio<'a> {
     Detached(std::fs::File),
 }
 
-/// The largest payload written into the child's stdin pipe before the spawn: `PIPE_BUF`. A
-/// write of at most `PIPE_BUF` bytes into a fresh, empty pipe (whose capacity is at least one
-/// page) is complete and cannot block.
+/// The largest payload put into the child's stdin pipe whole, with no writer supervising it:
+/// `PIPE_BUF`. A write of at most `PIPE_BUF` bytes into a fresh, empty pipe (whose capacity is
+/// at least one page) is complete and cannot block.
 const PREFILL_MAX: usize = 4096;
 
 /// Where the child's stdin comes from:
 /// - `/dev/null` when the invocation has no bytes;
 /// - for a detached run, an anonymous file holding the bytes: complete whatever their size,
 ///   and readable after this engine exits (a pipe's unwritten rest would be lost then);
-/// - for a supervised run whose bytes fit in [`PREFILL_MAX`], a pipe that already holds them
-///   all and whose write end is closed before the spawn (no async writer, no poller
-///   registration, and the hook finds its payload the moment it reads);
+/// - for a supervised run whose bytes fit in [`PREFILL_MAX`], a pipe that holds them all and
+///   whose write end is closed by the time the hook runs (no async writer, no poller
+///   registration, and the hook finds its payload the moment it reads): written once the
+///   child is started, while it `exec`s ([`Stream::Prefill`]), or before the spawn when
+///   several programs may be tried (each attempt gets a duplicate of the filled pipe);
 /// - otherwise a pipe fed by the runner while it supervises the run.
 struct StdinPlan {
     ready: Option<OwnedFd>,
+    /// The write end of `ready`'s pipe, when the bytes are written after the spawn.
+    write: Option<OwnedFd>,
     piped: bool,
 }
 
 impl StdinPlan {
-    fn new(bytes: &[u8], detached: bool) -> io::Result<StdinPlan> {
+    /// `attempts_may_follow`: several programs may be tried in turn (the bytes are then
+    /// written before the first, so that each attempt gets a duplicate of the filled pipe).
+    fn new(bytes: &[u8], detached: bool, attempts_may_follow: bool) -> io::Result<StdinPlan> {
         if bytes.is_empty() {
-            return Ok(StdinPlan { ready: None, piped: false });
+            return Ok(StdinPlan { ready: None, write: None, piped: false });
         }
         if detached {
             let mut f = crate::files::anonymous_file(&std::env::temp_dir())?;
             f.write_all(bytes)?;
             f.seek(io::SeekFrom::Start(0))?;
-            return Ok(StdinPlan { ready: Some(f.into()), piped: false });
+            return Ok(StdinPlan { ready: Some(f.into()), write: None, piped: false });
         }
         if bytes.len() > PREFILL_MAX {
-            return Ok(StdinPlan { ready: None, piped: true });
+            return Ok(StdinPlan { ready: None, write: None, piped: true });
         }
-        // Both ends are close-on-exec; the write end is closed when `w` drops, so the hook
-        // reads the bytes and then end-of-file.
+        // Both ends are close-on-exec; the write end is closed once the bytes are in, so the
+        // hook reads them and then end-of-file.
         let (r, w) = spawner::pipe()?;
-        std::fs::File::from(w).write_all(bytes)?;
-        Ok(StdinPlan { ready: Some(r), piped: false })
+        if attempts_may_follow {
+            std::fs::File::from(w).write_all(bytes)?;
+            return Ok(StdinPlan { ready: Some(r), write: None, piped: false });
+        }
+        Ok(StdinPlan { ready: Some(r), write: Some(w), piped: false })
     }
 
     /// The stdin of one spawn attempt; `again` when another attempt may follow (the prepared
     /// descriptor is then duplicated rather than given away; nothing has read from it).
     fn stdio(&mut self, again: bool) -> io::Result<Stream> {
         if !again && let Some(fd) = self.ready.take() {
-            return Ok(Stream::Fd(fd));
+            return Ok(match self.write.take() {
+                Some(w) => Stream::Prefill(fd, w),
+                None => Stream::Fd(fd),
+            });
         }
         if let Some(fd) = &self.ready {
             return Ok(Stream::Fd(fd.try_clone()?));
@@ -485,7 +497,8 @@ pub(crate) fn spawn(
     stdio: SpawnStdio<'_>,
 ) -> Result<Started, SpawnFailure> {
     let detached = matches!(stdio, SpawnStdio::Detached(_));
-    let mut stdin = StdinPlan::new(&inv.stdin, detached).map_err(|e| SpawnFailure {
+    let attempts = matches!(inv.program, Program::FirstAvailable { .. });
+    let mut stdin = StdinPlan::new(&inv.stdin, detached, attempts).map_err(|e| SpawnFailure {
         kind: SpawnFailureKind::Other,
         message: format!("cannot prepare the hook's stdin: {e}"),
     })?;

@@ -24,6 +24,22 @@ pub(crate) enum Stream {
     Fd(OwnedFd),
     /// A new pipe whose other end the engine reads or writes.
     Piped,
+    /// A fresh, empty pipe (read end, write end) for a payload of at most `PIPE_BUF` bytes:
+    /// the child gets the read end; the invocation's stdin is written into the write end once
+    /// the child is started, while the engine still holds the read end (so the write can
+    /// neither block nor raise `SIGPIPE`), and the write end is closed then. The write and
+    /// the close are off the path before the spawn: they overlap the hook's `exec`.
+    Prefill(OwnedFd, OwnedFd),
+}
+
+/// Writes a prefilled stdin's payload into its pipe's write end and closes it (see
+/// [`Stream::Prefill`]). At most `PIPE_BUF` bytes into an empty pipe whose read end is open:
+/// the write is complete at once.
+fn prefill(write: OwnedFd, bytes: &[u8]) {
+    use std::io::Write;
+    // Nothing can make it fail short of a kernel without pipes; the hook then reads what is
+    // there and end-of-file, as a hook whose stdin writer failed does.
+    let _ = std::fs::File::from(write).write_all(bytes);
 }
 
 /// What to do with the engine's tag variable ([`tag::VAR`]) in the child.
@@ -175,6 +191,27 @@ pub(crate) fn make_spare_pipes() {
     }
 }
 
+/// What the spawns on this thread saw (tests).
+#[cfg(test)]
+pub(crate) mod testing {
+    use std::{cell::Cell, os::fd::AsFd};
+
+    thread_local! {
+        static QUEUED: Cell<Option<u64>> = const { Cell::new(None) };
+    }
+
+    /// Records how many bytes the child's stdin held when the child was started (`None`
+    /// when it is not a pipe).
+    pub(crate) fn record_queued_at_start(stdin: impl AsFd) {
+        QUEUED.set(rustix::io::ioctl_fionread(stdin).ok());
+    }
+
+    /// What the last spawn on this thread recorded.
+    pub(crate) fn queued_at_start() -> Option<u64> {
+        QUEUED.get()
+    }
+}
+
 /// Whether the crate's own spawner works on this kernel.
 #[cfg(target_os = "linux")]
 pub(crate) fn own_available() -> bool {
@@ -242,6 +279,12 @@ fn tokio_start<S: AsRef<str>>(
             Stream::Null => Stdio::null(),
             Stream::Fd(fd) => fd.into(),
             Stream::Piped => Stdio::piped(),
+            // tokio's spawn gives no moment between the start and the `exec`: the payload is
+            // written before.
+            Stream::Prefill(read, write) => {
+                prefill(write, &inv.stdin);
+                read.into()
+            }
         }
     };
     cmd.stdin(stdio(i)).stdout(stdio(o)).stderr(stdio(e)).kill_on_drop(place.kill_on_drop);
@@ -367,6 +410,8 @@ mod own {
                 Ok((f.into(), None))
             }
             Stream::Fd(fd) => Ok((fd, None)),
+            // Taken apart by `start` before.
+            Stream::Prefill(read, _) => Ok((read, None)),
             Stream::Piped => {
                 let (r, w) = super::pipe()?;
                 Ok(if input { (r, Some(w)) } else { (w, Some(r)) })
@@ -417,6 +462,10 @@ mod own {
             None => None,
         };
         let [i, o, e] = streams;
+        let (i, payload) = match i {
+            Stream::Prefill(read, write) => (Stream::Fd(read), Some(write)),
+            s => (s, None),
+        };
         let fail = |e: io::Error| other(format!("cannot set up the hook's streams: {e}"));
         let (in_child, in_engine) = child_end(i, true).map_err(fail)?;
         let (out_child, out_engine) = child_end(o, false).map_err(fail)?;
@@ -455,6 +504,12 @@ mod own {
             }
             Err(SpawnError::Child(stage, e)) => return Err(failure(stage, &e, program, inv)),
         };
+        #[cfg(test)]
+        super::testing::record_queued_at_start(&in_child);
+        // The payload goes in while the hook `exec`s, the read end still held here.
+        if let Some(w) = payload {
+            super::prefill(w, &inv.stdin);
+        }
         drop((in_child, out_child, err_child));
         let reg = |fd: Option<OwnedFd>, interest| -> Result<Option<Pipe>, SpawnFailure> {
             fd.map(|fd| Pipe::new(fd, interest))

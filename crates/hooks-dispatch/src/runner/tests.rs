@@ -666,6 +666,37 @@ fn crash_point(
     rx.recv_timeout(Duration::from_secs(60))
 }
 
+/// A payload that fits `PIPE_BUF` is written into the hook's stdin pipe once the child is
+/// started (while it `exec`s), not on the path before the spawn; the hook still reads all of
+/// it and then end-of-file. Several programs to try get it written before, each attempt a
+/// duplicate of the filled pipe.
+#[tokio::test]
+async fn a_small_payload_goes_into_the_pipe_after_the_start_and_the_hook_reads_it_whole() {
+    let payload = b"{\"tool\":\"Bash\"}".repeat(100);
+    let mut i = sh("cat; echo; echo done");
+    i.stdin.clone_from(&payload);
+    let (out, _) = run(&i, &cfg()).await;
+    assert!(matches!(out.exit, ExitInfo::Exited(0)), "{:?}", out.exit);
+    assert_eq!(crate::spawner::testing::queued_at_start(), Some(0), "written before the start");
+    let mut want = payload.clone();
+    want.extend_from_slice(b"\ndone\n");
+    assert_eq!(out.stdout.bytes, want);
+
+    let mut first = sh("");
+    first.program = Program::FirstAvailable {
+        candidates: vec![
+            vec!["/nonexistent/hooks-test-program".into()],
+            vec!["/bin/sh".into(), "-c".into(), "cat; echo; echo done".into()],
+        ],
+    };
+    first.stdin.clone_from(&payload);
+    let (out, _) = run(&first, &cfg()).await;
+    assert!(matches!(out.exit, ExitInfo::Exited(0)), "{:?}", out.exit);
+    let queued = crate::spawner::testing::queued_at_start();
+    assert_eq!(queued, Some(payload.len() as u64), "each attempt gets the filled pipe");
+    assert_eq!(out.stdout.bytes, want);
+}
+
 /// A run's stdin, stdout and stderr are pipes made ahead (by the run before it, while its
 /// child started), so none is made on the run's critical path.
 #[tokio::test]
