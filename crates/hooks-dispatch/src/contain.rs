@@ -10,10 +10,12 @@
 //! - **process group and tag** (`ProcessGroup`): the portable, weaker fallback: the hook's
 //!   process group, plus an environment variable inherited by its descendants.
 //!
-//! The probe runs once per engine process. The cgroup tree is the engine process's:
-//! `<parent>/agent-hooks.<pid>.<start time>`, where `<parent>` is the engine's own cgroup (or
-//! the one [`crate::DispatchConfig::cgroup_parent`] names); the reaper kills it whole when the
-//! engine process ends, however it ends.
+//! The probe runs once per engine process. The cgroup tree is the user's, shared by every
+//! engine process of the user: `<parent>/agent-hooks.u<uid>`, where `<parent>` is the engine's
+//! own cgroup (or the one [`crate::DispatchConfig::cgroup_parent`] names), made by the first
+//! engine and kept; an engine's runs are `<pid>.<start time>.<n>` in it, and the reaper kills
+//! and removes those when the engine process ends, however it ends (`specs/dispatch.md`, "The
+//! engine's cgroup tree").
 
 use std::{
     fmt,
@@ -151,7 +153,7 @@ impl Contain {
             let mut parent = None;
             if PROBE.get().is_none() {
                 let dir = parent_dir(cfg.cgroup_parent.as_deref());
-                let _ = PLANNED.set(dir.as_ref().ok().map(|d| d.join(tree_name())));
+                let _ = PLANNED.set(dir.as_ref().ok().map(|d| d.join(shared_name())));
                 parent = Some(dir);
                 crate::reaper::global().start_early();
             }
@@ -636,8 +638,10 @@ pub(crate) struct Controllers {
 /// The engine process's cgroup tree.
 #[derive(Debug)]
 pub(crate) struct Tree {
-    /// `<parent>/agent-hooks.<pid>.<start time>`.
+    /// `<parent>/agent-hooks.u<uid>`, shared by the user's engine processes.
     pub(crate) dir: PathBuf,
+    /// What this engine's run cgroups' names start with ([`run_prefix`]).
+    prefix: String,
     /// Whether the kernel has `cgroup.kill`.
     pub(crate) has_kill: bool,
     /// Which limits can be set on runs.
@@ -777,6 +781,14 @@ pub(crate) enum CgroupSetupError {
         #[source]
         source: io::Error,
     },
+    /// The user's shared tree is not a folder this user owns.
+    #[error("{} is not a cgroup folder of this user ({why}): runs are not put in it", dir.display())]
+    SharedTree {
+        /// The folder.
+        dir: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
     /// Neither `cgroup.kill` nor `cgroup.freeze` exists.
     #[error("this kernel has neither cgroup.kill nor cgroup.freeze (Linux 5.2)")]
     NoKillNorFreeze,
@@ -816,21 +828,30 @@ impl Tree {
         if !parent.join("cgroup.procs").is_file() {
             return Err(CgroupSetupError::NotV2Dir { dir: parent });
         }
-        remove_stale_trees(&parent);
-        let dir = parent.join(tree_name());
-        match fs::create_dir(&dir) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-            Err(source) => return Err(CgroupSetupError::CreateV2 { parent, source }),
+        let dir = parent.join(shared_name());
+        let made = make_shared(&dir).map_err(|source| match source {
+            SharedError::Create(source) => {
+                CgroupSetupError::CreateV2 { parent: parent.clone(), source }
+            }
+            SharedError::Bad(e) => e,
+        })?;
+        if made {
+            // The trees engines made before the shared one, of engines that are gone: swept
+            // once, by the engine that makes the shared tree (this version makes none).
+            remove_stale_trees(&parent);
         }
         let has_kill = dir.join("cgroup.kill").is_file();
         if !has_kill && !dir.join("cgroup.freeze").is_file() {
             let _ = fs::remove_dir(&dir);
             return Err(CgroupSetupError::NoKillNorFreeze);
         }
+        if !made {
+            sweep_dead_runs(&dir, Some(has_kill));
+        }
         let (controllers, controllers_note) = enable_controllers(&dir, &parent);
         let tree = Tree {
             dir,
+            prefix: run_prefix(),
             has_kill,
             controllers,
             controllers_note,
@@ -888,7 +909,7 @@ impl Tree {
             Some(r) => r,
             None => {
                 let n = self.next.fetch_add(1, Ordering::Relaxed);
-                let dir = self.dir.join(format!("run.{n}"));
+                let dir = self.dir.join(format!("{}{n}", self.prefix));
                 fs::create_dir(&dir)?;
                 let dir_fd = OpenOptions::new()
                     .read(true)
@@ -968,13 +989,15 @@ impl Tree {
         r.retain(|run| run.populated() || fs::remove_dir(&run.dir).is_err());
     }
 
-    /// Kills every run and removes the tree (a failed probe).
+    /// Kills every run of this engine and removes them (a failed probe); the shared tree stays
+    /// (other engines of the user may be using it).
     fn remove_all(&self) {
-        kill_dir(&self.dir, self.has_kill);
-        for run in self.pool.lock().unwrap_or_else(PoisonError::into_inner).drain(..) {
-            let _ = fs::remove_dir(&run.dir);
+        self.pool.lock().unwrap_or_else(PoisonError::into_inner).clear();
+        self.retired.lock().unwrap_or_else(PoisonError::into_inner).clear();
+        for run in own_runs(&self.dir, &self.prefix) {
+            kill_dir(&run, self.has_kill);
+            let _ = fs::remove_dir(&run);
         }
-        let _ = fs::remove_dir(&self.dir);
     }
 }
 
@@ -1035,8 +1058,8 @@ fn freeze_kill(dir: &Path) {
 
 /// SIGKILLs every process listed in the `cgroup.procs` of `dirs` (never PID 1 or this process),
 /// again until a pass finds none or `passes` are done.
-fn kill_listed_until_empty(dirs: &[PathBuf], passes: usize) {
-    for _ in 0..passes {
+fn kill_listed_until_empty(dirs: &[PathBuf], passes: u32) {
+    for pass in 0..passes {
         let mut any = false;
         for d in dirs {
             let Ok(list) = fs::read_to_string(d.join("cgroup.procs")) else { continue };
@@ -1053,7 +1076,7 @@ fn kill_listed_until_empty(dirs: &[PathBuf], passes: usize) {
         if !any {
             break;
         }
-        std::thread::yield_now();
+        pause(pass);
     }
 }
 
@@ -1200,10 +1223,159 @@ pub(crate) fn unescape(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// The name of this engine's trees, cgroup v2 and v1 alike: `agent-hooks.<pid>.<start time>`.
-pub(crate) fn tree_name() -> String {
-    format!("agent-hooks.{}.{}", std::process::id(), start_time())
+/// The name of the user's tree, cgroup v2 and v1 alike, shared by the user's engine processes:
+/// `agent-hooks.u<uid>` (the effective uid: the one that owns the folders it makes).
+pub(crate) fn shared_name() -> String {
+    format!("agent-hooks.u{}", rustix::process::geteuid().as_raw())
 }
+
+/// What this engine's run cgroups' names start with in the shared trees: `<pid>.<start time>.`
+/// (the start time tells this engine from a later process with the same pid).
+pub(crate) fn run_prefix() -> String {
+    format!("{}.{}.", std::process::id(), start_time())
+}
+
+/// Why the user's shared tree cannot be used.
+#[cfg(target_os = "linux")]
+pub(crate) enum SharedError {
+    /// It could not be made.
+    Create(io::Error),
+    /// It was found made, and is not this user's folder.
+    Bad(CgroupSetupError),
+}
+
+/// Makes the user's shared tree at `dir` unless it exists, in which case it is checked
+/// ([`check_shared`]): whether it was made now. A tree found made is looked at first (one
+/// `statx`), so a later engine makes no `mkdir`.
+#[cfg(target_os = "linux")]
+pub(crate) fn make_shared(dir: &Path) -> Result<bool, SharedError> {
+    if fs::symlink_metadata(dir).is_ok() {
+        check_shared(dir).map_err(SharedError::Bad)?;
+        return Ok(false);
+    }
+    match fs::create_dir(dir) {
+        Ok(()) => {
+            #[cfg(test)]
+            TREE_MKDIRS.fetch_add(1, Ordering::Relaxed);
+            Ok(true)
+        }
+        // Made meanwhile by another engine.
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+            check_shared(dir).map_err(SharedError::Bad)?;
+            Ok(false)
+        }
+        Err(e) => Err(SharedError::Create(e)),
+    }
+}
+
+/// Checks the user's shared tree found already made (by another engine of the user, or one
+/// that is gone): a folder, not a link, owned by this user. A folder of another owner (made
+/// there by someone who may write our cgroup) is not used: its owner could change our runs'
+/// limits or kill them; the mechanism then falls back with the reason.
+#[cfg(target_os = "linux")]
+pub(crate) fn check_shared(dir: &Path) -> Result<(), CgroupSetupError> {
+    use std::os::unix::fs::MetadataExt;
+    let bad = |why: String| CgroupSetupError::SharedTree { dir: dir.to_owned(), why };
+    let m = fs::symlink_metadata(dir).map_err(|e| bad(e.to_string()))?;
+    if !m.file_type().is_dir() {
+        return Err(bad("not a folder".to_owned()));
+    }
+    let me = rustix::process::geteuid().as_raw();
+    if m.uid() != me {
+        return Err(bad(format!("owned by uid {}, not {me}", m.uid())));
+    }
+    Ok(())
+}
+
+/// The run cgroups of this engine in the shared tree `dir` (names starting with `prefix`).
+fn own_runs(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.file_name().to_str().is_some_and(|n| n.starts_with(prefix)))
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                .map(|e| e.path())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The engine a run cgroup of a shared tree belongs to: `(pid, start time)` from its name
+/// `<pid>.<start>.<n>`; `None` for any other name.
+pub(crate) fn run_owner(name: &str) -> Option<(u32, u64)> {
+    let mut parts = name.split('.');
+    let pid = parts.next()?.parse().ok()?;
+    let start = parts.next()?.parse().ok()?;
+    let _n: u64 = parts.next()?.parse().ok()?;
+    parts.next().is_none().then_some((pid, start))
+}
+
+/// Kills and removes the run cgroups of engines that are gone in the shared tree `dir` (an
+/// engine and its reaper both killed, or a reaper that could not finish): one `getdents` of the
+/// tree and one `/proc/<pid>/stat` read per other engine it holds runs of, whatever the number
+/// of processes on the machine. `has_kill`: a cgroup v2 tree (with `cgroup.kill` or not);
+/// `None`: a cgroup v1 tree (members SIGKILLed one by one). A run whose killed members have not
+/// finished dying stays until a later sweep.
+#[cfg(target_os = "linux")]
+pub(crate) fn sweep_dead_runs(dir: &Path, has_kill: Option<bool>) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    let me = std::process::id();
+    let mut alive: Vec<((u32, u64), bool)> = Vec::new();
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some((pid, start)) = name.to_str().and_then(run_owner) else { continue };
+        if pid == me {
+            continue;
+        }
+        let live = match alive.iter().find(|(k, _)| *k == (pid, start)) {
+            Some((_, l)) => *l,
+            None => {
+                let l = start_time_of(&pid.to_string()) == Some(start);
+                alive.push(((pid, start), l));
+                l
+            }
+        };
+        if live {
+            continue;
+        }
+        let run = e.path();
+        match has_kill {
+            Some(k) => {
+                kill_dir(&run, k);
+                // Killed members stay listed while the kernel ends them: bounded wait.
+                for pass in 0..1_100 {
+                    if !populated_dir(&run) {
+                        break;
+                    }
+                    pause(pass);
+                }
+            }
+            None => kill_listed_until_empty(std::slice::from_ref(&run), 1_100),
+        }
+        let _ = fs::remove_dir(&run);
+    }
+}
+
+/// Whether the cgroup v2 folder `dir` has a live member (unreadable counts as populated).
+#[cfg(target_os = "linux")]
+fn populated_dir(dir: &Path) -> bool {
+    let text = fs::read_to_string(dir.join("cgroup.events")).unwrap_or_default();
+    !text.lines().any(|l| l == "populated 0")
+}
+
+/// A short wait between passes: a yield for the first hundred, then a millisecond.
+fn pause(pass: u32) {
+    if pass < 100 {
+        std::thread::yield_now();
+    } else {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+/// The tree folders made (a tree found made is not counted), for the tests of the shared tree.
+#[cfg(test)]
+pub(crate) static TREE_MKDIRS: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
 
 /// This process's start time in clock ticks since boot (field 22 of `/proc/self/stat`), so
 /// that a tree's name identifies its engine even after its pid is reused.

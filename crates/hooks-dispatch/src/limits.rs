@@ -458,7 +458,7 @@ impl V1 {
     /// Every folder a tree of this engine may be made in (made or not), for the reaper, which
     /// removes those that exist when the engine ends.
     pub(crate) fn tree_dirs(&self) -> Vec<PathBuf> {
-        self.parents.iter().flatten().map(|p| p.join(crate::contain::tree_name())).collect()
+        self.parents.iter().flatten().map(|p| p.join(crate::contain::shared_name())).collect()
     }
 
     /// Finds the hierarchies of the three controllers and the engine's cgroup in each; no tree
@@ -601,11 +601,14 @@ fn v1_parent(r: Resource, mounts: &str, own: &str) -> Result<PathBuf, CgroupSetu
     Ok(Path::new(&point).join(rel))
 }
 
-/// The engine's tree in one v1 hierarchy: `<own cgroup there>/agent-hooks.<pid>.<start>`.
+/// The user's tree in one v1 hierarchy, shared by the user's engine processes:
+/// `<own cgroup there>/agent-hooks.u<uid>`; this engine's runs in it are `<pid>.<start>.<n>`.
 #[derive(Debug)]
 struct V1Tree {
     resource: Resource,
     dir: PathBuf,
+    /// What this engine's run cgroups' names start with.
+    prefix: String,
     /// Whether `memory.memsw.limit_in_bytes` exists (swap accounting on).
     memsw: bool,
     /// Whether it was found to work, or not.
@@ -661,33 +664,55 @@ impl V1Tree {
         Ok(tree)
     }
 
-    /// Makes `r`'s tree in `parent` (after removing the trees of engines that are gone).
+    /// Makes the user's tree for `r` in `parent` unless another engine did (then checks it
+    /// and removes the runs of engines that are gone).
     fn create_unchecked(r: Resource, parent: &Path) -> Result<V1Tree, CgroupSetupError> {
-        crate::contain::remove_stale_v1_trees(parent);
-        let dir = parent.join(crate::contain::tree_name());
-        match fs::create_dir(&dir) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-            Err(source) => {
-                return Err(CgroupSetupError::CreateV1 { parent: parent.to_owned(), source });
+        use crate::contain::SharedError;
+        let dir = parent.join(crate::contain::shared_name());
+        let made = crate::contain::make_shared(&dir).map_err(|e| match e {
+            SharedError::Create(source) => {
+                CgroupSetupError::CreateV1 { parent: parent.to_owned(), source }
             }
+            SharedError::Bad(e) => e,
+        })?;
+        if made {
+            // The per-engine trees of engines that are gone, made before the shared tree:
+            // swept once, by the engine that makes it.
+            crate::contain::remove_stale_v1_trees(parent);
+        } else {
+            crate::contain::sweep_dead_runs(&dir, None);
         }
         let tree = V1Tree {
             resource: r,
             memsw: dir.join("memory.memsw.limit_in_bytes").is_file(),
+            prefix: crate::contain::run_prefix(),
             dir,
             proof: Proof::default(),
             pool: Mutex::default(),
             retired: Mutex::default(),
             next: AtomicU64::new(0),
         };
-        if r == Resource::Memory
-            && let Err(source) = write_file(&tree.dir.join("memory.use_hierarchy"), "1")
-            && fs::read_to_string(tree.dir.join("memory.use_hierarchy")).ok().as_deref()
-                != Some("1\n")
-        {
-            tree.remove_all();
-            return Err(CgroupSetupError::MemoryHierarchy { source });
+        // Turned on by the engine that made the tree (children inherit it; the kernel takes
+        // no change once the tree has children, and since Linux 5.16 it is always on); a tree
+        // found made is read (one read), and one without it is not used.
+        if r == Resource::Memory {
+            let on = |t: &V1Tree| {
+                fs::read_to_string(t.dir.join("memory.use_hierarchy")).ok().as_deref()
+                    == Some("1\n")
+            };
+            let set = if made {
+                write_file(&tree.dir.join("memory.use_hierarchy"), "1")
+            } else {
+                Err(io::Error::other("the tree found made has it off"))
+            };
+            if let Err(source) = set
+                && !on(&tree)
+            {
+                if made {
+                    let _ = fs::remove_dir(&tree.dir);
+                }
+                return Err(CgroupSetupError::MemoryHierarchy { source });
+            }
         }
         Ok(tree)
     }
@@ -713,7 +738,7 @@ impl V1Tree {
             Some(r) => r,
             None => {
                 let n = self.next.fetch_add(1, Ordering::Relaxed);
-                let dir = self.dir.join(format!("run.{n}"));
+                let dir = self.dir.join(format!("{}{n}", self.prefix));
                 fs::create_dir(&dir)?;
                 let tasks = OpenOptions::new()
                     .write(true)
@@ -795,11 +820,11 @@ impl V1Tree {
         r.retain(|run| run.populated() || fs::remove_dir(&run.dir).is_err());
     }
 
+    /// Removes this engine's empty runs (a tree that failed its check); the shared tree stays.
     fn remove_all(&self) {
         for run in self.pool.lock().unwrap_or_else(PoisonError::into_inner).drain(..) {
             let _ = fs::remove_dir(&run.dir);
         }
-        let _ = fs::remove_dir(&self.dir);
     }
 }
 

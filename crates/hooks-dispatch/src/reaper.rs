@@ -5,9 +5,10 @@
 //! It blocks reading a pipe whose only write end the engine holds and never writes to. When
 //! the engine process ends, however it ends, the kernel closes the write end; the reaper reads
 //! end-of-file and kills:
-//! - the engine's cgroup tree (the cgroup mechanisms): one write to its `cgroup.kill`, which
-//!   reaches every process every run started, whatever it did to its group, session or
-//!   environment; no process is scanned;
+//! - the engine's run cgroups in the user's cgroup tree (the cgroup mechanisms): one write to
+//!   each one's `cgroup.kill`, which reaches every process the run started, whatever it did to
+//!   its group, session or environment; no process is scanned (the tree itself is shared with
+//!   the user's other engines and stays);
 //! - the process groups of the process-group and subreaper mechanisms, registered in a file of
 //!   fixed-width slots written with `pwrite` (no process is woken, so a hook run pays three
 //!   small writes to the page cache: the child's own before its `exec`, the engine's after the
@@ -39,7 +40,10 @@ use nix::{
 /// The reaper's script. `$1` is the engine's own process group, never killed; `$2` the engine's
 /// tag token ([`crate::tag::engine_token`]); `$3` the engine's cgroup tree (empty for none);
 /// `$4` the `PATH` its commands (`grep`, `sleep`, `rmdir`) are looked up in; `$5` the engine's trees
-/// in cgroup v1 hierarchies (limits), one per line (empty for none). Its stdin is the
+/// in cgroup v1 hierarchies (limits), one per line (empty for none); `$6` what the engine's run
+/// cgroups' names start with when the trees are shared with the user's other engines (then
+/// only those runs are killed, waited for and removed, and the trees stay; empty: the trees
+/// are the engine's own, ended whole). Its stdin is the
 /// liveness pipe, its stderr the registration file (moved to fd 3 at once): a header slot
 /// (`T` once the engine handed out tags), then one slot per registered group.
 ///
@@ -80,17 +84,18 @@ self_group=$1
 token=$2
 tree=$3
 PATH=$4
+runs=$6
 while read -r _; do :; done
-if [ -n "$tree" ] && [ -d "$tree" ]; then
-  if [ -f "$tree/cgroup.kill" ]; then
-    echo 1 > "$tree/cgroup.kill"
+kill_cg() {
+  if [ -f "$1/cgroup.kill" ]; then
+    echo 1 > "$1/cgroup.kill"
   else
-    echo 1 > "$tree/cgroup.freeze"
+    echo 1 > "$1/cgroup.freeze"
     n=0
     while [ "$n" -lt 64 ]; do
       n=$((n + 1))
       any=0
-      for f in "$tree/cgroup.procs" "$tree"/*/cgroup.procs; do
+      for f in "$1/cgroup.procs" "$1"/*/cgroup.procs; do
         [ -r "$f" ] || continue
         while read -r p; do
           case $p in
@@ -103,7 +108,16 @@ if [ -n "$tree" ] && [ -d "$tree" ]; then
       done
       [ "$any" = 1 ] || break
     done
-    echo 0 > "$tree/cgroup.freeze"
+    echo 0 > "$1/cgroup.freeze"
+  fi
+}
+if [ -n "$tree" ] && [ -d "$tree" ]; then
+  if [ -n "$runs" ]; then
+    for c in "$tree/$runs"*/; do
+      [ -d "$c" ] && kill_cg "${c%/}"
+    done
+  else
+    kill_cg "$tree"
   fi
 fi
 IFS= read -r header <&3
@@ -237,17 +251,25 @@ if [ -n "$tree" ] && [ -d "$tree" ]; then
   n=0
   while [ "$n" -lt 1100 ]; do
     n=$((n + 1))
-    populated=1
-    while read -r k v; do
-      [ "$k" != populated ] || populated=$v
-    done < "$tree/cgroup.events"
+    populated=0
+    for e in "$tree/cgroup.events" "$tree/$runs"*/cgroup.events; do
+      if [ -n "$runs" ]; then
+        [ "$e" != "$tree/cgroup.events" ] || continue
+      else
+        [ "$e" = "$tree/cgroup.events" ] || continue
+      fi
+      [ -f "$e" ] || continue
+      while read -r k v; do
+        [ "$k" != populated ] || [ "$v" = 0 ] || populated=1
+      done < "$e"
+    done
     [ "$populated" != 0 ] || break
     [ "$n" -lt 100 ] || sleep 0.001
   done
-  for d in "$tree"/*/; do
+  for d in "$tree/$runs"*/; do
     [ -d "$d" ] && set -- "$@" "$d"
   done
-  set -- "$@" "$tree"
+  [ -n "$runs" ] || set -- "$@" "$tree"
 fi
 IFS='
 '
@@ -257,7 +279,7 @@ for t in $v1; do
   while [ "$n" -lt 1100 ]; do
     n=$((n + 1))
     any=0
-    for f in "$t"/*/cgroup.procs; do
+    for f in "$t/$runs"*/cgroup.procs; do
       [ -f "$f" ] || continue
       while read -r p; do
         any=1
@@ -267,10 +289,10 @@ for t in $v1; do
     [ "$any" = 1 ] || break
     [ "$n" -lt 100 ] || sleep 0.001
   done
-  for d in "$t"/*/; do
+  for d in "$t/$runs"*/; do
     [ -d "$d" ] && set -- "$@" "$d"
   done
-  set -- "$@" "$t"
+  [ -n "$runs" ] || set -- "$@" "$t"
 done
 [ "$#" -gt 0 ] || exit 0
 exec rmdir "$@" 2>/dev/null
@@ -319,6 +341,10 @@ pub(crate) struct Reaper {
     tree: Option<PathBuf>,
     /// The engine's cgroup v1 trees (limits), one per line; emptied and removed.
     v1_trees: String,
+    /// What the engine's run cgroups' names start with in the trees, which are shared with
+    /// the user's other engines: only those runs are killed and removed, the trees stay. Empty
+    /// (a reaper made in a unit test): the trees are the engine's own, ended whole.
+    runs: String,
     /// Whether the header slot says tags were handed out.
     tagged: AtomicBool,
     /// Whether the trees are left to a fork of the engine ([`crate::sys::start_tree_reaper`])
@@ -365,6 +391,7 @@ pub(crate) fn global() -> &'static Reaper {
                 v.tree_dirs().iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join("\n")
             })
             .unwrap_or_default(),
+        runs: crate::contain::run_prefix(),
         tagged: AtomicBool::new(false),
         file: OnceLock::new(),
         trees_by_fork: OnceLock::new(),
@@ -490,9 +517,9 @@ impl Reaper {
     fn ensure_both(&self, st: &mut State, file: &File) -> io::Result<()> {
         if self.forks_trees() {
             self.ensure_trees(st)?;
-            st.ensure_running(file, &self.token, None, "")
+            st.ensure_running(file, &self.token, None, "", "")
         } else {
-            st.ensure_running(file, &self.token, self.tree.as_deref(), &self.v1_trees)
+            st.ensure_running(file, &self.token, self.tree.as_deref(), &self.v1_trees, &self.runs)
         }
     }
 
@@ -539,6 +566,7 @@ impl Reaper {
         let paths = crate::sys::TreePaths {
             v2: self.tree.as_deref().and_then(std::path::Path::to_str).map(c).transpose()?,
             v1: self.v1_trees.lines().filter(|l| !l.is_empty()).map(c).collect::<Result<_, _>>()?,
+            runs: Some(self.runs.as_str()).filter(|r| !r.is_empty()).map(c).transpose()?,
         };
         let (pid, pipe) = match crate::sys::start_tree_reaper(&paths) {
             Ok(f) => {
@@ -556,7 +584,7 @@ impl Reaper {
     /// The shell reaper for the trees only: no registered group, no tag to sweep.
     fn trees_shell(&self) -> io::Result<(Pid, std::os::fd::OwnedFd)> {
         let tree = self.tree.as_deref().and_then(std::path::Path::to_str).unwrap_or("");
-        let (pid, pipe) = spawn_shell("", tree, &self.v1_trees, Stdio::null())?;
+        let (pid, pipe) = spawn_shell("", tree, &self.v1_trees, &self.runs, Stdio::null())?;
         Ok((pid, pipe.into()))
     }
 
@@ -617,13 +645,14 @@ impl State {
         token: &str,
         tree: Option<&std::path::Path>,
         v1_trees: &str,
+        runs: &str,
     ) -> io::Result<()> {
         if still_running(&mut self.running) {
             return Ok(());
         }
         self.len = self.len.max(1);
         let tree = tree.and_then(std::path::Path::to_str).unwrap_or("");
-        let (pid, pipe) = spawn_shell(token, tree, v1_trees, Stdio::from(file.try_clone()?))?;
+        let (pid, pipe) = spawn_shell(token, tree, v1_trees, runs, Stdio::from(file.try_clone()?))?;
         self.running = Some((pid, pipe));
         Ok(())
     }
@@ -642,13 +671,15 @@ fn still_running<T>(slot: &mut Option<(Pid, T)>) -> bool {
 
 /// Starts the shell reaper ([`SCRIPT`]) in its own process group, in `/`, with no
 /// environment, for this engine's group, the tag `token` (empty: none to sweep), the cgroup v2
-/// tree `tree` and the v1 trees `v1_trees` (empty: none); `stderr` is where it reads its
-/// registrations from. Its pid and the write end of the pipe whose closing starts it.
+/// tree `tree` and the v1 trees `v1_trees` (empty: none), in which only the run cgroups whose
+/// names start with `runs` are ended when it is not empty (shared trees); `stderr` is where it
+/// reads its registrations from. Its pid and the write end of the pipe whose closing starts it.
 /// Dropping the child handle neither kills nor waits: the caller reaps it with `waitpid`.
 fn spawn_shell(
     token: &str,
     tree: &str,
     v1_trees: &str,
+    runs: &str,
     stderr: Stdio,
 ) -> io::Result<(Pid, std::process::ChildStdin)> {
     let mut child = Command::new(SHELL)
@@ -661,6 +692,7 @@ fn spawn_shell(
             tree,
             REAPER_PATH,
             v1_trees,
+            runs,
         ])
         .env_clear()
         .current_dir("/")

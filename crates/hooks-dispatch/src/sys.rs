@@ -552,6 +552,10 @@ mod linux {
         pub v2: Option<CString>,
         /// The engine's cgroup v1 trees (made or not: those that do not exist are skipped).
         pub v1: Vec<CString>,
+        /// In trees shared with other engines, what this engine's run cgroups' names start
+        /// with: only those are killed and removed, and the trees stay. `None`: the trees are
+        /// the engine's own, killed and removed whole.
+        pub runs: Option<CString>,
     }
 
     /// [`start_tree_reaper`], returning once the child holds no descriptor of the engine's.
@@ -608,6 +612,7 @@ mod linux {
         let (ready_rd, ready_wr) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
         let v2 = paths.v2.as_ref().map_or(ptr::null(), |p| p.as_ptr());
         let v1: Vec<*const c_char> = paths.v1.iter().map(|p| p.as_ptr()).collect();
+        let runs: &[u8] = paths.runs.as_ref().map_or(&[], |p| p.to_bytes());
         let pid = {
             // Every signal blocked in the child from its first instruction: no handler of the
             // engine ever runs there, and terminal signals cannot end it.
@@ -618,7 +623,7 @@ mod linux {
             let pid = unsafe { libc::fork() };
             if pid == 0 {
                 // SAFETY: in the child, as above.
-                unsafe { tree_reaper(rd.as_raw_fd(), ready_wr.as_raw_fd(), v2, &v1) }
+                unsafe { tree_reaper(rd.as_raw_fd(), ready_wr.as_raw_fd(), v2, &v1, runs) }
             }
             pid
         };
@@ -634,8 +639,15 @@ mod linux {
     ///
     /// # Safety
     /// Only in the child of a `fork`, with every signal blocked; `v2` and `v1` point to
-    /// NUL-terminated paths (or `v2` is null).
-    unsafe fn tree_reaper(rd: c_int, ready: c_int, v2: *const c_char, v1: &[*const c_char]) -> ! {
+    /// NUL-terminated paths (or `v2` is null); `runs` is the engine's run prefix in shared
+    /// trees (empty: the trees are its own).
+    unsafe fn tree_reaper(
+        rd: c_int,
+        ready: c_int,
+        v2: *const c_char,
+        v1: &[*const c_char],
+        runs: &[u8],
+    ) -> ! {
         // SAFETY: async-signal-safe system calls on this process's own copy of the memory.
         unsafe {
             libc::setpgid(0, 0);
@@ -658,10 +670,10 @@ mod linux {
             }
             let me = libc::getpid();
             if !v2.is_null() {
-                end_tree(v2, me, true);
+                end_tree(v2, me, true, runs);
             }
             for t in v1 {
-                end_tree(*t, me, false);
+                end_tree(*t, me, false, runs);
             }
             libc::_exit(0)
         }
@@ -707,20 +719,29 @@ mod linux {
     /// waited for until it is empty; in a cgroup v1 tree, every member of its run cgroups is
     /// SIGKILLed until none is listed (up to about a second).
     ///
+    /// In a tree shared with other engines (`runs` not empty), only the run cgroups whose
+    /// names start with `runs` are: each v2 one killed and waited for, each v1 one's members
+    /// SIGKILLed until none is listed, then removed; the tree stays.
+    ///
     /// # Safety
     /// Only in the trees' reaper.
-    unsafe fn end_tree(tree: *const c_char, me: c_int, v2: bool) {
+    unsafe fn end_tree(tree: *const c_char, me: c_int, v2: bool, runs: &[u8]) {
         // SAFETY: plain system calls on this process's own buffers.
         unsafe {
             let dir = libc::open(tree, libc::O_RDONLY | libc::O_DIRECTORY);
             if dir < 0 {
                 return;
             }
+            if !runs.is_empty() {
+                end_runs(dir, me, v2, runs);
+                libc::close(dir);
+                return;
+            }
             if v2 {
                 if !write_at(dir, c"cgroup.kill", b"1") {
                     let frozen = write_at(dir, c"cgroup.freeze", b"1");
                     for _ in 0..64 {
-                        if !kill_members(dir, me, true) {
+                        if !kill_members(dir, me, true, b"") {
                             break;
                         }
                         libc::sched_yield();
@@ -737,15 +758,78 @@ mod linux {
                 }
             } else {
                 for i in 0..1_100 {
-                    if !kill_members(dir, me, false) {
+                    if !kill_members(dir, me, false, b"") {
                         break;
                     }
                     pause(i);
                 }
             }
-            remove_runs(dir);
+            remove_runs(dir, b"");
             libc::close(dir);
             libc::rmdir(tree);
+        }
+    }
+
+    /// [`end_tree`] for the run cgroups of the open shared tree `dir` whose names start with
+    /// `runs`.
+    ///
+    /// # Safety
+    /// Only in the trees' reaper.
+    unsafe fn end_runs(dir: c_int, me: c_int, v2: bool, runs: &[u8]) {
+        // SAFETY: plain system calls on this process's own buffers.
+        unsafe {
+            if v2 {
+                each_run(dir, runs, |run| {
+                    if !write_at(run, c"cgroup.kill", b"1") {
+                        let frozen = write_at(run, c"cgroup.freeze", b"1");
+                        for _ in 0..64 {
+                            if !kill_members(run, me, true, b"") {
+                                break;
+                            }
+                            libc::sched_yield();
+                        }
+                        if frozen {
+                            write_at(run, c"cgroup.freeze", b"0");
+                        }
+                    }
+                });
+                for i in 0..10_000 {
+                    let mut any = false;
+                    each_run(dir, runs, |run| any |= populated(run));
+                    if !any {
+                        break;
+                    }
+                    pause(i);
+                }
+            } else {
+                for i in 0..1_100 {
+                    if !kill_members(dir, me, false, runs) {
+                        break;
+                    }
+                    pause(i);
+                }
+            }
+            remove_runs(dir, runs);
+        }
+    }
+
+    /// Calls `f` with each sub-folder of `dir` whose name starts with `prefix`, open.
+    ///
+    /// # Safety
+    /// Plain system calls.
+    unsafe fn each_run(dir: c_int, prefix: &[u8], mut f: impl FnMut(c_int)) {
+        // SAFETY: plain system calls.
+        unsafe {
+            each_entry(dir, |name, is_dir| {
+                if !is_dir || !name.to_bytes().starts_with(prefix) {
+                    return;
+                }
+                let sub = libc::openat(dir, name.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY);
+                if sub >= 0 {
+                    f(sub);
+                    libc::close(sub);
+                }
+            });
         }
     }
 
@@ -802,12 +886,13 @@ mod linux {
         }
     }
 
-    /// SIGKILLs every process listed in the `cgroup.procs` of each run cgroup of `dir` (and of
-    /// `dir` itself with `with_dir`), never PID 1 or `me`; whether any was listed.
+    /// SIGKILLs every process listed in the `cgroup.procs` of each run cgroup of `dir` whose
+    /// name starts with `prefix` (and of `dir` itself with `with_dir`), never PID 1 or `me`;
+    /// whether any was listed.
     ///
     /// # Safety
     /// Plain system calls.
-    unsafe fn kill_members(dir: c_int, me: c_int, with_dir: bool) -> bool {
+    unsafe fn kill_members(dir: c_int, me: c_int, with_dir: bool, prefix: &[u8]) -> bool {
         // SAFETY: plain system calls on local buffers.
         unsafe {
             let mut any = false;
@@ -850,7 +935,7 @@ mod linux {
                 kill_listed(libc::openat(dir, procs, libc::O_RDONLY | libc::O_CLOEXEC));
             }
             each_entry(dir, |name, is_dir| {
-                if !is_dir {
+                if !is_dir || !name.to_bytes().starts_with(prefix) {
                     return;
                 }
                 let sub = libc::openat(dir, name.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY);
@@ -863,18 +948,22 @@ mod linux {
         }
     }
 
-    /// Removes every sub-folder of `dir` (its run cgroups), trying again while the kernel still
-    /// holds one busy (a killed member that has not finished dying): up to about a second.
+    /// Removes every sub-folder of `dir` whose name starts with `prefix` (its run cgroups),
+    /// trying again while the kernel still holds one busy (a killed member that has not
+    /// finished dying): up to about a second.
     ///
     /// # Safety
     /// Plain system calls.
-    unsafe fn remove_runs(dir: c_int) {
+    unsafe fn remove_runs(dir: c_int, prefix: &[u8]) {
         // SAFETY: plain system calls.
         unsafe {
             for i in 0..1_100 {
                 let mut left = false;
                 each_entry(dir, |name, is_dir| {
-                    if is_dir && libc::unlinkat(dir, name.as_ptr(), libc::AT_REMOVEDIR) != 0 {
+                    if is_dir
+                        && name.to_bytes().starts_with(prefix)
+                        && libc::unlinkat(dir, name.as_ptr(), libc::AT_REMOVEDIR) != 0
+                    {
                         left = true;
                     }
                 });

@@ -446,6 +446,7 @@ fn the_trees_fork_runs_no_program_holds_only_its_pipe_and_ends_every_tree() {
     let paths = crate::sys::TreePaths {
         v2: Some(c(&made[0])),
         v1: made.iter().skip(1).map(|t| c(t)).chain([c("/nonexistent/tree".as_ref())]).collect(),
+        runs: None,
     };
     let (pid, pipe) = crate::sys::fork_tree_reaper(&paths).expect("fork");
     // Already when the call returns, the fork holds no descriptor of the engine's (such as
@@ -615,4 +616,104 @@ fn the_script_waits_for_members_that_are_slow_to_die() {
         assert_eq!(wait_child(c).and_then(|s| s.signal()), Some(9), "a member was killed");
     }
     assert!(left.is_empty(), "trees left: {left:?}");
+}
+
+/// Trees shared with other engines beside the engine's (the cgroup v2 one first, then one per
+/// v1 hierarchy): in each, two runs of the engine whose names start with `ours` (a `sleep` in
+/// its own session in the first) and one run of another engine (`333.444.0`, a `sleep` in
+/// it). `None` where the machine lacks cgroup v2 or v1 trees.
+#[cfg(target_os = "linux")]
+#[allow(clippy::type_complexity)]
+fn shared_test_trees(
+    n: u32,
+    ours: &str,
+) -> Option<(Vec<std::path::PathBuf>, Vec<Child>, Vec<Child>)> {
+    let (made, mut inside) = test_trees(n)?;
+    let mut others = Vec::new();
+    for t in &made {
+        std::fs::create_dir(t.join(format!("{ours}0"))).expect("run cgroup");
+        std::fs::create_dir(t.join(format!("{ours}1"))).expect("run cgroup");
+        std::fs::create_dir(t.join("333.444.0")).expect("run cgroup");
+        let c = Command::new("setsid")
+            .args(["sleep", "60"])
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("sleep");
+        std::fs::write(t.join("333.444.0/cgroup.procs"), c.id().to_string()).expect("move");
+        others.push(c);
+    }
+    for (t, c) in made.iter().zip(&inside) {
+        std::fs::write(t.join(format!("{ours}0/cgroup.procs")), c.id().to_string()).expect("move");
+    }
+    for t in &made {
+        let _ = std::fs::remove_dir(t.join("run.0"));
+        let _ = std::fs::remove_dir(t.join("run.1"));
+    }
+    inside.truncate(made.len());
+    Some((made, inside, others))
+}
+
+/// In trees shared with the user's other engines, the trees' fork and the script end only the
+/// engine's runs (names starting with its prefix): their members are killed and the runs
+/// removed, while another engine's run, its member and the trees stay. Needs cgroup v2 and v1
+/// trees the engine may make (see [`test_trees`]).
+#[cfg(target_os = "linux")]
+#[test]
+fn in_shared_trees_the_fork_and_the_script_end_only_the_engine_s_runs() {
+    for (n, by_fork) in [(783, true), (784, false)] {
+        let ours = "111.222.";
+        let Some((made, mut inside, mut others)) = shared_test_trees(n, ours) else { return };
+        let (pid, pipe) = if by_fork {
+            let c = |p: &std::path::Path| {
+                std::ffi::CString::new(p.to_str().expect("utf-8")).expect("c")
+            };
+            let paths = crate::sys::TreePaths {
+                v2: Some(c(&made[0])),
+                v1: made.iter().skip(1).map(|t| c(t)).collect(),
+                runs: Some(std::ffi::CString::new(ours).expect("c")),
+            };
+            let (pid, pipe) = crate::sys::fork_tree_reaper(&paths).expect("fork");
+            (Pid::from_raw(pid), pipe)
+        } else {
+            let reaper = Reaper {
+                tree: Some(made[0].clone()),
+                v1_trees: made
+                    .iter()
+                    .skip(1)
+                    .map(|t| t.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                runs: ours.to_owned(),
+                ..Reaper::default()
+            };
+            reaper.trees_shell().expect("the script")
+        };
+        drop(pipe);
+        let st = nix::sys::wait::waitpid(pid, None).expect("wait the reaper");
+        assert_eq!(st, nix::sys::wait::WaitStatus::Exited(pid, 0), "by fork: {by_fork}");
+        for c in &mut inside {
+            assert_eq!(wait_child(c).and_then(|s| s.signal()), Some(9), "our member was killed");
+        }
+        for c in &mut others {
+            assert_eq!(c.try_wait().expect("try_wait"), None, "another engine's member lives");
+        }
+        for t in &made {
+            assert!(t.is_dir(), "{} stays", t.display());
+            assert!(!t.join(format!("{ours}0")).exists() && !t.join(format!("{ours}1")).exists());
+            assert!(t.join("333.444.0").is_dir(), "another engine's run stays");
+        }
+        for c in &mut others {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        for t in &made {
+            for _ in 0..1000 {
+                if std::fs::remove_dir(t.join("333.444.0")).is_ok() {
+                    break;
+                }
+                std::thread::yield_now();
+            }
+            let _ = std::fs::remove_dir(t);
+        }
+    }
 }

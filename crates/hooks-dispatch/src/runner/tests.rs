@@ -619,10 +619,20 @@ fn an_engine_killed_mid_run_leaves_nothing_and_no_tree_with_the_cgroup_mechanism
     assert_eq!(exes, [exe], "the reaper is a fork of the engine, and no shell");
     // The hook's group, and the whole tree (the `setsid` sleep is in no group of the hook's).
     assert_group_gone(hook, Duration::from_secs(30));
-    let trees: Vec<PathBuf> = std::iter::once(report.cgroup.clone())
+    // Its runs in the user's shared trees (`<pid>.<start>.<n>`), and a tree of its own in
+    // their parents as engines made before.
+    let shared: Vec<PathBuf> = std::iter::once(report.cgroup.clone())
         .flatten()
         .chain(crate::limits::available().v1.as_ref().map(|v| v.dirs()).unwrap_or_default())
-        .filter_map(|d| d.parent().map(|p| p.join(format!("agent-hooks.{engine}."))))
+        .collect();
+    let trees: Vec<PathBuf> = shared
+        .iter()
+        .map(|d| d.join(format!("{engine}.")))
+        .chain(
+            shared
+                .iter()
+                .filter_map(|d| d.parent().map(|p| p.join(format!("agent-hooks.{engine}.")))),
+        )
         .collect();
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
