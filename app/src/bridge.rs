@@ -108,6 +108,31 @@ pub struct BridgeOutcome {
     pub ran: usize,
     /// Warnings for stderr.
     pub warnings: Vec<String>,
+    /// The runtime that ran the event, handed back so that its teardown comes after the
+    /// answer: dropped with the outcome, or left to the process's exit by a one-shot
+    /// ([`Kept::leave_to_exit`]).
+    pub engine: Kept,
+}
+
+/// The engine of one bridge run (its hook runtime and async runtime), kept past the answer.
+#[derive(Default)]
+pub struct Kept(Option<(HookRuntime, Option<tokio::runtime::Runtime>)>);
+
+impl std::fmt::Debug for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "Kept(engine)" } else { "Kept(none)" })
+    }
+}
+
+impl Kept {
+    /// Leaves the engine to the process's exit, for a one-shot process that has written its
+    /// answer and exits next: its memory is not freed one allocation at a time, and what hooks
+    /// left running is ended by the reaper when the process ends (the dispatcher's own drop
+    /// would kill it just before; `specs/dispatch.md`, "When the engine process dies: the
+    /// reaper"), so the agent, which waits for the exit, does not wait for the teardown.
+    pub fn leave_to_exit(self) {
+        std::mem::forget(self);
+    }
 }
 
 fn fail_open(warning: String) -> BridgeOutcome {
@@ -122,6 +147,7 @@ fn fail_open(warning: String) -> BridgeOutcome {
         from_pin: false,
         ran: 0,
         warnings: vec![warning],
+        engine: Kept::default(),
     }
 }
 
@@ -344,25 +370,31 @@ pub fn run_event(config: &BridgeConfig, stdin: &[u8], event_arg: Option<&str>) -
                 from_pin,
                 ran: 0,
                 warnings,
+                engine: Kept(Some((runtime, None))),
             };
         }
     }
 
     let plan = handle.plan(&input.envelope);
+    let mut async_rt = None;
     let (verdict, ran) = if plan.is_idle() {
         (FoldedVerdict::default(), 0)
     } else {
         match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-            Ok(rt) => rt.block_on(async {
-                let report = handle.fire_planned(plan, &input.envelope).await;
-                runtime.drain(config.drain_grace).await;
-                let ran = report
-                    .runs
-                    .iter()
-                    .filter(|r| matches!(r.status, hooks_dispatch::RunStatus::Ran))
-                    .count();
-                (report.verdict, ran)
-            }),
+            Ok(rt) => {
+                let done = rt.block_on(async {
+                    let report = handle.fire_planned(plan, &input.envelope).await;
+                    runtime.drain(config.drain_grace).await;
+                    let ran = report
+                        .runs
+                        .iter()
+                        .filter(|r| matches!(r.status, hooks_dispatch::RunStatus::Ran))
+                        .count();
+                    (report.verdict, ran)
+                });
+                async_rt = Some(rt);
+                done
+            }
             Err(e) => {
                 warnings.push(format!("cannot start the async runtime: {e}"));
                 (FoldedVerdict::default(), 0)
@@ -374,7 +406,17 @@ pub fn run_event(config: &BridgeConfig, stdin: &[u8], event_arg: Option<&str>) -
         verdict.user_messages.extend(untrusted_notice(&config.formats, &set, root.as_ref()));
     }
     let answer = with_warnings(codec.encode_answer(&input, &verdict), &warnings);
-    BridgeOutcome { answer, input: Some(input), verdict, files: set.files, from_pin, ran, warnings }
+    drop(handle);
+    BridgeOutcome {
+        answer,
+        input: Some(input),
+        verdict,
+        files: set.files,
+        from_pin,
+        ran,
+        warnings,
+        engine: Kept(Some((runtime, async_rt))),
+    }
 }
 
 /// The message that tells the user, at the first event of a session (where the set is read

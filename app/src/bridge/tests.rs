@@ -423,3 +423,50 @@ fn the_project_root_is_the_nearest_git_folder() {
     assert_eq!(project_root_of(bare.path()), bare.path());
     let _ = Path::new("");
 }
+
+/// Whether `pid` lives and was not sent SIGKILL (a zombie counts as gone: this machine's PID
+/// 1 does not reap orphans; a SIGKILL pending is read from `/proc/<pid>/status`).
+fn lives(pid: i32) -> bool {
+    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+        return false;
+    };
+    let field = |name: &str| {
+        status.lines().find_map(|l| l.strip_prefix(name)).map(str::trim).unwrap_or_default()
+    };
+    let kill_pending = ["SigPnd:", "ShdPnd:"]
+        .iter()
+        .any(|f| u64::from_str_radix(field(f), 16).is_ok_and(|m| m & (1 << 8) != 0));
+    !field("State:").starts_with(['Z', 'X']) && !kill_pending
+}
+
+/// The bridge hands its engine back with the outcome, so that a one-shot writes its answer
+/// before the engine's teardown (`hooks bridge` then leaves it to its exit and the reaper):
+/// what a hook left running in its run lives while the outcome is kept, and ends when it is
+/// dropped. Before, the engine was torn down before the answer was returned.
+#[test]
+fn the_engine_comes_back_with_the_answer_and_ends_what_hooks_left_when_dropped() {
+    let p = Project::new();
+    p.script(
+        ".cursor/hooks/bg.sh",
+        "#!/bin/sh\ncat > /dev/null\nsleep 30 < /dev/null > /dev/null 2>&1 &\necho $! > \"$(dirname \"$0\")/bg.pid\"\necho '{\"permission\":\"allow\"}'\n",
+    );
+    p.write(
+        ".cursor/hooks.json",
+        r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": ".cursor/hooks/bg.sh" } ] } }"#,
+    );
+    let c = p.config("claude", Gate::Open);
+    let out = run_event(&c, &claude_input(&p, "s1", "Bash", json!({"command": "ls"})), None);
+    assert_eq!(out.ran, 1, "{out:?}");
+    let pid: i32 = std::fs::read_to_string(p.root().join(".cursor/hooks/bg.pid"))
+        .expect("the hook's background pid")
+        .trim()
+        .parse()
+        .expect("a pid");
+    assert!(lives(pid), "what the hook left runs while the engine is kept");
+    drop(out);
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while lives(pid) {
+        assert!(std::time::Instant::now() < deadline, "{pid} outlived the engine");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}

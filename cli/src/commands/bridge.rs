@@ -44,6 +44,9 @@ pub fn run(a: &BridgeArgs) -> Result<u8> {
     out.write_all(&answer.stdout)?;
     out.flush()?;
     std::io::stderr().write_all(&answer.stderr)?;
+    // Answered: the exit comes next, and the agent waits for it. The engine's teardown is
+    // left to the exit and the reaper (`Kept::leave_to_exit`).
+    outcome.engine.leave_to_exit();
     Ok(u8::try_from(answer.exit_code).unwrap_or(1))
 }
 

@@ -172,6 +172,14 @@ pub fn run(a: &FireArgs, colour: bool) -> Result<u8> {
     } else {
         render_report(&mut out, &report, colour)?;
     }
+    out.flush()?;
+    // Answered: the exit comes next, and the agent waits for it. The runtimes are not torn
+    // down one allocation at a time: the exit frees them, and the reaper ends what hooks left
+    // running, as the dispatcher's drop would just before (`specs/dispatch.md`, "When the
+    // engine process dies: the reaper").
+    std::mem::forget(rt);
+    std::mem::forget(handle);
+    std::mem::forget(built);
     Ok(exit_code(&report))
 }
 
