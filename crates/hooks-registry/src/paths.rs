@@ -2,6 +2,7 @@
 
 use std::{
     borrow::Cow,
+    hash::{BuildHasherDefault, Hasher},
     io,
     path::{Component, Path, PathBuf},
 };
@@ -85,13 +86,90 @@ pub(crate) fn clean_cow(path: &Path) -> Cow<'_, Path> {
 
 /// Whether `path` is spelled with a trailing separator, a doubled one or a `.` component,
 /// which a map keyed by clean spellings would miss.
-fn needs_clean(path: &Path) -> bool {
+pub(crate) fn needs_clean(path: &Path) -> bool {
     let bytes = path.as_os_str().as_encoded_bytes();
     let sep = std::path::MAIN_SEPARATOR as u8;
-    (bytes.len() > 1 && bytes.last() == Some(&sep))
-        || bytes.windows(2).any(|w| w[0] == sep && w[1] == sep)
-        || bytes.windows(3).any(|w| w[0] == sep && w[1] == b'.' && w[2] == sep)
+    // One pass (a lookup walks a working directory's ancestors after it): where the last
+    // bytes leave off, in a name, just after a separator, or at a `.` just after one.
+    #[derive(PartialEq)]
+    enum At {
+        Name,
+        Separator,
+        Dot,
+    }
+    let mut at = At::Name;
+    for &b in bytes {
+        at = match at {
+            At::Separator | At::Dot if b == sep => return true,
+            _ if b == sep => At::Separator,
+            At::Separator if b == b'.' => At::Dot,
+            _ => At::Name,
+        };
+    }
+    bytes.len() > 1 && at == At::Separator
 }
+
+/// Whether an absolute path is spelled the way [`normalize_lexically`] would give it back:
+/// no `.` or `..` component, no doubled or trailing separator (then it need not be rebuilt).
+pub(crate) fn is_normal(path: &Path) -> bool {
+    if !cfg!(unix) {
+        return false;
+    }
+    let bytes = path.as_os_str().as_encoded_bytes();
+    if bytes == b"/" {
+        return true;
+    }
+    bytes.first() == Some(&b'/')
+        && bytes
+            .split(|b| *b == b'/')
+            .skip(1)
+            .all(|part| !part.is_empty() && part != b"." && part != b"..")
+}
+
+/// Hashes a path's bytes a word at a time with the multiply-and-rotate of the compiler's
+/// own maps, for maps of paths of the engine's own making (a resolver's paths, the project
+/// roots a lookup walks a working directory's ancestors through), where SipHash over every
+/// path cost more than the rest of the work.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct WordHasher(u64);
+
+impl WordHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(word);
+            self.add(u64::from_le_bytes(w));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Maps keyed by paths' bytes, hashed by [`WordHasher`].
+pub(crate) type PathHashing = BuildHasherDefault<WordHasher>;
 
 #[cfg(test)]
 mod tests;

@@ -4,7 +4,6 @@
 use std::{
     collections::{HashMap, HashSet},
     ffi::OsString,
-    hash::{BuildHasherDefault, Hasher},
     path::{Path, PathBuf},
     sync::{Arc, OnceLock},
 };
@@ -14,7 +13,7 @@ use hooks_schema::{
 };
 
 use crate::{
-    paths::{canonicalize, normalize_lexically},
+    paths::{PathHashing, canonicalize, is_normal, normalize_lexically},
     scripts::{PathBase, PathRole, analyse, analyse_with_templates, normalize_relative},
 };
 use std::path::Component;
@@ -768,7 +767,7 @@ pub(crate) fn locations(path: &AbsPathBuf) -> Vec<AbsPathBuf> {
 /// once per file (`Resolver::probes` counts the lookups).
 #[derive(Debug, Default)]
 pub(crate) struct Resolver {
-    known: HashMap<OsString, Known, BuildHasherDefault<WordHasher>>,
+    known: HashMap<OsString, Known, PathHashing>,
     /// How many `lstat` calls reached the file system.
     lstats: usize,
     /// How many times a path was looked up in `known`.
@@ -785,48 +784,6 @@ struct Known {
     canonical: Option<Option<AbsPathBuf>>,
     /// Its lenient form ([`Resolver::lenient`]), once asked.
     lenient: Option<AbsPathBuf>,
-}
-
-/// Hashes a path's bytes a word at a time with the multiply-and-rotate of the compiler's
-/// own maps: a resolver lives for one computation over paths of the engine's own making
-/// (a source's scripts, the expected files), so it needs speed, not resistance to chosen
-/// collisions (SipHash over every path cost more than the `lstat`s the map saves).
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct WordHasher(u64);
-
-impl WordHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-impl Hasher for WordHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
-        for word in &mut words {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(word);
-            self.add(u64::from_le_bytes(w));
-        }
-        let rest = words.remainder();
-        if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(w));
-        }
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
 }
 
 /// What `lstat` found at a path.
@@ -930,23 +887,6 @@ impl Resolver {
         self.slot(path.as_path()).lenient = Some(resolved.clone());
         resolved
     }
-}
-
-/// Whether an absolute path is spelled the way [`normalize_lexically`] would give it back:
-/// no `.` or `..` component, no doubled or trailing separator (then it need not be rebuilt).
-fn is_normal(path: &Path) -> bool {
-    if !cfg!(unix) {
-        return false;
-    }
-    let bytes = path.as_os_str().as_encoded_bytes();
-    if bytes == b"/" {
-        return true;
-    }
-    bytes.first() == Some(&b'/')
-        && bytes
-            .split(|b| *b == b'/')
-            .skip(1)
-            .all(|part| !part.is_empty() && part != b"." && part != b"..")
 }
 
 /// Where a named file is, as the guard resolves an edited path: its canonical path when it

@@ -16,7 +16,7 @@ use hooks_trust::CommandExecutionPosture;
 use serde_json::{Map, Value};
 
 use crate::{
-    paths::{canonicalize, clean_cow, normalize_absolute},
+    paths::{PathHashing, canonicalize, clean_cow, is_normal, normalize_absolute},
     policy::{PolicyTable, RunSettingsIndex},
     protect::{ProtectedPath, ProtectedPaths},
 };
@@ -115,7 +115,7 @@ pub(crate) struct Contribution {
 /// roots are cleaned and hashed, and the positions are renumbered as integers.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct RootKeys {
-    map: HashMap<Arc<OsStr>, u32>,
+    map: HashMap<Arc<OsStr>, u32, PathHashing>,
     pub(crate) list: Vec<AbsPathBuf>,
     /// The id of the root at each position of `list`.
     ids: Vec<u32>,
@@ -393,6 +393,25 @@ impl RegistrySnapshot {
         let roots = &self.bindings.roots;
         if !cwd.is_absolute() || roots.is_empty() {
             return None;
+        }
+        #[cfg(unix)]
+        if is_normal(cwd) {
+            // A working directory spelled as `canonicalize` gives it (the usual case): its
+            // ancestors are the prefixes of its bytes before each separator, which spares
+            // `Path::parent`'s parse of the components at every step.
+            use std::os::unix::ffi::OsStrExt;
+            let bytes = cwd.as_os_str().as_bytes();
+            let mut end = bytes.len();
+            loop {
+                let ancestor = bytes.get(..end.max(1))?;
+                if let Some(i) = roots.index_of_clean(OsStr::from_bytes(ancestor)) {
+                    return Some(i);
+                }
+                if end <= 1 {
+                    return None;
+                }
+                end = ancestor.iter().rposition(|&b| b == b'/')?;
+            }
         }
         clean_cow(cwd).ancestors().find_map(|a| roots.index_of_clean(a.as_os_str()))
     }

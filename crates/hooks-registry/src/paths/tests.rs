@@ -78,3 +78,29 @@ proptest::proptest! {
         proptest::prop_assert!(lenient.as_path().is_absolute());
     }
 }
+
+proptest::proptest! {
+    /// `needs_clean`'s one pass says what the three scans it replaced said (a trailing,
+    /// doubled or `/./` separator), and `clean_cow` gives `clean`'s spelling.
+    #[test]
+    fn needs_clean_is_the_three_scans_in_one_pass(s in "[/.a]{0,12}") {
+        let bytes = s.as_bytes();
+        let scans = (bytes.len() > 1 && bytes.last() == Some(&b'/'))
+            || bytes.windows(2).any(|w| w == b"//")
+            || bytes.windows(3).any(|w| w == b"/./");
+        proptest::prop_assert_eq!(crate::paths::needs_clean(Path::new(&s)), scans);
+        let (cow, clean) = (crate::paths::clean_cow(Path::new(&s)), crate::paths::clean(Path::new(&s)));
+        proptest::prop_assert_eq!(cow.as_ref(), clean.as_path());
+    }
+
+    /// A path taken as normal (by the resolver, by a lookup) is the spelling
+    /// `normalize_lexically` gives it.
+    #[test]
+    fn a_path_taken_as_normal_is_its_normal_spelling(s in "/[/.ab]{0,12}") {
+        if crate::paths::is_normal(Path::new(&s)) {
+            let base = abs("/base");
+            let n = normalize_lexically(Path::new(&s), &base);
+            proptest::prop_assert_eq!(n.as_path(), Path::new(&s));
+        }
+    }
+}

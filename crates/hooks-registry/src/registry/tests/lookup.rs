@@ -112,3 +112,28 @@ fn a_root_whose_policy_cuts_the_global_bindings_gets_the_list_of_its_own_variant
     assert_eq!(names(&snap.bindings_for_canonical(b.as_path())), ["run", "b1", "u"]);
     assert!(Arc::ptr_eq(&under_bare, &snap.bindings_for_canonical(&bare.as_path().join("x"))));
 }
+
+proptest::proptest! {
+    /// The nearest root of any spelling of a working directory (doubled, trailing or `.`
+    /// separators, `..`, relative) is the deepest of the ancestors of its clean spelling
+    /// that is a root: a canonical spelling's ancestors taken from its bytes give the root
+    /// its components give.
+    #[test]
+    fn the_nearest_root_is_the_deepest_ancestor_that_is_a_root(cwd in "/?[ab/.]{0,10}") {
+        let mut r = HookRegistry::new();
+        let roots = ["/a", "/a/b", "/b/a", "/ab", "/a/b/b"];
+        for root in roots {
+            r.add_project_root(abs(root));
+        }
+        let cwd = std::path::Path::new(&cwd);
+        let expected = if cwd.is_absolute() {
+            crate::paths::clean_cow(cwd)
+                .ancestors()
+                .find(|a| roots.iter().any(|r| a.as_os_str() == std::ffi::OsStr::new(r)))
+                .map(abs)
+        } else {
+            None
+        };
+        proptest::prop_assert_eq!(r.snapshot().project_root_for(cwd).cloned(), expected);
+    }
+}
