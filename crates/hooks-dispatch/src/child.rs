@@ -10,7 +10,10 @@ use std::{
     },
     pin::Pin,
     process::ExitStatus,
-    sync::{Mutex, PoisonError},
+    sync::{
+        Arc, Mutex, PoisonError,
+        atomic::{AtomicBool, Ordering},
+    },
     task::{Context, Poll, ready},
 };
 
@@ -26,13 +29,27 @@ pub(crate) struct PidfdChild {
     raw: Option<OwnedFd>,
     status: Option<ExitStatus>,
     kill_on_drop: bool,
+    /// Set once the process is reaped; shared with its pipes' readers ([`Pipe::reader`]).
+    reaped: Arc<AtomicBool>,
 }
 
 impl PidfdChild {
     /// Wraps a freshly spawned process. The pid file descriptor is registered with tokio at
     /// the first wait that has to wait.
     pub(crate) fn new(pid: i32, pidfd: OwnedFd, kill_on_drop: bool) -> PidfdChild {
-        PidfdChild { pid, pidfd: None, raw: Some(pidfd), status: None, kill_on_drop }
+        PidfdChild {
+            pid,
+            pidfd: None,
+            raw: Some(pidfd),
+            status: None,
+            kill_on_drop,
+            reaped: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Set once the process is reaped (given to its pipes' readers).
+    pub(crate) fn reaped_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.reaped)
     }
 
     /// The process id (still this process's while it is not reaped).
@@ -61,6 +78,7 @@ impl PidfdChild {
             Ok(Some(st)) => {
                 let st = exit_status(&st);
                 self.status = Some(st);
+                self.reaped.store(true, Ordering::Relaxed);
                 Ok(Some(st))
             }
             Ok(None) => Ok(None),
@@ -84,6 +102,17 @@ impl PidfdChild {
             // A pid file descriptor stays readable once the process has exited; the loop's
             // `try_wait` reaps it.
             guard.clear_ready();
+        }
+    }
+
+    /// Blocks until the process has exited, leaving it to be reaped (tests).
+    #[cfg(test)]
+    pub(crate) fn wait_exited_unreaped(&self) {
+        if let Some(fd) = self.fd() {
+            let _ = rustix::process::waitid(
+                WaitId::PidFd(fd),
+                WaitIdOptions::EXITED | WaitIdOptions::NOWAIT,
+            );
         }
     }
 
@@ -150,9 +179,18 @@ fn exit_status(st: &WaitIdStatus) -> ExitStatus {
     ExitStatus::from_raw(raw)
 }
 
-/// The engine's end of a pipe to a hook, non-blocking and registered with tokio.
+/// The engine's end of a pipe to a hook, non-blocking and registered with tokio: at once for
+/// a writer and for a reader whose process is not reaped by its first read; otherwise at the
+/// first read that finds nothing ([`Pipe::reader`]).
 #[derive(Debug)]
-pub(crate) struct Pipe(AsyncFd<OwnedFd>);
+pub(crate) struct Pipe {
+    /// A reader not registered yet.
+    raw: Option<OwnedFd>,
+    /// Whether the reader's process is reaped (then reads are tried before registering).
+    reaped: Option<Arc<AtomicBool>>,
+    /// The registered descriptor.
+    afd: Option<AsyncFd<OwnedFd>>,
+}
 
 impl Pipe {
     /// Takes a pipe end the engine made (no status flag set), makes it non-blocking and
@@ -160,8 +198,27 @@ impl Pipe {
     /// the access mode stays), none of which a new pipe has: no `F_GETFL` first.
     pub(crate) fn new(fd: OwnedFd, interest: tokio::io::Interest) -> io::Result<Pipe> {
         rustix::fs::fcntl_setfl(&fd, rustix::fs::OFlags::NONBLOCK)?;
-        Ok(Pipe(crate::sys::register(fd, interest)?))
+        Ok(Pipe { raw: None, reaped: None, afd: Some(register(fd, interest)?) })
     }
+
+    /// A pipe end the engine reads from the process whose `reaped` flag is given, made
+    /// non-blocking. It is registered with tokio at its first read, unless the process is
+    /// reaped by then (it ended before the engine first waited, the hook having run first on
+    /// a shared CPU): then reads are tried first, and a pipe that ends without ever finding
+    /// nothing to read (no descendant holds it) costs no registration, no removal and no wait
+    /// on the poller. A running process's pipes are registered at once, as before, so no read
+    /// is made that must find nothing.
+    pub(crate) fn reader(fd: OwnedFd, reaped: Arc<AtomicBool>) -> io::Result<Pipe> {
+        rustix::fs::fcntl_setfl(&fd, rustix::fs::OFlags::NONBLOCK)?;
+        Ok(Pipe { raw: Some(fd), reaped: Some(reaped), afd: None })
+    }
+}
+
+/// Registers `fd` with tokio (counted in tests).
+fn register(fd: OwnedFd, interest: tokio::io::Interest) -> io::Result<AsyncFd<OwnedFd>> {
+    #[cfg(test)]
+    testing::REGISTERED.set(testing::REGISTERED.get() + 1);
+    crate::sys::register(fd, interest)
 }
 
 impl AsyncRead for Pipe {
@@ -170,8 +227,31 @@ impl AsyncRead for Pipe {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let reaped = this.reaped.as_ref().is_some_and(|r| r.load(Ordering::Relaxed));
+        if let Some(fd) = this.raw.as_ref().filter(|_| reaped) {
+            loop {
+                match rustix::io::read(fd, &mut *buf.initialize_unfilled()) {
+                    Ok(n) => {
+                        buf.advance(n);
+                        return Poll::Ready(Ok(()));
+                    }
+                    Err(rustix::io::Errno::INTR) => {}
+                    Err(rustix::io::Errno::AGAIN) => break,
+                    Err(e) => return Poll::Ready(Err(e.into())),
+                }
+            }
+        }
+        // From now on, wait for readiness. The registration reports a pipe that is readable
+        // already (or became so since a read found nothing).
+        if let Some(fd) = this.raw.take() {
+            this.afd = Some(register(fd, tokio::io::Interest::READABLE)?);
+        }
+        let Some(afd) = &this.afd else {
+            return Poll::Ready(Err(io::Error::other("pipe end already closed")));
+        };
         loop {
-            let mut guard = ready!(self.0.poll_read_ready(cx))?;
+            let mut guard = ready!(afd.poll_read_ready(cx))?;
             let unfilled = buf.initialize_unfilled();
             match guard.try_io(|fd| {
                 rustix::io::read(fd.get_ref(), &mut *unfilled).map_err(io::Error::from)
@@ -193,8 +273,11 @@ impl AsyncWrite for Pipe {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
+        let Some(afd) = &self.afd else {
+            return Poll::Ready(Err(io::Error::other("the pipe end is not a registered writer")));
+        };
         loop {
-            let mut guard = ready!(self.0.poll_write_ready(cx))?;
+            let mut guard = ready!(afd.poll_write_ready(cx))?;
             match guard.try_io(|fd| rustix::io::write(fd.get_ref(), buf).map_err(io::Error::from)) {
                 Ok(r) => return Poll::Ready(r),
                 Err(_would_block) => {}
@@ -208,5 +291,21 @@ impl AsyncWrite for Pipe {
 
     fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
         Poll::Ready(Ok(()))
+    }
+}
+
+/// What this thread's pipes did (tests).
+#[cfg(test)]
+pub(crate) mod testing {
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Pipe ends registered with tokio on this thread.
+        pub(crate) static REGISTERED: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// How many pipe ends were registered with tokio on this thread.
+    pub(crate) fn registered() -> usize {
+        REGISTERED.get()
     }
 }

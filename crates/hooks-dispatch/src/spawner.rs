@@ -191,27 +191,6 @@ pub(crate) fn make_spare_pipes() {
     }
 }
 
-/// What the spawns on this thread saw (tests).
-#[cfg(test)]
-pub(crate) mod testing {
-    use std::{cell::Cell, os::fd::AsFd};
-
-    thread_local! {
-        static QUEUED: Cell<Option<u64>> = const { Cell::new(None) };
-    }
-
-    /// Records how many bytes the child's stdin held when the child was started (`None`
-    /// when it is not a pipe).
-    pub(crate) fn record_queued_at_start(stdin: impl AsFd) {
-        QUEUED.set(rustix::io::ioctl_fionread(stdin).ok());
-    }
-
-    /// What the last spawn on this thread recorded.
-    pub(crate) fn queued_at_start() -> Option<u64> {
-        QUEUED.get()
-    }
-}
-
 /// Whether the crate's own spawner works on this kernel.
 #[cfg(target_os = "linux")]
 pub(crate) fn own_available() -> bool {
@@ -511,16 +490,16 @@ mod own {
             super::prefill(w, &inv.stdin);
         }
         drop((in_child, out_child, err_child));
-        let reg = |fd: Option<OwnedFd>, interest| -> Result<Option<Pipe>, SpawnFailure> {
-            fd.map(|fd| Pipe::new(fd, interest))
-                .transpose()
-                .map_err(|e| other(format!("cannot watch the hook's pipes: {e}")))
-        };
-        let stdin = reg(in_engine, Interest::WRITABLE)?;
-        let stdout = reg(out_engine, Interest::READABLE)?;
-        let stderr = reg(err_engine, Interest::READABLE)?;
+        let watch = |e: io::Error| other(format!("cannot watch the hook's pipes: {e}"));
+        let stdin =
+            in_engine.map(|fd| Pipe::new(fd, Interest::WRITABLE)).transpose().map_err(watch)?;
+        // Registered at their first read unless the hook is reaped by then (`Pipe::reader`).
+        let child = PidfdChild::new(spawned.pid, spawned.pidfd, place.kill_on_drop);
+        let reader = |fd| Pipe::reader(fd, child.reaped_flag());
+        let stdout = out_engine.map(reader).transpose().map_err(watch)?;
+        let stderr = err_engine.map(reader).transpose().map_err(watch)?;
         Ok(Started {
-            proc: Proc::Own(PidfdChild::new(spawned.pid, spawned.pidfd, place.kill_on_drop)),
+            proc: Proc::Own(child),
             stdin: stdin.map(|p| Box::new(p) as Box<dyn AsyncWrite + Unpin + Send>),
             stdout: stdout.map(|p| Box::new(p) as Box<dyn AsyncRead + Unpin + Send>),
             stderr: stderr.map(|p| Box::new(p) as Box<dyn AsyncRead + Unpin + Send>),
@@ -625,5 +604,26 @@ mod own {
                 }
             }
         }
+    }
+}
+
+/// What the spawns on this thread saw (tests).
+#[cfg(test)]
+pub(crate) mod testing {
+    use std::{cell::Cell, os::fd::AsFd};
+
+    thread_local! {
+        static QUEUED: Cell<Option<u64>> = const { Cell::new(None) };
+    }
+
+    /// Records how many bytes the child's stdin held when the child was started (`None`
+    /// when it is not a pipe).
+    pub(crate) fn record_queued_at_start(stdin: impl AsFd) {
+        QUEUED.set(rustix::io::ioctl_fionread(stdin).ok());
+    }
+
+    /// What the last spawn on this thread recorded.
+    pub(crate) fn queued_at_start() -> Option<u64> {
+        QUEUED.get()
     }
 }
