@@ -153,3 +153,58 @@ fn a_dangling_symlink_behind_a_parent_is_followed_physically() {
     let paths: Vec<&Path> = readings.iter().map(|r| r.path.as_path()).collect();
     assert_eq!(paths, [tree.cwd.join("hooks/later.sh")]);
 }
+
+/// The per-prefix reading the physical walk replaced for paths without `..`: the longest
+/// prefix that canonicalizes, then a dangling link in the first missing component followed,
+/// else the rest appended as written.
+fn per_prefix_reading(path: &Path) -> PathBuf {
+    let components: Vec<std::path::Component<'_>> = path.components().collect();
+    for cut in (1..components.len()).rev() {
+        let prefix: PathBuf = components.iter().take(cut).collect();
+        let Ok(base) = crate::resolve::canonicalize(&prefix) else { continue };
+        let mut rest = components.iter().skip(cut);
+        let mut joined = base.into_path_buf();
+        if let Some(first) = rest.next() {
+            let candidate = joined.join(first);
+            if std::fs::symlink_metadata(&candidate).is_ok_and(|m| m.file_type().is_symlink())
+                && let Ok(target) = std::fs::read_link(&candidate)
+            {
+                let mut followed = joined.join(target);
+                followed.extend(rest);
+                return resolve_edit_path(&followed, Path::new("/"), None).expect("ok")[0]
+                    .path
+                    .as_path()
+                    .to_path_buf();
+            }
+            joined = candidate;
+        }
+        joined.extend(rest);
+        return normalize_lexically(&joined);
+    }
+    normalize_lexically(path)
+}
+
+/// A missing path without `..` reads as the per-prefix walk read it: under a symlinked
+/// folder, through a dangling link, below a file, below a missing folder, at any depth.
+#[test]
+fn a_missing_path_reads_as_the_per_prefix_walk_read_it() {
+    let tree = Tree::new();
+    symlink(&tree.at("proj/nowhere/file.sh"), &tree.at("proj/dangling"));
+    let cases = [
+        "link_proj/src/new/file.rs",
+        "link_proj/src/new/deeper/still/file.rs",
+        "proj/src/newfile.rs",
+        "proj/src/main.rs/below/a/file",
+        "proj/dangling",
+        "proj/dangling/below",
+        "link_proj/dangling",
+        "missing/entirely/x",
+    ];
+    for case in cases {
+        let path = tree.at(case);
+        let readings = resolve_edit_path(&path, &tree.cwd, None).expect("ok");
+        assert_eq!(readings.len(), 1, "{case}");
+        assert!(!readings[0].exists, "{case}");
+        assert_eq!(readings[0].path.as_path(), per_prefix_reading(&path), "{case}");
+    }
+}
