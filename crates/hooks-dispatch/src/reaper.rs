@@ -403,15 +403,17 @@ pub(crate) fn global() -> &'static Reaper {
 /// the engine writes later is copied, so the fork may come to hold up to that much memory.
 const FORK_MAX_RSS: u64 = 64 << 20;
 
-/// This process's resident memory, from `/proc/self/status` (`u64::MAX` if unknown).
+/// This process's resident memory, from `/proc/self/statm` (its second number, in pages;
+/// `u64::MAX` if unknown). `statm` is seven numbers where `status` is some fifty formatted
+/// lines: about 5 µs to read against 12 here.
 fn resident_bytes() -> u64 {
-    let mut buf = [0u8; 4096];
-    let kib = crate::contain::read_proc_file("/proc/self/status", &mut buf).and_then(|s| {
-        s.lines()
-            .find_map(|l| l.strip_prefix("VmRSS:"))
-            .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
-    });
-    kib.map_or(u64::MAX, |k| k.saturating_mul(1024))
+    let mut buf = [0u8; 128];
+    let pages = crate::contain::read_proc_file("/proc/self/statm", &mut buf)
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok());
+    match (pages, crate::sys::page_size()) {
+        (Some(n), p) if p > 0 => n.saturating_mul(p),
+        _ => u64::MAX,
+    }
 }
 
 /// A registration slot taken for a run about to start ([`Reaper::reserve`]).

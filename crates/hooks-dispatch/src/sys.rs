@@ -44,6 +44,12 @@ pub(crate) fn new_session(cmd: &mut tokio::process::Command) {
     }
 }
 
+/// The size of a memory page (`sysconf(_SC_PAGESIZE)`; 0 if unknown).
+pub(crate) fn page_size() -> u64 {
+    // SAFETY: `sysconf` with a valid name only reads a system constant.
+    u64::try_from(unsafe { nix::libc::sysconf(nix::libc::_SC_PAGESIZE) }).unwrap_or(0)
+}
+
 /// Registers `fd` with tokio's reactor for `interest`.
 pub(crate) fn register(
     fd: std::os::fd::OwnedFd,

@@ -320,3 +320,18 @@ fn a_shared_tree_of_another_owner_is_refused_with_the_reason() {
     let _ = std::fs::remove_dir(&shared);
     let _ = std::fs::remove_dir(&parent);
 }
+
+/// A `/proc` file of the cgroup set-up is read whole, however long: one longer than the first
+/// buffer (8 KiB) is read on past it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_proc_file_is_read_whole_past_the_first_buffer() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("long");
+    let text: String = (0..3000).map(|i| format!("line {i}\n")).collect();
+    assert!(text.len() > 16 << 10);
+    std::fs::write(&path, &text).expect("write");
+    assert_eq!(super::read_whole(path.to_str().expect("utf-8")).expect("read"), text);
+    let mounts = super::read_whole("/proc/self/mountinfo").expect("mountinfo");
+    assert_eq!(mounts, std::fs::read_to_string("/proc/self/mountinfo").expect("mountinfo"));
+}
