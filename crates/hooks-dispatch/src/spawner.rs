@@ -471,6 +471,9 @@ mod own {
             probe: false,
         };
         crate::child::reap_dropped();
+        // Before the clone: no process can have read from the pipe yet.
+        #[cfg(test)]
+        super::testing::record_queued_at_start(&in_child);
         let spawned = match sys::spawn(&req) {
             Ok(s) => s,
             Err(SpawnError::Clone(e)) => {
@@ -483,8 +486,6 @@ mod own {
             }
             Err(SpawnError::Child(stage, e)) => return Err(failure(stage, &e, program, inv)),
         };
-        #[cfg(test)]
-        super::testing::record_queued_at_start(&in_child);
         // The payload goes in while the hook `exec`s, the read end still held here.
         if let Some(w) = payload {
             super::prefill(w, &inv.stdin);
@@ -616,8 +617,8 @@ pub(crate) mod testing {
         static QUEUED: Cell<Option<u64>> = const { Cell::new(None) };
     }
 
-    /// Records how many bytes the child's stdin held when the child was started (`None`
-    /// when it is not a pipe).
+    /// Records how many bytes the child's stdin holds as the child is started, just before
+    /// the clone (`None` when it is not a pipe).
     pub(crate) fn record_queued_at_start(stdin: impl AsFd) {
         QUEUED.set(rustix::io::ioctl_fionread(stdin).ok());
     }

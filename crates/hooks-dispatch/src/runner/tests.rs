@@ -765,8 +765,8 @@ async fn a_small_payload_goes_into_the_pipe_after_the_start_and_the_hook_reads_i
     first.stdin.clone_from(&payload);
     let (out, _) = run(&first, &cfg()).await;
     assert!(matches!(out.exit, ExitInfo::Exited(0)), "{:?}", out.exit);
-    // (How much the pipe held at the start is not asserted here: the hook may have read some
-    // of it by then.)
+    let queued = crate::spawner::testing::queued_at_start();
+    assert_eq!(queued, Some(payload.len() as u64), "each attempt gets the filled pipe");
     assert_eq!(out.stdout.bytes, want);
 }
 
