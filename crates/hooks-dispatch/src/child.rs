@@ -188,6 +188,8 @@ pub(crate) struct Pipe {
     raw: Option<OwnedFd>,
     /// Whether the reader's process is reaped (then reads are tried before registering).
     reaped: Option<Arc<AtomicBool>>,
+    /// Reads left before a reaped process's pipe is registered anyway ([`DIRECT_READS`]).
+    direct_left: u8,
     /// The registered descriptor.
     afd: Option<AsyncFd<OwnedFd>>,
 }
@@ -198,7 +200,7 @@ impl Pipe {
     /// the access mode stays), none of which a new pipe has: no `F_GETFL` first.
     pub(crate) fn new(fd: OwnedFd, interest: tokio::io::Interest) -> io::Result<Pipe> {
         rustix::fs::fcntl_setfl(&fd, rustix::fs::OFlags::NONBLOCK)?;
-        Ok(Pipe { raw: None, reaped: None, afd: Some(register(fd, interest)?) })
+        Ok(Pipe { raw: None, reaped: None, direct_left: 0, afd: Some(register(fd, interest)?) })
     }
 
     /// A pipe end the engine reads from the process whose `reaped` flag is given, made
@@ -206,13 +208,20 @@ impl Pipe {
     /// reaped by then (it ended before the engine first waited, the hook having run first on
     /// a shared CPU): then reads are tried first, and a pipe that ends without ever finding
     /// nothing to read (no descendant holds it) costs no registration, no removal and no wait
-    /// on the poller. A running process's pipes are registered at once, as before, so no read
-    /// is made that must find nothing.
+    /// on the poller; after [`DIRECT_READS`] reads it is registered anyway. A running
+    /// process's pipes are registered at once, as before, so no read is made that must find
+    /// nothing.
     pub(crate) fn reader(fd: OwnedFd, reaped: Arc<AtomicBool>) -> io::Result<Pipe> {
         rustix::fs::fcntl_setfl(&fd, rustix::fs::OFlags::NONBLOCK)?;
-        Ok(Pipe { raw: Some(fd), reaped: Some(reaped), afd: None })
+        Ok(Pipe { raw: Some(fd), reaped: Some(reaped), direct_left: DIRECT_READS, afd: None })
     }
 }
+
+/// How many reads a reaped process's pipe gets before it is registered anyway: enough for a
+/// hook's last output and its end-of-file, and a bound on reads that never wait (and so never
+/// yield to the runtime, nor let a timeout around them fire) when a descendant keeps the pipe
+/// full. Registered, the reads go through tokio's readiness and its cooperative budget.
+const DIRECT_READS: u8 = 4;
 
 /// Registers `fd` with tokio (counted in tests).
 fn register(fd: OwnedFd, interest: tokio::io::Interest) -> io::Result<AsyncFd<OwnedFd>> {
@@ -229,7 +238,8 @@ impl AsyncRead for Pipe {
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         let reaped = this.reaped.as_ref().is_some_and(|r| r.load(Ordering::Relaxed));
-        if let Some(fd) = this.raw.as_ref().filter(|_| reaped) {
+        if let Some(fd) = this.raw.as_ref().filter(|_| reaped && this.direct_left > 0) {
+            this.direct_left -= 1;
             loop {
                 match rustix::io::read(fd, &mut *buf.initialize_unfilled()) {
                     Ok(n) => {

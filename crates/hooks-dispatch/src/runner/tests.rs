@@ -711,6 +711,27 @@ async fn a_reaped_hooks_pipes_are_read_without_registering_them() {
     assert_eq!((out.as_slice(), err.as_slice()), (&b"out\n"[..], &b"err\n"[..]));
     assert_eq!(registered(), before, "an ended hook's pipes were registered");
 
+    // More output than a few reads take (eight 8 KiB reads): read directly a few times, then
+    // registered, so reads that never wait are bounded (a descendant keeping the pipe full
+    // would otherwise keep the run's task from ever yielding).
+    let much = super::spawn(&sh("head -c 65536 /dev/zero"), &files, piped()).expect("spawn");
+    let Proc::Own(child) = &much.proc else { panic!("not the crate's spawner") };
+    child.wait_exited_unreaped();
+    let mut proc = much.proc;
+    assert!(proc.wait().await.expect("wait").success());
+    let before = registered();
+    let mut out = much.stdout.expect("piped");
+    let (mut all, mut buf) = (0, vec![0u8; 8192]);
+    loop {
+        match out.read(&mut buf).await.expect("read") {
+            0 => break,
+            n => all += n,
+        }
+    }
+    assert_eq!(all, 65536);
+    assert_eq!(registered(), before + 1, "reads of a reaped hook's pipe were not bounded");
+    drop(read_all(much.stderr).await);
+
     // A payload above `PIPE_BUF` is fed by the engine: the hook waits for it, so the first
     // read finds nothing.
     let mut waiting = sh("read x; echo \"${#x}\"; echo late >&2");
