@@ -1252,7 +1252,13 @@ pub(crate) fn unescape(s: &str) -> String {
 /// The name of the user's tree, cgroup v2 and v1 alike, shared by the user's engine processes:
 /// `agent-hooks.u<uid>` (the effective uid: the one that owns the folders it makes).
 pub(crate) fn shared_name() -> String {
-    format!("agent-hooks.u{}", rustix::process::geteuid().as_raw())
+    format!("agent-hooks.u{}", euid())
+}
+
+/// The effective uid, asked once per process.
+fn euid() -> u32 {
+    static EUID: OnceLock<u32> = OnceLock::new();
+    *EUID.get_or_init(|| rustix::process::geteuid().as_raw())
 }
 
 /// What this engine's run cgroups' names start with in the shared trees: `<pid>.<start time>.`
@@ -1275,8 +1281,8 @@ pub(crate) enum SharedError {
 /// `statx`), so a later engine makes no `mkdir`.
 #[cfg(target_os = "linux")]
 pub(crate) fn make_shared(dir: &Path) -> Result<bool, SharedError> {
-    if fs::symlink_metadata(dir).is_ok() {
-        check_shared(dir).map_err(SharedError::Bad)?;
+    if let Ok(m) = fs::symlink_metadata(dir) {
+        check_shared_meta(dir, &m).map_err(SharedError::Bad)?;
         return Ok(false);
     }
     match fs::create_dir(dir) {
@@ -1300,13 +1306,20 @@ pub(crate) fn make_shared(dir: &Path) -> Result<bool, SharedError> {
 /// limits or kill them; the mechanism then falls back with the reason.
 #[cfg(target_os = "linux")]
 pub(crate) fn check_shared(dir: &Path) -> Result<(), CgroupSetupError> {
+    let m = fs::symlink_metadata(dir)
+        .map_err(|e| CgroupSetupError::SharedTree { dir: dir.to_owned(), why: e.to_string() })?;
+    check_shared_meta(dir, &m)
+}
+
+/// [`check_shared`] on the folder's metadata, read with `lstat`.
+#[cfg(target_os = "linux")]
+fn check_shared_meta(dir: &Path, m: &fs::Metadata) -> Result<(), CgroupSetupError> {
     use std::os::unix::fs::MetadataExt;
     let bad = |why: String| CgroupSetupError::SharedTree { dir: dir.to_owned(), why };
-    let m = fs::symlink_metadata(dir).map_err(|e| bad(e.to_string()))?;
     if !m.file_type().is_dir() {
         return Err(bad("not a folder".to_owned()));
     }
-    let me = rustix::process::geteuid().as_raw();
+    let me = euid();
     if m.uid() != me {
         return Err(bad(format!("owned by uid {}, not {me}", m.uid())));
     }
