@@ -1354,11 +1354,14 @@ pub(crate) fn run_owner(name: &str) -> Option<(u32, u64)> {
 /// tree and one `/proc/<pid>/stat` read per other engine it holds runs of, whatever the number
 /// of processes on the machine. `has_kill`: a cgroup v2 tree (with `cgroup.kill` or not);
 /// `None`: a cgroup v1 tree (members SIGKILLed one by one). A run whose killed members have not
-/// finished dying stays until a later sweep.
+/// finished dying stays until a later sweep: the sweep waits for them [`SWEEP_WAIT`] yields in
+/// all, never sleeps, so runs full of processes that die slowly (or never: uninterruptible
+/// sleep) cannot hold up an engine's first hook.
 #[cfg(target_os = "linux")]
 pub(crate) fn sweep_dead_runs(dir: &Path, has_kill: Option<bool>) {
     let Ok(entries) = fs::read_dir(dir) else { return };
     let me = std::process::id();
+    let mut budget = SWEEP_WAIT;
     let mut alive: Vec<((u32, u64), bool)> = Vec::new();
     for e in entries.flatten() {
         let name = e.file_name();
@@ -1379,28 +1382,20 @@ pub(crate) fn sweep_dead_runs(dir: &Path, has_kill: Option<bool>) {
         }
         let run = e.path();
         match has_kill {
-            Some(k) => {
-                kill_dir(&run, k);
-                // Killed members stay listed while the kernel ends them: bounded wait.
-                for pass in 0..1_100 {
-                    if !populated_dir(&run) {
-                        break;
-                    }
-                    pause(pass);
-                }
-            }
-            None => kill_listed_until_empty(std::slice::from_ref(&run), 1_100),
+            Some(k) => kill_dir(&run, k),
+            None => kill_listed_until_empty(std::slice::from_ref(&run), 8),
         }
-        let _ = fs::remove_dir(&run);
+        // Killed members stay listed while the kernel ends them.
+        while budget > 0 && fs::remove_dir(&run).is_err() {
+            budget -= 1;
+            std::thread::yield_now();
+        }
     }
 }
 
-/// Whether the cgroup v2 folder `dir` has a live member (unreadable counts as populated).
+/// The yields a sweep of dead engines' runs waits for their killed members in all.
 #[cfg(target_os = "linux")]
-fn populated_dir(dir: &Path) -> bool {
-    let text = fs::read_to_string(dir.join("cgroup.events")).unwrap_or_default();
-    !text.lines().any(|l| l == "populated 0")
-}
+const SWEEP_WAIT: u32 = 200;
 
 /// A short wait between passes: a yield for the first hundred, then a millisecond.
 fn pause(pass: u32) {
