@@ -102,3 +102,16 @@ fn a_source_key_names_the_source_it_was_made_from() {
 fn abs(p: &str) -> AbsPathBuf {
     AbsPathBuf::new(p.into()).unwrap()
 }
+
+proptest::proptest! {
+    /// The byte scan refuses exactly the absolute paths whose components hold `.` or `..`.
+    #[test]
+    fn the_dot_scan_agrees_with_the_components(s in "/[/.ab]{0,14}") {
+        let path = std::path::Path::new(&s);
+        let by_components = path
+            .components()
+            .any(|c| matches!(c, Component::CurDir | Component::ParentDir));
+        proptest::prop_assert_eq!(has_dot_component(path), by_components);
+        proptest::prop_assert_eq!(AbsPathBuf::new(path.to_path_buf()).is_ok(), !by_components);
+    }
+}
