@@ -1104,7 +1104,10 @@ fn write_file(path: &Path, text: &str) -> io::Result<()> {
 /// them (never changing `parent` itself, which is the embedding process's own cgroup).
 #[cfg(target_os = "linux")]
 fn enable_controllers(tree: &Path, parent: &Path) -> (Controllers, String) {
-    let have = fs::read_to_string(tree.join("cgroup.controllers")).unwrap_or_default();
+    // One read into a small buffer (three system calls, where `read_to_string` makes five).
+    let mut buf = [0u8; 256];
+    let path = tree.join("cgroup.controllers");
+    let have = path.to_str().and_then(|p| read_proc_file(p, &mut buf)).unwrap_or_default();
     let has = |c: &str| have.split_whitespace().any(|w| w == c);
     let mut c = Controllers::default();
     for (name, slot) in [("memory", &mut c.memory), ("pids", &mut c.pids), ("cpu", &mut c.cpu)] {

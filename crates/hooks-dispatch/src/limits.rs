@@ -684,7 +684,8 @@ impl V1Tree {
         }
         let tree = V1Tree {
             resource: r,
-            memsw: dir.join("memory.memsw.limit_in_bytes").is_file(),
+            // Only the memory hierarchy has it (one `statx` less for the others).
+            memsw: r == Resource::Memory && dir.join("memory.memsw.limit_in_bytes").is_file(),
             prefix: crate::contain::run_prefix(),
             dir,
             proof: Proof::default(),
