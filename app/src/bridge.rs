@@ -130,7 +130,12 @@ impl Kept {
     /// left running is ended by the reaper when the process ends (the dispatcher's own drop
     /// would kill it just before; `specs/dispatch.md`, "When the engine process dies: the
     /// reaper"), so the agent, which waits for the exit, does not wait for the teardown.
+    ///
+    /// The runs' provided files (a payload file holds the tool's input) whose deletion was
+    /// left to the runtime's blocking pool are deleted first: the pool's threads die with the
+    /// process.
     pub fn leave_to_exit(self) {
+        hooks_dispatch::finish_deletions();
         std::mem::forget(self);
     }
 }

@@ -4,7 +4,10 @@
 
 use serde_json::{Value, json};
 
-use crate::{cli::hooks_in_env, support::TestDir};
+use crate::{
+    cli::{hooks_in_env, hooks_in_state_env},
+    support::TestDir,
+};
 
 /// A user with a Cursor hook that denies `rm -rf`, and a repository.
 fn setup() -> (TestDir, TestDir) {
@@ -54,6 +57,36 @@ fn the_bridge_answers_claude_code_in_its_protocol() {
     let out = hooks_in_env(repo.path(), &args, &write.to_string(), &env);
     let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
     assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+}
+
+/// `hooks bridge` answers and then leaves its engine to its exit, whose pool threads die
+/// with it: a user's Chrys hook's payload and result files (the payload holds the tool's
+/// input) are deleted all the same, none is left in the engine's folder.
+#[test]
+fn the_bridge_leaves_no_provided_file_behind() {
+    let (home, repo) = setup();
+    home.write(
+        ".chrys/hooks/hooks.yaml",
+        "version: 1\nhooks:\n  - id: no-rm\n    event: before_tool_call\n    run: {type: script, path: block.sh}\n    execution: {mode: blocking}\n",
+    );
+    home.script(
+        ".chrys/hooks/block.sh",
+        "#!/bin/sh\ncat \"$CHRYS_HOOK_PAYLOAD_FILE\" > /dev/null\nprintf '{\"action\": \"block\", \"reason\": \"chrys says no\"}' > \"$CHRYS_HOOK_RESULT\"\n",
+    );
+    let state = TestDir::new();
+    let env = [("HOME", home.path())];
+    let args = ["bridge", "--host", "claude", "--config-dir", home.path().to_str().expect("utf-8")];
+    for _ in 0..8 {
+        let out =
+            hooks_in_state_env(repo.path(), &args, &claude_bash(&repo, "ls"), state.path(), &env);
+        let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
+        let reason = v["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap_or("");
+        assert!(reason.contains("chrys says no"), "the result file is read: {v}");
+    }
+    let tmp = state.path().join("agent-hooks/tmp");
+    assert!(tmp.is_dir(), "the files are made under the engine's folder");
+    let left: Vec<_> = std::fs::read_dir(&tmp).expect("read").flatten().map(|e| e.path()).collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
 }
 
 #[test]

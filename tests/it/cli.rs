@@ -78,7 +78,7 @@ pub fn hooks_in_state(cwd: &Path, args: &[&str], stdin: &str, state: &Path) -> O
 }
 
 /// [`hooks_in_state`] with extra environment variables.
-fn hooks_in_state_env(
+pub fn hooks_in_state_env(
     cwd: &Path,
     args: &[&str],
     stdin: &str,
@@ -449,6 +449,32 @@ fn copy_dir(from: &Path, to: &Path) {
 
 const CHRYS_BLOCK: &str = "version: 1\nhooks:\n  - id: no-rm\n    event: before_tool_call\n    run: {type: script, path: block.sh}\n    execution: {mode: blocking}\n";
 const CHRYS_BLOCK_SH: &str = "#!/bin/sh\ntouch \"$(dirname \"$0\")/ran\"\nprintf '{\"action\": \"block\", \"reason\": \"no rm\"}' > \"$CHRYS_HOOK_RESULT\"\n";
+
+/// A one-shot `hooks fire` answers and then leaves its runtime to its exit, whose pool
+/// threads die with it: the payload and result files of a Chrys hook (the payload holds the
+/// tool's input) are deleted all the same, none is left in the engine's folder.
+#[test]
+fn a_one_shot_fire_leaves_no_provided_file_behind() {
+    let d = TestDir::new();
+    let cfg = TestDir::new();
+    cfg.write(".chrys/hooks/hooks.yaml", CHRYS_BLOCK);
+    cfg.script(".chrys/hooks/block.sh", CHRYS_BLOCK_SH);
+    let cfgp = cfg.path().to_str().unwrap();
+    let state = TestDir::new();
+    for _ in 0..8 {
+        let o = hooks_in_state(
+            d.path(),
+            &["fire", "before_tool_call", "--payload", "-", "--json", "--config-dir", cfgp],
+            r#"{"tool": {"name": "Bash", "kind": "shell", "args": {"command": "rm -rf /"}}}"#,
+            state.path(),
+        );
+        assert_eq!(code(&o), 2, "the hook's result file is read: {}{}", stdout(&o), stderr(&o));
+    }
+    let tmp = state.path().join("agent-hooks/tmp");
+    assert!(tmp.is_dir(), "the files are made under the engine's folder");
+    let left: Vec<_> = std::fs::read_dir(&tmp).expect("read").flatten().map(|e| e.path()).collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
 
 /// On a command-line run that auto-approves (the table trusts project files there) a
 /// repository's Chrys hook still needs the user's opt-in: without it the hook does not run,

@@ -177,6 +177,9 @@ pub fn run(a: &FireArgs, colour: bool) -> Result<u8> {
     // down one allocation at a time: the exit frees them, and the reaper ends what hooks left
     // running, as the dispatcher's drop would just before (`specs/dispatch.md`, "When the
     // engine process dies: the reaper").
+    // The pool's threads die with the process: the deletions of the runs' provided files
+    // (payload files hold the tool's input) are finished now, not left to them.
+    hooks_dispatch::finish_deletions();
     std::mem::forget(rt);
     std::mem::forget(handle);
     std::mem::forget(built);

@@ -6,7 +6,10 @@ use std::{
     io::{Read, Write},
     os::unix::fs::{DirBuilderExt, OpenOptionsExt},
     path::{Path, PathBuf},
-    sync::atomic::{AtomicU64, Ordering},
+    sync::{
+        Mutex, PoisonError,
+        atomic::{AtomicU64, Ordering},
+    },
     time::{SystemTime, UNIX_EPOCH},
 };
 
@@ -110,14 +113,20 @@ impl ProvidedFiles {
     /// when one is at hand, now otherwise. Removing a file a process has just written waits
     /// for the file system (about 100 µs per file on ext4 here, milliseconds while other
     /// processes write), and nothing needs a finished run's files gone before its answer: no
-    /// name is ever reused. A task the pool has not started when the runtime ends is dropped,
-    /// which deletes the files then.
+    /// name is ever reused. The files wait in a process-wide list that the pool's task
+    /// empties; a task the pool has not started when the runtime ends is dropped, which
+    /// empties the list then, and a process that leaves its runtime to its exit empties it
+    /// with [`finish_deletions`] first.
     pub(crate) fn delete_later(self) {
         if self.keep || (self.env.is_empty() && self.private_dir.is_none()) {
             return;
         }
         match tokio::runtime::Handle::try_current() {
-            Ok(rt) => drop(rt.spawn_blocking(move || drop(self))),
+            Ok(rt) => {
+                PENDING.lock().unwrap_or_else(PoisonError::into_inner).push(self);
+                let drain = Drain;
+                drop(rt.spawn_blocking(move || drop(drain)));
+            }
             Err(_) => drop(self),
         }
     }
@@ -163,6 +172,47 @@ impl Drop for ProvidedFiles {
         }
         if let Some(d) = &self.private_dir {
             let _ = fs::remove_dir(d);
+        }
+    }
+}
+
+/// Runs' files handed to a blocking pool by [`ProvidedFiles::delete_later`], not deleted yet.
+static PENDING: Mutex<Vec<ProvidedFiles>> = Mutex::new(Vec::new());
+
+/// Held while files taken from [`PENDING`] are deleted, so that [`finish_deletions`] also
+/// waits for a deletion under way on a pool thread.
+static DELETING: Mutex<()> = Mutex::new(());
+
+/// Empties [`PENDING`] when dropped: run by the pool's task, or dropped with it when the
+/// runtime ends before the task started.
+struct Drain;
+
+impl Drop for Drain {
+    fn drop(&mut self) {
+        finish_deletions();
+    }
+}
+
+/// Deletes now the provided files of finished runs whose deletion was left to an async
+/// runtime's blocking pool and has not happened yet, and waits for one under way.
+///
+/// A process that answers and then leaves its runtimes to its exit (a one-shot `hooks fire`
+/// or `hooks bridge`, which skip the teardown the agent would wait for) calls this first:
+/// the pool's threads die with the process, and a deletion they had not made would leave a
+/// run's payload, which holds the agent's tool input, on disk. Costs two uncontended locks
+/// when there is nothing to delete.
+///
+/// ```
+/// // Nothing is pending in a process that ran no hook with provided files.
+/// hooks_dispatch::finish_deletions();
+/// ```
+pub fn finish_deletions() {
+    let _deleting = DELETING.lock().unwrap_or_else(PoisonError::into_inner);
+    loop {
+        let next = PENDING.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        match next {
+            Some(files) => drop(files),
+            None => break,
         }
     }
 }
@@ -234,3 +284,6 @@ fn private_temp_dir() -> Result<PathBuf, FilesError> {
     }
     Err(FilesError::NoPrivateDir { base })
 }
+
+#[cfg(test)]
+mod tests;

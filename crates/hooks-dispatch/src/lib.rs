@@ -38,6 +38,7 @@ pub use crate::{
         SkipReason,
     },
     error::DispatchError,
+    files::finish_deletions,
     limits::{Enforcement, LimitInForce, LimitsVia, Resource},
     outbox::{JobState, Outbox, OutboxJob, find_binding},
     runner::run_invocation,
