@@ -9,12 +9,14 @@ use std::{
 };
 
 use hooks_schema::{
-    AbsPathBuf, HookCommand, HookDefinition, HookSourceId, HookSourceKind, LaunchDir,
+    AbsPathBuf, HookCommand, HookDefinition, HookLaunch, HookSourceId, HookSourceKind, LaunchDir,
 };
 
 use crate::{
     paths::{PathHashing, canonicalize, is_normal, normalize_lexically},
-    scripts::{PathBase, PathRole, analyse, analyse_with_templates, normalize_relative},
+    scripts::{
+        CommandAnalysis, PathBase, PathRole, analyse, analyse_with_templates, normalize_relative,
+    },
 };
 use std::path::Component;
 
@@ -618,11 +620,11 @@ pub fn definition_files(
     };
     let keep = |role: PathRole| roles.contains(&role);
     let mut resolver = Resolver::default();
-    let mut found = protect_definition_roles(def, placed, &keep, &mut resolver);
+    let mut found = protect_definition_roles(&Analysed::of(def), placed, &keep, &mut resolver);
     if placement.project_root.is_none() && found.session_relative {
         let mut relocated = def.clone();
         relocated.cwd = Some(placement.working_dir.as_path().display().to_string());
-        found = protect_definition_roles(&relocated, placed, &keep, &mut resolver);
+        found = protect_definition_roles(&Analysed::of(&relocated), placed, &keep, &mut resolver);
     }
     let mut out = DefinitionFiles { uncertain: found.uncertain, ..Default::default() };
     out.paths = found.paths;
@@ -638,30 +640,58 @@ pub fn definition_files(
     out
 }
 
+/// A definition's command analysis with its format's launch: what its protection is made
+/// from apart from where it is placed and what the file system holds. A pure function of
+/// the definition, so a reload that leaves a definition as it was keeps it (the command is
+/// not analysed again; its paths are resolved again).
+#[derive(Debug)]
+pub(crate) struct Analysed {
+    launch: HookLaunch,
+    analysis: CommandAnalysis,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many definitions this thread analysed (for tests).
+    pub(crate) static ANALYSED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+impl Analysed {
+    /// Analyses `def`'s command with its format's launch.
+    pub(crate) fn of(def: &HookDefinition) -> Analysed {
+        #[cfg(test)]
+        ANALYSED.with(|n| n.set(n.get() + 1));
+        let launch = def.codec.launch(def);
+        let templates: Vec<String> = launch.argv_templates.iter().map(|(t, _)| t.clone()).collect();
+        let analysis = analyse_with_templates(&def.command, &templates);
+        Analysed { launch, analysis }
+    }
+}
+
 /// The files `def`'s command runs or reads, placed as `placed` (see [`crate::scripts`] for
-/// the analysis and `specs/guard.md` for the rules), the paths resolved through `resolver`.
+/// the analysis and `specs/guard.md` for the rules), the paths resolved through `resolver`;
+/// `analysed` is `def`'s [`Analysed`].
 pub(crate) fn protect_definition(
-    def: &HookDefinition,
+    analysed: &Analysed,
     placed: Placed<'_>,
     resolver: &mut Resolver,
 ) -> DefinitionProtection {
-    protect_definition_roles(def, placed, &|_| true, resolver)
+    protect_definition_roles(analysed, placed, &|_| true, resolver)
 }
 
 /// [`protect_definition`] for the named paths whose role `keep` accepts.
 fn protect_definition_roles(
-    def: &HookDefinition,
+    analysed: &Analysed,
     placed: Placed<'_>,
     keep: &dyn Fn(PathRole) -> bool,
     resolver: &mut Resolver,
 ) -> DefinitionProtection {
-    let launch = def.codec.launch(def);
-    let templates: Vec<String> = launch.argv_templates.iter().map(|(t, _)| t.clone()).collect();
-    let analysis = analyse_with_templates(&def.command, &templates);
-    let mut out = DefinitionProtection { uncertain: analysis.uncertain, ..Default::default() };
+    let Analysed { launch, analysis } = analysed;
+    let mut out =
+        DefinitionProtection { uncertain: analysis.uncertain.clone(), ..Default::default() };
     out.session_relative =
         in_session(&launch.run_dir) && analysis.paths.iter().any(|p| p.base == PathBase::RunDir);
-    for named in analysis.paths.into_iter().filter(|p| keep(p.role)) {
+    for named in analysis.paths.iter().filter(|p| keep(p.role)) {
         let locs = match &named.base {
             PathBase::Root => {
                 if named.path.is_absolute() {

@@ -19,8 +19,8 @@ use crate::{
     handle::RegistryReader,
     policy::{self, PolicyInput, PolicyTable, Resolved, RunSettingsIndex, Subject},
     protect::{
-        ExpectedCache, ExpectedFiles, Placed, ProtectedKind, ProtectedPath, ProtectedPattern,
-        Resolver, UserPaths, protect_definition,
+        Analysed, ExpectedCache, ExpectedFiles, Placed, ProtectedKind, ProtectedPath,
+        ProtectedPattern, Resolver, UserPaths, protect_definition,
     },
     snapshot::{BindingIndex, LoadStateKind, PinnedRun, RegistrySnapshot, RootKeys, SourceView},
 };
@@ -88,6 +88,10 @@ struct Compiled {
     placement_error: Option<HookDiagnostic>,
     /// What the source policy's switches see of it (its format, whether it is managed).
     subject: Subject,
+    /// Each definition with its command's analysis, for the next compile: a definition
+    /// that comes back unchanged is not analysed again (not compared by [`Compiled::same_as`]:
+    /// it follows from the definitions).
+    analysed: Vec<(Arc<HookDefinition>, Arc<Analysed>)>,
 }
 
 impl Compiled {
@@ -188,8 +192,13 @@ impl SourceState {
     /// change what is protected. When nothing changed at all, the source keeps its compiled
     /// state (the same `Arc`).
     fn recompile(&mut self) -> bool {
-        let compiled =
-            compile(&self.id, self.load.accepted().map(|a| &**a), &self.roots, &self.user_paths);
+        let compiled = compile(
+            &self.id,
+            self.load.accepted().map(|a| &**a),
+            &self.roots,
+            &self.user_paths,
+            Some(&self.compiled),
+        );
         let protected_changed = compiled.protected != self.compiled.protected
             || compiled.patterns != self.compiled.patterns;
         if !self.compiled.same_as(&compiled) {
@@ -590,6 +599,7 @@ impl HookRegistry {
                     state.load.accepted().map(|a| &**a),
                     &state.roots,
                     &state.user_paths,
+                    None,
                 );
                 state.late_protected = compiled.protected.to_vec();
                 state.late_patterns = compiled.patterns;
@@ -829,6 +839,7 @@ impl HookRegistry {
                         analysis: Vec::new(),
                         placement_error: None,
                         subject: Subject::default(),
+                        analysed: Vec::new(),
                     }),
                     published: None,
                     view_cache: None,
@@ -1264,7 +1275,7 @@ fn note_frozen_change(
             {
                 roots.insert(r.clone());
             }
-            let compiled = compile(&state.id, Some(&accepted), &roots, &state.user_paths);
+            let compiled = compile(&state.id, Some(&accepted), &roots, &state.user_paths, None);
             state.late_protected = compiled.protected.to_vec();
             state.late_patterns = compiled.patterns;
             if !same {
@@ -1381,13 +1392,30 @@ fn failure_diagnostics(
 }
 
 /// Places a parse: under each root for a project file, in the file's folder otherwise, and
-/// resolves the protected paths.
+/// resolves the protected paths. A definition that `previous` (the source's last compile)
+/// holds unchanged keeps its command's analysis; every path is resolved again.
 fn compile(
     id: &HookSourceId,
     accepted: Option<&Accepted>,
     roots: &BTreeSet<AbsPathBuf>,
     user_paths: &UserPaths,
+    previous: Option<&Compiled>,
 ) -> Compiled {
+    let analysed: Vec<(Arc<HookDefinition>, Arc<Analysed>)> = accepted
+        .map(|a| {
+            a.definitions
+                .iter()
+                .enumerate()
+                .map(|(index, def)| {
+                    let kept = previous
+                        .and_then(|p| p.analysed.get(index))
+                        .filter(|(before, _)| Arc::ptr_eq(before, def) || **before == **def)
+                        .map(|(_, analysed)| analysed.clone());
+                    (def.clone(), kept.unwrap_or_else(|| Arc::new(Analysed::of(def))))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     let mut placement_error = None;
     let dirs: Vec<(Option<AbsPathBuf>, AbsPathBuf)> = if id.kind.is_project() {
         if roots.is_empty() {
@@ -1432,15 +1460,15 @@ fn compile(
     let mut resolver = Resolver::default();
     for (project_root, working_dir) in dirs {
         let mut bindings = Vec::new();
-        if let Some(a) = accepted {
-            for (index, def) in a.definitions.iter().enumerate() {
+        if accepted.is_some() {
+            for (index, (def, analysis)) in analysed.iter().enumerate() {
                 let placed = Placed {
                     working_dir: &working_dir,
                     project_root: project_root.as_ref(),
                     home: user_paths.home.as_ref(),
                     config_dir: user_paths.config_dir.as_ref(),
                 };
-                let mut found = protect_definition(def, placed, &mut resolver);
+                let mut found = protect_definition(analysis, placed, &mut resolver);
                 let mut def = def.clone();
                 if project_root.is_none() && found.session_relative {
                     // A hook of the user's (or any source outside a project) that names a
@@ -1449,7 +1477,7 @@ fn compile(
                     let mut pinned = (*def).clone();
                     pinned.cwd = Some(working_dir.as_path().display().to_string());
                     def = Arc::new(pinned);
-                    found = protect_definition(&def, placed, &mut resolver);
+                    found = protect_definition(&Analysed::of(&def), placed, &mut resolver);
                     if !relocated.contains(&index) {
                         relocated.push(index);
                     }
@@ -1546,6 +1574,7 @@ fn compile(
         analysis,
         placement_error,
         subject,
+        analysed,
     }
 }
 

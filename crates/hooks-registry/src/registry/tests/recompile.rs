@@ -192,3 +192,28 @@ fn a_project_switch_follows_its_roots_as_they_change_and_as_other_roots_arrive()
     assert_eq!(at(&r, &b), ["hb"]);
     assert!(at(&r, &c).is_empty());
 }
+
+/// A reload analyses only the definitions that changed (the analysis is a function of the
+/// definition), under every root the source is placed at; the paths are resolved again
+/// each time (the symlink tests above).
+#[test]
+fn a_reload_analyses_only_the_definitions_that_changed() {
+    let analysed = || crate::protect::ANALYSED.with(std::cell::Cell::get);
+    let mut r = HookRegistry::new();
+    let (a, b) = (abs(format!("{P}/a")), abs(format!("{P}/b")));
+    let src = project(&a);
+    let start = analysed();
+    r.upsert_source(update(&src, ok(defs(&["x", "y", "z"])), Some(&a), active()));
+    r.upsert_source(update(&src, ok(defs(&["x", "y", "z"])), Some(&b), active()));
+    assert_eq!(analysed() - start, 3, "one analysis per definition, not per root");
+    for _ in 0..3 {
+        r.upsert_source(update(&src, ok(defs(&["x", "y", "z"])), Some(&a), active()));
+    }
+    assert_eq!(analysed() - start, 3, "an unchanged definition is not analysed again");
+    r.upsert_source(update(&src, ok(defs(&["x", "y2", "z"])), Some(&a), active()));
+    assert_eq!(analysed() - start, 4, "only the changed definition");
+    let snap = r.snapshot();
+    assert_eq!(names(&snap.bindings_for_canonical(&a.as_path().join("src"))), ["x", "y2", "z"]);
+    assert!(snap.protected_paths().contains(&a.as_path().join("y2.sh")));
+    assert!(!snap.protected_paths().contains(&a.as_path().join("y.sh")));
+}
