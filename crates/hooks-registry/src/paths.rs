@@ -2,7 +2,6 @@
 
 use std::{
     borrow::Cow,
-    hash::{BuildHasherDefault, Hasher},
     io,
     path::{Component, Path, PathBuf},
 };
@@ -126,50 +125,12 @@ pub(crate) fn is_normal(path: &Path) -> bool {
             .all(|part| !part.is_empty() && part != b"." && part != b"..")
 }
 
-/// Hashes a path's bytes a word at a time with the multiply-and-rotate of the compiler's
-/// own maps, for maps of paths of the engine's own making (a resolver's paths, the project
-/// roots a lookup walks a working directory's ancestors through), where SipHash over every
-/// path cost more than the rest of the work.
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct WordHasher(u64);
-
-impl WordHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-impl Hasher for WordHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
-        for word in &mut words {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(word);
-            self.add(u64::from_le_bytes(w));
-        }
-        let rest = words.remainder();
-        if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(w));
-        }
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// Maps keyed by paths' bytes, hashed by [`WordHasher`].
-pub(crate) type PathHashing = BuildHasherDefault<WordHasher>;
+/// The hasher of the registry's maps keyed by paths (a resolver's paths, the project roots
+/// a lookup walks a working directory's ancestors through): foldhash, seeded at random per
+/// map. SipHash over every path cost more than the rest of the work (an unchanged source's
+/// reload, a nearest-root lookup); an unseeded hash would let a repository's hook file
+/// choose script paths that collide and make a compile quadratic.
+pub(crate) type PathHashing = foldhash::fast::RandomState;
 
 #[cfg(test)]
 mod tests;
