@@ -223,6 +223,24 @@ fn run_with_member(tree: &std::path::Path, name: &str) -> std::process::Child {
     c
 }
 
+/// A new cgroup beside the engine's, as the parent of test engines' trees (`tag` keeps tests
+/// apart); `None` (with the reason on stderr) where the machine has no cgroup v2 tree the
+/// engine may make.
+#[cfg(target_os = "linux")]
+fn engines_parent(tag: u32) -> Option<std::path::PathBuf> {
+    let report = super::report(&crate::DispatchConfig::default());
+    let Some(engine_tree) = report.cgroup else {
+        eprintln!("cgroup containment unavailable here: {:?}", report.unavailable);
+        return None;
+    };
+    let parent = engine_tree
+        .parent()
+        .expect("parent")
+        .join(format!("agent-hooks-test.{}.{tag}", std::process::id()));
+    std::fs::create_dir(&parent).expect("parent cgroup");
+    Some(parent)
+}
+
 /// The user's cgroup tree is made once and shared by the user's engines: a later engine that
 /// finds it made makes no folder for it (it was a `mkdir` per engine and hierarchy, and an
 /// `rmdir` at its end), and removes the runs of engines that are gone (pid dead, or started
@@ -233,17 +251,8 @@ fn run_with_member(tree: &std::path::Path, name: &str) -> std::process::Child {
 #[test]
 fn a_later_engine_reuses_the_user_s_tree_and_sweeps_only_the_runs_of_engines_that_are_gone() {
     use std::sync::atomic::Ordering::Relaxed;
-    let report = super::report(&crate::DispatchConfig::default());
-    let Some(engine_tree) = report.cgroup else {
-        eprintln!("cgroup containment unavailable here: {:?}", report.unavailable);
-        return;
-    };
     // A cgroup of its own as the engines' parent, beside the engine's.
-    let parent = engine_tree
-        .parent()
-        .expect("parent")
-        .join(format!("agent-hooks-test.{}.790", std::process::id()));
-    std::fs::create_dir(&parent).expect("parent cgroup");
+    let Some(parent) = engines_parent(790) else { return };
     let before = super::TREE_MKDIRS.load(Relaxed);
     let first = super::Tree::create_in(parent.clone(), false).expect("the tree");
     assert_eq!(super::TREE_MKDIRS.load(Relaxed) - before, 1, "the first engine makes it");
@@ -298,16 +307,7 @@ fn a_later_engine_reuses_the_user_s_tree_and_sweeps_only_the_runs_of_engines_tha
 #[cfg(target_os = "linux")]
 #[test]
 fn a_shared_tree_of_another_owner_is_refused_with_the_reason() {
-    let report = super::report(&crate::DispatchConfig::default());
-    let Some(engine_tree) = report.cgroup else {
-        eprintln!("cgroup containment unavailable here: {:?}", report.unavailable);
-        return;
-    };
-    let parent = engine_tree
-        .parent()
-        .expect("parent")
-        .join(format!("agent-hooks-test.{}.791", std::process::id()));
-    std::fs::create_dir(&parent).expect("parent cgroup");
+    let Some(parent) = engines_parent(791) else { return };
     let shared = parent.join(super::shared_name());
     std::fs::create_dir(&shared).expect("shared tree");
     let me = rustix::process::geteuid().as_raw();

@@ -480,6 +480,15 @@ fn the_trees_fork_runs_no_program_holds_only_its_pipe_and_ends_every_tree() {
     }
 }
 
+/// A `sleep` in a session of its own, moved into the cgroup `dir` (its `cgroup.procs`).
+#[cfg(target_os = "linux")]
+fn sleeper_in(dir: &std::path::Path) -> Child {
+    let c =
+        Command::new("setsid").args(["sleep", "60"]).stdin(Stdio::null()).spawn().expect("sleep");
+    std::fs::write(dir.join("cgroup.procs"), c.id().to_string()).expect("move");
+    c
+}
+
 /// Trees of their own next to the engine's (the cgroup v2 one first, then one per v1
 /// hierarchy), each with two run cgroups and, in the first, a `sleep` in its own session (only
 /// the cgroup finds it). `None` (with the reason on stderr) where the machine lacks cgroup v2
@@ -504,13 +513,7 @@ fn test_trees(n: u32) -> Option<(Vec<std::path::PathBuf>, Vec<Child>)> {
         std::fs::create_dir(&tree).expect("tree");
         std::fs::create_dir(tree.join("run.0")).expect("run cgroup");
         std::fs::create_dir(tree.join("run.1")).expect("run cgroup");
-        let c = Command::new("setsid")
-            .args(["sleep", "60"])
-            .stdin(Stdio::null())
-            .spawn()
-            .expect("sleep");
-        std::fs::write(tree.join("run.0/cgroup.procs"), c.id().to_string()).expect("move");
-        inside.push(c);
+        inside.push(sleeper_in(&tree.join("run.0")));
         made.push(tree);
     }
     Some((made, inside))
@@ -634,13 +637,7 @@ fn shared_test_trees(
         std::fs::create_dir(t.join(format!("{ours}0"))).expect("run cgroup");
         std::fs::create_dir(t.join(format!("{ours}1"))).expect("run cgroup");
         std::fs::create_dir(t.join("333.444.0")).expect("run cgroup");
-        let c = Command::new("setsid")
-            .args(["sleep", "60"])
-            .stdin(Stdio::null())
-            .spawn()
-            .expect("sleep");
-        std::fs::write(t.join("333.444.0/cgroup.procs"), c.id().to_string()).expect("move");
-        others.push(c);
+        others.push(sleeper_in(&t.join("333.444.0")));
     }
     for (t, c) in made.iter().zip(&inside) {
         std::fs::write(t.join(format!("{ours}0/cgroup.procs")), c.id().to_string()).expect("move");
