@@ -520,9 +520,10 @@ fn test_trees(n: u32) -> Option<(Vec<std::path::PathBuf>, Vec<Child>)> {
 }
 
 /// The script started for the trees `made` alone (the cgroup v2 tree first, then the v1
-/// ones, as [`test_trees`] gives them), as where no fork is allowed.
+/// ones, as [`test_trees`] gives them), as where no fork is allowed; `runs` is the engine's
+/// run prefix in shared trees (empty: every run).
 #[cfg(target_os = "linux")]
-fn trees_script(made: &[std::path::PathBuf]) -> (Pid, std::os::fd::OwnedFd) {
+fn trees_script(made: &[std::path::PathBuf], runs: &str) -> (Pid, std::os::fd::OwnedFd) {
     let reaper = Reaper {
         tree: Some(made[0].clone()),
         v1_trees: made
@@ -531,6 +532,7 @@ fn trees_script(made: &[std::path::PathBuf]) -> (Pid, std::os::fd::OwnedFd) {
             .map(|t| t.display().to_string())
             .collect::<Vec<_>>()
             .join("\n"),
+        runs: runs.to_owned(),
         ..Reaper::default()
     };
     reaper.trees_shell().expect("the script")
@@ -543,7 +545,7 @@ fn trees_script(made: &[std::path::PathBuf]) -> (Pid, std::os::fd::OwnedFd) {
 #[test]
 fn without_a_fork_the_script_ends_every_tree() {
     let Some((made, mut inside)) = test_trees(781) else { return };
-    let (pid, pipe) = trees_script(&made);
+    let (pid, pipe) = trees_script(&made, "");
     for c in &mut inside {
         assert_eq!(c.try_wait().expect("try_wait"), None, "the members live while the engine does");
     }
@@ -610,7 +612,7 @@ fn the_script_waits_for_members_that_are_slow_to_die() {
         std::fs::write(t.join("run.1/cgroup.procs"), hog.id().to_string()).expect("move");
         inside.push(hog);
     }
-    let (pid, pipe) = trees_script(&made);
+    let (pid, pipe) = trees_script(&made, "");
     drop(pipe);
     let st = nix::sys::wait::waitpid(pid, None).expect("wait the script");
     let left: Vec<_> = made.iter().filter(|t| t.exists()).collect();
@@ -672,18 +674,7 @@ fn in_shared_trees_the_fork_and_the_script_end_only_the_engine_s_runs() {
             let (pid, pipe) = crate::sys::fork_tree_reaper(&paths).expect("fork");
             (Pid::from_raw(pid), pipe)
         } else {
-            let reaper = Reaper {
-                tree: Some(made[0].clone()),
-                v1_trees: made
-                    .iter()
-                    .skip(1)
-                    .map(|t| t.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-                runs: ours.to_owned(),
-                ..Reaper::default()
-            };
-            reaper.trees_shell().expect("the script")
+            trees_script(&made, ours)
         };
         drop(pipe);
         let st = nix::sys::wait::waitpid(pid, None).expect("wait the reaper");
