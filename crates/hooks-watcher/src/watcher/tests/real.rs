@@ -333,8 +333,11 @@ fn a_root_deleted_and_recreated_with_another_hook_file_is_loaded_without_an_add(
     write(a.as_path(), HOOKS, &cursor_file(&["./new.sh"]));
     wait_attached(&events, &a);
     // The file may have been written before or after the root's watch attached; either way
-    // it is loaded, at once or one window later.
-    while text(commands(&s.registry, &cursor_id(&a))) != ["./new.sh"] {
+    // it is loaded, at once or one window later. So may `.cursor` have been made: when after,
+    // its watch is added as its creation is seen, and a reload follows.
+    while text(commands(&s.registry, &cursor_id(&a))) != ["./new.sh"]
+        || s.watcher.platform_watches() != 2
+    {
         wait_reload(&events, &a);
     }
     assert!(s.watcher.diagnostics(&WatchedPlace::from(&a)).is_empty());
