@@ -744,18 +744,7 @@ mod linux {
                 return;
             }
             if v2 {
-                if !write_at(dir, c"cgroup.kill", b"1") {
-                    let frozen = write_at(dir, c"cgroup.freeze", b"1");
-                    for _ in 0..64 {
-                        if !kill_members(dir, me, true, b"") {
-                            break;
-                        }
-                        libc::sched_yield();
-                    }
-                    if frozen {
-                        write_at(dir, c"cgroup.freeze", b"0");
-                    }
-                }
+                kill_v2(dir, me);
                 for i in 0..10_000 {
                     if !populated(dir) {
                         break;
@@ -776,6 +765,30 @@ mod linux {
         }
     }
 
+    /// Kills every process of the open cgroup v2 folder `dir` (and its descendants):
+    /// `cgroup.kill`, or where the kernel has none, freeze, SIGKILL each member listed (until
+    /// none is, at most 64 passes) and thaw.
+    ///
+    /// # Safety
+    /// Only in the trees' reaper.
+    unsafe fn kill_v2(dir: c_int, me: c_int) {
+        // SAFETY: plain system calls on this process's own buffers.
+        unsafe {
+            if !write_at(dir, c"cgroup.kill", b"1") {
+                let frozen = write_at(dir, c"cgroup.freeze", b"1");
+                for _ in 0..64 {
+                    if !kill_members(dir, me, true, b"") {
+                        break;
+                    }
+                    libc::sched_yield();
+                }
+                if frozen {
+                    write_at(dir, c"cgroup.freeze", b"0");
+                }
+            }
+        }
+    }
+
     /// [`end_tree`] for the run cgroups of the open shared tree `dir` whose names start with
     /// `runs`.
     ///
@@ -785,20 +798,7 @@ mod linux {
         // SAFETY: plain system calls on this process's own buffers.
         unsafe {
             if v2 {
-                each_run(dir, runs, |run| {
-                    if !write_at(run, c"cgroup.kill", b"1") {
-                        let frozen = write_at(run, c"cgroup.freeze", b"1");
-                        for _ in 0..64 {
-                            if !kill_members(run, me, true, b"") {
-                                break;
-                            }
-                            libc::sched_yield();
-                        }
-                        if frozen {
-                            write_at(run, c"cgroup.freeze", b"0");
-                        }
-                    }
-                });
+                each_run(dir, runs, |run| kill_v2(run, me));
                 for i in 0..10_000 {
                     let mut any = false;
                     each_run(dir, runs, |run| any |= populated(run));
