@@ -407,16 +407,28 @@ fn the_nearest_root_wins_and_a_cwd_outside_every_root_gets_only_the_bindings_tha
     assert_eq!(snap.project_root_for(Path::new(&p("w/libs/inner/a"))), Some(&inner));
 }
 
-#[test]
-fn the_working_directory_is_canonicalized_when_it_exists() {
+/// A temporary folder (kept while the first value lives), its canonical path, and its
+/// `repo/src` folder's parent `repo`.
+fn temp_repo() -> (tempfile::TempDir, AbsPathBuf, AbsPathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let base = canonicalize(dir.path()).unwrap();
     let repo = base.join(Path::new("repo")).unwrap();
     std::fs::create_dir_all(repo.as_path().join("src")).unwrap();
-    let mut r = HookRegistry::new();
+    (dir, base, repo)
+}
+
+/// Adds `repo`'s Cursor file, with one definition `a`, as a project source rooted at `repo`.
+fn add_project_cursor_file(r: &mut HookRegistry, repo: &AbsPathBuf) {
     let s =
         sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, repo.as_path().join(".cursor/hooks.json"));
-    r.upsert_source(update(&s, ok(defs(&["a"])), Some(&repo), active()));
+    r.upsert_source(update(&s, ok(defs(&["a"])), Some(repo), active()));
+}
+
+#[test]
+fn the_working_directory_is_canonicalized_when_it_exists() {
+    let (_dir, base, repo) = temp_repo();
+    let mut r = HookRegistry::new();
+    add_project_cursor_file(&mut r, &repo);
     #[cfg(unix)]
     {
         std::os::unix::fs::symlink(repo.as_path().join("src"), base.as_path().join("link"))
@@ -436,10 +448,7 @@ fn the_working_directory_is_canonicalized_when_it_exists() {
 
 #[test]
 fn the_working_directory_is_resolved_only_when_a_project_root_is_known() {
-    let dir = tempfile::tempdir().unwrap();
-    let base = canonicalize(dir.path()).unwrap();
-    let repo = base.join(Path::new("repo")).unwrap();
-    std::fs::create_dir_all(repo.as_path().join("src")).unwrap();
+    let (_dir, _, repo) = temp_repo();
     let calls = || crate::paths::CANONICALIZED.with(std::cell::Cell::get);
     let mut r = HookRegistry::new();
     let user = sid(K::RUN_DELIVERED, p("run/hooks.json"));
@@ -451,9 +460,7 @@ fn the_working_directory_is_resolved_only_when_a_project_root_is_known() {
     assert_eq!(names(&scope.bindings), ["u"]);
     assert!(scope.project_root.is_none());
     // With a root, the working directory is resolved (once) to find it.
-    let s =
-        sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, repo.as_path().join(".cursor/hooks.json"));
-    r.upsert_source(update(&s, ok(defs(&["a"])), Some(&repo), active()));
+    add_project_cursor_file(&mut r, &repo);
     let before = calls();
     let scope = r.snapshot().scope_for(&repo.as_path().join("src"));
     assert_eq!(calls(), before + 1);
@@ -466,14 +473,9 @@ fn the_working_directory_is_resolved_only_when_a_project_root_is_known() {
 #[cfg(unix)]
 #[test]
 fn a_working_directory_swapped_for_a_symlink_between_two_fires_resolves_anew() {
-    let dir = tempfile::tempdir().unwrap();
-    let base = canonicalize(dir.path()).unwrap();
-    let repo = base.join(Path::new("repo")).unwrap();
-    std::fs::create_dir_all(repo.as_path().join("src")).unwrap();
+    let (_dir, base, repo) = temp_repo();
     let mut r = HookRegistry::new();
-    let s =
-        sid(hooks_testing::kinds::PROJECT_CURSOR_FILE, repo.as_path().join(".cursor/hooks.json"));
-    r.upsert_source(update(&s, ok(defs(&["a"])), Some(&repo), active()));
+    add_project_cursor_file(&mut r, &repo);
     let cwd = base.as_path().join("work");
     std::fs::create_dir(&cwd).unwrap();
     let snap = r.snapshot();
