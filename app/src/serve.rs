@@ -1,22 +1,26 @@
 //! `hooks serve --stdio`: the runtime as a long-lived child process speaking newline-delimited
 //! JSON on stdin and stdout, so agents in any language embed the engine.
 //!
-//! Threads and tasks: one reader thread splits stdin into bounded lines (with `hooks serve`,
-//! polling stdin briefly before it blocks: see [`PolledInput`]), parses them, answers
-//! protocol errors, `hello`, `ping` and fires that match no hook itself and starts the hooks of
-//! the other fires itself (once every earlier state change is applied; an unfinished fire then
-//! goes on as a task of its own), and hands the rest to one actor task that owns the
-//! [`HookRuntime`]; the actor applies state changes in arrival order and hands reads (`fire`,
-//! `can_write_files`, `snapshot`) to tasks of their own with a cloned [`FireHandle`] so they
-//! run concurrently. stdout is one buffered writer behind a lock taken for whole messages: the
-//! reader thread writes its answers directly; a tokio task writes its own when stdout is free
-//! and has room ([`ServeOutput::write_now`], a write that never waits) and hands the writer
-//! thread what does not fit, so a client that stops reading never blocks a worker. One thread
-//! forwards registry changes as notifications. The server's own messages go to the caller's
+//! Threads and tasks: a reader splits stdin into bounded lines (polling stdin briefly before it
+//! sleeps: see [`PolledInput`]), parses them, answers protocol errors, `hello`, `ping` and fires
+//! that match no hook itself and starts the hooks of the other fires itself (once every earlier
+//! state change is applied; an unfinished fire then goes on as a task of its own), and hands
+//! the rest to one actor task that owns the [`HookRuntime`]; the actor applies state changes in
+//! arrival order and hands reads (`fire`, `can_write_files`, `snapshot`) to tasks of their own
+//! with a cloned [`FireHandle`] so they run concurrently. When stdin is a pipe or a socket
+//! ([`ServeInput`]) the reader is a task on the runtime's own thread, which reads stdin through
+//! the runtime's reactor without waiting, so the thread that starts a hook is the one its end
+//! wakes; any other input is read on a reader thread. stdout is one buffered writer behind a
+//! lock taken for whole messages: the reader thread writes its answers directly; a tokio task
+//! (and the reader on the runtime's thread) writes its own when stdout is free and has room
+//! ([`ServeOutput::write_now`], a write that never waits) and hands the writer thread what
+//! does not fit, so a client that stops reading never blocks the runtime. One thread forwards
+//! registry changes as notifications. The server's own messages go to the caller's
 //! [`ServeLog`] (`hooks serve`: stderr). The protocol is in `specs/serve-protocol.md`.
 //!
 //! [`FireHandle`]: crate::runtime::FireHandle
 
+mod input;
 mod lines;
 mod output;
 pub mod protocol;
@@ -24,15 +28,11 @@ pub mod render;
 mod server;
 mod spin;
 
-use std::{
-    fmt,
-    io::{BufReader, Read},
-    sync::Arc,
-    time::Duration,
-};
+use std::{fmt, sync::Arc, time::Duration};
 
 use crate::runtime::HookRuntime;
 
+pub use input::ServeInput;
 pub use output::ServeOutput;
 pub use protocol::{
     ErrorCode, PROTOCOL_VERSION, ProtocolError, Request, parse_request, parse_request_with,
@@ -127,7 +127,7 @@ impl Default for ServeOptions {
 /// the end of input, then drains; blocking (builds its own tokio runtime).
 pub fn run_stdio(
     runtime: HookRuntime,
-    input: impl Read + Send + 'static,
+    input: impl ServeInput,
     output: impl ServeOutput,
 ) -> Result<(), ServeError> {
     run_stdio_with(runtime, input, output, ServeOptions::default())
@@ -136,7 +136,7 @@ pub fn run_stdio(
 /// [`run_stdio`] with explicit options.
 pub fn run_stdio_with(
     runtime: HookRuntime,
-    input: impl Read + Send + 'static,
+    input: impl ServeInput,
     output: impl ServeOutput,
     options: ServeOptions,
 ) -> Result<(), ServeError> {
@@ -150,7 +150,6 @@ pub fn run_stdio_with(
             .build()
     }
     .map_err(ServeError::Start)?;
-    let input = BufReader::with_capacity(64 * 1024, input);
     let result = rt.block_on(server::serve(runtime, input, output, options));
     // Hook tasks that outlived their request were aborted; do not wait on blocking reads.
     rt.shutdown_timeout(Duration::from_millis(100));

@@ -21,52 +21,67 @@ pub(crate) enum Line {
 pub(crate) struct LineReader<R> {
     inner: R,
     cap: usize,
+    /// The line read so far: kept across an error (a reader that would block answers
+    /// [`io::ErrorKind::WouldBlock`] and is asked again once it is readable).
+    buf: Vec<u8>,
+    len: u64,
+    overflow: bool,
 }
 
 impl<R: BufRead> LineReader<R> {
     /// A reader that keeps at most `cap` bytes of one line.
     pub(crate) fn new(inner: R, cap: usize) -> LineReader<R> {
-        LineReader { inner, cap }
+        LineReader { inner, cap, buf: Vec::new(), len: 0, overflow: false }
     }
 
-    /// The next line; `None` at the end of input.
+    /// The next line; `None` at the end of input. After an error the line read so far is
+    /// kept, and the next call goes on with it.
     pub(crate) fn next_line(&mut self) -> io::Result<Option<Line>> {
-        let mut buf = Vec::new();
-        let mut len: u64 = 0;
-        let mut overflow = false;
+        let line = self.read_line();
+        if line.is_ok() {
+            self.buf = Vec::new();
+            self.len = 0;
+            self.overflow = false;
+        }
+        line
+    }
+
+    fn read_line(&mut self) -> io::Result<Option<Line>> {
+        let Self { inner, cap, buf, len, overflow } = self;
+        let cap = *cap;
         loop {
-            let chunk = match self.inner.fill_buf() {
+            let chunk = match inner.fill_buf() {
                 Ok(c) => c,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             };
             if chunk.is_empty() {
-                return Ok(match (len, overflow) {
+                return Ok(match (*len, *overflow) {
                     (0, _) => None,
-                    (_, true) => Some(Line::TooLong { len }),
-                    (_, false) => Some(Line::Unterminated(buf)),
+                    (len, true) => Some(Line::TooLong { len }),
+                    (_, false) => Some(Line::Unterminated(std::mem::take(buf))),
                 });
             }
             let newline = chunk.iter().position(|&b| b == b'\n');
             let take = newline.unwrap_or(chunk.len());
-            len += take as u64;
-            if !overflow {
-                if buf.len() + take > self.cap {
-                    overflow = true;
-                    buf = Vec::new();
+            *len += take as u64;
+            if !*overflow {
+                if buf.len() + take > cap {
+                    *overflow = true;
+                    *buf = Vec::new();
                 } else {
                     buf.extend_from_slice(&chunk[..take]);
                 }
             }
-            self.inner.consume(take + usize::from(newline.is_some()));
+            inner.consume(take + usize::from(newline.is_some()));
             if newline.is_some() {
-                if overflow {
-                    return Ok(Some(Line::TooLong { len }));
+                if *overflow {
+                    return Ok(Some(Line::TooLong { len: *len }));
                 }
                 if buf.last() == Some(&b'\r') {
                     buf.pop();
                 }
-                return Ok(Some(Line::Complete(buf)));
+                return Ok(Some(Line::Complete(std::mem::take(buf))));
             }
         }
     }

@@ -1,11 +1,12 @@
-//! The server's moving parts: the reader thread (which also dispatches, answers fires that
-//! match no hook and starts the others), the runtime actor, the shared stdout sink with its writer thread, and the
+//! The server's moving parts: the reader (which also dispatches, answers fires that match no
+//! hook and starts the others; a task on the runtime's thread for a pipe or a socket, else a
+//! thread), the runtime actor, the shared stdout sink with its writer thread, and the
 //! notification forwarder.
 
 use std::{
     collections::HashMap,
     future::Future,
-    io::{self, BufRead, BufWriter, Write},
+    io::{self, BufRead, BufReader, BufWriter, Write},
     panic::AssertUnwindSafe,
     pin::Pin,
     sync::{
@@ -29,13 +30,15 @@ use tokio::{
 };
 
 use super::{
-    ServeError, ServeLog, ServeOptions, ServeOutput,
+    ServeError, ServeInput, ServeLog, ServeOptions, ServeOutput,
+    input::{NowaitInput, NowaitRead, readable_now},
     lines::{Line, LineReader},
     protocol::{
         ErrorCode, PROTOCOL_VERSION, Request, error_message, hello, notification,
         parse_request_with, response,
     },
     render,
+    spin::next_window,
 };
 use crate::runtime::{FireHandle, FirePlan, HookRuntime, RuntimeEffect, RuntimeEvent, WindowId};
 
@@ -66,6 +69,11 @@ struct Sink {
     queued: AtomicUsize,
     actor: mpsc::UnboundedSender<ActorMsg>,
     grace: Duration,
+    /// Told whenever the writer thread has written what was queued (and when stdout fails):
+    /// a reader on the runtime's thread, which must not block on stdout, waits for it before
+    /// reading further while its answers are queued (back-pressure, as a blocked write is for
+    /// the reader thread).
+    drained: tokio::sync::Notify,
 }
 
 /// What the sink's lock guards.
@@ -109,6 +117,7 @@ impl Sink {
     fn broke(&self, mut guard: std::sync::MutexGuard<'_, Option<Output>>, e: &io::Error) {
         *guard = None;
         drop(guard);
+        self.drained.notify_waiters();
         if !self.failed.swap(true, Ordering::SeqCst) {
             self.log.say(&format!("hooks serve: cannot write to stdout: {e}"));
             let _ = self.actor.send(ActorMsg::Shutdown { id: None, grace: self.grace });
@@ -175,6 +184,19 @@ impl Sink {
     fn failed(&self) -> bool {
         self.failed.load(Ordering::SeqCst)
     }
+
+    /// Waits until nothing is queued for the writer thread (or stdout failed).
+    async fn wait_drained(&self) {
+        loop {
+            let drained = self.drained.notified();
+            tokio::pin!(drained);
+            drained.as_mut().enable();
+            if self.queued.load(Ordering::SeqCst) == 0 || self.failed() {
+                return;
+            }
+            drained.await;
+        }
+    }
 }
 
 /// What the writer thread receives: a message, with the in-flight place of the request it
@@ -201,6 +223,8 @@ struct Permits {
     max: usize,
     used: Mutex<usize>,
     freed: Condvar,
+    /// The same for a reader on the runtime's thread ([`Permits::acquire_async`]).
+    freed_async: tokio::sync::Notify,
     closed: AtomicBool,
 }
 
@@ -213,8 +237,36 @@ impl Permits {
             max: max.max(1),
             used: Mutex::new(0),
             freed: Condvar::new(),
+            freed_async: tokio::sync::Notify::new(),
             closed: AtomicBool::new(false),
         })
+    }
+
+    /// A place if one is free now; `Err(())` once the server has closed.
+    fn try_acquire(self: &Arc<Permits>) -> Result<Option<Permit>, ()> {
+        let mut used = self.used.lock().unwrap_or_else(PoisonError::into_inner);
+        if self.closed.load(Ordering::SeqCst) {
+            return Err(());
+        }
+        if *used < self.max {
+            *used += 1;
+            return Ok(Some(Permit(Arc::clone(self))));
+        }
+        Ok(None)
+    }
+
+    /// [`Permits::acquire`] for a task: waits without blocking the thread.
+    async fn acquire_async(self: &Arc<Permits>) -> Option<Permit> {
+        loop {
+            let freed = self.freed_async.notified();
+            tokio::pin!(freed);
+            freed.as_mut().enable();
+            match self.try_acquire() {
+                Ok(Some(permit)) => return Some(permit),
+                Ok(None) => freed.await,
+                Err(()) => return None,
+            }
+        }
     }
 
     /// Waits for a place; `None` once the server has closed (nothing will be answered).
@@ -242,6 +294,7 @@ impl Permits {
         self.closed.store(true, Ordering::SeqCst);
         let _guard = self.used.lock().unwrap_or_else(PoisonError::into_inner);
         self.freed.notify_all();
+        self.freed_async.notify_waiters();
     }
 }
 
@@ -250,6 +303,8 @@ impl Drop for Permit {
         let mut used = self.0.used.lock().unwrap_or_else(PoisonError::into_inner);
         *used = used.saturating_sub(1);
         self.0.freed.notify_one();
+        drop(used);
+        self.0.freed_async.notify_waiters();
     }
 }
 
@@ -432,7 +487,7 @@ pub(super) async fn serve<R, W>(
     options: ServeOptions,
 ) -> Result<(), ServeError>
 where
-    R: BufRead + Send + 'static,
+    R: ServeInput,
     W: ServeOutput,
 {
     let (actor_tx, actor_rx) = mpsc::unbounded_channel();
@@ -443,6 +498,7 @@ where
         queued: AtomicUsize::new(0),
         actor: actor_tx.clone(),
         grace: options.default_grace,
+        drained: tokio::sync::Notify::new(),
     });
     let containment = super::render::containment(&runtime.fire_handle().containment());
     sink.send_direct(&notification("hello", hello(options.max_line_bytes, containment)));
@@ -462,7 +518,7 @@ where
     let applied = Arc::new(AtomicU64::new(0));
     let permits = Permits::new(options.max_in_flight);
     let parked = ParkedFires::default();
-    let reader = Reader {
+    let mut reader = Reader {
         permits: Arc::clone(&permits),
         sink: Arc::clone(&sink),
         actor: actor_tx,
@@ -473,14 +529,31 @@ where
         submitted: 0,
         closed: false,
         options: options.clone(),
+        on_runtime: None,
+        spare: None,
     };
     let actor =
         tokio::spawn(actor_loop(runtime, actor_rx, out.clone(), options.clone(), applied, parked));
-    thread::Builder::new()
-        .name("hooks-serve-reader".into())
-        .spawn(move || reader.run(input))
-        .map_err(ServeError::Start)?;
+    // A pipe or a socket is read by the runtime's thread itself (see `super::input`); anything
+    // else by a reader thread.
+    let reader_task = match NowaitInput::new(input) {
+        Ok(input) => {
+            reader.on_runtime = Some(out.clone());
+            Some(tokio::spawn(reader.run_on_runtime(input)))
+        }
+        Err(input) => {
+            let input = BufReader::with_capacity(READ_BUFFER, input);
+            thread::Builder::new()
+                .name("hooks-serve-reader".into())
+                .spawn(move || reader.run(input))
+                .map_err(ServeError::Start)?;
+            None
+        }
+    };
     let actor_result = actor.await;
+    if let Some(task) = reader_task {
+        task.abort();
+    }
     permits.close();
     stop.store(true, Ordering::Relaxed);
     out.close();
@@ -490,9 +563,11 @@ where
     actor_result.map_err(|e| ServeError::Task(e.to_string()))
 }
 
-/// The reader thread: splits stdin into bounded lines, parses them, answers protocol errors,
+/// The reader: splits stdin into bounded lines, parses them, answers protocol errors,
 /// `hello`, `ping` and fires that match no hook itself, starts the other fires itself, and
-/// hands the rest (and the unfinished fires) to the actor.
+/// hands the rest (and the unfinished fires) to the actor. It runs as a task on the runtime's
+/// thread when the input is a pipe or a socket ([`Reader::run_on_runtime`]), else on a thread
+/// of its own ([`Reader::run`]).
 struct Reader {
     /// Places for requests handed to the actor.
     permits: Arc<Permits>,
@@ -509,54 +584,169 @@ struct Reader {
     /// The server closed while this thread waited for an in-flight place: stop reading.
     closed: bool,
     options: ServeOptions,
+    /// On the runtime's thread: its answers go out as a task's do, never blocking on stdout.
+    on_runtime: Option<Outbound>,
+    /// On the runtime's thread: the in-flight place taken before a line is read, for the
+    /// request it may hold (a place is waited for without blocking the thread).
+    spare: Option<Permit>,
 }
+
+/// What the reader does after a line.
+enum Step {
+    Next,
+    /// Stop reading and tell the actor (`shutdown`, the end of input, a read error).
+    Stop(Option<ActorMsg>),
+    /// Stop reading; the actor knows (stdout broke, the server closed).
+    Quit,
+}
+
+/// The reader's buffer for stdin.
+const READ_BUFFER: usize = 64 * 1024;
 
 impl Reader {
     fn run<R: BufRead>(mut self, input: R) {
         let mut lines = LineReader::new(input, self.options.max_line_bytes);
-        let mut shutdown = None;
-        loop {
-            let (bytes, truncated) = match lines.next_line() {
-                Ok(Some(Line::Complete(b))) => (b, false),
-                Ok(Some(Line::Unterminated(b))) => (b, true),
-                Ok(Some(Line::TooLong { len })) => {
-                    self.sink.send_direct(&error_message(
-                        None,
-                        ErrorCode::LineTooLong,
-                        &format!(
-                            "request line of {len} bytes is longer than the limit of {} bytes; it was skipped",
-                            self.options.max_line_bytes
-                        ),
-                    ));
-                    if self.sink.failed() {
-                        return;
-                    }
-                    continue;
+        let shutdown = loop {
+            match self.step(lines.next_line()) {
+                Step::Next => {}
+                Step::Stop(msg) => break msg,
+                Step::Quit => return,
+            }
+        };
+        self.stop(shutdown);
+    }
+
+    /// [`Reader::run`] as a task on the runtime's thread: stdin is watched by the runtime's
+    /// reactor and read without waiting, so the thread that starts a fire's hooks is the one
+    /// their end wakes (`super::input`).
+    async fn run_on_runtime<R: ServeInput>(mut self, input: NowaitInput<R>) {
+        let NowaitInput { fd, max, _input } = input;
+        let mut window = max;
+        let read = NowaitRead { src: &fd, fionread: false };
+        let mut lines = LineReader::new(
+            BufReader::with_capacity(READ_BUFFER, read),
+            self.options.max_line_bytes,
+        );
+        let shutdown = loop {
+            // Back-pressure, as a blocked write and a blocked wait for a place are for the
+            // reader thread: answers that stdout had no room for are written first, and the
+            // place a request may need is taken before it is read.
+            if self.sink.queued.load(Ordering::SeqCst) > 0 {
+                self.sink.wait_drained().await;
+            }
+            if self.spare.is_none() {
+                match self.permits.acquire_async().await {
+                    Some(permit) => self.spare = Some(permit),
+                    None => return,
                 }
-                Ok(None) => break,
-                Err(e) => {
-                    self.sink.log.say(&format!("hooks serve: cannot read stdin: {e}"));
-                    break;
-                }
-            };
+            }
             if self.sink.failed() {
-                // stdout broke; the actor was told to shut down.
                 return;
             }
-            if bytes.iter().all(u8::is_ascii_whitespace) {
-                continue;
+            let next = match lines.next_line() {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    let waited = std::time::Instant::now();
+                    // Poll briefly before sleeping (`PolledInput`); yielding lets the runtime
+                    // look at its other events (a hook's end) between polls.
+                    if !window.is_zero() {
+                        let deadline = waited + window;
+                        while !readable_now(std::os::fd::AsFd::as_fd(&fd))
+                            && std::time::Instant::now() < deadline
+                        {
+                            tokio::task::yield_now().await;
+                        }
+                    }
+                    let next = loop {
+                        let mut guard = match fd.readable().await {
+                            Ok(guard) => guard,
+                            Err(e) => break Err(e),
+                        };
+                        if let Ok(next) = guard.try_io(|_| lines.next_line()) {
+                            break next;
+                        }
+                    };
+                    window = next_window(window, max, waited.elapsed());
+                    next
+                }
+                next => next,
+            };
+            match self.step(next) {
+                Step::Next => {}
+                Step::Stop(msg) => break msg,
+                Step::Quit => return,
             }
-            if let Some(s) = self.route(&bytes, truncated) {
-                shutdown = Some(s);
-                break;
+            // A burst of requests lets the runtime's other tasks run now and then.
+            tokio::task::consume_budget().await;
+        };
+        self.stop(shutdown);
+    }
+
+    /// Answers or hands over one line read (or the end of input, or a read error).
+    fn step(&mut self, next: io::Result<Option<Line>>) -> Step {
+        let (bytes, truncated) = match next {
+            Ok(Some(Line::Complete(b))) => (b, false),
+            Ok(Some(Line::Unterminated(b))) => (b, true),
+            Ok(Some(Line::TooLong { len })) => {
+                self.say(&error_message(
+                    None,
+                    ErrorCode::LineTooLong,
+                    &format!(
+                        "request line of {len} bytes is longer than the limit of {} bytes; it was skipped",
+                        self.options.max_line_bytes
+                    ),
+                ));
+                return if self.sink.failed() { Step::Quit } else { Step::Next };
             }
-            if self.sink.failed() || self.closed {
-                return;
+            Ok(None) => return Step::Stop(None),
+            Err(e) => {
+                self.sink.log.say(&format!("hooks serve: cannot read stdin: {e}"));
+                return Step::Stop(None);
             }
+        };
+        if self.sink.failed() {
+            // stdout broke; the actor was told to shut down.
+            return Step::Quit;
         }
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Step::Next;
+        }
+        if let Some(s) = self.route(&bytes, truncated) {
+            return Step::Stop(Some(s));
+        }
+        if self.sink.failed() || self.closed { Step::Quit } else { Step::Next }
+    }
+
+    /// Tells the actor reading has ended: `shutdown`'s message, or the end of input's.
+    fn stop(self, shutdown: Option<ActorMsg>) {
         let msg =
             shutdown.unwrap_or(ActorMsg::Shutdown { id: None, grace: self.options.default_grace });
         let _ = self.actor.send(msg);
+    }
+
+    /// Writes one of this reader's own answers: from the reader thread directly (a client
+    /// that does not read stalls reading, which is back-pressure), from the runtime's thread
+    /// as a task does (never waiting; what does not fit goes to the writer thread).
+    fn answer(&self, bytes: Vec<u8>) {
+        match &self.on_runtime {
+            Some(out) => self.sink.deliver(bytes, None, &out.queue),
+            None => self.sink.write(&[bytes]),
+        }
+    }
+
+    fn say(&self, message: &impl Serialize) {
+        if let Some(bytes) = encode(message) {
+            self.answer(bytes);
+        }
+    }
+
+    /// An in-flight place: the one taken before the line was read, or (reader thread) one
+    /// waited for now; `None` once the server has closed.
+    fn permit(&mut self) -> Option<Permit> {
+        match self.spare.take() {
+            Some(permit) => Some(permit),
+            None if self.on_runtime.is_some() => None,
+            None => self.permits.acquire(),
+        }
     }
 
     /// Parses one line and answers it or hands it to the actor; the shutdown message after
@@ -567,11 +757,11 @@ impl Reader {
                 if truncated {
                     e.message = format!("stdin closed in the middle of a request: {}", e.message);
                 }
-                self.sink.send_direct(&e.to_message());
+                self.say(&e.to_message());
             }
             Ok((id, Request::Hello { protocol_version })) => {
                 if protocol_version == PROTOCOL_VERSION {
-                    self.sink.send_direct(&response(
+                    self.say(&response(
                         id,
                         hello(
                             self.options.max_line_bytes,
@@ -579,7 +769,7 @@ impl Reader {
                         ),
                     ));
                 } else {
-                    self.sink.send_direct(&error_message(
+                    self.say(&error_message(
                         Some(id),
                         ErrorCode::UnsupportedVersion,
                         &format!(
@@ -588,7 +778,7 @@ impl Reader {
                     ));
                 }
             }
-            Ok((id, Request::Ping)) => self.sink.send_direct(&response(id, json!({}))),
+            Ok((id, Request::Ping)) => self.say(&response(id, json!({}))),
             Ok((id, Request::Shutdown { grace })) => {
                 let grace = grace.unwrap_or(self.options.default_grace);
                 return Some(ActorMsg::Shutdown { id: Some(id), grace });
@@ -612,7 +802,7 @@ impl Reader {
     /// Hands a request to the actor once it has an in-flight place (waiting for one while the
     /// client has not read enough answers); if the server closed meanwhile, stops reading.
     fn hand_over(&mut self, id: Value, req: Request) {
-        let Some(permit) = self.permits.acquire() else {
+        let Some(permit) = self.permit() else {
             self.closed = true;
             return;
         };
@@ -648,7 +838,7 @@ impl Reader {
         // is handed over; an idle one needs a place only should its poll not finish it.
         let mut permit = None;
         if !plan.is_idle() {
-            match self.permits.acquire() {
+            match self.permit() {
                 Some(p) => permit = Some(p),
                 None => {
                     self.closed = true;
@@ -671,16 +861,16 @@ impl Reader {
         match polled {
             Ok(Poll::Ready(bytes)) => {
                 if let Some(bytes) = bytes {
-                    self.sink.write(&[bytes]);
+                    self.answer(bytes);
                 }
             }
-            Ok(Poll::Pending) => match permit.or_else(|| self.permits.acquire()) {
+            Ok(Poll::Pending) => match permit.or_else(|| self.permit()) {
                 Some(permit) => self.park(&parked, id, fut, permit),
                 None => self.closed = true,
             },
             Err(_) => {
                 self.sink.log.say("hooks serve: a request panicked");
-                self.sink.send_direct(&error_message(
+                self.say(&error_message(
                     Some(id),
                     ErrorCode::RuntimeError,
                     "the request failed inside the server",
@@ -738,6 +928,7 @@ fn writer_loop(rx: &std_mpsc::Receiver<Out>, sink: &Sink, latest: &LatestChange)
                 Out::Close => {
                     sink.write(&batch);
                     sink.queued.fetch_sub(taken, Ordering::SeqCst);
+                    sink.drained.notify_waiters();
                     return;
                 }
             }
@@ -749,6 +940,7 @@ fn writer_loop(rx: &std_mpsc::Receiver<Out>, sink: &Sink, latest: &LatestChange)
         }
         sink.write(&batch);
         sink.queued.fetch_sub(taken, Ordering::SeqCst);
+        sink.drained.notify_waiters();
         batch.clear();
         answered.clear();
     }

@@ -1,6 +1,8 @@
-//! Adaptive polling of the request stream: after answering, the reader thread watches stdin for
-//! a short window before it blocks, so a client that sends its next request right away does
-//! not pay for waking a sleeping thread.
+//! Adaptive polling of the request stream: after answering, the reader watches stdin for a
+//! short window before it sleeps, so a client that sends its next request right away does not
+//! pay for waking a sleeping thread. A reader thread polls through [`PolledInput`]'s `Read`;
+//! the reader on the runtime's thread (a pipe or a socket, `super::input`) polls the same
+//! window, yielding to the runtime between polls.
 //!
 //! Why: on virtual machines an idle vCPU halts, and waking a thread on it costs tens of
 //! microseconds (30–50 µs measured on the 2-vCPU machines this engine is benchmarked on),
@@ -51,6 +53,16 @@ impl<R: Read + AsFd> PolledInput<R> {
         self.window
     }
 
+    /// The descriptor read.
+    pub(crate) fn fd(&self) -> std::os::fd::BorrowedFd<'_> {
+        self.inner.as_fd()
+    }
+
+    /// The longest window.
+    pub(crate) fn max_window(&self) -> Duration {
+        self.max
+    }
+
     /// Polls until the input is readable (or at its end, or in error) or `deadline` passes.
     fn spin_until(&self, deadline: Instant) {
         loop {
@@ -71,12 +83,18 @@ impl<R: Read + AsFd> PolledInput<R> {
 
     /// The next window after a read that waited `waited`.
     fn adapt(&mut self, waited: Duration) {
-        self.window = if waited <= self.max {
-            self.max
-        } else {
-            let half = self.window / 2;
-            if half < MIN_WINDOW { Duration::ZERO } else { half }
-        };
+        self.window = next_window(self.window, self.max, waited);
+    }
+}
+
+/// The window after a read that waited `waited`: the longest, `max`, while requests arrive
+/// within it; half of the last one each time one does not, down to nothing.
+pub(crate) fn next_window(window: Duration, max: Duration, waited: Duration) -> Duration {
+    if waited <= max {
+        max
+    } else {
+        let half = window / 2;
+        if half < MIN_WINDOW { Duration::ZERO } else { half }
     }
 }
 

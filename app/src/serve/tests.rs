@@ -34,6 +34,57 @@ fn splits_lines_and_strips_cr() {
     );
 }
 
+/// A reader that has nothing now between its chunks, as a pipe read without waiting does.
+struct Trickle(Vec<&'static [u8]>, bool);
+
+impl std::io::Read for Trickle {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.1 = !self.1;
+        if self.1 {
+            return Err(std::io::ErrorKind::WouldBlock.into());
+        }
+        if self.0.is_empty() {
+            return Ok(0);
+        }
+        let chunk = self.0.remove(0);
+        let n = chunk.len().min(buf.len());
+        buf[..n].copy_from_slice(&chunk[..n]);
+        if n < chunk.len() {
+            self.0.insert(0, &chunk[n..]);
+        }
+        Ok(n)
+    }
+}
+
+#[test]
+fn a_line_interrupted_by_would_block_goes_on_where_it_stopped() {
+    let input = Trickle(
+        vec![b"{\"id\":", b"1}\nsec", b"ond\r\nlong", b"er than", b" cap\n", b"tail"],
+        false,
+    );
+    let mut r = LineReader::new(BufReader::with_capacity(4, input), 10);
+    let mut out = Vec::new();
+    let mut would_block = 0;
+    loop {
+        match r.next_line() {
+            Ok(Some(l)) => out.push(l),
+            Ok(None) => break,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => would_block += 1,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert!(would_block >= 6, "every chunk came after a would-block: {would_block}");
+    assert_eq!(
+        out,
+        vec![
+            Line::Complete(b"{\"id\":1}".to_vec()),
+            Line::Complete(b"second".to_vec()),
+            Line::TooLong { len: 15 },
+            Line::Unterminated(b"tail".to_vec()),
+        ]
+    );
+}
+
 #[test]
 fn an_oversized_line_is_measured_skipped_and_reading_goes_on() {
     let mut input = vec![b'x'; 1000];
@@ -258,11 +309,28 @@ proptest! {
     }
 }
 
-/// The reader thread starts hookless fires itself only once every earlier state change is
-/// applied: a fire pipelined in the same write right behind the changes that bind a hook to
-/// it must see that hook, and a fire nothing binds is answered with no runs.
+/// An input that has no descriptor to offer: the server reads it on a reader thread.
+struct OnAThread(std::io::PipeReader);
+
+impl std::io::Read for OnAThread {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        std::io::Read::read(&mut self.0, buf)
+    }
+}
+
+impl super::ServeInput for OnAThread {}
+
+/// The reader starts hookless fires itself only once every earlier state change is applied: a
+/// fire pipelined in the same write right behind the changes that bind a hook to it must see
+/// that hook, and a fire nothing binds is answered with no runs. Read on the runtime's thread
+/// (a pipe) and on a reader thread (an input with no descriptor) alike.
 #[test]
 fn a_pipelined_fire_sees_the_state_changes_sent_before_it() {
+    pipelined_fire_case(false);
+    pipelined_fire_case(true);
+}
+
+fn pipelined_fire_case(on_a_thread: bool) {
     use std::{io::Write, os::unix::fs::PermissionsExt};
 
     let project = tempfile::tempdir().expect("tempdir");
@@ -290,7 +358,13 @@ fn a_pipelined_fire_sees_the_state_changes_sent_before_it() {
     let (in_r, mut in_w) = std::io::pipe().expect("pipe");
     let (out_r, out_w) = std::io::pipe().expect("pipe");
     let runtime = HookRuntime::new(RuntimeConfig::new(hooks_trust::Surface::CliRun));
-    let server = std::thread::spawn(move || super::run_stdio(runtime, in_r, out_w));
+    let server = std::thread::spawn(move || {
+        if on_a_thread {
+            super::run_stdio(runtime, OnAThread(in_r), out_w)
+        } else {
+            super::run_stdio(runtime, in_r, out_w)
+        }
+    });
     let mut out = BufReader::new(out_r);
     let batch = [
         json!({ "id": "posture", "method": "set_posture", "params": { "window": 1, "posture": "auto_approves" } }),
@@ -313,7 +387,7 @@ fn a_pipelined_fire_sees_the_state_changes_sent_before_it() {
             .iter()
             .find(|v| v["id"] == id)
             .cloned()
-            .unwrap_or_else(|| panic!("no answer to {id}: {text}"))
+            .unwrap_or_else(|| panic!("no answer to {id} (on a thread: {on_a_thread}): {text}"))
     };
     let bound = answer("bound");
     assert_eq!(bound["result"]["verdict"]["decision"], "deny", "{bound}");

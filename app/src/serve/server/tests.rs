@@ -48,6 +48,7 @@ fn snapshot_changes_queued_for_a_slow_client_are_written_once_with_the_latest() 
         failed: AtomicBool::new(false),
         queued: AtomicUsize::new(0),
         actor,
+        drained: tokio::sync::Notify::new(),
         grace: Duration::from_secs(1),
     });
     let (out_tx, out_rx) = std_mpsc::channel();
@@ -144,6 +145,7 @@ fn the_reader_thread_starts_a_fire_with_hooks_and_hands_over_the_running_fire() 
         failed: AtomicBool::new(false),
         queued: AtomicUsize::new(0),
         actor: actor.clone(),
+        drained: tokio::sync::Notify::new(),
         grace: Duration::from_secs(1),
     });
     let mut reader = Reader {
@@ -157,6 +159,8 @@ fn the_reader_thread_starts_a_fire_with_hooks_and_hands_over_the_running_fire() 
         submitted: 0,
         closed: false,
         options: crate::serve::ServeOptions::default(),
+        on_runtime: None,
+        spare: None,
     };
     let mut envelope = Envelope::new(HookEvent::PreToolUse);
     envelope.cwd = Some(dir.path().to_path_buf());
@@ -243,6 +247,7 @@ fn sink_over(
         failed: AtomicBool::new(false),
         queued: AtomicUsize::new(0),
         actor,
+        drained: tokio::sync::Notify::new(),
         grace: Duration::from_secs(1),
     });
     let (tx, rx) = std_mpsc::channel();
