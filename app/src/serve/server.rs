@@ -648,15 +648,26 @@ impl Reader {
                     let waited = std::time::Instant::now();
                     // Poll briefly before sleeping (`PolledInput`); yielding lets the runtime
                     // look at its other events (a hook's end) between polls.
+                    let mut seen = false;
                     if !window.is_zero() {
                         let deadline = waited + window;
-                        while !readable_now(std::os::fd::AsFd::as_fd(&fd))
-                            && std::time::Instant::now() < deadline
-                        {
+                        loop {
+                            seen = readable_now(std::os::fd::AsFd::as_fd(&fd));
+                            if seen || std::time::Instant::now() >= deadline {
+                                break;
+                            }
                             tokio::task::yield_now().await;
                         }
                     }
                     let next = loop {
+                        // Polling saw the request: read it now rather than through a round
+                        // of the reactor.
+                        if std::mem::take(&mut seen) {
+                            match lines.next_line() {
+                                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                                next => break next,
+                            }
+                        }
                         let mut guard = match fd.readable().await {
                             Ok(guard) => guard,
                             Err(e) => break Err(e),
