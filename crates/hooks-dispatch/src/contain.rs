@@ -328,6 +328,8 @@ pub(crate) fn report(cfg: &crate::DispatchConfig) -> ContainmentReport {
     r.default_limits = cfg.limits;
     r.hook_limit_rules = cfg.hook_limits.len();
     r.limit_cgroups = crate::limits::available().v1.as_ref().map(|v| v.dirs()).unwrap_or_default();
+    // No hook starts here: the trees found made are swept now.
+    sweep_pending();
     r
 }
 
@@ -846,7 +848,7 @@ impl Tree {
             return Err(CgroupSetupError::NoKillNorFreeze);
         }
         if !made {
-            sweep_dead_runs(&dir, Some(has_kill));
+            sweep_later(dir.clone(), Some(has_kill));
         }
         let (controllers, controllers_note) = enable_controllers(&dir, &parent);
         let tree = Tree {
@@ -1392,6 +1394,35 @@ pub(crate) fn sweep_dead_runs(dir: &Path, has_kill: Option<bool>) {
         while budget > 0 && fs::remove_dir(&run).is_err() {
             budget -= 1;
             std::thread::yield_now();
+        }
+    }
+}
+
+/// The shared trees found made whose runs of engines that are gone are still to be swept
+/// ([`sweep_later`], [`sweep_pending`]), with their kind as [`sweep_dead_runs`] takes it.
+#[cfg(target_os = "linux")]
+static SWEEPS: Mutex<Vec<(PathBuf, Option<bool>)>> = Mutex::new(Vec::new());
+
+/// Leaves the sweep of the shared tree `dir` ([`sweep_dead_runs`]) to [`sweep_pending`]: the
+/// first hook's start comes first. A one-shot engine (a process per agent event) found the
+/// trees made at every event and listed each before its hook could start; the listing now
+/// runs while the hook's first process `exec`s (`specs/dispatch.md`, "One-shot `hooks fire`
+/// and `hooks bridge`", session 8). What it kills is no run of this engine's, and a run of a
+/// gone engine ends a few hundred microseconds later than it did.
+#[cfg(target_os = "linux")]
+pub(crate) fn sweep_later(dir: PathBuf, has_kill: Option<bool>) {
+    SWEEPS.lock().unwrap_or_else(PoisonError::into_inner).push((dir, has_kill));
+}
+
+/// Sweeps the trees left by [`sweep_later`]: called once a hook was started (or could not
+/// be), and by the containment report, which starts none. One uncontended lock when none is
+/// left.
+pub(crate) fn sweep_pending() {
+    #[cfg(target_os = "linux")]
+    {
+        let pending = std::mem::take(&mut *SWEEPS.lock().unwrap_or_else(PoisonError::into_inner));
+        for (dir, has_kill) in pending {
+            sweep_dead_runs(&dir, has_kill);
         }
     }
 }

@@ -680,7 +680,7 @@ impl V1Tree {
             // swept once, by the engine that makes it.
             crate::contain::remove_stale_v1_trees(parent);
         } else {
-            crate::contain::sweep_dead_runs(&dir, None);
+            crate::contain::sweep_later(dir.clone(), None);
         }
         let tree = V1Tree {
             resource: r,

@@ -300,6 +300,9 @@ pub(crate) async fn run_tracked(
         let _phase = tracing::trace_span!(target: crate::trace::TARGET, "hooks.spawn").entered();
         spawn(inv, &files, piped)
     };
+    // The shared trees found made are swept of gone engines' runs while the hook's first
+    // process `exec`s, not before it starts (`contain::sweep_later`).
+    crate::contain::sweep_pending();
     let started = match spawned {
         Ok(c) => c,
         Err(f) => {

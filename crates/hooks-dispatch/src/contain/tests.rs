@@ -270,6 +270,8 @@ fn a_later_engine_reuses_the_user_s_tree_and_sweeps_only_the_runs_of_engines_tha
     let second = super::Tree::create_in(parent.clone(), false).expect("the tree found made");
     assert_eq!(super::TREE_MKDIRS.load(Relaxed) - before, 1, "no folder made for it again");
     assert_eq!(second.dir, first.dir);
+    // The sweep waits for the first hook's start, or for this.
+    super::sweep_pending();
     // Killed by then: bounded, in case it was not.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     let status = loop {
