@@ -624,13 +624,21 @@ pub(crate) struct V1Run {
     dir: PathBuf,
     /// `tasks`, open for writing: the first process writes `0` to it.
     tasks: File,
-    /// `cgroup.procs`, read to learn whether members remain.
-    procs: File,
-    /// `pids.current` in the pids hierarchy: it also counts processes that exited and were
-    /// not reaped yet (an orphan whose new parent does not reap it holds its slot), which
-    /// `cgroup.procs` does not list.
-    current: Option<File>,
+    /// What tells whether members remain: `cgroup.procs`, or in the pids hierarchy
+    /// `pids.current`, which also counts processes that exited and were not reaped yet (an
+    /// orphan whose new parent does not reap it holds its slot), which `cgroup.procs` does
+    /// not list.
+    members: Members,
     written: Option<HookLimits>,
+}
+
+/// The file a run cgroup's members are read from ([`V1Run::populated`]).
+#[derive(Debug)]
+enum Members {
+    /// `cgroup.procs`: empty when no process is left.
+    Procs(File),
+    /// `pids.current`: `0` when no process is left, reaped or not.
+    Current(File),
 }
 
 impl V1Run {
@@ -641,16 +649,21 @@ impl V1Run {
 
     /// Whether a process (or, in the pids hierarchy, an unreaped one) is still counted in it:
     /// such a cgroup is never reused, since the next run would start with fewer processes.
+    ///
+    /// In the pids hierarchy `pids.current` alone answers: every task attached to the cgroup
+    /// is charged to it (at its fork or its move) until it is released, so a process that
+    /// `cgroup.procs` lists is counted there too. One `pread` per run, where reading both was
+    /// two (and the `cgroup.procs` one builds the kernel's pid list).
     fn populated(&self) -> bool {
         use std::os::unix::fs::FileExt;
         let mut buf = [0u8; 24];
         // Anything unreadable counts as populated (never reused, removed once empty).
-        if self.procs.read_at(&mut buf, 0).map_or(true, |n| n > 0) {
-            return true;
+        match &self.members {
+            Members::Current(f) => {
+                f.read_at(&mut buf, 0).map_or(true, |n| buf.get(..n) != Some(b"0\n"))
+            }
+            Members::Procs(f) => f.read_at(&mut buf, 0).map_or(true, |n| n > 0),
         }
-        self.current
-            .as_ref()
-            .is_some_and(|f| f.read_at(&mut buf, 0).map_or(true, |n| buf.get(..n) != Some(b"0\n")))
     }
 }
 
@@ -749,14 +762,13 @@ impl V1Tree {
                     .write(true)
                     .custom_flags(nix::libc::O_CLOEXEC)
                     .open(dir.join("tasks"))?;
-                let procs = File::open(dir.join("cgroup.procs"))?;
-                let current = match self.resource {
-                    Resource::Pids => Some(File::open(dir.join("pids.current"))?),
-                    _ => None,
+                let members = match self.resource {
+                    Resource::Pids => Members::Current(File::open(dir.join("pids.current"))?),
+                    _ => Members::Procs(File::open(dir.join("cgroup.procs"))?),
                 };
                 // A new cgroup has no limit (`-1`, `max`): the probe's unlimited run writes
                 // nothing, the first hook's writes its limits.
-                V1Run { dir, tasks, procs, current, written: Some(HookLimits::UNLIMITED) }
+                V1Run { dir, tasks, members, written: Some(HookLimits::UNLIMITED) }
             }
         };
         if run.written.as_ref() != Some(limits) {

@@ -117,3 +117,35 @@ fn a_memory_limit_moves_both_ways_with_swap_held_to_it_and_a_new_cgroup_needs_no
         tree.finish(run);
     }
 }
+
+/// A pids run cgroup counts as populated while a member lives and, once that member exited,
+/// until it is reaped: `pids.current` alone answers both (an exited, unreaped process is no
+/// longer in `cgroup.procs` but still holds its slot), so it is the only file read.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_pids_run_is_populated_until_its_last_member_is_reaped() {
+    use rustix::process::{Pid, WaitId, WaitIdOptions};
+
+    use crate::config::HookLimits;
+    let Some(tree) = super::available().v1.as_ref().and_then(|v| v.tree(Resource::Pids)) else {
+        eprintln!("no usable cgroup v1 pids hierarchy here");
+        return;
+    };
+    let run = tree
+        .take(&HookLimits { pids_max: Some(64), ..HookLimits::UNLIMITED })
+        .expect("a run cgroup");
+    assert!(!run.populated(), "a new run cgroup is empty");
+    let mut child = std::process::Command::new("sleep").arg("30").spawn().expect("sleep");
+    std::fs::write(run.dir.join("cgroup.procs"), child.id().to_string()).expect("move into it");
+    assert!(run.populated(), "a live member");
+    child.kill().expect("kill");
+    let pid = Pid::from_raw(i32::try_from(child.id()).expect("a pid")).expect("a pid");
+    rustix::process::waitid(WaitId::Pid(pid), WaitIdOptions::EXITED | WaitIdOptions::NOWAIT)
+        .expect("wait for the exit without reaping");
+    let listed = std::fs::read_to_string(run.dir.join("cgroup.procs")).expect("cgroup.procs");
+    assert!(listed.trim().is_empty(), "cgroup.procs no longer lists it: {listed:?}");
+    assert!(run.populated(), "an unreaped member still holds its slot");
+    child.wait().expect("reap");
+    assert!(!run.populated(), "empty once reaped");
+    tree.finish(run);
+}
