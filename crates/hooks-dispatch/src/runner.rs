@@ -856,14 +856,41 @@ async fn feed<W: AsyncWrite + Unpin>(w: Option<W>, bytes: &[u8]) {
 async fn pump<R: AsyncRead + Unpin>(r: Option<R>, sink: &mut HeadTail) -> Option<R> {
     let mut r = r?;
     // On the heap: two 8 KiB arrays would make every run's future 18 KiB, copied whenever it
-    // is moved (into `block_on`'s box, into a joined set).
-    let mut buf = vec![0u8; 8192];
+    // is moved (into `block_on`'s box, into a joined set). Taken from the buffers earlier runs
+    // gave back: a new one is zeroed (`calloc`, 8 KiB written) for a read that fills a few
+    // bytes; a kept one only ever has its first `n` bytes read after a read of `n`.
+    let mut buf = ReadBuffer::take();
     loop {
-        match r.read(&mut buf).await {
+        match r.read(&mut buf.0).await {
             Ok(0) => return Some(r),
-            Ok(n) => sink.push(buf.get(..n).unwrap_or_default()),
+            Ok(n) => sink.push(buf.0.get(..n).unwrap_or_default()),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(_) => return Some(r),
+        }
+    }
+}
+
+/// An output pump's read buffer, given back to [`READ_BUFFERS`] when dropped.
+struct ReadBuffer(Box<[u8]>);
+
+/// Read buffers of finished pumps, for the next runs' pumps.
+static READ_BUFFERS: std::sync::Mutex<Vec<Box<[u8]>>> = std::sync::Mutex::new(Vec::new());
+
+/// How many read buffers are kept: a run's two pumps, for a few runs at once.
+const READ_BUFFERS_KEPT: usize = 8;
+
+impl ReadBuffer {
+    fn take() -> ReadBuffer {
+        let kept = READ_BUFFERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner).pop();
+        ReadBuffer(kept.unwrap_or_else(|| vec![0u8; 8192].into_boxed_slice()))
+    }
+}
+
+impl Drop for ReadBuffer {
+    fn drop(&mut self) {
+        let mut kept = READ_BUFFERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if kept.len() < READ_BUFFERS_KEPT {
+            kept.push(std::mem::take(&mut self.0));
         }
     }
 }
