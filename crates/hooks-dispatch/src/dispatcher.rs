@@ -379,7 +379,10 @@ impl Dispatcher {
                     set(&mut runs, slot, HookRun::skipped(b, SkipReason::Duplicate));
                     continue;
                 }
-                let ex = execute(inner, b, &current, ctx).await;
+                // Boxed: a run's future is more than half of a firing's, which is moved whole
+                // several times before it first runs (into the spans' `Instrumented`, into
+                // `block_on`): 2.6 KiB instead of 6.4 per move.
+                let ex = Box::pin(execute(inner, b, &current, ctx)).await;
                 let rewrites =
                     ex.verdict.rewrite.is_some() && ex.verdict.decision != Some(Decision::Deny);
                 let mut run = HookRun::ran(b, ex);
