@@ -1,6 +1,7 @@
 //! The `hooks` tool driven as a process, for each command and exit code.
 //!
-//! The tool's `main` is a one-line shim over `hooks_cli::main_entry`; these tests run that
+//! The tool's `main` is a shim over `hooks_cli::main_entry` (on Linux a C entry of its own,
+//! checked on the real binary by `cli/tests/entry.rs`); these tests run that
 //! entry point in a child process (this test binary re-executed with `HOOKS_IT_CLI_ARGS`),
 //! so stdin, stdout, stderr and the exit code are real.
 
