@@ -92,7 +92,7 @@ fn main() {
 \"reload_latency_ms_50ms_window\":{:.2},\"reload_latency_ms_50ms_window_p90\":{:.2},\
 \"idle_roots\":{IDLE_ROOTS},\"files_under_idle_roots\":{},\"add_roots_ms\":{:.1},\
 \"idle_cpu_percent\":{:.4},\"idle_cpu_ms\":{:.3},\"idle_seconds\":{:.1},\
-\"rss_kib_before_roots\":{},\"rss_kib_with_roots\":{},\"rss_kib_per_root\":{:.2},\"heap_kib_per_root\":{:.2},\
+\"rss_kib_before_roots\":{},\"rss_anon_kib_before_roots\":{},\"rss_kib_with_roots\":{},\"rss_kib_per_root\":{:.2},\"heap_kib_per_root\":{:.2},\
 \"inotify_watches\":{},\"platform_watches\":{},\"watches_per_root\":{:.2},\
 \"missing_roots_inotify_watches\":{},\"missing_roots_platform_watches\":{},\
 \"reattach_roots_ms\":{:.1}}}",
@@ -106,6 +106,7 @@ fn main() {
             idle.cpu_ms,
             IDLE_FOR.as_secs_f64(),
             idle.rss_before_kib,
+            idle.rss_anon_before_kib,
             idle.rss_after_kib,
             idle.rss_per_root_kib,
             idle.heap_per_root_kib,
@@ -156,6 +157,10 @@ fn main() {
     println!(
         "  RSS                                  {:>10} KiB -> {} KiB ({:.2} KiB per root)",
         idle.rss_before_kib, idle.rss_after_kib, idle.rss_per_root_kib
+    );
+    println!(
+        "  RSS before the roots, anonymous      {:>10} KiB (the rest is the binary's and libraries' code and data)",
+        idle.rss_anon_before_kib
     );
     println!(
         "  live heap added                      {:>10.2} KiB per root",
@@ -239,6 +244,11 @@ struct Idle {
     cpu_ms: f64,
     cpu_percent: f64,
     rss_before_kib: u64,
+    /// The anonymous part of `rss_before_kib` (heap, stacks, written data): the process's
+    /// own memory. The rest is file-backed: code and read-only data mapped from the
+    /// binary and libraries, shared with every process that maps them, and counted by
+    /// the kernel in whole fault-around blocks (64 KiB) around each page touched.
+    rss_anon_before_kib: u64,
     rss_after_kib: u64,
     rss_per_root_kib: f64,
     /// Live heap bytes the roots added (allocated and not freed), per root.
@@ -324,6 +334,7 @@ fn idle_roots() -> Idle {
     let registry = RegistryHandle::default();
     let config = WatcherConfig::new(Surface::CliRun, hooks_testing::workspace_formats());
     let rss_before_kib = rss_kib().unwrap_or(0);
+    let rss_anon_before_kib = status_kib("RssAnon:").unwrap_or(0);
     let heap_before_kib = heap_kib();
     let watcher = HookConfigWatcher::new(registry, Arc::new(StaticTrustPolicy), config)
         .expect("start watcher");
@@ -353,6 +364,7 @@ fn idle_roots() -> Idle {
         cpu_ms,
         cpu_percent: cpu_ns_used as f64 / wall_ns * 100.0,
         rss_before_kib,
+        rss_anon_before_kib,
         rss_after_kib,
         rss_per_root_kib: rss_after_kib.saturating_sub(rss_before_kib) as f64 / IDLE_ROOTS as f64,
         heap_per_root_kib,
@@ -375,8 +387,13 @@ fn cpu_ns() -> Option<u64> {
 
 /// Resident memory in KiB (Linux `/proc/self/status`).
 fn rss_kib() -> Option<u64> {
+    status_kib("VmRSS:")
+}
+
+/// One KiB figure of `/proc/self/status` (`VmRSS:`, `RssAnon:`, ...).
+fn status_kib(field: &str) -> Option<u64> {
     let status = fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
