@@ -697,15 +697,6 @@ mod linux {
                 }
             }
             let me = libc::getpid();
-            // What the engine left running is killed at once. When nothing is (a one-shot
-            // engine's normal end), the removals wait a moment: they started at the moment
-            // the engine's descriptors closed, while it was still exiting and its parent (the
-            // agent) was being woken to reap it, and half the time their work (a `cgroup.kill`
-            // and an `rmdir` per run, some 400-600 µs) ran then, beside the agent's wake-up.
-            if !runs.is_empty() && !any_member(v2, v1, runs) {
-                let t = libc::timespec { tv_sec: 0, tv_nsec: QUIET_END_DELAY_NS };
-                libc::nanosleep(&raw const t, ptr::null_mut());
-            }
             if !v2.is_null() {
                 end_tree(v2, me, true, runs);
             }
@@ -713,55 +704,6 @@ mod linux {
                 end_tree(*t, me, false, runs);
             }
             libc::_exit(0)
-        }
-    }
-
-    /// How long the trees' reaper waits, once the engine has ended with none of its runs
-    /// holding a process, before it removes them (`specs/dispatch.md`, "One-shot `hooks fire`
-    /// and `hooks bridge`", session 8): the agent reaps the engine well within it.
-    const QUIET_END_DELAY_NS: libc::c_long = 2_000_000;
-
-    /// Whether a run cgroup of the engine's (names starting with `runs`) in the cgroup v2 tree
-    /// `v2` (`cgroup.events`) or in a v1 tree of `v1` (`cgroup.procs`) has a member; one that
-    /// cannot be read counts as having one. A tree never made has none.
-    ///
-    /// # Safety
-    /// Plain system calls; `v2` and `v1` as for [`tree_reaper`].
-    unsafe fn any_member(v2: *const c_char, v1: &[*const c_char], runs: &[u8]) -> bool {
-        // SAFETY: plain system calls on local buffers.
-        unsafe {
-            let look = |tree: *const c_char, is_v2: bool| {
-                let dir = libc::open(tree, libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC);
-                if dir < 0 {
-                    return false;
-                }
-                let mut any = false;
-                each_run(dir, runs, |run| {
-                    any |= if is_v2 { populated(run) } else { listed(run) };
-                });
-                libc::close(dir);
-                any
-            };
-            (!v2.is_null() && look(v2, true)) || v1.iter().any(|t| look(*t, false))
-        }
-    }
-
-    /// Whether the cgroup v1 folder `dir` lists a process in `cgroup.procs` (unreadable counts
-    /// as listing one).
-    ///
-    /// # Safety
-    /// Plain system calls.
-    unsafe fn listed(dir: c_int) -> bool {
-        // SAFETY: plain system calls on a local buffer.
-        unsafe {
-            let fd = libc::openat(dir, c"cgroup.procs".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
-            if fd < 0 {
-                return true;
-            }
-            let mut buf = [0u8; 16];
-            let n = libc::read(fd, buf.as_mut_ptr().cast(), buf.len());
-            libc::close(fd);
-            n != 0
         }
     }
 
