@@ -1390,8 +1390,13 @@ pub(crate) fn sweep_dead_runs(dir: &Path, has_kill: Option<bool>) {
             Some(k) => kill_dir(&run, k),
             None => kill_listed_until_empty(std::slice::from_ref(&run), 8),
         }
-        // Killed members stay listed while the kernel ends them.
-        while budget > 0 && fs::remove_dir(&run).is_err() {
+        // Killed members stay listed while the kernel ends them. A run already gone (its
+        // engine's reaper removed it meanwhile) is not waited for.
+        while budget > 0 {
+            match fs::remove_dir(&run) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => {}
+                _ => break,
+            }
             budget -= 1;
             std::thread::yield_now();
         }
