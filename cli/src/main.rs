@@ -13,6 +13,14 @@
 //! is ignored (a closed pipe is an error, not a kill), a panic ends the process with code 101;
 //! at the end stdout is flushed, then `_exit`. A stack overflow still ends the process, by
 //! `SIGSEGV` without the message.
+//!
+//! Linked with glibc built in (`cargo xtask dist`, `-C target-feature=+crt-static`), it first
+//! restricts host-name lookups to the C library's own `files` and `dns` services: any other
+//! service named in `/etc/nsswitch.conf` (mDNS, systemd's, LDAP) is a module glibc would load
+//! with `dlopen`, bringing a second C library into a static process, which glibc does not
+//! promise to support, least of all one of another version than the binary's. An HTTP hook's
+//! host is then found in `/etc/hosts` or by DNS (`specs/dispatch.md`, "Linked with glibc built
+//! in").
 
 #![cfg_attr(all(target_os = "linux", not(test)), no_main)]
 
@@ -40,11 +48,13 @@ mod entry {
 
     /// The process's entry, called by the C library's start with the arguments (which std
     /// also records for `std::env::args_os` before any `main` runs, on glibc).
-    // The symbol `main` is the C entry point: an unsafe attribute, the only one of this crate.
+    // The symbol `main` is the C entry point: an unsafe attribute.
     #[allow(unsafe_code)]
     #[unsafe(no_mangle)]
     extern "C" fn main(_argc: c_int, _argv: *const *const c_char) -> c_int {
         standard_fds();
+        #[cfg(all(target_env = "gnu", target_feature = "crt-static"))]
+        static_name_service();
         // SAFETY: no handler is installed (ignoring needs none), and the process has one
         // thread here.
         #[allow(unsafe_code)]
@@ -59,6 +69,22 @@ mod entry {
         unsafe {
             nix::libc::_exit(c_int::from(code))
         }
+    }
+
+    /// Host names through glibc's built-in `files` and `dns` services only (see the crate's
+    /// documentation): nothing is loaded with `dlopen` into the static process.
+    #[cfg(all(target_env = "gnu", target_feature = "crt-static"))]
+    fn static_name_service() {
+        #[allow(unsafe_code)]
+        unsafe extern "C" {
+            /// glibc's `nss.h`: replaces the services of one database for this process.
+            fn __nss_configure_lookup(db: *const c_char, service_line: *const c_char) -> c_int;
+        }
+        // SAFETY: two NUL-terminated strings that live for the whole process; called before
+        // any lookup, with one thread.
+        #[allow(unsafe_code)]
+        let rc = unsafe { __nss_configure_lookup(c"hosts".as_ptr(), c"files dns".as_ptr()) };
+        debug_assert_eq!(rc, 0, "glibc refused the hosts services");
     }
 
     /// Opens `/dev/null` on each of the standard descriptors that is closed, as std's start

@@ -3,7 +3,8 @@
 //! The tool's `main` is a shim over `hooks_cli::main_entry` (on Linux a C entry of its own,
 //! checked on the real binary by `cli/tests/entry.rs`); these tests run that
 //! entry point in a child process (this test binary re-executed with `HOOKS_IT_CLI_ARGS`),
-//! so stdin, stdout, stderr and the exit code are real.
+//! so stdin, stdout, stderr and the exit code are real. With `HOOKS_IT_BIN` set they run that
+//! binary instead (`cargo xtask check-static` runs them on the statically linked `hooks`).
 
 use std::{
     io::Write,
@@ -16,6 +17,9 @@ use serde_json::{Value, json};
 use crate::support::TestDir;
 
 pub(crate) const ARGS_VAR: &str = "HOOKS_IT_CLI_ARGS";
+
+/// A `hooks` binary to run in place of this test binary's entry point.
+pub(crate) const BIN_VAR: &str = "HOOKS_IT_BIN";
 
 /// Not a test: the child-process entry point. Does nothing unless `HOOKS_IT_CLI_ARGS` is set.
 #[test]
@@ -100,13 +104,24 @@ pub fn spawn_hooks(
     state: &Path,
     env: &[(&str, &Path)],
 ) -> std::process::Child {
-    let exe = std::env::current_exe().expect("test binary");
-    Command::new(exe)
-        .args(["--exact", "cli::cli_child_entry", "--nocapture", "--test-threads=1", "-q"])
+    #[allow(clippy::disallowed_methods, reason = "the test harness's own switch")]
+    let mut cmd = match std::env::var_os(BIN_VAR) {
+        Some(bin) => {
+            let mut c = Command::new(bin);
+            c.args(args);
+            c
+        }
+        None => {
+            let mut c = Command::new(std::env::current_exe().expect("test binary"));
+            c.args(["--exact", "cli::cli_child_entry", "--nocapture", "--test-threads=1", "-q"])
+                .env(ARGS_VAR, serde_json::to_string(args).expect("args to json"));
+            c
+        }
+    };
+    cmd
         // The trust store too is the run's own, never the user's (a test may name another).
         .env("XDG_STATE_HOME", state)
         .envs(env.iter().copied())
-        .env(ARGS_VAR, serde_json::to_string(args).expect("args to json"))
         .env("NO_COLOR", "1")
         .env_remove("WARP_HOOK_DIRS")
         .env("XDG_CONFIG_HOME", state)

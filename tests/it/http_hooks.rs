@@ -71,6 +71,20 @@ fn a_2xx_json_deny_denies_and_the_request_carries_the_hook_input() {
     assert_eq!(body["session_id"], "s-http", "{body}");
 }
 
+/// A URL that names its host (`localhost`, from the machine's hosts file) is resolved by the
+/// `hooks` binary: with glibc linked in (`cargo xtask check-static` runs this on that build)
+/// the name service is the C library's own, not a loaded module.
+#[test]
+fn a_host_name_in_the_url_is_resolved() {
+    let server = Server::answering(Answer::json(200, &deny("H09-by-name")));
+    let url = server.url("/pre").replacen("127.0.0.1", "localhost", 1);
+    let dir = project(json!({"type": "http", "url": url, "timeout": 10}));
+    let (code, report) = fire(dir.path(), &[], &[]);
+    assert_eq!(code, 2, "{report}");
+    assert_eq!(report["verdict"]["reason"], "H09-by-name", "{report}");
+    assert!(server.next_request(BOUND).is_some(), "the hook posted");
+}
+
 #[test]
 fn non_2xx_answers_and_non_json_bodies_never_deny() {
     for answer in [

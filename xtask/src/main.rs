@@ -1,7 +1,8 @@
 //! Project automation: `cargo xtask <command>`.
 //!
-//! Commands: `test <layer>`, `check-layers`, `tidy`, `fuzz-lock`, `check-pie`, `package`, `doc`, `ci`,
-//! `bench <area> [--json]`, `fuzz --seconds N`, `agents [AGENT...]`. Run `cargo xtask help`
+//! Commands: `test <layer>`, `check-layers`, `tidy`, `fuzz-lock`, `check-pie`, `check-static`,
+//! `package`, `doc`, `ci`, `dist`, `bench <area> [--json]`, `fuzz --seconds N`,
+//! `agents [AGENT...]`. Run `cargo xtask help`
 //! for the list.
 
 mod agents;
@@ -28,9 +29,13 @@ commands:
   fuzz-lock             fail when fuzz/Cargo.lock is not current
   check-pie             build the debug `hooks` binary and fail when it is a PIE on Linux (see
                         cli/build.rs; HOOKS_PIE=1 expects one)
+  check-static          link the debug `hooks` binary with glibc built in (Linux, glibc) and
+                        run the integration tests that drive the tool on it
   ci                    fmt check, clippy (warnings denied), check-layers, tidy, fuzz-lock,
-                        package, doc, all tests (doc tests included), check-pie, the otel
-                        feature's clippy and tests
+                        package, doc, all tests (doc tests included), check-pie, check-static,
+                        the otel feature's clippy and tests
+  dist                  build the `hooks` binary to hand out: profile `dist`, and on Linux
+                        with glibc linked in (target/dist/hooks-static)
   bench <area> [--json] [--features F]
                         run one benchmark area: registry, dispatch, guard, watcher, serve,
                         oneshot, subscriber, protocols, bridge (F: cargo features, e.g. otel
@@ -63,6 +68,8 @@ fn main() -> Result<()> {
         ["fuzz-lock"] => fuzz_lock(),
         ["check-pie"] => linked_without_pie(),
         ["ci"] => ci(),
+        ["check-static"] => check_static(),
+        ["dist"] => dist(),
         ["agents", only @ ..] => agents::agents(only),
         ["bench", "peer", rest @ ..] => peer::peer(rest),
         ["bench", area, rest @ ..] => bench(area, rest),
@@ -162,7 +169,120 @@ fn ci() -> Result<()> {
     doc()?;
     test_layer("all")?;
     linked_without_pie()?;
+    check_static()?;
     otel()
+}
+
+/// Whether `hooks` can be linked with glibc built in: Linux with the GNU C library (the flag
+/// is `crt-static`; musl targets are static already).
+const STATIC_LINK: bool = cfg!(all(target_os = "linux", target_env = "gnu"));
+
+/// Links the `hooks` binary of cargo profile `profile` with glibc built in and returns the
+/// path of a copy, `hooks-static` beside `hooks`.
+///
+/// Why (`specs/dispatch.md`, "Linked with glibc built in"): an agent starts `hooks` once per
+/// event, and the dynamic loader's work (three shared libraries mapped and relocated, their
+/// symbols bound) is a quarter of a start without a hook. Cargo cannot give one binary
+/// `-C target-feature=+crt-static` (as a workspace flag it reaches the proc macros, which
+/// cannot be static), so the binary is linked again by `cargo rustc` with the flag on its own
+/// crate; it lands where the normal build puts `hooks`, which the next `cargo build` links
+/// again as before, hence the copy. Position-dependent like the normal build (`cli/build.rs`),
+/// or a static PIE with `HOOKS_PIE=1`.
+fn static_hooks(profile: &str) -> Result<PathBuf> {
+    #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
+    let (target, pie_wanted) = (
+        std::env::var_os("CARGO_TARGET_DIR")
+            .map_or_else(|| workspace_root().join("target"), PathBuf::from),
+        std::env::var("HOOKS_PIE").is_ok_and(|v| v == "1"),
+    );
+    let mut cmd = cargo();
+    cmd.args(["rustc", "--quiet", "--profile", profile, "-p", "hooks-cli", "--bin", "hooks"]);
+    cmd.args(["--", "-C", "target-feature=+crt-static"]);
+    if !pie_wanted {
+        cmd.args(["-C", "relocation-model=static"]);
+    }
+    run(&mut cmd)?;
+    let dir = target.join(match profile {
+        "dev" | "test" => "debug",
+        "release" | "bench" => "release",
+        other => other,
+    });
+    let copy = dir.join("hooks-static");
+    std::fs::copy(dir.join("hooks"), &copy).with_context(|| {
+        format!("copying {} to {}", dir.join("hooks").display(), copy.display())
+    })?;
+    let headers = program_headers(&copy)?;
+    // PT_INTERP (3): a dynamic loader is named; PT_DYNAMIC (2): shared libraries or, for a
+    // static PIE, its own relocations (allowed then).
+    if headers.contains(&3) || (!pie_wanted && headers.contains(&2)) {
+        bail!("{} is not statically linked (program header types {headers:?})", copy.display());
+    }
+    Ok(copy)
+}
+
+/// The `p_type` of every program header of a 64-bit little-endian ELF file.
+fn program_headers(path: &Path) -> Result<Vec<u32>> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let field = |at: usize, len: usize| -> Result<u64> {
+        let b = bytes.get(at..at + len).context("truncated ELF file")?;
+        Ok(b.iter().rev().fold(0, |acc, &x| (acc << 8) | u64::from(x)))
+    };
+    if !bytes.starts_with(b"\x7fELF\x02") {
+        bail!("{} is not a 64-bit ELF file", path.display());
+    }
+    let (off, size, count) = (field(0x20, 8)?, field(0x36, 2)?, field(0x38, 2)?);
+    (0..count)
+        .map(|i| {
+            let at = usize::try_from(off + i * size).context("ELF offset")?;
+            u32::try_from(field(at, 4)?).context("p_type")
+        })
+        .collect()
+}
+
+/// `check-static`: the debug `hooks` linked with glibc built in runs the integration tests
+/// that drive the tool as a process (`HOOKS_IT_BIN`, `tests/it/cli.rs`): every command, the
+/// formats' end-to-end fires, HTTP hooks (name resolution without the shared C library's
+/// loader), the bridge. Nothing to do where `hooks` is not linked with glibc.
+fn check_static() -> Result<()> {
+    if !STATIC_LINK {
+        return Ok(());
+    }
+    let bin = static_hooks("dev")?;
+    let mut cmd = cargo();
+    cmd.args(["test", "--quiet", "-p", "hooks-tests", "--test", "it", "--"]);
+    cmd.args(STATIC_SUITES);
+    cmd.env("HOOKS_IT_BIN", &bin);
+    run(&mut cmd)?;
+    println!("check-static: {} ok", bin.display());
+    Ok(())
+}
+
+/// The modules of `tests/it` whose tests start the `hooks` tool through `tests/it/cli.rs`.
+const STATIC_SUITES: &[&str] = &[
+    "audit::",
+    "bridge::",
+    "claude_protocol::",
+    "cli::",
+    "codex_e2e::",
+    "copilot_e2e::",
+    "format_scopes::",
+    "gemini_e2e::",
+    "guard::",
+    "http_hooks::",
+    "install::",
+    "native_payloads::",
+    "observe::",
+    "trust_store::",
+    "windsurf_e2e::",
+];
+
+/// `dist`: the `hooks` binary to hand out, profile `dist`; on Linux with glibc linked in.
+fn dist() -> Result<()> {
+    if STATIC_LINK {
+        println!("{}", static_hooks("dist")?.display());
+        return Ok(());
+    }
+    run(cargo().args(["build", "--profile", "dist", "-p", "hooks-cli", "--bin", "hooks"]))
 }
 
 /// On Linux the `hooks` binary (the debug build, linked here if the tests did not) is a
@@ -329,6 +449,11 @@ fn bench(area: &str, rest: &[&str]) -> Result<()> {
         }
     }
     let mut cmd = cargo();
+    if matches!(area, "oneshot" | "bridge") && STATIC_LINK && features.is_none() {
+        // The binary `cargo xtask dist` hands out is linked with glibc built in: measured
+        // beside the one cargo builds, in the same rounds.
+        cmd.env("HOOKS_BENCH_STATIC", static_hooks("release")?);
+    }
     cmd.args(["bench", "--quiet", "-p", package, "--bench", target]);
     if let Some(f) = features {
         cmd.args(["--features", f]);
