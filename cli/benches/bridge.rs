@@ -9,7 +9,10 @@
 //!   after the first event);
 //! - `no_hook_first_event`: the same with a new session id each time (every event pins);
 //! - `one_hook`: the bridge with one matching Cursor hook (the bare hook's script) in the
-//!   user's folder.
+//!   user's folder;
+//! - with `HOOKS_BENCH_STATIC` naming another `hooks` binary (`cargo xtask bench bridge` sets it
+//!   to the release build linked with glibc built in, what `cargo xtask dist` hands out):
+//!   `no_hook_static` and `one_hook_static`, the same events through that binary.
 //!
 //! `--json` prints one JSON object: per case the median of each round's median (µs) and the
 //! range over rounds, and the one-hook overhead over the bare hook.
@@ -103,16 +106,21 @@ fn main() {
     let script_s = script.to_str().expect("utf-8").to_owned();
     let args = ["bridge", "--host", "claude"];
 
-    let mut cases: Vec<(&str, Vec<f64>)> =
-        ["floor", "bare_hook", "no_hook", "no_hook_first_event", "one_hook"]
-            .into_iter()
-            .map(|n| (n, Vec::new()))
-            .collect();
+    #[allow(clippy::disallowed_methods, reason = "the bench's own switch")]
+    let static_bin = std::env::var("HOOKS_BENCH_STATIC").ok();
+    let mut names = vec!["floor", "bare_hook", "no_hook", "no_hook_first_event", "one_hook"];
+    if static_bin.is_some() {
+        names.extend(["no_hook_static", "one_hook_static"]);
+    }
+    let mut cases: Vec<(&str, Vec<f64>)> = names.into_iter().map(|n| (n, Vec::new())).collect();
+    let static_bin = static_bin.as_deref().unwrap_or(bin);
     let bare_in = input(bare.project.path(), "bench-session");
     let one_in = input(one.project.path(), "bench-session");
     // Warm-up: the page cache, and each session's pin.
     spawn(bin, &args, &bare, &bare_in);
     spawn(bin, &args, &one, &one_in);
+    spawn(static_bin, &args, &bare, &bare_in);
+    spawn(static_bin, &args, &one, &one_in);
     let mut n = 0u64;
     for _ in 0..ROUNDS {
         for (name, medians) in &mut cases {
@@ -125,6 +133,8 @@ fn main() {
                         n += 1;
                         spawn(bin, &args, &bare, &input(bare.project.path(), &format!("s{n}")))
                     }
+                    "no_hook_static" => spawn(static_bin, &args, &bare, &bare_in),
+                    "one_hook_static" => spawn(static_bin, &args, &one, &one_in),
                     _ => spawn(bin, &args, &one, &one_in),
                 })
                 .collect();
@@ -140,6 +150,14 @@ fn main() {
         out.insert((*name).to_owned(), summary(medians));
     }
     out.insert("one_hook_overhead_over_bare".into(), summary(&overhead));
+    if cases.iter().any(|(n, _)| *n == "one_hook_static") {
+        let overhead: Vec<f64> = get("one_hook_static")
+            .iter()
+            .zip(get("bare_hook").iter())
+            .map(|(o, b)| o - b)
+            .collect();
+        out.insert("one_hook_static_overhead_over_bare".into(), summary(&overhead));
+    }
     out.insert("rounds".into(), json!(ROUNDS));
     out.insert(
         "load_average".into(),

@@ -9,7 +9,10 @@
 //!   the command in the project folder, the same payload on stdin);
 //! - `no_hook`: `hooks fire beforeShellExecution` in a project with no hook file (start-up,
 //!   discovery of every format's files, the fire that matches nothing, exit);
-//! - `one_hook`: the same in a project whose `.cursor/hooks.json` runs that script.
+//! - `one_hook`: the same in a project whose `.cursor/hooks.json` runs that script;
+//! - with `HOOKS_BENCH_STATIC` naming another `hooks` binary (`cargo xtask bench oneshot` sets
+//!   it to the release build linked with glibc built in, what `cargo xtask dist` hands out):
+//!   `no_hook_static` and `one_hook_static`, the same two events through that binary.
 //!
 //! Each case reports the median over rounds of each round's median, wall clock and CPU (user +
 //! system of the process and everything it waited for, from `wait4`'s resource usage), with
@@ -143,7 +146,16 @@ fn main() {
     let out = answer(check);
     assert!(!out.contains(r#""status":"ran""#), "the no-hook case runs nothing: {out}");
 
-    let cases = ["floor", "hook_alone", "no_hook", "one_hook"];
+    #[allow(clippy::disallowed_methods, reason = "the bench's own switch")]
+    let static_exe = std::env::var("HOOKS_BENCH_STATIC").ok();
+    let mut cases = vec!["floor", "hook_alone", "no_hook", "one_hook"];
+    if let Some(exe) = &static_exe {
+        let mut check = fire(exe, &project, &config);
+        check.arg("--json");
+        let out = answer(check);
+        assert!(out.contains(r#""status":"ran""#), "{exe} runs the hook: {out}");
+        cases.extend(["no_hook_static", "one_hook_static"]);
+    }
     let mut wall: Vec<Vec<f64>> = vec![Vec::new(); cases.len()];
     let mut cpu: Vec<Vec<f64>> = vec![Vec::new(); cases.len()];
     for _ in 0..ROUNDS {
@@ -158,7 +170,11 @@ fn main() {
                             c
                         }
                         "no_hook" => fire(exe, &empty, &config),
-                        _ => fire(exe, &project, &config),
+                        "one_hook" => fire(exe, &project, &config),
+                        "no_hook_static" => {
+                            fire(static_exe.as_deref().unwrap_or(exe), &empty, &config)
+                        }
+                        _ => fire(static_exe.as_deref().unwrap_or(exe), &project, &config),
                     };
                     let (w, c) = sample(cmd);
                     (ms(w), ms(c))
@@ -175,6 +191,10 @@ fn main() {
     }
     let over: Vec<f64> = wall[3].iter().zip(&wall[1]).map(|(o, h)| o - h).collect();
     out.insert("one_hook_minus_hook_alone_wall".into(), summary(&over));
+    if static_exe.is_some() {
+        let over: Vec<f64> = wall[5].iter().zip(&wall[1]).map(|(o, h)| o - h).collect();
+        out.insert("one_hook_static_minus_hook_alone_wall".into(), summary(&over));
+    }
     out.insert("rounds".into(), json!(ROUNDS));
     out.insert("samples_per_round".into(), json!(PER_ROUND));
     out.insert(
