@@ -109,18 +109,18 @@ fn main() {
     #[allow(clippy::disallowed_methods, reason = "the bench's own switch")]
     let static_bin = std::env::var("HOOKS_BENCH_STATIC").ok();
     let mut names = vec!["floor", "bare_hook", "no_hook", "no_hook_first_event", "one_hook"];
-    if static_bin.is_some() {
-        names.extend(["no_hook_static", "one_hook_static"]);
-    }
-    let mut cases: Vec<(&str, Vec<f64>)> = names.into_iter().map(|n| (n, Vec::new())).collect();
-    let static_bin = static_bin.as_deref().unwrap_or(bin);
     let bare_in = input(bare.project.path(), "bench-session");
     let one_in = input(one.project.path(), "bench-session");
     // Warm-up: the page cache, and each session's pin.
     spawn(bin, &args, &bare, &bare_in);
     spawn(bin, &args, &one, &one_in);
-    spawn(static_bin, &args, &bare, &bare_in);
-    spawn(static_bin, &args, &one, &one_in);
+    if let Some(s) = &static_bin {
+        names.extend(["no_hook_static", "one_hook_static"]);
+        spawn(s, &args, &bare, &bare_in);
+        spawn(s, &args, &one, &one_in);
+    }
+    let mut cases: Vec<(&str, Vec<f64>)> = names.into_iter().map(|n| (n, Vec::new())).collect();
+    let static_bin = static_bin.as_deref().unwrap_or(bin);
     let mut n = 0u64;
     for _ in 0..ROUNDS {
         for (name, medians) in &mut cases {

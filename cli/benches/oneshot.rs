@@ -156,6 +156,7 @@ fn main() {
         assert!(out.contains(r#""status":"ran""#), "{exe} runs the hook: {out}");
         cases.extend(["no_hook_static", "one_hook_static"]);
     }
+    let static_or_exe = static_exe.as_deref().unwrap_or(exe);
     let mut wall: Vec<Vec<f64>> = vec![Vec::new(); cases.len()];
     let mut cpu: Vec<Vec<f64>> = vec![Vec::new(); cases.len()];
     for _ in 0..ROUNDS {
@@ -171,10 +172,8 @@ fn main() {
                         }
                         "no_hook" => fire(exe, &empty, &config),
                         "one_hook" => fire(exe, &project, &config),
-                        "no_hook_static" => {
-                            fire(static_exe.as_deref().unwrap_or(exe), &empty, &config)
-                        }
-                        _ => fire(static_exe.as_deref().unwrap_or(exe), &project, &config),
+                        "no_hook_static" => fire(static_or_exe, &empty, &config),
+                        _ => fire(static_or_exe, &project, &config),
                     };
                     let (w, c) = sample(cmd);
                     (ms(w), ms(c))

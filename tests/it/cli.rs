@@ -19,7 +19,7 @@ use crate::support::TestDir;
 pub(crate) const ARGS_VAR: &str = "HOOKS_IT_CLI_ARGS";
 
 /// A `hooks` binary to run in place of this test binary's entry point.
-pub(crate) const BIN_VAR: &str = "HOOKS_IT_BIN";
+const BIN_VAR: &str = "HOOKS_IT_BIN";
 
 /// Not a test: the child-process entry point. Does nothing unless `HOOKS_IT_CLI_ARGS` is set.
 #[test]

@@ -174,7 +174,8 @@ pub(crate) fn shared_tool(var: &str, name: &str) -> Result<PathBuf> {
     Ok(main.join("../shared/tools").join(name))
 }
 
-fn target_dir() -> PathBuf {
+/// The cargo target folder: `$CARGO_TARGET_DIR`, else the workspace's `target/`.
+pub(crate) fn target_dir() -> PathBuf {
     #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
     std::env::var_os("CARGO_TARGET_DIR")
         .map_or_else(|| workspace_root().join("target"), PathBuf::from)

@@ -173,6 +173,13 @@ fn ci() -> Result<()> {
     otel()
 }
 
+/// Whether the build asked for a position-independent `hooks` (`HOOKS_PIE=1`, read by
+/// `cli/build.rs` too).
+fn pie_wanted() -> bool {
+    #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
+    std::env::var("HOOKS_PIE").is_ok_and(|v| v == "1")
+}
+
 /// Whether `hooks` can be linked with glibc built in: Linux with the GNU C library (the flag
 /// is `crt-static`; musl targets are static already).
 const STATIC_LINK: bool = cfg!(all(target_os = "linux", target_env = "gnu"));
@@ -182,19 +189,14 @@ const STATIC_LINK: bool = cfg!(all(target_os = "linux", target_env = "gnu"));
 ///
 /// Why (`specs/dispatch.md`, "Linked with glibc built in"): an agent starts `hooks` once per
 /// event, and the dynamic loader's work (three shared libraries mapped and relocated, their
-/// symbols bound) was a quarter to a half of an event that runs no hook. Cargo cannot give one binary
-/// `-C target-feature=+crt-static` (as a workspace flag it reaches the proc macros, which
-/// cannot be static), so the binary is linked again by `cargo rustc` with the flag on its own
-/// crate; it lands where the normal build puts `hooks`, which the next `cargo build` links
-/// again as before, hence the copy. Position-dependent like the normal build (`cli/build.rs`),
+/// symbols bound) was a quarter to a half of an event that runs no hook. Cargo cannot give
+/// one binary `-C target-feature=+crt-static` (as a workspace flag it reaches the proc macros,
+/// which cannot be static), so the binary is linked again by `cargo rustc` with the flag on
+/// its own crate; it lands where the normal build puts `hooks`, which the next `cargo build`
+/// links again as before, hence the copy. Position-dependent like the normal build (`cli/build.rs`),
 /// or a static PIE with `HOOKS_PIE=1`.
 fn static_hooks(profile: &str) -> Result<PathBuf> {
-    #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
-    let (target, pie_wanted) = (
-        std::env::var_os("CARGO_TARGET_DIR")
-            .map_or_else(|| workspace_root().join("target"), PathBuf::from),
-        std::env::var("HOOKS_PIE").is_ok_and(|v| v == "1"),
-    );
+    let pie_wanted = pie_wanted();
     let mut cmd = cargo();
     cmd.args(["rustc", "--quiet", "--profile", profile, "-p", "hooks-cli", "--bin", "hooks"]);
     cmd.args(["--", "-C", "target-feature=+crt-static"]);
@@ -202,7 +204,7 @@ fn static_hooks(profile: &str) -> Result<PathBuf> {
         cmd.args(["-C", "relocation-model=static"]);
     }
     run(&mut cmd)?;
-    let dir = target.join(match profile {
+    let dir = agents::target_dir().join(match profile {
         "dev" | "test" => "debug",
         "release" | "bench" => "release",
         other => other,
@@ -271,7 +273,8 @@ fn tool_suites(dir: &Path) -> Result<Vec<String>> {
         }
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("reading {}", path.display()))?;
-        if stem == "cli" || RUNNERS.iter().any(|r| text.contains(r)) {
+        // `cli.rs` itself defines the runners, so it is found the same way.
+        if RUNNERS.iter().any(|r| text.contains(r)) {
             suites.push(format!("{stem}::"));
         }
     }
@@ -300,14 +303,9 @@ fn linked_without_pie() -> Result<()> {
     if !cfg!(target_os = "linux") {
         return Ok(());
     }
-    #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
-    let (target, pie_wanted) = (
-        std::env::var_os("CARGO_TARGET_DIR")
-            .map_or_else(|| workspace_root().join("target"), std::path::PathBuf::from),
-        std::env::var("HOOKS_PIE").is_ok_and(|v| v == "1"),
-    );
+    let pie_wanted = pie_wanted();
     run(cargo().args(["build", "--quiet", "-p", "hooks-cli", "--bin", "hooks"]))?;
-    let bin = target.join("debug/hooks");
+    let bin = agents::target_dir().join("debug/hooks");
     let mut header = [0u8; 18];
     std::io::Read::read_exact(
         &mut std::fs::File::open(&bin).with_context(|| format!("opening {}", bin.display()))?,
