@@ -132,3 +132,36 @@ pub(crate) fn test_env(name: &str) -> Option<String> {
     #[expect(clippy::disallowed_methods, reason = "test-only switch for the crash child")]
     std::env::var(name).ok()
 }
+
+/// The variable that tells a test binary it was started for one test alone
+/// ([`ran_in_own_process`]).
+const OWN_PROCESS_VAR: &str = "HOOKS_DISPATCH_TEST_OWN_PROCESS";
+
+/// For a test about what an engine process does first (its probe, its first hook's start),
+/// which no earlier test of the same process may have done: whether the test already ran,
+/// in a process of its own, so the caller returns at once.
+///
+/// Under nextest every test has a process of its own, and a test started by this function
+/// runs in the child: `false`, the caller goes on. Under `cargo test`, where the tests share
+/// one process (and one of them may have started a hook first), the test binary is started
+/// again for `test` alone, its success asserted (one test passed, so a mistyped name cannot
+/// pass), and `true` returned.
+pub(crate) fn ran_in_own_process(test: &str) -> bool {
+    if test_env(OWN_PROCESS_VAR).as_deref() == Some(test) || test_env("NEXTEST").is_some() {
+        return false;
+    }
+    let exe = std::env::current_exe().expect("test binary");
+    let out = std::process::Command::new(exe)
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(OWN_PROCESS_VAR, test)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("start the test binary");
+    let text =
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success() && text.contains("1 passed"),
+        "{test} in its own process:\n{text}"
+    );
+    true
+}

@@ -65,6 +65,11 @@ fn probes() -> usize {
 #[cfg(target_os = "linux")]
 #[test]
 fn no_child_checks_the_trees_before_the_first_hook_and_an_unlimited_resource_gets_none() {
+    if crate::testing::ran_in_own_process(
+        "contain::tests::no_child_checks_the_trees_before_the_first_hook_and_an_unlimited_resource_gets_none",
+    ) {
+        return;
+    }
     use crate::limits::{Enforcement, Resource};
     let cfg = crate::DispatchConfig::default();
     assert!(cfg.limits.cpu_max.is_none() && cfg.limits.memory_max.is_some());
@@ -99,6 +104,11 @@ fn no_child_checks_the_trees_before_the_first_hook_and_an_unlimited_resource_get
 #[cfg(target_os = "linux")]
 #[tokio::test]
 async fn the_first_hook_s_start_proves_the_trees_in_place_of_a_probe_child() {
+    if crate::testing::ran_in_own_process(
+        "contain::tests::the_first_hook_s_start_proves_the_trees_in_place_of_a_probe_child",
+    ) {
+        return;
+    }
     use crate::limits::Resource;
     let cfg = crate::DispatchConfig::default();
     let inv = crate::testing::sh("cat /proc/self/cgroup");
@@ -138,6 +148,11 @@ async fn the_first_hook_s_start_proves_the_trees_in_place_of_a_probe_child() {
 #[cfg(target_os = "linux")]
 #[tokio::test]
 async fn a_tree_the_first_hook_cannot_join_is_checked_and_the_hook_runs_once_with_the_fallback() {
+    if crate::testing::ran_in_own_process(
+        "contain::tests::a_tree_the_first_hook_cannot_join_is_checked_and_the_hook_runs_once_with_the_fallback",
+    ) {
+        return;
+    }
     super::BREAK_JOIN.store(true, std::sync::atomic::Ordering::Relaxed);
     let cfg = crate::DispatchConfig::default();
     let first = super::Contain::resolve(&cfg);

@@ -419,11 +419,33 @@ async fn dropping_the_run_kills_the_group() {
     let fifo = dir.path().join("fifo");
     nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
     let i = sh(&format!("(trap '' TERM; sleep 30) & echo $$ > '{}'; sleep 30", fifo.display()));
-    let read = tokio::task::spawn_blocking(move || std::fs::read_to_string(fifo));
+    // Opened for reading and writing, the FIFO never waits for a writer, and a failed test can
+    // end the read with a line of its own (the runtime waits for its blocking tasks).
+    let reader = std::fs::OpenOptions::new().read(true).write(true).open(&fifo).unwrap();
+    let read = tokio::task::spawn_blocking(move || {
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(reader), &mut line).map(|_| line)
+    });
+    let unblock = || {
+        use std::io::Write;
+        let _ = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&fifo)
+            .and_then(|mut f| f.write_all(b"\n"));
+    };
     let c = cfg();
     let pid = tokio::select! {
-        _ = run_invocation(&i, &c) => panic!("the hook ended on its own"),
-        pid = tokio::time::timeout(Duration::from_secs(10), read) => pid.unwrap().unwrap().unwrap(),
+        out = run_invocation(&i, &c) => {
+            unblock();
+            panic!("the hook ended on its own: {out:?}")
+        }
+        pid = tokio::time::timeout(Duration::from_secs(10), read) => match pid {
+            Ok(pid) => pid.unwrap().unwrap(),
+            Err(_) => {
+                unblock();
+                panic!("the hook wrote no pid within 10 s")
+            }
+        },
     };
     // The run future is dropped here.
     assert_group_gone(pid.trim().parse().unwrap(), BOUND);
