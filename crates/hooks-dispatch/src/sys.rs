@@ -619,7 +619,8 @@ mod linux {
     }
 
     /// Starts the trees' reaper: a fork of the engine that runs no program (`specs/dispatch.md`,
-    /// "When the engine process dies: the reaper"). It leads a process group of its own, keeps
+    /// "When the engine process dies: the reaper"). It leads a process group of its own, runs as
+    /// a batch task (`SCHED_BATCH`: woken by the engine's end, it does not preempt it), keeps
     /// every signal blocked (only `SIGKILL` and `SIGSTOP` reach it), closes every descriptor
     /// but the read end of a pipe whose write end the engine keeps (close-on-exec) and never
     /// writes to, and blocks reading it. When the engine process ends, however it ends, the
@@ -679,6 +680,11 @@ mod linux {
         // SAFETY: async-signal-safe system calls on this process's own copy of the memory.
         unsafe {
             libc::setpgid(0, 0);
+            // SCHED_BATCH: when the engine's end wakes this process, it does not preempt the
+            // ending engine (batch tasks never preempt at wake-up; their share of the CPU is
+            // the normal one, so the kills below are not delayed beyond the next tick).
+            let normal = libc::sched_param { sched_priority: 0 };
+            libc::sched_setscheduler(0, libc::SCHED_BATCH, &raw const normal);
             // The pipe on 0, the ready pipe on 1 (moved above 2 first, so neither overwrites
             // the other), every other descriptor closed, then the ready pipe.
             let rd = libc::fcntl(rd, libc::F_DUPFD, 3);

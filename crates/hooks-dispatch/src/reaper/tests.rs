@@ -480,6 +480,33 @@ fn the_trees_fork_runs_no_program_holds_only_its_pipe_and_ends_every_tree() {
     }
 }
 
+/// The trees' fork is woken by the engine's end; as a batch task it does not preempt the
+/// ending engine on its CPU (the agent waits for that exit), and keeps the engine's nice
+/// value, so its kills get the normal share of the CPU.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_trees_fork_is_a_batch_task_at_the_engine_s_priority() {
+    let (pid, pipe) =
+        crate::sys::fork_tree_reaper(&crate::sys::TreePaths::default()).expect("fork");
+    wait_blocked_in_read(pid);
+    // `/proc/<pid>/stat`: after the command's closing parenthesis, field 19 (nice) is the
+    // 17th and field 41 (policy) the 39th.
+    let fields = |p: &str| -> (String, String) {
+        let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).expect("stat");
+        let rest: Vec<String> =
+            stat[stat.rfind(')').expect(")") + 2..].split(' ').map(str::to_owned).collect();
+        (rest[19 - 3].clone(), rest[41 - 3].clone())
+    };
+    let (nice, policy) = fields(&pid.to_string());
+    let (own_nice, own_policy) = fields("self");
+    assert_eq!(policy, "3", "the fork's scheduling policy is SCHED_BATCH (3)");
+    assert_eq!(own_policy, "0", "the engine's stays SCHED_OTHER");
+    assert_eq!(nice, own_nice, "the fork's nice value is the engine's");
+    drop(pipe);
+    let st = nix::sys::wait::waitpid(Pid::from_raw(pid), None).expect("wait the fork");
+    assert_eq!(st, nix::sys::wait::WaitStatus::Exited(Pid::from_raw(pid), 0));
+}
+
 /// A `sleep` in a session of its own, moved into the cgroup `dir` (its `cgroup.procs`).
 #[cfg(target_os = "linux")]
 fn sleeper_in(dir: &std::path::Path) -> Child {
