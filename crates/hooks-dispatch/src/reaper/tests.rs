@@ -499,8 +499,9 @@ fn the_trees_fork_is_a_batch_task_at_the_engine_s_priority() {
     };
     let (nice, policy) = fields(&pid.to_string());
     let (own_nice, own_policy) = fields("self");
-    assert_eq!(policy, "3", "the fork's scheduling policy is SCHED_BATCH (3)");
-    assert_eq!(own_policy, "0", "the engine's stays SCHED_OTHER");
+    // An engine that itself runs as SCHED_IDLE (5) has a fork that may not leave it.
+    let expected = if own_policy == "5" { "5" } else { "3" };
+    assert_eq!(policy, expected, "the fork's scheduling policy (SCHED_BATCH is 3)");
     assert_eq!(nice, own_nice, "the fork's nice value is the engine's");
     drop(pipe);
     let st = nix::sys::wait::waitpid(Pid::from_raw(pid), None).expect("wait the fork");
