@@ -62,7 +62,8 @@ use nix::{
 ///   keeps forking new ones and exiting, PID hopping, leaves its next generations), but never
 ///   pid 1, the reaper or the engine's group: one `grep` per pass reads every environment,
 ///   newest process first, then the next 1024 process ids the kernel hands out (so it
-///   catches up with a process that keeps forking and exiting), and passes repeat until two in
+///   catches up with a process that keeps forking and exiting; their paths are written out
+///   as one assignment, [`script`], unless they would wrap at `pid_max`), and passes repeat until two in
 ///   a row find no live tagged process (at most 64). A malformed token skips this step.
 /// - Last, once the tree has no live process, every member left in the cgroup v1 trees' run
 ///   cgroups (the engine's hooks, whatever their group) gets `SIGKILL`, pass after pass until
@@ -78,7 +79,7 @@ use nix::{
 /// The work is independent of the number of processes on the machine except for the tag
 /// sweep's `grep`, which reads each environment once per pass; no process is started per
 /// process.
-pub(crate) const SCRIPT: &str = r#"exec 3<&2 2>/dev/null
+const SCRIPT: &str = r#"exec 3<&2 2>/dev/null
 trap '' INT HUP TERM QUIT PIPE
 self_group=$1
 token=$2
@@ -195,21 +196,29 @@ case $header in
           case $last in
             ''|*[!0-9]*) ;;
             *)
-              # 32 chunks of 32: appending each path to the whole list copied it 1024 times.
-              i=$last
-              c=0
-              while [ "$c" -lt 32 ]; do
-                c=$((c + 1))
-                chunk=
-                n=0
-                while [ "$n" -lt 32 ]; do
-                  n=$((n + 1))
-                  i=$((i + 1))
-                  [ "$i" -lt "$pid_max" ] || i=300
-                  chunk="$chunk /proc/$i/environ"
+              if [ "$((last + 1024))" -lt "$pid_max" ]; then
+                # No wrap: the 1024 paths in one assignment, an arithmetic expansion each
+                # (written out by the engine), a fraction of a millisecond of dash where the
+                # loop below takes about five.
+                l=$last
+                ahead="@AHEAD@"
+              else
+                # 32 chunks of 32: appending each path to the whole list copied it 1024 times.
+                i=$last
+                c=0
+                while [ "$c" -lt 32 ]; do
+                  c=$((c + 1))
+                  chunk=
+                  n=0
+                  while [ "$n" -lt 32 ]; do
+                    n=$((n + 1))
+                    i=$((i + 1))
+                    [ "$i" -lt "$pid_max" ] || i=300
+                    chunk="$chunk /proc/$i/environ"
+                  done
+                  ahead="$ahead$chunk"
                 done
-                ahead="$ahead$chunk"
-              done
+              fi
               ;;
           esac
           # Newest first (longer ids first, each length in reverse).
@@ -307,10 +316,24 @@ done
 exec rmdir "$@" 2>/dev/null
 "#;
 
+/// The reaper's script as it runs: [`SCRIPT`] with the ids-ahead list of the tag sweep
+/// written out (` /proc/$((l + 1))/environ` to ` /proc/$((l + 1024))/environ`, `l` being the
+/// newest id at the pass's start), which the shell expands in one assignment.
+pub(crate) fn script() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let ahead: String = (1..=AHEAD).map(|k| format!(" /proc/$((l + {k}))/environ")).collect();
+        SCRIPT.replacen("@AHEAD@", &ahead, 1)
+    })
+}
+
+/// How many process ids past the newest each pass of the tag sweep reads.
+const AHEAD: u32 = 1024;
+
 /// Where the reaper looks up `grep` and `rmdir`.
 const REAPER_PATH: &str = "/usr/bin:/bin";
 
-/// The shell that runs [`SCRIPT`].
+/// The shell that runs [`script`].
 const SHELL: &str = "/bin/sh";
 
 /// The width of one registration slot: a right-aligned process group id and a newline.
@@ -680,7 +703,7 @@ fn still_running<T>(slot: &mut Option<(Pid, T)>) -> bool {
     false
 }
 
-/// Starts the shell reaper ([`SCRIPT`]) in its own process group, in `/`, with no
+/// Starts the shell reaper ([`script`]) in its own process group, in `/`, with no
 /// environment, for this engine's group, the tag `token` (empty: none to sweep), the cgroup v2
 /// tree `tree` and the v1 trees `v1_trees` (empty: none), in which only the run cgroups whose
 /// names start with `runs` are ended when it is not empty (shared trees); `stderr` is where it
@@ -696,7 +719,7 @@ fn spawn_shell(
     let mut child = Command::new(SHELL)
         .args([
             "-c",
-            SCRIPT,
+            script(),
             "hooks-reaper",
             &getpgrp().as_raw().to_string(),
             token,

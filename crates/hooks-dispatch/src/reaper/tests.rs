@@ -10,7 +10,7 @@ use std::{
 
 use nix::{sys::signal::killpg, unistd::Pid};
 
-use super::{BLANK, Reaper, SCRIPT, SHELL, SLOT, registration_file, slot_line};
+use super::{AHEAD, BLANK, Reaper, SHELL, SLOT, registration_file, script, slot_line};
 
 /// How long a reaper or a killed process may take to end: a failure bound only (these tests
 /// check what is killed and what is spared, not how fast). A tag sweep reads every process's
@@ -89,7 +89,7 @@ fn run_to_end(header: &[u8], args: &[&str]) -> Option<ExitStatus> {
     let file = registration_file().expect("registration file");
     file.write_all_at(header, 0).expect("header");
     let mut reaper = Command::new(SHELL)
-        .args(["-c", SCRIPT, "hooks-reaper"])
+        .args(["-c", script(), "hooks-reaper"])
         .args(args)
         .env_clear()
         .stdin(Stdio::piped())
@@ -123,7 +123,7 @@ fn the_script_kills_well_formed_registered_groups_at_end_of_file_and_ignores_the
     let mut reaper = Command::new(SHELL)
         .args([
             "-c",
-            SCRIPT,
+            script(),
             "hooks-reaper",
             &decoy_self.pgid().as_raw().to_string(),
             "",
@@ -731,5 +731,33 @@ fn in_shared_trees_the_fork_and_the_script_end_only_the_engine_s_runs() {
             }
             let _ = std::fs::remove_dir(t);
         }
+    }
+}
+
+/// The tag sweep's ids-ahead list, written out as one assignment of arithmetic expansions,
+/// is the list the loop builds (the same ids, in the same order) where no id wraps at
+/// `pid_max`; the script keeps the loop for the pass that would wrap.
+#[test]
+fn the_written_out_ids_ahead_are_the_loop_s_list() {
+    let text = script();
+    assert!(!text.contains("@AHEAD@"));
+    let start = text.find("ahead=\" /proc/$((l + 1))/environ").expect("the written-out list");
+    let len = text[start + 8..].find('"').expect("its closing quote");
+    let assignment = &text[start..start + 8 + len + 1];
+    assert_eq!(assignment.matches("/proc/$((l + ").count(), AHEAD as usize);
+    let run = |script: String| -> String {
+        let out = Command::new(SHELL).args(["-c", &script]).output().expect("sh");
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    for last in [300, 123_456, 4_194_304 - 1025] {
+        let written = run(format!("l={last}; {assignment}; printf '%s' \"$ahead\""));
+        let looped = run(format!(
+            "pid_max=4194304; i={last}; ahead=; n=0; while [ \"$n\" -lt {AHEAD} ]; do \
+             n=$((n + 1)); i=$((i + 1)); [ \"$i\" -lt \"$pid_max\" ] || i=300; \
+             ahead=\"$ahead /proc/$i/environ\"; done; printf '%s' \"$ahead\""
+        ));
+        assert_eq!(written, looped, "after {last}");
+        assert!(written.ends_with(&format!(" /proc/{}/environ", last + AHEAD)));
     }
 }
