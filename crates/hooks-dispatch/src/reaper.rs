@@ -80,6 +80,7 @@ use nix::{
 /// sweep's `grep`, which reads each environment once per pass; no process is started per
 /// process.
 const SCRIPT: &str = r#"exec 3<&2 2>/dev/null
+cd /
 trap '' INT HUP TERM QUIT PIPE
 self_group=$1
 token=$2
@@ -729,7 +730,10 @@ fn spawn_shell(
             runs,
         ])
         .env_clear()
-        .current_dir("/")
+        // No `current_dir`: the script's first `cd /` leaves the engine's folder. With a folder
+        // to change to, std spawns by `fork` where it cannot find glibc's
+        // `posix_spawn_file_actions_addchdir_np` (a binary linked with glibc built in): a copy
+        // of the engine's page tables and a wait for the child's `exec`, on the first run.
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(stderr)

@@ -186,6 +186,28 @@ fn registered_groups_die_when_the_engine_side_closes_and_released_ones_do_not() 
     assert!(rx.recv_timeout(BOUND).is_ok(), "the reaper exits");
 }
 
+/// The shell reaper leaves the engine's folder for `/` (its script's first `cd /`; std is
+/// not asked to change folders, which would make it spawn by `fork` in a binary linked with
+/// glibc built in), so an engine's folder is never held busy by a reaper that outlives it.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_shell_reaper_waits_in_the_root_folder() {
+    assert_ne!(std::env::current_dir().expect("cwd"), std::path::Path::new("/"));
+    let reaper = Reaper::default();
+    let pid = reaper.pid().expect("a reaper runs").as_raw();
+    wait_blocked_in_read(pid);
+    assert_eq!(
+        std::fs::read_link(format!("/proc/{pid}/cwd")).expect("cwd"),
+        std::path::Path::new("/")
+    );
+    drop(reaper);
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(nix::sys::wait::waitpid(Pid::from_raw(pid), None));
+    });
+    assert!(rx.recv_timeout(BOUND).is_ok(), "the reaper exits");
+}
+
 #[test]
 fn a_reaper_that_died_is_replaced_and_knows_every_registered_group() {
     let reaper = Reaper::default();
