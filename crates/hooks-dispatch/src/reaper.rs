@@ -62,9 +62,10 @@ use nix::{
 ///   keeps forking new ones and exiting, PID hopping, leaves its next generations), but never
 ///   pid 1, the reaper or the engine's group: one `grep` per pass reads every environment,
 ///   newest process first, then the next 1024 process ids the kernel hands out (so it
-///   catches up with a process that keeps forking and exiting; their paths are written out
-///   as one assignment, [`script`], unless they would wrap at `pid_max`), and passes repeat until two in
-///   a row find no live tagged process (at most 64). A malformed token skips this step.
+///   catches up with a process that keeps forking and exiting; their paths are written
+///   out as one assignment, [`script`], unless they would wrap at `pid_max`), and passes
+///   repeat until two in a row find no live tagged process (at most 64). A malformed token
+///   skips this step.
 /// - Last, once the tree has no live process, every member left in the cgroup v1 trees' run
 ///   cgroups (the engine's hooks, whatever their group) gets `SIGKILL`, pass after pass until
 ///   none is listed; then one `rmdir`, which the shell becomes (`exec`, no fork), removes the
@@ -328,7 +329,8 @@ pub(crate) fn script() -> &'static str {
     })
 }
 
-/// How many process ids past the newest each pass of the tag sweep reads.
+/// How many process ids past the newest each pass of the tag sweep reads (the script's
+/// wrap test and its 32 × 32 loop say the same; a test checks they agree).
 const AHEAD: u32 = 1024;
 
 /// Where the reaper looks up `grep` and `rmdir`.

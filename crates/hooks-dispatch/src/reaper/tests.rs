@@ -767,6 +767,10 @@ fn the_written_out_ids_ahead_are_the_loop_s_list() {
     let len = text[start + 8..].find('"').expect("its closing quote");
     let assignment = &text[start..start + 8 + len + 1];
     assert_eq!(assignment.matches("/proc/$((l + ").count(), AHEAD as usize);
+    // The wrap test and the loop read as many ids.
+    assert!(text.contains(&format!("$((last + {AHEAD}))")));
+    assert_eq!(AHEAD, 32 * 32);
+    assert!(text.contains("while [ \"$c\" -lt 32 ]") && text.contains("while [ \"$n\" -lt 32 ]"));
     let run = |script: String| -> String {
         let out = Command::new(SHELL).args(["-c", &script]).output().expect("sh");
         assert!(out.status.success());
