@@ -141,22 +141,18 @@ fn main() {
             medians.push(median(&mut samples));
         }
     }
-    let get =
-        |name: &str| cases.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone()).expect("case");
-    let overhead: Vec<f64> =
-        get("one_hook").iter().zip(get("bare_hook").iter()).map(|(o, b)| o - b).collect();
+    let get = |name: &str| cases.iter().find(|(n, _)| *n == name).map(|(_, v)| v);
     let mut out = serde_json::Map::new();
     for (name, medians) in &cases {
         out.insert((*name).to_owned(), summary(medians));
     }
-    out.insert("one_hook_overhead_over_bare".into(), summary(&overhead));
-    if cases.iter().any(|(n, _)| *n == "one_hook_static") {
-        let overhead: Vec<f64> = get("one_hook_static")
-            .iter()
-            .zip(get("bare_hook").iter())
-            .map(|(o, b)| o - b)
-            .collect();
-        out.insert("one_hook_static_overhead_over_bare".into(), summary(&overhead));
+    // Each one-hook case over the bare hook, round by round.
+    let bare = get("bare_hook").expect("bare_hook");
+    for case in ["one_hook", "one_hook_static"] {
+        if let Some(one) = get(case) {
+            let overhead: Vec<f64> = one.iter().zip(bare).map(|(o, b)| o - b).collect();
+            out.insert(format!("{case}_overhead_over_bare"), summary(&overhead));
+        }
     }
     out.insert("rounds".into(), json!(ROUNDS));
     out.insert(

@@ -188,11 +188,14 @@ fn main() {
         out.insert(format!("{case}_wall"), summary(&wall[i]));
         out.insert(format!("{case}_cpu"), summary(&cpu[i]));
     }
-    let over: Vec<f64> = wall[3].iter().zip(&wall[1]).map(|(o, h)| o - h).collect();
-    out.insert("one_hook_minus_hook_alone_wall".into(), summary(&over));
-    if static_exe.is_some() {
-        let over: Vec<f64> = wall[5].iter().zip(&wall[1]).map(|(o, h)| o - h).collect();
-        out.insert("one_hook_static_minus_hook_alone_wall".into(), summary(&over));
+    // Each one-hook case over the hook alone, round by round.
+    let wall_of = |name: &str| cases.iter().position(|c| *c == name).map(|i| &wall[i]);
+    let alone = wall_of("hook_alone").expect("hook_alone");
+    for case in ["one_hook", "one_hook_static"] {
+        if let Some(one) = wall_of(case) {
+            let over: Vec<f64> = one.iter().zip(alone).map(|(o, h)| o - h).collect();
+            out.insert(format!("{case}_minus_hook_alone_wall"), summary(&over));
+        }
     }
     out.insert("rounds".into(), json!(ROUNDS));
     out.insert("samples_per_round".into(), json!(PER_ROUND));

@@ -34,7 +34,7 @@ use std::{
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
-use crate::{cargo, run, workspace_root};
+use crate::{cargo, run, target_dir, workspace_root};
 
 /// Agents with a real CLI in the harness, and the bridge's `--host` for each.
 const AGENTS: &[&str] = &["claude", "codex", "gemini", "copilot"];
@@ -172,13 +172,6 @@ pub(crate) fn shared_tool(var: &str, name: &str) -> Result<PathBuf> {
     let common = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
     let main = common.parent().context("the main checkout")?;
     Ok(main.join("../shared/tools").join(name))
-}
-
-/// The cargo target folder: `$CARGO_TARGET_DIR`, else the workspace's `target/`.
-pub(crate) fn target_dir() -> PathBuf {
-    #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| workspace_root().join("target"), PathBuf::from)
 }
 
 /// The `hooks` binary: `$HOOKS_BIN` when set (a build at hand), else the release build.

@@ -90,6 +90,13 @@ pub(crate) fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// The cargo target folder: `$CARGO_TARGET_DIR`, else the workspace's `target/`.
+pub(crate) fn target_dir() -> PathBuf {
+    #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| workspace_root().join("target"), PathBuf::from)
+}
+
 /// The packages each test layer covers.
 fn layer_packages(layer: &str) -> Result<Vec<&'static str>> {
     let schema = ["hooks-schema", "hooks-json"];
@@ -204,7 +211,7 @@ fn static_hooks(profile: &str) -> Result<PathBuf> {
         cmd.args(["-C", "relocation-model=static"]);
     }
     run(&mut cmd)?;
-    let dir = agents::target_dir().join(match profile {
+    let dir = target_dir().join(match profile {
         "dev" | "test" => "debug",
         "release" | "bench" => "release",
         other => other,
@@ -305,7 +312,7 @@ fn linked_without_pie() -> Result<()> {
     }
     let pie_wanted = pie_wanted();
     run(cargo().args(["build", "--quiet", "-p", "hooks-cli", "--bin", "hooks"]))?;
-    let bin = agents::target_dir().join("debug/hooks");
+    let bin = target_dir().join("debug/hooks");
     let mut header = [0u8; 18];
     std::io::Read::read_exact(
         &mut std::fs::File::open(&bin).with_context(|| format!("opening {}", bin.display()))?,
