@@ -152,6 +152,7 @@ impl<B: WatchBackend> Engine<B> {
             Msg::Detach(root) => self.detach(&root),
             Msg::Shutdown => return false,
         }
+        self.count_watches();
         true
     }
 
@@ -613,7 +614,6 @@ impl<B: WatchBackend> Engine<B> {
             w.dirs.remove(&dir);
             self.watches.release(&dir);
         }
-        self.count_watches();
     }
 
     /// Makes the watches of one root match the disk: the root directory while it exists, and
@@ -670,6 +670,10 @@ impl<B: WatchBackend> Engine<B> {
         false
     }
 
+    /// Publishes how many platform watches are held. Only where the watches match what was
+    /// handled so far (before an event is emitted, at the end of a message): a folder
+    /// forgotten and watched again within one message (its creation seen after it was
+    /// watched) is never seen as unwatched in between.
     fn count_watches(&self) {
         self.shared.set_platform_watches(self.watches.held.len());
     }

@@ -37,10 +37,22 @@ struct FakeBackend {
     limit: Option<usize>,
     /// Directories this process may not read.
     denied: BTreeSet<PathBuf>,
+    /// When set, the number of platform watches the watcher shows, read at every watch and
+    /// unwatch.
+    probe: Option<(Arc<Shared>, Vec<usize>)>,
+}
+
+impl FakeBackend {
+    fn probe(&mut self) {
+        if let Some((shared, seen)) = &mut self.probe {
+            seen.push(shared.platform_watches());
+        }
+    }
 }
 
 impl WatchBackend for FakeBackend {
     fn watch(&mut self, dir: &Path) -> Result<(), WatchError> {
+        self.probe();
         if self.denied.contains(dir) {
             return Err(WatchError::PermissionDenied { path: dir.to_path_buf() });
         }
@@ -52,6 +64,7 @@ impl WatchBackend for FakeBackend {
     }
 
     fn unwatch(&mut self, dir: &Path) {
+        self.probe();
         self.watched.remove(dir);
     }
 }
@@ -314,6 +327,28 @@ fn creating_the_folder_and_file_watches_the_folder_at_once_and_loads_once() {
     h.advance(500);
     assert_eq!(h.loads(&a), 2);
     assert_eq!(commands(&h.registry, &cursor_id(&a)), Some(vec!["./new.sh".to_owned()]));
+}
+
+#[test]
+fn a_folder_s_creation_seen_after_it_was_watched_never_shows_it_unwatched() {
+    // A root recreated (`git clone`): its `.cursor` made after the root's watch attached
+    // and before the root's folders were listed, so it is watched at once and its creation
+    // event comes after. That event forgets the folder's watch and watches it again; nobody
+    // reading the count in between sees one watch fewer (a test did, under load).
+    let mut h = Harness::new();
+    let a = h.root("a");
+    write(a.as_path(), HOOKS, &cursor_file(&["./one.sh"]));
+    h.add(&a);
+    assert_eq!(h.watched(&a), [".", ".cursor"]);
+    assert_eq!(h.shared.platform_watches(), 2);
+    let shared = Arc::clone(&h.shared);
+    h.engine.backend().probe = Some((shared, Vec::new()));
+    h.event(CREATE_DIR, &a, &[".cursor"]);
+    let (_, seen) = h.engine.backend().probe.take().expect("probe");
+    assert!(!seen.is_empty(), "the folder is watched again");
+    assert!(seen.iter().all(|n| *n == 2), "counts seen while handling: {seen:?}");
+    assert_eq!(h.shared.platform_watches(), 2);
+    assert_eq!(h.watched(&a), [".", ".cursor"]);
 }
 
 #[test]
