@@ -391,8 +391,8 @@ pub(crate) struct Reaper {
 struct State {
     /// The running reaper and the write end of its liveness pipe (never written to).
     running: Option<(Pid, ChildStdin)>,
-    /// The trees' reaper (a fork of the engine) and the write end of its liveness pipe.
-    trees: Option<(Pid, std::os::fd::OwnedFd)>,
+    /// The trees' reaper (a process of the engine's) and what it holds of the engine's.
+    trees: Option<(Pid, TreesReaper)>,
     /// The trees' fork, until it is known to hold no descriptor of the engine's any more
     /// ([`Reaper::settle`]).
     #[cfg(target_os = "linux")]
@@ -403,6 +403,18 @@ struct State {
     free: Vec<u64>,
     /// The number of slots the file has, the header slot included.
     len: u64,
+}
+
+/// The engine's side of the trees' reaper: dropped only once the reaper has been reaped
+/// ([`still_running`]).
+#[derive(Debug)]
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+struct TreesReaper {
+    /// The write end of its liveness pipe (never written to).
+    _pipe: std::os::fd::OwnedFd,
+    /// Its stack and paths, when it shares the engine's memory.
+    #[cfg(target_os = "linux")]
+    _memory: Option<crate::sys::ReaperMemory>,
 }
 
 /// The header slot once tags were handed out.
@@ -434,8 +446,12 @@ pub(crate) fn global() -> &'static Reaper {
 }
 
 /// The largest engine (resident memory at the trees' reaper's start) whose trees are left to a
-/// fork of it: the fork keeps, copy-on-write, the engine's pages as they were, and each page
-/// the engine writes later is copied, so the fork may come to hold up to that much memory.
+/// process of its own rather than to the script. A fork keeps, copy-on-write, the engine's
+/// pages as they were, and each page the engine writes later is copied, so it may come to
+/// hold up to that much memory. A reaper that shares the engine's memory copies nothing, but
+/// dies with the engine when the kernel's out-of-memory killer picks the engine (it kills every
+/// process sharing its victim's memory), and the larger the engine the likelier that pick: a
+/// large engine (an agent that embeds the library) keeps the script, which outlives it.
 const FORK_MAX_RSS: u64 = 64 << 20;
 
 /// This process's resident memory, from `/proc/self/statm` (its second number, in pages;
@@ -537,10 +553,11 @@ impl Reaper {
         let _ = self.ensure_both(&mut st, file);
     }
 
-    /// Whether the engine's trees are left to a fork of the engine: on Linux, when there are
-    /// trees and the engine is small enough ([`FORK_MAX_RSS`]) at the first start; decided
-    /// once. A fork runs no program: the shell and its `rmdir` cost about 1.5 ms of CPU and 140
-    /// page faults per one-shot engine (`specs/dispatch.md`).
+    /// Whether the engine's trees are left to a process of the engine's that runs no program
+    /// ([`crate::sys::start_tree_reaper`]): on Linux, when there are trees and the engine is
+    /// small ([`FORK_MAX_RSS`]) at the first start; decided once. It runs no program: the
+    /// shell and its `rmdir` cost about 1.5 ms of CPU and 140 page faults per one-shot engine
+    /// (`specs/dispatch.md`).
     fn forks_trees(&self) -> bool {
         *self.trees_by_fork.get_or_init(|| {
             cfg!(target_os = "linux")
@@ -605,16 +622,19 @@ impl Reaper {
             v1: self.v1_trees.lines().filter(|l| !l.is_empty()).map(c).collect::<Result<_, _>>()?,
             runs: Some(self.runs.as_str()).filter(|r| !r.is_empty()).map(c).transpose()?,
         };
-        let (pid, pipe) = match crate::sys::start_tree_reaper(&paths) {
+        let (pid, reaper) = match crate::sys::start_tree_reaper(&paths) {
             Ok(f) => {
                 st.trees_ready = Some(f.ready);
-                (Pid::from_raw(f.pid), f.pipe)
+                (Pid::from_raw(f.pid), TreesReaper { _pipe: f.pipe, _memory: f.memory })
             }
-            // No fork allowed here (a process limit, a filter): the script, for the trees
-            // only (no registration file, no token).
-            Err(_) => self.trees_shell()?,
+            // No new process allowed here (a process limit, a filter): the script, for the
+            // trees only (no registration file, no token).
+            Err(_) => {
+                let (pid, pipe) = self.trees_shell()?;
+                (pid, TreesReaper { _pipe: pipe, _memory: None })
+            }
         };
-        st.trees = Some((pid, pipe));
+        st.trees = Some((pid, reaper));
         Ok(())
     }
 

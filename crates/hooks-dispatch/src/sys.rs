@@ -28,6 +28,11 @@
 //! stack: the kernel resets them at the `clone3` (`CLONE_CLEAR_SIGHAND`, Linux 5.5, on x86-64
 //! every child is made by `clone3`), or, where that is refused, the child does it with a
 //! `sigaction` query per signal, as glibc's `posix_spawn` does (64 system calls, 13.6 µs).
+//!
+//! The module also starts the trees' reaper ([`start_tree_reaper`]), which likewise shares
+//! the engine's memory where the kernel allows it, but without `CLONE_VFORK`: it lives on,
+//! the engine's end included, on a stack and a copy of its paths the engine keeps until it
+//! has been reaped.
 #![allow(unsafe_code)]
 
 #[cfg(target_os = "linux")]
@@ -573,8 +578,8 @@ mod linux {
     }
 
     /// The folders the trees' reaper ([`start_tree_reaper`]) empties and removes when the
-    /// engine ends, prepared by the caller (the forked child allocates nothing).
-    #[derive(Debug, Default)]
+    /// engine ends, prepared by the caller (the reaper allocates nothing).
+    #[derive(Debug, Default, Clone)]
     pub(crate) struct TreePaths {
         /// The engine's cgroup v2 tree.
         pub v2: Option<CString>,
@@ -586,15 +591,19 @@ mod linux {
         pub runs: Option<CString>,
     }
 
-    /// [`start_tree_reaper`], returning once the child holds no descriptor of the engine's.
+    /// [`start_tree_reaper`], sharing the engine's memory or forked as `share` says (sharing
+    /// only where the kernel allows it), returning once the child holds no descriptor of the
+    /// engine's.
     #[cfg(test)]
-    pub(crate) fn fork_tree_reaper(paths: &TreePaths) -> io::Result<(i32, OwnedFd)> {
-        let f = start_tree_reaper(paths)?;
+    pub(crate) fn fork_tree_reaper(paths: &TreePaths, share: bool) -> io::Result<(i32, OwnedFd)> {
+        let f = start_tree_reaper_as(paths, share && reaper_shares_memory())?;
         f.ready.wait();
+        // A test's reaper may outlive the test: its memory is never given back.
+        std::mem::forget(f.memory);
         Ok((f.pid, f.pipe))
     }
 
-    /// A trees' reaper just forked ([`start_tree_reaper`]), maybe not set up yet.
+    /// A trees' reaper just started ([`start_tree_reaper`]), maybe not set up yet.
     #[derive(Debug)]
     pub(crate) struct ForkedReaper {
         /// Its pid.
@@ -603,6 +612,8 @@ mod linux {
         pub pipe: OwnedFd,
         /// The end-of-file of this pipe says it closed every descriptor it inherited.
         pub ready: Ready,
+        /// What it runs on when it shares the engine's memory: to be kept until it is reaped.
+        pub memory: Option<ReaperMemory>,
     }
 
     /// The read end of the pipe a trees' reaper closes last of the descriptors it inherited.
@@ -618,16 +629,76 @@ mod linux {
         }
     }
 
-    /// Starts the trees' reaper: a fork of the engine that runs no program (`specs/dispatch.md`,
-    /// "When the engine process dies: the reaper"). It leads a process group of its own, runs as
-    /// a batch task (`SCHED_BATCH`: woken by the engine's end, it does not preempt it), keeps
-    /// every signal blocked (only `SIGKILL` and `SIGSTOP` reach it), closes every descriptor
-    /// but the read end of a pipe whose write end the engine keeps (close-on-exec) and never
-    /// writes to, and blocks reading it. When the engine process ends, however it ends, the
-    /// read sees end-of-file, and the child, with system calls only: kills the cgroup v2 tree
-    /// (`cgroup.kill`, or freeze, SIGKILL every member listed, thaw), waits until it is empty,
-    /// SIGKILLs every member of the v1 trees' run cgroups until none is listed, and removes
-    /// the run cgroups and the trees. Returns its pid and the pipe's write end.
+    /// The stack and the paths of a trees' reaper that shares the engine's memory
+    /// (`CLONE_VM`): it reads them, and runs on the stack, for as long as it lives, the
+    /// engine's end included, so they are dropped only once it has been reaped (or never).
+    pub(crate) struct ReaperMemory {
+        _stack: Box<[MaybeUninit<u8>]>,
+        /// A `Box<ReaperArgs>`, held as a pointer: the child reads through it.
+        args: ptr::NonNull<ReaperArgs>,
+    }
+
+    // SAFETY: `args` is an owned `Box<ReaperArgs>` (descriptor numbers and `CString`s).
+    unsafe impl Send for ReaperMemory {}
+
+    impl Drop for ReaperMemory {
+        fn drop(&mut self) {
+            // SAFETY: made by `Box::into_raw`, dropped once, the child reaped (see the type).
+            drop(unsafe { Box::from_raw(self.args.as_ptr()) });
+        }
+    }
+
+    impl std::fmt::Debug for ReaperMemory {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("ReaperMemory")
+        }
+    }
+
+    /// What a trees' reaper started by `clone` gets: its descriptors and its own copy of the
+    /// paths.
+    struct ReaperArgs {
+        rd: c_int,
+        ready: c_int,
+        paths: TreePaths,
+    }
+
+    /// The trees' reaper's stack when it shares the engine's memory: its deepest path is two
+    /// directory listings (4 KiB each) and a few small frames.
+    const REAPER_STACK: usize = 64 * 1024;
+
+    /// Whether a trees' reaper may share the engine's memory: the kernel has `close_range`
+    /// (Linux 5.9), so that the child closes the descriptors it inherited without a system
+    /// call that can fail before the engine's end (a failing libc call writes `errno`, which
+    /// the child shares with the engine's thread that started it). Asked once.
+    pub(crate) fn reaper_shares_memory() -> bool {
+        static SHARES: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        // SAFETY: `close_range` on a range that holds no descriptor closes nothing.
+        *SHARES.get_or_init(|| unsafe {
+            libc::syscall(libc::SYS_close_range, u32::MAX, u32::MAX, 0u32) == 0
+        })
+    }
+
+    /// Starts the trees' reaper (`specs/dispatch.md`, "When the engine process dies: the
+    /// reaper"): a process of the engine's own that runs no program. It leads a process group
+    /// of its own, runs as a batch task (`SCHED_BATCH`: woken by the engine's end, it does not
+    /// preempt it), keeps every signal blocked (only `SIGKILL` and `SIGSTOP` reach it), closes
+    /// every descriptor but the read end of a pipe whose write end the engine keeps
+    /// (close-on-exec) and never writes to, and blocks reading it. When the engine process
+    /// ends, however it ends, the read sees end-of-file, and the child, with system calls
+    /// only: kills the cgroup v2 tree (`cgroup.kill`, or freeze, SIGKILL every member listed,
+    /// thaw), waits until it is empty, SIGKILLs every member of the v1 trees' run cgroups until
+    /// none is listed, and removes the run cgroups and the trees. Returns its pid and the
+    /// pipe's write end.
+    ///
+    /// Where the kernel allows it ([`reaper_shares_memory`]) the child shares the engine's
+    /// memory (`clone` with `CLONE_VM`, on a stack of its own) rather than being a fork: no
+    /// page table is copied, no page the engine writes later is copied for it, and the
+    /// engine's end does not tear its address space down (the reaper, which still maps it,
+    /// does, after the agent has its answer). It reads only its own copy of the paths
+    /// ([`ReaperMemory`]) and, until the engine's end, makes only system calls that do not
+    /// fail. The cost: processes that share memory are killed together by the kernel's
+    /// out-of-memory killer, so an engine it picks takes its reaper along and the next
+    /// engine's sweep ends its runs (`specs/dispatch.md`). Elsewhere it is a `fork`.
     ///
     /// Returns at once, with [`Ready`]: its end-of-file says the child has closed every
     /// descriptor it inherited but its pipe (it closes that pipe last). Until then the child
@@ -637,46 +708,116 @@ mod linux {
     /// first run's cgroups) while the child sets itself up beside it. The trees need not
     /// exist yet: the child opens them by path at the engine's end and skips one never made.
     pub(crate) fn start_tree_reaper(paths: &TreePaths) -> io::Result<ForkedReaper> {
-        let (rd, wr) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
-        let (ready_rd, ready_wr) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
-        let v2 = paths.v2.as_ref().map_or(ptr::null(), |p| p.as_ptr());
-        let v1: Vec<*const c_char> = paths.v1.iter().map(|p| p.as_ptr()).collect();
-        let runs: &[u8] = paths.runs.as_ref().map_or(&[], |p| p.to_bytes());
-        let pid = {
-            // Every signal blocked in the child from its first instruction: no handler of the
-            // engine ever runs there, and terminal signals cannot end it.
-            let _blocked = BlockSignals::all();
-            // SAFETY: `fork` in a possibly multi-threaded process: the child only makes
-            // async-signal-safe system calls on memory prepared before the fork (its copy) and
-            // ends with `_exit`; it never returns from `tree_reaper`.
-            let pid = unsafe { libc::fork() };
-            if pid == 0 {
-                // SAFETY: in the child, as above.
-                unsafe { tree_reaper(rd.as_raw_fd(), ready_wr.as_raw_fd(), v2, &v1, runs) }
-            }
-            pid
-        };
-        if pid < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        drop(ready_wr);
-        drop(rd);
-        Ok(ForkedReaper { pid, pipe: wr, ready: Ready(ready_rd) })
+        start_tree_reaper_as(paths, reaper_shares_memory())
     }
 
-    /// The trees' reaper, in the forked child. Never returns.
+    /// [`start_tree_reaper`], sharing the engine's memory when `share`.
+    fn start_tree_reaper_as(paths: &TreePaths, share: bool) -> io::Result<ForkedReaper> {
+        let (rd, wr) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+        let (ready_rd, ready_wr) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+        let (pid, memory) = if share {
+            let args = ptr::NonNull::from(Box::leak(Box::new(ReaperArgs {
+                rd: rd.as_raw_fd(),
+                ready: ready_wr.as_raw_fd(),
+                paths: paths.clone(),
+            })));
+            // Owned from here: given back on an early return, or once the child is reaped.
+            let mut memory = ReaperMemory { _stack: Box::new_uninit_slice(REAPER_STACK), args };
+            let top = memory._stack.as_mut_ptr_range().end as usize & !15;
+            let arg: *mut c_void = args.as_ptr().cast();
+            let pid = {
+                // Every signal blocked in the child from its first instruction: no handler of
+                // the engine ever runs there, and terminal signals cannot end it.
+                let _blocked = BlockSignals::all();
+                // SAFETY: `shared_reaper_main` runs on `stack` and reads `args`, both kept
+                // until the child is reaped ([`ReaperMemory`]); until the engine's end it makes
+                // only system calls that do not fail, and it never returns.
+                unsafe {
+                    libc::clone(
+                        shared_reaper_main,
+                        top as *mut c_void,
+                        libc::CLONE_VM | libc::SIGCHLD,
+                        arg,
+                    )
+                }
+            };
+            if pid < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // What a fork does for itself: its own process group (which the engine may set
+            // for a child that has not called `exec`), and a batch task.
+            let normal = libc::sched_param { sched_priority: 0 };
+            // SAFETY: plain system calls about the engine's own child.
+            unsafe {
+                libc::setpgid(pid, pid);
+                libc::sched_setscheduler(pid, libc::SCHED_BATCH, &raw const normal);
+            }
+            (pid, Some(memory))
+        } else {
+            let pid = {
+                let _blocked = BlockSignals::all();
+                // SAFETY: `fork` in a possibly multi-threaded process: the child only makes
+                // async-signal-safe system calls on memory prepared before the fork (its copy)
+                // and ends with `_exit`; it never returns from `tree_reaper`.
+                let pid = unsafe { libc::fork() };
+                if pid == 0 {
+                    // SAFETY: in the child, as above.
+                    unsafe { forked_reaper(rd.as_raw_fd(), ready_wr.as_raw_fd(), paths) }
+                }
+                pid
+            };
+            if pid < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            (pid, None)
+        };
+        drop(ready_wr);
+        drop(rd);
+        Ok(ForkedReaper { pid, pipe: wr, ready: Ready(ready_rd), memory })
+    }
+
+    /// The trees' reaper sharing the engine's memory, from its first instruction: `arg` is its
+    /// [`ReaperArgs`]. Never returns.
+    extern "C" fn shared_reaper_main(arg: *mut c_void) -> c_int {
+        // SAFETY: `arg` is the `ReaperArgs` the engine keeps until this process is reaped.
+        let args = unsafe { &*arg.cast_const().cast::<ReaperArgs>() };
+        let (rd, ready) = (args.rd, args.ready);
+        let (lo, hi) = (rd.min(ready), rd.max(ready));
+        // SAFETY: system calls on this process's own descriptor table (the engine's copy) that
+        // do not fail: `close_range` (which the engine found available) on valid ranges, then
+        // the pipe moved onto 0 as a fork has it (over the ready pipe when that is 0), and the
+        // descriptors it leaves closed, the ready pipe last.
+        unsafe {
+            for (first, last) in [(0, lo - 1), (lo + 1, hi - 1), (hi + 1, c_int::MAX)] {
+                if first <= last {
+                    libc::syscall(libc::SYS_close_range, first as u32, last as u32, 0u32);
+                }
+            }
+            if rd != 0 {
+                libc::dup2(rd, 0);
+                libc::close(rd);
+            }
+            if ready != 0 {
+                libc::close(ready);
+            }
+        }
+        let _ = rustix::process::chdir(c"/");
+        // SAFETY: this process's own descriptor, held until it exits.
+        let rd = unsafe { BorrowedFd::borrow_raw(0) };
+        wait_for_end(rd);
+        // SAFETY: the engine's threads have all ended (their descriptor table, which held the
+        // pipe's write end, is closed): nothing else uses this memory or this thread's `errno`.
+        // (A unit test may close the pipe itself and live on: its thread's `errno` may then
+        // be overwritten by the child's failing calls.)
+        unsafe { end_trees(&args.paths) }
+    }
+
+    /// The trees' reaper in a forked child: sets itself up, waits, ends the trees. Never
+    /// returns.
     ///
     /// # Safety
-    /// Only in the child of a `fork`, with every signal blocked; `v2` and `v1` point to
-    /// NUL-terminated paths (or `v2` is null); `runs` is the engine's run prefix in shared
-    /// trees (empty: the trees are its own).
-    unsafe fn tree_reaper(
-        rd: c_int,
-        ready: c_int,
-        v2: *const c_char,
-        v1: &[*const c_char],
-        runs: &[u8],
-    ) -> ! {
+    /// Only in the child of a `fork`, with every signal blocked.
+    unsafe fn forked_reaper(rd: c_int, ready: c_int, paths: &TreePaths) -> ! {
         // SAFETY: async-signal-safe system calls on this process's own copy of the memory.
         unsafe {
             libc::setpgid(0, 0);
@@ -695,19 +836,39 @@ mod linux {
             close_from(2);
             libc::chdir(c"/".as_ptr());
             libc::close(1);
-            let mut buf = [0u8; 64];
-            loop {
-                let n = libc::read(0, buf.as_mut_ptr().cast(), buf.len());
-                if n == 0 || (n < 0 && errno() != libc::EINTR) {
-                    break;
-                }
+            wait_for_end(BorrowedFd::borrow_raw(0));
+            end_trees(paths)
+        }
+    }
+
+    /// Blocks until the liveness pipe `rd` reports end-of-file (the engine process ended) or
+    /// an error. Sets no `errno`.
+    fn wait_for_end(rd: BorrowedFd<'_>) {
+        let mut buf = [0u8; 64];
+        loop {
+            match rustix::io::read(rd, &mut buf) {
+                Ok(0) => break,
+                Ok(_) | Err(rustix::io::Errno::INTR) => {}
+                Err(_) => break,
             }
+        }
+    }
+
+    /// The trees' reaper's work once the engine has ended: ends the v2 tree, then each v1
+    /// tree, and exits. Never returns.
+    ///
+    /// # Safety
+    /// Only in the trees' reaper, once the engine has ended.
+    unsafe fn end_trees(paths: &TreePaths) -> ! {
+        let runs: &[u8] = paths.runs.as_ref().map_or(&[], |p| p.to_bytes());
+        // SAFETY: async-signal-safe system calls on buffers this process owns.
+        unsafe {
             let me = libc::getpid();
-            if !v2.is_null() {
-                end_tree(v2, me, true, runs);
+            if let Some(v2) = &paths.v2 {
+                end_tree(v2.as_ptr(), me, true, runs);
             }
-            for t in v1 {
-                end_tree(*t, me, false, runs);
+            for t in &paths.v1 {
+                end_tree(t.as_ptr(), me, false, runs);
             }
             libc::_exit(0)
         }

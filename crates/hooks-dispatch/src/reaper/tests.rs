@@ -454,8 +454,9 @@ fn wait_blocked_in_read(pid: i32) {
     }
 }
 
-/// The trees' reaper is a fork of the engine that runs no program: it leads its own group,
-/// holds no descriptor but its liveness pipe (so it keeps no pipe of the engine's, such as the
+/// The trees' reaper is a process of the engine's that runs no program, sharing the engine's
+/// memory where the kernel allows it or else a fork: either way it leads its own group, holds
+/// no descriptor but its liveness pipe (so it keeps no pipe of the engine's, such as the
 /// agent's stdout, open), and when the engine side closes it kills what the cgroup v2 tree and
 /// the v1 trees' run cgroups hold, whatever their group, and removes every tree. Needs cgroup
 /// v2 and v1 trees the engine may make; where the machine lacks them, this test reports why
@@ -463,42 +464,90 @@ fn wait_blocked_in_read(pid: i32) {
 #[cfg(target_os = "linux")]
 #[test]
 fn the_trees_fork_runs_no_program_holds_only_its_pipe_and_ends_every_tree() {
-    let Some((made, mut inside)) = test_trees(780) else { return };
-    let c = |p: &std::path::Path| std::ffi::CString::new(p.to_str().expect("utf-8")).expect("c");
-    let paths = crate::sys::TreePaths {
-        v2: Some(c(&made[0])),
-        v1: made.iter().skip(1).map(|t| c(t)).chain([c("/nonexistent/tree".as_ref())]).collect(),
-        runs: None,
-    };
-    let (pid, pipe) = crate::sys::fork_tree_reaper(&paths).expect("fork");
-    // Already when the call returns, the fork holds no descriptor of the engine's (such as
-    // the agent's stdout) but its pipe.
-    let fds = || -> Vec<String> {
-        std::fs::read_dir(format!("/proc/{pid}/fd"))
-            .expect("fds")
-            .filter_map(|e| e.ok()?.file_name().into_string().ok())
-            .collect()
-    };
-    assert_eq!(fds(), ["0"], "only the pipe, from the start");
-    wait_blocked_in_read(pid);
-    assert_eq!(
-        std::fs::read_link(format!("/proc/{pid}/exe")).expect("exe"),
-        std::env::current_exe().expect("test binary"),
-        "no program started"
-    );
-    assert_eq!(fds(), ["0"], "only the pipe");
-    assert_eq!(nix::unistd::getpgid(Some(Pid::from_raw(pid))), Ok(Pid::from_raw(pid)));
-    for c in &mut inside {
-        assert_eq!(c.try_wait().expect("try_wait"), None, "the members live while the engine does");
+    for (n, share) in [(780, true), (785, false)] {
+        let Some((made, mut inside)) = test_trees(n) else { return };
+        let c =
+            |p: &std::path::Path| std::ffi::CString::new(p.to_str().expect("utf-8")).expect("c");
+        let paths = crate::sys::TreePaths {
+            v2: Some(c(&made[0])),
+            v1: made
+                .iter()
+                .skip(1)
+                .map(|t| c(t))
+                .chain([c("/nonexistent/tree".as_ref())])
+                .collect(),
+            runs: None,
+        };
+        let (pid, pipe) = crate::sys::fork_tree_reaper(&paths, share).expect("fork");
+        // Already when the call returns, the fork holds no descriptor of the engine's (such as
+        // the agent's stdout) but its pipe.
+        let fds = || -> Vec<String> {
+            std::fs::read_dir(format!("/proc/{pid}/fd"))
+                .expect("fds")
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .collect()
+        };
+        assert_eq!(fds(), ["0"], "only the pipe, from the start (sharing: {share})");
+        wait_blocked_in_read(pid);
+        assert_eq!(
+            std::fs::read_link(format!("/proc/{pid}/exe")).expect("exe"),
+            std::env::current_exe().expect("test binary"),
+            "no program started"
+        );
+        assert_eq!(fds(), ["0"], "only the pipe");
+        assert_eq!(nix::unistd::getpgid(Some(Pid::from_raw(pid))), Ok(Pid::from_raw(pid)));
+        for c in &mut inside {
+            assert_eq!(
+                c.try_wait().expect("try_wait"),
+                None,
+                "the members live while the engine does"
+            );
+        }
+        drop(pipe);
+        let st = nix::sys::wait::waitpid(Pid::from_raw(pid), None).expect("wait the fork");
+        assert_eq!(st, nix::sys::wait::WaitStatus::Exited(Pid::from_raw(pid), 0));
+        for c in &mut inside {
+            assert_eq!(wait_child(c).and_then(|s| s.signal()), Some(9), "a member was killed");
+        }
+        for t in &made {
+            assert!(!t.exists(), "{} is removed (sharing: {share})", t.display());
+        }
     }
-    drop(pipe);
-    let st = nix::sys::wait::waitpid(Pid::from_raw(pid), None).expect("wait the fork");
-    assert_eq!(st, nix::sys::wait::WaitStatus::Exited(Pid::from_raw(pid), 0));
-    for c in &mut inside {
-        assert_eq!(wait_child(c).and_then(|s| s.signal()), Some(9), "a member was killed");
+}
+
+/// Where the kernel allows it the trees' reaper shares the engine's memory rather than
+/// being a fork (no page table copied at its start, none torn down at the engine's end): a
+/// mapping the engine makes after the reaper started is in the reaper's map too, which a
+/// fork's copy would not have.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_trees_reaper_shares_the_engine_s_memory_where_the_kernel_allows_it() {
+    if !crate::sys::reaper_shares_memory() {
+        eprintln!("the kernel lacks close_range: the trees' reaper is a fork here");
+        return;
     }
-    for t in &made {
-        assert!(!t.exists(), "{} is removed", t.display());
+    let maps_of = |pid: i32| std::fs::read_to_string(format!("/proc/{pid}/maps")).expect("maps");
+    let holds = |maps: &str, at: usize| {
+        maps.lines().any(|l| {
+            let range = l.split(' ').next().unwrap_or_default();
+            let (lo, hi) = range.split_once('-').unwrap_or_default();
+            let (lo, hi) = (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16));
+            matches!((lo, hi), (Ok(lo), Ok(hi)) if lo <= at && at < hi)
+        })
+    };
+    for share in [true, false] {
+        let (pid, pipe) =
+            crate::sys::fork_tree_reaper(&crate::sys::TreePaths::default(), share).expect("start");
+        wait_blocked_in_read(pid);
+        // Larger than glibc's largest `mmap` threshold: a mapping of its own, made now.
+        let later = vec![1u8; 64 << 20];
+        let at = later.as_ptr() as usize;
+        assert!(holds(&maps_of(std::process::id() as i32), at));
+        assert_eq!(holds(&maps_of(pid), at), share, "the reaper maps it (sharing: {share})");
+        drop(pipe);
+        let st = nix::sys::wait::waitpid(Pid::from_raw(pid), None).expect("wait the reaper");
+        assert_eq!(st, nix::sys::wait::WaitStatus::Exited(Pid::from_raw(pid), 0));
+        drop(later);
     }
 }
 
@@ -508,9 +557,6 @@ fn the_trees_fork_runs_no_program_holds_only_its_pipe_and_ends_every_tree() {
 #[cfg(target_os = "linux")]
 #[test]
 fn the_trees_fork_is_a_batch_task_at_the_engine_s_priority() {
-    let (pid, pipe) =
-        crate::sys::fork_tree_reaper(&crate::sys::TreePaths::default()).expect("fork");
-    wait_blocked_in_read(pid);
     // `/proc/<pid>/stat`: after the command's closing parenthesis, field 19 (nice) is the
     // 17th and field 41 (policy) the 39th.
     let fields = |p: &str| -> (String, String) {
@@ -519,15 +565,20 @@ fn the_trees_fork_is_a_batch_task_at_the_engine_s_priority() {
             stat[stat.rfind(')').expect(")") + 2..].split(' ').map(str::to_owned).collect();
         (rest[19 - 3].clone(), rest[41 - 3].clone())
     };
-    let (nice, policy) = fields(&pid.to_string());
-    let (own_nice, own_policy) = fields("self");
-    // An engine that itself runs as SCHED_IDLE (5) has a fork that may not leave it.
-    let expected = if own_policy == "5" { "5" } else { "3" };
-    assert_eq!(policy, expected, "the fork's scheduling policy (SCHED_BATCH is 3)");
-    assert_eq!(nice, own_nice, "the fork's nice value is the engine's");
-    drop(pipe);
-    let st = nix::sys::wait::waitpid(Pid::from_raw(pid), None).expect("wait the fork");
-    assert_eq!(st, nix::sys::wait::WaitStatus::Exited(Pid::from_raw(pid), 0));
+    for share in [true, false] {
+        let (pid, pipe) =
+            crate::sys::fork_tree_reaper(&crate::sys::TreePaths::default(), share).expect("fork");
+        wait_blocked_in_read(pid);
+        let (nice, policy) = fields(&pid.to_string());
+        let (own_nice, own_policy) = fields("self");
+        // An engine that itself runs as SCHED_IDLE (5) has a reaper that may not leave it.
+        let expected = if own_policy == "5" { "5" } else { "3" };
+        assert_eq!(policy, expected, "its scheduling policy (SCHED_BATCH is 3; sharing: {share})");
+        assert_eq!(nice, own_nice, "its nice value is the engine's (sharing: {share})");
+        drop(pipe);
+        let st = nix::sys::wait::waitpid(Pid::from_raw(pid), None).expect("wait the fork");
+        assert_eq!(st, nix::sys::wait::WaitStatus::Exited(Pid::from_raw(pid), 0));
+    }
 }
 
 /// A `sleep` in a session of its own, moved into the cgroup `dir` (its `cgroup.procs`).
@@ -610,9 +661,10 @@ fn without_a_fork_the_script_ends_every_tree() {
     }
 }
 
-/// The trees go to a fork only while the engine is small (the fork holds the engine's pages
-/// copy-on-write): above `FORK_MAX_RSS` resident at the first start, to the script. The
-/// decision is made once per reaper.
+/// The trees go to a process of the engine's only while the engine is small (a fork holds the
+/// engine's pages copy-on-write; one that shares them dies with an engine the out-of-memory
+/// killer picks, the likelier the larger the engine): above `FORK_MAX_RSS` resident at the
+/// first start, to the script. The decision is made once per reaper.
 #[cfg(target_os = "linux")]
 #[test]
 fn an_engine_above_the_bound_leaves_its_trees_to_the_script() {
@@ -709,7 +761,7 @@ fn shared_test_trees(
 #[cfg(target_os = "linux")]
 #[test]
 fn in_shared_trees_the_fork_and_the_script_end_only_the_engine_s_runs() {
-    for (n, by_fork) in [(783, true), (784, false)] {
+    for (n, by_fork, share) in [(783, true, true), (786, true, false), (784, false, false)] {
         let ours = "111.222.";
         let Some((made, mut inside, mut others)) = shared_test_trees(n, ours) else { return };
         let (pid, pipe) = if by_fork {
@@ -721,14 +773,14 @@ fn in_shared_trees_the_fork_and_the_script_end_only_the_engine_s_runs() {
                 v1: made.iter().skip(1).map(|t| c(t)).collect(),
                 runs: Some(std::ffi::CString::new(ours).expect("c")),
             };
-            let (pid, pipe) = crate::sys::fork_tree_reaper(&paths).expect("fork");
+            let (pid, pipe) = crate::sys::fork_tree_reaper(&paths, share).expect("fork");
             (Pid::from_raw(pid), pipe)
         } else {
             trees_script(&made, ours)
         };
         drop(pipe);
         let st = nix::sys::wait::waitpid(pid, None).expect("wait the reaper");
-        assert_eq!(st, nix::sys::wait::WaitStatus::Exited(pid, 0), "by fork: {by_fork}");
+        assert_eq!(st, nix::sys::wait::WaitStatus::Exited(pid, 0), "by fork: {by_fork} {share}");
         for c in &mut inside {
             assert_eq!(wait_child(c).and_then(|s| s.signal()), Some(9), "our member was killed");
         }
