@@ -72,7 +72,7 @@ mod linux {
         ffi::{CStr, CString, c_char, c_int, c_void},
         io,
         mem::MaybeUninit,
-        os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd},
+        os::fd::{AsRawFd, BorrowedFd, FromRawFd, IntoRawFd, OwnedFd, RawFd},
         ptr,
         sync::atomic::{AtomicBool, AtomicI32, Ordering},
     };
@@ -667,9 +667,9 @@ mod linux {
     const REAPER_STACK: usize = 64 * 1024;
 
     /// Whether a trees' reaper may share the engine's memory: the kernel has `close_range`
-    /// (Linux 5.9), so that the child closes the descriptors it inherited without a system
-    /// call that can fail before the engine's end (a failing libc call writes `errno`, which
-    /// the child shares with the engine's thread that started it). Asked once.
+    /// (Linux 5.9), so that the child closes the descriptors it inherited in three calls that
+    /// cannot fail (the C library's `syscall`, which it uses for this one, would write `errno`
+    /// in the block of the engine's thread on a failure). Asked once.
     pub(crate) fn reaper_shares_memory() -> bool {
         static SHARES: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         // SAFETY: `close_range` on a range that holds no descriptor closes nothing.
@@ -695,8 +695,9 @@ mod linux {
     /// page table is copied, no page the engine writes later is copied for it, and the
     /// engine's end does not tear its address space down (the reaper, which still maps it,
     /// does, after the agent has its answer). It reads only its own copy of the paths
-    /// ([`ReaperMemory`]) and, until the engine's end, makes only system calls that do not
-    /// fail. The cost: processes that share memory are killed together by the kernel's
+    /// ([`ReaperMemory`]) and makes its system calls directly ([`raw`]), never through the C
+    /// library, whose wrappers reach the block of the engine thread that started it. The
+    /// cost: processes that share memory are killed together by the kernel's
     /// out-of-memory killer, so an engine it picks takes its reaper along and the next
     /// engine's sweep ends its runs (`specs/dispatch.md`). Elsewhere it is a `fork`.
     ///
@@ -730,8 +731,8 @@ mod linux {
                 // the engine ever runs there, and terminal signals cannot end it.
                 let _blocked = BlockSignals::all();
                 // SAFETY: `shared_reaper_main` runs on `stack` and reads `args`, both kept
-                // until the child is reaped ([`ReaperMemory`]); until the engine's end it makes
-                // only system calls that do not fail, and it never returns.
+                // until the child is reaped ([`ReaperMemory`]); it allocates nothing, takes no
+                // lock, makes its system calls directly, and never returns.
                 unsafe {
                     libc::clone(
                         shared_reaper_main,
@@ -783,32 +784,38 @@ mod linux {
         let args = unsafe { &*arg.cast_const().cast::<ReaperArgs>() };
         let (rd, ready) = (args.rd, args.ready);
         let (lo, hi) = (rd.min(ready), rd.max(ready));
-        // SAFETY: system calls on this process's own descriptor table (the engine's copy) that
-        // do not fail: `close_range` (which the engine found available) on valid ranges, then
-        // the pipe moved onto 0 as a fork has it (over the ready pipe when that is 0), and the
-        // descriptors it leaves closed, the ready pipe last.
-        unsafe {
+        // Only direct system calls (see [`raw`]), on this process's own descriptor table (the
+        // engine's copy): `close_range` (which the engine found available) on valid ranges,
+        // which does not fail and so sets no `errno`; the pipe moved onto 0 as a fork has it
+        // (the ready pipe closed first when it is 0 itself, else last).
+        // SAFETY: descriptors this process owns; none is used after it is closed.
+        let pipe = unsafe {
             for (first, last) in [(0, lo - 1), (lo + 1, hi - 1), (hi + 1, c_int::MAX)] {
                 if first <= last {
                     libc::syscall(libc::SYS_close_range, first as u32, last as u32, 0u32);
                 }
             }
+            let mut pipe = rd;
             if rd != 0 {
-                libc::dup2(rd, 0);
-                libc::close(rd);
+                if ready == 0 {
+                    raw::close(ready);
+                }
+                if let Ok(moved) = rustix::io::fcntl_dupfd_cloexec(BorrowedFd::borrow_raw(rd), 0) {
+                    pipe = moved.into_raw_fd();
+                    raw::close(rd);
+                }
             }
             if ready != 0 {
-                libc::close(ready);
+                raw::close(ready);
             }
-        }
+            pipe
+        };
         let _ = rustix::process::chdir(c"/");
         // SAFETY: this process's own descriptor, held until it exits.
-        let rd = unsafe { BorrowedFd::borrow_raw(0) };
+        let rd = unsafe { BorrowedFd::borrow_raw(pipe) };
         wait_for_end(rd);
-        // SAFETY: the engine's threads have all ended (their descriptor table, which held the
-        // pipe's write end, is closed): nothing else uses this memory or this thread's `errno`.
-        // (A unit test may close the pipe itself and live on: its thread's `errno` may then
-        // be overwritten by the child's failing calls.)
+        // SAFETY: the engine's end (or, in a unit test, the pipe closed by hand); the paths are
+        // this process's own copy.
         unsafe { end_trees(&args.paths) }
     }
 
@@ -863,12 +870,12 @@ mod linux {
         let runs: &[u8] = paths.runs.as_ref().map_or(&[], |p| p.to_bytes());
         // SAFETY: async-signal-safe system calls on buffers this process owns.
         unsafe {
-            let me = libc::getpid();
+            let me = rustix::process::getpid().as_raw_nonzero().get();
             if let Some(v2) = &paths.v2 {
-                end_tree(v2.as_ptr(), me, true, runs);
+                end_tree(v2, me, true, runs);
             }
             for t in &paths.v1 {
-                end_tree(t.as_ptr(), me, false, runs);
+                end_tree(t, me, false, runs);
             }
             libc::_exit(0)
         }
@@ -920,16 +927,16 @@ mod linux {
     ///
     /// # Safety
     /// Only in the trees' reaper.
-    unsafe fn end_tree(tree: *const c_char, me: c_int, v2: bool, runs: &[u8]) {
+    unsafe fn end_tree(tree: &CStr, me: c_int, v2: bool, runs: &[u8]) {
         // SAFETY: plain system calls on this process's own buffers.
         unsafe {
-            let dir = libc::open(tree, libc::O_RDONLY | libc::O_DIRECTORY);
+            let dir = raw::open(None, tree, raw::DIR);
             if dir < 0 {
                 return;
             }
             if !runs.is_empty() {
                 end_runs(dir, me, v2, runs);
-                libc::close(dir);
+                raw::close(dir);
                 return;
             }
             if v2 {
@@ -949,8 +956,8 @@ mod linux {
                 }
             }
             remove_runs(dir, b"");
-            libc::close(dir);
-            libc::rmdir(tree);
+            raw::close(dir);
+            raw::rmdir(None, tree);
         }
     }
 
@@ -969,7 +976,7 @@ mod linux {
                     if !kill_members(dir, me, true, b"") {
                         break;
                     }
-                    libc::sched_yield();
+                    raw::yield_now();
                 }
                 if frozen {
                     write_at(dir, c"cgroup.freeze", b"0");
@@ -1019,28 +1026,21 @@ mod linux {
                 if !is_dir || !name.to_bytes().starts_with(prefix) {
                     return;
                 }
-                let sub = libc::openat(dir, name.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY);
+                let sub = raw::open(Some(dir), name, raw::DIR);
                 if sub >= 0 {
                     f(sub);
-                    libc::close(sub);
+                    raw::close(sub);
                 }
             });
         }
     }
 
     /// A short wait between passes: a yield for the first hundred, then a millisecond.
-    ///
-    /// # Safety
-    /// Plain system calls.
-    unsafe fn pause(pass: u32) {
-        // SAFETY: plain system calls on a local.
-        unsafe {
-            if pass < 100 {
-                libc::sched_yield();
-            } else {
-                let t = libc::timespec { tv_sec: 0, tv_nsec: 1_000_000 };
-                libc::nanosleep(&raw const t, ptr::null_mut());
-            }
+    fn pause(pass: u32) {
+        if pass < 100 {
+            raw::yield_now();
+        } else {
+            raw::sleep_a_millisecond();
         }
     }
 
@@ -1051,12 +1051,12 @@ mod linux {
     unsafe fn write_at(dir: c_int, name: &CStr, text: &[u8]) -> bool {
         // SAFETY: plain system calls on the caller's buffers.
         unsafe {
-            let fd = libc::openat(dir, name.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+            let fd = raw::open(Some(dir), name, raw::WRITE);
             if fd < 0 {
                 return false;
             }
-            let ok = libc::write(fd, text.as_ptr().cast(), text.len()) == text.len() as isize;
-            libc::close(fd);
+            let ok = raw::write(fd, text) == Some(text.len());
+            raw::close(fd);
             ok
         }
     }
@@ -1069,14 +1069,14 @@ mod linux {
     unsafe fn populated(dir: c_int) -> bool {
         // SAFETY: plain system calls on a local buffer.
         unsafe {
-            let fd = libc::openat(dir, c"cgroup.events".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
+            let fd = raw::open(Some(dir), c"cgroup.events", raw::READ);
             if fd < 0 {
                 return true;
             }
             let mut buf = [0u8; 256];
-            let n = libc::read(fd, buf.as_mut_ptr().cast(), buf.len());
-            libc::close(fd);
-            let text = buf.get(..usize::try_from(n).unwrap_or(0)).unwrap_or_default();
+            let n = raw::read(fd, &mut buf);
+            raw::close(fd);
+            let text = buf.get(..n.unwrap_or(0)).unwrap_or_default();
             !text.split(|b| *b == b'\n').any(|l| l == b"populated 0")
         }
     }
@@ -1098,7 +1098,7 @@ mod linux {
                     && p != me
                 {
                     any = true;
-                    libc::kill(p, libc::SIGKILL);
+                    raw::kill(p);
                 }
             };
             let mut kill_listed = |procs: c_int| {
@@ -1107,12 +1107,9 @@ mod linux {
                 }
                 let mut buf = [0u8; 512];
                 let mut pid: i64 = -1;
-                loop {
-                    let n = libc::read(procs, buf.as_mut_ptr().cast(), buf.len());
-                    let Ok(n) = usize::try_from(n) else { break };
-                    if n == 0 {
-                        break;
-                    }
+                while let Some(n) = raw::read(procs, &mut buf)
+                    && n > 0
+                {
                     for b in buf.get(..n).unwrap_or_default() {
                         if b.is_ascii_digit() {
                             pid = pid.max(0).saturating_mul(10).saturating_add(i64::from(b - b'0'));
@@ -1123,20 +1120,20 @@ mod linux {
                     }
                 }
                 kill(pid);
-                libc::close(procs);
+                raw::close(procs);
             };
-            let procs = c"cgroup.procs".as_ptr();
+            let procs = c"cgroup.procs";
             if with_dir {
-                kill_listed(libc::openat(dir, procs, libc::O_RDONLY | libc::O_CLOEXEC));
+                kill_listed(raw::open(Some(dir), procs, raw::READ));
             }
             each_entry(dir, |name, is_dir| {
                 if !is_dir || !name.to_bytes().starts_with(prefix) {
                     return;
                 }
-                let sub = libc::openat(dir, name.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY);
+                let sub = raw::open(Some(dir), name, raw::DIR);
                 if sub >= 0 {
-                    kill_listed(libc::openat(sub, procs, libc::O_RDONLY | libc::O_CLOEXEC));
-                    libc::close(sub);
+                    kill_listed(raw::open(Some(sub), procs, raw::READ));
+                    raw::close(sub);
                 }
             });
             any
@@ -1155,9 +1152,7 @@ mod linux {
             for i in 0..1_100 {
                 let mut left = false;
                 each_entry(dir, |name, is_dir| {
-                    if is_dir
-                        && name.to_bytes().starts_with(prefix)
-                        && libc::unlinkat(dir, name.as_ptr(), libc::AT_REMOVEDIR) != 0
+                    if is_dir && name.to_bytes().starts_with(prefix) && !raw::rmdir(Some(dir), name)
                     {
                         left = true;
                     }
@@ -1176,37 +1171,125 @@ mod linux {
     /// # Safety
     /// Plain system calls on a local buffer.
     unsafe fn each_entry(dir: c_int, mut f: impl FnMut(&CStr, bool)) {
-        /// `getdents64`'s buffer, aligned for its records.
-        #[repr(C, align(8))]
-        struct Buf([u8; 4096]);
-        let mut buf = Buf([0; 4096]);
-        // SAFETY: plain system calls into the local buffer, whose records the kernel wrote.
-        unsafe {
-            libc::lseek(dir, 0, libc::SEEK_SET);
-            loop {
-                let n = libc::syscall(libc::SYS_getdents64, dir, buf.0.as_mut_ptr(), buf.0.len());
-                let Ok(n) = usize::try_from(n) else { return };
-                if n == 0 {
-                    return;
-                }
-                let mut at = 0;
-                while at + 19 < n {
-                    let Some(rec) = buf.0.get(at..n) else { return };
-                    let reclen = usize::from(u16::from_ne_bytes([rec[16], rec[17]]));
-                    if reclen == 0 {
-                        return;
-                    }
-                    let is_dir = rec[18] == libc::DT_DIR;
-                    if let Some(name) = rec.get(19..reclen.min(rec.len()))
-                        && let Ok(name) = CStr::from_bytes_until_nul(name)
-                        && name != c"."
-                        && name != c".."
-                    {
-                        f(name, is_dir);
-                    }
-                    at += reclen;
-                }
+        let mut buf = [MaybeUninit::<u8>::uninit(); 4096];
+        // SAFETY: the caller's open descriptor, alive for the call.
+        let fd = unsafe { BorrowedFd::borrow_raw(dir) };
+        if rustix::fs::seek(fd, rustix::fs::SeekFrom::Start(0)).is_err() {
+            return;
+        }
+        let mut entries = rustix::fs::RawDir::new(fd, &mut buf);
+        while let Some(entry) = entries.next() {
+            let Ok(entry) = entry else { return };
+            let name = entry.file_name();
+            if name != c"." && name != c".." {
+                f(name, entry.file_type() == rustix::fs::FileType::Directory);
             }
+        }
+    }
+
+    /// The system calls of the trees' reaper, made directly (rustix) rather than through the
+    /// C library: a reaper that shares the engine's memory also shares the thread pointer of
+    /// the engine thread that started it, and the C library's wrappers reach that thread's
+    /// block (`errno` on a failure; the cancellation state at every cancellation point, such
+    /// as `read`, `openat`, `close`), which that thread still uses while the engine runs, and
+    /// which may be gone (the thread ended, its stack unmapped) by the engine's end. Direct
+    /// system calls touch no thread block. Each returns what the reaper needs: a raw
+    /// descriptor or -1, a count or `None`, whether it worked.
+    mod raw {
+        use std::{
+            ffi::{CStr, c_int},
+            os::fd::{BorrowedFd, IntoRawFd},
+        };
+
+        use rustix::fs::{AtFlags, Mode, OFlags};
+
+        /// Opening a folder.
+        pub(super) const DIR: OFlags = OFlags::RDONLY.union(OFlags::DIRECTORY);
+        /// Opening a file to read.
+        pub(super) const READ: OFlags = OFlags::RDONLY;
+        /// Opening a file to write.
+        pub(super) const WRITE: OFlags = OFlags::WRONLY;
+
+        /// # Safety
+        /// `fd` is open, and stays open while the result is used.
+        unsafe fn borrow<'a>(fd: c_int) -> BorrowedFd<'a> {
+            // SAFETY: as the caller promises.
+            unsafe { BorrowedFd::borrow_raw(fd) }
+        }
+
+        /// `path` opened with `flags` (close-on-exec), relative to the open folder `dir` or,
+        /// with `None`, to the working folder; -1 when it cannot be.
+        ///
+        /// # Safety
+        /// `dir`, if any, is an open descriptor.
+        pub(super) unsafe fn open(dir: Option<c_int>, path: &CStr, flags: OFlags) -> c_int {
+            let flags = flags | OFlags::CLOEXEC;
+            match dir {
+                // SAFETY: as the caller promises.
+                Some(d) => rustix::fs::openat(unsafe { borrow(d) }, path, flags, Mode::empty()),
+                None => rustix::fs::openat(rustix::fs::CWD, path, flags, Mode::empty()),
+            }
+            .map_or(-1, IntoRawFd::into_raw_fd)
+        }
+
+        /// Closes a descriptor [`open`] returned.
+        ///
+        /// # Safety
+        /// `fd` is the caller's own, not used after this.
+        pub(super) unsafe fn close(fd: c_int) {
+            // SAFETY: as the caller promises.
+            unsafe { rustix::io::close(fd) }
+        }
+
+        /// Reads into `buf`: how much, or `None` on an error.
+        ///
+        /// # Safety
+        /// `fd` is open.
+        pub(super) unsafe fn read(fd: c_int, buf: &mut [u8]) -> Option<usize> {
+            // SAFETY: as the caller promises.
+            rustix::io::read(unsafe { borrow(fd) }, buf).ok()
+        }
+
+        /// Writes `text`: how much was written, or `None` on an error.
+        ///
+        /// # Safety
+        /// `fd` is open.
+        pub(super) unsafe fn write(fd: c_int, text: &[u8]) -> Option<usize> {
+            // SAFETY: as the caller promises.
+            rustix::io::write(unsafe { borrow(fd) }, text).ok()
+        }
+
+        /// Sends `SIGKILL` to the process `pid` (at least 1).
+        pub(super) fn kill(pid: c_int) {
+            if let Some(p) = rustix::process::Pid::from_raw(pid) {
+                let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
+            }
+        }
+
+        /// Removes the empty folder `path` (relative as in [`open`]): whether it is gone.
+        ///
+        /// # Safety
+        /// `dir`, if any, is an open descriptor.
+        pub(super) unsafe fn rmdir(dir: Option<c_int>, path: &CStr) -> bool {
+            match dir {
+                // SAFETY: as the caller promises.
+                Some(d) => rustix::fs::unlinkat(unsafe { borrow(d) }, path, AtFlags::REMOVEDIR),
+                None => rustix::fs::unlinkat(rustix::fs::CWD, path, AtFlags::REMOVEDIR),
+            }
+            .is_ok()
+        }
+
+        /// Lets another task run.
+        pub(super) fn yield_now() {
+            rustix::thread::sched_yield();
+        }
+
+        /// Sleeps for a millisecond.
+        pub(super) fn sleep_a_millisecond() {
+            let _ = rustix::thread::nanosleep(&rustix::thread::Timespec {
+                tv_sec: 0,
+                tv_nsec: 1_000_000,
+            });
         }
     }
 

@@ -551,6 +551,39 @@ fn the_trees_reaper_shares_the_engine_s_memory_where_the_kernel_allows_it() {
     }
 }
 
+/// A reaper that shares the engine's memory also shares the thread pointer of the engine
+/// thread that started it. Started here from a thread with a stack too large for the C
+/// library's cache of stacks, which is unmapped when that thread ends (its thread block with
+/// it), the reaper still ends every tree once the pipe closes: it reaches no thread block
+/// (through the C library's wrappers it died of a segmentation fault at its first `openat`).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_reaper_started_by_a_thread_that_ended_still_ends_every_tree() {
+    let Some((made, mut inside)) = test_trees(787) else { return };
+    let c = |p: &std::path::Path| std::ffi::CString::new(p.to_str().expect("utf-8")).expect("c");
+    let paths = crate::sys::TreePaths {
+        v2: Some(c(&made[0])),
+        v1: made.iter().skip(1).map(|t| c(t)).collect(),
+        runs: None,
+    };
+    let (pid, pipe) = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || crate::sys::fork_tree_reaper(&paths, true).expect("start"))
+        .expect("thread")
+        .join()
+        .expect("joined");
+    wait_blocked_in_read(pid);
+    drop(pipe);
+    let st = nix::sys::wait::waitpid(Pid::from_raw(pid), None).expect("wait the reaper");
+    assert_eq!(st, nix::sys::wait::WaitStatus::Exited(Pid::from_raw(pid), 0));
+    for c in &mut inside {
+        assert_eq!(wait_child(c).and_then(|s| s.signal()), Some(9), "a member was killed");
+    }
+    for t in &made {
+        assert!(!t.exists(), "{} is removed", t.display());
+    }
+}
+
 /// The trees' fork is woken by the engine's end; as a batch task it does not preempt the
 /// ending engine on its CPU (the agent waits for that exit), and keeps the engine's nice
 /// value, so its kills get the normal share of the CPU.
