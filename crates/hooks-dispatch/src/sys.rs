@@ -633,7 +633,7 @@ mod linux {
     /// (`CLONE_VM`): it reads them, and runs on the stack, for as long as it lives, the
     /// engine's end included, so they are dropped only once it has been reaped (or never).
     pub(crate) struct ReaperMemory {
-        _stack: Box<[MaybeUninit<u8>]>,
+        stack: Box<[MaybeUninit<u8>]>,
         /// A `Box<ReaperArgs>`, held as a pointer: the child reads through it.
         args: ptr::NonNull<ReaperArgs>,
     }
@@ -723,8 +723,8 @@ mod linux {
                 paths: paths.clone(),
             })));
             // Owned from here: given back on an early return, or once the child is reaped.
-            let mut memory = ReaperMemory { _stack: Box::new_uninit_slice(REAPER_STACK), args };
-            let top = memory._stack.as_mut_ptr_range().end as usize & !15;
+            let mut memory = ReaperMemory { stack: Box::new_uninit_slice(REAPER_STACK), args };
+            let top = memory.stack.as_mut_ptr_range().end as usize & !15;
             let arg: *mut c_void = args.as_ptr().cast();
             let pid = {
                 // Every signal blocked in the child from its first instruction: no handler of
