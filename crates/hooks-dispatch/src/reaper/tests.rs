@@ -466,18 +466,8 @@ fn wait_blocked_in_read(pid: i32) {
 fn the_trees_fork_runs_no_program_holds_only_its_pipe_and_ends_every_tree() {
     for (n, share) in [(780, true), (785, false)] {
         let Some((made, mut inside)) = test_trees(n) else { return };
-        let c =
-            |p: &std::path::Path| std::ffi::CString::new(p.to_str().expect("utf-8")).expect("c");
-        let paths = crate::sys::TreePaths {
-            v2: Some(c(&made[0])),
-            v1: made
-                .iter()
-                .skip(1)
-                .map(|t| c(t))
-                .chain([c("/nonexistent/tree".as_ref())])
-                .collect(),
-            runs: None,
-        };
+        let mut paths = tree_paths(&made, None);
+        paths.v1.push(std::ffi::CString::new("/nonexistent/tree").expect("c"));
         let (pid, pipe) = crate::sys::fork_tree_reaper(&paths, share).expect("fork");
         // Already when the call returns, the fork holds no descriptor of the engine's (such as
         // the agent's stdout) but its pipe.
@@ -503,15 +493,7 @@ fn the_trees_fork_runs_no_program_holds_only_its_pipe_and_ends_every_tree() {
                 "the members live while the engine does"
             );
         }
-        drop(pipe);
-        let st = nix::sys::wait::waitpid(Pid::from_raw(pid), None).expect("wait the fork");
-        assert_eq!(st, nix::sys::wait::WaitStatus::Exited(Pid::from_raw(pid), 0));
-        for c in &mut inside {
-            assert_eq!(wait_child(c).and_then(|s| s.signal()), Some(9), "a member was killed");
-        }
-        for t in &made {
-            assert!(!t.exists(), "{} is removed (sharing: {share})", t.display());
-        }
+        end_and_check(pid, pipe, &mut inside, &made);
     }
 }
 
@@ -560,12 +542,7 @@ fn the_trees_reaper_shares_the_engine_s_memory_where_the_kernel_allows_it() {
 #[test]
 fn a_reaper_started_by_a_thread_that_ended_still_ends_every_tree() {
     let Some((made, mut inside)) = test_trees(787) else { return };
-    let c = |p: &std::path::Path| std::ffi::CString::new(p.to_str().expect("utf-8")).expect("c");
-    let paths = crate::sys::TreePaths {
-        v2: Some(c(&made[0])),
-        v1: made.iter().skip(1).map(|t| c(t)).collect(),
-        runs: None,
-    };
+    let paths = tree_paths(&made, None);
     let (pid, pipe) = std::thread::Builder::new()
         .stack_size(64 << 20)
         .spawn(move || crate::sys::fork_tree_reaper(&paths, true).expect("start"))
@@ -573,15 +550,7 @@ fn a_reaper_started_by_a_thread_that_ended_still_ends_every_tree() {
         .join()
         .expect("joined");
     wait_blocked_in_read(pid);
-    drop(pipe);
-    let st = nix::sys::wait::waitpid(Pid::from_raw(pid), None).expect("wait the reaper");
-    assert_eq!(st, nix::sys::wait::WaitStatus::Exited(Pid::from_raw(pid), 0));
-    for c in &mut inside {
-        assert_eq!(wait_child(c).and_then(|s| s.signal()), Some(9), "a member was killed");
-    }
-    for t in &made {
-        assert!(!t.exists(), "{} is removed", t.display());
-    }
+    end_and_check(pid, pipe, &mut inside, &made);
 }
 
 /// The trees' fork is woken by the engine's end; as a batch task it does not preempt the
@@ -651,6 +620,40 @@ fn test_trees(n: u32) -> Option<(Vec<std::path::PathBuf>, Vec<Child>)> {
         made.push(tree);
     }
     Some((made, inside))
+}
+
+/// The trees `made` ([`test_trees`]: the cgroup v2 one first) as the trees' reaper takes them,
+/// with the engine's run prefix `runs` in shared trees.
+#[cfg(target_os = "linux")]
+fn tree_paths(made: &[std::path::PathBuf], runs: Option<&str>) -> crate::sys::TreePaths {
+    let c = |p: &str| std::ffi::CString::new(p).expect("no NUL");
+    let path = |t: &std::path::PathBuf| c(t.to_str().expect("utf-8"));
+    crate::sys::TreePaths {
+        v2: Some(path(&made[0])),
+        v1: made.iter().skip(1).map(path).collect(),
+        runs: runs.map(c),
+    }
+}
+
+/// Closes the engine's side of the trees' reaper `pid`'s pipe, as the engine's end does, and
+/// checks what the reaper did: it exited with 0, every member in `inside` was SIGKILLed, and
+/// every tree in `made` is gone.
+#[cfg(target_os = "linux")]
+fn end_and_check(
+    pid: i32,
+    pipe: std::os::fd::OwnedFd,
+    inside: &mut [Child],
+    made: &[std::path::PathBuf],
+) {
+    drop(pipe);
+    let st = nix::sys::wait::waitpid(Pid::from_raw(pid), None).expect("wait the reaper");
+    assert_eq!(st, nix::sys::wait::WaitStatus::Exited(Pid::from_raw(pid), 0));
+    for c in inside {
+        assert_eq!(wait_child(c).and_then(|s| s.signal()), Some(9), "a member was killed");
+    }
+    for t in made {
+        assert!(!t.exists(), "{} is removed", t.display());
+    }
 }
 
 /// The script started for the trees `made` alone (the cgroup v2 tree first, then the v1
@@ -798,14 +801,7 @@ fn in_shared_trees_the_fork_and_the_script_end_only_the_engine_s_runs() {
         let ours = "111.222.";
         let Some((made, mut inside, mut others)) = shared_test_trees(n, ours) else { return };
         let (pid, pipe) = if by_fork {
-            let c = |p: &std::path::Path| {
-                std::ffi::CString::new(p.to_str().expect("utf-8")).expect("c")
-            };
-            let paths = crate::sys::TreePaths {
-                v2: Some(c(&made[0])),
-                v1: made.iter().skip(1).map(|t| c(t)).collect(),
-                runs: Some(std::ffi::CString::new(ours).expect("c")),
-            };
+            let paths = tree_paths(&made, Some(ours));
             let (pid, pipe) = crate::sys::fork_tree_reaper(&paths, share).expect("fork");
             (Pid::from_raw(pid), pipe)
         } else {
