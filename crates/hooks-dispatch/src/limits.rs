@@ -752,30 +752,80 @@ impl V1Tree {
     fn take(&self, limits: &HookLimits) -> io::Result<V1Run> {
         self.collect_retired();
         let pooled = self.pool.lock().unwrap_or_else(PoisonError::into_inner).pop();
-        let mut run = match pooled {
+        let mut run = match pooled.or_else(|| self.claim()) {
             Some(r) => r,
-            None => {
-                let n = self.next.fetch_add(1, Ordering::Relaxed);
-                let dir = self.dir.join(format!("{}{n}", self.prefix));
-                fs::create_dir(&dir)?;
-                let tasks = OpenOptions::new()
-                    .write(true)
-                    .custom_flags(nix::libc::O_CLOEXEC)
-                    .open(dir.join("tasks"))?;
-                let members = match self.resource {
-                    Resource::Pids => Members::Current(File::open(dir.join("pids.current"))?),
-                    _ => Members::Procs(File::open(dir.join("cgroup.procs"))?),
-                };
-                // A new cgroup has no limit (`-1`, `max`): the probe's unlimited run writes
-                // nothing, the first hook's writes its limits.
-                V1Run { dir, tasks, members, written: Some(HookLimits::UNLIMITED) }
-            }
+            None => self.make()?,
         };
         if run.written.as_ref() != Some(limits) {
-            self.write_limits(&run.dir, limits, run.written.as_ref())?;
+            if let Err(e) = self.write_limits(&run.dir, limits, run.written.as_ref()) {
+                // A run handed over by another engine that does not take the limit (memory
+                // charged to it that the kernel cannot reclaim below it): set aside, and the
+                // run made anew.
+                if run.written.is_some() {
+                    return Err(e);
+                }
+                self.retired.lock().unwrap_or_else(PoisonError::into_inner).push(run);
+                run = self.make()?;
+                self.write_limits(&run.dir, limits, run.written.as_ref())?;
+            }
             run.written = Some(*limits);
         }
         Ok(run)
+    }
+
+    /// A new run cgroup, made.
+    fn make(&self) -> io::Result<V1Run> {
+        let dir = self.next_dir();
+        fs::create_dir(&dir)?;
+        // A new cgroup has no limit (`-1`, `max`): the probe's unlimited run writes nothing,
+        // the first hook's writes its limits.
+        self.open_run(dir, Some(HookLimits::UNLIMITED))
+    }
+
+    /// The next name of a run of this engine's.
+    fn next_dir(&self) -> PathBuf {
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        self.dir.join(format!("{}{n}", self.prefix))
+    }
+
+    /// The run cgroup at `dir`, its files open; `written`: its limits, when known.
+    fn open_run(&self, dir: PathBuf, written: Option<HookLimits>) -> io::Result<V1Run> {
+        let tasks = OpenOptions::new()
+            .write(true)
+            .custom_flags(nix::libc::O_CLOEXEC)
+            .open(dir.join("tasks"))?;
+        let members = match self.resource {
+            Resource::Pids => Members::Current(File::open(dir.join("pids.current"))?),
+            _ => Members::Procs(File::open(dir.join("cgroup.procs"))?),
+        };
+        Ok(V1Run { dir, tasks, members, written })
+    }
+
+    /// A run cgroup another engine of the user handed back when it ended ([`FREE_RUNS`]),
+    /// renamed to this engine's next run: a `rename` (7–8 µs here) where a `mkdir` is 41 µs
+    /// in the memory hierarchy, and its removal and the kernel's offlining of it are spared
+    /// too. `None` when none is free (the first name missing ends the search). One that holds
+    /// a process (one of the user's moved itself in) is set aside as this engine's, ended with
+    /// its runs; its limits are unknown, so every one is written.
+    fn claim(&self) -> Option<V1Run> {
+        for free in FREE_RUNS {
+            let dir = self.next_dir();
+            let from = self.dir.join(free.to_str().unwrap_or_default());
+            match fs::rename(&from, &dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => return None,
+                Err(_) => continue,
+            }
+            #[cfg(test)]
+            CLAIMS.fetch_add(1, Ordering::Relaxed);
+            let Ok(run) = self.open_run(dir, None) else { continue };
+            if run.populated() {
+                self.retired.lock().unwrap_or_else(PoisonError::into_inner).push(run);
+                continue;
+            }
+            return Some(run);
+        }
+        None
     }
 
     /// Writes `l` to the run cgroup at `dir`, whose limits are `prev` (`None`: unknown).
@@ -915,6 +965,17 @@ fn write_file(path: &Path, text: &str) -> io::Result<()> {
     let mut f = OpenOptions::new().write(true).open(path)?;
     f.write_all(text.as_bytes())
 }
+
+/// The names under which an ended engine's trees' reaper hands its empty cgroup v1 runs back
+/// to the user's next engine (`sys::end_runs`), at most this many per hierarchy; the rest are
+/// removed. Names no engine's runs have (`<pid>.<start>.<n>`), so no sweep of dead engines'
+/// runs takes them.
+#[cfg(target_os = "linux")]
+pub(crate) const FREE_RUNS: [&std::ffi::CStr; 4] = [c"free.0", c"free.1", c"free.2", c"free.3"];
+
+/// How many runs this process claimed from [`FREE_RUNS`] (tests).
+#[cfg(test)]
+pub(crate) static CLAIMS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// How many limit files this process wrote (tests count a run's writes).
 #[cfg(test)]

@@ -1010,8 +1010,61 @@ mod linux {
                     }
                     pause(i);
                 }
+                hand_back_runs(dir, runs);
             }
             remove_runs(dir, runs);
+        }
+    }
+
+    /// Hands the engine's empty runs in the shared cgroup v1 tree `dir` (names starting with
+    /// `runs`) back to the user's next engine: each renamed to the first of
+    /// [`crate::limits::FREE_RUNS`] not taken (a `rename` where the next engine would `mkdir`,
+    /// and no removal or offlining of it); the rest, and any that still lists a process, are
+    /// left to [`remove_runs`].
+    ///
+    /// # Safety
+    /// Plain system calls.
+    unsafe fn hand_back_runs(dir: c_int, runs: &[u8]) {
+        // SAFETY: plain system calls on this process's own buffers.
+        unsafe {
+            let mut slots = crate::limits::FREE_RUNS.iter();
+            let mut slot = slots.next();
+            each_entry(dir, |name, is_dir| {
+                if !is_dir || !name.to_bytes().starts_with(runs) {
+                    return;
+                }
+                let sub = raw::open(Some(dir), name, raw::DIR);
+                if sub < 0 {
+                    return;
+                }
+                let empty = !populated_v1(sub);
+                raw::close(sub);
+                while empty && let Some(free) = slot {
+                    if raw::rename(dir, name, free) {
+                        return;
+                    }
+                    slot = slots.next();
+                }
+            });
+        }
+    }
+
+    /// Whether the cgroup v1 folder `dir` lists a process (`cgroup.procs`; unreadable counts
+    /// as listing one).
+    ///
+    /// # Safety
+    /// Plain system calls.
+    unsafe fn populated_v1(dir: c_int) -> bool {
+        // SAFETY: plain system calls on a local buffer.
+        unsafe {
+            let fd = raw::open(Some(dir), c"cgroup.procs", raw::READ);
+            if fd < 0 {
+                return true;
+            }
+            let mut buf = [0u8; 16];
+            let n = raw::read(fd, &mut buf);
+            raw::close(fd);
+            n != Some(0)
         }
     }
 
@@ -1277,6 +1330,17 @@ mod linux {
                 None => rustix::fs::unlinkat(rustix::fs::CWD, path, AtFlags::REMOVEDIR),
             }
             .is_ok()
+        }
+
+        /// Renames `from` to `to` in the open folder `dir`: whether it worked (`to` taken or
+        /// `from` gone: no).
+        ///
+        /// # Safety
+        /// `dir` is an open descriptor.
+        pub(super) unsafe fn rename(dir: c_int, from: &CStr, to: &CStr) -> bool {
+            // SAFETY: as the caller promises.
+            let d = unsafe { borrow(dir) };
+            rustix::fs::renameat(d, from, d, to).is_ok()
         }
 
         /// Lets another task run.

@@ -149,3 +149,88 @@ fn a_pids_run_is_populated_until_its_last_member_is_reaped() {
     assert!(!run.populated(), "empty once reaped");
     tree.finish(run);
 }
+
+/// A run cgroup another engine handed back when it ended (`free.<i>`, [`super::FREE_RUNS`]) is
+/// what the next run takes: renamed to this engine's run (no `mkdir`), its limits written
+/// anew since they are unknown. One that a process moved itself into is set aside (this
+/// engine's reaper ends it) and the run is made; with none free, the run is made. Uses a tree
+/// of its own next to the user's shared one in the pids hierarchy.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_run_handed_back_by_another_engine_is_taken_unless_a_process_moved_in() {
+    use std::sync::{Mutex, atomic::Ordering};
+
+    use crate::config::HookLimits;
+    let Some(shared) = super::available().v1.as_ref().and_then(|v| v.tree(Resource::Pids)) else {
+        eprintln!("no usable cgroup v1 pids hierarchy here");
+        return;
+    };
+    let parent = shared.dir.parent().expect("the shared tree's parent");
+    let dir = parent.join(format!("agent-hooks-test.{}.claim", std::process::id()));
+    std::fs::create_dir(&dir).expect("a tree of the test's own");
+    let tree = |prefix: &str| super::V1Tree {
+        resource: Resource::Pids,
+        dir: dir.clone(),
+        prefix: prefix.to_owned(),
+        memsw: false,
+        proof: crate::contain::Proof::default(),
+        pool: Mutex::default(),
+        retired: Mutex::default(),
+        next: std::sync::atomic::AtomicU64::new(0),
+    };
+    let limits = HookLimits { pids_max: Some(64), ..HookLimits::UNLIMITED };
+    let read = |d: &std::path::Path| std::fs::read_to_string(d.join("pids.max")).expect("pids.max");
+
+    // Handed back with another hook's limit: taken, the limit written anew.
+    std::fs::create_dir(dir.join("free.0")).expect("a free run");
+    std::fs::write(dir.join("free.0/pids.max"), "5").expect("its old limit");
+    let a = tree("1.2.");
+    let claims = super::CLAIMS.load(Ordering::Relaxed);
+    let run = a.take(&limits).expect("a run");
+    assert_eq!(super::CLAIMS.load(Ordering::Relaxed) - claims, 1, "taken, not made");
+    assert_eq!(run.dir, dir.join("1.2.0"));
+    assert!(!dir.join("free.0").exists());
+    assert_eq!(read(&run.dir), "64\n");
+    a.finish(run);
+
+    // Handed back, and a process moved in since: set aside, the run made.
+    std::fs::create_dir(dir.join("free.0")).expect("a free run");
+    let mut squatter = std::process::Command::new("sleep").arg("30").spawn().expect("sleep");
+    std::fs::write(dir.join("free.0/cgroup.procs"), squatter.id().to_string()).expect("move in");
+    let b = tree("1.3.");
+    let claims = super::CLAIMS.load(Ordering::Relaxed);
+    let run = b.take(&limits);
+    squatter.kill().expect("kill");
+    squatter.wait().expect("reap");
+    let run = run.expect("a run");
+    assert_eq!(super::CLAIMS.load(Ordering::Relaxed) - claims, 1, "renamed, then set aside");
+    assert!(dir.join("1.3.0").is_dir(), "the one set aside is this engine's now");
+    assert_ne!(run.dir, dir.join("1.3.0"), "the run is made");
+    assert!(!dir.join("free.0").exists());
+    assert_eq!(b.retired.lock().expect("retired").len(), 1);
+    assert_eq!(read(&run.dir), "64\n");
+
+    // None free: made.
+    let c = tree("1.4.");
+    let claims = super::CLAIMS.load(Ordering::Relaxed);
+    let made = c.take(&limits).expect("a run");
+    assert_eq!(super::CLAIMS.load(Ordering::Relaxed), claims, "nothing to take");
+    assert!(made.dir.starts_with(&dir) && made.dir.is_dir());
+    assert!(made.dir.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("1.4.")));
+
+    drop((run, made));
+    let runs: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the test's tree")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    for d in runs {
+        for _ in 0..1000 {
+            if std::fs::remove_dir(&d).is_ok() {
+                break;
+            }
+            std::thread::yield_now();
+        }
+    }
+    std::fs::remove_dir(&dir).expect("the test's tree removed");
+}

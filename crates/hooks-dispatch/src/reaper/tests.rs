@@ -792,7 +792,8 @@ fn shared_test_trees(
 
 /// In trees shared with the user's other engines, the trees' fork and the script end only the
 /// engine's runs (names starting with its prefix): their members are killed and the runs
-/// removed, while another engine's run, its member and the trees stay. Needs cgroup v2 and v1
+/// removed (the reaper hands the cgroup v1 ones back to the next engine instead, as `free.<i>`),
+/// while another engine's run, its member and the trees stay. Needs cgroup v2 and v1
 /// trees the engine may make (see [`test_trees`]).
 #[cfg(target_os = "linux")]
 #[test]
@@ -816,10 +817,16 @@ fn in_shared_trees_the_fork_and_the_script_end_only_the_engine_s_runs() {
         for c in &mut others {
             assert_eq!(c.try_wait().expect("try_wait"), None, "another engine's member lives");
         }
-        for t in &made {
+        for (i, t) in made.iter().enumerate() {
             assert!(t.is_dir(), "{} stays", t.display());
             assert!(!t.join(format!("{ours}0")).exists() && !t.join(format!("{ours}1")).exists());
             assert!(t.join("333.444.0").is_dir(), "another engine's run stays");
+            // The reaper (not the script) hands the emptied v1 runs back to the next engine
+            // (the first tree is the cgroup v2 one, whose runs cannot be renamed).
+            let handed = by_fork && i > 0;
+            assert_eq!(t.join("free.0").is_dir(), handed, "{} by fork: {by_fork}", t.display());
+            assert_eq!(t.join("free.1").is_dir(), handed, "{} by fork: {by_fork}", t.display());
+            assert!(!t.join("free.2").exists());
         }
         for c in &mut others {
             let _ = c.kill();
@@ -832,8 +839,61 @@ fn in_shared_trees_the_fork_and_the_script_end_only_the_engine_s_runs() {
                 }
                 std::thread::yield_now();
             }
+            let _ = std::fs::remove_dir(t.join("free.0"));
+            let _ = std::fs::remove_dir(t.join("free.1"));
             let _ = std::fs::remove_dir(t);
         }
+    }
+}
+
+/// The trees' reaper hands at most [`crate::limits::FREE_RUNS`] empty v1 runs back per tree,
+/// in the free names not taken, and removes the others; a run that lists a process when it is
+/// looked at is not handed back. Needs cgroup v2 and v1 trees the engine may make.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_reaper_hands_back_at_most_four_empty_v1_runs_per_tree_and_removes_the_rest() {
+    let ours = "111.222.";
+    let Some((made, mut inside)) = test_trees(788) else { return };
+    for c in &mut inside {
+        let _ = c.kill();
+        let _ = c.wait();
+    }
+    let v1 = &made[1..];
+    for t in v1 {
+        // One name taken already (another engine's hand-back), six runs of this engine's.
+        std::fs::create_dir(t.join("free.1")).expect("a free run");
+        for n in 0..6 {
+            std::fs::create_dir(t.join(format!("{ours}{n}"))).expect("run cgroup");
+        }
+    }
+    let paths = tree_paths(v1, None);
+    let paths = crate::sys::TreePaths {
+        v2: None,
+        v1: paths.v2.into_iter().chain(paths.v1).collect(),
+        runs: Some(std::ffi::CString::new(ours).expect("c")),
+    };
+    let (pid, pipe) = crate::sys::fork_tree_reaper(&paths, true).expect("start");
+    drop(pipe);
+    let st = nix::sys::wait::waitpid(Pid::from_raw(pid), None).expect("wait the reaper");
+    assert_eq!(st, nix::sys::wait::WaitStatus::Exited(Pid::from_raw(pid), 0));
+    for t in v1 {
+        let mut left: Vec<String> = std::fs::read_dir(t)
+            .expect("the tree")
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().is_dir())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["free.0", "free.1", "free.2", "free.3", "run.0", "run.1"], "{t:?}");
+        for d in left {
+            let _ = std::fs::remove_dir(t.join(d));
+        }
+    }
+    for t in &made {
+        for d in ["run.0", "run.1"] {
+            let _ = std::fs::remove_dir(t.join(d));
+        }
+        let _ = std::fs::remove_dir(t);
     }
 }
 
