@@ -89,12 +89,13 @@ fn a_memory_limit_moves_both_ways_with_swap_held_to_it_and_a_new_cgroup_needs_no
     use std::sync::atomic::Ordering;
 
     use crate::config::HookLimits;
-    let Some(tree) = super::available().v1.as_ref().and_then(|v| v.tree(Resource::Memory)) else {
+    let Some(tree) = private_tree(Resource::Memory, "memsw", "1.1.") else {
         eprintln!("no usable cgroup v1 memory hierarchy here");
         return;
     };
     if !tree.memsw {
         eprintln!("no swap accounting (memory.memsw) here");
+        remove_tree(&tree.dir);
         return;
     }
     let limit = |m: Option<u64>| HookLimits { memory_max: m, ..HookLimits::UNLIMITED };
@@ -116,6 +117,49 @@ fn a_memory_limit_moves_both_ways_with_swap_held_to_it_and_a_new_cgroup_needs_no
         assert_eq!(read(&run, "memory.memsw.limit_in_bytes"), now, "swap held to the limit");
         tree.finish(run);
     }
+    tree.pool.lock().expect("pool").clear();
+    remove_tree(&tree.dir);
+}
+
+/// A tree of the test's own named `name`, next to the user's shared tree in `r`'s v1
+/// hierarchy, as an engine with run prefix `prefix` would use it (no run handed back by
+/// another engine is in it, whatever other test processes' engines do meanwhile); `None` where
+/// the machine has no usable hierarchy for `r`. The caller removes it ([`remove_tree`]).
+#[cfg(target_os = "linux")]
+fn private_tree(r: Resource, name: &str, prefix: &str) -> Option<super::V1Tree> {
+    let shared = super::available().v1.as_ref().and_then(|v| v.tree(r))?;
+    let parent = shared.dir.parent().expect("the shared tree's parent");
+    let dir = parent.join(format!("agent-hooks-test.{}.{name}", std::process::id()));
+    let _ = std::fs::create_dir(&dir);
+    Some(super::V1Tree {
+        resource: r,
+        memsw: shared.memsw,
+        dir,
+        prefix: prefix.to_owned(),
+        proof: crate::contain::Proof::default(),
+        pool: std::sync::Mutex::default(),
+        retired: std::sync::Mutex::default(),
+        next: std::sync::atomic::AtomicU64::new(0),
+    })
+}
+
+/// Removes a tree of [`private_tree`]'s with every run in it (their members gone).
+#[cfg(target_os = "linux")]
+fn remove_tree(dir: &std::path::Path) {
+    let runs: Vec<_> = std::fs::read_dir(dir)
+        .expect("the test's tree")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    for d in runs {
+        for _ in 0..1000 {
+            if std::fs::remove_dir(&d).is_ok() {
+                break;
+            }
+            std::thread::yield_now();
+        }
+    }
+    std::fs::remove_dir(dir).expect("the test's tree removed");
 }
 
 /// A pids run cgroup counts as populated while a member lives and, once that member exited,
@@ -161,13 +205,11 @@ fn a_run_handed_back_by_another_engine_is_taken_unless_a_process_moved_in() {
     use std::sync::{Mutex, atomic::Ordering};
 
     use crate::config::HookLimits;
-    let Some(shared) = super::available().v1.as_ref().and_then(|v| v.tree(Resource::Pids)) else {
+    let Some(a) = private_tree(Resource::Pids, "claim", "1.2.") else {
         eprintln!("no usable cgroup v1 pids hierarchy here");
         return;
     };
-    let parent = shared.dir.parent().expect("the shared tree's parent");
-    let dir = parent.join(format!("agent-hooks-test.{}.claim", std::process::id()));
-    std::fs::create_dir(&dir).expect("a tree of the test's own");
+    let dir = a.dir.clone();
     let tree = |prefix: &str| super::V1Tree {
         resource: Resource::Pids,
         dir: dir.clone(),
@@ -184,7 +226,6 @@ fn a_run_handed_back_by_another_engine_is_taken_unless_a_process_moved_in() {
     // Handed back with another hook's limit: taken, the limit written anew.
     std::fs::create_dir(dir.join("free.0")).expect("a free run");
     std::fs::write(dir.join("free.0/pids.max"), "5").expect("its old limit");
-    let a = tree("1.2.");
     let claims = super::CLAIMS.load(Ordering::Relaxed);
     let run = a.take(&limits).expect("a run");
     assert_eq!(super::CLAIMS.load(Ordering::Relaxed) - claims, 1, "taken, not made");
@@ -219,18 +260,5 @@ fn a_run_handed_back_by_another_engine_is_taken_unless_a_process_moved_in() {
     assert!(made.dir.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("1.4.")));
 
     drop((run, made));
-    let runs: Vec<_> = std::fs::read_dir(&dir)
-        .expect("the test's tree")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
-    for d in runs {
-        for _ in 0..1000 {
-            if std::fs::remove_dir(&d).is_ok() {
-                break;
-            }
-            std::thread::yield_now();
-        }
-    }
-    std::fs::remove_dir(&dir).expect("the test's tree removed");
+    remove_tree(&dir);
 }
