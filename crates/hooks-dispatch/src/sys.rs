@@ -1055,16 +1055,26 @@ mod linux {
     /// # Safety
     /// Plain system calls.
     unsafe fn populated_v1(dir: c_int) -> bool {
-        // SAFETY: plain system calls on a local buffer.
+        let mut buf = [0u8; 16];
+        // SAFETY: as the caller promises.
+        unsafe { read_start(dir, c"cgroup.procs", &mut buf) }.is_none_or(|t| !t.is_empty())
+    }
+
+    /// The start of the file `name` of the open folder `dir`, read once into `buf`; `None`
+    /// when it cannot be opened or read.
+    ///
+    /// # Safety
+    /// Plain system calls.
+    unsafe fn read_start<'b>(dir: c_int, name: &CStr, buf: &'b mut [u8]) -> Option<&'b [u8]> {
+        // SAFETY: plain system calls on the caller's buffer.
         unsafe {
-            let fd = raw::open(Some(dir), c"cgroup.procs", raw::READ);
+            let fd = raw::open(Some(dir), name, raw::READ);
             if fd < 0 {
-                return true;
+                return None;
             }
-            let mut buf = [0u8; 16];
-            let n = raw::read(fd, &mut buf);
+            let n = raw::read(fd, buf);
             raw::close(fd);
-            n != Some(0)
+            buf.get(..n?)
         }
     }
 
@@ -1120,18 +1130,10 @@ mod linux {
     /// # Safety
     /// Plain system calls.
     unsafe fn populated(dir: c_int) -> bool {
-        // SAFETY: plain system calls on a local buffer.
-        unsafe {
-            let fd = raw::open(Some(dir), c"cgroup.events", raw::READ);
-            if fd < 0 {
-                return true;
-            }
-            let mut buf = [0u8; 256];
-            let n = raw::read(fd, &mut buf);
-            raw::close(fd);
-            let text = buf.get(..n.unwrap_or(0)).unwrap_or_default();
-            !text.split(|b| *b == b'\n').any(|l| l == b"populated 0")
-        }
+        let mut buf = [0u8; 256];
+        // SAFETY: as the caller promises.
+        unsafe { read_start(dir, c"cgroup.events", &mut buf) }
+            .is_none_or(|t| !t.split(|b| *b == b'\n').any(|l| l == b"populated 0"))
     }
 
     /// SIGKILLs every process listed in the `cgroup.procs` of each run cgroup of `dir` whose

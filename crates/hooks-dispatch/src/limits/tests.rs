@@ -131,16 +131,22 @@ fn private_tree(r: Resource, name: &str, prefix: &str) -> Option<super::V1Tree> 
     let parent = shared.dir.parent().expect("the shared tree's parent");
     let dir = parent.join(format!("agent-hooks-test.{}.{name}", std::process::id()));
     let _ = std::fs::create_dir(&dir);
-    Some(super::V1Tree {
+    Some(tree_at(r, &dir, prefix, shared.memsw))
+}
+
+/// An engine's view, with run prefix `prefix`, of the v1 tree at `dir` in `r`'s hierarchy.
+#[cfg(target_os = "linux")]
+fn tree_at(r: Resource, dir: &std::path::Path, prefix: &str, memsw: bool) -> super::V1Tree {
+    super::V1Tree {
         resource: r,
-        memsw: shared.memsw,
-        dir,
+        memsw,
+        dir: dir.to_owned(),
         prefix: prefix.to_owned(),
         proof: crate::contain::Proof::default(),
         pool: std::sync::Mutex::default(),
         retired: std::sync::Mutex::default(),
         next: std::sync::atomic::AtomicU64::new(0),
-    })
+    }
 }
 
 /// Removes a tree of [`private_tree`]'s with every run in it (their members gone).
@@ -202,7 +208,7 @@ fn a_pids_run_is_populated_until_its_last_member_is_reaped() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_run_handed_back_by_another_engine_is_taken_unless_a_process_moved_in() {
-    use std::sync::{Mutex, atomic::Ordering};
+    use std::sync::atomic::Ordering;
 
     use crate::config::HookLimits;
     let Some(a) = private_tree(Resource::Pids, "claim", "1.2.") else {
@@ -210,16 +216,7 @@ fn a_run_handed_back_by_another_engine_is_taken_unless_a_process_moved_in() {
         return;
     };
     let dir = a.dir.clone();
-    let tree = |prefix: &str| super::V1Tree {
-        resource: Resource::Pids,
-        dir: dir.clone(),
-        prefix: prefix.to_owned(),
-        memsw: false,
-        proof: crate::contain::Proof::default(),
-        pool: Mutex::default(),
-        retired: Mutex::default(),
-        next: std::sync::atomic::AtomicU64::new(0),
-    };
+    let tree = |prefix: &str| tree_at(Resource::Pids, &dir, prefix, false);
     let limits = HookLimits { pids_max: Some(64), ..HookLimits::UNLIMITED };
     let read = |d: &std::path::Path| std::fs::read_to_string(d.join("pids.max")).expect("pids.max");
 
