@@ -994,10 +994,10 @@ mod linux {
         // SAFETY: plain system calls on this process's own buffers.
         unsafe {
             if v2 {
-                each_run(dir, runs, |run| kill_v2(run, me));
+                each_run(dir, runs, |_, run| kill_v2(run, me));
                 for i in 0..10_000 {
                     let mut any = false;
-                    each_run(dir, runs, |run| any |= populated(run));
+                    each_run(dir, runs, |_, run| any |= populated(run));
                     if !any {
                         break;
                     }
@@ -1029,16 +1029,8 @@ mod linux {
         unsafe {
             let mut slots = crate::limits::FREE_RUNS.iter();
             let mut slot = slots.next();
-            each_entry(dir, |name, is_dir| {
-                if !is_dir || !name.to_bytes().starts_with(runs) {
-                    return;
-                }
-                let sub = raw::open(Some(dir), name, raw::DIR);
-                if sub < 0 {
-                    return;
-                }
+            each_run(dir, runs, |name, sub| {
                 let empty = !populated_v1(sub);
-                raw::close(sub);
                 while empty && let Some(free) = slot {
                     if raw::rename(dir, name, free) {
                         return;
@@ -1078,11 +1070,12 @@ mod linux {
         }
     }
 
-    /// Calls `f` with each sub-folder of `dir` whose name starts with `prefix`, open.
+    /// Calls `f` with the name of each sub-folder of `dir` whose name starts with `prefix`,
+    /// and that folder open.
     ///
     /// # Safety
     /// Plain system calls.
-    unsafe fn each_run(dir: c_int, prefix: &[u8], mut f: impl FnMut(c_int)) {
+    unsafe fn each_run(dir: c_int, prefix: &[u8], mut f: impl FnMut(&CStr, c_int)) {
         // SAFETY: plain system calls.
         unsafe {
             each_entry(dir, |name, is_dir| {
@@ -1091,7 +1084,7 @@ mod linux {
                 }
                 let sub = raw::open(Some(dir), name, raw::DIR);
                 if sub >= 0 {
-                    f(sub);
+                    f(name, sub);
                     raw::close(sub);
                 }
             });
@@ -1181,16 +1174,7 @@ mod linux {
             if with_dir {
                 kill_listed(raw::open(Some(dir), procs, raw::READ));
             }
-            each_entry(dir, |name, is_dir| {
-                if !is_dir || !name.to_bytes().starts_with(prefix) {
-                    return;
-                }
-                let sub = raw::open(Some(dir), name, raw::DIR);
-                if sub >= 0 {
-                    kill_listed(raw::open(Some(sub), procs, raw::READ));
-                    raw::close(sub);
-                }
-            });
+            each_run(dir, prefix, |_, sub| kill_listed(raw::open(Some(sub), procs, raw::READ)));
             any
         }
     }
