@@ -1,12 +1,13 @@
 //! Project automation: `cargo xtask <command>`.
 //!
 //! Commands: `test <layer>`, `check-layers`, `tidy`, `fuzz-lock`, `check-pie`, `check-static`,
-//! `package`, `doc`, `ci`, `dist`, `bench <area> [--json]`, `fuzz --seconds N`,
+//! `package`, `doc`, `ci`, `dist`, `layout`, `bench <area> [--json]`, `fuzz --seconds N`,
 //! `agents [AGENT...]`. Run `cargo xtask help`
 //! for the list.
 
 mod agents;
 mod layers;
+mod layout;
 mod peer;
 mod tidy;
 
@@ -34,8 +35,12 @@ commands:
   ci                    fmt check, clippy (warnings denied), check-layers, tidy, fuzz-lock,
                         package, doc, all tests (doc tests included), check-pie, check-static,
                         the otel feature's clippy and tests
-  dist                  build the `hooks` binary to hand out: profile `dist`, and on Linux
-                        with glibc linked in (target/dist/hooks-static)
+  dist                  build the `hooks` binary to hand out: on Linux with glibc the release
+                        build with glibc linked in and its one-shot path's functions placed
+                        together (xtask/layout/hooks.order; target/dist/hooks-static),
+                        elsewhere profile `dist`
+  layout                record the functions a one-shot event runs into
+                        xtask/layout/hooks.order (needs valgrind; see xtask/src/layout.rs)
   bench <area> [--json] [--features F]
                         run one benchmark area: registry, dispatch, guard, watcher, serve,
                         oneshot, subscriber, protocols, bridge (F: cargo features, e.g. otel
@@ -70,6 +75,7 @@ fn main() -> Result<()> {
         ["ci"] => ci(),
         ["check-static"] => check_static(),
         ["dist"] => dist(),
+        ["layout"] => record_layout(),
         ["agents", only @ ..] => agents::agents(only),
         ["bench", "peer", rest @ ..] => peer::peer(rest),
         ["bench", area, rest @ ..] => bench(area, rest),
@@ -202,20 +208,34 @@ const STATIC_LINK: bool = cfg!(all(target_os = "linux", target_env = "gnu"));
 /// its own crate; it lands where the normal build puts `hooks`, which the next `cargo build`
 /// links again as before, hence the copy. Position-dependent like the normal build (`cli/build.rs`),
 /// or a static PIE with `HOOKS_PIE=1`.
-fn static_hooks(profile: &str) -> Result<PathBuf> {
+///
+/// With `ordered`, the functions of [`layout::LIST`] are placed together (`specs/dispatch.md`,
+/// "Code layout"): the profile's ordinary build is made first, as the reference the list's
+/// names are resolved against.
+fn static_hooks(profile: &str, ordered: bool) -> Result<PathBuf> {
     let pie_wanted = pie_wanted();
+    let dir = target_dir().join(match profile {
+        "dev" | "test" => "debug",
+        "release" | "bench" => "release",
+        other => other,
+    });
+    let mut ordering = None;
+    if ordered {
+        run(cargo()
+            .args(["build", "--quiet", "--profile", profile, "-p", "hooks-cli"])
+            .args(["--bin", "hooks"]))?;
+        ordering = layout::ordering_file(&workspace_root(), &dir.join("hooks"))?;
+    }
     let mut cmd = cargo();
     cmd.args(["rustc", "--quiet", "--profile", profile, "-p", "hooks-cli", "--bin", "hooks"]);
     cmd.args(["--", "-C", "target-feature=+crt-static"]);
     if !pie_wanted {
         cmd.args(["-C", "relocation-model=static"]);
     }
+    for a in ordering.iter().flat_map(|f| layout::link_args(f)) {
+        cmd.args(["-C", &a]);
+    }
     run(&mut cmd)?;
-    let dir = target_dir().join(match profile {
-        "dev" | "test" => "debug",
-        "release" | "bench" => "release",
-        other => other,
-    });
     let copy = dir.join("hooks-static");
     std::fs::copy(dir.join("hooks"), &copy).with_context(|| {
         format!("copying {} to {}", dir.join("hooks").display(), copy.display())
@@ -225,6 +245,9 @@ fn static_hooks(profile: &str) -> Result<PathBuf> {
     // static PIE, its own relocations (allowed then).
     if headers.contains(&3) || (!pie_wanted && headers.contains(&2)) {
         bail!("{} is not statically linked (program header types {headers:?})", copy.display());
+    }
+    if let Some(file) = &ordering {
+        layout::check_placed(&copy, file)?;
     }
     Ok(copy)
 }
@@ -257,7 +280,7 @@ fn check_static() -> Result<()> {
         return Ok(());
     }
     let suites = tool_suites(&workspace_root().join("tests/it"))?;
-    let bin = static_hooks("dev")?;
+    let bin = static_hooks("dev", true)?;
     let mut cmd = cargo();
     cmd.args(["test", "--quiet", "-p", "hooks-tests", "--test", "it", "--"]);
     cmd.args(&suites);
@@ -292,13 +315,33 @@ fn tool_suites(dir: &Path) -> Result<Vec<String>> {
     Ok(suites)
 }
 
-/// `dist`: the `hooks` binary to hand out, profile `dist`; on Linux with glibc linked in.
+/// `dist`: the `hooks` binary to hand out. On Linux with glibc: the `release` profile linked
+/// with glibc built in and its one-shot path's functions placed together, copied to
+/// `target/dist/hooks-static` (`specs/dispatch.md`, "Code layout": this layout, recorded on
+/// `release`, saves more page faults than the `dist` profile's LTO, whose build would need a
+/// list of its own); elsewhere profile `dist` (target/dist/hooks).
 fn dist() -> Result<()> {
     if STATIC_LINK {
-        println!("{}", static_hooks("dist")?.display());
+        let bin = static_hooks("release", true)?;
+        let dir = target_dir().join("dist");
+        std::fs::create_dir_all(&dir).with_context(|| format!("making {}", dir.display()))?;
+        let out = dir.join("hooks-static");
+        std::fs::copy(&bin, &out)
+            .with_context(|| format!("copying {} to {}", bin.display(), out.display()))?;
+        println!("{}", out.display());
         return Ok(());
     }
     run(cargo().args(["build", "--profile", "dist", "-p", "hooks-cli", "--bin", "hooks"]))
+}
+
+/// `layout`: records [`layout::LIST`] on the static release binary linked in cargo's own
+/// layout.
+fn record_layout() -> Result<()> {
+    if !STATIC_LINK {
+        bail!("`cargo xtask layout` records the static Linux binary's layout (Linux, glibc)");
+    }
+    let bin = static_hooks("release", false)?;
+    layout::record(&workspace_root(), &bin, &target_dir().join("xtask-layout"))
 }
 
 /// On Linux the `hooks` binary (the debug build, linked here if the tests did not) is a
@@ -463,7 +506,7 @@ fn bench(area: &str, rest: &[&str]) -> Result<()> {
     if matches!(area, "oneshot" | "bridge") && STATIC_LINK && features.is_none() {
         // The binary `cargo xtask dist` hands out is linked with glibc built in: measured
         // beside the one cargo builds, in the same rounds.
-        cmd.env("HOOKS_BENCH_STATIC", static_hooks("release")?);
+        cmd.env("HOOKS_BENCH_STATIC", static_hooks("release", true)?);
     }
     cmd.args(["bench", "--quiet", "-p", package, "--bench", target]);
     if let Some(f) = features {
