@@ -492,7 +492,9 @@ impl V1 {
                 continue;
             };
             match V1Tree::create_unchecked(r, parent) {
-                Ok(tree) => match tree.take(&HookLimits::UNLIMITED) {
+                // No limit is written to this run: the first hook's own writes its, and a check
+                // ([`V1Tree::check`]) writes none (unlimited) first.
+                Ok(tree) => match tree.take_unwritten() {
                     Ok(run) => out.push(Unchecked { tree, run }),
                     Err(source) => {
                         let dir = tree.dir.clone();
@@ -516,7 +518,8 @@ impl V1 {
     pub(crate) fn unchecked(&self, made: Vec<Unchecked>) {
         for Unchecked { tree, run } in made {
             let i = tree.resource.index();
-            tree.finish(run);
+            // No process was started in it since it was found empty.
+            tree.pool.lock().unwrap_or_else(PoisonError::into_inner).push(run);
             let _ = self.trees[i].set(Ok(tree));
         }
     }
@@ -749,13 +752,19 @@ impl V1Tree {
         })
     }
 
-    fn take(&self, limits: &HookLimits) -> io::Result<V1Run> {
+    /// A run cgroup, empty, its limits as they are: pooled, claimed from another engine or
+    /// made.
+    fn take_unwritten(&self) -> io::Result<V1Run> {
         self.collect_retired();
         let pooled = self.pool.lock().unwrap_or_else(PoisonError::into_inner).pop();
-        let mut run = match pooled.or_else(|| self.claim()) {
-            Some(r) => r,
-            None => self.make()?,
-        };
+        match pooled.or_else(|| self.claim()) {
+            Some(r) => Ok(r),
+            None => self.make(),
+        }
+    }
+
+    fn take(&self, limits: &HookLimits) -> io::Result<V1Run> {
+        let mut run = self.take_unwritten()?;
         if run.written.as_ref() != Some(limits) {
             if let Err(e) = self.write_limits(&run.dir, limits, run.written.as_ref()) {
                 // A run handed over by another engine that does not take the limit (memory
@@ -817,7 +826,7 @@ impl V1Tree {
                 Err(_) => continue,
             }
             #[cfg(test)]
-            CLAIMS.fetch_add(1, Ordering::Relaxed);
+            CLAIMS.set(CLAIMS.get() + 1);
             let Ok(run) = self.open_run(dir, None) else { continue };
             if run.populated() {
                 self.retired.lock().unwrap_or_else(PoisonError::into_inner).push(run);
@@ -961,7 +970,7 @@ pub(crate) fn cpu_seconds(quota_us: u64, period_us: u64, timeout: Duration) -> u
 
 fn write_file(path: &Path, text: &str) -> io::Result<()> {
     #[cfg(test)]
-    WRITES.fetch_add(1, Ordering::Relaxed);
+    WRITES.set(WRITES.get() + 1);
     let mut f = OpenOptions::new().write(true).open(path)?;
     f.write_all(text.as_bytes())
 }
@@ -973,13 +982,14 @@ fn write_file(path: &Path, text: &str) -> io::Result<()> {
 #[cfg(target_os = "linux")]
 pub(crate) const FREE_RUNS: [&std::ffi::CStr; 4] = [c"free.0", c"free.1", c"free.2", c"free.3"];
 
-/// How many runs this process claimed from [`FREE_RUNS`] (tests).
 #[cfg(test)]
-pub(crate) static CLAIMS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-/// How many limit files this process wrote (tests count a run's writes).
-#[cfg(test)]
-static WRITES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+thread_local! {
+    /// How many runs this thread claimed from [`FREE_RUNS`] (tests; per thread, so that the
+    /// tests running beside one do not count).
+    pub(crate) static CLAIMS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// How many limit files this thread wrote (tests count a run's writes).
+    static WRITES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
 
 #[cfg(test)]
 mod tests;

@@ -86,8 +86,6 @@ fn the_cpu_rlimit_is_the_quota_share_of_the_timeout_rounded_up() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_memory_limit_moves_both_ways_with_swap_held_to_it_and_a_new_cgroup_needs_no_lift() {
-    use std::sync::atomic::Ordering;
-
     use crate::config::HookLimits;
     let Some(tree) = private_tree(Resource::Memory, "memsw", "1.1.") else {
         eprintln!("no usable cgroup v1 memory hierarchy here");
@@ -102,9 +100,9 @@ fn a_memory_limit_moves_both_ways_with_swap_held_to_it_and_a_new_cgroup_needs_no
     let read = |run: &super::V1Run, file: &str| {
         std::fs::read_to_string(run.dir.join(file)).expect("a limit file").trim().to_owned()
     };
-    let before = super::WRITES.load(Ordering::Relaxed);
+    let before = super::WRITES.get();
     let run = tree.take(&limit(Some(64 << 20))).expect("a new run cgroup with a limit");
-    assert_eq!(super::WRITES.load(Ordering::Relaxed) - before, 2, "the limit, then memsw");
+    assert_eq!(super::WRITES.get() - before, 2, "the limit, then memsw");
     assert_eq!(read(&run, "memory.limit_in_bytes"), (64u64 << 20).to_string());
     assert_eq!(read(&run, "memory.memsw.limit_in_bytes"), (64u64 << 20).to_string());
     tree.finish(run);
@@ -119,6 +117,50 @@ fn a_memory_limit_moves_both_ways_with_swap_held_to_it_and_a_new_cgroup_needs_no
     }
     tree.pool.lock().expect("pool").clear();
     remove_tree(&tree.dir);
+}
+
+/// A run handed back by another engine, taken at the engine's first run before any hook
+/// (`V1::prepare`), keeps the limits it came with until the first hook's take writes that
+/// hook's: above the old ones, swap is lifted first, whatever it was.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_run_claimed_before_the_first_hook_gets_only_that_hook_s_limits_written() {
+    use crate::config::HookLimits;
+    let Some(tree) = private_tree(Resource::Memory, "claim-unwritten", "1.5.") else {
+        eprintln!("no usable cgroup v1 memory hierarchy here");
+        return;
+    };
+    let dir = tree.dir.clone();
+    let old = (8u64 << 20).to_string();
+    std::fs::create_dir(dir.join("free.0")).expect("a free run");
+    std::fs::write(dir.join("free.0/memory.limit_in_bytes"), &old).expect("its old limit");
+    if tree.memsw {
+        std::fs::write(dir.join("free.0/memory.memsw.limit_in_bytes"), &old).expect("its swap");
+    }
+    let read = |run: &super::V1Run, file: &str| {
+        std::fs::read_to_string(run.dir.join(file)).expect("a limit file").trim().to_owned()
+    };
+    let before = super::WRITES.get();
+    let run = tree.take_unwritten().expect("the free run");
+    assert_eq!(run.dir, dir.join("1.5.0"), "taken, not made");
+    assert_eq!(super::WRITES.get(), before, "nothing written before a hook");
+    assert_eq!(read(&run, "memory.limit_in_bytes"), old);
+    tree.pool.lock().expect("pool").push(run);
+
+    let before = super::WRITES.get();
+    let run = tree
+        .take(&HookLimits { memory_max: Some(64 << 20), ..HookLimits::UNLIMITED })
+        .expect("the hook's limits written");
+    assert_eq!(run.dir, dir.join("1.5.0"), "the same run");
+    let writes = super::WRITES.get() - before;
+    assert_eq!(writes, if tree.memsw { 3 } else { 1 }, "swap lifted, the limit, swap held to it");
+    assert_eq!(read(&run, "memory.limit_in_bytes"), (64u64 << 20).to_string());
+    if tree.memsw {
+        assert_eq!(read(&run, "memory.memsw.limit_in_bytes"), (64u64 << 20).to_string());
+    }
+    tree.finish(run);
+    tree.pool.lock().expect("pool").clear();
+    remove_tree(&dir);
 }
 
 /// A tree of the test's own named `name`, next to the user's shared tree in `r`'s v1
@@ -208,8 +250,6 @@ fn a_pids_run_is_populated_until_its_last_member_is_reaped() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_run_handed_back_by_another_engine_is_taken_unless_a_process_moved_in() {
-    use std::sync::atomic::Ordering;
-
     use crate::config::HookLimits;
     let Some(a) = private_tree(Resource::Pids, "claim", "1.2.") else {
         eprintln!("no usable cgroup v1 pids hierarchy here");
@@ -223,9 +263,9 @@ fn a_run_handed_back_by_another_engine_is_taken_unless_a_process_moved_in() {
     // Handed back with another hook's limit: taken, the limit written anew.
     std::fs::create_dir(dir.join("free.0")).expect("a free run");
     std::fs::write(dir.join("free.0/pids.max"), "5").expect("its old limit");
-    let claims = super::CLAIMS.load(Ordering::Relaxed);
+    let claims = super::CLAIMS.get();
     let run = a.take(&limits).expect("a run");
-    assert_eq!(super::CLAIMS.load(Ordering::Relaxed) - claims, 1, "taken, not made");
+    assert_eq!(super::CLAIMS.get() - claims, 1, "taken, not made");
     assert_eq!(run.dir, dir.join("1.2.0"));
     assert!(!dir.join("free.0").exists());
     assert_eq!(read(&run.dir), "64\n");
@@ -236,12 +276,12 @@ fn a_run_handed_back_by_another_engine_is_taken_unless_a_process_moved_in() {
     let mut squatter = std::process::Command::new("sleep").arg("30").spawn().expect("sleep");
     std::fs::write(dir.join("free.0/cgroup.procs"), squatter.id().to_string()).expect("move in");
     let b = tree("1.3.");
-    let claims = super::CLAIMS.load(Ordering::Relaxed);
+    let claims = super::CLAIMS.get();
     let run = b.take(&limits);
     squatter.kill().expect("kill");
     squatter.wait().expect("reap");
     let run = run.expect("a run");
-    assert_eq!(super::CLAIMS.load(Ordering::Relaxed) - claims, 1, "renamed, then set aside");
+    assert_eq!(super::CLAIMS.get() - claims, 1, "renamed, then set aside");
     assert!(dir.join("1.3.0").is_dir(), "the one set aside is this engine's now");
     assert_ne!(run.dir, dir.join("1.3.0"), "the run is made");
     assert!(!dir.join("free.0").exists());
@@ -250,9 +290,9 @@ fn a_run_handed_back_by_another_engine_is_taken_unless_a_process_moved_in() {
 
     // None free: made.
     let c = tree("1.4.");
-    let claims = super::CLAIMS.load(Ordering::Relaxed);
+    let claims = super::CLAIMS.get();
     let made = c.take(&limits).expect("a run");
-    assert_eq!(super::CLAIMS.load(Ordering::Relaxed), claims, "nothing to take");
+    assert_eq!(super::CLAIMS.get(), claims, "nothing to take");
     assert!(made.dir.starts_with(&dir) && made.dir.is_dir());
     assert!(made.dir.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("1.4.")));
 
