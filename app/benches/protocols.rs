@@ -29,6 +29,10 @@
 //! (default 3) set the rounds per run and the runs per format; format names (`chrys claude`)
 //! measure only those.
 //!
+//! `HOOKS_BENCH_CONTAINMENT` (`cgroup-kill`, `process-group`, …) and `HOOKS_BENCH_LIMITS_VIA`
+//! (`cgroup-v1`, `rlimit`, `off`, …) set the engine's containment and limits, as in the
+//! dispatch bench, to see their share.
+//!
 //! `--side in-process|serve|by-hand|echo --fires N` fires only that side, N times per format
 //! after the warm-up, and prints nothing but the wall time: the run to wrap in `perf stat` or
 //! `strace -f -c` for counts per fire (instructions and system calls do not depend on the
@@ -166,6 +170,16 @@ fn envelope(cwd: &Path) -> Envelope {
 fn runtime(case: &Case, file: &Path, runtime_dir: &Path) -> HookRuntime {
     let mut config = RuntimeConfig::new(Surface::CliRun);
     config.dispatch.runtime_dir = Some(runtime_dir.to_path_buf());
+    #[allow(clippy::disallowed_methods, reason = "the bench's own switches")]
+    let var = |k: &str| std::env::var(k).ok();
+    if let Some(c) = var("HOOKS_BENCH_CONTAINMENT") {
+        config.dispatch.containment =
+            hooks_dispatch::Containment::parse(&c).expect("a containment name");
+    }
+    if let Some(l) = var("HOOKS_BENCH_LIMITS_VIA") {
+        config.dispatch.limits_via =
+            hooks_dispatch::LimitsVia::parse(&l).expect("a way of enforcing limits");
+    }
     config.explicit_sources =
         vec![ExplicitHookSource::new(ExplicitScope::RunDelivered, file, case.format)];
     let mut rt = HookRuntime::new(config);
