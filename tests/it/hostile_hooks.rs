@@ -1280,6 +1280,53 @@ async fn a_fork_bomb_is_held_to_the_pids_limit_and_ends_with_its_timeout() {
     eprintln!("{}", figures.join("\n"));
 }
 
+/// Issue 21: a hook its CPU limit throttles (a busy loop held to 1 % of a core: 10 ms per
+/// 1 s period) is gone at its timeout, on every containment mechanism and every way of
+/// enforcing the CPU limit this machine allows. Its processes, sent SIGKILL while throttled,
+/// would otherwise run (and die) only at the next period, up to 990 ms later: the engine lifts
+/// the run's quota once the kill is sent.
+#[tokio::test]
+async fn a_hook_throttled_by_its_cpu_limit_is_gone_at_its_timeout() {
+    const TIMEOUT: Duration = Duration::from_secs(1);
+    let mut figures = Vec::new();
+    for (mechanism, cfg) in mechanisms() {
+        let cfg = DispatchConfig {
+            kill_grace: Duration::ZERO,
+            limits: HookLimits {
+                cpu_max: Some(CpuMax { quota_us: 10_000, period_us: 1_000_000 }),
+                ..HookLimits::UNLIMITED
+            },
+            ..cfg
+        };
+        for (way, cfg) in limit_ways(&cfg, Resource::Cpu) {
+            let name = format!("{mechanism}, CPU through {way}");
+            let h = HookDir::new();
+            let bindings = h.cursor("while :; do :; done", TIMEOUT.as_secs_f64(), false);
+            let d = Dispatcher::new(cfg);
+            let started = Instant::now();
+            let waited = CpuWait::at(started + TIMEOUT);
+            let (report, took) =
+                fire_within(&d, &bindings, &shell_call(), Duration::from_secs(20)).await;
+            let (left, cleared) = cleared_in(h.root.as_path(), started, GONE_WITHIN);
+            kill_leftovers(&left);
+            assert!(outcome(&report).timed_out, "{name}: {:?}", report.runs);
+            assert!(left.is_empty(), "{name}: {left:?} outlived the timeout");
+            let bound = TIMEOUT + beyond_timeout(&waited.await.expect("the pressure reading"));
+            figures.push(format!(
+                "{name}: fire returned after {} ms, nothing left after {} ms (bound {} ms)",
+                took.as_millis(),
+                cleared.as_millis(),
+                bound.as_millis()
+            ));
+            assert!(
+                cleared <= bound,
+                "{name}: cleared {cleared:?} after the fire began, which returned after {took:?} (timeout {TIMEOUT:?}, bound {bound:?})"
+            );
+        }
+    }
+    eprintln!("{}", figures.join("\n"));
+}
+
 /// Issue 21: a hook that doubles a string until it holds 256 MiB is stopped at its memory
 /// limit (64 MiB here; out of memory, or its allocation refused) on every containment
 /// mechanism and every way of enforcing the limit this machine allows, and nothing of it is

@@ -1032,10 +1032,15 @@ impl RunCgroup {
         !text.split(|b| *b == b'\n').any(|l| l == b"populated 0")
     }
 
-    /// Kills every process in the cgroup: `cgroup.kill`, or freeze, kill each, thaw.
+    /// Kills every process in the cgroup: `cgroup.kill`, or freeze, kill each, thaw; then
+    /// lifts its CPU limit, if it has one, so that members the limit throttles die now rather
+    /// than at its next period (a killed run is never used again).
     pub(crate) fn kill(&self, has_kill: bool) {
         self.killed.store(true, Ordering::Relaxed);
         kill_dir(&self.dir, has_kill);
+        if self.written.as_ref().is_some_and(|(l, mask)| mask[2] && l.cpu_max.is_some()) {
+            let _ = write_file(&self.dir.join("cpu.max"), "max 100000");
+        }
     }
 }
 

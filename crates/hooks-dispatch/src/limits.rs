@@ -55,7 +55,7 @@ impl Resource {
         }
     }
 
-    fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         match self {
             Resource::Memory => 0,
             Resource::Pids => 1,
@@ -633,6 +633,9 @@ pub(crate) struct V1Run {
     /// not list.
     members: Members,
     written: Option<HookLimits>,
+    /// Whether its CPU quota was lifted for a kill ([`V1Run::lift_cpu`]): its limits are then
+    /// written again at its next use.
+    lifted: std::sync::atomic::AtomicBool,
 }
 
 /// The file a run cgroup's members are read from ([`V1Run::populated`]).
@@ -645,6 +648,15 @@ enum Members {
 }
 
 impl V1Run {
+    /// Lifts the run's CPU quota (`cpu.cfs_quota_us`, `-1`) once its members were sent
+    /// SIGKILL: members the quota throttles would otherwise run (and die) only at the next
+    /// period, tens of milliseconds later, up to a whole period. The run's limits are written
+    /// again at its next use. For the CPU hierarchy's run.
+    pub(crate) fn lift_cpu(&self) {
+        self.lifted.store(true, Ordering::Relaxed);
+        let _ = write_file(&self.dir.join("cpu.cfs_quota_us"), "-1");
+    }
+
     /// The `tasks` file the first process joins through.
     pub(crate) fn tasks(&self) -> std::os::fd::BorrowedFd<'_> {
         self.tasks.as_fd()
@@ -807,7 +819,7 @@ impl V1Tree {
             Resource::Pids => Members::Current(File::open(dir.join("pids.current"))?),
             _ => Members::Procs(File::open(dir.join("cgroup.procs"))?),
         };
-        Ok(V1Run { dir, tasks, members, written })
+        Ok(V1Run { dir, tasks, members, written, lifted: Default::default() })
     }
 
     /// A run cgroup another engine of the user handed back when it ended ([`FREE_RUNS`]),
@@ -880,7 +892,11 @@ impl V1Tree {
         Ok(())
     }
 
-    fn finish(&self, run: V1Run) {
+    fn finish(&self, mut run: V1Run) {
+        if *run.lifted.get_mut() {
+            *run.lifted.get_mut() = false;
+            run.written = None;
+        }
         if run.populated() {
             self.retired.lock().unwrap_or_else(PoisonError::into_inner).push(run);
         } else {

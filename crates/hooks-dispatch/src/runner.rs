@@ -28,7 +28,7 @@ use crate::{
     capture::HeadTail,
     contain::{Contain, RunCgroup},
     files::ProvidedFiles,
-    limits::V1Run,
+    limits::{Resource, V1Run},
     reaper,
     spawner::{self, ChildLimits, Placement, Proc, Started, Stream, Tag},
     tag,
@@ -339,7 +339,8 @@ pub(crate) async fn run_tracked(
         l.settle();
         spawner::make_spare_pipes();
     }
-    let mut run = supervise(started, pgid, cgroup.as_ref(), contain, inv, cfg, start)
+    let cpu_v1 = run_limits.v1[Resource::Cpu.index()].as_ref();
+    let mut run = supervise(started, pgid, cgroup.as_ref(), cpu_v1, contain, inv, cfg, start)
         .instrument(tracing::trace_span!(target: crate::trace::TARGET, "hooks.wait"))
         .await;
     // The trees' fork, if one started for this run, has set itself up by now.
@@ -636,6 +637,9 @@ impl std::fmt::Debug for Ends {
 struct GroupGuard<'a> {
     pgid: Option<Pid>,
     cgroup: Option<&'a RunCgroup>,
+    /// The run's cgroup in the v1 CPU hierarchy: its quota is lifted once the members were
+    /// sent SIGKILL ([`V1Run::lift_cpu`]).
+    cpu_v1: Option<&'a V1Run>,
     contain: Contain,
     /// Whether the first process (the group's leader, a child subreaper) is not reaped yet:
     /// only then is its pid certainly its own, and its tree still under it.
@@ -692,6 +696,9 @@ impl GroupGuard<'_> {
         if let Some(c) = self.cgroup {
             self.contain.kill(c);
         }
+        if let Some(r) = self.cpu_v1 {
+            r.lift_cpu();
+        }
     }
 }
 
@@ -708,10 +715,12 @@ impl Drop for GroupGuard<'_> {
 }
 
 /// Supervises `started`, the leader of process group `pgid` (in `cgroup`, when given).
+#[allow(clippy::too_many_arguments, reason = "one call site; the run's parts, as they are")]
 async fn supervise(
     started_proc: Started,
     pgid: Option<Pid>,
     cgroup: Option<&RunCgroup>,
+    cpu_v1: Option<&V1Run>,
     contain: Contain,
     inv: &Invocation,
     cfg: &DispatchConfig,
@@ -720,7 +729,8 @@ async fn supervise(
     // Declared before the guard, so a cancelled run's guard kills the tree while the first
     // process is still alive (and still holds its tree), before dropping the handle kills it.
     let Started { proc: mut child, stdin, stdout, stderr } = started_proc;
-    let mut guard = GroupGuard { pgid, cgroup, contain, leader_alive: true, at_term: Vec::new() };
+    let mut guard =
+        GroupGuard { pgid, cgroup, cpu_v1, contain, leader_alive: true, at_term: Vec::new() };
     let mut killed = false;
     let mut out = HeadTail::new(cfg.stdout_cap);
     let mut err = HeadTail::new(cfg.stderr_cap);
@@ -795,6 +805,7 @@ async fn supervise(
     // deliberate background work.
     guard.pgid = None;
     guard.cgroup = None;
+    guard.cpu_v1 = None;
     // A reaped process whose pipes all ended: its handles close after the verdict.
     let ends = match pipes {
         Some(pipes) if reaped && !killed => Some(Ends { _proc: child, _pipes: pipes }),

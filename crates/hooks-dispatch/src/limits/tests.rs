@@ -163,6 +163,42 @@ fn a_run_claimed_before_the_first_hook_gets_only_that_hook_s_limits_written() {
     remove_tree(&dir);
 }
 
+/// A run whose CPU quota was lifted for a kill gets its quota written again when it is used
+/// next, even for the same limits.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_cpu_quota_lifted_for_a_kill_is_written_again_at_the_next_use() {
+    use crate::config::{CpuMax, HookLimits};
+    let Some(tree) = private_tree(Resource::Cpu, "lift", "1.6.") else {
+        eprintln!("no usable cgroup v1 cpu hierarchy here");
+        return;
+    };
+    let limits = HookLimits {
+        cpu_max: Some(CpuMax { quota_us: 20_000, period_us: 100_000 }),
+        ..HookLimits::UNLIMITED
+    };
+    let quota = |run: &super::V1Run| {
+        std::fs::read_to_string(run.dir.join("cpu.cfs_quota_us")).expect("quota").trim().to_owned()
+    };
+    let run = tree.take(&limits).expect("a run");
+    assert_eq!(quota(&run), "20000");
+    run.lift_cpu();
+    assert_eq!(quota(&run), "-1", "lifted");
+    let dir = run.dir.clone();
+    tree.finish(run);
+    let run = tree.take(&limits).expect("the same run again");
+    assert_eq!(run.dir, dir);
+    assert_eq!(quota(&run), "20000", "the same limits, written again");
+    tree.finish(run);
+    // Not lifted: the same limits are not written again.
+    let before = super::WRITES.get();
+    let run = tree.take(&limits).expect("the same run again");
+    assert_eq!(super::WRITES.get(), before);
+    tree.finish(run);
+    tree.pool.lock().expect("pool").clear();
+    remove_tree(&tree.dir);
+}
+
 /// A tree of the test's own named `name`, next to the user's shared tree in `r`'s v1
 /// hierarchy, as an engine with run prefix `prefix` would use it (no run handed back by
 /// another engine is in it, whatever other test processes' engines do meanwhile); `None` where
