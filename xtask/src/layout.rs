@@ -10,10 +10,10 @@
 //! [`scenarios`]) into [`LIST`], committed. The links of the binary that is handed out and
 //! measured (`cargo xtask dist`, `bench oneshot`/`bridge`, `check-static`) give LLD that list
 //! as its symbol ordering file. Rust symbol names end in a hash that changes with the build's
-//! configuration (profile, toolchain, dependency versions), so the list keeps names without
-//! it ([`key`]) and each link resolves them against the symbols of the same profile's
-//! ordinary build ([`resolve`]). A name that is gone only leaves its function where cargo
-//! would put it; the layout changes no behaviour.
+//! configuration (profile, toolchain, dependency versions), so each link resolves the list
+//! against the symbols of the same profile's ordinary build ([`resolve`]): by name, else by
+//! the name without its hash ([`key`]) where that is unambiguous. A name that is gone only
+//! leaves its function where cargo would put it; the layout changes no behaviour.
 
 use std::{
     borrow::Cow,
