@@ -34,6 +34,34 @@ fn cli_child_entry() {
     std::process::exit(code.into());
 }
 
+/// The program and arguments that run `hooks <args>`, and the value [`ARGS_VAR`] must have
+/// for it: the binary `HOOKS_IT_BIN` names (`cargo xtask check-static`), else this test binary
+/// re-executed into [`cli_child_entry`].
+pub(crate) fn hooks_argv(args: &[&str]) -> (std::ffi::OsString, Vec<String>, Option<String>) {
+    #[allow(clippy::disallowed_methods, reason = "the test harness's own switch")]
+    match std::env::var_os(BIN_VAR) {
+        Some(bin) => (bin, args.iter().map(|a| (*a).to_owned()).collect(), None),
+        None => (
+            std::env::current_exe().expect("test binary").into_os_string(),
+            ["--exact", "cli::cli_child_entry", "--nocapture", "--test-threads=1", "-q"]
+                .map(String::from)
+                .to_vec(),
+            Some(serde_json::to_string(args).expect("args to json")),
+        ),
+    }
+}
+
+/// A command that runs `hooks <args>` ([`hooks_argv`]); the caller sets the rest.
+pub(crate) fn hooks_command(args: &[&str]) -> Command {
+    let (program, argv, var) = hooks_argv(args);
+    let mut cmd = Command::new(program);
+    cmd.args(argv);
+    if let Some(v) = var {
+        cmd.env(ARGS_VAR, v);
+    }
+    cmd
+}
+
 /// Runs `hooks <args>` in `cwd` with `stdin`, returning its output with the test harness's
 /// own header line removed from stdout.
 pub fn hooks_in(cwd: &Path, args: &[&str], stdin: &str) -> Output {
@@ -104,21 +132,7 @@ pub fn spawn_hooks(
     state: &Path,
     env: &[(&str, &Path)],
 ) -> std::process::Child {
-    #[allow(clippy::disallowed_methods, reason = "the test harness's own switch")]
-    let mut cmd = match std::env::var_os(BIN_VAR) {
-        Some(bin) => {
-            let mut c = Command::new(bin);
-            c.args(args);
-            c
-        }
-        None => {
-            let mut c = Command::new(std::env::current_exe().expect("test binary"));
-            c.args(["--exact", "cli::cli_child_entry", "--nocapture", "--test-threads=1", "-q"])
-                .env(ARGS_VAR, serde_json::to_string(args).expect("args to json"));
-            c
-        }
-    };
-    cmd
+    hooks_command(args)
         // The trust store too is the run's own, never the user's (a test may name another).
         .env("XDG_STATE_HOME", state)
         .envs(env.iter().copied())
@@ -764,11 +778,8 @@ fn every_runtime_command_warns_on_stderr_about_a_dormant_project_chrys_file() {
 
 /// Runs `hooks <args>` in `cwd` as [`hooks_in`] does, with `PATH` set to `path` only.
 fn hooks_with_path(cwd: &Path, args: &[&str], path: &Path) -> Output {
-    let exe = std::env::current_exe().expect("test binary");
     let state = TestDir::new();
-    let mut out = Command::new(exe)
-        .args(["--exact", "cli::cli_child_entry", "--nocapture", "--test-threads=1", "-q"])
-        .env(ARGS_VAR, serde_json::to_string(args).expect("args to json"))
+    let mut out = hooks_command(args)
         .env("NO_COLOR", "1")
         .env("PATH", path)
         .env_remove("WARP_HOOK_DIRS")
@@ -1019,11 +1030,8 @@ fn hooks_within(
     stdin: Stdio,
     limit: std::time::Duration,
 ) -> Option<Output> {
-    let exe = std::env::current_exe().expect("test binary");
     let state = TestDir::new();
-    let mut child = Command::new(exe)
-        .args(["--exact", "cli::cli_child_entry", "--nocapture", "--test-threads=1", "-q"])
-        .env(ARGS_VAR, serde_json::to_string(args).expect("args to json"))
+    let mut child = hooks_command(args)
         .env("NO_COLOR", "1")
         .env_remove("WARP_HOOK_DIRS")
         .env("XDG_CONFIG_HOME", state.path())

@@ -1008,8 +1008,8 @@ async fn a_chrys_hook_that_links_its_result_file_to_an_endless_device_is_not_fol
     assert_ne!(report.verdict.decision, Some(Decision::Allow), "{:?}", report.runs[0].verdict);
 }
 
-/// Issue 21: `hooks serve` (the real command, this binary re-executed as `hooks serve
-/// --stdio`) SIGKILLed while a hook runs leaves nothing of the hook: its group, a background
+/// Issue 21: `hooks serve` (the real command: this binary re-executed as `hooks serve
+/// --stdio`, or the binary `HOOKS_IT_BIN` names) SIGKILLed while a hook runs leaves nothing of the hook: its group, a background
 /// member, a process that left the group with `setsid` and, with every mechanism but the
 /// portable one, a `setsid env -i` double fork. The mechanism is the one `serve` reports in
 /// its `hello` (the machine's strongest); the hook's timeout is 30 s, so only the reaper can
@@ -1019,10 +1019,7 @@ fn a_hook_running_when_hooks_serve_is_killed_leaves_nothing() {
     use std::io::{BufRead, BufReader, Write};
     let h = HookDir::new();
     let state = crate::support::TestDir::new();
-    let exe = std::env::current_exe().expect("test binary");
-    let child = Command::new(exe)
-        .args(["--exact", "cli::cli_child_entry", "--nocapture", "--test-threads=1", "-q"])
-        .env(crate::cli::ARGS_VAR, r#"["serve","--stdio"]"#)
+    let child = crate::cli::hooks_command(&["serve", "--stdio"])
         .env("XDG_CONFIG_HOME", state.path())
         .env_remove("WARP_HOOK_DIRS")
         .current_dir(h.root.as_path())

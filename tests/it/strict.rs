@@ -16,14 +16,12 @@ use serde_json::{Value, json};
 
 use crate::support::TestDir;
 
-/// The child-process switch of `cli::cli_child_entry`.
-const ARGS_VAR: &str = "HOOKS_IT_CLI_ARGS";
-
-/// `hooks <args>` as a child process (this test binary re-executed into `main_entry`), in
-/// `cwd`. With `unprivileged`, a run as root drops every capability first (`setpriv`), so
-/// file modes apply to it as to any user.
+/// `hooks <args>` as a child process (`crate::cli::hooks_argv`: the binary `HOOKS_IT_BIN`
+/// names, or this test binary re-executed into `main_entry`), in `cwd`. With `unprivileged`, a
+/// run as root drops every capability first (`setpriv`), so file modes apply to it as to any
+/// user.
 fn hooks_command(cwd: &Path, args: &[&str], state: &Path, unprivileged: bool) -> Command {
-    let exe = std::env::current_exe().expect("test binary");
+    let (exe, argv, var) = crate::cli::hooks_argv(args);
     let mut cmd = if unprivileged && running_as_root() {
         let mut c = Command::new("setpriv");
         c.args([
@@ -37,8 +35,10 @@ fn hooks_command(cwd: &Path, args: &[&str], state: &Path, unprivileged: bool) ->
     } else {
         Command::new(exe)
     };
-    cmd.args(["--exact", "cli::cli_child_entry", "--nocapture", "--test-threads=1", "-q"])
-        .env(ARGS_VAR, serde_json::to_string(args).expect("args to json"))
+    if let Some(v) = var {
+        cmd.env(crate::cli::ARGS_VAR, v);
+    }
+    cmd.args(argv)
         .env("NO_COLOR", "1")
         .env_remove("WARP_HOOK_DIRS")
         .env("XDG_CONFIG_HOME", state)

@@ -274,7 +274,8 @@ fn program_headers(path: &Path) -> Result<Vec<u32>> {
 /// `check-static`: the debug `hooks` linked with glibc built in runs the integration tests
 /// that drive the tool as a process (`HOOKS_IT_BIN`, `tests/it/cli.rs`): every command, the
 /// formats' end-to-end fires, HTTP hooks (name resolution without the shared C library's
-/// loader), the bridge. Nothing to do where `hooks` is not linked with glibc.
+/// loader), the bridge, strict mode, `hooks serve` SIGKILLed while a hook runs (and the rest of
+/// the modules those tests are in). Nothing to do where `hooks` is not linked with glibc.
 fn check_static() -> Result<()> {
     if !STATIC_LINK {
         return Ok(());
@@ -293,7 +294,14 @@ fn check_static() -> Result<()> {
 /// The modules of `tests/it` whose tests start the `hooks` tool through `tests/it/cli.rs`
 /// (they call one of its runners), as test-name filters (`cli::`, `http_hooks::`, …).
 fn tool_suites(dir: &Path) -> Result<Vec<String>> {
-    const RUNNERS: [&str; 4] = ["hooks_in", "spawn_hooks", "fire_auto_approved", "fire_args"];
+    const RUNNERS: [&str; 6] = [
+        "hooks_in",
+        "spawn_hooks",
+        "fire_auto_approved",
+        "fire_args",
+        "hooks_argv",
+        "hooks_command",
+    ];
     let mut suites = Vec::new();
     for entry in std::fs::read_dir(dir).with_context(|| format!("listing {}", dir.display()))? {
         let path = entry?.path();
