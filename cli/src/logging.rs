@@ -5,7 +5,7 @@
 use std::ffi::OsStr;
 
 use anyhow::{Context, Result};
-use tracing_subscriber::{EnvFilter, Layer, Registry, prelude::*};
+use tracing_subscriber::{EnvFilter, Layer, Registry, filter::LevelFilter, prelude::*};
 
 use crate::cli::LogFormat;
 
@@ -32,14 +32,24 @@ pub fn install(
         (None, Some(env)) => env.to_owned(),
         (None, None) => DEFAULT_FILTER.to_owned(),
     };
-    let filter =
-        EnvFilter::try_new(&spec).with_context(|| format!("invalid log filter `{spec}`"))?;
     let stderr = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
     let stderr = match format {
         LogFormat::Human => stderr.with_ansi(false).boxed(),
         LogFormat::Json => stderr.json().flatten_event(true).with_current_span(true).boxed(),
     };
-    let _already_installed =
-        tracing_subscriber::registry().with(extra).with(stderr.with_filter(filter)).try_init();
+    // A bare level (the default `error` of every one-shot event) needs none of `EnvFilter`'s
+    // directive parsing and per-callsite matching: a `LevelFilter` says the same.
+    let bare_level =
+        spec.parse::<LevelFilter>().ok().filter(|_| spec.bytes().all(|b| b.is_ascii_alphabetic()));
+    let stderr = match bare_level {
+        Some(level) => stderr.with_filter(level).boxed(),
+        None => stderr
+            .with_filter(
+                EnvFilter::try_new(&spec)
+                    .with_context(|| format!("invalid log filter `{spec}`"))?,
+            )
+            .boxed(),
+    };
+    let _already_installed = tracing_subscriber::registry().with(extra).with(stderr).try_init();
     Ok(())
 }
