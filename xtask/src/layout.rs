@@ -193,8 +193,14 @@ pub(crate) fn resolve(list: &str, reference: &[Symbol]) -> Resolved {
 
 /// The symbol ordering file for the `hooks` binary of the profile whose ordinary build is
 /// `reference`, written beside it; none (and a line saying why) when there is no list or the
-/// reference was not linked by LLD (GNU ld has no ordering file).
-pub(crate) fn ordering_file(root: &Path, reference: &Path) -> Result<Option<PathBuf>> {
+/// reference was not linked by LLD (GNU ld has no ordering file). With `recorded_profile` (the
+/// reference is of the profile the list was recorded on, `release`), a list of which fewer
+/// than nine in ten Rust functions are found by name is reported as stale.
+pub(crate) fn ordering_file(
+    root: &Path,
+    reference: &Path,
+    recorded_profile: bool,
+) -> Result<Option<PathBuf>> {
     let list_path = root.join(LIST);
     let list = match std::fs::read_to_string(&list_path) {
         Ok(list) => list,
@@ -227,6 +233,14 @@ pub(crate) fn ordering_file(root: &Path, reference: &Path) -> Result<Option<Path
         resolved.missing,
         resolved.names.len()
     );
+    let listed = resolved.by_name + resolved.by_key + resolved.missing;
+    if recorded_profile && resolved.by_name * 10 < listed * 9 {
+        println!(
+            "layout: warning: {LIST} is stale ({} of {listed} functions found by name: a new \
+             toolchain or dependency versions); `cargo xtask layout` records it again",
+            resolved.by_name
+        );
+    }
     Ok(Some(file))
 }
 

@@ -224,7 +224,8 @@ fn static_hooks(profile: &str, ordered: bool) -> Result<PathBuf> {
         run(cargo()
             .args(["build", "--quiet", "--profile", profile, "-p", "hooks-cli"])
             .args(["--bin", "hooks"]))?;
-        ordering = layout::ordering_file(&workspace_root(), &dir.join("hooks"))?;
+        let recorded = matches!(profile, "release" | "bench");
+        ordering = layout::ordering_file(&workspace_root(), &dir.join("hooks"), recorded)?;
     }
     let mut cmd = cargo();
     cmd.args(["rustc", "--quiet", "--profile", profile, "-p", "hooks-cli", "--bin", "hooks"]);
