@@ -1218,6 +1218,29 @@ impl CpuWait {
     }
 }
 
+/// Checks that a hostile run whose fire began `cleared` before nothing of it was left ended
+/// within its `timeout` + [`beyond_timeout`] (the pressure read at the timeout, `waited`), and
+/// returns its figures for the test's report.
+async fn cleared_within_bound(
+    name: &str,
+    timeout: Duration,
+    waited: tokio::task::JoinHandle<CpuWait>,
+    took: Duration,
+    cleared: Duration,
+) -> String {
+    let bound = timeout + beyond_timeout(&waited.await.expect("the pressure reading"));
+    assert!(
+        cleared <= bound,
+        "{name}: cleared {cleared:?} after the fire began, which returned after {took:?} (timeout {timeout:?}, bound {bound:?})"
+    );
+    format!(
+        "fire returned after {} ms, nothing left after {} ms (bound {} ms)",
+        took.as_millis(),
+        cleared.as_millis(),
+        bound.as_millis()
+    )
+}
+
 /// Issue 21: a fork bomb (`b() { b | b & }; b &`) is held to the run's pids limit (64 here) on
 /// every containment mechanism and every way of enforcing the limit this machine allows, so
 /// it never starves the machine (or the tests running beside it), and nothing of it is left
@@ -1261,17 +1284,8 @@ async fn a_fork_bomb_is_held_to_the_pids_limit_and_ends_with_its_timeout() {
             assert!(peak > 1, "{name}: the bomb never forked ({peak})");
             let stderr = String::from_utf8_lossy(&outcome(&report).stderr.bytes).to_lowercase();
             assert!(stderr.contains("fork"), "{name}: the bomb never met its cap: {stderr}");
-            let bound = TIMEOUT + beyond_timeout(&waited.await.expect("the pressure reading"));
-            figures.push(format!(
-                "{name}: peak {peak} processes, fire returned after {} ms, nothing left after {} ms (bound {} ms)",
-                took.as_millis(),
-                cleared.as_millis(),
-                bound.as_millis()
-            ));
-            assert!(
-                cleared <= bound,
-                "{name}: cleared {cleared:?} after the fire began, which returned after {took:?} (timeout {TIMEOUT:?}, bound {bound:?})"
-            );
+            let timing = cleared_within_bound(&name, TIMEOUT, waited, took, cleared).await;
+            figures.push(format!("{name}: peak {peak} processes, {timing}"));
         }
     }
     eprintln!("{}", figures.join("\n"));
@@ -1308,17 +1322,8 @@ async fn a_hook_throttled_by_its_cpu_limit_is_gone_at_its_timeout() {
             kill_leftovers(&left);
             assert!(outcome(&report).timed_out, "{name}: {:?}", report.runs);
             assert!(left.is_empty(), "{name}: {left:?} outlived the timeout");
-            let bound = TIMEOUT + beyond_timeout(&waited.await.expect("the pressure reading"));
-            figures.push(format!(
-                "{name}: fire returned after {} ms, nothing left after {} ms (bound {} ms)",
-                took.as_millis(),
-                cleared.as_millis(),
-                bound.as_millis()
-            ));
-            assert!(
-                cleared <= bound,
-                "{name}: cleared {cleared:?} after the fire began, which returned after {took:?} (timeout {TIMEOUT:?}, bound {bound:?})"
-            );
+            let timing = cleared_within_bound(&name, TIMEOUT, waited, took, cleared).await;
+            figures.push(format!("{name}: {timing}"));
         }
     }
     eprintln!("{}", figures.join("\n"));
