@@ -953,7 +953,7 @@ impl Tree {
         if c.cpu {
             let text = match l.cpu_max {
                 Some(cpu) => format!("{} {}", cpu.quota_us, cpu.period_us),
-                None => "max 100000".to_owned(),
+                None => CPU_UNLIMITED.to_owned(),
             };
             write_file(&dir.join("cpu.max"), &text)?;
         }
@@ -1003,6 +1003,9 @@ impl Tree {
     }
 }
 
+/// `cpu.max` without a limit (and the kernel's default period).
+const CPU_UNLIMITED: &str = "max 100000";
+
 impl RunCgroup {
     /// The cgroup's folder.
     #[cfg(test)]
@@ -1039,7 +1042,7 @@ impl RunCgroup {
         self.killed.store(true, Ordering::Relaxed);
         kill_dir(&self.dir, has_kill);
         if self.written.as_ref().is_some_and(|(l, mask)| mask[2] && l.cpu_max.is_some()) {
-            let _ = write_file(&self.dir.join("cpu.max"), "max 100000");
+            let _ = write_file(&self.dir.join("cpu.max"), CPU_UNLIMITED);
         }
     }
 }
