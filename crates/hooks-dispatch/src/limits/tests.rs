@@ -97,22 +97,19 @@ fn a_memory_limit_moves_both_ways_with_swap_held_to_it_and_a_new_cgroup_needs_no
         return;
     }
     let limit = |m: Option<u64>| HookLimits { memory_max: m, ..HookLimits::UNLIMITED };
-    let read = |run: &super::V1Run, file: &str| {
-        std::fs::read_to_string(run.dir.join(file)).expect("a limit file").trim().to_owned()
-    };
     let before = super::WRITES.get();
     let run = tree.take(&limit(Some(64 << 20))).expect("a new run cgroup with a limit");
     assert_eq!(super::WRITES.get() - before, 2, "the limit, then memsw");
-    assert_eq!(read(&run, "memory.limit_in_bytes"), (64u64 << 20).to_string());
-    assert_eq!(read(&run, "memory.memsw.limit_in_bytes"), (64u64 << 20).to_string());
+    assert_eq!(limit_file(&run, "memory.limit_in_bytes"), (64u64 << 20).to_string());
+    assert_eq!(limit_file(&run, "memory.memsw.limit_in_bytes"), (64u64 << 20).to_string());
     tree.finish(run);
     for m in [Some(256 << 20), Some(32 << 20), None, Some(128 << 20)] {
         let run = tree.take(&limit(m)).expect("the limit moves");
-        let now = read(&run, "memory.limit_in_bytes");
+        let now = limit_file(&run, "memory.limit_in_bytes");
         if let Some(m) = m {
             assert_eq!(now, m.to_string());
         }
-        assert_eq!(read(&run, "memory.memsw.limit_in_bytes"), now, "swap held to the limit");
+        assert_eq!(limit_file(&run, "memory.memsw.limit_in_bytes"), now, "swap held to the limit");
         tree.finish(run);
     }
     tree.pool.lock().expect("pool").clear();
@@ -137,14 +134,11 @@ fn a_run_claimed_before_the_first_hook_gets_only_that_hook_s_limits_written() {
     if tree.memsw {
         std::fs::write(dir.join("free.0/memory.memsw.limit_in_bytes"), &old).expect("its swap");
     }
-    let read = |run: &super::V1Run, file: &str| {
-        std::fs::read_to_string(run.dir.join(file)).expect("a limit file").trim().to_owned()
-    };
     let before = super::WRITES.get();
     let run = tree.take_unwritten().expect("the free run");
     assert_eq!(run.dir, dir.join("1.5.0"), "taken, not made");
     assert_eq!(super::WRITES.get(), before, "nothing written before a hook");
-    assert_eq!(read(&run, "memory.limit_in_bytes"), old);
+    assert_eq!(limit_file(&run, "memory.limit_in_bytes"), old);
     tree.pool.lock().expect("pool").push(run);
 
     let before = super::WRITES.get();
@@ -154,9 +148,9 @@ fn a_run_claimed_before_the_first_hook_gets_only_that_hook_s_limits_written() {
     assert_eq!(run.dir, dir.join("1.5.0"), "the same run");
     let writes = super::WRITES.get() - before;
     assert_eq!(writes, if tree.memsw { 3 } else { 1 }, "swap lifted, the limit, swap held to it");
-    assert_eq!(read(&run, "memory.limit_in_bytes"), (64u64 << 20).to_string());
+    assert_eq!(limit_file(&run, "memory.limit_in_bytes"), (64u64 << 20).to_string());
     if tree.memsw {
-        assert_eq!(read(&run, "memory.memsw.limit_in_bytes"), (64u64 << 20).to_string());
+        assert_eq!(limit_file(&run, "memory.memsw.limit_in_bytes"), (64u64 << 20).to_string());
     }
     tree.finish(run);
     tree.pool.lock().expect("pool").clear();
@@ -177,18 +171,15 @@ fn a_cpu_quota_lifted_for_a_kill_is_written_again_at_the_next_use() {
         cpu_max: Some(CpuMax { quota_us: 20_000, period_us: 100_000 }),
         ..HookLimits::UNLIMITED
     };
-    let quota = |run: &super::V1Run| {
-        std::fs::read_to_string(run.dir.join("cpu.cfs_quota_us")).expect("quota").trim().to_owned()
-    };
     let run = tree.take(&limits).expect("a run");
-    assert_eq!(quota(&run), "20000");
+    assert_eq!(limit_file(&run, "cpu.cfs_quota_us"), "20000");
     run.lift_cpu();
-    assert_eq!(quota(&run), "-1", "lifted");
+    assert_eq!(limit_file(&run, "cpu.cfs_quota_us"), "-1", "lifted");
     let dir = run.dir.clone();
     tree.finish(run);
     let run = tree.take(&limits).expect("the same run again");
     assert_eq!(run.dir, dir);
-    assert_eq!(quota(&run), "20000", "the same limits, written again");
+    assert_eq!(limit_file(&run, "cpu.cfs_quota_us"), "20000", "the same limits, written again");
     tree.finish(run);
     // Not lifted: the same limits are not written again.
     let before = super::WRITES.get();
@@ -197,6 +188,12 @@ fn a_cpu_quota_lifted_for_a_kill_is_written_again_at_the_next_use() {
     tree.finish(run);
     tree.pool.lock().expect("pool").clear();
     remove_tree(&tree.dir);
+}
+
+/// The text of the limit file `file` of `run`, trimmed.
+#[cfg(target_os = "linux")]
+fn limit_file(run: &super::V1Run, file: &str) -> String {
+    std::fs::read_to_string(run.dir.join(file)).expect("a limit file").trim().to_owned()
 }
 
 /// A tree of the test's own named `name`, next to the user's shared tree in `r`'s v1

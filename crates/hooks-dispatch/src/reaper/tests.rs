@@ -466,7 +466,7 @@ fn wait_blocked_in_read(pid: i32) {
 fn the_trees_fork_runs_no_program_holds_only_its_pipe_and_ends_every_tree() {
     for (n, share) in [(780, true), (785, false)] {
         let Some((made, mut inside)) = test_trees(n) else { return };
-        let mut paths = tree_paths(&made, None);
+        let mut paths = tree_paths(made.first(), &made[1..], None);
         paths.v1.push(std::ffi::CString::new("/nonexistent/tree").expect("c"));
         let (pid, pipe) = crate::sys::fork_tree_reaper(&paths, share).expect("fork");
         // Already when the call returns, the fork holds no descriptor of the engine's (such as
@@ -542,7 +542,7 @@ fn the_trees_reaper_shares_the_engine_s_memory_where_the_kernel_allows_it() {
 #[test]
 fn a_reaper_started_by_a_thread_that_ended_still_ends_every_tree() {
     let Some((made, mut inside)) = test_trees(787) else { return };
-    let paths = tree_paths(&made, None);
+    let paths = tree_paths(made.first(), &made[1..], None);
     let (pid, pipe) = std::thread::Builder::new()
         .stack_size(64 << 20)
         .spawn(move || crate::sys::fork_tree_reaper(&paths, true).expect("start"))
@@ -622,17 +622,18 @@ fn test_trees(n: u32) -> Option<(Vec<std::path::PathBuf>, Vec<Child>)> {
     Some((made, inside))
 }
 
-/// The trees `made` ([`test_trees`]: the cgroup v2 one first) as the trees' reaper takes them,
-/// with the engine's run prefix `runs` in shared trees.
+/// The trees as the trees' reaper takes them: the cgroup v2 one `v2` and the v1 ones `v1`
+/// (from [`test_trees`], whose first is the v2 one), with the engine's run prefix `runs` in
+/// shared trees.
 #[cfg(target_os = "linux")]
-fn tree_paths(made: &[std::path::PathBuf], runs: Option<&str>) -> crate::sys::TreePaths {
+fn tree_paths(
+    v2: Option<&std::path::PathBuf>,
+    v1: &[std::path::PathBuf],
+    runs: Option<&str>,
+) -> crate::sys::TreePaths {
     let c = |p: &str| std::ffi::CString::new(p).expect("no NUL");
     let path = |t: &std::path::PathBuf| c(t.to_str().expect("utf-8"));
-    crate::sys::TreePaths {
-        v2: Some(path(&made[0])),
-        v1: made.iter().skip(1).map(path).collect(),
-        runs: runs.map(c),
-    }
+    crate::sys::TreePaths { v2: v2.map(path), v1: v1.iter().map(path).collect(), runs: runs.map(c) }
 }
 
 /// Closes the engine's side of the trees' reaper `pid`'s pipe, as the engine's end does, and
@@ -802,7 +803,7 @@ fn in_shared_trees_the_fork_and_the_script_end_only_the_engine_s_runs() {
         let ours = "111.222.";
         let Some((made, mut inside, mut others)) = shared_test_trees(n, ours) else { return };
         let (pid, pipe) = if by_fork {
-            let paths = tree_paths(&made, Some(ours));
+            let paths = tree_paths(made.first(), &made[1..], Some(ours));
             let (pid, pipe) = crate::sys::fork_tree_reaper(&paths, share).expect("fork");
             (Pid::from_raw(pid), pipe)
         } else {
@@ -866,12 +867,7 @@ fn the_reaper_hands_back_at_most_four_empty_v1_runs_per_tree_and_removes_the_res
             std::fs::create_dir(t.join(format!("{ours}{n}"))).expect("run cgroup");
         }
     }
-    let paths = tree_paths(v1, None);
-    let paths = crate::sys::TreePaths {
-        v2: None,
-        v1: paths.v2.into_iter().chain(paths.v1).collect(),
-        runs: Some(std::ffi::CString::new(ours).expect("c")),
-    };
+    let paths = tree_paths(None, v1, Some(ours));
     let (pid, pipe) = crate::sys::fork_tree_reaper(&paths, true).expect("start");
     drop(pipe);
     let st = nix::sys::wait::waitpid(Pid::from_raw(pid), None).expect("wait the reaper");
