@@ -31,9 +31,10 @@ use anyhow::{Context, Result, bail};
 /// The committed list, relative to the workspace root.
 pub(crate) const LIST: &str = "xtask/layout/hooks.order";
 
-/// The name a list keeps for symbol `name`: without the `.llvm.<n>` suffix of a function
-/// promoted out of its codegen unit and without the hash of a Rust legacy-mangled name
-/// (`…17h<16 hex digits>E` becomes `…17hE`). Other names are kept as they are.
+/// The name a symbol `name` is matched by when its hash differs between builds ([`resolve`]):
+/// without the `.llvm.<n>` suffix of a function promoted out of its codegen unit and without
+/// the hash of a Rust legacy-mangled name (`…17h<16 hex digits>E` becomes `…17hE`); borrowed
+/// when there was no hash. Other names are kept as they are.
 pub(crate) fn key(name: &str) -> Cow<'_, str> {
     let name = plain(name);
     let bytes = name.as_bytes();
@@ -64,12 +65,21 @@ pub(crate) fn elf_functions(path: &Path) -> Result<(Vec<Symbol>, String)> {
     parse_elf(&bytes).with_context(|| format!("reading the symbols of {}", path.display()))
 }
 
+/// The little-endian number of `len` bytes at `at` in `bytes` (an ELF file's field).
+pub(crate) fn le_field(bytes: &[u8], at: u64, len: usize) -> Result<u64> {
+    let at = usize::try_from(at).context("ELF offset")?;
+    let end = at.checked_add(len).context("ELF offset")?;
+    let b = bytes.get(at..end).context("truncated ELF file")?;
+    Ok(b.iter().rev().fold(0, |acc, &x| (acc << 8) | u64::from(x)))
+}
+
+/// The offset of entry `i` of a table at `base` whose entries are `size` bytes (ELF headers).
+pub(crate) fn entry_at(base: u64, i: u64, size: u64) -> Result<u64> {
+    i.checked_mul(size).and_then(|o| base.checked_add(o)).context("ELF offset")
+}
+
 fn parse_elf(bytes: &[u8]) -> Result<(Vec<Symbol>, String)> {
-    let field = |at: u64, len: usize| -> Result<u64> {
-        let at = usize::try_from(at).context("offset")?;
-        let b = bytes.get(at..at.checked_add(len).context("offset")?).context("truncated")?;
-        Ok(b.iter().rev().fold(0, |acc, &x| (acc << 8) | u64::from(x)))
-    };
+    let field = |at: u64, len: usize| le_field(bytes, at, len);
     if !bytes.starts_with(b"\x7fELF\x02\x01") {
         bail!("not a 64-bit little-endian ELF file");
     }
@@ -77,14 +87,14 @@ fn parse_elf(bytes: &[u8]) -> Result<(Vec<Symbol>, String)> {
         (field(0x28, 8)?, field(0x3a, 2)?, field(0x3c, 2)?, field(0x3e, 2)?);
     // (name, type, offset, size, link, entsize) of section `i`.
     let section = |i: u64| -> Result<(u64, u64, u64, u64, u64, u64)> {
-        let h = shoff + i * shentsize;
+        let h = entry_at(shoff, i, shentsize)?;
         Ok((
             field(h, 4)?,
-            field(h + 4, 4)?,
-            field(h + 0x18, 8)?,
-            field(h + 0x20, 8)?,
-            field(h + 0x28, 4)?,
-            field(h + 0x38, 8)?,
+            field(h.saturating_add(4), 4)?,
+            field(h.saturating_add(0x18), 8)?,
+            field(h.saturating_add(0x20), 8)?,
+            field(h.saturating_add(0x28), 4)?,
+            field(h.saturating_add(0x38), 8)?,
         ))
     };
     let cstr = |at: u64| -> Result<&str> {
@@ -98,7 +108,7 @@ fn parse_elf(bytes: &[u8]) -> Result<(Vec<Symbol>, String)> {
     let mut comment = String::new();
     for i in 0..shnum {
         let (name, kind, offset, size, link, entsize) = section(i)?;
-        if cstr(names_at + name)? == ".comment" {
+        if cstr(names_at.saturating_add(name))? == ".comment" {
             let at = usize::try_from(offset).context("offset")?;
             let end = at.checked_add(usize::try_from(size)?).context("size")?;
             let text = bytes.get(at..end).context("truncated .comment")?;
@@ -110,19 +120,19 @@ fn parse_elf(bytes: &[u8]) -> Result<(Vec<Symbol>, String)> {
         }
         let (_, _, strings_at, _, _, _) = section(link)?;
         for s in 0..size / 24 {
-            let at = offset + s * 24;
-            let info = field(at + 4, 1)?;
-            let shndx = field(at + 6, 2)?;
+            let at = entry_at(offset, s, 24)?;
+            let info = field(at.saturating_add(4), 1)?;
+            let shndx = field(at.saturating_add(6), 2)?;
             // STT_FUNC 2, STT_GNU_IFUNC 10; section index 0 is an undefined symbol.
             if !matches!(info & 0xf, 2 | 10) || shndx == 0 {
                 continue;
             }
-            let name = cstr(strings_at + field(at, 4)?)?;
+            let name = cstr(strings_at.saturating_add(field(at, 4)?))?;
             if !name.is_empty() {
                 symbols.push(Symbol {
                     name: name.to_owned(),
-                    addr: field(at + 8, 8)?,
-                    size: field(at + 16, 8)?,
+                    addr: field(at.saturating_add(8), 8)?,
+                    size: field(at.saturating_add(16), 8)?,
                 });
             }
         }
@@ -180,12 +190,12 @@ pub(crate) fn resolve(list: &str, reference: &[Symbol]) -> Resolved {
             out.by_name += usize::from(rust);
             push(names, &mut out);
         } else if matches!(k, Cow::Owned(_)) {
-            match by_key.get(&k).map(|p| p.iter().collect::<Vec<_>>()).as_deref() {
-                Some([only]) => {
+            match by_key.get(&k).filter(|p| p.len() == 1).and_then(|p| p.first()) {
+                Some(only) => {
                     out.by_key += 1;
-                    push(&by_name[**only], &mut out);
+                    push(&by_name[*only], &mut out);
                 }
-                _ => out.missing += 1,
+                None => out.missing += 1,
             }
         } else {
             push(&[line], &mut out);
@@ -592,6 +602,15 @@ mod tests {
             .expect("this test's own function is listed");
         assert!(this.addr != 0 && this.size != 0, "{this:?}");
         assert!(parse_elf(b"\x7fELF\x02\x01 too short").is_err());
+        // Section headers placed where an offset would overflow: an error, not a panic.
+        let mut header = vec![0u8; 64];
+        header[..6].copy_from_slice(b"\x7fELF\x02\x01");
+        header[0x28..0x30].copy_from_slice(&(u64::MAX - 8).to_le_bytes());
+        header[0x3a..0x3c].copy_from_slice(&64u16.to_le_bytes());
+        header[0x3c..0x3e].copy_from_slice(&2u16.to_le_bytes());
+        header[0x3e..0x40].copy_from_slice(&1u16.to_le_bytes());
+        assert!(parse_elf(&header).is_err());
+        assert!(entry_at(u64::MAX, 1, 1).is_err() && entry_at(0, u64::MAX, 2).is_err());
         assert!(parse_elf(b"not an ELF file at all").is_err());
     }
 

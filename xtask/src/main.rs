@@ -256,19 +256,13 @@ fn static_hooks(profile: &str, ordered: bool) -> Result<PathBuf> {
 /// The `p_type` of every program header of a 64-bit little-endian ELF file.
 fn program_headers(path: &Path) -> Result<Vec<u32>> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let field = |at: usize, len: usize| -> Result<u64> {
-        let b = bytes.get(at..at + len).context("truncated ELF file")?;
-        Ok(b.iter().rev().fold(0, |acc, &x| (acc << 8) | u64::from(x)))
-    };
+    let field = |at: u64, len: usize| layout::le_field(&bytes, at, len);
     if !bytes.starts_with(b"\x7fELF\x02") {
         bail!("{} is not a 64-bit ELF file", path.display());
     }
     let (off, size, count) = (field(0x20, 8)?, field(0x36, 2)?, field(0x38, 2)?);
     (0..count)
-        .map(|i| {
-            let at = usize::try_from(off + i * size).context("ELF offset")?;
-            u32::try_from(field(at, 4)?).context("p_type")
-        })
+        .map(|i| u32::try_from(field(layout::entry_at(off, i, size)?, 4)?).context("p_type"))
         .collect()
 }
 
