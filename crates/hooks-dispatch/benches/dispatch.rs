@@ -533,7 +533,8 @@ fn bench_config() -> DispatchConfig {
 
 /// `HOOKS_BENCH_PROFILE=N`: only `N` fires of one `/bin/true` hook, back to back, for a
 /// profiler (`perf record`, `perf stat`, `strace -c`) to attribute the engine's time; prints
-/// the wall time and the engine's own CPU time (user, system) per fire, from
+/// the mean and median wall time of a fire (the pauses of `HOOKS_BENCH_PROFILE_SPACING_MS`
+/// not counted) and the engine's own CPU time (user, system) per fire, from
 /// `/proc/self/stat`. `HOOKS_BENCH_PROFILE_SIDE=bare` (std's round trip) or `tokio` (the
 /// tokio round trip) runs the baselines the same way, for the counters of both sides.
 fn profile(
@@ -555,10 +556,12 @@ fn profile(
         .map(Duration::from_millis);
     let b = [binding("h", HookEvent::PreToolUse, &["/bin/true"])];
     let payload = serde_json::to_vec(env).expect("payload");
+    // Each fire is timed alone (not the pause before it).
     let once = || {
         if let Some(p) = spacing {
             std::thread::sleep(p);
         }
+        let t = Instant::now();
         match side.as_str() {
             "bare" => {
                 bare_round_trip(&["/bin/true"], &payload);
@@ -570,24 +573,23 @@ fn profile(
                 rt.block_on(d.fire(&b, env, ctx));
             }
         }
+        t.elapsed()
     };
     for _ in 0..50 {
         once();
     }
     let before = cpu_ticks();
-    let t = Instant::now();
-    for _ in 0..n {
-        once();
-    }
-    let wall = t.elapsed();
+    let mut fires: Vec<f64> = (0..n.max(1)).map(|_| once().as_secs_f64() * 1e6).collect();
+    let wall = Duration::from_secs_f64(fires.iter().sum::<f64>() / 1e6);
     let after = cpu_ticks();
     // Clock ticks are 10 ms (`USER_HZ` 100).
     let per = |a: u64, b: u64| (b.saturating_sub(a)) as f64 * 10_000.0 / f64::from(n.max(1));
     println!(
         "{}",
         json!({
-            "fires": n,
+            "fires": n.max(1),
             "wall_us_per_fire": wall.as_secs_f64() * 1e6 / f64::from(n.max(1)),
+            "median_us_per_fire": median(&mut fires),
             "engine_user_us_per_fire": per(before.0, after.0),
             "engine_system_us_per_fire": per(before.1, after.1),
             "load_average": load_average(),
