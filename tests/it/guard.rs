@@ -143,6 +143,46 @@ fn scripts_named_through_the_formats_variables_are_protected_existing_or_not() {
     assert_eq!(lines[0]["hits"][0]["source_kind"], "project_claude_settings", "{lines:?}");
 }
 
+/// A hook that first `cd`s into a folder named from a base (a format's variable, `~`,
+/// `$HOME`) and then runs a script by a relative name: the script is the file under that
+/// folder, and it is protected there (the analysis once made such paths absolute, so the
+/// guard protected `/.claude/hooks/mine.sh` and let the real script be rewritten; found by
+/// the `command_analysis` fuzz target). Likewise a script under a variable assigned from
+/// `~` on the line (the shell expands a `~` that starts an assignment's value).
+#[test]
+fn a_script_run_after_a_cd_into_a_folder_under_a_base_is_protected() {
+    let project = TestDir::new();
+    project.write(
+        ".claude/settings.json",
+        &claude_settings(&[r#"cd "$CLAUDE_PROJECT_DIR"/.claude/hooks && ./gate.sh"#]),
+    );
+    project.script(".claude/hooks/gate.sh", "#!/bin/sh\nexit 2\n");
+    let home = TestDir::new();
+    home.write(
+        ".claude/settings.json",
+        &claude_settings(&[
+            "cd ~/.claude/hooks && ./mine.sh",
+            "cd $HOME/bin; bash h.sh",
+            "K=~/lib; sh $K/k.sh",
+        ]),
+    );
+    let (code, lines) = guard(
+        project.path(),
+        project.path(),
+        home.path(),
+        &[
+            ".claude/hooks/gate.sh",
+            &format!("{}/.claude/hooks/mine.sh", home.path().display()),
+            &format!("{}/bin/h.sh", home.path().display()),
+            &format!("{}/lib/k.sh", home.path().display()),
+            "src/ok.rs",
+        ],
+    );
+    assert_eq!(code, 2, "{lines:?}");
+    assert_eq!(allowed(&lines), [false, false, false, false, true], "{lines:#?}");
+    assert_eq!(lines[0]["hits"][0]["role"], "script", "{lines:?}");
+}
+
 #[test]
 fn scripts_named_through_chrys_run_directories_and_variables_are_protected() {
     // Chrys's own variables: `run.cwd` and `run.env` values name folders through

@@ -327,7 +327,13 @@ impl Walk {
                     None
                 } else {
                     match v.base {
-                        Some(base) => Some(Dir { base, path: PathBuf::from(v.head) }),
+                        // Under its base, as every path with a base is (`~/x` is `x` under
+                        // the home): an absolute path there would be joined onto the base's
+                        // folder as itself, and name a file under `/`.
+                        Some(base) => Some(Dir {
+                            base,
+                            path: normalize_relative(Path::new(v.head.trim_start_matches('/'))),
+                        }),
                         None if v.head.starts_with('/') => {
                             Some(Dir { base: PathBase::Root, path: PathBuf::from(v.head) })
                         }
@@ -702,7 +708,10 @@ fn push_dir(dirs: &mut Vec<Dir>, d: Dir) {
     }
 }
 
-/// `NAME=value` as a name and a value word.
+/// `NAME=value` as a name and a value word. A `~` that starts the value is the shell's
+/// tilde prefix, as in a word of its own (the shell expands it there in an assignment; a
+/// quoted one is read the same way, which protects the home's file rather than a folder
+/// named `~`).
 fn assignment(word: &Word) -> Option<(String, Word)> {
     let Some(Part::Lit(first)) = word.parts.first() else { return None };
     let (name, value) = first.split_once('=')?;
@@ -712,12 +721,33 @@ fn assignment(word: &Word) -> Option<(String, Word)> {
     {
         return None;
     }
-    let mut parts = vec![Part::Lit(value.to_owned())];
+    let mut parts = tilde_prefix(value, word.parts.len() > 1)
+        .unwrap_or_else(|| vec![Part::Lit(value.to_owned())]);
     parts.extend(word.parts.iter().skip(1).cloned());
     if value.is_empty() && parts.len() > 1 {
         parts.remove(0);
     }
     Some((name.to_owned(), Word { parts }))
+}
+
+/// `~user/rest` (or `~`, `~/rest`, `~user`) as a tilde part and what follows it, when
+/// `text` starts with a tilde prefix the lexer would read as one at a word's start
+/// ([`crate::shell`]): a user name of letters, digits, `_`, `-` and `.`, ended by `/`, `:`
+/// or the text's end (`more` says the word goes on after `text` with another part).
+fn tilde_prefix(text: &str, more: bool) -> Option<Vec<Part>> {
+    let after = text.strip_prefix('~')?;
+    let end = after
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+        .unwrap_or(after.len());
+    let (user, rest) = after.split_at(end);
+    if !(rest.starts_with('/') || rest.starts_with(':') || (rest.is_empty() && !more)) {
+        return None;
+    }
+    let mut parts = vec![Part::Tilde(user.to_owned())];
+    if !rest.is_empty() {
+        parts.push(Part::Lit(rest.to_owned()));
+    }
+    Some(parts)
 }
 
 fn basename(text: &str) -> &str {

@@ -275,3 +275,28 @@ proptest! {
         );
     }
 }
+
+/// A `cd` into a folder under a base (`~`, `$HOME`, another user's home, a format's
+/// variable) makes the paths after it relative to that base, never absolute: a path with a
+/// base is joined onto the base's folder, where an absolute one would name a file under `/`
+/// (found by the `command_analysis` fuzz target with `cd ~/(>u`).
+#[test]
+fn a_cd_under_a_base_keeps_the_paths_after_it_under_that_base() {
+    let program = PathRole::Program;
+    names("cd ~/hooks && ./check.sh", &[named(PathBase::Home, "hooks/check.sh", program)]);
+    names("cd $HOME/hooks && ./check.sh", &[named(PathBase::Home, "hooks/check.sh", program)]);
+    names("cd ~/ && ./a.sh", &[named(PathBase::Home, "a.sh", program)]);
+    names("cd ~/a/../b && ./c.sh", &[named(PathBase::Home, "b/c.sh", program)]);
+    names("cd ~bob/x && ./y.sh", &[named(PathBase::Unknown, "x/y.sh", program)]);
+    names(
+        r#"cd "$CLAUDE_PROJECT_DIR"/.claude/hooks && ./gate.sh"#,
+        &[named(PathBase::Var("CLAUDE_PROJECT_DIR".into()), ".claude/hooks/gate.sh", program)],
+    );
+    names("D=~/h; cd $D && ./x.sh", &[named(PathBase::Home, "h/x.sh", program)]);
+    names("cd /opt/h && ./x.sh", &[named(PathBase::Root, "/opt/h/x.sh", program)]);
+    for src in ["cd ~/(>u", "cd ~t/x/(>u", "cd $HOME/ && cat > y"] {
+        for p in shell(src).paths {
+            assert!(p.base == PathBase::Root || p.path.is_relative(), "`{src}`: {p:?}");
+        }
+    }
+}
