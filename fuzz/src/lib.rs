@@ -168,7 +168,8 @@ pub fn gemini_parse(data: &[u8]) {
         assert!(result.is_err(), "gemini: a document above the cap is refused");
     }
     let Ok(parsed) = result else { return };
-    let name = String::from_utf8_lossy(data.get(..64.min(data.len())).unwrap_or_default()).into_owned();
+    let name =
+        String::from_utf8_lossy(data.get(..64.min(data.len())).unwrap_or_default()).into_owned();
     for d in &parsed.definitions {
         assert!(d.line.is_some() && d.column.is_some(), "gemini: a definition has a position");
         let mut e = envelope_for(d.event);
@@ -186,7 +187,8 @@ pub fn gemini_parse(data: &[u8]) {
 pub fn gemini_host(data: &[u8]) {
     use hooks_schema::{Decision, FoldedVerdict, HostCodec};
     let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
-    let arg = hooks_format_gemini::GeminiEvent::ALL.get(usize::from(first) % 12).map(|e| e.as_str());
+    let arg =
+        hooks_format_gemini::GeminiEvent::ALL.get(usize::from(first) % 12).map(|e| e.as_str());
     let Ok(input) = hooks_format_gemini::GeminiHost.decode_input(rest, arg) else { return };
     let verdict = FoldedVerdict {
         decision: Some(Decision::Deny),
@@ -218,7 +220,8 @@ pub fn copilot_parse(data: &[u8]) {
         assert!(result.is_err(), "copilot: a document above the cap is refused");
     }
     let Ok(parsed) = result else { return };
-    let name = String::from_utf8_lossy(rest.get(..64.min(rest.len())).unwrap_or_default()).into_owned();
+    let name =
+        String::from_utf8_lossy(rest.get(..64.min(rest.len())).unwrap_or_default()).into_owned();
     for d in &parsed.definitions {
         assert!(d.line.is_some() && d.column.is_some(), "copilot: a definition has a position");
         let mut e = envelope_for(d.event);
@@ -345,6 +348,14 @@ const COPILOT_FILE: &str = r#"{"version": 1, "hooks": {
   "userPromptSubmitted": [{"bash": "a"}]
 }}"#;
 
+/// Every Codex event and field, the format crate's own fixture.
+const CODEX_FILE: &str =
+    include_str!("../../crates/hooks-format-codex/test_data/parse/project/valid.json");
+
+/// Every Windsurf event, the format crate's own fixture.
+const WINDSURF_FILE: &str =
+    include_str!("../../crates/hooks-format-windsurf/test_data/files/all-events.json");
+
 const CHRYS_FILE: &str = r#"hooks:
   - id: pre
     event: before_tool_call
@@ -408,12 +419,33 @@ fn subjects() -> &'static [Subject] {
             "chrys",
         );
         let gemini = definitions(
-            hooks_format_gemini::parse(GEMINI_FILE.as_bytes(), Path::new("/r/.gemini/settings.json")),
+            hooks_format_gemini::parse(
+                GEMINI_FILE.as_bytes(),
+                Path::new("/r/.gemini/settings.json"),
+            ),
             "gemini",
         );
         let copilot = definitions(
-            hooks_format_copilot::parse(COPILOT_FILE.as_bytes(), Path::new("/r/.github/hooks/a.json")),
+            hooks_format_copilot::parse(
+                COPILOT_FILE.as_bytes(),
+                Path::new("/r/.github/hooks/a.json"),
+            ),
             "copilot",
+        );
+        let codex = definitions(
+            hooks_format_codex::parse(
+                CODEX_FILE.as_bytes(),
+                Path::new("/r/.codex/hooks.json"),
+                hooks_format_codex::PROJECT_HOOKS,
+            ),
+            "codex",
+        );
+        let windsurf = definitions(
+            hooks_format_windsurf::parse(
+                WINDSURF_FILE.as_bytes(),
+                Path::new("/r/.windsurf/hooks.json"),
+            ),
+            "windsurf",
         );
         vec![
             Subject { codec: Box::new(hooks_format_cursor::CursorCodec), hooks: cursor },
@@ -426,6 +458,8 @@ fn subjects() -> &'static [Subject] {
                 hooks: claude,
             },
             Subject { codec: Box::new(hooks_format_chrys::ChrysCodec), hooks: chrys },
+            Subject { codec: Box::new(hooks_format_codex::CodexCodec), hooks: codex },
+            Subject { codec: Box::new(hooks_format_windsurf::WindsurfCodec), hooks: windsurf },
         ]
     })
 }
