@@ -21,7 +21,7 @@ use std::path::{Component, Path, PathBuf};
 
 use hooks_schema::HookCommand;
 
-use crate::shell::{Lexed, Part, Redir, Sep, Token, Word, lex};
+use crate::shell::{Lexed, Part, Redir, Sep, Token, Word, is_user_name_char, lex};
 
 #[cfg(test)]
 mod tests;
@@ -731,14 +731,12 @@ fn assignment(word: &Word) -> Option<(String, Word)> {
 }
 
 /// `~user/rest` (or `~`, `~/rest`, `~user`) as a tilde part and what follows it, when
-/// `text` starts with a tilde prefix the lexer would read as one at a word's start
-/// ([`crate::shell`]): a user name of letters, digits, `_`, `-` and `.`, ended by `/`, `:`
-/// or the text's end (`more` says the word goes on after `text` with another part).
+/// `text` starts with a tilde prefix as the lexer reads one at a word's start
+/// ([`crate::shell`]): a user name ended by `/`, `:` or the text's end (`more` says the
+/// word goes on after `text` with another part).
 fn tilde_prefix(text: &str, more: bool) -> Option<Vec<Part>> {
     let after = text.strip_prefix('~')?;
-    let end = after
-        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
-        .unwrap_or(after.len());
+    let end = after.find(|c: char| !is_user_name_char(c)).unwrap_or(after.len());
     let (user, rest) = after.split_at(end);
     if !(rest.starts_with('/') || rest.starts_with(':') || (rest.is_empty() && !more)) {
         return None;

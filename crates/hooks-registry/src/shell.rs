@@ -469,12 +469,17 @@ fn backtick(chars: &[char], start: usize, word: &mut Builder, out: &mut Lexed) -
     i
 }
 
+/// Whether `c` may be part of the user name of a tilde prefix (`~user`).
+pub(crate) fn is_user_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
+}
+
 /// A leading `~`: the user name up to the first `/` or the end of the word, when it is one.
 fn tilde(chars: &[char], start: usize, word: &mut Builder) -> usize {
     let mut j = start;
     let mut user = String::new();
     while let Some(&c) = chars.get(j) {
-        if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+        if is_user_name_char(c) {
             user.push(c);
             j += 1;
         } else {
