@@ -249,10 +249,52 @@ fn runner(script: &str) -> impl Strategy<Value = String> + use<> {
     ]
 }
 
+/// Where a `cd` may start from, and the base the paths after it then have.
+fn cd_base() -> impl Strategy<Value = (&'static str, PathBase)> {
+    prop_oneof![
+        Just(("~/", PathBase::Home)),
+        Just(("$HOME/", PathBase::Home)),
+        Just(("\"$HOME\"/", PathBase::Home)),
+        Just(("~bob/", PathBase::Unknown)),
+        Just(("\"$CLAUDE_PROJECT_DIR\"/", PathBase::Var("CLAUDE_PROJECT_DIR".into()))),
+        Just(("${GEMINI_PROJECT_DIR}/", PathBase::Var("GEMINI_PROJECT_DIR".into()))),
+        Just(("", PathBase::RunDir)),
+    ]
+}
+
 proptest! {
+    /// Never a panic, and a path is absolute exactly when it starts from `/`: a path with
+    /// another base is joined onto that base's folder (the `command_analysis` fuzz target's
+    /// invariant).
     #[test]
-    fn the_analysis_never_panics(src in "\\PC{0,160}") {
-        let _ = shell(&src);
+    fn the_analysis_never_panics_and_only_paths_from_the_root_are_absolute(
+        src in "\\PC{0,160}",
+    ) {
+        for p in shell(&src).paths {
+            prop_assert_eq!(p.base == PathBase::Root, p.path.is_absolute(), "`{}`: {:?}", src, p);
+        }
+    }
+
+    /// A script run by a relative name after a `cd` under a base is named under that base,
+    /// at the `cd`'s folder joined with the script's path.
+    #[test]
+    fn a_script_after_a_cd_under_a_base_is_named_under_that_base(
+        (prefix, base) in cd_base(),
+        dir in "[a-z]{1,5}(/[a-z]{1,5}){0,2}",
+        name in "[a-z]{1,8}\\.(sh|py)",
+        sep in prop_oneof![Just(" && "), Just("; "), Just("\n"), Just(" || true; ")],
+        form in prop_oneof![Just("./"), Just("bash "), Just("python3 -u ")],
+    ) {
+        let src = format!("cd {prefix}{dir}{sep}{form}{name}");
+        let a = shell(&src);
+        let want = PathBuf::from(format!("{dir}/{name}"));
+        prop_assert!(
+            a.paths.iter().any(|p| p.base == base && p.path == want),
+            "`{}` does not name {:?} under {:?}: {:?}", src, want, base, a.paths
+        );
+        for p in &a.paths {
+            prop_assert!(p.path.is_relative(), "`{}`: {:?}", src, p);
+        }
     }
 
     #[test]
