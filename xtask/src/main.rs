@@ -6,6 +6,7 @@
 //! for the list.
 
 mod agents;
+mod fuzz_seeds;
 mod layers;
 mod layout;
 mod peer;
@@ -48,7 +49,8 @@ commands:
   bench peer [--json] [--runs N] [--rounds N]
                         Chrys's own HookManager.fire vs `hooks serve` (the Chrys oracle's
                         fire_bench.py; needs $CHRYS_WHEEL_DIR, see xtask/src/peer.rs)
-  fuzz --seconds N      run every fuzz target for N seconds (needs cargo-fuzz)
+  fuzz --seconds N      run every fuzz target for N seconds (needs cargo-fuzz), a missing
+                        corpus seeded from the checkout's test_data
   agents [AGENT...]     the real-agent suite for `hooks bridge` (not in CI; needs the agent CLIs
                         and the real-agent harness, $REALAGENTS_DIR)
 ";
@@ -539,6 +541,11 @@ fn fuzz(seconds: u64) -> Result<()> {
     for target in
         String::from_utf8_lossy(&out.stdout).lines().map(str::trim).filter(|l| !l.is_empty())
     {
+        let seeded =
+            fuzz_seeds::seed_corpus(&workspace_root(), target, &root.join("corpus").join(target))?;
+        if seeded > 0 {
+            println!("fuzz: {target}: a new corpus with {seeded} seeds from the checkout");
+        }
         println!("fuzz: {target} for {seconds} s");
         // cargo-fuzz needs nightly flags; on the stable toolchain RUSTC_BOOTSTRAP lets them
         // through, and only the optimized build (`-O`) gets past cargo's target probe
