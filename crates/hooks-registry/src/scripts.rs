@@ -327,13 +327,7 @@ impl Walk {
                     None
                 } else {
                     match v.base {
-                        // Under its base, as every path with a base is (`~/x` is `x` under
-                        // the home): an absolute path there would be joined onto the base's
-                        // folder as itself, and name a file under `/`.
-                        Some(base) => Some(Dir {
-                            base,
-                            path: normalize_relative(Path::new(v.head.trim_start_matches('/'))),
-                        }),
+                        Some(base) => Some(Dir { base, path: under_base(&v.head) }),
                         None if v.head.starts_with('/') => {
                             Some(Dir { base: PathBase::Root, path: PathBuf::from(v.head) })
                         }
@@ -628,7 +622,7 @@ impl Walk {
         match (&v.base, &v.tail) {
             (None, None) => self.add_text(&v.head, role, dirs),
             (Some(base), None) => {
-                let rel = normalize_relative(Path::new(v.head.trim_start_matches('/')));
+                let rel = under_base(&v.head);
                 if !rel.as_os_str().is_empty() {
                     self.paths.push(NamedPath { base: base.clone(), path: rel, role });
                 } else if role == PathRole::Program {
@@ -700,6 +694,13 @@ impl Walk {
         }
         Value { base, head, tail }
     }
+}
+
+/// The text after a base (`~`, a variable) as the path under it: relative, as every path
+/// with a base is (`~/x` is `x` under the home). An absolute one would be joined onto the
+/// base's folder as itself, and name a file under `/` (finding F14).
+fn under_base(head: &str) -> PathBuf {
+    normalize_relative(Path::new(head.trim_start_matches('/')))
 }
 
 fn push_dir(dirs: &mut Vec<Dir>, d: Dir) {
