@@ -259,6 +259,48 @@ fn script_forms_behind_wrappers_options_and_compound_commands_are_protected() {
     assert_eq!(allowed(&lines), expected, "{lines:#?}");
 }
 
+/// Finding F15: a hook that runs a package script or a task runner's recipe
+/// (`make -C tools check`, `npm --prefix web run lint`, `yarn lint`, `just check`) runs what
+/// the `Makefile`, `package.json` or `justfile` says, and a hook whose variable makes the
+/// shell load a file (`BASH_ENV`) runs that file: the agent must not be able to rewrite any
+/// of them, in the folder the tool reads them from, whether they exist yet or not.
+#[test]
+fn the_files_a_package_script_or_a_task_runner_runs_are_protected() {
+    let project = TestDir::new();
+    project.write(
+        ".cursor/hooks.json",
+        &cursor_hooks(&[
+            "make -C tools check",
+            "npm --prefix web run lint",
+            "yarn lint",
+            "timeout 60 just check",
+            "deno task check",
+            "BASH_ENV=.cursor/env.sh bash -c gate",
+            "direnv exec ci ./gate.sh",
+        ]),
+    );
+    project.write("tools/Makefile", "check:\n\t./lint.sh\n");
+    project.write("web/package.json", r#"{"scripts":{"lint":"eslint ."}}"#);
+    let home = TestDir::new();
+    let paths = [
+        "tools/Makefile",
+        "tools/GNUmakefile",
+        "web/package.json",
+        "package.json",
+        "justfile",
+        "deno.json",
+        ".cursor/env.sh",
+        "ci/.envrc",
+        "ci/gate.sh",
+        "src/ok.rs",
+    ];
+    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
+    assert_eq!(code, 2, "{lines:?}");
+    let mut expected = vec![false; paths.len() - 1];
+    expected.push(true);
+    assert_eq!(allowed(&lines), expected, "{lines:#?}");
+}
+
 #[test]
 fn relative_scripts_of_hooks_that_run_in_the_session_directory_resolve_there() {
     let project = TestDir::new();

@@ -242,6 +242,7 @@ impl Walk {
         while let Some(w) = words.get(i)
             && let Some((name, value)) = assignment(w)
         {
+            self.assigned_value(&value, dirs);
             if words.len() == i + 1 || words.iter().skip(i).all(|w| assignment(w).is_some()) {
                 let v = self.value(&value);
                 self.assigned.retain(|(n, _)| *n != name);
@@ -306,6 +307,8 @@ impl Walk {
                     self.wrapped(w, rest, dirs, depth);
                 } else if let Some(r) = runner(name) {
                     self.runner(r, rest, dirs, depth);
+                } else if let Some(t) = task_runner(name) {
+                    self.task_runner(t, rest, dirs);
                 } else if interpreter(name).is_some() {
                     self.interpreter(name, rest, dirs, depth);
                 } else {
@@ -367,7 +370,10 @@ impl Walk {
                 i += 1;
                 break;
             }
-            if w.name == "env" && assignment(word).is_some() {
+            if w.name == "env"
+                && let Some((_, value)) = assignment(word)
+            {
+                self.assigned_value(&value, dirs);
                 i += 1;
                 continue;
             }
@@ -415,31 +421,94 @@ impl Walk {
 
     /// A runner: a subcommand that runs the rest (`uv run`, `pnpm exec`), or the rest
     /// directly (`npx`, `uvx`); the target is a script when it looks like a file, a program
-    /// otherwise.
+    /// otherwise. A runner that reads a manifest (`package.json`) reads it whatever the
+    /// subcommand (`npm run lint`, `yarn lint`, `pnpm install`'s lifecycle scripts), from the
+    /// folder its directory options name wherever they stand (`npm run x --prefix hooks`).
     fn runner(&mut self, r: &Runner, args: &[Word], dirs: &mut Vec<Dir>, depth: u32) {
-        let mut i = 0;
+        // The runner's own options may come before its subcommand (`npm --prefix hooks run x`).
+        let mut i = self.runner_options(r, args, 0, dirs);
+        if r.dir_operand {
+            // `direnv exec DIR command`: the command runs with DIR's environment file loaded.
+            if args
+                .get(i)
+                .and_then(Word::literal)
+                .is_some_and(|s| r.subcommands.contains(&s.as_str()))
+            {
+                if let Some(dir) = args.get(i + 1) {
+                    self.cd(std::slice::from_ref(dir), dirs);
+                }
+                for manifest in r.manifests {
+                    self.add_text(manifest, PathRole::Loaded, dirs);
+                }
+                self.program(args.get(i + 2..).unwrap_or_default(), dirs, depth);
+            } else {
+                self.arguments(args.get(i..).unwrap_or_default(), dirs);
+            }
+            return;
+        }
+        if !r.manifests.is_empty() {
+            let mut j = i;
+            while let Some(text) = args.get(j).and_then(Word::literal) {
+                if text == "--" {
+                    break;
+                }
+                let (flag, inline) = match text.split_once('=') {
+                    Some((f, v)) if f.starts_with('-') => (f.to_owned(), Some(v.to_owned())),
+                    _ => (text, None),
+                };
+                if r.dir_options.contains(&flag.as_str()) {
+                    let value = match inline {
+                        Some(v) => Some(Word::lit(&v)),
+                        None => {
+                            j += 1;
+                            args.get(j).cloned()
+                        }
+                    };
+                    if let Some(value) = value {
+                        self.cd(std::slice::from_ref(&value), dirs);
+                    }
+                }
+                j += 1;
+            }
+            for manifest in r.manifests {
+                self.add_text(manifest, PathRole::Loaded, dirs);
+            }
+        }
         if !r.subcommands.is_empty() {
-            let Some(sub) = args.first().and_then(Word::literal) else {
-                self.arguments(args, dirs);
+            let Some(sub) = args.get(i).and_then(Word::literal) else {
+                self.arguments(args.get(i..).unwrap_or_default(), dirs);
                 return;
             };
             if !r.subcommands.contains(&sub.as_str()) {
-                if matches!(sub.as_str(), "run" | "run-script" | "task" | "test") {
-                    // `npm run lint`: the command is in the package's manifest.
-                    for manifest in r.manifests {
-                        self.add_text(manifest, PathRole::Loaded, dirs);
-                    }
-                }
-                self.arguments(args, dirs);
+                self.arguments(args.get(i..).unwrap_or_default(), dirs);
                 return;
             }
-            i = 1;
+            i = self.runner_options(r, args, i + 1, dirs);
         }
+        let rest = args.get(i..).unwrap_or_default();
+        if let Some((target, after)) = rest.split_first()
+            && target.literal().is_some_and(|t| t.contains('/') || has_file_extension(&t))
+        {
+            self.add_word(target, PathRole::Script, dirs);
+            self.arguments(after, dirs);
+        } else {
+            self.program(rest, dirs, depth);
+        }
+    }
+
+    /// A runner's options from `args[i]` on; returns the index of the first word that is not
+    /// one.
+    fn runner_options(
+        &mut self,
+        r: &Runner,
+        args: &[Word],
+        mut i: usize,
+        dirs: &mut Vec<Dir>,
+    ) -> usize {
         while let Some(word) = args.get(i) {
             let Some(text) = word.literal() else { break };
             if text == "--" {
-                i += 1;
-                break;
+                return i + 1;
             }
             let Some(opt) = text.strip_prefix('-').filter(|o| !o.is_empty()) else { break };
             let (flag, inline) = match opt.split_once('=') {
@@ -463,14 +532,53 @@ impl Walk {
             }
             i += 1;
         }
-        let rest = args.get(i..).unwrap_or_default();
-        if let Some((target, after)) = rest.split_first()
-            && target.literal().is_some_and(|t| t.contains('/') || has_file_extension(&t))
-        {
-            self.add_word(target, PathRole::Script, dirs);
-            self.arguments(after, dirs);
-        } else {
-            self.program(rest, dirs, depth);
+        i
+    }
+
+    /// A task runner (`make`, `just`, `task`): the recipes come from its file (the default
+    /// names in the folder it runs in, or the ones its options name), which say what runs.
+    /// Directory options are read first, as the tools apply them before reading any file.
+    fn task_runner(&mut self, t: &TaskRunner, args: &[Word], dirs: &mut Vec<Dir>) {
+        let end = args.iter().position(|w| w.literal().is_some_and(|s| s == "--"));
+        let args = args.get(..end.unwrap_or(args.len())).unwrap_or_default();
+        for pass_dirs in [true, false] {
+            let mut i = 0;
+            while let Some(word) = args.get(i) {
+                i += 1;
+                let Some(text) = word.literal() else {
+                    if !pass_dirs {
+                        self.arguments(std::slice::from_ref(word), dirs);
+                    }
+                    continue;
+                };
+                let Some((flag, attached)) = t.option(&text) else {
+                    if !pass_dirs && !text.starts_with('-') {
+                        // Targets, and `make`'s `VAR=value`: named when they look like files.
+                        match assignment(word) {
+                            Some((_, value)) => self.arguments(std::slice::from_ref(&value), dirs),
+                            None => self.arguments(std::slice::from_ref(word), dirs),
+                        }
+                    }
+                    continue;
+                };
+                let value = match attached {
+                    Some(v) => Word::lit(&v),
+                    None => {
+                        let Some(v) = args.get(i) else { break };
+                        i += 1;
+                        v.clone()
+                    }
+                };
+                match (pass_dirs, t.dir_options.contains(&flag), t.file_options.contains(&flag)) {
+                    (true, true, _) => self.cd(std::slice::from_ref(&value), dirs),
+                    (false, false, true) => self.add_word(&value, PathRole::Loaded, dirs),
+                    (false, false, false) => self.arguments(std::slice::from_ref(&value), dirs),
+                    _ => {}
+                }
+            }
+        }
+        for recipe in t.recipes {
+            self.add_text(recipe, PathRole::Loaded, dirs);
         }
     }
 
@@ -538,7 +646,10 @@ impl Walk {
                 && flag.len() > 2
                 && !flag.starts_with("--")
                 && (flag.ends_with('o') || flag.ends_with('O'));
-            let takes_value = spec.values.contains(&flag) || spec.files.contains(&flag) || cluster;
+            let takes_value = spec.values.contains(&flag)
+                || spec.files.contains(&flag)
+                || spec.dirs.contains(&flag)
+                || cluster;
             let value = if takes_value && inline.is_none() {
                 i += 1;
                 args.get(i).cloned()
@@ -568,8 +679,44 @@ impl Walk {
             }
         } else if !spec.code_operand {
             self.add_word(script, PathRole::Script, dirs);
+            if script.literal().is_some_and(|t| !t.contains('/') && !has_file_extension(&t)) {
+                for manifest in spec.manifests {
+                    self.add_text(manifest, PathRole::Loaded, dirs);
+                }
+            }
         }
         self.arguments(after, dirs);
+    }
+
+    /// A variable's value, which may name a file the program loads (`BASH_ENV=hooks/env.sh`,
+    /// `NODE_OPTIONS="--require ./pre.js"`, `LD_PRELOAD=./x.so`): the words and the
+    /// `:`-separated entries in it that look like files, as arguments.
+    fn assigned_value(&mut self, value: &Word, dirs: &[Dir]) {
+        // Split where the literal text has a blank or a `:`, keeping variables and
+        // substitutions inside the piece they stand in (`./bin:$PATH` is `./bin` and `$PATH`,
+        // not one path whose middle cannot be read, which would protect the folder `.`).
+        let url = value.parts.iter().any(|p| matches!(p, Part::Lit(t) if t.contains("://")));
+        let mut pieces: Vec<Word> = vec![Word { parts: Vec::new() }];
+        for part in &value.parts {
+            let Part::Lit(text) = part else {
+                if let Some(w) = pieces.last_mut() {
+                    w.parts.push(part.clone());
+                }
+                continue;
+            };
+            for (i, piece) in text.split(|c: char| c.is_whitespace() || c == ':').enumerate() {
+                if i > 0 {
+                    pieces.push(Word { parts: Vec::new() });
+                }
+                if let Some(w) = pieces.last_mut().filter(|_| !piece.is_empty()) {
+                    w.parts.push(Part::Lit(piece.to_owned()));
+                }
+            }
+        }
+        pieces.retain(|w| !w.parts.is_empty());
+        if !url {
+            self.arguments(&pieces, dirs);
+        }
     }
 
     /// Arguments: the words that look like files (a `/`, or a script or configuration
@@ -890,8 +1037,12 @@ struct Runner {
     value_options: &'static [&'static str],
     dir_options: &'static [&'static str],
     file_options: &'static [&'static str],
-    /// Files a `run` subcommand reads its command from.
+    /// Files the runner reads what it runs from (a `run` subcommand's scripts, lifecycle
+    /// scripts, an environment it loads), in the folder it runs in.
     manifests: &'static [&'static str],
+    /// The subcommand's first operand is the folder the manifests are read from
+    /// (`direnv exec DIR command`).
+    dir_operand: bool,
 }
 
 const RUNNERS: &[Runner] = &[
@@ -919,6 +1070,7 @@ const RUNNERS: &[Runner] = &[
         dir_options: &["--directory"],
         file_options: &["--env-file", "--with-requirements"],
         manifests: &[],
+        dir_operand: false,
     },
     Runner {
         name: "uvx",
@@ -927,6 +1079,7 @@ const RUNNERS: &[Runner] = &[
         dir_options: &[],
         file_options: &[],
         manifests: &[],
+        dir_operand: false,
     },
     Runner {
         name: "pipx",
@@ -935,6 +1088,7 @@ const RUNNERS: &[Runner] = &[
         dir_options: &[],
         file_options: &[],
         manifests: &[],
+        dir_operand: false,
     },
     Runner {
         name: "npx",
@@ -943,6 +1097,7 @@ const RUNNERS: &[Runner] = &[
         dir_options: &[],
         file_options: &[],
         manifests: &[],
+        dir_operand: false,
     },
     Runner {
         name: "bunx",
@@ -951,6 +1106,7 @@ const RUNNERS: &[Runner] = &[
         dir_options: &[],
         file_options: &[],
         manifests: &[],
+        dir_operand: false,
     },
     Runner {
         name: "pnpx",
@@ -959,14 +1115,16 @@ const RUNNERS: &[Runner] = &[
         dir_options: &[],
         file_options: &[],
         manifests: &[],
+        dir_operand: false,
     },
     Runner {
         name: "npm",
         subcommands: &["exec", "x"],
-        value_options: &["-p", "--package", "-c", "--call", "-w", "--workspace", "--prefix"],
-        dir_options: &["--prefix"],
+        value_options: &["-p", "--package", "-c", "--call", "-w", "--workspace", "--prefix", "-C"],
+        dir_options: &["--prefix", "-C"],
         file_options: &[],
         manifests: &["package.json"],
+        dir_operand: false,
     },
     Runner {
         name: "pnpm",
@@ -975,6 +1133,7 @@ const RUNNERS: &[Runner] = &[
         dir_options: &["-C", "--dir"],
         file_options: &[],
         manifests: &["package.json"],
+        dir_operand: false,
     },
     Runner {
         name: "yarn",
@@ -983,6 +1142,7 @@ const RUNNERS: &[Runner] = &[
         dir_options: &["--cwd"],
         file_options: &[],
         manifests: &["package.json"],
+        dir_operand: false,
     },
     Runner {
         name: "poetry",
@@ -991,6 +1151,7 @@ const RUNNERS: &[Runner] = &[
         dir_options: &["-C", "--directory"],
         file_options: &[],
         manifests: &[],
+        dir_operand: false,
     },
     Runner {
         name: "pipenv",
@@ -998,15 +1159,18 @@ const RUNNERS: &[Runner] = &[
         value_options: &[],
         dir_options: &[],
         file_options: &[],
-        manifests: &[],
+        // `pipenv run lint` runs the `[scripts]` entry of the Pipfile.
+        manifests: &["Pipfile"],
+        dir_operand: false,
     },
     Runner {
         name: "pdm",
         subcommands: &["run"],
         value_options: &["-p", "--project"],
-        dir_options: &[],
+        dir_options: &["-p", "--project"],
         file_options: &[],
         manifests: &["pyproject.toml"],
+        dir_operand: false,
     },
     Runner {
         name: "hatch",
@@ -1015,6 +1179,7 @@ const RUNNERS: &[Runner] = &[
         dir_options: &[],
         file_options: &[],
         manifests: &["pyproject.toml"],
+        dir_operand: false,
     },
     Runner {
         name: "rye",
@@ -1023,6 +1188,7 @@ const RUNNERS: &[Runner] = &[
         dir_options: &[],
         file_options: &[],
         manifests: &["pyproject.toml"],
+        dir_operand: false,
     },
     Runner {
         name: "pixi",
@@ -1031,6 +1197,7 @@ const RUNNERS: &[Runner] = &[
         dir_options: &[],
         file_options: &["--manifest-path"],
         manifests: &["pixi.toml"],
+        dir_operand: false,
     },
     Runner {
         name: "conda",
@@ -1039,6 +1206,7 @@ const RUNNERS: &[Runner] = &[
         dir_options: &["--cwd"],
         file_options: &[],
         manifests: &[],
+        dir_operand: false,
     },
     Runner {
         name: "mise",
@@ -1046,7 +1214,18 @@ const RUNNERS: &[Runner] = &[
         value_options: &["-C", "--cd"],
         dir_options: &["-C", "--cd"],
         file_options: &[],
-        manifests: &[],
+        // Tasks (`mise run`), tools and the environment it sets, which may source scripts.
+        manifests: &[
+            "mise.toml",
+            ".mise.toml",
+            "mise.local.toml",
+            ".mise.local.toml",
+            ".config/mise.toml",
+            ".config/mise/config.toml",
+            "mise/config.toml",
+            ".mise/config.toml",
+        ],
+        dir_operand: false,
     },
     Runner {
         name: "direnv",
@@ -1054,12 +1233,134 @@ const RUNNERS: &[Runner] = &[
         value_options: &[],
         dir_options: &[],
         file_options: &[],
-        manifests: &[],
+        // `direnv exec DIR command` loads DIR's `.envrc` (a shell script) and `.env`.
+        manifests: &[".envrc", ".env"],
+        dir_operand: true,
     },
 ];
 
 fn runner(name: &str) -> Option<&'static Runner> {
     RUNNERS.iter().find(|r| r.name == name)
+}
+
+/// A tool that runs the recipes of a file (`make check`, `just lint`, `task test`).
+struct TaskRunner {
+    names: &'static [&'static str],
+    /// The recipe files it looks for in the folder it runs in, by default.
+    recipes: &'static [&'static str],
+    /// Options followed by a value (short ones also take it attached: `-fx.mk`).
+    value_options: &'static [&'static str],
+    /// Options whose value is the folder it runs in.
+    dir_options: &'static [&'static str],
+    /// Options whose value is a file it reads recipes or variables from.
+    file_options: &'static [&'static str],
+}
+
+impl TaskRunner {
+    /// `text` as an option that takes a value: the option, and its value when attached
+    /// (`--file=x`, `-fx`).
+    fn option(&self, text: &str) -> Option<(&'static str, Option<String>)> {
+        if let Some((flag, value)) = text.split_once('=')
+            && flag.starts_with("--")
+        {
+            return self
+                .value_options
+                .iter()
+                .find(|o| **o == flag)
+                .map(|o| (*o, Some(value.to_owned())));
+        }
+        if let Some(o) = self.value_options.iter().find(|o| **o == text) {
+            return Some((*o, None));
+        }
+        // A short option with its value attached.
+        let short = text.get(..2).filter(|s| s.starts_with('-') && !s.starts_with("--"))?;
+        let o = self.value_options.iter().find(|o| **o == short)?;
+        Some((*o, Some(text.get(2..).unwrap_or_default().to_owned())))
+    }
+}
+
+const TASK_RUNNERS: &[TaskRunner] = &[
+    TaskRunner {
+        names: &["make", "gmake"],
+        recipes: &["GNUmakefile", "makefile", "Makefile"],
+        value_options: &[
+            "-f",
+            "--file",
+            "--makefile",
+            "-C",
+            "--directory",
+            "-I",
+            "--include-dir",
+            "-o",
+            "--old-file",
+            "--assume-old",
+            "-W",
+            "--what-if",
+            "--new-file",
+            "--assume-new",
+            "-j",
+            "--jobs",
+            "-l",
+            "--load-average",
+            "-O",
+            "--output-sync",
+            "-E",
+            "--eval",
+        ],
+        dir_options: &["-C", "--directory"],
+        file_options: &["-f", "--file", "--makefile"],
+    },
+    TaskRunner {
+        names: &["just"],
+        recipes: &["justfile", ".justfile", "Justfile", "JUSTFILE"],
+        value_options: &[
+            "-f",
+            "--justfile",
+            "-d",
+            "--working-directory",
+            "--dotenv-filename",
+            "--dotenv-path",
+            "-E",
+            "--shell",
+            "--shell-arg",
+            "--chooser",
+            "--color",
+            "--command-color",
+            "--list-heading",
+            "--list-prefix",
+        ],
+        dir_options: &["-d", "--working-directory"],
+        file_options: &["-f", "--justfile", "--dotenv-path", "-E"],
+    },
+    TaskRunner {
+        names: &["task", "go-task"],
+        recipes: &[
+            "Taskfile.yml",
+            "taskfile.yml",
+            "Taskfile.yaml",
+            "taskfile.yaml",
+            "Taskfile.dist.yml",
+            "taskfile.dist.yml",
+            "Taskfile.dist.yaml",
+            "taskfile.dist.yaml",
+        ],
+        value_options: &[
+            "-t",
+            "--taskfile",
+            "-d",
+            "--dir",
+            "-o",
+            "--output",
+            "-C",
+            "--concurrency",
+        ],
+        dir_options: &["-d", "--dir"],
+        file_options: &["-t", "--taskfile"],
+    },
+];
+
+fn task_runner(name: &str) -> Option<&'static TaskRunner> {
+    TASK_RUNNERS.iter().find(|t| t.names.contains(&name))
 }
 
 /// How an interpreter reads its options.
@@ -1081,6 +1382,9 @@ struct Interpreter {
     shell: bool,
     /// The first operand is a program text, not a file (`jq '.x'`, `awk '{…}'`).
     code_operand: bool,
+    /// Files the operand names a script or task of when it is not a file (`bun run lint`
+    /// runs `package.json`'s `lint`, `deno task check` runs `deno.json`'s `check`).
+    manifests: &'static [&'static str],
 }
 
 const INTERPRETERS: &[Interpreter] = &[
@@ -1094,6 +1398,7 @@ const INTERPRETERS: &[Interpreter] = &[
         module: None,
         shell: true,
         code_operand: false,
+        manifests: &[],
     },
     Interpreter {
         names: &["fish"],
@@ -1105,6 +1410,7 @@ const INTERPRETERS: &[Interpreter] = &[
         module: None,
         shell: true,
         code_operand: false,
+        manifests: &[],
     },
     Interpreter {
         names: &["python", "python2", "python3", "pypy", "pypy3", "pythonw"],
@@ -1116,6 +1422,7 @@ const INTERPRETERS: &[Interpreter] = &[
         module: Some("-m"),
         shell: false,
         code_operand: false,
+        manifests: &[],
     },
     Interpreter {
         names: &["node", "nodejs", "tsx", "ts-node", "ts-node-esm", "esno", "esbuild-register"],
@@ -1138,10 +1445,11 @@ const INTERPRETERS: &[Interpreter] = &[
         module: None,
         shell: false,
         code_operand: false,
+        manifests: &[],
     },
     Interpreter {
         names: &["deno"],
-        subcommands: &["run"],
+        subcommands: &["run", "task"],
         inline: &["eval"],
         values: &["--location", "--seed", "--v8-flags", "--inspect", "--cert"],
         files: &["-c", "--config", "--import-map", "--lock", "--env-file", "--preload"],
@@ -1149,6 +1457,7 @@ const INTERPRETERS: &[Interpreter] = &[
         module: None,
         shell: false,
         code_operand: false,
+        manifests: &["deno.json", "deno.jsonc", "package.json"],
     },
     Interpreter {
         names: &["bun"],
@@ -1160,6 +1469,7 @@ const INTERPRETERS: &[Interpreter] = &[
         module: None,
         shell: false,
         code_operand: false,
+        manifests: &["package.json"],
     },
     Interpreter {
         names: &["ruby", "jruby"],
@@ -1171,6 +1481,7 @@ const INTERPRETERS: &[Interpreter] = &[
         module: None,
         shell: false,
         code_operand: false,
+        manifests: &[],
     },
     Interpreter {
         names: &["perl"],
@@ -1182,6 +1493,7 @@ const INTERPRETERS: &[Interpreter] = &[
         module: None,
         shell: false,
         code_operand: false,
+        manifests: &[],
     },
     Interpreter {
         names: &["php"],
@@ -1193,6 +1505,7 @@ const INTERPRETERS: &[Interpreter] = &[
         module: None,
         shell: false,
         code_operand: false,
+        manifests: &[],
     },
     Interpreter {
         names: &["lua", "luajit", "Rscript", "osascript"],
@@ -1204,6 +1517,7 @@ const INTERPRETERS: &[Interpreter] = &[
         module: None,
         shell: false,
         code_operand: false,
+        manifests: &[],
     },
     Interpreter {
         names: &["pwsh", "powershell"],
@@ -1215,6 +1529,7 @@ const INTERPRETERS: &[Interpreter] = &[
         module: None,
         shell: false,
         code_operand: false,
+        manifests: &[],
     },
     Interpreter {
         names: &["awk", "gawk", "mawk", "jq", "sed"],
@@ -1226,6 +1541,7 @@ const INTERPRETERS: &[Interpreter] = &[
         module: None,
         shell: false,
         code_operand: true,
+        manifests: &[],
     },
 ];
 

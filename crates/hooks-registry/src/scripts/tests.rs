@@ -342,3 +342,115 @@ fn a_cd_under_a_base_keeps_the_paths_after_it_under_that_base() {
         }
     }
 }
+
+/// The file that says what a package manager's script or a task runner's recipe runs is
+/// protected, in the folder the tool reads it from (finding F15: `make check`, `yarn lint`,
+/// `npm --prefix web run lint`, `deno task check` named none, or the wrong folder's).
+#[test]
+fn the_file_a_package_script_or_a_recipe_comes_from_is_protected() {
+    let loaded = |p: &str| run(p, PathRole::Loaded);
+    names("yarn lint", &[loaded("package.json")]);
+    names("pnpm lint", &[loaded("package.json")]);
+    names("pnpm install", &[loaded("package.json")]);
+    names("npm --prefix web run lint", &[loaded("web/package.json")]);
+    names("npm run lint --prefix web", &[loaded("web/package.json")]);
+    names("npm run lint --prefix=web", &[loaded("web/package.json")]);
+    names("yarn --cwd web lint", &[loaded("web/package.json")]);
+    names("pnpm -C web run lint", &[loaded("web/package.json")]);
+    names("pnpm --dir=web lint", &[loaded("web/package.json")]);
+    names("bun run lint", &[loaded("package.json")]);
+    names("bun --cwd web run lint", &[loaded("web/package.json")]);
+    names("deno task check", &[loaded("deno.json"), loaded("deno.jsonc")]);
+    names("pipenv run lint", &[loaded("Pipfile")]);
+    names("mise run lint", &[loaded("mise.toml"), loaded(".mise.toml")]);
+    names(
+        "direnv exec tools ./gate.sh",
+        &[loaded("tools/.envrc"), run("tools/gate.sh", PathRole::Program)],
+    );
+    names("make check", &[loaded("Makefile"), loaded("makefile"), loaded("GNUmakefile")]);
+    names("gmake -j4 check", &[loaded("Makefile")]);
+    names("make -C tools check", &[loaded("tools/Makefile")]);
+    names("make -Ctools check", &[loaded("tools/Makefile")]);
+    names("make --directory=tools check", &[loaded("tools/Makefile")]);
+    names("make -f ci.mk check", &[loaded("ci.mk")]);
+    names("make -fci.mk -C tools", &[loaded("tools/ci.mk")]);
+    names("make check LINT=./lint.sh", &[run("lint.sh", PathRole::Argument)]);
+    names("just check", &[loaded("justfile"), loaded(".justfile"), loaded("Justfile")]);
+    names("just -f ci/justfile check", &[loaded("ci/justfile")]);
+    names("just --dotenv-path ci/.env check", &[loaded("ci/.env")]);
+    names("task check", &[loaded("Taskfile.yml"), loaded("Taskfile.yaml")]);
+    names("task -d tools check", &[loaded("tools/Taskfile.yml")]);
+    names("go-task --taskfile ci.yml check", &[loaded("ci.yml")]);
+    names("timeout 30 make -C tools check", &[loaded("tools/Makefile")]);
+    names("cd tools && make check", &[loaded("tools/Makefile")]);
+}
+
+/// A variable's value that names a file a program loads (`BASH_ENV`, `ENV`, `NODE_OPTIONS`,
+/// `LD_PRELOAD`) is protected, before the program or through `env` or `export`.
+#[test]
+fn files_named_in_a_variable_s_value_are_protected() {
+    let arg = |p: &str| run(p, PathRole::Argument);
+    names("BASH_ENV=.claude/env.sh bash -c gate", &[arg(".claude/env.sh")]);
+    names("env BASH_ENV=.claude/env.sh bash -c gate", &[arg(".claude/env.sh")]);
+    names("export BASH_ENV=.claude/env.sh; bash -c gate", &[arg(".claude/env.sh")]);
+    names("ENV=./env.sh sh -i", &[arg("env.sh")]);
+    names(r#"NODE_OPTIONS="--require ./pre.js" node x.js"#, &[arg("pre.js")]);
+    names("LD_PRELOAD=./lib/x.so ./gate.sh", &[arg("lib/x.so")]);
+    names("PATH=./bin:$PATH gate", &[arg("bin")]);
+    names(
+        r#"BASH_ENV="$CLAUDE_PROJECT_DIR"/env.sh bash -c gate"#,
+        &[named(PathBase::Var("CLAUDE_PROJECT_DIR".into()), "env.sh", PathRole::Argument)],
+    );
+    // A URL is no file.
+    let a = shell("URL=http://localhost:80/x ./gate.sh");
+    assert_eq!(a.paths, [run("gate.sh", PathRole::Program)]);
+}
+
+/// How a task runner is pointed at a folder: every spelling of its directory option.
+fn task_dir_option() -> impl Strategy<Value = (String, &'static [&'static str])> {
+    const MAKE: &[&str] = &["GNUmakefile", "makefile", "Makefile"];
+    const JUST: &[&str] = &["justfile", ".justfile"];
+    const TASK: &[&str] = &["Taskfile.yml", "taskfile.yaml"];
+    prop_oneof![
+        Just(("make -C {}".to_owned(), MAKE)),
+        Just(("make -C{}".to_owned(), MAKE)),
+        Just(("make --directory={}".to_owned(), MAKE)),
+        Just(("make --directory {}".to_owned(), MAKE)),
+        Just(("gmake -k -C {}".to_owned(), MAKE)),
+        Just(("just -d {} -f {}/justfile".to_owned(), JUST)),
+        Just(("task -d {}".to_owned(), TASK)),
+        Just(("task --dir={}".to_owned(), TASK)),
+        Just(("npm --prefix {} run".to_owned(), &["package.json"][..])),
+        Just(("npm run x --prefix {}".to_owned(), &["package.json"][..])),
+        Just(("yarn --cwd {}".to_owned(), &["package.json"][..])),
+        Just(("pnpm -C {}".to_owned(), &["package.json"][..])),
+        Just(("cd {} &&".to_owned(), MAKE)),
+    ]
+}
+
+proptest! {
+    /// Whatever the folder option's spelling, the wrappers before the tool and the
+    /// commands around it, the recipe file is named in that folder.
+    #[test]
+    fn a_task_runner_s_file_is_named_in_the_folder_it_is_pointed_at(
+        (form, files) in task_dir_option(),
+        dir in "[a-z]{1,5}(/[a-z]{1,5}){0,2}",
+        assignment in prop_oneof![Just(""), Just("CI=1 "), Just("BASH_ENV=./env.sh ")],
+        wrappers in proptest::collection::vec(wrapper(), 0..3),
+        target in prop_oneof![Just(""), Just(" check"), Just(" lint -- --fix")],
+    ) {
+        // An assignment only before the first program, where the shell reads it as one.
+        let wrappers: Vec<String> = wrappers.into_iter().filter(|w| w != "X=1").collect();
+        let tool = form.replace("{}", &dir);
+        let tool = if tool.starts_with("cd ") { format!("{tool} make") } else { tool };
+        let src = format!("{assignment}{} {tool}{target}", wrappers.join(" "));
+        let a = shell(&src);
+        for f in files {
+            let want = PathBuf::from(format!("{dir}/{f}"));
+            prop_assert!(
+                a.paths.iter().any(|p| p.base == PathBase::RunDir && p.path == want && p.role == PathRole::Loaded),
+                "`{}` does not name {:?}: {:?}", src, want, a.paths
+            );
+        }
+    }
+}
