@@ -448,7 +448,11 @@ impl Walk {
         }
         if !r.manifests.is_empty() {
             let mut j = i;
-            while let Some(text) = args.get(j).and_then(Word::literal) {
+            while let Some(word) = args.get(j) {
+                let Some(text) = word.literal() else {
+                    j += 1;
+                    continue;
+                };
                 if text == "--" {
                     break;
                 }
@@ -535,7 +539,7 @@ impl Walk {
         i
     }
 
-    /// A task runner (`make`, `just`, `task`): the recipes come from its file (the default
+    /// A task runner (`make`, `just`, `task`, `pre-commit`, `rake`, …): the recipes come from its file (the default
     /// names in the folder it runs in, or the ones its options name), which say what runs.
     /// Directory options are read first, as the tools apply them before reading any file.
     fn task_runner(&mut self, t: &TaskRunner, args: &[Word], dirs: &mut Vec<Dir>) {
@@ -1145,6 +1149,26 @@ const RUNNERS: &[Runner] = &[
         dir_operand: false,
     },
     Runner {
+        name: "composer",
+        subcommands: &["exec"],
+        value_options: &["-d", "--working-dir"],
+        dir_options: &["-d", "--working-dir"],
+        file_options: &[],
+        // `composer lint`, `composer run-script lint`: the `scripts` of `composer.json`.
+        manifests: &["composer.json"],
+        dir_operand: false,
+    },
+    Runner {
+        name: "bundle",
+        subcommands: &["exec"],
+        value_options: &["--gemfile"],
+        dir_options: &[],
+        file_options: &["--gemfile"],
+        // Ruby code `bundle exec` evaluates before the command runs.
+        manifests: &["Gemfile", "gems.rb"],
+        dir_operand: false,
+    },
+    Runner {
         name: "poetry",
         subcommands: &["run"],
         value_options: &["-C", "--directory", "-P", "--project"],
@@ -1356,6 +1380,88 @@ const TASK_RUNNERS: &[TaskRunner] = &[
         ],
         dir_options: &["-d", "--dir"],
         file_options: &["-t", "--taskfile"],
+    },
+    TaskRunner {
+        names: &["pre-commit", "prek"],
+        recipes: &[".pre-commit-config.yaml", ".pre-commit-config.yml"],
+        value_options: &["-c", "--config", "--hook-stage", "--from-ref", "--to-ref"],
+        dir_options: &[],
+        file_options: &["-c", "--config"],
+    },
+    TaskRunner {
+        names: &["lefthook"],
+        recipes: &[
+            "lefthook.yml",
+            ".lefthook.yml",
+            "lefthook.yaml",
+            ".lefthook.yaml",
+            "lefthook.toml",
+            ".lefthook.toml",
+            "lefthook.json",
+            ".lefthook.json",
+            ".config/lefthook.yml",
+            ".config/lefthook.yaml",
+            "lefthook-local.yml",
+            ".lefthook-local.yml",
+            "lefthook-local.yaml",
+            ".lefthook-local.yaml",
+        ],
+        value_options: &[],
+        dir_options: &[],
+        file_options: &[],
+    },
+    TaskRunner {
+        names: &["tox"],
+        recipes: &["tox.ini", "tox.toml", "pyproject.toml", "setup.cfg"],
+        value_options: &["-c", "--conf", "-e", "--workdir", "-x", "--override"],
+        dir_options: &[],
+        file_options: &["-c", "--conf"],
+    },
+    TaskRunner {
+        names: &["nox"],
+        recipes: &["noxfile.py"],
+        value_options: &[
+            "-f",
+            "--noxfile",
+            "-s",
+            "--session",
+            "--sessions",
+            "-k",
+            "-t",
+            "--tags",
+            "-p",
+            "--python",
+            "--envdir",
+        ],
+        dir_options: &[],
+        file_options: &["-f", "--noxfile"],
+    },
+    TaskRunner {
+        names: &["rake"],
+        recipes: &["Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"],
+        value_options: &[
+            "-f",
+            "--rakefile",
+            "-C",
+            "--directory",
+            "-I",
+            "--libdir",
+            "-r",
+            "--require",
+            "-R",
+            "--rakelibdir",
+            "-j",
+            "--jobs",
+        ],
+        dir_options: &["-C", "--directory"],
+        file_options: &["-f", "--rakefile", "-r", "--require"],
+    },
+    TaskRunner {
+        names: &["invoke", "inv"],
+        recipes: &["tasks.py", "tasks/__init__.py"],
+        value_options: &["-c", "--collection", "-r", "--search-root", "-f", "--config"],
+        dir_options: &["-r", "--search-root"],
+        file_options: &["-f", "--config"],
     },
 ];
 

@@ -355,6 +355,7 @@ fn the_file_a_package_script_or_a_recipe_comes_from_is_protected() {
     names("npm --prefix web run lint", &[loaded("web/package.json")]);
     names("npm run lint --prefix web", &[loaded("web/package.json")]);
     names("npm run lint --prefix=web", &[loaded("web/package.json")]);
+    names(r#"npm run "$SCRIPT" --prefix web"#, &[loaded("web/package.json")]);
     names("yarn --cwd web lint", &[loaded("web/package.json")]);
     names("pnpm -C web run lint", &[loaded("web/package.json")]);
     names("pnpm --dir=web lint", &[loaded("web/package.json")]);
@@ -383,6 +384,14 @@ fn the_file_a_package_script_or_a_recipe_comes_from_is_protected() {
     names("go-task --taskfile ci.yml check", &[loaded("ci.yml")]);
     names("timeout 30 make -C tools check", &[loaded("tools/Makefile")]);
     names("cd tools && make check", &[loaded("tools/Makefile")]);
+    names("pre-commit run --all-files", &[loaded(".pre-commit-config.yaml")]);
+    names("pre-commit run -c ci/hooks.yaml", &[loaded("ci/hooks.yaml")]);
+    names("lefthook run pre-commit", &[loaded("lefthook.yml"), loaded(".lefthook.yml")]);
+    names("tox -e lint", &[loaded("tox.ini"), loaded("tox.toml")]);
+    names("nox -s lint", &[loaded("noxfile.py")]);
+    names("bundle exec rake -C tools lint", &[loaded("Gemfile"), loaded("tools/Rakefile")]);
+    names("inv lint", &[loaded("tasks.py")]);
+    names("composer -d web lint", &[loaded("web/composer.json")]);
 }
 
 /// A variable's value that names a file a program loads (`BASH_ENV`, `ENV`, `NODE_OPTIONS`,
