@@ -296,6 +296,16 @@ impl Walk {
                     self.arguments(args, dirs);
                 }
             }
+            "alias" => {
+                // `alias g=./gate.sh`, then `g` on a later line: the value is a command.
+                for word in rest {
+                    if let Some(value) =
+                        word.literal().and_then(|t| t.split_once('=').map(|(_, v)| v.to_owned()))
+                    {
+                        self.shell(&value, depth + 1);
+                    }
+                }
+            }
             "eval" => {
                 self.note("`eval`");
                 let joined: Vec<String> = rest.iter().filter_map(Word::literal).collect();
@@ -320,9 +330,14 @@ impl Walk {
 
     /// `cd DIR`: later relative paths start from DIR as well as from where they did.
     fn cd(&mut self, args: &[Word], dirs: &mut Vec<Dir>) {
-        let operand = args.iter().find(|w| !w.literal().is_some_and(|t| t.starts_with('-')));
+        let operand =
+            args.iter().find(|w| !w.literal().is_some_and(|t| t.starts_with('-') && t != "-"));
         let target = match operand {
             None => Some(Dir { base: PathBase::Home, path: PathBuf::new() }),
+            // `cd -`: the previous directory, which the agent's session chose.
+            Some(w) if w.literal().is_some_and(|t| t == "-") => {
+                Some(Dir { base: PathBase::Unknown, path: PathBuf::new() })
+            }
             Some(w) => {
                 let v = self.value(w);
                 if v.tail.is_some() {

@@ -328,6 +328,9 @@ fn a_cd_under_a_base_keeps_the_paths_after_it_under_that_base() {
     names("cd ~/hooks && ./check.sh", &[named(PathBase::Home, "hooks/check.sh", program)]);
     names("cd $HOME/hooks && ./check.sh", &[named(PathBase::Home, "hooks/check.sh", program)]);
     names("cd ~/ && ./a.sh", &[named(PathBase::Home, "a.sh", program)]);
+    // `cd -` goes back to where the agent's session was: any folder, by name.
+    names("cd - && ./a.sh", &[named(PathBase::Unknown, "a.sh", program)]);
+    names("alias g='./gate.sh --strict'\ng", &[run("gate.sh", program)]);
     names("cd ~/a/../b && ./c.sh", &[named(PathBase::Home, "b/c.sh", program)]);
     names("cd ~bob/x && ./y.sh", &[named(PathBase::Unknown, "x/y.sh", program)]);
     names(
