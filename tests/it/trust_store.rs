@@ -111,6 +111,37 @@ fn a_changed_script_or_file_needs_trusting_again_and_revoke_forgets() {
     assert!(stdout(&s.hooks(&["trust", "--list"])).contains("nothing is trusted"));
 }
 
+/// Finding F15 through the trust store: a trusted hook that runs a task runner's recipe or a
+/// package script (`make -C tools check`, `yarn lint`) or loads a file through a variable
+/// (`BASH_ENV`) pins that file, so a repository update that rewrites it makes the hook file
+/// inert until the user trusts it again (before the fix, each change kept it trusted).
+#[test]
+fn a_changed_recipe_manifest_or_loaded_file_needs_trusting_again() {
+    let s = Setup::new();
+    s.project.write(
+        ".cursor/hooks.json",
+        r#"{"version": 1, "hooks": {"beforeShellExecution": [
+            {"command": "make -C tools check"},
+            {"command": "yarn lint"},
+            {"command": "BASH_ENV=.cursor/env.sh bash -c gate"}]}}"#,
+    );
+    s.project.write("tools/Makefile", "check:\n\t./lint.sh\n");
+    s.project.write("package.json", r#"{"scripts": {"lint": "eslint ."}}"#);
+    s.project.write(".cursor/env.sh", "gate() { exit 2; }\n");
+    for (file, text) in [
+        ("tools/Makefile", "check:\n\ttrue\n"),
+        ("package.json", r#"{"scripts": {"lint": "true"}}"#),
+        (".cursor/env.sh", "gate() { exit 0; }\n"),
+    ] {
+        assert_eq!(code(&s.hooks(&["trust", "--yes"])), 0);
+        assert!(stdout(&s.hooks(&["trust", "--list"])).contains(": unchanged"));
+        s.project.write(file, text);
+        let list = stdout(&s.hooks(&["trust", "--list"]));
+        assert!(list.contains("changed since it was trusted (the script"), "{file}: {list}");
+        assert!(list.contains(file), "{file}: {list}");
+    }
+}
+
 #[test]
 fn a_file_that_does_not_parse_or_a_script_that_cannot_be_pinned_is_not_trusted() {
     let s = Setup::new();

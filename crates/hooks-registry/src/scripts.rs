@@ -242,7 +242,7 @@ impl Walk {
         while let Some(w) = words.get(i)
             && let Some((name, value)) = assignment(w)
         {
-            self.assigned_value(&value, dirs);
+            self.assigned_value(&name, &value, dirs);
             if words.len() == i + 1 || words.iter().skip(i).all(|w| assignment(w).is_some()) {
                 let v = self.value(&value);
                 self.assigned.retain(|(n, _)| *n != name);
@@ -386,9 +386,9 @@ impl Walk {
                 break;
             }
             if w.name == "env"
-                && let Some((_, value)) = assignment(word)
+                && let Some((name, value)) = assignment(word)
             {
-                self.assigned_value(&value, dirs);
+                self.assigned_value(&name, &value, dirs);
                 i += 1;
                 continue;
             }
@@ -710,7 +710,7 @@ impl Walk {
     /// A variable's value, which may name a file the program loads (`BASH_ENV=hooks/env.sh`,
     /// `NODE_OPTIONS="--require ./pre.js"`, `LD_PRELOAD=./x.so`): the words and the
     /// `:`-separated entries in it that look like files, as arguments.
-    fn assigned_value(&mut self, value: &Word, dirs: &[Dir]) {
+    fn assigned_value(&mut self, name: &str, value: &Word, dirs: &[Dir]) {
         // Split where the literal text has a blank or a `:`, keeping variables and
         // substitutions inside the piece they stand in (`./bin:$PATH` is `./bin` and `$PATH`,
         // not one path whose middle cannot be read, which would protect the folder `.`).
@@ -734,13 +734,25 @@ impl Walk {
         }
         pieces.retain(|w| !w.parts.is_empty());
         if !url {
-            self.arguments(&pieces, dirs);
+            // What these variables name is code the program loads (pinned with the hook by
+            // `hooks trust`); any other variable's file may be one the hook writes (a log).
+            let role = if LOADER_VARIABLES.contains(&name) {
+                PathRole::Loaded
+            } else {
+                PathRole::Argument
+            };
+            self.file_words(&pieces, role, dirs);
         }
     }
 
     /// Arguments: the words that look like files (a `/`, or a script or configuration
     /// extension), and the values of `--option=value`.
     fn arguments(&mut self, words: &[Word], dirs: &[Dir]) {
+        self.file_words(words, PathRole::Argument, dirs);
+    }
+
+    /// [`Walk::arguments`] with another role for what they name.
+    fn file_words(&mut self, words: &[Word], role: PathRole, dirs: &[Dir]) {
         for word in words {
             match word.literal() {
                 Some(text) => {
@@ -750,7 +762,7 @@ impl Walk {
                         _ => text,
                     };
                     if looks_like_file(&value) {
-                        self.add_text(&value, PathRole::Argument, dirs);
+                        self.add_text(&value, role, dirs);
                     }
                 }
                 None => {
@@ -759,7 +771,7 @@ impl Walk {
                     let tail_named =
                         v.tail.as_deref().is_some_and(|t| t.contains('/') || looks_like_file(t));
                     if named || tail_named {
-                        self.add_word(word, PathRole::Argument, dirs);
+                        self.add_word(word, role, dirs);
                     }
                 }
             }
@@ -1281,6 +1293,20 @@ const RUNNERS: &[Runner] = &[
 fn runner(name: &str) -> Option<&'static Runner> {
     RUNNERS.iter().find(|r| r.name == name)
 }
+
+/// Variables whose value names code a program loads when it starts: the shell's start-up
+/// file (`BASH_ENV`, `ENV`), Node's options (`--require`, `--import`), the dynamic linker's
+/// preloads, Python's start-up file.
+const LOADER_VARIABLES: &[&str] = &[
+    "BASH_ENV",
+    "ENV",
+    "NODE_OPTIONS",
+    "LD_PRELOAD",
+    "LD_AUDIT",
+    "PYTHONSTARTUP",
+    "RUBYOPT",
+    "PERL5OPT",
+];
 
 /// A tool that runs the recipes of a file (`make check`, `just lint`, `task test`).
 struct TaskRunner {

@@ -401,18 +401,22 @@ fn the_file_a_package_script_or_a_recipe_comes_from_is_protected() {
 /// `LD_PRELOAD`) is protected, before the program or through `env` or `export`.
 #[test]
 fn files_named_in_a_variable_s_value_are_protected() {
+    // Code the program loads: pinned by `hooks trust` as well (role `Loaded`).
+    let loaded = |p: &str| run(p, PathRole::Loaded);
     let arg = |p: &str| run(p, PathRole::Argument);
-    names("BASH_ENV=.claude/env.sh bash -c gate", &[arg(".claude/env.sh")]);
-    names("env BASH_ENV=.claude/env.sh bash -c gate", &[arg(".claude/env.sh")]);
-    names("export BASH_ENV=.claude/env.sh; bash -c gate", &[arg(".claude/env.sh")]);
-    names("ENV=./env.sh sh -i", &[arg("env.sh")]);
-    names(r#"NODE_OPTIONS="--require ./pre.js" node x.js"#, &[arg("pre.js")]);
-    names("LD_PRELOAD=./lib/x.so ./gate.sh", &[arg("lib/x.so")]);
-    names("PATH=./bin:$PATH gate", &[arg("bin")]);
+    names("BASH_ENV=.claude/env.sh bash -c gate", &[loaded(".claude/env.sh")]);
+    names("env BASH_ENV=.claude/env.sh bash -c gate", &[loaded(".claude/env.sh")]);
+    names("export BASH_ENV=.claude/env.sh; bash -c gate", &[loaded(".claude/env.sh")]);
+    names("ENV=./env.sh sh -i", &[loaded("env.sh")]);
+    names(r#"NODE_OPTIONS="--require ./pre.js" node x.js"#, &[loaded("pre.js")]);
+    names("LD_PRELOAD=./lib/x.so ./gate.sh", &[loaded("lib/x.so")]);
     names(
         r#"BASH_ENV="$CLAUDE_PROJECT_DIR"/env.sh bash -c gate"#,
-        &[named(PathBase::Var("CLAUDE_PROJECT_DIR".into()), "env.sh", PathRole::Argument)],
+        &[named(PathBase::Var("CLAUDE_PROJECT_DIR".into()), "env.sh", PathRole::Loaded)],
     );
+    // Any other variable's file is protected, not pinned: it may be one the hook writes.
+    names("LOG=./logs/hook.log ./gate.sh", &[arg("logs/hook.log")]);
+    names("PATH=./bin:$PATH gate", &[arg("bin")]);
     // A URL is no file.
     let a = shell("URL=http://localhost:80/x ./gate.sh");
     assert_eq!(a.paths, [run("gate.sh", PathRole::Program)]);
