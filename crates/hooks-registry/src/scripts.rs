@@ -155,6 +155,9 @@ struct Walk {
     uncertain: Vec<String>,
     /// Variables the command line itself assigns (`D=/opt/x; $D/run.sh`).
     assigned: Vec<(String, Value)>,
+    /// The folders the line puts on `PATH` (`PATH=./node_modules/.bin:$PATH eslint`), where
+    /// a program named without a `/` may then be found.
+    search_path: Vec<Word>,
 }
 
 impl Walk {
@@ -313,6 +316,14 @@ impl Walk {
                 self.shell(&joined.join(" "), depth + 1);
             }
             _ => {
+                if !text.contains('/') {
+                    // Looked up on a `PATH` the line changed: each of its folders' copy.
+                    for folder in self.search_path.clone() {
+                        let mut at = folder;
+                        at.parts.push(Part::Lit(format!("/{text}")));
+                        self.add_word(&at, PathRole::Program, dirs);
+                    }
+                }
                 if let Some(w) = wrapper(name) {
                     self.wrapped(w, rest, dirs, depth);
                 } else if let Some(r) = runner(name) {
@@ -742,6 +753,14 @@ impl Walk {
                 PathRole::Argument
             };
             self.file_words(&pieces, role, dirs);
+            if name == "PATH" {
+                let inherited = |w: &Word| matches!(&w.parts[..], [Part::Var(v)] if v == "PATH");
+                for piece in pieces.into_iter().filter(|w| !inherited(w)) {
+                    if self.search_path.len() < MAX_DIRS && !self.search_path.contains(&piece) {
+                        self.search_path.push(piece);
+                    }
+                }
+            }
         }
     }
 

@@ -416,7 +416,17 @@ fn files_named_in_a_variable_s_value_are_protected() {
     );
     // Any other variable's file is protected, not pinned: it may be one the hook writes.
     names("LOG=./logs/hook.log ./gate.sh", &[arg("logs/hook.log")]);
-    names("PATH=./bin:$PATH gate", &[arg("bin")]);
+    names("PATH=./bin:$PATH gate", &[arg("bin"), run("bin/gate", PathRole::Program)]);
+    // A program looked up on a `PATH` the line changed is its copy in each folder put there.
+    names(
+        r#"PATH="$CLAUDE_PROJECT_DIR/node_modules/.bin:$PATH" eslint --fix"#,
+        &[named(
+            PathBase::Var("CLAUDE_PROJECT_DIR".into()),
+            "node_modules/.bin/eslint",
+            PathRole::Program,
+        )],
+    );
+    names("export PATH=tools:$PATH; timeout 5 gate", &[run("tools/gate", PathRole::Program)]);
     // A URL is no file.
     let a = shell("URL=http://localhost:80/x ./gate.sh");
     assert_eq!(a.paths, [run("gate.sh", PathRole::Program)]);
