@@ -153,3 +153,41 @@ fn a_project_file_runs_once_trusted_and_not_after_it_changed() {
     assert_eq!(bridge("script-changed"), None);
     assert!(told.get());
 }
+
+/// Copilot CLI's `apply_patch` (its edit tool for OpenAI models) carries the patch rather than
+/// a path: bridged, a patch that rewrites or deletes a hook file, or moves another file over
+/// one, is denied in Copilot's words, however the patch is passed; a patch of other files is
+/// not. Before, the guard saw no file in the call and let it through.
+#[test]
+fn copilot_s_apply_patch_may_not_rewrite_a_hook_file() {
+    let (home, repo) = setup();
+    repo.write(
+        ".github/hooks/gate.json",
+        r#"{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"./gate.sh"}]}}"#,
+    );
+    let env = [("HOME", home.path())];
+    let config = home.path().to_str().expect("utf-8");
+    let args = ["bridge", "--host", "copilot", "--event", "preToolUse", "--config-dir", config];
+    let call = |args_value: Value| {
+        let input = json!({"sessionId": "s", "cwd": repo.path(), "timestamp": 1, "toolName": "apply_patch", "toolArgs": args_value});
+        let out = hooks_in_env(repo.path(), &args, &input.to_string(), &env);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        if out.stdout.is_empty() {
+            return Value::Null;
+        }
+        serde_json::from_slice::<Value>(&out.stdout).expect("one JSON answer")
+    };
+    for patch in [
+        "*** Begin Patch\n*** Update File: .github/hooks/gate.json\n@@\n-x\n+y\n*** End Patch\n",
+        "*** Begin Patch\n*** Delete File: .github/hooks/gate.json\n*** End Patch\n",
+        "*** Begin Patch\n*** Update File: notes.md\n*** Move to: .github/hooks/gate.json\n*** End Patch\n",
+    ] {
+        for args_value in [json!(patch), json!({"input": patch})] {
+            let v = call(args_value);
+            assert_eq!(v["permissionDecision"], "deny", "{patch}: {v}");
+        }
+    }
+    let v =
+        call(json!("*** Begin Patch\n*** Add File: src/new.rs\n+fn main() {}\n*** End Patch\n"));
+    assert_ne!(v["permissionDecision"], "deny", "{v}");
+}

@@ -40,28 +40,9 @@ pub fn tool_kind(name: &str) -> ToolKind {
     }
 }
 
-/// The files an `apply_patch` input touches, as written in the patch (relative to the
-/// session's directory or absolute): every `*** Add File: `, `*** Update File: `,
-/// `*** Delete File: ` and `*** Move to: ` line.
-///
-/// ```
-/// use hooks_format_codex::patch_paths;
-///
-/// let patch = "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n@@\n-x\n+y\n*** End Patch\n";
-/// assert_eq!(patch_paths(patch), ["a.txt", "b.txt"]);
-/// ```
-pub fn patch_paths(patch: &str) -> Vec<String> {
-    const MARKERS: [&str; 4] =
-        ["*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "];
-    patch
-        .lines()
-        .filter_map(|l| {
-            let l = l.trim_start();
-            MARKERS.iter().find_map(|m| l.strip_prefix(m)).map(|p| p.trim().to_owned())
-        })
-        .filter(|p| !p.is_empty())
-        .collect()
-}
+/// The files an `apply_patch` input touches: [`hooks_schema::patch_paths`], which every
+/// host's file-writing tools are read with too.
+pub use hooks_schema::patch_paths;
 
 /// Decodes Codex's hook input (the stdin document of any event) into an envelope.
 ///
@@ -242,18 +223,6 @@ pub fn encode_answer(native: CodexEvent, verdict: &FoldedVerdict) -> HostAnswer 
 impl HostCodec for CodexHost {
     fn decode_input(&self, stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, HostError> {
         decode_input(stdin, event_arg)
-    }
-
-    /// `apply_patch`'s files, from the patch in `tool_input.command` ([`patch_paths`]);
-    /// any other file-writing tool's by its arguments.
-    fn edited_paths(&self, input: &HostInput) -> Option<Vec<String>> {
-        let e = &input.envelope;
-        let tool = e.tool.as_ref().filter(|_| e.event == hooks_schema::HookEvent::PreToolUse)?;
-        if tool.name == APPLY_PATCH {
-            let patch = tool.args.get("command").and_then(Value::as_str).unwrap_or_default();
-            return Some(patch_paths(patch));
-        }
-        hooks_schema::edited_paths_from_args(e)
     }
 
     fn encode_answer(&self, input: &HostInput, verdict: &FoldedVerdict) -> HostAnswer {

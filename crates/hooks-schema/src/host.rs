@@ -62,8 +62,9 @@ pub trait HostCodec: Send + Sync + fmt::Debug {
     /// The files a pre-tool call would write, as the agent names them (relative to the
     /// session's directory or absolute), for the guard: `None` when the call writes no file
     /// the host codec knows of. By default [`edited_paths_from_args`] (a file-writing tool's
-    /// `file_path`, `path`, `notebook_path`, `target_file` or `file` argument); a host whose
-    /// edit tool names its files otherwise (Codex's `apply_patch`) says so itself.
+    /// `file_path`, `path`, `notebook_path`, `target_file` or `file` argument, and the files
+    /// of an `apply_patch` patch it carries); a host whose edit tool names its files
+    /// otherwise says so itself.
     fn edited_paths(&self, input: &HostInput) -> Option<Vec<String>> {
         edited_paths_from_args(&input.envelope)
     }
@@ -73,9 +74,34 @@ pub trait HostCodec: Send + Sync + fmt::Debug {
 pub const EDITED_PATH_ARGS: [&str; 5] =
     ["file_path", "path", "notebook_path", "target_file", "file"];
 
+/// The files an `apply_patch` input touches, as written in the patch (relative to the
+/// session's directory or absolute): every `*** Add File: `, `*** Update File: `,
+/// `*** Delete File: ` and `*** Move to: ` line.
+///
+/// ```
+/// use hooks_schema::patch_paths;
+///
+/// let patch = "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n@@\n-x\n+y\n*** End Patch\n";
+/// assert_eq!(patch_paths(patch), ["a.txt", "b.txt"]);
+/// ```
+pub fn patch_paths(patch: &str) -> Vec<String> {
+    const MARKERS: [&str; 4] =
+        ["*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "];
+    patch
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            MARKERS.iter().find_map(|m| l.strip_prefix(m)).map(|p| p.trim().to_owned())
+        })
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
 /// The files a pre-tool call of a file-writing tool ([`ToolKind::FileWrite`]) names in its
-/// arguments ([`EDITED_PATH_ARGS`], and each `file_path`/`path` of an `edits` list); `None`
-/// for any other event or tool.
+/// arguments ([`EDITED_PATH_ARGS`], and each `file_path`/`path` of an `edits` list), and the
+/// files of a patch it carries as a string ([`patch_paths`]: the arguments themselves, or a
+/// string among them, as an `apply_patch` tool takes it whatever the agent calls the field);
+/// `None` for any other event or tool.
 ///
 /// ```
 /// use hooks_schema::{Envelope, HookEvent, ToolCall, ToolKind, edited_paths_from_args};
@@ -104,6 +130,16 @@ pub fn edited_paths_from_args(envelope: &Envelope) -> Option<Vec<String>> {
     take(&tool.args);
     if let Some(Value::Array(edits)) = tool.args.get("edits") {
         edits.iter().for_each(&mut take);
+    }
+    let strings: Vec<&str> = match &tool.args {
+        Value::String(s) => vec![s.as_str()],
+        Value::Object(m) => m.values().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    for p in strings.into_iter().flat_map(patch_paths) {
+        if !out.contains(&p) {
+            out.push(p);
+        }
     }
     Some(out)
 }

@@ -230,3 +230,33 @@ proptest! {
         let _ = CopilotHost.decode_input(&bytes, None);
     }
 }
+
+/// The files Copilot's file tools write, for the guard: `create` and `edit` name theirs in
+/// `path`; `apply_patch` (the edit tool Copilot gives OpenAI models) takes the patch itself,
+/// as the whole argument or in a field, and its files are the patch's. Before, the guard saw
+/// no file in an `apply_patch` call and let it rewrite a hook file.
+#[test]
+fn the_guard_sees_the_files_of_every_file_tool() {
+    let edited = |tool: &str, args: serde_json::Value| {
+        let stdin = json!({"sessionId": "s", "cwd": "/p", "timestamp": 1, "toolName": tool, "toolArgs": args});
+        let input = CopilotHost
+            .decode_input(&serde_json::to_vec(&stdin).expect("json"), Some("preToolUse"))
+            .expect("decodes");
+        CopilotHost.edited_paths(&input)
+    };
+    let patch = "*** Begin Patch\n*** Update File: .github/hooks/gate.json\n@@\n-x\n+y\n*** Delete File: .github/hooks/check.sh\n*** End Patch\n";
+    let both =
+        Some(vec![".github/hooks/gate.json".to_owned(), ".github/hooks/check.sh".to_owned()]);
+    assert_eq!(edited("apply_patch", json!(patch)), both);
+    assert_eq!(edited("apply_patch", json!({"input": patch})), both);
+    assert_eq!(edited("apply_patch", json!({"patch": patch, "explanation": "fix"})), both);
+    assert_eq!(
+        edited("create", json!({"path": "a.txt", "file_text": "x"})),
+        Some(vec!["a.txt".to_owned()])
+    );
+    assert_eq!(
+        edited("edit", json!({"path": "b.txt", "old_str": "x", "new_str": "y"})),
+        Some(vec!["b.txt".to_owned()])
+    );
+    assert_eq!(edited("bash", json!({"command": patch})), None);
+}
