@@ -154,7 +154,7 @@ fn a_project_file_runs_once_trusted_and_not_after_it_changed() {
     assert!(told.get());
 }
 
-/// Copilot CLI's `apply_patch` (its edit tool for OpenAI models) carries the patch rather than
+/// Copilot CLI's `apply_patch` carries the patch rather than
 /// a path: bridged, a patch that rewrites or deletes a hook file, or moves another file over
 /// one, is denied in Copilot's words, however the patch is passed; a patch of other files is
 /// not. Before, the guard saw no file in the call and let it through.

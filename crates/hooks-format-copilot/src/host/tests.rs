@@ -232,7 +232,7 @@ proptest! {
 }
 
 /// The files Copilot's file tools write, for the guard: `create` and `edit` name theirs in
-/// `path`; `apply_patch` (the edit tool Copilot gives OpenAI models) takes the patch itself,
+/// `path`; `apply_patch` takes the patch itself (Copilot CLI 1.0.102 reads it from a string argument or an object's `input` or `patch` field),
 /// as the whole argument or in a field, and its files are the patch's. Before, the guard saw
 /// no file in an `apply_patch` call and let it rewrite a hook file.
 #[test]
