@@ -101,7 +101,8 @@ pub fn patch_paths(patch: &str) -> Vec<String> {
 /// arguments ([`EDITED_PATH_ARGS`], and each `file_path`/`path` of an `edits` list), and the
 /// files of a patch it carries as a string ([`patch_paths`]: the arguments themselves, or a
 /// string among them, as an `apply_patch` tool takes it whatever the agent calls the field);
-/// `None` for any other event or tool.
+/// for a shell call, the files of a patch its command carries (`apply_patch` run through the
+/// shell); `None` for any other event or tool.
 ///
 /// ```
 /// use hooks_schema::{Envelope, HookEvent, ToolCall, ToolKind, edited_paths_from_args};
@@ -116,7 +117,25 @@ pub fn edited_paths_from_args(envelope: &Envelope) -> Option<Vec<String>> {
     if envelope.event != HookEvent::PreToolUse {
         return None;
     }
-    let tool = envelope.tool.as_ref().filter(|t| t.kind == ToolKind::FileWrite)?;
+    let tool = envelope.tool.as_ref()?;
+    if tool.kind == ToolKind::Shell {
+        // `apply_patch` run through the shell tool (Codex applies such a call as its file
+        // tool): the patch's files, when the command carries one.
+        let texts: Vec<&str> = match tool.args.get("command") {
+            Some(Value::String(s)) => vec![s.as_str()],
+            Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        let paths: Vec<String> = texts
+            .into_iter()
+            .filter(|t| t.contains("*** Begin Patch"))
+            .flat_map(patch_paths)
+            .collect();
+        return (!paths.is_empty()).then_some(paths);
+    }
+    if tool.kind != ToolKind::FileWrite {
+        return None;
+    }
     let mut out: Vec<String> = Vec::new();
     let mut take = |v: &Value| {
         for k in EDITED_PATH_ARGS {

@@ -237,6 +237,22 @@ fn recorded_apply_patch_calls_name_their_files() {
     assert_eq!(CodexHost.edited_paths(&post), None, "only before the tool runs");
 }
 
+/// `apply_patch` run through the shell tool (a heredoc, or the argument vector Codex's own
+/// models write) is a file edit to the guard: the patch's files.
+#[test]
+fn a_patch_applied_through_the_shell_tool_names_its_files() {
+    let edited = |command: serde_json::Value| {
+        let stdin = serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command}});
+        let input = decode_input(&serde_json::to_vec(&stdin).expect("bytes"), None).expect("ok");
+        CodexHost.edited_paths(&input)
+    };
+    let patch = "*** Begin Patch\n*** Update File: .codex/hooks.json\n@@\n-a\n+b\n*** End Patch\n";
+    let want = Some(vec![".codex/hooks.json".to_owned()]);
+    assert_eq!(edited(serde_json::json!(format!("apply_patch <<'EOF'\n{patch}EOF\n"))), want);
+    assert_eq!(edited(serde_json::json!(["apply_patch", patch])), want);
+    assert_eq!(edited(serde_json::json!("ls -la")), None);
+}
+
 proptest! {
     #[test]
     fn arbitrary_input_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..300), ev in 0usize..14) {

@@ -258,5 +258,11 @@ fn the_guard_sees_the_files_of_every_file_tool() {
         edited("edit", json!({"path": "b.txt", "old_str": "x", "new_str": "y"})),
         Some(vec!["b.txt".to_owned()])
     );
-    assert_eq!(edited("bash", json!({"command": patch})), None);
+    // A shell call that carries a patch is a file edit too; one that does not edits none
+    // the guard can name.
+    assert_eq!(
+        edited("bash", json!({"command": format!("apply_patch <<'EOF'\n{patch}EOF")})),
+        both
+    );
+    assert_eq!(edited("bash", json!({"command": "ls"})), None);
 }
