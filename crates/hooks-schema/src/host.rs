@@ -133,7 +133,10 @@ pub fn edited_paths_from_args(envelope: &Envelope) -> Option<Vec<String>> {
             .collect();
         return (!paths.is_empty()).then_some(paths);
     }
-    if tool.kind != ToolKind::FileWrite {
+    // A text-editor tool's `view` command (Copilot CLI's `str_replace_editor`) reads.
+    if tool.kind != ToolKind::FileWrite
+        || tool.args.get("command").and_then(Value::as_str) == Some("view")
+    {
         return None;
     }
     let mut out: Vec<String> = Vec::new();

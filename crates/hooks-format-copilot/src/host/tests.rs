@@ -265,4 +265,13 @@ fn the_guard_sees_the_files_of_every_file_tool() {
         both
     );
     assert_eq!(edited("bash", json!({"command": "ls"})), None);
+    // `str_replace_editor` both reads and edits: its `view` writes nothing.
+    assert_eq!(edited("str_replace_editor", json!({"command": "view", "path": "a.txt"})), None);
+    assert_eq!(
+        edited(
+            "str_replace_editor",
+            json!({"command": "str_replace", "path": "a.txt", "old_str": "x", "new_str": "y"})
+        ),
+        Some(vec!["a.txt".to_owned()])
+    );
 }
