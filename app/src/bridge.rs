@@ -674,10 +674,11 @@ fn build_runtime(
                 config.user_dirs.as_ref(),
                 config.managed_dirs.as_ref(),
             );
-            if let Some(store) = &config.trust_store {
-                let folder = hooks_truststore::TrustStore::at(store).folder().to_path_buf();
-                expected.folders.push((hooks_truststore::TRUST_STORE, folder));
-            }
+            crate::trust::protect_engine_folders(
+                &mut expected,
+                config.trust_store.as_deref(),
+                config.dispatch.runtime_dir.as_deref(),
+            );
             reg.set_expected_files(expected);
             reg.set_user_opt_in(config.user_opt_in);
             if let Some(r) = root {

@@ -272,10 +272,11 @@ impl HookRuntime {
                         rt.config.user_dirs.as_ref(),
                         rt.config.managed_dirs.as_ref(),
                     );
-                    if let Some(store) = &rt.config.trust_store {
-                        let folder = hooks_truststore::TrustStore::at(store).folder().to_path_buf();
-                        expected.folders.push((hooks_truststore::TRUST_STORE, folder));
-                    }
+                    crate::trust::protect_engine_folders(
+                        &mut expected,
+                        rt.config.trust_store.as_deref(),
+                        rt.config.dispatch.runtime_dir.as_deref(),
+                    );
                     reg.set_expected_files(expected);
                     // The user's opt-in to project hooks (Chrys's `project.hooks_enabled`): a
                     // project file that requires it is held back without it, on every surface.

@@ -30,6 +30,31 @@ pub fn user_store(env: &EnvVars) -> Option<TrustStore> {
     env.engine_state_dir().map(|dir| TrustStore::in_state_dir(&dir))
 }
 
+/// The kind the guard reports the engine's runtime folder under (`user_engine_runtime`): it
+/// holds a running hook's payload and result files (a file-protocol hook's decision), the
+/// detached hooks' logs and the durable outbox's jobs, none of which the agent may write.
+pub const ENGINE_RUNTIME: HookSourceKind = HookSourceKind::file(
+    FileScope::User,
+    hooks_schema::FileRole::new(hooks_truststore::ENGINE, "engine_runtime", 0),
+);
+
+/// Adds the engine's own folders to the files the guard protects: the trust store's folder
+/// (an agent that could edit the store could trust its own hooks) and the runtime folder
+/// ([`ENGINE_RUNTIME`]), whether or not they exist yet.
+pub fn protect_engine_folders(
+    expected: &mut hooks_registry::ExpectedFiles,
+    trust_store: Option<&Path>,
+    runtime_dir: Option<&Path>,
+) {
+    if let Some(store) = trust_store {
+        let folder = TrustStore::at(store).folder().to_path_buf();
+        expected.folders.push((hooks_truststore::TRUST_STORE, folder));
+    }
+    if let Some(dir) = runtime_dir {
+        expected.folders.push((ENGINE_RUNTIME, dir.to_path_buf()));
+    }
+}
+
 /// The user's directories hooks' commands are read with, as the runtime sets them
 /// (`~`, and Chrys's config directory for `${chrys_home}`).
 pub fn user_paths(home: Option<&Path>, config_dir: Option<&Path>) -> UserPaths {

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::{
-    cli::{code, hooks_in_env, output, spawn_hooks, stderr, stdout},
+    cli::{code, hooks_in_env, hooks_in_state_env, output, spawn_hooks, stderr, stdout},
     support::TestDir,
 };
 
@@ -254,6 +254,43 @@ fn the_guard_protects_the_trust_store_its_lock_and_its_folder_however_spelled() 
         assert_eq!(lines[0]["hits"][0]["source_kind"], "user_trust_store", "{lines:#?}");
         assert_eq!(code(&s.hooks(&["trust", "--yes"])), 0);
         assert!(s.store().exists());
+    }
+}
+
+/// The engine's runtime folder holds a running hook's payload and result files (a Chrys
+/// hook's decision is read from its result file after it exits), the detached hooks' logs and
+/// the durable outbox's jobs: an agent whose file tool (a parallel tool call, a subagent)
+/// could write there could answer for a gating hook or plant a job. The guard protects the
+/// folder whole, before it exists and after, however spelled.
+#[test]
+fn the_guard_protects_the_engine_s_runtime_folder() {
+    let s = Setup::new();
+    // The runtime folder is `$XDG_CONFIG_HOME/agent-hooks`, here `~/.config/agent-hooks`.
+    let config = s.state.path().join(".config");
+    let runtime = format!("{}/agent-hooks", config.display());
+    let result = format!("{runtime}/tmp/chrys-result-0123abcd.json");
+    let job = format!("{runtime}/outbox/pending/00112233aabbccdd.json");
+    let outside = format!("{}/.config/notes.txt", s.state.path().display());
+    let paths = [
+        result.as_str(),
+        job.as_str(),
+        runtime.as_str(),
+        "~/.config/agent-hooks/tmp/x.json",
+        outside.as_str(),
+    ];
+    let root = s.project.path().to_str().expect("utf-8");
+    let args = [&["guard", "--root", root, "--cwd", root, "--json"][..], &paths[..]].concat();
+    for when in ["before the folder exists", "after it exists"] {
+        let out = hooks_in_state_env(s.project.path(), &args, "", &config, &s.env());
+        let lines: Vec<serde_json::Value> = stdout(&out)
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).expect("json line"))
+            .collect();
+        let allowed: Vec<bool> = lines.iter().map(|l| l["allowed"].as_bool().unwrap()).collect();
+        assert_eq!(allowed, [false, false, false, false, true], "{when}: {lines:#?}");
+        assert_eq!(lines[0]["hits"][0]["source_kind"], "user_engine_runtime", "{lines:#?}");
+        std::fs::create_dir_all(format!("{runtime}/tmp")).expect("mkdir");
     }
 }
 
