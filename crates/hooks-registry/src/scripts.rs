@@ -447,8 +447,9 @@ impl Walk {
 
     /// A runner: a subcommand that runs the rest (`uv run`, `pnpm exec`), or the rest
     /// directly (`npx`, `uvx`); the target is a script when it looks like a file, a program
-    /// otherwise. A runner that reads a manifest (`package.json`) reads it whatever the
-    /// subcommand (`npm run lint`, `yarn lint`, `pnpm install`'s lifecycle scripts), from the
+    /// otherwise. A runner that reads a manifest (`package.json`) reads it for every subcommand
+    /// but those that run a program it does not name (`npm run lint`, `yarn lint`,
+    /// `pnpm install`'s lifecycle scripts; not `npm exec`), from the
     /// folder its directory options name wherever they stand (`npm run x --prefix hooks`).
     fn runner(&mut self, r: &Runner, args: &[Word], dirs: &mut Vec<Dir>, depth: u32) {
         // The runner's own options may come before its subcommand (`npm --prefix hooks run x`).
@@ -472,7 +473,9 @@ impl Walk {
             }
             return;
         }
-        if !r.manifests.is_empty() {
+        let sub = args.get(i).and_then(Word::literal);
+        let from_manifest = !sub.is_some_and(|s| r.without_manifest.contains(&s.as_str()));
+        if !r.manifests.is_empty() && from_manifest {
             let mut j = i;
             while let Some(word) = args.get(j) {
                 let Some(text) = word.literal() else {
@@ -1093,6 +1096,9 @@ struct Runner {
     /// The subcommand's first operand is the folder the manifests are read from
     /// (`direnv exec DIR command`).
     dir_operand: bool,
+    /// Subcommands that run a program the manifest does not name (`npm exec`, `pnpm dlx`):
+    /// the manifest is not named for them, so that `hooks trust` does not pin it.
+    without_manifest: &'static [&'static str],
 }
 
 const RUNNERS: &[Runner] = &[
@@ -1121,6 +1127,7 @@ const RUNNERS: &[Runner] = &[
         file_options: &["--env-file", "--with-requirements"],
         manifests: &[],
         dir_operand: false,
+        without_manifest: &[],
     },
     Runner {
         name: "uvx",
@@ -1130,6 +1137,7 @@ const RUNNERS: &[Runner] = &[
         file_options: &[],
         manifests: &[],
         dir_operand: false,
+        without_manifest: &[],
     },
     Runner {
         name: "pipx",
@@ -1139,6 +1147,7 @@ const RUNNERS: &[Runner] = &[
         file_options: &[],
         manifests: &[],
         dir_operand: false,
+        without_manifest: &[],
     },
     Runner {
         name: "npx",
@@ -1148,6 +1157,7 @@ const RUNNERS: &[Runner] = &[
         file_options: &[],
         manifests: &[],
         dir_operand: false,
+        without_manifest: &[],
     },
     Runner {
         name: "bunx",
@@ -1157,6 +1167,7 @@ const RUNNERS: &[Runner] = &[
         file_options: &[],
         manifests: &[],
         dir_operand: false,
+        without_manifest: &[],
     },
     Runner {
         name: "pnpx",
@@ -1166,6 +1177,7 @@ const RUNNERS: &[Runner] = &[
         file_options: &[],
         manifests: &[],
         dir_operand: false,
+        without_manifest: &[],
     },
     Runner {
         name: "npm",
@@ -1175,6 +1187,7 @@ const RUNNERS: &[Runner] = &[
         file_options: &[],
         manifests: &["package.json"],
         dir_operand: false,
+        without_manifest: &["exec", "x"],
     },
     Runner {
         name: "pnpm",
@@ -1184,6 +1197,7 @@ const RUNNERS: &[Runner] = &[
         file_options: &[],
         manifests: &["package.json"],
         dir_operand: false,
+        without_manifest: &["exec", "dlx"],
     },
     Runner {
         name: "yarn",
@@ -1193,6 +1207,7 @@ const RUNNERS: &[Runner] = &[
         file_options: &[],
         manifests: &["package.json"],
         dir_operand: false,
+        without_manifest: &["exec", "dlx"],
     },
     Runner {
         name: "composer",
@@ -1203,6 +1218,7 @@ const RUNNERS: &[Runner] = &[
         // `composer lint`, `composer run-script lint`: the `scripts` of `composer.json`.
         manifests: &["composer.json"],
         dir_operand: false,
+        without_manifest: &["exec"],
     },
     Runner {
         name: "bundle",
@@ -1213,6 +1229,7 @@ const RUNNERS: &[Runner] = &[
         // Ruby code `bundle exec` evaluates before the command runs.
         manifests: &["Gemfile", "gems.rb"],
         dir_operand: false,
+        without_manifest: &[],
     },
     Runner {
         name: "poetry",
@@ -1222,6 +1239,7 @@ const RUNNERS: &[Runner] = &[
         file_options: &[],
         manifests: &[],
         dir_operand: false,
+        without_manifest: &[],
     },
     Runner {
         name: "pipenv",
@@ -1232,6 +1250,7 @@ const RUNNERS: &[Runner] = &[
         // `pipenv run lint` runs the `[scripts]` entry of the Pipfile.
         manifests: &["Pipfile"],
         dir_operand: false,
+        without_manifest: &[],
     },
     Runner {
         name: "pdm",
@@ -1241,6 +1260,7 @@ const RUNNERS: &[Runner] = &[
         file_options: &[],
         manifests: &["pyproject.toml"],
         dir_operand: false,
+        without_manifest: &[],
     },
     Runner {
         name: "hatch",
@@ -1250,6 +1270,7 @@ const RUNNERS: &[Runner] = &[
         file_options: &[],
         manifests: &["pyproject.toml"],
         dir_operand: false,
+        without_manifest: &[],
     },
     Runner {
         name: "rye",
@@ -1259,6 +1280,7 @@ const RUNNERS: &[Runner] = &[
         file_options: &[],
         manifests: &["pyproject.toml"],
         dir_operand: false,
+        without_manifest: &[],
     },
     Runner {
         name: "pixi",
@@ -1268,6 +1290,7 @@ const RUNNERS: &[Runner] = &[
         file_options: &["--manifest-path"],
         manifests: &["pixi.toml"],
         dir_operand: false,
+        without_manifest: &[],
     },
     Runner {
         name: "conda",
@@ -1277,6 +1300,7 @@ const RUNNERS: &[Runner] = &[
         file_options: &[],
         manifests: &[],
         dir_operand: false,
+        without_manifest: &[],
     },
     Runner {
         name: "mise",
@@ -1296,6 +1320,7 @@ const RUNNERS: &[Runner] = &[
             ".mise/config.toml",
         ],
         dir_operand: false,
+        without_manifest: &[],
     },
     Runner {
         name: "direnv",
@@ -1306,6 +1331,7 @@ const RUNNERS: &[Runner] = &[
         // `direnv exec DIR command` loads DIR's `.envrc` (a shell script) and `.env`.
         manifests: &[".envrc", ".env"],
         dir_operand: true,
+        without_manifest: &[],
     },
 ];
 

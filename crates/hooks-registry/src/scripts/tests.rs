@@ -355,6 +355,13 @@ fn the_file_a_package_script_or_a_recipe_comes_from_is_protected() {
     names("yarn lint", &[loaded("package.json")]);
     names("pnpm lint", &[loaded("package.json")]);
     names("pnpm install", &[loaded("package.json")]);
+    names("pdm run lint", &[loaded("pyproject.toml")]);
+    names("pixi run lint", &[loaded("pixi.toml")]);
+    // A program run through the package manager is not the manifest's: not named, so a
+    // dependency bump does not undo the user's trust.
+    for src in ["npx eslint .", "npm exec eslint", "pnpm dlx tsx x.ts", "yarn exec eslint"] {
+        assert!(!shell(src).paths.iter().any(|p| p.path.ends_with("package.json")), "{src}");
+    }
     names("npm --prefix web run lint", &[loaded("web/package.json")]);
     names("npm run lint --prefix web", &[loaded("web/package.json")]);
     names("npm run lint --prefix=web", &[loaded("web/package.json")]);
