@@ -301,6 +301,42 @@ fn the_files_a_package_script_or_a_task_runner_runs_are_protected() {
     assert_eq!(allowed(&lines), expected, "{lines:#?}");
 }
 
+/// A hook script kept in a subfolder of a configuration folder loads its helpers from beside
+/// itself (`import './lib.mjs'`, `source ./common.sh`): an agent that may not edit the script
+/// must not edit, or create, what it loads either, in the project or in the user's folder.
+#[test]
+fn the_helpers_beside_a_hook_script_are_protected_existing_or_not() {
+    let project = TestDir::new();
+    project.write(
+        ".claude/settings.json",
+        &claude_settings(&[
+            r#"node "$CLAUDE_PROJECT_DIR"/.claude/hooks/gate.mjs"#,
+            "python3 ~/.claude/hooks/check.py",
+        ]),
+    );
+    project.write(".claude/hooks/gate.mjs", "import './lib.mjs';\n");
+    project.write(".claude/hooks/lib.mjs", "export {};\n");
+    let home = TestDir::new();
+    let paths = [
+        ".claude/hooks/lib.mjs",
+        ".claude/hooks/sub/util.mjs",
+        "./.claude/hooks/../hooks/new.mjs",
+        "~/.claude/hooks/helpers.py",
+        "~/.claude/hooks/pkg/__init__.py",
+        ".cursor/rules/style.mdc",
+        "~/.claude/notes.md",
+        "src/ok.rs",
+    ];
+    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
+    assert_eq!(code, 2, "{lines:?}");
+    assert_eq!(
+        allowed(&lines),
+        [false, false, false, false, false, true, true, true],
+        "{lines:#?}"
+    );
+    assert_eq!(lines[0]["hits"][0]["why"], "inside_folder", "{lines:#?}");
+}
+
 #[test]
 fn relative_scripts_of_hooks_that_run_in_the_session_directory_resolve_there() {
     let project = TestDir::new();

@@ -741,7 +741,7 @@ fn protect_at(
         Loc::Dir(dir) => {
             let Ok(full) = dir.join(rel) else { return };
             let full = normalize_abs(&full);
-            if role == PathRole::Tree {
+            if matches!(role, PathRole::Tree | PathRole::Beside) {
                 for located in locations_with(resolver, &full) {
                     out.patterns.push((located, PathBuf::new(), None));
                 }
@@ -756,6 +756,11 @@ fn protect_at(
             let tail: PathBuf = joined.components().skip(ups).collect();
             let scope = if ups > 0 { root() } else { scope.clone() };
             if tail.as_os_str().is_empty() {
+                return;
+            }
+            if role == PathRole::Beside {
+                // Only the script itself can be named under a folder that varies; its
+                // helpers' folder is protected where the run directory is known.
                 return;
             }
             if role == PathRole::Tree {

@@ -62,6 +62,10 @@ pub enum PathRole {
     /// Every file under a folder: the known folder before a part of a path that cannot be
     /// read (`hooks/*.sh`).
     Tree,
+    /// Every file under the folder of a script kept in a subfolder of a configuration
+    /// folder (`.claude/hooks/`, `~/.cursor/hooks/`): the helpers it loads from beside
+    /// itself (`import './lib.mjs'`). Protected as a whole, not pinned by `hooks trust`.
+    Beside,
 }
 
 /// One file (or folder, for [`PathRole::Tree`]) a command names.
@@ -162,6 +166,34 @@ struct Walk {
 
 impl Walk {
     fn finish(mut self) -> CommandAnalysis {
+        // A script in a subfolder of a dot-folder (`.claude/hooks/gate.mjs`, not
+        // `.cursor/deny.sh` beside other configuration, nor `node_modules/.bin/x`) keeps its
+        // helpers beside it: that folder as a whole.
+        let beside: Vec<NamedPath> = self
+            .paths
+            .iter()
+            .filter(|p| matches!(p.role, PathRole::Program | PathRole::Script))
+            .filter_map(|p| {
+                let folder = p.path.parent()?;
+                let names: Vec<&str> = folder
+                    .components()
+                    .filter_map(|c| match c {
+                        Component::Normal(n) => n.to_str(),
+                        _ => None,
+                    })
+                    .collect();
+                let below_dot_folder = names
+                    .iter()
+                    .take(names.len().saturating_sub(1))
+                    .any(|n| n.starts_with('.') && n.len() > 1);
+                below_dot_folder.then(|| NamedPath {
+                    base: p.base.clone(),
+                    path: folder.to_path_buf(),
+                    role: PathRole::Beside,
+                })
+            })
+            .collect();
+        self.paths.extend(beside);
         self.paths.sort();
         self.paths.dedup();
         self.uncertain.sort();

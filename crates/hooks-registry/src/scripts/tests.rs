@@ -204,10 +204,39 @@ fn argument_vectors_are_words_and_templates_are_variables() {
     assert!(a.paths.contains(&run("my file.sh", PathRole::Argument)), "{:?}", a.paths);
     assert!(a.paths.contains(&run("$HOME/y.sh", PathRole::Argument)), "{:?}", a.paths);
     let script = HookCommand::Script { path: "/p/.chrys/hooks/a.py".into(), args: vec![] };
+    // The script and, as it lies in a subfolder of a dot-folder, its folder for its helpers.
     assert_eq!(
         analyse(&script).paths,
-        [named(PathBase::Root, "/p/.chrys/hooks/a.py", PathRole::Script)]
+        [
+            named(PathBase::Root, "/p/.chrys/hooks", PathRole::Beside),
+            named(PathBase::Root, "/p/.chrys/hooks/a.py", PathRole::Script)
+        ]
     );
+}
+
+/// The helpers a hook script loads from beside itself (`import './lib.mjs'`, `source
+/// ./common.sh`, a Python module next to it) are protected with it when the script lies in a
+/// subfolder of a configuration folder: that folder as a whole, wherever the script is named
+/// from. Not for a script directly in a dot-folder (`.cursor/deny.sh`, beside the agent's
+/// other configuration) or a program in `node_modules/.bin`.
+#[test]
+fn a_hook_script_s_helpers_beside_it_are_protected() {
+    let beside = |base: PathBase, p: &str| named(base, p, PathRole::Beside);
+    let var = || PathBase::Var("CLAUDE_PROJECT_DIR".into());
+    names(
+        r#""$CLAUDE_PROJECT_DIR"/.claude/hooks/lifecycle/gate.mjs"#,
+        &[beside(var(), ".claude/hooks/lifecycle")],
+    );
+    names("python3 ~/.claude/hooks/check.py", &[beside(PathBase::Home, ".claude/hooks")]);
+    names(
+        "bash .github/hooks/scripts/gate.sh",
+        &[beside(PathBase::RunDir, ".github/hooks/scripts")],
+    );
+    names("./.venv/bin/python3 hook.py", &[beside(PathBase::RunDir, ".venv/bin")]);
+    for src in [".cursor/deny.sh", "node_modules/.bin/eslint .", "./scripts/check.sh", "gate.sh"] {
+        let a = shell(src);
+        assert!(!a.paths.iter().any(|p| p.role == PathRole::Beside), "{src}: {:?}", a.paths);
+    }
 }
 
 /// Wrappers that run the rest of the line, as they are written before a command.
