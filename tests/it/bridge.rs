@@ -191,3 +191,43 @@ fn copilot_s_apply_patch_may_not_rewrite_a_hook_file() {
         call(json!("*** Begin Patch\n*** Add File: src/new.rs\n+fn main() {}\n*** End Patch\n"));
     assert_ne!(v["permissionDecision"], "deny", "{v}");
 }
+
+/// Bridged into Claude Code, an edit of a plugin's hook file (which Claude Code runs itself,
+/// not through the bridge) is denied like an edit of the settings; Gemini CLI's extensions
+/// likewise.
+#[test]
+fn a_bridged_agent_may_not_rewrite_its_plugins_hooks() {
+    let (home, repo) = setup();
+    let env = [("HOME", home.path())];
+    let config = home.path().to_str().expect("utf-8");
+    let plugin = home.path().join(".claude/plugins/cache/m/gate/1.0.0/hooks/hooks.json");
+    let edit = |tool: &str, path: &std::path::Path| {
+        json!({
+            "session_id": "it-session", "cwd": repo.path(), "hook_event_name": "PreToolUse",
+            "tool_name": tool, "tool_input": {"file_path": path, "content": "{}"},
+            "tool_use_id": "t",
+        })
+        .to_string()
+    };
+    let args = ["bridge", "--host", "claude", "--config-dir", config];
+    let out = hooks_in_env(repo.path(), &args, &edit("Write", &plugin), &env);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+    let out = hooks_in_env(repo.path(), &args, &edit("Write", &repo.path().join("notes.md")), &env);
+    assert!(
+        out.stdout.is_empty()
+            || serde_json::from_slice::<Value>(&out.stdout).expect("json")["hookSpecificOutput"]["permissionDecision"]
+                != "deny",
+        "{out:?}"
+    );
+    let extension = home.path().join(".gemini/extensions/safety/hooks/hooks.json");
+    let input = json!({
+        "session_id": "s", "cwd": repo.path(), "hook_event_name": "BeforeTool",
+        "timestamp": "2026-12-03T00:00:00Z", "transcript_path": "",
+        "tool_name": "write_file", "tool_input": {"file_path": extension, "content": "{}"},
+    });
+    let args = ["bridge", "--host", "gemini", "--event", "BeforeTool", "--config-dir", config];
+    let out = hooks_in_env(repo.path(), &args, &input.to_string(), &env);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
+    assert_eq!(v["decision"], "deny", "{v}");
+}

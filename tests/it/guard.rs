@@ -337,6 +337,46 @@ fn the_helpers_beside_a_hook_script_are_protected_existing_or_not() {
     assert_eq!(lines[0]["hits"][0]["why"], "inside_folder", "{lines:#?}");
 }
 
+/// The agents load hooks by themselves from their plugins and extensions, which the engine
+/// does not read: an agent that may not edit its hook files must not switch off a plugin's
+/// gate either, existing or not, whatever the spelling.
+#[test]
+fn the_agents_plugin_and_extension_folders_are_protected_existing_or_not() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    home.write(".claude/plugins/cache/m/gate/1.0.0/hooks/hooks.json", "{}\n");
+    let root = project.path().to_str().expect("utf-8");
+    let cfg = home.path().to_str().expect("utf-8");
+    let paths = [
+        "~/.claude/plugins/cache/m/gate/1.0.0/hooks/hooks.json",
+        "~/.claude/plugins/cache/m/gate/1.0.0/hooks/../scripts/gate.sh",
+        "~/.claude/plugins/installed_plugins.json",
+        "~/.gemini/extensions/safety/hooks/hooks.json",
+        "~/.gemini/extensions/new/gemini-extension.json",
+        "~/.codex/plugins/cache/m/gate/hooks/hooks.json",
+        "~/.codex/config.toml.bak",
+        "~/.claude/projects/p/session.jsonl",
+        "~/.gemini/tmp/notes.txt",
+    ];
+    let mut args = vec!["guard", "--root", root, "--cwd", root, "--config-dir", cfg, "--json"];
+    args.extend_from_slice(&paths);
+    let o = hooks_in_env(project.path(), &args, "", &[("HOME", home.path())]);
+    let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(o.status.code(), Some(2), "{lines:#?}");
+    assert_eq!(
+        allowed(&lines),
+        [false, false, false, false, false, false, true, true, true],
+        "{lines:#?}"
+    );
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_claude_plugins", "{lines:#?}");
+    assert_eq!(lines[3]["hits"][0]["source_kind"], "user_gemini_extensions", "{lines:#?}");
+    assert_eq!(lines[5]["hits"][0]["source_kind"], "user_codex_plugins", "{lines:#?}");
+}
+
 #[test]
 fn relative_scripts_of_hooks_that_run_in_the_session_directory_resolve_there() {
     let project = TestDir::new();

@@ -4,9 +4,9 @@
 use std::{path::Path, sync::Arc};
 
 use hooks_schema::{
-    Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
-    HookCodec, HookDiagnostic, HookEvent, HookSourceKind, HostCodec, InstallTarget, ManagedDir,
-    NativeEvent, ParseContext, ParseResult, UserDir,
+    AgentFolder, Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor,
+    FormatDirs, FormatId, HookCodec, HookDiagnostic, HookEvent, HookSourceKind, HostCodec,
+    InstallTarget, ManagedDir, NativeEvent, ParseContext, ParseResult, UserDir,
 };
 
 use crate::{
@@ -87,6 +87,16 @@ pub fn descriptor() -> Arc<dyn FormatDescriptor> {
     Arc::new(ClaudeFormat)
 }
 
+/// Claude Code's installed plugins (`~/.claude/plugins/`: each plugin's `hooks/hooks.json` and
+/// the scripts it runs), which Claude Code loads itself; the guard protects the folder.
+pub const PLUGINS: FileRole = FileRole::new(FORMAT, "claude_plugins", 390);
+
+/// The folders Claude Code loads hooks from that the engine does not read: its plugins
+/// (the marketplaces' copies under `plugins/marketplaces/`, the installed ones under
+/// `plugins/cache/`).
+const AGENT_FOLDERS: [AgentFolder; 1] =
+    [AgentFolder { role: PLUGINS, scope: FileScope::User, dir: "plugins" }];
+
 impl FormatDescriptor for ClaudeFormat {
     fn id(&self) -> FormatId {
         FORMAT
@@ -109,6 +119,10 @@ impl FormatDescriptor for ClaudeFormat {
 
     fn locations(&self) -> &[FileLocation] {
         &LOCATIONS
+    }
+
+    fn agent_folders(&self) -> &[AgentFolder] {
+        &AGENT_FOLDERS
     }
 
     /// Only `settings.json` is looked for in an explicit folder (the command line's

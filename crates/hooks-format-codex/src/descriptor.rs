@@ -5,9 +5,10 @@
 use std::{collections::BTreeMap, path::Path, sync::Arc};
 
 use hooks_schema::{
-    Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
-    HookCodec, HookDefinition, HookEvent, HookSourceKind, HostCodec, InstallTarget, ManagedDir,
-    NativeEvent, ParseContext, ParseResult, ParsedSource, ReviewRecordError, UserDir,
+    AgentFolder, Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor,
+    FormatDirs, FormatId, HookCodec, HookDefinition, HookEvent, HookSourceKind, HostCodec,
+    InstallTarget, ManagedDir, NativeEvent, ParseContext, ParseResult, ParsedSource,
+    ReviewRecordError, UserDir,
 };
 
 use crate::{CodexCodec, CodexEvent, CodexHost};
@@ -100,6 +101,15 @@ fn in_codex_folder(path: &Path) -> bool {
     path.parent().and_then(Path::file_name).is_some_and(|n| n == ".codex")
 }
 
+/// Codex's installed plugins (`$CODEX_HOME/plugins/`: each plugin's hooks and the scripts
+/// they run), which Codex loads itself; the guard protects the folder.
+pub const PLUGINS: FileRole = FileRole::new(FORMAT, "codex_plugins", 490);
+
+/// The folders Codex loads hooks from that the engine does not read: its plugins (installed
+/// under `plugins/cache/`, their data under `plugins/data/`).
+const AGENT_FOLDERS: [AgentFolder; 1] =
+    [AgentFolder { role: PLUGINS, scope: FileScope::User, dir: "plugins" }];
+
 impl FormatDescriptor for CodexFormat {
     fn id(&self) -> FormatId {
         FORMAT
@@ -122,6 +132,10 @@ impl FormatDescriptor for CodexFormat {
 
     fn locations(&self) -> &[FileLocation] {
         &ALL_LOCATIONS
+    }
+
+    fn agent_folders(&self) -> &[AgentFolder] {
+        &AGENT_FOLDERS
     }
 
     /// `requirements.toml` and `managed_config.toml` are Codex's by name; `hooks.json` and

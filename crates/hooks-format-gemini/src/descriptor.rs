@@ -5,9 +5,9 @@
 use std::{path::Path, sync::Arc};
 
 use hooks_schema::{
-    Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
-    HookCodec, HookSourceKind, HostCodec, InstallTarget, ManagedDir, NativeEvent, ParseContext,
-    ParseResult, UserDir,
+    AgentFolder, Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor,
+    FormatDirs, FormatId, HookCodec, HookSourceKind, HostCodec, InstallTarget, ManagedDir,
+    NativeEvent, ParseContext, ParseResult, UserDir,
 };
 
 use crate::{GeminiCodec, GeminiEvent, GeminiHost, PROJECT_DIR_VARS};
@@ -80,6 +80,15 @@ fn in_gemini_folder(path: &Path) -> bool {
     path.parent().and_then(Path::file_name).is_some_and(|n| n == ".gemini")
 }
 
+/// Gemini CLI's installed extensions (`~/.gemini/extensions/`: each extension's
+/// `hooks/hooks.json` and the scripts it runs), which Gemini CLI loads itself; the guard
+/// protects the folder.
+pub const EXTENSIONS: FileRole = FileRole::new(FORMAT, "gemini_extensions", 490);
+
+/// The folders Gemini CLI loads hooks from that the engine does not read: its extensions.
+const AGENT_FOLDERS: [AgentFolder; 1] =
+    [AgentFolder { role: EXTENSIONS, scope: FileScope::User, dir: "extensions" }];
+
 impl FormatDescriptor for GeminiFormat {
     fn id(&self) -> FormatId {
         FORMAT
@@ -102,6 +111,10 @@ impl FormatDescriptor for GeminiFormat {
 
     fn locations(&self) -> &[FileLocation] {
         &LOCATIONS
+    }
+
+    fn agent_folders(&self) -> &[AgentFolder] {
+        &AGENT_FOLDERS
     }
 
     /// `settings.json` in an explicit folder is Claude Code's by name; Gemini CLI's files are

@@ -15,7 +15,9 @@ mod set;
 use std::{fmt, path::Path, sync::Arc};
 
 pub use self::{
-    location::{FileContent, FileLocation, FilePattern, FormatDirs, ManagedDir, UserDir},
+    location::{
+        AgentFolder, FileContent, FileLocation, FilePattern, FormatDirs, ManagedDir, UserDir,
+    },
     set::{FormatSet, FormatSetError, UnknownFormat},
 };
 use crate::{
@@ -169,6 +171,13 @@ pub trait FormatDescriptor: Send + Sync + fmt::Debug {
     /// loader reads them in this order, the watcher watches their folders, and the guard
     /// protects them whether or not they exist yet.
     fn locations(&self) -> &[FileLocation];
+
+    /// The folders whose files the agent itself loads and runs and the format's loader does
+    /// not read (plugins, extensions: [`AgentFolder`]): the guard protects them whole. By
+    /// default none.
+    fn agent_folders(&self) -> &[AgentFolder] {
+        &[]
+    }
 
     /// The file names looked for, in order, in a folder named as an explicit source
     /// (`WARP_HOOK_DIRS`). Each name found is read in the format that claims it most

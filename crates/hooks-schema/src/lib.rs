@@ -146,9 +146,9 @@ pub use crate::{
     error::SchemaError,
     event::{EventClass, HookEvent},
     format::{
-        Claim, FileContent, FileLocation, FilePattern, FormatDescriptor, FormatDirs, FormatSet,
-        FormatSetError, ManagedDir, NativeEvent, ParseContext, ReviewRecordError, SourceSummary,
-        UnknownFormat, UserDir,
+        AgentFolder, Claim, FileContent, FileLocation, FilePattern, FormatDescriptor, FormatDirs,
+        FormatSet, FormatSetError, ManagedDir, NativeEvent, ParseContext, ReviewRecordError,
+        SourceSummary, UnknownFormat, UserDir,
     },
     host::{
         EDITED_PATH_ARGS, HostAnswer, HostCodec, HostError, HostInput, InstallTarget,

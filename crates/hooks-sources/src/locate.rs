@@ -241,7 +241,8 @@ pub fn candidates(
 /// `managed`, policy-only files included (Chrys's `settings.yaml`: its
 /// `project.hooks_enabled` switches project hooks on; Claude Code's `disableAllHooks` lives
 /// in its settings files, which are candidates anyway). An [`FilePattern::EachIn`] folder is
-/// protected whole.
+/// protected whole, and so is each format's [`AgentFolder`](hooks_schema::AgentFolder)
+/// (plugins and extensions, which the agent loads itself).
 pub fn expected_files(
     formats: &FormatSet,
     user: Option<&UserDirs>,
@@ -261,6 +262,23 @@ pub fn expected_files(
             match c {
                 Candidate::File { kind, path } => out.fixed.push((kind, path)),
                 Candidate::EachIn { kind, dir, .. } => out.folders.push((kind, dir)),
+            }
+        }
+    }
+    for format in formats.iter() {
+        for folder in format.agent_folders() {
+            let kind = HookSourceKind::file(folder.scope, folder.role);
+            match folder.scope {
+                FileScope::Project => {
+                    out.folders_under_roots.push((kind, join(Path::new(""), folder.dir)));
+                }
+                FileScope::User | FileScope::Managed => {
+                    let dirs = if folder.scope == FileScope::User { user } else { managed };
+                    let base = dirs.and_then(|d| base(folder.scope, format.id(), Path::new(""), d));
+                    if let Some(base) = base {
+                        out.folders.push((kind, join(&base, folder.dir)));
+                    }
+                }
             }
         }
     }

@@ -167,6 +167,24 @@ impl FileLocation {
     }
 }
 
+/// A folder whose files the agent loads and runs by itself and the engine does not read:
+/// Claude Code's installed plugins (`~/.claude/plugins/`), Gemini CLI's extensions
+/// (`~/.gemini/extensions/`), Codex's plugins (`$CODEX_HOME/plugins/`), each of which carries
+/// hook files and the scripts they run. The guard protects the folder as a whole, whether or
+/// not it exists, so an agent cannot switch off or rewrite a hook it runs natively; the
+/// loader and the watcher never look at it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AgentFolder {
+    /// The role the guard reports the folder under (`claude_plugins`: kind
+    /// `user_claude_plugins`).
+    pub role: FileRole,
+    /// Whose folder it is: relative to the project root, or to the format's user or managed
+    /// folder ([`FormatDirs`]).
+    pub scope: FileScope,
+    /// The folder relative to that base, with `/`.
+    pub dir: &'static str,
+}
+
 /// The user's configuration folder of a format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct UserDir {

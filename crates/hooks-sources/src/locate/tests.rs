@@ -502,3 +502,31 @@ fn a_relative_folder_is_neither_found_nor_named() {
     let dirs = UserDirs::new().with(CURSOR, "relative/.cursor");
     assert!(candidates(&f(), FileScope::User, Path::new(""), &dirs).is_empty());
 }
+
+/// The folders an agent loads hooks from by itself (plugins, extensions) are protected whole
+/// under the user's folder of their format, wherever that folder is (an environment override
+/// moves it), and only where it is known.
+#[test]
+fn the_agents_own_plugin_folders_are_expected_under_their_user_folders() {
+    let formats = f();
+    let named = |expected: &hooks_registry::ExpectedFiles| {
+        expected
+            .folders
+            .iter()
+            .filter(|(kind, _)| kind.name() == "user_claude_plugins")
+            .map(|(_, p)| p.clone())
+            .collect::<Vec<_>>()
+    };
+    let user = UserDirs::under_home(&formats, Path::new("/home/u"));
+    let expected = crate::expected_files(&formats, Some(&user), None);
+    assert_eq!(named(&expected), [PathBuf::from("/home/u/.claude/plugins")]);
+    let moved = user.with(CLAUDE, "/opt/claude");
+    assert_eq!(
+        named(&crate::expected_files(&formats, Some(&moved), None)),
+        [PathBuf::from("/opt/claude/plugins")]
+    );
+    // Without user folders nothing of the user's is named, and nothing under project roots.
+    let none = crate::expected_files(&formats, None, None);
+    assert!(named(&none).is_empty(), "{none:?}");
+    assert!(!none.folders_under_roots.iter().any(|(k, _)| k.name().contains("plugin")));
+}
