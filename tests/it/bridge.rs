@@ -231,3 +231,45 @@ fn a_bridged_agent_may_not_rewrite_its_plugins_hooks() {
     let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
     assert_eq!(v["decision"], "deny", "{v}");
 }
+
+/// An MCP file server's writing tools reach the guard like the agent's own: bridged into
+/// Claude Code, `write_file` or `move_file` onto the settings is denied; reading them, or
+/// writing elsewhere, is not.
+#[test]
+fn an_mcp_file_server_may_not_rewrite_a_hook_file() {
+    let (home, repo) = setup();
+    repo.write(".claude/settings.json", r#"{"hooks":{}}"#);
+    let env = [("HOME", home.path())];
+    let config = home.path().to_str().expect("utf-8");
+    let args = ["bridge", "--host", "claude", "--config-dir", config];
+    let decision = |tool: &str, tool_input: Value| {
+        let input = json!({
+            "session_id": "it-session", "cwd": repo.path(), "hook_event_name": "PreToolUse",
+            "tool_name": tool, "tool_input": tool_input, "tool_use_id": "t",
+        });
+        let out = hooks_in_env(repo.path(), &args, &input.to_string(), &env);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        if out.stdout.is_empty() {
+            return Value::Null;
+        }
+        let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
+        v["hookSpecificOutput"]["permissionDecision"].clone()
+    };
+    let settings = repo.path().join(".claude/settings.json");
+    assert_eq!(
+        decision("mcp__filesystem__write_file", json!({"path": settings, "content": "{}"})),
+        "deny"
+    );
+    assert_eq!(
+        decision(
+            "mcp__filesystem__move_file",
+            json!({"source": repo.path().join("x.json"), "destination": settings})
+        ),
+        "deny"
+    );
+    assert_ne!(decision("mcp__filesystem__read_text_file", json!({"path": settings})), "deny");
+    assert_ne!(
+        decision("mcp__filesystem__write_file", json!({"path": repo.path().join("notes.md")})),
+        "deny"
+    );
+}

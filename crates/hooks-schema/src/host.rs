@@ -102,7 +102,10 @@ pub fn patch_paths(patch: &str) -> Vec<String> {
 /// files of a patch it carries as a string ([`patch_paths`]: the arguments themselves, or a
 /// string among them, as an `apply_patch` tool takes it whatever the agent calls the field);
 /// for a shell call, the files of a patch its command carries (`apply_patch` run through the
-/// shell); `None` for any other event or tool.
+/// shell); for an MCP tool ([`ToolKind::Mcp`]: an MCP file server's `write_file`,
+/// `edit_file`, `move_file`, …), the files its arguments name ([`EDITED_PATH_ARGS`] and
+/// [`MCP_PATH_ARGS`]) unless its own name says it only reads ([`MCP_READ_VERBS`]); `None`
+/// for any other event or tool.
 ///
 /// ```
 /// use hooks_schema::{Envelope, HookEvent, ToolCall, ToolKind, edited_paths_from_args};
@@ -132,6 +135,9 @@ pub fn edited_paths_from_args(envelope: &Envelope) -> Option<Vec<String>> {
             .flat_map(patch_paths)
             .collect();
         return (!paths.is_empty()).then_some(paths);
+    }
+    if tool.kind == ToolKind::Mcp {
+        return mcp_edited_paths(tool);
     }
     // A text-editor tool's `view` command (Copilot CLI's `str_replace_editor`) reads.
     if tool.kind != ToolKind::FileWrite
@@ -164,6 +170,65 @@ pub fn edited_paths_from_args(envelope: &Envelope) -> Option<Vec<String>> {
         }
     }
     Some(out)
+}
+
+/// The argument names an MCP tool may give a file it writes in, beside [`EDITED_PATH_ARGS`]
+/// (the reference file server's `move_file` takes `source` and `destination`).
+pub const MCP_PATH_ARGS: [&str; 7] =
+    ["source", "destination", "target", "new_path", "old_path", "filename", "paths"];
+
+/// The verbs an MCP tool's own name starts with when it only reads (`read_text_file`,
+/// `list_directory`, `get_file_info`, `search_files`, `directory_tree`): its files are not
+/// edits. Any other MCP tool that names a file is taken as writing it, since the bridge
+/// cannot tell what an unknown server does with a path.
+pub const MCP_READ_VERBS: [&str; 12] = [
+    "read",
+    "list",
+    "get",
+    "search",
+    "find",
+    "view",
+    "show",
+    "stat",
+    "describe",
+    "directory",
+    "query",
+    "fetch",
+];
+
+/// The files an MCP tool's arguments name, for the guard: `None` when its own name (after
+/// `mcp__<server>__`) starts with a reading verb or it names none.
+fn mcp_edited_paths(tool: &crate::ToolCall) -> Option<Vec<String>> {
+    let own = match tool.name.strip_prefix("mcp__").and_then(|r| r.split_once("__")) {
+        Some((_, own)) => own,
+        None => tool.name.as_str(),
+    };
+    let own = own.to_ascii_lowercase();
+    let first = own.split(['_', '-', '.']).find(|w| !w.is_empty()).unwrap_or("");
+    if MCP_READ_VERBS.contains(&first) {
+        return None;
+    }
+    let mut out: Vec<String> = Vec::new();
+    let mut take = |v: &Value| {
+        for k in EDITED_PATH_ARGS.iter().chain(MCP_PATH_ARGS.iter()) {
+            match v.get(k) {
+                Some(Value::String(p)) if !out.contains(p) => out.push(p.clone()),
+                Some(Value::Array(ps)) => {
+                    for p in ps.iter().filter_map(Value::as_str) {
+                        if !out.iter().any(|o| o == p) {
+                            out.push(p.to_owned());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    };
+    take(&tool.args);
+    if let Some(Value::Array(edits)) = tool.args.get("edits") {
+        edits.iter().for_each(&mut take);
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// Another format's hook files an agent runs itself ([`FormatDescriptor::host_also_runs`]).
@@ -388,3 +453,6 @@ pub struct InstallTarget {
     /// The file, relative to the project root or the format's user folder.
     pub path: &'static str,
 }
+
+#[cfg(test)]
+mod tests;

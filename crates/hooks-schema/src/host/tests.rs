@@ -1,0 +1,60 @@
+//! Tests for the files a pre-tool call writes, as the bridge's guard reads them.
+
+use serde_json::{Value, json};
+
+use crate::{Envelope, HookEvent, ToolCall, ToolKind, edited_paths_from_args};
+
+fn call(name: &str, kind: ToolKind, args: Value) -> Envelope {
+    let mut e = Envelope::new(HookEvent::PreToolUse);
+    e.tool = Some(ToolCall {
+        name: name.into(),
+        kind,
+        native_kind: None,
+        call_id: None,
+        mcp_server: None,
+        args,
+    });
+    e
+}
+
+/// An MCP file server's writing tools name their files in their arguments, under the
+/// reference server's names and others; the bridge cannot tell what an unknown server does
+/// with a path, so only a tool whose own name starts with a reading verb is left out.
+#[test]
+fn an_mcp_tool_s_files_are_edits_unless_its_name_says_it_reads() {
+    let mcp = |name: &str, args: Value| edited_paths_from_args(&call(name, ToolKind::Mcp, args));
+    let target = ".claude/settings.json";
+    for (name, args) in [
+        ("mcp__filesystem__write_file", json!({"path": target, "content": "{}"})),
+        ("mcp__filesystem__edit_file", json!({"path": target, "edits": []})),
+        ("mcp__fs__create_file", json!({"file_path": target})),
+        ("mcp__filesystem__move_file", json!({"source": "notes.md", "destination": target})),
+        ("mcp__x__Delete-File", json!({"target": target})),
+        ("mcp__x__apply", json!({"edits": [{"path": target}]})),
+        ("mcp__x__save_all", json!({"paths": ["a.txt", target]})),
+        ("write_file", json!({"path": target})),
+    ] {
+        let paths = mcp(name, args).unwrap_or_default();
+        assert!(paths.iter().any(|p| p == target), "{name}: {paths:?}");
+    }
+    assert_eq!(
+        mcp("mcp__filesystem__move_file", json!({"source": "a", "destination": "b"})),
+        Some(vec!["a".to_owned(), "b".to_owned()])
+    );
+    for (name, args) in [
+        ("mcp__filesystem__read_text_file", json!({"path": target})),
+        ("mcp__filesystem__read_multiple_files", json!({"paths": [target]})),
+        ("mcp__filesystem__list_directory", json!({"path": ".claude"})),
+        ("mcp__filesystem__get_file_info", json!({"path": target})),
+        ("mcp__filesystem__search_files", json!({"path": ".", "pattern": "*.json"})),
+        ("mcp__filesystem__directory_tree", json!({"path": "."})),
+        ("mcp__github__list_issues", json!({"owner": "o", "repo": "r"})),
+        ("mcp__x__write_nothing", json!({"text": "no file named"})),
+    ] {
+        assert_eq!(mcp(name, args), None, "{name}");
+    }
+    // Only before the call: a post-tool envelope of the same call names nothing.
+    let mut post = call("mcp__filesystem__write_file", ToolKind::Mcp, json!({"path": target}));
+    post.event = HookEvent::PostToolUse;
+    assert_eq!(edited_paths_from_args(&post), None);
+}
