@@ -135,6 +135,10 @@ pub fn spawn_hooks(
     hooks_command(args)
         // The trust store too is the run's own, never the user's (a test may name another).
         .env("XDG_STATE_HOME", state)
+        // The formats' folder variables of the machine running the tests never leak in.
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CODEX_HOME")
+        .env_remove("GEMINI_CLI_HOME")
         .envs(env.iter().copied())
         .env("NO_COLOR", "1")
         .env_remove("WARP_HOOK_DIRS")

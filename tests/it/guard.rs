@@ -547,3 +547,47 @@ fn hook_files_that_do_not_exist_yet_but_would_be_loaded_are_protected() {
     assert_eq!(lines[1]["hits"][0]["source_kind"], "project_cursor_file", "{lines:#?}");
     assert_eq!(lines[8]["hits"][0]["source_kind"], "user_chrys_settings", "{lines:#?}");
 }
+
+/// `CLAUDE_CONFIG_DIR` moves Claude Code's user folder, as the real CLI does: the settings
+/// there are loaded and protected with the plugins beside them, and `~/.claude/settings.json`
+/// is not read.
+#[test]
+fn claude_s_config_dir_variable_moves_its_user_settings() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let moved = home.path().join("cfg");
+    home.write("cfg/settings.json", &claude_settings(&["./moved.sh"]));
+    home.write(".claude/settings.json", &claude_settings(&["./unread.sh"]));
+    let env = [("HOME", home.path()), ("CLAUDE_CONFIG_DIR", moved.as_path())];
+    let o = hooks_in_env(project.path(), &["list", "--json"], "", &env);
+    let list: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    let sources: Vec<&str> = list["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .filter(|s| s["load_state"] == "loaded")
+        .filter_map(|s| s["path"].as_str())
+        .collect();
+    assert_eq!(sources.len(), 1, "{list:#}");
+    assert!(sources[0].ends_with("/cfg/settings.json"), "{list:#}");
+    let root = project.path().to_str().expect("utf-8");
+    let args = [
+        "guard",
+        "--root",
+        root,
+        "--cwd",
+        root,
+        "--json",
+        "~/cfg/settings.json",
+        "~/cfg/plugins/cache/m/p/hooks/hooks.json",
+        "~/cfg/notes.md",
+    ];
+    let o = hooks_in_env(project.path(), &args, "", &env);
+    let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(allowed(&lines), [false, false, true], "{lines:#?}");
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_claude_settings", "{lines:#?}");
+}

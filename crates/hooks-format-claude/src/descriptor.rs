@@ -13,6 +13,12 @@ use crate::{
     ClaudeCodec, ClaudeHost, ClaudeMode, GAP_EVENTS, NativeEvent as ClaudeEvent, PROJECT_DIR_VAR,
 };
 
+/// The variable that moves Claude Code's user folder (`~/.claude`) elsewhere: its
+/// `settings.json`, its plugins and its installed bridge entries follow it (Claude Code
+/// 2.1.328 reads `$CLAUDE_CONFIG_DIR/settings.json` and not `~/.claude/settings.json` when it
+/// is set).
+pub const CONFIG_DIR_VAR: &str = "CLAUDE_CONFIG_DIR";
+
 /// Claude Code's format id.
 pub const FORMAT: FormatId = FormatId::new("claude");
 
@@ -108,7 +114,7 @@ impl FormatDescriptor for ClaudeFormat {
 
     fn dirs(&self) -> FormatDirs {
         FormatDirs {
-            user: Some(UserDir::under_home(".claude")),
+            user: Some(UserDir::under_home(".claude").or_env(CONFIG_DIR_VAR)),
             managed: Some(ManagedDir {
                 linux: "/etc/claude-code",
                 macos: "/Library/Application Support/ClaudeCode",
