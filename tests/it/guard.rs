@@ -591,3 +591,50 @@ fn claude_s_config_dir_variable_moves_its_user_settings() {
     assert_eq!(allowed(&lines), [false, false, true], "{lines:#?}");
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_claude_settings", "{lines:#?}");
 }
+
+/// `GEMINI_CLI_HOME` replaces the home folder Gemini CLI keeps `.gemini` in, as the real CLI
+/// reads it: the user settings and the extensions there are loaded and protected.
+#[test]
+fn gemini_s_home_variable_moves_its_user_settings() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let moved = home.path().join("gh");
+    let hook = |cmd: &str| {
+        serde_json::json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": cmd}]}]}})
+            .to_string()
+    };
+    home.write("gh/.gemini/settings.json", &hook("./moved.sh"));
+    home.write(".gemini/settings.json", &hook("./unread.sh"));
+    let env = [("HOME", home.path()), ("GEMINI_CLI_HOME", moved.as_path())];
+    let o = hooks_in_env(project.path(), &["list", "--json"], "", &env);
+    let list: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    let sources: Vec<&str> = list["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .filter(|s| s["load_state"] == "loaded")
+        .filter_map(|s| s["path"].as_str())
+        .collect();
+    assert_eq!(sources.len(), 1, "{list:#}");
+    assert!(sources[0].ends_with("/gh/.gemini/settings.json"), "{list:#}");
+    let root = project.path().to_str().expect("utf-8");
+    let args = [
+        "guard",
+        "--root",
+        root,
+        "--cwd",
+        root,
+        "--json",
+        "~/gh/.gemini/settings.json",
+        "~/gh/.gemini/extensions/x/hooks/hooks.json",
+        "~/gh/notes.md",
+    ];
+    let o = hooks_in_env(project.path(), &args, "", &env);
+    let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(allowed(&lines), [false, false, true], "{lines:#?}");
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_gemini_settings", "{lines:#?}");
+}

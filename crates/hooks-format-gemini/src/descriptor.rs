@@ -80,6 +80,11 @@ fn in_gemini_folder(path: &Path) -> bool {
     path.parent().and_then(Path::file_name).is_some_and(|n| n == ".gemini")
 }
 
+/// The variable that replaces the home folder Gemini CLI keeps its `.gemini` folder in
+/// (Gemini CLI 0.61's `homedir()`): `$GEMINI_CLI_HOME/.gemini/settings.json` is the user file,
+/// and the extensions are beside it.
+pub const HOME_VAR: &str = "GEMINI_CLI_HOME";
+
 /// Gemini CLI's installed extensions (`~/.gemini/extensions/`: each extension's
 /// `hooks/hooks.json` and the scripts it runs), which Gemini CLI loads itself; the guard
 /// protects the folder.
@@ -100,7 +105,7 @@ impl FormatDescriptor for GeminiFormat {
 
     fn dirs(&self) -> FormatDirs {
         FormatDirs {
-            user: Some(UserDir::under_home(".gemini")),
+            user: Some(UserDir::under_home(".gemini").or_home_env(HOME_VAR)),
             managed: Some(ManagedDir {
                 linux: "/etc/gemini-cli",
                 macos: "/Library/Application Support/GeminiCli",
