@@ -28,12 +28,24 @@ fn guard(root: &Path, process_cwd: &Path, home: &Path, paths: &[&str]) -> (i32, 
     let mut args = vec!["guard", "--root", root, "--cwd", root, "--config-dir", cfg, "--json"];
     args.extend_from_slice(paths);
     let o = hooks_in_env(process_cwd, &args, "", &[("HOME", home)]);
-    let lines = String::from_utf8_lossy(&o.stdout)
+    let lines = json_lines(&o.stdout);
+    (o.status.code().expect("exited"), lines)
+}
+
+/// One JSON value per non-empty line of `hooks guard --json`'s output.
+fn json_lines(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(stdout)
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| serde_json::from_str(l).expect("json line"))
-        .collect();
-    (o.status.code().expect("exited"), lines)
+        .collect()
+}
+
+/// Checks that every path but the last was refused and the last allowed.
+fn all_refused_but_the_last(lines: &[Value], paths: usize) {
+    let mut expected = vec![false; paths - 1];
+    expected.push(true);
+    assert_eq!(allowed(lines), expected, "{lines:#?}");
 }
 
 fn allowed(lines: &[Value]) -> Vec<bool> {
@@ -254,9 +266,7 @@ fn script_forms_behind_wrappers_options_and_compound_commands_are_protected() {
     ];
     let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
     assert_eq!(code, 2, "{lines:?}");
-    let mut expected = vec![false; paths.len() - 1];
-    expected.push(true);
-    assert_eq!(allowed(&lines), expected, "{lines:#?}");
+    all_refused_but_the_last(&lines, paths.len());
 }
 
 /// Finding F15: a hook that runs a package script or a task runner's recipe
@@ -296,9 +306,7 @@ fn the_files_a_package_script_or_a_task_runner_runs_are_protected() {
     ];
     let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
     assert_eq!(code, 2, "{lines:?}");
-    let mut expected = vec![false; paths.len() - 1];
-    expected.push(true);
-    assert_eq!(allowed(&lines), expected, "{lines:#?}");
+    all_refused_but_the_last(&lines, paths.len());
 }
 
 /// A hook script kept in a subfolder of a configuration folder loads its helpers from beside
@@ -361,11 +369,7 @@ fn the_agents_plugin_and_extension_folders_are_protected_existing_or_not() {
     let mut args = vec!["guard", "--root", root, "--cwd", root, "--config-dir", cfg, "--json"];
     args.extend_from_slice(&paths);
     let o = hooks_in_env(project.path(), &args, "", &[("HOME", home.path())]);
-    let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("json"))
-        .collect();
+    let lines = json_lines(&o.stdout);
     assert_eq!(o.status.code(), Some(2), "{lines:#?}");
     assert_eq!(
         allowed(&lines),
@@ -407,11 +411,7 @@ fn relative_scripts_of_hooks_that_run_in_the_session_directory_resolve_there() {
         "",
         &[("HOME", home.path())],
     );
-    let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("json"))
-        .collect();
+    let lines = json_lines(&o.stdout);
     assert_eq!(allowed(&lines), [false, false, false, false, true], "{lines:#?}");
     assert_eq!(lines[0]["hits"][0]["why"], "session_copy", "{lines:#?}");
 }
@@ -535,17 +535,41 @@ fn hook_files_that_do_not_exist_yet_but_would_be_loaded_are_protected() {
     ];
     args.extend(refs.iter().copied());
     let o = hooks_in_env(project.path(), &args, "", &[("HOME", home.path())]);
-    let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("json"))
-        .collect();
-    let mut expected = vec![false; paths.len() - 1];
-    expected.push(true);
-    assert_eq!(allowed(&lines), expected, "{lines:#?}");
+    let lines = json_lines(&o.stdout);
+    all_refused_but_the_last(&lines, paths.len());
     assert_eq!(lines[0]["hits"][0]["source_kind"], "project_claude_local_settings", "{lines:#?}");
     assert_eq!(lines[1]["hits"][0]["source_kind"], "project_cursor_file", "{lines:#?}");
     assert_eq!(lines[8]["hits"][0]["source_kind"], "user_chrys_settings", "{lines:#?}");
+}
+
+/// Checks a user folder moved by a format's variable (in `env`): the one file `hooks list`
+/// loads ends with `loaded`, and of `paths` (under the moved folder) through `hooks guard`
+/// the first two are refused, the first as a file of `kind`, and the third is allowed.
+fn moved_user_folder(
+    project: &Path,
+    env: &[(&str, &Path)],
+    loaded: &str,
+    paths: [&str; 3],
+    kind: &str,
+) {
+    let o = hooks_in_env(project, &["list", "--json"], "", env);
+    let list: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    let sources: Vec<&str> = list["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .filter(|s| s["load_state"] == "loaded")
+        .filter_map(|s| s["path"].as_str())
+        .collect();
+    assert_eq!(sources.len(), 1, "{list:#}");
+    assert!(sources[0].ends_with(loaded), "{list:#}");
+    let root = project.to_str().expect("utf-8");
+    let mut args = vec!["guard", "--root", root, "--cwd", root, "--json"];
+    args.extend(paths);
+    let o = hooks_in_env(project, &args, "", env);
+    let lines = json_lines(&o.stdout);
+    assert_eq!(allowed(&lines), [false, false, true], "{lines:#?}");
+    assert_eq!(lines[0]["hits"][0]["source_kind"], kind, "{lines:#?}");
 }
 
 /// `CLAUDE_CONFIG_DIR` moves Claude Code's user folder, as the real CLI does: the settings
@@ -558,38 +582,13 @@ fn claude_s_config_dir_variable_moves_its_user_settings() {
     let moved = home.path().join("cfg");
     home.write("cfg/settings.json", &claude_settings(&["./moved.sh"]));
     home.write(".claude/settings.json", &claude_settings(&["./unread.sh"]));
-    let env = [("HOME", home.path()), ("CLAUDE_CONFIG_DIR", moved.as_path())];
-    let o = hooks_in_env(project.path(), &["list", "--json"], "", &env);
-    let list: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
-    let sources: Vec<&str> = list["sources"]
-        .as_array()
-        .expect("sources")
-        .iter()
-        .filter(|s| s["load_state"] == "loaded")
-        .filter_map(|s| s["path"].as_str())
-        .collect();
-    assert_eq!(sources.len(), 1, "{list:#}");
-    assert!(sources[0].ends_with("/cfg/settings.json"), "{list:#}");
-    let root = project.path().to_str().expect("utf-8");
-    let args = [
-        "guard",
-        "--root",
-        root,
-        "--cwd",
-        root,
-        "--json",
-        "~/cfg/settings.json",
-        "~/cfg/plugins/cache/m/p/hooks/hooks.json",
-        "~/cfg/notes.md",
-    ];
-    let o = hooks_in_env(project.path(), &args, "", &env);
-    let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("json"))
-        .collect();
-    assert_eq!(allowed(&lines), [false, false, true], "{lines:#?}");
-    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_claude_settings", "{lines:#?}");
+    moved_user_folder(
+        project.path(),
+        &[("HOME", home.path()), ("CLAUDE_CONFIG_DIR", moved.as_path())],
+        "/cfg/settings.json",
+        ["~/cfg/settings.json", "~/cfg/plugins/cache/m/p/hooks/hooks.json", "~/cfg/notes.md"],
+        "user_claude_settings",
+    );
 }
 
 /// `GEMINI_CLI_HOME` replaces the home folder Gemini CLI keeps `.gemini` in, as the real CLI
@@ -605,36 +604,15 @@ fn gemini_s_home_variable_moves_its_user_settings() {
     };
     home.write("gh/.gemini/settings.json", &hook("./moved.sh"));
     home.write(".gemini/settings.json", &hook("./unread.sh"));
-    let env = [("HOME", home.path()), ("GEMINI_CLI_HOME", moved.as_path())];
-    let o = hooks_in_env(project.path(), &["list", "--json"], "", &env);
-    let list: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
-    let sources: Vec<&str> = list["sources"]
-        .as_array()
-        .expect("sources")
-        .iter()
-        .filter(|s| s["load_state"] == "loaded")
-        .filter_map(|s| s["path"].as_str())
-        .collect();
-    assert_eq!(sources.len(), 1, "{list:#}");
-    assert!(sources[0].ends_with("/gh/.gemini/settings.json"), "{list:#}");
-    let root = project.path().to_str().expect("utf-8");
-    let args = [
-        "guard",
-        "--root",
-        root,
-        "--cwd",
-        root,
-        "--json",
-        "~/gh/.gemini/settings.json",
-        "~/gh/.gemini/extensions/x/hooks/hooks.json",
-        "~/gh/notes.md",
-    ];
-    let o = hooks_in_env(project.path(), &args, "", &env);
-    let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("json"))
-        .collect();
-    assert_eq!(allowed(&lines), [false, false, true], "{lines:#?}");
-    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_gemini_settings", "{lines:#?}");
+    moved_user_folder(
+        project.path(),
+        &[("HOME", home.path()), ("GEMINI_CLI_HOME", moved.as_path())],
+        "/gh/.gemini/settings.json",
+        [
+            "~/gh/.gemini/settings.json",
+            "~/gh/.gemini/extensions/x/hooks/hooks.json",
+            "~/gh/notes.md",
+        ],
+        "user_gemini_settings",
+    );
 }

@@ -126,7 +126,7 @@ mod parsed;
 mod policy;
 mod process;
 mod revision;
-#[cfg(feature = "testing")]
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 mod trust;
 mod verdict;

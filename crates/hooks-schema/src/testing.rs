@@ -1,6 +1,6 @@
 //! Helpers for the tests of a format's codec (feature `testing`, for dev-dependencies only):
-//! an encode context for a project, an outcome from captured text, and a verdict rendered as
-//! one line for golden tables.
+//! an encode context for a project, a pre-tool envelope, an outcome from captured text, and a
+//! verdict rendered as one line for golden tables.
 //!
 //! They live here, not in `hooks-testing`, because the adapter crates sit below
 //! `hooks-testing` in the layering (`cargo xtask check-layers`: edges point down, and
@@ -8,7 +8,10 @@
 
 use std::{fmt::Write as _, path::Path, time::Duration};
 
-use crate::{CapturedOutput, EncodeContext, ExitInfo, HookSourceId, HookVerdict, RawOutcome};
+use crate::{
+    CapturedOutput, EncodeContext, Envelope, ExitInfo, HookEvent, HookSourceId, HookVerdict,
+    RawOutcome, ToolCall, ToolKind,
+};
 
 /// An encode context for `source` placed in the project `dir` (its working directory and
 /// project directory), with nothing else set.
@@ -22,6 +25,21 @@ pub fn encode_context<'a>(source: &'a HookSourceId, dir: &'a Path) -> EncodeCont
         agent_version: None,
         session_env: &[],
     }
+}
+
+/// A `PreToolUse` envelope of the tool `name` of `kind` called with `args`, with nothing else
+/// set (no call id, no MCP server).
+pub fn pre_tool_use(name: &str, kind: ToolKind, args: serde_json::Value) -> Envelope {
+    let mut e = Envelope::new(HookEvent::PreToolUse);
+    e.tool = Some(ToolCall {
+        name: name.to_owned(),
+        kind,
+        native_kind: None,
+        call_id: None,
+        mcp_server: None,
+        args,
+    });
+    e
 }
 
 /// An outcome that ended with `exit`, with `stdout` and `stderr` captured whole, not timed

@@ -8,16 +8,7 @@ use serde_json::json;
 use super::*;
 
 fn tool(name: &str, kind: ToolKind) -> Envelope {
-    let mut e = Envelope::new(HookEvent::PreToolUse);
-    e.tool = Some(ToolCall {
-        name: name.to_owned(),
-        kind,
-        native_kind: None,
-        call_id: None,
-        mcp_server: None,
-        args: json!({}),
-    });
-    e
+    hooks_schema::testing::pre_tool_use(name, kind, json!({}))
 }
 
 fn m(event: CodexEvent, text: &str) -> Matcher {

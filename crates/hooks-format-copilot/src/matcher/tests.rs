@@ -1,23 +1,14 @@
 //! Tests of matchers: the cases observed with Copilot CLI 1.0.102 and the documented rules of
 //! each dialect.
 
-use hooks_schema::{Envelope, HookEvent, ToolCall};
+use hooks_schema::{Envelope, HookEvent};
 use proptest::prelude::*;
 use serde_json::json;
 
 use super::*;
 
 fn call(name: &str, kind: ToolKind) -> Envelope {
-    let mut env = Envelope::new(HookEvent::PreToolUse);
-    env.tool = Some(ToolCall {
-        name: name.to_owned(),
-        kind,
-        native_kind: None,
-        call_id: None,
-        mcp_server: None,
-        args: json!({"command": "ls"}),
-    });
-    env
+    hooks_schema::testing::pre_tool_use(name, kind, json!({"command": "ls"}))
 }
 
 fn matches(dialect: Dialect, text: &str, env: &Envelope) -> bool {

@@ -1,6 +1,6 @@
 //! Tests for `matcher`: narrowing, targets, unanchored regexes, texts and explanations.
 
-use hooks_schema::{Envelope, HookEvent, Matcher, Subagent, ToolCall, ToolKind};
+use hooks_schema::{Envelope, HookEvent, Matcher, Subagent, ToolKind};
 use serde_json::json;
 
 use super::{Compiled, compile, shell_command};
@@ -13,18 +13,7 @@ fn matcher(event: &str, pattern: Option<&str>) -> Matcher {
     }
 }
 
-fn tool_env(name: &str, kind: ToolKind, args: serde_json::Value) -> Envelope {
-    let mut e = Envelope::new(HookEvent::PreToolUse);
-    e.tool = Some(ToolCall {
-        name: name.into(),
-        kind,
-        native_kind: None,
-        call_id: None,
-        mcp_server: None,
-        args,
-    });
-    e
-}
+use hooks_schema::testing::pre_tool_use as tool_env;
 
 #[test]
 fn narrowed_events_only_match_their_tool_kind() {

@@ -6,16 +6,7 @@ use serde_json::json;
 use super::*;
 
 fn tool(name: &str, kind: ToolKind) -> Envelope {
-    let mut e = Envelope::new(HookEvent::PreToolUse);
-    e.tool = Some(ToolCall {
-        name: name.into(),
-        kind,
-        native_kind: None,
-        call_id: None,
-        mcp_server: None,
-        args: json!({}),
-    });
-    e
+    hooks_schema::testing::pre_tool_use(name, kind, json!({}))
 }
 
 fn matcher(event: GeminiEvent, text: &str) -> Matcher {

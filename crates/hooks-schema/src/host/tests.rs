@@ -2,20 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::{Envelope, HookEvent, ToolCall, ToolKind, edited_paths_from_args};
-
-fn call(name: &str, kind: ToolKind, args: Value) -> Envelope {
-    let mut e = Envelope::new(HookEvent::PreToolUse);
-    e.tool = Some(ToolCall {
-        name: name.into(),
-        kind,
-        native_kind: None,
-        call_id: None,
-        mcp_server: None,
-        args,
-    });
-    e
-}
+use crate::{HookEvent, ToolKind, edited_paths_from_args, testing::pre_tool_use as call};
 
 /// An MCP file server's writing tools name their files in their arguments, under the
 /// reference server's names and others; the bridge cannot tell what an unknown server does
