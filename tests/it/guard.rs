@@ -362,6 +362,7 @@ fn the_agents_plugin_and_extension_folders_are_protected_existing_or_not() {
         "~/.gemini/extensions/safety/hooks/hooks.json",
         "~/.gemini/extensions/new/gemini-extension.json",
         "~/.codex/plugins/cache/m/gate/hooks/hooks.json",
+        "~/.copilot/installed-plugins/_direct/gate/hooks.json",
         "~/.codex/config.toml.bak",
         "~/.claude/projects/p/session.jsonl",
         "~/.gemini/tmp/notes.txt",
@@ -373,7 +374,7 @@ fn the_agents_plugin_and_extension_folders_are_protected_existing_or_not() {
     assert_eq!(o.status.code(), Some(2), "{lines:#?}");
     assert_eq!(
         allowed(&lines),
-        [false, false, false, false, false, false, true, true, true],
+        [false, false, false, false, false, false, false, true, true, true],
         "{lines:#?}"
     );
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_claude_plugins", "{lines:#?}");

@@ -6,9 +6,9 @@
 use std::{path::Path, sync::Arc};
 
 use hooks_schema::{
-    Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
-    HookCodec, HookSourceKind, HostCodec, InstallTarget, ManagedDir, NativeEvent, OtherFormatFiles,
-    ParseContext, ParseResult, UserDir,
+    AgentFolder, Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor,
+    FormatDirs, FormatId, HookCodec, HookSourceKind, HostCodec, InstallTarget, ManagedDir,
+    NativeEvent, OtherFormatFiles, ParseContext, ParseResult, UserDir,
 };
 
 use crate::{
@@ -132,6 +132,15 @@ fn names(path: &Path) -> (&str, &str, &str) {
     (file_name(Some(path)), file_name(parent), file_name(parent.and_then(Path::parent)))
 }
 
+/// Copilot CLI's installed plugins (`~/.copilot/installed-plugins/`: each plugin's hooks and
+/// the scripts they run, materialised there by Copilot CLI 1.0.102's plugin manager), which
+/// Copilot CLI loads itself; the guard protects the folder.
+pub const PLUGINS: FileRole = FileRole::new(FORMAT, "copilot_plugins", 590);
+
+/// The folders Copilot CLI loads hooks from that the engine does not read: its plugins.
+const AGENT_FOLDERS: [AgentFolder; 1] =
+    [AgentFolder { role: PLUGINS, scope: FileScope::User, dir: "installed-plugins" }];
+
 impl FormatDescriptor for CopilotFormat {
     fn id(&self) -> FormatId {
         FORMAT
@@ -154,6 +163,10 @@ impl FormatDescriptor for CopilotFormat {
 
     fn locations(&self) -> &[FileLocation] {
         &LOCATIONS
+    }
+
+    fn agent_folders(&self) -> &[AgentFolder] {
+        &AGENT_FOLDERS
     }
 
     /// Copilot's files are only looked for in their own folders (`settings.json` in an
