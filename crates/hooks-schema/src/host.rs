@@ -173,14 +173,16 @@ pub fn edited_paths_from_args(envelope: &Envelope) -> Option<Vec<String>> {
 }
 
 /// The argument names an MCP tool may give a file it writes in, beside [`EDITED_PATH_ARGS`]
-/// (the reference file server's `move_file` takes `source` and `destination`).
-pub const MCP_PATH_ARGS: [&str; 7] =
-    ["source", "destination", "target", "new_path", "old_path", "filename", "paths"];
+/// (the reference file server's `move_file` takes `source` and `destination`; a resource's
+/// `uri` is a file to the guard when it is a `file:` URL).
+pub const MCP_PATH_ARGS: [&str; 8] =
+    ["source", "destination", "target", "new_path", "old_path", "filename", "paths", "uri"];
 
 /// The verbs an MCP tool's own name starts with when it only reads (`read_text_file`,
 /// `list_directory`, `get_file_info`, `search_files`, `directory_tree`): its files are not
-/// edits. Any other MCP tool that names a file is taken as writing it, since the bridge
-/// cannot tell what an unknown server does with a path.
+/// edits, unless a word of the name is also one of [`MCP_WRITE_VERBS`] (`find_and_replace`).
+/// Any other MCP tool that names a file is taken as writing it, since the bridge cannot tell
+/// what an unknown server does with a path.
 pub const MCP_READ_VERBS: [&str; 12] = [
     "read",
     "list",
@@ -196,16 +198,24 @@ pub const MCP_READ_VERBS: [&str; 12] = [
     "fetch",
 ];
 
+/// The words that make an MCP tool's name one that writes, whatever verb it starts with
+/// (`find_and_replace`, `get_or_create_file`).
+pub const MCP_WRITE_VERBS: [&str; 20] = [
+    "write", "edit", "create", "delete", "remove", "move", "rename", "replace", "insert", "append",
+    "update", "save", "put", "patch", "apply", "copy", "set", "mkdir", "touch", "upload",
+];
+
 /// The files an MCP tool's arguments name, for the guard: `None` when its own name (after
-/// `mcp__<server>__`) starts with a reading verb or it names none.
+/// `mcp__<server>__`) starts with a reading verb and holds no writing one, or it names none.
 fn mcp_edited_paths(tool: &crate::ToolCall) -> Option<Vec<String>> {
     let own = match tool.name.strip_prefix("mcp__").and_then(|r| r.split_once("__")) {
         Some((_, own)) => own,
         None => tool.name.as_str(),
     };
     let own = own.to_ascii_lowercase();
-    let first = own.split(['_', '-', '.']).find(|w| !w.is_empty()).unwrap_or("");
-    if MCP_READ_VERBS.contains(&first) {
+    let words: Vec<&str> = own.split(['_', '-', '.']).filter(|w| !w.is_empty()).collect();
+    let reads = words.first().is_some_and(|w| MCP_READ_VERBS.contains(w));
+    if reads && !words.iter().any(|w| MCP_WRITE_VERBS.contains(w)) {
         return None;
     }
     let mut out: Vec<String> = Vec::new();

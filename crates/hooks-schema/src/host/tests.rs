@@ -6,7 +6,8 @@ use crate::{HookEvent, ToolKind, edited_paths_from_args, testing::pre_tool_use a
 
 /// An MCP file server's writing tools name their files in their arguments, under the
 /// reference server's names and others; the bridge cannot tell what an unknown server does
-/// with a path, so only a tool whose own name starts with a reading verb is left out.
+/// with a path, so only a tool whose own name starts with a reading verb, and holds no
+/// writing one, is left out.
 #[test]
 fn an_mcp_tool_s_files_are_edits_unless_its_name_says_it_reads() {
     let mcp = |name: &str, args: Value| edited_paths_from_args(&call(name, ToolKind::Mcp, args));
@@ -20,6 +21,9 @@ fn an_mcp_tool_s_files_are_edits_unless_its_name_says_it_reads() {
         ("mcp__x__apply", json!({"edits": [{"path": target}]})),
         ("mcp__x__save_all", json!({"paths": ["a.txt", target]})),
         ("write_file", json!({"path": target})),
+        ("mcp__serena__find_and_replace", json!({"path": target})),
+        ("mcp__x__get_or_create_file", json!({"path": target})),
+        ("mcp__x__write_resource", json!({"uri": target})),
     ] {
         let paths = mcp(name, args).unwrap_or_default();
         assert!(paths.iter().any(|p| p == target), "{name}: {paths:?}");
