@@ -14,7 +14,7 @@ the tool turn's answer with the calls it lists:
     MOCK_CALLS='[{"name": "apply_patch", "custom_input": "..."}]' # Codex (freeform tool)
 
 `{PROJ}` in a call is the run's project folder (the port file's folder + `/proj`, as the
-harness lays a run out). Everything else (side requests, the turn after the tool result) is
+harness lays a run out), `{HOME}` the run's home folder (`/home` beside it). Everything else (side requests, the turn after the tool result) is
 the harness mock's own answer.
 """
 import json
@@ -43,7 +43,8 @@ def calls():
     text = os.environ.get("MOCK_CALLS", "")
     if not text:
         return []
-    return json.loads(text.replace("{PROJ}", project()))
+    home = os.path.join(os.path.dirname(project()), "home")
+    return json.loads(text.replace("{PROJ}", project()).replace("{HOME}", home))
 
 
 def claude_turn(req, scripted):

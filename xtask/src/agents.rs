@@ -12,6 +12,10 @@
 //! - **edit**: the model asks to rewrite the project's `.cursor/hooks.json` with the agent's
 //!   file tool; the file must be unchanged and the model must have been shown the guard's
 //!   refusal;
+//! - **plugin**: the same for a hook file of one of the agent's own plugins or extensions
+//!   (`~/.claude/plugins/…`, `~/.codex/plugins/…`, `~/.gemini/extensions/…`,
+//!   `~/.copilot/installed-plugins/…`), which the agent runs itself and the engine does not
+//!   read;
 //! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
 //!   changed file is inert until trusted again);
 //! - **retrust**: changed, then trusted again with `hooks trust --yes`: denied again.
@@ -56,6 +60,16 @@ SH
 chmod +x "$PROJ/.cursor/hooks/no-rm.sh"
 printf '{"version":1,"hooks":{"beforeShellExecution":[{"command":".cursor/hooks/no-rm.sh"}]}}\n' > "$PROJ/.cursor/hooks.json"
 cp "$PROJ/.cursor/hooks.json" "$PROJ/.cursor-hooks.json.orig"
+if [ -n "${XTASK_PLUGIN_FILE:-}" ]; then
+  # A hook file of one of the agent's own plugins (a path under the run's home). Claude
+  # Code's `Write` refuses to overwrite a file the session has not read, before any hook:
+  # there the call creates it (the guard protects it all the same).
+  mkdir -p "$(dirname "$RHOME/$XTASK_PLUGIN_FILE")"
+  if [ "$RA_AGENT" != claude ]; then
+    printf '{"hooks":{"PreToolUse":[]}}\n' > "$RHOME/$XTASK_PLUGIN_FILE"
+    cp "$RHOME/$XTASK_PLUGIN_FILE" "$RUN/plugin-hooks.json.orig"
+  fi
+fi
 "$HOOKS_BIN" trust --yes --root "$PROJ"
 if [ "${XTASK_CHANGE_AFTER_TRUST:-}" = 1 ]; then
   printf '{"version":1,"hooks":{"beforeShellExecution":[{"command":".cursor/hooks/no-rm.sh","timeout":30}]}}\n' > "$PROJ/.cursor/hooks.json"
@@ -80,23 +94,62 @@ if [ "$RA_AGENT" = claude ]; then
   # -p cannot prompt: let the tools run without asking (the hooks still decide).
   printf '{"permissions": {"allow": ["Bash", "Write", "Edit"]}}\n' > "$PROJ/.claude/settings.json"
 fi
+if [ "$RA_AGENT" = gemini ] && [ -n "${XTASK_PLUGIN_FILE:-}" ]; then
+  # Gemini CLI's file tools refuse paths outside the workspace before any hook: the user
+  # has added the extensions' folder to it.
+  python3 - "$PROJ/.gemini/settings.json" "$RHOME/.gemini/extensions" <<'PY'
+import json, sys
+path, extra = sys.argv[1:3]
+d = json.load(open(path))
+d.setdefault("context", {})["includeDirectories"] = [extra]
+json.dump(d, open(path, "w"))
+PY
+fi
 "#;
 
-/// The scripted file-tool call that rewrites the project's `.cursor/hooks.json`.
-fn edit_call(agent: &str) -> (String, Vec<(&'static str, &'static str)>) {
-    let target = "{PROJ}/.cursor/hooks.json";
+/// The hook file of the agent's own plugins or extensions the **plugin** run aims at, under
+/// the run's home.
+fn plugin_file(agent: &str) -> &'static str {
+    match agent {
+        "claude" => ".claude/plugins/cache/m/gate/1.0.0/hooks/hooks.json",
+        "codex" => ".codex/plugins/cache/m/gate/1.0.0/hooks/hooks.json",
+        "gemini" => ".gemini/extensions/gate/hooks/hooks.json",
+        _ => ".copilot/installed-plugins/_direct/gate/hooks.json",
+    }
+}
+
+/// The file a run's scripted file-tool call rewrites (or deletes).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Edit {
+    /// The project's `.cursor/hooks.json`.
+    HookFile,
+    /// [`plugin_file`].
+    Plugin,
+}
+
+/// The scripted file-tool call that rewrites the project's `.cursor/hooks.json`, or the
+/// agent's plugin hook file.
+fn edit_call(agent: &str, edit: Edit) -> (String, Vec<(&'static str, &'static str)>) {
+    let plugin = format!("{{HOME}}/{}", plugin_file(agent));
+    let (target, patch_path) = match edit {
+        Edit::HookFile => ("{PROJ}/.cursor/hooks.json", ".cursor/hooks.json"),
+        Edit::Plugin => (plugin.as_str(), plugin.as_str()),
+    };
     match agent {
         "claude" => (
             format!(r#"[{{"name":"Write","input":{{"file_path":"{target}","content":"{{}}"}}}}]"#),
             vec![],
         ),
         "codex" => (
-            r#"[{"name":"apply_patch","custom_input":"*** Begin Patch\n*** Delete File: .cursor/hooks.json\n*** End Patch\n"}]"#
-                .to_owned(),
+            format!(
+                r#"[{{"name":"apply_patch","custom_input":"*** Begin Patch\n*** Delete File: {patch_path}\n*** End Patch\n"}}]"#
+            ),
             vec![("CODEX_MODEL", "gpt-5.5")],
         ),
         "gemini" => (
-            format!(r#"[{{"name":"write_file","args":{{"file_path":"{target}","content":"{{}}"}}}}]"#),
+            format!(
+                r#"[{{"name":"write_file","args":{{"file_path":"{target}","content":"{{}}"}}}}]"#
+            ),
             vec![],
         ),
         _ => (
@@ -109,7 +162,7 @@ fn edit_call(agent: &str) -> (String, Vec<(&'static str, &'static str)>) {
 struct Case {
     name: &'static str,
     tool_cmd: &'static str,
-    edit: bool,
+    edit: Option<Edit>,
     change_after_trust: bool,
     retrust: bool,
 }
@@ -118,35 +171,42 @@ const CASES: &[Case] = &[
     Case {
         name: "deny",
         tool_cmd: "rm -rf build && touch ran.txt",
-        edit: false,
+        edit: None,
         change_after_trust: false,
         retrust: false,
     },
     Case {
         name: "allow",
         tool_cmd: "touch ran.txt",
-        edit: false,
+        edit: None,
         change_after_trust: false,
         retrust: false,
     },
     Case {
         name: "edit",
         tool_cmd: "touch ran.txt",
-        edit: true,
+        edit: Some(Edit::HookFile),
+        change_after_trust: false,
+        retrust: false,
+    },
+    Case {
+        name: "plugin",
+        tool_cmd: "touch ran.txt",
+        edit: Some(Edit::Plugin),
         change_after_trust: false,
         retrust: false,
     },
     Case {
         name: "changed",
         tool_cmd: "rm -rf build && touch ran.txt",
-        edit: false,
+        edit: None,
         change_after_trust: true,
         retrust: false,
     },
     Case {
         name: "retrust",
         tool_cmd: "rm -rf build && touch ran.txt",
-        edit: false,
+        edit: None,
         change_after_trust: true,
         retrust: true,
     },
@@ -228,8 +288,11 @@ fn run_case(
         // The trust store and the pins live under the agent's HOME.
         .env_remove("XDG_STATE_HOME")
         .env_remove("XDG_CONFIG_HOME");
-    if case.edit {
-        let (calls, env) = edit_call(agent);
+    if let Some(edit) = case.edit {
+        if edit == Edit::Plugin {
+            cmd.env("XTASK_PLUGIN_FILE", plugin_file(agent));
+        }
+        let (calls, env) = edit_call(agent, edit);
         cmd.env("MOCK_CALLS", calls);
         for (k, v) in env {
             cmd.env(k, v);
@@ -276,10 +339,20 @@ fn run_case(
             )
         }
         _ => {
-            let now = std::fs::read_to_string(run_dir.join("proj/.cursor/hooks.json"))
-                .unwrap_or_else(|_| "(gone)".into());
-            let orig = std::fs::read_to_string(run_dir.join("proj/.cursor-hooks.json.orig"))
-                .unwrap_or_default();
+            let (file, orig) = if case.edit == Some(Edit::Plugin) {
+                (
+                    run_dir.join("home").join(plugin_file(agent)),
+                    run_dir.join("plugin-hooks.json.orig"),
+                )
+            } else {
+                (
+                    run_dir.join("proj/.cursor/hooks.json"),
+                    run_dir.join("proj/.cursor-hooks.json.orig"),
+                )
+            };
+            let now = std::fs::read_to_string(file).unwrap_or_else(|_| "(gone)".into());
+            // No original: the file did not exist and must still not.
+            let orig = std::fs::read_to_string(orig).unwrap_or_else(|_| "(gone)".into());
             let unchanged = now == orig;
             let shown = seen.contains("GUARD: edit of a protected hook file refused");
             (
