@@ -139,11 +139,25 @@ pub fn codex_parse(data: &[u8]) {
     }
 }
 
+/// The files a decoded pre-tool call writes, as the bridge's guard reads them
+/// (`hooks_schema::edited_paths_from_args`: file tools, patches, MCP tools): never a panic,
+/// and each a piece of the input (no path is made up).
+fn check_edited_paths(input: &hooks_schema::HostInput) {
+    let Some(paths) = hooks_schema::edited_paths_from_args(&input.envelope) else { return };
+    let args = input.envelope.tool.as_ref().map(|t| t.args.to_string()).unwrap_or_default();
+    for p in paths {
+        let escaped = serde_json::Value::String(p.clone()).to_string();
+        let inner = escaped.get(1..escaped.len().saturating_sub(1)).unwrap_or("");
+        assert!(args.contains(inner), "edited paths: {p:?} is not in the call's arguments");
+    }
+}
+
 /// `hooks_format_codex::decode_input` on Codex hook input, then every answer it can give:
 /// a deny always carries a non-empty reason and the answer always exits 0.
 pub fn codex_host(data: &[u8]) {
     use hooks_schema::{Decision, FoldedVerdict};
     let Ok(input) = hooks_format_codex::decode_input(data, None) else { return };
+    check_edited_paths(&input);
     let native = hooks_format_codex::CodexEvent::from_name(&input.native_event)
         .expect("codex: a decoded event is a Codex event");
     for decision in [None, Some(Decision::Allow), Some(Decision::Ask), Some(Decision::Deny)] {
@@ -190,6 +204,7 @@ pub fn gemini_host(data: &[u8]) {
     let arg =
         hooks_format_gemini::GeminiEvent::ALL.get(usize::from(first) % 12).map(|e| e.as_str());
     let Ok(input) = hooks_format_gemini::GeminiHost.decode_input(rest, arg) else { return };
+    check_edited_paths(&input);
     let verdict = FoldedVerdict {
         decision: Some(Decision::Deny),
         reason: Some(String::from_utf8_lossy(rest).into_owned()),
@@ -244,6 +259,7 @@ pub fn copilot_host(data: &[u8]) {
         if first % 2 == 0 { e.camel() } else { e.name(hooks_format_copilot::Dialect::Pascal) }
     });
     let Ok(input) = hooks_format_copilot::CopilotHost.decode_input(rest, arg) else { return };
+    check_edited_paths(&input);
     let verdict = FoldedVerdict {
         decision: Some(Decision::Deny),
         reason: Some(String::from_utf8_lossy(rest).into_owned()),
@@ -277,6 +293,7 @@ pub fn windsurf_parse(data: &[u8]) {
 pub fn windsurf_host(data: &[u8]) {
     use hooks_schema::{Decision, FoldedVerdict, HostCodec};
     let Ok(input) = hooks_format_windsurf::WindsurfHost.decode_input(data, None) else { return };
+    check_edited_paths(&input);
     let verdict = FoldedVerdict {
         decision: Some(Decision::Deny),
         reason: Some(String::from_utf8_lossy(data).into_owned()),
