@@ -378,6 +378,24 @@ fn the_agents_plugin_and_extension_folders_are_protected_existing_or_not() {
         "{lines:#?}"
     );
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_claude_plugins", "{lines:#?}");
+    // `hooks list` shows the folders it protects.
+    let env = [("HOME", home.path())];
+    let o = hooks_in_env(project.path(), &["list", "--json", "--config-dir", cfg], "", &env);
+    let list: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    let folders = list["protected_folders"].as_array().expect("protected_folders");
+    for (kind, end) in [
+        ("user_claude_plugins", "/.claude/plugins"),
+        ("user_gemini_extensions", "/.gemini/extensions"),
+        ("user_codex_plugins", "/.codex/plugins"),
+        ("user_copilot_plugins", "/.copilot/installed-plugins"),
+    ] {
+        assert!(
+            folders.iter().any(|f| f["source"]["kind"] == kind
+                && f["tail"] == ""
+                && f["folder"].as_str().is_some_and(|p| p.ends_with(end))),
+            "{kind}: {folders:#?}"
+        );
+    }
     assert_eq!(lines[3]["hits"][0]["source_kind"], "user_gemini_extensions", "{lines:#?}");
     assert_eq!(lines[5]["hits"][0]["source_kind"], "user_codex_plugins", "{lines:#?}");
 }
@@ -616,4 +634,57 @@ fn gemini_s_home_variable_moves_its_user_settings() {
         ],
         "user_gemini_settings",
     );
+}
+
+/// A project folder whose name is not UTF-8 is listed and guarded: the JSON names it with
+/// U+FFFD where the bytes are invalid, and nothing panics (serde refuses such a path; the
+/// listing did so by panicking).
+#[test]
+fn a_project_folder_whose_name_is_not_utf8_is_listed_and_guarded() {
+    use std::os::unix::ffi::OsStrExt;
+    let base = TestDir::new();
+    let root = base.path().join(std::ffi::OsStr::from_bytes(b"bad\xff"));
+    std::fs::create_dir_all(root.join(".cursor")).expect("mkdir");
+    std::fs::write(root.join(".cursor/hooks.json"), cursor_hooks(&["./gate.sh"])).expect("write");
+    let home = TestDir::new();
+    // The folder is named relative to the working directory: the test binary that stands in
+    // for `hooks` reads its arguments as UTF-8.
+    let o = crate::cli::hooks_command(&["list", "--json", "--root", "."])
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path())
+        .env("XDG_STATE_HOME", home.path())
+        .current_dir(&root)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("hooks list");
+    let o = crate::cli::output(o);
+    assert!(o.status.success(), "{o:?}");
+    let list: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    let roots = list["project_roots"].as_array().expect("roots");
+    assert!(roots.iter().any(|r| r.as_str().is_some_and(|r| r.ends_with("bad\u{fffd}"))), "{list}");
+    let o = crate::cli::hooks_command(&[
+        "guard",
+        "--json",
+        "--root",
+        ".",
+        "--cwd",
+        ".",
+        ".cursor/hooks.json",
+    ])
+    .env("HOME", home.path())
+    .env("XDG_CONFIG_HOME", home.path())
+    .env("XDG_STATE_HOME", home.path())
+    .current_dir(&root)
+    .output()
+    .expect("hooks guard");
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let text = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<Value> = text
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    assert_eq!(allowed(&lines), [false], "{text}");
 }

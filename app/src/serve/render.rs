@@ -7,10 +7,7 @@
 //! times the encoding itself. Field order is the wire's key order. The inventory and guard
 //! renderings are `Value` trees; they are rare.
 
-use std::{
-    path::{Path, PathBuf},
-    time::Duration,
-};
+use std::{borrow::Cow, path::Path, time::Duration};
 
 use hooks_dispatch::{DrainReport, FireReport, HookRun, RunStatus, SkipReason};
 use hooks_guard::GuardDecision;
@@ -44,16 +41,23 @@ impl<'a, T, V: Serialize> Serialize for Each<'a, T, V> {
     }
 }
 
+/// A path as JSON text: itself when it is UTF-8, else with each invalid sequence replaced by
+/// U+FFFD. serde refuses a path that is not UTF-8, and a listing, a verdict or a guard answer
+/// must not fail (nor the `json!` that builds it panic) on one folder's name.
+pub fn path_text(p: &Path) -> Cow<'_, str> {
+    p.to_string_lossy()
+}
+
 /// A source id as it is rendered: `{kind, path}`.
 #[derive(Serialize)]
 pub struct SourceIdView<'a> {
     kind: String,
-    path: &'a Path,
+    path: Cow<'a, str>,
 }
 
 /// A source id: `{kind, path}`.
 pub fn source_id(id: &HookSourceId) -> SourceIdView<'_> {
-    SourceIdView { kind: id.kind.name(), path: id.path.as_path() }
+    SourceIdView { kind: id.kind.name(), path: path_text(id.path.as_path()) }
 }
 
 /// A provenance as it is rendered: `{hook_id, source, line}`.
@@ -139,7 +143,7 @@ fn verdict(v: &HookVerdict) -> VerdictView<'_> {
 struct BackgroundView<'a> {
     detached: bool,
     job_id: &'a Option<String>,
-    log: &'a Option<PathBuf>,
+    log: Option<Cow<'a, str>>,
     note: &'a Option<String>,
 }
 
@@ -207,9 +211,16 @@ pub fn hook_run(r: &HookRun) -> HookRunView<'_> {
             }),
             None,
         ),
-        RunStatus::Background { detached, job_id, log, note } => {
-            ("background", None, Some(BackgroundView { detached: *detached, job_id, log, note }))
-        }
+        RunStatus::Background { detached, job_id, log, note } => (
+            "background",
+            None,
+            Some(BackgroundView {
+                detached: *detached,
+                job_id,
+                log: log.as_deref().map(path_text),
+                note,
+            }),
+        ),
     };
     HookRunView {
         hook: provenance(&r.provenance),
@@ -293,8 +304,8 @@ pub fn guard(d: &GuardDecision) -> Value {
                 .map(|h| {
                     json!({
                         "requested": h.requested,
-                        "resolved": h.resolved.as_path(),
-                        "protected": h.protected.as_path(),
+                        "resolved": path_text(h.resolved.as_path()),
+                        "protected": path_text(h.protected.as_path()),
                         "source": source_id(&h.source),
                         "role": h.role.as_str(),
                         "why": h.why.as_str(),
@@ -390,11 +401,11 @@ pub fn trust(t: &TrustDecision) -> Value {
 fn source(s: &SourceView, reveal: bool) -> Value {
     json!({
         "kind": s.id.kind.name(),
-        "path": s.id.path.as_path(),
+        "path": path_text(s.id.path.as_path()),
         "load_state": s.load_state.as_str(),
         "trust": trust(&s.trust),
         "runs": s.runs,
-        "roots": s.roots.iter().map(|r| r.as_path()).collect::<Vec<_>>(),
+        "roots": s.roots.iter().map(|r| path_text(r.as_path())).collect::<Vec<_>>(),
         "present_at_pin": s.present_at_pin,
         "hooks": s.definitions.iter().map(|d| hook(d, reveal)).collect::<Vec<_>>(),
         "diagnostics": s.diagnostics.iter().map(|d| revealed(d, reveal)).collect::<Vec<_>>(),
@@ -413,7 +424,31 @@ fn protected_paths(s: &RegistrySnapshot, reveal: bool) -> Vec<Value> {
                 ProtectedKind::Script if reveal => "script",
                 ProtectedKind::Script => return None,
             };
-            Some(json!({ "path": p.path.as_path(), "what": what, "source": source_id(&p.source) }))
+            Some(json!({ "path": path_text(p.path.as_path()), "what": what, "source": source_id(&p.source) }))
+        })
+        .collect()
+}
+
+/// The folders the guard protects as a whole or by a name under them (`{folder, tail, what,
+/// source}`; `tail` empty for the whole folder): hook-file folders always (Claude Code's
+/// `managed-settings.d/`, the agents' plugins, the trust store and the runtime folder),
+/// scripts' folders only with `reveal`.
+fn protected_folders(s: &RegistrySnapshot, reveal: bool) -> Vec<Value> {
+    s.protected_paths()
+        .patterns()
+        .iter()
+        .filter_map(|p| {
+            let what = match p.what {
+                ProtectedKind::File => "file",
+                ProtectedKind::Script if reveal => "script",
+                ProtectedKind::Script => return None,
+            };
+            Some(json!({
+                "folder": path_text(p.scope.as_path()),
+                "tail": path_text(&p.tail),
+                "what": what,
+                "source": source_id(&p.source),
+            }))
         })
         .collect()
 }
@@ -424,8 +459,9 @@ pub fn snapshot(s: &RegistrySnapshot, reveal: bool) -> Value {
         "generation": s.generation().get(),
         "revision": s.revision().get(),
         "pinned": s.pinned().as_ref().map(pin),
-        "project_roots": s.project_roots().iter().map(|r| r.as_path()).collect::<Vec<_>>(),
+        "project_roots": s.project_roots().iter().map(|r| path_text(r.as_path())).collect::<Vec<_>>(),
         "protected_paths": protected_paths(s, reveal),
+        "protected_folders": protected_folders(s, reveal),
         "sources": s.sources().iter().map(|v| source(v, reveal)).collect::<Vec<_>>(),
         "diagnostics": s.registry_diagnostics().iter().map(|d| revealed(d, reveal)).collect::<Vec<_>>(),
     })

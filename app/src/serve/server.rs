@@ -1201,7 +1201,7 @@ async fn apply(
                         match tokio::time::timeout(wait, attach).await {
                             Ok(Ok(root)) => reply.send(&response(
                                 id,
-                                json!({ "effect": "added", "root": root.as_path(), "watching": true }),
+                                json!({ "effect": "added", "root": render::path_text(root.as_path()), "watching": true }),
                             )),
                             Ok(Err(e)) => reply.send(&error_message(
                                 Some(id),

@@ -247,11 +247,11 @@ pub fn explain(snap: &RegistrySnapshot, envelope: &Envelope) -> Value {
             // `diagnostics`), with the hooks of this event and whether they match.
             json!({
                 "kind": s.id.kind.name(),
-                "path": s.id.path.as_path(),
+                "path": render::path_text(s.id.path.as_path()),
                 "load_state": s.load_state.as_str(),
                 "trust": render::trust(&s.trust),
                 "runs": s.runs,
-                "roots": s.roots.iter().map(|r| r.as_path()).collect::<Vec<_>>(),
+                "roots": s.roots.iter().map(|r| render::path_text(r.as_path())).collect::<Vec<_>>(),
                 "hooks_for_event": of_event,
                 "diagnostics": s.diagnostics.iter().map(render::diagnostic).collect::<Vec<_>>(),
             })
@@ -266,14 +266,14 @@ pub fn explain(snap: &RegistrySnapshot, envelope: &Envelope) -> Value {
                 if d.enabled { d.matcher.mismatch(envelope) } else { Some("disabled".to_owned()) };
             json!({
                 "hook_id": d.id.as_str(),
-                "source": b.source.path.as_path(),
+                "source": render::path_text(b.source.path.as_path()),
                 "line": d.line,
                 "native_event": d.native_event,
                 "matcher": d.matcher.shown(false),
                 "matches": why_not.is_none(),
                 "why_not": why_not,
                 "mode": d.mode.as_str(),
-                "working_dir": b.working_dir.as_path(),
+                "working_dir": render::path_text(b.working_dir.as_path()),
             })
         })
         .collect();
@@ -286,8 +286,8 @@ pub fn explain(snap: &RegistrySnapshot, envelope: &Envelope) -> Value {
     };
     json!({
         "event": envelope.event.as_str(),
-        "cwd": cwd,
-        "project_root": scope.project_root.as_ref().map(|p| p.as_path()),
+        "cwd": render::path_text(cwd),
+        "project_root": scope.project_root.as_ref().map(|p| render::path_text(p.as_path())),
         "pinned": snap.pinned().as_ref().map(render::pin),
         "sources": sources,
         "bindings": applying,

@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use anyhow::Result;
+use hooks_app::serve::render::path_text;
 use hooks_guard::GuardDecision;
 use serde_json::json;
 
@@ -26,8 +27,8 @@ pub fn run(a: &GuardArgs, colour: bool) -> Result<u8> {
                 .iter()
                 .map(|h| {
                     json!({
-                        "protected": h.protected.as_path(),
-                        "source": h.source.path.as_path(),
+                        "protected": path_text(h.protected.as_path()),
+                        "source": path_text(h.source.path.as_path()),
                         "source_kind": h.source.kind.name(),
                         "role": h.role.as_str(),
                         "why": h.why.as_str(),
