@@ -37,7 +37,7 @@ pub fn run(a: &GuardArgs, colour: bool) -> Result<u8> {
                 })
                 .collect();
             let line = json!({
-                "path": path,
+                "path": path_text(path),
                 "allowed": decision.is_allowed(),
                 "hits": hits,
                 "unresolved": matches!(decision, GuardDecision::Unresolved(_)).then(|| decision.to_string()),
