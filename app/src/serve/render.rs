@@ -412,6 +412,16 @@ fn source(s: &SourceView, reveal: bool) -> Value {
     })
 }
 
+/// How a protected path or folder is named in a listing: hook files always, scripts (which
+/// come from commands) only with `reveal`.
+fn shown_kind(what: ProtectedKind, reveal: bool) -> Option<&'static str> {
+    match what {
+        ProtectedKind::File => Some("file"),
+        ProtectedKind::Script if reveal => Some("script"),
+        ProtectedKind::Script => None,
+    }
+}
+
 /// The paths the guard protects: hook files always, scripts (which come from commands) only
 /// with `reveal`.
 fn protected_paths(s: &RegistrySnapshot, reveal: bool) -> Vec<Value> {
@@ -419,11 +429,7 @@ fn protected_paths(s: &RegistrySnapshot, reveal: bool) -> Vec<Value> {
         .as_slice()
         .iter()
         .filter_map(|p| {
-            let what = match p.what {
-                ProtectedKind::File => "file",
-                ProtectedKind::Script if reveal => "script",
-                ProtectedKind::Script => return None,
-            };
+            let what = shown_kind(p.what, reveal)?;
             Some(json!({ "path": path_text(p.path.as_path()), "what": what, "source": source_id(&p.source) }))
         })
         .collect()
@@ -438,11 +444,7 @@ fn protected_folders(s: &RegistrySnapshot, reveal: bool) -> Vec<Value> {
         .patterns()
         .iter()
         .filter_map(|p| {
-            let what = match p.what {
-                ProtectedKind::File => "file",
-                ProtectedKind::Script if reveal => "script",
-                ProtectedKind::Script => return None,
-            };
+            let what = shown_kind(p.what, reveal)?;
             Some(json!({
                 "folder": path_text(p.scope.as_path()),
                 "tail": path_text(&p.tail),
