@@ -146,19 +146,7 @@ pub fn edited_paths_from_args(envelope: &Envelope) -> Option<Vec<String>> {
         return None;
     }
     let mut out: Vec<String> = Vec::new();
-    let mut take = |v: &Value| {
-        for k in EDITED_PATH_ARGS {
-            if let Some(p) = v.get(k).and_then(Value::as_str)
-                && !out.iter().any(|o| o == p)
-            {
-                out.push(p.to_owned());
-            }
-        }
-    };
-    take(&tool.args);
-    if let Some(Value::Array(edits)) = tool.args.get("edits") {
-        edits.iter().for_each(&mut take);
-    }
+    named_paths(&tool.args, &[&EDITED_PATH_ARGS], false, &mut out);
     let strings: Vec<&str> = match &tool.args {
         Value::String(s) => vec![s.as_str()],
         Value::Object(m) => m.values().filter_map(Value::as_str).collect(),
@@ -219,26 +207,29 @@ fn mcp_edited_paths(tool: &crate::ToolCall) -> Option<Vec<String>> {
         return None;
     }
     let mut out: Vec<String> = Vec::new();
-    let mut take = |v: &Value| {
-        for k in EDITED_PATH_ARGS.iter().chain(MCP_PATH_ARGS.iter()) {
-            match v.get(k) {
-                Some(Value::String(p)) if !out.contains(p) => out.push(p.clone()),
-                Some(Value::Array(ps)) => {
-                    for p in ps.iter().filter_map(Value::as_str) {
-                        if !out.iter().any(|o| o == p) {
-                            out.push(p.to_owned());
-                        }
-                    }
+    named_paths(&tool.args, &[&EDITED_PATH_ARGS, &MCP_PATH_ARGS], true, &mut out);
+    (!out.is_empty()).then_some(out)
+}
+
+/// Appends to `out`, each once and in order, the paths a tool's arguments `args` give under
+/// the argument names `keys`, then those each entry of their `edits` list gives; with
+/// `lists`, an argument that is a list of strings gives each of them too.
+fn named_paths(args: &Value, keys: &[&[&str]], lists: bool, out: &mut Vec<String>) {
+    let edits = args.get("edits").and_then(Value::as_array).into_iter().flatten();
+    for v in std::iter::once(args).chain(edits) {
+        for k in keys.iter().flat_map(|k| k.iter()) {
+            let found: Vec<&str> = match v.get(k) {
+                Some(Value::String(p)) => vec![p.as_str()],
+                Some(Value::Array(ps)) if lists => ps.iter().filter_map(Value::as_str).collect(),
+                _ => Vec::new(),
+            };
+            for p in found {
+                if !out.iter().any(|o| o == p) {
+                    out.push(p.to_owned());
                 }
-                _ => {}
             }
         }
-    };
-    take(&tool.args);
-    if let Some(Value::Array(edits)) = tool.args.get("edits") {
-        edits.iter().for_each(&mut take);
     }
-    (!out.is_empty()).then_some(out)
 }
 
 /// Another format's hook files an agent runs itself ([`FormatDescriptor::host_also_runs`]).
