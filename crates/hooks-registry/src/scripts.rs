@@ -517,10 +517,7 @@ impl Walk {
                 if text == "--" {
                     break;
                 }
-                let (flag, inline) = match text.split_once('=') {
-                    Some((f, v)) if f.starts_with('-') => (f.to_owned(), Some(v.to_owned())),
-                    _ => (text, None),
-                };
+                let (flag, inline) = split_flag(&text);
                 if r.dir_options.contains(&flag.as_str()) {
                     let value = match inline {
                         Some(v) => Some(Word::lit(&v)),
@@ -575,11 +572,10 @@ impl Walk {
             if text == "--" {
                 return i + 1;
             }
-            let Some(opt) = text.strip_prefix('-').filter(|o| !o.is_empty()) else { break };
-            let (flag, inline) = match opt.split_once('=') {
-                Some((f, v)) => (format!("-{f}"), Some(v.to_owned())),
-                None => (text.clone(), None),
-            };
+            if text.len() < 2 || !text.starts_with('-') {
+                break;
+            }
+            let (flag, inline) = split_flag(&text);
             let value = if r.value_options.contains(&flag.as_str()) && inline.is_none() {
                 i += 1;
                 args.get(i).cloned()
@@ -1366,6 +1362,15 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &[],
     },
 ];
+
+/// An option word as its flag and the value written into it (`--prefix=web` is `--prefix`
+/// and `web`); any other word is itself, with no value.
+fn split_flag(text: &str) -> (String, Option<String>) {
+    match text.split_once('=') {
+        Some((f, v)) if f.starts_with('-') => (f.to_owned(), Some(v.to_owned())),
+        _ => (text.to_owned(), None),
+    }
+}
 
 fn runner(name: &str) -> Option<&'static Runner> {
     RUNNERS.iter().find(|r| r.name == name)
