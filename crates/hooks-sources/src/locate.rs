@@ -267,18 +267,15 @@ pub fn expected_files(
     }
     for format in formats.iter() {
         for folder in format.agent_folders() {
-            let kind = HookSourceKind::file(folder.scope, folder.role);
-            match folder.scope {
-                FileScope::Project => {
-                    out.folders_under_roots.push((kind, join(Path::new(""), folder.dir)));
-                }
-                FileScope::User | FileScope::Managed => {
-                    let dirs = if folder.scope == FileScope::User { user } else { managed };
-                    let base = dirs.and_then(|d| base(folder.scope, format.id(), Path::new(""), d));
-                    if let Some(base) = base {
-                        out.folders.push((kind, join(&base, folder.dir)));
-                    }
-                }
+            // Relative to every project root, or under the scope's folder of the format.
+            let (dirs, into) = match folder.scope {
+                FileScope::Project => (Some(&none), &mut out.folders_under_roots),
+                FileScope::User => (user, &mut out.folders),
+                FileScope::Managed => (managed, &mut out.folders),
+            };
+            if let Some(b) = dirs.and_then(|d| base(folder.scope, format.id(), Path::new(""), d)) {
+                let kind = HookSourceKind::file(folder.scope, folder.role);
+                into.push((kind, join(&b, folder.dir)));
             }
         }
     }
