@@ -508,6 +508,10 @@ impl Walk {
         let sub = args.get(i).and_then(Word::literal);
         let from_manifest = !sub.is_some_and(|s| r.without_manifest.contains(&s.as_str()));
         if !r.manifests.is_empty() && from_manifest {
+            // The manifest is read from the folder a directory option names wherever it stands
+            // (`npm run x --prefix web`); those after the subcommand are applied to the
+            // command's folders once, by the option loop below, so this scan moves a copy.
+            let mut manifest_dirs = dirs.clone();
             let mut j = i;
             while let Some(word) = args.get(j) {
                 let Some(text) = word.literal() else {
@@ -527,13 +531,13 @@ impl Walk {
                         }
                     };
                     if let Some(value) = value {
-                        self.cd(std::slice::from_ref(&value), dirs);
+                        self.cd(std::slice::from_ref(&value), &mut manifest_dirs);
                     }
                 }
                 j += 1;
             }
             for manifest in r.manifests {
-                self.add_text(manifest, PathRole::Loaded, dirs);
+                self.add_text(manifest, PathRole::Loaded, &manifest_dirs);
             }
         }
         if !r.subcommands.is_empty() {

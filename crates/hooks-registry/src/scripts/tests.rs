@@ -403,6 +403,18 @@ fn the_file_a_package_script_or_a_recipe_comes_from_is_protected() {
     names("deno task check", &[loaded("deno.json"), loaded("deno.jsonc")]);
     names("pipenv run lint", &[loaded("Pipfile")]);
     names("mise run lint", &[loaded("mise.toml"), loaded(".mise.toml")]);
+    // A directory option right after the subcommand is applied once: the script is in
+    // `web/`, and no `web/web/` is named (the manifest scan and the option loop each applied it).
+    for src in ["pdm run -p web hooks/gate.py", "mise exec -C web -- hooks/gate.sh"] {
+        let a = shell(src);
+        assert!(
+            a.paths.iter().any(|p| p.path == PathBuf::from("web/hooks/gate.py")
+                || p.path == PathBuf::from("web/hooks/gate.sh")),
+            "{src}: {:?}",
+            a.paths
+        );
+        assert!(!a.paths.iter().any(|p| p.path.starts_with("web/web")), "{src}: {:?}", a.paths);
+    }
     names(
         "direnv exec tools ./gate.sh",
         &[loaded("tools/.envrc"), run("tools/gate.sh", PathRole::Program)],
