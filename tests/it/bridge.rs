@@ -213,6 +213,11 @@ fn a_bridged_agent_may_not_rewrite_its_plugins_hooks() {
     let out = hooks_in_env(repo.path(), &args, &edit("Write", &plugin), &env);
     let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
     assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+    // A skill's front matter carries hooks Claude Code registers itself.
+    let skill = repo.path().join(".claude/skills/deploy/SKILL.md");
+    let out = hooks_in_env(repo.path(), &args, &edit("Write", &skill), &env);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
     let out = hooks_in_env(repo.path(), &args, &edit("Write", &repo.path().join("notes.md")), &env);
     assert!(
         out.stdout.is_empty()

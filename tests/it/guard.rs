@@ -400,6 +400,50 @@ fn the_agents_plugin_and_extension_folders_are_protected_existing_or_not() {
     assert_eq!(lines[5]["hits"][0]["source_kind"], "user_codex_plugins", "{lines:#?}");
 }
 
+/// Claude Code registers the hooks in its subagents' and skills' front matter (`hooks:` in
+/// `.claude/agents/*.md`, `.claude/skills/*/SKILL.md`, `.claude/commands/*.md`, and the same
+/// under the user's folder); a skill's hooks run the scripts beside it. An agent that may not
+/// edit its hook files must not strip those hooks, rewrite their scripts, or shadow a user's
+/// subagent with a project one of the same name (project subagents win): the three folders
+/// are protected whole, existing or not, as Claude Code's own sandbox protects `agents/` and
+/// `commands/` from writes.
+#[test]
+fn the_subagents_skills_and_commands_claude_code_reads_hooks_from_are_protected() {
+    let project = TestDir::new();
+    project.write(
+        ".claude/agents/reviewer.md",
+        "---\nname: reviewer\nhooks:\n  PreToolUse:\n    - hooks:\n        - type: command\n          command: ./gate.sh\n---\nReview.\n",
+    );
+    project.write(".claude/skills/deploy/SKILL.md", "---\nname: deploy\n---\n");
+    let home = TestDir::new();
+    home.write(".claude/agents/auditor.md", "---\nname: auditor\n---\n");
+    let paths = [
+        ".claude/agents/reviewer.md",
+        "./.claude/agents/auditor.md",
+        ".claude/skills/deploy/SKILL.md",
+        ".claude/skills/deploy/scripts/check.sh",
+        ".claude/skills/new/SKILL.md",
+        ".claude/commands/ship.md",
+        "~/.claude/agents/auditor.md",
+        "~/.claude/skills/lint/SKILL.md",
+        "~/.claude/commands/z.md",
+        ".claude/rules/style.md",
+        "docs/agents/reviewer.md",
+        "~/.claude/projects/p/session.jsonl",
+    ];
+    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
+    assert_eq!(code, 2, "{lines:?}");
+    assert_eq!(
+        allowed(&lines),
+        [false, false, false, false, false, false, false, false, false, true, true, true],
+        "{lines:#?}"
+    );
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "project_claude_agents", "{lines:#?}");
+    assert_eq!(lines[2]["hits"][0]["source_kind"], "project_claude_skills", "{lines:#?}");
+    assert_eq!(lines[5]["hits"][0]["source_kind"], "project_claude_commands", "{lines:#?}");
+    assert_eq!(lines[6]["hits"][0]["source_kind"], "user_claude_agents", "{lines:#?}");
+}
+
 #[test]
 fn relative_scripts_of_hooks_that_run_in_the_session_directory_resolve_there() {
     let project = TestDir::new();

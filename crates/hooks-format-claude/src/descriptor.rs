@@ -97,11 +97,32 @@ pub fn descriptor() -> Arc<dyn FormatDescriptor> {
 /// the scripts it runs), which Claude Code loads itself; the guard protects the folder.
 pub const PLUGINS: FileRole = FileRole::new(FORMAT, "claude_plugins", 390);
 
+/// Claude Code's subagents (`agents/*.md`), whose front matter may carry `hooks:` that run
+/// while the subagent does (or for the whole session when it is the main thread's agent).
+pub const AGENTS: FileRole = FileRole::new(FORMAT, "claude_agents", 391);
+
+/// Claude Code's skills (`skills/<name>/SKILL.md` and the scripts beside it), whose front
+/// matter may carry `hooks:` that run while the skill is active.
+pub const SKILLS: FileRole = FileRole::new(FORMAT, "claude_skills", 392);
+
+/// Claude Code's commands (`commands/*.md`), read as skills, front matter and all.
+pub const COMMANDS: FileRole = FileRole::new(FORMAT, "claude_commands", 393);
+
 /// The folders Claude Code loads hooks from that the engine does not read: its plugins
 /// (the marketplaces' copies under `plugins/marketplaces/`, the installed ones under
-/// `plugins/cache/`).
-const AGENT_FOLDERS: [AgentFolder; 1] =
-    [AgentFolder { role: PLUGINS, scope: FileScope::User, dir: "plugins" }];
+/// `plugins/cache/`), and the subagents, skills and commands of the project and of the user
+/// (2.1.328 registers the `hooks:` of their front matter; a project subagent shadows the
+/// user's of the same name, so both places are protected). Claude Code's own sandbox denies
+/// writes to a project's `.claude/agents/` and `.claude/commands/` for the same reason.
+const AGENT_FOLDERS: [AgentFolder; 7] = [
+    AgentFolder { role: PLUGINS, scope: FileScope::User, dir: "plugins" },
+    AgentFolder { role: AGENTS, scope: FileScope::Project, dir: ".claude/agents" },
+    AgentFolder { role: SKILLS, scope: FileScope::Project, dir: ".claude/skills" },
+    AgentFolder { role: COMMANDS, scope: FileScope::Project, dir: ".claude/commands" },
+    AgentFolder { role: AGENTS, scope: FileScope::User, dir: "agents" },
+    AgentFolder { role: SKILLS, scope: FileScope::User, dir: "skills" },
+    AgentFolder { role: COMMANDS, scope: FileScope::User, dir: "commands" },
+];
 
 impl FormatDescriptor for ClaudeFormat {
     fn id(&self) -> FormatId {

@@ -529,4 +529,24 @@ fn the_agents_own_plugin_folders_are_expected_under_their_user_folders() {
     let none = crate::expected_files(&formats, None, None);
     assert!(named(&none).is_empty(), "{none:?}");
     assert!(!none.folders_under_roots.iter().any(|(k, _)| k.name().contains("plugin")));
+    // Folders under every project root: Claude Code's subagents, skills and commands.
+    for (kind, dir) in [
+        ("project_claude_agents", ".claude/agents"),
+        ("project_claude_skills", ".claude/skills"),
+        ("project_claude_commands", ".claude/commands"),
+    ] {
+        assert!(
+            none.folders_under_roots
+                .iter()
+                .any(|(k, p)| k.name() == kind && *p == PathBuf::from(dir)),
+            "{kind}: {:?}",
+            none.folders_under_roots
+        );
+    }
+    assert!(
+        expected.folders.iter().any(|(k, p)| k.name() == "user_claude_skills"
+            && *p == PathBuf::from("/home/u/.claude/skills")),
+        "{:?}",
+        expected.folders
+    );
 }
