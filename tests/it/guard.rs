@@ -345,6 +345,33 @@ fn the_helpers_beside_a_hook_script_are_protected_existing_or_not() {
     assert_eq!(lines[0]["hits"][0]["why"], "inside_folder", "{lines:#?}");
 }
 
+/// A hook that sets a module search path imports from it: the folders of `PYTHONPATH`,
+/// `NODE_PATH`, … kept in a configuration folder are protected whole, existing files or not;
+/// the project's own code on the same path is not.
+#[test]
+fn the_module_folders_a_hook_imports_from_are_protected() {
+    let project = TestDir::new();
+    project.write(
+        ".claude/settings.json",
+        &claude_settings(&[
+            r#"PYTHONPATH="$CLAUDE_PROJECT_DIR/.claude/lib:$CLAUDE_PROJECT_DIR/src" python3 "$CLAUDE_PROJECT_DIR"/.claude/gate.py"#,
+            "NODE_PATH=~/.hooks/node_modules node ~/.hooks/check.js",
+        ]),
+    );
+    project.write(".claude/lib/policy.py", "ALLOW = False\n");
+    let home = TestDir::new();
+    let paths = [
+        ".claude/lib/policy.py",
+        ".claude/lib/extra/__init__.py",
+        "~/.hooks/node_modules/gate/index.js",
+        "src/app.py",
+    ];
+    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
+    assert_eq!(code, 2, "{lines:?}");
+    assert_eq!(allowed(&lines), [false, false, false, true], "{lines:#?}");
+    assert_eq!(lines[0]["hits"][0]["why"], "inside_folder", "{lines:#?}");
+}
+
 /// The agents load hooks by themselves from their plugins and extensions, which the engine
 /// does not read: an agent that may not edit its hook files must not switch off a plugin's
 /// gate either, existing or not, whatever the spelling.

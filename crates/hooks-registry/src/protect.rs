@@ -741,7 +741,7 @@ fn protect_at(
         Loc::Dir(dir) => {
             let Ok(full) = dir.join(rel) else { return };
             let full = normalize_abs(&full);
-            if matches!(role, PathRole::Tree | PathRole::Beside) {
+            if matches!(role, PathRole::Tree | PathRole::Beside | PathRole::Modules) {
                 for located in locations_with(resolver, &full) {
                     out.patterns.push((located, PathBuf::new(), None));
                 }
@@ -763,7 +763,7 @@ fn protect_at(
                 // helpers' folder is protected where the run directory is known.
                 return;
             }
-            if role == PathRole::Tree {
+            if matches!(role, PathRole::Tree | PathRole::Modules) {
                 out.uncertain.push(format!(
                     "the folder `{}` under a directory that varies cannot be protected as a whole",
                     tail.display()

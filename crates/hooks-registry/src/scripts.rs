@@ -66,6 +66,11 @@ pub enum PathRole {
     /// folder (`.claude/hooks/`, `~/.cursor/hooks/`): the helpers it loads from beside
     /// itself (`import './lib.mjs'`). Protected as a whole, not pinned by `hooks trust`.
     Beside,
+    /// Every file under a folder of a module search path the line sets (`PYTHONPATH`,
+    /// `NODE_PATH`, `RUBYLIB`, `PERL5LIB`, `LD_LIBRARY_PATH`) when it is kept in a
+    /// configuration folder (`.claude/lib`): the modules the hook imports. Protected as a
+    /// whole, not pinned (a dependency folder changes on every install).
+    Modules,
 }
 
 /// One file (or folder, for [`PathRole::Tree`]) a command names.
@@ -779,6 +784,11 @@ impl Walk {
             }
         }
         pieces.retain(|w| !w.parts.is_empty());
+        if !url && MODULE_PATH_VARIABLES.contains(&name) {
+            for piece in &pieces {
+                self.module_folder(piece, dirs);
+            }
+        }
         if !url {
             // What these variables name is code the program loads (pinned with the hook by
             // `hooks trust`); any other variable's file may be one the hook writes (a log).
@@ -796,6 +806,23 @@ impl Walk {
                     }
                 }
             }
+        }
+    }
+
+    /// One entry of a module search path: protected whole when it is kept in a configuration
+    /// folder (a component such as `.claude`, `.hooks`); the project's own code (`src`, `.`,
+    /// the project folder's variable) is what the agent edits, and an inherited
+    /// `$PYTHONPATH` names nothing.
+    fn module_folder(&mut self, piece: &Word, dirs: &[Dir]) {
+        let v = self.value(piece);
+        if v.tail.is_some() {
+            return;
+        }
+        let in_dot_folder = Path::new(&v.head).components().any(|c| {
+            matches!(c, Component::Normal(n) if n.to_str().is_some_and(|n| n.starts_with('.') && n.len() > 1))
+        });
+        if in_dot_folder {
+            self.add_word(piece, PathRole::Modules, dirs);
         }
     }
 
@@ -1393,6 +1420,10 @@ const LOADER_VARIABLES: &[&str] = &[
     "RUBYOPT",
     "PERL5OPT",
 ];
+
+/// Variables whose value lists folders a program imports modules or loads libraries from.
+const MODULE_PATH_VARIABLES: &[&str] =
+    &["PYTHONPATH", "NODE_PATH", "RUBYLIB", "PERL5LIB", "PERLLIB", "LD_LIBRARY_PATH"];
 
 /// A tool that runs the recipes of a file (`make check`, `just lint`, `task test`).
 struct TaskRunner {

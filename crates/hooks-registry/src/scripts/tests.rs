@@ -1,7 +1,7 @@
 //! Tests for the command analysis: every spelling issue 17 lists, and properties over
 //! random wrapper and compound forms.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use hooks_schema::HookCommand;
 use proptest::prelude::*;
@@ -239,6 +239,44 @@ fn a_hook_script_s_helpers_beside_it_are_protected() {
     }
 }
 
+/// A module search path set on the line (`PYTHONPATH=.claude/lib`, `NODE_PATH`, `RUBYLIB`,
+/// `PERL5LIB`, `LD_LIBRARY_PATH`) names folders whose modules the hook imports: each one kept
+/// in a configuration folder is protected whole, whatever its name looks like; the project's
+/// own code (`PYTHONPATH=src`, `.`) is not, since the agent is there to edit it.
+#[test]
+fn module_folders_a_hook_imports_from_are_protected() {
+    let modules = |base: PathBase, p: &str| named(base, p, PathRole::Modules);
+    let var = || PathBase::Var("CLAUDE_PROJECT_DIR".into());
+    names(
+        "PYTHONPATH=.claude/lib python3 .claude/hooks/gate.py",
+        &[modules(PathBase::RunDir, ".claude/lib")],
+    );
+    names(
+        r#"PYTHONPATH="$CLAUDE_PROJECT_DIR/.claude/lib:$PYTHONPATH" python3 x.py"#,
+        &[modules(var(), ".claude/lib")],
+    );
+    names("env NODE_PATH=~/.claude/node node gate.js", &[modules(PathBase::Home, ".claude/node")]);
+    names(
+        "RUBYLIB=.hooks/rb PERL5LIB=.hooks/pl LD_LIBRARY_PATH=.hooks/so ./gate",
+        &[
+            modules(PathBase::RunDir, ".hooks/rb"),
+            modules(PathBase::RunDir, ".hooks/pl"),
+            modules(PathBase::RunDir, ".hooks/so"),
+        ],
+    );
+    names("export PYTHONPATH=.claude/py; python3 g.py", &[modules(PathBase::RunDir, ".claude/py")]);
+    for src in [
+        "PYTHONPATH=src python3 .claude/hooks/gate.py",
+        "PYTHONPATH=. python3 gate.py",
+        "PYTHONPATH=$CLAUDE_PROJECT_DIR python3 gate.py",
+        "PYTHONPATH=$PYTHONPATH:lib python3 gate.py",
+        "SOME_PATH=.claude/lib python3 gate.py",
+    ] {
+        let a = shell(src);
+        assert!(!a.paths.iter().any(|p| p.role == PathRole::Modules), "{src}: {:?}", a.paths);
+    }
+}
+
 /// Wrappers that run the rest of the line, as they are written before a command.
 fn wrapper() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -408,8 +446,8 @@ fn the_file_a_package_script_or_a_recipe_comes_from_is_protected() {
     for src in ["pdm run -p web hooks/gate.py", "mise exec -C web -- hooks/gate.sh"] {
         let a = shell(src);
         assert!(
-            a.paths.iter().any(|p| p.path == PathBuf::from("web/hooks/gate.py")
-                || p.path == PathBuf::from("web/hooks/gate.sh")),
+            a.paths.iter().any(|p| p.path == Path::new("web/hooks/gate.py")
+                || p.path == Path::new("web/hooks/gate.sh")),
             "{src}: {:?}",
             a.paths
         );

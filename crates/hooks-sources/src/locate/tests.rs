@@ -536,16 +536,17 @@ fn the_agents_own_plugin_folders_are_expected_under_their_user_folders() {
         ("project_claude_commands", ".claude/commands"),
     ] {
         assert!(
-            none.folders_under_roots
-                .iter()
-                .any(|(k, p)| k.name() == kind && *p == PathBuf::from(dir)),
+            none.folders_under_roots.iter().any(|(k, p)| k.name() == kind && *p == Path::new(dir)),
             "{kind}: {:?}",
             none.folders_under_roots
         );
     }
     assert!(
-        expected.folders.iter().any(|(k, p)| k.name() == "user_claude_skills"
-            && *p == PathBuf::from("/home/u/.claude/skills")),
+        expected
+            .folders
+            .iter()
+            .any(|(k, p)| k.name() == "user_claude_skills"
+                && *p == Path::new("/home/u/.claude/skills")),
         "{:?}",
         expected.folders
     );
