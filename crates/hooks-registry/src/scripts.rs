@@ -681,7 +681,15 @@ impl Walk {
             let Some(opt) = option.filter(|o| !o.is_empty()) else { break };
             let (flag, inline) = match opt.split_once('=') {
                 Some((f, v)) if f.starts_with('-') => (format!("-{f}"), Some(v.to_owned())),
-                _ => (text.clone(), None),
+                _ => match spec
+                    .module_dirs
+                    .iter()
+                    .find(|o| text.len() > o.len() && text.starts_with(**o))
+                {
+                    // `perl -Ilib`: the folder written into the option.
+                    Some(o) => ((*o).to_owned(), text.get(o.len()..).map(str::to_owned)),
+                    None => (text.clone(), None),
+                },
             };
             let flag = flag.as_str();
             if spec.inline.contains(&flag) {
@@ -717,6 +725,7 @@ impl Walk {
                 && !flag.starts_with("--")
                 && (flag.ends_with('o') || flag.ends_with('O'));
             let takes_value = spec.values.contains(&flag)
+                || spec.module_dirs.contains(&flag)
                 || spec.files.contains(&flag)
                 || spec.dirs.contains(&flag)
                 || cluster;
@@ -729,6 +738,9 @@ impl Walk {
             if let Some(value) = value {
                 if spec.files.contains(&flag) {
                     self.add_word(&value, PathRole::Loaded, dirs);
+                } else if spec.module_dirs.contains(&flag) {
+                    self.module_folder(&value, dirs);
+                    self.arguments(std::slice::from_ref(&value), dirs);
                 } else if spec.dirs.contains(&flag) {
                     self.cd(std::slice::from_ref(&value), dirs);
                 } else {
@@ -1649,6 +1661,9 @@ struct Interpreter {
     /// Files the operand names a script or task of when it is not a file (`bun run lint`
     /// runs `package.json`'s `lint`, `deno task check` runs `deno.json`'s `check`).
     manifests: &'static [&'static str],
+    /// Options followed by a folder modules are loaded from, also with the value attached
+    /// (`ruby -I lib`, `perl -Ilib`).
+    module_dirs: &'static [&'static str],
 }
 
 const INTERPRETERS: &[Interpreter] = &[
@@ -1663,6 +1678,7 @@ const INTERPRETERS: &[Interpreter] = &[
         shell: true,
         code_operand: false,
         manifests: &[],
+        module_dirs: &[],
     },
     Interpreter {
         names: &["fish"],
@@ -1675,6 +1691,7 @@ const INTERPRETERS: &[Interpreter] = &[
         shell: true,
         code_operand: false,
         manifests: &[],
+        module_dirs: &[],
     },
     Interpreter {
         names: &["python", "python2", "python3", "pypy", "pypy3", "pythonw"],
@@ -1687,6 +1704,7 @@ const INTERPRETERS: &[Interpreter] = &[
         shell: false,
         code_operand: false,
         manifests: &[],
+        module_dirs: &[],
     },
     Interpreter {
         names: &["node", "nodejs", "tsx", "ts-node", "ts-node-esm", "esno", "esbuild-register"],
@@ -1710,6 +1728,7 @@ const INTERPRETERS: &[Interpreter] = &[
         shell: false,
         code_operand: false,
         manifests: &[],
+        module_dirs: &[],
     },
     Interpreter {
         names: &["deno"],
@@ -1722,6 +1741,7 @@ const INTERPRETERS: &[Interpreter] = &[
         shell: false,
         code_operand: false,
         manifests: &["deno.json", "deno.jsonc", "package.json"],
+        module_dirs: &[],
     },
     Interpreter {
         names: &["bun"],
@@ -1734,6 +1754,7 @@ const INTERPRETERS: &[Interpreter] = &[
         shell: false,
         code_operand: false,
         manifests: &["package.json"],
+        module_dirs: &[],
     },
     Interpreter {
         names: &["ruby", "jruby"],
@@ -1746,6 +1767,7 @@ const INTERPRETERS: &[Interpreter] = &[
         shell: false,
         code_operand: false,
         manifests: &[],
+        module_dirs: &["-I"],
     },
     Interpreter {
         names: &["perl"],
@@ -1758,6 +1780,7 @@ const INTERPRETERS: &[Interpreter] = &[
         shell: false,
         code_operand: false,
         manifests: &[],
+        module_dirs: &["-I"],
     },
     Interpreter {
         names: &["php"],
@@ -1770,6 +1793,7 @@ const INTERPRETERS: &[Interpreter] = &[
         shell: false,
         code_operand: false,
         manifests: &[],
+        module_dirs: &[],
     },
     Interpreter {
         names: &["lua", "luajit", "Rscript", "osascript"],
@@ -1782,6 +1806,7 @@ const INTERPRETERS: &[Interpreter] = &[
         shell: false,
         code_operand: false,
         manifests: &[],
+        module_dirs: &[],
     },
     Interpreter {
         names: &["pwsh", "powershell"],
@@ -1794,6 +1819,7 @@ const INTERPRETERS: &[Interpreter] = &[
         shell: false,
         code_operand: false,
         manifests: &[],
+        module_dirs: &[],
     },
     Interpreter {
         names: &["awk", "gawk", "mawk", "jq", "sed"],
@@ -1806,6 +1832,7 @@ const INTERPRETERS: &[Interpreter] = &[
         shell: false,
         code_operand: true,
         manifests: &[],
+        module_dirs: &[],
     },
 ];
 

@@ -265,12 +265,17 @@ fn module_folders_a_hook_imports_from_are_protected() {
         ],
     );
     names("export PYTHONPATH=.claude/py; python3 g.py", &[modules(PathBase::RunDir, ".claude/py")]);
+    names("ruby -I .hooks/rb gate.rb", &[modules(PathBase::RunDir, ".hooks/rb")]);
+    names("perl -I.hooks/pl gate.pl", &[modules(PathBase::RunDir, ".hooks/pl")]);
+    names("perl -I.hooks/pl gate.pl", &[run("gate.pl", PathRole::Script)]);
     for src in [
         "PYTHONPATH=src python3 .claude/hooks/gate.py",
         "PYTHONPATH=. python3 gate.py",
         "PYTHONPATH=$CLAUDE_PROJECT_DIR python3 gate.py",
         "PYTHONPATH=$PYTHONPATH:lib python3 gate.py",
         "SOME_PATH=.claude/lib python3 gate.py",
+        "perl -Ilib gate.pl",
+        "python3 -I gate.py",
     ] {
         let a = shell(src);
         assert!(!a.paths.iter().any(|p| p.role == PathRole::Modules), "{src}: {:?}", a.paths);
