@@ -678,6 +678,7 @@ fn build_runtime(
                 &mut expected,
                 config.trust_store.as_deref(),
                 config.dispatch.runtime_dir.as_deref(),
+                config.home_dir.as_deref(),
             );
             reg.set_expected_files(expected);
             reg.set_user_opt_in(config.user_opt_in);

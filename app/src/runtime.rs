@@ -276,6 +276,7 @@ impl HookRuntime {
                         &mut expected,
                         rt.config.trust_store.as_deref(),
                         rt.config.dispatch.runtime_dir.as_deref(),
+                        rt.config.home_dir.as_deref(),
                     );
                     reg.set_expected_files(expected);
                     // The user's opt-in to project hooks (Chrys's `project.hooks_enabled`): a

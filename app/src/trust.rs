@@ -38,13 +38,51 @@ pub const ENGINE_RUNTIME: HookSourceKind = HookSourceKind::file(
     hooks_schema::FileRole::new(hooks_truststore::ENGINE, "engine_runtime", 0),
 );
 
+/// The kind the guard reports the user's shell start-up files under (`user_shell_startup`):
+/// they set the variables every agent finds its hook folders by (`HOME`,
+/// `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `GEMINI_CLI_HOME`, `COPILOT_HOME`), so a line written
+/// there moves the next session's user hooks, the engine's bridge entry among them, away.
+pub const SHELL_STARTUP: HookSourceKind = HookSourceKind::file(
+    FileScope::User,
+    hooks_schema::FileRole::new(hooks_truststore::ENGINE, "shell_startup", 0),
+);
+
+/// The start-up files of the shells an agent is started from, under the home folder: the
+/// login and interactive files of `sh`, `bash`, `zsh`, `ksh` and `csh`/`tcsh`, and PAM's
+/// environment file.
+const SHELL_STARTUP_FILES: [&str; 14] = [
+    ".profile",
+    ".bash_profile",
+    ".bash_login",
+    ".bashrc",
+    ".zshenv",
+    ".zprofile",
+    ".zshrc",
+    ".zlogin",
+    ".kshrc",
+    ".mkshrc",
+    ".cshrc",
+    ".tcshrc",
+    ".login",
+    ".pam_environment",
+];
+
+/// Folders a shell or the user's session manager reads at start: `fish`'s whole
+/// configuration folder (`config.fish`, `conf.d/`, the universal variables of
+/// `fish_variables`, and `functions/`, where a `claude.fish` would wrap the agent's command)
+/// and systemd's `environment.d/` (the environment of programs started from the desktop, an
+/// editor-based agent among them).
+const SHELL_STARTUP_FOLDERS: [&str; 2] = [".config/fish", ".config/environment.d"];
+
 /// Adds the engine's own folders to the files the guard protects: the trust store's folder
-/// (an agent that could edit the store could trust its own hooks) and the runtime folder
-/// ([`ENGINE_RUNTIME`]), whether or not they exist yet.
+/// (an agent that could edit the store could trust its own hooks), the runtime folder
+/// ([`ENGINE_RUNTIME`]), and the shell start-up files under `home` ([`SHELL_STARTUP`]),
+/// whether or not they exist yet.
 pub fn protect_engine_folders(
     expected: &mut hooks_registry::ExpectedFiles,
     trust_store: Option<&Path>,
     runtime_dir: Option<&Path>,
+    home: Option<&Path>,
 ) {
     if let Some(store) = trust_store {
         let folder = TrustStore::at(store).folder().to_path_buf();
@@ -52,6 +90,14 @@ pub fn protect_engine_folders(
     }
     if let Some(dir) = runtime_dir {
         expected.folders.push((ENGINE_RUNTIME, dir.to_path_buf()));
+    }
+    if let Some(home) = home.filter(|h| h.is_absolute()) {
+        for file in SHELL_STARTUP_FILES {
+            expected.fixed.push((SHELL_STARTUP, home.join(file)));
+        }
+        for folder in SHELL_STARTUP_FOLDERS {
+            expected.folders.push((SHELL_STARTUP, home.join(folder)));
+        }
     }
 }
 

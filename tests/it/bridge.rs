@@ -213,6 +213,10 @@ fn a_bridged_agent_may_not_rewrite_its_plugins_hooks() {
     let out = hooks_in_env(repo.path(), &args, &edit("Write", &plugin), &env);
     let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
     assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+    // The shell's start-up file, which could move the user folder away (`CLAUDE_CONFIG_DIR`).
+    let out = hooks_in_env(repo.path(), &args, &edit("Edit", &home.path().join(".zshrc")), &env);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
     // A skill's front matter carries hooks Claude Code registers itself.
     let skill = repo.path().join(".claude/skills/deploy/SKILL.md");
     let out = hooks_in_env(repo.path(), &args, &edit("Write", &skill), &env);

@@ -372,6 +372,40 @@ fn the_module_folders_a_hook_imports_from_are_protected() {
     assert_eq!(lines[0]["hits"][0]["why"], "inside_folder", "{lines:#?}");
 }
 
+/// The shell's start-up files set the variables every agent finds its hook folders by
+/// (`HOME`, `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `GEMINI_CLI_HOME`, `COPILOT_HOME`): an agent
+/// that writes `export CLAUDE_CONFIG_DIR=/tmp/empty` into `~/.bashrc` starts its next
+/// session without its user hooks, the engine's bridge entry among them. They are protected,
+/// existing or not, as Claude Code's own sandbox protects them; other dotfiles are not.
+#[test]
+fn the_shell_start_up_files_that_move_the_agents_folders_are_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    home.write(".bashrc", "alias ll='ls -l'\n");
+    let paths = [
+        "~/.bashrc",
+        "~/.zshrc",
+        "~/.zshenv",
+        "~/.profile",
+        "~/.bash_profile",
+        "~/.config/fish/config.fish",
+        "~/.config/fish/conf.d/agent.fish",
+        "~/.config/environment.d/10-agent.conf",
+        "~/.config/fish/functions/claude.fish",
+        "~/.vimrc",
+        "~/.config/nvim/init.lua",
+        "notes/.bashrc",
+    ];
+    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
+    assert_eq!(code, 2, "{lines:?}");
+    assert_eq!(
+        allowed(&lines),
+        [false, false, false, false, false, false, false, false, false, true, true, true],
+        "{lines:#?}"
+    );
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_shell_startup", "{lines:#?}");
+}
+
 /// The agents load hooks by themselves from their plugins and extensions, which the engine
 /// does not read: an agent that may not edit its hook files must not switch off a plugin's
 /// gate either, existing or not, whatever the spelling.
