@@ -135,6 +135,27 @@ fn main() {
     let with_patterns = set.clone().with_patterns(patterns);
     assert!(with_patterns.check(&[&edit], &cwd).is_allowed());
 
+    // A runtime with a thousand project roots: three folders protected whole under each (an
+    // agent's subagents, skills and commands), none holding the edit.
+    let folders: Vec<hooks_registry::ProtectedPattern> = (0..1_000)
+        .flat_map(|k| {
+            let project = root.join(format!("many/r{k}"));
+            let source = HookSourceId::new(
+                hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS,
+                abs(project.join(".claude/settings.json")),
+            );
+            ["agents", "skills", "commands"].map(|dir| hooks_registry::ProtectedPattern {
+                scope: abs(project.join(".claude").join(dir)),
+                tail: PathBuf::new(),
+                session: None,
+                source: source.clone(),
+                what: hooks_registry::ProtectedKind::File,
+            })
+        })
+        .collect();
+    let with_folders = set.clone().with_patterns(folders);
+    assert!(with_folders.check(&[&edit], &cwd).is_allowed());
+
     let calls = 2_000;
     let edit_rel = PathBuf::from("src/main.rs");
     let via_link = root.join("link/src/main.rs");
@@ -171,6 +192,17 @@ fn main() {
             || {
                 black_box(
                     with_patterns.check(black_box(std::slice::from_ref(&edit)), &cwd).is_allowed(),
+                );
+            },
+        ),
+        measure(
+            "check, 1000 protected + 3000 folders",
+            "check_with_3000_folders_ns",
+            BATCHES,
+            calls,
+            || {
+                black_box(
+                    with_folders.check(black_box(std::slice::from_ref(&edit)), &cwd).is_allowed(),
                 );
             },
         ),

@@ -2,7 +2,7 @@
 //! path, by case-folded path, and by device and inode, each with the folders that hold them.
 
 use std::{
-    collections::{HashMap, HashSet},
+    collections::{BTreeMap, HashMap, HashSet},
     path::{Path, PathBuf},
 };
 
@@ -89,8 +89,11 @@ pub struct ProtectedSet {
     patterns: Vec<ProtectedPattern>,
     /// The name patterns and session copies by the last component of their path.
     by_name: HashMap<std::ffi::OsString, Vec<usize>>,
-    /// The folders protected as a whole.
-    trees: Vec<usize>,
+    /// The folders protected as a whole, by folder: a check looks up the edited path's
+    /// ancestors (a path inside one) and the range of paths below it (a folder holding one),
+    /// not every folder, so that a runtime with many project roots (each with its agents'
+    /// folders) checks an edit in time independent of their number.
+    trees: BTreeMap<PathBuf, Vec<usize>>,
     /// The patterns with a copy in the session's folder.
     sessions: Vec<usize>,
     /// Every name on the way to a session copy (the folders and the file of each pattern's
@@ -153,7 +156,7 @@ impl ProtectedSet {
             }
             let index = self.patterns.len();
             if pattern.tail.as_os_str().is_empty() {
-                self.trees.push(index);
+                self.trees.entry(pattern.scope.as_path().to_path_buf()).or_default().push(index);
             } else if let Some(name) = pattern.tail.file_name() {
                 self.by_name.entry(name.to_os_string()).or_default().push(index);
             }
@@ -219,7 +222,7 @@ impl ProtectedSet {
             home: None,
             patterns: Vec::new(),
             by_name: HashMap::new(),
-            trees: Vec::new(),
+            trees: BTreeMap::new(),
             sessions: Vec::new(),
             session_names: HashSet::new(),
             session_unnamed: false,
@@ -410,13 +413,25 @@ impl ProtectedSet {
             let session =
                 if self.may_reach_session_copy(reading) { session_cwd.canonical() } else { None };
             let path = reading.path.as_path();
-            for &index in &self.trees {
+            // Inside a protected folder: the folder is one of the path's ancestors (or the
+            // path itself); holding one: the folder is below the path, and the folders below
+            // a path are the ones that follow it in the map's order (paths compare by
+            // component), up to the first that is not below it.
+            let mut found: Vec<(usize, HitReason)> = path
+                .ancestors()
+                .filter_map(|a| self.trees.get(a))
+                .flatten()
+                .map(|&i| (i, HitReason::InsideFolder))
+                .collect();
+            let below = self
+                .trees
+                .range::<Path, _>((std::ops::Bound::Excluded(path), std::ops::Bound::Unbounded))
+                .take_while(|(scope, _)| scope.starts_with(path));
+            found.extend(below.flat_map(|(_, v)| v.iter().map(|&i| (i, HitReason::HoldingFolder))));
+            found.sort_by_key(|(i, _)| *i);
+            for (index, why) in found {
                 let Some(p) = self.patterns.get(index) else { continue };
-                if path.starts_with(p.scope.as_path()) {
-                    hit(index, reading, p.scope.clone(), HitReason::InsideFolder);
-                } else if p.scope.as_path().starts_with(path) {
-                    hit(index, reading, p.scope.clone(), HitReason::HoldingFolder);
-                }
+                hit(index, reading, p.scope.clone(), why);
             }
             let same_name = path.file_name().and_then(|n| self.by_name.get(n));
             // The copy in the session's folder first: it is the more precise reason.

@@ -456,3 +456,33 @@ fn patterns_protect_a_folder_a_name_under_any_folder_and_the_session_copy() {
     // Outside the scope, a same-named file is another project's business.
     assert!(check(&tree.at("gate.sh").display().to_string(), &tree.cwd).is_allowed());
 }
+
+/// Folders protected as a whole are found by the edited path's ancestors and the folders
+/// below it, not by a scan: with thousands of them (a runtime with many roots, each with its
+/// agents' folders) an edit inside one, of a folder holding some, or beside them is told
+/// apart exactly, siblings whose names only start alike (`agents2`, `agents!`) included.
+#[test]
+fn many_protected_folders_are_told_apart_by_ancestors_and_descendants() {
+    let tree = Tree::new();
+    let root = tree.cwd.clone();
+    let mut patterns = Vec::new();
+    for i in 0..1_500 {
+        patterns.push(pattern(&tree, &root.join(format!("p{i}/.claude/agents")), "", None));
+        patterns.push(pattern(&tree, &root.join(format!("p{i}/.claude/skills")), "", None));
+    }
+    let set = ProtectedSet::new(Vec::new()).with_patterns(patterns);
+    let check = |path: &str| set.check(&[root.join(path)], &root);
+    assert_eq!(why(&check("p7/.claude/agents/x.md")), [HitReason::InsideFolder]);
+    assert_eq!(why(&check("p1499/.claude/skills/s/SKILL.md")), [HitReason::InsideFolder]);
+    assert_eq!(why(&check("p7/.claude/agents")), [HitReason::InsideFolder]);
+    // A folder holding both of one project's, and one holding every project's.
+    assert_eq!(why(&check("p7/.claude")), [HitReason::HoldingFolder, HitReason::HoldingFolder]);
+    // `p7` holds `p7/…` only, not `p70/…`, which sorts right after it.
+    assert_eq!(check("p7").hits().len(), 2, "{:?}", check("p7"));
+    assert_eq!(set.check(&[root.clone()], &root).hits().len(), 3_000);
+    for beside in
+        ["p7/.claude/agents2/x.md", "p7/.claude/agents!", "p7/.claude/settings.json", "p7-notes"]
+    {
+        assert!(check(beside).is_allowed(), "{beside}: {:?}", check(beside));
+    }
+}
