@@ -479,7 +479,7 @@ fn many_protected_folders_are_told_apart_by_ancestors_and_descendants() {
     assert_eq!(why(&check("p7/.claude")), [HitReason::HoldingFolder, HitReason::HoldingFolder]);
     // `p7` holds `p7/…` only, not `p70/…`, which sorts right after it.
     assert_eq!(check("p7").hits().len(), 2, "{:?}", check("p7"));
-    assert_eq!(set.check(&[root.clone()], &root).hits().len(), 3_000);
+    assert_eq!(set.check(std::slice::from_ref(&root), &root).hits().len(), 3_000);
     for beside in
         ["p7/.claude/agents2/x.md", "p7/.claude/agents!", "p7/.claude/settings.json", "p7-notes"]
     {
