@@ -94,6 +94,11 @@ pub struct ProtectedSet {
     /// not every folder, so that a runtime with many project roots (each with its agents'
     /// folders) checks an edit in time independent of their number.
     trees: BTreeMap<PathBuf, Vec<usize>>,
+    /// The same folders on a case-insensitive file system, by their folded text
+    /// ([`fold`]); a check folds the edited path's ancestors and looks them up too.
+    folded_trees: BTreeMap<String, Vec<usize>>,
+    /// How the set decides case sensitivity, for the patterns added after it is built.
+    detection: CaseDetection,
     /// The patterns with a copy in the session's folder.
     sessions: Vec<usize>,
     /// Every name on the way to a session copy (the folders and the file of each pattern's
@@ -150,13 +155,28 @@ impl ProtectedSet {
         mut self,
         patterns: impl IntoIterator<Item = ProtectedPattern>,
     ) -> ProtectedSet {
+        let mut probed: HashMap<PathBuf, CaseSensitivity> = HashMap::new();
         for pattern in patterns {
             if self.patterns.contains(&pattern) {
                 continue;
             }
             let index = self.patterns.len();
             if pattern.tail.as_os_str().is_empty() {
-                self.trees.entry(pattern.scope.as_path().to_path_buf()).or_default().push(index);
+                let scope = pattern.scope.as_path();
+                self.trees.entry(scope.to_path_buf()).or_default().push(index);
+                let insensitive = match self.detection {
+                    CaseDetection::AlwaysInsensitive => true,
+                    CaseDetection::Probe => {
+                        // Folders side by side (a root's `.claude/agents`, `skills`,
+                        // `commands`) are probed once.
+                        let parent = scope.parent().unwrap_or(scope).to_path_buf();
+                        *probed.entry(parent).or_insert_with(|| probe_case_sensitivity(scope))
+                            == CaseSensitivity::Insensitive
+                    }
+                };
+                if insensitive {
+                    self.folded_trees.entry(fold(scope)).or_default().push(index);
+                }
             } else if let Some(name) = pattern.tail.file_name() {
                 self.by_name.entry(name.to_os_string()).or_default().push(index);
             }
@@ -223,6 +243,8 @@ impl ProtectedSet {
             patterns: Vec::new(),
             by_name: HashMap::new(),
             trees: BTreeMap::new(),
+            folded_trees: BTreeMap::new(),
+            detection,
             sessions: Vec::new(),
             session_names: HashSet::new(),
             session_unnamed: false,
@@ -428,7 +450,32 @@ impl ProtectedSet {
                 .range::<Path, _>((std::ops::Bound::Excluded(path), std::ops::Bound::Unbounded))
                 .take_while(|(scope, _)| scope.starts_with(path));
             found.extend(below.flat_map(|(_, v)| v.iter().map(|&i| (i, HitReason::HoldingFolder))));
-            found.sort_by_key(|(i, _)| *i);
+            if !self.folded_trees.is_empty() {
+                // The same by folded text: an ancestor's, and the folders whose text goes on
+                // from the path's with a separator.
+                for a in path.ancestors() {
+                    if let Some(v) = self.folded_trees.get(&fold(a)) {
+                        found.extend(v.iter().map(|&i| (i, HitReason::InsideFolder)));
+                    }
+                }
+                let mut prefix = fold(path);
+                if !prefix.ends_with(std::path::MAIN_SEPARATOR) {
+                    prefix.push(std::path::MAIN_SEPARATOR);
+                }
+                let below = self
+                    .folded_trees
+                    .range::<str, _>((
+                        std::ops::Bound::Included(prefix.as_str()),
+                        std::ops::Bound::Unbounded,
+                    ))
+                    .take_while(|(scope, _)| scope.starts_with(prefix.as_str()));
+                found.extend(
+                    below.flat_map(|(_, v)| v.iter().map(|&i| (i, HitReason::HoldingFolder))),
+                );
+            }
+            // One reason per folder: inside before holding, in the patterns' order.
+            found.sort_by_key(|&(i, why)| (i, why != HitReason::InsideFolder));
+            found.dedup_by_key(|(i, _)| *i);
             for (index, why) in found {
                 let Some(p) = self.patterns.get(index) else { continue };
                 hit(index, reading, p.scope.clone(), why);

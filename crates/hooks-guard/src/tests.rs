@@ -9,8 +9,8 @@ use std::{
 use proptest::{prelude::*, test_runner::TestRunner};
 
 use crate::{
-    EditApproval, GuardDecision, HitReason, ProtectedHit, ProtectedRole, ProtectedSet,
-    approve_edit,
+    CaseDetection, CaseSensitivity, EditApproval, GuardDecision, HitReason, ProtectedHit,
+    ProtectedRole, ProtectedSet, approve_edit, probe_case_sensitivity,
     test_tree::{MODES, Tree, symlink},
 };
 
@@ -485,4 +485,32 @@ fn many_protected_folders_are_told_apart_by_ancestors_and_descendants() {
     {
         assert!(check(beside).is_allowed(), "{beside}: {:?}", check(beside));
     }
+}
+
+/// On a case-insensitive file system `.Claude/SKILLS/x/SKILL.md` is the protected folder's
+/// file: folders protected as a whole are compared by their folded text there, as files are
+/// (here forced with `CaseDetection::AlwaysInsensitive`); on a case-sensitive one (this
+/// machine's temporary folder, probed) the other spelling is another folder.
+#[test]
+fn a_protected_folder_is_matched_in_any_case_on_a_case_insensitive_file_system() {
+    let tree = Tree::new();
+    let root = tree.cwd.clone();
+    let folders = || {
+        [
+            pattern(&tree, &root.join(".claude/skills"), "", None),
+            pattern(&tree, &root.join("Lib"), "", None),
+        ]
+    };
+    let folded = ProtectedSet::with_case_detection(Vec::new(), CaseDetection::AlwaysInsensitive)
+        .with_patterns(folders());
+    let check = |set: &ProtectedSet, path: &str| set.check(&[root.join(path)], &root);
+    assert_eq!(why(&check(&folded, ".Claude/SKILLS/deploy/SKILL.md")), [HitReason::InsideFolder]);
+    assert_eq!(why(&check(&folded, "lib/x.py")), [HitReason::InsideFolder]);
+    assert_eq!(why(&check(&folded, ".CLAUDE")), [HitReason::HoldingFolder]);
+    assert!(check(&folded, ".claude/skills2/x").is_allowed());
+    assert!(check(&folded, "libs/x.py").is_allowed());
+    let probed = ProtectedSet::new(Vec::new()).with_patterns(folders());
+    assert_eq!(probe_case_sensitivity(&root), CaseSensitivity::Sensitive, "this test's folder");
+    assert!(check(&probed, ".Claude/SKILLS/deploy/SKILL.md").is_allowed());
+    assert_eq!(why(&check(&probed, ".claude/skills/deploy/SKILL.md")), [HitReason::InsideFolder]);
 }
