@@ -32,6 +32,17 @@ fn guard(root: &Path, process_cwd: &Path, home: &Path, paths: &[&str]) -> (i32, 
     (o.status.code().expect("exited"), lines)
 }
 
+/// Runs `hooks guard` in `project` (its root and the session's directory) with `home`, and
+/// checks that the first `refused` of `paths` were refused and the others allowed; returns
+/// the report's lines.
+fn guard_refusing(project: &Path, home: &Path, paths: &[&str], refused: usize) -> Vec<Value> {
+    let (code, lines) = guard(project, project, home, paths);
+    assert_eq!(code, 2, "{lines:?}");
+    let expected: Vec<bool> = (0..paths.len()).map(|i| i >= refused).collect();
+    assert_eq!(allowed(&lines), expected, "{lines:#?}");
+    lines
+}
+
 /// One JSON value per non-empty line of `hooks guard --json`'s output.
 fn json_lines(stdout: &[u8]) -> Vec<Value> {
     String::from_utf8_lossy(stdout)
@@ -264,9 +275,7 @@ fn script_forms_behind_wrappers_options_and_compound_commands_are_protected() {
         "j.sh",
         "README.md",
     ];
-    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
-    assert_eq!(code, 2, "{lines:?}");
-    all_refused_but_the_last(&lines, paths.len());
+    guard_refusing(project.path(), home.path(), &paths, paths.len() - 1);
 }
 
 /// Finding F15: a hook that runs a package script or a task runner's recipe
@@ -304,9 +313,7 @@ fn the_files_a_package_script_or_a_task_runner_runs_are_protected() {
         "ci/gate.sh",
         "src/ok.rs",
     ];
-    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
-    assert_eq!(code, 2, "{lines:?}");
-    all_refused_but_the_last(&lines, paths.len());
+    guard_refusing(project.path(), home.path(), &paths, paths.len() - 1);
 }
 
 /// A hook script kept in a subfolder of a configuration folder loads its helpers from beside
@@ -335,13 +342,7 @@ fn the_helpers_beside_a_hook_script_are_protected_existing_or_not() {
         "~/.claude/notes.md",
         "src/ok.rs",
     ];
-    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
-    assert_eq!(code, 2, "{lines:?}");
-    assert_eq!(
-        allowed(&lines),
-        [false, false, false, false, false, true, true, true],
-        "{lines:#?}"
-    );
+    let lines = guard_refusing(project.path(), home.path(), &paths, 5);
     assert_eq!(lines[0]["hits"][0]["why"], "inside_folder", "{lines:#?}");
 }
 
@@ -366,9 +367,7 @@ fn the_module_folders_a_hook_imports_from_are_protected() {
         "~/.hooks/node_modules/gate/index.js",
         "src/app.py",
     ];
-    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
-    assert_eq!(code, 2, "{lines:?}");
-    assert_eq!(allowed(&lines), [false, false, false, true], "{lines:#?}");
+    let lines = guard_refusing(project.path(), home.path(), &paths, 3);
     assert_eq!(lines[0]["hits"][0]["why"], "inside_folder", "{lines:#?}");
 }
 
@@ -396,13 +395,7 @@ fn the_shell_start_up_files_that_move_the_agents_folders_are_protected() {
         "~/.config/nvim/init.lua",
         "notes/.bashrc",
     ];
-    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
-    assert_eq!(code, 2, "{lines:?}");
-    assert_eq!(
-        allowed(&lines),
-        [false, false, false, false, false, false, false, false, false, true, true, true],
-        "{lines:#?}"
-    );
+    let lines = guard_refusing(project.path(), home.path(), &paths, 9);
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_shell_startup", "{lines:#?}");
 }
 
@@ -492,13 +485,7 @@ fn the_subagents_skills_and_commands_claude_code_reads_hooks_from_are_protected(
         "docs/agents/reviewer.md",
         "~/.claude/projects/p/session.jsonl",
     ];
-    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
-    assert_eq!(code, 2, "{lines:?}");
-    assert_eq!(
-        allowed(&lines),
-        [false, false, false, false, false, false, false, false, false, true, true, true],
-        "{lines:#?}"
-    );
+    let lines = guard_refusing(project.path(), home.path(), &paths, 9);
     assert_eq!(lines[0]["hits"][0]["source_kind"], "project_claude_agents", "{lines:#?}");
     assert_eq!(lines[2]["hits"][0]["source_kind"], "project_claude_skills", "{lines:#?}");
     assert_eq!(lines[5]["hits"][0]["source_kind"], "project_claude_commands", "{lines:#?}");
