@@ -153,7 +153,7 @@ fn main() {
             })
         })
         .collect();
-    let with_folders = set.clone().with_patterns(folders);
+    let with_folders = set.clone().with_patterns(folders.clone());
     assert!(with_folders.check(&[&edit], &cwd).is_allowed());
 
     let calls = 2_000;
@@ -211,6 +211,9 @@ fn main() {
         }),
         measure("build set of 1000", "build_1000_ns", 21, 5, || {
             black_box(ProtectedSet::new(entries.clone()).len());
+        }),
+        measure("add 3000 folders (probed)", "add_3000_folders_ns", 21, 5, || {
+            black_box(ProtectedSet::new(Vec::new()).with_patterns(folders.clone()).len());
         }),
     ];
 

@@ -156,8 +156,11 @@ impl ProtectedSet {
         patterns: impl IntoIterator<Item = ProtectedPattern>,
     ) -> ProtectedSet {
         let mut probed: HashMap<PathBuf, CaseSensitivity> = HashMap::new();
+        // The patterns already in the set, by value: a thousand roots give thousands of
+        // patterns, which a comparison with each one before would make quadratic.
+        let mut known: HashSet<ProtectedPattern> = self.patterns.iter().cloned().collect();
         for pattern in patterns {
-            if self.patterns.contains(&pattern) {
+            if !known.insert(pattern.clone()) {
                 continue;
             }
             let index = self.patterns.len();
