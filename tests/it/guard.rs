@@ -346,6 +346,32 @@ fn the_helpers_beside_a_hook_script_are_protected_existing_or_not() {
     assert_eq!(lines[0]["hits"][0]["why"], "inside_folder", "{lines:#?}");
 }
 
+/// Claude Code also loads the skills of `.claude/skills/` folders below the folder it started
+/// in (a monorepo's `packages/web/.claude/skills/`), front-matter hooks and all: those are
+/// protected at any depth under a project root, existing or not; a folder that only looks
+/// alike, or one outside every project, is not.
+#[test]
+fn claude_s_nested_skills_folders_are_protected_at_any_depth() {
+    let project = TestDir::new();
+    project.write("packages/web/.claude/skills/deploy/SKILL.md", "---\nname: deploy\n---\n");
+    let home = TestDir::new();
+    let outside = TestDir::new();
+    let elsewhere = outside.path().join("x/.claude/skills/s/SKILL.md");
+    let paths = [
+        "packages/web/.claude/skills/deploy/SKILL.md",
+        "packages/web/.claude/skills/deploy/scripts/gate.sh",
+        "a/b/c/.claude/skills/new/SKILL.md",
+        "./packages/../packages/api/.claude/skills/x/SKILL.md",
+        "packages/web/.claude/settings.json",
+        "packages/web/.claude/skills2/x.md",
+        "packages/web/skills/deploy/SKILL.md",
+        elsewhere.to_str().expect("utf-8"),
+    ];
+    let lines = guard_refusing(project.path(), home.path(), &paths, 4);
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "project_claude_skills", "{lines:#?}");
+    assert_eq!(lines[0]["hits"][0]["why"], "inside_folder", "{lines:#?}");
+}
+
 /// A hook that sets a module search path imports from it: the folders of `PYTHONPATH`,
 /// `NODE_PATH`, … kept in a configuration folder are protected whole, existing files or not;
 /// the project's own code on the same path is not.

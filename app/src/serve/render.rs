@@ -435,8 +435,9 @@ fn protected_paths(s: &RegistrySnapshot, reveal: bool) -> Vec<Value> {
         .collect()
 }
 
-/// The folders the guard protects as a whole or by a name under them (`{folder, tail, what,
-/// source}`; `tail` empty for the whole folder): hook-file folders always (Claude Code's
+/// The folders the guard protects as a whole or by a name under them (`{folder, tail,
+/// nested, what, source}`; `tail` empty for the whole folder; `nested`: every folder below
+/// `folder` whose path ends with `tail`, and everything under it): hook-file folders always (Claude Code's
 /// `managed-settings.d/`, the agents' plugins, the trust store and the runtime folder),
 /// scripts' folders only with `reveal`.
 fn protected_folders(s: &RegistrySnapshot, reveal: bool) -> Vec<Value> {
@@ -448,6 +449,7 @@ fn protected_folders(s: &RegistrySnapshot, reveal: bool) -> Vec<Value> {
             Some(json!({
                 "folder": path_text(p.scope.as_path()),
                 "tail": path_text(&p.tail),
+                "nested": p.nested,
                 "what": what,
                 "source": source_id(&p.source),
             }))

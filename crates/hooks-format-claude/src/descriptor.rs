@@ -115,13 +115,13 @@ pub const COMMANDS: FileRole = FileRole::new(FORMAT, "claude_commands", 393);
 /// user's of the same name, so both places are protected). Claude Code's own sandbox denies
 /// writes to a project's `.claude/agents/` and `.claude/commands/` for the same reason.
 const AGENT_FOLDERS: [AgentFolder; 7] = [
-    AgentFolder { role: PLUGINS, scope: FileScope::User, dir: "plugins" },
-    AgentFolder { role: AGENTS, scope: FileScope::Project, dir: ".claude/agents" },
-    AgentFolder { role: SKILLS, scope: FileScope::Project, dir: ".claude/skills" },
-    AgentFolder { role: COMMANDS, scope: FileScope::Project, dir: ".claude/commands" },
-    AgentFolder { role: AGENTS, scope: FileScope::User, dir: "agents" },
-    AgentFolder { role: SKILLS, scope: FileScope::User, dir: "skills" },
-    AgentFolder { role: COMMANDS, scope: FileScope::User, dir: "commands" },
+    AgentFolder::at(PLUGINS, FileScope::User, "plugins"),
+    AgentFolder::at(AGENTS, FileScope::Project, ".claude/agents"),
+    AgentFolder::nested(SKILLS, ".claude/skills"),
+    AgentFolder::at(COMMANDS, FileScope::Project, ".claude/commands"),
+    AgentFolder::at(AGENTS, FileScope::User, "agents"),
+    AgentFolder::at(SKILLS, FileScope::User, "skills"),
+    AgentFolder::at(COMMANDS, FileScope::User, "commands"),
 ];
 
 impl FormatDescriptor for ClaudeFormat {

@@ -107,8 +107,7 @@ pub const PLUGINS: FileRole = FileRole::new(FORMAT, "codex_plugins", 490);
 
 /// The folders Codex loads hooks from that the engine does not read: its plugins (installed
 /// under `plugins/cache/`, their data under `plugins/data/`).
-const AGENT_FOLDERS: [AgentFolder; 1] =
-    [AgentFolder { role: PLUGINS, scope: FileScope::User, dir: "plugins" }];
+const AGENT_FOLDERS: [AgentFolder; 1] = [AgentFolder::at(PLUGINS, FileScope::User, "plugins")];
 
 impl FormatDescriptor for CodexFormat {
     fn id(&self) -> FormatId {

@@ -139,7 +139,7 @@ pub const PLUGINS: FileRole = FileRole::new(FORMAT, "copilot_plugins", 590);
 
 /// The folders Copilot CLI loads hooks from that the engine does not read: its plugins.
 const AGENT_FOLDERS: [AgentFolder; 1] =
-    [AgentFolder { role: PLUGINS, scope: FileScope::User, dir: "installed-plugins" }];
+    [AgentFolder::at(PLUGINS, FileScope::User, "installed-plugins")];
 
 impl FormatDescriptor for CopilotFormat {
     fn id(&self) -> FormatId {

@@ -92,7 +92,7 @@ pub const EXTENSIONS: FileRole = FileRole::new(FORMAT, "gemini_extensions", 490)
 
 /// The folders Gemini CLI loads hooks from that the engine does not read: its extensions.
 const AGENT_FOLDERS: [AgentFolder; 1] =
-    [AgentFolder { role: EXTENSIONS, scope: FileScope::User, dir: "extensions" }];
+    [AgentFolder::at(EXTENSIONS, FileScope::User, "extensions")];
 
 impl FormatDescriptor for GeminiFormat {
     fn id(&self) -> FormatId {

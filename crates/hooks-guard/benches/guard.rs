@@ -129,6 +129,7 @@ fn main() {
                 session,
                 source,
                 what: hooks_registry::ProtectedKind::Script,
+                nested: false,
             }
         })
         .collect();
@@ -150,6 +151,7 @@ fn main() {
                 session: None,
                 source: source.clone(),
                 what: hooks_registry::ProtectedKind::File,
+                nested: false,
             })
         })
         .collect();

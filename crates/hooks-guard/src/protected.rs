@@ -99,6 +99,10 @@ pub struct ProtectedSet {
     folded_trees: BTreeMap<String, Vec<usize>>,
     /// How the set decides case sensitivity, for the patterns added after it is built.
     detection: CaseDetection,
+    /// The folders protected at any depth below a scope ([`ProtectedPattern::nested`]), by
+    /// the last name of their relative path: a check looks up the names of the edited
+    /// path's ancestors.
+    nested: HashMap<std::ffi::OsString, Vec<usize>>,
     /// The patterns with a copy in the session's folder.
     sessions: Vec<usize>,
     /// Every name on the way to a session copy (the folders and the file of each pattern's
@@ -181,7 +185,8 @@ impl ProtectedSet {
                     self.folded_trees.entry(fold(scope)).or_default().push(index);
                 }
             } else if let Some(name) = pattern.tail.file_name() {
-                self.by_name.entry(name.to_os_string()).or_default().push(index);
+                let by_name = if pattern.nested { &mut self.nested } else { &mut self.by_name };
+                by_name.entry(name.to_os_string()).or_default().push(index);
             }
             if let Some(session) = &pattern.session {
                 self.sessions.push(index);
@@ -248,6 +253,7 @@ impl ProtectedSet {
             trees: BTreeMap::new(),
             folded_trees: BTreeMap::new(),
             detection,
+            nested: HashMap::new(),
             sessions: Vec::new(),
             session_names: HashSet::new(),
             session_unnamed: false,
@@ -482,6 +488,21 @@ impl ProtectedSet {
             for (index, why) in found {
                 let Some(p) = self.patterns.get(index) else { continue };
                 hit(index, reading, p.scope.clone(), why);
+            }
+            // Inside a folder protected at any depth: an ancestor under its scope whose path
+            // ends with its relative path (`packages/web/.claude/skills`), which the hit names.
+            for a in path.ancestors() {
+                let Some(v) = a.file_name().and_then(|n| self.nested.get(n)) else { continue };
+                for &index in v {
+                    let Some(p) = self.patterns.get(index) else { continue };
+                    if a != p.scope.as_path()
+                        && a.starts_with(p.scope.as_path())
+                        && a.ends_with(&p.tail)
+                        && let Ok(folder) = AbsPathBuf::new(a.to_path_buf())
+                    {
+                        hit(index, reading, folder, HitReason::InsideFolder);
+                    }
+                }
             }
             let same_name = path.file_name().and_then(|n| self.by_name.get(n));
             // The copy in the session's folder first: it is the more precise reason.

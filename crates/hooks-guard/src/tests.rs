@@ -405,6 +405,7 @@ fn pattern(
         session: session.map(PathBuf::from),
         source: tree.source.clone(),
         what: hooks_registry::ProtectedKind::Script,
+        nested: false,
     }
 }
 
@@ -513,4 +514,33 @@ fn a_protected_folder_is_matched_in_any_case_on_a_case_insensitive_file_system()
     assert_eq!(probe_case_sensitivity(&root), CaseSensitivity::Sensitive, "this test's folder");
     assert!(check(&probed, ".Claude/SKILLS/deploy/SKILL.md").is_allowed());
     assert_eq!(why(&check(&probed, ".claude/skills/deploy/SKILL.md")), [HitReason::InsideFolder]);
+}
+
+/// A folder protected at any depth below a scope (`ProtectedPattern::nested`): every folder
+/// below the scope whose path ends with the relative path, and everything under it, not a
+/// folder that only ends alike, not the scope itself, not outside the scope.
+#[test]
+fn a_nested_folder_is_protected_at_any_depth_below_its_scope_only() {
+    let tree = Tree::new();
+    let root = tree.cwd.clone();
+    let mut nested = pattern(&tree, &root, ".claude/skills", None);
+    nested.nested = true;
+    nested.what = hooks_registry::ProtectedKind::File;
+    let set = ProtectedSet::new(Vec::new()).with_patterns([nested]);
+    let check = |path: &Path| set.check(&[path.to_path_buf()], &root);
+    let d = check(&root.join("a/b/.claude/skills/x/SKILL.md"));
+    assert_eq!(why(&d), [HitReason::InsideFolder]);
+    assert_eq!(d.hits()[0].protected.as_path(), root.join("a/b/.claude/skills"));
+    assert_eq!(why(&check(&root.join(".claude/skills/x/SKILL.md"))), [HitReason::InsideFolder]);
+    for allowed in ["a/.claude/skills2/x", "a/claude/skills/x", "a/.claude/x/skills/y", "skills"] {
+        assert!(check(&root.join(allowed)).is_allowed(), "{allowed}");
+    }
+    assert!(check(&tree.at("elsewhere/.claude/skills/x")).is_allowed());
+    // A name under any folder (`NamedCopy`) is not what a nested pattern means.
+    assert!(
+        check(&root.join("a/.claude/skills"))
+            .hits()
+            .iter()
+            .all(|h| h.why == HitReason::InsideFolder)
+    );
 }

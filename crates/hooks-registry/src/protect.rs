@@ -228,6 +228,9 @@ pub struct ProtectedPattern {
     pub source: HookSourceId,
     /// A hook file or a script.
     pub what: ProtectedKind,
+    /// With a `tail`: every path under any folder below `scope` whose path ends with `tail`
+    /// (Claude Code's `.claude/skills/` at any depth), instead of the paths that end with it.
+    pub nested: bool,
 }
 
 /// Hook files that would be loaded if they existed, which the registry protects whether or
@@ -245,6 +248,10 @@ pub struct ExpectedFiles {
     pub folders: Vec<(HookSourceKind, PathBuf)>,
     /// The same under every project root, relative to it (Copilot's `.github/hooks/`).
     pub folders_under_roots: Vec<(HookSourceKind, PathBuf)>,
+    /// Folders, by their path relative to a project root, that are read below every root
+    /// at any depth too (Claude Code's `.claude/skills/` in a monorepo's packages): every
+    /// file under any folder whose path ends with this one.
+    pub nested_folders_under_roots: Vec<(HookSourceKind, PathBuf)>,
 }
 
 impl ExpectedFiles {
@@ -307,6 +314,21 @@ impl ExpectedFiles {
                     session: None,
                     source: HookSourceId::new(kind, located),
                     what: ProtectedKind::File,
+                    nested: false,
+                });
+            }
+        }
+        for (kind, rel) in root.map(|_| &self.nested_folders_under_roots).into_iter().flatten() {
+            let Some(root) = root else { continue };
+            for located in locations_with(resolver, root) {
+                let Ok(folder) = located.join(rel) else { continue };
+                patterns.push(ProtectedPattern {
+                    scope: located,
+                    tail: rel.clone(),
+                    session: None,
+                    source: HookSourceId::new(*kind, folder),
+                    what: ProtectedKind::File,
+                    nested: true,
                 });
             }
         }

@@ -1498,6 +1498,7 @@ fn compile(
                         session,
                         source: id.clone(),
                         what: ProtectedKind::Script,
+                        nested: false,
                     };
                     if !patterns.contains(&pattern) {
                         patterns.push(pattern);

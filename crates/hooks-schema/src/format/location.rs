@@ -183,6 +183,22 @@ pub struct AgentFolder {
     pub scope: FileScope,
     /// The folder relative to that base, with `/`.
     pub dir: &'static str,
+    /// For a project folder: the folder of that relative path is also read below the
+    /// project root at any depth (Claude Code loads the skills of a monorepo's
+    /// `packages/web/.claude/skills/`), and protected there too.
+    pub nested: bool,
+}
+
+impl AgentFolder {
+    /// A folder under the scope's base, read there only.
+    pub const fn at(role: FileRole, scope: FileScope, dir: &'static str) -> AgentFolder {
+        AgentFolder { role, scope, dir, nested: false }
+    }
+
+    /// A project folder also read below the project root at any depth.
+    pub const fn nested(role: FileRole, dir: &'static str) -> AgentFolder {
+        AgentFolder { role, scope: FileScope::Project, dir, nested: true }
+    }
 }
 
 /// The user's configuration folder of a format.

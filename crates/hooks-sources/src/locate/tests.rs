@@ -550,4 +550,8 @@ fn the_agents_own_plugin_folders_are_expected_under_their_user_folders() {
         "{:?}",
         expected.folders
     );
+    // Claude Code's skills are read below a root at any depth too; its subagents are not.
+    let nested: Vec<(String, PathBuf)> =
+        none.nested_folders_under_roots.iter().map(|(k, p)| (k.name(), p.clone())).collect();
+    assert_eq!(nested, [("project_claude_skills".to_owned(), PathBuf::from(".claude/skills"))]);
 }

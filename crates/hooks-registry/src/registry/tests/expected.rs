@@ -33,6 +33,7 @@ fn expected(fixed_name: &str) -> ExpectedFiles {
             hooks_testing::kinds::PROJECT_CURSOR_FILE,
             ".github/hooks".into(),
         )],
+        nested_folders_under_roots: Vec::new(),
     }
 }
 
