@@ -69,6 +69,8 @@ pub struct BridgeConfig {
     pub process_cwd: PathBuf,
     /// The user's home (`~` in edited paths and hook commands).
     pub home_dir: Option<PathBuf>,
+    /// Where variables move the user's shell start-up files, protected there too.
+    pub shell_startup: crate::trust::ShellStartupDirs,
     /// Chrys's config folder (`${chrys_home}`).
     pub config_dir: Option<PathBuf>,
     /// The user's login shell.
@@ -679,6 +681,7 @@ fn build_runtime(
                 config.trust_store.as_deref(),
                 config.dispatch.runtime_dir.as_deref(),
                 config.home_dir.as_deref(),
+                &config.shell_startup,
             );
             reg.set_expected_files(expected);
             reg.set_user_opt_in(config.user_opt_in);

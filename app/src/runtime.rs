@@ -91,6 +91,9 @@ pub struct RuntimeConfig {
     /// The user's home: the guard reads an edited path spelled `~/…` there (without it such
     /// a path is refused).
     pub home_dir: Option<PathBuf>,
+    /// Where variables move the user's shell start-up files (`$ZDOTDIR`,
+    /// `$XDG_CONFIG_HOME`): the guard protects them there as well as in the home.
+    pub shell_startup: crate::trust::ShellStartupDirs,
     /// The user's trust store (`hooks trust`; `crate::trust::user_store`): the guard protects
     /// its folder (the store, its lock, its temporary files) whether or not it exists.
     pub trust_store: Option<PathBuf>,
@@ -133,6 +136,7 @@ impl RuntimeConfig {
             user_shell: None,
             agent_version: None,
             home_dir: None,
+            shell_startup: crate::trust::ShellStartupDirs::default(),
             trust_store: None,
             audit: None,
         }
@@ -277,6 +281,7 @@ impl HookRuntime {
                         rt.config.trust_store.as_deref(),
                         rt.config.dispatch.runtime_dir.as_deref(),
                         rt.config.home_dir.as_deref(),
+                        &rt.config.shell_startup,
                     );
                     reg.set_expected_files(expected);
                     // The user's opt-in to project hooks (Chrys's `project.hooks_enabled`): a

@@ -74,15 +74,57 @@ const SHELL_STARTUP_FILES: [&str; 14] = [
 /// editor-based agent among them).
 const SHELL_STARTUP_FOLDERS: [&str; 2] = [".config/fish", ".config/environment.d"];
 
+/// zsh's start-up files, which `$ZDOTDIR` moves out of the home.
+const ZSH_STARTUP_FILES: [&str; 4] = [".zshenv", ".zprofile", ".zshrc", ".zlogin"];
+
+/// Where variables move the user's shell start-up files from their places in the home:
+/// zsh's to `$ZDOTDIR`, fish's and systemd's to `$XDG_CONFIG_HOME` (both also stay protected
+/// in the home).
+///
+/// ```
+/// use hooks_app::trust::ShellStartupDirs;
+/// use hooks_sources::EnvVars;
+///
+/// let env = EnvVars::from_lookup(|name| match name {
+///     "ZDOTDIR" => Some("/home/u/.config/zsh".into()),
+///     "XDG_CONFIG_HOME" => Some("relative/is/ignored".into()),
+///     _ => None,
+/// });
+/// let dirs = ShellStartupDirs::from_env(&env);
+/// assert_eq!(dirs.zdotdir.as_deref(), Some(std::path::Path::new("/home/u/.config/zsh")));
+/// assert_eq!(dirs.xdg_config_home, None);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShellStartupDirs {
+    /// `$ZDOTDIR`, when absolute.
+    pub zdotdir: Option<PathBuf>,
+    /// `$XDG_CONFIG_HOME`, when absolute.
+    pub xdg_config_home: Option<PathBuf>,
+}
+
+impl ShellStartupDirs {
+    /// The folders `env` names (absolute values only).
+    pub fn from_env(env: &EnvVars) -> ShellStartupDirs {
+        let absolute = |v: &Option<std::ffi::OsString>| {
+            v.as_ref().map(PathBuf::from).filter(|p| p.is_absolute())
+        };
+        ShellStartupDirs {
+            zdotdir: absolute(&env.zdotdir),
+            xdg_config_home: absolute(&env.xdg_config_home),
+        }
+    }
+}
+
 /// Adds the engine's own folders to the files the guard protects: the trust store's folder
 /// (an agent that could edit the store could trust its own hooks), the runtime folder
-/// ([`ENGINE_RUNTIME`]), and the shell start-up files under `home` ([`SHELL_STARTUP`]),
-/// whether or not they exist yet.
+/// ([`ENGINE_RUNTIME`]), and the shell start-up files under `home` and where `shell` puts
+/// them ([`SHELL_STARTUP`]), whether or not they exist yet.
 pub fn protect_engine_folders(
     expected: &mut hooks_registry::ExpectedFiles,
     trust_store: Option<&Path>,
     runtime_dir: Option<&Path>,
     home: Option<&Path>,
+    shell: &ShellStartupDirs,
 ) {
     if let Some(store) = trust_store {
         let folder = TrustStore::at(store).folder().to_path_buf();
@@ -97,6 +139,17 @@ pub fn protect_engine_folders(
         }
         for folder in SHELL_STARTUP_FOLDERS {
             expected.folders.push((SHELL_STARTUP, home.join(folder)));
+        }
+    }
+    if let Some(dir) = shell.zdotdir.as_deref().filter(|d| d.is_absolute()) {
+        for file in ZSH_STARTUP_FILES {
+            expected.fixed.push((SHELL_STARTUP, dir.join(file)));
+        }
+    }
+    if let Some(dir) = shell.xdg_config_home.as_deref().filter(|d| d.is_absolute()) {
+        for folder in SHELL_STARTUP_FOLDERS {
+            let under = folder.strip_prefix(".config/").unwrap_or(folder);
+            expected.folders.push((SHELL_STARTUP, dir.join(under)));
         }
     }
 }

@@ -93,6 +93,7 @@ pub fn build(args: &RuntimeArgs, watch: Watch) -> Result<Built> {
     }
     config.user_shell = env.shell().map(str::to_owned);
     config.home_dir = env.home_dir();
+    config.shell_startup = hooks_app::trust::ShellStartupDirs::from_env(&env);
     let store = hooks_app::trust::user_store(&env);
     config.trust_store = store.as_ref().map(|s| s.path().to_path_buf());
     // The store gates the files whose agent reviews them (Codex's), on every surface.

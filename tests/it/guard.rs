@@ -425,6 +425,40 @@ fn the_shell_start_up_files_that_move_the_agents_folders_are_protected() {
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_shell_startup", "{lines:#?}");
 }
 
+/// zsh reads its start-up files from `$ZDOTDIR` when it is set, and fish and systemd read
+/// theirs under `$XDG_CONFIG_HOME`: those are protected where the variables put them, as
+/// well as in their default places.
+#[test]
+fn the_shell_start_up_files_are_protected_where_zdotdir_and_xdg_config_home_put_them() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let root = project.path().to_str().expect("utf-8");
+    let cfg = home.path().to_str().expect("utf-8");
+    let zdotdir = home.path().join("dots/zsh");
+    let xdg = home.path().join("xdg");
+    let paths = [
+        "~/dots/zsh/.zshrc",
+        "~/dots/zsh/.zshenv",
+        "~/xdg/fish/config.fish",
+        "~/xdg/environment.d/agent.conf",
+        "~/.zshrc",
+        "~/.config/fish/config.fish",
+        "~/dots/zsh/notes.txt",
+        "~/xdg/nvim/init.lua",
+    ];
+    let mut args = vec!["guard", "--root", root, "--cwd", root, "--config-dir", cfg, "--json"];
+    args.extend_from_slice(&paths);
+    let env = [("HOME", home.path()), ("ZDOTDIR", zdotdir.as_path())];
+    let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &env);
+    let lines = json_lines(&o.stdout);
+    assert_eq!(o.status.code(), Some(2), "{lines:#?}");
+    assert_eq!(
+        allowed(&lines),
+        [false, false, false, false, false, false, true, true],
+        "{lines:#?}"
+    );
+}
+
 /// The agents load hooks by themselves from their plugins and extensions, which the engine
 /// does not read: an agent that may not edit its hook files must not switch off a plugin's
 /// gate either, existing or not, whatever the spelling.

@@ -84,6 +84,7 @@ impl Project {
             trust: Arc::new(trust),
             process_cwd: self.root(),
             home_dir: Some(self.home.path().to_path_buf()),
+            shell_startup: crate::trust::ShellStartupDirs::default(),
             config_dir: None,
             user_shell: None,
             dispatch: DispatchConfig::default(),

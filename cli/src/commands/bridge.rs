@@ -83,6 +83,7 @@ fn config(a: &BridgeArgs) -> Result<BridgeConfig> {
         trust: std::sync::Arc::new(trust),
         process_cwd,
         home_dir: env.home_dir(),
+        shell_startup: hooks_app::trust::ShellStartupDirs::from_env(&env),
         config_dir,
         user_shell: env.shell().map(str::to_owned),
         dispatch,

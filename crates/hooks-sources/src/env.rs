@@ -44,6 +44,8 @@ pub struct EnvVars {
     pub localappdata: Option<OsString>,
     /// [`EnvVars::SHELL`]: the user's login shell.
     pub shell: Option<OsString>,
+    /// [`EnvVars::ZDOTDIR`]: the folder zsh reads its start-up files from.
+    pub zdotdir: Option<OsString>,
     /// [`EnvVars::NO_COLOR`]: set (and not empty) when the user asks for output without
     /// colour.
     pub no_color: Option<OsString>,
@@ -93,6 +95,9 @@ impl EnvVars {
     /// The user's login shell, handed to codecs as `EncodeContext::user_shell` for formats that
     /// run command strings through a shell.
     pub const SHELL: &'static str = "SHELL";
+    /// The folder zsh reads its start-up files (`.zshenv`, `.zshrc`, …) from instead of the
+    /// home: the guard protects them there too, as they can move every agent's folders.
+    pub const ZDOTDIR: &'static str = "ZDOTDIR";
     /// The `NO_COLOR` convention: the `hooks` tool prints no colour when it is set and not
     /// empty.
     pub const NO_COLOR: &'static str = "NO_COLOR";
@@ -119,7 +124,7 @@ impl EnvVars {
     pub const OTEL_SERVICE_NAME: &'static str = "OTEL_SERVICE_NAME";
 
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 16] = [
+    pub const TABLE: [EnvVarSpec; 17] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -151,6 +156,10 @@ impl EnvVars {
         EnvVarSpec {
             name: EnvVars::SHELL,
             purpose: "the user's login shell, passed to codecs for formats that run command strings through a shell",
+        },
+        EnvVarSpec {
+            name: EnvVars::ZDOTDIR,
+            purpose: "the folder zsh reads its start-up files from instead of the home: the guard protects `.zshenv`, `.zprofile`, `.zshrc` and `.zlogin` there too",
         },
         EnvVarSpec {
             name: EnvVars::NO_COLOR,
@@ -247,6 +256,7 @@ impl EnvVars {
             xdg_state_home: get(EnvVars::XDG_STATE_HOME),
             localappdata: get(EnvVars::LOCALAPPDATA),
             shell: get(EnvVars::SHELL),
+            zdotdir: get(EnvVars::ZDOTDIR),
             no_color: get(EnvVars::NO_COLOR),
             path: get(EnvVars::PATH),
             rust_log: get(EnvVars::RUST_LOG),
