@@ -187,10 +187,8 @@ impl Walk {
                         _ => None,
                     })
                     .collect();
-                let below_dot_folder = names
-                    .iter()
-                    .take(names.len().saturating_sub(1))
-                    .any(|n| n.starts_with('.') && n.len() > 1);
+                let below_dot_folder =
+                    names.iter().take(names.len().saturating_sub(1)).any(|n| is_dot_folder(n));
                 below_dot_folder.then(|| NamedPath {
                     base: p.base.clone(),
                     path: folder.to_path_buf(),
@@ -830,9 +828,9 @@ impl Walk {
         if v.tail.is_some() {
             return;
         }
-        let in_dot_folder = Path::new(&v.head).components().any(|c| {
-            matches!(c, Component::Normal(n) if n.to_str().is_some_and(|n| n.starts_with('.') && n.len() > 1))
-        });
+        let in_dot_folder = Path::new(&v.head)
+            .components()
+            .any(|c| matches!(c, Component::Normal(n) if n.to_str().is_some_and(is_dot_folder)));
         if in_dot_folder {
             self.add_word(piece, PathRole::Modules, dirs);
         }
@@ -1405,6 +1403,13 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &[],
     },
 ];
+
+/// Whether a normal path component (never `.` or `..`) names a configuration folder
+/// (`.claude`, `.hooks`): what a hook keeps beside itself or imports from there is protected
+/// whole.
+fn is_dot_folder(name: &str) -> bool {
+    name.starts_with('.') && name.len() > 1
+}
 
 /// An option word as its flag and the value written into it (`--prefix=web` is `--prefix`
 /// and `web`); any other word is itself, with no value.
