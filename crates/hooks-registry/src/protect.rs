@@ -318,18 +318,21 @@ impl ExpectedFiles {
                 });
             }
         }
-        for (kind, rel) in root.map(|_| &self.nested_folders_under_roots).into_iter().flatten() {
-            let Some(root) = root else { continue };
+        // Under a root, each folder read at any depth below it: one pattern, its scope the
+        // root (resolved once for them all).
+        if let Some(root) = root.filter(|_| !self.nested_folders_under_roots.is_empty()) {
             for located in locations_with(resolver, root) {
-                let Ok(folder) = located.join(rel) else { continue };
-                patterns.push(ProtectedPattern {
-                    scope: located,
-                    tail: rel.clone(),
-                    session: None,
-                    source: HookSourceId::new(*kind, folder),
-                    what: ProtectedKind::File,
-                    nested: true,
-                });
+                for (kind, rel) in &self.nested_folders_under_roots {
+                    let Ok(folder) = located.join(rel) else { continue };
+                    patterns.push(ProtectedPattern {
+                        scope: located.clone(),
+                        tail: rel.clone(),
+                        session: None,
+                        source: HookSourceId::new(*kind, folder),
+                        what: ProtectedKind::File,
+                        nested: true,
+                    });
+                }
             }
         }
         (paths, patterns)

@@ -275,10 +275,11 @@ pub fn expected_files(
             };
             if let Some(b) = dirs.and_then(|d| base(folder.scope, format.id(), Path::new(""), d)) {
                 let kind = HookSourceKind::file(folder.scope, folder.role);
-                into.push((kind, join(&b, folder.dir)));
+                let dir = join(&b, folder.dir);
                 if folder.nested && folder.scope == FileScope::Project {
-                    out.nested_folders_under_roots.push((kind, join(&b, folder.dir)));
+                    out.nested_folders_under_roots.push((kind, dir.clone()));
                 }
+                into.push((kind, dir));
             }
         }
     }
