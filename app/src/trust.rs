@@ -47,18 +47,16 @@ pub const SHELL_STARTUP: HookSourceKind = HookSourceKind::file(
     hooks_schema::FileRole::new(hooks_truststore::ENGINE, "shell_startup", 0),
 );
 
-/// The start-up files of the shells an agent is started from, under the home folder: the
-/// login and interactive files of `sh`, `bash`, `zsh`, `ksh` and `csh`/`tcsh`, and PAM's
-/// environment file.
-const SHELL_STARTUP_FILES: [&str; 14] = [
+/// zsh's start-up files: in the home, or in `$ZDOTDIR` when that is set.
+const ZSH_STARTUP_FILES: [&str; 4] = [".zshenv", ".zprofile", ".zshrc", ".zlogin"];
+
+/// The other shells' start-up files under the home folder: the login and interactive files
+/// of `sh`, `bash`, `ksh` and `csh`/`tcsh`, and PAM's environment file.
+const HOME_STARTUP_FILES: [&str; 10] = [
     ".profile",
     ".bash_profile",
     ".bash_login",
     ".bashrc",
-    ".zshenv",
-    ".zprofile",
-    ".zshrc",
-    ".zlogin",
     ".kshrc",
     ".mkshrc",
     ".cshrc",
@@ -67,15 +65,13 @@ const SHELL_STARTUP_FILES: [&str; 14] = [
     ".pam_environment",
 ];
 
-/// Folders a shell or the user's session manager reads at start: `fish`'s whole
-/// configuration folder (`config.fish`, `conf.d/`, the universal variables of
-/// `fish_variables`, and `functions/`, where a `claude.fish` would wrap the agent's command)
-/// and systemd's `environment.d/` (the environment of programs started from the desktop, an
-/// editor-based agent among them).
-const SHELL_STARTUP_FOLDERS: [&str; 2] = [".config/fish", ".config/environment.d"];
-
-/// zsh's start-up files, which `$ZDOTDIR` moves out of the home.
-const ZSH_STARTUP_FILES: [&str; 4] = [".zshenv", ".zprofile", ".zshrc", ".zlogin"];
+/// Folders under the user's configuration folder (`~/.config`, or `$XDG_CONFIG_HOME`) a
+/// shell or the user's session manager reads at start: `fish`'s whole configuration folder
+/// (`config.fish`, `conf.d/`, the universal variables of `fish_variables`, and
+/// `functions/`, where a `claude.fish` would wrap the agent's command) and systemd's
+/// `environment.d/` (the environment of programs started from the desktop, an editor-based
+/// agent among them).
+const CONFIG_STARTUP_FOLDERS: [&str; 2] = ["fish", "environment.d"];
 
 /// Where variables move the user's shell start-up files from their places in the home:
 /// zsh's to `$ZDOTDIR`, fish's and systemd's to `$XDG_CONFIG_HOME` (both also stay protected
@@ -133,24 +129,22 @@ pub fn protect_engine_folders(
     if let Some(dir) = runtime_dir {
         expected.folders.push((ENGINE_RUNTIME, dir.to_path_buf()));
     }
-    if let Some(home) = home.filter(|h| h.is_absolute()) {
-        for file in SHELL_STARTUP_FILES {
-            expected.fixed.push((SHELL_STARTUP, home.join(file)));
-        }
-        for folder in SHELL_STARTUP_FOLDERS {
-            expected.folders.push((SHELL_STARTUP, home.join(folder)));
-        }
+    // Every place each may be read from: the home's (which stay in use for the other
+    // shells and the sessions without the variable) and where the variables put them.
+    let home = home.filter(|h| h.is_absolute());
+    let zsh = [home, shell.zdotdir.as_deref().filter(|d| d.is_absolute())];
+    let config = [
+        home.map(|h| h.join(".config")),
+        shell.xdg_config_home.clone().filter(|d| d.is_absolute()),
+    ];
+    for file in home.into_iter().flat_map(|h| HOME_STARTUP_FILES.map(|f| h.join(f))) {
+        expected.fixed.push((SHELL_STARTUP, file));
     }
-    if let Some(dir) = shell.zdotdir.as_deref().filter(|d| d.is_absolute()) {
-        for file in ZSH_STARTUP_FILES {
-            expected.fixed.push((SHELL_STARTUP, dir.join(file)));
-        }
+    for file in zsh.into_iter().flatten().flat_map(|d| ZSH_STARTUP_FILES.map(|f| d.join(f))) {
+        expected.fixed.push((SHELL_STARTUP, file));
     }
-    if let Some(dir) = shell.xdg_config_home.as_deref().filter(|d| d.is_absolute()) {
-        for folder in SHELL_STARTUP_FOLDERS {
-            let under = folder.strip_prefix(".config/").unwrap_or(folder);
-            expected.folders.push((SHELL_STARTUP, dir.join(under)));
-        }
+    for folder in config.iter().flatten().flat_map(|d| CONFIG_STARTUP_FOLDERS.map(|f| d.join(f))) {
+        expected.folders.push((SHELL_STARTUP, folder));
     }
 }
 
