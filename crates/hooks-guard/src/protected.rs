@@ -445,28 +445,27 @@ impl ProtectedSet {
                 if self.may_reach_session_copy(reading) { session_cwd.canonical() } else { None };
             let path = reading.path.as_path();
             // Inside a protected folder: the folder is one of the path's ancestors (or the
-            // path itself); holding one: the folder is below the path, and the folders below
-            // a path are the ones that follow it in the map's order (paths compare by
-            // component), up to the first that is not below it.
-            let mut found: Vec<(usize, HitReason)> = path
-                .ancestors()
-                .filter_map(|a| self.trees.get(a))
-                .flatten()
-                .map(|&i| (i, HitReason::InsideFolder))
-                .collect();
+            // path itself), by its path, or on a case-insensitive file system by its folded
+            // text too.
+            let mut found: Vec<(usize, HitReason)> = Vec::new();
+            for a in path.ancestors() {
+                let folded = (!self.folded_trees.is_empty())
+                    .then(|| self.folded_trees.get(&fold(a)))
+                    .flatten();
+                for &i in self.trees.get(a).into_iter().chain(folded).flatten() {
+                    found.push((i, HitReason::InsideFolder));
+                }
+            }
+            // Holding one: the folder is below the path, and the folders below a path are the
+            // ones that follow it in the map's order (paths compare by component), up to the
+            // first that is not below it; by folded text, those whose text goes on from the
+            // path's with a separator.
             let below = self
                 .trees
                 .range::<Path, _>((std::ops::Bound::Excluded(path), std::ops::Bound::Unbounded))
                 .take_while(|(scope, _)| scope.starts_with(path));
             found.extend(below.flat_map(|(_, v)| v.iter().map(|&i| (i, HitReason::HoldingFolder))));
             if !self.folded_trees.is_empty() {
-                // The same by folded text: an ancestor's, and the folders whose text goes on
-                // from the path's with a separator.
-                for a in path.ancestors() {
-                    if let Some(v) = self.folded_trees.get(&fold(a)) {
-                        found.extend(v.iter().map(|&i| (i, HitReason::InsideFolder)));
-                    }
-                }
                 let mut prefix = fold(path);
                 if !prefix.ends_with(std::path::MAIN_SEPARATOR) {
                     prefix.push(std::path::MAIN_SEPARATOR);
