@@ -136,11 +136,11 @@ impl FormatDescriptor for ClaudeFormat {
     fn dirs(&self) -> FormatDirs {
         FormatDirs {
             user: Some(UserDir::under_home(".claude").or_env(CONFIG_DIR_VAR)),
-            managed: Some(ManagedDir {
-                linux: "/etc/claude-code",
-                macos: "/Library/Application Support/ClaudeCode",
-                windows: r"C:\Program Files\ClaudeCode",
-            }),
+            managed: Some(ManagedDir::per_platform(
+                "/etc/claude-code",
+                "/Library/Application Support/ClaudeCode",
+                r"C:\Program Files\ClaudeCode",
+            )),
         }
     }
 

@@ -121,11 +121,11 @@ impl FormatDescriptor for CodexFormat {
     fn dirs(&self) -> FormatDirs {
         FormatDirs {
             user: Some(UserDir::under_home(".codex").or_env(CODEX_HOME_VAR)),
-            managed: Some(ManagedDir {
-                linux: "/etc/codex",
-                macos: "/etc/codex",
-                windows: r"C:\ProgramData\OpenAI\Codex",
-            }),
+            managed: Some(ManagedDir::per_platform(
+                "/etc/codex",
+                "/etc/codex",
+                r"C:\ProgramData\OpenAI\Codex",
+            )),
         }
     }
 

@@ -153,11 +153,11 @@ impl FormatDescriptor for CopilotFormat {
     fn dirs(&self) -> FormatDirs {
         FormatDirs {
             user: Some(UserDir::under_home(".copilot").or_env(COPILOT_HOME_VAR)),
-            managed: Some(ManagedDir {
-                linux: "/etc/github-copilot",
-                macos: "/etc/github-copilot",
-                windows: r"C:\ProgramData\GitHub\Copilot",
-            }),
+            managed: Some(ManagedDir::per_platform(
+                "/etc/github-copilot",
+                "/etc/github-copilot",
+                r"C:\ProgramData\GitHub\Copilot",
+            )),
         }
     }
 

@@ -67,11 +67,11 @@ impl FormatDescriptor for CursorFormat {
     fn dirs(&self) -> FormatDirs {
         FormatDirs {
             user: Some(UserDir::under_home(".cursor")),
-            managed: Some(ManagedDir {
-                linux: "/etc/cursor",
-                macos: "/Library/Application Support/Cursor",
-                windows: r"C:\ProgramData\Cursor",
-            }),
+            managed: Some(ManagedDir::per_platform(
+                "/etc/cursor",
+                "/Library/Application Support/Cursor",
+                r"C:\ProgramData\Cursor",
+            )),
         }
     }
 

@@ -34,15 +34,30 @@ pub const USER_SETTINGS: HookSourceKind = HookSourceKind::file(FileScope::User, 
 /// The project file, relative to the project root.
 pub const PROJECT_FILE: &str = ".gemini/settings.json";
 
+/// The variable that names the system settings file instead of
+/// `/etc/gemini-cli/settings.json` (Gemini CLI 0.61's `getSystemSettingsPath`); the system
+/// defaults are then beside it unless [`SYSTEM_DEFAULTS_VAR`] names them.
+pub const SYSTEM_SETTINGS_VAR: &str = "GEMINI_CLI_SYSTEM_SETTINGS_PATH";
+
+/// The variable that names the system defaults file (Gemini CLI 0.61's
+/// `getSystemDefaultsPath`).
+pub const SYSTEM_DEFAULTS_VAR: &str = "GEMINI_CLI_SYSTEM_DEFAULTS_PATH";
+
 const LOCATIONS: [FileLocation; 4] = [
     // System defaults first: among managed files the later one's switch wins, as the
-    // system settings override the system defaults in Gemini CLI's merge.
+    // system settings override the system defaults in Gemini CLI's merge. Gemini CLI skips
+    // either system file unless root alone can write it and the folders above it
+    // (`isFileAndDirectorySecureSync`).
     FileLocation::hooks(
         SYSTEM_DEFAULTS,
         FileScope::Managed,
         FilePattern::File("system-defaults.json"),
-    ),
-    FileLocation::hooks(SETTINGS, FileScope::Managed, FilePattern::File("settings.json")),
+    )
+    .or_env(SYSTEM_DEFAULTS_VAR)
+    .administrator_only(),
+    FileLocation::hooks(SETTINGS, FileScope::Managed, FilePattern::File("settings.json"))
+        .or_env(SYSTEM_SETTINGS_VAR)
+        .administrator_only(),
     FileLocation::hooks(SETTINGS, FileScope::Project, FilePattern::File(PROJECT_FILE)),
     FileLocation::hooks(SETTINGS, FileScope::User, FilePattern::File("settings.json")),
 ];
@@ -106,11 +121,14 @@ impl FormatDescriptor for GeminiFormat {
     fn dirs(&self) -> FormatDirs {
         FormatDirs {
             user: Some(UserDir::under_home(".gemini").or_home_env(HOME_VAR)),
-            managed: Some(ManagedDir {
-                linux: "/etc/gemini-cli",
-                macos: "/Library/Application Support/GeminiCli",
-                windows: r"C:\ProgramData\gemini-cli",
-            }),
+            managed: Some(
+                ManagedDir::per_platform(
+                    "/etc/gemini-cli",
+                    "/Library/Application Support/GeminiCli",
+                    r"C:\ProgramData\gemini-cli",
+                )
+                .or_folder_of_env(SYSTEM_SETTINGS_VAR),
+            ),
         }
     }
 

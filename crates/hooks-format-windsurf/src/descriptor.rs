@@ -73,11 +73,11 @@ impl FormatDescriptor for WindsurfFormat {
     fn dirs(&self) -> FormatDirs {
         FormatDirs {
             user: Some(UserDir::under_home(".codeium/windsurf")),
-            managed: Some(ManagedDir {
-                linux: "/etc/windsurf",
-                macos: "/Library/Application Support/Windsurf",
-                windows: r"C:\ProgramData\Windsurf",
-            }),
+            managed: Some(ManagedDir::per_platform(
+                "/etc/windsurf",
+                "/Library/Application Support/Windsurf",
+                r"C:\ProgramData\Windsurf",
+            )),
         }
     }
 

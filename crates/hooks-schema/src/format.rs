@@ -16,7 +16,8 @@ use std::{fmt, path::Path, sync::Arc};
 
 pub use self::{
     location::{
-        AgentFolder, FileContent, FileLocation, FilePattern, FormatDirs, ManagedDir, UserDir,
+        AgentFolder, FileContent, FileLocation, FilePattern, FormatDirs, ManagedDir, Ownership,
+        UserDir,
     },
     set::{FormatSet, FormatSetError, UnknownFormat},
 };

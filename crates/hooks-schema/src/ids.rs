@@ -278,7 +278,7 @@ impl SourceScope {
 /// (`project_cursor_file`). `rank` orders the roles of one scope: sources of a lower rank run
 /// first. The workspace's formats use 100 (Cursor), 200 (Chrys) and 300/310 (Claude Code's
 /// local and shared settings); a new format picks a free rank (`specs/formats.md`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FileRole {
     format: FormatId,
     name: &'static str,

@@ -147,8 +147,8 @@ pub use crate::{
     event::{EventClass, HookEvent},
     format::{
         AgentFolder, Claim, FileContent, FileLocation, FilePattern, FormatDescriptor, FormatDirs,
-        FormatSet, FormatSetError, ManagedDir, NativeEvent, ParseContext, ReviewRecordError,
-        SourceSummary, UnknownFormat, UserDir,
+        FormatSet, FormatSetError, ManagedDir, NativeEvent, Ownership, ParseContext,
+        ReviewRecordError, SourceSummary, UnknownFormat, UserDir,
     },
     host::{
         EDITED_PATH_ARGS, HostAnswer, HostCodec, HostError, HostInput, InstallTarget,

@@ -142,6 +142,19 @@ impl FilePattern {
     }
 }
 
+/// Who must own a file, and every folder above it, for its agent to read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Ownership {
+    /// Anyone: the agent reads the file wherever it is and whoever may write it.
+    #[default]
+    Anyone,
+    /// The administrator alone (Gemini CLI's system settings): on Unix the file, the file it
+    /// links to, and every folder above either belong to `root` and no one else may write
+    /// them (no group or other write bit, a symbolic link on the way owned by `root` too).
+    /// A file that is not so is not read; a warning says why. Not checked on Windows.
+    Administrator,
+}
+
 /// One place a format's files live.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct FileLocation {
@@ -153,17 +166,48 @@ pub struct FileLocation {
     pub pattern: FilePattern,
     /// What they hold.
     pub content: FileContent,
+    /// For a [`FilePattern::File`] location of the user or managed scope: an environment
+    /// variable that names the file itself, in place of the pattern under the scope's
+    /// folder, when it is set to an absolute path (Gemini CLI's
+    /// `GEMINI_CLI_SYSTEM_SETTINGS_PATH`). Ignored for other patterns and in a project.
+    pub env: Option<&'static str>,
+    /// Who must own the files for the agent to read them.
+    pub ownership: Ownership,
 }
 
 impl FileLocation {
     /// A location of hook files.
     pub const fn hooks(role: FileRole, scope: FileScope, pattern: FilePattern) -> FileLocation {
-        FileLocation { role, scope, pattern, content: FileContent::Hooks }
+        FileLocation {
+            role,
+            scope,
+            pattern,
+            content: FileContent::Hooks,
+            env: None,
+            ownership: Ownership::Anyone,
+        }
     }
 
     /// A location of files that carry only a policy.
     pub const fn policy(role: FileRole, scope: FileScope, pattern: FilePattern) -> FileLocation {
-        FileLocation { role, scope, pattern, content: FileContent::PolicyOnly }
+        FileLocation {
+            content: FileContent::PolicyOnly,
+            ..FileLocation::hooks(role, scope, pattern)
+        }
+    }
+
+    /// The same location, its file named instead by `var` when that is set to an absolute
+    /// path ([`FileLocation::env`]).
+    #[must_use]
+    pub const fn or_env(self, var: &'static str) -> FileLocation {
+        FileLocation { env: Some(var), ..self }
+    }
+
+    /// The same location, read only when the administrator alone can write its file
+    /// ([`Ownership::Administrator`]).
+    #[must_use]
+    pub const fn administrator_only(self) -> FileLocation {
+        FileLocation { ownership: Ownership::Administrator, ..self }
     }
 }
 
@@ -251,9 +295,29 @@ pub struct ManagedDir {
     pub macos: &'static str,
     /// On Windows.
     pub windows: &'static str,
+    /// An environment variable naming a file whose folder is the administrator's folder
+    /// instead, when it is set to an absolute path (Gemini CLI finds its system defaults
+    /// beside the file `GEMINI_CLI_SYSTEM_SETTINGS_PATH` names).
+    pub folder_of_env: Option<&'static str>,
 }
 
 impl ManagedDir {
+    /// The folder `linux`, `macos` or `windows` on each platform.
+    pub const fn per_platform(
+        linux: &'static str,
+        macos: &'static str,
+        windows: &'static str,
+    ) -> ManagedDir {
+        ManagedDir { linux, macos, windows, folder_of_env: None }
+    }
+
+    /// The same folder, or the folder of the file `var` names when it is set
+    /// ([`ManagedDir::folder_of_env`]).
+    #[must_use]
+    pub const fn or_folder_of_env(self, var: &'static str) -> ManagedDir {
+        ManagedDir { folder_of_env: Some(var), ..self }
+    }
+
     /// The folder for the platform this was compiled for.
     pub fn this_platform(&self) -> &'static str {
         if cfg!(target_os = "macos") {

@@ -65,7 +65,7 @@ fn a_file_pattern_knows_its_folders_names_and_matches() {
 
 #[test]
 fn a_managed_dir_picks_this_platform() {
-    let d = ManagedDir { linux: "/etc/x", macos: "/Library/X", windows: r"C:\X" };
+    let d = ManagedDir::per_platform("/etc/x", "/Library/X", r"C:\X");
     let want = if cfg!(target_os = "macos") {
         "/Library/X"
     } else if cfg!(windows) {
