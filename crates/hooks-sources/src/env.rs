@@ -66,7 +66,10 @@ pub struct EnvVars {
     pub otel_service_name: Option<OsString>,
     /// The variables the registered formats declare to move their user folder
     /// ([`hooks_schema::UserDir::env`], `CODEX_HOME`; [`hooks_schema::UserDir::home_env`],
-    /// `GEMINI_CLI_HOME`), by name; only those set.
+    /// `GEMINI_CLI_HOME`), their administrator's folder
+    /// ([`hooks_schema::ManagedDir::folder_of_env`]) or one of their files
+    /// ([`hooks_schema::FileLocation::env`], `GEMINI_CLI_SYSTEM_SETTINGS_PATH`), by name;
+    /// only those set.
     pub format_vars: BTreeMap<String, OsString>,
 }
 
@@ -226,14 +229,21 @@ impl EnvVars {
         env
     }
 
-    /// The variables `formats` declare to move their user folder, in registration order.
+    /// The variables `formats` declare to move their user folder, their administrator's
+    /// folder or one of their files, in registration order.
     pub fn format_var_names(formats: &FormatSet) -> Vec<&'static str> {
         let mut names: Vec<&'static str> = Vec::new();
-        for user in formats.iter().filter_map(|f| f.dirs().user) {
-            names.extend(user.env);
-            names.extend(user.home_env);
+        for f in formats.iter() {
+            let dirs = f.dirs();
+            if let Some(user) = dirs.user {
+                names.extend(user.env);
+                names.extend(user.home_env);
+            }
+            names.extend(dirs.managed.and_then(|m| m.folder_of_env));
+            names.extend(f.locations().iter().filter_map(|l| l.env));
         }
-        names.dedup();
+        let mut seen = std::collections::BTreeSet::new();
+        names.retain(|n| seen.insert(*n));
         names
     }
 

@@ -34,6 +34,7 @@ mod found;
 mod hook_dirs;
 mod load;
 mod locate;
+mod ownership;
 mod policy_files;
 mod read;
 
@@ -48,10 +49,11 @@ pub use crate::{
         read_managed_sources, read_user_sources, read_with, read_with_bytes,
     },
     locate::{
-        Candidate, FoundFile, MAX_FOLDER_FILES, MAX_FOLDER_SCAN, ManagedDirs, ScopeDirs, UserDirs,
-        candidates, expected_files, files_below, files_in, find_files, locations_in, managed_files,
-        project_files, subfolders, user_files,
+        Candidate, FoundFile, MAX_FOLDER_FILES, MAX_FOLDER_SCAN, ManagedDirs, Place, ScopeDirs,
+        UserDirs, candidates, expected_files, files_below, files_in, find_files, locations_in,
+        managed_files, project_files, subfolders, user_files,
     },
+    ownership::administrator_only,
     policy_files::{UserPolicy, read_user_policy},
     read::{
         MAX_SOURCE_BYTES, ReadError, decide_read, read_capped, read_capped_to, read_source,

@@ -6,7 +6,7 @@ use std::{collections::HashMap, path::Path};
 use hooks_registry::{HookRegistry, SourceUpdate};
 use hooks_schema::{
     AbsPathBuf, FileContent, FileScope, FormatSet, HookDiagnostic, HookSourceId, ParseContext,
-    ParseResult,
+    ParseResult, ParsedSource,
 };
 use hooks_trust::{TrustInputs, TrustPolicy, explicit_source_decision};
 
@@ -228,18 +228,38 @@ fn read_files(
         }
         let ctx =
             ParseContext { path: &file.path, kind: file.kind, strict, shadows: &file.shadows };
-        let result = match read_with_bytes(formats, &ctx) {
-            Ok(read) => {
-                let trust = crate::decide_read(policy, &ctx, None, &read, inputs);
-                let mut parsed = read.1;
-                extend_diagnostics(&mut parsed, file.folder_warnings);
-                Ok(SourceUpdate { source: id.clone(), parsed, project_root: None, trust })
-            }
-            Err(e) => Err(e.to_diagnostic()),
+        let result = match file.not_read {
+            // Loaded without its hooks (and without its policy): its agent skips it too. Its
+            // trust is its kind's, as every re-decision of the kind gives it; with no hook it
+            // runs nothing either way, and the warning says why.
+            Some(why) => Ok(SourceUpdate {
+                source: id.clone(),
+                trust: policy.decide(file.kind, inputs),
+                parsed: Ok(ParsedSource { diagnostics: vec![why], ..ParsedSource::default() }),
+                project_root: None,
+            }),
+            None => read_trusted(formats, &ctx, &id, policy, inputs, file.folder_warnings),
         };
         out.push(ReadFile { id, result, found: found_paths(&file.path, &file.replaced_by) });
     }
     ReadSources { files: out }
+}
+
+/// One user or managed file read and parsed, with its trust decided on what was read.
+#[allow(clippy::result_large_err, reason = "what `ReadFile::result` holds, stored as it is")]
+fn read_trusted(
+    formats: &FormatSet,
+    ctx: &ParseContext<'_>,
+    id: &HookSourceId,
+    policy: &dyn TrustPolicy,
+    inputs: &TrustInputs,
+    folder_warnings: Vec<HookDiagnostic>,
+) -> Result<SourceUpdate, HookDiagnostic> {
+    let read = read_with_bytes(formats, ctx).map_err(|e| e.to_diagnostic())?;
+    let trust = crate::decide_read(policy, ctx, None, &read, inputs);
+    let mut parsed = read.1;
+    extend_diagnostics(&mut parsed, folder_warnings);
+    Ok(SourceUpdate { source: id.clone(), parsed, project_root: None, trust })
 }
 
 /// Reads `ctx.path` with the descriptor of `ctx.kind`'s format; a format that is not

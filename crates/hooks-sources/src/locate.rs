@@ -11,8 +11,8 @@ use std::{
 };
 
 use hooks_schema::{
-    FileContent, FileLocation, FilePattern, FileScope, FormatId, FormatSet, HookDiagnostic,
-    HookSourceKind,
+    FileContent, FileLocation, FilePattern, FileRole, FileScope, FormatId, FormatSet,
+    HookDiagnostic, HookSourceKind, Ownership,
 };
 
 use crate::EnvVars;
@@ -26,10 +26,13 @@ pub const MAX_FOLDER_FILES: usize = 256;
 pub const MAX_FOLDER_SCAN: usize = 4096;
 
 /// The folders a scope's locations are relative to, one per format: the user's own, or the
-/// administrator's. A format without a folder here has no files in the scope.
+/// administrator's. A format without a folder here has no files in the scope. A location
+/// whose file an environment variable names ([`FileLocation::env`]) has that file here
+/// instead.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ScopeDirs {
     folders: BTreeMap<FormatId, PathBuf>,
+    files: BTreeMap<FileRole, PathBuf>,
 }
 
 /// The user's own folders, one per format (`~/.cursor`, `~/.claude`, `~/.chrys`).
@@ -51,9 +54,23 @@ impl ScopeDirs {
         self
     }
 
+    /// The same folders, with the file of the [`FilePattern::File`] location of role `role`
+    /// set to `file` in place of its pattern under the format's folder (what
+    /// [`FileLocation::env`] names); the role's other locations stay where they are.
+    #[must_use]
+    pub fn with_file(mut self, role: FileRole, file: impl Into<PathBuf>) -> ScopeDirs {
+        self.files.insert(role, file.into());
+        self
+    }
+
     /// The folder of `format`, if it has one.
     pub fn folder(&self, format: FormatId) -> Option<&Path> {
         self.folders.get(&format).map(PathBuf::as_path)
+    }
+
+    /// The file set in place of the pattern of the location of role `role`, if any.
+    pub fn file(&self, role: FileRole) -> Option<&Path> {
+        self.files.get(&role).map(PathBuf::as_path)
     }
 
     /// Every format's folder.
@@ -84,11 +101,9 @@ impl ScopeDirs {
         let mut out = ScopeDirs::new();
         for f in formats.iter() {
             let Some(user) = f.dirs().user else { continue };
-            let absolute_var = |var: Option<&'static str>| {
-                var.and_then(|v| env.format_var(v)).map(PathBuf::from).filter(|p| p.is_absolute())
-            };
-            let overridden = absolute_var(user.env)
-                .or_else(|| absolute_var(user.home_env).map(|h| h.join(user.under_home)));
+            let var = |v: Option<&'static str>| v.and_then(|v| absolute_var(env, v));
+            let overridden =
+                var(user.env).or_else(|| var(user.home_env).map(|h| h.join(user.under_home)));
             let dir = match (overridden, user.windows_appdata) {
                 (Some(dir), _) => Some(dir),
                 (None, Some(name)) if cfg!(windows) => appdata.as_ref().map(|a| a.join(name)),
@@ -98,11 +113,11 @@ impl ScopeDirs {
                 out = out.with(f.id(), dir);
             }
         }
-        out
+        out.with_files_from_env(formats, FileScope::User, env)
     }
 
     /// The documented system folders of `formats` for this platform
-    /// ([`hooks_schema::ManagedDir::this_platform`]).
+    /// ([`hooks_schema::ManagedDir::this_platform`]), whatever the environment says.
     pub fn system(formats: &FormatSet) -> ManagedDirs {
         let mut out = ScopeDirs::new();
         for f in formats.iter() {
@@ -112,6 +127,48 @@ impl ScopeDirs {
         }
         out
     }
+
+    /// The administrator's folders of `formats` as their agents find them in the
+    /// environment `env`: [`ScopeDirs::system`], but a format's folder is that of the file
+    /// its [`ManagedDir::folder_of_env`](hooks_schema::ManagedDir::folder_of_env) names, and
+    /// a location's file the one its [`FileLocation::env`] names, when they are set to
+    /// absolute paths (Gemini CLI's `GEMINI_CLI_SYSTEM_SETTINGS_PATH` and
+    /// `GEMINI_CLI_SYSTEM_DEFAULTS_PATH`).
+    pub fn system_from_env(formats: &FormatSet, env: &EnvVars) -> ManagedDirs {
+        let mut out = ScopeDirs::new();
+        for f in formats.iter() {
+            let Some(managed) = f.dirs().managed else { continue };
+            let moved = managed
+                .folder_of_env
+                .and_then(|v| absolute_var(env, v))
+                .and_then(|file| file.parent().map(Path::to_path_buf));
+            out = match moved {
+                Some(dir) => out.with(f.id(), dir),
+                None => out.with(f.id(), managed.this_platform()),
+            };
+        }
+        out.with_files_from_env(formats, FileScope::Managed, env)
+    }
+
+    /// The same folders, with the file of each location of `scope` whose variable is set
+    /// in `env` to an absolute path.
+    fn with_files_from_env(mut self, formats: &FormatSet, scope: FileScope, env: &EnvVars) -> Self {
+        for f in formats.iter() {
+            for l in f.locations().iter().filter(|l| l.scope == scope) {
+                if let (FilePattern::File(_), Some(file)) =
+                    (l.pattern, l.env.and_then(|v| absolute_var(env, v)))
+                {
+                    self = self.with_file(l.role, file);
+                }
+            }
+        }
+        self
+    }
+}
+
+/// The value of a format's variable `var` in `env` as a path, when it is absolute.
+fn absolute_var(env: &EnvVars, var: &str) -> Option<PathBuf> {
+    env.format_var(var).map(PathBuf::from).filter(|p| p.is_absolute())
 }
 
 /// A file of a format's location, as found.
@@ -132,6 +189,10 @@ pub struct FoundFile {
     /// Warnings about its location's folder (an [`FilePattern::EachIn`] folder with too many
     /// files, or one that cannot be listed), to add to its diagnostics.
     pub folder_warnings: Vec<HookDiagnostic>,
+    /// Why the file is not read though it is there: its location reads only the
+    /// administrator's files ([`Ownership::Administrator`]) and someone else can write this
+    /// one. The loaders load it as a file without hooks, with this warning.
+    pub not_read: Option<HookDiagnostic>,
 }
 
 /// A path a location names in one place, whether or not a file is there: what the guard
@@ -168,21 +229,62 @@ fn base(scope: FileScope, format: FormatId, root: &Path, dirs: &ScopeDirs) -> Op
     }
 }
 
-/// Every location of `formats` in `scope` with its resolved base folder, in registration
+/// Where one location's files are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// Its pattern under this folder.
+    Under(PathBuf),
+    /// This one file, named in place of the pattern ([`ScopeDirs::file`]).
+    At(PathBuf),
+}
+
+impl Place {
+    /// The folders to watch to see a file of the location appear: the base folder and the
+    /// folders of the pattern, or the named file's folder.
+    pub fn folders(&self, location: &FileLocation) -> Vec<PathBuf> {
+        match self {
+            Place::Under(base) => std::iter::once(base.clone())
+                .chain(location.pattern.folders().into_iter().map(|f| join(base, f)))
+                .collect(),
+            Place::At(file) => file.parent().map(Path::to_path_buf).into_iter().collect(),
+        }
+    }
+
+    /// The fixed files the location names here, existing or not (none for
+    /// [`FilePattern::EachIn`] under a folder).
+    pub fn files(&self, location: &FileLocation) -> Vec<PathBuf> {
+        match self {
+            Place::Under(base) => {
+                let dir = join(base, location.pattern.dir());
+                location.pattern.file_names().into_iter().map(|n| dir.join(n)).collect()
+            }
+            Place::At(file) => vec![file.clone()],
+        }
+    }
+}
+
+/// Every location of `formats` in `scope` with where its files are, in registration
 /// order and each format's declaration order. For a project scope `root` is the root and
-/// `dirs` is unused; otherwise `dirs` holds the folders.
+/// `dirs` is unused; otherwise `dirs` holds the folders, and the files named in place of a
+/// pattern (only absolute ones count).
 pub fn locations_in<'a>(
     formats: &'a FormatSet,
     scope: FileScope,
     root: &'a Path,
     dirs: &'a ScopeDirs,
-) -> impl Iterator<Item = (FileLocation, PathBuf)> + 'a {
+) -> impl Iterator<Item = (FileLocation, Place)> + 'a {
     formats.iter().flat_map(move |f| {
         let base = base(scope, f.id(), root, dirs);
-        f.locations()
-            .iter()
-            .filter(move |l| l.scope == scope)
-            .filter_map(move |l| base.clone().map(|b| (*l, b)))
+        f.locations().iter().filter(move |l| l.scope == scope).filter_map(move |l| {
+            let named = match (scope, l.pattern) {
+                (FileScope::User | FileScope::Managed, FilePattern::File(_)) => dirs.file(l.role),
+                _ => None,
+            };
+            match named.filter(|p| p.is_absolute()) {
+                Some(file) => Some((*l, Place::At(file.to_path_buf()))),
+                None => base.clone().map(|b| (*l, Place::Under(b))),
+            }
+        })
     })
 }
 
@@ -200,11 +302,46 @@ pub fn find_files(
     dirs: &ScopeDirs,
 ) -> Vec<FoundFile> {
     let mut out = Vec::new();
-    for (location, base) in locations_in(formats, scope, root, dirs) {
-        out.extend(find_at(&location, &base));
+    for (location, place) in locations_in(formats, scope, root, dirs) {
+        let mut found = match &place {
+            Place::Under(base) => find_at(&location, base),
+            Place::At(file) if exists(file) => vec![found_file(&location, file.clone())],
+            Place::At(_) => Vec::new(),
+        };
+        if location.ownership == Ownership::Administrator {
+            for f in &mut found {
+                f.not_read = crate::ownership::administrator_only(&f.path).err().map(|why| {
+                    HookDiagnostic::warning(format!(
+                        "not read: {} reads this file only when no one but root can write it or a folder above it, and {why}",
+                        agent_of(formats, f.kind)
+                    ))
+                    .in_file(&f.path)
+                    .with_code("not_administrator_only")
+                });
+            }
+        }
+        out.extend(found);
     }
     out.sort_by_key(|f| f.kind.priority());
     out
+}
+
+/// The agent whose file a kind is, for messages.
+fn agent_of(formats: &FormatSet, kind: HookSourceKind) -> &'static str {
+    kind.format().and_then(|f| formats.get(f)).map_or("its agent", |d| d.agent())
+}
+
+/// A file of `location` found at `path`, read as it is.
+fn found_file(location: &FileLocation, path: PathBuf) -> FoundFile {
+    FoundFile {
+        kind: HookSourceKind::file(location.scope, location.role),
+        path,
+        content: location.content,
+        shadows: Vec::new(),
+        replaced_by: Vec::new(),
+        folder_warnings: Vec::new(),
+        not_read: None,
+    }
 }
 
 /// Every path `formats` name in `scope`, existing or not, in the same order as
@@ -216,8 +353,15 @@ pub fn candidates(
     dirs: &ScopeDirs,
 ) -> Vec<Candidate> {
     let mut out: Vec<(u32, Candidate)> = Vec::new();
-    for (l, base) in locations_in(formats, scope, root, dirs) {
+    for (l, place) in locations_in(formats, scope, root, dirs) {
         let kind = HookSourceKind::file(scope, l.role);
+        let base = match place {
+            Place::Under(base) => base,
+            Place::At(path) => {
+                out.push((kind.priority(), Candidate::File { kind, path }));
+                continue;
+            }
+        };
         let dir = join(&base, l.pattern.dir());
         match l.pattern {
             FilePattern::File(_) | FilePattern::FirstOf { .. } => {
@@ -312,16 +456,8 @@ fn join(base: &Path, rel: &str) -> PathBuf {
 
 /// The files of one location under `base`.
 fn find_at(location: &FileLocation, base: &Path) -> Vec<FoundFile> {
-    let kind = HookSourceKind::file(location.scope, location.role);
     let dir = join(base, location.pattern.dir());
-    let file = |path: PathBuf| FoundFile {
-        kind,
-        path,
-        content: location.content,
-        shadows: Vec::new(),
-        replaced_by: Vec::new(),
-        folder_warnings: Vec::new(),
-    };
+    let file = |path: PathBuf| found_file(location, path);
     match location.pattern {
         FilePattern::File(rel) => {
             let path = join(base, rel);

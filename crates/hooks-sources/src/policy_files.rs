@@ -29,14 +29,13 @@ pub struct UserPolicy {
 /// file that cannot be read says nothing and gives an error naming it.
 pub fn read_user_policy(formats: &FormatSet, dirs: &UserDirs) -> UserPolicy {
     let mut out = UserPolicy::default();
-    for (location, base) in locations_in(formats, FileScope::User, Path::new(""), dirs) {
+    for (location, place) in locations_in(formats, FileScope::User, Path::new(""), dirs) {
         if location.content != FileContent::PolicyOnly {
             continue;
         }
         let Some(format) = formats.get(location.role.format()) else { continue };
         let kind = HookSourceKind::file(FileScope::User, location.role);
-        for name in location.pattern.file_names() {
-            let path = base.join(location.pattern.dir()).join(name);
+        for path in place.files(&location) {
             let bytes = match read_capped(&path) {
                 Ok(bytes) => bytes,
                 // No file there (a dangling symlink included) sets nothing and says nothing.

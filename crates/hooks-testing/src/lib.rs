@@ -24,6 +24,7 @@ pub mod ids {
     pub use hooks_format_chrys::FORMAT as CHRYS;
     pub use hooks_format_claude::FORMAT as CLAUDE;
     pub use hooks_format_cursor::FORMAT as CURSOR;
+    pub use hooks_format_gemini::FORMAT as GEMINI;
 }
 
 /// The source kinds of the workspace's formats under their seed names, so a core crate's
@@ -43,6 +44,7 @@ pub mod kinds {
         MANAGED_FILE as MANAGED_CURSOR_FILE, PROJECT_FILE as PROJECT_CURSOR_FILE,
         USER_FILE as USER_CURSOR_FILE,
     };
+    pub use hooks_format_gemini::MANAGED_SETTINGS as MANAGED_GEMINI_SETTINGS;
 }
 
 use std::{sync::Arc, time::Duration};
@@ -107,6 +109,13 @@ pub fn workspace_formats() -> FormatSet {
 /// recursively (`FilePattern::EachIn { recursive: true }`), for the core's tests of that.
 pub fn copilot_formats() -> FormatSet {
     FormatSet::new(vec![hooks_format_copilot::descriptor()])
+}
+
+/// Gemini CLI's format alone: the registered format whose system files a variable can name
+/// and that reads them only when no one but root can write them
+/// (`FileLocation::env`, `Ownership::Administrator`), for the core's tests of those.
+pub fn gemini_formats() -> FormatSet {
+    FormatSet::new(vec![hooks_format_gemini::descriptor()])
 }
 
 /// Every kind of hook file the workspace's formats declare, with the explicit kinds, in

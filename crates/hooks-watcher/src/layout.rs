@@ -6,7 +6,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use hooks_schema::{FilePattern, FileScope, FormatSet};
-use hooks_sources::ScopeDirs;
+use hooks_sources::{Place, ScopeDirs};
 
 #[cfg(test)]
 mod tests;
@@ -128,12 +128,10 @@ impl Layout {
     /// Relative folders are left out (they are not loaded either).
     pub(crate) fn scope_folders(&self, scope: FileScope, dirs: &ScopeDirs) -> Vec<PathBuf> {
         let mut out: Vec<PathBuf> = Vec::new();
-        for (location, base) in
+        for (location, place) in
             hooks_sources::locations_in(&self.formats, scope, Path::new(""), dirs)
         {
-            for dir in std::iter::once(base.clone())
-                .chain(location.pattern.folders().into_iter().map(|f| join(&base, f)))
-            {
+            for dir in place.folders(&location) {
                 if !out.contains(&dir) {
                     out.push(dir);
                 }
@@ -146,7 +144,10 @@ impl Layout {
     /// (watched besides [`Layout::scope_folders`]).
     pub(crate) fn scope_subfolders(&self, scope: FileScope, dirs: &ScopeDirs) -> Vec<PathBuf> {
         hooks_sources::locations_in(&self.formats, scope, Path::new(""), dirs)
-            .filter(|(l, _)| l.pattern.is_recursive())
+            .filter_map(|(l, place)| match place {
+                Place::Under(base) if l.pattern.is_recursive() => Some((l, base)),
+                _ => None,
+            })
             .flat_map(|(l, base)| hooks_sources::subfolders(&join(&base, l.pattern.dir())))
             .collect()
     }
@@ -165,12 +166,16 @@ impl Layout {
         }
         let rel_to = |base: &Path| relative(base, path, SCOPE_DEPTH);
         let locations = || hooks_sources::locations_in(&self.formats, scope, Path::new(""), dirs);
-        let is_file = locations().any(|(location, base)| {
-            rel_to(&base).is_some_and(|rel| location.pattern.matches(&rel))
+        let is_file = locations().any(|(location, place)| match place {
+            Place::Under(base) => rel_to(&base).is_some_and(|rel| location.pattern.matches(&rel)),
+            Place::At(file) => file == path,
         });
         classify(path, is_file, || {
-            locations().any(|(location, base)| {
-                rel_to(&base).is_some_and(|rel| location.pattern.holds_subfolder(&rel))
+            locations().any(|(location, place)| match place {
+                Place::Under(base) => {
+                    rel_to(&base).is_some_and(|rel| location.pattern.holds_subfolder(&rel))
+                }
+                Place::At(_) => false,
             })
         })
     }

@@ -25,7 +25,7 @@ use crate::{
     backend::WatchBackend,
     debounce::Debouncer,
     dirs::DirSet,
-    event::{FsChange, route},
+    event::{ChangeKind, FsChange, route},
     layout::Touch,
     missing::{Presence, nearest_existing_ancestor, presence},
     shared::{AttachOutcome, Shared},
@@ -341,7 +341,14 @@ impl<B: WatchBackend> Engine<B> {
             self.debouncer.push(scope.clone(), now);
             return;
         }
-        if !change.kind.may_change_content() {
+        // A managed file's owner or mode decides whether it is read at all (a location that
+        // reads only the administrator's files, `Ownership::Administrator`): a `chmod` or
+        // `chown` of one reloads the scope, as a write would. Elsewhere metadata changes
+        // nothing.
+        let metadata_only = !change.kind.may_change_content();
+        if metadata_only
+            && !(change.kind == ChangeKind::Metadata && *scope == WatchedPlace::Managed)
+        {
             return;
         }
         let touches: Vec<(PathBuf, Touch)> = change
@@ -350,6 +357,7 @@ impl<B: WatchBackend> Engine<B> {
             .filter_map(|p| {
                 self.shared.layout().scope_touch(scope.scope(), &u.dirs, p).map(|t| (p.clone(), t))
             })
+            .filter(|(_, t)| !metadata_only || *t == Touch::HookFile)
             .collect();
         if touches.is_empty() {
             return;

@@ -555,3 +555,128 @@ fn the_agents_own_plugin_folders_are_expected_under_their_user_folders() {
         none.nested_folders_under_roots.iter().map(|(k, p)| (k.name(), p.clone())).collect();
     assert_eq!(nested, [("project_claude_skills".to_owned(), PathBuf::from(".claude/skills"))]);
 }
+
+/// The environment `pairs` as the engine captures it for `formats` (their own variables
+/// included).
+fn env_of(formats: &FormatSet, pairs: &[(&str, &str)]) -> crate::EnvVars {
+    crate::EnvVars::from_lookup_with(formats, |name| {
+        pairs.iter().find(|(n, _)| *n == name).map(|(_, v)| std::ffi::OsString::from(v))
+    })
+}
+
+/// The managed candidates of `formats` in `dirs`, as paths.
+fn managed_candidates(formats: &FormatSet, dirs: &ManagedDirs) -> Vec<PathBuf> {
+    candidates(formats, FileScope::Managed, Path::new(""), dirs)
+        .into_iter()
+        .map(|c| match c {
+            Candidate::File { path, .. } => path,
+            Candidate::EachIn { dir, .. } => dir,
+        })
+        .collect()
+}
+
+/// Gemini CLI reads its system settings from the file `GEMINI_CLI_SYSTEM_SETTINGS_PATH` names
+/// and its system defaults from `GEMINI_CLI_SYSTEM_DEFAULTS_PATH`, else beside the settings:
+/// the engine looks (and protects, and watches) where the agent reads. A relative or empty
+/// value is left out, as the user folders' variables are.
+#[test]
+fn the_variables_that_name_a_system_file_move_it_and_the_folder_beside_it() {
+    let g = hooks_testing::gemini_formats();
+    let (settings, defaults) =
+        ("GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH");
+    assert_eq!(crate::EnvVars::format_var_names(&g), ["GEMINI_CLI_HOME", settings, defaults]);
+    let system = ManagedDirs::system(&g);
+    assert_eq!(ManagedDirs::system_from_env(&g, &env_of(&g, &[])), system);
+    if cfg!(target_os = "linux") {
+        assert_eq!(
+            managed_candidates(&g, &system),
+            [
+                PathBuf::from("/etc/gemini-cli/system-defaults.json"),
+                PathBuf::from("/etc/gemini-cli/settings.json")
+            ]
+        );
+    }
+
+    let moved =
+        ManagedDirs::system_from_env(&g, &env_of(&g, &[(settings, "/opt/corp/gemini.json")]));
+    assert_eq!(
+        managed_candidates(&g, &moved),
+        [PathBuf::from("/opt/corp/system-defaults.json"), PathBuf::from("/opt/corp/gemini.json")]
+    );
+    let both = ManagedDirs::system_from_env(
+        &g,
+        &env_of(&g, &[(settings, "/opt/corp/gemini.json"), (defaults, "/srv/defaults.json")]),
+    );
+    assert_eq!(
+        managed_candidates(&g, &both),
+        [PathBuf::from("/srv/defaults.json"), PathBuf::from("/opt/corp/gemini.json")]
+    );
+    for ignored in ["corp/gemini.json", ""] {
+        let dirs = ManagedDirs::system_from_env(&g, &env_of(&g, &[(settings, ignored)]));
+        assert_eq!(dirs, system, "{ignored:?}");
+    }
+
+    // Found where it is named, and under its own kind.
+    let tmp = tempfile::tempdir().unwrap();
+    let named = tmp.path().join("corp/gemini.json");
+    touch(&named);
+    let found = find_files(
+        &g,
+        FileScope::Managed,
+        Path::new(""),
+        &ManagedDirs::system_from_env(&g, &env_of(&g, &[(settings, named.to_str().unwrap())])),
+    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].path, named);
+    assert_eq!(found[0].kind, hooks_testing::kinds::MANAGED_GEMINI_SETTINGS);
+}
+
+/// A system file someone else than root can write is found (so it is protected, and a
+/// listing says why nothing of it runs) but marked not to be read, with the reason; loaded,
+/// it brings no hook, and its hooks do not run.
+#[test]
+fn a_system_file_others_can_write_is_found_but_not_read() {
+    let g = hooks_testing::gemini_formats();
+    let tmp = tempfile::tempdir().unwrap();
+    let etc = tmp.path().join("gemini-cli");
+    let file = etc.join("settings.json");
+    fs::create_dir_all(&etc).unwrap();
+    fs::write(
+        &file,
+        r#"{"hooks": {"BeforeTool": [{"matcher": "*", "hooks": [{"type": "command", "command": "./gate.sh"}]}]}}"#,
+    )
+    .unwrap();
+    fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o664)).unwrap();
+    let dirs = ManagedDirs::new().with(hooks_testing::ids::GEMINI, &etc);
+    let found = find_files(&g, FileScope::Managed, Path::new(""), &dirs);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let why = found[0].not_read.as_ref().expect("not read");
+    assert_eq!(why.code.as_deref(), Some("not_administrator_only"));
+    assert!(
+        why.message.starts_with(
+            "not read: Gemini CLI reads this file only when no one but root can write it"
+        ),
+        "{}",
+        why.message
+    );
+    assert!(
+        why.message.contains("can be written by its group or by others")
+            || why.message.contains("does not belong to root"),
+        "{}",
+        why.message
+    );
+    assert_eq!(why.source.as_deref(), Some(file.as_path()));
+
+    let mut registry = hooks_registry::HookRegistry::new();
+    let policy = hooks_trust::StaticTrustPolicy;
+    let inputs = hooks_trust::TrustInputs::new(
+        hooks_trust::Surface::CliRun,
+        hooks_trust::CommandExecutionPosture::AutoApproves,
+    );
+    let ids = crate::load_managed_sources(&g, &dirs, &policy, &inputs, false, &mut registry);
+    assert_eq!(ids.len(), 1);
+    let snapshot = registry.snapshot();
+    let view = snapshot.source(&ids[0]).expect("loaded");
+    assert!(view.definitions.is_empty(), "{:?}", view.definitions);
+    assert!(view.diagnostics.iter().any(|d| d.code.as_deref() == Some("not_administrator_only")));
+}

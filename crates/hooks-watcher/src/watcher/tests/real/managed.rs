@@ -79,3 +79,27 @@ fn managed_fragments_are_watched_through_inotify() {
     assert_eq!(text(commands(&s.registry, &fragment)), ["./three.sh"]);
     assert!(s.watcher.diagnostics(&WatchedPlace::Managed).is_empty());
 }
+
+/// A `chmod` of a managed file reaches the watcher through inotify (`IN_ATTRIB`) and reloads
+/// the managed files: whether such a file is read can depend on its mode (Gemini CLI's system
+/// files, `Ownership::Administrator`).
+#[test]
+fn a_chmod_of_a_managed_file_reloads_it_through_inotify() {
+    let s = setup();
+    let etc = s.root("etc");
+    write(etc.as_path(), "claude-code/managed-settings.json", &claude_file("./base.sh"));
+    let dirs =
+        ManagedDirs::new().with(hooks_testing::ids::CLAUDE, etc.as_path().join("claude-code"));
+    let future = s.watcher.watch_managed_dirs(dirs, false);
+    future.wait_timeout(Duration::from_secs(10)).expect("within 10 s").expect("attached");
+    let events = s.watcher.subscribe();
+    let file = etc.as_path().join("claude-code/managed-settings.json");
+    fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o600)).expect("chmod");
+    let base = id(
+        hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS,
+        &etc,
+        "claude-code/managed-settings.json",
+    );
+    assert_eq!(wait_managed_reload(&events), [base]);
+    assert_eq!(s.watcher.loads(&WatchedPlace::Managed), Some(2));
+}

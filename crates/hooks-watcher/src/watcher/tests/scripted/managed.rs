@@ -175,6 +175,57 @@ fn the_cursor_enterprise_folder_appearing_loads_its_file() {
     assert_eq!(commands(&h.registry, &cursor).unwrap_or_default(), ["./enterprise.sh"]);
 }
 
+/// A managed file named in place of its pattern (as `GEMINI_CLI_SYSTEM_SETTINGS_PATH` names
+/// Gemini CLI's) is read where it is named and not under the format's folder, its folder is
+/// watched, and writing it reloads it; the format's other locations stay in its folder.
+#[test]
+fn a_managed_file_named_in_place_of_its_pattern_is_read_and_watched_where_it_is() {
+    let mut h = Harness::new();
+    let (etc, dirs) = etc(&h);
+    let role = hooks_testing::kinds::MANAGED_CLAUDE_SETTINGS.role().expect("a file kind");
+    let dirs = dirs.with_file(role, etc.as_path().join("corp/policy.json"));
+    write(etc.as_path(), "corp/policy.json", &claude_file("./corp.sh"));
+    write(etc.as_path(), "claude-code/managed-settings.json", &claude_file("./unread.sh"));
+    write(etc.as_path(), "claude-code/managed-settings.d/10-a.json", &claude_file("./frag.sh"));
+    assert_eq!(h.watch_managed(&dirs), Some(AttachOutcome::Attached));
+    let corp = managed_claude(&etc, "corp/policy.json");
+    let fragment = managed_claude(&etc, "claude-code/managed-settings.d/10-a.json");
+    assert_eq!(h.managed_reloads(), [vec![corp.clone(), fragment]]);
+    assert!(h.managed_watched(&etc).contains(&"corp".to_owned()), "{:?}", h.managed_watched(&etc));
+
+    write(etc.as_path(), "corp/policy.json", &claude_file("./corp2.sh"));
+    h.event(EventKind::Modify(ModifyKind::Any), &etc, &["corp/policy.json"]);
+    h.advance(600);
+    assert_eq!(h.managed_loads(), 2);
+    assert_eq!(commands(&h.registry, &corp).unwrap_or_default(), ["./corp2.sh"]);
+    // The file the name replaces is not a managed file any more: its change reloads nothing.
+    h.event(EventKind::Modify(ModifyKind::Any), &etc, &["claude-code/managed-settings.json"]);
+    h.advance(5_000);
+    assert_eq!(h.managed_loads(), 2);
+}
+
+/// Whether a managed file is read can depend on its owner and mode (Gemini CLI's system
+/// files are read only when no one but root can write them): a `chmod` or `chown` of a
+/// managed hook file reloads the scope, though its content did not change. Metadata changes
+/// of other paths, or of user files, reload nothing.
+#[test]
+fn a_metadata_change_of_a_managed_file_reloads_it() {
+    let mut h = Harness::new();
+    let (etc, dirs) = etc(&h);
+    write(etc.as_path(), "claude-code/managed-settings.json", &claude_file("./base.sh"));
+    h.watch_managed(&dirs);
+    let _ = h.managed_reloads();
+    let metadata =
+        EventKind::Modify(ModifyKind::Metadata(notify::event::MetadataKind::Permissions));
+    h.event(metadata, &etc, &["claude-code/managed-settings.json"]);
+    h.advance(600);
+    assert_eq!(h.managed_loads(), 2);
+    h.event(metadata, &etc, &["claude-code/notes.txt"]);
+    h.event(metadata, &etc, &["claude-code"]);
+    h.advance(5_000);
+    assert_eq!(h.managed_loads(), 2);
+}
+
 #[test]
 fn fragment_folder_warnings_are_the_initial_loads() {
     let mut h = Harness::new();
