@@ -550,6 +550,26 @@ fn read_set(
         if files.iter().any(|f| f.kind == file.kind.name() && f.path == canonical.as_path()) {
             continue;
         }
+        let found_at: Vec<PathBuf> = found_paths(&file.path, &file.replaced_by)
+            .into_iter()
+            .map(AbsPathBuf::into_path_buf)
+            .collect();
+        if let Some(why) = file.not_read {
+            // Its agent skips it, and so does the engine: pinned as not running, not read.
+            files.push(PinnedFile {
+                kind: file.kind.name(),
+                path: canonical.into_path_buf(),
+                found_at,
+                project: project_root.is_some(),
+                sha256: None,
+                content: None,
+                error: None,
+                active: false,
+                reason: why.message,
+                needs_trust: false,
+            });
+            continue;
+        }
         let bytes = hooks_sources::read_capped(&file.path);
         let (content, error) = match bytes {
             Ok(b) => match String::from_utf8(b) {
@@ -579,10 +599,7 @@ fn read_set(
         files.push(PinnedFile {
             kind: file.kind.name(),
             path: canonical.into_path_buf(),
-            found_at: found_paths(&file.path, &file.replaced_by)
-                .into_iter()
-                .map(AbsPathBuf::into_path_buf)
-                .collect(),
+            found_at,
             project: project_root.is_some(),
             sha256,
             content,

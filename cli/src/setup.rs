@@ -89,7 +89,7 @@ pub fn build(args: &RuntimeArgs, watch: Watch) -> Result<Built> {
     config.config_dir = user_dirs.folder(hooks_format_chrys::FORMAT).map(Path::to_path_buf);
     config.user_dirs = Some(user_dirs);
     if args.config_dir.is_none() {
-        config.managed_dirs = Some(ManagedDirs::system(&formats));
+        config.managed_dirs = Some(ManagedDirs::system_from_env(&formats, &env));
     }
     config.user_shell = env.shell().map(str::to_owned);
     config.home_dir = env.home_dir();

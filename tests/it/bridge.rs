@@ -282,3 +282,39 @@ fn an_mcp_file_server_may_not_rewrite_a_hook_file() {
         "deny"
     );
 }
+
+/// A Gemini CLI system settings file that someone else than root can write runs nothing under
+/// the bridge, wherever `GEMINI_CLI_SYSTEM_SETTINGS_PATH` puts it (Gemini CLI skips such a
+/// file); the agent still may not rewrite it.
+#[test]
+fn a_system_file_others_can_write_runs_nothing_under_the_bridge() {
+    let home = TestDir::new();
+    let repo = TestDir::new();
+    std::fs::create_dir(repo.path().join(".git")).expect(".git");
+    let sys = TestDir::new();
+    sys.script("corp/deny.sh", "#!/bin/sh\ncat >/dev/null\necho 'system says no' >&2\nexit 2\n");
+    let deny = sys.path().join("corp/deny.sh");
+    sys.write(
+        "corp/gemini.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": deny}
+        ]}]}})
+        .to_string(),
+    );
+    let settings = sys.path().join("corp/gemini.json");
+    std::fs::set_permissions(&settings, std::os::unix::fs::PermissionsExt::from_mode(0o664))
+        .expect("chmod");
+    let env = [("HOME", home.path()), ("GEMINI_CLI_SYSTEM_SETTINGS_PATH", settings.as_path())];
+    let args = ["bridge", "--host", "claude"];
+    let out = hooks_in_env(repo.path(), &args, &claude_bash(&repo, "ls"), &env);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty(), "nothing denies: {}", String::from_utf8_lossy(&out.stdout));
+
+    let write = json!({
+        "session_id": "it-session", "cwd": repo.path(), "hook_event_name": "PreToolUse",
+        "tool_name": "Write", "tool_input": {"file_path": settings, "content": "{}"},
+    });
+    let out = hooks_in_env(repo.path(), &args, &write.to_string(), &env);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+}

@@ -139,6 +139,8 @@ pub fn spawn_hooks(
         .env_remove("CLAUDE_CONFIG_DIR")
         .env_remove("CODEX_HOME")
         .env_remove("GEMINI_CLI_HOME")
+        .env_remove("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+        .env_remove("GEMINI_CLI_SYSTEM_DEFAULTS_PATH")
         .envs(env.iter().copied())
         .env("NO_COLOR", "1")
         .env_remove("WARP_HOOK_DIRS")

@@ -788,6 +788,73 @@ fn gemini_s_home_variable_moves_its_user_settings() {
     );
 }
 
+/// Gemini CLI reads its system settings from the file `GEMINI_CLI_SYSTEM_SETTINGS_PATH`
+/// names and its system defaults from `GEMINI_CLI_SYSTEM_DEFAULTS_PATH`, and only when no one
+/// but root can write them and the folders above them (`isFileAndDirectorySecureSync`): the
+/// engine lists and protects them there, and loads none of their hooks when someone else could
+/// have written them (here, files under the world-writable temporary folder, or group-writable),
+/// saying why.
+#[test]
+fn gemini_s_system_files_are_where_its_variables_name_them_and_read_only_if_root_alone_can_write_them()
+ {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let sys = TestDir::new();
+    let hook = |cmd: &str| {
+        serde_json::json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": cmd}]}]}})
+            .to_string()
+    };
+    sys.write("corp/gemini.json", &hook("./system.sh"));
+    sys.write("corp/defaults.json", &hook("./defaults.sh"));
+    for f in ["corp/gemini.json", "corp/defaults.json"] {
+        std::fs::set_permissions(
+            sys.path().join(f),
+            std::os::unix::fs::PermissionsExt::from_mode(0o664),
+        )
+        .expect("chmod");
+    }
+    let settings = sys.path().join("corp/gemini.json");
+    let defaults = sys.path().join("corp/defaults.json");
+    let env = [
+        ("HOME", home.path()),
+        ("GEMINI_CLI_SYSTEM_SETTINGS_PATH", settings.as_path()),
+        ("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", defaults.as_path()),
+    ];
+    let o = hooks_in_env(project.path(), &["list", "--json"], "", &env);
+    let list: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    let managed: Vec<&Value> = list["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .filter(|s| s["kind"].as_str().is_some_and(|k| k.starts_with("managed_gemini")))
+        .collect();
+    let paths: Vec<&str> = managed.iter().filter_map(|s| s["path"].as_str()).collect();
+    let shown = |p: &Path| p.canonicalize().expect("canonical").to_string_lossy().into_owned();
+    assert_eq!(paths, [shown(&defaults), shown(&settings)], "{list:#}");
+    for s in &managed {
+        assert_eq!(s["hooks"].as_array().map(Vec::len), Some(0), "{s:#}");
+        let text = s.to_string();
+        assert!(text.contains("not_administrator_only"), "{s:#}");
+        assert!(
+            text.contains("Gemini CLI reads this file only when no one but root can write it"),
+            "{s:#}"
+        );
+    }
+    let root = project.path().to_str().expect("utf-8");
+    let mut args = vec!["guard", "--root", root, "--cwd", root, "--json"];
+    let (s, d, n) = (
+        settings.to_str().expect("utf-8"),
+        defaults.to_str().expect("utf-8"),
+        sys.path().join("corp/notes.md"),
+    );
+    args.extend([s, d, n.to_str().expect("utf-8")]);
+    let o = hooks_in_env(project.path(), &args, "", &env);
+    let lines = json_lines(&o.stdout);
+    assert_eq!(allowed(&lines), [false, false, true], "{lines:#?}");
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "managed_gemini_settings", "{lines:#?}");
+    assert_eq!(lines[1]["hits"][0]["source_kind"], "managed_gemini_system_defaults", "{lines:#?}");
+}
+
 /// A project folder whose name is not UTF-8 is listed and guarded: the JSON names it with
 /// U+FFFD where the bytes are invalid, and nothing panics (serde refuses such a path; the
 /// listing did so by panicking).

@@ -60,7 +60,7 @@ fn config(a: &BridgeArgs) -> Result<BridgeConfig> {
     };
     let user_opt_in = hooks_sources::read_user_policy(&formats, &user_dirs).opt_in.unwrap_or(false);
     let config_dir = user_dirs.folder(hooks_format_chrys::FORMAT).map(std::path::Path::to_path_buf);
-    let managed_dirs = a.config_dir.is_none().then(|| ManagedDirs::system(&formats));
+    let managed_dirs = a.config_dir.is_none().then(|| ManagedDirs::system_from_env(&formats, &env));
     let state = env.engine_state_dir();
     // The runtime's own trust gate, with every project file needing the user's trust.
     let trust = StoreGatedPolicy::new(
