@@ -107,11 +107,38 @@ pub fn chrys_parse(data: &[u8]) {
     }
 }
 
-/// `hooks_format_claude::parse`; the first byte picks the default or the strict mode.
+/// `hooks_format_claude::parse`; the first byte picks the default or the strict mode, or a
+/// subagent's front matter (`parse_front_matter`), whose definitions are all disabled.
 pub fn claude_parse(data: &[u8]) {
     let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
-    let mode = if first % 2 == 0 { ClaudeMode::Default } else { ClaudeMode::Strict };
-    let result = hooks_format_claude::parse(rest, Path::new("/repo/.claude/settings.json"), mode);
+    let result = match first % 3 {
+        0 => hooks_format_claude::parse(
+            rest,
+            Path::new("/repo/.claude/settings.json"),
+            ClaudeMode::Default,
+        ),
+        1 => hooks_format_claude::parse(
+            rest,
+            Path::new("/repo/.claude/settings.json"),
+            ClaudeMode::Strict,
+        ),
+        _ => {
+            let path = Path::new("/repo/.claude/agents/x.md");
+            let r = hooks_format_claude::parse_front_matter(
+                rest,
+                path,
+                hooks_format_claude::FrontMatterOf::Subagent,
+            );
+            if let Ok(parsed) = &r {
+                assert!(
+                    parsed.definitions.iter().all(|d| !d.enabled),
+                    "claude: front matter hooks never run"
+                );
+                assert!(parsed.policy.is_empty(), "claude: front matter carries no policy");
+            }
+            r
+        }
+    };
     check_parse(&result, "claude");
     if rest.len() > hooks_format_claude::MAX_DOCUMENT_BYTES {
         assert!(result.is_err(), "claude: a document above the cap is refused");

@@ -51,9 +51,11 @@ fn source(target: &str) -> Option<Source> {
             &[".yaml", ".yml", ".json"],
             &[b"\x00", b"\x01"],
         ),
-        "claude_parse" => {
-            s(&["crates/hooks-format-claude/test_data"], &[".json"], &[b"\x00", b"\x01"])
-        }
+        "claude_parse" => s(
+            &["crates/hooks-format-claude/test_data"],
+            &[".json", ".md"],
+            &[b"\x00", b"\x01", b"\x02"],
+        ),
         "codex_parse" => s(
             &["crates/hooks-format-codex/test_data/parse"],
             &[".json", ".toml"],

@@ -62,7 +62,8 @@ const OWNED: &[(&str, &[&str])] = &[
     ("tokio", &["hooks-dispatch", "hooks-watcher", "hooks-app", "hooks-cli"]),
     ("dunce", &["hooks-registry"]),
     ("arc-swap", &["hooks-registry"]),
-    ("saphyr-parser", &["hooks-format-chrys"]),
+    // YAML: Chrys's hook files, and the front matter of Claude Code's subagents and skills.
+    ("saphyr-parser", &["hooks-format-chrys", "hooks-format-claude"]),
     ("regress", &["hooks-format-gemini"]),
     // `hooks install` edits agents' files keeping their bytes (adapters read with hooks-json).
     ("jsonc-parser", &["hooks-app"]),

@@ -10,7 +10,8 @@ use hooks_schema::{
 };
 
 use crate::{
-    ClaudeCodec, ClaudeHost, ClaudeMode, GAP_EVENTS, NativeEvent as ClaudeEvent, PROJECT_DIR_VAR,
+    ClaudeCodec, ClaudeHost, ClaudeMode, FrontMatterOf, GAP_EVENTS, NativeEvent as ClaudeEvent,
+    PROJECT_DIR_VAR,
 };
 
 /// The variable that moves Claude Code's user folder (`~/.claude`) elsewhere: its
@@ -43,7 +44,13 @@ pub const USER_SETTINGS: HookSourceKind = HookSourceKind::file(FileScope::User, 
 /// The folder of settings fragments beside `managed-settings.json`.
 pub const MANAGED_FRAGMENT_DIR: &str = "managed-settings.d";
 
-const LOCATIONS: [FileLocation; 5] = [
+/// Every Markdown file under a subagents or commands folder, at any depth.
+const MARKDOWN: &str = ".md";
+
+/// A skill's file (`<name>/SKILL.md`), at any depth under the skills folder.
+const SKILL_FILE: &str = "SKILL.md";
+
+const LOCATIONS: [FileLocation; 11] = [
     FileLocation::hooks(SETTINGS, FileScope::Managed, FilePattern::File("managed-settings.json")),
     FileLocation::hooks(
         SETTINGS,
@@ -56,7 +63,39 @@ const LOCATIONS: [FileLocation; 5] = [
         FilePattern::File(".claude/settings.local.json"),
     ),
     FileLocation::hooks(SETTINGS, FileScope::Project, FilePattern::File(".claude/settings.json")),
+    // The front matter of subagents, skills and commands: their hooks are read, listed and
+    // their scripts protected, never run by the engine (`parse_front_matter`).
+    FileLocation::hooks(
+        AGENTS,
+        FileScope::Project,
+        FilePattern::EachIn { dir: ".claude/agents", suffix: MARKDOWN, recursive: true },
+    ),
+    FileLocation::hooks(
+        SKILLS,
+        FileScope::Project,
+        FilePattern::EachIn { dir: ".claude/skills", suffix: SKILL_FILE, recursive: true },
+    ),
+    FileLocation::hooks(
+        COMMANDS,
+        FileScope::Project,
+        FilePattern::EachIn { dir: ".claude/commands", suffix: MARKDOWN, recursive: true },
+    ),
     FileLocation::hooks(SETTINGS, FileScope::User, FilePattern::File("settings.json")),
+    FileLocation::hooks(
+        AGENTS,
+        FileScope::User,
+        FilePattern::EachIn { dir: "agents", suffix: MARKDOWN, recursive: true },
+    ),
+    FileLocation::hooks(
+        SKILLS,
+        FileScope::User,
+        FilePattern::EachIn { dir: "skills", suffix: SKILL_FILE, recursive: true },
+    ),
+    FileLocation::hooks(
+        COMMANDS,
+        FileScope::User,
+        FilePattern::EachIn { dir: "commands", suffix: MARKDOWN, recursive: true },
+    ),
 ];
 
 const INSTALL: [InstallTarget; 2] = [
@@ -123,6 +162,16 @@ const AGENT_FOLDERS: [AgentFolder; 7] = [
     AgentFolder::at(SKILLS, FileScope::User, "skills"),
     AgentFolder::at(COMMANDS, FileScope::User, "commands"),
 ];
+
+/// What a file of `ctx`'s kind is, when it is a subagent, a skill or a command.
+fn front_matter_of(ctx: &ParseContext<'_>) -> Option<FrontMatterOf> {
+    match ctx.kind.role()? {
+        r if r == AGENTS => Some(FrontMatterOf::Subagent),
+        r if r == SKILLS => Some(FrontMatterOf::Skill),
+        r if r == COMMANDS => Some(FrontMatterOf::Command),
+        _ => None,
+    }
+}
 
 impl FormatDescriptor for ClaudeFormat {
     fn id(&self) -> FormatId {
@@ -193,15 +242,22 @@ impl FormatDescriptor for ClaudeFormat {
     }
 
     /// Parses as [`crate::parse`] does, under the deny-only strict contract when asked.
+    /// A settings file under its mode; a subagent's, skill's or command's front matter
+    /// ([`crate::parse_front_matter`]) in Claude Code's own way whatever the mode: the
+    /// deny-only contract is about the hooks the engine runs, and it runs none of these.
     fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult {
+        if let Some(of) = front_matter_of(ctx) {
+            return crate::parse_front_matter(bytes, ctx.path, of);
+        }
         let mode = if ctx.strict { ClaudeMode::Strict } else { ClaudeMode::Default };
         crate::parse(bytes, ctx.path, mode)
     }
 
-    /// Under the deny-only contract a file the reader refused is malformed, not absent: it
-    /// fails closed on every gated event ([`crate::fail_closed_unreadable`]).
+    /// Under the deny-only contract a settings file the reader refused is malformed, not
+    /// absent: it fails closed on every gated event ([`crate::fail_closed_unreadable`]).
     fn unreadable(&self, problem: HookDiagnostic, ctx: &ParseContext<'_>) -> Option<ParseResult> {
-        ctx.strict.then(|| Ok(crate::fail_closed_unreadable(ctx.path, problem)))
+        (ctx.strict && front_matter_of(ctx).is_none())
+            .then(|| Ok(crate::fail_closed_unreadable(ctx.path, problem)))
     }
 
     fn events(&self) -> &[NativeEvent] {

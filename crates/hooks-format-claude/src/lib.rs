@@ -27,6 +27,7 @@ use hooks_json as json;
 mod codec;
 mod descriptor;
 mod events;
+mod frontmatter;
 mod host;
 mod inventory;
 mod matcher;
@@ -44,9 +45,9 @@ pub use crate::{
     inventory::{InventoryEntry, Reveal, entries, fingerprint, inventory},
     matcher::{MAX_MATCHER_LEN, MatcherError, claude_tool_name},
     parse::{
-        ALLOW_MANAGED_HOOKS_ONLY, CONTRACT_VERSION, DISABLE_ALL_HOOKS, MAX_DOCUMENT_BYTES,
-        NATIVE_FAIL_CLOSED, STRICT_MAX_HOOKS_BYTES, fail_closed_unreadable, is_credential_key,
-        parse,
+        ALLOW_MANAGED_HOOKS_ONLY, CONTRACT_VERSION, DISABLE_ALL_HOOKS, FrontMatterOf,
+        MAX_DOCUMENT_BYTES, NATIVE_FAIL_CLOSED, STRICT_MAX_HOOKS_BYTES, fail_closed_unreadable,
+        is_credential_key, parse, parse_front_matter,
     },
     problem::ConfigProblem,
 };

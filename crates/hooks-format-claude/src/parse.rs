@@ -477,9 +477,82 @@ fn fail_closed(reading: Reading, path: &Path) -> ParsedSource {
     ParsedSource { definitions, diagnostics, ..ParsedSource::default() }
 }
 
-/// Reads a document without applying the mode's final policy.
-pub(crate) fn read(bytes: &[u8], path: &Path, mode: ClaudeMode) -> Reading {
-    let mut r = Reader {
+/// What a subagent, skill or command file is to Claude Code, for messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrontMatterOf {
+    /// A subagent (`agents/*.md`): its hooks run while it does.
+    Subagent,
+    /// A skill (`skills/<name>/SKILL.md`): its hooks run while it is active.
+    Skill,
+    /// A command (`commands/*.md`), read as a skill.
+    Command,
+}
+
+impl FrontMatterOf {
+    fn name(self) -> &'static str {
+        match self {
+            FrontMatterOf::Subagent => "subagent",
+            FrontMatterOf::Skill => "skill",
+            FrontMatterOf::Command => "command",
+        }
+    }
+}
+
+/// Parses the `hooks:` of a subagent's, skill's or command's front matter (the YAML between
+/// the Markdown file's opening `---` lines) as Claude Code registers them: the same entries as
+/// a settings file's, with the file's lines and columns. Claude Code runs them only while
+/// that subagent or skill is active, which the engine cannot know, so every definition is
+/// disabled: listed, and the scripts it names protected by the guard (an agent rewriting
+/// one would escape it), never run by the engine. A file without front matter or without
+/// `hooks:` has none; other front matter keys are not read.
+pub fn parse_front_matter(bytes: &[u8], path: &Path, of: FrontMatterOf) -> ParseResult {
+    let mut r = reader(path, ClaudeMode::Default);
+    if bytes.len() > MAX_DOCUMENT_BYTES {
+        r.fatal(ConfigProblem::TooLarge { size: bytes.len(), cap: MAX_DOCUMENT_BYTES }, 1, 1);
+        return finish(r.out, path, ClaudeMode::Default);
+    }
+    let text = String::from_utf8_lossy(bytes);
+    let Some((yaml, first_line)) = crate::frontmatter::split(&text) else {
+        return Ok(ParsedSource::default());
+    };
+    match crate::frontmatter::tree(yaml, first_line) {
+        Ok(root) if root.get("hooks").is_some() => r.settings(&root),
+        Ok(_) => return Ok(ParsedSource::default()),
+        Err(e) => {
+            r.fatal(ConfigProblem::FrontMatterSyntax { message: e.message }, e.line, e.column);
+            return Err(r.out.diagnostics);
+        }
+    }
+    // An entry that fails validation leaves the others: what matters here is protecting the
+    // scripts every readable entry names (a settings file's is skipped whole, as Claude Code
+    // skips it, because its hooks would run).
+    let reading = r.out;
+    if reading.unreadable && reading.skipped.is_none() {
+        return Err(reading.diagnostics);
+    }
+    let mut parsed = ParsedSource {
+        definitions: reading.definitions,
+        diagnostics: reading.diagnostics,
+        ..ParsedSource::default()
+    };
+    if !parsed.definitions.is_empty() {
+        for d in &mut parsed.definitions {
+            d.enabled = false;
+        }
+        parsed.diagnostics.push(
+            HookDiagnostic::info(format!(
+                "Claude Code runs these hooks while this {} is active; the engine does not run them, and protects the scripts they name",
+                of.name()
+            ))
+            .in_file(path)
+            .with_code("front_matter_hooks"),
+        );
+    }
+    Ok(parsed)
+}
+
+fn reader(path: &Path, mode: ClaudeMode) -> Reader<'_> {
+    Reader {
         path,
         strict: mode == ClaudeMode::Strict,
         out: Reading {
@@ -495,7 +568,12 @@ pub(crate) fn read(bytes: &[u8], path: &Path, mode: ClaudeMode) -> Reading {
         order: 0,
         hook: None,
         event: None,
-    };
+    }
+}
+
+/// Reads a document without applying the mode's final policy.
+pub(crate) fn read(bytes: &[u8], path: &Path, mode: ClaudeMode) -> Reading {
+    let mut r = reader(path, mode);
     r.document(bytes);
     r.out
 }
@@ -570,14 +648,16 @@ impl Reader<'_> {
                 1,
             );
         }
-        let root = match json::parse(bytes) {
-            Ok(root) => root,
-            Err(e) => {
-                return self.fatal(ConfigProblem::Syntax { message: e.message }, e.line, e.column);
-            }
-        };
+        match json::parse(bytes) {
+            Ok(root) => self.settings(&root),
+            Err(e) => self.fatal(ConfigProblem::Syntax { message: e.message }, e.line, e.column),
+        }
+    }
+
+    /// A settings document's tree: its two policy keys and its `hooks` section.
+    fn settings(&mut self, root: &Node) {
         // Only an object reads as settings.
-        let Ok(settings) = hooks_json::from_node::<Settings>(&root) else {
+        let Ok(settings) = hooks_json::from_node::<Settings>(root) else {
             return self.fatal(
                 ConfigProblem::RootNotObject { found: root.type_name() },
                 root.line,

@@ -31,6 +31,12 @@ pub enum ConfigProblem {
         /// What the reader expected.
         message: String,
     },
+    /// A subagent's, skill's or command's front matter is not YAML the reader accepts.
+    #[error("invalid front matter (YAML): {message}")]
+    FrontMatterSyntax {
+        /// What is wrong.
+        message: String,
+    },
     /// The document is not a JSON object.
     #[error("the settings document is {found}, not an object")]
     RootNotObject {
@@ -167,6 +173,7 @@ impl ConfigProblem {
         match self {
             ConfigProblem::TooLarge { .. } | ConfigProblem::HooksTooLarge { .. } => "too_large",
             ConfigProblem::Syntax { .. } => "invalid_json",
+            ConfigProblem::FrontMatterSyntax { .. } => "invalid_front_matter",
             ConfigProblem::RootNotObject { .. } => "invalid_settings",
             ConfigProblem::HooksNotObject { .. } => "invalid_hooks",
             ConfigProblem::MissingVersion => "missing_version",

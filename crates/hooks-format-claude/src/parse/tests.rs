@@ -99,6 +99,35 @@ fn golden_strict_mode() {
     golden("strict", ClaudeMode::Strict);
 }
 
+/// The front matter of subagents, skills and commands: their `hooks:` read as a settings
+/// file's, with the Markdown file's lines, every definition disabled (Claude Code runs them
+/// while the subagent or skill is active; the engine lists them and protects their scripts),
+/// settings keys ignored; a file without front matter or hooks has none.
+#[test]
+fn golden_front_matter() {
+    let dir = data_dir().join("front_matter");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("fixture dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 5, "fixtures missing");
+    for file in files {
+        let bytes = std::fs::read(&file).expect("read fixture");
+        let name = file.file_name().expect("name").to_string_lossy().into_owned();
+        let shown = PathBuf::from(format!("/repo/.claude/agents/{name}"));
+        let result = crate::parse_front_matter(&bytes, &shown, crate::FrontMatterOf::Subagent);
+        if let Ok(parsed) = &result {
+            assert!(parsed.definitions.iter().all(|d| !d.enabled), "{name}: none runs");
+            assert!(parsed.policy.is_empty(), "{name}: no policy");
+        }
+        let stem = file.file_stem().expect("stem").to_string_lossy().into_owned();
+        expect_file![data_dir().join(format!("output/front_matter/{stem}.txt"))]
+            .assert_eq(&render(&result));
+    }
+}
+
 fn fixture(dir: &str, name: &str, mode: ClaudeMode) -> ParseResult {
     let bytes = std::fs::read(data_dir().join(dir).join(name)).expect("read fixture");
     parse(&bytes, Path::new("/home/u/.claude/settings.json"), mode)

@@ -477,6 +477,9 @@ fn candidates_name_every_path_of_a_scope_whether_or_not_it_exists() {
             "/r/.chrys/hooks/hooks.json",
             "/r/.claude/settings.local.json",
             "/r/.claude/settings.json",
+            "/r/.claude/agents/*.md",
+            "/r/.claude/skills/*SKILL.md",
+            "/r/.claude/commands/*.md",
         ]
     );
     let home = Path::new("/h");

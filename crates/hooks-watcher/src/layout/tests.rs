@@ -88,8 +88,8 @@ fn unrelated_paths() {
         ".cursor/rules",
         ".chrys/config.yaml",
         ".chrys/hooks/hooks.toml",
-        ".claude/commands",
-        ".claude/commands/settings.json",
+        ".claude/output-styles",
+        ".claude/output-styles/settings.json",
         "src/.cursor/hooks.json",
         ".cursor/hooks.json/deeper",
         ".git",
@@ -145,8 +145,16 @@ fn user_folders_and_files() {
     let dirs = UserDirs::under_home(&hooks_testing::workspace_formats(), Path::new("/home/u"));
     assert_eq!(
         user_folders(&dirs),
-        ["/home/u/.cursor", "/home/u/.chrys", "/home/u/.chrys/hooks", "/home/u/.claude"]
-            .map(PathBuf::from)
+        [
+            "/home/u/.cursor",
+            "/home/u/.chrys",
+            "/home/u/.chrys/hooks",
+            "/home/u/.claude",
+            "/home/u/.claude/agents",
+            "/home/u/.claude/skills",
+            "/home/u/.claude/commands"
+        ]
+        .map(PathBuf::from)
     );
     for folder in ["/home/u/.cursor", "/home/u/.claude", "/home/u/.chrys", "/home/u/.chrys/hooks"] {
         assert_eq!(user_touch(&dirs, Path::new(folder)), Some(Touch::Folder), "{folder}");

@@ -449,7 +449,7 @@ fn unrelated_files_change_nothing() {
     h.add(&a);
     let generation = h.registry.snapshot().generation();
     for rel in
-        ["README.md", ".cursor/rules.json", "src/.cursor/hooks.json", ".claude/commands/x.md"]
+        ["README.md", ".cursor/rules.json", "src/.cursor/hooks.json", ".claude/output-styles/x.md"]
     {
         write(a.as_path(), rel, "x");
         h.event(CREATE, &a, &[rel]);
