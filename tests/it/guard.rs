@@ -552,6 +552,63 @@ fn the_subagents_skills_and_commands_claude_code_reads_hooks_from_are_protected(
     assert_eq!(lines[6]["hits"][0]["source_kind"], "user_claude_agents", "{lines:#?}");
 }
 
+/// The scripts that the hooks in a subagent's, a skill's or a command's front matter run are
+/// protected wherever they are, as the scripts of settings hooks are: Claude Code runs those
+/// hooks while the subagent or skill is active, and an agent that rewrote the script would
+/// escape them. The engine lists those hooks and does not run them.
+#[test]
+fn the_scripts_that_front_matter_hooks_run_are_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let hook = |event: &str, command: &str| {
+        format!(
+            "---\nname: x\nhooks:\n  {event}:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: {command}\n---\nBody.\n"
+        )
+    };
+    project.write(
+        ".claude/agents/gate.md",
+        &hook("PreToolUse", "\"$CLAUDE_PROJECT_DIR/scripts/gate.sh\""),
+    );
+    project.write(".claude/skills/deploy/SKILL.md", &hook("PostToolUse", "python3 tools/check.py"));
+    project.write(".claude/commands/ops/ship.md", &hook("PreToolUse", "bash ci/ship-guard.sh"));
+    home.write(".claude/agents/auditor.md", &hook("PreToolUse", "~/bin/audit.sh"));
+    let paths = [
+        "scripts/gate.sh",
+        "tools/check.py",
+        "ci/ship-guard.sh",
+        "~/bin/audit.sh",
+        "scripts/other.sh",
+        "~/bin/other.sh",
+    ];
+    let lines = guard_refusing(project.path(), home.path(), &paths, 4);
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "project_claude_agents", "{lines:#?}");
+    assert_eq!(lines[1]["hits"][0]["source_kind"], "project_claude_skills", "{lines:#?}");
+    assert_eq!(lines[2]["hits"][0]["source_kind"], "project_claude_commands", "{lines:#?}");
+    assert_eq!(lines[3]["hits"][0]["source_kind"], "user_claude_agents", "{lines:#?}");
+
+    // Listed, disabled: the engine runs none of them.
+    let root = project.path().to_str().expect("utf-8");
+    let cfg = home.path().to_str().expect("utf-8");
+    let o = hooks_in_env(
+        project.path(),
+        &["list", "--json", "--root", root, "--config-dir", cfg],
+        "",
+        &[("HOME", home.path())],
+    );
+    let list: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    let text = list.to_string();
+    assert!(text.contains("front_matter_hooks"), "{list:#}");
+    let agent = list["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .find(|s| s["path"].as_str().is_some_and(|p| p.ends_with(".claude/agents/gate.md")))
+        .expect("the subagent is listed");
+    let hooks = agent["hooks"].as_array().expect("hooks");
+    assert_eq!(hooks.len(), 1, "{agent:#}");
+    assert_eq!(hooks[0]["enabled"], false, "{agent:#}");
+}
+
 #[test]
 fn relative_scripts_of_hooks_that_run_in_the_session_directory_resolve_there() {
     let project = TestDir::new();
