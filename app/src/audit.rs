@@ -87,7 +87,7 @@ pub struct FireRecord {
     /// The canonical event.
     pub event: String,
     /// The session's working directory.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "lossy::opt_path")]
     pub cwd: Option<PathBuf>,
     /// The snapshot revision the fire ran under.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -114,6 +114,7 @@ pub struct HookRef {
     /// The hook's id.
     pub hook: String,
     /// Its hook file.
+    #[serde(serialize_with = "lossy::path")]
     pub file: PathBuf,
     /// Its line in the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -180,8 +181,10 @@ pub struct GuardRecord {
     /// When it decided, RFC 3339 UTC with milliseconds.
     pub time: String,
     /// The session's working directory the paths were resolved against.
+    #[serde(serialize_with = "lossy::path")]
     pub cwd: PathBuf,
     /// The edited paths as the agent named them.
+    #[serde(serialize_with = "lossy::paths")]
     pub paths: Vec<PathBuf>,
     /// `allowed`, `protected` or `unresolved`.
     pub decision: String,
@@ -192,7 +195,7 @@ pub struct GuardRecord {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hits: Vec<GuardHit>,
     /// For an unresolved edit, the paths that could not be resolved.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty", serialize_with = "lossy::paths")]
     pub unresolved: Vec<PathBuf>,
 }
 
@@ -200,15 +203,42 @@ pub struct GuardRecord {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GuardHit {
     /// The path as the agent asked for it.
+    #[serde(serialize_with = "lossy::path")]
     pub requested: PathBuf,
     /// The protected file it reaches.
+    #[serde(serialize_with = "lossy::path")]
     pub protected: PathBuf,
     /// The hook file that makes it protected.
+    #[serde(serialize_with = "lossy::path")]
     pub file: PathBuf,
     /// `hook_file` or `script`.
     pub role: String,
     /// How the path reaches it (`same_path`, `same_file`, `holding_folder`, …).
     pub why: String,
+}
+
+/// Paths written as text with U+FFFD where their bytes are not UTF-8 (serde refuses such a
+/// path, which cost the whole record), as the listings show them.
+mod lossy {
+    use std::path::{Path, PathBuf};
+
+    use serde::Serializer;
+
+    pub(super) fn path<S: Serializer>(p: &Path, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&p.to_string_lossy())
+    }
+
+    #[allow(clippy::ref_option, reason = "the field's type, as serde hands it over")]
+    pub(super) fn opt_path<S: Serializer>(p: &Option<PathBuf>, s: S) -> Result<S::Ok, S::Error> {
+        match p {
+            Some(p) => s.serialize_some(&*p.to_string_lossy()),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub(super) fn paths<S: Serializer>(ps: &[PathBuf], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(ps.iter().map(|p| p.to_string_lossy()))
+    }
 }
 
 impl FireRecord {

@@ -210,3 +210,36 @@ fn an_overlong_or_foreign_line_is_counted_not_fatal() {
     let read = read_records(&path).unwrap();
     assert_eq!((read.records.len(), read.unreadable), (1, 3));
 }
+
+/// A path that is not UTF-8 (a file name an agent made up, or a folder's) does not cost the
+/// record: it is written with U+FFFD where the bytes are invalid, as the listings show such a
+/// path, and read back. An agent could otherwise keep its refused edits out of the log by
+/// naming them so.
+#[test]
+fn a_path_that_is_not_utf8_is_written_not_dropped() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let log = AuditLog::open(AuditConfig::new(log_at(&dir))).unwrap();
+    let odd = PathBuf::from(std::ffi::OsStr::from_bytes(b"/p/bad\xffname/.cursor/hooks.json"));
+    let guard = AuditRecord::Guard(GuardRecord::new(
+        std::slice::from_ref(&odd),
+        std::path::Path::new(std::ffi::OsStr::from_bytes(b"/p/bad\xffname")),
+        &hooks_guard::GuardDecision::Unresolved(vec![hooks_guard::UnresolvedPath {
+            requested: odd.clone(),
+            error: hooks_guard::GuardError::RelativeSessionCwd {
+                path: odd.clone(),
+                cwd: PathBuf::from("."),
+            },
+        }]),
+        Some(1),
+    ));
+    log.try_append(&guard).expect("written");
+    assert_eq!(log.failures(), 0);
+    let read = read_records(&log_at(&dir)).unwrap();
+    assert_eq!(read.unreadable, 0);
+    let [AuditRecord::Guard(g)] = read.records.as_slice() else { panic!("{read:?}") };
+    assert_eq!(g.paths, [PathBuf::from("/p/bad\u{fffd}name/.cursor/hooks.json")]);
+    assert_eq!(g.cwd, PathBuf::from("/p/bad\u{fffd}name"));
+    assert_eq!(g.unresolved, g.paths);
+    assert_eq!(g.decision, "unresolved");
+}
