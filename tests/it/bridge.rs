@@ -318,3 +318,34 @@ fn a_system_file_others_can_write_runs_nothing_under_the_bridge() {
     let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
     assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
 }
+
+/// Bridged into Claude Code, whose subagent's front matter hook runs a script outside
+/// `.claude/`: the agent may not rewrite that script (Claude Code would run the rewritten one
+/// while the subagent is active), and may write a file beside it.
+#[test]
+fn a_bridged_agent_may_not_rewrite_the_script_of_a_subagent_s_hook() {
+    let home = TestDir::new();
+    let repo = TestDir::new();
+    std::fs::create_dir(repo.path().join(".git")).expect(".git");
+    repo.write(
+        ".claude/agents/gate.md",
+        "---\nname: gate\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: \"\\\"$CLAUDE_PROJECT_DIR\\\"/scripts/gate.sh\"\n---\nGate.\n",
+    );
+    let env = [("HOME", home.path())];
+    let args = ["bridge", "--host", "claude"];
+    let write = |rel: &str| {
+        json!({
+            "session_id": "it-session", "cwd": repo.path(), "hook_event_name": "PreToolUse",
+            "tool_name": "Write",
+            "tool_input": {"file_path": repo.path().join(rel), "content": "exit 0"},
+        })
+        .to_string()
+    };
+    let out = hooks_in_env(repo.path(), &args, &write("scripts/gate.sh"), &env);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+    let reason = v["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap_or("");
+    assert!(reason.contains(".claude/agents/gate.md"), "{reason}");
+    let out = hooks_in_env(repo.path(), &args, &write("scripts/other.sh"), &env);
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0), "{out:?}");
+}
