@@ -71,15 +71,20 @@ pub(crate) fn render(result: &ParseResult) -> String {
     out
 }
 
-fn golden(dir: &str, mode: ClaudeMode) {
+/// The fixtures of `test_data/<dir>` with extension `ext`, in name order (at least six).
+fn fixtures(dir: &str, ext: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(data_dir().join(dir))
         .expect("fixture dir")
         .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
         .collect();
     files.sort();
     assert!(files.len() > 5, "fixtures missing in {dir}");
-    for file in files {
+    files
+}
+
+fn golden(dir: &str, mode: ClaudeMode) {
+    for file in fixtures(dir, "json") {
         let bytes = std::fs::read(&file).expect("read fixture");
         let name = file.file_name().expect("name").to_string_lossy().into_owned();
         let shown = PathBuf::from(format!("/settings/{dir}/{name}"));
@@ -105,15 +110,7 @@ fn golden_strict_mode() {
 /// settings keys ignored; a file without front matter or hooks has none.
 #[test]
 fn golden_front_matter() {
-    let dir = data_dir().join("front_matter");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("fixture dir")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .collect();
-    files.sort();
-    assert!(files.len() > 5, "fixtures missing");
-    for file in files {
+    for file in fixtures("front_matter", "md") {
         let bytes = std::fs::read(&file).expect("read fixture");
         let name = file.file_name().expect("name").to_string_lossy().into_owned();
         let shown = PathBuf::from(format!("/repo/.claude/agents/{name}"));
