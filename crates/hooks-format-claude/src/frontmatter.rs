@@ -47,7 +47,9 @@ pub(crate) fn tree(yaml: &str, first_line: u32) -> Result<Node, SyntaxError> {
     // saphyr's markers count characters; the tree's offsets are bytes.
     let bytes_at: Vec<usize> = yaml.char_indices().map(|(i, _)| i).chain([yaml.len()]).collect();
     let pos = |span: &Span| Pos {
-        line: u32::try_from(span.start.line()).unwrap_or(u32::MAX).saturating_add(first_line - 1),
+        line: u32::try_from(span.start.line())
+            .unwrap_or(u32::MAX)
+            .saturating_add(first_line.saturating_sub(1)),
         column: u32::try_from(span.start.col() + 1).unwrap_or(u32::MAX),
         start: bytes_at.get(span.start.index()).copied().unwrap_or(yaml.len()),
         end: bytes_at.get(span.end.index()).copied().unwrap_or(yaml.len()),
@@ -58,7 +60,7 @@ pub(crate) fn tree(yaml: &str, first_line: u32) -> Result<Node, SyntaxError> {
             message: e.info().to_owned(),
             line: u32::try_from(e.marker().line())
                 .unwrap_or(u32::MAX)
-                .saturating_add(first_line - 1),
+                .saturating_add(first_line.saturating_sub(1)),
             column: u32::try_from(e.marker().col() + 1).unwrap_or(u32::MAX),
         })?;
         let at = pos(&span);
