@@ -5,6 +5,10 @@
 //!   [`HookDefinition`](hooks_schema::HookDefinition)s and diagnostics with line and column.
 //!   Native events map onto canonical ones as `specs/events.md` says; events without a
 //!   counterpart are capability gaps (warning `capability_gap`, skipped).
+//! - [`parse_front_matter`] reads the `hooks:` in the front matter of Claude Code's
+//!   subagents, skills and commands (`.claude/agents/*.md`, `.claude/skills/*/SKILL.md`,
+//!   `.claude/commands/*.md`) the same way, every definition disabled: Claude Code runs them
+//!   while the subagent or skill is active; the engine lists them and protects their scripts.
 //! - [`ClaudeCodec`] encodes an envelope into Claude Code's stdin document and decodes exit
 //!   codes and JSON output into a [`HookVerdict`](hooks_schema::HookVerdict).
 //! - [`ClaudeMode::Strict`] is the deny-only contract: `hooks.version: 1`, unknown keys,

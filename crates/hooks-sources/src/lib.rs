@@ -12,7 +12,10 @@
 //! - [`find_files`], [`project_files`], [`user_files`], [`managed_files`], [`candidates`]:
 //!   the descriptors' locations resolved against a project root, the user's folders
 //!   ([`UserDirs`]) or the administrator's ([`ManagedDirs`]), and looked up; [`candidates`]
-//!   names every path whether or not a file is there.
+//!   names every path whether or not a file is there. [`ManagedDirs::system_from_env`]
+//!   finds the administrator's files where the formats' variables put them, and
+//!   [`administrator_only`] is the check a location that reads only the administrator's
+//!   files is read under (Gemini CLI's system files).
 //! - [`sources_for_hook_dirs`]: which hook file a folder named as an explicit source holds.
 //! - [`read_source`]: the one function that reads a hook file (checks before opening, a size
 //!   cap, then the format's parser), shared with the watcher.
