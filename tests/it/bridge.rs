@@ -281,6 +281,24 @@ fn an_mcp_file_server_may_not_rewrite_a_hook_file() {
         decision("mcp__filesystem__write_file", json!({"path": repo.path().join("notes.md")})),
         "deny"
     );
+    // Servers that name their files otherwise (camel case, nested, `target_path`,
+    // `outputFile`): each of these went through before (finding F30).
+    for tool_input in [
+        json!({"filePath": settings, "content": "{}"}),
+        json!({"target_path": settings}),
+        json!({"file": {"path": settings}}),
+        json!({"outputFile": ".claude/settings.json"}),
+    ] {
+        assert_eq!(decision("mcp__fs__write_file", tool_input.clone()), "deny", "{tool_input}");
+    }
+    // The folder it works in is not an edit, nor the content it writes.
+    assert_ne!(
+        decision(
+            "mcp__fs__write_file",
+            json!({"filePath": "notes.md", "cwd": repo.path(), "content": ".claude/settings.json"})
+        ),
+        "deny"
+    );
 }
 
 /// A Gemini CLI system settings file that someone else than root can write runs nothing under

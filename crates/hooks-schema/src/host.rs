@@ -152,12 +152,8 @@ pub fn edited_paths_from_args(envelope: &Envelope) -> Option<Vec<String>> {
         Value::Object(m) => m.values().filter_map(Value::as_str).collect(),
         _ => Vec::new(),
     };
-    for p in strings.into_iter().flat_map(patch_paths) {
-        if !out.contains(&p) {
-            out.push(p);
-        }
-    }
-    Some(out)
+    out.extend(strings.into_iter().flat_map(patch_paths));
+    Some(first_of_each(out))
 }
 
 /// The argument names an MCP tool may give a file it writes in, beside [`EDITED_PATH_ARGS`]
@@ -208,10 +204,96 @@ fn mcp_edited_paths(tool: &crate::ToolCall) -> Option<Vec<String>> {
     }
     let mut out: Vec<String> = Vec::new();
     named_paths(&tool.args, &[&EDITED_PATH_ARGS, &MCP_PATH_ARGS], true, &mut out);
-    (!out.is_empty()).then_some(out)
+    mcp_named_paths(&tool.args, &mut out);
+    (!out.is_empty()).then(|| first_of_each(out))
 }
 
-/// Appends to `out`, each once and in order, the paths a tool's arguments `args` give under
+/// `paths` with each kept once, at its first place (a hash set: an agent's input can hold
+/// many).
+fn first_of_each(paths: Vec<String>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::with_capacity(paths.len());
+    paths.into_iter().filter(|p| seen.insert(p.clone())).collect()
+}
+
+/// Parts of an argument's name that make its value a file or folder an MCP tool may write,
+/// the name compared in lower case without `_` and `-`: what servers other than the
+/// reference one call them (`filePath`, `output_file`, `targetDir`, `dest`, `newName`), at any
+/// depth of the arguments (`{"file": {"path": …}}`).
+pub const MCP_PATH_KEY_PARTS: [&str; 13] = [
+    "path", "file", "dir", "folder", "dest", "target", "source", "src", "uri", "output",
+    "location", "newname", "oldname",
+];
+
+/// Argument names (compared the same way) that name the folder a tool works in, not a file
+/// it writes: their values are not edits (a folder that holds hook files would be refused).
+pub const MCP_CONTEXT_KEYS: [&str; 15] = [
+    "cwd",
+    "workdir",
+    "workingdir",
+    "workingdirectory",
+    "root",
+    "rootdir",
+    "rootpath",
+    "basedir",
+    "basepath",
+    "projectdir",
+    "projectpath",
+    "projectroot",
+    "repo",
+    "repopath",
+    "repository",
+];
+
+/// The longest text taken as a path (a longer one names no file the system can open).
+const MCP_MAX_PATH_BYTES: usize = 4096;
+
+/// Appends to `out` the strings under argument names that name a file
+/// ([`MCP_PATH_KEY_PARTS`], not [`MCP_CONTEXT_KEYS`]), and the strings of lists under them,
+/// searching nested objects and lists whatever their name. Neither depth nor count is capped
+/// here (a cap would be a place to hide a path past): the hook input is capped in size, and
+/// its JSON in depth, before it gets here.
+fn mcp_named_paths(v: &Value, out: &mut Vec<String>) {
+    let mut push = |p: &str| {
+        if !p.trim().is_empty() && p.len() <= MCP_MAX_PATH_BYTES {
+            out.push(p.to_owned());
+        }
+    };
+    match v {
+        Value::Object(members) => {
+            let mut nested = Vec::new();
+            for (key, value) in members {
+                let key: String = key
+                    .chars()
+                    .filter(|c| *c != '_' && *c != '-')
+                    .flat_map(char::to_lowercase)
+                    .collect();
+                let names_a_file = !MCP_CONTEXT_KEYS.contains(&key.as_str())
+                    && MCP_PATH_KEY_PARTS.iter().any(|part| key.contains(part));
+                match value {
+                    Value::String(p) if names_a_file => push(p),
+                    Value::Array(items) if names_a_file => {
+                        items.iter().filter_map(Value::as_str).for_each(&mut push);
+                    }
+                    _ => {}
+                }
+                if value.is_object() || value.is_array() {
+                    nested.push(value);
+                }
+            }
+            for value in nested {
+                mcp_named_paths(value, out);
+            }
+        }
+        Value::Array(items) => {
+            for item in items.iter().filter(|i| i.is_object() || i.is_array()) {
+                mcp_named_paths(item, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Appends to `out`, in order, the paths a tool's arguments `args` give under
 /// the argument names `keys`, then those each entry of their `edits` list gives; with
 /// `lists`, an argument that is a list of strings gives each of them too.
 fn named_paths(args: &Value, keys: &[&[&str]], lists: bool, out: &mut Vec<String>) {
@@ -223,11 +305,7 @@ fn named_paths(args: &Value, keys: &[&[&str]], lists: bool, out: &mut Vec<String
                 Some(Value::Array(ps)) if lists => ps.iter().filter_map(Value::as_str).collect(),
                 _ => Vec::new(),
             };
-            for p in found {
-                if !out.iter().any(|o| o == p) {
-                    out.push(p.to_owned());
-                }
-            }
+            out.extend(found.into_iter().map(str::to_owned));
         }
     }
 }

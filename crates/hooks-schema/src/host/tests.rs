@@ -49,3 +49,50 @@ fn an_mcp_tool_s_files_are_edits_unless_its_name_says_it_reads() {
     post.event = HookEvent::PostToolUse;
     assert_eq!(edited_paths_from_args(&post), None);
 }
+
+/// An MCP server names its files as it likes (`filePath`, `target_path`, `outputFile`, a path
+/// inside an object, `newName`): every argument whose name names a file or folder, at any
+/// depth, is a path the guard checks; the folder a tool works in (`cwd`, `root`) is not, nor
+/// the content it writes. Before, only the reference server's names were read, so a camel-case
+/// server's `write_file` edited hook files unguarded.
+#[test]
+fn an_mcp_tool_s_files_are_found_under_any_name_that_names_a_file() {
+    let mcp = |args: Value| {
+        edited_paths_from_args(&call("mcp__fs__write_file", ToolKind::Mcp, args))
+            .unwrap_or_default()
+    };
+    let target = ".cursor/hooks.json";
+    for args in [
+        json!({"filePath": target, "content": "{}"}),
+        json!({"target_path": target}),
+        json!({"file": {"path": target}}),
+        json!({"outputFile": target}),
+        json!({"dest": target}),
+        json!({"targetDir": ".claude/skills/x"}),
+        json!({"operations": [{"op": "write", "FilePath": target}]}),
+        json!({"newName": target, "path": "a.json"}),
+        json!({"files": [{"name": "x", "location": target}]}),
+        json!({"file-paths": ["a", target]}),
+    ] {
+        let paths = mcp(args.clone());
+        assert!(paths.iter().any(|p| p == target || p == ".claude/skills/x"), "{args}: {paths:?}");
+    }
+    // The folder it works in, its content, empty values: not edits.
+    assert_eq!(
+        mcp(json!({"path": "notes.md", "cwd": ".", "root": "/repo", "content": target})),
+        ["notes.md"]
+    );
+    assert_eq!(
+        mcp(json!({"path": "notes.md", "filePath": "  ", "workingDirectory": "."})),
+        ["notes.md"]
+    );
+    // No depth or count to hide a path past.
+    let mut deep = json!({"filePath": target});
+    for _ in 0..100 {
+        deep = json!({"inner": [deep]});
+    }
+    assert_eq!(mcp(deep), [target]);
+    let mut wide: Vec<String> = (0..1000).map(|i| format!("f{i}")).collect();
+    wide.push(target.to_owned());
+    assert_eq!(mcp(json!({ "filePaths": wide })).len(), 1001);
+}
