@@ -607,6 +607,24 @@ fn the_scripts_that_front_matter_hooks_run_are_protected() {
     let hooks = agent["hooks"].as_array().expect("hooks");
     assert_eq!(hooks.len(), 1, "{agent:#}");
     assert_eq!(hooks[0]["enabled"], false, "{agent:#}");
+
+    // The listing for a person: a file without hooks (a command without front matter hooks)
+    // takes one line at the end, not a block each.
+    project.write(".claude/commands/a.md", "---\ndescription: a\n---\nDo a.\n");
+    project.write(".claude/commands/b.md", "Do b.\n");
+    let o = hooks_in_env(
+        project.path(),
+        &["list", "--root", root, "--config-dir", cfg],
+        "",
+        &[("HOME", home.path())],
+    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    let (blocks, quiet) = text.split_once("\nfiles without hooks:\n").expect("the section");
+    assert!(blocks.contains(".claude/agents/gate.md [project_claude_agents]"), "{text}");
+    let lines: Vec<&str> = quiet.lines().take_while(|l| l.starts_with("  ")).collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].ends_with(".claude/commands/a.md [project_claude_commands] loaded"), "{text}");
+    assert!(!blocks.contains("commands/a.md"), "{text}");
 }
 
 #[test]

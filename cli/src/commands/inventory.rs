@@ -140,7 +140,13 @@ fn render(
     if snap.sources().is_empty() {
         writeln!(out, "no hook sources found")?;
     }
-    for s in snap.sources() {
+    // A file that holds no hook and says nothing but notes (a subagent without hooks in its
+    // front matter, an empty hooks file) takes one line, after the others.
+    let quiet = |s: &hooks_registry::SourceView| {
+        s.definitions.is_empty()
+            && s.diagnostics.iter().all(|d| d.severity == hooks_schema::Severity::Info)
+    };
+    for s in snap.sources().iter().filter(|s| !quiet(s)) {
         let reason =
             if s.runs { paint("32", s.trust.reason()) } else { paint("33", s.trust.reason()) };
         writeln!(out, "\n{} [{}] {}, {reason}", s.id.path, s.id.kind, s.load_state.as_str())?;
@@ -171,6 +177,13 @@ fn render(
             let loc = d.line.map(|l| format!("line {l}: ")).unwrap_or_default();
             writeln!(out, "  {loc}{}: {}", d.severity.as_str(), d.text(reveal))?;
         }
+    }
+    let quiet: Vec<_> = snap.sources().iter().filter(|s| quiet(s)).collect();
+    if !quiet.is_empty() {
+        writeln!(out, "\nfiles without hooks:")?;
+    }
+    for s in quiet {
+        writeln!(out, "  {} [{}] {}", s.id.path, s.id.kind, s.load_state.as_str())?;
     }
     let advisories = built.runtime.advisories();
     if !advisories.is_empty() {
