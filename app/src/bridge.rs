@@ -578,6 +578,17 @@ fn read_set(
             },
             Err(e) => (None, Some(e.to_string())),
         };
+        // A file that may carry hooks and carries none (a subagent without front matter hooks)
+        // is not pinned: its folder is protected whole.
+        if file.content == FileContent::HooksIfAny
+            && let (Some(text), Some(descriptor)) =
+                (&content, file.kind.format().and_then(|f| config.formats.get(f)))
+            && file.content.leaves_out(
+                &descriptor.parse(text.as_bytes(), &ParseContext::new(&file.path, file.kind)),
+            )
+        {
+            continue;
+        }
         let sha256 = content.as_deref().map(pin::sha256_hex);
         let (active, reason, needs_trust) = if host_runs(host, file.kind) {
             (false, format!("{} runs this file itself", config.host), false)

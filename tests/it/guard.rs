@@ -608,10 +608,11 @@ fn the_scripts_that_front_matter_hooks_run_are_protected() {
     assert_eq!(hooks.len(), 1, "{agent:#}");
     assert_eq!(hooks[0]["enabled"], false, "{agent:#}");
 
-    // The listing for a person: a file without hooks (a command without front matter hooks)
-    // takes one line at the end, not a block each.
+    // A command without front matter hooks is no source (its folder is protected whole), and
+    // the listing for a person shows a hook file without hooks in one line at the end.
     project.write(".claude/commands/a.md", "---\ndescription: a\n---\nDo a.\n");
     project.write(".claude/commands/b.md", "Do b.\n");
+    project.write(".cursor/hooks.json", r#"{"version": 1, "hooks": {}}"#);
     let o = hooks_in_env(
         project.path(),
         &["list", "--root", root, "--config-dir", cfg],
@@ -622,9 +623,11 @@ fn the_scripts_that_front_matter_hooks_run_are_protected() {
     let (blocks, quiet) = text.split_once("\nfiles without hooks:\n").expect("the section");
     assert!(blocks.contains(".claude/agents/gate.md [project_claude_agents]"), "{text}");
     let lines: Vec<&str> = quiet.lines().take_while(|l| l.starts_with("  ")).collect();
-    assert_eq!(lines.len(), 2, "{text}");
-    assert!(lines[0].ends_with(".claude/commands/a.md [project_claude_commands] loaded"), "{text}");
-    assert!(!blocks.contains("commands/a.md"), "{text}");
+    assert_eq!(lines.len(), 1, "{text}");
+    assert!(lines[0].ends_with(".cursor/hooks.json [project_cursor_file] loaded"), "{text}");
+    assert!(!text.contains("commands/a.md") && !text.contains("commands/b.md"), "{text}");
+    let lines = guard_refusing(project.path(), home.path(), &[".claude/commands/a.md"], 1);
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "project_claude_commands", "{lines:#?}");
 }
 
 #[test]

@@ -65,33 +65,33 @@ const LOCATIONS: [FileLocation; 11] = [
     FileLocation::hooks(SETTINGS, FileScope::Project, FilePattern::File(".claude/settings.json")),
     // The front matter of subagents, skills and commands: their hooks are read, listed and
     // their scripts protected, never run by the engine (`parse_front_matter`).
-    FileLocation::hooks(
+    FileLocation::hooks_if_any(
         AGENTS,
         FileScope::Project,
         FilePattern::EachIn { dir: ".claude/agents", suffix: MARKDOWN, recursive: true },
     ),
-    FileLocation::hooks(
+    FileLocation::hooks_if_any(
         SKILLS,
         FileScope::Project,
         FilePattern::EachIn { dir: ".claude/skills", suffix: SKILL_FILE, recursive: true },
     ),
-    FileLocation::hooks(
+    FileLocation::hooks_if_any(
         COMMANDS,
         FileScope::Project,
         FilePattern::EachIn { dir: ".claude/commands", suffix: MARKDOWN, recursive: true },
     ),
     FileLocation::hooks(SETTINGS, FileScope::User, FilePattern::File("settings.json")),
-    FileLocation::hooks(
+    FileLocation::hooks_if_any(
         AGENTS,
         FileScope::User,
         FilePattern::EachIn { dir: "agents", suffix: MARKDOWN, recursive: true },
     ),
-    FileLocation::hooks(
+    FileLocation::hooks_if_any(
         SKILLS,
         FileScope::User,
         FilePattern::EachIn { dir: "skills", suffix: SKILL_FILE, recursive: true },
     ),
-    FileLocation::hooks(
+    FileLocation::hooks_if_any(
         COMMANDS,
         FileScope::User,
         FilePattern::EachIn { dir: "commands", suffix: MARKDOWN, recursive: true },

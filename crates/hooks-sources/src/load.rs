@@ -221,45 +221,48 @@ fn read_files(
         if file.content == FileContent::PolicyOnly {
             continue;
         }
+        let ctx =
+            ParseContext { path: &file.path, kind: file.kind, strict, shadows: &file.shadows };
+        // Read before it is identified: a file that may carry hooks and carries none is not
+        // a source (`FileContent::HooksIfAny`), and costs no path resolution.
+        let read = match file.not_read {
+            Some(_) => None,
+            None => Some(read_with_bytes(formats, &ctx)),
+        };
+        if let Some(Ok((_, parsed))) = &read
+            && file.folder_warnings.is_empty()
+            && file.content.leaves_out(parsed)
+        {
+            continue;
+        }
         let Some(canonical) = identity(&file.path) else { continue };
         let id = HookSourceId::new(file.kind, canonical);
         if out.iter().any(|f| f.id == id) {
             continue;
         }
-        let ctx =
-            ParseContext { path: &file.path, kind: file.kind, strict, shadows: &file.shadows };
-        let result = match file.not_read {
+        let result = match (file.not_read, read) {
             // Loaded without its hooks (and without its policy): its agent skips it too. Its
             // trust is its kind's, as every re-decision of the kind gives it; with no hook it
             // runs nothing either way, and the warning says why.
-            Some(why) => Ok(SourceUpdate {
+            (Some(why), _) => Ok(SourceUpdate {
                 source: id.clone(),
                 trust: policy.decide(file.kind, inputs),
                 parsed: Ok(ParsedSource { diagnostics: vec![why], ..ParsedSource::default() }),
                 project_root: None,
             }),
-            None => read_trusted(formats, &ctx, &id, policy, inputs, file.folder_warnings),
+            (None, read) => read
+                .unwrap_or_else(|| read_with_bytes(formats, &ctx))
+                .map_err(|e| e.to_diagnostic())
+                .map(|read| {
+                    let trust = crate::decide_read(policy, &ctx, None, &read, inputs);
+                    let mut parsed = read.1;
+                    extend_diagnostics(&mut parsed, file.folder_warnings);
+                    SourceUpdate { source: id.clone(), parsed, project_root: None, trust }
+                }),
         };
         out.push(ReadFile { id, result, found: found_paths(&file.path, &file.replaced_by) });
     }
     ReadSources { files: out }
-}
-
-/// One user or managed file read and parsed, with its trust decided on what was read.
-#[allow(clippy::result_large_err, reason = "what `ReadFile::result` holds, stored as it is")]
-fn read_trusted(
-    formats: &FormatSet,
-    ctx: &ParseContext<'_>,
-    id: &HookSourceId,
-    policy: &dyn TrustPolicy,
-    inputs: &TrustInputs,
-    folder_warnings: Vec<HookDiagnostic>,
-) -> Result<SourceUpdate, HookDiagnostic> {
-    let read = read_with_bytes(formats, ctx).map_err(|e| e.to_diagnostic())?;
-    let trust = crate::decide_read(policy, ctx, None, &read, inputs);
-    let mut parsed = read.1;
-    extend_diagnostics(&mut parsed, folder_warnings);
-    Ok(SourceUpdate { source: id.clone(), parsed, project_root: None, trust })
 }
 
 /// Reads `ctx.path` with the descriptor of `ctx.kind`'s format; a format that is not

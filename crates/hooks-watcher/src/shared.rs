@@ -543,12 +543,22 @@ impl Shared {
                 continue;
             }
             let (kind, path) = (file.kind, &file.path);
-            let id = identify(kind, path, root);
             // A project's files are read by their formats' own rules even when the user's are
             // strict: the deny-only contract is the user's own file's, and a project can
             // neither opt into it nor break it (`specs/formats/claude.md`).
             let ctx = ParseContext { path, kind, strict: false, shadows: &file.shadows };
-            let op = match read_with_bytes(formats, &ctx) {
+            let read = read_with_bytes(formats, &ctx);
+            // A file that may carry hooks and carries none is not a source
+            // (`FileContent::HooksIfAny`): read before it is identified, it costs no path
+            // resolution.
+            if let Ok((_, parsed)) = &read
+                && file.folder_warnings.is_empty()
+                && file.content.leaves_out(parsed)
+            {
+                continue;
+            }
+            let id = identify(kind, path, root);
+            let op = match read {
                 Ok(read) => Op::Upsert(SourceUpdate {
                     source: id.clone(),
                     trust: decide_read(&*self.policy, &ctx, Some(root), &read, &inputs),

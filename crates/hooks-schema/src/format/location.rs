@@ -17,6 +17,21 @@ pub enum FileContent {
     /// `settings.yaml` with `project.hooks_enabled`, Codex's managed `requirements.toml`).
     /// Read, watched and protected like a hook file; it never binds a hook.
     PolicyOnly,
+    /// Files that may carry hooks among other things (Claude Code's subagents, skills and
+    /// commands, whose front matter may have `hooks:`): read and watched like hook files, but
+    /// one that parses to nothing (no definition, no diagnostic) is not a source. Such a
+    /// location must lie in a folder protected whole (an [`AgentFolder`]), which keeps its
+    /// files out of the agent's reach whether or not they are sources.
+    HooksIfAny,
+}
+
+impl FileContent {
+    /// Whether a file of this content that parsed to `parsed` is left out of the sources
+    /// ([`FileContent::HooksIfAny`] with nothing in it).
+    pub fn leaves_out(self, parsed: &crate::ParseResult) -> bool {
+        self == FileContent::HooksIfAny
+            && parsed.as_ref().is_ok_and(|p| p.definitions.is_empty() && p.diagnostics.is_empty())
+    }
 }
 
 /// The name pattern of a location, relative to its base folder (the project root for a
@@ -185,6 +200,19 @@ impl FileLocation {
             content: FileContent::Hooks,
             env: None,
             ownership: Ownership::Anyone,
+        }
+    }
+
+    /// A location of files that may carry hooks among other things
+    /// ([`FileContent::HooksIfAny`]).
+    pub const fn hooks_if_any(
+        role: FileRole,
+        scope: FileScope,
+        pattern: FilePattern,
+    ) -> FileLocation {
+        FileLocation {
+            content: FileContent::HooksIfAny,
+            ..FileLocation::hooks(role, scope, pattern)
         }
     }
 
