@@ -613,6 +613,7 @@ fn the_scripts_that_front_matter_hooks_run_are_protected() {
     project.write(".claude/commands/a.md", "---\ndescription: a\n---\nDo a.\n");
     project.write(".claude/commands/b.md", "Do b.\n");
     project.write(".cursor/hooks.json", r#"{"version": 1, "hooks": {}}"#);
+    home.write(".claude/commands/z.md", "---\ndescription: z\n---\nDo z.\n");
     let o = hooks_in_env(
         project.path(),
         &["list", "--root", root, "--config-dir", cfg],
@@ -626,6 +627,7 @@ fn the_scripts_that_front_matter_hooks_run_are_protected() {
     assert_eq!(lines.len(), 1, "{text}");
     assert!(lines[0].ends_with(".cursor/hooks.json [project_cursor_file] loaded"), "{text}");
     assert!(!text.contains("commands/a.md") && !text.contains("commands/b.md"), "{text}");
+    assert!(!text.contains("commands/z.md"), "the user's too: {text}");
     let lines = guard_refusing(project.path(), home.path(), &[".claude/commands/a.md"], 1);
     assert_eq!(lines[0]["hits"][0]["source_kind"], "project_claude_commands", "{lines:#?}");
 }
