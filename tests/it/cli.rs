@@ -227,6 +227,37 @@ fn check_exits_0_for_valid_files_1_for_errors_and_2_for_usage() {
     assert!(stdout(&missing).contains("does-not-exist.json"), "{}", stdout(&missing));
 }
 
+/// A Claude Code subagent's or skill's file is checked as Claude Code reads it: its front
+/// matter's hooks, with the Markdown file's lines and columns, listed disabled (the engine does
+/// not run them); it was read as a Cursor JSON file before ("invalid JSON" at line 1).
+#[test]
+fn check_reads_a_subagent_s_or_a_skill_s_front_matter() {
+    let d = project();
+    d.write(
+        ".claude/agents/gate.md",
+        "---\nname: gate\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./scripts/gate.sh\n          timeout: soon\n---\nGate.\n",
+    );
+    d.write(
+        ".claude/skills/deploy/SKILL.md",
+        "---\nname: deploy\nhooks:\n  PostToolUse:\n    - hooks:\n        - type: command\n          command: bash check.sh\n---\n",
+    );
+    let o = hooks_in(
+        d.path(),
+        &["check", "--json", ".claude/agents/gate.md", ".claude/skills/deploy/SKILL.md"],
+        "",
+    );
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), 2, "{}", stdout(&o));
+    assert_eq!(lines[0]["format"], "claude", "{}", lines[0]);
+    assert_eq!(lines[0]["ok"], false, "{}", lines[0]);
+    let d0 = &lines[0]["diagnostics"][0];
+    assert_eq!((d0["line"].as_u64(), d0["column"].as_u64()), (Some(9), Some(20)), "{d0}");
+    assert_eq!(lines[1]["format"], "claude", "{}", lines[1]);
+    assert_eq!(lines[1]["ok"], true, "{}", lines[1]);
+    assert_eq!(lines[1]["hooks"].as_array().map(Vec::len), Some(1), "{}", lines[1]);
+    assert!(lines[1].to_string().contains("front_matter_hooks"), "{}", lines[1]);
+}
+
 #[test]
 fn list_shows_project_files_inert_by_default_and_says_why() {
     let d = project();

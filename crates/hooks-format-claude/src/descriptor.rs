@@ -163,14 +163,32 @@ const AGENT_FOLDERS: [AgentFolder; 7] = [
     AgentFolder::at(COMMANDS, FileScope::User, "commands"),
 ];
 
-/// What a file of `ctx`'s kind is, when it is a subagent, a skill or a command.
+/// What a file of `ctx`'s kind is, when it is a subagent, a skill or a command: by its kind,
+/// or, for a file named directly (`hooks check`), by where it is
+/// ([`front_matter_by_path`]).
 fn front_matter_of(ctx: &ParseContext<'_>) -> Option<FrontMatterOf> {
-    match ctx.kind.role()? {
-        r if r == AGENTS => Some(FrontMatterOf::Subagent),
-        r if r == SKILLS => Some(FrontMatterOf::Skill),
-        r if r == COMMANDS => Some(FrontMatterOf::Command),
-        _ => None,
+    match ctx.kind.role() {
+        Some(r) if r == AGENTS => Some(FrontMatterOf::Subagent),
+        Some(r) if r == SKILLS => Some(FrontMatterOf::Skill),
+        Some(r) if r == COMMANDS => Some(FrontMatterOf::Command),
+        _ => front_matter_by_path(ctx.path),
     }
+}
+
+/// A Markdown file below a `.claude/agents`, `.claude/skills` or `.claude/commands` folder
+/// (a skill's by the name `SKILL.md`): what Claude Code reads its front matter as.
+fn front_matter_by_path(path: &Path) -> Option<FrontMatterOf> {
+    let name = path.file_name()?.to_str()?;
+    if !name.ends_with(MARKDOWN) {
+        return None;
+    }
+    let parts: Vec<&std::ffi::OsStr> = path.iter().collect();
+    parts.windows(2).rev().find_map(|w| match (w[0].to_str()?, w[1].to_str()?) {
+        (".claude", "agents") => Some(FrontMatterOf::Subagent),
+        (".claude", "skills") if name == SKILL_FILE => Some(FrontMatterOf::Skill),
+        (".claude", "commands") => Some(FrontMatterOf::Command),
+        _ => None,
+    })
 }
 
 impl FormatDescriptor for ClaudeFormat {
@@ -213,6 +231,7 @@ impl FormatDescriptor for ClaudeFormat {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         if (name.starts_with("settings") && name.ends_with(".json"))
             || name.starts_with("managed-settings")
+            || front_matter_by_path(path).is_some()
         {
             Claim::Name
         } else if path.parent().and_then(Path::file_name).is_some_and(|n| n == ".claude") {
