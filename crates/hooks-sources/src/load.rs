@@ -215,7 +215,7 @@ fn read_files(
     strict: bool,
 ) -> ReadSources {
     let mut out: Vec<ReadFile> = Vec::new();
-    for file in files {
+    for mut file in files {
         // Policy-only files are read when the runtime is built (`read_user_policy`); they are
         // not sources (yet) and bind nothing.
         if file.content == FileContent::PolicyOnly {
@@ -224,14 +224,14 @@ fn read_files(
         let ctx =
             ParseContext { path: &file.path, kind: file.kind, strict, shadows: &file.shadows };
         // Read before it is identified: a file that may carry hooks and carries none is not
-        // a source (`FileContent::HooksIfAny`), and costs no path resolution.
-        let read = match file.not_read {
-            Some(_) => None,
-            None => Some(read_with_bytes(formats, &ctx)),
+        // a source (`FileContent::HooksIfAny`), and costs no path resolution. A file its
+        // agent would not read is not read (`Err`: why).
+        let read = match file.not_read.take() {
+            Some(why) => Err(why),
+            None => Ok(read_with_bytes(formats, &ctx)),
         };
-        if let Some(Ok((_, parsed))) = &read
-            && file.folder_warnings.is_empty()
-            && file.content.leaves_out(parsed)
+        if let Ok(Ok((_, parsed))) = &read
+            && file.left_out(parsed)
         {
             continue;
         }
@@ -240,25 +240,22 @@ fn read_files(
         if out.iter().any(|f| f.id == id) {
             continue;
         }
-        let result = match (file.not_read, read) {
+        let result = match read {
             // Loaded without its hooks (and without its policy): its agent skips it too. Its
             // trust is its kind's, as every re-decision of the kind gives it; with no hook it
             // runs nothing either way, and the warning says why.
-            (Some(why), _) => Ok(SourceUpdate {
+            Err(why) => Ok(SourceUpdate {
                 source: id.clone(),
                 trust: policy.decide(file.kind, inputs),
                 parsed: Ok(ParsedSource { diagnostics: vec![why], ..ParsedSource::default() }),
                 project_root: None,
             }),
-            (None, read) => read
-                .unwrap_or_else(|| read_with_bytes(formats, &ctx))
-                .map_err(|e| e.to_diagnostic())
-                .map(|read| {
-                    let trust = crate::decide_read(policy, &ctx, None, &read, inputs);
-                    let mut parsed = read.1;
-                    extend_diagnostics(&mut parsed, file.folder_warnings);
-                    SourceUpdate { source: id.clone(), parsed, project_root: None, trust }
-                }),
+            Ok(read) => read.map_err(|e| e.to_diagnostic()).map(|read| {
+                let trust = crate::decide_read(policy, &ctx, None, &read, inputs);
+                let mut parsed = read.1;
+                extend_diagnostics(&mut parsed, std::mem::take(&mut file.folder_warnings));
+                SourceUpdate { source: id.clone(), parsed, project_root: None, trust }
+            }),
         };
         out.push(ReadFile { id, result, found: found_paths(&file.path, &file.replaced_by) });
     }

@@ -195,6 +195,15 @@ pub struct FoundFile {
     pub not_read: Option<HookDiagnostic>,
 }
 
+impl FoundFile {
+    /// Whether the file, parsed to `parsed`, is left out of the sources: a file that may
+    /// carry hooks and carries none ([`FileContent::HooksIfAny`]), unless its folder's
+    /// warnings ride on it.
+    pub fn left_out(&self, parsed: &hooks_schema::ParseResult) -> bool {
+        self.folder_warnings.is_empty() && self.content.leaves_out(parsed)
+    }
+}
+
 /// A path a location names in one place, whether or not a file is there: what the guard
 /// protects ahead of time and what the watcher's folders must show.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -552,8 +552,7 @@ impl Shared {
             // (`FileContent::HooksIfAny`): read before it is identified, it costs no path
             // resolution.
             if let Ok((_, parsed)) = &read
-                && file.folder_warnings.is_empty()
-                && file.content.leaves_out(parsed)
+                && file.left_out(parsed)
             {
                 continue;
             }
