@@ -119,13 +119,7 @@ impl ScopeDirs {
     /// The documented system folders of `formats` for this platform
     /// ([`hooks_schema::ManagedDir::this_platform`]), whatever the environment says.
     pub fn system(formats: &FormatSet) -> ManagedDirs {
-        let mut out = ScopeDirs::new();
-        for f in formats.iter() {
-            if let Some(managed) = f.dirs().managed {
-                out = out.with(f.id(), managed.this_platform());
-            }
-        }
-        out
+        ScopeDirs::system_from_env(formats, &EnvVars::default())
     }
 
     /// The administrator's folders of `formats` as their agents find them in the
