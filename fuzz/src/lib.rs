@@ -607,7 +607,8 @@ pub fn serve_request(data: &[u8]) {
 }
 
 /// `hooks_registry::analyse` on an arbitrary hook command line (lossy UTF-8), as a shell
-/// line and as an argument vector split on whitespace.
+/// line and as an argument vector split on whitespace; and `analyse_script_text` on the same
+/// text as a hook script's own content.
 pub fn command_analysis(data: &[u8]) {
     let text = String::from_utf8_lossy(data).into_owned();
     let shell = hooks_schema::HookCommand::Shell { script: text.clone(), shell: None };
@@ -624,5 +625,16 @@ pub fn command_analysis(data: &[u8]) {
     if let Some(program) = words.next() {
         let exec = hooks_schema::HookCommand::Exec { program, args: words.collect() };
         let _ = hooks_registry::analyse(&exec);
+    }
+    // The same bytes as a hook script's own text (what it sources), from its folder.
+    let script = hooks_registry::analyse_script_text(&text, Some(std::path::Path::new("/repo/s")));
+    for named in &script.paths {
+        assert_eq!(named.role, hooks_registry::PathRole::Sourced, "{named:?}");
+        match named.base {
+            hooks_registry::PathBase::Root => {
+                assert!(named.path.is_absolute(), "{named:?} is absolute")
+            }
+            _ => assert!(!named.path.is_absolute(), "{named:?} is relative to its base"),
+        }
     }
 }

@@ -46,7 +46,10 @@ pub use crate::{
         ProtectedPattern, UserPaths, definition_files, resolve_script, script_candidate,
     },
     registry::{HookRegistry, SourceUpdate},
-    scripts::{CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_with_templates},
+    scripts::{
+        CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_script_text,
+        analyse_with_templates,
+    },
     snapshot::{CwdScope, LoadStateKind, PinnedRun, RegistrySnapshot, SourceView},
 };
 

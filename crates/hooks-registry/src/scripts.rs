@@ -66,6 +66,10 @@ pub enum PathRole {
     /// folder (`.claude/hooks/`, `~/.cursor/hooks/`): the helpers it loads from beside
     /// itself (`import './lib.mjs'`). Protected as a whole, not pinned by `hooks trust`.
     Beside,
+    /// A file a hook's shell script itself sources or runs by path (`. ./lib.sh`,
+    /// `bash tools/check.sh`), read from the script's own text ([`analyse_script_text`]):
+    /// protected as a path, not pinned by `hooks trust` (like [`PathRole::Beside`]).
+    Sourced,
     /// Every file under a folder of a module search path the line sets (`PYTHONPATH`,
     /// `NODE_PATH`, `RUBYLIB`, `PERL5LIB`, `LD_LIBRARY_PATH`) when it is kept in a
     /// configuration folder (`.claude/lib`): the modules the hook imports. Protected as a
@@ -133,6 +137,186 @@ pub fn analyse_with_templates(command: &HookCommand, templates: &[String]) -> Co
         HookCommand::Http(_) => {}
     }
     walk.finish()
+}
+
+/// The files a shell script runs or sources, read from its text `text`: what a hook's script
+/// loads beyond what its command line names (`. ./lib.sh`, `source "$(dirname "$0")/x.sh"`,
+/// `python3 tools/check.py`), each as [`PathRole::Sourced`]: the files themselves, not the
+/// folders around them ([`PathRole::Beside`] is the command line's). Paths relative to the
+/// directory the script runs in start from [`PathBase::RunDir`] (the hook's, which the script
+/// inherits); `script_dir`, the folder the script is in, stands for the usual ways a script
+/// names its own folder (`$(dirname "$0")`, `${BASH_SOURCE%/*}`, `$(cd "$(dirname "$0")" &&
+/// pwd)`), so what it loads from beside itself is named exactly; another unreadable folder
+/// leaves the name under any folder. Here-document bodies are text, not commands. Arguments,
+/// redirections and the manifests of runners are not reported: a script mentions many files
+/// it only reads or writes, and reporting them would forbid the agent ordinary edits.
+pub fn analyse_script_text(text: &str, script_dir: Option<&Path>) -> CommandAnalysis {
+    let mut text = without_here_documents(text);
+    if let Some(dir) = script_dir.and_then(Path::to_str).filter(|d| is_plain_dir(d)) {
+        text = with_own_folder(&text, dir);
+    }
+    let mut walk = Walk::default();
+    walk.shell(&text, 0);
+    let mut analysis = walk.finish();
+    analysis.paths.retain_mut(|p| match p.role {
+        PathRole::Program | PathRole::Script => {
+            p.role = PathRole::Sourced;
+            true
+        }
+        _ => false,
+    });
+    analysis.paths.sort();
+    analysis.paths.dedup();
+    analysis
+}
+
+/// Whether `dir` can stand in a script's text as it is, quoted or not: an absolute path of
+/// characters no shell treats specially.
+fn is_plain_dir(dir: &str) -> bool {
+    dir.starts_with('/')
+        && dir.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+@,:%".contains(&b))
+}
+
+/// The ways a script names its own folder.
+const OWN_FOLDER: &[&str] = &[
+    "$(dirname \"$0\")",
+    "$(dirname -- \"$0\")",
+    "$(dirname $0)",
+    "`dirname \"$0\"`",
+    "`dirname $0`",
+    "$(dirname \"${BASH_SOURCE[0]}\")",
+    "$(dirname -- \"${BASH_SOURCE[0]}\")",
+    "$(dirname \"$BASH_SOURCE\")",
+    "$(dirname \"${BASH_SOURCE}\")",
+    "$(dirname ${BASH_SOURCE[0]})",
+    "$(dirname $BASH_SOURCE)",
+    "${0%/*}",
+    "${BASH_SOURCE%/*}",
+    "${BASH_SOURCE[0]%/*}",
+];
+
+/// `text` with the script's own folder (`dir`) in place of the usual ways to name it, and of
+/// `$(cd DIR && pwd)` (with `--`, `-P`, `;` and redirections to `/dev/null`) around it.
+fn with_own_folder(text: &str, dir: &str) -> String {
+    let mut out = text.to_owned();
+    for form in OWN_FOLDER {
+        if out.contains(form) {
+            out = out.replace(form, dir);
+        }
+    }
+    // `$(cd "DIR" && pwd)` once DIR is the folder itself (or a folder under or above it).
+    let mut result = String::with_capacity(out.len());
+    let mut rest = out.as_str();
+    while let Some(at) = rest.find("$(cd ") {
+        result.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        match after.find(')').and_then(|end| Some((end, cd_pwd(&after[..end], dir)?))) {
+            Some((end, folder)) => {
+                result.push_str(&folder);
+                rest = &after[end + 1..];
+            }
+            None => {
+                result.push_str("$(");
+                rest = after;
+            }
+        }
+    }
+    result.push_str(rest);
+    result
+}
+
+/// The folder `inner` prints when it is `cd [--] DIR [redirections] (&&|;) pwd [-P|-L]` and
+/// DIR is `dir` or a path under it (`dir/..` included), normalized.
+fn cd_pwd(inner: &str, dir: &str) -> Option<String> {
+    let unquoted = inner.replace(['"', '\''], "");
+    let mut words = unquoted.split_whitespace().peekable();
+    if words.next() != Some("cd") {
+        return None;
+    }
+    if words.peek() == Some(&"--") {
+        words.next();
+    }
+    let target = words.next()?;
+    let below = target.strip_prefix(dir)?;
+    if !(below.is_empty() || below.starts_with('/')) {
+        return None;
+    }
+    let mut rest: Vec<&str> = words.collect();
+    while rest.first().is_some_and(|w| {
+        matches!(
+            *w,
+            ">/dev/null" | "&>/dev/null" | "2>/dev/null" | "2>&1" | ">" | "&>" | "2>" | "/dev/null"
+        )
+    }) {
+        rest.remove(0);
+    }
+    let pwd = matches!(rest.as_slice(), ["&&" | ";", "pwd"] | ["&&" | ";", "pwd", "-P" | "-L"]);
+    if !pwd {
+        return None;
+    }
+    let mut folder = PathBuf::from("/");
+    for c in Path::new(target).components() {
+        match c {
+            Component::Normal(n) => folder.push(n),
+            Component::ParentDir => {
+                folder.pop();
+            }
+            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
+        }
+    }
+    folder.to_str().filter(|f| is_plain_dir(f)).map(str::to_owned)
+}
+
+/// `text` without the bodies of its here-documents (`<<EOF` … `EOF`, `<<-'END'` … `END`):
+/// their lines are data. A `<<` whose end line never comes (a `<<` in a quoted string, an
+/// arithmetic shift) removes nothing.
+fn without_here_documents(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while let Some(line) = lines.get(i) {
+        out.push_str(line);
+        out.push('\n');
+        i += 1;
+        let Some((delimiter, tabs)) = here_document(line) else { continue };
+        let end = lines[i..].iter().position(|l| {
+            let l = if tabs { l.trim_start_matches('\t') } else { l };
+            l == delimiter
+        });
+        if let Some(end) = end {
+            i += end + 1;
+        }
+    }
+    out
+}
+
+/// The end word of a here-document a line starts (`<<EOF`, `<< 'EOF'`, `<<-"EOF"`) and
+/// whether its body's leading tabs are stripped (`<<-`).
+fn here_document(line: &str) -> Option<(String, bool)> {
+    let mut from = 0;
+    while let Some(at) = line[from..].find("<<") {
+        let start = from + at + 2;
+        from = start;
+        let rest = &line[start..];
+        if rest.starts_with('<') {
+            from += 1;
+            continue;
+        }
+        let (rest, tabs) = match rest.strip_prefix('-') {
+            Some(r) => (r, true),
+            None => (rest, false),
+        };
+        let word: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|c| !c.is_whitespace() && !matches!(c, ';' | '|' | '&' | ')' | '<' | '>'))
+            .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+            .collect();
+        if !word.is_empty() {
+            return Some((word, tabs));
+        }
+    }
+    None
 }
 
 /// A directory relative paths start from: a base and a path under it.

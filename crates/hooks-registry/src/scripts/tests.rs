@@ -7,7 +7,8 @@ use hooks_schema::HookCommand;
 use proptest::prelude::*;
 
 use crate::scripts::{
-    CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_with_templates,
+    CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_script_text,
+    analyse_with_templates,
 };
 
 fn shell(s: &str) -> CommandAnalysis {
@@ -569,5 +570,90 @@ proptest! {
                 "`{}` does not name {:?}: {:?}", src, want, a.paths
             );
         }
+    }
+}
+
+/// What a script's own text sources or runs by path, as [`PathRole::Sourced`].
+fn script(text: &str) -> Vec<NamedPath> {
+    analyse_script_text(text, Some(Path::new("/repo/scripts"))).paths
+}
+
+fn sourced(base: PathBase, path: &str) -> NamedPath {
+    named(base, path, PathRole::Sourced)
+}
+
+#[test]
+fn a_script_s_sourced_files_and_the_scripts_it_runs_are_named() {
+    let text = "#!/bin/sh\n# . ./commented.sh\nset -e\n. ./lib/common.sh\nsource helpers.sh arg\n\
+        if [ -f local.sh ]; then . ./local.sh; fi\npython3 tools/check.py \"$1\"\n\
+        \"$CLAUDE_PROJECT_DIR\"/bin/verify --strict\ncat policy.txt > /tmp/out.log\n";
+    let paths = script(text);
+    for expected in [
+        sourced(PathBase::RunDir, "lib/common.sh"),
+        sourced(PathBase::RunDir, "helpers.sh"),
+        sourced(PathBase::RunDir, "local.sh"),
+        sourced(PathBase::RunDir, "tools/check.py"),
+        sourced(PathBase::Var("CLAUDE_PROJECT_DIR".into()), "bin/verify"),
+    ] {
+        assert!(paths.contains(&expected), "{expected:?} not in {paths:?}");
+    }
+    // Files it only reads or writes, and comments, are not reported.
+    for p in &paths {
+        let text = p.path.to_string_lossy();
+        assert!(
+            !["commented.sh", "policy.txt", "/tmp/out.log"].contains(&text.as_ref()),
+            "{p:?} in {paths:?}"
+        );
+        assert_eq!(p.role, PathRole::Sourced, "{p:?}");
+    }
+}
+
+#[test]
+fn the_ways_a_script_names_its_own_folder_name_that_folder() {
+    for line in [
+        ". \"$(dirname \"$0\")/lib.sh\"",
+        "source \"$(dirname -- \"${BASH_SOURCE[0]}\")/lib.sh\"",
+        ". $(dirname $0)/lib.sh",
+        ". \"${BASH_SOURCE%/*}/lib.sh\"",
+        ". \"${0%/*}\"/lib.sh",
+        "DIR=\"$(cd \"$(dirname \"$0\")\" && pwd)\"\n. \"$DIR/lib.sh\"",
+        "HERE=$(cd -- \"$(dirname -- \"${BASH_SOURCE[0]}\")\" &>/dev/null && pwd -P)\nsource \"$HERE\"/lib.sh",
+        "cd \"$(dirname \"$0\")\"\n. ./lib.sh",
+    ] {
+        let paths = script(line);
+        let lib = sourced(PathBase::Root, "/repo/scripts/lib.sh");
+        assert!(paths.contains(&lib), "`{line}`: {paths:?}");
+    }
+    let up = script("ROOT=\"$(cd \"$(dirname \"$0\")/..\" && pwd)\"\n. \"$ROOT/lib/x.sh\"");
+    assert!(up.contains(&sourced(PathBase::Root, "/repo/lib/x.sh")), "{up:?}");
+    // A folder with characters a shell treats specially is not written into the text: the
+    // name is then kept under any folder.
+    let odd = analyse_script_text(". \"$(dirname \"$0\")/lib.sh\"", Some(Path::new("/a b/$x")));
+    assert!(odd.paths.iter().any(|p| p.base == PathBase::Unknown && p.path == Path::new("lib.sh")));
+}
+
+#[test]
+fn here_document_bodies_are_data_not_commands() {
+    let text = "cat <<EOF\n/usr/local/bin/not-run\n. ./not-sourced.sh\nEOF\n. ./after.sh\n\
+        cat <<-'END'\n\t./tabbed.sh\n\tEND\n. ./last.sh\necho $((1 << 2))\n. ./shifted.sh\n";
+    let paths = script(text);
+    let names: Vec<String> = paths.iter().map(|p| p.path.display().to_string()).collect();
+    assert!(names.contains(&"after.sh".to_owned()), "{names:?}");
+    assert!(names.contains(&"last.sh".to_owned()), "{names:?}");
+    assert!(names.contains(&"shifted.sh".to_owned()), "{names:?}");
+    for absent in ["/usr/local/bin/not-run", "not-sourced.sh", "tabbed.sh"] {
+        assert!(!names.contains(&absent.to_owned()), "{absent} in {names:?}");
+    }
+    // A `<<` whose end never comes hides nothing after it.
+    let open = script("echo \"a << b\"\n. ./still.sh\n");
+    assert!(open.contains(&sourced(PathBase::RunDir, "still.sh")), "{open:?}");
+}
+
+proptest! {
+    /// Any text: no panic, and every path reported is a sourced file.
+    #[test]
+    fn any_script_text_is_analysed_without_panic(text in "[ -~\n\t]{0,400}") {
+        let a = analyse_script_text(&text, Some(Path::new("/repo/s")));
+        prop_assert!(a.paths.iter().all(|p| p.role == PathRole::Sourced));
     }
 }
