@@ -346,6 +346,52 @@ fn the_helpers_beside_a_hook_script_are_protected_existing_or_not() {
     assert_eq!(lines[0]["hits"][0]["why"], "inside_folder", "{lines:#?}");
 }
 
+/// A hook's shell script that sources helpers (or runs other scripts) from anywhere, not only
+/// from beside itself: an agent that may not edit the script must not edit, or create, what
+/// the script's own text loads either, however the script names it (its own folder through
+/// `$0` or `BASH_SOURCE`, the directory it runs in, the format's variable), nor what those
+/// load in turn. Before, only the script itself was protected: rewriting `scripts/lib.sh` to
+/// `exit 0` emptied the hook.
+#[test]
+fn what_a_hook_s_shell_script_sources_or_runs_is_protected_existing_or_not() {
+    let project = TestDir::new();
+    project.write(".claude/settings.json", &claude_settings(&["bash scripts/gate.sh"]));
+    project.script(
+        "scripts/gate.sh",
+        "#!/bin/sh\nset -e\n. \"$(dirname \"$0\")/lib.sh\"\n\
+         [ -f ./scripts/policy.sh ] && . ./scripts/policy.sh\n\
+         \"$CLAUDE_PROJECT_DIR/tools/verify.sh\" \"$@\"\ncat <<EOF\n. ./scripts/in-a-heredoc.sh\nEOF\n",
+    );
+    project.write("scripts/lib.sh", "deny() { echo \"$1\" >&2; exit 2; }\n");
+    project.script("tools/verify.sh", "#!/bin/bash\nsource \"${BASH_SOURCE%/*}/common.sh\"\n");
+    let home = TestDir::new();
+    let paths = [
+        "scripts/lib.sh",
+        "./scripts/../scripts/lib.sh",
+        "scripts/policy.sh",
+        "tools/verify.sh",
+        "tools/common.sh",
+        "scripts/other.sh",
+        "scripts/in-a-heredoc.sh",
+        "src/ok.rs",
+    ];
+    let lines = guard_refusing(project.path(), home.path(), &paths, 5);
+    assert_eq!(lines[0]["hits"][0]["role"], "script", "{lines:#?}");
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "project_claude_settings", "{lines:#?}");
+    // The script's own constructs raise no doubt about the hook's command line.
+    let listed = hooks_in_env(
+        project.path(),
+        &["list", "--root", project.path().to_str().expect("utf-8"), "--json"],
+        "",
+        &[("HOME", home.path())],
+    );
+    assert!(
+        !String::from_utf8_lossy(&listed.stdout).contains("command_not_analysed"),
+        "{}",
+        String::from_utf8_lossy(&listed.stdout)
+    );
+}
+
 /// Claude Code also loads the skills of `.claude/skills/` folders below the folder it started
 /// in (a monorepo's `packages/web/.claude/skills/`), front-matter hooks and all: those are
 /// protected at any depth under a project root, existing or not; a folder that only looks

@@ -15,7 +15,8 @@ use hooks_schema::{
 use crate::{
     paths::{PathHashing, canonicalize, is_normal, normalize_lexically},
     scripts::{
-        CommandAnalysis, PathBase, PathRole, analyse, analyse_with_templates, normalize_relative,
+        CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_with_templates,
+        normalize_relative,
     },
 };
 use std::path::Component;
@@ -716,35 +717,27 @@ fn protect_definition_roles(
         DefinitionProtection { uncertain: analysis.uncertain.clone(), ..Default::default() };
     out.session_relative =
         in_session(&launch.run_dir) && analysis.paths.iter().any(|p| p.base == PathBase::RunDir);
+    // The scripts the command runs, whose own text says what else they run (`. ./lib.sh`):
+    // read only for the guard's protection, not for what `hooks trust` pins.
+    let read_scripts = keep(PathRole::Sourced);
+    let mut scripts = Vec::new();
     for named in analysis.paths.iter().filter(|p| keep(p.role)) {
-        let locs = match &named.base {
-            PathBase::Root => {
-                if named.path.is_absolute() {
-                    protect_at(&mut out, &Loc::Dir(root()), &named.path, named.role, resolver);
-                }
-                continue;
-            }
-            PathBase::RunDir => locate(&launch.run_dir, placed),
-            PathBase::Home => match placed.home {
-                Some(h) => vec![Loc::Dir(h.clone())],
-                None => vec![any(root(), false)],
-            },
-            PathBase::Var(name) => {
-                match launch.var(name).or_else(|| {
-                    launch.argv_templates.iter().find(|(t, _)| t == name).map(|(_, d)| d)
-                }) {
-                    Some(dir) => locate(dir, placed),
-                    None => {
-                        out.uncertain.push(format!("`${name}` is not set by the hook's format"));
-                        vec![any(root(), false)]
-                    }
-                }
-            }
-            PathBase::Unknown => vec![any(root(), false)],
+        let Some(locs) = locs_of(named, launch, placed, Some(&mut out.uncertain)) else {
+            continue;
         };
         for loc in &locs {
             protect_at(&mut out, loc, &named.path, named.role, resolver);
+            if read_scripts
+                && matches!(named.role, PathRole::Program | PathRole::Script)
+                && let Loc::Dir(dir) = loc
+                && let Ok(full) = dir.join(&named.path)
+            {
+                scripts.push(normalize_abs(&full));
+            }
         }
+    }
+    if read_scripts {
+        protect_sourced(&mut out, scripts, launch, placed, resolver);
     }
     out.paths.sort();
     out.paths.dedup();
@@ -753,6 +746,165 @@ fn protect_definition_roles(
     out.uncertain.sort();
     out.uncertain.dedup();
     out
+}
+
+/// Where the paths starting from `named`'s base may be for a hook launched as `launch` and
+/// placed as `placed`; `None` for a path that names nothing (a relative path from the root).
+/// A variable the format does not set is noted in `uncertain` when given.
+fn locs_of(
+    named: &NamedPath,
+    launch: &HookLaunch,
+    placed: Placed<'_>,
+    uncertain: Option<&mut Vec<String>>,
+) -> Option<Vec<Loc>> {
+    Some(match &named.base {
+        PathBase::Root => {
+            if !named.path.is_absolute() {
+                return None;
+            }
+            vec![Loc::Dir(root())]
+        }
+        PathBase::RunDir => locate(&launch.run_dir, placed),
+        PathBase::Home => match placed.home {
+            Some(h) => vec![Loc::Dir(h.clone())],
+            None => vec![any(root(), false)],
+        },
+        PathBase::Var(name) => {
+            match launch
+                .var(name)
+                .or_else(|| launch.argv_templates.iter().find(|(t, _)| t == name).map(|(_, d)| d))
+            {
+                Some(dir) => locate(dir, placed),
+                None => {
+                    if let Some(uncertain) = uncertain {
+                        uncertain.push(format!("`${name}` is not set by the hook's format"));
+                    }
+                    vec![any(root(), false)]
+                }
+            }
+        }
+        PathBase::Unknown => vec![any(root(), false)],
+    })
+}
+
+/// How many files one definition's scripts are read through: the scripts its command runs,
+/// what they source or run by path, and theirs.
+const MAX_SCRIPTS_READ: usize = 32;
+
+/// How many levels of scripts sourcing scripts are followed.
+const MAX_SCRIPT_DEPTH: u32 = 4;
+
+/// How much of a script is read (a hook script is a few KiB; what lies beyond is not read).
+const SCRIPT_READ_CAP: u64 = 256 * 1024;
+
+/// How much of a file is read to tell whether it is a shell script (its `#!` line).
+const SCRIPT_HEAD: u64 = 512;
+
+/// Protects what the shell scripts among `scripts` (the files a definition's command runs)
+/// source or run by path, as their own text says ([`crate::scripts::analyse_script_text`]),
+/// and what those source in turn: an agent that may not edit `gate.sh` must not edit the
+/// `lib.sh` it sources either (`specs/guard.md`). Read once per file, at most
+/// [`MAX_SCRIPTS_READ`] files and [`MAX_SCRIPT_DEPTH`] levels, [`SCRIPT_READ_CAP`] bytes each;
+/// what cannot be read (a missing file, a folder, another program) adds nothing. The
+/// analysis's doubts are not reported: a script is full of constructs a command line rarely
+/// has, and the hook's command line is what `hooks list` describes.
+fn protect_sourced(
+    out: &mut DefinitionProtection,
+    scripts: Vec<AbsPathBuf>,
+    launch: &HookLaunch,
+    placed: Placed<'_>,
+    resolver: &mut Resolver,
+) {
+    // (the file, its depth, the folder of the script it was reached from: what `$0` names in
+    // a file that is sourced)
+    let mut queue: std::collections::VecDeque<(AbsPathBuf, u32, Option<PathBuf>)> =
+        scripts.into_iter().map(|s| (s, 0, None)).collect();
+    let mut seen: HashSet<PathBuf> = HashSet::new();
+    while let Some((script, depth, caller_dir)) = queue.pop_front() {
+        if seen.len() >= MAX_SCRIPTS_READ {
+            break;
+        }
+        let Some((canonical, text)) = read_shell_script(script.as_path()) else { continue };
+        if !seen.insert(canonical.clone()) {
+            continue;
+        }
+        let own_dir = canonical.parent().map(Path::to_path_buf);
+        let mut dirs = vec![own_dir.clone()];
+        if caller_dir.is_some() && caller_dir != own_dir {
+            dirs.push(caller_dir.clone());
+        }
+        for dir in dirs {
+            let analysis = crate::scripts::analyse_script_text(&text, dir.as_deref());
+            for named in &analysis.paths {
+                let Some(locs) = locs_of(named, launch, placed, None) else { continue };
+                for loc in &locs {
+                    protect_at(out, loc, &named.path, named.role, resolver);
+                    if named.role == PathRole::Sourced
+                        && depth + 1 < MAX_SCRIPT_DEPTH
+                        && let Loc::Dir(base) = loc
+                        && let Ok(full) = base.join(&named.path)
+                    {
+                        let top = caller_dir.clone().or_else(|| own_dir.clone());
+                        queue.push_back((normalize_abs(&full), depth + 1, top));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The canonical path and text of `path` when it is a shell script: a regular file whose
+/// first line is a shell's `#!` (`/bin/sh`, `/usr/bin/env bash`, …), or without a `#!` one
+/// named `*.sh`, `*.bash`, `*.zsh` or `*.ksh`; at most [`SCRIPT_READ_CAP`] bytes, read
+/// lossily.
+fn read_shell_script(path: &Path) -> Option<(PathBuf, String)> {
+    use std::io::Read;
+    let canonical = canonicalize(path).ok()?.into_path_buf();
+    let mut file = std::fs::File::open(&canonical).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    // The first line decides; a program (an interpreter named by its path) is not read on.
+    let mut bytes = Vec::new();
+    (&mut file).take(SCRIPT_HEAD).read_to_end(&mut bytes).ok()?;
+    let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    let shell = match first.strip_prefix(b"#!") {
+        Some(interpreter) => is_shell_interpreter(&String::from_utf8_lossy(interpreter)),
+        None => {
+            !bytes.contains(&0)
+                && canonical
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| matches!(e, "sh" | "bash" | "zsh" | "ksh"))
+        }
+    };
+    if !shell {
+        return None;
+    }
+    file.take(SCRIPT_READ_CAP.saturating_sub(SCRIPT_HEAD)).read_to_end(&mut bytes).ok()?;
+    Some((canonical, String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+/// Whether a `#!` line's text names a shell: its program, or the program `env` runs.
+fn is_shell_interpreter(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let Some(program) = words.next() else { return false };
+    let mut name = name_of(program);
+    if name == "env" {
+        match words.find(|w| !w.starts_with('-') && !w.contains('=')) {
+            Some(p) => name = name_of(p),
+            None => return false,
+        }
+    }
+    matches!(
+        name.as_str(),
+        "sh" | "bash" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "yash" | "posh"
+    )
+}
+
+/// The last component of a program's path.
+fn name_of(program: &str) -> String {
+    program.rsplit('/').next().unwrap_or(program).to_owned()
 }
 
 fn protect_at(

@@ -152,3 +152,99 @@ proptest::proptest! {
         let _ = shell(&s);
     }
 }
+
+/// Every role, so that [`crate::definition_files`] reads the scripts as the guard does.
+const ALL_ROLES: [crate::PathRole; 8] = [
+    crate::PathRole::Program,
+    crate::PathRole::Script,
+    crate::PathRole::Loaded,
+    crate::PathRole::Argument,
+    crate::PathRole::Tree,
+    crate::PathRole::Beside,
+    crate::PathRole::Sourced,
+    crate::PathRole::Modules,
+];
+
+fn placement(root: &std::path::Path) -> crate::Placement {
+    crate::Placement {
+        working_dir: AbsPathBuf::new(root.to_path_buf()).unwrap(),
+        project_root: Some(AbsPathBuf::new(root.to_path_buf()).unwrap()),
+        user: crate::UserPaths::default(),
+    }
+}
+
+fn write(root: &std::path::Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// The files a hook's shell script sources or runs are protected with it, through as many
+/// levels as they source each other (a loop ends), whether they exist or not; a script that
+/// is no shell script is not read for them, and `hooks trust` pins none of them.
+#[test]
+fn what_a_hook_s_shell_script_sources_is_protected_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = canonicalize(dir.path()).unwrap();
+    let root = root.as_path();
+    write(
+        root,
+        "scripts/gate.sh",
+        "#!/bin/sh\n. ./scripts/lib.sh\n. \"$(dirname \"$0\")/missing.sh\"\n",
+    );
+    write(root, "scripts/lib.sh", "# sourced\nsource \"${BASH_SOURCE%/*}/deeper/two.sh\"\n");
+    write(root, "scripts/deeper/two.sh", ". ./scripts/gate.sh\npython3 tools/check.py\n");
+    write(root, "tools/check.py", ". ./tools/not-read.sh\n");
+    write(root, "tools/run.py", "#!/usr/bin/env python3\n. ./tools/never.sh\n");
+    let def = crate::test_support::def("h", 0, "bash scripts/gate.sh && python3 tools/run.py");
+    let files = crate::definition_files(&def, &placement(root), &ALL_ROLES);
+    for expected in [
+        "scripts/gate.sh",
+        "scripts/lib.sh",
+        "scripts/missing.sh",
+        "scripts/deeper/two.sh",
+        "tools/check.py",
+        "tools/run.py",
+    ] {
+        let path = root.join(expected);
+        assert!(files.paths.iter().any(|p| p.as_path() == path), "{expected}: {:?}", files.paths);
+    }
+    for absent in ["tools/not-read.sh", "tools/never.sh"] {
+        let path = root.join(absent);
+        assert!(!files.paths.iter().any(|p| p.as_path() == path), "{absent}: {:?}", files.paths);
+    }
+    let pinned = crate::definition_files(
+        &def,
+        &placement(root),
+        &[crate::PathRole::Program, crate::PathRole::Script, crate::PathRole::Loaded],
+    );
+    assert!(
+        !pinned.paths.iter().any(|p| p.as_path() == root.join("scripts/lib.sh")),
+        "{:?}",
+        pinned.paths
+    );
+}
+
+/// A chain of scripts each sourcing the next is followed a bounded number of levels, and a
+/// script larger than the read cap is read up to it: bad input costs a bounded read.
+#[test]
+fn sourced_scripts_are_followed_a_bounded_depth_and_read_up_to_a_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = canonicalize(dir.path()).unwrap();
+    let root = root.as_path();
+    for i in 0..10 {
+        write(root, &format!("s{i}.sh"), &format!("#!/bin/sh\n. ./s{}.sh\n", i + 1));
+    }
+    let mut big = String::from("#!/bin/sh\n");
+    while big.len() < 300 * 1024 {
+        big.push_str("echo padding padding padding padding padding padding\n");
+    }
+    big.push_str(". ./beyond-the-cap.sh\n");
+    write(root, "big.sh", &big);
+    let def = crate::test_support::def("h", 0, "./s0.sh; ./big.sh");
+    let files = crate::definition_files(&def, &placement(root), &ALL_ROLES);
+    let has = |name: &str| files.paths.iter().any(|p| p.as_path() == root.join(name));
+    assert!(has("s3.sh") && has("s4.sh"), "{:?}", files.paths);
+    assert!(!has("s6.sh"), "{:?}", files.paths);
+    assert!(!has("beyond-the-cap.sh"), "{:?}", files.paths);
+}
