@@ -607,8 +607,8 @@ pub fn serve_request(data: &[u8]) {
 }
 
 /// `hooks_registry::analyse` on an arbitrary hook command line (lossy UTF-8), as a shell
-/// line and as an argument vector split on whitespace; and `analyse_script_text` on the same
-/// text as a hook script's own content.
+/// line and as an argument vector split on whitespace; and `analyse_script_text` and
+/// `local_imports` on the same text as a hook script's own content.
 pub fn command_analysis(data: &[u8]) {
     let text = String::from_utf8_lossy(data).into_owned();
     let shell = hooks_schema::HookCommand::Shell { script: text.clone(), shell: None };
@@ -625,6 +625,15 @@ pub fn command_analysis(data: &[u8]) {
     if let Some(program) = words.next() {
         let exec = hooks_schema::HookCommand::Exec { program, args: words.collect() };
         let _ = hooks_registry::analyse(&exec);
+    }
+    // The same bytes as a Python and a JavaScript hook's text (what it imports locally).
+    for language in
+        [hooks_registry::ImportLanguage::Python, hooks_registry::ImportLanguage::JavaScript]
+    {
+        for named in hooks_registry::local_imports(language, &text, std::path::Path::new("/repo/s"))
+        {
+            assert!(named.path.is_absolute(), "{named:?} is absolute");
+        }
     }
     // The same bytes as a hook script's own text (what it sources), from its folder.
     let script = hooks_registry::analyse_script_text(&text, Some(std::path::Path::new("/repo/s")));

@@ -343,7 +343,9 @@ fn the_helpers_beside_a_hook_script_are_protected_existing_or_not() {
         "src/ok.rs",
     ];
     let lines = guard_refusing(project.path(), home.path(), &paths, 5);
-    assert_eq!(lines[0]["hits"][0]["why"], "inside_folder", "{lines:#?}");
+    // `lib.mjs` is also imported by name (finding F31); a new file in a subfolder is refused
+    // by the folder's protection alone.
+    assert_eq!(lines[1]["hits"][0]["why"], "inside_folder", "{lines:#?}");
 }
 
 /// A hook's shell script that sources helpers (or runs other scripts) from anywhere, not only
@@ -390,6 +392,34 @@ fn what_a_hook_s_shell_script_sources_or_runs_is_protected_existing_or_not() {
         "{}",
         String::from_utf8_lossy(&listed.stdout)
     );
+}
+
+/// A Python hook in the project's `scripts/` folder imports `helpers` from beside itself, and
+/// a JavaScript hook imports `../shared/policy.mjs`: neither helper, nor a new `json.py` that
+/// would shadow the standard module the Python hook imports, may be written by the agent.
+#[test]
+fn what_a_python_or_javascript_hook_imports_locally_is_protected_existing_or_not() {
+    let project = TestDir::new();
+    project.write(
+        ".claude/settings.json",
+        &claude_settings(&[
+            r#"python3 "$CLAUDE_PROJECT_DIR/scripts/gate.py""#,
+            "node web/gate.mjs",
+        ]),
+    );
+    project.write("scripts/gate.py", "import json, sys\nfrom helpers import deny\n");
+    project.write("scripts/helpers.py", "def deny():\n    raise SystemExit(2)\n");
+    project.write("web/gate.mjs", "import { allow } from '../shared/policy.mjs';\n");
+    project.write("shared/policy.mjs", "export const allow = () => false;\n");
+    let home = TestDir::new();
+    let paths = [
+        "scripts/helpers.py",
+        "scripts/json.py",
+        "shared/policy.mjs",
+        "scripts/notes.md",
+        "shared/other.mjs",
+    ];
+    guard_refusing(project.path(), home.path(), &paths, 3);
 }
 
 /// Claude Code also loads the skills of `.claude/skills/` folders below the folder it started

@@ -25,6 +25,7 @@
 mod build;
 mod error;
 mod handle;
+mod imports;
 mod paths;
 mod policy;
 mod protect;
@@ -39,6 +40,7 @@ mod trace;
 pub use crate::{
     error::RegistryError,
     handle::{RegistryEvent, RegistryHandle, RegistryReader},
+    imports::{Language as ImportLanguage, local_imports},
     paths::{canonicalize, canonicalize_lenient, normalize_lexically},
     policy::RunSettingsIndex,
     protect::{

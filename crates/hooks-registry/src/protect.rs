@@ -800,14 +800,16 @@ const SCRIPT_READ_CAP: u64 = 256 * 1024;
 /// How much of a file is read to tell whether it is a shell script (its `#!` line).
 const SCRIPT_HEAD: u64 = 512;
 
-/// Protects what the shell scripts among `scripts` (the files a definition's command runs)
-/// source or run by path, as their own text says ([`crate::scripts::analyse_script_text`]),
-/// and what those source in turn: an agent that may not edit `gate.sh` must not edit the
-/// `lib.sh` it sources either (`specs/guard.md`). Read once per file, at most
-/// [`MAX_SCRIPTS_READ`] files and [`MAX_SCRIPT_DEPTH`] levels, [`SCRIPT_READ_CAP`] bytes each;
-/// what cannot be read (a missing file, a folder, another program) adds nothing. The
-/// analysis's doubts are not reported: a script is full of constructs a command line rarely
-/// has, and the hook's command line is what `hooks list` describes.
+/// Protects what the scripts among `scripts` (the files a definition's command runs) load,
+/// as their own text says: what a shell script sources or runs by path
+/// ([`crate::scripts::analyse_script_text`]), the local modules a Python or JavaScript script
+/// imports ([`crate::imports::local_imports`]); and what those load in turn: an agent that
+/// may not edit `gate.sh` must not edit the `lib.sh` it sources either (`specs/guard.md`).
+/// Read once per file, at most [`MAX_SCRIPTS_READ`] files and [`MAX_SCRIPT_DEPTH`] levels,
+/// [`SCRIPT_READ_CAP`] bytes each; what cannot be read (a missing file, a folder, another
+/// program) adds nothing. The analysis's doubts are not reported: a script is full of
+/// constructs a command line rarely has, and the hook's command line is what `hooks list`
+/// describes.
 fn protect_sourced(
     out: &mut DefinitionProtection,
     scripts: Vec<AbsPathBuf>,
@@ -824,40 +826,68 @@ fn protect_sourced(
         if seen.len() >= MAX_SCRIPTS_READ {
             break;
         }
-        let Some((canonical, text)) = read_shell_script(script.as_path()) else { continue };
-        if !seen.insert(canonical.clone()) {
+        let Some(read) = read_script(script.as_path()) else { continue };
+        if !seen.insert(read.path.clone()) {
             continue;
         }
-        let own_dir = canonical.parent().map(Path::to_path_buf);
-        let mut dirs = vec![own_dir.clone()];
-        if caller_dir.is_some() && caller_dir != own_dir {
-            dirs.push(caller_dir.clone());
+        let own_dir = read.path.parent().map(Path::to_path_buf);
+        let mut named = Vec::new();
+        match read.language {
+            ScriptLanguage::Shell => {
+                let mut dirs = vec![own_dir.clone()];
+                if caller_dir.is_some() && caller_dir != own_dir {
+                    dirs.push(caller_dir.clone());
+                }
+                for dir in dirs {
+                    named.extend(
+                        crate::scripts::analyse_script_text(&read.text, dir.as_deref()).paths,
+                    );
+                }
+            }
+            ScriptLanguage::Other(language) => {
+                if let Some(dir) = &own_dir {
+                    named.extend(crate::imports::local_imports(language, &read.text, dir));
+                }
+            }
         }
-        for dir in dirs {
-            let analysis = crate::scripts::analyse_script_text(&text, dir.as_deref());
-            for named in &analysis.paths {
-                let Some(locs) = locs_of(named, launch, placed, None) else { continue };
-                for loc in &locs {
-                    protect_at(out, loc, &named.path, named.role, resolver);
-                    if named.role == PathRole::Sourced
-                        && depth + 1 < MAX_SCRIPT_DEPTH
-                        && let Loc::Dir(base) = loc
-                        && let Ok(full) = base.join(&named.path)
-                    {
-                        let top = caller_dir.clone().or_else(|| own_dir.clone());
-                        queue.push_back((normalize_abs(&full), depth + 1, top));
-                    }
+        for named in &named {
+            let Some(locs) = locs_of(named, launch, placed, None) else { continue };
+            for loc in &locs {
+                protect_at(out, loc, &named.path, named.role, resolver);
+                if named.role == PathRole::Sourced
+                    && depth + 1 < MAX_SCRIPT_DEPTH
+                    && let Loc::Dir(base) = loc
+                    && let Ok(full) = base.join(&named.path)
+                {
+                    let top = caller_dir.clone().or_else(|| own_dir.clone());
+                    queue.push_back((normalize_abs(&full), depth + 1, top));
                 }
             }
         }
     }
 }
 
-/// The canonical path and text of `path` when it is a shell script: a regular file whose
-/// first line is a shell's `#!` (`/bin/sh`, `/usr/bin/env bash`, …), or without a `#!` one
-/// named `*.sh`, `*.bash`, `*.zsh` or `*.ksh`; at most [`SCRIPT_READ_CAP`] bytes, read
-/// lossily.
-fn read_shell_script(path: &Path) -> Option<(PathBuf, String)> {
+/// The language of a script whose text is read for what it loads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ScriptLanguage {
+    Shell,
+    Other(crate::imports::Language),
+}
+
+/// A script read for what it loads.
+struct ReadScript {
+    /// Its canonical path.
+    path: PathBuf,
+    /// Its text, read lossily, at most [`SCRIPT_READ_CAP`] bytes.
+    text: String,
+    language: ScriptLanguage,
+}
+
+/// `path` read when it is a script whose loads are followed: a regular file whose first line
+/// is a `#!` naming a shell (`/bin/sh`, `/usr/bin/env bash`, …), Python or a JavaScript
+/// runtime, or without a `#!` one named `*.sh`, `*.bash`, `*.zsh`, `*.ksh`, `*.py`, `*.js`,
+/// `*.mjs`, `*.cjs`, `*.ts` (…) and holding no NUL byte in its first [`SCRIPT_HEAD`] bytes.
+fn read_script(path: &Path) -> Option<ReadScript> {
     use std::io::Read;
     let canonical = canonicalize(path).ok()?.into_path_buf();
     let mut file = std::fs::File::open(&canonical).ok()?;
@@ -868,38 +898,42 @@ fn read_shell_script(path: &Path) -> Option<(PathBuf, String)> {
     let mut bytes = Vec::new();
     (&mut file).take(SCRIPT_HEAD).read_to_end(&mut bytes).ok()?;
     let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
-    let shell = match first.strip_prefix(b"#!") {
-        Some(interpreter) => is_shell_interpreter(&String::from_utf8_lossy(interpreter)),
-        None => {
-            !bytes.contains(&0)
-                && canonical
-                    .extension()
-                    .and_then(|e| e.to_str())
-                    .is_some_and(|e| matches!(e, "sh" | "bash" | "zsh" | "ksh"))
+    let language = match first.strip_prefix(b"#!") {
+        Some(line) => {
+            let program = interpreter_of(&String::from_utf8_lossy(line))?;
+            if is_shell(&program) {
+                ScriptLanguage::Shell
+            } else {
+                ScriptLanguage::Other(crate::imports::Language::of(Some(&program), &canonical)?)
+            }
         }
+        None if bytes.contains(&0) => return None,
+        None => match canonical.extension().and_then(|e| e.to_str()) {
+            Some("sh" | "bash" | "zsh" | "ksh") => ScriptLanguage::Shell,
+            _ => ScriptLanguage::Other(crate::imports::Language::of(None, &canonical)?),
+        },
     };
-    if !shell {
-        return None;
-    }
     file.take(SCRIPT_READ_CAP.saturating_sub(SCRIPT_HEAD)).read_to_end(&mut bytes).ok()?;
-    Some((canonical, String::from_utf8_lossy(&bytes).into_owned()))
+    Some(ReadScript {
+        path: canonical,
+        text: String::from_utf8_lossy(&bytes).into_owned(),
+        language,
+    })
 }
 
-/// Whether a `#!` line's text names a shell: its program, or the program `env` runs.
-fn is_shell_interpreter(line: &str) -> bool {
+/// The program a `#!` line's text runs: its first word's name, or the program `env` runs.
+fn interpreter_of(line: &str) -> Option<String> {
     let mut words = line.split_whitespace();
-    let Some(program) = words.next() else { return false };
-    let mut name = name_of(program);
+    let name = name_of(words.next()?);
     if name == "env" {
-        match words.find(|w| !w.starts_with('-') && !w.contains('=')) {
-            Some(p) => name = name_of(p),
-            None => return false,
-        }
+        return words.find(|w| !w.starts_with('-') && !w.contains('=')).map(name_of);
     }
-    matches!(
-        name.as_str(),
-        "sh" | "bash" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "yash" | "posh"
-    )
+    Some(name)
+}
+
+/// Whether a program's name is a POSIX-like shell's.
+fn is_shell(name: &str) -> bool {
+    matches!(name, "sh" | "bash" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "yash" | "posh")
 }
 
 /// The last component of a program's path.

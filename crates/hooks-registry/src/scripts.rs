@@ -150,6 +150,16 @@ pub fn analyse_with_templates(command: &HookCommand, templates: &[String]) -> Co
 /// leaves the name under any folder. Here-document bodies are text, not commands. Arguments,
 /// redirections and the manifests of runners are not reported: a script mentions many files
 /// it only reads or writes, and reporting them would forbid the agent ordinary edits.
+///
+/// ```
+/// use std::path::Path;
+/// use hooks_registry::{PathBase, analyse_script_text};
+///
+/// let text = "#!/bin/sh\n. \"$(dirname \"$0\")/lib.sh\"\n. ./policy.sh\n";
+/// let found = analyse_script_text(text, Some(Path::new("/repo/scripts")));
+/// assert!(found.paths.iter().any(|p| p.path == Path::new("/repo/scripts/lib.sh")));
+/// assert!(found.paths.iter().any(|p| p.base == PathBase::RunDir && p.path == Path::new("policy.sh")));
+/// ```
 pub fn analyse_script_text(text: &str, script_dir: Option<&Path>) -> CommandAnalysis {
     let mut text = without_here_documents(text);
     if let Some(dir) = script_dir.and_then(Path::to_str).filter(|d| is_plain_dir(d)) {

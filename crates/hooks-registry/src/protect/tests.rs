@@ -248,3 +248,39 @@ fn sourced_scripts_are_followed_a_bounded_depth_and_read_up_to_a_cap() {
     assert!(!has("s6.sh"), "{:?}", files.paths);
     assert!(!has("beyond-the-cap.sh"), "{:?}", files.paths);
 }
+
+/// A Python hook's local imports (its folder is first on the module path, so a new
+/// `json.py` there would shadow the standard module) and a JavaScript hook's relative
+/// imports are protected with it, and what those import in turn.
+#[test]
+fn what_a_python_or_javascript_hook_imports_locally_is_protected_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = canonicalize(dir.path()).unwrap();
+    let root = root.as_path();
+    write(
+        root,
+        "scripts/gate.py",
+        "import json\nfrom helpers import deny\nfrom policy.rules import r\n",
+    );
+    write(root, "scripts/helpers.py", "import second_level\n");
+    write(
+        root,
+        "web/gate.mjs",
+        "#!/usr/bin/env node\nimport { allow } from '../shared/lib.mjs';\n",
+    );
+    write(root, "shared/lib.mjs", "export * from './deep.mjs';\n");
+    let def = crate::test_support::def("h", 0, "python3 scripts/gate.py; node web/gate.mjs");
+    let files = crate::definition_files(&def, &placement(root), &ALL_ROLES);
+    for expected in [
+        "scripts/json.py",
+        "scripts/helpers.py",
+        "scripts/second_level.py",
+        "shared/lib.mjs",
+        "shared/deep.mjs",
+    ] {
+        let path = root.join(expected);
+        assert!(files.paths.iter().any(|p| p.as_path() == path), "{expected}: {:?}", files.paths);
+    }
+    let package = root.join("scripts/policy");
+    assert!(files.folders.iter().any(|p| p.as_path() == package), "{:?}", files.folders);
+}

@@ -1,0 +1,207 @@
+//! The local modules a Python or JavaScript hook script imports, read from its text: the
+//! files the guard protects with the script (finding F31, `specs/guard.md`).
+//!
+//! Python puts the script's own folder first on its module search path, so `import helpers`
+//! in `scripts/gate.py` loads `scripts/helpers.py` (or the package `scripts/helpers/`), and a
+//! file created there under a standard module's name (`scripts/json.py`) shadows that module:
+//! every top-level module an import names is protected in the script's folder, existing or
+//! not. JavaScript resolves relative specifiers (`./lib.mjs`, `../shared/policy`) against the
+//! importing file's folder; bare specifiers come from `node_modules` and are not followed.
+//! The scan is textual and line-based: an import in a string or a comment is taken as one
+//! (protect more, never less); an import built at run time (`importlib.import_module(x)`,
+//! `require(name)`) is not seen.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::scripts::{NamedPath, PathBase, PathRole};
+
+#[cfg(test)]
+mod tests;
+
+/// The language of a hook script whose imports are followed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    /// Python: modules from the script's own folder.
+    Python,
+    /// JavaScript or TypeScript: relative specifiers.
+    JavaScript,
+}
+
+impl Language {
+    /// The language of a file by its `#!` program (`python3`, `/usr/bin/env node`), else by
+    /// its extension.
+    pub fn of(interpreter: Option<&str>, path: &Path) -> Option<Language> {
+        if let Some(program) = interpreter {
+            let name = program.rsplit('/').next().unwrap_or(program);
+            if name.starts_with("python") || name == "uv" {
+                return Some(Language::Python);
+            }
+            if matches!(name, "node" | "deno" | "bun" | "tsx" | "ts-node") {
+                return Some(Language::JavaScript);
+            }
+            return None;
+        }
+        match path.extension()?.to_str()? {
+            "py" => Some(Language::Python),
+            "js" | "mjs" | "cjs" | "ts" | "mts" | "cts" => Some(Language::JavaScript),
+            _ => None,
+        }
+    }
+}
+
+/// The files `text` (a script of `language` in `script_dir`) imports from its own folder or
+/// relative to itself, as [`PathRole::Sourced`] files (a module) and [`PathRole::Tree`]
+/// folders (a Python package), each an absolute path from [`PathBase::Root`].
+///
+/// ```
+/// use std::path::Path;
+/// use hooks_registry::{ImportLanguage, local_imports};
+///
+/// let found = local_imports(ImportLanguage::Python, "from helpers import deny\n", Path::new("/r/s"));
+/// assert!(found.iter().any(|p| p.path == Path::new("/r/s/helpers.py")));
+/// ```
+pub fn local_imports(language: Language, text: &str, script_dir: &Path) -> Vec<NamedPath> {
+    let mut out = Vec::new();
+    match language {
+        Language::Python => {
+            for module in python_modules(text) {
+                let first = module.split('.').next().unwrap_or_default();
+                if !is_identifier(first) {
+                    continue;
+                }
+                out.push(file(script_dir.join(format!("{first}.py"))));
+                out.push(NamedPath {
+                    base: PathBase::Root,
+                    path: script_dir.join(first),
+                    role: PathRole::Tree,
+                });
+            }
+        }
+        Language::JavaScript => {
+            for specifier in javascript_specifiers(text) {
+                let Some(target) = relative_target(script_dir, &specifier) else { continue };
+                let has_extension = target.extension().is_some();
+                out.push(file(target.clone()));
+                if !has_extension {
+                    for ext in ["js", "mjs", "cjs", "ts", "mts", "cts", "json"] {
+                        let mut with = target.clone().into_os_string();
+                        with.push(format!(".{ext}"));
+                        out.push(file(PathBuf::from(with)));
+                    }
+                    for index in ["index.js", "index.mjs", "index.cjs", "index.ts"] {
+                        out.push(file(target.join(index)));
+                    }
+                }
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn file(path: PathBuf) -> NamedPath {
+    NamedPath { base: PathBase::Root, path, role: PathRole::Sourced }
+}
+
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// The modules a Python text imports absolutely (`import a.b as c, d`, `from a.b import c`),
+/// and, for a relative import (`from .x import y`, `from . import y`), the module in the
+/// script's own folder it names (`x`, `y`).
+fn python_modules(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        // Statements after `;` on one line count too.
+        for statement in line.split(';') {
+            let statement = statement.trim();
+            if let Some(rest) = statement.strip_prefix("import ") {
+                for part in rest.split(',') {
+                    let name = part.split_whitespace().next().unwrap_or_default();
+                    out.push(name.trim_matches(|c| c == '(' || c == ')').to_owned());
+                }
+            } else if let Some(rest) = statement.strip_prefix("from ") {
+                let mut words = rest.split_whitespace();
+                let Some(module) = words.next() else { continue };
+                if words.next() != Some("import") {
+                    continue;
+                }
+                match module.strip_prefix('.') {
+                    // `from .x import y`: `x` beside the script (a package's relative import
+                    // run as a script fails; protected all the same).
+                    Some(relative) if !relative.is_empty() && !relative.starts_with('.') => {
+                        out.push(relative.to_owned());
+                    }
+                    // `from . import y, z`: the modules `y` and `z` beside it.
+                    Some("") => {
+                        for part in words.collect::<Vec<_>>().join(" ").split(',') {
+                            let name = part.split_whitespace().next().unwrap_or_default();
+                            out.push(name.trim_matches(|c| c == '(' || c == ')').to_owned());
+                        }
+                    }
+                    Some(_) => {}
+                    None => out.push(module.to_owned()),
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The string literals a JavaScript text imports or requires that start with `./` or `../`:
+/// `import x from './a.mjs'`, `import './a.js'`, `export * from "../b"`, `require('./c')`,
+/// `import('./d.js')`.
+fn javascript_specifiers(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let quote = bytes[i];
+        if quote == b'\'' || quote == b'"' || quote == b'`' {
+            let start = i + 1;
+            let end =
+                bytes[start..].iter().position(|&b| b == quote || b == b'\n').map(|e| start + e);
+            let Some(end) = end else { break };
+            let literal = &text[start..end];
+            if (literal.starts_with("./") || literal.starts_with("../"))
+                && is_import_context(&text[..i])
+            {
+                out.push(literal.to_owned());
+            }
+            i = end + 1;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Whether the text before a string literal ends as an import would: `from`, `import`,
+/// `require(`, `import(`, `export … from`.
+fn is_import_context(before: &str) -> bool {
+    let trimmed = before.trim_end();
+    trimmed.ends_with("from")
+        || trimmed.ends_with("import")
+        || trimmed.ends_with("require(")
+        || trimmed.ends_with("import(")
+}
+
+/// `script_dir` joined with a relative specifier, `.` and `..` resolved lexically.
+fn relative_target(script_dir: &Path, specifier: &str) -> Option<PathBuf> {
+    let mut out = script_dir.to_path_buf();
+    for c in Path::new(specifier).components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(n) => out.push(n),
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(out)
+}

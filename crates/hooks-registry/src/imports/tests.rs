@@ -1,0 +1,88 @@
+//! Tests for the local imports of Python and JavaScript hook scripts.
+
+use std::path::{Path, PathBuf};
+
+use proptest::prelude::*;
+
+use crate::{
+    imports::{Language, local_imports},
+    scripts::{PathBase, PathRole},
+};
+
+fn files(language: Language, text: &str) -> Vec<PathBuf> {
+    local_imports(language, text, Path::new("/repo/scripts"))
+        .into_iter()
+        .filter(|p| p.role == PathRole::Sourced)
+        .map(|p| p.path)
+        .collect()
+}
+
+fn folders(language: Language, text: &str) -> Vec<PathBuf> {
+    local_imports(language, text, Path::new("/repo/scripts"))
+        .into_iter()
+        .filter(|p| p.role == PathRole::Tree)
+        .map(|p| p.path)
+        .collect()
+}
+
+#[test]
+fn python_imports_name_modules_and_packages_in_the_script_s_folder() {
+    let text = "import os, helpers as h\nfrom policy.rules import deny\n\
+        try:\n    import local_overrides\nexcept ImportError:\n    pass\n\
+        from . import sibling\nfrom .relative import x\nfrom .. import parent\nx = 1; import late\n\
+        print('not an import')\n";
+    let got = files(Language::Python, text);
+    for name in ["os", "helpers", "policy", "local_overrides", "sibling", "relative", "late"] {
+        let path = PathBuf::from(format!("/repo/scripts/{name}.py"));
+        assert!(got.contains(&path), "{name}: {got:?}");
+    }
+    assert!(folders(Language::Python, text).contains(&PathBuf::from("/repo/scripts/policy")));
+    assert!(!got.iter().any(|p| p.ends_with("parent.py") || p.ends_with("print.py")), "{got:?}");
+    assert!(
+        local_imports(Language::Python, text, Path::new("/repo/scripts"))
+            .iter()
+            .all(|p| p.base == PathBase::Root && p.path.is_absolute())
+    );
+}
+
+#[test]
+fn javascript_relative_specifiers_name_files_with_each_extension_node_tries() {
+    let text = "import { allow } from './lib.mjs';\nimport '../shared/setup';\n\
+        const p = require(\"./policy\");\nexport * from './reexport.js';\n\
+        const later = await import('./dynamic.js');\nimport fs from 'node:fs';\n\
+        const s = './not-an-import.js';\n";
+    let got = files(Language::JavaScript, text);
+    for path in [
+        "/repo/scripts/lib.mjs",
+        "/repo/shared/setup.js",
+        "/repo/shared/setup/index.js",
+        "/repo/scripts/policy.ts",
+        "/repo/scripts/reexport.js",
+        "/repo/scripts/dynamic.js",
+    ] {
+        assert!(got.contains(&PathBuf::from(path)), "{path}: {got:?}");
+    }
+    assert!(!got.iter().any(|p| p.to_string_lossy().contains("not-an-import")), "{got:?}");
+    assert!(!got.iter().any(|p| p.to_string_lossy().contains("node:fs")), "{got:?}");
+}
+
+#[test]
+fn the_language_comes_from_the_interpreter_else_the_extension() {
+    assert_eq!(Language::of(Some("python3.12"), Path::new("x")), Some(Language::Python));
+    assert_eq!(Language::of(Some("node"), Path::new("x.py")), Some(Language::JavaScript));
+    assert_eq!(Language::of(Some("ruby"), Path::new("x.py")), None);
+    assert_eq!(Language::of(None, Path::new("x.mjs")), Some(Language::JavaScript));
+    assert_eq!(Language::of(None, Path::new("x.rb")), None);
+}
+
+proptest! {
+    /// Any text in either language: no panic, absolute paths only.
+    #[test]
+    fn any_text_is_scanned_without_panic(text in "[ -~\n\t]{0,300}") {
+        for language in [Language::Python, Language::JavaScript] {
+            for p in local_imports(language, &text, Path::new("/repo/s")) {
+                prop_assert!(p.path.is_absolute());
+            }
+        }
+    }
+}
