@@ -47,6 +47,23 @@ pub const SHELL_STARTUP: HookSourceKind = HookSourceKind::file(
     hooks_schema::FileRole::new(hooks_truststore::ENGINE, "shell_startup", 0),
 );
 
+/// The kind the guard reports the folders of the user's `$PATH` under (`user_path_folder`):
+/// a program written there runs in place of the one found later on `$PATH` the next time the
+/// user starts an agent by name (a `~/.local/bin/claude` that starts Claude Code with another
+/// settings folder) or a hook runs a program by name (a `jq` that answers for `jq`).
+pub const PATH_FOLDER: HookSourceKind = HookSourceKind::file(
+    FileScope::User,
+    hooks_schema::FileRole::new(hooks_truststore::ENGINE, "path_folder", 0),
+);
+
+/// The kind the guard reports the engine's own executable under (`user_engine_program`):
+/// the bridge entries `hooks install` writes run it, so rewriting it would answer for every
+/// bridged hook.
+pub const ENGINE_PROGRAM: HookSourceKind = HookSourceKind::file(
+    FileScope::User,
+    hooks_schema::FileRole::new(hooks_truststore::ENGINE, "engine_program", 0),
+);
+
 /// zsh's start-up files: in the home, or in `$ZDOTDIR` when that is set.
 const ZSH_STARTUP_FILES: [&str; 4] = [".zshenv", ".zprofile", ".zshrc", ".zlogin"];
 
@@ -96,6 +113,12 @@ pub struct ShellStartupDirs {
     pub zdotdir: Option<PathBuf>,
     /// `$XDG_CONFIG_HOME`, when absolute.
     pub xdg_config_home: Option<PathBuf>,
+    /// The absolute folders of `$PATH`, in order, each once: where the shell finds the
+    /// agents' programs and every program a hook names without a `/`.
+    pub path: Vec<PathBuf>,
+    /// The engine's own executable (the program `hooks install`'s bridge entries run), when
+    /// the caller knows it.
+    pub engine_program: Option<PathBuf>,
 }
 
 impl ShellStartupDirs {
@@ -104,17 +127,40 @@ impl ShellStartupDirs {
         let absolute = |v: &Option<std::ffi::OsString>| {
             v.as_ref().map(PathBuf::from).filter(|p| p.is_absolute())
         };
+        let mut path: Vec<PathBuf> = Vec::new();
+        for folder in env.path.iter().flat_map(std::env::split_paths) {
+            if folder.is_absolute() && !path.contains(&folder) {
+                path.push(folder);
+            }
+        }
         ShellStartupDirs {
             zdotdir: absolute(&env.zdotdir),
             xdg_config_home: absolute(&env.xdg_config_home),
+            path,
+            engine_program: None,
         }
+    }
+
+    /// The same without the folders of `$PATH` that hold any of `places` (the home, the
+    /// session's directory, a project root), or are one of them: protecting such a folder as
+    /// a whole would refuse every edit under it, the project's own files included.
+    pub fn without_path_folders_holding(mut self, places: &[&Path]) -> ShellStartupDirs {
+        self.path.retain(|folder| !places.iter().any(|place| place.starts_with(folder)));
+        self
+    }
+
+    /// The same, with the engine's own executable protected as well.
+    pub fn with_engine_program(mut self, program: Option<PathBuf>) -> ShellStartupDirs {
+        self.engine_program = program.filter(|p| p.is_absolute());
+        self
     }
 }
 
 /// Adds the engine's own folders to the files the guard protects: the trust store's folder
 /// (an agent that could edit the store could trust its own hooks), the runtime folder
-/// ([`ENGINE_RUNTIME`]), and the shell start-up files under `home` and where `shell` puts
-/// them ([`SHELL_STARTUP`]), whether or not they exist yet.
+/// ([`ENGINE_RUNTIME`]), the shell start-up files under `home` and where `shell` puts
+/// them ([`SHELL_STARTUP`]), the folders of `$PATH` as wholes ([`PATH_FOLDER`]) and the
+/// engine's own executable ([`ENGINE_PROGRAM`]), whether or not they exist yet.
 pub fn protect_engine_folders(
     expected: &mut hooks_registry::ExpectedFiles,
     trust_store: Option<&Path>,
@@ -145,6 +191,14 @@ pub fn protect_engine_folders(
     }
     for folder in config.iter().flatten().flat_map(|d| CONFIG_STARTUP_FOLDERS.map(|f| d.join(f))) {
         expected.folders.push((SHELL_STARTUP, folder));
+    }
+    // A folder of `$PATH` holding the home (`/`, `/home`, the home itself) would protect
+    // every file the user has: left out whoever built `shell`.
+    for folder in shell.path.iter().filter(|f| !home.is_some_and(|h| h.starts_with(f))) {
+        expected.folders.push((PATH_FOLDER, folder.clone()));
+    }
+    if let Some(program) = &shell.engine_program {
+        expected.fixed.push((ENGINE_PROGRAM, program.clone()));
     }
 }
 

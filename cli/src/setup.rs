@@ -93,7 +93,14 @@ pub fn build(args: &RuntimeArgs, watch: Watch) -> Result<Built> {
     }
     config.user_shell = env.shell().map(str::to_owned);
     config.home_dir = env.home_dir();
-    config.shell_startup = hooks_app::trust::ShellStartupDirs::from_env(&env);
+    // The folders of `$PATH` are protected whole, but not one holding the session's folder
+    // or a root: that would refuse every edit of the project.
+    let given_roots: Vec<PathBuf> = args.roots.iter().map(|r| absolute(r, &process_cwd)).collect();
+    let mut places: Vec<&Path> = vec![process_cwd.as_path()];
+    places.extend(given_roots.iter().map(PathBuf::as_path));
+    config.shell_startup = hooks_app::trust::ShellStartupDirs::from_env(&env)
+        .with_engine_program(std::env::current_exe().ok())
+        .without_path_folders_holding(&places);
     let store = hooks_app::trust::user_store(&env);
     config.trust_store = store.as_ref().map(|s| s.path().to_path_buf());
     // The store gates the files whose agent reviews them (Codex's), on every surface.

@@ -239,6 +239,18 @@ fn a_bridged_agent_may_not_rewrite_its_plugins_hooks() {
     let out = hooks_in_env(repo.path(), &args, &input.to_string(), &env);
     let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
     assert_eq!(v["decision"], "deny", "{v}");
+    // A program put in a folder of `$PATH` (finding F32): `~/.local/bin/claude` would start
+    // the next session in its place; and the engine's own executable, which the bridge
+    // entries run.
+    let local_bin = home.path().join(".local/bin");
+    let path_env = [("HOME", home.path()), ("PATH", local_bin.as_path())];
+    let args = ["bridge", "--host", "claude", "--config-dir", config];
+    let engine = std::env::current_exe().expect("the test binary runs the engine");
+    for target in [local_bin.join("claude"), engine] {
+        let out = hooks_in_env(repo.path(), &args, &edit("Write", &target), &path_env);
+        let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
+        assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{target:?}: {v}");
+    }
 }
 
 /// An MCP file server's writing tools reach the guard like the agent's own: bridged into

@@ -422,6 +422,58 @@ fn what_a_python_or_javascript_hook_imports_locally_is_protected_existing_or_not
     guard_refusing(project.path(), home.path(), &paths, 3);
 }
 
+/// A program written into a folder of `$PATH` runs in place of the one found later the next
+/// time the user starts an agent by name (`~/.local/bin/claude` starting Claude Code with an
+/// empty settings folder) or a hook runs a program by name (a `jq` that prints "allow"); and
+/// the engine's own executable answers for every bridged hook. None may be written by the
+/// agent, existing or not; a relative `$PATH` entry names no folder, a `$PATH` folder that
+/// holds the home or the project is not protected whole, and other files stay writable.
+#[test]
+fn the_folders_of_path_and_the_engine_s_own_program_are_protected_existing_or_not() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let local_bin = home.path().join(".local/bin");
+    let tools = TestDir::new();
+    // The home and the project on `$PATH` too: such folders are not protected whole, or every
+    // edit under them would be refused.
+    let path = format!(
+        "{}:{}:relative/bin:{}:{}",
+        local_bin.display(),
+        tools.path().display(),
+        home.path().display(),
+        project.path().display()
+    );
+    let engine = std::env::current_exe().expect("the test binary runs the engine");
+    let root = project.path().to_str().expect("utf-8");
+    let cfg = home.path().to_str().expect("utf-8");
+    let paths = [
+        format!("{}/claude", local_bin.display()),
+        format!("{}/jq", local_bin.display()),
+        format!("{}/../bin/git", local_bin.display()),
+        format!("{}/hooks", tools.path().display()),
+        engine.display().to_string(),
+        "relative/bin/jq".to_owned(),
+        format!("{}/.local/share/notes.md", home.path().display()),
+        "src/ok.rs".to_owned(),
+    ];
+    let mut args = vec!["guard", "--root", root, "--cwd", root, "--config-dir", cfg, "--json"];
+    args.extend(paths.iter().map(String::as_str));
+    let o = hooks_in_env(
+        project.path(),
+        &args,
+        "",
+        &[("HOME", home.path()), ("PATH", Path::new(&path))],
+    );
+    let lines = json_lines(&o.stdout);
+    assert_eq!(
+        allowed(&lines),
+        [false, false, false, false, false, true, true, true],
+        "{lines:#?}"
+    );
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_path_folder", "{lines:#?}");
+    assert_eq!(lines[4]["hits"][0]["source_kind"], "user_engine_program", "{lines:#?}");
+}
+
 /// Claude Code also loads the skills of `.claude/skills/` folders below the folder it started
 /// in (a monorepo's `packages/web/.claude/skills/`), front-matter hooks and all: those are
 /// protected at any depth under a project root, existing or not; a folder that only looks

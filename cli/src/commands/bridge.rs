@@ -75,6 +75,10 @@ fn config(a: &BridgeArgs) -> Result<BridgeConfig> {
         runtime_dir: env.engine_config_dir(),
         ..Default::default()
     };
+    // The folders of `$PATH` are protected whole, but not one holding the session's folder.
+    let shell_startup = hooks_app::trust::ShellStartupDirs::from_env(&env)
+        .with_engine_program(std::env::current_exe().ok())
+        .without_path_folders_holding(&[process_cwd.as_path()]);
     Ok(BridgeConfig {
         host: a.host.clone(),
         user_dirs: Some(user_dirs),
@@ -83,7 +87,7 @@ fn config(a: &BridgeArgs) -> Result<BridgeConfig> {
         trust: std::sync::Arc::new(trust),
         process_cwd,
         home_dir: env.home_dir(),
-        shell_startup: hooks_app::trust::ShellStartupDirs::from_env(&env),
+        shell_startup,
         config_dir,
         user_shell: env.shell().map(str::to_owned),
         dispatch,
