@@ -9,20 +9,21 @@ use crate::{
     scripts::{PathBase, PathRole},
 };
 
-fn files(language: Language, text: &str) -> Vec<PathBuf> {
+/// The paths of `role` that `text` in `/repo/scripts` imports.
+fn imported(language: Language, text: &str, role: PathRole) -> Vec<PathBuf> {
     local_imports(language, text, Path::new("/repo/scripts"))
         .into_iter()
-        .filter(|p| p.role == PathRole::Sourced)
+        .filter(|p| p.role == role)
         .map(|p| p.path)
         .collect()
 }
 
+fn files(language: Language, text: &str) -> Vec<PathBuf> {
+    imported(language, text, PathRole::Sourced)
+}
+
 fn folders(language: Language, text: &str) -> Vec<PathBuf> {
-    local_imports(language, text, Path::new("/repo/scripts"))
-        .into_iter()
-        .filter(|p| p.role == PathRole::Tree)
-        .map(|p| p.path)
-        .collect()
+    imported(language, text, PathRole::Tree)
 }
 
 #[test]

@@ -179,6 +179,22 @@ fn write(root: &std::path::Path, rel: &str, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
+/// Asserts that each of `names` (relative to `root`) is among `files`' paths, or, with
+/// `present` false, that none is.
+#[track_caller]
+fn assert_paths(
+    files: &crate::DefinitionFiles,
+    root: &std::path::Path,
+    names: &[&str],
+    present: bool,
+) {
+    for name in names {
+        let path = root.join(name);
+        let found = files.paths.iter().any(|p| p.as_path() == path);
+        assert_eq!(found, present, "{name}: {:?}", files.paths);
+    }
+}
+
 /// The files a hook's shell script sources or runs are protected with it, through as many
 /// levels as they source each other (a loop ends), whether they exist or not; a script that
 /// is no shell script is not read for them, and `hooks trust` pins none of them.
@@ -198,21 +214,16 @@ fn what_a_hook_s_shell_script_sources_is_protected_with_it() {
     write(root, "tools/run.py", "#!/usr/bin/env python3\n. ./tools/never.sh\n");
     let def = crate::test_support::def("h", 0, "bash scripts/gate.sh && python3 tools/run.py");
     let files = crate::definition_files(&def, &placement(root), &ALL_ROLES);
-    for expected in [
+    let expected = [
         "scripts/gate.sh",
         "scripts/lib.sh",
         "scripts/missing.sh",
         "scripts/deeper/two.sh",
         "tools/check.py",
         "tools/run.py",
-    ] {
-        let path = root.join(expected);
-        assert!(files.paths.iter().any(|p| p.as_path() == path), "{expected}: {:?}", files.paths);
-    }
-    for absent in ["tools/not-read.sh", "tools/never.sh"] {
-        let path = root.join(absent);
-        assert!(!files.paths.iter().any(|p| p.as_path() == path), "{absent}: {:?}", files.paths);
-    }
+    ];
+    assert_paths(&files, root, &expected, true);
+    assert_paths(&files, root, &["tools/not-read.sh", "tools/never.sh"], false);
     let pinned = crate::definition_files(
         &def,
         &placement(root),
@@ -271,16 +282,14 @@ fn what_a_python_or_javascript_hook_imports_locally_is_protected_with_it() {
     write(root, "shared/lib.mjs", "export * from './deep.mjs';\n");
     let def = crate::test_support::def("h", 0, "python3 scripts/gate.py; node web/gate.mjs");
     let files = crate::definition_files(&def, &placement(root), &ALL_ROLES);
-    for expected in [
+    let expected = [
         "scripts/json.py",
         "scripts/helpers.py",
         "scripts/second_level.py",
         "shared/lib.mjs",
         "shared/deep.mjs",
-    ] {
-        let path = root.join(expected);
-        assert!(files.paths.iter().any(|p| p.as_path() == path), "{expected}: {:?}", files.paths);
-    }
+    ];
+    assert_paths(&files, root, &expected, true);
     let package = root.join("scripts/policy");
     assert!(files.folders.iter().any(|p| p.as_path() == package), "{:?}", files.folders);
 }
