@@ -16,6 +16,9 @@
 //!   (`~/.claude/plugins/…`, `~/.codex/plugins/…`, `~/.gemini/extensions/…`,
 //!   `~/.copilot/installed-plugins/…`), which the agent runs itself and the engine does not
 //!   read;
+//! - **wrapper**: the same for a program named like the agent in a folder early on its
+//!   `PATH` (the folder is the run's own, put first on the agent's `PATH`): it would run in
+//!   place of the agent the next time the user starts it by name;
 //! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
 //!   changed file is inert until trusted again);
 //! - **retrust**: changed, then trusted again with `hooks trust --yes`: denied again.
@@ -94,10 +97,19 @@ if [ "$RA_AGENT" = claude ]; then
   # -p cannot prompt: let the tools run without asking (the hooks still decide).
   printf '{"permissions": {"allow": ["Bash", "Write", "Edit"]}}\n' > "$PROJ/.claude/settings.json"
 fi
-if [ "$RA_AGENT" = gemini ] && [ -n "${XTASK_PLUGIN_FILE:-}" ]; then
+if [ -n "${XTASK_PATH_PROGRAM:-}" ] && [ "$RA_AGENT" != claude ]; then
+  # A program named like the agent in a folder first on its `PATH` (Claude Code's `Write`
+  # creates it instead, as above).
+  printf '#!/bin/sh\nexec true\n' > "$XTASK_PATH_PROGRAM"
+  chmod +x "$XTASK_PATH_PROGRAM"
+  cp "$XTASK_PATH_PROGRAM" "$RUN/path-program.orig"
+fi
+if [ "$RA_AGENT" = gemini ] && [ -n "${XTASK_PLUGIN_FILE:-}${XTASK_PATH_PROGRAM:-}" ]; then
   # Gemini CLI's file tools refuse paths outside the workspace before any hook: the user
-  # has added the extensions' folder to it.
-  python3 - "$PROJ/.gemini/settings.json" "$RHOME/.gemini/extensions" <<'PY'
+  # has added the extensions' folder (or the `PATH` folder) to it.
+  extra="$RHOME/.gemini/extensions"
+  if [ -n "${XTASK_PATH_PROGRAM:-}" ]; then extra=$(dirname "$XTASK_PATH_PROGRAM"); fi
+  python3 - "$PROJ/.gemini/settings.json" "$extra" <<'PY'
 import json, sys
 path, extra = sys.argv[1:3]
 d = json.load(open(path))
@@ -125,15 +137,23 @@ enum Edit {
     HookFile,
     /// [`plugin_file`].
     Plugin,
+    /// A program named like the agent in a folder the run puts first on the agent's `PATH`.
+    PathProgram,
 }
 
 /// The scripted file-tool call that rewrites the project's `.cursor/hooks.json`, or the
 /// agent's plugin hook file.
-fn edit_call(agent: &str, edit: Edit) -> (String, Vec<(&'static str, &'static str)>) {
+fn edit_call(
+    agent: &str,
+    edit: Edit,
+    path_program: &Path,
+) -> (String, Vec<(&'static str, &'static str)>) {
     let plugin = format!("{{HOME}}/{}", plugin_file(agent));
+    let program = path_program.display().to_string();
     let (target, patch_path) = match edit {
         Edit::HookFile => ("{PROJ}/.cursor/hooks.json", ".cursor/hooks.json"),
         Edit::Plugin => (plugin.as_str(), plugin.as_str()),
+        Edit::PathProgram => (program.as_str(), program.as_str()),
     };
     match agent {
         "claude" => (
@@ -193,6 +213,13 @@ const CASES: &[Case] = &[
         name: "plugin",
         tool_cmd: "touch ran.txt",
         edit: Some(Edit::Plugin),
+        change_after_trust: false,
+        retrust: false,
+    },
+    Case {
+        name: "wrapper",
+        tool_cmd: "touch ran.txt",
+        edit: Some(Edit::PathProgram),
         change_after_trust: false,
         retrust: false,
     },
@@ -288,11 +315,22 @@ fn run_case(
         // The trust store and the pins live under the agent's HOME.
         .env_remove("XDG_STATE_HOME")
         .env_remove("XDG_CONFIG_HOME");
+    // The **wrapper** run's folder, first on the agent's `PATH`.
+    let path_dir = tempdir_path(&format!("xtask-agents-bin-{agent}-{}", std::process::id()))?;
+    let path_program = path_dir.join(agent);
     if let Some(edit) = case.edit {
         if edit == Edit::Plugin {
             cmd.env("XTASK_PLUGIN_FILE", plugin_file(agent));
         }
-        let (calls, env) = edit_call(agent, edit);
+        if edit == Edit::PathProgram {
+            #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
+            let path = std::env::var_os("PATH").unwrap_or_default();
+            let mut folders = vec![path_dir.clone()];
+            folders.extend(std::env::split_paths(&path));
+            cmd.env("PATH", std::env::join_paths(folders)?);
+            cmd.env("XTASK_PATH_PROGRAM", &path_program);
+        }
+        let (calls, env) = edit_call(agent, edit, &path_program);
         cmd.env("MOCK_CALLS", calls);
         for (k, v) in env {
             cmd.env(k, v);
@@ -344,6 +382,8 @@ fn run_case(
                     run_dir.join("home").join(plugin_file(agent)),
                     run_dir.join("plugin-hooks.json.orig"),
                 )
+            } else if case.edit == Some(Edit::PathProgram) {
+                (path_program.clone(), run_dir.join("path-program.orig"))
             } else {
                 (
                     run_dir.join("proj/.cursor/hooks.json"),
@@ -358,11 +398,12 @@ fn run_case(
             (
                 unchanged && shown,
                 format!(
-                    "hooks.json unchanged: {unchanged}; the model saw the guard's refusal: {shown}"
+                    "the file unchanged: {unchanged}; the model saw the guard's refusal: {shown}"
                 ),
             )
         }
     };
+    let _ = std::fs::remove_dir_all(&path_dir);
     let detail = format!("{detail}; bridge events: {}; run {}", bridge_us.len(), run_dir.display());
     Ok(Outcome { ok, detail, secs, bridge_us })
 }
