@@ -245,7 +245,7 @@ fn a_bridged_agent_may_not_rewrite_its_plugins_hooks() {
     let local_bin = home.path().join(".local/bin");
     let path_env = [("HOME", home.path()), ("PATH", local_bin.as_path())];
     let args = ["bridge", "--host", "claude", "--config-dir", config];
-    let engine = std::env::current_exe().expect("the test binary runs the engine");
+    let engine = crate::cli::engine_program();
     for target in [local_bin.join("claude"), engine] {
         let out = hooks_in_env(repo.path(), &args, &edit("Write", &target), &path_env);
         let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");

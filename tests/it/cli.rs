@@ -51,6 +51,15 @@ pub(crate) fn hooks_argv(args: &[&str]) -> (std::ffi::OsString, Vec<String>, Opt
     }
 }
 
+/// The executable that runs as `hooks` ([`hooks_argv`]: `HOOKS_IT_BIN`'s binary, else this test
+/// binary), canonical: the engine's own program, which the guard protects.
+pub(crate) fn engine_program() -> std::path::PathBuf {
+    let (program, _, _) = hooks_argv(&[]);
+    hooks_registry::canonicalize(std::path::Path::new(&program))
+        .expect("the engine's executable")
+        .into_path_buf()
+}
+
 /// A command that runs `hooks <args>` ([`hooks_argv`]); the caller sets the rest.
 pub(crate) fn hooks_command(args: &[&str]) -> Command {
     let (program, argv, var) = hooks_argv(args);

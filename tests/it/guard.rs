@@ -443,7 +443,7 @@ fn the_folders_of_path_and_the_engine_s_own_program_are_protected_existing_or_no
         home.path().display(),
         project.path().display()
     );
-    let engine = std::env::current_exe().expect("the test binary runs the engine");
+    let engine = crate::cli::engine_program();
     let root = project.path().to_str().expect("utf-8");
     let cfg = home.path().to_str().expect("utf-8");
     let paths = [
