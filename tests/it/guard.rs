@@ -394,6 +394,56 @@ fn what_a_hook_s_shell_script_sources_or_runs_is_protected_existing_or_not() {
     );
 }
 
+/// The scripts the guard now reads for what they source are a repository's files: a FIFO
+/// where a hook's script is named, a sourced "script" that is a link to `/dev/urandom`, and
+/// one that is a link to `/dev/zero` are not waited on nor read without end; the guard answers
+/// (each path still protected) within a bound.
+#[test]
+fn a_hook_script_that_is_a_fifo_or_a_device_does_not_hang_the_guard() {
+    let project = TestDir::new();
+    project.write(
+        ".claude/settings.json",
+        &claude_settings(&["./scripts/gate.sh", "bash scripts/ok.sh"]),
+    );
+    std::fs::create_dir_all(project.path().join("scripts")).expect("scripts folder");
+    let made = std::process::Command::new("mkfifo")
+        .arg(project.path().join("scripts/gate.sh"))
+        .status()
+        .expect("run mkfifo");
+    assert!(made.success());
+    project.script("scripts/ok.sh", "#!/bin/sh\n. ./scripts/rand.sh\n. ./scripts/zero.sh\n");
+    std::os::unix::fs::symlink("/dev/urandom", project.path().join("scripts/rand.sh"))
+        .expect("symlink");
+    std::os::unix::fs::symlink("/dev/zero", project.path().join("scripts/zero.sh"))
+        .expect("symlink");
+    let home = TestDir::new();
+    let root = project.path().to_str().expect("utf-8").to_owned();
+    let cfg = home.path().to_str().expect("utf-8").to_owned();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let cwd = project.path().to_path_buf();
+    let home_path = home.path().to_path_buf();
+    std::thread::spawn(move || {
+        let args = [
+            "guard",
+            "--root",
+            &root,
+            "--cwd",
+            &root,
+            "--config-dir",
+            &cfg,
+            "--json",
+            "scripts/gate.sh",
+            "scripts/rand.sh",
+            "src/ok.rs",
+        ];
+        let _ = tx.send(hooks_in_env(&cwd, &args, "", &[("HOME", home_path.as_path())]));
+    });
+    let out = rx
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("hooks guard answers without waiting on the FIFO or reading a device");
+    assert_eq!(allowed(&json_lines(&out.stdout)), [false, false, true], "{out:?}");
+}
+
 /// A Python hook in the project's `scripts/` folder imports `helpers` from beside itself, and
 /// a JavaScript hook imports `../shared/policy.mjs`: neither helper, nor a new `json.py` that
 /// would shadow the standard module the Python hook imports, may be written by the agent.

@@ -890,7 +890,16 @@ struct ReadScript {
 fn read_script(path: &Path) -> Option<ReadScript> {
     use std::io::Read;
     let canonical = canonicalize(path).ok()?.into_path_buf();
-    let mut file = std::fs::File::open(&canonical).ok()?;
+    // Opened without blocking: a FIFO put where the script is named (or swapped in after a
+    // check) would hold the open until a writer came; its handle's metadata then refuses it.
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32);
+    }
+    let mut file = options.open(&canonical).ok()?;
     if !file.metadata().ok()?.is_file() {
         return None;
     }

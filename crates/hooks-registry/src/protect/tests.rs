@@ -293,3 +293,26 @@ fn what_a_python_or_javascript_hook_imports_locally_is_protected_with_it() {
     let package = root.join("scripts/policy");
     assert!(files.folders.iter().any(|p| p.as_path() == package), "{:?}", files.folders);
 }
+
+/// A FIFO (or a device) where a hook's script is named is not read: building the protection
+/// returns at once instead of waiting for a writer, and the path is still protected.
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_as_a_hook_s_script_is_not_waited_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = canonicalize(dir.path()).unwrap().into_path_buf();
+    let fifo = root.join("gate.sh");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let at = root.clone();
+    std::thread::spawn(move || {
+        let def = crate::test_support::def("h", 0, "bash gate.sh; /dev/zero");
+        let files = crate::definition_files(&def, &placement(&at), &ALL_ROLES);
+        let _ = tx.send(files);
+    });
+    let files = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the protection is built without waiting on the FIFO");
+    assert!(files.paths.iter().any(|p| p.as_path() == fifo), "{:?}", files.paths);
+}
