@@ -66,6 +66,15 @@ pub enum StoreError {
     /// The change would put more than [`MAX_FILES`] files in the store.
     #[error("the trust store would hold more than {MAX_FILES} hook files; revoke some first")]
     Full,
+    /// The change would make the store larger than [`MAX_STORE_BYTES`], which no reader
+    /// would read again: it is refused and the store kept as it was.
+    #[error(
+        "the trust store would grow to {bytes} bytes, over {MAX_STORE_BYTES}; revoke some files first"
+    )]
+    TooLarge {
+        /// The size it would have.
+        bytes: u64,
+    },
 }
 
 /// Why a store file is not a store this version trusts.
@@ -280,6 +289,9 @@ impl TrustStore {
             return Err(StoreError::Full);
         }
         let bytes = encode(&contents);
+        if bytes.len() as u64 > MAX_STORE_BYTES {
+            return Err(StoreError::TooLarge { bytes: bytes.len() as u64 });
+        }
         let mut tmp = tempfile::Builder::new()
             .prefix(".trust-")
             .suffix(".tmp")

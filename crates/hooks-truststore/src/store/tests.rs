@@ -176,6 +176,42 @@ fn an_invalid_store_is_never_overwritten() {
     assert_eq!(std::fs::read_to_string(store.path()).unwrap(), "{ not a store");
 }
 
+/// A change that would make the store larger than any reader reads is refused, and the store
+/// stays as it was: written, it would have undone every trust the user gave.
+#[test]
+fn a_change_that_would_make_the_store_unreadable_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = TrustStore::in_state_dir(dir.path());
+    store.update(|s| s.insert(sample_pin("/r/.cursor/hooks.json"))).unwrap();
+    let before = std::fs::read(store.path()).unwrap();
+    let long = "d".repeat(200);
+    let big = |n: usize| FilePin {
+        scripts: (0..MAX_SCRIPTS_PER_FILE)
+            .map(|i| PinnedScript {
+                path: abs(&format!("/r/{long}/{n}/{i}.sh")),
+                session: None,
+                folder: false,
+                state: PathStateKey::File(Digest::of(b"x")),
+            })
+            .collect(),
+        ..sample_pin(&format!("/r/{n}/hooks.json"))
+    };
+    let err = store
+        .update(|s| {
+            for n in 0..20 {
+                s.insert(big(n));
+            }
+        })
+        .unwrap_err();
+    assert!(matches!(err, StoreError::TooLarge { bytes } if bytes > MAX_STORE_BYTES), "{err}");
+    assert!(err.to_string().contains("revoke some files first"), "{err}");
+    assert_eq!(std::fs::read(store.path()).unwrap(), before);
+    assert_eq!(store.load().unwrap().len(), 1);
+    // One such entry fits.
+    store.update(|s| s.insert(big(0))).unwrap();
+    assert_eq!(store.load().unwrap().len(), 2);
+}
+
 #[cfg(unix)]
 #[test]
 fn a_store_others_may_write_or_that_is_not_a_file_is_not_trusted() {
