@@ -154,6 +154,75 @@ fn a_project_file_runs_once_trusted_and_not_after_it_changed() {
     assert!(told.get());
 }
 
+/// What a trusted project hook's script sources is pinned with it (F31 through the trust
+/// store): a repository update that rewrites the `lib.sh` the script sources, or adds the
+/// `policy.sh` it sources when present, makes the file inert under the bridge until the user
+/// trusts it again. Before, the store pinned the script alone and the rewritten library ran
+/// as trusted.
+#[test]
+fn a_trusted_project_hook_is_inert_once_what_its_script_sources_changed() {
+    let (home, repo) = setup();
+    std::fs::remove_file(home.path().join(".cursor/hooks.json")).expect("no user hook");
+    let state = TestDir::new();
+    let env = [("HOME", home.path()), ("XDG_STATE_HOME", state.path())];
+    repo.script(
+        ".cursor/gate.sh",
+        "#!/bin/sh\n. \"$(dirname \"$0\")/lib.sh\"\n[ -f ./policy.sh ] && . ./policy.sh\ncase \"$(cat)\" in *'rm -rf'*) deny ;; esac\n",
+    );
+    let lib = "deny() { echo '{\"permission\":\"deny\",\"agent_message\":\"lib says no\"}'; }\n";
+    repo.write(".cursor/lib.sh", lib);
+    repo.write(
+        ".cursor/hooks.json",
+        r#"{"version":1,"hooks":{"beforeShellExecution":[{"command":".cursor/gate.sh"}]}}"#,
+    );
+    let config = ["--config-dir", home.path().to_str().expect("utf-8")];
+    let bridge = |session: &str| {
+        let input = json!({
+            "session_id": session, "cwd": repo.path(), "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": "rm -rf build"},
+        });
+        let args = [&["bridge", "--host", "claude"][..], &config[..]].concat();
+        let out = hooks_in_env(repo.path(), &args, &input.to_string(), &env);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        let message = v["systemMessage"].as_str().unwrap_or_default().to_owned();
+        (v["hookSpecificOutput"]["permissionDecision"].as_str().map(str::to_owned), message)
+    };
+    let trust = || {
+        let out =
+            hooks_in_env(repo.path(), &[&["trust", "--yes"][..], &config[..]].concat(), "", &env);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+    };
+    trust();
+    assert_eq!(bridge("trusted").0.as_deref(), Some("deny"));
+    let allow = "deny() { :; }\n";
+    for (n, (rel, attack)) in
+        [(".cursor/lib.sh", allow), ("policy.sh", allow)].into_iter().enumerate()
+    {
+        repo.write(rel, attack);
+        let (decision, message) = bridge(&format!("changed-{n}"));
+        assert_eq!(decision, None, "{rel} rewritten: the file is inert");
+        assert!(message.contains("run `hooks trust`"), "{rel}: {message}");
+        let list =
+            hooks_in_env(repo.path(), &[&["trust", "--list"][..], &config[..]].concat(), "", &env);
+        let list = String::from_utf8_lossy(&list.stdout);
+        let name = rel.trim_start_matches(".cursor/");
+        assert!(
+            list.contains("changed since it was trusted (the script") && list.contains(name),
+            "{rel}: {list}"
+        );
+        trust();
+        assert_eq!(bridge(&format!("retrusted-{n}")).0, None, "what the user trusted runs");
+        // Back to the reviewed library for the next case.
+        repo.write(".cursor/lib.sh", lib);
+        if rel == "policy.sh" {
+            std::fs::remove_file(repo.path().join(rel)).expect("rm policy.sh");
+        }
+        trust();
+        assert_eq!(bridge(&format!("restored-{n}")).0.as_deref(), Some("deny"));
+    }
+}
+
 /// Copilot CLI's `apply_patch` carries the patch rather than
 /// a path: bridged, a patch that rewrites or deletes a hook file, or moves another file over
 /// one, is denied in Copilot's words, however the patch is passed; a patch of other files is

@@ -632,7 +632,8 @@ pub struct DefinitionFiles {
 /// analysis ([`crate::analyse`]) with the format's launch ([`hooks_schema::HookCodec::launch`]),
 /// placed exactly as the registry places the definition (a hook outside every project that
 /// names a script relative to the session's directory runs in its own folder). The trust store
-/// pins these files' contents.
+/// pins these files' contents. No file is read unless `roles` holds [`PathRole::Sourced`]:
+/// then the scripts the command runs are read for what they source, run or import.
 pub fn definition_files(
     def: &HookDefinition,
     placement: &Placement,
@@ -718,7 +719,7 @@ fn protect_definition_roles(
     out.session_relative =
         in_session(&launch.run_dir) && analysis.paths.iter().any(|p| p.base == PathBase::RunDir);
     // The scripts the command runs, whose own text says what else they run (`. ./lib.sh`):
-    // read only for the guard's protection, not for what `hooks trust` pins.
+    // read when the caller keeps that role (the guard's protection, what `hooks trust` pins).
     let read_scripts = keep(PathRole::Sourced);
     let mut scripts = Vec::new();
     for named in analysis.paths.iter().filter(|p| keep(p.role)) {

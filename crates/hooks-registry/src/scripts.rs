@@ -67,8 +67,9 @@ pub enum PathRole {
     /// itself (`import './lib.mjs'`). Protected as a whole, not pinned by `hooks trust`.
     Beside,
     /// A file a hook's shell script itself sources or runs by path (`. ./lib.sh`,
-    /// `bash tools/check.sh`), read from the script's own text ([`analyse_script_text`]):
-    /// protected as a path, not pinned by `hooks trust` (like [`PathRole::Beside`]).
+    /// `bash tools/check.sh`), read from the script's own text ([`analyse_script_text`]), or
+    /// a local module a Python or JavaScript script imports: protected as a path, and pinned
+    /// by `hooks trust` with the script.
     Sourced,
     /// Every file under a folder of a module search path the line sets (`PYTHONPATH`,
     /// `NODE_PATH`, `RUBYLIB`, `PERL5LIB`, `LD_LIBRARY_PATH`) when it is kept in a

@@ -1,13 +1,13 @@
 //! Whether a hook file as loaded now is what the user trusted.
 
-use std::fmt;
+use std::{collections::HashSet, fmt};
 
 use hooks_registry::canonicalize_lenient;
 use hooks_schema::AbsPathBuf;
 
 use crate::{
     digest::path_state,
-    pin::{FilePin, HookFile, PathStateKey, locate},
+    pin::{COMMAND_ROLES, FilePin, HookFile, PINNED_ROLES, PathStateKey, locate},
 };
 
 /// How a hook file differs from what the user trusted.
@@ -23,6 +23,9 @@ pub enum Change {
     },
     /// Its hooks run other scripts than the ones pinned (the user's folders moved).
     Scripts,
+    /// Its scripts load other files than the ones pinned with them (what they source, run
+    /// by path or import): a pin made before such files were pinned reads this way too.
+    Loaded,
     /// A script's content (or its presence).
     Script {
         /// The script.
@@ -39,6 +42,9 @@ impl fmt::Display for Change {
             Change::Root { trusted: Some(r) } => write!(f, "it was trusted under the project {r}"),
             Change::Root { trusted: None } => f.write_str("it was trusted outside every project"),
             Change::Scripts => f.write_str("its hooks now run other scripts"),
+            Change::Loaded => f.write_str(
+                "its scripts source, run or import other files than the ones pinned with them",
+            ),
             Change::Script { path, now } => write!(f, "the script {path} changed (now {now})"),
         }
     }
@@ -101,14 +107,12 @@ pub fn check(
     if pin.root.as_ref() != file.root {
         return PinStatus::Changed(Change::Root { trusted: pin.root.clone() });
     }
-    let located = locate(file);
-    let same_set = located.scripts.len() == pin.scripts.len()
-        && located
-            .scripts
-            .iter()
-            .zip(&pin.scripts)
-            .all(|((p, _, folder), s)| *p == s.path && *folder == s.folder);
-    if !same_set {
+    // Every script the command lines name must be pinned; what those scripts load is
+    // compared once their content is known to be the pinned one.
+    let named = locate(file, &COMMAND_ROLES);
+    let pinned: HashSet<(&AbsPathBuf, bool)> =
+        pin.scripts.iter().map(|s| (&s.path, s.folder)).collect();
+    if !named.scripts.iter().all(|(p, _, folder)| pinned.contains(&(p, *folder))) {
         return PinStatus::Changed(Change::Scripts);
     }
     for script in &pin.scripts {
@@ -130,6 +134,16 @@ pub fn check(
                 return PinStatus::Changed(Change::Script { path: place, now: now.to_string() });
             }
         }
+    }
+    // Every pinned file holds what it held, so what the scripts load, read from their text
+    // now, is what was found when they were pinned, unless the pin predates the reading of
+    // scripts (or the engine now finds more in the same text): then it is not what the user
+    // reviewed.
+    let loaded = locate(file, &PINNED_ROLES);
+    let same = loaded.scripts.len() == pin.scripts.len()
+        && loaded.scripts.iter().all(|(p, _, folder)| pinned.contains(&(p, *folder)));
+    if !same {
+        return PinStatus::Changed(Change::Loaded);
     }
     PinStatus::Trusted
 }

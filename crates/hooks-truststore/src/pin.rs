@@ -10,11 +10,18 @@ use hooks_schema::{AbsPathBuf, HookDefinition};
 
 use crate::digest::{Digest, HashError, PathState, path_state};
 
-/// The roles of the files a command names whose content is pinned: what it runs or loads.
-/// Files it only names as arguments or redirection targets are protected by the guard but not
-/// pinned, since hooks commonly write them (a log beside the hook) and a pin on them would
-/// undo the user's trust at the hook's first run.
-pub const PINNED_ROLES: [PathRole; 4] =
+/// The roles of the files a command names whose content is pinned: what it runs or loads,
+/// and what the scripts it runs source, run by path or import in turn
+/// ([`PathRole::Sourced`]: their text is read for it, as the guard reads it). Files it only
+/// names as arguments or redirection targets are protected by the guard but not pinned,
+/// since hooks commonly write them (a log beside the hook) and a pin on them would undo the
+/// user's trust at the hook's first run.
+pub const PINNED_ROLES: [PathRole; 5] =
+    [PathRole::Program, PathRole::Script, PathRole::Loaded, PathRole::Tree, PathRole::Sourced];
+
+/// [`PINNED_ROLES`] but what the scripts load: the files the command line itself names, found
+/// without reading any file.
+pub(crate) const COMMAND_ROLES: [PathRole; 4] =
     [PathRole::Program, PathRole::Script, PathRole::Loaded, PathRole::Tree];
 
 /// One file (or folder) a hook file's hooks run, with what it held when it was pinned.
@@ -106,6 +113,14 @@ pub enum PinError {
     /// A script its hooks run cannot be read, or is not a file the store can pin.
     #[error("a script its hooks run cannot be pinned: {0}")]
     Script(#[from] HashError),
+    /// Its hooks run and load more files than a store entry may pin.
+    #[error("its hooks run and load {found} files, more than the {max} one entry may pin")]
+    TooManyScripts {
+        /// How many were found.
+        found: usize,
+        /// [`crate::MAX_SCRIPTS_PER_FILE`].
+        max: usize,
+    },
 }
 
 /// Where the scripts of `file` are: every path its definitions run, placed.
@@ -123,14 +138,16 @@ pub(crate) fn placement(file: &HookFile<'_>) -> Placement {
     Placement { working_dir, project_root: file.root.cloned(), user: file.user.clone() }
 }
 
-/// The scripts `file`'s definitions run, placed (no file is read).
-pub(crate) fn locate(file: &HookFile<'_>) -> Located {
+/// The scripts `file`'s definitions run, placed: with [`COMMAND_ROLES`] the ones their command
+/// lines name (no file is read), with [`PINNED_ROLES`] also what those scripts load, as
+/// their text says now.
+pub(crate) fn locate(file: &HookFile<'_>, roles: &[PathRole]) -> Located {
     let placement = placement(file);
     let mut scripts = Vec::new();
     let mut uncertain = Vec::new();
     for def in file.definitions {
         let DefinitionFiles { paths, folders, session_relative, unplaced, uncertain: u } =
-            definition_files(def, &placement, &PINNED_ROLES);
+            definition_files(def, &placement, roles);
         for p in paths {
             let session = session_relative
                 .iter()
@@ -159,9 +176,14 @@ pub(crate) fn locate(file: &HookFile<'_>) -> Located {
     Located { scripts, uncertain }
 }
 
-/// Pins `file` now: its digest and the current content of every script its hooks run.
+/// Pins `file` now: its digest and the current content of every script its hooks run and of
+/// every file those scripts source, run by path or import (absent ones as absent).
 pub fn pin(file: &HookFile<'_>, now: u64) -> Result<FilePin, PinError> {
-    let located = locate(file);
+    let located = locate(file, &PINNED_ROLES);
+    let max = crate::MAX_SCRIPTS_PER_FILE;
+    if located.scripts.len() > max {
+        return Err(PinError::TooManyScripts { found: located.scripts.len(), max });
+    }
     let mut scripts = Vec::with_capacity(located.scripts.len());
     for (path, session, folder) in located.scripts {
         let state = path_state(path.as_path(), folder)?;

@@ -128,6 +128,136 @@ fn a_pinned_cursor_file_is_trusted_until_it_or_a_script_changes() {
     assert_eq!(changed.check(&pin, None), PinStatus::Changed(Change::Content));
 }
 
+/// The paths of `pin`'s scripts under `root`, with what each held.
+fn pinned_names(pin: &crate::FilePin, root: &AbsPathBuf) -> Vec<String> {
+    pin.scripts
+        .iter()
+        .map(|s| {
+            let state = match s.state {
+                PathStateKey::Absent => "absent",
+                PathStateKey::File(_) => "file",
+                PathStateKey::Folder(_) => "folder",
+            };
+            format!("{} {state}", s.path.as_path().strip_prefix(root.as_path()).unwrap().display())
+        })
+        .collect()
+}
+
+fn is_script_change(status: &PinStatus, name: &str) -> bool {
+    matches!(status, PinStatus::Changed(Change::Script { path, .. }) if path.as_path().ends_with(name))
+}
+
+const GATE: &str = r#"{"version":1,"hooks":{"preToolUse":[
+  {"command":"bash .cursor/hooks/gate.sh"},
+  {"command":"python3 .cursor/hooks/check.py"}
+]}}"#;
+
+/// What a trusted hook's scripts source, run by path or import is pinned with them, existing
+/// or not: rewriting the `lib.sh` that `gate.sh` sources, or adding the `policy.sh` it sources
+/// when present, or a module beside the Python hook, changes what runs as much as rewriting
+/// the script, and makes the file inert until it is trusted again.
+#[test]
+fn what_a_pinned_script_sources_or_imports_is_pinned_and_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, ".cursor/hooks.json", GATE);
+    write(
+        root,
+        ".cursor/hooks/gate.sh",
+        "#!/bin/sh\n. \"$(dirname \"$0\")/lib.sh\"\n[ -f ./policy.sh ] && . ./policy.sh\ndeny\n",
+    );
+    write(root, ".cursor/hooks/lib.sh", ". \"$(dirname \"$0\")/more.sh\"\ndeny() { exit 2; }\n");
+    write(root, ".cursor/hooks/more.sh", "true\n");
+    write(root, ".cursor/hooks/check.py", "import helpers\nhelpers.run()\n");
+    write(root, ".cursor/hooks/helpers.py", "def run(): raise SystemExit(2)\n");
+    let loaded = Loaded::read(root, ".cursor/hooks.json", PROJECT_CURSOR_FILE);
+    let pin = loaded.pin();
+    let names = pinned_names(&pin, &loaded.root);
+    for expected in [
+        ".cursor/hooks/gate.sh file",
+        ".cursor/hooks/lib.sh file",
+        ".cursor/hooks/more.sh file",
+        "policy.sh absent",
+        ".cursor/hooks/check.py file",
+        ".cursor/hooks/helpers.py file",
+        ".cursor/hooks/helpers absent",
+    ] {
+        assert!(names.contains(&expected.to_owned()), "{expected} not in {names:?}");
+    }
+    assert_eq!(loaded.check(&pin, None), PinStatus::Trusted);
+
+    for (rel, attack, original) in [
+        (
+            ".cursor/hooks/lib.sh",
+            "deny() { exit 0; }\n",
+            Some(". \"$(dirname \"$0\")/more.sh\"\ndeny() { exit 2; }\n"),
+        ),
+        (".cursor/hooks/more.sh", "deny() { exit 0; }\n", Some("true\n")),
+        ("policy.sh", "deny() { exit 0; }\n", None),
+        (".cursor/hooks/helpers.py", "def run(): pass\n", Some("def run(): raise SystemExit(2)\n")),
+    ] {
+        write(root, rel, attack);
+        let status = loaded.check(&pin, None);
+        let name = Path::new(rel).file_name().unwrap().to_str().unwrap();
+        assert!(is_script_change(&status, name), "{rel}: {status:?}");
+        assert!(status.reason(&loaded.path).contains(name), "{}", status.reason(&loaded.path));
+        match original {
+            Some(text) => write(root, rel, text),
+            None => std::fs::remove_file(root.join(rel)).unwrap(),
+        }
+        assert_eq!(loaded.check(&pin, None), PinStatus::Trusted, "{rel} restored");
+    }
+
+    // A module that appears beside the Python hook shadows what it imported.
+    write(root, ".cursor/hooks/helpers/__init__.py", "def run(): pass\n");
+    assert!(!loaded.check(&pin, None).is_trusted());
+}
+
+/// A pin that lacks what the scripts load (made before such files were pinned) no longer
+/// vouches for the file: the user reviewed the script, not what it sources.
+#[test]
+fn a_pin_without_what_the_scripts_load_is_a_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, ".cursor/hooks.json", GATE);
+    write(root, ".cursor/hooks/gate.sh", ". \"$(dirname \"$0\")/lib.sh\"\n");
+    write(root, ".cursor/hooks/lib.sh", "exit 2\n");
+    write(root, ".cursor/hooks/check.py", "print(1)\n");
+    let loaded = Loaded::read(root, ".cursor/hooks.json", PROJECT_CURSOR_FILE);
+    let mut old = loaded.pin();
+    old.scripts.retain(|s| !s.path.as_path().ends_with("lib.sh"));
+    let status = loaded.check(&old, None);
+    assert_eq!(status, PinStatus::Changed(Change::Loaded));
+    assert!(status.reason(&loaded.path).contains("other files than the ones pinned"));
+    // A pin that lacks a script the command line names says so.
+    let mut older = loaded.pin();
+    older.scripts.retain(|s| !s.path.as_path().ends_with("gate.sh"));
+    assert_eq!(loaded.check(&older, None), PinStatus::Changed(Change::Scripts));
+}
+
+/// A file whose hooks run more scripts than one store entry may hold is refused a pin rather
+/// than written into a store no reader would read.
+#[test]
+fn a_file_running_more_scripts_than_an_entry_holds_cannot_be_pinned() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let commands: Vec<String> = (0..=crate::MAX_SCRIPTS_PER_FILE)
+        .map(|i| format!(r#"{{"command":".cursor/h/{i}.sh"}}"#))
+        .collect();
+    write(
+        root,
+        ".cursor/hooks.json",
+        &format!(r#"{{"version":1,"hooks":{{"stop":[{}]}}}}"#, commands.join(",")),
+    );
+    let loaded = Loaded::read(root, ".cursor/hooks.json", PROJECT_CURSOR_FILE);
+    let defs: Vec<&HookDefinition> = loaded.definitions.iter().map(|d| &**d).collect();
+    let err = pin(&loaded.file(&defs), 1).unwrap_err();
+    assert!(
+        matches!(err, crate::PinError::TooManyScripts { found, .. } if found == crate::MAX_SCRIPTS_PER_FILE + 1),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_file_trusted_under_another_root_or_never_is_not_trusted() {
     let dir = tempfile::tempdir().unwrap();
