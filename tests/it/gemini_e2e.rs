@@ -243,6 +243,59 @@ fn hooks_config_enabled_false_switches_gemini_hooks_off() {
     assert_eq!(code, Some(2), "the project's true outranks the user's false: {v}");
 }
 
+/// A Gemini CLI settings file with one `BeforeTool` hook named `name` that blocks every shell
+/// command (exit 2), and `hooksConfig.disabled` listing `disabled`.
+fn gate_settings(name: &str, disabled: &[&str]) -> String {
+    serde_json::json!({
+        "hooksConfig": {"disabled": disabled},
+        "hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"name": name, "type": "command", "command": format!("echo '{name} says no' >&2; exit 2")}
+        ]}]}
+    })
+    .to_string()
+}
+
+/// Gemini CLI merges `hooksConfig.disabled` of every settings layer by union (its schema's
+/// `mergeStrategy: union`) and skips every hook whose name (else command) is listed, in any
+/// layer: the user's list switches a repository's hook off, and a repository's list a user's
+/// hook, and `hooks list` says which file did. (A non-managed list never switches off the
+/// system settings' hooks, as for `hooksConfig.enabled`: `hooks_registry`'s
+/// `policy::tests::hook_names_listed_by_running_files_switch_those_hooks_off_where_they_apply`;
+/// the system files are read only where root alone can write them.) Before, a list applied
+/// to its own file only.
+#[test]
+fn hooks_config_disabled_names_hooks_off_across_the_settings_files() {
+    let d = project();
+    let home = TestDir::new();
+    assert_eq!(fire_rm_rf(&d, &home).0, Some(2), "the project's security-check denies");
+
+    home.write(".gemini/settings.json", r#"{"hooksConfig": {"disabled": ["security-check"]}}"#);
+    let (code, v) = fire_rm_rf(&d, &home);
+    assert_eq!(code, Some(0), "the user's list switches the project's hook off: {v}");
+    let runs = v["runs"].as_array().expect("runs");
+    assert_eq!(runs.len(), 1, "no-network still runs: {v}");
+    let cfg = home.path().to_str().expect("utf-8");
+    let args = ["list", "--root", ".", "--config-dir", cfg, "--posture", "auto-approves"];
+    let list = hooks_in(d.path(), &args, "");
+    let list = String::from_utf8_lossy(&list.stdout).into_owned();
+    assert!(
+        list.contains(
+            "hook `security-check` (line 8) does not run: disabled by hooksConfig.disabled in "
+        ) && list.contains(".gemini/settings.json"),
+        "{list}"
+    );
+
+    // The repository's list switches the user's hook off.
+    home.write(".gemini/settings.json", &gate_settings("user-gate", &[]));
+    d.write(".gemini/settings.json", &gate_settings("repo-hook", &[]));
+    let (code, v) = fire_rm_rf(&d, &home);
+    assert_eq!(code, Some(2), "both hooks run: {v}");
+    assert_eq!(v["runs"].as_array().map(Vec::len), Some(2), "{v}");
+    d.write(".gemini/settings.json", &gate_settings("repo-hook", &["user-gate", "repo-hook"]));
+    let (code, v) = fire_rm_rf(&d, &home);
+    assert_eq!((code, v["runs"].as_array().map(Vec::len)), (Some(0), Some(0)), "{v}");
+}
+
 #[test]
 fn hooks_list_shows_the_project_and_user_gemini_settings() {
     let d = project();

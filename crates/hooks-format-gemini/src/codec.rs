@@ -202,6 +202,18 @@ impl HookCodec for GeminiCodec {
         hook.mode == ExecutionMode::Blocking
     }
 
+    /// `getHookName`: the hook's `name`, else its command, which `hooksConfig.disabled` lists
+    /// (in any settings layer, for the hooks of every layer).
+    fn disable_name(&self, hook: &HookDefinition) -> Option<String> {
+        if let Some(Value::String(name)) = hook.native.get(crate::NATIVE_NAME) {
+            return Some(name.clone());
+        }
+        match &hook.command {
+            HookCommand::Shell { script, .. } => Some(script.clone()),
+            _ => None,
+        }
+    }
+
     /// Gemini CLI runs every hook in its working directory (the input's `cwd`), with
     /// `GEMINI_PROJECT_DIR`, `GEMINI_CWD` and `CLAUDE_PROJECT_DIR` naming it; a definition's
     /// `cwd` (the registry pins a user hook to its own folder) overrides the directory.

@@ -10,8 +10,8 @@ use std::{path::Path, sync::Arc, time::Duration};
 
 use hooks_json::{Dialect as JsonDialect, Kind, Member, Node};
 use hooks_schema::{
-    Delivery, ExecutionMode, HookCommand, HookDefinition, HookDiagnostic, HookId, OnFailure,
-    ParseResult, ParsedSource, PolicySwitch, Severity, SourcePolicy, SwitchRule,
+    Delivery, DisabledNames, ExecutionMode, HookCommand, HookDefinition, HookDiagnostic, HookId,
+    OnFailure, ParseResult, ParsedSource, PolicySwitch, Severity, SourcePolicy, SwitchRule,
 };
 use serde_json::{Map, Value};
 
@@ -229,6 +229,11 @@ impl Reader<'_> {
                     }
                     let list = self.disabled.iter().cloned().map(Value::String).collect();
                     settings.insert(HOOKS_DISABLED.to_owned(), Value::Array(list));
+                    // Gemini CLI merges the lists of every settings layer by union and
+                    // applies the result to every hook: the registry does the same across
+                    // the sources of the format (`GeminiCodec::disable_name`).
+                    policy.disables =
+                        Some(DisabledNames { key: HOOKS_DISABLED, names: self.disabled.clone() });
                 }
                 None => self.wrong_type(
                     "hooksConfig.disabled",

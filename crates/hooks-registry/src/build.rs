@@ -41,8 +41,10 @@ pub(crate) struct Running<'a> {
 ///
 /// A source outside every project contributes to each policy variant that does not cut it,
 /// and to the "runs somewhere" list when one variant keeps it; a project source contributes
-/// under its root unless that root's policy cuts it. A place without bindings, and a root
-/// `roots` does not know, contribute nothing.
+/// under its root unless that root's policy cuts it. Where files of its format list hook
+/// names ([`hooks_schema::SourcePolicy::disables`]), only its bindings not named there
+/// contribute (the "runs somewhere" list keeps those some variant keeps). A place without
+/// bindings, and a root `roots` does not know, contribute nothing.
 pub(crate) fn binding_index<'a>(
     running: impl IntoIterator<Item = Running<'a>>,
     policy: &Arc<PolicyTable>,
@@ -57,30 +59,52 @@ pub(crate) fn binding_index<'a>(
             let c = Contribution { key: source.key, bindings: place.bindings.clone() };
             match &place.project_root {
                 None => {
-                    let mut kept = false;
+                    let mut kept_anywhere = vec![false; c.bindings.len()];
                     for (cuts, list) in variants.iter().zip(global.iter_mut()) {
-                        if cuts.removes(source.subject).is_none() {
-                            list.push(c.clone());
-                            kept = true;
+                        if cuts.removes(source.subject).is_some() {
+                            continue;
+                        }
+                        match cuts.kept(source.subject, &c.bindings) {
+                            None => {
+                                list.push(c.clone());
+                                kept_anywhere.fill(true);
+                            }
+                            Some(kept) => {
+                                for (k, a) in kept.iter().zip(kept_anywhere.iter_mut()) {
+                                    *a |= *k;
+                                }
+                                list.extend(only(&c, &kept));
+                            }
                         }
                     }
-                    if kept {
-                        anywhere.push(c);
-                    }
+                    anywhere.extend(only(&c, &kept_anywhere));
                 }
                 Some(root) => {
                     let Some(i) = roots.index(root) else { continue };
-                    if policy.at(Some(i)).removes(source.subject).is_some() {
+                    let cuts = policy.at(Some(i));
+                    if cuts.removes(source.subject).is_some() {
                         continue;
                     }
-                    if let Some(list) = scoped.get_mut(i) {
-                        list.push(c);
+                    let Some(list) = scoped.get_mut(i) else { continue };
+                    match cuts.kept(source.subject, &c.bindings) {
+                        None => list.push(c),
+                        Some(kept) => list.extend(only(&c, &kept)),
                     }
                 }
             }
         }
     }
     BindingIndex::new(global, anywhere, policy.clone(), roots.clone(), scoped)
+}
+
+/// The bindings of `c` that `kept` keeps (shared when all are), or `None` when none is.
+fn only(c: &Contribution, kept: &[bool]) -> Option<Contribution> {
+    if kept.iter().all(|k| *k) {
+        return Some(c.clone());
+    }
+    let bindings: Vec<Binding> =
+        c.bindings.iter().zip(kept).filter(|(_, k)| **k).map(|(b, _)| b.clone()).collect();
+    (!bindings.is_empty()).then(|| Contribution { key: c.key, bindings: bindings.into() })
 }
 
 /// What one source asks to protect, run or not.

@@ -20,6 +20,12 @@
 //!     disable managed hooks). A managed "on" keeps every source on.
 //!   - `ManagedOnly`: honoured from managed voices only (the later wins); on, it switches off
 //!     every non-managed source of the format and names itself as the reason.
+//! - **Names** ([`SourcePolicy::disables`], Gemini CLI's `hooksConfig.disabled`), per place
+//!   and format: the names listed by the format's sources that run and apply there add up,
+//!   and a hook of the format whose name ([`hooks_schema::HookCodec::disable_name`]) is
+//!   listed does not run there; a managed file's names reach every source of the format, any
+//!   other file's only the non-managed ones. The first file in precedence order to list a
+//!   name is its reason.
 //! - **Run settings** ([`RunSettings`], Chrys's `settings:`): per format and place, the
 //!   sources of the format that run there merge per field, the one of highest precedence that
 //!   sets a field winning (Chrys: the project file over the global one).
@@ -32,7 +38,8 @@
 use std::collections::BTreeMap;
 
 use hooks_schema::{
-    AbsPathBuf, FormatId, HookSourceId, RunSettings, SourceOwner, SourcePolicy, SwitchRule,
+    AbsPathBuf, Binding, FormatId, HookDefinition, HookSourceId, RunSettings, SourceOwner,
+    SourcePolicy, SwitchRule,
 };
 
 /// What decides whether a source is switched off: its format and whether it is an
@@ -119,7 +126,7 @@ pub(crate) fn resolve_sources(
         inputs.iter().zip(&held).filter(runs).map(|(i, _)| i).collect();
     let voices: Vec<Voice<'_>> = running
         .iter()
-        .filter(|i| !i.policy.switches.is_empty())
+        .filter(|i| !i.policy.switches.is_empty() || i.policy.disables.is_some())
         .map(|i| Voice { id: i.id, subject: i.subject, roots: i.roots, policy: i.policy })
         .collect();
     let table = resolve(&voices, roots.len());
@@ -219,11 +226,23 @@ pub(crate) struct FormatCut {
     pub(crate) all: Option<Reason>,
     /// Its non-managed sources are off.
     pub(crate) non_managed: Option<Reason>,
+    /// Hook names managed files list: off in every source of the format.
+    pub(crate) names_all: BTreeMap<String, Reason>,
+    /// Hook names other files list: off in the format's non-managed sources.
+    pub(crate) names_non_managed: BTreeMap<String, Reason>,
 }
 
 impl FormatCut {
     fn is_empty(&self) -> bool {
-        self.all.is_none() && self.non_managed.is_none()
+        self.all.is_none()
+            && self.non_managed.is_none()
+            && self.names_all.is_empty()
+            && self.names_non_managed.is_empty()
+    }
+
+    /// Whether some hook name is off for sources that are `managed` or not.
+    fn names_any(&self, managed: bool) -> bool {
+        !self.names_all.is_empty() || (!managed && !self.names_non_managed.is_empty())
     }
 }
 
@@ -244,6 +263,29 @@ impl PlaceCuts {
     /// Whether nothing is off.
     pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+
+    /// Why the hook `def` of a source of `subject` is off here by its name, or `None` when
+    /// no file of its format lists it (the source itself may still be off: [`Self::removes`]).
+    pub(crate) fn disables(&self, subject: Subject, def: &HookDefinition) -> Option<&Reason> {
+        let cut = self.0.get(&subject.format?)?;
+        if !cut.names_any(subject.managed) {
+            return None;
+        }
+        let name = def.codec.disable_name(def)?;
+        cut.names_all
+            .get(&name)
+            .or_else(|| if subject.managed { None } else { cut.names_non_managed.get(&name) })
+    }
+
+    /// Which of `bindings` (of a source of `subject`) run here by their names: `None` when
+    /// every one does because no name of their format is off here.
+    pub(crate) fn kept(&self, subject: Subject, bindings: &[Binding]) -> Option<Vec<bool>> {
+        let cut = self.0.get(&subject.format?)?;
+        if !cut.names_any(subject.managed) {
+            return None;
+        }
+        Some(bindings.iter().map(|b| self.disables(subject, &b.definition).is_none()).collect())
     }
 }
 
@@ -322,6 +364,7 @@ pub(crate) fn resolve(voices: &[Voice<'_>], root_count: usize) -> PolicyTable {
         .filter(|v| {
             v.policy.switch(SwitchRule::Hooks).is_some()
                 || v.policy.switch(SwitchRule::ManagedOnly).is_some()
+                || v.policy.disables.as_ref().is_some_and(|d| !d.names.is_empty())
         })
         .collect();
     if voices.is_empty() {
@@ -370,8 +413,17 @@ fn format_cut(mine: &[&Voice<'_>]) -> FormatCut {
     let managed_last =
         |rule| mine.iter().rev().filter(|v| v.subject.managed).find_map(|v| v.said(rule));
     let mut cut = FormatCut::default();
+    for v in mine {
+        let Some(list) = &v.policy.disables else { continue };
+        let names = if v.subject.managed { &mut cut.names_all } else { &mut cut.names_non_managed };
+        for name in &list.names {
+            names
+                .entry(name.clone())
+                .or_insert_with(|| Reason { key: list.key, file: v.id.path.clone() });
+        }
+    }
     match managed_last(SwitchRule::Hooks) {
-        Some((false, reason)) => return FormatCut { all: Some(reason), non_managed: None },
+        Some((false, reason)) => return FormatCut { all: Some(reason), ..FormatCut::default() },
         Some((true, _)) => {}
         None => {
             let first_other =

@@ -1635,8 +1635,9 @@ fn policy_notes(
         .iter()
         .filter_map(|&(root, i)| policy.at(i).removes(subject).map(|r| (root, r)))
         .collect();
+    let named = named_notes(state, policy, &places);
     if off.is_empty() {
-        return (Vec::new(), false);
+        return (named, false);
     }
     let everywhere = off.len() == places.len();
     let one_reason = off.windows(2).all(|w| match w {
@@ -1647,14 +1648,49 @@ fn policy_notes(
         let reason = off.first().map(|(_, r)| r.text()).unwrap_or_default();
         return (vec![reason], true);
     }
-    let notes = off
-        .iter()
-        .map(|(root, r)| match root {
-            Some(root) => format!("under project root {root}: {}", r.text()),
-            None => format!("outside project roots: {}", r.text()),
-        })
-        .collect();
+    let mut notes: Vec<String> = off.iter().map(|(root, r)| at_place(*root, &r.text())).collect();
+    notes.extend(named);
     (notes, everywhere)
+}
+
+/// `text` prefixed with the place it holds in (`None`: outside every project).
+fn at_place(root: Option<&AbsPathBuf>, text: &str) -> String {
+    match root {
+        Some(root) => format!("under project root {root}: {text}"),
+        None => format!("outside project roots: {text}"),
+    }
+}
+
+/// One note per hook of the source that files of its format switch off by name
+/// ([`hooks_schema::SourcePolicy::disables`]) in the places it applies and is not switched
+/// off as a whole: without a place when it is off by the same file in all of them.
+fn named_notes(
+    state: &SourceState,
+    policy: &PolicyTable,
+    places: &[(Option<&AbsPathBuf>, Option<usize>)],
+) -> Vec<String> {
+    let subject = state.compiled.subject;
+    let mut notes = Vec::new();
+    for (def, _) in state.compiled.analysed.iter().filter(|(d, _)| d.enabled) {
+        let off: Vec<(Option<&AbsPathBuf>, Option<&policy::Reason>)> = places
+            .iter()
+            .filter(|&&(_, i)| policy.at(i).removes(subject).is_none())
+            .map(|&(root, i)| (root, policy.at(i).disables(subject, def)))
+            .collect();
+        if off.iter().all(|(_, r)| r.is_none()) {
+            continue;
+        }
+        let name = def.codec.disable_name(def).unwrap_or_default();
+        let line = def.line.map(|l| format!(" (line {l})")).unwrap_or_default();
+        let text = |r: &policy::Reason| format!("hook `{name}`{line} does not run: {}", r.text());
+        let first = off.first().and_then(|(_, r)| *r);
+        if off.len() == places.len() && off.iter().all(|(_, r)| *r == first) {
+            notes.extend(first.map(text));
+            continue;
+        }
+        notes.extend(off.iter().filter_map(|(root, r)| r.map(|r| at_place(*root, &text(r)))));
+    }
+    notes
 }
 
 fn view(state: &SourceState, key: &ViewKey) -> SourceView {

@@ -167,4 +167,12 @@ pub trait HookCodec: Send + Sync + fmt::Debug {
         let _ = hook;
         HookLaunch::default()
     }
+
+    /// The name by which files of the format switch `hook` off across sources
+    /// ([`crate::SourcePolicy::disables`]: Gemini CLI's `hooksConfig.disabled` names a hook
+    /// by its `name`, else its command). `None` (the default): no file can name it.
+    fn disable_name(&self, hook: &HookDefinition) -> Option<String> {
+        let _ = hook;
+        None
+    }
 }

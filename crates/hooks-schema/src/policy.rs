@@ -20,6 +20,12 @@
 //!   managed or user voice of its format turns it on. Project sources never speak for it, and
 //!   no voice means off.
 //!
+//! - [`SourcePolicy::disables`] (Gemini CLI's `hooksConfig.disabled`): hook names the file
+//!   switches off wherever it applies, in every source of its format, as the format names its
+//!   hooks ([`crate::HookCodec::disable_name`]). The lists of the sources that run in a place
+//!   add up (Gemini CLI merges them by union); a non-managed file's names never switch off a
+//!   managed source's hooks.
+//!
 //! Project sources speak only for the root they were found under.
 
 use std::time::Duration;
@@ -84,6 +90,15 @@ impl RunSettings {
     }
 }
 
+/// Hook names a file switches off across the sources of its format (see the module's list).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct DisabledNames {
+    /// The setting as the file spells it (`hooksConfig.disabled`), for reasons and listings.
+    pub key: &'static str,
+    /// The names, as the file lists them.
+    pub names: Vec<String>,
+}
+
 /// The policy one file carries, typed: what the registry applies without knowing the format.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct SourcePolicy {
@@ -94,12 +109,17 @@ pub struct SourcePolicy {
     pub requires: Option<&'static str>,
     /// Run settings for the format's hooks.
     pub run: RunSettings,
+    /// Hook names it switches off in every source of its format where it applies.
+    pub disables: Option<DisabledNames>,
 }
 
 impl SourcePolicy {
     /// Whether the file carries no policy.
     pub fn is_empty(&self) -> bool {
-        self.switches.is_empty() && self.requires.is_none() && self.run.is_empty()
+        self.switches.is_empty()
+            && self.requires.is_none()
+            && self.run.is_empty()
+            && self.disables.as_ref().is_none_or(|d| d.names.is_empty())
     }
 
     /// The value of the last switch of `rule`, if the file sets one.

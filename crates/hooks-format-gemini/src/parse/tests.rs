@@ -149,6 +149,21 @@ fn disabled_names_switch_hooks_off_by_name_or_command() {
     .expect("parses");
     let enabled: Vec<bool> = parsed.definitions.iter().map(|d| d.enabled).collect();
     assert_eq!(enabled, [false, false, true]);
+    // The list is the file's policy too (it reaches the other settings files' hooks), and
+    // each hook is named as `getHookName` names it: its `name`, else its command.
+    let disables = parsed.policy.disables.as_ref().expect("a list");
+    assert_eq!(
+        (disables.key, disables.names.as_slice()),
+        ("hooksConfig.disabled", &["guard".to_owned(), "./b.sh".to_owned()][..])
+    );
+    let names: Vec<Option<String>> =
+        parsed.definitions.iter().map(|d| d.codec.disable_name(d)).collect();
+    assert_eq!(
+        names,
+        [Some("guard".to_owned()), Some("./b.sh".to_owned()), Some("./b.sh-not".to_owned())]
+    );
+    let none = parse_str(r#"{"hooksConfig": {"disabled": []}}"#).expect("parses");
+    assert!(none.policy.is_empty(), "an empty list says nothing");
 }
 
 #[test]

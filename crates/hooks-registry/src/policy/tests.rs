@@ -448,3 +448,79 @@ fn resolve_sources_holds_back_first_then_switches_then_run_settings() {
     let inputs = [input(&stray, true, &[0], &plain)];
     assert_eq!(resolve_sources(&inputs, &roots, false).run_settings.get(F, Some(&roots[0])), one);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Names
+
+/// Gemini CLI's `hooksConfig.disabled` through the generic policy: the names every running
+/// file of the format lists add up in each place where the file applies; a managed file's
+/// names reach every source of the format, any other file's only the non-managed ones; the
+/// first file in precedence order to list a name is its reason; other formats are untouched.
+#[test]
+fn hook_names_listed_by_running_files_switch_those_hooks_off_where_they_apply() {
+    use hooks_testing::{ids::GEMINI, kinds};
+    let gemini = hooks_testing::gemini_formats();
+    let codec = gemini.get(GEMINI).expect("gemini").codec();
+    let named = |name: &str| hooks_schema::HookDefinition {
+        codec: codec.clone(),
+        ..crate::test_support::def("BeforeTool[0][0]", 0, name)
+    };
+    let list = |names: &[&str]| SourcePolicy {
+        disables: Some(hooks_schema::DisabledNames {
+            key: "hooksConfig.disabled",
+            names: names.iter().map(|n| (*n).to_owned()).collect(),
+        }),
+        ..SourcePolicy::default()
+    };
+    let (m, p, u, u2) = (list(&["m", "both"]), list(&["p"]), list(&["u", "both"]), list(&["u"]));
+    let ids = [
+        sid(kinds::MANAGED_GEMINI_SETTINGS, "/etc/gemini-cli/settings.json"),
+        sid(kinds::PROJECT_CURSOR_FILE, "/a/.gemini/settings.json"),
+        sid(kinds::USER_CURSOR_FILE, "/home/u/.gemini/settings.json"),
+        sid(kinds::USER_CURSOR_FILE, "/home/u/.gemini/other.json"),
+    ];
+    let subject = |managed| Subject { format: Some(GEMINI), managed };
+    let voices = [
+        Voice { id: &ids[0], subject: subject(true), roots: &[], policy: &m },
+        Voice { id: &ids[1], subject: subject(false), roots: &[0], policy: &p },
+        Voice { id: &ids[2], subject: subject(false), roots: &[], policy: &u },
+        Voice { id: &ids[3], subject: subject(false), roots: &[], policy: &u2 },
+    ];
+    let table = resolve(&voices, 2);
+    let by = |root: Option<usize>, managed: bool, name: &str| {
+        table.at(root).disables(subject(managed), &named(name)).map(|r| r.text())
+    };
+    let reason = |i: usize| Some(format!("disabled by hooksConfig.disabled in {}", ids[i].path));
+    // Outside every project and under the other root: the managed and user lists.
+    for root in [None, Some(1)] {
+        assert_eq!(by(root, false, "m"), reason(0));
+        assert_eq!(by(root, false, "u"), reason(2), "the first user file listing it");
+        assert_eq!(by(root, false, "both"), reason(0));
+        assert_eq!(by(root, false, "p"), None, "the project's list applies under its root");
+        assert_eq!(by(root, true, "u"), None, "a user list spares managed hooks");
+        assert_eq!(by(root, true, "m"), reason(0), "a managed list reaches managed hooks");
+        assert_eq!(by(root, false, "other"), None);
+    }
+    assert_eq!(by(Some(0), false, "p"), reason(1));
+    assert_eq!(by(Some(0), true, "p"), None);
+    // Another format's hooks, a hook its format cannot name: untouched.
+    let cursor = Subject { format: Some(hooks_testing::ids::CURSOR), managed: false };
+    assert_eq!(table.at(None).disables(cursor, &named("u")), None);
+    let plain = crate::test_support::def("x", 0, "u");
+    assert_eq!(table.at(None).disables(subject(false), &plain), None, "no name for it");
+    // Which bindings are kept: none cut for other formats.
+    let bind = |d: hooks_schema::HookDefinition| hooks_schema::Binding {
+        source: ids[1].clone(),
+        definition: std::sync::Arc::new(d),
+        working_dir: AbsPathBuf::new("/a".into()).unwrap(),
+        project_root: None,
+    };
+    let bindings = [bind(named("u")), bind(named("kept"))];
+    assert_eq!(table.at(None).kept(subject(false), &bindings), Some(vec![false, true]));
+    assert_eq!(table.at(None).kept(cursor, &bindings), None);
+    assert_eq!(table.at(None).kept(subject(true), &bindings), Some(vec![true, true]));
+    // A list that cannot run (not among the voices) switches nothing off.
+    let table = resolve(&voices[1..2], 2);
+    assert_eq!(table.at(None).disables(subject(false), &named("p")), None);
+    assert!(table.at(Some(0)).disables(subject(false), &named("p")).is_some());
+}
