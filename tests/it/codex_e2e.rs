@@ -443,3 +443,64 @@ fn features_hooks_false_in_the_users_config_switches_codex_hooks_off() {
     let (code, out) = fire();
     assert_eq!(code, Some(2), "the repository's true outranks the user's false: {out}");
 }
+
+/// A hook the user turned off in Codex (`enabled = false` under its key in `[hooks.state]`)
+/// is skipped alone, as Codex skips it: the rest of its file, reviewed in Codex, runs. Before,
+/// the disabled hook made the whole file "not reviewed" (inert), and had the file been trusted
+/// with `hooks trust`, the hook the user disabled would have run. A hook is excused from review
+/// only where the file that disables it surely runs: when the user's `config.toml` has hooks of
+/// its own that are not reviewed, the file stays inert.
+#[test]
+fn a_hook_disabled_in_codex_is_skipped_alone_and_the_rest_of_its_file_runs() {
+    let home = TestDir::new();
+    let project = TestDir::new();
+    let dir = project.path().display();
+    let text = format!(
+        r#"{{"hooks":{{"PreToolUse":[{{"matcher":"Bash","hooks":[
+        {{"type":"command","command":"touch '{dir}/first-ran'"}},
+        {{"type":"command","command":"touch '{dir}/second-ran'; echo second says no >&2; exit 2"}}
+    ]}}]}}}}"#
+    );
+    let text = text.as_str();
+    home.write(".codex/hooks.json", text);
+    let codex = home.path().join(".codex");
+    let env =
+        [("HOME", home.path()), ("CODEX_HOME", codex.as_path()), ("XDG_STATE_HOME", home.path())];
+    let entries = hooks_format_codex::hook_entries(
+        text.as_bytes(),
+        &hooks_registry::canonicalize(&codex).expect("canonical").as_path().join("hooks.json"),
+        hooks_format_codex::USER_HOOKS,
+    )
+    .expect("accepted");
+    assert_eq!(entries.len(), 2);
+    let state = format!(
+        "[hooks.state.\"{}\"]\ntrusted_hash = \"{}\"\n[hooks.state.\"{}\"]\nenabled = false\n",
+        entries[0].key, entries[0].hash, entries[1].key
+    );
+    let fire = || {
+        for f in ["first-ran", "second-ran"] {
+            let _ = std::fs::remove_file(project.path().join(f));
+        }
+        let payload =
+            json!({"tool": {"name": "exec_command", "kind": "shell", "args": {"command": "ls"}}});
+        let args = ["fire", "PreToolUse", "--payload", "-"];
+        let o = crate::cli::hooks_in_env(project.path(), &args, &payload.to_string(), &env);
+        let out =
+            format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        let ran = |f: &str| project.path().join(f).exists();
+        (o.status.code(), ran("first-ran"), ran("second-ran"), out)
+    };
+    home.write(".codex/config.toml", &state);
+    let (code, first, second, out) = fire();
+    assert_eq!((code, first, second), (Some(0), true, false), "{out}");
+    let list = crate::cli::hooks_in_env(project.path(), &["list"], "", &env);
+    let list = String::from_utf8_lossy(&list.stdout).into_owned();
+    assert!(list.contains("does not run: disabled by [hooks.state] enabled = false in "), "{list}");
+
+    // The user's config.toml runs hooks of its own that Codex has not reviewed: it is inert,
+    // so it switches nothing off, and the disabled hook is not excused from review.
+    let own = "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"echo own\"\n";
+    home.write(".codex/config.toml", &format!("{own}{state}"));
+    let (code, first, second, out) = fire();
+    assert_eq!((code, first, second), (Some(0), false, false), "{out}");
+}

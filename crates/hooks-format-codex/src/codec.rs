@@ -259,6 +259,15 @@ impl HookCodec for CodexCodec {
 
     /// Codex runs every hook in the session's directory, whichever file it comes from, and
     /// sets no variable naming a directory.
+    /// The hook's key in `[hooks.state]` (`<file>:<event>:<group>:<handler>`), which
+    /// `enabled = false` in the user's `config.toml` switches off.
+    fn disable_name(&self, hook: &HookDefinition) -> Option<String> {
+        hook.native
+            .get(crate::NATIVE_TRUST_KEY)
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned)
+    }
+
     fn launch(&self, hook: &HookDefinition) -> HookLaunch {
         let run_dir = match &hook.cwd {
             Some(dir) if Path::new(dir).is_absolute() => LaunchDir::Fixed(dir.into()),

@@ -203,10 +203,21 @@ impl FormatDescriptor for CodexFormat {
         others: &[&ParsedSource],
     ) -> bool {
         let mut states = BTreeMap::new();
+        let mut carriers = Vec::new();
         for source in std::iter::once(parsed).chain(others.iter().copied()) {
+            if source.settings.contains_key(crate::SETTINGS_HOOK_STATE) {
+                carriers.push(source);
+            }
             states.extend(crate::states_from_settings(&source.settings));
         }
-        crate::review_of(&parsed.definitions, &states) == crate::SourceReview::Reviewed
+        // A hook the user turned off in Codex needs no review where the file that turns it
+        // off is certain to run (its own hooks reviewed too, strictly): that file's policy then
+        // switches the hook off. Otherwise the hook must be reviewed like any other, so that a
+        // hook the user disabled never runs unreviewed when the disabling file does not run.
+        let off = carriers
+            .iter()
+            .all(|c| crate::review_of(&c.definitions, &states) == crate::SourceReview::Reviewed);
+        crate::review_skipping(&parsed.definitions, &states, off) == crate::SourceReview::Reviewed
     }
 
     /// `config.toml` in `$CODEX_HOME`: Codex runs a user or project hook only when its

@@ -44,6 +44,7 @@ pub use crate::{
     },
     trust::{
         CodexTrust, HandlerIdentity, HookState, SourceReview, StateError, codex_trust, hook_hash,
-        hook_key, hook_states, key_and_hash, record_trusted, review_of, states_from_settings,
+        hook_key, hook_states, key_and_hash, record_trusted, review_of, review_skipping,
+        states_from_settings,
     },
 };

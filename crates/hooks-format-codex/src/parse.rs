@@ -21,9 +21,9 @@
 use std::{path::Path, sync::Arc};
 
 use hooks_schema::{
-    Delivery, ExecutionMode, FileScope, HookCommand, HookDefinition, HookDiagnostic, HookId,
-    HookSourceKind, OnFailure, ParseResult, ParsedSource, PolicySwitch, SourcePolicy, SourceScope,
-    SwitchRule,
+    Delivery, DisabledNames, ExecutionMode, FileScope, HookCommand, HookDefinition, HookDiagnostic,
+    HookId, HookSourceKind, OnFailure, ParseResult, ParsedSource, PolicySwitch, SourcePolicy,
+    SourceScope, SwitchRule,
 };
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -51,6 +51,9 @@ pub const ALLOW_MANAGED_HOOKS_ONLY: &str = "allow_managed_hooks_only";
 pub const NATIVE_TRUST_KEY: &str = "codexTrustKey";
 /// See [`NATIVE_TRUST_KEY`].
 pub const NATIVE_TRUST_HASH: &str = "codexTrustHash";
+
+/// The setting that switches one hook off in Codex, as reasons name it.
+pub const HOOKS_STATE_ENABLED: &str = "[hooks.state] enabled = false";
 
 /// The `settings` key under which a user `config.toml`'s `[hooks.state]` is listed.
 pub const SETTINGS_HOOK_STATE: &str = "hooks.state";
@@ -410,6 +413,17 @@ impl<'a> Reading<'a> {
                 .with_code("hook_state_ignored"),
             );
             return;
+        }
+        // The hooks the user turned off in Codex, in any layer's file (the key names the
+        // file): the registry switches them off wherever this file runs
+        // (`CodexCodec::disable_name`), as Codex skips each alone.
+        let off: Vec<String> = state
+            .iter()
+            .filter(|(_, s)| s.enabled == Some(false))
+            .map(|(k, _)| k.clone())
+            .collect();
+        if !off.is_empty() {
+            self.policy.disables = Some(DisabledNames { key: HOOKS_STATE_ENABLED, names: off });
         }
         let mut map = Map::new();
         for (key, s) in state {

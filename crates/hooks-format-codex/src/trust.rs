@@ -172,10 +172,28 @@ pub fn review_of(
     definitions: &[HookDefinition],
     states: &BTreeMap<String, HookState>,
 ) -> SourceReview {
+    review_skipping(definitions, states, false)
+}
+
+/// [`review_of`], where a hook `states` turns off (`enabled = false`) needs no review when
+/// `disabled_is_off`: the caller knows it will not run (the file that turns it off runs, so
+/// the registry switches it off there).
+pub fn review_skipping(
+    definitions: &[HookDefinition],
+    states: &BTreeMap<String, HookState>,
+    disabled_is_off: bool,
+) -> SourceReview {
     let reviewed = definitions.iter().filter(|d| d.enabled).all(|d| {
         let key = d.native.get(crate::NATIVE_TRUST_KEY).and_then(Value::as_str);
         let hash = d.native.get(crate::NATIVE_TRUST_HASH).and_then(Value::as_str);
-        matches!((key, hash), (Some(k), Some(h)) if codex_trust(states, k, h) == CodexTrust::Trusted)
+        match (key, hash) {
+            (Some(k), Some(h)) => match codex_trust(states, k, h) {
+                CodexTrust::Trusted => true,
+                CodexTrust::Disabled => disabled_is_off,
+                CodexTrust::Modified | CodexTrust::Untrusted => false,
+            },
+            _ => false,
+        }
     });
     if reviewed { SourceReview::Reviewed } else { SourceReview::NotReviewed }
 }

@@ -101,6 +101,45 @@ fn codex_reviews_user_and_project_files_and_its_own_record_in_the_user_config_co
     assert!(!f.agent_reviewed(path, &changed.expect("accepted"), &[&config]));
 }
 
+/// A hook the user turned off in Codex is skipped alone, as Codex skips it: the user's
+/// `config.toml` lists its key in its policy (the registry switches it off wherever that file
+/// runs), and it needs no review for its file to count as reviewed, but only when the file
+/// that turns it off is itself reviewed (so it surely runs); otherwise it must be reviewed like
+/// any other, so that it never runs unreviewed.
+#[test]
+fn a_hook_codex_disables_is_off_by_the_user_config_s_policy_and_needs_no_review_where_that_runs() {
+    let f = CodexFormat;
+    let text = br#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x"},{"type":"command","command":"y"}]}]}}"#;
+    let path = Path::new("/u/.codex/hooks.json");
+    let parsed = crate::parse(text, path, USER_HOOKS).expect("accepted");
+    let entries = crate::hook_entries(text, path, USER_HOOKS).expect("accepted");
+    let state = format!(
+        "[hooks.state.\"{}\"]\ntrusted_hash = \"{}\"\n[hooks.state.\"{}\"]\nenabled = false\n",
+        entries[0].key, entries[0].hash, entries[1].key
+    );
+    let config = crate::parse(state.as_bytes(), Path::new("/u/.codex/config.toml"), USER_CONFIG)
+        .expect("accepted");
+    let disables = config.policy.disables.as_ref().expect("a list");
+    assert_eq!(disables.names, [entries[1].key.clone()]);
+    let names: Vec<Option<String>> =
+        parsed.definitions.iter().map(|d| d.codec.disable_name(d)).collect();
+    assert_eq!(names, [Some(entries[0].key.clone()), Some(entries[1].key.clone())]);
+    assert!(f.agent_reviewed(path, &parsed, &[&config]));
+    // The config that turns it off has an unreviewed hook of its own: it may not run, so the
+    // disabled hook is not excused.
+    let own = format!(
+        "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"z\"\n{state}"
+    );
+    let config = crate::parse(own.as_bytes(), Path::new("/u/.codex/config.toml"), USER_CONFIG)
+        .expect("accepted");
+    assert!(!f.agent_reviewed(path, &parsed, &[&config]));
+    // A project config.toml turns nothing off.
+    let project =
+        crate::parse(state.as_bytes(), Path::new("/r/.codex/config.toml"), PROJECT_CONFIG)
+            .expect("accepted");
+    assert!(project.policy.disables.is_none());
+}
+
 #[test]
 fn the_bridge_is_installed_per_event_with_codex_s_matchers_and_timeouts() {
     let f = CodexFormat;
