@@ -296,6 +296,38 @@ fn hooks_config_disabled_names_hooks_off_across_the_settings_files() {
     assert_eq!((code, v["runs"].as_array().map(Vec::len)), (Some(0), Some(0)), "{v}");
 }
 
+/// Gemini CLI runs a hook once per event when another settings file has one with the same
+/// name and command (`getHookKey` is `<name>:<command>`); with the same command under another
+/// name, or one named and one not, both run. Before, the engine compared the command alone and
+/// ran such hooks once.
+#[test]
+fn equal_commands_run_once_only_under_the_same_name() {
+    let d = TestDir::new();
+    let home = TestDir::new();
+    let log = d.path().join("count");
+    let settings = |name: Option<&str>| {
+        let mut hook = serde_json::json!({"type": "command", "command": format!("echo x >> '{}'", log.display())});
+        if let Some(n) = name {
+            hook["name"] = Value::from(n);
+        }
+        serde_json::json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [hook]}]}}).to_string()
+    };
+    for (project, user, runs) in [
+        (Some("count"), Some("count"), 1),
+        (None, None, 1),
+        (Some("count"), Some("other"), 2),
+        (Some("count"), None, 2),
+    ] {
+        let _ = std::fs::remove_file(&log);
+        d.write(".gemini/settings.json", &settings(project));
+        home.write(".gemini/settings.json", &settings(user));
+        let (code, v) = fire_rm_rf(&d, &home);
+        assert_eq!(code, Some(0), "{v}");
+        let lines = std::fs::read_to_string(&log).unwrap_or_default().lines().count();
+        assert_eq!(lines, runs, "names {project:?} and {user:?}: {v}");
+    }
+}
+
 #[test]
 fn hooks_list_shows_the_project_and_user_gemini_settings() {
     let d = project();

@@ -72,7 +72,7 @@ impl FireContext {
 /// The commands of formats that run a command once per firing, as they are started.
 #[derive(Default)]
 struct RunOnce<'a> {
-    started: Vec<(hooks_schema::FormatId, &'a HookCommand)>,
+    started: Vec<(hooks_schema::FormatId, &'a str, &'a HookCommand)>,
 }
 
 impl<'a> RunOnce<'a> {
@@ -82,7 +82,7 @@ impl<'a> RunOnce<'a> {
         if !d.codec.runs_once_per_command(d) {
             return false;
         }
-        let key = (d.wire_format(), &d.command);
+        let key = (d.wire_format(), d.codec.run_once_name(d), &d.command);
         if self.started.contains(&key) {
             return true;
         }
@@ -101,7 +101,8 @@ pub enum SkipReason {
     /// An earlier hook denied; the chain stopped before it.
     ShortCircuited,
     /// Its format runs one command once per firing, and an earlier binding with the same
-    /// command ran (see `HookCodec::runs_once_per_command`).
+    /// command (and [`HookCodec::run_once_name`](hooks_schema::HookCodec::run_once_name)) ran
+    /// (see `HookCodec::runs_once_per_command`).
     Duplicate,
 }
 

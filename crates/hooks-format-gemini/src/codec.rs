@@ -197,9 +197,15 @@ impl HookCodec for GeminiCodec {
     }
 
     /// Gemini CLI runs hooks with the same name and command once per event
-    /// (`HookPlanner.deduplicateHooks`), across every settings file.
+    /// (`HookPlanner.deduplicateHooks`), across every settings file (its name too: `run_once_name`).
     fn runs_once_per_command(&self, hook: &HookDefinition) -> bool {
         hook.mode == ExecutionMode::Blocking
+    }
+
+    /// `getHookKey`: `<name>:<command>`, so equal commands under other names (or one named,
+    /// one not) both run.
+    fn run_once_name<'h>(&self, hook: &'h HookDefinition) -> &'h str {
+        hook.native.get(crate::NATIVE_NAME).and_then(Value::as_str).unwrap_or_default()
     }
 
     /// `getHookName`: the hook's `name`, else its command, which `hooksConfig.disabled` lists

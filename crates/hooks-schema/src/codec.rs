@@ -159,6 +159,14 @@ pub trait HookCodec: Send + Sync + fmt::Debug {
         false
     }
 
+    /// What else than its command tells `hook` apart from another for
+    /// [`HookCodec::runs_once_per_command`]: two bindings are duplicates only when this is
+    /// equal too (Gemini CLI's key is the hook's `name` and its command). By default nothing.
+    fn run_once_name<'h>(&self, hook: &'h HookDefinition) -> &'h str {
+        let _ = hook;
+        ""
+    }
+
     /// Where `hook`'s command runs and which directories the variables the format sets for
     /// it stand for, as [`HookCodec::encode`] does it. The registry protects the files the
     /// command names from there (`specs/guard.md`). By default the hook runs in the

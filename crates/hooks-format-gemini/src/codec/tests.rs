@@ -283,7 +283,13 @@ fn encode_refuses_mismatched_and_toolless_envelopes() {
 
 #[test]
 fn identical_hooks_run_once() {
-    assert!(GeminiCodec.runs_once_per_command(&definition("BeforeTool", "x")));
+    let hook = definition("BeforeTool", "x");
+    assert!(GeminiCodec.runs_once_per_command(&hook));
+    // `getHookKey` is `<name>:<command>`: the name tells equal commands apart.
+    assert_eq!(GeminiCodec.run_once_name(&hook), "");
+    let mut named = hook.clone();
+    named.native.insert(crate::NATIVE_NAME.to_owned(), Value::String("gate".to_owned()));
+    assert_eq!(GeminiCodec.run_once_name(&named), "gate");
 }
 
 proptest! {
