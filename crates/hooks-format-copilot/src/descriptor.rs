@@ -44,11 +44,15 @@ pub const COPILOT_HOME_VAR: &str = "COPILOT_HOME";
 pub const PROJECT_HOOKS_DIR: &str = ".github/hooks";
 
 const LOCATIONS: [FileLocation; 6] = [
+    // Copilot CLI reads a policy file only when root owns it and neither its group nor others
+    // may write it [DOC]; the engine also asks it of the folders above (as for Gemini CLI's
+    // system files), so that no one but root can swap the file.
     FileLocation::hooks(
         HOOKS_FILE,
         FileScope::Managed,
         FilePattern::EachIn { dir: "policy.d", suffix: ".json", recursive: false },
-    ),
+    )
+    .administrator_only(),
     // Copilot CLI 1.0.102 reads the folder's subfolders too (`test_data/observed-loading.json`,
     // `subdir-nested.json` sat in `.github/hooks/sub/`).
     FileLocation::hooks(

@@ -23,6 +23,7 @@ pub mod http_server;
 pub mod ids {
     pub use hooks_format_chrys::FORMAT as CHRYS;
     pub use hooks_format_claude::FORMAT as CLAUDE;
+    pub use hooks_format_copilot::FORMAT as COPILOT;
     pub use hooks_format_cursor::FORMAT as CURSOR;
     pub use hooks_format_gemini::FORMAT as GEMINI;
 }

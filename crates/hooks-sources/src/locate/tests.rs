@@ -683,3 +683,34 @@ fn a_system_file_others_can_write_is_found_but_not_read() {
     assert!(view.definitions.is_empty(), "{:?}", view.definitions);
     assert!(view.diagnostics.iter().any(|d| d.code.as_deref() == Some("not_administrator_only")));
 }
+
+/// Copilot CLI reads a `policy.d` file only when root owns it and no one else may write it:
+/// one that its group or others can write (here, under a temporary folder anyone can write)
+/// is found, protected and listed, but not read, with the reason. Before, the engine ran its
+/// hooks as the administrator's.
+#[test]
+fn a_copilot_policy_file_others_can_write_is_found_but_not_read() {
+    let c = hooks_testing::copilot_formats();
+    let tmp = tempfile::tempdir().unwrap();
+    let etc = tmp.path().join("github-copilot");
+    let file = etc.join("policy.d/00-gate.json");
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    fs::write(
+        &file,
+        r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./gate.sh"}]}}"#,
+    )
+    .unwrap();
+    fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o664)).unwrap();
+    let dirs = ManagedDirs::new().with(hooks_testing::ids::COPILOT, &etc);
+    let found = find_files(&c, FileScope::Managed, Path::new(""), &dirs);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let why = found[0].not_read.as_ref().expect("not read");
+    assert_eq!(why.code.as_deref(), Some("not_administrator_only"));
+    assert!(
+        why.message.starts_with(
+            "not read: Copilot CLI reads this file only when no one but root can write it"
+        ),
+        "{}",
+        why.message
+    );
+}
