@@ -540,7 +540,6 @@ fn claude_s_nested_skills_folders_are_protected_at_any_depth() {
         "packages/web/.claude/skills/deploy/scripts/gate.sh",
         "a/b/c/.claude/skills/new/SKILL.md",
         "./packages/../packages/api/.claude/skills/x/SKILL.md",
-        "packages/web/.claude/settings.json",
         "packages/web/.claude/skills2/x.md",
         "packages/web/skills/deploy/SKILL.md",
         elsewhere.to_str().expect("utf-8"),
@@ -548,6 +547,44 @@ fn claude_s_nested_skills_folders_are_protected_at_any_depth() {
     let lines = guard_refusing(project.path(), home.path(), &paths, 4);
     assert_eq!(lines[0]["hits"][0]["source_kind"], "project_claude_skills", "{lines:#?}");
     assert_eq!(lines[0]["hits"][0]["why"], "inside_folder", "{lines:#?}");
+}
+
+/// A session started in a folder below the project root reads that folder's project hook
+/// files: Gemini CLI its `<cwd>/.gemini/settings.json`, Codex each `.codex/` from the
+/// session's folder up to the root, Claude Code the `.claude/` of the folder it starts in.
+/// Every format's project files are protected at any depth below the root, existing or not,
+/// so an agent cannot rewrite (or plant) the hook file of a package's next session. Before,
+/// only the root's were: all nine below were writable.
+#[test]
+fn project_hook_files_below_the_root_are_protected_at_any_depth_existing_or_not() {
+    let project = TestDir::new();
+    project.write(
+        "packages/api/.gemini/settings.json",
+        r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"name": "gate", "type": "command", "command": "exit 2"}]}]}}"#,
+    );
+    let home = TestDir::new();
+    let paths = [
+        "packages/api/.gemini/settings.json",
+        "packages/web/.gemini/settings.json",
+        "a/b/.codex/hooks.json",
+        "a/.codex/config.toml",
+        "packages/api/.claude/settings.local.json",
+        "packages/api/.cursor/hooks.json",
+        "packages/api/.github/hooks/gate.json",
+        "packages/api/.windsurf/hooks.json",
+        "packages/api/.chrys/hooks/hooks.yaml",
+        "packages/api/.gemini/GEMINI.md",
+        "packages/api/.cursor/rules/style.mdc",
+        "packages/api/src/settings.json",
+        "packages/api/hooks.json",
+    ];
+    let lines = guard_refusing(project.path(), home.path(), &paths, 9);
+    let hit = &lines[0]["hits"][0];
+    assert_eq!(hit["source_kind"], "project_gemini_settings", "{lines:#?}");
+    assert_eq!(hit["why"], "same_path", "{lines:#?}");
+    let source = hit["source"].as_str().unwrap_or_default();
+    assert!(source.ends_with("packages/api/.gemini/settings.json"), "{lines:#?}");
+    assert_eq!(lines[6]["hits"][0]["why"], "inside_folder", "{lines:#?}");
 }
 
 /// A hook that sets a module search path imports from it: the folders of `PYTHONPATH`,

@@ -130,6 +130,7 @@ fn main() {
                 source,
                 what: hooks_registry::ProtectedKind::Script,
                 nested: false,
+                nested_file: false,
             }
         })
         .collect();
@@ -152,6 +153,7 @@ fn main() {
                 source: source.clone(),
                 what: hooks_registry::ProtectedKind::File,
                 nested: false,
+                nested_file: false,
             })
         })
         .collect();

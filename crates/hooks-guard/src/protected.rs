@@ -419,6 +419,11 @@ impl ProtectedSet {
         hits: &mut Vec<ProtectedHit>,
     ) {
         let mut seen: Vec<usize> = Vec::new();
+        let mut nested_hits: Vec<ProtectedHit> = Vec::new();
+        let role = |what: ProtectedKind| match what {
+            ProtectedKind::File => ProtectedRole::HookFile,
+            ProtectedKind::Script => ProtectedRole::Script,
+        };
         let mut hit = |index: usize, reading: &Resolved, protected: AbsPathBuf, why: HitReason| {
             let Some(p) = self.patterns.get(index) else { return };
             if seen.contains(&index) {
@@ -430,10 +435,26 @@ impl ProtectedSet {
                 resolved: reading.path.clone(),
                 protected,
                 source: p.source.clone(),
-                role: match p.what {
-                    ProtectedKind::File => ProtectedRole::HookFile,
-                    ProtectedKind::Script => ProtectedRole::Script,
-                },
+                role: role(p.what),
+                why,
+            });
+        };
+        // A hit of a pattern protected at any depth names the file or folder found there as
+        // its source (of the pattern's kind), not the root's.
+        let mut nested_hit = |index: usize,
+                              reading: &Resolved,
+                              found: AbsPathBuf,
+                              why: HitReason| {
+            let Some(p) = self.patterns.get(index) else { return };
+            if nested_hits.iter().any(|h| h.protected == found && h.source.kind == p.source.kind) {
+                return;
+            }
+            nested_hits.push(ProtectedHit {
+                requested: requested.to_path_buf(),
+                resolved: reading.path.clone(),
+                protected: found.clone(),
+                source: hooks_schema::HookSourceId::new(p.source.kind, found),
+                role: role(p.what),
                 why,
             });
         };
@@ -488,8 +509,10 @@ impl ProtectedSet {
                 let Some(p) = self.patterns.get(index) else { continue };
                 hit(index, reading, p.scope.clone(), why);
             }
-            // Inside a folder protected at any depth: an ancestor under its scope whose path
-            // ends with its relative path (`packages/web/.claude/skills`), which the hit names.
+            // Protected at any depth: the path, or an ancestor, under the pattern's scope whose
+            // path ends with its relative path: a hook file a session started in a package
+            // reads (`packages/web/.gemini/settings.json`), or a file inside such a folder
+            // (`packages/web/.claude/skills`). The hit names that file or folder.
             for a in path.ancestors() {
                 let Some(v) = a.file_name().and_then(|n| self.nested.get(n)) else { continue };
                 for &index in v {
@@ -497,9 +520,14 @@ impl ProtectedSet {
                     if a != p.scope.as_path()
                         && a.starts_with(p.scope.as_path())
                         && a.ends_with(&p.tail)
-                        && let Ok(folder) = AbsPathBuf::new(a.to_path_buf())
+                        && let Ok(found) = AbsPathBuf::new(a.to_path_buf())
                     {
-                        hit(index, reading, folder, HitReason::InsideFolder);
+                        let why = if p.nested_file && a == path {
+                            HitReason::SamePath
+                        } else {
+                            HitReason::InsideFolder
+                        };
+                        nested_hit(index, reading, found, why);
                     }
                 }
             }
@@ -542,6 +570,12 @@ impl ProtectedSet {
                 if path.starts_with(p.scope.as_path()) && path.ends_with(&p.tail) {
                     hit(index, reading, reading.path.clone(), HitReason::NamedCopy);
                 }
+            }
+        }
+        // The root's own file or folder is protected by its path too: one hit for it.
+        for h in nested_hits {
+            if !hits.iter().any(|x| x.protected == h.protected && x.source == h.source) {
+                hits.push(h);
             }
         }
     }

@@ -406,6 +406,7 @@ fn pattern(
         source: tree.source.clone(),
         what: hooks_registry::ProtectedKind::Script,
         nested: false,
+        nested_file: false,
     }
 }
 

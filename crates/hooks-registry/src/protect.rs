@@ -232,6 +232,9 @@ pub struct ProtectedPattern {
     /// With a `tail`: every path under any folder below `scope` whose path ends with `tail`
     /// (Claude Code's `.claude/skills/` at any depth), instead of the paths that end with it.
     pub nested: bool,
+    /// With `nested`: `tail` names a file, protected wherever a path ends with it below
+    /// `scope` (a project's `.gemini/settings.json` in a package), not a folder.
+    pub nested_file: bool,
 }
 
 /// Hook files that would be loaded if they existed, which the registry protects whether or
@@ -250,9 +253,15 @@ pub struct ExpectedFiles {
     /// The same under every project root, relative to it (Copilot's `.github/hooks/`).
     pub folders_under_roots: Vec<(HookSourceKind, PathBuf)>,
     /// Folders, by their path relative to a project root, that are read below every root
-    /// at any depth too (Claude Code's `.claude/skills/` in a monorepo's packages): every
-    /// file under any folder whose path ends with this one.
+    /// at any depth too (Claude Code's `.claude/skills/` in a monorepo's packages, and every
+    /// project folder of hook files: a session started in a package reads that package's):
+    /// every file under any folder whose path ends with this one.
     pub nested_folders_under_roots: Vec<(HookSourceKind, PathBuf)>,
+    /// Files, by their path relative to a project root, that an agent reads below every root
+    /// at any depth too: its project files where a session starts in a subfolder (Gemini CLI
+    /// reads `<cwd>/.gemini/settings.json`, Codex every `.codex/` from the session's folder up
+    /// to the root): every path that ends with this one.
+    pub nested_files_under_roots: Vec<(HookSourceKind, PathBuf)>,
 }
 
 impl ExpectedFiles {
@@ -316,14 +325,17 @@ impl ExpectedFiles {
                     source: HookSourceId::new(kind, located),
                     what: ProtectedKind::File,
                     nested: false,
+                    nested_file: false,
                 });
             }
         }
-        // Under a root, each folder read at any depth below it: one pattern, its scope the
-        // root (resolved once for them all).
-        if let Some(root) = root.filter(|_| !self.nested_folders_under_roots.is_empty()) {
+        // Under a root, each folder and file read at any depth below it: one pattern, its
+        // scope the root (resolved once for them all).
+        let nested = (self.nested_folders_under_roots.iter().map(|(k, p)| (k, p, false)))
+            .chain(self.nested_files_under_roots.iter().map(|(k, p)| (k, p, true)));
+        if let Some(root) = root.filter(|_| nested.clone().next().is_some()) {
             for located in locations_with(resolver, root) {
-                for (kind, rel) in &self.nested_folders_under_roots {
+                for (kind, rel, file) in nested.clone() {
                     let Ok(folder) = located.join(rel) else { continue };
                     patterns.push(ProtectedPattern {
                         scope: located.clone(),
@@ -332,6 +344,7 @@ impl ExpectedFiles {
                         source: HookSourceId::new(*kind, folder),
                         what: ProtectedKind::File,
                         nested: true,
+                        nested_file: file,
                     });
                 }
             }

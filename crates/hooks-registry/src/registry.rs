@@ -1499,6 +1499,7 @@ fn compile(
                         source: id.clone(),
                         what: ProtectedKind::Script,
                         nested: false,
+                        nested_file: false,
                     };
                     if !patterns.contains(&pattern) {
                         patterns.push(pattern);

@@ -397,10 +397,19 @@ pub fn expected_files(
 ) -> hooks_registry::ExpectedFiles {
     let mut out = hooks_registry::ExpectedFiles::default();
     let none = ScopeDirs::new();
+    // A session started in a folder below the root reads that folder's project files (Gemini
+    // CLI its `<cwd>/.gemini/settings.json`, Codex each `.codex/` up to the root, Claude Code
+    // the `.claude/` of the folder it starts in): they are protected at any depth too.
     for c in candidates(formats, FileScope::Project, Path::new(""), &none) {
         match c {
-            Candidate::File { kind, path } => out.under_roots.push((kind, path)),
-            Candidate::EachIn { kind, dir, .. } => out.folders_under_roots.push((kind, dir)),
+            Candidate::File { kind, path } => {
+                out.nested_files_under_roots.push((kind, path.clone()));
+                out.under_roots.push((kind, path));
+            }
+            Candidate::EachIn { kind, dir, .. } => {
+                out.nested_folders_under_roots.push((kind, dir.clone()));
+                out.folders_under_roots.push((kind, dir));
+            }
         }
     }
     for (scope, dirs) in [(FileScope::User, user), (FileScope::Managed, managed)] {
@@ -423,7 +432,10 @@ pub fn expected_files(
             if let Some(b) = dirs.and_then(|d| base(folder.scope, format.id(), Path::new(""), d)) {
                 let kind = HookSourceKind::file(folder.scope, folder.role);
                 let dir = join(&b, folder.dir);
-                if folder.nested && folder.scope == FileScope::Project {
+                if folder.nested
+                    && folder.scope == FileScope::Project
+                    && !out.nested_folders_under_roots.contains(&(kind, dir.clone()))
+                {
                     out.nested_folders_under_roots.push((kind, dir.clone()));
                 }
                 into.push((kind, dir));

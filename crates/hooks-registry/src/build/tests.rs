@@ -151,6 +151,7 @@ fn protected_paths_list_each_path_once_per_source_then_the_expected_files_nobody
         source: id.clone(),
         what: ProtectedKind::Script,
         nested: false,
+        nested_file: false,
     };
     let paths = [
         ProtectedPath { path: file.clone(), source: id.clone(), what: ProtectedKind::File },
@@ -172,6 +173,7 @@ fn protected_paths_list_each_path_once_per_source_then_the_expected_files_nobody
         folders: Vec::new(),
         folders_under_roots: vec![(kind, ".f/hooks.d".into())],
         nested_folders_under_roots: Vec::new(),
+        nested_files_under_roots: Vec::new(),
     };
     let paths: Arc<[ProtectedPath]> = Arc::from(paths);
     let guarded = Guarded {

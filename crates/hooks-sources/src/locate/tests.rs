@@ -553,10 +553,26 @@ fn the_agents_own_plugin_folders_are_expected_under_their_user_folders() {
         "{:?}",
         expected.folders
     );
-    // Claude Code's skills are read below a root at any depth too; its subagents are not.
+    // Every project folder of hook files is protected below a root at any depth too (a
+    // session started in a package reads that package's), Claude Code's skills once.
     let nested: Vec<(String, PathBuf)> =
         none.nested_folders_under_roots.iter().map(|(k, p)| (k.name(), p.clone())).collect();
-    assert_eq!(nested, [("project_claude_skills".to_owned(), PathBuf::from(".claude/skills"))]);
+    let named = |k: &str, p: &str| (k.to_owned(), PathBuf::from(p));
+    assert_eq!(
+        nested,
+        [
+            named("project_claude_agents", ".claude/agents"),
+            named("project_claude_skills", ".claude/skills"),
+            named("project_claude_commands", ".claude/commands"),
+        ]
+    );
+    let files: Vec<(String, PathBuf)> =
+        none.nested_files_under_roots.iter().map(|(k, p)| (k.name(), p.clone())).collect();
+    assert!(
+        files.contains(&named("project_claude_settings", ".claude/settings.json")),
+        "{files:?}"
+    );
+    assert_eq!(files.len(), none.under_roots.len(), "every project file: {files:?}");
 }
 
 /// The environment `pairs` as the engine captures it for `formats` (their own variables

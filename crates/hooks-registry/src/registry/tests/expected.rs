@@ -34,6 +34,7 @@ fn expected(fixed_name: &str) -> ExpectedFiles {
             ".github/hooks".into(),
         )],
         nested_folders_under_roots: Vec::new(),
+        nested_files_under_roots: Vec::new(),
     }
 }
 
