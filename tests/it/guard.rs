@@ -535,29 +535,33 @@ fn claude_s_nested_skills_folders_are_protected_at_any_depth() {
     let home = TestDir::new();
     let outside = TestDir::new();
     let elsewhere = outside.path().join("x/.claude/skills/s/SKILL.md");
+    // Since F33 the skills of a folder outside the project are protected too: a session
+    // started there reads them.
     let paths = [
         "packages/web/.claude/skills/deploy/SKILL.md",
         "packages/web/.claude/skills/deploy/scripts/gate.sh",
         "a/b/c/.claude/skills/new/SKILL.md",
         "./packages/../packages/api/.claude/skills/x/SKILL.md",
+        elsewhere.to_str().expect("utf-8"),
         "packages/web/.claude/skills2/x.md",
         "packages/web/skills/deploy/SKILL.md",
-        elsewhere.to_str().expect("utf-8"),
     ];
-    let lines = guard_refusing(project.path(), home.path(), &paths, 4);
+    let lines = guard_refusing(project.path(), home.path(), &paths, 5);
     assert_eq!(lines[0]["hits"][0]["source_kind"], "project_claude_skills", "{lines:#?}");
     assert_eq!(lines[0]["hits"][0]["why"], "inside_folder", "{lines:#?}");
 }
 
-/// A session started in a folder below the project root reads that folder's project hook
-/// files: Gemini CLI its `<cwd>/.gemini/settings.json`, Codex each `.codex/` from the
-/// session's folder up to the root, Claude Code the `.claude/` of the folder it starts in.
-/// Every format's project files are protected at any depth below the root, existing or not,
-/// so an agent cannot rewrite (or plant) the hook file of a package's next session. Before,
-/// only the root's were: all nine below were writable.
+/// A session started in any folder reads that folder's project hook files: Gemini CLI its
+/// `<cwd>/.gemini/settings.json`, Codex each `.codex/` from the session's folder up to the
+/// root, Claude Code the `.claude/` of the folder it starts in. Every format's project files
+/// are protected wherever they are (below the root, in another project), existing or not, so
+/// an agent cannot rewrite (or plant) the hook file of another folder's next session. Before,
+/// only the root's were: all ten below were writable.
 #[test]
 fn project_hook_files_below_the_root_are_protected_at_any_depth_existing_or_not() {
     let project = TestDir::new();
+    let other = TestDir::new();
+    let other_project = other.path().join("service/.gemini/settings.json");
     project.write(
         "packages/api/.gemini/settings.json",
         r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"name": "gate", "type": "command", "command": "exit 2"}]}]}}"#,
@@ -573,12 +577,13 @@ fn project_hook_files_below_the_root_are_protected_at_any_depth_existing_or_not(
         "packages/api/.github/hooks/gate.json",
         "packages/api/.windsurf/hooks.json",
         "packages/api/.chrys/hooks/hooks.yaml",
+        other_project.to_str().expect("utf-8"),
         "packages/api/.gemini/GEMINI.md",
         "packages/api/.cursor/rules/style.mdc",
         "packages/api/src/settings.json",
         "packages/api/hooks.json",
     ];
-    let lines = guard_refusing(project.path(), home.path(), &paths, 9);
+    let lines = guard_refusing(project.path(), home.path(), &paths, 10);
     let hit = &lines[0]["hits"][0];
     assert_eq!(hit["source_kind"], "project_gemini_settings", "{lines:#?}");
     assert_eq!(hit["why"], "same_path", "{lines:#?}");

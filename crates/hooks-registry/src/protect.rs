@@ -252,16 +252,16 @@ pub struct ExpectedFiles {
     pub folders: Vec<(HookSourceKind, PathBuf)>,
     /// The same under every project root, relative to it (Copilot's `.github/hooks/`).
     pub folders_under_roots: Vec<(HookSourceKind, PathBuf)>,
-    /// Folders, by their path relative to a project root, that are read below every root
-    /// at any depth too (Claude Code's `.claude/skills/` in a monorepo's packages, and every
-    /// project folder of hook files: a session started in a package reads that package's):
+    /// Folders of hook files, by their path relative to the folder an agent's session starts
+    /// in, protected wherever they are (a session started in any folder reads that folder's:
+    /// Claude Code's `.claude/skills/` in a monorepo's packages, Copilot's `.github/hooks/`):
     /// every file under any folder whose path ends with this one.
-    pub nested_folders_under_roots: Vec<(HookSourceKind, PathBuf)>,
-    /// Files, by their path relative to a project root, that an agent reads below every root
-    /// at any depth too: its project files where a session starts in a subfolder (Gemini CLI
-    /// reads `<cwd>/.gemini/settings.json`, Codex every `.codex/` from the session's folder up
-    /// to the root): every path that ends with this one.
-    pub nested_files_under_roots: Vec<(HookSourceKind, PathBuf)>,
+    pub nested_folders: Vec<(HookSourceKind, PathBuf)>,
+    /// Hook files, by their path relative to the folder an agent's session starts in,
+    /// protected wherever they are (Gemini CLI reads `<cwd>/.gemini/settings.json`, Codex
+    /// every `.codex/` from the session's folder up to the root, Claude Code the `.claude/`
+    /// of the folder it starts in): every path that ends with this one.
+    pub nested_files: Vec<(HookSourceKind, PathBuf)>,
 }
 
 impl ExpectedFiles {
@@ -329,24 +329,23 @@ impl ExpectedFiles {
                 });
             }
         }
-        // Under a root, each folder and file read at any depth below it: one pattern, its
-        // scope the root (resolved once for them all).
-        let nested = (self.nested_folders_under_roots.iter().map(|(k, p)| (k, p, false)))
-            .chain(self.nested_files_under_roots.iter().map(|(k, p)| (k, p, true)));
-        if let Some(root) = root.filter(|_| nested.clone().next().is_some()) {
-            for located in locations_with(resolver, root) {
-                for (kind, rel, file) in nested.clone() {
-                    let Ok(folder) = located.join(rel) else { continue };
-                    patterns.push(ProtectedPattern {
-                        scope: located.clone(),
-                        tail: rel.clone(),
-                        session: None,
-                        source: HookSourceId::new(*kind, folder),
-                        what: ProtectedKind::File,
-                        nested: true,
-                        nested_file: file,
-                    });
-                }
+        // Outside every project, each folder and file of hook files read wherever a session
+        // starts: one pattern each, for the whole file system.
+        if root.is_none() {
+            let nested = (self.nested_folders.iter().map(|(k, p)| (k, p, false)))
+                .chain(self.nested_files.iter().map(|(k, p)| (k, p, true)));
+            let anywhere = crate::protect::root();
+            for (kind, rel, file) in nested {
+                let Ok(at) = anywhere.join(rel) else { continue };
+                patterns.push(ProtectedPattern {
+                    scope: anywhere.clone(),
+                    tail: rel.clone(),
+                    session: None,
+                    source: HookSourceId::new(*kind, at),
+                    what: ProtectedKind::File,
+                    nested: true,
+                    nested_file: file,
+                });
             }
         }
         (paths, patterns)

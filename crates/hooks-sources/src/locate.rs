@@ -397,17 +397,17 @@ pub fn expected_files(
 ) -> hooks_registry::ExpectedFiles {
     let mut out = hooks_registry::ExpectedFiles::default();
     let none = ScopeDirs::new();
-    // A session started in a folder below the root reads that folder's project files (Gemini
-    // CLI its `<cwd>/.gemini/settings.json`, Codex each `.codex/` up to the root, Claude Code
-    // the `.claude/` of the folder it starts in): they are protected at any depth too.
+    // A session started in any folder reads that folder's project files (Gemini CLI its
+    // `<cwd>/.gemini/settings.json`, Codex each `.codex/` up to the root, Claude Code the
+    // `.claude/` of the folder it starts in): they are protected wherever they are too.
     for c in candidates(formats, FileScope::Project, Path::new(""), &none) {
         match c {
             Candidate::File { kind, path } => {
-                out.nested_files_under_roots.push((kind, path.clone()));
+                out.nested_files.push((kind, path.clone()));
                 out.under_roots.push((kind, path));
             }
             Candidate::EachIn { kind, dir, .. } => {
-                out.nested_folders_under_roots.push((kind, dir.clone()));
+                out.nested_folders.push((kind, dir.clone()));
                 out.folders_under_roots.push((kind, dir));
             }
         }
@@ -434,9 +434,9 @@ pub fn expected_files(
                 let dir = join(&b, folder.dir);
                 if folder.nested
                     && folder.scope == FileScope::Project
-                    && !out.nested_folders_under_roots.contains(&(kind, dir.clone()))
+                    && !out.nested_folders.contains(&(kind, dir.clone()))
                 {
-                    out.nested_folders_under_roots.push((kind, dir.clone()));
+                    out.nested_folders.push((kind, dir.clone()));
                 }
                 into.push((kind, dir));
             }

@@ -172,8 +172,8 @@ fn protected_paths_list_each_path_once_per_source_then_the_expected_files_nobody
         fixed: vec![(K::file(FileScope::User, ROLE_F), user_file.clone())],
         folders: Vec::new(),
         folders_under_roots: vec![(kind, ".f/hooks.d".into())],
-        nested_folders_under_roots: Vec::new(),
-        nested_files_under_roots: Vec::new(),
+        nested_folders: Vec::new(),
+        nested_files: Vec::new(),
     };
     let paths: Arc<[ProtectedPath]> = Arc::from(paths);
     let guarded = Guarded {

@@ -556,7 +556,7 @@ fn the_agents_own_plugin_folders_are_expected_under_their_user_folders() {
     // Every project folder of hook files is protected below a root at any depth too (a
     // session started in a package reads that package's), Claude Code's skills once.
     let nested: Vec<(String, PathBuf)> =
-        none.nested_folders_under_roots.iter().map(|(k, p)| (k.name(), p.clone())).collect();
+        none.nested_folders.iter().map(|(k, p)| (k.name(), p.clone())).collect();
     let named = |k: &str, p: &str| (k.to_owned(), PathBuf::from(p));
     assert_eq!(
         nested,
@@ -567,7 +567,7 @@ fn the_agents_own_plugin_folders_are_expected_under_their_user_folders() {
         ]
     );
     let files: Vec<(String, PathBuf)> =
-        none.nested_files_under_roots.iter().map(|(k, p)| (k.name(), p.clone())).collect();
+        none.nested_files.iter().map(|(k, p)| (k.name(), p.clone())).collect();
     assert!(
         files.contains(&named("project_claude_settings", ".claude/settings.json")),
         "{files:?}"

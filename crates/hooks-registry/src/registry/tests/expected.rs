@@ -33,8 +33,8 @@ fn expected(fixed_name: &str) -> ExpectedFiles {
             hooks_testing::kinds::PROJECT_CURSOR_FILE,
             ".github/hooks".into(),
         )],
-        nested_folders_under_roots: Vec::new(),
-        nested_files_under_roots: Vec::new(),
+        nested_folders: Vec::new(),
+        nested_files: Vec::new(),
     }
 }
 
