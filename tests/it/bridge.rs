@@ -101,6 +101,26 @@ fn bad_input_never_blocks_the_agent() {
     }
 }
 
+/// Claude Code's `PreToolUse` of `rm -rf build` in `repo` for `session`, through the bridge
+/// with `config` and `env`: the decision it answers, if any, and its system message.
+fn claude_rm_rf(
+    repo: &TestDir,
+    config: &[&str],
+    env: &[(&str, &std::path::Path)],
+    session: &str,
+) -> (Option<String>, String) {
+    let input = json!({
+        "session_id": session, "cwd": repo.path(), "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "rm -rf build"},
+    });
+    let args = [&["bridge", "--host", "claude"][..], config].concat();
+    let out = hooks_in_env(repo.path(), &args, &input.to_string(), env);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    let message = v["systemMessage"].as_str().unwrap_or_default().to_owned();
+    (v["hookSpecificOutput"]["permissionDecision"].as_str().map(str::to_owned), message)
+}
+
 /// A repository's Cursor hook runs under the bridge only once the user trusted it with
 /// `hooks trust`, and a change to it (in a new session) makes it inert again.
 #[test]
@@ -121,16 +141,9 @@ fn a_project_file_runs_once_trusted_and_not_after_it_changed() {
     let config = ["--config-dir", home.path().to_str().expect("utf-8")];
     let told = std::cell::Cell::new(false);
     let bridge = |session: &str| {
-        let input = json!({
-            "session_id": session, "cwd": repo.path(), "hook_event_name": "PreToolUse",
-            "tool_name": "Bash", "tool_input": {"command": "rm -rf build"},
-        });
-        let args = [&["bridge", "--host", "claude"][..], &config[..]].concat();
-        let out = hooks_in_env(repo.path(), &args, &input.to_string(), &env);
-        assert_eq!(out.status.code(), Some(0), "{out:?}");
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-        told.set(v["systemMessage"].as_str().is_some_and(|m| m.contains("run `hooks trust`")));
-        v["hookSpecificOutput"]["permissionDecision"].as_str().map(str::to_owned)
+        let (decision, message) = claude_rm_rf(&repo, &config, &env, session);
+        told.set(message.contains("run `hooks trust`"));
+        decision
     };
     assert_eq!(bridge("before-trust"), None, "not trusted yet: inert");
     assert!(told.get(), "Claude Code is told, in a system message, to run `hooks trust`");
@@ -176,18 +189,7 @@ fn a_trusted_project_hook_is_inert_once_what_its_script_sources_changed() {
         r#"{"version":1,"hooks":{"beforeShellExecution":[{"command":".cursor/gate.sh"}]}}"#,
     );
     let config = ["--config-dir", home.path().to_str().expect("utf-8")];
-    let bridge = |session: &str| {
-        let input = json!({
-            "session_id": session, "cwd": repo.path(), "hook_event_name": "PreToolUse",
-            "tool_name": "Bash", "tool_input": {"command": "rm -rf build"},
-        });
-        let args = [&["bridge", "--host", "claude"][..], &config[..]].concat();
-        let out = hooks_in_env(repo.path(), &args, &input.to_string(), &env);
-        assert_eq!(out.status.code(), Some(0), "{out:?}");
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-        let message = v["systemMessage"].as_str().unwrap_or_default().to_owned();
-        (v["hookSpecificOutput"]["permissionDecision"].as_str().map(str::to_owned), message)
-    };
+    let bridge = |session: &str| claude_rm_rf(&repo, &config, &env, session);
     let trust = || {
         let out =
             hooks_in_env(repo.path(), &[&["trust", "--yes"][..], &config[..]].concat(), "", &env);
