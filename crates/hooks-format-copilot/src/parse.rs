@@ -617,7 +617,7 @@ impl Reader<'_> {
                     if s.contains('$') {
                         self.note(
                             Severity::Info,
-                            format!("env[\"{}\"] holds `$`: Copilot CLI expands variables in env values; this engine passes the text as written", e.key),
+                            format!("env[\"{}\"] holds `$`: passed as written, as Copilot CLI 1.0.102 passes it (its documentation says env values expand variables; the shell of a `bash` command still expands `$VAR` in the command)", e.key),
                             "env_expansion",
                             e.value.line,
                             e.value.column,
