@@ -822,7 +822,8 @@ const SCRIPT_HEAD: u64 = 512;
 /// [`SCRIPT_READ_CAP`] bytes each; what cannot be read (a missing file, a folder, another
 /// program) adds nothing. The analysis's doubts are not reported: a script is full of
 /// constructs a command line rarely has, and the hook's command line is what `hooks list`
-/// describes.
+/// describes. Where a cap stops the reading, a note says so (the files beyond it are neither
+/// protected nor pinned by `hooks trust`).
 fn protect_sourced(
     out: &mut DefinitionProtection,
     scripts: Vec<AbsPathBuf>,
@@ -837,11 +838,23 @@ fn protect_sourced(
     let mut seen: HashSet<PathBuf> = HashSet::new();
     while let Some((script, depth, caller_dir)) = queue.pop_front() {
         if seen.len() >= MAX_SCRIPTS_READ {
+            if !seen.contains(script.as_path()) {
+                out.uncertain.push(format!(
+                    "its scripts load more than {MAX_SCRIPTS_READ} files; what the rest load is neither protected nor pinned"
+                ));
+            }
             break;
         }
         let Some(read) = read_script(script.as_path()) else { continue };
         if !seen.insert(read.path.clone()) {
             continue;
+        }
+        if read.truncated {
+            out.uncertain.push(format!(
+                "`{}` is larger than {} KiB; what it loads past that is neither protected nor pinned",
+                read.path.display(),
+                SCRIPT_READ_CAP / 1024
+            ));
         }
         let own_dir = read.path.parent().map(Path::to_path_buf);
         let mut named = Vec::new();
@@ -868,12 +881,19 @@ fn protect_sourced(
             for loc in &locs {
                 protect_at(out, loc, &named.path, named.role, resolver);
                 if named.role == PathRole::Sourced
-                    && depth + 1 < MAX_SCRIPT_DEPTH
                     && let Loc::Dir(base) = loc
                     && let Ok(full) = base.join(&named.path)
                 {
-                    let top = caller_dir.clone().or_else(|| own_dir.clone());
-                    queue.push_back((normalize_abs(&full), depth + 1, top));
+                    let full = normalize_abs(&full);
+                    if depth + 1 < MAX_SCRIPT_DEPTH {
+                        let top = caller_dir.clone().or_else(|| own_dir.clone());
+                        queue.push_back((full, depth + 1, top));
+                    } else if full.as_path().is_file() {
+                        out.uncertain.push(format!(
+                            "its scripts load files more than {MAX_SCRIPT_DEPTH} levels deep (`{}`); what those load is neither protected nor pinned",
+                            full.as_path().display()
+                        ));
+                    }
                 }
             }
         }
@@ -893,6 +913,8 @@ struct ReadScript {
     path: PathBuf,
     /// Its text, read lossily, at most [`SCRIPT_READ_CAP`] bytes.
     text: String,
+    /// Whether the file holds more than [`SCRIPT_READ_CAP`] bytes.
+    truncated: bool,
     language: ScriptLanguage,
 }
 
@@ -935,10 +957,14 @@ fn read_script(path: &Path) -> Option<ReadScript> {
             _ => ScriptLanguage::Other(crate::imports::Language::of(None, &canonical)?),
         },
     };
-    file.take(SCRIPT_READ_CAP.saturating_sub(SCRIPT_HEAD)).read_to_end(&mut bytes).ok()?;
+    // One byte past the cap tells a longer file.
+    file.take(SCRIPT_READ_CAP.saturating_sub(SCRIPT_HEAD) + 1).read_to_end(&mut bytes).ok()?;
+    let truncated = bytes.len() as u64 > SCRIPT_READ_CAP;
+    bytes.truncate(SCRIPT_READ_CAP as usize);
     Some(ReadScript {
         path: canonical,
         text: String::from_utf8_lossy(&bytes).into_owned(),
+        truncated,
         language,
     })
 }

@@ -258,6 +258,26 @@ fn sourced_scripts_are_followed_a_bounded_depth_and_read_up_to_a_cap() {
     assert!(has("s3.sh") && has("s4.sh"), "{:?}", files.paths);
     assert!(!has("s6.sh"), "{:?}", files.paths);
     assert!(!has("beyond-the-cap.sh"), "{:?}", files.paths);
+    // Where a cap stops the reading, a note says so.
+    let noted = |text: &str| files.uncertain.iter().any(|u| u.contains(text));
+    assert!(noted("levels deep (`") && noted("s4.sh`)"), "{:?}", files.uncertain);
+    assert!(noted("big.sh` is larger than 256 KiB"), "{:?}", files.uncertain);
+    // Within the caps, no note.
+    let small = crate::test_support::def("h", 0, "./s8.sh");
+    let files = crate::definition_files(&small, &placement(root), &ALL_ROLES);
+    assert!(files.uncertain.is_empty(), "{:?}", files.uncertain);
+    // More files than the cap: a note.
+    for i in 0..40 {
+        write(root, &format!("w{i}.sh"), "#!/bin/sh\ntrue\n");
+    }
+    let wide: Vec<String> = (0..40).map(|i| format!("./w{i}.sh")).collect();
+    let def = crate::test_support::def("h", 0, &wide.join("; "));
+    let files = crate::definition_files(&def, &placement(root), &ALL_ROLES);
+    assert!(
+        files.uncertain.iter().any(|u| u.contains("load more than 32 files")),
+        "{:?}",
+        files.uncertain
+    );
 }
 
 /// A Python hook's local imports (its folder is first on the module path, so a new
