@@ -32,7 +32,7 @@ impl Language {
     /// its extension.
     pub fn of(interpreter: Option<&str>, path: &Path) -> Option<Language> {
         if let Some(program) = interpreter {
-            let name = program.rsplit('/').next().unwrap_or(program);
+            let name = crate::scripts::basename(program);
             if name.starts_with("python") || name == "uv" {
                 return Some(Language::Python);
             }

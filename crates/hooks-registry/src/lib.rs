@@ -41,7 +41,7 @@ pub use crate::{
     error::RegistryError,
     handle::{RegistryEvent, RegistryHandle, RegistryReader},
     imports::{Language as ImportLanguage, local_imports},
-    paths::{canonicalize, canonicalize_lenient, normalize_lexically},
+    paths::{canonicalize, canonicalize_lenient, normalize_lexically, open_nonblocking},
     policy::RunSettingsIndex,
     protect::{
         DefinitionFiles, ExpectedFiles, Placement, ProtectedKind, ProtectedPath, ProtectedPaths,

@@ -1,4 +1,5 @@
-//! Path helpers: the workspace's one canonicalization function and its lenient variant.
+//! Path helpers: the workspace's one canonicalization function and its lenient variant, and
+//! its one way of opening a file that may be a FIFO.
 
 use std::{
     borrow::Cow,
@@ -134,3 +135,18 @@ pub(crate) type PathHashing = foldhash::fast::RandomState;
 
 #[cfg(test)]
 mod tests;
+
+/// Opens `path` for reading without waiting on a FIFO: with `O_NONBLOCK` the open of a FIFO
+/// (put where a file is expected, or swapped in after a check) returns at once, and the
+/// handle's own metadata then tells the caller it is no regular file. The workspace's readers
+/// of hook files, scripts and pinned files all open through it.
+pub fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32);
+    }
+    options.open(path)
+}

@@ -927,14 +927,7 @@ fn read_script(path: &Path) -> Option<ReadScript> {
     let canonical = canonicalize(path).ok()?.into_path_buf();
     // Opened without blocking: a FIFO put where the script is named (or swapped in after a
     // check) would hold the open until a writer came; its handle's metadata then refuses it.
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32);
-    }
-    let mut file = options.open(&canonical).ok()?;
+    let mut file = crate::paths::open_nonblocking(&canonical).ok()?;
     if !file.metadata().ok()?.is_file() {
         return None;
     }
@@ -972,21 +965,18 @@ fn read_script(path: &Path) -> Option<ReadScript> {
 /// The program a `#!` line's text runs: its first word's name, or the program `env` runs.
 fn interpreter_of(line: &str) -> Option<String> {
     let mut words = line.split_whitespace();
-    let name = name_of(words.next()?);
+    let name = crate::scripts::basename(words.next()?);
     if name == "env" {
-        return words.find(|w| !w.starts_with('-') && !w.contains('=')).map(name_of);
+        return words
+            .find(|w| !w.starts_with('-') && !w.contains('='))
+            .map(|w| crate::scripts::basename(w).to_owned());
     }
-    Some(name)
+    Some(name.to_owned())
 }
 
 /// Whether a program's name is a POSIX-like shell's.
 fn is_shell(name: &str) -> bool {
     matches!(name, "sh" | "bash" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "yash" | "posh")
-}
-
-/// The last component of a program's path.
-fn name_of(program: &str) -> String {
-    program.rsplit('/').next().unwrap_or(program).to_owned()
 }
 
 fn protect_at(

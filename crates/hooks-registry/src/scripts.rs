@@ -1213,7 +1213,8 @@ fn tilde_prefix(text: &str, more: bool) -> Option<Vec<Part>> {
     Some(parts)
 }
 
-fn basename(text: &str) -> &str {
+/// The last component of a `/`-separated path's text (a program's name).
+pub(crate) fn basename(text: &str) -> &str {
     text.rsplit('/').next().unwrap_or(text)
 }
 

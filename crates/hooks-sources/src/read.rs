@@ -197,14 +197,7 @@ pub fn read_capped_to(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
 /// `open` would block a plain `open` until a writer appears, holding the watcher's lock. With
 /// `O_NONBLOCK` opening a FIFO returns at once, and the handle's own metadata refuses it.
 pub(crate) fn open_regular(path: &Path) -> Result<fs::File, ReadError> {
-    let mut options = fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(sys::O_NONBLOCK);
-    }
-    let file = options.open(path).map_err(|e| classify(path, e))?;
+    let file = hooks_registry::open_nonblocking(path).map_err(|e| classify(path, e))?;
     let meta =
         file.metadata().map_err(|source| ReadError::Io { path: path.to_path_buf(), source })?;
     if !meta.file_type().is_file() {
@@ -216,11 +209,9 @@ pub(crate) fn open_regular(path: &Path) -> Result<fs::File, ReadError> {
     Ok(file)
 }
 
-/// `O_NONBLOCK` and `ELOOP`, which std does not name (on stable), for each family of
-/// platforms.
+/// `ELOOP`, which std does not name (on stable), for each family of platforms.
 #[cfg(any(target_os = "linux", target_os = "android"))]
 mod sys {
-    pub(super) const O_NONBLOCK: i32 = 0o4000;
     pub(super) const ELOOP: i32 = 40;
 }
 #[cfg(any(
@@ -232,7 +223,6 @@ mod sys {
     target_os = "dragonfly"
 ))]
 mod sys {
-    pub(super) const O_NONBLOCK: i32 = 0x0004;
     pub(super) const ELOOP: i32 = 62;
 }
 #[cfg(not(any(
@@ -246,8 +236,6 @@ mod sys {
     target_os = "dragonfly"
 )))]
 mod sys {
-    #[cfg(unix)]
-    pub(super) const O_NONBLOCK: i32 = 0;
     pub(super) const ELOOP: i32 = -1;
 }
 

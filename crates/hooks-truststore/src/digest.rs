@@ -2,7 +2,6 @@
 
 use std::{
     fmt,
-    fs::File,
     io::Read,
     path::{Path, PathBuf},
     str::FromStr,
@@ -126,23 +125,11 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> HashError + '_ {
     move |source| HashError::Io { path: path.to_path_buf(), source }
 }
 
-/// Opens `path` for reading without blocking on a FIFO (the open itself never waits).
-fn open_nonblocking(path: &Path) -> std::io::Result<File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32);
-    }
-    options.open(path)
-}
-
 /// Reads a regular file at `path` (following symlinks), at most `limit` bytes: `Ok(None)` when
 /// nothing is there. The file is opened without blocking and checked to be a regular file
 /// before a byte is read, so a FIFO or a device never blocks or streams forever.
 pub fn read_regular(path: &Path, limit: u64) -> Result<Option<Vec<u8>>, HashError> {
-    let file = match open_nonblocking(path) {
+    let file = match hooks_registry::open_nonblocking(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => {
