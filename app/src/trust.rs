@@ -314,6 +314,17 @@ impl ReadHookFile {
         }
     }
 
+    /// What the file's command lines name themselves among a pin's scripts, as
+    /// `(path, folder)` (the rest are loaded by those scripts); empty when it did not read or
+    /// parse. For showing a review.
+    pub fn named_scripts(&self, user: &UserPaths) -> Vec<(AbsPathBuf, bool)> {
+        let defs = self.definitions();
+        let name = self.kind.name();
+        self.hook_file(&defs, &name, user)
+            .map(|file| hooks_truststore::named_scripts(&file))
+            .unwrap_or_default()
+    }
+
     /// Whether the file as read now is what the store says the user trusted.
     pub fn status(
         &self,

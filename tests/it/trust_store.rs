@@ -142,6 +142,29 @@ fn a_changed_recipe_manifest_or_loaded_file_needs_trusting_again() {
     }
 }
 
+/// The review tells what the hooks run from what their scripts load: a script the command
+/// names "runs", the library it sources and a file it sources only when present "its scripts
+/// load" (both pinned; before, the review said every one of them "runs").
+#[test]
+fn the_review_tells_what_a_hook_runs_from_what_its_scripts_load() {
+    let s = Setup::new();
+    s.project.write(
+        ".cursor/hooks.json",
+        r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "sh scripts/gate.sh"}]}}"#,
+    );
+    s.project.script(
+        "scripts/gate.sh",
+        "#!/bin/sh\n. \"$(dirname \"$0\")/lib.sh\"\n[ -f scripts/policy.sh ] && . scripts/policy.sh\ndeny\n",
+    );
+    s.project.write("scripts/lib.sh", "deny() { exit 2; }\n");
+    let review = s.hooks(&["trust"]);
+    let text = stdout(&review);
+    assert!(text.contains("\n  runs scripts/gate.sh  sha256:"), "{text}");
+    assert!(text.contains("\n  its scripts load scripts/lib.sh  sha256:"), "{text}");
+    assert!(text.contains("\n  its scripts load scripts/policy.sh  absent"), "{text}");
+    assert!(!text.contains("runs scripts/lib.sh"), "{text}");
+}
+
 #[test]
 fn a_file_that_does_not_parse_or_a_script_that_cannot_be_pinned_is_not_trusted() {
     let s = Setup::new();

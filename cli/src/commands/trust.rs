@@ -109,8 +109,16 @@ pub fn run(a: &TrustArgs) -> Result<u8> {
         for d in &parsed.definitions {
             writeln!(out, "  {}", definition_line(d, a.reveal))?;
         }
+        let named = file.named_scripts(&user);
         for s in &pin.scripts {
-            let what = if s.folder { "runs every file under" } else { "runs" };
+            // What the command lines name runs; the rest is what those scripts source, run
+            // by path or import.
+            let what = match (named.iter().any(|(p, f)| *p == s.path && *f == s.folder), s.folder) {
+                (true, true) => "runs every file under",
+                (true, false) => "runs",
+                (false, true) => "its scripts load every file under",
+                (false, false) => "its scripts load",
+            };
             let state = match s.state {
                 PathStateKey::Absent => "absent: creating it makes the file inert".to_owned(),
                 other => other.to_string(),

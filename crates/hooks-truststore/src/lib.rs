@@ -52,7 +52,9 @@ pub use crate::{
         Digest, HashError, MAX_FOLDER_DEPTH, MAX_FOLDER_ENTRIES, MAX_PINNED_FILE_BYTES, PathState,
         path_state, read_regular,
     },
-    pin::{FilePin, HookFile, PINNED_ROLES, PathStateKey, PinError, PinnedScript, pin},
+    pin::{
+        FilePin, HookFile, PINNED_ROLES, PathStateKey, PinError, PinnedScript, named_scripts, pin,
+    },
     store::{
         InvalidStore, LOCK_WAIT, MAX_FILES, MAX_SCRIPTS_PER_FILE, MAX_STORE_BYTES, MAX_TEXT_BYTES,
         RecordError, STORE_FILE_NAME, StoreContents, StoreError, TrustStore,

@@ -176,6 +176,13 @@ pub(crate) fn locate(file: &HookFile<'_>, roles: &[PathRole]) -> Located {
     Located { scripts, uncertain }
 }
 
+/// The files and folders `file`'s command lines name among [`PINNED_ROLES`] (what its hooks
+/// run or load themselves, as `(path, folder)`), sorted; the rest of a pin's scripts are
+/// what those scripts source, run by path or import. No file is read.
+pub fn named_scripts(file: &HookFile<'_>) -> Vec<(AbsPathBuf, bool)> {
+    locate(file, &COMMAND_ROLES).scripts.into_iter().map(|(p, _, folder)| (p, folder)).collect()
+}
+
 /// Pins `file` now: its digest and the current content of every script its hooks run and of
 /// every file those scripts source, run by path or import (absent ones as absent).
 pub fn pin(file: &HookFile<'_>, now: u64) -> Result<FilePin, PinError> {
