@@ -38,7 +38,7 @@ use hooks_schema::{
     HookCommand, HookSourceId, HookSourceKind, HostAnswer, HostError, HostInput, ParseContext,
     TrustDecision, host_runs,
 };
-use hooks_sources::{FoundFile, ManagedDirs, ScopeDirs, UserDirs, find_files, found_paths};
+use hooks_sources::{FoundFile, ManagedDirs, UserDirs, find_files, found_paths};
 use hooks_trust::{CommandExecutionPosture, Surface, TrustPolicy};
 
 use crate::runtime::{HookRuntime, RuntimeConfig};
@@ -282,11 +282,7 @@ pub fn decode_native(
     Ok(decoded)
 }
 
-/// The project root of a session's directory: the nearest folder at or above it holding
-/// `.git`, else the directory itself (what `hooks trust` uses without `--root`).
-pub fn project_root_of(dir: &Path) -> PathBuf {
-    dir.ancestors().find(|d| d.join(".git").symlink_metadata().is_ok()).unwrap_or(dir).to_path_buf()
-}
+pub use crate::trust::project_root_of;
 
 /// Runs one bridge event: decodes `stdin` as the host's input (`event_arg` when the host's
 /// input does not name its event), loads or reuses the session's pinned set, guards file
@@ -410,7 +406,9 @@ pub fn run_event(config: &BridgeConfig, stdin: &[u8], event_arg: Option<&str>) -
     };
     let mut verdict = verdict;
     if !from_pin {
-        verdict.user_messages.extend(untrusted_notice(&config.formats, &set, root.as_ref()));
+        // `hooks trust` run in the session's folder reviews the files a session there reads.
+        let at = hooks_registry::canonicalize(&cwd).ok().or_else(|| root.clone());
+        verdict.user_messages.extend(untrusted_notice(&config.formats, &set, at.as_ref()));
     }
     let answer = with_warnings(codec.encode_answer(&input, &verdict), &warnings);
     drop(handle);
@@ -429,11 +427,13 @@ pub fn run_event(config: &BridgeConfig, stdin: &[u8], event_arg: Option<&str>) -
 /// The message that tells the user, at the first event of a session (where the set is read
 /// and pinned), which hook files of the repository do not run because the user has not
 /// trusted them as they are now, and what to run: the host shows it in its own words (Claude
-/// Code and Gemini CLI a system message, Cursor a user message; `specs/bridge.md`).
+/// Code and Gemini CLI a system message, Cursor a user message; `specs/bridge.md`), to be
+/// run in `at` (the session's folder, where `hooks trust` reviews what a session there
+/// reads).
 fn untrusted_notice(
     formats: &FormatSet,
     set: &PinnedSet,
-    root: Option<&AbsPathBuf>,
+    at: Option<&AbsPathBuf>,
 ) -> Option<(hooks_schema::Provenance, String)> {
     let files: Vec<&PinnedFile> = set.files.iter().filter(|f| f.needs_trust).collect();
     let first = files.first()?;
@@ -445,7 +445,7 @@ fn untrusted_notice(
         line: None,
     };
     let names: Vec<String> = files.iter().map(|f| f.path.display().to_string()).collect();
-    let at = root.map(|r| format!(" in {r}")).unwrap_or_default();
+    let at = at.map(|r| format!(" in {r}")).unwrap_or_default();
     Some((
         provenance,
         format!(
@@ -518,7 +518,9 @@ fn read_set(
     session: &Path,
 ) -> (PinnedSet, ReadParses) {
     let formats = &config.formats;
-    let mut found: Vec<(FoundFile, Option<&AbsPathBuf>)> = Vec::new();
+    // Each file with its project folder: the root, or the folder of the project its agent
+    // reads it in for a session started in `session` (`find_session_files`).
+    let mut found: Vec<(FoundFile, Option<AbsPathBuf>)> = Vec::new();
     if let Some(dirs) = &config.managed_dirs {
         found.extend(
             find_files(formats, FileScope::Managed, Path::new(""), dirs)
@@ -534,10 +536,11 @@ fn read_set(
         );
     }
     if let Some(r) = root {
+        let at = hooks_registry::canonicalize(session).unwrap_or_else(|_| r.clone());
         found.extend(
-            find_files(formats, FileScope::Project, r.as_path(), &ScopeDirs::new())
-                .into_iter()
-                .map(|f| (f, Some(r))),
+            hooks_sources::find_session_files(formats, r.as_path(), at.as_path()).into_iter().map(
+                |(f, folder)| (f, Some(AbsPathBuf::new(folder).unwrap_or_else(|_| r.clone()))),
+            ),
         );
     }
     let mut files: Vec<PinnedFile> = Vec::new();
@@ -561,6 +564,7 @@ fn read_set(
                 path: canonical.into_path_buf(),
                 found_at,
                 project: project_root.is_some(),
+                project_dir: project_dir_of(project_root.as_ref(), root),
                 sha256: None,
                 content: None,
                 error: None,
@@ -593,8 +597,14 @@ fn read_set(
         let (active, reason, needs_trust) = if host_runs(host, file.kind) {
             (false, format!("{} runs this file itself", config.host), false)
         } else if let Some(text) = &content {
-            let (decided, parsed) =
-                decide(config, file.kind, &canonical, project_root, text.as_bytes(), session);
+            let (decided, parsed) = decide(
+                config,
+                file.kind,
+                &canonical,
+                project_root.as_ref(),
+                text.as_bytes(),
+                session,
+            );
             if let (Some(parsed), Some(sha)) = (parsed, &sha256) {
                 parses.0.push((
                     file.kind.name(),
@@ -612,6 +622,7 @@ fn read_set(
             path: canonical.into_path_buf(),
             found_at,
             project: project_root.is_some(),
+            project_dir: project_dir_of(project_root.as_ref(), root),
             sha256,
             content,
             error,
@@ -621,6 +632,11 @@ fn read_set(
         });
     }
     (PinnedSet { created: pin::now_secs(), files }, parses)
+}
+
+/// A project file's own project folder when it is not the root (`None` otherwise).
+fn project_dir_of(folder: Option<&AbsPathBuf>, root: Option<&AbsPathBuf>) -> Option<PathBuf> {
+    folder.filter(|f| Some(*f) != root).map(|f| f.as_path().to_path_buf())
 }
 
 /// Whether a file whose content is `bytes` runs under the bridge, why, and whether it is inert
@@ -721,6 +737,10 @@ fn build_runtime(
                 let Ok(path) = AbsPathBuf::new(file.path.clone()) else { continue };
                 let id = HookSourceId::new(kind, path);
                 let project_root = if file.project { root.cloned() } else { None };
+                let project_dir = match (&file.project_dir, file.project) {
+                    (Some(dir), true) => AbsPathBuf::new(dir.clone()).ok(),
+                    _ => None,
+                };
                 let found: Vec<AbsPathBuf> =
                     file.found_at.iter().filter_map(|p| AbsPathBuf::new(p.clone()).ok()).collect();
                 match (&file.content, kind.format().and_then(|f| formats.get(f))) {
@@ -742,6 +762,7 @@ fn build_runtime(
                             source: id.clone(),
                             parsed,
                             project_root: project_root.clone(),
+                            project_dir,
                             trust,
                         });
                     }

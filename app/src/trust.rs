@@ -525,17 +525,24 @@ impl TrustPolicy for StoreGatedPolicy {
 }
 
 /// Every hook file under `root` that `hooks trust` reviews: the project files of every
-/// format, in precedence order, and the user's files of formats that review user files
+/// format a session started in `session` reads (`root` itself, or a folder below it:
+/// `hooks_sources::find_session_files`), each pinned with the folder it was found in as its
+/// root, in precedence order, and the user's files of formats that review user files
 /// (`user_files`: `(kind, path)` of the user's files present).
 pub fn files_to_trust(
     formats: &FormatSet,
     root: &AbsPathBuf,
+    session: &AbsPathBuf,
     user_files: &[(HookSourceKind, PathBuf)],
 ) -> Vec<ReadHookFile> {
-    let mut out: Vec<ReadHookFile> = hooks_sources::project_files(formats, root.as_path())
-        .into_iter()
-        .map(|(kind, path)| ReadHookFile::read(formats, kind, &path, Some(root)))
-        .collect();
+    let mut out: Vec<ReadHookFile> =
+        hooks_sources::session_project_files(formats, root.as_path(), session.as_path())
+            .into_iter()
+            .map(|(kind, path, folder)| {
+                let at = AbsPathBuf::new(folder).unwrap_or_else(|_| root.clone());
+                ReadHookFile::read(formats, kind, &path, Some(&at))
+            })
+            .collect();
     for (kind, path) in user_files {
         if kind.scope() == SourceScope::File(FileScope::User) && needs_review(formats, *kind) {
             out.push(ReadHookFile::read(formats, *kind, path, None));

@@ -450,3 +450,85 @@ fn a_bridged_agent_may_not_rewrite_the_script_of_a_subagent_s_hook() {
     let out = hooks_in_env(repo.path(), &args, &write("scripts/other.sh"), &env);
     assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0), "{out:?}");
 }
+
+/// A session started in a subfolder of a repository runs each format's project files where
+/// that format's agent reads them for a session there (observed with the real CLIs,
+/// `specs/bridge.md`): Gemini CLI's and Claude Code's in the session's folder, not the
+/// root's; Codex's in every folder from the root down; Cursor's at the root. A file in the
+/// session's folder has that folder as its project (`CLAUDE_PROJECT_DIR`, and the script it
+/// names there). `hooks trust` run in the session's folder reviews exactly those files.
+/// Before, the bridge ran the root's files of every format and none of the subfolder's.
+#[test]
+fn a_session_in_a_subfolder_runs_each_format_s_files_where_its_agent_reads_them() {
+    let (home, repo) = setup();
+    std::fs::remove_file(home.path().join(".cursor/hooks.json")).expect("no user hook");
+    let state = TestDir::new();
+    let marks = TestDir::new();
+    let env = [("HOME", home.path()), ("XDG_STATE_HOME", state.path())];
+    let m = |name: &str| marks.path().join(name).display().to_string();
+    for (at, tag) in [("", "root"), ("pkg/", "pkg")] {
+        let gemini = json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "name": tag,
+            "command": format!("printf %s \"$GEMINI_PROJECT_DIR\" > {}", m(&format!("{tag}-gemini")))}]}]}});
+        repo.write(&format!("{at}.gemini/settings.json"), &gemini.to_string());
+        let codex = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
+            "command": format!("touch {}", m(&format!("{tag}-codex")))}]}]}});
+        repo.write(&format!("{at}.codex/hooks.json"), &codex.to_string());
+        let cursor = json!({"version": 1, "hooks": {"beforeShellExecution": [{"command":
+            format!("printf %s \"$CURSOR_PROJECT_DIR\" > {}", m(&format!("{tag}-cursor")))}]}});
+        repo.write(&format!("{at}.cursor/hooks.json"), &cursor.to_string());
+        let claude = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+            "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/mark.sh"}]}]}});
+        repo.write(&format!("{at}.claude/settings.json"), &claude.to_string());
+        repo.script(
+            &format!("{at}.claude/hooks/mark.sh"),
+            &format!(
+                "#!/bin/sh\nprintf %s \"$CLAUDE_PROJECT_DIR\" > {}\n",
+                m(&format!("{tag}-claude"))
+            ),
+        );
+    }
+    let session = repo.path().join("pkg");
+    let pkg = hooks_registry::canonicalize(&session).expect("pkg").into_path_buf();
+    let root = hooks_registry::canonicalize(repo.path()).expect("root").into_path_buf();
+    let config = ["--config-dir", home.path().to_str().expect("utf-8")];
+    let trust = hooks_in_env(&session, &[&["trust", "--yes"][..], &config[..]].concat(), "", &env);
+    assert_eq!(trust.status.code(), Some(0), "{trust:?}");
+    let review = String::from_utf8_lossy(&trust.stdout);
+    for reviewed in [
+        "pkg/.gemini/settings.json",
+        "pkg/.claude/settings.json",
+        "pkg/.codex/hooks.json",
+        ".codex/hooks.json",
+        ".cursor/hooks.json",
+    ] {
+        assert!(review.contains(&format!("\n{reviewed} [")), "{reviewed}: {review}");
+    }
+    for not_read in [".gemini/settings.json", ".claude/settings.json", "pkg/.cursor/hooks.json"] {
+        assert!(!review.contains(&format!("\n{not_read} [")), "{not_read}: {review}");
+    }
+    let fire = |host: &str, id: &str| {
+        let input = json!({
+            "session_id": id, "cwd": session, "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t",
+        });
+        let args = [&["bridge", "--host", host][..], &config[..]].concat();
+        let out = hooks_in_env(&session, &args, &input.to_string(), &env);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(!said.contains("hooks trust"), "every file read is trusted: {said}");
+    };
+    let seen = |name: &str| std::fs::read_to_string(marks.path().join(name)).ok();
+    // Claude Code hosts: its own files are its; the others run where their agents read them.
+    fire("claude", "under-claude");
+    assert_eq!(seen("pkg-gemini").as_deref(), Some(pkg.to_str().expect("utf-8")));
+    assert_eq!(seen("root-gemini"), None, "Gemini CLI does not read the root's file there");
+    assert!(seen("root-codex").is_some() && seen("pkg-codex").is_some(), "Codex reads both");
+    assert_eq!(seen("root-cursor").as_deref(), Some(root.to_str().expect("utf-8")));
+    assert_eq!(seen("pkg-cursor"), None, "Cursor's project file is the root's");
+    assert_eq!((seen("root-claude"), seen("pkg-claude")), (None, None), "the host's own");
+    // Codex hosts: Claude Code's file in the session's folder runs, with that folder as its
+    // project, and its script found there.
+    fire("codex", "under-codex");
+    assert_eq!(seen("pkg-claude").as_deref(), Some(pkg.to_str().expect("utf-8")));
+    assert_eq!(seen("root-claude"), None, "Claude Code does not read the root's file there");
+}

@@ -192,6 +192,7 @@ fn upsert_explicit(registry: &RegistryHandle, id: &HookSourceId, version: u32) {
             source: id.clone(),
             parsed,
             project_root: None,
+            project_dir: None,
             trust: hooks_trust::explicit_source_decision(id.kind),
         })
     });

@@ -368,6 +368,7 @@ fn publishes_trust_decisions_the_pin_and_guard_refusals_are_events() {
         source: source.clone(),
         parsed: hooks_format_cursor::parse(text.as_bytes(), &path),
         project_root: Some(root),
+        project_dir: None,
         trust: TrustDecision::Active { reason: "the run auto-approves".into() },
     });
     registry.pin(CommandExecutionPosture::AutoApproves);

@@ -39,6 +39,10 @@ pub struct PinnedFile {
     pub found_at: Vec<PathBuf>,
     /// Whether it is a project file (of the pin's root).
     pub project: bool,
+    /// For a project file found below the root (in the session's folder, or between the two
+    /// for Codex), that folder: its hooks' project directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project_dir: Option<PathBuf>,
     /// The SHA-256 of its content, hex.
     pub sha256: Option<String>,
     /// Its content when it was read.

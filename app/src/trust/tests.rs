@@ -17,7 +17,7 @@ fn a_project_file_is_read_pinned_and_checked_through_its_format() {
     )
     .unwrap();
     let formats = crate::formats::workspace_formats();
-    let files = files_to_trust(&formats, &root, &[]);
+    let files = files_to_trust(&formats, &root, &root, &[]);
     assert_eq!(files.len(), 1);
     assert_eq!(files[0].kind, PROJECT_CURSOR_FILE);
     let user = user_paths(None, None);
@@ -40,7 +40,7 @@ fn a_file_that_does_not_parse_is_never_trusted() {
     std::fs::create_dir_all(dir.path().join(".cursor")).unwrap();
     std::fs::write(dir.path().join(".cursor/hooks.json"), "{ nope").unwrap();
     let formats = crate::formats::workspace_formats();
-    let files = files_to_trust(&formats, &root, &[]);
+    let files = files_to_trust(&formats, &root, &root, &[]);
     let user = user_paths(None, None);
     assert!(files[0].pin(&user, 0).unwrap().is_none());
     assert!(!files[0].status(&Ok(StoreContents::default()), &user, None).is_trusted());

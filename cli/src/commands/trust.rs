@@ -54,7 +54,14 @@ pub fn run(a: &TrustArgs) -> Result<u8> {
         return Ok(0);
     }
 
-    let files = files_to_trust(&formats, &root, &hooks_sources::user_files(&formats, &user_dirs));
+    // Without --root, the files a session started here reads (its folder's, for formats
+    // whose agents read a subfolder's files: `find_session_files`).
+    let session = match &a.root {
+        Some(_) => root.clone(),
+        None => hooks_registry::canonicalize(&cwd).unwrap_or_else(|_| root.clone()),
+    };
+    let user_files = hooks_sources::user_files(&formats, &user_dirs);
+    let files = files_to_trust(&formats, &root, &session, &user_files);
     let contents = store.load();
     if let Err(e) = &contents {
         bail!(

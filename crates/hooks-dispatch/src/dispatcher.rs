@@ -28,7 +28,9 @@ use crate::{
 /// What the codecs need to know about the firing besides the binding.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FireContext {
-    /// The project root of the firing; when `None`, each binding's own project root.
+    /// The project root of the firing: the project directory of the bindings that have
+    /// none of their own (the user's and the administrator's hooks), and the place whose run
+    /// settings apply; when `None`, each binding's own project root.
     pub project_dir: Option<PathBuf>,
     /// The user's configuration directory (Chrys's `${chrys_home}`).
     pub config_dir: Option<PathBuf>,
@@ -50,10 +52,13 @@ impl FireContext {
         EncodeContext {
             source: &binding.source,
             working_dir: binding.working_dir.as_path(),
-            project_dir: self
-                .project_dir
-                .as_deref()
-                .or(binding.project_root.as_ref().map(|p| p.as_path())),
+            // A project file's own project directory first: a file the registry placed in
+            // a session's subfolder has that folder as its project, under the firing's root.
+            project_dir: binding
+                .project_root
+                .as_ref()
+                .map(|p| p.as_path())
+                .or(self.project_dir.as_deref()),
             config_dir: self.config_dir.as_deref(),
             user_shell: self.user_shell.as_deref(),
             agent_version: self.agent_version.as_deref(),

@@ -6,7 +6,7 @@ use std::{path::Path, sync::Arc};
 use hooks_schema::{
     AgentFolder, Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor,
     FormatDirs, FormatId, HookCodec, HookDiagnostic, HookEvent, HookSourceKind, HostCodec,
-    InstallTarget, ManagedDir, NativeEvent, ParseContext, ParseResult, UserDir,
+    InstallTarget, ManagedDir, NativeEvent, ParseContext, ParseResult, ProjectFolders, UserDir,
 };
 
 use crate::{
@@ -289,6 +289,12 @@ impl FormatDescriptor for ClaudeFormat {
 
     fn codec(&self) -> Arc<dyn HookCodec> {
         Arc::new(ClaudeCodec)
+    }
+
+    /// Started in a subfolder of a repository, Claude Code reads that folder's project files,
+    /// not the root's (observed with Claude Code 2.1.328, `specs/bridge.md`).
+    fn project_folders(&self) -> ProjectFolders {
+        ProjectFolders::Session
     }
 
     fn project_dir_vars(&self) -> &[&'static str] {

@@ -8,7 +8,7 @@ use hooks_schema::{
     AgentFolder, Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor,
     FormatDirs, FormatId, HookCodec, HookDefinition, HookEvent, HookSourceKind, HostCodec,
     InstallTarget, ManagedDir, NativeEvent, ParseContext, ParseResult, ParsedSource,
-    ReviewRecordError, UserDir,
+    ProjectFolders, ReviewRecordError, UserDir,
 };
 
 use crate::{CodexCodec, CodexEvent, CodexHost};
@@ -190,6 +190,12 @@ impl FormatDescriptor for CodexFormat {
     }
 
     /// Codex reviews every hook outside the managed layer before it runs it.
+    /// Codex reads each `.codex/` from the repository's root down to the session's folder
+    /// (its project layers; observed with Codex 0.169.0, `specs/bridge.md`).
+    fn project_folders(&self) -> ProjectFolders {
+        ProjectFolders::RootToSession
+    }
+
     fn requires_review(&self, scope: FileScope) -> bool {
         matches!(scope, FileScope::Project | FileScope::User)
     }

@@ -8,7 +8,7 @@ use std::{path::Path, sync::Arc};
 use hooks_schema::{
     AgentFolder, Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor,
     FormatDirs, FormatId, HookCodec, HookSourceKind, HostCodec, InstallTarget, ManagedDir,
-    NativeEvent, OtherFormatFiles, ParseContext, ParseResult, UserDir,
+    NativeEvent, OtherFormatFiles, ParseContext, ParseResult, ProjectFolders, UserDir,
 };
 
 use crate::{
@@ -239,6 +239,12 @@ impl FormatDescriptor for CopilotFormat {
 
     fn codec(&self) -> Arc<dyn HookCodec> {
         Arc::new(CopilotCodec)
+    }
+
+    /// Started in a subfolder of a repository, Copilot CLI reads that folder's project files,
+    /// not the root's (observed with Copilot CLI 1.0.102, `specs/bridge.md`).
+    fn project_folders(&self) -> ProjectFolders {
+        ProjectFolders::Session
     }
 
     fn project_dir_vars(&self) -> &[&'static str] {

@@ -7,7 +7,7 @@ use std::{path::Path, sync::Arc};
 use hooks_schema::{
     AgentFolder, Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor,
     FormatDirs, FormatId, HookCodec, HookSourceKind, HostCodec, InstallTarget, ManagedDir,
-    NativeEvent, ParseContext, ParseResult, UserDir,
+    NativeEvent, ParseContext, ParseResult, ProjectFolders, UserDir,
 };
 
 use crate::{GeminiCodec, GeminiEvent, GeminiHost, PROJECT_DIR_VARS};
@@ -191,6 +191,12 @@ impl FormatDescriptor for GeminiFormat {
 
     fn codec(&self) -> Arc<dyn HookCodec> {
         Arc::new(GeminiCodec)
+    }
+
+    /// Started in a subfolder of a repository, Gemini CLI reads that folder's project files,
+    /// not the root's (observed with Gemini CLI 0.61.0, `specs/bridge.md`).
+    fn project_folders(&self) -> ProjectFolders {
+        ProjectFolders::Session
     }
 
     fn project_dir_vars(&self) -> &[&'static str] {

@@ -93,6 +93,7 @@ impl Tree {
             source: self.source.clone(),
             parsed: Ok(ParsedSource { definitions, ..ParsedSource::default() }),
             project_root: Some(AbsPathBuf::new(self.cwd.clone()).expect("absolute")),
+            project_dir: None,
             trust: TrustDecision::Inert { reason: "test".to_owned() },
         });
         registry.snapshot()

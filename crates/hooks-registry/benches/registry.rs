@@ -38,6 +38,7 @@ fn project_update(root: &AbsPathBuf, defs: Vec<HookDefinition>) -> SourceUpdate 
         ),
         parsed: Ok(ParsedSource { definitions: defs, ..ParsedSource::default() }),
         project_root: Some(root.clone()),
+        project_dir: None,
         trust: active(),
     }
 }
@@ -91,6 +92,7 @@ fn registry_with(roots: &[AbsPathBuf], per_root: usize) -> HookRegistry {
                 ..ParsedSource::default()
             }),
             project_root: None,
+            project_dir: None,
             trust: active(),
         });
     }
@@ -112,6 +114,7 @@ fn policy_update() -> SourceUpdate {
             ..ParsedSource::default()
         }),
         project_root: None,
+        project_dir: None,
         trust: active(),
     }
 }

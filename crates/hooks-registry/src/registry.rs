@@ -36,6 +36,13 @@ pub struct SourceUpdate {
     /// For a project kind, the root the file was found under, which is also the directory
     /// its hooks run in; ignored for other kinds, whose hooks run in the file's folder.
     pub project_root: Option<AbsPathBuf>,
+    /// For a project kind found in a folder of the project other than its root, that folder:
+    /// the one its agent takes as the project for a session started there (Claude Code's
+    /// `.claude/` in the session's subfolder, `hooks_sources::find_session_files`). Its hooks
+    /// are bound at `project_root` as any project file's, but placed at this folder: it is
+    /// their project directory (`CLAUDE_PROJECT_DIR`) and where they run when they run at
+    /// the project. `None` (what every loader but the bridge gives): the root.
+    pub project_dir: Option<AbsPathBuf>,
     /// Whether its hooks may run.
     pub trust: TrustDecision,
 }
@@ -157,6 +164,8 @@ struct SourceState {
     has_policy: bool,
     trust: TrustDecision,
     roots: BTreeSet<AbsPathBuf>,
+    /// The folder its hooks are placed at instead of each root ([`SourceUpdate::project_dir`]).
+    project_dir: Option<AbsPathBuf>,
     /// The ids of `roots` in [`HookRegistry::root_keys`], for the keys of that epoch
     /// ([`HookRegistry::root_keys_epoch`]); cleared when `roots` changes. Ids stay the same
     /// while other roots come and go, so a publish looks a source's roots up only after its
@@ -196,6 +205,7 @@ impl SourceState {
             &self.id,
             self.load.accepted().map(|a| &**a),
             &self.roots,
+            self.project_dir.as_ref(),
             &self.user_paths,
             Some(&self.compiled),
         );
@@ -447,8 +457,8 @@ impl HookRegistry {
     /// pin time keeps what it had and the change is reported; a new source is parsed and
     /// protected but inert (a new explicit source is an error).
     pub fn upsert_source(&mut self, update: SourceUpdate) -> Revision {
-        let SourceUpdate { source, parsed, project_root, trust } = update;
-        self.apply(source, parsed, project_root, Some(trust));
+        let SourceUpdate { source, parsed, project_root, project_dir, trust } = update;
+        self.apply(source, parsed, project_root, Some(project_dir), Some(trust));
         self.publish()
     }
 
@@ -457,8 +467,8 @@ impl HookRegistry {
     /// [`HookRegistry::upsert_source`] would; an empty batch publishes nothing.
     pub fn upsert_sources(&mut self, updates: impl IntoIterator<Item = SourceUpdate>) -> Revision {
         let mut any = false;
-        for SourceUpdate { source, parsed, project_root, trust } in updates {
-            self.apply(source, parsed, project_root, Some(trust));
+        for SourceUpdate { source, parsed, project_root, project_dir, trust } in updates {
+            self.apply(source, parsed, project_root, Some(project_dir), Some(trust));
             any = true;
         }
         if any { self.publish() } else { self.revision }
@@ -471,7 +481,7 @@ impl HookRegistry {
         project_root: Option<AbsPathBuf>,
         error: HookDiagnostic,
     ) -> Revision {
-        self.apply(source.clone(), Err(vec![error]), project_root, None);
+        self.apply(source.clone(), Err(vec![error]), project_root, None, None);
         self.publish()
     }
 
@@ -598,6 +608,7 @@ impl HookRegistry {
                     &state.id,
                     state.load.accepted().map(|a| &**a),
                     &state.roots,
+                    state.project_dir.as_ref(),
                     &state.user_paths,
                     None,
                 );
@@ -791,11 +802,14 @@ impl HookRegistry {
         slot
     }
 
+    /// `project_dir`: `Some` sets the source's project folder ([`SourceUpdate::project_dir`]),
+    /// `None` keeps it.
     fn apply(
         &mut self,
         id: HookSourceId,
         parsed: ParseResult,
         project_root: Option<AbsPathBuf>,
+        project_dir: Option<Option<AbsPathBuf>>,
         trust: Option<TrustDecision>,
     ) {
         let pinned = self.pinned.is_some();
@@ -823,6 +837,7 @@ impl HookRegistry {
                     has_policy: false,
                     trust: TrustDecision::Inert { reason: "the file has not loaded".to_owned() },
                     roots: BTreeSet::new(),
+                    project_dir: None,
                     root_ids: None,
                     root_positions: None,
                     present_at_pin: false,
@@ -864,6 +879,11 @@ impl HookRegistry {
                 crate::trace::trust(&id, &trust);
             }
             state.trust = trust;
+        }
+        if id.kind.is_project()
+            && let Some(dir) = project_dir
+        {
+            state.project_dir = dir;
         }
         if id.kind.is_project()
             && let Some(root) = project_root
@@ -1275,7 +1295,14 @@ fn note_frozen_change(
             {
                 roots.insert(r.clone());
             }
-            let compiled = compile(&state.id, Some(&accepted), &roots, &state.user_paths, None);
+            let compiled = compile(
+                &state.id,
+                Some(&accepted),
+                &roots,
+                state.project_dir.as_ref(),
+                &state.user_paths,
+                None,
+            );
             state.late_protected = compiled.protected.to_vec();
             state.late_patterns = compiled.patterns;
             if !same {
@@ -1398,6 +1425,7 @@ fn compile(
     id: &HookSourceId,
     accepted: Option<&Accepted>,
     roots: &BTreeSet<AbsPathBuf>,
+    project_dir: Option<&AbsPathBuf>,
     user_paths: &UserPaths,
     previous: Option<&Compiled>,
 ) -> Compiled {
@@ -1417,7 +1445,9 @@ fn compile(
         })
         .unwrap_or_default();
     let mut placement_error = None;
-    let dirs: Vec<(Option<AbsPathBuf>, AbsPathBuf)> = if id.kind.is_project() {
+    // `(place, project directory, working directory)`: a project file is bound at each of its
+    // roots and placed there, or at its own project folder.
+    let dirs: Vec<(Option<AbsPathBuf>, Option<AbsPathBuf>, AbsPathBuf)> = if id.kind.is_project() {
         if roots.is_empty() {
             placement_error = Some(
                 HookDiagnostic::error(
@@ -1427,10 +1457,16 @@ fn compile(
                 .with_code("no_working_directory"),
             );
         }
-        roots.iter().map(|r| (Some(r.clone()), r.clone())).collect()
+        roots
+            .iter()
+            .map(|r| {
+                let dir = project_dir.unwrap_or(r);
+                (Some(r.clone()), Some(dir.clone()), dir.clone())
+            })
+            .collect()
     } else {
         match id.path.parent() {
-            Some(dir) => vec![(None, dir)],
+            Some(dir) => vec![(None, None, dir)],
             None => {
                 placement_error = Some(
                     HookDiagnostic::error(
@@ -1458,7 +1494,7 @@ fn compile(
     let mut placements = Vec::with_capacity(dirs.len());
     // The scripts of one file lie under the same few folders: each is resolved once.
     let mut resolver = Resolver::default();
-    for (project_root, working_dir) in dirs {
+    for (place, project_root, working_dir) in dirs {
         let mut bindings = Vec::new();
         if accepted.is_some() {
             for (index, (def, analysis)) in analysed.iter().enumerate() {
@@ -1519,7 +1555,7 @@ fn compile(
             }
         }
         placements.push(PlacedBindings {
-            project_root,
+            project_root: place,
             working_dir,
             bindings: Arc::from(bindings),
         });

@@ -93,7 +93,13 @@ pub(crate) fn update(
     root: Option<&AbsPathBuf>,
     trust: TrustDecision,
 ) -> SourceUpdate {
-    SourceUpdate { source: source.clone(), parsed, project_root: root.cloned(), trust }
+    SourceUpdate {
+        source: source.clone(),
+        parsed,
+        project_root: root.cloned(),
+        project_dir: None,
+        trust,
+    }
 }
 
 /// The ids of `bindings`, in order.

@@ -11,10 +11,13 @@ pub struct Binding {
     pub source: HookSourceId,
     /// The definition.
     pub definition: Arc<HookDefinition>,
-    /// The directory its hooks run in: the project root for a project file, the source
-    /// file's folder (or the format's documented directory) otherwise.
+    /// The directory its hooks run in: the project root for a project file (or the folder
+    /// of the project it was placed at, below the root), the source file's folder (or the
+    /// format's documented directory) otherwise.
     pub working_dir: AbsPathBuf,
-    /// The project root it is scoped to; `None` for sources that apply everywhere.
+    /// Its project directory: the project root it is scoped to, or for a file its agent
+    /// reads in a session's subfolder that folder; `None` for sources that apply
+    /// everywhere.
     pub project_root: Option<AbsPathBuf>,
 }
 

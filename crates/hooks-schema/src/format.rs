@@ -17,7 +17,7 @@ use std::{fmt, path::Path, sync::Arc};
 pub use self::{
     location::{
         AgentFolder, FileContent, FileLocation, FilePattern, FormatDirs, ManagedDir, Ownership,
-        UserDir,
+        ProjectFolders, UserDir,
     },
     set::{FormatSet, FormatSetError, UnknownFormat},
 };
@@ -249,6 +249,12 @@ pub trait FormatDescriptor: Send + Sync + fmt::Debug {
     /// and still folds their verdicts in binding order. By default false.
     fn concurrent_gated_hooks(&self) -> bool {
         false
+    }
+
+    /// Which folders' project files the agent reads for a session started below the
+    /// repository's root ([`ProjectFolders`]). By default the root's only.
+    fn project_folders(&self) -> ProjectFolders {
+        ProjectFolders::Root
     }
 
     /// Variables a hook command of this format may use to name the project root

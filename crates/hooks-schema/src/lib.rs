@@ -148,7 +148,7 @@ pub use crate::{
     format::{
         AgentFolder, Claim, FileContent, FileLocation, FilePattern, FormatDescriptor, FormatDirs,
         FormatSet, FormatSetError, ManagedDir, NativeEvent, Ownership, ParseContext,
-        ReviewRecordError, SourceSummary, UnknownFormat, UserDir,
+        ProjectFolders, ReviewRecordError, SourceSummary, UnknownFormat, UserDir,
     },
     host::{
         EDITED_PATH_ARGS, HostAnswer, HostCodec, HostError, HostInput, InstallTarget,

@@ -53,8 +53,9 @@ pub use crate::{
     },
     locate::{
         Candidate, FoundFile, MAX_FOLDER_FILES, MAX_FOLDER_SCAN, ManagedDirs, Place, ScopeDirs,
-        UserDirs, candidates, expected_files, files_below, files_in, find_files, locations_in,
-        managed_files, project_files, subfolders, user_files,
+        UserDirs, candidates, expected_files, files_below, files_in, find_files,
+        find_session_files, locations_in, managed_files, project_files, session_project_files,
+        subfolders, user_files,
     },
     ownership::administrator_only,
     policy_files::{UserPolicy, read_user_policy},

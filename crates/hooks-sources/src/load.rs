@@ -87,6 +87,7 @@ pub fn load_explicit_sources(
                 source: id.clone(),
                 parsed,
                 project_root: None,
+                project_dir: None,
                 trust: explicit_source_decision(id.kind),
             }),
             Err(e) => Err(e.to_diagnostic()),
@@ -249,12 +250,19 @@ fn read_files(
                 trust: policy.decide(file.kind, inputs),
                 parsed: Ok(ParsedSource { diagnostics: vec![why], ..ParsedSource::default() }),
                 project_root: None,
+                project_dir: None,
             }),
             Ok(read) => read.map_err(|e| e.to_diagnostic()).map(|read| {
                 let trust = crate::decide_read(policy, &ctx, None, &read, inputs);
                 let mut parsed = read.1;
                 extend_diagnostics(&mut parsed, std::mem::take(&mut file.folder_warnings));
-                SourceUpdate { source: id.clone(), parsed, project_root: None, trust }
+                SourceUpdate {
+                    source: id.clone(),
+                    parsed,
+                    project_root: None,
+                    project_dir: None,
+                    trust,
+                }
             }),
         };
         out.push(ReadFile { id, result, found: found_paths(&file.path, &file.replaced_by) });

@@ -450,6 +450,60 @@ pub fn project_files(formats: &FormatSet, root: &Path) -> Vec<(HookSourceKind, P
     pairs(find_files(formats, FileScope::Project, root, &ScopeDirs::new()))
 }
 
+/// The project files a session started in `session` reads, each with the folder it was
+/// found in (the folder its agent takes as the project): every format's files in the folders
+/// its agent reads for a session there ([`hooks_schema::ProjectFolders`]: the repository's
+/// `root`, the session's folder, or each folder from one down to the other), the root's
+/// first. A `session` that is `root`, or not below it, reads the root's files of every
+/// format, as [`find_files`] finds them. Both paths are compared as given (canonical ones,
+/// usually).
+///
+/// ```
+/// # use hooks_schema::FormatSet;
+/// let formats = FormatSet::new(Vec::new());
+/// let found = hooks_sources::find_session_files(&formats, "/repo".as_ref(), "/repo/pkg".as_ref());
+/// assert!(found.is_empty());
+/// ```
+pub fn find_session_files(
+    formats: &FormatSet,
+    root: &Path,
+    session: &Path,
+) -> Vec<(FoundFile, PathBuf)> {
+    let session = if session.starts_with(root) { session } else { root };
+    let mut folders: Vec<&Path> = session.ancestors().take_while(|a| a.starts_with(root)).collect();
+    folders.reverse();
+    let mut out = Vec::new();
+    for folder in folders {
+        let here: Vec<_> = formats
+            .iter()
+            .filter(|f| f.project_folders().reads(folder, root, session))
+            .cloned()
+            .collect();
+        if here.is_empty() {
+            continue;
+        }
+        let found = if here.len() == formats.len() {
+            find_files(formats, FileScope::Project, folder, &ScopeDirs::new())
+        } else {
+            find_files(&FormatSet::new(here), FileScope::Project, folder, &ScopeDirs::new())
+        };
+        out.extend(found.into_iter().map(|f| (f, folder.to_path_buf())));
+    }
+    out
+}
+
+/// [`find_session_files`] as `(kind, path, project folder)`, in the same order.
+pub fn session_project_files(
+    formats: &FormatSet,
+    root: &Path,
+    session: &Path,
+) -> Vec<(HookSourceKind, PathBuf, PathBuf)> {
+    find_session_files(formats, root, session)
+        .into_iter()
+        .map(|(f, folder)| (f.kind, f.path, folder))
+        .collect()
+}
+
 /// The user's own files in `dirs`, as `(kind, path)`, in precedence order.
 pub fn user_files(formats: &FormatSet, dirs: &UserDirs) -> Vec<(HookSourceKind, PathBuf)> {
     pairs(find_files(formats, FileScope::User, Path::new(""), dirs))

@@ -106,6 +106,21 @@ pub fn workspace_formats() -> FormatSet {
     ])
 }
 
+/// Every adapter of the workspace (the app registers the same seven): for the core's tests
+/// of behaviour that differs between formats by their declarations (where each agent reads
+/// a session's project files).
+pub fn every_format() -> FormatSet {
+    FormatSet::new(vec![
+        hooks_format_cursor::descriptor(),
+        hooks_format_chrys::descriptor(),
+        hooks_format_claude::descriptor(),
+        hooks_format_codex::descriptor(),
+        hooks_format_gemini::descriptor(),
+        hooks_format_copilot::descriptor(),
+        hooks_format_windsurf::descriptor(),
+    ])
+}
+
 /// Copilot CLI's format alone: the registered format whose project folder is read
 /// recursively (`FilePattern::EachIn { recursive: true }`), for the core's tests of that.
 pub fn copilot_formats() -> FormatSet {

@@ -563,6 +563,7 @@ impl Shared {
                     trust: decide_read(&*self.policy, &ctx, Some(root), &read, &inputs),
                     parsed: read.1,
                     project_root: Some(root.clone()),
+                    project_dir: None,
                 }),
                 Err(e) => Op::ReadFailure(id.clone(), e.to_diagnostic()),
             };

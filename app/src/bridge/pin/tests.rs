@@ -17,6 +17,7 @@ fn set(tag: &str) -> PinnedSet {
             path: "/p/.cursor/hooks.json".into(),
             found_at: vec![],
             project: true,
+            project_dir: None,
             sha256: Some(sha256_hex(tag)),
             content: Some(tag.into()),
             error: None,

@@ -1061,6 +1061,53 @@ mod lookup;
 mod recompile;
 mod roots;
 
+/// A project file found in a session's subfolder ([`crate::SourceUpdate::project_dir`]) is
+/// bound at its root like any project file, but placed at its folder: its bindings name that
+/// folder as their project directory and run there, and the scripts it names through the
+/// project directory are protected there, not at the root.
+#[test]
+fn a_project_file_placed_at_a_subfolder_is_bound_at_the_root_and_placed_at_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = canonicalize(dir.path()).unwrap();
+    std::fs::create_dir_all(root.as_path().join("pkg/.claude")).unwrap();
+    let pkg = canonicalize(&root.as_path().join("pkg")).unwrap();
+    let id = sid(
+        hooks_testing::kinds::PROJECT_CLAUDE_SETTINGS,
+        pkg.as_path().join(".claude/settings.json"),
+    );
+    let mut r = HookRegistry::new();
+    r.add_project_root(root.clone());
+    let mut placed = update(
+        &id,
+        ok(vec![session_def("var", 0, r#""$PROJECT_DIR"/.claude/hooks/gate.sh"#)]),
+        Some(&root),
+        active(),
+    );
+    placed.project_dir = Some(pkg.clone());
+    r.upsert_source(placed);
+    let snap = r.snapshot();
+    // Bound for sessions anywhere under the root (the place), the subfolder included.
+    for at in [root.as_path().to_path_buf(), pkg.as_path().join("src")] {
+        let bindings = snap.bindings_for(&at);
+        assert_eq!(names(&bindings), ["var"], "{at:?}");
+        assert_eq!(bindings[0].project_root.as_ref(), Some(&pkg));
+        assert_eq!(bindings[0].working_dir, pkg);
+    }
+    let p = snap.protected_paths();
+    assert!(p.contains(&pkg.as_path().join(".claude/hooks/gate.sh")));
+    assert!(!p.contains(&root.as_path().join(".claude/hooks/gate.sh")));
+    // The same file loaded again without a folder is placed at the root, as before.
+    r.upsert_source(update(
+        &id,
+        ok(vec![session_def("var", 0, r#""$PROJECT_DIR"/.claude/hooks/gate.sh"#)]),
+        Some(&root),
+        active(),
+    ));
+    let snap = r.snapshot();
+    assert_eq!(snap.bindings_for(root.as_path())[0].project_root.as_ref(), Some(&root));
+    assert!(snap.protected_paths().contains(&root.as_path().join(".claude/hooks/gate.sh")));
+}
+
 #[test]
 fn scripts_of_a_session_directory_format_are_protected_where_any_session_would_run_them() {
     let dir = tempfile::tempdir().unwrap();

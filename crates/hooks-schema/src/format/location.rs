@@ -157,6 +157,43 @@ impl FilePattern {
     }
 }
 
+/// Which folders' project files a format's agent reads for a session started in a folder
+/// below the repository's root (the nearest folder holding `.git`): the bridge and
+/// `hooks trust` read a session's project files the way its agent would. A session started
+/// at the root reads the root's in every case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ProjectFolders {
+    /// The repository's root only (an editor's workspace folder).
+    #[default]
+    Root,
+    /// The session's own folder only (Claude Code, Gemini CLI and Copilot CLI, observed:
+    /// started in a subfolder, they do not read the root's files).
+    Session,
+    /// Every folder from the repository's root down to the session's, each one's files
+    /// (Codex's project layers, observed).
+    RootToSession,
+}
+
+impl ProjectFolders {
+    /// Whether a session started in `session` reads this format's project files in
+    /// `folder`, where `folder` lies between the repository's `root` and `session` (both
+    /// included).
+    pub fn reads(
+        self,
+        folder: &std::path::Path,
+        root: &std::path::Path,
+        session: &std::path::Path,
+    ) -> bool {
+        match self {
+            ProjectFolders::Root => folder == root,
+            ProjectFolders::Session => folder == session,
+            ProjectFolders::RootToSession => {
+                folder.starts_with(root) && session.starts_with(folder)
+            }
+        }
+    }
+}
+
 /// Who must own a file, and every folder above it, for its agent to read it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Ownership {

@@ -127,7 +127,7 @@ fn load(
     registry.upsert_source(SourceUpdate {
         source: id.clone(),
         parsed: f().get(hooks_testing::ids::CHRYS).unwrap().parse(text.as_bytes(), &ParseContext::new(path, kind)),
-        project_root: root.cloned(),
+        project_root: root.cloned(), project_dir: None,
         trust: StaticTrustPolicy.decide(kind, inputs),
     });
     id

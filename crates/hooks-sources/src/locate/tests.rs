@@ -730,3 +730,86 @@ fn a_copilot_policy_file_others_can_write_is_found_but_not_read() {
         why.message
     );
 }
+
+/// A session started in a subfolder of a repository reads each format's project files where
+/// its agent does (observed with the real CLIs, `specs/bridge.md`): Claude Code's, Gemini
+/// CLI's and Copilot CLI's in the session's folder only, Codex's in every folder from the
+/// root down, Cursor's and Chrys's at the root; a session at the root reads the root's files
+/// of every format, as `project_files` does.
+#[test]
+fn a_session_in_a_subfolder_reads_each_format_s_project_files_where_its_agent_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("repo");
+    let session = root.join("pkg/app");
+    for base in [&root, &root.join("pkg"), &session] {
+        for rel in [
+            ".claude/settings.json",
+            ".gemini/settings.json",
+            ".github/hooks/a.json",
+            ".codex/hooks.json",
+            ".cursor/hooks.json",
+            ".chrys/hooks/hooks.yaml",
+        ] {
+            touch(&base.join(rel));
+        }
+    }
+    let formats = hooks_testing::every_format();
+    let found = crate::session_project_files(&formats, &root, &session);
+    let seen: Vec<(String, PathBuf)> = found
+        .iter()
+        .map(|(kind, path, folder)| {
+            assert!(path.starts_with(folder), "{path:?} is found in {folder:?}");
+            (kind.name(), path.strip_prefix(tmp.path()).unwrap().to_path_buf())
+        })
+        .collect();
+    let want = |kind: &str, rel: &str| (kind.to_owned(), PathBuf::from(rel));
+    for expected in [
+        want("project_claude_settings", "repo/pkg/app/.claude/settings.json"),
+        want("project_gemini_settings", "repo/pkg/app/.gemini/settings.json"),
+        want("project_copilot_hooks", "repo/pkg/app/.github/hooks/a.json"),
+        want("project_codex_hooks", "repo/.codex/hooks.json"),
+        want("project_codex_hooks", "repo/pkg/.codex/hooks.json"),
+        want("project_codex_hooks", "repo/pkg/app/.codex/hooks.json"),
+        want("project_cursor_file", "repo/.cursor/hooks.json"),
+    ] {
+        assert!(seen.contains(&expected), "{expected:?} in {seen:#?}");
+    }
+    assert_eq!(seen.iter().filter(|(k, _)| k.contains("chrys")).count(), 1, "{seen:#?}");
+    for (kind, _, folder) in &found {
+        let (kind, codex) = (kind.name(), kind.name() == "project_codex_hooks");
+        let session_format = ["claude", "gemini", "copilot"].iter().any(|f| kind.contains(f));
+        match (codex, session_format) {
+            (true, _) => assert!(session.starts_with(folder) && folder.starts_with(&root)),
+            (false, true) => assert_eq!(folder, &session, "{kind}"),
+            (false, false) => assert_eq!(folder, &root, "{kind}"),
+        }
+    }
+    // The Codex files in order from the root down.
+    let codex: Vec<&PathBuf> =
+        seen.iter().filter(|(k, _)| k == "project_codex_hooks").map(|(_, p)| p).collect();
+    assert_eq!(
+        codex,
+        [
+            &PathBuf::from("repo/.codex/hooks.json"),
+            &PathBuf::from("repo/pkg/.codex/hooks.json"),
+            &PathBuf::from("repo/pkg/app/.codex/hooks.json")
+        ]
+    );
+    // At the root, and for a folder outside it: the root's files, as `project_files` finds
+    // them.
+    let at_root: Vec<(HookSourceKind, PathBuf)> =
+        crate::session_project_files(&formats, &root, &root)
+            .into_iter()
+            .map(|(k, p, folder)| {
+                assert_eq!(folder, root);
+                (k, p)
+            })
+            .collect();
+    assert_eq!(at_root, project_files(&formats, &root));
+    let outside: Vec<(HookSourceKind, PathBuf)> =
+        crate::session_project_files(&formats, &root, tmp.path())
+            .into_iter()
+            .map(|(k, p, _)| (k, p))
+            .collect();
+    assert_eq!(outside, at_root);
+}
