@@ -22,6 +22,10 @@
 //! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
 //!   changed file is inert until trusted again);
 //! - **retrust**: changed, then trusted again with `hooks trust --yes`: denied again.
+//! - **subfolder**: the project is a subfolder of the repository, holding a hook file of
+//!   another agent's format that agent reads in the folder a session starts in (Gemini CLI's,
+//!   or Claude Code's under Gemini CLI) denying `rm -rf`, trusted with `hooks trust --yes`
+//!   run there: the `rm -rf` is denied and the model saw that hook's reason.
 //!
 //! The harness folder is `$REALAGENTS_DIR`, else `../shared/tools/realagents` next to the
 //! main checkout; the CLIs are installed by its `setup_agents.sh`. The harness's mock models
@@ -51,7 +55,32 @@ const AGENTS: &[&str] = &["claude", "codex", "gemini", "copilot"];
 /// `rm -rf`, trusted with `hooks trust` (then changed, for the `changed` run), and the bridge
 /// installed as the agent's pre-tool hook.
 const SETUP: &str = r#"set -eu
-mkdir -p "$PROJ/.git" "$PROJ/.cursor/hooks"
+mkdir -p "$PROJ/.cursor/hooks"
+if [ "${XTASK_SUBFOLDER:-}" = 1 ]; then
+  # The project is a subfolder of the repository, whose root is the run's folder; there the
+  # agent's session-folder files are the project's, not the root's (Cursor's are the root's).
+  mkdir -p "$RUN/.git"
+  cat > "$PROJ/sub-gate.sh" <<'SH'
+#!/bin/sh
+case "$(cat)" in
+  *'rm -rf'*) echo 'XTASK-AGENTS: rm -rf is not allowed by the repository subfolder hook' >&2; exit 2 ;;
+esac
+SH
+  chmod +x "$PROJ/sub-gate.sh"
+  if [ "$RA_AGENT" = gemini ]; then
+    mkdir -p "$PROJ/.claude"
+    printf '{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"./sub-gate.sh"}]}]}}\n' > "$PROJ/.claude/settings.json"
+  else
+    mkdir -p "$PROJ/.gemini"
+    printf '{"hooks":{"BeforeTool":[{"hooks":[{"type":"command","name":"sub-gate","command":"./sub-gate.sh"}]}]}}\n' > "$PROJ/.gemini/settings.json"
+  fi
+  if [ "$RA_AGENT" = codex ]; then
+    # Codex reads a subfolder's project files once the repository's root is trusted.
+    printf '\n[projects."%s"]\ntrust_level = "trusted"\n' "$RUN" >> "$CODEX_HOME/config.toml"
+  fi
+else
+  mkdir -p "$PROJ/.git"
+fi
 cat > "$PROJ/.cursor/hooks/no-rm.sh" <<'SH'
 #!/bin/sh
 input=$(cat)
@@ -73,7 +102,12 @@ if [ -n "${XTASK_PLUGIN_FILE:-}" ]; then
     cp "$RHOME/$XTASK_PLUGIN_FILE" "$RUN/plugin-hooks.json.orig"
   fi
 fi
-"$HOOKS_BIN" trust --yes --root "$PROJ"
+if [ "${XTASK_SUBFOLDER:-}" = 1 ]; then
+  # Without --root, in the session's folder: what a session started there reads.
+  (cd "$PROJ" && "$HOOKS_BIN" trust --yes)
+else
+  "$HOOKS_BIN" trust --yes --root "$PROJ"
+fi
 if [ "${XTASK_CHANGE_AFTER_TRUST:-}" = 1 ]; then
   printf '{"version":1,"hooks":{"beforeShellExecution":[{"command":".cursor/hooks/no-rm.sh","timeout":30}]}}\n' > "$PROJ/.cursor/hooks.json"
   if [ "${XTASK_RETRUST:-}" = 1 ]; then
@@ -185,6 +219,9 @@ struct Case {
     edit: Option<Edit>,
     change_after_trust: bool,
     retrust: bool,
+    /// The project is a subfolder of the repository (its root the run's folder), with a hook
+    /// file of another agent's session-folder format there denying `rm -rf`.
+    subfolder: bool,
 }
 
 const CASES: &[Case] = &[
@@ -194,6 +231,7 @@ const CASES: &[Case] = &[
         edit: None,
         change_after_trust: false,
         retrust: false,
+        subfolder: false,
     },
     Case {
         name: "allow",
@@ -201,6 +239,7 @@ const CASES: &[Case] = &[
         edit: None,
         change_after_trust: false,
         retrust: false,
+        subfolder: false,
     },
     Case {
         name: "edit",
@@ -208,6 +247,7 @@ const CASES: &[Case] = &[
         edit: Some(Edit::HookFile),
         change_after_trust: false,
         retrust: false,
+        subfolder: false,
     },
     Case {
         name: "plugin",
@@ -215,6 +255,7 @@ const CASES: &[Case] = &[
         edit: Some(Edit::Plugin),
         change_after_trust: false,
         retrust: false,
+        subfolder: false,
     },
     Case {
         name: "wrapper",
@@ -222,6 +263,7 @@ const CASES: &[Case] = &[
         edit: Some(Edit::PathProgram),
         change_after_trust: false,
         retrust: false,
+        subfolder: false,
     },
     Case {
         name: "changed",
@@ -229,6 +271,7 @@ const CASES: &[Case] = &[
         edit: None,
         change_after_trust: true,
         retrust: false,
+        subfolder: false,
     },
     Case {
         name: "retrust",
@@ -236,6 +279,15 @@ const CASES: &[Case] = &[
         edit: None,
         change_after_trust: true,
         retrust: true,
+        subfolder: false,
+    },
+    Case {
+        name: "subfolder",
+        tool_cmd: "rm -rf build && touch ran.txt",
+        edit: None,
+        change_after_trust: false,
+        retrust: false,
+        subfolder: true,
     },
 ];
 
@@ -312,6 +364,7 @@ fn run_case(
         .env("RA_TIMEOUT", "180")
         .env("XTASK_CHANGE_AFTER_TRUST", if case.change_after_trust { "1" } else { "0" })
         .env("XTASK_RETRUST", if case.retrust { "1" } else { "0" })
+        .env("XTASK_SUBFOLDER", if case.subfolder { "1" } else { "0" })
         // The trust store and the pins live under the agent's HOME.
         .env_remove("XDG_STATE_HOME")
         .env_remove("XDG_CONFIG_HOME");
@@ -364,6 +417,17 @@ fn run_case(
             (
                 !tool_ran && shown,
                 format!("tool ran: {tool_ran}; the model saw the Cursor hook's reason: {shown}"),
+            )
+        }
+        "subfolder" => {
+            let shown = seen
+                .contains("XTASK-AGENTS: rm -rf is not allowed by the repository subfolder hook");
+            (
+                !tool_ran && shown,
+                format!(
+                    "tool ran: {tool_ran}; the model saw the subfolder's {} hook's reason: {shown}",
+                    if agent == "gemini" { "Claude Code" } else { "Gemini CLI" }
+                ),
             )
         }
         "allow" => (tool_ran, format!("tool ran: {tool_ran}")),
@@ -444,8 +508,15 @@ fn median(v: &mut [u64]) -> u64 {
     v.get(v.len() / 2).copied().unwrap_or(0)
 }
 
-/// Runs the suite; `only` limits it to some agents.
+/// Runs the suite; `only` limits it to some agents and some runs (`claude subfolder`).
 pub(crate) fn agents(only: &[&str]) -> Result<()> {
+    if let Some(unknown) =
+        only.iter().find(|o| !AGENTS.contains(o) && !CASES.iter().any(|c| c.name == **o))
+    {
+        bail!("`{unknown}` is neither an agent ({}) nor a run", AGENTS.join(", "));
+    }
+    let agents_named = only.iter().any(|o| AGENTS.contains(o));
+    let cases_named = only.iter().any(|o| CASES.iter().any(|c| c.name == *o));
     let harness = harness_dir()?;
     if !harness.join("run_claude.sh").exists() {
         bail!(
@@ -457,7 +528,7 @@ pub(crate) fn agents(only: &[&str]) -> Result<()> {
     let bin = hooks_binary()?;
     let mut report = String::new();
     let mut failed = 0;
-    for agent in AGENTS.iter().filter(|a| only.is_empty() || only.contains(a)) {
+    for agent in AGENTS.iter().filter(|a| !agents_named || only.contains(a)) {
         if !host_exists(&bin, agent) {
             let _ = writeln!(
                 report,
@@ -467,7 +538,7 @@ pub(crate) fn agents(only: &[&str]) -> Result<()> {
             continue;
         }
         let mut all_us = Vec::new();
-        for case in CASES {
+        for case in CASES.iter().filter(|c| !cases_named || only.contains(&c.name)) {
             let o = run_case(&overlay, &harness, &bin, agent, case)?;
             let line = format!(
                 "{agent:8} {:6} {} {:6.1} s  {}",

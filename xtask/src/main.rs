@@ -2,7 +2,7 @@
 //!
 //! Commands: `test <layer>`, `check-layers`, `tidy`, `fuzz-lock`, `check-pie`, `check-static`,
 //! `package`, `doc`, `ci`, `dist`, `layout`, `bench <area> [--json]`, `fuzz --seconds N`,
-//! `agents [AGENT...]`. Run `cargo xtask help`
+//! `agents [AGENT...] [RUN...]`. Run `cargo xtask help`
 //! for the list.
 
 mod agents;
@@ -51,8 +51,10 @@ commands:
                         fire_bench.py; needs $CHRYS_WHEEL_DIR, see xtask/src/peer.rs)
   fuzz --seconds N      run every fuzz target for N seconds (needs cargo-fuzz), a missing
                         corpus seeded from the checkout's test_data
-  agents [AGENT...]     the real-agent suite for `hooks bridge` (not in CI; needs the agent CLIs
-                        and the real-agent harness, $REALAGENTS_DIR)
+  agents [AGENT...] [RUN...]
+                        the real-agent suite for `hooks bridge` (not in CI; needs the agent CLIs
+                        and the real-agent harness, $REALAGENTS_DIR); names limit the agents and
+                        runs (deny, allow, edit, plugin, wrapper, changed, retrust, subfolder)
 ";
 
 fn main() -> Result<()> {
