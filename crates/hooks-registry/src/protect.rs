@@ -976,7 +976,7 @@ fn interpreter_of(line: &str) -> Option<String> {
 
 /// Whether a program's name is a POSIX-like shell's.
 fn is_shell(name: &str) -> bool {
-    matches!(name, "sh" | "bash" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "yash" | "posh")
+    crate::scripts::POSIX_SHELLS.contains(&name)
 }
 
 fn protect_at(

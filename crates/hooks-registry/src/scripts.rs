@@ -1867,9 +1867,15 @@ struct Interpreter {
     module_dirs: &'static [&'static str],
 }
 
+/// The POSIX-like shells: the command analysis reads their operands and options alike, and a
+/// script whose `#!` names one is read as shell text (`protect::read_script`). One list for
+/// both, so neither recognises a shell the other does not.
+pub(crate) const POSIX_SHELLS: &[&str] =
+    &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "busybox"];
+
 const INTERPRETERS: &[Interpreter] = &[
     Interpreter {
-        names: &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "busybox"],
+        names: POSIX_SHELLS,
         subcommands: &[],
         inline: &[],
         values: &["-o", "+o", "-O", "+O"],

@@ -236,6 +236,26 @@ fn what_a_hook_s_shell_script_sources_is_protected_with_it() {
     );
 }
 
+/// Every POSIX-like shell the command analysis knows is one the script reader knows too, and
+/// the other way round (one list since session 22): a hook run by `posh`, and a script whose
+/// `#!` names `busybox`, have what they source protected. Before, the two lists differed by
+/// these two names, and what the `posh` hook's script sources was not protected.
+#[test]
+fn every_shell_the_analysis_knows_the_script_reader_knows() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = canonicalize(dir.path()).unwrap();
+    let root = root.as_path();
+    write(root, "a/gate.sh", ". ./a/lib.sh\n");
+    write(root, "b/gate", "#!/bin/busybox sh\n. ./b/lib.sh\n");
+    for (command, expected) in
+        [("posh a/gate.sh", ["a/gate.sh", "a/lib.sh"]), ("./b/gate", ["b/gate", "b/lib.sh"])]
+    {
+        let def = crate::test_support::def("h", 0, command);
+        let files = crate::definition_files(&def, &placement(root), &ALL_ROLES);
+        assert_paths(&files, root, &expected, true);
+    }
+}
+
 /// A chain of scripts each sourcing the next is followed a bounded number of levels, and a
 /// script larger than the read cap is read up to it: bad input costs a bounded read.
 #[test]
