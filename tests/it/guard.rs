@@ -679,6 +679,30 @@ fn the_shell_start_up_files_are_protected_where_zdotdir_and_xdg_config_home_put_
     );
 }
 
+/// Gemini CLI opens `GEMINI_CLI_SYSTEM_SETTINGS_PATH` relative to its working directory when
+/// the value is relative: the file it reads there as the system's settings (above every other
+/// layer: `hooksConfig.enabled: false` there switches every hook off), and the defaults beside
+/// it, are protected in the folder the engine runs in. Before, a relative value was ignored
+/// and both were writable.
+#[test]
+fn a_relative_system_settings_path_is_protected_where_gemini_cli_reads_it() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let root = project.path().to_str().expect("utf-8");
+    let paths = ["corp/system.json", "corp/system-defaults.json", "corp/notes.txt"];
+    // No --config-dir: the user's and the administrator's folders come from the environment.
+    let mut args = vec!["guard", "--root", root, "--cwd", root, "--json"];
+    args.extend_from_slice(&paths);
+    let env = [
+        ("HOME", home.path()),
+        ("GEMINI_CLI_SYSTEM_SETTINGS_PATH", std::path::Path::new("corp/system.json")),
+    ];
+    let o = crate::cli::hooks_in_env(project.path(), &args, "", &env);
+    let lines = json_lines(&o.stdout);
+    assert_eq!(o.status.code(), Some(2), "{lines:#?}");
+    assert_eq!(allowed(&lines), [false, false, true], "{lines:#?}");
+}
+
 /// The agents load hooks by themselves from their plugins and extensions, which the engine
 /// does not read: an agent that may not edit its hook files must not switch off a plugin's
 /// gate either, existing or not, whatever the spelling.

@@ -71,6 +71,11 @@ pub struct EnvVars {
     /// ([`hooks_schema::FileLocation::env`], `GEMINI_CLI_SYSTEM_SETTINGS_PATH`), by name;
     /// only those set.
     pub format_vars: BTreeMap<String, OsString>,
+    /// The working directory of the process the values were read from, when known: a
+    /// format's variable set to a relative path names a folder or file from there, as the
+    /// agents (which open such paths relative to their own working directory) read it.
+    /// Without it such values are ignored.
+    pub cwd: Option<PathBuf>,
 }
 
 impl EnvVars {
@@ -204,14 +209,33 @@ impl EnvVars {
     /// environment.
     #[allow(clippy::disallowed_methods)]
     pub fn from_process() -> EnvVars {
-        EnvVars::from_lookup(|name| std::env::var_os(name))
+        EnvVars { cwd: process_cwd(), ..EnvVars::from_lookup(|name| std::env::var_os(name)) }
     }
 
     /// [`EnvVars::from_process`], and the folder overrides `formats` declare
     /// ([`EnvVars::format_vars`]).
     #[allow(clippy::disallowed_methods)]
     pub fn from_process_with(formats: &FormatSet) -> EnvVars {
-        EnvVars::from_lookup_with(formats, |name| std::env::var_os(name))
+        EnvVars {
+            cwd: process_cwd(),
+            ..EnvVars::from_lookup_with(formats, |name| std::env::var_os(name))
+        }
+    }
+
+    /// The same values read as if from a process working in `cwd` ([`EnvVars::cwd`]).
+    #[must_use]
+    pub fn with_cwd(self, cwd: impl Into<PathBuf>) -> EnvVars {
+        EnvVars { cwd: Some(cwd.into()), ..self }
+    }
+
+    /// A format's variable as a path ([`EnvVars::format_var`]): an absolute value as it is,
+    /// a relative one from [`EnvVars::cwd`] (`None` without it).
+    pub fn format_path(&self, name: &str) -> Option<PathBuf> {
+        let value = PathBuf::from(self.format_var(name)?);
+        if value.is_absolute() {
+            return Some(value);
+        }
+        self.cwd.as_deref().filter(|c| c.is_absolute()).map(|c| c.join(value))
     }
 
     /// [`EnvVars::from_lookup`], and the folder overrides `formats` declare, looked up the
@@ -276,6 +300,7 @@ impl EnvVars {
             otel_headers: get(EnvVars::OTEL_EXPORTER_OTLP_HEADERS),
             otel_service_name: get(EnvVars::OTEL_SERVICE_NAME),
             format_vars: BTreeMap::new(),
+            cwd: None,
         }
     }
 
@@ -339,3 +364,8 @@ impl EnvVars {
 
 #[cfg(test)]
 mod tests;
+
+/// This process's working directory, if it can be read.
+fn process_cwd() -> Option<PathBuf> {
+    std::env::current_dir().ok()
+}

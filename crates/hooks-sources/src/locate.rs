@@ -91,7 +91,8 @@ impl ScopeDirs {
     }
 
     /// The user folders of `formats` for the environment in `env`: a format's override
-    /// variable when it is set to an absolute path, else its folder under the home its
+    /// variable when it is set ([`EnvVars::format_path`]: a relative value from the process's
+    /// working directory), else its folder under the home its
     /// home variable names, else on Windows the folder under `%APPDATA%` a format names, else
     /// the folder under the home folder. No home gives no folder (but an override still
     /// does).
@@ -125,8 +126,8 @@ impl ScopeDirs {
     /// The administrator's folders of `formats` as their agents find them in the
     /// environment `env`: [`ScopeDirs::system`], but a format's folder is that of the file
     /// its [`ManagedDir::folder_of_env`](hooks_schema::ManagedDir::folder_of_env) names, and
-    /// a location's file the one its [`FileLocation::env`] names, when they are set to
-    /// absolute paths (Gemini CLI's `GEMINI_CLI_SYSTEM_SETTINGS_PATH` and
+    /// a location's file the one its [`FileLocation::env`] names, when they are set
+    /// ([`EnvVars::format_path`]; Gemini CLI's `GEMINI_CLI_SYSTEM_SETTINGS_PATH` and
     /// `GEMINI_CLI_SYSTEM_DEFAULTS_PATH`).
     pub fn system_from_env(formats: &FormatSet, env: &EnvVars) -> ManagedDirs {
         let mut out = ScopeDirs::new();
@@ -145,7 +146,7 @@ impl ScopeDirs {
     }
 
     /// The same folders, with the file of each location of `scope` whose variable is set
-    /// in `env` to an absolute path.
+    /// in `env`.
     fn with_files_from_env(mut self, formats: &FormatSet, scope: FileScope, env: &EnvVars) -> Self {
         for f in formats.iter() {
             for l in f.locations().iter().filter(|l| l.scope == scope) {
@@ -160,9 +161,10 @@ impl ScopeDirs {
     }
 }
 
-/// The value of a format's variable `var` in `env` as a path, when it is absolute.
+/// The value of a format's variable `var` in `env` as a path: as it is when absolute, from
+/// the process's working directory when relative ([`EnvVars::format_path`]).
 fn absolute_var(env: &EnvVars, var: &str) -> Option<PathBuf> {
-    env.format_var(var).map(PathBuf::from).filter(|p| p.is_absolute())
+    env.format_path(var)
 }
 
 /// A file of a format's location, as found.

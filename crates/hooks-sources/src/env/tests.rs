@@ -81,9 +81,10 @@ fn the_state_dir_is_xdg_state_home_when_absolute_else_the_platform_s_place() {
 #[test]
 fn the_process_reader_returns_the_same_shape_as_the_lookup() {
     // The process environment is whatever the test runner has; the reader must agree with a
-    // lookup that reads the same names, which is the only thing it may do.
+    // lookup that reads the same names, and it knows the process's working directory.
     #[allow(clippy::disallowed_methods)]
-    let expected = EnvVars::from_lookup(|n| std::env::var_os(n));
+    let expected = EnvVars::from_lookup(|n| std::env::var_os(n))
+        .with_cwd(std::env::current_dir().expect("a working directory"));
     assert_eq!(EnvVars::from_process(), expected);
 }
 

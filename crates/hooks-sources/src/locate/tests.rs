@@ -596,8 +596,9 @@ fn managed_candidates(formats: &FormatSet, dirs: &ManagedDirs) -> Vec<PathBuf> {
 
 /// Gemini CLI reads its system settings from the file `GEMINI_CLI_SYSTEM_SETTINGS_PATH` names
 /// and its system defaults from `GEMINI_CLI_SYSTEM_DEFAULTS_PATH`, else beside the settings:
-/// the engine looks (and protects, and watches) where the agent reads. A relative or empty
-/// value is left out, as the user folders' variables are.
+/// the engine looks (and protects, and watches) where the agent reads. An empty value is left
+/// out; a relative one names a file from the process's working directory, as Gemini CLI
+/// opens it, and is left out where that is not known.
 #[test]
 fn the_variables_that_name_a_system_file_move_it_and_the_folder_beside_it() {
     let g = hooks_testing::gemini_formats();
@@ -634,6 +635,18 @@ fn the_variables_that_name_a_system_file_move_it_and_the_folder_beside_it() {
         let dirs = ManagedDirs::system_from_env(&g, &env_of(&g, &[(settings, ignored)]));
         assert_eq!(dirs, system, "{ignored:?}");
     }
+    // Before session 22 a relative value was left out even with the working directory known:
+    // the file Gemini CLI reads as the system's settings was then neither read nor protected.
+    let relative = env_of(&g, &[(settings, "corp/gemini.json")]).with_cwd("/work/proj");
+    assert_eq!(
+        managed_candidates(&g, &ManagedDirs::system_from_env(&g, &relative)),
+        [
+            PathBuf::from("/work/proj/corp/system-defaults.json"),
+            PathBuf::from("/work/proj/corp/gemini.json")
+        ]
+    );
+    let empty = env_of(&g, &[(settings, "")]).with_cwd("/work/proj");
+    assert_eq!(ManagedDirs::system_from_env(&g, &empty), system);
 
     // Found where it is named, and under its own kind.
     let tmp = tempfile::tempdir().unwrap();
@@ -812,4 +825,32 @@ fn a_session_in_a_subfolder_reads_each_format_s_project_files_where_its_agent_do
             .map(|(k, p, _)| (k, p))
             .collect();
     assert_eq!(outside, at_root);
+}
+
+/// A variable that moves a user folder (`GEMINI_CLI_HOME`, `CLAUDE_CONFIG_DIR`, `CODEX_HOME`),
+/// set to a relative path, names the folder from the process's working directory, as the
+/// agents open it. Before session 22 it was left out and the home's folder used instead, so
+/// the folder the agent reads was neither read nor protected.
+#[test]
+fn a_relative_user_folder_variable_names_the_folder_from_the_working_directory() {
+    let g = hooks_testing::gemini_formats();
+    let gemini = hooks_testing::ids::GEMINI;
+    let env = env_of(&g, &[("HOME", "/home/u"), ("GEMINI_CLI_HOME", "alt")]);
+    assert_eq!(
+        UserDirs::from_env(&g, &env).folder(gemini),
+        Some(Path::new("/home/u/.gemini")),
+        "without a working directory, as before"
+    );
+    let env = env.with_cwd("/work/proj");
+    assert_eq!(
+        UserDirs::from_env(&g, &env).folder(gemini),
+        Some(Path::new("/work/proj/alt/.gemini"))
+    );
+    let every = hooks_testing::every_format();
+    let env = env_of(&every, &[("HOME", "/home/u"), ("CLAUDE_CONFIG_DIR", "cfg/claude")])
+        .with_cwd("/work/proj");
+    assert_eq!(
+        UserDirs::from_env(&every, &env).folder(CLAUDE),
+        Some(Path::new("/work/proj/cfg/claude"))
+    );
 }
