@@ -410,8 +410,10 @@ pub struct InstallArgs {
     /// The project's file (default) or the user's.
     #[arg(long, value_enum, default_value_t = InstallScope::Project)]
     pub scope: InstallScope,
-    /// The project (defaults to the nearest folder at or above the current directory that
-    /// holds `.git`, else the current directory).
+    /// The project (defaults to the folder whose file the agent reads for a session started
+    /// here: the current directory for Claude Code, Gemini CLI and Copilot CLI, which read the
+    /// folder they start in; for the others the nearest folder at or above it that holds
+    /// `.git`, else the current directory).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
     /// The home the user's files are under (as for the other commands).

@@ -230,3 +230,30 @@ fn a_codex_install_records_the_bridge_as_reviewed_in_codex_s_own_config() {
     assert_eq!(std::fs::read_to_string(&config).expect("config.toml"), mine);
     assert!(!project.path().join(".codex/hooks.json").exists());
 }
+
+/// Without `--root`, install writes the file the agent reads for a session started in the
+/// current folder: there for Claude Code, Gemini CLI and Copilot CLI, which read the folder
+/// they start in (observed, `specs/bridge.md`), the repository's root for Codex, which reads
+/// every folder's from the root down, and Cursor. Before, it always wrote the root's, which
+/// Claude Code, Gemini CLI and Copilot CLI started in the subfolder do not read: the bridge
+/// never ran there.
+#[test]
+fn install_in_a_subfolder_writes_the_file_a_session_started_there_reads() {
+    let repo = TestDir::new();
+    let home = TestDir::new();
+    std::fs::create_dir(repo.path().join(".git")).expect(".git");
+    let pkg = repo.path().join("pkg");
+    std::fs::create_dir(&pkg).expect("pkg");
+    for (host, at_session, at_root) in [
+        ("claude", "pkg/.claude/settings.local.json", ".claude/settings.local.json"),
+        ("gemini", "pkg/.gemini/settings.json", ".gemini/settings.json"),
+        ("copilot", "pkg/.github/hooks/agent-hooks.json", ".github/hooks/agent-hooks.json"),
+        ("codex", ".codex/hooks.json", "pkg/.codex/hooks.json"),
+        ("cursor", ".cursor/hooks.json", "pkg/.cursor/hooks.json"),
+    ] {
+        let out = hooks(&pkg, home.path(), &["install", "--host", host, "--bridge", BRIDGE]);
+        assert_eq!(code(&out), 0, "{host}: {}", both(&out));
+        assert!(repo.path().join(at_session).is_file(), "{host}: {at_session} written");
+        assert!(!repo.path().join(at_root).exists(), "{host}: {at_root} not written");
+    }
+}

@@ -8,7 +8,7 @@ use std::{
 };
 
 use anyhow::{Context, Result, bail};
-use hooks_schema::{FileScope, HookSourceKind};
+use hooks_schema::{FileScope, HookSourceKind, ProjectFolders};
 use hooks_sources::{EnvVars, UserDirs};
 
 use hooks_app::install::{Edit, install, uninstall, validate};
@@ -52,8 +52,12 @@ pub fn run(a: &InstallArgs) -> Result<u8> {
                 .with_context(|| format!("no user folder for {} (set HOME)", descriptor.agent()))?
         }
         _ => {
+            // Without --root, the folder whose file the agent reads for a session started
+            // here: the repository's root, or this folder for an agent that reads the
+            // folder it starts in (`FormatDescriptor::project_folders`).
             let root = match &a.root {
                 Some(root) => absolute(root, &cwd),
+                None if descriptor.project_folders() == ProjectFolders::Session => cwd.clone(),
                 None => hooks_app::trust::project_root_of(&cwd),
             };
             anyhow::ensure!(root.is_dir(), "--root {}: not a directory", root.display());
