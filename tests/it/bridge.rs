@@ -494,6 +494,7 @@ fn a_session_in_a_subfolder_runs_each_format_s_files_where_its_agent_reads_them(
     let trust = hooks_in_env(&session, &[&["trust", "--yes"][..], &config[..]].concat(), "", &env);
     assert_eq!(trust.status.code(), Some(0), "{trust:?}");
     let review = String::from_utf8_lossy(&trust.stdout);
+    assert!(review.contains(", the files a session started in pkg reads"), "{review}");
     for reviewed in [
         "pkg/.gemini/settings.json",
         "pkg/.claude/settings.json",

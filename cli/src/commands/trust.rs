@@ -68,7 +68,16 @@ pub fn run(a: &TrustArgs) -> Result<u8> {
             "{e}; nothing in it counts as trusted, and it is not overwritten (move it away to start afresh)"
         );
     }
-    writeln!(out, "project {root} (trust store {})", store.path().display())?;
+    if session == root {
+        writeln!(out, "project {root} (trust store {})", store.path().display())?;
+    } else {
+        writeln!(
+            out,
+            "project {root}, the files a session started in {} reads (trust store {})",
+            shown_path(&session, &root),
+            store.path().display()
+        )?;
+    }
     if files.is_empty() {
         writeln!(out, "no hook files found")?;
         return Ok(0);
