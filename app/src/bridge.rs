@@ -38,7 +38,7 @@ use hooks_schema::{
     HookCommand, HookSourceId, HookSourceKind, HostAnswer, HostError, HostInput, ParseContext,
     TrustDecision, host_runs,
 };
-use hooks_sources::{FoundFile, ManagedDirs, UserDirs, find_files, found_paths};
+use hooks_sources::{FoundFile, ManagedDirs, ScopeDirs, UserDirs, find_files, found_paths};
 use hooks_trust::{CommandExecutionPosture, Surface, TrustPolicy};
 
 use crate::runtime::{HookRuntime, RuntimeConfig};
@@ -508,9 +508,12 @@ impl ReadParses {
     }
 }
 
-/// The files of every format that apply to `root` now: managed, the user's, the project's,
-/// each read and parsed once (bytes kept for the pin, the parse for the runtime), with
-/// whether it may run.
+/// The files of every format that apply to a session started in `session` under `root` now:
+/// managed, the user's, the project's where each format's agent reads them
+/// (`find_session_files`), each read and parsed once (bytes kept for the pin, the parse for
+/// the runtime), with whether it may run; and, for a session below the root, the root's
+/// files whose agents read the session's folder instead, inert, so that the scripts they run
+/// stay protected.
 fn read_set(
     config: &BridgeConfig,
     host: &dyn FormatDescriptor,
@@ -535,6 +538,9 @@ fn read_set(
                 .map(|f| (f, None)),
         );
     }
+    // The root's files whose agents read another folder's for this session: loaded inert, so
+    // the scripts they run stay protected for the sessions started at the root, which run them.
+    let mut not_here: Vec<(PathBuf, AbsPathBuf)> = Vec::new();
     if let Some(r) = root {
         let at = hooks_registry::canonicalize(session).unwrap_or_else(|_| r.clone());
         found.extend(
@@ -542,6 +548,14 @@ fn read_set(
                 |(f, folder)| (f, Some(AbsPathBuf::new(folder).unwrap_or_else(|_| r.clone()))),
             ),
         );
+        if at != *r {
+            for f in find_files(formats, FileScope::Project, r.as_path(), &ScopeDirs::new()) {
+                if !found.iter().any(|(g, _)| g.kind == f.kind && g.path == f.path) {
+                    not_here.push((f.path.clone(), at.clone()));
+                    found.push((f, Some(r.clone())));
+                }
+            }
+        }
     }
     let mut files: Vec<PinnedFile> = Vec::new();
     let mut parses = ReadParses::default();
@@ -594,7 +608,18 @@ fn read_set(
             continue;
         }
         let sha256 = content.as_deref().map(pin::sha256_hex);
-        let (active, reason, needs_trust) = if host_runs(host, file.kind) {
+        let elsewhere = not_here.iter().find(|(p, _)| *p == file.path).map(|(_, at)| at);
+        let (active, reason, needs_trust) = if let Some(at) = elsewhere {
+            let agent =
+                file.kind.format().and_then(|f| formats.get(f)).map_or("its agent", |d| d.agent());
+            (
+                false,
+                format!(
+                    "{agent} does not read this file for a session started in {at}: protected, not run"
+                ),
+                false,
+            )
+        } else if host_runs(host, file.kind) {
             (false, format!("{} runs this file itself", config.host), false)
         } else if let Some(text) = &content {
             let (decided, parsed) = decide(

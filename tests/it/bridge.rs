@@ -527,6 +527,24 @@ fn a_session_in_a_subfolder_runs_each_format_s_files_where_its_agent_reads_them(
     assert_eq!(seen("root-cursor").as_deref(), Some(root.to_str().expect("utf-8")));
     assert_eq!(seen("pkg-cursor"), None, "Cursor's project file is the root's");
     assert_eq!((seen("root-claude"), seen("pkg-claude")), (None, None), "the host's own");
+    // The root's files its agent does not read for this session still have their scripts
+    // protected: a session started at the root runs them.
+    for script in [root.join(".claude/hooks/mark.sh"), pkg.join(".claude/hooks/mark.sh")] {
+        let input = json!({
+            "session_id": "guarded", "cwd": session, "hook_event_name": "PreToolUse",
+            "tool_name": "Write", "tool_input": {"file_path": script, "content": "exit 0\n"},
+            "tool_use_id": "w",
+        });
+        let args = [&["bridge", "--host", "claude"][..], &config[..]].concat();
+        let out = hooks_in_env(&session, &args, &input.to_string(), &env);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        assert_eq!(
+            v["hookSpecificOutput"]["permissionDecision"],
+            "deny",
+            "{}: {v}",
+            script.display()
+        );
+    }
     // Codex hosts: Claude Code's file in the session's folder runs, with that folder as its
     // project, and its script found there.
     fire("codex", "under-codex");
