@@ -592,6 +592,39 @@ fn project_hook_files_below_the_root_are_protected_at_any_depth_existing_or_not(
     assert_eq!(lines[6]["hits"][0]["why"], "inside_folder", "{lines:#?}");
 }
 
+/// Each agent's folder of hook scripts (`.claude/hooks/`, `.gemini/hooks/`, `.codex/hooks/`,
+/// `.cursor/hooks/`, `.windsurf/hooks/`, `.chrys/hooks/`; and the user's) is protected whole,
+/// in the project at any depth, existing or not, whether or not a hook the engine has read
+/// names a script there: a session started in a subfolder runs that folder's hooks, which the
+/// engine reading the root's never saw, and a rewritten gate script would decide nothing
+/// there. A project's own `hooks/` folders (`src/hooks/`, React's) stay editable, as do the
+/// other files of the agents' folders. Before session 22, all nine were writable.
+#[test]
+fn every_agent_s_hook_script_folder_is_protected_at_any_depth_existing_or_not() {
+    let project = TestDir::new();
+    project.script("packages/api/.claude/hooks/gate.sh", "#!/bin/sh\nexit 2\n");
+    let home = TestDir::new();
+    let paths = [
+        "packages/api/.claude/hooks/gate.sh",
+        ".claude/hooks/new.sh",
+        "a/b/.gemini/hooks/check.py",
+        "a/.codex/hooks/x/deep.sh",
+        "packages/web/.cursor/hooks/format.sh",
+        ".windsurf/hooks/gate.sh",
+        "packages/api/.chrys/hooks/scripts/foo.py",
+        "~/.claude/hooks/audit.sh",
+        "~/.gemini/hooks/audit.sh",
+        "src/hooks/useThing.ts",
+        "hooks/readme.md",
+        "packages/api/.claude/CLAUDE.md",
+        "packages/api/.cursor/rules/style.mdc",
+    ];
+    let lines = guard_refusing(project.path(), home.path(), &paths, 9);
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "project_claude_hook_scripts", "{lines:#?}");
+    assert_eq!(lines[0]["hits"][0]["why"], "inside_folder", "{lines:#?}");
+    assert_eq!(lines[7]["hits"][0]["source_kind"], "user_claude_hook_scripts", "{lines:#?}");
+}
+
 /// A hook that sets a module search path imports from it: the folders of `PYTHONPATH`,
 /// `NODE_PATH`, … kept in a configuration folder are protected whole, existing files or not;
 /// the project's own code on the same path is not.

@@ -757,9 +757,14 @@ fn the_path_a_hook_file_was_found_at_and_the_names_that_would_shadow_it_are_prot
         );
     }
     assert!(!handle.can_write_files(&[target], dir.path()).is_allowed(), "the link's target too");
+    // Chrys keeps a project's hook scripts beside its file (`.chrys/hooks/scripts/`): the
+    // folder is protected whole (since session 22); the rest of `.chrys/` is not.
     assert!(
-        handle.can_write_files(&[PathBuf::from(".chrys/hooks/notes.txt")], dir.path()).is_allowed()
+        !handle
+            .can_write_files(&[PathBuf::from(".chrys/hooks/notes.txt")], dir.path())
+            .is_allowed()
     );
+    assert!(handle.can_write_files(&[PathBuf::from(".chrys/notes.txt")], dir.path()).is_allowed());
 }
 
 /// The runtime prints nothing: a pending outbox job it cannot read at the first exchange is

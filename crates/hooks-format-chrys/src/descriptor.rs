@@ -4,9 +4,10 @@
 use std::{path::Path, sync::Arc};
 
 use hooks_schema::{
-    Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
-    HookCodec, HookDiagnostic, HookSourceKind, NativeEvent, ParseContext, ParseResult,
-    ParsedSource, PolicySwitch, SourcePolicy, SourceScope, SourceSummary, SwitchRule, UserDir,
+    AgentFolder, Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor,
+    FormatDirs, FormatId, HookCodec, HookDiagnostic, HookSourceKind, NativeEvent, ParseContext,
+    ParseResult, ParsedSource, PolicySwitch, SourcePolicy, SourceScope, SourceSummary, SwitchRule,
+    UserDir,
 };
 
 use crate::{
@@ -68,6 +69,18 @@ pub fn descriptor() -> Arc<dyn FormatDescriptor> {
     Arc::new(ChrysFormat)
 }
 
+/// The folder where Chrys's hook scripts are kept by convention (`.chrys/hooks/`, and `~/.chrys/hooks/`
+/// under the user folder): protected as a whole, existing or not, in the project at any
+/// depth (a session started in a subfolder runs that folder's hooks) and in the user folder,
+/// whether or not a hook the engine has read names a script there.
+pub const HOOK_SCRIPTS: FileRole = FileRole::new(FORMAT, "chrys_hook_scripts", 290);
+
+/// Where Chrys's hook scripts are kept ([`HOOK_SCRIPTS`]).
+const AGENT_FOLDERS: [AgentFolder; 2] = [
+    AgentFolder::nested(HOOK_SCRIPTS, ".chrys/hooks"),
+    AgentFolder::at(HOOK_SCRIPTS, FileScope::User, "hooks"),
+];
+
 impl FormatDescriptor for ChrysFormat {
     fn id(&self) -> FormatId {
         FORMAT
@@ -87,6 +100,10 @@ impl FormatDescriptor for ChrysFormat {
 
     fn locations(&self) -> &[FileLocation] {
         &LOCATIONS
+    }
+
+    fn agent_folders(&self) -> &[AgentFolder] {
+        &AGENT_FOLDERS
     }
 
     /// `*.yaml` and `*.yml` are Chrys's by name; a `.json` in a folder named `hooks` by its

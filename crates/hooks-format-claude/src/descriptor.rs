@@ -147,13 +147,19 @@ pub const SKILLS: FileRole = FileRole::new(FORMAT, "claude_skills", 392);
 /// Claude Code's commands (`commands/*.md`), read as skills, front matter and all.
 pub const COMMANDS: FileRole = FileRole::new(FORMAT, "claude_commands", 393);
 
+/// The folder where Claude Code's hook scripts are kept by convention (`.claude/hooks/`, and `~/.claude/hooks/`
+/// under the user folder): protected as a whole, existing or not, in the project at any
+/// depth (a session started in a subfolder runs that folder's hooks) and in the user folder,
+/// whether or not a hook the engine has read names a script there.
+pub const HOOK_SCRIPTS: FileRole = FileRole::new(FORMAT, "claude_hook_scripts", 394);
+
 /// The folders Claude Code loads hooks from that the engine does not read: its plugins
 /// (the marketplaces' copies under `plugins/marketplaces/`, the installed ones under
 /// `plugins/cache/`), and the subagents, skills and commands of the project and of the user
 /// (2.1.328 registers the `hooks:` of their front matter; a project subagent shadows the
 /// user's of the same name, so both places are protected). Claude Code's own sandbox denies
 /// writes to a project's `.claude/agents/` and `.claude/commands/` for the same reason.
-const AGENT_FOLDERS: [AgentFolder; 7] = [
+const AGENT_FOLDERS: [AgentFolder; 9] = [
     AgentFolder::at(PLUGINS, FileScope::User, "plugins"),
     AgentFolder::at(AGENTS, FileScope::Project, ".claude/agents"),
     AgentFolder::nested(SKILLS, ".claude/skills"),
@@ -161,6 +167,8 @@ const AGENT_FOLDERS: [AgentFolder; 7] = [
     AgentFolder::at(AGENTS, FileScope::User, "agents"),
     AgentFolder::at(SKILLS, FileScope::User, "skills"),
     AgentFolder::at(COMMANDS, FileScope::User, "commands"),
+    AgentFolder::nested(HOOK_SCRIPTS, ".claude/hooks"),
+    AgentFolder::at(HOOK_SCRIPTS, FileScope::User, "hooks"),
 ];
 
 /// What a file of `ctx`'s kind is, when it is a subagent, a skill or a command: by its kind,

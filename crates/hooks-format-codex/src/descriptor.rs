@@ -107,7 +107,18 @@ pub const PLUGINS: FileRole = FileRole::new(FORMAT, "codex_plugins", 490);
 
 /// The folders Codex loads hooks from that the engine does not read: its plugins (installed
 /// under `plugins/cache/`, their data under `plugins/data/`).
-const AGENT_FOLDERS: [AgentFolder; 1] = [AgentFolder::at(PLUGINS, FileScope::User, "plugins")];
+/// The folder where Codex's hook scripts are kept by convention (`.codex/hooks/`, and `$CODEX_HOME/hooks/`
+/// under the user folder): protected as a whole, existing or not, in the project at any
+/// depth (a session started in a subfolder runs that folder's hooks) and in the user folder,
+/// whether or not a hook the engine has read names a script there.
+pub const HOOK_SCRIPTS: FileRole = FileRole::new(FORMAT, "codex_hook_scripts", 491);
+
+/// The same folders, and where Codex's hook scripts are kept.
+const AGENT_FOLDERS: [AgentFolder; 3] = [
+    AgentFolder::at(PLUGINS, FileScope::User, "plugins"),
+    AgentFolder::nested(HOOK_SCRIPTS, ".codex/hooks"),
+    AgentFolder::at(HOOK_SCRIPTS, FileScope::User, "hooks"),
+];
 
 impl FormatDescriptor for CodexFormat {
     fn id(&self) -> FormatId {

@@ -4,9 +4,9 @@
 use std::{path::Path, sync::Arc};
 
 use hooks_schema::{
-    Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
-    HookCodec, HookSourceKind, HostCodec, InstallTarget, ManagedDir, NativeEvent, OtherFormatFiles,
-    ParseContext, ParseResult, UserDir,
+    AgentFolder, Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor,
+    FormatDirs, FormatId, HookCodec, HookSourceKind, HostCodec, InstallTarget, ManagedDir,
+    NativeEvent, OtherFormatFiles, ParseContext, ParseResult, UserDir,
 };
 
 use crate::{CursorCodec, CursorHost, events::NATIVE_EVENTS};
@@ -55,6 +55,18 @@ pub fn descriptor() -> Arc<dyn FormatDescriptor> {
     Arc::new(CursorFormat)
 }
 
+/// The folder where Cursor's hook scripts are kept by convention (`.cursor/hooks/`, and `~/.cursor/hooks/`
+/// under the user folder): protected as a whole, existing or not, in the project at any
+/// depth (a session started in a subfolder runs that folder's hooks) and in the user folder,
+/// whether or not a hook the engine has read names a script there.
+pub const HOOK_SCRIPTS: FileRole = FileRole::new(FORMAT, "cursor_hook_scripts", 190);
+
+/// Where Cursor's hook scripts are kept ([`HOOK_SCRIPTS`]).
+const AGENT_FOLDERS: [AgentFolder; 2] = [
+    AgentFolder::nested(HOOK_SCRIPTS, ".cursor/hooks"),
+    AgentFolder::at(HOOK_SCRIPTS, FileScope::User, "hooks"),
+];
+
 impl FormatDescriptor for CursorFormat {
     fn id(&self) -> FormatId {
         FORMAT
@@ -77,6 +89,10 @@ impl FormatDescriptor for CursorFormat {
 
     fn locations(&self) -> &[FileLocation] {
         &LOCATIONS
+    }
+
+    fn agent_folders(&self) -> &[AgentFolder] {
+        &AGENT_FOLDERS
     }
 
     /// Any file nobody else claims is read as Cursor's (the seed's default format); one in a

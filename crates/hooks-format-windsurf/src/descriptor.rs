@@ -5,9 +5,9 @@
 use std::{path::Path, sync::Arc};
 
 use hooks_schema::{
-    Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor, FormatDirs, FormatId,
-    HookCodec, HookSourceKind, HostCodec, InstallTarget, ManagedDir, NativeEvent, ParseContext,
-    ParseResult, UserDir,
+    AgentFolder, Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor,
+    FormatDirs, FormatId, HookCodec, HookSourceKind, HostCodec, InstallTarget, ManagedDir,
+    NativeEvent, ParseContext, ParseResult, UserDir,
 };
 
 use crate::{WindsurfCodec, WindsurfEvent, WindsurfHost};
@@ -61,6 +61,18 @@ pub fn descriptor() -> Arc<dyn FormatDescriptor> {
     Arc::new(WindsurfFormat)
 }
 
+/// The folder where Windsurf's hook scripts are kept by convention (`.windsurf/hooks/`, and `~/.codeium/windsurf/hooks/`
+/// under the user folder): protected as a whole, existing or not, in the project at any
+/// depth (a session started in a subfolder runs that folder's hooks) and in the user folder,
+/// whether or not a hook the engine has read names a script there.
+pub const HOOK_SCRIPTS: FileRole = FileRole::new(FORMAT, "windsurf_hook_scripts", 690);
+
+/// Where Windsurf's hook scripts are kept ([`HOOK_SCRIPTS`]).
+const AGENT_FOLDERS: [AgentFolder; 2] = [
+    AgentFolder::nested(HOOK_SCRIPTS, ".windsurf/hooks"),
+    AgentFolder::at(HOOK_SCRIPTS, FileScope::User, "hooks"),
+];
+
 impl FormatDescriptor for WindsurfFormat {
     fn id(&self) -> FormatId {
         FORMAT
@@ -83,6 +95,10 @@ impl FormatDescriptor for WindsurfFormat {
 
     fn locations(&self) -> &[FileLocation] {
         &LOCATIONS
+    }
+
+    fn agent_folders(&self) -> &[AgentFolder] {
+        &AGENT_FOLDERS
     }
 
     /// `hooks.json` in an explicit folder is Cursor's by default; Windsurf's is only looked

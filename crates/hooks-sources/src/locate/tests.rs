@@ -554,7 +554,8 @@ fn the_agents_own_plugin_folders_are_expected_under_their_user_folders() {
         expected.folders
     );
     // Every project folder of hook files is protected below a root at any depth too (a
-    // session started in a package reads that package's), Claude Code's skills once.
+    // session started in a package reads that package's), Claude Code's skills once, and so
+    // is each agent's folder of hook scripts (since session 22).
     let nested: Vec<(String, PathBuf)> =
         none.nested_folders.iter().map(|(k, p)| (k.name(), p.clone())).collect();
     let named = |k: &str, p: &str| (k.to_owned(), PathBuf::from(p));
@@ -564,6 +565,9 @@ fn the_agents_own_plugin_folders_are_expected_under_their_user_folders() {
             named("project_claude_agents", ".claude/agents"),
             named("project_claude_skills", ".claude/skills"),
             named("project_claude_commands", ".claude/commands"),
+            named("project_cursor_hook_scripts", ".cursor/hooks"),
+            named("project_chrys_hook_scripts", ".chrys/hooks"),
+            named("project_claude_hook_scripts", ".claude/hooks"),
         ]
     );
     let files: Vec<(String, PathBuf)> =
