@@ -159,6 +159,12 @@ fn the_hooks_tool_fires_lists_checks_and_guards_copilot_files() {
         ".copilot/hooks/user.json",
         r#"{"version": 1, "hooks": {"agentStop": [{"bash": "true"}]}}"#,
     );
+    // Copilot CLI 1.0.102 reads the user's folder with its subfolders too (session 22; the
+    // engine read it one level deep before, and this file's deny did not run).
+    cfg.write(
+        ".copilot/hooks/mine/reboot.json",
+        r#"{"version": 1, "hooks": {"preToolUse": [{"bash": "if grep -q reboot; then exit 2; fi"}]}}"#,
+    );
     let cfgp = cfg.path().to_str().expect("utf-8");
     // Copilot CLI 1.0.102 reads `.github/hooks` with its subfolders.
     d.write(
@@ -180,6 +186,13 @@ fn the_hooks_tool_fires_lists_checks_and_guards_copilot_files() {
     assert_eq!(blocked.status.code(), Some(2), "{}", String::from_utf8_lossy(&blocked.stdout));
     let nested = fire("shutdown now", &[]);
     assert_eq!(nested.status.code(), Some(2), "{}", String::from_utf8_lossy(&nested.stdout));
+    let user_nested = fire("reboot", &[]);
+    assert_eq!(
+        user_nested.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&user_nested.stdout)
+    );
     let allow = fire("ls", &[]);
     assert_eq!(allow.status.code(), Some(0), "{}", String::from_utf8_lossy(&allow.stdout));
     let dry = fire("ls", &["--dry-run"]);
@@ -202,7 +215,7 @@ fn the_hooks_tool_fires_lists_checks_and_guards_copilot_files() {
         3,
         "each file of .github/hooks and its subfolders is its own source: {inv}"
     );
-    assert!(kinds.contains(&"user_copilot_hooks"), "{inv}");
+    assert_eq!(kinds.iter().filter(|k| **k == "user_copilot_hooks").count(), 2, "{inv}");
 
     let check = hooks_in(d.path(), &["check", "--json", ".github/hooks/policy.json"], "");
     let out = String::from_utf8_lossy(&check.stdout);

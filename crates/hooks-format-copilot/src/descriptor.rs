@@ -70,10 +70,13 @@ const LOCATIONS: [FileLocation; 6] = [
         FileScope::Project,
         FilePattern::File(".github/copilot/settings.local.json"),
     ),
+    // The user's folder with its subfolders too, as Copilot CLI 1.0.102 reads it (session 22:
+    // a deny in `~/.copilot/hooks/sub/gate.json` stopped the tool; a `.hidden/` folder's
+    // file, in the project's folder, did not).
     FileLocation::hooks(
         HOOKS_FILE,
         FileScope::User,
-        FilePattern::EachIn { dir: "hooks", suffix: ".json", recursive: false },
+        FilePattern::EachIn { dir: "hooks", suffix: ".json", recursive: true },
     ),
     FileLocation::hooks(SETTINGS_FILE, FileScope::User, FilePattern::File("settings.json")),
 ];
