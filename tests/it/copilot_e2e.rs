@@ -303,6 +303,15 @@ fn disable_all_hooks_in_the_settings_file_switches_the_repositorys_hooks_off() {
         (o.status.code(), v)
     };
     assert_eq!(fire().0, Some(2), "the policy hook denies");
+    // The user's settings file skips only its own hooks (observed with Copilot CLI 1.0.102;
+    // before session 22 it switched the repository's off too).
+    cfg.write(
+        ".copilot/settings.json",
+        r#"{"disableAllHooks": true, "hooks": {"preToolUse": [{"bash": "echo mine; exit 0"}]}}"#,
+    );
+    let (code, v) = fire();
+    assert_eq!(code, Some(2), "the repository's hook still denies: {v}");
+    std::fs::remove_file(cfg.path().join(".copilot/settings.json")).expect("rm");
     d.write(".github/copilot/settings.json", r#"{"disableAllHooks": true}"#);
     let (code, v) = fire();
     assert_eq!(code, Some(0), "{v}");

@@ -8,7 +8,7 @@ use std::{path::Path, sync::Arc};
 use hooks_schema::{
     AgentFolder, Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor,
     FormatDirs, FormatId, HookCodec, HookSourceKind, HostCodec, InstallTarget, ManagedDir,
-    NativeEvent, OtherFormatFiles, ParseContext, ParseResult, ProjectFolders, UserDir,
+    NativeEvent, OtherFormatFiles, ParseContext, ParseResult, ProjectFolders, SourceScope, UserDir,
 };
 
 use crate::{
@@ -229,7 +229,11 @@ impl FormatDescriptor for CopilotFormat {
 
     fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult {
         let kind = if ctx.kind.role() == Some(SETTINGS_FILE) {
-            DocumentKind::Settings
+            if ctx.kind.scope() == SourceScope::File(FileScope::User) {
+                DocumentKind::UserSettings
+            } else {
+                DocumentKind::Settings
+            }
         } else {
             DocumentKind::of(ctx.path)
         };

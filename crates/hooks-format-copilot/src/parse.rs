@@ -18,8 +18,10 @@
 //! - `bash` wins over `command`; `exec` with `args` runs without a shell.
 //!
 //! A settings file (`.github/copilot/settings.json`, `~/.copilot/settings.json`) holds hooks
-//! inline under `hooks`: there any entry error rejects the whole `hooks` field (documented),
-//! and `disableAllHooks` is a switch over the non-managed files ([`SwitchRule::Hooks`]).
+//! inline under `hooks`: there any entry error rejects the whole `hooks` field (documented).
+//! The project's `disableAllHooks` is a switch over the non-managed files
+//! ([`SwitchRule::Hooks`]); the user's skips that file's own hooks only, as a hook file's does
+//! (observed with Copilot CLI 1.0.102).
 
 use std::{path::Path, sync::Arc, time::Duration};
 
@@ -78,13 +80,19 @@ const ENTRY_KEYS: [&str; 14] = [
 pub enum DocumentKind {
     /// A hook file (`.github/hooks/*.json`, `~/.copilot/hooks/*.json`, a policy file).
     HookFile,
-    /// A settings file with inline `hooks` (`.github/copilot/settings.json`,
-    /// `settings.local.json`, `~/.copilot/settings.json`).
+    /// A project settings file with inline `hooks` (`.github/copilot/settings.json`,
+    /// `settings.local.json`): its `disableAllHooks` switches every non-managed hook off.
     Settings,
+    /// The user's settings file (`~/.copilot/settings.json`): inline `hooks` as a settings
+    /// file's, but its `disableAllHooks` skips only its own hooks, as in a hook file
+    /// (observed with Copilot CLI 1.0.102: the user's hook files and the repository's still
+    /// ran).
+    UserSettings,
 }
 
 impl DocumentKind {
-    /// The kind of the file at `path`, by its name.
+    /// The kind of the file at `path`, by its name (a settings file is taken for the
+    /// project's: the name does not say whose it is).
     pub fn of(path: &Path) -> DocumentKind {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         let in_hooks_dir = path.parent().and_then(Path::file_name).is_some_and(|d| d == "hooks");
@@ -123,7 +131,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
 pub fn parse_as(bytes: &[u8], path: &Path, kind: DocumentKind) -> ParseResult {
     let mut r = Reader {
         path,
-        strict: kind == DocumentKind::Settings,
+        strict: kind != DocumentKind::HookFile,
         diagnostics: Vec::new(),
         definitions: Vec::new(),
         hook: None,
@@ -222,7 +230,7 @@ pub fn parse_as(bytes: &[u8], path: &Path, kind: DocumentKind) -> ParseResult {
     }
     if kind == DocumentKind::HookFile {
         r.version(&root)?;
-    } else if root.get(DISABLE_ALL_HOOKS).is_some() {
+    } else if kind == DocumentKind::Settings && root.get(DISABLE_ALL_HOOKS).is_some() {
         policy.switches.push(PolicySwitch {
             key: DISABLE_ALL_HOOKS,
             rule: SwitchRule::Hooks,
@@ -253,7 +261,7 @@ pub fn parse_as(bytes: &[u8], path: &Path, kind: DocumentKind) -> ParseResult {
             root.column,
         );
     }
-    if disabled && kind == DocumentKind::HookFile {
+    if disabled && kind != DocumentKind::Settings {
         let n = r.definitions.len();
         r.definitions.clear();
         if let Some(m) = root.get(DISABLE_ALL_HOOKS) {

@@ -180,6 +180,30 @@ fn settings_files_are_strict_and_carry_the_switch() {
     assert!(parsed.diagnostics.is_empty(), "no version needed inline: {:?}", parsed.diagnostics);
 }
 
+/// The user's settings file keeps the strict inline reading, but its `disableAllHooks` skips
+/// only its own hooks, as Copilot CLI 1.0.102 does (observed in session 22: with it set there,
+/// a hook in `~/.copilot/hooks/` and one in `.github/hooks/` still denied, the file's own
+/// inline hook did not run); the project's settings file switches every hook off.
+#[test]
+fn the_user_settings_file_s_disable_all_hooks_skips_its_own_hooks_only() {
+    let text = br#"{"disableAllHooks": true, "hooks": {"preToolUse": [{"type": "command", "bash": "exit 2"}]}}"#;
+    let user = parse_as(text, Path::new("/h/.copilot/settings.json"), DocumentKind::UserSettings)
+        .expect("parses");
+    assert!(user.definitions.is_empty(), "its own hooks are skipped");
+    assert!(user.policy.switches.is_empty(), "and nothing else is switched: {:?}", user.policy);
+    assert!(user.diagnostics.iter().any(|d| d.code.as_deref() == Some("disabled")));
+    let project =
+        parse_as(text, Path::new("/r/.github/copilot/settings.json"), DocumentKind::Settings)
+            .expect("parses");
+    let sw = project.policy.switches.first().expect("the project's switch");
+    assert_eq!((sw.key, sw.rule, sw.on), (DISABLE_ALL_HOOKS, SwitchRule::Hooks, false));
+    let strict =
+        br#"{"hooks": {"preToolUse": [{"type": "command", "bash": "a"}, {"type": "nope"}]}}"#;
+    let user = parse_as(strict, Path::new("/h/.copilot/settings.json"), DocumentKind::UserSettings)
+        .expect("parses");
+    assert!(user.definitions.is_empty(), "strict like a settings file");
+}
+
 #[test]
 fn document_kinds_by_name() {
     assert_eq!(
@@ -288,7 +312,7 @@ proptest! {
     #[test]
     fn arbitrary_documents_parse_with_located_diagnostics(doc in arb_json()) {
         let bytes = serde_json::to_vec_pretty(&serde_json::json!({"version": 1, "hooks": doc})).expect("json");
-        for kind in [DocumentKind::HookFile, DocumentKind::Settings] {
+        for kind in [DocumentKind::HookFile, DocumentKind::Settings, DocumentKind::UserSettings] {
             match parse_as(&bytes, &repo_path("x.json"), kind) {
                 Ok(p) => {
                     for d in &p.diagnostics {
