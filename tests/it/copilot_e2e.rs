@@ -318,6 +318,16 @@ fn disable_all_hooks_in_the_settings_file_switches_the_repositorys_hooks_off() {
     assert_eq!(v["runs"].as_array().map(Vec::len), Some(0), "{v}");
     d.write(".github/copilot/settings.json", r#"{"disableAllHooks": false}"#);
     assert_eq!(fire().0, Some(2));
+    // The personal `settings.local.json` wins over `settings.json`, both ways (observed with
+    // Copilot CLI 1.0.102; before session 22 `settings.json` won).
+    d.write(".github/copilot/settings.local.json", r#"{"disableAllHooks": true}"#);
+    let (code, v) = fire();
+    assert_eq!(code, Some(0), "the local file's true wins: {v}");
+    d.write(".github/copilot/settings.json", r#"{"disableAllHooks": true}"#);
+    d.write(".github/copilot/settings.local.json", r#"{"disableAllHooks": false}"#);
+    let (code, v) = fire();
+    assert_eq!(code, Some(2), "the local file's false wins: {v}");
+    std::fs::remove_file(d.path().join(".github/copilot/settings.local.json")).expect("rm");
     std::fs::remove_file(d.path().join(".github/copilot/settings.json")).expect("rm");
     let policy = d.path().join(".github/hooks/policy.json");
     let text = std::fs::read_to_string(&policy).expect("read");

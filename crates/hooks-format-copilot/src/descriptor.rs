@@ -24,14 +24,22 @@ pub const FORMAT: FormatId = FormatId::new("copilot");
 pub const HOOKS_FILE: FileRole = FileRole::new(FORMAT, "copilot_hooks", 500);
 /// A settings file with inline `hooks`.
 pub const SETTINGS_FILE: FileRole = FileRole::new(FORMAT, "copilot_settings", 510);
+/// The repository's personal settings file (`.github/copilot/settings.local.json`): a settings
+/// file whose keys win over `settings.json`'s, so it ranks above it (observed with Copilot CLI
+/// 1.0.102: its `disableAllHooks: false` ran the hooks `settings.json` switched off, and its
+/// `true` switched them off against `settings.json`'s `false`).
+pub const LOCAL_SETTINGS_FILE: FileRole = FileRole::new(FORMAT, "copilot_local_settings", 505);
 
 /// `/etc/github-copilot/policy.d/*.json` (machine policy, managed).
 pub const MANAGED_HOOKS: HookSourceKind = HookSourceKind::file(FileScope::Managed, HOOKS_FILE);
 /// A repository's `.github/hooks/*.json`.
 pub const PROJECT_HOOKS: HookSourceKind = HookSourceKind::file(FileScope::Project, HOOKS_FILE);
-/// A repository's `.github/copilot/settings.json` and `settings.local.json`.
+/// A repository's `.github/copilot/settings.json`.
 pub const PROJECT_SETTINGS: HookSourceKind =
     HookSourceKind::file(FileScope::Project, SETTINGS_FILE);
+/// A repository's `.github/copilot/settings.local.json`.
+pub const PROJECT_LOCAL_SETTINGS: HookSourceKind =
+    HookSourceKind::file(FileScope::Project, LOCAL_SETTINGS_FILE);
 /// `~/.copilot/hooks/*.json` (or `$COPILOT_HOME/hooks/*.json`).
 pub const USER_HOOKS: HookSourceKind = HookSourceKind::file(FileScope::User, HOOKS_FILE);
 /// `~/.copilot/settings.json`.
@@ -66,7 +74,7 @@ const LOCATIONS: [FileLocation; 6] = [
         FilePattern::File(".github/copilot/settings.json"),
     ),
     FileLocation::hooks(
-        SETTINGS_FILE,
+        LOCAL_SETTINGS_FILE,
         FileScope::Project,
         FilePattern::File(".github/copilot/settings.local.json"),
     ),
@@ -228,7 +236,9 @@ impl FormatDescriptor for CopilotFormat {
     }
 
     fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult {
-        let kind = if ctx.kind.role() == Some(SETTINGS_FILE) {
+        let kind = if ctx.kind.role() == Some(SETTINGS_FILE)
+            || ctx.kind.role() == Some(LOCAL_SETTINGS_FILE)
+        {
             if ctx.kind.scope() == SourceScope::File(FileScope::User) {
                 DocumentKind::UserSettings
             } else {

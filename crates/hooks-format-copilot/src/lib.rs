@@ -32,8 +32,9 @@ pub use crate::{
         payload,
     },
     descriptor::{
-        COPILOT_HOME_VAR, CopilotFormat, FORMAT, HOOKS_FILE, MANAGED_HOOKS, PROJECT_HOOKS,
-        PROJECT_HOOKS_DIR, PROJECT_SETTINGS, SETTINGS_FILE, USER_HOOKS, USER_SETTINGS, descriptor,
+        COPILOT_HOME_VAR, CopilotFormat, FORMAT, HOOKS_FILE, LOCAL_SETTINGS_FILE, MANAGED_HOOKS,
+        PROJECT_HOOKS, PROJECT_HOOKS_DIR, PROJECT_LOCAL_SETTINGS, PROJECT_SETTINGS, SETTINGS_FILE,
+        USER_HOOKS, USER_SETTINGS, descriptor,
     },
     events::{CopilotEvent, DEFAULT_TIMEOUT, Dialect, MatchField},
     host::{CopilotHost, with_provenance},
