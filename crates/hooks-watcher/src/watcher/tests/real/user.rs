@@ -206,3 +206,35 @@ fn the_user_files_are_one_watched_place_among_the_roots() {
     assert_eq!(s.watcher.loads(&WatchedPlace::Managed), None, "the managed files are not watched");
     assert!(s.watcher.reload(&WatchedPlace::Managed).is_err());
 }
+
+/// Copilot CLI reads the user's `~/.copilot/hooks` with its subfolders (observed with Copilot
+/// CLI 1.0.102): a file written into a subfolder created after the user folders were watched
+/// loads, as in a repository's `.github/hooks`.
+#[test]
+fn a_new_file_in_a_new_subfolder_of_the_user_s_copilot_hooks_loads() {
+    let registry = RegistryHandle::default();
+    let formats = hooks_testing::copilot_formats();
+    let config = WatcherConfig::new(Surface::CliRun, formats.clone()).with_debounce_window(WINDOW);
+    let watcher = HookConfigWatcher::new(registry.clone(), Arc::new(StaticTrustPolicy), config)
+        .expect("start watcher");
+    let s = Setup { dir: tempfile::tempdir().expect("temp dir"), registry, watcher };
+    let home = s.root("home");
+    write(home.as_path(), ".copilot/hooks/top.json", &copilot_file("./top.sh"));
+    let events = s.watcher.subscribe();
+    s.watcher
+        .watch_user_dirs(UserDirs::under_home(&formats, home.as_path()), false)
+        .wait_timeout(Duration::from_secs(10))
+        .expect("attached within 10 s")
+        .expect("attached");
+    let kind = hooks_testing::kinds::USER_COPILOT_HOOKS;
+    assert_eq!(
+        text(commands(&s.registry, &id(kind, &home, ".copilot/hooks/top.json"))),
+        ["./top.sh"]
+    );
+    let nested = ".copilot/hooks/mine/deeper/gate.json";
+    write(home.as_path(), nested, &copilot_file("./gate.sh"));
+    while commands(&s.registry, &id(kind, &home, nested)).is_none() {
+        wait_user_reload(&events);
+    }
+    assert_eq!(text(commands(&s.registry, &id(kind, &home, nested))), ["./gate.sh"]);
+}
