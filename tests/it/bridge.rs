@@ -551,3 +551,39 @@ fn a_session_in_a_subfolder_runs_each_format_s_files_where_its_agent_reads_them(
     assert_eq!(seen("pkg-claude").as_deref(), Some(pkg.to_str().expect("utf-8")));
     assert_eq!(seen("root-claude"), None, "Claude Code does not read the root's file there");
 }
+
+/// Codex ranks its project layers by depth: for a session started in a subfolder, the
+/// subfolder's `.codex/config.toml` `[features] hooks` wins over the repository root's, both
+/// ways (observed with Codex 0.169.0). The bridge read the two files root first, so the root's
+/// won (the first version of the subfolder reading, this session).
+#[test]
+fn a_subfolder_s_codex_config_ranks_above_the_root_s() {
+    let (home, repo) = setup();
+    std::fs::remove_file(home.path().join(".cursor/hooks.json")).expect("no user hook");
+    let state = TestDir::new();
+    let env = [("HOME", home.path()), ("XDG_STATE_HOME", state.path())];
+    repo.write(
+        ".codex/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo root-gate >&2; exit 2"}]}]}}"#,
+    );
+    let session = repo.path().join("pkg");
+    let config = ["--config-dir", home.path().to_str().expect("utf-8")];
+    for (n, (root_on, sub_on, denied)) in
+        [(false, true, true), (true, false, false), (true, true, true)].into_iter().enumerate()
+    {
+        repo.write(".codex/config.toml", &format!("[features]\nhooks = {root_on}\n"));
+        repo.write("pkg/.codex/config.toml", &format!("[features]\nhooks = {sub_on}\n"));
+        let trust =
+            hooks_in_env(&session, &[&["trust", "--yes"][..], &config[..]].concat(), "", &env);
+        assert_eq!(trust.status.code(), Some(0), "{trust:?}");
+        let input = json!({
+            "session_id": format!("layers-{n}"), "cwd": session, "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t",
+        });
+        let args = [&["bridge", "--host", "claude"][..], &config[..]].concat();
+        let out = hooks_in_env(&session, &args, &input.to_string(), &env);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        let deny = v["hookSpecificOutput"]["permissionDecision"] == "deny";
+        assert_eq!(deny, denied, "root hooks = {root_on}, pkg hooks = {sub_on}: {v}");
+    }
+}

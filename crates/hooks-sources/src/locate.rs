@@ -455,10 +455,12 @@ pub fn project_files(formats: &FormatSet, root: &Path) -> Vec<(HookSourceKind, P
 /// The project files a session started in `session` reads, each with the folder it was
 /// found in (the folder its agent takes as the project): every format's files in the folders
 /// its agent reads for a session there ([`hooks_schema::ProjectFolders`]: the repository's
-/// `root`, the session's folder, or each folder from one down to the other), the root's
-/// first. A `session` that is `root`, or not below it, reads the root's files of every
-/// format, as [`find_files`] finds them. Both paths are compared as given (canonical ones,
-/// usually).
+/// `root`, the session's folder, or each folder from one down to the other), the session's
+/// folder first and the root's last: of two files of one kind, the one in the deeper folder
+/// ranks higher, as Codex ranks its project layers (a subfolder's `[features] hooks` over the
+/// root's, observed). A `session` that is `root`, or not below it, reads the root's files of
+/// every format, as [`find_files`] finds them. Both paths are compared as given (canonical
+/// ones, usually).
 ///
 /// ```
 /// # use hooks_schema::FormatSet;
@@ -472,8 +474,7 @@ pub fn find_session_files(
     session: &Path,
 ) -> Vec<(FoundFile, PathBuf)> {
     let session = if session.starts_with(root) { session } else { root };
-    let mut folders: Vec<&Path> = session.ancestors().take_while(|a| a.starts_with(root)).collect();
-    folders.reverse();
+    let folders: Vec<&Path> = session.ancestors().take_while(|a| a.starts_with(root)).collect();
     let mut out = Vec::new();
     for folder in folders {
         let here: Vec<_> = formats

@@ -801,15 +801,16 @@ fn a_session_in_a_subfolder_reads_each_format_s_project_files_where_its_agent_do
             (false, false) => assert_eq!(folder, &root, "{kind}"),
         }
     }
-    // The Codex files in order from the root down.
+    // The Codex files from the session's folder up, so that the deeper ranks higher, as in
+    // Codex.
     let codex: Vec<&PathBuf> =
         seen.iter().filter(|(k, _)| k == "project_codex_hooks").map(|(_, p)| p).collect();
     assert_eq!(
         codex,
         [
-            &PathBuf::from("repo/.codex/hooks.json"),
+            &PathBuf::from("repo/pkg/app/.codex/hooks.json"),
             &PathBuf::from("repo/pkg/.codex/hooks.json"),
-            &PathBuf::from("repo/pkg/app/.codex/hooks.json")
+            &PathBuf::from("repo/.codex/hooks.json")
         ]
     );
     // At the root, and for a folder outside it: the root's files, as `project_files` finds
