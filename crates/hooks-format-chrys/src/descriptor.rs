@@ -69,17 +69,11 @@ pub fn descriptor() -> Arc<dyn FormatDescriptor> {
     Arc::new(ChrysFormat)
 }
 
-/// The folder where Chrys's hook scripts are kept by convention (`.chrys/hooks/`, and `~/.chrys/hooks/`
-/// under the user folder): protected as a whole, existing or not, in the project at any
-/// depth (a session started in a subfolder runs that folder's hooks) and in the user folder,
-/// whether or not a hook the engine has read names a script there.
+/// Where Chrys's hook scripts are kept ([`AgentFolder::hook_scripts`]).
 pub const HOOK_SCRIPTS: FileRole = FileRole::new(FORMAT, "chrys_hook_scripts", 290);
 
-/// Where Chrys's hook scripts are kept ([`HOOK_SCRIPTS`]).
-const AGENT_FOLDERS: [AgentFolder; 2] = [
-    AgentFolder::nested(HOOK_SCRIPTS, ".chrys/hooks"),
-    AgentFolder::at(HOOK_SCRIPTS, FileScope::User, "hooks"),
-];
+/// The folders the guard protects whole for Chrys: where its hook scripts are kept.
+const AGENT_FOLDERS: [AgentFolder; 2] = AgentFolder::hook_scripts(HOOK_SCRIPTS, ".chrys/hooks");
 
 impl FormatDescriptor for ChrysFormat {
     fn id(&self) -> FormatId {

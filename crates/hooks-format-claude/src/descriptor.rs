@@ -147,11 +147,11 @@ pub const SKILLS: FileRole = FileRole::new(FORMAT, "claude_skills", 392);
 /// Claude Code's commands (`commands/*.md`), read as skills, front matter and all.
 pub const COMMANDS: FileRole = FileRole::new(FORMAT, "claude_commands", 393);
 
-/// The folder where Claude Code's hook scripts are kept by convention (`.claude/hooks/`, and `~/.claude/hooks/`
-/// under the user folder): protected as a whole, existing or not, in the project at any
-/// depth (a session started in a subfolder runs that folder's hooks) and in the user folder,
-/// whether or not a hook the engine has read names a script there.
+/// Where Claude Code's hook scripts are kept ([`AgentFolder::hook_scripts`]).
 pub const HOOK_SCRIPTS: FileRole = FileRole::new(FORMAT, "claude_hook_scripts", 394);
+
+/// [`HOOK_SCRIPTS`]'s folders, in the project and the user's.
+const SCRIPT_FOLDERS: [AgentFolder; 2] = AgentFolder::hook_scripts(HOOK_SCRIPTS, ".claude/hooks");
 
 /// The folders Claude Code loads hooks from that the engine does not read: its plugins
 /// (the marketplaces' copies under `plugins/marketplaces/`, the installed ones under
@@ -167,8 +167,8 @@ const AGENT_FOLDERS: [AgentFolder; 9] = [
     AgentFolder::at(AGENTS, FileScope::User, "agents"),
     AgentFolder::at(SKILLS, FileScope::User, "skills"),
     AgentFolder::at(COMMANDS, FileScope::User, "commands"),
-    AgentFolder::nested(HOOK_SCRIPTS, ".claude/hooks"),
-    AgentFolder::at(HOOK_SCRIPTS, FileScope::User, "hooks"),
+    SCRIPT_FOLDERS[0],
+    SCRIPT_FOLDERS[1],
 ];
 
 /// What a file of `ctx`'s kind is, when it is a subagent, a skill or a command: by its kind,

@@ -105,20 +105,17 @@ fn in_codex_folder(path: &Path) -> bool {
 /// they run), which Codex loads itself; the guard protects the folder.
 pub const PLUGINS: FileRole = FileRole::new(FORMAT, "codex_plugins", 490);
 
-/// The folders Codex loads hooks from that the engine does not read: its plugins (installed
-/// under `plugins/cache/`, their data under `plugins/data/`).
-/// The folder where Codex's hook scripts are kept by convention (`.codex/hooks/`, and `$CODEX_HOME/hooks/`
-/// under the user folder): protected as a whole, existing or not, in the project at any
-/// depth (a session started in a subfolder runs that folder's hooks) and in the user folder,
-/// whether or not a hook the engine has read names a script there.
+/// Where Codex's hook scripts are kept ([`AgentFolder::hook_scripts`]).
 pub const HOOK_SCRIPTS: FileRole = FileRole::new(FORMAT, "codex_hook_scripts", 491);
 
-/// The same folders, and where Codex's hook scripts are kept.
-const AGENT_FOLDERS: [AgentFolder; 3] = [
-    AgentFolder::at(PLUGINS, FileScope::User, "plugins"),
-    AgentFolder::nested(HOOK_SCRIPTS, ".codex/hooks"),
-    AgentFolder::at(HOOK_SCRIPTS, FileScope::User, "hooks"),
-];
+/// [`HOOK_SCRIPTS`]'s folders, in the project and the user's.
+const SCRIPT_FOLDERS: [AgentFolder; 2] = AgentFolder::hook_scripts(HOOK_SCRIPTS, ".codex/hooks");
+
+/// The folders Codex loads hooks from that the engine does not read: its plugins (installed
+/// under `plugins/cache/`, their data under `plugins/data/`); and where its hook scripts are
+/// kept.
+const AGENT_FOLDERS: [AgentFolder; 3] =
+    [AgentFolder::at(PLUGINS, FileScope::User, "plugins"), SCRIPT_FOLDERS[0], SCRIPT_FOLDERS[1]];
 
 impl FormatDescriptor for CodexFormat {
     fn id(&self) -> FormatId {
@@ -200,13 +197,14 @@ impl FormatDescriptor for CodexFormat {
         &INSTALL
     }
 
-    /// Codex reviews every hook outside the managed layer before it runs it.
-    /// Codex reads each `.codex/` from the repository's root down to the session's folder
-    /// (its project layers; observed with Codex 0.169.0, `specs/bridge.md`).
+    /// Codex reads each `.codex/` from the repository's root down to the session's folder,
+    /// the deeper ranking higher (its project layers; observed with Codex 0.169.0,
+    /// `specs/bridge.md`).
     fn project_folders(&self) -> ProjectFolders {
         ProjectFolders::RootToSession
     }
 
+    /// Codex reviews every hook outside the managed layer before it runs it.
     fn requires_review(&self, scope: FileScope) -> bool {
         matches!(scope, FileScope::Project | FileScope::User)
     }

@@ -55,17 +55,11 @@ pub fn descriptor() -> Arc<dyn FormatDescriptor> {
     Arc::new(CursorFormat)
 }
 
-/// The folder where Cursor's hook scripts are kept by convention (`.cursor/hooks/`, and `~/.cursor/hooks/`
-/// under the user folder): protected as a whole, existing or not, in the project at any
-/// depth (a session started in a subfolder runs that folder's hooks) and in the user folder,
-/// whether or not a hook the engine has read names a script there.
+/// Where Cursor's hook scripts are kept ([`AgentFolder::hook_scripts`]).
 pub const HOOK_SCRIPTS: FileRole = FileRole::new(FORMAT, "cursor_hook_scripts", 190);
 
-/// Where Cursor's hook scripts are kept ([`HOOK_SCRIPTS`]).
-const AGENT_FOLDERS: [AgentFolder; 2] = [
-    AgentFolder::nested(HOOK_SCRIPTS, ".cursor/hooks"),
-    AgentFolder::at(HOOK_SCRIPTS, FileScope::User, "hooks"),
-];
+/// The folders the guard protects whole for Cursor: where its hook scripts are kept.
+const AGENT_FOLDERS: [AgentFolder; 2] = AgentFolder::hook_scripts(HOOK_SCRIPTS, ".cursor/hooks");
 
 impl FormatDescriptor for CursorFormat {
     fn id(&self) -> FormatId {

@@ -105,18 +105,18 @@ pub const HOME_VAR: &str = "GEMINI_CLI_HOME";
 /// protects the folder.
 pub const EXTENSIONS: FileRole = FileRole::new(FORMAT, "gemini_extensions", 490);
 
-/// The folder where Gemini CLI's hook scripts are kept by convention (`.gemini/hooks/`, and `~/.gemini/hooks/`
-/// under the user folder): protected as a whole, existing or not, in the project at any
-/// depth (a session started in a subfolder runs that folder's hooks) and in the user folder,
-/// whether or not a hook the engine has read names a script there.
+/// Where Gemini CLI's hook scripts are kept ([`AgentFolder::hook_scripts`]).
 pub const HOOK_SCRIPTS: FileRole = FileRole::new(FORMAT, "gemini_hook_scripts", 491);
+
+/// [`HOOK_SCRIPTS`]'s folders, in the project and the user's.
+const SCRIPT_FOLDERS: [AgentFolder; 2] = AgentFolder::hook_scripts(HOOK_SCRIPTS, ".gemini/hooks");
 
 /// The folders Gemini CLI loads hooks from that the engine does not read (its extensions),
 /// and where its hook scripts are kept.
 const AGENT_FOLDERS: [AgentFolder; 3] = [
     AgentFolder::at(EXTENSIONS, FileScope::User, "extensions"),
-    AgentFolder::nested(HOOK_SCRIPTS, ".gemini/hooks"),
-    AgentFolder::at(HOOK_SCRIPTS, FileScope::User, "hooks"),
+    SCRIPT_FOLDERS[0],
+    SCRIPT_FOLDERS[1],
 ];
 
 impl FormatDescriptor for GeminiFormat {

@@ -61,17 +61,11 @@ pub fn descriptor() -> Arc<dyn FormatDescriptor> {
     Arc::new(WindsurfFormat)
 }
 
-/// The folder where Windsurf's hook scripts are kept by convention (`.windsurf/hooks/`, and `~/.codeium/windsurf/hooks/`
-/// under the user folder): protected as a whole, existing or not, in the project at any
-/// depth (a session started in a subfolder runs that folder's hooks) and in the user folder,
-/// whether or not a hook the engine has read names a script there.
+/// Where Windsurf's hook scripts are kept ([`AgentFolder::hook_scripts`]).
 pub const HOOK_SCRIPTS: FileRole = FileRole::new(FORMAT, "windsurf_hook_scripts", 690);
 
-/// Where Windsurf's hook scripts are kept ([`HOOK_SCRIPTS`]).
-const AGENT_FOLDERS: [AgentFolder; 2] = [
-    AgentFolder::nested(HOOK_SCRIPTS, ".windsurf/hooks"),
-    AgentFolder::at(HOOK_SCRIPTS, FileScope::User, "hooks"),
-];
+/// The folders the guard protects whole for Windsurf: where its hook scripts are kept.
+const AGENT_FOLDERS: [AgentFolder; 2] = AgentFolder::hook_scripts(HOOK_SCRIPTS, ".windsurf/hooks");
 
 impl FormatDescriptor for WindsurfFormat {
     fn id(&self) -> FormatId {

@@ -308,6 +308,16 @@ impl AgentFolder {
     pub const fn nested(role: FileRole, dir: &'static str) -> AgentFolder {
         AgentFolder { role, scope: FileScope::Project, dir, nested: true }
     }
+
+    /// Where a format's agent keeps its hook scripts by convention: `project_dir` relative to
+    /// a project (`.claude/hooks`), at any depth, and `hooks` in the format's user folder
+    /// (`~/.claude/hooks`). Protected whole, existing or not, whether or not a hook the
+    /// engine has read names a script there: a session started in a subfolder runs that
+    /// folder's hooks, whose scripts the engine, reading another folder's files, never saw
+    /// (finding F35, `specs/hardening.md`).
+    pub const fn hook_scripts(role: FileRole, project_dir: &'static str) -> [AgentFolder; 2] {
+        [AgentFolder::nested(role, project_dir), AgentFolder::at(role, FileScope::User, "hooks")]
+    }
 }
 
 /// The user's configuration folder of a format.
