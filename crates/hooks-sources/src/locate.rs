@@ -92,17 +92,16 @@ impl ScopeDirs {
 
     /// The user folders of `formats` for the environment in `env`: a format's override
     /// variable when it is set ([`EnvVars::format_path`]: a relative value from the process's
-    /// working directory), else its folder under the home its
-    /// home variable names, else on Windows the folder under `%APPDATA%` a format names, else
-    /// the folder under the home folder. No home gives no folder (but an override still
-    /// does).
+    /// working directory), else its folder under the home its home variable names, else on
+    /// Windows the folder under `%APPDATA%` a format names, else the folder under the home
+    /// folder. No home gives no folder (but an override still does).
     pub fn from_env(formats: &FormatSet, env: &EnvVars) -> UserDirs {
         let home = env.home_dir();
         let appdata = env.appdata.as_ref().map(PathBuf::from).filter(|p| p.is_absolute());
         let mut out = ScopeDirs::new();
         for f in formats.iter() {
             let Some(user) = f.dirs().user else { continue };
-            let var = |v: Option<&'static str>| v.and_then(|v| absolute_var(env, v));
+            let var = |v: Option<&'static str>| v.and_then(|v| env.format_path(v));
             let overridden =
                 var(user.env).or_else(|| var(user.home_env).map(|h| h.join(user.under_home)));
             let dir = match (overridden, user.windows_appdata) {
@@ -135,7 +134,7 @@ impl ScopeDirs {
             let Some(managed) = f.dirs().managed else { continue };
             let moved = managed
                 .folder_of_env
-                .and_then(|v| absolute_var(env, v))
+                .and_then(|v| env.format_path(v))
                 .and_then(|file| file.parent().map(Path::to_path_buf));
             out = match moved {
                 Some(dir) => out.with(f.id(), dir),
@@ -151,7 +150,7 @@ impl ScopeDirs {
         for f in formats.iter() {
             for l in f.locations().iter().filter(|l| l.scope == scope) {
                 if let (FilePattern::File(_), Some(file)) =
-                    (l.pattern, l.env.and_then(|v| absolute_var(env, v)))
+                    (l.pattern, l.env.and_then(|v| env.format_path(v)))
                 {
                     self = self.with_file(l.role, file);
                 }
@@ -159,12 +158,6 @@ impl ScopeDirs {
         }
         self
     }
-}
-
-/// The value of a format's variable `var` in `env` as a path: as it is when absolute, from
-/// the process's working directory when relative ([`EnvVars::format_path`]).
-fn absolute_var(env: &EnvVars, var: &str) -> Option<PathBuf> {
-    env.format_path(var)
 }
 
 /// A file of a format's location, as found.
