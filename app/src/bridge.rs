@@ -538,9 +538,11 @@ fn read_set(
                 .map(|f| (f, None)),
         );
     }
-    // The root's files whose agents read another folder's for this session: loaded inert, so
-    // the scripts they run stay protected for the sessions started at the root, which run them.
-    let mut not_here: Vec<(PathBuf, AbsPathBuf)> = Vec::new();
+    // The root's files of the formats whose agents read another folder's for this session:
+    // loaded inert, so the scripts they run stay protected for the sessions started at the
+    // root, which run them.
+    let mut not_here: Vec<PathBuf> = Vec::new();
+    let mut below_root = None;
     if let Some(r) = root {
         let at = hooks_registry::canonicalize(session).unwrap_or_else(|_| r.clone());
         found.extend(
@@ -548,13 +550,18 @@ fn read_set(
                 |(f, folder)| (f, Some(AbsPathBuf::new(folder).unwrap_or_else(|_| r.clone()))),
             ),
         );
-        if at != *r {
-            for f in find_files(formats, FileScope::Project, r.as_path(), &ScopeDirs::new()) {
-                if !found.iter().any(|(g, _)| g.kind == f.kind && g.path == f.path) {
-                    not_here.push((f.path.clone(), at.clone()));
-                    found.push((f, Some(r.clone())));
-                }
+        let elsewhere: Vec<_> = formats
+            .iter()
+            .filter(|f| !f.project_folders().reads(r.as_path(), r.as_path(), at.as_path()))
+            .cloned()
+            .collect();
+        if !elsewhere.is_empty() {
+            let elsewhere = FormatSet::new(elsewhere);
+            for f in find_files(&elsewhere, FileScope::Project, r.as_path(), &ScopeDirs::new()) {
+                not_here.push(f.path.clone());
+                found.push((f, Some(r.clone())));
             }
+            below_root = Some(at);
         }
     }
     let mut files: Vec<PinnedFile> = Vec::new();
@@ -608,7 +615,7 @@ fn read_set(
             continue;
         }
         let sha256 = content.as_deref().map(pin::sha256_hex);
-        let elsewhere = not_here.iter().find(|(p, _)| *p == file.path).map(|(_, at)| at);
+        let elsewhere = below_root.as_ref().filter(|_| not_here.contains(&file.path));
         let (active, reason, needs_trust) = if let Some(at) = elsewhere {
             let agent =
                 file.kind.format().and_then(|f| formats.get(f)).map_or("its agent", |d| d.agent());
