@@ -2,6 +2,8 @@
 //! stdin, the answer on stdout in the agent's protocol, exit code 0 in every case the
 //! protocol does not need another.
 
+use std::path::Path;
+
 use serde_json::{Value, json};
 
 use crate::{
@@ -121,6 +123,13 @@ fn claude_rm_rf(
     (v["hookSpecificOutput"]["permissionDecision"].as_str().map(str::to_owned), message)
 }
 
+/// `hooks trust --yes` with `config`, run in `dir` with `env`, which must succeed; its output.
+fn trust_yes(dir: &Path, config: &[&str], env: &[(&str, &Path)]) -> std::process::Output {
+    let out = hooks_in_env(dir, &[&["trust", "--yes"][..], config].concat(), "", env);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    out
+}
+
 /// A repository's Cursor hook runs under the bridge only once the user trusted it with
 /// `hooks trust`, and a change to it (in a new session) makes it inert again.
 #[test]
@@ -147,9 +156,7 @@ fn a_project_file_runs_once_trusted_and_not_after_it_changed() {
     };
     assert_eq!(bridge("before-trust"), None, "not trusted yet: inert");
     assert!(told.get(), "Claude Code is told, in a system message, to run `hooks trust`");
-    let args = [&["trust", "--yes"][..], &config[..]].concat();
-    let out = hooks_in_env(repo.path(), &args, "", &env);
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    trust_yes(repo.path(), &config, &env);
     assert_eq!(bridge("after-trust").as_deref(), Some("deny"));
     // The session that pinned before the trust keeps its pin.
     assert_eq!(bridge("before-trust"), None);
@@ -157,8 +164,7 @@ fn a_project_file_runs_once_trusted_and_not_after_it_changed() {
     std::fs::write(repo.path().join(".cursor/hooks.json"), format!("{hooks}\n")).expect("edit");
     assert_eq!(bridge("after-change"), None);
     assert_eq!(bridge("after-trust").as_deref(), Some("deny"), "pinned as trusted");
-    let out = hooks_in_env(repo.path(), &[&["trust", "--yes"][..], &config[..]].concat(), "", &env);
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    trust_yes(repo.path(), &config, &env);
     assert_eq!(bridge("trusted-again").as_deref(), Some("deny"));
     assert!(!told.get(), "nothing to tell once trusted");
     // Its script changed: inert again, and the host is told.
@@ -191,9 +197,7 @@ fn a_trusted_project_hook_is_inert_once_what_its_script_sources_changed() {
     let config = ["--config-dir", home.path().to_str().expect("utf-8")];
     let bridge = |session: &str| claude_rm_rf(&repo, &config, &env, session);
     let trust = || {
-        let out =
-            hooks_in_env(repo.path(), &[&["trust", "--yes"][..], &config[..]].concat(), "", &env);
-        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        trust_yes(repo.path(), &config, &env);
     };
     trust();
     assert_eq!(bridge("trusted").0.as_deref(), Some("deny"));
@@ -491,8 +495,7 @@ fn a_session_in_a_subfolder_runs_each_format_s_files_where_its_agent_reads_them(
     let pkg = hooks_registry::canonicalize(&session).expect("pkg").into_path_buf();
     let root = hooks_registry::canonicalize(repo.path()).expect("root").into_path_buf();
     let config = ["--config-dir", home.path().to_str().expect("utf-8")];
-    let trust = hooks_in_env(&session, &[&["trust", "--yes"][..], &config[..]].concat(), "", &env);
-    assert_eq!(trust.status.code(), Some(0), "{trust:?}");
+    let trust = trust_yes(&session, &config, &env);
     let review = String::from_utf8_lossy(&trust.stdout);
     assert!(review.contains(", the files a session started in pkg reads"), "{review}");
     for reviewed in [
@@ -573,9 +576,7 @@ fn a_subfolder_s_codex_config_ranks_above_the_root_s() {
     {
         repo.write(".codex/config.toml", &format!("[features]\nhooks = {root_on}\n"));
         repo.write("pkg/.codex/config.toml", &format!("[features]\nhooks = {sub_on}\n"));
-        let trust =
-            hooks_in_env(&session, &[&["trust", "--yes"][..], &config[..]].concat(), "", &env);
-        assert_eq!(trust.status.code(), Some(0), "{trust:?}");
+        trust_yes(&session, &config, &env);
         let input = json!({
             "session_id": format!("layers-{n}"), "cwd": session, "hook_event_name": "PreToolUse",
             "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t",
