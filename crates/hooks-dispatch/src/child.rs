@@ -12,7 +12,7 @@ use std::{
     process::ExitStatus,
     sync::{
         Arc, Mutex, PoisonError,
-        atomic::{AtomicBool, Ordering},
+        atomic::{AtomicBool, AtomicUsize, Ordering},
     },
     task::{Context, Poll, ready},
 };
@@ -31,12 +31,18 @@ pub(crate) struct PidfdChild {
     kill_on_drop: bool,
     /// Set once the process is reaped; shared with its pipes' readers ([`Pipe::reader`]).
     reaped: Arc<AtomicBool>,
+    /// Still counted in [`LIVE`] (until it is reaped or dropped).
+    counted: bool,
 }
+
+/// How many started processes are neither reaped nor dropped ([`PidfdChild::only_one_live`]).
+static LIVE: AtomicUsize = AtomicUsize::new(0);
 
 impl PidfdChild {
     /// Wraps a freshly spawned process. The pid file descriptor is registered with tokio at
     /// the first wait that has to wait.
     pub(crate) fn new(pid: i32, pidfd: OwnedFd, kill_on_drop: bool) -> PidfdChild {
+        LIVE.fetch_add(1, Ordering::Relaxed);
         PidfdChild {
             pid,
             pidfd: None,
@@ -44,6 +50,21 @@ impl PidfdChild {
             status: None,
             kill_on_drop,
             reaped: Arc::new(AtomicBool::new(false)),
+            counted: true,
+        }
+    }
+
+    /// Whether this is the one process of this engine that is neither reaped nor dropped:
+    /// no other hook is running (nor waiting to be started by a fire already under way, as
+    /// far as its siblings' starts show).
+    pub(crate) fn only_one_live(&self) -> bool {
+        self.counted && LIVE.load(Ordering::Relaxed) == 1
+    }
+
+    /// Takes the process out of [`LIVE`], once.
+    fn uncount(&mut self) {
+        if std::mem::take(&mut self.counted) {
+            LIVE.fetch_sub(1, Ordering::Relaxed);
         }
     }
 
@@ -79,6 +100,7 @@ impl PidfdChild {
                 let st = exit_status(&st);
                 self.status = Some(st);
                 self.reaped.store(true, Ordering::Relaxed);
+                self.uncount();
                 Ok(Some(st))
             }
             Ok(None) => Ok(None),
@@ -128,6 +150,7 @@ impl PidfdChild {
 
 impl Drop for PidfdChild {
     fn drop(&mut self) {
+        self.uncount();
         if self.status.is_some() {
             return;
         }
@@ -166,6 +189,9 @@ pub(crate) fn reap_dropped() {
         )
     });
 }
+
+#[cfg(test)]
+mod tests;
 
 /// The wait status std understands.
 fn exit_status(st: &WaitIdStatus) -> ExitStatus {

@@ -486,16 +486,24 @@ mod own {
             }
             Err(SpawnError::Child(stage, e)) => return Err(failure(stage, &e, program, inv)),
         };
+        let child = PidfdChild::new(spawned.pid, spawned.pidfd, place.kill_on_drop);
         // The payload goes in while the hook `exec`s, the read end still held here.
         if let Some(w) = payload {
             super::prefill(w, &inv.stdin);
+        }
+        // The hook first: woken by the `exec`, this thread is often put on the CPU the hook
+        // was started on, and what it does next (the lines below, the run's bookkeeping) can
+        // wait for the hook's end, where the hook waiting for it lengthens the run (specs/
+        // dispatch.md, "Hook first"). Only when no other hook of the engine's is running:
+        // starting a fire's other hooks, or tending those running, comes first.
+        if child.only_one_live() {
+            std::thread::yield_now();
         }
         drop((in_child, out_child, err_child));
         let watch = |e: io::Error| other(format!("cannot watch the hook's pipes: {e}"));
         let stdin =
             in_engine.map(|fd| Pipe::new(fd, Interest::WRITABLE)).transpose().map_err(watch)?;
         // Registered at their first read unless the hook is reaped by then (`Pipe::reader`).
-        let child = PidfdChild::new(spawned.pid, spawned.pidfd, place.kill_on_drop);
         let reader = |fd| Pipe::reader(fd, child.reaped_flag());
         let stdout = out_engine.map(reader).transpose().map_err(watch)?;
         let stderr = err_engine.map(reader).transpose().map_err(watch)?;
