@@ -511,9 +511,11 @@ impl ReadParses {
 /// The files of every format that apply to a session started in `session` under `root` now:
 /// managed, the user's, the project's where each format's agent reads them
 /// (`find_session_files`), each read and parsed once (bytes kept for the pin, the parse for
-/// the runtime), with whether it may run; and, for a session below the root, the root's
-/// files whose agents read the session's folder instead, inert, so that the scripts they run
-/// stay protected.
+/// the runtime), with whether it may run; and, inert, so that the scripts they run stay
+/// protected: for a session below the root, the root's files whose agents read the session's
+/// folder instead, and for every session, the files of the other folders below the root that
+/// hold project hook files of their own (`hooks_sources::nested_project_folders`), which the
+/// sessions started there run.
 fn read_set(
     config: &BridgeConfig,
     host: &dyn FormatDescriptor,
@@ -542,7 +544,7 @@ fn read_set(
     // loaded inert, so the scripts they run stay protected for the sessions started at the
     // root, which run them.
     let mut not_here: Vec<PathBuf> = Vec::new();
-    let mut below_root = None;
+    let mut inert_for = None;
     if let Some(r) = root {
         let at = hooks_registry::canonicalize(session).unwrap_or_else(|_| r.clone());
         found.extend(
@@ -561,7 +563,29 @@ fn read_set(
                 not_here.push(f.path.clone());
                 found.push((f, Some(r.clone())));
             }
-            below_root = Some(at);
+        }
+        // The files of the other folders below the root that hold project hook files of their
+        // own (`packages/api/.claude/settings.json`): the sessions started there run them,
+        // this one does not; loaded inert, placed at their folder, so that the scripts they
+        // name there (`packages/api/scripts/gate.sh`) are out of this session's reach too.
+        for dir in hooks_sources::nested_project_folders(formats, r.as_path()).folders {
+            let others: Vec<_> = formats
+                .iter()
+                .filter(|f| !f.project_folders().reads(&dir, r.as_path(), at.as_path()))
+                .cloned()
+                .collect();
+            let Ok(folder) = AbsPathBuf::new(dir.clone()) else { continue };
+            if others.is_empty() {
+                continue;
+            }
+            let others = FormatSet::new(others);
+            for f in find_files(&others, FileScope::Project, &dir, &ScopeDirs::new()) {
+                not_here.push(f.path.clone());
+                found.push((f, Some(folder.clone())));
+            }
+        }
+        if !not_here.is_empty() {
+            inert_for = Some(at);
         }
     }
     let mut files: Vec<PinnedFile> = Vec::new();
@@ -615,7 +639,7 @@ fn read_set(
             continue;
         }
         let sha256 = content.as_deref().map(pin::sha256_hex);
-        let elsewhere = below_root.as_ref().filter(|_| not_here.contains(&file.path));
+        let elsewhere = inert_for.as_ref().filter(|_| not_here.contains(&file.path));
         let (active, reason, needs_trust) = if let Some(at) = elsewhere {
             let agent =
                 file.kind.format().and_then(|f| formats.get(f)).map_or("its agent", |d| d.agent());

@@ -555,6 +555,59 @@ fn a_session_in_a_subfolder_runs_each_format_s_files_where_its_agent_reads_them(
     assert_eq!(seen("root-claude"), None, "Claude Code does not read the root's file there");
 }
 
+/// The hook files of the other folders of a repository (`packages/api/.claude/settings.json`)
+/// run in the sessions started there; a session started elsewhere (the root, a sibling) must
+/// not be able to rewrite the scripts they name outside the agents' own folders
+/// (`packages/api/scripts/gate.sh`), which F35's folder protection does not cover. Before,
+/// only the files a session read had their scripts protected, and these were writable.
+#[test]
+fn the_scripts_of_another_folder_s_hook_files_are_out_of_a_session_s_reach() {
+    let (home, repo) = setup();
+    std::fs::remove_file(home.path().join(".cursor/hooks.json")).expect("no user hook");
+    let state = TestDir::new();
+    let env = [("HOME", home.path()), ("XDG_STATE_HOME", state.path())];
+    let claude = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+        "command": "\"$CLAUDE_PROJECT_DIR\"/scripts/claude-gate.sh"}]}]}});
+    repo.write("packages/api/.claude/settings.json", &claude.to_string());
+    let gemini = json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command",
+        "command": "$GEMINI_PROJECT_DIR/scripts/gemini-gate.sh"}]}]}});
+    repo.write("packages/api/.gemini/settings.json", &gemini.to_string());
+    repo.script("packages/api/scripts/claude-gate.sh", "#!/bin/sh\nexit 0\n");
+    repo.script("packages/api/scripts/gemini-gate.sh", "#!/bin/sh\nexit 0\n");
+    repo.script("packages/api/scripts/build.sh", "#!/bin/sh\nexit 0\n");
+    std::fs::create_dir_all(repo.path().join("packages/web")).expect("sibling");
+    let api = hooks_registry::canonicalize(&repo.path().join("packages/api"))
+        .expect("api")
+        .into_path_buf();
+    let config = ["--config-dir", home.path().to_str().expect("utf-8")];
+    let write = |session: &Path, host: &str, target: &Path| -> Value {
+        let input = json!({
+            "session_id": format!("{host}-{}", session.display()), "cwd": session,
+            "hook_event_name": "PreToolUse", "tool_name": "Write",
+            "tool_input": {"file_path": target, "content": "exit 0\n"}, "tool_use_id": "w",
+        });
+        let args = [&["bridge", "--host", host][..], &config[..]].concat();
+        let out = hooks_in_env(session, &args, &input.to_string(), &env);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        serde_json::from_slice(&out.stdout).unwrap_or(Value::Null)
+    };
+    let web = repo.path().join("packages/web");
+    for (session, host) in [(repo.path(), "claude"), (web.as_path(), "claude")] {
+        for script in ["claude-gate.sh", "gemini-gate.sh"] {
+            let v = write(session, host, &api.join("scripts").join(script));
+            assert_eq!(
+                v["hookSpecificOutput"]["permissionDecision"],
+                "deny",
+                "{script} from a {host} session in {}: {v}",
+                session.display()
+            );
+        }
+        // Not every file of the folder: the one no hook names stays writable.
+        let v = write(session, host, &api.join("scripts/build.sh"));
+        assert_ne!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+    }
+}
+
 /// Codex ranks its project layers by depth: for a session started in a subfolder, the
 /// subfolder's `.codex/config.toml` `[features] hooks` wins over the repository root's, both
 /// ways (observed with Codex 0.169.0). The bridge read the two files root first, so the root's

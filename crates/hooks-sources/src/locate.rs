@@ -488,6 +488,99 @@ pub fn find_session_files(
     out
 }
 
+/// How many folders [`nested_project_folders`] reads at most.
+pub const NESTED_MAX_FOLDERS: usize = 10_000;
+
+/// How deep below the root [`nested_project_folders`] looks.
+pub const NESTED_MAX_DEPTH: usize = 16;
+
+/// The folders below a repository's root that hold project hook files of their own
+/// ([`nested_project_folders`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NestedFolders {
+    /// The folders, in path order; never the root itself.
+    pub folders: Vec<PathBuf>,
+    /// Whether the whole tree was looked at: `false` when it holds more than
+    /// [`NESTED_MAX_FOLDERS`] folders (the rest is not looked at).
+    pub complete: bool,
+}
+
+/// The folders below `root` (not `root`) holding an entry named like the first folder of a
+/// project file location of one of `formats` (`.claude`, `.gemini`, `.github`, …): where a
+/// session started there finds project hook files of its own, which a session started
+/// elsewhere in the repository does not read, but whose scripts it must not be able to
+/// rewrite. A bounded walk: at most [`NESTED_MAX_FOLDERS`] folders, [`NESTED_MAX_DEPTH`] deep,
+/// links not followed, and no folder whose name starts with `.` (`.git`, `.venv`; the agents'
+/// own folders are looked for by name, not entered) or is `node_modules` is entered.
+///
+/// ```
+/// # use hooks_schema::FormatSet;
+/// let found = hooks_sources::nested_project_folders(&FormatSet::new(Vec::new()), "/nonexistent".as_ref());
+/// assert!(found.folders.is_empty());
+/// ```
+pub fn nested_project_folders(formats: &FormatSet, root: &Path) -> NestedFolders {
+    nested_within(formats, root, NESTED_MAX_FOLDERS, NESTED_MAX_DEPTH)
+}
+
+/// [`nested_project_folders`] with its bounds given.
+fn nested_within(
+    formats: &FormatSet,
+    root: &Path,
+    max_folders: usize,
+    max_depth: usize,
+) -> NestedFolders {
+    let mut anchors: Vec<&'static str> = formats
+        .iter()
+        .flat_map(|f| f.locations().iter())
+        .filter(|l| l.scope == FileScope::Project)
+        .map(|l| match l.pattern {
+            FilePattern::File(path) => path,
+            p => p.dir(),
+        })
+        .filter_map(|p| p.split('/').next().filter(|first| !first.is_empty()))
+        .collect();
+    anchors.sort_unstable();
+    anchors.dedup();
+    let mut out = NestedFolders { folders: Vec::new(), complete: true };
+    if anchors.is_empty() {
+        return out;
+    }
+    let mut queue = std::collections::VecDeque::from([(root.to_path_buf(), 0usize)]);
+    let mut read = 0usize;
+    while let Some((dir, depth)) = queue.pop_front() {
+        if read == max_folders {
+            out.complete = false;
+            break;
+        }
+        read += 1;
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let mut holds = false;
+        let mut below: Vec<PathBuf> = Vec::new();
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            if anchors.binary_search(&name).is_ok() {
+                holds = true;
+                continue;
+            }
+            if name.starts_with('.') || name == "node_modules" || depth + 1 > max_depth {
+                continue;
+            }
+            // The entry's own type: a link to a folder is not followed.
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                below.push(entry.path());
+            }
+        }
+        if holds && depth > 0 {
+            out.folders.push(dir);
+        }
+        below.sort_unstable();
+        queue.extend(below.into_iter().map(|d| (d, depth + 1)));
+    }
+    out.folders.sort_unstable();
+    out
+}
+
 /// [`find_session_files`] as `(kind, path, project folder)`, in the same order.
 pub fn session_project_files(
     formats: &FormatSet,

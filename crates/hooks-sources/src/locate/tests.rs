@@ -859,3 +859,48 @@ fn a_relative_user_folder_variable_names_the_folder_from_the_working_directory()
         Some(Path::new("/work/proj/cfg/claude"))
     );
 }
+
+/// The folders below a root that hold project hook files of their own, found by a bounded
+/// walk that enters no hidden folder, no `node_modules` and no link, and says when it stopped
+/// short.
+#[test]
+fn nested_project_folders_are_found_below_the_root_within_bounds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("repo");
+    for rel in [
+        ".claude/settings.json",
+        "packages/api/.claude/settings.json",
+        "packages/api/src/deep/.gemini/settings.json",
+        "packages/web/.github/hooks/a.json",
+        "tools/.codex/hooks.json",
+        "docs/readme.md",
+        ".hidden/pkg/.claude/settings.json",
+        "node_modules/dep/.claude/settings.json",
+        "elsewhere/.cursor/hooks.json",
+    ] {
+        touch(&root.join(rel));
+    }
+    std::os::unix::fs::symlink(root.join("packages"), root.join("link")).unwrap();
+    let formats = hooks_testing::every_format();
+    let found = super::nested_project_folders(&formats, &root);
+    let rel: Vec<PathBuf> =
+        found.folders.iter().map(|f| f.strip_prefix(&root).unwrap().to_path_buf()).collect();
+    assert_eq!(
+        rel,
+        ["elsewhere", "packages/api", "packages/api/src/deep", "packages/web", "tools"]
+            .map(PathBuf::from)
+    );
+    assert!(found.complete);
+    // Two folders read (the root and the first below it): the walk stops and says so.
+    let short = super::nested_within(&formats, &root, 2, super::NESTED_MAX_DEPTH);
+    assert!(!short.complete);
+    assert!(short.folders.len() < found.folders.len(), "{short:?}");
+    // Depth 2 reaches `packages/api`, not `packages/api/src/deep`.
+    let shallow = super::nested_within(&formats, &root, super::NESTED_MAX_FOLDERS, 2);
+    assert!(shallow.complete);
+    assert!(shallow.folders.contains(&root.join("packages/api")));
+    assert!(!shallow.folders.contains(&root.join("packages/api/src/deep")));
+    // No format, nothing looked for.
+    let none = super::nested_project_folders(&FormatSet::new(Vec::new()), &root);
+    assert!(none.folders.is_empty() && none.complete);
+}
