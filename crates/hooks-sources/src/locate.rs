@@ -509,9 +509,12 @@ pub struct NestedFolders {
 /// project file location of one of `formats` (`.claude`, `.gemini`, `.github`, …): where a
 /// session started there finds project hook files of its own, which a session started
 /// elsewhere in the repository does not read, but whose scripts it must not be able to
-/// rewrite. A bounded walk: at most [`NESTED_MAX_FOLDERS`] folders, [`NESTED_MAX_DEPTH`] deep,
-/// links not followed, and no folder whose name starts with `.` (`.git`, `.venv`; the agents'
-/// own folders are looked for by name, not entered) or is `node_modules` is entered.
+/// rewrite. A bounded walk: at most [`NESTED_MAX_FOLDERS`] folders read, [`NESTED_MAX_DEPTH`]
+/// deep, links not followed; it enters no folder whose name starts with `.` (`.git`, `.venv`:
+/// the agents' own folders are looked for by name in each folder's entries, not entered), no
+/// `node_modules`, and no folder the repository's `.gitignore` files (and
+/// `.git/info/exclude`) ignore (build output, vendored trees). An ignored or hidden agent
+/// folder still counts where its folder is read (`.claude/` is often ignored).
 ///
 /// ```
 /// # use hooks_schema::FormatSet;
@@ -541,44 +544,100 @@ fn nested_within(
         .collect();
     anchors.sort_unstable();
     anchors.dedup();
-    let mut out = NestedFolders { folders: Vec::new(), complete: true };
-    if anchors.is_empty() {
-        return out;
+    let mut walk = NestedWalk {
+        anchors,
+        max_folders,
+        max_depth,
+        read: 0,
+        found: NestedFolders { folders: Vec::new(), complete: true },
+        ignores: Vec::new(),
+    };
+    if walk.anchors.is_empty() {
+        return walk.found;
     }
-    let mut queue = std::collections::VecDeque::from([(root.to_path_buf(), 0usize)]);
-    let mut read = 0usize;
-    while let Some((dir, depth)) = queue.pop_front() {
-        if read == max_folders {
-            out.complete = false;
-            break;
+    let exclude = root.join(".git/info/exclude");
+    if exists(&exclude) {
+        let mut b = ignore::gitignore::GitignoreBuilder::new(root);
+        // A line the matcher cannot read is left out; the rest of the file still applies.
+        let _ = b.add(&exclude);
+        if let Ok(gi) = b.build() {
+            walk.ignores.push(gi);
         }
-        read += 1;
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+    }
+    walk.folder(root, 0);
+    walk.found.folders.sort_unstable();
+    walk.found
+}
+
+/// The state of [`nested_within`]'s depth-first walk.
+struct NestedWalk {
+    anchors: Vec<&'static str>,
+    max_folders: usize,
+    max_depth: usize,
+    read: usize,
+    found: NestedFolders,
+    /// The `.gitignore` files of the folders from the root down to the current one.
+    ignores: Vec<ignore::gitignore::Gitignore>,
+}
+
+impl NestedWalk {
+    fn folder(&mut self, dir: &Path, depth: usize) {
+        if self.read == self.max_folders {
+            self.found.complete = false;
+            return;
+        }
+        self.read += 1;
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
         let mut holds = false;
+        let mut gitignore = false;
         let mut below: Vec<PathBuf> = Vec::new();
         for entry in entries.flatten() {
             let name = entry.file_name();
             let Some(name) = name.to_str() else { continue };
-            if anchors.binary_search(&name).is_ok() {
+            if self.anchors.binary_search(&name).is_ok() {
                 holds = true;
-                continue;
-            }
-            if name.starts_with('.') || name == "node_modules" || depth + 1 > max_depth {
-                continue;
-            }
-            // The entry's own type: a link to a folder is not followed.
-            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            } else if name == ".gitignore" {
+                gitignore = true;
+            } else if !name.starts_with('.')
+                && name != "node_modules"
+                && depth < self.max_depth
+                // The entry's own type: a link to a folder is not followed.
+                && entry.file_type().is_ok_and(|t| t.is_dir())
+            {
                 below.push(entry.path());
             }
         }
         if holds && depth > 0 {
-            out.folders.push(dir);
+            self.found.folders.push(dir.to_path_buf());
         }
+        let pushed = gitignore && {
+            let mut b = ignore::gitignore::GitignoreBuilder::new(dir);
+            let _ = b.add(dir.join(".gitignore"));
+            b.build().map(|gi| self.ignores.push(gi)).is_ok()
+        };
         below.sort_unstable();
-        queue.extend(below.into_iter().map(|d| (d, depth + 1)));
+        for sub in below {
+            if !self.ignored(&sub) {
+                self.folder(&sub, depth + 1);
+            }
+        }
+        if pushed {
+            self.ignores.pop();
+        }
     }
-    out.folders.sort_unstable();
-    out
+
+    /// Whether the folder `dir` is ignored: the deepest `.gitignore` with a rule for it
+    /// decides (a later `!` rule takes it back).
+    fn ignored(&self, dir: &Path) -> bool {
+        for gi in self.ignores.iter().rev() {
+            match gi.matched(dir, true) {
+                ignore::Match::Ignore(_) => return true,
+                ignore::Match::Whitelist(_) => return false,
+                ignore::Match::None => {}
+            }
+        }
+        false
+    }
 }
 
 /// [`find_session_files`] as `(kind, path, project folder)`, in the same order.

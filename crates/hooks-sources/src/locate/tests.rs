@@ -877,9 +877,20 @@ fn nested_project_folders_are_found_below_the_root_within_bounds() {
         ".hidden/pkg/.claude/settings.json",
         "node_modules/dep/.claude/settings.json",
         "elsewhere/.cursor/hooks.json",
+        "target/debug/pkg/.claude/settings.json",
+        "out/keep/.claude/settings.json",
+        "out/gen/.claude/settings.json",
+        "excluded/.claude/settings.json",
     ] {
         touch(&root.join(rel));
     }
+    // Ignored by the root's `.gitignore` (`out/keep` too: git takes nothing back below an
+    // ignored folder) and by `.git/info/exclude`; `packages/api` ignores its own `.claude/`,
+    // which still counts.
+    std::fs::write(root.join(".gitignore"), "/target\nout/\n").unwrap();
+    std::fs::write(root.join("packages/api/.gitignore"), ".claude/\n").unwrap();
+    touch(&root.join(".git/info/exclude"));
+    std::fs::write(root.join(".git/info/exclude"), "excluded\n").unwrap();
     std::os::unix::fs::symlink(root.join("packages"), root.join("link")).unwrap();
     let formats = hooks_testing::every_format();
     let found = super::nested_project_folders(&formats, &root);
