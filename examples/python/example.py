@@ -4,7 +4,9 @@
 
 Everything after `--` is the command that starts the server. The project's hooks become
 active because the window auto-approves and the run is pinned by the first exchange.
-The last line printed is the verdict as JSON.
+The last line printed is the verdict as JSON. With `--no-reader-thread` the client reads the
+server's output on the calling thread and keeps notifications in `client.notifications`
+instead of handing them to a callback from a reader thread.
 """
 
 import argparse
@@ -21,6 +23,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", required=True, help="the project root")
     parser.add_argument("--command", required=True, help="the shell command the agent wants to run")
+    parser.add_argument(
+        "--no-reader-thread",
+        action="store_true",
+        help="read on the calling thread; notifications are kept in client.notifications",
+    )
     parser.add_argument("server", nargs=argparse.REMAINDER, help="-- then the server command")
     args = parser.parse_args()
     server = args.server[1:] if args.server[:1] == ["--"] else args.server
@@ -29,7 +36,10 @@ def main():
     root = os.path.realpath(args.root)
 
     changes = []
-    with HooksClient(server, on_notification=changes.append) as client:
+    callback = None if args.no_reader_thread else changes.append
+    with HooksClient(server, on_notification=callback) as client:
+        if args.no_reader_thread:
+            changes = client.notifications
         print(f"server: {client.hello['server']} {client.hello['server_version']}", file=sys.stderr)
         client.call("set_posture", {"window": 1, "posture": "auto_approves"})
         added = client.call("add_root", {"root": root})

@@ -788,27 +788,36 @@ exit 0
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root");
     let script = repo.join("examples/python/example.py");
     let exe = std::env::current_exe().expect("test executable");
-    let output = std::process::Command::new("python3")
-        .arg(&script)
-        .arg("--root")
-        .arg(project.path())
-        .arg("--command")
-        .arg("git push --force origin main")
-        .arg("--")
-        .arg(&exe)
-        .args(["--exact", "serve::serve_child_entry", "--nocapture", "--test-threads", "1"])
-        .env("HOOKS_SERVE_CHILD", "1")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("run python3");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "python failed: {stdout}\n{stderr}");
-    let last = stdout.lines().last().expect("a verdict line");
-    let verdict: Value = serde_json::from_str(last).expect("verdict JSON");
-    assert_eq!(verdict["decision"], "deny", "{stdout}\n{stderr}");
-    assert_eq!(verdict["reason"], "force pushes are blocked");
-    assert_eq!(verdict["decided_by"]["source"]["kind"], "project_claude_settings");
+    // With a reader thread (notifications to a callback), and reading on the calling thread.
+    for mode in [None, Some("--no-reader-thread")] {
+        let output = std::process::Command::new("python3")
+            .arg(&script)
+            .args(mode)
+            .arg("--root")
+            .arg(project.path())
+            .arg("--command")
+            .arg("git push --force origin main")
+            .arg("--")
+            .arg(&exe)
+            .args(["--exact", "serve::serve_child_entry", "--nocapture", "--test-threads", "1"])
+            .env("HOOKS_SERVE_CHILD", "1")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("run python3");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "python {mode:?} failed: {stdout}\n{stderr}");
+        let last = stdout.lines().last().expect("a verdict line");
+        let verdict: Value = serde_json::from_str(last).expect("verdict JSON");
+        assert_eq!(verdict["decision"], "deny", "{mode:?}: {stdout}\n{stderr}");
+        assert_eq!(verdict["reason"], "force pushes are blocked");
+        assert_eq!(verdict["decided_by"]["source"]["kind"], "project_claude_settings");
+        // The root added and the pin make the snapshot change: seen either way.
+        let seen = stderr
+            .lines()
+            .find_map(|l| l.split(" aborted, ").nth(1)?.split(' ').next()?.parse::<u32>().ok());
+        assert!(seen.is_some_and(|n| n > 0), "{mode:?}: no snapshot change seen: {stderr}");
+    }
 }
 
 /// The protocol's JSON Schemas (`specs/serve-schema/`), with a checker for the subset of JSON
