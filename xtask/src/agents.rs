@@ -5,7 +5,7 @@
 //! For each agent it installs the release `hooks` binary as the agent's own hook command for
 //! every event with `hooks install --host <agent>` (through a small wrapper that records the
 //! bridge's time per event), gives the repository a Cursor hook that denies `rm -rf` (a format none of these
-//! agents reads) and trusts it with `hooks trust --yes`, and checks four runs:
+//! agents reads) and trusts it with `hooks trust --yes`, and checks these runs:
 //! - **deny**: the model asks for `rm -rf build && touch ran.txt`; `ran.txt` must not exist
 //!   and the model must have been shown the Cursor hook's reason;
 //! - **allow**: the model asks for `touch ran.txt`; it must exist;
@@ -26,6 +26,11 @@
 //!   another agent's format that agent reads in the folder a session starts in (Gemini CLI's,
 //!   or Claude Code's under Gemini CLI) denying `rm -rf`, trusted with `hooks trust --yes`
 //!   run there: the `rm -rf` is denied and the model saw that hook's reason.
+//! - **nested**: another folder of the repository (`pkg/`) holds such a hook file, running
+//!   `pkg/scripts/gate.sh` through its project variable, which this session (at the root)
+//!   does not read; the model asks to rewrite that script with the agent's file tool: it must
+//!   be unchanged (not created under Claude Code, whose `Write` refuses an unread file) and the
+//!   model must have been shown the guard's refusal (F36).
 //!
 //! The harness folder is `$REALAGENTS_DIR`, else `../shared/tools/realagents` next to the
 //! main checkout; the CLIs are installed by its `setup_agents.sh`. The harness's mock models
@@ -92,6 +97,26 @@ SH
 chmod +x "$PROJ/.cursor/hooks/no-rm.sh"
 printf '{"version":1,"hooks":{"beforeShellExecution":[{"command":".cursor/hooks/no-rm.sh"}]}}\n' > "$PROJ/.cursor/hooks.json"
 cp "$PROJ/.cursor/hooks.json" "$PROJ/.cursor-hooks.json.orig"
+if [ "${XTASK_NESTED:-}" = 1 ]; then
+  # Another folder of the repository with a hook file of its own, run by the sessions started
+  # there (another agent's session-folder format, as in the subfolder run), naming a script
+  # outside the agents' folders; this session, at the root, reads none of it.
+  # Claude Code's `Write` refuses to overwrite a file the session has not read, before any
+  # hook: there the call creates the script (protected whether it exists or not).
+  mkdir -p "$PROJ/pkg/scripts"
+  if [ "$RA_AGENT" != claude ]; then
+    printf '#!/bin/sh\nexit 0\n' > "$PROJ/pkg/scripts/gate.sh"
+    chmod +x "$PROJ/pkg/scripts/gate.sh"
+    cp "$PROJ/pkg/scripts/gate.sh" "$RUN/nested-gate.sh.orig"
+  fi
+  if [ "$RA_AGENT" = gemini ]; then
+    mkdir -p "$PROJ/pkg/.claude"
+    printf '{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"\\"$CLAUDE_PROJECT_DIR\\"/scripts/gate.sh"}]}]}}\n' > "$PROJ/pkg/.claude/settings.json"
+  else
+    mkdir -p "$PROJ/pkg/.gemini"
+    printf '{"hooks":{"BeforeTool":[{"hooks":[{"type":"command","name":"pkg-gate","command":"$GEMINI_PROJECT_DIR/scripts/gate.sh"}]}]}}\n' > "$PROJ/pkg/.gemini/settings.json"
+  fi
+fi
 if [ -n "${XTASK_PLUGIN_FILE:-}" ]; then
   # A hook file of one of the agent's own plugins (a path under the run's home). Claude
   # Code's `Write` refuses to overwrite a file the session has not read, before any hook:
@@ -173,6 +198,8 @@ enum Edit {
     Plugin,
     /// A program named like the agent in a folder the run puts first on the agent's `PATH`.
     PathProgram,
+    /// `pkg/scripts/gate.sh`, the script another folder's hook file runs.
+    NestedScript,
 }
 
 /// The scripted file-tool call that rewrites the project's `.cursor/hooks.json`, or the
@@ -188,6 +215,7 @@ fn edit_call(
         Edit::HookFile => ("{PROJ}/.cursor/hooks.json", ".cursor/hooks.json"),
         Edit::Plugin => (plugin.as_str(), plugin.as_str()),
         Edit::PathProgram => (program.as_str(), program.as_str()),
+        Edit::NestedScript => ("{PROJ}/pkg/scripts/gate.sh", "pkg/scripts/gate.sh"),
     };
     match agent {
         "claude" => (
@@ -279,6 +307,14 @@ const CASES: &[Case] = &[
         edit: None,
         change_after_trust: true,
         retrust: true,
+        subfolder: false,
+    },
+    Case {
+        name: "nested",
+        tool_cmd: "touch ran.txt",
+        edit: Some(Edit::NestedScript),
+        change_after_trust: false,
+        retrust: false,
         subfolder: false,
     },
     Case {
@@ -375,6 +411,9 @@ fn run_case(
         if edit == Edit::Plugin {
             cmd.env("XTASK_PLUGIN_FILE", plugin_file(agent));
         }
+        if edit == Edit::NestedScript {
+            cmd.env("XTASK_NESTED", "1");
+        }
         if edit == Edit::PathProgram {
             #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
             let path = std::env::var_os("PATH").unwrap_or_default();
@@ -448,6 +487,8 @@ fn run_case(
                 )
             } else if case.edit == Some(Edit::PathProgram) {
                 (path_program.clone(), run_dir.join("path-program.orig"))
+            } else if case.edit == Some(Edit::NestedScript) {
+                (run_dir.join("proj/pkg/scripts/gate.sh"), run_dir.join("nested-gate.sh.orig"))
             } else {
                 (
                     run_dir.join("proj/.cursor/hooks.json"),
