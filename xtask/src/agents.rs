@@ -60,6 +60,18 @@ const AGENTS: &[&str] = &["claude", "codex", "gemini", "copilot"];
 /// `rm -rf`, trusted with `hooks trust` (then changed, for the `changed` run), and the bridge
 /// installed as the agent's pre-tool hook.
 const SETUP: &str = r#"set -eu
+# other_agent_hook DIR CLAUDE_COMMAND GEMINI_COMMAND: in DIR, a pre-tool hook file of another
+# agent's format that agent reads in the folder a session starts in (Claude Code's under Gemini
+# CLI, Gemini CLI's otherwise), running the command given for that format (JSON-escaped).
+other_agent_hook() {
+  if [ "$RA_AGENT" = gemini ]; then
+    mkdir -p "$1/.claude"
+    printf '{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"%s"}]}]}}\n' "$2" > "$1/.claude/settings.json"
+  else
+    mkdir -p "$1/.gemini"
+    printf '{"hooks":{"BeforeTool":[{"hooks":[{"type":"command","name":"gate","command":"%s"}]}]}}\n' "$3" > "$1/.gemini/settings.json"
+  fi
+}
 mkdir -p "$PROJ/.cursor/hooks"
 if [ "${XTASK_SUBFOLDER:-}" = 1 ]; then
   # The project is a subfolder of the repository, whose root is the run's folder; there the
@@ -72,13 +84,7 @@ case "$(cat)" in
 esac
 SH
   chmod +x "$PROJ/sub-gate.sh"
-  if [ "$RA_AGENT" = gemini ]; then
-    mkdir -p "$PROJ/.claude"
-    printf '{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"./sub-gate.sh"}]}]}}\n' > "$PROJ/.claude/settings.json"
-  else
-    mkdir -p "$PROJ/.gemini"
-    printf '{"hooks":{"BeforeTool":[{"hooks":[{"type":"command","name":"sub-gate","command":"./sub-gate.sh"}]}]}}\n' > "$PROJ/.gemini/settings.json"
-  fi
+  other_agent_hook "$PROJ" ./sub-gate.sh ./sub-gate.sh
   if [ "$RA_AGENT" = codex ]; then
     # Codex reads a subfolder's project files once the repository's root is trusted.
     printf '\n[projects."%s"]\ntrust_level = "trusted"\n' "$RUN" >> "$CODEX_HOME/config.toml"
@@ -109,13 +115,7 @@ if [ "${XTASK_NESTED:-}" = 1 ]; then
     chmod +x "$PROJ/pkg/scripts/gate.sh"
     cp "$PROJ/pkg/scripts/gate.sh" "$RUN/nested-gate.sh.orig"
   fi
-  if [ "$RA_AGENT" = gemini ]; then
-    mkdir -p "$PROJ/pkg/.claude"
-    printf '{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"\\"$CLAUDE_PROJECT_DIR\\"/scripts/gate.sh"}]}]}}\n' > "$PROJ/pkg/.claude/settings.json"
-  else
-    mkdir -p "$PROJ/pkg/.gemini"
-    printf '{"hooks":{"BeforeTool":[{"hooks":[{"type":"command","name":"pkg-gate","command":"$GEMINI_PROJECT_DIR/scripts/gate.sh"}]}]}}\n' > "$PROJ/pkg/.gemini/settings.json"
-  fi
+  other_agent_hook "$PROJ/pkg" '\"$CLAUDE_PROJECT_DIR\"/scripts/gate.sh' '$GEMINI_PROJECT_DIR/scripts/gate.sh'
 fi
 if [ -n "${XTASK_PLUGIN_FILE:-}" ]; then
   # A hook file of one of the agent's own plugins (a path under the run's home). Claude

@@ -1641,4 +1641,4 @@ mod linux {
 }
 
 #[cfg(all(test, target_os = "linux"))]
-mod tests;
+pub(crate) mod tests;

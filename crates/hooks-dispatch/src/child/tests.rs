@@ -4,7 +4,7 @@
 use std::ffi::CString;
 
 use super::PidfdChild;
-use crate::sys::{Env, Request, Session, spawn};
+use crate::sys::{spawn, tests::request};
 
 /// Starts `sleep 5` (stdio on `/dev/null`) and wraps it.
 fn sleeper() -> PidfdChild {
@@ -12,21 +12,7 @@ fn sleeper() -> PidfdChild {
     let programs = [CString::from(c"/bin/sleep"), CString::from(c"/usr/bin/sleep")];
     let argv = [CString::from(c"sleep"), CString::from(c"5")];
     let null_fd = std::os::fd::AsFd::as_fd(&null);
-    let req = Request {
-        programs: &programs,
-        argv: &argv,
-        env: Env::Inherit,
-        cwd: None,
-        stdio: [null_fd, null_fd, null_fd],
-        cgroup: None,
-        session: Session::NewGroup,
-        subreaper: false,
-        register: None,
-        v1_tasks: &[],
-        rlimits: &[],
-        probe: false,
-    };
-    let s = spawn(&req).expect("spawn sleep");
+    let s = spawn(&request(&programs, &argv, [null_fd; 3])).expect("spawn sleep");
     PidfdChild::new(s.pid, s.pidfd, true)
 }
 

@@ -18,7 +18,7 @@ fn c(s: &str) -> CString {
 
 /// A request to run `programs` with `argv` and `stdio`, in a new process group, with the
 /// engine's environment and nothing else (a test sets the fields it is about).
-fn request<'a>(
+pub(crate) fn request<'a>(
     programs: &'a [CString],
     argv: &'a [CString],
     stdio: [BorrowedFd<'a>; 3],
