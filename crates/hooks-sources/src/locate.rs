@@ -593,13 +593,14 @@ impl NestedWalk {
         let mut below: Vec<PathBuf> = Vec::new();
         for entry in entries.flatten() {
             let name = entry.file_name();
-            let Some(name) = name.to_str() else { continue };
-            if self.anchors.binary_search(&name).is_ok() {
+            // Compared as bytes: a folder whose name is not UTF-8 is still looked through.
+            let name = name.as_encoded_bytes();
+            if self.anchors.binary_search_by(|a| a.as_bytes().cmp(name)).is_ok() {
                 holds = true;
-            } else if name == ".gitignore" {
+            } else if name == b".gitignore" {
                 gitignore = true;
-            } else if !name.starts_with('.')
-                && name != "node_modules"
+            } else if !name.starts_with(b".")
+                && name != b"node_modules"
                 && depth < self.max_depth
                 // The entry's own type: a link to a folder is not followed.
                 && entry.file_type().is_ok_and(|t| t.is_dir())

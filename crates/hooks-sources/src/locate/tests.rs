@@ -892,10 +892,18 @@ fn nested_project_folders_are_found_below_the_root_within_bounds() {
     touch(&root.join(".git/info/exclude"));
     std::fs::write(root.join(".git/info/exclude"), "excluded\n").unwrap();
     std::os::unix::fs::symlink(root.join("packages"), root.join("link")).unwrap();
+    // A folder whose name is not UTF-8 is looked through like any other.
+    let odd = root.join(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"odd\xff"));
+    touch(&odd.join("inner/.claude/settings.json"));
     let formats = hooks_testing::every_format();
     let found = super::nested_project_folders(&formats, &root);
-    let rel: Vec<PathBuf> =
-        found.folders.iter().map(|f| f.strip_prefix(&root).unwrap().to_path_buf()).collect();
+    assert!(found.folders.contains(&odd.join("inner")), "{found:?}");
+    let rel: Vec<PathBuf> = found
+        .folders
+        .iter()
+        .filter(|f| !f.starts_with(&odd))
+        .map(|f| f.strip_prefix(&root).unwrap().to_path_buf())
+        .collect();
     assert_eq!(
         rel,
         ["elsewhere", "packages/api", "packages/api/src/deep", "packages/web", "tools"]
