@@ -168,6 +168,9 @@ pub fn payload(
             let error = result.error.or(result.text).unwrap_or_default();
             p.insert("error".into(), Value::String(error));
             p.insert("is_interrupt".into(), Value::Bool(result.interrupted));
+            if let Some(ms) = result.duration_ms {
+                p.insert("duration_ms".into(), Value::from(ms));
+            }
         }
         NativeEvent::UserPromptSubmit => {
             let prompt = envelope.prompt.as_ref().map(|pr| pr.text.clone()).unwrap_or_default();

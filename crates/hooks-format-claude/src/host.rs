@@ -106,10 +106,12 @@ pub fn decode_input(stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, 
                     Some(o) => ToolResult { output: Some(o), duration_ms, ..ToolResult::default() },
                 });
             } else if native == NativeEvent::PostToolUseFailure {
+                // `duration_ms` on a failure too (observed with Claude Code 2.1.328).
                 e.result = Some(ToolResult {
                     error: take_str(&mut m, "error")?,
                     interrupted: take_bool(&mut m, "is_interrupt")?,
                     failed: true,
+                    duration_ms: take_u64(&mut m, "duration_ms"),
                     ..ToolResult::default()
                 });
             }

@@ -242,3 +242,38 @@ proptest! {
         let _ = ClaudeHost.decode_input(&serde_json::to_vec(&v).expect("json"), None);
     }
 }
+
+/// The tool failure Claude Code 2.1.328 sent (a `Read` of a missing file, recorded with the
+/// harness's scripted calls) carries the tool's duration (`duration_ms`) as a tool success
+/// does: it is the result's, and a tool failure from any host is given to a Claude Code hook
+/// with it (the engine kept it as an unknown field of Claude Code's before, so another
+/// host's failure reached a Claude Code hook without it).
+#[test]
+fn a_tool_failure_carries_its_duration_both_ways() {
+    let (_, bytes) = recorded()
+        .into_iter()
+        .find(|(n, _)| n.contains("PostToolUseFailure"))
+        .expect("a recorded PostToolUseFailure");
+    let sent: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
+    let input = ClaudeHost.decode_input(&bytes, None).expect("decodes");
+    let result = input.envelope.result.clone().expect("a result");
+    assert_eq!(result.duration_ms, sent["duration_ms"].as_u64());
+    assert!(!input.envelope.extra.contains_key("duration_ms"), "{:?}", input.envelope.extra);
+    // Another host's failure: no Claude Code extras, the duration in the result.
+    let mut other = hooks_schema::Envelope::new(hooks_schema::HookEvent::ToolFailure);
+    other.tool = input.envelope.tool.clone();
+    other.result = Some(hooks_schema::ToolResult { duration_ms: Some(12), ..result });
+    let src = HookSourceId::new(
+        crate::PROJECT_SETTINGS,
+        AbsPathBuf::new("/proj/.claude/settings.json".into()).expect("abs"),
+    );
+    let rebuilt = crate::codec::payload(
+        crate::NativeEvent::PostToolUseFailure,
+        &other,
+        &hooks_schema::testing::encode_context(&src, Path::new("/proj")),
+    )
+    .expect("payload");
+    assert_eq!(rebuilt["duration_ms"], 12);
+    assert_eq!(rebuilt["error"], sent["error"]);
+    assert_eq!(rebuilt["is_interrupt"], false);
+}
