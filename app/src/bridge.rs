@@ -271,8 +271,13 @@ pub fn decode_native(
         (Err(e), None) => return Err(e.into()),
         (Err(_), Some((_, native, _))) => codec.decode_input(input, Some(native))?,
     };
-    if let Some((e, _, canonical)) = asked
+    // The input's native event must be the one asked for; its canonical event may differ from
+    // the native one's for one input (Gemini CLI's `AfterTool` for a failed tool is a
+    // `tool_failure`).
+    if let Some((e, native, canonical)) = asked
+        && decoded.native_event != native
         && decoded.envelope.event != canonical
+        && descriptor.canonical_event(&decoded.native_event) != Some(canonical)
     {
         return Err(NativeInputError::EventMismatch {
             named: decoded.native_event.clone(),
@@ -760,6 +765,7 @@ fn build_runtime(
     rc.user_enables_project_hooks = config.user_opt_in;
     rc.dispatch = DispatchConfig {
         parallel_gated_formats: rc.dispatch.parallel_gated_formats.clone(),
+        also_runs_on: rc.dispatch.also_runs_on.clone(),
         ..config.dispatch.clone()
     };
     let runtime = HookRuntime::new(rc);

@@ -116,6 +116,11 @@ impl RuntimeConfig {
         // The formats whose agents run an event's gated hooks concurrently.
         let parallel_gated_formats =
             formats.iter().filter(|f| f.concurrent_gated_hooks()).map(|f| f.id()).collect();
+        // The events each format's hooks also run on (Gemini CLI's post-tool hooks on a failure).
+        let also_runs_on = formats
+            .iter()
+            .flat_map(|f| f.also_runs_on().iter().map(|(bound, fired)| (f.id(), *bound, *fired)))
+            .collect();
         RuntimeConfig {
             formats,
             enabled: true,
@@ -128,7 +133,11 @@ impl RuntimeConfig {
             managed_dirs: None,
             explicit_sources: Vec::new(),
             fail_closed_on_source_errors: false,
-            dispatch: DispatchConfig { parallel_gated_formats, ..DispatchConfig::default() },
+            dispatch: DispatchConfig {
+                parallel_gated_formats,
+                also_runs_on,
+                ..DispatchConfig::default()
+            },
             debounce_window: hooks_watcher::DEFAULT_DEBOUNCE_WINDOW,
             watch: true,
             relax: RelaxPolicy::Never,

@@ -146,7 +146,8 @@ pub fn run(a: &FireArgs, colour: bool) -> Result<u8> {
         eprintln!("{d}");
     }
     if a.dry_run {
-        let explanation = explain(&built.runtime.snapshot(), &envelope);
+        let explanation =
+            explain(&built.runtime.snapshot(), &envelope, &built.runtime.config().dispatch);
         if a.json {
             writeln!(out, "{explanation}")?;
         } else {
@@ -219,7 +220,11 @@ fn render_report(out: &mut impl Write, report: &FireReport, colour: bool) -> Res
 
 /// Explains, without running anything, which sources exist, which are inert and why, which
 /// bindings apply to the envelope's working directory, and which matchers match it.
-pub fn explain(snap: &RegistrySnapshot, envelope: &Envelope) -> Value {
+pub fn explain(
+    snap: &RegistrySnapshot,
+    envelope: &Envelope,
+    dispatch: &hooks_dispatch::DispatchConfig,
+) -> Value {
     let cwd = envelope.cwd.as_deref().unwrap_or(Path::new("/"));
     let scope = FireHandle::scope_for(snap, envelope);
     let bindings = &scope.bindings;
@@ -230,7 +235,7 @@ pub fn explain(snap: &RegistrySnapshot, envelope: &Envelope) -> Value {
             let of_event: Vec<Value> = s
                 .definitions
                 .iter()
-                .filter(|d| d.event == envelope.event)
+                .filter(|d| dispatch.runs_on(d, envelope.event))
                 .map(|d| {
                     json!({
                         "hook_id": d.id.as_str(),
@@ -259,7 +264,7 @@ pub fn explain(snap: &RegistrySnapshot, envelope: &Envelope) -> Value {
         .collect();
     let applying: Vec<Value> = bindings
         .iter()
-        .filter(|b| b.definition.event == envelope.event)
+        .filter(|b| dispatch.runs_on(&b.definition, envelope.event))
         .map(|b| {
             let d = &b.definition;
             let why_not =

@@ -2,7 +2,7 @@
 
 use std::{path::PathBuf, sync::OnceLock, time::Duration};
 
-use hooks_schema::{FormatId, HookId, HookSourceId};
+use hooks_schema::{FormatId, HookDefinition, HookEvent, HookId, HookSourceId};
 
 use crate::{contain::Containment, limits::LimitsVia};
 
@@ -34,6 +34,10 @@ pub struct DispatchConfig {
     /// hooks in parallel). The fold stays in binding order. Empty by default: gated events
     /// run their blocking hooks one after the other, each seeing earlier rewrites.
     pub parallel_gated_formats: Vec<FormatId>,
+    /// `(format, bound, fired)`: the hooks of `format` bound to `bound` also run for a firing
+    /// of `fired` (`FormatDescriptor::also_runs_on`). Empty by default: a hook runs for its
+    /// own event only.
+    pub also_runs_on: Vec<(FormatId, HookEvent, HookEvent)>,
     /// How long a pending outbox job must have waited since its last start before
     /// `recover_outbox` retries it.
     pub outbox_retry_age: Duration,
@@ -155,6 +159,7 @@ impl Default for DispatchConfig {
             pipe_grace: Duration::from_millis(100),
             runtime_dir: None,
             parallel_gated_formats: Vec::new(),
+            also_runs_on: Vec::new(),
             outbox_retry_age: Duration::from_secs(60),
             outbox_max_retries: 3,
             containment: Containment::Auto,
@@ -274,6 +279,17 @@ impl HookLimits {
             }
         }
         self
+    }
+}
+
+impl DispatchConfig {
+    /// Whether `hook` runs for a firing of `event`: its own event, or one its format also
+    /// runs its hooks on ([`DispatchConfig::also_runs_on`]).
+    pub fn runs_on(&self, hook: &HookDefinition, event: HookEvent) -> bool {
+        hook.event == event
+            || self.also_runs_on.iter().any(|(format, bound, fired)| {
+                *fired == event && *bound == hook.event && *format == hook.wire_format()
+            })
     }
 }
 

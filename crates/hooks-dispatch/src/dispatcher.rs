@@ -337,7 +337,7 @@ impl Dispatcher {
         envelope: &Envelope,
         ctx: &FireContext,
     ) -> FireReport {
-        let span = trace::fire_span(bindings, envelope);
+        let span = trace::fire_span(bindings, envelope, &self.inner.cfg);
         let report = self.fire_chain(bindings, envelope, ctx).instrument(span.clone()).await;
         trace::fire_done(&span, &report.verdict, report.duration);
         report
@@ -354,7 +354,8 @@ impl Dispatcher {
         let mut runs = Vec::new();
         let mut fold = ChainFold::for_event(envelope.event, envelope.tool_args().cloned());
         let mut current: Cow<'_, Envelope> = Cow::Borrowed(envelope);
-        let of_event = || bindings.iter().filter(|b| b.definition.event == envelope.event);
+        let of_event =
+            || bindings.iter().filter(|b| inner.cfg.runs_on(&b.definition, envelope.event));
         let blocking: Vec<&Binding> =
             of_event().filter(|b| b.definition.mode == ExecutionMode::Blocking).collect();
         let mut slot_of = Vec::with_capacity(blocking.len());

@@ -22,7 +22,11 @@ use tracing::{Span, field::Empty};
 pub(crate) const TARGET: &str = "hooks::dispatch";
 
 /// The span of one firing: `hooks.fire`.
-pub(crate) fn fire_span(bindings: &[Binding], envelope: &Envelope) -> Span {
+pub(crate) fn fire_span(
+    bindings: &[Binding],
+    envelope: &Envelope,
+    cfg: &crate::DispatchConfig,
+) -> Span {
     let span = tracing::info_span!(
         target: TARGET,
         "hooks.fire",
@@ -40,7 +44,7 @@ pub(crate) fn fire_span(bindings: &[Binding], envelope: &Envelope) -> Span {
         if let Some(cwd) = &envelope.cwd {
             span.record("cwd", tracing::field::display(cwd.display()));
         }
-        let n = bindings.iter().filter(|b| b.definition.event == envelope.event).count();
+        let n = bindings.iter().filter(|b| cfg.runs_on(&b.definition, envelope.event)).count();
         span.record("bindings", n);
     }
     span

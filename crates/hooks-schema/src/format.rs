@@ -251,6 +251,15 @@ pub trait FormatDescriptor: Send + Sync + fmt::Debug {
         false
     }
 
+    /// Canonical events this format's hooks also run on, as `(bound, fired)`: a hook bound to
+    /// `bound` runs for a firing of `fired` too, where the agent fires that hook for what other
+    /// agents report as `fired` (Gemini CLI runs its `AfterTool` hooks for a failed tool, which
+    /// Claude Code reports as `PostToolUseFailure`: `(PostToolUse, ToolFailure)`). By default
+    /// none.
+    fn also_runs_on(&self) -> &[(HookEvent, HookEvent)] {
+        &[]
+    }
+
     /// Which folders' project files the agent reads for a session started below the
     /// repository's root ([`ProjectFolders`]). By default the root's only.
     fn project_folders(&self) -> ProjectFolders {

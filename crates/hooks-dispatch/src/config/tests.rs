@@ -69,3 +69,32 @@ fn the_default_memory_limit_is_half_of_mem_total() {
         .expect("MemTotal");
     assert_eq!(HookLimits::default().memory_max, Some(kib * 1024 / 2));
 }
+
+/// A hook runs for its own event, and for another only where its format says so
+/// (`DispatchConfig::also_runs_on`): Gemini CLI's post-tool hooks on a tool failure; a rule
+/// of another format, or the other way round, does not apply.
+#[test]
+fn a_hook_runs_on_its_event_and_on_those_its_format_adds() {
+    use hooks_schema::{FormatId, HookEvent};
+    use hooks_testing::TEST_FORMAT;
+
+    let of = |event: HookEvent| {
+        let mut d = crate::testing::sh_def("h", "true");
+        d.event = event;
+        d
+    };
+    let rule = |format: FormatId| DispatchConfig {
+        also_runs_on: vec![(format, HookEvent::PostToolUse, HookEvent::ToolFailure)],
+        ..DispatchConfig::default()
+    };
+    let post = of(HookEvent::PostToolUse);
+    let failure = of(HookEvent::ToolFailure);
+    let this = rule(TEST_FORMAT);
+    assert!(this.runs_on(&post, HookEvent::PostToolUse));
+    assert!(this.runs_on(&post, HookEvent::ToolFailure));
+    assert!(this.runs_on(&failure, HookEvent::ToolFailure));
+    assert!(!this.runs_on(&failure, HookEvent::PostToolUse), "not the other way round");
+    assert!(!this.runs_on(&post, HookEvent::PreToolUse));
+    assert!(!rule(FormatId::new("other")).runs_on(&post, HookEvent::ToolFailure));
+    assert!(!DispatchConfig::default().runs_on(&post, HookEvent::ToolFailure));
+}
