@@ -401,3 +401,119 @@ fn hooks_fire_dry_run_explains_the_gemini_binding_and_runs_nothing() {
     assert!(out.contains("BeforeTool[0][0]"), "{out}");
     assert!(!d.path().join("ran.txt").exists(), "a dry run ran the hook");
 }
+
+/// A tool failure runs each format's hooks as its own agent runs them (`specs/events.md`,
+/// "What counts as a tool failure"): Gemini CLI has no failure event and runs its `AfterTool`
+/// hooks for a failed tool; Claude Code runs `PostToolUseFailure` and not `PostToolUse`.
+/// From Gemini CLI's own input for a failed read (recorded from 0.61.0) and from Claude Code's
+/// (recorded from 2.1.328), the same three hooks: Claude Code's failure hook and Gemini CLI's
+/// post-tool hook run, Claude Code's post-tool hook does not. Before, under Gemini CLI the
+/// failure was a `post_tool_use` (Claude Code's post-tool hook ran, its failure hook did not),
+/// and under Claude Code Gemini CLI's hook did not run.
+#[test]
+fn a_tool_failure_runs_each_format_s_hooks_as_its_own_agent_does() {
+    let d = TestDir::new();
+    let home = TestDir::new();
+    std::fs::create_dir_all(d.path().join(".git")).expect(".git");
+    let marks = TestDir::new();
+    let mark = |name: &str| format!("cat > '{}'", marks.path().join(name).display());
+    let claude = serde_json::json!({"hooks": {
+        "PostToolUse": [{"hooks": [{"type": "command", "command": mark("claude-post")}]}],
+        "PostToolUseFailure": [{"hooks": [{"type": "command", "command": mark("claude-failure")}]}],
+    }});
+    d.write(".claude/settings.json", &claude.to_string());
+    let gemini = serde_json::json!({"hooks": {"AfterTool": [{"hooks": [
+        {"type": "command", "name": "after", "command": mark("gemini-after")}]}]}});
+    d.write(".gemini/settings.json", &gemini.to_string());
+    let cwd = d.path().to_str().expect("utf-8");
+    let inputs = [
+        (
+            "gemini",
+            serde_json::json!({
+            "cwd": cwd, "hook_event_name": "AfterTool", "session_id": "s",
+            "timestamp": "2026-12-04T19:53:46.940Z",
+            "tool_input": {"file_path": format!("{cwd}/no/such/file.txt")}, "tool_name": "read_file",
+            "tool_response": {"error": {"message": "File not found", "type": "file_not_found"},
+                "llmContent": "Could not read file because no file was found at the specified path.",
+                "returnDisplay": "File not found."},
+            "transcript_path": "/tmp/t.jsonl"}),
+        ),
+        (
+            "claude",
+            serde_json::json!({
+            "cwd": cwd, "duration_ms": 8, "error": "File does not exist.",
+            "hook_event_name": "PostToolUseFailure", "is_interrupt": false,
+            "permission_mode": "default", "session_id": "s",
+            "tool_input": {"file_path": format!("{cwd}/no/such/file.txt")}, "tool_name": "Read",
+            "tool_use_id": "t", "transcript_path": "/tmp/t.jsonl"}),
+        ),
+    ];
+    for (agent, input) in inputs {
+        for f in ["claude-post", "claude-failure", "gemini-after"] {
+            let _ = std::fs::remove_file(marks.path().join(f));
+        }
+        let args = [
+            "fire",
+            "--from",
+            agent,
+            "--root",
+            ".",
+            "--config-dir",
+            home.path().to_str().expect("utf-8"),
+            "--posture",
+            "auto-approves",
+            "--json",
+        ];
+        let o = hooks_in(d.path(), &args, &input.to_string());
+        assert_eq!(o.status.code(), Some(0), "{agent}: {o:?}");
+        let seen = |f: &str| std::fs::read_to_string(marks.path().join(f)).ok();
+        let failure = seen("claude-failure").unwrap_or_else(|| panic!("{agent}: {o:?}"));
+        let failure: Value = serde_json::from_str(&failure).expect("Claude Code's input");
+        assert_eq!(failure["hook_event_name"], "PostToolUseFailure", "{agent}");
+        assert!(failure["error"].as_str().is_some_and(|e| !e.is_empty()), "{agent}: {failure}");
+        let after = seen("gemini-after").unwrap_or_else(|| panic!("{agent}: {o:?}"));
+        let after: Value = serde_json::from_str(&after).expect("Gemini CLI's input");
+        assert_eq!(after["hook_event_name"], "AfterTool", "{agent}");
+        assert!(after["tool_response"]["error"]["message"].is_string(), "{agent}: {after}");
+        assert_eq!(seen("claude-post"), None, "{agent}: Claude Code runs no PostToolUse here");
+    }
+}
+
+/// Under Gemini CLI a hook's block of a failed tool's result still replaces it, as Gemini CLI
+/// does: the failure is a `tool_failure` now, on which an output rewrite is honoured as on
+/// `post_tool_use` (without that, decoding the failure so would have dropped the block).
+#[test]
+fn a_gemini_block_of_a_failed_tool_s_result_replaces_it() {
+    let d = TestDir::new();
+    let home = TestDir::new();
+    std::fs::create_dir_all(d.path().join(".git")).expect(".git");
+    d.script(
+        ".gemini/hooks/block.sh",
+        "#!/bin/sh\ncat >/dev/null\necho '{\"decision\": \"deny\", \"reason\": \"not shown\"}'\n",
+    );
+    let gemini = serde_json::json!({"hooks": {"AfterTool": [{"hooks": [{"type": "command",
+        "name": "block", "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/block.sh"}]}]}});
+    d.write(".gemini/settings.json", &gemini.to_string());
+    let cwd = d.path().to_str().expect("utf-8");
+    let input = serde_json::json!({
+        "cwd": cwd, "hook_event_name": "AfterTool", "session_id": "s",
+        "tool_input": {"file_path": format!("{cwd}/missing.txt")}, "tool_name": "read_file",
+        "tool_response": {"error": {"message": "File not found", "type": "file_not_found"},
+            "llmContent": "Could not read file.", "returnDisplay": "File not found."}});
+    let args = [
+        "fire",
+        "--from",
+        "gemini",
+        "--root",
+        ".",
+        "--config-dir",
+        home.path().to_str().expect("utf-8"),
+        "--posture",
+        "auto-approves",
+        "--json",
+    ];
+    let o = hooks_in(d.path(), &args, &input.to_string());
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap_or(Value::Null);
+    assert_eq!(v["runs"][0]["status"], "ran", "{o:?}");
+    assert!(v["verdict"]["updated_output"].is_string(), "{v}");
+}

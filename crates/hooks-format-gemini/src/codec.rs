@@ -251,7 +251,9 @@ impl HookCodec for GeminiCodec {
             agent: "Gemini CLI",
             native: hook.native_event.clone(),
         })?;
-        if envelope.event != hook.event {
+        // An `AfterTool` hook also runs for a failed tool (`FormatDescriptor::also_runs_on`).
+        let also = crate::ALSO_RUNS_ON.contains(&(hook.event, envelope.event));
+        if envelope.event != hook.event && !also {
             return Err(EncodeError::EventMismatch { envelope: envelope.event, hook: hook.event });
         }
         let body = payload(native, envelope, ctx)?;

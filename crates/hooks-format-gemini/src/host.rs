@@ -8,8 +8,9 @@
 //! every event (`specs/formats/gemini.md`, "Host").
 
 use hooks_schema::{
-    Compaction, Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError, HostInput,
-    Notification, Prompt, Provenance, SessionInfo, StopInfo, ToolCall, ToolKind, ToolResult,
+    Compaction, Decision, Envelope, FoldedVerdict, HookEvent, HostAnswer, HostCodec, HostError,
+    HostInput, Notification, Prompt, Provenance, SessionInfo, StopInfo, ToolCall, ToolKind,
+    ToolResult,
 };
 use serde_json::{Map, Value};
 
@@ -101,6 +102,12 @@ impl HostCodec for GeminiHost {
                             .and_then(Value::as_str)
                             .map_or_else(|| e.to_string(), str::to_owned)
                     });
+                    // A failed tool (observed: `tool_response.error`) is a tool failure, as
+                    // the agents that have a failure event report it; Gemini CLI's own
+                    // `AfterTool` hooks run on it too (`FormatDescriptor::also_runs_on`).
+                    if error.is_some() {
+                        env.event = HookEvent::ToolFailure;
+                    }
                     env.result = Some(ToolResult {
                         text,
                         failed: error.is_some(),

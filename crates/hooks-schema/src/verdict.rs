@@ -185,10 +185,12 @@ impl FoldedVerdict {
     }
 }
 
-/// Whether `event` honours a rewrite of the tool's output: only post tool use does, since
-/// only there has the tool produced an output the agent has not seen yet.
+/// Whether `event` honours a rewrite of the tool's output: post tool use and tool failure
+/// do, since only there has the tool produced an output (or an error) the agent has not seen
+/// yet (Gemini CLI's `AfterTool` replaces a failed tool's result too). A host that cannot
+/// replace a failure's output (Claude Code's `PostToolUseFailure`) leaves it out of its answer.
 pub fn honours_output_rewrite(event: HookEvent) -> bool {
-    event == HookEvent::PostToolUse
+    matches!(event, HookEvent::PostToolUse | HookEvent::ToolFailure)
 }
 
 /// Folds the verdicts of a blocking chain, in chain order.

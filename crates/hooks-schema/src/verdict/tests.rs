@@ -325,7 +325,7 @@ fn of_two_output_rewrites_the_first_in_chain_order_wins() {
 
 #[test]
 fn an_output_rewrite_on_another_event_is_ignored_with_a_note() {
-    for event in [HookEvent::PreToolUse, HookEvent::ToolFailure, HookEvent::Stop] {
+    for event in [HookEvent::PreToolUse, HookEvent::SessionStart, HookEvent::Stop] {
         let mut f = ChainFold::for_event(event, Some(json!({"a": 1})));
         let mut v = output_rewrite(json!("x"));
         f.admit(&mut v);
@@ -370,4 +370,18 @@ proptest! {
         prop_assert_eq!(out.output_rewritten_by, first.map(prov));
         prop_assert_eq!(out.updated_output, first.and_then(|i| rewrites[i]).map(Value::from));
     }
+}
+
+/// A failed tool's result may be replaced as a successful one's is (Gemini CLI's `AfterTool`
+/// blocks a failed tool's result too, and a failure is `tool_failure` there).
+#[test]
+fn an_output_rewrite_on_a_tool_failure_is_honoured() {
+    let mut f = ChainFold::for_event(HookEvent::ToolFailure, Some(json!({"a": 1})));
+    let mut v = output_rewrite(json!("x"));
+    f.admit(&mut v);
+    assert_eq!(v.updated_output, Some(json!("x")));
+    assert!(v.notes.is_empty());
+    f.push(v, &prov(0));
+    let out = f.finish();
+    assert_eq!((out.updated_output, out.output_rewritten_by), (Some(json!("x")), Some(prov(0))));
 }
