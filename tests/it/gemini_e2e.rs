@@ -402,6 +402,15 @@ fn hooks_fire_dry_run_explains_the_gemini_binding_and_runs_nothing() {
     assert!(!d.path().join("ran.txt").exists(), "a dry run ran the hook");
 }
 
+/// `hooks fire --from AGENT` of the agent's own `input` in the project `d`, the window
+/// auto-approving (the project's hooks run), with the JSON report.
+fn fire_from(agent: &str, d: &TestDir, home: &TestDir, input: &Value) -> std::process::Output {
+    let config = home.path().to_str().expect("utf-8");
+    let args = ["fire", "--from", agent, "--root", ".", "--config-dir", config];
+    let args = [&args[..], &["--posture", "auto-approves", "--json"]].concat();
+    hooks_in(d.path(), &args, &input.to_string())
+}
+
 /// A tool failure runs each format's hooks as its own agent runs them (`specs/events.md`,
 /// "What counts as a tool failure"): Gemini CLI has no failure event and runs its `AfterTool`
 /// hooks for a failed tool; Claude Code runs `PostToolUseFailure` and not `PostToolUse`.
@@ -452,19 +461,7 @@ fn a_tool_failure_runs_each_format_s_hooks_as_its_own_agent_does() {
         for f in ["claude-post", "claude-failure", "gemini-after"] {
             let _ = std::fs::remove_file(marks.path().join(f));
         }
-        let args = [
-            "fire",
-            "--from",
-            agent,
-            "--root",
-            ".",
-            "--config-dir",
-            home.path().to_str().expect("utf-8"),
-            "--posture",
-            "auto-approves",
-            "--json",
-        ];
-        let o = hooks_in(d.path(), &args, &input.to_string());
+        let o = fire_from(agent, &d, &home, &input);
         assert_eq!(o.status.code(), Some(0), "{agent}: {o:?}");
         let seen = |f: &str| std::fs::read_to_string(marks.path().join(f)).ok();
         let failure = seen("claude-failure").unwrap_or_else(|| panic!("{agent}: {o:?}"));
@@ -500,19 +497,7 @@ fn a_gemini_block_of_a_failed_tool_s_result_replaces_it() {
         "tool_input": {"file_path": format!("{cwd}/missing.txt")}, "tool_name": "read_file",
         "tool_response": {"error": {"message": "File not found", "type": "file_not_found"},
             "llmContent": "Could not read file.", "returnDisplay": "File not found."}});
-    let args = [
-        "fire",
-        "--from",
-        "gemini",
-        "--root",
-        ".",
-        "--config-dir",
-        home.path().to_str().expect("utf-8"),
-        "--posture",
-        "auto-approves",
-        "--json",
-    ];
-    let o = hooks_in(d.path(), &args, &input.to_string());
+    let o = fire_from("gemini", &d, &home, &input);
     let v: Value = serde_json::from_slice(&o.stdout).unwrap_or(Value::Null);
     assert_eq!(v["runs"][0]["status"], "ran", "{o:?}");
     assert!(v["verdict"]["updated_output"].is_string(), "{v}");
