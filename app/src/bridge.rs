@@ -271,11 +271,10 @@ pub fn decode_native(
         (Err(e), None) => return Err(e.into()),
         (Err(_), Some((_, native, _))) => codec.decode_input(input, Some(native))?,
     };
-    // The input's native event must be the one asked for; its canonical event may differ from
-    // the native one's for one input (Gemini CLI's `AfterTool` for a failed tool is a
-    // `tool_failure`).
-    if let Some((e, native, canonical)) = asked
-        && decoded.native_event != native
+    // The input's event must be the one asked for: by its envelope's event or, where one input
+    // of a native event decodes to another canonical event (Gemini CLI's `AfterTool` for a
+    // failed tool is a `tool_failure`), by its native event's.
+    if let Some((e, _, canonical)) = asked
         && decoded.envelope.event != canonical
         && descriptor.canonical_event(&decoded.native_event) != Some(canonical)
     {
@@ -545,9 +544,6 @@ fn read_set(
                 .map(|f| (f, None)),
         );
     }
-    // The root's files of the formats whose agents read another folder's for this session:
-    // loaded inert, so the scripts they run stay protected for the sessions started at the
-    // root, which run them.
     let mut not_here: Vec<PathBuf> = Vec::new();
     let mut inert_for = None;
     if let Some(r) = root {
@@ -557,34 +553,26 @@ fn read_set(
                 |(f, folder)| (f, Some(AbsPathBuf::new(folder).unwrap_or_else(|_| r.clone()))),
             ),
         );
-        let elsewhere: Vec<_> = formats
-            .iter()
-            .filter(|f| !f.project_folders().reads(r.as_path(), r.as_path(), at.as_path()))
-            .cloned()
-            .collect();
-        if !elsewhere.is_empty() {
-            let elsewhere = FormatSet::new(elsewhere);
-            for f in find_files(&elsewhere, FileScope::Project, r.as_path(), &ScopeDirs::new()) {
-                not_here.push(f.path.clone());
-                found.push((f, Some(r.clone())));
-            }
-        }
-        // The files of the other folders below the root that hold project hook files of their
-        // own (`packages/api/.claude/settings.json`): the sessions started there run them,
-        // this one does not; loaded inert, placed at their folder, so that the scripts they
-        // name there (`packages/api/scripts/gate.sh`) are out of this session's reach too.
-        for dir in hooks_sources::nested_project_folders(formats, r.as_path()).folders {
+        // Loaded inert, so that the scripts they run stay out of this session's reach: the
+        // files of the formats whose agents do not read them for this session, at the root (a
+        // session started at the root runs them) and in the other folders below it that hold
+        // project hook files of their own (`packages/api/.claude/settings.json`, run by the
+        // sessions started there), each placed at its folder (so `packages/api/scripts/gate.sh`
+        // is found where its hook runs it).
+        let nested = hooks_sources::nested_project_folders(formats, r.as_path()).folders;
+        let folders = std::iter::once(r.clone())
+            .chain(nested.into_iter().filter_map(|d| AbsPathBuf::new(d).ok()));
+        for folder in folders {
             let others: Vec<_> = formats
                 .iter()
-                .filter(|f| !f.project_folders().reads(&dir, r.as_path(), at.as_path()))
+                .filter(|f| !f.project_folders().reads(folder.as_path(), r.as_path(), at.as_path()))
                 .cloned()
                 .collect();
-            let Ok(folder) = AbsPathBuf::new(dir.clone()) else { continue };
             if others.is_empty() {
                 continue;
             }
             let others = FormatSet::new(others);
-            for f in find_files(&others, FileScope::Project, &dir, &ScopeDirs::new()) {
+            for f in find_files(&others, FileScope::Project, folder.as_path(), &ScopeDirs::new()) {
                 not_here.push(f.path.clone());
                 found.push((f, Some(folder.clone())));
             }
@@ -763,11 +751,7 @@ fn build_runtime(
     rc.agent_version = Some(env!("CARGO_PKG_VERSION").to_owned());
     rc.trust_store = config.trust_store.clone();
     rc.user_enables_project_hooks = config.user_opt_in;
-    rc.dispatch = DispatchConfig {
-        parallel_gated_formats: rc.dispatch.parallel_gated_formats.clone(),
-        also_runs_on: rc.dispatch.also_runs_on.clone(),
-        ..config.dispatch.clone()
-    };
+    rc.dispatch = crate::runtime::format_dispatch(&config.formats, config.dispatch.clone());
     let runtime = HookRuntime::new(rc);
     let formats = &config.formats;
     let posture = CommandExecutionPosture::AutoApproves;

@@ -102,6 +102,25 @@ pub struct RuntimeConfig {
     pub audit: Option<Arc<crate::audit::AuditLog>>,
 }
 
+/// `base` with what `formats` decide of dispatching: the formats whose agents run an event's
+/// gated hooks concurrently, and the events each format's hooks also run on (Gemini CLI's
+/// post-tool hooks on a failure). Every runtime built for `formats` dispatches with these,
+/// whatever else its configuration sets.
+pub(crate) fn format_dispatch(formats: &FormatSet, base: DispatchConfig) -> DispatchConfig {
+    DispatchConfig {
+        parallel_gated_formats: formats
+            .iter()
+            .filter(|f| f.concurrent_gated_hooks())
+            .map(|f| f.id())
+            .collect(),
+        also_runs_on: formats
+            .iter()
+            .flat_map(|f| f.also_runs_on().iter().map(|(bound, fired)| (f.id(), *bound, *fired)))
+            .collect(),
+        ..base
+    }
+}
+
 impl RuntimeConfig {
     /// The defaults for `surface`: the workspace's formats, enabled, the static trust policy,
     /// no user, managed or explicit sources, default dispatch settings, a 500 ms debounce
@@ -113,14 +132,7 @@ impl RuntimeConfig {
     /// [`RuntimeConfig::new`] with another set of formats (an embedder that reads only some
     /// formats, or its own).
     pub fn with_formats(surface: Surface, formats: FormatSet) -> RuntimeConfig {
-        // The formats whose agents run an event's gated hooks concurrently.
-        let parallel_gated_formats =
-            formats.iter().filter(|f| f.concurrent_gated_hooks()).map(|f| f.id()).collect();
-        // The events each format's hooks also run on (Gemini CLI's post-tool hooks on a failure).
-        let also_runs_on = formats
-            .iter()
-            .flat_map(|f| f.also_runs_on().iter().map(|(bound, fired)| (f.id(), *bound, *fired)))
-            .collect();
+        let dispatch = format_dispatch(&formats, DispatchConfig::default());
         RuntimeConfig {
             formats,
             enabled: true,
@@ -133,11 +145,7 @@ impl RuntimeConfig {
             managed_dirs: None,
             explicit_sources: Vec::new(),
             fail_closed_on_source_errors: false,
-            dispatch: DispatchConfig {
-                parallel_gated_formats,
-                also_runs_on,
-                ..DispatchConfig::default()
-            },
+            dispatch,
             debounce_window: hooks_watcher::DEFAULT_DEBOUNCE_WINDOW,
             watch: true,
             relax: RelaxPolicy::Never,
