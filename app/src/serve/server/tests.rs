@@ -110,12 +110,23 @@ fn the_reader_thread_starts_a_fire_with_hooks_and_hands_over_the_running_fire() 
 
     let dir = tempfile::tempdir().unwrap();
     let marker = dir.path().join("started");
+    // The hook waits at a FIFO until the test lets it end: a hook that went first (the
+    // spawner yields to it) could otherwise end before the reader thread's first poll
+    // returns, and the fire be answered there, never parked.
+    let gate = dir.path().join("gate");
+    nix::unistd::mkfifo(&gate, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let release = || {
+        use std::io::Write;
+        let mut w = std::fs::OpenOptions::new().write(true).open(&gate).unwrap();
+        w.write_all(b"go\n").unwrap();
+    };
     let script = dir.path().join("hook.sh");
     std::fs::write(
         &script,
         format!(
-            "#!/bin/sh\ncat >/dev/null\n: > '{}'\necho '{{\"permission\":\"allow\"}}'\n",
-            marker.display()
+            "#!/bin/sh\ncat >/dev/null\n: > '{}'\nread _ < '{}'\necho '{{\"permission\":\"allow\"}}'\n",
+            marker.display(),
+            gate.display()
         ),
     )
     .unwrap();
@@ -185,6 +196,7 @@ fn the_reader_thread_starts_a_fire_with_hooks_and_hands_over_the_running_fire() 
     }
     assert!(actor_rx.try_recv().is_err(), "a started fire waits parked, not queued");
     assert_eq!(reader.parked.lock().unwrap().len(), 1);
+    release();
     // The runtime runs (as its thread does): the hook's end wakes the parked fire, which
     // hands itself over.
     let Some(ActorMsg::Continue { id, fut, permit }) = rt.block_on(actor_rx.recv()) else {
@@ -211,6 +223,7 @@ fn the_reader_thread_starts_a_fire_with_hooks_and_hands_over_the_running_fire() 
         std::thread::yield_now();
     }
     assert!(actor_rx.try_recv().is_err(), "parked, not queued");
+    release();
     let (queue, queue_rx) = std_mpsc::channel();
     let out = Outbound::new(Arc::clone(&reader.sink), queue);
     let parked = Arc::clone(&reader.parked);
