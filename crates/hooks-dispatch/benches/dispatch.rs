@@ -368,7 +368,7 @@ fn main() {
         let pause = || std::thread::sleep(SPACING);
         pairs.push(side_by_side(
             "single hook, script, 30 ms apart",
-            60,
+            300,
             || {
                 pause();
                 let t = Instant::now();
