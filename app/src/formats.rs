@@ -60,4 +60,77 @@ mod tests {
         priorities.dedup();
         assert_eq!(priorities.len(), kinds.len(), "{kinds:?}");
     }
+
+    /// A format that declares its hooks also run on another event (`also_runs_on`) must encode
+    /// that event for them: the dispatcher runs them there, and a codec that still asked for
+    /// the hook's own event would fail every such run (`EventMismatch`). Each registered
+    /// format's own install entry makes the hook, so a format added later is checked too.
+    #[test]
+    fn every_format_s_codec_encodes_the_events_its_hooks_also_run_on() {
+        use std::path::Path;
+
+        use hooks_schema::{
+            AbsPathBuf, EncodeContext, Envelope, HookSourceId, ParseContext, ToolCall, ToolKind,
+        };
+        use serde_json::{Value, json};
+
+        let dir = Path::new("/project");
+        let mut checked = 0;
+        for f in super::workspace_formats().iter() {
+            for &(bound, fired) in f.also_runs_on() {
+                let native = f
+                    .events()
+                    .iter()
+                    .find(|e| e.canonical == Some(bound))
+                    .unwrap_or_else(|| panic!("{}: no native event for {bound:?}", f.agent()));
+                let entry = f.install_entry(native, "true").unwrap_or_else(|| {
+                    panic!("{}: no install entry for {}", f.agent(), native.name)
+                });
+                let mut doc: Value = serde_json::from_str(f.install_new_file()).expect("JSON");
+                doc["hooks"] = json!({ native.name: [entry] });
+                let location = f.locations().first().expect("a location");
+                let kind = HookSourceKind::file(location.scope, location.role);
+                let path = dir.join("hooks.json");
+                let parsed = f
+                    .parse(
+                        &serde_json::to_vec(&doc).expect("JSON"),
+                        &ParseContext::new(&path, kind),
+                    )
+                    .unwrap_or_else(|d| panic!("{}: {d:?}", f.agent()));
+                let hook = parsed
+                    .definitions
+                    .iter()
+                    .find(|d| d.event == bound)
+                    .unwrap_or_else(|| panic!("{}: no {bound:?} hook in {doc}", f.agent()));
+                let mut envelope = Envelope::new(fired);
+                envelope.tool = Some(ToolCall {
+                    name: "Shell".to_owned(),
+                    kind: ToolKind::Shell,
+                    native_kind: None,
+                    call_id: Some("call-1".to_owned()),
+                    mcp_server: None,
+                    args: json!({ "command": "ls" }),
+                });
+                let source = HookSourceId::new(kind, AbsPathBuf::new(path.clone()).expect("path"));
+                let ctx = EncodeContext {
+                    source: &source,
+                    working_dir: dir,
+                    project_dir: Some(dir),
+                    config_dir: None,
+                    user_shell: None,
+                    agent_version: None,
+                    session_env: &[],
+                };
+                let encoded = hook.codec.encode(hook, &envelope, &ctx);
+                assert!(
+                    encoded.is_ok(),
+                    "{}: a {bound:?} hook fired for {fired:?}: {encoded:?}",
+                    f.agent()
+                );
+                checked += 1;
+            }
+        }
+        // Gemini CLI's `AfterTool` hooks run on a tool failure.
+        assert!(checked >= 1, "no format declares another event");
+    }
 }
