@@ -69,9 +69,7 @@ mod tests {
     fn every_format_s_codec_encodes_the_events_its_hooks_also_run_on() {
         use std::path::Path;
 
-        use hooks_schema::{
-            AbsPathBuf, EncodeContext, Envelope, HookSourceId, ParseContext, ToolCall, ToolKind,
-        };
+        use hooks_schema::{AbsPathBuf, HookSourceId, ParseContext, ToolKind, testing};
         use serde_json::{Value, json};
 
         let dir = Path::new("/project");
@@ -102,25 +100,11 @@ mod tests {
                     .iter()
                     .find(|d| d.event == bound)
                     .unwrap_or_else(|| panic!("{}: no {bound:?} hook in {doc}", f.agent()));
-                let mut envelope = Envelope::new(fired);
-                envelope.tool = Some(ToolCall {
-                    name: "Shell".to_owned(),
-                    kind: ToolKind::Shell,
-                    native_kind: None,
-                    call_id: Some("call-1".to_owned()),
-                    mcp_server: None,
-                    args: json!({ "command": "ls" }),
-                });
+                let mut envelope =
+                    testing::pre_tool_use("Shell", ToolKind::Shell, json!({ "command": "ls" }));
+                envelope.event = fired;
                 let source = HookSourceId::new(kind, AbsPathBuf::new(path.clone()).expect("path"));
-                let ctx = EncodeContext {
-                    source: &source,
-                    working_dir: dir,
-                    project_dir: Some(dir),
-                    config_dir: None,
-                    user_shell: None,
-                    agent_version: None,
-                    session_env: &[],
-                };
+                let ctx = testing::encode_context(&source, dir);
                 let encoded = hook.codec.encode(hook, &envelope, &ctx);
                 assert!(
                     encoded.is_ok(),
