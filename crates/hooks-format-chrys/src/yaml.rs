@@ -64,8 +64,176 @@ struct Builder {
 }
 
 /// Loads the single document of `text`; `None` for an empty stream.
+///
+/// PyYAML does not check the indentation of a quoted scalar's continuation lines (its scanner
+/// skips the spaces and tabs after each line break inside the quotes), where saphyr-parser
+/// asks for more than the enclosing block's and refuses tabs there. When the parser stops on
+/// such a line, the scalar's continuation lines are indented with spaces past its opening
+/// quote and the text is read again: a quoted scalar's value drops every continuation line's
+/// leading white space, so the value is the same. A rewritten line counts only if the parser
+/// then reads it inside a quoted scalar; otherwise the first error stands.
 pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
     check_characters(text)?;
+    let mut current = std::borrow::Cow::Borrowed(text);
+    let mut rewritten: Vec<usize> = Vec::new();
+    let mut first: Option<YamlError> = None;
+    for _ in 0..MAX_REINDENTS {
+        let mut attempt = Attempt::default();
+        let result = load_once(&current, &mut attempt);
+        if let (Err(e), Some((info, index))) = (&result, &attempt.stopped)
+            && let Some((next, lines)) = reindent(&current, info, *index)
+        {
+            first.get_or_insert_with(|| e.clone());
+            rewritten.extend(lines);
+            current = std::borrow::Cow::Owned(next);
+            continue;
+        }
+        if let (Err(_), Some((info, index))) = (&result, &attempt.stopped)
+            && info.contains("unexpected document indicator")
+            && let Some(e) = document_marker_in_quoted(&current, *index)
+        {
+            return Err(first.unwrap_or(e));
+        }
+        let Some(first) = first else { return result };
+        let starts = line_starts(&current);
+        let inside = rewritten.iter().all(|&line| {
+            starts.get(line).is_some_and(|&i| attempt.quoted.iter().any(|&(a, b)| a < i && i < b))
+        });
+        return if inside { result } else { Err(first) };
+    }
+    Err(first.unwrap_or_else(|| YamlError::Syntax("too many quoted continuation lines".into())))
+}
+
+/// How many times a text is read again with a quoted scalar's continuation lines re-indented.
+const MAX_REINDENTS: usize = 16;
+
+/// What one reading saw besides its result.
+#[derive(Default)]
+struct Attempt {
+    /// The quoted scalars read, as character ranges from the opening to the closing quote.
+    quoted: Vec<(usize, usize)>,
+    /// Where the parser stopped, if it did: its message and the character index.
+    stopped: Option<(String, usize)>,
+}
+
+/// The character index at which each line starts.
+fn line_starts(text: &str) -> Vec<usize> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut starts = vec![0];
+    for (i, &c) in chars.iter().enumerate() {
+        let next = chars.get(i + 1).copied();
+        if c == '\n' || (c == '\r' && next != Some('\n')) {
+            starts.push(i + 1);
+        }
+    }
+    starts
+}
+
+/// The text with the continuation lines of the quoted scalar the parser stopped in
+/// re-indented, and the numbers of the lines changed; `None` when the stop is not one a
+/// quoted scalar's continuation line explains (see [`load`]).
+fn reindent(text: &str, info: &str, index: usize) -> Option<(String, Vec<usize>)> {
+    let chars: Vec<char> = text.chars().collect();
+    let starts = line_starts(text);
+    let line_of = |i: usize| starts.partition_point(|&s| s <= i).saturating_sub(1);
+    let at_quote = info.contains("invalid indentation in quoted scalar");
+    let lines: Vec<usize> = if at_quote {
+        // Stopped at the opening quote: every line up to the closing quote.
+        let (close, true) = quoted_end(&chars, index)? else { return None };
+        (line_of(index) + 1..=line_of(close)).collect()
+    } else if info.contains("tab cannot be used as indentation") {
+        // Stopped at a tab in a line's leading white space: that line (read again, a quoted
+        // scalar's under-indented line stops at its opening quote, above).
+        let line = line_of(index);
+        let start = *starts.get(line)?;
+        let prefix = chars.get(start..index)?;
+        if chars.get(index) != Some(&'\t') || prefix.iter().any(|c| !matches!(c, ' ' | '\t')) {
+            return None;
+        }
+        vec![line]
+    } else {
+        return None;
+    };
+    if lines.is_empty() {
+        return None;
+    }
+    // Past the opening quote's column, which is past the enclosing block's indentation; for
+    // the tab's line, as many spaces as it had characters of white space.
+    let indent = at_quote.then(|| index - starts[line_of(index)] + 1);
+    let mut out = String::with_capacity(text.len() + lines.len() * indent.unwrap_or(0));
+    let mut changed = Vec::new();
+    for (n, &start) in starts.iter().enumerate() {
+        let end = starts.get(n + 1).copied().unwrap_or(chars.len());
+        let line = chars.get(start..end)?;
+        if !lines.contains(&n) {
+            out.extend(line);
+            continue;
+        }
+        // PyYAML stops on a document marker at a continuation line's start.
+        if is_document_marker(&chars, start) {
+            return None;
+        }
+        let white = line.iter().take_while(|c| matches!(c, ' ' | '\t')).count();
+        let rest = &line[white..];
+        let blank = rest.iter().all(|c| matches!(c, '\r' | '\n'));
+        if !blank {
+            out.extend(std::iter::repeat_n(' ', indent.unwrap_or(white)));
+        }
+        out.extend(rest);
+        changed.push(n);
+    }
+    Some((out, changed))
+}
+
+/// The index of the quote that closes the quoted scalar opening at `quote`, and whether one
+/// does (else the text's end); `None` when `quote` is no quote.
+fn quoted_end(chars: &[char], quote: usize) -> Option<(usize, bool)> {
+    let q = *chars.get(quote)?;
+    if q != '\'' && q != '"' {
+        return None;
+    }
+    let mut i = quote + 1;
+    loop {
+        match (chars.get(i), chars.get(i + 1)) {
+            (None, _) => return Some((chars.len(), false)),
+            (Some('\''), Some('\'')) if q == '\'' => i += 2,
+            (Some('\\'), Some(_)) if q == '"' => i += 2,
+            (Some(&c), _) if c == q => return Some((i, true)),
+            _ => i += 1,
+        }
+    }
+}
+
+/// Whether the line starting at `start` starts with a document marker (`---` or `...` and a
+/// space, a tab or the line's end).
+fn is_document_marker(chars: &[char], start: usize) -> bool {
+    let head = chars.get(start..).unwrap_or_default();
+    (head.starts_with(&['-', '-', '-']) || head.starts_with(&['.', '.', '.']))
+        && head.get(3).is_none_or(|c| matches!(c, ' ' | '\t' | '\r' | '\n'))
+}
+
+/// PyYAML's error for a document marker at the start of a line inside the quoted scalar that
+/// opens at `quote`, if there is one before the scalar closes.
+fn document_marker_in_quoted(text: &str, quote: usize) -> Option<YamlError> {
+    let chars: Vec<char> = text.chars().collect();
+    let starts = line_starts(text);
+    let (end, _) = quoted_end(&chars, quote)?;
+    let marker =
+        *starts.iter().find(|&&s| quote < s && s <= end && is_document_marker(&chars, s))?;
+    let at = |i: usize| {
+        let line = starts.partition_point(|&s| s <= i).saturating_sub(1);
+        (line + 1, i - starts[line])
+    };
+    let ((ql, qc), (ml, mc)) = (at(quote), at(marker));
+    Some(YamlError::Syntax(format!(
+        "while scanning a quoted scalar\n{}\nfound unexpected document separator\n{}",
+        py_mark(&chars, quote, ql, qc),
+        py_mark(&chars, marker, ml, mc)
+    )))
+}
+
+/// One reading of `text` (see [`load`]).
+fn load_once(text: &str, attempt: &mut Attempt) -> Result<Option<Node>, YamlError> {
     let chars: Vec<char> = text.chars().collect();
     let mut b =
         Builder { pending: None, stack: Vec::new(), anchors: HashMap::new(), nodes: 0, root: None };
@@ -78,6 +246,7 @@ pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
             Ok(ev) => ev,
             Err(e) => {
                 check_tabs(&chars, &tab_ok, e.marker().index())?;
+                attempt.stopped = Some((e.info().to_owned(), e.marker().index()));
                 return Err(YamlError::Syntax(format!(
                     "{}\n  in \"<unicode string>\", line {}, column {}",
                     e.info(),
@@ -90,6 +259,9 @@ pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
             && *style != ScalarStyle::Plain
         {
             tab_ok.push((span.start.index(), span.end.index()));
+            if matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted) {
+                attempt.quoted.push((span.start.index(), span.end.index()));
+            }
         }
         match event {
             Event::DocumentStart(_) => {

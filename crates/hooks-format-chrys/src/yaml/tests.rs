@@ -156,9 +156,12 @@ fn tabs_only_where_pyyaml_takes_them() {
         ("a: x\ty\n", false),
         ("- a\t\n", false),
         ("a: >\n  x\n  \ty\n", true),
-        // FIXME: PyYAML takes a tab leading a quoted scalar's continuation line; saphyr-parser
-        // refuses it as indentation (a documented deviation).
-        ("a: 'x\n\ty'\n", false),
+        // A quoted scalar's continuation line may start with a tab, and may sit at any
+        // indentation (PyYAML skips the white space after each line break in the quotes).
+        ("a: 'x\n\ty'\n", true),
+        ("a: \"x\n\ty\"\n", true),
+        ("a:\n  b: 'x\n\ty'\n", true),
+        ("- 'x\n\t\ty'\n", true),
         ("a:\n  - b\n  -\tc\n", false),
         ("a: b\n# c\td\n", true),
         ("\ta: b\n", false),
@@ -303,4 +306,52 @@ mod number_properties {
             }
         }
     }
+}
+
+/// A quoted scalar's continuation lines read as PyYAML 6.0.3 reads them, whatever their
+/// indentation and whether it is made of tabs (the values are PyYAML's `repr`, recorded), and
+/// where PyYAML refuses (a tab before a scalar, a key or a block scalar's line; a document
+/// marker at a continuation line's start), the loader still refuses.
+#[test]
+fn quoted_continuation_lines_read_as_pyyaml_reads_them() {
+    let read = [
+        ("a: 'x\n\ty'\n", "{'a': 'x y'}"),
+        ("a: \"x\n\ty\"\n", "{'a': 'x y'}"),
+        ("a:\n  b: 'x\n\ty'\n", "{'a': {'b': 'x y'}}"),
+        ("- 'x\n\t\ty'\n", "['x y']"),
+        ("a:\n  b: 'x\ny'\n", "{'a': {'b': 'x y'}}"),
+        ("a: 'x\n\n\ty'\n", "{'a': 'x\\ny'}"),
+        ("a: 'x\n\t\n y'\n", "{'a': 'x\\ny'}"),
+        ("a: [ 'x\n\ty', z ]\n", "{'a': ['x y', 'z']}"),
+        ("a: 'x\n\ty'\nb: c\n", "{'a': 'x y', 'b': 'c'}"),
+        ("a: 'it''s\n\tok'\n", "{'a': \"it's ok\"}"),
+        ("a: \"x\\\n\ty\"\n", "{'a': 'xy'}"),
+        ("a: 'x\n\t---\n'\n", "{'a': 'x --- '}"),
+        ("a:\n  - b: 'one\n two\n\tthree'\n    c: 1\n", "{'a': [{'b': 'one two three', 'c': 1}]}"),
+    ];
+    for (text, repr) in read {
+        let node = load(text).unwrap_or_else(|e| panic!("{text:?}: {e:?}")).expect("document");
+        assert_eq!(node.value.repr(), repr, "{text:?}");
+    }
+    let refused = [
+        "a:\n\t'x'\n",
+        "a:\n\tb: 'x'\n",
+        "a: |\n\tx\n",
+        "a: 'x\n  y' \n\tb: c\n",
+        "a: 'x\n...\n'\n",
+        "a: 'x\n---\n'\n",
+    ];
+    for text in refused {
+        assert!(load(text).is_err(), "{text:?}: {:?}", load(text));
+    }
+    // PyYAML's words for a document marker inside the quotes.
+    let Err(YamlError::Syntax(m)) = load("a: 'x\n---\n'\n") else { panic!("refused") };
+    assert!(
+        m.starts_with(
+            "while scanning a quoted scalar\n  in \"<unicode string>\", line 1, column 4:"
+        ) && m.contains(
+            "found unexpected document separator\n  in \"<unicode string>\", line 2, column 1:"
+        ),
+        "{m}"
+    );
 }
