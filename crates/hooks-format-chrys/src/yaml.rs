@@ -245,8 +245,8 @@ fn load_once(text: &str, attempt: &mut Attempt) -> Result<Option<Node>, YamlErro
         let (event, span) = match item {
             Ok(ev) => ev,
             Err(e) => {
-                check_tabs(&chars, &tab_ok, e.marker().index())?;
                 attempt.stopped = Some((e.info().to_owned(), e.marker().index()));
+                check_tabs(&chars, &tab_ok, e.marker().index())?;
                 return Err(YamlError::Syntax(format!(
                     "{}\n  in \"<unicode string>\", line {}, column {}",
                     e.info(),

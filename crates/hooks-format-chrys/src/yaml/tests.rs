@@ -328,6 +328,9 @@ fn quoted_continuation_lines_read_as_pyyaml_reads_them() {
         ("a: \"x\\\n\ty\"\n", "{'a': 'xy'}"),
         ("a: 'x\n\t---\n'\n", "{'a': 'x --- '}"),
         ("a:\n  - b: 'one\n two\n\tthree'\n    c: 1\n", "{'a': [{'b': 'one two three', 'c': 1}]}"),
+        // A tab after a space in a flow collection's quoted scalar (found by a differential).
+        ("a: [ 'a b\n \t-- z\n\n\t w v', z ]\n", "{'a': ['a b -- z\\nw v', 'z']}"),
+        ("a: \"- i\n \t\n\n    w v\\\n\t\t-- z\"\n", "{'a': '- i\\n\\nw v-- z'}"),
     ];
     for (text, repr) in read {
         let node = load(text).unwrap_or_else(|e| panic!("{text:?}: {e:?}")).expect("document");
