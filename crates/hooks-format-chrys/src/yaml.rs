@@ -77,14 +77,33 @@ pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
     let mut current = std::borrow::Cow::Borrowed(text);
     let mut rewritten: Vec<usize> = Vec::new();
     let mut first: Option<YamlError> = None;
+    // A space put before a comment that follows a closing quote, to be found right after a
+    // quoted scalar by the next reading.
+    let mut spaced: Option<usize> = None;
     for _ in 0..MAX_REINDENTS {
         let mut attempt = Attempt::default();
         let result = load_once(&current, &mut attempt);
+        if let Some(at) = spaced.take()
+            && !attempt.quoted.iter().any(|&(_, end)| end == at)
+        {
+            return Err(first.unwrap_or_else(|| YamlError::Syntax(String::new())));
+        }
         if let (Err(e), Some((info, index))) = (&result, &attempt.stopped)
             && let Some((next, lines)) = reindent(&current, info, *index)
         {
             first.get_or_insert_with(|| e.clone());
             rewritten.extend(lines);
+            current = std::borrow::Cow::Owned(next);
+            continue;
+        }
+        // PyYAML reads a comment right after a closing quote (`'x'#c`); saphyr-parser wants a
+        // space first.
+        if let (Err(e), Some((info, index))) = (&result, &attempt.stopped)
+            && info.contains("comments must be separated from other tokens by whitespace")
+            && let Some(next) = space_before_comment(&current, *index)
+        {
+            first.get_or_insert_with(|| e.clone());
+            spaced = Some(*index);
             current = std::borrow::Cow::Owned(next);
             continue;
         }
@@ -212,6 +231,19 @@ fn is_document_marker(chars: &[char], start: usize) -> bool {
         && head.get(3).is_none_or(|c| matches!(c, ' ' | '\t' | '\r' | '\n'))
 }
 
+/// The text with a space put before the comment at `hash` when a quote ends right before it.
+fn space_before_comment(text: &str, hash: usize) -> Option<String> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.get(hash) != Some(&'#') || !matches!(chars.get(hash.checked_sub(1)?), Some('\'' | '"'))
+    {
+        return None;
+    }
+    let mut out: String = chars.get(..hash)?.iter().collect();
+    out.push(' ');
+    out.extend(chars.get(hash..)?);
+    Some(out)
+}
+
 /// PyYAML's error for a document marker at the start of a line inside the quoted scalar that
 /// opens at `quote`, if there is one before the scalar closes.
 fn document_marker_in_quoted(text: &str, quote: usize) -> Option<YamlError> {
@@ -258,9 +290,16 @@ fn load_once(text: &str, attempt: &mut Attempt) -> Result<Option<Node>, YamlErro
         if let Event::Scalar(_, style, ..) = &event
             && *style != ScalarStyle::Plain
         {
-            tab_ok.push((span.start.index(), span.end.index()));
-            if matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted) {
-                attempt.quoted.push((span.start.index(), span.end.index()));
+            let quoted = matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted);
+            // A quoted scalar ends at its closing quote (the parser's span may run on over the
+            // white space after it, where a tab is no part of the scalar for PyYAML).
+            let end = match quoted_end(&chars, span.start.index()) {
+                Some((close, true)) if quoted => close + 1,
+                _ => span.end.index(),
+            };
+            tab_ok.push((span.start.index(), end));
+            if quoted {
+                attempt.quoted.push((span.start.index(), end));
             }
         }
         match event {

@@ -358,3 +358,24 @@ fn quoted_continuation_lines_read_as_pyyaml_reads_them() {
         "{m}"
     );
 }
+
+/// A comment right after a closing quote is a comment for PyYAML 6.0.3 (saphyr-parser wants a
+/// space first), and a tab between a closing quote and a comment is refused as PyYAML refuses
+/// it (the values are PyYAML's `repr`, recorded).
+#[test]
+fn a_comment_right_after_a_closing_quote_reads_as_pyyaml_reads_it() {
+    let read = [
+        ("a: 'x'#c\n", "{'a': 'x'}"),
+        ("a: \"x\"#c\nb: 1\n", "{'a': 'x', 'b': 1}"),
+        ("- 'x'#c\n- z\n", "['x', 'z']"),
+        ("a: 'x\n  y'#c\n", "{'a': 'x y'}"),
+        ("'x'#c\n", "'x'"),
+    ];
+    for (text, repr) in read {
+        let node = load(text).unwrap_or_else(|e| panic!("{text:?}: {e:?}")).expect("document");
+        assert_eq!(node.value.repr(), repr, "{text:?}");
+    }
+    for text in ["a: 'x'\t#c\n", "a: x#c\n#d\n\t#e\n"] {
+        assert!(load(text).is_err(), "{text:?}: {:?}", load(text));
+    }
+}
