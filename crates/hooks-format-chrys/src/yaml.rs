@@ -70,29 +70,45 @@ struct Builder {
 /// asks for more than the enclosing block's and refuses tabs there. When the parser stops on
 /// such a line, the scalar's continuation lines are indented with spaces past its opening
 /// quote and the text is read again: a quoted scalar's value drops every continuation line's
-/// leading white space, so the value is the same. A rewritten line counts only if the parser
-/// then reads it inside a quoted scalar; otherwise the first error stands.
+/// leading white space, so the value is the same. Likewise PyYAML checks no indentation inside
+/// a flow collection (a line there is indented past every line before it) and reads a comment
+/// right after a closing quote or a flow indicator (a space is put before it). A rewrite counts
+/// only if the parser then reads it where PyYAML would (inside a quoted scalar, inside a flow
+/// collection, right after one of those); otherwise the first error stands.
 pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
     check_characters(text)?;
     let mut current = std::borrow::Cow::Borrowed(text);
     let mut rewritten: Vec<usize> = Vec::new();
+    // Lines of a flow collection indented past the enclosing block's.
+    let mut in_flow: Vec<usize> = Vec::new();
     let mut first: Option<YamlError> = None;
-    // A space put before a comment that follows a closing quote, to be found right after a
-    // quoted scalar by the next reading.
-    let mut spaced: Option<usize> = None;
-    for _ in 0..MAX_REINDENTS {
+    // Spaces put before a comment that follows a closing quote, each to be found right after a
+    // quoted scalar: its line, and how far it is from the line's end (which re-indenting the
+    // line does not change).
+    let mut spaced: Vec<(usize, usize)> = Vec::new();
+    for _ in 0..MAX_REREADS {
         let mut attempt = Attempt::default();
         let result = load_once(&current, &mut attempt);
-        if let Some(at) = spaced.take()
-            && !attempt.quoted.iter().any(|&(_, end)| end == at)
-        {
-            return Err(first.unwrap_or_else(|| YamlError::Syntax(String::new())));
-        }
         if let (Err(e), Some((info, index))) = (&result, &attempt.stopped)
             && let Some((next, lines)) = reindent(&current, info, *index)
         {
             first.get_or_insert_with(|| e.clone());
             rewritten.extend(lines);
+            current = std::borrow::Cow::Owned(next);
+            continue;
+        }
+        // PyYAML checks no indentation inside a flow collection (`hooks: ['x'` then `]` at
+        // column 0); saphyr-parser wants its lines past the enclosing block's. White space
+        // before a token in a flow collection is no part of any value.
+        if let (Err(e), Some((info, index))) = (&result, &attempt.stopped)
+            && matches!(
+                info.as_str(),
+                "invalid indentation" | "invalid indentation in flow construct"
+            )
+            && let Some((next, line)) = indent_flow_line(&current, *index)
+        {
+            first.get_or_insert_with(|| e.clone());
+            in_flow.push(line);
             current = std::borrow::Cow::Owned(next);
             continue;
         }
@@ -103,7 +119,10 @@ pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
             && let Some(next) = space_before_comment(&current, *index)
         {
             first.get_or_insert_with(|| e.clone());
-            spaced = Some(*index);
+            let starts = line_starts(&next);
+            let line = starts.partition_point(|&s| s <= *index).saturating_sub(1);
+            let end = starts.get(line + 1).copied().unwrap_or_else(|| next.chars().count());
+            spaced.push((line, end - index));
             current = std::borrow::Cow::Owned(next);
             continue;
         }
@@ -117,14 +136,27 @@ pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
         let starts = line_starts(&current);
         let inside = rewritten.iter().all(|&line| {
             starts.get(line).is_some_and(|&i| attempt.quoted.iter().any(|&(a, b)| a < i && i < b))
+        }) && in_flow.iter().all(|&line| {
+            starts.get(line).is_some_and(|&i| attempt.flows.iter().any(|&(a, b)| a < i && i <= b))
+        }) && spaced.iter().all(|&(line, from_end)| {
+            let end = starts.get(line + 1).copied().unwrap_or_else(|| current.chars().count());
+            let at = end - from_end;
+            // Right after a quoted scalar, after a flow collection, or inside one (after its
+            // opening bracket or a comma).
+            attempt.quoted.iter().any(|&(_, quote_end)| quote_end == at)
+                || attempt
+                    .flows
+                    .iter()
+                    .any(|&(open, close)| close + 1 == at || (open < at && at <= close))
         });
         return if inside { result } else { Err(first) };
     }
     Err(first.unwrap_or_else(|| YamlError::Syntax("too many quoted continuation lines".into())))
 }
 
-/// How many times a text is read again with a quoted scalar's continuation lines re-indented.
-const MAX_REINDENTS: usize = 16;
+/// How many times a text is read again after a rewrite (a quoted scalar's continuation lines
+/// or a flow collection's line re-indented, a space put before a comment).
+const MAX_REREADS: usize = 16;
 
 /// What one reading saw besides its result.
 #[derive(Default)]
@@ -133,6 +165,57 @@ struct Attempt {
     quoted: Vec<(usize, usize)>,
     /// Where the parser stopped, if it did: its message and the character index.
     stopped: Option<(String, usize)>,
+    /// The flow collections read, from the opening to the closing bracket.
+    flows: Vec<(usize, usize)>,
+}
+
+/// The closing bracket of a flow collection whose end the parser reports at `from` (its span
+/// may start before the bracket, at a comma): past white space, commas and comments.
+fn closing_bracket(chars: &[char], from: usize) -> usize {
+    let mut i = from;
+    while let Some(&c) = chars.get(i) {
+        match c {
+            ']' | '}' => return i,
+            ' ' | '\t' | '\r' | '\n' | ',' => i += 1,
+            '#' => {
+                while chars.get(i).is_some_and(|&c| c != '\n' && c != '\r') {
+                    i += 1;
+                }
+            }
+            _ => break,
+        }
+    }
+    from
+}
+
+/// The text with the line whose first token is at `index` indented past every line before
+/// it, and that line's number; `None` when a token precedes it on its line or a tab its
+/// indentation.
+fn indent_flow_line(text: &str, index: usize) -> Option<(String, usize)> {
+    let chars: Vec<char> = text.chars().collect();
+    let starts = line_starts(text);
+    let line = starts.partition_point(|&s| s <= index).saturating_sub(1);
+    let start = *starts.get(line)?;
+    if chars.get(start..index)?.iter().any(|&c| c != ' ') {
+        return None;
+    }
+    // A line's indentation counts the block indicators (`- `, `? `, `: `) that open it.
+    let indentation = |s: usize| {
+        let mut i = s;
+        while let Some(&c) = chars.get(i) {
+            match (c, chars.get(i + 1)) {
+                (' ', _) => i += 1,
+                ('-' | '?' | ':', Some(' ')) => i += 2,
+                _ => break,
+            }
+        }
+        i - s
+    };
+    let deepest = starts[..line].iter().map(|&s| indentation(s)).max().unwrap_or(0);
+    let mut out: String = chars[..start].iter().collect();
+    out.extend(std::iter::repeat_n(' ', deepest + 1));
+    out.extend(&chars[index..]);
+    Some((out, line))
 }
 
 /// The character index at which each line starts.
@@ -231,10 +314,15 @@ fn is_document_marker(chars: &[char], start: usize) -> bool {
         && head.get(3).is_none_or(|c| matches!(c, ' ' | '\t' | '\r' | '\n'))
 }
 
-/// The text with a space put before the comment at `hash` when a quote ends right before it.
+/// The text with a space put before the comment at `hash` when a quote or a flow indicator
+/// (`,` `[` `]` `{` `}`) ends right before it.
 fn space_before_comment(text: &str, hash: usize) -> Option<String> {
     let chars: Vec<char> = text.chars().collect();
-    if chars.get(hash) != Some(&'#') || !matches!(chars.get(hash.checked_sub(1)?), Some('\'' | '"'))
+    if chars.get(hash) != Some(&'#')
+        || !matches!(
+            chars.get(hash.checked_sub(1)?),
+            Some('\'' | '"' | ',' | '[' | ']' | '{' | '}')
+        )
     {
         return None;
     }
@@ -273,6 +361,8 @@ fn load_once(text: &str, attempt: &mut Attempt) -> Result<Option<Node>, YamlErro
     let mut first_doc: Option<Marker> = None;
     // Where tabs may appear for PyYAML: inside quoted and block scalars.
     let mut tab_ok: Vec<(usize, usize)> = Vec::new();
+    // Where the collections being read start.
+    let mut opened: Vec<usize> = Vec::new();
     for item in Parser::new_from_str(text) {
         let (event, span) = match item {
             Ok(ev) => ev,
@@ -301,6 +391,17 @@ fn load_once(text: &str, attempt: &mut Attempt) -> Result<Option<Node>, YamlErro
             if quoted {
                 attempt.quoted.push((span.start.index(), end));
             }
+        }
+        match &event {
+            Event::SequenceStart(..) | Event::MappingStart(..) => opened.push(span.start.index()),
+            Event::SequenceEnd | Event::MappingEnd => {
+                if let Some(start) = opened.pop()
+                    && matches!(chars.get(start), Some('[' | '{'))
+                {
+                    attempt.flows.push((start, closing_bracket(&chars, span.start.index())));
+                }
+            }
+            _ => {}
         }
         match event {
             Event::DocumentStart(_) => {

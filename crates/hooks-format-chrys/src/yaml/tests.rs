@@ -379,3 +379,27 @@ fn a_comment_right_after_a_closing_quote_reads_as_pyyaml_reads_it() {
         assert!(load(text).is_err(), "{text:?}: {:?}", load(text));
     }
 }
+
+/// PyYAML checks no indentation inside a flow collection and reads a comment right after a
+/// flow indicator; saphyr-parser asks for lines past the enclosing block's and a space before
+/// the comment (the values are PyYAML 6.0.3's `repr`, recorded; what PyYAML refuses stays
+/// refused).
+#[test]
+fn flow_collections_read_as_pyyaml_reads_them() {
+    let read = [
+        ("hooks: ['x'\n]\n", "{'hooks': ['x']}"),
+        ("a:\n  b: {b: 1,\n }\n  c: d\n", "{'a': {'b': {'b': 1}, 'c': 'd'}}"),
+        ("hooks:\n- id: ['p q',\n ]\n  e: 1\n", "{'hooks': [{'id': ['p q'], 'e': 1}]}"),
+        ("a: [1,#c\n  2]\n", "{'a': [1, 2]}"),
+        ("a: [x]#c\n", "{'a': ['x']}"),
+        ("a: {b: 1\n,c: 2}\n", "{'a': {'b': 1, 'c': 2}}"),
+        ("- [\n1,#c\n  z]\n- z\n", "[[1, 'z'], 'z']"),
+    ];
+    for (text, repr) in read {
+        let node = load(text).unwrap_or_else(|e| panic!("{text:?}: {e:?}")).expect("document");
+        assert_eq!(node.value.repr(), repr, "{text:?}");
+    }
+    for text in ["a: [x\n]\nb: [\n\t1]\n", "a: [1,\n b: [2\n]\n"] {
+        assert!(load(text).is_err(), "{text:?}: {:?}", load(text));
+    }
+}
