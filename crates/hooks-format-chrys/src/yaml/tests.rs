@@ -332,10 +332,7 @@ fn quoted_continuation_lines_read_as_pyyaml_reads_them() {
         ("a: [ 'a b\n \t-- z\n\n\t w v', z ]\n", "{'a': ['a b -- z\\nw v', 'z']}"),
         ("a: \"- i\n \t\n\n    w v\\\n\t\t-- z\"\n", "{'a': '- i\\n\\nw v-- z'}"),
     ];
-    for (text, repr) in read {
-        let node = load(text).unwrap_or_else(|e| panic!("{text:?}: {e:?}")).expect("document");
-        assert_eq!(node.value.repr(), repr, "{text:?}");
-    }
+    reads_as_pyyaml(&read);
     let refused = [
         "a:\n\t'x'\n",
         "a:\n\tb: 'x'\n",
@@ -344,9 +341,7 @@ fn quoted_continuation_lines_read_as_pyyaml_reads_them() {
         "a: 'x\n...\n'\n",
         "a: 'x\n---\n'\n",
     ];
-    for text in refused {
-        assert!(load(text).is_err(), "{text:?}: {:?}", load(text));
-    }
+    refused_as_by_pyyaml(&refused);
     // PyYAML's words for a document marker inside the quotes.
     let Err(YamlError::Syntax(m)) = load("a: 'x\n---\n'\n") else { panic!("refused") };
     assert!(
@@ -371,13 +366,8 @@ fn a_comment_right_after_a_closing_quote_reads_as_pyyaml_reads_it() {
         ("a: 'x\n  y'#c\n", "{'a': 'x y'}"),
         ("'x'#c\n", "'x'"),
     ];
-    for (text, repr) in read {
-        let node = load(text).unwrap_or_else(|e| panic!("{text:?}: {e:?}")).expect("document");
-        assert_eq!(node.value.repr(), repr, "{text:?}");
-    }
-    for text in ["a: 'x'\t#c\n", "a: x#c\n#d\n\t#e\n"] {
-        assert!(load(text).is_err(), "{text:?}: {:?}", load(text));
-    }
+    reads_as_pyyaml(&read);
+    refused_as_by_pyyaml(&["a: 'x'\t#c\n", "a: x#c\n#d\n\t#e\n"]);
 }
 
 /// PyYAML checks no indentation inside a flow collection and reads a comment right after a
@@ -395,11 +385,23 @@ fn flow_collections_read_as_pyyaml_reads_them() {
         ("a: {b: 1\n,c: 2}\n", "{'a': {'b': 1, 'c': 2}}"),
         ("- [\n1,#c\n  z]\n- z\n", "[[1, 'z'], 'z']"),
     ];
-    for (text, repr) in read {
+    reads_as_pyyaml(&read);
+    refused_as_by_pyyaml(&["a: [x\n]\nb: [\n\t1]\n", "a: [1,\n b: [2\n]\n"]);
+}
+
+/// Each text loads to the value whose Python `repr` PyYAML 6.0.3 gave (recorded).
+#[track_caller]
+fn reads_as_pyyaml(cases: &[(&str, &str)]) {
+    for (text, repr) in cases {
         let node = load(text).unwrap_or_else(|e| panic!("{text:?}: {e:?}")).expect("document");
-        assert_eq!(node.value.repr(), repr, "{text:?}");
+        assert_eq!(node.value.repr(), *repr, "{text:?}");
     }
-    for text in ["a: [x\n]\nb: [\n\t1]\n", "a: [1,\n b: [2\n]\n"] {
+}
+
+/// Each text is refused, as PyYAML 6.0.3 refuses it.
+#[track_caller]
+fn refused_as_by_pyyaml(texts: &[&str]) {
+    for text in texts {
         assert!(load(text).is_err(), "{text:?}: {:?}", load(text));
     }
 }
