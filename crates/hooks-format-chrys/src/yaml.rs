@@ -78,80 +78,97 @@ struct Builder {
 pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
     check_characters(text)?;
     let mut current = std::borrow::Cow::Borrowed(text);
-    let mut rewritten: Vec<usize> = Vec::new();
-    // Lines of a flow collection indented past the enclosing block's.
-    let mut in_flow: Vec<usize> = Vec::new();
+    // Where each rewrite was made, for the last reading to confirm.
+    let mut places: Vec<Place> = Vec::new();
     let mut first: Option<YamlError> = None;
-    // Spaces put before a comment that follows a closing quote, each to be found right after a
-    // quoted scalar: its line, and how far it is from the line's end (which re-indenting the
-    // line does not change).
-    let mut spaced: Vec<(usize, usize)> = Vec::new();
     for _ in 0..MAX_REREADS {
         let mut attempt = Attempt::default();
         let result = load_once(&current, &mut attempt);
-        if let (Err(e), Some((info, index))) = (&result, &attempt.stopped)
-            && let Some((next, lines)) = reindent(&current, info, *index)
-        {
+        let (Err(e), Some((info, index))) = (&result, &attempt.stopped) else {
+            return confirmed(result, first, &places, &current, &attempt);
+        };
+        if let Some((next, place)) = rewrite(&current, info, *index) {
             first.get_or_insert_with(|| e.clone());
-            rewritten.extend(lines);
+            places.extend(place);
             current = std::borrow::Cow::Owned(next);
             continue;
         }
-        // PyYAML checks no indentation inside a flow collection (`hooks: ['x'` then `]` at
-        // column 0); saphyr-parser wants its lines past the enclosing block's. White space
-        // before a token in a flow collection is no part of any value.
-        if let (Err(e), Some((info, index))) = (&result, &attempt.stopped)
-            && matches!(
-                info.as_str(),
-                "invalid indentation" | "invalid indentation in flow construct"
-            )
-            && let Some((next, line)) = indent_flow_line(&current, *index)
-        {
-            first.get_or_insert_with(|| e.clone());
-            in_flow.push(line);
-            current = std::borrow::Cow::Owned(next);
-            continue;
-        }
-        // PyYAML reads a comment right after a closing quote (`'x'#c`); saphyr-parser wants a
-        // space first.
-        if let (Err(e), Some((info, index))) = (&result, &attempt.stopped)
-            && info.contains("comments must be separated from other tokens by whitespace")
-            && let Some(next) = space_before_comment(&current, *index)
-        {
-            first.get_or_insert_with(|| e.clone());
-            let starts = line_starts(&next);
-            let line = starts.partition_point(|&s| s <= *index).saturating_sub(1);
-            let end = starts.get(line + 1).copied().unwrap_or_else(|| next.chars().count());
-            spaced.push((line, end - index));
-            current = std::borrow::Cow::Owned(next);
-            continue;
-        }
-        if let (Err(_), Some((info, index))) = (&result, &attempt.stopped)
-            && info.contains("unexpected document indicator")
+        if info.contains("unexpected document indicator")
             && let Some(e) = document_marker_in_quoted(&current, *index)
         {
             return Err(first.unwrap_or(e));
         }
-        let Some(first) = first else { return result };
-        let starts = line_starts(&current);
-        let inside = rewritten.iter().all(|&line| {
-            starts.get(line).is_some_and(|&i| attempt.quoted.iter().any(|&(a, b)| a < i && i < b))
-        }) && in_flow.iter().all(|&line| {
-            starts.get(line).is_some_and(|&i| attempt.flows.iter().any(|&(a, b)| a < i && i <= b))
-        }) && spaced.iter().all(|&(line, from_end)| {
-            let end = starts.get(line + 1).copied().unwrap_or_else(|| current.chars().count());
-            let at = end - from_end;
-            // Right after a quoted scalar, after a flow collection, or inside one (after its
-            // opening bracket or a comma).
-            attempt.quoted.iter().any(|&(_, quote_end)| quote_end == at)
-                || attempt
-                    .flows
-                    .iter()
-                    .any(|&(open, close)| close + 1 == at || (open < at && at <= close))
-        });
-        return if inside { result } else { Err(first) };
+        return confirmed(result, first, &places, &current, &attempt);
     }
-    Err(first.unwrap_or_else(|| YamlError::Syntax("too many quoted continuation lines".into())))
+    Err(first.unwrap_or_else(|| YamlError::Syntax("too many rewrites".into())))
+}
+
+/// Where a rewrite was made, and so where the reading after it must find what PyYAML found.
+enum Place {
+    /// A quoted scalar's continuation line: inside a quoted scalar.
+    QuotedLine(usize),
+    /// A flow collection's line: inside a flow collection.
+    FlowLine(usize),
+    /// A space put before a comment, as its line and its distance from the line's end (which
+    /// re-indenting the line does not change): right after a quoted scalar or a flow
+    /// collection, or inside one (after its opening bracket or a comma).
+    Spaced(usize, usize),
+}
+
+/// The text rewritten for the parser's stop at `index` (see [`load`]), and where.
+fn rewrite(text: &str, info: &str, index: usize) -> Option<(String, Vec<Place>)> {
+    if let Some((next, lines)) = reindent(text, info, index) {
+        return Some((next, lines.into_iter().map(Place::QuotedLine).collect()));
+    }
+    // PyYAML checks no indentation inside a flow collection (`hooks: ['x'` then `]` at column
+    // 0); saphyr-parser wants its lines past the enclosing block's. White space before a token
+    // in a flow collection is no part of any value.
+    if matches!(info, "invalid indentation" | "invalid indentation in flow construct") {
+        let (next, line) = indent_flow_line(text, index)?;
+        return Some((next, vec![Place::FlowLine(line)]));
+    }
+    // PyYAML reads a comment right after a closing quote or a flow indicator (`'x'#c`,
+    // `[1,#c`); saphyr-parser wants a space first.
+    if info.contains("comments must be separated from other tokens by whitespace") {
+        let next = space_before_comment(text, index)?;
+        let starts = line_starts(&next);
+        let line = line_of(&starts, index);
+        let end = starts.get(line + 1).copied().unwrap_or_else(|| next.chars().count());
+        return Some((next, vec![Place::Spaced(line, end - index)]));
+    }
+    None
+}
+
+/// `result` when no rewrite was made or the reading found every rewrite where PyYAML would
+/// have read it (see [`Place`]); otherwise the first reading's error.
+fn confirmed(
+    result: Result<Option<Node>, YamlError>,
+    first: Option<YamlError>,
+    places: &[Place],
+    text: &str,
+    attempt: &Attempt,
+) -> Result<Option<Node>, YamlError> {
+    let Some(first) = first else { return result };
+    let starts = line_starts(text);
+    let len = text.chars().count();
+    let quoted = |i: usize| attempt.quoted.iter().any(|&(a, b)| a < i && i < b);
+    let in_flow = |i: usize| attempt.flows.iter().any(|&(a, b)| a < i && i <= b);
+    let holds = |place: &Place| match *place {
+        Place::QuotedLine(line) => starts.get(line).is_some_and(|&i| quoted(i)),
+        Place::FlowLine(line) => starts.get(line).is_some_and(|&i| in_flow(i)),
+        Place::Spaced(line, from_end) => {
+            let at = starts.get(line + 1).copied().unwrap_or(len) - from_end;
+            attempt.quoted.iter().any(|&(_, end)| end == at)
+                || attempt.flows.iter().any(|&(_, close)| close + 1 == at)
+                || in_flow(at)
+        }
+    };
+    if places.iter().all(holds) { result } else { Err(first) }
+}
+
+/// The number of the line holding the character at `index`.
+fn line_of(starts: &[usize], index: usize) -> usize {
+    starts.partition_point(|&s| s <= index).saturating_sub(1)
 }
 
 /// How many times a text is read again after a rewrite (a quoted scalar's continuation lines
@@ -194,7 +211,7 @@ fn closing_bracket(chars: &[char], from: usize) -> usize {
 fn indent_flow_line(text: &str, index: usize) -> Option<(String, usize)> {
     let chars: Vec<char> = text.chars().collect();
     let starts = line_starts(text);
-    let line = starts.partition_point(|&s| s <= index).saturating_sub(1);
+    let line = line_of(&starts, index);
     let start = *starts.get(line)?;
     if chars.get(start..index)?.iter().any(|&c| c != ' ') {
         return None;
@@ -237,7 +254,7 @@ fn line_starts(text: &str) -> Vec<usize> {
 fn reindent(text: &str, info: &str, index: usize) -> Option<(String, Vec<usize>)> {
     let chars: Vec<char> = text.chars().collect();
     let starts = line_starts(text);
-    let line_of = |i: usize| starts.partition_point(|&s| s <= i).saturating_sub(1);
+    let line_of = |i: usize| line_of(&starts, i);
     let at_quote = info.contains("invalid indentation in quoted scalar");
     let lines: Vec<usize> = if at_quote {
         // Stopped at the opening quote: every line up to the closing quote.
@@ -341,7 +358,7 @@ fn document_marker_in_quoted(text: &str, quote: usize) -> Option<YamlError> {
     let marker =
         *starts.iter().find(|&&s| quote < s && s <= end && is_document_marker(&chars, s))?;
     let at = |i: usize| {
-        let line = starts.partition_point(|&s| s <= i).saturating_sub(1);
+        let line = line_of(&starts, i);
         (line + 1, i - starts[line])
     };
     let ((ql, qc), (ml, mc)) = (at(quote), at(marker));
