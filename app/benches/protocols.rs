@@ -31,7 +31,9 @@
 //!
 //! `HOOKS_BENCH_CONTAINMENT` (`cgroup-kill`, `process-group`, …) and `HOOKS_BENCH_LIMITS_VIA`
 //! (`cgroup-v1`, `rlimit`, `off`, …) set the engine's containment and limits, as in the
-//! dispatch bench, to see their share.
+//! dispatch bench, to see their share; `HOOKS_BENCH_LIMITS` (comma-separated settings as
+//! `hooks` takes them, `memory=max,pids=256`) changes the default limits themselves, to see
+//! one resource's share (`memory=max` lifts the memory limit alone).
 //!
 //! `--side in-process|serve|by-hand|echo --fires N` fires only that side, N times per format
 //! after the warm-up, and prints nothing but the wall time: the run to wrap in `perf stat` or
@@ -179,6 +181,11 @@ fn runtime(case: &Case, file: &Path, runtime_dir: &Path) -> HookRuntime {
     if let Some(l) = var("HOOKS_BENCH_LIMITS_VIA") {
         config.dispatch.limits_via =
             hooks_dispatch::LimitsVia::parse(&l).expect("a way of enforcing limits");
+    }
+    if let Some(l) = var("HOOKS_BENCH_LIMITS") {
+        let settings: Vec<hooks_dispatch::LimitSetting> =
+            l.split(',').map(|s| s.parse().expect("a limit")).collect();
+        config.dispatch.apply_limits(&settings);
     }
     config.explicit_sources =
         vec![ExplicitHookSource::new(ExplicitScope::RunDelivered, file, case.format)];
