@@ -1,6 +1,10 @@
 //! Benchmark of the dispatcher's own cost against bare std process handling (area `dispatch`).
 //!
-//! Measured side by side in one run, samples interleaved so drift hits both sides alike:
+//! Measured side by side in one run, samples interleaved so drift hits every side alike, and
+//! the order of the sides rotated from one sample to the next (sample `i` starts with side
+//! `i mod k`), so no side always follows the same one (with a fixed order the side after
+//! the engine's was 5–8 % faster in the spaced case, see `specs/dispatch.md`, "The order of
+//! the sides (session 25)"):
 //! - one blocking hook through encode → spawn → decode → fold, against std spawn + write +
 //!   read + wait of the same command (`/bin/true`, and a shell script that reads a 1 KiB
 //!   JSON payload and prints a decision, exec'd directly); a third interleaved sample, the
@@ -12,7 +16,10 @@
 //!   that far apart or more), so what the kernel amortises over back-to-back spawns is paid
 //!   here (`single_hook_spaced_*`; it counts in `single_hook_overhead_ratio`): 300 samples a
 //!   side, as its spread over 60 was ±5 % from run to run; `single_hook_spaced_tokio_over_bare`
-//!   and `single_hook_spaced_engine_over_tokio` split its ratio as for the other cases;
+//!   and `single_hook_spaced_engine_over_tokio` split its ratio as for the other cases, and a
+//!   fourth side, std's spawn with the pipes and a pid file descriptor waited on through
+//!   tokio's reactor and nothing else (`single_hook_spaced_asyncfd_*`), shows what waiting
+//!   through tokio costs by itself;
 //! - 16 observer hooks that each wait 100 ms, run concurrently;
 //! - 16 CPU-light hooks (the script) through the engine, against the same 16 commands
 //!   spawned bare in parallel;
@@ -196,6 +203,67 @@ async fn bare_tokio_round_trip(argv: &[&str], payload: &[u8]) -> Vec<u8> {
     out
 }
 
+/// std's spawn, write and pipes as [`bare_round_trip`] (stderr piped too), then the two pipes
+/// read to their end and a pid file descriptor waited on through tokio's reactor
+/// (`AsyncFd`), and nothing else: what waiting through tokio costs by itself.
+async fn bare_asyncfd_round_trip(argv: &[&str], payload: &[u8]) -> Vec<u8> {
+    use std::os::fd::{AsFd, OwnedFd};
+    use tokio::io::unix::AsyncFd;
+    #[allow(unsafe_code, reason = "tokio's registration of a descriptor is unsafe")]
+    fn register(fd: OwnedFd) -> AsyncFd<OwnedFd> {
+        // SAFETY: an `OwnedFd` is an open descriptor that only it closes, and its
+        // `as_raw_fd` returns that same descriptor while the `AsyncFd` owns it.
+        unsafe { AsyncFd::register(fd) }.map_err(|e| e.into_parts().0).expect("register")
+    }
+    async fn drain(fd: &AsyncFd<OwnedFd>, into: &mut Vec<u8>) {
+        let mut buf = [0u8; 8192];
+        loop {
+            let mut ready = fd.readable().await.expect("readable");
+            match rustix::io::read(fd.get_ref(), &mut buf) {
+                Ok(0) => return,
+                Ok(n) => into.extend_from_slice(&buf[..n]),
+                Err(rustix::io::Errno::AGAIN) => ready.clear_ready(),
+                Err(e) => panic!("read: {e}"),
+            }
+        }
+    }
+    let mut child = Command::new(argv[0])
+        .args(&argv[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let _ = stdin.write_all(payload);
+    drop(stdin);
+    let pipe = |f: OwnedFd| {
+        rustix::io::ioctl_fionbio(&f, true).expect("non-blocking");
+        register(f)
+    };
+    let out = pipe(child.stdout.take().expect("stdout").into());
+    let err = pipe(child.stderr.take().expect("stderr").into());
+    let pid = rustix::process::Pid::from_raw(child.id().try_into().expect("pid")).expect("pid");
+    let pidfd = register(
+        rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).expect("pidfd"),
+    );
+    let (mut o, mut e) = (Vec::new(), Vec::new());
+    tokio::join!(drain(&out, &mut o), drain(&err, &mut e));
+    loop {
+        let mut ready = pidfd.readable().await.expect("readable");
+        let options =
+            rustix::process::WaitIdOptions::EXITED | rustix::process::WaitIdOptions::NOHANG;
+        let id = rustix::process::WaitId::PidFd(pidfd.get_ref().as_fd());
+        if rustix::process::waitid(id, options).expect("waitid").is_some() {
+            break;
+        }
+        ready.clear_ready();
+    }
+    // Reaped by `waitid` above: std's handle only forgets the pid.
+    drop(child);
+    o
+}
+
 /// The same, for 16 commands spawned together.
 fn bare_parallel(argv: &[&str], payload: &[u8], n: usize) {
     let children: Vec<_> = (0..n)
@@ -234,6 +302,8 @@ struct Pair {
     bare_ms: f64,
     /// The tokio round trip's median, when measured.
     tokio_ms: Option<f64>,
+    /// The bare `AsyncFd` wait's median, when measured.
+    asyncfd_ms: Option<f64>,
 }
 
 impl Pair {
@@ -242,32 +312,38 @@ impl Pair {
     }
 }
 
-/// Alternates engine, bare (and bare tokio, when given) samples `n` times after a warm-up;
-/// returns the medians.
+/// Takes `n` samples of each side (engine, bare, then the others given: the tokio round trip,
+/// the bare `AsyncFd` wait) after a warm-up, interleaved, sample `i` starting with side
+/// `i mod k` so that no side always follows the same one; returns the medians.
 fn side_by_side(
     name: &'static str,
     n: usize,
     mut engine: impl FnMut() -> Duration,
     mut bare: impl FnMut() -> Duration,
-    mut bare_tokio: Option<&mut dyn FnMut() -> Duration>,
+    mut others: Vec<&mut dyn FnMut() -> Duration>,
 ) -> Pair {
+    let k = 2 + others.len();
+    let mut sample = |side: usize| match side {
+        0 => engine(),
+        1 => bare(),
+        other => others[other - 2](),
+    };
     for _ in 0..10 {
-        engine();
-        bare();
-        if let Some(t) = bare_tokio.as_mut() {
-            t();
+        for side in 0..k {
+            sample(side);
         }
     }
-    let (mut e, mut b, mut t) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::new());
-    for _ in 0..n {
-        e.push(ms(engine()));
-        b.push(ms(bare()));
-        if let Some(f) = bare_tokio.as_mut() {
-            t.push(ms(f()));
+    let mut samples = vec![Vec::with_capacity(n); k];
+    for i in 0..n {
+        for j in 0..k {
+            let side = (i + j) % k;
+            samples[side].push(ms(sample(side)));
         }
     }
-    let tokio_ms = (!t.is_empty()).then(|| median(&mut t));
-    Pair { name, engine_ms: median(&mut e), bare_ms: median(&mut b), tokio_ms }
+    let mut medians = samples.iter_mut().map(|s| median(s));
+    let engine_ms = medians.next().unwrap_or(f64::NAN);
+    let bare_ms = medians.next().unwrap_or(f64::NAN);
+    Pair { name, engine_ms, bare_ms, tokio_ms: medians.next(), asyncfd_ms: medians.next() }
 }
 
 /// The pause before each sample of the spaced case: longer than an RCU grace period on a
@@ -329,7 +405,7 @@ fn main() {
                 assert!(r.runs[0].verdict.as_ref().is_some_and(|v| v.failure.is_none()));
                 d
             },
-            None,
+            vec![],
         )
     };
     let mut pairs = Vec::new();
@@ -353,11 +429,11 @@ fn main() {
                 bare_round_trip(&argv, &payload);
                 t.elapsed()
             },
-            Some(&mut || {
+            vec![&mut || {
                 let t = Instant::now();
                 rt.block_on(bare_tokio_round_trip(&argv, &payload));
                 t.elapsed()
-            }),
+            }],
         ));
     }
 
@@ -385,12 +461,20 @@ fn main() {
                 bare_round_trip(&argv, &payload);
                 t.elapsed()
             },
-            Some(&mut || {
-                pause();
-                let t = Instant::now();
-                rt.block_on(bare_tokio_round_trip(&argv, &payload));
-                t.elapsed()
-            }),
+            vec![
+                &mut || {
+                    pause();
+                    let t = Instant::now();
+                    rt.block_on(bare_tokio_round_trip(&argv, &payload));
+                    t.elapsed()
+                },
+                &mut || {
+                    pause();
+                    let t = Instant::now();
+                    rt.block_on(bare_asyncfd_round_trip(&argv, &payload));
+                    t.elapsed()
+                },
+            ],
         ));
     }
 
@@ -426,7 +510,7 @@ fn main() {
             bare_parallel(&[script], &payload, 16);
             t.elapsed()
         },
-        None,
+        vec![],
     );
 
     // One durable job: three synced writes (pending, pending again, done) and an unlink.
@@ -466,6 +550,9 @@ fn main() {
             "single_hook_script_engine_over_tokio": pairs[1].tokio_ms.map(|t| pairs[1].engine_ms / t),
             "single_hook_spaced_engine_over_tokio": pairs[2].tokio_ms.map(|t| pairs[2].engine_ms / t),
             "single_hook_spaced_tokio_over_bare": pairs[2].tokio_ms.map(|t| t / pairs[2].bare_ms),
+            "single_hook_spaced_bare_asyncfd_ms": pairs[2].asyncfd_ms,
+            "single_hook_spaced_engine_over_asyncfd": pairs[2].asyncfd_ms.map(|t| pairs[2].engine_ms / t),
+            "single_hook_spaced_asyncfd_over_bare": pairs[2].asyncfd_ms.map(|t| t / pairs[2].bare_ms),
             "parallel_wait_16_ms": parallel_wait_16_ms,
             "parallel_cpu_16_ratio": cpu.ratio(),
             "parallel_cpu_16_engine_ms": cpu.engine_ms,
@@ -507,6 +594,16 @@ fn main() {
         "{:<40} {:>12.3} {:>12} {:>8}  (reported)",
         "durable outbox job (3 synced writes)", outbox_job_ms, "-", "-"
     );
+    if let Some(a) = pairs[2].asyncfd_ms {
+        println!(
+            "{:<40} {:>12} {:>12.3} {:>8.3}  (std's spawn, tokio's wait alone; engine / it {:.3})",
+            "  the same, bare AsyncFd wait",
+            "-",
+            a,
+            a / pairs[2].bare_ms,
+            pairs[2].engine_ms / a
+        );
+    }
     println!(
         "single_hook_overhead_ratio (worst of the three single-hook cases) = {single_ratio:.3}"
     );
