@@ -156,18 +156,24 @@ fn envelope(event: HookEvent) -> Envelope {
     e
 }
 
-/// std spawn + write + read + wait: the floor the engine is compared with.
-fn bare_round_trip(argv: &[&str], payload: &[u8]) -> Vec<u8> {
+/// std's spawn of `argv` with stdin and stdout piped, `payload` written to its stdin and the
+/// stdin closed.
+fn spawn_with_payload(argv: &[&str], payload: &[u8], stderr: Stdio) -> std::process::Child {
     let mut child = Command::new(argv[0])
         .args(&argv[1..])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .expect("spawn");
     let mut stdin = child.stdin.take().expect("stdin");
     let _ = stdin.write_all(payload);
-    drop(stdin);
+    child
+}
+
+/// std spawn + write + read + wait: the floor the engine is compared with.
+fn bare_round_trip(argv: &[&str], payload: &[u8]) -> Vec<u8> {
+    let mut child = spawn_with_payload(argv, payload, Stdio::null());
     let mut out = Vec::new();
     child.stdout.take().expect("stdout").read_to_end(&mut out).expect("read");
     child.wait().expect("wait");
@@ -227,16 +233,7 @@ async fn bare_asyncfd_round_trip(argv: &[&str], payload: &[u8]) -> Vec<u8> {
             }
         }
     }
-    let mut child = Command::new(argv[0])
-        .args(&argv[1..])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let _ = stdin.write_all(payload);
-    drop(stdin);
+    let mut child = spawn_with_payload(argv, payload, Stdio::piped());
     let pipe = |f: OwnedFd| {
         rustix::io::ioctl_fionbio(&f, true).expect("non-blocking");
         register(f)
@@ -585,6 +582,16 @@ fn main() {
             tokio,
             over
         );
+        if let Some(a) = p.asyncfd_ms {
+            println!(
+                "{:<40} {:>12} {:>12.3} {:>8.3}  std's spawn, tokio's wait alone (engine / it {:.3})",
+                "  the same, bare AsyncFd wait",
+                "-",
+                a,
+                a / p.bare_ms,
+                p.engine_ms / a
+            );
+        }
     }
     println!(
         "{:<40} {:>12.1} {:>12} {:>8}  < 150 ms",
@@ -594,16 +601,6 @@ fn main() {
         "{:<40} {:>12.3} {:>12} {:>8}  (reported)",
         "durable outbox job (3 synced writes)", outbox_job_ms, "-", "-"
     );
-    if let Some(a) = pairs[2].asyncfd_ms {
-        println!(
-            "{:<40} {:>12} {:>12.3} {:>8.3}  (std's spawn, tokio's wait alone; engine / it {:.3})",
-            "  the same, bare AsyncFd wait",
-            "-",
-            a,
-            a / pairs[2].bare_ms,
-            pairs[2].engine_ms / a
-        );
-    }
     println!(
         "single_hook_overhead_ratio (worst of the three single-hook cases) = {single_ratio:.3}"
     );
