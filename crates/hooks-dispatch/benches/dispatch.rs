@@ -358,9 +358,11 @@ fn write_script(dir: &Path) -> PathBuf {
 
 fn main() {
     let json_out = std::env::args().any(|a| a == "--json");
-    let dir = std::env::temp_dir().join(format!("hooks-dispatch-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("bench dir");
-    let script = write_script(&dir);
+    // Removed when dropped, on every way out (the profile loop's early return included).
+    let tmp =
+        tempfile::Builder::new().prefix("hooks-dispatch-bench-").tempdir().expect("bench dir");
+    let dir = tmp.path();
+    let script = write_script(dir);
     let script = script.to_str().expect("utf-8 path");
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
     let ctx = FireContext::default();
@@ -525,7 +527,6 @@ fn main() {
         }
     }
     let outbox_job_ms = median(&mut jobs);
-    let _ = std::fs::remove_dir_all(&dir);
 
     let single_ratio = pairs.iter().map(Pair::ratio).fold(0.0, f64::max);
     if json_out {
