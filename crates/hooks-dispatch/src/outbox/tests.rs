@@ -4,7 +4,7 @@
 use std::{
     io::{BufRead, BufReader},
     os::unix::fs::PermissionsExt,
-    path::Path,
+    path::{Path, PathBuf},
     process::{Command, Stdio},
     time::Duration,
 };
@@ -323,8 +323,16 @@ fn runs(root: &Path) -> usize {
 /// waits to be killed.
 #[tokio::test]
 async fn durable_job_runs_once_through_the_outbox() {
-    let own = tempfile::tempdir().unwrap();
-    let root = test_env(RUNTIME_VAR).map_or_else(|| own.path().to_path_buf(), Into::into);
+    // A crash test's child works in its parent's folder and is killed: a folder of its own
+    // would be left behind.
+    let own;
+    let root: PathBuf = match test_env(RUNTIME_VAR) {
+        Some(root) => root.into(),
+        None => {
+            own = tempfile::tempdir().unwrap();
+            own.path().to_path_buf()
+        }
+    };
     let d = dispatcher(&root);
     d.fire(&[counting_hook(&root)], &tool_envelope("ls"), &FireContext::default()).await;
     assert_eq!(d.drain(Duration::from_secs(10)).await.finished.len(), 1);
