@@ -55,6 +55,24 @@ fn range(runs: &[Value], key: &str) -> Value {
     if v.is_empty() { Value::Null } else { json!([lo, hi]) }
 }
 
+/// A folder of this run's in the system temporary folder, removed when dropped (on every
+/// way out of [`peer`]).
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> Result<Scratch> {
+        let dir = std::env::temp_dir().join(format!("xtask-peer-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        Ok(Scratch(dir))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 pub(crate) fn peer(rest: &[&str]) -> Result<()> {
     let json_out = rest.contains(&"--json");
     let runs = number(rest, "--runs", 3)?;
@@ -85,6 +103,9 @@ pub(crate) fn peer(rest: &[&str]) -> Result<()> {
         }
     };
     let hooks = agents::hooks_binary()?;
+    // `fire_bench.py` leaves its folder (the hook, the Chrys home, the payload) where
+    // `mkdtemp` puts it: under a folder of ours, removed when done.
+    let scratch = Scratch::new()?;
     let load_before = load_avg();
     let mut results = Vec::new();
     for i in 0..runs {
@@ -94,6 +115,7 @@ pub(crate) fn peer(rest: &[&str]) -> Result<()> {
             .arg(workspace_root())
             .arg(rounds.to_string())
             .env("CHRYS_WHEEL_DIR", &wheel)
+            .env("TMPDIR", &scratch.0)
             .output()
             .with_context(|| format!("running {}", python.display()))?;
         if !out.status.success() {
