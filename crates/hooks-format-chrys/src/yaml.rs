@@ -77,6 +77,9 @@ struct Builder {
 /// collection, right after one of those); otherwise the first error stands.
 pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
     check_characters(text)?;
+    if let Some(e) = document_end_first(text) {
+        return Err(e);
+    }
     let mut current = std::borrow::Cow::Borrowed(text);
     // Where each rewrite was made, for the last reading to confirm.
     let mut places: Vec<Place> = Vec::new();
@@ -329,6 +332,36 @@ fn is_document_marker(chars: &[char], start: usize) -> bool {
     let head = chars.get(start..).unwrap_or_default();
     (head.starts_with(&['-', '-', '-']) || head.starts_with(&['.', '.', '.']))
         && head.get(3).is_none_or(|c| matches!(c, ' ' | '\t' | '\r' | '\n'))
+}
+
+/// PyYAML's error for a document-end marker (`...`) before anything else of the stream but
+/// blank lines and comments: its parser starts an implicit document there and finds no node,
+/// where saphyr-parser reads an empty stream (or the document after the marker). `None`
+/// otherwise, and for a line PyYAML refuses for another reason first (a tab leading it).
+fn document_end_first(text: &str) -> Option<YamlError> {
+    let chars: Vec<char> = text.chars().collect();
+    let starts = line_starts(text);
+    for (line, &start) in starts.iter().enumerate() {
+        // PyYAML skips a byte-order mark at the stream's start without counting a column.
+        let bom = usize::from(start == 0 && chars.first() == Some(&'\u{feff}'));
+        let at = start + bom;
+        if chars.get(at) == Some(&'.') {
+            return is_document_marker(&chars, at).then(|| {
+                YamlError::Syntax(format!(
+                    "while parsing a block node\nexpected the node content, but found '<document end>'\n{}",
+                    py_mark(&chars, at, line + 1, 0)
+                ))
+            });
+        }
+        let mut i = at;
+        while chars.get(i) == Some(&' ') {
+            i += 1;
+        }
+        if !matches!(chars.get(i), None | Some('#' | '\r' | '\n')) {
+            return None;
+        }
+    }
+    None
 }
 
 /// The text with a space put before the comment at `hash` when a quote or a flow indicator

@@ -389,6 +389,40 @@ fn flow_collections_read_as_pyyaml_reads_them() {
     refused_as_by_pyyaml(&["a: [x\n]\nb: [\n\t1]\n", "a: [1,\n b: [2\n]\n"]);
 }
 
+/// A document-end marker before any document is refused as PyYAML 6.0.3 refuses it (its
+/// parser starts an implicit document there and finds no node; saphyr-parser read an empty
+/// stream, or the document after the marker); after a document, or not at a line's start,
+/// it reads as PyYAML reads it. The messages are PyYAML's, checked with the oracle's venv.
+#[test]
+fn a_document_end_before_any_document_is_refused_as_pyyaml_refuses_it() {
+    let refused = |text: &str| match load(text) {
+        Err(YamlError::Syntax(m)) => m,
+        other => panic!("{text:?}: {other:?}"),
+    };
+    let head =
+        "while parsing a block node\nexpected the node content, but found '<document end>'\n";
+    assert_eq!(
+        refused("...\n"),
+        format!("{head}  in \"<unicode string>\", line 1, column 1:\n    ...\n    ^")
+    );
+    assert_eq!(
+        refused("# c\n\n...  # x\nversion: 1\n"),
+        format!("{head}  in \"<unicode string>\", line 3, column 1:\n    ...  # x\n    ^")
+    );
+    assert_eq!(
+        refused("\u{feff}...\n"),
+        format!("{head}  in \"<unicode string>\", line 1, column 1:\n    \u{feff}...\n     ^")
+    );
+    refused_as_by_pyyaml(&["...", "...\r\n", "... # c\n", "...\t\n", "...\na: 1\n", "   \n...\n"]);
+    reads_as_pyyaml(&[
+        ("  ...\n", "'...'"),
+        ("...x\n", "'...x'"),
+        ("a: 1\n...\n", "{'a': 1}"),
+        ("a: 1\n...\n...\n", "{'a': 1}"),
+        ("---\n...\n", "None"),
+    ]);
+}
+
 /// Each text loads to the value whose Python `repr` PyYAML 6.0.3 gave (recorded).
 #[track_caller]
 fn reads_as_pyyaml(cases: &[(&str, &str)]) {
