@@ -339,29 +339,29 @@ fn is_document_marker(chars: &[char], start: usize) -> bool {
 /// where saphyr-parser reads an empty stream (or the document after the marker). `None`
 /// otherwise, and for a line PyYAML refuses for another reason first (a tab leading it).
 fn document_end_first(text: &str) -> Option<YamlError> {
-    let chars: Vec<char> = text.chars().collect();
-    let starts = line_starts(text);
-    for (line, &start) in starts.iter().enumerate() {
-        // PyYAML skips a byte-order mark at the stream's start without counting a column.
-        let bom = usize::from(start == 0 && chars.first() == Some(&'\u{feff}'));
-        let at = start + bom;
-        if chars.get(at) == Some(&'.') {
-            return is_document_marker(&chars, at).then(|| {
-                YamlError::Syntax(format!(
-                    "while parsing a block node\nexpected the node content, but found '<document end>'\n{}",
-                    py_mark(&chars, at, line + 1, 0)
-                ))
-            });
+    // PyYAML skips a byte-order mark at the stream's start without counting a column.
+    let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut line = 1;
+    loop {
+        if rest.starts_with("...")
+            && matches!(rest[3..].chars().next(), None | Some(' ' | '\t' | '\r' | '\n'))
+        {
+            let chars: Vec<char> = text.chars().collect();
+            let at = text[..text.len() - rest.len()].chars().count();
+            return Some(YamlError::Syntax(format!(
+                "while parsing a block node\nexpected the node content, but found '<document end>'\n{}",
+                py_mark(&chars, at, line, 0)
+            )));
         }
-        let mut i = at;
-        while chars.get(i) == Some(&' ') {
-            i += 1;
-        }
-        if !matches!(chars.get(i), None | Some('#' | '\r' | '\n')) {
+        // Only blank lines and comments may come first (a tab leads to another error).
+        if !matches!(rest.trim_start_matches(' ').chars().next(), Some('#' | '\r' | '\n')) {
             return None;
         }
+        let end = rest.find(['\r', '\n'])?;
+        let width = if rest[end..].starts_with("\r\n") { 2 } else { 1 };
+        rest = &rest[end + width..];
+        line += 1;
     }
-    None
 }
 
 /// The text with a space put before the comment at `hash` when a quote or a flow indicator
