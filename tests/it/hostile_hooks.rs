@@ -967,7 +967,7 @@ fn a_chrys_hook_that_turns_its_result_file_into_a_fifo_cannot_hang_the_fire() {
         false,
     );
     let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
+    let worker = std::thread::spawn(move || {
         let rt =
             tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
         let d = Dispatcher::new(DispatchConfig::default());
@@ -986,6 +986,9 @@ fn a_chrys_hook_that_turns_its_result_file_into_a_fifo_cannot_hang_the_fire() {
         panic!("the fire waited on the FIFO");
     }
     let (report, _) = released.expect("checked above");
+    // The thread's runtime, dropped as it ends, deletes the run's files (the FIFO among them):
+    // a test process that ended first left them in the temporary folder.
+    worker.join().expect("the fire's thread");
     assert_eq!(report.runs.len(), 1);
     assert!(outcome(&report).result_file.is_none(), "a FIFO is not read as a result");
     assert_ne!(report.verdict.decision, Some(Decision::Deny));
