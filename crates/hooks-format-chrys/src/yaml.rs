@@ -326,12 +326,19 @@ fn quoted_end(chars: &[char], quote: usize) -> Option<(usize, bool)> {
     }
 }
 
-/// Whether the line starting at `start` starts with a document marker (`---` or `...` and a
-/// space, a tab or the line's end).
+/// Whether the line starting at `start` starts with a document marker (see [`marker_at`]).
 fn is_document_marker(chars: &[char], start: usize) -> bool {
-    let head = chars.get(start..).unwrap_or_default();
-    (head.starts_with(&['-', '-', '-']) || head.starts_with(&['.', '.', '.']))
-        && head.get(3).is_none_or(|c| matches!(c, ' ' | '\t' | '\r' | '\n'))
+    marker_at(chars.get(start..).unwrap_or_default().iter().copied()).is_some()
+}
+
+/// The document marker a line's characters start with, `-` for `---` and `.` for `...`,
+/// when a space, a tab or the line's end follows it.
+fn marker_at(mut line: impl Iterator<Item = char>) -> Option<char> {
+    let c = line.next().filter(|c| matches!(c, '-' | '.'))?;
+    let marker = line.next() == Some(c)
+        && line.next() == Some(c)
+        && line.next().is_none_or(|n| matches!(n, ' ' | '\t' | '\r' | '\n'));
+    marker.then_some(c)
 }
 
 /// PyYAML's error for a document-end marker (`...`) before anything else of the stream but
@@ -343,9 +350,7 @@ fn document_end_first(text: &str) -> Option<YamlError> {
     let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut line = 1;
     loop {
-        if rest.starts_with("...")
-            && matches!(rest[3..].chars().next(), None | Some(' ' | '\t' | '\r' | '\n'))
-        {
+        if marker_at(rest.chars()) == Some('.') {
             let chars: Vec<char> = text.chars().collect();
             let at = text[..text.len() - rest.len()].chars().count();
             return Some(YamlError::Syntax(format!(
