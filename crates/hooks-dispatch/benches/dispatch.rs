@@ -1,10 +1,15 @@
 //! Benchmark of the dispatcher's own cost against bare std process handling (area `dispatch`).
 //!
-//! Measured side by side in one run, samples interleaved so drift hits every side alike, and
-//! the order of the sides rotated from one sample to the next (sample `i` starts with side
-//! `i mod k`), so no side always follows the same one (with a fixed order the side after
-//! the engine's was 5–8 % faster in the spaced case, see `specs/dispatch.md`, "The order of
-//! the sides (session 25)"):
+//! Measured side by side in one run, interleaved in short blocks so drift hits every side
+//! alike: each round runs every side's block of [`BLOCK`] samples, the sides in an order
+//! shuffled round by round; the first sample of a block, which follows another side's, is
+//! kept apart, and the medians and ratios are of the others, each of which follows a sample of
+//! its own side, as a hook an agent fires follows the one it fired before. A sample's time
+//! depends on the side before it (in the spaced case every side is 5–7 % faster after the
+//! engine's than after its own), so an order in which one side mostly follows another skews
+//! the ratio (see `specs/dispatch.md`, "The side before a sample (session 26)"); the ratio of
+//! the blocks' first samples, each side after the others, is reported beside it
+//! (`*_ratio_after_other_side`):
 //! - one blocking hook through encode → spawn → decode → fold, against std spawn + write +
 //!   read + wait of the same command (`/bin/true`, and a shell script that reads a 1 KiB
 //!   JSON payload and prints a decision, exec'd directly); a third interleaved sample, the
@@ -301,17 +306,31 @@ struct Pair {
     tokio_ms: Option<f64>,
     /// The bare `AsyncFd` wait's median, when measured.
     asyncfd_ms: Option<f64>,
+    /// The medians of the blocks' first samples (each after another side's sample).
+    engine_after_other_ms: f64,
+    bare_after_other_ms: f64,
 }
 
 impl Pair {
     fn ratio(&self) -> f64 {
         self.engine_ms / self.bare_ms
     }
+
+    /// The ratio of the blocks' first samples: each side measured right after another's.
+    fn ratio_after_other_side(&self) -> f64 {
+        self.engine_after_other_ms / self.bare_after_other_ms
+    }
 }
 
-/// Takes `n` samples of each side (engine, bare, then the others given: the tokio round trip,
-/// the bare `AsyncFd` wait) after a warm-up, interleaved, sample `i` starting with side
-/// `i mod k` so that no side always follows the same one; returns the medians.
+/// Samples a side takes in a row: the first follows another side's sample and is kept apart,
+/// the others follow their own side's.
+const BLOCK: usize = 4;
+
+/// Takes at least `n` samples of each side (engine, bare, then the others given: the tokio
+/// round trip, the bare `AsyncFd` wait) that follow a sample of their own side, after a
+/// warm-up: rounds of one block of [`BLOCK`] samples per side, the sides' order shuffled from
+/// round to round (a fixed seed, so every run takes the same orders); returns the medians of
+/// the samples that follow their own side, and of the blocks' first samples apart.
 fn side_by_side(
     name: &'static str,
     n: usize,
@@ -331,16 +350,33 @@ fn side_by_side(
         }
     }
     let mut samples = vec![Vec::with_capacity(n); k];
-    for i in 0..n {
-        for j in 0..k {
-            let side = (i + j) % k;
-            samples[side].push(ms(sample(side)));
+    let mut firsts = vec![Vec::with_capacity(n / (BLOCK - 1) + 1); k];
+    let mut order: Vec<usize> = (0..k).collect();
+    let mut rng = fastrand::Rng::with_seed(0x5eed_b10c);
+    while samples[0].len() < n {
+        rng.shuffle(&mut order);
+        for &side in &order {
+            firsts[side].push(ms(sample(side)));
+            for _ in 1..BLOCK {
+                samples[side].push(ms(sample(side)));
+            }
         }
     }
+    let mut firsts = firsts.iter_mut().map(|s| median(s));
+    let engine_after_other_ms = firsts.next().unwrap_or(f64::NAN);
+    let bare_after_other_ms = firsts.next().unwrap_or(f64::NAN);
     let mut medians = samples.iter_mut().map(|s| median(s));
     let engine_ms = medians.next().unwrap_or(f64::NAN);
     let bare_ms = medians.next().unwrap_or(f64::NAN);
-    Pair { name, engine_ms, bare_ms, tokio_ms: medians.next(), asyncfd_ms: medians.next() }
+    Pair {
+        name,
+        engine_ms,
+        bare_ms,
+        tokio_ms: medians.next(),
+        asyncfd_ms: medians.next(),
+        engine_after_other_ms,
+        bare_after_other_ms,
+    }
 }
 
 /// The pause before each sample of the spaced case: longer than an RCU grace period on a
@@ -539,6 +575,9 @@ fn main() {
             "single_hook_script_engine_ms": pairs[1].engine_ms,
             "single_hook_script_bare_ms": pairs[1].bare_ms,
             "single_hook_spaced_ratio": pairs[2].ratio(),
+            "single_hook_true_ratio_after_other_side": pairs[0].ratio_after_other_side(),
+            "single_hook_script_ratio_after_other_side": pairs[1].ratio_after_other_side(),
+            "single_hook_spaced_ratio_after_other_side": pairs[2].ratio_after_other_side(),
             "single_hook_spaced_engine_ms": pairs[2].engine_ms,
             "single_hook_spaced_bare_ms": pairs[2].bare_ms,
             "single_hook_spaced_bare_tokio_ms": pairs[2].tokio_ms,
@@ -582,6 +621,13 @@ fn main() {
             p.ratio(),
             tokio,
             over
+        );
+        println!(
+            "{:<40} {:>12.3} {:>12.3} {:>8.3}  (each side right after another's)",
+            "  the same, blocks' first samples",
+            p.engine_after_other_ms,
+            p.bare_after_other_ms,
+            p.ratio_after_other_side()
         );
         if let Some(a) = p.asyncfd_ms {
             println!(
