@@ -3,7 +3,11 @@
 //!
 //! For each format's codec one blocking pre-tool-use hook (a shell script that reads its
 //! payload and answers "allow" the way its format says) is fired three ways, in interleaved
-//! rounds so machine noise hits all alike:
+//! rounds so machine noise hits all alike (each round a block of [`BLOCK`] samples per side,
+//! the sides in an order shuffled from round to round; a block's first sample, which follows
+//! another side's, is kept apart, so every median is of samples that follow their own side, as
+//! an agent's hook follows its previous one: `specs/dispatch.md`, "The side before a sample
+//! (session 26)"):
 //! - **in-process**: [`FireHandle::fire`] of a [`HookRuntime`] that loaded the format's file;
 //! - **serve**: a `fire` request over OS pipes to [`run_stdio_with`] (the code `hooks serve
 //!   --stdio` runs), JSON lines both ways;
@@ -26,7 +30,8 @@
 //! by-hand counterpart: the runtime's plan and context, the fold and the report).
 //!
 //! `--json` prints one JSON object; otherwise a table. `--rounds N` (default 150) and `--runs N`
-//! (default 3) set the rounds per run and the runs per format; format names (`chrys claude`)
+//! (default 3) set the samples per side and run (following their own side's) and the runs per
+//! format; format names (`chrys claude`)
 //! measure only those.
 //!
 //! `HOOKS_BENCH_CONTAINMENT` (`cgroup-kill`, `process-group`, …) and `HOOKS_BENCH_LIMITS_VIA`
@@ -536,11 +541,19 @@ struct Run {
     serve: f64,
     by_hand: f64,
     echo: f64,
+    /// The medians of the blocks' first samples, each after another side's sample.
+    in_process_after_other: f64,
+    by_hand_after_other: f64,
 }
 
 impl Run {
     fn in_process_ratio(&self) -> f64 {
         self.in_process / self.by_hand
+    }
+
+    /// In-process over by hand, of the blocks' first samples.
+    fn in_process_ratio_after_other_side(&self) -> f64 {
+        self.in_process_after_other / self.by_hand_after_other
     }
 
     fn serve_ratio(&self) -> f64 {
@@ -558,6 +571,10 @@ struct Measured {
 }
 
 const WARMUP: usize = 15;
+
+/// Samples a side takes in a row: the first follows another side's sample and is kept apart
+/// (`in_process_ratio_after_other_side`), the others follow their own side's.
+const BLOCK: usize = 4;
 
 /// The one side `--side` fires (for counts per fire).
 #[derive(Debug, Clone, Copy)]
@@ -661,27 +678,38 @@ fn measure(
         echo.round_trip(&request, &mut line);
     }
     let mut all = Vec::new();
+    // The sides' order, shuffled round by round (a fixed seed: every run takes the same orders).
+    let mut rng = fastrand::Rng::with_seed(0x5eed_b10c);
+    let mut order = [0usize, 1, 2, 3];
     for _ in 0..runs {
-        let (mut a, mut s, mut h, mut e) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        for i in 0..rounds {
-            // The three sides take turns at going first.
-            for k in 0..3 {
-                match (i + k) % 3 {
-                    0 => a.push(ms(in_process())),
-                    1 => s.push(ms(server.fire(&request, &mut line))),
-                    _ => {
-                        h.push(ms(hand.run(round, None)));
-                        round += 1;
-                    }
+        // Per side: the samples that follow their own side's, and the blocks' first samples.
+        let mut kept: [Vec<f64>; 4] = Default::default();
+        let mut firsts: [Vec<f64>; 4] = Default::default();
+        while kept[0].len() < rounds {
+            rng.shuffle(&mut order);
+            for &side in &order {
+                for b in 0..BLOCK {
+                    let d = ms(match side {
+                        0 => in_process(),
+                        1 => server.fire(&request, &mut line),
+                        2 => {
+                            round += 1;
+                            hand.run(round - 1, None)
+                        }
+                        _ => echo.round_trip(&request, &mut line),
+                    });
+                    if b == 0 { &mut firsts[side] } else { &mut kept[side] }.push(d);
                 }
             }
-            e.push(ms(echo.round_trip(&request, &mut line)));
         }
+        let [a, s, h, e] = kept.each_mut().map(|v| median(v));
         all.push(Run {
-            in_process: median(&mut a),
-            serve: median(&mut s),
-            by_hand: median(&mut h),
-            echo: median(&mut e),
+            in_process: a,
+            serve: s,
+            by_hand: h,
+            echo: e,
+            in_process_after_other: median(&mut firsts[0]),
+            by_hand_after_other: median(&mut firsts[2]),
         });
     }
 
@@ -812,6 +840,7 @@ fn main() {
                     "echo_round_trip_us": m.runs.iter().map(|r| round3(r.echo * 1e3)).collect::<Vec<_>>(),
                     "in_process_ratio": m.runs.iter().map(|r| round3(r.in_process_ratio())).collect::<Vec<_>>(),
                     "in_process_ratio_range": range(m.runs.iter().map(Run::in_process_ratio)),
+                    "in_process_ratio_after_other_side": m.runs.iter().map(|r| round3(r.in_process_ratio_after_other_side())).collect::<Vec<_>>(),
                     "serve_ratio": m.runs.iter().map(|r| round3(r.serve_ratio())).collect::<Vec<_>>(),
                     "serve_ratio_range": range(m.runs.iter().map(Run::serve_ratio)),
                     "engine_phases_us": phases(&m.engine_phases),
