@@ -23,7 +23,7 @@ Exit codes:
 #[command(
     name = "hooks",
     version,
-    about = "Validate, inspect, fire and replay AI-agent lifecycle hooks (Cursor, Chrys, Claude Code)",
+    about = "Validate, inspect, fire and replay AI-agent lifecycle hooks (Cursor, Chrys, Claude Code, Codex, Gemini CLI, Copilot CLI, Windsurf)",
     after_help = EXIT_CODES
 )]
 pub struct Cli {
@@ -147,8 +147,8 @@ fn format_names() -> clap::builder::PossibleValuesParser {
 /// `hooks check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The format: `auto` decides from each file's name and content; otherwise a format id
-    /// (`cursor`, `chrys`, `claude`).
+    /// The format: `auto` decides from each file's name and content; otherwise a registered
+    /// format's id (the possible values below).
     #[arg(long, default_value = "auto", value_parser = format_names())]
     pub format: String,
     /// Machine-readable output: one JSON object per file, one per line.

@@ -51,3 +51,13 @@ fn deferred_commands_parse_as_before() {
     let e = Cli::try_parse_from(["hooks", "bridge"]).expect_err("--host is required");
     assert_eq!(e.kind(), clap::error::ErrorKind::MissingRequiredArgument);
 }
+
+/// The tool's description names the agent of every registered format, so it does not fall
+/// behind when a format is added.
+#[test]
+fn the_description_names_every_registered_format() {
+    let about = Cli::command().get_about().map(ToString::to_string).unwrap_or_default();
+    for format in hooks_app::formats::workspace_formats().iter() {
+        assert!(about.contains(format.agent()), "{about:?} does not name {}", format.agent());
+    }
+}

@@ -99,7 +99,9 @@ pub fn script_definition(id: &str, command: HookCommand) -> HookDefinition {
     }
 }
 
-/// The workspace's formats (Cursor, Chrys, Claude Code), registered in the app's order.
+/// Three of the workspace's formats (Cursor, Chrys, Claude Code: the first adapters), in the
+/// app's relative order: for the core's tests that need real formats but not all seven
+/// ([`every_format`] has them all).
 pub fn workspace_formats() -> FormatSet {
     FormatSet::new(vec![
         hooks_format_cursor::descriptor(),
