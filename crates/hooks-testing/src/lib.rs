@@ -6,9 +6,9 @@
 //! - [`http_server`]: a 127.0.0.1 HTTP server that records requests and answers as scripted,
 //!   for HTTP hooks.
 //! - [`definition`] and [`script_definition`]: definitions with either codec.
-//! - [`workspace_formats`] and [`WORKSPACE_KINDS`]: the workspace's three formats as a
-//!   [`FormatSet`], and every source kind they declare in precedence order, for tests that
-//!   exercise the core with real files.
+//! - [`workspace_formats`] and [`WORKSPACE_KINDS`]: three of the workspace's formats (the
+//!   first adapters) as a [`FormatSet`], and every source kind they declare in precedence
+//!   order, for tests that exercise the core with real files; [`every_format`] has all seven.
 //!
 //! It depends on the schema and the adapters only, never on a core crate, so a core crate's
 //! unit tests can use it without linking a second copy of themselves.
