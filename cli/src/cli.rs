@@ -199,8 +199,10 @@ pub struct RuntimeArgs {
     /// A project root, as if detected by terminal navigation (repeatable).
     #[arg(long = "root", value_name = "DIR")]
     pub roots: Vec<PathBuf>,
-    /// Where the user-scope files live: `DIR/.cursor/hooks.json`, `DIR/.claude/settings.json`
-    /// and Chrys's `DIR/.chrys/hooks/`. Defaults to the home directory.
+    /// Where the user-scope files live: the folder that stands for the home directory in every
+    /// format's user paths (`DIR/.cursor/hooks.json`, `DIR/.claude/settings.json`, Chrys's
+    /// `DIR/.chrys/hooks/`, `DIR/.gemini/settings.json`, …); no managed files are read when
+    /// given. Defaults to the home directory.
     #[arg(long, value_name = "DIR")]
     pub config_dir: Option<PathBuf>,
     /// Explicit hook directories, comma-separated (the `WARP_HOOK_DIRS` grammar; that
@@ -404,7 +406,8 @@ pub struct TrustArgs {
 /// `hooks install`.
 #[derive(Debug, Args)]
 pub struct InstallArgs {
-    /// The agent whose configuration to write (`claude`, `codex`, `cursor`, `gemini`).
+    /// The agent whose configuration to write (`claude`, `codex`, `copilot`, `cursor`,
+    /// `gemini`, `windsurf`).
     #[arg(long, value_name = "AGENT")]
     pub host: String,
     /// The project's file (default) or the user's.
@@ -442,8 +445,8 @@ pub enum InstallScope {
 /// `hooks bridge`.
 #[derive(Debug, Args)]
 pub struct BridgeArgs {
-    /// The agent that runs this command as its hook (`claude`, `codex`, `gemini`, `cursor`,
-    /// …): a format with a host codec.
+    /// The agent that runs this command as its hook (`claude`, `codex`, `copilot`, `cursor`,
+    /// `gemini`, `windsurf`): a format with a host codec.
     #[arg(long)]
     pub host: String,
     /// The agent's event name, for agents whose hook input does not carry it (Copilot CLI);

@@ -61,3 +61,26 @@ fn the_description_names_every_registered_format() {
         assert!(about.contains(format.agent()), "{about:?} does not name {}", format.agent());
     }
 }
+
+/// `install --host` and `bridge --host` name every format whose agent can run the bridge (a
+/// host codec, and for `install` a file it writes), so their help does not fall behind.
+#[test]
+fn the_host_options_name_every_agent_that_can_run_the_bridge() {
+    let mut cmd = Cli::command();
+    cmd.build();
+    let help = |command: &str| {
+        let sub = cmd.find_subcommand(command).expect(command);
+        let host = sub.get_arguments().find(|a| a.get_id() == "host").expect("--host");
+        host.get_help().map(ToString::to_string).unwrap_or_default()
+    };
+    let (install, bridge) = (help("install"), help("bridge"));
+    for format in hooks_app::formats::workspace_formats().iter() {
+        let id = format!("`{}`", format.id().as_str());
+        if format.host().is_some() {
+            assert!(bridge.contains(&id), "bridge --host: {bridge:?} does not name {id}");
+        }
+        if !format.install_targets().is_empty() {
+            assert!(install.contains(&id), "install --host: {install:?} does not name {id}");
+        }
+    }
+}
