@@ -3,8 +3,9 @@
 //!
 //! For each format's codec one blocking pre-tool-use hook (a shell script that reads its
 //! payload and answers "allow" the way its format says) is fired three ways, in interleaved
-//! rounds so machine noise hits all alike (each round a block of [`BLOCK`] samples per side,
-//! the sides in an order shuffled from round to round; a block's first sample, which follows
+//! rounds so machine noise hits all alike (each round a block of
+//! [`BLOCK`](hooks_testing::bench::BLOCK) samples per side, the sides in an order shuffled from
+//! round to round, [`hooks_testing::bench`]; a block's first sample, which mostly follows
 //! another side's, is kept apart, so every median is of samples that follow their own side, as
 //! an agent's hook follows its previous one: `specs/dispatch.md`, "The side before a sample
 //! (session 26)"):
@@ -68,6 +69,7 @@ use hooks_schema::{
     Envelope, ExplicitScope, FormatId, HookEvent, Program, ProvidedFileRole, ToolCall, ToolKind,
 };
 use hooks_sources::ExplicitHookSource;
+use hooks_testing::bench::{Interleaved, Order};
 use hooks_trust::Surface;
 use serde_json::{Value, json};
 
@@ -572,10 +574,6 @@ struct Measured {
 
 const WARMUP: usize = 15;
 
-/// Samples a side takes in a row: the first follows another side's sample and is kept apart
-/// (`in_process_ratio_after_other_side`), the others follow their own side's.
-const BLOCK: usize = 4;
-
 /// The one side `--side` fires (for counts per fire).
 #[derive(Debug, Clone, Copy)]
 enum Side {
@@ -678,38 +676,29 @@ fn measure(
         echo.round_trip(&request, &mut line);
     }
     let mut all = Vec::new();
-    // The sides' order, shuffled round by round (a fixed seed: every run takes the same orders).
-    let mut rng = fastrand::Rng::with_seed(0x5eed_b10c);
-    let mut order = [0usize, 1, 2, 3];
+    // One sequence of shuffles for this format's runs (the same on every run of the bench).
+    let mut order = Order::default();
     for _ in 0..runs {
-        // Per side: the samples that follow their own side's, and the blocks' first samples.
-        let mut kept: [Vec<f64>; 4] = Default::default();
-        let mut firsts: [Vec<f64>; 4] = Default::default();
-        while kept[0].len() < rounds {
-            rng.shuffle(&mut order);
-            for &side in &order {
-                for b in 0..BLOCK {
-                    let d = ms(match side {
-                        0 => in_process(),
-                        1 => server.fire(&request, &mut line),
-                        2 => {
-                            round += 1;
-                            hand.run(round - 1, None)
-                        }
-                        _ => echo.round_trip(&request, &mut line),
-                    });
-                    if b == 0 { &mut firsts[side] } else { &mut kept[side] }.push(d);
+        // Per side (in-process, serve, by hand, echo): the samples that follow their own
+        // side's, and the blocks' first samples.
+        let Interleaved { mut own, mut after_other } = order.interleave(4, rounds, |side| {
+            ms(match side {
+                0 => in_process(),
+                1 => server.fire(&request, &mut line),
+                2 => {
+                    round += 1;
+                    hand.run(round - 1, None)
                 }
-            }
-        }
-        let [a, s, h, e] = kept.each_mut().map(|v| median(v));
+                _ => echo.round_trip(&request, &mut line),
+            })
+        });
         all.push(Run {
-            in_process: a,
-            serve: s,
-            by_hand: h,
-            echo: e,
-            in_process_after_other: median(&mut firsts[0]),
-            by_hand_after_other: median(&mut firsts[2]),
+            in_process: median(&mut own[0]),
+            serve: median(&mut own[1]),
+            by_hand: median(&mut own[2]),
+            echo: median(&mut own[3]),
+            in_process_after_other: median(&mut after_other[0]),
+            by_hand_after_other: median(&mut after_other[2]),
         });
     }
 

@@ -1,10 +1,12 @@
 //! Benchmark of the dispatcher's own cost against bare std process handling (area `dispatch`).
 //!
 //! Measured side by side in one run, interleaved in short blocks so drift hits every side
-//! alike: each round runs every side's block of [`BLOCK`] samples, the sides in an order
-//! shuffled round by round; the first sample of a block, which follows another side's, is
-//! kept apart, and the medians and ratios are of the others, each of which follows a sample of
-//! its own side, as a hook an agent fires follows the one it fired before. A sample's time
+//! alike: each round runs every side's block of [`BLOCK`](hooks_testing::bench::BLOCK)
+//! samples, the sides in an order shuffled round by round ([`hooks_testing::bench`]); the
+//! first sample of a block, which follows another side's (but where a round starts with the
+//! side the round before ended with), is kept apart, and the medians and ratios are of the
+//! others, each of which follows a sample of its own side, as a hook an agent fires follows the
+//! one it fired before. A sample's time
 //! depends on the side before it (in the spaced case every side is 5–7 % faster after the
 //! engine's than after its own), so an order in which one side mostly follows another skews
 //! the ratio (see `specs/dispatch.md`, "The side before a sample (session 26)"); the ratio of
@@ -55,6 +57,7 @@ use hooks_schema::{
     FormatId, HookCodec, HookCommand, HookDefinition, HookEvent, HookId, HookSourceId, HookVerdict,
     Invocation, Matcher, OnFailure, Program, RawOutcome, ToolCall, ToolKind,
 };
+use hooks_testing::bench::{Interleaved, Order};
 use serde_json::{Map, Value, json};
 
 /// JSON on stdin, `{"decision": …}` on stdout.
@@ -322,15 +325,11 @@ impl Pair {
     }
 }
 
-/// Samples a side takes in a row: the first follows another side's sample and is kept apart,
-/// the others follow their own side's.
-const BLOCK: usize = 4;
-
 /// Takes at least `n` samples of each side (engine, bare, then the others given: the tokio
 /// round trip, the bare `AsyncFd` wait) that follow a sample of their own side, after a
-/// warm-up: rounds of one block of [`BLOCK`] samples per side, the sides' order shuffled from
-/// round to round (a fixed seed, so every run takes the same orders); returns the medians of
-/// the samples that follow their own side, and of the blocks' first samples apart.
+/// warm-up, in the order of [`Order::interleave`] (a new `Order` per case, so every run takes
+/// the same orders); returns the medians of the samples that follow their own side, and of the
+/// blocks' first samples apart.
 fn side_by_side(
     name: &'static str,
     n: usize,
@@ -349,19 +348,8 @@ fn side_by_side(
             sample(side);
         }
     }
-    let mut samples = vec![Vec::with_capacity(n); k];
-    let mut firsts = vec![Vec::with_capacity(n / (BLOCK - 1) + 1); k];
-    let mut order: Vec<usize> = (0..k).collect();
-    let mut rng = fastrand::Rng::with_seed(0x5eed_b10c);
-    while samples[0].len() < n {
-        rng.shuffle(&mut order);
-        for &side in &order {
-            firsts[side].push(ms(sample(side)));
-            for _ in 1..BLOCK {
-                samples[side].push(ms(sample(side)));
-            }
-        }
-    }
+    let Interleaved { own: mut samples, after_other: mut firsts } =
+        Order::default().interleave(k, n, |side| ms(sample(side)));
     let mut firsts = firsts.iter_mut().map(|s| median(s));
     let engine_after_other_ms = firsts.next().unwrap_or(f64::NAN);
     let bare_after_other_ms = firsts.next().unwrap_or(f64::NAN);

@@ -3,6 +3,7 @@
 //! - [`InertCodec`]: a codec for definitions that are listed, bound and protected but never
 //!   run (it refuses to encode).
 //! - [`ScriptCodec`]: a tiny made-up protocol for tests that do run hooks (see its docs).
+//! - [`bench`](mod@bench): the benches' order of samples (each side measured after its own).
 //! - [`http_server`]: a 127.0.0.1 HTTP server that records requests and answers as scripted,
 //!   for HTTP hooks.
 //! - [`definition`] and [`script_definition`]: definitions with either codec.
@@ -15,6 +16,7 @@
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
 
+pub mod bench;
 mod codec;
 pub mod http_server;
 
