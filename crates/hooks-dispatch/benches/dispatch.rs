@@ -319,7 +319,7 @@ impl Pair {
         self.engine_ms / self.bare_ms
     }
 
-    /// The ratio of the blocks' first samples: each side measured right after another's.
+    /// The ratio of the blocks' first samples: each side measured mostly right after another's.
     fn ratio_after_other_side(&self) -> f64 {
         self.engine_after_other_ms / self.bare_after_other_ms
     }
@@ -611,7 +611,7 @@ fn main() {
             over
         );
         println!(
-            "{:<40} {:>12.3} {:>12.3} {:>8.3}  (each side right after another's)",
+            "{:<40} {:>12.3} {:>12.3} {:>8.3}  (mostly right after another side's)",
             "  the same, blocks' first samples",
             p.engine_after_other_ms,
             p.bare_after_other_ms,
