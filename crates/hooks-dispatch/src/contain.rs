@@ -155,7 +155,11 @@ impl Contain {
                 let dir = parent_dir(cfg.cgroup_parent.as_deref());
                 let _ = PLANNED.set(dir.as_ref().ok().map(|d| d.join(shared_name())));
                 parent = Some(dir);
-                crate::reaper::global().start_early();
+                // The mechanisms without a cgroup, asked for by name, register their runs:
+                // the reaper's process takes the registration file from its start.
+                let registers =
+                    matches!(cfg.containment, Containment::Subreaper | Containment::ProcessGroup);
+                crate::reaper::global().start_early(registers);
             }
             let v1 = crate::limits::available().v1.as_ref();
             let made = v1.map(|v| v.prepare(wanted)).unwrap_or_default();

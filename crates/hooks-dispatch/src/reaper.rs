@@ -1,5 +1,14 @@
-//! The reaper: a small `/bin/sh` process that kills what the engine's hooks started when the
-//! engine process dies without unwinding (crash, `SIGKILL`), so no hook outlives the engine.
+//! The reaper: a process that kills what the engine's hooks started when the engine process
+//! dies without unwinding (crash, `SIGKILL`), so no hook outlives the engine.
+//!
+//! Two programs can do it. On Linux, for an engine below [`FORK_MAX_RSS`] resident, a process
+//! of the engine's own that runs no program and makes system calls only
+//! ([`crate::sys::start_tree_reaper`]); elsewhere, for a larger engine, or where no such process
+//! can start, a small `/bin/sh` script ([`script`]). Both do the same work, described here for
+//! the script. The process of the engine's takes the registrations below (groups and tags)
+//! when it starts with the registration file: when the engine has no cgroup tree, or asked
+//! for the subreaper or process-group mechanism by name; when it started for the trees only
+//! and registrations come later, the script takes them.
 //!
 //! One reaper serves the whole engine process; it is started lazily, at the first hook run.
 //! It blocks reading a pipe whose only write end the engine holds and never writes to. When
@@ -14,10 +23,11 @@
 //!   small writes to the page cache: the child's own before its `exec`, the engine's after the
 //!   start, the blank at the end);
 //! - when that mechanism handed out tags, every process still carrying the engine's tag (those
-//!   that left their group), found by one `grep` over `/proc/*/environ` per pass.
+//!   that left their group): the script with one `grep` over `/proc/*/environ` per pass, the
+//!   engine's process by reading each environment itself.
 //!
-//! It is a separate program because this crate is a library embedded in other binaries; the
-//! shell is the one program present wherever hooks run.
+//! The script is a separate program because this crate is a library embedded in other
+//! binaries; the shell is the one program present wherever hooks run.
 
 use std::{
     collections::HashMap,
@@ -382,8 +392,9 @@ pub(crate) struct Reaper {
     runs: String,
     /// Whether the header slot says tags were handed out.
     tagged: AtomicBool,
-    /// Whether the trees are left to a fork of the engine ([`crate::sys::start_tree_reaper`])
-    /// rather than to the shell script; decided at the first start.
+    /// Whether the trees, and the registrations unless the fork started without them, are
+    /// left to a process of the engine's ([`crate::sys::start_tree_reaper`]) rather than to the
+    /// shell script; decided at the first start.
     trees_by_fork: OnceLock<bool>,
 }
 
@@ -414,7 +425,24 @@ struct TreesReaper {
     _pipe: std::os::fd::OwnedFd,
     /// Its stack and paths, when it shares the engine's memory.
     #[cfg(target_os = "linux")]
-    _memory: Option<crate::sys::ReaperMemory>,
+    memory: Option<crate::sys::ReaperMemory>,
+    /// Whether it also ends the registered groups and the tagged processes (it holds the
+    /// registration file), so that no shell is needed.
+    registrations: bool,
+    /// Whether it has been reaped: until then, its memory is never given back.
+    reaped: bool,
+}
+
+impl Drop for TreesReaper {
+    fn drop(&mut self) {
+        // A reaper that shares the engine's memory runs on its stack after the engine side is
+        // dropped (that closes its pipe and starts its work): only a reaped one's is freed
+        // (a reaper dropped unreaped, which only a test does, keeps its memory for good).
+        #[cfg(target_os = "linux")]
+        if !self.reaped {
+            std::mem::forget(self.memory.take());
+        }
+    }
 }
 
 /// The header slot once tags were handed out.
@@ -543,9 +571,9 @@ impl Reaper {
     /// nothing per run, the reaper kills the engine's whole tree. With the trees left to a
     /// fork of the engine, that fork is all that runs (no shell, no registration file).
     pub(crate) fn ensure_running(&self) {
-        if self.forks_trees() {
+        if self.forks_trees() && self.has_trees() {
             let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-            let _ = self.ensure_trees(&mut st);
+            let _ = self.ensure_trees(&mut st, None);
             return;
         }
         let Ok(file) = self.file() else { return };
@@ -553,39 +581,51 @@ impl Reaper {
         let _ = self.ensure_both(&mut st, file);
     }
 
-    /// Whether the engine's trees are left to a process of the engine's that runs no program
-    /// ([`crate::sys::start_tree_reaper`]): on Linux, when there are trees and the engine is
+    /// Whether the engine's trees and registrations are left to a process of the engine's
+    /// that runs no program ([`crate::sys::start_tree_reaper`]): on Linux, when the engine is
     /// small ([`FORK_MAX_RSS`]) at the first start; decided once. It runs no program: the
-    /// shell and its `rmdir` cost about 1.5 ms of CPU and 140 page faults per one-shot engine
-    /// (`specs/dispatch.md`).
+    /// shell and its `rmdir` cost about 1.5 ms of CPU and 140 page faults per one-shot engine,
+    /// and its tag sweep tens of milliseconds after every engine's end (`specs/dispatch.md`).
     fn forks_trees(&self) -> bool {
-        *self.trees_by_fork.get_or_init(|| {
-            cfg!(target_os = "linux")
-                && (self.tree.is_some() || !self.v1_trees.is_empty())
-                && resident_bytes() <= FORK_MAX_RSS
-        })
+        *self
+            .trees_by_fork
+            .get_or_init(|| cfg!(target_os = "linux") && resident_bytes() <= FORK_MAX_RSS)
     }
 
-    /// Makes sure the shell reaper runs for the registered groups and tags, and whoever kills
-    /// the trees: the shell itself, or the trees' fork.
+    /// Whether the engine has cgroup trees (v2, or v1 for limits) for a reaper to end.
+    fn has_trees(&self) -> bool {
+        self.tree.is_some() || !self.v1_trees.is_empty()
+    }
+
+    /// Makes sure something ends the registered groups and tags, and the trees: the trees'
+    /// process with the registrations; or, when that process started without them (for the
+    /// trees only, before any registration) or cannot start, the shell, with the trees too
+    /// unless that process has them.
     fn ensure_both(&self, st: &mut State, file: &File) -> io::Result<()> {
         if self.forks_trees() {
-            self.ensure_trees(st)?;
+            self.ensure_trees(st, Some(file))?;
+            if st.trees.as_ref().is_some_and(|(_, t)| t.registrations) {
+                return Ok(());
+            }
             st.ensure_running(file, &self.token, None, "", "")
         } else {
             st.ensure_running(file, &self.token, self.tree.as_deref(), &self.v1_trees, &self.runs)
         }
     }
 
-    /// Starts the trees' fork, when the trees go to one: called at the first run before the
+    /// Starts the trees' process, when the trees go to one: called at the first run before the
     /// trees are made (`specs/dispatch.md`, "When the engine process dies: the reaper"). The
-    /// trees it ends are named before they exist; one never made is skipped.
-    pub(crate) fn start_early(&self) {
-        if !self.forks_trees() {
+    /// trees it ends are named before they exist; one never made is skipped. With
+    /// `registrations` (the subreaper and process-group mechanisms asked for by name), it
+    /// takes the registration file too, so that no shell is needed for the runs' groups and
+    /// tags.
+    pub(crate) fn start_early(&self, registrations: bool) {
+        if !self.forks_trees() || !(self.has_trees() || registrations) {
             return;
         }
+        let file = if registrations { self.file().ok() } else { None };
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        let _ = self.ensure_trees(&mut st);
+        let _ = self.ensure_trees(&mut st, file);
     }
 
     /// Waits, if the trees' fork was started since the last call, until it holds no
@@ -608,30 +648,48 @@ impl Reaper {
         }
     }
 
-    /// Starts the trees' fork unless it runs (replacing one that died), without waiting for
-    /// it to set itself up ([`Reaper::settle`]).
+    /// Starts the trees' process unless it runs (replacing one that died), without waiting for
+    /// it to set itself up ([`Reaper::settle`]); with the registration `file`, it ends the
+    /// registered groups and the tagged processes too. A process already running keeps what
+    /// it was started with.
     #[cfg(target_os = "linux")]
-    fn ensure_trees(&self, st: &mut State) -> io::Result<()> {
-        if still_running(&mut st.trees) {
+    fn ensure_trees(&self, st: &mut State, file: Option<&File>) -> io::Result<()> {
+        if trees_running(&mut st.trees) {
             return Ok(());
         }
         st.trees_ready = None;
         let c = |p: &str| std::ffi::CString::new(p).map_err(io::Error::other);
+        let registrations = file.map(|f| crate::sys::Registrations {
+            file: std::os::fd::AsRawFd::as_raw_fd(f),
+            own_group: getpgrp().as_raw(),
+            tag_prefix: tag_prefix(&self.token),
+        });
         let paths = crate::sys::TreePaths {
             v2: self.tree.as_deref().and_then(std::path::Path::to_str).map(c).transpose()?,
             v1: self.v1_trees.lines().filter(|l| !l.is_empty()).map(c).collect::<Result<_, _>>()?,
             runs: Some(self.runs.as_str()).filter(|r| !r.is_empty()).map(c).transpose()?,
+            registrations,
         };
         let (pid, reaper) = match crate::sys::start_tree_reaper(&paths) {
             Ok(f) => {
                 st.trees_ready = Some(f.ready);
-                (Pid::from_raw(f.pid), TreesReaper { _pipe: f.pipe, _memory: f.memory })
+                let reaper = TreesReaper {
+                    _pipe: f.pipe,
+                    memory: f.memory,
+                    registrations: paths.registrations.is_some(),
+                    reaped: false,
+                };
+                (Pid::from_raw(f.pid), reaper)
             }
-            // No new process allowed here (a process limit, a filter): the script, for the
-            // trees only (no registration file, no token).
+            // No trees, and no new process allowed here (a process limit, a filter): the
+            // registrations go to the script ([`Reaper::ensure_both`]).
+            Err(_) if !self.has_trees() => return Ok(()),
+            // The script, for the trees only (no registration file, no token).
             Err(_) => {
                 let (pid, pipe) = self.trees_shell()?;
-                (pid, TreesReaper { _pipe: pipe, _memory: None })
+                let reaper =
+                    TreesReaper { _pipe: pipe, memory: None, registrations: false, reaped: false };
+                (pid, reaper)
             }
         };
         st.trees = Some((pid, reaper));
@@ -646,7 +704,7 @@ impl Reaper {
     }
 
     #[cfg(not(target_os = "linux"))]
-    fn ensure_trees(&self, _: &mut State) -> io::Result<()> {
+    fn ensure_trees(&self, _: &mut State, _: Option<&File>) -> io::Result<()> {
         Err(io::Error::other("the trees' fork exists on Linux only"))
     }
 
@@ -676,13 +734,17 @@ impl Reaper {
         // A slot that could not be blanked stays out of use; the reaper may kill its number.
     }
 
-    /// The running reaper's process id, starting it if needed.
+    /// The process id of the reaper that ends the registered groups (the trees' process, or
+    /// the shell), starting it if needed.
     #[cfg(test)]
     pub(crate) fn pid(&self) -> Option<Pid> {
         let file = self.file().ok()?;
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         self.ensure_both(&mut st, file).ok()?;
-        st.running.as_ref().map(|(p, _)| *p)
+        match &st.trees {
+            Some((p, t)) if t.registrations => Some(*p),
+            _ => st.running.as_ref().map(|(p, _)| *p),
+        }
     }
 
     /// Whether `pgid` is registered.
@@ -724,6 +786,30 @@ fn still_running<T>(slot: &mut Option<(Pid, T)>) -> bool {
     }
     *slot = None;
     false
+}
+
+/// [`still_running`] for the trees' process, whose memory is given back once it is reaped.
+fn trees_running(slot: &mut Option<(Pid, TreesReaper)>) -> bool {
+    let Some((pid, t)) = slot else { return false };
+    match waitpid(*pid, Some(WaitPidFlag::WNOHANG)) {
+        Ok(WaitStatus::StillAlive) => return true,
+        // Reaped now, or not our child (reaped elsewhere): it runs no more.
+        Ok(_) | Err(nix::errno::Errno::ECHILD) => t.reaped = true,
+        Err(_) => {}
+    }
+    *slot = None;
+    false
+}
+
+/// What a tagged process's environment entry starts with, `AGENT_HOOKS_RUN=<token>-` (digits
+/// follow); empty (no sweep) for a token that is not digits and dashes between digits, as the
+/// script checks.
+fn tag_prefix(token: &str) -> Vec<u8> {
+    let well_formed = !token.is_empty()
+        && !token.starts_with('-')
+        && !token.ends_with('-')
+        && token.bytes().all(|b| b.is_ascii_digit() || b == b'-');
+    if well_formed { format!("{}={token}-", crate::tag::VAR).into_bytes() } else { Vec::new() }
 }
 
 /// Starts the shell reaper ([`script`]) in its own process group, in `/`, with no

@@ -67,6 +67,8 @@ pub(crate) fn register(
 
 #[cfg(target_os = "linux")]
 mod linux {
+    mod ending;
+    pub(crate) use ending::Registrations;
 
     use std::{
         ffi::{CStr, CString, c_char, c_int, c_void},
@@ -589,6 +591,10 @@ mod linux {
         /// with: only those are killed and removed, and the trees stay. `None`: the trees are
         /// the engine's own, killed and removed whole.
         pub runs: Option<CString>,
+        /// With the subreaper and process-group mechanisms: the registered groups and the
+        /// tagged processes, ended before the trees ([`ending::end_registrations`]); `None`:
+        /// the shell script has them, or there are none (the cgroup mechanisms).
+        pub registrations: Option<Registrations>,
     }
 
     /// [`start_tree_reaper`], sharing the engine's memory or forked as `share` says (sharing
@@ -662,9 +668,16 @@ mod linux {
         paths: TreePaths,
     }
 
-    /// The trees' reaper's stack when it shares the engine's memory: its deepest path is two
-    /// directory listings (4 KiB each) and a few small frames.
-    const REAPER_STACK: usize = 64 * 1024;
+    /// The descriptor of the registration file the reaper keeps (-1: none).
+    fn registration_fd(paths: &TreePaths) -> c_int {
+        paths.registrations.as_ref().map_or(-1, |r| r.file)
+    }
+
+    /// The trees' reaper's stack when it shares the engine's memory: its deepest path is the
+    /// tag sweep's list of processes (32 KiB) and a directory listing (4 KiB), or the walk of
+    /// registered groups (about 16 KiB), and a few small frames. Pages it never touches are
+    /// never made.
+    const REAPER_STACK: usize = 256 * 1024;
 
     /// Whether a trees' reaper may share the engine's memory: the kernel has `close_range`
     /// (Linux 5.9), so that the child closes the descriptors it inherited in three calls that
@@ -782,19 +795,24 @@ mod linux {
     extern "C" fn shared_reaper_main(arg: *mut c_void) -> c_int {
         // SAFETY: `arg` is the `ReaperArgs` the engine keeps until this process is reaped.
         let args = unsafe { &*arg.cast_const().cast::<ReaperArgs>() };
-        let (rd, ready) = (args.rd, args.ready);
-        let (lo, hi) = (rd.min(ready), rd.max(ready));
+        let (rd, ready, regs) = (args.rd, args.ready, registration_fd(&args.paths));
         // Only direct system calls (see [`raw`]), on this process's own descriptor table (the
         // engine's copy): `close_range` (which the engine found available) on valid ranges,
-        // which does not fail and so sets no `errno`; the pipe moved onto 0 as a fork has it
+        // which does not fail and so sets no `errno`, around the descriptors kept (the pipes,
+        // and the registration file when it has one); the pipe moved onto 0 as a fork has it
         // (the ready pipe closed first when it is 0 itself, else last).
+        let mut keep = [rd, ready, regs];
+        keep.sort_unstable();
         // SAFETY: descriptors this process owns; none is used after it is closed.
         let pipe = unsafe {
-            for (first, last) in [(0, lo - 1), (lo + 1, hi - 1), (hi + 1, c_int::MAX)] {
-                if first <= last {
-                    libc::syscall(libc::SYS_close_range, first as u32, last as u32, 0u32);
+            let mut first = 0;
+            for k in keep.into_iter().filter(|k| *k >= 0) {
+                if first < k {
+                    libc::syscall(libc::SYS_close_range, first as u32, (k - 1) as u32, 0u32);
                 }
+                first = k + 1;
             }
+            libc::syscall(libc::SYS_close_range, first as u32, c_int::MAX as u32, 0u32);
             let mut pipe = rd;
             if rd != 0 {
                 if ready == 0 {
@@ -815,8 +833,8 @@ mod linux {
         let rd = unsafe { BorrowedFd::borrow_raw(pipe) };
         wait_for_end(rd);
         // SAFETY: the engine's end (or, in a unit test, the pipe closed by hand); the paths are
-        // this process's own copy.
-        unsafe { end_trees(&args.paths) }
+        // this process's own copy, the registration file descriptor its own.
+        unsafe { end_trees(&args.paths, regs) }
     }
 
     /// The trees' reaper in a forked child: sets itself up, waits, ends the trees. Never
@@ -825,6 +843,7 @@ mod linux {
     /// # Safety
     /// Only in the child of a `fork`, with every signal blocked.
     unsafe fn forked_reaper(rd: c_int, ready: c_int, paths: &TreePaths) -> ! {
+        let regs = registration_fd(paths);
         // SAFETY: async-signal-safe system calls on this process's own copy of the memory.
         unsafe {
             libc::setpgid(0, 0);
@@ -833,18 +852,25 @@ mod linux {
             // the normal one, so the kills below are not delayed beyond the next tick).
             let normal = libc::sched_param { sched_priority: 0 };
             libc::sched_setscheduler(0, libc::SCHED_BATCH, &raw const normal);
-            // The pipe on 0, the ready pipe on 1 (moved above 2 first, so neither overwrites
-            // the other), every other descriptor closed, then the ready pipe.
+            // The pipe on 0, the ready pipe on 1, the registration file (if any) on 2 (moved
+            // above 2 first, so none overwrites another), every other descriptor closed, then
+            // the ready pipe.
             let rd = libc::fcntl(rd, libc::F_DUPFD, 3);
             let ready = libc::fcntl(ready, libc::F_DUPFD, 3);
+            let regs = if regs >= 0 { libc::fcntl(regs, libc::F_DUPFD, 3) } else { -2 };
             if rd < 0 || ready < 0 || libc::dup2(rd, 0) != 0 || libc::dup2(ready, 1) != 1 {
                 libc::_exit(1);
             }
-            close_from(2);
+            let regs = match regs {
+                -2 => -1,
+                r if r >= 0 && libc::dup2(r, 2) == 2 => 2,
+                _ => libc::_exit(1),
+            };
+            close_from(if regs == 2 { 3 } else { 2 });
             libc::chdir(c"/".as_ptr());
             libc::close(1);
             wait_for_end(BorrowedFd::borrow_raw(0));
-            end_trees(paths)
+            end_trees(paths, regs)
         }
     }
 
@@ -861,16 +887,22 @@ mod linux {
         }
     }
 
-    /// The trees' reaper's work once the engine has ended: ends the v2 tree, then each v1
-    /// tree, and exits. Never returns.
+    /// The trees' reaper's work once the engine has ended: ends the registered groups and the
+    /// tagged processes when it has the registration file (`regs`, -1: none), then the v2
+    /// tree, then each v1 tree, and exits. Never returns.
     ///
     /// # Safety
     /// Only in the trees' reaper, once the engine has ended.
-    unsafe fn end_trees(paths: &TreePaths) -> ! {
+    unsafe fn end_trees(paths: &TreePaths, regs: c_int) -> ! {
         let runs: &[u8] = paths.runs.as_ref().map_or(&[], |p| p.to_bytes());
         // SAFETY: async-signal-safe system calls on buffers this process owns.
         unsafe {
             let me = rustix::process::getpid().as_raw_nonzero().get();
+            if let Some(r) = &paths.registrations
+                && regs >= 0
+            {
+                ending::end_registrations(regs, r, me);
+            }
             if let Some(v2) = &paths.v2 {
                 end_tree(v2, me, true, runs);
             }
@@ -1300,9 +1332,29 @@ mod linux {
 
         /// Sends `SIGKILL` to the process `pid` (at least 1).
         pub(super) fn kill(pid: c_int) {
-            if let Some(p) = rustix::process::Pid::from_raw(pid) {
-                let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
+            signal(pid, rustix::process::Signal::KILL);
+        }
+
+        /// Sends `sig` to the process `pid` (at least 1): whether it was sent.
+        pub(super) fn signal(pid: c_int, sig: rustix::process::Signal) -> bool {
+            rustix::process::Pid::from_raw(pid)
+                .is_some_and(|p| rustix::process::kill_process(p, sig).is_ok())
+        }
+
+        /// Sends `SIGKILL` to the process group `pgid` (at least 1).
+        pub(super) fn kill_group(pgid: c_int) {
+            if let Some(g) = rustix::process::Pid::from_raw(pgid) {
+                let _ = rustix::process::kill_process_group(g, rustix::process::Signal::KILL);
             }
+        }
+
+        /// Reads into `buf` at `offset`: how much, or `None` on an error.
+        ///
+        /// # Safety
+        /// `fd` is open.
+        pub(super) unsafe fn pread(fd: c_int, buf: &mut [u8], offset: u64) -> Option<usize> {
+            // SAFETY: as the caller promises.
+            rustix::io::pread(unsafe { borrow(fd) }, buf, offset).ok()
         }
 
         /// Removes the empty folder `path` (relative as in [`open`]): whether it is gone.

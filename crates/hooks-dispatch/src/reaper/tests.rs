@@ -150,7 +150,15 @@ fn the_script_kills_well_formed_registered_groups_at_end_of_file_and_ignores_the
 
 #[test]
 fn registered_groups_die_when_the_engine_side_closes_and_released_ones_do_not() {
+    // The script, and the engine's own process.
+    for by_fork in [false, true] {
+        registered_groups_die_when_the_engine_side_closes(by_fork);
+    }
+}
+
+fn registered_groups_die_when_the_engine_side_closes(by_fork: bool) {
     let reaper = Reaper::default();
+    reaper.trees_by_fork.set(by_fork).expect("decided here");
     let mut kept = Group::new();
     let released = Group::new();
     reaper.register(kept.pgid());
@@ -186,31 +194,47 @@ fn registered_groups_die_when_the_engine_side_closes_and_released_ones_do_not() 
     assert!(rx.recv_timeout(BOUND).is_ok(), "the reaper exits");
 }
 
-/// The shell reaper leaves the engine's folder for `/` (its script's first `cd /`; std is
-/// not asked to change folders, which would make it spawn by `fork` in a binary linked with
-/// glibc built in), so an engine's folder is never held busy by a reaper that outlives it.
+/// The reaper leaves the engine's folder for `/` (the script's first `cd /`, with std not
+/// asked to change folders, which would make it spawn by `fork` in a binary linked with glibc
+/// built in; the engine's own process by `chdir`), so an engine's folder is never held busy by
+/// a reaper that outlives it: the script, and the engine's process that takes the
+/// registrations.
 #[cfg(target_os = "linux")]
 #[test]
-fn the_shell_reaper_waits_in_the_root_folder() {
+fn the_reaper_waits_in_the_root_folder() {
     assert_ne!(std::env::current_dir().expect("cwd"), std::path::Path::new("/"));
-    let reaper = Reaper::default();
-    let pid = reaper.pid().expect("a reaper runs").as_raw();
-    wait_blocked_in_read(pid);
-    assert_eq!(
-        std::fs::read_link(format!("/proc/{pid}/cwd")).expect("cwd"),
-        std::path::Path::new("/")
-    );
-    drop(reaper);
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(nix::sys::wait::waitpid(Pid::from_raw(pid), None));
-    });
-    assert!(rx.recv_timeout(BOUND).is_ok(), "the reaper exits");
+    for by_fork in [false, true] {
+        let reaper = Reaper::default();
+        reaper.trees_by_fork.set(by_fork).expect("decided here");
+        let pid = reaper.pid().expect("a reaper runs").as_raw();
+        wait_blocked_in_read(pid);
+        assert_eq!(
+            std::fs::read_link(format!("/proc/{pid}/cwd")).expect("cwd"),
+            std::path::Path::new("/"),
+            "by the engine's process: {by_fork}"
+        );
+        let is_shell = std::fs::read_link(format!("/proc/{pid}/exe"))
+            .is_ok_and(|e| e != std::env::current_exe().expect("test binary"));
+        assert_eq!(is_shell, !by_fork, "the script runs a shell, the engine's process none");
+        drop(reaper);
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(nix::sys::wait::waitpid(Pid::from_raw(pid), None));
+        });
+        assert!(rx.recv_timeout(BOUND).is_ok(), "the reaper exits");
+    }
 }
 
 #[test]
 fn a_reaper_that_died_is_replaced_and_knows_every_registered_group() {
+    for by_fork in [false, true] {
+        a_reaper_that_died_is_replaced(by_fork);
+    }
+}
+
+fn a_reaper_that_died_is_replaced(by_fork: bool) {
     let reaper = Reaper::default();
+    reaper.trees_by_fork.set(by_fork).expect("decided here");
     let mut g = Group::new();
     reaper.register(g.pgid());
     let first = reaper.pid().expect("a reaper runs");
@@ -633,7 +657,12 @@ fn tree_paths(
 ) -> crate::sys::TreePaths {
     let c = |p: &str| std::ffi::CString::new(p).expect("no NUL");
     let path = |t: &std::path::PathBuf| c(t.to_str().expect("utf-8"));
-    crate::sys::TreePaths { v2: v2.map(path), v1: v1.iter().map(path).collect(), runs: runs.map(c) }
+    crate::sys::TreePaths {
+        v2: v2.map(path),
+        v1: v1.iter().map(path).collect(),
+        runs: runs.map(c),
+        registrations: None,
+    }
 }
 
 /// Closes the engine's side of the trees' reaper `pid`'s pipe, as the engine's end does, and
@@ -698,10 +727,11 @@ fn without_a_fork_the_script_ends_every_tree() {
     }
 }
 
-/// The trees go to a process of the engine's only while the engine is small (a fork holds the
-/// engine's pages copy-on-write; one that shares them dies with an engine the out-of-memory
-/// killer picks, the likelier the larger the engine): above `FORK_MAX_RSS` resident at the
-/// first start, to the script. The decision is made once per reaper.
+/// The trees and the registrations go to a process of the engine's only while the engine is
+/// small (a fork holds the engine's pages copy-on-write; one that shares them dies with an
+/// engine the out-of-memory killer picks, the likelier the larger the engine): above
+/// `FORK_MAX_RSS` resident at the first start, to the script. The decision is made once per
+/// reaper, with a tree or without (the registrations of the mechanisms without a cgroup).
 #[cfg(target_os = "linux")]
 #[test]
 fn an_engine_above_the_bound_leaves_its_trees_to_the_script() {
@@ -709,13 +739,14 @@ fn an_engine_above_the_bound_leaves_its_trees_to_the_script() {
         tree: Some(std::path::PathBuf::from("/nonexistent/tree")),
         ..Reaper::default()
     };
-    assert!(!Reaper::default().forks_trees(), "no tree, nothing to fork for");
+    let without_tree = Reaper::default();
     let small = with_tree();
     if super::resident_bytes() > super::FORK_MAX_RSS {
         eprintln!("this test process is already above the bound");
         return;
     }
     assert!(small.forks_trees(), "a small engine forks");
+    assert!(without_tree.forks_trees(), "a small engine forks for its registrations");
     let big = vec![1u8; usize::try_from(super::FORK_MAX_RSS).expect("fits") + (16 << 20)];
     assert!(super::resident_bytes() > super::FORK_MAX_RSS, "{} resident", super::resident_bytes());
     assert!(!with_tree().forks_trees(), "a large engine keeps the script");
@@ -923,4 +954,181 @@ fn the_written_out_ids_ahead_are_the_loop_s_list() {
         assert_eq!(written, looped, "after {last}");
         assert!(written.ends_with(&format!(" /proc/{}/environ", last + AHEAD)));
     }
+}
+
+/// Starts the trees' process (sharing the engine's memory or forked, as `share` says) with no
+/// tree and the registration file holding `text`, the engine's group being `own_group` and its
+/// tags starting with `tag_prefix`; closes its liveness pipe at once (the engine gone) and
+/// waits for it to end: how it ended.
+#[cfg(target_os = "linux")]
+fn end_registrations(text: &[u8], own_group: Pid, token: &str, share: bool) -> Option<ExitStatus> {
+    use std::os::fd::AsRawFd;
+    let file = registration_file().expect("registration file");
+    file.write_all_at(text, 0).expect("write");
+    let paths = crate::sys::TreePaths {
+        registrations: Some(crate::sys::Registrations {
+            file: file.as_raw_fd(),
+            own_group: own_group.as_raw(),
+            tag_prefix: super::tag_prefix(token),
+        }),
+        ..crate::sys::TreePaths::default()
+    };
+    let (pid, pipe) = crate::sys::fork_tree_reaper(&paths, share).expect("start");
+    // Its own copy of the registration file, and its pipe: nothing else of the engine's.
+    let fds: Vec<String> = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .expect("fds")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    assert_eq!(fds.len(), 2, "{fds:?} (sharing: {share})");
+    drop(file);
+    drop(pipe);
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(nix::sys::wait::waitpid(Pid::from_raw(pid), None));
+    });
+    match rx.recv_timeout(BOUND) {
+        Ok(Ok(nix::sys::wait::WaitStatus::Exited(_, code))) => {
+            Some(ExitStatus::from_raw(code << 8))
+        }
+        _ => None,
+    }
+}
+
+/// The trees' process ends the registered groups as the script does, with system calls only:
+/// well-formed slots are killed, blank slots, malformed lines and the engine's own group are
+/// not (the lines of the script's own test).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_trees_process_kills_well_formed_registered_groups_and_ignores_the_rest() {
+    for share in [true, false] {
+        let mut target = Group::new();
+        let mut padded = Group::new();
+        let decoy_self = Group::new();
+        let unlisted = Group::new();
+        let lines = format!(
+            "{}{}\n{BLANK}\ngarbage\n0\n-5\n+{}\n{} {}\n123456789012\n{}\n{:>10}\n",
+            String::from_utf8_lossy(BLANK),
+            target.pgid(),
+            unlisted.pgid(),
+            unlisted.pgid(),
+            unlisted.pgid(),
+            decoy_self.pgid(),
+            padded.pgid(),
+            BLANK = String::from_utf8_lossy(BLANK).trim_end(),
+        );
+        let st = end_registrations(lines.as_bytes(), decoy_self.pgid(), "", share)
+            .expect("it ends at end-of-file");
+        assert!(st.success(), "{st:?}");
+        assert_eq!(target.wait_end().and_then(|s| s.signal()), Some(9), "sharing: {share}");
+        assert_eq!(padded.wait_end().and_then(|s| s.signal()), Some(9), "sharing: {share}");
+        assert!(killpg(decoy_self.pgid(), None).is_ok(), "the engine's own group is never killed");
+        assert!(killpg(unlisted.pgid(), None).is_ok(), "malformed lines are ignored");
+    }
+}
+
+/// A registered group's first process is stopped and killed with its whole tree: a child that
+/// left the group for a session of its own (and carries no tag) is found through the first
+/// process's children and killed too.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_trees_process_kills_a_registered_tree_with_what_left_the_group() {
+    for share in [true, false] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let pidfile = dir.path().join("pid");
+        let leader = Group(
+            Command::new("/bin/sh")
+                .arg("-c")
+                .arg("setsid sleep 60 </dev/null >/dev/null 2>&1 & echo $! > \"$1\"; wait")
+                .arg("sh")
+                .arg(&pidfile)
+                .env_remove(crate::tag::VAR)
+                .stdin(Stdio::null())
+                .process_group(0)
+                .spawn()
+                .expect("spawn"),
+        );
+        let deadline = std::time::Instant::now() + BOUND;
+        let left: i32 = loop {
+            if let Some(p) =
+                std::fs::read_to_string(&pidfile).ok().and_then(|t| t.trim().parse().ok())
+            {
+                break p;
+            }
+            assert!(std::time::Instant::now() < deadline, "the child never started");
+            std::thread::yield_now();
+        };
+        // It left the group (setsid), so only the walk of the leader's children finds it.
+        let left_group = || nix::unistd::getpgid(Some(Pid::from_raw(left)));
+        let deadline = std::time::Instant::now() + BOUND;
+        while left_group() == Ok(leader.pgid()) {
+            assert!(std::time::Instant::now() < deadline, "the child never left the group");
+            std::thread::yield_now();
+        }
+        assert!(left_group().is_ok(), "the child lives in a group of its own");
+        let mut leader = leader;
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(BLANK),
+            String::from_utf8_lossy(&slot_line(leader.pgid().as_raw()))
+        );
+        let st = end_registrations(text.as_bytes(), nix::unistd::getpgrp(), "", share)
+            .expect("it ends at end-of-file");
+        assert!(st.success(), "{st:?}");
+        assert_eq!(leader.wait_end().and_then(|s| s.signal()), Some(9), "sharing: {share}");
+        // Its parent (the leader) is gone: the orphan's end is seen as its id going away.
+        let deadline = std::time::Instant::now() + BOUND;
+        while nix::sys::signal::kill(Pid::from_raw(left), None).is_ok()
+            && !std::fs::read_to_string(format!("/proc/{left}/stat"))
+                .is_ok_and(|s| s.rsplit_once(") ").is_some_and(|(_, r)| r.starts_with('Z')))
+        {
+            assert!(std::time::Instant::now() < deadline, "what left the group lives on");
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// With the header saying tags were handed out, the trees' process kills every process that
+/// carries one of the engine's tags, whatever its group, and spares other engines' tags,
+/// partial and longer ones and untagged processes (the cases of the script's own test).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_trees_process_kills_the_engine_s_tagged_processes_outside_any_registered_group() {
+    for share in [true, false] {
+        // A made-up engine token, so no other test's processes match.
+        let token = format!("{}-{}", std::process::id(), if share { 424_243 } else { 424_244 });
+        let mut first = tagged(Some(&format!("{token}-1")));
+        let mut loose = tagged(Some(&format!("{token}-0")));
+        let other_engine = tagged(Some(&format!("{token}9-1")));
+        let prefix_only = tagged(Some(&token));
+        let trailing = tagged(Some(&format!("{token}-1x")));
+        let untagged = tagged(None);
+        let st = end_registrations(TAGGED_HEADER.as_bytes(), nix::unistd::getpgrp(), &token, share)
+            .expect("it ends at end-of-file");
+        assert!(st.success(), "{st:?}");
+        assert_eq!(first.wait_end().and_then(|s| s.signal()), Some(9), "sharing: {share}");
+        assert_eq!(loose.wait_end().and_then(|s| s.signal()), Some(9), "sharing: {share}");
+        for (what, g) in [
+            ("another engine's", &other_engine),
+            ("a partial", &prefix_only),
+            ("a longer", &trailing),
+            ("no", &untagged),
+        ] {
+            assert!(killpg(g.pgid(), None).is_ok(), "{what} tag is spared (sharing: {share})");
+        }
+    }
+}
+
+/// A malformed token gives no tag prefix, so the trees' process sweeps nothing.
+#[cfg(target_os = "linux")]
+#[test]
+fn with_a_malformed_token_the_trees_process_sweeps_nothing() {
+    for token in ["", "-", "1-", "-1", "1.*", "1 2"] {
+        assert!(super::tag_prefix(token).is_empty(), "{token:?}");
+        let spared = tagged(Some(&format!("{token}-1")));
+        let st = end_registrations(TAGGED_HEADER.as_bytes(), nix::unistd::getpgrp(), token, true)
+            .expect("it ends");
+        assert!(st.success(), "{token:?}: {st:?}");
+        assert!(killpg(spared.pgid(), None).is_ok(), "{token:?}");
+    }
+    assert_eq!(super::tag_prefix("12-34"), b"AGENT_HOOKS_RUN=12-34-");
 }

@@ -1,0 +1,496 @@
+//! The trees' reaper's ending of registered process groups and tagged processes, with system
+//! calls only: what the shell script does for the subreaper and process-group mechanisms
+//! (`reaper.rs`), without a shell, a `grep` or an allocation.
+//!
+//! Everything here runs in the trees' reaper after the engine's end, on its own stack: fixed
+//! buffers, bounded loops, no lock, no `errno` ([`super::raw`]).
+
+use std::ffi::{CStr, c_int};
+
+use super::{each_entry, number, raw};
+
+/// What the trees' reaper also ends when it takes the registrations (the subreaper and
+/// process-group mechanisms): the process groups listed in the registration file and, when
+/// its header says tags were handed out, the processes that carry the engine's tag.
+#[derive(Debug, Clone)]
+pub(crate) struct Registrations {
+    /// The engine's registration file descriptor (the reaper keeps its own copy of it).
+    pub file: c_int,
+    /// The engine's own process group, never killed.
+    pub own_group: c_int,
+    /// `AGENT_HOOKS_RUN=<engine token>-`: a process whose environment holds an entry of this
+    /// followed by one or more digits, and nothing else, is one of the engine's hook
+    /// processes. Empty: no sweep (a malformed token, or a reaper made in a unit test).
+    pub tag_prefix: Vec<u8>,
+}
+
+/// The width of one registration slot (`reaper::SLOT`).
+const SLOT: u64 = 11;
+
+/// At most this many groups are ended together; more are ended batch after batch.
+const GROUPS: usize = 512;
+
+/// At most this many stopped processes are remembered per batch; a process found when the list
+/// is full is killed at once instead of stopped.
+const STOPPED: usize = 2048;
+
+/// The depth of the walk's work list; children found beyond it are left to the next pass.
+const PENDING: usize = 1024;
+
+/// At most this many `/proc` entries are sorted newest first per pass; the rest are read in
+/// the order the kernel lists them.
+const LISTED: usize = 8192;
+
+/// At most this many passes of the walk and of the sweep (as the script).
+const PASSES: usize = 64;
+
+/// Ends what the registration file `fd` lists: every registered group's first process is
+/// stopped with its whole tree (`/proc/<pid>/task/*/children`), pass after pass until a pass
+/// finds nothing new, then the lot and every registered group get `SIGKILL`; then, if the
+/// header says tags were handed out, the tag sweep ([`sweep_tags`]). Blank slots, malformed
+/// lines, ids ≤ 1, ids of more than ten digits and the engine's own group are ignored, as the
+/// script ignores them.
+///
+/// # Safety
+/// Only in the trees' reaper, once the engine has ended: `fd` is its own descriptor.
+pub(super) unsafe fn end_registrations(fd: c_int, r: &Registrations, me: c_int) {
+    let mut header = [0u8; SLOT as usize];
+    // SAFETY: the reaper's own descriptor and buffers.
+    let tagged =
+        unsafe { raw::pread(fd, &mut header, 0) }.is_some_and(|n| n > 0) && header[0] == b'T';
+    let mut groups = [0 as c_int; GROUPS];
+    let mut n = 0;
+    let mut line = Line::default();
+    let mut buf = [0u8; 4092];
+    let mut at = SLOT;
+    let end = |groups: &mut [c_int; GROUPS], n: &mut usize| {
+        // SAFETY: as this function's caller promises.
+        unsafe { end_groups(&groups[..*n], me) };
+        *n = 0;
+    };
+    // SAFETY: the reaper's own descriptor and buffers.
+    while let Some(read) = unsafe { raw::pread(fd, &mut buf, at) }
+        && read > 0
+    {
+        at += read as u64;
+        for &b in &buf[..read] {
+            if let Some(g) = line.feed(b) {
+                if g != r.own_group {
+                    groups[n] = g;
+                    n += 1;
+                }
+                if n == GROUPS {
+                    end(&mut groups, &mut n);
+                }
+            }
+        }
+    }
+    if let Some(g) = line.finish()
+        && g != r.own_group
+    {
+        groups[n] = g;
+        n += 1;
+    }
+    end(&mut groups, &mut n);
+    if tagged && !r.tag_prefix.is_empty() {
+        // SAFETY: as this function's caller promises.
+        unsafe { sweep_tags(&r.tag_prefix, r.own_group, me) };
+    }
+}
+
+/// One line of the registration file read byte by byte: spaces and tabs around one to ten
+/// digits make a group id; anything else makes the line count for nothing.
+#[derive(Debug, Default)]
+pub(crate) struct Line {
+    value: u64,
+    digits: u32,
+    /// Spaces after the digits were seen (another digit then spoils the line).
+    after: bool,
+    spoiled: bool,
+}
+
+impl Line {
+    /// Takes one byte; at a newline, the line's group id, if it names one.
+    pub(crate) fn feed(&mut self, b: u8) -> Option<c_int> {
+        match b {
+            b'\n' => return self.finish(),
+            b' ' | b'\t' => self.after |= self.digits > 0,
+            b'0'..=b'9' if !self.after => {
+                self.digits += 1;
+                self.value = self.value.saturating_mul(10).saturating_add(u64::from(b - b'0'));
+            }
+            _ => self.spoiled = true,
+        }
+        None
+    }
+
+    /// Ends the line: its group id, if it names one (more than 1, at most ten digits).
+    pub(crate) fn finish(&mut self) -> Option<c_int> {
+        let line = std::mem::take(self);
+        if line.spoiled || line.digits == 0 || line.digits > 10 {
+            return None;
+        }
+        c_int::try_from(line.value).ok().filter(|g| *g > 1)
+    }
+}
+
+/// Stops each group's first process and its whole tree, pass after pass until a pass stops
+/// nothing new (stopped processes cannot fork), then `SIGKILL`s every stopped process and
+/// every group.
+///
+/// # Safety
+/// Only in the trees' reaper.
+unsafe fn end_groups(groups: &[c_int], me: c_int) {
+    let mut stopped = [0 as c_int; STOPPED];
+    let mut n = 0;
+    for _ in 0..PASSES {
+        let mut new = false;
+        for &g in groups {
+            let mut pending = [0 as c_int; PENDING];
+            pending[0] = g;
+            let mut depth = 1;
+            while depth > 0 {
+                depth -= 1;
+                let p = pending[depth];
+                if !stopped[..n].contains(&p) {
+                    if !raw::signal(p, rustix::process::Signal::STOP) {
+                        continue;
+                    }
+                    new = true;
+                    if n < STOPPED {
+                        stopped[n] = p;
+                        n += 1;
+                    } else {
+                        raw::kill(p);
+                    }
+                }
+                // SAFETY: plain system calls on local buffers.
+                unsafe {
+                    each_child(p, |k| {
+                        if k > 1 && k != me && depth < PENDING {
+                            pending[depth] = k;
+                            depth += 1;
+                        }
+                    });
+                }
+            }
+        }
+        if !new {
+            break;
+        }
+    }
+    for &p in &stopped[..n] {
+        raw::kill(p);
+    }
+    for &g in groups {
+        raw::kill_group(g);
+    }
+}
+
+/// Calls `f` with each child of each thread of `pid` (`/proc/<pid>/task/*/children`).
+///
+/// # Safety
+/// Plain system calls.
+unsafe fn each_child(pid: c_int, mut f: impl FnMut(c_int)) {
+    let mut path = Path::default();
+    // SAFETY: plain system calls on local buffers.
+    unsafe {
+        let tasks = raw::open(None, path.proc(pid, b"/task"), raw::DIR);
+        if tasks < 0 {
+            return;
+        }
+        each_entry(tasks, |task, _| {
+            let mut rel = Path::default();
+            let Some(children) = rel.join(task.to_bytes(), b"/children") else { return };
+            let fd = raw::open(Some(tasks), children, raw::READ);
+            if fd < 0 {
+                return;
+            }
+            each_number(fd, &mut f);
+            raw::close(fd);
+        });
+        raw::close(tasks);
+    }
+}
+
+/// Calls `f` with each number of the text read from `fd` to its end (separated by anything
+/// but digits).
+///
+/// # Safety
+/// `fd` is open.
+unsafe fn each_number(fd: c_int, mut f: impl FnMut(c_int)) {
+    let mut buf = [0u8; 1024];
+    let mut value: i64 = -1;
+    // SAFETY: as the caller promises.
+    while let Some(n) = unsafe { raw::read(fd, &mut buf) }
+        && n > 0
+    {
+        for &b in &buf[..n] {
+            if b.is_ascii_digit() {
+                value = value.max(0).saturating_mul(10).saturating_add(i64::from(b - b'0'));
+            } else if value >= 0 {
+                if let Ok(v) = c_int::try_from(value) {
+                    f(v);
+                }
+                value = -1;
+            }
+        }
+    }
+    if let Ok(v) = c_int::try_from(value)
+        && v >= 0
+    {
+        f(v);
+    }
+}
+
+/// `SIGKILL`s every process (never pid 1 or `me`) whose environment holds an entry of
+/// `prefix` followed by digits, and its process group first (never `own_group`), pass after
+/// pass until two in a row find none alive (at most [`PASSES`]), as the engine's own sweep
+/// (`tag::kill_tagged`): each pass reads every process newest first, then chases the ids the
+/// kernel handed out since the pass began (`/proc/sys/kernel/ns_last_pid`) until it has read
+/// the latest, so a process that keeps forking and exiting (PID hopping) is read while one of
+/// its generations lives.
+///
+/// # Safety
+/// Only in the trees' reaper.
+pub(super) unsafe fn sweep_tags(prefix: &[u8], own_group: c_int, me: c_int) {
+    // SAFETY: plain system calls on local buffers.
+    unsafe {
+        let pid_max = read_number(c"/proc/sys/kernel/pid_max").unwrap_or(1 << 22);
+        let mut quiet = 0;
+        for _ in 0..PASSES {
+            let mut found = 0;
+            let mut check = |pid: c_int| {
+                if pid > 1 && pid != me && check_tagged(pid, prefix, own_group) {
+                    found += 1;
+                }
+            };
+            let last = read_number(c"/proc/sys/kernel/ns_last_pid");
+            let proc = raw::open(None, c"/proc", raw::DIR);
+            if proc < 0 {
+                return;
+            }
+            let mut listed = [0 as c_int; LISTED];
+            let mut n = 0;
+            each_entry(proc, |name, _| {
+                let p = number(name);
+                if p > 0 {
+                    if n < LISTED {
+                        listed[n] = p;
+                        n += 1;
+                    } else {
+                        check(p);
+                    }
+                }
+            });
+            raw::close(proc);
+            listed[..n].sort_unstable_by(|a, b| b.cmp(a));
+            for &p in &listed[..n] {
+                check(p);
+            }
+            if let Some(mut at) = last {
+                // Bounded: a machine making processes faster than they are read ends the
+                // chase.
+                let mut budget = 1 << 16;
+                while let Some(latest) = read_number(c"/proc/sys/kernel/ns_last_pid")
+                    && latest != at
+                    && budget > 0
+                {
+                    while at != latest && budget > 0 {
+                        at = if at + 1 >= pid_max { 300 } else { at + 1 };
+                        budget -= 1;
+                        check(at);
+                    }
+                }
+            }
+            quiet = if found == 0 { quiet + 1 } else { 0 };
+            if quiet == 2 {
+                break;
+            }
+        }
+    }
+}
+
+/// Whether `pid` carries the tag (its environment holds `prefix` and digits); if so, its
+/// process group (read while it lives; never `own_group`) and it get `SIGKILL`.
+///
+/// # Safety
+/// Plain system calls.
+unsafe fn check_tagged(pid: c_int, prefix: &[u8], own_group: c_int) -> bool {
+    let mut path = Path::default();
+    // SAFETY: plain system calls on local buffers.
+    unsafe {
+        let fd = raw::open(None, path.proc(pid, b"/environ"), raw::READ);
+        if fd < 0 {
+            return false;
+        }
+        let mut m = TagMatch::new(prefix);
+        let mut buf = [0u8; 4096];
+        while !m.found()
+            && let Some(n) = raw::read(fd, &mut buf)
+            && n > 0
+        {
+            m.feed(&buf[..n]);
+        }
+        raw::close(fd);
+        // A zombie's environment reads empty: a killed process is not matched again.
+        if !m.found() {
+            return false;
+        }
+        if let Some(g) = group_of(pid)
+            && g > 1
+            && g != own_group
+        {
+            raw::kill_group(g);
+        }
+        raw::kill(pid);
+        true
+    }
+}
+
+/// The process group of `pid` (the third field after the command's closing parenthesis in
+/// `/proc/<pid>/stat`).
+///
+/// # Safety
+/// Plain system calls.
+unsafe fn group_of(pid: c_int) -> Option<c_int> {
+    let mut path = Path::default();
+    let mut buf = [0u8; 1024];
+    // SAFETY: plain system calls on local buffers.
+    let n = unsafe {
+        let fd = raw::open(None, path.proc(pid, b"/stat"), raw::READ);
+        if fd < 0 {
+            return None;
+        }
+        let n = raw::read(fd, &mut buf);
+        raw::close(fd);
+        n?
+    };
+    let text = buf.get(..n)?;
+    let close = text.iter().rposition(|b| *b == b')')?;
+    let field = text[close + 1..].split(|b| *b == b' ').filter(|f| !f.is_empty()).nth(2)?;
+    parse(field)
+}
+
+/// A number alone in a file (`/proc/sys/kernel/…`), read at offset 0.
+///
+/// # Safety
+/// Plain system calls.
+unsafe fn read_number(path: &CStr) -> Option<c_int> {
+    let mut buf = [0u8; 32];
+    // SAFETY: plain system calls on a local buffer.
+    let n = unsafe {
+        let fd = raw::open(None, path, raw::READ);
+        if fd < 0 {
+            return None;
+        }
+        let n = raw::read(fd, &mut buf);
+        raw::close(fd);
+        n?
+    };
+    parse(buf.get(..n)?.trim_ascii())
+}
+
+/// The number `digits` spells (at most ten digits, fitting a `c_int`).
+fn parse(digits: &[u8]) -> Option<c_int> {
+    if digits.is_empty() || digits.len() > 10 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let v = digits.iter().fold(0u64, |v, d| v * 10 + u64::from(d - b'0'));
+    c_int::try_from(v).ok()
+}
+
+/// Whether a NUL-separated environment block, fed in pieces, holds an entry that is the tag
+/// prefix followed by one or more digits and nothing else (what `grep -zx 'PREFIX[0-9][0-9]*'`
+/// matches; a last entry without its NUL counts).
+#[derive(Debug)]
+pub(crate) struct TagMatch<'p> {
+    prefix: &'p [u8],
+    /// Bytes of the current entry seen.
+    at: usize,
+    /// The current entry matches so far.
+    ok: bool,
+    found: bool,
+}
+
+impl<'p> TagMatch<'p> {
+    pub(crate) fn new(prefix: &'p [u8]) -> TagMatch<'p> {
+        TagMatch { prefix, at: 0, ok: true, found: false }
+    }
+
+    /// Takes the next bytes of the block.
+    pub(crate) fn feed(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if b == 0 {
+                self.found |= self.entry_matches();
+                self.at = 0;
+                self.ok = true;
+                continue;
+            }
+            if self.ok {
+                self.ok = match self.prefix.get(self.at) {
+                    Some(want) => b == *want,
+                    None => b.is_ascii_digit(),
+                };
+            }
+            self.at = self.at.saturating_add(1);
+        }
+    }
+
+    /// Whether an entry matched (the block so far, its unterminated last entry included).
+    pub(crate) fn found(&self) -> bool {
+        self.found || self.entry_matches()
+    }
+
+    fn entry_matches(&self) -> bool {
+        self.ok && self.at > self.prefix.len()
+    }
+}
+
+/// A path made on the stack: `/proc/<pid><suffix>`, or a name and a suffix, NUL-terminated.
+struct Path {
+    buf: [u8; 64],
+}
+
+impl Default for Path {
+    fn default() -> Path {
+        Path { buf: [0; 64] }
+    }
+}
+
+impl Path {
+    /// `/proc/<pid><suffix>` (`suffix` short, as every caller's is).
+    fn proc(&mut self, pid: c_int, suffix: &[u8]) -> &CStr {
+        let mut digits = [0u8; 10];
+        let mut i = digits.len();
+        let mut v = pid.unsigned_abs();
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 || i == 0 {
+                break;
+            }
+        }
+        let mut name = [0u8; 16];
+        let len = 6 + digits.len() - i;
+        name[..6].copy_from_slice(b"/proc/");
+        name[6..len].copy_from_slice(&digits[i..]);
+        self.join(&name[..len], suffix).unwrap_or(c"/")
+    }
+
+    /// `a` then `b`, or `None` if they do not fit.
+    fn join(&mut self, a: &[u8], b: &[u8]) -> Option<&CStr> {
+        let len = a.len() + b.len();
+        if len >= self.buf.len() || a.contains(&0) || b.contains(&0) {
+            return None;
+        }
+        self.buf[..a.len()].copy_from_slice(a);
+        self.buf[a.len()..len].copy_from_slice(b);
+        self.buf[len] = 0;
+        CStr::from_bytes_with_nul(&self.buf[..=len]).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests;
