@@ -12,7 +12,13 @@
 //! - `one_hook`: the same in a project whose `.cursor/hooks.json` runs that script;
 //! - with `HOOKS_BENCH_STATIC` naming another `hooks` binary (`cargo xtask bench oneshot` sets
 //!   it to the release build linked with glibc built in, what `cargo xtask dist` hands out):
-//!   `no_hook_static` and `one_hook_static`, the same two events through that binary.
+//!   `no_hook_static` and `one_hook_static`, the same two events through that binary;
+//! - `one_hook_subreaper`: the one-hook event with `--containment subreaper` (through the
+//!   binary of `HOOKS_BENCH_STATIC` when set), what `auto` falls back to where no cgroup is
+//!   delegated (a container): no cgroup, the run's group registered with the engine's reaper
+//!   and its processes tagged, so that every engine's end sweeps `/proc` for them (the sweep
+//!   runs after the engine's exit, beside the next sample: back to back, as an agent's events
+//!   can come).
 //!
 //! Each case reports the median over rounds of each round's median, wall clock and CPU (user +
 //! system of the process and everything it waited for, from `wait4`'s resource usage), with
@@ -156,6 +162,7 @@ fn main() {
         assert!(out.contains(r#""status":"ran""#), "{exe} runs the hook: {out}");
         cases.extend(["no_hook_static", "one_hook_static"]);
     }
+    cases.push("one_hook_subreaper");
     let static_or_exe = static_exe.as_deref().unwrap_or(exe);
     let mut wall: Vec<Vec<f64>> = vec![Vec::new(); cases.len()];
     let mut cpu: Vec<Vec<f64>> = vec![Vec::new(); cases.len()];
@@ -173,6 +180,11 @@ fn main() {
                         "no_hook" => fire(exe, &empty, &config),
                         "one_hook" => fire(exe, &project, &config),
                         "no_hook_static" => fire(static_or_exe, &empty, &config),
+                        "one_hook_subreaper" => {
+                            let mut c = fire(static_or_exe, &project, &config);
+                            c.args(["--containment", "subreaper"]);
+                            c
+                        }
                         _ => fire(static_or_exe, &project, &config),
                     };
                     let (w, c) = sample(cmd);
@@ -191,7 +203,7 @@ fn main() {
     // Each one-hook case over the hook alone, round by round.
     let wall_of = |name: &str| cases.iter().position(|c| *c == name).map(|i| &wall[i]);
     let alone = wall_of("hook_alone").expect("hook_alone");
-    for case in ["one_hook", "one_hook_static"] {
+    for case in ["one_hook", "one_hook_static", "one_hook_subreaper"] {
         if let Some(one) = wall_of(case) {
             let over: Vec<f64> = one.iter().zip(alone).map(|(o, h)| o - h).collect();
             out.insert(format!("{case}_minus_hook_alone_wall"), summary(&over));
