@@ -3,7 +3,9 @@
 //! (`reaper.rs`), without a shell, a `grep` or an allocation.
 //!
 //! Everything here runs in the trees' reaper after the engine's end, on its own stack: fixed
-//! buffers, bounded loops, no lock, no `errno` ([`super::raw`]).
+//! buffers, bounded loops, no lock, no `errno` ([`super::raw`]), and nothing that can panic
+//! (indexes checked against their bounds, arithmetic saturating): a panic there would unwind
+//! in a process that may share the engine's memory.
 
 use std::ffi::{CStr, c_int};
 
@@ -73,7 +75,7 @@ pub(super) unsafe fn end_registrations(fd: c_int, r: &Registrations, me: c_int) 
         && read > 0
     {
         at += read as u64;
-        for &b in &buf[..read] {
+        for &b in buf.get(..read).unwrap_or_default() {
             if let Some(g) = line.feed(b) {
                 if g != r.own_group {
                     groups[n] = g;
@@ -116,7 +118,7 @@ impl Line {
             b'\n' => return self.finish(),
             b' ' | b'\t' => self.after |= self.digits > 0,
             b'0'..=b'9' if !self.after => {
-                self.digits += 1;
+                self.digits = self.digits.saturating_add(1);
                 self.value = self.value.saturating_mul(10).saturating_add(u64::from(b - b'0'));
             }
             _ => self.spoiled = true,
@@ -225,7 +227,7 @@ unsafe fn each_number(fd: c_int, mut f: impl FnMut(c_int)) {
     while let Some(n) = unsafe { raw::read(fd, &mut buf) }
         && n > 0
     {
-        for &b in &buf[..n] {
+        for &b in buf.get(..n).unwrap_or_default() {
             if b.is_ascii_digit() {
                 value = value.max(0).saturating_mul(10).saturating_add(i64::from(b - b'0'));
             } else if value >= 0 {
@@ -297,7 +299,7 @@ pub(super) unsafe fn sweep_tags(prefix: &[u8], own_group: c_int, me: c_int) {
                     && budget > 0
                 {
                     while at != latest && budget > 0 {
-                        at = if at + 1 >= pid_max { 300 } else { at + 1 };
+                        at = if at.saturating_add(1) >= pid_max { 300 } else { at + 1 };
                         budget -= 1;
                         check(at);
                     }
@@ -330,7 +332,7 @@ unsafe fn check_tagged(pid: c_int, prefix: &[u8], own_group: c_int) -> bool {
             && let Some(n) = raw::read(fd, &mut buf)
             && n > 0
         {
-            m.feed(&buf[..n]);
+            m.feed(buf.get(..n).unwrap_or_default());
         }
         raw::close(fd);
         // A zombie's environment reads empty: a killed process is not matched again.
@@ -368,7 +370,7 @@ unsafe fn group_of(pid: c_int) -> Option<c_int> {
     };
     let text = buf.get(..n)?;
     let close = text.iter().rposition(|b| *b == b')')?;
-    let field = text[close + 1..].split(|b| *b == b' ').filter(|f| !f.is_empty()).nth(2)?;
+    let field = text.get(close + 1..)?.split(|b| *b == b' ').filter(|f| !f.is_empty()).nth(2)?;
     parse(field)
 }
 
