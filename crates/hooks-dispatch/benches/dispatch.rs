@@ -26,7 +26,10 @@
 //!   and `single_hook_spaced_engine_over_tokio` split its ratio as for the other cases, and a
 //!   fourth side, std's spawn with the pipes and a pid file descriptor waited on through
 //!   tokio's reactor and nothing else (`single_hook_spaced_asyncfd_*`), shows what waiting
-//!   through tokio costs by itself;
+//!   through tokio costs by itself, and a fifth, the same waited on by an epoll instance of
+//!   its own with a blocking `epoll_wait` (`single_hook_spaced_bare_epoll_ms`), splits that
+//!   into the kernel's epoll path (`single_hook_spaced_epoll_over_bare`) and tokio's reactor
+//!   over it (`single_hook_spaced_asyncfd_over_epoll`);
 //! - 16 observer hooks that each wait 100 ms, run concurrently;
 //! - 16 CPU-light hooks (the script) through the engine, against the same 16 commands
 //!   spawned bare in parallel;
@@ -269,6 +272,83 @@ async fn bare_asyncfd_round_trip(argv: &[&str], payload: &[u8]) -> Vec<u8> {
     o
 }
 
+/// std's spawn, write and pipes as [`bare_asyncfd_round_trip`], the two pipes (non-blocking)
+/// and a pid file descriptor waited on by an epoll instance of its own, with a blocking
+/// `epoll_wait` and no tokio: the kernel's epoll path by itself, so that the `AsyncFd` wait's
+/// cost over std splits into the kernel's (this over std) and tokio's reactor (the `AsyncFd`
+/// wait over this).
+fn bare_epoll_round_trip(argv: &[&str], payload: &[u8]) -> Vec<u8> {
+    use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd};
+
+    use nix::libc;
+    #[allow(unsafe_code, reason = "epoll through the C library")]
+    fn add(ep: &OwnedFd, fd: &OwnedFd, token: u64) {
+        let mut ev = libc::epoll_event {
+            events: (libc::EPOLLIN | libc::EPOLLRDHUP | libc::EPOLLET) as u32,
+            u64: token,
+        };
+        // SAFETY: two open descriptors and an event on the stack.
+        let r = unsafe {
+            libc::epoll_ctl(ep.as_raw_fd(), libc::EPOLL_CTL_ADD, fd.as_raw_fd(), &raw mut ev)
+        };
+        assert_eq!(r, 0, "epoll_ctl");
+    }
+    #[allow(unsafe_code, reason = "epoll through the C library")]
+    fn wait(ep: &OwnedFd) {
+        let mut evs = [libc::epoll_event { events: 0, u64: 0 }; 4];
+        // SAFETY: an open epoll descriptor and a buffer of four events.
+        let n = unsafe { libc::epoll_wait(ep.as_raw_fd(), evs.as_mut_ptr(), 4, 60_000) };
+        assert!(n > 0, "epoll_wait: {n}");
+    }
+    let mut child = spawn_with_payload(argv, payload, Stdio::piped());
+    let pipes: [OwnedFd; 2] =
+        [child.stdout.take().expect("stdout").into(), child.stderr.take().expect("stderr").into()];
+    let pid = rustix::process::Pid::from_raw(child.id().try_into().expect("pid")).expect("pid");
+    let pidfd =
+        rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).expect("pidfd");
+    #[allow(unsafe_code, reason = "epoll through the C library")]
+    // SAFETY: a new descriptor owned by nobody else, or -1 (checked).
+    let ep = unsafe {
+        let fd = libc::epoll_create1(libc::EPOLL_CLOEXEC);
+        assert!(fd >= 0, "epoll_create1");
+        OwnedFd::from_raw_fd(fd)
+    };
+    for (i, p) in pipes.iter().enumerate() {
+        rustix::io::ioctl_fionbio(p, true).expect("non-blocking");
+        add(&ep, p, i as u64);
+    }
+    add(&ep, &pidfd, 2);
+    let mut out = [Vec::new(), Vec::new()];
+    let mut open = [true, true];
+    let mut buf = [0u8; 8192];
+    loop {
+        // Edge-triggered: every open pipe read until it would block, or to its end.
+        for i in 0..2 {
+            while open[i] {
+                match rustix::io::read(&pipes[i], &mut buf) {
+                    Ok(0) => open[i] = false,
+                    Ok(n) => out[i].extend_from_slice(&buf[..n]),
+                    Err(rustix::io::Errno::AGAIN) => break,
+                    Err(e) => panic!("read: {e}"),
+                }
+            }
+        }
+        if open == [false, false] {
+            let options =
+                rustix::process::WaitIdOptions::EXITED | rustix::process::WaitIdOptions::NOHANG;
+            let id = rustix::process::WaitId::PidFd(pidfd.as_fd());
+            if rustix::process::waitid(id, options).expect("waitid").is_some() {
+                break;
+            }
+        }
+        wait(&ep);
+    }
+    // Reaped by `waitid` above: std's handle only forgets the pid.
+    drop(child);
+    let [o, _] = out;
+    o
+}
+
 /// The same, for 16 commands spawned together.
 fn bare_parallel(argv: &[&str], payload: &[u8], n: usize) {
     let children: Vec<_> = (0..n)
@@ -309,6 +389,8 @@ struct Pair {
     tokio_ms: Option<f64>,
     /// The bare `AsyncFd` wait's median, when measured.
     asyncfd_ms: Option<f64>,
+    /// The bare epoll wait's median, when measured.
+    epoll_ms: Option<f64>,
     /// The medians of the blocks' first samples (each after another side's sample).
     engine_after_other_ms: f64,
     bare_after_other_ms: f64,
@@ -326,7 +408,7 @@ impl Pair {
 }
 
 /// Takes at least `n` samples of each side (engine, bare, then the others given: the tokio
-/// round trip, the bare `AsyncFd` wait) that follow a sample of their own side, after a
+/// round trip, the bare `AsyncFd` wait, the bare epoll wait) that follow a sample of their own side, after a
 /// warm-up, in the order of [`Order::interleave`] (a new `Order` per case, so every run takes
 /// the same orders); returns the medians of the samples that follow their own side, and of the
 /// blocks' first samples apart.
@@ -362,6 +444,7 @@ fn side_by_side(
         bare_ms,
         tokio_ms: medians.next(),
         asyncfd_ms: medians.next(),
+        epoll_ms: medians.next(),
         engine_after_other_ms,
         bare_after_other_ms,
     }
@@ -497,6 +580,12 @@ fn main() {
                     rt.block_on(bare_asyncfd_round_trip(&argv, &payload));
                     t.elapsed()
                 },
+                &mut || {
+                    pause();
+                    let t = Instant::now();
+                    bare_epoll_round_trip(&argv, &payload);
+                    t.elapsed()
+                },
             ],
         ));
     }
@@ -578,6 +667,9 @@ fn main() {
             "single_hook_spaced_bare_asyncfd_ms": pairs[2].asyncfd_ms,
             "single_hook_spaced_engine_over_asyncfd": pairs[2].asyncfd_ms.map(|t| pairs[2].engine_ms / t),
             "single_hook_spaced_asyncfd_over_bare": pairs[2].asyncfd_ms.map(|t| t / pairs[2].bare_ms),
+            "single_hook_spaced_bare_epoll_ms": pairs[2].epoll_ms,
+            "single_hook_spaced_epoll_over_bare": pairs[2].epoll_ms.map(|t| t / pairs[2].bare_ms),
+            "single_hook_spaced_asyncfd_over_epoll": pairs[2].asyncfd_ms.zip(pairs[2].epoll_ms).map(|(a, e)| a / e),
             "parallel_wait_16_ms": parallel_wait_16_ms,
             "parallel_cpu_16_ratio": cpu.ratio(),
             "parallel_cpu_16_engine_ms": cpu.engine_ms,
@@ -625,6 +717,16 @@ fn main() {
                 a,
                 a / p.bare_ms,
                 p.engine_ms / a
+            );
+        }
+        if let Some(e) = p.epoll_ms {
+            println!(
+                "{:<40} {:>12} {:>12.3} {:>8.3}  std's spawn, a blocking epoll_wait (AsyncFd / it {:.3})",
+                "  the same, bare epoll wait",
+                "-",
+                e,
+                e / p.bare_ms,
+                p.asyncfd_ms.map_or(f64::NAN, |a| a / e)
             );
         }
     }
