@@ -102,30 +102,58 @@ fn run_to_end(header: &[u8], args: &[&str]) -> Option<ExitStatus> {
     wait_child(&mut reaper)
 }
 
+/// Four groups, and registration lines naming two of them well-formed (one padded as a slot),
+/// the engine's own group, and the fourth only in malformed lines: what the script and the
+/// engine's reaper process must kill and spare alike.
+struct Registered {
+    target: Group,
+    padded: Group,
+    decoy_self: Group,
+    unlisted: Group,
+}
+
+impl Registered {
+    fn new() -> Registered {
+        Registered {
+            target: Group::new(),
+            padded: Group::new(),
+            decoy_self: Group::new(),
+            unlisted: Group::new(),
+        }
+    }
+
+    /// The lines after the header.
+    fn lines(&self) -> String {
+        let u = self.unlisted.pgid();
+        format!(
+            "{}\ngarbage\n0\n-5\n+{u}\n{u} {u}\n123456789012\n{}\n{:>10}\n",
+            self.target.pgid(),
+            self.decoy_self.pgid(),
+            self.padded.pgid(),
+        )
+    }
+
+    /// Checks that the well-formed groups were killed and the others spared.
+    fn check(mut self, what: &str) {
+        assert_eq!(self.target.wait_end().and_then(|s| s.signal()), Some(9), "{what}");
+        assert_eq!(self.padded.wait_end().and_then(|s| s.signal()), Some(9), "{what}");
+        assert!(killpg(self.decoy_self.pgid(), None).is_ok(), "{what}: the engine's own group");
+        assert!(killpg(self.unlisted.pgid(), None).is_ok(), "{what}: malformed lines ignored");
+    }
+}
+
 #[test]
 fn the_script_kills_well_formed_registered_groups_at_end_of_file_and_ignores_the_rest() {
-    let mut target = Group::new();
-    let mut padded = Group::new();
-    let decoy_self = Group::new();
-    let unlisted = Group::new();
+    let groups = Registered::new();
     let file = registration_file().expect("registration file");
-    let lines = format!(
-        "{BLANK}\n{}\n{BLANK}garbage\n0\n-5\n+{}\n{} {}\n123456789012\n{}\n{:>10}\n",
-        target.pgid(),
-        unlisted.pgid(),
-        unlisted.pgid(),
-        unlisted.pgid(),
-        decoy_self.pgid(),
-        padded.pgid(),
-        BLANK = String::from_utf8_lossy(BLANK).trim_end(),
-    );
-    file.write_all_at(lines.as_bytes(), 0).expect("write");
+    // The script reads its header as a line (here an empty one).
+    file.write_all_at(format!("\n{}", groups.lines()).as_bytes(), 0).expect("write");
     let mut reaper = Command::new(SHELL)
         .args([
             "-c",
             script(),
             "hooks-reaper",
-            &decoy_self.pgid().as_raw().to_string(),
+            &groups.decoy_self.pgid().as_raw().to_string(),
             "",
             "",
             super::REAPER_PATH,
@@ -138,14 +166,11 @@ fn the_script_kills_well_formed_registered_groups_at_end_of_file_and_ignores_the
         .expect("spawn the reaper");
     // Lines on stdin are read and ignored; only its end matters.
     let mut pipe = reaper.stdin.take().expect("stdin");
-    pipe.write_all(format!("{}\n", unlisted.pgid()).as_bytes()).expect("write");
+    pipe.write_all(format!("{}\n", groups.unlisted.pgid()).as_bytes()).expect("write");
     drop(pipe);
     let st = wait_child(&mut reaper).expect("the reaper ends at end-of-file");
     assert!(st.success(), "{st:?}");
-    assert_eq!(target.wait_end().and_then(|s| s.signal()), Some(9));
-    assert_eq!(padded.wait_end().and_then(|s| s.signal()), Some(9));
-    assert!(killpg(decoy_self.pgid(), None).is_ok(), "the engine's own group is never killed");
-    assert!(killpg(unlisted.pgid(), None).is_ok(), "malformed lines are ignored");
+    groups.check("the script");
 }
 
 #[test]
@@ -262,28 +287,46 @@ fn tagged(tag: Option<&str>) -> Group {
     Group(c.spawn().expect("spawn sleep"))
 }
 
+/// Processes tagged for a made-up engine token (so no other test's processes match): two
+/// with the engine's tags, and four to spare, with another engine's tag, a partial one, a
+/// longer one, or none.
+struct TaggedSet {
+    first: Group,
+    loose: Group,
+    spared: [(&'static str, Group); 4],
+}
+
+impl TaggedSet {
+    fn new(token: &str) -> TaggedSet {
+        TaggedSet {
+            first: tagged(Some(&format!("{token}-1"))),
+            loose: tagged(Some(&format!("{token}-0"))),
+            spared: [
+                ("another engine's", tagged(Some(&format!("{token}9-1")))),
+                ("a partial", tagged(Some(token))),
+                ("a longer", tagged(Some(&format!("{token}-1x")))),
+                ("no", tagged(None)),
+            ],
+        }
+    }
+
+    /// Checks that the engine's tagged processes were killed and the others spared.
+    fn check(mut self, by: &str) {
+        assert_eq!(self.first.wait_end().and_then(|s| s.signal()), Some(9), "{by}");
+        assert_eq!(self.loose.wait_end().and_then(|s| s.signal()), Some(9), "{by}");
+        for (what, g) in &self.spared {
+            assert!(killpg(g.pgid(), None).is_ok(), "{by}: a process with {what} tag is spared");
+        }
+    }
+}
+
 #[test]
 fn at_end_of_file_the_script_kills_the_engine_s_tagged_processes_outside_any_registered_group() {
-    // A made-up engine token, so no other test's processes match.
     let token = format!("{}-{}", std::process::id(), 424_242);
-    let mut first = tagged(Some(&format!("{token}-1")));
-    let mut loose = tagged(Some(&format!("{token}-0")));
-    let other_engine = tagged(Some(&format!("{token}9-1")));
-    let prefix_only = tagged(Some(&token));
-    let trailing = tagged(Some(&format!("{token}-1x")));
-    let untagged = tagged(None);
+    let set = TaggedSet::new(&token);
     let st = sweep_with_token(&token).expect("the reaper ends at end-of-file");
     assert!(st.success(), "{st:?}");
-    assert_eq!(first.wait_end().and_then(|s| s.signal()), Some(9));
-    assert_eq!(loose.wait_end().and_then(|s| s.signal()), Some(9));
-    for (what, g) in [
-        ("another engine's", &other_engine),
-        ("a partial", &prefix_only),
-        ("a longer", &trailing),
-        ("no", &untagged),
-    ] {
-        assert!(killpg(g.pgid(), None).is_ok(), "a process with {what} tag is spared");
-    }
+    set.check("the script");
 }
 
 #[test]
@@ -1001,28 +1044,13 @@ fn end_registrations(text: &[u8], own_group: Pid, token: &str, share: bool) -> O
 #[test]
 fn the_trees_process_kills_well_formed_registered_groups_and_ignores_the_rest() {
     for share in [true, false] {
-        let mut target = Group::new();
-        let mut padded = Group::new();
-        let decoy_self = Group::new();
-        let unlisted = Group::new();
-        let lines = format!(
-            "{}{}\n{BLANK}\ngarbage\n0\n-5\n+{}\n{} {}\n123456789012\n{}\n{:>10}\n",
-            String::from_utf8_lossy(BLANK),
-            target.pgid(),
-            unlisted.pgid(),
-            unlisted.pgid(),
-            unlisted.pgid(),
-            decoy_self.pgid(),
-            padded.pgid(),
-            BLANK = String::from_utf8_lossy(BLANK).trim_end(),
-        );
-        let st = end_registrations(lines.as_bytes(), decoy_self.pgid(), "", share)
+        let groups = Registered::new();
+        // The header is a slot of its own.
+        let text = format!("{}{}", String::from_utf8_lossy(BLANK), groups.lines());
+        let st = end_registrations(text.as_bytes(), groups.decoy_self.pgid(), "", share)
             .expect("it ends at end-of-file");
         assert!(st.success(), "{st:?}");
-        assert_eq!(target.wait_end().and_then(|s| s.signal()), Some(9), "sharing: {share}");
-        assert_eq!(padded.wait_end().and_then(|s| s.signal()), Some(9), "sharing: {share}");
-        assert!(killpg(decoy_self.pgid(), None).is_ok(), "the engine's own group is never killed");
-        assert!(killpg(unlisted.pgid(), None).is_ok(), "malformed lines are ignored");
+        groups.check(&format!("the engine's process, sharing its memory: {share}"));
     }
 }
 
@@ -1094,27 +1122,12 @@ fn the_trees_process_kills_a_registered_tree_with_what_left_the_group() {
 #[test]
 fn the_trees_process_kills_the_engine_s_tagged_processes_outside_any_registered_group() {
     for share in [true, false] {
-        // A made-up engine token, so no other test's processes match.
         let token = format!("{}-{}", std::process::id(), if share { 424_243 } else { 424_244 });
-        let mut first = tagged(Some(&format!("{token}-1")));
-        let mut loose = tagged(Some(&format!("{token}-0")));
-        let other_engine = tagged(Some(&format!("{token}9-1")));
-        let prefix_only = tagged(Some(&token));
-        let trailing = tagged(Some(&format!("{token}-1x")));
-        let untagged = tagged(None);
+        let set = TaggedSet::new(&token);
         let st = end_registrations(TAGGED_HEADER.as_bytes(), nix::unistd::getpgrp(), &token, share)
             .expect("it ends at end-of-file");
         assert!(st.success(), "{st:?}");
-        assert_eq!(first.wait_end().and_then(|s| s.signal()), Some(9), "sharing: {share}");
-        assert_eq!(loose.wait_end().and_then(|s| s.signal()), Some(9), "sharing: {share}");
-        for (what, g) in [
-            ("another engine's", &other_engine),
-            ("a partial", &prefix_only),
-            ("a longer", &trailing),
-            ("no", &untagged),
-        ] {
-            assert!(killpg(g.pgid(), None).is_ok(), "{what} tag is spared (sharing: {share})");
-        }
+        set.check(&format!("the engine's process, sharing its memory: {share}"));
     }
 }
 
