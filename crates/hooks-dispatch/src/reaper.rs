@@ -789,6 +789,7 @@ fn still_running<T>(slot: &mut Option<(Pid, T)>) -> bool {
 }
 
 /// [`still_running`] for the trees' process, whose memory is given back once it is reaped.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 fn trees_running(slot: &mut Option<(Pid, TreesReaper)>) -> bool {
     let Some((pid, t)) = slot else { return false };
     match waitpid(*pid, Some(WaitPidFlag::WNOHANG)) {
@@ -804,6 +805,7 @@ fn trees_running(slot: &mut Option<(Pid, TreesReaper)>) -> bool {
 /// What a tagged process's environment entry starts with, `AGENT_HOOKS_RUN=<token>-` (digits
 /// follow); empty (no sweep) for a token that is not digits and dashes between digits, as the
 /// script checks.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 fn tag_prefix(token: &str) -> Vec<u8> {
     let well_formed = !token.is_empty()
         && !token.starts_with('-')
