@@ -6,9 +6,9 @@
 //! ([`crate::sys::start_tree_reaper`]); elsewhere, for a larger engine, or where no such process
 //! can start, a small `/bin/sh` script ([`script`]). Both do the same work, described here for
 //! the script. The process of the engine's takes the registrations below (groups and tags)
-//! when it starts with the registration file: when the engine has no cgroup tree, or asked
-//! for the subreaper or process-group mechanism by name; when it started for the trees only
-//! and registrations come later, the script takes them.
+//! with the registration file: from its start when the engine has no cgroup tree or asked for
+//! the subreaper or process-group mechanism by name; when it started for the trees only and
+//! registrations come later, a new one that takes both replaces it.
 //!
 //! One reaper serves the whole engine process; it is started lazily, at the first hook run.
 //! It blocks reading a pipe whose only write end the engine holds and never writes to. When
@@ -598,11 +598,19 @@ impl Reaper {
     }
 
     /// Makes sure something ends the registered groups and tags, and the trees: the trees'
-    /// process with the registrations; or, when that process started without them (for the
-    /// trees only, before any registration) or cannot start, the shell, with the trees too
-    /// unless that process has them.
+    /// process with the registrations (one started for the trees only, before any
+    /// registration, is replaced by one that takes both: [`Reaper::take_registrations`]); or,
+    /// when no such process can start, the shell, with the trees too unless a trees' process
+    /// has them.
     fn ensure_both(&self, st: &mut State, file: &File) -> io::Result<()> {
         if self.forks_trees() {
+            #[cfg(target_os = "linux")]
+            if st.running.is_none()
+                && trees_running(&mut st.trees)
+                && st.trees.as_ref().is_some_and(|(_, t)| !t.registrations)
+            {
+                self.take_registrations(st, file);
+            }
             self.ensure_trees(st, Some(file))?;
             if st.trees.as_ref().is_some_and(|(_, t)| t.registrations) {
                 return Ok(());
@@ -658,28 +666,10 @@ impl Reaper {
             return Ok(());
         }
         st.trees_ready = None;
-        let c = |p: &str| std::ffi::CString::new(p).map_err(io::Error::other);
-        let registrations = file.map(|f| crate::sys::Registrations {
-            file: std::os::fd::AsRawFd::as_raw_fd(f),
-            own_group: getpgrp().as_raw(),
-            tag_prefix: tag_prefix(&self.token),
-        });
-        let paths = crate::sys::TreePaths {
-            v2: self.tree.as_deref().and_then(std::path::Path::to_str).map(c).transpose()?,
-            v1: self.v1_trees.lines().filter(|l| !l.is_empty()).map(c).collect::<Result<_, _>>()?,
-            runs: Some(self.runs.as_str()).filter(|r| !r.is_empty()).map(c).transpose()?,
-            registrations,
-        };
-        let (pid, reaper) = match crate::sys::start_tree_reaper(&paths) {
-            Ok(f) => {
-                st.trees_ready = Some(f.ready);
-                let reaper = TreesReaper {
-                    _pipe: f.pipe,
-                    memory: f.memory,
-                    registrations: paths.registrations.is_some(),
-                    reaped: false,
-                };
-                (Pid::from_raw(f.pid), reaper)
+        let (pid, reaper) = match self.start_trees_process(file) {
+            Ok((pid, reaper, ready)) => {
+                st.trees_ready = Some(ready);
+                (pid, reaper)
             }
             // No trees, and no new process allowed here (a process limit, a filter): the
             // registrations go to the script ([`Reaper::ensure_both`]).
@@ -694,6 +684,63 @@ impl Reaper {
         };
         st.trees = Some((pid, reaper));
         Ok(())
+    }
+
+    /// Starts the trees' process ([`crate::sys::start_tree_reaper`]) for the engine's trees,
+    /// and for the registrations in `file` when given: its pid, the engine's side of it, and
+    /// what says it has set itself up.
+    #[cfg(target_os = "linux")]
+    fn start_trees_process(
+        &self,
+        file: Option<&File>,
+    ) -> io::Result<(Pid, TreesReaper, crate::sys::Ready)> {
+        let c = |p: &str| std::ffi::CString::new(p).map_err(io::Error::other);
+        let registrations = file.map(|f| crate::sys::Registrations {
+            file: std::os::fd::AsRawFd::as_raw_fd(f),
+            own_group: getpgrp().as_raw(),
+            tag_prefix: tag_prefix(&self.token),
+        });
+        let paths = crate::sys::TreePaths {
+            v2: self.tree.as_deref().and_then(std::path::Path::to_str).map(c).transpose()?,
+            v1: self.v1_trees.lines().filter(|l| !l.is_empty()).map(c).collect::<Result<_, _>>()?,
+            runs: Some(self.runs.as_str()).filter(|r| !r.is_empty()).map(c).transpose()?,
+            registrations,
+        };
+        let f = crate::sys::start_tree_reaper(&paths)?;
+        let reaper = TreesReaper {
+            _pipe: f.pipe,
+            memory: f.memory,
+            registrations: paths.registrations.is_some(),
+            reaped: false,
+        };
+        Ok((Pid::from_raw(f.pid), reaper, f.ready))
+    }
+
+    /// Replaces a trees' process started for the trees only (before any registration: the
+    /// first run planned a cgroup, and a run without one came after, as where `auto` finds
+    /// the cgroup read-only, in a container, and falls back to `subreaper`) with one that also
+    /// takes the registrations in `file`, so that no shell is needed for them. The new one
+    /// starts first, then the old one is killed (`SIGKILL`, before its pipe closes: a closed
+    /// pipe would start its work) and reaped, so the trees are never unguarded. When the new
+    /// one cannot start, the old one stays and the script takes the registrations.
+    #[cfg(target_os = "linux")]
+    fn take_registrations(&self, st: &mut State, file: &File) {
+        let Some((old_pid, _)) = &st.trees else { return };
+        let old_pid = *old_pid;
+        let Ok((pid, reaper, ready)) = self.start_trees_process(Some(file)) else { return };
+        let _ = nix::sys::signal::kill(old_pid, nix::sys::signal::Signal::SIGKILL);
+        let reaped = loop {
+            match waitpid(old_pid, None) {
+                Err(nix::errno::Errno::EINTR) => {}
+                Ok(_) | Err(nix::errno::Errno::ECHILD) => break true,
+                Err(_) => break false,
+            }
+        };
+        if let Some((_, old)) = &mut st.trees {
+            old.reaped = reaped;
+        }
+        st.trees = Some((pid, reaper));
+        st.trees_ready = Some(ready);
     }
 
     /// The shell reaper for the trees only: no registered group, no tag to sweep.

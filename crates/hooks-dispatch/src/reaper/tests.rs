@@ -1145,3 +1145,51 @@ fn with_a_malformed_token_the_trees_process_sweeps_nothing() {
     }
     assert_eq!(super::tag_prefix("12-34"), b"AGENT_HOOKS_RUN=12-34-");
 }
+
+/// A trees' process started for the trees only, at the first run, before any registration (a
+/// cgroup was planned), is replaced by one that takes the registrations too when a run without
+/// a cgroup registers its group (as where `auto` finds the cgroup read-only, in a container,
+/// and falls back to `subreaper`): no shell starts, the old process is gone, and the registered
+/// group dies with the engine side.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_trees_process_started_for_the_trees_only_is_replaced_to_take_the_registrations() {
+    let reaper = Reaper {
+        tree: Some(std::path::PathBuf::from("/nonexistent/agent-hooks-test-tree")),
+        ..Reaper::default()
+    };
+    reaper.trees_by_fork.set(true).expect("decided here");
+    reaper.start_early(false);
+    let first = {
+        let st = reaper.state.lock().expect("lock");
+        let (pid, t) = st.trees.as_ref().expect("a trees' process runs");
+        assert!(!t.registrations, "started for the trees only");
+        *pid
+    };
+    let mut g = Group::new();
+    reaper.register(g.pgid());
+    let second = reaper.pid().expect("a reaper runs");
+    assert_ne!(first, second, "replaced");
+    {
+        let st = reaper.state.lock().expect("lock");
+        assert!(st.running.is_none(), "no shell");
+        assert!(st.trees.as_ref().is_some_and(|(p, t)| *p == second && t.registrations));
+    }
+    assert_eq!(
+        nix::sys::wait::waitpid(first, Some(nix::sys::wait::WaitPidFlag::WNOHANG)),
+        Err(nix::errno::Errno::ECHILD),
+        "the first one was killed and reaped"
+    );
+    assert_eq!(
+        std::fs::read_link(format!("/proc/{second}/exe")).expect("exe"),
+        std::env::current_exe().expect("test binary"),
+        "no program started"
+    );
+    drop(reaper);
+    assert_eq!(g.wait_end().and_then(|s| s.signal()), Some(9));
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(nix::sys::wait::waitpid(second, None));
+    });
+    assert!(rx.recv_timeout(BOUND).is_ok(), "the reaper exits");
+}
