@@ -605,6 +605,10 @@ const DYING_VAR: &str = "HOOKS_IT_DYING_ENGINE_DIR";
 /// The environment variable naming the containment mechanism the dying-engine child uses.
 const DYING_MECHANISM_VAR: &str = "HOOKS_IT_DYING_ENGINE_MECHANISM";
 
+/// The environment variable naming a cgroup parent the dying-engine child plans its cgroup
+/// tree in and cannot use (so `auto` falls back to a mechanism without a cgroup).
+const DYING_PARENT_VAR: &str = "HOOKS_IT_DYING_ENGINE_CGROUP_PARENT";
+
 /// Not a test by itself: the child-process half of
 /// [`a_hook_running_when_the_engine_process_dies_is_killed_with_its_group`]. Does nothing
 /// unless `HOOKS_IT_DYING_ENGINE_DIR` is set; then it fires the folder's hook and waits to be
@@ -631,8 +635,20 @@ fn dying_engine_child_entry() {
     #[allow(clippy::disallowed_methods, reason = "the test harness's own switch")]
     let mechanism = std::env::var(DYING_MECHANISM_VAR).unwrap_or_else(|_| "auto".to_owned());
     let containment = Containment::parse(&mechanism).expect("a mechanism name");
-    let d = Arc::new(Dispatcher::new(DispatchConfig { containment, ..DispatchConfig::default() }));
-    assert_eq!(d.containment().fallback, None, "{mechanism} runs here");
+    #[allow(clippy::disallowed_methods, reason = "the test harness's own switch")]
+    let cgroup_parent = std::env::var_os(DYING_PARENT_VAR).map(PathBuf::from);
+    let unusable_parent = cgroup_parent.is_some();
+    let d = Arc::new(Dispatcher::new(DispatchConfig {
+        containment,
+        cgroup_parent,
+        ..DispatchConfig::default()
+    }));
+    // With an unusable parent nothing asks for the containment before the fire, as in a
+    // one-shot engine: the first run plans the cgroup tree, starts the reaper for it, then
+    // falls back (the test's hook records that it runs without a cgroup).
+    if !unusable_parent {
+        assert_eq!(d.containment().fallback, None, "{mechanism} runs here");
+    }
     let dd = Arc::clone(&d);
     rt.spawn(async move { dd.fire(&bindings, &shell_call(), &FireContext::default()).await });
     // The parent test SIGKILLs this process once the hook announced itself (no destructor, no
@@ -660,8 +676,22 @@ fn kill_the_engine_mid_run(
     mechanism: Mechanism,
     expect: usize,
 ) -> Vec<u32> {
+    kill_the_engine_mid_run_with(h, fifo, mechanism.as_str(), None, expect).0
+}
+
+/// [`kill_the_engine_mid_run`] with the mechanism's name and, when given, a cgroup parent the
+/// engine cannot use; also returns how many reaper shells (`hooks-reaper`) the engine had
+/// started while its hook ran.
+fn kill_the_engine_mid_run_with(
+    h: &HookDir,
+    fifo: PathBuf,
+    mechanism: &str,
+    cgroup_parent: Option<&Path>,
+    expect: usize,
+) -> (Vec<u32>, usize) {
     let exe = std::env::current_exe().expect("test binary");
-    let child = Command::new(exe)
+    let mut command = Command::new(exe);
+    command
         .args([
             "--exact",
             "hostile_hooks::dying_engine_child_entry",
@@ -670,12 +700,14 @@ fn kill_the_engine_mid_run(
             "-q",
         ])
         .env(DYING_VAR, h.root.as_path())
-        .env(DYING_MECHANISM_VAR, mechanism.as_str())
+        .env(DYING_MECHANISM_VAR, mechanism)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("run the child engine");
+        .stderr(std::process::Stdio::null());
+    if let Some(p) = cgroup_parent {
+        command.env(DYING_PARENT_VAR, p);
+    }
+    let child = command.spawn().expect("run the child engine");
     let mut engine = KillOnDrop(child);
     wait_ready(fifo);
     let pids = h.pids();
@@ -684,11 +716,51 @@ fn kill_the_engine_mid_run(
         pids.iter().take(expect).all(|p| alive(*p)),
         "{mechanism}: the hook runs while the engine lives"
     );
+    let shells = reaper_shells_of(engine.0.id());
     // The engine dies without unwinding.
     engine.0.kill().expect("SIGKILL the engine");
     let status = engine.0.wait().expect("reap the engine");
     assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(9));
-    pids
+    (pids, shells)
+}
+
+/// How many children of `parent` run the reaper's script (its `$0` is `hooks-reaper`).
+fn reaper_shells_of(parent: u32) -> usize {
+    let Ok(dir) = fs::read_dir("/proc") else { return 0 };
+    dir.flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let ppid = stat.rsplit_once(") ").and_then(|(_, r)| r.split(' ').nth(1)?.parse().ok());
+            ppid == Some(parent)
+                && fs::read(format!("/proc/{pid}/cmdline"))
+                    .is_ok_and(|c| c.split(|b| *b == 0).any(|a| a == b"hooks-reaper"))
+        })
+        .count()
+}
+
+/// An engine that planned its cgroup tree where it cannot make it (a container's read-only
+/// cgroup mount; here a parent that does not exist) and fell back to a mechanism without a
+/// cgroup: the hook running when the engine dies is ended by the engine's own reaper process,
+/// which took the registrations when the run registered its group; no reaper shell ran.
+#[test]
+fn an_engine_that_fell_back_from_its_cgroup_leaves_nothing_and_starts_no_reaper_shell() {
+    let h = HookDir::new();
+    let fifo = h.ready_fifo();
+    // The engine's tag is handed out only to runs without a cgroup.
+    h.cursor(
+        "echo \"${AGENT_HOOKS_RUN:-none}\" > tag\necho $$ >> pids\nsleep 60 &\necho $! >> pids\nsetsid sh -c 'echo $$ >> pids; exec sleep 60' >/dev/null 2>&1 </dev/null &\nwhile [ \"$(wc -l < pids)\" -lt 3 ]; do :; done\necho ready > ready\nwait",
+        30.0,
+        false,
+    );
+    let parent = h.root.as_path().join("no-such-cgroup");
+    let (pids, shells) = kill_the_engine_mid_run_with(&h, fifo, "auto", Some(&parent), 3);
+    let tag = fs::read_to_string(h.root.as_path().join("tag")).expect("the hook's tag");
+    assert_ne!(tag.trim(), "none", "the run fell back to a mechanism without a cgroup");
+    let left = survivors(&pids, GONE_WITHIN);
+    kill_leftovers(&left);
+    assert!(left.is_empty(), "{left:?} outlived the dead engine");
+    assert_eq!(shells, 0, "the engine's own process took the registrations");
 }
 
 /// Findings F5 and F4, fixed, for every mechanism: a hook running when the engine process dies
