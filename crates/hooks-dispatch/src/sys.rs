@@ -68,7 +68,7 @@ pub(crate) fn register(
 #[cfg(target_os = "linux")]
 mod linux {
     mod ending;
-    pub(crate) use ending::Registrations;
+    pub(crate) use ending::{Registrations, read_number, sweep_tags};
 
     use std::{
         ffi::{CStr, CString, c_char, c_int, c_void},
@@ -1081,18 +1081,22 @@ mod linux {
     unsafe fn populated_v1(dir: c_int) -> bool {
         let mut buf = [0u8; 16];
         // SAFETY: as the caller promises.
-        unsafe { read_start(dir, c"cgroup.procs", &mut buf) }.is_none_or(|t| !t.is_empty())
+        unsafe { read_start(Some(dir), c"cgroup.procs", &mut buf) }.is_none_or(|t| !t.is_empty())
     }
 
-    /// The start of the file `name` of the open folder `dir`, read once into `buf`; `None`
-    /// when it cannot be opened or read.
+    /// The start of the file `name` of the open folder `dir` (with `None`, the path `name`),
+    /// read once into `buf`; `None` when it cannot be opened or read.
     ///
     /// # Safety
-    /// Plain system calls.
-    unsafe fn read_start<'b>(dir: c_int, name: &CStr, buf: &'b mut [u8]) -> Option<&'b [u8]> {
+    /// `dir`, if any, is an open descriptor.
+    unsafe fn read_start<'b>(
+        dir: Option<c_int>,
+        name: &CStr,
+        buf: &'b mut [u8],
+    ) -> Option<&'b [u8]> {
         // SAFETY: plain system calls on the caller's buffer.
         unsafe {
-            let fd = raw::open(Some(dir), name, raw::READ);
+            let fd = raw::open(dir, name, raw::READ);
             if fd < 0 {
                 return None;
             }
@@ -1157,7 +1161,7 @@ mod linux {
     unsafe fn populated(dir: c_int) -> bool {
         let mut buf = [0u8; 256];
         // SAFETY: as the caller promises.
-        unsafe { read_start(dir, c"cgroup.events", &mut buf) }
+        unsafe { read_start(Some(dir), c"cgroup.events", &mut buf) }
             .is_none_or(|t| !t.split(|b| *b == b'\n').any(|l| l == b"populated 0"))
     }
 
@@ -1397,11 +1401,15 @@ mod linux {
 
     /// The number `name` spells (-1 if it is not one).
     fn number(name: &CStr) -> c_int {
-        let b = name.to_bytes();
-        if b.is_empty() || b.len() > 9 || !b.iter().all(u8::is_ascii_digit) {
+        number_in(name.to_bytes())
+    }
+
+    /// The number `digits` spell, one to nine of them (-1 if they are not that).
+    fn number_in(digits: &[u8]) -> c_int {
+        if digits.is_empty() || digits.len() > 9 || !digits.iter().all(u8::is_ascii_digit) {
             return -1;
         }
-        b.iter().fold(0, |n, d| n * 10 + c_int::from(d - b'0'))
+        digits.iter().fold(0, |n, d| n * 10 + c_int::from(d - b'0'))
     }
 
     /// `CLONE_INTO_CGROUP` (Linux 5.7; not in every C library's headers yet).

@@ -7,7 +7,24 @@ use std::{
     time::{Duration, Instant},
 };
 
-use super::{VAR, dispatcher_tag, engine_token, environ_has, kill_tagged, loose_tag};
+use proptest::prelude::*;
+
+use super::{TagMatch, TagRest, VAR, dispatcher_tag, engine_token, kill_tagged, loose_tag};
+
+/// Whether `block`, fed to [`TagMatch`] in two pieces cut at `cut`, holds `prefix` and `rest`.
+fn matches(block: &[u8], prefix: &[u8], rest: TagRest, cut: usize) -> bool {
+    let mut m = TagMatch::new(prefix, rest);
+    let at = cut.min(block.len());
+    m.feed(&block[..at]);
+    m.feed(&block[at..]);
+    m.found()
+}
+
+/// Whether the environment block `environ` holds `VAR=tag` exactly, as the engine's sweep
+/// matches one dispatcher's tag.
+fn environ_has(environ: &[u8], tag: &str) -> bool {
+    matches(environ, format!("{VAR}={tag}").as_bytes(), TagRest::Nothing, environ.len())
+}
 
 #[test]
 fn tags_are_unique_per_dispatcher_and_share_the_engine_token() {
@@ -70,4 +87,63 @@ fn a_sweep_kills_processes_with_the_tag_in_other_sessions_and_spares_the_rest() 
     let started = Instant::now();
     kill_tagged(&dispatcher_tag());
     assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn the_engine_s_tags_are_the_prefix_then_digits_and_nothing_else() {
+    let p = b"AGENT_HOOKS_RUN=12-34-";
+    let digits = |block: &[u8]| matches(block, p, TagRest::Digits, block.len());
+    assert!(digits(b"A=1\0AGENT_HOOKS_RUN=12-34-5\0B=2\0"));
+    assert!(digits(b"AGENT_HOOKS_RUN=12-34-567"), "a last entry without its NUL");
+    for block in [
+        &b"AGENT_HOOKS_RUN=12-34-\0"[..],
+        b"AGENT_HOOKS_RUN=12-34-5x\0",
+        b"AGENT_HOOKS_RUN=12-349-5\0",
+        b"XAGENT_HOOKS_RUN=12-34-5\0",
+        b"AGENT_HOOKS_RUN=12-34\0",
+        b"",
+    ] {
+        assert!(!digits(block), "{:?}", String::from_utf8_lossy(block));
+    }
+}
+
+/// What `grep -zx 'PREFIX[0-9][0-9]*'` matches (`Digits`), or an entry equal to the prefix
+/// (`Nothing`), spelled plainly.
+fn reference(block: &[u8], prefix: &[u8], rest: TagRest) -> bool {
+    block.split(|b| *b == 0).any(|e| match rest {
+        TagRest::Nothing => e == prefix,
+        TagRest::Digits => {
+            e.len() > prefix.len()
+                && e.starts_with(prefix)
+                && e[prefix.len()..].iter().all(u8::is_ascii_digit)
+        }
+    })
+}
+
+proptest! {
+    #[test]
+    fn the_tag_matcher_fed_in_pieces_agrees_with_the_plain_reading(
+        entries in prop::collection::vec(
+            prop_oneof![
+                "[A-Z_]{1,6}=[a-z0-9-]{0,6}",
+                "AGENT_HOOKS_RUN=7-8-[0-9x]{0,3}",
+                "AGENT_HOOKS_RUN=7-[0-9-]{0,4}",
+            ],
+            0..6,
+        ),
+        cut in 0usize..64,
+        terminated in any::<bool>(),
+        exact in any::<bool>(),
+    ) {
+        let (prefix, rest): (&[u8], _) = if exact {
+            (b"AGENT_HOOKS_RUN=7-8-1", TagRest::Nothing)
+        } else {
+            (b"AGENT_HOOKS_RUN=7-8-", TagRest::Digits)
+        };
+        let mut block = entries.join("\0").into_bytes();
+        if terminated && !block.is_empty() {
+            block.push(0);
+        }
+        prop_assert_eq!(matches(&block, prefix, rest, cut), reference(&block, prefix, rest));
+    }
 }

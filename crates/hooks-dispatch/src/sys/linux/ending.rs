@@ -9,7 +9,8 @@
 
 use std::ffi::{CStr, c_int};
 
-use super::{each_entry, number, raw};
+use super::{each_entry, number, number_in, raw, read_start};
+use crate::tag::{TagMatch, TagRest};
 
 /// What the trees' reaper also ends when it takes the registrations (the subreaper and
 /// process-group mechanisms): the process groups listed in the registration file and, when
@@ -95,8 +96,8 @@ pub(super) unsafe fn end_registrations(fd: c_int, r: &Registrations, me: c_int) 
     }
     end(&mut groups, &mut n);
     if tagged && !r.tag_prefix.is_empty() {
-        // SAFETY: as this function's caller promises.
-        unsafe { sweep_tags(&r.tag_prefix, r.own_group, me) };
+        let mut listed = [0 as c_int; LISTED];
+        sweep_tags(&r.tag_prefix, TagRest::Digits, r.own_group, &mut listed);
     }
 }
 
@@ -245,88 +246,105 @@ unsafe fn each_number(fd: c_int, mut f: impl FnMut(c_int)) {
     }
 }
 
-/// `SIGKILL`s every process (never pid 1 or `me`) whose environment holds an entry of
-/// `prefix` followed by digits, and its process group first (never `own_group`), pass after
-/// pass until two in a row find none alive (at most [`PASSES`]), as the engine's own sweep
-/// (`tag::kill_tagged`): each pass reads every process newest first, then chases the ids the
-/// kernel handed out since the pass began (`/proc/sys/kernel/ns_last_pid`) until it has read
-/// the latest, so a process that keeps forking and exiting (PID hopping) is read while one of
-/// its generations lives.
+/// `SIGKILL`s every process (never pid 1 or this one) whose environment holds an entry
+/// `prefix` followed by `rest` ([`TagMatch`]), and its process group first (never
+/// `own_group`), pass after pass until two in a row find none alive (at most [`PASSES`]);
+/// returns how many processes were sent the kill. Each pass reads every process newest first,
+/// then chases the ids the kernel handed out since the pass began
+/// (`/proc/sys/kernel/ns_last_pid`) until it has read the latest: reading is faster than
+/// making processes, so a process that keeps forking and exiting (PID hopping) is read while
+/// one of its generations lives, and that generation's group (where the next ones are born) is
+/// killed. Unreadable entries (other users' processes, processes that exited meanwhile) are
+/// skipped; without `/proc` nothing happens.
 ///
-/// # Safety
-/// Only in the trees' reaper.
-pub(super) unsafe fn sweep_tags(prefix: &[u8], own_group: c_int, me: c_int) {
-    // SAFETY: plain system calls on local buffers.
-    unsafe {
-        let pid_max = read_number(c"/proc/sys/kernel/pid_max").unwrap_or(1 << 22);
-        let mut quiet = 0;
-        for _ in 0..PASSES {
-            let mut found = 0;
-            let mut check = |pid: c_int| {
-                if pid > 1 && pid != me && check_tagged(pid, prefix, own_group) {
-                    found += 1;
-                }
-            };
-            let last = read_number(c"/proc/sys/kernel/ns_last_pid");
-            let proc = raw::open(None, c"/proc", raw::DIR);
-            if proc < 0 {
-                return;
+/// `listed` holds a pass's process ids to sort them newest first; ids beyond its length are
+/// read in the order the kernel lists them. It allocates nothing and makes its system calls
+/// directly, so the trees' reaper runs it after the engine's end (with a buffer on its stack);
+/// the engine's own sweep (`tag::kill_tagged`) runs it too.
+pub(crate) fn sweep_tags(
+    prefix: &[u8],
+    rest: TagRest,
+    own_group: c_int,
+    listed: &mut [c_int],
+) -> usize {
+    let me = rustix::process::getpid().as_raw_nonzero().get();
+    let pid_max = read_number(c"/proc/sys/kernel/pid_max").unwrap_or(1 << 22);
+    let (mut quiet, mut kills) = (0, 0);
+    for _ in 0..PASSES {
+        let mut found = 0;
+        let mut check = |pid: c_int| {
+            if pid > 1
+                && pid != me
+                && let Some(killed) = check_tagged(pid, prefix, rest, own_group)
+            {
+                found += 1;
+                kills += usize::from(killed);
             }
-            let mut listed = [0 as c_int; LISTED];
-            let mut n = 0;
+        };
+        let last = read_number(c"/proc/sys/kernel/ns_last_pid");
+        // SAFETY: a descriptor this function opens, lists and closes.
+        let proc = unsafe { raw::open(None, c"/proc", raw::DIR) };
+        if proc < 0 {
+            return kills;
+        }
+        let mut n = 0;
+        // SAFETY: as above.
+        unsafe {
             each_entry(proc, |name, _| {
                 let p = number(name);
                 if p > 0 {
-                    if n < LISTED {
-                        listed[n] = p;
-                        n += 1;
-                    } else {
-                        check(p);
+                    match listed.get_mut(n) {
+                        Some(slot) => {
+                            *slot = p;
+                            n += 1;
+                        }
+                        None => check(p),
                     }
                 }
             });
             raw::close(proc);
-            listed[..n].sort_unstable_by(|a, b| b.cmp(a));
-            for &p in &listed[..n] {
-                check(p);
-            }
-            if let Some(mut at) = last {
-                // Bounded: a machine making processes faster than they are read ends the
-                // chase.
-                let mut budget = 1 << 16;
-                while let Some(latest) = read_number(c"/proc/sys/kernel/ns_last_pid")
-                    && latest != at
-                    && budget > 0
-                {
-                    while at != latest && budget > 0 {
-                        at = if at.saturating_add(1) >= pid_max { 300 } else { at + 1 };
-                        budget -= 1;
-                        check(at);
-                    }
+        }
+        let listed = listed.get_mut(..n).unwrap_or_default();
+        listed.sort_unstable_by(|a, b| b.cmp(a));
+        for &p in &*listed {
+            check(p);
+        }
+        if let Some(mut at) = last {
+            // Bounded: a machine making processes faster than they are read ends the chase.
+            let mut budget = 1 << 16;
+            while let Some(latest) = read_number(c"/proc/sys/kernel/ns_last_pid")
+                && latest != at
+                && budget > 0
+            {
+                while at != latest && budget > 0 {
+                    at = if at.saturating_add(1) >= pid_max { 300 } else { at + 1 };
+                    budget -= 1;
+                    check(at);
                 }
             }
-            quiet = if found == 0 { quiet + 1 } else { 0 };
-            if quiet == 2 {
-                break;
-            }
+        }
+        // Two passes in a row that find nothing end the sweep.
+        quiet = if found == 0 { quiet + 1 } else { 0 };
+        if quiet == 2 {
+            break;
         }
     }
+    kills
 }
 
-/// Whether `pid` carries the tag (its environment holds `prefix` and digits); if so, its
-/// process group (read while it lives; never `own_group`) and it get `SIGKILL`.
-///
-/// # Safety
-/// Plain system calls.
-unsafe fn check_tagged(pid: c_int, prefix: &[u8], own_group: c_int) -> bool {
+/// Whether `pid` carries the tag ([`TagMatch`] of `prefix` and `rest`): if so, its process
+/// group (read while it lives; never `own_group`) and it get `SIGKILL`, and whether the
+/// process's own kill was sent. Found alive, it counts even if it exited before the kill
+/// landed, since it may have forked first.
+fn check_tagged(pid: c_int, prefix: &[u8], rest: TagRest, own_group: c_int) -> Option<bool> {
     let mut path = Path::default();
-    // SAFETY: plain system calls on local buffers.
+    // SAFETY: a descriptor this function opens, reads and closes, and local buffers.
     unsafe {
         let fd = raw::open(None, path.proc(pid, b"/environ"), raw::READ);
         if fd < 0 {
-            return false;
+            return None;
         }
-        let mut m = TagMatch::new(prefix);
+        let mut m = TagMatch::new(prefix, rest);
         let mut buf = [0u8; 4096];
         while !m.found()
             && let Some(n) = raw::read(fd, &mut buf)
@@ -337,7 +355,7 @@ unsafe fn check_tagged(pid: c_int, prefix: &[u8], own_group: c_int) -> bool {
         raw::close(fd);
         // A zombie's environment reads empty: a killed process is not matched again.
         if !m.found() {
-            return false;
+            return None;
         }
         if let Some(g) = group_of(pid)
             && g > 1
@@ -345,108 +363,28 @@ unsafe fn check_tagged(pid: c_int, prefix: &[u8], own_group: c_int) -> bool {
         {
             raw::kill_group(g);
         }
-        raw::kill(pid);
-        true
+        Some(raw::signal(pid, rustix::process::Signal::KILL))
     }
 }
 
 /// The process group of `pid` (the third field after the command's closing parenthesis in
 /// `/proc/<pid>/stat`).
-///
-/// # Safety
-/// Plain system calls.
-unsafe fn group_of(pid: c_int) -> Option<c_int> {
+fn group_of(pid: c_int) -> Option<c_int> {
     let mut path = Path::default();
     let mut buf = [0u8; 1024];
-    // SAFETY: plain system calls on local buffers.
-    let n = unsafe {
-        let fd = raw::open(None, path.proc(pid, b"/stat"), raw::READ);
-        if fd < 0 {
-            return None;
-        }
-        let n = raw::read(fd, &mut buf);
-        raw::close(fd);
-        n?
-    };
-    let text = buf.get(..n)?;
+    // SAFETY: a path, and a local buffer.
+    let text = unsafe { read_start(None, path.proc(pid, b"/stat"), &mut buf) }?;
     let close = text.iter().rposition(|b| *b == b')')?;
     let field = text.get(close + 1..)?.split(|b| *b == b' ').filter(|f| !f.is_empty()).nth(2)?;
-    parse(field)
+    Some(number_in(field)).filter(|n| *n >= 0)
 }
 
 /// A number alone in a file (`/proc/sys/kernel/…`), read at offset 0.
-///
-/// # Safety
-/// Plain system calls.
-unsafe fn read_number(path: &CStr) -> Option<c_int> {
+pub(crate) fn read_number(path: &CStr) -> Option<c_int> {
     let mut buf = [0u8; 32];
-    // SAFETY: plain system calls on a local buffer.
-    let n = unsafe {
-        let fd = raw::open(None, path, raw::READ);
-        if fd < 0 {
-            return None;
-        }
-        let n = raw::read(fd, &mut buf);
-        raw::close(fd);
-        n?
-    };
-    parse(buf.get(..n)?.trim_ascii())
-}
-
-/// The number `digits` spells (at most ten digits, fitting a `c_int`).
-fn parse(digits: &[u8]) -> Option<c_int> {
-    if digits.is_empty() || digits.len() > 10 || !digits.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    let v = digits.iter().fold(0u64, |v, d| v * 10 + u64::from(d - b'0'));
-    c_int::try_from(v).ok()
-}
-
-/// Whether a NUL-separated environment block, fed in pieces, holds an entry that is the tag
-/// prefix followed by one or more digits and nothing else (what `grep -zx 'PREFIX[0-9][0-9]*'`
-/// matches; a last entry without its NUL counts).
-#[derive(Debug)]
-pub(crate) struct TagMatch<'p> {
-    prefix: &'p [u8],
-    /// Bytes of the current entry seen.
-    at: usize,
-    /// The current entry matches so far.
-    ok: bool,
-    found: bool,
-}
-
-impl<'p> TagMatch<'p> {
-    pub(crate) fn new(prefix: &'p [u8]) -> TagMatch<'p> {
-        TagMatch { prefix, at: 0, ok: true, found: false }
-    }
-
-    /// Takes the next bytes of the block.
-    pub(crate) fn feed(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            if b == 0 {
-                self.found |= self.entry_matches();
-                self.at = 0;
-                self.ok = true;
-                continue;
-            }
-            if self.ok {
-                self.ok = match self.prefix.get(self.at) {
-                    Some(want) => b == *want,
-                    None => b.is_ascii_digit(),
-                };
-            }
-            self.at = self.at.saturating_add(1);
-        }
-    }
-
-    /// Whether an entry matched (the block so far, its unterminated last entry included).
-    pub(crate) fn found(&self) -> bool {
-        self.found || self.entry_matches()
-    }
-
-    fn entry_matches(&self) -> bool {
-        self.ok && self.at > self.prefix.len()
-    }
+    // SAFETY: a path, and a local buffer.
+    let text = unsafe { read_start(None, path, &mut buf) }?;
+    Some(number_in(text.trim_ascii())).filter(|n| *n >= 0)
 }
 
 /// A path made on the stack: `/proc/<pid><suffix>`, or a name and a suffix, NUL-terminated.
