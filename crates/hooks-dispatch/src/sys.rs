@@ -1189,21 +1189,7 @@ mod linux {
                 if procs < 0 {
                     return;
                 }
-                let mut buf = [0u8; 512];
-                let mut pid: i64 = -1;
-                while let Some(n) = raw::read(procs, &mut buf)
-                    && n > 0
-                {
-                    for b in buf.get(..n).unwrap_or_default() {
-                        if b.is_ascii_digit() {
-                            pid = pid.max(0).saturating_mul(10).saturating_add(i64::from(b - b'0'));
-                            continue;
-                        }
-                        kill(pid);
-                        pid = -1;
-                    }
-                }
-                kill(pid);
+                each_number(procs, |pid| kill(i64::from(pid)));
                 raw::close(procs);
             };
             let procs = c"cgroup.procs";
@@ -1402,6 +1388,36 @@ mod linux {
     /// The number `name` spells (-1 if it is not one).
     fn number(name: &CStr) -> c_int {
         number_in(name.to_bytes())
+    }
+
+    /// Calls `f` with each number of the text read from `fd` to its end (numbers separated by
+    /// anything but digits: `cgroup.procs`, a task's `children`).
+    ///
+    /// # Safety
+    /// `fd` is open.
+    unsafe fn each_number(fd: c_int, mut f: impl FnMut(c_int)) {
+        let mut buf = [0u8; 1024];
+        let mut value: i64 = -1;
+        // SAFETY: as the caller promises.
+        while let Some(n) = unsafe { raw::read(fd, &mut buf) }
+            && n > 0
+        {
+            for &b in buf.get(..n).unwrap_or_default() {
+                if b.is_ascii_digit() {
+                    value = value.max(0).saturating_mul(10).saturating_add(i64::from(b - b'0'));
+                } else if value >= 0 {
+                    if let Ok(v) = c_int::try_from(value) {
+                        f(v);
+                    }
+                    value = -1;
+                }
+            }
+        }
+        if value >= 0
+            && let Ok(v) = c_int::try_from(value)
+        {
+            f(v);
+        }
     }
 
     /// The number `digits` spell, one to nine of them (-1 if they are not that).

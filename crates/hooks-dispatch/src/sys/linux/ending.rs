@@ -9,7 +9,7 @@
 
 use std::ffi::{CStr, c_int};
 
-use super::{each_entry, number, number_in, raw, read_start};
+use super::{each_entry, each_number, number, number_in, raw, read_start};
 use crate::tag::{TagMatch, TagRest};
 
 /// What the trees' reaper also ends when it takes the registrations (the subreaper and
@@ -213,36 +213,6 @@ unsafe fn each_child(pid: c_int, mut f: impl FnMut(c_int)) {
             raw::close(fd);
         });
         raw::close(tasks);
-    }
-}
-
-/// Calls `f` with each number of the text read from `fd` to its end (separated by anything
-/// but digits).
-///
-/// # Safety
-/// `fd` is open.
-unsafe fn each_number(fd: c_int, mut f: impl FnMut(c_int)) {
-    let mut buf = [0u8; 1024];
-    let mut value: i64 = -1;
-    // SAFETY: as the caller promises.
-    while let Some(n) = unsafe { raw::read(fd, &mut buf) }
-        && n > 0
-    {
-        for &b in buf.get(..n).unwrap_or_default() {
-            if b.is_ascii_digit() {
-                value = value.max(0).saturating_mul(10).saturating_add(i64::from(b - b'0'));
-            } else if value >= 0 {
-                if let Ok(v) = c_int::try_from(value) {
-                    f(v);
-                }
-                value = -1;
-            }
-        }
-    }
-    if let Ok(v) = c_int::try_from(value)
-        && v >= 0
-    {
-        f(v);
     }
 }
 
