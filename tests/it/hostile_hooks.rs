@@ -181,12 +181,19 @@ fn shell_call() -> Envelope {
     e
 }
 
+/// The fields of `/proc/<pid>/stat` after the command name's closing parenthesis (the state,
+/// the parent, the group, …).
+fn stat_fields(pid: u32) -> Vec<String> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    stat.rfind(')')
+        .map(|i| stat[i + 1..].split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default()
+}
+
 /// Whether `pid` is a live (non-zombie) process.
 fn alive(pid: u32) -> bool {
-    let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
-    // the state is the first field after the command name's closing parenthesis
-    let state = stat.rfind(')').and_then(|i| stat[i + 1..].split_whitespace().next());
-    !matches!(state, Some("Z" | "X") | None)
+    let fields = stat_fields(pid);
+    !matches!(fields.first().map(String::as_str), Some("Z" | "X") | None)
 }
 
 /// The PIDs still alive after waiting up to `bound` for all of them to go. Each live one is
@@ -730,8 +737,7 @@ fn reaper_shells_of(parent: u32) -> usize {
     dir.flatten()
         .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
         .filter(|pid| {
-            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            let ppid = stat.rsplit_once(") ").and_then(|(_, r)| r.split(' ').nth(1)?.parse().ok());
+            let ppid = stat_fields(*pid).get(1).and_then(|p| p.parse().ok());
             ppid == Some(parent)
                 && fs::read(format!("/proc/{pid}/cmdline"))
                     .is_ok_and(|c| c.split(|b| *b == 0).any(|a| a == b"hooks-reaper"))
