@@ -245,24 +245,13 @@ async fn bare_asyncfd_round_trip(argv: &[&str], payload: &[u8]) -> Vec<u8> {
         }
     }
     let mut child = spawn_with_payload(argv, payload, Stdio::piped());
-    let pipe = |f: OwnedFd| {
-        rustix::io::ioctl_fionbio(&f, true).expect("non-blocking");
-        register(f)
-    };
-    let out = pipe(child.stdout.take().expect("stdout").into());
-    let err = pipe(child.stderr.take().expect("stderr").into());
-    let pid = rustix::process::Pid::from_raw(child.id().try_into().expect("pid")).expect("pid");
-    let pidfd = register(
-        rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).expect("pidfd"),
-    );
+    let ([out, err], pidfd) = nonblocking_pipes_and_pidfd(&mut child);
+    let (out, err, pidfd) = (register(out), register(err), register(pidfd));
     let (mut o, mut e) = (Vec::new(), Vec::new());
     tokio::join!(drain(&out, &mut o), drain(&err, &mut e));
     loop {
         let mut ready = pidfd.readable().await.expect("readable");
-        let options =
-            rustix::process::WaitIdOptions::EXITED | rustix::process::WaitIdOptions::NOHANG;
-        let id = rustix::process::WaitId::PidFd(pidfd.get_ref().as_fd());
-        if rustix::process::waitid(id, options).expect("waitid").is_some() {
+        if reaped(pidfd.get_ref().as_fd()) {
             break;
         }
         ready.clear_ready();
@@ -270,6 +259,29 @@ async fn bare_asyncfd_round_trip(argv: &[&str], payload: &[u8]) -> Vec<u8> {
     // Reaped by `waitid` above: std's handle only forgets the pid.
     drop(child);
     o
+}
+
+/// The child's stdout and stderr, made non-blocking, and a pid file descriptor for it: what
+/// the bare `AsyncFd` and epoll waits wait on.
+fn nonblocking_pipes_and_pidfd(
+    child: &mut std::process::Child,
+) -> ([std::os::fd::OwnedFd; 2], std::os::fd::OwnedFd) {
+    let pipes: [std::os::fd::OwnedFd; 2] =
+        [child.stdout.take().expect("stdout").into(), child.stderr.take().expect("stderr").into()];
+    for p in &pipes {
+        rustix::io::ioctl_fionbio(p, true).expect("non-blocking");
+    }
+    let pid = rustix::process::Pid::from_raw(child.id().try_into().expect("pid")).expect("pid");
+    let pidfd =
+        rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).expect("pidfd");
+    (pipes, pidfd)
+}
+
+/// Whether the child behind `pidfd` has exited, reaping it if so (`waitid`, not blocking).
+fn reaped(pidfd: std::os::fd::BorrowedFd<'_>) -> bool {
+    let options = rustix::process::WaitIdOptions::EXITED | rustix::process::WaitIdOptions::NOHANG;
+    let id = rustix::process::WaitId::PidFd(pidfd);
+    rustix::process::waitid(id, options).expect("waitid").is_some()
 }
 
 /// std's spawn, write and pipes as [`bare_asyncfd_round_trip`], the two pipes (non-blocking)
@@ -301,11 +313,7 @@ fn bare_epoll_round_trip(argv: &[&str], payload: &[u8]) -> Vec<u8> {
         assert!(n > 0, "epoll_wait: {n}");
     }
     let mut child = spawn_with_payload(argv, payload, Stdio::piped());
-    let pipes: [OwnedFd; 2] =
-        [child.stdout.take().expect("stdout").into(), child.stderr.take().expect("stderr").into()];
-    let pid = rustix::process::Pid::from_raw(child.id().try_into().expect("pid")).expect("pid");
-    let pidfd =
-        rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).expect("pidfd");
+    let (pipes, pidfd) = nonblocking_pipes_and_pidfd(&mut child);
     #[allow(unsafe_code, reason = "epoll through the C library")]
     // SAFETY: a new descriptor owned by nobody else, or -1 (checked).
     let ep = unsafe {
@@ -314,7 +322,6 @@ fn bare_epoll_round_trip(argv: &[&str], payload: &[u8]) -> Vec<u8> {
         OwnedFd::from_raw_fd(fd)
     };
     for (i, p) in pipes.iter().enumerate() {
-        rustix::io::ioctl_fionbio(p, true).expect("non-blocking");
         add(&ep, p, i as u64);
     }
     add(&ep, &pidfd, 2);
@@ -333,13 +340,8 @@ fn bare_epoll_round_trip(argv: &[&str], payload: &[u8]) -> Vec<u8> {
                 }
             }
         }
-        if open == [false, false] {
-            let options =
-                rustix::process::WaitIdOptions::EXITED | rustix::process::WaitIdOptions::NOHANG;
-            let id = rustix::process::WaitId::PidFd(pidfd.as_fd());
-            if rustix::process::waitid(id, options).expect("waitid").is_some() {
-                break;
-            }
+        if open == [false, false] && reaped(pidfd.as_fd()) {
+            break;
         }
         wait(&ep);
     }
