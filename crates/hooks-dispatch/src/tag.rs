@@ -112,12 +112,13 @@ pub(crate) fn kill_tagged(tag: &str) -> usize {
         let prefix = format!("{VAR}={tag}");
         // Every process id a pass lists, sorted newest first: a buffer as long as there can be
         // ids, whose pages are made only as they are written.
-        let pid_max = crate::sys::read_number(c"/proc/sys/kernel/pid_max").unwrap_or(1 << 22);
+        let pid_max = crate::sys::pid_max();
         let mut listed = vec![0; usize::try_from(pid_max).unwrap_or(0)];
         crate::sys::sweep_tags(
             prefix.as_bytes(),
             TagRest::Nothing,
             nix::unistd::getpgrp().as_raw(),
+            pid_max,
             &mut listed,
         )
     }

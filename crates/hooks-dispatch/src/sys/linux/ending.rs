@@ -97,7 +97,7 @@ pub(super) unsafe fn end_registrations(fd: c_int, r: &Registrations, me: c_int) 
     end(&mut groups, &mut n);
     if tagged && !r.tag_prefix.is_empty() {
         let mut listed = [0 as c_int; LISTED];
-        sweep_tags(&r.tag_prefix, TagRest::Digits, r.own_group, &mut listed);
+        sweep_tags(&r.tag_prefix, TagRest::Digits, r.own_group, pid_max(), &mut listed);
     }
 }
 
@@ -227,18 +227,19 @@ unsafe fn each_child(pid: c_int, mut f: impl FnMut(c_int)) {
 /// killed. Unreadable entries (other users' processes, processes that exited meanwhile) are
 /// skipped; without `/proc` nothing happens.
 ///
-/// `listed` holds a pass's process ids to sort them newest first; ids beyond its length are
-/// read in the order the kernel lists them. It allocates nothing and makes its system calls
+/// `pid_max` is where the kernel's ids wrap ([`pid_max`]); `listed` holds a pass's process
+/// ids to sort them newest first, and ids beyond its length are read in the order the kernel
+/// lists them. It allocates nothing and makes its system calls
 /// directly, so the trees' reaper runs it after the engine's end (with a buffer on its stack);
 /// the engine's own sweep (`tag::kill_tagged`) runs it too.
 pub(crate) fn sweep_tags(
     prefix: &[u8],
     rest: TagRest,
     own_group: c_int,
+    pid_max: c_int,
     listed: &mut [c_int],
 ) -> usize {
     let me = rustix::process::getpid().as_raw_nonzero().get();
-    let pid_max = read_number(c"/proc/sys/kernel/pid_max").unwrap_or(1 << 22);
     let (mut quiet, mut kills) = (0, 0);
     for _ in 0..PASSES {
         let mut found = 0;
@@ -349,8 +350,14 @@ fn group_of(pid: c_int) -> Option<c_int> {
     Some(number_in(field)).filter(|n| *n >= 0)
 }
 
+/// Where the kernel's process ids wrap (`/proc/sys/kernel/pid_max`; its largest value,
+/// 2^22, when unreadable).
+pub(crate) fn pid_max() -> c_int {
+    read_number(c"/proc/sys/kernel/pid_max").unwrap_or(1 << 22)
+}
+
 /// A number alone in a file (`/proc/sys/kernel/…`), read at offset 0.
-pub(crate) fn read_number(path: &CStr) -> Option<c_int> {
+fn read_number(path: &CStr) -> Option<c_int> {
     let mut buf = [0u8; 32];
     // SAFETY: a path, and a local buffer.
     let text = unsafe { read_start(None, path, &mut buf) }?;
