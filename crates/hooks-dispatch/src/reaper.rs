@@ -827,22 +827,22 @@ impl State {
 /// Whether the reaper in `slot` (a child of this process) still runs; one that exited is
 /// reaped now, or is not our child any more, and the slot is emptied so another is started.
 fn still_running<T>(slot: &mut Option<(Pid, T)>) -> bool {
-    let Some((pid, _)) = slot else { return false };
-    if matches!(waitpid(*pid, Some(WaitPidFlag::WNOHANG)), Ok(WaitStatus::StillAlive)) {
-        return true;
-    }
-    *slot = None;
-    false
+    still_running_or(slot, |_| {})
 }
 
 /// [`still_running`] for the trees' process, whose memory is given back once it is reaped.
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 fn trees_running(slot: &mut Option<(Pid, TreesReaper)>) -> bool {
+    still_running_or(slot, |t| t.reaped = true)
+}
+
+/// [`still_running`], with `reaped` given the engine's side of a reaper known to be reaped (by
+/// this call, or elsewhere: it is not our child any more) before the slot is emptied.
+fn still_running_or<T>(slot: &mut Option<(Pid, T)>, reaped: impl FnOnce(&mut T)) -> bool {
     let Some((pid, t)) = slot else { return false };
     match waitpid(*pid, Some(WaitPidFlag::WNOHANG)) {
         Ok(WaitStatus::StillAlive) => return true,
-        // Reaped now, or not our child (reaped elsewhere): it runs no more.
-        Ok(_) | Err(nix::errno::Errno::ECHILD) => t.reaped = true,
+        Ok(_) | Err(nix::errno::Errno::ECHILD) => reaped(t),
         Err(_) => {}
     }
     *slot = None;
