@@ -39,6 +39,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("hook_dirs", hook_dirs),
     ("serve_request", serve_request),
     ("command_analysis", command_analysis),
+    ("reaper_readers", reaper_readers),
 ];
 
 /// A parse result is either definitions or at least one diagnostic saying why not.
@@ -604,6 +605,32 @@ pub fn serve_request(data: &[u8]) {
             let _ = e.to_message();
         }
     }
+}
+
+/// The trees' reaper's allocation-free readers (they run after the engine's end, in a
+/// process that may share its memory, where nothing may panic) against the plain readings of
+/// their rules. Byte 0 picks the reader: even, the registration file's lines on the rest; odd,
+/// the tag matcher (bit 1: a dispatcher's number follows the prefix, or nothing), with byte 1
+/// the prefix's length, byte 2 where the environment block is cut in two pieces, then the
+/// prefix and the block.
+pub fn reaper_readers(data: &[u8]) {
+    use hooks_dispatch::fuzzing;
+    let Some((&select, rest)) = data.split_first() else { return };
+    if select & 1 == 0 {
+        let groups = fuzzing::registered_groups(rest);
+        assert!(groups.iter().all(|g| *g > 1), "never this engine's own group nor init's");
+        assert_eq!(groups, fuzzing::registered_groups_reference(rest), "the script's reading");
+        return;
+    }
+    let [len, cut, rest @ ..] = rest else { return };
+    let (prefix, block) = rest.split_at(usize::from(*len % 48).min(rest.len()));
+    let cut = usize::from(*cut) * block.len() / 255;
+    let digits = select & 2 != 0;
+    assert_eq!(
+        fuzzing::tag_found(block, prefix, digits, cut),
+        fuzzing::tag_found_reference(block, prefix, digits),
+        "what `grep -zx` matches"
+    );
 }
 
 /// `hooks_registry::analyse` on an arbitrary hook command line (lossy UTF-8), as a shell

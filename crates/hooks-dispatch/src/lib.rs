@@ -16,6 +16,8 @@ mod detach;
 mod dispatcher;
 mod error;
 mod files;
+#[doc(hidden)]
+pub mod fuzzing;
 mod http;
 mod join;
 mod limits;

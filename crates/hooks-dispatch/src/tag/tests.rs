@@ -9,15 +9,11 @@ use std::{
 
 use proptest::prelude::*;
 
-use super::{TagMatch, TagRest, VAR, dispatcher_tag, engine_token, kill_tagged, loose_tag};
+use super::{TagRest, VAR, dispatcher_tag, engine_token, kill_tagged, loose_tag};
 
-/// Whether `block`, fed to [`TagMatch`] in two pieces cut at `cut`, holds `prefix` and `rest`.
+/// Whether `block`, fed to [`super::TagMatch`] in two pieces cut at `cut`, holds `prefix` and `rest`.
 fn matches(block: &[u8], prefix: &[u8], rest: TagRest, cut: usize) -> bool {
-    let mut m = TagMatch::new(prefix, rest);
-    let at = cut.min(block.len());
-    m.feed(&block[..at]);
-    m.feed(&block[at..]);
-    m.found()
+    crate::fuzzing::tag_found(block, prefix, rest == TagRest::Digits, cut)
 }
 
 /// Whether the environment block `environ` holds `VAR=tag` exactly, as the engine's sweep
@@ -107,19 +103,6 @@ fn the_engine_s_tags_are_the_prefix_then_digits_and_nothing_else() {
     }
 }
 
-/// What `grep -zx 'PREFIX[0-9][0-9]*'` matches (`Digits`), or an entry equal to the prefix
-/// (`Nothing`), spelled plainly.
-fn reference(block: &[u8], prefix: &[u8], rest: TagRest) -> bool {
-    block.split(|b| *b == 0).any(|e| match rest {
-        TagRest::Nothing => e == prefix,
-        TagRest::Digits => {
-            e.len() > prefix.len()
-                && e.starts_with(prefix)
-                && e[prefix.len()..].iter().all(u8::is_ascii_digit)
-        }
-    })
-}
-
 proptest! {
     #[test]
     fn the_tag_matcher_fed_in_pieces_agrees_with_the_plain_reading(
@@ -144,6 +127,9 @@ proptest! {
         if terminated && !block.is_empty() {
             block.push(0);
         }
-        prop_assert_eq!(matches(&block, prefix, rest, cut), reference(&block, prefix, rest));
+        prop_assert_eq!(
+            matches(&block, prefix, rest, cut),
+            crate::fuzzing::tag_found_reference(&block, prefix, rest == TagRest::Digits)
+        );
     }
 }
