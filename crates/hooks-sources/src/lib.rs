@@ -57,7 +57,7 @@ pub use crate::{
         files_below, files_in, find_files, find_session_files, locations_in, managed_files,
         nested_project_folders, project_files, session_project_files, subfolders, user_files,
     },
-    ownership::administrator_only,
+    ownership::{NotAdministratorOnly, administrator_only},
     policy_files::{UserPolicy, read_user_policy},
     read::{
         MAX_SOURCE_BYTES, ReadError, decide_read, read_capped, read_capped_to, read_source,

@@ -76,10 +76,82 @@ fn meta(m: &std::fs::Metadata) -> Meta {
     Meta { uid: m.uid(), mode: m.mode() & 0o7777, kind }
 }
 
+/// Why a file is not one only the administrator can write ([`administrator_only`]): the path
+/// that fails the check (the file, a folder above it, a link on the way or what it leads to)
+/// and what is wrong with it.
+#[derive(Debug, thiserror::Error)]
+pub enum NotAdministratorOnly {
+    /// The path exists but its metadata cannot be read.
+    #[error("`{}` cannot be looked at ({source})", path.display())]
+    Unreadable {
+        /// The path.
+        path: PathBuf,
+        /// Why it cannot be.
+        source: io::Error,
+    },
+    /// A path above the file is not a folder.
+    #[error("`{}` is not a folder", path.display())]
+    NotAFolder {
+        /// The path.
+        path: PathBuf,
+    },
+    /// The file, or what a link to it leads to, is not a regular file.
+    #[error("`{}` is not a regular file", path.display())]
+    NotARegularFile {
+        /// The path.
+        path: PathBuf,
+    },
+    /// A symbolic link on the way belongs to another user than root.
+    #[error("the symbolic link `{}` does not belong to root (its owner is uid {uid})", path.display())]
+    LinkNotRoots {
+        /// The link.
+        path: PathBuf,
+        /// Its owner.
+        uid: u32,
+    },
+    /// The path belongs to another user than root.
+    #[error("`{}` does not belong to root (its owner is uid {uid})", path.display())]
+    NotRoots {
+        /// The path.
+        path: PathBuf,
+        /// Its owner.
+        uid: u32,
+    },
+    /// The path's group or others may write it.
+    #[error("`{}` can be written by its group or by others (mode {mode:o})", path.display())]
+    WritableByOthers {
+        /// The path.
+        path: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
+}
+
+impl NotAdministratorOnly {
+    /// The path that fails the check.
+    pub fn path(&self) -> &Path {
+        match self {
+            Self::Unreadable { path, .. }
+            | Self::NotAFolder { path }
+            | Self::NotARegularFile { path }
+            | Self::LinkNotRoots { path, .. }
+            | Self::NotRoots { path, .. }
+            | Self::WritableByOthers { path, .. } => path,
+        }
+    }
+}
+
 /// Why `path` is not a file only the administrator can write, or `Ok` when it is (or when
 /// there is no file there: nothing is read then anyway). On Windows nothing is checked
 /// (Gemini CLI asks PowerShell for the ACLs there; the engine does not).
-pub fn administrator_only(path: &Path) -> Result<(), String> {
+///
+/// ```
+/// use std::path::Path;
+///
+/// // A file that is not there passes: nothing would be read from it.
+/// assert!(hooks_sources::administrator_only(Path::new("/nowhere/settings.json")).is_ok());
+/// ```
+pub fn administrator_only(path: &Path) -> Result<(), NotAdministratorOnly> {
     #[cfg(unix)]
     {
         check(&Disk, path)
@@ -95,11 +167,11 @@ pub fn administrator_only(path: &Path) -> Result<(), String> {
 const GROUP_OR_OTHER_WRITE: u32 = 0o022;
 
 /// [`administrator_only`] against `fs`.
-pub(crate) fn check(fs: &dyn Inspect, path: &Path) -> Result<(), String> {
+pub(crate) fn check(fs: &dyn Inspect, path: &Path) -> Result<(), NotAdministratorOnly> {
     let file = normalize(path);
     match fs.stat(&file) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(format!("`{}` cannot be looked at ({e})", file.display())),
+        Err(source) => return Err(NotAdministratorOnly::Unreadable { path: file, source }),
         Ok(_) => {}
     }
     let canonical = fs.realpath(&file).map_or_else(|_| file.clone(), |p| normalize(&p));
@@ -119,35 +191,30 @@ pub(crate) fn check(fs: &dyn Inspect, path: &Path) -> Result<(), String> {
 /// One path of the check: what it leads to is of `kind`, belongs to root and is not
 /// writable by its group or others; a link on the way belongs to root too. A path that is
 /// not there passes (as in Gemini CLI: only what exists can be written).
-fn one(fs: &dyn Inspect, path: &Path, kind: Kind) -> Result<(), String> {
-    let shown = path.display();
+fn one(fs: &dyn Inspect, path: &Path, kind: Kind) -> Result<(), NotAdministratorOnly> {
+    use NotAdministratorOnly as Not;
+    let path_buf = || path.to_path_buf();
     let target = match fs.stat(path) {
         Ok(m) => m,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(format!("`{shown}` cannot be looked at ({e})")),
+        Err(source) => return Err(Not::Unreadable { path: path_buf(), source }),
     };
     match (kind, target.kind) {
         (Kind::Folder, Kind::Folder) | (Kind::File, Kind::File) => {}
-        (Kind::Folder, _) => return Err(format!("`{shown}` is not a folder")),
-        _ => return Err(format!("`{shown}` is not a regular file")),
+        (Kind::Folder, _) => return Err(Not::NotAFolder { path: path_buf() }),
+        _ => return Err(Not::NotARegularFile { path: path_buf() }),
     }
     if let Ok(link) = fs.lstat(path)
         && link.kind == Kind::Link
         && link.uid != 0
     {
-        return Err(format!(
-            "the symbolic link `{shown}` does not belong to root (its owner is uid {})",
-            link.uid
-        ));
+        return Err(Not::LinkNotRoots { path: path_buf(), uid: link.uid });
     }
     if target.uid != 0 {
-        return Err(format!("`{shown}` does not belong to root (its owner is uid {})", target.uid));
+        return Err(Not::NotRoots { path: path_buf(), uid: target.uid });
     }
     if target.mode & GROUP_OR_OTHER_WRITE != 0 {
-        return Err(format!(
-            "`{shown}` can be written by its group or by others (mode {:o})",
-            target.mode
-        ));
+        return Err(Not::WritableByOthers { path: path_buf(), mode: target.mode });
     }
     Ok(())
 }

@@ -82,17 +82,17 @@ const SETTINGS: &str = "/etc/gemini-cli/settings.json";
 
 #[test]
 fn a_file_root_alone_can_write_in_folders_root_alone_can_write_is_the_administrator_s() {
-    assert_eq!(check(&Table::system(), Path::new(SETTINGS)), Ok(()));
+    check(&Table::system(), Path::new(SETTINGS)).expect("administrator's alone");
     // Read-only for everyone, or setuid bits: still root's alone.
     let t = Table::system().file(SETTINGS, 0, 0o444);
-    assert_eq!(check(&t, Path::new(SETTINGS)), Ok(()));
+    check(&t, Path::new(SETTINGS)).expect("administrator's alone");
 }
 
 #[test]
 fn no_file_is_nothing_to_refuse() {
     let t = Table::system();
-    assert_eq!(check(&t, Path::new("/etc/gemini-cli/system-defaults.json")), Ok(()));
-    assert_eq!(check(&t, Path::new("/opt/nowhere/settings.json")), Ok(()));
+    check(&t, Path::new("/etc/gemini-cli/system-defaults.json")).expect("administrator's alone");
+    check(&t, Path::new("/opt/nowhere/settings.json")).expect("administrator's alone");
 }
 
 /// Every way the file or a folder above it could be written by someone else than root is
@@ -127,7 +127,7 @@ fn a_file_someone_else_can_write_is_refused_with_the_reason() {
     ];
     for (table, reason) in cases {
         let err = check(&table, Path::new(SETTINGS)).expect_err(reason);
-        assert!(err.contains(reason), "{err} should contain {reason}");
+        assert!(err.to_string().contains(reason), "{err} should contain {reason}");
     }
 }
 
@@ -136,7 +136,23 @@ fn a_file_that_is_not_a_regular_file_or_under_a_non_folder_is_refused() {
     let mut t = Table::system();
     t.entries.insert(SETTINGS.into(), (Meta { uid: 0, mode: 0o755, kind: Kind::Folder }, None));
     let err = check(&t, Path::new(SETTINGS)).expect_err("a folder");
-    assert!(err.contains("is not a regular file"), "{err}");
+    assert!(err.to_string().contains("is not a regular file"), "{err}");
+}
+
+/// A file whose metadata cannot be read (here a loop of links) is refused, with its path and
+/// the system's error as the source.
+#[test]
+fn a_file_that_cannot_be_looked_at_is_refused_with_the_error_as_its_source() {
+    let t = Table::system()
+        .folder("/opt", 0, 0o755)
+        .link("/opt/a", 0, "/opt/b")
+        .link("/opt/b", 0, "/opt/a");
+    let err = check(&t, Path::new("/opt/a")).expect_err("a loop");
+    assert!(matches!(err, NotAdministratorOnly::Unreadable { .. }), "{err:?}");
+    assert_eq!(err.path(), Path::new("/opt/a"));
+    assert_eq!(err.to_string(), "`/opt/a` cannot be looked at (loop)");
+    let source = std::error::Error::source(&err).expect("the system's error");
+    assert_eq!(source.to_string(), "loop");
 }
 
 /// A link to the file, or a link among the folders above it, is followed: what it leads to
@@ -145,12 +161,17 @@ fn a_file_that_is_not_a_regular_file_or_under_a_non_folder_is_refused() {
 #[test]
 fn links_are_checked_on_both_sides() {
     let to_secure = Table::system().folder("/opt", 0, 0o755).link("/opt/gemini.json", 0, SETTINGS);
-    assert_eq!(check(&to_secure, Path::new("/opt/gemini.json")), Ok(()));
+    check(&to_secure, Path::new("/opt/gemini.json")).expect("administrator's alone");
 
     let users_link =
         Table::system().folder("/opt", 0, 0o755).link("/opt/gemini.json", 1000, SETTINGS);
     let err = check(&users_link, Path::new("/opt/gemini.json")).expect_err("user's link");
-    assert!(err.contains("the symbolic link `/opt/gemini.json` does not belong to root"), "{err}");
+    assert!(
+        err.to_string().contains("the symbolic link `/opt/gemini.json` does not belong to root"),
+        "{err}"
+    );
+    assert!(matches!(err, NotAdministratorOnly::LinkNotRoots { uid: 1000, .. }), "{err:?}");
+    assert_eq!(err.path(), Path::new("/opt/gemini.json"));
 
     // A root-owned link in a root-owned folder, to a file under a folder others can write.
     let to_open = Table::system()
@@ -159,13 +180,16 @@ fn links_are_checked_on_both_sides() {
         .folder("/opt", 0, 0o755)
         .link("/opt/gemini.json", 0, "/srv/settings.json");
     let err = check(&to_open, Path::new("/opt/gemini.json")).expect_err("open target folder");
-    assert!(err.contains("`/srv` can be written"), "{err}");
+    assert!(err.to_string().contains("`/srv` can be written"), "{err}");
 
     // A folder above the file that is a link a user owns.
     let linked_folder =
         Table::system().folder("/opt", 0, 0o755).link("/opt/g", 1000, "/etc/gemini-cli");
     let err = check(&linked_folder, Path::new("/opt/g/settings.json")).expect_err("user's link");
-    assert!(err.contains("the symbolic link `/opt/g` does not belong to root"), "{err}");
+    assert!(
+        err.to_string().contains("the symbolic link `/opt/g` does not belong to root"),
+        "{err}"
+    );
 }
 
 /// `..` and `.` are taken off before the check, as Gemini CLI's `path.resolve` does, so a
@@ -173,11 +197,10 @@ fn links_are_checked_on_both_sides() {
 #[test]
 fn dot_dot_is_resolved_before_the_check() {
     let t = Table::system().folder("/tmp", 0, 0o1777);
-    let err = check(&t, Path::new("/tmp/../etc/gemini-cli/./settings.json"));
-    assert_eq!(err, Ok(()));
+    check(&t, Path::new("/tmp/../etc/gemini-cli/./settings.json")).expect("administrator's alone");
     let t = Table::system().folder("/tmp", 0, 0o1777).file("/tmp/settings.json", 0, 0o644);
     let err = check(&t, Path::new("/etc/../tmp/settings.json")).expect_err("under /tmp");
-    assert!(err.contains("`/tmp` can be written"), "{err}");
+    assert!(err.to_string().contains("`/tmp` can be written"), "{err}");
 }
 
 /// On the real disk: a file every Linux system has, owned by root in root's folders,
@@ -185,12 +208,15 @@ fn dot_dot_is_resolved_before_the_check() {
 #[cfg(target_os = "linux")]
 #[test]
 fn the_disk_is_checked_the_same_way() {
-    assert_eq!(administrator_only(Path::new("/etc/passwd")), Ok(()));
+    administrator_only(Path::new("/etc/passwd")).expect("administrator's alone");
     let dir = tempfile::tempdir().expect("dir");
     let file = dir.path().join("settings.json");
     std::fs::write(&file, "{}").expect("write");
     std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o664))
         .expect("chmod");
     let err = administrator_only(&file).expect_err("a group-writable file");
-    assert!(err.contains("does not belong to root") || err.contains("can be written"), "{err}");
+    let text = err.to_string();
+    assert!(text.contains("does not belong to root") || text.contains("can be written"), "{err}");
+    // The path named is the file or a folder above it, where the temporary folder is.
+    assert!(file.starts_with(err.path()), "{err:?}");
 }
