@@ -12,9 +12,8 @@ use std::path::PathBuf;
 
 use hooks_schema::{
     Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError, HostInput, Notification,
-    Prompt, SessionInfo, StopInfo, ToolCall, ToolKind, ToolResult, claude_shaped,
-    joined_texts as joined, json_answer, object_naming_its_event, reason_with_provenance,
-    take_bool, take_str,
+    Prompt, SessionInfo, StopInfo, ToolKind, ToolResult, claude_shaped, joined_texts as joined,
+    json_answer, object_naming_its_event, reason_with_provenance, take_bool, take_str, take_u64,
 };
 use serde_json::{Map, Value, json};
 
@@ -35,17 +34,6 @@ pub fn tool_kind(name: &str) -> ToolKind {
         "Task" | "Agent" => ToolKind::Subagent,
         n if n.starts_with("mcp__") => ToolKind::Mcp,
         _ => ToolKind::Other,
-    }
-}
-
-fn take_u64(m: &mut Map<String, Value>, k: &str) -> Option<u64> {
-    match m.get(k) {
-        Some(Value::Number(n)) => {
-            let v = n.as_u64().or_else(|| n.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64));
-            m.remove(k);
-            v
-        }
-        _ => None,
     }
 }
 
@@ -80,31 +68,10 @@ pub fn decode_input(stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, 
         | NativeEvent::PermissionRequest
         | NativeEvent::PostToolUse
         | NativeEvent::PostToolUseFailure => {
-            let tool_name = take_str(&mut m, "tool_name")?
-                .ok_or_else(|| HostError::Malformed("`tool_name` is missing".to_owned()))?;
-            let args = m.remove("tool_input").unwrap_or(Value::Object(Map::new()));
-            let kind = tool_kind(&tool_name);
-            let mcp_server = (kind == ToolKind::Mcp)
-                .then(|| tool_name.strip_prefix("mcp__").and_then(|r| r.split_once("__")))
-                .flatten()
-                .map(|(s, _)| s.to_owned());
-            e.tool = Some(ToolCall {
-                name: tool_name,
-                kind,
-                native_kind: None,
-                call_id: take_str(&mut m, "tool_use_id")?,
-                mcp_server,
-                args,
-            });
+            e.tool = Some(claude_shaped::tool_call(&mut m, tool_kind)?);
             if native == NativeEvent::PostToolUse {
                 let duration_ms = take_u64(&mut m, "duration_ms");
-                e.result = Some(match m.remove("tool_response") {
-                    None | Some(Value::Null) => ToolResult { duration_ms, ..ToolResult::default() },
-                    Some(Value::String(s)) => {
-                        ToolResult { text: Some(s), duration_ms, ..ToolResult::default() }
-                    }
-                    Some(o) => ToolResult { output: Some(o), duration_ms, ..ToolResult::default() },
-                });
+                e.result = Some(claude_shaped::tool_response(&mut m, duration_ms));
             } else if native == NativeEvent::PostToolUseFailure {
                 // `duration_ms` on a failure too (observed with Claude Code 2.1.328).
                 e.result = Some(ToolResult {

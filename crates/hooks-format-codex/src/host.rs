@@ -12,8 +12,8 @@ use std::path::PathBuf;
 
 use hooks_schema::{
     Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError, HostInput, Prompt,
-    SessionInfo, ToolCall, ToolKind, ToolResult, claude_shaped, joined_texts as joined,
-    json_answer, object_naming_its_event, reason_with_provenance, take_str,
+    SessionInfo, ToolKind, claude_shaped, joined_texts as joined, json_answer,
+    object_naming_its_event, reason_with_provenance, take_str,
 };
 use serde_json::{Map, Value, json};
 
@@ -64,29 +64,9 @@ pub fn decode_input(stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, 
     e.permission_mode = take_str(&mut m, "permission_mode")?;
     match native {
         CodexEvent::PreToolUse | CodexEvent::PermissionRequest | CodexEvent::PostToolUse => {
-            let tool_name = take_str(&mut m, "tool_name")?
-                .ok_or_else(|| HostError::Malformed("`tool_name` is missing".to_owned()))?;
-            let args = m.remove("tool_input").unwrap_or(Value::Object(Map::new()));
-            let kind = tool_kind(&tool_name);
-            let mcp_server = (kind == ToolKind::Mcp)
-                .then(|| tool_name.strip_prefix("mcp__").and_then(|r| r.split_once("__")))
-                .flatten()
-                .map(|(s, _)| s.to_owned());
-            e.tool = Some(ToolCall {
-                name: tool_name,
-                kind,
-                native_kind: None,
-                call_id: take_str(&mut m, "tool_use_id")?,
-                mcp_server,
-                args,
-            });
+            e.tool = Some(claude_shaped::tool_call(&mut m, tool_kind)?);
             if native == CodexEvent::PostToolUse {
-                let response = m.remove("tool_response");
-                e.result = Some(match response {
-                    None | Some(Value::Null) => ToolResult::default(),
-                    Some(Value::String(s)) => ToolResult { text: Some(s), ..ToolResult::default() },
-                    Some(o) => ToolResult { output: Some(o), ..ToolResult::default() },
-                });
+                e.result = Some(claude_shaped::tool_response(&mut m, None));
             }
         }
         CodexEvent::UserPromptSubmit => {

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use hooks_schema::{
     AgentText, Compaction, Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError,
     HostInput, Prompt, SessionInfo, StopInfo, Subagent, ToolCall, ToolKind, ToolResult,
-    joined_texts as joined, object_naming_its_event, reason_with_provenance, take_str,
+    joined_texts as joined, object_naming_its_event, reason_with_provenance, take_str, take_u64,
 };
 use serde_json::{Map, Value, json};
 
@@ -38,14 +38,6 @@ pub fn tool_kind(tool_type: &str) -> ToolKind {
         t if t.starts_with("MCP:") => ToolKind::Mcp,
         _ => ToolKind::Other,
     }
-}
-
-fn take_u64(m: &mut Map<String, Value>, k: &str) -> Option<u64> {
-    let v = m.get(k).and_then(|v| v.as_u64().or_else(|| v.as_f64().map(|f| f.max(0.0) as u64)));
-    if v.is_some() {
-        m.remove(k);
-    }
-    v
 }
 
 fn take_bool(m: &mut Map<String, Value>, k: &str) -> bool {

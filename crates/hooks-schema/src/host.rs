@@ -410,6 +410,27 @@ pub fn take_str(
     }
 }
 
+/// Removes `key` when it holds a number and reads it as a count (a duration in milliseconds,
+/// a size): a fraction is cut off; a negative number, or anything but a number (left in
+/// place), is `None`. Agents' optional counts are never worth failing an event for.
+///
+/// ```
+/// use hooks_schema::take_u64;
+///
+/// let mut m = serde_json::json!({"a": 12, "b": 3.7, "c": -1, "d": "5"}).as_object().cloned().unwrap();
+/// assert_eq!(take_u64(&mut m, "a"), Some(12));
+/// assert_eq!(take_u64(&mut m, "b"), Some(3));
+/// assert_eq!(take_u64(&mut m, "c"), None);
+/// assert_eq!(take_u64(&mut m, "d"), None);
+/// assert_eq!(m.keys().collect::<Vec<_>>(), ["d"]);
+/// ```
+pub fn take_u64(m: &mut serde_json::Map<String, Value>, key: &str) -> Option<u64> {
+    let Some(Value::Number(n)) = m.get(key) else { return None };
+    let v = n.as_u64().or_else(|| n.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64));
+    m.remove(key);
+    v
+}
+
 /// Removes `key` and reads it as a flag (absent or `null` is `false`); any other type is
 /// [`HostError::Malformed`].
 pub fn take_bool(m: &mut serde_json::Map<String, Value>, key: &str) -> Result<bool, HostError> {
@@ -427,7 +448,69 @@ pub mod claude_shaped {
     use serde_json::{Map, Value};
 
     use super::{take_bool, take_str};
-    use crate::{Compaction, HostError, StopInfo, Subagent};
+    use crate::{Compaction, HostError, StopInfo, Subagent, ToolCall, ToolKind, ToolResult};
+
+    /// A tool event's call: `tool_name` (required), `tool_input` (an empty object when
+    /// absent), `tool_use_id`, and for a tool named `mcp__<server>__<tool>` of kind
+    /// [`ToolKind::Mcp`], its server; `kind_of` is the host's own table of tool kinds.
+    ///
+    /// ```
+    /// use hooks_schema::{ToolKind, claude_shaped};
+    ///
+    /// let mut m = serde_json::json!({
+    ///     "tool_name": "mcp__github__create_issue",
+    ///     "tool_use_id": "t1",
+    /// })
+    /// .as_object()
+    /// .cloned()
+    /// .unwrap();
+    /// let call = claude_shaped::tool_call(&mut m, |_| ToolKind::Mcp).unwrap();
+    /// assert_eq!(call.mcp_server.as_deref(), Some("github"));
+    /// assert_eq!(call.args, serde_json::json!({}));
+    /// assert!(m.is_empty(), "the fields read are taken out");
+    /// ```
+    pub fn tool_call(
+        m: &mut Map<String, Value>,
+        kind_of: impl Fn(&str) -> ToolKind,
+    ) -> Result<ToolCall, HostError> {
+        let name = take_str(m, "tool_name")?
+            .ok_or_else(|| HostError::Malformed("`tool_name` is missing".to_owned()))?;
+        let args = m.remove("tool_input").unwrap_or(Value::Object(Map::new()));
+        let kind = kind_of(&name);
+        let mcp_server = (kind == ToolKind::Mcp)
+            .then(|| name.strip_prefix("mcp__").and_then(|r| r.split_once("__")))
+            .flatten()
+            .map(|(server, _)| server.to_owned());
+        Ok(ToolCall {
+            name,
+            kind,
+            native_kind: None,
+            call_id: take_str(m, "tool_use_id")?,
+            mcp_server,
+            args,
+        })
+    }
+
+    /// A finished tool's `tool_response` as its result: a string is its text, any other
+    /// value its output, absent or `null` nothing; with the call's duration when the host
+    /// gives one.
+    ///
+    /// ```
+    /// use hooks_schema::claude_shaped;
+    ///
+    /// let mut m = serde_json::json!({"tool_response": "done"}).as_object().cloned().unwrap();
+    /// let result = claude_shaped::tool_response(&mut m, Some(12));
+    /// assert_eq!((result.text.as_deref(), result.duration_ms), (Some("done"), Some(12)));
+    /// ```
+    pub fn tool_response(m: &mut Map<String, Value>, duration_ms: Option<u64>) -> ToolResult {
+        match m.remove("tool_response") {
+            None | Some(Value::Null) => ToolResult { duration_ms, ..ToolResult::default() },
+            Some(Value::String(s)) => {
+                ToolResult { text: Some(s), duration_ms, ..ToolResult::default() }
+            }
+            Some(o) => ToolResult { output: Some(o), duration_ms, ..ToolResult::default() },
+        }
+    }
 
     /// `Stop`: `last_assistant_message`, `stop_hook_active`.
     pub fn stop(m: &mut Map<String, Value>) -> Result<StopInfo, HostError> {

@@ -155,6 +155,7 @@ pub use crate::{
         MCP_PATH_ARGS, MCP_READ_VERBS, MCP_WRITE_VERBS, OtherFormatFiles, claude_shaped,
         edited_paths_from_args, host_runs, joined_texts, json_answer, json_object,
         object_naming_its_event, patch_paths, reason_with_provenance, take_bool, take_str,
+        take_u64,
     },
     http::{HttpHook, interpolate, redact_url},
     ids::{
