@@ -11,7 +11,7 @@ use std::path::Path;
 use hooks_schema::{
     ArgRewrite, Decision, EncodeContext, EncodeError, Envelope, ExecutionMode, ExitInfo, FormatId,
     HookCodec, HookCommand, HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir,
-    OnFailure, PayloadError, Program, RawOutcome, ToolKind,
+    OnFailure, PayloadError, Program, RawOutcome, ToolKind, checked_native, json_stdin,
 };
 use serde_json::{Map, Value};
 
@@ -281,16 +281,9 @@ impl HookCodec for ClaudeCodec {
         envelope: &Envelope,
         ctx: &EncodeContext<'_>,
     ) -> Result<Invocation, EncodeError> {
-        let native = native_of(hook).ok_or_else(|| EncodeError::UnknownEvent {
-            agent: "Claude Code",
-            native: hook.native_event.clone(),
-        })?;
-        if envelope.event != hook.event {
-            return Err(EncodeError::EventMismatch { envelope: envelope.event, hook: hook.event });
-        }
+        let native = checked_native("Claude Code", hook, envelope, native_of(hook), &[])?;
         let body = payload(native, envelope, ctx)?;
-        let stdin = serde_json::to_vec(&body)
-            .map_err(|e| EncodeError::Payload(format!("cannot encode the hook input: {e}")))?;
+        let stdin = json_stdin(&body)?;
         let project_dir: &Path = ctx.project_dir.unwrap_or(ctx.working_dir);
         let pd = project_dir.display().to_string();
         // Exec-form words are substituted as plain strings: no shell ever parses them.

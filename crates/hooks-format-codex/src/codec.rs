@@ -10,12 +10,10 @@
 //! `updatedInput`, `ask`, and exit 2 with an empty stderr all make the hook *failed*, which
 //! fails open. The table with the evidence is in `specs/formats/codex.md`.
 
-use std::path::Path;
-
 use hooks_schema::{
     ArgRewrite, Decision, EncodeContext, EncodeError, Envelope, ExitInfo, FormatId, HookCodec,
     HookCommand, HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, Program,
-    RawOutcome,
+    RawOutcome, checked_native, json_stdin,
 };
 use serde_json::{Map, Value};
 
@@ -206,16 +204,9 @@ impl HookCodec for CodexCodec {
         envelope: &Envelope,
         ctx: &EncodeContext<'_>,
     ) -> Result<Invocation, EncodeError> {
-        let native = native_of(hook).ok_or_else(|| EncodeError::UnknownEvent {
-            agent: "Codex",
-            native: hook.native_event.clone(),
-        })?;
-        if envelope.event != hook.event {
-            return Err(EncodeError::EventMismatch { envelope: envelope.event, hook: hook.event });
-        }
+        let native = checked_native("Codex", hook, envelope, native_of(hook), &[])?;
         let body = payload(native, envelope, ctx)?;
-        let stdin = serde_json::to_vec(&body)
-            .map_err(|e| EncodeError::Payload(format!("cannot encode the hook input: {e}")))?;
+        let stdin = json_stdin(&body)?;
         let program = match &hook.command {
             // Codex runs every command through the user's shell as a login shell.
             HookCommand::Http(_) => {
@@ -269,11 +260,7 @@ impl HookCodec for CodexCodec {
     }
 
     fn launch(&self, hook: &HookDefinition) -> HookLaunch {
-        let run_dir = match &hook.cwd {
-            Some(dir) if Path::new(dir).is_absolute() => LaunchDir::Fixed(dir.into()),
-            Some(dir) => LaunchDir::Under(Box::new(LaunchDir::Session), dir.into()),
-            None => LaunchDir::Session,
-        };
+        let run_dir = LaunchDir::with_cwd(LaunchDir::Session, hook.cwd.as_deref());
         HookLaunch { run_dir, ..HookLaunch::default() }
     }
 

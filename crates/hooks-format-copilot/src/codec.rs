@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use hooks_schema::{
     ArgRewrite, Decision, EncodeContext, EncodeError, Envelope, ExitInfo, FormatId, HookCodec,
     HookCommand, HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, PayloadError,
-    Program, RawOutcome,
+    Program, RawOutcome, checked_native, json_stdin,
 };
 use serde_json::{Map, Value};
 
@@ -269,11 +269,7 @@ impl HookCodec for CopilotCodec {
     /// root; `COPILOT_PROJECT_DIR` and `CLAUDE_PROJECT_DIR` name the root and
     /// `COPILOT_HOOK_DIR` the hook file's folder.
     fn launch(&self, hook: &HookDefinition) -> HookLaunch {
-        let run_dir = match hook.cwd.as_deref() {
-            Some(c) if Path::new(c).is_absolute() => LaunchDir::Fixed(c.into()),
-            Some(c) => LaunchDir::Under(Box::new(LaunchDir::Project), c.into()),
-            None => LaunchDir::Project,
-        };
+        let run_dir = LaunchDir::with_cwd(LaunchDir::Project, hook.cwd.as_deref());
         let mut dir_vars: Vec<(String, LaunchDir)> =
             PROJECT_DIR_VARS.iter().map(|v| ((*v).to_owned(), LaunchDir::Project)).collect();
         if let Some(dir) = hook.native.get(NATIVE_HOOK_DIR).and_then(Value::as_str) {
@@ -288,16 +284,9 @@ impl HookCodec for CopilotCodec {
         envelope: &Envelope,
         ctx: &EncodeContext<'_>,
     ) -> Result<Invocation, EncodeError> {
-        let (event, dialect) = native_of(hook).ok_or_else(|| EncodeError::UnknownEvent {
-            agent: "Copilot CLI",
-            native: hook.native_event.clone(),
-        })?;
-        if envelope.event != hook.event {
-            return Err(EncodeError::EventMismatch { envelope: envelope.event, hook: hook.event });
-        }
+        let (event, dialect) = checked_native("Copilot CLI", hook, envelope, native_of(hook), &[])?;
         let body = payload(event, dialect, envelope, ctx)?;
-        let stdin = serde_json::to_vec(&body)
-            .map_err(|e| EncodeError::Payload(format!("cannot encode the hook input: {e}")))?;
+        let stdin = json_stdin(&body)?;
         let root = project_dir(envelope, ctx);
         let program = match &hook.command {
             HookCommand::Http(_) => {

@@ -20,7 +20,7 @@ use std::path::Path;
 use hooks_schema::{
     ArgRewrite, Decision, EncodeContext, EncodeError, Envelope, ExecutionMode, ExitInfo, FormatId,
     HookCodec, HookCommand, HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir,
-    PayloadError, Program, RawOutcome,
+    PayloadError, Program, RawOutcome, checked_native, json_stdin,
 };
 use serde_json::{Map, Value};
 
@@ -224,18 +224,12 @@ impl HookCodec for GeminiCodec {
     /// `GEMINI_PROJECT_DIR`, `GEMINI_CWD` and `CLAUDE_PROJECT_DIR` naming it; a definition's
     /// `cwd` (the registry pins a user hook to its own folder) overrides the directory.
     fn launch(&self, hook: &HookDefinition) -> HookLaunch {
-        let dir = |text: &str| {
-            if Path::new(text).is_absolute() {
-                LaunchDir::Fixed(text.into())
-            } else {
-                LaunchDir::Under(Box::new(LaunchDir::Session), text.into())
-            }
-        };
+        let dir = |text: &str| LaunchDir::with_cwd(LaunchDir::Session, Some(text));
         let mut dir_vars: Vec<(String, LaunchDir)> =
             PROJECT_DIR_VARS.iter().map(|v| ((*v).to_owned(), LaunchDir::Session)).collect();
         dir_vars.extend(hook.env.iter().map(|(k, v)| (k.clone(), dir(v))));
         HookLaunch {
-            run_dir: hook.cwd.as_deref().map_or(LaunchDir::Session, dir),
+            run_dir: LaunchDir::with_cwd(LaunchDir::Session, hook.cwd.as_deref()),
             dir_vars,
             argv_templates: Vec::new(),
         }
@@ -247,18 +241,11 @@ impl HookCodec for GeminiCodec {
         envelope: &Envelope,
         ctx: &EncodeContext<'_>,
     ) -> Result<Invocation, EncodeError> {
-        let native = native_of(hook).ok_or_else(|| EncodeError::UnknownEvent {
-            agent: "Gemini CLI",
-            native: hook.native_event.clone(),
-        })?;
         // An `AfterTool` hook also runs for a failed tool (`FormatDescriptor::also_runs_on`).
-        let also = crate::ALSO_RUNS_ON.contains(&(hook.event, envelope.event));
-        if envelope.event != hook.event && !also {
-            return Err(EncodeError::EventMismatch { envelope: envelope.event, hook: hook.event });
-        }
+        let native =
+            checked_native("Gemini CLI", hook, envelope, native_of(hook), &crate::ALSO_RUNS_ON)?;
         let body = payload(native, envelope, ctx)?;
-        let stdin = serde_json::to_vec(&body)
-            .map_err(|e| EncodeError::Payload(format!("cannot encode the hook input: {e}")))?;
+        let stdin = json_stdin(&body)?;
         let cwd = session_cwd(envelope, ctx);
         let session = envelope.session_id.clone().unwrap_or_default();
         let program = match &hook.command {

@@ -10,12 +10,10 @@
 //! JSON answer, so the reason of a block is what the hook wrote on stderr (else stdout), and
 //! output is shown to the user only for a hook with `show_output: true`.
 
-use std::path::Path;
-
 use hooks_schema::{
     Decision, EncodeContext, EncodeError, Envelope, ExitInfo, FormatId, HookCodec, HookCommand,
     HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, PayloadError, Program,
-    RawOutcome,
+    RawOutcome, checked_native, json_stdin,
 };
 use serde_json::{Map, Value, json};
 
@@ -170,11 +168,7 @@ impl HookCodec for WindsurfCodec {
     /// A hook runs in its `working_directory` (taken from the workspace root when relative)
     /// or in the workspace root; Windsurf documents no variables.
     fn launch(&self, hook: &HookDefinition) -> HookLaunch {
-        let run_dir = match hook.cwd.as_deref() {
-            Some(c) if Path::new(c).is_absolute() => LaunchDir::Fixed(c.into()),
-            Some(c) => LaunchDir::Under(Box::new(LaunchDir::Project), c.into()),
-            None => LaunchDir::Project,
-        };
+        let run_dir = LaunchDir::with_cwd(LaunchDir::Project, hook.cwd.as_deref());
         HookLaunch { run_dir, dir_vars: Vec::new(), argv_templates: Vec::new() }
     }
 
@@ -184,16 +178,9 @@ impl HookCodec for WindsurfCodec {
         envelope: &Envelope,
         ctx: &EncodeContext<'_>,
     ) -> Result<Invocation, EncodeError> {
-        let event = native_of(hook).ok_or_else(|| EncodeError::UnknownEvent {
-            agent: "Windsurf",
-            native: hook.native_event.clone(),
-        })?;
-        if envelope.event != hook.event {
-            return Err(EncodeError::EventMismatch { envelope: envelope.event, hook: hook.event });
-        }
+        let event = checked_native("Windsurf", hook, envelope, native_of(hook), &[])?;
         let body = payload(event, envelope, ctx)?;
-        let stdin = serde_json::to_vec(&body)
-            .map_err(|e| EncodeError::Payload(format!("cannot encode the hook input: {e}")))?;
+        let stdin = json_stdin(&body)?;
         let root = ctx.project_dir.unwrap_or(ctx.working_dir);
         let program = match &hook.command {
             HookCommand::Http(_) => {

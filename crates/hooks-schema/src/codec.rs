@@ -103,6 +103,33 @@ impl EncodeError {
     }
 }
 
+/// The first step of a codec's [`HookCodec::encode`]: `hook`'s native event as the codec
+/// read it (`native`; `None` for a name `agent`'s protocol does not have), and `envelope`
+/// checked to be a firing of the hook's event, or of an event the format also runs it on
+/// (`also_runs_on`: `(hook's event, envelope's event)` pairs, as
+/// [`crate::FormatDescriptor::also_runs_on`] declares them). Each format's codec tests
+/// cover both refusals.
+pub fn checked_native<N>(
+    agent: &'static str,
+    hook: &HookDefinition,
+    envelope: &Envelope,
+    native: Option<N>,
+    also_runs_on: &[(HookEvent, HookEvent)],
+) -> Result<N, EncodeError> {
+    let native = native
+        .ok_or_else(|| EncodeError::UnknownEvent { agent, native: hook.native_event.clone() })?;
+    if envelope.event != hook.event && !also_runs_on.contains(&(hook.event, envelope.event)) {
+        return Err(EncodeError::EventMismatch { envelope: envelope.event, hook: hook.event });
+    }
+    Ok(native)
+}
+
+/// A hook input document as the bytes a codec writes on the hook's stdin (compact JSON).
+pub fn json_stdin(body: &serde_json::Value) -> Result<Vec<u8>, EncodeError> {
+    serde_json::to_vec(body)
+        .map_err(|e| EncodeError::Payload(format!("cannot encode the hook input: {e}")))
+}
+
 /// What a codec needs to know about where and for whom a hook runs.
 #[derive(Debug, Clone, Copy)]
 pub struct EncodeContext<'a> {

@@ -25,6 +25,30 @@ pub enum LaunchDir {
     Unknown,
 }
 
+impl LaunchDir {
+    /// The directory a hook whose own working directory is `cwd` runs in, for a format that
+    /// takes an absolute `cwd` as it is and a relative one under `base` (`base` itself
+    /// without one).
+    ///
+    /// ```
+    /// use hooks_schema::LaunchDir;
+    ///
+    /// assert_eq!(LaunchDir::with_cwd(LaunchDir::Project, None), LaunchDir::Project);
+    /// assert_eq!(LaunchDir::with_cwd(LaunchDir::Project, Some("/opt")), LaunchDir::Fixed("/opt".into()));
+    /// assert_eq!(
+    ///     LaunchDir::with_cwd(LaunchDir::Session, Some("tools")),
+    ///     LaunchDir::Under(Box::new(LaunchDir::Session), "tools".into())
+    /// );
+    /// ```
+    pub fn with_cwd(base: LaunchDir, cwd: Option<&str>) -> LaunchDir {
+        match cwd {
+            Some(c) if std::path::Path::new(c).is_absolute() => LaunchDir::Fixed(c.into()),
+            Some(c) => LaunchDir::Under(Box::new(base), c.into()),
+            None => base,
+        }
+    }
+}
+
 /// Where a hook's command runs and what the variables its format sets for it stand for.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct HookLaunch {
