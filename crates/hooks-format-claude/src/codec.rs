@@ -235,11 +235,7 @@ pub fn payload(
             p.insert("notification_type".into(), s(&n.kind));
         }
     }
-    for (k, v) in &envelope.extra {
-        if !p.contains_key(k) {
-            p.insert(k.clone(), v.clone());
-        }
-    }
+    envelope.fill_in_extra(&mut p);
     Ok(Value::Object(p))
 }
 
@@ -343,8 +339,7 @@ impl HookCodec for ClaudeCodec {
         outcome: &RawOutcome,
     ) -> HookVerdict {
         let Some(native) = native_of(hook) else {
-            let msg = format!("`{}` is not a Claude Code event", hook.native_event);
-            return HookVerdict { failure: Some(msg), ..HookVerdict::default() };
+            return HookVerdict::unknown_event("Claude Code", &hook.native_event);
         };
         let policy = Policy {
             native,
@@ -673,7 +668,7 @@ impl Policy {
             v.failure = Some(message);
             return v;
         }
-        HookVerdict { failure: Some(message), ..HookVerdict::default() }
+        HookVerdict::failed(message)
     }
 
     /// Exit code 2 (or `decision: block`): what blocking means on this event.

@@ -185,11 +185,7 @@ pub fn payload(
         }
         CodexEvent::Interrupt | CodexEvent::PreModelRequest | CodexEvent::PostModelRequest => {}
     }
-    for (k, v) in &envelope.extra {
-        if !p.contains_key(k) {
-            p.insert(k.clone(), v.clone());
-        }
-    }
+    envelope.fill_in_extra(&mut p);
     Ok(Value::Object(p))
 }
 
@@ -271,30 +267,27 @@ impl HookCodec for CodexCodec {
         outcome: &RawOutcome,
     ) -> HookVerdict {
         let Some(native) = native_of(hook) else {
-            let msg = format!("`{}` is not a Codex event", hook.native_event);
-            return HookVerdict { failure: Some(msg), ..HookVerdict::default() };
+            return HookVerdict::unknown_event("Codex", &hook.native_event);
         };
         let _ = envelope;
         decode_outcome(native, outcome)
     }
 }
 
-fn failed(message: impl Into<String>) -> HookVerdict {
-    HookVerdict { failure: Some(message.into()), ..HookVerdict::default() }
-}
-
 /// Reads one run the way Codex reads it for `native`.
 pub fn decode_outcome(native: CodexEvent, outcome: &RawOutcome) -> HookVerdict {
     let ev = native.as_str();
     if outcome.timed_out {
-        return failed("timed out");
+        return HookVerdict::failed("timed out");
     }
     let stdout = outcome.stdout.lossy();
     let stderr = outcome.stderr.lossy();
     match &outcome.exit {
-        ExitInfo::NotStarted(f) => failed(format!("could not start: {}", f.message)),
-        ExitInfo::Signaled(s) => failed(format!("killed by signal {s}")),
-        ExitInfo::Responded(s) => failed(format!("answered HTTP {s}; Codex has no http hooks")),
+        ExitInfo::NotStarted(f) => HookVerdict::failed(format!("could not start: {}", f.message)),
+        ExitInfo::Signaled(s) => HookVerdict::failed(format!("killed by signal {s}")),
+        ExitInfo::Responded(s) => {
+            HookVerdict::failed(format!("answered HTTP {s}; Codex has no http hooks"))
+        }
         ExitInfo::Exited(2) => {
             let reason = stderr.trim();
             if reason.is_empty() {
@@ -302,12 +295,13 @@ pub fn decode_outcome(native: CodexEvent, outcome: &RawOutcome) -> HookVerdict {
                     CodexEvent::Stop | CodexEvent::SubagentStop => "a continuation prompt",
                     _ => "a denial reason",
                 };
-                return failed(format!(
+                return HookVerdict::failed(format!(
                     "{ev} hook exited with code 2 but did not write {what} to stderr"
                 ));
             }
-            block(native, cap_text(reason))
-                .unwrap_or_else(|| failed(format!("exit code 2 is not a decision on {ev}")))
+            block(native, cap_text(reason)).unwrap_or_else(|| {
+                HookVerdict::failed(format!("exit code 2 is not a decision on {ev}"))
+            })
         }
         ExitInfo::Exited(0) => {
             let text = stdout.trim();
@@ -316,11 +310,13 @@ pub fn decode_outcome(native: CodexEvent, outcome: &RawOutcome) -> HookVerdict {
             }
             if text.starts_with('{') {
                 if outcome.stdout.truncated {
-                    return failed(format!("hook returned invalid {ev} JSON output: truncated"));
+                    return HookVerdict::failed(format!(
+                        "hook returned invalid {ev} JSON output: truncated"
+                    ));
                 }
                 return match serde_json::from_str::<Value>(text) {
                     Ok(Value::Object(obj)) => apply_json(native, &obj),
-                    _ => failed(format!("hook returned invalid {ev} JSON output")),
+                    _ => HookVerdict::failed(format!("hook returned invalid {ev} JSON output")),
                 };
             }
             let mut v = HookVerdict::no_opinion();
@@ -334,9 +330,9 @@ pub fn decode_outcome(native: CodexEvent, outcome: &RawOutcome) -> HookVerdict {
         ExitInfo::Exited(code) => {
             let detail = stderr.trim();
             if detail.is_empty() {
-                failed(format!("exited with code {code}"))
+                HookVerdict::failed(format!("exited with code {code}"))
             } else {
-                failed(format!("exited with code {code}: {}", cap_text(detail)))
+                HookVerdict::failed(format!("exited with code {code}: {}", cap_text(detail)))
             }
         }
     }
@@ -391,7 +387,8 @@ fn non_empty(v: Option<&Value>) -> Option<String> {
 
 fn apply_json(native: CodexEvent, obj: &Map<String, Value>) -> HookVerdict {
     let ev = native.as_str();
-    let invalid = |why: String| failed(format!("hook returned invalid {ev} JSON output: {why}"));
+    let invalid =
+        |why: String| HookVerdict::failed(format!("hook returned invalid {ev} JSON output: {why}"));
     if let Some(k) = obj.keys().find(|k| !TOP_KEYS.contains(&k.as_str())) {
         return invalid(format!("unknown field `{k}`"));
     }
@@ -432,30 +429,34 @@ fn apply_json(native: CodexEvent, obj: &Map<String, Value>) -> HookVerdict {
     );
     if continue_ == Some(false) {
         if observe_only {
-            return failed(format!("{ev} hook returned unsupported continue:false"));
+            return HookVerdict::failed(format!("{ev} hook returned unsupported continue:false"));
         }
         v.halt = Some(stop_reason.unwrap_or_else(|| "stopped by a hook".to_owned()));
     }
     if obj.get("suppressOutput").is_some_and(|s| s != &Value::Bool(false)) {
         if matches!(native, CodexEvent::PreToolUse | CodexEvent::PostToolUse) {
-            return failed(format!("{ev} hook returned unsupported suppressOutput"));
+            return HookVerdict::failed(format!("{ev} hook returned unsupported suppressOutput"));
         }
         v.notes.push("`suppressOutput` has no effect in this engine".to_owned());
     }
     match decision.as_deref() {
         None => {
             if reason.is_some() && native == CodexEvent::PostToolUse {
-                return failed(format!("{ev} hook returned reason without decision:block"));
+                return HookVerdict::failed(format!(
+                    "{ev} hook returned reason without decision:block"
+                ));
             }
         }
         Some("block") => {
             let Some(r) = non_empty(obj.get("reason")) else {
-                return failed(format!(
+                return HookVerdict::failed(format!(
                     "{ev} hook returned decision:block without a non-empty reason"
                 ));
             };
             let Some(b) = block(native, cap_text(&r)) else {
-                return failed(format!("{ev} hook returned unsupported decision:block"));
+                return HookVerdict::failed(format!(
+                    "{ev} hook returned unsupported decision:block"
+                ));
             };
             // `continue: false` wins over a block.
             if v.halt.is_none() {
@@ -465,7 +466,9 @@ fn apply_json(native: CodexEvent, obj: &Map<String, Value>) -> HookVerdict {
                 v.updated_output = b.updated_output;
             }
         }
-        Some(other) => return failed(format!("{ev} hook returned unsupported decision:{other}")),
+        Some(other) => {
+            return HookVerdict::failed(format!("{ev} hook returned unsupported decision:{other}"));
+        }
     }
     let specific = match obj.get("hookSpecificOutput") {
         None | Some(Value::Null) => return v,
@@ -473,7 +476,7 @@ fn apply_json(native: CodexEvent, obj: &Map<String, Value>) -> HookVerdict {
         Some(_) => return invalid("`hookSpecificOutput` must be an object".to_owned()),
     };
     let Some(allowed) = specific_keys(native) else {
-        return failed(format!("{ev} hook returned unsupported hookSpecificOutput"));
+        return HookVerdict::failed(format!("{ev} hook returned unsupported hookSpecificOutput"));
     };
     match specific.get("hookEventName") {
         Some(Value::String(n)) if n == ev => {}
@@ -502,7 +505,7 @@ fn apply_json(native: CodexEvent, obj: &Map<String, Value>) -> HookVerdict {
         CodexEvent::PreToolUse => pre_tool_use(specific, v),
         CodexEvent::PermissionRequest => permission_request(specific, v),
         CodexEvent::PostToolUse if specific.contains_key("updatedMCPToolOutput") => {
-            failed(format!("{ev} hook returned unsupported updatedMCPToolOutput"))
+            HookVerdict::failed(format!("{ev} hook returned unsupported updatedMCPToolOutput"))
         }
         _ => v,
     }
@@ -515,7 +518,7 @@ fn pre_tool_use(specific: &Map<String, Value>, mut v: HookVerdict) -> HookVerdic
         (None, None) => v,
         (Some("deny"), _) => {
             let Some(reason) = non_empty(specific.get("permissionDecisionReason")) else {
-                return failed(
+                return HookVerdict::failed(
                     "PreToolUse hook returned permissionDecision:deny without a non-empty permissionDecisionReason",
                 );
             };
@@ -532,21 +535,23 @@ fn pre_tool_use(specific: &Map<String, Value>, mut v: HookVerdict) -> HookVerdic
             v
         }
         (Some("allow"), Some(_)) => {
-            failed("PreToolUse hook returned updatedInput that is not an object")
+            HookVerdict::failed("PreToolUse hook returned updatedInput that is not an object")
         }
-        (None, Some(_)) => {
-            failed("PreToolUse hook returned updatedInput without permissionDecision:allow")
-        }
-        (Some(other), _) => {
-            failed(format!("PreToolUse hook returned unsupported permissionDecision:{other}"))
-        }
+        (None, Some(_)) => HookVerdict::failed(
+            "PreToolUse hook returned updatedInput without permissionDecision:allow",
+        ),
+        (Some(other), _) => HookVerdict::failed(format!(
+            "PreToolUse hook returned unsupported permissionDecision:{other}"
+        )),
     }
 }
 
 fn permission_request(specific: &Map<String, Value>, mut v: HookVerdict) -> HookVerdict {
     let Some(d) = specific.get("decision").filter(|d| !d.is_null()) else { return v };
     let Some(d) = d.as_object() else {
-        return failed("PermissionRequest hook returned a decision that is not an object");
+        return HookVerdict::failed(
+            "PermissionRequest hook returned a decision that is not an object",
+        );
     };
     // Codex fails closed on what it cannot honour in a permission decision.
     for k in ["updatedInput", "interrupt"] {
@@ -568,7 +573,7 @@ fn permission_request(specific: &Map<String, Value>, mut v: HookVerdict) -> Hook
             );
         }
         _ => {
-            return failed(
+            return HookVerdict::failed(
                 "PermissionRequest hook returned a decision without behavior allow or deny",
             );
         }

@@ -343,8 +343,7 @@ impl HookCodec for CopilotCodec {
         outcome: &RawOutcome,
     ) -> HookVerdict {
         let Some((event, dialect)) = native_of(hook) else {
-            let msg = format!("`{}` is not a Copilot CLI event", hook.native_event);
-            return HookVerdict { failure: Some(msg), ..HookVerdict::default() };
+            return HookVerdict::unknown_event("Copilot CLI", &hook.native_event);
         };
         decode_outcome(event, dialect, hook.timeout.as_secs(), outcome)
     }

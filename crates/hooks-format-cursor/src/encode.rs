@@ -76,11 +76,7 @@ pub(crate) fn encode(
         );
     }
     event_fields(native.name, envelope, &mut p).map_err(|e| fail(e.to_string()))?;
-    for (k, v) in &envelope.extra {
-        if !p.contains_key(k) {
-            p.insert(k.clone(), v.clone());
-        }
-    }
+    envelope.fill_in_extra(&mut p);
     let mut stdin = serde_json::to_vec(&Value::Object(p)).unwrap_or_default();
     stdin.push(b'\n');
 

@@ -142,11 +142,7 @@ pub fn payload(
             return Err(PayloadError::NoCanonical { event: native.as_str().to_owned() });
         }
     }
-    for (k, v) in &envelope.extra {
-        if !p.contains_key(k) {
-            p.insert(k.clone(), v.clone());
-        }
-    }
+    envelope.fill_in_extra(&mut p);
     Ok(Value::Object(p))
 }
 
@@ -297,8 +293,7 @@ impl HookCodec for GeminiCodec {
         outcome: &RawOutcome,
     ) -> HookVerdict {
         let Some(native) = native_of(hook) else {
-            let msg = format!("`{}` is not a Gemini CLI event", hook.native_event);
-            return HookVerdict { failure: Some(msg), ..HookVerdict::default() };
+            return HookVerdict::unknown_event("Gemini CLI", &hook.native_event);
         };
         decode_outcome(native, hook, outcome)
     }
@@ -312,7 +307,7 @@ pub(crate) fn decode_outcome(
 ) -> HookVerdict {
     if outcome.timed_out {
         let failure = format!("Hook timed out after {}ms", hook.timeout.as_millis());
-        return HookVerdict { failure: Some(failure), ..HookVerdict::default() };
+        return HookVerdict::failed(failure);
     }
     // Node reports a process killed by a signal with a null exit code, which the runner
     // reads as 0 (`exitCode || 0`); the run still counts as failed.

@@ -152,11 +152,7 @@ pub fn payload(
         }
     }
     p.insert("tool_info".into(), Value::Object(info));
-    for (k, v) in &envelope.extra {
-        if !p.contains_key(k) {
-            p.insert(k.clone(), v.clone());
-        }
-    }
+    envelope.fill_in_extra(&mut p);
     Ok(Value::Object(p))
 }
 
@@ -221,8 +217,7 @@ impl HookCodec for WindsurfCodec {
         outcome: &RawOutcome,
     ) -> HookVerdict {
         let Some(event) = native_of(hook) else {
-            let msg = format!("`{}` is not a Windsurf event", hook.native_event);
-            return HookVerdict { failure: Some(msg), ..HookVerdict::default() };
+            return HookVerdict::unknown_event("Windsurf", &hook.native_event);
         };
         let show = hook.native.get(NATIVE_SHOW_OUTPUT) == Some(&Value::Bool(true));
         decode_outcome(event, show, outcome)

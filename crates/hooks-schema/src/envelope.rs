@@ -98,6 +98,30 @@ pub struct Envelope {
 }
 
 impl Envelope {
+    /// Adds the native fields the host passed through ([`Envelope::extra`]) to a hook's input
+    /// document `p`, each where `p` has no field of that name: a codec's last step, so a
+    /// passed-through field never replaces one the codec set.
+    ///
+    /// ```
+    /// use hooks_schema::{Envelope, HookEvent};
+    /// use serde_json::{Map, Value, json};
+    ///
+    /// let mut e = Envelope::new(HookEvent::Stop);
+    /// e.extra.insert("session_id".into(), json!("theirs"));
+    /// e.extra.insert("agent_kind".into(), json!("x"));
+    /// let mut p = Map::new();
+    /// p.insert("session_id".into(), json!("ours"));
+    /// e.fill_in_extra(&mut p);
+    /// assert_eq!(Value::Object(p), json!({"session_id": "ours", "agent_kind": "x"}));
+    /// ```
+    pub fn fill_in_extra(&self, p: &mut Map<String, Value>) {
+        for (k, v) in &self.extra {
+            if !p.contains_key(k) {
+                p.insert(k.clone(), v.clone());
+            }
+        }
+    }
+
     /// An envelope for `event` with every optional field empty.
     pub fn new(event: HookEvent) -> Envelope {
         Envelope {

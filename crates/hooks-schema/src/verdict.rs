@@ -123,6 +123,19 @@ impl HookVerdict {
     pub fn decided(decision: Decision, reason: Option<String>) -> HookVerdict {
         HookVerdict { decision: Some(decision), reason, ..HookVerdict::default() }
     }
+
+    /// A verdict with only a failure: how the hook failed, which its failure policy then
+    /// turns into a decision or not.
+    pub fn failed(failure: impl Into<String>) -> HookVerdict {
+        HookVerdict { failure: Some(failure.into()), ..HookVerdict::default() }
+    }
+
+    /// The failure of a hook whose native event `native` is not one of `agent`'s: its
+    /// codec cannot read its outcome (the text [`crate::EncodeError::UnknownEvent`] gives).
+    pub fn unknown_event(agent: &'static str, native: &str) -> HookVerdict {
+        let e = crate::EncodeError::UnknownEvent { agent, native: native.to_owned() };
+        HookVerdict::failed(e.to_string())
+    }
 }
 
 /// Which hook, from which file and line.
