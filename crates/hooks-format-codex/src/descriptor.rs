@@ -70,18 +70,8 @@ static ALL_LOCATIONS: [FileLocation; 8] = {
     out
 };
 
-const fn all_events() -> [NativeEvent; CodexEvent::ALL.len()] {
-    let mut out = [NativeEvent { name: "", canonical: None }; CodexEvent::ALL.len()];
-    let mut i = 0;
-    while i < CodexEvent::ALL.len() {
-        let e = CodexEvent::ALL[i];
-        out[i] = NativeEvent { name: e.as_str(), canonical: e.canonical() };
-        i += 1;
-    }
-    out
-}
-
-static EVENTS: [NativeEvent; CodexEvent::ALL.len()] = all_events();
+static EVENTS: [NativeEvent; CodexEvent::ALL.len()] =
+    hooks_schema::native_events!(CodexEvent::ALL, |e| e.as_str(), e.canonical());
 
 const INSTALL: [InstallTarget; 2] = [
     InstallTarget { scope: FileScope::Project, path: ".codex/hooks.json" },

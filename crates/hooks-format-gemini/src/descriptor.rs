@@ -67,19 +67,9 @@ const INSTALL: [InstallTarget; 2] = [
     InstallTarget { scope: FileScope::User, path: "settings.json" },
 ];
 
-const fn all_events() -> [NativeEvent; GeminiEvent::ALL.len()] {
-    let mut out = [NativeEvent { name: "", canonical: None }; GeminiEvent::ALL.len()];
-    let mut i = 0;
-    while i < GeminiEvent::ALL.len() {
-        let e = GeminiEvent::ALL[i];
-        out[i] = NativeEvent { name: e.as_str(), canonical: e.canonical() };
-        i += 1;
-    }
-    out
-}
-
 /// Gemini CLI's events, mapped and gaps, in its `HookEventName` order.
-static EVENTS: [NativeEvent; GeminiEvent::ALL.len()] = all_events();
+static EVENTS: [NativeEvent; GeminiEvent::ALL.len()] =
+    hooks_schema::native_events!(GeminiEvent::ALL, |e| e.as_str(), e.canonical());
 
 /// Gemini CLI's [`FormatDescriptor`].
 #[derive(Debug, Clone, Copy, Default)]

@@ -39,18 +39,8 @@ const INSTALL: [InstallTarget; 2] = [
     InstallTarget { scope: FileScope::User, path: "hooks.json" },
 ];
 
-const fn all_events() -> [NativeEvent; WindsurfEvent::ALL.len()] {
-    let mut out = [NativeEvent { name: "", canonical: None }; WindsurfEvent::ALL.len()];
-    let mut i = 0;
-    while i < WindsurfEvent::ALL.len() {
-        let e = WindsurfEvent::ALL[i];
-        out[i] = NativeEvent { name: e.as_str(), canonical: e.canonical() };
-        i += 1;
-    }
-    out
-}
-
-static EVENTS: [NativeEvent; WindsurfEvent::ALL.len()] = all_events();
+static EVENTS: [NativeEvent; WindsurfEvent::ALL.len()] =
+    hooks_schema::native_events!(WindsurfEvent::ALL, |e| e.as_str(), e.canonical());
 
 /// Windsurf's [`FormatDescriptor`].
 #[derive(Debug, Clone, Copy, Default)]

@@ -79,6 +79,43 @@ pub struct NativeEvent {
     pub canonical: Option<HookEvent>,
 }
 
+/// A format's table of [`NativeEvent`]s, made at compile time from its event enum's list of
+/// every event (`$all`, a constant array of a `Copy` type): each element `$e` is named by
+/// `$name` and mapped by `$canonical` (an `Option<HookEvent>`), in the list's order. For a
+/// descriptor's [`FormatDescriptor::native_events`].
+///
+/// ```
+/// use hooks_schema::{HookEvent, NativeEvent, native_events};
+///
+/// #[derive(Clone, Copy)]
+/// enum Event { Before, Idle }
+/// const ALL: [Event; 2] = [Event::Before, Event::Idle];
+///
+/// static EVENTS: [NativeEvent; ALL.len()] = native_events!(ALL, |e| match e {
+///     Event::Before => "before",
+///     Event::Idle => "idle",
+/// }, match e {
+///     Event::Before => Some(HookEvent::PreToolUse),
+///     Event::Idle => None,
+/// });
+/// assert_eq!(EVENTS[0], NativeEvent { name: "before", canonical: Some(HookEvent::PreToolUse) });
+/// assert_eq!(EVENTS[1].canonical, None);
+/// ```
+#[macro_export]
+macro_rules! native_events {
+    ($all:expr, |$e:ident| $name:expr, $canonical:expr $(,)?) => {{
+        const N: usize = $all.len();
+        let mut out = [$crate::NativeEvent { name: "", canonical: None }; N];
+        let mut i = 0;
+        while i < N {
+            let $e = $all[i];
+            out[i] = $crate::NativeEvent { name: $name, canonical: $canonical };
+            i += 1;
+        }
+        out
+    }};
+}
+
 /// One source of a format as a snapshot shows it, for [`FormatDescriptor::advisories`].
 #[derive(Debug, Clone, Copy)]
 pub struct SourceSummary<'a> {
