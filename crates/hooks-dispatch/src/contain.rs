@@ -35,6 +35,7 @@ use std::{
 use crate::{
     config::HookLimits,
     limits::{Enforcement, LimitInForce, LimitsVia, Plan, Resource, Rlimits, V1Run},
+    runs::{RunDir, Runs},
 };
 
 /// Which containment a dispatcher asks for.
@@ -654,10 +655,9 @@ pub(crate) struct Tree {
     controllers: Controllers,
     /// Why some controllers are missing.
     controllers_note: String,
-    /// Run cgroups that are empty and may be used again.
-    pool: Mutex<Vec<RunCgroup>>,
-    /// Run cgroups that were killed or left members behind, removed once empty.
-    retired: Mutex<Vec<RunCgroup>>,
+    /// Run cgroups that are empty and may be used again, and those that were killed or left
+    /// members behind, removed once empty.
+    runs: Runs<RunCgroup>,
     next: AtomicU64,
     /// Whether it was found to work, or not.
     pub(crate) proof: Proof,
@@ -861,8 +861,7 @@ impl Tree {
             has_kill,
             controllers,
             controllers_note,
-            pool: Mutex::default(),
-            retired: Mutex::default(),
+            runs: Runs::default(),
             next: AtomicU64::new(0),
             proof: Proof::default(),
         };
@@ -909,9 +908,7 @@ impl Tree {
         &self,
         limits: Option<(&HookLimits, [bool; 3])>,
     ) -> Result<RunCgroup, io::Error> {
-        self.collect_retired();
-        let pooled = self.pool.lock().unwrap_or_else(PoisonError::into_inner).pop();
-        let mut run = match pooled {
+        let mut run = match self.runs.pooled() {
             Some(r) => r,
             None => {
                 let n = self.next.fetch_add(1, Ordering::Relaxed);
@@ -980,26 +977,16 @@ impl Tree {
     /// [`Tree::finish`] when the caller has just read whether the run is `populated`.
     pub(crate) fn finish_read(&self, run: RunCgroup, populated: bool) {
         if run.killed.load(Ordering::Relaxed) || populated {
-            self.retired.lock().unwrap_or_else(PoisonError::into_inner).push(run);
+            self.runs.retire(run);
         } else {
-            self.pool.lock().unwrap_or_else(PoisonError::into_inner).push(run);
+            self.runs.pool(run);
         }
-    }
-
-    /// Removes retired cgroups that have emptied.
-    fn collect_retired(&self) {
-        let mut r = self.retired.lock().unwrap_or_else(PoisonError::into_inner);
-        if r.is_empty() {
-            return;
-        }
-        r.retain(|run| run.populated() || fs::remove_dir(&run.dir).is_err());
     }
 
     /// Kills every run of this engine and removes them (a failed probe); the shared tree stays
     /// (other engines of the user may be using it).
     fn remove_all(&self) {
-        self.pool.lock().unwrap_or_else(PoisonError::into_inner).clear();
-        self.retired.lock().unwrap_or_else(PoisonError::into_inner).clear();
+        self.runs.clear();
         for run in own_runs(&self.dir, &self.prefix) {
             kill_dir(&run, self.has_kill);
             let _ = fs::remove_dir(&run);
@@ -1009,6 +996,16 @@ impl Tree {
 
 /// `cpu.max` without a limit (and the kernel's default period).
 const CPU_UNLIMITED: &str = "max 100000";
+
+impl RunDir for RunCgroup {
+    fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn populated(&self) -> bool {
+        RunCgroup::populated(self)
+    }
+}
 
 impl RunCgroup {
     /// The cgroup's folder.

@@ -24,6 +24,7 @@ mod limits;
 mod outbox;
 mod reaper;
 mod runner;
+mod runs;
 mod settings;
 mod spawner;
 mod sys;

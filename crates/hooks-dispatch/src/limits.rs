@@ -20,16 +20,19 @@ use std::{
     os::{fd::AsFd, unix::fs::OpenOptionsExt},
     path::{Path, PathBuf},
     sync::{
-        Mutex, OnceLock, PoisonError,
+        OnceLock,
         atomic::{AtomicU64, Ordering},
     },
     time::Duration,
 };
 
-use crate::config::HookLimits;
 #[cfg(target_os = "linux")]
 use crate::contain::CgroupSetupError;
 use crate::contain::Proof;
+use crate::{
+    config::HookLimits,
+    runs::{RunDir, Runs},
+};
 
 /// A limited resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -519,7 +522,7 @@ impl V1 {
         for Unchecked { tree, run } in made {
             let i = tree.resource.index();
             // No process was started in it since it was found empty.
-            tree.pool.lock().unwrap_or_else(PoisonError::into_inner).push(run);
+            tree.runs.pool(run);
             let _ = self.trees[i].set(Ok(tree));
         }
     }
@@ -616,8 +619,8 @@ struct V1Tree {
     memsw: bool,
     /// Whether it was found to work, or not.
     proof: Proof,
-    pool: Mutex<Vec<V1Run>>,
-    retired: Mutex<Vec<V1Run>>,
+    /// Its runs: empty ones pooled, killed or populated ones retired until they empty.
+    runs: Runs<V1Run>,
     next: AtomicU64,
 }
 
@@ -645,6 +648,16 @@ enum Members {
     Procs(File),
     /// `pids.current`: `0` when no process is left, reaped or not.
     Current(File),
+}
+
+impl RunDir for V1Run {
+    fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn populated(&self) -> bool {
+        V1Run::populated(self)
+    }
 }
 
 impl V1Run {
@@ -717,8 +730,7 @@ impl V1Tree {
             prefix: crate::contain::run_prefix(),
             dir,
             proof: Proof::default(),
-            pool: Mutex::default(),
-            retired: Mutex::default(),
+            runs: Runs::default(),
             next: AtomicU64::new(0),
         };
         // Turned on by the engine that made the tree (children inherit it; the kernel takes
@@ -767,9 +779,7 @@ impl V1Tree {
     /// A run cgroup, empty, its limits as they are: pooled, claimed from another engine or
     /// made.
     fn take_unwritten(&self) -> io::Result<V1Run> {
-        self.collect_retired();
-        let pooled = self.pool.lock().unwrap_or_else(PoisonError::into_inner).pop();
-        match pooled.or_else(|| self.claim()) {
+        match self.runs.pooled().or_else(|| self.claim()) {
             Some(r) => Ok(r),
             None => self.make(),
         }
@@ -785,7 +795,7 @@ impl V1Tree {
                 if run.written.is_some() {
                     return Err(e);
                 }
-                self.retired.lock().unwrap_or_else(PoisonError::into_inner).push(run);
+                self.runs.retire(run);
                 run = self.make()?;
                 self.write_limits(&run.dir, limits, run.written.as_ref())?;
             }
@@ -841,7 +851,7 @@ impl V1Tree {
             CLAIMS.set(CLAIMS.get() + 1);
             let Ok(run) = self.open_run(dir, None) else { continue };
             if run.populated() {
-                self.retired.lock().unwrap_or_else(PoisonError::into_inner).push(run);
+                self.runs.retire(run);
                 continue;
             }
             return Some(run);
@@ -898,23 +908,15 @@ impl V1Tree {
             run.written = None;
         }
         if run.populated() {
-            self.retired.lock().unwrap_or_else(PoisonError::into_inner).push(run);
+            self.runs.retire(run);
         } else {
-            self.pool.lock().unwrap_or_else(PoisonError::into_inner).push(run);
+            self.runs.pool(run);
         }
-    }
-
-    fn collect_retired(&self) {
-        let mut r = self.retired.lock().unwrap_or_else(PoisonError::into_inner);
-        if r.is_empty() {
-            return;
-        }
-        r.retain(|run| run.populated() || fs::remove_dir(&run.dir).is_err());
     }
 
     /// Removes this engine's empty runs (a tree that failed its check); the shared tree stays.
     fn remove_all(&self) {
-        for run in self.pool.lock().unwrap_or_else(PoisonError::into_inner).drain(..) {
+        for run in self.runs.drain_pool() {
             let _ = fs::remove_dir(&run.dir);
         }
     }

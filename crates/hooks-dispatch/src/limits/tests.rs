@@ -112,7 +112,7 @@ fn a_memory_limit_moves_both_ways_with_swap_held_to_it_and_a_new_cgroup_needs_no
         assert_eq!(limit_file(&run, "memory.memsw.limit_in_bytes"), now, "swap held to the limit");
         tree.finish(run);
     }
-    tree.pool.lock().expect("pool").clear();
+    tree.runs.drain_pool();
     remove_tree(&tree.dir);
 }
 
@@ -139,7 +139,7 @@ fn a_run_claimed_before_the_first_hook_gets_only_that_hook_s_limits_written() {
     assert_eq!(run.dir, dir.join("1.5.0"), "taken, not made");
     assert_eq!(super::WRITES.get(), before, "nothing written before a hook");
     assert_eq!(limit_file(&run, "memory.limit_in_bytes"), old);
-    tree.pool.lock().expect("pool").push(run);
+    tree.runs.pool(run);
 
     let before = super::WRITES.get();
     let run = tree
@@ -153,7 +153,7 @@ fn a_run_claimed_before_the_first_hook_gets_only_that_hook_s_limits_written() {
         assert_eq!(limit_file(&run, "memory.memsw.limit_in_bytes"), (64u64 << 20).to_string());
     }
     tree.finish(run);
-    tree.pool.lock().expect("pool").clear();
+    tree.runs.drain_pool();
     remove_tree(&dir);
 }
 
@@ -186,7 +186,7 @@ fn a_cpu_quota_lifted_for_a_kill_is_written_again_at_the_next_use() {
     let run = tree.take(&limits).expect("the same run again");
     assert_eq!(super::WRITES.get(), before);
     tree.finish(run);
-    tree.pool.lock().expect("pool").clear();
+    tree.runs.drain_pool();
     remove_tree(&tree.dir);
 }
 
@@ -218,8 +218,7 @@ fn tree_at(r: Resource, dir: &std::path::Path, prefix: &str, memsw: bool) -> sup
         dir: dir.to_owned(),
         prefix: prefix.to_owned(),
         proof: crate::contain::Proof::default(),
-        pool: std::sync::Mutex::default(),
-        retired: std::sync::Mutex::default(),
+        runs: crate::runs::Runs::default(),
         next: std::sync::atomic::AtomicU64::new(0),
     }
 }
@@ -318,7 +317,7 @@ fn a_run_handed_back_by_another_engine_is_taken_unless_a_process_moved_in() {
     assert!(dir.join("1.3.0").is_dir(), "the one set aside is this engine's now");
     assert_ne!(run.dir, dir.join("1.3.0"), "the run is made");
     assert!(!dir.join("free.0").exists());
-    assert_eq!(b.retired.lock().expect("retired").len(), 1);
+    assert_eq!(b.runs.retired_len(), 1);
     assert_eq!(read(&run.dir), "64\n");
 
     // None free: made.
