@@ -12,6 +12,7 @@
 use hooks_schema::{
     Compaction, Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError, HostInput,
     Notification, Prompt, Provenance, SessionInfo, StopInfo, Subagent, ToolCall, ToolResult,
+    get_str,
 };
 use serde_json::{Map, Value};
 
@@ -24,20 +25,12 @@ use crate::{
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CopilotHost;
 
-fn string(obj: &Map<String, Value>, key: &str) -> Result<Option<String>, HostError> {
-    match obj.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(HostError::Malformed(format!("`{key}` is not a string"))),
-    }
-}
-
 /// The event named by the input or the command line, and its dialect.
 fn event_of(
     obj: &Map<String, Value>,
     event_arg: Option<&str>,
 ) -> Result<(CopilotEvent, Dialect, String), HostError> {
-    let named = string(obj, "hook_event_name")?.or(string(obj, "hookName")?);
+    let named = get_str(obj, "hook_event_name")?.or(get_str(obj, "hookName")?);
     let resolve =
         |n: &str| CopilotEvent::from_name(n).ok_or_else(|| HostError::UnknownEvent(n.to_owned()));
     let (event, dialect, name) = match (named.as_deref(), event_arg) {
@@ -85,16 +78,16 @@ impl HostCodec for CopilotHost {
         let mut env = Envelope::new(canonical);
         let mut taken: Vec<&str> =
             vec!["hook_event_name", "cwd", "timestamp", k("sessionId", "session_id")];
-        let session_id = string(&obj, k("sessionId", "session_id"))?.filter(|s| !s.is_empty());
+        let session_id = get_str(&obj, k("sessionId", "session_id"))?.filter(|s| !s.is_empty());
         env.session_id.clone_from(&session_id);
-        env.cwd = string(&obj, "cwd")?.filter(|s| !s.is_empty()).map(Into::into);
+        env.cwd = get_str(&obj, "cwd")?.filter(|s| !s.is_empty()).map(Into::into);
         env.timestamp = match obj.get("timestamp") {
             Some(Value::Number(n)) => Some(n.to_string()),
             Some(Value::String(s)) => Some(s.clone()),
             _ => None,
         };
         let tool = |name_key: &str, args_key: &str| -> Result<ToolCall, HostError> {
-            let name = string(&obj, name_key)?
+            let name = get_str(&obj, name_key)?
                 .ok_or_else(|| HostError::Malformed(format!("no `{name_key}`")))?;
             Ok(ToolCall {
                 kind: tool_kind(&name),
@@ -107,20 +100,24 @@ impl HostCodec for CopilotHost {
         };
         match event {
             CopilotEvent::SessionStart => {
-                env.session =
-                    Some(SessionInfo { source: string(&obj, "source")?, ..SessionInfo::default() });
+                env.session = Some(SessionInfo {
+                    source: get_str(&obj, "source")?,
+                    ..SessionInfo::default()
+                });
                 let ip = k("initialPrompt", "initial_prompt");
-                env.prompt = string(&obj, ip)?.map(|text| Prompt { text, ..Prompt::default() });
+                env.prompt = get_str(&obj, ip)?.map(|text| Prompt { text, ..Prompt::default() });
                 taken.extend(["source", ip]);
             }
             CopilotEvent::SessionEnd => {
-                env.session =
-                    Some(SessionInfo { reason: string(&obj, "reason")?, ..SessionInfo::default() });
+                env.session = Some(SessionInfo {
+                    reason: get_str(&obj, "reason")?,
+                    ..SessionInfo::default()
+                });
                 taken.push("reason");
             }
             CopilotEvent::UserPromptSubmitted => {
                 env.prompt = Some(Prompt {
-                    text: string(&obj, "prompt")?.unwrap_or_default(),
+                    text: get_str(&obj, "prompt")?.unwrap_or_default(),
                     ..Prompt::default()
                 });
                 taken.push("prompt");
@@ -147,7 +144,7 @@ impl HostCodec for CopilotHost {
                     taken.push(rk);
                 }
                 if event == CopilotEvent::PostToolUseFailure {
-                    let error = string(&obj, "error")?;
+                    let error = get_str(&obj, "error")?;
                     env.result = Some(ToolResult { error, failed: true, ..ToolResult::default() });
                     taken.push("error");
                 }
@@ -159,39 +156,39 @@ impl HostCodec for CopilotHost {
             CopilotEvent::AgentStop | CopilotEvent::SubagentStop => {
                 let (tk, sk) =
                     (k("transcriptPath", "transcript_path"), k("stopReason", "stop_reason"));
-                env.transcript_path = string(&obj, tk)?.filter(|s| !s.is_empty()).map(Into::into);
+                env.transcript_path = get_str(&obj, tk)?.filter(|s| !s.is_empty()).map(Into::into);
                 env.stop = Some(StopInfo {
-                    status: string(&obj, sk)?,
+                    status: get_str(&obj, sk)?,
                     stop_hook_active: obj.get("stop_hook_active") == Some(&Value::Bool(true)),
                     ..StopInfo::default()
                 });
                 taken.extend([tk, sk, "stop_hook_active"]);
                 if event == CopilotEvent::SubagentStop {
                     let ak = k("agentName", "agent_name");
-                    env.subagent = string(&obj, ak)?
+                    env.subagent = get_str(&obj, ak)?
                         .map(|n| Subagent { name: Some(n), ..Subagent::default() });
                     taken.push(ak);
                 }
             }
             CopilotEvent::SubagentStart => {
                 env.subagent =
-                    Some(Subagent { name: string(&obj, "agentName")?, ..Subagent::default() });
+                    Some(Subagent { name: get_str(&obj, "agentName")?, ..Subagent::default() });
                 taken.push("agentName");
             }
             CopilotEvent::PreCompact => {
                 let ck = k("customInstructions", "custom_instructions");
                 env.compaction = Some(Compaction {
-                    trigger: string(&obj, "trigger")?,
-                    custom_instructions: string(&obj, ck)?,
+                    trigger: get_str(&obj, "trigger")?,
+                    custom_instructions: get_str(&obj, ck)?,
                     ..Compaction::default()
                 });
                 taken.extend(["trigger", ck]);
             }
             CopilotEvent::Notification => {
                 env.notification = Some(Notification {
-                    kind: string(&obj, "notification_type")?,
-                    message: string(&obj, "message")?,
-                    title: string(&obj, "title")?,
+                    kind: get_str(&obj, "notification_type")?,
+                    message: get_str(&obj, "message")?,
+                    title: get_str(&obj, "title")?,
                 });
                 taken.extend(["notification_type", "message", "title"]);
             }

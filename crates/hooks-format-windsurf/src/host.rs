@@ -8,7 +8,7 @@
 
 use hooks_schema::{
     AgentText, Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError, HostInput,
-    Prompt, Provenance, ToolCall, ToolKind, ToolResult,
+    Prompt, Provenance, ToolCall, ToolKind, ToolResult, get_str,
 };
 use serde_json::{Map, Value};
 
@@ -17,14 +17,6 @@ use crate::events::WindsurfEvent;
 /// Windsurf's host codec.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct WindsurfHost;
-
-fn string(obj: &Map<String, Value>, key: &str) -> Result<Option<String>, HostError> {
-    match obj.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(HostError::Malformed(format!("`{key}` is not a string"))),
-    }
-}
 
 /// The tool name the envelope gives a Windsurf action.
 pub fn tool_name(event: WindsurfEvent) -> &'static str {
@@ -39,7 +31,7 @@ pub fn tool_name(event: WindsurfEvent) -> &'static str {
 impl HostCodec for WindsurfHost {
     fn decode_input(&self, stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, HostError> {
         let obj = hooks_schema::json_object(stdin)?;
-        let named = string(&obj, "agent_action_name")?;
+        let named = get_str(&obj, "agent_action_name")?;
         let native = match (named.as_deref(), event_arg) {
             (Some(a), Some(b)) if a != b => {
                 return Err(HostError::Malformed(format!(
@@ -53,15 +45,15 @@ impl HostCodec for WindsurfHost {
             .ok_or_else(|| HostError::UnknownEvent(native.clone()))?;
         let canonical = event.canonical().ok_or_else(|| HostError::UnknownEvent(native.clone()))?;
         let mut env = Envelope::new(canonical);
-        let session_id = string(&obj, "trajectory_id")?.filter(|s| !s.is_empty());
+        let session_id = get_str(&obj, "trajectory_id")?.filter(|s| !s.is_empty());
         env.session_id.clone_from(&session_id);
-        env.timestamp = string(&obj, "timestamp")?;
+        env.timestamp = get_str(&obj, "timestamp")?;
         let info = match obj.get("tool_info") {
             None | Some(Value::Null) => Map::new(),
             Some(Value::Object(m)) => m.clone(),
             Some(_) => return Err(HostError::Malformed("`tool_info` is not an object".to_owned())),
         };
-        let execution = string(&obj, "execution_id")?;
+        let execution = get_str(&obj, "execution_id")?;
         let get = |k: &str| info.get(k).and_then(Value::as_str).map(str::to_owned);
         match (event, event.narrowing()) {
             (_, Some(ToolKind::Mcp)) => {

@@ -431,6 +431,25 @@ pub fn take_u64(m: &mut serde_json::Map<String, Value>, key: &str) -> Option<u64
     v
 }
 
+/// Reads `key` of an agent's hook input as an optional string without taking it out (absent
+/// or `null` is `None`); any other type is [`HostError::Malformed`], as [`take_str`] says.
+///
+/// ```
+/// use hooks_schema::get_str;
+///
+/// let m = serde_json::json!({"a": "x", "b": 1}).as_object().cloned().unwrap();
+/// assert_eq!(get_str(&m, "a").unwrap().as_deref(), Some("x"));
+/// assert_eq!(get_str(&m, "c").unwrap(), None);
+/// assert!(get_str(&m, "b").is_err());
+/// ```
+pub fn get_str(m: &serde_json::Map<String, Value>, key: &str) -> Result<Option<String>, HostError> {
+    match m.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(HostError::Malformed(format!("`{key}` must be a string"))),
+    }
+}
+
 /// Removes `key` and reads it as a flag (absent or `null` is `false`); any other type is
 /// [`HostError::Malformed`].
 pub fn take_bool(m: &mut serde_json::Map<String, Value>, key: &str) -> Result<bool, HostError> {

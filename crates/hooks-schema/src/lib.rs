@@ -153,7 +153,7 @@ pub use crate::{
     host::{
         EDITED_PATH_ARGS, HostAnswer, HostCodec, HostError, HostInput, InstallTarget,
         MCP_PATH_ARGS, MCP_READ_VERBS, MCP_WRITE_VERBS, OtherFormatFiles, claude_shaped,
-        edited_paths_from_args, host_runs, joined_texts, json_answer, json_object,
+        edited_paths_from_args, get_str, host_runs, joined_texts, json_answer, json_object,
         object_naming_its_event, patch_paths, reason_with_provenance, take_bool, take_str,
         take_u64,
     },
