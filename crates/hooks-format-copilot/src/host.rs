@@ -211,12 +211,7 @@ impl HostCodec for CopilotHost {
             return HostAnswer::default();
         };
         let out = answer(event, dialect, verdict);
-        let stdout = if out.is_empty() {
-            Vec::new()
-        } else {
-            serde_json::to_vec(&Value::Object(out)).unwrap_or_default()
-        };
-        HostAnswer { stdout, stderr: Vec::new(), exit_code: 0 }
+        HostAnswer::json_object(out)
     }
 }
 

@@ -50,6 +50,28 @@ pub struct HostAnswer {
     pub exit_code: i32,
 }
 
+impl HostAnswer {
+    /// An answer that exits 0 with `out` as one compact JSON object on stdout, or nothing
+    /// at all when `out` is empty (an agent reads no output as "no opinion").
+    ///
+    /// ```
+    /// use hooks_schema::HostAnswer;
+    ///
+    /// let mut out = serde_json::Map::new();
+    /// assert!(HostAnswer::json_object(out.clone()).stdout.is_empty());
+    /// out.insert("decision".into(), "deny".into());
+    /// assert_eq!(HostAnswer::json_object(out).stdout, br#"{"decision":"deny"}"#);
+    /// ```
+    pub fn json_object(out: serde_json::Map<String, Value>) -> HostAnswer {
+        let stdout = if out.is_empty() {
+            Vec::new()
+        } else {
+            serde_json::to_vec(&Value::Object(out)).unwrap_or_default()
+        };
+        HostAnswer { stdout, stderr: Vec::new(), exit_code: 0 }
+    }
+}
+
 /// How an agent runs the engine as its hook command (issue 20, `hooks bridge`).
 pub trait HostCodec: Send + Sync + fmt::Debug {
     /// Decodes the agent's native hook input (`stdin`), with the event named on the command
@@ -616,14 +638,11 @@ pub fn json_answer(
         named.extend(specific);
         out.insert("hookSpecificOutput".into(), Value::Object(named));
     }
-    let stdout = if out.is_empty() {
-        Vec::new()
-    } else {
-        let mut s = serde_json::to_vec(&Value::Object(out)).unwrap_or_default();
-        s.push(b'\n');
-        s
-    };
-    HostAnswer { stdout, stderr: Vec::new(), exit_code: 0 }
+    let mut answer = HostAnswer::json_object(out);
+    if !answer.stdout.is_empty() {
+        answer.stdout.push(b'\n');
+    }
+    answer
 }
 
 /// A file `hooks install` writes the bridge into (issue 20): the agent's own configuration.
