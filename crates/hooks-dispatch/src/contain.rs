@@ -1199,18 +1199,21 @@ pub(crate) enum SelfFile {
 /// buffer: eight to ten system calls).
 #[cfg(target_os = "linux")]
 pub(crate) fn self_file(file: SelfFile) -> Result<&'static str, CgroupSetupError> {
-    static FILES: OnceLock<[Result<String, String>; 2]> = OnceLock::new();
+    // A failed read is kept as its kind and text (an `io::Error` cannot be cloned) and given
+    // back to each caller as an error of the same kind.
+    static FILES: OnceLock<[Result<String, (io::ErrorKind, String)>; 2]> = OnceLock::new();
     const PATHS: [&str; 2] = ["/proc/self/mountinfo", "/proc/self/cgroup"];
-    let files = FILES.get_or_init(|| PATHS.map(|p| read_whole(p).map_err(|e| e.to_string())));
+    let files =
+        FILES.get_or_init(|| PATHS.map(|p| read_whole(p).map_err(|e| (e.kind(), e.to_string()))));
     let i = match file {
         SelfFile::Mountinfo => 0,
         SelfFile::Cgroup => 1,
     };
     match &files[i] {
         Ok(text) => Ok(text.as_str()),
-        Err(why) => Err(CgroupSetupError::ReadProc {
+        Err((kind, why)) => Err(CgroupSetupError::ReadProc {
             path: PathBuf::from(PATHS[i]),
-            source: io::Error::other(why.clone()),
+            source: io::Error::new(*kind, why.clone()),
         }),
     }
 }
