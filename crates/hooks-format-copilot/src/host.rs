@@ -12,7 +12,7 @@
 use hooks_schema::{
     Compaction, Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError, HostInput,
     Notification, Prompt, Provenance, SessionInfo, StopInfo, Subagent, ToolCall, ToolResult,
-    get_str,
+    get_str, reason_with_provenance,
 };
 use serde_json::{Map, Value};
 
@@ -215,17 +215,6 @@ impl HostCodec for CopilotHost {
     }
 }
 
-/// The hook, file and line that decided, appended to a reason the agent shows.
-pub fn with_provenance(reason: &str, by: Option<&Provenance>) -> String {
-    match by {
-        None => reason.to_owned(),
-        Some(p) => {
-            let line = p.line.map_or_else(String::new, |l| format!(":{l}"));
-            format!("{reason} (hook {}, {}{line})", p.hook_id, p.source.path)
-        }
-    }
-}
-
 /// Copilot's answer for a folded verdict on `event` in `dialect`.
 fn answer(event: CopilotEvent, dialect: Dialect, verdict: &FoldedVerdict) -> Map<String, Value> {
     let mut out = Map::new();
@@ -236,7 +225,7 @@ fn answer(event: CopilotEvent, dialect: Dialect, verdict: &FoldedVerdict) -> Map
     };
     let reason = verdict.reason.as_deref().map_or_else(
         || "blocked by a hook".to_owned(),
-        |r| with_provenance(r, verdict.decided_by.as_ref()),
+        |r| reason_with_provenance(Some(r), verdict.decided_by.as_ref()),
     );
     let pascal = dialect == Dialect::Pascal && event != CopilotEvent::PermissionRequest;
     let context = join(&verdict.context);

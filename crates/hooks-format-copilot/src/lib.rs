@@ -37,7 +37,7 @@ pub use crate::{
         USER_HOOKS, USER_SETTINGS, descriptor,
     },
     events::{CopilotEvent, DEFAULT_TIMEOUT, Dialect, MatchField},
-    host::{CopilotHost, with_provenance},
+    host::CopilotHost,
     matcher::{MAX_MATCHER_LEN, TOOL_NAMES, claude_tool_name, copilot_tool_name, tool_kind},
     parse::{
         ALLOW_MANAGED_HOOKS_ONLY, DISABLE_ALL_HOOKS, DocumentKind, MAX_DOCUMENT_BYTES,

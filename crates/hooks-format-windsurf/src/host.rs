@@ -8,7 +8,7 @@
 
 use hooks_schema::{
     AgentText, Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError, HostInput,
-    Prompt, Provenance, ToolCall, ToolKind, ToolResult, get_str,
+    Prompt, ToolCall, ToolKind, ToolResult, get_str, reason_with_provenance,
 };
 use serde_json::{Map, Value};
 
@@ -155,7 +155,7 @@ impl HostCodec for WindsurfHost {
             // Windsurf cannot ask: an engine `ask` blocks, naming the rule.
             Some(Decision::Deny | Decision::Ask) if blocks => {
                 let reason = verdict.reason.as_deref().unwrap_or("blocked by a hook");
-                let text = with_provenance(reason, verdict.decided_by.as_ref());
+                let text = reason_with_provenance(Some(reason), verdict.decided_by.as_ref());
                 HostAnswer {
                     stdout: Vec::new(),
                     stderr: format!("{text}\n").into_bytes(),
@@ -163,17 +163,6 @@ impl HostCodec for WindsurfHost {
                 }
             }
             _ => HostAnswer::default(),
-        }
-    }
-}
-
-/// The hook, file and line that decided, appended to a reason.
-pub fn with_provenance(reason: &str, by: Option<&Provenance>) -> String {
-    match by {
-        None => reason.to_owned(),
-        Some(p) => {
-            let line = p.line.map_or_else(String::new, |l| format!(":{l}"));
-            format!("{reason} (hook {}, {}{line})", p.hook_id, p.source.path)
         }
     }
 }

@@ -28,6 +28,6 @@ pub use crate::{
         descriptor,
     },
     events::WindsurfEvent,
-    host::{WindsurfHost, tool_name, with_provenance},
+    host::{WindsurfHost, tool_name},
     parse::{DEFAULT_TIMEOUT, MAX_DOCUMENT_BYTES, NATIVE_SHOW_OUTPUT, SHELL, parse},
 };

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use hooks_schema::{
-    AbsPathBuf, CapturedOutput, ExitInfo, HookCodec, HookId, HookSourceId, RawOutcome,
+    AbsPathBuf, CapturedOutput, ExitInfo, HookCodec, HookId, HookSourceId, Provenance, RawOutcome,
 };
 use proptest::prelude::*;
 use serde_json::json;
