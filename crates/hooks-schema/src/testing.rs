@@ -1,6 +1,7 @@
-//! Helpers for the tests of a format's codec (feature `testing`, for dev-dependencies only):
-//! an encode context for a project, a pre-tool envelope, an outcome from captured text, and a
-//! verdict rendered as one line for golden tables.
+//! Helpers for the tests of a format's codec and parser (feature `testing`, for
+//! dev-dependencies only): an encode context for a project, a pre-tool envelope, an outcome
+//! from captured text, a verdict rendered as one line for golden tables, and a parse result
+//! rendered for golden files ([`GoldenParse`]).
 //!
 //! They live here, not in `hooks-testing`, because the adapter crates sit below
 //! `hooks-testing` in the layering (`cargo xtask check-layers`: edges point down, and
@@ -9,8 +10,8 @@
 use std::{fmt::Write as _, path::Path, time::Duration};
 
 use crate::{
-    CapturedOutput, EncodeContext, Envelope, ExitInfo, HookEvent, HookSourceId, HookVerdict,
-    RawOutcome, ToolCall, ToolKind,
+    CapturedOutput, EncodeContext, Envelope, ExitInfo, HookDefinition, HookEvent, HookSourceId,
+    HookVerdict, ParseResult, RawOutcome, ToolCall, ToolKind,
 };
 
 /// An encode context for `source` placed in the project `dir` (its working directory and
@@ -88,4 +89,80 @@ pub fn render_verdict(v: &HookVerdict) -> String {
         let _ = write!(out, " note={n:?}");
     }
     if out.is_empty() { " no opinion".to_owned() } else { out }
+}
+
+/// How a format's parse golden files write what every format's documents have; each format
+/// writes its own fields of a definition itself ([`GoldenParse::render`]).
+#[derive(Debug, Clone, Copy)]
+pub struct GoldenParse {
+    /// The text of a matcher that matches everything (`*`, `(all)`).
+    pub all_matcher: &'static str,
+    /// Whether the document's policy switches are written (`policy: <key> <rule> on=<bool>`).
+    pub policy: bool,
+    /// Whether a diagnostic's detail is written after it (`  revealed: <detail>`).
+    pub revealed: bool,
+}
+
+impl GoldenParse {
+    /// `result` as a golden file: `rejected` when the document was refused; else each
+    /// definition's id, event, position, matcher and command, then what `fields` writes for
+    /// it, then the document's settings (and policy switches); last, one line per diagnostic
+    /// with its code and hook.
+    pub fn render(
+        &self,
+        result: &ParseResult,
+        fields: impl Fn(&HookDefinition, &mut String),
+    ) -> String {
+        let mut out = String::new();
+        let diags = match result {
+            Err(diags) => {
+                out.push_str("rejected\n");
+                diags
+            }
+            Ok(parsed) => {
+                for d in &parsed.definitions {
+                    let _ = writeln!(
+                        out,
+                        "{} {} ({}) at {}:{} order={}",
+                        d.id,
+                        d.event,
+                        d.native_event,
+                        d.line.unwrap_or(0),
+                        d.column.unwrap_or(0),
+                        d.order
+                    );
+                    let _ = writeln!(
+                        out,
+                        "  matcher: {}",
+                        d.matcher.text().unwrap_or(self.all_matcher)
+                    );
+                    let _ = writeln!(out, "  command: {:?}", d.command);
+                    fields(d, &mut out);
+                }
+                if !parsed.settings.is_empty() {
+                    let settings = serde_json::Value::Object(parsed.settings.clone());
+                    let _ = writeln!(out, "settings: {settings}");
+                }
+                if self.policy {
+                    for s in &parsed.policy.switches {
+                        let _ = writeln!(out, "policy: {} {:?} on={}", s.key, s.rule, s.on);
+                    }
+                }
+                &parsed.diagnostics
+            }
+        };
+        for d in diags {
+            let _ = write!(out, "{d} [{}]", d.code.as_deref().unwrap_or("-"));
+            if self.revealed
+                && let Some(detail) = &d.detail
+            {
+                let _ = write!(out, "\n  revealed: {detail}");
+            }
+            if let Some(id) = &d.hook_id {
+                let _ = write!(out, " ({id})");
+            }
+            out.push('\n');
+        }
+        out
+    }
 }

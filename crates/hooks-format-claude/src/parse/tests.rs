@@ -7,6 +7,7 @@ use std::{
 };
 
 use expect_test::expect_file;
+use hooks_schema::testing::GoldenParse;
 use hooks_schema::{
     Decision, EncodeContext, Envelope, ExecutionMode, ExitInfo, HookCommand, HookEvent,
     HookSourceId, OnFailure, ParseResult, RawOutcome, SpawnFailure, SpawnFailureKind,
@@ -22,53 +23,21 @@ fn data_dir() -> PathBuf {
 
 /// Renders a parse result for golden files.
 pub(crate) fn render(result: &ParseResult) -> String {
-    let mut out = String::new();
-    let diags = match result {
-        Err(diags) => {
-            out.push_str("rejected\n");
-            diags
+    let golden = GoldenParse { all_matcher: "*", policy: false, revealed: false };
+    golden.render(result, |d, out| {
+        let _ = writeln!(
+            out,
+            "  timeout={}s on_failure={} mode={} enabled={}",
+            d.timeout.as_secs_f64(),
+            d.on_failure.as_str(),
+            d.mode.as_str(),
+            d.enabled
+        );
+        let _ = writeln!(out, "  codec: {:?}", d.codec);
+        if !d.native.is_empty() {
+            let _ = writeln!(out, "  native: {}", Value::Object(d.native.clone()));
         }
-        Ok(parsed) => {
-            for d in &parsed.definitions {
-                let _ = writeln!(
-                    out,
-                    "{} {} ({}) at {}:{} order={}",
-                    d.id,
-                    d.event,
-                    d.native_event,
-                    d.line.unwrap_or(0),
-                    d.column.unwrap_or(0),
-                    d.order
-                );
-                let _ = writeln!(out, "  matcher: {}", d.matcher.text().unwrap_or("*"));
-                let _ = writeln!(out, "  command: {:?}", d.command);
-                let _ = writeln!(
-                    out,
-                    "  timeout={}s on_failure={} mode={} enabled={}",
-                    d.timeout.as_secs_f64(),
-                    d.on_failure.as_str(),
-                    d.mode.as_str(),
-                    d.enabled
-                );
-                let _ = writeln!(out, "  codec: {:?}", d.codec);
-                if !d.native.is_empty() {
-                    let _ = writeln!(out, "  native: {}", Value::Object(d.native.clone()));
-                }
-            }
-            if !parsed.settings.is_empty() {
-                let _ = writeln!(out, "settings: {}", Value::Object(parsed.settings.clone()));
-            }
-            &parsed.diagnostics
-        }
-    };
-    for d in diags {
-        let _ = write!(out, "{d} [{}]", d.code.as_deref().unwrap_or("-"));
-        if let Some(id) = &d.hook_id {
-            let _ = write!(out, " ({id})");
-        }
-        out.push('\n');
-    }
-    out
+    })
 }
 
 /// The fixtures of `test_data/<dir>` with extension `ext`, in name order (at least six).

@@ -8,6 +8,7 @@ use std::{
 };
 
 use expect_test::expect_file;
+use hooks_schema::testing::GoldenParse;
 use hooks_schema::{HookEvent, HookSourceKind, ParseResult, SwitchRule};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -20,56 +21,18 @@ fn data_dir() -> PathBuf {
 
 /// Renders a parse result for golden files.
 pub(crate) fn render(result: &ParseResult) -> String {
-    let mut out = String::new();
-    let diags = match result {
-        Err(diags) => {
-            out.push_str("rejected\n");
-            diags
-        }
-        Ok(parsed) => {
-            for d in &parsed.definitions {
-                let _ = writeln!(
-                    out,
-                    "{} {} ({}) at {}:{} order={}",
-                    d.id,
-                    d.event,
-                    d.native_event,
-                    d.line.unwrap_or(0),
-                    d.column.unwrap_or(0),
-                    d.order
-                );
-                let _ = writeln!(out, "  matcher: {}", d.matcher.text().unwrap_or("(all)"));
-                let _ = writeln!(out, "  command: {:?}", d.command);
-                let _ = writeln!(
-                    out,
-                    "  timeout={}s on_failure={} mode={} enabled={}",
-                    d.timeout.as_secs_f64(),
-                    d.on_failure.as_str(),
-                    d.mode.as_str(),
-                    d.enabled
-                );
-                let _ = writeln!(out, "  native: {}", Value::Object(d.native.clone()));
-            }
-            if !parsed.settings.is_empty() {
-                let _ = writeln!(out, "settings: {}", Value::Object(parsed.settings.clone()));
-            }
-            for s in &parsed.policy.switches {
-                let _ = writeln!(out, "policy: {} {:?} on={}", s.key, s.rule, s.on);
-            }
-            &parsed.diagnostics
-        }
-    };
-    for d in diags {
-        let _ = write!(out, "{d} [{}]", d.code.as_deref().unwrap_or("-"));
-        if let Some(detail) = &d.detail {
-            let _ = write!(out, "\n  revealed: {detail}");
-        }
-        if let Some(id) = &d.hook_id {
-            let _ = write!(out, " ({id})");
-        }
-        out.push('\n');
-    }
-    out
+    let golden = GoldenParse { all_matcher: "(all)", policy: true, revealed: true };
+    golden.render(result, |d, out| {
+        let _ = writeln!(
+            out,
+            "  timeout={}s on_failure={} mode={} enabled={}",
+            d.timeout.as_secs_f64(),
+            d.on_failure.as_str(),
+            d.mode.as_str(),
+            d.enabled
+        );
+        let _ = writeln!(out, "  native: {}", Value::Object(d.native.clone()));
+    })
 }
 
 /// The kind a fixture is read as, and the path it pretends to have (shape by name).

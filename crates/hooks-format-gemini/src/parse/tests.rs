@@ -8,6 +8,7 @@ use std::{
 };
 
 use expect_test::expect_file;
+use hooks_schema::testing::GoldenParse;
 use hooks_schema::{HookEvent, ParseResult, SwitchRule};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -20,61 +21,26 @@ fn data_dir() -> PathBuf {
 
 /// Renders a parse result for golden files.
 pub(crate) fn render(result: &ParseResult) -> String {
-    let mut out = String::new();
-    let diags = match result {
-        Err(diags) => {
-            out.push_str("rejected\n");
-            diags
+    let golden = GoldenParse { all_matcher: "*", policy: true, revealed: false };
+    golden.render(result, |d, out| {
+        let _ = writeln!(
+            out,
+            "  timeout={}ms on_failure={} mode={} enabled={}",
+            d.timeout.as_millis(),
+            d.on_failure.as_str(),
+            d.mode.as_str(),
+            d.enabled
+        );
+        if !d.env.is_empty() {
+            let _ = writeln!(out, "  env: {:?}", d.env);
         }
-        Ok(parsed) => {
-            for d in &parsed.definitions {
-                let _ = writeln!(
-                    out,
-                    "{} {} ({}) at {}:{} order={}",
-                    d.id,
-                    d.event,
-                    d.native_event,
-                    d.line.unwrap_or(0),
-                    d.column.unwrap_or(0),
-                    d.order
-                );
-                let _ = writeln!(out, "  matcher: {}", d.matcher.text().unwrap_or("*"));
-                let _ = writeln!(out, "  command: {:?}", d.command);
-                let _ = writeln!(
-                    out,
-                    "  timeout={}ms on_failure={} mode={} enabled={}",
-                    d.timeout.as_millis(),
-                    d.on_failure.as_str(),
-                    d.mode.as_str(),
-                    d.enabled
-                );
-                if !d.env.is_empty() {
-                    let _ = writeln!(out, "  env: {:?}", d.env);
-                }
-                if let Some(desc) = &d.description {
-                    let _ = writeln!(out, "  description: {desc}");
-                }
-                if !d.native.is_empty() {
-                    let _ = writeln!(out, "  native: {}", Value::Object(d.native.clone()));
-                }
-            }
-            if !parsed.settings.is_empty() {
-                let _ = writeln!(out, "settings: {}", Value::Object(parsed.settings.clone()));
-            }
-            for s in &parsed.policy.switches {
-                let _ = writeln!(out, "policy: {} {:?} on={}", s.key, s.rule, s.on);
-            }
-            &parsed.diagnostics
+        if let Some(desc) = &d.description {
+            let _ = writeln!(out, "  description: {desc}");
         }
-    };
-    for d in diags {
-        let _ = write!(out, "{d} [{}]", d.code.as_deref().unwrap_or("-"));
-        if let Some(id) = &d.hook_id {
-            let _ = write!(out, " ({id})");
+        if !d.native.is_empty() {
+            let _ = writeln!(out, "  native: {}", Value::Object(d.native.clone()));
         }
-        out.push('\n');
-    }
-    out
+    })
 }
 
 #[test]

@@ -7,6 +7,7 @@ use std::{
 };
 
 use expect_test::expect_file;
+use hooks_schema::testing::GoldenParse;
 use hooks_schema::{Envelope, HookEvent, ParseResult, ToolCall, ToolKind};
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -18,45 +19,16 @@ fn data_dir() -> PathBuf {
 }
 
 fn render(result: &ParseResult) -> String {
-    let mut out = String::new();
-    let diags = match result {
-        Err(diags) => {
-            out.push_str("rejected\n");
-            diags
-        }
-        Ok(parsed) => {
-            for d in &parsed.definitions {
-                let _ = writeln!(
-                    out,
-                    "{} {} ({}) at {}:{} order={}",
-                    d.id,
-                    d.event,
-                    d.native_event,
-                    d.line.unwrap_or(0),
-                    d.column.unwrap_or(0),
-                    d.order
-                );
-                let _ = writeln!(out, "  matcher: {}", d.matcher.text().unwrap_or("*"));
-                let _ = writeln!(out, "  command: {:?}", d.command);
-                let _ = writeln!(
-                    out,
-                    "  timeout={}s cwd={:?} native={}",
-                    d.timeout.as_secs(),
-                    d.cwd,
-                    Value::Object(d.native.clone())
-                );
-            }
-            &parsed.diagnostics
-        }
-    };
-    for d in diags {
-        let _ = write!(out, "{d} [{}]", d.code.as_deref().unwrap_or("-"));
-        if let Some(id) = &d.hook_id {
-            let _ = write!(out, " ({id})");
-        }
-        out.push('\n');
-    }
-    out
+    let golden = GoldenParse { all_matcher: "*", policy: false, revealed: false };
+    golden.render(result, |d, out| {
+        let _ = writeln!(
+            out,
+            "  timeout={}s cwd={:?} native={}",
+            d.timeout.as_secs(),
+            d.cwd,
+            Value::Object(d.native.clone())
+        );
+    })
 }
 
 #[test]
