@@ -101,12 +101,24 @@ pub struct GoldenParse {
     pub policy: bool,
     /// Whether a diagnostic's detail is written after it (`  revealed: <detail>`).
     pub revealed: bool,
+    /// The unit of the line that gives a definition's timeout, failure policy, mode and whether
+    /// it is enabled, written after its command; `None`: the format writes its own.
+    pub run_line: Option<TimeoutUnit>,
+}
+
+/// How [`GoldenParse::run_line`] writes a timeout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeoutUnit {
+    /// Seconds, with a fraction when there is one (`timeout=1.5s`).
+    Seconds,
+    /// Whole milliseconds (`timeout=1500ms`).
+    Millis,
 }
 
 impl GoldenParse {
     /// `result` as a golden file: `rejected` when the document was refused; else each
-    /// definition's id, event, position, matcher and command, then what `fields` writes for
-    /// it, then the document's settings (and policy switches); last, one line per diagnostic
+    /// definition's id, event, position, matcher and command (and its run line), then what
+    /// `fields` writes for it, then the document's settings (and policy switches); last, one line per diagnostic
     /// with its code and hook.
     pub fn render(
         &self,
@@ -137,6 +149,19 @@ impl GoldenParse {
                         d.matcher.text().unwrap_or(self.all_matcher)
                     );
                     let _ = writeln!(out, "  command: {:?}", d.command);
+                    if let Some(unit) = self.run_line {
+                        let timeout = match unit {
+                            TimeoutUnit::Seconds => format!("{}s", d.timeout.as_secs_f64()),
+                            TimeoutUnit::Millis => format!("{}ms", d.timeout.as_millis()),
+                        };
+                        let _ = writeln!(
+                            out,
+                            "  timeout={timeout} on_failure={} mode={} enabled={}",
+                            d.on_failure.as_str(),
+                            d.mode.as_str(),
+                            d.enabled
+                        );
+                    }
                     fields(d, &mut out);
                 }
                 if !parsed.settings.is_empty() {

@@ -7,7 +7,7 @@ use std::{
 };
 
 use expect_test::expect_file;
-use hooks_schema::testing::GoldenParse;
+use hooks_schema::testing::{GoldenParse, TimeoutUnit};
 use hooks_schema::{
     Decision, EncodeContext, Envelope, ExecutionMode, ExitInfo, HookCommand, HookEvent,
     HookSourceId, OnFailure, ParseResult, RawOutcome, SpawnFailure, SpawnFailureKind,
@@ -23,16 +23,13 @@ fn data_dir() -> PathBuf {
 
 /// Renders a parse result for golden files.
 pub(crate) fn render(result: &ParseResult) -> String {
-    let golden = GoldenParse { all_matcher: "*", policy: false, revealed: false };
+    let golden = GoldenParse {
+        all_matcher: "*",
+        policy: false,
+        revealed: false,
+        run_line: Some(TimeoutUnit::Seconds),
+    };
     golden.render(result, |d, out| {
-        let _ = writeln!(
-            out,
-            "  timeout={}s on_failure={} mode={} enabled={}",
-            d.timeout.as_secs_f64(),
-            d.on_failure.as_str(),
-            d.mode.as_str(),
-            d.enabled
-        );
         let _ = writeln!(out, "  codec: {:?}", d.codec);
         if !d.native.is_empty() {
             let _ = writeln!(out, "  native: {}", Value::Object(d.native.clone()));

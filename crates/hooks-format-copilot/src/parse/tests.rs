@@ -21,7 +21,7 @@ fn data_dir() -> PathBuf {
 
 /// Renders a parse result for golden files.
 pub(crate) fn render(result: &ParseResult) -> String {
-    let golden = GoldenParse { all_matcher: "*", policy: true, revealed: false };
+    let golden = GoldenParse { all_matcher: "*", policy: true, revealed: false, run_line: None };
     golden.render(result, |d, out| {
         let _ = writeln!(out, "  timeout={}ms cwd={:?}", d.timeout.as_millis(), d.cwd);
         if !d.env.is_empty() {

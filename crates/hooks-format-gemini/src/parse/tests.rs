@@ -8,7 +8,7 @@ use std::{
 };
 
 use expect_test::expect_file;
-use hooks_schema::testing::GoldenParse;
+use hooks_schema::testing::{GoldenParse, TimeoutUnit};
 use hooks_schema::{HookEvent, ParseResult, SwitchRule};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -21,16 +21,13 @@ fn data_dir() -> PathBuf {
 
 /// Renders a parse result for golden files.
 pub(crate) fn render(result: &ParseResult) -> String {
-    let golden = GoldenParse { all_matcher: "*", policy: true, revealed: false };
+    let golden = GoldenParse {
+        all_matcher: "*",
+        policy: true,
+        revealed: false,
+        run_line: Some(TimeoutUnit::Millis),
+    };
     golden.render(result, |d, out| {
-        let _ = writeln!(
-            out,
-            "  timeout={}ms on_failure={} mode={} enabled={}",
-            d.timeout.as_millis(),
-            d.on_failure.as_str(),
-            d.mode.as_str(),
-            d.enabled
-        );
         if !d.env.is_empty() {
             let _ = writeln!(out, "  env: {:?}", d.env);
         }

@@ -19,7 +19,7 @@ fn data_dir() -> PathBuf {
 }
 
 fn render(result: &ParseResult) -> String {
-    let golden = GoldenParse { all_matcher: "*", policy: false, revealed: false };
+    let golden = GoldenParse { all_matcher: "*", policy: false, revealed: false, run_line: None };
     golden.render(result, |d, out| {
         let _ = writeln!(
             out,
