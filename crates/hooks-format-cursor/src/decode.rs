@@ -137,7 +137,7 @@ fn failed(
     what: String,
     mut notes: Vec<String>,
 ) -> HookVerdict {
-    let mut v = HookVerdict { failure: Some(what.clone()), ..HookVerdict::no_opinion() };
+    let mut v = HookVerdict::failed(what.clone());
     match hook.on_failure {
         OnFailure::Block if can_deny => {
             v.decision = Some(Decision::Deny);

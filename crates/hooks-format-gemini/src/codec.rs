@@ -313,10 +313,7 @@ pub(crate) fn decode_outcome(
     // reads as 0 (`exitCode || 0`); the run still counts as failed.
     let (code, failure) = match &outcome.exit {
         ExitInfo::NotStarted(f) => {
-            return HookVerdict {
-                failure: Some(format!("could not start: {}", f.message)),
-                ..HookVerdict::default()
-            };
+            return HookVerdict::failed(format!("could not start: {}", f.message));
         }
         ExitInfo::Signaled(s) => (0, Some(format!("killed by signal {s}"))),
         ExitInfo::Responded(s) => {

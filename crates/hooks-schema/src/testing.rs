@@ -118,8 +118,8 @@ pub enum TimeoutUnit {
 impl GoldenParse {
     /// `result` as a golden file: `rejected` when the document was refused; else each
     /// definition's id, event, position, matcher and command (and its run line), then what
-    /// `fields` writes for it, then the document's settings (and policy switches); last, one line per diagnostic
-    /// with its code and hook.
+    /// `fields` writes for it, then the document's settings (and policy switches); last, one
+    /// line per diagnostic with its code and hook.
     pub fn render(
         &self,
         result: &ParseResult,
