@@ -976,11 +976,8 @@ impl Tree {
 
     /// [`Tree::finish`] when the caller has just read whether the run is `populated`.
     pub(crate) fn finish_read(&self, run: RunCgroup, populated: bool) {
-        if run.killed.load(Ordering::Relaxed) || populated {
-            self.runs.retire(run);
-        } else {
-            self.runs.pool(run);
-        }
+        let reusable = !run.killed.load(Ordering::Relaxed) && !populated;
+        self.runs.give_back(run, reusable);
     }
 
     /// Kills every run of this engine and removes them (a failed probe); the shared tree stays

@@ -907,11 +907,8 @@ impl V1Tree {
             *run.lifted.get_mut() = false;
             run.written = None;
         }
-        if run.populated() {
-            self.runs.retire(run);
-        } else {
-            self.runs.pool(run);
-        }
+        let reusable = !run.populated();
+        self.runs.give_back(run, reusable);
     }
 
     /// Removes this engine's empty runs (a tree that failed its check); the shared tree stays.

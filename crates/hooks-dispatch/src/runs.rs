@@ -38,6 +38,12 @@ impl<R: RunDir> Runs<R> {
         self.pool.lock().unwrap_or_else(PoisonError::into_inner).pop()
     }
 
+    /// A run a hook has finished with: back to the pool when `reusable` (empty, never killed),
+    /// else retired.
+    pub(crate) fn give_back(&self, run: R, reusable: bool) {
+        if reusable { self.pool(run) } else { self.retire(run) }
+    }
+
     /// Back to the pool: it is empty and may be used again.
     pub(crate) fn pool(&self, run: R) {
         self.pool.lock().unwrap_or_else(PoisonError::into_inner).push(run);
