@@ -26,6 +26,12 @@
 //!   listed does not run there; a managed file's names reach every source of the format, any
 //!   other file's only the non-managed ones. The first file in precedence order to list a
 //!   name is its reason.
+//! - **Picks** ([`SourcePolicy::picks`] and [`SourcePolicy::picked_as`], Claude Code's
+//!   `agent`), per place and format: the name picked for a key is said as a `Hooks` switch
+//!   is (the last managed voice, else the voice of highest precedence; an empty name picks
+//!   none), and of the sources picked as that name that run and apply there the first in
+//!   precedence order runs (a project's subagent over the user's of the same name); every
+//!   other source picked as a name for the key is off there, with the pick as its reason.
 //! - **Run settings** ([`RunSettings`], Chrys's `settings:`): per format and place, the
 //!   sources of the format that run there merge per field, the one of highest precedence that
 //!   sets a field winning (Chrys: the project file over the global one).
@@ -38,7 +44,7 @@
 use std::collections::BTreeMap;
 
 use hooks_schema::{
-    AbsPathBuf, Binding, FormatId, HookDefinition, HookSourceId, RunSettings, SourceOwner,
+    AbsPathBuf, Binding, FormatId, HookDefinition, HookSourceId, Pick, RunSettings, SourceOwner,
     SourcePolicy, SwitchRule,
 };
 
@@ -51,6 +57,16 @@ pub(crate) struct Subject {
     pub(crate) format: Option<FormatId>,
     /// A managed (administrator's) source.
     pub(crate) managed: bool,
+    /// For a source [`picked_as`](SourcePolicy::picked_as) a name, the key that picks it and
+    /// the source's own number, by which a place's cut names the one source that runs.
+    pub(crate) picked_by: Option<PickedBy>,
+}
+
+/// The key a source waits to be picked by, and the source's number (unique in a registry).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct PickedBy {
+    pub(crate) key: &'static str,
+    pub(crate) source: u64,
 }
 
 impl Subject {
@@ -60,7 +76,15 @@ impl Subject {
             let first = formats.next()?;
             formats.all(|f| f == first).then_some(first)
         });
-        Subject { format, managed: id.kind.owner() == SourceOwner::Managed }
+        Subject { format, managed: id.kind.owner() == SourceOwner::Managed, picked_by: None }
+    }
+
+    /// This subject for the source numbered `source` whose policy is `policy`: waiting to
+    /// be picked when the policy says it is picked as a name.
+    pub(crate) fn of_source(self, source: u64, policy: Option<&SourcePolicy>) -> Subject {
+        let picked_by =
+            policy.and_then(|p| p.picked_as.as_ref()).map(|p| PickedBy { key: p.key, source });
+        Subject { picked_by, ..self }
     }
 }
 
@@ -126,7 +150,12 @@ pub(crate) fn resolve_sources(
         inputs.iter().zip(&held).filter(runs).map(|(i, _)| i).collect();
     let voices: Vec<Voice<'_>> = running
         .iter()
-        .filter(|i| !i.policy.switches.is_empty() || i.policy.disables.is_some())
+        .filter(|i| {
+            !i.policy.switches.is_empty()
+                || i.policy.disables.is_some()
+                || i.policy.picks.is_some()
+                || i.policy.picked_as.is_some()
+        })
         .map(|i| Voice { id: i.id, subject: i.subject, roots: i.roots, policy: i.policy })
         .collect();
     let table = resolve(&voices, roots.len());
@@ -205,18 +234,53 @@ pub(crate) fn held_back_by(
 // ---------------------------------------------------------------------------------------------
 // Switches
 
-/// Why sources are switched off: the setting and the file that decided.
+/// Why sources are switched off.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub(crate) struct Reason {
-    pub(crate) key: &'static str,
-    pub(crate) file: AbsPathBuf,
+pub(crate) enum Reason {
+    /// A switch or a name list: the setting and the file that decided.
+    Setting { key: &'static str, file: AbsPathBuf },
+    /// A source that runs only where its name is picked for `key`, and is not the one that
+    /// runs here: the name picked here and the file that picked it (`None`: no file picks),
+    /// and the file that runs for that name (`None`: none of that name runs).
+    NotPicked { key: &'static str, picked: Option<(String, AbsPathBuf)>, runs: Option<AbsPathBuf> },
 }
 
+/// The reason of a source that waits to be picked where nothing was resolved for its key
+/// (not reached: every source that runs and waits for a key has its key resolved wherever it
+/// applies); it stays off.
+static NOT_RESOLVED: Reason = Reason::NotPicked { key: "its setting", picked: None, runs: None };
+
 impl Reason {
-    /// `disabled by <key> in <file>`.
+    /// `disabled by <key> in <file>`, or what a source waiting to be picked waits for.
     pub(crate) fn text(&self) -> String {
-        format!("disabled by {} in {}", self.key, self.file)
+        match self {
+            Reason::Setting { key, file } => format!("disabled by {key} in {file}"),
+            Reason::NotPicked { key, picked: None, .. } => {
+                format!("runs only where a file's `{key}` names it, and no file here names one")
+            }
+            Reason::NotPicked { key, picked: Some((name, file)), runs } => {
+                let named = if name.is_empty() {
+                    format!("`{key}` in {file} names none")
+                } else {
+                    format!("`{key}` in {file} names `{name}`")
+                };
+                match runs {
+                    Some(first) => format!(
+                        "runs only where a file's `{key}` names it: here {named}, and {first} is the one of that name that runs"
+                    ),
+                    None => format!("runs only where a file's `{key}` names it: here {named}"),
+                }
+            }
+        }
     }
+}
+
+/// Who runs for one key in one place: the source picked (its number), and the reason every
+/// other source waiting for the key is off.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct PickCut {
+    pub(crate) runs: Option<u64>,
+    pub(crate) others: Reason,
 }
 
 /// What is off for one format in one place.
@@ -230,6 +294,8 @@ pub(crate) struct FormatCut {
     pub(crate) names_all: BTreeMap<String, Reason>,
     /// Hook names other files list: off in the format's non-managed sources.
     pub(crate) names_non_managed: BTreeMap<String, Reason>,
+    /// Per key sources wait to be picked by, the one that runs.
+    pub(crate) picks: BTreeMap<&'static str, PickCut>,
 }
 
 impl FormatCut {
@@ -238,6 +304,7 @@ impl FormatCut {
             && self.non_managed.is_none()
             && self.names_all.is_empty()
             && self.names_non_managed.is_empty()
+            && self.picks.is_empty()
     }
 
     /// Whether some hook name is off for sources that are `managed` or not.
@@ -253,11 +320,23 @@ pub(crate) struct PlaceCuts(pub(crate) BTreeMap<FormatId, FormatCut>);
 impl PlaceCuts {
     /// Why a source of `subject` is off here, or `None` when it runs.
     pub(crate) fn removes(&self, subject: Subject) -> Option<&Reason> {
-        let cut = self.0.get(&subject.format?)?;
-        if let Some(r) = &cut.all {
-            return Some(r);
+        let cut = self.0.get(&subject.format?);
+        if let Some(cut) = cut {
+            if let Some(r) = &cut.all {
+                return Some(r);
+            }
+            if !subject.managed
+                && let Some(r) = &cut.non_managed
+            {
+                return Some(r);
+            }
         }
-        if subject.managed { None } else { cut.non_managed.as_ref() }
+        let by = subject.picked_by?;
+        match cut.and_then(|c| c.picks.get(by.key)) {
+            Some(p) if p.runs == Some(by.source) => None,
+            Some(p) => Some(&p.others),
+            None => Some(&NOT_RESOLVED),
+        }
     }
 
     /// Whether nothing is off.
@@ -351,7 +430,13 @@ impl Voice<'_> {
 
     fn said(&self, rule: SwitchRule) -> Option<(bool, Reason)> {
         let s = self.policy.switch(rule)?;
-        Some((s.on, Reason { key: s.key, file: self.id.path.clone() }))
+        Some((s.on, Reason::Setting { key: s.key, file: self.id.path.clone() }))
+    }
+
+    /// The name this source picks for `key`, and its file.
+    fn picked(&self, key: &str) -> Option<(String, AbsPathBuf)> {
+        let Pick { key: k, name } = self.policy.picks.as_ref()?;
+        (*k == key).then(|| (name.clone(), self.id.path.clone()))
     }
 }
 
@@ -365,6 +450,8 @@ pub(crate) fn resolve(voices: &[Voice<'_>], root_count: usize) -> PolicyTable {
             v.policy.switch(SwitchRule::Hooks).is_some()
                 || v.policy.switch(SwitchRule::ManagedOnly).is_some()
                 || v.policy.disables.as_ref().is_some_and(|d| !d.names.is_empty())
+                || v.policy.picks.is_some()
+                || v.policy.picked_as.is_some()
         })
         .collect();
     if voices.is_empty() {
@@ -419,9 +506,10 @@ fn format_cut(mine: &[&Voice<'_>]) -> FormatCut {
         for name in &list.names {
             names
                 .entry(name.clone())
-                .or_insert_with(|| Reason { key: list.key, file: v.id.path.clone() });
+                .or_insert_with(|| Reason::Setting { key: list.key, file: v.id.path.clone() });
         }
     }
+    cut.picks = picks(mine);
     match managed_last(SwitchRule::Hooks) {
         Some((false, reason)) => return FormatCut { all: Some(reason), ..FormatCut::default() },
         Some((true, _)) => {}
@@ -439,6 +527,33 @@ fn format_cut(mine: &[&Voice<'_>]) -> FormatCut {
         cut.non_managed = Some(reason);
     }
     cut
+}
+
+/// Per key the sources of one format that apply in one place wait to be picked by: the name
+/// picked (said as a `Hooks` switch is) and the first source picked as it that runs.
+fn picks(mine: &[&Voice<'_>]) -> BTreeMap<&'static str, PickCut> {
+    let mut keys: Vec<&'static str> =
+        mine.iter().filter_map(|v| v.policy.picked_as.as_ref().map(|p| p.key)).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let mut picks = BTreeMap::new();
+    for key in keys {
+        let picked = mine
+            .iter()
+            .rev()
+            .filter(|v| v.subject.managed)
+            .find_map(|v| v.picked(key))
+            .or_else(|| mine.iter().filter(|v| !v.subject.managed).find_map(|v| v.picked(key)));
+        let first = picked.as_ref().filter(|(name, _)| !name.is_empty()).and_then(|(name, _)| {
+            mine.iter().find(|v| {
+                v.policy.picked_as.as_ref().is_some_and(|p| p.key == key && p.name == *name)
+            })
+        });
+        let runs = first.and_then(|v| v.subject.picked_by).map(|b| b.source);
+        let others = Reason::NotPicked { key, picked, runs: first.map(|v| v.id.path.clone()) };
+        picks.insert(key, PickCut { runs, others });
+    }
+    picks
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -194,6 +194,13 @@ struct SourceState {
 }
 
 impl SourceState {
+    /// What the source policy sees of it: its compiled subject, numbered when it waits to be
+    /// picked (`hooks_schema::SourcePolicy::picked_as`).
+    fn subject(&self) -> Subject {
+        let policy = self.load.accepted().map(|a| &a.policy);
+        self.compiled.subject.of_source(self.seq, policy)
+    }
+
     /// Recomputes placements and protected paths; returns whether the protected paths changed.
     ///
     /// The file system is read again every time (a script's symlink may point elsewhere now,
@@ -1088,7 +1095,7 @@ impl HookRegistry {
                 };
                 inputs.push(PolicyInput {
                     id: &state.id,
-                    subject: state.compiled.subject,
+                    subject: state.subject(),
                     can_run: state.can_run() && suppressed_by.is_none(),
                     roots,
                     policy: state.load.accepted().map_or(&no_policy, |a| &a.policy),
@@ -1241,7 +1248,7 @@ impl HookRegistry {
                 let state = slots.get(slot).and_then(Option::as_ref)?;
                 Some(Running {
                     key: (state.id.kind.priority(), state.seq),
-                    subject: state.compiled.subject,
+                    subject: state.subject(),
                     places: &state.compiled.placements,
                 })
             });
@@ -1651,7 +1658,7 @@ fn policy_notes(
     policy: &PolicyTable,
     root_keys: &RootKeys,
 ) -> (Vec<String>, bool) {
-    let subject = state.compiled.subject;
+    let subject = state.subject();
     if subject.format.is_none() {
         return (Vec::new(), false);
     }
@@ -1706,7 +1713,7 @@ fn named_notes(
     policy: &PolicyTable,
     places: &[(Option<&AbsPathBuf>, Option<usize>)],
 ) -> Vec<String> {
-    let subject = state.compiled.subject;
+    let subject = state.subject();
     let mut notes = Vec::new();
     for (def, _) in state.compiled.analysed.iter().filter(|(d, _)| d.enabled) {
         let off: Vec<(Option<&AbsPathBuf>, Option<&policy::Reason>)> = places

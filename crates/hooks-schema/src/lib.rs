@@ -165,7 +165,7 @@ pub use crate::{
     launch::{HookLaunch, LaunchDir},
     matcher::{MatchPredicate, Matcher},
     parsed::{ParseResult, ParsedSource},
-    policy::{DisabledNames, PolicySwitch, RunSettings, SourcePolicy, SwitchRule},
+    policy::{DisabledNames, Pick, PolicySwitch, RunSettings, SourcePolicy, SwitchRule},
     process::{
         CapturedOutput, ExitInfo, Invocation, Program, ProvidedFile, ProvidedFileRole, RawOutcome,
         SpawnFailure, SpawnFailureKind,

@@ -26,6 +26,15 @@
 //!   add up (Gemini CLI merges them by union); a non-managed file's names never switch off a
 //!   managed source's hooks.
 //!
+//! - [`SourcePolicy::picks`] and [`SourcePolicy::picked_as`] (Claude Code's `agent`, which
+//!   makes one subagent the main thread's: the hooks of its front matter then run for the
+//!   whole session): a source that is [`picked_as`](SourcePolicy::picked_as) a name for a key
+//!   runs only where the name picked for that key is its own, and no source of its format
+//!   that comes before it there is picked as the same name (a project's subagent shadows the
+//!   user's). The name picked in a place is said as a switch's value is: the last managed
+//!   voice, else the voice of highest precedence; an empty name picks none. Only sources that
+//!   can run speak and shadow: an untrusted file neither picks a name nor hides a trusted one.
+//!
 //! Project sources speak only for the root they were found under.
 
 use std::time::Duration;
@@ -99,6 +108,17 @@ pub struct DisabledNames {
     pub names: Vec<String>,
 }
 
+/// A name for a role its format defines: what a file picks (Claude Code's `agent: "gate"` in
+/// a settings file) or what a source is picked as (the subagent whose front matter says
+/// `name: gate`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Pick {
+    /// The setting that picks, as the format spells it (`agent`), for reasons and listings.
+    pub key: &'static str,
+    /// The name; an empty name picks none.
+    pub name: String,
+}
+
 /// The policy one file carries, typed: what the registry applies without knowing the format.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct SourcePolicy {
@@ -111,6 +131,12 @@ pub struct SourcePolicy {
     pub run: RunSettings,
     /// Hook names it switches off in every source of its format where it applies.
     pub disables: Option<DisabledNames>,
+    /// The name the file picks for a key (Claude Code's settings `agent`), where it applies.
+    pub picks: Option<Pick>,
+    /// The name this source is picked as: it runs only where that name is picked for the key
+    /// (Claude Code's subagent, whose hooks run for the whole session when settings' `agent`
+    /// names it).
+    pub picked_as: Option<Pick>,
 }
 
 impl SourcePolicy {
@@ -120,6 +146,8 @@ impl SourcePolicy {
             && self.requires.is_none()
             && self.run.is_empty()
             && self.disables.as_ref().is_none_or(|d| d.names.is_empty())
+            && self.picks.is_none()
+            && self.picked_as.is_none()
     }
 
     /// The value of the last switch of `rule`, if the file sets one.

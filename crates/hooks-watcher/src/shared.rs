@@ -558,13 +558,13 @@ impl Shared {
             }
             let id = identify(kind, path, root);
             let op = match read {
-                Ok(read) => Op::Upsert(SourceUpdate {
+                Ok(read) => Op::Upsert(Box::new(SourceUpdate {
                     source: id.clone(),
                     trust: decide_read(&*self.policy, &ctx, Some(root), &read, &inputs),
                     parsed: read.1,
                     project_root: Some(root.clone()),
                     project_dir: None,
-                }),
+                })),
                 Err(e) => Op::ReadFailure(id.clone(), e.to_diagnostic()),
             };
             ops.push(op);
@@ -579,7 +579,7 @@ impl Shared {
                 }
                 for op in ops {
                     match op {
-                        Op::Upsert(update) => reg.upsert_source(update),
+                        Op::Upsert(update) => reg.upsert_source(*update),
                         Op::ReadFailure(id, d) => {
                             reg.record_read_failure(&id, Some(root.clone()), d)
                         }
@@ -625,8 +625,10 @@ fn missing_diagnostic(root: &AbsPathBuf, presence: &Presence) -> HookDiagnostic 
     HookDiagnostic::error(message).in_file(root.as_path()).with_code("root_missing")
 }
 
+/// One change of a root's load, applied to the registry in one batch (the update boxed: it
+/// is several times the size of the others).
 enum Op {
-    Upsert(SourceUpdate),
+    Upsert(Box<SourceUpdate>),
     ReadFailure(HookSourceId, HookDiagnostic),
     Found(HookSourceId, Vec<AbsPathBuf>),
 }

@@ -66,9 +66,9 @@ fn the_binding_index_keeps_the_given_order_and_applies_each_places_cuts() {
     let roots = Arc::new(RootKeys::new([abs(format!("{P}/a")), abs(format!("{P}/b"))]));
     let policy = Arc::new(f_off_under_a(&roots.list));
     assert!(policy.cuts_anything());
-    let user_f = Subject { format: Some(F), managed: false };
-    let managed_f = Subject { format: Some(F), managed: true };
-    let user_g = Subject { format: Some(G), managed: false };
+    let user_f = Subject { format: Some(F), managed: false, picked_by: None };
+    let managed_f = Subject { format: Some(F), managed: true, picked_by: None };
+    let user_g = Subject { format: Some(G), managed: false, picked_by: None };
     let places = [
         vec![place(None, "managed")],
         vec![place(None, "user-f")],

@@ -83,7 +83,7 @@ fn run_settings_merge_per_field_by_precedence_in_each_place() {
         ..RunSettings::default()
     };
     let roots = [a.clone(), b.clone()];
-    let subject = |format| Subject { format: Some(format), managed: false };
+    let subject = |format| Subject { format: Some(format), managed: false, picked_by: None };
     let s = |format, roots: &'static [usize], run| SettingsSource {
         subject: subject(format),
         project: !roots.is_empty(),
@@ -195,12 +195,13 @@ fn none() -> Cut {
 }
 
 fn show(table: &PolicyTable, root: Option<usize>) -> Cut {
-    let claude = |managed| Subject { format: Some(CLAUDE), managed };
+    let claude = |managed| Subject { format: Some(CLAUDE), managed, picked_by: None };
     let place = table.at(root);
     let by = |r: &super::Reason| {
+        let super::Reason::Setting { key, file } = r else { panic!("not a setting: {r:?}") };
         let name =
-            r.file.as_path().strip_prefix(P).map_or(String::new(), |n| n.display().to_string());
-        format!("{} in {name}", r.key)
+            file.as_path().strip_prefix(P).map_or(String::new(), |n| n.display().to_string());
+        format!("{key} in {name}")
     };
     match (place.removes(claude(true)), place.removes(claude(false))) {
         (Some(r), Some(_)) => Cut::All(by(r)),
@@ -372,7 +373,7 @@ fn switches_follow_the_same_rules_for_any_format_and_stay_within_it() {
     let user = sid(K::file(hooks_schema::FileScope::User, ROLE_F), format!("{P}/u.f"));
     let off = switches(&[(SwitchRule::Hooks, false)]);
     let on = switches(&[(SwitchRule::Hooks, true)]);
-    let subject = |format, managed| Subject { format: Some(format), managed };
+    let subject = |format, managed| Subject { format: Some(format), managed, picked_by: None };
     let v =
         |id, policy| Voice { id, subject: Subject::of(id, std::iter::empty()), roots: &[], policy };
     // A user "off": F's non-managed sources are off, its managed ones and G's run.
@@ -381,7 +382,7 @@ fn switches_follow_the_same_rules_for_any_format_and_stay_within_it() {
     assert!(place.removes(subject(F, false)).is_some());
     assert!(place.removes(subject(F, true)).is_none());
     assert!(place.removes(subject(G, false)).is_none());
-    assert!(place.removes(Subject { format: None, managed: false }).is_none());
+    assert!(place.removes(Subject { format: None, managed: false, picked_by: None }).is_none());
     // A managed "off": all of F. A managed "on" over a user "off": all of F runs.
     let table = resolve(&[v(&managed, &off), v(&user, &on)], 0);
     assert!(table.at(None).removes(subject(F, true)).is_some());
@@ -479,7 +480,7 @@ fn hook_names_listed_by_running_files_switch_those_hooks_off_where_they_apply() 
         sid(kinds::USER_CURSOR_FILE, "/home/u/.gemini/settings.json"),
         sid(kinds::USER_CURSOR_FILE, "/home/u/.gemini/other.json"),
     ];
-    let subject = |managed| Subject { format: Some(GEMINI), managed };
+    let subject = |managed| Subject { format: Some(GEMINI), managed, picked_by: None };
     let voices = [
         Voice { id: &ids[0], subject: subject(true), roots: &[], policy: &m },
         Voice { id: &ids[1], subject: subject(false), roots: &[0], policy: &p },
@@ -504,7 +505,8 @@ fn hook_names_listed_by_running_files_switch_those_hooks_off_where_they_apply() 
     assert_eq!(by(Some(0), false, "p"), reason(1));
     assert_eq!(by(Some(0), true, "p"), None);
     // Another format's hooks, a hook its format cannot name: untouched.
-    let cursor = Subject { format: Some(hooks_testing::ids::CURSOR), managed: false };
+    let cursor =
+        Subject { format: Some(hooks_testing::ids::CURSOR), managed: false, picked_by: None };
     assert_eq!(table.at(None).disables(cursor, &named("u")), None);
     let plain = crate::test_support::def("x", 0, "u");
     assert_eq!(table.at(None).disables(subject(false), &plain), None, "no name for it");
@@ -523,4 +525,127 @@ fn hook_names_listed_by_running_files_switch_those_hooks_off_where_they_apply() 
     let table = resolve(&voices[1..2], 2);
     assert_eq!(table.at(None).disables(subject(false), &named("p")), None);
     assert!(table.at(Some(0)).disables(subject(false), &named("p")).is_some());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Picks
+
+/// Claude Code's `agent` through the generic policy (what the real CLI 2.1.328 does, see
+/// `specs/formats/claude.md`): the name picked in a place is said as a `Hooks` switch is
+/// (the last managed voice, else the one of highest precedence; an empty name picks none);
+/// of the sources picked as that name that run and apply there, the first runs (a project's
+/// subagent over the user's of the same name); every other one is off with the pick as its
+/// reason; a source that cannot run neither picks nor hides another.
+#[test]
+fn a_source_picked_as_a_name_runs_only_where_that_name_is_picked_and_none_before_it_has_it() {
+    let r = |p: &str| AbsPathBuf::new(p.into()).unwrap();
+    let roots = [r("/a"), r("/b")];
+    let project =
+        |name: &str| sid(K::file(hooks_schema::FileScope::Project, ROLE_F), format!("/a/{name}"));
+    let user =
+        |name: &str| sid(K::file(hooks_schema::FileScope::User, ROLE_F), format!("{P}/{name}"));
+    let managed =
+        |name: &str| sid(K::file(hooks_schema::FileScope::Managed, ROLE_F), format!("{P}/{name}"));
+    let pick = |name: &str| hooks_schema::Pick { key: "agent", name: name.to_owned() };
+    let picks = |name: &str| SourcePolicy { picks: Some(pick(name)), ..SourcePolicy::default() };
+    let picked_as =
+        |name: &str| SourcePolicy { picked_as: Some(pick(name)), ..SourcePolicy::default() };
+    let (a_settings, a_gate) = (project("settings.f"), project("gate.f"));
+    let (u_settings, u_gate, u_other) = (user("settings.f"), user("gate.f"), user("other.f"));
+    let (picks_gate, picks_other) = (picks("gate"), picks("other"));
+    let (as_gate, as_other) = (picked_as("gate"), picked_as("other"));
+    let input =
+        |n: u64, id, can_run, roots: &'static [usize], policy: &'static SourcePolicy| PolicyInput {
+            id,
+            subject: Subject::of(id, std::iter::empty()).of_source(n, Some(policy)),
+            can_run,
+            roots,
+            policy,
+        };
+    // 'static policies for the inputs.
+    let leak = |p: SourcePolicy| -> &'static SourcePolicy { Box::leak(Box::new(p)) };
+    let (picks_gate, picks_other) = (leak(picks_gate), leak(picks_other));
+    let (as_gate, as_other) = (leak(as_gate), leak(as_other));
+    // Which of the three subagents (numbered 2, 4, 5) runs at each place: outside, /a, /b.
+    let running = |inputs: &[PolicyInput<'_>]| -> Vec<Vec<u64>> {
+        let out = resolve_sources(inputs, &roots, false);
+        [None, Some(0), Some(1)]
+            .into_iter()
+            .map(|place| {
+                inputs
+                    .iter()
+                    .filter(|i| i.subject.picked_by.is_some())
+                    .filter(|i| i.id.kind.owner() != SourceOwner::Project || place == Some(0))
+                    .filter(|i| out.table.at(place).removes(i.subject).is_none())
+                    .filter_map(|i| i.subject.picked_by.map(|b| b.source))
+                    .collect()
+            })
+            .collect()
+    };
+    let all = |a_gate_runs: bool, user_picks: &'static SourcePolicy| {
+        vec![
+            input(1, &a_settings, true, &[0], picks_gate),
+            input(2, &a_gate, a_gate_runs, &[0], as_gate),
+            input(3, &u_settings, true, &[], user_picks),
+            input(4, &u_gate, true, &[], as_gate),
+            input(5, &u_other, true, &[], as_other),
+        ]
+    };
+    // The project picks `gate` under /a, where its own subagent hides the user's; the user
+    // picks `other` everywhere else.
+    let inputs = all(true, picks_other);
+    assert_eq!(running(&inputs), [vec![5], vec![2], vec![5]]);
+    let out = resolve_sources(&inputs, &roots, false);
+    let off = |place, n: usize| {
+        let subject = inputs.get(n).map(|i| i.subject).unwrap();
+        out.table.at(place).removes(subject).map(super::Reason::text)
+    };
+    assert_eq!(
+        off(Some(0), 3).as_deref(),
+        Some(
+            "runs only where a file's `agent` names it: here `agent` in /a/settings.f names `gate`, and /a/gate.f is the one of that name that runs"
+        )
+    );
+    assert_eq!(
+        off(None, 3).as_deref(),
+        Some(&*format!(
+            "runs only where a file's `agent` names it: here `agent` in {P}/settings.f names `other`, and {P}/other.f is the one of that name that runs"
+        ))
+    );
+    // The project's subagent cannot run (untrusted): it hides nothing, the user's `gate` runs.
+    assert_eq!(running(&all(false, picks_other)), [vec![5], vec![4], vec![5]]);
+    // No file picks outside /a: nothing runs there, and the reason says so.
+    let none = leak(SourcePolicy::default());
+    let inputs = all(true, none);
+    assert_eq!(running(&inputs), [vec![], vec![2], vec![]]);
+    let out = resolve_sources(&inputs, &roots, false);
+    let subject = inputs.get(4).map(|i| i.subject).unwrap();
+    assert_eq!(
+        out.table.at(None).removes(subject).map(super::Reason::text).as_deref(),
+        Some("runs only where a file's `agent` names it, and no file here names one")
+    );
+    // A managed pick outranks the project's, the later managed file winning; an empty name
+    // picks none.
+    let (m1, m2) = (managed("m1.f"), managed("m2.f"));
+    let picks_none = leak(picks(""));
+    let mut inputs = all(true, picks_other);
+    inputs.insert(0, input(7, &m2, true, &[], picks_none));
+    inputs.insert(0, input(6, &m1, true, &[], picks_gate));
+    assert_eq!(running(&inputs), [Vec::<u64>::new(), vec![], vec![]]);
+    let subject = inputs.get(3).map(|i| i.subject).unwrap();
+    let out = resolve_sources(&inputs, &roots, false);
+    assert_eq!(
+        out.table.at(Some(0)).removes(subject).map(super::Reason::text),
+        Some(format!(
+            "runs only where a file's `agent` names it: here `agent` in {P}/m2.f names none"
+        ))
+    );
+    inputs.swap(0, 1);
+    assert_eq!(running(&inputs), [vec![4], vec![2], vec![4]]);
+    // A picking file that cannot run has no say: the user's pick holds under /a too.
+    let mut inputs = all(true, picks_other);
+    if let Some(i) = inputs.get_mut(0) {
+        i.can_run = false;
+    }
+    assert_eq!(running(&inputs), [vec![5], vec![5], vec![5]]);
 }

@@ -36,3 +36,17 @@ fn the_last_switch_of_a_rule_is_the_one_in_effect() {
     assert!(!p.is_empty());
     assert!(SourcePolicy::default().is_empty());
 }
+
+#[test]
+fn a_pick_or_a_name_to_be_picked_as_is_a_policy() {
+    let pick = Pick { key: "agent", name: "gate".to_owned() };
+    let picks = SourcePolicy { picks: Some(pick.clone()), ..SourcePolicy::default() };
+    let picked = SourcePolicy { picked_as: Some(pick), ..SourcePolicy::default() };
+    assert!(!picks.is_empty(), "a settings file that names the main thread's agent");
+    assert!(!picked.is_empty(), "a subagent that runs only when named");
+    let none = SourcePolicy {
+        picks: Some(Pick { key: "agent", name: String::new() }),
+        ..SourcePolicy::default()
+    };
+    assert!(!none.is_empty(), "an empty name still speaks: it picks none over a lower file");
+}
