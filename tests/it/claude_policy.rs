@@ -186,3 +186,105 @@ async fn a_managed_fragment_with_allow_managed_hooks_only_runs_its_hook_and_not_
         .collect();
     assert_eq!(managed.len(), 2, "the base file and one fragment: {managed:?}");
 }
+
+/// A subagent file under `dir` (`<folder>/.claude/agents/<file>.md`) whose front matter is
+/// `name: <name>` with a `PreToolUse` hook on Bash running a deny script that says `who`.
+fn subagent(dir: &TestDir, file: &str, name: &str, who: &str) {
+    let script = deny_script(dir, &format!(".claude/agents/{file}.sh"), who);
+    dir.write(
+        &format!(".claude/agents/{file}.md"),
+        &format!(
+            "---\nname: {name}\ndescription: Reviews shell commands.\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: \"'{}'\"\n---\nReview every command.\n",
+            script.display()
+        ),
+    );
+}
+
+/// Pins `s`'s runtime and fires a shell call in its project.
+async fn fire_in_project(s: &Setup) -> (HookRuntime, FireReport) {
+    let mut rt = s.runtime();
+    rt.pin_for_run().unwrap();
+    let report = rt.fire(&shell_call(&s.project.path().join("src"), "rm -rf build")).await;
+    (rt, report)
+}
+
+fn agents(scope: hooks_schema::FileScope) -> HookSourceKind {
+    HookSourceKind::file(scope, hooks_format_claude::AGENTS)
+}
+
+/// Claude Code's `agent` setting makes a subagent the main thread's, and the hooks of its
+/// front matter then run for the whole session (the real CLI 2.1.328: a `PreToolUse` exit-2
+/// hook there blocked the `Bash` call with the project's `{"agent": "gate"}`, whatever the
+/// file is called, and did not without the key, with another name, or with the local
+/// settings' `"agent": ""` above it). The engine runs them exactly there: before this, it
+/// listed them and never ran them, so a gate Claude Code enforced was not enforced.
+#[tokio::test]
+async fn the_main_thread_s_agent_runs_its_front_matter_hooks_for_the_whole_session() {
+    let project_agents = agents(hooks_schema::FileScope::Project);
+    // Picked by name (the front matter's, not the file's).
+    let s = Setup::new();
+    subagent(&s.project, "reviewer", "gate", "the subagent");
+    s.project.write(".claude/settings.json", r#"{"agent": "gate"}"#);
+    let (rt, report) = fire_in_project(&s).await;
+    assert_eq!(report.verdict.decision, Some(Decision::Deny), "{:?}", report.runs);
+    assert_eq!(report.verdict.reason.as_deref(), Some("the subagent says no"));
+    assert!(source(&rt, project_agents).runs);
+    // Not picked: no key, the file's name, or an empty name in the local settings above.
+    for (settings, local) in [
+        ("{}", None),
+        (r#"{"agent": "reviewer"}"#, None),
+        (r#"{"agent": "gate"}"#, Some(r#"{"agent": ""}"#)),
+    ] {
+        let s = Setup::new();
+        subagent(&s.project, "reviewer", "gate", "the subagent");
+        s.project.write(".claude/settings.json", settings);
+        if let Some(local) = local {
+            s.project.write(".claude/settings.local.json", local);
+        }
+        let (rt, report) = fire_in_project(&s).await;
+        assert_ne!(report.verdict.decision, Some(Decision::Deny), "{settings} {local:?}");
+        assert_eq!(ran_from(&report, project_agents), 0);
+        let view = source(&rt, project_agents);
+        assert!(!view.runs, "{settings} {local:?}");
+        let note = notes(&view).join("\n");
+        assert!(note.contains("runs only where a file's `agent` names it"), "{note}");
+    }
+}
+
+/// Of the subagents of the picked name, the project's runs and the user's of the same name
+/// does not (the real CLI: only the project's hooks ran), wherever the name is picked from;
+/// outside the project the user's runs. An untrusted project subagent hides nothing: a
+/// repository cannot switch off the user's gate by shipping a subagent of its name.
+#[tokio::test]
+async fn a_project_subagent_hides_the_user_s_of_the_same_name_only_when_it_may_run() {
+    let s = Setup::new();
+    subagent(&s.home, "gate", "gate", "the user subagent");
+    subagent(&s.project, "gate", "gate", "the project subagent");
+    s.home.write(".claude/settings.json", r#"{"agent": "gate"}"#);
+    let mut rt = s.runtime();
+    rt.pin_for_run().unwrap();
+    let report = rt.fire(&shell_call(&s.project.path().join("src"), "rm -rf build")).await;
+    assert_eq!(report.verdict.reason.as_deref(), Some("the project subagent says no"));
+    assert_eq!(ran_from(&report, agents(hooks_schema::FileScope::User)), 0, "{:?}", report.runs);
+    let outside = TestDir::new();
+    let report = rt.fire(&shell_call(outside.path(), "rm -rf build")).await;
+    assert_eq!(report.verdict.reason.as_deref(), Some("the user subagent says no"));
+    let user_view = source(&rt, agents(hooks_schema::FileScope::User));
+    assert!(user_view.runs, "it runs outside the project");
+    let note = notes(&user_view).join("\n");
+    assert!(
+        note.contains(&canonical(s.project.path().join(".claude/agents/gate.md"))),
+        "the note names the subagent that runs instead: {note}"
+    );
+
+    // The project untrusted (the window asks before running project files): the user's runs.
+    let mut config = RuntimeConfig::new(Surface::CliRun);
+    config.user_dirs =
+        Some(UserDirs::under_home(&hooks_testing::workspace_formats(), s.home.path()));
+    let mut rt = HookRuntime::new(config);
+    detect_root(&mut rt, s.project.path());
+    rt.pin_for_run().unwrap();
+    let report = rt.fire(&shell_call(&s.project.path().join("src"), "rm -rf build")).await;
+    assert_eq!(report.verdict.reason.as_deref(), Some("the user subagent says no"));
+    assert!(!source(&rt, agents(hooks_schema::FileScope::Project)).runs);
+}

@@ -64,7 +64,7 @@ const LOCATIONS: [FileLocation; 11] = [
     ),
     FileLocation::hooks(SETTINGS, FileScope::Project, FilePattern::File(".claude/settings.json")),
     // The front matter of subagents, skills and commands: their hooks are read, listed and
-    // their scripts protected, never run by the engine (`parse_front_matter`).
+    // their scripts protected; only the main thread's agent's run (`parse_front_matter`).
     FileLocation::hooks_if_any(
         AGENTS,
         FileScope::Project,

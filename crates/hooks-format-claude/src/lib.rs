@@ -41,7 +41,7 @@ mod problem;
 pub use crate::{
     codec::{ClaudeCodec, FailClosedCodec, MAX_TEXT_CHARS, PROJECT_DIR_VAR, payload},
     descriptor::{
-        ClaudeFormat, FORMAT, LOCAL_SETTINGS, MANAGED_FRAGMENT_DIR, MANAGED_SETTINGS,
+        AGENTS, ClaudeFormat, FORMAT, LOCAL_SETTINGS, MANAGED_FRAGMENT_DIR, MANAGED_SETTINGS,
         PROJECT_LOCAL_SETTINGS, PROJECT_SETTINGS, SETTINGS, USER_SETTINGS, descriptor,
     },
     events::{GAP_EVENTS, NativeEvent},
@@ -49,7 +49,7 @@ pub use crate::{
     inventory::{InventoryEntry, Reveal, entries, fingerprint, inventory},
     matcher::{MAX_MATCHER_LEN, MatcherError, claude_tool_name},
     parse::{
-        ALLOW_MANAGED_HOOKS_ONLY, CONTRACT_VERSION, DISABLE_ALL_HOOKS, FrontMatterOf,
+        AGENT, ALLOW_MANAGED_HOOKS_ONLY, CONTRACT_VERSION, DISABLE_ALL_HOOKS, FrontMatterOf,
         MAX_DOCUMENT_BYTES, NATIVE_FAIL_CLOSED, STRICT_MAX_HOOKS_BYTES, fail_closed_unreadable,
         is_credential_key, parse, parse_front_matter,
     },

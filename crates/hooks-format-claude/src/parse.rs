@@ -13,7 +13,7 @@ use std::{
 use hooks_json::{At, Both, Checked, Field, Pairs};
 use hooks_schema::{
     Delivery, ExecutionMode, HookCommand, HookDefinition, HookDiagnostic, HookEvent, HookId,
-    Matcher, OnFailure, ParseResult, ParsedSource, PolicySwitch, Severity, SourcePolicy,
+    Matcher, OnFailure, ParseResult, ParsedSource, Pick, PolicySwitch, Severity, SourcePolicy,
     SwitchRule,
 };
 use serde::{Deserialize, de::IgnoredAny};
@@ -64,6 +64,12 @@ pub const DISABLE_ALL_HOOKS: &str = "disableAllHooks";
 /// The managed-settings key that lets only managed hooks run, kept in
 /// [`ParsedSource::settings`] like [`DISABLE_ALL_HOOKS`]; honoured only in managed settings.
 pub const ALLOW_MANAGED_HOOKS_ONLY: &str = "allowManagedHooksOnly";
+
+/// The settings key that makes a subagent the main thread's: the hooks of its front matter
+/// then run for the whole session (Claude Code 2.1.328, checked with the real CLI). Kept in
+/// [`ParsedSource::settings`]; which file's applies is decided by precedence (the registry
+/// does it, [`hooks_schema::SourcePolicy::picks`]); an empty name picks none.
+pub const AGENT: &str = "agent";
 
 const HANDLER_KEYS: [&str; 11] = [
     "type",
@@ -214,6 +220,7 @@ struct Settings {
     disable_all_hooks: Field<bool>,
     #[serde(rename = "allowManagedHooksOnly")]
     allow_managed_hooks_only: Field<bool>,
+    agent: Field<String>,
     hooks: Field<Section>,
 }
 
@@ -357,10 +364,11 @@ pub(crate) fn finish(reading: Reading, path: &Path, mode: ClaudeMode) -> ParseRe
     })
 }
 
-/// The typed policy of the two keys that decide which Claude Code hooks run:
+/// The typed policy of the three keys that decide which Claude Code hooks run:
 /// `disableAllHooks: true` switches hooks off ([`SwitchRule::Hooks`], resolved by precedence),
 /// `allowManagedHooksOnly: true` lets only managed sources run ([`SwitchRule::ManagedOnly`],
-/// honoured in managed settings only).
+/// honoured in managed settings only), and `agent` picks the subagent whose front matter's
+/// hooks run for the whole session ([`SourcePolicy::picks`]).
 pub(crate) fn policy_of(settings: &Map<String, Value>) -> SourcePolicy {
     let mut switches = Vec::new();
     if let Some(v) = settings.get(DISABLE_ALL_HOOKS).and_then(Value::as_bool) {
@@ -373,7 +381,11 @@ pub(crate) fn policy_of(settings: &Map<String, Value>) -> SourcePolicy {
             on: v,
         });
     }
-    SourcePolicy { switches, ..SourcePolicy::default() }
+    let picks = settings
+        .get(AGENT)
+        .and_then(Value::as_str)
+        .map(|name| Pick { key: AGENT, name: name.to_owned() });
+    SourcePolicy { switches, picks, ..SourcePolicy::default() }
 }
 
 /// The strict contract's reading of a settings file that could not be read at all (the
@@ -500,11 +512,15 @@ impl FrontMatterOf {
 
 /// Parses the `hooks:` of a subagent's, skill's or command's front matter (the YAML between
 /// the Markdown file's opening `---` lines) as Claude Code registers them: the same entries as
-/// a settings file's, with the file's lines and columns. Claude Code runs them only while
-/// that subagent or skill is active, which the engine cannot know, so every definition is
-/// disabled: listed, and the scripts it names protected by the guard (an agent rewriting
-/// one would escape it), never run by the engine. A file without front matter or without
-/// `hooks:` has none; other front matter keys are not read.
+/// a settings file's, with the file's lines and columns. Claude Code runs them while that
+/// subagent or skill is active, which the engine cannot know, and a subagent's for the whole
+/// session when settings' `agent` names it (the main thread's agent). So a subagent's
+/// definitions are enabled and the source is [`picked_as`](SourcePolicy::picked_as) its
+/// `name`: the registry runs them only where `agent` picks that name. A skill's or a
+/// command's, and a subagent's that Claude Code does not load (no `name` or `description`
+/// string), are disabled: listed, and the scripts they name protected by the guard (an agent
+/// rewriting one would escape it), never run by the engine. A file without front matter or
+/// without `hooks:` has none; other front matter keys are not read.
 pub fn parse_front_matter(bytes: &[u8], path: &Path, of: FrontMatterOf) -> ParseResult {
     let mut r = reader(path, ClaudeMode::Default);
     if bytes.len() > MAX_DOCUMENT_BYTES {
@@ -515,14 +531,15 @@ pub fn parse_front_matter(bytes: &[u8], path: &Path, of: FrontMatterOf) -> Parse
     let Some((yaml, first_line)) = crate::frontmatter::split(&text) else {
         return Ok(ParsedSource::default());
     };
-    match crate::frontmatter::tree(yaml, first_line) {
-        Ok(root) if root.get("hooks").is_some() => r.settings(&root),
+    let root = match crate::frontmatter::tree(yaml, first_line) {
+        Ok(root) if root.get("hooks").is_some() => root,
         Ok(_) => return Ok(ParsedSource::default()),
         Err(e) => {
             r.fatal(ConfigProblem::FrontMatterSyntax { message: e.message }, e.line, e.column);
             return Err(r.out.diagnostics);
         }
-    }
+    };
+    r.settings(&root);
     // An entry that fails validation leaves the others: what matters here is protecting the
     // scripts every readable entry names (a settings file's is skipped whole, as Claude Code
     // skips it, because its hooks would run).
@@ -535,20 +552,50 @@ pub fn parse_front_matter(bytes: &[u8], path: &Path, of: FrontMatterOf) -> Parse
         diagnostics: reading.diagnostics,
         ..ParsedSource::default()
     };
-    if !parsed.definitions.is_empty() {
+    if parsed.definitions.is_empty() {
+        return Ok(parsed);
+    }
+    let loaded = match of {
+        FrontMatterOf::Subagent => Some(subagent_name(&root)),
+        FrontMatterOf::Skill | FrontMatterOf::Command => None,
+    };
+    let note = match loaded {
+        Some(Ok(name)) => {
+            let note = format!(
+                "Claude Code runs these hooks while this subagent is active, and for the whole session where settings' `{AGENT}` names `{name}` (the main thread's agent); the engine runs them only there, and protects the scripts they name"
+            );
+            parsed.policy.picked_as = Some(Pick { key: AGENT, name });
+            HookDiagnostic::info(note)
+        }
+        Some(Err(missing)) => HookDiagnostic::warning(format!(
+            "Claude Code does not load this subagent: its front matter has no `{missing}` string; its hooks never run, and the engine protects the scripts they name"
+        ))
+        .at(root.line, root.column),
+        None => HookDiagnostic::info(format!(
+            "Claude Code runs these hooks while this {} is active; the engine does not run them, and protects the scripts they name",
+            of.name()
+        )),
+    };
+    if parsed.policy.picked_as.is_none() {
         for d in &mut parsed.definitions {
             d.enabled = false;
         }
-        parsed.diagnostics.push(
-            HookDiagnostic::info(format!(
-                "Claude Code runs these hooks while this {} is active; the engine does not run them, and protects the scripts they name",
-                of.name()
-            ))
-            .in_file(path)
-            .with_code("front_matter_hooks"),
-        );
     }
+    parsed.diagnostics.push(note.in_file(path).with_code("front_matter_hooks"));
     Ok(parsed)
+}
+
+/// A subagent's `name`, when Claude Code loads it: its front matter has a `name` and a
+/// `description`, both non-empty strings (without either, the real CLI does not find the
+/// subagent that settings' `agent` names); otherwise the key that is missing.
+fn subagent_name(root: &Node) -> Result<String, &'static str> {
+    let text = |key: &'static str| match root.get(key).map(|m| &m.value.kind) {
+        Some(hooks_json::Kind::String(s)) if !s.is_empty() => Ok(s.clone()),
+        _ => Err(key),
+    };
+    let name = text("name")?;
+    text("description")?;
+    Ok(name)
 }
 
 fn reader(path: &Path, mode: ClaudeMode) -> Reader<'_> {
@@ -690,6 +737,29 @@ impl Reader<'_> {
                     }
                     self.problem(Severity::Error, problem, wrong.line, wrong.column);
                 }
+            }
+        }
+        match &settings.agent {
+            None => {}
+            Some(At { value: Checked::Ok(name), .. }) => {
+                self.out.settings.insert(AGENT.to_owned(), Value::String(name.clone()));
+            }
+            Some(wrong) => {
+                // Claude Code skips the whole file (checked with the real CLI: a number or
+                // `null` there, and the file's own hooks did not run either).
+                let problem = ConfigProblem::WrongType {
+                    key: AGENT.to_owned(),
+                    expected: "a string",
+                    found: wrong.found,
+                };
+                if !self.strict {
+                    self.skip_file(
+                        format!("`{AGENT}` fails validation ({problem})"),
+                        wrong.line,
+                        wrong.column,
+                    );
+                }
+                self.problem(Severity::Error, problem, wrong.line, wrong.column);
             }
         }
         // No `hooks` section: nothing to run and, in strict mode, nothing to deny.

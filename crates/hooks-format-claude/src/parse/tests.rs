@@ -71,19 +71,30 @@ fn golden_strict_mode() {
 }
 
 /// The front matter of subagents, skills and commands: their `hooks:` read as a settings
-/// file's, with the Markdown file's lines, every definition disabled (Claude Code runs them
-/// while the subagent or skill is active; the engine lists them and protects their scripts),
-/// settings keys ignored; a file without front matter or hooks has none.
+/// file's, with the Markdown file's lines, settings keys ignored; a file without front
+/// matter or hooks has none. A subagent Claude Code loads (a `name` and a `description`) is
+/// picked as its name by settings' `agent` and its definitions are enabled (the registry runs
+/// them only where it is picked); a skill's, and a subagent's Claude Code does not load, are
+/// disabled (the engine lists them and protects their scripts).
 #[test]
 fn golden_front_matter() {
     for file in fixtures("front_matter", "md") {
         let bytes = std::fs::read(&file).expect("read fixture");
         let name = file.file_name().expect("name").to_string_lossy().into_owned();
-        let shown = PathBuf::from(format!("/repo/.claude/agents/{name}"));
-        let result = crate::parse_front_matter(&bytes, &shown, crate::FrontMatterOf::Subagent);
+        let (shown, of) = if name == "skill.md" {
+            ("/repo/.claude/skills/deploy/SKILL.md".into(), crate::FrontMatterOf::Skill)
+        } else {
+            (format!("/repo/.claude/agents/{name}"), crate::FrontMatterOf::Subagent)
+        };
+        let result = crate::parse_front_matter(&bytes, Path::new(&shown), of);
         if let Ok(parsed) = &result {
-            assert!(parsed.definitions.iter().all(|d| !d.enabled), "{name}: none runs");
-            assert!(parsed.policy.is_empty(), "{name}: no policy");
+            let picked = parsed.policy.picked_as.as_ref().map(|p| (p.key, p.name.as_str()));
+            let expected = (name == "subagent.md").then_some(("agent", "gate"));
+            assert_eq!(picked, expected, "{name}: picked as its name only when loaded");
+            let enabled = picked.is_some();
+            assert!(parsed.definitions.iter().all(|d| d.enabled == enabled), "{name}");
+            assert_eq!(parsed.policy.picks, None, "{name}: front matter picks nothing");
+            assert!(parsed.policy.switches.is_empty(), "{name}: settings keys are not read");
         }
         let stem = file.file_stem().expect("stem").to_string_lossy().into_owned();
         expect_file![data_dir().join(format!("output/front_matter/{stem}.txt"))]
@@ -395,6 +406,52 @@ fn allow_managed_hooks_only_is_a_setting_and_must_be_a_boolean() {
             diagnostics.iter().any(|d| d.code.as_deref() == Some("file_skipped")),
             "{diagnostics:?}"
         );
+    }
+}
+
+/// `agent` (the subagent the main thread runs as, whose front matter's hooks then run for
+/// the whole session) is a setting and picks that name; an empty name picks none. Checked
+/// with the real CLI 2.1.328: a local settings file with `"agent": 5` or `"agent": null` is
+/// skipped whole (its own `SessionStart` hook did not run, the project's `agent` held), one
+/// with `"agent": ""` is read and picks no subagent.
+#[test]
+fn agent_is_a_setting_that_picks_a_subagent_and_must_be_a_string() {
+    let bytes = br#"{"agent": "gate"}"#;
+    let parsed =
+        parse(bytes, Path::new("/p/.claude/settings.json"), ClaudeMode::Default).expect("loads");
+    assert_eq!(parsed.settings.get("agent"), Some(&json!("gate")));
+    let pick = parsed.policy.picks.expect("picks");
+    assert_eq!((pick.key, pick.name.as_str()), ("agent", "gate"));
+    assert_eq!(parsed.policy.picked_as, None);
+    let parsed =
+        parse(br#"{"agent": ""}"#, Path::new("/s.json"), ClaudeMode::Default).expect("loads");
+    assert_eq!(parsed.policy.picks.map(|p| p.name), Some(String::new()), "picks none");
+    for wrong in [json!(5), Value::Null, json!(["gate"]), json!({"name": "gate"})] {
+        let doc = json!({"agent": wrong, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}});
+        for mode in [ClaudeMode::Default, ClaudeMode::Strict] {
+            let result = parse(doc.to_string().as_bytes(), Path::new("/s.json"), mode);
+            match (mode, result) {
+                (ClaudeMode::Default, Err(diagnostics)) => {
+                    let d = diagnostics.first().expect("wrong type");
+                    assert_eq!(d.code.as_deref(), Some("invalid_value"), "{wrong}");
+                    assert!(d.message.contains("`agent` must be a string"), "{}", d.message);
+                    assert!(
+                        diagnostics.iter().any(|d| d.code.as_deref() == Some("file_skipped")),
+                        "{diagnostics:?}"
+                    );
+                }
+                (ClaudeMode::Strict, Ok(parsed)) => {
+                    // Fails closed: its hooks deny, and it picks nothing.
+                    assert_eq!(parsed.policy.picks, None, "{wrong}");
+                    assert!(
+                        parsed.diagnostics.iter().any(|d| d.code.as_deref() == Some("fail_closed")),
+                        "{wrong}: {:?}",
+                        parsed.diagnostics
+                    );
+                }
+                (mode, other) => panic!("{wrong} in {mode:?}: {other:?}"),
+            }
+        }
     }
 }
 
