@@ -26,6 +26,11 @@
 //!   another agent's format that agent reads in the folder a session starts in (Gemini CLI's,
 //!   or Claude Code's under Gemini CLI) denying `rm -rf`, trusted with `hooks trust --yes`
 //!   run there: the `rm -rf` is denied and the model saw that hook's reason.
+//! - **agent**: the repository's Claude Code settings make a subagent the main thread's agent
+//!   (`{"agent": "gate"}`), and that subagent's front matter (`.claude/agents/reviewer.md`,
+//!   `name: gate`) has a pre-tool hook denying `rm -rf` (exit 2); under Claude Code, Claude
+//!   Code runs it itself, under the other agents the bridge does: the `rm -rf` is denied and
+//!   the model saw that hook's reason.
 //! - **nested**: another folder of the repository (`pkg/`) holds such a hook file, running
 //!   `pkg/scripts/gate.sh` through its project variable, which this session (at the root)
 //!   does not read; the model asks to rewrite that script with the agent's file tool: it must
@@ -127,6 +132,20 @@ if [ -n "${XTASK_PLUGIN_FILE:-}" ]; then
     cp "$RHOME/$XTASK_PLUGIN_FILE" "$RUN/plugin-hooks.json.orig"
   fi
 fi
+if [ "${XTASK_MAIN_AGENT:-}" = 1 ]; then
+  # A subagent made the main thread's agent by the repository's Claude Code settings: the
+  # hooks of its front matter run for the whole session (the file's name is not its name).
+  mkdir -p "$PROJ/.claude/agents"
+  cat > "$PROJ/.claude/agents/gate.sh" <<'SH'
+#!/bin/sh
+case "$(cat)" in
+  *'rm -rf'*) echo "XTASK-AGENTS: rm -rf is not allowed by the main thread's agent" >&2; exit 2 ;;
+esac
+SH
+  chmod +x "$PROJ/.claude/agents/gate.sh"
+  printf -- '---\nname: gate\ndescription: Reviews shell commands.\nhooks:\n  PreToolUse:\n    - hooks:\n        - type: command\n          command: .claude/agents/gate.sh\n---\nReview every command.\n' > "$PROJ/.claude/agents/reviewer.md"
+  printf '{"agent": "gate"}\n' > "$PROJ/.claude/settings.json"
+fi
 if [ "${XTASK_SUBFOLDER:-}" = 1 ]; then
   # Without --root, in the session's folder: what a session started there reads.
   (cd "$PROJ" && "$HOOKS_BIN" trust --yes)
@@ -154,7 +173,9 @@ chmod +x "$RUN/bridge.sh"
 "$HOOKS_BIN" install --host "$RA_AGENT" --scope project --root "$PROJ" --bridge "$RUN/bridge.sh"
 if [ "$RA_AGENT" = claude ]; then
   # -p cannot prompt: let the tools run without asking (the hooks still decide).
-  printf '{"permissions": {"allow": ["Bash", "Write", "Edit"]}}\n' > "$PROJ/.claude/settings.json"
+  agent=""
+  if [ "${XTASK_MAIN_AGENT:-}" = 1 ]; then agent='"agent": "gate", '; fi
+  printf '{%s"permissions": {"allow": ["Bash", "Write", "Edit"]}}\n' "$agent" > "$PROJ/.claude/settings.json"
 fi
 if [ -n "${XTASK_PATH_PROGRAM:-}" ] && [ "$RA_AGENT" != claude ]; then
   # A program named like the agent in a folder first on its `PATH` (Claude Code's `Write`
@@ -250,6 +271,9 @@ struct Case {
     /// The project is a subfolder of the repository (its root the run's folder), with a hook
     /// file of another agent's session-folder format there denying `rm -rf`.
     subfolder: bool,
+    /// The repository's Claude Code settings make a subagent whose front matter denies
+    /// `rm -rf` the main thread's agent.
+    main_agent: bool,
 }
 
 const CASES: &[Case] = &[
@@ -260,6 +284,7 @@ const CASES: &[Case] = &[
         change_after_trust: false,
         retrust: false,
         subfolder: false,
+        main_agent: false,
     },
     Case {
         name: "allow",
@@ -268,6 +293,7 @@ const CASES: &[Case] = &[
         change_after_trust: false,
         retrust: false,
         subfolder: false,
+        main_agent: false,
     },
     Case {
         name: "edit",
@@ -276,6 +302,7 @@ const CASES: &[Case] = &[
         change_after_trust: false,
         retrust: false,
         subfolder: false,
+        main_agent: false,
     },
     Case {
         name: "plugin",
@@ -284,6 +311,7 @@ const CASES: &[Case] = &[
         change_after_trust: false,
         retrust: false,
         subfolder: false,
+        main_agent: false,
     },
     Case {
         name: "wrapper",
@@ -292,6 +320,7 @@ const CASES: &[Case] = &[
         change_after_trust: false,
         retrust: false,
         subfolder: false,
+        main_agent: false,
     },
     Case {
         name: "changed",
@@ -300,6 +329,7 @@ const CASES: &[Case] = &[
         change_after_trust: true,
         retrust: false,
         subfolder: false,
+        main_agent: false,
     },
     Case {
         name: "retrust",
@@ -308,6 +338,7 @@ const CASES: &[Case] = &[
         change_after_trust: true,
         retrust: true,
         subfolder: false,
+        main_agent: false,
     },
     Case {
         name: "nested",
@@ -316,6 +347,7 @@ const CASES: &[Case] = &[
         change_after_trust: false,
         retrust: false,
         subfolder: false,
+        main_agent: false,
     },
     Case {
         name: "subfolder",
@@ -324,6 +356,16 @@ const CASES: &[Case] = &[
         change_after_trust: false,
         retrust: false,
         subfolder: true,
+        main_agent: false,
+    },
+    Case {
+        name: "agent",
+        tool_cmd: "rm -rf build && touch ran.txt",
+        edit: None,
+        change_after_trust: false,
+        retrust: false,
+        subfolder: false,
+        main_agent: true,
     },
 ];
 
@@ -401,6 +443,7 @@ fn run_case(
         .env("XTASK_CHANGE_AFTER_TRUST", if case.change_after_trust { "1" } else { "0" })
         .env("XTASK_RETRUST", if case.retrust { "1" } else { "0" })
         .env("XTASK_SUBFOLDER", if case.subfolder { "1" } else { "0" })
+        .env("XTASK_MAIN_AGENT", if case.main_agent { "1" } else { "0" })
         // The trust store and the pins live under the agent's HOME.
         .env_remove("XDG_STATE_HOME")
         .env_remove("XDG_CONFIG_HOME");
@@ -466,6 +509,17 @@ fn run_case(
                 format!(
                     "tool ran: {tool_ran}; the model saw the subfolder's {} hook's reason: {shown}",
                     if agent == "gemini" { "Claude Code" } else { "Gemini CLI" }
+                ),
+            )
+        }
+        "agent" => {
+            let shown =
+                seen.contains("XTASK-AGENTS: rm -rf is not allowed by the main thread's agent");
+            (
+                !tool_ran && shown,
+                format!(
+                    "tool ran: {tool_ran}; the model saw the main thread's agent's hook's reason ({}): {shown}",
+                    if agent == "claude" { "run by Claude Code" } else { "run by the bridge" }
                 ),
             )
         }
