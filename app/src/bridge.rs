@@ -352,7 +352,7 @@ pub fn run_event(config: &BridgeConfig, stdin: &[u8], event_arg: Option<&str>) -
         }
     };
 
-    let runtime = build_runtime(config, &set, root.as_ref(), parses);
+    let runtime = build_runtime(config, &**descriptor, &set, root.as_ref(), parses);
     let handle = runtime.fire_handle();
 
     // The guard first: a pre-tool call that writes a protected file is refused whatever the
@@ -644,7 +644,39 @@ fn read_set(
                 false,
             )
         } else if host_runs(host, file.kind) {
-            (false, format!("{} runs this file itself", config.host), false)
+            // Its hooks are the host's. Its settings still say which of the bridge's files run
+            // (Claude Code's `agent` picks the subagent whose hooks run for the whole session,
+            // which Copilot CLI does not run): a file that carries a policy is trusted or not
+            // as any file, and, trusted, loaded with its hooks disabled (`build_runtime`).
+            let decided = content.as_ref().map(|text| {
+                decide(
+                    config,
+                    file.kind,
+                    &canonical,
+                    project_root.as_ref(),
+                    text.as_bytes(),
+                    session,
+                )
+            });
+            match decided {
+                Some(((active, reason, _), Some(Ok(parsed)))) if !parsed.policy.is_empty() => {
+                    if let Some(sha) = &sha256 {
+                        parses.0.push((
+                            file.kind.name(),
+                            canonical.as_path().to_path_buf(),
+                            sha.clone(),
+                            Ok(parsed),
+                        ));
+                    }
+                    let says = if active { "its settings apply" } else { "its settings do not" };
+                    (
+                        active,
+                        format!("{} runs this file's hooks itself; {says} ({reason})", config.host),
+                        false,
+                    )
+                }
+                _ => (false, format!("{} runs this file itself", config.host), false),
+            }
         } else if let Some(text) = &content {
             let (decided, parsed) = decide(
                 config,
@@ -740,6 +772,7 @@ fn kind_named(formats: &FormatSet, name: &str) -> Option<HookSourceKind> {
 /// `parses` holds for its content is not parsed again.
 fn build_runtime(
     config: &BridgeConfig,
+    host: &dyn FormatDescriptor,
     set: &PinnedSet,
     root: Option<&AbsPathBuf>,
     mut parses: ReadParses,
@@ -798,6 +831,14 @@ fn build_runtime(
                             .unwrap_or_else(|| descriptor.parse(text.as_bytes(), &ctx));
                         if let Ok(p) = &mut parsed {
                             p.definitions.retain(|d| !is_bridge_call(&d.command));
+                            // A file the host runs itself is here for its settings and
+                            // for the scripts its hooks run, which stay protected: none of
+                            // its hooks runs here.
+                            if host_runs(host, kind) {
+                                for d in &mut p.definitions {
+                                    d.enabled = false;
+                                }
+                            }
                         }
                         let trust = if file.active {
                             TrustDecision::Active { reason: file.reason.clone() }

@@ -200,6 +200,44 @@ fn cursor_as_host_skips_claude_code_files_it_runs_itself() {
     assert_eq!(out.ran, 0);
 }
 
+/// Cursor runs Claude Code's settings files itself, not the hooks of the subagent they make
+/// the main thread's agent (`agent`): the bridge runs those, the settings' `agent` deciding
+/// which, and not the settings' own hooks (before, it left every Claude Code project file to
+/// the host, and this gate ran under none of them).
+#[test]
+fn cursor_as_host_leaves_claude_code_settings_to_cursor_and_runs_the_main_thread_s_agent() {
+    let p = Project::new();
+    p.script(".claude/record.sh", "#!/bin/sh\necho agent >> agent.log\n");
+    p.script(".claude/settings-hook.sh", "#!/bin/sh\necho settings >> settings.log\n");
+    p.write(
+        ".claude/settings.json",
+        r#"{"agent":"gate","hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":".claude/settings-hook.sh"}]}]}}"#,
+    );
+    p.write(
+        ".claude/agents/reviewer.md",
+        "---\nname: gate\ndescription: Reviews.\nhooks:\n  PreToolUse:\n    - hooks:\n        - type: command\n          command: .claude/record.sh\n---\n",
+    );
+    let input = serde_json::to_vec(&json!({
+        "conversation_id": "conv", "generation_id": "g", "hook_event_name": "preToolUse",
+        "workspace_roots": [p.root()], "cwd": p.root(),
+        "tool_name": "Shell", "tool_input": {"command": "ls"},
+    }))
+    .expect("json");
+    let out = run_event(&p.config("cursor", Gate::Open), &input, None);
+    let kind = |k: &str| out.files.iter().find(|f| f.kind == k).unwrap_or_else(|| panic!("{k}"));
+    let settings = kind("project_claude_settings");
+    assert!(settings.active, "for its settings: {:?}", settings.reason);
+    assert!(
+        settings.reason.starts_with("cursor runs this file's hooks itself; its settings apply"),
+        "{}",
+        settings.reason
+    );
+    assert!(kind("project_claude_agents").active, "{:?}", out.files);
+    assert_eq!(out.ran, 1);
+    assert_eq!(std::fs::read_to_string(p.root().join("agent.log")).expect("ran"), "agent\n");
+    assert!(!p.root().join("settings.log").exists(), "the settings' own hook is Cursor's");
+}
+
 #[test]
 fn later_events_of_a_session_run_the_pinned_set() {
     let p = Project::new();

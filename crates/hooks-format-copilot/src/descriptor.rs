@@ -274,10 +274,15 @@ impl FormatDescriptor for CopilotFormat {
 
     /// Copilot CLI also runs a repository's Claude Code settings hooks (1.0.102 ran a
     /// PascalCase group from the project's `.claude/settings.json`), so a bridge hosted by
-    /// Copilot leaves those to it.
+    /// Copilot leaves those to it; not the hooks of the subagent those settings make the main
+    /// thread's agent (`agent`), which 1.0.102 did not run (`cargo xtask agents`, the
+    /// **agent** run), so the bridge runs them.
     fn host_also_runs(&self) -> &[OtherFormatFiles] {
-        const CLAUDE: [OtherFormatFiles; 1] =
-            [OtherFormatFiles { format: FormatId::new("claude"), scopes: &[FileScope::Project] }];
+        const CLAUDE: [OtherFormatFiles; 1] = [OtherFormatFiles {
+            format: FormatId::new("claude"),
+            scopes: &[FileScope::Project],
+            roles: &["claude_settings", "claude_local_settings"],
+        }];
         &CLAUDE
     }
 

@@ -138,11 +138,13 @@ impl FormatDescriptor for CursorFormat {
     }
 
     /// Cursor runs Claude Code's project and user settings files too ("third-party hooks",
-    /// on by default).
+    /// on by default); its documentation names the settings files only, so the hooks of the
+    /// subagent those settings make the main thread's agent are the bridge's to run.
     fn host_also_runs(&self) -> &[OtherFormatFiles] {
         const CLAUDE: [OtherFormatFiles; 1] = [OtherFormatFiles {
             format: FormatId::new("claude"),
             scopes: &[FileScope::Project, FileScope::User],
+            roles: &["claude_settings", "claude_local_settings"],
         }];
         &CLAUDE
     }

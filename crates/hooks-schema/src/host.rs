@@ -339,6 +339,10 @@ pub struct OtherFormatFiles {
     pub format: FormatId,
     /// The scopes whose files of that format the agent runs.
     pub scopes: &'static [FileScope],
+    /// The names of the roles ([`crate::FileRole::name`]) of those files the agent runs
+    /// (`claude_settings`): a format's other files (Claude Code's subagents, whose hooks run
+    /// only where its settings make one the main thread's agent) are not the agent's.
+    pub roles: &'static [&'static str],
 }
 
 /// Whether the agent of `host` runs sources of `kind` itself: every hook file of its own
@@ -348,8 +352,13 @@ pub struct OtherFormatFiles {
 pub fn host_runs(host: &dyn FormatDescriptor, kind: HookSourceKind) -> bool {
     let SourceScope::File(scope) = kind.scope() else { return false };
     let Some(format) = kind.format() else { return false };
+    let role = kind.role().map(crate::FileRole::name);
     format == host.id()
-        || host.host_also_runs().iter().any(|o| o.format == format && o.scopes.contains(&scope))
+        || host.host_also_runs().iter().any(|o| {
+            o.format == format
+                && o.scopes.contains(&scope)
+                && role.is_some_and(|r| o.roles.contains(&r))
+        })
 }
 
 /// A reason as an agent shows it, with the hook that gave it: `<reason> (hook <id>,

@@ -91,4 +91,5 @@ fn a_copilot_hosted_bridge_leaves_the_projects_claude_files_to_copilot() {
     assert_eq!(also.len(), 1);
     assert_eq!(also[0].format, FormatId::new("claude"));
     assert_eq!(also[0].scopes, &[FileScope::Project]);
+    assert_eq!(also[0].roles, &["claude_settings", "claude_local_settings"]);
 }
