@@ -28,9 +28,10 @@
 //!   run there: the `rm -rf` is denied and the model saw that hook's reason.
 //! - **agent**: the repository's Claude Code settings make a subagent the main thread's agent
 //!   (`{"agent": "gate"}`), and that subagent's front matter (`.claude/agents/reviewer.md`,
-//!   `name: gate`) has a pre-tool hook denying `rm -rf` (exit 2); under Claude Code, Claude
-//!   Code runs it itself, under the other agents the bridge does: the `rm -rf` is denied and
-//!   the model saw that hook's reason.
+//!   `name: gate`) has a pre-tool hook denying commands that say `main-agent-gate` (exit 2),
+//!   which the Cursor hook lets through; under Claude Code, Claude Code runs it itself, under
+//!   the other agents the bridge does: the command is denied and the model saw that hook's
+//!   reason.
 //! - **nested**: another folder of the repository (`pkg/`) holds such a hook file, running
 //!   `pkg/scripts/gate.sh` through its project variable, which this session (at the root)
 //!   does not read; the model asks to rewrite that script with the agent's file tool: it must
@@ -139,7 +140,7 @@ if [ "${XTASK_MAIN_AGENT:-}" = 1 ]; then
   cat > "$PROJ/.claude/agents/gate.sh" <<'SH'
 #!/bin/sh
 case "$(cat)" in
-  *'rm -rf'*) echo "XTASK-AGENTS: rm -rf is not allowed by the main thread's agent" >&2; exit 2 ;;
+  *main-agent-gate*) echo "XTASK-AGENTS: main-agent-gate is not allowed by the main thread's agent" >&2; exit 2 ;;
 esac
 SH
   chmod +x "$PROJ/.claude/agents/gate.sh"
@@ -272,7 +273,7 @@ struct Case {
     /// file of another agent's session-folder format there denying `rm -rf`.
     subfolder: bool,
     /// The repository's Claude Code settings make a subagent whose front matter denies
-    /// `rm -rf` the main thread's agent.
+    /// `main-agent-gate` the main thread's agent.
     main_agent: bool,
 }
 
@@ -360,7 +361,7 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "agent",
-        tool_cmd: "rm -rf build && touch ran.txt",
+        tool_cmd: "echo main-agent-gate && touch ran.txt",
         edit: None,
         change_after_trust: false,
         retrust: false,
@@ -513,8 +514,9 @@ fn run_case(
             )
         }
         "agent" => {
-            let shown =
-                seen.contains("XTASK-AGENTS: rm -rf is not allowed by the main thread's agent");
+            let shown = seen.contains(
+                "XTASK-AGENTS: main-agent-gate is not allowed by the main thread's agent",
+            );
             (
                 !tool_ran && shown,
                 format!(
