@@ -288,3 +288,30 @@ async fn a_project_subagent_hides_the_user_s_of_the_same_name_only_when_it_may_r
     assert_eq!(report.verdict.reason.as_deref(), Some("the user subagent says no"));
     assert!(!source(&rt, agents(hooks_schema::FileScope::Project)).runs);
 }
+
+/// An edit of `agent` in the user's watched settings file republishes: the subagent it names
+/// runs from the next pin, and naming another one switches it off again.
+#[tokio::test]
+async fn an_edit_to_the_user_s_agent_setting_picks_the_subagent_before_the_run() {
+    let s = Setup::new();
+    subagent(&s.home, "reviewer", "gate", "the subagent");
+    s.home.write(".claude/settings.json", "{}");
+    let mut rt = s.runtime();
+    rt.take_user_watch()
+        .expect("user folders watched with the first root")
+        .wait_timeout(Duration::from_secs(10))
+        .expect("in time")
+        .expect("attached");
+    let user_agents = agents(hooks_schema::FileScope::User);
+    assert!(!source(&rt, user_agents).runs);
+    let events = rt.subscribe();
+    s.home.write(".claude/settings.json", r#"{"agent": "gate"}"#);
+    wait_until(&rt, &events, |rt| source(rt, user_agents).runs);
+    s.home.write(".claude/settings.json", r#"{"agent": "other"}"#);
+    wait_until(&rt, &events, |rt| !source(rt, user_agents).runs);
+    s.home.write(".claude/settings.json", r#"{"agent": "gate"}"#);
+    wait_until(&rt, &events, |rt| source(rt, user_agents).runs);
+    rt.pin_for_run().unwrap();
+    let report = rt.fire(&shell_call(&s.project.path().join("src"), "rm -rf build")).await;
+    assert_eq!(report.verdict.reason.as_deref(), Some("the subagent says no"));
+}
