@@ -41,7 +41,7 @@
 //! Everything here is pure: the registry hands in the sources in precedence order (kind
 //! priority, then load order).
 
-use std::collections::BTreeMap;
+use std::{collections::BTreeMap, num::NonZeroU64};
 
 use hooks_schema::{
     AbsPathBuf, Binding, FormatId, HookDefinition, HookSourceId, Pick, RunSettings, SourceOwner,
@@ -57,16 +57,10 @@ pub(crate) struct Subject {
     pub(crate) format: Option<FormatId>,
     /// A managed (administrator's) source.
     pub(crate) managed: bool,
-    /// For a source [`picked_as`](SourcePolicy::picked_as) a name, the key that picks it and
-    /// the source's own number, by which a place's cut names the one source that runs.
-    pub(crate) picked_by: Option<PickedBy>,
-}
-
-/// The key a source waits to be picked by, and the source's number (unique in a registry).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct PickedBy {
-    pub(crate) key: &'static str,
-    pub(crate) source: u64,
+    /// For a source [`picked_as`](SourcePolicy::picked_as) a name, its own number (its
+    /// sequence number in the registry, plus one), by which a place's cut names the one source
+    /// of the name that runs. Eight bytes: the subject is copied per source at every publish.
+    pub(crate) picked_by: Option<NonZeroU64>,
 }
 
 impl Subject {
@@ -82,8 +76,9 @@ impl Subject {
     /// This subject for the source numbered `source` whose policy is `policy`: waiting to
     /// be picked when the policy says it is picked as a name.
     pub(crate) fn of_source(self, source: u64, policy: Option<&SourcePolicy>) -> Subject {
-        let picked_by =
-            policy.and_then(|p| p.picked_as.as_ref()).map(|p| PickedBy { key: p.key, source });
+        let picked_by = policy
+            .and_then(|p| p.picked_as.as_ref())
+            .map(|_| NonZeroU64::MIN.saturating_add(source));
         Subject { picked_by, ..self }
     }
 }
@@ -275,11 +270,12 @@ impl Reason {
     }
 }
 
-/// Who runs for one key in one place: the source picked (its number), and the reason every
-/// other source waiting for the key is off.
+/// Who runs for one key in one place: the sources waiting for the key there and the one
+/// picked (their numbers, [`Subject::picked_by`]), and the reason every other one is off.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) struct PickCut {
-    pub(crate) runs: Option<u64>,
+    pub(crate) waiting: Vec<NonZeroU64>,
+    pub(crate) runs: Option<NonZeroU64>,
     pub(crate) others: Reason,
 }
 
@@ -331,9 +327,9 @@ impl PlaceCuts {
                 return Some(r);
             }
         }
-        let by = subject.picked_by?;
-        match cut.and_then(|c| c.picks.get(by.key)) {
-            Some(p) if p.runs == Some(by.source) => None,
+        let n = subject.picked_by?;
+        match cut.and_then(|c| c.picks.values().find(|p| p.waiting.contains(&n))) {
+            Some(p) if p.runs == Some(n) => None,
             Some(p) => Some(&p.others),
             None => Some(&NOT_RESOLVED),
         }
@@ -460,6 +456,8 @@ pub(crate) fn resolve(voices: &[Voice<'_>], root_count: usize) -> PolicyTable {
     let mut formats: Vec<FormatId> = voices.iter().filter_map(|v| v.subject.format).collect();
     formats.sort_unstable();
     formats.dedup();
+    // Picks are rare: a place is resolved without them unless some source waits to be picked.
+    let picking = voices.iter().any(|v| v.policy.picked_as.is_some());
     let place = |root: Option<usize>| -> PlaceCuts {
         let mut cuts = BTreeMap::new();
         for &format in &formats {
@@ -468,7 +466,7 @@ pub(crate) fn resolve(voices: &[Voice<'_>], root_count: usize) -> PolicyTable {
                 .copied()
                 .filter(|v| v.subject.format == Some(format) && v.applies(root))
                 .collect();
-            let cut = format_cut(&mine);
+            let cut = format_cut(&mine, picking);
             if !cut.is_empty() {
                 cuts.insert(format, cut);
             }
@@ -495,8 +493,9 @@ pub(crate) fn resolve(voices: &[Voice<'_>], root_count: usize) -> PolicyTable {
     PolicyTable { variants, roots }
 }
 
-/// The cut for one format in one place from the voices of its sources that apply there.
-fn format_cut(mine: &[&Voice<'_>]) -> FormatCut {
+/// The cut for one format in one place from the voices of its sources that apply there (and
+/// its picks when `picking`: some source waits to be picked).
+fn format_cut(mine: &[&Voice<'_>], picking: bool) -> FormatCut {
     let managed_last =
         |rule| mine.iter().rev().filter(|v| v.subject.managed).find_map(|v| v.said(rule));
     let mut cut = FormatCut::default();
@@ -509,7 +508,9 @@ fn format_cut(mine: &[&Voice<'_>]) -> FormatCut {
                 .or_insert_with(|| Reason::Setting { key: list.key, file: v.id.path.clone() });
         }
     }
-    cut.picks = picks(mine);
+    if picking {
+        cut.picks = picks(mine);
+    }
     match managed_last(SwitchRule::Hooks) {
         Some((false, reason)) => return FormatCut { all: Some(reason), ..FormatCut::default() },
         Some((true, _)) => {}
@@ -549,9 +550,14 @@ fn picks(mine: &[&Voice<'_>]) -> BTreeMap<&'static str, PickCut> {
                 v.policy.picked_as.as_ref().is_some_and(|p| p.key == key && p.name == *name)
             })
         });
-        let runs = first.and_then(|v| v.subject.picked_by).map(|b| b.source);
+        let waiting = mine
+            .iter()
+            .filter(|v| v.policy.picked_as.as_ref().is_some_and(|p| p.key == key))
+            .filter_map(|v| v.subject.picked_by)
+            .collect();
+        let runs = first.and_then(|v| v.subject.picked_by);
         let others = Reason::NotPicked { key, picked, runs: first.map(|v| v.id.path.clone()) };
-        picks.insert(key, PickCut { runs, others });
+        picks.insert(key, PickCut { waiting, runs, others });
     }
     picks
 }

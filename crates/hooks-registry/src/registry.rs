@@ -93,7 +93,8 @@ struct Compiled {
     /// One warning per hook whose command could not be analysed with confidence.
     analysis: Vec<HookDiagnostic>,
     placement_error: Option<HookDiagnostic>,
-    /// What the source policy's switches see of it (its format, whether it is managed).
+    /// What the source policy sees of it (its format, whether it is managed, and its number
+    /// when it waits to be picked).
     subject: Subject,
     /// Each definition with its command's analysis, for the next compile: a definition
     /// that comes back unchanged is not analysed again (not compared by [`Compiled::same_as`]:
@@ -194,13 +195,6 @@ struct SourceState {
 }
 
 impl SourceState {
-    /// What the source policy sees of it: its compiled subject, numbered when it waits to be
-    /// picked (`hooks_schema::SourcePolicy::picked_as`).
-    fn subject(&self) -> Subject {
-        let policy = self.load.accepted().map(|a| &a.policy);
-        self.compiled.subject.of_source(self.seq, policy)
-    }
-
     /// Recomputes placements and protected paths; returns whether the protected paths changed.
     ///
     /// The file system is read again every time (a script's symlink may point elsewhere now,
@@ -208,14 +202,18 @@ impl SourceState {
     /// change what is protected. When nothing changed at all, the source keeps its compiled
     /// state (the same `Arc`).
     fn recompile(&mut self) -> bool {
-        let compiled = compile(
+        let accepted = self.load.accepted().map(|a| &**a);
+        let mut compiled = compile(
             &self.id,
-            self.load.accepted().map(|a| &**a),
+            accepted,
             &self.roots,
             self.project_dir.as_ref(),
             &self.user_paths,
             Some(&self.compiled),
         );
+        // Numbered when it waits to be picked (`hooks_schema::SourcePolicy::picked_as`), so
+        // a place's cut can name the one source that runs.
+        compiled.subject = compiled.subject.of_source(self.seq, accepted.map(|a| &a.policy));
         let protected_changed = compiled.protected != self.compiled.protected
             || compiled.patterns != self.compiled.patterns;
         if !self.compiled.same_as(&compiled) {
@@ -1095,7 +1093,7 @@ impl HookRegistry {
                 };
                 inputs.push(PolicyInput {
                     id: &state.id,
-                    subject: state.subject(),
+                    subject: state.compiled.subject,
                     can_run: state.can_run() && suppressed_by.is_none(),
                     roots,
                     policy: state.load.accepted().map_or(&no_policy, |a| &a.policy),
@@ -1248,7 +1246,7 @@ impl HookRegistry {
                 let state = slots.get(slot).and_then(Option::as_ref)?;
                 Some(Running {
                     key: (state.id.kind.priority(), state.seq),
-                    subject: state.subject(),
+                    subject: state.compiled.subject,
                     places: &state.compiled.placements,
                 })
             });
@@ -1658,7 +1656,7 @@ fn policy_notes(
     policy: &PolicyTable,
     root_keys: &RootKeys,
 ) -> (Vec<String>, bool) {
-    let subject = state.subject();
+    let subject = state.compiled.subject;
     if subject.format.is_none() {
         return (Vec::new(), false);
     }
@@ -1713,7 +1711,7 @@ fn named_notes(
     policy: &PolicyTable,
     places: &[(Option<&AbsPathBuf>, Option<usize>)],
 ) -> Vec<String> {
-    let subject = state.subject();
+    let subject = state.compiled.subject;
     let mut notes = Vec::new();
     for (def, _) in state.compiled.analysed.iter().filter(|(d, _)| d.enabled) {
         let off: Vec<(Option<&AbsPathBuf>, Option<&policy::Reason>)> = places

@@ -577,7 +577,7 @@ fn a_source_picked_as_a_name_runs_only_where_that_name_is_picked_and_none_before
                     .filter(|i| i.subject.picked_by.is_some())
                     .filter(|i| i.id.kind.owner() != SourceOwner::Project || place == Some(0))
                     .filter(|i| out.table.at(place).removes(i.subject).is_none())
-                    .filter_map(|i| i.subject.picked_by.map(|b| b.source))
+                    .filter_map(|i| i.subject.picked_by.map(|n| n.get() - 1))
                     .collect()
             })
             .collect()
