@@ -253,8 +253,9 @@ async fn the_main_thread_s_agent_runs_its_front_matter_hooks_for_the_whole_sessi
 
 /// Of the subagents of the picked name, the project's runs and the user's of the same name
 /// does not (the real CLI: only the project's hooks ran), wherever the name is picked from;
-/// outside the project the user's runs. An untrusted project subagent hides nothing: a
-/// repository cannot switch off the user's gate by shipping a subagent of its name.
+/// outside the project the user's runs. An untrusted project hides nothing: a repository
+/// cannot switch off the user's gate by shipping a subagent of its name, nor by naming no
+/// agent (or every hook off) in its settings.
 #[tokio::test]
 async fn a_project_subagent_hides_the_user_s_of_the_same_name_only_when_it_may_run() {
     let s = Setup::new();
@@ -277,7 +278,9 @@ async fn a_project_subagent_hides_the_user_s_of_the_same_name_only_when_it_may_r
         "the note names the subagent that runs instead: {note}"
     );
 
-    // The project untrusted (the window asks before running project files): the user's runs.
+    // The project untrusted (the window asks before running project files): the user's runs,
+    // whatever the repository's own settings say to switch it off.
+    s.project.write(".claude/settings.local.json", r#"{"agent": "", "disableAllHooks": true}"#);
     let mut config = RuntimeConfig::new(Surface::CliRun);
     config.user_dirs =
         Some(UserDirs::under_home(&hooks_testing::workspace_formats(), s.home.path()));

@@ -649,3 +649,125 @@ fn a_source_picked_as_a_name_runs_only_where_that_name_is_picked_and_none_before
     }
     assert_eq!(running(&inputs), [vec![5], vec![5], vec![5]]);
 }
+
+/// One source of the picks proptest: its owner, whether it can run, the roots it applies under
+/// (a project source), and whether it picks a name or is picked as one.
+#[derive(Debug, Clone)]
+struct PickSource {
+    owner: SourceOwner,
+    can_run: bool,
+    roots: Vec<usize>,
+    picks: Option<&'static str>,
+    picked_as: Option<&'static str>,
+}
+
+fn pick_source() -> impl proptest::strategy::Strategy<Value = PickSource> {
+    use proptest::prelude::*;
+    let owner = prop_oneof![
+        Just(SourceOwner::Managed),
+        Just(SourceOwner::Project),
+        Just(SourceOwner::User)
+    ];
+    let name = prop_oneof![Just(""), Just("a"), Just("b")];
+    let role = prop_oneof![
+        name.clone().prop_map(|n| (Some(n), None)),
+        name.prop_filter("a subagent has a name", |n| !n.is_empty()).prop_map(|n| (None, Some(n))),
+    ];
+    (owner, any::<bool>(), proptest::sample::subsequence(vec![0usize, 1], 0..=2), role).prop_map(
+        |(owner, can_run, roots, (picks, picked_as))| PickSource {
+            owner,
+            can_run,
+            roots: if owner == SourceOwner::Project { roots } else { Vec::new() },
+            picks,
+            picked_as,
+        },
+    )
+}
+
+proptest::proptest! {
+    /// Whatever the sources, in each place (outside every project, under root 0, under root
+    /// 1) the sources waiting to be picked that run there are exactly the one the rule names:
+    /// the name picked by the last managed picker that can run, else by the first other
+    /// picker that can run and applies there (an empty name picks none), and of the sources
+    /// picked as that name that can run and apply there, the first in precedence order.
+    #[test]
+    fn at_most_the_first_source_of_the_picked_name_runs_in_each_place(
+        mut sources in proptest::collection::vec(pick_source(), 1..9)
+    ) {
+        let rank = |o: SourceOwner| match o {
+            SourceOwner::Managed => 0,
+            SourceOwner::Project => 1,
+            SourceOwner::User | SourceOwner::Explicit => 2,
+        };
+        // The registry hands sources in precedence order.
+        sources.sort_by_key(|s| rank(s.owner));
+        let scope = |o: SourceOwner| match o {
+            SourceOwner::Managed => hooks_schema::FileScope::Managed,
+            SourceOwner::Project => hooks_schema::FileScope::Project,
+            SourceOwner::User | SourceOwner::Explicit => hooks_schema::FileScope::User,
+        };
+        let ids: Vec<HookSourceId> = sources
+            .iter()
+            .enumerate()
+            .map(|(i, s)| sid(K::file(scope(s.owner), ROLE_F), format!("{P}/{i}.f")))
+            .collect();
+        let policies: Vec<SourcePolicy> = sources
+            .iter()
+            .map(|s| SourcePolicy {
+                picks: s.picks.map(|n| hooks_schema::Pick { key: "agent", name: n.to_owned() }),
+                picked_as: s
+                    .picked_as
+                    .map(|n| hooks_schema::Pick { key: "agent", name: n.to_owned() }),
+                ..SourcePolicy::default()
+            })
+            .collect();
+        let inputs: Vec<PolicyInput<'_>> = sources
+            .iter()
+            .zip(&ids)
+            .zip(&policies)
+            .enumerate()
+            .map(|(n, ((s, id), policy))| PolicyInput {
+                id,
+                subject: Subject::of(id, std::iter::empty()).of_source(n as u64, Some(policy)),
+                can_run: s.can_run,
+                roots: &s.roots,
+                policy,
+            })
+            .collect();
+        let r = |p: &str| AbsPathBuf::new(p.into()).unwrap();
+        let roots = [r("/r0"), r("/r1")];
+        let out = resolve_sources(&inputs, &roots, false);
+        for place in [None, Some(0), Some(1)] {
+            let applies = |s: &PickSource| {
+                s.can_run
+                    && (s.owner != SourceOwner::Project || place.is_some_and(|p| s.roots.contains(&p)))
+            };
+            let managed = sources
+                .iter()
+                .filter(|s| applies(s) && s.owner == SourceOwner::Managed)
+                .filter_map(|s| s.picks)
+                .next_back();
+            let other = sources
+                .iter()
+                .filter(|s| applies(s) && s.owner != SourceOwner::Managed)
+                .find_map(|s| s.picks);
+            let picked = managed.or(other).filter(|n| !n.is_empty());
+            let expected: Vec<usize> = picked
+                .and_then(|name| {
+                    sources.iter().position(|s| applies(s) && s.picked_as == Some(name))
+                })
+                .into_iter()
+                .collect();
+            let running: Vec<usize> = sources
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.picked_as.is_some() && applies(s))
+                .filter(|&(i, _)| {
+                    inputs.get(i).is_some_and(|input| out.table.at(place).removes(input.subject).is_none())
+                })
+                .map(|(i, _)| i)
+                .collect();
+            proptest::prop_assert_eq!(running, expected, "at {:?}: {:?}", place, sources);
+        }
+    }
+}
