@@ -109,10 +109,12 @@ pub fn chrys_parse(data: &[u8]) {
 }
 
 /// `hooks_format_claude::parse`; the first byte picks the default or the strict mode, or a
-/// subagent's front matter (`parse_front_matter`), whose definitions are all disabled.
+/// subagent's or a skill's front matter (`parse_front_matter`): a subagent Claude Code loads
+/// is picked as its name (settings' `agent`) with its definitions enabled, every other front
+/// matter's definitions are disabled, and a front matter carries no other policy.
 pub fn claude_parse(data: &[u8]) {
     let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
-    let result = match first % 3 {
+    let result = match first % 4 {
         0 => hooks_format_claude::parse(
             rest,
             Path::new("/repo/.claude/settings.json"),
@@ -123,19 +125,27 @@ pub fn claude_parse(data: &[u8]) {
             Path::new("/repo/.claude/settings.json"),
             ClaudeMode::Strict,
         ),
-        _ => {
-            let path = Path::new("/repo/.claude/agents/x.md");
-            let r = hooks_format_claude::parse_front_matter(
-                rest,
-                path,
-                hooks_format_claude::FrontMatterOf::Subagent,
-            );
+        n => {
+            let (path, of) = if n == 2 {
+                ("/repo/.claude/agents/x.md", hooks_format_claude::FrontMatterOf::Subagent)
+            } else {
+                ("/repo/.claude/skills/x/SKILL.md", hooks_format_claude::FrontMatterOf::Skill)
+            };
+            let r = hooks_format_claude::parse_front_matter(rest, Path::new(path), of);
             if let Ok(parsed) = &r {
+                let picked = parsed.policy.picked_as.as_ref();
                 assert!(
-                    parsed.definitions.iter().all(|d| !d.enabled),
-                    "claude: front matter hooks never run"
+                    picked.is_none_or(|p| p.key == "agent" && !p.name.is_empty()),
+                    "claude: a subagent is picked as its name by `agent`"
                 );
-                assert!(parsed.policy.is_empty(), "claude: front matter carries no policy");
+                assert!(n == 2 || picked.is_none(), "claude: only a subagent is picked as a name");
+                assert!(
+                    parsed.definitions.iter().all(|d| d.enabled == picked.is_some()),
+                    "claude: front matter hooks run only when picked"
+                );
+                let rest_of_policy =
+                    hooks_schema::SourcePolicy { picked_as: None, ..parsed.policy.clone() };
+                assert!(rest_of_policy.is_empty(), "claude: front matter carries no other policy");
             }
             r
         }
