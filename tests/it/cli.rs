@@ -267,6 +267,57 @@ fn check_reads_a_subagent_s_or_a_skill_s_front_matter() {
     assert!(lines[1].to_string().contains("front_matter_hooks"), "{}", lines[1]);
 }
 
+/// `hooks list` with Claude Code's `agent`: the picked subagent's file runs; the other one,
+/// trusted like it, says on its own line that it does not run, and the note below says why
+/// (the setting, the file that sets it, and the subagent of that name that runs).
+#[test]
+fn list_says_which_subagent_runs_as_the_main_thread_s_agent_and_why_the_other_does_not() {
+    let d = TestDir::new();
+    let agent = |name: &str| {
+        format!(
+            "---\nname: {name}\ndescription: A subagent.\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: ./stop.sh\n---\n"
+        )
+    };
+    d.write(".claude/agents/reviewer.md", &agent("gate"));
+    d.write(".claude/agents/other.md", &agent("other"));
+    d.write(".claude/settings.json", r#"{"agent": "gate"}"#);
+    let cfg = TestDir::new();
+    let cfg = cfg.path().to_str().unwrap();
+    let args = ["list", "--root", ".", "--config-dir", cfg, "--posture", "auto-approves"];
+    let o = hooks_in(d.path(), &args, "");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    let line = |file: &str| {
+        text.lines().find(|l| l.contains(file)).unwrap_or_else(|| panic!("{file}: {text}"))
+    };
+    assert!(line("agents/other.md").ends_with("; not running (see below)"), "{text}");
+    assert!(!line("agents/reviewer.md").contains("not running"), "{text}");
+    assert!(
+        text.contains("names `gate`, and ")
+            && text.contains("reviewer.md is the one of that name that runs"),
+        "{text}"
+    );
+    let json = hooks_in(d.path(), &[&args[..], &["--json"]].concat(), "");
+    let runs: Vec<(String, bool)> = json_lines(&json)[0]["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .filter(|s| s["kind"] == "project_claude_agents")
+        .map(|s| {
+            (
+                s["path"].as_str().unwrap_or("").rsplit('/').next().unwrap_or("").to_owned(),
+                s["runs"] == true,
+            )
+        })
+        .collect();
+    assert_eq!(runs.len(), 2, "{runs:?}");
+    assert!(
+        runs.contains(&("reviewer.md".to_owned(), true))
+            && runs.contains(&("other.md".to_owned(), false)),
+        "{runs:?}"
+    );
+}
+
 #[test]
 fn list_shows_project_files_inert_by_default_and_says_why() {
     let d = project();

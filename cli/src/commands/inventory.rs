@@ -149,7 +149,10 @@ fn render(
     for s in snap.sources().iter().filter(|s| !quiet(s)) {
         let reason =
             if s.runs { paint("32", s.trust.reason()) } else { paint("33", s.trust.reason()) };
-        writeln!(out, "\n{} [{}] {}, {reason}", s.id.path, s.id.kind, s.load_state.as_str())?;
+        // Trusted, yet switched off everywhere by its format's policy (a setting of another
+        // file, named in the notes below): say so on the file's own line.
+        let off = if !s.runs && s.trust.is_active() { "; not running (see below)" } else { "" };
+        writeln!(out, "\n{} [{}] {}, {reason}{off}", s.id.path, s.id.kind, s.load_state.as_str())?;
         for d in s.definitions.iter() {
             let cmd = if reveal {
                 command_text(&d.command)
