@@ -510,6 +510,20 @@ impl ReadParses {
             .position(|(k, p, s, _)| *k == file.kind && *p == file.path && s == sha)?;
         Some(self.0.swap_remove(at).3)
     }
+
+    /// Keeps the parse of the file of `kind` at `path` whose content has the hash `sha` (none
+    /// without a hash: the file was not read).
+    fn keep(
+        &mut self,
+        kind: HookSourceKind,
+        path: &AbsPathBuf,
+        sha: Option<&String>,
+        parsed: hooks_schema::ParseResult,
+    ) {
+        if let Some(sha) = sha {
+            self.0.push((kind.name(), path.as_path().to_path_buf(), sha.clone(), parsed));
+        }
+    }
 }
 
 /// The files of every format that apply to a session started in `session` under `root` now:
@@ -633,6 +647,10 @@ fn read_set(
         }
         let sha256 = content.as_deref().map(pin::sha256_hex);
         let elsewhere = inert_for.as_ref().filter(|_| not_here.contains(&file.path));
+        // The trust gate's decision on the file as read, and its parse.
+        let decide_here = |text: &str| {
+            decide(config, file.kind, &canonical, project_root.as_ref(), text.as_bytes(), session)
+        };
         let (active, reason, needs_trust) = if let Some(at) = elsewhere {
             let agent =
                 file.kind.format().and_then(|f| formats.get(f)).map_or("its agent", |d| d.agent());
@@ -648,26 +666,9 @@ fn read_set(
             // (Claude Code's `agent` picks the subagent whose hooks run for the whole session,
             // which Copilot CLI does not run): a file that carries a policy is trusted or not
             // as any file, and, trusted, loaded with its hooks disabled (`build_runtime`).
-            let decided = content.as_ref().map(|text| {
-                decide(
-                    config,
-                    file.kind,
-                    &canonical,
-                    project_root.as_ref(),
-                    text.as_bytes(),
-                    session,
-                )
-            });
-            match decided {
+            match content.as_deref().map(decide_here) {
                 Some(((active, reason, _), Some(Ok(parsed)))) if !parsed.policy.is_empty() => {
-                    if let Some(sha) = &sha256 {
-                        parses.0.push((
-                            file.kind.name(),
-                            canonical.as_path().to_path_buf(),
-                            sha.clone(),
-                            Ok(parsed),
-                        ));
-                    }
+                    parses.keep(file.kind, &canonical, sha256.as_ref(), Ok(parsed));
                     let says = if active { "its settings apply" } else { "its settings do not" };
                     (
                         active,
@@ -678,21 +679,9 @@ fn read_set(
                 _ => (false, format!("{} runs this file itself", config.host), false),
             }
         } else if let Some(text) = &content {
-            let (decided, parsed) = decide(
-                config,
-                file.kind,
-                &canonical,
-                project_root.as_ref(),
-                text.as_bytes(),
-                session,
-            );
-            if let (Some(parsed), Some(sha)) = (parsed, &sha256) {
-                parses.0.push((
-                    file.kind.name(),
-                    canonical.as_path().to_path_buf(),
-                    sha.clone(),
-                    parsed,
-                ));
+            let (decided, parsed) = decide_here(text);
+            if let Some(parsed) = parsed {
+                parses.keep(file.kind, &canonical, sha256.as_ref(), parsed);
             }
             decided
         } else {

@@ -73,6 +73,17 @@ impl Setup {
         detect_root(&mut rt, self.project.path());
         rt
     }
+
+    /// [`Setup::runtime`] once the user's folders are watched.
+    fn watched_runtime(&self) -> HookRuntime {
+        let mut rt = self.runtime();
+        rt.take_user_watch()
+            .expect("user folders watched with the first root")
+            .wait_timeout(Duration::from_secs(10))
+            .expect("in time")
+            .expect("attached");
+        rt
+    }
 }
 
 fn source(rt: &HookRuntime, kind: HookSourceKind) -> SourceView {
@@ -135,12 +146,7 @@ async fn an_edit_to_the_users_settings_switches_the_projects_hooks_off_before_th
     let s = Setup::new();
     s.home.write(".claude/settings.json", "{}");
     s.project_settings(json!({}));
-    let mut rt = s.runtime();
-    rt.take_user_watch()
-        .expect("user folders watched with the first root")
-        .wait_timeout(Duration::from_secs(10))
-        .expect("in time")
-        .expect("attached");
+    let mut rt = s.watched_runtime();
     assert!(notes(&source(&rt, hooks_format_claude::USER_SETTINGS)).is_empty());
     let events = rt.subscribe();
     s.home.write(".claude/settings.json", r#"{"disableAllHooks": true}"#);
@@ -299,12 +305,7 @@ async fn an_edit_to_the_user_s_agent_setting_picks_the_subagent_before_the_run()
     let s = Setup::new();
     subagent(&s.home, "reviewer", "gate", "the subagent");
     s.home.write(".claude/settings.json", "{}");
-    let mut rt = s.runtime();
-    rt.take_user_watch()
-        .expect("user folders watched with the first root")
-        .wait_timeout(Duration::from_secs(10))
-        .expect("in time")
-        .expect("attached");
+    let mut rt = s.watched_runtime();
     let user_agents = agents(hooks_schema::FileScope::User);
     assert!(!source(&rt, user_agents).runs);
     let events = rt.subscribe();

@@ -103,6 +103,16 @@ enum Gate {
     Closed,
 }
 
+/// Cursor's `preToolUse` for a shell `ls` in `p`.
+fn cursor_ls_input(p: &Project) -> Vec<u8> {
+    serde_json::to_vec(&json!({
+        "conversation_id": "conv", "generation_id": "g", "hook_event_name": "preToolUse",
+        "workspace_roots": [p.root()], "cwd": p.root(),
+        "tool_name": "Shell", "tool_input": {"command": "ls"},
+    }))
+    .expect("json")
+}
+
 fn claude_input(p: &Project, session: &str, tool: &str, args: Value) -> Vec<u8> {
     serde_json::to_vec(&json!({
         "session_id": session,
@@ -188,13 +198,7 @@ fn cursor_as_host_skips_claude_code_files_it_runs_itself() {
         ".claude/settings.json",
         r#"{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":".claude/record.sh"}]}]}}"#,
     );
-    let input = serde_json::to_vec(&json!({
-        "conversation_id": "conv", "generation_id": "g", "hook_event_name": "preToolUse",
-        "workspace_roots": [p.root()], "cwd": p.root(),
-        "tool_name": "Shell", "tool_input": {"command": "ls"},
-    }))
-    .expect("json");
-    let out = run_event(&p.config("cursor", Gate::Open), &input, None);
+    let out = run_event(&p.config("cursor", Gate::Open), &cursor_ls_input(&p), None);
     let claude = out.files.iter().find(|f| f.kind == "project_claude_settings").expect("loaded");
     assert!(!claude.active, "Cursor runs Claude Code's files itself");
     assert_eq!(out.ran, 0);
@@ -217,13 +221,7 @@ fn cursor_as_host_leaves_claude_code_settings_to_cursor_and_runs_the_main_thread
         ".claude/agents/reviewer.md",
         "---\nname: gate\ndescription: Reviews.\nhooks:\n  PreToolUse:\n    - hooks:\n        - type: command\n          command: .claude/record.sh\n---\n",
     );
-    let input = serde_json::to_vec(&json!({
-        "conversation_id": "conv", "generation_id": "g", "hook_event_name": "preToolUse",
-        "workspace_roots": [p.root()], "cwd": p.root(),
-        "tool_name": "Shell", "tool_input": {"command": "ls"},
-    }))
-    .expect("json");
-    let out = run_event(&p.config("cursor", Gate::Open), &input, None);
+    let out = run_event(&p.config("cursor", Gate::Open), &cursor_ls_input(&p), None);
     let kind = |k: &str| out.files.iter().find(|f| f.kind == k).unwrap_or_else(|| panic!("{k}"));
     let settings = kind("project_claude_settings");
     assert!(settings.active, "for its settings: {:?}", settings.reason);

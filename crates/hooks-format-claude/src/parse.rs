@@ -720,23 +720,7 @@ impl Reader<'_> {
                 Some(At { value: Checked::Ok(b), .. }) => {
                     self.out.settings.insert(key.to_owned(), Value::Bool(*b));
                 }
-                Some(wrong) => {
-                    // Claude Code validates every settings key and skips a file with an
-                    // invalid one whole; these two are the keys the engine reads.
-                    let problem = ConfigProblem::WrongType {
-                        key: key.to_owned(),
-                        expected: "a boolean",
-                        found: wrong.found,
-                    };
-                    if !self.strict {
-                        self.skip_file(
-                            format!("`{key}` fails validation ({problem})"),
-                            wrong.line,
-                            wrong.column,
-                        );
-                    }
-                    self.problem(Severity::Error, problem, wrong.line, wrong.column);
-                }
+                Some(wrong) => self.wrong_setting(key, "a boolean", wrong),
             }
         }
         match &settings.agent {
@@ -744,27 +728,30 @@ impl Reader<'_> {
             Some(At { value: Checked::Ok(name), .. }) => {
                 self.out.settings.insert(AGENT.to_owned(), Value::String(name.clone()));
             }
-            Some(wrong) => {
-                // Claude Code skips the whole file (checked with the real CLI: a number or
-                // `null` there, and the file's own hooks did not run either).
-                let problem = ConfigProblem::WrongType {
-                    key: AGENT.to_owned(),
-                    expected: "a string",
-                    found: wrong.found,
-                };
-                if !self.strict {
-                    self.skip_file(
-                        format!("`{AGENT}` fails validation ({problem})"),
-                        wrong.line,
-                        wrong.column,
-                    );
-                }
-                self.problem(Severity::Error, problem, wrong.line, wrong.column);
-            }
+            // Checked with the real CLI: a number or `null` there, and the file's own hooks
+            // did not run either.
+            Some(wrong) => self.wrong_setting(AGENT, "a string", wrong),
         }
         // No `hooks` section: nothing to run and, in strict mode, nothing to deny.
         let (Some(section), Some(written)) = (&settings.hooks, root.get("hooks")) else { return };
         self.hooks_section(section, &written.value);
+    }
+
+    /// A settings key the engine reads (`disableAllHooks`, `allowManagedHooksOnly`, `agent`)
+    /// whose value is not `expected`: Claude Code validates every settings key and skips a
+    /// file with an invalid one whole, which default mode does too; strict mode reports a
+    /// violation.
+    fn wrong_setting<T>(&mut self, key: &str, expected: &'static str, wrong: &At<T>) {
+        let problem =
+            ConfigProblem::WrongType { key: key.to_owned(), expected, found: wrong.found };
+        if !self.strict {
+            self.skip_file(
+                format!("`{key}` fails validation ({problem})"),
+                wrong.line,
+                wrong.column,
+            );
+        }
+        self.problem(Severity::Error, problem, wrong.line, wrong.column);
     }
 
     /// The `hooks` section; `written` is its text's tree, for the strict contract's checks
