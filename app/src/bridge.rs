@@ -667,13 +667,15 @@ fn read_set(
             // which Copilot CLI does not run): a file that carries a policy is trusted or not
             // as any file, and, trusted, loaded with its hooks disabled (`build_runtime`).
             match content.as_deref().map(decide_here) {
-                Some(((active, reason, _), Some(Ok(parsed)))) if !parsed.policy.is_empty() => {
+                Some(((active, reason, needs_trust), Some(Ok(parsed))))
+                    if !parsed.policy.is_empty() =>
+                {
                     parses.keep(file.kind, &canonical, sha256.as_ref(), Ok(parsed));
                     let says = if active { "its settings apply" } else { "its settings do not" };
                     (
                         active,
                         format!("{} runs this file's hooks itself; {says} ({reason})", config.host),
-                        false,
+                        needs_trust,
                     )
                 }
                 _ => (false, format!("{} runs this file itself", config.host), false),
@@ -738,11 +740,13 @@ fn decide(
         Err(_) => config.trust.decide(kind, &inputs),
     };
     // Inert although the table lets it run: the store (or the agent's review) said no. Only a
-    // file with a hook that would run is worth telling the host about.
+    // file with a hook that would run, or settings that would decide which hooks run (Claude
+    // Code's `agent`, `disableAllHooks`), is worth telling the host about.
     let table = config.trust.decide(kind, &inputs).is_active();
-    let would_run = parsed
-        .as_ref()
-        .is_ok_and(|p| p.definitions.iter().any(|d| d.enabled && !is_bridge_call(&d.command)));
+    let would_run = parsed.as_ref().is_ok_and(|p| {
+        !p.policy.is_empty()
+            || p.definitions.iter().any(|d| d.enabled && !is_bridge_call(&d.command))
+    });
     let decided = match decision {
         TrustDecision::Active { reason } => (true, reason, false),
         TrustDecision::Inert { reason } => (false, reason, table && would_run),

@@ -103,10 +103,10 @@ enum Gate {
     Closed,
 }
 
-/// Cursor's `preToolUse` for a shell `ls` in `p`.
-fn cursor_ls_input(p: &Project) -> Vec<u8> {
+/// Cursor's `preToolUse` for a shell `ls` in `p`, in the conversation `session`.
+fn cursor_ls_input(p: &Project, session: &str) -> Vec<u8> {
     serde_json::to_vec(&json!({
-        "conversation_id": "conv", "generation_id": "g", "hook_event_name": "preToolUse",
+        "conversation_id": session, "generation_id": "g", "hook_event_name": "preToolUse",
         "workspace_roots": [p.root()], "cwd": p.root(),
         "tool_name": "Shell", "tool_input": {"command": "ls"},
     }))
@@ -198,7 +198,7 @@ fn cursor_as_host_skips_claude_code_files_it_runs_itself() {
         ".claude/settings.json",
         r#"{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":".claude/record.sh"}]}]}}"#,
     );
-    let out = run_event(&p.config("cursor", Gate::Open), &cursor_ls_input(&p), None);
+    let out = run_event(&p.config("cursor", Gate::Open), &cursor_ls_input(&p, "conv"), None);
     let claude = out.files.iter().find(|f| f.kind == "project_claude_settings").expect("loaded");
     assert!(!claude.active, "Cursor runs Claude Code's files itself");
     assert_eq!(out.ran, 0);
@@ -221,7 +221,7 @@ fn cursor_as_host_leaves_claude_code_settings_to_cursor_and_runs_the_main_thread
         ".claude/agents/reviewer.md",
         "---\nname: gate\ndescription: Reviews.\nhooks:\n  PreToolUse:\n    - hooks:\n        - type: command\n          command: .claude/record.sh\n---\n",
     );
-    let out = run_event(&p.config("cursor", Gate::Open), &cursor_ls_input(&p), None);
+    let out = run_event(&p.config("cursor", Gate::Open), &cursor_ls_input(&p, "conv"), None);
     let kind = |k: &str| out.files.iter().find(|f| f.kind == k).unwrap_or_else(|| panic!("{k}"));
     let settings = kind("project_claude_settings");
     assert!(settings.active, "for its settings: {:?}", settings.reason);
@@ -234,6 +234,15 @@ fn cursor_as_host_leaves_claude_code_settings_to_cursor_and_runs_the_main_thread
     assert_eq!(out.ran, 1);
     assert_eq!(std::fs::read_to_string(p.root().join("agent.log")).expect("ran"), "agent\n");
     assert!(!p.root().join("settings.log").exists(), "the settings' own hook is Cursor's");
+    // Not trusted: neither runs, and both files are named for `hooks trust`, the settings too
+    // (their `agent` decides which subagent runs), though their hooks are Cursor's.
+    let out = run_event(&p.config("cursor", Gate::Closed), &cursor_ls_input(&p, "new"), None);
+    assert_eq!(out.ran, 0);
+    let kind = |k: &str| out.files.iter().find(|f| f.kind == k).unwrap_or_else(|| panic!("{k}"));
+    for k in ["project_claude_settings", "project_claude_agents"] {
+        let f = kind(k);
+        assert!(!f.active && f.needs_trust, "{k}: {}", f.reason);
+    }
 }
 
 #[test]
