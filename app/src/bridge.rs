@@ -665,8 +665,11 @@ fn read_set(
             // Its hooks are the host's. Its settings still say which of the bridge's files run
             // (Claude Code's `agent` picks the subagent whose hooks run for the whole session,
             // which Copilot CLI does not run): a file that carries a policy is trusted or not
-            // as any file, and, trusted, loaded with its hooks disabled (`build_runtime`).
-            match content.as_deref().map(decide_here) {
+            // as any file, and, trusted, loaded with its hooks disabled (`build_runtime`). A
+            // file of the host's own format has no say over the bridge's files: a format's
+            // policy only reaches its own sources, which are all the host's.
+            let own = file.kind.format() == Some(host.id());
+            match content.as_deref().filter(|_| !own).map(decide_here) {
                 Some(((active, reason, needs_trust), Some(Ok(parsed))))
                     if !parsed.policy.is_empty() =>
                 {

@@ -245,6 +245,20 @@ fn cursor_as_host_leaves_claude_code_settings_to_cursor_and_runs_the_main_thread
     }
 }
 
+/// Bridged into Claude Code, its own settings' `agent` is Claude Code's business (every file a
+/// Claude Code setting reaches is its own): the file is left to it, trusted or not, and the
+/// user is not asked to review it with `hooks trust`.
+#[test]
+fn claude_code_s_own_settings_with_agent_are_left_to_it_without_a_trust_request() {
+    let p = Project::new();
+    p.write(".claude/settings.json", r#"{"agent":"gate"}"#);
+    let input = claude_input(&p, "s", "Bash", json!({"command": "ls"}));
+    let out = run_event(&p.config("claude", Gate::Closed), &input, None);
+    let f = out.files.iter().find(|f| f.kind == "project_claude_settings").expect("loaded");
+    assert!(!f.active && !f.needs_trust, "{}", f.reason);
+    assert_eq!(f.reason, "claude runs this file itself");
+}
+
 #[test]
 fn later_events_of_a_session_run_the_pinned_set() {
     let p = Project::new();
