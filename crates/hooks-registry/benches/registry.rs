@@ -100,6 +100,32 @@ fn registry_with(roots: &[AbsPathBuf], per_root: usize) -> HookRegistry {
     r
 }
 
+/// The user's settings picking the main thread's agent `gate` (Claude Code's `agent`) beside
+/// the policy of [`policy_update`], and the user's subagent `gate` with one hook, which runs
+/// only where that name is picked.
+fn picks_updates() -> [SourceUpdate; 2] {
+    let pick = || hooks_schema::Pick { key: "agent", name: "gate".to_owned() };
+    let mut settings = policy_update();
+    if let Ok(parsed) = &mut settings.parsed {
+        parsed.policy.picks = Some(pick());
+    }
+    let subagent = SourceUpdate {
+        source: HookSourceId::new(
+            hooks_testing::kinds::USER_CLAUDE_SETTINGS,
+            abs(format!("{BASE}/home/.claude/agents/gate.md")),
+        ),
+        parsed: Ok(ParsedSource {
+            definitions: vec![definition("gate", 0)],
+            policy: SourcePolicy { picked_as: Some(pick()), ..SourcePolicy::default() },
+            ..ParsedSource::default()
+        }),
+        project_root: None,
+        project_dir: None,
+        trust: active(),
+    };
+    [settings, subagent]
+}
+
 /// A user file with one hook that carries a source policy (a hooks switch left on).
 fn policy_update() -> SourceUpdate {
     let switch = PolicySwitch { key: "disableAllHooks", rule: SwitchRule::Hooks, on: true };
@@ -255,21 +281,28 @@ fn main() {
 
     // Announcing and withdrawing one root among `n` (one project source each), with and
     // without a file that carries a source policy (which makes a publish place every project
-    // source's roots for the policy).
+    // source's roots for the policy), and with a pick besides (a subagent that runs only where
+    // the user's settings name it, resolved in every place).
     let mut root_churn = Vec::new();
     for n in [100, 1_000, 10_000] {
-        for with_policy in [false, true] {
+        for policy in ["", "_with_policy", "_with_picks"] {
             let rs = roots(n, false);
             let mut reg = registry_with(&rs, 1);
-            if with_policy {
-                reg.upsert_source(policy_update());
+            match policy {
+                "_with_policy" => {
+                    reg.upsert_source(policy_update());
+                }
+                "_with_picks" => {
+                    reg.upsert_sources(Vec::from(picks_updates()));
+                }
+                _ => {}
             }
             let extra = abs(format!("{BASE}/flat/org/zz-extra"));
             let ns = measure(21, 200, |_| {
                 reg.add_project_root(extra.clone());
                 reg.remove_project_root(&extra);
             });
-            root_churn.push((n, with_policy, ns / 2.0));
+            root_churn.push((n, policy, ns / 2.0));
         }
     }
 
@@ -317,8 +350,7 @@ fn main() {
             ((touch_ns / 1_000.0 * 10.0).round() / 10.0).into(),
         );
         o.insert("snapshot_load_ns".into(), ((load_ns * 10.0).round() / 10.0).into());
-        for (n, with_policy, ns) in &root_churn {
-            let policy = if *with_policy { "_with_policy" } else { "" };
+        for (n, policy, ns) in &root_churn {
             let key = format!("root_add_or_remove_{n}_roots{policy}_us");
             o.insert(key, ((ns / 1_000.0 * 100.0).round() / 100.0).into());
         }
@@ -358,8 +390,12 @@ fn main() {
     );
     println!("{:<44} {:>12.1} us", "republish, same definitions (no revision)", touch_ns / 1_000.0);
     println!("{:<44} {:>12.1} ns", "reader snapshot()", load_ns);
-    for (n, with_policy, ns) in &root_churn {
-        let policy = if *with_policy { ", a policy file" } else { "" };
+    for (n, policy, ns) in &root_churn {
+        let policy = match *policy {
+            "_with_policy" => ", a policy file",
+            "_with_picks" => ", a policy file and a pick",
+            _ => "",
+        };
         println!(
             "{:<44} {:>12.2} us",
             format!("root added or removed, {n} roots{policy}"),

@@ -402,6 +402,21 @@ impl PolicyTable {
     pub(crate) fn cuts_anything(&self) -> bool {
         self.variants.iter().any(|v| !v.is_empty())
     }
+
+    /// Whether some place may cut a source of `subject` or some of its hooks: a source waiting
+    /// to be picked always may; any other only where a cut of its format reaches it (a pick
+    /// reaches no other source), so the notes of the rest need no look at each place.
+    pub(crate) fn may_cut(&self, subject: Subject) -> bool {
+        let Some(format) = subject.format else { return false };
+        subject.picked_by.is_some()
+            || self.variants.iter().any(|v| {
+                v.0.get(&format).is_some_and(|cut| {
+                    cut.all.is_some()
+                        || (!subject.managed && cut.non_managed.is_some())
+                        || cut.names_any(subject.managed)
+                })
+            })
+    }
 }
 
 static EMPTY: PlaceCuts = PlaceCuts(BTreeMap::new());
@@ -474,8 +489,22 @@ pub(crate) fn resolve(voices: &[Voice<'_>], root_count: usize) -> PolicyTable {
         PlaceCuts(cuts)
     };
     let mut variants = vec![place(None)];
+    // A root where no project source speaks has the voices of outside every project, so its
+    // cuts are outside's: only the roots of project voices are resolved on their own.
+    let mut own = vec![false; root_count];
+    for v in voices.iter().filter(|v| v.id.kind.owner() == SourceOwner::Project) {
+        for &r in v.roots {
+            if let Some(o) = own.get_mut(r) {
+                *o = true;
+            }
+        }
+    }
     let mut roots = Vec::with_capacity(root_count);
-    for i in 0..root_count {
+    for (i, own) in own.into_iter().enumerate() {
+        if !own {
+            roots.push(0);
+            continue;
+        }
         let cuts = place(Some(i));
         let v = match variants.iter().position(|v| *v == cuts) {
             Some(v) => v,

@@ -1153,7 +1153,11 @@ impl HookRegistry {
         for (i, (&slot, &(can, suppressed_by))) in self.order.iter().zip(&runs).enumerate() {
             let Some(state) = self.slots.get_mut(slot).and_then(Option::as_mut) else { continue };
             let held = held_at(i);
-            let (notes, off_everywhere) = if policy_cuts && can && suppressed_by.is_none() {
+            let (notes, off_everywhere) = if policy_cuts
+                && can
+                && suppressed_by.is_none()
+                && self.policy.may_cut(state.compiled.subject)
+            {
                 policy_notes(state, &self.policy, &self.root_keys)
             } else {
                 (Vec::new(), false)
