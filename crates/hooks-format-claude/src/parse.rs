@@ -559,14 +559,10 @@ pub fn parse_front_matter(bytes: &[u8], path: &Path, of: FrontMatterOf) -> Parse
         FrontMatterOf::Subagent => Some(subagent_name(&root)),
         FrontMatterOf::Skill | FrontMatterOf::Command => None,
     };
-    let note = match loaded {
-        Some(Ok(name)) => {
-            let note = format!(
-                "Claude Code runs these hooks while this subagent is active, and for the whole session where settings' `{AGENT}` names `{name}` (the main thread's agent); the engine runs them only there, and protects the scripts they name"
-            );
-            parsed.policy.picked_as = Some(Pick { key: AGENT, name });
-            HookDiagnostic::info(note)
-        }
+    let note = match &loaded {
+        Some(Ok(name)) => HookDiagnostic::info(format!(
+            "Claude Code runs these hooks while this subagent is active, and for the whole session where settings' `{AGENT}` names `{name}` (the main thread's agent); the engine runs them only there, and protects the scripts they name"
+        )),
         Some(Err(missing)) => HookDiagnostic::warning(format!(
             "Claude Code does not load this subagent: its front matter has no `{missing}` string; its hooks never run, and the engine protects the scripts they name"
         ))
@@ -576,9 +572,12 @@ pub fn parse_front_matter(bytes: &[u8], path: &Path, of: FrontMatterOf) -> Parse
             of.name()
         )),
     };
-    if parsed.policy.picked_as.is_none() {
-        for d in &mut parsed.definitions {
-            d.enabled = false;
+    match loaded {
+        Some(Ok(name)) => parsed.policy.picked_as = Some(Pick { key: AGENT, name }),
+        Some(Err(_)) | None => {
+            for d in &mut parsed.definitions {
+                d.enabled = false;
+            }
         }
     }
     parsed.diagnostics.push(note.in_file(path).with_code("front_matter_hooks"));

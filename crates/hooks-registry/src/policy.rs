@@ -145,12 +145,8 @@ pub(crate) fn resolve_sources(
         inputs.iter().zip(&held).filter(runs).map(|(i, _)| i).collect();
     let voices: Vec<Voice<'_>> = running
         .iter()
-        .filter(|i| {
-            !i.policy.switches.is_empty()
-                || i.policy.disables.is_some()
-                || i.policy.picks.is_some()
-                || i.policy.picked_as.is_some()
-        })
+        // `resolve` keeps the voices with a say in the cuts; a policy-less source has none.
+        .filter(|i| !i.policy.is_empty())
         .map(|i| Voice { id: i.id, subject: i.subject, roots: i.roots, policy: i.policy })
         .collect();
     let table = resolve(&voices, roots.len());
@@ -410,11 +406,8 @@ impl PolicyTable {
         let Some(format) = subject.format else { return false };
         subject.picked_by.is_some()
             || self.variants.iter().any(|v| {
-                v.0.get(&format).is_some_and(|cut| {
-                    cut.all.is_some()
-                        || (!subject.managed && cut.non_managed.is_some())
-                        || cut.names_any(subject.managed)
-                })
+                v.removes(subject).is_some()
+                    || v.0.get(&format).is_some_and(|cut| cut.names_any(subject.managed))
             })
     }
 }
@@ -574,16 +567,19 @@ fn picks(mine: &[&Voice<'_>]) -> BTreeMap<&'static str, PickCut> {
             .filter(|v| v.subject.managed)
             .find_map(|v| v.picked(key))
             .or_else(|| mine.iter().filter(|v| !v.subject.managed).find_map(|v| v.picked(key)));
-        let first = picked.as_ref().filter(|(name, _)| !name.is_empty()).and_then(|(name, _)| {
-            mine.iter().find(|v| {
-                v.policy.picked_as.as_ref().is_some_and(|p| p.key == key && p.name == *name)
-            })
-        });
-        let waiting = mine
+        // The sources waiting for the key, with the name each is picked as.
+        let candidates: Vec<(&Voice<'_>, &str)> = mine
             .iter()
-            .filter(|v| v.policy.picked_as.as_ref().is_some_and(|p| p.key == key))
-            .filter_map(|v| v.subject.picked_by)
+            .filter_map(|v| {
+                let p = v.policy.picked_as.as_ref().filter(|p| p.key == key)?;
+                Some((*v, p.name.as_str()))
+            })
             .collect();
+        let first = picked
+            .as_ref()
+            .filter(|(name, _)| !name.is_empty())
+            .and_then(|(name, _)| candidates.iter().find(|(_, n)| n == name).map(|(v, _)| *v));
+        let waiting = candidates.iter().filter_map(|(v, _)| v.subject.picked_by).collect();
         let runs = first.and_then(|v| v.subject.picked_by);
         let others = Reason::NotPicked { key, picked, runs: first.map(|v| v.id.path.clone()) };
         picks.insert(key, PickCut { waiting, runs, others });
