@@ -539,7 +539,7 @@ pub fn parse_front_matter(bytes: &[u8], path: &Path, of: FrontMatterOf) -> Parse
             return Err(r.out.diagnostics);
         }
     };
-    r.settings(&root);
+    r.front_matter(&root);
     // An entry that fails validation leaves the others: what matters here is protecting the
     // scripts every readable entry names (a settings file's is skipped whole, as Claude Code
     // skips it, because its hooks would run).
@@ -702,14 +702,35 @@ impl Reader<'_> {
 
     /// A settings document's tree: its two policy keys and its `hooks` section.
     fn settings(&mut self, root: &Node) {
-        // Only an object reads as settings.
-        let Ok(settings) = hooks_json::from_node::<Settings>(root) else {
-            return self.fatal(
+        let Some(settings) = self.object(root) else { return };
+        self.settings_keys(&settings);
+        self.hooks_of(&settings, root);
+    }
+
+    /// A front matter's `hooks:`: the rest of a front matter is no settings, so keys named
+    /// like the settings the engine reads (a skill's `agent` names the subagent it forks)
+    /// are neither read nor checked.
+    fn front_matter(&mut self, root: &Node) {
+        let Some(settings) = self.object(root) else { return };
+        self.hooks_of(&settings, root);
+    }
+
+    /// `root` read as settings; only an object reads as settings.
+    fn object(&mut self, root: &Node) -> Option<Settings> {
+        let settings = hooks_json::from_node::<Settings>(root).ok();
+        if settings.is_none() {
+            self.fatal(
                 ConfigProblem::RootNotObject { found: root.type_name() },
                 root.line,
                 root.column,
             );
-        };
+        }
+        settings
+    }
+
+    /// The settings keys that decide which hooks run (`disableAllHooks`,
+    /// `allowManagedHooksOnly`, `agent`), checked and kept.
+    fn settings_keys(&mut self, settings: &Settings) {
         for (key, field) in [
             (DISABLE_ALL_HOOKS, &settings.disable_all_hooks),
             (ALLOW_MANAGED_HOOKS_ONLY, &settings.allow_managed_hooks_only),
@@ -731,6 +752,10 @@ impl Reader<'_> {
             // did not run either.
             Some(wrong) => self.wrong_setting(AGENT, "a string", wrong),
         }
+    }
+
+    /// The `hooks` section of `settings`, whose text's tree is `root`.
+    fn hooks_of(&mut self, settings: &Settings, root: &Node) {
         // No `hooks` section: nothing to run and, in strict mode, nothing to deny.
         let (Some(section), Some(written)) = (&settings.hooks, root.get("hooks")) else { return };
         self.hooks_section(section, &written.value);

@@ -89,12 +89,17 @@ fn golden_front_matter() {
         let result = crate::parse_front_matter(&bytes, Path::new(&shown), of);
         if let Ok(parsed) = &result {
             let picked = parsed.policy.picked_as.as_ref().map(|p| (p.key, p.name.as_str()));
-            let expected = (name == "subagent.md").then_some(("agent", "gate"));
+            let loaded = ["subagent.md", "settings-keys-typed-otherwise.md"];
+            let expected = loaded.contains(&name.as_str()).then_some(("agent", "gate"));
             assert_eq!(picked, expected, "{name}: picked as its name only when loaded");
             let enabled = picked.is_some();
             assert!(parsed.definitions.iter().all(|d| d.enabled == enabled), "{name}");
             assert_eq!(parsed.policy.picks, None, "{name}: front matter picks nothing");
             assert!(parsed.policy.switches.is_empty(), "{name}: settings keys are not read");
+            if name.starts_with("settings-keys") {
+                let errors: Vec<_> = parsed.diagnostics.iter().filter(|d| d.is_error()).collect();
+                assert!(errors.is_empty(), "{name}: keys named like settings: {errors:#?}");
+            }
         }
         let stem = file.file_stem().expect("stem").to_string_lossy().into_owned();
         expect_file![data_dir().join(format!("output/front_matter/{stem}.txt"))]
