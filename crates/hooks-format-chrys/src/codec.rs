@@ -123,7 +123,7 @@ impl HookCodec for ChrysCodec {
         };
         let program = match &hook.command {
             HookCommand::Http(_) => {
-                return Err(EncodeError::Refused("Chrys has no http hooks".to_owned()));
+                return Err(EncodeError::NoHttpHooks { agent: "Chrys" });
             }
             HookCommand::Script { path, args } => Program::FirstAvailable {
                 candidates: interpreter_candidates(path)

@@ -12,8 +12,8 @@
 
 use hooks_schema::{
     ArgRewrite, Decision, EncodeContext, EncodeError, Envelope, ExitInfo, FormatId, HookCodec,
-    HookCommand, HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, Program,
-    RawOutcome, checked_native, json_stdin,
+    HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, Program, RawOutcome,
+    checked_native, json_stdin,
 };
 use serde_json::{Map, Value};
 
@@ -203,30 +203,17 @@ impl HookCodec for CodexCodec {
         let native = checked_native("Codex", hook, envelope, native_of(hook), &[])?;
         let body = payload(native, envelope, ctx)?;
         let stdin = json_stdin(&body)?;
-        let program = match &hook.command {
-            // Codex runs every command through the user's shell as a login shell.
-            HookCommand::Http(_) => {
-                return Err(EncodeError::Refused("Codex has no http hooks".to_owned()));
+        // Codex runs every command through the user's shell as a login shell.
+        let program = Program::of(&hook.command, "Codex", |script, shell| {
+            if cfg!(windows) {
+                return Program::Shell { script: script.clone(), shell: shell.clone() };
             }
-            HookCommand::Shell { script, shell } if !cfg!(windows) => {
-                let shell = shell
-                    .clone()
-                    .or_else(|| ctx.user_shell.filter(|s| !s.is_empty()).map(str::to_owned))
-                    .unwrap_or_else(|| DEFAULT_SHELL.to_owned());
-                Program::Exec { argv: vec![shell, "-lc".to_owned(), script.clone()] }
-            }
-            HookCommand::Shell { script, shell } => {
-                Program::Shell { script: script.clone(), shell: shell.clone() }
-            }
-            HookCommand::Exec { program, args } => {
-                Program::Exec { argv: std::iter::once(program).chain(args).cloned().collect() }
-            }
-            HookCommand::Script { path, args } => Program::Exec {
-                argv: std::iter::once(path.display().to_string())
-                    .chain(args.iter().cloned())
-                    .collect(),
-            },
-        };
+            let shell = shell
+                .clone()
+                .or_else(|| ctx.user_shell.filter(|s| !s.is_empty()).map(str::to_owned))
+                .unwrap_or_else(|| DEFAULT_SHELL.to_owned());
+            Program::Exec { argv: vec![shell, "-lc".to_owned(), script.clone()] }
+        })?;
         // Codex runs hooks in the session's directory, whichever file they come from.
         let base = envelope.cwd.as_deref().filter(|c| c.is_absolute()).unwrap_or(ctx.working_dir);
         let cwd = match &hook.cwd {

@@ -26,8 +26,8 @@ use std::path::{Path, PathBuf};
 
 use hooks_schema::{
     ArgRewrite, Decision, EncodeContext, EncodeError, Envelope, ExitInfo, FormatId, HookCodec,
-    HookCommand, HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, PayloadError,
-    Program, RawOutcome, checked_native, json_stdin,
+    HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, PayloadError, Program,
+    RawOutcome, checked_native, json_stdin,
 };
 use serde_json::{Map, Value};
 
@@ -288,23 +288,10 @@ impl HookCodec for CopilotCodec {
         let body = payload(event, dialect, envelope, ctx)?;
         let stdin = json_stdin(&body)?;
         let root = project_dir(envelope, ctx);
-        let program = match &hook.command {
-            HookCommand::Http(_) => {
-                return Err(EncodeError::Refused("Copilot CLI has no http hooks".to_owned()));
-            }
-            HookCommand::Shell { script, shell } => Program::Shell {
-                script: script.clone(),
-                shell: shell.clone().or_else(|| Some(SHELL.to_owned())),
-            },
-            HookCommand::Exec { program, args } => {
-                Program::Exec { argv: std::iter::once(program).chain(args).cloned().collect() }
-            }
-            HookCommand::Script { path, args } => Program::Exec {
-                argv: std::iter::once(path.display().to_string())
-                    .chain(args.iter().cloned())
-                    .collect(),
-            },
-        };
+        let program = Program::of(&hook.command, "Copilot CLI", |script, shell| Program::Shell {
+            script: script.clone(),
+            shell: shell.clone().or_else(|| Some(SHELL.to_owned())),
+        })?;
         let root_text = root.display().to_string();
         let mut env: Vec<(String, String)> =
             PROJECT_DIR_VARS.iter().map(|v| ((*v).to_owned(), root_text.clone())).collect();

@@ -244,23 +244,10 @@ impl HookCodec for GeminiCodec {
         let stdin = json_stdin(&body)?;
         let cwd = session_cwd(envelope, ctx);
         let session = envelope.session_id.clone().unwrap_or_default();
-        let program = match &hook.command {
-            HookCommand::Http(_) => {
-                return Err(EncodeError::Refused("Gemini CLI has no http hooks".to_owned()));
-            }
-            HookCommand::Shell { script, shell } => Program::Shell {
-                script: expand_command(script, &cwd, &session),
-                shell: shell.clone().or_else(|| Some(SHELL.to_owned())),
-            },
-            HookCommand::Exec { program, args } => {
-                Program::Exec { argv: std::iter::once(program).chain(args).cloned().collect() }
-            }
-            HookCommand::Script { path, args } => Program::Exec {
-                argv: std::iter::once(path.display().to_string())
-                    .chain(args.iter().cloned())
-                    .collect(),
-            },
-        };
+        let program = Program::of(&hook.command, "Gemini CLI", |script, shell| Program::Shell {
+            script: expand_command(script, &cwd, &session),
+            shell: shell.clone().or_else(|| Some(SHELL.to_owned())),
+        })?;
         let mut env: Vec<(String, String)> =
             PROJECT_DIR_VARS.iter().map(|v| ((*v).to_owned(), cwd.clone())).collect();
         env.push(("GEMINI_SESSION_ID".to_owned(), session));

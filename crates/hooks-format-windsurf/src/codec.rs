@@ -11,9 +11,9 @@
 //! output is shown to the user only for a hook with `show_output: true`.
 
 use hooks_schema::{
-    Decision, EncodeContext, EncodeError, Envelope, ExitInfo, FormatId, HookCodec, HookCommand,
-    HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, PayloadError, Program,
-    RawOutcome, checked_native, json_stdin,
+    Decision, EncodeContext, EncodeError, Envelope, ExitInfo, FormatId, HookCodec, HookDefinition,
+    HookLaunch, HookVerdict, Invocation, LaunchDir, PayloadError, Program, RawOutcome,
+    checked_native, json_stdin,
 };
 use serde_json::{Map, Value, json};
 
@@ -178,23 +178,10 @@ impl HookCodec for WindsurfCodec {
         let body = payload(event, envelope, ctx)?;
         let stdin = json_stdin(&body)?;
         let root = ctx.project_dir.unwrap_or(ctx.working_dir);
-        let program = match &hook.command {
-            HookCommand::Http(_) => {
-                return Err(EncodeError::Refused("Windsurf has no http hooks".to_owned()));
-            }
-            HookCommand::Shell { script, shell } => Program::Shell {
-                script: script.clone(),
-                shell: shell.clone().or_else(|| Some(SHELL.to_owned())),
-            },
-            HookCommand::Exec { program, args } => {
-                Program::Exec { argv: std::iter::once(program).chain(args).cloned().collect() }
-            }
-            HookCommand::Script { path, args } => Program::Exec {
-                argv: std::iter::once(path.display().to_string())
-                    .chain(args.iter().cloned())
-                    .collect(),
-            },
-        };
+        let program = Program::of(&hook.command, "Windsurf", |script, shell| Program::Shell {
+            script: script.clone(),
+            shell: shell.clone().or_else(|| Some(SHELL.to_owned())),
+        })?;
         let cwd = match &hook.cwd {
             Some(dir) => root.join(dir),
             None => root.to_path_buf(),

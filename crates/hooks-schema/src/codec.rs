@@ -43,6 +43,13 @@ pub enum EncodeError {
     /// The codec refuses to run the definition (a source that failed closed), with why.
     #[error("{0}")]
     Refused(String),
+    /// The definition is an HTTP hook, which the agent whose protocol the codec speaks does
+    /// not have.
+    #[error("{agent} has no http hooks")]
+    NoHttpHooks {
+        /// The agent (`Gemini CLI`).
+        agent: &'static str,
+    },
     /// The adapter's own error.
     #[error(transparent)]
     Adapter(Arc<dyn std::error::Error + Send + Sync>),

@@ -30,6 +30,51 @@ pub enum Program {
     Http(crate::HttpHook),
 }
 
+impl Program {
+    /// What runs `command` for an agent that runs command lines as `shell` says and
+    /// executes a program or a script directly, with its arguments; an HTTP hook is
+    /// [`EncodeError::NoHttpHooks`] for `agent`, which has none.
+    ///
+    /// ```
+    /// use hooks_schema::{EncodeError, HookCommand, Program};
+    ///
+    /// let bash = |script: &String, shell: &Option<String>| Program::Shell {
+    ///     script: script.clone(),
+    ///     shell: shell.clone().or_else(|| Some("bash".to_owned())),
+    /// };
+    /// let exec = HookCommand::Exec { program: "gate".into(), args: vec!["--strict".into()] };
+    /// assert_eq!(
+    ///     Program::of(&exec, "Acme", bash)?,
+    ///     Program::Exec { argv: vec!["gate".into(), "--strict".into()] }
+    /// );
+    /// let line = HookCommand::Shell { script: "./gate.sh".into(), shell: None };
+    /// assert_eq!(
+    ///     Program::of(&line, "Acme", bash)?,
+    ///     Program::Shell { script: "./gate.sh".into(), shell: Some("bash".into()) }
+    /// );
+    /// # Ok::<(), EncodeError>(())
+    /// ```
+    pub fn of(
+        command: &crate::HookCommand,
+        agent: &'static str,
+        shell: impl FnOnce(&String, &Option<String>) -> Program,
+    ) -> Result<Program, crate::EncodeError> {
+        use crate::HookCommand;
+        Ok(match command {
+            HookCommand::Shell { script, shell: named } => shell(script, named),
+            HookCommand::Exec { program, args } => {
+                Program::Exec { argv: std::iter::once(program).chain(args).cloned().collect() }
+            }
+            HookCommand::Script { path, args } => Program::Exec {
+                argv: std::iter::once(path.display().to_string())
+                    .chain(args.iter().cloned())
+                    .collect(),
+            },
+            HookCommand::Http(_) => return Err(crate::EncodeError::NoHttpHooks { agent }),
+        })
+    }
+}
+
 /// What a provided file is for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ProvidedFileRole {

@@ -230,6 +230,17 @@ fn encode_runs_bash_in_the_session_directory_with_geminis_variables() {
     let stdin: Value = serde_json::from_slice(&inv.stdin).expect("stdin JSON");
     assert_eq!(stdin["tool_name"], "run_shell_command");
     assert_eq!(stdin["cwd"], "/work/my proj");
+    // Gemini CLI has no http hooks: a definition of one (from an embedder) never runs.
+    hook.command = hooks_schema::HookCommand::Http(hooks_schema::HttpHook {
+        url: "http://127.0.0.1:9/hook".into(),
+        headers: Vec::new(),
+        allowed_env_vars: Vec::new(),
+    });
+    let refused = GeminiCodec.encode(&hook, &env, &encode_context(&src, Path::new("/proj")));
+    assert!(
+        matches!(refused, Err(hooks_schema::EncodeError::NoHttpHooks { agent: "Gemini CLI" })),
+        "{refused:?}"
+    );
 }
 
 #[test]
