@@ -117,4 +117,80 @@ mod tests {
         // Gemini CLI's `AfterTool` hooks run on a tool failure.
         assert!(checked >= 1, "no format declares another event");
     }
+
+    /// A shell command that exited non-zero is a post-tool firing with its status: every
+    /// format's codec encodes it for the hooks the dispatcher runs for it (the failure hooks of
+    /// a format whose agent takes it for a failure, `shell_exit_is_failure`, the post-tool
+    /// hooks of the others) and refuses it for the others, so the codec and the descriptor
+    /// agree. Each registered format's own install entry makes the hooks.
+    #[test]
+    fn every_format_s_codec_agrees_with_its_descriptor_on_a_failed_shell_exit() {
+        use std::path::Path;
+
+        use hooks_schema::{
+            AbsPathBuf, HookEvent, HookSourceId, ParseContext, ToolKind, ToolResult, testing,
+        };
+        use serde_json::{Value, json};
+
+        let dir = Path::new("/project");
+        let mut envelope =
+            testing::pre_tool_use("Shell", ToolKind::Shell, json!({ "command": "exit 3" }));
+        envelope.event = HookEvent::PostToolUse;
+        envelope.result = Some(ToolResult { exit_code: Some(3), ..ToolResult::default() });
+        let (mut failing, mut checked) = (0, 0);
+        for f in super::workspace_formats().iter() {
+            let runs = |event: HookEvent| {
+                if f.shell_exit_is_failure() {
+                    event == HookEvent::ToolFailure
+                } else {
+                    event == HookEvent::PostToolUse
+                        || f.also_runs_on().contains(&(event, HookEvent::PostToolUse))
+                }
+            };
+            failing += usize::from(f.shell_exit_is_failure());
+            for native in f.events() {
+                let Some(event @ (HookEvent::PostToolUse | HookEvent::ToolFailure)) =
+                    native.canonical
+                else {
+                    continue;
+                };
+                let Some(entry) = f.install_entry(native, "true") else { continue };
+                let mut doc: Value = serde_json::from_str(f.install_new_file()).expect("JSON");
+                doc["hooks"] = json!({ native.name: [entry] });
+                let location = f.locations().first().expect("a location");
+                let kind = HookSourceKind::file(location.scope, location.role);
+                let path = dir.join("hooks.json");
+                let Ok(parsed) = f.parse(
+                    &serde_json::to_vec(&doc).expect("JSON"),
+                    &ParseContext::new(&path, kind),
+                ) else {
+                    continue;
+                };
+                let Some(hook) = parsed.definitions.iter().find(|d| d.event == event) else {
+                    continue;
+                };
+                let source = HookSourceId::new(kind, AbsPathBuf::new(path.clone()).expect("path"));
+                let ctx = testing::encode_context(&source, dir);
+                // A hook that does not run for it is refused; one that does is not refused
+                // for its event (a codec may still refuse what the firing lacks for that
+                // hook: Cursor's `afterFileEdit` needs an edited file).
+                let encoded = hook.codec.encode(hook, &envelope, &ctx);
+                let agrees = if runs(event) {
+                    !matches!(encoded, Err(hooks_schema::EncodeError::EventMismatch { .. }))
+                } else {
+                    encoded.is_err()
+                };
+                assert!(
+                    agrees,
+                    "{}: a {} hook for a shell command that exited 3 (runs: {}): {encoded:?}",
+                    f.agent(),
+                    native.name,
+                    runs(event)
+                );
+                checked += 1;
+            }
+        }
+        assert_eq!(failing, 1, "Claude Code alone takes a non-zero exit for a failure");
+        assert!(checked >= 6, "{checked} hooks checked");
+    }
 }

@@ -117,6 +117,11 @@ pub(crate) fn format_dispatch(formats: &FormatSet, base: DispatchConfig) -> Disp
             .iter()
             .flat_map(|f| f.also_runs_on().iter().map(|(bound, fired)| (f.id(), *bound, *fired)))
             .collect(),
+        shell_exit_failure_formats: formats
+            .iter()
+            .filter(|f| f.shell_exit_is_failure())
+            .map(|f| f.id())
+            .collect(),
         ..base
     }
 }

@@ -476,6 +476,97 @@ fn a_tool_failure_runs_each_format_s_hooks_as_its_own_agent_does() {
     }
 }
 
+/// A shell command that ran and exited non-zero runs each format's hooks as its own agent
+/// does (`specs/events.md`, "A shell command's non-zero exit"): Claude Code takes it for a
+/// failure of the tool (its `PostToolUseFailure` hooks run, with `error` "Exit code 3" and the
+/// output, and not its `PostToolUse` hooks), Gemini CLI and Copilot CLI do not (their post-tool
+/// hooks run, Copilot CLI's `postToolUseFailure` hooks do not). From each agent's own input for
+/// `exit 3` (recorded from Claude Code 2.1.328, Gemini CLI 0.61.0 and Copilot CLI 1.0.102, which
+/// behaved so themselves), the same hooks run. Before, under Claude Code the command was a
+/// `tool_failure` (Copilot CLI's failure hook ran, its post-tool hook did not), and under Gemini
+/// CLI and Copilot CLI a success (Claude Code's `PostToolUse` hook ran, its failure hook not).
+#[test]
+fn a_shell_command_s_non_zero_exit_runs_each_format_s_hooks_as_its_own_agent_does() {
+    let d = TestDir::new();
+    let home = TestDir::new();
+    std::fs::create_dir_all(d.path().join(".git")).expect(".git");
+    let marks = TestDir::new();
+    let mark = |name: &str| format!("cat > '{}'", marks.path().join(name).display());
+    let claude = serde_json::json!({"hooks": {
+        "PostToolUse": [{"hooks": [{"type": "command", "command": mark("claude-post")}]}],
+        "PostToolUseFailure": [{"hooks": [{"type": "command", "command": mark("claude-failure")}]}],
+    }});
+    d.write(".claude/settings.json", &claude.to_string());
+    let gemini = serde_json::json!({"hooks": {"AfterTool": [{"hooks": [
+        {"type": "command", "name": "after", "command": mark("gemini-after")}]}]}});
+    d.write(".gemini/settings.json", &gemini.to_string());
+    let copilot = serde_json::json!({"version": 1, "hooks": {
+        "postToolUse": [{"type": "command", "bash": mark("copilot-post")}],
+        "postToolUseFailure": [{"type": "command", "bash": mark("copilot-failure")}],
+    }});
+    d.write(".github/hooks/marks.json", &copilot.to_string());
+    let cwd = d.path().to_str().expect("utf-8");
+    let command = "touch ran.txt; echo out; echo err >&2; exit 3";
+    let inputs = [
+        (
+            "claude",
+            serde_json::json!({
+            "cwd": cwd, "duration_ms": 36, "error": "Exit code 3\nout\nerr",
+            "hook_event_name": "PostToolUseFailure", "is_interrupt": false,
+            "permission_mode": "default", "session_id": "s",
+            "tool_input": {"command": command, "description": "Run the scripted command"},
+            "tool_name": "Bash", "tool_use_id": "toolu_mock_01", "transcript_path": "/tmp/t.jsonl"}),
+        ),
+        (
+            "gemini",
+            serde_json::json!({
+            "cwd": cwd, "hook_event_name": "AfterTool", "session_id": "s",
+            "timestamp": "2026-12-05T12:23:51.032Z",
+            "tool_input": {"command": command, "description": "Run the scripted command"},
+            "tool_name": "run_shell_command",
+            "tool_response": {
+                "llmContent": "<untrusted_context>\nOutput: out\nerr\nExit Code: 3\nProcess Group PGID: 2649\n</untrusted_context>",
+                "returnDisplay": "out\nerr"},
+            "transcript_path": "/tmp/t.jsonl"}),
+        ),
+        (
+            "copilot",
+            serde_json::json!({
+            "cwd": cwd, "sessionId": "s", "timestamp": 1796155950546_u64,
+            "toolArgs": {"command": command, "description": "Run the scripted command"},
+            "toolName": "bash",
+            "toolResult": {"resultType": "success",
+                "textResultForLlm": "out\nerr\n<shellId: 0 completed with exit code 3>"}}),
+        ),
+    ];
+    let all = ["claude-post", "claude-failure", "gemini-after", "copilot-post", "copilot-failure"];
+    for (agent, input) in inputs {
+        for f in all {
+            let _ = std::fs::remove_file(marks.path().join(f));
+        }
+        let o = if agent == "copilot" {
+            // Copilot CLI names a camelCase input's event on the hook's command line only.
+            let config = home.path().to_str().expect("utf-8");
+            let args = ["fire", "postToolUse", "--from", agent, "--root", ".", "--config-dir"];
+            let args = [&args[..], &[config, "--posture", "auto-approves", "--json"]].concat();
+            hooks_in(d.path(), &args, &input.to_string())
+        } else {
+            fire_from(agent, &d, &home, &input)
+        };
+        assert_eq!(o.status.code(), Some(0), "{agent}: {o:?}");
+        let seen = |f: &str| std::fs::read_to_string(marks.path().join(f)).ok();
+        let ran: Vec<&str> = all.into_iter().filter(|f| seen(f).is_some()).collect();
+        assert_eq!(ran, ["claude-failure", "gemini-after", "copilot-post"], "{agent}: {o:?}");
+        let failure: Value =
+            serde_json::from_str(&seen("claude-failure").unwrap_or_default()).expect("input");
+        assert_eq!(failure["hook_event_name"], "PostToolUseFailure", "{agent}");
+        assert_eq!(failure["tool_name"], "Bash", "{agent}");
+        let error = failure["error"].as_str().unwrap_or_default();
+        assert!(error.starts_with("Exit code 3\n"), "{agent}: {failure}");
+        assert!(error.contains("out\nerr"), "{agent}: {failure}");
+    }
+}
+
 /// Under Gemini CLI a hook's block of a failed tool's result still replaces it, as Gemini CLI
 /// does: the failure is a `tool_failure` now, on which an output rewrite is honoured as on
 /// `post_tool_use` (without that, decoding the failure so would have dropped the block).

@@ -235,7 +235,7 @@ pub fn explain(
             let of_event: Vec<Value> = s
                 .definitions
                 .iter()
-                .filter(|d| dispatch.runs_on(d, envelope.event))
+                .filter(|d| dispatch.runs_on(d, envelope))
                 .map(|d| {
                     json!({
                         "hook_id": d.id.as_str(),
@@ -264,7 +264,7 @@ pub fn explain(
         .collect();
     let applying: Vec<Value> = bindings
         .iter()
-        .filter(|b| dispatch.runs_on(&b.definition, envelope.event))
+        .filter(|b| dispatch.runs_on(&b.definition, envelope))
         .map(|b| {
             let d = &b.definition;
             let why_not =

@@ -2,7 +2,7 @@
 
 use std::{path::PathBuf, sync::OnceLock, time::Duration};
 
-use hooks_schema::{FormatId, HookDefinition, HookEvent, HookId, HookSourceId};
+use hooks_schema::{Envelope, FormatId, HookDefinition, HookEvent, HookId, HookSourceId};
 
 use crate::{contain::Containment, limits::LimitsVia};
 
@@ -38,6 +38,10 @@ pub struct DispatchConfig {
     /// of `fired` (`FormatDescriptor::also_runs_on`). Empty by default: a hook runs for its
     /// own event only.
     pub also_runs_on: Vec<(FormatId, HookEvent, HookEvent)>,
+    /// Formats whose agents take a shell command's non-zero exit for a failure of the tool
+    /// (`FormatDescriptor::shell_exit_is_failure`): their failure hooks run for it, not their
+    /// post-tool hooks. Empty by default: a firing's event is its own for every format.
+    pub shell_exit_failure_formats: Vec<FormatId>,
     /// How long a pending outbox job must have waited since its last start before
     /// `recover_outbox` retries it.
     pub outbox_retry_age: Duration,
@@ -160,6 +164,7 @@ impl Default for DispatchConfig {
             runtime_dir: None,
             parallel_gated_formats: Vec::new(),
             also_runs_on: Vec::new(),
+            shell_exit_failure_formats: Vec::new(),
             outbox_retry_age: Duration::from_secs(60),
             outbox_max_retries: 3,
             containment: Containment::Auto,
@@ -283,13 +288,18 @@ impl HookLimits {
 }
 
 impl DispatchConfig {
-    /// Whether `hook` runs for a firing of `event`: its own event, or one its format also
-    /// runs its hooks on ([`DispatchConfig::also_runs_on`]).
-    pub fn runs_on(&self, hook: &HookDefinition, event: HookEvent) -> bool {
+    /// Whether `hook` runs for `envelope`: its event as the hook's format sees it
+    /// ([`Envelope::event_for`], [`DispatchConfig::shell_exit_failure_formats`]) is the
+    /// hook's own, or one its format also runs its hooks on
+    /// ([`DispatchConfig::also_runs_on`]).
+    pub fn runs_on(&self, hook: &HookDefinition, envelope: &Envelope) -> bool {
+        let format = hook.wire_format();
+        let event = envelope.event_for(self.shell_exit_failure_formats.contains(&format));
         hook.event == event
-            || self.also_runs_on.iter().any(|(format, bound, fired)| {
-                *fired == event && *bound == hook.event && *format == hook.wire_format()
-            })
+            || self
+                .also_runs_on
+                .iter()
+                .any(|(f, bound, fired)| *fired == event && *bound == hook.event && *f == format)
     }
 }
 

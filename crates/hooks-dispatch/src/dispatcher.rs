@@ -354,8 +354,7 @@ impl Dispatcher {
         let mut runs = Vec::new();
         let mut fold = ChainFold::for_event(envelope.event, envelope.tool_args().cloned());
         let mut current: Cow<'_, Envelope> = Cow::Borrowed(envelope);
-        let of_event =
-            || bindings.iter().filter(|b| inner.cfg.runs_on(&b.definition, envelope.event));
+        let of_event = || bindings.iter().filter(|b| inner.cfg.runs_on(&b.definition, envelope));
         let blocking: Vec<&Binding> =
             of_event().filter(|b| b.definition.mode == ExecutionMode::Blocking).collect();
         let mut slot_of = Vec::with_capacity(blocking.len());

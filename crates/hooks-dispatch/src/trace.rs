@@ -44,7 +44,7 @@ pub(crate) fn fire_span(
         if let Some(cwd) = &envelope.cwd {
             span.record("cwd", tracing::field::display(cwd.display()));
         }
-        let n = bindings.iter().filter(|b| cfg.runs_on(&b.definition, envelope.event)).count();
+        let n = bindings.iter().filter(|b| cfg.runs_on(&b.definition, envelope)).count();
         span.record("bindings", n);
     }
     span

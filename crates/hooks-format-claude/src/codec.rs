@@ -165,7 +165,15 @@ pub fn payload(
         NativeEvent::PostToolUseFailure => {
             tool_fields(&mut p)?;
             let result = envelope.result.clone().unwrap_or_default();
-            let error = result.error.or(result.text).unwrap_or_default();
+            // A shell command that exited non-zero (a post-tool firing with its status) is a
+            // failure for Claude Code, worded as Claude Code words it.
+            let error = match (result.error, envelope.failed_shell_exit()) {
+                (Some(error), _) => error,
+                (None, Some(code)) => {
+                    crate::host::shell_exit_error(code, result.text.as_deref().unwrap_or(""))
+                }
+                (None, None) => result.text.unwrap_or_default(),
+            };
             p.insert("error".into(), Value::String(error));
             p.insert("is_interrupt".into(), Value::Bool(result.interrupted));
             if let Some(ms) = result.duration_ms {
@@ -277,7 +285,8 @@ impl HookCodec for ClaudeCodec {
         envelope: &Envelope,
         ctx: &EncodeContext<'_>,
     ) -> Result<Invocation, EncodeError> {
-        let native = checked_native("Claude Code", hook, envelope, native_of(hook), &[])?;
+        let native =
+            checked_native("Claude Code", hook, envelope, native_of(hook), crate::EVENT_RULE)?;
         let body = payload(native, envelope, ctx)?;
         let stdin = json_stdin(&body)?;
         let project_dir: &Path = ctx.project_dir.unwrap_or(ctx.working_dir);

@@ -11,13 +11,34 @@
 use std::path::PathBuf;
 
 use hooks_schema::{
-    Decision, Envelope, FoldedVerdict, HostAnswer, HostCodec, HostError, HostInput, Notification,
-    Prompt, SessionInfo, StopInfo, ToolKind, ToolResult, claude_shaped, joined_texts as joined,
-    json_answer, object_naming_its_event, reason_with_provenance, take_bool, take_str, take_u64,
+    Decision, Envelope, FoldedVerdict, HookEvent, HostAnswer, HostCodec, HostError, HostInput,
+    Notification, Prompt, SessionInfo, StopInfo, ToolKind, ToolResult, claude_shaped,
+    joined_texts as joined, json_answer, object_naming_its_event, reason_with_provenance,
+    take_bool, take_str, take_u64,
 };
 use serde_json::{Map, Value, json};
 
 use crate::NativeEvent;
+
+/// The status and output of a shell command that ran to its end and failed, as Claude Code
+/// reports it in a `PostToolUseFailure`'s `error`: `Exit code 3`, then the command's output
+/// on the next lines (observed with 2.1.328); `None` for any other error.
+pub(crate) fn shell_exit(error: &str) -> Option<(i32, &str)> {
+    let (first, output) = error.split_once('\n').unwrap_or((error, ""));
+    let code: i32 = first.strip_prefix("Exit code ")?.parse().ok()?;
+    (code != 0).then_some((code, output))
+}
+
+/// The `error` Claude Code gives a `PostToolUseFailure` for a shell command that exited with
+/// `code` after printing `output` ([`shell_exit`] reads it back).
+pub(crate) fn shell_exit_error(code: i32, output: &str) -> String {
+    let output = output.trim_end_matches('\n');
+    if output.is_empty() {
+        format!("Exit code {code}")
+    } else {
+        format!("Exit code {code}\n{output}")
+    }
+}
 
 /// Claude Code's host codec.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -74,13 +95,33 @@ pub fn decode_input(stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, 
                 e.result = Some(claude_shaped::tool_response(&mut m, duration_ms));
             } else if native == NativeEvent::PostToolUseFailure {
                 // `duration_ms` on a failure too (observed with Claude Code 2.1.328).
-                e.result = Some(ToolResult {
-                    error: take_str(&mut m, "error")?,
-                    interrupted: take_bool(&mut m, "is_interrupt")?,
-                    failed: true,
-                    duration_ms: take_u64(&mut m, "duration_ms"),
-                    ..ToolResult::default()
-                });
+                let error = take_str(&mut m, "error")?;
+                let interrupted = take_bool(&mut m, "is_interrupt")?;
+                let duration_ms = take_u64(&mut m, "duration_ms");
+                let shell = e.tool.as_ref().is_some_and(|t| t.kind == ToolKind::Shell);
+                match error.as_deref().and_then(shell_exit).filter(|_| shell && !interrupted) {
+                    // A command that ran to its end with a non-zero status: a post-tool
+                    // firing with that status, whose failure hooks only the agents that take
+                    // it for a failure run (`FormatDescriptor::shell_exit_is_failure`).
+                    Some((code, output)) => {
+                        e.event = HookEvent::PostToolUse;
+                        e.result = Some(ToolResult {
+                            text: Some(output.to_owned()),
+                            exit_code: Some(code),
+                            duration_ms,
+                            ..ToolResult::default()
+                        });
+                    }
+                    None => {
+                        e.result = Some(ToolResult {
+                            error,
+                            interrupted,
+                            failed: true,
+                            duration_ms,
+                            ..ToolResult::default()
+                        });
+                    }
+                }
             }
         }
         NativeEvent::UserPromptSubmit => {

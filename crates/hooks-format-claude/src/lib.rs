@@ -38,6 +38,12 @@ mod matcher;
 mod parse;
 mod problem;
 
+/// Which firings Claude Code's hooks run for: their own events, and a shell command that
+/// exited non-zero is a failure of the tool (observed with 2.1.328: `PostToolUseFailure` with
+/// `error` "Exit code 3" and the output, no `PostToolUse`).
+pub const EVENT_RULE: hooks_schema::EventRule<'static> =
+    hooks_schema::EventRule { also_runs_on: &[], shell_exit_is_failure: true };
+
 pub use crate::{
     codec::{ClaudeCodec, FailClosedCodec, MAX_TEXT_CHARS, PROJECT_DIR_VAR, payload},
     descriptor::{

@@ -11,8 +11,8 @@
 //! fails open. The table with the evidence is in `specs/formats/codex.md`.
 
 use hooks_schema::{
-    ArgRewrite, Decision, EncodeContext, EncodeError, Envelope, ExitInfo, FormatId, HookCodec,
-    HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, Program, RawOutcome,
+    ArgRewrite, Decision, EncodeContext, EncodeError, Envelope, EventRule, ExitInfo, FormatId,
+    HookCodec, HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, Program, RawOutcome,
     checked_native, json_stdin,
 };
 use serde_json::{Map, Value};
@@ -200,7 +200,7 @@ impl HookCodec for CodexCodec {
         envelope: &Envelope,
         ctx: &EncodeContext<'_>,
     ) -> Result<Invocation, EncodeError> {
-        let native = checked_native("Codex", hook, envelope, native_of(hook), &[])?;
+        let native = checked_native("Codex", hook, envelope, native_of(hook), EventRule::OWN)?;
         let body = payload(native, envelope, ctx)?;
         let stdin = json_stdin(&body)?;
         // Codex runs every command through the user's shell as a login shell.

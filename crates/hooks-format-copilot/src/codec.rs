@@ -25,9 +25,9 @@
 use std::path::{Path, PathBuf};
 
 use hooks_schema::{
-    ArgRewrite, Decision, EncodeContext, EncodeError, Envelope, ExitInfo, FormatId, HookCodec,
-    HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, PayloadError, Program,
-    RawOutcome, checked_native, json_stdin,
+    ArgRewrite, Decision, EncodeContext, EncodeError, Envelope, EventRule, ExitInfo, FormatId,
+    HookCodec, HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, PayloadError,
+    Program, RawOutcome, checked_native, json_stdin,
 };
 use serde_json::{Map, Value};
 
@@ -284,7 +284,8 @@ impl HookCodec for CopilotCodec {
         envelope: &Envelope,
         ctx: &EncodeContext<'_>,
     ) -> Result<Invocation, EncodeError> {
-        let (event, dialect) = checked_native("Copilot CLI", hook, envelope, native_of(hook), &[])?;
+        let (event, dialect) =
+            checked_native("Copilot CLI", hook, envelope, native_of(hook), EventRule::OWN)?;
         let body = payload(event, dialect, envelope, ctx)?;
         let stdin = json_stdin(&body)?;
         let root = project_dir(envelope, ctx);

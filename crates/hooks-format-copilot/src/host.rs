@@ -139,8 +139,18 @@ impl HostCodec for CopilotHost {
                         .get(k("resultType", "result_type"))
                         .and_then(Value::as_str)
                         .is_some_and(|t| t != "success");
-                    env.result =
-                        Some(ToolResult { text, failed, output: Some(r), ..ToolResult::default() });
+                    // A shell command's status, at the end of the text Copilot CLI gives the
+                    // model (`<shellId: 0 completed with exit code 3>`, observed with 1.0.102,
+                    // whose `resultType` stays `success`): no failure for Copilot CLI, but one
+                    // for Claude Code.
+                    let exit_code = text.as_deref().and_then(shell_exit);
+                    env.result = Some(ToolResult {
+                        text,
+                        failed,
+                        exit_code,
+                        output: Some(r),
+                        ..ToolResult::default()
+                    });
                     taken.push(rk);
                 }
                 if event == CopilotEvent::PostToolUseFailure {
@@ -304,6 +314,15 @@ fn answer(event: CopilotEvent, dialect: Dialect, verdict: &FoldedVerdict) -> Map
         out.insert("hookSpecificOutput".into(), Value::Object(nested));
     }
     out
+}
+
+/// The exit status at the end of the text Copilot CLI gives the model for a shell command:
+/// `<shellId: N completed with exit code C>` (observed with 1.0.102).
+fn shell_exit(text: &str) -> Option<i32> {
+    let tail = text.trim_end().strip_suffix('>')?;
+    let (head, code) = tail.rsplit_once(" completed with exit code ")?;
+    let shell_id = head.rsplit_once("<shellId: ")?.1;
+    shell_id.bytes().all(|b| b.is_ascii_digit()).then(|| code.parse().ok()).flatten()
 }
 
 #[cfg(test)]

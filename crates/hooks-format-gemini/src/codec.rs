@@ -239,7 +239,7 @@ impl HookCodec for GeminiCodec {
     ) -> Result<Invocation, EncodeError> {
         // An `AfterTool` hook also runs for a failed tool (`FormatDescriptor::also_runs_on`).
         let native =
-            checked_native("Gemini CLI", hook, envelope, native_of(hook), &crate::ALSO_RUNS_ON)?;
+            checked_native("Gemini CLI", hook, envelope, native_of(hook), crate::EVENT_RULE)?;
         let body = payload(native, envelope, ctx)?;
         let stdin = json_stdin(&body)?;
         let cwd = session_cwd(envelope, ctx);

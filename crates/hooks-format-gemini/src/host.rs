@@ -108,10 +108,16 @@ impl HostCodec for GeminiHost {
                     if error.is_some() {
                         env.event = HookEvent::ToolFailure;
                     }
+                    // A shell command's status, in the text Gemini CLI gives the model
+                    // (`Exit Code: 3`, observed with 0.61.0): a command that exited non-zero
+                    // is no failure for Gemini CLI, but is for Claude Code.
+                    let exit_code =
+                        text.as_deref().filter(|_| error.is_none()).and_then(shell_exit);
                     env.result = Some(ToolResult {
                         text,
                         failed: error.is_some(),
                         error,
+                        exit_code,
                         output: Some(response),
                         ..ToolResult::default()
                     });
@@ -281,6 +287,13 @@ fn answer(event: GeminiEvent, verdict: &FoldedVerdict) -> Map<String, Value> {
         out.insert("hookSpecificOutput".into(), Value::Object(specific));
     }
     out
+}
+
+/// The exit status in the text Gemini CLI gives the model for a `run_shell_command`: its
+/// `Exit Code: N` line (observed with 0.61.0: `Output: …`, `Exit Code: 3`, `Process Group
+/// PGID: …`).
+fn shell_exit(llm_content: &str) -> Option<i32> {
+    llm_content.lines().find_map(|l| l.strip_prefix("Exit Code: ")?.trim().parse().ok())
 }
 
 #[cfg(test)]

@@ -35,6 +35,11 @@ mod problem;
 pub const ALSO_RUNS_ON: [(hooks_schema::HookEvent, hooks_schema::HookEvent); 1] =
     [(hooks_schema::HookEvent::PostToolUse, hooks_schema::HookEvent::ToolFailure)];
 
+/// Which firings Gemini CLI's hooks run for: their own events, and [`ALSO_RUNS_ON`]; a shell
+/// command's non-zero exit is no failure (its `AfterTool` hooks run, observed with 0.61.0).
+pub const EVENT_RULE: hooks_schema::EventRule<'static> =
+    hooks_schema::EventRule { also_runs_on: &ALSO_RUNS_ON, shell_exit_is_failure: false };
+
 pub use crate::{
     codec::{GeminiCodec, PROJECT_DIR_VARS, RESULT_BLOCKED, expand_command, payload},
     descriptor::{

@@ -11,9 +11,9 @@
 //! output is shown to the user only for a hook with `show_output: true`.
 
 use hooks_schema::{
-    Decision, EncodeContext, EncodeError, Envelope, ExitInfo, FormatId, HookCodec, HookDefinition,
-    HookLaunch, HookVerdict, Invocation, LaunchDir, PayloadError, Program, RawOutcome,
-    checked_native, json_stdin,
+    Decision, EncodeContext, EncodeError, Envelope, EventRule, ExitInfo, FormatId, HookCodec,
+    HookDefinition, HookLaunch, HookVerdict, Invocation, LaunchDir, PayloadError, Program,
+    RawOutcome, checked_native, json_stdin,
 };
 use serde_json::{Map, Value, json};
 
@@ -174,7 +174,7 @@ impl HookCodec for WindsurfCodec {
         envelope: &Envelope,
         ctx: &EncodeContext<'_>,
     ) -> Result<Invocation, EncodeError> {
-        let event = checked_native("Windsurf", hook, envelope, native_of(hook), &[])?;
+        let event = checked_native("Windsurf", hook, envelope, native_of(hook), EventRule::OWN)?;
         let body = payload(event, envelope, ctx)?;
         let stdin = json_stdin(&body)?;
         let root = ctx.project_dir.unwrap_or(ctx.working_dir);

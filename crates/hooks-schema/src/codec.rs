@@ -110,22 +110,44 @@ impl EncodeError {
     }
 }
 
+/// Which firings a format's hooks run for besides their own event's, as its descriptor
+/// declares them ([`crate::FormatDescriptor::also_runs_on`] and
+/// [`crate::FormatDescriptor::shell_exit_is_failure`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EventRule<'a> {
+    /// `(hook's event, firing's event)`: a hook bound to the first also runs for the second.
+    pub also_runs_on: &'a [(HookEvent, HookEvent)],
+    /// A shell command's non-zero exit is a failure of the tool for this format.
+    pub shell_exit_is_failure: bool,
+}
+
+impl EventRule<'_> {
+    /// A hook bound to its own event only, shell exits as the firing says.
+    pub const OWN: EventRule<'static> =
+        EventRule { also_runs_on: &[], shell_exit_is_failure: false };
+
+    /// Whether a hook bound to `bound` runs for `envelope`: the firing's event as this format
+    /// sees it ([`Envelope::event_for`]) is `bound`, or one it also runs `bound`'s hooks on.
+    pub fn fires(&self, bound: HookEvent, envelope: &Envelope) -> bool {
+        let event = envelope.event_for(self.shell_exit_is_failure);
+        event == bound || self.also_runs_on.contains(&(bound, event))
+    }
+}
+
 /// The first step of a codec's [`HookCodec::encode`]: `hook`'s native event as the codec
 /// read it (`native`; `None` for a name `agent`'s protocol does not have), and `envelope`
-/// checked to be a firing of the hook's event, or of an event the format also runs it on
-/// (`also_runs_on`: `(hook's event, envelope's event)` pairs, as
-/// [`crate::FormatDescriptor::also_runs_on`] declares them). Each format's codec tests
-/// cover both refusals.
+/// checked to be a firing the hook runs for by its format's `rule` ([`EventRule::fires`]).
+/// Each format's codec tests cover both refusals.
 pub fn checked_native<N>(
     agent: &'static str,
     hook: &HookDefinition,
     envelope: &Envelope,
     native: Option<N>,
-    also_runs_on: &[(HookEvent, HookEvent)],
+    rule: EventRule<'_>,
 ) -> Result<N, EncodeError> {
     let native = native
         .ok_or_else(|| EncodeError::UnknownEvent { agent, native: hook.native_event.clone() })?;
-    if envelope.event != hook.event && !also_runs_on.contains(&(hook.event, envelope.event)) {
+    if !rule.fires(hook.event, envelope) {
         return Err(EncodeError::EventMismatch { envelope: envelope.event, hook: hook.event });
     }
     Ok(native)

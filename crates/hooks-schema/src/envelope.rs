@@ -156,6 +156,34 @@ impl Envelope {
     pub fn tool_args(&self) -> Option<&Value> {
         self.tool.as_ref().map(|t| &t.args)
     }
+
+    /// The shell command's non-zero exit status, when this is a [`HookEvent::PostToolUse`]
+    /// firing for a command that ran to its end and failed.
+    pub fn failed_shell_exit(&self) -> Option<i32> {
+        let code = self.result.as_ref()?.exit_code.filter(|c| *c != 0)?;
+        (self.event == HookEvent::PostToolUse).then_some(code)
+    }
+
+    /// The event this firing is for an agent that takes a shell command's non-zero exit
+    /// status for a failure of the tool (`shell_exit_is_failure`,
+    /// [`FormatDescriptor::shell_exit_is_failure`](crate::FormatDescriptor::shell_exit_is_failure)):
+    /// [`HookEvent::ToolFailure`] for such a command, the envelope's own event otherwise.
+    ///
+    /// ```
+    /// use hooks_schema::{Envelope, HookEvent, ToolResult};
+    ///
+    /// let mut e = Envelope::new(HookEvent::PostToolUse);
+    /// e.result = Some(ToolResult { exit_code: Some(3), ..ToolResult::default() });
+    /// assert_eq!(e.event_for(true), HookEvent::ToolFailure); // Claude Code
+    /// assert_eq!(e.event_for(false), HookEvent::PostToolUse); // Codex, Gemini CLI, ...
+    /// ```
+    pub fn event_for(&self, shell_exit_is_failure: bool) -> HookEvent {
+        if shell_exit_is_failure && self.failed_shell_exit().is_some() {
+            HookEvent::ToolFailure
+        } else {
+            self.event
+        }
+    }
 }
 
 /// The canonical kind of a tool, so a hook written for one agent's tool names matches the
@@ -236,6 +264,14 @@ pub struct ToolResult {
     /// How long the tool ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration_ms: Option<u64>,
+    /// The exit status of the shell command the tool ran, when the host reports it. A
+    /// command that ran to its end is a [`HookEvent::PostToolUse`] firing whatever its status:
+    /// the agents that take a non-zero status for a failure of the tool (Claude Code) run
+    /// their failure hooks for it instead
+    /// ([`FormatDescriptor::shell_exit_is_failure`](crate::FormatDescriptor::shell_exit_is_failure),
+    /// [`Envelope::event_for`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
     /// Whether the tool failed.
     #[serde(default)]
     pub failed: bool,

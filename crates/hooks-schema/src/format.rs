@@ -297,6 +297,16 @@ pub trait FormatDescriptor: Send + Sync + fmt::Debug {
         &[]
     }
 
+    /// Whether the agent takes a shell command that ran to its end with a non-zero exit
+    /// status for a failure of the tool, and runs its failure hooks for it rather than its
+    /// post-tool hooks (Claude Code's `PostToolUseFailure`); the others run their post-tool
+    /// hooks (Codex, Gemini CLI, Copilot CLI). Such a command is a
+    /// [`HookEvent::PostToolUse`] firing with the status in [`crate::ToolResult::exit_code`]
+    /// ([`crate::Envelope::event_for`]). By default false.
+    fn shell_exit_is_failure(&self) -> bool {
+        false
+    }
+
     /// Which folders' project files the agent reads for a session started below the
     /// repository's root ([`ProjectFolders`]). By default the root's only.
     fn project_folders(&self) -> ProjectFolders {

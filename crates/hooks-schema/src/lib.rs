@@ -133,7 +133,9 @@ mod verdict;
 
 pub use crate::{
     binding::Binding,
-    codec::{EncodeContext, EncodeError, HookCodec, PayloadError, checked_native, json_stdin},
+    codec::{
+        EncodeContext, EncodeError, EventRule, HookCodec, PayloadError, checked_native, json_stdin,
+    },
     definition::{
         Delivery, ExecutionMode, HookCommand, HookDefinition, NO_TIMEOUT, OnFailure,
         timeout_from_secs,

@@ -90,11 +90,55 @@ fn a_hook_runs_on_its_event_and_on_those_its_format_adds() {
     let post = of(HookEvent::PostToolUse);
     let failure = of(HookEvent::ToolFailure);
     let this = rule(TEST_FORMAT);
-    assert!(this.runs_on(&post, HookEvent::PostToolUse));
-    assert!(this.runs_on(&post, HookEvent::ToolFailure));
-    assert!(this.runs_on(&failure, HookEvent::ToolFailure));
-    assert!(!this.runs_on(&failure, HookEvent::PostToolUse), "not the other way round");
-    assert!(!this.runs_on(&post, HookEvent::PreToolUse));
-    assert!(!rule(FormatId::new("other")).runs_on(&post, HookEvent::ToolFailure));
-    assert!(!DispatchConfig::default().runs_on(&post, HookEvent::ToolFailure));
+    let fired = |event: HookEvent| hooks_schema::Envelope::new(event);
+    assert!(this.runs_on(&post, &fired(HookEvent::PostToolUse)));
+    assert!(this.runs_on(&post, &fired(HookEvent::ToolFailure)));
+    assert!(this.runs_on(&failure, &fired(HookEvent::ToolFailure)));
+    assert!(!this.runs_on(&failure, &fired(HookEvent::PostToolUse)), "not the other way round");
+    assert!(!this.runs_on(&post, &fired(HookEvent::PreToolUse)));
+    assert!(!rule(FormatId::new("other")).runs_on(&post, &fired(HookEvent::ToolFailure)));
+    assert!(!DispatchConfig::default().runs_on(&post, &fired(HookEvent::ToolFailure)));
+}
+
+/// A shell command that ran to its end with a non-zero status is a post-tool firing: for a
+/// format whose agent takes that for a failure of the tool
+/// (`DispatchConfig::shell_exit_failure_formats`, Claude Code) its failure hooks run and its
+/// post-tool hooks do not; for every other format the other way round; a zero status, or no
+/// status, is a post-tool firing for every format.
+#[test]
+fn a_failed_shell_exit_is_a_failure_only_for_the_formats_that_say_so() {
+    use hooks_schema::{Envelope, FormatId, HookEvent, ToolResult};
+    use hooks_testing::TEST_FORMAT;
+
+    let of = |event: HookEvent| {
+        let mut d = crate::testing::sh_def("h", "true");
+        d.event = event;
+        d
+    };
+    let (post, failure) = (of(HookEvent::PostToolUse), of(HookEvent::ToolFailure));
+    let exited = |code: Option<i32>| {
+        let mut e = Envelope::new(HookEvent::PostToolUse);
+        e.result = Some(ToolResult { exit_code: code, ..ToolResult::default() });
+        e
+    };
+    let failing = DispatchConfig {
+        shell_exit_failure_formats: vec![TEST_FORMAT],
+        ..DispatchConfig::default()
+    };
+    let other = DispatchConfig {
+        shell_exit_failure_formats: vec![FormatId::new("other")],
+        ..DispatchConfig::default()
+    };
+    assert!(failing.runs_on(&failure, &exited(Some(3))));
+    assert!(!failing.runs_on(&post, &exited(Some(3))));
+    assert!(other.runs_on(&post, &exited(Some(3))));
+    assert!(!other.runs_on(&failure, &exited(Some(3))));
+    for code in [Some(0), None] {
+        assert!(failing.runs_on(&post, &exited(code)), "{code:?}");
+        assert!(!failing.runs_on(&failure, &exited(code)), "{code:?}");
+    }
+    // A status on another event changes nothing (only a post-tool firing reports one).
+    let mut failed = exited(Some(3));
+    failed.event = HookEvent::ToolFailure;
+    assert!(failing.runs_on(&failure, &failed) && other.runs_on(&failure, &failed));
 }

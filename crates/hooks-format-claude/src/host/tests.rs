@@ -277,3 +277,70 @@ fn a_tool_failure_carries_its_duration_both_ways() {
     assert_eq!(rebuilt["error"], sent["error"]);
     assert_eq!(rebuilt["is_interrupt"], false);
 }
+
+/// A Bash command that exited 3 (recorded: Claude Code 2.1.328 fired `PostToolUseFailure`
+/// with `error` "Exit code 3" and the output, and no `PostToolUse`) decodes into a post-tool
+/// firing with that status; for Claude Code's own rule it is a failure again: a
+/// `PostToolUseFailure` hook gets the recorded `error` back, a `PostToolUse` hook does not run.
+/// Another failure of a shell command (no status line, or an interrupt) stays a failure.
+#[test]
+fn a_shell_command_s_non_zero_exit_is_a_post_tool_firing_with_its_status() {
+    use hooks_schema::{EncodeContext, EncodeError, HookCodec, HookEvent};
+
+    let (_, bytes) =
+        recorded().into_iter().find(|(n, _)| n.contains("Bash_exit3")).expect("recording");
+    let input = ClaudeHost.decode_input(&bytes, None).expect("decodes");
+    assert_eq!(input.native_event, "PostToolUseFailure");
+    assert_eq!(input.envelope.event, HookEvent::PostToolUse);
+    assert_eq!(input.envelope.failed_shell_exit(), Some(3));
+    assert_eq!(input.envelope.event_for(true), HookEvent::ToolFailure);
+
+    let source = HookSourceId::new(
+        crate::PROJECT_SETTINGS,
+        AbsPathBuf::new("/proj/.claude/settings.json".into()).expect("abs"),
+    );
+    let ctx = EncodeContext {
+        source: &source,
+        working_dir: Path::new("/proj"),
+        project_dir: None,
+        config_dir: None,
+        user_shell: None,
+        agent_version: None,
+        session_env: &[],
+    };
+    let hook = |native: &str| {
+        let doc = serde_json::json!({"hooks": {native: [{"hooks": [{"type": "command", "command": "true"}]}]}});
+        let bytes = serde_json::to_vec(&doc).expect("json");
+        let parsed = crate::parse(
+            &bytes,
+            Path::new("/proj/.claude/settings.json"),
+            crate::ClaudeMode::Default,
+        )
+        .expect("parses");
+        parsed.definitions.into_iter().next().expect("one")
+    };
+    let inv = crate::ClaudeCodec
+        .encode(&hook("PostToolUseFailure"), &input.envelope, &ctx)
+        .expect("a failure hook runs for it");
+    let sent: Value = serde_json::from_slice(&inv.stdin).expect("json");
+    let recorded: Value = serde_json::from_slice(&bytes).expect("json");
+    for key in
+        ["hook_event_name", "error", "is_interrupt", "tool_name", "tool_input", "duration_ms"]
+    {
+        assert_eq!(sent[key], recorded[key], "{key}");
+    }
+    let refused = crate::ClaudeCodec.encode(&hook("PostToolUse"), &input.envelope, &ctx);
+    assert!(matches!(refused, Err(EncodeError::EventMismatch { .. })), "{refused:?}");
+
+    let mut other: Value = recorded.clone();
+    for (error, interrupted) in
+        [("Command timed out", false), ("Exit code 3\nout", true), ("Exit code 0", false)]
+    {
+        other["error"] = Value::from(error);
+        other["is_interrupt"] = Value::from(interrupted);
+        let bytes = serde_json::to_vec(&other).expect("json");
+        let input = ClaudeHost.decode_input(&bytes, None).expect("decodes");
+        assert_eq!(input.envelope.event, HookEvent::ToolFailure, "{error} {interrupted}");
+        assert_eq!(input.envelope.result.as_ref().and_then(|r| r.error.as_deref()), Some(error));
+    }
+}

@@ -37,6 +37,7 @@ fn full() -> Envelope {
         output: Some(json!({"stdout": "x"})),
         error: Some("boom".into()),
         duration_ms: Some(12),
+        exit_code: Some(3),
         failed: true,
         interrupted: true,
         approval_rejected: true,
