@@ -32,6 +32,12 @@
 //!   which the Cursor hook lets through; under Claude Code, Claude Code runs it itself, under
 //!   the other agents the bridge does: the command is denied and the model saw that hook's
 //!   reason.
+//! - **exit**: the model asks for a command that exits 3; the user's post-tool and failure
+//!   hooks of Claude Code, Gemini CLI and Copilot CLI write marks (the agent runs its own
+//!   format's, the bridge the others'): Claude Code's failure hook runs and not its post-tool
+//!   hook, Gemini CLI's and Copilot CLI's post-tool hooks run and not Copilot CLI's failure
+//!   hook (under Codex, which names no status to its hooks, Claude Code's post-tool hook runs
+//!   instead: `specs/events.md`, "A shell command's non-zero exit").
 //! - **nested**: another folder of the repository (`pkg/`) holds such a hook file, running
 //!   `pkg/scripts/gate.sh` through its project variable, which this session (at the root)
 //!   does not read; the model asks to rewrite that script with the agent's file tool: it must
@@ -146,6 +152,38 @@ SH
   chmod +x "$PROJ/.claude/agents/gate.sh"
   printf -- '---\nname: gate\ndescription: Reviews shell commands.\nhooks:\n  PreToolUse:\n    - hooks:\n        - type: command\n          command: .claude/agents/gate.sh\n---\nReview every command.\n' > "$PROJ/.claude/agents/reviewer.md"
   printf '{"agent": "gate"}\n' > "$PROJ/.claude/settings.json"
+fi
+if [ "${XTASK_SHELL_EXIT:-}" = 1 ]; then
+  # The user's own post-tool and failure hooks in three formats, each writing its input to a
+  # mark: the agent runs its own format's, the bridge the others' (user files, so no agent
+  # runs another's: Copilot CLI runs a repository's Claude Code settings, not the user's).
+  mkdir -p "$RUN/marks"
+  python3 - "$RHOME" "$RUN/marks" <<'PY'
+import json, os, sys
+home, marks = sys.argv[1:3]
+def mark(name):
+    return f"cat > {marks}/{name}"
+def merge(path, hooks):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    try:
+        d = json.load(open(path))
+    except (OSError, ValueError):
+        d = {}
+    d.setdefault("hooks", {}).update(hooks)
+    json.dump(d, open(path, "w"))
+merge(f"{home}/.claude/settings.json", {
+    "PostToolUse": [{"hooks": [{"type": "command", "command": mark("claude-post")}]}],
+    "PostToolUseFailure": [{"hooks": [{"type": "command", "command": mark("claude-failure")}]}],
+})
+merge(f"{home}/.gemini/settings.json", {
+    "AfterTool": [{"hooks": [{"type": "command", "name": "mark", "command": mark("gemini-after")}]}],
+})
+os.makedirs(f"{home}/.copilot/hooks", exist_ok=True)
+json.dump({"version": 1, "hooks": {
+    "postToolUse": [{"type": "command", "bash": mark("copilot-post")}],
+    "postToolUseFailure": [{"type": "command", "bash": mark("copilot-failure")}],
+}}, open(f"{home}/.copilot/hooks/marks.json", "w"))
+PY
 fi
 if [ "${XTASK_SUBFOLDER:-}" = 1 ]; then
   # Without --root, in the session's folder: what a session started there reads.
@@ -275,6 +313,9 @@ struct Case {
     /// The repository's Claude Code settings make a subagent whose front matter denies
     /// `main-agent-gate` the main thread's agent.
     main_agent: bool,
+    /// The user's post-tool and failure hooks of Claude Code, Gemini CLI and Copilot CLI
+    /// write marks, for a command that exits 3.
+    shell_exit: bool,
 }
 
 const CASES: &[Case] = &[
@@ -286,6 +327,7 @@ const CASES: &[Case] = &[
         retrust: false,
         subfolder: false,
         main_agent: false,
+        shell_exit: false,
     },
     Case {
         name: "allow",
@@ -295,6 +337,7 @@ const CASES: &[Case] = &[
         retrust: false,
         subfolder: false,
         main_agent: false,
+        shell_exit: false,
     },
     Case {
         name: "edit",
@@ -304,6 +347,7 @@ const CASES: &[Case] = &[
         retrust: false,
         subfolder: false,
         main_agent: false,
+        shell_exit: false,
     },
     Case {
         name: "plugin",
@@ -313,6 +357,7 @@ const CASES: &[Case] = &[
         retrust: false,
         subfolder: false,
         main_agent: false,
+        shell_exit: false,
     },
     Case {
         name: "wrapper",
@@ -322,6 +367,7 @@ const CASES: &[Case] = &[
         retrust: false,
         subfolder: false,
         main_agent: false,
+        shell_exit: false,
     },
     Case {
         name: "changed",
@@ -331,6 +377,7 @@ const CASES: &[Case] = &[
         retrust: false,
         subfolder: false,
         main_agent: false,
+        shell_exit: false,
     },
     Case {
         name: "retrust",
@@ -340,6 +387,7 @@ const CASES: &[Case] = &[
         retrust: true,
         subfolder: false,
         main_agent: false,
+        shell_exit: false,
     },
     Case {
         name: "nested",
@@ -349,6 +397,7 @@ const CASES: &[Case] = &[
         retrust: false,
         subfolder: false,
         main_agent: false,
+        shell_exit: false,
     },
     Case {
         name: "subfolder",
@@ -358,6 +407,7 @@ const CASES: &[Case] = &[
         retrust: false,
         subfolder: true,
         main_agent: false,
+        shell_exit: false,
     },
     Case {
         name: "agent",
@@ -367,6 +417,17 @@ const CASES: &[Case] = &[
         retrust: false,
         subfolder: false,
         main_agent: true,
+        shell_exit: false,
+    },
+    Case {
+        name: "exit",
+        tool_cmd: "touch ran.txt; echo out; echo err >&2; exit 3",
+        edit: None,
+        change_after_trust: false,
+        retrust: false,
+        subfolder: false,
+        main_agent: false,
+        shell_exit: true,
     },
 ];
 
@@ -445,6 +506,7 @@ fn run_case(
         .env("XTASK_RETRUST", if case.retrust { "1" } else { "0" })
         .env("XTASK_SUBFOLDER", if case.subfolder { "1" } else { "0" })
         .env("XTASK_MAIN_AGENT", if case.main_agent { "1" } else { "0" })
+        .env("XTASK_SHELL_EXIT", if case.shell_exit { "1" } else { "0" })
         // The trust store and the pins live under the agent's HOME.
         .env_remove("XDG_STATE_HOME")
         .env_remove("XDG_CONFIG_HOME");
@@ -523,6 +585,29 @@ fn run_case(
                     "tool ran: {tool_ran}; the model saw the main thread's agent's hook's reason ({}): {shown}",
                     if agent == "claude" { "run by Claude Code" } else { "run by the bridge" }
                 ),
+            )
+        }
+        "exit" => {
+            // Claude Code takes the exit for a failure, the others do not, whoever runs the
+            // hook; Codex names no status to its hooks, so under Codex the bridge cannot tell.
+            let marks = [
+                "claude-post",
+                "claude-failure",
+                "gemini-after",
+                "copilot-post",
+                "copilot-failure",
+            ];
+            let ran: Vec<&str> =
+                marks.into_iter().filter(|m| run_dir.join("marks").join(m).exists()).collect();
+            let claude = if agent == "codex" { "claude-post" } else { "claude-failure" };
+            let expected = [claude, "gemini-after", "copilot-post"];
+            let mut want: Vec<&str> = expected.to_vec();
+            want.sort_unstable();
+            let mut got = ran.clone();
+            got.sort_unstable();
+            (
+                tool_ran && got == want,
+                format!("tool ran: {tool_ran}; hooks that ran: {ran:?} (expected {expected:?})"),
             )
         }
         "allow" => (tool_ran, format!("tool ran: {tool_ran}")),
