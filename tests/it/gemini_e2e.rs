@@ -564,6 +564,16 @@ fn a_shell_command_s_non_zero_exit_runs_each_format_s_hooks_as_its_own_agent_doe
         let error = failure["error"].as_str().unwrap_or_default();
         assert!(error.starts_with("Exit code 3\n"), "{agent}: {failure}");
         assert!(error.contains("out\nerr"), "{agent}: {failure}");
+        // Each agent's hook reads the status where its agent puts it.
+        let after: Value =
+            serde_json::from_str(&seen("gemini-after").unwrap_or_default()).expect("input");
+        let llm = after["tool_response"]["llmContent"].as_str().unwrap_or_default();
+        assert!(llm.contains("Exit Code: 3"), "{agent}: {after}");
+        let post: Value =
+            serde_json::from_str(&seen("copilot-post").unwrap_or_default()).expect("input");
+        let text = post["toolResult"]["textResultForLlm"].as_str().unwrap_or_default();
+        assert!(text.ends_with("completed with exit code 3>"), "{agent}: {post}");
+        assert_eq!(post["toolResult"]["resultType"], "success", "{agent}");
     }
 }
 

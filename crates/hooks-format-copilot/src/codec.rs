@@ -117,6 +117,12 @@ fn tool_result(envelope: &Envelope, dialect: Dialect) -> Value {
         })
         .or_else(|| result.error.clone())
         .unwrap_or_default();
+    // A shell command's status ends the text as Copilot CLI words it (observed with 1.0.102;
+    // the id of the shell is not known here).
+    let body = match result.exit_code {
+        Some(code) => format!("{body}\n<shellId: 0 completed with exit code {code}>"),
+        None => body,
+    };
     let mut r = Map::new();
     let kind = if result.failed { "failure" } else { "success" };
     r.insert(rt.into(), Value::String(kind.into()));

@@ -162,8 +162,15 @@ fn tool_response(envelope: &Envelope) -> Value {
             result.output.as_ref().map(|o| o.as_str().map_or_else(|| o.to_string(), str::to_owned))
         })
         .unwrap_or_default();
+    // A shell command that exited non-zero: its status in the text for the model, as Gemini
+    // CLI words it (observed with 0.61.0, which names no status 0).
+    let llm = match envelope.failed_shell_exit() {
+        Some(code) if text.is_empty() => format!("Output: (empty)\nExit Code: {code}"),
+        Some(code) => format!("Output: {text}\nExit Code: {code}"),
+        None => text.clone(),
+    };
     let mut r = Map::new();
-    r.insert("llmContent".into(), Value::String(text.clone()));
+    r.insert("llmContent".into(), Value::String(llm));
     r.insert("returnDisplay".into(), Value::String(text));
     if let Some(e) = result.error {
         let mut err = Map::new();
