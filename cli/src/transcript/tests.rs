@@ -49,6 +49,24 @@ fn a_claude_transcript_reads_prompts_tool_calls_and_results_in_order() {
     assert!(s.warnings[1].contains("unknown tool_use `toolu_zz`"), "{:?}", s.warnings);
 }
 
+/// A Bash command that exited 3, as Claude Code 2.1.328 recorded it (`tool_result` with
+/// `is_error` and "Exit code 3" then the output; `test_data/claude-exit3.jsonl`, the prompt,
+/// the call and its result from a real-agent harness run): a post-tool firing with the status,
+/// as the bridge decodes the same command's `PostToolUseFailure`; a failed read stays a
+/// failure (above).
+#[test]
+fn a_shell_command_s_non_zero_exit_replays_as_a_post_tool_firing_with_its_status() {
+    let s = parse_session(include_str!("../../test_data/claude-exit3.jsonl"));
+    assert_eq!(s.format, SessionFormat::ClaudeTranscript);
+    let Some(ReplayStep::ToolCall { post: Some(post), .. }) = s.steps.get(1) else {
+        panic!("{:?}", s.steps)
+    };
+    assert_eq!(post.event, HookEvent::PostToolUse);
+    assert_eq!(post.failed_shell_exit(), Some(3));
+    assert_eq!(post.result.as_ref().and_then(|r| r.text.as_deref()), Some("out\nerr"));
+    assert_eq!(post.event_for(true), HookEvent::ToolFailure);
+}
+
 #[test]
 fn envelopes_carry_session_cwd_model_and_timestamp() {
     let s = parse_claude_transcript(CLAUDE);

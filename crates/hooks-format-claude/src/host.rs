@@ -21,9 +21,16 @@ use serde_json::{Map, Value, json};
 use crate::NativeEvent;
 
 /// The status and output of a shell command that ran to its end and failed, as Claude Code
-/// reports it in a `PostToolUseFailure`'s `error`: `Exit code 3`, then the command's output
-/// on the next lines (observed with 2.1.328); `None` for any other error.
-pub(crate) fn shell_exit(error: &str) -> Option<(i32, &str)> {
+/// reports it in a `PostToolUseFailure`'s `error` and records it in its transcript's
+/// `tool_result`: `Exit code 3`, then the command's output on the next lines (observed with
+/// 2.1.328); `None` for any other error.
+///
+/// ```
+/// assert_eq!(hooks_format_claude::shell_exit("Exit code 3\nout\nerr"), Some((3, "out\nerr")));
+/// assert_eq!(hooks_format_claude::shell_exit("File does not exist."), None);
+/// assert_eq!(hooks_format_claude::shell_exit("Exit code 0"), None);
+/// ```
+pub fn shell_exit(error: &str) -> Option<(i32, &str)> {
     let (first, output) = error.split_once('\n').unwrap_or((error, ""));
     let code: i32 = first.strip_prefix("Exit code ")?.parse().ok()?;
     (code != 0).then_some((code, output))
