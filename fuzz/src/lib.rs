@@ -27,6 +27,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("cursor_parse", cursor_parse),
     ("chrys_parse", chrys_parse),
     ("claude_parse", claude_parse),
+    ("claude_host", claude_host),
     ("gemini_parse", gemini_parse),
     ("gemini_host", gemini_host),
     ("codex_parse", codex_parse),
@@ -187,6 +188,58 @@ fn check_edited_paths(input: &hooks_schema::HostInput) {
         let escaped = serde_json::Value::String(p.clone()).to_string();
         let inner = escaped.get(1..escaped.len().saturating_sub(1)).unwrap_or("");
         assert!(args.contains(inner), "edited paths: {p:?} is not in the call's arguments");
+    }
+}
+
+/// The Claude Code host codec: `decode_input` on arbitrary bytes (the first byte picks an
+/// event named on the command line, or none), then the answer to a deny, which must exit 0
+/// with one JSON object or nothing on stdout. A decoded shell command's non-zero exit comes
+/// from a `PostToolUseFailure` only, and Claude Code's own input for it is rebuilt with the
+/// status first in its `error`, as Claude Code words it.
+pub fn claude_host(data: &[u8]) {
+    use hooks_format_claude::{ClaudeHost, NativeEvent};
+    use hooks_schema::{
+        AbsPathBuf, Decision, EncodeContext, FoldedVerdict, HookSourceId, HostCodec,
+    };
+    let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
+    let arg = NativeEvent::ALL.get(usize::from(first) % 16).map(|e| e.as_str());
+    let Ok(input) = ClaudeHost.decode_input(rest, arg) else { return };
+    check_edited_paths(&input);
+    if let Some(code) = input.envelope.failed_shell_exit() {
+        assert_eq!(input.native_event, "PostToolUseFailure", "claude host: a failed exit");
+        let source = HookSourceId::new(
+            hooks_format_claude::PROJECT_SETTINGS,
+            AbsPathBuf::new(PathBuf::from("/repo/.claude/settings.json")).expect("absolute"),
+        );
+        let ctx = EncodeContext {
+            source: &source,
+            working_dir: Path::new("/repo"),
+            project_dir: None,
+            config_dir: None,
+            user_shell: None,
+            agent_version: None,
+            session_env: &[],
+        };
+        let p =
+            hooks_format_claude::payload(NativeEvent::PostToolUseFailure, &input.envelope, &ctx)
+                .expect("claude host: a decoded failure encodes");
+        let error = p["error"].as_str().unwrap_or_default();
+        assert!(
+            error.starts_with(&format!("Exit code {code}")),
+            "claude host: the status leads the error: {error:?}"
+        );
+    }
+    let verdict = FoldedVerdict {
+        decision: Some(Decision::Deny),
+        reason: Some(String::from_utf8_lossy(rest).into_owned()),
+        ..FoldedVerdict::default()
+    };
+    let answer = ClaudeHost.encode_answer(&input, &verdict);
+    assert_eq!(answer.exit_code, 0, "claude host: always exit 0");
+    if !answer.stdout.is_empty() {
+        let v: serde_json::Value =
+            serde_json::from_slice(&answer.stdout).expect("claude host: JSON answer");
+        assert!(v.is_object(), "claude host: one object");
     }
 }
 

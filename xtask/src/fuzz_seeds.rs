@@ -63,6 +63,9 @@ fn source(target: &str) -> Option<Source> {
         ),
         "codex_host" => s(&["crates/hooks-format-codex/test_data/codec"], &[".json"], NONE),
         "gemini_parse" => s(&["crates/hooks-format-gemini/test_data/settings"], &[".json"], NONE),
+        "claude_host" => {
+            s(&["crates/hooks-format-claude/test_data/host/payloads"], &[".json"], &[b"\x00"])
+        }
         "gemini_host" => {
             s(&["crates/hooks-format-gemini/test_data/payloads"], &[".json"], &[b"\x00", b"\x01"])
         }
