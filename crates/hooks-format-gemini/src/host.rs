@@ -291,9 +291,9 @@ fn answer(event: GeminiEvent, verdict: &FoldedVerdict) -> Map<String, Value> {
 
 /// The exit status in the text Gemini CLI gives the model for a `run_shell_command`: its
 /// `Exit Code: N` line (observed with 0.61.0: `Output: …`, `Exit Code: 3`, `Process Group
-/// PGID: …`).
+/// PGID: …`), the last such line, as the command's own output comes before it.
 fn shell_exit(llm_content: &str) -> Option<i32> {
-    llm_content.lines().find_map(|l| l.strip_prefix("Exit Code: ")?.trim().parse().ok())
+    llm_content.lines().rev().find_map(|l| l.strip_prefix("Exit Code: ")?.trim().parse().ok())
 }
 
 #[cfg(test)]

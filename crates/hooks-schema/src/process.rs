@@ -33,7 +33,7 @@ pub enum Program {
 impl Program {
     /// What runs `command` for an agent that runs command lines as `shell` says and
     /// executes a program or a script directly, with its arguments; an HTTP hook is
-    /// [`EncodeError::NoHttpHooks`] for `agent`, which has none.
+    /// [`crate::EncodeError::NoHttpHooks`] for `agent`, which has none.
     ///
     /// ```
     /// use hooks_schema::{EncodeError, HookCommand, Program};

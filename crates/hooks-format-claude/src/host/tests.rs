@@ -344,3 +344,13 @@ fn a_shell_command_s_non_zero_exit_is_a_post_tool_firing_with_its_status() {
         assert_eq!(input.envelope.result.as_ref().and_then(|r| r.error.as_deref()), Some(error));
     }
 }
+
+proptest! {
+    /// Claude Code's wording of a failed shell command reads back as the same status and
+    /// output (its trailing newlines aside), whatever the output says.
+    #[test]
+    fn any_shell_status_survives_claude_code_s_words(code in any::<i32>().prop_filter("non-zero", |c| *c != 0), output in "(.|\n){0,80}") {
+        let error = shell_exit_error(code, &output);
+        prop_assert_eq!(shell_exit(&error), Some((code, output.trim_end_matches('\n'))));
+    }
+}

@@ -275,3 +275,50 @@ fn the_guard_sees_the_files_of_every_file_tool() {
         Some(vec!["a.txt".to_owned()])
     );
 }
+
+/// A shell command's status survives a trip through Copilot CLI's words: the codec's
+/// `postToolUse` input for a command another host reported (its output and status), read
+/// back by the host, gives the same status, whatever the output says (its own closing
+/// `shellId` line included).
+fn exit_round_trip(code: i32, output: &str) -> Option<i32> {
+    let mut e = hooks_schema::Envelope::new(hooks_schema::HookEvent::PostToolUse);
+    e.session_id = Some("s".into());
+    e.cwd = Some("/p".into());
+    e.tool = Some(hooks_schema::ToolCall {
+        name: "Bash".into(),
+        kind: hooks_schema::ToolKind::Shell,
+        native_kind: None,
+        call_id: None,
+        mcp_server: None,
+        args: json!({"command": "x"}),
+    });
+    e.result = Some(hooks_schema::ToolResult {
+        text: Some(output.to_owned()),
+        exit_code: Some(code),
+        ..hooks_schema::ToolResult::default()
+    });
+    let source = HookSourceId::new(
+        crate::PROJECT_HOOKS,
+        AbsPathBuf::new("/p/.github/hooks/a.json".into()).expect("abs"),
+    );
+    let ctx = hooks_schema::testing::encode_context(&source, Path::new("/p"));
+    let (event, dialect) = CopilotEvent::from_name("postToolUse").expect("event");
+    let sent = crate::payload(event, dialect, &e, &ctx).expect("payload");
+    let bytes = serde_json::to_vec(&sent).expect("json");
+    let back = CopilotHost.decode_input(&bytes, Some("postToolUse")).ok()?;
+    back.envelope.result.and_then(|r| r.exit_code)
+}
+
+#[test]
+fn a_shell_status_survives_copilot_cli_s_words() {
+    assert_eq!(exit_round_trip(3, "out\nerr\n"), Some(3));
+    assert_eq!(exit_round_trip(0, ""), Some(0));
+    assert_eq!(exit_round_trip(2, "x <shellId: 9 completed with exit code 5>"), Some(2));
+}
+
+proptest! {
+    #[test]
+    fn any_shell_status_survives_copilot_cli_s_words(code in any::<i32>(), output in ".{0,80}") {
+        prop_assert_eq!(exit_round_trip(code, &output), Some(code));
+    }
+}

@@ -144,3 +144,48 @@ proptest! {
         let _ = GeminiHost.decode_input(&bytes, arg.as_deref());
     }
 }
+
+/// A shell command's status survives a trip through Gemini CLI's words: the codec's
+/// `AfterTool` input for a command another host reported (its output and non-zero status),
+/// read back by the host, gives the same status, whatever the output says (a line
+/// `Exit Code: 7` in it included).
+fn exit_round_trip(code: i32, output: &str) -> Option<i32> {
+    let mut e = hooks_schema::Envelope::new(hooks_schema::HookEvent::PostToolUse);
+    e.session_id = Some("s".into());
+    e.cwd = Some("/p".into());
+    e.tool = Some(hooks_schema::ToolCall {
+        name: "Bash".into(),
+        kind: hooks_schema::ToolKind::Shell,
+        native_kind: None,
+        call_id: None,
+        mcp_server: None,
+        args: json!({"command": "x"}),
+    });
+    e.result = Some(hooks_schema::ToolResult {
+        text: Some(output.to_owned()),
+        exit_code: Some(code),
+        ..hooks_schema::ToolResult::default()
+    });
+    let source = HookSourceId::new(
+        crate::PROJECT_SETTINGS,
+        AbsPathBuf::new("/p/.gemini/settings.json".into()).expect("abs"),
+    );
+    let ctx = hooks_schema::testing::encode_context(&source, std::path::Path::new("/p"));
+    let sent = crate::payload(crate::GeminiEvent::AfterTool, &e, &ctx).expect("payload");
+    let back = GeminiHost.decode_input(&serde_json::to_vec(&sent).expect("json"), None).ok()?;
+    back.envelope.failed_shell_exit()
+}
+
+#[test]
+fn a_shell_status_survives_gemini_cli_s_words() {
+    assert_eq!(exit_round_trip(3, "out\nerr"), Some(3));
+    assert_eq!(exit_round_trip(3, ""), Some(3));
+    assert_eq!(exit_round_trip(-1, "a\nExit Code: 7\nstill running"), Some(-1));
+}
+
+proptest! {
+    #[test]
+    fn any_shell_status_survives_gemini_cli_s_words(code in any::<i32>().prop_filter("non-zero", |c| *c != 0), output in ".{0,80}") {
+        prop_assert_eq!(exit_round_trip(code, &output), Some(code));
+    }
+}
