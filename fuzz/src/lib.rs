@@ -28,6 +28,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("chrys_parse", chrys_parse),
     ("claude_parse", claude_parse),
     ("claude_host", claude_host),
+    ("cursor_host", cursor_host),
     ("gemini_parse", gemini_parse),
     ("gemini_host", gemini_host),
     ("codex_parse", codex_parse),
@@ -241,6 +242,31 @@ pub fn claude_host(data: &[u8]) {
             serde_json::from_slice(&answer.stdout).expect("claude host: JSON answer");
         assert!(v.is_object(), "claude host: one object");
     }
+}
+
+/// The Cursor host codec: `decode_input` on arbitrary bytes (the first byte picks one of the
+/// format's native events named on the command line, or none), then the answer to a deny,
+/// which must exit 0 with one JSON object on stdout.
+pub fn cursor_host(data: &[u8]) {
+    use hooks_schema::{Decision, FoldedVerdict, HostCodec};
+    static EVENTS: OnceLock<Vec<&'static str>> = OnceLock::new();
+    let events = EVENTS.get_or_init(|| {
+        hooks_format_cursor::descriptor().events().iter().map(|e| e.name).collect()
+    });
+    let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
+    let arg = events.get(usize::from(first) % (events.len() + 2)).copied();
+    let Ok(input) = hooks_format_cursor::CursorHost.decode_input(rest, arg) else { return };
+    check_edited_paths(&input);
+    let verdict = FoldedVerdict {
+        decision: Some(Decision::Deny),
+        reason: Some(String::from_utf8_lossy(rest).into_owned()),
+        ..FoldedVerdict::default()
+    };
+    let answer = hooks_format_cursor::CursorHost.encode_answer(&input, &verdict);
+    assert_eq!(answer.exit_code, 0, "cursor host: always exit 0");
+    let v: serde_json::Value =
+        serde_json::from_slice(&answer.stdout).expect("cursor host: JSON answer");
+    assert!(v.is_object(), "cursor host: one object");
 }
 
 /// `hooks_format_codex::decode_input` on Codex hook input, then every answer it can give:
