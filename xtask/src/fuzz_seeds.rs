@@ -66,7 +66,14 @@ fn source(target: &str) -> Option<Source> {
         "claude_host" => {
             s(&["crates/hooks-format-claude/test_data/host/payloads"], &[".json"], &[b"\x00"])
         }
-        "cursor_host" => s(&["crates/hooks-format-cursor/test_data/host"], &[".json"], &[b"\x00"]),
+        "cursor_host" => s(
+            &[
+                "crates/hooks-format-cursor/test_data/host",
+                "crates/hooks-format-cursor/test_data/encode",
+            ],
+            &[".json"],
+            &[b"\x00", b"\x01", b"\x02"],
+        ),
         "gemini_host" => {
             s(&["crates/hooks-format-gemini/test_data/payloads"], &[".json"], &[b"\x00", b"\x01"])
         }
