@@ -61,7 +61,7 @@ mod tests {
         assert_eq!(priorities.len(), kinds.len(), "{kinds:?}");
     }
 
-    /// A format that declares its hooks also run on another event (`also_runs_on`) must encode
+    /// A format that declares its hooks also run on another event (`event_rule`) must encode
     /// that event for them: the dispatcher runs them there, and a codec that still asked for
     /// the hook's own event would fail every such run (`EventMismatch`). Each registered
     /// format's own install entry makes the hook, so a format added later is checked too.
@@ -75,7 +75,7 @@ mod tests {
         let dir = Path::new("/project");
         let mut checked = 0;
         for f in super::workspace_formats().iter() {
-            for &(bound, fired) in f.also_runs_on() {
+            for &(bound, fired) in f.event_rule().also_runs_on {
                 let native = f
                     .events()
                     .iter()
@@ -120,7 +120,7 @@ mod tests {
 
     /// A shell command that exited non-zero is a post-tool firing with its status: every
     /// format's codec encodes it for the hooks the dispatcher runs for it (the failure hooks of
-    /// a format whose agent takes it for a failure, `shell_exit_is_failure`, the post-tool
+    /// a format whose agent takes it for a failure, `EventRule::shell_exit_is_failure`, the post-tool
     /// hooks of the others) and refuses it for the others, so the codec and the descriptor
     /// agree. Each registered format's own install entry makes the hooks.
     #[test]
@@ -140,14 +140,14 @@ mod tests {
         let (mut failing, mut checked) = (0, 0);
         for f in super::workspace_formats().iter() {
             let runs = |event: HookEvent| {
-                if f.shell_exit_is_failure() {
+                if f.event_rule().shell_exit_is_failure {
                     event == HookEvent::ToolFailure
                 } else {
                     event == HookEvent::PostToolUse
-                        || f.also_runs_on().contains(&(event, HookEvent::PostToolUse))
+                        || f.event_rule().also_runs_on.contains(&(event, HookEvent::PostToolUse))
                 }
             };
-            failing += usize::from(f.shell_exit_is_failure());
+            failing += usize::from(f.event_rule().shell_exit_is_failure);
             for native in f.events() {
                 let Some(event @ (HookEvent::PostToolUse | HookEvent::ToolFailure)) =
                     native.canonical

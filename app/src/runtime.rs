@@ -113,14 +113,10 @@ pub(crate) fn format_dispatch(formats: &FormatSet, base: DispatchConfig) -> Disp
             .filter(|f| f.concurrent_gated_hooks())
             .map(|f| f.id())
             .collect(),
-        also_runs_on: formats
+        event_rules: formats
             .iter()
-            .flat_map(|f| f.also_runs_on().iter().map(|(bound, fired)| (f.id(), *bound, *fired)))
-            .collect(),
-        shell_exit_failure_formats: formats
-            .iter()
-            .filter(|f| f.shell_exit_is_failure())
-            .map(|f| f.id())
+            .map(|f| (f.id(), f.event_rule()))
+            .filter(|(_, rule)| *rule != hooks_schema::EventRule::OWN)
             .collect(),
         ..base
     }

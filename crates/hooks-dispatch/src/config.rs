@@ -2,7 +2,7 @@
 
 use std::{path::PathBuf, sync::OnceLock, time::Duration};
 
-use hooks_schema::{Envelope, FormatId, HookDefinition, HookEvent, HookId, HookSourceId};
+use hooks_schema::{Envelope, EventRule, FormatId, HookDefinition, HookId, HookSourceId};
 
 use crate::{contain::Containment, limits::LimitsVia};
 
@@ -34,14 +34,11 @@ pub struct DispatchConfig {
     /// hooks in parallel). The fold stays in binding order. Empty by default: gated events
     /// run their blocking hooks one after the other, each seeing earlier rewrites.
     pub parallel_gated_formats: Vec<FormatId>,
-    /// `(format, bound, fired)`: the hooks of `format` bound to `bound` also run for a firing
-    /// of `fired` (`FormatDescriptor::also_runs_on`). Empty by default: a hook runs for its
-    /// own event only.
-    pub also_runs_on: Vec<(FormatId, HookEvent, HookEvent)>,
-    /// Formats whose agents take a shell command's non-zero exit for a failure of the tool
-    /// (`FormatDescriptor::shell_exit_is_failure`): their failure hooks run for it, not their
-    /// post-tool hooks. Empty by default: a firing's event is its own for every format.
-    pub shell_exit_failure_formats: Vec<FormatId>,
+    /// Per format, which firings its hooks run for besides their own event's
+    /// (`FormatDescriptor::event_rule`: events they also run on, a shell command's non-zero
+    /// exit taken for a failure). A format not listed has [`EventRule::OWN`]; empty by
+    /// default: every hook runs for its own event only.
+    pub event_rules: Vec<(FormatId, EventRule<'static>)>,
     /// How long a pending outbox job must have waited since its last start before
     /// `recover_outbox` retries it.
     pub outbox_retry_age: Duration,
@@ -163,8 +160,7 @@ impl Default for DispatchConfig {
             pipe_grace: Duration::from_millis(100),
             runtime_dir: None,
             parallel_gated_formats: Vec::new(),
-            also_runs_on: Vec::new(),
-            shell_exit_failure_formats: Vec::new(),
+            event_rules: Vec::new(),
             outbox_retry_age: Duration::from_secs(60),
             outbox_max_retries: 3,
             containment: Containment::Auto,
@@ -288,18 +284,12 @@ impl HookLimits {
 }
 
 impl DispatchConfig {
-    /// Whether `hook` runs for `envelope`: its event as the hook's format sees it
-    /// ([`Envelope::event_for`], [`DispatchConfig::shell_exit_failure_formats`]) is the
-    /// hook's own, or one its format also runs its hooks on
-    /// ([`DispatchConfig::also_runs_on`]).
+    /// Whether `hook` runs for `envelope`, by its format's rule
+    /// ([`DispatchConfig::event_rules`], [`EventRule::fires`]), the one its codec checks.
     pub fn runs_on(&self, hook: &HookDefinition, envelope: &Envelope) -> bool {
         let format = hook.wire_format();
-        let event = envelope.event_for(self.shell_exit_failure_formats.contains(&format));
-        hook.event == event
-            || self
-                .also_runs_on
-                .iter()
-                .any(|(f, bound, fired)| *fired == event && *bound == hook.event && *f == format)
+        let rule = self.event_rules.iter().find(|(f, _)| *f == format).map(|(_, r)| *r);
+        rule.unwrap_or(EventRule::OWN).fires(hook.event, envelope)
     }
 }
 

@@ -202,8 +202,8 @@ fn front_matter_by_path(path: &Path) -> Option<FrontMatterOf> {
 impl FormatDescriptor for ClaudeFormat {
     /// A shell command's non-zero exit runs Claude Code's `PostToolUseFailure` hooks, not its
     /// `PostToolUse` hooks ([`crate::EVENT_RULE`]).
-    fn shell_exit_is_failure(&self) -> bool {
-        crate::EVENT_RULE.shell_exit_is_failure
+    fn event_rule(&self) -> hooks_schema::EventRule<'static> {
+        crate::EVENT_RULE
     }
 
     fn id(&self) -> FormatId {

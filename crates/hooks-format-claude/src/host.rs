@@ -109,7 +109,7 @@ pub fn decode_input(stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, 
                 match error.as_deref().and_then(shell_exit).filter(|_| shell && !interrupted) {
                     // A command that ran to its end with a non-zero status: a post-tool
                     // firing with that status, whose failure hooks only the agents that take
-                    // it for a failure run (`FormatDescriptor::shell_exit_is_failure`).
+                    // it for a failure run (`FormatDescriptor::event_rule`).
                     Some((code, output)) => {
                         e.event = HookEvent::PostToolUse;
                         e.result = Some(ToolResult {

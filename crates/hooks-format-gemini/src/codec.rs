@@ -244,7 +244,7 @@ impl HookCodec for GeminiCodec {
         envelope: &Envelope,
         ctx: &EncodeContext<'_>,
     ) -> Result<Invocation, EncodeError> {
-        // An `AfterTool` hook also runs for a failed tool (`FormatDescriptor::also_runs_on`).
+        // An `AfterTool` hook also runs for a failed tool (`FormatDescriptor::event_rule`).
         let native =
             checked_native("Gemini CLI", hook, envelope, native_of(hook), crate::EVENT_RULE)?;
         let body = payload(native, envelope, ctx)?;

@@ -6,8 +6,8 @@ use std::{path::Path, sync::Arc};
 
 use hooks_schema::{
     AgentFolder, Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor,
-    FormatDirs, FormatId, HookCodec, HookEvent, HookSourceKind, HostCodec, InstallTarget,
-    ManagedDir, NativeEvent, ParseContext, ParseResult, ProjectFolders, UserDir,
+    FormatDirs, FormatId, HookCodec, HookSourceKind, HostCodec, InstallTarget, ManagedDir,
+    NativeEvent, ParseContext, ParseResult, ProjectFolders, UserDir,
 };
 
 use crate::{GeminiCodec, GeminiEvent, GeminiHost, PROJECT_DIR_VARS};
@@ -196,8 +196,8 @@ impl FormatDescriptor for GeminiFormat {
     /// Gemini CLI has no failure event: its `AfterTool` hooks run for a failed tool too
     /// (observed with 0.61.0: `tool_response.error` for a read of a missing file), which the
     /// other agents report as a failure (`specs/events.md`, "What counts as a tool failure").
-    fn also_runs_on(&self) -> &[(HookEvent, HookEvent)] {
-        &crate::ALSO_RUNS_ON
+    fn event_rule(&self) -> hooks_schema::EventRule<'static> {
+        crate::EVENT_RULE
     }
 
     /// Started in a subfolder of a repository, Gemini CLI reads that folder's project files,

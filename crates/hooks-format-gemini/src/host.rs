@@ -104,7 +104,7 @@ impl HostCodec for GeminiHost {
                     });
                     // A failed tool (observed: `tool_response.error`) is a tool failure, as
                     // the agents that have a failure event report it; Gemini CLI's own
-                    // `AfterTool` hooks run on it too (`FormatDescriptor::also_runs_on`).
+                    // `AfterTool` hooks run on it too (`FormatDescriptor::event_rule`).
                     if error.is_some() {
                         env.event = HookEvent::ToolFailure;
                     }

@@ -30,7 +30,7 @@ mod parse;
 mod problem;
 
 /// The canonical events Gemini CLI's hooks also run on, as `(bound, fired)`
-/// (`FormatDescriptor::also_runs_on`): it has no failure event, and its `AfterTool` hooks run
+/// (`FormatDescriptor::event_rule`): it has no failure event, and its `AfterTool` hooks run
 /// for a failed tool (observed with 0.61.0), which the other agents report as a failure.
 pub const ALSO_RUNS_ON: [(hooks_schema::HookEvent, hooks_schema::HookEvent); 1] =
     [(hooks_schema::HookEvent::PostToolUse, hooks_schema::HookEvent::ToolFailure)];

@@ -111,13 +111,13 @@ impl EncodeError {
 }
 
 /// Which firings a format's hooks run for besides their own event's, as its descriptor
-/// declares them ([`crate::FormatDescriptor::also_runs_on`] and
-/// [`crate::FormatDescriptor::shell_exit_is_failure`]).
+/// declares them ([`crate::FormatDescriptor::event_rule`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct EventRule<'a> {
     /// `(hook's event, firing's event)`: a hook bound to the first also runs for the second.
     pub also_runs_on: &'a [(HookEvent, HookEvent)],
-    /// A shell command's non-zero exit is a failure of the tool for this format.
+    /// A shell command's non-zero exit is a failure of the tool for this format: its failure
+    /// hooks run for it and not its post-tool hooks ([`Envelope::event_for`]).
     pub shell_exit_is_failure: bool,
 }
 

@@ -165,8 +165,7 @@ impl Envelope {
     }
 
     /// The event this firing is for an agent that takes a shell command's non-zero exit
-    /// status for a failure of the tool (`shell_exit_is_failure`,
-    /// [`FormatDescriptor::shell_exit_is_failure`](crate::FormatDescriptor::shell_exit_is_failure)):
+    /// status for a failure of the tool ([`EventRule::shell_exit_is_failure`](crate::EventRule::shell_exit_is_failure)):
     /// [`HookEvent::ToolFailure`] for such a command, the envelope's own event otherwise.
     ///
     /// ```
@@ -268,7 +267,7 @@ pub struct ToolResult {
     /// command that ran to its end is a [`HookEvent::PostToolUse`] firing whatever its status:
     /// the agents that take a non-zero status for a failure of the tool (Claude Code) run
     /// their failure hooks for it instead
-    /// ([`FormatDescriptor::shell_exit_is_failure`](crate::FormatDescriptor::shell_exit_is_failure),
+    /// ([`EventRule::shell_exit_is_failure`](crate::EventRule::shell_exit_is_failure),
     /// [`Envelope::event_for`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit_code: Option<i32>,

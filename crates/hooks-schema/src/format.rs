@@ -22,8 +22,8 @@ pub use self::{
     set::{FormatSet, FormatSetError, UnknownFormat},
 };
 use crate::{
-    FormatId, HookCodec, HookDefinition, HookDiagnostic, HookEvent, HookSourceId, HookSourceKind,
-    HostCodec, InstallTarget, OtherFormatFiles, ParseResult, TrustDecision,
+    EventRule, FormatId, HookCodec, HookDefinition, HookDiagnostic, HookEvent, HookSourceId,
+    HookSourceKind, HostCodec, InstallTarget, OtherFormatFiles, ParseResult, TrustDecision,
 };
 
 /// How strongly a format claims a file it is given by name (an explicit hook file, or a file
@@ -288,23 +288,16 @@ pub trait FormatDescriptor: Send + Sync + fmt::Debug {
         false
     }
 
-    /// Canonical events this format's hooks also run on, as `(bound, fired)`: a hook bound to
-    /// `bound` runs for a firing of `fired` too, where the agent fires that hook for what other
-    /// agents report as `fired` (Gemini CLI runs its `AfterTool` hooks for a failed tool, which
-    /// Claude Code reports as `PostToolUseFailure`: `(PostToolUse, ToolFailure)`). By default
-    /// none.
-    fn also_runs_on(&self) -> &[(HookEvent, HookEvent)] {
-        &[]
-    }
-
-    /// Whether the agent takes a shell command that ran to its end with a non-zero exit
-    /// status for a failure of the tool, and runs its failure hooks for it rather than its
-    /// post-tool hooks (Claude Code's `PostToolUseFailure`); the others run their post-tool
-    /// hooks (Codex, Gemini CLI, Copilot CLI). Such a command is a
-    /// [`HookEvent::PostToolUse`] firing with the status in [`crate::ToolResult::exit_code`]
-    /// ([`crate::Envelope::event_for`]). By default false.
-    fn shell_exit_is_failure(&self) -> bool {
-        false
+    /// Which firings this format's hooks run for besides their own event's
+    /// ([`EventRule`]): canonical events they also run on, where the agent fires them for what
+    /// other agents report otherwise (Gemini CLI runs its `AfterTool` hooks for a failed tool,
+    /// which Claude Code reports as `PostToolUseFailure`: `(PostToolUse, ToolFailure)`), and
+    /// whether the agent takes a shell command's non-zero exit for a failure of the tool
+    /// (Claude Code). The dispatcher runs the format's hooks by it and its codec checks
+    /// envelopes by the same rule ([`crate::checked_native`]). By default
+    /// [`EventRule::OWN`]: its own events only.
+    fn event_rule(&self) -> EventRule<'static> {
+        EventRule::OWN
     }
 
     /// Which folders' project files the agent reads for a session started below the

@@ -71,7 +71,7 @@ fn the_default_memory_limit_is_half_of_mem_total() {
 }
 
 /// A hook runs for its own event, and for another only where its format says so
-/// (`DispatchConfig::also_runs_on`): Gemini CLI's post-tool hooks on a tool failure; a rule
+/// (`DispatchConfig::event_rules`): Gemini CLI's post-tool hooks on a tool failure; a rule
 /// of another format, or the other way round, does not apply.
 #[test]
 fn a_hook_runs_on_its_event_and_on_those_its_format_adds() {
@@ -83,8 +83,12 @@ fn a_hook_runs_on_its_event_and_on_those_its_format_adds() {
         d.event = event;
         d
     };
+    const ALSO: [(HookEvent, HookEvent); 1] = [(HookEvent::PostToolUse, HookEvent::ToolFailure)];
     let rule = |format: FormatId| DispatchConfig {
-        also_runs_on: vec![(format, HookEvent::PostToolUse, HookEvent::ToolFailure)],
+        event_rules: vec![(
+            format,
+            hooks_schema::EventRule { also_runs_on: &ALSO, shell_exit_is_failure: false },
+        )],
         ..DispatchConfig::default()
     };
     let post = of(HookEvent::PostToolUse);
@@ -102,7 +106,7 @@ fn a_hook_runs_on_its_event_and_on_those_its_format_adds() {
 
 /// A shell command that ran to its end with a non-zero status is a post-tool firing: for a
 /// format whose agent takes that for a failure of the tool
-/// (`DispatchConfig::shell_exit_failure_formats`, Claude Code) its failure hooks run and its
+/// (`EventRule::shell_exit_is_failure` in `DispatchConfig::event_rules`, Claude Code's) its failure hooks run and its
 /// post-tool hooks do not; for every other format the other way round; a zero status, or no
 /// status, is a post-tool firing for every format.
 #[test]
@@ -121,14 +125,14 @@ fn a_failed_shell_exit_is_a_failure_only_for_the_formats_that_say_so() {
         e.result = Some(ToolResult { exit_code: code, ..ToolResult::default() });
         e
     };
-    let failing = DispatchConfig {
-        shell_exit_failure_formats: vec![TEST_FORMAT],
+    let rule = |format: FormatId| DispatchConfig {
+        event_rules: vec![(
+            format,
+            hooks_schema::EventRule { also_runs_on: &[], shell_exit_is_failure: true },
+        )],
         ..DispatchConfig::default()
     };
-    let other = DispatchConfig {
-        shell_exit_failure_formats: vec![FormatId::new("other")],
-        ..DispatchConfig::default()
-    };
+    let (failing, other) = (rule(TEST_FORMAT), rule(FormatId::new("other")));
     assert!(failing.runs_on(&failure, &exited(Some(3))));
     assert!(!failing.runs_on(&post, &exited(Some(3))));
     assert!(other.runs_on(&post, &exited(Some(3))));
