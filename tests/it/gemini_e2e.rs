@@ -411,6 +411,29 @@ fn fire_from(agent: &str, d: &TestDir, home: &TestDir, input: &Value) -> std::pr
     hooks_in(d.path(), &args, &input.to_string())
 }
 
+/// A repository whose Claude Code `PostToolUse` and `PostToolUseFailure` hooks and Gemini CLI
+/// `AfterTool` hook each write their input to a mark (`claude-post`, `claude-failure`,
+/// `gemini-after`), with a home and the marks' folder.
+fn post_tool_marks() -> (TestDir, TestDir, TestDir) {
+    let (d, home, marks) = (TestDir::new(), TestDir::new(), TestDir::new());
+    std::fs::create_dir_all(d.path().join(".git")).expect(".git");
+    let mark = |name: &str| mark_command(&marks, name);
+    let claude = serde_json::json!({"hooks": {
+        "PostToolUse": [{"hooks": [{"type": "command", "command": mark("claude-post")}]}],
+        "PostToolUseFailure": [{"hooks": [{"type": "command", "command": mark("claude-failure")}]}],
+    }});
+    d.write(".claude/settings.json", &claude.to_string());
+    let gemini = serde_json::json!({"hooks": {"AfterTool": [{"hooks": [
+        {"type": "command", "name": "after", "command": mark("gemini-after")}]}]}});
+    d.write(".gemini/settings.json", &gemini.to_string());
+    (d, home, marks)
+}
+
+/// A hook command that writes its input to the mark `name` in `marks`.
+fn mark_command(marks: &TestDir, name: &str) -> String {
+    format!("cat > '{}'", marks.path().join(name).display())
+}
+
 /// A tool failure runs each format's hooks as its own agent runs them (`specs/events.md`,
 /// "What counts as a tool failure"): Gemini CLI has no failure event and runs its `AfterTool`
 /// hooks for a failed tool; Claude Code runs `PostToolUseFailure` and not `PostToolUse`.
@@ -421,19 +444,7 @@ fn fire_from(agent: &str, d: &TestDir, home: &TestDir, input: &Value) -> std::pr
 /// and under Claude Code Gemini CLI's hook did not run.
 #[test]
 fn a_tool_failure_runs_each_format_s_hooks_as_its_own_agent_does() {
-    let d = TestDir::new();
-    let home = TestDir::new();
-    std::fs::create_dir_all(d.path().join(".git")).expect(".git");
-    let marks = TestDir::new();
-    let mark = |name: &str| format!("cat > '{}'", marks.path().join(name).display());
-    let claude = serde_json::json!({"hooks": {
-        "PostToolUse": [{"hooks": [{"type": "command", "command": mark("claude-post")}]}],
-        "PostToolUseFailure": [{"hooks": [{"type": "command", "command": mark("claude-failure")}]}],
-    }});
-    d.write(".claude/settings.json", &claude.to_string());
-    let gemini = serde_json::json!({"hooks": {"AfterTool": [{"hooks": [
-        {"type": "command", "name": "after", "command": mark("gemini-after")}]}]}});
-    d.write(".gemini/settings.json", &gemini.to_string());
+    let (d, home, marks) = post_tool_marks();
     let cwd = d.path().to_str().expect("utf-8");
     let inputs = [
         (
@@ -487,19 +498,8 @@ fn a_tool_failure_runs_each_format_s_hooks_as_its_own_agent_does() {
 /// CLI and Copilot CLI a success (Claude Code's `PostToolUse` hook ran, its failure hook not).
 #[test]
 fn a_shell_command_s_non_zero_exit_runs_each_format_s_hooks_as_its_own_agent_does() {
-    let d = TestDir::new();
-    let home = TestDir::new();
-    std::fs::create_dir_all(d.path().join(".git")).expect(".git");
-    let marks = TestDir::new();
-    let mark = |name: &str| format!("cat > '{}'", marks.path().join(name).display());
-    let claude = serde_json::json!({"hooks": {
-        "PostToolUse": [{"hooks": [{"type": "command", "command": mark("claude-post")}]}],
-        "PostToolUseFailure": [{"hooks": [{"type": "command", "command": mark("claude-failure")}]}],
-    }});
-    d.write(".claude/settings.json", &claude.to_string());
-    let gemini = serde_json::json!({"hooks": {"AfterTool": [{"hooks": [
-        {"type": "command", "name": "after", "command": mark("gemini-after")}]}]}});
-    d.write(".gemini/settings.json", &gemini.to_string());
+    let (d, home, marks) = post_tool_marks();
+    let mark = |name: &str| mark_command(&marks, name);
     let copilot = serde_json::json!({"version": 1, "hooks": {
         "postToolUse": [{"type": "command", "bash": mark("copilot-post")}],
         "postToolUseFailure": [{"type": "command", "bash": mark("copilot-failure")}],

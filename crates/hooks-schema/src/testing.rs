@@ -43,6 +43,21 @@ pub fn pre_tool_use(name: &str, kind: ToolKind, args: serde_json::Value) -> Enve
     e
 }
 
+/// A `PostToolUse` envelope of a shell command (`Bash`, `{"command": command}`) that ran to
+/// its end with `exit_code` after printing `output`, in session `s` in `/p`.
+pub fn shell_ran(command: &str, output: &str, exit_code: i32) -> Envelope {
+    let mut e = pre_tool_use("Bash", ToolKind::Shell, serde_json::json!({ "command": command }));
+    e.event = HookEvent::PostToolUse;
+    e.session_id = Some("s".to_owned());
+    e.cwd = Some("/p".into());
+    e.result = Some(crate::ToolResult {
+        text: Some(output.to_owned()),
+        exit_code: Some(exit_code),
+        ..crate::ToolResult::default()
+    });
+    e
+}
+
 /// An outcome that ended with `exit`, with `stdout` and `stderr` captured whole, not timed
 /// out, 5 ms long.
 pub fn raw_outcome(exit: ExitInfo, stdout: &str, stderr: &str) -> RawOutcome {

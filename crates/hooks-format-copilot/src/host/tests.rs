@@ -281,22 +281,7 @@ fn the_guard_sees_the_files_of_every_file_tool() {
 /// back by the host, gives the same status, whatever the output says (its own closing
 /// `shellId` line included).
 fn exit_round_trip(code: i32, output: &str) -> Option<i32> {
-    let mut e = hooks_schema::Envelope::new(hooks_schema::HookEvent::PostToolUse);
-    e.session_id = Some("s".into());
-    e.cwd = Some("/p".into());
-    e.tool = Some(hooks_schema::ToolCall {
-        name: "Bash".into(),
-        kind: hooks_schema::ToolKind::Shell,
-        native_kind: None,
-        call_id: None,
-        mcp_server: None,
-        args: json!({"command": "x"}),
-    });
-    e.result = Some(hooks_schema::ToolResult {
-        text: Some(output.to_owned()),
-        exit_code: Some(code),
-        ..hooks_schema::ToolResult::default()
-    });
+    let e = hooks_schema::testing::shell_ran("x", output, code);
     let source = HookSourceId::new(
         crate::PROJECT_HOOKS,
         AbsPathBuf::new("/p/.github/hooks/a.json".into()).expect("abs"),
