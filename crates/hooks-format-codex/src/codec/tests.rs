@@ -113,6 +113,26 @@ fn recorded_payloads_round_trip_field_for_field() {
     assert!(mapped >= 25, "{mapped}");
 }
 
+/// Codex names no status to its hooks: the recorded `PostToolUse` of a command that exited 3
+/// (Codex 0.169.0: `tool_response` is the output alone) is a plain post-tool firing, so a
+/// format that takes a non-zero exit for a failure cannot tell it from a success under Codex
+/// (`specs/events.md`, "A shell command's non-zero exit").
+#[test]
+fn a_failed_command_s_status_is_not_in_codex_s_input() {
+    let all = data("payloads.json");
+    let rec = all
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|p| p["run"].as_str().is_some_and(|r| r.contains("exiting 3")))
+        .expect("the exit-3 recording");
+    let bytes = serde_json::to_vec(&rec["stdin"]).expect("bytes");
+    let input = decode_input(&bytes, None).expect("decodes");
+    assert_eq!(input.envelope.event, hooks_schema::HookEvent::PostToolUse);
+    assert_eq!(input.envelope.result.as_ref().and_then(|r| r.exit_code), None);
+    assert_eq!(input.envelope.event_for(true), hooks_schema::HookEvent::PostToolUse);
+}
+
 #[test]
 fn the_command_runs_through_the_users_login_shell_in_the_session_directory() {
     let src = source();
