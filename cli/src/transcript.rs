@@ -261,16 +261,13 @@ fn post_envelope(base: &Envelope, pre: &Envelope, block: &Value) -> Envelope {
     // A shell command that ran to its end with a non-zero status (`Exit code 3` and the
     // output, as Claude Code records it) is a post-tool firing with that status, as the
     // bridge decodes Claude Code's `PostToolUseFailure` for it (`specs/events.md`).
-    let shell = pre.tool.as_ref().is_some_and(|t| t.kind == ToolKind::Shell);
-    if let Some((code, output)) =
-        text.as_deref().filter(|_| failed && shell).and_then(hooks_format_claude::shell_exit)
+    if let Some(result) = text
+        .as_deref()
+        .filter(|_| failed)
+        .and_then(|t| hooks_format_claude::shell_exit_result(pre.tool.as_ref(), t))
     {
         e.event = HookEvent::PostToolUse;
-        e.result = Some(ToolResult {
-            text: Some(output.to_owned()),
-            exit_code: Some(code),
-            ..ToolResult::default()
-        });
+        e.result = Some(result);
         return e;
     }
     e.event = if failed { HookEvent::ToolFailure } else { HookEvent::PostToolUse };

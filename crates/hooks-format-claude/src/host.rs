@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use hooks_schema::{
     Decision, Envelope, FoldedVerdict, HookEvent, HostAnswer, HostCodec, HostError, HostInput,
-    Notification, Prompt, SessionInfo, StopInfo, ToolKind, ToolResult, claude_shaped,
+    Notification, Prompt, SessionInfo, StopInfo, ToolCall, ToolKind, ToolResult, claude_shaped,
     joined_texts as joined, json_answer, object_naming_its_event, reason_with_provenance,
     take_bool, take_str, take_u64,
 };
@@ -20,17 +20,46 @@ use serde_json::{Map, Value, json};
 
 use crate::NativeEvent;
 
-/// The status and output of a shell command that ran to its end and failed, as Claude Code
-/// reports it in a `PostToolUseFailure`'s `error` and records it in its transcript's
-/// `tool_result`: `Exit code 3`, then the command's output on the next lines (observed with
-/// 2.1.328); `None` for any other error.
+/// The result of a shell command that ran to its end with a non-zero status, when `tool` is
+/// a shell tool and `error` is how Claude Code words that in a `PostToolUseFailure`'s `error`
+/// and in its transcript's `tool_result` (`Exit code N`, then the output); `None` for any
+/// other failure. Such a firing is a `post_tool_use` with this result: only the formats that
+/// take a non-zero exit for a failure run their failure hooks for it
+/// (`FormatDescriptor::event_rule`).
 ///
 /// ```
-/// assert_eq!(hooks_format_claude::shell_exit("Exit code 3\nout\nerr"), Some((3, "out\nerr")));
-/// assert_eq!(hooks_format_claude::shell_exit("File does not exist."), None);
-/// assert_eq!(hooks_format_claude::shell_exit("Exit code 0"), None);
+/// use hooks_schema::{ToolCall, ToolKind};
+///
+/// let bash = ToolCall {
+///     name: "Bash".into(),
+///     kind: ToolKind::Shell,
+///     native_kind: None,
+///     call_id: None,
+///     mcp_server: None,
+///     args: serde_json::json!({"command": "exit 3"}),
+/// };
+/// let r = hooks_format_claude::shell_exit_result(Some(&bash), "Exit code 3\nout\nerr");
+/// assert_eq!(r.as_ref().and_then(|r| r.exit_code), Some(3));
+/// assert_eq!(r.and_then(|r| r.text).as_deref(), Some("out\nerr"));
+/// assert!(hooks_format_claude::shell_exit_result(Some(&bash), "Command timed out").is_none());
+/// assert!(hooks_format_claude::shell_exit_result(None, "Exit code 3").is_none());
 /// ```
-pub fn shell_exit(error: &str) -> Option<(i32, &str)> {
+pub fn shell_exit_result(tool: Option<&ToolCall>, error: &str) -> Option<ToolResult> {
+    if !tool.is_some_and(|t| t.kind == ToolKind::Shell) {
+        return None;
+    }
+    let (code, output) = shell_exit(error)?;
+    Some(ToolResult {
+        text: Some(output.to_owned()),
+        exit_code: Some(code),
+        ..ToolResult::default()
+    })
+}
+
+/// The status and output of a shell command that ran to its end and failed, as Claude Code
+/// words them: `Exit code 3`, then the command's output on the next lines (observed with
+/// 2.1.328); `None` for any other error (a status of 0 is no failure).
+pub(crate) fn shell_exit(error: &str) -> Option<(i32, &str)> {
     let (first, output) = error.split_once('\n').unwrap_or((error, ""));
     let code: i32 = first.strip_prefix("Exit code ")?.parse().ok()?;
     (code != 0).then_some((code, output))
@@ -105,19 +134,15 @@ pub fn decode_input(stdin: &[u8], event_arg: Option<&str>) -> Result<HostInput, 
                 let error = take_str(&mut m, "error")?;
                 let interrupted = take_bool(&mut m, "is_interrupt")?;
                 let duration_ms = take_u64(&mut m, "duration_ms");
-                let shell = e.tool.as_ref().is_some_and(|t| t.kind == ToolKind::Shell);
-                match error.as_deref().and_then(shell_exit).filter(|_| shell && !interrupted) {
-                    // A command that ran to its end with a non-zero status: a post-tool
-                    // firing with that status, whose failure hooks only the agents that take
-                    // it for a failure run (`FormatDescriptor::event_rule`).
-                    Some((code, output)) => {
+                let ran = error
+                    .as_deref()
+                    .filter(|_| !interrupted)
+                    .and_then(|error| shell_exit_result(e.tool.as_ref(), error));
+                match ran {
+                    // A command that ran to its end with a non-zero status.
+                    Some(result) => {
                         e.event = HookEvent::PostToolUse;
-                        e.result = Some(ToolResult {
-                            text: Some(output.to_owned()),
-                            exit_code: Some(code),
-                            duration_ms,
-                            ..ToolResult::default()
-                        });
+                        e.result = Some(ToolResult { duration_ms, ..result });
                     }
                     None => {
                         e.result = Some(ToolResult {

@@ -51,7 +51,7 @@ pub use crate::{
         PROJECT_LOCAL_SETTINGS, PROJECT_SETTINGS, SETTINGS, USER_SETTINGS, descriptor,
     },
     events::{GAP_EVENTS, NativeEvent},
-    host::{ClaudeHost, shell_exit, tool_kind},
+    host::{ClaudeHost, shell_exit_result, tool_kind},
     inventory::{InventoryEntry, Reveal, entries, fingerprint, inventory},
     matcher::{MAX_MATCHER_LEN, MatcherError, claude_tool_name},
     parse::{
