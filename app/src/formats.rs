@@ -61,18 +61,44 @@ mod tests {
         assert_eq!(priorities.len(), kinds.len(), "{kinds:?}");
     }
 
+    /// A hook of `format`'s native event `native` running `true`, made from the format's own
+    /// install entry in a file of its first location in `/project`, with the source it came
+    /// from; why not, when the format cannot make or read one.
+    fn installed_hook(
+        f: &dyn hooks_schema::FormatDescriptor,
+        native: &hooks_schema::NativeEvent,
+    ) -> Result<(hooks_schema::HookDefinition, hooks_schema::HookSourceId), String> {
+        use hooks_schema::{AbsPathBuf, HookSourceId, ParseContext};
+        use serde_json::{Value, json};
+
+        let entry = f
+            .install_entry(native, "true")
+            .ok_or_else(|| format!("{}: no install entry for {}", f.agent(), native.name))?;
+        let mut doc: Value = serde_json::from_str(f.install_new_file()).expect("JSON");
+        doc["hooks"] = json!({ native.name: [entry] });
+        let location = f.locations().first().expect("a location");
+        let kind = HookSourceKind::file(location.scope, location.role);
+        let path = std::path::Path::new("/project/hooks.json");
+        let parsed = f
+            .parse(&serde_json::to_vec(&doc).expect("JSON"), &ParseContext::new(path, kind))
+            .map_err(|d| format!("{}: {d:?}", f.agent()))?;
+        let hook = parsed
+            .definitions
+            .into_iter()
+            .find(|d| Some(d.event) == native.canonical)
+            .ok_or_else(|| format!("{}: no {} hook in {doc}", f.agent(), native.name))?;
+        Ok((hook, HookSourceId::new(kind, AbsPathBuf::new(path.into()).expect("path"))))
+    }
+
     /// A format that declares its hooks also run on another event (`event_rule`) must encode
     /// that event for them: the dispatcher runs them there, and a codec that still asked for
     /// the hook's own event would fail every such run (`EventMismatch`). Each registered
     /// format's own install entry makes the hook, so a format added later is checked too.
     #[test]
     fn every_format_s_codec_encodes_the_events_its_hooks_also_run_on() {
-        use std::path::Path;
+        use hooks_schema::{ToolKind, testing};
+        use serde_json::json;
 
-        use hooks_schema::{AbsPathBuf, HookSourceId, ParseContext, ToolKind, testing};
-        use serde_json::{Value, json};
-
-        let dir = Path::new("/project");
         let mut checked = 0;
         for f in super::workspace_formats().iter() {
             for &(bound, fired) in f.event_rule().also_runs_on {
@@ -81,31 +107,13 @@ mod tests {
                     .iter()
                     .find(|e| e.canonical == Some(bound))
                     .unwrap_or_else(|| panic!("{}: no native event for {bound:?}", f.agent()));
-                let entry = f.install_entry(native, "true").unwrap_or_else(|| {
-                    panic!("{}: no install entry for {}", f.agent(), native.name)
-                });
-                let mut doc: Value = serde_json::from_str(f.install_new_file()).expect("JSON");
-                doc["hooks"] = json!({ native.name: [entry] });
-                let location = f.locations().first().expect("a location");
-                let kind = HookSourceKind::file(location.scope, location.role);
-                let path = dir.join("hooks.json");
-                let parsed = f
-                    .parse(
-                        &serde_json::to_vec(&doc).expect("JSON"),
-                        &ParseContext::new(&path, kind),
-                    )
-                    .unwrap_or_else(|d| panic!("{}: {d:?}", f.agent()));
-                let hook = parsed
-                    .definitions
-                    .iter()
-                    .find(|d| d.event == bound)
-                    .unwrap_or_else(|| panic!("{}: no {bound:?} hook in {doc}", f.agent()));
+                let (hook, source) =
+                    installed_hook(f.as_ref(), native).unwrap_or_else(|why| panic!("{why}"));
                 let mut envelope =
                     testing::pre_tool_use("Shell", ToolKind::Shell, json!({ "command": "ls" }));
                 envelope.event = fired;
-                let source = HookSourceId::new(kind, AbsPathBuf::new(path.clone()).expect("path"));
-                let ctx = testing::encode_context(&source, dir);
-                let encoded = hook.codec.encode(hook, &envelope, &ctx);
+                let ctx = testing::encode_context(&source, std::path::Path::new("/project"));
+                let encoded = hook.codec.encode(&hook, &envelope, &ctx);
                 assert!(
                     encoded.is_ok(),
                     "{}: a {bound:?} hook fired for {fired:?}: {encoded:?}",
@@ -119,73 +127,42 @@ mod tests {
     }
 
     /// A shell command that exited non-zero is a post-tool firing with its status: every
-    /// format's codec encodes it for the hooks the dispatcher runs for it (the failure hooks of
-    /// a format whose agent takes it for a failure, `EventRule::shell_exit_is_failure`, the post-tool
-    /// hooks of the others) and refuses it for the others, so the codec and the descriptor
-    /// agree. Each registered format's own install entry makes the hooks.
+    /// format's codec encodes it for the hooks its descriptor's rule runs for it
+    /// (`EventRule::fires`: the failure hooks of a format whose agent takes it for a failure,
+    /// the post-tool hooks of the others) and refuses it for the others, so the codec and the
+    /// descriptor agree. Each registered format's own install entry makes the hooks.
     #[test]
     fn every_format_s_codec_agrees_with_its_descriptor_on_a_failed_shell_exit() {
-        use std::path::Path;
+        use hooks_schema::{HookEvent, testing};
 
-        use hooks_schema::{
-            AbsPathBuf, HookEvent, HookSourceId, ParseContext, ToolKind, ToolResult, testing,
-        };
-        use serde_json::{Value, json};
-
-        let dir = Path::new("/project");
-        let mut envelope =
-            testing::pre_tool_use("Shell", ToolKind::Shell, json!({ "command": "exit 3" }));
-        envelope.event = HookEvent::PostToolUse;
-        envelope.result = Some(ToolResult { exit_code: Some(3), ..ToolResult::default() });
+        let envelope = testing::shell_ran("exit 3", "", 3);
         let (mut failing, mut checked) = (0, 0);
         for f in super::workspace_formats().iter() {
-            let runs = |event: HookEvent| {
-                if f.event_rule().shell_exit_is_failure {
-                    event == HookEvent::ToolFailure
-                } else {
-                    event == HookEvent::PostToolUse
-                        || f.event_rule().also_runs_on.contains(&(event, HookEvent::PostToolUse))
-                }
-            };
-            failing += usize::from(f.event_rule().shell_exit_is_failure);
+            let rule = f.event_rule();
+            failing += usize::from(rule.shell_exit_is_failure);
             for native in f.events() {
                 let Some(event @ (HookEvent::PostToolUse | HookEvent::ToolFailure)) =
                     native.canonical
                 else {
                     continue;
                 };
-                let Some(entry) = f.install_entry(native, "true") else { continue };
-                let mut doc: Value = serde_json::from_str(f.install_new_file()).expect("JSON");
-                doc["hooks"] = json!({ native.name: [entry] });
-                let location = f.locations().first().expect("a location");
-                let kind = HookSourceKind::file(location.scope, location.role);
-                let path = dir.join("hooks.json");
-                let Ok(parsed) = f.parse(
-                    &serde_json::to_vec(&doc).expect("JSON"),
-                    &ParseContext::new(&path, kind),
-                ) else {
-                    continue;
-                };
-                let Some(hook) = parsed.definitions.iter().find(|d| d.event == event) else {
-                    continue;
-                };
-                let source = HookSourceId::new(kind, AbsPathBuf::new(path.clone()).expect("path"));
-                let ctx = testing::encode_context(&source, dir);
+                let Ok((hook, source)) = installed_hook(f.as_ref(), native) else { continue };
+                let ctx = testing::encode_context(&source, std::path::Path::new("/project"));
                 // A hook that does not run for it is refused; one that does is not refused
                 // for its event (a codec may still refuse what the firing lacks for that
                 // hook: Cursor's `afterFileEdit` needs an edited file).
-                let encoded = hook.codec.encode(hook, &envelope, &ctx);
-                let agrees = if runs(event) {
+                let runs = rule.fires(event, &envelope);
+                let encoded = hook.codec.encode(&hook, &envelope, &ctx);
+                let agrees = if runs {
                     !matches!(encoded, Err(hooks_schema::EncodeError::EventMismatch { .. }))
                 } else {
                     encoded.is_err()
                 };
                 assert!(
                     agrees,
-                    "{}: a {} hook for a shell command that exited 3 (runs: {}): {encoded:?}",
+                    "{}: a {} hook for a shell command that exited 3 (runs: {runs}): {encoded:?}",
                     f.agent(),
                     native.name,
-                    runs(event)
                 );
                 checked += 1;
             }
