@@ -199,13 +199,11 @@ fn check_edited_paths(input: &hooks_schema::HostInput) {
 /// status first in its `error`, as Claude Code words it.
 pub fn claude_host(data: &[u8]) {
     use hooks_format_claude::{ClaudeHost, NativeEvent};
-    use hooks_schema::{
-        AbsPathBuf, Decision, EncodeContext, FoldedVerdict, HookSourceId, HostCodec,
-    };
+    use hooks_schema::{AbsPathBuf, EncodeContext, HookSourceId};
     let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
     let arg = NativeEvent::ALL.get(usize::from(first) % 16).map(|e| e.as_str());
-    let Ok(input) = ClaudeHost.decode_input(rest, arg) else { return };
-    check_edited_paths(&input);
+    let Some((input, answer)) = host_deny(&ClaudeHost, rest, arg) else { return };
+    assert_json_answer(&answer, true, "claude host");
     if let Some(code) = input.envelope.failed_shell_exit() {
         assert_eq!(input.native_event, "PostToolUseFailure", "claude host: a failed exit");
         let source = HookSourceId::new(
@@ -230,43 +228,51 @@ pub fn claude_host(data: &[u8]) {
             "claude host: the status leads the error: {error:?}"
         );
     }
-    let verdict = FoldedVerdict {
-        decision: Some(Decision::Deny),
-        reason: Some(String::from_utf8_lossy(rest).into_owned()),
-        ..FoldedVerdict::default()
-    };
-    let answer = ClaudeHost.encode_answer(&input, &verdict);
-    assert_eq!(answer.exit_code, 0, "claude host: always exit 0");
-    if !answer.stdout.is_empty() {
-        let v: serde_json::Value =
-            serde_json::from_slice(&answer.stdout).expect("claude host: JSON answer");
-        assert!(v.is_object(), "claude host: one object");
-    }
 }
 
 /// The Cursor host codec: `decode_input` on arbitrary bytes (the first byte picks one of the
 /// format's native events named on the command line, or none), then the answer to a deny,
 /// which must exit 0 with one JSON object on stdout.
 pub fn cursor_host(data: &[u8]) {
-    use hooks_schema::{Decision, FoldedVerdict, HostCodec};
     static EVENTS: OnceLock<Vec<&'static str>> = OnceLock::new();
     let events = EVENTS.get_or_init(|| {
         hooks_format_cursor::descriptor().events().iter().map(|e| e.name).collect()
     });
     let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
     let arg = events.get(usize::from(first) % (events.len() + 2)).copied();
-    let Ok(input) = hooks_format_cursor::CursorHost.decode_input(rest, arg) else { return };
-    check_edited_paths(&input);
+    let Some((_, answer)) = host_deny(&hooks_format_cursor::CursorHost, rest, arg) else { return };
+    assert_json_answer(&answer, false, "cursor host");
+}
+
+/// The round every host target makes: `decode_input` of `input` with `arg` named on the
+/// command line, the files the guard would read checked against the call, then the answer
+/// to a deny whose reason is the input itself. `None` when the input does not decode.
+fn host_deny(
+    host: &dyn hooks_schema::HostCodec,
+    input: &[u8],
+    arg: Option<&str>,
+) -> Option<(hooks_schema::HostInput, hooks_schema::HostAnswer)> {
+    use hooks_schema::{Decision, FoldedVerdict};
+    let decoded = host.decode_input(input, arg).ok()?;
+    check_edited_paths(&decoded);
     let verdict = FoldedVerdict {
         decision: Some(Decision::Deny),
-        reason: Some(String::from_utf8_lossy(rest).into_owned()),
+        reason: Some(String::from_utf8_lossy(input).into_owned()),
         ..FoldedVerdict::default()
     };
-    let answer = hooks_format_cursor::CursorHost.encode_answer(&input, &verdict);
-    assert_eq!(answer.exit_code, 0, "cursor host: always exit 0");
-    let v: serde_json::Value =
-        serde_json::from_slice(&answer.stdout).expect("cursor host: JSON answer");
-    assert!(v.is_object(), "cursor host: one object");
+    let answer = host.encode_answer(&decoded, &verdict);
+    Some((decoded, answer))
+}
+
+/// An answer that exits 0 with one JSON object on stdout, or nothing when `may_be_empty`.
+fn assert_json_answer(answer: &hooks_schema::HostAnswer, may_be_empty: bool, what: &str) {
+    assert_eq!(answer.exit_code, 0, "{what}: always exit 0");
+    if may_be_empty && answer.stdout.is_empty() {
+        return;
+    }
+    let v: serde_json::Value = serde_json::from_slice(&answer.stdout)
+        .unwrap_or_else(|e| panic!("{what}: JSON answer: {e}"));
+    assert!(v.is_object(), "{what}: one object");
 }
 
 /// `hooks_format_codex::decode_input` on Codex hook input, then every answer it can give:
@@ -316,24 +322,11 @@ pub fn gemini_parse(data: &[u8]) {
 /// event named on the command line, or none), then `encode_answer` of a deny, which must be
 /// one JSON object on stdout with exit code 0.
 pub fn gemini_host(data: &[u8]) {
-    use hooks_schema::{Decision, FoldedVerdict, HostCodec};
     let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
     let arg =
         hooks_format_gemini::GeminiEvent::ALL.get(usize::from(first) % 12).map(|e| e.as_str());
-    let Ok(input) = hooks_format_gemini::GeminiHost.decode_input(rest, arg) else { return };
-    check_edited_paths(&input);
-    let verdict = FoldedVerdict {
-        decision: Some(Decision::Deny),
-        reason: Some(String::from_utf8_lossy(rest).into_owned()),
-        ..FoldedVerdict::default()
-    };
-    let answer = hooks_format_gemini::GeminiHost.encode_answer(&input, &verdict);
-    assert_eq!(answer.exit_code, 0, "gemini host: always exit 0");
-    if !answer.stdout.is_empty() {
-        let v: serde_json::Value =
-            serde_json::from_slice(&answer.stdout).expect("gemini host: JSON answer");
-        assert!(v.is_object(), "gemini host: one object");
-    }
+    let Some((_, answer)) = host_deny(&hooks_format_gemini::GeminiHost, rest, arg) else { return };
+    assert_json_answer(&answer, true, "gemini host");
 }
 
 /// `hooks_format_copilot::parse_as` on arbitrary bytes; the first byte picks a hook file or a
@@ -369,26 +362,15 @@ pub fn copilot_parse(data: &[u8]) {
 /// event named on the command line, in either spelling, or none), then `encode_answer` of a
 /// deny, which must be one JSON object on stdout with exit code 0.
 pub fn copilot_host(data: &[u8]) {
-    use hooks_schema::{Decision, FoldedVerdict, HostCodec};
     let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
     let all = hooks_format_copilot::CopilotEvent::ALL;
     let arg = all.get(usize::from(first >> 1) % (all.len() + 1)).map(|e| {
         if first % 2 == 0 { e.camel() } else { e.name(hooks_format_copilot::Dialect::Pascal) }
     });
-    let Ok(input) = hooks_format_copilot::CopilotHost.decode_input(rest, arg) else { return };
-    check_edited_paths(&input);
-    let verdict = FoldedVerdict {
-        decision: Some(Decision::Deny),
-        reason: Some(String::from_utf8_lossy(rest).into_owned()),
-        ..FoldedVerdict::default()
+    let Some((_, answer)) = host_deny(&hooks_format_copilot::CopilotHost, rest, arg) else {
+        return;
     };
-    let answer = hooks_format_copilot::CopilotHost.encode_answer(&input, &verdict);
-    assert_eq!(answer.exit_code, 0, "copilot host: always exit 0");
-    if !answer.stdout.is_empty() {
-        let v: serde_json::Value =
-            serde_json::from_slice(&answer.stdout).expect("copilot host: JSON answer");
-        assert!(v.is_object(), "copilot host: one object");
-    }
+    assert_json_answer(&answer, true, "copilot host");
 }
 
 /// `hooks_format_windsurf::parse` on arbitrary bytes.
@@ -408,15 +390,9 @@ pub fn windsurf_parse(data: &[u8]) {
 /// The Windsurf host codec: `decode_input` on arbitrary bytes, then `encode_answer` of a
 /// deny: exit 2 with the reason on stderr, or exit 0, and never anything on stdout.
 pub fn windsurf_host(data: &[u8]) {
-    use hooks_schema::{Decision, FoldedVerdict, HostCodec};
-    let Ok(input) = hooks_format_windsurf::WindsurfHost.decode_input(data, None) else { return };
-    check_edited_paths(&input);
-    let verdict = FoldedVerdict {
-        decision: Some(Decision::Deny),
-        reason: Some(String::from_utf8_lossy(data).into_owned()),
-        ..FoldedVerdict::default()
+    let Some((_, answer)) = host_deny(&hooks_format_windsurf::WindsurfHost, data, None) else {
+        return;
     };
-    let answer = hooks_format_windsurf::WindsurfHost.encode_answer(&input, &verdict);
     assert!(answer.exit_code == 0 || answer.exit_code == 2, "windsurf host: exit 0 or 2");
     assert!(answer.stdout.is_empty(), "windsurf host: nothing on stdout");
 }
