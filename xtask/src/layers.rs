@@ -13,6 +13,7 @@ use serde_json::Value;
 const LAYERS: &[(&str, u8)] = &[
     ("hooks-schema", 0),
     ("hooks-json", 0),
+    ("hooks-yaml", 0),
     ("hooks-format-cursor", 1),
     ("hooks-format-chrys", 1),
     ("hooks-format-claude", 1),
@@ -62,8 +63,9 @@ const OWNED: &[(&str, &[&str])] = &[
     ("tokio", &["hooks-dispatch", "hooks-watcher", "hooks-app", "hooks-cli"]),
     ("dunce", &["hooks-registry"]),
     ("arc-swap", &["hooks-registry"]),
-    // YAML: Chrys's hook files, and the front matter of Claude Code's subagents and skills.
-    ("saphyr-parser", &["hooks-format-chrys", "hooks-format-claude"]),
+    // YAML: the adapters' one event reader (Chrys's hook files, the front matter of Claude
+    // Code's subagents and skills read through it).
+    ("saphyr-parser", &["hooks-yaml"]),
     ("regress", &["hooks-format-gemini"]),
     // `hooks install` edits agents' files keeping their bytes (adapters read with hooks-json).
     ("jsonc-parser", &["hooks-app"]),

@@ -109,7 +109,7 @@ pub(crate) fn target_dir() -> PathBuf {
 
 /// The packages each test layer covers.
 fn layer_packages(layer: &str) -> Result<Vec<&'static str>> {
-    let schema = ["hooks-schema", "hooks-json"];
+    let schema = ["hooks-schema", "hooks-json", "hooks-yaml"];
     let formats = [
         "hooks-format-cursor",
         "hooks-format-chrys",
@@ -404,6 +404,7 @@ fn otel() -> Result<()> {
 const PUBLISHED: &[&str] = &[
     "hooks-schema",
     "hooks-json",
+    "hooks-yaml",
     "hooks-format-cursor",
     "hooks-format-chrys",
     "hooks-format-claude",

@@ -1,6 +1,7 @@
 //! YAML to Python values with PyYAML 6's `safe_load` rules (YAML 1.1 resolution).
 //!
-//! saphyr-parser gives the events with their positions; this module builds the value tree
+//! saphyr-parser gives the events with their positions (through `hooks-yaml`, the adapters'
+//! one event reader); this module builds the value tree
 //! itself so it controls what PyYAML decides differently from YAML 1.2: the implicit
 //! resolvers (`yes`/`no`/`on`/`off` booleans, sexagesimal and octal numbers, floats that need
 //! a dot, timestamps), `<<` merge keys, duplicate keys (the last one wins) and aliases, with
@@ -8,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use saphyr_parser::{Event, Marker, Parser, ScalarStyle, Span, Tag};
+use hooks_yaml::{Event, Events, Marker, ScalarStyle, Span, Tag};
 
 use crate::pyval::{Node, PyInt, PyValue};
 
@@ -418,7 +419,7 @@ fn load_once(text: &str, attempt: &mut Attempt) -> Result<Option<Node>, YamlErro
     let mut tab_ok: Vec<(usize, usize)> = Vec::new();
     // Where the collections being read start.
     let mut opened: Vec<usize> = Vec::new();
-    for item in Parser::new_from_str(text) {
+    for item in Events::new(text) {
         let (event, span) = match item {
             Ok(ev) => ev,
             Err(e) => {

@@ -3,7 +3,7 @@
 //! tree the settings reader takes, so its `hooks:` read exactly as a settings file's do, with
 //! the lines and columns of the Markdown file.
 //!
-//! YAML is read with saphyr-parser's events and resolved with the YAML 1.2 core schema (what
+//! YAML is read with saphyr-parser's events (through `hooks-yaml`) and resolved with the YAML 1.2 core schema (what
 //! JavaScript YAML readers use by default): `null`, `~` and nothing are null, `true`/`false`
 //! booleans, decimal, `0o` and `0x` integers and decimal floats numbers, every other plain
 //! scalar and every quoted or block scalar a string. Tags are ignored; aliases are followed,
@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use saphyr_parser::{Event, Parser, ScalarStyle, Span};
+use hooks_yaml::{Event, Events, ScalarStyle, Span};
 use serde_json::Number;
 
 use crate::json::{Kind, MAX_DEPTH, Member, Node, SyntaxError};
@@ -55,7 +55,7 @@ pub(crate) fn tree(yaml: &str, first_line: u32) -> Result<Node, SyntaxError> {
         end: bytes_at.get(span.end.index()).copied().unwrap_or(yaml.len()),
     };
     let mut b = Builder { stack: Vec::new(), anchors: HashMap::new(), nodes: 0, root: None };
-    for item in Parser::new_from_str(yaml) {
+    for item in Events::new(yaml) {
         let (event, span) = item.map_err(|e| SyntaxError {
             message: e.info().to_owned(),
             line: u32::try_from(e.marker().line())
