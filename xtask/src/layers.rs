@@ -195,6 +195,8 @@ fn violations(meta: &Value) -> Result<Vec<String>> {
         }
     }
 
+    v.extend(above_the_msrv(packages, &members));
+
     // Transitive normal closure of hooks-schema.
     let mut seen = BTreeSet::from(["hooks-schema".to_owned()]);
     let mut stack = vec!["hooks-schema".to_owned()];
@@ -211,6 +213,48 @@ fn violations(meta: &Value) -> Result<Vec<String>> {
         }
     }
     Ok(v)
+}
+
+/// A version's numbers (`1.88` is `[1, 88, 0]`); `None` for what is not one.
+fn version(text: &str) -> Option<[u64; 3]> {
+    let mut parts = text.split('.').map(str::parse::<u64>);
+    let major = parts.next()?.ok()?;
+    let minor = parts.next().unwrap_or(Ok(0)).ok()?;
+    let patch = parts.next().unwrap_or(Ok(0)).ok()?;
+    Some([major, minor, patch])
+}
+
+/// A package's name and the `rust-version` it declares.
+fn declared(p: &Value) -> Option<(&str, &str)> {
+    Some((p["name"].as_str()?, p["rust_version"].as_str()?))
+}
+
+/// Every locked package that declares a `rust-version` above the workspace's (its members'
+/// lowest, what the README promises a newcomer's toolchain): a `cargo update` that brings one
+/// in would break the build on every toolchain between the two, and nothing else would say so
+/// on a machine with a newer one.
+fn above_the_msrv(packages: &[Value], members: &BTreeSet<&str>) -> Vec<String> {
+    let Some((msrv_text, msrv)) = packages
+        .iter()
+        .filter_map(declared)
+        .filter(|(name, _)| members.contains(name))
+        .filter_map(|(_, text)| Some((text, version(text)?)))
+        .min_by_key(|(_, v)| *v)
+    else {
+        return Vec::new();
+    };
+    packages
+        .iter()
+        .filter_map(|p| Some((declared(p)?, p["version"].as_str().unwrap_or("?"))))
+        .filter(|((_, text), _)| version(text).is_some_and(|v| v > msrv))
+        .map(|((name, text), at)| {
+            format!(
+                "`{name}` {at} needs Rust {text}, above the workspace's rust-version {msrv_text}: \
+                 `cargo update -p {name} --precise <a version that builds with {msrv_text}>`, or \
+                 raise rust-version (and the README's set-up) to {text}"
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -248,6 +292,35 @@ mod tests {
             })
             .collect();
         serde_json::json!({"packages": packages, "workspace_members": members, "resolve": {"nodes": nodes}})
+    }
+
+    /// notify-types 2.3.0 (Rust 1.91) was locked while the workspace said 1.88.
+    #[test]
+    fn a_dependency_that_needs_a_newer_rust_than_the_workspace_is_reported() {
+        let mut m = meta(&[("hooks-watcher", "notify", None), ("notify", "notify-types", None)]);
+        for p in m["packages"].as_array_mut().unwrap() {
+            let (name, rust) = match p["name"].as_str().unwrap() {
+                "hooks-watcher" => ("hooks-watcher", "1.88"),
+                "notify" => ("notify", "1.88.0"),
+                _ => ("notify-types", "1.91"),
+            };
+            assert_eq!(p["name"], name);
+            p["rust_version"] = rust.into();
+            p["version"] = "2.3.0".into();
+        }
+        let v = violations(&m).unwrap();
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert!(
+            v[0].starts_with(
+                "`notify-types` 2.3.0 needs Rust 1.91, above the workspace's rust-version 1.88"
+            ),
+            "{v:?}"
+        );
+        m["packages"][2]["rust_version"] = "1.85".into();
+        assert_eq!(violations(&m).unwrap(), Vec::<String>::new());
+        assert_eq!(version("1.88"), Some([1, 88, 0]));
+        assert_eq!(version("1.91.1"), Some([1, 91, 1]));
+        assert_eq!(version("x"), None);
     }
 
     #[test]
