@@ -111,8 +111,11 @@ impl HostCodec for GeminiHost {
                     // A shell command's status, in the text Gemini CLI gives the model
                     // (`Exit Code: 3`, observed with 0.61.0): a command that exited non-zero
                     // is no failure for Gemini CLI, but is for Claude Code.
-                    let exit_code =
-                        text.as_deref().filter(|_| error.is_none()).and_then(shell_exit);
+                    let display = response.get("returnDisplay").and_then(Value::as_str);
+                    let exit_code = text
+                        .as_deref()
+                        .filter(|_| error.is_none())
+                        .and_then(|t| shell_exit(t, display));
                     env.result = Some(ToolResult {
                         text,
                         failed: error.is_some(),
@@ -289,11 +292,31 @@ fn answer(event: GeminiEvent, verdict: &FoldedVerdict) -> Map<String, Value> {
     out
 }
 
-/// The exit status in the text Gemini CLI gives the model for a `run_shell_command`: its
-/// `Exit Code: N` line (observed with 0.61.0: `Output: …`, `Exit Code: 3`, `Process Group
-/// PGID: …`), the last such line, as the command's own output comes before it.
-fn shell_exit(llm_content: &str) -> Option<i32> {
-    llm_content.lines().rev().find_map(|l| l.strip_prefix("Exit Code: ")?.trim().parse().ok())
+/// The exit status in the text Gemini CLI gives the model for a `run_shell_command`
+/// (`llmContent`), with the text it displays (`returnDisplay`).
+///
+/// Gemini CLI 0.61.0 writes `Output: <the output, or (empty)>`, then only the lines that
+/// apply of `Error: …`, `Exit Code: N` (never for 0), `Signal: …`, `Background PIDs: …` and
+/// `Process Group PGID: …` (observed: `Output: out\nerr\nExit Code: 3\nProcess Group PGID:
+/// 2649`, inside `<untrusted_context>` lines). The output is the command's own and may end
+/// with an `Exit Code: 3` line of its own (a file it printed), which must not turn a command
+/// that exited 0 into a failed one: so the status is read after the output, which
+/// `returnDisplay` gives (the output itself when it is not blank and no colours or debug mode
+/// change it) or which is `(empty)`. Where neither marks the output's end, the last `Exit
+/// Code:` line is taken. A text that is not an `Output:` report (a cancelled or backgrounded
+/// command) has no status.
+fn shell_exit(llm_content: &str, return_display: Option<&str>) -> Option<i32> {
+    let body = llm_content.strip_prefix("<untrusted_context>\n").unwrap_or(llm_content);
+    let report = body.strip_prefix("Output: ")?;
+    let ends = |output: &str| {
+        report.strip_prefix(output).filter(|rest| rest.is_empty() || rest.starts_with('\n'))
+    };
+    let after = return_display
+        .filter(|d| !d.trim().is_empty())
+        .and_then(ends)
+        .or_else(|| ends("(empty)"))
+        .unwrap_or(report);
+    after.lines().rev().find_map(|l| l.strip_prefix("Exit Code: ")?.trim().parse().ok())
 }
 
 #[cfg(test)]

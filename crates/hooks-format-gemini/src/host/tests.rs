@@ -168,7 +168,66 @@ fn a_shell_status_survives_gemini_cli_s_words() {
     assert_eq!(exit_round_trip(-1, "a\nExit Code: 7\nstill running"), Some(-1));
 }
 
+/// The `AfterTool` input of a `run_shell_command` as Gemini CLI 0.61.0 words it
+/// (`llmContent` and `returnDisplay`), decoded: the status the host reads.
+fn status_read(llm_content: &str, display: &str) -> Option<i32> {
+    let stdin = json!({"hook_event_name": "AfterTool", "tool_name": "run_shell_command",
+        "tool_input": {"command": "x"},
+        "tool_response": {"llmContent": format!("<untrusted_context>\n{llm_content}\n</untrusted_context>"), "returnDisplay": display}});
+    let i = GeminiHost.decode_input(&serde_json::to_vec(&stdin).expect("json"), None);
+    i.expect("decodes").envelope.result.and_then(|r| r.exit_code)
+}
+
+/// A command that exited 0 and printed an `Exit Code: 3` line (a file's text, say) is no
+/// failed command: Gemini CLI writes no status for 0, and the line is the output's. Before,
+/// the last such line anywhere was read, so Claude Code's `PostToolUse` hooks did not run for
+/// it under a Gemini CLI host (its `PostToolUseFailure` hooks ran instead).
+#[test]
+fn an_exit_line_in_the_output_is_not_the_command_s_status() {
+    let forged = "build ok\nExit Code: 3";
+    assert_eq!(status_read(&format!("Output: {forged}\nProcess Group PGID: 9"), forged), None);
+    // The output `(empty)` then such a line, which reads as the empty output of a command
+    // that exited 3 but for `returnDisplay`.
+    let forged = "(empty)\nExit Code: 3";
+    assert_eq!(status_read(&format!("Output: {forged}\nProcess Group PGID: 9"), forged), None);
+    // A cancelled command's report has no status, whatever its output says.
+    let cancelled = "Command was cancelled by user before it could complete. Below is the output before it was cancelled:\nExit Code: 3";
+    assert_eq!(status_read(cancelled, "Command cancelled by user."), None);
+    // The real statuses: after an output (recorded), after none, and the output's own line
+    // before the real one.
+    assert_eq!(
+        status_read("Output: out\nerr\nExit Code: 3\nProcess Group PGID: 2649", "out\nerr"),
+        Some(3)
+    );
+    assert_eq!(
+        status_read(
+            "Output: (empty)\nExit Code: 3\nProcess Group PGID: 9",
+            "Command exited with code: 3"
+        ),
+        Some(3)
+    );
+    assert_eq!(
+        status_read(
+            "Output: a\nExit Code: 7\nExit Code: 2\nProcess Group PGID: 9",
+            "a\nExit Code: 7"
+        ),
+        Some(2)
+    );
+    // Where `returnDisplay` does not give the output (debug mode shows the report itself),
+    // the last line is taken.
+    let report = "Output: a\nExit Code: 5\nProcess Group PGID: 9";
+    assert_eq!(status_read(report, report), Some(5));
+}
+
 proptest! {
+    /// Any output of a command that exited 0, as Gemini CLI reports it, reads as no status.
+    #[test]
+    fn no_output_of_a_successful_command_reads_as_a_status(output in "(Exit Code: [0-9]\n|[a-z ()]{0,8}\n?){0,6}") {
+        prop_assume!(!output.trim().is_empty());
+        let report = format!("Output: {output}\nProcess Group PGID: 9");
+        prop_assert_eq!(status_read(&report, &output), None);
+    }
+
     #[test]
     fn any_shell_status_survives_gemini_cli_s_words(code in any::<i32>().prop_filter("non-zero", |c| *c != 0), output in ".{0,80}") {
         prop_assert_eq!(exit_round_trip(code, &output), Some(code));
