@@ -316,13 +316,33 @@ fn answer(event: CopilotEvent, dialect: Dialect, verdict: &FoldedVerdict) -> Map
     out
 }
 
-/// The exit status at the end of the text Copilot CLI gives the model for a shell command:
-/// `<shellId: N completed with exit code C>` (observed with 1.0.102).
+/// The exit status at the end of the text Copilot CLI gives the model for a shell command
+/// (observed with 1.0.102: `<shellId: 0 completed with exit code 3>`), found as Copilot CLI
+/// finds that line itself (its `cli-main.js`): the last line that is not empty, after any of
+/// its sandbox notes, must be `<shellId: ID completed with exit code N>` or `<detached command
+/// with shellId: ID …>`, spaces and tabs after it allowed. A line of the command's own output
+/// (`x <shellId: 9 completed with exit code 5>`, or such a line before Copilot CLI's) is not.
 fn shell_exit(text: &str) -> Option<i32> {
-    let tail = text.trim_end().strip_suffix('>')?;
-    let (head, code) = tail.rsplit_once(" completed with exit code ")?;
-    let shell_id = head.rsplit_once("<shellId: ")?.1;
-    shell_id.bytes().all(|b| b.is_ascii_digit()).then(|| code.parse().ok()).flatten()
+    /// The notes Copilot CLI may add after the status line.
+    const SANDBOX_NOTES: [&str; 3] = [
+        "<sandbox is active ",
+        "<this failure may be caused by the active sandbox policy.",
+        "<This command was retried outside the Copilot sandbox with user approval and still failed.",
+    ];
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let line = text
+        .split('\n')
+        .rev()
+        .filter(|l| !l.is_empty())
+        .find(|l| !SANDBOX_NOTES.iter().any(|n| l.starts_with(n)))?;
+    let line = line.trim_end_matches([' ', '\t']).strip_suffix('>')?;
+    let (head, code) = line.rsplit_once(" completed with exit code ")?;
+    let id = head
+        .strip_prefix("<shellId: ")
+        .or_else(|| head.strip_prefix("<detached command with shellId: "))?;
+    let digits = code.strip_prefix('-').unwrap_or(code);
+    let number = !id.is_empty() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    number.then(|| code.parse().ok()).flatten()
 }
 
 #[cfg(test)]

@@ -301,6 +301,28 @@ fn a_shell_status_survives_copilot_cli_s_words() {
     assert_eq!(exit_round_trip(2, "x <shellId: 9 completed with exit code 5>"), Some(2));
 }
 
+/// The status line as Copilot CLI 1.0.102 finds it itself (`cli-main.js`): the last line
+/// that is not empty, after its sandbox notes, and the whole line.
+#[test]
+fn the_status_line_is_found_as_copilot_cli_finds_it() {
+    let read = |text: &str| shell_exit(text);
+    assert_eq!(read("out\n<shellId: 0 completed with exit code 3>"), Some(3));
+    assert_eq!(read("out\r\n<shellId: 0 completed with exit code 3> \t\n\n"), Some(3));
+    assert_eq!(read("<detached command with shellId: 4 completed with exit code -1>"), Some(-1));
+    assert_eq!(
+        read("out\n<shellId: 0 completed with exit code 2>\n<sandbox is active for this command>"),
+        Some(2)
+    );
+    // The command's own text: a line that does not start with the status, a status line that
+    // is not the last (Copilot CLI's own comes last, for 0 too), a line of blanks after it.
+    assert_eq!(read("x <shellId: 9 completed with exit code 5>"), None);
+    assert_eq!(read("<shellId: 9 completed with exit code 5>\ndone"), None);
+    assert_eq!(read("<shellId: 0 completed with exit code 3>\n  "), None);
+    assert_eq!(read("<shellId:  completed with exit code 3>"), None);
+    assert_eq!(read("<shellId: 0 completed with exit code 3x>"), None);
+    assert_eq!(read("<shellId: 0 completed with exit code >"), None);
+}
+
 proptest! {
     #[test]
     fn any_shell_status_survives_copilot_cli_s_words(code in any::<i32>(), output in ".{0,80}") {
