@@ -42,6 +42,13 @@ impl<'a> Events<'a> {
     }
 }
 
+impl std::fmt::Debug for Events<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // saphyr-parser's input type has no `Debug`.
+        f.debug_struct("Events").field("failed", &self.failed).finish_non_exhaustive()
+    }
+}
+
 impl<'a> Iterator for Events<'a> {
     type Item = Result<(Event<'a>, Span), ScanError>;
 
