@@ -318,6 +318,32 @@ fn list_says_which_subagent_runs_as_the_main_thread_s_agent_and_why_the_other_do
     );
 }
 
+/// Run in a repository without `--root`, `hooks list` and `hooks fire --dry-run` say that no
+/// project root was given and how to give one (they read no project's files, by design:
+/// roots come from `--root`, not from the folder the tool runs in); with `--root` they do not.
+#[test]
+fn without_root_list_and_dry_run_say_no_project_root_was_given() {
+    let d = project();
+    let cfg = TestDir::new();
+    let cfg = cfg.path().to_str().unwrap();
+    let hint = "`--root DIR` reads a project's hook files";
+    let list = hooks_in(d.path(), &["list", "--config-dir", cfg], "");
+    assert_eq!(code(&list), 0, "{}", stderr(&list));
+    assert!(
+        stdout(&list).contains(&format!("project roots: none given; {hint}")),
+        "{}",
+        stdout(&list)
+    );
+    let fire = ["fire", "beforeShellExecution", "--dry-run", "--config-dir", cfg];
+    let dry = hooks_in(d.path(), &fire, "");
+    assert_eq!(code(&dry), 0, "{}", stderr(&dry));
+    assert!(stdout(&dry).contains(&format!("project root: none (only sources that apply everywhere; no --root was given, and {hint})")), "{}", stdout(&dry));
+    let list = hooks_in(d.path(), &["list", "--root", ".", "--config-dir", cfg], "");
+    assert!(!stdout(&list).contains(hint), "{}", stdout(&list));
+    let dry = hooks_in(d.path(), &[&fire[..], &["--root", "."]].concat(), "");
+    assert!(!stdout(&dry).contains(hint), "{}", stdout(&dry));
+}
+
 #[test]
 fn list_shows_project_files_inert_by_default_and_says_why() {
     let d = project();

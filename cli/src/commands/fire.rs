@@ -151,7 +151,7 @@ pub fn run(a: &FireArgs, colour: bool) -> Result<u8> {
         if a.json {
             writeln!(out, "{explanation}")?;
         } else {
-            render_explanation(&mut out, &explanation)?;
+            render_explanation(&mut out, &explanation, built.roots.is_empty())?;
         }
         return Ok(0);
     }
@@ -300,14 +300,17 @@ pub fn explain(
     })
 }
 
-fn render_explanation(out: &mut impl Write, x: &Value) -> Result<()> {
+/// The explanation as text; `no_roots`: no `--root` was given, which the line about the
+/// project root then says (the folder the tool runs in is no root by itself).
+fn render_explanation(out: &mut impl Write, x: &Value, no_roots: bool) -> Result<()> {
     let s = |v: &Value| v.as_str().unwrap_or("-").to_owned();
     writeln!(out, "event {} in {}", s(&x["event"]), s(&x["cwd"]))?;
-    writeln!(
-        out,
-        "project root: {}",
-        x["project_root"].as_str().unwrap_or("none (only sources that apply everywhere)")
-    )?;
+    let none = if no_roots {
+        "none (only sources that apply everywhere; no --root was given, and `--root DIR` reads a project's hook files)"
+    } else {
+        "none (only sources that apply everywhere)"
+    };
+    writeln!(out, "project root: {}", x["project_root"].as_str().unwrap_or(none))?;
     if let Some(p) = x["pinned"].as_object() {
         writeln!(out, "run pinned with posture {}", p["posture"].as_str().unwrap_or("?"))?;
     }

@@ -137,6 +137,12 @@ fn render(
     for d in &built.settings_diagnostics {
         writeln!(out, "{d}")?;
     }
+    // Project roots come from `--root` (a terminal's navigation, in the seed's words), not
+    // from the folder the tool runs in: say so where none was given, or a newcomer listing
+    // a repository sees its files missing without a word.
+    if built.roots.is_empty() {
+        writeln!(out, "project roots: none given; `--root DIR` reads a project's hook files")?;
+    }
     if snap.sources().is_empty() {
         writeln!(out, "no hook sources found")?;
     }
