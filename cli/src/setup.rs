@@ -14,6 +14,10 @@ use hooks_app::runtime::{HookRuntime, RuntimeConfig, RuntimeEffect, RuntimeEvent
 
 use crate::cli::{PostureArg, RuntimeArgs, SurfaceArg};
 
+/// What `hooks list` and `hooks fire --dry-run` add where no `--root` was given: the folder
+/// the tool runs in is no project root by itself.
+pub const NO_ROOT_HINT: &str = "`--root DIR` reads a project's hook files";
+
 /// A runtime built from the command line, with what building it found.
 pub struct Built {
     /// The runtime, roots added, explicit sources loaded, not pinned.

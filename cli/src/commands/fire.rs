@@ -306,11 +306,14 @@ fn render_explanation(out: &mut impl Write, x: &Value, no_roots: bool) -> Result
     let s = |v: &Value| v.as_str().unwrap_or("-").to_owned();
     writeln!(out, "event {} in {}", s(&x["event"]), s(&x["cwd"]))?;
     let none = if no_roots {
-        "none (only sources that apply everywhere; no --root was given, and `--root DIR` reads a project's hook files)"
+        format!(
+            "none (only sources that apply everywhere; no --root was given, and {})",
+            setup::NO_ROOT_HINT
+        )
     } else {
-        "none (only sources that apply everywhere)"
+        "none (only sources that apply everywhere)".to_owned()
     };
-    writeln!(out, "project root: {}", x["project_root"].as_str().unwrap_or(none))?;
+    writeln!(out, "project root: {}", x["project_root"].as_str().unwrap_or(&none))?;
     if let Some(p) = x["pinned"].as_object() {
         writeln!(out, "run pinned with posture {}", p["posture"].as_str().unwrap_or("?"))?;
     }

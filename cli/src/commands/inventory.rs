@@ -141,7 +141,7 @@ fn render(
     // from the folder the tool runs in: say so where none was given, or a newcomer listing
     // a repository sees its files missing without a word.
     if built.roots.is_empty() {
-        writeln!(out, "project roots: none given; `--root DIR` reads a project's hook files")?;
+        writeln!(out, "project roots: none given; {}", crate::setup::NO_ROOT_HINT)?;
     }
     if snap.sources().is_empty() {
         writeln!(out, "no hook sources found")?;

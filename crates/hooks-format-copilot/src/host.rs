@@ -329,9 +329,10 @@ fn shell_exit(text: &str) -> Option<i32> {
         "<this failure may be caused by the active sandbox policy.",
         "<This command was retried outside the Copilot sandbox with user approval and still failed.",
     ];
-    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    // Copilot CLI turns `\r\n` and `\r` into `\n` before it splits; splitting at either
+    // gives the same lines that are not empty, without copying the output twice.
     let line = text
-        .split('\n')
+        .split(['\r', '\n'])
         .rev()
         .filter(|l| !l.is_empty())
         .find(|l| !SANDBOX_NOTES.iter().any(|n| l.starts_with(n)))?;
