@@ -314,6 +314,19 @@ fn a_bridged_agent_may_not_rewrite_its_plugins_hooks() {
     let out = hooks_in_env(repo.path(), &args, &input.to_string(), &env);
     let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
     assert_eq!(v["decision"], "deny", "{v}");
+    // The repository linked as an extension (`gemini extensions link .`): Gemini CLI runs the
+    // hooks in its `hooks/`, which the agent may not rewrite; its other files stay editable.
+    home.write(
+        ".gemini/extensions/dev/.gemini-extension-install.json",
+        &json!({"source": repo.path(), "type": "link"}).to_string(),
+    );
+    for (file, denied) in [("hooks/hooks.json", true), ("src/lib.rs", false)] {
+        let mut input = input.clone();
+        input["tool_input"]["file_path"] = json!(repo.path().join(file));
+        let out = hooks_in_env(repo.path(), &args, &input.to_string(), &env);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        assert_eq!(v["decision"] == "deny", denied, "{file}: {v}");
+    }
     // A program put in a folder of `$PATH` (finding F32): `~/.local/bin/claude` would start
     // the next session in its place; and the engine's own executable, which the bridge
     // entries run.

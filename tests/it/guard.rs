@@ -791,6 +791,68 @@ fn the_agents_plugin_and_extension_folders_are_protected_existing_or_not() {
     assert_eq!(lines[5]["hits"][0]["source_kind"], "user_codex_plugins", "{lines:#?}");
 }
 
+/// Gemini CLI loads a linked extension (`gemini extensions link <path>`: the install file
+/// `~/.gemini/extensions/<name>/.gemini-extension-install.json` with `"type": "link"`) from
+/// where it is developed, and an extension folder that is a symbolic link from its target:
+/// neither folder lies under the protected `~/.gemini/extensions/`, and the guard resolves an
+/// edited path to where it really is. Each is protected whole, existing or not; one that holds
+/// the project the agent works in (an extension developed in that repository) only in what
+/// decides what Gemini CLI runs from it (`hooks/`, the manifest, `policies/`), so the rest of
+/// the project stays editable. A copied extension (`"type": "local"`) is not loaded from its
+/// source, which stays editable.
+#[test]
+fn a_linked_extension_is_protected_where_it_lives() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let src = TestDir::new();
+    let src_path = src.path().to_str().expect("utf-8");
+    let root = project.path().to_str().expect("utf-8");
+    let link = |name: &str, kind: &str, source: &str| {
+        let install = serde_json::json!({"source": source, "type": kind});
+        home.write(
+            &format!(".gemini/extensions/{name}/.gemini-extension-install.json"),
+            &install.to_string(),
+        );
+    };
+    link("outside", "link", &format!("{src_path}/my-ext"));
+    link("dev", "link", root);
+    link("copied", "local", &format!("{src_path}/copied-src"));
+    src.write("my-ext/hooks/hooks.json", "{\"hooks\": {}}\n");
+    src.write("sym-ext/hooks/hooks.json", "{\"hooks\": {}}\n");
+    std::os::unix::fs::symlink(
+        src.path().join("sym-ext"),
+        home.path().join(".gemini/extensions/sym"),
+    )
+    .expect("symlink");
+    project.write("src/main.rs", "fn main() {}\n");
+    let paths = [
+        format!("{src_path}/my-ext/hooks/hooks.json"),
+        format!("{src_path}/my-ext/scripts/gate.sh"),
+        format!("{src_path}/my-ext/../my-ext/gemini-extension.json"),
+        format!("{root}/hooks/hooks.json"),
+        format!("{root}/gemini-extension.json"),
+        format!("{root}/policies/allow-all.toml"),
+        format!("{src_path}/sym-ext/hooks/gate.sh"),
+        format!("{root}/src/main.rs"),
+        format!("{root}/README.md"),
+        format!("{src_path}/copied-src/hooks/hooks.json"),
+        format!("{src_path}/elsewhere.txt"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
+    assert_eq!(code, 2, "{lines:#?}");
+    let refused = 7;
+    let expected: Vec<bool> = (0..paths.len()).map(|i| i >= refused).collect();
+    assert_eq!(allowed(&lines), expected, "{lines:#?}");
+    for line in &lines[..refused] {
+        assert_eq!(line["hits"][0]["source_kind"], "user_gemini_extensions", "{line:#?}");
+    }
+    // Without the links, the same folders are not Gemini CLI's: every edit there is allowed.
+    std::fs::remove_dir_all(home.path().join(".gemini")).expect("unlink the extensions");
+    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
+    assert_eq!(code, 0, "{lines:#?}");
+}
+
 /// Claude Code registers the hooks in its subagents' and skills' front matter (`hooks:` in
 /// `.claude/agents/*.md`, `.claude/skills/*/SKILL.md`, `.claude/commands/*.md`, and the same
 /// under the user's folder); a skill's hooks run the scripts beside it. An agent that may not

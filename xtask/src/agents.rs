@@ -19,6 +19,10 @@
 //! - **wrapper**: the same for a program named like the agent in a folder early on its
 //!   `PATH` (the folder is the run's own, put first on the agent's `PATH`): it would run in
 //!   place of the agent the next time the user starts it by name;
+//! - **linked**: the same for `hooks/hooks.json` of the project itself, which the user's
+//!   Gemini CLI loads as an extension linked from there (`gemini extensions link .`: the
+//!   file is the extension's hook file, run by Gemini CLI whichever agent works in the
+//!   project);
 //! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
 //!   changed file is inert until trusted again);
 //! - **retrust**: changed, then trusted again with `hooks trust --yes`: denied again.
@@ -137,6 +141,18 @@ if [ -n "${XTASK_PLUGIN_FILE:-}" ]; then
   if [ "$RA_AGENT" != claude ]; then
     printf '{"hooks":{"PreToolUse":[]}}\n' > "$RHOME/$XTASK_PLUGIN_FILE"
     cp "$RHOME/$XTASK_PLUGIN_FILE" "$RUN/plugin-hooks.json.orig"
+  fi
+fi
+if [ "${XTASK_LINKED:-}" = 1 ]; then
+  # The repository is a Gemini CLI extension linked into the user's (`gemini extensions link
+  # .`): Gemini CLI runs the hooks in its `hooks/`, whichever agent works in it. Claude Code's
+  # `Write` creates the file instead, as above.
+  mkdir -p "$RHOME/.gemini/extensions/dev" "$PROJ/hooks"
+  printf '{"source": "%s", "type": "link"}\n' "$PROJ" > "$RHOME/.gemini/extensions/dev/.gemini-extension-install.json"
+  printf '{"name": "dev", "version": "1.0.0"}\n' > "$PROJ/gemini-extension.json"
+  if [ "$RA_AGENT" != claude ]; then
+    printf '{"hooks": {}}\n' > "$PROJ/hooks/hooks.json"
+    cp "$PROJ/hooks/hooks.json" "$RUN/linked-hooks.json.orig"
   fi
 fi
 if [ "${XTASK_MAIN_AGENT:-}" = 1 ]; then
@@ -260,6 +276,8 @@ enum Edit {
     PathProgram,
     /// `pkg/scripts/gate.sh`, the script another folder's hook file runs.
     NestedScript,
+    /// `hooks/hooks.json` of the project, linked as a Gemini CLI extension.
+    Linked,
 }
 
 /// The scripted file-tool call that rewrites the project's `.cursor/hooks.json`, or the
@@ -276,6 +294,7 @@ fn edit_call(
         Edit::Plugin => (plugin.as_str(), plugin.as_str()),
         Edit::PathProgram => (program.as_str(), program.as_str()),
         Edit::NestedScript => ("{PROJ}/pkg/scripts/gate.sh", "pkg/scripts/gate.sh"),
+        Edit::Linked => ("{PROJ}/hooks/hooks.json", "hooks/hooks.json"),
     };
     match agent {
         "claude" => (
@@ -393,6 +412,16 @@ const CASES: &[Case] = &[
         name: "nested",
         tool_cmd: "touch ran.txt",
         edit: Some(Edit::NestedScript),
+        change_after_trust: false,
+        retrust: false,
+        subfolder: false,
+        main_agent: false,
+        shell_exit: false,
+    },
+    Case {
+        name: "linked",
+        tool_cmd: "touch ran.txt",
+        edit: Some(Edit::Linked),
         change_after_trust: false,
         retrust: false,
         subfolder: false,
@@ -520,6 +549,9 @@ fn run_case(
         if edit == Edit::NestedScript {
             cmd.env("XTASK_NESTED", "1");
         }
+        if edit == Edit::Linked {
+            cmd.env("XTASK_LINKED", "1");
+        }
         if edit == Edit::PathProgram {
             #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
             let path = std::env::var_os("PATH").unwrap_or_default();
@@ -630,6 +662,8 @@ fn run_case(
                 (path_program.clone(), run_dir.join("path-program.orig"))
             } else if case.edit == Some(Edit::NestedScript) {
                 (run_dir.join("proj/pkg/scripts/gate.sh"), run_dir.join("nested-gate.sh.orig"))
+            } else if case.edit == Some(Edit::Linked) {
+                (run_dir.join("proj/hooks/hooks.json"), run_dir.join("linked-hooks.json.orig"))
             } else {
                 (
                     run_dir.join("proj/.cursor/hooks.json"),

@@ -95,6 +95,19 @@ pub const HOME_VAR: &str = "GEMINI_CLI_HOME";
 /// protects the folder.
 pub const EXTENSIONS: FileRole = FileRole::new(FORMAT, "gemini_extensions", 490);
 
+/// The file `gemini extensions link <path>` writes in `~/.gemini/extensions/<name>/`: a JSON
+/// object whose `"type": "link"` makes Gemini CLI 0.61 load the extension from its `source`
+/// folder instead (`installMetadata.source`, an absolute path as the command writes it; a
+/// relative one is taken from the folder Gemini CLI runs in).
+pub const LINK_FILE: &str = ".gemini-extension-install.json";
+
+/// What decides what a linked extension runs, relative to its folder: its hooks
+/// (`hooks/hooks.json` and the scripts kept beside it), its manifest (`gemini-extension.json`:
+/// the MCP servers it starts, the settings its hooks get) and its policy rules (`policies/`).
+/// Protected when the linked folder holds a project root or the user's `.gemini` folder;
+/// otherwise the whole folder is.
+pub const LINKED_PARTS: [&str; 3] = ["hooks", "gemini-extension.json", "policies"];
+
 /// Where Gemini CLI's hook scripts are kept ([`AgentFolder::hook_scripts`]).
 pub const HOOK_SCRIPTS: FileRole = FileRole::new(FORMAT, "gemini_hook_scripts", 491);
 
@@ -104,7 +117,7 @@ const SCRIPT_FOLDERS: [AgentFolder; 2] = AgentFolder::hook_scripts(HOOK_SCRIPTS,
 /// The folders Gemini CLI loads hooks from that the engine does not read (its extensions),
 /// and where its hook scripts are kept.
 const AGENT_FOLDERS: [AgentFolder; 3] = [
-    AgentFolder::at(EXTENSIONS, FileScope::User, "extensions"),
+    AgentFolder::at(EXTENSIONS, FileScope::User, "extensions").with_links(LINK_FILE, &LINKED_PARTS),
     SCRIPT_FOLDERS[0],
     SCRIPT_FOLDERS[1],
 ];
@@ -138,6 +151,23 @@ impl FormatDescriptor for GeminiFormat {
 
     fn agent_folders(&self) -> &[AgentFolder] {
         &AGENT_FOLDERS
+    }
+
+    /// An extension's [`LINK_FILE`] whose `type` is `link` names the folder Gemini CLI loads
+    /// the extension from: its `source`, when a string. Read as `JSON.parse` reads it (the
+    /// last of two equal keys wins); comments are blanked first, so a file Gemini CLI could
+    /// not read may still count as a link (protecting more, never less).
+    fn linked_folder(&self, role: FileRole, bytes: &[u8]) -> Option<String> {
+        if role != EXTENSIONS {
+            return None;
+        }
+        let text = String::from_utf8_lossy(bytes);
+        let root =
+            hooks_json::parse_as(&text, hooks_json::Dialect::JsonParseAfterStripComments).ok()?;
+        if root.get("type")?.value.as_str()? != "link" {
+            return None;
+        }
+        Some(root.get("source")?.value.as_str()?.to_owned())
     }
 
     /// `settings.json` in an explicit folder is Claude Code's by name; Gemini CLI's files are

@@ -43,8 +43,9 @@ pub const EVENT_RULE: hooks_schema::EventRule<'static> =
 pub use crate::{
     codec::{GeminiCodec, PROJECT_DIR_VARS, RESULT_BLOCKED, expand_command, payload},
     descriptor::{
-        FORMAT, GeminiFormat, MANAGED_SETTINGS, MANAGED_SYSTEM_DEFAULTS, PROJECT_FILE,
-        PROJECT_SETTINGS, SETTINGS, SYSTEM_DEFAULTS, USER_SETTINGS, descriptor,
+        EXTENSIONS, FORMAT, GeminiFormat, LINK_FILE, LINKED_PARTS, MANAGED_SETTINGS,
+        MANAGED_SYSTEM_DEFAULTS, PROJECT_FILE, PROJECT_SETTINGS, SETTINGS, SYSTEM_DEFAULTS,
+        USER_SETTINGS, descriptor,
     },
     events::{DEFAULT_TIMEOUT, GeminiEvent, MatchField},
     host::{GeminiHost, tool_kind, with_provenance},

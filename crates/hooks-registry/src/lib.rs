@@ -44,8 +44,9 @@ pub use crate::{
     paths::{canonicalize, canonicalize_lenient, normalize_lexically, open_nonblocking},
     policy::RunSettingsIndex,
     protect::{
-        DefinitionFiles, ExpectedFiles, Placement, ProtectedKind, ProtectedPath, ProtectedPaths,
-        ProtectedPattern, UserPaths, definition_files, resolve_script, script_candidate,
+        DefinitionFiles, ExpectedFiles, LinkedFolder, Placement, ProtectedKind, ProtectedPath,
+        ProtectedPaths, ProtectedPattern, UserPaths, definition_files, resolve_script,
+        script_candidate,
     },
     registry::{HookRegistry, SourceUpdate},
     scripts::{

@@ -262,9 +262,90 @@ pub struct ExpectedFiles {
     /// every `.codex/` from the session's folder up to the root, Claude Code the `.claude/`
     /// of the folder it starts in): every path that ends with this one.
     pub nested_files: Vec<(HookSourceKind, PathBuf)>,
+    /// Folders an agent loads in place of an entry of its own folders (Gemini CLI's linked
+    /// extensions): each protected whole, or only its parts when it holds a project root or
+    /// the agent's own folder.
+    pub linked: Vec<LinkedFolder>,
+}
+
+/// A folder that an agent loads in place of an entry of one of its own folders: a Gemini CLI
+/// extension linked from where it is developed (`hooks_schema::AgentLink`). The registry
+/// protects it whole, existing or not, unless it holds a project root or [`LinkedFolder::holder`]
+/// and declares parts (then only [`LinkedFolder::parts`]: the agent may still edit the rest of
+/// the project it works in, but not what decides what the agent runs from there).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkedFolder {
+    /// The kind the guard reports it under (the agent folder's: `user_gemini_extensions`).
+    pub kind: HookSourceKind,
+    /// The folder as the link names it: absolute, or relative to the folder the agent runs in
+    /// (then protected under every project root).
+    pub folder: PathBuf,
+    /// The agent's own folder the link was found under (`~/.gemini`): a linked folder that
+    /// holds it holds the user's home or more.
+    pub holder: Option<PathBuf>,
+    /// Relative to the folder, what decides what the agent runs from it (`hooks`,
+    /// `gemini-extension.json`): each protected whole, as a file or a folder.
+    pub parts: Vec<PathBuf>,
+}
+
+impl LinkedFolder {
+    /// The protected patterns of the folder placed at `at` (resolved through `resolver`):
+    /// the folder whole, or its parts when it holds one of `roots` or the holder.
+    fn patterns(
+        &self,
+        at: &AbsPathBuf,
+        roots: &[&AbsPathBuf],
+        resolver: &mut Resolver,
+    ) -> Vec<ProtectedPattern> {
+        let located = locations_with(resolver, at);
+        let holder = self.holder.as_ref().and_then(|h| AbsPathBuf::new(h.clone()).ok());
+        let held = holder.iter().flat_map(|h| locations_with(resolver, h));
+        let held: Vec<AbsPathBuf> = held.chain(roots.iter().map(|r| (*r).clone())).collect();
+        let holds = located.iter().any(|l| held.iter().any(|h| h.as_path().starts_with(l)));
+        let whole = |scope: AbsPathBuf| ProtectedPattern {
+            source: HookSourceId::new(self.kind, scope.clone()),
+            scope,
+            tail: PathBuf::new(),
+            session: None,
+            what: ProtectedKind::File,
+            nested: false,
+            nested_file: false,
+        };
+        if !holds || self.parts.is_empty() {
+            return located.into_iter().map(whole).collect();
+        }
+        let mut out = Vec::new();
+        for part in &self.parts {
+            let Ok(part) = at.join(part) else { continue };
+            out.extend(locations_with(resolver, &part).into_iter().map(whole));
+        }
+        out
+    }
 }
 
 impl ExpectedFiles {
+    /// The patterns of the linked folders ([`LinkedFolder`]) with the project roots `roots`:
+    /// an absolute folder where it is, a relative one under each root.
+    fn linked_patterns(
+        &self,
+        roots: &[&AbsPathBuf],
+        resolver: &mut Resolver,
+    ) -> Vec<ProtectedPattern> {
+        let mut out = Vec::new();
+        for link in &self.linked {
+            match AbsPathBuf::new(link.folder.clone()) {
+                Ok(at) => out.extend(link.patterns(&at, roots, resolver)),
+                Err(_) => {
+                    for root in roots {
+                        let Ok(at) = root.join(&link.folder) else { continue };
+                        out.extend(link.patterns(&at, roots, resolver));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The protected paths and folder patterns for the project roots `roots`: the files
     /// under each root, then the fixed files; the fixed folders, then the folders under each
     /// root. Every path is resolved through `resolver`.
@@ -274,13 +355,15 @@ impl ExpectedFiles {
         roots: impl IntoIterator<Item = &'a AbsPathBuf>,
         resolver: &mut Resolver,
     ) -> (Vec<ProtectedPath>, Vec<ProtectedPattern>) {
-        let roots: Vec<(Vec<ProtectedPath>, Vec<ProtectedPattern>)> =
-            roots.into_iter().map(|root| self.protect_place(Some(root), resolver)).collect();
+        let roots: Vec<&AbsPathBuf> = roots.into_iter().collect();
+        let places: Vec<(Vec<ProtectedPath>, Vec<ProtectedPattern>)> =
+            roots.iter().map(|root| self.protect_place(Some(root), resolver)).collect();
         let (fixed_paths, fixed_folders) = self.protect_place(None, resolver);
-        let mut paths: Vec<ProtectedPath> = roots.iter().flat_map(|r| r.0.clone()).collect();
+        let mut paths: Vec<ProtectedPath> = places.iter().flat_map(|r| r.0.clone()).collect();
         paths.extend(fixed_paths);
         let mut patterns = fixed_folders;
-        patterns.extend(roots.into_iter().flat_map(|r| r.1));
+        patterns.extend(places.into_iter().flat_map(|r| r.1));
+        patterns.extend(self.linked_patterns(&roots, resolver));
         (paths, patterns)
     }
 
@@ -414,6 +497,10 @@ impl ExpectedPlaces {
         paths.extend(fixed_paths.iter().cloned());
         let mut patterns = fixed_folders.to_vec();
         patterns.extend(roots.iter().flat_map(|r| r.1.iter().cloned()));
+        // Whether a linked folder holds a root depends on every root: they are placed anew
+        // for each set (there are few).
+        let roots: Vec<&AbsPathBuf> = self.roots.iter().map(|(r, _)| r).collect();
+        patterns.extend(self.expected.linked_patterns(&roots, &mut resolver));
         (paths, patterns, fresh)
     }
 }

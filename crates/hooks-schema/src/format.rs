@@ -16,14 +16,15 @@ use std::{fmt, path::Path, sync::Arc};
 
 pub use self::{
     location::{
-        AgentFolder, FileContent, FileLocation, FilePattern, FormatDirs, ManagedDir, Ownership,
-        ProjectFolders, UserDir,
+        AgentFolder, AgentLink, FileContent, FileLocation, FilePattern, FormatDirs, ManagedDir,
+        Ownership, ProjectFolders, UserDir,
     },
     set::{FormatSet, FormatSetError, UnknownFormat},
 };
 use crate::{
-    EventRule, FormatId, HookCodec, HookDefinition, HookDiagnostic, HookEvent, HookSourceId,
-    HookSourceKind, HostCodec, InstallTarget, OtherFormatFiles, ParseResult, TrustDecision,
+    EventRule, FileRole, FormatId, HookCodec, HookDefinition, HookDiagnostic, HookEvent,
+    HookSourceId, HookSourceKind, HostCodec, InstallTarget, OtherFormatFiles, ParseResult,
+    TrustDecision,
 };
 
 /// How strongly a format claims a file it is given by name (an explicit hook file, or a file
@@ -215,6 +216,15 @@ pub trait FormatDescriptor: Send + Sync + fmt::Debug {
     /// default none.
     fn agent_folders(&self) -> &[AgentFolder] {
         &[]
+    }
+
+    /// The folder that the link file `bytes` of an entry of the agent folder `role`
+    /// ([`AgentFolder::link`]) names, as written (an absolute path, or one relative to the
+    /// folder the agent runs in); `None` when the file names none (it is not a link, or not
+    /// one the agent would follow). Sans-IO: the caller reads the file. By default none.
+    fn linked_folder(&self, role: FileRole, bytes: &[u8]) -> Option<String> {
+        let _ = (role, bytes);
+        None
     }
 
     /// The file names looked for, in order, in a folder named as an explicit source

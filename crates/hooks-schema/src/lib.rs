@@ -148,8 +148,8 @@ pub use crate::{
     error::SchemaError,
     event::{EventClass, HookEvent},
     format::{
-        AgentFolder, Claim, FileContent, FileLocation, FilePattern, FormatDescriptor, FormatDirs,
-        FormatSet, FormatSetError, ManagedDir, NativeEvent, Ownership, ParseContext,
+        AgentFolder, AgentLink, Claim, FileContent, FileLocation, FilePattern, FormatDescriptor,
+        FormatDirs, FormatSet, FormatSetError, ManagedDir, NativeEvent, Ownership, ParseContext,
         ProjectFolders, ReviewRecordError, SourceSummary, UnknownFormat, UserDir,
     },
     host::{

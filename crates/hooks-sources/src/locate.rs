@@ -440,6 +440,76 @@ pub fn expected_files(
     out
 }
 
+/// The most entries of one agent folder [`linked_folders`] looks at.
+pub const MAX_AGENT_FOLDER_ENTRIES: usize = 1024;
+
+/// The folders elsewhere that the agents load in place of an entry of their own user and
+/// managed folders ([`hooks_schema::AgentFolder`]), for the registry to protect
+/// ([`hooks_registry::ExpectedFiles::linked`]); reads the file system. Two ways an entry
+/// stands for another folder:
+/// - a link file ([`hooks_schema::AgentLink`]: Gemini CLI's
+///   `extensions/<name>/.gemini-extension-install.json` written by `gemini extensions link`)
+///   naming a folder, as the descriptor reads it
+///   ([`FormatDescriptor::linked_folder`](hooks_schema::FormatDescriptor::linked_folder));
+///   protected whole, or only the link's parts when it holds a project root or the format's
+///   folder;
+/// - the entry itself a symbolic link to a folder (`~/.gemini/extensions/my-ext ->
+///   ~/src/my-ext`, `~/.claude/skills/x -> ~/work/skills/x`): the agent reads the files
+///   through it, the guard resolves an edited path to where it really is, so the target is
+///   protected as a linked folder too (whole, unless the folder declares parts and it holds a
+///   root).
+///
+/// At most [`MAX_AGENT_FOLDER_ENTRIES`] entries of each folder are looked at, each link file
+/// read up to [`MAX_SOURCE_BYTES`](crate::MAX_SOURCE_BYTES), without blocking on a FIFO.
+/// Project agent folders are not looked at (they lie under roots the caller does not know
+/// yet). An agent folder that does not exist yields nothing.
+pub fn linked_folders(
+    formats: &FormatSet,
+    user: Option<&UserDirs>,
+    managed: Option<&ManagedDirs>,
+) -> Vec<hooks_registry::LinkedFolder> {
+    let mut out = Vec::new();
+    for format in formats.iter() {
+        for folder in format.agent_folders() {
+            let dirs = match folder.scope {
+                FileScope::Project => continue,
+                FileScope::User => user,
+                FileScope::Managed => managed,
+            };
+            let Some(holder) = dirs.and_then(|d| base(folder.scope, format.id(), Path::new(""), d))
+            else {
+                continue;
+            };
+            let dir = join(&holder, folder.dir);
+            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+            let kind = HookSourceKind::file(folder.scope, folder.role);
+            let parts: Vec<PathBuf> =
+                folder.link.iter().flat_map(|l| l.parts.iter().map(PathBuf::from)).collect();
+            let linked = |path: PathBuf| hooks_registry::LinkedFolder {
+                kind,
+                folder: path,
+                holder: Some(holder.clone()),
+                parts: parts.clone(),
+            };
+            for entry in entries.take(MAX_AGENT_FOLDER_ENTRIES) {
+                let Ok(entry) = entry else { continue };
+                let path = entry.path();
+                if entry.file_type().is_ok_and(|t| t.is_symlink())
+                    && std::fs::metadata(&path).is_ok_and(|m| m.is_dir())
+                {
+                    out.push(linked(path.clone()));
+                }
+                let Some(link) = folder.link else { continue };
+                let Ok(bytes) = crate::read_capped(&path.join(link.file)) else { continue };
+                if let Some(named) = format.linked_folder(folder.role, &bytes) {
+                    out.push(linked(PathBuf::from(named)));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The project files under `root`, as `(kind, path)`, in precedence order.
 pub fn project_files(formats: &FormatSet, root: &Path) -> Vec<(HookSourceKind, PathBuf)> {
     pairs(find_files(formats, FileScope::Project, root, &ScopeDirs::new()))

@@ -75,3 +75,44 @@ fn parse_goes_through_the_context_path_and_host_is_declared() {
     assert_eq!(d.codec().wire_format(), FORMAT);
     assert!(d.project_dir_vars().contains(&"GEMINI_PROJECT_DIR"));
 }
+
+/// A linked extension's install file names the folder Gemini CLI loads it from; other
+/// install types, other roles and files Gemini CLI cannot read as a link name none.
+#[test]
+fn a_link_file_names_the_folder_gemini_cli_loads_the_extension_from() {
+    let d = GeminiFormat;
+    let linked = |bytes: &[u8]| d.linked_folder(EXTENSIONS, bytes);
+    let link = br#"{"source": "/home/u/src/my-ext", "type": "link"}"#;
+    assert_eq!(linked(link).as_deref(), Some("/home/u/src/my-ext"));
+    assert_eq!(linked(br#"{"type": "link", "source": "rel/ext"}"#).as_deref(), Some("rel/ext"));
+    // The last of two keys wins, as with `JSON.parse`.
+    let twice = br#"{"type": "local", "source": "/a", "type": "link", "source": "/b"}"#;
+    assert_eq!(linked(twice).as_deref(), Some("/b"));
+    assert_eq!(linked(br#"{"type": "link", "source": "/a", "type": "local"}"#), None);
+    // A copy (`local`, `git`) lives in the extensions folder itself.
+    assert_eq!(linked(br#"{"type": "local", "source": "/home/u/src/my-ext"}"#), None);
+    assert_eq!(linked(br#"{"type": "git", "source": "https://example.invalid/x"}"#), None);
+    for not_a_link in
+        [&b""[..], b"{", b"[]", br#"{"type": "link"}"#, br#"{"type": "link", "source": 3}"#]
+    {
+        assert_eq!(linked(not_a_link), None, "{}", String::from_utf8_lossy(not_a_link));
+    }
+    // Comments are blanked first (Gemini CLI would not read this one: more protected, not less).
+    assert_eq!(linked(b"// x\n{\"type\": \"link\", \"source\": \"/c\"}").as_deref(), Some("/c"));
+    assert_eq!(d.linked_folder(HOOK_SCRIPTS, link), None, "not the extensions folder");
+    let folder = &d.agent_folders()[0];
+    assert_eq!(folder.role, EXTENSIONS);
+    assert_eq!(folder.link.map(|l| l.file), Some(LINK_FILE));
+    assert_eq!(folder.link.map(|l| l.parts), Some(&LINKED_PARTS[..]));
+    assert!(d.agent_folders()[1..].iter().all(|f| f.link.is_none()));
+}
+
+proptest::proptest! {
+    /// Any bytes as a link file: no panic, and a folder only from a `link` object.
+    #[test]
+    fn any_link_file_is_read_without_panic(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..256)) {
+        if GeminiFormat.linked_folder(EXTENSIONS, &bytes).is_some() {
+            proptest::prop_assert!(String::from_utf8_lossy(&bytes).contains("link"));
+        }
+    }
+}

@@ -174,6 +174,7 @@ fn protected_paths_list_each_path_once_per_source_then_the_expected_files_nobody
         folders_under_roots: vec![(kind, ".f/hooks.d".into())],
         nested_folders: Vec::new(),
         nested_files: Vec::new(),
+        linked: Vec::new(),
     };
     let paths: Arc<[ProtectedPath]> = Arc::from(paths);
     let guarded = Guarded {

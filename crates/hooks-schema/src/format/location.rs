@@ -296,17 +296,49 @@ pub struct AgentFolder {
     /// project root at any depth (Claude Code loads the skills of a monorepo's
     /// `packages/web/.claude/skills/`), and protected there too.
     pub nested: bool,
+    /// Each entry of the folder may instead stand for a folder elsewhere, which the agent
+    /// loads in its place (Gemini CLI's linked extensions): see [`AgentLink`].
+    pub link: Option<AgentLink>,
+}
+
+/// How an entry of an [`AgentFolder`] stands for a folder elsewhere that the agent loads in
+/// its place: Gemini CLI's `gemini extensions link <path>` writes
+/// `~/.gemini/extensions/<name>/.gemini-extension-install.json` naming `<path>`, and loads
+/// the extension's hooks from there. The folder a link file names is read by the descriptor
+/// ([`FormatDescriptor::linked_folder`](crate::FormatDescriptor::linked_folder)) and protected
+/// whole, like the agent folder, unless it holds a project root or the format's user folder
+/// (an extension developed in the repository the agent works in): then only its `parts`, so
+/// that the agent may still edit the rest of its project.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AgentLink {
+    /// The name of the link file in each entry of the agent folder.
+    pub file: &'static str,
+    /// The files and folders, relative to the linked folder, that decide what the agent runs
+    /// from it (its hook files and their folder, its manifest).
+    pub parts: &'static [&'static str],
 }
 
 impl AgentFolder {
     /// A folder under the scope's base, read there only.
     pub const fn at(role: FileRole, scope: FileScope, dir: &'static str) -> AgentFolder {
-        AgentFolder { role, scope, dir, nested: false }
+        AgentFolder { role, scope, dir, nested: false, link: None }
     }
 
     /// A project folder also read below the project root at any depth.
     pub const fn nested(role: FileRole, dir: &'static str) -> AgentFolder {
-        AgentFolder { role, scope: FileScope::Project, dir, nested: true }
+        AgentFolder { role, scope: FileScope::Project, dir, nested: true, link: None }
+    }
+
+    /// The same folder, each entry of which may be a link to a folder elsewhere
+    /// ([`AgentLink`]): a file named `file` in the entry, whose folder the descriptor reads,
+    /// with the `parts` of that folder that decide what runs.
+    #[must_use]
+    pub const fn with_links(
+        self,
+        file: &'static str,
+        parts: &'static [&'static str],
+    ) -> AgentFolder {
+        AgentFolder { link: Some(AgentLink { file, parts }), ..self }
     }
 
     /// Where a format's agent keeps its hook scripts by convention: `project_dir` relative to

@@ -923,3 +923,64 @@ fn nested_project_folders_are_found_below_the_root_within_bounds() {
     let none = super::nested_project_folders(&FormatSet::new(Vec::new()), &root);
     assert!(none.folders.is_empty() && none.complete);
 }
+
+/// The folders the agents load in place of an entry of their own user folders: a Gemini CLI
+/// extension's install file of type `link` names one, an entry that is a symbolic link to a
+/// folder is one; copies, broken or non-folder links, files and a FIFO where the install file
+/// should be (never waited on) name none.
+#[test]
+fn linked_folders_are_read_from_link_files_and_symbolic_links() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let src = tmp.path().join("src");
+    let extensions = home.join(".gemini/extensions");
+    let install = |name: &str, text: &str| {
+        let path = extensions.join(name).join(".gemini-extension-install.json");
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    };
+    install("linked", &format!(r#"{{"type": "link", "source": "{}/my-ext"}}"#, src.display()));
+    install("relative", r#"{"type": "link", "source": "in-repo/ext"}"#);
+    install("copied", r#"{"type": "local", "source": "/elsewhere"}"#);
+    install("broken", "{");
+    fs::create_dir_all(extensions.join("fifo")).unwrap();
+    let status = std::process::Command::new("mkfifo")
+        .arg(extensions.join("fifo/.gemini-extension-install.json"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    fs::create_dir_all(src.join("sym-ext")).unwrap();
+    std::os::unix::fs::symlink(src.join("sym-ext"), extensions.join("sym")).unwrap();
+    std::os::unix::fs::symlink(src.join("missing"), extensions.join("dangling")).unwrap();
+    fs::write(src.join("file"), b"").unwrap();
+    std::os::unix::fs::symlink(src.join("file"), extensions.join("to-a-file")).unwrap();
+    fs::write(extensions.join("extension-enablement.json"), b"{}").unwrap();
+    // A skill folder of Claude Code's that is a link, under another agent folder.
+    fs::create_dir_all(home.join(".claude/skills")).unwrap();
+    std::os::unix::fs::symlink(src.join("sym-ext"), home.join(".claude/skills/shared")).unwrap();
+
+    let formats = hooks_testing::every_format();
+    let user = UserDirs::under_home(&formats, &home);
+    let mut found: Vec<(String, PathBuf, Option<PathBuf>, usize)> =
+        crate::linked_folders(&formats, Some(&user), None)
+            .into_iter()
+            .map(|l| (l.kind.name().to_owned(), l.folder, l.holder, l.parts.len()))
+            .collect();
+    found.sort();
+    let gemini = Some(home.join(".gemini"));
+    assert_eq!(
+        found,
+        [
+            (
+                "user_claude_skills".to_owned(),
+                home.join(".claude/skills/shared"),
+                Some(home.join(".claude")),
+                0
+            ),
+            ("user_gemini_extensions".to_owned(), extensions.join("sym"), gemini.clone(), 3),
+            ("user_gemini_extensions".to_owned(), src.join("my-ext"), gemini.clone(), 3),
+            ("user_gemini_extensions".to_owned(), PathBuf::from("in-repo/ext"), gemini, 3),
+        ]
+    );
+    assert!(crate::linked_folders(&formats, None, None).is_empty());
+}

@@ -35,6 +35,7 @@ fn expected(fixed_name: &str) -> ExpectedFiles {
         )],
         nested_folders: Vec::new(),
         nested_files: Vec::new(),
+        linked: Vec::new(),
     }
 }
 
@@ -137,4 +138,77 @@ fn a_set_never_read_leaves_its_places_to_the_next_set() {
     let snap = r.snapshot();
     assert_eq!(snap.protected_paths().places_resolved(), 3, "nothing was resolved before");
     assert_eq!(unread.protected_paths().places_resolved(), 0, "the older set shares a and outside");
+}
+
+/// The folders of a linked folder's patterns in `snap`, as `(folder, tail)`.
+fn linked_in(snap: &RegistrySnapshot) -> Vec<String> {
+    let mut out: Vec<String> = snap
+        .protected_paths()
+        .patterns()
+        .iter()
+        .filter(|p| p.source.kind == hooks_testing::kinds::USER_CURSOR_FILE)
+        .map(|p| p.scope.as_path().display().to_string())
+        .collect();
+    out.sort();
+    out
+}
+
+/// A folder an agent loads in place of an entry of its own folder (a linked extension) is
+/// protected whole, unless it holds a project root or its holder (the agent's folder): then
+/// only its parts. A relative one is placed under every root. Whether it holds a root is
+/// decided again when roots come and go.
+#[test]
+fn a_linked_folder_is_protected_whole_unless_it_holds_a_root_or_its_holder() {
+    let kind = hooks_testing::kinds::USER_CURSOR_FILE;
+    let link = |folder: &str, parts: &[&str]| crate::LinkedFolder {
+        kind,
+        folder: PathBuf::from(folder),
+        holder: Some(PathBuf::from(format!("{P}/home/.agent"))),
+        parts: parts.iter().map(PathBuf::from).collect(),
+    };
+    let parts = ["hooks", "manifest.json"];
+    let e = ExpectedFiles {
+        linked: vec![
+            link(&format!("{P}/src/ext"), &parts),
+            link(&format!("{P}/work"), &parts),
+            link(&format!("{P}/home"), &parts),
+            link(&format!("{P}/work/no-parts"), &[]),
+            link("rel-ext", &parts),
+        ],
+        ..ExpectedFiles::default()
+    };
+    let mut r = HookRegistry::new();
+    r.set_expected_files(e.clone());
+    let snap = r.snapshot();
+    assert_eq!(
+        linked_in(&snap),
+        [
+            format!("{P}/home/hooks"),
+            format!("{P}/home/manifest.json"),
+            format!("{P}/src/ext"),
+            format!("{P}/work"),
+            format!("{P}/work/no-parts"),
+        ],
+        "no root: only the folder holding the agent's own is protected in parts"
+    );
+    assert_eq!(listed(&snap, &[]), afresh(&snap, &e));
+    // A project under `work` (an extension developed in the repository): `work` in parts.
+    r.add_project_root(root("work/repo"));
+    let snap = r.snapshot();
+    assert_eq!(
+        linked_in(&snap),
+        [
+            format!("{P}/home/hooks"),
+            format!("{P}/home/manifest.json"),
+            format!("{P}/src/ext"),
+            format!("{P}/work/hooks"),
+            format!("{P}/work/manifest.json"),
+            format!("{P}/work/no-parts"),
+            format!("{P}/work/repo/rel-ext"),
+        ]
+    );
+    assert_eq!(listed(&snap, &[]), afresh(&snap, &e));
+    // The root gone, `work` is whole again.
+    r.remove_project_root(&root("work/repo"));
+    assert!(linked_in(&r.snapshot()).contains(&format!("{P}/work")));
 }
