@@ -441,7 +441,7 @@ fn untrusted_notice(
 ) -> Option<(hooks_schema::Provenance, String)> {
     let files: Vec<&PinnedFile> = set.files.iter().filter(|f| f.needs_trust).collect();
     let first = files.first()?;
-    let kind = kind_named(formats, &first.kind)?;
+    let kind = formats.kind_named(&first.kind)?;
     let source = HookSourceId::new(kind, AbsPathBuf::new(first.path.clone()).ok()?);
     let provenance = hooks_schema::Provenance {
         hook_id: hooks_schema::HookId::new("hooks-trust").ok()?,
@@ -757,13 +757,6 @@ fn decide(
     (decided, Some(parsed))
 }
 
-fn kind_named(formats: &FormatSet, name: &str) -> Option<HookSourceKind> {
-    formats
-        .iter()
-        .flat_map(|f| f.locations().iter().map(|l| HookSourceKind::file(l.scope, l.role)))
-        .find(|k| k.name() == name)
-}
-
 /// A runtime whose registry holds exactly `set` (nothing read from disk), pinned; a file
 /// `parses` holds for its content is not parsed again.
 fn build_runtime(
@@ -813,7 +806,7 @@ fn build_runtime(
                 reg.add_project_root(r.clone());
             }
             for file in &set.files {
-                let Some(kind) = kind_named(formats, &file.kind) else { continue };
+                let Some(kind) = formats.kind_named(&file.kind) else { continue };
                 let Ok(path) = AbsPathBuf::new(file.path.clone()) else { continue };
                 let id = HookSourceId::new(kind, path);
                 let project_root = if file.project { root.cloned() } else { None };

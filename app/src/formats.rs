@@ -47,12 +47,9 @@ mod tests {
         let set = FormatSet::try_new(super::descriptors());
         assert!(set.is_ok(), "{set:?}");
         let mut kinds: Vec<HookSourceKind> = Vec::new();
-        for f in super::workspace_formats().iter() {
-            for l in f.locations() {
-                let kind = HookSourceKind::file(l.scope, l.role);
-                if !kinds.contains(&kind) {
-                    kinds.push(kind);
-                }
+        for kind in super::workspace_formats().source_kinds() {
+            if !kinds.contains(&kind) {
+                kinds.push(kind);
             }
         }
         let mut priorities: Vec<u32> = kinds.iter().map(|k| k.priority()).collect();

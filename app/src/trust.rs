@@ -560,10 +560,7 @@ pub fn project_root_of(dir: &Path) -> PathBuf {
 
 /// The file kind of `formats` named `name` (`project_cursor_file`), as a store records it.
 pub fn kind_named(formats: &FormatSet, name: &str) -> Option<HookSourceKind> {
-    formats
-        .iter()
-        .flat_map(|f| f.locations().iter().map(|l| HookSourceKind::file(l.scope, l.role)))
-        .find(|k| k.name() == name)
+    formats.kind_named(name)
 }
 
 #[cfg(test)]

@@ -297,7 +297,8 @@ pub fn codex_host(data: &[u8]) {
 
 /// `hooks_format_gemini::parse` on arbitrary bytes; every definition's matcher is then tried
 /// on an envelope whose tool name comes from the input, so arbitrary JavaScript patterns meet
-/// arbitrary names.
+/// arbitrary names; and `parse_extension_hooks` on the same bytes (an extension's hook file:
+/// the same hooks, every one disabled, its variables replaced).
 pub fn gemini_parse(data: &[u8]) {
     let result = hooks_format_gemini::parse(data, Path::new("/repo/.gemini/settings.json"));
     check_parse(&result, "gemini");
@@ -316,6 +317,12 @@ pub fn gemini_parse(data: &[u8]) {
         }
         let _ = d.matcher.matches(&e);
     }
+    // The same bytes as an extension's hook file: the same definitions, every one disabled.
+    let path = Path::new("/home/u/.gemini/extensions/x/hooks/hooks.json");
+    let extension = hooks_format_gemini::parse_extension_hooks(data, path);
+    let extension = extension.expect("gemini: an extension's hook file parses as settings do");
+    assert_eq!(extension.definitions.len(), parsed.definitions.len(), "gemini: same hooks");
+    assert!(extension.definitions.iter().all(|d| !d.enabled), "gemini: extension hooks never run");
 }
 
 /// The Gemini CLI host codec: `decode_input` on arbitrary bytes (the first byte picks an

@@ -341,6 +341,37 @@ fn a_bridged_agent_may_not_rewrite_its_plugins_hooks() {
     }
 }
 
+/// Gemini CLI runs its extensions' hooks itself: bridged into any agent, the engine never
+/// runs them (a Gemini CLI extension's gate that blocks every tool does not block Claude
+/// Code's `Bash`), and the script such a hook names outside the extension stays out of the
+/// agent's reach.
+#[test]
+fn an_extension_s_hooks_are_never_run_by_the_bridge_and_their_scripts_are_protected() {
+    let (home, repo) = setup();
+    home.script("bin/ext-gate.sh", "#!/bin/sh\necho blocked >&2\nexit 2\n");
+    let hooks = json!({"hooks": {"BeforeTool": [{"matcher": "*", "hooks": [
+        {"type": "command", "command": "$HOME/bin/ext-gate.sh"},
+        {"type": "command", "command": "exit 2"},
+    ]}]}});
+    home.write(".gemini/extensions/gate/hooks/hooks.json", &hooks.to_string());
+    let env = [("HOME", home.path())];
+    let config = home.path().to_str().expect("utf-8");
+    let args = ["bridge", "--host", "claude", "--config-dir", config];
+    let out = hooks_in_env(repo.path(), &args, &claude_bash(&repo, "ls"), &env);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_ne!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+    let gate = home.path().join("bin/ext-gate.sh");
+    let write = json!({
+        "session_id": "it-session", "cwd": repo.path(), "hook_event_name": "PreToolUse",
+        "tool_name": "Write", "tool_input": {"file_path": gate, "content": "exit 0"},
+        "tool_use_id": "t",
+    });
+    let out = hooks_in_env(repo.path(), &args, &write.to_string(), &env);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+}
+
 /// An MCP file server's writing tools reach the guard like the agent's own: bridged into
 /// Claude Code, `write_file` or `move_file` onto the settings is denied; reading them, or
 /// writing elsewhere, is not.

@@ -853,6 +853,60 @@ fn a_linked_extension_is_protected_where_it_lives() {
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// Gemini CLI runs its extensions' hooks itself (`<extension>/hooks/hooks.json`, an installed
+/// extension's under `~/.gemini/extensions/`, a linked one's where it lives), with
+/// `${extensionPath}` and `${workspacePath}` replaced: the scripts they name outside the
+/// extension's folder (the user's `~/bin/`, the project's `scripts/`), or inside a linked
+/// project only partly protected (its `dist/`), are out of the agent's reach, existing or not;
+/// `hooks list` shows the hooks, disabled (the engine never runs them).
+#[test]
+fn the_scripts_an_extension_s_hooks_run_are_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let root = project.path().to_str().expect("utf-8");
+    let cfg = home.path().to_str().expect("utf-8");
+    let hooks = |commands: &[&str]| {
+        let hooks: Vec<Value> =
+            commands.iter().map(|c| serde_json::json!({"type": "command", "command": c})).collect();
+        serde_json::json!({"hooks": {"BeforeTool": [{"matcher": "*", "hooks": hooks}]}}).to_string()
+    };
+    home.write(
+        ".gemini/extensions/safety/hooks/hooks.json",
+        &hooks(&["bash $HOME/bin/ext-gate.sh", "${workspacePath}${/}scripts/ext-check.sh"]),
+    );
+    home.write(
+        ".gemini/extensions/dev/.gemini-extension-install.json",
+        &serde_json::json!({"source": root, "type": "link"}).to_string(),
+    );
+    project.write("hooks/hooks.json", &hooks(&["node ${extensionPath}/dist/gate.js"]));
+    project.write("src/main.rs", "fn main() {}\n");
+    let paths = ["~/bin/ext-gate.sh", "scripts/ext-check.sh", "dist/gate.js", "src/main.rs"];
+    let lines = guard_refusing(project.path(), home.path(), &paths, 3);
+    for line in &lines[..3] {
+        assert_eq!(line["hits"][0]["source_kind"], "user_gemini_extensions", "{line:#?}");
+    }
+
+    let o = hooks_in_env(
+        project.path(),
+        &["list", "--json", "--root", root, "--config-dir", cfg],
+        "",
+        &[("HOME", home.path())],
+    );
+    let list: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    let extensions: Vec<&Value> = list["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .filter(|s| s["kind"] == "user_gemini_extensions")
+        .collect();
+    assert_eq!(extensions.len(), 2, "{list:#}");
+    for source in extensions {
+        let hooks = source["hooks"].as_array().expect("hooks");
+        assert!(!hooks.is_empty() && hooks.iter().all(|h| h["enabled"] == false), "{source:#}");
+    }
+    assert!(list.to_string().contains("extension_hooks"), "{list:#}");
+}
+
 /// Claude Code registers the hooks in its subagents' and skills' front matter (`hooks:` in
 /// `.claude/agents/*.md`, `.claude/skills/*/SKILL.md`, `.claude/commands/*.md`, and the same
 /// under the user's folder); a skill's hooks run the scripts beside it. An agent that may not

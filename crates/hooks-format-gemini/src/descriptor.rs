@@ -101,6 +101,11 @@ pub const EXTENSIONS: FileRole = FileRole::new(FORMAT, "gemini_extensions", 490)
 /// relative one is taken from the folder Gemini CLI runs in).
 pub const LINK_FILE: &str = ".gemini-extension-install.json";
 
+/// An extension's hook file, relative to its folder, which Gemini CLI 0.61 loads itself
+/// (`loadExtensionHooks`); read as a source of [`EXTENSIONS`] whose hooks never run through
+/// the engine ([`crate::parse_extension_hooks`]).
+pub const EXTENSION_HOOKS: &str = "hooks/hooks.json";
+
 /// What decides what a linked extension runs, relative to its folder: its hooks
 /// (`hooks/hooks.json` and the scripts kept beside it), its manifest (`gemini-extension.json`:
 /// the MCP servers it starts, the settings its hooks get) and its policy rules (`policies/`).
@@ -117,7 +122,9 @@ const SCRIPT_FOLDERS: [AgentFolder; 2] = AgentFolder::hook_scripts(HOOK_SCRIPTS,
 /// The folders Gemini CLI loads hooks from that the engine does not read (its extensions),
 /// and where its hook scripts are kept.
 const AGENT_FOLDERS: [AgentFolder; 3] = [
-    AgentFolder::at(EXTENSIONS, FileScope::User, "extensions").with_links(LINK_FILE, &LINKED_PARTS),
+    AgentFolder::at(EXTENSIONS, FileScope::User, "extensions")
+        .with_links(LINK_FILE, &LINKED_PARTS)
+        .with_entry_hooks(EXTENSION_HOOKS),
     SCRIPT_FOLDERS[0],
     SCRIPT_FOLDERS[1],
 ];
@@ -211,7 +218,11 @@ impl FormatDescriptor for GeminiFormat {
         if gemini_keys { Claim::Name } else { Claim::No }
     }
 
+    /// A settings file, or an extension's hook file ([`EXTENSIONS`]'s role).
     fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult {
+        if ctx.kind.role() == Some(EXTENSIONS) {
+            return crate::parse_extension_hooks(bytes, ctx.path);
+        }
         crate::parse(bytes, ctx.path)
     }
 

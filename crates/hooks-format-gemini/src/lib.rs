@@ -43,16 +43,16 @@ pub const EVENT_RULE: hooks_schema::EventRule<'static> =
 pub use crate::{
     codec::{GeminiCodec, PROJECT_DIR_VARS, RESULT_BLOCKED, expand_command, payload},
     descriptor::{
-        EXTENSIONS, FORMAT, GeminiFormat, LINK_FILE, LINKED_PARTS, MANAGED_SETTINGS,
-        MANAGED_SYSTEM_DEFAULTS, PROJECT_FILE, PROJECT_SETTINGS, SETTINGS, SYSTEM_DEFAULTS,
-        USER_SETTINGS, descriptor,
+        EXTENSION_HOOKS, EXTENSIONS, FORMAT, GeminiFormat, LINK_FILE, LINKED_PARTS,
+        MANAGED_SETTINGS, MANAGED_SYSTEM_DEFAULTS, PROJECT_FILE, PROJECT_SETTINGS, SETTINGS,
+        SYSTEM_DEFAULTS, USER_SETTINGS, descriptor,
     },
     events::{DEFAULT_TIMEOUT, GeminiEvent, MatchField},
     host::{GeminiHost, tool_kind, with_provenance},
     matcher::{GEMINI_TOOLS, MAX_MATCHER_LEN, gemini_tool_name, mcp_tool_name},
     parse::{
         FOLDER_TRUST, HOOKS_DISABLED, HOOKS_ENABLED, MAX_DOCUMENT_BYTES, NATIVE_NAME,
-        NATIVE_SEQUENTIAL, SHELL, parse,
+        NATIVE_SEQUENTIAL, SHELL, parse, parse_extension_hooks,
     },
     problem::ConfigProblem,
 };

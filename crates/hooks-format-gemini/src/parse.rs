@@ -119,6 +119,80 @@ pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
     Ok(ParsedSource { definitions: r.definitions, diagnostics: r.diagnostics, settings, policy })
 }
 
+/// Parses an extension's hook file (`<extension>/hooks/hooks.json`, `<extension>` an
+/// installed extension's folder under `~/.gemini/extensions/` or the folder a linked one
+/// names), which Gemini CLI 0.61 loads itself (`loadExtensionHooks`): its `hooks` as a
+/// settings file's, every string's `${extensionPath}` replaced by the extension's folder (the
+/// file's grandparent), `${workspacePath}` by `$GEMINI_PROJECT_DIR` (the session's folder, as
+/// the guard places it), `${/}` and `${pathSeparator}` by `/`, as `recursivelyHydrateStrings`
+/// does in the command, its arguments, its folder and its environment (another `${name}`,
+/// an extension setting's, is left as written). Nothing else of the file applies (Gemini CLI
+/// reads no `hooksConfig` there). Every definition is disabled: Gemini CLI runs them, the
+/// engine lists them and protects the scripts they name.
+pub fn parse_extension_hooks(bytes: &[u8], path: &Path) -> ParseResult {
+    let mut parsed = parse(bytes, path)?;
+    parsed.settings = Map::new();
+    parsed.policy = SourcePolicy::default();
+    if parsed.definitions.is_empty() {
+        return Ok(parsed);
+    }
+    let folder = path.parent().and_then(Path::parent).unwrap_or(Path::new(""));
+    let extension_path = folder.to_string_lossy();
+    for d in &mut parsed.definitions {
+        let hydrate = |text: &mut String| *text = hydrate(text, &extension_path);
+        match &mut d.command {
+            HookCommand::Shell { script, .. } => hydrate(script),
+            HookCommand::Exec { program, args } => {
+                hydrate(program);
+                args.iter_mut().for_each(hydrate);
+            }
+            _ => {}
+        }
+        if let Some(cwd) = &mut d.cwd {
+            hydrate(cwd);
+        }
+        d.env.iter_mut().for_each(|(_, value)| hydrate(value));
+        d.enabled = false;
+    }
+    let note = HookDiagnostic::info(format!(
+        "Gemini CLI runs the hooks of the extension in {} itself; the engine lists them, never runs them, and protects the scripts they name",
+        folder.display()
+    ));
+    parsed.diagnostics.push(note.in_file(path).with_code("extension_hooks"));
+    Ok(parsed)
+}
+
+/// `text` with Gemini CLI's extension variables replaced ([`parse_extension_hooks`]): each
+/// `${key}` (the shortest, on one line: `/\${(.*?)}/g`) whose key is one of them.
+fn hydrate(text: &str, extension_path: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("${") {
+        let after = &rest[at + 2..];
+        // JavaScript's `.` matches no line terminator.
+        let end = after.find(['}', '\n', '\r', '\u{2028}', '\u{2029}']);
+        let Some(end) = end.filter(|&e| after[e..].starts_with('}')) else {
+            out.push_str(&rest[..at + 2]);
+            rest = after;
+            continue;
+        };
+        let value = match &after[..end] {
+            "extensionPath" => Some(extension_path),
+            "workspacePath" => Some("$GEMINI_PROJECT_DIR"),
+            "/" | "pathSeparator" => Some("/"),
+            _ => None,
+        };
+        out.push_str(&rest[..at]);
+        match value {
+            Some(v) => out.push_str(v),
+            None => out.push_str(&rest[at..at + 2 + end + 1]),
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 impl Reader<'_> {
     fn diag(
         &self,

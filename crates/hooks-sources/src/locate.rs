@@ -11,7 +11,7 @@ use std::{
 };
 
 use hooks_schema::{
-    FileContent, FileLocation, FilePattern, FileRole, FileScope, FormatId, FormatSet,
+    AgentFolder, FileContent, FileLocation, FilePattern, FileRole, FileScope, FormatId, FormatSet,
     HookDiagnostic, HookSourceKind, Ownership,
 };
 
@@ -288,7 +288,11 @@ pub fn locations_in<'a>(
 
 /// The files of `formats` found in `scope` (see [`locations_in`] for `root` and `dirs`), in
 /// precedence order (kind priority; within a kind, declaration order, and an
-/// [`FilePattern::EachIn`] folder's files in name order).
+/// [`FilePattern::EachIn`] folder's files in name order). In the user and managed scopes,
+/// also the hook files of the entries of the agents' own folders
+/// ([`AgentFolder::entry_hooks`]: Gemini CLI's extensions' `hooks/hooks.json`, a linked
+/// extension's where it lives), under the agent folder's kind, whose hooks the format's parse
+/// disables.
 ///
 /// "Found" includes a dangling symlink, or a path that cannot be looked at because a folder
 /// above it denies access, so the reader reports it instead of the file being silently
@@ -319,6 +323,9 @@ pub fn find_files(
             }
         }
         out.extend(found);
+    }
+    if scope != FileScope::Project {
+        out.extend(agent_hook_files(formats, scope, dirs));
     }
     out.sort_by_key(|f| f.kind.priority());
     out
@@ -469,42 +476,107 @@ pub fn linked_folders(
     managed: Option<&ManagedDirs>,
 ) -> Vec<hooks_registry::LinkedFolder> {
     let mut out = Vec::new();
-    for format in formats.iter() {
-        for folder in format.agent_folders() {
-            let dirs = match folder.scope {
-                FileScope::Project => continue,
-                FileScope::User => user,
-                FileScope::Managed => managed,
-            };
-            let Some(holder) = dirs.and_then(|d| base(folder.scope, format.id(), Path::new(""), d))
-            else {
-                continue;
-            };
-            let dir = join(&holder, folder.dir);
-            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-            let kind = HookSourceKind::file(folder.scope, folder.role);
+    for (scope, dirs) in [(FileScope::User, user), (FileScope::Managed, managed)] {
+        let Some(dirs) = dirs else { continue };
+        for e in agent_entries(formats, scope, dirs) {
             let parts: Vec<PathBuf> =
-                folder.link.iter().flat_map(|l| l.parts.iter().map(PathBuf::from)).collect();
+                e.folder.link.iter().flat_map(|l| l.parts.iter().map(PathBuf::from)).collect();
             let linked = |path: PathBuf| hooks_registry::LinkedFolder {
-                kind,
+                kind: e.kind,
                 folder: path,
-                holder: Some(holder.clone()),
+                holder: Some(e.holder.clone()),
                 parts: parts.clone(),
             };
-            for entry in entries.take(MAX_AGENT_FOLDER_ENTRIES) {
-                let Ok(entry) = entry else { continue };
-                let path = entry.path();
-                if entry.file_type().is_ok_and(|t| t.is_symlink())
-                    && std::fs::metadata(&path).is_ok_and(|m| m.is_dir())
-                {
-                    out.push(linked(path.clone()));
-                }
-                let Some(link) = folder.link else { continue };
-                let Ok(bytes) = crate::read_capped(&path.join(link.file)) else { continue };
-                if let Some(named) = format.linked_folder(folder.role, &bytes) {
-                    out.push(linked(PathBuf::from(named)));
-                }
+            if e.symlink_to_folder {
+                out.push(linked(e.path.clone()));
             }
+            if let Some(named) = e.linked {
+                out.push(linked(named));
+            }
+        }
+    }
+    out
+}
+
+/// One entry of an agent's own user or managed folder ([`agent_entries`]).
+struct AgentEntry<'a> {
+    /// The agent folder's declaration.
+    folder: &'a AgentFolder,
+    /// The kind of the agent folder.
+    kind: HookSourceKind,
+    /// The format's folder the agent folder lies in (`~/.gemini`).
+    holder: PathBuf,
+    /// The entry's path.
+    path: PathBuf,
+    /// Whether the entry is a symbolic link to a folder.
+    symlink_to_folder: bool,
+    /// The folder its link file names ([`AgentFolder::link`]), as written.
+    linked: Option<PathBuf>,
+}
+
+/// The entries of `formats`' agent folders in `scope` (user or managed) under `dirs`, in name
+/// order, at most [`MAX_AGENT_FOLDER_ENTRIES`] per folder; reads the file system.
+fn agent_entries<'a>(
+    formats: &'a FormatSet,
+    scope: FileScope,
+    dirs: &ScopeDirs,
+) -> Vec<AgentEntry<'a>> {
+    let mut out = Vec::new();
+    for format in formats.iter() {
+        for folder in format.agent_folders().iter().filter(|f| f.scope == scope) {
+            let Some(holder) = base(scope, format.id(), Path::new(""), dirs) else { continue };
+            let Ok(entries) = std::fs::read_dir(join(&holder, folder.dir)) else { continue };
+            let mut paths: Vec<(PathBuf, bool)> = entries
+                .take(MAX_AGENT_FOLDER_ENTRIES)
+                .filter_map(Result::ok)
+                .map(|e| (e.path(), e.file_type().is_ok_and(|t| t.is_symlink())))
+                .collect();
+            paths.sort();
+            for (path, is_symlink) in paths {
+                let symlink_to_folder =
+                    is_symlink && std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
+                let linked = folder.link.and_then(|link| {
+                    let bytes = crate::read_capped(&path.join(link.file)).ok()?;
+                    format.linked_folder(folder.role, &bytes).map(PathBuf::from)
+                });
+                out.push(AgentEntry {
+                    folder,
+                    kind: HookSourceKind::file(scope, folder.role),
+                    holder: holder.clone(),
+                    path,
+                    symlink_to_folder,
+                    linked,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The hook files of the agent folders' entries in `scope` ([`AgentFolder::entry_hooks`]):
+/// each entry's, or, for an entry whose link file names an absolute folder, that folder's;
+/// those that exist, as files that may carry hooks.
+fn agent_hook_files(formats: &FormatSet, scope: FileScope, dirs: &ScopeDirs) -> Vec<FoundFile> {
+    let mut out = Vec::new();
+    for e in agent_entries(formats, scope, dirs) {
+        let Some(file) = e.folder.entry_hooks else { continue };
+        let folder = match &e.linked {
+            Some(named) if named.is_absolute() => named.as_path(),
+            // A relative folder is taken from wherever the agent runs: not read here.
+            Some(_) => continue,
+            None => e.path.as_path(),
+        };
+        let path = join(folder, file);
+        if exists(&path) {
+            out.push(FoundFile {
+                kind: e.kind,
+                path,
+                content: FileContent::HooksIfAny,
+                shadows: Vec::new(),
+                replaced_by: Vec::new(),
+                folder_warnings: Vec::new(),
+                not_read: None,
+            });
         }
     }
     out

@@ -165,3 +165,80 @@ proptest! {
         }
     }
 }
+
+/// An extension's hook file: its hooks as a settings file's, Gemini CLI's extension
+/// variables replaced in what runs, nothing else of a settings file applied, every hook
+/// disabled (Gemini CLI runs them itself) with a note saying so.
+#[test]
+fn an_extension_s_hooks_are_listed_disabled_with_its_variables_replaced() {
+    let text = r#"{
+      "hooksConfig": {"enabled": false},
+      "hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [
+        {"type": "command", "command": "node ${extensionPath}${/}dist/gate.js --root ${workspacePath}"},
+        {"type": "command", "command": "${MODE_SETTING} ${extensionPath", "env": {"CFG": "${extensionPath}/cfg.json"}}
+      ]}]}
+    }"#;
+    let path = Path::new("/home/u/.gemini/extensions/safety/hooks/hooks.json");
+    let parsed = crate::parse_extension_hooks(text.as_bytes(), path).expect("parses");
+    let scripts: Vec<String> = parsed
+        .definitions
+        .iter()
+        .map(|d| match &d.command {
+            hooks_schema::HookCommand::Shell { script, .. } => script.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        scripts,
+        [
+            "node /home/u/.gemini/extensions/safety/dist/gate.js --root $GEMINI_PROJECT_DIR",
+            "${MODE_SETTING} ${extensionPath",
+        ]
+    );
+    assert_eq!(
+        parsed.definitions[1].env,
+        [("CFG".to_owned(), "/home/u/.gemini/extensions/safety/cfg.json".to_owned())]
+    );
+    assert!(parsed.definitions.iter().all(|d| !d.enabled));
+    assert!(parsed.settings.is_empty(), "no hooksConfig from an extension: {:?}", parsed.settings);
+    assert_eq!(parsed.policy, hooks_schema::SourcePolicy::default());
+    let note = parsed.diagnostics.last().expect("a note");
+    assert_eq!(note.code.as_deref(), Some("extension_hooks"));
+    assert!(note.message.contains("/home/u/.gemini/extensions/safety"), "{}", note.message);
+    // Through the descriptor, by the extensions' role.
+    let kind = hooks_schema::HookSourceKind::file(hooks_schema::FileScope::User, crate::EXTENSIONS);
+    let ctx = hooks_schema::ParseContext::new(path, kind);
+    use hooks_schema::FormatDescriptor as _;
+    let through = crate::GeminiFormat.parse(text.as_bytes(), &ctx).expect("parses");
+    assert!(through.definitions.iter().all(|d| !d.enabled));
+    // A file without hooks has none and no note; one Gemini CLI cannot read is rejected.
+    let none = crate::parse_extension_hooks(b"{}", path).expect("parses");
+    assert!(none.definitions.is_empty() && none.diagnostics.is_empty());
+    assert!(crate::parse_extension_hooks(b"{", path).is_err());
+}
+
+/// `${key}` is replaced as JavaScript's `/\${(.*?)}/g` finds it: the shortest key on one
+/// line; an unknown key, an unclosed one, or one across a line break is left as written.
+#[test]
+fn extension_variables_are_found_as_gemini_cli_s_pattern_finds_them() {
+    let h = |t: &str| super::hydrate(t, "/x");
+    assert_eq!(h("${extensionPath}/a ${extensionPath}"), "/x/a /x");
+    assert_eq!(h("${/}${pathSeparator}"), "//");
+    assert_eq!(h("${workspacePath}/s.sh"), "$GEMINI_PROJECT_DIR/s.sh");
+    assert_eq!(h("${HOME}/${extensionPath}"), "${HOME}//x");
+    assert_eq!(h("${}${extension\nPath}${extensionPath}"), "${}${extension\nPath}/x");
+    assert_eq!(h("$${extensionPath}}"), "$/x}");
+    assert_eq!(h("${${extensionPath}}"), "${${extensionPath}}", "the key is `${{extensionPath`");
+    assert_eq!(h("é${extensionPath}é${"), "é/xé${");
+}
+
+proptest! {
+    /// Any text: no panic, and text without `${` is unchanged.
+    #[test]
+    fn hydrating_any_text_never_panics(text in "\\PC{0,64}") {
+        let out = super::hydrate(&text, "/ext");
+        if !text.contains("${") {
+            prop_assert_eq!(out, text);
+        }
+    }
+}

@@ -299,6 +299,13 @@ pub struct AgentFolder {
     /// Each entry of the folder may instead stand for a folder elsewhere, which the agent
     /// loads in its place (Gemini CLI's linked extensions): see [`AgentLink`].
     pub link: Option<AgentLink>,
+    /// The hook file of each entry of the folder (or of the folder an entry links to),
+    /// relative to it (Gemini CLI's `hooks/hooks.json`): read by the format's
+    /// [`parse`](crate::FormatDescriptor::parse) as a source of this folder's role whose
+    /// hooks the agent runs itself, so the engine lists them and protects the scripts they
+    /// name, and never runs them (the format's parse disables them). Only user and managed
+    /// folders' entries are read.
+    pub entry_hooks: Option<&'static str>,
 }
 
 /// How an entry of an [`AgentFolder`] stands for a folder elsewhere that the agent loads in
@@ -321,12 +328,19 @@ pub struct AgentLink {
 impl AgentFolder {
     /// A folder under the scope's base, read there only.
     pub const fn at(role: FileRole, scope: FileScope, dir: &'static str) -> AgentFolder {
-        AgentFolder { role, scope, dir, nested: false, link: None }
+        AgentFolder { role, scope, dir, nested: false, link: None, entry_hooks: None }
     }
 
     /// A project folder also read below the project root at any depth.
     pub const fn nested(role: FileRole, dir: &'static str) -> AgentFolder {
-        AgentFolder { role, scope: FileScope::Project, dir, nested: true, link: None }
+        AgentFolder {
+            role,
+            scope: FileScope::Project,
+            dir,
+            nested: true,
+            link: None,
+            entry_hooks: None,
+        }
     }
 
     /// The same folder, each entry of which may be a link to a folder elsewhere
@@ -339,6 +353,14 @@ impl AgentFolder {
         parts: &'static [&'static str],
     ) -> AgentFolder {
         AgentFolder { link: Some(AgentLink { file, parts }), ..self }
+    }
+
+    /// The same folder, each entry's hook file at `file` relative to it (or to the folder it
+    /// links to) read as a source whose hooks the agent runs itself
+    /// ([`AgentFolder::entry_hooks`]).
+    #[must_use]
+    pub const fn with_entry_hooks(self, file: &'static str) -> AgentFolder {
+        AgentFolder { entry_hooks: Some(file), ..self }
     }
 
     /// Where a format's agent keeps its hook scripts by convention: `project_dir` relative to

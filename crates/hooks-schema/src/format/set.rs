@@ -2,7 +2,7 @@
 
 use std::{fmt, path::Path, sync::Arc};
 
-use crate::{Claim, FileRole, FileScope, FormatDescriptor, FormatId, HookEvent};
+use crate::{Claim, FileRole, FileScope, FormatDescriptor, FormatId, HookEvent, HookSourceKind};
 
 /// The formats a runtime is built with, in registration order. The order breaks ties between
 /// equally strong claims on a file and orders the names looked for in an explicit folder;
@@ -203,6 +203,24 @@ impl FormatSet {
     /// Whether any registered format has a location in `scope`.
     pub fn has_scope(&self, scope: FileScope) -> bool {
         self.formats.iter().any(|f| f.locations().iter().any(|l| l.scope == scope))
+    }
+
+    /// Every kind a source of these formats can have: each location's, then each agent
+    /// folder's whose entries' hook files are read ([`AgentFolder::entry_hooks`]), in
+    /// registration and declaration order (a kind two locations share appears twice).
+    ///
+    /// [`AgentFolder::entry_hooks`]: crate::AgentFolder::entry_hooks
+    pub fn source_kinds(&self) -> impl Iterator<Item = HookSourceKind> + '_ {
+        self.formats.iter().flat_map(|f| {
+            let files = f.locations().iter().map(|l| HookSourceKind::file(l.scope, l.role));
+            let folders = f.agent_folders().iter().filter(|a| a.entry_hooks.is_some());
+            files.chain(folders.map(|a| HookSourceKind::file(a.scope, a.role)))
+        })
+    }
+
+    /// The source kind named `name` (`project_cursor_file`) among [`FormatSet::source_kinds`].
+    pub fn kind_named(&self, name: &str) -> Option<HookSourceKind> {
+        self.source_kinds().find(|k| k.name() == name)
     }
 }
 

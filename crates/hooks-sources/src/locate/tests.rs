@@ -984,3 +984,54 @@ fn linked_folders_are_read_from_link_files_and_symbolic_links() {
     );
     assert!(crate::linked_folders(&formats, None, None).is_empty());
 }
+
+/// The user scope's files include the hook files of Gemini CLI's extensions: an installed
+/// extension's, a linked one's where it lives (an absolute `source`; a relative one is taken
+/// from wherever Gemini CLI runs and is not read), under the extensions' kind, as files that
+/// may carry hooks.
+#[test]
+fn the_extensions_hook_files_are_found_where_gemini_cli_loads_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let extensions = home.join(".gemini/extensions");
+    touch(&extensions.join("installed/hooks/hooks.json"));
+    fs::create_dir_all(extensions.join("no-hooks")).unwrap();
+    let linked = tmp.path().join("src/linked");
+    touch(&linked.join("hooks/hooks.json"));
+    let install = |name: &str, source: &str| {
+        let path = extensions.join(name).join(".gemini-extension-install.json");
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, format!(r#"{{"type": "link", "source": "{source}"}}"#)).unwrap();
+    };
+    install("dev", linked.to_str().unwrap());
+    install("relative", "src/linked");
+    // A linked extension's own folder under `extensions/` is not where its hooks are read.
+    touch(&extensions.join("dev/hooks/hooks.json"));
+
+    let formats = hooks_testing::every_format();
+    let user = UserDirs::under_home(&formats, &home);
+    let found: Vec<(String, PathBuf)> = find_files(&formats, FileScope::User, Path::new(""), &user)
+        .into_iter()
+        .filter(|f| f.kind.name() == "user_gemini_extensions")
+        .inspect(|f| assert_eq!(f.content, hooks_schema::FileContent::HooksIfAny))
+        .map(|f| (f.kind.name().to_owned(), f.path))
+        .collect();
+    let kind = "user_gemini_extensions".to_owned();
+    assert_eq!(
+        found,
+        [
+            (kind.clone(), linked.join("hooks/hooks.json")),
+            (kind, extensions.join("installed/hooks/hooks.json"))
+        ]
+    );
+    assert!(user_files(&formats, &user).iter().any(|(k, _)| k.name() == "user_gemini_extensions"));
+    assert!(
+        find_files(&formats, FileScope::Project, &home, &crate::ScopeDirs::new())
+            .iter()
+            .all(|f| f.kind.name() != "user_gemini_extensions")
+    );
+    assert_eq!(
+        formats.kind_named("user_gemini_extensions").map(|k| k.name()),
+        Some("user_gemini_extensions".to_owned())
+    );
+}
