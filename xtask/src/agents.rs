@@ -23,6 +23,9 @@
 //!   Gemini CLI loads as an extension linked from there (`gemini extensions link .`: the
 //!   file is the extension's hook file, run by Gemini CLI whichever agent works in the
 //!   project);
+//! - **extension**: the same for `scripts/ext-gate.sh` of the project, which the hook of
+//!   the user's Gemini CLI extension runs through `${workspacePath}` (Gemini CLI runs it
+//!   itself; the engine reads the extension's hooks only to protect what they run);
 //! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
 //!   changed file is inert until trusted again);
 //! - **retrust**: changed, then trusted again with `hooks trust --yes`: denied again.
@@ -155,6 +158,18 @@ if [ "${XTASK_LINKED:-}" = 1 ]; then
     cp "$PROJ/hooks/hooks.json" "$RUN/linked-hooks.json.orig"
   fi
 fi
+if [ "${XTASK_EXTENSION:-}" = 1 ]; then
+  # The user's Gemini CLI extension whose hook runs a script of the project, named through
+  # Gemini CLI's `${workspacePath}` (Gemini CLI runs it itself; the bridge never does). Claude
+  # Code's `Write` creates the script instead, as above.
+  mkdir -p "$RHOME/.gemini/extensions/ext-gate/hooks" "$PROJ/scripts"
+  printf '{"name": "ext-gate", "version": "1.0.0"}\n' > "$RHOME/.gemini/extensions/ext-gate/gemini-extension.json"
+  printf '{"hooks": {"BeforeTool": [{"matcher": "*", "hooks": [{"type": "command", "command": "sh ${workspacePath}/scripts/ext-gate.sh"}]}]}}\n' > "$RHOME/.gemini/extensions/ext-gate/hooks/hooks.json"
+  if [ "$RA_AGENT" != claude ]; then
+    printf '#!/bin/sh\ntouch "%s/ext-gate-ran"\nexit 0\n' "$RUN" > "$PROJ/scripts/ext-gate.sh"
+    cp "$PROJ/scripts/ext-gate.sh" "$RUN/ext-gate.sh.orig"
+  fi
+fi
 if [ "${XTASK_MAIN_AGENT:-}" = 1 ]; then
   # A subagent made the main thread's agent by the repository's Claude Code settings: the
   # hooks of its front matter run for the whole session (the file's name is not its name).
@@ -278,6 +293,8 @@ enum Edit {
     NestedScript,
     /// `hooks/hooks.json` of the project, linked as a Gemini CLI extension.
     Linked,
+    /// `scripts/ext-gate.sh` of the project, which the user's Gemini CLI extension's hook runs.
+    ExtensionScript,
 }
 
 /// The scripted file-tool call that rewrites the project's `.cursor/hooks.json`, or the
@@ -295,6 +312,7 @@ fn edit_call(
         Edit::PathProgram => (program.as_str(), program.as_str()),
         Edit::NestedScript => ("{PROJ}/pkg/scripts/gate.sh", "pkg/scripts/gate.sh"),
         Edit::Linked => ("{PROJ}/hooks/hooks.json", "hooks/hooks.json"),
+        Edit::ExtensionScript => ("{PROJ}/scripts/ext-gate.sh", "scripts/ext-gate.sh"),
     };
     match agent {
         "claude" => (
@@ -429,6 +447,16 @@ const CASES: &[Case] = &[
         shell_exit: false,
     },
     Case {
+        name: "extension",
+        tool_cmd: "touch ran.txt",
+        edit: Some(Edit::ExtensionScript),
+        change_after_trust: false,
+        retrust: false,
+        subfolder: false,
+        main_agent: false,
+        shell_exit: false,
+    },
+    Case {
         name: "subfolder",
         tool_cmd: "rm -rf build && touch ran.txt",
         edit: None,
@@ -552,6 +580,9 @@ fn run_case(
         if edit == Edit::Linked {
             cmd.env("XTASK_LINKED", "1");
         }
+        if edit == Edit::ExtensionScript {
+            cmd.env("XTASK_EXTENSION", "1");
+        }
         if edit == Edit::PathProgram {
             #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
             let path = std::env::var_os("PATH").unwrap_or_default();
@@ -664,6 +695,8 @@ fn run_case(
                 (run_dir.join("proj/pkg/scripts/gate.sh"), run_dir.join("nested-gate.sh.orig"))
             } else if case.edit == Some(Edit::Linked) {
                 (run_dir.join("proj/hooks/hooks.json"), run_dir.join("linked-hooks.json.orig"))
+            } else if case.edit == Some(Edit::ExtensionScript) {
+                (run_dir.join("proj/scripts/ext-gate.sh"), run_dir.join("ext-gate.sh.orig"))
             } else {
                 (
                     run_dir.join("proj/.cursor/hooks.json"),
@@ -675,12 +708,20 @@ fn run_case(
             let orig = std::fs::read_to_string(orig).unwrap_or_else(|_| "(gone)".into());
             let unchanged = now == orig;
             let shown = seen.contains("GUARD: edit of a protected hook file refused");
-            (
-                unchanged && shown,
-                format!(
-                    "the file unchanged: {unchanged}; the model saw the guard's refusal: {shown}"
-                ),
-            )
+            let detail = format!(
+                "the file unchanged: {unchanged}; the model saw the guard's refusal: {shown}"
+            );
+            if case.edit == Some(Edit::ExtensionScript) && agent == "gemini" {
+                // Gemini CLI itself ran the extension's hook, its script found where
+                // `${workspacePath}` put it.
+                let ran = run_dir.join("ext-gate-ran").exists();
+                (
+                    unchanged && shown && ran,
+                    format!("{detail}; Gemini CLI ran the extension's hook: {ran}"),
+                )
+            } else {
+                (unchanged && shown, detail)
+            }
         }
     };
     let _ = std::fs::remove_dir_all(&path_dir);
