@@ -795,10 +795,10 @@ fn the_agents_plugin_and_extension_folders_are_protected_existing_or_not() {
 /// `~/.gemini/extensions/<name>/.gemini-extension-install.json` with `"type": "link"`) from
 /// where it is developed, and an extension folder that is a symbolic link from its target:
 /// neither folder lies under the protected `~/.gemini/extensions/`, and the guard resolves an
-/// edited path to where it really is. Each is protected whole, existing or not; one that holds
-/// the project the agent works in (an extension developed in that repository) only in what
-/// decides what Gemini CLI runs from it (`hooks/`, the manifest, `policies/`), so the rest of
-/// the project stays editable. A copied extension (`"type": "local"`) is not loaded from its
+/// edited path to where it really is. Each is protected whole, existing or not; one that is
+/// part of the project the agent works in (it holds the project, or lies in it: an extension
+/// developed in that repository) only in what decides what Gemini CLI runs from it (`hooks/`,
+/// the manifest, `policies/`), so the rest of the project stays editable. A copied extension (`"type": "local"`) is not loaded from its
 /// source, which stays editable.
 #[test]
 fn a_linked_extension_is_protected_where_it_lives() {
@@ -816,6 +816,7 @@ fn a_linked_extension_is_protected_where_it_lives() {
     };
     link("outside", "link", &format!("{src_path}/my-ext"));
     link("dev", "link", root);
+    link("pkg", "link", &format!("{root}/packages/ext"));
     link("copied", "local", &format!("{src_path}/copied-src"));
     src.write("my-ext/hooks/hooks.json", "{\"hooks\": {}}\n");
     src.write("sym-ext/hooks/hooks.json", "{\"hooks\": {}}\n");
@@ -833,7 +834,9 @@ fn a_linked_extension_is_protected_where_it_lives() {
         format!("{root}/gemini-extension.json"),
         format!("{root}/policies/allow-all.toml"),
         format!("{src_path}/sym-ext/hooks/gate.sh"),
+        format!("{root}/packages/ext/hooks/hooks.json"),
         format!("{root}/src/main.rs"),
+        format!("{root}/packages/ext/src/index.ts"),
         format!("{root}/README.md"),
         format!("{src_path}/copied-src/hooks/hooks.json"),
         format!("{src_path}/elsewhere.txt"),
@@ -841,7 +844,7 @@ fn a_linked_extension_is_protected_where_it_lives() {
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
     let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
     assert_eq!(code, 2, "{lines:#?}");
-    let refused = 7;
+    let refused = 8;
     let expected: Vec<bool> = (0..paths.len()).map(|i| i >= refused).collect();
     assert_eq!(allowed(&lines), expected, "{lines:#?}");
     for line in &lines[..refused] {

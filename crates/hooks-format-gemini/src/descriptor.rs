@@ -109,7 +109,8 @@ pub const EXTENSION_HOOKS: &str = "hooks/hooks.json";
 /// What decides what a linked extension runs, relative to its folder: its hooks
 /// (`hooks/hooks.json` and the scripts kept beside it), its manifest (`gemini-extension.json`:
 /// the MCP servers it starts, the settings its hooks get) and its policy rules (`policies/`).
-/// Protected when the linked folder holds a project root or the user's `.gemini` folder;
+/// Protected when the linked folder is part of a project (holds a project root or lies under
+/// one) or holds the user's `.gemini` folder;
 /// otherwise the whole folder is.
 pub const LINKED_PARTS: [&str; 3] = ["hooks", "gemini-extension.json", "policies"];
 

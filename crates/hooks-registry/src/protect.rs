@@ -263,16 +263,19 @@ pub struct ExpectedFiles {
     /// of the folder it starts in): every path that ends with this one.
     pub nested_files: Vec<(HookSourceKind, PathBuf)>,
     /// Folders an agent loads in place of an entry of its own folders (Gemini CLI's linked
-    /// extensions): each protected whole, or only its parts when it holds a project root or
-    /// the agent's own folder.
+    /// extensions): each protected whole, or only its parts when it is part of a project (it
+    /// holds a project root, or lies under one) or holds the agent's own folder.
     pub linked: Vec<LinkedFolder>,
 }
 
 /// A folder that an agent loads in place of an entry of one of its own folders: a Gemini CLI
 /// extension linked from where it is developed (`hooks_schema::AgentLink`). The registry
-/// protects it whole, existing or not, unless it holds a project root or [`LinkedFolder::holder`]
-/// and declares parts (then only [`LinkedFolder::parts`]: the agent may still edit the rest of
-/// the project it works in, but not what decides what the agent runs from there).
+/// protects it whole, existing or not, unless it declares parts and is part of a project the
+/// agent works in (it holds a project root, or lies under one: an extension developed in the
+/// repository) or holds [`LinkedFolder::holder`]: then only [`LinkedFolder::parts`], so the
+/// agent may still edit the rest of the project, but not what decides what the agent runs
+/// from there (the scripts its hooks name are protected as the hooks' own, when the format
+/// reads them: `hooks_schema::AgentFolder::entry_hooks`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LinkedFolder {
     /// The kind the guard reports it under (the agent folder's: `user_gemini_extensions`).
@@ -290,7 +293,8 @@ pub struct LinkedFolder {
 
 impl LinkedFolder {
     /// The protected patterns of the folder placed at `at` (resolved through `resolver`):
-    /// the folder whole, or its parts when it holds one of `roots` or the holder.
+    /// the folder whole, or its parts when it holds one of `roots` or lies under one, or holds
+    /// the holder.
     fn patterns(
         &self,
         at: &AbsPathBuf,
@@ -299,9 +303,13 @@ impl LinkedFolder {
     ) -> Vec<ProtectedPattern> {
         let located = locations_with(resolver, at);
         let holder = self.holder.as_ref().and_then(|h| AbsPathBuf::new(h.clone()).ok());
-        let held = holder.iter().flat_map(|h| locations_with(resolver, h));
-        let held: Vec<AbsPathBuf> = held.chain(roots.iter().map(|r| (*r).clone())).collect();
-        let holds = located.iter().any(|l| held.iter().any(|h| h.as_path().starts_with(l)));
+        let held: Vec<AbsPathBuf> =
+            holder.iter().flat_map(|h| locations_with(resolver, h)).collect();
+        let holds = located.iter().any(|l| {
+            let l = l.as_path();
+            held.iter().any(|h| h.as_path().starts_with(l))
+                || roots.iter().any(|r| r.as_path().starts_with(l) || l.starts_with(r.as_path()))
+        });
         let whole = |scope: AbsPathBuf| ProtectedPattern {
             source: HookSourceId::new(self.kind, scope.clone()),
             scope,

@@ -458,13 +458,13 @@ pub const MAX_AGENT_FOLDER_ENTRIES: usize = 1024;
 ///   `extensions/<name>/.gemini-extension-install.json` written by `gemini extensions link`)
 ///   naming a folder, as the descriptor reads it
 ///   ([`FormatDescriptor::linked_folder`](hooks_schema::FormatDescriptor::linked_folder));
-///   protected whole, or only the link's parts when it holds a project root or the format's
-///   folder;
+///   protected whole, or only the link's parts when it is part of a project or holds the
+///   format's folder;
 /// - the entry itself a symbolic link to a folder (`~/.gemini/extensions/my-ext ->
 ///   ~/src/my-ext`, `~/.claude/skills/x -> ~/work/skills/x`): the agent reads the files
 ///   through it, the guard resolves an edited path to where it really is, so the target is
-///   protected as a linked folder too (whole, unless the folder declares parts and it holds a
-///   root).
+///   protected as a linked folder too (whole, unless the folder declares parts and it is part
+///   of a project).
 ///
 /// At most [`MAX_AGENT_FOLDER_ENTRIES`] entries of each folder are looked at, each link file
 /// read up to [`MAX_SOURCE_BYTES`](crate::MAX_SOURCE_BYTES), without blocking on a FIFO.

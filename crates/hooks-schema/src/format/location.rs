@@ -313,9 +313,10 @@ pub struct AgentFolder {
 /// `~/.gemini/extensions/<name>/.gemini-extension-install.json` naming `<path>`, and loads
 /// the extension's hooks from there. The folder a link file names is read by the descriptor
 /// ([`FormatDescriptor::linked_folder`](crate::FormatDescriptor::linked_folder)) and protected
-/// whole, like the agent folder, unless it holds a project root or the format's user folder
-/// (an extension developed in the repository the agent works in): then only its `parts`, so
-/// that the agent may still edit the rest of its project.
+/// whole, like the agent folder, unless it is part of a project (it holds a project root or
+/// lies under one: an extension developed in the repository the agent works in) or holds the
+/// format's user folder: then only its `parts`, so that the agent may still edit the rest of
+/// its project.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct AgentLink {
     /// The name of the link file in each entry of the agent folder.

@@ -154,11 +154,12 @@ fn linked_in(snap: &RegistrySnapshot) -> Vec<String> {
 }
 
 /// A folder an agent loads in place of an entry of its own folder (a linked extension) is
-/// protected whole, unless it holds a project root or its holder (the agent's folder): then
-/// only its parts. A relative one is placed under every root. Whether it holds a root is
-/// decided again when roots come and go.
+/// protected whole, unless it is part of a project (it holds a project root or lies under
+/// one) or holds its holder (the agent's folder): then only its parts. A relative one is
+/// placed under every root. Whether it is part of a project is decided again when roots come
+/// and go.
 #[test]
-fn a_linked_folder_is_protected_whole_unless_it_holds_a_root_or_its_holder() {
+fn a_linked_folder_is_protected_whole_unless_it_is_part_of_a_project_or_holds_its_holder() {
     let kind = hooks_testing::kinds::USER_CURSOR_FILE;
     let link = |folder: &str, parts: &[&str]| crate::LinkedFolder {
         kind,
@@ -173,6 +174,7 @@ fn a_linked_folder_is_protected_whole_unless_it_holds_a_root_or_its_holder() {
             link(&format!("{P}/work"), &parts),
             link(&format!("{P}/home"), &parts),
             link(&format!("{P}/work/no-parts"), &[]),
+            link(&format!("{P}/work/repo/packages/ext"), &parts),
             link("rel-ext", &parts),
         ],
         ..ExpectedFiles::default()
@@ -188,11 +190,14 @@ fn a_linked_folder_is_protected_whole_unless_it_holds_a_root_or_its_holder() {
             format!("{P}/src/ext"),
             format!("{P}/work"),
             format!("{P}/work/no-parts"),
+            format!("{P}/work/repo/packages/ext"),
         ],
         "no root: only the folder holding the agent's own is protected in parts"
     );
     assert_eq!(listed(&snap, &[]), afresh(&snap, &e));
-    // A project under `work` (an extension developed in the repository): `work` in parts.
+    // A project under `work` (`work` holds it) and holding `packages/ext` and the relative
+    // folder (extensions developed in the repository): each in parts; without parts declared,
+    // `no-parts` is whole all the same.
     r.add_project_root(root("work/repo"));
     let snap = r.snapshot();
     assert_eq!(
@@ -204,7 +209,10 @@ fn a_linked_folder_is_protected_whole_unless_it_holds_a_root_or_its_holder() {
             format!("{P}/work/hooks"),
             format!("{P}/work/manifest.json"),
             format!("{P}/work/no-parts"),
-            format!("{P}/work/repo/rel-ext"),
+            format!("{P}/work/repo/packages/ext/hooks"),
+            format!("{P}/work/repo/packages/ext/manifest.json"),
+            format!("{P}/work/repo/rel-ext/hooks"),
+            format!("{P}/work/repo/rel-ext/manifest.json"),
         ]
     );
     assert_eq!(listed(&snap, &[]), afresh(&snap, &e));
