@@ -372,6 +372,42 @@ fn an_extension_s_hooks_are_never_run_by_the_bridge_and_their_scripts_are_protec
     assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
 }
 
+/// A skill linked into the project's `.claude/skills/` from elsewhere in it (F39): bridged
+/// into Claude Code, a `Write` of the linked skill's `SKILL.md` or of the script its hook runs
+/// is denied; one of the project's other files is not.
+#[cfg(unix)]
+#[test]
+fn a_bridged_agent_may_not_rewrite_a_skill_linked_from_elsewhere() {
+    let (home, repo) = setup();
+    repo.write(
+        "shared/skills/deploy/SKILL.md",
+        "---\nname: deploy\nhooks:\n  PreToolUse:\n    - hooks:\n        - type: command\n          command: bash shared/tools/gate.sh\n---\nDeploy.\n",
+    );
+    std::fs::create_dir_all(repo.path().join(".claude/skills")).expect("skills");
+    std::os::unix::fs::symlink(
+        "../../shared/skills/deploy",
+        repo.path().join(".claude/skills/deploy"),
+    )
+    .expect("symlink");
+    let env = [("HOME", home.path())];
+    let config = home.path().to_str().expect("utf-8");
+    let args = ["bridge", "--host", "claude", "--config-dir", config];
+    for (file, denied) in [
+        ("shared/skills/deploy/SKILL.md", true),
+        ("shared/tools/gate.sh", true),
+        ("notes.md", false),
+    ] {
+        let write = json!({
+            "session_id": "it-session", "cwd": repo.path(), "hook_event_name": "PreToolUse",
+            "tool_name": "Write", "tool_input": {"file_path": repo.path().join(file), "content": "x"},
+            "tool_use_id": "t",
+        });
+        let out = hooks_in_env(repo.path(), &args, &write.to_string(), &env);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        assert_eq!(v["hookSpecificOutput"]["permissionDecision"] == "deny", denied, "{file}: {v}");
+    }
+}
+
 /// An MCP file server's writing tools reach the guard like the agent's own: bridged into
 /// Claude Code, `write_file` or `move_file` onto the settings is denied; reading them, or
 /// writing elsewhere, is not.

@@ -952,6 +952,42 @@ fn the_subagents_skills_and_commands_claude_code_reads_hooks_from_are_protected(
 /// protected wherever they are, as the scripts of settings hooks are: Claude Code runs those
 /// hooks while the subagent or skill is active, and an agent that rewrote the script would
 /// escape them. The engine lists those hooks and does not run them.
+/// A project's skill, subagent or command folder entry may be a symbolic link to a folder
+/// elsewhere (`.claude/skills/deploy -> ../../shared/skills/deploy`, the usual way to share
+/// skills between agents): Claude Code reads the skill through it, and the guard resolves an
+/// edited path to where it really is. The linked folder is protected whole, existing files or
+/// not, and the scripts its front matter's hooks run too; a link to the project itself or above
+/// it protects nothing more (it would refuse every edit of the project).
+#[cfg(unix)]
+#[test]
+fn a_skill_linked_from_elsewhere_in_the_project_is_protected_where_it_lives() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    project.write(
+        "shared/skills/deploy/SKILL.md",
+        "---\nname: deploy\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: bash shared/tools/deploy-gate.sh\n---\nDeploy.\n",
+    );
+    project.write("src/main.rs", "fn main() {}\n");
+    std::fs::create_dir_all(project.path().join(".claude/skills")).expect("skills");
+    std::fs::create_dir_all(project.path().join(".claude/agents")).expect("agents");
+    let link = |target: &str, at: &str| {
+        std::os::unix::fs::symlink(target, project.path().join(at)).expect("symlink");
+    };
+    link("../../shared/skills/deploy", ".claude/skills/deploy");
+    link("../..", ".claude/agents/everything");
+    let paths = [
+        "shared/skills/deploy/SKILL.md",
+        "shared/skills/deploy/notes.md",
+        "shared/tools/deploy-gate.sh",
+        "src/main.rs",
+        "shared/README.md",
+    ];
+    let lines = guard_refusing(project.path(), home.path(), &paths, 3);
+    for line in &lines[..3] {
+        assert_eq!(line["hits"][0]["source_kind"], "project_claude_skills", "{line:#?}");
+    }
+}
+
 #[test]
 fn the_scripts_that_front_matter_hooks_run_are_protected() {
     let project = TestDir::new();

@@ -406,18 +406,27 @@ impl ExpectedFiles {
             }
         }
         let mut patterns = Vec::new();
+        let whole = |kind: HookSourceKind, scope: AbsPathBuf| ProtectedPattern {
+            source: HookSourceId::new(kind, scope.clone()),
+            scope,
+            tail: PathBuf::new(),
+            session: None,
+            what: ProtectedKind::File,
+            nested: false,
+            nested_file: false,
+        };
         for (kind, folder) in folders {
             let Ok(folder) = AbsPathBuf::new(folder) else { continue };
             for located in locations_with(resolver, &folder) {
-                patterns.push(ProtectedPattern {
-                    scope: located.clone(),
-                    tail: PathBuf::new(),
-                    session: None,
-                    source: HookSourceId::new(kind, located),
-                    what: ProtectedKind::File,
-                    nested: false,
-                    nested_file: false,
-                });
+                // Under a root, what the folder's entries link to (`.claude/skills/deploy ->
+                // ../../.agents/skills/deploy`): the agent reads it through the link, the
+                // guard resolves an edited path to where it really is.
+                if let Some(root) = root {
+                    for target in linked_entries(&located, root, resolver) {
+                        patterns.push(whole(kind, target));
+                    }
+                }
+                patterns.push(whole(kind, located));
             }
         }
         // Outside every project, each folder and file of hook files read wherever a session
@@ -441,6 +450,38 @@ impl ExpectedFiles {
         }
         (paths, patterns)
     }
+}
+
+/// The most entries of one protected folder [`linked_entries`] looks at.
+const MAX_LINKED_ENTRIES: usize = 1024;
+
+/// Where the entries of the protected folder `folder` under the project `root` that are
+/// symbolic links lead (resolved through `resolver`, a dangling link's chain too), outside the
+/// folder: a skill folder linked from a shared one, a subagent's file kept elsewhere. A target
+/// that holds the root is left out (a link to the repository or above it would protect the
+/// whole project). At most [`MAX_LINKED_ENTRIES`] entries are looked at; nothing is read but
+/// the folder's listing and the links.
+fn linked_entries(
+    folder: &AbsPathBuf,
+    root: &AbsPathBuf,
+    resolver: &mut Resolver,
+) -> Vec<AbsPathBuf> {
+    let Ok(entries) = std::fs::read_dir(folder.as_path()) else { return Vec::new() };
+    let mut out = Vec::new();
+    for entry in entries.take(MAX_LINKED_ENTRIES).filter_map(Result::ok) {
+        if !entry.file_type().is_ok_and(|t| t.is_symlink()) {
+            continue;
+        }
+        let Ok(link) = AbsPathBuf::new(entry.path()) else { continue };
+        for target in locations_with(resolver, &link) {
+            let t = target.as_path();
+            if !t.starts_with(folder.as_path()) && !root.as_path().starts_with(t) {
+                out.push(target);
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 /// One place's expected files (under one project root, or outside every project) as

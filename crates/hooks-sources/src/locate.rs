@@ -11,8 +11,8 @@ use std::{
 };
 
 use hooks_schema::{
-    AgentFolder, FileContent, FileLocation, FilePattern, FileRole, FileScope, FormatId, FormatSet,
-    HookDiagnostic, HookSourceKind, Ownership,
+    AbsPathBuf, AgentFolder, FileContent, FileLocation, FilePattern, FileRole, FileScope, FormatId,
+    FormatSet, HookDiagnostic, HookSourceKind, Ownership,
 };
 
 use crate::EnvVars;
@@ -860,7 +860,9 @@ pub fn files_in(dir: &Path, suffix: &str) -> (Vec<PathBuf>, Vec<HookDiagnostic>)
 
 /// [`files_in`] for `dir` and its subfolders down to `depth` levels below it (a recursive
 /// [`FilePattern::EachIn`]), in path order. A subfolder whose name starts with `.` is not
-/// entered, nor a symlink to a folder (a link cannot make the walk loop or leave the tree);
+/// entered. A symbolic link to a folder is entered once per folder it leads to, as the agents
+/// read through it (a skill linked from a shared folder, `.claude/skills/deploy ->
+/// ../../shared/skills/deploy`), unless it leads to the walked folder or above it (a loop);
 /// the caps count over the whole tree, and a subfolder that cannot be listed gives a warning
 /// naming it while the rest is read.
 pub fn files_below(dir: &Path, suffix: &str, depth: usize) -> (Vec<PathBuf>, Vec<HookDiagnostic>) {
@@ -868,6 +870,9 @@ pub fn files_below(dir: &Path, suffix: &str, depth: usize) -> (Vec<PathBuf>, Vec
     let mut files: Vec<PathBuf> = Vec::new();
     let mut seen = 0usize;
     let mut pending: Vec<(PathBuf, usize)> = vec![(dir.to_path_buf(), 0)];
+    // The walked folder's real path, once a link asks, and the folders links led to.
+    let mut top: Option<PathBuf> = None;
+    let mut linked: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
     'walk: while let Some((folder, level)) = pending.pop() {
         let entries = match std::fs::read_dir(&folder) {
             Ok(entries) => entries,
@@ -908,8 +913,26 @@ pub fn files_below(dir: &Path, suffix: &str, depth: usize) -> (Vec<PathBuf>, Vec
                 continue;
             }
             let path = entry.path();
-            if level < depth && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            let Ok(file_type) = entry.file_type() else { continue };
+            if level < depth && file_type.is_dir() {
                 pending.push((path, level + 1));
+                continue;
+            }
+            // A link to a folder elsewhere is entered once (`.claude/skills/deploy ->
+            // ../../shared/skills/deploy`: the agents read through it); one to the walked
+            // folder or above it would loop, and is not.
+            if level < depth
+                && file_type.is_symlink()
+                && let Ok(target) = hooks_registry::canonicalize(&path)
+                && target.as_path().is_dir()
+            {
+                let top = top.get_or_insert_with(|| {
+                    hooks_registry::canonicalize(dir)
+                        .map_or_else(|_| dir.to_path_buf(), AbsPathBuf::into_path_buf)
+                });
+                if !top.starts_with(target.as_path()) && linked.insert(target.into_path_buf()) {
+                    pending.push((path, level + 1));
+                }
                 continue;
             }
             // Follows a symlink: what counts is what the reader would open.

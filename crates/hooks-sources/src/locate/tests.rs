@@ -316,7 +316,7 @@ fn managed_fragments_are_the_visible_json_files_in_name_order_after_the_base_fil
 
 /// A recursive folder (Copilot CLI's `.github/hooks`, which Copilot 1.0.102 reads with its
 /// subfolders): every visible file at any depth down to the nesting cap, in path order;
-/// hidden folders and links to folders are not entered.
+/// hidden folders and links to the folder or above it are not entered.
 #[test]
 fn a_recursive_folder_gives_its_subfolders_files_in_path_order() {
     let tmp = tempfile::tempdir().unwrap();
@@ -332,6 +332,8 @@ fn a_recursive_folder_gives_its_subfolders_files_in_path_order() {
     touch(&deep.parent().unwrap().join("deepest.json"));
     #[cfg(unix)]
     std::os::unix::fs::symlink(tmp.path(), d.join("loop")).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&d, d.join("sub/self")).unwrap();
     let (files, warnings) = files_below(&d, ".json", FilePattern::MAX_NESTING);
     assert!(warnings.is_empty(), "{warnings:?}");
     let rel: Vec<String> =
@@ -1034,4 +1036,28 @@ fn the_extensions_hook_files_are_found_where_gemini_cli_loads_them() {
         formats.kind_named("user_gemini_extensions").map(|k| k.name()),
         Some("user_gemini_extensions".to_owned())
     );
+}
+
+/// A link to a folder elsewhere is entered, as the agents read through it (a skill linked from
+/// a shared folder), once per folder it leads to; a dangling one, or one to a file named like
+/// a folder, gives nothing more.
+#[cfg(unix)]
+#[test]
+fn a_recursive_folder_enters_links_to_folders_elsewhere_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("repo/.claude/skills");
+    touch(&d.join("own/SKILL.md"));
+    touch(&tmp.path().join("repo/shared/skills/deploy/SKILL.md"));
+    touch(&tmp.path().join("repo/shared/skills/deploy/nested/SKILL.md"));
+    std::os::unix::fs::symlink("../../shared/skills/deploy", d.join("deploy")).unwrap();
+    std::os::unix::fs::symlink("../../shared/skills/deploy", d.join("again")).unwrap();
+    std::os::unix::fs::symlink("../../shared/missing", d.join("dangling")).unwrap();
+    let (files, warnings) = files_below(&d, "SKILL.md", FilePattern::MAX_NESTING);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let rel: Vec<String> =
+        files.iter().map(|p| p.strip_prefix(&d).unwrap().display().to_string()).collect();
+    let once = rel.iter().filter(|r| r.ends_with("nested/SKILL.md")).count();
+    assert_eq!(once, 1, "{rel:?}");
+    assert!(rel.contains(&"own/SKILL.md".to_owned()), "{rel:?}");
+    assert_eq!(rel.len(), 3, "{rel:?}");
 }
