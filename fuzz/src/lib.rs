@@ -323,6 +323,16 @@ pub fn gemini_parse(data: &[u8]) {
     let extension = extension.expect("gemini: an extension's hook file parses as settings do");
     assert_eq!(extension.definitions.len(), parsed.definitions.len(), "gemini: same hooks");
     assert!(extension.definitions.iter().all(|d| !d.enabled), "gemini: extension hooks never run");
+    // And as an extension's install file: where strict JSON reads it too, a linked folder is
+    // the last `source` string of an object whose last `type` is `link`, and nothing else.
+    let linked = {
+        use hooks_schema::FormatDescriptor as _;
+        hooks_format_gemini::GeminiFormat.linked_folder(hooks_format_gemini::EXTENSIONS, data)
+    };
+    if let Ok(v) = serde_json::from_str::<serde_json::Value>(&String::from_utf8_lossy(data)) {
+        let expected = (v["type"] == "link").then(|| v["source"].as_str().map(str::to_owned));
+        assert_eq!(linked, expected.flatten(), "gemini: the linked folder is the file's source");
+    }
 }
 
 /// The Gemini CLI host codec: `decode_input` on arbitrary bytes (the first byte picks an

@@ -62,7 +62,14 @@ fn source(target: &str) -> Option<Source> {
             &[b"\x00", b"\x01", b"\x02"],
         ),
         "codex_host" => s(&["crates/hooks-format-codex/test_data/codec"], &[".json"], NONE),
-        "gemini_parse" => s(&["crates/hooks-format-gemini/test_data/settings"], &[".json"], NONE),
+        "gemini_parse" => s(
+            &[
+                "crates/hooks-format-gemini/test_data/settings",
+                "crates/hooks-format-gemini/test_data/extensions",
+            ],
+            &[".json"],
+            NONE,
+        ),
         "claude_host" => {
             s(&["crates/hooks-format-claude/test_data/host/payloads"], &[".json"], &[b"\x00"])
         }

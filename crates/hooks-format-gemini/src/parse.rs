@@ -53,6 +53,9 @@ const HANDLER_KEYS: [&str; 6] = ["type", "command", "name", "timeout", "descript
 
 struct Reader<'a> {
     path: &'a Path,
+    /// Reading an extension's hook file ([`parse_extension_hooks`]): only its `hooks`, and
+    /// no environment expansion (Gemini CLI expands none there).
+    extension: bool,
     diagnostics: Vec<HookDiagnostic>,
     definitions: Vec<HookDefinition>,
     disabled: Vec<String>,
@@ -68,8 +71,14 @@ struct Reader<'a> {
 /// hook Gemini CLI would run is a definition, everything it discards is a diagnostic, and
 /// `hooksConfig.enabled` is the policy switch.
 pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
+    parse_document(bytes, path, false)
+}
+
+/// [`parse`], or, for `extension`, an extension's hook file: its `hooks` alone.
+fn parse_document(bytes: &[u8], path: &Path, extension: bool) -> ParseResult {
     let mut r = Reader {
         path,
+        extension,
         diagnostics: Vec::new(),
         definitions: Vec::new(),
         disabled: Vec::new(),
@@ -103,13 +112,14 @@ pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
     r.duplicates(&root);
     let mut settings = Map::new();
     let mut policy = SourcePolicy::default();
-    if let Some(cfg) = root.get("hooksConfig") {
+    if let Some(cfg) = root.get("hooksConfig").filter(|_| !extension) {
         r.hooks_config(&cfg.value, &mut settings, &mut policy);
     }
     if let Some(trust) = root
         .get("security")
         .and_then(|s| s.value.get("folderTrust"))
         .and_then(|f| f.value.get("enabled"))
+        .filter(|_| !extension)
     {
         settings.insert(FOLDER_TRUST.to_owned(), trust.value.to_value());
     }
@@ -126,13 +136,12 @@ pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
 /// file's grandparent), `${workspacePath}` by `$GEMINI_PROJECT_DIR` (the session's folder, as
 /// the guard places it), `${/}` and `${pathSeparator}` by `/`, as `recursivelyHydrateStrings`
 /// does in the command, its arguments, its folder and its environment (another `${name}`,
-/// an extension setting's, is left as written). Nothing else of the file applies (Gemini CLI
-/// reads no `hooksConfig` there). Every definition is disabled: Gemini CLI runs them, the
-/// engine lists them and protects the scripts they name.
+/// an extension setting's, is left as written). Nothing else of the file applies: Gemini CLI
+/// reads no `hooksConfig` there and expands no environment variable in it. Every definition
+/// is disabled: Gemini CLI runs them, the engine lists them and protects the scripts they
+/// name.
 pub fn parse_extension_hooks(bytes: &[u8], path: &Path) -> ParseResult {
-    let mut parsed = parse(bytes, path)?;
-    parsed.settings = Map::new();
-    parsed.policy = SourcePolicy::default();
+    let mut parsed = parse_document(bytes, path, true)?;
     if parsed.definitions.is_empty() {
         return Ok(parsed);
     }
@@ -484,6 +493,9 @@ impl Reader<'_> {
     /// Gemini CLI replaces `$VAR`, `${VAR}` and `${VAR:-default}` in every settings string
     /// with its own environment when it loads the file; this engine leaves the text alone.
     fn env_expansion(&mut self, key: &str, text: &str, at: &Node) {
+        if self.extension {
+            return;
+        }
         let b = text.as_bytes();
         let expands = b.windows(2).any(|w| {
             w.first() == Some(&b'$')

@@ -913,8 +913,8 @@ pub fn files_below(dir: &Path, suffix: &str, depth: usize) -> (Vec<PathBuf>, Vec
                 continue;
             }
             let path = entry.path();
-            let Ok(file_type) = entry.file_type() else { continue };
-            if level < depth && file_type.is_dir() {
+            let file_type = entry.file_type().ok();
+            if level < depth && file_type.is_some_and(|t| t.is_dir()) {
                 pending.push((path, level + 1));
                 continue;
             }
@@ -922,7 +922,7 @@ pub fn files_below(dir: &Path, suffix: &str, depth: usize) -> (Vec<PathBuf>, Vec
             // ../../shared/skills/deploy`: the agents read through it); one to the walked
             // folder or above it would loop, and is not.
             if level < depth
-                && file_type.is_symlink()
+                && file_type.is_some_and(|t| t.is_symlink())
                 && let Ok(target) = hooks_registry::canonicalize(&path)
                 && target.as_path().is_dir()
             {

@@ -108,11 +108,29 @@ fn a_link_file_names_the_folder_gemini_cli_loads_the_extension_from() {
 }
 
 proptest::proptest! {
-    /// Any bytes as a link file: no panic, and a folder only from a `link` object.
+    /// Any bytes as a link file: no panic; where strict JSON reads them too, the folder is
+    /// the last `source` string of an object whose last `type` is `link`, and nothing else.
     #[test]
     fn any_link_file_is_read_without_panic(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..256)) {
-        if GeminiFormat.linked_folder(EXTENSIONS, &bytes).is_some() {
-            proptest::prop_assert!(String::from_utf8_lossy(&bytes).contains("link"));
+        let linked = GeminiFormat.linked_folder(EXTENSIONS, &bytes);
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(&String::from_utf8_lossy(&bytes)) {
+            let expected = (v["type"] == "link").then(|| v["source"].as_str().map(str::to_owned));
+            proptest::prop_assert_eq!(linked, expected.flatten());
         }
+    }
+
+    /// Link files made of the keys that matter, in any order and repetition.
+    #[test]
+    fn link_files_of_the_keys_that_matter_name_the_last_source(
+        members in proptest::collection::vec((0..3usize, 0..3usize), 0..6)
+    ) {
+        let keys = ["type", "source", "other"];
+        let values = ["\"link\"", "\"/a/b\"", "3"];
+        let body: Vec<String> =
+            members.iter().map(|&(k, v)| format!("\"{}\": {}", keys[k], values[v])).collect();
+        let text = format!("{{{}}}", body.join(", "));
+        let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        let expected = (v["type"] == "link").then(|| v["source"].as_str().map(str::to_owned));
+        proptest::prop_assert_eq!(GeminiFormat.linked_folder(EXTENSIONS, text.as_bytes()), expected.flatten());
     }
 }

@@ -242,3 +242,29 @@ proptest! {
         }
     }
 }
+
+/// Golden files for extensions (`test_data/extensions/*.json`, output in
+/// `test_data/output/extensions/`): each file read as an extension's hook file (its hooks
+/// disabled, its variables replaced) and as an extension's install file (the folder a link
+/// names).
+#[test]
+fn golden_extensions() {
+    use hooks_schema::FormatDescriptor as _;
+    let dir = data_dir().join("extensions");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("fixture dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "fixtures missing in {}", dir.display());
+    for file in files {
+        let bytes = std::fs::read(&file).expect("read fixture");
+        let shown = Path::new("/home/u/.gemini/extensions/safety/hooks/hooks.json");
+        let mut rendered = render(&crate::parse_extension_hooks(&bytes, shown));
+        let linked = crate::GeminiFormat.linked_folder(crate::EXTENSIONS, &bytes);
+        let _ = writeln!(rendered, "as an install file, links to: {linked:?}");
+        let stem = file.file_stem().expect("stem").to_string_lossy().into_owned();
+        expect_file![data_dir().join(format!("output/extensions/{stem}.txt"))].assert_eq(&rendered);
+    }
+}
