@@ -237,6 +237,22 @@ pub struct ProtectedPattern {
     pub nested_file: bool,
 }
 
+impl ProtectedPattern {
+    /// Every file under `scope` (or `scope` itself, a file), for a source of kind `kind`
+    /// named by that path.
+    pub(crate) fn whole(kind: HookSourceKind, scope: AbsPathBuf) -> ProtectedPattern {
+        ProtectedPattern {
+            source: HookSourceId::new(kind, scope.clone()),
+            scope,
+            tail: PathBuf::new(),
+            session: None,
+            what: ProtectedKind::File,
+            nested: false,
+            nested_file: false,
+        }
+    }
+}
+
 /// Hook files that would be loaded if they existed, which the registry protects whether or
 /// not they exist: creating one changes which hooks run (a project's first
 /// `.cursor/hooks.json`, `.claude/settings.local.json` with `{"disableAllHooks": true}`).
@@ -310,15 +326,7 @@ impl LinkedFolder {
             held.iter().any(|h| h.as_path().starts_with(l))
                 || roots.iter().any(|r| r.as_path().starts_with(l) || l.starts_with(r.as_path()))
         });
-        let whole = |scope: AbsPathBuf| ProtectedPattern {
-            source: HookSourceId::new(self.kind, scope.clone()),
-            scope,
-            tail: PathBuf::new(),
-            session: None,
-            what: ProtectedKind::File,
-            nested: false,
-            nested_file: false,
-        };
+        let whole = |scope: AbsPathBuf| ProtectedPattern::whole(self.kind, scope);
         if !holds || self.parts.is_empty() {
             return located.into_iter().map(whole).collect();
         }
@@ -406,15 +414,7 @@ impl ExpectedFiles {
             }
         }
         let mut patterns = Vec::new();
-        let whole = |kind: HookSourceKind, scope: AbsPathBuf| ProtectedPattern {
-            source: HookSourceId::new(kind, scope.clone()),
-            scope,
-            tail: PathBuf::new(),
-            session: None,
-            what: ProtectedKind::File,
-            nested: false,
-            nested_file: false,
-        };
+        let whole = ProtectedPattern::whole;
         for (kind, folder) in folders {
             let Ok(folder) = AbsPathBuf::new(folder) else { continue };
             for located in locations_with(resolver, &folder) {

@@ -40,17 +40,22 @@ pub(crate) fn render(result: &ParseResult) -> String {
     })
 }
 
-#[test]
-fn golden_settings() {
-    let dir = data_dir().join("settings");
+/// The `.json` fixtures of `test_data/<folder>`, in name order, at least `min` of them.
+fn fixtures(folder: &str, min: usize) -> Vec<PathBuf> {
+    let dir = data_dir().join(folder);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("fixture dir")
         .map(|e| e.expect("entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();
     files.sort();
-    assert!(files.len() > 10, "fixtures missing in {}", dir.display());
-    for file in files {
+    assert!(files.len() >= min, "fixtures missing in {}", dir.display());
+    files
+}
+
+#[test]
+fn golden_settings() {
+    for file in fixtures("settings", 11) {
         let bytes = std::fs::read(&file).expect("read fixture");
         let name = file.file_name().expect("name").to_string_lossy().into_owned();
         let shown = PathBuf::from(format!("/p/.gemini/{name}"));
@@ -250,15 +255,7 @@ proptest! {
 #[test]
 fn golden_extensions() {
     use hooks_schema::FormatDescriptor as _;
-    let dir = data_dir().join("extensions");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("fixture dir")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 5, "fixtures missing in {}", dir.display());
-    for file in files {
+    for file in fixtures("extensions", 5) {
         let bytes = std::fs::read(&file).expect("read fixture");
         let shown = Path::new("/home/u/.gemini/extensions/safety/hooks/hooks.json");
         let mut rendered = render(&crate::parse_extension_hooks(&bytes, shown));
