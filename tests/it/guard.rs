@@ -910,6 +910,44 @@ fn the_scripts_an_extension_s_hooks_run_are_protected() {
     assert!(list.to_string().contains("extension_hooks"), "{list:#}");
 }
 
+/// An extension's hook whose command keeps a `${NAME}` after the extension variables is
+/// completed by Gemini CLI from the extension's settings, which in a trusted workspace take
+/// every key of the workspace's own `.env`: that file decides what the hook runs (`MODE=off;
+/// exit 0 #`), so it is out of the agent's reach wherever a session starts. An extension whose
+/// hooks have no such name leaves `.env` editable.
+#[test]
+fn the_workspace_env_an_extension_s_hook_takes_its_settings_from_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let plain = serde_json::json!({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": "sh ${extensionPath}/gate.sh"}
+    ]}]}});
+    home.write(".gemini/extensions/plain/hooks/hooks.json", &plain.to_string());
+    project.write(".env", "MODE=strict\n");
+    project.write("pkg/.env", "MODE=strict\n");
+    let (_, lines) = guard(project.path(), project.path(), home.path(), &[".env"]);
+    assert_eq!(allowed(&lines), [true], "{lines:#?}");
+    let settings = serde_json::json!({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": "sh ${extensionPath}/gate.sh --mode ${GATE_MODE}"}
+    ]}]}});
+    home.write(".gemini/extensions/gate/hooks/hooks.json", &settings.to_string());
+    let lines = guard_refusing(project.path(), home.path(), &[".env", "src/.env.example"], 1);
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_gemini_extensions", "{lines:#?}");
+    // A session started in `pkg/` reads `pkg/.env`.
+    let pkg = project.path().join("pkg");
+    let root = project.path().to_str().expect("utf-8");
+    let pkg_s = pkg.to_str().expect("utf-8");
+    let cfg = home.path().to_str().expect("utf-8");
+    let o = hooks_in_env(
+        &pkg,
+        &["guard", "--root", root, "--cwd", pkg_s, "--config-dir", cfg, "--json", ".env"],
+        "",
+        &[("HOME", home.path())],
+    );
+    let at_pkg = json_lines(&o.stdout);
+    assert_eq!(allowed(&at_pkg), [false], "{at_pkg:#?}");
+}
+
 /// Claude Code registers the hooks in its subagents' and skills' front matter (`hooks:` in
 /// `.claude/agents/*.md`, `.claude/skills/*/SKILL.md`, `.claude/commands/*.md`, and the same
 /// under the user's folder); a skill's hooks run the scripts beside it. An agent that may not

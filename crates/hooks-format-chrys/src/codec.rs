@@ -100,7 +100,7 @@ impl HookCodec for ChrysCodec {
                 .filter(|c| !c.is_empty())
                 .map_or(LaunchDir::Session, template_dir),
             dir_vars: hook.env.iter().map(|(k, v)| (k.clone(), template_dir(v))).collect(),
-            argv_templates: Vec::new(),
+            ..HookLaunch::default()
         }
     }
 

@@ -281,7 +281,7 @@ impl HookCodec for CopilotCodec {
         if let Some(dir) = hook.native.get(NATIVE_HOOK_DIR).and_then(Value::as_str) {
             dir_vars.push((HOOK_DIR_VAR.to_owned(), LaunchDir::Fixed(dir.into())));
         }
-        HookLaunch { run_dir, dir_vars, argv_templates: Vec::new() }
+        HookLaunch { run_dir, dir_vars, ..HookLaunch::default() }
     }
 
     fn encode(

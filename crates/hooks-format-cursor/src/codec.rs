@@ -47,6 +47,6 @@ impl HookCodec for CursorCodec {
             };
             (k.clone(), dir)
         }));
-        HookLaunch { run_dir: LaunchDir::Placement, dir_vars, argv_templates: Vec::new() }
+        HookLaunch { run_dir: LaunchDir::Placement, dir_vars, ..HookLaunch::default() }
     }
 }

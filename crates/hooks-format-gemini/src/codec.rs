@@ -39,6 +39,10 @@ pub struct GeminiCodec;
 /// the session id.
 pub const PROJECT_DIR_VARS: [&str; 3] = ["GEMINI_PROJECT_DIR", "GEMINI_CWD", "CLAUDE_PROJECT_DIR"];
 
+/// The file in the session's folder whose keys Gemini CLI gives an extension's hooks as
+/// settings ([`crate::NATIVE_WORKSPACE_ENV`]).
+pub const WORKSPACE_ENV_FILE: &str = ".env";
+
 /// What the model sees of a tool Gemini CLI's `AfterTool` hooks blocked.
 pub const RESULT_BLOCKED: &str = "Tool result blocked: ";
 
@@ -231,10 +235,18 @@ impl HookCodec for GeminiCodec {
         let mut dir_vars: Vec<(String, LaunchDir)> =
             PROJECT_DIR_VARS.iter().map(|v| ((*v).to_owned(), LaunchDir::Session)).collect();
         dir_vars.extend(hook.env.iter().map(|(k, v)| (k.clone(), dir(v))));
+        // An extension's hook with a `${NAME}` Gemini CLI fills from the workspace's `.env`
+        // (`crate::parse_extension_hooks`).
+        let reads = if hook.native.get(crate::NATIVE_WORKSPACE_ENV) == Some(&Value::Bool(true)) {
+            vec![(WORKSPACE_ENV_FILE.to_owned(), LaunchDir::Session)]
+        } else {
+            Vec::new()
+        };
         HookLaunch {
             run_dir: LaunchDir::with_cwd(LaunchDir::Session, hook.cwd.as_deref()),
             dir_vars,
             argv_templates: Vec::new(),
+            reads,
         }
     }
 

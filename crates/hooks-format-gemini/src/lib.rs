@@ -41,7 +41,9 @@ pub const EVENT_RULE: hooks_schema::EventRule<'static> =
     hooks_schema::EventRule { also_runs_on: &ALSO_RUNS_ON, shell_exit_is_failure: false };
 
 pub use crate::{
-    codec::{GeminiCodec, PROJECT_DIR_VARS, RESULT_BLOCKED, expand_command, payload},
+    codec::{
+        GeminiCodec, PROJECT_DIR_VARS, RESULT_BLOCKED, WORKSPACE_ENV_FILE, expand_command, payload,
+    },
     descriptor::{
         EXTENSION_HOOKS, EXTENSIONS, FORMAT, GeminiFormat, LINK_FILE, LINKED_PARTS,
         MANAGED_SETTINGS, MANAGED_SYSTEM_DEFAULTS, PROJECT_FILE, PROJECT_SETTINGS, SETTINGS,
@@ -52,7 +54,7 @@ pub use crate::{
     matcher::{GEMINI_TOOLS, MAX_MATCHER_LEN, gemini_tool_name, mcp_tool_name},
     parse::{
         FOLDER_TRUST, HOOKS_DISABLED, HOOKS_ENABLED, MAX_DOCUMENT_BYTES, NATIVE_NAME,
-        NATIVE_SEQUENTIAL, SHELL, parse, parse_extension_hooks,
+        NATIVE_SEQUENTIAL, NATIVE_WORKSPACE_ENV, SHELL, parse, parse_extension_hooks,
     },
     problem::ConfigProblem,
 };

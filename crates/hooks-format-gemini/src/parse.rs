@@ -42,6 +42,13 @@ pub const NATIVE_NAME: &str = "name";
 /// The `native` key set on hooks of a group with `sequential: true`.
 pub const NATIVE_SEQUENTIAL: &str = "sequential";
 
+/// The `native` key set on an extension's hook whose command, folder or environment keeps a
+/// `${NAME}` after the extension variables are replaced ([`parse_extension_hooks`]): Gemini
+/// CLI fills it from the extension's settings, which, in a trusted workspace, include every
+/// key of the workspace's own `.env` (0.61's `getScopedEnvContents` with its default
+/// `experimental.extensionConfig`), so that file decides what the hook runs.
+pub const NATIVE_WORKSPACE_ENV: &str = "workspace_env";
+
 /// The shell Gemini CLI runs a command with on Unix (`bash -c <command>`).
 pub const SHELL: &str = "bash";
 
@@ -161,6 +168,18 @@ pub fn parse_extension_hooks(bytes: &[u8], path: &Path) -> ParseResult {
             hydrate(cwd);
         }
         d.env.iter_mut().for_each(|(_, value)| hydrate(value));
+        let texts: Vec<&str> = match &d.command {
+            HookCommand::Shell { script, .. } => vec![script.as_str()],
+            HookCommand::Exec { program, args } => {
+                std::iter::once(program.as_str()).chain(args.iter().map(String::as_str)).collect()
+            }
+            _ => Vec::new(),
+        };
+        let filled =
+            texts.into_iter().chain(d.cwd.as_deref()).chain(d.env.iter().map(|(_, v)| v.as_str()));
+        if filled.into_iter().any(has_placeholder) {
+            d.native.insert(NATIVE_WORKSPACE_ENV.to_owned(), Value::Bool(true));
+        }
         d.enabled = false;
     }
     let note = HookDiagnostic::info(format!(
@@ -169,6 +188,19 @@ pub fn parse_extension_hooks(bytes: &[u8], path: &Path) -> ParseResult {
     ));
     parsed.diagnostics.push(note.in_file(path).with_code("extension_hooks"));
     Ok(parsed)
+}
+
+/// Whether `text` holds a `${key}` as Gemini CLI's pattern finds one ([`hydrate`]'s rule).
+fn has_placeholder(text: &str) -> bool {
+    let mut rest = text;
+    while let Some(at) = rest.find("${") {
+        let after = &rest[at + 2..];
+        match after.find(['}', '\n', '\r', '\u{2028}', '\u{2029}']) {
+            Some(end) if after[end..].starts_with('}') => return true,
+            _ => rest = after,
+        }
+    }
+    false
 }
 
 /// `text` with Gemini CLI's extension variables replaced ([`parse_extension_hooks`]): each

@@ -165,7 +165,7 @@ impl HookCodec for WindsurfCodec {
     /// or in the workspace root; Windsurf documents no variables.
     fn launch(&self, hook: &HookDefinition) -> HookLaunch {
         let run_dir = LaunchDir::with_cwd(LaunchDir::Project, hook.cwd.as_deref());
-        HookLaunch { run_dir, dir_vars: Vec::new(), argv_templates: Vec::new() }
+        HookLaunch { run_dir, ..HookLaunch::default() }
     }
 
     fn encode(

@@ -885,6 +885,15 @@ fn protect_definition_roles(
             }
         }
     }
+    // The files the agent reads to complete the command (Gemini CLI's workspace `.env` for an
+    // extension's `${NAME}`): protected as what an option loads.
+    if keep(PathRole::Loaded) {
+        for (rel, dir) in &launch.reads {
+            for loc in &locate(dir, placed) {
+                protect_at(&mut out, loc, Path::new(rel), PathRole::Loaded, resolver);
+            }
+        }
+    }
     if read_scripts {
         protect_sourced(&mut out, scripts, launch, placed, resolver);
     }

@@ -43,7 +43,7 @@ impl HookCodec for SessionCodec {
         HookLaunch {
             run_dir,
             dir_vars: vec![("PROJECT_DIR".to_owned(), LaunchDir::Project)],
-            argv_templates: Vec::new(),
+            ..HookLaunch::default()
         }
     }
 }

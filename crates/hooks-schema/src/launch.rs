@@ -60,6 +60,10 @@ pub struct HookLaunch {
     /// Text the codec substitutes at the start of an argument of an argument vector
     /// (Claude Code's `${CLAUDE_PROJECT_DIR}` in `args`), and the directory it becomes.
     pub argv_templates: Vec<(String, LaunchDir)>,
+    /// Files the agent reads to complete the hook's command before it runs it, each relative
+    /// to a directory (Gemini CLI fills an extension hook's `${NAME}` from the workspace's
+    /// `.env`): the guard protects them as it protects what the command loads.
+    pub reads: Vec<(String, LaunchDir)>,
 }
 
 impl Default for HookLaunch {
@@ -69,6 +73,7 @@ impl Default for HookLaunch {
             run_dir: LaunchDir::Placement,
             dir_vars: Vec::new(),
             argv_templates: Vec::new(),
+            reads: Vec::new(),
         }
     }
 }

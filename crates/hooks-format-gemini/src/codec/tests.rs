@@ -315,3 +315,22 @@ proptest! {
         }
     }
 }
+
+/// An extension's hook that keeps a `${NAME}` is completed from the workspace's `.env`: its
+/// launch names that file in the session's folder; other hooks read nothing.
+#[test]
+fn an_extension_hook_with_a_setting_reads_the_workspace_env() {
+    let plain = definition("BeforeTool", "./check.sh");
+    assert!(GeminiCodec.launch(&plain).reads.is_empty());
+    let text = br#"{"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": "sh ${extensionPath}/gate.sh ${GATE_MODE}"},
+        {"type": "command", "command": "sh ${extensionPath}/gate.sh", "env": {"M": "${GATE_MODE}"}},
+        {"type": "command", "command": "sh ${extensionPath}/gate.sh $GATE_MODE ${unclosed"}
+    ]}]}}"#;
+    let path = Path::new("/home/u/.gemini/extensions/x/hooks/hooks.json");
+    let parsed = crate::parse_extension_hooks(text, path).expect("parses");
+    let reads: Vec<Vec<(String, hooks_schema::LaunchDir)>> =
+        parsed.definitions.iter().map(|d| GeminiCodec.launch(d).reads).collect();
+    let env = vec![(crate::WORKSPACE_ENV_FILE.to_owned(), hooks_schema::LaunchDir::Session)];
+    assert_eq!(reads, [env.clone(), env, Vec::new()]);
+}
