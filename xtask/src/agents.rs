@@ -26,6 +26,9 @@
 //! - **extension**: the same for `scripts/ext-gate.sh` of the project, which the hook of
 //!   the user's Gemini CLI extension runs through `${workspacePath}` (Gemini CLI runs it
 //!   itself; the engine reads the extension's hooks only to protect what they run);
+//! - **settings**: the same for the project's `.env`, whose keys Gemini CLI gives the hook of
+//!   the user's extension that names `${GATE_MODE}` (Gemini CLI's own file tools refuse that
+//!   path before any hook: under Gemini CLI its refusal counts);
 //! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
 //!   changed file is inert until trusted again);
 //! - **retrust**: changed, then trusted again with `hooks trust --yes`: denied again.
@@ -170,6 +173,18 @@ if [ "${XTASK_EXTENSION:-}" = 1 ]; then
     cp "$PROJ/scripts/ext-gate.sh" "$RUN/ext-gate.sh.orig"
   fi
 fi
+if [ "${XTASK_SETTINGS:-}" = 1 ]; then
+  # The user's Gemini CLI extension whose hook names a setting, `${GATE_MODE}`, which Gemini
+  # CLI fills from the workspace's `.env` (every key of it, in a trusted workspace). Claude
+  # Code's `Write` creates the file instead, as above.
+  mkdir -p "$RHOME/.gemini/extensions/mode-gate/hooks"
+  printf '{"name": "mode-gate", "version": "1.0.0"}\n' > "$RHOME/.gemini/extensions/mode-gate/gemini-extension.json"
+  printf '{"hooks": {"BeforeTool": [{"matcher": "*", "hooks": [{"type": "command", "command": "echo mode=${GATE_MODE} >> %s/mode.txt"}]}]}}\n' "$RUN" > "$RHOME/.gemini/extensions/mode-gate/hooks/hooks.json"
+  if [ "$RA_AGENT" != claude ]; then
+    printf 'GATE_MODE=strict\n' > "$PROJ/.env"
+    cp "$PROJ/.env" "$RUN/env.orig"
+  fi
+fi
 if [ "${XTASK_MAIN_AGENT:-}" = 1 ]; then
   # A subagent made the main thread's agent by the repository's Claude Code settings: the
   # hooks of its front matter run for the whole session (the file's name is not its name).
@@ -295,6 +310,8 @@ enum Edit {
     Linked,
     /// `scripts/ext-gate.sh` of the project, which the user's Gemini CLI extension's hook runs.
     ExtensionScript,
+    /// The project's `.env`, whose keys Gemini CLI gives the user's extension's hook as settings.
+    WorkspaceEnv,
 }
 
 /// The scripted file-tool call that rewrites the project's `.cursor/hooks.json`, or the
@@ -313,6 +330,7 @@ fn edit_call(
         Edit::NestedScript => ("{PROJ}/pkg/scripts/gate.sh", "pkg/scripts/gate.sh"),
         Edit::Linked => ("{PROJ}/hooks/hooks.json", "hooks/hooks.json"),
         Edit::ExtensionScript => ("{PROJ}/scripts/ext-gate.sh", "scripts/ext-gate.sh"),
+        Edit::WorkspaceEnv => ("{PROJ}/.env", ".env"),
     };
     match agent {
         "claude" => (
@@ -457,6 +475,16 @@ const CASES: &[Case] = &[
         shell_exit: false,
     },
     Case {
+        name: "settings",
+        tool_cmd: "touch ran.txt",
+        edit: Some(Edit::WorkspaceEnv),
+        change_after_trust: false,
+        retrust: false,
+        subfolder: false,
+        main_agent: false,
+        shell_exit: false,
+    },
+    Case {
         name: "subfolder",
         tool_cmd: "rm -rf build && touch ran.txt",
         edit: None,
@@ -583,6 +611,9 @@ fn run_case(
         if edit == Edit::ExtensionScript {
             cmd.env("XTASK_EXTENSION", "1");
         }
+        if edit == Edit::WorkspaceEnv {
+            cmd.env("XTASK_SETTINGS", "1");
+        }
         if edit == Edit::PathProgram {
             #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
             let path = std::env::var_os("PATH").unwrap_or_default();
@@ -697,6 +728,8 @@ fn run_case(
                 (run_dir.join("proj/hooks/hooks.json"), run_dir.join("linked-hooks.json.orig"))
             } else if case.edit == Some(Edit::ExtensionScript) {
                 (run_dir.join("proj/scripts/ext-gate.sh"), run_dir.join("ext-gate.sh.orig"))
+            } else if case.edit == Some(Edit::WorkspaceEnv) {
+                (run_dir.join("proj/.env"), run_dir.join("env.orig"))
             } else {
                 (
                     run_dir.join("proj/.cursor/hooks.json"),
@@ -718,6 +751,15 @@ fn run_case(
                 (
                     unchanged && shown && ran,
                     format!("{detail}; Gemini CLI ran the extension's hook: {ran}"),
+                )
+            } else if case.edit == Some(Edit::WorkspaceEnv) && agent == "gemini" {
+                // Gemini CLI 0.61's own file tools refuse the workspace's `.env` before any hook
+                // runs (`validatePathAccess`: "Path not in workspace"); that it fills the hook's
+                // `${GATE_MODE}` from the file was observed apart (`specs/hardening.md`, F38).
+                let own = seen.contains("Path not in workspace");
+                (
+                    unchanged && (shown || own),
+                    format!("{detail}; Gemini CLI refused the path itself: {own}"),
                 )
             } else {
                 (unchanged && shown, detail)
