@@ -190,45 +190,41 @@ pub fn parse_extension_hooks(bytes: &[u8], path: &Path) -> ParseResult {
     Ok(parsed)
 }
 
-/// Whether `text` holds a `${key}` as Gemini CLI's pattern finds one ([`hydrate`]'s rule).
+/// Whether `text` holds a `${key}` as Gemini CLI's pattern finds one ([`next_placeholder`]).
 fn has_placeholder(text: &str) -> bool {
-    let mut rest = text;
-    while let Some(at) = rest.find("${") {
-        let after = &rest[at + 2..];
+    next_placeholder(text).is_some()
+}
+
+/// The first `${key}` of `text` as Gemini CLI's `/\${(.*?)}/g` finds it: the shortest key on
+/// one line (JavaScript's `.` matches no line terminator), as where it starts and the key.
+fn next_placeholder(text: &str) -> Option<(usize, &str)> {
+    let mut from = 0;
+    while let Some(at) = text.get(from..)?.find("${").map(|i| from + i) {
+        let after = &text[at + 2..];
         match after.find(['}', '\n', '\r', '\u{2028}', '\u{2029}']) {
-            Some(end) if after[end..].starts_with('}') => return true,
-            _ => rest = after,
+            Some(end) if after[end..].starts_with('}') => return Some((at, &after[..end])),
+            _ => from = at + 2,
         }
     }
-    false
+    None
 }
 
 /// `text` with Gemini CLI's extension variables replaced ([`parse_extension_hooks`]): each
-/// `${key}` (the shortest, on one line: `/\${(.*?)}/g`) whose key is one of them.
+/// `${key}` ([`next_placeholder`]) whose key is one of them; another is left as written.
 fn hydrate(text: &str, extension_path: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(at) = rest.find("${") {
-        let after = &rest[at + 2..];
-        // JavaScript's `.` matches no line terminator.
-        let end = after.find(['}', '\n', '\r', '\u{2028}', '\u{2029}']);
-        let Some(end) = end.filter(|&e| after[e..].starts_with('}')) else {
-            out.push_str(&rest[..at + 2]);
-            rest = after;
-            continue;
-        };
-        let value = match &after[..end] {
+    while let Some((at, key)) = next_placeholder(rest) {
+        let value = match key {
             "extensionPath" => Some(extension_path),
             "workspacePath" => Some("$GEMINI_PROJECT_DIR"),
             "/" | "pathSeparator" => Some("/"),
             _ => None,
         };
+        let end = at + 2 + key.len() + 1;
         out.push_str(&rest[..at]);
-        match value {
-            Some(v) => out.push_str(v),
-            None => out.push_str(&rest[at..at + 2 + end + 1]),
-        }
-        rest = &after[end + 1..];
+        out.push_str(value.unwrap_or(&rest[at..end]));
+        rest = &rest[end..];
     }
     out.push_str(rest);
     out
