@@ -267,6 +267,26 @@ fn check_reads_a_subagent_s_or_a_skill_s_front_matter() {
     assert!(lines[1].to_string().contains("front_matter_hooks"), "{}", lines[1]);
 }
 
+/// `hooks check` on an installed Gemini CLI extension's hook file reads it as Gemini CLI
+/// does (it was read as a Chrys `hooks.json` before: "'hooks' must be a list"): its hooks,
+/// disabled, with the note that Gemini CLI runs them itself.
+#[test]
+fn check_reads_a_gemini_cli_extension_s_hook_file() {
+    let d = TestDir::new();
+    d.write(
+        ".gemini/extensions/safety/hooks/hooks.json",
+        r#"{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "sh ${extensionPath}/gate.sh"}]}]}}"#,
+    );
+    let o =
+        hooks_in(d.path(), &["check", "--json", ".gemini/extensions/safety/hooks/hooks.json"], "");
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let lines = json_lines(&o);
+    assert_eq!(lines[0]["format"], "gemini", "{}", lines[0]);
+    assert_eq!(lines[0]["hooks"].as_array().map(Vec::len), Some(1), "{}", lines[0]);
+    assert_eq!(lines[0]["hooks"][0]["enabled"], false, "{}", lines[0]);
+    assert!(lines[0].to_string().contains("extension_hooks"), "{}", lines[0]);
+}
+
 /// `hooks list` with Claude Code's `agent`: the picked subagent's file runs; the other one,
 /// trusted like it, says on its own line that it does not run, and the note below says why
 /// (the setting, the file that sets it, and the subagent of that name that runs).

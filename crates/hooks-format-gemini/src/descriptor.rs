@@ -85,6 +85,18 @@ fn in_gemini_folder(path: &Path) -> bool {
     path.parent().and_then(Path::file_name).is_some_and(|n| n == ".gemini")
 }
 
+/// Whether `path` is an installed extension's hook file:
+/// `.gemini/extensions/<name>/hooks/hooks.json`.
+fn is_extension_hook_file(path: &Path) -> bool {
+    let names: Vec<&std::ffi::OsStr> = path.iter().collect();
+    matches!(
+        names.as_slice(),
+        [.., gemini, extensions, _, hooks, file]
+            if *gemini == ".gemini" && *extensions == "extensions" && *hooks == "hooks"
+                && *file == "hooks.json"
+    )
+}
+
 /// The variable that replaces the home folder Gemini CLI keeps its `.gemini` folder in
 /// (Gemini CLI 0.61's `homedir()`): `$GEMINI_CLI_HOME/.gemini/settings.json` is the user file,
 /// and the extensions are beside it.
@@ -186,9 +198,14 @@ impl FormatDescriptor for GeminiFormat {
 
     /// A file in a `.gemini` folder, and `system-defaults.json`, are Gemini CLI's by name
     /// (Claude Code claims every `settings*.json` by name too: the app registers Gemini CLI
-    /// first, so the tie goes to the format whose folder it is).
+    /// first, so the tie goes to the format whose folder it is); an installed extension's
+    /// hook file by its folders and name together (Chrys claims every `hooks.json` by name).
     fn claim(&self, path: &Path) -> Claim {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if is_extension_hook_file(path) {
+            // Folders and name together (Chrys claims every `hooks.json` by name).
+            return Claim::Path;
+        }
         if name == "system-defaults.json" || in_gemini_folder(path) {
             Claim::Name
         } else {
@@ -219,9 +236,10 @@ impl FormatDescriptor for GeminiFormat {
         if gemini_keys { Claim::Name } else { Claim::No }
     }
 
-    /// A settings file, or an extension's hook file ([`EXTENSIONS`]'s role).
+    /// A settings file, or an extension's hook file ([`EXTENSIONS`]'s role, or a file named
+    /// as one: `hooks check ~/.gemini/extensions/x/hooks/hooks.json`).
     fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult {
-        if ctx.kind.role() == Some(EXTENSIONS) {
+        if ctx.kind.role() == Some(EXTENSIONS) || is_extension_hook_file(ctx.path) {
             return crate::parse_extension_hooks(bytes, ctx.path);
         }
         crate::parse(bytes, ctx.path)

@@ -57,6 +57,15 @@ fn claims() {
     assert_eq!(d.claim_content(br#"{"hooks": {"PreToolUse": [], "BeforeTool": []}}"#), Claim::No);
     let set = FormatSet::new(vec![descriptor()]);
     assert_eq!(set.canonical_event("PreCompress"), Some(HookEvent::PreCompact));
+    // An installed extension's hook file, by its folders and name together.
+    let ext = Path::new("/home/u/.gemini/extensions/safety/hooks/hooks.json");
+    assert_eq!(d.claim(ext), Claim::Path);
+    assert_eq!(d.claim(Path::new("/home/u/.gemini/extensions/hooks/hooks.json")), Claim::No);
+    assert_eq!(d.claim(Path::new("/p/extensions/safety/hooks/hooks.json")), Claim::No);
+    // Named so, it is read as one even given another kind (`hooks check`).
+    let text = br#"{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "x"}]}]}}"#;
+    let parsed = d.parse(text, &ParseContext::new(ext, USER_SETTINGS)).expect("parses");
+    assert!(parsed.definitions.iter().all(|h| !h.enabled), "{parsed:?}");
 }
 
 #[test]
