@@ -788,11 +788,6 @@ fn build_runtime(
                 config.user_dirs.as_ref(),
                 config.managed_dirs.as_ref(),
             );
-            expected.linked = hooks_sources::linked_folders(
-                formats,
-                config.user_dirs.as_ref(),
-                config.managed_dirs.as_ref(),
-            );
             crate::trust::protect_engine_folders(
                 &mut expected,
                 config.trust_store.as_deref(),

@@ -294,11 +294,6 @@ impl HookRuntime {
                         rt.config.user_dirs.as_ref(),
                         rt.config.managed_dirs.as_ref(),
                     );
-                    expected.linked = hooks_sources::linked_folders(
-                        &rt.config.formats,
-                        rt.config.user_dirs.as_ref(),
-                        rt.config.managed_dirs.as_ref(),
-                    );
                     crate::trust::protect_engine_folders(
                         &mut expected,
                         rt.config.trust_store.as_deref(),

@@ -391,7 +391,9 @@ pub fn candidates(
 /// `project.hooks_enabled` switches project hooks on; Claude Code's `disableAllHooks` lives
 /// in its settings files, which are candidates anyway). An [`FilePattern::EachIn`] folder is
 /// protected whole, and so is each format's [`AgentFolder`](hooks_schema::AgentFolder)
-/// (plugins and extensions, which the agent loads itself).
+/// (plugins and extensions, which the agent loads itself), and the folders the entries of the
+/// user's and managed agent folders stand for ([`linked_folders`]: the one part of this that
+/// reads the file system).
 pub fn expected_files(
     formats: &FormatSet,
     user: Option<&UserDirs>,
@@ -444,6 +446,7 @@ pub fn expected_files(
             }
         }
     }
+    out.linked = linked_folders(formats, user, managed);
     out
 }
 
@@ -452,7 +455,8 @@ pub const MAX_AGENT_FOLDER_ENTRIES: usize = 1024;
 
 /// The folders elsewhere that the agents load in place of an entry of their own user and
 /// managed folders ([`hooks_schema::AgentFolder`]), for the registry to protect
-/// ([`hooks_registry::ExpectedFiles::linked`]); reads the file system. Two ways an entry
+/// ([`hooks_registry::ExpectedFiles::linked`], which [`expected_files`] fills with them);
+/// reads the file system. Two ways an entry
 /// stands for another folder:
 /// - a link file ([`hooks_schema::AgentLink`]: Gemini CLI's
 ///   `extensions/<name>/.gemini-extension-install.json` written by `gemini extensions link`)
