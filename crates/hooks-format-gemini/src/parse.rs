@@ -155,12 +155,17 @@ pub fn parse_extension_hooks(bytes: &[u8], path: &Path) -> ParseResult {
     let folder = path.parent().and_then(Path::parent).unwrap_or(Path::new(""));
     let extension_path = folder.to_string_lossy();
     for d in &mut parsed.definitions {
-        let hydrate = |text: &mut String| *text = hydrate(text, &extension_path);
+        // Whether a `${NAME}` is left for the settings to fill, once the variables are in.
+        let mut names_setting = false;
+        let mut hydrate = |text: &mut String| {
+            *text = hydrate(text, &extension_path);
+            names_setting |= next_placeholder(text).is_some();
+        };
         match &mut d.command {
             HookCommand::Shell { script, .. } => hydrate(script),
             HookCommand::Exec { program, args } => {
                 hydrate(program);
-                args.iter_mut().for_each(hydrate);
+                args.iter_mut().for_each(&mut hydrate);
             }
             _ => {}
         }
@@ -168,16 +173,7 @@ pub fn parse_extension_hooks(bytes: &[u8], path: &Path) -> ParseResult {
             hydrate(cwd);
         }
         d.env.iter_mut().for_each(|(_, value)| hydrate(value));
-        let texts: Vec<&str> = match &d.command {
-            HookCommand::Shell { script, .. } => vec![script.as_str()],
-            HookCommand::Exec { program, args } => {
-                std::iter::once(program.as_str()).chain(args.iter().map(String::as_str)).collect()
-            }
-            _ => Vec::new(),
-        };
-        let filled =
-            texts.into_iter().chain(d.cwd.as_deref()).chain(d.env.iter().map(|(_, v)| v.as_str()));
-        if filled.into_iter().any(has_placeholder) {
+        if names_setting {
             d.native.insert(NATIVE_WORKSPACE_ENV.to_owned(), Value::Bool(true));
         }
         d.enabled = false;
@@ -188,11 +184,6 @@ pub fn parse_extension_hooks(bytes: &[u8], path: &Path) -> ParseResult {
     ));
     parsed.diagnostics.push(note.in_file(path).with_code("extension_hooks"));
     Ok(parsed)
-}
-
-/// Whether `text` holds a `${key}` as Gemini CLI's pattern finds one ([`next_placeholder`]).
-fn has_placeholder(text: &str) -> bool {
-    next_placeholder(text).is_some()
 }
 
 /// The first `${key}` of `text` as Gemini CLI's `/\${(.*?)}/g` finds it: the shortest key on
