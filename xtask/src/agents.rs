@@ -373,147 +373,45 @@ struct Case {
     shell_exit: bool,
 }
 
+impl Case {
+    /// A run whose model asks for `tool_cmd`, with nothing else set up.
+    const fn run(name: &'static str, tool_cmd: &'static str) -> Case {
+        Case {
+            name,
+            tool_cmd,
+            edit: None,
+            change_after_trust: false,
+            retrust: false,
+            subfolder: false,
+            main_agent: false,
+            shell_exit: false,
+        }
+    }
+
+    /// A run whose model asks the agent's file tool to rewrite (or delete) `edit`'s file.
+    const fn editing(name: &'static str, edit: Edit) -> Case {
+        Case { edit: Some(edit), ..Case::run(name, "touch ran.txt") }
+    }
+}
+
+/// The command a repository's hook denies.
+const DENY_CMD: &str = "rm -rf build && touch ran.txt";
+
 const CASES: &[Case] = &[
-    Case {
-        name: "deny",
-        tool_cmd: "rm -rf build && touch ran.txt",
-        edit: None,
-        change_after_trust: false,
-        retrust: false,
-        subfolder: false,
-        main_agent: false,
-        shell_exit: false,
-    },
-    Case {
-        name: "allow",
-        tool_cmd: "touch ran.txt",
-        edit: None,
-        change_after_trust: false,
-        retrust: false,
-        subfolder: false,
-        main_agent: false,
-        shell_exit: false,
-    },
-    Case {
-        name: "edit",
-        tool_cmd: "touch ran.txt",
-        edit: Some(Edit::HookFile),
-        change_after_trust: false,
-        retrust: false,
-        subfolder: false,
-        main_agent: false,
-        shell_exit: false,
-    },
-    Case {
-        name: "plugin",
-        tool_cmd: "touch ran.txt",
-        edit: Some(Edit::Plugin),
-        change_after_trust: false,
-        retrust: false,
-        subfolder: false,
-        main_agent: false,
-        shell_exit: false,
-    },
-    Case {
-        name: "wrapper",
-        tool_cmd: "touch ran.txt",
-        edit: Some(Edit::PathProgram),
-        change_after_trust: false,
-        retrust: false,
-        subfolder: false,
-        main_agent: false,
-        shell_exit: false,
-    },
-    Case {
-        name: "changed",
-        tool_cmd: "rm -rf build && touch ran.txt",
-        edit: None,
-        change_after_trust: true,
-        retrust: false,
-        subfolder: false,
-        main_agent: false,
-        shell_exit: false,
-    },
-    Case {
-        name: "retrust",
-        tool_cmd: "rm -rf build && touch ran.txt",
-        edit: None,
-        change_after_trust: true,
-        retrust: true,
-        subfolder: false,
-        main_agent: false,
-        shell_exit: false,
-    },
-    Case {
-        name: "nested",
-        tool_cmd: "touch ran.txt",
-        edit: Some(Edit::NestedScript),
-        change_after_trust: false,
-        retrust: false,
-        subfolder: false,
-        main_agent: false,
-        shell_exit: false,
-    },
-    Case {
-        name: "linked",
-        tool_cmd: "touch ran.txt",
-        edit: Some(Edit::Linked),
-        change_after_trust: false,
-        retrust: false,
-        subfolder: false,
-        main_agent: false,
-        shell_exit: false,
-    },
-    Case {
-        name: "extension",
-        tool_cmd: "touch ran.txt",
-        edit: Some(Edit::ExtensionScript),
-        change_after_trust: false,
-        retrust: false,
-        subfolder: false,
-        main_agent: false,
-        shell_exit: false,
-    },
-    Case {
-        name: "settings",
-        tool_cmd: "touch ran.txt",
-        edit: Some(Edit::WorkspaceEnv),
-        change_after_trust: false,
-        retrust: false,
-        subfolder: false,
-        main_agent: false,
-        shell_exit: false,
-    },
-    Case {
-        name: "subfolder",
-        tool_cmd: "rm -rf build && touch ran.txt",
-        edit: None,
-        change_after_trust: false,
-        retrust: false,
-        subfolder: true,
-        main_agent: false,
-        shell_exit: false,
-    },
-    Case {
-        name: "agent",
-        tool_cmd: "echo main-agent-gate && touch ran.txt",
-        edit: None,
-        change_after_trust: false,
-        retrust: false,
-        subfolder: false,
-        main_agent: true,
-        shell_exit: false,
-    },
-    Case {
-        name: "exit",
-        tool_cmd: "touch ran.txt; echo out; echo err >&2; exit 3",
-        edit: None,
-        change_after_trust: false,
-        retrust: false,
-        subfolder: false,
-        main_agent: false,
-        shell_exit: true,
-    },
+    Case::run("deny", DENY_CMD),
+    Case::run("allow", "touch ran.txt"),
+    Case::editing("edit", Edit::HookFile),
+    Case::editing("plugin", Edit::Plugin),
+    Case::editing("wrapper", Edit::PathProgram),
+    Case { change_after_trust: true, ..Case::run("changed", DENY_CMD) },
+    Case { change_after_trust: true, retrust: true, ..Case::run("retrust", DENY_CMD) },
+    Case::editing("nested", Edit::NestedScript),
+    Case::editing("linked", Edit::Linked),
+    Case::editing("extension", Edit::ExtensionScript),
+    Case::editing("settings", Edit::WorkspaceEnv),
+    Case { subfolder: true, ..Case::run("subfolder", DENY_CMD) },
+    Case { main_agent: true, ..Case::run("agent", "echo main-agent-gate && touch ran.txt") },
+    Case { shell_exit: true, ..Case::run("exit", "touch ran.txt; echo out; echo err >&2; exit 3") },
 ];
 
 fn harness_dir() -> Result<PathBuf> {
