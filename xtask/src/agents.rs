@@ -497,28 +497,32 @@ fn run_case(
     let path_dir = tempdir_path(&format!("xtask-agents-bin-{agent}-{}", std::process::id()))?;
     let path_program = path_dir.join(agent);
     if let Some(edit) = case.edit {
-        if edit == Edit::Plugin {
-            cmd.env("XTASK_PLUGIN_FILE", plugin_file(agent));
-        }
-        if edit == Edit::NestedScript {
-            cmd.env("XTASK_NESTED", "1");
-        }
-        if edit == Edit::Linked {
-            cmd.env("XTASK_LINKED", "1");
-        }
-        if edit == Edit::ExtensionScript {
-            cmd.env("XTASK_EXTENSION", "1");
-        }
-        if edit == Edit::WorkspaceEnv {
-            cmd.env("XTASK_SETTINGS", "1");
-        }
-        if edit == Edit::PathProgram {
-            #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
-            let path = std::env::var_os("PATH").unwrap_or_default();
-            let mut folders = vec![path_dir.clone()];
-            folders.extend(std::env::split_paths(&path));
-            cmd.env("PATH", std::env::join_paths(folders)?);
-            cmd.env("XTASK_PATH_PROGRAM", &path_program);
+        // What the set-up script prepares for the file the run aims at.
+        match edit {
+            Edit::HookFile => {}
+            Edit::Plugin => {
+                cmd.env("XTASK_PLUGIN_FILE", plugin_file(agent));
+            }
+            Edit::NestedScript => {
+                cmd.env("XTASK_NESTED", "1");
+            }
+            Edit::Linked => {
+                cmd.env("XTASK_LINKED", "1");
+            }
+            Edit::ExtensionScript => {
+                cmd.env("XTASK_EXTENSION", "1");
+            }
+            Edit::WorkspaceEnv => {
+                cmd.env("XTASK_SETTINGS", "1");
+            }
+            Edit::PathProgram => {
+                #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
+                let path = std::env::var_os("PATH").unwrap_or_default();
+                let mut folders = vec![path_dir.clone()];
+                folders.extend(std::env::split_paths(&path));
+                cmd.env("PATH", std::env::join_paths(folders)?);
+                cmd.env("XTASK_PATH_PROGRAM", &path_program);
+            }
         }
         let (calls, env) = edit_call(agent, edit, &path_program);
         cmd.env("MOCK_CALLS", calls);
@@ -613,26 +617,29 @@ fn run_case(
             )
         }
         _ => {
-            let (file, orig) = if case.edit == Some(Edit::Plugin) {
-                (
+            // The file the run aims at, and the copy the set-up script kept of it.
+            let (file, orig) = match case.edit {
+                Some(Edit::Plugin) => (
                     run_dir.join("home").join(plugin_file(agent)),
                     run_dir.join("plugin-hooks.json.orig"),
-                )
-            } else if case.edit == Some(Edit::PathProgram) {
-                (path_program.clone(), run_dir.join("path-program.orig"))
-            } else if case.edit == Some(Edit::NestedScript) {
-                (run_dir.join("proj/pkg/scripts/gate.sh"), run_dir.join("nested-gate.sh.orig"))
-            } else if case.edit == Some(Edit::Linked) {
-                (run_dir.join("proj/hooks/hooks.json"), run_dir.join("linked-hooks.json.orig"))
-            } else if case.edit == Some(Edit::ExtensionScript) {
-                (run_dir.join("proj/scripts/ext-gate.sh"), run_dir.join("ext-gate.sh.orig"))
-            } else if case.edit == Some(Edit::WorkspaceEnv) {
-                (run_dir.join("proj/.env"), run_dir.join("env.orig"))
-            } else {
-                (
+                ),
+                Some(Edit::PathProgram) => {
+                    (path_program.clone(), run_dir.join("path-program.orig"))
+                }
+                Some(Edit::NestedScript) => {
+                    (run_dir.join("proj/pkg/scripts/gate.sh"), run_dir.join("nested-gate.sh.orig"))
+                }
+                Some(Edit::Linked) => {
+                    (run_dir.join("proj/hooks/hooks.json"), run_dir.join("linked-hooks.json.orig"))
+                }
+                Some(Edit::ExtensionScript) => {
+                    (run_dir.join("proj/scripts/ext-gate.sh"), run_dir.join("ext-gate.sh.orig"))
+                }
+                Some(Edit::WorkspaceEnv) => (run_dir.join("proj/.env"), run_dir.join("env.orig")),
+                Some(Edit::HookFile) | None => (
                     run_dir.join("proj/.cursor/hooks.json"),
                     run_dir.join("proj/.cursor-hooks.json.orig"),
-                )
+                ),
             };
             let now = std::fs::read_to_string(file).unwrap_or_else(|_| "(gone)".into());
             // No original: the file did not exist and must still not.
