@@ -558,10 +558,6 @@ pub fn project_root_of(dir: &Path) -> PathBuf {
     dir.ancestors().find(|d| d.join(".git").symlink_metadata().is_ok()).unwrap_or(dir).to_path_buf()
 }
 
-/// The file kind of `formats` named `name` (`project_cursor_file`), as a store records it.
-pub fn kind_named(formats: &FormatSet, name: &str) -> Option<HookSourceKind> {
-    formats.kind_named(name)
-}
 
 #[cfg(test)]
 mod tests;

@@ -28,8 +28,8 @@ fn a_project_file_is_read_pinned_and_checked_through_its_format() {
     assert_eq!(files[0].status(&untrusted, &user, None), PinStatus::NotTrusted);
     store.insert(pin);
     assert!(files[0].status(&Ok(store), &user, None).is_trusted());
-    assert_eq!(kind_named(&formats, "project_cursor_file"), Some(PROJECT_CURSOR_FILE));
-    assert_eq!(kind_named(&formats, "nope"), None);
+    assert_eq!(formats.kind_named("project_cursor_file"), Some(PROJECT_CURSOR_FILE));
+    assert_eq!(formats.kind_named("nope"), None);
     let _ = Path::new("");
 }
 

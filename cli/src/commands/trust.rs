@@ -11,7 +11,7 @@ use hooks_schema::{AbsPathBuf, HookDefinition};
 use hooks_sources::{EnvVars, UserDirs};
 use hooks_truststore::{FilePin, PathStateKey, PinStatus, TrustStore};
 
-use hooks_app::trust::{ReadHookFile, files_to_trust, kind_named, user_paths};
+use hooks_app::trust::{ReadHookFile, files_to_trust, user_paths};
 
 use crate::{cli::TrustArgs, setup::absolute};
 
@@ -230,7 +230,7 @@ fn list(out: &mut impl Write, store: &TrustStore, user: &hooks_registry::UserPat
     let formats = hooks_app::formats::workspace_formats();
     let loaded = Ok(contents.clone());
     for pin in contents.pins() {
-        let now = match kind_named(&formats, &pin.kind) {
+        let now = match formats.kind_named(&pin.kind) {
             None => "its kind is not read by this build".to_owned(),
             Some(_) if !pin.path.as_path().exists() => "the file is gone".to_owned(),
             Some(kind) => {
