@@ -558,6 +558,5 @@ pub fn project_root_of(dir: &Path) -> PathBuf {
     dir.ancestors().find(|d| d.join(".git").symlink_metadata().is_ok()).unwrap_or(dir).to_path_buf()
 }
 
-
 #[cfg(test)]
 mod tests;

@@ -52,6 +52,15 @@ fn json_lines(stdout: &[u8]) -> Vec<Value> {
         .collect()
 }
 
+/// `hooks list --json` for the project `root` with the user configuration in `home` (also
+/// `$HOME`), as one JSON document.
+fn list_json(root: &Path, home: &Path) -> Value {
+    let (r, cfg) = (root.to_str().expect("utf-8"), home.to_str().expect("utf-8"));
+    let args = ["list", "--json", "--root", r, "--config-dir", cfg];
+    let o = hooks_in_env(root, &args, "", &[("HOME", home)]);
+    serde_json::from_slice(&o.stdout).expect("one JSON document")
+}
+
 /// Checks that every path but the last was refused and the last allowed.
 fn all_refused_but_the_last(lines: &[Value], paths: usize) {
     let mut expected = vec![false; paths - 1];
@@ -867,7 +876,6 @@ fn the_scripts_an_extension_s_hooks_run_are_protected() {
     let project = TestDir::new();
     let home = TestDir::new();
     let root = project.path().to_str().expect("utf-8");
-    let cfg = home.path().to_str().expect("utf-8");
     let hooks = |commands: &[&str]| {
         let hooks: Vec<Value> =
             commands.iter().map(|c| serde_json::json!({"type": "command", "command": c})).collect();
@@ -889,13 +897,7 @@ fn the_scripts_an_extension_s_hooks_run_are_protected() {
         assert_eq!(line["hits"][0]["source_kind"], "user_gemini_extensions", "{line:#?}");
     }
 
-    let o = hooks_in_env(
-        project.path(),
-        &["list", "--json", "--root", root, "--config-dir", cfg],
-        "",
-        &[("HOME", home.path())],
-    );
-    let list: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    let list = list_json(project.path(), home.path());
     let extensions: Vec<&Value> = list["sources"]
         .as_array()
         .expect("sources")
@@ -1059,13 +1061,7 @@ fn the_scripts_that_front_matter_hooks_run_are_protected() {
     // Listed, disabled: the engine runs none of them.
     let root = project.path().to_str().expect("utf-8");
     let cfg = home.path().to_str().expect("utf-8");
-    let o = hooks_in_env(
-        project.path(),
-        &["list", "--json", "--root", root, "--config-dir", cfg],
-        "",
-        &[("HOME", home.path())],
-    );
-    let list: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    let list = list_json(project.path(), home.path());
     let text = list.to_string();
     assert!(text.contains("front_matter_hooks"), "{list:#}");
     let agent = list["sources"]
