@@ -122,8 +122,7 @@ pub const EXTENSION_HOOKS: &str = "hooks/hooks.json";
 /// (`hooks/hooks.json` and the scripts kept beside it), its manifest (`gemini-extension.json`:
 /// the MCP servers it starts, the settings its hooks get) and its policy rules (`policies/`).
 /// Protected when the linked folder is part of a project (holds a project root or lies under
-/// one) or holds the user's `.gemini` folder;
-/// otherwise the whole folder is.
+/// one) or holds the user's `.gemini` folder; otherwise the whole folder is.
 pub const LINKED_PARTS: [&str; 3] = ["hooks", "gemini-extension.json", "policies"];
 
 /// Where Gemini CLI's hook scripts are kept ([`AgentFolder::hook_scripts`]).
@@ -203,7 +202,6 @@ impl FormatDescriptor for GeminiFormat {
     fn claim(&self, path: &Path) -> Claim {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         if is_extension_hook_file(path) {
-            // Folders and name together (Chrys claims every `hooks.json` by name).
             return Claim::Path;
         }
         if name == "system-defaults.json" || in_gemini_folder(path) {

@@ -334,14 +334,7 @@ impl AgentFolder {
 
     /// A project folder also read below the project root at any depth.
     pub const fn nested(role: FileRole, dir: &'static str) -> AgentFolder {
-        AgentFolder {
-            role,
-            scope: FileScope::Project,
-            dir,
-            nested: true,
-            link: None,
-            entry_hooks: None,
-        }
+        AgentFolder { nested: true, ..AgentFolder::at(role, FileScope::Project, dir) }
     }
 
     /// The same folder, each entry of which may be a link to a folder elsewhere
