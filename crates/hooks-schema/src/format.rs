@@ -16,8 +16,8 @@ use std::{fmt, path::Path, sync::Arc};
 
 pub use self::{
     location::{
-        AgentFolder, AgentLink, FileContent, FileLocation, FilePattern, FormatDirs, ManagedDir,
-        Ownership, ProjectFolders, UserDir,
+        AgentFolder, AgentIndex, AgentLink, FileContent, FileLocation, FilePattern, FollowStep,
+        Followed, FormatDirs, ManagedDir, Ownership, ProjectFolders, UserDir,
     },
     set::{FormatSet, FormatSetError, UnknownFormat},
 };
@@ -225,6 +225,16 @@ pub trait FormatDescriptor: Send + Sync + fmt::Debug {
     fn linked_folder(&self, role: FileRole, bytes: &[u8]) -> Option<String> {
         let _ = (role, bytes);
         None
+    }
+
+    /// The folders that the file `bytes`, read as `step`, names ([`AgentIndex`]: an index of
+    /// the agent folder `role`, or a file a [`Followed`] led to), each with what decides what
+    /// the agent runs from it and the files to read next. A file that names nothing, or that
+    /// the agent would not read, yields nothing. Sans-IO: the caller reads the files, caps
+    /// their size, the number of folders and how deep it follows. By default nothing.
+    fn follow(&self, role: FileRole, step: FollowStep, bytes: &[u8]) -> Vec<Followed> {
+        let _ = (role, step, bytes);
+        Vec::new()
     }
 
     /// The file names looked for, in order, in a folder named as an explicit source

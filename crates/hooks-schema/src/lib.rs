@@ -148,9 +148,10 @@ pub use crate::{
     error::SchemaError,
     event::{EventClass, HookEvent},
     format::{
-        AgentFolder, AgentLink, Claim, FileContent, FileLocation, FilePattern, FormatDescriptor,
-        FormatDirs, FormatSet, FormatSetError, ManagedDir, NativeEvent, Ownership, ParseContext,
-        ProjectFolders, ReviewRecordError, SourceSummary, UnknownFormat, UserDir,
+        AgentFolder, AgentIndex, AgentLink, Claim, FileContent, FileLocation, FilePattern,
+        FollowStep, Followed, FormatDescriptor, FormatDirs, FormatSet, FormatSetError, ManagedDir,
+        NativeEvent, Ownership, ParseContext, ProjectFolders, ReviewRecordError, SourceSummary,
+        UnknownFormat, UserDir,
     },
     host::{
         EDITED_PATH_ARGS, HostAnswer, HostCodec, HostError, HostInput, InstallTarget,

@@ -6,13 +6,13 @@
 //! every path it names whether or not a file is there yet.
 
 use std::{
-    collections::BTreeMap,
+    collections::{BTreeMap, VecDeque},
     path::{Path, PathBuf},
 };
 
 use hooks_schema::{
-    AbsPathBuf, AgentFolder, FileContent, FileLocation, FilePattern, FileRole, FileScope, FormatId,
-    FormatSet, HookDiagnostic, HookSourceKind, Ownership,
+    AbsPathBuf, AgentFolder, FileContent, FileLocation, FilePattern, FileRole, FileScope,
+    FollowStep, FormatId, FormatSet, HookDiagnostic, HookSourceKind, Ownership,
 };
 
 use crate::EnvVars;
@@ -456,8 +456,7 @@ pub const MAX_AGENT_FOLDER_ENTRIES: usize = 1024;
 /// The folders elsewhere that the agents load in place of an entry of their own user and
 /// managed folders ([`hooks_schema::AgentFolder`]), for the registry to protect
 /// ([`hooks_registry::ExpectedFiles::linked`], which [`expected_files`] fills with them);
-/// reads the file system. Two ways an entry
-/// stands for another folder:
+/// reads the file system. Two ways an entry stands for another folder, and a third way in:
 /// - a link file ([`hooks_schema::AgentLink`]: Gemini CLI's
 ///   `extensions/<name>/.gemini-extension-install.json` written by `gemini extensions link`)
 ///   naming a folder, as the descriptor reads it
@@ -468,7 +467,10 @@ pub const MAX_AGENT_FOLDER_ENTRIES: usize = 1024;
 ///   ~/src/my-ext`, `~/.claude/skills/x -> ~/work/skills/x`): the agent reads the files
 ///   through it, the guard resolves an edited path to where it really is, so the target is
 ///   protected as a linked folder too (whole, unless the folder declares parts and it is part
-///   of a project).
+///   of a project);
+/// - and, beside its entries, the agent folder's indexes ([`AgentFolder::indexes`]: Claude
+///   Code's `known_marketplaces.json`) name folders the agent loads hooks from where they are
+///   (a marketplace added from a local folder, and its plugins), each with its own parts.
 ///
 /// At most [`MAX_AGENT_FOLDER_ENTRIES`] entries of each folder are looked at, each link file
 /// read up to [`MAX_SOURCE_BYTES`](crate::MAX_SOURCE_BYTES), without blocking on a FIFO.
@@ -496,6 +498,90 @@ pub fn linked_folders(
             }
             if let Some(named) = e.linked {
                 out.push(linked(named));
+            }
+        }
+        for place in followed_places(formats, scope, dirs) {
+            let linked = hooks_registry::LinkedFolder {
+                kind: place.kind,
+                folder: place.folder,
+                holder: Some(place.holder),
+                parts: place.parts,
+            };
+            if !out.contains(&linked) {
+                out.push(linked);
+            }
+        }
+    }
+    out
+}
+
+/// The most folders the indexes of one agent folder lead to
+/// ([`AgentFolder::indexes`], followed by [`linked_folders`] and the user and managed scopes'
+/// [`find_files`]).
+pub const MAX_FOLLOWED_FOLDERS: usize = 1024;
+
+/// How many files deep the indexes of an agent folder are followed: the index, the files the
+/// folders it names lead to, and theirs (Claude Code: the marketplaces, each marketplace's
+/// manifest, each plugin's).
+pub const MAX_FOLLOW_DEPTH: usize = 4;
+
+/// A folder that an index of an agent folder leads to ([`AgentFolder::indexes`]).
+struct FollowedPlace {
+    /// The kind of the agent folder.
+    kind: HookSourceKind,
+    /// The format's folder the agent folder lies in (`~/.claude`).
+    holder: PathBuf,
+    /// The folder, absolute.
+    folder: PathBuf,
+    /// What decides what the agent runs from it, relative to it.
+    parts: Vec<PathBuf>,
+    /// The hook files the agent loads from it, absolute.
+    hooks: Vec<PathBuf>,
+}
+
+/// The folders that the indexes of `formats`' agent folders in `scope` (user or managed)
+/// lead to, each file read by the descriptor
+/// ([`FormatDescriptor::follow`](hooks_schema::FormatDescriptor::follow)) and what it names
+/// read in turn, breadth first: at most [`MAX_FOLLOWED_FOLDERS`] folders per agent folder,
+/// [`MAX_FOLLOW_DEPTH`] files deep, each file up to
+/// [`MAX_SOURCE_BYTES`](crate::MAX_SOURCE_BYTES) and without blocking on a FIFO; a file that
+/// cannot be read leads nowhere. A relative folder is taken from the folder of the place that
+/// led to its file (an index's: the agent folder). Reads the file system.
+fn followed_places(formats: &FormatSet, scope: FileScope, dirs: &ScopeDirs) -> Vec<FollowedPlace> {
+    let mut out = Vec::new();
+    for format in formats.iter() {
+        for folder in format.agent_folders().iter().filter(|f| f.scope == scope) {
+            if folder.indexes.is_empty() {
+                continue;
+            }
+            let Some(holder) = base(scope, format.id(), Path::new(""), dirs) else { continue };
+            let at = join(&holder, folder.dir);
+            let mut queue: VecDeque<(PathBuf, String, FollowStep, usize)> =
+                folder.indexes.iter().map(|i| (at.clone(), i.file.to_owned(), i.step, 1)).collect();
+            let mut count = 0;
+            while let Some((from, file, step, depth)) = queue.pop_front() {
+                let Ok(bytes) = crate::read_capped(&from.join(&file)) else { continue };
+                for followed in format.follow(folder.role, step, &bytes) {
+                    if count == MAX_FOLLOWED_FOLDERS {
+                        queue.clear();
+                        break;
+                    }
+                    count += 1;
+                    // `.` components dropped, `..` left to the guard's resolution.
+                    let place: PathBuf = from.join(&followed.folder).components().collect();
+                    if depth < MAX_FOLLOW_DEPTH {
+                        for (next, step) in followed.next {
+                            queue.push_back((place.clone(), next, step, depth + 1));
+                        }
+                    }
+                    out.push(FollowedPlace {
+                        kind: HookSourceKind::file(scope, folder.role),
+                        holder: holder.clone(),
+                        parts: followed.parts.iter().map(PathBuf::from).collect(),
+                        hooks: followed.hooks.iter().map(|h| place.join(h)).collect(),
+                        folder: place,
+                    });
+                }
             }
         }
     }
@@ -557,11 +643,12 @@ fn agent_entries<'a>(
     out
 }
 
-/// The hook files of the agent folders' entries in `scope` ([`AgentFolder::entry_hooks`]):
-/// each entry's, or, for an entry whose link file names an absolute folder, that folder's;
-/// those that exist, as files that may carry hooks.
+/// The hook files of the agent folders in `scope` that the agent loads: each entry's
+/// ([`AgentFolder::entry_hooks`]; for an entry whose link file names an absolute folder, that
+/// folder's) and those the folders' indexes lead to ([`AgentFolder::indexes`]); those that
+/// exist, once each, as files that may carry hooks.
 fn agent_hook_files(formats: &FormatSet, scope: FileScope, dirs: &ScopeDirs) -> Vec<FoundFile> {
-    let mut out = Vec::new();
+    let mut paths: Vec<(HookSourceKind, PathBuf)> = Vec::new();
     for e in agent_entries(formats, scope, dirs) {
         let Some(file) = e.folder.entry_hooks else { continue };
         let folder = match &e.linked {
@@ -570,10 +657,16 @@ fn agent_hook_files(formats: &FormatSet, scope: FileScope, dirs: &ScopeDirs) -> 
             Some(_) => continue,
             None => e.path.as_path(),
         };
-        let path = join(folder, file);
-        if exists(&path) {
+        paths.push((e.kind, join(folder, file)));
+    }
+    for place in followed_places(formats, scope, dirs) {
+        paths.extend(place.hooks.into_iter().map(|h| (place.kind, h)));
+    }
+    let mut out: Vec<FoundFile> = Vec::new();
+    for (kind, path) in paths {
+        if exists(&path) && !out.iter().any(|f| f.path == path) {
             out.push(FoundFile {
-                kind: e.kind,
+                kind,
                 path,
                 content: FileContent::HooksIfAny,
                 shadows: Vec::new(),

@@ -306,6 +306,54 @@ pub struct AgentFolder {
     /// name, and never runs them (the format's parse disables them). Only user and managed
     /// folders' entries are read.
     pub entry_hooks: Option<&'static str>,
+    /// Files of the folder that name folders elsewhere the agent loads hooks from, each read
+    /// by the format's [`follow`](crate::FormatDescriptor::follow) (Claude Code's
+    /// `plugins/known_marketplaces.json`): see [`AgentIndex`]. Only user and managed folders'
+    /// indexes are read.
+    pub indexes: &'static [AgentIndex],
+}
+
+/// A file of an [`AgentFolder`] that names folders elsewhere the agent loads hooks from, and
+/// how to read it: Claude Code's `~/.claude/plugins/known_marketplaces.json` names the folder
+/// of each marketplace added from a local path (`claude plugin marketplace add <path>`, or a
+/// settings file's `extraKnownMarketplaces`), and Claude Code 2.1 runs that marketplace's
+/// plugins, hooks included, where they are, not from its copy under `plugins/cache/`. The
+/// descriptor reads the file ([`FormatDescriptor::follow`](crate::FormatDescriptor::follow)),
+/// and each file what it names leads to in turn (the marketplace's manifest, each plugin's):
+/// every folder so named is protected like a linked folder ([`AgentLink`]: whole, or its
+/// parts when it is part of a project), and the hook files named are read as sources of the
+/// agent folder's role whose hooks the agent runs itself (as [`AgentFolder::entry_hooks`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AgentIndex {
+    /// The file, relative to the agent folder.
+    pub file: &'static str,
+    /// How the descriptor reads it.
+    pub step: FollowStep,
+}
+
+/// What kind of file [`FormatDescriptor::follow`](crate::FormatDescriptor::follow) is given:
+/// a name of the descriptor's own choosing (`claude_marketplaces`), which only it interprets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FollowStep(pub &'static str);
+
+/// A folder named by a file that [`FormatDescriptor::follow`](crate::FormatDescriptor::follow)
+/// reads ([`AgentIndex`]), with what decides what the agent runs from it. Every path is as
+/// written: absolute, or relative to the folder of the place that led to the file (for an
+/// [`AgentIndex`], the agent folder).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Followed {
+    /// The folder.
+    pub folder: String,
+    /// Relative to the folder, what decides what the agent runs from it (its hook files and
+    /// their folder, its manifest): protected when the folder is part of a project; the folder
+    /// is protected whole otherwise. Empty: the folder is protected whole wherever it is.
+    pub parts: Vec<String>,
+    /// Files relative to the folder to read in turn, each with its step (a marketplace's
+    /// `.claude-plugin/marketplace.json`, naming its plugins' folders relative to it).
+    pub next: Vec<(String, FollowStep)>,
+    /// Hook files relative to the folder, read as sources of the agent folder's role whose
+    /// hooks the agent runs itself (the format's parse disables them).
+    pub hooks: Vec<String>,
 }
 
 /// How an entry of an [`AgentFolder`] stands for a folder elsewhere that the agent loads in
@@ -329,7 +377,7 @@ pub struct AgentLink {
 impl AgentFolder {
     /// A folder under the scope's base, read there only.
     pub const fn at(role: FileRole, scope: FileScope, dir: &'static str) -> AgentFolder {
-        AgentFolder { role, scope, dir, nested: false, link: None, entry_hooks: None }
+        AgentFolder { role, scope, dir, nested: false, link: None, entry_hooks: None, indexes: &[] }
     }
 
     /// A project folder also read below the project root at any depth.
@@ -355,6 +403,19 @@ impl AgentFolder {
     #[must_use]
     pub const fn with_entry_hooks(self, file: &'static str) -> AgentFolder {
         AgentFolder { entry_hooks: Some(file), ..self }
+    }
+
+    /// The same folder, with files that name folders elsewhere the agent loads hooks from
+    /// ([`AgentIndex`]).
+    #[must_use]
+    pub const fn with_indexes(self, indexes: &'static [AgentIndex]) -> AgentFolder {
+        AgentFolder { indexes, ..self }
+    }
+
+    /// Whether the engine reads hook files the agent loads through this folder (its entries'
+    /// or those its indexes lead to), as sources of its role.
+    pub const fn reads_hooks(&self) -> bool {
+        self.entry_hooks.is_some() || !self.indexes.is_empty()
     }
 
     /// Where a format's agent keeps its hook scripts by convention: `project_dir` relative to

@@ -206,14 +206,14 @@ impl FormatSet {
     }
 
     /// Every kind a source of these formats can have: each location's, then each agent
-    /// folder's whose entries' hook files are read ([`AgentFolder::entry_hooks`]), in
-    /// registration and declaration order (a kind two locations share appears twice).
+    /// folder's whose hook files are read ([`AgentFolder::reads_hooks`]), in registration
+    /// and declaration order (a kind two locations share appears twice).
     ///
-    /// [`AgentFolder::entry_hooks`]: crate::AgentFolder::entry_hooks
+    /// [`AgentFolder::reads_hooks`]: crate::AgentFolder::reads_hooks
     pub fn source_kinds(&self) -> impl Iterator<Item = HookSourceKind> + '_ {
         self.formats.iter().flat_map(|f| {
             let files = f.locations().iter().map(|l| HookSourceKind::file(l.scope, l.role));
-            let folders = f.agent_folders().iter().filter(|a| a.entry_hooks.is_some());
+            let folders = f.agent_folders().iter().filter(|a| a.reads_hooks());
             files.chain(folders.map(|a| HookSourceKind::file(a.scope, a.role)))
         })
     }

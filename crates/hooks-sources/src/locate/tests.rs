@@ -1061,3 +1061,81 @@ fn a_recursive_folder_enters_links_to_folders_elsewhere_once() {
     assert!(rel.contains(&"own/SKILL.md".to_owned()), "{rel:?}");
     assert_eq!(rel.len(), 3, "{rel:?}");
 }
+
+/// Following is bounded: a format whose every file names a folder holding the same file again
+/// is read [`crate::MAX_FOLLOW_DEPTH`] files deep, and one whose index names thousands of
+/// folders gives [`crate::MAX_FOLLOWED_FOLDERS`].
+#[test]
+fn following_indexes_is_bounded() {
+    use hooks_schema::{
+        AgentFolder, AgentIndex, FileLocation, FileRole, FollowStep, Followed, FormatDescriptor,
+        FormatDirs, FormatId, UserDir,
+    };
+    const ROLE: FileRole = FileRole::new(FormatId::new("chain"), "chain_things", 1);
+    const STEP: FollowStep = FollowStep("chain");
+    const FOLDERS: [AgentFolder; 1] = [AgentFolder::at(ROLE, FileScope::User, "things")
+        .with_indexes(&[AgentIndex { file: "index", step: STEP }])];
+    #[derive(Debug)]
+    struct Chain;
+    impl FormatDescriptor for Chain {
+        fn id(&self) -> FormatId {
+            FormatId::new("chain")
+        }
+        fn agent(&self) -> &'static str {
+            "Chain"
+        }
+        fn dirs(&self) -> FormatDirs {
+            FormatDirs { user: Some(UserDir::under_home(".chain")), managed: None }
+        }
+        fn locations(&self) -> &[FileLocation] {
+            &[]
+        }
+        fn agent_folders(&self) -> &[AgentFolder] {
+            &FOLDERS
+        }
+        /// Each line of the file names a folder, and the same file in it is read next.
+        fn follow(&self, _: FileRole, _: FollowStep, bytes: &[u8]) -> Vec<Followed> {
+            String::from_utf8_lossy(bytes)
+                .lines()
+                .map(|l| Followed {
+                    folder: l.to_owned(),
+                    next: vec![("index".to_owned(), STEP)],
+                    ..Followed::default()
+                })
+                .collect()
+        }
+        fn parse(&self, _: &[u8], _: &hooks_schema::ParseContext<'_>) -> hooks_schema::ParseResult {
+            Ok(hooks_schema::ParsedSource::default())
+        }
+        fn events(&self) -> &[hooks_schema::NativeEvent] {
+            &[]
+        }
+        fn codec(&self) -> std::sync::Arc<dyn hooks_schema::HookCodec> {
+            std::sync::Arc::new(hooks_testing::InertCodec)
+        }
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let things = home.join(".chain/things");
+    fs::create_dir_all(&things).unwrap();
+    // `.` leads back to the same folder and file: without a bound, forever.
+    fs::write(things.join("index"), ".\n").unwrap();
+    let formats = FormatSet::new(vec![std::sync::Arc::new(Chain)]);
+    let user = UserDirs::under_home(&formats, &home);
+    let found = crate::linked_folders(&formats, Some(&user), None);
+    assert_eq!(found.len(), 1, "the same folder each time, listed once");
+    // Each level one folder deeper: one folder per file read.
+    let mut deep = things.clone();
+    for _ in 0..10 {
+        fs::write(deep.join("index"), "d\n").unwrap();
+        deep = deep.join("d");
+        fs::create_dir_all(&deep).unwrap();
+    }
+    assert_eq!(crate::linked_folders(&formats, Some(&user), None).len(), crate::MAX_FOLLOW_DEPTH);
+    let many: Vec<String> = (0..3000).map(|i| format!("f{i}")).collect();
+    fs::write(things.join("index"), many.join("\n")).unwrap();
+    assert_eq!(
+        crate::linked_folders(&formats, Some(&user), None).len(),
+        crate::MAX_FOLLOWED_FOLDERS
+    );
+}
