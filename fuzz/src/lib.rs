@@ -116,12 +116,43 @@ pub fn chrys_parse(data: &[u8]) {
 /// matter's definitions are disabled, and a front matter carries no other policy.
 pub fn claude_parse(data: &[u8]) {
     let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
-    let result = match first % 4 {
+    let result = match first % 6 {
         0 => hooks_format_claude::parse(
             rest,
             Path::new("/repo/.claude/settings.json"),
             ClaudeMode::Default,
         ),
+        4 => {
+            let r = hooks_format_claude::parse_plugin_hooks(
+                rest,
+                Path::new("/m/p/hooks/hooks.json"),
+            );
+            if let Ok(parsed) = &r {
+                assert!(
+                    parsed.definitions.iter().all(|d| !d.enabled),
+                    "claude: a plugin's hooks never run through the engine"
+                );
+                assert!(parsed.policy.is_empty(), "claude: a plugin's hook file carries no policy");
+            }
+            r
+        }
+        5 => {
+            for step in [
+                hooks_format_claude::MARKETPLACES,
+                hooks_format_claude::MARKETPLACE,
+                hooks_format_claude::PLUGIN,
+                hooks_format_claude::INSTALLED,
+            ] {
+                for f in hooks_format_claude::follow(step, rest) {
+                    assert!(!f.folder.is_empty(), "claude: a followed folder is named");
+                    assert!(
+                        step == hooks_format_claude::PLUGIN || !f.parts.is_empty(),
+                        "claude: a followed folder says what decides what runs in it"
+                    );
+                }
+            }
+            return;
+        }
         1 => hooks_format_claude::parse(
             rest,
             Path::new("/repo/.claude/settings.json"),

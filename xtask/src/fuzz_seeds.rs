@@ -54,7 +54,7 @@ fn source(target: &str) -> Option<Source> {
         "claude_parse" => s(
             &["crates/hooks-format-claude/test_data"],
             &[".json", ".md"],
-            &[b"\x00", b"\x01", b"\x02"],
+            &[b"\x00", b"\x01", b"\x02", b"\x04", b"\x05"],
         ),
         "codex_parse" => s(
             &["crates/hooks-format-codex/test_data/parse"],

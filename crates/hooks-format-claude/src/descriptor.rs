@@ -4,9 +4,10 @@
 use std::{path::Path, sync::Arc};
 
 use hooks_schema::{
-    AgentFolder, Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor,
-    FormatDirs, FormatId, HookCodec, HookDiagnostic, HookEvent, HookSourceKind, HostCodec,
-    InstallTarget, ManagedDir, NativeEvent, ParseContext, ParseResult, ProjectFolders, UserDir,
+    AgentFolder, AgentIndex, Claim, FileLocation, FilePattern, FileRole, FileScope, FollowStep,
+    Followed, FormatDescriptor, FormatDirs, FormatId, HookCodec, HookDiagnostic, HookEvent,
+    HookSourceKind, HostCodec, InstallTarget, ManagedDir, NativeEvent, ParseContext, ParseResult,
+    ProjectFolders, UserDir,
 };
 
 use crate::{
@@ -160,7 +161,7 @@ const SCRIPT_FOLDERS: [AgentFolder; 2] = AgentFolder::hook_scripts(HOOK_SCRIPTS,
 /// user's of the same name, so both places are protected). Claude Code's own sandbox denies
 /// writes to a project's `.claude/agents/` and `.claude/commands/` for the same reason.
 const AGENT_FOLDERS: [AgentFolder; 9] = [
-    AgentFolder::at(PLUGINS, FileScope::User, "plugins"),
+    AgentFolder::at(PLUGINS, FileScope::User, "plugins").with_indexes(&PLUGIN_INDEXES),
     AgentFolder::at(AGENTS, FileScope::Project, ".claude/agents"),
     AgentFolder::nested(SKILLS, ".claude/skills"),
     AgentFolder::at(COMMANDS, FileScope::Project, ".claude/commands"),
@@ -170,6 +171,22 @@ const AGENT_FOLDERS: [AgentFolder; 9] = [
     SCRIPT_FOLDERS[0],
     SCRIPT_FOLDERS[1],
 ];
+
+/// The files of the plugins' folder that lead to plugins Claude Code loads (`crate::follow`):
+/// the marketplaces it knows, whose local ones it runs the plugins of where they are, and the
+/// installed plugins, whose hooks may name scripts outside the folder.
+const PLUGIN_INDEXES: [AgentIndex; 2] = [
+    AgentIndex { file: "known_marketplaces.json", step: crate::MARKETPLACES },
+    AgentIndex { file: "installed_plugins.json", step: crate::INSTALLED },
+];
+
+/// A plugin's hook file under Claude Code's plugins' folder
+/// (`.claude/plugins/…/hooks/hooks.json`), for a file named directly (`hooks check`).
+fn is_plugin_hook_file(path: &Path) -> bool {
+    let names: Vec<&std::ffi::OsStr> = path.iter().collect();
+    names.ends_with(&[std::ffi::OsStr::new("hooks"), std::ffi::OsStr::new("hooks.json")])
+        && names.windows(2).any(|w| w[0] == ".claude" && w[1] == "plugins")
+}
 
 /// What a file of `ctx`'s kind is, when it is a subagent, a skill or a command: by its kind,
 /// or, for a file named directly (`hooks check`), by where it is
@@ -243,6 +260,9 @@ impl FormatDescriptor for ClaudeFormat {
     /// `.claude` folder by its folder.
     fn claim(&self, path: &Path) -> Claim {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if is_plugin_hook_file(path) {
+            return Claim::Path;
+        }
         if (name.starts_with("settings") && name.ends_with(".json"))
             || name.starts_with("managed-settings")
             || front_matter_by_path(path).is_some()
@@ -279,6 +299,9 @@ impl FormatDescriptor for ClaudeFormat {
     /// ([`crate::parse_front_matter`]) in Claude Code's own way whatever the mode: the
     /// deny-only contract is about the hooks the engine runs, and it runs none of these.
     fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult {
+        if ctx.kind.role() == Some(PLUGINS) || is_plugin_hook_file(ctx.path) {
+            return crate::parse_plugin_hooks(bytes, ctx.path);
+        }
         if let Some(of) = front_matter_of(ctx) {
             return crate::parse_front_matter(bytes, ctx.path, of);
         }
@@ -291,6 +314,11 @@ impl FormatDescriptor for ClaudeFormat {
     fn unreadable(&self, problem: HookDiagnostic, ctx: &ParseContext<'_>) -> Option<ParseResult> {
         (ctx.strict && front_matter_of(ctx).is_none())
             .then(|| Ok(crate::fail_closed_unreadable(ctx.path, problem)))
+    }
+
+    /// The plugins' folder's indexes and what they lead to ([`crate::follow`]).
+    fn follow(&self, role: FileRole, step: FollowStep, bytes: &[u8]) -> Vec<Followed> {
+        if role == PLUGINS { crate::follow(step, bytes) } else { Vec::new() }
     }
 
     fn events(&self) -> &[NativeEvent] {

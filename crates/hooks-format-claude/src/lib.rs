@@ -36,6 +36,7 @@ mod host;
 mod inventory;
 mod matcher;
 mod parse;
+mod plugins;
 mod problem;
 
 /// Which firings Claude Code's hooks run for: their own events, and a shell command that
@@ -57,7 +58,11 @@ pub use crate::{
     parse::{
         AGENT, ALLOW_MANAGED_HOOKS_ONLY, CONTRACT_VERSION, DISABLE_ALL_HOOKS, FrontMatterOf,
         MAX_DOCUMENT_BYTES, NATIVE_FAIL_CLOSED, STRICT_MAX_HOOKS_BYTES, fail_closed_unreadable,
-        is_credential_key, parse, parse_front_matter,
+        is_credential_key, parse, parse_front_matter, parse_plugin_hooks,
+    },
+    plugins::{
+        INSTALLED, MARKETPLACE, MARKETPLACE_MANIFEST, MARKETPLACES, PLUGIN, PLUGIN_HOOKS,
+        PLUGIN_MANIFEST, follow,
     },
     problem::ConfigProblem,
 };

@@ -584,6 +584,91 @@ pub fn parse_front_matter(bytes: &[u8], path: &Path, of: FrontMatterOf) -> Parse
     Ok(parsed)
 }
 
+/// Parses a Claude Code plugin's hook file (`hooks/hooks.json`: a `hooks` section as a
+/// settings file's, beside an optional `description`) as Claude Code loads it: the same
+/// entries, events and matchers, with `${CLAUDE_PLUGIN_ROOT}` replaced by the plugin's folder
+/// (the file's folder's folder) wherever Claude Code replaces it, and `$CLAUDE_PLUGIN_ROOT`
+/// in a shell command, which the shell takes from the variable Claude Code sets to that
+/// folder. Claude Code runs these hooks itself while the plugin is on; the engine never does:
+/// every definition is disabled, listed with a note (`plugin_hooks`), and the scripts they
+/// name are protected by the guard (an agent rewriting one would escape it). As with a front
+/// matter, an entry that fails validation leaves the others; keys other than `hooks` are not
+/// read.
+///
+/// ```
+/// # use std::path::Path;
+/// let file = br#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+///     {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/gate.sh"}]}]}}"#;
+/// let parsed = hooks_format_claude::parse_plugin_hooks(file, Path::new("/m/p/hooks/hooks.json")).unwrap();
+/// assert!(!parsed.definitions[0].enabled);
+/// assert!(matches!(&parsed.definitions[0].command,
+///     hooks_schema::HookCommand::Shell { script, .. } if script == "/m/p/scripts/gate.sh"));
+/// ```
+pub fn parse_plugin_hooks(bytes: &[u8], path: &Path) -> ParseResult {
+    let mut r = reader(path, ClaudeMode::Default);
+    r.document_hooks(bytes);
+    let reading = r.out;
+    if reading.unreadable && reading.skipped.is_none() {
+        return Err(reading.diagnostics);
+    }
+    let mut parsed = ParsedSource {
+        definitions: reading.definitions,
+        diagnostics: reading.diagnostics,
+        ..ParsedSource::default()
+    };
+    if parsed.definitions.is_empty() {
+        return Ok(parsed);
+    }
+    let folder = path.parent().and_then(Path::parent).unwrap_or(Path::new(""));
+    let root = folder.to_string_lossy();
+    for d in &mut parsed.definitions {
+        match &mut d.command {
+            HookCommand::Shell { script, .. } => *script = plugin_root_in_shell(script, &root),
+            HookCommand::Exec { program, args } => {
+                *program = program.replace(PLUGIN_ROOT_PLACEHOLDER, &root);
+                for a in args.iter_mut() {
+                    *a = a.replace(PLUGIN_ROOT_PLACEHOLDER, &root);
+                }
+            }
+            _ => {}
+        }
+        d.enabled = false;
+    }
+    let note = HookDiagnostic::info(format!(
+        "Claude Code runs the hooks of the plugin in {} itself while the plugin is on; the engine lists them, never runs them, and protects the scripts they name",
+        folder.display()
+    ));
+    parsed.diagnostics.push(note.in_file(path).with_code("plugin_hooks"));
+    Ok(parsed)
+}
+
+/// What Claude Code replaces with a plugin's folder in its hooks' commands.
+const PLUGIN_ROOT_PLACEHOLDER: &str = "${CLAUDE_PLUGIN_ROOT}";
+
+/// The variable Claude Code sets to a plugin's folder for its hooks.
+const PLUGIN_ROOT_VAR: &str = "CLAUDE_PLUGIN_ROOT";
+
+/// `script` with `${CLAUDE_PLUGIN_ROOT}` and `$CLAUDE_PLUGIN_ROOT` (not followed by a letter,
+/// digit or `_`, which would make another variable's name) replaced by `root`.
+fn plugin_root_in_shell(script: &str, root: &str) -> String {
+    let script = script.replace(PLUGIN_ROOT_PLACEHOLDER, root);
+    let bare = format!("${PLUGIN_ROOT_VAR}");
+    let mut out = String::with_capacity(script.len());
+    let mut rest = script.as_str();
+    while let Some(at) = rest.find(&bare) {
+        let after = &rest[at + bare.len()..];
+        out.push_str(&rest[..at]);
+        if after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+            out.push_str(&bare);
+        } else {
+            out.push_str(root);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
 /// A subagent's `name`, when Claude Code loads it: its front matter has a `name` and a
 /// `description`, both non-empty strings (without either, the real CLI does not find the
 /// subagent that settings' `agent` names); otherwise the key that is missing.
@@ -705,6 +790,22 @@ impl Reader<'_> {
         let Some(settings) = self.object(root) else { return };
         self.settings_keys(&settings);
         self.hooks_of(&settings, root);
+    }
+
+    /// A plugin's hook file: a JSON document of which only `hooks` is read, as a front
+    /// matter's.
+    fn document_hooks(&mut self, bytes: &[u8]) {
+        if bytes.len() > MAX_DOCUMENT_BYTES {
+            return self.fatal(
+                ConfigProblem::TooLarge { size: bytes.len(), cap: MAX_DOCUMENT_BYTES },
+                1,
+                1,
+            );
+        }
+        match json::parse(bytes) {
+            Ok(root) => self.front_matter(&root),
+            Err(e) => self.fatal(ConfigProblem::Syntax { message: e.message }, e.line, e.column),
+        }
     }
 
     /// A front matter's `hooks:`: the rest of a front matter is no settings, so keys named

@@ -107,6 +107,56 @@ fn golden_front_matter() {
     }
 }
 
+/// A plugin's hook file: its `hooks` read as a settings file's, other keys not read,
+/// `${CLAUDE_PLUGIN_ROOT}` (and the variable in a shell command) replaced by the plugin's
+/// folder, every definition disabled with a note; one bad entry leaves the others.
+#[test]
+fn golden_plugin_hooks() {
+    for file in fixtures("plugins", "json") {
+        let bytes = std::fs::read(&file).expect("read fixture");
+        let result =
+            crate::parse_plugin_hooks(&bytes, Path::new("/work/market/p/hooks/hooks.json"));
+        if let Ok(parsed) = &result {
+            assert!(parsed.definitions.iter().all(|d| !d.enabled));
+            assert!(parsed.policy.switches.is_empty(), "settings keys are not read");
+            let noted =
+                parsed.diagnostics.iter().any(|d| d.code.as_deref() == Some("plugin_hooks"));
+            assert_eq!(noted, !parsed.definitions.is_empty());
+        }
+        let stem = file.file_stem().expect("stem").to_string_lossy().into_owned();
+        expect_file![data_dir().join(format!("output/plugins/{stem}.txt"))]
+            .assert_eq(&render(&result));
+    }
+}
+
+/// `$CLAUDE_PLUGIN_ROOT` is the plugin's folder only as a whole name: a longer name that
+/// starts with it is another variable.
+#[test]
+fn the_plugin_root_variable_is_replaced_as_a_whole_name() {
+    let cases = [
+        ("$CLAUDE_PLUGIN_ROOT/x", "/p/x"),
+        ("\"$CLAUDE_PLUGIN_ROOT\"/x", "\"/p\"/x"),
+        ("$CLAUDE_PLUGIN_ROOT_2/x", "$CLAUDE_PLUGIN_ROOT_2/x"),
+        ("$CLAUDE_PLUGIN_ROOTx $CLAUDE_PLUGIN_ROOT", "$CLAUDE_PLUGIN_ROOTx /p"),
+        ("${CLAUDE_PLUGIN_ROOT}${CLAUDE_PLUGIN_ROOT}", "/p/p"),
+        ("$$CLAUDE_PLUGIN_ROOT", "$/p"),
+    ];
+    for (script, expected) in cases {
+        assert_eq!(super::plugin_root_in_shell(script, "/p"), expected, "{script}");
+    }
+}
+
+proptest! {
+    /// Any bytes as a plugin's hook file never panic, and what reads has every definition
+    /// disabled.
+    #[test]
+    fn plugin_hooks_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+        if let Ok(parsed) = crate::parse_plugin_hooks(&bytes, Path::new("/m/p/hooks/hooks.json")) {
+            prop_assert!(parsed.definitions.iter().all(|d| !d.enabled));
+        }
+    }
+}
+
 fn fixture(dir: &str, name: &str, mode: ClaudeMode) -> ParseResult {
     let bytes = std::fs::read(data_dir().join(dir).join(name)).expect("read fixture");
     parse(&bytes, Path::new("/home/u/.claude/settings.json"), mode)

@@ -1062,6 +1062,102 @@ fn a_recursive_folder_enters_links_to_folders_elsewhere_once() {
     assert_eq!(rel.len(), 3, "{rel:?}");
 }
 
+/// Claude Code's plugins' folder's indexes are followed: a marketplace added from a local
+/// folder leads to its manifest and each plugin's folder in it, a plugin's manifest to the
+/// hook files it names; the installed plugins lead to their copies. Each folder is a linked
+/// folder of the plugins' kind (whole, or its parts in a project); the plugins' default hook
+/// files are sources of that kind, found once each. A FIFO, a broken file or a missing one
+/// leads nowhere, and nothing is found without the user's folders.
+#[cfg(unix)]
+#[test]
+fn claude_code_s_local_marketplaces_are_followed_to_their_plugins() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let plugins = home.join(".claude/plugins");
+    let market = tmp.path().join("work/market");
+    let write = |path: &Path, text: &str| {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    };
+    write(
+        &plugins.join("known_marketplaces.json"),
+        &format!(
+            r#"{{"dev": {{"source": {{"source": "directory", "path": "{m}"}}, "installLocation": "{m}"}},
+                "gone": {{"source": {{"source": "directory", "path": "{t}/gone"}}}},
+                "fifo": {{"source": {{"source": "directory", "path": "{t}/fifo"}}}},
+                "remote": {{"source": {{"source": "github", "repo": "o/r"}}, "installLocation": "{p}/marketplaces/o-r"}}}}"#,
+            m = market.display(),
+            t = tmp.path().display(),
+            p = plugins.display()
+        ),
+    );
+    write(
+        &market.join(".claude-plugin/marketplace.json"),
+        r#"{"name": "dev", "plugins": [{"name": "p", "source": "./p"}, {"name": "q", "source": "./q"}]}"#,
+    );
+    write(
+        &market.join("p/.claude-plugin/plugin.json"),
+        r#"{"name": "p", "hooks": "./config/gate.json"}"#,
+    );
+    write(&market.join("p/hooks/hooks.json"), r#"{"hooks": {}}"#);
+    // `q` has no hook file.
+    fs::create_dir_all(market.join("q")).unwrap();
+    fs::create_dir_all(tmp.path().join("fifo/.claude-plugin")).unwrap();
+    let status = std::process::Command::new("mkfifo")
+        .arg(tmp.path().join("fifo/.claude-plugin/marketplace.json"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let cached = plugins.join("cache/dev/p/1.0.0");
+    write(&cached.join("hooks/hooks.json"), r#"{"hooks": {}}"#);
+    write(
+        &plugins.join("installed_plugins.json"),
+        &format!(
+            r#"{{"version": 2, "plugins": {{"p@dev": [{{"scope": "user", "installPath": "{}"}}]}}}}"#,
+            cached.display()
+        ),
+    );
+
+    let formats = hooks_testing::every_format();
+    let user = UserDirs::under_home(&formats, &home);
+    let mut found: Vec<(String, PathBuf, Vec<PathBuf>)> =
+        crate::linked_folders(&formats, Some(&user), None)
+            .into_iter()
+            .filter(|l| l.kind.name() == "user_claude_plugins")
+            .inspect(|l| assert_eq!(l.holder.as_deref(), Some(home.join(".claude").as_path())))
+            .map(|l| (l.kind.name().to_owned(), l.folder, l.parts))
+            .collect();
+    found.sort();
+    let kind = "user_claude_plugins".to_owned();
+    let parts = |p: &[&str]| p.iter().map(PathBuf::from).collect::<Vec<_>>();
+    let plugin_parts = parts(&["hooks", ".claude-plugin"]);
+    assert_eq!(
+        found,
+        [
+            (kind.clone(), tmp.path().join("fifo"), parts(&[".claude-plugin"])),
+            (kind.clone(), tmp.path().join("gone"), parts(&[".claude-plugin"])),
+            (kind.clone(), cached.clone(), plugin_parts.clone()),
+            (kind.clone(), market.clone(), parts(&[".claude-plugin"])),
+            (kind.clone(), market.join("p"), parts(&["./config/gate.json"])),
+            (kind.clone(), market.join("p"), plugin_parts.clone()),
+            (kind.clone(), market.join("q"), plugin_parts),
+        ]
+    );
+    let hook_files: Vec<PathBuf> = find_files(&formats, FileScope::User, Path::new(""), &user)
+        .into_iter()
+        .filter(|f| f.kind.name() == "user_claude_plugins")
+        .inspect(|f| assert_eq!(f.content, hooks_schema::FileContent::HooksIfAny))
+        .map(|f| f.path)
+        .collect();
+    // Breadth first: the installed plugins' index is read before the marketplace's manifest.
+    assert_eq!(hook_files, [cached.join("hooks/hooks.json"), market.join("p/hooks/hooks.json")]);
+    assert_eq!(
+        formats.kind_named("user_claude_plugins").map(|k| k.name()),
+        Some("user_claude_plugins".to_owned())
+    );
+    assert!(crate::linked_folders(&formats, None, None).is_empty());
+}
+
 /// Following is bounded: a format whose every file names a folder holding the same file again
 /// is read [`crate::MAX_FOLLOW_DEPTH`] files deep, and one whose index names thousands of
 /// folders gives [`crate::MAX_FOLLOWED_FOLDERS`].
