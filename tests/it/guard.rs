@@ -865,6 +865,88 @@ fn a_linked_extension_is_protected_where_it_lives() {
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// Claude Code runs the plugins of a marketplace added from a local folder (`claude plugin
+/// marketplace add <path>`, recorded in `~/.claude/plugins/known_marketplaces.json`) where they
+/// are, not from its copy under `plugins/cache/` (observed: the folder's `hooks/hooks.json`
+/// rewritten after the install is what ran). Such a marketplace outside the project is
+/// protected whole; one in the project only in what decides what Claude Code runs from it: the
+/// marketplace's manifest, each plugin's manifest and `hooks/`, the hook files a manifest
+/// names, and the scripts the plugins' hooks name through `${CLAUDE_PLUGIN_ROOT}`; the rest of
+/// the project stays editable. A marketplace fetched from elsewhere is Claude Code's own
+/// folder, protected whole already; without the record, the same folders are nobody's.
+#[test]
+fn a_local_marketplace_s_plugins_are_protected_where_they_live() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let src = TestDir::new();
+    let root = project.path().to_str().expect("utf-8");
+    let src_path = src.path().to_str().expect("utf-8");
+    let marketplace = |folder: &str| serde_json::json!({"source": {"source": "directory", "path": folder}, "installLocation": folder});
+    let known = serde_json::json!({
+        "dev": marketplace(&format!("{root}/market")),
+        "team": marketplace(&format!("{src_path}/team-market")),
+        "remote": {"source": {"source": "github", "repo": "o/r"}, "installLocation": format!("{src_path}/clone")},
+    });
+    home.write(".claude/plugins/known_marketplaces.json", &known.to_string());
+    let manifest = serde_json::json!({"name": "dev", "owner": {"name": "x"}, "plugins": [
+        {"name": "gate", "source": "./gate"},
+        {"name": "lint", "source": "./lint", "hooks": "./more/hooks.json"}
+    ]});
+    project.write("market/.claude-plugin/marketplace.json", &manifest.to_string());
+    project.write(
+        "market/gate/.claude-plugin/plugin.json",
+        &serde_json::json!({"name": "gate", "hooks": "./config/extra.json"}).to_string(),
+    );
+    let hooks = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/gate.sh"},
+        {"type": "command", "command": "python3 \"$CLAUDE_PLUGIN_ROOT\"/tools/audit.py"}
+    ]}]}});
+    project.write("market/gate/hooks/hooks.json", &hooks.to_string());
+    project.write("src/main.rs", "fn main() {}\n");
+    src.write("team-market/.claude-plugin/marketplace.json", "{\"plugins\": []}\n");
+    let paths = [
+        format!("{root}/market/.claude-plugin/marketplace.json"),
+        format!("{root}/market/gate/hooks/hooks.json"),
+        format!("{root}/market/gate/hooks/new-gate.sh"),
+        format!("{root}/market/gate/.claude-plugin/plugin.json"),
+        format!("{root}/market/gate/config/extra.json"),
+        format!("{root}/market/gate/scripts/gate.sh"),
+        format!("{root}/market/gate/tools/audit.py"),
+        format!("{root}/market/lint/hooks/hooks.json"),
+        format!("{root}/market/lint/more/hooks.json"),
+        format!("{root}/market/./gate/../lint/.claude-plugin/plugin.json"),
+        format!("{src_path}/team-market/anything/at/all.txt"),
+        format!("{root}/market/gate/README.md"),
+        format!("{root}/market/lint/src/lib.rs"),
+        format!("{root}/src/main.rs"),
+        format!("{src_path}/clone/p/hooks/hooks.json"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let lines = guard_refusing(project.path(), home.path(), &paths, 11);
+    for line in &lines[..11] {
+        assert_eq!(line["hits"][0]["source_kind"], "user_claude_plugins", "{line:#?}");
+    }
+
+    // `hooks list` shows the plugin's hooks, disabled: Claude Code runs them, never the engine.
+    let list = list_json(project.path(), home.path());
+    let plugins: Vec<&Value> = list["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .filter(|s| s["kind"] == "user_claude_plugins")
+        .collect();
+    assert_eq!(plugins.len(), 1, "{list:#}");
+    let listed = plugins[0]["hooks"].as_array().expect("hooks");
+    assert!(listed.len() == 2 && listed.iter().all(|h| h["enabled"] == false), "{list:#}");
+    assert!(list.to_string().contains("plugin_hooks"), "{list:#}");
+
+    // Without the record, the same folders are not Claude Code's: every edit there is allowed.
+    std::fs::remove_file(home.path().join(".claude/plugins/known_marketplaces.json"))
+        .expect("forget the marketplaces");
+    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
+    assert_eq!(code, 0, "{lines:#?}");
+}
+
 /// Gemini CLI runs its extensions' hooks itself (`<extension>/hooks/hooks.json`, an installed
 /// extension's under `~/.gemini/extensions/`, a linked one's where it lives), with
 /// `${extensionPath}` and `${workspacePath}` replaced: the scripts they name outside the

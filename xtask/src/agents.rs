@@ -29,6 +29,10 @@
 //! - **settings**: the same for the project's `.env`, whose keys Gemini CLI gives the hook of
 //!   the user's extension that names `${GATE_MODE}` (Gemini CLI's own file tools refuse that
 //!   path before any hook: under Gemini CLI its refusal counts);
+//! - **marketplace**: the same for `market/gate/scripts/gate.sh` of the project, which the
+//!   hook of a plugin of a Claude Code marketplace the user added from the project's `market/`
+//!   folder runs through `${CLAUDE_PLUGIN_ROOT}` (Claude Code runs such a plugin's hooks where
+//!   it is; the engine reads them only to protect what they run);
 //! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
 //!   changed file is inert until trusted again);
 //! - **retrust**: changed, then trusted again with `hooks trust --yes`: denied again.
@@ -185,6 +189,21 @@ if [ "${XTASK_SETTINGS:-}" = 1 ]; then
     cp "$PROJ/.env" "$RUN/env.orig"
   fi
 fi
+if [ "${XTASK_MARKETPLACE:-}" = 1 ]; then
+  # A Claude Code plugin marketplace the user added from the repository's `market/` folder
+  # (`claude plugin marketplace add ./market`): Claude Code runs its plugins' hooks from there,
+  # and the plugin's hook runs a script of the plugin through `${CLAUDE_PLUGIN_ROOT}`. Claude
+  # Code's `Write` creates the script instead, as above.
+  mkdir -p "$RHOME/.claude/plugins" "$PROJ/market/.claude-plugin" "$PROJ/market/gate/.claude-plugin" "$PROJ/market/gate/hooks" "$PROJ/market/gate/scripts"
+  printf '{"dev": {"source": {"source": "directory", "path": "%s/market"}, "installLocation": "%s/market"}}\n' "$PROJ" "$PROJ" > "$RHOME/.claude/plugins/known_marketplaces.json"
+  printf '{"name": "dev", "owner": {"name": "x"}, "plugins": [{"name": "gate", "source": "./gate"}]}\n' > "$PROJ/market/.claude-plugin/marketplace.json"
+  printf '{"name": "gate", "version": "1.0.0"}\n' > "$PROJ/market/gate/.claude-plugin/plugin.json"
+  printf '{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/gate.sh"}]}]}}\n' > "$PROJ/market/gate/hooks/hooks.json"
+  if [ "$RA_AGENT" != claude ]; then
+    printf '#!/bin/sh\nexit 0\n' > "$PROJ/market/gate/scripts/gate.sh"
+    cp "$PROJ/market/gate/scripts/gate.sh" "$RUN/marketplace-gate.sh.orig"
+  fi
+fi
 if [ "${XTASK_MAIN_AGENT:-}" = 1 ]; then
   # A subagent made the main thread's agent by the repository's Claude Code settings: the
   # hooks of its front matter run for the whole session (the file's name is not its name).
@@ -312,6 +331,9 @@ enum Edit {
     ExtensionScript,
     /// The project's `.env`, whose keys Gemini CLI gives the user's extension's hook as settings.
     WorkspaceEnv,
+    /// `market/gate/scripts/gate.sh` of the project, which the hook of a plugin of the user's
+    /// Claude Code marketplace added from `market/` runs.
+    MarketplaceScript,
 }
 
 /// The scripted file-tool call that rewrites the project's `.cursor/hooks.json`, or the
@@ -331,6 +353,9 @@ fn edit_call(
         Edit::Linked => ("{PROJ}/hooks/hooks.json", "hooks/hooks.json"),
         Edit::ExtensionScript => ("{PROJ}/scripts/ext-gate.sh", "scripts/ext-gate.sh"),
         Edit::WorkspaceEnv => ("{PROJ}/.env", ".env"),
+        Edit::MarketplaceScript => {
+            ("{PROJ}/market/gate/scripts/gate.sh", "market/gate/scripts/gate.sh")
+        }
     };
     match agent {
         "claude" => (
@@ -409,6 +434,7 @@ const CASES: &[Case] = &[
     Case::editing("linked", Edit::Linked),
     Case::editing("extension", Edit::ExtensionScript),
     Case::editing("settings", Edit::WorkspaceEnv),
+    Case::editing("marketplace", Edit::MarketplaceScript),
     Case { subfolder: true, ..Case::run("subfolder", DENY_CMD) },
     Case { main_agent: true, ..Case::run("agent", "echo main-agent-gate && touch ran.txt") },
     Case { shell_exit: true, ..Case::run("exit", "touch ran.txt; echo out; echo err >&2; exit 3") },
@@ -514,6 +540,9 @@ fn run_case(
             }
             Edit::WorkspaceEnv => {
                 cmd.env("XTASK_SETTINGS", "1");
+            }
+            Edit::MarketplaceScript => {
+                cmd.env("XTASK_MARKETPLACE", "1");
             }
             Edit::PathProgram => {
                 #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
@@ -636,6 +665,10 @@ fn run_case(
                     (run_dir.join("proj/scripts/ext-gate.sh"), run_dir.join("ext-gate.sh.orig"))
                 }
                 Some(Edit::WorkspaceEnv) => (run_dir.join("proj/.env"), run_dir.join("env.orig")),
+                Some(Edit::MarketplaceScript) => (
+                    run_dir.join("proj/market/gate/scripts/gate.sh"),
+                    run_dir.join("marketplace-gate.sh.orig"),
+                ),
                 Some(Edit::HookFile) | None => (
                     run_dir.join("proj/.cursor/hooks.json"),
                     run_dir.join("proj/.cursor-hooks.json.orig"),
