@@ -287,6 +287,27 @@ fn check_reads_a_gemini_cli_extension_s_hook_file() {
     assert!(lines[0].to_string().contains("extension_hooks"), "{}", lines[0]);
 }
 
+/// `hooks check` on a Claude Code plugin's hook file under its plugins' folder reads it as
+/// Claude Code loads it: its hooks disabled (Claude Code runs them, not the engine), the
+/// note naming the plugin's folder; it was read as Chrys's `hooks.json`.
+#[test]
+fn check_reads_a_claude_code_plugin_s_hook_file() {
+    let d = TestDir::new();
+    let file = ".claude/plugins/cache/dev/gate/1.0.0/hooks/hooks.json";
+    d.write(
+        file,
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/gate.sh"}]}]}}"#,
+    );
+    let o = hooks_in(d.path(), &["check", "--json", file], "");
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let lines = json_lines(&o);
+    assert_eq!(lines[0]["format"], "claude", "{}", lines[0]);
+    assert_eq!(lines[0]["hooks"].as_array().map(Vec::len), Some(1), "{}", lines[0]);
+    assert_eq!(lines[0]["hooks"][0]["enabled"], false, "{}", lines[0]);
+    let text = lines[0].to_string();
+    assert!(text.contains("plugin_hooks") && text.contains("gate/1.0.0 itself"), "{text}");
+}
+
 /// `hooks list` with Claude Code's `agent`: the picked subagent's file runs; the other one,
 /// trusted like it, says on its own line that it does not run, and the note below says why
 /// (the setting, the file that sets it, and the subagent of that name that runs).
