@@ -372,6 +372,55 @@ fn an_extension_s_hooks_are_never_run_by_the_bridge_and_their_scripts_are_protec
     assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
 }
 
+/// Claude Code runs the plugins of a marketplace added from a local folder where they are
+/// (F40): bridged into another agent (Gemini CLI), the engine does not run such a plugin's
+/// blocking gate (Claude Code runs it, and only there); bridged into Claude Code, a `Write` of
+/// the script it runs or of its hook file is denied; a plugin's other file is not.
+#[test]
+fn a_local_marketplace_s_plugin_gate_is_never_run_by_the_bridge_and_stays_out_of_reach() {
+    let (home, repo) = setup();
+    let market = repo.path().join("market");
+    let known = json!({"dev": {"source": {"source": "directory", "path": market}, "installLocation": market}});
+    home.write(".claude/plugins/known_marketplaces.json", &known.to_string());
+    repo.write(
+        "market/.claude-plugin/marketplace.json",
+        &json!({"name": "dev", "plugins": [{"name": "gate", "source": "./gate"}]}).to_string(),
+    );
+    let hooks = json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/gate.sh"},
+        {"type": "command", "command": "echo blocked >&2; exit 2"},
+    ]}]}});
+    repo.write("market/gate/hooks/hooks.json", &hooks.to_string());
+    repo.write("market/gate/scripts/gate.sh", "#!/bin/sh\necho blocked >&2\nexit 2\n");
+    let env = [("HOME", home.path())];
+    let config = home.path().to_str().expect("utf-8");
+    let shell = json!({
+        "session_id": "s", "cwd": repo.path(), "hook_event_name": "BeforeTool",
+        "timestamp": "2026-12-05T00:00:00Z", "transcript_path": "",
+        "tool_name": "run_shell_command", "tool_input": {"command": "ls"},
+    });
+    let gemini = ["bridge", "--host", "gemini", "--event", "BeforeTool", "--config-dir", config];
+    let out = hooks_in_env(repo.path(), &gemini, &shell.to_string(), &env);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_ne!(v["decision"], "deny", "{v}");
+    let args = ["bridge", "--host", "claude", "--config-dir", config];
+    for (file, denied) in [
+        ("market/gate/scripts/gate.sh", true),
+        ("market/gate/hooks/hooks.json", true),
+        ("market/gate/README.md", false),
+    ] {
+        let write = json!({
+            "session_id": "it-session", "cwd": repo.path(), "hook_event_name": "PreToolUse",
+            "tool_name": "Write", "tool_input": {"file_path": repo.path().join(file), "content": "x"},
+            "tool_use_id": "t",
+        });
+        let out = hooks_in_env(repo.path(), &args, &write.to_string(), &env);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        assert_eq!(v["hookSpecificOutput"]["permissionDecision"] == "deny", denied, "{file}: {v}");
+    }
+}
+
 /// A skill linked into the project's `.claude/skills/` from elsewhere in it (F39): bridged
 /// into Claude Code, a `Write` of the linked skill's `SKILL.md` or of the script its hook runs
 /// is denied; one of the project's other files is not.
