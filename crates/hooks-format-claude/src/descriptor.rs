@@ -176,8 +176,8 @@ const AGENT_FOLDERS: [AgentFolder; 9] = [
 /// the marketplaces it knows, whose local ones it runs the plugins of where they are, and the
 /// installed plugins, whose hooks may name scripts outside the folder.
 const PLUGIN_INDEXES: [AgentIndex; 2] = [
-    AgentIndex { file: "known_marketplaces.json", step: crate::MARKETPLACES },
-    AgentIndex { file: "installed_plugins.json", step: crate::INSTALLED },
+    AgentIndex { file: "plugins/known_marketplaces.json", step: crate::MARKETPLACES },
+    AgentIndex { file: "plugins/installed_plugins.json", step: crate::INSTALLED },
 ];
 
 /// A plugin's hook file under Claude Code's plugins' folder

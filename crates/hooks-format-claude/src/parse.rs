@@ -648,25 +648,10 @@ const PLUGIN_ROOT_PLACEHOLDER: &str = "${CLAUDE_PLUGIN_ROOT}";
 /// The variable Claude Code sets to a plugin's folder for its hooks.
 const PLUGIN_ROOT_VAR: &str = "CLAUDE_PLUGIN_ROOT";
 
-/// `script` with `${CLAUDE_PLUGIN_ROOT}` and `$CLAUDE_PLUGIN_ROOT` (not followed by a letter,
-/// digit or `_`, which would make another variable's name) replaced by `root`.
+/// `script` with `${CLAUDE_PLUGIN_ROOT}` and `$CLAUDE_PLUGIN_ROOT` (as a whole name) replaced
+/// by `root`.
 fn plugin_root_in_shell(script: &str, root: &str) -> String {
-    let script = script.replace(PLUGIN_ROOT_PLACEHOLDER, root);
-    let bare = format!("${PLUGIN_ROOT_VAR}");
-    let mut out = String::with_capacity(script.len());
-    let mut rest = script.as_str();
-    while let Some(at) = rest.find(&bare) {
-        let after = &rest[at + bare.len()..];
-        out.push_str(&rest[..at]);
-        if after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
-            out.push_str(&bare);
-        } else {
-            out.push_str(root);
-        }
-        rest = after;
-    }
-    out.push_str(rest);
-    out
+    hooks_schema::replace_shell_variable(script, PLUGIN_ROOT_VAR, root)
 }
 
 /// A subagent's `name`, when Claude Code loads it: its front matter has a `name` and a

@@ -9,7 +9,7 @@
 //! the real CLI: a plugin's `hooks/hooks.json` rewritten in the marketplace's folder after the
 //! install is what ran). `specs/formats/claude.md`, "Plugins", has the observations.
 
-use hooks_schema::{FollowStep, Followed};
+use hooks_schema::{FollowStep, Followed, PluginLayout};
 use serde_json::Value;
 
 /// `~/.claude/plugins/known_marketplaces.json`: the marketplaces Claude Code knows, each with
@@ -35,35 +35,33 @@ pub const MARKETPLACE_MANIFEST: &str = ".claude-plugin/marketplace.json";
 /// A plugin's manifest, relative to the plugin's folder.
 pub const PLUGIN_MANIFEST: &str = ".claude-plugin/plugin.json";
 
-/// The manifests' folder, in a marketplace's folder and in a plugin's.
-const MANIFEST_FOLDER: &str = ".claude-plugin";
-
-/// The folder of a plugin's default hook file.
-const HOOKS_FOLDER: &str = "hooks";
+/// Claude Code's marketplace and plugin layout: the manifests in `.claude-plugin/`, a plugin's
+/// hook file in `hooks/`.
+pub const LAYOUT: PluginLayout = PluginLayout {
+    marketplace_manifests: &[MARKETPLACE_MANIFEST],
+    marketplace_parts: &[".claude-plugin"],
+    marketplace_step: MARKETPLACE,
+    plugin_manifests: &[PLUGIN_MANIFEST],
+    plugin_parts: &["hooks", ".claude-plugin"],
+    plugin_step: PLUGIN,
+    hook_files: &[PLUGIN_HOOKS],
+};
 
 /// What the file `bytes`, read as `step`, names (see the module's documentation): for the
 /// known marketplaces, each marketplace added from a local folder or file (its folder, with
 /// its manifest's folder as the part that decides what runs, and its manifest to read next);
-/// for a marketplace's manifest, each plugin whose source is a path in the marketplace (its
-/// folder relative to the marketplace's, its `hooks/` and manifest's folder and the hook files
-/// the entry names as parts, its default hook file, its manifest to read next); for a plugin's
-/// manifest, the hook files its `hooks` names; for the installed plugins, each one's
-/// `installPath` as a plugin's folder. Anything else, or a file that is not a JSON object,
-/// names nothing.
+/// for a marketplace's manifest, each plugin whose source is a path in the marketplace
+/// ([`PluginLayout::plugins`]); for a plugin's manifest, the hook files its `hooks` names;
+/// for the installed plugins, each one's `installPath` as a plugin's folder. Anything else, or
+/// a file that is not a JSON object, names nothing.
 pub fn follow(step: FollowStep, bytes: &[u8]) -> Vec<Followed> {
     let Some(root) = json_object(bytes) else { return Vec::new() };
     match step {
         MARKETPLACES => {
             root.as_object().into_iter().flatten().filter_map(|(_, m)| marketplace(m)).collect()
         }
-        MARKETPLACE => plugins_of(&root),
-        PLUGIN => {
-            let parts = hook_paths(root.get("hooks"));
-            if parts.is_empty() {
-                return Vec::new();
-            }
-            vec![Followed { folder: ".".to_owned(), parts, ..Followed::default() }]
-        }
+        MARKETPLACE => LAYOUT.plugins(&root),
+        PLUGIN => LAYOUT.plugin_manifest(&root),
         INSTALLED => installed(&root),
         _ => Vec::new(),
     }
@@ -83,85 +81,28 @@ fn marketplace(entry: &Value) -> Option<Followed> {
     let kind = source.get("source")?.as_str()?;
     let path = source.get("path").and_then(Value::as_str);
     let location = entry.get("installLocation").and_then(Value::as_str);
-    let mut parts = vec![MANIFEST_FOLDER.to_owned()];
-    let mut manifest = MARKETPLACE_MANIFEST.to_owned();
-    let folder = match kind {
-        "directory" => location.or(path)?.to_owned(),
+    let (folder, manifest) = match kind {
+        "directory" => (location.or(path)?.to_owned(), None),
         "file" => {
-            let file = path?;
             // The manifest may be any file: it is read, and protected, where it is.
-            parts.push(file.to_owned());
-            manifest = file.to_owned();
-            match location {
+            let file = path?;
+            let folder = match location {
                 Some(l) => l.to_owned(),
                 None => manifest_folder(file)?,
-            }
+            };
+            (folder, Some(file.to_owned()))
         }
         _ => return None,
     };
-    if folder.is_empty() {
-        return None;
-    }
-    Some(Followed { folder, parts, next: vec![(manifest, MARKETPLACE)], hooks: Vec::new() })
+    (!folder.is_empty()).then(|| LAYOUT.marketplace(folder, manifest))
 }
 
 /// The marketplace folder of a manifest file: the folder holding its `.claude-plugin/`, or
 /// the file's own folder.
 fn manifest_folder(file: &str) -> Option<String> {
     let (folder, _) = file.rsplit_once('/')?;
-    let folder = folder.strip_suffix(&format!("/{MANIFEST_FOLDER}")).unwrap_or(folder);
+    let folder = folder.strip_suffix("/.claude-plugin").unwrap_or(folder);
     (!folder.is_empty()).then(|| folder.to_owned())
-}
-
-/// The plugins of a marketplace's manifest whose source is a path in the marketplace: a
-/// string source, `./`-relative as written, or, bare, under `metadata.pluginRoot` when the
-/// manifest sets one (observed: `"source": "p"` with `"pluginRoot": "./plugins"` ran from
-/// `plugins/p`). Object sources (GitHub, git, npm, URLs) are fetched into Claude Code's own
-/// folder, which the guard protects whole.
-fn plugins_of(root: &Value) -> Vec<Followed> {
-    let plugin_root = root.pointer("/metadata/pluginRoot").and_then(Value::as_str);
-    let Some(plugins) = root.get("plugins").and_then(Value::as_array) else { return Vec::new() };
-    let mut out = Vec::new();
-    for plugin in plugins {
-        let Some(source) = plugin.get("source").and_then(Value::as_str) else { continue };
-        let folder = match plugin_root {
-            Some(base) if !source.starts_with("./") && !source.starts_with('/') => {
-                format!("{}/{source}", base.trim_end_matches('/'))
-            }
-            _ => source.to_owned(),
-        };
-        out.push(plugin_folder(folder, hook_paths(plugin.get("hooks"))));
-    }
-    out
-}
-
-/// A plugin's folder: its `hooks/` and manifest's folder and `extra` as parts, its default
-/// hook file, its manifest to read next.
-fn plugin_folder(folder: String, extra: Vec<String>) -> Followed {
-    let mut parts = vec![HOOKS_FOLDER.to_owned(), MANIFEST_FOLDER.to_owned()];
-    parts.extend(extra);
-    Followed {
-        folder,
-        parts,
-        next: vec![(PLUGIN_MANIFEST.to_owned(), PLUGIN)],
-        hooks: vec![PLUGIN_HOOKS.to_owned()],
-    }
-}
-
-/// The hook files a manifest's `hooks` names: a path, or a list of paths (an object holds the
-/// hooks themselves, in the manifest).
-fn hook_paths(hooks: Option<&Value>) -> Vec<String> {
-    let paths: Vec<&Value> = match hooks {
-        Some(Value::String(_)) => hooks.into_iter().collect(),
-        Some(Value::Array(list)) => list.iter().collect(),
-        _ => Vec::new(),
-    };
-    paths
-        .into_iter()
-        .filter_map(Value::as_str)
-        .filter(|p| !p.is_empty())
-        .map(str::to_owned)
-        .collect()
 }
 
 /// The installed plugins' folders: each record's `installPath` (a record per scope and
@@ -176,7 +117,7 @@ fn installed(root: &Value) -> Vec<Followed> {
         };
         for path in records.into_iter().filter_map(|r| r.get("installPath")?.as_str()) {
             if !path.is_empty() {
-                out.push(plugin_folder(path.to_owned(), Vec::new()));
+                out.push(LAYOUT.plugin(path.to_owned(), Vec::new()));
             }
         }
     }

@@ -10,6 +10,7 @@
 //! `specs/formats.md` explains the boundary and how to add a format.
 
 mod location;
+mod plugins;
 mod set;
 
 use std::{fmt, path::Path, sync::Arc};
@@ -19,6 +20,7 @@ pub use self::{
         AgentFolder, AgentIndex, AgentLink, FileContent, FileLocation, FilePattern, FollowStep,
         Followed, FormatDirs, ManagedDir, Ownership, ProjectFolders, UserDir,
     },
+    plugins::{PluginLayout, replace_shell_variable},
     set::{FormatSet, FormatSetError, UnknownFormat},
 };
 use crate::{

@@ -150,8 +150,8 @@ pub use crate::{
     format::{
         AgentFolder, AgentIndex, AgentLink, Claim, FileContent, FileLocation, FilePattern,
         FollowStep, Followed, FormatDescriptor, FormatDirs, FormatSet, FormatSetError, ManagedDir,
-        NativeEvent, Ownership, ParseContext, ProjectFolders, ReviewRecordError, SourceSummary,
-        UnknownFormat, UserDir,
+        NativeEvent, Ownership, ParseContext, PluginLayout, ProjectFolders, ReviewRecordError,
+        SourceSummary, UnknownFormat, UserDir, replace_shell_variable,
     },
     host::{
         EDITED_PATH_ARGS, HostAnswer, HostCodec, HostError, HostInput, InstallTarget,

@@ -545,8 +545,9 @@ struct FollowedPlace {
 /// read in turn, breadth first: at most [`MAX_FOLLOWED_FOLDERS`] folders per agent folder,
 /// [`MAX_FOLLOW_DEPTH`] files deep, each file up to
 /// [`MAX_SOURCE_BYTES`](crate::MAX_SOURCE_BYTES) and without blocking on a FIFO; a file that
-/// cannot be read leads nowhere. A relative folder is taken from the folder of the place that
-/// led to its file (an index's: the agent folder). Reads the file system.
+/// cannot be read leads nowhere. An index is relative to the scope's folder of the format, and
+/// a relative folder is taken from the folder of the place that led to its file (an index's:
+/// that folder). Reads the file system.
 fn followed_places(formats: &FormatSet, scope: FileScope, dirs: &ScopeDirs) -> Vec<FollowedPlace> {
     let mut out = Vec::new();
     for format in formats.iter() {
@@ -555,9 +556,11 @@ fn followed_places(formats: &FormatSet, scope: FileScope, dirs: &ScopeDirs) -> V
                 continue;
             }
             let Some(holder) = base(scope, format.id(), Path::new(""), dirs) else { continue };
-            let at = join(&holder, folder.dir);
-            let mut queue: VecDeque<(PathBuf, String, FollowStep, usize)> =
-                folder.indexes.iter().map(|i| (at.clone(), i.file.to_owned(), i.step, 1)).collect();
+            let mut queue: VecDeque<(PathBuf, String, FollowStep, usize)> = folder
+                .indexes
+                .iter()
+                .map(|i| (holder.clone(), i.file.to_owned(), i.step, 1))
+                .collect();
             let mut count = 0;
             while let Some((from, file, step, depth)) = queue.pop_front() {
                 let Ok(bytes) = crate::read_capped(&from.join(&file)) else { continue };

@@ -325,7 +325,8 @@ pub struct AgentFolder {
 /// agent folder's role whose hooks the agent runs itself (as [`AgentFolder::entry_hooks`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct AgentIndex {
-    /// The file, relative to the agent folder.
+    /// The file, relative to the scope's folder of the format (`~/.claude`): in the agent
+    /// folder (`plugins/known_marketplaces.json`) or beside it (Copilot CLI's `settings.json`).
     pub file: &'static str,
     /// How the descriptor reads it.
     pub step: FollowStep,
@@ -339,7 +340,7 @@ pub struct FollowStep(pub &'static str);
 /// A folder named by a file that [`FormatDescriptor::follow`](crate::FormatDescriptor::follow)
 /// reads ([`AgentIndex`]), with what decides what the agent runs from it. Every path is as
 /// written: absolute, or relative to the folder of the place that led to the file (for an
-/// [`AgentIndex`], the agent folder).
+/// [`AgentIndex`], the scope's folder of the format).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Followed {
     /// The folder.

@@ -1212,7 +1212,8 @@ fn following_indexes_is_bounded() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
-    let things = home.join(".chain/things");
+    // The index is the format's folder's own `index`.
+    let things = home.join(".chain");
     fs::create_dir_all(&things).unwrap();
     // `.` leads back to the same folder and file: without a bound, forever.
     fs::write(things.join("index"), ".\n").unwrap();
