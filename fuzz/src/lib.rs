@@ -382,6 +382,31 @@ pub fn gemini_host(data: &[u8]) {
 /// input.
 pub fn copilot_parse(data: &[u8]) {
     let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
+    if first % 4 == 2 {
+        // A plugin's hook file: every hook disabled, run in the plugin's folder.
+        if let Ok(parsed) =
+            hooks_format_copilot::parse_plugin_hooks(rest, Path::new("/m/p/hooks/hooks.json"))
+        {
+            assert!(
+                parsed.definitions.iter().all(|d| !d.enabled && d.cwd.is_some()),
+                "copilot: a plugin's hooks never run through the engine, and run in its folder"
+            );
+        }
+        return;
+    }
+    if first % 4 == 3 {
+        for step in [
+            hooks_format_copilot::SETTINGS,
+            hooks_format_copilot::CONFIG,
+            hooks_format_copilot::MARKETPLACE,
+            hooks_format_copilot::PLUGIN,
+        ] {
+            for f in hooks_format_copilot::follow(step, rest) {
+                assert!(!f.folder.is_empty(), "copilot: a followed folder is named");
+            }
+        }
+        return;
+    }
     let (path, kind) = if first % 2 == 0 {
         ("/repo/.github/hooks/a.json", hooks_format_copilot::DocumentKind::HookFile)
     } else {

@@ -90,7 +90,7 @@ fn source(target: &str) -> Option<Source> {
                 "crates/hooks-format-copilot/test_data/settings",
             ],
             &[".json"],
-            &[b"\x00", b"\x01"],
+            &[b"\x00", b"\x01", b"\x02", b"\x03"],
         ),
         "copilot_host" => {
             s(&["crates/hooks-format-copilot/test_data/payloads"], &[".json"], &[b"\x00", b"\x01"])

@@ -6,9 +6,10 @@
 use std::{path::Path, sync::Arc};
 
 use hooks_schema::{
-    AgentFolder, Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor,
-    FormatDirs, FormatId, HookCodec, HookSourceKind, HostCodec, InstallTarget, ManagedDir,
-    NativeEvent, OtherFormatFiles, ParseContext, ParseResult, ProjectFolders, SourceScope, UserDir,
+    AgentFolder, AgentIndex, Claim, FileLocation, FilePattern, FileRole, FileScope, FollowStep,
+    Followed, FormatDescriptor, FormatDirs, FormatId, HookCodec, HookSourceKind, HostCodec,
+    InstallTarget, ManagedDir, NativeEvent, OtherFormatFiles, ParseContext, ParseResult,
+    ProjectFolders, SourceScope, UserDir,
 };
 
 use crate::{
@@ -152,9 +153,28 @@ fn names(path: &Path) -> (&str, &str, &str) {
 /// Copilot CLI loads itself; the guard protects the folder.
 pub const PLUGINS: FileRole = FileRole::new(FORMAT, "copilot_plugins", 590);
 
-/// The folders Copilot CLI loads hooks from that the engine does not read: its plugins.
+/// The folders Copilot CLI loads hooks from that the engine does not read: its plugins,
+/// with the files that lead to the plugins it loads from elsewhere (a marketplace added from
+/// a local folder, in `settings.json`) and to the installed ones' copies (`config.json`).
 const AGENT_FOLDERS: [AgentFolder; 1] =
-    [AgentFolder::at(PLUGINS, FileScope::User, "installed-plugins")];
+    [AgentFolder::at(PLUGINS, FileScope::User, "installed-plugins").with_indexes(&PLUGIN_INDEXES)];
+
+/// [`AGENT_FOLDERS`]' indexes, relative to the user's `~/.copilot` (`crate::follow`).
+const PLUGIN_INDEXES: [AgentIndex; 2] = [
+    AgentIndex { file: "settings.json", step: crate::SETTINGS },
+    AgentIndex { file: "config.json", step: crate::CONFIG },
+];
+
+/// A plugin's hook file under Copilot CLI's installed plugins
+/// (`.copilot/installed-plugins/…/hooks.json`), for a file named directly (`hooks check`).
+fn is_plugin_hook_file(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "hooks.json")
+        && path
+            .iter()
+            .collect::<Vec<_>>()
+            .windows(2)
+            .any(|w| w[0] == ".copilot" && w[1] == "installed-plugins")
+}
 
 impl FormatDescriptor for CopilotFormat {
     fn id(&self) -> FormatId {
@@ -184,6 +204,11 @@ impl FormatDescriptor for CopilotFormat {
         &AGENT_FOLDERS
     }
 
+    /// The plugins' indexes and what they lead to ([`crate::follow`]).
+    fn follow(&self, role: FileRole, step: FollowStep, bytes: &[u8]) -> Vec<Followed> {
+        if role == PLUGINS { crate::follow(step, bytes) } else { Vec::new() }
+    }
+
     /// Copilot's files are only looked for in their own folders (`settings.json` in an
     /// explicit folder is Claude Code's).
     fn explicit_names(&self) -> Vec<&'static str> {
@@ -193,6 +218,9 @@ impl FormatDescriptor for CopilotFormat {
     /// `*.json` in `.github/hooks`, `.copilot/hooks` or `policy.d`, and `settings*.json` in
     /// `.github/copilot` or `.copilot`, are Copilot's by folder and name together.
     fn claim(&self, path: &Path) -> Claim {
+        if is_plugin_hook_file(path) {
+            return Claim::Path;
+        }
         let (name, parent, grand) = names(path);
         let json = name.ends_with(".json") && !name.starts_with('.');
         let settings = name == "settings.json" || name == "settings.local.json";
@@ -236,6 +264,9 @@ impl FormatDescriptor for CopilotFormat {
     }
 
     fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult {
+        if ctx.kind.role() == Some(PLUGINS) || is_plugin_hook_file(ctx.path) {
+            return crate::parse_plugin_hooks(bytes, ctx.path);
+        }
         let kind = if ctx.kind.role() == Some(SETTINGS_FILE)
             || ctx.kind.role() == Some(LOCAL_SETTINGS_FILE)
         {

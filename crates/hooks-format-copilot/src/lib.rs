@@ -24,6 +24,7 @@ mod events;
 mod host;
 mod matcher;
 mod parse;
+mod plugins;
 mod time;
 
 pub use crate::{
@@ -41,6 +42,8 @@ pub use crate::{
     matcher::{MAX_MATCHER_LEN, TOOL_NAMES, claude_tool_name, copilot_tool_name, tool_kind},
     parse::{
         ALLOW_MANAGED_HOOKS_ONLY, DISABLE_ALL_HOOKS, DocumentKind, MAX_DOCUMENT_BYTES,
-        MAX_TIMEOUT_SECS, NATIVE_HOOK_DIR, SHELL, parse, parse_as,
+        MAX_TIMEOUT_SECS, NATIVE_HOOK_DIR, PLUGIN_ROOT_VARS, SHELL, parse, parse_as,
+        parse_plugin_hooks,
     },
+    plugins::{CONFIG, LAYOUT, MARKETPLACE, PLUGIN, SETTINGS, follow},
 };

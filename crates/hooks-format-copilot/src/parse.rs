@@ -127,6 +127,72 @@ pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
     parse_as(bytes, path, DocumentKind::of(path))
 }
 
+/// The variables Copilot CLI sets to a plugin's folder for its hooks (observed with 1.0.102:
+/// both, to the marketplace's own folder for a plugin of a local marketplace).
+pub const PLUGIN_ROOT_VARS: [&str; 2] = ["COPILOT_PLUGIN_ROOT", "CLAUDE_PLUGIN_ROOT"];
+
+/// Parses a Copilot CLI plugin's hook file (`hooks.json` or `hooks/hooks.json` in the plugin's
+/// folder) as Copilot CLI loads it: a hook file's entries, run in the plugin's folder (observed
+/// with 1.0.102: `$PWD` was the plugin's folder), with the plugin's folder in place of the
+/// variables Copilot CLI sets to it ([`PLUGIN_ROOT_VARS`]). Copilot CLI runs these hooks itself
+/// while the plugin is on; the engine never does: every definition is disabled, listed with a
+/// note (`plugin_hooks`), and the scripts they name are protected by the guard.
+///
+/// ```
+/// # use std::path::Path;
+/// let file = br#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./gate.sh"}]}}"#;
+/// let parsed = hooks_format_copilot::parse_plugin_hooks(file, Path::new("/m/p/hooks.json")).unwrap();
+/// assert!(!parsed.definitions[0].enabled);
+/// assert_eq!(parsed.definitions[0].cwd.as_deref(), Some("/m/p"));
+/// ```
+pub fn parse_plugin_hooks(bytes: &[u8], path: &Path) -> ParseResult {
+    let mut parsed = parse_as(bytes, path, DocumentKind::HookFile)?;
+    if parsed.definitions.is_empty() {
+        return Ok(parsed);
+    }
+    let folder = plugin_folder(path);
+    let root = folder.to_string_lossy();
+    let hydrate = |text: &str| {
+        PLUGIN_ROOT_VARS
+            .iter()
+            .fold(text.to_owned(), |t, var| hooks_schema::replace_shell_variable(&t, var, &root))
+    };
+    for d in &mut parsed.definitions {
+        match &mut d.command {
+            HookCommand::Shell { script, .. } => *script = hydrate(script),
+            HookCommand::Exec { program, args } => {
+                *program = hydrate(program);
+                args.iter_mut().for_each(|a| *a = hydrate(a));
+            }
+            _ => {}
+        }
+        d.cwd = Some(match d.cwd.take() {
+            Some(cwd) if Path::new(&cwd).is_absolute() => cwd,
+            Some(cwd) => folder.join(cwd).to_string_lossy().into_owned(),
+            None => root.clone().into_owned(),
+        });
+        d.enabled = false;
+    }
+    parsed.policy = SourcePolicy::default();
+    let note = HookDiagnostic::info(format!(
+        "Copilot CLI runs the hooks of the plugin in {} itself while the plugin is on; the engine lists them, never runs them, and protects the scripts they name",
+        folder.display()
+    ));
+    parsed.diagnostics.push(note.in_file(path).with_code("plugin_hooks"));
+    Ok(parsed)
+}
+
+/// A plugin's folder, from its hook file: the folder of `hooks/hooks.json`'s `hooks/`, or of
+/// `hooks.json`.
+fn plugin_folder(path: &Path) -> &Path {
+    let parent = path.parent().unwrap_or(Path::new(""));
+    if parent.file_name().is_some_and(|n| n == "hooks") {
+        parent.parent().unwrap_or(parent)
+    } else {
+        parent
+    }
+}
+
 /// [`parse`] with the document kind given.
 pub fn parse_as(bytes: &[u8], path: &Path, kind: DocumentKind) -> ParseResult {
     let mut r = Reader {

@@ -293,3 +293,33 @@ proptest! {
         }
     }
 }
+
+/// A plugin's hook file: a hook file's entries, every one disabled with a note, run in the
+/// plugin's folder (a relative `cwd` under it), with the plugin's folder in place of both
+/// variables Copilot CLI sets to it (as whole names only); `hooks/hooks.json` and `hooks.json`
+/// both lead to the plugin's folder.
+#[test]
+fn a_plugin_s_hooks_run_in_its_folder_and_never_through_the_engine() {
+    let file = br#"{"version": 1, "hooks": {"preToolUse": [
+        {"type": "command", "bash": "./scripts/gate.sh $COPILOT_PLUGIN_ROOT/x ${CLAUDE_PLUGIN_ROOT}/y $COPILOT_PLUGIN_ROOTS"},
+        {"type": "command", "bash": "./check.sh", "cwd": "tools"},
+        {"type": "command", "bash": "./abs.sh", "cwd": "/elsewhere"}
+    ]}}"#;
+    for (path, folder) in [("/m/p/hooks/hooks.json", "/m/p"), ("/m/q/hooks.json", "/m/q")] {
+        let parsed = crate::parse_plugin_hooks(file, Path::new(path)).expect("reads");
+        assert_eq!(parsed.definitions.len(), 3);
+        assert!(parsed.definitions.iter().all(|d| !d.enabled));
+        let first = &parsed.definitions[0];
+        let HookCommand::Shell { script, .. } = &first.command else { panic!("a shell hook") };
+        assert_eq!(
+            *script,
+            format!("./scripts/gate.sh {folder}/x {folder}/y $COPILOT_PLUGIN_ROOTS")
+        );
+        let cwds: Vec<Option<&str>> = parsed.definitions.iter().map(|d| d.cwd.as_deref()).collect();
+        let tools = format!("{folder}/tools");
+        assert_eq!(cwds, [Some(folder), Some(tools.as_str()), Some("/elsewhere")]);
+        assert!(parsed.diagnostics.iter().any(|d| d.code.as_deref() == Some("plugin_hooks")));
+        assert!(parsed.policy.is_empty());
+    }
+    assert!(crate::parse_plugin_hooks(b"{", Path::new("/m/p/hooks.json")).is_err());
+}
