@@ -308,6 +308,24 @@ fn check_reads_a_claude_code_plugin_s_hook_file() {
     assert!(text.contains("plugin_hooks") && text.contains("gate/1.0.0 itself"), "{text}");
 }
 
+/// `hooks check` on a Copilot CLI plugin's hook file under its installed plugins reads it as
+/// the plugin's: its hooks disabled, run in the plugin's folder.
+#[test]
+fn check_reads_a_copilot_cli_plugin_s_hook_file() {
+    let d = TestDir::new();
+    let file = ".copilot/installed-plugins/_direct/audit/hooks.json";
+    d.write(
+        file,
+        r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./audit.sh"}]}}"#,
+    );
+    let o = hooks_in(d.path(), &["check", "--json", file], "");
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let lines = json_lines(&o);
+    assert_eq!(lines[0]["format"], "copilot", "{}", lines[0]);
+    assert_eq!(lines[0]["hooks"][0]["enabled"], false, "{}", lines[0]);
+    assert!(lines[0].to_string().contains("plugin_hooks"), "{}", lines[0]);
+}
+
 /// `hooks list` with Claude Code's `agent`: the picked subagent's file runs; the other one,
 /// trusted like it, says on its own line that it does not run, and the note below says why
 /// (the setting, the file that sets it, and the subagent of that name that runs).

@@ -947,6 +947,82 @@ fn a_local_marketplace_s_plugins_are_protected_where_they_live() {
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// Copilot CLI runs the plugins of a marketplace the user added from a local folder
+/// (`~/.copilot/settings.json`'s `extraKnownMarketplaces`) live from that folder, each hook in
+/// the plugin's folder (observed with 1.0.102). In a project, what decides what runs there is
+/// out of the agent's reach (the marketplace's and plugin's manifests in their four places,
+/// the plugin's `hooks.json` and `hooks/`, the file its manifest names), and so are the
+/// scripts its hooks run, relative to the plugin's folder or through `$COPILOT_PLUGIN_ROOT`;
+/// an installed plugin's copy's hooks' scripts elsewhere too; the rest stays editable.
+#[test]
+fn a_copilot_cli_local_marketplace_s_plugins_are_protected_where_they_live() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let root = project.path().to_str().expect("utf-8");
+    let settings = serde_json::json!({
+        "extraKnownMarketplaces": {"team": {"source": {"source": "directory", "path": format!("{root}/tools")}}},
+        "enabledPlugins": {"lint@team": true},
+    });
+    home.write(".copilot/settings.json", &settings.to_string());
+    project.write(
+        "tools/.github/plugin/marketplace.json",
+        &serde_json::json!({"name": "team", "plugins": [{"name": "lint", "source": "./lint"}]})
+            .to_string(),
+    );
+    project.write("tools/lint/plugin.json", r#"{"name": "lint", "hooks": "./conf/hooks.json"}"#);
+    let hooks = serde_json::json!({"version": 1, "hooks": {"preToolUse": [
+        {"type": "command", "bash": "./scripts/lint-gate.sh"},
+        {"type": "command", "bash": "sh \"$COPILOT_PLUGIN_ROOT/bin/check.sh\""},
+    ]}});
+    project.write("tools/lint/hooks.json", &hooks.to_string());
+    project.write("src/main.rs", "fn main() {}\n");
+    // An installed plugin's copy, whose hook runs a script of the user's.
+    let copy = home.path().join(".copilot/installed-plugins/_direct/audit");
+    let config = serde_json::json!({"installedPlugins": [{"name": "audit", "cache_path": copy}]});
+    home.write(".copilot/config.json", &format!("// managed\n{config}"));
+    home.write(
+        ".copilot/installed-plugins/_direct/audit/hooks/hooks.json",
+        r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "$HOME/bin/audit.sh"}]}}"#,
+    );
+    let paths = [
+        "tools/.github/plugin/marketplace.json",
+        "tools/marketplace.json",
+        "tools/lint/plugin.json",
+        "tools/lint/.claude-plugin/plugin.json",
+        "tools/lint/hooks.json",
+        "tools/lint/hooks/hooks.json",
+        "tools/lint/conf/hooks.json",
+        "tools/lint/scripts/lint-gate.sh",
+        "tools/lint/bin/check.sh",
+        "~/bin/audit.sh",
+        "tools/lint/src/rules.py",
+        "tools/README.md",
+        "src/main.rs",
+    ];
+    let lines = guard_refusing(project.path(), home.path(), &paths, 10);
+    for line in &lines[..10] {
+        assert_eq!(line["hits"][0]["source_kind"], "user_copilot_plugins", "{line:#?}");
+    }
+    let list = list_json(project.path(), home.path());
+    let plugins: Vec<&Value> = list["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .filter(|s| s["kind"] == "user_copilot_plugins")
+        .collect();
+    assert_eq!(plugins.len(), 2, "{list:#}");
+    assert!(
+        plugins.iter().all(|p| p["hooks"]
+            .as_array()
+            .is_some_and(|h| h.iter().all(|h| h["enabled"] == false)))
+    );
+    // Without the records, the project's folders are nobody's.
+    std::fs::remove_file(home.path().join(".copilot/settings.json")).expect("forget");
+    std::fs::remove_file(home.path().join(".copilot/config.json")).expect("forget");
+    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths[..9]);
+    assert_eq!(code, 0, "{lines:#?}");
+}
+
 /// Gemini CLI runs its extensions' hooks itself (`<extension>/hooks/hooks.json`, an installed
 /// extension's under `~/.gemini/extensions/`, a linked one's where it lives), with
 /// `${extensionPath}` and `${workspacePath}` replaced: the scripts they name outside the

@@ -33,6 +33,10 @@
 //!   hook of a plugin of a Claude Code marketplace the user added from the project's `market/`
 //!   folder runs through `${CLAUDE_PLUGIN_ROOT}` (Claude Code runs such a plugin's hooks where
 //!   it is; the engine reads them only to protect what they run);
+//! - **copilot-marketplace**: the same for `tools/lint/scripts/lint-gate.sh` of the project,
+//!   which the hook of a plugin of a Copilot CLI marketplace the user added from the project's
+//!   `tools/` folder runs, relative to the plugin's folder (Copilot CLI loads such a plugin
+//!   live from there and runs its hooks in its folder);
 //! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
 //!   changed file is inert until trusted again);
 //! - **retrust**: changed, then trusted again with `hooks trust --yes`: denied again.
@@ -204,6 +208,21 @@ if [ "${XTASK_MARKETPLACE:-}" = 1 ]; then
     cp "$PROJ/market/gate/scripts/gate.sh" "$RUN/marketplace-gate.sh.orig"
   fi
 fi
+if [ "${XTASK_COPILOT_MARKETPLACE:-}" = 1 ]; then
+  # A Copilot CLI marketplace the user added from the repository's `tools/` folder (`copilot
+  # plugin marketplace add ./tools`): Copilot CLI loads its plugins live from there, and runs
+  # the plugin's hook in the plugin's folder. Claude Code's `Write` creates the script
+  # instead, as above.
+  mkdir -p "$RHOME/.copilot" "$PROJ/tools/.github/plugin" "$PROJ/tools/lint/scripts"
+  printf '{"extraKnownMarketplaces": {"team": {"source": {"source": "directory", "path": "%s/tools"}}}}\n' "$PROJ" > "$RHOME/.copilot/settings.json"
+  printf '{"name": "team", "owner": {"name": "x"}, "plugins": [{"name": "lint", "source": "./lint"}]}\n' > "$PROJ/tools/.github/plugin/marketplace.json"
+  printf '{"name": "lint", "version": "1.0.0"}\n' > "$PROJ/tools/lint/plugin.json"
+  printf '{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./scripts/lint-gate.sh"}]}}\n' > "$PROJ/tools/lint/hooks.json"
+  if [ "$RA_AGENT" != claude ]; then
+    printf '#!/bin/sh\nexit 0\n' > "$PROJ/tools/lint/scripts/lint-gate.sh"
+    cp "$PROJ/tools/lint/scripts/lint-gate.sh" "$RUN/copilot-lint-gate.sh.orig"
+  fi
+fi
 if [ "${XTASK_MAIN_AGENT:-}" = 1 ]; then
   # A subagent made the main thread's agent by the repository's Claude Code settings: the
   # hooks of its front matter run for the whole session (the file's name is not its name).
@@ -334,6 +353,9 @@ enum Edit {
     /// `market/gate/scripts/gate.sh` of the project, which the hook of a plugin of the user's
     /// Claude Code marketplace added from `market/` runs.
     MarketplaceScript,
+    /// `tools/lint/scripts/lint-gate.sh` of the project, which the hook of a plugin of the
+    /// user's Copilot CLI marketplace added from `tools/` runs in the plugin's folder.
+    CopilotMarketplaceScript,
 }
 
 /// The scripted file-tool call that rewrites the project's `.cursor/hooks.json`, or the
@@ -355,6 +377,9 @@ fn edit_call(
         Edit::WorkspaceEnv => ("{PROJ}/.env", ".env"),
         Edit::MarketplaceScript => {
             ("{PROJ}/market/gate/scripts/gate.sh", "market/gate/scripts/gate.sh")
+        }
+        Edit::CopilotMarketplaceScript => {
+            ("{PROJ}/tools/lint/scripts/lint-gate.sh", "tools/lint/scripts/lint-gate.sh")
         }
     };
     match agent {
@@ -435,6 +460,7 @@ const CASES: &[Case] = &[
     Case::editing("extension", Edit::ExtensionScript),
     Case::editing("settings", Edit::WorkspaceEnv),
     Case::editing("marketplace", Edit::MarketplaceScript),
+    Case::editing("copilot-marketplace", Edit::CopilotMarketplaceScript),
     Case { subfolder: true, ..Case::run("subfolder", DENY_CMD) },
     Case { main_agent: true, ..Case::run("agent", "echo main-agent-gate && touch ran.txt") },
     Case { shell_exit: true, ..Case::run("exit", "touch ran.txt; echo out; echo err >&2; exit 3") },
@@ -543,6 +569,9 @@ fn run_case(
             }
             Edit::MarketplaceScript => {
                 cmd.env("XTASK_MARKETPLACE", "1");
+            }
+            Edit::CopilotMarketplaceScript => {
+                cmd.env("XTASK_COPILOT_MARKETPLACE", "1");
             }
             Edit::PathProgram => {
                 #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
@@ -668,6 +697,10 @@ fn run_case(
                 Some(Edit::MarketplaceScript) => (
                     run_dir.join("proj/market/gate/scripts/gate.sh"),
                     run_dir.join("marketplace-gate.sh.orig"),
+                ),
+                Some(Edit::CopilotMarketplaceScript) => (
+                    run_dir.join("proj/tools/lint/scripts/lint-gate.sh"),
+                    run_dir.join("copilot-lint-gate.sh.orig"),
                 ),
                 Some(Edit::HookFile) | None => (
                     run_dir.join("proj/.cursor/hooks.json"),
