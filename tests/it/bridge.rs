@@ -35,6 +35,21 @@ fn claude_bash(repo: &TestDir, command: &str) -> String {
     .to_string()
 }
 
+/// Whether the bridge, hosted by Claude Code with `home`, denies a `Write` of `file` (relative
+/// to `repo`).
+fn claude_write_denied(home: &TestDir, repo: &TestDir, file: &str) -> bool {
+    let config = home.path().to_str().expect("utf-8");
+    let args = ["bridge", "--host", "claude", "--config-dir", config];
+    let write = json!({
+        "session_id": "it-session", "cwd": repo.path(), "hook_event_name": "PreToolUse",
+        "tool_name": "Write", "tool_input": {"file_path": repo.path().join(file), "content": "x"},
+        "tool_use_id": "t",
+    });
+    let out = hooks_in_env(repo.path(), &args, &write.to_string(), &[("HOME", home.path())]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    v["hookSpecificOutput"]["permissionDecision"] == "deny"
+}
+
 #[test]
 fn the_bridge_answers_claude_code_in_its_protocol() {
     let (home, repo) = setup();
@@ -404,20 +419,12 @@ fn a_local_marketplace_s_plugin_gate_is_never_run_by_the_bridge_and_stays_out_of
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
     assert_ne!(v["decision"], "deny", "{v}");
-    let args = ["bridge", "--host", "claude", "--config-dir", config];
     for (file, denied) in [
         ("market/gate/scripts/gate.sh", true),
         ("market/gate/hooks/hooks.json", true),
         ("market/gate/README.md", false),
     ] {
-        let write = json!({
-            "session_id": "it-session", "cwd": repo.path(), "hook_event_name": "PreToolUse",
-            "tool_name": "Write", "tool_input": {"file_path": repo.path().join(file), "content": "x"},
-            "tool_use_id": "t",
-        });
-        let out = hooks_in_env(repo.path(), &args, &write.to_string(), &env);
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
-        assert_eq!(v["hookSpecificOutput"]["permissionDecision"] == "deny", denied, "{file}: {v}");
+        assert_eq!(claude_write_denied(&home, &repo, file), denied, "{file}");
     }
 }
 
@@ -438,22 +445,12 @@ fn a_bridged_agent_may_not_rewrite_a_skill_linked_from_elsewhere() {
         repo.path().join(".claude/skills/deploy"),
     )
     .expect("symlink");
-    let env = [("HOME", home.path())];
-    let config = home.path().to_str().expect("utf-8");
-    let args = ["bridge", "--host", "claude", "--config-dir", config];
     for (file, denied) in [
         ("shared/skills/deploy/SKILL.md", true),
         ("shared/tools/gate.sh", true),
         ("notes.md", false),
     ] {
-        let write = json!({
-            "session_id": "it-session", "cwd": repo.path(), "hook_event_name": "PreToolUse",
-            "tool_name": "Write", "tool_input": {"file_path": repo.path().join(file), "content": "x"},
-            "tool_use_id": "t",
-        });
-        let out = hooks_in_env(repo.path(), &args, &write.to_string(), &env);
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
-        assert_eq!(v["hookSpecificOutput"]["permissionDecision"] == "deny", denied, "{file}: {v}");
+        assert_eq!(claude_write_denied(&home, &repo, file), denied, "{file}");
     }
 }
 

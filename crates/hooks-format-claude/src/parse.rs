@@ -540,18 +540,7 @@ pub fn parse_front_matter(bytes: &[u8], path: &Path, of: FrontMatterOf) -> Parse
         }
     };
     r.front_matter(&root);
-    // An entry that fails validation leaves the others: what matters here is protecting the
-    // scripts every readable entry names (a settings file's is skipped whole, as Claude Code
-    // skips it, because its hooks would run).
-    let reading = r.out;
-    if reading.unreadable && reading.skipped.is_none() {
-        return Err(reading.diagnostics);
-    }
-    let mut parsed = ParsedSource {
-        definitions: reading.definitions,
-        diagnostics: reading.diagnostics,
-        ..ParsedSource::default()
-    };
+    let mut parsed = hooks_alone(r.out)?;
     if parsed.definitions.is_empty() {
         return Ok(parsed);
     }
@@ -607,15 +596,7 @@ pub fn parse_front_matter(bytes: &[u8], path: &Path, of: FrontMatterOf) -> Parse
 pub fn parse_plugin_hooks(bytes: &[u8], path: &Path) -> ParseResult {
     let mut r = reader(path, ClaudeMode::Default);
     r.document_hooks(bytes);
-    let reading = r.out;
-    if reading.unreadable && reading.skipped.is_none() {
-        return Err(reading.diagnostics);
-    }
-    let mut parsed = ParsedSource {
-        definitions: reading.definitions,
-        diagnostics: reading.diagnostics,
-        ..ParsedSource::default()
-    };
+    let mut parsed = hooks_alone(r.out)?;
     if parsed.definitions.is_empty() {
         return Ok(parsed);
     }
@@ -640,6 +621,22 @@ pub fn parse_plugin_hooks(bytes: &[u8], path: &Path) -> ParseResult {
     ));
     parsed.diagnostics.push(note.in_file(path).with_code("plugin_hooks"));
     Ok(parsed)
+}
+
+/// The hooks of a reading that is no settings file (a front matter's, a plugin's hook file),
+/// with no policy: an entry that fails validation leaves the others, since what matters is
+/// protecting the scripts every readable entry names (a settings file's is skipped whole, as
+/// Claude Code skips it, because its hooks would run); only a document that cannot be read
+/// is refused.
+fn hooks_alone(reading: Reading) -> ParseResult {
+    if reading.unreadable && reading.skipped.is_none() {
+        return Err(reading.diagnostics);
+    }
+    Ok(ParsedSource {
+        definitions: reading.definitions,
+        diagnostics: reading.diagnostics,
+        ..ParsedSource::default()
+    })
 }
 
 /// What Claude Code replaces with a plugin's folder in its hooks' commands.
