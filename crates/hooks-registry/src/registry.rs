@@ -1518,11 +1518,17 @@ fn compile(
                 if project_root.is_none() && found.session_relative {
                     // A hook of the user's (or any source outside a project) that names a
                     // script relative to the session's directory would run a repository's
-                    // copy: it runs in its own folder instead (specs/guard.md).
+                    // copy: the engine runs it in its own folder instead (specs/guard.md).
+                    // The agent runs its own hooks where it runs them, in the session's
+                    // directory (Codex its user's `hooks.json`, every agent its plugins'):
+                    // the session's copy stays protected beside the engine's (finding F43).
                     let mut pinned = (*def).clone();
                     pinned.cwd = Some(working_dir.as_path().display().to_string());
                     def = Arc::new(pinned);
+                    let session_copy = found;
                     found = protect_definition(&Analysed::of(&def), placed, &mut resolver);
+                    found.paths.extend(session_copy.paths);
+                    found.patterns.extend(session_copy.patterns);
                     if !relocated.contains(&index) {
                         relocated.push(index);
                     }

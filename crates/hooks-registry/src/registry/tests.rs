@@ -1150,9 +1150,13 @@ fn scripts_of_a_session_directory_format_are_protected_where_any_session_would_r
         p.patterns().iter().find(|x| x.tail == Path::new(".claude/hooks/u.sh")).expect("u.sh");
     assert_eq!(any.scope.as_path(), Path::new("/"));
     assert_eq!(any.source, user);
-    // A user hook's relative script runs from the user's folder, never a session's.
+    // A user hook's relative script runs from the user's folder when the engine runs it,
+    // never a session's; the agent runs its own hook in the session's directory, whose copy
+    // is protected too, by its name under any session's directory (F43).
     assert!(p.contains(&user_dir.join("hooks/m.sh")));
-    assert!(!p.patterns().iter().any(|x| x.tail == Path::new("hooks/m.sh")));
+    let session = p.patterns().iter().find(|x| x.tail == Path::new("hooks/m.sh")).expect("m.sh");
+    assert_eq!(session.session.as_deref(), Some(Path::new("hooks/m.sh")));
+    assert_eq!(session.source, user);
     let view = snap.source(&user).unwrap();
     let mine = view.definitions.iter().find(|d| d.id.as_str() == "mine").unwrap();
     assert_eq!(mine.cwd, None, "the listed definition is as written");
