@@ -193,9 +193,34 @@ pub fn claude_parse(data: &[u8]) {
 /// `config.toml` or the managed `requirements.toml`.
 pub fn codex_parse(data: &[u8]) {
     let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
-    let (path, kind) = match first % 3 {
+    if first % 5 == 4 {
+        // `config.toml` as the plugins' index: every folder two plain names under the cache.
+        for f in hooks_format_codex::follow(hooks_format_codex::PLUGINS_CONFIG, rest) {
+            let names = f.folder.strip_prefix("plugins/cache/").map(|r| r.split('/').count());
+            assert_eq!(names, Some(2), "codex: a plugin's folder is its marketplace's and its name");
+            assert!(!f.folder.contains(".."), "codex: a plugin's folder stays in the cache");
+        }
+        return;
+    }
+    let (path, kind) = match first % 5 {
         0 => ("/repo/.codex/hooks.json", hooks_format_codex::PROJECT_HOOKS),
         1 => ("/home/u/.codex/config.toml", hooks_format_codex::USER_CONFIG),
+        3 => {
+            let path = "/home/u/.codex/plugins/cache/m/p/1.0.0/hooks/hooks.json";
+            let kind = hooks_schema::HookSourceKind::file(
+                hooks_schema::FileScope::User,
+                hooks_format_codex::PLUGINS,
+            );
+            let r = hooks_format_codex::parse_plugin_hooks(rest, Path::new(path), kind);
+            if let Ok(parsed) = &r {
+                assert!(
+                    parsed.definitions.iter().all(|d| !d.enabled),
+                    "codex: a plugin's hooks never run through the engine"
+                );
+            }
+            check_parse(&r, "codex");
+            return;
+        }
         _ => ("/etc/codex/requirements.toml", hooks_format_codex::MANAGED_REQUIREMENTS),
     };
     let result = hooks_format_codex::parse(rest, Path::new(path), kind);

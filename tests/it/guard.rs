@@ -1023,6 +1023,87 @@ fn a_copilot_cli_local_marketplace_s_plugins_are_protected_where_they_live() {
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// A hook of the user's that names its script relative to the directory it runs in: the
+/// engine runs it in the user's folder (never a repository's copy), but the agent runs its own
+/// hook in the session's directory (Codex its `~/.codex/hooks.json`, Claude Code its
+/// `~/.claude/settings.json`), so the session's copy is what a bridged agent could rewrite to
+/// switch the user's gate off: the user's copy and every session's are out of its reach
+/// (finding F43).
+#[test]
+fn the_session_s_copy_of_a_user_hook_s_relative_script_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let hooks = serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "sh tools/codex-gate.sh"}
+    ]}]}});
+    home.write(".codex/hooks.json", &hooks.to_string());
+    let claude = serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "bash ci/claude-gate.sh"}
+    ]}]}});
+    home.write(".claude/settings.json", &claude.to_string());
+    project.write("tools/codex-gate.sh", "exit 2\n");
+    project.write("ci/claude-gate.sh", "exit 2\n");
+    project.write("pkg/tools/codex-gate.sh", "exit 2\n");
+    project.write("tools/other.sh", "exit 0\n");
+    let paths = [
+        "tools/codex-gate.sh",
+        "ci/claude-gate.sh",
+        "~/.codex/tools/codex-gate.sh",
+        "tools/other.sh",
+        "pkg/tools/codex-gate.sh",
+    ];
+    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
+    assert_eq!(code, 2, "{lines:#?}");
+    // A session may start in `pkg/`, whose copy it would run too.
+    assert_eq!(allowed(&lines), [false, false, false, true, false], "{lines:#?}");
+}
+
+/// Codex runs an installed plugin from its copy in `$CODEX_HOME/plugins/cache/<marketplace>/
+/// <plugin>/<version>/` (protected whole), in the session's folder, with `PLUGIN_ROOT` and
+/// `CLAUDE_PLUGIN_ROOT` naming the copy; the scripts its hooks run elsewhere (the project's
+/// `tools/gate.sh`, the user's) are out of the agent's
+/// reach, for each installed plugin `config.toml` names and each version's copy; `hooks list`
+/// shows the hooks, disabled.
+#[test]
+fn the_scripts_a_codex_plugin_s_hooks_run_are_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    home.write(
+        ".codex/config.toml",
+        "[marketplaces.m]\nsource_type = \"local\"\nsource = \"/work/market\"\n\n[plugins.\"gate@m\"]\nenabled = true\n",
+    );
+    let hooks = |command: &str| {
+        serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": command}]}]}})
+            .to_string()
+    };
+    home.write(
+        ".codex/plugins/cache/m/gate/1.0.0/hooks/hooks.json",
+        &hooks("sh tools/gate.sh && sh \"$PLUGIN_ROOT\"/local.sh"),
+    );
+    home.write(".codex/plugins/cache/m/gate/1.1.0/hooks/hooks.json", &hooks("$HOME/bin/audit.sh"));
+    // Not installed (no `[plugins]` entry): its copy is protected whole, not read.
+    home.write(".codex/plugins/cache/m/other/1.0.0/hooks/hooks.json", &hooks("sh tools/other.sh"));
+    project.write("src/main.rs", "fn main() {}\n");
+    project.write("tools/gate.sh", "exit 2\n");
+    project.write("tools/other.sh", "exit 2\n");
+    let paths = ["tools/gate.sh", "~/bin/audit.sh", "tools/other.sh", "src/main.rs"];
+    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
+    assert_eq!(code, 2, "{lines:#?}");
+    assert_eq!(allowed(&lines), [false, false, true, true], "{lines:#?}");
+    for line in &lines[..2] {
+        assert_eq!(line["hits"][0]["source_kind"], "user_codex_plugins", "{line:#?}");
+    }
+    let list = list_json(project.path(), home.path());
+    let plugins: Vec<&Value> = list["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .filter(|s| s["kind"] == "user_codex_plugins")
+        .collect();
+    assert_eq!(plugins.len(), 2, "{list:#}");
+    assert!(list.to_string().contains("plugin_hooks"), "{list:#}");
+}
+
 /// Gemini CLI runs its extensions' hooks itself (`<extension>/hooks/hooks.json`, an installed
 /// extension's under `~/.gemini/extensions/`, a linked one's where it lives), with
 /// `${extensionPath}` and `${workspacePath}` replaced: the scripts they name outside the

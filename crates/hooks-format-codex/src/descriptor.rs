@@ -5,10 +5,10 @@
 use std::{collections::BTreeMap, path::Path, sync::Arc};
 
 use hooks_schema::{
-    AgentFolder, Claim, FileLocation, FilePattern, FileRole, FileScope, FormatDescriptor,
-    FormatDirs, FormatId, HookCodec, HookDefinition, HookEvent, HookSourceKind, HostCodec,
-    InstallTarget, ManagedDir, NativeEvent, ParseContext, ParseResult, ParsedSource,
-    ProjectFolders, ReviewRecordError, UserDir,
+    AgentFolder, AgentIndex, Claim, FileLocation, FilePattern, FileRole, FileScope, FollowStep,
+    Followed, FormatDescriptor, FormatDirs, FormatId, HookCodec, HookDefinition, HookEvent,
+    HookSourceKind, HostCodec, InstallTarget, ManagedDir, NativeEvent, ParseContext, ParseResult,
+    ParsedSource, ProjectFolders, ReviewRecordError, UserDir,
 };
 
 use crate::{CodexCodec, CodexEvent, CodexHost};
@@ -93,7 +93,7 @@ fn in_codex_folder(path: &Path) -> bool {
 
 /// Codex's installed plugins (`$CODEX_HOME/plugins/`: each plugin's hooks and the scripts
 /// they run), which Codex loads itself; the guard protects the folder.
-pub const PLUGINS: FileRole = FileRole::new(FORMAT, "codex_plugins", 490);
+pub const PLUGINS: FileRole = FileRole::new(FORMAT, "codex_plugins", 495);
 
 /// Where Codex's hook scripts are kept ([`AgentFolder::hook_scripts`]).
 pub const HOOK_SCRIPTS: FileRole = FileRole::new(FORMAT, "codex_hook_scripts", 491);
@@ -104,8 +104,16 @@ const SCRIPT_FOLDERS: [AgentFolder; 2] = AgentFolder::hook_scripts(HOOK_SCRIPTS,
 /// The folders Codex loads hooks from that the engine does not read: its plugins (installed
 /// under `plugins/cache/`, their data under `plugins/data/`); and where its hook scripts are
 /// kept.
-const AGENT_FOLDERS: [AgentFolder; 3] =
-    [AgentFolder::at(PLUGINS, FileScope::User, "plugins"), SCRIPT_FOLDERS[0], SCRIPT_FOLDERS[1]];
+const AGENT_FOLDERS: [AgentFolder; 3] = [
+    AgentFolder::at(PLUGINS, FileScope::User, "plugins").with_indexes(&PLUGIN_INDEXES),
+    SCRIPT_FOLDERS[0],
+    SCRIPT_FOLDERS[1],
+];
+
+/// The plugins' index: `config.toml`'s `[plugins]`, the installed plugins
+/// (`crate::follow`), whose copies' hook files are read so that what they run is protected.
+const PLUGIN_INDEXES: [AgentIndex; 1] =
+    [AgentIndex { file: "config.toml", step: crate::PLUGINS_CONFIG }];
 
 impl FormatDescriptor for CodexFormat {
     fn id(&self) -> FormatId {
@@ -159,7 +167,15 @@ impl FormatDescriptor for CodexFormat {
     }
 
     fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult {
+        if ctx.kind.role() == Some(PLUGINS) {
+            return crate::parse_plugin_hooks(bytes, ctx.path, ctx.kind);
+        }
         crate::parse(bytes, ctx.path, ctx.kind)
+    }
+
+    /// The installed plugins ([`crate::follow`]).
+    fn follow(&self, role: FileRole, step: FollowStep, bytes: &[u8]) -> Vec<Followed> {
+        if role == PLUGINS { crate::follow(step, bytes) } else { Vec::new() }
     }
 
     fn events(&self) -> &[NativeEvent] {

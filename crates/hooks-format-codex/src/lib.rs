@@ -24,14 +24,15 @@ mod host;
 mod locate;
 mod matcher;
 mod parse;
+mod plugins;
 mod trust;
 
 pub use crate::{
     codec::{CodexCodec, DEFAULT_SHELL, MAX_TEXT_CHARS, codex_tool_input, decode_outcome, payload},
     descriptor::{
         CODEX_HOME_VAR, CONFIG_FILE, CodexFormat, FORMAT, HOOKS_FILE, MANAGED_CONFIG,
-        MANAGED_HOOKS, MANAGED_REQUIREMENTS, PROJECT_CONFIG, PROJECT_HOOKS, REQUIREMENTS_FILE,
-        USER_CONFIG, USER_HOOKS, descriptor,
+        MANAGED_HOOKS, MANAGED_REQUIREMENTS, PLUGINS, PROJECT_CONFIG, PROJECT_HOOKS,
+        REQUIREMENTS_FILE, USER_CONFIG, USER_HOOKS, descriptor,
     },
     events::CodexEvent,
     host::{CodexHost, decode_input, encode_answer, patch_paths, tool_kind},
@@ -41,7 +42,9 @@ pub use crate::{
     parse::{
         ALLOW_MANAGED_HOOKS_ONLY, FEATURES_HOOKS, FileShape, HookEntry, MAX_DOCUMENT_BYTES,
         NATIVE_TRUST_HASH, NATIVE_TRUST_KEY, SETTINGS_HOOK_STATE, hook_entries, parse,
+        parse_plugin_hooks,
     },
+    plugins::{CONFIG as PLUGINS_CONFIG, PLUGIN_ROOT_VARS, follow},
     trust::{
         CodexTrust, HandlerIdentity, HookState, SourceReview, StateError, codex_trust, hook_hash,
         hook_key, hook_states, key_and_hash, record_trusted, review_of, review_skipping,

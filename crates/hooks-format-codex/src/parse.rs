@@ -152,6 +152,45 @@ pub fn parse(bytes: &[u8], path: &Path, kind: HookSourceKind) -> ParseResult {
     })
 }
 
+/// Parses a Codex plugin's hook file (`<plugin>/hooks/hooks.json` in `$CODEX_HOME/plugins/
+/// cache/`) as [`parse`] reads a `hooks.json`, with the plugin's folder (the file's folder's
+/// folder) in place of the variables Codex sets to it ([`crate::PLUGIN_ROOT_VARS`]) in shell
+/// commands. Codex runs these hooks itself while the plugin is on; the engine never does: every
+/// definition is disabled, listed with a note (`plugin_hooks`), and the scripts they name are
+/// protected by the guard.
+///
+/// ```
+/// use std::path::Path;
+/// let text = br#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"sh $PLUGIN_ROOT/gate.sh"}]}]}}"#;
+/// let path = Path::new("/h/.codex/plugins/cache/m/p/1.0.0/hooks/hooks.json");
+/// let kind = hooks_schema::HookSourceKind::file(hooks_schema::FileScope::User, hooks_format_codex::PLUGINS);
+/// let parsed = hooks_format_codex::parse_plugin_hooks(text, path, kind).unwrap();
+/// assert!(!parsed.definitions[0].enabled);
+/// ```
+pub fn parse_plugin_hooks(bytes: &[u8], path: &Path, kind: HookSourceKind) -> ParseResult {
+    let mut parsed = parse(bytes, path, kind)?;
+    if parsed.definitions.is_empty() {
+        return Ok(parsed);
+    }
+    let folder = path.parent().and_then(Path::parent).unwrap_or(Path::new(""));
+    let root = folder.to_string_lossy();
+    for d in &mut parsed.definitions {
+        if let HookCommand::Shell { script, .. } = &mut d.command {
+            for var in crate::PLUGIN_ROOT_VARS {
+                *script = hooks_schema::replace_shell_variable(script, var, &root);
+            }
+        }
+        d.enabled = false;
+    }
+    parsed.policy = SourcePolicy::default();
+    let note = HookDiagnostic::info(format!(
+        "Codex runs the hooks of the plugin in {} itself while the plugin is on; the engine lists them, never runs them, and protects the scripts they name",
+        folder.display()
+    ));
+    parsed.diagnostics.push(note.in_file(path).with_code("plugin_hooks"));
+    Ok(parsed)
+}
+
 /// One command handler as Codex lists it (`codex app-server` `hooks/list`): every handler
 /// Codex would consider, including those of events this engine cannot run.
 #[derive(Debug, Clone, PartialEq, Eq)]

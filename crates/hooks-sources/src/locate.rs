@@ -581,7 +581,7 @@ fn followed_places(formats: &FormatSet, scope: FileScope, dirs: &ScopeDirs) -> V
                         kind: HookSourceKind::file(scope, folder.role),
                         holder: holder.clone(),
                         parts: followed.parts.iter().map(PathBuf::from).collect(),
-                        hooks: followed.hooks.iter().map(|h| place.join(h)).collect(),
+                        hooks: followed.hooks.iter().flat_map(|h| each_entry(&place, h)).collect(),
                         folder: place,
                     });
                 }
@@ -644,6 +644,21 @@ fn agent_entries<'a>(
         }
     }
     out
+}
+
+/// `rel` under `folder`, its first `*` component standing for each entry of the folder before
+/// it (at most [`MAX_AGENT_FOLDER_ENTRIES`], in name order); reads the file system when there
+/// is one.
+pub(crate) fn each_entry(folder: &Path, rel: &str) -> Vec<PathBuf> {
+    let parts: Vec<&str> = rel.split('/').collect();
+    let Some(star) = parts.iter().position(|p| *p == "*") else { return vec![folder.join(rel)] };
+    let dir = join(folder, &parts[..star].join("/"));
+    let rest = parts[star + 1..].join("/");
+    let Ok(entries) = std::fs::read_dir(&dir) else { return Vec::new() };
+    let mut found: Vec<PathBuf> =
+        entries.take(MAX_AGENT_FOLDER_ENTRIES).filter_map(Result::ok).map(|e| e.path()).collect();
+    found.sort();
+    found.into_iter().map(|entry| join(&entry, &rest)).collect()
 }
 
 /// The hook files of the agent folders in `scope` that the agent loads: each entry's

@@ -353,7 +353,9 @@ pub struct Followed {
     /// `.claude-plugin/marketplace.json`, naming its plugins' folders relative to it).
     pub next: Vec<(String, FollowStep)>,
     /// Hook files relative to the folder, read as sources of the agent folder's role whose
-    /// hooks the agent runs itself (the format's parse disables them).
+    /// hooks the agent runs itself (the format's parse disables them). A `*` component stands
+    /// for each entry of the folder before it (Codex's `plugins/cache/<market>/<plugin>/*/`,
+    /// one folder per version).
     pub hooks: Vec<String>,
 }
 

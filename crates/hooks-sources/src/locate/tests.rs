@@ -1236,3 +1236,28 @@ fn following_indexes_is_bounded() {
         crate::MAX_FOLLOWED_FOLDERS
     );
 }
+
+/// A followed hook file's `*` component stands for each entry of its folder, in name order; a
+/// path without one is taken as it is, and a missing folder gives nothing.
+#[test]
+fn a_star_in_a_followed_hook_file_stands_for_each_entry() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path().join("cache/m/p");
+    touch(&p.join("1.1.0/hooks/hooks.json"));
+    touch(&p.join("1.0.0/hooks/hooks.json"));
+    fs::write(p.join("stray-file"), b"").unwrap();
+    assert_eq!(
+        crate::locate::each_entry(&p, "*/hooks/hooks.json"),
+        [
+            p.join("1.0.0/hooks/hooks.json"),
+            p.join("1.1.0/hooks/hooks.json"),
+            p.join("stray-file/hooks/hooks.json")
+        ]
+    );
+    assert_eq!(crate::locate::each_entry(&p, "hooks/hooks.json"), [p.join("hooks/hooks.json")]);
+    assert!(crate::locate::each_entry(&tmp.path().join("gone"), "*/h.json").is_empty());
+    assert_eq!(
+        crate::locate::each_entry(tmp.path(), "cache/*/p/1.0.0/hooks/hooks.json"),
+        [p.join("1.0.0/hooks/hooks.json")]
+    );
+}
