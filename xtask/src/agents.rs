@@ -37,6 +37,9 @@
 //!   which the hook of a plugin of a Copilot CLI marketplace the user added from the project's
 //!   `tools/` folder runs, relative to the plugin's folder (Copilot CLI loads such a plugin
 //!   live from there and runs its hooks in its folder);
+//! - **relative**: the same for `tools/user-gate.sh` of the project, which the user's own
+//!   Claude Code hook runs as `sh tools/user-gate.sh` in the session's directory (the engine
+//!   would run the user's folder's copy; Claude Code runs the project's);
 //! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
 //!   changed file is inert until trusted again);
 //! - **retrust**: changed, then trusted again with `hooks trust --yes`: denied again.
@@ -223,6 +226,26 @@ if [ "${XTASK_COPILOT_MARKETPLACE:-}" = 1 ]; then
     cp "$PROJ/tools/lint/scripts/lint-gate.sh" "$RUN/copilot-lint-gate.sh.orig"
   fi
 fi
+if [ "${XTASK_RELATIVE:-}" = 1 ]; then
+  # The user's own Claude Code hook names its script relative to where it runs: Claude Code
+  # runs the session's copy. Claude Code's `Write` creates the script instead, as above.
+  python3 - "$RHOME/.claude/settings.json" <<'PY'
+import json, os, sys
+path = sys.argv[1]
+os.makedirs(os.path.dirname(path), exist_ok=True)
+try:
+    d = json.load(open(path))
+except (OSError, ValueError):
+    d = {}
+d.setdefault("hooks", {})["PreToolUse"] = [{"hooks": [{"type": "command", "command": "sh tools/user-gate.sh"}]}]
+json.dump(d, open(path, "w"))
+PY
+  mkdir -p "$PROJ/tools"
+  if [ "$RA_AGENT" != claude ]; then
+    printf '#!/bin/sh\nexit 0\n' > "$PROJ/tools/user-gate.sh"
+    cp "$PROJ/tools/user-gate.sh" "$RUN/user-gate.sh.orig"
+  fi
+fi
 if [ "${XTASK_MAIN_AGENT:-}" = 1 ]; then
   # A subagent made the main thread's agent by the repository's Claude Code settings: the
   # hooks of its front matter run for the whole session (the file's name is not its name).
@@ -356,6 +379,9 @@ enum Edit {
     /// `tools/lint/scripts/lint-gate.sh` of the project, which the hook of a plugin of the
     /// user's Copilot CLI marketplace added from `tools/` runs in the plugin's folder.
     CopilotMarketplaceScript,
+    /// `tools/user-gate.sh` of the project, which the user's own Claude Code hook runs
+    /// relative to the session's directory.
+    UserRelativeScript,
 }
 
 /// The scripted file-tool call that rewrites the project's `.cursor/hooks.json`, or the
@@ -381,6 +407,7 @@ fn edit_call(
         Edit::CopilotMarketplaceScript => {
             ("{PROJ}/tools/lint/scripts/lint-gate.sh", "tools/lint/scripts/lint-gate.sh")
         }
+        Edit::UserRelativeScript => ("{PROJ}/tools/user-gate.sh", "tools/user-gate.sh"),
     };
     match agent {
         "claude" => (
@@ -461,6 +488,7 @@ const CASES: &[Case] = &[
     Case::editing("settings", Edit::WorkspaceEnv),
     Case::editing("marketplace", Edit::MarketplaceScript),
     Case::editing("copilot-marketplace", Edit::CopilotMarketplaceScript),
+    Case::editing("relative", Edit::UserRelativeScript),
     Case { subfolder: true, ..Case::run("subfolder", DENY_CMD) },
     Case { main_agent: true, ..Case::run("agent", "echo main-agent-gate && touch ran.txt") },
     Case { shell_exit: true, ..Case::run("exit", "touch ran.txt; echo out; echo err >&2; exit 3") },
@@ -572,6 +600,9 @@ fn run_case(
             }
             Edit::CopilotMarketplaceScript => {
                 cmd.env("XTASK_COPILOT_MARKETPLACE", "1");
+            }
+            Edit::UserRelativeScript => {
+                cmd.env("XTASK_RELATIVE", "1");
             }
             Edit::PathProgram => {
                 #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
@@ -702,6 +733,9 @@ fn run_case(
                     run_dir.join("proj/tools/lint/scripts/lint-gate.sh"),
                     run_dir.join("copilot-lint-gate.sh.orig"),
                 ),
+                Some(Edit::UserRelativeScript) => {
+                    (run_dir.join("proj/tools/user-gate.sh"), run_dir.join("user-gate.sh.orig"))
+                }
                 Some(Edit::HookFile) | None => (
                     run_dir.join("proj/.cursor/hooks.json"),
                     run_dir.join("proj/.cursor-hooks.json.orig"),
