@@ -38,7 +38,7 @@
 //!   `tools/` folder runs, relative to the plugin's folder (Copilot CLI loads such a plugin
 //!   live from there and runs its hooks in its folder);
 //! - **relative**: the same for `tools/user-gate.sh` of the project, which the user's own
-//!   Claude Code hook runs as `sh tools/user-gate.sh` in the session's directory (the engine
+//!   Claude Code hook runs as `sh tools/user-gate.sh || true` in the session's directory (the engine
 //!   would run the user's folder's copy; Claude Code runs the project's);
 //! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
 //!   changed file is inert until trusted again);
@@ -237,7 +237,9 @@ try:
     d = json.load(open(path))
 except (OSError, ValueError):
     d = {}
-d.setdefault("hooks", {})["PreToolUse"] = [{"hooks": [{"type": "command", "command": "sh tools/user-gate.sh"}]}]
+# `|| true`: a missing script (`sh` exits 2, Claude Code's blocking code) must not block the
+# call by accident; the guard's refusal is what the run looks for.
+d.setdefault("hooks", {})["PreToolUse"] = [{"hooks": [{"type": "command", "command": "sh tools/user-gate.sh || true"}]}]
 json.dump(d, open(path, "w"))
 PY
   mkdir -p "$PROJ/tools"
