@@ -1583,7 +1583,7 @@ fn compile(
                     let def = a.definitions.get(index)?;
                     let dir = id.path.parent().map(|p| p.to_string()).unwrap_or_default();
                     let mut d = HookDiagnostic::info(format!(
-                        "hook `{}` names a script relative to the directory it runs in; as a hook outside every project it runs in {dir}, not in the session's directory, so it never runs a repository's copy",
+                        "hook `{}` names a script relative to the directory it runs in; as a hook outside every project the engine runs it in {dir}, not in the session's directory, so the engine never runs a repository's copy; the agent that reads this file runs it in the session's directory, and the guard keeps that copy out of the agent's reach too",
                         def.id
                     ))
                     .in_file(id.path.as_path())
