@@ -386,6 +386,49 @@ enum Edit {
     UserRelativeScript,
 }
 
+/// A run's file of the project ([`Edit::project_file`]).
+struct ProjectFile {
+    /// The file, relative to the project.
+    file: &'static str,
+    /// The variable that has the set-up script prepare it (none: the project's own).
+    setup: Option<&'static str>,
+    /// Where the set-up script keeps its original, relative to the run's folder.
+    orig: &'static str,
+}
+
+impl Edit {
+    /// The file of the project the run aims at, with how it is set up and kept; `None` for
+    /// the runs aiming outside the project ([`Edit::Plugin`], [`Edit::PathProgram`]).
+    const fn project_file(self) -> Option<ProjectFile> {
+        let (file, setup, orig) = match self {
+            Edit::HookFile => (".cursor/hooks.json", None, "proj/.cursor-hooks.json.orig"),
+            Edit::NestedScript => {
+                ("pkg/scripts/gate.sh", Some("XTASK_NESTED"), "nested-gate.sh.orig")
+            }
+            Edit::Linked => ("hooks/hooks.json", Some("XTASK_LINKED"), "linked-hooks.json.orig"),
+            Edit::ExtensionScript => {
+                ("scripts/ext-gate.sh", Some("XTASK_EXTENSION"), "ext-gate.sh.orig")
+            }
+            Edit::WorkspaceEnv => (".env", Some("XTASK_SETTINGS"), "env.orig"),
+            Edit::MarketplaceScript => (
+                "market/gate/scripts/gate.sh",
+                Some("XTASK_MARKETPLACE"),
+                "marketplace-gate.sh.orig",
+            ),
+            Edit::CopilotMarketplaceScript => (
+                "tools/lint/scripts/lint-gate.sh",
+                Some("XTASK_COPILOT_MARKETPLACE"),
+                "copilot-lint-gate.sh.orig",
+            ),
+            Edit::UserRelativeScript => {
+                ("tools/user-gate.sh", Some("XTASK_RELATIVE"), "user-gate.sh.orig")
+            }
+            Edit::Plugin | Edit::PathProgram => return None,
+        };
+        Some(ProjectFile { file, setup, orig })
+    }
+}
+
 /// The scripted file-tool call that rewrites the project's `.cursor/hooks.json`, or the
 /// agent's plugin hook file.
 fn edit_call(
@@ -393,23 +436,16 @@ fn edit_call(
     edit: Edit,
     path_program: &Path,
 ) -> (String, Vec<(&'static str, &'static str)>) {
-    let plugin = format!("{{HOME}}/{}", plugin_file(agent));
-    let program = path_program.display().to_string();
-    let (target, patch_path) = match edit {
-        Edit::HookFile => ("{PROJ}/.cursor/hooks.json", ".cursor/hooks.json"),
-        Edit::Plugin => (plugin.as_str(), plugin.as_str()),
-        Edit::PathProgram => (program.as_str(), program.as_str()),
-        Edit::NestedScript => ("{PROJ}/pkg/scripts/gate.sh", "pkg/scripts/gate.sh"),
-        Edit::Linked => ("{PROJ}/hooks/hooks.json", "hooks/hooks.json"),
-        Edit::ExtensionScript => ("{PROJ}/scripts/ext-gate.sh", "scripts/ext-gate.sh"),
-        Edit::WorkspaceEnv => ("{PROJ}/.env", ".env"),
-        Edit::MarketplaceScript => {
-            ("{PROJ}/market/gate/scripts/gate.sh", "market/gate/scripts/gate.sh")
+    let (target, patch_path) = match (edit, edit.project_file()) {
+        (_, Some(p)) => (format!("{{PROJ}}/{}", p.file), p.file.to_owned()),
+        (Edit::Plugin, None) => {
+            let plugin = format!("{{HOME}}/{}", plugin_file(agent));
+            (plugin.clone(), plugin)
         }
-        Edit::CopilotMarketplaceScript => {
-            ("{PROJ}/tools/lint/scripts/lint-gate.sh", "tools/lint/scripts/lint-gate.sh")
+        (_, None) => {
+            let program = path_program.display().to_string();
+            (program.clone(), program)
         }
-        Edit::UserRelativeScript => ("{PROJ}/tools/user-gate.sh", "tools/user-gate.sh"),
     };
     match agent {
         "claude" => (
@@ -580,33 +616,16 @@ fn run_case(
     let path_program = path_dir.join(agent);
     if let Some(edit) = case.edit {
         // What the set-up script prepares for the file the run aims at.
-        match edit {
-            Edit::HookFile => {}
-            Edit::Plugin => {
+        match (edit, edit.project_file()) {
+            (_, Some(p)) => {
+                if let Some(var) = p.setup {
+                    cmd.env(var, "1");
+                }
+            }
+            (Edit::Plugin, None) => {
                 cmd.env("XTASK_PLUGIN_FILE", plugin_file(agent));
             }
-            Edit::NestedScript => {
-                cmd.env("XTASK_NESTED", "1");
-            }
-            Edit::Linked => {
-                cmd.env("XTASK_LINKED", "1");
-            }
-            Edit::ExtensionScript => {
-                cmd.env("XTASK_EXTENSION", "1");
-            }
-            Edit::WorkspaceEnv => {
-                cmd.env("XTASK_SETTINGS", "1");
-            }
-            Edit::MarketplaceScript => {
-                cmd.env("XTASK_MARKETPLACE", "1");
-            }
-            Edit::CopilotMarketplaceScript => {
-                cmd.env("XTASK_COPILOT_MARKETPLACE", "1");
-            }
-            Edit::UserRelativeScript => {
-                cmd.env("XTASK_RELATIVE", "1");
-            }
-            Edit::PathProgram => {
+            (_, None) => {
                 #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
                 let path = std::env::var_os("PATH").unwrap_or_default();
                 let mut folders = vec![path_dir.clone()];
@@ -709,39 +728,16 @@ fn run_case(
         }
         _ => {
             // The file the run aims at, and the copy the set-up script kept of it.
-            let (file, orig) = match case.edit {
-                Some(Edit::Plugin) => (
+            let (file, orig) = match case.edit.unwrap_or(Edit::HookFile) {
+                Edit::Plugin => (
                     run_dir.join("home").join(plugin_file(agent)),
                     run_dir.join("plugin-hooks.json.orig"),
                 ),
-                Some(Edit::PathProgram) => {
-                    (path_program.clone(), run_dir.join("path-program.orig"))
+                Edit::PathProgram => (path_program.clone(), run_dir.join("path-program.orig")),
+                edit => {
+                    let p = edit.project_file().context("a run aiming at the project")?;
+                    (run_dir.join("proj").join(p.file), run_dir.join(p.orig))
                 }
-                Some(Edit::NestedScript) => {
-                    (run_dir.join("proj/pkg/scripts/gate.sh"), run_dir.join("nested-gate.sh.orig"))
-                }
-                Some(Edit::Linked) => {
-                    (run_dir.join("proj/hooks/hooks.json"), run_dir.join("linked-hooks.json.orig"))
-                }
-                Some(Edit::ExtensionScript) => {
-                    (run_dir.join("proj/scripts/ext-gate.sh"), run_dir.join("ext-gate.sh.orig"))
-                }
-                Some(Edit::WorkspaceEnv) => (run_dir.join("proj/.env"), run_dir.join("env.orig")),
-                Some(Edit::MarketplaceScript) => (
-                    run_dir.join("proj/market/gate/scripts/gate.sh"),
-                    run_dir.join("marketplace-gate.sh.orig"),
-                ),
-                Some(Edit::CopilotMarketplaceScript) => (
-                    run_dir.join("proj/tools/lint/scripts/lint-gate.sh"),
-                    run_dir.join("copilot-lint-gate.sh.orig"),
-                ),
-                Some(Edit::UserRelativeScript) => {
-                    (run_dir.join("proj/tools/user-gate.sh"), run_dir.join("user-gate.sh.orig"))
-                }
-                Some(Edit::HookFile) | None => (
-                    run_dir.join("proj/.cursor/hooks.json"),
-                    run_dir.join("proj/.cursor-hooks.json.orig"),
-                ),
             };
             let now = std::fs::read_to_string(file).unwrap_or_else(|_| "(gone)".into());
             // No original: the file did not exist and must still not.
