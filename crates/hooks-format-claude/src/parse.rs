@@ -595,11 +595,8 @@ pub fn parse_front_matter(bytes: &[u8], path: &Path, of: FrontMatterOf) -> Parse
 /// ```
 pub fn parse_plugin_hooks(bytes: &[u8], path: &Path) -> ParseResult {
     let mut r = reader(path, ClaudeMode::Default);
-    r.document_hooks(bytes);
+    r.document(bytes, Reader::front_matter);
     let mut parsed = hooks_alone(r.out)?;
-    if parsed.definitions.is_empty() {
-        return Ok(parsed);
-    }
     let folder = path.parent().and_then(Path::parent).unwrap_or(Path::new(""));
     let root = folder.to_string_lossy();
     for d in &mut parsed.definitions {
@@ -613,13 +610,8 @@ pub fn parse_plugin_hooks(bytes: &[u8], path: &Path) -> ParseResult {
             }
             _ => {}
         }
-        d.enabled = false;
     }
-    let note = HookDiagnostic::info(format!(
-        "Claude Code runs the hooks of the plugin in {} itself while the plugin is on; the engine lists them, never runs them, and protects the scripts they name",
-        folder.display()
-    ));
-    parsed.diagnostics.push(note.in_file(path).with_code("plugin_hooks"));
+    hooks_schema::plugin_hooks_run_by("Claude Code", folder, path, &mut parsed);
     Ok(parsed)
 }
 
@@ -687,7 +679,7 @@ fn reader(path: &Path, mode: ClaudeMode) -> Reader<'_> {
 /// Reads a document without applying the mode's final policy.
 pub(crate) fn read(bytes: &[u8], path: &Path, mode: ClaudeMode) -> Reading {
     let mut r = reader(path, mode);
-    r.document(bytes);
+    r.document(bytes, Reader::settings);
     r.out
 }
 
@@ -753,7 +745,10 @@ impl Reader<'_> {
         self.problem(Severity::Error, problem, line, column);
     }
 
-    fn document(&mut self, bytes: &[u8]) {
+    /// A JSON document, capped, its tree read by `read` (a settings file's
+    /// [`Reader::settings`], or [`Reader::front_matter`] for a plugin's hook file, of which
+    /// only `hooks` is read).
+    fn document(&mut self, bytes: &[u8], read: impl FnOnce(&mut Self, &Node)) {
         if bytes.len() > MAX_DOCUMENT_BYTES {
             return self.fatal(
                 ConfigProblem::TooLarge { size: bytes.len(), cap: MAX_DOCUMENT_BYTES },
@@ -762,7 +757,7 @@ impl Reader<'_> {
             );
         }
         match json::parse(bytes) {
-            Ok(root) => self.settings(&root),
+            Ok(root) => read(self, &root),
             Err(e) => self.fatal(ConfigProblem::Syntax { message: e.message }, e.line, e.column),
         }
     }
@@ -772,22 +767,6 @@ impl Reader<'_> {
         let Some(settings) = self.object(root) else { return };
         self.settings_keys(&settings);
         self.hooks_of(&settings, root);
-    }
-
-    /// A plugin's hook file: a JSON document of which only `hooks` is read, as a front
-    /// matter's.
-    fn document_hooks(&mut self, bytes: &[u8]) {
-        if bytes.len() > MAX_DOCUMENT_BYTES {
-            return self.fatal(
-                ConfigProblem::TooLarge { size: bytes.len(), cap: MAX_DOCUMENT_BYTES },
-                1,
-                1,
-            );
-        }
-        match json::parse(bytes) {
-            Ok(root) => self.front_matter(&root),
-            Err(e) => self.fatal(ConfigProblem::Syntax { message: e.message }, e.line, e.column),
-        }
     }
 
     /// A front matter's `hooks:`: the rest of a front matter is no settings, so keys named

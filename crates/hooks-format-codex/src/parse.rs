@@ -169,9 +169,6 @@ pub fn parse(bytes: &[u8], path: &Path, kind: HookSourceKind) -> ParseResult {
 /// ```
 pub fn parse_plugin_hooks(bytes: &[u8], path: &Path, kind: HookSourceKind) -> ParseResult {
     let mut parsed = parse(bytes, path, kind)?;
-    if parsed.definitions.is_empty() {
-        return Ok(parsed);
-    }
     let folder = path.parent().and_then(Path::parent).unwrap_or(Path::new(""));
     let root = folder.to_string_lossy();
     for d in &mut parsed.definitions {
@@ -180,14 +177,8 @@ pub fn parse_plugin_hooks(bytes: &[u8], path: &Path, kind: HookSourceKind) -> Pa
                 *script = hooks_schema::replace_shell_variable(script, var, &root);
             }
         }
-        d.enabled = false;
     }
-    parsed.policy = SourcePolicy::default();
-    let note = HookDiagnostic::info(format!(
-        "Codex runs the hooks of the plugin in {} itself while the plugin is on; the engine lists them, never runs them, and protects the scripts they name",
-        folder.display()
-    ));
-    parsed.diagnostics.push(note.in_file(path).with_code("plugin_hooks"));
+    hooks_schema::plugin_hooks_run_by("Codex", folder, path, &mut parsed);
     Ok(parsed)
 }
 

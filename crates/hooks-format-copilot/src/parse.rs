@@ -147,9 +147,6 @@ pub const PLUGIN_ROOT_VARS: [&str; 2] = ["COPILOT_PLUGIN_ROOT", "CLAUDE_PLUGIN_R
 /// ```
 pub fn parse_plugin_hooks(bytes: &[u8], path: &Path) -> ParseResult {
     let mut parsed = parse_as(bytes, path, DocumentKind::HookFile)?;
-    if parsed.definitions.is_empty() {
-        return Ok(parsed);
-    }
     let folder = plugin_folder(path);
     let root = folder.to_string_lossy();
     let hydrate = |text: &str| {
@@ -171,14 +168,8 @@ pub fn parse_plugin_hooks(bytes: &[u8], path: &Path) -> ParseResult {
             Some(cwd) => folder.join(cwd).to_string_lossy().into_owned(),
             None => root.clone().into_owned(),
         });
-        d.enabled = false;
     }
-    parsed.policy = SourcePolicy::default();
-    let note = HookDiagnostic::info(format!(
-        "Copilot CLI runs the hooks of the plugin in {} itself while the plugin is on; the engine lists them, never runs them, and protects the scripts they name",
-        folder.display()
-    ));
-    parsed.diagnostics.push(note.in_file(path).with_code("plugin_hooks"));
+    hooks_schema::plugin_hooks_run_by("Copilot CLI", folder, path, &mut parsed);
     Ok(parsed)
 }
 

@@ -20,7 +20,7 @@ pub use self::{
         AgentFolder, AgentIndex, AgentLink, FileContent, FileLocation, FilePattern, FollowStep,
         Followed, FormatDirs, ManagedDir, Ownership, ProjectFolders, UserDir,
     },
-    plugins::{PluginLayout, replace_shell_variable},
+    plugins::{PluginLayout, plugin_hooks_run_by, replace_shell_variable},
     set::{FormatSet, FormatSetError, UnknownFormat},
 };
 use crate::{

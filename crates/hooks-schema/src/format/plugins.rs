@@ -3,9 +3,11 @@
 //! a plugin's manifest may name its hook files. Sans-IO: read from the files' bytes for a
 //! descriptor's [`follow`](crate::FormatDescriptor::follow) ([`PluginLayout`]).
 
+use std::path::Path;
+
 use serde_json::Value;
 
-use crate::{FollowStep, Followed};
+use crate::{FollowStep, Followed, HookDiagnostic, ParsedSource, SourcePolicy};
 
 /// Where an agent looks for the files of a plugin marketplace and of its plugins, and how a
 /// descriptor's [`follow`](crate::FormatDescriptor::follow) reads them: Claude Code's
@@ -146,4 +148,30 @@ pub fn replace_shell_variable(script: &str, name: &str, value: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// Marks `parsed`, read from `path`, a hook file of the plugin in `folder`, as hooks `agent`
+/// runs itself while the plugin is on (Claude Code, Codex, Copilot CLI): every definition
+/// disabled, so the engine lists them, never runs them, and protects the scripts they name;
+/// no policy; and a note saying so (`plugin_hooks`). A file without hooks is left as it is.
+///
+/// ```
+/// # use std::path::Path;
+/// let mut parsed = hooks_schema::ParsedSource::default();
+/// hooks_schema::plugin_hooks_run_by("Codex", Path::new("/p"), Path::new("/p/hooks/hooks.json"), &mut parsed);
+/// assert!(parsed.diagnostics.is_empty());
+/// ```
+pub fn plugin_hooks_run_by(agent: &str, folder: &Path, path: &Path, parsed: &mut ParsedSource) {
+    if parsed.definitions.is_empty() {
+        return;
+    }
+    for d in &mut parsed.definitions {
+        d.enabled = false;
+    }
+    parsed.policy = SourcePolicy::default();
+    let note = HookDiagnostic::info(format!(
+        "{agent} runs the hooks of the plugin in {} itself while the plugin is on; the engine lists them, never runs them, and protects the scripts they name",
+        folder.display()
+    ));
+    parsed.diagnostics.push(note.in_file(path).with_code("plugin_hooks"));
 }
