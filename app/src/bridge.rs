@@ -619,6 +619,7 @@ fn read_set(
                 project_dir: project_dir_of(project_root.as_ref(), root),
                 sha256: None,
                 content: None,
+                base: file.base.clone(),
                 error: None,
                 active: false,
                 reason: why.message,
@@ -639,9 +640,10 @@ fn read_set(
         if file.content == FileContent::HooksIfAny
             && let (Some(text), Some(descriptor)) =
                 (&content, file.kind.format().and_then(|f| config.formats.get(f)))
-            && file.content.leaves_out(
-                &descriptor.parse(text.as_bytes(), &ParseContext::new(&file.path, file.kind)),
-            )
+            && file.content.leaves_out(&descriptor.parse(
+                text.as_bytes(),
+                &ParseContext::new(&file.path, file.kind).with_base(file.base.as_deref()),
+            ))
         {
             continue;
         }
@@ -649,7 +651,14 @@ fn read_set(
         let elsewhere = inert_for.as_ref().filter(|_| not_here.contains(&file.path));
         // The trust gate's decision on the file as read, and its parse.
         let decide_here = |text: &str| {
-            decide(config, file.kind, &canonical, project_root.as_ref(), text.as_bytes(), session)
+            let file = ReadFile {
+                kind: file.kind,
+                path: &canonical,
+                base: file.base.as_deref(),
+                project_root: project_root.as_ref(),
+                bytes: text.as_bytes(),
+            };
+            decide(config, &file, session)
         };
         let (active, reason, needs_trust) = if let Some(at) = elsewhere {
             let agent =
@@ -700,6 +709,7 @@ fn read_set(
             project_dir: project_dir_of(project_root.as_ref(), root),
             sha256,
             content,
+            base: file.base.clone(),
             error,
             active,
             reason,
@@ -714,25 +724,36 @@ fn project_dir_of(folder: Option<&AbsPathBuf>, root: Option<&AbsPathBuf>) -> Opt
     folder.filter(|f| Some(*f) != root).map(|f| f.as_path().to_path_buf())
 }
 
-/// Whether a file whose content is `bytes` runs under the bridge, why, and whether it is inert
-/// only for want of the user's trust: the trust gate ([`BridgeConfig::trust`]) decides on the
-/// file as read, for the session's directory. Also the file's parse, when its format is
-/// registered.
+/// A hook file as the bridge read it, for [`decide`].
+#[derive(Clone, Copy)]
+struct ReadFile<'a> {
+    kind: HookSourceKind,
+    /// Its canonical path.
+    path: &'a AbsPathBuf,
+    /// The folder its hooks belong to ([`ParseContext::base`]).
+    base: Option<&'a Path>,
+    /// The project folder it was found in, for a project file.
+    project_root: Option<&'a AbsPathBuf>,
+    /// Its content, exactly as read.
+    bytes: &'a [u8],
+}
+
+/// Whether `file` runs under the bridge, why, and whether it is inert only for want of the
+/// user's trust: the trust gate ([`BridgeConfig::trust`]) decides on the file as read, for the
+/// session's directory. Also the file's parse, when its format is registered.
 fn decide(
     config: &BridgeConfig,
-    kind: HookSourceKind,
-    path: &AbsPathBuf,
-    project_root: Option<&AbsPathBuf>,
-    bytes: &[u8],
+    file: &ReadFile<'_>,
     session: &Path,
 ) -> ((bool, String, bool), Option<hooks_schema::ParseResult>) {
+    let ReadFile { kind, path, base, project_root, bytes } = *file;
     let inputs =
         hooks_trust::TrustInputs::new(Surface::CliRun, CommandExecutionPosture::AutoApproves)
             .with_user_project_hooks(config.user_opt_in);
     let Some(descriptor) = kind.format().and_then(|f| config.formats.get(f)) else {
         return ((false, format!("no registered format reads {kind} files"), false), None);
     };
-    let parsed = descriptor.parse(bytes, &ParseContext::new(path.as_path(), kind));
+    let parsed = descriptor.parse(bytes, &ParseContext::new(path.as_path(), kind).with_base(base));
     let decision = match &parsed {
         Ok(parsed) => {
             let read =
@@ -814,7 +835,7 @@ fn build_runtime(
                 match (&file.content, kind.format().and_then(|f| formats.get(f))) {
                     (Some(text), Some(descriptor)) => {
                         let ctx =
-                            ParseContext { path: &file.path, kind, strict: false, shadows: &[] };
+                            ParseContext::new(&file.path, kind).with_base(file.base.as_deref());
                         let mut parsed = parses
                             .take(file)
                             .unwrap_or_else(|| descriptor.parse(text.as_bytes(), &ctx));

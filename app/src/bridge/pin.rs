@@ -47,6 +47,11 @@ pub struct PinnedFile {
     pub sha256: Option<String>,
     /// Its content when it was read.
     pub content: Option<String>,
+    /// For a hook file an agent folder's index led to (a plugin's): the folder its hooks
+    /// belong to, given to its parser
+    /// ([`ParseContext::base`](hooks_schema::ParseContext::base)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<PathBuf>,
     /// Why it could not be read.
     pub error: Option<String>,
     /// Whether its hooks run.

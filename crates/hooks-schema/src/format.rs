@@ -61,13 +61,24 @@ pub struct ParseContext<'a> {
     /// the group present in the folder, which it shadows. The parser may warn about them in
     /// its own words (Chrys's `shadowed_file`).
     pub shadows: &'a [&'static str],
+    /// For a hook file that an agent folder's index led to ([`Followed::hooks`]): the folder
+    /// its hooks belong to (a plugin's), from which the agent runs them or which it names in
+    /// their variables. `None` for a file found by its own name: the format takes what it
+    /// needs from the path.
+    pub base: Option<&'a Path>,
 }
 
 impl<'a> ParseContext<'a> {
     /// A context for the file at `path` read as a source of `kind`, not strict, shadowing
-    /// nothing.
+    /// nothing, with no base.
     pub fn new(path: &'a Path, kind: HookSourceKind) -> ParseContext<'a> {
-        ParseContext { path, kind, strict: false, shadows: &[] }
+        ParseContext { path, kind, strict: false, shadows: &[], base: None }
+    }
+
+    /// This context with `base` as the folder the file's hooks belong to
+    /// ([`ParseContext::base`]).
+    pub fn with_base(self, base: Option<&'a Path>) -> ParseContext<'a> {
+        ParseContext { base, ..self }
     }
 }
 

@@ -80,8 +80,11 @@ pub fn load_explicit_sources(
 
     let mut ids = Vec::with_capacity(planned.len());
     for (id, source) in planned {
-        let ctx =
-            ParseContext { path: &source.path, kind: id.kind, strict, shadows: &source.shadows };
+        let ctx = ParseContext {
+            strict,
+            shadows: &source.shadows,
+            ..ParseContext::new(&source.path, id.kind)
+        };
         let result = match read_with(formats, &ctx) {
             Ok(parsed) => Ok(SourceUpdate {
                 source: id.clone(),
@@ -222,8 +225,12 @@ fn read_files(
         if file.content == FileContent::PolicyOnly {
             continue;
         }
-        let ctx =
-            ParseContext { path: &file.path, kind: file.kind, strict, shadows: &file.shadows };
+        let ctx = ParseContext {
+            strict,
+            shadows: &file.shadows,
+            base: file.base.as_deref(),
+            ..ParseContext::new(&file.path, file.kind)
+        };
         // Read before it is identified: a file that may carry hooks and carries none is not
         // a source (`FileContent::HooksIfAny`), and costs no path resolution. A file its
         // agent would not read is not read (`Err`: why).

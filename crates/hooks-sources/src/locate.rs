@@ -182,6 +182,9 @@ pub struct FoundFile {
     /// administrator's files ([`Ownership::Administrator`]) and someone else can write this
     /// one. The loaders load it as a file without hooks, with this warning.
     pub not_read: Option<HookDiagnostic>,
+    /// For a hook file an agent folder's index led to: the folder its hooks belong to (a
+    /// plugin's), given to its parser ([`ParseContext::base`](hooks_schema::ParseContext::base)).
+    pub base: Option<PathBuf>,
 }
 
 impl FoundFile {
@@ -346,6 +349,7 @@ fn found_file(location: &FileLocation, path: PathBuf) -> FoundFile {
         replaced_by: Vec::new(),
         folder_warnings: Vec::new(),
         not_read: None,
+        base: None,
     }
 }
 
@@ -535,8 +539,9 @@ struct FollowedPlace {
     folder: PathBuf,
     /// What decides what the agent runs from it, relative to it.
     parts: Vec<PathBuf>,
-    /// The hook files the agent loads from it, absolute.
-    hooks: Vec<PathBuf>,
+    /// The hook files the agent loads from it, absolute, each with its base (the folder, or
+    /// the entry a `*` of its path stands for).
+    hooks: Vec<(PathBuf, PathBuf)>,
 }
 
 /// The folders that the indexes of `formats`' agent folders in `scope` (user or managed)
@@ -647,18 +652,21 @@ fn agent_entries<'a>(
 }
 
 /// `rel` under `folder`, its first `*` component standing for each entry of the folder before
-/// it (at most [`MAX_AGENT_FOLDER_ENTRIES`], in name order); reads the file system when there
-/// is one.
-pub(crate) fn each_entry(folder: &Path, rel: &str) -> Vec<PathBuf> {
+/// it (at most [`MAX_AGENT_FOLDER_ENTRIES`], in name order), each with its base: `folder`, or
+/// the entry the `*` stands for. Reads the file system when there is a `*`.
+pub(crate) fn each_entry(folder: &Path, rel: &str) -> Vec<(PathBuf, PathBuf)> {
     let parts: Vec<&str> = rel.split('/').collect();
-    let Some(star) = parts.iter().position(|p| *p == "*") else { return vec![folder.join(rel)] };
+    let Some(star) = parts.iter().position(|p| *p == "*") else {
+        // `.` components dropped, as for the folder.
+        return vec![(folder.join(rel).components().collect(), folder.to_path_buf())];
+    };
     let dir = join(folder, &parts[..star].join("/"));
     let rest = parts[star + 1..].join("/");
     let Ok(entries) = std::fs::read_dir(&dir) else { return Vec::new() };
     let mut found: Vec<PathBuf> =
         entries.take(MAX_AGENT_FOLDER_ENTRIES).filter_map(Result::ok).map(|e| e.path()).collect();
     found.sort();
-    found.into_iter().map(|entry| join(&entry, &rest)).collect()
+    found.into_iter().map(|entry| (join(&entry, &rest), entry)).collect()
 }
 
 /// The hook files of the agent folders in `scope` that the agent loads: each entry's
@@ -666,7 +674,7 @@ pub(crate) fn each_entry(folder: &Path, rel: &str) -> Vec<PathBuf> {
 /// folder's) and those the folders' indexes lead to ([`AgentFolder::indexes`]); those that
 /// exist, once each, as files that may carry hooks.
 fn agent_hook_files(formats: &FormatSet, scope: FileScope, dirs: &ScopeDirs) -> Vec<FoundFile> {
-    let mut paths: Vec<(HookSourceKind, PathBuf)> = Vec::new();
+    let mut paths: Vec<(HookSourceKind, PathBuf, Option<PathBuf>)> = Vec::new();
     for e in agent_entries(formats, scope, dirs) {
         let Some(file) = e.folder.entry_hooks else { continue };
         let folder = match &e.linked {
@@ -675,13 +683,13 @@ fn agent_hook_files(formats: &FormatSet, scope: FileScope, dirs: &ScopeDirs) -> 
             Some(_) => continue,
             None => e.path.as_path(),
         };
-        paths.push((e.kind, join(folder, file)));
+        paths.push((e.kind, join(folder, file), None));
     }
     for place in followed_places(formats, scope, dirs) {
-        paths.extend(place.hooks.into_iter().map(|h| (place.kind, h)));
+        paths.extend(place.hooks.into_iter().map(|(h, base)| (place.kind, h, Some(base))));
     }
     let mut out: Vec<FoundFile> = Vec::new();
-    for (kind, path) in paths {
+    for (kind, path, base) in paths {
         if exists(&path) && !out.iter().any(|f| f.path == path) {
             out.push(FoundFile {
                 kind,
@@ -691,6 +699,7 @@ fn agent_hook_files(formats: &FormatSet, scope: FileScope, dirs: &ScopeDirs) -> 
                 replaced_by: Vec::new(),
                 folder_warnings: Vec::new(),
                 not_read: None,
+                base,
             });
         }
     }

@@ -381,8 +381,7 @@ impl Shared {
         strict: bool,
         inputs: &TrustInputs,
     ) -> TrustDecision {
-        let ctx =
-            ParseContext { path: source.path.as_path(), kind: source.kind, strict, shadows: &[] };
+        let ctx = ParseContext { strict, ..ParseContext::new(source.path.as_path(), source.kind) };
         let loaded = snapshot.source(source).map(|v| &v.definitions);
         match read_with_bytes(self.layout.formats(), &ctx) {
             Ok(read @ (Some(_), Ok(_)))
@@ -546,7 +545,11 @@ impl Shared {
             // A project's files are read by their formats' own rules even when the user's are
             // strict: the deny-only contract is the user's own file's, and a project can
             // neither opt into it nor break it (`specs/formats/claude.md`).
-            let ctx = ParseContext { path, kind, strict: false, shadows: &file.shadows };
+            let ctx = ParseContext {
+                shadows: &file.shadows,
+                base: file.base.as_deref(),
+                ..ParseContext::new(path, kind)
+            };
             let read = read_with_bytes(formats, &ctx);
             // A file that may carry hooks and carries none is not a source
             // (`FileContent::HooksIfAny`): read before it is identified, it costs no path

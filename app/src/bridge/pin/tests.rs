@@ -20,6 +20,7 @@ fn set(tag: &str) -> PinnedSet {
             project_dir: None,
             sha256: Some(sha256_hex(tag)),
             content: Some(tag.into()),
+            base: None,
             error: None,
             active: true,
             reason: "trusted".into(),

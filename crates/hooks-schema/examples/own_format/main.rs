@@ -27,7 +27,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("{} is an {} file", path.display(), format.agent());
 
     let text = r#"{"hooks": [{"on": "before_tool", "run": "grep -q 'rm -rf' && exit 2"}, {"on": "on_lint", "run": "true"}, {"on": "after_lunch", "run": "true"}]}"#;
-    let ctx = ParseContext { path, kind: PROJECT_ACME, strict: false, shadows: &[] };
+    let ctx = ParseContext::new(path, PROJECT_ACME);
     println!("its kinds: {PROJECT_ACME} and {USER_ACME}");
     let parsed = format.parse(text.as_bytes(), &ctx).map_err(|d| format!("{d:?}"))?;
     for d in &parsed.diagnostics {

@@ -353,9 +353,10 @@ pub struct Followed {
     /// `.claude-plugin/marketplace.json`, naming its plugins' folders relative to it).
     pub next: Vec<(String, FollowStep)>,
     /// Hook files relative to the folder, read as sources of the agent folder's role whose
-    /// hooks the agent runs itself (the format's parse disables them). A `*` component stands
-    /// for each entry of the folder before it (Codex's `plugins/cache/<market>/<plugin>/*/`,
-    /// one folder per version).
+    /// hooks the agent runs itself (the format's parse disables them), each with the folder as
+    /// its [`base`](crate::ParseContext::base). A `*` component stands for each entry of the
+    /// folder before it (Codex's `plugins/cache/<market>/<plugin>/*/`, one folder per
+    /// version), and that entry is then the file's base.
     pub hooks: Vec<String>,
 }
 

@@ -40,7 +40,7 @@ fn duplicate_id_diagnostics(snap: &RegistrySnapshot) -> Vec<HookDiagnostic> {
 fn read_project_chrys(root: &Path) -> Vec<HookDiagnostic> {
     let found = find_files(&f(), FileScope::Project, root, &ScopeDirs::new());
     let file = found.iter().find(|x| x.kind == hooks_testing::kinds::PROJECT_CHRYS_FILE).unwrap();
-    let ctx = ParseContext { path: &file.path, kind: file.kind, strict: false, shadows: &file.shadows };
+    let ctx = ParseContext { shadows: &file.shadows, ..ParseContext::new(&file.path, file.kind) };
     read_with(&f(), &ctx).unwrap().unwrap().diagnostics
 }
 

@@ -1237,8 +1237,9 @@ fn following_indexes_is_bounded() {
     );
 }
 
-/// A followed hook file's `*` component stands for each entry of its folder, in name order; a
-/// path without one is taken as it is, and a missing folder gives nothing.
+/// A followed hook file's `*` component stands for each entry of its folder, in name order,
+/// and that entry is the file's base; a path without one is taken as it is (`.` components
+/// dropped), with the folder as its base, and a missing folder gives nothing.
 #[test]
 fn a_star_in_a_followed_hook_file_stands_for_each_entry() {
     let tmp = tempfile::tempdir().unwrap();
@@ -1246,18 +1247,18 @@ fn a_star_in_a_followed_hook_file_stands_for_each_entry() {
     touch(&p.join("1.1.0/hooks/hooks.json"));
     touch(&p.join("1.0.0/hooks/hooks.json"));
     fs::write(p.join("stray-file"), b"").unwrap();
+    let each = |folder: &Path, rel: &str| crate::locate::each_entry(folder, rel);
+    let at = |v: &str, base: &str| (p.join(v).join("hooks/hooks.json"), p.join(base));
     assert_eq!(
-        crate::locate::each_entry(&p, "*/hooks/hooks.json"),
-        [
-            p.join("1.0.0/hooks/hooks.json"),
-            p.join("1.1.0/hooks/hooks.json"),
-            p.join("stray-file/hooks/hooks.json")
-        ]
+        each(&p, "*/hooks/hooks.json"),
+        [at("1.0.0", "1.0.0"), at("1.1.0", "1.1.0"), at("stray-file", "stray-file")]
     );
-    assert_eq!(crate::locate::each_entry(&p, "hooks/hooks.json"), [p.join("hooks/hooks.json")]);
-    assert!(crate::locate::each_entry(&tmp.path().join("gone"), "*/h.json").is_empty());
+    assert_eq!(each(&p, "hooks/hooks.json"), [at("", "")]);
+    assert_eq!(each(&p, "./a/./gate.json"), [(p.join("a/gate.json"), p.clone())]);
+    assert_eq!(each(&p, "./a/./gate.json")[0].0.to_str(), p.join("a/gate.json").to_str());
+    assert!(each(&tmp.path().join("gone"), "*/h.json").is_empty());
     assert_eq!(
-        crate::locate::each_entry(tmp.path(), "cache/*/p/1.0.0/hooks/hooks.json"),
-        [p.join("1.0.0/hooks/hooks.json")]
+        each(tmp.path(), "cache/*/p/1.0.0/hooks/hooks.json"),
+        [(p.join("1.0.0/hooks/hooks.json"), tmp.path().join("cache/m"))]
     );
 }
