@@ -123,16 +123,28 @@ pub fn claude_parse(data: &[u8]) {
             ClaudeMode::Default,
         ),
         4 => {
-            let r = hooks_format_claude::parse_plugin_hooks(
-                rest,
-                Path::new("/m/p/hooks/hooks.json"),
-            );
+            // A plugin's hook file, its manifest, a marketplace's manifest, or a file a
+            // manifest names (read with the plugin's folder as its base): `first / 6` picks.
+            let (path, base) = [
+                ("/m/p/hooks/hooks.json", None),
+                ("/m/p/.claude-plugin/plugin.json", None),
+                ("/m/.claude-plugin/marketplace.json", None),
+                ("/m/p/a/b/gate.json", Some(Path::new("/m/p"))),
+            ][usize::from(first / 6) % 4];
+            let r = hooks_format_claude::parse_plugin_hooks(rest, Path::new(path), base);
             if let Ok(parsed) = &r {
                 assert!(
                     parsed.definitions.iter().all(|d| !d.enabled),
                     "claude: a plugin's hooks never run through the engine"
                 );
                 assert!(parsed.policy.is_empty(), "claude: a plugin's hook file carries no policy");
+                let ids: std::collections::BTreeSet<&str> =
+                    parsed.definitions.iter().map(|d| d.id.as_str()).collect();
+                assert_eq!(
+                    ids.len(),
+                    parsed.definitions.len(),
+                    "claude: a plugin's hooks are named once"
+                );
             }
             r
         }
@@ -197,7 +209,11 @@ pub fn codex_parse(data: &[u8]) {
         // `config.toml` as the plugins' index: every folder two plain names under the cache.
         for f in hooks_format_codex::follow(hooks_format_codex::PLUGINS_CONFIG, rest) {
             let names = f.folder.strip_prefix("plugins/cache/").map(|r| r.split('/').count());
-            assert_eq!(names, Some(2), "codex: a plugin's folder is its marketplace's and its name");
+            assert_eq!(
+                names,
+                Some(2),
+                "codex: a plugin's folder is its marketplace's and its name"
+            );
             assert!(!f.folder.contains(".."), "codex: a plugin's folder stays in the cache");
         }
         return;
@@ -408,10 +424,16 @@ pub fn gemini_host(data: &[u8]) {
 pub fn copilot_parse(data: &[u8]) {
     let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
     if first % 4 == 2 {
-        // A plugin's hook file: every hook disabled, run in the plugin's folder.
-        if let Ok(parsed) =
-            hooks_format_copilot::parse_plugin_hooks(rest, Path::new("/m/p/hooks/hooks.json"))
-        {
+        // A plugin's hook file, its manifest, or a file its manifest names (with the plugin's
+        // folder as its base), `first / 4` picks: every hook disabled, run in the plugin's
+        // folder.
+        let (path, base) = [
+            ("/m/p/hooks/hooks.json", None),
+            ("/m/p/plugin.json", None),
+            ("/m/p/.github/plugin/plugin.json", None),
+            ("/m/p/a/b/gate.json", Some(Path::new("/m/p"))),
+        ][usize::from(first / 4) % 4];
+        if let Ok(parsed) = hooks_format_copilot::parse_plugin_hooks(rest, Path::new(path), base) {
             assert!(
                 parsed.definitions.iter().all(|d| !d.enabled && d.cwd.is_some()),
                 "copilot: a plugin's hooks never run through the engine, and run in its folder"

@@ -428,6 +428,46 @@ fn a_local_marketplace_s_plugin_gate_is_never_run_by_the_bridge_and_stays_out_of
     }
 }
 
+/// The hooks of a file a plugin's manifest names deep in the plugin, and a marketplace
+/// entry's own hooks, run scripts found through the plugin's folder: bridged into Claude Code,
+/// a `Write` of each is denied, at the session's first event and at the later ones (which run
+/// the pinned set, each file with the folder its hooks belong to); the same name under the
+/// hook file's folder's folder is not protected.
+#[test]
+fn a_bridged_agent_may_not_rewrite_what_a_plugin_s_named_or_entry_hooks_run() {
+    let (home, repo) = setup();
+    let market = repo.path().join("market");
+    let known = json!({"dev": {"source": {"source": "directory", "path": market}, "installLocation": market}});
+    home.write(".claude/plugins/known_marketplaces.json", &known.to_string());
+    let gate = |command: &str| json!({"PreToolUse": [{"hooks": [{"type": "command", "command": command}]}]});
+    repo.write(
+        "market/.claude-plugin/marketplace.json",
+        &json!({"name": "dev", "plugins": [
+            {"name": "deep", "source": "./deep"},
+            {"name": "entry", "source": "./entry", "strict": false, "hooks": gate("${CLAUDE_PLUGIN_ROOT}/entry.sh")},
+        ]})
+        .to_string(),
+    );
+    repo.write(
+        "market/deep/.claude-plugin/plugin.json",
+        r#"{"name": "deep", "hooks": "./a/b/gate.json"}"#,
+    );
+    repo.write(
+        "market/deep/a/b/gate.json",
+        &json!({"hooks": gate("${CLAUDE_PLUGIN_ROOT}/bin/deep.sh")}).to_string(),
+    );
+    for round in 0..2 {
+        for (file, denied) in [
+            ("market/deep/bin/deep.sh", true),
+            ("market/entry/entry.sh", true),
+            ("market/deep/a/bin/deep.sh", false),
+            ("market/bin/deep.sh", false),
+        ] {
+            assert_eq!(claude_write_denied(&home, &repo, file), denied, "{file} (round {round})");
+        }
+    }
+}
+
 /// A skill linked into the project's `.claude/skills/` from elsewhere in it (F39): bridged
 /// into Claude Code, a `Write` of the linked skill's `SKILL.md` or of the script its hook runs
 /// is denied; one of the project's other files is not.

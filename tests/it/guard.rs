@@ -947,6 +947,92 @@ fn a_local_marketplace_s_plugins_are_protected_where_they_live() {
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// Claude Code runs a plugin's hooks from more than its `hooks/hooks.json` (observed with the
+/// real CLI, each from the marketplace's folder with `${CLAUDE_PLUGIN_ROOT}` naming the
+/// plugin's): a file its manifest names anywhere in the plugin (`./gate.json`,
+/// `./a/b/deep.json`), its manifest's inline `hooks`, and a marketplace entry's own `hooks`
+/// (`"strict": false`, no manifest). The scripts each runs are out of the agent's reach, found
+/// through the plugin's folder (not the hook file's folder's folder) or, named relatively,
+/// in the session's folder, where Claude Code runs them; the rest stays editable.
+#[test]
+fn the_scripts_of_a_plugin_s_named_inline_and_entry_hooks_are_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let root = project.path().to_str().expect("utf-8");
+    let market = format!("{root}/market");
+    let known = serde_json::json!({"dev": {"source": {"source": "directory", "path": market}, "installLocation": market}});
+    home.write(".claude/plugins/known_marketplaces.json", &known.to_string());
+    let gate = |command: &str| serde_json::json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]});
+    let manifest = serde_json::json!({"name": "dev", "owner": {"name": "x"}, "plugins": [
+        {"name": "named", "source": "./named"},
+        {"name": "deep", "source": "./deep"},
+        {"name": "inline", "source": "./inline"},
+        {"name": "entry", "source": "./entry", "strict": false, "hooks": gate("${CLAUDE_PLUGIN_ROOT}/entry.sh")},
+    ]});
+    project.write("market/.claude-plugin/marketplace.json", &manifest.to_string());
+    let plugin = |name: &str, hooks: Value| {
+        project.write(
+            &format!("market/{name}/.claude-plugin/plugin.json"),
+            &serde_json::json!({"name": name, "hooks": hooks}).to_string(),
+        );
+    };
+    plugin("named", "./gate.json".into());
+    project.write(
+        "market/named/gate.json",
+        &serde_json::json!({"hooks": gate("${CLAUDE_PLUGIN_ROOT}/scripts/named.sh && sh tools/named-check.sh")}).to_string(),
+    );
+    plugin("deep", serde_json::json!(["./a/b/deep.json"]));
+    project.write(
+        "market/deep/a/b/deep.json",
+        &serde_json::json!({"hooks": gate("\"$CLAUDE_PLUGIN_ROOT\"/bin/deep.sh")}).to_string(),
+    );
+    plugin("inline", gate("sh tools/inline-gate.sh"));
+    project.write("src/main.rs", "fn main() {}\n");
+    let paths = [
+        format!("{market}/named/scripts/named.sh"),
+        format!("{root}/tools/named-check.sh"),
+        format!("{market}/named/gate.json"),
+        format!("{market}/deep/bin/deep.sh"),
+        format!("{market}/deep/a/b/deep.json"),
+        format!("{root}/tools/inline-gate.sh"),
+        format!("{market}/entry/entry.sh"),
+        // The hook files' folders' folders are not the plugins'.
+        format!("{market}/scripts/named.sh"),
+        format!("{market}/deep/a/bin/deep.sh"),
+        format!("{market}/named/README.md"),
+        format!("{root}/tools/other.sh"),
+        format!("{root}/src/main.rs"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let lines = guard_refusing(project.path(), home.path(), &paths, 7);
+    for line in &lines[..7] {
+        assert_eq!(line["hits"][0]["source_kind"], "user_claude_plugins", "{line:#?}");
+    }
+
+    // `hooks list` shows each file's hooks, disabled: Claude Code runs them, never the engine.
+    let list = list_json(project.path(), home.path());
+    let mut listed: Vec<(String, usize)> = list["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .filter(|s| s["kind"] == "user_claude_plugins")
+        .map(|s| {
+            let hooks = s["hooks"].as_array().expect("hooks");
+            assert!(hooks.iter().all(|h| h["enabled"] == false), "{s:#}");
+            let path = s["path"].as_str().expect("path");
+            (path.strip_prefix(&market).unwrap_or(path).to_owned(), hooks.len())
+        })
+        .collect();
+    listed.sort();
+    let expected = [
+        "/.claude-plugin/marketplace.json",
+        "/deep/a/b/deep.json",
+        "/inline/.claude-plugin/plugin.json",
+        "/named/gate.json",
+    ];
+    assert_eq!(listed, expected.map(|p| (p.to_owned(), 1)), "{list:#}");
+}
+
 /// Copilot CLI runs the plugins of a marketplace the user added from a local folder
 /// (`~/.copilot/settings.json`'s `extraKnownMarketplaces`) live from that folder, each hook in
 /// the plugin's folder (observed with 1.0.102). In a project, what decides what runs there is
@@ -1021,6 +1107,51 @@ fn a_copilot_cli_local_marketplace_s_plugins_are_protected_where_they_live() {
     std::fs::remove_file(home.path().join(".copilot/config.json")).expect("forget");
     let (code, lines) = guard(project.path(), project.path(), home.path(), &paths[..9]);
     assert_eq!(code, 0, "{lines:#?}");
+}
+
+/// Copilot CLI 1.0.102 also runs the hooks of a file a plugin's manifest names anywhere in the
+/// plugin (`./conf/deep/hooks.json`) and its manifest's inline `hooks`, each in the plugin's
+/// folder: the scripts they run relative to it are out of the agent's reach there, not under
+/// the hook file's folder.
+#[test]
+fn a_copilot_cli_plugin_s_named_and_inline_hooks_run_scripts_that_are_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let root = project.path().to_str().expect("utf-8");
+    let settings = serde_json::json!({
+        "extraKnownMarketplaces": {"team": {"source": {"source": "directory", "path": format!("{root}/tools")}}},
+    });
+    home.write(".copilot/settings.json", &settings.to_string());
+    project.write(
+        "tools/marketplace.json",
+        &serde_json::json!({"name": "team", "plugins": [
+            {"name": "deep", "source": "./deep"}, {"name": "inline", "source": "./inline"}]})
+        .to_string(),
+    );
+    let gate = |bash: &str| serde_json::json!({"preToolUse": [{"type": "command", "bash": bash}]});
+    project.write(
+        "tools/deep/.github/plugin/plugin.json",
+        r#"{"name": "deep", "hooks": "./conf/deep/hooks.json"}"#,
+    );
+    project.write(
+        "tools/deep/conf/deep/hooks.json",
+        &serde_json::json!({"version": 1, "hooks": gate("./scripts/deep-gate.sh")}).to_string(),
+    );
+    project.write(
+        "tools/inline/plugin.json",
+        &serde_json::json!({"name": "inline", "hooks": gate("sh ./inline-gate.sh")}).to_string(),
+    );
+    let paths = [
+        "tools/deep/scripts/deep-gate.sh",
+        "tools/deep/conf/deep/hooks.json",
+        "tools/inline/inline-gate.sh",
+        "tools/deep/conf/deep/scripts/deep-gate.sh",
+        "tools/inline/README.md",
+    ];
+    let lines = guard_refusing(project.path(), home.path(), &paths, 3);
+    for line in &lines[..3] {
+        assert_eq!(line["hits"][0]["source_kind"], "user_copilot_plugins", "{line:#?}");
+    }
 }
 
 /// A hook of the user's that names its script relative to the directory it runs in: the

@@ -54,7 +54,7 @@ fn source(target: &str) -> Option<Source> {
         "claude_parse" => s(
             &["crates/hooks-format-claude/test_data"],
             &[".json", ".md"],
-            &[b"\x00", b"\x01", b"\x02", b"\x04", b"\x05"],
+            &[b"\x00", b"\x01", b"\x02", b"\x04", b"\x05", b"\x0a", b"\x10", b"\x16"],
         ),
         "codex_parse" => s(
             &["crates/hooks-format-codex/test_data/parse"],
@@ -90,7 +90,7 @@ fn source(target: &str) -> Option<Source> {
                 "crates/hooks-format-copilot/test_data/settings",
             ],
             &[".json"],
-            &[b"\x00", b"\x01", b"\x02", b"\x03"],
+            &[b"\x00", b"\x01", b"\x02", b"\x03", b"\x06", b"\x0a", b"\x0e"],
         ),
         "copilot_host" => {
             s(&["crates/hooks-format-copilot/test_data/payloads"], &[".json"], &[b"\x00", b"\x01"])

@@ -300,7 +300,7 @@ impl FormatDescriptor for ClaudeFormat {
     /// deny-only contract is about the hooks the engine runs, and it runs none of these.
     fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult {
         if ctx.kind.role() == Some(PLUGINS) || is_plugin_hook_file(ctx.path) {
-            return crate::parse_plugin_hooks(bytes, ctx.path);
+            return crate::parse_plugin_hooks(bytes, ctx.path, ctx.base);
         }
         if let Some(of) = front_matter_of(ctx) {
             return crate::parse_front_matter(bytes, ctx.path, of);

@@ -5,7 +5,7 @@
 
 use std::{
     collections::{BTreeSet, HashMap},
-    path::Path,
+    path::{Path, PathBuf},
     sync::Arc,
     time::Duration,
 };
@@ -13,8 +13,8 @@ use std::{
 use hooks_json::{At, Both, Checked, Field, Pairs};
 use hooks_schema::{
     Delivery, ExecutionMode, HookCommand, HookDefinition, HookDiagnostic, HookEvent, HookId,
-    Matcher, OnFailure, ParseResult, ParsedSource, Pick, PolicySwitch, Severity, SourcePolicy,
-    SwitchRule,
+    Matcher, OnFailure, ParseResult, ParsedSource, Pick, PluginLayout, PolicySwitch, Severity,
+    SourcePolicy, SwitchRule,
 };
 use serde::{Deserialize, de::IgnoredAny};
 use serde_json::{Map, Value};
@@ -329,6 +329,9 @@ struct Reader<'a> {
     hook: Option<String>,
     /// The event whose entries are being read.
     event: Option<NativeEvent>,
+    /// Put before each hook's name: a marketplace entry's (`plugins[1].`), whose hooks would
+    /// share names with another entry's otherwise.
+    prefix: String,
 }
 
 /// Parses a settings document. See the crate docs for the two modes.
@@ -573,46 +576,84 @@ pub fn parse_front_matter(bytes: &[u8], path: &Path, of: FrontMatterOf) -> Parse
     Ok(parsed)
 }
 
-/// Parses a Claude Code plugin's hook file (`hooks/hooks.json`: a `hooks` section as a
-/// settings file's, beside an optional `description`) as Claude Code loads it: the same
-/// entries, events and matchers, with `${CLAUDE_PLUGIN_ROOT}` replaced by the plugin's folder
-/// (the file's folder's folder) wherever Claude Code replaces it, and `$CLAUDE_PLUGIN_ROOT`
-/// in a shell command, which the shell takes from the variable Claude Code sets to that
-/// folder. Claude Code runs these hooks itself while the plugin is on; the engine never does:
-/// every definition is disabled, listed with a note (`plugin_hooks`), and the scripts they
-/// name are protected by the guard (an agent rewriting one would escape it). As with a front
-/// matter, an entry that fails validation leaves the others; keys other than `hooks` are not
-/// read.
+/// Parses a file of a Claude Code plugin's that holds hooks as Claude Code loads them: a
+/// plugin's hook file (`hooks/hooks.json`, or a file its manifest's `hooks` names: a `hooks`
+/// section as a settings file's, beside an optional `description`), a plugin's manifest
+/// (`.claude-plugin/plugin.json`, whose `hooks` may be that section inline; a path or a list
+/// of paths there names other files and holds no hooks), or a marketplace's manifest (each
+/// entry of its `plugins` may hold its plugin's `hooks` inline: observed to run for a
+/// `"strict": false` entry, read for every entry). The same entries, events and matchers as a
+/// settings file's, with `${CLAUDE_PLUGIN_ROOT}` replaced by the plugin's folder wherever
+/// Claude Code replaces it, and `$CLAUDE_PLUGIN_ROOT` in a shell command, which the shell
+/// takes from the variable Claude Code sets to that folder. The plugin's folder is `base`
+/// (for a marketplace's manifest, the marketplace's, and each entry's plugin is its `source`
+/// in it), or, without one, the file's folder's folder (`<plugin>/hooks/hooks.json`,
+/// `<plugin>/.claude-plugin/plugin.json`); an entry whose source is no path (fetched by Claude
+/// Code into its own folders) keeps the variable. Claude Code runs these hooks itself while
+/// the plugin is on; the engine never does: every definition is disabled, listed with a note
+/// (`plugin_hooks`), and the scripts they name are protected by the guard (an agent rewriting
+/// one would escape it). As with a front matter, an entry that fails validation leaves the
+/// others; keys other than those are not read.
 ///
 /// ```
 /// # use std::path::Path;
 /// let file = br#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
 ///     {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/gate.sh"}]}]}}"#;
-/// let parsed = hooks_format_claude::parse_plugin_hooks(file, Path::new("/m/p/hooks/hooks.json")).unwrap();
+/// let parsed = hooks_format_claude::parse_plugin_hooks(file, Path::new("/m/p/hooks/hooks.json"), None).unwrap();
 /// assert!(!parsed.definitions[0].enabled);
 /// assert!(matches!(&parsed.definitions[0].command,
 ///     hooks_schema::HookCommand::Shell { script, .. } if script == "/m/p/scripts/gate.sh"));
+/// // A file the manifest names, read with the plugin's folder as its base.
+/// let parsed = hooks_format_claude::parse_plugin_hooks(file, Path::new("/m/p/gate.json"), Some(Path::new("/m/p"))).unwrap();
+/// assert!(matches!(&parsed.definitions[0].command,
+///     hooks_schema::HookCommand::Shell { script, .. } if script == "/m/p/scripts/gate.sh"));
 /// ```
-pub fn parse_plugin_hooks(bytes: &[u8], path: &Path) -> ParseResult {
+pub fn parse_plugin_hooks(bytes: &[u8], path: &Path, base: Option<&Path>) -> ParseResult {
     let mut r = reader(path, ClaudeMode::Default);
-    r.document(bytes, Reader::front_matter);
+    let mut held = Vec::new();
+    r.document(bytes, |r, root| held = r.plugin_file(root));
     let mut parsed = hooks_alone(r.out)?;
-    let folder = path.parent().and_then(Path::parent).unwrap_or(Path::new(""));
-    let root = folder.to_string_lossy();
-    for d in &mut parsed.definitions {
-        match &mut d.command {
-            HookCommand::Shell { script, .. } => *script = plugin_root_in_shell(script, &root),
-            HookCommand::Exec { program, args } => {
-                *program = program.replace(PLUGIN_ROOT_PLACEHOLDER, &root);
-                for a in args.iter_mut() {
-                    *a = a.replace(PLUGIN_ROOT_PLACEHOLDER, &root);
+    let folder = base.or_else(|| path.parent().and_then(Path::parent)).unwrap_or(Path::new(""));
+    let plugin_root = |held: &Held| match held {
+        Held::Own => Some(folder.to_string_lossy().into_owned()),
+        Held::Entry(Some(source)) => {
+            let at: PathBuf = folder.join(source).components().collect();
+            Some(at.to_string_lossy().into_owned())
+        }
+        Held::Entry(None) => None,
+    };
+    let mut ends = held.iter().skip(1).map(|(start, _)| *start).chain([parsed.definitions.len()]);
+    for (start, what) in &held {
+        let end = ends.next().unwrap_or(*start);
+        let Some(root) = plugin_root(what) else { continue };
+        for d in parsed.definitions.get_mut(*start..end).into_iter().flatten() {
+            match &mut d.command {
+                HookCommand::Shell { script, .. } => *script = plugin_root_in_shell(script, &root),
+                HookCommand::Exec { program, args } => {
+                    *program = program.replace(PLUGIN_ROOT_PLACEHOLDER, &root);
+                    for a in args.iter_mut() {
+                        *a = a.replace(PLUGIN_ROOT_PLACEHOLDER, &root);
+                    }
                 }
+                _ => {}
             }
-            _ => {}
         }
     }
-    hooks_schema::plugin_hooks_run_by("Claude Code", folder, path, &mut parsed);
+    if held.iter().any(|(_, h)| matches!(h, Held::Entry(_))) {
+        hooks_schema::marketplace_hooks_run_by("Claude Code", folder, path, &mut parsed);
+    } else {
+        hooks_schema::plugin_hooks_run_by("Claude Code", folder, path, &mut parsed);
+    }
     Ok(parsed)
+}
+
+/// Whose hooks a part of a plugin's file holds ([`Reader::plugin_file`]).
+enum Held {
+    /// The plugin's own: the file's `hooks`.
+    Own,
+    /// A marketplace entry's: its plugin's folder in the marketplace, when its source is a
+    /// path.
+    Entry(Option<String>),
 }
 
 /// The hooks of a reading that is no settings file (a front matter's, a plugin's hook file),
@@ -673,6 +714,7 @@ fn reader(path: &Path, mode: ClaudeMode) -> Reader<'_> {
         order: 0,
         hook: None,
         event: None,
+        prefix: String::new(),
     }
 }
 
@@ -775,6 +817,40 @@ impl Reader<'_> {
     fn front_matter(&mut self, root: &Node) {
         let Some(settings) = self.object(root) else { return };
         self.hooks_of(&settings, root);
+    }
+
+    /// A file of a plugin's ([`parse_plugin_hooks`]): the `hooks` it holds as an object, and
+    /// each marketplace entry's; for each, the index of its first definition and whose they
+    /// are, in document order.
+    fn plugin_file(&mut self, root: &Node) -> Vec<(usize, Held)> {
+        let is_object = |n: &Node| matches!(n.kind, hooks_json::Kind::Object(_));
+        let holds_hooks = |n: &Node| n.get("hooks").is_some_and(|m| is_object(&m.value));
+        if !is_object(root) {
+            self.object(root);
+            return Vec::new();
+        }
+        let mut held = Vec::new();
+        if holds_hooks(root) {
+            held.push((self.out.definitions.len(), Held::Own));
+            self.front_matter(root);
+        }
+        let plugin_root = root
+            .get("metadata")
+            .and_then(|m| m.value.get("pluginRoot"))
+            .and_then(|m| m.value.as_str());
+        let entries = match root.get("plugins").map(|m| &m.value.kind) {
+            Some(hooks_json::Kind::Array(entries)) => entries.as_slice(),
+            _ => &[],
+        };
+        for (i, entry) in entries.iter().enumerate().filter(|(_, e)| holds_hooks(e)) {
+            let source = entry.get("source").and_then(|m| m.value.as_str());
+            let folder = source.map(|s| PluginLayout::entry_folder(s, plugin_root));
+            held.push((self.out.definitions.len(), Held::Entry(folder)));
+            self.prefix = format!("plugins[{i}].");
+            self.front_matter(entry);
+        }
+        self.prefix.clear();
+        held
     }
 
     /// `root` read as settings; only an object reads as settings.
@@ -973,7 +1049,7 @@ impl Reader<'_> {
 
     fn group(&mut self, ev: NativeEvent, gi: usize, at: &GroupAt) {
         let Checked::Ok(Both(group, Pairs(keys))) = &at.value else {
-            self.wrong::<_, ()>(&format!("{}[{gi}]", ev.as_str()), "an object", at);
+            self.wrong::<_, ()>(&format!("{}{}[{gi}]", self.prefix, ev.as_str()), "an object", at);
             return;
         };
         self.duplicates(keys);
@@ -1014,7 +1090,7 @@ impl Reader<'_> {
             }
         };
         for (hi, h) in handlers.iter().enumerate() {
-            self.hook = Some(format!("{}[{gi}][{hi}]", ev.as_str()));
+            self.hook = Some(format!("{}{}[{gi}][{hi}]", self.prefix, ev.as_str()));
             let def = self.handler(ev, gi, hi, h, text, &pattern);
             self.hook = None;
             if let Some(def) = def {
@@ -1032,7 +1108,7 @@ impl Reader<'_> {
         matcher_text: Option<&str>,
         pattern: &Pattern,
     ) -> Option<HookDefinition> {
-        let id_text = format!("{}[{gi}][{hi}]", ev.as_str());
+        let id_text = format!("{}{}[{gi}][{hi}]", self.prefix, ev.as_str());
         let Checked::Ok(Both(h, Pairs(members))) = &handler.value else {
             return self.wrong(&id_text, "an object", handler);
         };

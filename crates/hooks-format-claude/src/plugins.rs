@@ -45,6 +45,7 @@ pub const LAYOUT: PluginLayout = PluginLayout {
     plugin_parts: &["hooks", ".claude-plugin"],
     plugin_step: PLUGIN,
     hook_files: &[PLUGIN_HOOKS],
+    entry_hooks: true,
 };
 
 /// What the file `bytes`, read as `step`, names (see the module's documentation): for the

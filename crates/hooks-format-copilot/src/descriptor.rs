@@ -265,7 +265,7 @@ impl FormatDescriptor for CopilotFormat {
 
     fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult {
         if ctx.kind.role() == Some(PLUGINS) || is_plugin_hook_file(ctx.path) {
-            return crate::parse_plugin_hooks(bytes, ctx.path);
+            return crate::parse_plugin_hooks(bytes, ctx.path, ctx.base);
         }
         let kind = if ctx.kind.role() == Some(SETTINGS_FILE)
             || ctx.kind.role() == Some(LOCAL_SETTINGS_FILE)

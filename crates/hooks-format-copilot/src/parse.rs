@@ -88,6 +88,11 @@ pub enum DocumentKind {
     /// (observed with Copilot CLI 1.0.102: the user's hook files and the repository's still
     /// ran).
     UserSettings,
+    /// A plugin's manifest (`plugin.json` in one of its four places): its `hooks`, inline, as
+    /// a settings file's (observed with 1.0.102: an object of events ran, a hook file's
+    /// `{version, hooks}` there did not); a path or a list of paths there names hook files
+    /// and holds none. Nothing else of it is read.
+    PluginManifest,
 }
 
 impl DocumentKind {
@@ -131,23 +136,32 @@ pub fn parse(bytes: &[u8], path: &Path) -> ParseResult {
 /// both, to the marketplace's own folder for a plugin of a local marketplace).
 pub const PLUGIN_ROOT_VARS: [&str; 2] = ["COPILOT_PLUGIN_ROOT", "CLAUDE_PLUGIN_ROOT"];
 
-/// Parses a Copilot CLI plugin's hook file (`hooks.json` or `hooks/hooks.json` in the plugin's
-/// folder) as Copilot CLI loads it: a hook file's entries, run in the plugin's folder (observed
-/// with 1.0.102: `$PWD` was the plugin's folder), with the plugin's folder in place of the
-/// variables Copilot CLI sets to it ([`PLUGIN_ROOT_VARS`]). Copilot CLI runs these hooks itself
-/// while the plugin is on; the engine never does: every definition is disabled, listed with a
-/// note (`plugin_hooks`), and the scripts they name are protected by the guard.
+/// Parses a file of a Copilot CLI plugin's that holds hooks as Copilot CLI loads it: a hook
+/// file (`hooks.json` or `hooks/hooks.json` in the plugin's folder, or a file its manifest's
+/// `hooks` names) or its manifest (`plugin.json`, whose `hooks` may be inline:
+/// [`DocumentKind::PluginManifest`]). Its entries run in the plugin's folder (observed with
+/// 1.0.102: `$PWD` was the plugin's folder, also for `./a/b/gate.json` named by the manifest),
+/// with the plugin's folder in place of the variables Copilot CLI sets to it
+/// ([`PLUGIN_ROOT_VARS`]). The plugin's folder is `base`, or, without one, the file's folder
+/// (the folder of `hooks/`, of `.plugin/` or `.claude-plugin/`, of `.github/plugin/`). Copilot
+/// CLI runs these hooks itself while the plugin is on; the engine never does: every
+/// definition is disabled, listed with a note (`plugin_hooks`), and the scripts they name are
+/// protected by the guard.
 ///
 /// ```
 /// # use std::path::Path;
 /// let file = br#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./gate.sh"}]}}"#;
-/// let parsed = hooks_format_copilot::parse_plugin_hooks(file, Path::new("/m/p/hooks.json")).unwrap();
+/// let parsed = hooks_format_copilot::parse_plugin_hooks(file, Path::new("/m/p/hooks.json"), None).unwrap();
 /// assert!(!parsed.definitions[0].enabled);
 /// assert_eq!(parsed.definitions[0].cwd.as_deref(), Some("/m/p"));
+/// let named = hooks_format_copilot::parse_plugin_hooks(file, Path::new("/m/p/a/b/gate.json"), Some(Path::new("/m/p"))).unwrap();
+/// assert_eq!(named.definitions[0].cwd.as_deref(), Some("/m/p"));
 /// ```
-pub fn parse_plugin_hooks(bytes: &[u8], path: &Path) -> ParseResult {
-    let mut parsed = parse_as(bytes, path, DocumentKind::HookFile)?;
-    let folder = plugin_folder(path);
+pub fn parse_plugin_hooks(bytes: &[u8], path: &Path, base: Option<&Path>) -> ParseResult {
+    let folder = base.unwrap_or_else(|| plugin_folder(path));
+    let manifest = crate::LAYOUT.plugin_manifests.iter().any(|m| folder.join(m) == path);
+    let kind = if manifest { DocumentKind::PluginManifest } else { DocumentKind::HookFile };
+    let mut parsed = parse_as(bytes, path, kind)?;
     let root = folder.to_string_lossy();
     let hydrate = |text: &str| {
         PLUGIN_ROOT_VARS
@@ -173,14 +187,18 @@ pub fn parse_plugin_hooks(bytes: &[u8], path: &Path) -> ParseResult {
     Ok(parsed)
 }
 
-/// A plugin's folder, from its hook file: the folder of `hooks/hooks.json`'s `hooks/`, or of
-/// `hooks.json`.
+/// A plugin's folder, from a file of it found by its own name: the folder of `hooks/`
+/// (`hooks/hooks.json`), of `.plugin/` or `.claude-plugin/` (`plugin.json` there), of
+/// `.github/plugin/`, or the file's own folder (`hooks.json`, `plugin.json`).
 fn plugin_folder(path: &Path) -> &Path {
+    fn up(p: &Path) -> &Path {
+        p.parent().unwrap_or(Path::new(""))
+    }
     let parent = path.parent().unwrap_or(Path::new(""));
-    if parent.file_name().is_some_and(|n| n == "hooks") {
-        parent.parent().unwrap_or(parent)
-    } else {
-        parent
+    match parent.file_name().and_then(|n| n.to_str()) {
+        Some("hooks" | ".plugin" | ".claude-plugin") => up(parent),
+        Some("plugin") if up(parent).file_name().is_some_and(|n| n == ".github") => up(up(parent)),
+        _ => parent,
     }
 }
 
@@ -295,6 +313,7 @@ pub fn parse_as(bytes: &[u8], path: &Path, kind: DocumentKind) -> ParseResult {
         });
     }
     match root.get("hooks") {
+        Some(m) if kind == DocumentKind::PluginManifest && m.value.members().is_none() => {}
         None => {
             if kind == DocumentKind::HookFile {
                 r.note(
@@ -318,7 +337,7 @@ pub fn parse_as(bytes: &[u8], path: &Path, kind: DocumentKind) -> ParseResult {
             root.column,
         );
     }
-    if disabled && kind != DocumentKind::Settings {
+    if disabled && kind != DocumentKind::Settings && kind != DocumentKind::PluginManifest {
         let n = r.definitions.len();
         r.definitions.clear();
         if let Some(m) = root.get(DISABLE_ALL_HOOKS) {

@@ -49,6 +49,7 @@ pub const LAYOUT: PluginLayout = PluginLayout {
     ],
     plugin_step: PLUGIN,
     hook_files: &["hooks.json", "hooks/hooks.json"],
+    entry_hooks: false,
 };
 
 /// What the file `bytes`, read as `step`, names: for the user's settings, each marketplace

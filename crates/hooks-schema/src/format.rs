@@ -20,7 +20,9 @@ pub use self::{
         AgentFolder, AgentIndex, AgentLink, FileContent, FileLocation, FilePattern, FollowStep,
         Followed, FormatDirs, ManagedDir, Ownership, ProjectFolders, UserDir,
     },
-    plugins::{PluginLayout, plugin_hooks_run_by, replace_shell_variable},
+    plugins::{
+        PluginLayout, marketplace_hooks_run_by, plugin_hooks_run_by, replace_shell_variable,
+    },
     set::{FormatSet, FormatSetError, UnknownFormat},
 };
 use crate::{

@@ -115,7 +115,7 @@ fn golden_plugin_hooks() {
     for file in fixtures("plugins", "json") {
         let bytes = std::fs::read(&file).expect("read fixture");
         let result =
-            crate::parse_plugin_hooks(&bytes, Path::new("/work/market/p/hooks/hooks.json"));
+            crate::parse_plugin_hooks(&bytes, Path::new("/work/market/p/hooks/hooks.json"), None);
         if let Ok(parsed) = &result {
             assert!(parsed.definitions.iter().all(|d| !d.enabled));
             assert!(parsed.policy.switches.is_empty(), "settings keys are not read");
@@ -125,6 +125,34 @@ fn golden_plugin_hooks() {
         }
         let stem = file.file_stem().expect("stem").to_string_lossy().into_owned();
         expect_file![data_dir().join(format!("output/plugins/{stem}.txt"))]
+            .assert_eq(&render(&result));
+    }
+}
+
+/// The other files of a plugin's that hold hooks, each read with the folder it belongs to: a
+/// plugin's manifest (`plugin-*`: its inline `hooks`; a path or a list of paths there holds
+/// none, and no error), a marketplace's manifest (`marketplace-*`: each entry's `hooks`, named
+/// as that entry's, with its plugin's folder from its source, `metadata.pluginRoot` for a bare
+/// one, and the variable kept for a source that is no path), and a hook file its manifest
+/// names (`named-*`, at the plugin's root: the base, not the file's folder's folder).
+#[test]
+fn golden_plugin_files() {
+    for file in fixtures("plugin_files", "json") {
+        let bytes = std::fs::read(&file).expect("read fixture");
+        let stem = file.file_stem().expect("stem").to_string_lossy().into_owned();
+        let (path, base) = match stem.split('-').next() {
+            Some("plugin") => ("/work/market/p/.claude-plugin/plugin.json", None),
+            Some("marketplace") => ("/work/market/.claude-plugin/marketplace.json", None),
+            _ => ("/work/market/p/gate.json", Some(Path::new("/work/market/p"))),
+        };
+        let result = crate::parse_plugin_hooks(&bytes, Path::new(path), base);
+        let parsed = result.as_ref().expect("reads");
+        assert!(parsed.definitions.iter().all(|d| !d.enabled));
+        let ids: std::collections::BTreeSet<&str> =
+            parsed.definitions.iter().map(|d| d.id.as_str()).collect();
+        assert_eq!(ids.len(), parsed.definitions.len(), "{stem}: every hook named once");
+        assert!(!parsed.diagnostics.iter().any(|d| d.is_error() && stem.starts_with("plugin")));
+        expect_file![data_dir().join(format!("output/plugin_files/{stem}.txt"))]
             .assert_eq(&render(&result));
     }
 }
@@ -151,7 +179,7 @@ proptest! {
     /// disabled.
     #[test]
     fn plugin_hooks_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
-        if let Ok(parsed) = crate::parse_plugin_hooks(&bytes, Path::new("/m/p/hooks/hooks.json")) {
+        if let Ok(parsed) = crate::parse_plugin_hooks(&bytes, Path::new("/m/p/hooks/hooks.json"), None) {
             prop_assert!(parsed.definitions.iter().all(|d| !d.enabled));
         }
     }

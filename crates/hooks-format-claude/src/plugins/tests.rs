@@ -10,7 +10,8 @@ fn folders(found: &[Followed]) -> Vec<&str> {
 }
 
 /// The known marketplaces lead to those added from a local folder or manifest file, each
-/// with its manifest to read next; remote ones (kept in Claude Code's own folder) and broken
+/// with its manifest to read next and to read as a hook file (its entries may hold their
+/// plugins' hooks); remote ones (kept in Claude Code's own folder) and broken
 /// entries lead nowhere.
 #[test]
 fn local_marketplaces_are_followed_to_their_manifests() {
@@ -30,16 +31,18 @@ fn local_marketplaces_are_followed_to_their_manifests() {
     assert_eq!(folders(&found), ["/work/market", "/work/other", "/work/third", "/work/fourth"]);
     assert_eq!(found[0].parts, [".claude-plugin"]);
     assert_eq!(found[0].next, [(MARKETPLACE_MANIFEST.to_owned(), MARKETPLACE)]);
-    assert!(found[0].hooks.is_empty());
+    assert_eq!(found[0].hooks, [MARKETPLACE_MANIFEST]);
     let manifest = "/work/other/.claude-plugin/marketplace.json".to_owned();
     assert_eq!(found[1].parts, [".claude-plugin".to_owned(), manifest.clone()]);
-    assert_eq!(found[1].next, [(manifest, MARKETPLACE)]);
+    assert_eq!(found[1].next, [(manifest.clone(), MARKETPLACE)]);
+    assert_eq!(found[1].hooks, [manifest]);
     assert_eq!(found[2].next, [("/work/third/catalog.json".to_owned(), MARKETPLACE)]);
 }
 
 /// A marketplace's manifest leads to each plugin whose source is a path in it (`./`-relative,
 /// or bare under `metadata.pluginRoot`), with its hook folder, manifest folder and the hook
-/// files its entry names as parts; object sources lead nowhere.
+/// files its entry names as parts, and its hook files, its manifest (which may hold its hooks)
+/// and those its entry names to read; object sources lead nowhere.
 #[test]
 fn a_marketplace_s_local_plugins_are_followed() {
     let manifest = br#"{"name": "m", "owner": {"name": "x"}, "plugins": [
@@ -52,9 +55,10 @@ fn a_marketplace_s_local_plugins_are_followed() {
     let found = follow(MARKETPLACE, manifest);
     assert_eq!(folders(&found), ["./p", "./plugins/q", "./"]);
     assert_eq!(found[0].parts, ["hooks", ".claude-plugin"]);
-    assert_eq!(found[0].hooks, [PLUGIN_HOOKS]);
+    assert_eq!(found[0].hooks, [PLUGIN_HOOKS, PLUGIN_MANIFEST]);
     assert_eq!(found[0].next, [(PLUGIN_MANIFEST.to_owned(), PLUGIN)]);
     assert_eq!(found[1].parts, ["hooks", ".claude-plugin", "./extra/gate.json"]);
+    assert_eq!(found[1].hooks, [PLUGIN_HOOKS, PLUGIN_MANIFEST, "./extra/gate.json"]);
     assert_eq!(found[2].parts, ["hooks", ".claude-plugin", "./config/hooks.json"]);
     // Without `pluginRoot` a bare source is taken as written.
     let bare = follow(MARKETPLACE, br#"{"plugins": [{"name": "q", "source": "q"}]}"#);
@@ -62,7 +66,8 @@ fn a_marketplace_s_local_plugins_are_followed() {
 }
 
 /// A plugin's manifest adds the hook files its `hooks` names as parts of the plugin's own
-/// folder; inline hooks (in the manifest, which is protected already) add nothing.
+/// folder and as hook files to read with it as their base; inline hooks (in the manifest,
+/// which is protected and read already) add nothing.
 #[test]
 fn a_plugin_s_manifest_names_its_other_hook_files() {
     let found = follow(PLUGIN, br#"{"name": "p", "hooks": "./config/gate.json"}"#);
@@ -71,11 +76,13 @@ fn a_plugin_s_manifest_names_its_other_hook_files() {
         [Followed {
             folder: ".".to_owned(),
             parts: vec!["./config/gate.json".to_owned()],
+            hooks: vec!["./config/gate.json".to_owned()],
             ..Followed::default()
         }]
     );
     let list = follow(PLUGIN, br#"{"name": "p", "hooks": ["./a.json", "./b.json"]}"#);
     assert_eq!(list[0].parts, ["./a.json", "./b.json"]);
+    assert_eq!(list[0].hooks, ["./a.json", "./b.json"]);
     assert!(follow(PLUGIN, br#"{"name": "p", "hooks": {"PreToolUse": []}}"#).is_empty());
     assert!(follow(PLUGIN, br#"{"name": "p"}"#).is_empty());
 }
@@ -94,7 +101,7 @@ fn installed_plugins_are_followed_to_their_folders() {
         folders(&found),
         ["/h/.claude/plugins/cache/m/p/1.0.0", "/h/.claude/plugins/cache/m/p/0.9.0"]
     );
-    assert_eq!(found[0].hooks, [PLUGIN_HOOKS]);
+    assert_eq!(found[0].hooks, [PLUGIN_HOOKS, PLUGIN_MANIFEST]);
     let v1 = br#"{"version": 1, "plugins": {"p@m": {"installPath": "/h/p", "version": "1"}}}"#;
     assert_eq!(folders(&follow(INSTALLED, v1)), ["/h/p"]);
 }

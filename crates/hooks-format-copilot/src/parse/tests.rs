@@ -278,7 +278,12 @@ proptest! {
     #[test]
     fn arbitrary_documents_parse_with_located_diagnostics(doc in arb_json()) {
         let bytes = serde_json::to_vec_pretty(&serde_json::json!({"version": 1, "hooks": doc})).expect("json");
-        for kind in [DocumentKind::HookFile, DocumentKind::Settings, DocumentKind::UserSettings] {
+        for kind in [
+            DocumentKind::HookFile,
+            DocumentKind::Settings,
+            DocumentKind::UserSettings,
+            DocumentKind::PluginManifest,
+        ] {
             match parse_as(&bytes, &repo_path("x.json"), kind) {
                 Ok(p) => {
                     for d in &p.diagnostics {
@@ -306,7 +311,7 @@ fn a_plugin_s_hooks_run_in_its_folder_and_never_through_the_engine() {
         {"type": "command", "bash": "./abs.sh", "cwd": "/elsewhere"}
     ]}}"#;
     for (path, folder) in [("/m/p/hooks/hooks.json", "/m/p"), ("/m/q/hooks.json", "/m/q")] {
-        let parsed = crate::parse_plugin_hooks(file, Path::new(path)).expect("reads");
+        let parsed = crate::parse_plugin_hooks(file, Path::new(path), None).expect("reads");
         assert_eq!(parsed.definitions.len(), 3);
         assert!(parsed.definitions.iter().all(|d| !d.enabled));
         let first = &parsed.definitions[0];
@@ -321,5 +326,57 @@ fn a_plugin_s_hooks_run_in_its_folder_and_never_through_the_engine() {
         assert!(parsed.diagnostics.iter().any(|d| d.code.as_deref() == Some("plugin_hooks")));
         assert!(parsed.policy.is_empty());
     }
-    assert!(crate::parse_plugin_hooks(b"{", Path::new("/m/p/hooks.json")).is_err());
+    assert!(crate::parse_plugin_hooks(b"{", Path::new("/m/p/hooks.json"), None).is_err());
+}
+
+/// The other files of a plugin that hold its hooks (observed with Copilot CLI 1.0.102): a
+/// file its manifest names, anywhere in the plugin, whose hooks run in the plugin's folder
+/// (its base), not in the file's; and its manifest, in any of its places, whose `hooks` may be
+/// inline as an object of events (no `version` needed; a path or a list of paths there holds
+/// no hooks and is no error; a hook file's `{version, hooks}` there holds no event Copilot CLI
+/// knows). Without a base, a manifest's place gives the plugin's folder.
+#[test]
+fn a_plugin_s_named_files_and_inline_hooks_run_in_its_folder() {
+    let file =
+        br#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./gate.sh"}]}}"#;
+    let base = Some(Path::new("/m/p"));
+    let named = crate::parse_plugin_hooks(file, Path::new("/m/p/a/b/gate.json"), base).unwrap();
+    assert_eq!(named.definitions[0].cwd.as_deref(), Some("/m/p"));
+    assert!(!named.definitions[0].enabled);
+    // Without the base, a file is taken for a hook file of the plugin in its own folder.
+    let guessed = crate::parse_plugin_hooks(file, Path::new("/m/p/a/b/gate.json"), None).unwrap();
+    assert_eq!(guessed.definitions[0].cwd.as_deref(), Some("/m/p/a/b"));
+
+    let inline = br#"{"name": "p", "version": "1.0.0", "hooks": {"preToolUse": [{"type": "command", "bash": "sh $COPILOT_PLUGIN_ROOT/gate.sh"}]}}"#;
+    for manifest in [
+        ".plugin/plugin.json",
+        "plugin.json",
+        ".github/plugin/plugin.json",
+        ".claude-plugin/plugin.json",
+    ] {
+        let path = Path::new("/m/p").join(manifest);
+        for base in [base, None] {
+            let parsed = crate::parse_plugin_hooks(inline, &path, base).expect(manifest);
+            assert_eq!(parsed.definitions.len(), 1, "{manifest}");
+            let d = &parsed.definitions[0];
+            assert!(
+                matches!(&d.command, HookCommand::Shell { script, .. } if script == "sh /m/p/gate.sh")
+            );
+            assert_eq!(d.cwd.as_deref(), Some("/m/p"), "{manifest}");
+            assert!(!parsed.diagnostics.iter().any(|d| d.code.as_deref() == Some("no_version")));
+        }
+    }
+    for names in [
+        &br#"{"name": "p", "hooks": "./gate.json"}"#[..],
+        br#"{"name": "p", "hooks": ["./a.json", "./b.json"]}"#,
+        br#"{"name": "p"}"#,
+    ] {
+        let parsed =
+            crate::parse_plugin_hooks(names, Path::new("/m/p/plugin.json"), base).expect("reads");
+        assert!(parsed.definitions.is_empty());
+        assert!(!parsed.diagnostics.iter().any(|d| d.is_error()), "{:?}", parsed.diagnostics);
+    }
+    let wrapped = br#"{"name": "p", "hooks": {"version": 1, "hooks": {"preToolUse": []}}}"#;
+    let parsed = crate::parse_plugin_hooks(wrapped, Path::new("/m/p/plugin.json"), base);
+    assert!(parsed.is_ok_and(|p| p.definitions.is_empty()));
 }

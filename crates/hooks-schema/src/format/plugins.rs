@@ -32,6 +32,10 @@ pub struct PluginLayout {
     pub plugin_step: FollowStep,
     /// A plugin's default hook files, relative to its folder.
     pub hook_files: &'static [&'static str],
+    /// Whether a marketplace's entries may hold their plugin's hooks (Claude Code ran a
+    /// `"strict": false` entry's `hooks`; Copilot CLI 1.0.102 did not): the marketplace's
+    /// manifests are then read as hook files too, with the marketplace's folder as their base.
+    pub entry_hooks: bool,
 }
 
 impl PluginLayout {
@@ -49,14 +53,27 @@ impl PluginLayout {
             parts.push(file.clone());
             next = vec![(file, self.marketplace_step)];
         }
-        Followed { folder, parts, next, hooks: Vec::new() }
+        let hooks = if self.entry_hooks {
+            next.iter().map(|(m, _)| m.clone()).collect()
+        } else {
+            Vec::new()
+        };
+        Followed { folder, parts, next, hooks }
     }
 
     /// A plugin's folder: its parts and `extra` (hook files its entry names), its manifests to
-    /// read next, its default hook files.
+    /// read next; its hook files: the default ones, its manifests (which may hold its hooks)
+    /// and `extra`.
     pub fn plugin(&self, folder: String, extra: Vec<String>) -> Followed {
         let mut parts: Vec<String> = self.plugin_parts.iter().map(|p| (*p).to_owned()).collect();
-        parts.extend(extra);
+        let mut hooks: Vec<String> =
+            self.hook_files.iter().chain(self.plugin_manifests).map(|h| (*h).to_owned()).collect();
+        for file in extra {
+            if !hooks.contains(&file) {
+                hooks.push(file.clone());
+            }
+            parts.push(file);
+        }
         Followed {
             folder,
             parts,
@@ -65,7 +82,26 @@ impl PluginLayout {
                 .iter()
                 .map(|m| ((*m).to_owned(), self.plugin_step))
                 .collect(),
-            hooks: self.hook_files.iter().map(|h| (*h).to_owned()).collect(),
+            hooks,
+        }
+    }
+
+    /// The folder of a marketplace entry's plugin whose `source` is a path in the marketplace,
+    /// relative to the marketplace's folder: the source as written (`./p`), or, bare, under
+    /// the manifest's `metadata.pluginRoot` when it sets one (observed with Claude Code:
+    /// `"source": "p"` with `"pluginRoot": "./plugins"` ran from `plugins/p`).
+    ///
+    /// ```
+    /// use hooks_schema::PluginLayout;
+    /// assert_eq!(PluginLayout::entry_folder("p", Some("./plugins/")), "./plugins/p");
+    /// assert_eq!(PluginLayout::entry_folder("./p", Some("./plugins")), "./p");
+    /// ```
+    pub fn entry_folder(source: &str, plugin_root: Option<&str>) -> String {
+        match plugin_root {
+            Some(base) if !source.starts_with("./") && !source.starts_with('/') => {
+                format!("{}/{source}", base.trim_end_matches('/'))
+            }
+            _ => source.to_owned(),
         }
     }
 
@@ -82,26 +118,28 @@ impl PluginLayout {
         let mut out = Vec::new();
         for plugin in plugins {
             let Some(source) = plugin.get("source").and_then(Value::as_str) else { continue };
-            let folder = match plugin_root {
-                Some(base) if !source.starts_with("./") && !source.starts_with('/') => {
-                    format!("{}/{source}", base.trim_end_matches('/'))
-                }
-                _ => source.to_owned(),
-            };
+            let folder = PluginLayout::entry_folder(source, plugin_root);
             out.push(self.plugin(folder, hook_paths(plugin.get("hooks"))));
         }
         out
     }
 
     /// What a plugin's manifest adds: the hook files its `hooks` names, as parts of the
-    /// plugin's own folder (`.`); nothing when it names none (inline hooks sit in the manifest,
-    /// which is a part already).
+    /// plugin's own folder (`.`) and hook files with that folder as their base (observed with
+    /// Claude Code and Copilot CLI: `./gate.json` and `./a/b/gate.json` ran, in the plugin's
+    /// folder for Copilot CLI); nothing when it names none (inline hooks sit in the manifest,
+    /// which is read as a hook file already).
     pub fn plugin_manifest(&self, manifest: &Value) -> Vec<Followed> {
         let parts = hook_paths(manifest.get("hooks"));
         if parts.is_empty() {
             return Vec::new();
         }
-        vec![Followed { folder: ".".to_owned(), parts, ..Followed::default() }]
+        vec![Followed {
+            folder: ".".to_owned(),
+            hooks: parts.clone(),
+            parts,
+            ..Followed::default()
+        }]
     }
 }
 
@@ -162,6 +200,30 @@ pub fn replace_shell_variable(script: &str, name: &str, value: &str) -> String {
 /// assert!(parsed.diagnostics.is_empty());
 /// ```
 pub fn plugin_hooks_run_by(agent: &str, folder: &Path, path: &Path, parsed: &mut ParsedSource) {
+    run_by(agent, &format!("the plugin in {}", folder.display()), "the plugin is", path, parsed);
+}
+
+/// [`plugin_hooks_run_by`] for a marketplace's manifest in `folder` whose entries hold their
+/// plugins' hooks (Claude Code's `"strict": false` entries).
+///
+/// ```
+/// # use std::path::Path;
+/// let mut parsed = hooks_schema::ParsedSource::default();
+/// hooks_schema::marketplace_hooks_run_by("Claude Code", Path::new("/m"), Path::new("/m/.claude-plugin/marketplace.json"), &mut parsed);
+/// assert!(parsed.diagnostics.is_empty());
+/// ```
+pub fn marketplace_hooks_run_by(
+    agent: &str,
+    folder: &Path,
+    path: &Path,
+    parsed: &mut ParsedSource,
+) {
+    let whose = format!("the plugins of the marketplace in {}", folder.display());
+    run_by(agent, &whose, "each plugin is", path, parsed);
+}
+
+/// Disables `parsed`'s definitions, drops its policy and notes that `agent` runs them.
+fn run_by(agent: &str, whose: &str, on: &str, path: &Path, parsed: &mut ParsedSource) {
     if parsed.definitions.is_empty() {
         return;
     }
@@ -170,8 +232,7 @@ pub fn plugin_hooks_run_by(agent: &str, folder: &Path, path: &Path, parsed: &mut
     }
     parsed.policy = SourcePolicy::default();
     let note = HookDiagnostic::info(format!(
-        "{agent} runs the hooks of the plugin in {} itself while the plugin is on; the engine lists them, never runs them, and protects the scripts they name",
-        folder.display()
+        "{agent} runs the hooks of {whose} itself while {on} on; the engine lists them, never runs them, and protects the scripts they name"
     ));
     parsed.diagnostics.push(note.in_file(path).with_code("plugin_hooks"));
 }

@@ -1100,6 +1100,7 @@ fn claude_code_s_local_marketplaces_are_followed_to_their_plugins() {
         r#"{"name": "p", "hooks": "./config/gate.json"}"#,
     );
     write(&market.join("p/hooks/hooks.json"), r#"{"hooks": {}}"#);
+    write(&market.join("p/config/gate.json"), r#"{"hooks": {}}"#);
     // `q` has no hook file.
     fs::create_dir_all(market.join("q")).unwrap();
     fs::create_dir_all(tmp.path().join("fifo/.claude-plugin")).unwrap();
@@ -1143,14 +1144,30 @@ fn claude_code_s_local_marketplaces_are_followed_to_their_plugins() {
             (kind.clone(), market.join("q"), plugin_parts),
         ]
     );
-    let hook_files: Vec<PathBuf> = find_files(&formats, FileScope::User, Path::new(""), &user)
-        .into_iter()
-        .filter(|f| f.kind.name() == "user_claude_plugins")
-        .inspect(|f| assert_eq!(f.content, hooks_schema::FileContent::HooksIfAny))
-        .map(|f| f.path)
-        .collect();
-    // Breadth first: the installed plugins' index is read before the marketplace's manifest.
-    assert_eq!(hook_files, [cached.join("hooks/hooks.json"), market.join("p/hooks/hooks.json")]);
+    let hook_files: Vec<(PathBuf, Option<PathBuf>)> =
+        find_files(&formats, FileScope::User, Path::new(""), &user)
+            .into_iter()
+            .filter(|f| f.kind.name() == "user_claude_plugins")
+            .inspect(|f| assert_eq!(f.content, hooks_schema::FileContent::HooksIfAny))
+            .map(|f| (f.path, f.base))
+            .collect();
+    // Breadth first: the marketplaces' manifests (their entries may hold hooks), the installed
+    // plugins' hook files, then the plugins of the marketplace's manifest, and the file the
+    // plugin's manifest names; each with the folder its hooks belong to. The FIFO is listed,
+    // and refused by the reader without blocking.
+    let at = |file: PathBuf, base: &Path| (file, Some(base.to_path_buf()));
+    let fifo = tmp.path().join("fifo");
+    assert_eq!(
+        hook_files,
+        [
+            at(market.join(".claude-plugin/marketplace.json"), &market),
+            at(fifo.join(".claude-plugin/marketplace.json"), &fifo),
+            at(cached.join("hooks/hooks.json"), &cached),
+            at(market.join("p/hooks/hooks.json"), &market.join("p")),
+            at(market.join("p/.claude-plugin/plugin.json"), &market.join("p")),
+            at(market.join("p/config/gate.json"), &market.join("p")),
+        ]
+    );
     assert_eq!(
         formats.kind_named("user_claude_plugins").map(|k| k.name()),
         Some("user_claude_plugins".to_owned())
