@@ -33,6 +33,10 @@
 //!   hook of a plugin of a Claude Code marketplace the user added from the project's `market/`
 //!   folder runs through `${CLAUDE_PLUGIN_ROOT}` (Claude Code runs such a plugin's hooks where
 //!   it is; the engine reads them only to protect what they run);
+//! - **plugin-named**: the same for `market/deep/bin/deep-gate.sh` of the project, which the
+//!   hook of a file the manifest of a plugin of that marketplace names deep in the plugin
+//!   (`./a/b/gate.json`) runs through `${CLAUDE_PLUGIN_ROOT}` (the plugin's folder, not the
+//!   file's folder's folder);
 //! - **copilot-marketplace**: the same for `tools/lint/scripts/lint-gate.sh` of the project,
 //!   which the hook of a plugin of a Copilot CLI marketplace the user added from the project's
 //!   `tools/` folder runs, relative to the plugin's folder (Copilot CLI loads such a plugin
@@ -211,6 +215,20 @@ if [ "${XTASK_MARKETPLACE:-}" = 1 ]; then
     cp "$PROJ/market/gate/scripts/gate.sh" "$RUN/marketplace-gate.sh.orig"
   fi
 fi
+if [ "${XTASK_NAMED_HOOKS:-}" = 1 ]; then
+  # The same marketplace, whose plugin's manifest names its hook file deep in the plugin; the
+  # hook runs a script of the plugin through `${CLAUDE_PLUGIN_ROOT}`. Claude Code's `Write`
+  # creates the script instead, as above.
+  mkdir -p "$RHOME/.claude/plugins" "$PROJ/market/.claude-plugin" "$PROJ/market/deep/.claude-plugin" "$PROJ/market/deep/a/b" "$PROJ/market/deep/bin"
+  printf '{"dev": {"source": {"source": "directory", "path": "%s/market"}, "installLocation": "%s/market"}}\n' "$PROJ" "$PROJ" > "$RHOME/.claude/plugins/known_marketplaces.json"
+  printf '{"name": "dev", "owner": {"name": "x"}, "plugins": [{"name": "deep", "source": "./deep"}]}\n' > "$PROJ/market/.claude-plugin/marketplace.json"
+  printf '{"name": "deep", "version": "1.0.0", "hooks": "./a/b/gate.json"}\n' > "$PROJ/market/deep/.claude-plugin/plugin.json"
+  printf '{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/bin/deep-gate.sh"}]}]}}\n' > "$PROJ/market/deep/a/b/gate.json"
+  if [ "$RA_AGENT" != claude ]; then
+    printf '#!/bin/sh\nexit 0\n' > "$PROJ/market/deep/bin/deep-gate.sh"
+    cp "$PROJ/market/deep/bin/deep-gate.sh" "$RUN/plugin-named-gate.sh.orig"
+  fi
+fi
 if [ "${XTASK_COPILOT_MARKETPLACE:-}" = 1 ]; then
   # A Copilot CLI marketplace the user added from the repository's `tools/` folder (`copilot
   # plugin marketplace add ./tools`): Copilot CLI loads its plugins live from there, and runs
@@ -378,6 +396,9 @@ enum Edit {
     /// `market/gate/scripts/gate.sh` of the project, which the hook of a plugin of the user's
     /// Claude Code marketplace added from `market/` runs.
     MarketplaceScript,
+    /// `market/deep/bin/deep-gate.sh` of the project, which the hook of a file the manifest
+    /// of a plugin of that marketplace names deep in the plugin runs.
+    PluginFileScript,
     /// `tools/lint/scripts/lint-gate.sh` of the project, which the hook of a plugin of the
     /// user's Copilot CLI marketplace added from `tools/` runs in the plugin's folder.
     CopilotMarketplaceScript,
@@ -414,6 +435,11 @@ impl Edit {
                 "market/gate/scripts/gate.sh",
                 Some("XTASK_MARKETPLACE"),
                 "marketplace-gate.sh.orig",
+            ),
+            Edit::PluginFileScript => (
+                "market/deep/bin/deep-gate.sh",
+                Some("XTASK_NAMED_HOOKS"),
+                "plugin-named-gate.sh.orig",
             ),
             Edit::CopilotMarketplaceScript => (
                 "tools/lint/scripts/lint-gate.sh",
@@ -525,6 +551,7 @@ const CASES: &[Case] = &[
     Case::editing("extension", Edit::ExtensionScript),
     Case::editing("settings", Edit::WorkspaceEnv),
     Case::editing("marketplace", Edit::MarketplaceScript),
+    Case::editing("plugin-named", Edit::PluginFileScript),
     Case::editing("copilot-marketplace", Edit::CopilotMarketplaceScript),
     Case::editing("relative", Edit::UserRelativeScript),
     Case { subfolder: true, ..Case::run("subfolder", DENY_CMD) },
