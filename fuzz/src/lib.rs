@@ -206,6 +206,11 @@ pub fn claude_parse(data: &[u8]) {
 pub fn codex_parse(data: &[u8]) {
     let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
     if first % 5 == 4 {
+        // A plugin's manifest: what it names is relative to the plugin's own folder.
+        for f in hooks_format_codex::follow(hooks_format_codex::PLUGIN_MANIFEST_STEP, rest) {
+            assert_eq!(f.folder, ".", "codex: a manifest names files of its plugin");
+            assert!(!f.hooks.is_empty() && f.next.is_empty(), "codex: a manifest names hook files");
+        }
         // `config.toml` as the plugins' index: every folder two plain names under the cache.
         for f in hooks_format_codex::follow(hooks_format_codex::PLUGINS_CONFIG, rest) {
             let names = f.folder.strip_prefix("plugins/cache/").map(|r| r.split('/').count());
@@ -222,12 +227,20 @@ pub fn codex_parse(data: &[u8]) {
         0 => ("/repo/.codex/hooks.json", hooks_format_codex::PROJECT_HOOKS),
         1 => ("/home/u/.codex/config.toml", hooks_format_codex::USER_CONFIG),
         3 => {
-            let path = "/home/u/.codex/plugins/cache/m/p/1.0.0/hooks/hooks.json";
+            // Its hook file, its manifest, or a file its manifest names (with a base):
+            // `first / 5` picks.
+            let root = Path::new("/home/u/.codex/plugins/cache/m/p/1.0.0");
+            let (path, base) = [
+                (root.join(hooks_format_codex::PLUGIN_HOOKS), None),
+                (root.join(hooks_format_codex::PLUGIN_MANIFEST), None),
+                (root.join("a/b/gate.json"), Some(root)),
+            ][usize::from(first / 5) % 3]
+                .clone();
             let kind = hooks_schema::HookSourceKind::file(
                 hooks_schema::FileScope::User,
                 hooks_format_codex::PLUGINS,
             );
-            let r = hooks_format_codex::parse_plugin_hooks(rest, Path::new(path), kind);
+            let r = hooks_format_codex::parse_plugin_hooks(rest, &path, kind, base);
             if let Ok(parsed) = &r {
                 assert!(
                     parsed.definitions.iter().all(|d| !d.enabled),

@@ -1235,6 +1235,44 @@ fn the_scripts_a_codex_plugin_s_hooks_run_are_protected() {
     assert!(list.to_string().contains("plugin_hooks"), "{list:#}");
 }
 
+/// Codex 0.169.0 also runs a plugin's hooks from a file its manifest
+/// (`.codex-plugin/plugin.json`) names anywhere in the copy (`./gate.json`, `./a/b/deep.json`)
+/// and from the manifest's own `hooks` when that is a `hooks.json` document
+/// (`{"hooks": {…}}`; an object of events there did not run): the scripts those run outside
+/// the copy are out of the agent's reach too, for every version's copy.
+#[test]
+fn the_scripts_of_a_codex_plugin_s_named_and_inline_hooks_are_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    home.write(".codex/config.toml", "[plugins.\"gate@m\"]\nenabled = true\n");
+    let gate = |command: &str| serde_json::json!({"PreToolUse": [{"hooks": [{"type": "command", "command": command}]}]});
+    let copy = ".codex/plugins/cache/m/gate";
+    let manifest = |version: &str, hooks: serde_json::Value| {
+        let text = serde_json::json!({"name": "gate", "version": version, "hooks": hooks});
+        home.write(&format!("{copy}/{version}/.codex-plugin/plugin.json"), &text.to_string());
+    };
+    manifest("1.0.0", serde_json::json!(["./gate.json", "./a/b/deep.json"]));
+    let hooks_file = |command: &str| serde_json::json!({"hooks": gate(command)}).to_string();
+    home.write(&format!("{copy}/1.0.0/gate.json"), &hooks_file("sh tools/named.sh"));
+    home.write(&format!("{copy}/1.0.0/a/b/deep.json"), &hooks_file("sh tools/deep.sh"));
+    manifest("2.0.0", serde_json::json!({"hooks": gate("$HOME/bin/inline.sh")}));
+    manifest("3.0.0", gate("sh tools/events-only.sh"));
+    project.write("src/main.rs", "fn main() {}\n");
+    let paths = [
+        "tools/named.sh",
+        "tools/deep.sh",
+        "~/bin/inline.sh",
+        "tools/events-only.sh",
+        "src/main.rs",
+    ];
+    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
+    assert_eq!(code, 2, "{lines:#?}");
+    assert_eq!(allowed(&lines), [false, false, false, true, true], "{lines:#?}");
+    for line in &lines[..3] {
+        assert_eq!(line["hits"][0]["source_kind"], "user_codex_plugins", "{line:#?}");
+    }
+}
+
 /// Gemini CLI runs its extensions' hooks itself (`<extension>/hooks/hooks.json`, an installed
 /// extension's under `~/.gemini/extensions/`, a linked one's where it lives), with
 /// `${extensionPath}` and `${workspacePath}` replaced: the scripts they name outside the

@@ -59,7 +59,7 @@ fn source(target: &str) -> Option<Source> {
         "codex_parse" => s(
             &["crates/hooks-format-codex/test_data/parse"],
             &[".json", ".toml"],
-            &[b"\x00", b"\x01", b"\x02", b"\x03", b"\x04"],
+            &[b"\x00", b"\x01", b"\x02", b"\x03", b"\x04", b"\x08", b"\x0d"],
         ),
         "codex_host" => s(&["crates/hooks-format-codex/test_data/codec"], &[".json"], NONE),
         "gemini_parse" => s(

@@ -168,7 +168,7 @@ impl FormatDescriptor for CodexFormat {
 
     fn parse(&self, bytes: &[u8], ctx: &ParseContext<'_>) -> ParseResult {
         if ctx.kind.role() == Some(PLUGINS) {
-            return crate::parse_plugin_hooks(bytes, ctx.path, ctx.kind);
+            return crate::parse_plugin_hooks(bytes, ctx.path, ctx.kind, ctx.base);
         }
         crate::parse(bytes, ctx.path, ctx.kind)
     }

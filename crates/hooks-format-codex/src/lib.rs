@@ -44,7 +44,10 @@ pub use crate::{
         NATIVE_TRUST_HASH, NATIVE_TRUST_KEY, SETTINGS_HOOK_STATE, hook_entries, parse,
         parse_plugin_hooks,
     },
-    plugins::{CONFIG as PLUGINS_CONFIG, PLUGIN_ROOT_VARS, follow},
+    plugins::{
+        CONFIG as PLUGINS_CONFIG, MANIFEST as PLUGIN_MANIFEST_STEP, PLUGIN_HOOKS, PLUGIN_MANIFEST,
+        PLUGIN_ROOT_VARS, follow,
+    },
     trust::{
         CodexTrust, HandlerIdentity, HookState, SourceReview, StateError, codex_trust, hook_hash,
         hook_key, hook_states, key_and_hash, record_trusted, review_of, review_skipping,

@@ -152,24 +152,45 @@ pub fn parse(bytes: &[u8], path: &Path, kind: HookSourceKind) -> ParseResult {
     })
 }
 
-/// Parses a Codex plugin's hook file (`<plugin>/hooks/hooks.json` in `$CODEX_HOME/plugins/
-/// cache/`) as [`parse`] reads a `hooks.json`, with the plugin's folder (the file's folder's
-/// folder) in place of the variables Codex sets to it ([`crate::PLUGIN_ROOT_VARS`]) in shell
-/// commands. Codex runs these hooks itself while the plugin is on; the engine never does: every
-/// definition is disabled, listed with a note (`plugin_hooks`), and the scripts they name are
-/// protected by the guard.
+/// Parses a file of a Codex plugin's copy (in `$CODEX_HOME/plugins/cache/`) that holds
+/// hooks, as Codex 0.169.0 loads it: its `hooks/hooks.json`, a file its manifest names (a path
+/// or a list of paths in `.codex-plugin/plugin.json`'s `hooks`), each read as [`parse`] reads a
+/// `hooks.json`; or the manifest itself, whose `hooks`, when an object, is such a document
+/// (`{"hooks": {<Event>: …}}`; observed: an object of events there did not run). The plugin's
+/// folder is `base`, or, without one, the file's folder's folder; it stands in place of the
+/// variables Codex sets to it ([`crate::PLUGIN_ROOT_VARS`]) in shell commands. Codex runs these
+/// hooks itself while the plugin is on; the engine never does: every definition is disabled,
+/// listed with a note (`plugin_hooks`), and the scripts they name are protected by the guard.
+/// A manifest that does not read, or whose `hooks` is no object, holds no hooks.
 ///
 /// ```
 /// use std::path::Path;
 /// let text = br#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"sh $PLUGIN_ROOT/gate.sh"}]}]}}"#;
 /// let path = Path::new("/h/.codex/plugins/cache/m/p/1.0.0/hooks/hooks.json");
 /// let kind = hooks_schema::HookSourceKind::file(hooks_schema::FileScope::User, hooks_format_codex::PLUGINS);
-/// let parsed = hooks_format_codex::parse_plugin_hooks(text, path, kind).unwrap();
+/// let parsed = hooks_format_codex::parse_plugin_hooks(text, path, kind, None).unwrap();
 /// assert!(!parsed.definitions[0].enabled);
+/// // A file the manifest names at the plugin's root, read with the plugin's folder.
+/// let root = Path::new("/h/.codex/plugins/cache/m/p/1.0.0");
+/// let parsed = hooks_format_codex::parse_plugin_hooks(text, &root.join("gate.json"), kind, Some(root)).unwrap();
+/// assert!(matches!(&parsed.definitions[0].command,
+///     hooks_schema::HookCommand::Shell { script, .. } if script == "sh /h/.codex/plugins/cache/m/p/1.0.0/gate.sh"));
 /// ```
-pub fn parse_plugin_hooks(bytes: &[u8], path: &Path, kind: HookSourceKind) -> ParseResult {
-    let mut parsed = parse(bytes, path, kind)?;
-    let folder = path.parent().and_then(Path::parent).unwrap_or(Path::new(""));
+pub fn parse_plugin_hooks(
+    bytes: &[u8],
+    path: &Path,
+    kind: HookSourceKind,
+    base: Option<&Path>,
+) -> ParseResult {
+    let folder = base.or_else(|| path.parent().and_then(Path::parent)).unwrap_or(Path::new(""));
+    let mut parsed = if folder.join(crate::PLUGIN_MANIFEST) == path {
+        match inline_hooks(bytes) {
+            Some(document) => parse(&document, path, kind)?,
+            None => ParsedSource::default(),
+        }
+    } else {
+        parse(bytes, path, kind)?
+    };
     let root = folder.to_string_lossy();
     for d in &mut parsed.definitions {
         if let HookCommand::Shell { script, .. } = &mut d.command {
@@ -180,6 +201,31 @@ pub fn parse_plugin_hooks(bytes: &[u8], path: &Path, kind: HookSourceKind) -> Pa
     }
     hooks_schema::plugin_hooks_run_by("Codex", folder, path, &mut parsed);
     Ok(parsed)
+}
+
+/// A plugin manifest's `hooks` object as a document of its own, every other byte blanked (a
+/// line break kept) so that lines and columns stay the manifest's; `None` when the manifest
+/// does not read or its `hooks` is no object.
+fn inline_hooks(bytes: &[u8]) -> Option<Vec<u8>> {
+    #[derive(Deserialize)]
+    struct Manifest<'a> {
+        #[serde(borrow)]
+        hooks: Option<&'a serde_json::value::RawValue>,
+    }
+    let manifest: Manifest<'_> = serde_json::from_slice(bytes).ok()?;
+    let hooks = manifest.hooks?.get();
+    if !hooks.starts_with('{') {
+        return None;
+    }
+    let start = (hooks.as_ptr() as usize).checked_sub(bytes.as_ptr() as usize)?;
+    let end = start.checked_add(hooks.len()).filter(|e| *e <= bytes.len())?;
+    Some(
+        bytes
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| if (start..end).contains(&i) || b == b'\n' { b } else { b' ' })
+            .collect(),
+    )
 }
 
 /// One command handler as Codex lists it (`codex app-server` `hooks/list`): every handler

@@ -13,15 +13,32 @@ use serde_json::Value;
 /// `$CODEX_HOME/config.toml`: its `[plugins]` tables.
 pub const CONFIG: FollowStep = FollowStep("codex_config");
 
+/// A plugin's manifest in its copy ([`PLUGIN_MANIFEST`]), whose `hooks` may name its hook
+/// files.
+pub const MANIFEST: FollowStep = FollowStep("codex_plugin_manifest");
+
+/// A plugin's manifest, relative to its folder.
+pub const PLUGIN_MANIFEST: &str = ".codex-plugin/plugin.json";
+
+/// A plugin's default hook file, relative to its folder.
+pub const PLUGIN_HOOKS: &str = "hooks/hooks.json";
+
 /// The variables Codex sets to a plugin's folder for its hooks (observed: both).
 pub const PLUGIN_ROOT_VARS: [&str; 2] = ["PLUGIN_ROOT", "CLAUDE_PLUGIN_ROOT"];
 
 /// What `config.toml`, read as [`CONFIG`], names: each installed plugin's folder in the cache
-/// (`plugins/cache/<marketplace>/<plugin>`, relative to `$CODEX_HOME`), with its hook file in
-/// every version's folder (`*/hooks/hooks.json`). A key that is not `<plugin>@<marketplace>`,
-/// or whose parts are not plain names (`..`, a `/`), names nothing; so does a file that is not
-/// TOML.
+/// (`plugins/cache/<marketplace>/<plugin>`, relative to `$CODEX_HOME`), with its hook file and
+/// its manifest (which may hold its hooks) in every version's folder (`*/hooks/hooks.json`,
+/// `*/.codex-plugin/plugin.json`), and the manifest to read next as [`MANIFEST`]. A key that
+/// is not `<plugin>@<marketplace>`, or whose parts are not plain names (`..`, a `/`), names
+/// nothing; so does a file that is not TOML. A manifest names the hook files its `hooks`
+/// names, a path or a list of paths relative to the plugin's folder (observed with Codex
+/// 0.169.0: `./gate.json`, `./a/b/gate.json` and a list ran, from the copy); anything else
+/// names nothing.
 pub fn follow(step: FollowStep, bytes: &[u8]) -> Vec<Followed> {
+    if step == MANIFEST {
+        return manifest(bytes);
+    }
     if step != CONFIG {
         return Vec::new();
     }
@@ -34,10 +51,28 @@ pub fn follow(step: FollowStep, bytes: &[u8]) -> Vec<Followed> {
         .filter(|(plugin, market)| plain(plugin) && plain(market))
         .map(|(plugin, market)| Followed {
             folder: format!("plugins/cache/{market}/{plugin}"),
-            hooks: vec!["*/hooks/hooks.json".to_owned()],
+            hooks: vec![format!("*/{PLUGIN_HOOKS}"), format!("*/{PLUGIN_MANIFEST}")],
+            next: vec![(format!("*/{PLUGIN_MANIFEST}"), MANIFEST)],
             ..Followed::default()
         })
         .collect()
+}
+
+/// The hook files a plugin's manifest names, as hook files of its folder (`.`).
+fn manifest(bytes: &[u8]) -> Vec<Followed> {
+    let Ok(root) = serde_json::from_slice::<Value>(bytes) else { return Vec::new() };
+    let named: Vec<String> = match root.get("hooks") {
+        Some(Value::String(path)) => vec![path.clone()],
+        Some(Value::Array(list)) => {
+            list.iter().filter_map(Value::as_str).map(str::to_owned).collect()
+        }
+        _ => Vec::new(),
+    };
+    let named: Vec<String> = named.into_iter().filter(|p| !p.is_empty()).collect();
+    if named.is_empty() {
+        return Vec::new();
+    }
+    vec![Followed { folder: ".".to_owned(), hooks: named, ..Followed::default() }]
 }
 
 /// A name that is one folder's: not empty, not `.` or `..`, no separator.

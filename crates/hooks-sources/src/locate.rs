@@ -552,7 +552,7 @@ struct FollowedPlace {
 /// [`MAX_SOURCE_BYTES`](crate::MAX_SOURCE_BYTES) and without blocking on a FIFO; a file that
 /// cannot be read leads nowhere. An index is relative to the scope's folder of the format, and
 /// a relative folder is taken from the folder of the place that led to its file (an index's:
-/// that folder). Reads the file system.
+/// that folder; a file whose path has a `*`: the entry it stands for). Reads the file system.
 fn followed_places(formats: &FormatSet, scope: FileScope, dirs: &ScopeDirs) -> Vec<FollowedPlace> {
     let mut out = Vec::new();
     for format in formats.iter() {
@@ -561,10 +561,10 @@ fn followed_places(formats: &FormatSet, scope: FileScope, dirs: &ScopeDirs) -> V
                 continue;
             }
             let Some(holder) = base(scope, format.id(), Path::new(""), dirs) else { continue };
-            let mut queue: VecDeque<(PathBuf, String, FollowStep, usize)> = folder
+            let mut queue: VecDeque<(PathBuf, PathBuf, FollowStep, usize)> = folder
                 .indexes
                 .iter()
-                .map(|i| (holder.clone(), i.file.to_owned(), i.step, 1))
+                .map(|i| (holder.clone(), PathBuf::from(i.file), i.step, 1))
                 .collect();
             let mut count = 0;
             while let Some((from, file, step, depth)) = queue.pop_front() {
@@ -578,8 +578,11 @@ fn followed_places(formats: &FormatSet, scope: FileScope, dirs: &ScopeDirs) -> V
                     // `.` components dropped, `..` left to the guard's resolution.
                     let place: PathBuf = from.join(&followed.folder).components().collect();
                     if depth < MAX_FOLLOW_DEPTH {
+                        // A `*` stands for each entry, which is then where the file leads from.
                         for (next, step) in followed.next {
-                            queue.push_back((place.clone(), next, step, depth + 1));
+                            for (file, from) in each_entry(&place, &next) {
+                                queue.push_back((from, file, step, depth + 1));
+                            }
                         }
                     }
                     out.push(FollowedPlace {

@@ -226,3 +226,57 @@ proptest! {
         }
     }
 }
+
+/// A plugin's files that hold hooks (observed with Codex 0.169.0): its manifest's `hooks`, when
+/// a `hooks.json` document, read at the manifest's own lines and columns, with the plugin's
+/// folder in place of `$PLUGIN_ROOT`; an object of events there is refused as Codex refuses
+/// such a document (it did not run); a path, a list, or no `hooks`, hold none; a file the
+/// manifest names is read with the plugin's folder as its base, not its folder's folder.
+#[test]
+fn a_plugin_s_manifest_and_the_files_it_names_hold_its_hooks() {
+    let kind = HookSourceKind::file(hooks_schema::FileScope::User, crate::PLUGINS);
+    let root = Path::new("/h/.codex/plugins/cache/m/p/1.0.0");
+    let manifest = root.join(crate::PLUGIN_MANIFEST);
+    let inline = "{\n  \"name\": \"p\",\n  \"version\": \"1.0.0\",\n  \"hooks\": {\"hooks\": {\"PreToolUse\": [\n    {\"hooks\": [{\"type\": \"command\", \"command\": \"sh $PLUGIN_ROOT/gate.sh\"}]}]}}\n}\n";
+    for base in [None, Some(root)] {
+        let parsed = crate::parse_plugin_hooks(inline.as_bytes(), &manifest, kind, base)
+            .expect("the inline document reads");
+        assert_eq!(parsed.definitions.len(), 1);
+        let d = &parsed.definitions[0];
+        assert!(!d.enabled);
+        assert_eq!(d.line, Some(5), "the manifest's own line");
+        assert!(matches!(&d.command, hooks_schema::HookCommand::Shell { script, .. }
+            if script == "sh /h/.codex/plugins/cache/m/p/1.0.0/gate.sh"));
+    }
+    let events = br#"{"name": "p", "hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x"}]}]}}"#;
+    assert!(crate::parse_plugin_hooks(events, &manifest, kind, None).is_err());
+    for none in [
+        &br#"{"name": "p", "hooks": "./gate.json"}"#[..],
+        br#"{"name": "p", "hooks": ["./a.json"]}"#,
+        br#"{"name": "p"}"#,
+        b"{",
+        b"\xEF\xBB\xBF{\"hooks\": {\"hooks\": {}}}",
+    ] {
+        let parsed = crate::parse_plugin_hooks(none, &manifest, kind, None).expect("reads");
+        assert!(parsed.definitions.is_empty() && parsed.diagnostics.is_empty(), "{none:?}");
+    }
+    let named = br#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "sh $PLUGIN_ROOT/x.sh"}]}]}}"#;
+    let deep = root.join("a/b/gate.json");
+    let parsed = crate::parse_plugin_hooks(named, &deep, kind, Some(root)).expect("reads");
+    assert!(
+        matches!(&parsed.definitions[0].command, hooks_schema::HookCommand::Shell { script, .. }
+        if script == "sh /h/.codex/plugins/cache/m/p/1.0.0/x.sh")
+    );
+}
+
+proptest! {
+    /// Any bytes as a plugin's manifest never panic, and what reads is disabled.
+    #[test]
+    fn a_plugin_manifest_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+        let kind = HookSourceKind::file(hooks_schema::FileScope::User, crate::PLUGINS);
+        let path = Path::new("/h/.codex/plugins/cache/m/p/1.0.0/.codex-plugin/plugin.json");
+        if let Ok(parsed) = crate::parse_plugin_hooks(&bytes, path, kind, None) {
+            prop_assert!(parsed.definitions.iter().all(|d| !d.enabled));
+        }
+    }
+}

@@ -28,10 +28,39 @@ enabled = false
     let found = follow(CONFIG, config);
     let folders: Vec<&str> = found.iter().map(|f| f.folder.as_str()).collect();
     assert_eq!(folders, ["plugins/cache/m/p", "plugins/cache/openai-curated/sites"]);
-    assert!(found.iter().all(|f| f.hooks == ["*/hooks/hooks.json"] && f.parts.is_empty()));
+    assert!(found.iter().all(|f| f.hooks == ["*/hooks/hooks.json", "*/.codex-plugin/plugin.json"]
+        && f.next == [("*/.codex-plugin/plugin.json".to_owned(), MANIFEST)]
+        && f.parts.is_empty()));
     assert!(follow(FollowStep("other"), config).is_empty());
     for bytes in [&b""[..], b"[plugins", b"\xff", b"plugins = 3"] {
         assert!(follow(CONFIG, bytes).is_empty(), "{bytes:?}");
+    }
+}
+
+/// A plugin's manifest names the hook files its `hooks` names, a path or a list of paths,
+/// relative to the plugin's folder; inline hooks (read from the manifest itself), anything
+/// else, or a manifest that does not read, name nothing.
+#[test]
+fn a_plugin_s_manifest_names_its_hook_files() {
+    let one = follow(MANIFEST, br#"{"name": "p", "hooks": "./gate.json"}"#);
+    assert_eq!(
+        one,
+        [Followed {
+            folder: ".".to_owned(),
+            hooks: vec!["./gate.json".to_owned()],
+            ..Followed::default()
+        }]
+    );
+    let list = follow(MANIFEST, br#"{"name": "p", "hooks": ["./a.json", 3, "", "./a/b/c.json"]}"#);
+    assert_eq!(list[0].hooks, ["./a.json", "./a/b/c.json"]);
+    for bytes in [
+        &br#"{"name": "p", "hooks": {"hooks": {}}}"#[..],
+        br#"{"name": "p", "hooks": []}"#,
+        br#"{"name": "p"}"#,
+        b"{",
+        b"[\"./gate.json\"]",
+    ] {
+        assert!(follow(MANIFEST, bytes).is_empty(), "{bytes:?}");
     }
 }
 
@@ -40,6 +69,9 @@ proptest! {
     /// names deep.
     #[test]
     fn any_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+        for f in follow(MANIFEST, &bytes) {
+            prop_assert!(f.folder == "." && !f.hooks.is_empty());
+        }
         for f in follow(CONFIG, &bytes) {
             let rest = f.folder.strip_prefix("plugins/cache/");
             prop_assert!(rest.is_some_and(|r| r.split('/').count() == 2 && r.split('/').all(plain)));

@@ -350,7 +350,9 @@ pub struct Followed {
     /// is protected whole otherwise. Empty: the folder is protected whole wherever it is.
     pub parts: Vec<String>,
     /// Files relative to the folder to read in turn, each with its step (a marketplace's
-    /// `.claude-plugin/marketplace.json`, naming its plugins' folders relative to it).
+    /// `.claude-plugin/marketplace.json`, naming its plugins' folders relative to it). A `*`
+    /// component stands for each entry of the folder before it, and what the file names is
+    /// then relative to that entry (Codex's `*/.codex-plugin/plugin.json`, one per version).
     pub next: Vec<(String, FollowStep)>,
     /// Hook files relative to the folder, read as sources of the agent folder's role whose
     /// hooks the agent runs itself (the format's parse disables them), each with the folder as

@@ -1254,6 +1254,45 @@ fn following_indexes_is_bounded() {
     );
 }
 
+/// Codex's plugins' index leads to each version's manifest (a `*` in a file to read next), and
+/// what a manifest names is found in that version's folder, which is each file's base.
+#[test]
+fn a_star_in_a_file_to_read_next_leads_from_each_entry() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let copy = home.join(".codex/plugins/cache/m/p");
+    let write = |path: &Path, text: &str| {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    };
+    write(&home.join(".codex/config.toml"), "[plugins.\"p@m\"]\nenabled = true\n");
+    for (version, named) in [("1.0.0", "./gate.json"), ("2.0.0", "./a/b/deep.json")] {
+        write(
+            &copy.join(version).join(".codex-plugin/plugin.json"),
+            &format!(r#"{{"name": "p", "hooks": "{named}"}}"#),
+        );
+        write(&copy.join(version).join(named), r#"{"hooks": {}}"#);
+    }
+    let formats = hooks_testing::every_format();
+    let user = UserDirs::under_home(&formats, &home);
+    let found: Vec<(PathBuf, Option<PathBuf>)> =
+        find_files(&formats, FileScope::User, Path::new(""), &user)
+            .into_iter()
+            .filter(|f| f.kind.name() == "user_codex_plugins")
+            .map(|f| (f.path, f.base))
+            .collect();
+    let at = |v: &str, file: &str| (copy.join(v).join(file), Some(copy.join(v)));
+    assert_eq!(
+        found,
+        [
+            at("1.0.0", ".codex-plugin/plugin.json"),
+            at("2.0.0", ".codex-plugin/plugin.json"),
+            at("1.0.0", "gate.json"),
+            at("2.0.0", "a/b/deep.json"),
+        ]
+    );
+}
+
 /// A followed hook file's `*` component stands for each entry of its folder, in name order,
 /// and that entry is the file's base; a path without one is taken as it is (`.` components
 /// dropped), with the folder as its base, and a missing folder gives nothing.
