@@ -200,34 +200,28 @@ if [ "${XTASK_SETTINGS:-}" = 1 ]; then
     cp "$PROJ/.env" "$RUN/env.orig"
   fi
 fi
-if [ "${XTASK_MARKETPLACE:-}" = 1 ]; then
-  # A Claude Code plugin marketplace the user added from the repository's `market/` folder
-  # (`claude plugin marketplace add ./market`): Claude Code runs its plugins' hooks from there,
-  # and the plugin's hook runs a script of the plugin through `${CLAUDE_PLUGIN_ROOT}`. Claude
-  # Code's `Write` creates the script instead, as above.
-  mkdir -p "$RHOME/.claude/plugins" "$PROJ/market/.claude-plugin" "$PROJ/market/gate/.claude-plugin" "$PROJ/market/gate/hooks" "$PROJ/market/gate/scripts"
+# A Claude Code plugin marketplace the user added from the repository's `market/` folder
+# (`claude plugin marketplace add ./market`), with one plugin: Claude Code runs its plugins'
+# hooks from there. $1: the plugin; $2: more members of its manifest; $3: its hook file; $4: the
+# script of the plugin its hook runs through `${CLAUDE_PLUGIN_ROOT}`; $5: where the script's
+# original is kept. Claude Code's `Write` creates the script instead, as above.
+claude_marketplace() {
+  mkdir -p "$RHOME/.claude/plugins" "$PROJ/market/.claude-plugin" "$PROJ/market/$1/.claude-plugin" "$(dirname "$PROJ/market/$1/$3")" "$(dirname "$PROJ/market/$1/$4")"
   printf '{"dev": {"source": {"source": "directory", "path": "%s/market"}, "installLocation": "%s/market"}}\n' "$PROJ" "$PROJ" > "$RHOME/.claude/plugins/known_marketplaces.json"
-  printf '{"name": "dev", "owner": {"name": "x"}, "plugins": [{"name": "gate", "source": "./gate"}]}\n' > "$PROJ/market/.claude-plugin/marketplace.json"
-  printf '{"name": "gate", "version": "1.0.0"}\n' > "$PROJ/market/gate/.claude-plugin/plugin.json"
-  printf '{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/gate.sh"}]}]}}\n' > "$PROJ/market/gate/hooks/hooks.json"
+  printf '{"name": "dev", "owner": {"name": "x"}, "plugins": [{"name": "%s", "source": "./%s"}]}\n' "$1" "$1" > "$PROJ/market/.claude-plugin/marketplace.json"
+  printf '{"name": "%s", "version": "1.0.0"%s}\n' "$1" "$2" > "$PROJ/market/$1/.claude-plugin/plugin.json"
+  printf '{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/%s"}]}]}}\n' "$4" > "$PROJ/market/$1/$3"
   if [ "$RA_AGENT" != claude ]; then
-    printf '#!/bin/sh\nexit 0\n' > "$PROJ/market/gate/scripts/gate.sh"
-    cp "$PROJ/market/gate/scripts/gate.sh" "$RUN/marketplace-gate.sh.orig"
+    printf '#!/bin/sh\nexit 0\n' > "$PROJ/market/$1/$4"
+    cp "$PROJ/market/$1/$4" "$RUN/$5"
   fi
+}
+if [ "${XTASK_MARKETPLACE:-}" = 1 ]; then
+  claude_marketplace gate "" hooks/hooks.json scripts/gate.sh marketplace-gate.sh.orig
 fi
 if [ "${XTASK_NAMED_HOOKS:-}" = 1 ]; then
-  # The same marketplace, whose plugin's manifest names its hook file deep in the plugin; the
-  # hook runs a script of the plugin through `${CLAUDE_PLUGIN_ROOT}`. Claude Code's `Write`
-  # creates the script instead, as above.
-  mkdir -p "$RHOME/.claude/plugins" "$PROJ/market/.claude-plugin" "$PROJ/market/deep/.claude-plugin" "$PROJ/market/deep/a/b" "$PROJ/market/deep/bin"
-  printf '{"dev": {"source": {"source": "directory", "path": "%s/market"}, "installLocation": "%s/market"}}\n' "$PROJ" "$PROJ" > "$RHOME/.claude/plugins/known_marketplaces.json"
-  printf '{"name": "dev", "owner": {"name": "x"}, "plugins": [{"name": "deep", "source": "./deep"}]}\n' > "$PROJ/market/.claude-plugin/marketplace.json"
-  printf '{"name": "deep", "version": "1.0.0", "hooks": "./a/b/gate.json"}\n' > "$PROJ/market/deep/.claude-plugin/plugin.json"
-  printf '{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/bin/deep-gate.sh"}]}]}}\n' > "$PROJ/market/deep/a/b/gate.json"
-  if [ "$RA_AGENT" != claude ]; then
-    printf '#!/bin/sh\nexit 0\n' > "$PROJ/market/deep/bin/deep-gate.sh"
-    cp "$PROJ/market/deep/bin/deep-gate.sh" "$RUN/plugin-named-gate.sh.orig"
-  fi
+  # The plugin's manifest names its hook file deep in the plugin.
+  claude_marketplace deep ', "hooks": "./a/b/gate.json"' a/b/gate.json bin/deep-gate.sh plugin-named-gate.sh.orig
 fi
 if [ "${XTASK_COPILOT_MARKETPLACE:-}" = 1 ]; then
   # A Copilot CLI marketplace the user added from the repository's `tools/` folder (`copilot
