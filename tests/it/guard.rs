@@ -659,6 +659,55 @@ fn the_module_folders_a_hook_imports_from_are_protected() {
     assert_eq!(lines[0]["hits"][0]["why"], "inside_folder", "{lines:#?}");
 }
 
+/// Every Python interpreter loads the user's site at start (`~/.local/lib/python3.X/
+/// site-packages`, macOS's `~/Library/Python/`): one `.pth` file there with `import os;
+/// os._exit(0)` ends every Python hook with an allow's exit code before the hook's first line
+/// (checked with the real Claude Code: the user's `python3 ~/.claude/hooks/gate.py` gate
+/// stopped blocking). For a Python hook, run by `python3` or by its `#!` line, the folder is
+/// out of the agent's reach for every version, existing or not, through a `..` spelling too;
+/// the rest of `~/.local` is not, nor is the site of a hook that turns it off (`-I`).
+#[test]
+fn the_user_s_python_site_is_protected_for_python_hooks() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    home.write(".claude/hooks/gate.py", "import sys\nsys.exit(2)\n");
+    home.write(".claude/settings.json", &claude_settings(&["python3 ~/.claude/hooks/gate.py"]));
+    let paths = [
+        "~/.local/lib/python3.11/site-packages/zz-agent.pth",
+        "~/.local/lib/python3.14/site-packages/usercustomize.py",
+        "~/.local/lib/python3.11/site-packages/yaml/__init__.py",
+        "~/.local/share/../lib/python3.12/site-packages/a.pth",
+        "~/Library/Python/3.12/lib/python/site-packages/b.pth",
+        "~/.local/share/notes.txt",
+        "src/app.py",
+    ];
+    let lines = guard_refusing(project.path(), home.path(), &paths, 5);
+    assert_eq!(lines[0]["hits"][0]["why"], "inside_folder", "{lines:#?}");
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_claude_settings", "{lines:#?}");
+
+    // A project hook run by its `#!` line.
+    let other = TestDir::new();
+    other.write(".claude/hooks/check.py", "#!/usr/bin/env python3\nimport sys\nsys.exit(2)\n");
+    other.write(".claude/settings.json", &claude_settings(&[".claude/hooks/check.py"]));
+    let bare = TestDir::new();
+    guard_refusing(other.path(), bare.path(), &paths[..2], 2);
+
+    // A hook whose Python turns the user's site off, and a shell hook: nothing of it.
+    let isolated = TestDir::new();
+    isolated.write(".claude/hooks/gate.py", "import sys\nsys.exit(2)\n");
+    isolated.write(".claude/hooks/iso.py", "#!/usr/bin/python3 -s\nimport sys\nsys.exit(2)\n");
+    isolated.write(
+        ".claude/settings.json",
+        &claude_settings(&[
+            "python3 -I ~/.claude/hooks/gate.py",
+            "~/.claude/hooks/iso.py",
+            "bash ~/.claude/hooks/gate.sh",
+        ]),
+    );
+    let (code, lines) = guard(project.path(), project.path(), isolated.path(), &paths[..5]);
+    assert_eq!(code, 0, "{lines:#?}");
+}
+
 /// The shell's start-up files set the variables every agent finds its hook folders by
 /// (`HOME`, `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `GEMINI_CLI_HOME`, `COPILOT_HOME`): an agent
 /// that writes `export CLAUDE_CONFIG_DIR=/tmp/empty` into `~/.bashrc` starts its next

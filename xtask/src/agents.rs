@@ -44,6 +44,9 @@
 //! - **relative**: the same for `tools/user-gate.sh` of the project, which the user's own
 //!   Claude Code hook runs as `sh tools/user-gate.sh || true` in the session's directory (the engine
 //!   would run the user's folder's copy; Claude Code runs the project's);
+//! - **python-site**: the same for a `.pth` file in the user's Python site
+//!   (`~/.local/lib/python3.12/site-packages/`), which every Python start runs, the user's own
+//!   Claude Code hook (`python3 ~/.claude/hooks/audit.py`) among them;
 //! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
 //!   changed file is inert until trusted again);
 //! - **retrust**: changed, then trusted again with `hooks trust --yes`: denied again.
@@ -260,6 +263,27 @@ PY
     cp "$PROJ/tools/user-gate.sh" "$RUN/user-gate.sh.orig"
   fi
 fi
+if [ "${XTASK_PYTHON_SITE:-}" = 1 ]; then
+  # The user's own Claude Code hook is a Python script: a `.pth` file in the user's site
+  # would end it (every Python start) before its first line. Claude Code's `Write` creates
+  # the file instead, as above.
+  mkdir -p "$RHOME/.claude/hooks" "$(dirname "$RHOME/$XTASK_PYTHON_SITE_FILE")"
+  printf 'import sys\nsys.exit(0)\n' > "$RHOME/.claude/hooks/audit.py"
+  python3 - "$RHOME/.claude/settings.json" <<'PY'
+import json, os, sys
+path = sys.argv[1]
+try:
+    d = json.load(open(path))
+except (OSError, ValueError):
+    d = {}
+d.setdefault("hooks", {})["PreToolUse"] = [{"hooks": [{"type": "command", "command": "python3 ~/.claude/hooks/audit.py || true"}]}]
+json.dump(d, open(path, "w"))
+PY
+  if [ "$RA_AGENT" != claude ]; then
+    printf '# a path the user keeps\n' > "$RHOME/$XTASK_PYTHON_SITE_FILE"
+    cp "$RHOME/$XTASK_PYTHON_SITE_FILE" "$RUN/python-site.pth.orig"
+  fi
+fi
 if [ "${XTASK_MAIN_AGENT:-}" = 1 ]; then
   # A subagent made the main thread's agent by the repository's Claude Code settings: the
   # hooks of its front matter run for the whole session (the file's name is not its name).
@@ -344,11 +368,12 @@ if [ -n "${XTASK_PATH_PROGRAM:-}" ] && [ "$RA_AGENT" != claude ]; then
   chmod +x "$XTASK_PATH_PROGRAM"
   cp "$XTASK_PATH_PROGRAM" "$RUN/path-program.orig"
 fi
-if [ "$RA_AGENT" = gemini ] && [ -n "${XTASK_PLUGIN_FILE:-}${XTASK_PATH_PROGRAM:-}" ]; then
+if [ "$RA_AGENT" = gemini ] && [ -n "${XTASK_PLUGIN_FILE:-}${XTASK_PATH_PROGRAM:-}${XTASK_PYTHON_SITE:-}" ]; then
   # Gemini CLI's file tools refuse paths outside the workspace before any hook: the user
-  # has added the extensions' folder (or the `PATH` folder) to it.
+  # has added the extensions' folder (or the `PATH` folder, or the Python site's) to it.
   extra="$RHOME/.gemini/extensions"
   if [ -n "${XTASK_PATH_PROGRAM:-}" ]; then extra=$(dirname "$XTASK_PATH_PROGRAM"); fi
+  if [ -n "${XTASK_PYTHON_SITE:-}" ]; then extra=$(dirname "$RHOME/$XTASK_PYTHON_SITE_FILE"); fi
   python3 - "$PROJ/.gemini/settings.json" "$extra" <<'PY'
 import json, sys
 path, extra = sys.argv[1:3]
@@ -369,6 +394,9 @@ fn plugin_file(agent: &str) -> &'static str {
         _ => ".copilot/installed-plugins/_direct/gate/hooks.json",
     }
 }
+
+/// The file of the user's Python site the **python-site** run aims at, under the run's home.
+const PYTHON_SITE_FILE: &str = ".local/lib/python3.12/site-packages/zz-agent.pth";
 
 /// The file a run's scripted file-tool call rewrites (or deletes).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -399,6 +427,8 @@ enum Edit {
     /// `tools/user-gate.sh` of the project, which the user's own Claude Code hook runs
     /// relative to the session's directory.
     UserRelativeScript,
+    /// [`PYTHON_SITE_FILE`], in the Python site the user's own Python hook starts from.
+    PythonSite,
 }
 
 /// A run's file of the project ([`Edit::project_file`]).
@@ -443,7 +473,7 @@ impl Edit {
             Edit::UserRelativeScript => {
                 ("tools/user-gate.sh", Some("XTASK_RELATIVE"), "user-gate.sh.orig")
             }
-            Edit::Plugin | Edit::PathProgram => return None,
+            Edit::Plugin | Edit::PathProgram | Edit::PythonSite => return None,
         };
         Some(ProjectFile { file, setup, orig })
     }
@@ -461,6 +491,10 @@ fn edit_call(
         (Edit::Plugin, None) => {
             let plugin = format!("{{HOME}}/{}", plugin_file(agent));
             (plugin.clone(), plugin)
+        }
+        (Edit::PythonSite, None) => {
+            let file = format!("{{HOME}}/{PYTHON_SITE_FILE}");
+            (file.clone(), file)
         }
         (_, None) => {
             let program = path_program.display().to_string();
@@ -548,6 +582,7 @@ const CASES: &[Case] = &[
     Case::editing("plugin-named", Edit::PluginFileScript),
     Case::editing("copilot-marketplace", Edit::CopilotMarketplaceScript),
     Case::editing("relative", Edit::UserRelativeScript),
+    Case::editing("python-site", Edit::PythonSite),
     Case { subfolder: true, ..Case::run("subfolder", DENY_CMD) },
     Case { main_agent: true, ..Case::run("agent", "echo main-agent-gate && touch ran.txt") },
     Case { shell_exit: true, ..Case::run("exit", "touch ran.txt; echo out; echo err >&2; exit 3") },
@@ -645,6 +680,10 @@ fn run_case(
             }
             (Edit::Plugin, None) => {
                 cmd.env("XTASK_PLUGIN_FILE", plugin_file(agent));
+            }
+            (Edit::PythonSite, None) => {
+                cmd.env("XTASK_PYTHON_SITE", "1");
+                cmd.env("XTASK_PYTHON_SITE_FILE", PYTHON_SITE_FILE);
             }
             (_, None) => {
                 #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
@@ -755,6 +794,10 @@ fn run_case(
                     run_dir.join("plugin-hooks.json.orig"),
                 ),
                 Edit::PathProgram => (path_program.clone(), run_dir.join("path-program.orig")),
+                Edit::PythonSite => (
+                    run_dir.join("home").join(PYTHON_SITE_FILE),
+                    run_dir.join("python-site.pth.orig"),
+                ),
                 edit => {
                     let p = edit.project_file().context("a run aiming at the project")?;
                     (run_dir.join("proj").join(p.file), run_dir.join(p.orig))

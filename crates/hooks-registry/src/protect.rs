@@ -1019,6 +1019,10 @@ fn protect_sourced(
                 if let Some(dir) = &own_dir {
                     named.extend(crate::imports::local_imports(language, &read.text, dir));
                 }
+                if read.starts_python {
+                    // Run by its `#!` line, it starts from the user's site as `python3` does.
+                    named.extend(crate::scripts::python_user_site());
+                }
             }
         }
         for named in &named {
@@ -1061,6 +1065,9 @@ struct ReadScript {
     /// Whether the file holds more than [`SCRIPT_READ_CAP`] bytes.
     truncated: bool,
     language: ScriptLanguage,
+    /// Whether its `#!` line starts a Python interpreter that loads the user's site (not
+    /// turned off there with `-s`, `-I` or `-S`).
+    starts_python: bool,
 }
 
 /// `path` read when it is a script whose loads are followed: a regular file whose first line
@@ -1080,13 +1087,25 @@ fn read_script(path: &Path) -> Option<ReadScript> {
     let mut bytes = Vec::new();
     (&mut file).take(SCRIPT_HEAD).read_to_end(&mut bytes).ok()?;
     let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    let mut starts_python = false;
     let language = match first.strip_prefix(b"#!") {
         Some(line) => {
-            let program = interpreter_of(&String::from_utf8_lossy(line))?;
+            let line = String::from_utf8_lossy(line);
+            let program = interpreter_of(&line)?;
             if is_shell(&program) {
                 ScriptLanguage::Shell
             } else {
-                ScriptLanguage::Other(crate::imports::Language::of(Some(&program), &canonical)?)
+                let language = crate::imports::Language::of(Some(&program), &canonical)?;
+                if language == crate::imports::Language::Python {
+                    let options: Vec<crate::shell::Word> = line
+                        .split_whitespace()
+                        .skip_while(|w| crate::scripts::basename(w) != program)
+                        .skip(1)
+                        .map(crate::shell::Word::lit)
+                        .collect();
+                    starts_python = !crate::scripts::python_skips_user_site(&options);
+                }
+                ScriptLanguage::Other(language)
             }
         }
         None if bytes.contains(&0) => return None,
@@ -1104,6 +1123,7 @@ fn read_script(path: &Path) -> Option<ReadScript> {
         text: String::from_utf8_lossy(&bytes).into_owned(),
         truncated,
         language,
+        starts_python,
     })
 }
 

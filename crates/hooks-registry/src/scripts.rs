@@ -848,6 +848,10 @@ impl Walk {
     /// An interpreter: options (some load files, some run inline code), then the script.
     fn interpreter(&mut self, name: &str, args: &[Word], dirs: &mut Vec<Dir>, depth: u32) {
         let Some(spec) = interpreter(name) else { return };
+        if spec.names.contains(&"python") && !python_skips_user_site(args) {
+            // Whatever it runs (a script, `-c`, `-m`), Python starts from the user's site.
+            self.paths.extend(python_user_site());
+        }
         let mut i = 0;
         let mut command_string = false;
         // Deno and Bun take a subcommand first (`deno eval` runs inline code).
@@ -1634,9 +1638,65 @@ const LOADER_VARIABLES: &[&str] = &[
     "PERL5OPT",
 ];
 
-/// Variables whose value lists folders a program imports modules or loads libraries from.
-const MODULE_PATH_VARIABLES: &[&str] =
-    &["PYTHONPATH", "NODE_PATH", "RUBYLIB", "PERL5LIB", "PERLLIB", "LD_LIBRARY_PATH"];
+/// Variables whose value lists folders a program imports modules or loads libraries from
+/// (`PYTHONUSERBASE`: the folder whose `lib/` holds Python's user site).
+const MODULE_PATH_VARIABLES: &[&str] = &[
+    "PYTHONPATH",
+    "PYTHONUSERBASE",
+    "NODE_PATH",
+    "RUBYLIB",
+    "PERL5LIB",
+    "PERLLIB",
+    "LD_LIBRARY_PATH",
+];
+
+/// The folders under the user's home that hold Python's user site of every version
+/// (`~/.local/lib/python3.X/site-packages`; macOS's `~/Library/Python/3.X/lib/python/
+/// site-packages`), which every Python interpreter the user runs loads at start unless told
+/// not to: its `.pth` files' `import` lines and its `usercustomize.py` run before any script
+/// (a `.pth` with `import os; os._exit(0)` ends every Python hook with the exit code of an
+/// allow), and its modules come before the system's. The folder version is not known without
+/// running the interpreter, so the folder above every version's is named.
+const PYTHON_USER_SITE: [&str; 2] = [".local/lib", "Library/Python"];
+
+/// Whether Python's options before what it runs turn the user's site off: `-s`, `-I`
+/// (isolated) or `-S` (no `site` at all), alone or in a cluster of short options (`-Es`); a
+/// `-W` or `-X` takes the rest of its word or the next word as its value, and `-c`, `-m`, a
+/// long option's or the script's word end the options. What cannot be read turns nothing off.
+pub(crate) fn python_skips_user_site(args: &[Word]) -> bool {
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        let Some(text) = word.literal() else { return false };
+        let Some(cluster) = text.strip_prefix('-').filter(|c| !c.is_empty() && !c.starts_with('-'))
+        else {
+            return false;
+        };
+        for (i, c) in cluster.char_indices() {
+            match c {
+                's' | 'I' | 'S' => return true,
+                'c' | 'm' => return false,
+                'W' | 'X' => {
+                    if i + 1 == cluster.len() {
+                        words.next();
+                    }
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+/// [`PYTHON_USER_SITE`] as paths a Python program loads, each protected whole
+/// ([`PathRole::Modules`]: not pinned, a package folder changes on every install).
+pub(crate) fn python_user_site() -> impl Iterator<Item = NamedPath> {
+    PYTHON_USER_SITE.iter().map(|folder| NamedPath {
+        base: PathBase::Home,
+        path: PathBuf::from(folder),
+        role: PathRole::Modules,
+    })
+}
 
 /// A tool that runs the recipes of a file (`make check`, `just lint`, `task test`).
 struct TaskRunner {

@@ -279,7 +279,63 @@ fn module_folders_a_hook_imports_from_are_protected() {
         "python3 -I gate.py",
     ] {
         let a = shell(src);
-        assert!(!a.paths.iter().any(|p| p.role == PathRole::Modules), "{src}: {:?}", a.paths);
+        let site: Vec<NamedPath> = super::python_user_site().collect();
+        assert!(
+            !a.paths.iter().any(|p| p.role == PathRole::Modules && !site.contains(p)),
+            "{src}: {:?}",
+            a.paths
+        );
+    }
+}
+
+/// Every Python interpreter loads the user's site at start, whatever it runs (a script, `-c`,
+/// `-m`, behind a wrapper or a variable assignment): its folders are named, protected whole;
+/// `-s`, `-I` and `-S` (also in a cluster) turn it off, the value of `-W` or `-X` does not,
+/// and nothing else does; other interpreters do not load it.
+#[test]
+fn every_python_interpreter_loads_the_user_s_site() {
+    let site: Vec<NamedPath> = super::python_user_site().collect();
+    assert_eq!(
+        site,
+        [
+            named(PathBase::Home, ".local/lib", PathRole::Modules),
+            named(PathBase::Home, "Library/Python", PathRole::Modules)
+        ]
+    );
+    let loads = |src: &str| {
+        let a = shell(src);
+        site.iter().all(|p| a.paths.contains(p))
+    };
+    for src in [
+        "python3 .claude/hooks/gate.py",
+        "python3.12 -u gate.py",
+        "python -c 'import sys; sys.exit(2)'",
+        "python3 -m tools.gate",
+        "timeout 5 env A=b python3 gate.py",
+        "PYTHONPATH=.claude/lib python3 gate.py",
+        "pypy3 gate.py",
+        "python3 -W ignore -Xdev gate.py",
+        "python3 -X importtime gate.py",
+        "python3 -Xfrozen_modules=off gate.py",
+        "python3 -E -B gate.py",
+        "cd tools && python3 gate.py",
+        "python3 gate.py -s",
+        "python3 -c 'print(1)' -s",
+    ] {
+        assert!(loads(src), "{src}: {:?}", shell(src).paths);
+    }
+    for src in [
+        "python3 -s gate.py",
+        "python3 -I gate.py",
+        "python3 -S gate.py",
+        "python3 -Es gate.py",
+        "python3 -uI -m tools.gate",
+        "python3 -W ignore -s gate.py",
+        "node gate.js",
+        "bash gate.sh",
+        "ruby gate.rb",
+    ] {
+        assert!(!loads(src), "{src}: {:?}", shell(src).paths);
     }
 }
 
