@@ -708,6 +708,36 @@ fn the_user_s_python_site_is_protected_for_python_hooks() {
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// A hook that runs the Python of an environment by its path (a project's `.venv`, a venv of
+/// the user's) starts from that environment's `site-packages` and `pyvenv.cfg`: out of the
+/// agent's reach, existing or not; the environment's other files are not. Under a run
+/// directory that varies (a Claude Code hook's relative `.venv/bin/python3`), the folder
+/// cannot be protected whole, but `pyvenv.cfg` is, by name.
+#[test]
+fn a_python_environment_a_hook_runs_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    project.write(
+        ".claude/settings.json",
+        &claude_settings(&[
+            r#""$CLAUDE_PROJECT_DIR"/.venv/bin/python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/gate.py"#,
+            "~/.venvs/hooks/bin/python ~/.claude/hooks/audit.py",
+            "tools/env/bin/python3 tools/check.py",
+        ]),
+    );
+    let paths = [
+        ".venv/lib/python3.12/site-packages/zz-agent.pth",
+        ".venv/pyvenv.cfg",
+        "~/.venvs/hooks/lib/python3.11/site-packages/usercustomize.py",
+        "~/.venvs/hooks/pyvenv.cfg",
+        "tools/env/pyvenv.cfg",
+        ".venv/share/x.txt",
+        "tools/env/share/x.txt",
+        "src/app.py",
+    ];
+    guard_refusing(project.path(), home.path(), &paths, 5);
+}
+
 /// The shell's start-up files set the variables every agent finds its hook folders by
 /// (`HOME`, `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `GEMINI_CLI_HOME`, `COPILOT_HOME`): an agent
 /// that writes `export CLAUDE_CONFIG_DIR=/tmp/empty` into `~/.bashrc` starts its next

@@ -493,6 +493,11 @@ impl Walk {
             // `"$CLAUDE_PROJECT_DIR"/.claude/hooks/gate.sh`, `$(which x)`, …
             self.add_word(first, PathRole::Program, dirs);
             let value = self.value(first);
+            if let (Some(base), None) = (&value.base, &value.tail) {
+                for (path, role) in python_environment(&under_base(&value.head)) {
+                    self.paths.push(NamedPath { base: base.clone(), path, role });
+                }
+            }
             match value.tail.as_deref().or(Some(value.head.as_str())).map(basename) {
                 Some(name) if value.tail.is_none() && interpreter(name).is_some() => {
                     self.interpreter(name, rest, dirs, depth);
@@ -503,6 +508,9 @@ impl Walk {
         };
         if text.contains('/') {
             self.add_text(&text, PathRole::Program, dirs);
+            for (path, role) in python_environment(Path::new(&text)) {
+                self.add_text(&path.to_string_lossy(), role, dirs);
+            }
         } else if has_file_extension(&text) {
             // Looked up on `PATH`, not here; protected in the run directory all the same.
             self.add_text(&text, PathRole::Program, dirs);
@@ -1686,6 +1694,28 @@ pub(crate) fn python_skips_user_site(args: &[Word]) -> bool {
         }
     }
     false
+}
+
+/// What decides what a Python interpreter named by its path in a `bin/` folder runs besides
+/// its script (`.venv/bin/python3`, `~/.venvs/hooks/bin/python`, `~/.pyenv/versions/3.12.1/
+/// bin/python3`): its environment's `lib/` (the `site-packages` whose `.pth` files run at
+/// every start, and for an installation its standard library), protected whole, and
+/// `pyvenv.cfg` (which names the installation a virtual environment takes its standard
+/// library from). Nothing for another program or another folder.
+fn python_environment(program: &Path) -> Vec<(PathBuf, PathRole)> {
+    let is_python = program
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(interpreter)
+        .is_some_and(|i| i.names.contains(&"python"));
+    let prefix = program.parent().filter(|b| b.file_name().is_some_and(|n| n == "bin"));
+    match prefix.and_then(Path::parent) {
+        Some(prefix) if is_python => vec![
+            (normalize_relative(&prefix.join("lib")), PathRole::Modules),
+            (normalize_relative(&prefix.join("pyvenv.cfg")), PathRole::Loaded),
+        ],
+        _ => Vec::new(),
+    }
 }
 
 /// [`PYTHON_USER_SITE`] as paths a Python program loads, each protected whole

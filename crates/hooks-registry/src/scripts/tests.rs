@@ -713,3 +713,42 @@ proptest! {
         prop_assert!(a.paths.iter().all(|p| p.role == PathRole::Sourced));
     }
 }
+
+/// A Python interpreter named by its path in a `bin/` folder belongs to an environment whose
+/// `lib/` (its `site-packages`, whose `.pth` files run at every start) and `pyvenv.cfg` decide
+/// what it runs: both are named, from wherever the path starts; another program or another
+/// folder names nothing of the kind.
+#[test]
+fn a_python_interpreter_s_environment_is_named_with_it() {
+    let env = |base: PathBase, prefix: &str| {
+        let at = |p: &str| if prefix.is_empty() { p.to_owned() } else { format!("{prefix}/{p}") };
+        vec![
+            named(base.clone(), &at("lib"), PathRole::Modules),
+            named(base, &at("pyvenv.cfg"), PathRole::Loaded),
+        ]
+    };
+    let var = || PathBase::Var("CLAUDE_PROJECT_DIR".into());
+    for (src, expected) in [
+        (".venv/bin/python3 .claude/hooks/gate.py", env(PathBase::RunDir, ".venv")),
+        ("./venv/bin/python3.12 -u gate.py", env(PathBase::RunDir, "venv")),
+        (r#""$CLAUDE_PROJECT_DIR"/.venv/bin/python gate.py"#, env(var(), ".venv")),
+        ("~/.venvs/hooks/bin/python3 ~/.claude/hooks/gate.py", env(PathBase::Home, ".venvs/hooks")),
+        ("/opt/env/bin/pypy3 gate.py", env(PathBase::Root, "/opt/env")),
+        ("timeout 5 .venv/bin/python -m tools.gate", env(PathBase::RunDir, ".venv")),
+    ] {
+        let a = shell(src);
+        for p in &expected {
+            assert!(a.paths.contains(p), "{src}: {p:?} not in {:?}", a.paths);
+        }
+    }
+    for src in [
+        ".venv/bin/pip install x",
+        "./python3 gate.py",
+        ".venv/python3 gate.py",
+        "python3 gate.py",
+        ".venv/bin/node gate.js",
+    ] {
+        let a = shell(src);
+        assert!(!a.paths.iter().any(|p| p.path.ends_with("pyvenv.cfg")), "{src}: {:?}", a.paths);
+    }
+}
