@@ -738,6 +738,36 @@ fn a_python_environment_a_hook_runs_is_protected() {
     guard_refusing(project.path(), home.path(), &paths, 5);
 }
 
+/// A JavaScript hook's bare imports come from `node_modules/` of its folder or of a folder
+/// above it, the nearest winning: the packages it imports are out of the agent's reach in
+/// each (the project's copy in use, and one created nearer that would shadow it); other
+/// packages, and Node's own modules, are not.
+#[test]
+fn the_packages_a_javascript_hook_imports_are_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    project.write(
+        ".claude/hooks/gate.mjs",
+        "import quote from 'shell-quote';\nimport { rules } from '@acme/policy/rules.js';\nimport fs from 'node:fs';\n",
+    );
+    project.write(
+        ".claude/settings.json",
+        &claude_settings(&[r#"node "$CLAUDE_PROJECT_DIR"/.claude/hooks/gate.mjs"#]),
+    );
+    project.write("node_modules/shell-quote/index.js", "module.exports = {};\n");
+    let paths = [
+        "node_modules/shell-quote/index.js",
+        "node_modules/shell-quote/package.json",
+        ".claude/node_modules/shell-quote/index.js",
+        "node_modules/@acme/policy/rules.js",
+        "node_modules/left-pad/index.js",
+        "node_modules/fs/index.js",
+        "src/app.js",
+    ];
+    let lines = guard_refusing(project.path(), home.path(), &paths, 4);
+    assert_eq!(lines[0]["hits"][0]["why"], "inside_folder", "{lines:#?}");
+}
+
 /// The shell's start-up files set the variables every agent finds its hook folders by
 /// (`HOME`, `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `GEMINI_CLI_HOME`, `COPILOT_HOME`): an agent
 /// that writes `export CLAUDE_CONFIG_DIR=/tmp/empty` into `~/.bashrc` starts its next

@@ -6,7 +6,11 @@
 //! file created there under a standard module's name (`scripts/json.py`) shadows that module:
 //! every top-level module an import names is protected in the script's folder, existing or
 //! not. JavaScript resolves relative specifiers (`./lib.mjs`, `../shared/policy`) against the
-//! importing file's folder; bare specifiers come from `node_modules` and are not followed.
+//! importing file's folder; a bare specifier (`shell-quote`, `@scope/pkg/sub`) names a package
+//! Node looks for in `node_modules/` of the script's folder and of each folder above it, the
+//! first found winning: that package folder is protected whole in each of them, existing or
+//! not (one placed nearer would shadow the one in use), unless Node's own module of that name
+//! always wins (`fs`, `node:fs`). What the package itself imports is not followed.
 //! The scan is textual and line-based: an import in a string or a comment is taken as one
 //! (protect more, never less); an import built at run time (`importlib.import_module(x)`,
 //! `require(name)`) is not seen.
@@ -78,6 +82,15 @@ pub fn local_imports(language: Language, text: &str, script_dir: &Path) -> Vec<N
             }
         }
         Language::JavaScript => {
+            for package in javascript_packages(text) {
+                for folder in script_dir.ancestors().take(MAX_PACKAGE_FOLDERS) {
+                    out.push(NamedPath {
+                        base: PathBase::Root,
+                        path: folder.join("node_modules").join(&package),
+                        role: PathRole::Tree,
+                    });
+                }
+            }
             for specifier in javascript_specifiers(text) {
                 let Some(target) = relative_target(script_dir, &specifier) else { continue };
                 let has_extension = target.extension().is_some();
@@ -152,10 +165,100 @@ fn python_modules(text: &str) -> Vec<String> {
     out
 }
 
+/// How many folders, from the script's own up, a package a script imports is protected in.
+const MAX_PACKAGE_FOLDERS: usize = 32;
+
+/// Node's own modules, which `require` and `import` give before any `node_modules/` package
+/// of the same name.
+const NODE_BUILTINS: &[&str] = &[
+    "assert",
+    "async_hooks",
+    "buffer",
+    "child_process",
+    "cluster",
+    "console",
+    "constants",
+    "crypto",
+    "dgram",
+    "diagnostics_channel",
+    "dns",
+    "domain",
+    "events",
+    "fs",
+    "http",
+    "http2",
+    "https",
+    "inspector",
+    "module",
+    "net",
+    "os",
+    "path",
+    "perf_hooks",
+    "process",
+    "punycode",
+    "querystring",
+    "readline",
+    "repl",
+    "stream",
+    "string_decoder",
+    "sys",
+    "timers",
+    "tls",
+    "trace_events",
+    "tty",
+    "url",
+    "util",
+    "v8",
+    "vm",
+    "wasi",
+    "worker_threads",
+    "zlib",
+];
+
+/// The packages a JavaScript text imports or requires by a bare specifier, each as the folder
+/// it is in under `node_modules/` (`lodash` for `lodash/fp`, `@scope/pkg` for
+/// `@scope/pkg/sub`); Node's own modules, URLs, absolute and relative specifiers are not
+/// packages.
+fn javascript_packages(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for literal in import_literals(text) {
+        if literal.starts_with('.') || literal.starts_with('/') || literal.contains(':') {
+            continue;
+        }
+        let mut parts = literal.split('/');
+        let first = parts.next().unwrap_or_default();
+        let name = match first.strip_prefix('@') {
+            Some(scope) if !scope.is_empty() => match parts.next() {
+                Some(pkg) if !pkg.is_empty() => format!("{first}/{pkg}"),
+                _ => continue,
+            },
+            Some(_) => continue,
+            None => first.to_owned(),
+        };
+        let plain = |n: &str| {
+            n.split('/').all(|seg| !seg.is_empty() && seg != "." && seg != "..")
+                && n.chars().all(|c| c.is_ascii_alphanumeric() || "-_.@/~".contains(c))
+        };
+        if plain(&name) && !NODE_BUILTINS.contains(&name.as_str()) && !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
 /// The string literals a JavaScript text imports or requires that start with `./` or `../`:
 /// `import x from './a.mjs'`, `import './a.js'`, `export * from "../b"`, `require('./c')`,
 /// `import('./d.js')`.
 fn javascript_specifiers(text: &str) -> Vec<String> {
+    import_literals(text)
+        .into_iter()
+        .filter(|l| l.starts_with("./") || l.starts_with("../"))
+        .collect()
+}
+
+/// Every string literal a JavaScript text imports, requires or re-exports from
+/// ([`is_import_context`]).
+fn import_literals(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
     let mut i = 0;
@@ -167,9 +270,7 @@ fn javascript_specifiers(text: &str) -> Vec<String> {
                 bytes[start..].iter().position(|&b| b == quote || b == b'\n').map(|e| start + e);
             let Some(end) = end else { break };
             let literal = &text[start..end];
-            if (literal.starts_with("./") || literal.starts_with("../"))
-                && is_import_context(&text[..i])
-            {
+            if !literal.is_empty() && is_import_context(&text[..i]) {
                 out.push(literal.to_owned());
             }
             i = end + 1;

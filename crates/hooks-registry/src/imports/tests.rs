@@ -67,6 +67,35 @@ fn javascript_relative_specifiers_name_files_with_each_extension_node_tries() {
     assert!(!got.iter().any(|p| p.to_string_lossy().contains("node:fs")), "{got:?}");
 }
 
+/// A bare specifier names a package Node looks for in `node_modules/` of the script's folder
+/// and of each folder above it: the package's folder is protected whole in each (a scoped
+/// package as `@scope/pkg`, a subpath as its package); Node's own modules (`fs`,
+/// `node:child_process`), URLs, relative and absolute specifiers, and strings that are not
+/// imported name no package, nor do names that would climb out of `node_modules/`.
+#[test]
+fn javascript_packages_are_protected_in_every_node_modules_node_looks_in() {
+    let text = "import quote from 'shell-quote';\nconst { z } = require(\"@acme/policy/rules\");\n\
+        import fp from 'lodash/fp';\nimport fs from 'fs';\nimport cp from 'node:child_process';\n\
+        import x from 'https://example.invalid/x.js';\nimport r from './rel.js';\n\
+        import up from '@acme/..';\nimport dot from '..';\nconst s = 'not-imported';\n\
+        import path from 'path';\nexport * from 'reexported';\n";
+    let got = folders(Language::JavaScript, text);
+    for package in ["shell-quote", "@acme/policy", "lodash", "reexported"] {
+        for folder in ["/repo/scripts", "/repo", "/"] {
+            let path = Path::new(folder).join("node_modules").join(package);
+            assert!(got.contains(&path), "{}: {got:?}", path.display());
+        }
+    }
+    let names: std::collections::BTreeSet<String> = got
+        .iter()
+        .filter_map(|p| p.to_str()?.split("/node_modules/").nth(1).map(str::to_owned))
+        .collect();
+    assert_eq!(
+        names.into_iter().collect::<Vec<_>>(),
+        ["@acme/policy", "lodash", "reexported", "shell-quote"]
+    );
+}
+
 #[test]
 fn the_language_comes_from_the_interpreter_else_the_extension() {
     assert_eq!(Language::of(Some("python3.12"), Path::new("x")), Some(Language::Python));
