@@ -61,14 +61,7 @@ pub fn follow(step: FollowStep, bytes: &[u8]) -> Vec<Followed> {
 /// The hook files a plugin's manifest names, as hook files of its folder (`.`).
 fn manifest(bytes: &[u8]) -> Vec<Followed> {
     let Ok(root) = serde_json::from_slice::<Value>(bytes) else { return Vec::new() };
-    let named: Vec<String> = match root.get("hooks") {
-        Some(Value::String(path)) => vec![path.clone()],
-        Some(Value::Array(list)) => {
-            list.iter().filter_map(Value::as_str).map(str::to_owned).collect()
-        }
-        _ => Vec::new(),
-    };
-    let named: Vec<String> = named.into_iter().filter(|p| !p.is_empty()).collect();
+    let named = hooks_schema::plugin_hook_paths(root.get("hooks"));
     if named.is_empty() {
         return Vec::new();
     }

@@ -21,7 +21,8 @@ pub use self::{
         Followed, FormatDirs, ManagedDir, Ownership, ProjectFolders, UserDir,
     },
     plugins::{
-        PluginLayout, marketplace_hooks_run_by, plugin_hooks_run_by, replace_shell_variable,
+        PluginLayout, marketplace_hooks_run_by, plugin_hook_paths, plugin_hooks_run_by,
+        replace_shell_variable,
     },
     set::{FormatSet, FormatSetError, UnknownFormat},
 };

@@ -151,8 +151,8 @@ pub use crate::{
         AgentFolder, AgentIndex, AgentLink, Claim, FileContent, FileLocation, FilePattern,
         FollowStep, Followed, FormatDescriptor, FormatDirs, FormatSet, FormatSetError, ManagedDir,
         NativeEvent, Ownership, ParseContext, PluginLayout, ProjectFolders, ReviewRecordError,
-        SourceSummary, UnknownFormat, UserDir, marketplace_hooks_run_by, plugin_hooks_run_by,
-        replace_shell_variable,
+        SourceSummary, UnknownFormat, UserDir, marketplace_hooks_run_by, plugin_hook_paths,
+        plugin_hooks_run_by, replace_shell_variable,
     },
     host::{
         EDITED_PATH_ARGS, HostAnswer, HostCodec, HostError, HostInput, InstallTarget,

@@ -119,7 +119,7 @@ impl PluginLayout {
         for plugin in plugins {
             let Some(source) = plugin.get("source").and_then(Value::as_str) else { continue };
             let folder = PluginLayout::entry_folder(source, plugin_root);
-            out.push(self.plugin(folder, hook_paths(plugin.get("hooks"))));
+            out.push(self.plugin(folder, plugin_hook_paths(plugin.get("hooks"))));
         }
         out
     }
@@ -130,7 +130,7 @@ impl PluginLayout {
     /// folder for Copilot CLI); nothing when it names none (inline hooks sit in the manifest,
     /// which is read as a hook file already).
     pub fn plugin_manifest(&self, manifest: &Value) -> Vec<Followed> {
-        let parts = hook_paths(manifest.get("hooks"));
+        let parts = plugin_hook_paths(manifest.get("hooks"));
         if parts.is_empty() {
             return Vec::new();
         }
@@ -143,9 +143,16 @@ impl PluginLayout {
     }
 }
 
-/// The hook files a manifest's `hooks` names: a path, or a list of paths (an object holds the
-/// hooks themselves, in the manifest).
-fn hook_paths(hooks: Option<&Value>) -> Vec<String> {
+/// The hook files a plugin manifest's `hooks` names: a path, or a list of paths (an object
+/// holds the hooks themselves, in the manifest), empty ones left out. The agents that take
+/// their plugins' layout from Claude Code's (Claude Code, Copilot CLI, Codex) read `hooks`
+/// alike.
+///
+/// ```
+/// let manifest = serde_json::json!({"hooks": ["./a.json", 3, "", "./b.json"]});
+/// assert_eq!(hooks_schema::plugin_hook_paths(manifest.get("hooks")), ["./a.json", "./b.json"]);
+/// ```
+pub fn plugin_hook_paths(hooks: Option<&Value>) -> Vec<String> {
     let paths: Vec<&Value> = match hooks {
         Some(Value::String(_)) => hooks.into_iter().collect(),
         Some(Value::Array(list)) => list.iter().collect(),
