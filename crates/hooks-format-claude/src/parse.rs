@@ -5,6 +5,7 @@
 
 use std::{
     collections::{BTreeSet, HashMap},
+    ops::Range,
     path::{Path, PathBuf},
     sync::Arc,
     time::Duration,
@@ -622,11 +623,9 @@ pub fn parse_plugin_hooks(bytes: &[u8], path: &Path, base: Option<&Path>) -> Par
         }
         Held::Entry(None) => None,
     };
-    let mut ends = held.iter().skip(1).map(|(start, _)| *start).chain([parsed.definitions.len()]);
-    for (start, what) in &held {
-        let end = ends.next().unwrap_or(*start);
+    for (range, what) in &held {
         let Some(root) = plugin_root(what) else { continue };
-        for d in parsed.definitions.get_mut(*start..end).into_iter().flatten() {
+        for d in parsed.definitions.get_mut(range.clone()).into_iter().flatten() {
             match &mut d.command {
                 HookCommand::Shell { script, .. } => *script = plugin_root_in_shell(script, &root),
                 HookCommand::Exec { program, args } => {
@@ -820,9 +819,9 @@ impl Reader<'_> {
     }
 
     /// A file of a plugin's ([`parse_plugin_hooks`]): the `hooks` it holds as an object, and
-    /// each marketplace entry's; for each, the index of its first definition and whose they
-    /// are, in document order.
-    fn plugin_file(&mut self, root: &Node) -> Vec<(usize, Held)> {
+    /// each marketplace entry's; for each, the definitions read from it and whose they are, in
+    /// document order.
+    fn plugin_file(&mut self, root: &Node) -> Vec<(Range<usize>, Held)> {
         let is_object = |n: &Node| matches!(n.kind, hooks_json::Kind::Object(_));
         let holds_hooks = |n: &Node| n.get("hooks").is_some_and(|m| is_object(&m.value));
         if !is_object(root) {
@@ -831,8 +830,9 @@ impl Reader<'_> {
         }
         let mut held = Vec::new();
         if holds_hooks(root) {
-            held.push((self.out.definitions.len(), Held::Own));
+            let start = self.out.definitions.len();
             self.front_matter(root);
+            held.push((start..self.out.definitions.len(), Held::Own));
         }
         let plugin_root = root
             .get("metadata")
@@ -845,9 +845,10 @@ impl Reader<'_> {
         for (i, entry) in entries.iter().enumerate().filter(|(_, e)| holds_hooks(e)) {
             let source = entry.get("source").and_then(|m| m.value.as_str());
             let folder = source.map(|s| PluginLayout::entry_folder(s, plugin_root));
-            held.push((self.out.definitions.len(), Held::Entry(folder)));
+            let start = self.out.definitions.len();
             self.prefix = format!("plugins[{i}].");
             self.front_matter(entry);
+            held.push((start..self.out.definitions.len(), Held::Entry(folder)));
         }
         self.prefix.clear();
         held
