@@ -20,8 +20,13 @@ fn f() -> FormatSet {
 }
 
 fn touch(path: &Path) {
+    write(path, "{}");
+}
+
+/// Writes `text` to `path`, making its folder.
+fn write(path: &Path, text: &str) {
     fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, b"{}").unwrap();
+    fs::write(path, text).unwrap();
 }
 
 fn one(dir: &Path) -> (PathBuf, FormatId) {
@@ -1075,10 +1080,6 @@ fn claude_code_s_local_marketplaces_are_followed_to_their_plugins() {
     let home = tmp.path().join("home");
     let plugins = home.join(".claude/plugins");
     let market = tmp.path().join("work/market");
-    let write = |path: &Path, text: &str| {
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
-    };
     write(
         &plugins.join("known_marketplaces.json"),
         &format!(
@@ -1261,10 +1262,6 @@ fn a_star_in_a_file_to_read_next_leads_from_each_entry() {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
     let copy = home.join(".codex/plugins/cache/m/p");
-    let write = |path: &Path, text: &str| {
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
-    };
     write(&home.join(".codex/config.toml"), "[plugins.\"p@m\"]\nenabled = true\n");
     for (version, named) in [("1.0.0", "./gate.json"), ("2.0.0", "./a/b/deep.json")] {
         write(
