@@ -803,6 +803,7 @@ fn build_runtime(
             reg.set_user_paths(UserPaths {
                 home: config.home_dir.clone().and_then(|h| AbsPathBuf::new(h).ok()),
                 config_dir: config.config_dir.clone().and_then(|d| AbsPathBuf::new(d).ok()),
+                program_path: crate::trust::program_path(&config.shell_startup),
             });
             let mut expected = hooks_sources::expected_files(
                 formats,

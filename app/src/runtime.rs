@@ -283,6 +283,7 @@ impl HookRuntime {
             let user_paths = hooks_registry::UserPaths {
                 home: rt.config.home_dir.clone().and_then(|h| AbsPathBuf::new(h).ok()),
                 config_dir: rt.config.config_dir.clone().and_then(|d| AbsPathBuf::new(d).ok()),
+                program_path: crate::trust::program_path(&rt.config.shell_startup),
             };
             // One batch, one snapshot: each change published on its own would resolve every
             // format's expected file paths again for the protected set.

@@ -202,11 +202,17 @@ pub fn protect_engine_folders(
     }
 }
 
+/// The folders of `$PATH` in `shell` as the registry looks programs up in them: where a
+/// Python interpreter a hook runs by name is found (finding F47).
+pub fn program_path(shell: &ShellStartupDirs) -> Vec<AbsPathBuf> {
+    shell.path.iter().filter_map(|f| AbsPathBuf::new(f.clone()).ok()).collect()
+}
+
 /// The user's directories hooks' commands are read with, as the runtime sets them
 /// (`~`, and Chrys's config directory for `${chrys_home}`).
 pub fn user_paths(home: Option<&Path>, config_dir: Option<&Path>) -> UserPaths {
     let abs = |p: Option<&Path>| p.and_then(|p| AbsPathBuf::new(p.to_path_buf()).ok());
-    UserPaths { home: abs(home), config_dir: abs(config_dir) }
+    UserPaths { home: abs(home), config_dir: abs(config_dir), ..UserPaths::default() }
 }
 
 /// One hook file as read now: what `hooks trust` shows and pins.

@@ -738,6 +738,99 @@ fn a_python_environment_a_hook_runs_is_protected() {
     guard_refusing(project.path(), home.path(), &paths, 5);
 }
 
+/// `hooks guard --json` over `paths` for the project `root` with `home`, the hooks' `PATH`
+/// being `path`: whether each was allowed.
+fn guard_with_path(root: &Path, home: &Path, path: &str, paths: &[&str]) -> Vec<bool> {
+    let (r, cfg) = (root.to_str().expect("utf-8"), home.to_str().expect("utf-8"));
+    let mut args = vec!["guard", "--root", r, "--cwd", r, "--config-dir", cfg, "--json"];
+    args.extend_from_slice(paths);
+    let o = hooks_in_env(root, &args, "", &[("HOME", home), ("PATH", Path::new(path))]);
+    allowed(&json_lines(&o.stdout))
+}
+
+/// A hook that runs Python by name runs the first `python3` on its `PATH`, and that
+/// interpreter's installation starts every run (finding F47): an activated project `.venv`
+/// (its `site-packages`, its `pyvenv.cfg`, the base installation it links to), a pyenv shim
+/// (the whole `~/.pyenv`: every version it may pick, its `pyenv.d` hooks). Out of the agent's
+/// reach, existing or not, however the hook names Python (a name with a version, `env`, a
+/// `#!` line, a line of a shell script it runs); the installation not found first, and the
+/// venv of a hook that runs no Python, are not.
+#[test]
+fn the_installation_of_a_python_found_on_path_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let tools = TestDir::new();
+    let base = tools.script("base/bin/python3.12", "#!/bin/sh\n");
+    std::fs::create_dir_all(project.path().join(".venv/bin")).expect("venv");
+    std::os::unix::fs::symlink(&base, project.path().join(".venv/bin/python3")).expect("link");
+    let home_line = format!("home = {}\n", tools.path().join("base/bin").display());
+    project.write(".venv/pyvenv.cfg", &home_line);
+    let pyenv = home.path().join(".pyenv");
+    let shim = format!("#!/usr/bin/env bash\nexport PYENV_ROOT=\"{}\"\n", pyenv.display());
+    home.script(".pyenv/shims/python3", &shim);
+    home.script(".pyenv/shims/python3.12", &shim);
+    home.write(".claude/hooks/gate.py", "import sys\nsys.exit(2)\n");
+    home.write(".claude/settings.json", &claude_settings(&["python3 ~/.claude/hooks/gate.py"]));
+    let venv_first = format!(
+        "{}:{}:/usr/bin:/bin",
+        project.path().join(".venv/bin").display(),
+        pyenv.join("shims").display()
+    );
+    let text = |p: std::path::PathBuf| p.to_str().expect("utf-8").to_owned();
+    let site_pth = text(pyenv.join("versions/3.12.1/lib/python3.12/site-packages/zz-agent.pth"));
+    let venv_paths = [
+        ".venv/lib/python3.12/site-packages/zz-agent.pth".to_owned(),
+        ".venv/pyvenv.cfg".to_owned(),
+        text(tools.path().join("base/lib/python3.12/os.py")),
+        text(tools.path().join("base/pyvenv.cfg")),
+        site_pth.clone(),
+        ".venv/share/notes.txt".to_owned(),
+        "src/app.py".to_owned(),
+    ];
+    let venv_paths: Vec<&str> = venv_paths.iter().map(String::as_str).collect();
+    let found = guard_with_path(project.path(), home.path(), &venv_first, &venv_paths);
+    assert_eq!(found, [false, false, false, false, true, true, true]);
+
+    // A pyenv shim first: the whole of `~/.pyenv`.
+    let shims_first = format!("{}:/usr/bin:/bin", pyenv.join("shims").display());
+    let pyenv_paths = [
+        site_pth,
+        text(pyenv.join("pyenv.d/exec/zz.bash")),
+        text(pyenv.join("version")),
+        text(home.path().join(".pyenv-notes.txt")),
+        ".venv/lib/python3.12/site-packages/zz-agent.pth".to_owned(),
+    ];
+    let pyenv_paths: Vec<&str> = pyenv_paths.iter().map(String::as_str).collect();
+    let found = guard_with_path(project.path(), home.path(), &shims_first, &pyenv_paths);
+    assert_eq!(found, [false, false, false, true, true]);
+
+    // However the hook names Python: a name with a version through `env`, with options that
+    // turn the user's site off (not the installation's), a project hook's `#!` line, a line
+    // of the shell script a hook runs.
+    for (script, text) in [
+        ("", ""),
+        (".claude/hooks/check.py", "#!/usr/bin/env python3\nimport sys\nsys.exit(2)\n"),
+        (".claude/hooks/gate.sh", "#!/bin/sh\nexec python3 \"$(dirname \"$0\")/check.py\"\n"),
+    ] {
+        let repo = TestDir::new();
+        let bare = TestDir::new();
+        if script.is_empty() {
+            bare.write(".claude/settings.json", &claude_settings(&["env python3.12 -I x.py"]));
+        } else {
+            repo.script(script, text);
+            repo.write(".claude/settings.json", &claude_settings(&[script]));
+        }
+        let found = guard_with_path(repo.path(), bare.path(), &shims_first, &pyenv_paths[..4]);
+        assert_eq!(found, [false, false, false, true], "{script}");
+    }
+
+    // A hook that runs no Python: the venv on `PATH` stays the agent's to edit.
+    let shell_only = TestDir::new();
+    shell_only.write(".claude/settings.json", &claude_settings(&["bash ~/.claude/hooks/gate.sh"]));
+    let found = guard_with_path(project.path(), shell_only.path(), &venv_first, &venv_paths[..4]);
+    assert_eq!(found, [true, true, true, true]);
+}
+
 /// A JavaScript hook's bare imports come from `node_modules/` of its folder or of a folder
 /// above it, the nearest winning: the packages it imports are out of the agent's reach in
 /// each (the project's copy in use, and one created nearer that would shadow it); other

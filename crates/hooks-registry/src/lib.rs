@@ -29,6 +29,7 @@ mod imports;
 mod paths;
 mod policy;
 mod protect;
+mod pythons;
 mod registry;
 mod scripts;
 mod shell;

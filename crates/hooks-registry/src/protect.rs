@@ -15,7 +15,7 @@ use hooks_schema::{
 use crate::{
     paths::{PathHashing, canonicalize, is_normal, normalize_lexically},
     scripts::{
-        CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_with_templates,
+        CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_with_templates, is_python,
         normalize_relative,
     },
 };
@@ -645,6 +645,11 @@ pub struct UserPaths {
     pub home: Option<AbsPathBuf>,
     /// The user's configuration directory (Chrys's `${chrys_home}`).
     pub config_dir: Option<AbsPathBuf>,
+    /// The folders of the `PATH` hooks run with (the agent's, which the engine inherits), in
+    /// order: where a Python interpreter a hook runs by name is found, whose installation is
+    /// then protected ([`crate::CommandAnalysis::pythons_on_path`]). Empty: nothing is looked
+    /// up.
+    pub program_path: Vec<AbsPathBuf>,
 }
 
 /// Where a hook's paths start from once its launch is placed: one directory, or any folder
@@ -666,6 +671,8 @@ pub(crate) struct Placed<'a> {
     pub home: Option<&'a AbsPathBuf>,
     /// The user's configuration directory (Chrys's `${chrys_home}`).
     pub config_dir: Option<&'a AbsPathBuf>,
+    /// The folders of the hooks' `PATH` ([`UserPaths::program_path`]).
+    pub program_path: &'a [AbsPathBuf],
 }
 
 /// The files one definition runs or reads, placed: exact paths, patterns, and why the
@@ -792,6 +799,7 @@ pub fn definition_files(
         project_root: placement.project_root.as_ref(),
         home: placement.user.home.as_ref(),
         config_dir: placement.user.config_dir.as_ref(),
+        program_path: &placement.user.program_path,
     };
     let keep = |role: PathRole| roles.contains(&role);
     let mut resolver = Resolver::default();
@@ -870,12 +878,22 @@ fn protect_definition_roles(
     // read when the caller keeps that role (the guard's protection, what `hooks trust` pins).
     let read_scripts = keep(PathRole::Sourced);
     let mut scripts = Vec::new();
+    // The Python interpreters it runs, by name or by a path placed here: what each starts
+    // from is found on the file system (F47).
+    let mut pythons: Vec<PathBuf> = Vec::new();
     for named in analysis.paths.iter().filter(|p| keep(p.role)) {
         let Some(locs) = locs_of(named, launch, placed, Some(&mut out.uncertain)) else {
             continue;
         };
         for loc in &locs {
             protect_at(&mut out, loc, &named.path, named.role, resolver);
+            if named.role == PathRole::Program
+                && named.path.file_name().and_then(|n| n.to_str()).is_some_and(is_python)
+                && let Loc::Dir(dir) = loc
+                && let Ok(full) = dir.join(&named.path)
+            {
+                pythons.push(normalize_abs(&full).into_path_buf());
+            }
             if read_scripts
                 && matches!(named.role, PathRole::Program | PathRole::Script)
                 && let Loc::Dir(dir) = loc
@@ -892,6 +910,17 @@ fn protect_definition_roles(
             for loc in &locate(dir, placed) {
                 protect_at(&mut out, loc, Path::new(rel), PathRole::Loaded, resolver);
             }
+        }
+    }
+    if keep(PathRole::Modules) {
+        pythons.extend(
+            analysis
+                .pythons_on_path
+                .iter()
+                .filter_map(|name| crate::pythons::find_program(name, placed.program_path)),
+        );
+        for python in &pythons {
+            protect_python_installation(&mut out, python, placed, resolver);
         }
     }
     if read_scripts {
@@ -1010,9 +1039,15 @@ fn protect_sourced(
                     dirs.push(caller_dir.clone());
                 }
                 for dir in dirs {
-                    named.extend(
-                        crate::scripts::analyse_script_text(&read.text, dir.as_deref()).paths,
-                    );
+                    let analysis = crate::scripts::analyse_script_text(&read.text, dir.as_deref());
+                    named.extend(analysis.paths);
+                    for name in &analysis.pythons_on_path {
+                        if let Some(python) =
+                            crate::pythons::find_program(name, placed.program_path)
+                        {
+                            protect_python_installation(out, &python, placed, resolver);
+                        }
+                    }
                 }
             }
             ScriptLanguage::Other(language) => {
@@ -1022,6 +1057,16 @@ fn protect_sourced(
                 if read.starts_python {
                     // Run by its `#!` line, it starts from the user's site as `python3` does.
                     named.extend(crate::scripts::python_user_site());
+                }
+                // And from the installation its `#!` line names, by its path or by a name
+                // `env` finds on `PATH`.
+                let python = match read.python.as_deref() {
+                    Some(word) if word.starts_with('/') => Some(PathBuf::from(word)),
+                    Some(name) => crate::pythons::find_program(name, placed.program_path),
+                    None => None,
+                };
+                if let Some(python) = python {
+                    protect_python_installation(out, &python, placed, resolver);
                 }
             }
         }
@@ -1068,6 +1113,9 @@ struct ReadScript {
     /// Whether its `#!` line starts a Python interpreter that loads the user's site (not
     /// turned off there with `-s`, `-I` or `-S`).
     starts_python: bool,
+    /// The Python interpreter its `#!` line runs, as written there: a path
+    /// (`#!/usr/bin/python3`), or the name `env` looks up (`#!/usr/bin/env python3`).
+    python: Option<String>,
 }
 
 /// `path` read when it is a script whose loads are followed: a regular file whose first line
@@ -1088,6 +1136,7 @@ fn read_script(path: &Path) -> Option<ReadScript> {
     (&mut file).take(SCRIPT_HEAD).read_to_end(&mut bytes).ok()?;
     let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
     let mut starts_python = false;
+    let mut python = None;
     let language = match first.strip_prefix(b"#!") {
         Some(line) => {
             let line = String::from_utf8_lossy(line);
@@ -1104,6 +1153,7 @@ fn read_script(path: &Path) -> Option<ReadScript> {
                         .map(crate::shell::Word::lit)
                         .collect();
                     starts_python = !crate::scripts::python_skips_user_site(&options);
+                    python = shebang_program(&line);
                 }
                 ScriptLanguage::Other(language)
             }
@@ -1124,7 +1174,37 @@ fn read_script(path: &Path) -> Option<ReadScript> {
         truncated,
         language,
         starts_python,
+        python,
     })
+}
+
+/// The program a `#!` line's text runs, as written: its first word, or the word `env` runs.
+fn shebang_program(line: &str) -> Option<String> {
+    let mut words = line.split_whitespace();
+    let first = words.next()?;
+    if crate::scripts::basename(first) == "env" {
+        return words.find(|w| !w.starts_with('-') && !w.contains('=')).map(str::to_owned);
+    }
+    Some(first.to_owned())
+}
+
+/// Protects what the Python interpreter at `python` starts from
+/// ([`crate::pythons::python_installation`]), each folder or file whole and not pinned (an
+/// installation changes with every package installed): a folder that holds the home, the
+/// directory hooks run in or the project would refuse every edit there, and is left out.
+fn protect_python_installation(
+    out: &mut DefinitionProtection,
+    python: &Path,
+    placed: Placed<'_>,
+    resolver: &mut Resolver,
+) {
+    let held = [placed.home, Some(placed.working_dir), placed.project_root];
+    for found in crate::pythons::python_installation(python) {
+        if held.iter().flatten().any(|h| h.as_path().starts_with(&found)) {
+            continue;
+        }
+        protect_at(out, &Loc::Dir(root()), &found, PathRole::Modules, resolver);
+    }
 }
 
 /// The program a `#!` line's text runs: its first word's name, or the program `env` runs.

@@ -1512,6 +1512,7 @@ fn compile(
                     project_root: project_root.as_ref(),
                     home: user_paths.home.as_ref(),
                     config_dir: user_paths.config_dir.as_ref(),
+                    program_path: &user_paths.program_path,
                 };
                 let mut found = protect_definition(analysis, placed, &mut resolver);
                 let mut def = def.clone();

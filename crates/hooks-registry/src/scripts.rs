@@ -97,6 +97,12 @@ pub struct CommandAnalysis {
     pub paths: Vec<NamedPath>,
     /// Why the command could not be analysed with confidence (empty when it could).
     pub uncertain: Vec<String>,
+    /// The Python interpreters the command runs by name (`python3`, `python3.12`), sorted,
+    /// without duplicates: the hook finds each on its `PATH`, and the installation it finds
+    /// there starts every run (its `site-packages`' `.pth` files, its standard library), so
+    /// the registry looks each up where [`crate::UserPaths::program_path`] says and protects
+    /// what it finds (`specs/guard.md`).
+    pub pythons_on_path: Vec<String>,
 }
 
 /// Analyses what `command` runs and reads.
@@ -362,6 +368,8 @@ struct Walk {
     /// The folders the line puts on `PATH` (`PATH=./node_modules/.bin:$PATH eslint`), where
     /// a program named without a `/` may then be found.
     search_path: Vec<Word>,
+    /// Python interpreters run by name ([`CommandAnalysis::pythons_on_path`]).
+    pythons_on_path: Vec<String>,
 }
 
 impl Walk {
@@ -396,7 +404,13 @@ impl Walk {
         self.paths.dedup();
         self.uncertain.sort();
         self.uncertain.dedup();
-        CommandAnalysis { paths: self.paths, uncertain: self.uncertain }
+        self.pythons_on_path.sort();
+        self.pythons_on_path.dedup();
+        CommandAnalysis {
+            paths: self.paths,
+            uncertain: self.uncertain,
+            pythons_on_path: self.pythons_on_path,
+        }
     }
 
     fn note(&mut self, why: impl Into<String>) {
@@ -516,6 +530,10 @@ impl Walk {
             self.add_text(&text, PathRole::Program, dirs);
         }
         let name = basename(&text);
+        if !text.contains('/') && is_python(name) {
+            // Found on `PATH` when the hook runs: the registry looks it up.
+            self.pythons_on_path.push(name.to_owned());
+        }
         match name {
             "!" | "{" | "}" | "if" | "then" | "elif" | "else" | "fi" | "do" | "done" | "while"
             | "until" | "time" | "coproc" | "export" | "local" | "readonly" | "declare"
@@ -1703,11 +1721,7 @@ pub(crate) fn python_skips_user_site(args: &[Word]) -> bool {
 /// `pyvenv.cfg` (which names the installation a virtual environment takes its standard
 /// library from). Nothing for another program or another folder.
 fn python_environment(program: &Path) -> Vec<(PathBuf, PathRole)> {
-    let is_python = program
-        .file_name()
-        .and_then(|n| n.to_str())
-        .and_then(interpreter)
-        .is_some_and(|i| i.names.contains(&"python"));
+    let is_python = program.file_name().and_then(|n| n.to_str()).is_some_and(is_python);
     let prefix = program.parent().filter(|b| b.file_name().is_some_and(|n| n == "bin"));
     match prefix.and_then(Path::parent) {
         Some(prefix) if is_python => vec![
@@ -1716,6 +1730,12 @@ fn python_environment(program: &Path) -> Vec<(PathBuf, PathRole)> {
         ],
         _ => Vec::new(),
     }
+}
+
+/// Whether a program's name is a Python interpreter's (`python`, `python3`, `python3.12`,
+/// `pypy3`).
+pub(crate) fn is_python(name: &str) -> bool {
+    interpreter(name).is_some_and(|i| i.names.contains(&"python"))
 }
 
 /// [`PYTHON_USER_SITE`] as paths a Python program loads, each protected whole

@@ -124,7 +124,7 @@ fn a_protected_set_resolves_only_a_new_roots_place_and_the_places_something_chan
     let snap = r.snapshot();
     assert_eq!(snap.protected_paths().places_resolved(), 3, "a, c and outside every project");
     assert_eq!(listed(&snap, std::slice::from_ref(&user)), afresh(&snap, &e));
-    r.set_user_paths(UserPaths { home: Some(root("home")), config_dir: None });
+    r.set_user_paths(UserPaths { home: Some(root("home")), ..UserPaths::default() });
     assert_eq!(r.snapshot().protected_paths().places_resolved(), 3);
 }
 

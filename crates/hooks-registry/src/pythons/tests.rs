@@ -1,0 +1,139 @@
+//! Tests for finding a Python interpreter and the installation it starts from.
+
+use std::{
+    os::unix::fs::{PermissionsExt, symlink},
+    path::{Path, PathBuf},
+};
+
+use hooks_schema::AbsPathBuf;
+
+use super::{find_program, python_installation};
+
+/// Writes `text` at `path` (its folders made), executable when `exec`.
+fn write(path: &Path, text: &str, exec: bool) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+    let mode = if exec { 0o755 } else { 0o644 };
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+fn abs(path: PathBuf) -> AbsPathBuf {
+    AbsPathBuf::new(path).unwrap()
+}
+
+#[test]
+fn a_program_is_the_first_executable_of_its_name_on_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = &crate::paths::canonicalize(dir.path()).unwrap().into_path_buf();
+    write(&d.join("a/python3"), "not executable", false);
+    std::fs::create_dir_all(d.join("b/python3")).unwrap();
+    write(&d.join("c/python3"), "#!/bin/sh\n", true);
+    write(&d.join("d/python3"), "#!/bin/sh\n", true);
+    let folders: Vec<AbsPathBuf> = ["missing", "a", "b", "c", "d"].map(|f| abs(d.join(f))).into();
+    assert_eq!(find_program("python3", &folders), Some(d.join("c/python3")));
+    assert_eq!(find_program("python3.99", &folders), None);
+    // A name with a `/` is no program looked up on `PATH`.
+    assert_eq!(find_program("c/python3", &[abs(d.to_path_buf())]), None);
+    assert_eq!(find_program("", &folders), None);
+}
+
+#[test]
+fn a_virtual_environment_starts_from_its_lib_its_config_and_its_base_installation() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = &crate::paths::canonicalize(dir.path()).unwrap().into_path_buf();
+    // A base installation (a pyenv version, a uv-managed Python) and a venv linked to it.
+    write(&d.join("base/bin/python3.12"), "#!/bin/sh\n", true);
+    std::fs::create_dir_all(d.join("venv/bin")).unwrap();
+    symlink(d.join("base/bin/python3.12"), d.join("venv/bin/python3")).unwrap();
+    let home = d.join("base/bin");
+    write(
+        &d.join("venv/pyvenv.cfg"),
+        &format!("home = {}\nversion = 3.12.1\n", home.display()),
+        false,
+    );
+    assert_eq!(
+        python_installation(&d.join("venv/bin/python3")),
+        vec![
+            d.join("base/lib"),
+            // Written, it would make the base installation take its library from elsewhere.
+            d.join("base/pyvenv.cfg"),
+            d.join("venv/lib"),
+            d.join("venv/pyvenv.cfg"),
+        ],
+    );
+    // A copy (`python -m venv --copies`): the base only through `pyvenv.cfg`'s `home`.
+    write(&d.join("copies/bin/python3"), "#!/bin/sh\n", true);
+    write(&d.join("copies/pyvenv.cfg"), &format!("home={}\n", home.display()), false);
+    assert_eq!(
+        python_installation(&d.join("copies/bin/python3")),
+        vec![d.join("base/lib"), d.join("copies/lib"), d.join("copies/pyvenv.cfg")],
+    );
+    // An installation: its `lib/`, and the `pyvenv.cfg` it would read if one were written.
+    assert_eq!(
+        python_installation(&d.join("base/bin/python3.12")),
+        vec![d.join("base/lib"), d.join("base/pyvenv.cfg")],
+    );
+}
+
+#[test]
+fn a_version_manager_s_shim_leads_to_the_manager_s_folder_and_the_root_it_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = &crate::paths::canonicalize(dir.path()).unwrap().into_path_buf();
+    let root = d.join("elsewhere/.pyenv");
+    write(
+        &d.join(".pyenv/shims/python3"),
+        &format!(
+            "#!/usr/bin/env bash\nset -e\nprogram=\"${{0##*/}}\"\n\nexport PYENV_ROOT=\"{}\"\nexec \"{}/libexec/pyenv\" exec \"$program\" \"$@\"\n",
+            root.display(),
+            root.display()
+        ),
+        true,
+    );
+    assert_eq!(python_installation(&d.join(".pyenv/shims/python3")), vec![d.join(".pyenv"), root]);
+    // asdf's and mise's shims name no root: the folder above `shims/`.
+    write(
+        &d.join(".asdf/shims/python3"),
+        "#!/usr/bin/env bash\nexec asdf exec python3 \"$@\"\n",
+        true,
+    );
+    assert_eq!(python_installation(&d.join(".asdf/shims/python3")), vec![d.join(".asdf")]);
+    // A root that is not an absolute path names nothing more.
+    write(&d.join("m/shims/python3"), "export PYENV_ROOT=\"$HOME/.pyenv\"\n", true);
+    assert_eq!(python_installation(&d.join("m/shims/python3")), vec![d.join("m")]);
+}
+
+#[test]
+fn a_program_in_another_folder_or_a_fifo_for_a_config_names_nothing_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = &crate::paths::canonicalize(dir.path()).unwrap().into_path_buf();
+    write(&d.join("tools/python3"), "#!/bin/sh\n", true);
+    assert!(python_installation(&d.join("tools/python3")).is_empty());
+    // A FIFO where `pyvenv.cfg` is read does not hold the reading.
+    write(&d.join("env/bin/python3"), "#!/bin/sh\n", true);
+    let made = std::process::Command::new("mkfifo").arg(d.join("env/pyvenv.cfg")).status();
+    assert!(made.unwrap().success());
+    assert_eq!(
+        python_installation(&d.join("env/bin/python3")),
+        vec![d.join("env/lib"), d.join("env/pyvenv.cfg")],
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Whatever a shim or a `pyvenv.cfg` holds, reading it ends, names absolute paths only,
+    /// and keeps what the program's folders name.
+    #[test]
+    fn any_shim_or_config_text_names_absolute_paths_only(text in "(?s).{0,300}", cfg in "(?s).{0,300}") {
+        let dir = tempfile::tempdir().unwrap();
+        let d = &crate::paths::canonicalize(dir.path()).unwrap().into_path_buf();
+        write(&d.join("m/shims/python3"), &text, true);
+        write(&d.join("v/bin/python3"), "", true);
+        write(&d.join("v/pyvenv.cfg"), &cfg, false);
+        let shim = python_installation(&d.join("m/shims/python3"));
+        let venv = python_installation(&d.join("v/bin/python3"));
+        proptest::prop_assert!(shim.iter().chain(&venv).all(|p| p.is_absolute()));
+        proptest::prop_assert!(shim.contains(&d.join("m")));
+        proptest::prop_assert!(venv.contains(&d.join("v/lib")) && venv.contains(&d.join("v/pyvenv.cfg")));
+    }
+}
