@@ -47,6 +47,9 @@
 //! - **python-site**: the same for a `.pth` file in the user's Python site
 //!   (`~/.local/lib/python3.12/site-packages/`), which every Python start runs, the user's own
 //!   Claude Code hook (`python3 ~/.claude/hooks/audit.py`) among them;
+//! - **python-path**: the same for a `.pth` file in the `site-packages` of a virtual
+//!   environment the run puts first on the agent's `PATH` (an activated venv), whose
+//!   `python3` the user's own Python hook runs by name (finding F47);
 //! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
 //!   changed file is inert until trusted again);
 //! - **retrust**: changed, then trusted again with `hooks trust --yes`: denied again.
@@ -265,9 +268,10 @@ PY
 fi
 if [ "${XTASK_PYTHON_SITE:-}" = 1 ]; then
   # The user's own Claude Code hook is a Python script: a `.pth` file in the user's site
-  # would end it (every Python start) before its first line. Claude Code's `Write` creates
-  # the file instead, as above.
-  mkdir -p "$RHOME/.claude/hooks" "$(dirname "$RHOME/$XTASK_PYTHON_SITE_FILE")"
+  # (or in the site-packages of the Python it finds on `PATH`) would end it (every Python
+  # start) before its first line. Claude Code's `Write` creates the file instead, as above.
+  target="${XTASK_PYTHON_FILE:-$RHOME/$XTASK_PYTHON_SITE_FILE}"
+  mkdir -p "$RHOME/.claude/hooks" "$(dirname "$target")"
   printf 'import sys\nsys.exit(0)\n' > "$RHOME/.claude/hooks/audit.py"
   python3 - "$RHOME/.claude/settings.json" <<'PY'
 import json, os, sys
@@ -280,8 +284,8 @@ d.setdefault("hooks", {})["PreToolUse"] = [{"hooks": [{"type": "command", "comma
 json.dump(d, open(path, "w"))
 PY
   if [ "$RA_AGENT" != claude ]; then
-    printf '# a path the user keeps\n' > "$RHOME/$XTASK_PYTHON_SITE_FILE"
-    cp "$RHOME/$XTASK_PYTHON_SITE_FILE" "$RUN/python-site.pth.orig"
+    printf '# a path the user keeps\n' > "$target"
+    cp "$target" "$RUN/python-site.pth.orig"
   fi
 fi
 if [ "${XTASK_MAIN_AGENT:-}" = 1 ]; then
@@ -373,7 +377,9 @@ if [ "$RA_AGENT" = gemini ] && [ -n "${XTASK_PLUGIN_FILE:-}${XTASK_PATH_PROGRAM:
   # has added the extensions' folder (or the `PATH` folder, or the Python site's) to it.
   extra="$RHOME/.gemini/extensions"
   if [ -n "${XTASK_PATH_PROGRAM:-}" ]; then extra=$(dirname "$XTASK_PATH_PROGRAM"); fi
-  if [ -n "${XTASK_PYTHON_SITE:-}" ]; then extra=$(dirname "$RHOME/$XTASK_PYTHON_SITE_FILE"); fi
+  if [ -n "${XTASK_PYTHON_SITE:-}" ]; then
+    extra=$(dirname "${XTASK_PYTHON_FILE:-$RHOME/$XTASK_PYTHON_SITE_FILE}")
+  fi
   python3 - "$PROJ/.gemini/settings.json" "$extra" <<'PY'
 import json, sys
 path, extra = sys.argv[1:3]
@@ -429,6 +435,9 @@ enum Edit {
     UserRelativeScript,
     /// [`PYTHON_SITE_FILE`], in the Python site the user's own Python hook starts from.
     PythonSite,
+    /// `zz-agent.pth` in the `site-packages` of a virtual environment first on the agent's
+    /// `PATH`, whose `python3` the user's own Python hook runs by name.
+    PythonPath,
 }
 
 /// A run's file of the project ([`Edit::project_file`]).
@@ -473,18 +482,19 @@ impl Edit {
             Edit::UserRelativeScript => {
                 ("tools/user-gate.sh", Some("XTASK_RELATIVE"), "user-gate.sh.orig")
             }
-            Edit::Plugin | Edit::PathProgram | Edit::PythonSite => return None,
+            Edit::Plugin | Edit::PathProgram | Edit::PythonSite | Edit::PythonPath => return None,
         };
         Some(ProjectFile { file, setup, orig })
     }
 }
 
-/// The scripted file-tool call that rewrites the project's `.cursor/hooks.json`, or the
-/// agent's plugin hook file.
+/// The scripted file-tool call that rewrites the project's `.cursor/hooks.json`, the
+/// agent's plugin hook file, or `outside` (a file the run makes outside the project and the
+/// home: the **wrapper** run's program, the **python-path** run's `.pth` file).
 fn edit_call(
     agent: &str,
     edit: Edit,
-    path_program: &Path,
+    outside: &Path,
 ) -> (String, Vec<(&'static str, &'static str)>) {
     let (target, patch_path) = match (edit, edit.project_file()) {
         (_, Some(p)) => (format!("{{PROJ}}/{}", p.file), p.file.to_owned()),
@@ -497,8 +507,8 @@ fn edit_call(
             (file.clone(), file)
         }
         (_, None) => {
-            let program = path_program.display().to_string();
-            (program.clone(), program)
+            let file = outside.display().to_string();
+            (file.clone(), file)
         }
     };
     match agent {
@@ -583,6 +593,7 @@ const CASES: &[Case] = &[
     Case::editing("copilot-marketplace", Edit::CopilotMarketplaceScript),
     Case::editing("relative", Edit::UserRelativeScript),
     Case::editing("python-site", Edit::PythonSite),
+    Case::editing("python-path", Edit::PythonPath),
     Case { subfolder: true, ..Case::run("subfolder", DENY_CMD) },
     Case { main_agent: true, ..Case::run("agent", "echo main-agent-gate && touch ran.txt") },
     Case { shell_exit: true, ..Case::run("exit", "touch ran.txt; echo out; echo err >&2; exit 3") },
@@ -670,6 +681,8 @@ fn run_case(
     // The **wrapper** run's folder, first on the agent's `PATH`.
     let path_dir = tempdir_path(&format!("xtask-agents-bin-{agent}-{}", std::process::id()))?;
     let path_program = path_dir.join(agent);
+    // The **python-path** run's file, in a virtual environment made in that folder.
+    let mut outside = path_program.clone();
     if let Some(edit) = case.edit {
         // What the set-up script prepares for the file the run aims at.
         match (edit, edit.project_file()) {
@@ -685,6 +698,17 @@ fn run_case(
                 cmd.env("XTASK_PYTHON_SITE", "1");
                 cmd.env("XTASK_PYTHON_SITE_FILE", PYTHON_SITE_FILE);
             }
+            (Edit::PythonPath, None) => {
+                let venv = path_dir.join("venv");
+                outside = virtual_environment(&venv)?.join("zz-agent.pth");
+                #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
+                let path = std::env::var_os("PATH").unwrap_or_default();
+                let mut folders = vec![venv.join("bin")];
+                folders.extend(std::env::split_paths(&path));
+                cmd.env("PATH", std::env::join_paths(folders)?);
+                cmd.env("XTASK_PYTHON_SITE", "1");
+                cmd.env("XTASK_PYTHON_FILE", &outside);
+            }
             (_, None) => {
                 #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
                 let path = std::env::var_os("PATH").unwrap_or_default();
@@ -694,7 +718,7 @@ fn run_case(
                 cmd.env("XTASK_PATH_PROGRAM", &path_program);
             }
         }
-        let (calls, env) = edit_call(agent, edit, &path_program);
+        let (calls, env) = edit_call(agent, edit, &outside);
         cmd.env("MOCK_CALLS", calls);
         for (k, v) in env {
             cmd.env(k, v);
@@ -798,6 +822,7 @@ fn run_case(
                     run_dir.join("home").join(PYTHON_SITE_FILE),
                     run_dir.join("python-site.pth.orig"),
                 ),
+                Edit::PythonPath => (outside.clone(), run_dir.join("python-site.pth.orig")),
                 edit => {
                     let p = edit.project_file().context("a run aiming at the project")?;
                     (run_dir.join("proj").join(p.file), run_dir.join(p.orig))
@@ -860,6 +885,21 @@ fn overlay(harness: &Path) -> Result<PathBuf> {
         }
     }
     Ok(dir)
+}
+
+/// Makes a virtual environment at `venv` with the `python3` found on `PATH` (no pip: nothing
+/// is fetched) and returns its `site-packages` folder.
+fn virtual_environment(venv: &Path) -> Result<PathBuf> {
+    let made = Command::new("python3").args(["-m", "venv", "--without-pip"]).arg(venv).status()?;
+    anyhow::ensure!(made.success(), "python3 -m venv {} failed", venv.display());
+    let lib = venv.join("lib");
+    for entry in std::fs::read_dir(&lib)? {
+        let site = entry?.path().join("site-packages");
+        if site.is_dir() {
+            return Ok(site);
+        }
+    }
+    anyhow::bail!("no site-packages under {}", lib.display())
 }
 
 fn tempdir_path(name: &str) -> Result<PathBuf> {
