@@ -219,11 +219,18 @@ fn inline_hooks(bytes: &[u8]) -> Option<Vec<u8>> {
     }
     let start = (hooks.as_ptr() as usize).checked_sub(bytes.as_ptr() as usize)?;
     let end = start.checked_add(hooks.len()).filter(|e| *e <= bytes.len())?;
+    // Columns count characters: each character around the document becomes one space (the
+    // rest of a multi-byte character is dropped), each line break stays.
     Some(
         bytes
             .iter()
             .enumerate()
-            .map(|(i, &b)| if (start..end).contains(&i) || b == b'\n' { b } else { b' ' })
+            .filter_map(|(i, &b)| match b {
+                _ if (start..end).contains(&i) => Some(b),
+                b'\n' => Some(b),
+                0x80..=0xBF => None,
+                _ => Some(b' '),
+            })
             .collect(),
     )
 }

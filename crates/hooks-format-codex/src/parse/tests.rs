@@ -248,6 +248,19 @@ fn a_plugin_s_manifest_and_the_files_it_names_hold_its_hooks() {
         assert!(matches!(&d.command, hooks_schema::HookCommand::Shell { script, .. }
             if script == "sh /h/.codex/plugins/cache/m/p/1.0.0/gate.sh"));
     }
+    // A multi-byte character before the document on its line is one column, as Codex's own
+    // reader counts it: the same column as three ASCII characters in its place.
+    let columns: Vec<Option<u32>> = ["é✓p", "abp"]
+        .map(|name| {
+            let text = format!(
+                r#"{{"name": "{name}", "hooks": {{"hooks": {{"PreToolUse": [{{"hooks": [{{"type": "command", "command": "x"}}]}}]}}}}}}"#
+            );
+            let parsed = crate::parse_plugin_hooks(text.as_bytes(), &manifest, kind, None);
+            parsed.expect("reads").definitions[0].column
+        })
+        .into();
+    assert_eq!(columns[0], columns[1]);
+    assert_eq!(columns[0], Some(63), "the handler object's column");
     let events = br#"{"name": "p", "hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x"}]}]}}"#;
     assert!(crate::parse_plugin_hooks(events, &manifest, kind, None).is_err());
     for none in [
