@@ -824,11 +824,44 @@ fn the_installation_of_a_python_found_on_path_is_protected() {
         assert_eq!(found, [false, false, false, true], "{script}");
     }
 
-    // A hook that runs no Python: the venv on `PATH` stays the agent's to edit.
+    // A hook that runs no interpreter: the venv on `PATH` stays the agent's to edit.
     let shell_only = TestDir::new();
     shell_only.write(".claude/settings.json", &claude_settings(&["bash ~/.claude/hooks/gate.sh"]));
     let found = guard_with_path(project.path(), shell_only.path(), &venv_first, &venv_paths[..4]);
     assert_eq!(found, [true, true, true, true]);
+}
+
+/// The same for Ruby (RubyGems loads from its installation at every start), Perl and Node
+/// found on the hooks' `PATH`: an rbenv shim's whole `~/.rbenv`, an nvm Node's `lib/`.
+#[test]
+fn the_installation_of_another_interpreter_found_on_path_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    home.script(".rbenv/shims/ruby", "#!/usr/bin/env bash\nexec rbenv exec ruby \"$@\"\n");
+    home.script(".nvm/versions/node/v22.1.0/bin/node", "#!/bin/sh\n");
+    home.script("perl5/perlbrew/perls/perl-5.38.0/bin/perl", "#!/bin/sh\n");
+    home.write(
+        ".claude/settings.json",
+        &claude_settings(&["ruby ~/gate.rb", "node ~/gate.mjs", "perl -w ~/gate.pl"]),
+    );
+    let path = format!(
+        "{}:{}:{}:/usr/bin:/bin",
+        home.path().join(".rbenv/shims").display(),
+        home.path().join(".nvm/versions/node/v22.1.0/bin").display(),
+        home.path().join("perl5/perlbrew/perls/perl-5.38.0/bin").display(),
+    );
+    let h = home.path();
+    let paths = [
+        h.join(".rbenv/versions/3.3.0/lib/ruby/3.3.0/rubygems.rb"),
+        h.join(".rbenv/plugins/ruby-build/bin/ruby-build"),
+        h.join(".nvm/versions/node/v22.1.0/lib/node/shell-quote/index.js"),
+        h.join("perl5/perlbrew/perls/perl-5.38.0/lib/5.38.0/strict.pm"),
+        h.join(".nvm/versions/node/v22.1.0/share/doc/node/README.md"),
+        h.join("perl5/notes.txt"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(|p| p.to_str().expect("utf-8")).collect();
+    let found = guard_with_path(project.path(), home.path(), &path, &paths);
+    assert_eq!(found, [false, false, false, false, true, true]);
 }
 
 /// A JavaScript hook's bare imports come from `node_modules/` of its folder or of a folder

@@ -16,7 +16,7 @@ use crate::{
     paths::{PathHashing, canonicalize, is_normal, normalize_lexically},
     scripts::{
         CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_with_templates, is_python,
-        normalize_relative,
+        loads_its_installation, normalize_relative,
     },
 };
 use std::path::Component;
@@ -646,9 +646,9 @@ pub struct UserPaths {
     /// The user's configuration directory (Chrys's `${chrys_home}`).
     pub config_dir: Option<AbsPathBuf>,
     /// The folders of the `PATH` hooks run with (the agent's, which the engine inherits), in
-    /// order: where a Python interpreter a hook runs by name is found, whose installation is
-    /// then protected ([`crate::CommandAnalysis::pythons_on_path`]). Empty: nothing is looked
-    /// up.
+    /// order: where an interpreter a hook runs by name is found, whose installation is then
+    /// protected ([`crate::CommandAnalysis::interpreters_on_path`]). Empty: nothing is
+    /// looked up.
     pub program_path: Vec<AbsPathBuf>,
 }
 
@@ -878,9 +878,9 @@ fn protect_definition_roles(
     // read when the caller keeps that role (the guard's protection, what `hooks trust` pins).
     let read_scripts = keep(PathRole::Sourced);
     let mut scripts = Vec::new();
-    // The Python interpreters it runs, by name or by a path placed here: what each starts
-    // from is found on the file system (F47).
-    let mut pythons: Vec<PathBuf> = Vec::new();
+    // The interpreters it runs, by name or by a path placed here: what each starts from is
+    // found on the file system (F47).
+    let mut interpreters: Vec<PathBuf> = Vec::new();
     for named in analysis.paths.iter().filter(|p| keep(p.role)) {
         let Some(locs) = locs_of(named, launch, placed, Some(&mut out.uncertain)) else {
             continue;
@@ -888,11 +888,12 @@ fn protect_definition_roles(
         for loc in &locs {
             protect_at(&mut out, loc, &named.path, named.role, resolver);
             if named.role == PathRole::Program
-                && named.path.file_name().and_then(|n| n.to_str()).is_some_and(is_python)
+                && (named.path.file_name().and_then(|n| n.to_str()))
+                    .is_some_and(loads_its_installation)
                 && let Loc::Dir(dir) = loc
                 && let Ok(full) = dir.join(&named.path)
             {
-                pythons.push(normalize_abs(&full).into_path_buf());
+                interpreters.push(normalize_abs(&full).into_path_buf());
             }
             if read_scripts
                 && matches!(named.role, PathRole::Program | PathRole::Script)
@@ -913,14 +914,14 @@ fn protect_definition_roles(
         }
     }
     if keep(PathRole::Modules) {
-        pythons.extend(
+        interpreters.extend(
             analysis
-                .pythons_on_path
+                .interpreters_on_path
                 .iter()
-                .filter_map(|name| crate::pythons::find_program(name, placed.program_path)),
+                .filter_map(|name| crate::installations::find_program(name, placed.program_path)),
         );
-        for python in &pythons {
-            protect_python_installation(&mut out, python, placed, resolver);
+        for interpreter in &interpreters {
+            protect_installation(&mut out, interpreter, placed, resolver);
         }
     }
     if read_scripts {
@@ -1041,11 +1042,11 @@ fn protect_sourced(
                 for dir in dirs {
                     let analysis = crate::scripts::analyse_script_text(&read.text, dir.as_deref());
                     named.extend(analysis.paths);
-                    for name in &analysis.pythons_on_path {
-                        if let Some(python) =
-                            crate::pythons::find_program(name, placed.program_path)
+                    for name in &analysis.interpreters_on_path {
+                        if let Some(program) =
+                            crate::installations::find_program(name, placed.program_path)
                         {
-                            protect_python_installation(out, &python, placed, resolver);
+                            protect_installation(out, &program, placed, resolver);
                         }
                     }
                 }
@@ -1060,13 +1061,13 @@ fn protect_sourced(
                 }
                 // And from the installation its `#!` line names, by its path or by a name
                 // `env` finds on `PATH`.
-                let python = match read.python.as_deref() {
+                let program = match read.interpreter.as_deref() {
                     Some(word) if word.starts_with('/') => Some(PathBuf::from(word)),
-                    Some(name) => crate::pythons::find_program(name, placed.program_path),
+                    Some(name) => crate::installations::find_program(name, placed.program_path),
                     None => None,
                 };
-                if let Some(python) = python {
-                    protect_python_installation(out, &python, placed, resolver);
+                if let Some(program) = program {
+                    protect_installation(out, &program, placed, resolver);
                 }
             }
         }
@@ -1113,9 +1114,10 @@ struct ReadScript {
     /// Whether its `#!` line starts a Python interpreter that loads the user's site (not
     /// turned off there with `-s`, `-I` or `-S`).
     starts_python: bool,
-    /// The Python interpreter its `#!` line runs, as written there: a path
-    /// (`#!/usr/bin/python3`), or the name `env` looks up (`#!/usr/bin/env python3`).
-    python: Option<String>,
+    /// The interpreter its `#!` line runs, as written there, when it loads its installation's
+    /// library at every start ([`loads_its_installation`]): a path (`#!/usr/bin/python3`),
+    /// or the name `env` looks up (`#!/usr/bin/env node`).
+    interpreter: Option<String>,
 }
 
 /// `path` read when it is a script whose loads are followed: a regular file whose first line
@@ -1136,7 +1138,7 @@ fn read_script(path: &Path) -> Option<ReadScript> {
     (&mut file).take(SCRIPT_HEAD).read_to_end(&mut bytes).ok()?;
     let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
     let mut starts_python = false;
-    let mut python = None;
+    let mut interpreter = None;
     let language = match first.strip_prefix(b"#!") {
         Some(line) => {
             let line = String::from_utf8_lossy(line);
@@ -1153,7 +1155,9 @@ fn read_script(path: &Path) -> Option<ReadScript> {
                         .map(crate::shell::Word::lit)
                         .collect();
                     starts_python = !crate::scripts::python_skips_user_site(&options);
-                    python = shebang_program(&line);
+                }
+                if loads_its_installation(&program) {
+                    interpreter = shebang_program(&line);
                 }
                 ScriptLanguage::Other(language)
             }
@@ -1174,7 +1178,7 @@ fn read_script(path: &Path) -> Option<ReadScript> {
         truncated,
         language,
         starts_python,
-        python,
+        interpreter,
     })
 }
 
@@ -1188,18 +1192,19 @@ fn shebang_program(line: &str) -> Option<String> {
     Some(first.to_owned())
 }
 
-/// Protects what the Python interpreter at `python` starts from
-/// ([`crate::pythons::python_installation`]), each folder or file whole and not pinned (an
+/// Protects what the interpreter at `program` starts from
+/// ([`crate::installations::installation`]), each folder or file whole and not pinned (an
 /// installation changes with every package installed): a folder that holds the home, the
 /// directory hooks run in or the project would refuse every edit there, and is left out.
-fn protect_python_installation(
+fn protect_installation(
     out: &mut DefinitionProtection,
-    python: &Path,
+    program: &Path,
     placed: Placed<'_>,
     resolver: &mut Resolver,
 ) {
     let held = [placed.home, Some(placed.working_dir), placed.project_root];
-    for found in crate::pythons::python_installation(python) {
+    let python = program.file_name().and_then(|n| n.to_str()).is_some_and(is_python);
+    for found in crate::installations::installation(program, python) {
         if held.iter().flatten().any(|h| h.as_path().starts_with(&found)) {
             continue;
         }

@@ -97,12 +97,13 @@ pub struct CommandAnalysis {
     pub paths: Vec<NamedPath>,
     /// Why the command could not be analysed with confidence (empty when it could).
     pub uncertain: Vec<String>,
-    /// The Python interpreters the command runs by name (`python3`, `python3.12`), sorted,
-    /// without duplicates: the hook finds each on its `PATH`, and the installation it finds
-    /// there starts every run (its `site-packages`' `.pth` files, its standard library), so
-    /// the registry looks each up where [`crate::UserPaths::program_path`] says and protects
-    /// what it finds (`specs/guard.md`).
-    pub pythons_on_path: Vec<String>,
+    /// The interpreters the command runs by name whose installation loads code at every start
+    /// (`python3`, `python3.12`, `ruby`, `perl`, `node`), sorted, without duplicates: the
+    /// hook finds each on its `PATH`, and the installation it finds there starts every run (a
+    /// Python's `site-packages` `.pth` files, RubyGems, the standard libraries), so the
+    /// registry looks each up where [`crate::UserPaths::program_path`] says and protects what
+    /// it finds (`specs/guard.md`).
+    pub interpreters_on_path: Vec<String>,
 }
 
 /// Analyses what `command` runs and reads.
@@ -368,8 +369,8 @@ struct Walk {
     /// The folders the line puts on `PATH` (`PATH=./node_modules/.bin:$PATH eslint`), where
     /// a program named without a `/` may then be found.
     search_path: Vec<Word>,
-    /// Python interpreters run by name ([`CommandAnalysis::pythons_on_path`]).
-    pythons_on_path: Vec<String>,
+    /// Interpreters run by name ([`CommandAnalysis::interpreters_on_path`]).
+    interpreters_on_path: Vec<String>,
 }
 
 impl Walk {
@@ -404,12 +405,12 @@ impl Walk {
         self.paths.dedup();
         self.uncertain.sort();
         self.uncertain.dedup();
-        self.pythons_on_path.sort();
-        self.pythons_on_path.dedup();
+        self.interpreters_on_path.sort();
+        self.interpreters_on_path.dedup();
         CommandAnalysis {
             paths: self.paths,
             uncertain: self.uncertain,
-            pythons_on_path: self.pythons_on_path,
+            interpreters_on_path: self.interpreters_on_path,
         }
     }
 
@@ -530,9 +531,9 @@ impl Walk {
             self.add_text(&text, PathRole::Program, dirs);
         }
         let name = basename(&text);
-        if !text.contains('/') && is_python(name) {
+        if !text.contains('/') && loads_its_installation(name) {
             // Found on `PATH` when the hook runs: the registry looks it up.
-            self.pythons_on_path.push(name.to_owned());
+            self.interpreters_on_path.push(name.to_owned());
         }
         match name {
             "!" | "{" | "}" | "if" | "then" | "elif" | "else" | "fi" | "do" | "done" | "while"
@@ -1736,6 +1737,15 @@ fn python_environment(program: &Path) -> Vec<(PathBuf, PathRole)> {
 /// `pypy3`).
 pub(crate) fn is_python(name: &str) -> bool {
     interpreter(name).is_some_and(|i| i.names.contains(&"python"))
+}
+
+/// Whether an interpreter's name is one whose installation's library it loads at every
+/// start, whatever it runs: Python (its `site-packages`' `.pth` files, its standard library),
+/// Ruby (RubyGems), Perl (`strict`, `warnings`), Node (its CommonJS global folder).
+pub(crate) fn loads_its_installation(name: &str) -> bool {
+    interpreter(name).is_some_and(|i| {
+        ["python", "ruby", "perl", "node"].iter().any(|family| i.names.contains(family))
+    })
 }
 
 /// [`PYTHON_USER_SITE`] as paths a Python program loads, each protected whole

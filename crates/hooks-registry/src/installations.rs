@@ -1,10 +1,11 @@
-//! The installation a hook's Python interpreter starts from, found on the file system.
+//! The installation a hook's interpreter starts from, found on the file system.
 //!
-//! A Python interpreter reads more than its script before the script's first line: the `.pth`
-//! files of its `site-packages` (whose `import` lines run), its standard library, and, for a
-//! virtual environment, the `pyvenv.cfg` that names the installation it takes that library
-//! from. When that installation is the user's to write (an activated project `.venv` first on
-//! `PATH`, a pyenv version under `~/.pyenv`, a conda or uv-managed Python in the home), an
+//! An interpreter reads more than its script before the script's first line. Python runs the
+//! `.pth` files of its `site-packages` and imports its standard library (a virtual
+//! environment's `pyvenv.cfg` names the installation it takes that library from); Ruby loads
+//! RubyGems from its library at every start; Perl and Node load their modules from there.
+//! When that installation is the user's to write (an activated project `.venv` first on
+//! `PATH`, a pyenv, rbenv, asdf or mise version in the home, a conda or uv-managed Python), an
 //! agent that writes one `.pth` file there ends every Python hook with an allow's exit code
 //! (finding F47, `specs/hardening.md`). The command analysis ([`crate::scripts`]) names the
 //! interpreters a command runs; this module finds which file each one is (the first on the
@@ -41,15 +42,16 @@ fn is_executable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file())
 }
 
-/// What the Python interpreter at `program` (absolute) starts from, each to be protected
-/// whole: for the program as named and for the file it resolves to through symbolic links
-/// (a venv's `bin/python3` links to its base installation's), a `bin/` folder's installation
-/// or environment (its `lib/`, its `pyvenv.cfg`, and the `lib/` of the installation whose
-/// `bin/` that `pyvenv.cfg` names as its `home`); a version manager's shim (a program in a
-/// `shims/` folder: pyenv's, asdf's, mise's) the manager's folder above it, which holds every
-/// version it may pick, its own program and its hooks (pyenv's `pyenv.d/exec/*.bash` run at
-/// each start), and the `PYENV_ROOT` a pyenv shim names. Sorted, without duplicates.
-pub(crate) fn python_installation(program: &Path) -> Vec<PathBuf> {
+/// What the interpreter at `program` (absolute) starts from, each to be protected whole: for
+/// the program as named and for the file it resolves to through symbolic links (a venv's
+/// `bin/python3` links to its base installation's), a `bin/` folder's installation or
+/// environment (its `lib/`; for a Python, `python`, also its `pyvenv.cfg` and the `lib/` of
+/// the installation whose `bin/` that `pyvenv.cfg` names as its `home`); a version manager's
+/// shim (a program in a `shims/` folder: pyenv's, rbenv's, asdf's, mise's) the manager's
+/// folder above it, which holds every version it may pick, its own program and its hooks
+/// (pyenv's `pyenv.d/exec/*.bash` run at each start), and the `PYENV_ROOT` a pyenv shim
+/// names. Sorted, without duplicates.
+pub(crate) fn installation(program: &Path, python: bool) -> Vec<PathBuf> {
     let mut programs = vec![program.to_path_buf()];
     if let Ok(canonical) = crate::paths::canonicalize(program)
         && canonical.as_path() != program
@@ -61,6 +63,7 @@ pub(crate) fn python_installation(program: &Path) -> Vec<PathBuf> {
         let Some(folder) = program.parent() else { continue };
         let Some(prefix) = folder.parent() else { continue };
         match folder.file_name().and_then(|n| n.to_str()) {
+            Some("bin") if !python => found.push(prefix.join("lib")),
             Some("bin") => {
                 found.push(prefix.join("lib"));
                 let config = prefix.join("pyvenv.cfg");

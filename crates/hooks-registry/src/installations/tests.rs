@@ -1,4 +1,4 @@
-//! Tests for finding a Python interpreter and the installation it starts from.
+//! Tests for finding an interpreter and the installation it starts from.
 
 use std::{
     os::unix::fs::{PermissionsExt, symlink},
@@ -7,7 +7,7 @@ use std::{
 
 use hooks_schema::AbsPathBuf;
 
-use super::{find_program, python_installation};
+use super::{find_program, installation};
 
 /// Writes `text` at `path` (its folders made), executable when `exec`.
 fn write(path: &Path, text: &str, exec: bool) {
@@ -52,7 +52,7 @@ fn a_virtual_environment_starts_from_its_lib_its_config_and_its_base_installatio
         false,
     );
     assert_eq!(
-        python_installation(&d.join("venv/bin/python3")),
+        installation(&d.join("venv/bin/python3"), true),
         vec![
             d.join("base/lib"),
             // Written, it would make the base installation take its library from elsewhere.
@@ -65,12 +65,12 @@ fn a_virtual_environment_starts_from_its_lib_its_config_and_its_base_installatio
     write(&d.join("copies/bin/python3"), "#!/bin/sh\n", true);
     write(&d.join("copies/pyvenv.cfg"), &format!("home={}\n", home.display()), false);
     assert_eq!(
-        python_installation(&d.join("copies/bin/python3")),
+        installation(&d.join("copies/bin/python3"), true),
         vec![d.join("base/lib"), d.join("copies/lib"), d.join("copies/pyvenv.cfg")],
     );
     // An installation: its `lib/`, and the `pyvenv.cfg` it would read if one were written.
     assert_eq!(
-        python_installation(&d.join("base/bin/python3.12")),
+        installation(&d.join("base/bin/python3.12"), true),
         vec![d.join("base/lib"), d.join("base/pyvenv.cfg")],
     );
 }
@@ -89,17 +89,17 @@ fn a_version_manager_s_shim_leads_to_the_manager_s_folder_and_the_root_it_names(
         ),
         true,
     );
-    assert_eq!(python_installation(&d.join(".pyenv/shims/python3")), vec![d.join(".pyenv"), root]);
+    assert_eq!(installation(&d.join(".pyenv/shims/python3"), true), vec![d.join(".pyenv"), root]);
     // asdf's and mise's shims name no root: the folder above `shims/`.
     write(
         &d.join(".asdf/shims/python3"),
         "#!/usr/bin/env bash\nexec asdf exec python3 \"$@\"\n",
         true,
     );
-    assert_eq!(python_installation(&d.join(".asdf/shims/python3")), vec![d.join(".asdf")]);
+    assert_eq!(installation(&d.join(".asdf/shims/python3"), true), vec![d.join(".asdf")]);
     // A root that is not an absolute path names nothing more.
     write(&d.join("m/shims/python3"), "export PYENV_ROOT=\"$HOME/.pyenv\"\n", true);
-    assert_eq!(python_installation(&d.join("m/shims/python3")), vec![d.join("m")]);
+    assert_eq!(installation(&d.join("m/shims/python3"), true), vec![d.join("m")]);
 }
 
 #[test]
@@ -107,13 +107,13 @@ fn a_program_in_another_folder_or_a_fifo_for_a_config_names_nothing_more() {
     let dir = tempfile::tempdir().unwrap();
     let d = &crate::paths::canonicalize(dir.path()).unwrap().into_path_buf();
     write(&d.join("tools/python3"), "#!/bin/sh\n", true);
-    assert!(python_installation(&d.join("tools/python3")).is_empty());
+    assert!(installation(&d.join("tools/python3"), true).is_empty());
     // A FIFO where `pyvenv.cfg` is read does not hold the reading.
     write(&d.join("env/bin/python3"), "#!/bin/sh\n", true);
     let made = std::process::Command::new("mkfifo").arg(d.join("env/pyvenv.cfg")).status();
     assert!(made.unwrap().success());
     assert_eq!(
-        python_installation(&d.join("env/bin/python3")),
+        installation(&d.join("env/bin/python3"), true),
         vec![d.join("env/lib"), d.join("env/pyvenv.cfg")],
     );
 }
@@ -130,10 +130,24 @@ proptest::proptest! {
         write(&d.join("m/shims/python3"), &text, true);
         write(&d.join("v/bin/python3"), "", true);
         write(&d.join("v/pyvenv.cfg"), &cfg, false);
-        let shim = python_installation(&d.join("m/shims/python3"));
-        let venv = python_installation(&d.join("v/bin/python3"));
+        let shim = installation(&d.join("m/shims/python3"), true);
+        let venv = installation(&d.join("v/bin/python3"), true);
         proptest::prop_assert!(shim.iter().chain(&venv).all(|p| p.is_absolute()));
         proptest::prop_assert!(shim.contains(&d.join("m")));
         proptest::prop_assert!(venv.contains(&d.join("v/lib")) && venv.contains(&d.join("v/pyvenv.cfg")));
     }
+}
+
+#[test]
+fn another_interpreter_s_installation_is_its_lib_and_its_manager_s_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = &crate::paths::canonicalize(dir.path()).unwrap().into_path_buf();
+    // nvm's Node, rbenv's shim: no `pyvenv.cfg` for what is not a Python.
+    write(&d.join(".nvm/versions/node/v22.1.0/bin/node"), "", true);
+    assert_eq!(
+        installation(&d.join(".nvm/versions/node/v22.1.0/bin/node"), false),
+        vec![d.join(".nvm/versions/node/v22.1.0/lib")],
+    );
+    write(&d.join(".rbenv/shims/ruby"), "#!/usr/bin/env bash\nexec rbenv exec ruby \"$@\"\n", true);
+    assert_eq!(installation(&d.join(".rbenv/shims/ruby"), false), vec![d.join(".rbenv")]);
 }
