@@ -9,6 +9,7 @@
 //! with [`hooks_truststore::pin`]; the digest is of exactly the bytes parsed.
 
 use std::{
+    collections::BTreeSet,
     path::{Path, PathBuf},
     sync::Arc,
 };
@@ -54,6 +55,15 @@ pub const SHELL_STARTUP: HookSourceKind = HookSourceKind::file(
 pub const PATH_FOLDER: HookSourceKind = HookSourceKind::file(
     FileScope::User,
     hooks_schema::FileRole::new(hooks_truststore::ENGINE, "path_folder", 0),
+);
+
+/// The kind the guard reports what the variables of the hooks' environment make their
+/// interpreters load under (`user_hook_environment`; finding F48): a `sitecustomize.py` in a
+/// folder of the agent's `PYTHONPATH` runs before every Python hook's first line, the file of
+/// its `BASH_ENV` before every bash hook's command.
+pub const HOOK_ENVIRONMENT: HookSourceKind = HookSourceKind::file(
+    FileScope::User,
+    hooks_schema::FileRole::new(hooks_truststore::ENGINE, "hook_environment", 0),
 );
 
 /// The kind the guard reports the engine's own executable under (`user_engine_program`):
@@ -114,11 +124,25 @@ pub struct ShellStartupDirs {
     /// `$XDG_CONFIG_HOME`, when absolute.
     pub xdg_config_home: Option<PathBuf>,
     /// The absolute folders of `$PATH`, in order, each once: where the shell finds the
-    /// agents' programs and every program a hook names without a `/`.
+    /// agents' programs and every program a hook names without a `/`; protected whole, but
+    /// for those [`ShellStartupDirs::without_path_folders_holding`] leaves out.
     pub path: Vec<PathBuf>,
+    /// The same folders, all of them: where the registry looks up the interpreters hooks
+    /// run by name ([`program_path`]).
+    pub program_path: Vec<PathBuf>,
     /// The engine's own executable (the program `hooks install`'s bridge entries run), when
     /// the caller knows it.
     pub engine_program: Option<PathBuf>,
+    /// The files the variables of the environment hooks inherit make their interpreters load
+    /// at start ([`EnvVars::HOOK_LOADERS`]: `BASH_ENV`, `ENV`, `LD_PRELOAD`, `LD_AUDIT`,
+    /// `NODE_OPTIONS`' `--require`, `--import`, `--loader`, `--env-file`, `RUBYOPT`'s `-r`);
+    /// absolute ones only.
+    pub loaded: Vec<PathBuf>,
+    /// The folders those variables make them import modules from (`PYTHONPATH`, `NODE_PATH`,
+    /// `RUBYLIB`, `GEM_HOME`, `GEM_PATH`, `PERL5LIB`, `PERLLIB`, `LD_LIBRARY_PATH`, the
+    /// `lib/` of `PYTHONUSERBASE` and `PYTHONHOME`, `RUBYOPT`'s and `PERL5OPT`'s `-I`);
+    /// absolute ones only, each once.
+    pub modules: Vec<PathBuf>,
 }
 
 impl ShellStartupDirs {
@@ -133,19 +157,25 @@ impl ShellStartupDirs {
                 path.push(folder);
             }
         }
+        let (loaded, modules) = hook_environment(env);
         ShellStartupDirs {
             zdotdir: absolute(&env.zdotdir),
             xdg_config_home: absolute(&env.xdg_config_home),
+            program_path: path.clone(),
             path,
             engine_program: None,
+            loaded,
+            modules,
         }
     }
 
-    /// The same without the folders of `$PATH` that hold any of `places` (the home, the
-    /// session's directory, a project root), or are one of them: protecting such a folder as
-    /// a whole would refuse every edit under it, the project's own files included.
+    /// The same without the folders of `$PATH` and of the module variables that hold any of
+    /// `places` (the home, the session's directory, a project root), or are one of them:
+    /// protecting such a folder as a whole would refuse every edit under it, the project's
+    /// own files included.
     pub fn without_path_folders_holding(mut self, places: &[&Path]) -> ShellStartupDirs {
         self.path.retain(|folder| !places.iter().any(|place| place.starts_with(folder)));
+        self.modules.retain(|folder| !places.iter().any(|place| place.starts_with(folder)));
         self
     }
 
@@ -197,6 +227,12 @@ pub fn protect_engine_folders(
     for folder in shell.path.iter().filter(|f| !home.is_some_and(|h| h.starts_with(f))) {
         expected.folders.push((PATH_FOLDER, folder.clone()));
     }
+    for folder in shell.modules.iter().filter(|f| !home.is_some_and(|h| h.starts_with(f))) {
+        expected.folders.push((HOOK_ENVIRONMENT, folder.clone()));
+    }
+    for file in &shell.loaded {
+        expected.fixed.push((HOOK_ENVIRONMENT, file.clone()));
+    }
     if let Some(program) = &shell.engine_program {
         expected.fixed.push((ENGINE_PROGRAM, program.clone()));
     }
@@ -205,7 +241,90 @@ pub fn protect_engine_folders(
 /// The folders of `$PATH` in `shell` as the registry looks programs up in them: where a
 /// Python interpreter a hook runs by name is found (finding F47).
 pub fn program_path(shell: &ShellStartupDirs) -> Vec<AbsPathBuf> {
-    shell.path.iter().filter_map(|f| AbsPathBuf::new(f.clone()).ok()).collect()
+    shell.program_path.iter().filter_map(|f| AbsPathBuf::new(f.clone()).ok()).collect()
+}
+
+/// The files and the folders the variables of `env` that hooks inherit make their
+/// interpreters load ([`ShellStartupDirs::loaded`], [`ShellStartupDirs::modules`]): absolute
+/// paths only (a relative one names a place under each hook's own directory), split where
+/// the interpreter splits them (`:` for a search path, blanks for options, both for
+/// `LD_PRELOAD`), `file://` URLs read as paths.
+fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let mut loaded: Vec<PathBuf> = Vec::new();
+    let mut modules: Vec<PathBuf> = Vec::new();
+    let absolute = |text: &str| {
+        let text = text.trim_matches(|c| c == '"' || c == '\'');
+        let path = PathBuf::from(text.strip_prefix("file://").unwrap_or(text));
+        path.is_absolute().then_some(path)
+    };
+    for (name, value) in &env.hook_loaders {
+        let value = value.to_string_lossy();
+        let words = || value.split_whitespace();
+        match name.as_str() {
+            "BASH_ENV" | "ENV" => loaded.extend(absolute(value.trim())),
+            "LD_PRELOAD" | "LD_AUDIT" => {
+                loaded.extend(
+                    value.split(|c: char| c == ':' || c.is_whitespace()).filter_map(absolute),
+                );
+            }
+            "NODE_OPTIONS" => loaded.extend(option_values(
+                words(),
+                &[
+                    "-r",
+                    "--require",
+                    "--import",
+                    "--loader",
+                    "--experimental-loader",
+                    "--env-file",
+                    "--env-file-if-exists",
+                ],
+                &absolute,
+            )),
+            "RUBYOPT" => {
+                loaded.extend(option_values(words(), &["-r"], &absolute));
+                modules.extend(option_values(words(), &["-I"], &absolute));
+            }
+            "PERL5OPT" => modules.extend(option_values(words(), &["-I"], &absolute)),
+            "PYTHONUSERBASE" => modules.extend(absolute(value.trim()).map(|p| p.join("lib"))),
+            // `prefix` or `prefix:exec_prefix`.
+            "PYTHONHOME" => {
+                modules.extend(value.split(':').filter_map(absolute).map(|p| p.join("lib")));
+            }
+            _ => modules.extend(value.split(':').filter_map(absolute)),
+        }
+    }
+    let (mut files, mut folders) = (BTreeSet::new(), BTreeSet::new());
+    loaded.retain(|p| files.insert(p.clone()));
+    modules.retain(|p| folders.insert(p.clone()));
+    (loaded, modules)
+}
+
+/// The values `words` (an interpreter's options, as a variable holds them) give the options
+/// among `names`: the next word (`-r /x.js`), after `=` for a long one (`--require=/x.js`),
+/// or attached to a short one (`-r/x.rb`, `-I/lib`); those `keep` accepts.
+fn option_values<'a>(
+    mut words: impl Iterator<Item = &'a str>,
+    names: &[&str],
+    keep: &dyn Fn(&str) -> Option<PathBuf>,
+) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    while let Some(word) = words.next() {
+        let value = if names.contains(&word) {
+            words.next()
+        } else if let Some((flag, value)) = word.split_once('=')
+            && flag.starts_with("--")
+            && names.contains(&flag)
+        {
+            Some(value)
+        } else {
+            names
+                .iter()
+                .filter(|n| n.len() == 2)
+                .find_map(|n| word.strip_prefix(n).filter(|v| !v.is_empty()))
+        };
+        found.extend(value.and_then(keep));
+    }
+    found
 }
 
 /// The user's directories hooks' commands are read with, as the runtime sets them

@@ -864,6 +864,62 @@ fn the_installation_of_another_interpreter_found_on_path_is_protected() {
     assert_eq!(found, [false, false, false, false, true, true]);
 }
 
+/// What the variables of the environment hooks inherit from the agent make their
+/// interpreters load (finding F48): a `sitecustomize.py` in a folder of `PYTHONPATH` runs
+/// before every Python hook's first line (checked with the real Claude Code), `BASH_ENV`'s
+/// file before every bash hook's command, `NODE_OPTIONS`' `--require` before every Node
+/// hook. Out of the agent's reach, existing or not, with or without any hook; a module
+/// folder that holds the home or the project is not protected whole, and relative entries
+/// name nothing.
+#[test]
+fn what_the_hooks_environment_makes_them_load_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let t = TestDir::new();
+    let at = |rel: &str| t.path().join(rel).to_str().expect("utf-8").to_owned();
+    let node_options = format!(
+        "--max-old-space-size=64 --require {} --import=file://{}",
+        at("node/pre.js"),
+        at("node/imp.mjs")
+    );
+    let python_path =
+        format!("{}:src:{}:{}", at("py"), home.path().display(), project.path().display());
+    let (base, perl5opt) = (at("ub"), format!("-Mstrict -I{}", at("perl")));
+    let env = [
+        ("PYTHONPATH", python_path.as_str()),
+        ("BASH_ENV", &at("bash_env.sh")),
+        ("NODE_OPTIONS", &node_options),
+        ("PYTHONUSERBASE", &base),
+        ("PERL5OPT", &perl5opt),
+        ("GEM_HOME", &at("gems")),
+    ];
+    let paths = [
+        at("py/sitecustomize.py"),
+        at("py/json/__init__.py"),
+        at("bash_env.sh"),
+        at("node/pre.js"),
+        at("node/imp.mjs"),
+        at("ub/lib/python3.12/site-packages/zz-agent.pth"),
+        at("perl/strict.pm"),
+        at("gems/gems/json-2.7.1/lib/json.rb"),
+        at("ub/share/notes.txt"),
+        at("node/other.js"),
+        "~/notes.txt".to_owned(),
+        "src/app.py".to_owned(),
+    ];
+    let root = project.path().to_str().expect("utf-8");
+    let cfg = home.path().to_str().expect("utf-8");
+    let mut args = vec!["guard", "--root", root, "--cwd", root, "--config-dir", cfg, "--json"];
+    args.extend(paths.iter().map(String::as_str));
+    let mut vars: Vec<(&str, &Path)> = vec![("HOME", home.path())];
+    vars.extend(env.iter().map(|(n, v)| (*n, Path::new(*v))));
+    let o = hooks_in_env(project.path(), &args, "", &vars);
+    let lines = json_lines(&o.stdout);
+    let refused = [false, false, false, false, false, false, false, false, true, true, true, true];
+    assert_eq!(allowed(&lines), refused, "{lines:#?}");
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
+}
+
 /// A JavaScript hook's bare imports come from `node_modules/` of its folder or of a folder
 /// above it, the nearest winning: the packages it imports are out of the agent's reach in
 /// each (the project's copy in use, and one created nearer that would shadow it); other

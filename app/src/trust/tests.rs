@@ -183,3 +183,57 @@ fn the_store_gates_project_files_when_asked_and_never_widens_the_table() {
     // Trusted in the store, but the table keeps it inert: inert.
     assert_eq!(g(&project, &inert, &store, StoreNeed::ProjectFiles), inert);
 }
+
+/// What the variables of the hooks' environment make their interpreters load, as the
+/// interpreters split them: absolute paths only, each once, `file://` URLs as paths, options
+/// with their value after a blank, after `=` or attached.
+#[test]
+fn the_hook_environment_names_what_interpreters_load_as_they_split_it() {
+    let env = EnvVars::from_pairs(
+        [
+            ("BASH_ENV", "/h/.bash_env"),
+            ("ENV", "relative/env.sh"),
+            ("LD_PRELOAD", "/l/a.so /l/b.so:/l/c.so"),
+            (
+                "NODE_OPTIONS",
+                "--max-old-space-size=100 -r /n/pre.js --require=/n/req.js --import file:///n/imp.mjs --loader=./rel.mjs --env-file /n/.env",
+            ),
+            ("RUBYOPT", "-r/r/x.rb -I /r/lib -W0"),
+            ("PERL5OPT", "-Mstrict -I/p/lib"),
+            ("PYTHONPATH", "/py/a:relative:/py/b::/py/a"),
+            ("PYTHONUSERBASE", "/ub"),
+            ("PYTHONHOME", "/ph:/phx"),
+            ("GEM_PATH", "/g/1:/g/2"),
+            ("PERL5LIB", "/r/lib"),
+            ("UNRELATED", "/u/x"),
+        ]
+        .map(|(n, v)| (n, std::ffi::OsStr::new(v))),
+    );
+    let dirs = ShellStartupDirs::from_env(&env);
+    let paths = |v: &[&str]| v.iter().map(PathBuf::from).collect::<Vec<_>>();
+    assert_eq!(
+        dirs.loaded,
+        paths(&[
+            "/h/.bash_env",
+            "/l/a.so",
+            "/l/b.so",
+            "/l/c.so",
+            "/n/pre.js",
+            "/n/req.js",
+            "/n/imp.mjs",
+            "/n/.env",
+            "/r/x.rb",
+        ])
+    );
+    assert_eq!(
+        dirs.modules,
+        // In the variables' order by name, each folder once.
+        paths(&[
+            "/g/1", "/g/2", "/r/lib", "/p/lib", "/ph/lib", "/phx/lib", "/py/a", "/py/b", "/ub/lib"
+        ])
+    );
+    // A folder that holds the session's directory is left out, as `$PATH`'s are.
+    let held = dirs.without_path_folders_holding(&[Path::new("/py/a/project")]);
+    assert!(!held.modules.contains(&PathBuf::from("/py/a")));
+    assert!(held.modules.contains(&PathBuf::from("/py/b")));
+}

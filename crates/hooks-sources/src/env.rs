@@ -71,6 +71,9 @@ pub struct EnvVars {
     /// ([`hooks_schema::FileLocation::env`], `GEMINI_CLI_SYSTEM_SETTINGS_PATH`), by name;
     /// only those set.
     pub format_vars: BTreeMap<String, OsString>,
+    /// The variables of [`EnvVars::HOOK_LOADERS`] (hooks inherit them, and their
+    /// interpreters load code or modules from what they name), by name; only those set.
+    pub hook_loaders: BTreeMap<String, OsString>,
     /// The working directory of the process the values were read from, when known: a
     /// format's variable set to a relative path names a folder or file from there, as the
     /// agents (which open such paths relative to their own working directory) read it.
@@ -131,8 +134,33 @@ impl EnvVars {
     /// The `service.name` resource attribute of what is exported (default `agent-hooks`).
     pub const OTEL_SERVICE_NAME: &'static str = "OTEL_SERVICE_NAME";
 
+    /// The variables hooks inherit from the agent that make their interpreters load code at
+    /// start (`BASH_ENV`, `NODE_OPTIONS`' `--require`, `LD_PRELOAD`) or import modules from
+    /// the folders they name (`PYTHONPATH`, `NODE_PATH`, `PERL5LIB`): the guard protects
+    /// those files and folders (finding F48, `specs/guard.md`). Read into
+    /// [`EnvVars::hook_loaders`], in this order, after the rest of [`EnvVars::TABLE`].
+    pub const HOOK_LOADERS: [&'static str; 17] = [
+        "BASH_ENV",
+        "ENV",
+        "NODE_OPTIONS",
+        "LD_PRELOAD",
+        "LD_AUDIT",
+        "RUBYOPT",
+        "PERL5OPT",
+        "PYTHONPATH",
+        "PYTHONUSERBASE",
+        "PYTHONHOME",
+        "NODE_PATH",
+        "RUBYLIB",
+        "GEM_HOME",
+        "GEM_PATH",
+        "PERL5LIB",
+        "PERLLIB",
+        "LD_LIBRARY_PATH",
+    ];
+
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 17] = [
+    pub const TABLE: [EnvVarSpec; 34] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -200,6 +228,74 @@ impl EnvVars {
         EnvVarSpec {
             name: EnvVars::OTEL_SERVICE_NAME,
             purpose: "the `service.name` the exporter reports (default `agent-hooks`)",
+        },
+        EnvVarSpec {
+            name: "BASH_ENV",
+            purpose: "the file bash sources before every non-interactive command, a hook's among them: protected by the guard",
+        },
+        EnvVarSpec {
+            name: "ENV",
+            purpose: "the file `sh` (dash, POSIX mode) sources at start when it names one: protected by the guard",
+        },
+        EnvVarSpec {
+            name: "NODE_OPTIONS",
+            purpose: "Node's options for every Node hook: the files its `--require`, `--import`, `--loader` and `--env-file` name are protected by the guard",
+        },
+        EnvVarSpec {
+            name: "LD_PRELOAD",
+            purpose: "libraries the dynamic linker loads into every hook's process: protected by the guard",
+        },
+        EnvVarSpec {
+            name: "LD_AUDIT",
+            purpose: "audit libraries the dynamic linker loads into every hook's process: protected by the guard",
+        },
+        EnvVarSpec {
+            name: "RUBYOPT",
+            purpose: "Ruby's options for every Ruby hook: the files its `-r` and the folders its `-I` name are protected by the guard",
+        },
+        EnvVarSpec {
+            name: "PERL5OPT",
+            purpose: "Perl's options for every Perl hook: the folders its `-I` names are protected by the guard",
+        },
+        EnvVarSpec {
+            name: "PYTHONPATH",
+            purpose: "folders every Python hook imports from before the standard library (a `sitecustomize.py` there runs at start): protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "PYTHONUSERBASE",
+            purpose: "the folder whose `lib/` holds the user's Python site every Python hook starts from: that `lib/` is protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "PYTHONHOME",
+            purpose: "the installation every Python hook takes its standard library from: its `lib/` is protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "NODE_PATH",
+            purpose: "folders a Node hook's `require` looks in: protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "RUBYLIB",
+            purpose: "folders every Ruby hook loads libraries from first: protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "GEM_HOME",
+            purpose: "where RubyGems installs and finds gems for every Ruby hook: protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "GEM_PATH",
+            purpose: "the folders RubyGems finds gems in for every Ruby hook: protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "PERL5LIB",
+            purpose: "folders every Perl hook loads modules from first (`strict`, `warnings` included): protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "PERLLIB",
+            purpose: "folders every Perl hook loads modules from when `PERL5LIB` is unset: protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "LD_LIBRARY_PATH",
+            purpose: "folders the dynamic linker loads every hook's libraries from first: protected whole by the guard",
         },
     ];
 
@@ -300,6 +396,10 @@ impl EnvVars {
             otel_headers: get(EnvVars::OTEL_EXPORTER_OTLP_HEADERS),
             otel_service_name: get(EnvVars::OTEL_SERVICE_NAME),
             format_vars: BTreeMap::new(),
+            hook_loaders: EnvVars::HOOK_LOADERS
+                .iter()
+                .filter_map(|name| Some(((*name).to_owned(), get(name)?)))
+                .collect(),
             cwd: None,
         }
     }
