@@ -50,6 +50,8 @@
 //! - **python-path**: the same for a `.pth` file in the `site-packages` of a virtual
 //!   environment the run puts first on the agent's `PATH` (an activated venv), whose
 //!   `python3` the user's own Python hook runs by name (finding F47);
+//! - **python-env**: the same for `sitecustomize.py` in a folder of the agent's `PYTHONPATH`,
+//!   which every Python start imports, that same user hook's among them (finding F48);
 //! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
 //!   changed file is inert until trusted again);
 //! - **retrust**: changed, then trusted again with `hooks trust --yes`: denied again.
@@ -438,6 +440,8 @@ enum Edit {
     /// `zz-agent.pth` in the `site-packages` of a virtual environment first on the agent's
     /// `PATH`, whose `python3` the user's own Python hook runs by name.
     PythonPath,
+    /// `sitecustomize.py` in a folder of the agent's `PYTHONPATH`.
+    PythonEnv,
 }
 
 /// A run's file of the project ([`Edit::project_file`]).
@@ -482,7 +486,11 @@ impl Edit {
             Edit::UserRelativeScript => {
                 ("tools/user-gate.sh", Some("XTASK_RELATIVE"), "user-gate.sh.orig")
             }
-            Edit::Plugin | Edit::PathProgram | Edit::PythonSite | Edit::PythonPath => return None,
+            Edit::Plugin
+            | Edit::PathProgram
+            | Edit::PythonSite
+            | Edit::PythonPath
+            | Edit::PythonEnv => return None,
         };
         Some(ProjectFile { file, setup, orig })
     }
@@ -594,6 +602,7 @@ const CASES: &[Case] = &[
     Case::editing("relative", Edit::UserRelativeScript),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
+    Case::editing("python-env", Edit::PythonEnv),
     Case { subfolder: true, ..Case::run("subfolder", DENY_CMD) },
     Case { main_agent: true, ..Case::run("agent", "echo main-agent-gate && touch ran.txt") },
     Case { shell_exit: true, ..Case::run("exit", "touch ran.txt; echo out; echo err >&2; exit 3") },
@@ -706,6 +715,14 @@ fn run_case(
                 let mut folders = vec![venv.join("bin")];
                 folders.extend(std::env::split_paths(&path));
                 cmd.env("PATH", std::env::join_paths(folders)?);
+                cmd.env("XTASK_PYTHON_SITE", "1");
+                cmd.env("XTASK_PYTHON_FILE", &outside);
+            }
+            (Edit::PythonEnv, None) => {
+                let folder = path_dir.join("pythonpath");
+                std::fs::create_dir_all(&folder)?;
+                outside = folder.join("sitecustomize.py");
+                cmd.env("PYTHONPATH", &folder);
                 cmd.env("XTASK_PYTHON_SITE", "1");
                 cmd.env("XTASK_PYTHON_FILE", &outside);
             }
@@ -822,7 +839,9 @@ fn run_case(
                     run_dir.join("home").join(PYTHON_SITE_FILE),
                     run_dir.join("python-site.pth.orig"),
                 ),
-                Edit::PythonPath => (outside.clone(), run_dir.join("python-site.pth.orig")),
+                Edit::PythonPath | Edit::PythonEnv => {
+                    (outside.clone(), run_dir.join("python-site.pth.orig"))
+                }
                 edit => {
                     let p = edit.project_file().context("a run aiming at the project")?;
                     (run_dir.join("proj").join(p.file), run_dir.join(p.orig))
