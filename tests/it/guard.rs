@@ -922,8 +922,8 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
 
 /// A JavaScript hook's bare imports come from `node_modules/` of its folder or of a folder
 /// above it, the nearest winning: the packages it imports are out of the agent's reach in
-/// each (the project's copy in use, and one created nearer that would shadow it); other
-/// packages, and Node's own modules, are not.
+/// each (the project's copy in use, and one created nearer that would shadow it) and in
+/// CommonJS's global folders of the home; other packages, and Node's own modules, are not.
 #[test]
 fn the_packages_a_javascript_hook_imports_are_protected() {
     let project = TestDir::new();
@@ -942,11 +942,14 @@ fn the_packages_a_javascript_hook_imports_are_protected() {
         "node_modules/shell-quote/package.json",
         ".claude/node_modules/shell-quote/index.js",
         "node_modules/@acme/policy/rules.js",
+        "~/.node_modules/shell-quote/index.js",
+        "~/.node_libraries/@acme/policy/rules.js",
         "node_modules/left-pad/index.js",
+        "~/.node_modules/left-pad/index.js",
         "node_modules/fs/index.js",
         "src/app.js",
     ];
-    let lines = guard_refusing(project.path(), home.path(), &paths, 4);
+    let lines = guard_refusing(project.path(), home.path(), &paths, 6);
     assert_eq!(lines[0]["hits"][0]["why"], "inside_folder", "{lines:#?}");
 }
 

@@ -10,7 +10,9 @@
 //! Node looks for in `node_modules/` of the script's folder and of each folder above it, the
 //! first found winning: that package folder is protected whole in each of them, existing or
 //! not (one placed nearer would shadow the one in use), unless Node's own module of that name
-//! always wins (`fs`, `node:fs`). What the package itself imports is not followed.
+//! always wins (`fs`, `node:fs`); so is it in CommonJS's global folders of the home
+//! (`~/.node_modules/`, `~/.node_libraries/`), where `require` looks last. What the package
+//! itself imports is not followed.
 //! The scan is textual and line-based: an import in a string or a comment is taken as one
 //! (protect more, never less); an import built at run time (`importlib.import_module(x)`,
 //! `require(name)`) is not seen.
@@ -87,6 +89,15 @@ pub fn local_imports(language: Language, text: &str, script_dir: &Path) -> Vec<N
                     out.push(NamedPath {
                         base: PathBase::Root,
                         path: folder.join("node_modules").join(&package),
+                        role: PathRole::Tree,
+                    });
+                }
+                // CommonJS's global folders, where `require` looks when no `node_modules/`
+                // above the script has the package.
+                for global in [".node_modules", ".node_libraries"] {
+                    out.push(NamedPath {
+                        base: PathBase::Home,
+                        path: Path::new(global).join(&package),
                         role: PathRole::Tree,
                     });
                 }

@@ -94,6 +94,19 @@ fn javascript_packages_are_protected_in_every_node_modules_node_looks_in() {
         names.into_iter().collect::<Vec<_>>(),
         ["@acme/policy", "lodash", "reexported", "shell-quote"]
     );
+    // And CommonJS's global folders of the home.
+    let global: Vec<PathBuf> =
+        local_imports(Language::JavaScript, text, Path::new("/repo/scripts"))
+            .into_iter()
+            .filter(|p| p.base == PathBase::Home && p.role == PathRole::Tree)
+            .map(|p| p.path)
+            .collect();
+    for package in ["shell-quote", "@acme/policy", "lodash", "reexported"] {
+        for folder in [".node_modules", ".node_libraries"] {
+            assert!(global.contains(&Path::new(folder).join(package)), "{folder} {package}");
+        }
+    }
+    assert_eq!(global.len(), 8);
 }
 
 #[test]
