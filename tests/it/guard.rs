@@ -832,7 +832,8 @@ fn the_installation_of_a_python_found_on_path_is_protected() {
 }
 
 /// The same for Ruby (RubyGems loads from its installation at every start), Perl and Node
-/// found on the hooks' `PATH`: an rbenv shim's whole `~/.rbenv`, an nvm Node's `lib/`.
+/// found on the hooks' `PATH`: an rbenv shim's whole `~/.rbenv`, an nvm Node's `lib/`; a
+/// Ruby script's `#!` line too.
 #[test]
 fn the_installation_of_another_interpreter_found_on_path_is_protected() {
     let project = TestDir::new();
@@ -862,6 +863,14 @@ fn the_installation_of_another_interpreter_found_on_path_is_protected() {
     let paths: Vec<&str> = paths.iter().map(|p| p.to_str().expect("utf-8")).collect();
     let found = guard_with_path(project.path(), home.path(), &path, &paths);
     assert_eq!(found, [false, false, false, false, true, true]);
+
+    // A project hook run by its `#!` line: Ruby's installation through `env`.
+    let repo = TestDir::new();
+    repo.script(".claude/hooks/gate.rb", "#!/usr/bin/env ruby\nexit 2\n");
+    repo.write(".claude/settings.json", &claude_settings(&[".claude/hooks/gate.rb"]));
+    let bare = TestDir::new();
+    let found = guard_with_path(repo.path(), bare.path(), &path, &paths[..2]);
+    assert_eq!(found, [false, false]);
 }
 
 /// What the variables of the environment hooks inherit from the agent make their

@@ -1052,7 +1052,7 @@ fn protect_sourced(
                 }
             }
             ScriptLanguage::Other(language) => {
-                if let Some(dir) = &own_dir {
+                if let (Some(dir), Some(language)) = (&own_dir, language) {
                     named.extend(crate::imports::local_imports(language, &read.text, dir));
                 }
                 if read.starts_python {
@@ -1099,7 +1099,9 @@ fn protect_sourced(
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ScriptLanguage {
     Shell,
-    Other(crate::imports::Language),
+    /// Python or JavaScript, whose imports are read; or (`None`) another interpreter that
+    /// loads its installation's library at every start (Ruby, Perl), read for that alone.
+    Other(Option<crate::imports::Language>),
 }
 
 /// A script read for what it loads.
@@ -1122,7 +1124,8 @@ struct ReadScript {
 
 /// `path` read when it is a script whose loads are followed: a regular file whose first line
 /// is a `#!` naming a shell (`/bin/sh`, `/usr/bin/env bash`, …), Python or a JavaScript
-/// runtime, or without a `#!` one named `*.sh`, `*.bash`, `*.zsh`, `*.ksh`, `*.py`, `*.js`,
+/// runtime (or Ruby or Perl, for the installation that line starts from alone), or without a
+/// `#!` one named `*.sh`, `*.bash`, `*.zsh`, `*.ksh`, `*.py`, `*.js`,
 /// `*.mjs`, `*.cjs`, `*.ts` (…) and holding no NUL byte in its first [`SCRIPT_HEAD`] bytes.
 fn read_script(path: &Path) -> Option<ReadScript> {
     use std::io::Read;
@@ -1146,8 +1149,11 @@ fn read_script(path: &Path) -> Option<ReadScript> {
             if is_shell(&program) {
                 ScriptLanguage::Shell
             } else {
-                let language = crate::imports::Language::of(Some(&program), &canonical)?;
-                if language == crate::imports::Language::Python {
+                let language = crate::imports::Language::of(Some(&program), &canonical);
+                if language.is_none() && !loads_its_installation(&program) {
+                    return None;
+                }
+                if language == Some(crate::imports::Language::Python) {
                     let options: Vec<crate::shell::Word> = line
                         .split_whitespace()
                         .skip_while(|w| crate::scripts::basename(w) != program)
@@ -1165,9 +1171,20 @@ fn read_script(path: &Path) -> Option<ReadScript> {
         None if bytes.contains(&0) => return None,
         None => match canonical.extension().and_then(|e| e.to_str()) {
             Some("sh" | "bash" | "zsh" | "ksh") => ScriptLanguage::Shell,
-            _ => ScriptLanguage::Other(crate::imports::Language::of(None, &canonical)?),
+            _ => ScriptLanguage::Other(Some(crate::imports::Language::of(None, &canonical)?)),
         },
     };
+    if language == ScriptLanguage::Other(None) {
+        // Read for its `#!` line alone: what it loads is not read.
+        return Some(ReadScript {
+            path: canonical,
+            text: String::new(),
+            truncated: false,
+            language,
+            starts_python,
+            interpreter,
+        });
+    }
     // One byte past the cap tells a longer file.
     file.take(SCRIPT_READ_CAP.saturating_sub(SCRIPT_HEAD) + 1).read_to_end(&mut bytes).ok()?;
     let truncated = bytes.len() as u64 > SCRIPT_READ_CAP;
