@@ -831,6 +831,26 @@ fn the_installation_of_a_python_found_on_path_is_protected() {
     assert_eq!(found, [true, true, true, true]);
 }
 
+/// A hook a runner runs in a project's environment (`uv run`, `poetry run`) starts from that
+/// environment: the project's `.venv` whole where the runner runs (a Cursor hook's project
+/// root), and Poetry's environments under the home; the project's own code is not.
+#[test]
+fn the_environment_a_runner_runs_a_hook_in_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    project.write(".cursor/gate.py", "import sys\nsys.exit(2)\n");
+    project.write(".cursor/hooks.json", &cursor_hooks(&["uv run .cursor/gate.py"]));
+    home.write(".claude/settings.json", &claude_settings(&["poetry run python ~/gate.py"]));
+    let paths = [
+        ".venv/lib/python3.12/site-packages/zz-agent.pth",
+        ".venv/pyvenv.cfg",
+        "~/.cache/pypoetry/virtualenvs/p-Ab12-py3.12/lib/python3.12/site-packages/zz.pth",
+        "pyproject.toml",
+        "src/app.py",
+    ];
+    guard_refusing(project.path(), home.path(), &paths, 3);
+}
+
 /// The same for Ruby (RubyGems loads from its installation at every start), Perl and Node
 /// found on the hooks' `PATH`: an rbenv shim's whole `~/.rbenv`, an nvm Node's `lib/`; a
 /// Ruby script's `#!` line too.

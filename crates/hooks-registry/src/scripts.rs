@@ -776,6 +776,14 @@ impl Walk {
             }
             i = self.runner_options(r, args, i + 1, dirs);
         }
+        for environment in r.environments {
+            self.add_text(environment, PathRole::Modules, dirs);
+        }
+        self.paths.extend(r.home_environments.iter().map(|folder| NamedPath {
+            base: PathBase::Home,
+            path: PathBuf::from(folder),
+            role: PathRole::Modules,
+        }));
         let rest = args.get(i..).unwrap_or_default();
         if let Some((target, after)) = rest.split_first()
             && target.literal().is_some_and(|t| t.contains('/') || has_file_extension(&t))
@@ -1395,6 +1403,12 @@ struct Runner {
     /// Subcommands that run a program the manifest does not name (`npm exec`, `pnpm dlx`):
     /// the manifest is not named for them, so that `hooks trust` does not pin it.
     without_manifest: &'static [&'static str],
+    /// Folders, in the folder it runs in, holding the environment it runs the rest in (a
+    /// project's `.venv`): protected whole, since its interpreter runs what is there at
+    /// every start (a `.pth` file in its `site-packages`; finding F47).
+    environments: &'static [&'static str],
+    /// The same, under the home (Poetry's and Pipenv's virtual environments).
+    home_environments: &'static [&'static str],
 }
 
 const RUNNERS: &[Runner] = &[
@@ -1424,6 +1438,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &[],
         dir_operand: false,
         without_manifest: &[],
+        environments: &[".venv"],
+        home_environments: &[],
     },
     Runner {
         name: "uvx",
@@ -1434,6 +1450,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &[],
         dir_operand: false,
         without_manifest: &[],
+        environments: &[],
+        home_environments: &[],
     },
     Runner {
         name: "pipx",
@@ -1444,6 +1462,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &[],
         dir_operand: false,
         without_manifest: &[],
+        environments: &[],
+        home_environments: &[],
     },
     Runner {
         name: "npx",
@@ -1454,6 +1474,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &[],
         dir_operand: false,
         without_manifest: &[],
+        environments: &[],
+        home_environments: &[],
     },
     Runner {
         name: "bunx",
@@ -1464,6 +1486,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &[],
         dir_operand: false,
         without_manifest: &[],
+        environments: &[],
+        home_environments: &[],
     },
     Runner {
         name: "pnpx",
@@ -1474,6 +1498,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &[],
         dir_operand: false,
         without_manifest: &[],
+        environments: &[],
+        home_environments: &[],
     },
     Runner {
         name: "npm",
@@ -1484,6 +1510,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &["package.json"],
         dir_operand: false,
         without_manifest: &["exec", "x"],
+        environments: &[],
+        home_environments: &[],
     },
     Runner {
         name: "pnpm",
@@ -1494,6 +1522,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &["package.json"],
         dir_operand: false,
         without_manifest: &["exec", "dlx"],
+        environments: &[],
+        home_environments: &[],
     },
     Runner {
         name: "yarn",
@@ -1504,6 +1534,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &["package.json"],
         dir_operand: false,
         without_manifest: &["exec", "dlx"],
+        environments: &[],
+        home_environments: &[],
     },
     Runner {
         name: "composer",
@@ -1515,6 +1547,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &["composer.json"],
         dir_operand: false,
         without_manifest: &["exec"],
+        environments: &[],
+        home_environments: &[],
     },
     Runner {
         name: "bundle",
@@ -1526,6 +1560,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &["Gemfile", "gems.rb"],
         dir_operand: false,
         without_manifest: &[],
+        environments: &[],
+        home_environments: &[],
     },
     Runner {
         name: "poetry",
@@ -1536,6 +1572,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &[],
         dir_operand: false,
         without_manifest: &[],
+        environments: &[".venv"],
+        home_environments: &[".cache/pypoetry/virtualenvs", "Library/Caches/pypoetry/virtualenvs"],
     },
     Runner {
         name: "pipenv",
@@ -1547,6 +1585,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &["Pipfile"],
         dir_operand: false,
         without_manifest: &[],
+        environments: &[".venv"],
+        home_environments: &[".local/share/virtualenvs"],
     },
     Runner {
         name: "pdm",
@@ -1557,6 +1597,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &["pyproject.toml"],
         dir_operand: false,
         without_manifest: &[],
+        environments: &[".venv"],
+        home_environments: &[],
     },
     Runner {
         name: "hatch",
@@ -1567,6 +1609,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &["pyproject.toml"],
         dir_operand: false,
         without_manifest: &[],
+        environments: &[],
+        home_environments: &[".local/share/hatch/env", "Library/Application Support/hatch/env"],
     },
     Runner {
         name: "rye",
@@ -1577,6 +1621,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &["pyproject.toml"],
         dir_operand: false,
         without_manifest: &[],
+        environments: &[".venv"],
+        home_environments: &[],
     },
     Runner {
         name: "pixi",
@@ -1587,6 +1633,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &["pixi.toml"],
         dir_operand: false,
         without_manifest: &[],
+        environments: &[".pixi/envs"],
+        home_environments: &[],
     },
     Runner {
         name: "conda",
@@ -1597,6 +1645,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &[],
         dir_operand: false,
         without_manifest: &[],
+        environments: &[],
+        home_environments: &[],
     },
     Runner {
         name: "mise",
@@ -1617,6 +1667,8 @@ const RUNNERS: &[Runner] = &[
         ],
         dir_operand: false,
         without_manifest: &[],
+        environments: &[],
+        home_environments: &[],
     },
     Runner {
         name: "direnv",
@@ -1628,6 +1680,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &[".envrc", ".env"],
         dir_operand: true,
         without_manifest: &[],
+        environments: &[],
+        home_environments: &[],
     },
 ];
 

@@ -752,3 +752,32 @@ fn a_python_interpreter_s_environment_is_named_with_it() {
         assert!(!a.paths.iter().any(|p| p.path.ends_with("pyvenv.cfg")), "{src}: {:?}", a.paths);
     }
 }
+
+/// A runner that runs the rest in a project's environment (`uv run`, `poetry run`, `pixi
+/// run`) names that environment's folder whole, where it runs (its `--directory` too) and,
+/// for Poetry, Pipenv and Hatch, where they keep environments under the home; another
+/// subcommand, or a runner without one, names none.
+#[test]
+fn a_runner_s_environment_is_named_whole() {
+    let venv = |dir: &str| run(dir, PathRole::Modules);
+    let home = |dir: &str| named(PathBase::Home, dir, PathRole::Modules);
+    names("uv run hooks/x.py", &[venv(".venv")]);
+    names("uv run --directory tools python -m gate", &[venv("tools/.venv")]);
+    names("pdm run gate", &[venv(".venv")]);
+    names("rye run gate", &[venv(".venv")]);
+    names("pixi run gate", &[venv(".pixi/envs")]);
+    names(
+        "poetry run python x.py",
+        &[
+            venv(".venv"),
+            home(".cache/pypoetry/virtualenvs"),
+            home("Library/Caches/pypoetry/virtualenvs"),
+        ],
+    );
+    names("pipenv run gate", &[venv(".venv"), home(".local/share/virtualenvs")]);
+    names("hatch run gate", &[home(".local/share/hatch/env")]);
+    for src in ["uv pip list", "npx tsx x.ts", "uvx ruff check", "pnpm exec tsx x.ts"] {
+        let a = shell(src);
+        assert!(!a.paths.iter().any(|p| p.role == PathRole::Modules), "{src}: {:?}", a.paths);
+    }
+}
