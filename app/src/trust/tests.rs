@@ -237,3 +237,20 @@ fn the_hook_environment_names_what_interpreters_load_as_they_split_it() {
     assert!(!held.modules.contains(&PathBuf::from("/py/a")));
     assert!(held.modules.contains(&PathBuf::from("/py/b")));
 }
+
+proptest::proptest! {
+    /// Whatever the variables hold, splitting them ends, names absolute paths only, each once.
+    #[test]
+    fn any_hook_environment_names_absolute_paths_only(
+        values in proptest::collection::vec("[ -~]{0,80}", EnvVars::HOOK_LOADERS.len()),
+    ) {
+        let env = EnvVars::from_lookup(|name| {
+            let i = EnvVars::HOOK_LOADERS.iter().position(|n| *n == name)?;
+            Some(values[i].clone().into())
+        });
+        let dirs = ShellStartupDirs::from_env(&env);
+        proptest::prop_assert!(dirs.loaded.iter().chain(&dirs.modules).all(|p| p.is_absolute()));
+        let unique: BTreeSet<&PathBuf> = dirs.modules.iter().collect();
+        proptest::prop_assert_eq!(unique.len(), dirs.modules.len());
+    }
+}
