@@ -833,7 +833,8 @@ fn the_installation_of_a_python_found_on_path_is_protected() {
 
 /// A hook a runner runs in a project's environment (`uv run`, `poetry run`) starts from that
 /// environment: the project's `.venv` whole where the runner runs (a Cursor hook's project
-/// root), and Poetry's environments under the home; the project's own code is not.
+/// root), and Poetry's environments under the home; so do the runner's own configuration
+/// files (`pyproject.toml`, F49); the project's own code is not.
 #[test]
 fn the_environment_a_runner_runs_a_hook_in_is_protected() {
     let project = TestDir::new();
@@ -848,7 +849,47 @@ fn the_environment_a_runner_runs_a_hook_in_is_protected() {
         "pyproject.toml",
         "src/app.py",
     ];
-    guard_refusing(project.path(), home.path(), &paths, 3);
+    guard_refusing(project.path(), home.path(), &paths, 4);
+}
+
+/// A runner's own configuration decides what it runs (finding F49): a project `.npmrc` with
+/// `script-shell=/bin/true` makes `npm run gate` exit 0 without running the gate, its
+/// `node-options=--require …` runs code before every `npx` tool (both checked with npm 9);
+/// `.yarnrc.yml`'s `yarnPath` replaces yarn itself, `bunfig.toml`'s `preload` and
+/// `deno.json`'s import map run code in every Bun and Deno hook, uv's `.python-version`
+/// picks its interpreter. Protected where the runner runs (its `--prefix` too) and under the
+/// home, existing or not; the project's other files are not.
+#[test]
+fn a_runner_s_own_configuration_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    project.write(
+        ".cursor/hooks.json",
+        &cursor_hooks(&[
+            "npm run gate",
+            "npm --prefix web run lint",
+            "yarn gate",
+            "bunx eslint .",
+            "uv run .cursor/gate.py",
+            "deno run .cursor/gate.ts",
+            "bun .cursor/gate.ts",
+        ]),
+    );
+    let paths = [
+        ".npmrc",
+        "./web/.npmrc",
+        ".yarnrc.yml",
+        "bunfig.toml",
+        ".python-version",
+        "deno.json",
+        "~/.npmrc",
+        "~/.config/uv/uv.toml",
+        "~/.bunfig.toml",
+        ".editorconfig",
+        "web/src/index.ts",
+    ];
+    let lines = guard_refusing(project.path(), home.path(), &paths, 9);
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "project_cursor_file", "{lines:#?}");
 }
 
 /// The same for Ruby (RubyGems loads from its installation at every start), Perl and Node

@@ -80,14 +80,14 @@ impl Tree {
     }
 
     /// A registry snapshot with the project's hook file loaded: one hook runs
-    /// `./hooks/check.sh --strict`, one `bash hooks/check.sh`, one `npx prettier` (which names
-    /// no file).
+    /// `./hooks/check.sh --strict`, one `bash hooks/check.sh`, one `prettier` (which names no
+    /// file).
     pub(crate) fn snapshot(&self) -> Arc<RegistrySnapshot> {
         let mut registry = HookRegistry::new();
         let definitions = vec![
             definition("strict", 0, "./hooks/check.sh --strict"),
             definition("bash", 1, "bash hooks/check.sh"),
-            definition("npx", 2, "npx prettier --check ."),
+            definition("prettier", 2, "prettier --check ."),
         ];
         registry.upsert_source(SourceUpdate {
             source: self.source.clone(),

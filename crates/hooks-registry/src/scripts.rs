@@ -732,7 +732,14 @@ impl Walk {
         }
         let sub = args.get(i).and_then(Word::literal);
         let from_manifest = !sub.is_some_and(|s| r.without_manifest.contains(&s.as_str()));
-        if !r.manifests.is_empty() && from_manifest {
+        // The user's own configuration: protected, not pinned (a change to the user's
+        // `~/.npmrc` does not undo the trust in a repository's hooks).
+        self.paths.extend(r.home_configs.iter().map(|file| NamedPath {
+            base: PathBase::Home,
+            path: PathBuf::from(file),
+            role: PathRole::Modules,
+        }));
+        if !r.manifests.is_empty() || !r.configs.is_empty() {
             // The manifest is read from the folder a directory option names wherever it stands
             // (`npm run x --prefix web`); those after the subcommand are applied to the
             // command's folders once, by the option loop below, so this scan moves a copy.
@@ -761,8 +768,13 @@ impl Walk {
                 }
                 j += 1;
             }
-            for manifest in r.manifests {
-                self.add_text(manifest, PathRole::Loaded, &manifest_dirs);
+            if from_manifest {
+                for manifest in r.manifests {
+                    self.add_text(manifest, PathRole::Loaded, &manifest_dirs);
+                }
+            }
+            for config in r.configs {
+                self.add_text(config, PathRole::Loaded, &manifest_dirs);
             }
         }
         if !r.subcommands.is_empty() {
@@ -883,6 +895,14 @@ impl Walk {
     /// An interpreter: options (some load files, some run inline code), then the script.
     fn interpreter(&mut self, name: &str, args: &[Word], dirs: &mut Vec<Dir>, depth: u32) {
         let Some(spec) = interpreter(name) else { return };
+        for config in spec.configs {
+            self.add_text(config, PathRole::Loaded, dirs);
+        }
+        self.paths.extend(spec.home_configs.iter().map(|file| NamedPath {
+            base: PathBase::Home,
+            path: PathBuf::from(file),
+            role: PathRole::Modules,
+        }));
         if spec.names.contains(&"python") && !python_skips_user_site(args) {
             // Whatever it runs (a script, `-c`, `-m`), Python starts from the user's site.
             self.paths.extend(python_user_site());
@@ -1409,6 +1429,12 @@ struct Runner {
     environments: &'static [&'static str],
     /// The same, under the home (Poetry's and Pipenv's virtual environments).
     home_environments: &'static [&'static str],
+    /// Its own configuration files in the folder it runs in, read for every use (a project's
+    /// `.npmrc`, whose `script-shell` or `node-options` decide what `npm run` and `npx` run;
+    /// `.yarnrc.yml`'s `yarnPath`; uv's `.python-version`): loaded files (finding F49).
+    configs: &'static [&'static str],
+    /// The same, under the home (`~/.npmrc`, `~/.config/uv/uv.toml`): protected, not pinned.
+    home_configs: &'static [&'static str],
 }
 
 const RUNNERS: &[Runner] = &[
@@ -1440,6 +1466,8 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &[],
         environments: &[".venv"],
         home_environments: &[],
+        configs: &["uv.toml", "pyproject.toml", ".python-version"],
+        home_configs: &[".config/uv/uv.toml"],
     },
     Runner {
         name: "uvx",
@@ -1452,6 +1480,8 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &[],
         environments: &[],
         home_environments: &[],
+        configs: &["uv.toml", ".python-version"],
+        home_configs: &[".config/uv/uv.toml"],
     },
     Runner {
         name: "pipx",
@@ -1464,6 +1494,8 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &[],
         environments: &[],
         home_environments: &[],
+        configs: &[],
+        home_configs: &[],
     },
     Runner {
         name: "npx",
@@ -1476,6 +1508,8 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &[],
         environments: &[],
         home_environments: &[],
+        configs: &[".npmrc"],
+        home_configs: &[".npmrc"],
     },
     Runner {
         name: "bunx",
@@ -1488,6 +1522,8 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &[],
         environments: &[],
         home_environments: &[],
+        configs: &["bunfig.toml"],
+        home_configs: &[".bunfig.toml", ".config/.bunfig.toml"],
     },
     Runner {
         name: "pnpx",
@@ -1500,6 +1536,8 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &[],
         environments: &[],
         home_environments: &[],
+        configs: &[".npmrc", "pnpm-workspace.yaml"],
+        home_configs: &[".npmrc", ".config/pnpm/rc"],
     },
     Runner {
         name: "npm",
@@ -1512,6 +1550,8 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &["exec", "x"],
         environments: &[],
         home_environments: &[],
+        configs: &[".npmrc"],
+        home_configs: &[".npmrc"],
     },
     Runner {
         name: "pnpm",
@@ -1524,6 +1564,8 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &["exec", "dlx"],
         environments: &[],
         home_environments: &[],
+        configs: &[".npmrc", "pnpm-workspace.yaml"],
+        home_configs: &[".npmrc", ".config/pnpm/rc"],
     },
     Runner {
         name: "yarn",
@@ -1536,6 +1578,8 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &["exec", "dlx"],
         environments: &[],
         home_environments: &[],
+        configs: &[".yarnrc.yml", ".yarnrc", ".npmrc"],
+        home_configs: &[".yarnrc.yml", ".yarnrc", ".npmrc"],
     },
     Runner {
         name: "composer",
@@ -1549,6 +1593,8 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &["exec"],
         environments: &[],
         home_environments: &[],
+        configs: &[],
+        home_configs: &[],
     },
     Runner {
         name: "bundle",
@@ -1562,6 +1608,8 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &[],
         environments: &[],
         home_environments: &[],
+        configs: &[".bundle/config"],
+        home_configs: &[".bundle/config"],
     },
     Runner {
         name: "poetry",
@@ -1574,6 +1622,11 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &[],
         environments: &[".venv"],
         home_environments: &[".cache/pypoetry/virtualenvs", "Library/Caches/pypoetry/virtualenvs"],
+        configs: &["poetry.toml", "pyproject.toml"],
+        home_configs: &[
+            ".config/pypoetry/config.toml",
+            "Library/Application Support/pypoetry/config.toml",
+        ],
     },
     Runner {
         name: "pipenv",
@@ -1587,6 +1640,8 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &[],
         environments: &[".venv"],
         home_environments: &[".local/share/virtualenvs"],
+        configs: &[".env"],
+        home_configs: &[],
     },
     Runner {
         name: "pdm",
@@ -1599,6 +1654,8 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &[],
         environments: &[".venv"],
         home_environments: &[],
+        configs: &["pdm.toml", ".pdm-python"],
+        home_configs: &[".config/pdm/config.toml"],
     },
     Runner {
         name: "hatch",
@@ -1611,6 +1668,11 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &[],
         environments: &[],
         home_environments: &[".local/share/hatch/env", "Library/Application Support/hatch/env"],
+        configs: &["hatch.toml"],
+        home_configs: &[
+            ".config/hatch/config.toml",
+            "Library/Application Support/hatch/config.toml",
+        ],
     },
     Runner {
         name: "rye",
@@ -1623,6 +1685,8 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &[],
         environments: &[".venv"],
         home_environments: &[],
+        configs: &[".python-version"],
+        home_configs: &[".rye/config.toml"],
     },
     Runner {
         name: "pixi",
@@ -1635,6 +1699,8 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &[],
         environments: &[".pixi/envs"],
         home_environments: &[],
+        configs: &["pixi.toml", "pyproject.toml", ".pixi/config.toml"],
+        home_configs: &[".pixi/config.toml", ".config/pixi/config.toml"],
     },
     Runner {
         name: "conda",
@@ -1647,6 +1713,8 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &[],
         environments: &[],
         home_environments: &[],
+        configs: &[],
+        home_configs: &[".condarc", ".conda/.condarc"],
     },
     Runner {
         name: "mise",
@@ -1669,6 +1737,8 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &[],
         environments: &[],
         home_environments: &[],
+        configs: &[],
+        home_configs: &[".config/mise/config.toml"],
     },
     Runner {
         name: "direnv",
@@ -1682,6 +1752,8 @@ const RUNNERS: &[Runner] = &[
         without_manifest: &[],
         environments: &[],
         home_environments: &[],
+        configs: &[],
+        home_configs: &[],
     },
 ];
 
@@ -2039,6 +2111,12 @@ struct Interpreter {
     /// Options followed by a folder modules are loaded from, also with the value attached
     /// (`ruby -I lib`, `perl -Ilib`).
     module_dirs: &'static [&'static str],
+    /// Its own configuration files in the folder it runs in, read at every start whatever it
+    /// runs (Deno's `deno.json`, with its import map; Bun's `bunfig.toml`, with its
+    /// `preload`): loaded files (finding F49).
+    configs: &'static [&'static str],
+    /// The same, under the home: protected, not pinned.
+    home_configs: &'static [&'static str],
 }
 
 /// The POSIX-like shells: the command analysis reads their operands and options alike, and a
@@ -2060,6 +2138,8 @@ const INTERPRETERS: &[Interpreter] = &[
         code_operand: false,
         manifests: &[],
         module_dirs: &[],
+        configs: &[],
+        home_configs: &[],
     },
     Interpreter {
         names: &["fish"],
@@ -2073,6 +2153,8 @@ const INTERPRETERS: &[Interpreter] = &[
         code_operand: false,
         manifests: &[],
         module_dirs: &[],
+        configs: &[],
+        home_configs: &[],
     },
     Interpreter {
         names: &["python", "python2", "python3", "pypy", "pypy3", "pythonw"],
@@ -2086,6 +2168,8 @@ const INTERPRETERS: &[Interpreter] = &[
         code_operand: false,
         manifests: &[],
         module_dirs: &[],
+        configs: &[],
+        home_configs: &[],
     },
     Interpreter {
         names: &["node", "nodejs", "tsx", "ts-node", "ts-node-esm", "esno", "esbuild-register"],
@@ -2110,6 +2194,8 @@ const INTERPRETERS: &[Interpreter] = &[
         code_operand: false,
         manifests: &[],
         module_dirs: &[],
+        configs: &[],
+        home_configs: &[],
     },
     Interpreter {
         names: &["deno"],
@@ -2123,6 +2209,8 @@ const INTERPRETERS: &[Interpreter] = &[
         code_operand: false,
         manifests: &["deno.json", "deno.jsonc", "package.json"],
         module_dirs: &[],
+        configs: &["deno.json", "deno.jsonc"],
+        home_configs: &[],
     },
     Interpreter {
         names: &["bun"],
@@ -2136,6 +2224,8 @@ const INTERPRETERS: &[Interpreter] = &[
         code_operand: false,
         manifests: &["package.json"],
         module_dirs: &[],
+        configs: &["bunfig.toml"],
+        home_configs: &[".bunfig.toml", ".config/.bunfig.toml"],
     },
     Interpreter {
         names: &["ruby", "jruby"],
@@ -2149,6 +2239,8 @@ const INTERPRETERS: &[Interpreter] = &[
         code_operand: false,
         manifests: &[],
         module_dirs: &["-I"],
+        configs: &[],
+        home_configs: &[],
     },
     Interpreter {
         names: &["perl"],
@@ -2162,6 +2254,8 @@ const INTERPRETERS: &[Interpreter] = &[
         code_operand: false,
         manifests: &[],
         module_dirs: &["-I"],
+        configs: &[],
+        home_configs: &[],
     },
     Interpreter {
         names: &["php"],
@@ -2175,6 +2269,8 @@ const INTERPRETERS: &[Interpreter] = &[
         code_operand: false,
         manifests: &[],
         module_dirs: &[],
+        configs: &[],
+        home_configs: &[],
     },
     Interpreter {
         names: &["lua", "luajit", "Rscript", "osascript"],
@@ -2188,6 +2284,8 @@ const INTERPRETERS: &[Interpreter] = &[
         code_operand: false,
         manifests: &[],
         module_dirs: &[],
+        configs: &[],
+        home_configs: &[],
     },
     Interpreter {
         names: &["pwsh", "powershell"],
@@ -2201,6 +2299,8 @@ const INTERPRETERS: &[Interpreter] = &[
         code_operand: false,
         manifests: &[],
         module_dirs: &[],
+        configs: &[],
+        home_configs: &[],
     },
     Interpreter {
         names: &["awk", "gawk", "mawk", "jq", "sed"],
@@ -2214,6 +2314,8 @@ const INTERPRETERS: &[Interpreter] = &[
         code_operand: true,
         manifests: &[],
         module_dirs: &[],
+        configs: &[],
+        home_configs: &[],
     },
 ];
 

@@ -665,6 +665,8 @@ fn protected_paths_cover_the_file_and_every_script_existing_or_not_in_first_word
     got.sort();
     let want: Vec<(std::path::PathBuf, ProtectedKind)> = vec![
         (".cursor/hooks.json".into(), ProtectedKind::File),
+        // `npx` reads the project's `.npmrc` (its `node-options`; finding F49).
+        (".npmrc".into(), ProtectedKind::Script),
         ("check.sh".into(), ProtectedKind::Script),
         ("hooks/audit.py".into(), ProtectedKind::Script),
         ("hooks/format.js".into(), ProtectedKind::Script),

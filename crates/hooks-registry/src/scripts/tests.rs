@@ -166,9 +166,14 @@ fn arguments_redirections_and_configuration_files() {
     names("jq -f filter.jq", &[run("filter.jq", PathRole::Loaded)]);
     let a = shell("jq '.tool_input.command' | grep -q rm");
     assert!(a.paths.is_empty(), "{:?}", a.paths);
-    let a = shell("echo hello && npx prettier --check . && git diff --quiet");
+    let a = shell("echo hello && prettier --check . && git diff --quiet");
     assert!(a.paths.is_empty(), "{:?}", a.paths);
     assert!(a.uncertain.is_empty(), "{:?}", a.uncertain);
+    // `npx` names its own configuration only (finding F49).
+    let a = shell("npx prettier --check .");
+    let npmrc =
+        [run(".npmrc", PathRole::Loaded), named(PathBase::Home, ".npmrc", PathRole::Modules)];
+    assert_eq!(a.paths, npmrc);
 }
 
 #[test]
@@ -778,6 +783,33 @@ fn a_runner_s_environment_is_named_whole() {
     names("hatch run gate", &[home(".local/share/hatch/env")]);
     for src in ["uv pip list", "npx tsx x.ts", "uvx ruff check", "pnpm exec tsx x.ts"] {
         let a = shell(src);
-        assert!(!a.paths.iter().any(|p| p.role == PathRole::Modules), "{src}: {:?}", a.paths);
+        let environment = |p: &NamedPath| p.path.ends_with(".venv") || p.path.ends_with("envs");
+        assert!(!a.paths.iter().any(environment), "{src}: {:?}", a.paths);
     }
+}
+
+/// A runner's and an interpreter's own configuration (finding F49): named for every use,
+/// also for subcommands that leave the manifest out (`npm exec`), in the folder its
+/// directory options name, and under the home (protected, not pinned).
+#[test]
+fn a_runner_s_own_configuration_is_named() {
+    let loaded = |path: &str| run(path, PathRole::Loaded);
+    let home = |path: &str| named(PathBase::Home, path, PathRole::Modules);
+    names("npm run gate", &[loaded(".npmrc"), loaded("package.json"), home(".npmrc")]);
+    let a = shell("npm exec eslint .");
+    assert!(a.paths.contains(&loaded(".npmrc")) && !a.paths.contains(&loaded("package.json")));
+    names("npm run lint --prefix web", &[loaded("web/.npmrc"), loaded("web/package.json")]);
+    names("yarn --cwd web gate", &[loaded("web/.yarnrc.yml"), loaded("web/.yarnrc")]);
+    names("pnpm exec tsx x.ts", &[loaded(".npmrc"), loaded("pnpm-workspace.yaml")]);
+    names(
+        "uv run x.py",
+        &[loaded(".python-version"), loaded("uv.toml"), home(".config/uv/uv.toml")],
+    );
+    names("bunx eslint", &[loaded("bunfig.toml"), home(".bunfig.toml")]);
+    names("bun x.ts", &[loaded("bunfig.toml"), home(".config/.bunfig.toml")]);
+    names("deno run x.ts", &[loaded("deno.json"), loaded("deno.jsonc")]);
+    names("pipenv run gate", &[loaded(".env"), loaded("Pipfile")]);
+    names("bundle exec rake", &[loaded(".bundle/config"), home(".bundle/config")]);
+    let a = shell("node x.js");
+    assert!(!a.paths.iter().any(|p| p.role == PathRole::Loaded), "{:?}", a.paths);
 }
