@@ -861,13 +861,26 @@ pub fn command_analysis(data: &[u8]) {
     {
         for named in hooks_registry::local_imports(language, &text, std::path::Path::new("/repo/s"))
         {
-            assert!(named.path.is_absolute(), "{named:?} is absolute");
+            match named.base {
+                hooks_registry::PathBase::Root => {
+                    assert!(named.path.is_absolute(), "{named:?} is absolute")
+                }
+                // CommonJS's global folders of the home.
+                hooks_registry::PathBase::Home => {
+                    assert!(named.path.is_relative(), "{named:?} is relative to the home")
+                }
+                _ => panic!("{named:?} starts from the root or the home"),
+            }
         }
     }
-    // The same bytes as a hook script's own text (what it sources), from its folder.
+    // The same bytes as a hook script's own text (what it sources, and the start-up files of
+    // the programs it runs, from the home or where it runs), from its folder.
     let script = hooks_registry::analyse_script_text(&text, Some(std::path::Path::new("/repo/s")));
     for named in &script.paths {
-        assert_eq!(named.role, hooks_registry::PathRole::Sourced, "{named:?}");
+        use hooks_registry::{PathBase, PathRole};
+        let start_up = matches!(named.role, PathRole::Modules | PathRole::Argument)
+            && matches!(named.base, PathBase::Home | PathBase::RunDir);
+        assert!(named.role == PathRole::Sourced || start_up, "{named:?}");
         match named.base {
             hooks_registry::PathBase::Root => {
                 assert!(named.path.is_absolute(), "{named:?} is absolute")

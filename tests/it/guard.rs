@@ -892,6 +892,42 @@ fn a_runner_s_own_configuration_is_protected() {
     assert_eq!(lines[0]["hits"][0]["source_kind"], "project_cursor_file", "{lines:#?}");
 }
 
+/// The start-up files of the programs gates are made of (finding F50): a `~/.jq` file's
+/// definitions come before every jq program's, so `def test($re): false;` there turns a
+/// gate's `jq -e '.tool_input.command | test("rm -rf")'` into an allow (checked with jq
+/// 1.6); git reads the repository's `.git/config` and the user's at every command. Protected
+/// for a hook's line and for a line of the script it runs (where the user's Python site is
+/// now named too), existing or not; not for a hook that runs neither.
+#[test]
+fn the_start_up_files_of_the_programs_a_gate_runs_are_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    home.write(
+        ".claude/settings.json",
+        &claude_settings(&["jq -e '.tool_input.command | test(\"rm -rf\")' && exit 2 || exit 0"]),
+    );
+    project.write(".cursor/hooks.json", &cursor_hooks(&["git diff --quiet || exit 2"]));
+    let paths = ["~/.jq", ".git/config", "~/.gitconfig", "~/.jq.bak", "src/app.py"];
+    guard_refusing(project.path(), home.path(), &paths, 3);
+
+    // A line of the script a hook runs.
+    let repo = TestDir::new();
+    repo.script(
+        ".claude/hooks/gate.sh",
+        "#!/bin/sh\ncmd=$(jq -r .tool_input.command)\npython3 \"$(dirname \"$0\")/check.py\" \"$cmd\"\n",
+    );
+    repo.write(".claude/settings.json", &claude_settings(&[".claude/hooks/gate.sh"]));
+    let bare = TestDir::new();
+    let paths = ["~/.jq", "~/.local/lib/python3.12/site-packages/zz.pth", "~/.gitconfig"];
+    guard_refusing(repo.path(), bare.path(), &paths, 2);
+
+    // Neither.
+    let other = TestDir::new();
+    other.write(".claude/settings.json", &claude_settings(&["grep -q rm && exit 2"]));
+    let (code, lines) = guard(project.path(), project.path(), other.path(), &["~/.jq"]);
+    assert_eq!(code, 0, "{lines:#?}");
+}
+
 /// The same for Ruby (RubyGems loads from its installation at every start), Perl and Node
 /// found on the hooks' `PATH`: an rbenv shim's whole `~/.rbenv`, an nvm Node's `lib/`; a
 /// Ruby script's `#!` line too.

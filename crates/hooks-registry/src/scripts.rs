@@ -181,11 +181,34 @@ pub fn analyse_script_text(text: &str, script_dir: Option<&Path>) -> CommandAnal
             p.role = PathRole::Sourced;
             true
         }
+        // What the programs it runs read at every start, wherever they run from (the user's
+        // Python site, `~/.jq`, `~/.npmrc`, the repository's `.git/config`): protected as the
+        // command line's are, not pinned.
+        PathRole::Modules | PathRole::Argument => is_start_up_file(p),
         _ => false,
     });
     analysis.paths.sort();
     analysis.paths.dedup();
     analysis
+}
+
+/// Whether `p` is a file or folder a program reads at every start, as the tables of this
+/// module list them: the user's Python site ([`PYTHON_USER_SITE`]), a program's, a runner's
+/// or an interpreter's configuration and a runner's environments under the home, and a
+/// program's configuration where it runs ([`PROGRAM_CONFIGS`]).
+fn is_start_up_file(p: &NamedPath) -> bool {
+    let path = p.path.as_path();
+    let listed = |files: &[&str]| files.iter().any(|f| Path::new(f) == path);
+    match p.base {
+        PathBase::Home => {
+            listed(&PYTHON_USER_SITE)
+                || PROGRAM_CONFIGS.iter().any(|(_, _, home)| listed(home))
+                || RUNNERS.iter().any(|r| listed(r.home_configs) || listed(r.home_environments))
+                || INTERPRETERS.iter().any(|i| listed(i.home_configs))
+        }
+        PathBase::RunDir => PROGRAM_CONFIGS.iter().any(|(_, here, _)| listed(here)),
+        _ => false,
+    }
 }
 
 /// Whether `dir` can stand in a script's text as it is, quoted or not: an absolute path of
@@ -531,6 +554,17 @@ impl Walk {
             self.add_text(&text, PathRole::Program, dirs);
         }
         let name = basename(&text);
+        if let Some((_, here, home)) = PROGRAM_CONFIGS.iter().find(|(n, ..)| *n == name) {
+            // Read at every start: protected, not pinned (they change with ordinary use).
+            for config in *here {
+                self.add_text(config, PathRole::Argument, dirs);
+            }
+            self.paths.extend(home.iter().map(|file| NamedPath {
+                base: PathBase::Home,
+                path: PathBuf::from(file),
+                role: PathRole::Argument,
+            }));
+        }
         if !text.contains('/') && loads_its_installation(name) {
             // Found on `PATH` when the hook runs: the registry looks it up.
             self.interpreters_on_path.push(name.to_owned());
@@ -1858,6 +1892,21 @@ fn python_environment(program: &Path) -> Vec<(PathBuf, PathRole)> {
         _ => Vec::new(),
     }
 }
+
+/// Programs hooks commonly run whose start-up files change what they answer (finding F50):
+/// each name, the files it reads in the folder it runs in, and those under the home. A
+/// `~/.jq` file's definitions come before every jq program's, so `def test($re): false;`
+/// there turns a gate's `jq -e '.tool_input.command | test("rm -rf")'` into an allow; git
+/// reads the repository's configuration and the user's at every command (`core.fsmonitor`
+/// runs a program during `git status`); curl and wget read their user's options
+/// (`~/.curlrc`'s `url`, `output`, `proxy`).
+const PROGRAM_CONFIGS: &[(&str, &[&str], &[&str])] = &[
+    ("jq", &[], &[".jq"]),
+    ("gojq", &[], &[".jq", ".gojq"]),
+    ("git", &[".git/config"], &[".gitconfig", ".config/git/config"]),
+    ("curl", &[], &[".curlrc", ".config/.curlrc"]),
+    ("wget", &[], &[".wgetrc"]),
+];
 
 /// Whether a program's name is a Python interpreter's (`python`, `python3`, `python3.12`,
 /// `pypy3`).

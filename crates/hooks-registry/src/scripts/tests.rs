@@ -164,11 +164,20 @@ fn arguments_redirections_and_configuration_files() {
         &[run(".claude/rules.json", PathRole::Argument), run("input.txt", PathRole::Argument)],
     );
     names("jq -f filter.jq", &[run("filter.jq", PathRole::Loaded)]);
+    // jq names its start-up file only (`~/.jq`, finding F50).
     let a = shell("jq '.tool_input.command' | grep -q rm");
-    assert!(a.paths.is_empty(), "{:?}", a.paths);
-    let a = shell("echo hello && prettier --check . && git diff --quiet");
+    assert_eq!(a.paths, [named(PathBase::Home, ".jq", PathRole::Argument)]);
+    let a = shell("echo hello && prettier --check .");
     assert!(a.paths.is_empty(), "{:?}", a.paths);
     assert!(a.uncertain.is_empty(), "{:?}", a.uncertain);
+    // git names the repository's configuration and the user's (finding F50).
+    let a = shell("git diff --quiet");
+    let git = [
+        run(".git/config", PathRole::Argument),
+        named(PathBase::Home, ".config/git/config", PathRole::Argument),
+        named(PathBase::Home, ".gitconfig", PathRole::Argument),
+    ];
+    assert_eq!(a.paths, git);
     // `npx` names its own configuration only (finding F49).
     let a = shell("npx prettier --check .");
     let npmrc =
@@ -665,8 +674,42 @@ fn a_script_s_sourced_files_and_the_scripts_it_runs_are_named() {
             !["commented.sh", "policy.txt", "/tmp/out.log"].contains(&text.as_ref()),
             "{p:?} in {paths:?}"
         );
-        assert_eq!(p.role, PathRole::Sourced, "{p:?}");
+        if p.base != PathBase::Home {
+            assert_eq!(p.role, PathRole::Sourced, "{p:?}");
+        }
     }
+    // Its `python3` starts from the user's site, as a command line's does.
+    for site in [".local/lib", "Library/Python"] {
+        assert!(paths.contains(&named(PathBase::Home, site, PathRole::Modules)), "{paths:?}");
+    }
+}
+
+/// What the programs a script runs read at every start is named as the command line's is,
+/// not pinned: `~/.jq` for jq, the repository's and the user's git configuration, `~/.npmrc`
+/// for npm (finding F50); a file it only reads is not.
+#[test]
+fn a_script_s_programs_start_up_files_are_named() {
+    let text = "#!/bin/sh
+cmd=$(jq -r .tool_input.command)
+git diff --quiet || exit 2
+        npm run check
+curl -s https://policy.invalid/x
+cat ~/.jq.bak
+";
+    let paths = script(text);
+    for expected in [
+        named(PathBase::Home, ".jq", PathRole::Argument),
+        named(PathBase::Home, ".gitconfig", PathRole::Argument),
+        named(PathBase::Home, ".config/git/config", PathRole::Argument),
+        run(".git/config", PathRole::Argument),
+        named(PathBase::Home, ".npmrc", PathRole::Modules),
+        named(PathBase::Home, ".curlrc", PathRole::Argument),
+    ] {
+        assert!(paths.contains(&expected), "{expected:?} not in {paths:?}");
+    }
+    // The project's `.npmrc` is a command line's only, and `~/.jq.bak` is only read.
+    assert!(!paths.contains(&run(".npmrc", PathRole::Loaded)), "{paths:?}");
+    assert!(!paths.iter().any(|p| p.path.ends_with(".jq.bak")), "{paths:?}");
 }
 
 #[test]
@@ -711,11 +754,16 @@ fn here_document_bodies_are_data_not_commands() {
 }
 
 proptest! {
-    /// Any text: no panic, and every path reported is a sourced file.
+    /// Any text: no panic, and every path reported is a sourced file or a file a program
+    /// reads at every start.
     #[test]
     fn any_script_text_is_analysed_without_panic(text in "[ -~\n\t]{0,400}") {
         let a = analyse_script_text(&text, Some(Path::new("/repo/s")));
-        prop_assert!(a.paths.iter().all(|p| p.role == PathRole::Sourced));
+        prop_assert!(
+            a.paths.iter().all(|p| p.role == PathRole::Sourced || crate::scripts::is_start_up_file(p)),
+            "{:?}",
+            a.paths
+        );
     }
 }
 
