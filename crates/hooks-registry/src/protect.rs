@@ -1231,14 +1231,7 @@ fn protect_installation(
 
 /// The program a `#!` line's text runs: its first word's name, or the program `env` runs.
 fn interpreter_of(line: &str) -> Option<String> {
-    let mut words = line.split_whitespace();
-    let name = crate::scripts::basename(words.next()?);
-    if name == "env" {
-        return words
-            .find(|w| !w.starts_with('-') && !w.contains('='))
-            .map(|w| crate::scripts::basename(w).to_owned());
-    }
-    Some(name.to_owned())
+    shebang_program(line).map(|word| crate::scripts::basename(&word).to_owned())
 }
 
 /// Whether a program's name is a POSIX-like shell's.
