@@ -233,6 +233,11 @@ pub fn protect_engine_folders(
     for file in &shell.loaded {
         expected.fixed.push((HOOK_ENVIRONMENT, file.clone()));
     }
+    // The dynamic linker's own preload list, read by every process it starts (writable by an
+    // agent running as root, as in many containers).
+    if cfg!(target_os = "linux") {
+        expected.fixed.push((HOOK_ENVIRONMENT, PathBuf::from("/etc/ld.so.preload")));
+    }
     if let Some(program) = &shell.engine_program {
         expected.fixed.push((ENGINE_PROGRAM, program.clone()));
     }

@@ -1008,6 +1008,7 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         at("ub/lib/python3.12/site-packages/zz-agent.pth"),
         at("perl/strict.pm"),
         at("gems/gems/json-2.7.1/lib/json.rb"),
+        "/etc/ld.so.preload".to_owned(),
         at("ub/share/notes.txt"),
         at("node/other.js"),
         "~/notes.txt".to_owned(),
@@ -1021,7 +1022,8 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
     vars.extend(env.iter().map(|(n, v)| (*n, Path::new(*v))));
     let o = hooks_in_env(project.path(), &args, "", &vars);
     let lines = json_lines(&o.stdout);
-    let refused = [false, false, false, false, false, false, false, false, true, true, true, true];
+    let refused =
+        [false, false, false, false, false, false, false, false, false, true, true, true, true];
     assert_eq!(allowed(&lines), refused, "{lines:#?}");
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
 }
