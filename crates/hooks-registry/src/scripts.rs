@@ -437,6 +437,15 @@ impl Walk {
         }
     }
 
+    /// Names `paths`, each relative to the user's home, as `role`.
+    fn under_home(&mut self, paths: &[&str], role: PathRole) {
+        self.paths.extend(paths.iter().map(|path| NamedPath {
+            base: PathBase::Home,
+            path: PathBuf::from(path),
+            role,
+        }));
+    }
+
     fn note(&mut self, why: impl Into<String>) {
         self.uncertain.push(why.into());
     }
@@ -559,11 +568,7 @@ impl Walk {
             for config in *here {
                 self.add_text(config, PathRole::Argument, dirs);
             }
-            self.paths.extend(home.iter().map(|file| NamedPath {
-                base: PathBase::Home,
-                path: PathBuf::from(file),
-                role: PathRole::Argument,
-            }));
+            self.under_home(home, PathRole::Argument);
         }
         if !text.contains('/') && loads_its_installation(name) {
             // Found on `PATH` when the hook runs: the registry looks it up.
@@ -768,11 +773,7 @@ impl Walk {
         let from_manifest = !sub.is_some_and(|s| r.without_manifest.contains(&s.as_str()));
         // The user's own configuration: protected, not pinned (a change to the user's
         // `~/.npmrc` does not undo the trust in a repository's hooks).
-        self.paths.extend(r.home_configs.iter().map(|file| NamedPath {
-            base: PathBase::Home,
-            path: PathBuf::from(file),
-            role: PathRole::Modules,
-        }));
+        self.under_home(r.home_configs, PathRole::Modules);
         if !r.manifests.is_empty() || !r.configs.is_empty() {
             // The manifest is read from the folder a directory option names wherever it stands
             // (`npm run x --prefix web`); those after the subcommand are applied to the
@@ -825,11 +826,7 @@ impl Walk {
         for environment in r.environments {
             self.add_text(environment, PathRole::Modules, dirs);
         }
-        self.paths.extend(r.home_environments.iter().map(|folder| NamedPath {
-            base: PathBase::Home,
-            path: PathBuf::from(folder),
-            role: PathRole::Modules,
-        }));
+        self.under_home(r.home_environments, PathRole::Modules);
         let rest = args.get(i..).unwrap_or_default();
         if let Some((target, after)) = rest.split_first()
             && target.literal().is_some_and(|t| t.contains('/') || has_file_extension(&t))
@@ -932,11 +929,7 @@ impl Walk {
         for config in spec.configs {
             self.add_text(config, PathRole::Loaded, dirs);
         }
-        self.paths.extend(spec.home_configs.iter().map(|file| NamedPath {
-            base: PathBase::Home,
-            path: PathBuf::from(file),
-            role: PathRole::Modules,
-        }));
+        self.under_home(spec.home_configs, PathRole::Modules);
         if spec.names.contains(&"python") && !python_skips_user_site(args) {
             // Whatever it runs (a script, `-c`, `-m`), Python starts from the user's site.
             self.paths.extend(python_user_site());
