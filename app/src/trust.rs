@@ -157,7 +157,16 @@ impl ShellStartupDirs {
                 path.push(folder);
             }
         }
-        let (loaded, modules) = hook_environment(env);
+        let (mut loaded, modules) = hook_environment(env);
+        // The start-up files the registry names under `~/.config/` are read from
+        // `$XDG_CONFIG_HOME` instead when it is set (git's, uv's, pnpm's, mise's, …).
+        if let Some(xdg) = absolute(&env.xdg_config_home) {
+            for file in hooks_registry::home_start_up_files() {
+                if let Some(rest) = file.strip_prefix(".config/") {
+                    loaded.push(xdg.join(rest));
+                }
+            }
+        }
         ShellStartupDirs {
             zdotdir: absolute(&env.zdotdir),
             xdg_config_home: absolute(&env.xdg_config_home),
@@ -266,7 +275,17 @@ fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
         let value = value.to_string_lossy();
         let words = || value.split_whitespace();
         match name.as_str() {
-            "BASH_ENV" | "ENV" => loaded.extend(absolute(value.trim())),
+            "BASH_ENV"
+            | "ENV"
+            | "GIT_CONFIG_GLOBAL"
+            | "GIT_CONFIG_SYSTEM"
+            | "WGETRC"
+            | "NPM_CONFIG_USERCONFIG"
+            | "npm_config_userconfig"
+            | "NPM_CONFIG_GLOBALCONFIG"
+            | "npm_config_globalconfig"
+            | "UV_CONFIG_FILE" => loaded.extend(absolute(value.trim())),
+            "CURL_HOME" => loaded.extend(absolute(value.trim()).map(|p| p.join(".curlrc"))),
             "LD_PRELOAD" | "LD_AUDIT" => {
                 loaded.extend(
                     value.split(|c: char| c == ':' || c.is_whitespace()).filter_map(absolute),

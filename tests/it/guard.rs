@@ -974,9 +974,10 @@ fn the_installation_of_another_interpreter_found_on_path_is_protected() {
 /// interpreters load (finding F48): a `sitecustomize.py` in a folder of `PYTHONPATH` runs
 /// before every Python hook's first line (checked with the real Claude Code), `BASH_ENV`'s
 /// file before every bash hook's command, `NODE_OPTIONS`' `--require` before every Node
-/// hook. Out of the agent's reach, existing or not, with or without any hook; a module
-/// folder that holds the home or the project is not protected whole, and relative entries
-/// name nothing.
+/// hook; and the variables that move the start-up files of the programs gates use
+/// (`GIT_CONFIG_GLOBAL`, `$XDG_CONFIG_HOME`'s `git/config`, finding F50). Out of the agent's
+/// reach, existing or not, with or without any hook; a module folder that holds the home or
+/// the project is not protected whole, and relative entries name nothing.
 #[test]
 fn what_the_hooks_environment_makes_them_load_is_protected() {
     let project = TestDir::new();
@@ -998,6 +999,7 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         ("PYTHONUSERBASE", &base),
         ("PERL5OPT", &perl5opt),
         ("GEM_HOME", &at("gems")),
+        ("GIT_CONFIG_GLOBAL", &at("gitconfig")),
     ];
     let paths = [
         at("py/sitecustomize.py"),
@@ -1009,6 +1011,9 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         at("perl/strict.pm"),
         at("gems/gems/json-2.7.1/lib/json.rb"),
         "/etc/ld.so.preload".to_owned(),
+        at("gitconfig"),
+        at("xdg/git/config"),
+        at("xdg/uv/uv.toml"),
         at("ub/share/notes.txt"),
         at("node/other.js"),
         "~/notes.txt".to_owned(),
@@ -1020,10 +1025,12 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
     args.extend(paths.iter().map(String::as_str));
     let mut vars: Vec<(&str, &Path)> = vec![("HOME", home.path())];
     vars.extend(env.iter().map(|(n, v)| (*n, Path::new(*v))));
-    let o = hooks_in_env(project.path(), &args, "", &vars);
+    // `$XDG_CONFIG_HOME` (the run's state folder here) moves git's and uv's configuration.
+    let xdg = t.path().join("xdg");
+    let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
     let lines = json_lines(&o.stdout);
-    let refused =
-        [false, false, false, false, false, false, false, false, false, true, true, true, true];
+    let mut refused = vec![false; 12];
+    refused.extend([true; 4]);
     assert_eq!(allowed(&lines), refused, "{lines:#?}");
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
 }

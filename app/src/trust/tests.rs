@@ -254,3 +254,38 @@ proptest::proptest! {
         proptest::prop_assert_eq!(unique.len(), dirs.modules.len());
     }
 }
+
+/// The variables that move the start-up files of the programs gates use (finding F50) name
+/// those files; `$XDG_CONFIG_HOME` moves the ones the registry knows under `~/.config/`.
+#[test]
+fn the_variables_that_move_programs_start_up_files_name_them() {
+    let env = EnvVars::from_pairs(
+        [
+            ("GIT_CONFIG_GLOBAL", "/g/gitconfig"),
+            ("CURL_HOME", "/c"),
+            ("npm_config_userconfig", "/n/rc"),
+            ("UV_CONFIG_FILE", "/u/uv.toml"),
+            ("WGETRC", "relative/wgetrc"),
+            ("XDG_CONFIG_HOME", "/x"),
+        ]
+        .map(|(n, v)| (n, std::ffi::OsStr::new(v))),
+    );
+    let loaded = ShellStartupDirs::from_env(&env).loaded;
+    for file in [
+        "/g/gitconfig",
+        "/c/.curlrc",
+        "/n/rc",
+        "/u/uv.toml",
+        "/x/git/config",
+        "/x/uv/uv.toml",
+        "/x/.curlrc",
+        "/x/pnpm/rc",
+        "/x/mise/config.toml",
+    ] {
+        assert!(loaded.contains(&PathBuf::from(file)), "{file}: {loaded:?}");
+    }
+    assert!(!loaded.iter().any(|p| p.ends_with("wgetrc")), "{loaded:?}");
+    // Without `$XDG_CONFIG_HOME`, the registry's own `~/.config/` names are enough.
+    let plain = EnvVars::from_pairs([("HOME", std::ffi::OsStr::new("/h"))]);
+    assert!(ShellStartupDirs::from_env(&plain).loaded.is_empty());
+}

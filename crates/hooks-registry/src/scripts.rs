@@ -192,6 +192,25 @@ pub fn analyse_script_text(text: &str, script_dir: Option<&Path>) -> CommandAnal
     analysis
 }
 
+/// The configuration files under the home that the programs, runners and interpreters the
+/// command analysis knows read at every start (`.jq`, `.npmrc`, `.config/uv/uv.toml`, …;
+/// findings F49, F50), each once: for a caller that knows where `$XDG_CONFIG_HOME` moves
+/// those under `.config/`.
+///
+/// ```
+/// let files = hooks_registry::home_start_up_files();
+/// assert!(files.contains(&".jq") && files.contains(&".config/git/config"));
+/// ```
+pub fn home_start_up_files() -> Vec<&'static str> {
+    let mut files: Vec<&'static str> =
+        PROGRAM_CONFIGS.iter().flat_map(|(_, _, home)| *home).copied().collect();
+    files.extend(RUNNERS.iter().flat_map(|r| r.home_configs));
+    files.extend(INTERPRETERS.iter().flat_map(|i| i.home_configs));
+    let mut seen = std::collections::BTreeSet::new();
+    files.retain(|f| seen.insert(*f));
+    files
+}
+
 /// Whether `p` is a file or folder a program reads at every start, as the tables of this
 /// module list them: the user's Python site ([`PYTHON_USER_SITE`]), a program's, a runner's
 /// or an interpreter's configuration and a runner's environments under the home, and a

@@ -136,10 +136,12 @@ impl EnvVars {
 
     /// The variables hooks inherit from the agent that make their interpreters load code at
     /// start (`BASH_ENV`, `NODE_OPTIONS`' `--require`, `LD_PRELOAD`) or import modules from
-    /// the folders they name (`PYTHONPATH`, `NODE_PATH`, `PERL5LIB`): the guard protects
-    /// those files and folders (finding F48, `specs/guard.md`). Read into
-    /// [`EnvVars::hook_loaders`], in this order, after the rest of [`EnvVars::TABLE`].
-    pub const HOOK_LOADERS: [&'static str; 17] = [
+    /// the folders they name (`PYTHONPATH`, `NODE_PATH`, `PERL5LIB`), or that move the
+    /// configuration the programs gates use read at start (`GIT_CONFIG_GLOBAL`, `CURL_HOME`,
+    /// `NPM_CONFIG_USERCONFIG`): the guard protects those files and folders (findings F48,
+    /// F50, `specs/guard.md`). Read into [`EnvVars::hook_loaders`], in this order, after the
+    /// rest of [`EnvVars::TABLE`].
+    pub const HOOK_LOADERS: [&'static str; 26] = [
         "BASH_ENV",
         "ENV",
         "NODE_OPTIONS",
@@ -157,10 +159,19 @@ impl EnvVars {
         "PERL5LIB",
         "PERLLIB",
         "LD_LIBRARY_PATH",
+        "GIT_CONFIG_GLOBAL",
+        "GIT_CONFIG_SYSTEM",
+        "CURL_HOME",
+        "WGETRC",
+        "NPM_CONFIG_USERCONFIG",
+        "npm_config_userconfig",
+        "NPM_CONFIG_GLOBALCONFIG",
+        "npm_config_globalconfig",
+        "UV_CONFIG_FILE",
     ];
 
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 34] = [
+    pub const TABLE: [EnvVarSpec; 43] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -296,6 +307,42 @@ impl EnvVars {
         EnvVarSpec {
             name: "LD_LIBRARY_PATH",
             purpose: "folders the dynamic linker loads every hook's libraries from first: protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "GIT_CONFIG_GLOBAL",
+            purpose: "the user's git configuration in place of `~/.gitconfig`, which every git command a hook runs reads: protected by the guard",
+        },
+        EnvVarSpec {
+            name: "GIT_CONFIG_SYSTEM",
+            purpose: "the system's git configuration in place of `/etc/gitconfig`: protected by the guard",
+        },
+        EnvVarSpec {
+            name: "CURL_HOME",
+            purpose: "the folder whose `.curlrc` every curl a hook runs reads: that file is protected by the guard",
+        },
+        EnvVarSpec {
+            name: "WGETRC",
+            purpose: "the start-up file every wget a hook runs reads: protected by the guard",
+        },
+        EnvVarSpec {
+            name: "NPM_CONFIG_USERCONFIG",
+            purpose: "the user's npm configuration in place of `~/.npmrc` (its `script-shell`, `node-options`): protected by the guard",
+        },
+        EnvVarSpec {
+            name: "npm_config_userconfig",
+            purpose: "the same in npm's lower-case spelling, which npm reads alike: protected by the guard",
+        },
+        EnvVarSpec {
+            name: "NPM_CONFIG_GLOBALCONFIG",
+            purpose: "npm's global configuration file in place of `$PREFIX/etc/npmrc`: protected by the guard",
+        },
+        EnvVarSpec {
+            name: "npm_config_globalconfig",
+            purpose: "the same in npm's lower-case spelling: protected by the guard",
+        },
+        EnvVarSpec {
+            name: "UV_CONFIG_FILE",
+            purpose: "uv's configuration file in place of `uv.toml` and `~/.config/uv/uv.toml`: protected by the guard",
         },
     ];
 
