@@ -291,24 +291,18 @@ fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
                     value.split(|c: char| c == ':' || c.is_whitespace()).filter_map(absolute),
                 );
             }
-            "NODE_OPTIONS" => loaded.extend(option_values(
-                words(),
-                &[
-                    "-r",
-                    "--require",
-                    "--import",
-                    "--loader",
-                    "--experimental-loader",
-                    "--env-file",
-                    "--env-file-if-exists",
-                ],
-                &absolute,
-            )),
-            "RUBYOPT" => {
-                loaded.extend(option_values(words(), &["-r"], &absolute));
-                modules.extend(option_values(words(), &["-I"], &absolute));
+            // An interpreter's options, read by the command analysis's own table of those that
+            // load a file or name a module folder.
+            "NODE_OPTIONS" | "RUBYOPT" | "PERL5OPT" => {
+                let interpreter = match name.as_str() {
+                    "NODE_OPTIONS" => "node",
+                    "RUBYOPT" => "ruby",
+                    _ => "perl",
+                };
+                let (files, folders) = hooks_registry::loading_options(interpreter);
+                loaded.extend(option_values(words(), files, &absolute));
+                modules.extend(option_values(words(), folders, &absolute));
             }
-            "PERL5OPT" => modules.extend(option_values(words(), &["-I"], &absolute)),
             "PYTHONUSERBASE" => modules.extend(absolute(value.trim()).map(|p| p.join("lib"))),
             // `prefix` or `prefix:exec_prefix`.
             "PYTHONHOME" => {

@@ -2380,6 +2380,19 @@ const INTERPRETERS: &[Interpreter] = &[
     },
 ];
 
+/// The options of the interpreter `name` that load a file (`node --require`, `ruby -r`) and
+/// those that name a folder it loads modules from (`ruby -I`, `perl -I`), as the command
+/// analysis reads them on a hook's line: for a caller that reads the same options where a
+/// variable holds them (`NODE_OPTIONS`, `RUBYOPT`, `PERL5OPT`). Empty for another program.
+///
+/// ```
+/// let (files, folders) = hooks_registry::loading_options("ruby");
+/// assert_eq!((files, folders), (&["-r"][..], &["-I"][..]));
+/// ```
+pub fn loading_options(name: &str) -> (&'static [&'static str], &'static [&'static str]) {
+    interpreter(name).map_or((&[], &[]), |i| (i.files, i.module_dirs))
+}
+
 /// The interpreter `name` is, with a version suffix allowed (`python3.12`, `node20`).
 fn interpreter(name: &str) -> Option<&'static Interpreter> {
     let plain = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
