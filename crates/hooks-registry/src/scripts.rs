@@ -202,13 +202,20 @@ pub fn analyse_script_text(text: &str, script_dir: Option<&Path>) -> CommandAnal
 /// assert!(files.contains(&".jq") && files.contains(&".config/git/config"));
 /// ```
 pub fn home_start_up_files() -> Vec<&'static str> {
-    let mut files: Vec<&'static str> =
-        PROGRAM_CONFIGS.iter().flat_map(|(_, _, home)| *home).copied().collect();
-    files.extend(RUNNERS.iter().flat_map(|r| r.home_configs));
-    files.extend(INTERPRETERS.iter().flat_map(|i| i.home_configs));
+    let mut files: Vec<&'static str> = home_config_lists().flatten().copied().collect();
     let mut seen = std::collections::BTreeSet::new();
     files.retain(|f| seen.insert(*f));
     files
+}
+
+/// The tables' lists of configuration files under the home: the programs' start-up files
+/// ([`PROGRAM_CONFIGS`]), the runners' and the interpreters' `home_configs`.
+fn home_config_lists() -> impl Iterator<Item = &'static [&'static str]> {
+    PROGRAM_CONFIGS
+        .iter()
+        .map(|(_, _, home)| *home)
+        .chain(RUNNERS.iter().map(|r| r.home_configs))
+        .chain(INTERPRETERS.iter().map(|i| i.home_configs))
 }
 
 /// Whether `p` is a file or folder a program reads at every start, as the tables of this
@@ -221,9 +228,8 @@ fn is_start_up_file(p: &NamedPath) -> bool {
     match p.base {
         PathBase::Home => {
             listed(&PYTHON_USER_SITE)
-                || PROGRAM_CONFIGS.iter().any(|(_, _, home)| listed(home))
-                || RUNNERS.iter().any(|r| listed(r.home_configs) || listed(r.home_environments))
-                || INTERPRETERS.iter().any(|i| listed(i.home_configs))
+                || home_config_lists().any(listed)
+                || RUNNERS.iter().any(|r| listed(r.home_environments))
         }
         PathBase::RunDir => PROGRAM_CONFIGS.iter().any(|(_, here, _)| listed(here)),
         _ => false,
