@@ -1039,15 +1039,19 @@ fn protect_sourced(
                 if caller_dir.is_some() && caller_dir != own_dir {
                     dirs.push(caller_dir.clone());
                 }
+                // The interpreters its lines run by name are the same from either folder:
+                // each is looked up on `PATH` once.
+                let mut interpreters = std::collections::BTreeSet::new();
                 for dir in dirs {
                     let analysis = crate::scripts::analyse_script_text(&read.text, dir.as_deref());
                     named.extend(analysis.paths);
-                    for name in &analysis.interpreters_on_path {
-                        if let Some(program) =
-                            crate::installations::find_program(name, placed.program_path)
-                        {
-                            protect_installation(out, &program, placed, resolver);
-                        }
+                    interpreters.extend(analysis.interpreters_on_path);
+                }
+                for name in &interpreters {
+                    if let Some(program) =
+                        crate::installations::find_program(name, placed.program_path)
+                    {
+                        protect_installation(out, &program, placed, resolver);
                     }
                 }
             }
