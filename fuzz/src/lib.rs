@@ -807,20 +807,28 @@ pub fn serve_request(data: &[u8]) {
 
 /// The trees' reaper's allocation-free readers (they run after the engine's end, in a
 /// process that may share its memory, where nothing may panic) against the plain readings of
-/// their rules. Byte 0 picks the reader: even, the registration file's lines on the rest; odd,
-/// the tag matcher (bit 1: a dispatcher's number follows the prefix, or nothing), with byte 1
-/// the prefix's length, byte 2 where the environment block is cut in two pieces, then the
-/// prefix and the block.
+/// their rules. Byte 0 picks the reader: even, the registration file's lines on the rest (bit 1
+/// clear) or the tag sweep's reading of a `/proc/<pid>/stat` line after an empty environment
+/// (bit 1 set); odd, the tag matcher (bit 1: a dispatcher's number follows the prefix, or
+/// nothing), with byte 1 the prefix's length, byte 2 where the environment block is cut in two
+/// pieces, then the prefix and the block.
 pub fn reaper_readers(data: &[u8]) {
     use hooks_dispatch::fuzzing;
     let Some((&select, rest)) = data.split_first() else { return };
     if select & 1 == 0 {
-        // The registration file is read on Linux only (the trees' reaper is Linux's).
+        // The registration file and `/proc` are read on Linux only (the trees' reaper and the
+        // tag sweep are Linux's).
         #[cfg(target_os = "linux")]
-        {
+        if select & 2 == 0 {
             let groups = fuzzing::registered_groups(rest);
             assert!(groups.iter().all(|g| *g > 1), "never this engine's own group nor init's");
             assert_eq!(groups, fuzzing::registered_groups_reference(rest), "the script's reading");
+        } else {
+            assert_eq!(
+                fuzzing::environment_pending(rest),
+                fuzzing::environment_pending_reference(rest),
+                "the plain reading of the stat line"
+            );
         }
         return;
     }

@@ -68,7 +68,7 @@ pub(crate) fn register(
 #[cfg(target_os = "linux")]
 mod linux {
     mod ending;
-    pub(crate) use ending::{Line, Registrations, pid_max, sweep_tags};
+    pub(crate) use ending::{Line, Registrations, environment_pending, pid_max, sweep_tags};
 
     use std::{
         ffi::{CStr, CString, c_char, c_int, c_void},

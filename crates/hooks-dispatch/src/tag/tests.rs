@@ -133,3 +133,47 @@ proptest! {
         );
     }
 }
+
+#[test]
+fn a_sweep_kills_a_tagged_process_that_keeps_starting_its_program_again() {
+    // Its environment reads empty for a moment at each `exec` (the new program's memory is in
+    // place, its environment not yet laid out): a sweep whose passes read it then must not
+    // end on it. Each round waits until the process started its program three times. (On a
+    // loaded machine, 6 of 1 000 such sweeps missed it before they read a process's
+    // `/proc/<pid>/stat` after an empty environment.)
+    let dir = tempfile::tempdir().expect("tempdir");
+    let script = dir.path().join("again.sh");
+    fs::write(&script, "echo >> \"$0.count\"\nexec /bin/sh \"$0\"\n").expect("write");
+    let count = dir.path().join("again.sh.count");
+    for round in 0..50 {
+        let _ = fs::remove_file(&count);
+        let tag = dispatcher_tag();
+        let mut child = Command::new("/bin/sh")
+            .arg(&script)
+            .env(VAR, &tag)
+            .stdin(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect("spawn");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while fs::read(&count).map_or(0, |c| c.len()) < 3 && Instant::now() < deadline {
+            std::thread::yield_now();
+        }
+        let killed = kill_tagged(&tag);
+        let ended = loop {
+            if let Some(st) = child.try_wait().expect("try_wait") {
+                break Some(st);
+            }
+            if Instant::now() >= deadline {
+                break None;
+            }
+            std::thread::yield_now();
+        };
+        if ended.is_none() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        let signal = ended.and_then(|st| std::os::unix::process::ExitStatusExt::signal(&st));
+        assert_eq!(signal, Some(9), "round {round}: the sweep sent {killed} kills and ended");
+    }
+}

@@ -225,7 +225,9 @@ unsafe fn each_child(pid: c_int, mut f: impl FnMut(c_int)) {
 /// making processes, so a process that keeps forking and exiting (PID hopping) is read while
 /// one of its generations lives, and that generation's group (where the next ones are born) is
 /// killed. Unreadable entries (other users' processes, processes that exited meanwhile) are
-/// skipped; without `/proc` nothing happens.
+/// skipped; a process whose environment reads empty while it is still being laid out
+/// ([`environment_pending`]: caught in `execve`) keeps the pass from counting as one that
+/// found none; without `/proc` nothing happens.
 ///
 /// `pid_max` is where the kernel's ids wrap ([`pid_max`]); `listed` holds a pass's process
 /// ids to sort them newest first, and ids beyond its length are read in the order the kernel
@@ -244,12 +246,16 @@ pub(crate) fn sweep_tags(
     for _ in 0..PASSES {
         let mut found = 0;
         let mut check = |pid: c_int| {
-            if pid > 1
-                && pid != me
-                && let Some(killed) = check_tagged(pid, prefix, rest, own_group)
-            {
-                found += 1;
-                kills += usize::from(killed);
+            if pid > 1 && pid != me {
+                match check_tagged(pid, prefix, rest, own_group) {
+                    Tagged::Killed(killed) => {
+                        found += 1;
+                        kills += usize::from(killed);
+                    }
+                    // Read again by the next pass, which this one does not let be quiet.
+                    Tagged::Unsettled => found += 1,
+                    Tagged::No => {}
+                }
             }
         };
         let last = read_number(c"/proc/sys/kernel/ns_last_pid");
@@ -303,30 +309,57 @@ pub(crate) fn sweep_tags(
     kills
 }
 
+/// What [`check_tagged`] found of a process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tagged {
+    /// It carried the tag and was sent `SIGKILL` (whether the kill was sent: found alive, it
+    /// counts even if it exited before the kill landed, since it may have forked first).
+    Killed(bool),
+    /// Its environment could not be told yet: it read empty while `execve` had installed the
+    /// new program's memory and not yet laid the environment out ([`environment_pending`]),
+    /// as a tagged process that `exec`s is for some microseconds, longer when the machine is
+    /// loaded.
+    Unsettled,
+    /// It does not carry the tag, or could not be read.
+    No,
+}
+
 /// Whether `pid` carries the tag ([`TagMatch`] of `prefix` and `rest`): if so, its process
-/// group (read while it lives; never `own_group`) and it get `SIGKILL`, and whether the
-/// process's own kill was sent. Found alive, it counts even if it exited before the kill
-/// landed, since it may have forked first.
-fn check_tagged(pid: c_int, prefix: &[u8], rest: TagRest, own_group: c_int) -> Option<bool> {
+/// group (read while it lives; never `own_group`) and it get `SIGKILL`. A process whose
+/// environment reads empty is [`Tagged::Unsettled`] when its `/proc/<pid>/stat` says the
+/// environment is still to come, so a sweep never ends on a tagged process caught in `exec`.
+fn check_tagged(pid: c_int, prefix: &[u8], rest: TagRest, own_group: c_int) -> Tagged {
     let mut path = Path::default();
     // SAFETY: a descriptor this function opens, reads and closes, and local buffers.
     unsafe {
         let fd = raw::open(None, path.proc(pid, b"/environ"), raw::READ);
         if fd < 0 {
-            return None;
+            return Tagged::No;
         }
         let mut m = TagMatch::new(prefix, rest);
         let mut buf = [0u8; 4096];
+        let mut read = 0usize;
         while !m.found()
             && let Some(n) = raw::read(fd, &mut buf)
             && n > 0
         {
+            read = read.saturating_add(n);
             m.feed(buf.get(..n).unwrap_or_default());
         }
         raw::close(fd);
-        // A zombie's environment reads empty: a killed process is not matched again.
         if !m.found() {
-            return None;
+            // A zombie's environment reads empty too, and so does a kernel thread's: a
+            // killed process is not matched again.
+            if read == 0 {
+                let mut path = Path::default();
+                let mut stat = [0u8; 1024];
+                if let Some(text) = read_start(None, path.proc(pid, b"/stat"), &mut stat)
+                    && environment_pending(text)
+                {
+                    return Tagged::Unsettled;
+                }
+            }
+            return Tagged::No;
         }
         if let Some(g) = group_of(pid)
             && g > 1
@@ -334,8 +367,51 @@ fn check_tagged(pid: c_int, prefix: &[u8], rest: TagRest, own_group: c_int) -> O
         {
             raw::kill_group(g);
         }
-        Some(raw::signal(pid, rustix::process::Signal::KILL))
+        Tagged::Killed(raw::signal(pid, rustix::process::Signal::KILL))
     }
+}
+
+/// Whether a process whose environment just read empty, and whose `/proc/<pid>/stat` is
+/// `stat`, may still have one to read: alive (not a zombie), not a kernel thread, and its
+/// environment's bounds (the 50th and 51st fields) not those of an empty environment (equal and
+/// not 0). `execve` installs the new program's memory with both bounds 0 and sets them once it
+/// has laid the arguments and environment out (bounds apart: it did so between the two
+/// reads); the kernel shows 0 for a process without memory too (a zombie, a kernel thread),
+/// which the state (3rd field) and the flags (9th) tell apart. A line it cannot read says no.
+pub(crate) fn environment_pending(stat: &[u8]) -> bool {
+    /// `PF_KTHREAD`: a kernel thread.
+    const KERNEL_THREAD: u64 = 0x0020_0000;
+    let Some(close) = stat.iter().rposition(|b| *b == b')') else { return false };
+    // The fields after the command's closing parenthesis, the 3rd field first.
+    let mut fields = stat
+        .get(close + 1..)
+        .unwrap_or_default()
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|f| !f.is_empty());
+    let Some(state) = fields.next() else { return false };
+    if matches!(state, b"Z" | b"X" | b"x") {
+        return false;
+    }
+    // The 9th field is the 6th after the state.
+    let Some(flags) = fields.nth(5).and_then(decimal) else { return false };
+    if flags & KERNEL_THREAD != 0 {
+        return false;
+    }
+    // The 50th and 51st: the 41st and 42nd after the flags.
+    let (Some(start), Some(end)) =
+        (fields.nth(40).and_then(decimal), fields.next().and_then(decimal))
+    else {
+        return false;
+    };
+    !(start == end && start != 0)
+}
+
+/// The unsigned decimal number `digits` spell (saturating), if they are one to twenty digits.
+fn decimal(digits: &[u8]) -> Option<u64> {
+    if digits.is_empty() || digits.len() > 20 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(digits.iter().fold(0u64, |n, d| n.saturating_mul(10).saturating_add(u64::from(d - b'0'))))
 }
 
 /// The process group of `pid` (the third field after the command's closing parenthesis in
