@@ -970,6 +970,74 @@ fn the_installation_of_another_interpreter_found_on_path_is_protected() {
     assert_eq!(found, [false, false]);
 }
 
+/// A system build of an interpreter loads modules from folders of its prefix beyond `lib/`
+/// (finding F51): Debian's `/usr/bin/python3` runs the `.pth` files of
+/// `/usr/local/lib/python3.11/dist-packages` at every start, Debian's Perl takes `strict.pm`
+/// from `/etc/perl` or `/usr/local/share/perl` before its own (both checked on this machine's
+/// Debian 12 as root: the gate exited 0), Fedora's keep modules in `lib64/`, Debian's Node
+/// looks in `share/nodejs`. Out of the agent's reach for a hook that runs the interpreter by
+/// name, by path or by its `#!` line; the prefix's other folders are not.
+#[test]
+fn a_system_interpreter_s_module_folders_beyond_lib_are_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let sys = TestDir::new();
+    sys.script("bin/python3.11", "#!/bin/sh\n");
+    std::os::unix::fs::symlink("python3.11", sys.path().join("bin/python3")).expect("link");
+    sys.script("bin/perl", "#!/bin/sh\n");
+    sys.script("bin/node", "#!/bin/sh\n");
+    let bin = sys.path().join("bin");
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let s = |rel: &str| sys.path().join(rel).to_str().expect("utf-8").to_owned();
+    let paths = [
+        s("local/lib/python3.11/dist-packages/zz-agent.pth"),
+        s("local/lib64/python3.11/site-packages/zz-agent.pth"),
+        s("lib64/python3.11/site-packages/zz-agent.pth"),
+        s("local/share/perl/5.36.0/strict.pm"),
+        s("local/lib/x86_64-linux-gnu/perl/5.36.0/strict.pm"),
+        s("share/perl5/strict.pm"),
+        s("share/nodejs/shell-quote/index.js"),
+        s("share/doc/readme.txt"),
+        s("local/bin/tool"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    home.write(
+        ".claude/settings.json",
+        &claude_settings(&["python3 ~/gate.py", "perl ~/gate.pl", "node ~/gate.js"]),
+    );
+    let found = guard_with_path(project.path(), home.path(), &path, &paths);
+    assert_eq!(found, [false, false, false, false, false, false, false, true, true]);
+
+    // Each interpreter guards its own: a Python hook alone leaves Perl's and Node's folders.
+    let python_only = TestDir::new();
+    python_only.write(".claude/settings.json", &claude_settings(&["python3 ~/gate.py"]));
+    let found = guard_with_path(project.path(), python_only.path(), &path, &paths);
+    assert_eq!(found, [false, false, false, true, true, true, true, true, true]);
+
+    // By path, and by a project hook's `#!` line.
+    let by_path = TestDir::new();
+    let line = format!("{}/perl ~/gate.pl", bin.display());
+    by_path.write(".claude/settings.json", &claude_settings(&[line.as_str()]));
+    let found = guard_with_path(project.path(), by_path.path(), "/usr/bin:/bin", &paths[3..6]);
+    assert_eq!(found, [false, false, false]);
+    let repo = TestDir::new();
+    repo.script(".claude/hooks/gate.py", "#!/usr/bin/env python3\nimport sys\nsys.exit(2)\n");
+    repo.write(".claude/settings.json", &claude_settings(&[".claude/hooks/gate.py"]));
+    let found = guard_with_path(repo.path(), TestDir::new().path(), &path, &paths[..3]);
+    assert_eq!(found, [false, false, false]);
+
+    // This machine's own Perl, where it is the system's (`/etc/perl` first in Debian's `@INC`).
+    if std::path::Path::new("/usr/bin/perl").is_file() {
+        let found = guard_with_path(
+            project.path(),
+            home.path(),
+            "/usr/bin:/bin",
+            &["/etc/perl/strict.pm", "/etc/perlio.conf"],
+        );
+        assert_eq!(found, [false, true]);
+    }
+}
+
 /// What the variables of the environment hooks inherit from the agent make their
 /// interpreters load (finding F48): a `sitecustomize.py` in a folder of `PYTHONPATH` runs
 /// before every Python hook's first line (checked with the real Claude Code), `BASH_ENV`'s

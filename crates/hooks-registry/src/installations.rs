@@ -19,6 +19,8 @@ use std::{
 
 use hooks_schema::AbsPathBuf;
 
+use crate::scripts::Family;
+
 /// How much of a shim or a `pyvenv.cfg` is read (both are a few hundred bytes).
 const SMALL_FILE_CAP: u64 = 4096;
 
@@ -42,35 +44,53 @@ fn is_executable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file())
 }
 
-/// What the interpreter at `program` (absolute) starts from, each to be protected whole: for
-/// the program as named and for the file it resolves to through symbolic links (a venv's
-/// `bin/python3` links to its base installation's), a `bin/` folder's installation or
-/// environment (its `lib/`; for a Python, `python`, also its `pyvenv.cfg` and the `lib/` of
-/// the installation whose `bin/` that `pyvenv.cfg` names as its `home`); a version manager's
-/// shim (a program in a `shims/` folder: pyenv's, rbenv's, asdf's, mise's) the manager's
-/// folder above it, which holds every version it may pick, its own program and its hooks
-/// (pyenv's `pyenv.d/exec/*.bash` run at each start), and the `PYENV_ROOT` a pyenv shim
-/// names. Sorted, without duplicates.
-pub(crate) fn installation(program: &Path, python: bool) -> Vec<PathBuf> {
+/// What the interpreter at `program` (absolute), of `family`, starts from, each to be
+/// protected whole: for the program as named and for the file it resolves to through symbolic
+/// links (a venv's `bin/python3` links to its base installation's), a `bin/` folder's
+/// installation or environment (its `lib/` and `lib64/`, and the folders of that prefix the
+/// family's system builds load modules from, [`system_module_folders`]; for a Python also its
+/// `pyvenv.cfg` and the `lib/` of the installation whose `bin/` that `pyvenv.cfg` names as its
+/// `home`); a version manager's shim (a program in a `shims/` folder: pyenv's, rbenv's,
+/// asdf's, mise's) the manager's folder above it, which holds every version it may pick, its
+/// own program and its hooks (pyenv's `pyenv.d/exec/*.bash` run at each start), and the
+/// `PYENV_ROOT` a pyenv shim names. Sorted, without duplicates.
+pub(crate) fn installation(program: &Path, family: Family) -> Vec<PathBuf> {
     let mut programs = vec![program.to_path_buf()];
     if let Ok(canonical) = crate::paths::canonicalize(program)
         && canonical.as_path() != program
     {
         programs.push(canonical.into_path_buf());
     }
+    // A version in a name (`python3.11`) names the folder a Python's version loads from.
+    let versions: Vec<&str> = programs
+        .iter()
+        .filter_map(|p| p.file_name()?.to_str())
+        .filter(|name| {
+            name.strip_prefix("python").and_then(|v| v.split_once('.')).is_some_and(
+                |(major, minor)| {
+                    [major, minor]
+                        .iter()
+                        .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                },
+            )
+        })
+        .collect();
     let mut found = Vec::new();
     for program in &programs {
         let Some(folder) = program.parent() else { continue };
         let Some(prefix) = folder.parent() else { continue };
         match folder.file_name().and_then(|n| n.to_str()) {
-            Some("bin") if !python => found.push(prefix.join("lib")),
             Some("bin") => {
                 found.push(prefix.join("lib"));
-                let config = prefix.join("pyvenv.cfg");
-                if let Some(base) = venv_home(&config).as_deref().and_then(Path::parent) {
-                    found.push(base.join("lib"));
+                found.push(prefix.join("lib64"));
+                found.extend(system_module_folders(prefix, family, &versions));
+                if family == Family::Python {
+                    let config = prefix.join("pyvenv.cfg");
+                    if let Some(base) = venv_home(&config).as_deref().and_then(Path::parent) {
+                        found.push(base.join("lib"));
+                    }
+                    found.push(config);
                 }
-                found.push(config);
             }
             Some("shims") => {
                 found.push(prefix.to_path_buf());
@@ -83,6 +103,63 @@ pub(crate) fn installation(program: &Path, python: bool) -> Vec<PathBuf> {
     found.sort();
     found.dedup();
     found
+}
+
+/// The folders of an installation's `prefix` (the folder above its `bin/`), beyond `lib/` and
+/// `lib64/`, that the system builds of the `family`'s interpreter load modules from, where a
+/// file written runs at the interpreter's start or at the script's first `import`, `use` or
+/// `require` (finding F51, `specs/hardening.md`):
+/// - Python: `local/lib/python3.X` and `local/lib64/python3.X` (Debian's and Ubuntu's
+///   `/usr/bin/python3` runs the `.pth` files of `/usr/local/lib/python3.X/dist-packages`,
+///   Fedora's those of `/usr/local/lib{,64}/python3.X/site-packages`), the version read from
+///   the program's names, or `local/lib` and `local/lib64` whole when no name says it;
+/// - Perl: `share/perl`, `share/perl5`, `local/share/perl`, `local/share/perl5`, `local/lib`,
+///   `local/lib64` (Debian's `@INC` holds `/usr/local/lib/<triplet>/perl/5.X`,
+///   `/usr/local/share/perl/5.X`, `/usr/share/perl5`, `/usr/share/perl/5.X` and
+///   `/usr/local/lib/site_perl`; Fedora's `/usr/local/lib64/perl5`, `/usr/local/share/perl5`,
+///   `/usr/share/perl5`), and for `/usr` also `/etc/perl`, the first folder of Debian's `@INC`;
+/// - Ruby: `share/ruby`, `share/gems`, `share/rubygems-integration`, `local/lib/site_ruby`,
+///   `local/share/ruby`, `local/share/gems` (Fedora keeps the standard library in
+///   `/usr/share/ruby`), and for `/usr` also `/var/lib/gems` (Debian's gem folder);
+/// - Node: `share/nodejs` (one of Debian's global folders for `require`).
+fn system_module_folders(prefix: &Path, family: Family, versions: &[&str]) -> Vec<PathBuf> {
+    let usr = prefix == Path::new("/usr");
+    let mut folders: Vec<PathBuf> = match family {
+        Family::Python if versions.is_empty() => vec!["local/lib".into(), "local/lib64".into()],
+        Family::Python => versions
+            .iter()
+            .flat_map(|v| [Path::new("local/lib").join(v), Path::new("local/lib64").join(v)])
+            .collect(),
+        Family::Perl => [
+            "share/perl",
+            "share/perl5",
+            "local/share/perl",
+            "local/share/perl5",
+            "local/lib",
+            "local/lib64",
+        ]
+        .map(PathBuf::from)
+        .into(),
+        Family::Ruby => [
+            "share/ruby",
+            "share/gems",
+            "share/rubygems-integration",
+            "local/lib/site_ruby",
+            "local/share/ruby",
+            "local/share/gems",
+        ]
+        .map(PathBuf::from)
+        .into(),
+        Family::Node => vec!["share/nodejs".into()],
+        Family::Other => Vec::new(),
+    };
+    folders.iter_mut().for_each(|f| *f = prefix.join(&*f));
+    match family {
+        Family::Perl if usr => folders.push("/etc/perl".into()),
+        Family::Ruby if usr => folders.push("/var/lib/gems".into()),
+        _ => {}
+    }
+    folders
 }
 
 /// The start of a small regular file, read without blocking (a FIFO put in its place reads

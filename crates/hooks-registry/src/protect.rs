@@ -15,7 +15,7 @@ use hooks_schema::{
 use crate::{
     paths::{PathHashing, canonicalize, is_normal, normalize_lexically},
     scripts::{
-        CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_with_templates, is_python,
+        CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_with_templates,
         loads_its_installation, normalize_relative,
     },
 };
@@ -1224,8 +1224,11 @@ fn protect_installation(
     resolver: &mut Resolver,
 ) {
     let held = [placed.home, Some(placed.working_dir), placed.project_root];
-    let python = program.file_name().and_then(|n| n.to_str()).is_some_and(is_python);
-    for found in crate::installations::installation(program, python) {
+    let family = program
+        .file_name()
+        .and_then(|n| n.to_str())
+        .map_or(crate::scripts::Family::Other, crate::scripts::family);
+    for found in crate::installations::installation(program, family) {
         if held.iter().flatten().any(|h| h.as_path().starts_with(&found)) {
             continue;
         }

@@ -1936,9 +1936,33 @@ pub(crate) fn is_python(name: &str) -> bool {
 /// start, whatever it runs: Python (its `site-packages`' `.pth` files, its standard library),
 /// Ruby (RubyGems), Perl (`strict`, `warnings`), Node (its CommonJS global folder).
 pub(crate) fn loads_its_installation(name: &str) -> bool {
-    interpreter(name).is_some_and(|i| {
-        ["python", "ruby", "perl", "node"].iter().any(|family| i.names.contains(family))
-    })
+    family(name) != Family::Other
+}
+
+/// The family of the interpreter a program's name runs, for the folders its installation
+/// loads modules from ([`crate::installations::installation`]).
+pub(crate) fn family(name: &str) -> Family {
+    let Some(i) = interpreter(name) else { return Family::Other };
+    [
+        ("python", Family::Python),
+        ("ruby", Family::Ruby),
+        ("perl", Family::Perl),
+        ("node", Family::Node),
+    ]
+    .into_iter()
+    .find_map(|(n, family)| i.names.contains(&n).then_some(family))
+    .unwrap_or(Family::Other)
+}
+
+/// An interpreter family whose installation loads code at every start ([`family`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Family {
+    Python,
+    Ruby,
+    Perl,
+    Node,
+    /// Any other program: its installation's `lib/` and `lib64/` only.
+    Other,
 }
 
 /// [`PYTHON_USER_SITE`] as paths a Python program loads, each protected whole

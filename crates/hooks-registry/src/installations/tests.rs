@@ -8,6 +8,7 @@ use std::{
 use hooks_schema::AbsPathBuf;
 
 use super::{find_program, installation};
+use crate::scripts::Family;
 
 /// Writes `text` at `path` (its folders made), executable when `exec`.
 fn write(path: &Path, text: &str, exec: bool) {
@@ -52,12 +53,19 @@ fn a_virtual_environment_starts_from_its_lib_its_config_and_its_base_installatio
         false,
     );
     assert_eq!(
-        installation(&d.join("venv/bin/python3"), true),
+        installation(&d.join("venv/bin/python3"), Family::Python),
         vec![
             d.join("base/lib"),
+            d.join("base/lib64"),
+            // Where a Debian or Fedora build of that version loads `.pth` files from too.
+            d.join("base/local/lib/python3.12"),
+            d.join("base/local/lib64/python3.12"),
             // Written, it would make the base installation take its library from elsewhere.
             d.join("base/pyvenv.cfg"),
             d.join("venv/lib"),
+            d.join("venv/lib64"),
+            d.join("venv/local/lib/python3.12"),
+            d.join("venv/local/lib64/python3.12"),
             d.join("venv/pyvenv.cfg"),
         ],
     );
@@ -65,13 +73,27 @@ fn a_virtual_environment_starts_from_its_lib_its_config_and_its_base_installatio
     write(&d.join("copies/bin/python3"), "#!/bin/sh\n", true);
     write(&d.join("copies/pyvenv.cfg"), &format!("home={}\n", home.display()), false);
     assert_eq!(
-        installation(&d.join("copies/bin/python3"), true),
-        vec![d.join("base/lib"), d.join("copies/lib"), d.join("copies/pyvenv.cfg")],
+        installation(&d.join("copies/bin/python3"), Family::Python),
+        vec![
+            d.join("base/lib"),
+            d.join("copies/lib"),
+            d.join("copies/lib64"),
+            // No name says the version: the whole of `local/lib` and `local/lib64`.
+            d.join("copies/local/lib"),
+            d.join("copies/local/lib64"),
+            d.join("copies/pyvenv.cfg"),
+        ],
     );
     // An installation: its `lib/`, and the `pyvenv.cfg` it would read if one were written.
     assert_eq!(
-        installation(&d.join("base/bin/python3.12"), true),
-        vec![d.join("base/lib"), d.join("base/pyvenv.cfg")],
+        installation(&d.join("base/bin/python3.12"), Family::Python),
+        vec![
+            d.join("base/lib"),
+            d.join("base/lib64"),
+            d.join("base/local/lib/python3.12"),
+            d.join("base/local/lib64/python3.12"),
+            d.join("base/pyvenv.cfg"),
+        ],
     );
 }
 
@@ -89,17 +111,20 @@ fn a_version_manager_s_shim_leads_to_the_manager_s_folder_and_the_root_it_names(
         ),
         true,
     );
-    assert_eq!(installation(&d.join(".pyenv/shims/python3"), true), vec![d.join(".pyenv"), root]);
+    assert_eq!(
+        installation(&d.join(".pyenv/shims/python3"), Family::Python),
+        vec![d.join(".pyenv"), root]
+    );
     // asdf's and mise's shims name no root: the folder above `shims/`.
     write(
         &d.join(".asdf/shims/python3"),
         "#!/usr/bin/env bash\nexec asdf exec python3 \"$@\"\n",
         true,
     );
-    assert_eq!(installation(&d.join(".asdf/shims/python3"), true), vec![d.join(".asdf")]);
+    assert_eq!(installation(&d.join(".asdf/shims/python3"), Family::Python), vec![d.join(".asdf")]);
     // A root that is not an absolute path names nothing more.
     write(&d.join("m/shims/python3"), "export PYENV_ROOT=\"$HOME/.pyenv\"\n", true);
-    assert_eq!(installation(&d.join("m/shims/python3"), true), vec![d.join("m")]);
+    assert_eq!(installation(&d.join("m/shims/python3"), Family::Python), vec![d.join("m")]);
 }
 
 #[test]
@@ -107,14 +132,20 @@ fn a_program_in_another_folder_or_a_fifo_for_a_config_names_nothing_more() {
     let dir = tempfile::tempdir().unwrap();
     let d = &crate::paths::canonicalize(dir.path()).unwrap().into_path_buf();
     write(&d.join("tools/python3"), "#!/bin/sh\n", true);
-    assert!(installation(&d.join("tools/python3"), true).is_empty());
+    assert!(installation(&d.join("tools/python3"), Family::Python).is_empty());
     // A FIFO where `pyvenv.cfg` is read does not hold the reading.
     write(&d.join("env/bin/python3"), "#!/bin/sh\n", true);
     let made = std::process::Command::new("mkfifo").arg(d.join("env/pyvenv.cfg")).status();
     assert!(made.unwrap().success());
     assert_eq!(
-        installation(&d.join("env/bin/python3"), true),
-        vec![d.join("env/lib"), d.join("env/pyvenv.cfg")],
+        installation(&d.join("env/bin/python3"), Family::Python),
+        vec![
+            d.join("env/lib"),
+            d.join("env/lib64"),
+            d.join("env/local/lib"),
+            d.join("env/local/lib64"),
+            d.join("env/pyvenv.cfg"),
+        ],
     );
 }
 
@@ -130,8 +161,8 @@ proptest::proptest! {
         write(&d.join("m/shims/python3"), &text, true);
         write(&d.join("v/bin/python3"), "", true);
         write(&d.join("v/pyvenv.cfg"), &cfg, false);
-        let shim = installation(&d.join("m/shims/python3"), true);
-        let venv = installation(&d.join("v/bin/python3"), true);
+        let shim = installation(&d.join("m/shims/python3"), Family::Python);
+        let venv = installation(&d.join("v/bin/python3"), Family::Python);
         proptest::prop_assert!(shim.iter().chain(&venv).all(|p| p.is_absolute()));
         proptest::prop_assert!(shim.contains(&d.join("m")));
         proptest::prop_assert!(venv.contains(&d.join("v/lib")) && venv.contains(&d.join("v/pyvenv.cfg")));
@@ -145,9 +176,56 @@ fn another_interpreter_s_installation_is_its_lib_and_its_manager_s_folder() {
     // nvm's Node, rbenv's shim: no `pyvenv.cfg` for what is not a Python.
     write(&d.join(".nvm/versions/node/v22.1.0/bin/node"), "", true);
     assert_eq!(
-        installation(&d.join(".nvm/versions/node/v22.1.0/bin/node"), false),
-        vec![d.join(".nvm/versions/node/v22.1.0/lib")],
+        installation(&d.join(".nvm/versions/node/v22.1.0/bin/node"), Family::Node),
+        vec![
+            d.join(".nvm/versions/node/v22.1.0/lib"),
+            d.join(".nvm/versions/node/v22.1.0/lib64"),
+            d.join(".nvm/versions/node/v22.1.0/share/nodejs"),
+        ],
     );
     write(&d.join(".rbenv/shims/ruby"), "#!/usr/bin/env bash\nexec rbenv exec ruby \"$@\"\n", true);
-    assert_eq!(installation(&d.join(".rbenv/shims/ruby"), false), vec![d.join(".rbenv")]);
+    assert_eq!(installation(&d.join(".rbenv/shims/ruby"), Family::Ruby), vec![d.join(".rbenv")]);
+}
+
+#[test]
+fn a_system_interpreter_s_installation_holds_its_distribution_s_module_folders() {
+    // The programs need not exist: the folders follow from where each is, and a Python's
+    // version from its name (Debian's `/usr/bin/python3` links to `python3.11`).
+    let usr = |f: &str| Path::new("/usr").join(f);
+    let python = installation(Path::new("/usr/bin/python3.11"), Family::Python);
+    for f in ["lib", "lib64", "local/lib/python3.11", "local/lib64/python3.11"] {
+        assert!(python.contains(&usr(f)), "{f}: {python:?}");
+    }
+    assert!(!python.contains(&usr("local/lib")), "{python:?}");
+    let perl = installation(Path::new("/usr/bin/perl"), Family::Perl);
+    assert_eq!(
+        perl,
+        [
+            "/etc/perl",
+            "/usr/lib",
+            "/usr/lib64",
+            "/usr/local/lib",
+            "/usr/local/lib64",
+            "/usr/local/share/perl",
+            "/usr/local/share/perl5",
+            "/usr/share/perl",
+            "/usr/share/perl5",
+        ]
+        .map(PathBuf::from),
+    );
+    let ruby = installation(Path::new("/usr/bin/ruby"), Family::Ruby);
+    for f in ["/usr/share/ruby", "/usr/share/gems", "/usr/local/lib/site_ruby", "/var/lib/gems"] {
+        assert!(ruby.contains(&PathBuf::from(f)), "{f}: {ruby:?}");
+    }
+    let node = installation(Path::new("/usr/bin/node"), Family::Node);
+    assert!(node.contains(&usr("share/nodejs")), "{node:?}");
+    // `/etc/perl` and `/var/lib/gems` belong to the system's `/usr` installation only.
+    let elsewhere = installation(Path::new("/opt/perl/bin/perl"), Family::Perl);
+    assert!(elsewhere.contains(&PathBuf::from("/opt/perl/share/perl5")), "{elsewhere:?}");
+    assert!(!elsewhere.iter().any(|f| f.starts_with("/etc")), "{elsewhere:?}");
+    // Another program: its `lib/` and `lib64/` alone.
+    assert_eq!(
+        installation(Path::new("/usr/bin/jq"), Family::Other),
+        [PathBuf::from("/usr/lib"), PathBuf::from("/usr/lib64")]
+    );
 }
