@@ -1038,6 +1038,62 @@ fn a_system_interpreter_s_module_folders_beyond_lib_are_protected() {
     }
 }
 
+/// The programs gates are made of read their installation's configuration at every start
+/// (finding F52): `<prefix>/etc/gitconfig` (`core.fsmonitor` ran a program during `git status`
+/// with git 2 built into `/usr/local` here), npm's global `<prefix>/etc/npmrc`
+/// (`script-shell=/bin/true` made `npm run gate` exit 0 with npm 9 here), wget's
+/// `<prefix>/etc/wgetrc`. Out of the agent's reach for the program the hook's `PATH` finds, on
+/// the hook's line or its script's; the prefix's other files are not, and neither is anything
+/// of an installation found later on `PATH`.
+#[test]
+fn the_configuration_of_the_installation_of_a_program_a_gate_runs_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let tools = TestDir::new();
+    for program in ["git", "npm", "wget"] {
+        tools.script(&format!("first/bin/{program}"), "#!/bin/sh\n");
+        tools.script(&format!("later/bin/{program}"), "#!/bin/sh\n");
+    }
+    let path = format!(
+        "{}:{}:/usr/bin:/bin",
+        tools.path().join("first/bin").display(),
+        tools.path().join("later/bin").display()
+    );
+    let t = |rel: &str| tools.path().join(rel).to_str().expect("utf-8").to_owned();
+    let paths = [
+        t("first/etc/gitconfig"),
+        t("first/etc/npmrc"),
+        t("first/lib/node_modules/npm/npmrc"),
+        t("first/etc/wgetrc"),
+        t("first/etc/hosts.conf"),
+        t("first/lib/git-notes.txt"),
+        t("later/etc/gitconfig"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    home.write(
+        ".claude/settings.json",
+        &claude_settings(&["git diff --quiet || exit 2", "npm run gate", "wget -qO- x"]),
+    );
+    let found = guard_with_path(project.path(), home.path(), &path, &paths);
+    assert_eq!(found, [false, false, false, false, true, true, true]);
+
+    // A line of the shell script a hook runs.
+    let by_script = TestDir::new();
+    by_script.script(
+        ".claude/hooks/gate.sh",
+        "#!/bin/sh\ngit status --porcelain | grep -q . && exit 2\n",
+    );
+    by_script.write(".claude/settings.json", &claude_settings(&["bash ~/.claude/hooks/gate.sh"]));
+    let found = guard_with_path(project.path(), by_script.path(), &path, &paths[..2]);
+    assert_eq!(found, [false, true]);
+
+    // A hook that runs none of them leaves them to the agent.
+    let other = TestDir::new();
+    other.write(".claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
+    let found = guard_with_path(project.path(), other.path(), &path, &paths[..4]);
+    assert_eq!(found, [true, true, true, true]);
+}
+
 /// What the variables of the environment hooks inherit from the agent make their
 /// interpreters load (finding F48): a `sitecustomize.py` in a folder of `PYTHONPATH` runs
 /// before every Python hook's first line (checked with the real Claude Code), `BASH_ENV`'s

@@ -162,6 +162,27 @@ fn system_module_folders(prefix: &Path, family: Family, versions: &[&str]) -> Ve
     folders
 }
 
+/// The configuration files of its installation the program at `program` reads at every start
+/// (finding F52, [`crate::scripts::SYSTEM_CONFIGS`] by its name): for a program in a `bin/`
+/// folder, those under that folder's prefix as it is named (a Homebrew git in
+/// `/opt/homebrew/bin` reads `/opt/homebrew/etc/gitconfig`, wherever its link leads), and for
+/// `/usr` those of the system besides (`/etc/gitconfig`).
+pub(crate) fn system_configs(program: &Path) -> Vec<PathBuf> {
+    let Some(name) = program.file_name().and_then(|n| n.to_str()) else { return Vec::new() };
+    let Some((under, usr)) = crate::scripts::system_configs_of(name) else { return Vec::new() };
+    let Some(folder) = program.parent() else { return Vec::new() };
+    let Some(prefix) = folder.parent() else { return Vec::new() };
+    if folder.file_name().and_then(|n| n.to_str()) != Some("bin") {
+        return Vec::new();
+    }
+    let mut found: Vec<PathBuf> = under.iter().map(|f| prefix.join(f)).collect();
+    if prefix == Path::new("/usr") {
+        found.extend(usr.iter().map(PathBuf::from));
+    }
+    found.retain(|p| p.is_absolute());
+    found
+}
+
 /// The start of a small regular file, read without blocking (a FIFO put in its place reads
 /// as nothing), at most [`SMALL_FILE_CAP`] bytes.
 fn read_small(path: &Path) -> Option<String> {

@@ -16,7 +16,7 @@ use crate::{
     paths::{PathHashing, canonicalize, is_normal, normalize_lexically},
     scripts::{
         CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_with_templates,
-        loads_its_installation, normalize_relative,
+        installation_matters, loads_its_installation, normalize_relative,
     },
 };
 use std::path::Component;
@@ -647,7 +647,7 @@ pub struct UserPaths {
     pub config_dir: Option<AbsPathBuf>,
     /// The folders of the `PATH` hooks run with (the agent's, which the engine inherits), in
     /// order: where an interpreter a hook runs by name is found, whose installation is then
-    /// protected ([`crate::CommandAnalysis::interpreters_on_path`]). Empty: nothing is
+    /// protected ([`crate::CommandAnalysis::programs_on_path`]). Empty: nothing is
     /// looked up.
     pub program_path: Vec<AbsPathBuf>,
 }
@@ -889,7 +889,7 @@ fn protect_definition_roles(
             protect_at(&mut out, loc, &named.path, named.role, resolver);
             if named.role == PathRole::Program
                 && (named.path.file_name().and_then(|n| n.to_str()))
-                    .is_some_and(loads_its_installation)
+                    .is_some_and(installation_matters)
                 && let Loc::Dir(dir) = loc
                 && let Ok(full) = dir.join(&named.path)
             {
@@ -916,7 +916,7 @@ fn protect_definition_roles(
     if keep(PathRole::Modules) {
         interpreters.extend(
             analysis
-                .interpreters_on_path
+                .programs_on_path
                 .iter()
                 .filter_map(|name| crate::installations::find_program(name, placed.program_path)),
         );
@@ -1045,7 +1045,7 @@ fn protect_sourced(
                 for dir in dirs {
                     let analysis = crate::scripts::analyse_script_text(&read.text, dir.as_deref());
                     named.extend(analysis.paths);
-                    interpreters.extend(analysis.interpreters_on_path);
+                    interpreters.extend(analysis.programs_on_path);
                 }
                 for name in &interpreters {
                     if let Some(program) =
@@ -1224,11 +1224,18 @@ fn protect_installation(
     resolver: &mut Resolver,
 ) {
     let held = [placed.home, Some(placed.working_dir), placed.project_root];
-    let family = program
-        .file_name()
-        .and_then(|n| n.to_str())
-        .map_or(crate::scripts::Family::Other, crate::scripts::family);
-    for found in crate::installations::installation(program, family) {
+    let name = program.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let family = crate::scripts::family(name);
+    // A program that is no interpreter is looked up for its configuration alone (F52).
+    let mut found = if family == crate::scripts::Family::Other
+        && crate::scripts::system_configs_of(name).is_some()
+    {
+        Vec::new()
+    } else {
+        crate::installations::installation(program, family)
+    };
+    found.extend(crate::installations::system_configs(program));
+    for found in found {
         if held.iter().flatten().any(|h| h.as_path().starts_with(&found)) {
             continue;
         }

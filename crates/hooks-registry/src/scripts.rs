@@ -97,13 +97,15 @@ pub struct CommandAnalysis {
     pub paths: Vec<NamedPath>,
     /// Why the command could not be analysed with confidence (empty when it could).
     pub uncertain: Vec<String>,
-    /// The interpreters the command runs by name whose installation loads code at every start
-    /// (`python3`, `python3.12`, `ruby`, `perl`, `node`), sorted, without duplicates: the
-    /// hook finds each on its `PATH`, and the installation it finds there starts every run (a
-    /// Python's `site-packages` `.pth` files, RubyGems, the standard libraries), so the
-    /// registry looks each up where [`crate::UserPaths::program_path`] says and protects what
-    /// it finds (`specs/guard.md`).
-    pub interpreters_on_path: Vec<String>,
+    /// The programs the command runs by name whose installation decides what they do: the
+    /// interpreters that load code from it at every start (`python3`, `python3.12`, `ruby`,
+    /// `perl`, `node`) and the programs that read its configuration (`git`, `wget`, `npm`:
+    /// `SYSTEM_CONFIGS`), sorted, without duplicates. The hook finds each on its `PATH`,
+    /// and the installation it finds there starts every run (a Python's `site-packages` `.pth`
+    /// files, RubyGems, the standard libraries, `<prefix>/etc/gitconfig`), so the registry
+    /// looks each up where [`crate::UserPaths::program_path`] says and protects what it finds
+    /// (`specs/guard.md`).
+    pub programs_on_path: Vec<String>,
 }
 
 /// Analyses what `command` runs and reads.
@@ -417,8 +419,8 @@ struct Walk {
     /// The folders the line puts on `PATH` (`PATH=./node_modules/.bin:$PATH eslint`), where
     /// a program named without a `/` may then be found.
     search_path: Vec<Word>,
-    /// Interpreters run by name ([`CommandAnalysis::interpreters_on_path`]).
-    interpreters_on_path: Vec<String>,
+    /// Programs run by name whose installation matters ([`CommandAnalysis::programs_on_path`]).
+    programs_on_path: Vec<String>,
 }
 
 impl Walk {
@@ -453,12 +455,12 @@ impl Walk {
         self.paths.dedup();
         self.uncertain.sort();
         self.uncertain.dedup();
-        self.interpreters_on_path.sort();
-        self.interpreters_on_path.dedup();
+        self.programs_on_path.sort();
+        self.programs_on_path.dedup();
         CommandAnalysis {
             paths: self.paths,
             uncertain: self.uncertain,
-            interpreters_on_path: self.interpreters_on_path,
+            programs_on_path: self.programs_on_path,
         }
     }
 
@@ -595,9 +597,9 @@ impl Walk {
             }
             self.under_home(home, PathRole::Argument);
         }
-        if !text.contains('/') && loads_its_installation(name) {
+        if !text.contains('/') && installation_matters(name) {
             // Found on `PATH` when the hook runs: the registry looks it up.
-            self.interpreters_on_path.push(name.to_owned());
+            self.programs_on_path.push(name.to_owned());
         }
         match name {
             "!" | "{" | "}" | "if" | "then" | "elif" | "else" | "fi" | "do" | "done" | "while"
@@ -1925,6 +1927,43 @@ const PROGRAM_CONFIGS: &[(&str, &[&str], &[&str])] = &[
     ("curl", &[], &[".curlrc", ".config/.curlrc"]),
     ("wget", &[], &[".wgetrc"]),
 ];
+
+/// Programs hooks commonly run that read a configuration file of their installation at every
+/// start (finding F52): each one's names, the files under the prefix of the `bin/` folder it
+/// is found in, and the files it reads besides when that prefix is `/usr` (a distribution's
+/// build, configured with `/etc`). git reads `<prefix>/etc/gitconfig` (`/etc/gitconfig` for
+/// `/usr`; its `core.fsmonitor` runs a program during `git status`), wget `<prefix>/etc/wgetrc`,
+/// npm its global `<prefix>/etc/npmrc` (npm's prefix is its Node's: `/usr/etc/npmrc` for
+/// `/usr/bin/npm`; Debian's npm reads `/etc/npmrc`), where `script-shell=/bin/true` makes
+/// `npm run gate` exit 0 without running the gate, and its own `npmrc` beside its code.
+pub(crate) const SYSTEM_CONFIGS: &[(&[&str], &[&str], &[&str])] = &[
+    (&["git"], &["etc/gitconfig"], &["/etc/gitconfig"]),
+    (&["wget"], &["etc/wgetrc"], &["/etc/wgetrc"]),
+    (
+        &["npm", "npx"],
+        &["etc/npmrc", "lib/node_modules/npm/npmrc"],
+        &["/etc/npmrc", "/usr/share/nodejs/npm/npmrc"],
+    ),
+];
+
+/// The configuration files of its installation a program reads at every start, by its name
+/// ([`SYSTEM_CONFIGS`]): under its prefix, and besides for `/usr`.
+pub(crate) fn system_configs_of(
+    name: &str,
+) -> Option<(&'static [&'static str], &'static [&'static str])> {
+    SYSTEM_CONFIGS
+        .iter()
+        .find(|(names, ..)| names.contains(&name))
+        .map(|(_, under, usr)| (*under, *usr))
+}
+
+/// Whether the installation of the program a name runs decides what it does before its
+/// arguments do: an interpreter's that loads code at every start
+/// ([`loads_its_installation`]), or a program's that reads its installation's configuration
+/// ([`SYSTEM_CONFIGS`]). The registry looks such a program up on the hooks' `PATH`.
+pub(crate) fn installation_matters(name: &str) -> bool {
+    loads_its_installation(name) || system_configs_of(name).is_some()
+}
 
 /// Whether a program's name is a Python interpreter's (`python`, `python3`, `python3.12`,
 /// `pypy3`).

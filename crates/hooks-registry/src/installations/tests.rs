@@ -7,7 +7,7 @@ use std::{
 
 use hooks_schema::AbsPathBuf;
 
-use super::{find_program, installation};
+use super::{find_program, installation, system_configs};
 use crate::scripts::Family;
 
 /// Writes `text` at `path` (its folders made), executable when `exec`.
@@ -228,4 +228,43 @@ fn a_system_interpreter_s_installation_holds_its_distribution_s_module_folders()
         installation(Path::new("/usr/bin/jq"), Family::Other),
         [PathBuf::from("/usr/lib"), PathBuf::from("/usr/lib64")]
     );
+}
+
+#[test]
+fn a_program_s_installation_configuration_is_under_the_prefix_it_is_found_in() {
+    let paths = |v: &[&str]| v.iter().map(PathBuf::from).collect::<Vec<_>>();
+    // A distribution's build reads the system's files besides its prefix's.
+    assert_eq!(
+        system_configs(Path::new("/usr/bin/git")),
+        paths(&["/usr/etc/gitconfig", "/etc/gitconfig"])
+    );
+    assert_eq!(
+        system_configs(Path::new("/usr/bin/npm")),
+        paths(&[
+            "/usr/etc/npmrc",
+            "/usr/lib/node_modules/npm/npmrc",
+            "/etc/npmrc",
+            "/usr/share/nodejs/npm/npmrc",
+        ])
+    );
+    // Another prefix (a git built from source, Homebrew, nvm's Node): its own files alone.
+    assert_eq!(
+        system_configs(Path::new("/usr/local/bin/git")),
+        paths(&["/usr/local/etc/gitconfig"])
+    );
+    assert_eq!(
+        system_configs(Path::new("/home/u/.nvm/versions/node/v22.1.0/bin/npx")),
+        paths(&[
+            "/home/u/.nvm/versions/node/v22.1.0/etc/npmrc",
+            "/home/u/.nvm/versions/node/v22.1.0/lib/node_modules/npm/npmrc",
+        ])
+    );
+    assert_eq!(
+        system_configs(Path::new("/opt/homebrew/bin/wget")),
+        paths(&["/opt/homebrew/etc/wgetrc"])
+    );
+    // Outside a `bin/` folder no prefix is known; a program that reads none names none.
+    assert!(system_configs(Path::new("/opt/tools/git")).is_empty());
+    assert!(system_configs(Path::new("/usr/bin/jq")).is_empty());
+    assert!(system_configs(Path::new("/usr/bin/python3")).is_empty());
 }

@@ -713,6 +713,16 @@ cat ~/.jq.bak
 }
 
 #[test]
+fn programs_that_read_their_installation_s_configuration_are_looked_up_on_path() {
+    // By name, behind wrappers and runners, on a line or a script's line (F52); a path names
+    // the program itself, and a program that reads none is not looked up.
+    let line = shell("git diff --quiet || exit 2; env npm run gate; wget -qO- x; jq -e .a; ./git");
+    assert_eq!(line.programs_on_path, ["git", "npm", "wget"]);
+    let text = analyse_script_text("#!/bin/sh\nnpx tsx gate.ts\n/usr/bin/git status\n", None);
+    assert_eq!(text.programs_on_path, ["npx", "tsx"], "{text:?}");
+}
+
+#[test]
 fn the_ways_a_script_names_its_own_folder_name_that_folder() {
     for line in [
         ". \"$(dirname \"$0\")/lib.sh\"",
