@@ -896,4 +896,9 @@ pub fn command_analysis(data: &[u8]) {
             _ => assert!(!named.path.is_absolute(), "{named:?} is relative to its base"),
         }
     }
+    // The programs looked up on `PATH` are names (no path), sorted, without duplicates.
+    for programs in [&analysis.programs_on_path, &script.programs_on_path] {
+        assert!(programs.iter().all(|p| !p.is_empty() && !p.contains('/')), "{programs:?}");
+        assert!(programs.windows(2).all(|w| w[0] < w[1]), "{programs:?}");
+    }
 }
