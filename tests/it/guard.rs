@@ -1038,6 +1038,53 @@ fn a_system_interpreter_s_module_folders_beyond_lib_are_protected() {
     }
 }
 
+/// A project that is a package of a monorepo: its hooks' programs find their configuration in
+/// the folders above it (finding F53): `git diff` reads the repository's `.git/config` (and a
+/// `core.fsmonitor` there runs a program), `uv run` the workspace's `pyproject.toml` and its
+/// `.venv`, yarn merges every `.yarnrc.yml` up to the root, npm's project is the nearest
+/// folder with a `package.json`. Out of the agent's reach in every folder above the project,
+/// existing or not; a sibling package's and the repository's other files are not.
+#[test]
+fn what_a_project_hook_s_programs_find_above_the_project_is_protected() {
+    let repo = TestDir::new();
+    let home = TestDir::new();
+    repo.write(".git/HEAD", "ref: refs/heads/main\n");
+    repo.write(
+        "packages/app/.claude/settings.json",
+        &claude_settings(&[
+            "git diff --quiet || exit 2",
+            "npm run gate",
+            "uv run .claude/gate.py",
+            "yarn gate",
+        ]),
+    );
+    let app = repo.path().join("packages/app");
+    let r = |rel: &str| repo.path().join(rel).to_str().expect("utf-8").to_owned();
+    let paths = [
+        r(".git/config"),
+        r(".npmrc"),
+        r("package.json"),
+        r(".yarnrc.yml"),
+        r("packages/.yarnrc.yml"),
+        r("pyproject.toml"),
+        r(".python-version"),
+        r(".venv/lib/python3.12/site-packages/zz-agent.pth"),
+        r("packages/other/.npmrc"),
+        r("packages/other/.git/config"),
+        r("src/main.py"),
+        r("README.md"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let (code, lines) = guard(&app, &app, home.path(), &paths);
+    assert_eq!(code, 2, "{lines:#?}");
+    assert_eq!(
+        allowed(&lines),
+        [false, false, false, false, false, false, false, false, true, true, true, true],
+        "{lines:#?}"
+    );
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "project_claude_settings", "{lines:#?}");
+}
+
 /// The programs gates are made of read their installation's configuration at every start
 /// (finding F52): `<prefix>/etc/gitconfig` (`core.fsmonitor` ran a program during `git status`
 /// with git 2 built into `/usr/local` here), npm's global `<prefix>/etc/npmrc`

@@ -887,6 +887,7 @@ fn protect_definition_roles(
         };
         for loc in &locs {
             protect_at(&mut out, loc, &named.path, named.role, resolver);
+            protect_above(&mut out, loc, &named.path, named.role, resolver);
             if named.role == PathRole::Program
                 && (named.path.file_name().and_then(|n| n.to_str()))
                     .is_some_and(installation_matters)
@@ -1079,6 +1080,7 @@ fn protect_sourced(
             let Some(locs) = locs_of(named, launch, placed, None) else { continue };
             for loc in &locs {
                 protect_at(out, loc, &named.path, named.role, resolver);
+                protect_above(out, loc, &named.path, named.role, resolver);
                 if named.role == PathRole::Sourced
                     && let Loc::Dir(base) = loc
                     && let Ok(full) = base.join(&named.path)
@@ -1240,6 +1242,70 @@ fn protect_installation(
             continue;
         }
         protect_at(out, &Loc::Dir(root()), &found, PathRole::Modules, resolver);
+    }
+}
+
+/// What the programs of the command analysis look for in the folder they run in and, when it
+/// holds none, in each folder above it, or merge from every folder above (finding F53): git's
+/// repository (`.git/config` of the repository a monorepo's package is in), npm's project
+/// (the nearest folder with a `package.json`, its `.npmrc`), yarn's `.yarnrc.yml` (every
+/// folder up to the root), pnpm's workspace, Deno's `deno.json`, uv's project, configuration,
+/// `.python-version` and `.venv`, Poetry's, PDM's, Hatch's and Pixi's project, Pipenv's
+/// `Pipfile` and `.env`, Bundler's `Gemfile`, mise's files, direnv's `.envrc`.
+const FOUND_UPWARD: &[&str] = &[
+    ".git/config",
+    ".npmrc",
+    "package.json",
+    ".yarnrc.yml",
+    ".yarnrc",
+    "pnpm-workspace.yaml",
+    "bunfig.toml",
+    "deno.json",
+    "deno.jsonc",
+    "uv.toml",
+    "pyproject.toml",
+    ".python-version",
+    ".venv",
+    "poetry.toml",
+    "pdm.toml",
+    ".pdm-python",
+    "hatch.toml",
+    "pixi.toml",
+    ".pixi/envs",
+    "Pipfile",
+    ".env",
+    "Gemfile",
+    ".bundle/config",
+    "mise.toml",
+    ".mise.toml",
+    ".config/mise.toml",
+    ".envrc",
+];
+
+/// Protects, in every folder above the one where `rel` is named from `loc`, what its program
+/// would find there instead ([`FOUND_UPWARD`]): a project hook's `git diff` run at a
+/// monorepo's package reads the repository's `.git/config` two folders up. A location that
+/// varies names it anywhere already.
+fn protect_above(
+    out: &mut DefinitionProtection,
+    loc: &Loc,
+    rel: &Path,
+    role: PathRole,
+    resolver: &mut Resolver,
+) {
+    let Loc::Dir(dir) = loc else { return };
+    let Some(entry) = FOUND_UPWARD.iter().map(Path::new).find(|e| rel.ends_with(e)) else {
+        return;
+    };
+    let Ok(full) = dir.join(rel) else { return };
+    let full = normalize_abs(&full);
+    let Some(named_in) = full.as_path().ancestors().nth(entry.components().count()) else {
+        return;
+    };
+    for above in named_in.ancestors().skip(1) {
+        if let Ok(above) = AbsPathBuf::new(above.to_path_buf()) {
+            protect_at(out, &Loc::Dir(above), entry, role, resolver);
+        }
     }
 }
 

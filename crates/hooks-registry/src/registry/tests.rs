@@ -656,13 +656,28 @@ fn protected_paths_cover_the_file_and_every_script_existing_or_not_in_first_word
     let mut r = HookRegistry::new();
     r.upsert_source(update(&s, ok(d), Some(&root), active()));
     let snap = r.snapshot();
-    let mut got: Vec<_> = snap
+    let (under, above): (Vec<_>, Vec<_>) = snap
         .protected_paths()
         .as_slice()
+        .iter()
+        .partition(|pp| pp.path.as_path().starts_with(root.as_path()));
+    let mut got: Vec<_> = under
         .iter()
         .map(|pp| (pp.path.as_path().strip_prefix(root.as_path()).unwrap().to_path_buf(), pp.what))
         .collect();
     got.sort();
+    // Above the project, the `.npmrc` npm would find there instead (finding F53).
+    let mut above: Vec<_> =
+        above.iter().map(|pp| (pp.path.as_path().to_path_buf(), pp.what)).collect();
+    above.sort();
+    let mut want_above: Vec<_> = root
+        .as_path()
+        .ancestors()
+        .skip(1)
+        .map(|a| (a.join(".npmrc"), ProtectedKind::Script))
+        .collect();
+    want_above.sort();
+    assert_eq!(above, want_above);
     let want: Vec<(std::path::PathBuf, ProtectedKind)> = vec![
         (".cursor/hooks.json".into(), ProtectedKind::File),
         // `npx` reads the project's `.npmrc` (its `node-options`; finding F49).
