@@ -1085,6 +1085,52 @@ fn what_a_project_hook_s_programs_find_above_the_project_is_protected() {
     assert_eq!(lines[0]["hits"][0]["source_kind"], "project_claude_settings", "{lines:#?}");
 }
 
+/// A session in a git worktree (a folder whose `.git` is a file naming the repository, as
+/// `git worktree add` writes it; agents run parallel sessions so): a hook's `git` reads the
+/// main repository's `.git/config` wherever the worktree is (a `core.fsmonitor` line there ran
+/// a program during `git status` in the worktree with git 2 here), and the worktree's own
+/// `config.worktree`; a submodule's `.git` names its repository under the superproject's
+/// `.git/modules/`. Out of the agent's reach, however the `gitdir:` line names the folder.
+#[test]
+fn the_repository_a_worktree_s_git_file_names_keeps_its_configuration_protected() {
+    let main = TestDir::new();
+    let home = TestDir::new();
+    main.write(".git/HEAD", "ref: refs/heads/main\n");
+    main.write(".git/worktrees/wt/commondir", "../..\n");
+    let trees = TestDir::new();
+    let gitdir = main.path().join(".git/worktrees/wt");
+    trees.write("wt/.git", &format!("gitdir: {}\n", gitdir.display()));
+    trees.write("wt/.claude/settings.json", &claude_settings(&["git diff --quiet || exit 2"]));
+    // A submodule of the worktree, named relatively.
+    main.write(".git/modules/sub/HEAD", "ref: refs/heads/main\n");
+    let up = "../".repeat(trees.path().join("wt/sub").components().count() - 1);
+    let relative = format!("gitdir: {up}{}\n", main.path().join(".git/modules/sub").display());
+    trees.write("wt/sub/.git", &relative);
+    trees.write("wt/sub/.claude/settings.json", &claude_settings(&["git status --porcelain"]));
+    let m = |rel: &str| main.path().join(rel).to_str().expect("utf-8").to_owned();
+    let paths = [
+        m(".git/config"),
+        m(".git/worktrees/wt/config.worktree"),
+        m(".git/worktrees/wt/config"),
+        m(".git/HEAD"),
+        m("src/main.rs"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let wt = trees.path().join("wt");
+    let (code, lines) = guard(&wt, &wt, home.path(), &paths);
+    assert_eq!(code, 2, "{lines:#?}");
+    assert_eq!(allowed(&lines), [false, false, false, true, true], "{lines:#?}");
+    let sub = trees.path().join("wt/sub");
+    let (code, lines) = guard(
+        &sub,
+        &sub,
+        home.path(),
+        &[&m(".git/modules/sub/config"), &m(".git/modules/sub/HEAD")],
+    );
+    assert_eq!(code, 2, "{lines:#?}");
+    assert_eq!(allowed(&lines), [false, true], "{lines:#?}");
+}
+
 /// The programs gates are made of read their installation's configuration at every start
 /// (finding F52): `<prefix>/etc/gitconfig` (`core.fsmonitor` ran a program during `git status`
 /// with git 2 built into `/usr/local` here), npm's global `<prefix>/etc/npmrc`

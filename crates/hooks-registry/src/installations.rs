@@ -185,7 +185,7 @@ pub(crate) fn system_configs(program: &Path) -> Vec<PathBuf> {
 
 /// The start of a small regular file, read without blocking (a FIFO put in its place reads
 /// as nothing), at most [`SMALL_FILE_CAP`] bytes.
-fn read_small(path: &Path) -> Option<String> {
+pub(crate) fn read_small(path: &Path) -> Option<String> {
     let mut file = crate::paths::open_nonblocking(path).ok()?;
     if !file.metadata().ok()?.is_file() {
         return None;

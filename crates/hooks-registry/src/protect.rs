@@ -1307,6 +1307,46 @@ fn protect_above(
             protect_at(out, &Loc::Dir(above), entry, role, resolver);
         }
     }
+    // A worktree's or a submodule's `.git` is a file naming the repository git reads.
+    if entry == Path::new(".git/config") {
+        for folder in named_in.ancestors() {
+            for config in linked_git_configs(folder) {
+                protect_at(out, &Loc::Dir(root()), config.as_path(), role, resolver);
+            }
+        }
+    }
+}
+
+/// The configuration files git reads for the repository that the file `folder/.git` names
+/// (`gitdir: <folder>`, relative to `folder` or absolute, as `git worktree add` and submodules
+/// write it), existing or not: that folder's `config` and `config.worktree`, and the `config`
+/// of the repository its `commondir` file names (a worktree's main repository, where a
+/// `core.fsmonitor` line runs a program during every `git status` in the worktree; checked
+/// with git 2 here). Nothing when `.git` is no small regular file or names no folder.
+fn linked_git_configs(folder: &Path) -> Vec<AbsPathBuf> {
+    let Ok(base) = AbsPathBuf::new(folder.to_path_buf()) else { return Vec::new() };
+    let Some(text) = crate::installations::read_small(&folder.join(".git")) else {
+        return Vec::new();
+    };
+    let Some(gitdir) = text.lines().find_map(|l| l.strip_prefix("gitdir:")).map(str::trim) else {
+        return Vec::new();
+    };
+    if gitdir.is_empty() {
+        return Vec::new();
+    }
+    let gitdir = normalize_lexically(Path::new(gitdir), &base);
+    let mut found: Vec<AbsPathBuf> = ["config", "config.worktree"]
+        .iter()
+        .filter_map(|f| gitdir.join(Path::new(f)).ok())
+        .collect();
+    if let Some(common) = crate::installations::read_small(&gitdir.as_path().join("commondir"))
+        && let Some(common) = common.lines().next().map(str::trim)
+        && !common.is_empty()
+    {
+        let common = normalize_lexically(Path::new(common), &gitdir);
+        found.extend(common.join(Path::new("config")).ok());
+    }
+    found
 }
 
 /// The program a `#!` line's text runs: its first word's name, or the program `env` runs.

@@ -356,3 +356,72 @@ fn a_fifo_named_as_a_hook_s_script_is_not_waited_on() {
         .expect("the protection is built without waiting on the FIFO");
     assert!(files.paths.iter().any(|p| p.as_path() == fifo), "{:?}", files.paths);
 }
+
+#[test]
+fn a_git_file_names_the_repository_whose_configuration_git_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = crate::canonicalize(dir.path()).unwrap();
+    let d = d.as_path();
+    let abs = |p: &str| AbsPathBuf::new(d.join(p)).unwrap();
+    // A worktree: its folder in the main repository, whose `commondir` leads back to it.
+    std::fs::create_dir_all(d.join("repo/.git/worktrees/wt")).unwrap();
+    std::fs::write(d.join("repo/.git/worktrees/wt/commondir"), "../..\n").unwrap();
+    std::fs::create_dir_all(d.join("wt")).unwrap();
+    std::fs::write(
+        d.join("wt/.git"),
+        format!("gitdir: {}\n", d.join("repo/.git/worktrees/wt").display()),
+    )
+    .unwrap();
+    assert_eq!(
+        super::linked_git_configs(&d.join("wt")),
+        [
+            abs("repo/.git/worktrees/wt/config"),
+            abs("repo/.git/worktrees/wt/config.worktree"),
+            abs("repo/.git/config"),
+        ]
+    );
+    // A submodule, named relatively; no `commondir`.
+    std::fs::create_dir_all(d.join("repo/sub")).unwrap();
+    std::fs::write(d.join("repo/sub/.git"), "gitdir: ../.git/modules/sub\n").unwrap();
+    assert_eq!(
+        super::linked_git_configs(&d.join("repo/sub")),
+        [abs("repo/.git/modules/sub/config"), abs("repo/.git/modules/sub/config.worktree")]
+    );
+    // A repository's own `.git` folder, no `.git`, an empty line: nothing.
+    assert!(super::linked_git_configs(&d.join("repo")).is_empty());
+    assert!(super::linked_git_configs(d).is_empty());
+    std::fs::write(d.join("repo/sub/.git"), "gitdir:   \n").unwrap();
+    assert!(super::linked_git_configs(&d.join("repo/sub")).is_empty());
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Whatever a `.git` file and a `commondir` hold, reading them ends and names absolute
+    /// paths only, each a `config` or `config.worktree`; a file that names a folder names its
+    /// `config`.
+    #[test]
+    fn any_git_file_names_absolute_configuration_files_only(
+        git in "(?s).{0,120}",
+        names_g in proptest::prelude::any::<bool>(),
+        common in "(?s).{0,80}",
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let d = crate::canonicalize(dir.path()).unwrap();
+        let d = d.as_path();
+        std::fs::create_dir_all(d.join("g")).unwrap();
+        std::fs::create_dir_all(d.join("w")).unwrap();
+        let git = if names_g { format!("gitdir: ../g\n{git}") } else { git };
+        std::fs::write(d.join("w/.git"), &git).unwrap();
+        std::fs::write(d.join("g/commondir"), &common).unwrap();
+        let found = super::linked_git_configs(&d.join("w"));
+        for config in &found {
+            proptest::prop_assert!(config.as_path().is_absolute());
+            let name = config.as_path().file_name().and_then(|n| n.to_str());
+            proptest::prop_assert!(matches!(name, Some("config" | "config.worktree")), "{config:?}");
+        }
+        if names_g {
+            proptest::prop_assert!(found.iter().any(|c| c.as_path() == d.join("g/config")));
+        }
+    }
+}
