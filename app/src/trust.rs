@@ -304,6 +304,14 @@ fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
                 modules.extend(option_values(words(), folders, &absolute));
             }
             "PYTHONUSERBASE" => modules.extend(absolute(value.trim()).map(|p| p.join("lib"))),
+            // The environment a runner runs hooks in: what it starts from (F47's
+            // installations of a `bin/` folder's Python).
+            "VIRTUAL_ENV" | "UV_PROJECT_ENVIRONMENT" => {
+                if let Some(env) = absolute(value.trim()) {
+                    modules.extend([env.join("lib"), env.join("lib64")]);
+                    loaded.push(env.join("pyvenv.cfg"));
+                }
+            }
             // `prefix` or `prefix:exec_prefix`.
             "PYTHONHOME" => {
                 modules.extend(value.split(':').filter_map(absolute).map(|p| p.join("lib")));

@@ -1217,8 +1217,16 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         ("PERL5OPT", &perl5opt),
         ("GEM_HOME", &at("gems")),
         ("GIT_CONFIG_GLOBAL", &at("gitconfig")),
+        // The environments `poetry run` and `uv run` run hooks in, and Poetry's folder of them.
+        ("VIRTUAL_ENV", &at("venv")),
+        ("UV_PROJECT_ENVIRONMENT", &at("uvenv")),
+        ("POETRY_VIRTUALENVS_PATH", &at("poetry")),
     ];
     let paths = [
+        at("venv/lib/python3.12/site-packages/zz-agent.pth"),
+        at("venv/pyvenv.cfg"),
+        at("uvenv/lib64/python3.12/site-packages/zz-agent.pth"),
+        at("poetry/gate-x1-py3.12/pyvenv.cfg"),
         at("py/sitecustomize.py"),
         at("py/json/__init__.py"),
         at("bash_env.sh"),
@@ -1232,6 +1240,7 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         at("xdg/git/config"),
         at("xdg/uv/uv.toml"),
         at("ub/share/notes.txt"),
+        at("venv/share/notes.txt"),
         at("node/other.js"),
         "~/notes.txt".to_owned(),
         "src/app.py".to_owned(),
@@ -1246,8 +1255,8 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
     let xdg = t.path().join("xdg");
     let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
     let lines = json_lines(&o.stdout);
-    let mut refused = vec![false; 12];
-    refused.extend([true; 4]);
+    let mut refused = vec![false; 16];
+    refused.extend([true; 5]);
     assert_eq!(allowed(&lines), refused, "{lines:#?}");
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
 }

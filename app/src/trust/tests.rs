@@ -285,6 +285,22 @@ fn the_variables_that_move_programs_start_up_files_name_them() {
         assert!(loaded.contains(&PathBuf::from(file)), "{file}: {loaded:?}");
     }
     assert!(!loaded.iter().any(|p| p.ends_with("wgetrc")), "{loaded:?}");
+    // The environments runners run hooks in, and the folders that hold them.
+    let runners = EnvVars::from_pairs(
+        [
+            ("VIRTUAL_ENV", "/p/.venv"),
+            ("UV_PROJECT_ENVIRONMENT", "relative/env"),
+            ("POETRY_VIRTUALENVS_PATH", "/poetry/envs"),
+            ("WORKON_HOME", "/w"),
+        ]
+        .map(|(n, v)| (n, std::ffi::OsStr::new(v))),
+    );
+    let dirs = ShellStartupDirs::from_env(&runners);
+    assert_eq!(dirs.loaded, [PathBuf::from("/p/.venv/pyvenv.cfg")]);
+    assert_eq!(
+        dirs.modules,
+        ["/poetry/envs", "/p/.venv/lib", "/p/.venv/lib64", "/w"].map(PathBuf::from)
+    );
     // Without `$XDG_CONFIG_HOME`, the registry's own `~/.config/` names are enough.
     let plain = EnvVars::from_pairs([("HOME", std::ffi::OsStr::new("/h"))]);
     assert!(ShellStartupDirs::from_env(&plain).loaded.is_empty());

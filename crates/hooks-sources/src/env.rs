@@ -141,7 +141,7 @@ impl EnvVars {
     /// `NPM_CONFIG_USERCONFIG`): the guard protects those files and folders (findings F48,
     /// F50, `specs/guard.md`). Read into [`EnvVars::hook_loaders`], in this order, after the
     /// rest of [`EnvVars::TABLE`].
-    pub const HOOK_LOADERS: [&'static str; 26] = [
+    pub const HOOK_LOADERS: [&'static str; 30] = [
         "BASH_ENV",
         "ENV",
         "NODE_OPTIONS",
@@ -168,10 +168,14 @@ impl EnvVars {
         "NPM_CONFIG_GLOBALCONFIG",
         "npm_config_globalconfig",
         "UV_CONFIG_FILE",
+        "VIRTUAL_ENV",
+        "UV_PROJECT_ENVIRONMENT",
+        "POETRY_VIRTUALENVS_PATH",
+        "WORKON_HOME",
     ];
 
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 43] = [
+    pub const TABLE: [EnvVarSpec; 47] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -343,6 +347,22 @@ impl EnvVars {
         EnvVarSpec {
             name: "UV_CONFIG_FILE",
             purpose: "uv's configuration file in place of `uv.toml` and `~/.config/uv/uv.toml`: protected by the guard",
+        },
+        EnvVarSpec {
+            name: "VIRTUAL_ENV",
+            purpose: "the activated Python environment, which `poetry run` and `pipenv run` run hooks in: its `lib/`, `lib64/` and `pyvenv.cfg` are protected by the guard",
+        },
+        EnvVarSpec {
+            name: "UV_PROJECT_ENVIRONMENT",
+            purpose: "the environment `uv run` runs hooks in, in place of the project's `.venv` (when absolute): its `lib/`, `lib64/` and `pyvenv.cfg` are protected by the guard",
+        },
+        EnvVarSpec {
+            name: "POETRY_VIRTUALENVS_PATH",
+            purpose: "the folder of Poetry's environments, in place of its cache's `virtualenvs/`: protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "WORKON_HOME",
+            purpose: "the folder of Pipenv's (and virtualenvwrapper's) environments, in place of `~/.local/share/virtualenvs`: protected whole by the guard",
         },
     ];
 
