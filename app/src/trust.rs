@@ -304,6 +304,21 @@ fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
                 modules.extend(option_values(words(), folders, &absolute));
             }
             "PYTHONUSERBASE" => modules.extend(absolute(value.trim()).map(|p| p.join("lib"))),
+            // The caches runners run code from (F54).
+            "XDG_CACHE_HOME" => {
+                if let Some(cache) = absolute(value.trim()) {
+                    modules.extend(
+                        hooks_registry::home_cache_folders()
+                            .into_iter()
+                            .filter_map(|f| f.strip_prefix(".cache/"))
+                            .map(|rest| cache.join(rest)),
+                    );
+                }
+            }
+            "NPM_CONFIG_CACHE" | "npm_config_cache" => {
+                modules.extend(absolute(value.trim()).map(|p| p.join("_npx")));
+            }
+            "UV_CACHE_DIR" | "PIPX_HOME" | "DENO_DIR" => modules.extend(absolute(value.trim())),
             // The environment a runner runs hooks in: what it starts from (F47's
             // installations of a `bin/` folder's Python).
             "VIRTUAL_ENV" | "UV_PROJECT_ENVIRONMENT" => {

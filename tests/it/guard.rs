@@ -1038,6 +1038,47 @@ fn a_system_interpreter_s_module_folders_beyond_lib_are_protected() {
     }
 }
 
+/// What runners run a tool from is code the hook runs (finding F54): `npx` runs the copy of a
+/// tool in `~/.npm/_npx/` with no check of its content (checked with npm 11 here: a file
+/// written into the cached `semver`'s `bin/` answered in its place), and the project's
+/// `node_modules/.bin/` first; `uvx` its environments in `~/.cache/uv`, `pipx run` its in
+/// `~/.local/share/pipx`, `bunx` Bun's cache, Deno the modules it downloaded. Out of the
+/// agent's reach; the caches' logs and other tools' caches are not.
+#[test]
+fn what_runners_run_a_tool_from_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    home.write(
+        ".claude/settings.json",
+        &claude_settings(&[
+            "npx prettier --check .",
+            "uvx ruff check",
+            "deno run ~/gate.ts",
+            "pipx run black --check .",
+            "bunx eslint .",
+        ]),
+    );
+    project.write(".cursor/hooks.json", &cursor_hooks(&["npm run lint"]));
+    let h = |rel: &str| home.path().join(rel).to_str().expect("utf-8").to_owned();
+    let p = |rel: &str| project.path().join(rel).to_str().expect("utf-8").to_owned();
+    let paths = [
+        h(".npm/_npx/a9bef924e4cb6cdb/node_modules/prettier/bin/prettier.cjs"),
+        h(".cache/uv/archive-v0/x1/lib/python3.12/site-packages/zz-agent.pth"),
+        h(".cache/deno/remote/https/deno.land/std/path/mod.ts"),
+        h(".local/share/pipx/.cache/b1/lib/python3.12/site-packages/zz-agent.pth"),
+        h(".bun/install/cache/eslint@9.0.0/bin/eslint.js"),
+        p("node_modules/.bin/eslint"),
+        p("node_modules/eslint/bin/eslint.js"),
+        h(".npm/_logs/debug-0.log"),
+        h(".cache/pip/http/x"),
+        p("src/index.js"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let lines = guard_refusing(project.path(), home.path(), &paths, 7);
+    assert_eq!(lines[1]["hits"][0]["source_kind"], "user_claude_settings", "{lines:#?}");
+    assert_eq!(lines[5]["hits"][0]["source_kind"], "project_cursor_file", "{lines:#?}");
+}
+
 /// A project that is a package of a monorepo: its hooks' programs find their configuration in
 /// the folders above it (finding F53): `git diff` reads the repository's `.git/config` (and a
 /// `core.fsmonitor` there runs a program), `uv run` the workspace's `pyproject.toml` and its

@@ -301,6 +301,22 @@ fn the_variables_that_move_programs_start_up_files_name_them() {
         dirs.modules,
         ["/poetry/envs", "/p/.venv/lib", "/p/.venv/lib64", "/w"].map(PathBuf::from)
     );
+    // The caches runners run code from, wherever the variables move them (F54).
+    let caches = EnvVars::from_pairs(
+        [
+            ("XDG_CACHE_HOME", "/xc"),
+            ("UV_CACHE_DIR", "/uvc"),
+            ("npm_config_cache", "/npmc"),
+            ("PIPX_HOME", "relative/pipx"),
+            ("DENO_DIR", "/deno"),
+        ]
+        .map(|(n, v)| (n, std::ffi::OsStr::new(v))),
+    );
+    let modules = ShellStartupDirs::from_env(&caches).modules;
+    for folder in ["/xc/uv", "/xc/pnpm", "/xc/yarn", "/xc/deno", "/uvc", "/npmc/_npx", "/deno"] {
+        assert!(modules.contains(&PathBuf::from(folder)), "{folder}: {modules:?}");
+    }
+    assert!(!modules.iter().any(|p| p.ends_with("pipx")), "{modules:?}");
     // Without `$XDG_CONFIG_HOME`, the registry's own `~/.config/` names are enough.
     let plain = EnvVars::from_pairs([("HOME", std::ffi::OsStr::new("/h"))]);
     assert!(ShellStartupDirs::from_env(&plain).loaded.is_empty());

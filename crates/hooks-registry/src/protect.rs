@@ -1280,6 +1280,7 @@ const FOUND_UPWARD: &[&str] = &[
     ".mise.toml",
     ".config/mise.toml",
     ".envrc",
+    "node_modules",
 ];
 
 /// Protects, in every folder above the one where `rel` is named from `loc`, what its program

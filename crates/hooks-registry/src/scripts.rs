@@ -210,6 +210,29 @@ pub fn home_start_up_files() -> Vec<&'static str> {
     files
 }
 
+/// The folders under `~/.cache/` the command analysis names for runners and interpreters (the
+/// caches they run code from, finding F54: `uv/`, `pnpm/`, `yarn/`, `deno/`), relative to
+/// the home: the engine protects them under `$XDG_CACHE_HOME` too, where these programs keep
+/// them when it is set.
+///
+/// ```
+/// let caches = hooks_registry::home_cache_folders();
+/// assert!(caches.contains(&".cache/uv") && caches.contains(&".cache/deno"));
+/// ```
+pub fn home_cache_folders() -> Vec<&'static str> {
+    let mut folders: Vec<&'static str> = RUNNERS
+        .iter()
+        .map(|r| r.home_environments)
+        .chain(INTERPRETERS.iter().map(|i| i.home_configs))
+        .flatten()
+        .copied()
+        .filter(|f| f.starts_with(".cache/"))
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    folders.retain(|f| seen.insert(*f));
+    folders
+}
+
 /// The tables' lists of configuration files under the home: the programs' start-up files
 /// ([`PROGRAM_CONFIGS`]), the runners' and the interpreters' `home_configs`.
 fn home_config_lists() -> impl Iterator<Item = &'static [&'static str]> {
@@ -840,20 +863,25 @@ impl Walk {
             }
         }
         if !r.subcommands.is_empty() {
+            // Another subcommand of a runner of a manifest's scripts (`npm run lint`) runs
+            // them in the same environment (`node_modules/.bin` on their `PATH`).
             let Some(sub) = args.get(i).and_then(Word::literal) else {
+                if !r.manifests.is_empty() {
+                    self.runner_environments(r, dirs);
+                }
                 self.arguments(args.get(i..).unwrap_or_default(), dirs);
                 return;
             };
             if !r.subcommands.contains(&sub.as_str()) {
+                if !r.manifests.is_empty() {
+                    self.runner_environments(r, dirs);
+                }
                 self.arguments(args.get(i..).unwrap_or_default(), dirs);
                 return;
             }
             i = self.runner_options(r, args, i + 1, dirs);
         }
-        for environment in r.environments {
-            self.add_text(environment, PathRole::Modules, dirs);
-        }
-        self.under_home(r.home_environments, PathRole::Modules);
+        self.runner_environments(r, dirs);
         let rest = args.get(i..).unwrap_or_default();
         if let Some((target, after)) = rest.split_first()
             && target.literal().is_some_and(|t| t.contains('/') || has_file_extension(&t))
@@ -863,6 +891,15 @@ impl Walk {
         } else {
             self.program(rest, dirs, depth);
         }
+    }
+
+    /// The environments a runner runs what it runs in ([`Runner::environments`] where it
+    /// runs, [`Runner::home_environments`]), protected whole.
+    fn runner_environments(&mut self, r: &Runner, dirs: &[Dir]) {
+        for environment in r.environments {
+            self.add_text(environment, PathRole::Modules, dirs);
+        }
+        self.under_home(r.home_environments, PathRole::Modules);
     }
 
     /// A runner's options from `args[i]` on; returns the index of the first word that is not
@@ -1479,9 +1516,15 @@ struct Runner {
     without_manifest: &'static [&'static str],
     /// Folders, in the folder it runs in, holding the environment it runs the rest in (a
     /// project's `.venv`): protected whole, since its interpreter runs what is there at
-    /// every start (a `.pth` file in its `site-packages`; finding F47).
+    /// every start (a `.pth` file in its `site-packages`; finding F47); a JavaScript
+    /// runner's `node_modules` (`npx` and `npm run` run a tool from its `.bin/` first,
+    /// finding F54).
     environments: &'static [&'static str],
-    /// The same, under the home (Poetry's and Pipenv's virtual environments).
+    /// The same, under the home: Poetry's and Pipenv's virtual environments, and the caches
+    /// runners run code from (finding F54: `npx` runs the copy of a tool in `~/.npm/_npx/`
+    /// with no check of its content; `uvx` and `uv run --with` environments in
+    /// `~/.cache/uv`, whose files are hard links of a project's `.venv`; `pipx run`'s,
+    /// `bunx`'s, `pnpm dlx`'s, yarn's).
     home_environments: &'static [&'static str],
     /// Its own configuration files in the folder it runs in, read for every use (a project's
     /// `.npmrc`, whose `script-shell` or `node-options` decide what `npm run` and `npx` run;
@@ -1519,7 +1562,7 @@ const RUNNERS: &[Runner] = &[
         dir_operand: false,
         without_manifest: &[],
         environments: &[".venv"],
-        home_environments: &[],
+        home_environments: &[".cache/uv"],
         configs: &["uv.toml", "pyproject.toml", ".python-version"],
         home_configs: &[".config/uv/uv.toml"],
     },
@@ -1533,7 +1576,7 @@ const RUNNERS: &[Runner] = &[
         dir_operand: false,
         without_manifest: &[],
         environments: &[],
-        home_environments: &[],
+        home_environments: &[".cache/uv"],
         configs: &["uv.toml", ".python-version"],
         home_configs: &[".config/uv/uv.toml"],
     },
@@ -1547,7 +1590,11 @@ const RUNNERS: &[Runner] = &[
         dir_operand: false,
         without_manifest: &[],
         environments: &[],
-        home_environments: &[],
+        home_environments: &[
+            ".local/share/pipx",
+            ".local/pipx",
+            "Library/Application Support/pipx",
+        ],
         configs: &[],
         home_configs: &[],
     },
@@ -1560,8 +1607,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &[],
         dir_operand: false,
         without_manifest: &[],
-        environments: &[],
-        home_environments: &[],
+        environments: &["node_modules"],
+        home_environments: &[".npm/_npx"],
         configs: &[".npmrc"],
         home_configs: &[".npmrc"],
     },
@@ -1574,8 +1621,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &[],
         dir_operand: false,
         without_manifest: &[],
-        environments: &[],
-        home_environments: &[],
+        environments: &["node_modules"],
+        home_environments: &[".bun/install/cache"],
         configs: &["bunfig.toml"],
         home_configs: &[".bunfig.toml", ".config/.bunfig.toml"],
     },
@@ -1588,8 +1635,13 @@ const RUNNERS: &[Runner] = &[
         manifests: &[],
         dir_operand: false,
         without_manifest: &[],
-        environments: &[],
-        home_environments: &[],
+        environments: &["node_modules"],
+        home_environments: &[
+            ".cache/pnpm",
+            ".local/share/pnpm",
+            "Library/Caches/pnpm",
+            "Library/pnpm",
+        ],
         configs: &[".npmrc", "pnpm-workspace.yaml"],
         home_configs: &[".npmrc", ".config/pnpm/rc"],
     },
@@ -1602,8 +1654,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &["package.json"],
         dir_operand: false,
         without_manifest: &["exec", "x"],
-        environments: &[],
-        home_environments: &[],
+        environments: &["node_modules"],
+        home_environments: &[".npm/_npx"],
         configs: &[".npmrc"],
         home_configs: &[".npmrc"],
     },
@@ -1616,8 +1668,13 @@ const RUNNERS: &[Runner] = &[
         manifests: &["package.json"],
         dir_operand: false,
         without_manifest: &["exec", "dlx"],
-        environments: &[],
-        home_environments: &[],
+        environments: &["node_modules"],
+        home_environments: &[
+            ".cache/pnpm",
+            ".local/share/pnpm",
+            "Library/Caches/pnpm",
+            "Library/pnpm",
+        ],
         configs: &[".npmrc", "pnpm-workspace.yaml"],
         home_configs: &[".npmrc", ".config/pnpm/rc"],
     },
@@ -1630,8 +1687,8 @@ const RUNNERS: &[Runner] = &[
         manifests: &["package.json"],
         dir_operand: false,
         without_manifest: &["exec", "dlx"],
-        environments: &[],
-        home_environments: &[],
+        environments: &["node_modules", ".yarn", ".pnp.cjs", ".pnp.loader.mjs"],
+        home_environments: &[".yarn/berry", ".cache/yarn", "Library/Caches/Yarn"],
         configs: &[".yarnrc.yml", ".yarnrc", ".npmrc"],
         home_configs: &[".yarnrc.yml", ".yarnrc", ".npmrc"],
     },
@@ -2340,7 +2397,8 @@ const INTERPRETERS: &[Interpreter] = &[
         manifests: &["deno.json", "deno.jsonc", "package.json"],
         module_dirs: &[],
         configs: &["deno.json", "deno.jsonc"],
-        home_configs: &[],
+        // The modules it downloaded, imported from there at every run (finding F54).
+        home_configs: &[".cache/deno", "Library/Caches/deno"],
     },
     Interpreter {
         names: &["bun"],
@@ -2355,7 +2413,7 @@ const INTERPRETERS: &[Interpreter] = &[
         manifests: &["package.json"],
         module_dirs: &[],
         configs: &["bunfig.toml"],
-        home_configs: &[".bunfig.toml", ".config/.bunfig.toml"],
+        home_configs: &[".bunfig.toml", ".config/.bunfig.toml", ".bun/install/cache"],
     },
     Interpreter {
         names: &["ruby", "jruby"],

@@ -141,7 +141,7 @@ impl EnvVars {
     /// `NPM_CONFIG_USERCONFIG`): the guard protects those files and folders (findings F48,
     /// F50, `specs/guard.md`). Read into [`EnvVars::hook_loaders`], in this order, after the
     /// rest of [`EnvVars::TABLE`].
-    pub const HOOK_LOADERS: [&'static str; 30] = [
+    pub const HOOK_LOADERS: [&'static str; 36] = [
         "BASH_ENV",
         "ENV",
         "NODE_OPTIONS",
@@ -171,11 +171,17 @@ impl EnvVars {
         "VIRTUAL_ENV",
         "UV_PROJECT_ENVIRONMENT",
         "POETRY_VIRTUALENVS_PATH",
+        "XDG_CACHE_HOME",
+        "UV_CACHE_DIR",
+        "NPM_CONFIG_CACHE",
+        "npm_config_cache",
+        "PIPX_HOME",
+        "DENO_DIR",
         "WORKON_HOME",
     ];
 
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 47] = [
+    pub const TABLE: [EnvVarSpec; 53] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -359,6 +365,30 @@ impl EnvVars {
         EnvVarSpec {
             name: "POETRY_VIRTUALENVS_PATH",
             purpose: "the folder of Poetry's environments, in place of its cache's `virtualenvs/`: protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "XDG_CACHE_HOME",
+            purpose: "the user's cache folder in place of `~/.cache`: the caches runners run code from there (`uv/`, `pnpm/`, `yarn/`, `deno/`) are protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "UV_CACHE_DIR",
+            purpose: "uv's cache in place of `~/.cache/uv` (the environments `uvx` and `uv run --with` run tools in): protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "NPM_CONFIG_CACHE",
+            purpose: "npm's cache in place of `~/.npm`: its `_npx/`, whose tools `npx` runs, is protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "npm_config_cache",
+            purpose: "the same in npm's lower-case spelling: its `_npx/` is protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "PIPX_HOME",
+            purpose: "pipx's folder in place of `~/.local/share/pipx` (the environments `pipx run` runs tools in): protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "DENO_DIR",
+            purpose: "Deno's cache in place of `~/.cache/deno` (the modules a Deno hook imports): protected whole by the guard",
         },
         EnvVarSpec {
             name: "WORKON_HOME",

@@ -178,11 +178,16 @@ fn arguments_redirections_and_configuration_files() {
         named(PathBase::Home, ".gitconfig", PathRole::Argument),
     ];
     assert_eq!(a.paths, git);
-    // `npx` names its own configuration only (finding F49).
+    // `npx` names its own configuration (finding F49), and where it runs a tool from: the
+    // project's `node_modules` (its `.bin/` first) and its cache (finding F54).
     let a = shell("npx prettier --check .");
-    let npmrc =
-        [run(".npmrc", PathRole::Loaded), named(PathBase::Home, ".npmrc", PathRole::Modules)];
-    assert_eq!(a.paths, npmrc);
+    let npx = [
+        run(".npmrc", PathRole::Loaded),
+        run("node_modules", PathRole::Modules),
+        named(PathBase::Home, ".npm/_npx", PathRole::Modules),
+        named(PathBase::Home, ".npmrc", PathRole::Modules),
+    ];
+    assert_eq!(a.paths, npx);
 }
 
 #[test]
@@ -839,6 +844,17 @@ fn a_runner_s_environment_is_named_whole() {
     );
     names("pipenv run gate", &[venv(".venv"), home(".local/share/virtualenvs")]);
     names("hatch run gate", &[home(".local/share/hatch/env")]);
+    // The JavaScript runners' `node_modules` (its `.bin/` is on a script's `PATH`, `npx` runs a
+    // tool from there first) and the caches runners run a tool from (finding F54).
+    names("npm run lint", &[venv("node_modules"), home(".npm/_npx")]);
+    names("npm --prefix web test", &[venv("web/node_modules")]);
+    names("npx prettier --check .", &[venv("node_modules"), home(".npm/_npx")]);
+    names("yarn lint", &[venv("node_modules"), venv(".yarn"), venv(".pnp.cjs")]);
+    names("pnpm dlx eslint .", &[venv("node_modules"), home(".cache/pnpm")]);
+    names("bunx eslint .", &[venv("node_modules"), home(".bun/install/cache")]);
+    names("uvx ruff check", &[home(".cache/uv")]);
+    names("uv run --with rich x.py", &[venv(".venv"), home(".cache/uv")]);
+    names("pipx run black .", &[home(".local/share/pipx"), home(".local/pipx")]);
     for src in ["uv pip list", "npx tsx x.ts", "uvx ruff check", "pnpm exec tsx x.ts"] {
         let a = shell(src);
         let environment = |p: &NamedPath| p.path.ends_with(".venv") || p.path.ends_with("envs");
