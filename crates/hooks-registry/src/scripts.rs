@@ -1534,6 +1534,10 @@ struct Runner {
     home_configs: &'static [&'static str],
 }
 
+/// pnpm's cache (`pnpm dlx`'s tools) and store, under the home on Linux and macOS.
+const PNPM_CACHES: &[&str] =
+    &[".cache/pnpm", ".local/share/pnpm", "Library/Caches/pnpm", "Library/pnpm"];
+
 const RUNNERS: &[Runner] = &[
     Runner {
         name: "uv",
@@ -1636,12 +1640,7 @@ const RUNNERS: &[Runner] = &[
         dir_operand: false,
         without_manifest: &[],
         environments: &["node_modules"],
-        home_environments: &[
-            ".cache/pnpm",
-            ".local/share/pnpm",
-            "Library/Caches/pnpm",
-            "Library/pnpm",
-        ],
+        home_environments: PNPM_CACHES,
         configs: &[".npmrc", "pnpm-workspace.yaml"],
         home_configs: &[".npmrc", ".config/pnpm/rc"],
     },
@@ -1669,12 +1668,7 @@ const RUNNERS: &[Runner] = &[
         dir_operand: false,
         without_manifest: &["exec", "dlx"],
         environments: &["node_modules"],
-        home_environments: &[
-            ".cache/pnpm",
-            ".local/share/pnpm",
-            "Library/Caches/pnpm",
-            "Library/pnpm",
-        ],
+        home_environments: PNPM_CACHES,
         configs: &[".npmrc", "pnpm-workspace.yaml"],
         home_configs: &[".npmrc", ".config/pnpm/rc"],
     },
