@@ -1079,6 +1079,40 @@ fn what_runners_run_a_tool_from_is_protected() {
     assert_eq!(lines[5]["hits"][0]["source_kind"], "project_cursor_file", "{lines:#?}");
 }
 
+/// A hook whose program its runner builds from source (finding F55): `cargo run --bin gate`
+/// ran the program `.cargo/config.toml`'s `runner` named instead (`runner = "/bin/true"` made
+/// a gate exiting 2 exit 0, with cargo 1 here), and ran a file written over
+/// `target/debug/gate` as it was, being newer than the sources; `go run ./tools/gate` compiles
+/// every file of the package's folder. Out of the agent's reach; the project's other code is
+/// not (it is the project the agent works on).
+#[test]
+fn a_program_its_runner_builds_from_source_is_protected_with_what_builds_it() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    project.write(
+        ".cursor/hooks.json",
+        &cursor_hooks(&["cargo run -q --bin gate", "go run ./tools/gate"]),
+    );
+    let paths = [
+        "src/bin/gate.rs",
+        "Cargo.toml",
+        "build.rs",
+        ".cargo/config.toml",
+        "rust-toolchain.toml",
+        "target/debug/gate",
+        "~/.cargo/registry/src/index.crates.io-x/serde-1.0.0/src/lib.rs",
+        "tools/gate/main.go",
+        "tools/gate/rules.go",
+        "go.mod",
+        "~/.config/go/env",
+        "src/lib.rs",
+        "src/main.rs",
+        "tools/other/main.go",
+    ];
+    let lines = guard_refusing(project.path(), home.path(), &paths, 11);
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "project_cursor_file", "{lines:#?}");
+}
+
 /// A project that is a package of a monorepo: its hooks' programs find their configuration in
 /// the folders above it (finding F53): `git diff` reads the repository's `.git/config` (and a
 /// `core.fsmonitor` there runs a program), `uv run` the workspace's `pyproject.toml` and its

@@ -1281,6 +1281,12 @@ const FOUND_UPWARD: &[&str] = &[
     ".config/mise.toml",
     ".envrc",
     "node_modules",
+    "go.mod",
+    "go.work",
+    ".cargo/config.toml",
+    ".cargo/config",
+    "rust-toolchain.toml",
+    "rust-toolchain",
 ];
 
 /// Protects, in every folder above the one where `rel` is named from `loc`, what its program

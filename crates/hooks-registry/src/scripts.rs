@@ -435,6 +435,8 @@ struct Value {
 
 #[derive(Default)]
 struct Walk {
+    /// A runner's option named the program it builds (`cargo run --bin gate`).
+    named_target: bool,
     paths: Vec<NamedPath>,
     uncertain: Vec<String>,
     /// Variables the command line itself assigns (`D=/opt/x; $D/run.sh`).
@@ -882,8 +884,36 @@ impl Walk {
             i = self.runner_options(r, args, i + 1, dirs);
         }
         self.runner_environments(r, dirs);
+        if !r.target_options.is_empty() || !r.default_targets.is_empty() {
+            // It builds and runs its own program (`cargo run`): the rest are that program's
+            // arguments.
+            if !std::mem::take(&mut self.named_target) {
+                for file in r.default_targets {
+                    self.add_text(file, PathRole::Script, dirs);
+                }
+            }
+            self.arguments(args.get(i..).unwrap_or_default(), dirs);
+            return;
+        }
         let rest = args.get(i..).unwrap_or_default();
         if let Some((target, after)) = rest.split_first()
+            && r.package_targets
+            && target
+                .literal()
+                .is_some_and(|t| Path::new(&t).extension().is_none() && !t.starts_with('-'))
+        {
+            // A package's folder, compiled whole (`go run ./cmd/gate`); the folder it runs in
+            // (`go run .`) is the project the agent works on, and is not protected whole.
+            if target.literal().is_some_and(|t| t.trim_end_matches('/') == ".") {
+                self.uncertain.push(format!(
+                    "`{} run .` builds the package of the folder it runs in; its files are neither protected nor pinned",
+                    r.name
+                ));
+            } else {
+                self.add_word(target, PathRole::Tree, dirs);
+            }
+            self.arguments(after, dirs);
+        } else if let Some((target, after)) = rest.split_first()
             && target.literal().is_some_and(|t| t.contains('/') || has_file_extension(&t))
         {
             self.add_word(target, PathRole::Script, dirs);
@@ -927,7 +957,14 @@ impl Walk {
                 inline.map(|v| Word::lit(&v))
             };
             if let Some(value) = value {
-                if r.dir_options.contains(&flag.as_str()) {
+                if let Some((_, files)) = r.target_options.iter().find(|(o, _)| *o == flag) {
+                    self.named_target = true;
+                    if let Some(name) = value.literal().filter(|n| is_plain_name(n)) {
+                        for file in *files {
+                            self.add_text(&file.replace("{}", &name), PathRole::Script, dirs);
+                        }
+                    }
+                } else if r.dir_options.contains(&flag.as_str()) {
                     self.cd(std::slice::from_ref(&value), dirs);
                 } else if r.file_options.contains(&flag.as_str()) {
                     self.add_word(&value, PathRole::Loaded, dirs);
@@ -1373,8 +1410,13 @@ const FILE_EXTENSIONS: &[&str] = &[
     "sh", "bash", "zsh", "fish", "ksh", "py", "pyw", "js", "mjs", "cjs", "ts", "mts", "cts", "jsx",
     "tsx", "rb", "pl", "pm", "php", "lua", "ps1", "psm1", "r", "awk", "sed", "jq", "json", "jsonc",
     "json5", "yaml", "yml", "toml", "ini", "cfg", "conf", "env", "rego", "cue", "txt", "exe",
-    "bat", "cmd",
+    "bat", "cmd", "go", "rs",
 ];
+
+/// Whether a target's name is a plain name (`gate`, `my-gate_2`): no path, no pattern.
+fn is_plain_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
 
 /// Whether `text`'s last component has a script or configuration extension.
 fn has_file_extension(text: &str) -> bool {
@@ -1532,6 +1574,15 @@ struct Runner {
     configs: &'static [&'static str],
     /// The same, under the home (`~/.npmrc`, `~/.config/uv/uv.toml`): protected, not pinned.
     home_configs: &'static [&'static str],
+    /// Its target without a file extension is a package's folder, compiled whole (`go run
+    /// ./cmd/gate`): protected whole as the hook's script (finding F55).
+    package_targets: bool,
+    /// Options whose value names the program it builds and runs, with the files that
+    /// program's code is in (`{}` stands for the value): `cargo run --bin gate` compiles
+    /// `src/bin/gate.rs` or `src/bin/gate/main.rs` (finding F55).
+    target_options: &'static [(&'static str, &'static [&'static str])],
+    /// The program's code when no target option names one (`cargo run`: `src/main.rs`).
+    default_targets: &'static [&'static str],
 }
 
 /// pnpm's cache (`pnpm dlx`'s tools) and store, under the home on Linux and macOS.
@@ -1569,6 +1620,9 @@ const RUNNERS: &[Runner] = &[
         home_environments: &[".cache/uv"],
         configs: &["uv.toml", "pyproject.toml", ".python-version"],
         home_configs: &[".config/uv/uv.toml"],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
     },
     Runner {
         name: "uvx",
@@ -1583,6 +1637,9 @@ const RUNNERS: &[Runner] = &[
         home_environments: &[".cache/uv"],
         configs: &["uv.toml", ".python-version"],
         home_configs: &[".config/uv/uv.toml"],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
     },
     Runner {
         name: "pipx",
@@ -1601,6 +1658,9 @@ const RUNNERS: &[Runner] = &[
         ],
         configs: &[],
         home_configs: &[],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
     },
     Runner {
         name: "npx",
@@ -1615,6 +1675,9 @@ const RUNNERS: &[Runner] = &[
         home_environments: &[".npm/_npx"],
         configs: &[".npmrc"],
         home_configs: &[".npmrc"],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
     },
     Runner {
         name: "bunx",
@@ -1629,6 +1692,9 @@ const RUNNERS: &[Runner] = &[
         home_environments: &[".bun/install/cache"],
         configs: &["bunfig.toml"],
         home_configs: &[".bunfig.toml", ".config/.bunfig.toml"],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
     },
     Runner {
         name: "pnpx",
@@ -1643,6 +1709,9 @@ const RUNNERS: &[Runner] = &[
         home_environments: PNPM_CACHES,
         configs: &[".npmrc", "pnpm-workspace.yaml"],
         home_configs: &[".npmrc", ".config/pnpm/rc"],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
     },
     Runner {
         name: "npm",
@@ -1657,6 +1726,9 @@ const RUNNERS: &[Runner] = &[
         home_environments: &[".npm/_npx"],
         configs: &[".npmrc"],
         home_configs: &[".npmrc"],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
     },
     Runner {
         name: "pnpm",
@@ -1671,6 +1743,9 @@ const RUNNERS: &[Runner] = &[
         home_environments: PNPM_CACHES,
         configs: &[".npmrc", "pnpm-workspace.yaml"],
         home_configs: &[".npmrc", ".config/pnpm/rc"],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
     },
     Runner {
         name: "yarn",
@@ -1685,6 +1760,9 @@ const RUNNERS: &[Runner] = &[
         home_environments: &[".yarn/berry", ".cache/yarn", "Library/Caches/Yarn"],
         configs: &[".yarnrc.yml", ".yarnrc", ".npmrc"],
         home_configs: &[".yarnrc.yml", ".yarnrc", ".npmrc"],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
     },
     Runner {
         name: "composer",
@@ -1700,6 +1778,9 @@ const RUNNERS: &[Runner] = &[
         home_environments: &[],
         configs: &[],
         home_configs: &[],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
     },
     Runner {
         name: "bundle",
@@ -1715,6 +1796,9 @@ const RUNNERS: &[Runner] = &[
         home_environments: &[],
         configs: &[".bundle/config"],
         home_configs: &[".bundle/config"],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
     },
     Runner {
         name: "poetry",
@@ -1732,6 +1816,9 @@ const RUNNERS: &[Runner] = &[
             ".config/pypoetry/config.toml",
             "Library/Application Support/pypoetry/config.toml",
         ],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
     },
     Runner {
         name: "pipenv",
@@ -1747,6 +1834,9 @@ const RUNNERS: &[Runner] = &[
         home_environments: &[".local/share/virtualenvs"],
         configs: &[".env"],
         home_configs: &[],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
     },
     Runner {
         name: "pdm",
@@ -1761,6 +1851,9 @@ const RUNNERS: &[Runner] = &[
         home_environments: &[],
         configs: &["pdm.toml", ".pdm-python"],
         home_configs: &[".config/pdm/config.toml"],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
     },
     Runner {
         name: "hatch",
@@ -1778,6 +1871,9 @@ const RUNNERS: &[Runner] = &[
             ".config/hatch/config.toml",
             "Library/Application Support/hatch/config.toml",
         ],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
     },
     Runner {
         name: "rye",
@@ -1792,6 +1888,9 @@ const RUNNERS: &[Runner] = &[
         home_environments: &[],
         configs: &[".python-version"],
         home_configs: &[".rye/config.toml"],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
     },
     Runner {
         name: "pixi",
@@ -1806,6 +1905,9 @@ const RUNNERS: &[Runner] = &[
         home_environments: &[],
         configs: &["pixi.toml", "pyproject.toml", ".pixi/config.toml"],
         home_configs: &[".pixi/config.toml", ".config/pixi/config.toml"],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
     },
     Runner {
         name: "conda",
@@ -1820,6 +1922,9 @@ const RUNNERS: &[Runner] = &[
         home_environments: &[],
         configs: &[],
         home_configs: &[".condarc", ".conda/.condarc"],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
     },
     Runner {
         name: "mise",
@@ -1844,6 +1949,9 @@ const RUNNERS: &[Runner] = &[
         home_environments: &[],
         configs: &[],
         home_configs: &[".config/mise/config.toml"],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
     },
     Runner {
         name: "direnv",
@@ -1859,6 +1967,85 @@ const RUNNERS: &[Runner] = &[
         home_environments: &[],
         configs: &[],
         home_configs: &[],
+        package_targets: false,
+        target_options: &[],
+        default_targets: &[],
+    },
+    Runner {
+        name: "go",
+        subcommands: &["run"],
+        value_options: &[
+            "-C",
+            "-tags",
+            "-ldflags",
+            "-gcflags",
+            "-asmflags",
+            "-mod",
+            "-modfile",
+            "-overlay",
+            "-pgo",
+            "-p",
+            "-exec",
+            "-toolexec",
+            "-o",
+        ],
+        dir_options: &["-C"],
+        file_options: &["-modfile", "-overlay", "-pgo", "-exec", "-toolexec"],
+        // The module's requirements and `replace` lines decide what the package compiles with.
+        manifests: &["go.mod", "go.sum", "go.work", "go.work.sum"],
+        dir_operand: false,
+        without_manifest: &[],
+        // Vendored packages, and the module and build caches it compiles from and trusts.
+        environments: &["vendor"],
+        home_environments: &["go/pkg/mod", ".cache/go-build", "Library/Caches/go-build"],
+        configs: &[],
+        // `go env -w`'s file: its `GOFLAGS=-exec=…` or `-toolexec` run a program of its own.
+        home_configs: &[".config/go/env", "Library/Application Support/go/env"],
+        package_targets: true,
+        target_options: &[],
+        default_targets: &[],
+    },
+    Runner {
+        name: "cargo",
+        subcommands: &["run", "r"],
+        value_options: &[
+            "--bin",
+            "--example",
+            "-p",
+            "--package",
+            "--manifest-path",
+            "--target",
+            "--target-dir",
+            "--features",
+            "-F",
+            "--profile",
+            "-j",
+            "--jobs",
+            "--config",
+            "-Z",
+            "--color",
+            "--lockfile-path",
+        ],
+        dir_options: &[],
+        file_options: &["--manifest-path"],
+        // Its build script runs at every build that finds it changed.
+        manifests: &["Cargo.toml", "Cargo.lock", "build.rs"],
+        dir_operand: false,
+        without_manifest: &[],
+        // The programs it built, run as they are while newer than their sources, and the
+        // dependencies' sources it compiles.
+        environments: &["target"],
+        home_environments: &[".cargo/registry", ".cargo/git"],
+        // `.cargo/config.toml`'s `runner` runs the built program through a program of its own;
+        // `rust-toolchain.toml` picks the compiler.
+        configs: &[".cargo/config.toml", ".cargo/config", "rust-toolchain.toml", "rust-toolchain"],
+        home_configs: &[".cargo/config.toml", ".cargo/config"],
+        package_targets: false,
+        target_options: &[
+            ("--bin", &["src/bin/{}.rs", "src/bin/{}/main.rs"]),
+            ("--example", &["examples/{}.rs", "examples/{}/main.rs"]),
+        ],
+        default_targets: &["src/main.rs"],
     },
 ];
 

@@ -717,6 +717,64 @@ cat ~/.jq.bak
     assert!(!paths.iter().any(|p| p.path.ends_with(".jq.bak")), "{paths:?}");
 }
 
+/// A runner that builds the hook's program from source (finding F55): `go run` compiles a
+/// package's folder whole, or the files it names, with the module's files, its vendored
+/// packages, its module and build caches and `go env -w`'s file; `cargo run` the target its
+/// `--bin` or `--example` names (else `src/main.rs`), with `Cargo.toml`, `build.rs`, its
+/// configuration (a `runner` there runs the program through another), the programs it built
+/// (run as they are while newer than their sources) and the dependencies' sources.
+#[test]
+fn a_program_built_from_source_by_its_runner_is_named_with_what_builds_it() {
+    let script = |p: &str| run(p, PathRole::Script);
+    let loaded = |p: &str| run(p, PathRole::Loaded);
+    let whole = |p: &str| run(p, PathRole::Modules);
+    let home = |p: &str| named(PathBase::Home, p, PathRole::Modules);
+    names(
+        "go run ./tools/gate --strict",
+        &[
+            run("tools/gate", PathRole::Tree),
+            loaded("go.mod"),
+            loaded("go.work"),
+            whole("vendor"),
+            home("go/pkg/mod"),
+            home(".cache/go-build"),
+            home(".config/go/env"),
+        ],
+    );
+    names("go run -C tools ./gate", &[run("tools/gate", PathRole::Tree), loaded("tools/go.mod")]);
+    // The package of the folder it runs in is the project itself: reported, not protected.
+    let a = shell("go run .");
+    assert!(!a.paths.iter().any(|p| p.role == PathRole::Tree), "{:?}", a.paths);
+    assert!(a.uncertain.iter().any(|u| u.contains("go run .")), "{:?}", a.uncertain);
+    names("go run tools/check.go", &[script("tools/check.go"), loaded("go.mod")]);
+    names(
+        "cargo run -q --bin gate -- --strict",
+        &[
+            script("src/bin/gate.rs"),
+            script("src/bin/gate/main.rs"),
+            loaded("Cargo.toml"),
+            loaded("build.rs"),
+            loaded(".cargo/config.toml"),
+            loaded("rust-toolchain.toml"),
+            whole("target"),
+            home(".cargo/registry"),
+            home(".cargo/config.toml"),
+        ],
+    );
+    names("cargo run --example lint", &[script("examples/lint.rs")]);
+    names("cargo run --release", &[script("src/main.rs"), loaded("Cargo.toml")]);
+    // A named target is the program: `src/main.rs` is not; a name that is no plain name
+    // names no file.
+    for (line, not) in [
+        ("cargo run --bin gate", "src/main.rs"),
+        ("cargo run --bin ../../x", "src/bin/../../x.rs"),
+        ("go run ./tools/gate", "tools/gate/main.go"),
+    ] {
+        let a = shell(line);
+        assert!(!a.paths.iter().any(|p| p.path == Path::new(not)), "{line}: {:?}", a.paths);
+    }
+}
+
 #[test]
 fn programs_that_read_their_installation_s_configuration_are_looked_up_on_path() {
     // By name, behind wrappers and runners, on a line or a script's line (F52); a path names
