@@ -318,7 +318,16 @@ fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
             "NPM_CONFIG_CACHE" | "npm_config_cache" => {
                 modules.extend(absolute(value.trim()).map(|p| p.join("_npx")));
             }
-            "UV_CACHE_DIR" | "PIPX_HOME" | "DENO_DIR" => modules.extend(absolute(value.trim())),
+            "UV_CACHE_DIR" | "PIPX_HOME" | "DENO_DIR" | "GOMODCACHE" | "GOCACHE"
+            | "CARGO_TARGET_DIR" => modules.extend(absolute(value.trim())),
+            // What a runner that builds a hook from source reads (F55).
+            "GOENV" => loaded.extend(absolute(value.trim())),
+            "CARGO_HOME" => {
+                if let Some(home) = absolute(value.trim()) {
+                    modules.extend([home.join("registry"), home.join("git")]);
+                    loaded.extend([home.join("config.toml"), home.join("config")]);
+                }
+            }
             // The environment a runner runs hooks in: what it starts from (F47's
             // installations of a `bin/` folder's Python).
             "VIRTUAL_ENV" | "UV_PROJECT_ENVIRONMENT" => {

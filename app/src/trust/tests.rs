@@ -317,6 +317,20 @@ fn the_variables_that_move_programs_start_up_files_name_them() {
         assert!(modules.contains(&PathBuf::from(folder)), "{folder}: {modules:?}");
     }
     assert!(!modules.iter().any(|p| p.ends_with("pipx")), "{modules:?}");
+    // What a runner that builds a hook from source reads (F55).
+    let builders = EnvVars::from_pairs(
+        [
+            ("GOMODCACHE", "/gm"),
+            ("GOCACHE", "/gc"),
+            ("GOENV", "/ge/env"),
+            ("CARGO_HOME", "/ch"),
+            ("CARGO_TARGET_DIR", "/ct"),
+        ]
+        .map(|(n, v)| (n, std::ffi::OsStr::new(v))),
+    );
+    let dirs = ShellStartupDirs::from_env(&builders);
+    assert_eq!(dirs.loaded, ["/ch/config.toml", "/ch/config", "/ge/env"].map(PathBuf::from));
+    assert_eq!(dirs.modules, ["/ch/registry", "/ch/git", "/ct", "/gc", "/gm"].map(PathBuf::from));
     // Without `$XDG_CONFIG_HOME`, the registry's own `~/.config/` names are enough.
     let plain = EnvVars::from_pairs([("HOME", std::ffi::OsStr::new("/h"))]);
     assert!(ShellStartupDirs::from_env(&plain).loaded.is_empty());

@@ -141,7 +141,7 @@ impl EnvVars {
     /// `NPM_CONFIG_USERCONFIG`): the guard protects those files and folders (findings F48,
     /// F50, `specs/guard.md`). Read into [`EnvVars::hook_loaders`], in this order, after the
     /// rest of [`EnvVars::TABLE`].
-    pub const HOOK_LOADERS: [&'static str; 36] = [
+    pub const HOOK_LOADERS: [&'static str; 41] = [
         "BASH_ENV",
         "ENV",
         "NODE_OPTIONS",
@@ -177,11 +177,16 @@ impl EnvVars {
         "npm_config_cache",
         "PIPX_HOME",
         "DENO_DIR",
+        "GOMODCACHE",
+        "GOCACHE",
+        "GOENV",
+        "CARGO_HOME",
+        "CARGO_TARGET_DIR",
         "WORKON_HOME",
     ];
 
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 53] = [
+    pub const TABLE: [EnvVarSpec; 58] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -389,6 +394,26 @@ impl EnvVars {
         EnvVarSpec {
             name: "DENO_DIR",
             purpose: "Deno's cache in place of `~/.cache/deno` (the modules a Deno hook imports): protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "GOMODCACHE",
+            purpose: "Go's module cache in place of `~/go/pkg/mod` (the modules `go run` compiles a hook with): protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "GOCACHE",
+            purpose: "Go's build cache in place of `~/.cache/go-build`, whose outputs `go run` trusts: protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "GOENV",
+            purpose: "the file `go env -w` writes in place of `~/.config/go/env` (its `GOFLAGS` can add `-exec`): protected by the guard",
+        },
+        EnvVarSpec {
+            name: "CARGO_HOME",
+            purpose: "Cargo's folder in place of `~/.cargo`: its `config.toml`, `registry/` and `git/` (the sources `cargo run` compiles a hook with) are protected by the guard",
+        },
+        EnvVarSpec {
+            name: "CARGO_TARGET_DIR",
+            purpose: "where `cargo run` keeps the programs it built, in place of a project's `target/` (run as they are while newer than their sources), when absolute: protected whole by the guard",
         },
         EnvVarSpec {
             name: "WORKON_HOME",
