@@ -829,6 +829,7 @@ impl Reader<'_> {
             return Vec::new();
         }
         let mut held = Vec::new();
+        self.hooks_kind(root);
         if holds_hooks(root) {
             let start = self.out.definitions.len();
             self.front_matter(root);
@@ -842,16 +843,42 @@ impl Reader<'_> {
             Some(hooks_json::Kind::Array(entries)) => entries.as_slice(),
             _ => &[],
         };
-        for (i, entry) in entries.iter().enumerate().filter(|(_, e)| holds_hooks(e)) {
+        for (i, entry) in entries.iter().enumerate() {
+            self.prefix = format!("plugins[{i}].");
+            self.hooks_kind(entry);
+            if !holds_hooks(entry) {
+                continue;
+            }
             let source = entry.get("source").and_then(|m| m.value.as_str());
             let folder = source.map(|s| PluginLayout::entry_folder(s, plugin_root));
             let start = self.out.definitions.len();
-            self.prefix = format!("plugins[{i}].");
             self.front_matter(entry);
             held.push((start..self.out.definitions.len(), Held::Entry(folder)));
         }
         self.prefix.clear();
         held
+    }
+
+    /// Reports a plugin file's `hooks` that is none of what it may be (a hooks section, a path,
+    /// a list of paths: `"hooks": true`), which would otherwise read as holding no hooks, with
+    /// nothing said.
+    fn hooks_kind(&mut self, node: &Node) {
+        let Some(m) = node.get("hooks") else { return };
+        let ok = match &m.value.kind {
+            hooks_json::Kind::Object(_) | hooks_json::Kind::String(_) => true,
+            hooks_json::Kind::Array(items) => {
+                items.iter().all(|i| matches!(i.kind, hooks_json::Kind::String(_)))
+            }
+            _ => false,
+        };
+        if !ok {
+            let problem = ConfigProblem::WrongType {
+                key: format!("{}hooks", self.prefix),
+                expected: "a hooks section, a path or a list of paths",
+                found: m.value.type_name(),
+            };
+            self.problem(Severity::Warning, problem, m.value.line, m.value.column);
+        }
     }
 
     /// `root` read as settings; only an object reads as settings.

@@ -313,7 +313,29 @@ pub fn parse_as(bytes: &[u8], path: &Path, kind: DocumentKind) -> ParseResult {
         });
     }
     match root.get("hooks") {
-        Some(m) if kind == DocumentKind::PluginManifest && m.value.members().is_none() => {}
+        Some(m) if kind == DocumentKind::PluginManifest && m.value.members().is_none() => {
+            // A path or a list of paths names other files; anything else is a mistake that
+            // would otherwise read as holding no hooks, with nothing said.
+            let paths = match &m.value.kind {
+                hooks_json::Kind::String(_) => true,
+                hooks_json::Kind::Array(items) => {
+                    items.iter().all(|i| matches!(i.kind, hooks_json::Kind::String(_)))
+                }
+                _ => false,
+            };
+            if !paths {
+                r.note(
+                    Severity::Warning,
+                    format!(
+                        "`hooks` must be a hooks section, a path or a list of paths, found {}",
+                        m.value.type_name()
+                    ),
+                    "invalid_value",
+                    m.value.line,
+                    m.value.column,
+                );
+            }
+        }
         None => {
             if kind == DocumentKind::HookFile {
                 r.note(

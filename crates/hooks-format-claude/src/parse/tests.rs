@@ -131,7 +131,8 @@ fn golden_plugin_hooks() {
 
 /// The other files of a plugin's that hold hooks, each read with the folder it belongs to: a
 /// plugin's manifest (`plugin-*`: its inline `hooks`; a path or a list of paths there holds
-/// none, and no error), a marketplace's manifest (`marketplace-*`: each entry's `hooks`, named
+/// none, and no error; anything else, `true` or a list holding a number, is a warning where it
+/// stands, not silence), a marketplace's manifest (`marketplace-*`: each entry's `hooks`, named
 /// as that entry's, with its plugin's folder from its source, `metadata.pluginRoot` for a bare
 /// one, and the variable kept for a source that is no path), and a hook file its manifest
 /// names (`named-*`, at the plugin's root: the base, not the file's folder's folder).

@@ -374,7 +374,25 @@ fn a_plugin_s_named_files_and_inline_hooks_run_in_its_folder() {
         let parsed =
             crate::parse_plugin_hooks(names, Path::new("/m/p/plugin.json"), base).expect("reads");
         assert!(parsed.definitions.is_empty());
-        assert!(!parsed.diagnostics.iter().any(|d| d.is_error()), "{:?}", parsed.diagnostics);
+        assert!(
+            parsed.diagnostics.iter().all(|d| d.severity == Severity::Info),
+            "{:?}",
+            parsed.diagnostics
+        );
+    }
+    // Anything else in `hooks` is said, where it stands, instead of reading as no hooks.
+    for (wrong, found) in [
+        (&br#"{"name": "p", "hooks": true}"#[..], "a boolean"),
+        (br#"{"name": "p", "hooks": ["./a.json", 3]}"#, "an array"),
+        (br#"{"name": "p", "hooks": null}"#, "null"),
+    ] {
+        let parsed =
+            crate::parse_plugin_hooks(wrong, Path::new("/m/p/plugin.json"), base).expect("reads");
+        assert!(parsed.definitions.is_empty());
+        let d = parsed.diagnostics.iter().find(|d| d.code.as_deref() == Some("invalid_value"));
+        let d = d.unwrap_or_else(|| panic!("{:?}", parsed.diagnostics));
+        assert_eq!((d.severity, d.line, d.column), (Severity::Warning, Some(1), Some(24)));
+        assert!(d.message.contains(found), "{}", d.message);
     }
     let wrapped = br#"{"name": "p", "hooks": {"version": 1, "hooks": {"preToolUse": []}}}"#;
     let parsed = crate::parse_plugin_hooks(wrapped, Path::new("/m/p/plugin.json"), base);
