@@ -887,7 +887,9 @@ fn protect_definition_roles(
         };
         for loc in &locs {
             protect_at(&mut out, loc, &named.path, named.role, resolver);
-            protect_above(&mut out, loc, &named.path, named.role, resolver);
+            if matches!(named.base, PathBase::RunDir | PathBase::Var(_)) {
+                protect_above(&mut out, loc, &named.path, named.role, resolver);
+            }
             if named.role == PathRole::Program
                 && (named.path.file_name().and_then(|n| n.to_str()))
                     .is_some_and(installation_matters)
@@ -1080,7 +1082,9 @@ fn protect_sourced(
             let Some(locs) = locs_of(named, launch, placed, None) else { continue };
             for loc in &locs {
                 protect_at(out, loc, &named.path, named.role, resolver);
-                protect_above(out, loc, &named.path, named.role, resolver);
+                if matches!(named.base, PathBase::RunDir | PathBase::Var(_)) {
+                    protect_above(out, loc, &named.path, named.role, resolver);
+                }
                 if named.role == PathRole::Sourced
                     && let Loc::Dir(base) = loc
                     && let Ok(full) = base.join(&named.path)
@@ -1291,8 +1295,10 @@ const FOUND_UPWARD: &[&str] = &[
 
 /// Protects, in every folder above the one where `rel` is named from `loc`, what its program
 /// would find there instead ([`FOUND_UPWARD`]): a project hook's `git diff` run at a
-/// monorepo's package reads the repository's `.git/config` two folders up. A location that
-/// varies names it anywhere already.
+/// monorepo's package reads the repository's `.git/config` two folders up. Only for a path
+/// named where the hook runs (its run directory, or a folder a variable of its format names);
+/// a file of the home (`~/.npmrc`) is not looked for above it. A location that varies names
+/// it anywhere already.
 fn protect_above(
     out: &mut DefinitionProtection,
     loc: &Loc,

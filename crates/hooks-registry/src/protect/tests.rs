@@ -425,3 +425,39 @@ proptest::proptest! {
         }
     }
 }
+
+/// What a program looks for in the folders above where it runs is protected in each of them
+/// (finding F53), for the names where the hook runs only: the home's own files (`~/.npmrc`,
+/// `~/.npm/_npx`) are not looked for above the home.
+#[test]
+fn what_is_found_upward_is_protected_above_where_the_hook_runs_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = canonicalize(dir.path()).unwrap();
+    let base = base.as_path();
+    let project = base.join("work/repo/app");
+    let home = base.join("users/u");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let def = crate::test_support::def("h", 0, "npm run lint && git diff --quiet");
+    let mut at = placement(&project);
+    at.user.home = Some(AbsPathBuf::new(home.clone()).unwrap());
+    let files = crate::definition_files(&def, &at, &ALL_ROLES);
+    for above in ["work/repo", "work", ""] {
+        for name in [".npmrc", "package.json", ".git/config"] {
+            let path = base.join(above).join(name);
+            assert!(files.paths.iter().any(|p| p.as_path() == path), "{path:?}: {files:?}");
+        }
+        let modules = base.join(above).join("node_modules");
+        assert!(files.folders.iter().any(|p| p.as_path() == modules), "{modules:?}: {files:?}");
+    }
+    // The home's own: where they are, not above.
+    // (Protected as what a module folder is, whole: not pinned.)
+    for own in [".npmrc", ".npm/_npx"] {
+        assert!(files.folders.iter().any(|p| p.as_path() == home.join(own)), "{files:?}");
+    }
+    for above in ["users/.npmrc", "users/.npm/_npx", "users/.gitconfig"] {
+        let path = base.join(above);
+        let named = files.paths.iter().chain(&files.folders).any(|p| p.as_path() == path);
+        assert!(!named, "{path:?}: {files:?}");
+    }
+}
