@@ -161,7 +161,8 @@ pub fn parse(bytes: &[u8], path: &Path, kind: HookSourceKind) -> ParseResult {
 /// variables Codex sets to it ([`crate::PLUGIN_ROOT_VARS`]) in shell commands. Codex runs these
 /// hooks itself while the plugin is on; the engine never does: every definition is disabled,
 /// listed with a note (`plugin_hooks`), and the scripts they name are protected by the guard.
-/// A manifest that does not read, or whose `hooks` is no object, holds no hooks.
+/// A manifest that does not read, or whose `hooks` is no object, holds no hooks; one whose
+/// `hooks` is none of an object, a path or a list of paths (`true`) says so, as a warning.
 ///
 /// ```
 /// use std::path::Path;
@@ -185,8 +186,19 @@ pub fn parse_plugin_hooks(
     let folder = base.or_else(|| path.parent().and_then(Path::parent)).unwrap_or(Path::new(""));
     let mut parsed = if folder.join(crate::PLUGIN_MANIFEST) == path {
         match inline_hooks(bytes) {
-            Some(document) => parse(&document, path, kind)?,
-            None => ParsedSource::default(),
+            Inline::Document(document) => parse(&document, path, kind)?,
+            Inline::Wrong { found, line, column } => ParsedSource {
+                diagnostics: vec![
+                    HookDiagnostic::warning(format!(
+                        "`hooks` must be a hooks section, a path or a list of paths, found {found}"
+                    ))
+                    .in_file(path)
+                    .at(line, column)
+                    .with_code("invalid_value"),
+                ],
+                ..ParsedSource::default()
+            },
+            Inline::None => ParsedSource::default(),
         }
     } else {
         parse(bytes, path, kind)?
@@ -203,25 +215,59 @@ pub fn parse_plugin_hooks(
     Ok(parsed)
 }
 
-/// A plugin manifest's `hooks` object as a document of its own, every other byte blanked (a
-/// line break kept) so that lines and columns stay the manifest's; `None` when the manifest
-/// does not read or its `hooks` is no object.
-fn inline_hooks(bytes: &[u8]) -> Option<Vec<u8>> {
+/// What a plugin manifest's `hooks` holds ([`inline_hooks`]).
+enum Inline {
+    /// An object: the document, every other byte blanked (a line break kept) so that lines
+    /// and columns stay the manifest's.
+    Document(Vec<u8>),
+    /// None of an object, a path or a list of paths (`true`, a list holding a number): what
+    /// it is, and where (columns count characters).
+    Wrong { found: &'static str, line: u32, column: u32 },
+    /// No `hooks` (or `null`), a path or a list of paths (other files), or a manifest that
+    /// does not read.
+    None,
+}
+
+/// A plugin manifest's `hooks`, read as [`Inline`] says.
+fn inline_hooks(bytes: &[u8]) -> Inline {
     #[derive(Deserialize)]
     struct Manifest<'a> {
         #[serde(borrow)]
         hooks: Option<&'a serde_json::value::RawValue>,
     }
-    let manifest: Manifest<'_> = serde_json::from_slice(bytes).ok()?;
-    let hooks = manifest.hooks?.get();
+    let Ok(manifest) = serde_json::from_slice::<Manifest<'_>>(bytes) else { return Inline::None };
+    let Some(hooks) = manifest.hooks.map(serde_json::value::RawValue::get) else {
+        return Inline::None;
+    };
+    let Some(start) = (hooks.as_ptr() as usize).checked_sub(bytes.as_ptr() as usize) else {
+        return Inline::None;
+    };
+    let Some(end) = start.checked_add(hooks.len()).filter(|e| *e <= bytes.len()) else {
+        return Inline::None;
+    };
     if !hooks.starts_with('{') {
-        return None;
+        let found = match serde_json::from_str::<serde_json::Value>(hooks) {
+            Ok(serde_json::Value::String(_)) => return Inline::None,
+            Ok(serde_json::Value::Array(items)) if items.iter().all(|i| i.is_string()) => {
+                return Inline::None;
+            }
+            Ok(serde_json::Value::Array(_)) => "an array",
+            Ok(serde_json::Value::Bool(_)) => "a boolean",
+            Ok(serde_json::Value::Number(_)) => "a number",
+            _ => return Inline::None,
+        };
+        let before = bytes.get(..start).unwrap_or_default();
+        let line_start = before.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+        let line = before.iter().filter(|b| **b == b'\n').count() + 1;
+        let column =
+            String::from_utf8_lossy(before.get(line_start..).unwrap_or_default()).chars().count()
+                + 1;
+        let number = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        return Inline::Wrong { found, line: number(line), column: number(column) };
     }
-    let start = (hooks.as_ptr() as usize).checked_sub(bytes.as_ptr() as usize)?;
-    let end = start.checked_add(hooks.len()).filter(|e| *e <= bytes.len())?;
     // Columns count characters: each character around the document becomes one space (the
     // rest of a multi-byte character is dropped), each line break stays.
-    Some(
+    Inline::Document(
         bytes
             .iter()
             .enumerate()

@@ -273,6 +273,26 @@ fn a_plugin_s_manifest_and_the_files_it_names_hold_its_hooks() {
         let parsed = crate::parse_plugin_hooks(none, &manifest, kind, None).expect("reads");
         assert!(parsed.definitions.is_empty() && parsed.diagnostics.is_empty(), "{none:?}");
     }
+    // Anything else in `hooks` is said, where it stands, instead of reading as no hooks
+    // (`null` is no `hooks`, as Codex's own reader takes it).
+    for (wrong, found, at) in [
+        (&br#"{"name": "p", "hooks": true}"#[..], "a boolean", (1, 24)),
+        (
+            "{\n  \"name\": \"é\",\n  \"hooks\": [\"./a.json\", 3]\n}".as_bytes(),
+            "an array",
+            (3, 12),
+        ),
+    ] {
+        let parsed = crate::parse_plugin_hooks(wrong, &manifest, kind, None).expect("reads");
+        assert!(parsed.definitions.is_empty());
+        let d = parsed.diagnostics.iter().find(|d| d.code.as_deref() == Some("invalid_value"));
+        let d = d.unwrap_or_else(|| panic!("{:?}", parsed.diagnostics));
+        assert_eq!(
+            (d.severity, d.line, d.column),
+            (hooks_schema::Severity::Warning, Some(at.0), Some(at.1))
+        );
+        assert!(d.message.contains(found), "{}", d.message);
+    }
     let named = br#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "sh $PLUGIN_ROOT/x.sh"}]}]}}"#;
     let deep = root.join("a/b/gate.json");
     let parsed = crate::parse_plugin_hooks(named, &deep, kind, Some(root)).expect("reads");
