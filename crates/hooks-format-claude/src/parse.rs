@@ -864,14 +864,7 @@ impl Reader<'_> {
     /// nothing said.
     fn hooks_kind(&mut self, node: &Node) {
         let Some(m) = node.get("hooks") else { return };
-        let ok = match &m.value.kind {
-            hooks_json::Kind::Object(_) | hooks_json::Kind::String(_) => true,
-            hooks_json::Kind::Array(items) => {
-                items.iter().all(|i| matches!(i.kind, hooks_json::Kind::String(_)))
-            }
-            _ => false,
-        };
-        if !ok {
+        if m.value.members().is_none() && !m.value.is_string_or_strings() {
             let problem = ConfigProblem::WrongType {
                 key: format!("{}hooks", self.prefix),
                 expected: "a hooks section, a path or a list of paths",

@@ -187,13 +187,13 @@ pub fn parse_plugin_hooks(
     let mut parsed = if folder.join(crate::PLUGIN_MANIFEST) == path {
         match inline_hooks(bytes) {
             Inline::Document(document) => parse(&document, path, kind)?,
-            Inline::Wrong { found, line, column } => ParsedSource {
+            Inline::Wrong { found, at } => ParsedSource {
                 diagnostics: vec![
                     HookDiagnostic::warning(format!(
                         "`hooks` must be a hooks section, a path or a list of paths, found {found}"
                     ))
                     .in_file(path)
-                    .at(line, column)
+                    .at(at.line, at.column)
                     .with_code("invalid_value"),
                 ],
                 ..ParsedSource::default()
@@ -221,8 +221,8 @@ enum Inline {
     /// and columns stay the manifest's.
     Document(Vec<u8>),
     /// None of an object, a path or a list of paths (`true`, a list holding a number): what
-    /// it is, and where (columns count characters).
-    Wrong { found: &'static str, line: u32, column: u32 },
+    /// it is, and where.
+    Wrong { found: &'static str, at: Pos },
     /// No `hooks` (or `null`), a path or a list of paths (other files), or a manifest that
     /// does not read.
     None,
@@ -256,14 +256,9 @@ fn inline_hooks(bytes: &[u8]) -> Inline {
             Ok(serde_json::Value::Number(_)) => "a number",
             _ => return Inline::None,
         };
-        let before = bytes.get(..start).unwrap_or_default();
-        let line_start = before.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
-        let line = before.iter().filter(|b| **b == b'\n').count() + 1;
-        let column =
-            String::from_utf8_lossy(before.get(line_start..).unwrap_or_default()).chars().count()
-                + 1;
-        let number = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        return Inline::Wrong { found, line: number(line), column: number(column) };
+        // The manifest read as JSON, so it is text.
+        let text = std::str::from_utf8(bytes).unwrap_or_default();
+        return Inline::Wrong { found, at: Pos::of(text, start) };
     }
     // Columns count characters: each character around the document becomes one space (the
     // rest of a multi-byte character is dropped), each line break stays.

@@ -316,14 +316,7 @@ pub fn parse_as(bytes: &[u8], path: &Path, kind: DocumentKind) -> ParseResult {
         Some(m) if kind == DocumentKind::PluginManifest && m.value.members().is_none() => {
             // A path or a list of paths names other files; anything else is a mistake that
             // would otherwise read as holding no hooks, with nothing said.
-            let paths = match &m.value.kind {
-                hooks_json::Kind::String(_) => true,
-                hooks_json::Kind::Array(items) => {
-                    items.iter().all(|i| matches!(i.kind, hooks_json::Kind::String(_)))
-                }
-                _ => false,
-            };
-            if !paths {
+            if !m.value.is_string_or_strings() {
                 r.note(
                     Severity::Warning,
                     format!(

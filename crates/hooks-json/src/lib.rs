@@ -121,6 +121,22 @@ impl Node {
         }
     }
 
+    /// Whether it is a string, or an array of strings only (an empty one included): a path
+    /// or a list of paths, as plugin manifests name other files.
+    ///
+    /// ```
+    /// let node = hooks_json::parse(br#"{"a": "x", "b": ["x", "y"], "c": ["x", 3], "d": true}"#).unwrap();
+    /// let is = |k: &str| node.get(k).unwrap().value.is_string_or_strings();
+    /// assert!(is("a") && is("b") && !is("c") && !is("d"));
+    /// ```
+    pub fn is_string_or_strings(&self) -> bool {
+        match &self.kind {
+            Kind::String(_) => true,
+            Kind::Array(items) => items.iter().all(|i| matches!(i.kind, Kind::String(_))),
+            _ => false,
+        }
+    }
+
     /// The boolean, when it is one.
     pub fn as_bool(&self) -> Option<bool> {
         match &self.kind {
