@@ -867,14 +867,8 @@ impl Walk {
         if !r.subcommands.is_empty() {
             // Another subcommand of a runner of a manifest's scripts (`npm run lint`) runs
             // them in the same environment (`node_modules/.bin` on their `PATH`).
-            let Some(sub) = args.get(i).and_then(Word::literal) else {
-                if !r.manifests.is_empty() {
-                    self.runner_environments(r, dirs);
-                }
-                self.arguments(args.get(i..).unwrap_or_default(), dirs);
-                return;
-            };
-            if !r.subcommands.contains(&sub.as_str()) {
+            let sub = args.get(i).and_then(Word::literal);
+            if !sub.is_some_and(|s| r.subcommands.contains(&s.as_str())) {
                 if !r.manifests.is_empty() {
                     self.runner_environments(r, dirs);
                 }
