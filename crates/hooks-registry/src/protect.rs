@@ -1323,7 +1323,7 @@ fn protect_above(
     // A worktree's or a submodule's `.git` is a file naming the repository git reads.
     if entry == Path::new(".git/config") {
         for folder in named_in.ancestors() {
-            for config in linked_git_configs(folder) {
+            for config in linked_git_configs(folder, resolver) {
                 protect_at(out, &Loc::Dir(root()), config.as_path(), role, resolver);
             }
         }
@@ -1335,10 +1335,16 @@ fn protect_above(
 /// write it), existing or not: that folder's `config` and `config.worktree`, and the `config`
 /// of the repository its `commondir` file names (a worktree's main repository, where a
 /// `core.fsmonitor` line runs a program during every `git status` in the worktree; checked
-/// with git 2 here). Nothing when `.git` is no small regular file or names no folder.
-fn linked_git_configs(folder: &Path) -> Vec<AbsPathBuf> {
+/// with git 2 here). Nothing when `.git` is no small regular file or names no folder; where
+/// the resolver found nothing at `.git` (most folders above a project, already looked up for
+/// `.git/config`), nothing is opened.
+fn linked_git_configs(folder: &Path, resolver: &mut Resolver) -> Vec<AbsPathBuf> {
     let Ok(base) = AbsPathBuf::new(folder.to_path_buf()) else { return Vec::new() };
-    let Some(text) = crate::installations::read_small(&folder.join(".git")) else {
+    let dot_git = folder.join(".git");
+    if resolver.entry(&dot_git).is_none() {
+        return Vec::new();
+    }
+    let Some(text) = crate::installations::read_small(&dot_git) else {
         return Vec::new();
     };
     let Some(gitdir) = text.lines().find_map(|l| l.strip_prefix("gitdir:")).map(str::trim) else {

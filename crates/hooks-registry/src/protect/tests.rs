@@ -373,7 +373,7 @@ fn a_git_file_names_the_repository_whose_configuration_git_reads() {
     )
     .unwrap();
     assert_eq!(
-        super::linked_git_configs(&d.join("wt")),
+        super::linked_git_configs(&d.join("wt"), &mut Resolver::default()),
         [
             abs("repo/.git/worktrees/wt/config"),
             abs("repo/.git/worktrees/wt/config.worktree"),
@@ -384,14 +384,14 @@ fn a_git_file_names_the_repository_whose_configuration_git_reads() {
     std::fs::create_dir_all(d.join("repo/sub")).unwrap();
     std::fs::write(d.join("repo/sub/.git"), "gitdir: ../.git/modules/sub\n").unwrap();
     assert_eq!(
-        super::linked_git_configs(&d.join("repo/sub")),
+        super::linked_git_configs(&d.join("repo/sub"), &mut Resolver::default()),
         [abs("repo/.git/modules/sub/config"), abs("repo/.git/modules/sub/config.worktree")]
     );
     // A repository's own `.git` folder, no `.git`, an empty line: nothing.
-    assert!(super::linked_git_configs(&d.join("repo")).is_empty());
-    assert!(super::linked_git_configs(d).is_empty());
+    assert!(super::linked_git_configs(&d.join("repo"), &mut Resolver::default()).is_empty());
+    assert!(super::linked_git_configs(d, &mut Resolver::default()).is_empty());
     std::fs::write(d.join("repo/sub/.git"), "gitdir:   \n").unwrap();
-    assert!(super::linked_git_configs(&d.join("repo/sub")).is_empty());
+    assert!(super::linked_git_configs(&d.join("repo/sub"), &mut Resolver::default()).is_empty());
 }
 
 proptest::proptest! {
@@ -414,7 +414,7 @@ proptest::proptest! {
         let git = if names_g { format!("gitdir: ../g\n{git}") } else { git };
         std::fs::write(d.join("w/.git"), &git).unwrap();
         std::fs::write(d.join("g/commondir"), &common).unwrap();
-        let found = super::linked_git_configs(&d.join("w"));
+        let found = super::linked_git_configs(&d.join("w"), &mut Resolver::default());
         for config in &found {
             proptest::prop_assert!(config.as_path().is_absolute());
             let name = config.as_path().file_name().and_then(|n| n.to_str());
