@@ -161,11 +161,7 @@ impl ShellStartupDirs {
         // The start-up files the registry names under `~/.config/` are read from
         // `$XDG_CONFIG_HOME` instead when it is set (git's, uv's, pnpm's, mise's, …).
         if let Some(xdg) = absolute(&env.xdg_config_home) {
-            for file in hooks_registry::home_start_up_files() {
-                if let Some(rest) = file.strip_prefix(".config/") {
-                    loaded.push(xdg.join(rest));
-                }
-            }
+            loaded.extend(moved(hooks_registry::home_start_up_files(), ".config/", &xdg));
         }
         ShellStartupDirs {
             zdotdir: absolute(&env.zdotdir),
@@ -307,12 +303,7 @@ fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
             // The caches runners run code from (F54).
             "XDG_CACHE_HOME" => {
                 if let Some(cache) = absolute(value.trim()) {
-                    modules.extend(
-                        hooks_registry::home_cache_folders()
-                            .into_iter()
-                            .filter_map(|f| f.strip_prefix(".cache/"))
-                            .map(|rest| cache.join(rest)),
-                    );
+                    modules.extend(moved(hooks_registry::home_cache_folders(), ".cache/", &cache));
                 }
             }
             "NPM_CONFIG_CACHE" | "npm_config_cache" => {
@@ -347,6 +338,17 @@ fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
     loaded.retain(|p| files.insert(p.clone()));
     modules.retain(|p| folders.insert(p.clone()));
     (loaded, modules)
+}
+
+/// The paths of `home_paths` (relative to the home) under its folder `folder` (`.config/`,
+/// `.cache/`), moved to `onto`, where a variable (`$XDG_CONFIG_HOME`, `$XDG_CACHE_HOME`) puts
+/// that folder.
+fn moved<'a>(
+    home_paths: Vec<&'a str>,
+    folder: &'a str,
+    onto: &'a Path,
+) -> impl Iterator<Item = PathBuf> + 'a {
+    home_paths.into_iter().filter_map(move |p| p.strip_prefix(folder)).map(|rest| onto.join(rest))
 }
 
 /// The values `words` (an interpreter's options, as a variable holds them) give the options
