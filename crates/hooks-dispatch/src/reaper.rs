@@ -74,8 +74,10 @@ use nix::{
 ///   newest process first, then the next 1024 process ids the kernel hands out (so it
 ///   catches up with a process that keeps forking and exiting; their paths are written
 ///   out as one assignment, [`script`], unless they would wrap at `pid_max`), and passes
-///   repeat until two in a row find no live tagged process (at most 64). A malformed token
-///   skips this step.
+///   repeat until two in a row find no live tagged process and no process whose environment
+///   reads empty while `execve` has yet to lay it out (a second `grep` lists the empty ones
+///   in a pass that found none, [`SWEEP_FUNCTIONS`] reads their `stat`), at most 64. A malformed
+///   token skips this step.
 /// - Last, once the tree has no live process, every member left in the cgroup v1 trees' run
 ///   cgroups (the engine's hooks, whatever their group) gets `SIGKILL`, pass after pass until
 ///   none is listed; then one `rmdir`, which the shell becomes (`exec`, no fork), removes the
@@ -99,6 +101,7 @@ tree=$3
 PATH=$4
 runs=$6
 while read -r _; do :; done
+@SWEEP_FUNCTIONS@
 kill_cg() {
   if [ -f "$1/cgroup.kill" ]; then
     echo 1 > "$1/cgroup.kill"
@@ -269,7 +272,31 @@ case $header in
               kill -KILL "$p" 2>/dev/null
             done
             exit $none
-          } && quiet=0 || quiet=$((quiet + 1))
+          } && quiet=0 || {
+            # None found. A process whose environment read empty may be a tagged one caught in
+            # execve: the next pass reads it again, and this one is not quiet. Of the ids
+            # ahead, only those handed out since the pass began (a fork of this shell tells
+            # the newest; all of them when there are many, or they wrapped): each id that is
+            # no process costs a failed lookup.
+            : &
+            now=$!
+            wait "$now"
+            born=$ahead
+            case $now$last in
+              *[!0-9]*) ;;
+              *)
+                if [ "$now" -gt "$last" ] && [ "$((now - last))" -le 64 ]; then
+                  born=
+                  i=$last
+                  while [ "$i" -lt "$now" ]; do
+                    i=$((i + 1))
+                    born="$born /proc/$i/environ"
+                  done
+                fi
+                ;;
+            esac
+            unsettled $files $born && quiet=0 || quiet=$((quiet + 1))
+          }
         done
         ;;
     esac
@@ -335,9 +362,60 @@ pub(crate) fn script() -> &'static str {
     static TEXT: OnceLock<String> = OnceLock::new();
     TEXT.get_or_init(|| {
         let ahead: String = (1..=AHEAD).map(|k| format!(" /proc/$((l + {k}))/environ")).collect();
-        SCRIPT.replacen("@AHEAD@", &ahead, 1)
+        SCRIPT.replacen("@AHEAD@", &ahead, 1).replacen(
+            "@SWEEP_FUNCTIONS@",
+            SWEEP_FUNCTIONS.trim_end(),
+            1,
+        )
     })
 }
+
+/// The script's functions of the tag sweep. `pending /proc/<pid>/stat`: whether a process whose environment just read
+/// empty may still have one to read, from its stat line as [`environment_pending`] reads it
+/// (alive, not a kernel thread, its environment's bounds, the 50th and 51st fields, not those
+/// of an empty environment: equal and not 0). A line it cannot read says no. Its `set --`
+/// sets the function's own arguments, not the script's.
+///
+/// [`environment_pending`]: crate::sys::environment_pending
+///
+/// And `unsettled /proc/<pid>/environ…`: whether one of those processes (ids above 1, not the
+/// script's) has an environment that reads empty (listed by a second `grep`, made only in a
+/// pass that found no tagged process) and may still be laid out (`pending` on the `stat` beside
+/// it): a tagged process caught in `execve`, its new program's memory in place and its
+/// environment not yet laid out.
+const SWEEP_FUNCTIONS: &str = r#"unsettled() {
+  for e in $(grep -s -Lz '' "$@" 2>/dev/null); do
+    d=${e%/environ}
+    p=${d##*/}
+    case $p in
+      ''|*[!0-9]*) continue ;;
+    esac
+    [ "$p" -gt 1 ] && [ "$p" != "$$" ] || continue
+    pending "$d/stat" && return 0
+  done
+  return 1
+}
+pending() {
+  st=
+  read -r st < "$1" || :
+  case $st in
+    *') '*) ;;
+    *) return 1 ;;
+  esac
+  st=${st##*) }
+  set -- $st
+  [ "$#" -ge 49 ] || return 1
+  case $1 in
+    Z|X|x) return 1 ;;
+  esac
+  case $7 in
+    ''|*[!0-9]*) return 1 ;;
+  esac
+  [ "${#7}" -le 18 ] || return 1
+  [ "$(($7 & 2097152))" = 0 ] || return 1
+  [ "${48}" != "${49}" ] || [ "${48}" = 0 ]
+}
+"#;
 
 /// How many process ids past the newest each pass of the tag sweep reads (the script's
 /// wrap test and its 32 × 32 loop say the same; a test checks they agree).
