@@ -143,6 +143,10 @@ pub struct ShellStartupDirs {
     /// `lib/` of `PYTHONUSERBASE` and `PYTHONHOME`, `RUBYOPT`'s and `PERL5OPT`'s `-I`);
     /// absolute ones only, each once.
     pub modules: Vec<PathBuf>,
+    /// The git configuration files the environment names (`$GIT_CONFIG_GLOBAL`,
+    /// `$GIT_CONFIG_SYSTEM`, `$XDG_CONFIG_HOME/git/config`), absolute ones only: protected
+    /// with what they include ([`protect_engine_folders`], finding F56).
+    pub git_configs: Vec<PathBuf>,
 }
 
 impl ShellStartupDirs {
@@ -158,10 +162,12 @@ impl ShellStartupDirs {
             }
         }
         let (mut loaded, modules) = hook_environment(env);
+        let mut git_configs = git_configs(env);
         // The start-up files the registry names under `~/.config/` are read from
         // `$XDG_CONFIG_HOME` instead when it is set (git's, uv's, pnpm's, mise's, …).
         if let Some(xdg) = absolute(&env.xdg_config_home) {
             loaded.extend(moved(hooks_registry::home_start_up_files(), ".config/", &xdg));
+            git_configs.push(xdg.join("git/config"));
         }
         ShellStartupDirs {
             zdotdir: absolute(&env.zdotdir),
@@ -171,6 +177,7 @@ impl ShellStartupDirs {
             engine_program: None,
             loaded,
             modules,
+            git_configs,
         }
     }
 
@@ -246,6 +253,23 @@ pub fn protect_engine_folders(
     if let Some(program) = &shell.engine_program {
         expected.fixed.push((ENGINE_PROGRAM, program.clone()));
     }
+    // What the git configuration the environment names includes (F56; the files themselves
+    // are among `loaded`).
+    for config in &shell.git_configs {
+        for included in hooks_registry::git_config_includes(config, home) {
+            expected.fixed.push((HOOK_ENVIRONMENT, included));
+        }
+    }
+}
+
+/// The git configuration files `$GIT_CONFIG_GLOBAL` and `$GIT_CONFIG_SYSTEM` name (absolute
+/// values only).
+fn git_configs(env: &EnvVars) -> Vec<PathBuf> {
+    (env.hook_loaders.iter())
+        .filter(|(name, _)| matches!(name.as_str(), "GIT_CONFIG_GLOBAL" | "GIT_CONFIG_SYSTEM"))
+        .map(|(_, value)| PathBuf::from(value.to_string_lossy().trim()))
+        .filter(|p| p.is_absolute())
+        .collect()
 }
 
 /// The folders of `$PATH` in `shell` as the registry looks programs up in them: where a

@@ -39,6 +39,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("windsurf_host", windsurf_host),
     ("decode_outcome", decode_outcome),
     ("hook_dirs", hook_dirs),
+    ("git_config", git_config),
     ("serve_request", serve_request),
     ("command_analysis", command_analysis),
     ("reaper_readers", reaper_readers),
@@ -791,6 +792,32 @@ fn hook_dirs_checked(data: &[u8], home: Option<&Path>, base: &Path) -> Vec<PathB
         assert!(!dir.as_os_str().as_bytes().contains(&b','), "{dir:?} holds no separator");
     }
     dirs
+}
+
+/// The reading of a git configuration file's includes on arbitrary text (lossy UTF-8): every
+/// path read is non-empty and no longer than the text, and each one, written back quoted in
+/// an `[include]` section, reads back as itself.
+pub fn git_config(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let paths = hooks_registry::fuzzing::git_include_paths(&text);
+    for path in &paths {
+        assert!(!path.is_empty(), "an empty path is no include");
+        assert!(path.chars().count() <= text.chars().count(), "{path:?} is longer than the text");
+        let mut quoted = String::new();
+        for c in path.chars() {
+            match c {
+                '\\' => quoted.push_str("\\\\"),
+                '"' => quoted.push_str("\\\""),
+                '\n' => quoted.push_str("\\n"),
+                '\t' => quoted.push_str("\\t"),
+                '\u{8}' => quoted.push_str("\\b"),
+                c => quoted.push(c),
+            }
+        }
+        let written = format!("[include]\n\tpath = \"{quoted}\"\n");
+        let read = hooks_registry::fuzzing::git_include_paths(&written);
+        assert_eq!(read, [path.clone()], "{written:?}");
+    }
 }
 
 /// The serve protocol's `parse_request` on one arbitrary line.

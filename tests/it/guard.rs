@@ -1206,6 +1206,46 @@ fn the_repository_a_worktree_s_git_file_names_keeps_its_configuration_protected(
     assert_eq!(allowed(&lines), [false, true], "{lines:#?}");
 }
 
+/// git reads what a configuration file includes as part of it (finding F56): a repository's
+/// `.git/config` that includes the project's `.gitconfig` (the usual way to share a
+/// repository's settings, since `.git/config` is not versioned), which includes a file of its
+/// own, and under a condition a file of the home; the user's `~/.gitconfig` including
+/// `~/.gitconfig.local`. A `core.fsmonitor` line in an included file ran a program during `git
+/// status` with git 2.47 here, as one in `.git/config` does. Out of the agent's reach for a
+/// hook that runs git, whether or not they exist yet; the same files are ordinary ones when no
+/// hook runs git.
+#[test]
+fn what_a_git_configuration_includes_is_protected_with_it() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    project.write(".git/HEAD", "ref: refs/heads/main\n");
+    project.write(
+        ".git/config",
+        "[core]\n\tbare = false\n[include]\n\tpath = ../.gitconfig\n\
+         [includeIf \"gitdir:/\"]\n\tpath = ~/work.inc\n",
+    );
+    project.write(".gitconfig", "[include]\n\tpath = shared/more.inc\n");
+    home.write(".gitconfig", "[user]\n\tname = u\n[Include] path = \".gitconfig.local\" # mine\n");
+    project.write(".claude/settings.json", &claude_settings(&["git diff --quiet || exit 2"]));
+    let p = |rel: &str| project.path().join(rel).to_str().expect("utf-8").to_owned();
+    let h = |rel: &str| home.path().join(rel).to_str().expect("utf-8").to_owned();
+    let paths = [
+        p(".gitconfig"),
+        p("shared/more.inc"),
+        h("work.inc"),
+        h(".gitconfig.local"),
+        p("README.md"),
+        p("shared/other.inc"),
+        h("notes.txt"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(project.path(), home.path(), &paths, 4);
+    project.write(".claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
+    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
+    assert_eq!(code, 0, "{lines:#?}");
+    assert!(allowed(&lines).iter().all(|a| *a), "{lines:#?}");
+}
+
 /// The programs gates are made of read their installation's configuration at every start
 /// (finding F52): `<prefix>/etc/gitconfig` (`core.fsmonitor` ran a program during `git status`
 /// with git 2 built into `/usr/local` here), npm's global `<prefix>/etc/npmrc`
@@ -1267,7 +1307,8 @@ fn the_configuration_of_the_installation_of_a_program_a_gate_runs_is_protected()
 /// before every Python hook's first line (checked with the real Claude Code), `BASH_ENV`'s
 /// file before every bash hook's command, `NODE_OPTIONS`' `--require` before every Node
 /// hook; and the variables that move the start-up files of the programs gates use
-/// (`GIT_CONFIG_GLOBAL`, `$XDG_CONFIG_HOME`'s `git/config`, finding F50). Out of the agent's
+/// (`GIT_CONFIG_GLOBAL`, `$XDG_CONFIG_HOME`'s `git/config`, finding F50) with what they
+/// include (F56). Out of the agent's
 /// reach, existing or not, with or without any hook; a module folder that holds the home or
 /// the project is not protected whole, and relative entries name nothing.
 #[test]
@@ -1314,6 +1355,9 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         at("gitconfig"),
         at("xdg/git/config"),
         at("xdg/uv/uv.toml"),
+        // What those git configuration files include (F56).
+        at("inc/global.inc"),
+        home.path().join("xdg.inc").to_str().expect("utf-8").to_owned(),
         at("ub/share/notes.txt"),
         at("venv/share/notes.txt"),
         at("node/other.js"),
@@ -1328,9 +1372,11 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
     vars.extend(env.iter().map(|(n, v)| (*n, Path::new(*v))));
     // `$XDG_CONFIG_HOME` (the run's state folder here) moves git's and uv's configuration.
     let xdg = t.path().join("xdg");
+    t.write("gitconfig", "[include]\n\tpath = inc/global.inc\n");
+    t.write("xdg/git/config", "[includeIf \"gitdir:/\"]\n\tpath = ~/xdg.inc\n");
     let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
     let lines = json_lines(&o.stdout);
-    let mut refused = vec![false; 16];
+    let mut refused = vec![false; 18];
     refused.extend([true; 5]);
     assert_eq!(allowed(&lines), refused, "{lines:#?}");
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");

@@ -20,6 +20,15 @@ struct Source {
     prefixes: &'static [&'static [u8]],
 }
 
+/// git configuration files for the reading of their includes: spellings the registry's tests
+/// compare with git.
+const GIT_CONFIGS: &[&str] = &[
+    "[include]\n\tpath = ../.gitconfig\n",
+    "[core]\n\tfsmonitor = x\n[includeIf \"gitdir:~/work/\"]\n\tpath = ~/work.inc\n",
+    "[Include] path = \"a \\\"b\\\" \" ; c\n\tPATH = c\\\n.inc # d\n",
+    "\u{feff}[include]\r\n\tpath = crlf.inc\r\n[user]\n\tname = u\n",
+];
+
 /// Files larger than this are not seeds (libFuzzer's own inputs stay far smaller).
 const MAX_SEED_BYTES: u64 = 200_000;
 
@@ -131,6 +140,9 @@ fn files_under(dir: &Path, endings: &[&str], out: &mut Vec<PathBuf>) -> Result<(
 pub(crate) fn seeds(root: &Path, target: &str) -> Result<Vec<Vec<u8>>> {
     if target == "command_analysis" {
         return Ok(COMMAND_LINES.iter().map(|l| l.as_bytes().to_vec()).collect());
+    }
+    if target == "git_config" {
+        return Ok(GIT_CONFIGS.iter().map(|l| l.as_bytes().to_vec()).collect());
     }
     let Some(src) = source(target) else { return Ok(Vec::new()) };
     let mut files = Vec::new();

@@ -186,12 +186,18 @@ pub(crate) fn system_configs(program: &Path) -> Vec<PathBuf> {
 /// The start of a small regular file, read without blocking (a FIFO put in its place reads
 /// as nothing), at most [`SMALL_FILE_CAP`] bytes.
 pub(crate) fn read_small(path: &Path) -> Option<String> {
+    read_capped(path, SMALL_FILE_CAP)
+}
+
+/// The start of a regular file, read without blocking (a FIFO put in its place reads as
+/// nothing), at most `cap` bytes.
+pub(crate) fn read_capped(path: &Path, cap: u64) -> Option<String> {
     let mut file = crate::paths::open_nonblocking(path).ok()?;
     if !file.metadata().ok()?.is_file() {
         return None;
     }
     let mut bytes = Vec::new();
-    (&mut file).take(SMALL_FILE_CAP).read_to_end(&mut bytes).ok()?;
+    (&mut file).take(cap).read_to_end(&mut bytes).ok()?;
     Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 

@@ -24,6 +24,9 @@
 
 mod build;
 mod error;
+#[doc(hidden)]
+pub mod fuzzing;
+mod gitconfig;
 mod handle;
 mod imports;
 mod installations;
@@ -40,6 +43,7 @@ mod trace;
 
 pub use crate::{
     error::RegistryError,
+    gitconfig::git_config_includes,
     handle::{RegistryEvent, RegistryHandle, RegistryReader},
     imports::{Language as ImportLanguage, local_imports},
     paths::{canonicalize, canonicalize_lenient, normalize_lexically, open_nonblocking},

@@ -929,6 +929,9 @@ fn protect_definition_roles(
     }
     if read_scripts {
         protect_sourced(&mut out, scripts, launch, placed, resolver);
+        if keep(PathRole::Argument) {
+            protect_git_includes(&mut out, placed.home, resolver);
+        }
     }
     out.paths.sort();
     out.paths.dedup();
@@ -1366,6 +1369,51 @@ fn linked_git_configs(folder: &Path, resolver: &mut Resolver) -> Vec<AbsPathBuf>
         found.extend(common.join(Path::new("config")).ok());
     }
     found
+}
+
+/// Whether git reads `path` as a configuration file, by its name: a repository's `config`
+/// (in a folder named `.git` or `*.git`, or below one: a worktree's, a submodule's),
+/// `config.worktree`, the user's `.gitconfig` or `git/config`, an installation's
+/// `gitconfig`.
+fn is_git_config(path: &Path) -> bool {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else { return false };
+    match name {
+        "config" => {
+            path.parent().and_then(Path::file_name).is_some_and(|n| n == "git")
+                || path.ancestors().skip(1).any(|a| {
+                    a.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".git"))
+                })
+        }
+        "config.worktree" | ".gitconfig" | "gitconfig" => true,
+        _ => false,
+    }
+}
+
+/// Protects what the git configuration files among `out`'s paths and folders include
+/// (finding F56): git reads an included file as part of the file that includes it, so a
+/// `core.fsmonitor` line in the `../.gitconfig` a repository's `.git/config` includes runs a
+/// program during a gate's `git status` as one in `.git/config` would. Followed as git
+/// follows them ([`crate::git_config_includes`]; `~/` under `home`), whatever an
+/// `[includeIf]`'s condition, and whether or not the file exists yet.
+fn protect_git_includes(
+    out: &mut DefinitionProtection,
+    home: Option<&AbsPathBuf>,
+    resolver: &mut Resolver,
+) {
+    let folders = out.patterns.iter().filter(|(_, rel, _)| rel.as_os_str().is_empty());
+    let configs: Vec<AbsPathBuf> = (out.paths.iter())
+        .chain(folders.map(|(base, ..)| base))
+        .filter(|p| is_git_config(p.as_path()))
+        .cloned()
+        .collect();
+    for config in configs {
+        let home = home.map(AbsPathBuf::as_path);
+        for included in crate::gitconfig::git_config_includes(config.as_path(), home) {
+            if let Ok(included) = AbsPathBuf::new(included) {
+                out.paths.extend(locations_with(resolver, &included));
+            }
+        }
+    }
 }
 
 /// The program a `#!` line's text runs: its first word's name, or the program `env` runs.

@@ -394,6 +394,31 @@ fn a_git_file_names_the_repository_whose_configuration_git_reads() {
     assert!(super::linked_git_configs(&d.join("repo/sub"), &mut Resolver::default()).is_empty());
 }
 
+/// The files whose includes are followed (F56) are those git reads as its configuration:
+/// every place the registry protects one (a repository's, a worktree's, a submodule's, a
+/// bare repository's, the user's, an installation's), and no other file named `config`.
+#[test]
+fn git_configuration_files_are_told_by_their_names() {
+    for yes in [
+        "/r/.git/config",
+        "/r/.git/worktrees/wt/config",
+        "/r/.git/modules/sub/config",
+        "/r/.git/worktrees/wt/config.worktree",
+        "/srv/repo.git/config",
+        "/h/.gitconfig",
+        "/h/.config/git/config",
+        "/usr/local/etc/gitconfig",
+        "/etc/gitconfig",
+    ] {
+        assert!(super::is_git_config(std::path::Path::new(yes)), "{yes}");
+    }
+    for no in
+        ["/r/config", "/r/.cargo/config", "/h/.ssh/config", "/r/.git/HEAD", "/", "/r/.gitconfig/x"]
+    {
+        assert!(!super::is_git_config(std::path::Path::new(no)), "{no}");
+    }
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
 

@@ -1,0 +1,9 @@
+//! Entry points for the fuzz targets (`fuzz/`): the registry's readers of untrusted text that
+//! no public function reaches with the text alone. Not part of the crate's API.
+
+/// The `path` values git follows in a git configuration file's text (its `[include]` and
+/// `[includeIf "…"]` sections), as the registry reads them when it protects what a
+/// configuration file includes (finding F56).
+pub fn git_include_paths(text: &str) -> Vec<String> {
+    crate::gitconfig::include_paths(text)
+}

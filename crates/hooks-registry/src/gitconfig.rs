@@ -1,0 +1,285 @@
+//! The files a git configuration file includes (`[include] path = …`, `[includeIf "…"] path
+//! = …`): git reads them as part of it, so a hook running git is answered by them too
+//! (finding F56).
+//!
+//! [`include_paths`] reads the text the way git's configuration parser does (sections and
+//! keys case-insensitive, quoted values, backslash escapes and continued lines, `#` and `;`
+//! comments, a key on its section's line); [`included_files`] follows the includes from a
+//! file, as git does, to a depth of ten.
+
+use std::path::{Path, PathBuf};
+
+/// How deep git follows includes (`MAX_INCLUDE_DEPTH`): a deeper one is an error to it.
+const MAX_DEPTH: usize = 10;
+
+/// At most this many included files are followed from one configuration file.
+const MAX_FILES: usize = 64;
+
+/// How much of a configuration file is read.
+const FILE_CAP: u64 = 256 * 1024;
+
+/// The `path` values of `text`'s `[include]` sections and of its `[includeIf "<condition>"]`
+/// sections whatever their condition, in order, as git reads them (unquoted, escapes
+/// applied, comments and surrounding blanks dropped). What git would refuse as a bad line is
+/// skipped and the reading goes on at the next line, so an include after it still counts.
+pub(crate) fn include_paths(text: &str) -> Vec<String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text).replace("\r\n", "\n");
+    let mut reader = Reader { chars: text.chars().collect(), at: 0 };
+    let mut found = Vec::new();
+    // Whether the current section is one whose `path` git follows.
+    let mut including = false;
+    while let Some(c) = reader.next() {
+        match c {
+            c if c.is_whitespace() => {}
+            '#' | ';' => reader.skip_line(),
+            '[' => match reader.section() {
+                Some(section) => including = section,
+                None => {
+                    including = false;
+                    reader.skip_line();
+                }
+            },
+            c if c.is_ascii_alphabetic() => {
+                let mut key = String::from(c);
+                key.push_str(&reader.key());
+                match reader.value() {
+                    Some(value)
+                        if including && key.eq_ignore_ascii_case("path") && !value.is_empty() =>
+                    {
+                        found.push(value);
+                    }
+                    Some(_) => {}
+                    None => reader.skip_line(),
+                }
+            }
+            _ => reader.skip_line(),
+        }
+    }
+    found
+}
+
+/// A position in a configuration file's characters (`\r\n` read as `\n`, as git reads it).
+struct Reader {
+    chars: Vec<char>,
+    at: usize,
+}
+
+impl Reader {
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.at).copied()
+    }
+
+    fn next(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.at += 1;
+        Some(c)
+    }
+
+    /// Reads up to the end of the line, unless the last character read ended it.
+    fn skip_line(&mut self) {
+        if self.at > 0 && self.chars.get(self.at - 1) == Some(&'\n') {
+            return;
+        }
+        while let Some(c) = self.next() {
+            if c == '\n' {
+                break;
+            }
+        }
+    }
+
+    /// After `[`: reads the header up to its `]`; whether it opens a section whose `path` git
+    /// follows (`[include]`, `[includeIf "<condition>"]`, in any case); `None` for a header
+    /// git refuses.
+    fn section(&mut self) -> Option<bool> {
+        let mut name = String::new();
+        loop {
+            match self.next()? {
+                ']' if !name.is_empty() => return Some(name.eq_ignore_ascii_case("include")),
+                c if c.is_ascii_whitespace() && !name.is_empty() => {
+                    if c == '\n' {
+                        return None;
+                    }
+                    break;
+                }
+                c if c.is_ascii_alphanumeric() || c == '-' || c == '.' => name.push(c),
+                _ => return None,
+            }
+        }
+        // `[name "subsection"]`: blanks, a quoted subsection (a backslash takes the next
+        // character as it is), `]`.
+        let mut c = self.next()?;
+        while c.is_ascii_whitespace() {
+            if c == '\n' {
+                return None;
+            }
+            c = self.next()?;
+        }
+        if c != '"' {
+            return None;
+        }
+        loop {
+            match self.next()? {
+                '"' => break,
+                '\n' => return None,
+                // The escaped character is read by the guard.
+                '\\' if self.next()? == '\n' => return None,
+                _ => {}
+            }
+        }
+        (self.next()? == ']').then(|| name.eq_ignore_ascii_case("includeif"))
+    }
+
+    /// The rest of a key after its first letter: letters, digits and `-`.
+    fn key(&mut self) -> String {
+        let mut key = String::new();
+        while let Some(c) = self.peek().filter(|c| c.is_ascii_alphanumeric() || *c == '-') {
+            key.push(c);
+            self.at += 1;
+        }
+        key
+    }
+
+    /// After a key: `= value` up to the end of its line (continued by a backslash at the end
+    /// of a line), or nothing (a key alone is `true`, read as empty); `None` for a line git
+    /// refuses (anything else after the key, an unknown escape, a quote still open at the
+    /// line's end). The line's end is read.
+    fn value(&mut self) -> Option<String> {
+        while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
+            self.at += 1;
+        }
+        match self.next() {
+            None | Some('\n') => return Some(String::new()),
+            Some('=') => {}
+            Some(_) => return None,
+        }
+        let mut value = String::new();
+        let (mut quoted, mut comment) = (false, false);
+        // Blanks outside quotes count only when something follows them.
+        let mut blanks = String::new();
+        loop {
+            let c = match self.next() {
+                None | Some('\n') => return (!quoted).then_some(value),
+                Some(_) if comment => continue,
+                Some(c) => c,
+            };
+            match c {
+                c if c.is_ascii_whitespace() && !quoted => {
+                    if !value.is_empty() {
+                        blanks.push(c);
+                    }
+                    continue;
+                }
+                '#' | ';' if !quoted => {
+                    comment = true;
+                    continue;
+                }
+                _ => {}
+            }
+            value.push_str(&blanks);
+            blanks.clear();
+            match c {
+                '"' => quoted = !quoted,
+                '\\' => match self.next() {
+                    // At the end of the text, git reads a line's end.
+                    None => return (!quoted).then_some(value),
+                    Some('\n') => {}
+                    Some('n') => value.push('\n'),
+                    Some('t') => value.push('\t'),
+                    Some('b') => value.push('\u{8}'),
+                    Some(c @ ('"' | '\\')) => value.push(c),
+                    Some(_) => return None,
+                },
+                c => value.push(c),
+            }
+        }
+    }
+}
+
+/// Where git finds an included file `value` names from the configuration file `config`: `~/`
+/// under `home`, an absolute path as it is, a relative one from `config`'s folder. `None`
+/// for what names no file here (`~user/`, `%(prefix)/`, an empty value, `~/` without a
+/// home).
+fn resolve(value: &str, config: &Path, home: Option<&Path>) -> Option<PathBuf> {
+    if value.is_empty() || value.starts_with("%(") {
+        return None;
+    }
+    if let Some(rest) = value.strip_prefix('~') {
+        let rest = rest.strip_prefix('/')?;
+        return home.map(|h| h.join(rest));
+    }
+    let path = Path::new(value);
+    if path.is_absolute() {
+        return Some(path.to_path_buf());
+    }
+    config.parent().map(|folder| folder.join(path))
+}
+
+/// The files git reads when it reads the configuration file `config`, besides it: those its
+/// includes name ([`include_paths`]), and theirs, to git's depth of ten, at most
+/// [`MAX_FILES`], each once, whether or not they exist (an include of a file missing now is
+/// read once it is made). Files that cannot be read include nothing.
+pub(crate) fn included_files(config: &Path, home: Option<&Path>) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = Vec::new();
+    let mut level = vec![config.to_path_buf()];
+    for _ in 0..MAX_DEPTH {
+        let mut next = Vec::new();
+        for file in &level {
+            let Some(text) = crate::installations::read_capped(file, FILE_CAP) else {
+                continue;
+            };
+            for value in include_paths(&text) {
+                // As written (`.git/../x`): the system resolves it as git's `open` does.
+                let Some(path) = resolve(&value, file, home).filter(|p| p.is_absolute()) else {
+                    continue;
+                };
+                if path != config && !found.contains(&path) && found.len() < MAX_FILES {
+                    found.push(path.clone());
+                    next.push(path);
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        level = next;
+    }
+    found
+}
+
+/// The files git reads when it reads the configuration file `config` (absolute), besides it:
+/// what its `[include]` and `[includeIf "…"]` sections name, whatever the condition, and what
+/// those include, to git's depth of ten (finding F56). `~/` is under `home`; a relative path
+/// is from the including file's folder, given as written with `.` and `..` taken lexically,
+/// and also where the system takes it when the folder is reached through a link (`.git` a
+/// link: `.git/../x` is beside the link's target). Files missing now are named too (git reads
+/// them once they are made); unreadable ones include nothing; at most 256 KiB of each is read.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let config = dir.path().join(".git/config");
+/// std::fs::create_dir_all(config.parent().unwrap())?;
+/// std::fs::write(&config, "[include]\n\tpath = ../.gitconfig\n[includeIf \"gitdir:~/w/\"]\n\tpath = ~/w.inc\n")?;
+/// let home = std::path::Path::new("/home/u");
+/// let found = hooks_registry::git_config_includes(&config, Some(home));
+/// assert!(found.contains(&dir.path().join(".gitconfig")));
+/// assert!(found.contains(&home.join("w.inc")));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn git_config_includes(config: &Path, home: Option<&Path>) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for included in included_files(config, home) {
+        let physical = (included.parent().and_then(|p| crate::canonicalize(p).ok()))
+            .zip(included.file_name())
+            .map(|(folder, name)| folder.as_path().join(name));
+        let lexical = crate::paths::normalize_absolute(&included).map(|p| p.into_path_buf());
+        for path in lexical.into_iter().chain(physical) {
+            if !out.contains(&path) {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,169 @@
+//! Tests of the reading of git's includes, against the real git where it is installed.
+
+use std::path::{Path, PathBuf};
+
+use proptest::prelude::*;
+
+use super::{include_paths, included_files, resolve};
+
+/// Texts and the include paths git reads from them (checked against git 2.47's
+/// `git config --file <f> --no-includes --get-regexp`, and against the git on `PATH` by
+/// [`git_reads_the_same_includes`]).
+const CASES: &[(&str, &[&str])] = &[
+    ("[include]\n\tpath = a.inc\n", &["a.inc"]),
+    ("[Include]\n\tPATH = a.inc\n[INCLUDE]\n\tPath=b.inc\n", &["a.inc", "b.inc"]),
+    ("[includeIf \"gitdir:~/work/\"]\n\tpath = ~/work.inc\n", &["~/work.inc"]),
+    ("[includeif \"onbranch:main\"]\npath = x\n[includeIf \"\"]\npath = y\n", &["x", "y"]),
+    // A key on its section's line, comments, blanks kept inside and dropped around.
+    ("[include] path = one two  # a comment\n; [include]\n# path = no\n", &["one two"]),
+    // Quotes, escapes and a continued line.
+    (
+        "[include]\n\tpath = \"  spaced \\\"q\\\" \" ; c\n\tpath = a\\\n.inc\n",
+        &["  spaced \"q\" ", "a.inc"],
+    ),
+    ("[include]\r\n\tpath = crlf.inc\r\n", &["crlf.inc"]),
+    ("\u{feff}[include]\n\tpath = bom.inc\n", &["bom.inc"]),
+    ("[include]\n\tpath = tab\\there\n", &["tab\there"]),
+    // Not includes: another section, a subsection of include, a key that is not path, a
+    // path with no value.
+    ("[core]\n\tpath = no\n[include \"x\"]\n\tpath = no\n[include]\n\tpaths = no\n", &[]),
+    ("[include]\n\tpath\n\tpath =\n", &[]),
+    // Sections after other ones, the section left at the next header.
+    ("[user]\n\tname = x\n[include]\n\tpath = a\n[core]\n\tpath = b\n", &["a"]),
+    (
+        "[include]\n\tpath = a\n[includeIf \"gitdir:/x/\"]\n\tpath = b\n[include]\n\tpath = c\n",
+        &["a", "b", "c"],
+    ),
+];
+
+#[test]
+fn the_include_paths_are_read_as_git_reads_them() {
+    for (text, want) in CASES {
+        assert_eq!(include_paths(text), *want, "{text:?}");
+    }
+}
+
+/// The old spelling of a subsection (`[includeIf.gitdir]`, `[include.x]`) is no include:
+/// git reads the key (`includeif.gitdir.path`) but never follows it, since a condition it can
+/// meet holds a `:`, which that spelling cannot.
+#[test]
+fn the_old_spelling_of_a_subsection_includes_nothing() {
+    assert!(
+        include_paths("[includeIf.gitdir]\n\tpath = no\n[include.x]\n\tpath = no\n").is_empty()
+    );
+}
+
+/// What git would refuse (a bad line) is skipped, and an include after it still counts.
+#[test]
+fn after_a_line_git_refuses_the_reading_goes_on() {
+    let cases: &[(&str, &[&str])] = &[
+        ("[include]\n\tpath = \"open\n\tpath = b\n", &["b"]),
+        ("[include]\n\tpath = bad\\q\n\tpath = b\n", &["b"]),
+        ("[include\n\tpath = a\n[include]\n\tpath = b\n", &["b"]),
+        ("[include \"x\n\tpath = a\n[include]\n\tpath = b\n", &["b"]),
+        ("[include]\n\tpath # c\n\tpath = b\n", &["b"]),
+        ("[include]\n\t!bang = 1\n\tpath = b\n", &["b"]),
+        ("[include]\n\tpath = \"a\"\"\n\tpath = b\n", &["b"]),
+    ];
+    for (text, want) in cases {
+        assert_eq!(include_paths(text), *want, "{text:?}");
+    }
+}
+
+/// The git on `PATH` reads the same include paths from every case (each case a file of its
+/// own; git refuses a file with a bad line whole, so only the cases it reads are compared).
+#[test]
+fn git_reads_the_same_includes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut compared = 0;
+    for (i, (text, want)) in CASES.iter().enumerate() {
+        let file = dir.path().join(format!("c{i}"));
+        std::fs::write(&file, text).expect("write");
+        let Ok(out) = std::process::Command::new("git")
+            .args(["config", "--file"])
+            .arg(&file)
+            .args(["--no-includes", "-z", "--get-regexp", "^include(if\\..*)?\\.path$"])
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", dir.path())
+            .output()
+        else {
+            // No git here: the expected lists above were taken from git 2.47.
+            return;
+        };
+        // Exit 1: no such key.
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{text:?}: {out:?}");
+        let got: Vec<String> = out
+            .stdout
+            .split(|b| *b == 0)
+            .filter(|e| !e.is_empty())
+            .map(|e| {
+                let e = String::from_utf8_lossy(e);
+                e.split_once('\n').map_or(String::new(), |(_, v)| v.to_owned())
+            })
+            // A key with no value, or an empty one, names no file.
+            .filter(|v| !v.is_empty())
+            .collect();
+        assert_eq!(got, *want, "git on {text:?}");
+        compared += 1;
+    }
+    assert_eq!(compared, CASES.len());
+}
+
+#[test]
+fn an_include_is_found_from_the_file_s_folder_the_home_or_the_root() {
+    let config = Path::new("/r/.git/config");
+    let home = Some(Path::new("/h"));
+    assert_eq!(resolve("../x.inc", config, home), Some(PathBuf::from("/r/.git/../x.inc")));
+    assert_eq!(resolve("~/a/b", config, home), Some(PathBuf::from("/h/a/b")));
+    assert_eq!(resolve("/abs", config, home), Some(PathBuf::from("/abs")));
+    assert_eq!(resolve("~/a", config, None), None);
+    assert_eq!(resolve("~other/a", config, home), None);
+    assert_eq!(resolve("%(prefix)/etc/x", config, home), None);
+    assert_eq!(resolve("", config, home), None);
+}
+
+#[test]
+fn includes_are_followed_to_git_s_depth_each_once_missing_ones_included() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    let write = |name: &str, text: &str| std::fs::write(d.join(name), text).expect("write");
+    // A chain of twelve: git reads ten levels below the first file.
+    for i in 0..12 {
+        write(&format!("l{i}"), &format!("[include]\n\tpath = l{}\n", i + 1));
+    }
+    let found = included_files(&d.join("l0"), None);
+    let want: Vec<PathBuf> = (1..=10).map(|i| d.join(format!("l{i}"))).collect();
+    assert_eq!(found, want);
+    // A cycle, a missing file (named, not read), one named twice.
+    write("a", "[include]\n\tpath = b\n\tpath = missing\n");
+    write("b", "[includeIf \"gitdir:/\"]\n\tpath = a\n\tpath = missing\n\tpath = ~/h.inc\n");
+    let found = included_files(&d.join("a"), Some(Path::new("/home/u")));
+    assert_eq!(found, vec![d.join("b"), d.join("missing"), PathBuf::from("/home/u/h.inc")]);
+    // A file that is not there, or not a file, includes nothing.
+    assert!(included_files(&d.join("none"), None).is_empty());
+    assert!(included_files(d, None).is_empty());
+}
+
+proptest! {
+    /// Any text: no panic, and every path read is a piece of the text's characters after
+    /// escapes (never more than the text holds).
+    #[test]
+    fn any_text_is_read_without_panic(text in "(\\PC|[\\[\\]\"\\\\#;= \t\r\n]){0,200}") {
+        for path in include_paths(&text) {
+            prop_assert!(!path.is_empty());
+            prop_assert!(path.chars().count() <= text.chars().count());
+        }
+    }
+
+    /// An include written the usual way, among other sections and comments, is read back.
+    #[test]
+    fn a_written_include_is_read_back(
+        value in "[a-zA-Z0-9_./~-][a-zA-Z0-9_./~ -]{0,30}[a-zA-Z0-9_./~-]",
+        conditional in any::<bool>(),
+        before in "(\\[core\\]\n\tx = 1\n|# c\n|; c\n){0,3}",
+    ) {
+        let header = if conditional { "[includeIf \"gitdir:/x/\"]" } else { "[include]" };
+        let text = format!("{before}{header}\n\tpath = {value} # trailing\n[user]\n\tpath = no\n");
+        prop_assert_eq!(include_paths(&text), vec![value]);
+    }
+}
