@@ -145,7 +145,8 @@ pub struct ShellStartupDirs {
     pub modules: Vec<PathBuf>,
     /// The git configuration files the environment names (`$GIT_CONFIG_GLOBAL`,
     /// `$GIT_CONFIG_SYSTEM`, `$XDG_CONFIG_HOME/git/config`), absolute ones only: protected
-    /// with what they include ([`protect_engine_folders`], finding F56).
+    /// with what they include and the hooks folder they name ([`protect_engine_folders`],
+    /// findings F56, F57).
     pub git_configs: Vec<PathBuf>,
 }
 
@@ -254,10 +255,13 @@ pub fn protect_engine_folders(
         expected.fixed.push((ENGINE_PROGRAM, program.clone()));
     }
     // What the git configuration the environment names includes (F56; the files themselves
-    // are among `loaded`).
+    // are among `loaded`), and the hooks folder it sends git to (F57).
     for config in &shell.git_configs {
         for included in hooks_registry::git_config_includes(config, home) {
             expected.fixed.push((HOOK_ENVIRONMENT, included));
+        }
+        for folder in hooks_registry::git_hooks_folders(config, home) {
+            expected.folders.push((HOOK_ENVIRONMENT, folder));
         }
     }
 }

@@ -1172,9 +1172,15 @@ fn the_repository_a_worktree_s_git_file_names_keeps_its_configuration_protected(
     let home = TestDir::new();
     main.write(".git/HEAD", "ref: refs/heads/main\n");
     main.write(".git/worktrees/wt/commondir", "../..\n");
+    // Hooks from a folder of each worktree (F57).
+    main.write(".git/config", "[core]\n\thooksPath = .githooks\n");
     let trees = TestDir::new();
     let gitdir = main.path().join(".git/worktrees/wt");
     trees.write("wt/.git", &format!("gitdir: {}\n", gitdir.display()));
+    main.write(
+        ".git/worktrees/wt/gitdir",
+        &format!("{}\n", trees.path().join("wt/.git").display()),
+    );
     trees.write("wt/.claude/settings.json", &claude_settings(&["git diff --quiet || exit 2"]));
     // A submodule of the worktree, named relatively.
     main.write(".git/modules/sub/HEAD", "ref: refs/heads/main\n");
@@ -1183,10 +1189,13 @@ fn the_repository_a_worktree_s_git_file_names_keeps_its_configuration_protected(
     trees.write("wt/sub/.git", &relative);
     trees.write("wt/sub/.claude/settings.json", &claude_settings(&["git status --porcelain"]));
     let m = |rel: &str| main.path().join(rel).to_str().expect("utf-8").to_owned();
+    let t = |rel: &str| trees.path().join(rel).to_str().expect("utf-8").to_owned();
     let paths = [
         m(".git/config"),
         m(".git/worktrees/wt/config.worktree"),
         m(".git/worktrees/wt/config"),
+        m(".git/hooks/post-index-change"),
+        t("wt/.githooks/pre-commit"),
         m(".git/HEAD"),
         m("src/main.rs"),
     ];
@@ -1194,16 +1203,20 @@ fn the_repository_a_worktree_s_git_file_names_keeps_its_configuration_protected(
     let wt = trees.path().join("wt");
     let (code, lines) = guard(&wt, &wt, home.path(), &paths);
     assert_eq!(code, 2, "{lines:#?}");
-    assert_eq!(allowed(&lines), [false, false, false, true, true], "{lines:#?}");
+    assert_eq!(allowed(&lines), [false, false, false, false, false, true, true], "{lines:#?}");
     let sub = trees.path().join("wt/sub");
     let (code, lines) = guard(
         &sub,
         &sub,
         home.path(),
-        &[&m(".git/modules/sub/config"), &m(".git/modules/sub/HEAD")],
+        &[
+            &m(".git/modules/sub/config"),
+            &m(".git/modules/sub/hooks/pre-commit"),
+            &m(".git/modules/sub/HEAD"),
+        ],
     );
     assert_eq!(code, 2, "{lines:#?}");
-    assert_eq!(allowed(&lines), [false, true], "{lines:#?}");
+    assert_eq!(allowed(&lines), [false, false, true], "{lines:#?}");
 }
 
 /// git reads what a configuration file includes as part of it (finding F56): a repository's
@@ -1244,6 +1257,48 @@ fn what_a_git_configuration_includes_is_protected_with_it() {
     let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
     assert_eq!(code, 0, "{lines:#?}");
     assert!(allowed(&lines).iter().all(|a| *a), "{lines:#?}");
+}
+
+/// git runs the repository's hooks from many commands (finding F57): `git status` runs
+/// `.git/hooks/post-index-change` once the index needs a refresh (checked with git 2.47 here:
+/// after a tracked file's change, `git status` ran it), a commit `pre-commit`, a checkout
+/// `post-checkout`; a configuration's `core.hooksPath` moves them, and husky's (`.husky/_`,
+/// set by `husky` 9) runs `.husky/<hook>`, a plain file it starts with `sh`, after
+/// `~/.config/husky/init.sh`. Out of the agent's reach for a hook that runs git, from a
+/// monorepo's package too (the repository's hooks are above it); the project's other files
+/// are not.
+#[test]
+fn the_hooks_git_runs_are_protected_for_a_hook_that_runs_git() {
+    let repo = TestDir::new();
+    let home = TestDir::new();
+    repo.write(".git/HEAD", "ref: refs/heads/main\n");
+    repo.write(".git/config", "[core]\n\tbare = false\n\thooksPath = .husky/_\n");
+    repo.write(".husky/_/h", "#!/usr/bin/env sh\n");
+    home.write(".gitconfig", "[core]\n\thooksPath = ~/githooks\n");
+    repo.write(
+        "packages/app/.claude/settings.json",
+        &claude_settings(&["git status --porcelain | grep -q . && exit 2 || exit 0"]),
+    );
+    let r = |rel: &str| repo.path().join(rel).to_str().expect("utf-8").to_owned();
+    let h = |rel: &str| home.path().join(rel).to_str().expect("utf-8").to_owned();
+    let paths = [
+        r(".git/hooks/post-index-change"),
+        r(".husky/pre-commit"),
+        r(".husky/_/h"),
+        h(".config/husky/init.sh"),
+        h("githooks/post-index-change"),
+        r("packages/app/.git/hooks/pre-commit"),
+        r("packages/app/src/index.ts"),
+        r(".github/workflows/ci.yml"),
+        h("notes.txt"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(&repo.path().join("packages/app"), home.path(), &paths, 6);
+    // No hook runs git: the same files are the project's.
+    repo.write("packages/app/.claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
+    let app = repo.path().join("packages/app");
+    let (code, lines) = guard(&app, &app, home.path(), &paths);
+    assert_eq!(code, 0, "{lines:#?}");
 }
 
 /// The programs gates are made of read their installation's configuration at every start
@@ -1355,9 +1410,10 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         at("gitconfig"),
         at("xdg/git/config"),
         at("xdg/uv/uv.toml"),
-        // What those git configuration files include (F56).
+        // What those git configuration files include (F56), the hooks folder they name (F57).
         at("inc/global.inc"),
         home.path().join("xdg.inc").to_str().expect("utf-8").to_owned(),
+        at("githooks/pre-commit"),
         at("ub/share/notes.txt"),
         at("venv/share/notes.txt"),
         at("node/other.js"),
@@ -1372,11 +1428,15 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
     vars.extend(env.iter().map(|(n, v)| (*n, Path::new(*v))));
     // `$XDG_CONFIG_HOME` (the run's state folder here) moves git's and uv's configuration.
     let xdg = t.path().join("xdg");
-    t.write("gitconfig", "[include]\n\tpath = inc/global.inc\n");
+    let hooks_path = at("githooks");
+    t.write(
+        "gitconfig",
+        &format!("[include]\n\tpath = inc/global.inc\n[core]\n\thooksPath = {hooks_path}\n"),
+    );
     t.write("xdg/git/config", "[includeIf \"gitdir:/\"]\n\tpath = ~/xdg.inc\n");
     let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
     let lines = json_lines(&o.stdout);
-    let mut refused = vec![false; 18];
+    let mut refused = vec![false; 19];
     refused.extend([true; 5]);
     assert_eq!(allowed(&lines), refused, "{lines:#?}");
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");

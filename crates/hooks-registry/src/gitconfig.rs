@@ -2,6 +2,9 @@
 //! = …`): git reads them as part of it, so a hook running git is answered by them too
 //! (finding F56).
 //!
+//! It also reads where a configuration sends git for the repository's hooks
+//! (`core.hooksPath`, finding F57), [`hooks_paths`].
+//!
 //! [`include_paths`] reads the text the way git's configuration parser does (sections and
 //! keys case-insensitive, quoted values, backslash escapes and continued lines, `#` and `;`
 //! comments, a key on its section's line); [`included_files`] follows the includes from a
@@ -23,19 +26,44 @@ const FILE_CAP: u64 = 256 * 1024;
 /// applied, comments and surrounding blanks dropped). What git would refuse as a bad line is
 /// skipped and the reading goes on at the next line, so an include after it still counts.
 pub(crate) fn include_paths(text: &str) -> Vec<String> {
+    read_values(text).includes
+}
+
+/// What a git configuration file's text says about other files, read as [`include_paths`]
+/// reads it.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Values {
+    /// The `path` values of its `[include]` and `[includeIf "…"]` sections.
+    pub includes: Vec<String>,
+    /// The `hooksPath` values of its `[core]` sections: the folder git runs its hooks from
+    /// instead of the repository's `hooks/` (finding F57).
+    pub hooks_paths: Vec<String>,
+}
+
+/// The section a key is in, as far as [`read_values`] cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Section {
+    /// `[include]`, `[includeIf "…"]`.
+    Include,
+    /// `[core]`.
+    Core,
+    Other,
+}
+
+/// [`Values`] of `text`.
+pub(crate) fn read_values(text: &str) -> Values {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text).replace("\r\n", "\n");
     let mut reader = Reader { chars: text.chars().collect(), at: 0 };
-    let mut found = Vec::new();
-    // Whether the current section is one whose `path` git follows.
-    let mut including = false;
+    let mut found = Values::default();
+    let mut section = Section::Other;
     while let Some(c) = reader.next() {
         match c {
             c if c.is_whitespace() => {}
             '#' | ';' => reader.skip_line(),
             '[' => match reader.section() {
-                Some(section) => including = section,
+                Some(s) => section = s,
                 None => {
-                    including = false;
+                    section = Section::Other;
                     reader.skip_line();
                 }
             },
@@ -43,10 +71,16 @@ pub(crate) fn include_paths(text: &str) -> Vec<String> {
                 let mut key = String::from(c);
                 key.push_str(&reader.key());
                 match reader.value() {
+                    Some(value) if value.is_empty() => {}
                     Some(value)
-                        if including && key.eq_ignore_ascii_case("path") && !value.is_empty() =>
+                        if section == Section::Include && key.eq_ignore_ascii_case("path") =>
                     {
-                        found.push(value);
+                        found.includes.push(value);
+                    }
+                    Some(value)
+                        if section == Section::Core && key.eq_ignore_ascii_case("hooksPath") =>
+                    {
+                        found.hooks_paths.push(value);
                     }
                     Some(_) => {}
                     None => reader.skip_line(),
@@ -87,14 +121,21 @@ impl Reader {
         }
     }
 
-    /// After `[`: reads the header up to its `]`; whether it opens a section whose `path` git
-    /// follows (`[include]`, `[includeIf "<condition>"]`, in any case); `None` for a header
-    /// git refuses.
-    fn section(&mut self) -> Option<bool> {
+    /// After `[`: reads the header up to its `]`; the section it opens (`[include]`,
+    /// `[includeIf "<condition>"]`, `[core]`, in any case); `None` for a header git refuses.
+    fn section(&mut self) -> Option<Section> {
         let mut name = String::new();
         loop {
             match self.next()? {
-                ']' if !name.is_empty() => return Some(name.eq_ignore_ascii_case("include")),
+                ']' if !name.is_empty() => {
+                    return Some(if name.eq_ignore_ascii_case("include") {
+                        Section::Include
+                    } else if name.eq_ignore_ascii_case("core") {
+                        Section::Core
+                    } else {
+                        Section::Other
+                    });
+                }
                 c if c.is_ascii_whitespace() && !name.is_empty() => {
                     if c == '\n' {
                         return None;
@@ -126,7 +167,9 @@ impl Reader {
                 _ => {}
             }
         }
-        (self.next()? == ']').then(|| name.eq_ignore_ascii_case("includeif"))
+        (self.next()? == ']').then(|| {
+            if name.eq_ignore_ascii_case("includeif") { Section::Include } else { Section::Other }
+        })
     }
 
     /// The rest of a key after its first letter: letters, digits and `-`.
@@ -279,6 +322,61 @@ pub fn git_config_includes(config: &Path, home: Option<&Path>) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// Where git looks for a repository's hooks, as the git configuration file `config` and what
+/// it includes ([`included_files`]) set it (`core.hooksPath`, finding F57), every value
+/// (git takes the last one read across the system's, the user's and the repository's files):
+/// the folders named absolutely or from the home (`~/`), then those named relative to the
+/// folder the hooks run in (a repository's top folder), as written.
+pub(crate) fn hooks_paths(config: &Path, home: Option<&Path>) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let (mut absolute, mut relative) = (Vec::new(), Vec::new());
+    let files = std::iter::once(config.to_path_buf()).chain(included_files(config, home));
+    for file in files {
+        let Some(text) = crate::installations::read_capped(&file, FILE_CAP) else { continue };
+        for value in read_values(&text).hooks_paths {
+            let folder = match value.strip_prefix('~') {
+                Some(rest) => match (rest.strip_prefix('/'), home) {
+                    (Some(rest), Some(home)) => home.join(rest),
+                    _ => continue,
+                },
+                None => PathBuf::from(value),
+            };
+            let list = if folder.is_absolute() { &mut absolute } else { &mut relative };
+            if !list.contains(&folder) {
+                list.push(folder);
+            }
+        }
+    }
+    (absolute, relative)
+}
+
+/// The folder to protect whole for a hooks folder git is sent to: the folder itself, or for
+/// husky's (`.husky/_`, whose scripts run the files of the folder above with `sh`) the folder
+/// above; and whether it is husky's.
+pub(crate) fn hooks_folder_whole(folder: &Path) -> (PathBuf, bool) {
+    match folder.parent().filter(|_| folder.file_name().is_some_and(|n| n == "_")) {
+        Some(above) => (above.to_path_buf(), true),
+        None => (folder.to_path_buf(), false),
+    }
+}
+
+/// The folders the git configuration file `config` (absolute) and what it includes send git
+/// to for a repository's hooks when they name them absolutely or from the home
+/// (`core.hooksPath`, finding F57), each as a folder to protect whole (husky's `.husky/_`
+/// as `.husky`); a relative one names a folder of each repository and is left out.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let config = dir.path().join("gitconfig");
+/// std::fs::write(&config, "[core]\n\thooksPath = ~/.husky/_\n")?;
+/// let home = std::path::Path::new("/home/u");
+/// let folders = hooks_registry::git_hooks_folders(&config, Some(home));
+/// assert_eq!(folders, [home.join(".husky")]);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn git_hooks_folders(config: &Path, home: Option<&Path>) -> Vec<PathBuf> {
+    hooks_paths(config, home).0.iter().map(|f| hooks_folder_whole(f).0).collect()
 }
 
 #[cfg(test)]

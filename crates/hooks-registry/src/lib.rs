@@ -43,7 +43,7 @@ mod trace;
 
 pub use crate::{
     error::RegistryError,
-    gitconfig::git_config_includes,
+    gitconfig::{git_config_includes, git_hooks_folders},
     handle::{RegistryEvent, RegistryHandle, RegistryReader},
     imports::{Language as ImportLanguage, local_imports},
     paths::{canonicalize, canonicalize_lenient, normalize_lexically, open_nonblocking},

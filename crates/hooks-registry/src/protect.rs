@@ -930,7 +930,7 @@ fn protect_definition_roles(
     if read_scripts {
         protect_sourced(&mut out, scripts, launch, placed, resolver);
         if keep(PathRole::Argument) {
-            protect_git_includes(&mut out, placed.home, resolver);
+            protect_git_configuration(&mut out, placed.home, resolver);
         }
     }
     out.paths.sort();
@@ -1254,13 +1254,15 @@ fn protect_installation(
 
 /// What the programs of the command analysis look for in the folder they run in and, when it
 /// holds none, in each folder above it, or merge from every folder above (finding F53): git's
-/// repository (`.git/config` of the repository a monorepo's package is in), npm's project
+/// repository (`.git/config` of the repository a monorepo's package is in, and its hooks,
+/// F57), npm's project
 /// (the nearest folder with a `package.json`, its `.npmrc`), yarn's `.yarnrc.yml` (every
 /// folder up to the root), pnpm's workspace, Deno's `deno.json`, uv's project, configuration,
 /// `.python-version` and `.venv`, Poetry's, PDM's, Hatch's and Pixi's project, Pipenv's
 /// `Pipfile` and `.env`, Bundler's `Gemfile`, mise's files, direnv's `.envrc`.
 const FOUND_UPWARD: &[&str] = &[
     ".git/config",
+    ".git/hooks",
     ".npmrc",
     "package.json",
     ".yarnrc.yml",
@@ -1328,6 +1330,13 @@ fn protect_above(
         for folder in named_in.ancestors() {
             for config in linked_git_configs(folder, resolver) {
                 protect_at(out, &Loc::Dir(root()), config.as_path(), role, resolver);
+                // The hooks git runs there (F57): the main repository's, a submodule's.
+                if config.as_path().file_name().is_some_and(|n| n == "config")
+                    && let Some(dir) = config.as_path().parent()
+                {
+                    let hooks = dir.join("hooks");
+                    protect_at(out, &Loc::Dir(root()), &hooks, PathRole::Modules, resolver);
+                }
             }
         }
     }
@@ -1394,8 +1403,12 @@ fn is_git_config(path: &Path) -> bool {
 /// `core.fsmonitor` line in the `../.gitconfig` a repository's `.git/config` includes runs a
 /// program during a gate's `git status` as one in `.git/config` would. Followed as git
 /// follows them ([`crate::git_config_includes`]; `~/` under `home`), whatever an
-/// `[includeIf]`'s condition, and whether or not the file exists yet.
-fn protect_git_includes(
+/// `[includeIf]`'s condition, and whether or not the file exists yet. And the folder these
+/// files send git to for the repository's hooks (`core.hooksPath`, finding F57), whole:
+/// absolute, from the home, or relative to each repository's top folder these files belong
+/// to; husky's (`.husky/_`, whose scripts run the files of the folder above with `sh`, after
+/// the user's `~/.config/husky/init.sh`) with the folder above.
+fn protect_git_configuration(
     out: &mut DefinitionProtection,
     home: Option<&AbsPathBuf>,
     resolver: &mut Resolver,
@@ -1406,14 +1419,46 @@ fn protect_git_includes(
         .filter(|p| is_git_config(p.as_path()))
         .cloned()
         .collect();
-    for config in configs {
-        let home = home.map(AbsPathBuf::as_path);
+    let home = home.map(AbsPathBuf::as_path);
+    let tops: Vec<PathBuf> = configs.iter().filter_map(|c| repository_top(c.as_path())).collect();
+    let mut hooks_folders: Vec<PathBuf> = Vec::new();
+    for config in &configs {
         for included in crate::gitconfig::git_config_includes(config.as_path(), home) {
             if let Ok(included) = AbsPathBuf::new(included) {
                 out.paths.extend(locations_with(resolver, &included));
             }
         }
+        let (absolute, relative) = crate::gitconfig::hooks_paths(config.as_path(), home);
+        hooks_folders.extend(absolute);
+        for folder in relative {
+            hooks_folders.extend(tops.iter().map(|top| top.join(&folder)));
+        }
     }
+    for folder in hooks_folders {
+        let Some(folder) = crate::paths::normalize_absolute(&folder) else { continue };
+        let (whole, husky) = crate::gitconfig::hooks_folder_whole(folder.as_path());
+        protect_at(out, &Loc::Dir(root()), &whole, PathRole::Modules, resolver);
+        if husky && let Some(home) = home {
+            let init = home.join(".config/husky/init.sh");
+            protect_at(out, &Loc::Dir(root()), &init, PathRole::Loaded, resolver);
+        }
+    }
+}
+
+/// The top folder of the repository whose configuration is `config`, where git runs its
+/// hooks: the folder holding `.git/config`'s `.git`, or the worktree a linked worktree's
+/// folder in the main repository names (its `gitdir` file: the worktree's `.git` file).
+fn repository_top(config: &Path) -> Option<PathBuf> {
+    let dir = config.parent()?;
+    if config.file_name()? != "config" {
+        return None;
+    }
+    if dir.file_name()? == ".git" {
+        return dir.parent().map(Path::to_path_buf);
+    }
+    let text = crate::installations::read_small(&dir.join("gitdir"))?;
+    let dot_git = PathBuf::from(text.lines().next()?.trim());
+    dot_git.is_absolute().then(|| dot_git.parent().map(Path::to_path_buf)).flatten()
 }
 
 /// The program a `#!` line's text runs: its first word's name, or the program `env` runs.

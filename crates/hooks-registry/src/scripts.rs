@@ -622,6 +622,11 @@ impl Walk {
             }
             self.under_home(home, PathRole::Argument);
         }
+        if name == "git" {
+            // The repository's hooks, which git runs from many commands (`git status` runs
+            // `post-index-change`, a commit `pre-commit`; finding F57): protected whole.
+            self.add_text(".git/hooks", PathRole::Modules, dirs);
+        }
         if !text.contains('/') && installation_matters(name) {
             // Found on `PATH` when the hook runs: the registry looks it up.
             self.programs_on_path.push(name.to_owned());

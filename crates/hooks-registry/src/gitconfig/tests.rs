@@ -167,3 +167,31 @@ proptest! {
         prop_assert_eq!(include_paths(&text), vec![value]);
     }
 }
+
+/// `core.hooksPath` (F57) is read from `[core]` sections only, in any case, from the file and
+/// what it includes: from the home or absolute, and relative (to the repository's top folder,
+/// which the caller knows) apart.
+#[test]
+fn hooks_paths_are_read_from_core_sections_and_what_they_include() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let git = dir.path().join(".git");
+    std::fs::create_dir_all(&git).expect("mkdir");
+    std::fs::write(
+        git.join("config"),
+        "[core]\n\thooksPath = .husky/_\n[include]\n\tpath = ../shared.inc\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("shared.inc"),
+        "[Core] HOOKSPATH = \"~/hooks\" ; mine\n[core \"x\"]\n\thooksPath = /no\n\
+         [other]\n\thooksPath = /no2\n[core]\n\thooksPath = /abs/hooks\n\thooksPath = ~other/no\n",
+    )
+    .expect("write");
+    let (absolute, relative) = super::hooks_paths(&git.join("config"), Some(Path::new("/h")));
+    assert_eq!(absolute, [PathBuf::from("/h/hooks"), PathBuf::from("/abs/hooks")]);
+    assert_eq!(relative, [PathBuf::from(".husky/_")]);
+    // Without a home, `~/` names nothing.
+    let (absolute, _) = super::hooks_paths(&git.join("config"), None);
+    assert_eq!(absolute, [PathBuf::from("/abs/hooks")]);
+    assert_eq!(super::read_values("[core]\n\thooksPath\n").hooks_paths, Vec::<String>::new());
+}

@@ -419,6 +419,27 @@ fn git_configuration_files_are_told_by_their_names() {
     }
 }
 
+/// The top folder of the repository of a configuration file (where git runs its hooks,
+/// F57): above `.git/config`'s `.git`; for a linked worktree's folder in the main repository,
+/// the folder of the `.git` file its `gitdir` names; nothing otherwise.
+#[test]
+fn a_configuration_s_repository_top_is_where_its_hooks_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    assert_eq!(super::repository_top(&d.join("r/.git/config")), Some(d.join("r")));
+    std::fs::create_dir_all(d.join("r/.git/worktrees/wt")).unwrap();
+    std::fs::write(
+        d.join("r/.git/worktrees/wt/gitdir"),
+        format!("{}\n", d.join("wt/.git").display()),
+    )
+    .unwrap();
+    assert_eq!(super::repository_top(&d.join("r/.git/worktrees/wt/config")), Some(d.join("wt")));
+    std::fs::write(d.join("r/.git/worktrees/wt/gitdir"), "relative/.git\n").unwrap();
+    assert_eq!(super::repository_top(&d.join("r/.git/worktrees/wt/config")), None);
+    assert_eq!(super::repository_top(&d.join("h/.gitconfig")), None);
+    assert_eq!(super::repository_top(&d.join("r/.git/config.worktree")), None);
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
 

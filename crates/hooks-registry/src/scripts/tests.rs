@@ -170,10 +170,12 @@ fn arguments_redirections_and_configuration_files() {
     let a = shell("echo hello && prettier --check .");
     assert!(a.paths.is_empty(), "{:?}", a.paths);
     assert!(a.uncertain.is_empty(), "{:?}", a.uncertain);
-    // git names the repository's configuration and the user's (finding F50).
+    // git names the repository's configuration and the user's (finding F50), and the
+    // repository's hooks, whole (finding F57).
     let a = shell("git diff --quiet");
     let git = [
         run(".git/config", PathRole::Argument),
+        run(".git/hooks", PathRole::Modules),
         named(PathBase::Home, ".config/git/config", PathRole::Argument),
         named(PathBase::Home, ".gitconfig", PathRole::Argument),
     ];
