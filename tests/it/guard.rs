@@ -1301,6 +1301,37 @@ fn the_hooks_git_runs_are_protected_for_a_hook_that_runs_git() {
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// ssh reads the user's `~/.ssh/config` and the system's at every start, and runs the command
+/// of a `Match exec "…"` line there while it reads it (finding F58; checked with OpenSSH 9.2
+/// here: `ssh -G` and `git ls-remote` of an ssh remote ran it): out of the agent's reach for a
+/// hook that runs ssh, scp, sftp, rsync or git; the home's other ssh files are not, and
+/// neither is the configuration where no hook runs one of them.
+#[test]
+fn the_ssh_configuration_is_protected_for_a_hook_that_runs_ssh() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let h = |rel: &str| home.path().join(rel).to_str().expect("utf-8").to_owned();
+    let paths = [
+        h(".ssh/config"),
+        "/etc/ssh/ssh_config".to_owned(),
+        "/etc/ssh/ssh_config.d/50-agent.conf".to_owned(),
+        h(".ssh/known_hosts"),
+        h("notes.txt"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    for command in [
+        "git fetch -q origin && git status -sb | grep -q behind && exit 2 || exit 0",
+        "rsync -a dist/ deploy@build:/srv/app",
+        "ssh build true || exit 2",
+    ] {
+        project.write(".claude/settings.json", &claude_settings(&[command]));
+        guard_refusing(project.path(), home.path(), &paths, 3);
+    }
+    project.write(".claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
+    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
+    assert_eq!(code, 0, "{lines:#?}");
+}
+
 /// The programs gates are made of read their installation's configuration at every start
 /// (finding F52): `<prefix>/etc/gitconfig` (`core.fsmonitor` ran a program during `git status`
 /// with git 2 built into `/usr/local` here), npm's global `<prefix>/etc/npmrc`

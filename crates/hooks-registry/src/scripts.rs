@@ -627,6 +627,10 @@ impl Walk {
             // `post-index-change`, a commit `pre-commit`; finding F57): protected whole.
             self.add_text(".git/hooks", PathRole::Modules, dirs);
         }
+        if SSH_PROGRAMS.contains(&name) {
+            self.add_text(SSH_SYSTEM_CONFIG, PathRole::Argument, dirs);
+            self.add_text(SSH_SYSTEM_CONFIG_FOLDER, PathRole::Modules, dirs);
+        }
         if !text.contains('/') && installation_matters(name) {
             // Found on `PATH` when the hook runs: the registry looks it up.
             self.programs_on_path.push(name.to_owned());
@@ -2156,14 +2160,30 @@ fn python_environment(program: &Path) -> Vec<(PathBuf, PathRole)> {
 /// there turns a gate's `jq -e '.tool_input.command | test("rm -rf")'` into an allow; git
 /// reads the repository's configuration and the user's at every command (`core.fsmonitor`
 /// runs a program during `git status`); curl and wget read their user's options
-/// (`~/.curlrc`'s `url`, `output`, `proxy`).
+/// (`~/.curlrc`'s `url`, `output`, `proxy`); ssh and the programs that run it read the
+/// user's `~/.ssh/config` (finding F58, [`SSH_PROGRAMS`]).
 const PROGRAM_CONFIGS: &[(&str, &[&str], &[&str])] = &[
     ("jq", &[], &[".jq"]),
     ("gojq", &[], &[".jq", ".gojq"]),
-    ("git", &[".git/config"], &[".gitconfig", ".config/git/config"]),
+    ("git", &[".git/config"], &[".gitconfig", ".config/git/config", ".ssh/config"]),
     ("curl", &[], &[".curlrc", ".config/.curlrc"]),
     ("wget", &[], &[".wgetrc"]),
+    ("ssh", &[], &[".ssh/config"]),
+    ("scp", &[], &[".ssh/config"]),
+    ("sftp", &[], &[".ssh/config"]),
+    ("rsync", &[], &[".ssh/config"]),
 ];
+
+/// The programs that run ssh, for a remote at least (git's `ssh://` and `host:path`
+/// remotes, rsync's), and so read its configuration, the user's (`~/.ssh/config`, in
+/// [`PROGRAM_CONFIGS`]) and the system's (finding F58): a `Match exec "…"` line there runs
+/// its command whenever ssh reads the file (checked with OpenSSH 9.2 here: `ssh -G` and `git
+/// ls-remote` of an ssh remote ran it), a `ProxyCommand` at every connection.
+const SSH_PROGRAMS: &[&str] = &["ssh", "scp", "sftp", "rsync", "git"];
+
+/// The system's ssh configuration: its file and the folder Debian's includes.
+const SSH_SYSTEM_CONFIG: &str = "/etc/ssh/ssh_config";
+const SSH_SYSTEM_CONFIG_FOLDER: &str = "/etc/ssh/ssh_config.d";
 
 /// Programs hooks commonly run that read a configuration file of their installation at every
 /// start (finding F52): each one's names, the files under the prefix of the `bin/` folder it

@@ -174,10 +174,13 @@ fn arguments_redirections_and_configuration_files() {
     // repository's hooks, whole (finding F57).
     let a = shell("git diff --quiet");
     let git = [
+        named(PathBase::Root, "/etc/ssh/ssh_config", PathRole::Argument),
+        named(PathBase::Root, "/etc/ssh/ssh_config.d", PathRole::Modules),
         run(".git/config", PathRole::Argument),
         run(".git/hooks", PathRole::Modules),
         named(PathBase::Home, ".config/git/config", PathRole::Argument),
         named(PathBase::Home, ".gitconfig", PathRole::Argument),
+        named(PathBase::Home, ".ssh/config", PathRole::Argument),
     ];
     assert_eq!(a.paths, git);
     // `npx` names its own configuration (finding F49), and where it runs a tool from: the
