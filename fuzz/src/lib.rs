@@ -40,6 +40,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("decode_outcome", decode_outcome),
     ("hook_dirs", hook_dirs),
     ("git_config", git_config),
+    ("ssh_config", ssh_config),
     ("serve_request", serve_request),
     ("command_analysis", command_analysis),
     ("reaper_readers", reaper_readers),
@@ -817,6 +818,22 @@ pub fn git_config(data: &[u8]) {
         let written = format!("[include]\n\tpath = \"{quoted}\"\n");
         let read = hooks_registry::fuzzing::git_include_paths(&written);
         assert_eq!(read, [path.clone()], "{written:?}");
+    }
+}
+
+/// The reading of an ssh configuration file's `Include` lines on arbitrary text (lossy
+/// UTF-8): every argument is non-empty, a piece of the text, and, written back quoted on an
+/// `Include` line of its own, reads back as itself.
+pub fn ssh_config(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    for argument in hooks_registry::fuzzing::ssh_include_arguments(&text) {
+        assert!(!argument.is_empty(), "an empty argument names nothing");
+        assert!(text.contains(&argument), "{argument:?} is a piece of the text");
+        if !argument.contains(['"', '\n', '\r']) {
+            let written = format!("Include \"{argument}\"\n");
+            let read = hooks_registry::fuzzing::ssh_include_arguments(&written);
+            assert_eq!(read, [argument.clone()], "{written:?}");
+        }
     }
 }
 

@@ -1301,9 +1301,10 @@ fn the_hooks_git_runs_are_protected_for_a_hook_that_runs_git() {
     assert_eq!(code, 0, "{lines:#?}");
 }
 
-/// ssh reads the user's `~/.ssh/config` and the system's at every start, and runs the command
-/// of a `Match exec "…"` line there while it reads it (finding F58; checked with OpenSSH 9.2
-/// here: `ssh -G` and `git ls-remote` of an ssh remote ran it): out of the agent's reach for a
+/// ssh reads the user's `~/.ssh/config` and the system's at every start, with the files their
+/// `Include` lines name, and runs the command of a `Match exec "…"` line there while it reads
+/// it (finding F58; checked with OpenSSH 9.2 here: `ssh -G` and `git ls-remote` of an ssh
+/// remote ran it, from an included file too): out of the agent's reach for a
 /// hook that runs ssh, scp, sftp, rsync or git; the home's other ssh files are not, and
 /// neither is the configuration where no hook runs one of them.
 #[test]
@@ -1311,11 +1312,18 @@ fn the_ssh_configuration_is_protected_for_a_hook_that_runs_ssh() {
     let project = TestDir::new();
     let home = TestDir::new();
     let h = |rel: &str| home.path().join(rel).to_str().expect("utf-8").to_owned();
+    // What its `Include` lines name is read as part of it (as OrbStack's and Colima's lines).
+    home.write(".ssh/config", "Host *\n  Include cfg.d/*\nInclude \"~/.orbstack/ssh/config\"\n");
+    home.write(".orbstack/ssh/config", "Include ~/.orbstack/ssh/more\n");
     let paths = [
         h(".ssh/config"),
         "/etc/ssh/ssh_config".to_owned(),
         "/etc/ssh/ssh_config.d/50-agent.conf".to_owned(),
+        h(".ssh/cfg.d/agent"),
+        h(".orbstack/ssh/config"),
+        h(".orbstack/ssh/more"),
         h(".ssh/known_hosts"),
+        h(".orbstack/ssh/id_ed25519.pub"),
         h("notes.txt"),
     ];
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
@@ -1325,7 +1333,7 @@ fn the_ssh_configuration_is_protected_for_a_hook_that_runs_ssh() {
         "ssh build true || exit 2",
     ] {
         project.write(".claude/settings.json", &claude_settings(&[command]));
-        guard_refusing(project.path(), home.path(), &paths, 3);
+        guard_refusing(project.path(), home.path(), &paths, 6);
     }
     project.write(".claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
     let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);

@@ -29,6 +29,13 @@ const GIT_CONFIGS: &[&str] = &[
     "\u{feff}[include]\r\n\tpath = crlf.inc\r\n[user]\n\tname = u\n",
 ];
 
+/// ssh configuration files for the reading of their `Include` lines.
+const SSH_CONFIGS: &[&str] = &[
+    "Include ~/.orbstack/ssh/config\n",
+    "Host *\n  Include cfg.d/*\nINCLUDE=\"extra one\" two # c\n",
+    "Match exec \"true\"\n\tinclude  =  three\r\n# Include no\n",
+];
+
 /// Files larger than this are not seeds (libFuzzer's own inputs stay far smaller).
 const MAX_SEED_BYTES: u64 = 200_000;
 
@@ -143,6 +150,9 @@ pub(crate) fn seeds(root: &Path, target: &str) -> Result<Vec<Vec<u8>>> {
     }
     if target == "git_config" {
         return Ok(GIT_CONFIGS.iter().map(|l| l.as_bytes().to_vec()).collect());
+    }
+    if target == "ssh_config" {
+        return Ok(SSH_CONFIGS.iter().map(|l| l.as_bytes().to_vec()).collect());
     }
     let Some(src) = source(target) else { return Ok(Vec::new()) };
     let mut files = Vec::new();

@@ -7,3 +7,9 @@
 pub fn git_include_paths(text: &str) -> Vec<String> {
     crate::gitconfig::include_paths(text)
 }
+
+/// The arguments of an ssh configuration file's `Include` lines, as the registry reads them
+/// when it protects what `~/.ssh/config` includes (finding F58).
+pub fn ssh_include_arguments(text: &str) -> Vec<String> {
+    crate::sshconfig::include_arguments(text)
+}

@@ -37,6 +37,7 @@ mod registry;
 mod scripts;
 mod shell;
 mod snapshot;
+mod sshconfig;
 #[cfg(test)]
 mod test_support;
 mod trace;

@@ -931,6 +931,7 @@ fn protect_definition_roles(
         protect_sourced(&mut out, scripts, launch, placed, resolver);
         if keep(PathRole::Argument) {
             protect_git_configuration(&mut out, placed.home, resolver);
+            protect_ssh_includes(&mut out, placed.home, resolver);
         }
     }
     out.paths.sort();
@@ -1441,6 +1442,38 @@ fn protect_git_configuration(
         if husky && let Some(home) = home {
             let init = home.join(".config/husky/init.sh");
             protect_at(out, &Loc::Dir(root()), &init, PathRole::Loaded, resolver);
+        }
+    }
+}
+
+/// Protects what the ssh configuration files among `out`'s paths include (`Include` lines,
+/// finding F58): the user's `~/.ssh/config` and the system's `/etc/ssh/ssh_config`, read
+/// for the files their includes name ([`crate::sshconfig::included`], relative ones from
+/// `~/.ssh` or `/etc/ssh`), protected as they are, and the folders an included wildcard
+/// reads from (`Include config.d/*`), whole; existing or not.
+fn protect_ssh_includes(
+    out: &mut DefinitionProtection,
+    home: Option<&AbsPathBuf>,
+    resolver: &mut Resolver,
+) {
+    let configs: Vec<(AbsPathBuf, PathBuf)> = (out.paths.iter())
+        .filter_map(|p| {
+            let path = p.as_path();
+            let folder = path.parent()?;
+            let user = path.file_name()? == "config" && folder.file_name()? == ".ssh";
+            let system = path == Path::new(crate::scripts::SSH_SYSTEM_CONFIG);
+            (user || system).then(|| (p.clone(), folder.to_path_buf()))
+        })
+        .collect();
+    let home = home.map(AbsPathBuf::as_path);
+    for (config, folder) in configs {
+        for place in crate::sshconfig::included(config.as_path(), &folder, home) {
+            let (path, role) = match place {
+                crate::sshconfig::Included::File(f) => (f, PathRole::Argument),
+                crate::sshconfig::Included::Folder(f) => (f, PathRole::Modules),
+            };
+            let Some(path) = crate::paths::normalize_absolute(&path) else { continue };
+            protect_at(out, &Loc::Dir(root()), path.as_path(), role, resolver);
         }
     }
 }

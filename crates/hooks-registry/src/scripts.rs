@@ -2182,7 +2182,7 @@ const PROGRAM_CONFIGS: &[(&str, &[&str], &[&str])] = &[
 const SSH_PROGRAMS: &[&str] = &["ssh", "scp", "sftp", "rsync", "git"];
 
 /// The system's ssh configuration: its file and the folder Debian's includes.
-const SSH_SYSTEM_CONFIG: &str = "/etc/ssh/ssh_config";
+pub(crate) const SSH_SYSTEM_CONFIG: &str = "/etc/ssh/ssh_config";
 const SSH_SYSTEM_CONFIG_FOLDER: &str = "/etc/ssh/ssh_config.d";
 
 /// Programs hooks commonly run that read a configuration file of their installation at every

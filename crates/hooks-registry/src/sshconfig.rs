@@ -1,0 +1,144 @@
+//! The files an ssh configuration file includes (`Include` lines): ssh reads them as part of
+//! it, so a `Match exec` line in one runs its command whenever ssh starts (finding F58).
+//!
+//! [`include_arguments`] reads the text as ssh's `readconf.c` does (a keyword and its
+//! arguments split at blanks or one `=`, double quotes around an argument, `#` comments, the
+//! keyword in any case, in or outside a `Host`/`Match` block); [`included`] follows them from
+//! a file, to ssh's depth of sixteen.
+
+use std::path::{Path, PathBuf};
+
+/// How deep ssh follows includes (`READCONF_MAX_DEPTH`).
+const MAX_DEPTH: usize = 16;
+
+/// At most this many included places are followed from one configuration file.
+const MAX_PLACES: usize = 64;
+
+/// How much of a configuration file is read.
+const FILE_CAP: u64 = 256 * 1024;
+
+/// The arguments of `text`'s `Include` lines, in order, unquoted; a line whose quotes do not
+/// close (which ssh refuses) gives none.
+pub(crate) fn include_arguments(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_start_matches([' ', '\t', '\r', '\n']);
+        if line.starts_with('#') {
+            continue;
+        }
+        let Some((keyword, rest)) = split_keyword(line) else { continue };
+        if !keyword.eq_ignore_ascii_case("include") {
+            continue;
+        }
+        if let Some(arguments) = arguments(rest) {
+            found.extend(arguments);
+        }
+    }
+    found
+}
+
+/// A line's keyword and the text after it and its separator (blanks, or blanks around one
+/// `=`).
+fn split_keyword(line: &str) -> Option<(&str, &str)> {
+    let end = line.find([' ', '\t', '=', '\r'])?;
+    let (keyword, rest) = line.split_at(end);
+    if keyword.is_empty() {
+        return None;
+    }
+    let rest = rest.trim_start_matches([' ', '\t', '\r']);
+    let rest = rest.strip_prefix('=').unwrap_or(rest).trim_start_matches([' ', '\t', '\r']);
+    Some((keyword, rest))
+}
+
+/// The arguments of `text`: split at blanks, a double-quoted one taken whole without its
+/// quotes, up to a `#` that starts an argument; `None` when a quote does not close.
+fn arguments(text: &str) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut rest = text.trim_end_matches(['\r', '\n']);
+    loop {
+        rest = rest.trim_start_matches([' ', '\t', '\r', '\n']);
+        if rest.is_empty() || rest.starts_with('#') {
+            return Some(out);
+        }
+        if let Some(quoted) = rest.strip_prefix('"') {
+            let end = quoted.find('"')?;
+            // `""`, which ssh refuses, names nothing.
+            if end > 0 {
+                out.push(quoted[..end].to_owned());
+            }
+            rest = &quoted[end + 1..];
+        } else {
+            let end = rest.find([' ', '\t', '\r', '\n']).unwrap_or(rest.len());
+            out.push(rest[..end].to_owned());
+            rest = &rest[end..];
+        }
+    }
+}
+
+/// What an `Include` argument names, for a configuration read from the folder `folder`
+/// (`~/.ssh` for the user's, `/etc/ssh` for the system's: ssh takes a relative argument from
+/// there): a file, or, for an argument with a wildcard (`config.d/*`), the folder before its
+/// first component that has one, whose every file may be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Included {
+    File(PathBuf),
+    Folder(PathBuf),
+}
+
+/// [`Included`] for `argument` from `folder`; `~/` under `home`; `None` for what names no
+/// place here (`~user/`, `~/` without a home, an empty argument).
+fn resolve(argument: &str, folder: &Path, home: Option<&Path>) -> Option<Included> {
+    if argument.is_empty() {
+        return None;
+    }
+    let path = match argument.strip_prefix('~') {
+        Some(rest) => home?.join(rest.strip_prefix('/')?),
+        None if Path::new(argument).is_absolute() => PathBuf::from(argument),
+        None => folder.join(argument),
+    };
+    let wild =
+        |c: &std::path::Component<'_>| c.as_os_str().to_string_lossy().contains(['*', '?', '[']);
+    match path.components().position(|c| wild(&c)) {
+        None => Some(Included::File(path)),
+        Some(at) => Some(Included::Folder(path.components().take(at).collect())),
+    }
+}
+
+/// The places ssh reads when it reads the configuration file `config` (absolute), besides it,
+/// its relative `Include`s taken from `folder` (`~/.ssh` or `/etc/ssh`): the files its
+/// `Include` lines name and theirs, to ssh's depth of sixteen, and the folders a wildcard
+/// reads from (whose files are not read for includes of their own), at most
+/// [`MAX_PLACES`], each once, whether or not they exist. Unreadable files include nothing.
+pub(crate) fn included(config: &Path, folder: &Path, home: Option<&Path>) -> Vec<Included> {
+    let mut found: Vec<Included> = Vec::new();
+    let mut level = vec![config.to_path_buf()];
+    for _ in 0..MAX_DEPTH {
+        let mut next = Vec::new();
+        for file in &level {
+            let Some(text) = crate::installations::read_capped(file, FILE_CAP) else {
+                continue;
+            };
+            for argument in include_arguments(&text) {
+                let Some(place) = resolve(&argument, folder, home) else { continue };
+                if place == Included::File(config.to_path_buf())
+                    || found.contains(&place)
+                    || found.len() >= MAX_PLACES
+                {
+                    continue;
+                }
+                if let Included::File(path) = &place {
+                    next.push(path.clone());
+                }
+                found.push(place);
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        level = next;
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests;
