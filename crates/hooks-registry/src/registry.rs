@@ -1498,6 +1498,12 @@ fn compile(
         what: ProtectedKind::File,
     }];
     let mut patterns: Vec<ProtectedPattern> = Vec::new();
+    // What `protected` and `patterns` hold, to keep each once without comparing every pair
+    // (a hook whose programs look above the project names hundreds, finding F53).
+    let mut protected_seen: std::collections::HashSet<AbsPathBuf> =
+        std::iter::once(id.path.clone()).collect();
+    let mut patterns_seen: std::collections::HashSet<ProtectedPattern> =
+        std::collections::HashSet::new();
     let mut uncertain: Vec<(usize, Vec<String>)> = Vec::new();
     let mut relocated: Vec<usize> = Vec::new();
     let mut placements = Vec::with_capacity(dirs.len());
@@ -1535,7 +1541,7 @@ fn compile(
                     }
                 }
                 for path in found.paths {
-                    if !protected.iter().any(|p| p.path == path) {
+                    if protected_seen.insert(path.clone()) {
                         protected.push(ProtectedPath {
                             path,
                             source: id.clone(),
@@ -1553,7 +1559,7 @@ fn compile(
                         nested: false,
                         nested_file: false,
                     };
-                    if !patterns.contains(&pattern) {
+                    if patterns_seen.insert(pattern.clone()) {
                         patterns.push(pattern);
                     }
                 }
