@@ -262,31 +262,14 @@ fn resolve(value: &str, config: &Path, home: Option<&Path>) -> Option<PathBuf> {
 /// [`MAX_FILES`], each once, whether or not they exist (an include of a file missing now is
 /// read once it is made). Files that cannot be read include nothing.
 pub(crate) fn included_files(config: &Path, home: Option<&Path>) -> Vec<PathBuf> {
-    let mut found: Vec<PathBuf> = Vec::new();
-    let mut level = vec![config.to_path_buf()];
-    for _ in 0..MAX_DEPTH {
-        let mut next = Vec::new();
-        for file in &level {
-            let Some(text) = crate::installations::read_capped(file, FILE_CAP) else {
-                continue;
-            };
-            for value in include_paths(&text) {
-                // As written (`.git/../x`): the system resolves it as git's `open` does.
-                let Some(path) = resolve(&value, file, home).filter(|p| p.is_absolute()) else {
-                    continue;
-                };
-                if path != config && !found.contains(&path) && found.len() < MAX_FILES {
-                    found.push(path.clone());
-                    next.push(path);
-                }
-            }
-        }
-        if next.is_empty() {
-            break;
-        }
-        level = next;
-    }
-    found
+    let named = |text: &str, file: &Path| -> Vec<PathBuf> {
+        include_paths(text)
+            .iter()
+            // As written (`.git/../x`): the system resolves it as git's `open` does.
+            .filter_map(|value| resolve(value, file, home).filter(|p| p.is_absolute()))
+            .collect()
+    };
+    crate::includes::follow(config, MAX_DEPTH, MAX_FILES, FILE_CAP, named, |p| Some(p.as_path()))
 }
 
 /// The files git reads when it reads the configuration file `config` (absolute), besides it:

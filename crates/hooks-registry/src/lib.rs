@@ -29,6 +29,7 @@ pub mod fuzzing;
 mod gitconfig;
 mod handle;
 mod imports;
+mod includes;
 mod installations;
 mod paths;
 mod policy;

@@ -85,6 +85,16 @@ pub(crate) enum Included {
     Folder(PathBuf),
 }
 
+impl Included {
+    /// The file it is, to read for its own includes (a wildcard's folder is not read).
+    fn file(&self) -> Option<&Path> {
+        match self {
+            Included::File(file) => Some(file),
+            Included::Folder(_) => None,
+        }
+    }
+}
+
 /// [`Included`] for `argument` from `folder`; `~/` under `home`; `None` for what names no
 /// place here (`~user/`, `~/` without a home, an empty argument).
 fn resolve(argument: &str, folder: &Path, home: Option<&Path>) -> Option<Included> {
@@ -110,34 +120,10 @@ fn resolve(argument: &str, folder: &Path, home: Option<&Path>) -> Option<Include
 /// reads from (whose files are not read for includes of their own), at most
 /// [`MAX_PLACES`], each once, whether or not they exist. Unreadable files include nothing.
 pub(crate) fn included(config: &Path, folder: &Path, home: Option<&Path>) -> Vec<Included> {
-    let mut found: Vec<Included> = Vec::new();
-    let mut level = vec![config.to_path_buf()];
-    for _ in 0..MAX_DEPTH {
-        let mut next = Vec::new();
-        for file in &level {
-            let Some(text) = crate::installations::read_capped(file, FILE_CAP) else {
-                continue;
-            };
-            for argument in include_arguments(&text) {
-                let Some(place) = resolve(&argument, folder, home) else { continue };
-                if place == Included::File(config.to_path_buf())
-                    || found.contains(&place)
-                    || found.len() >= MAX_PLACES
-                {
-                    continue;
-                }
-                if let Included::File(path) = &place {
-                    next.push(path.clone());
-                }
-                found.push(place);
-            }
-        }
-        if next.is_empty() {
-            break;
-        }
-        level = next;
-    }
-    found
+    let named = |text: &str, _: &Path| -> Vec<Included> {
+        include_arguments(text).iter().filter_map(|a| resolve(a, folder, home)).collect()
+    };
+    crate::includes::follow(config, MAX_DEPTH, MAX_PLACES, FILE_CAP, named, Included::file)
 }
 
 #[cfg(test)]
