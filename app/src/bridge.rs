@@ -352,14 +352,15 @@ pub fn run_event(config: &BridgeConfig, stdin: &[u8], event_arg: Option<&str>) -
         }
     };
 
-    let runtime = build_runtime(config, &**descriptor, &set, root.as_ref(), parses);
+    // The guard first: a pre-tool call that writes a protected file is refused whatever the
+    // hooks would say. An event that edits no file never asks it, and its runtime computes
+    // no protection (a project whose hooks run git, npm or uv pays for it at every event).
+    let edited = codec.edited_paths(&input).filter(|paths| !paths.is_empty());
+    let guarded = edited.is_some();
+    let runtime = build_runtime(config, &**descriptor, &set, root.as_ref(), parses, guarded);
     let handle = runtime.fire_handle();
 
-    // The guard first: a pre-tool call that writes a protected file is refused whatever the
-    // hooks would say.
-    if let Some(paths) = codec.edited_paths(&input)
-        && !paths.is_empty()
-    {
+    if let Some(paths) = edited {
         let paths: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
         let decision = handle.can_write_files(&paths, &cwd);
         if !decision.is_allowed() {
@@ -786,6 +787,7 @@ fn build_runtime(
     set: &PinnedSet,
     root: Option<&AbsPathBuf>,
     mut parses: ReadParses,
+    guarded: bool,
 ) -> HookRuntime {
     let mut rc = RuntimeConfig::with_formats(Surface::CliRun, config.formats.clone());
     rc.home_dir = config.home_dir.clone();
@@ -800,24 +802,29 @@ fn build_runtime(
     let posture = CommandExecutionPosture::AutoApproves;
     runtime.registry().change(|reg: &mut HookRegistry| {
         reg.batch(|reg| {
+            // Without the guard, nothing is protected: no script is read for it, and the
+            // guard refuses every edit if it is asked all the same.
+            reg.set_protection(guarded);
             reg.set_user_paths(UserPaths {
                 home: config.home_dir.clone().and_then(|h| AbsPathBuf::new(h).ok()),
                 config_dir: config.config_dir.clone().and_then(|d| AbsPathBuf::new(d).ok()),
                 program_path: crate::trust::program_path(&config.shell_startup),
             });
-            let mut expected = hooks_sources::expected_files(
-                formats,
-                config.user_dirs.as_ref(),
-                config.managed_dirs.as_ref(),
-            );
-            crate::trust::protect_engine_folders(
-                &mut expected,
-                config.trust_store.as_deref(),
-                config.dispatch.runtime_dir.as_deref(),
-                config.home_dir.as_deref(),
-                &config.shell_startup,
-            );
-            reg.set_expected_files(expected);
+            if guarded {
+                let mut expected = hooks_sources::expected_files(
+                    formats,
+                    config.user_dirs.as_ref(),
+                    config.managed_dirs.as_ref(),
+                );
+                crate::trust::protect_engine_folders(
+                    &mut expected,
+                    config.trust_store.as_deref(),
+                    config.dispatch.runtime_dir.as_deref(),
+                    config.home_dir.as_deref(),
+                    &config.shell_startup,
+                );
+                reg.set_expected_files(expected);
+            }
             reg.set_user_opt_in(config.user_opt_in);
             if let Some(r) = root {
                 reg.add_project_root(r.clone());

@@ -413,6 +413,33 @@ fn the_guard_refuses_edits_of_every_formats_hook_files_and_scripts() {
     assert_eq!(out.answer.stdout, b"");
 }
 
+/// An event that edits no file never asks the guard, so its engine computes no protection
+/// (reads no script, no folder above the project for it); an edit's does, and a protected
+/// file is refused as before.
+#[test]
+fn only_an_event_that_edits_a_file_computes_the_protection() {
+    let p = Project::new();
+    p.cursor_deny_rm();
+    let c = p.config("claude", Gate::Open);
+    let computed = |out: &BridgeOutcome| {
+        let (runtime, _) = out.engine.0.as_ref().expect("the engine comes back");
+        runtime.fire_handle().snapshot().protection_computed()
+    };
+    let shell = run_event(&c, &claude_input(&p, "q", "Bash", json!({"command": "ls"})), None);
+    assert!(!computed(&shell));
+    let rm = run_event(&c, &claude_input(&p, "q", "Bash", json!({"command": "rm -rf x"})), None);
+    assert!(!computed(&rm));
+    assert_eq!(stdout_json(&rm)["hookSpecificOutput"]["permissionDecision"], "deny");
+    let a = p.root().join("a.txt");
+    let write = run_event(&c, &claude_input(&p, "q", "Write", json!({"file_path": a})), None);
+    assert!(computed(&write));
+    assert_eq!(write.answer.stdout, b"");
+    let hook = p.root().join(".cursor/hooks/no-rm.sh");
+    let edit = run_event(&c, &claude_input(&p, "q", "Write", json!({"file_path": hook})), None);
+    assert!(computed(&edit));
+    assert_eq!(stdout_json(&edit)["hookSpecificOutput"]["permissionDecision"], "deny");
+}
+
 #[test]
 fn codex_apply_patch_of_a_hook_file_is_refused() {
     let p = Project::new();

@@ -56,6 +56,17 @@ pub enum GuardError {
         /// The requested path.
         path: PathBuf,
     },
+    /// The snapshot the set was built from holds no protection of the hooks' files (its
+    /// registry computed none, `HookRegistry::set_protection`): the guard cannot decide, and
+    /// refuses.
+    #[error(
+        "cannot decide `{}`: the engine did not compute which files its hooks run and read",
+        path.display()
+    )]
+    ProtectionNotComputed {
+        /// The requested path.
+        path: PathBuf,
+    },
     /// A `file:` URL the guard does not read: another host than `localhost`, a query or a
     /// fragment, a relative form, or a malformed escape.
     #[error("cannot resolve `{}`: not a local `file:` URL the guard can read", path.display())]

@@ -112,6 +112,9 @@ pub struct ProtectedSet {
     /// A session copy whose path ends in no name (`..`, empty): every reading needs the
     /// session's folder.
     session_unnamed: bool,
+    /// Built from a snapshot without the hooks' protection
+    /// (`RegistrySnapshot::protection_computed`): every path is refused, unresolved.
+    unavailable: bool,
 }
 
 /// The session's folder of one [`ProtectedSet::check`], canonicalized once and only when a
@@ -144,11 +147,15 @@ impl ProtectedSet {
         ProtectedSet::with_case_detection(entries, CaseDetection::Probe)
     }
 
-    /// Indexes the protected paths of `snapshot`, its patterns included.
+    /// Indexes the protected paths of `snapshot`, its patterns included. A snapshot whose
+    /// registry computed no protection of the hooks' files
+    /// (`RegistrySnapshot::protection_computed`) gives a set that refuses every path
+    /// ([`GuardError::ProtectionNotComputed`]): the guard fails closed.
     pub fn from_snapshot(snapshot: &RegistrySnapshot) -> ProtectedSet {
         let mut set = ProtectedSet::new(crate::snapshot::entries_of(snapshot))
             .with_patterns(snapshot.protected_paths().patterns().iter().cloned());
         set.generation = Some(snapshot.generation());
+        set.unavailable = !snapshot.protection_computed();
         set
     }
 
@@ -257,6 +264,7 @@ impl ProtectedSet {
             sessions: Vec::new(),
             session_names: HashSet::new(),
             session_unnamed: false,
+            unavailable: false,
         };
         let mut folder_case: HashMap<PathBuf, CaseSensitivity> = HashMap::new();
         let mut stated_folders: HashSet<PathBuf> = HashSet::new();
@@ -383,6 +391,9 @@ impl ProtectedSet {
         requested: &Path,
         session: &SessionCwd<'_>,
     ) -> Result<Vec<ProtectedHit>, GuardError> {
+        if self.unavailable {
+            return Err(GuardError::ProtectionNotComputed { path: requested.to_path_buf() });
+        }
         let readings = resolve_edit_path(requested, session.given, self.home.as_deref())?;
         let mut found: Vec<(usize, HitReason, &Resolved)> = Vec::new();
         for reading in &readings {

@@ -83,7 +83,14 @@ impl Tree {
     /// `./hooks/check.sh --strict`, one `bash hooks/check.sh`, one `prettier` (which names no
     /// file).
     pub(crate) fn snapshot(&self) -> Arc<RegistrySnapshot> {
+        self.snapshot_with(true)
+    }
+
+    /// [`Tree::snapshot`] from a registry that computes the hooks' protection or not
+    /// (`HookRegistry::set_protection`).
+    pub(crate) fn snapshot_with(&self, protection: bool) -> Arc<RegistrySnapshot> {
         let mut registry = HookRegistry::new();
+        registry.set_protection(protection);
         let definitions = vec![
             definition("strict", 0, "./hooks/check.sh --strict"),
             definition("bash", 1, "bash hooks/check.sh"),

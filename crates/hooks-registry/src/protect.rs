@@ -862,6 +862,25 @@ pub(crate) fn protect_definition(
     protect_definition_roles(analysed, placed, &|_| true, resolver)
 }
 
+/// What [`protect_definition`] finds of `analysed` without reading anything, for a registry
+/// that computes no protection (`HookRegistry::set_protection`): whether its command names
+/// a path relative to a directory that is the session's (which places the hook), and the
+/// analysis's own doubts; no path.
+pub(crate) fn unprotected(analysed: &Analysed) -> DefinitionProtection {
+    let Analysed { launch, analysis } = analysed;
+    DefinitionProtection {
+        uncertain: analysis.uncertain.clone(),
+        session_relative: session_relative(launch, analysis),
+        ..Default::default()
+    }
+}
+
+/// Whether `analysis` names a path relative to the directory the hook runs in, and `launch`
+/// runs it in the session's directory.
+fn session_relative(launch: &HookLaunch, analysis: &CommandAnalysis) -> bool {
+    in_session(&launch.run_dir) && analysis.paths.iter().any(|p| p.base == PathBase::RunDir)
+}
+
 /// [`protect_definition`] for the named paths whose role `keep` accepts.
 fn protect_definition_roles(
     analysed: &Analysed,
@@ -872,8 +891,7 @@ fn protect_definition_roles(
     let Analysed { launch, analysis } = analysed;
     let mut out =
         DefinitionProtection { uncertain: analysis.uncertain.clone(), ..Default::default() };
-    out.session_relative =
-        in_session(&launch.run_dir) && analysis.paths.iter().any(|p| p.base == PathBase::RunDir);
+    out.session_relative = session_relative(launch, analysis);
     // The scripts the command runs, whose own text says what else they run (`. ./lib.sh`):
     // read when the caller keeps that role (the guard's protection, what `hooks trust` pins).
     let read_scripts = keep(PathRole::Sourced);

@@ -183,6 +183,8 @@ struct SourceState {
     late_patterns: Vec<ProtectedPattern>,
     /// The user's directories hooks are placed with.
     user_paths: Arc<UserPaths>,
+    /// The registry's [`HookRegistry::set_protection`].
+    protection: bool,
     /// Paths the loader found the file at and names that would replace it, per project root
     /// (`None` for other kinds); see [`HookRegistry::set_found_paths`].
     found: BTreeMap<Option<AbsPathBuf>, Vec<AbsPathBuf>>,
@@ -209,6 +211,7 @@ impl SourceState {
             &self.roots,
             self.project_dir.as_ref(),
             &self.user_paths,
+            self.protection,
             Some(&self.compiled),
         );
         // Numbered when it waits to be picked (`hooks_schema::SourcePolicy::picked_as`), so
@@ -330,6 +333,8 @@ pub struct HookRegistry {
     /// Hook files that would be loaded if they existed, by place, with each place's
     /// resolution kept until something changes there.
     expected: ExpectedCache,
+    /// Whether each source's protection is computed ([`HookRegistry::set_protection`]).
+    protection: bool,
 }
 
 impl Default for HookRegistry {
@@ -368,6 +373,7 @@ impl Default for HookRegistry {
             current: Arc::new(ArcSwap::from_pointee(RegistrySnapshot::default())),
             user_paths: Arc::new(UserPaths::default()),
             expected: ExpectedCache::default(),
+            protection: true,
         }
     }
 }
@@ -605,9 +611,32 @@ impl HookRegistry {
         }
         self.user_paths = Arc::new(paths);
         self.expected.changed_everywhere();
+        self.protect_again()
+    }
+
+    /// Whether the registry computes what each source's hooks run and read, for the guard
+    /// (on by default). Off, a source protects its own file only, no script or folder is read
+    /// for it, and the snapshots say so ([`RegistrySnapshot::protection_computed`]): for a
+    /// process that never asks the guard (a bridge event that edits no file), which a
+    /// project whose hooks run git, npm or uv otherwise pays for at every event. Turned on,
+    /// every source's protection is computed, after the pin too (as
+    /// [`HookRegistry::set_user_paths`] does it).
+    pub fn set_protection(&mut self, on: bool) -> Revision {
+        if self.protection == on {
+            return self.revision;
+        }
+        self.protection = on;
+        self.protect_again()
+    }
+
+    /// Computes every source's protected paths again (the user's paths or
+    /// [`HookRegistry::set_protection`] changed), then publishes; after the pin, a source
+    /// known at pin time only gains paths.
+    fn protect_again(&mut self) -> Revision {
         let pinned = self.pinned.is_some();
         for state in self.slots.iter_mut().flatten() {
             state.user_paths = self.user_paths.clone();
+            state.protection = self.protection;
             if state.frozen(pinned) {
                 let compiled = compile(
                     &state.id,
@@ -615,6 +644,7 @@ impl HookRegistry {
                     &state.roots,
                     state.project_dir.as_ref(),
                     &state.user_paths,
+                    state.protection,
                     None,
                 );
                 state.late_protected = compiled.protected.to_vec();
@@ -851,6 +881,7 @@ impl HookRegistry {
                     late_protected: Vec::new(),
                     late_patterns: Vec::new(),
                     user_paths: self.user_paths.clone(),
+                    protection: self.protection,
                     found: BTreeMap::new(),
                     compiled: Arc::new(Compiled {
                         placements: Vec::new(),
@@ -1236,6 +1267,7 @@ impl HookRegistry {
             registry_diagnostics: self.registry_diagnostics.clone(),
             pinned: self.pinned,
             run_settings: self.run_settings.clone(),
+            protection_skipped: !self.protection,
         };
         self.current.store(Arc::new(snapshot));
         self.revision
@@ -1310,6 +1342,7 @@ fn note_frozen_change(
                 &roots,
                 state.project_dir.as_ref(),
                 &state.user_paths,
+                state.protection,
                 None,
             );
             state.late_protected = compiled.protected.to_vec();
@@ -1436,6 +1469,7 @@ fn compile(
     roots: &BTreeSet<AbsPathBuf>,
     project_dir: Option<&AbsPathBuf>,
     user_paths: &UserPaths,
+    protection: bool,
     previous: Option<&Compiled>,
 ) -> Compiled {
     let analysed: Vec<(Arc<HookDefinition>, Arc<Analysed>)> = accepted
@@ -1520,7 +1554,14 @@ fn compile(
                     config_dir: user_paths.config_dir.as_ref(),
                     program_path: &user_paths.program_path,
                 };
-                let mut found = protect_definition(analysis, placed, &mut resolver);
+                let protect = |analysis: &Analysed, resolver: &mut Resolver| {
+                    if protection {
+                        protect_definition(analysis, placed, resolver)
+                    } else {
+                        crate::protect::unprotected(analysis)
+                    }
+                };
+                let mut found = protect(analysis, &mut resolver);
                 let mut def = def.clone();
                 if project_root.is_none() && found.session_relative {
                     // A hook of the user's (or any source outside a project) that names a
@@ -1533,7 +1574,7 @@ fn compile(
                     pinned.cwd = Some(working_dir.as_path().display().to_string());
                     def = Arc::new(pinned);
                     let session_copy = found;
-                    found = protect_definition(&Analysed::of(&def), placed, &mut resolver);
+                    found = protect(&Analysed::of(&def), &mut resolver);
                     found.paths.extend(session_copy.paths);
                     found.patterns.extend(session_copy.patterns);
                     if !relocated.contains(&index) {

@@ -305,6 +305,8 @@ pub struct RegistrySnapshot {
     pub(crate) registry_diagnostics: Vec<HookDiagnostic>,
     pub(crate) pinned: Option<PinnedRun>,
     pub(crate) run_settings: Arc<RunSettingsIndex>,
+    /// `HookRegistry::set_protection` was off when it was published.
+    pub(crate) protection_skipped: bool,
 }
 
 impl RegistrySnapshot {
@@ -440,6 +442,13 @@ impl RegistrySnapshot {
     /// The known project roots, sorted.
     pub fn project_roots(&self) -> &[AbsPathBuf] {
         &self.bindings.roots.list
+    }
+
+    /// Whether [`RegistrySnapshot::protected_paths`] holds what the sources' hooks run and
+    /// read (`HookRegistry::set_protection`); when not, it holds the hook files only, and a
+    /// guard must not decide from it.
+    pub fn protection_computed(&self) -> bool {
+        !self.protection_skipped
     }
 
     /// Hook files and the scripts they run.

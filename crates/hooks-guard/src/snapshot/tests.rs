@@ -16,6 +16,32 @@ fn the_snapshot_protects_the_hook_file_and_its_script_once() {
     assert_eq!(set.entries(), tree.entries().as_slice());
 }
 
+/// A snapshot whose registry computed no protection of the hooks' files (a bridge event that
+/// edits no file) cannot answer the guard: every path is refused, unresolved, the hook file
+/// itself and a file no hook names alike, so a guard asked by mistake fails closed.
+#[test]
+fn a_snapshot_without_protection_refuses_every_path() {
+    let tree = Tree::new();
+    let snapshot = tree.snapshot_with(false);
+    assert!(!snapshot.protection_computed());
+    let set = ProtectedSet::from_snapshot(&snapshot);
+    for path in ["hooks/check.sh", "src/main.rs", "/elsewhere/notes.txt"] {
+        let decision = set.check(&[PathBuf::from(path)], &tree.cwd);
+        match &decision {
+            GuardDecision::Unresolved(u) => assert!(
+                matches!(u[0].error, crate::GuardError::ProtectionNotComputed { .. }),
+                "{path}: {decision:?}"
+            ),
+            other => panic!("{path}: {other:?}"),
+        }
+        assert!(!decision.is_allowed(), "{path}");
+    }
+    // The same tree with protection: the script is protected, the rest allowed.
+    let set = ProtectedSet::from_snapshot(&tree.snapshot_with(true));
+    assert!(!set.check(&[PathBuf::from("hooks/check.sh")], &tree.cwd).is_allowed());
+    assert!(set.check(&[PathBuf::from("src/main.rs")], &tree.cwd).is_allowed());
+}
+
 #[test]
 fn a_set_knows_the_generation_it_was_built_from() {
     let tree = Tree::new();

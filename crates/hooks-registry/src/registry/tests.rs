@@ -1075,6 +1075,7 @@ mod batch;
 mod claude;
 mod expected;
 mod lookup;
+mod protection;
 mod recompile;
 mod roots;
 
