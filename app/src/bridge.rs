@@ -797,14 +797,14 @@ fn build_runtime(
     rc.trust_store = config.trust_store.clone();
     rc.user_enables_project_hooks = config.user_opt_in;
     rc.dispatch = crate::runtime::format_dispatch(&config.formats, config.dispatch.clone());
+    // Without the guard, nothing is protected: no script is read for it, and the guard
+    // refuses every edit if it is asked all the same.
+    rc.protection = guarded;
     let runtime = HookRuntime::new(rc);
     let formats = &config.formats;
     let posture = CommandExecutionPosture::AutoApproves;
     runtime.registry().change(|reg: &mut HookRegistry| {
         reg.batch(|reg| {
-            // Without the guard, nothing is protected: no script is read for it, and the
-            // guard refuses every edit if it is asked all the same.
-            reg.set_protection(guarded);
             reg.set_user_paths(UserPaths {
                 home: config.home_dir.clone().and_then(|h| AbsPathBuf::new(h).ok()),
                 config_dir: config.config_dir.clone().and_then(|d| AbsPathBuf::new(d).ok()),

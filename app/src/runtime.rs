@@ -79,6 +79,12 @@ pub struct RuntimeConfig {
     /// the managed files are read and decided exactly as a watcher reads them
     /// ([`HookConfigWatcher::loader`]), but no platform watcher and no thread are started.
     pub watch: bool,
+    /// Whether the registry computes what the hooks run and read, which the guard protects
+    /// (`HookRegistry::set_protection`; on by default). A process that never asks the guard
+    /// and shows no source's diagnostics turns it off (a bridge event that edits no file, a
+    /// one-shot `hooks fire`): then no script, folder or expected file is read for it, and a
+    /// guard asked all the same refuses every path.
+    pub protection: bool,
     /// Whether a hook's `allow` may relax the host's own decision.
     pub relax: RelaxPolicy,
     /// The user's config directory (Chrys's `${chrys_home}`), login shell and the agent's
@@ -149,6 +155,7 @@ impl RuntimeConfig {
             dispatch,
             debounce_window: hooks_watcher::DEFAULT_DEBOUNCE_WINDOW,
             watch: true,
+            protection: true,
             relax: RelaxPolicy::Never,
             config_dir: None,
             user_shell: None,
@@ -289,20 +296,23 @@ impl HookRuntime {
             // format's expected file paths again for the protected set.
             rt.registry.change(|reg| {
                 reg.batch(|reg| {
+                    reg.set_protection(rt.config.protection);
                     reg.set_user_paths(user_paths);
-                    let mut expected = hooks_sources::expected_files(
-                        &rt.config.formats,
-                        rt.config.user_dirs.as_ref(),
-                        rt.config.managed_dirs.as_ref(),
-                    );
-                    crate::trust::protect_engine_folders(
-                        &mut expected,
-                        rt.config.trust_store.as_deref(),
-                        rt.config.dispatch.runtime_dir.as_deref(),
-                        rt.config.home_dir.as_deref(),
-                        &rt.config.shell_startup,
-                    );
-                    reg.set_expected_files(expected);
+                    if rt.config.protection {
+                        let mut expected = hooks_sources::expected_files(
+                            &rt.config.formats,
+                            rt.config.user_dirs.as_ref(),
+                            rt.config.managed_dirs.as_ref(),
+                        );
+                        crate::trust::protect_engine_folders(
+                            &mut expected,
+                            rt.config.trust_store.as_deref(),
+                            rt.config.dispatch.runtime_dir.as_deref(),
+                            rt.config.home_dir.as_deref(),
+                            &rt.config.shell_startup,
+                        );
+                        reg.set_expected_files(expected);
+                    }
                     // The user's opt-in to project hooks (Chrys's `project.hooks_enabled`): a
                     // project file that requires it is held back without it, on every surface.
                     reg.set_user_opt_in(rt.config.user_enables_project_hooks);

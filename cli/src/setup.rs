@@ -72,9 +72,17 @@ pub enum Watch {
 /// `--posture` read through one window (none for `unknown`, as for a process without a
 /// window).
 pub fn build(args: &RuntimeArgs, watch: Watch) -> Result<Built> {
+    build_with(args, watch, true)
+}
+
+/// [`build`], the hooks' protection for the guard computed or not
+/// ([`RuntimeConfig::protection`]: off for a command that never asks the guard and shows no
+/// source's diagnostics).
+pub fn build_with(args: &RuntimeArgs, watch: Watch, protection: bool) -> Result<Built> {
     let wait_for_watch = watch == Watch::WatchedAndWait;
     let mut config = RuntimeConfig::new(surface(args.surface));
     config.watch = watch != Watch::Once;
+    config.protection = protection;
     let formats = config.formats.clone();
     let env = EnvVars::from_process_with(&formats);
     let process_cwd = std::env::current_dir().context("cannot read the current directory")?;
@@ -216,3 +224,6 @@ pub fn idle_tokio_runtime() -> Result<tokio::runtime::Runtime> {
         .build()
         .context("cannot start the async runtime")
 }
+
+#[cfg(test)]
+mod tests;

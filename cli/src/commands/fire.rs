@@ -128,7 +128,9 @@ pub fn run(a: &FireArgs, colour: bool) -> Result<u8> {
         (None, Some(event)) => read_envelope(parse_event(event)?, a.payload.as_deref())?,
         (None, None) => bail!("name the event, or give the agent's own input with --from"),
     };
-    let mut built = setup::build(&a.runtime, setup::Watch::Once)?;
+    // A fire asks no guard, and only a dry run shows the sources' diagnostics (among them
+    // what the protection found it could not analyse): the rest computes no protection.
+    let mut built = setup::build_with(&a.runtime, setup::Watch::Once, a.dry_run)?;
     setup::warn_new_advisories(&mut built.runtime);
     let cwd = a
         .cwd
