@@ -144,7 +144,8 @@ pub struct ShellStartupDirs {
     /// absolute ones only, each once.
     pub modules: Vec<PathBuf>,
     /// The git configuration files the environment names (`$GIT_CONFIG_GLOBAL`,
-    /// `$GIT_CONFIG_SYSTEM`, `$XDG_CONFIG_HOME/git/config`), absolute ones only: protected
+    /// `$GIT_CONFIG_SYSTEM`, `$XDG_CONFIG_HOME/git/config`, the `config` of `$GIT_DIR` and
+    /// `$GIT_COMMON_DIR`), absolute ones only: protected
     /// with what they include and the hooks folder they name ([`protect_engine_folders`],
     /// findings F56, F57).
     pub git_configs: Vec<PathBuf>,
@@ -266,14 +267,24 @@ pub fn protect_engine_folders(
     }
 }
 
-/// The git configuration files `$GIT_CONFIG_GLOBAL` and `$GIT_CONFIG_SYSTEM` name (absolute
-/// values only).
+/// The git configuration files `$GIT_CONFIG_GLOBAL` and `$GIT_CONFIG_SYSTEM` name, and the
+/// `config` of the repositories `$GIT_DIR` and `$GIT_COMMON_DIR` name (absolute values only).
 fn git_configs(env: &EnvVars) -> Vec<PathBuf> {
-    (env.hook_loaders.iter())
-        .filter(|(name, _)| matches!(name.as_str(), "GIT_CONFIG_GLOBAL" | "GIT_CONFIG_SYSTEM"))
-        .map(|(_, value)| PathBuf::from(value.to_string_lossy().trim()))
-        .filter(|p| p.is_absolute())
-        .collect()
+    let mut found = Vec::new();
+    for (name, value) in &env.hook_loaders {
+        let value = PathBuf::from(value.to_string_lossy().trim());
+        if !value.is_absolute() {
+            continue;
+        }
+        match name.as_str() {
+            "GIT_CONFIG_GLOBAL" | "GIT_CONFIG_SYSTEM" => found.push(value),
+            "GIT_DIR" | "GIT_COMMON_DIR" => {
+                found.extend([value.join("config"), value.join("config.worktree")]);
+            }
+            _ => {}
+        }
+    }
+    found
 }
 
 /// The folders of `$PATH` in `shell` as the registry looks programs up in them: where a

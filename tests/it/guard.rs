@@ -1402,7 +1402,7 @@ fn the_configuration_of_the_installation_of_a_program_a_gate_runs_is_protected()
 /// file before every bash hook's command, `NODE_OPTIONS`' `--require` before every Node
 /// hook; and the variables that move the start-up files of the programs gates use
 /// (`GIT_CONFIG_GLOBAL`, `$XDG_CONFIG_HOME`'s `git/config`, finding F50) with what they
-/// include (F56). Out of the agent's
+/// include (F56), and the repository `GIT_DIR` names (F59). Out of the agent's
 /// reach, existing or not, with or without any hook; a module folder that holds the home or
 /// the project is not protected whole, and relative entries name nothing.
 #[test]
@@ -1427,6 +1427,8 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         ("PERL5OPT", &perl5opt),
         ("GEM_HOME", &at("gems")),
         ("GIT_CONFIG_GLOBAL", &at("gitconfig")),
+        // A bare dotfiles repository every git command uses (F59).
+        ("GIT_DIR", &at("dotfiles")),
         // The environments `poetry run` and `uv run` run hooks in, and Poetry's folder of them.
         ("VIRTUAL_ENV", &at("venv")),
         ("UV_PROJECT_ENVIRONMENT", &at("uvenv")),
@@ -1453,6 +1455,9 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         at("inc/global.inc"),
         home.path().join("xdg.inc").to_str().expect("utf-8").to_owned(),
         at("githooks/pre-commit"),
+        at("dotfiles/config"),
+        at("dotfiles/hooks/post-index-change"),
+        at("dotfiles.inc"),
         at("ub/share/notes.txt"),
         at("venv/share/notes.txt"),
         at("node/other.js"),
@@ -1468,6 +1473,7 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
     // `$XDG_CONFIG_HOME` (the run's state folder here) moves git's and uv's configuration.
     let xdg = t.path().join("xdg");
     let hooks_path = at("githooks");
+    t.write("dotfiles/config", "[include]\n\tpath = ../dotfiles.inc\n");
     t.write(
         "gitconfig",
         &format!("[include]\n\tpath = inc/global.inc\n[core]\n\thooksPath = {hooks_path}\n"),
@@ -1475,7 +1481,7 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
     t.write("xdg/git/config", "[includeIf \"gitdir:/\"]\n\tpath = ~/xdg.inc\n");
     let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
     let lines = json_lines(&o.stdout);
-    let mut refused = vec![false; 19];
+    let mut refused = vec![false; 22];
     refused.extend([true; 5]);
     assert_eq!(allowed(&lines), refused, "{lines:#?}");
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");

@@ -285,6 +285,22 @@ fn the_variables_that_move_programs_start_up_files_name_them() {
         assert!(loaded.contains(&PathBuf::from(file)), "{file}: {loaded:?}");
     }
     assert!(!loaded.iter().any(|p| p.ends_with("wgetrc")), "{loaded:?}");
+    // The repository `GIT_DIR` names is protected whole, and its configuration is read for
+    // what it includes with the others' (F56, F59); a relative one names nothing.
+    let git = EnvVars::from_pairs(
+        [
+            ("GIT_DIR", "/r/dotfiles"),
+            ("GIT_COMMON_DIR", "relative/.git"),
+            ("XDG_CONFIG_HOME", "/x"),
+        ]
+        .map(|(n, v)| (n, std::ffi::OsStr::new(v))),
+    );
+    let dirs = ShellStartupDirs::from_env(&git);
+    assert_eq!(dirs.modules, [PathBuf::from("/r/dotfiles")]);
+    assert_eq!(
+        dirs.git_configs,
+        ["/r/dotfiles/config", "/r/dotfiles/config.worktree", "/x/git/config"].map(PathBuf::from)
+    );
     // The environments runners run hooks in, and the folders that hold them.
     let runners = EnvVars::from_pairs(
         [

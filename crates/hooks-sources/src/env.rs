@@ -141,7 +141,7 @@ impl EnvVars {
     /// `NPM_CONFIG_USERCONFIG`): the guard protects those files and folders (findings F48,
     /// F50, `specs/guard.md`). Read into [`EnvVars::hook_loaders`], in this order, after the
     /// rest of [`EnvVars::TABLE`].
-    pub const HOOK_LOADERS: [&'static str; 41] = [
+    pub const HOOK_LOADERS: [&'static str; 43] = [
         "BASH_ENV",
         "ENV",
         "NODE_OPTIONS",
@@ -183,10 +183,12 @@ impl EnvVars {
         "CARGO_HOME",
         "CARGO_TARGET_DIR",
         "WORKON_HOME",
+        "GIT_DIR",
+        "GIT_COMMON_DIR",
     ];
 
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 58] = [
+    pub const TABLE: [EnvVarSpec; 60] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -418,6 +420,14 @@ impl EnvVars {
         EnvVarSpec {
             name: "WORKON_HOME",
             purpose: "the folder of Pipenv's (and virtualenvwrapper's) environments, in place of `~/.local/share/virtualenvs`: protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "GIT_DIR",
+            purpose: "the repository every git command a hook runs uses in place of the one it would find: protected whole by the guard, with what its `config` includes",
+        },
+        EnvVarSpec {
+            name: "GIT_COMMON_DIR",
+            purpose: "the repository folder a worktree's git takes its configuration and hooks from: protected whole by the guard, with what its `config` includes",
         },
     ];
 
