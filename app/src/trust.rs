@@ -258,10 +258,11 @@ pub fn protect_engine_folders(
     // What the git configuration the environment names includes (F56; the files themselves
     // are among `loaded`), and the hooks folder it sends git to (F57).
     for config in &shell.git_configs {
-        for included in hooks_registry::git_config_includes(config, home) {
+        let read = hooks_registry::read_git_configuration(config, home);
+        for included in read.included() {
             expected.fixed.push((HOOK_ENVIRONMENT, included));
         }
-        for folder in hooks_registry::git_hooks_folders(config, home) {
+        for folder in read.hooks_folders() {
             expected.folders.push((HOOK_ENVIRONMENT, folder));
         }
     }

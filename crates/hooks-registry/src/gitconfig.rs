@@ -3,12 +3,12 @@
 //! (finding F56).
 //!
 //! It also reads where a configuration sends git for the repository's hooks
-//! (`core.hooksPath`, finding F57), [`hooks_paths`].
+//! (`core.hooksPath`, finding F57), in the same walk: [`read_git_configuration`].
 //!
 //! [`include_paths`] reads the text the way git's configuration parser does (sections and
 //! keys case-insensitive, quoted values, backslash escapes and continued lines, `#` and `;`
-//! comments, a key on its section's line); [`included_files`] follows the includes from a
-//! file, as git does, to a depth of ten.
+//! comments, a key on its section's line); [`read_git_configuration`] follows the includes
+//! from a file, as git does, to a depth of ten.
 
 use std::path::{Path, PathBuf};
 
@@ -257,67 +257,46 @@ fn resolve(value: &str, config: &Path, home: Option<&Path>) -> Option<PathBuf> {
     config.parent().map(|folder| folder.join(path))
 }
 
-/// The files git reads when it reads the configuration file `config`, besides it: those its
-/// includes name ([`include_paths`]), and theirs, to git's depth of ten, at most
-/// [`MAX_FILES`], each once, whether or not they exist (an include of a file missing now is
-/// read once it is made). Files that cannot be read include nothing.
-pub(crate) fn included_files(config: &Path, home: Option<&Path>) -> Vec<PathBuf> {
-    let named = |text: &str, file: &Path| -> Vec<PathBuf> {
-        include_paths(text)
-            .iter()
-            // As written (`.git/../x`): the system resolves it as git's `open` does.
-            .filter_map(|value| resolve(value, file, home).filter(|p| p.is_absolute()))
-            .collect()
-    };
-    crate::includes::follow(config, MAX_DEPTH, MAX_FILES, FILE_CAP, named, |p| Some(p.as_path()))
+/// What git reads with a configuration file besides it, gathered in one walk of its includes
+/// ([`read_git_configuration`]): each file is read once, for the files it includes and for
+/// where it sends git for the hooks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GitConfiguration {
+    /// The files its includes name, and theirs, as written (`.git/../x`).
+    included: Vec<PathBuf>,
+    /// Its `core.hooksPath` values and those of the files it includes, `~/` under the home:
+    /// absolute, or relative to the folder the hooks run in (a repository's top folder).
+    hooks_paths: Vec<PathBuf>,
 }
 
-/// The files git reads when it reads the configuration file `config` (absolute), besides it:
-/// what its `[include]` and `[includeIf "…"]` sections name, whatever the condition, and what
-/// those include, to git's depth of ten (finding F56). `~/` is under `home`; a relative path
-/// is from the including file's folder, given as written with `.` and `..` taken lexically,
-/// and also where the system takes it when the folder is reached through a link (`.git` a
-/// link: `.git/../x` is beside the link's target). Files missing now are named too (git reads
-/// them once they are made); unreadable ones include nothing; at most 256 KiB of each is read.
+/// What git reads when it reads the configuration file `config` (absolute), besides it, in one
+/// walk: what its `[include]` and `[includeIf "…"]` sections name, whatever the condition, and
+/// what those include, to git's depth of ten, at most 64 files, each once, whether
+/// or not they exist (an include of a file missing now is read once it is made; finding F56);
+/// and every `core.hooksPath` they set (finding F57; git takes the last one read across the
+/// system's, the user's and the repository's files). `~/` is under `home`; a relative include
+/// is from the including file's folder. Unreadable files include nothing; at most 256 KiB of
+/// each is read.
 ///
 /// ```
 /// let dir = tempfile::tempdir()?;
 /// let config = dir.path().join(".git/config");
 /// std::fs::create_dir_all(config.parent().unwrap())?;
 /// std::fs::write(&config, "[include]\n\tpath = ../.gitconfig\n[includeIf \"gitdir:~/w/\"]\n\tpath = ~/w.inc\n")?;
+/// std::fs::write(dir.path().join(".gitconfig"), "[core]\n\thooksPath = ~/.husky/_\n")?;
 /// let home = std::path::Path::new("/home/u");
-/// let found = hooks_registry::git_config_includes(&config, Some(home));
-/// assert!(found.contains(&dir.path().join(".gitconfig")));
-/// assert!(found.contains(&home.join("w.inc")));
+/// let read = hooks_registry::read_git_configuration(&config, Some(home));
+/// let included = read.included();
+/// assert!(included.contains(&dir.path().join(".gitconfig")));
+/// assert!(included.contains(&home.join("w.inc")));
+/// assert_eq!(read.hooks_folders(), [home.join(".husky")]);
 /// # Ok::<(), std::io::Error>(())
 /// ```
-pub fn git_config_includes(config: &Path, home: Option<&Path>) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = Vec::new();
-    for included in included_files(config, home) {
-        let physical = (included.parent().and_then(|p| crate::canonicalize(p).ok()))
-            .zip(included.file_name())
-            .map(|(folder, name)| folder.as_path().join(name));
-        let lexical = crate::paths::normalize_absolute(&included).map(|p| p.into_path_buf());
-        for path in lexical.into_iter().chain(physical) {
-            if !out.contains(&path) {
-                out.push(path);
-            }
-        }
-    }
-    out
-}
-
-/// Where git looks for a repository's hooks, as the git configuration file `config` and what
-/// it includes ([`included_files`]) set it (`core.hooksPath`, finding F57), every value
-/// (git takes the last one read across the system's, the user's and the repository's files):
-/// the folders named absolutely or from the home (`~/`), then those named relative to the
-/// folder the hooks run in (a repository's top folder), as written.
-pub(crate) fn hooks_paths(config: &Path, home: Option<&Path>) -> (Vec<PathBuf>, Vec<PathBuf>) {
-    let (mut absolute, mut relative) = (Vec::new(), Vec::new());
-    let files = std::iter::once(config.to_path_buf()).chain(included_files(config, home));
-    for file in files {
-        let Some(text) = crate::installations::read_capped(&file, FILE_CAP) else { continue };
-        for value in read_values(&text).hooks_paths {
+pub fn read_git_configuration(config: &Path, home: Option<&Path>) -> GitConfiguration {
+    let mut hooks_paths: Vec<PathBuf> = Vec::new();
+    let named = |text: &str, file: &Path| -> Vec<PathBuf> {
+        let values = read_values(text);
+        for value in values.hooks_paths {
             let folder = match value.strip_prefix('~') {
                 Some(rest) => match (rest.strip_prefix('/'), home) {
                     (Some(rest), Some(home)) => home.join(rest),
@@ -325,13 +304,56 @@ pub(crate) fn hooks_paths(config: &Path, home: Option<&Path>) -> (Vec<PathBuf>, 
                 },
                 None => PathBuf::from(value),
             };
-            let list = if folder.is_absolute() { &mut absolute } else { &mut relative };
-            if !list.contains(&folder) {
-                list.push(folder);
+            if !hooks_paths.contains(&folder) {
+                hooks_paths.push(folder);
             }
         }
+        values
+            .includes
+            .iter()
+            // As written (`.git/../x`): the system resolves it as git's `open` does.
+            .filter_map(|value| resolve(value, file, home).filter(|p| p.is_absolute()))
+            .collect()
+    };
+    let included = crate::includes::follow(config, MAX_DEPTH, MAX_FILES, FILE_CAP, named, |p| {
+        Some(p.as_path())
+    });
+    GitConfiguration { included, hooks_paths }
+}
+
+impl GitConfiguration {
+    /// The files it includes, each as written with `.` and `..` taken lexically, and also
+    /// where the system takes it when its folder is reached through a link (`.git` a link:
+    /// `.git/../x` is beside the link's target).
+    pub fn included(&self) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = Vec::new();
+        for included in &self.included {
+            let physical = (included.parent().and_then(|p| crate::canonicalize(p).ok()))
+                .zip(included.file_name())
+                .map(|(folder, name)| folder.as_path().join(name));
+            let lexical = crate::paths::normalize_absolute(included).map(|p| p.into_path_buf());
+            for path in lexical.into_iter().chain(physical) {
+                if !out.contains(&path) {
+                    out.push(path);
+                }
+            }
+        }
+        out
     }
-    (absolute, relative)
+
+    /// The hooks folders it names absolutely or from the home, then those it names relative
+    /// to the folder the hooks run in, as written.
+    pub(crate) fn hooks_paths(&self) -> (Vec<PathBuf>, Vec<PathBuf>) {
+        self.hooks_paths.iter().cloned().partition(|f| f.is_absolute())
+    }
+
+    /// The folders it sends git to for a repository's hooks when it names them absolutely or
+    /// from the home, each as a folder to protect whole (husky's `.husky/_` as `.husky`,
+    /// the folder above); a relative one names a folder of each repository and is left
+    /// out.
+    pub fn hooks_folders(&self) -> Vec<PathBuf> {
+        self.hooks_paths().0.iter().map(|f| hooks_folder_whole(f).0).collect()
+    }
 }
 
 /// The folder to protect whole for a hooks folder git is sent to: the folder itself, or for
@@ -342,24 +364,6 @@ pub(crate) fn hooks_folder_whole(folder: &Path) -> (PathBuf, bool) {
         Some(above) => (above.to_path_buf(), true),
         None => (folder.to_path_buf(), false),
     }
-}
-
-/// The folders the git configuration file `config` (absolute) and what it includes send git
-/// to for a repository's hooks when they name them absolutely or from the home
-/// (`core.hooksPath`, finding F57), each as a folder to protect whole (husky's `.husky/_`
-/// as `.husky`); a relative one names a folder of each repository and is left out.
-///
-/// ```
-/// let dir = tempfile::tempdir()?;
-/// let config = dir.path().join("gitconfig");
-/// std::fs::write(&config, "[core]\n\thooksPath = ~/.husky/_\n")?;
-/// let home = std::path::Path::new("/home/u");
-/// let folders = hooks_registry::git_hooks_folders(&config, Some(home));
-/// assert_eq!(folders, [home.join(".husky")]);
-/// # Ok::<(), std::io::Error>(())
-/// ```
-pub fn git_hooks_folders(config: &Path, home: Option<&Path>) -> Vec<PathBuf> {
-    hooks_paths(config, home).0.iter().map(|f| hooks_folder_whole(f).0).collect()
 }
 
 #[cfg(test)]

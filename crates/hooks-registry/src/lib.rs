@@ -45,7 +45,7 @@ mod trace;
 
 pub use crate::{
     error::RegistryError,
-    gitconfig::{git_config_includes, git_hooks_folders},
+    gitconfig::{GitConfiguration, read_git_configuration},
     handle::{RegistryEvent, RegistryHandle, RegistryReader},
     imports::{Language as ImportLanguage, local_imports},
     paths::{canonicalize, canonicalize_lenient, normalize_lexically, open_nonblocking},

@@ -1421,7 +1421,7 @@ fn is_git_config(path: &Path) -> bool {
 /// (finding F56): git reads an included file as part of the file that includes it, so a
 /// `core.fsmonitor` line in the `../.gitconfig` a repository's `.git/config` includes runs a
 /// program during a gate's `git status` as one in `.git/config` would. Followed as git
-/// follows them ([`crate::git_config_includes`]; `~/` under `home`), whatever an
+/// follows them ([`crate::read_git_configuration`]; `~/` under `home`), whatever an
 /// `[includeIf]`'s condition, and whether or not the file exists yet. And the folder these
 /// files send git to for the repository's hooks (`core.hooksPath`, finding F57), whole:
 /// absolute, from the home, or relative to each repository's top folder these files belong
@@ -1442,12 +1442,13 @@ fn protect_git_configuration(
     let tops: Vec<PathBuf> = configs.iter().filter_map(|c| repository_top(c.as_path())).collect();
     let mut hooks_folders: Vec<PathBuf> = Vec::new();
     for config in &configs {
-        for included in crate::gitconfig::git_config_includes(config.as_path(), home) {
+        let read = crate::gitconfig::read_git_configuration(config.as_path(), home);
+        for included in read.included() {
             if let Ok(included) = AbsPathBuf::new(included) {
                 out.paths.extend(locations_with(resolver, &included));
             }
         }
-        let (absolute, relative) = crate::gitconfig::hooks_paths(config.as_path(), home);
+        let (absolute, relative) = read.hooks_paths();
         hooks_folders.extend(absolute);
         for folder in relative {
             hooks_folders.extend(tops.iter().map(|top| top.join(&folder)));

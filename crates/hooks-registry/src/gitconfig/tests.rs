@@ -4,7 +4,12 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 
-use super::{include_paths, included_files, resolve};
+use super::{include_paths, read_git_configuration, resolve};
+
+/// The files `config` includes, as written.
+fn included_files(config: &Path, home: Option<&Path>) -> Vec<PathBuf> {
+    read_git_configuration(config, home).included
+}
 
 /// Texts and the include paths git reads from them (checked against git 2.47's
 /// `git config --file <f> --no-includes --get-regexp`, and against the git on `PATH` by
@@ -187,11 +192,12 @@ fn hooks_paths_are_read_from_core_sections_and_what_they_include() {
          [other]\n\thooksPath = /no2\n[core]\n\thooksPath = /abs/hooks\n\thooksPath = ~other/no\n",
     )
     .expect("write");
-    let (absolute, relative) = super::hooks_paths(&git.join("config"), Some(Path::new("/h")));
+    let (absolute, relative) =
+        read_git_configuration(&git.join("config"), Some(Path::new("/h"))).hooks_paths();
     assert_eq!(absolute, [PathBuf::from("/h/hooks"), PathBuf::from("/abs/hooks")]);
     assert_eq!(relative, [PathBuf::from(".husky/_")]);
     // Without a home, `~/` names nothing.
-    let (absolute, _) = super::hooks_paths(&git.join("config"), None);
+    let (absolute, _) = read_git_configuration(&git.join("config"), None).hooks_paths();
     assert_eq!(absolute, [PathBuf::from("/abs/hooks")]);
     assert_eq!(super::read_values("[core]\n\thooksPath\n").hooks_paths, Vec::<String>::new());
 }
