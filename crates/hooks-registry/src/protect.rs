@@ -904,10 +904,7 @@ fn protect_definition_roles(
             continue;
         };
         for loc in &locs {
-            protect_at(&mut out, loc, &named.path, named.role, resolver);
-            if matches!(named.base, PathBase::RunDir | PathBase::Var(_)) {
-                protect_above(&mut out, loc, &named.path, named.role, resolver);
-            }
+            protect_named(&mut out, loc, named, resolver);
             if named.role == PathRole::Program
                 && (named.path.file_name().and_then(|n| n.to_str()))
                     .is_some_and(installation_matters)
@@ -1103,10 +1100,7 @@ fn protect_sourced(
         for named in &named {
             let Some(locs) = locs_of(named, launch, placed, None) else { continue };
             for loc in &locs {
-                protect_at(out, loc, &named.path, named.role, resolver);
-                if matches!(named.base, PathBase::RunDir | PathBase::Var(_)) {
-                    protect_above(out, loc, &named.path, named.role, resolver);
-                }
+                protect_named(out, loc, named, resolver);
                 if named.role == PathRole::Sourced
                     && let Loc::Dir(base) = loc
                     && let Ok(full) = base.join(&named.path)
@@ -1316,6 +1310,21 @@ const FOUND_UPWARD: &[&str] = &[
     "rust-toolchain.toml",
     "rust-toolchain",
 ];
+
+/// Protects what `named` names from `loc` ([`protect_at`]) and, for a path named where the
+/// hook runs (its run directory, or a folder a variable of its format names), what its program
+/// would find in the folders above instead ([`protect_above`]).
+fn protect_named(
+    out: &mut DefinitionProtection,
+    loc: &Loc,
+    named: &NamedPath,
+    resolver: &mut Resolver,
+) {
+    protect_at(out, loc, &named.path, named.role, resolver);
+    if matches!(named.base, PathBase::RunDir | PathBase::Var(_)) {
+        protect_above(out, loc, &named.path, named.role, resolver);
+    }
+}
 
 /// Protects, in every folder above the one where `rel` is named from `loc`, what its program
 /// would find there instead ([`FOUND_UPWARD`]): a project hook's `git diff` run at a
