@@ -1340,6 +1340,37 @@ fn the_ssh_configuration_is_protected_for_a_hook_that_runs_ssh() {
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// A hook's shell script that runs git or ssh protects what they read at every start as the
+/// hook's own line would (findings F57, F58): the repository's hooks, ssh's configuration,
+/// the user's and the system's; the project's other files are not.
+#[test]
+fn what_git_and_ssh_read_is_protected_for_a_script_that_runs_them() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    project.write(".git/HEAD", "ref: refs/heads/main\n");
+    project.write(
+        ".claude/hooks/fresh.sh",
+        "#!/bin/sh\ngit fetch -q origin\ngit status -sb | grep -q behind && exit 2\nexit 0\n",
+    );
+    project.write(
+        ".claude/settings.json",
+        &claude_settings(&[r#"sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/fresh.sh"#]),
+    );
+    let p = |rel: &str| project.path().join(rel).to_str().expect("utf-8").to_owned();
+    let h = |rel: &str| home.path().join(rel).to_str().expect("utf-8").to_owned();
+    let paths = [
+        p(".git/config"),
+        p(".git/hooks/post-index-change"),
+        h(".ssh/config"),
+        "/etc/ssh/ssh_config".to_owned(),
+        "/etc/ssh/ssh_config.d/50-agent.conf".to_owned(),
+        p("src/main.rs"),
+        h(".ssh/known_hosts"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(project.path(), home.path(), &paths, 5);
+}
+
 /// The programs gates are made of read their installation's configuration at every start
 /// (finding F52): `<prefix>/etc/gitconfig` (`core.fsmonitor` ran a program during `git status`
 /// with git 2 built into `/usr/local` here), npm's global `<prefix>/etc/npmrc`

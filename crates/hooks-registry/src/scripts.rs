@@ -234,7 +234,8 @@ pub fn home_cache_folders() -> Vec<&'static str> {
 }
 
 /// The tables' lists of configuration files under the home: the programs' start-up files
-/// ([`PROGRAM_CONFIGS`]), the runners' and the interpreters' `home_configs`.
+/// ([`PROGRAM_CONFIGS`]), the runners' and the interpreters' `home_configs` (for
+/// `$XDG_CONFIG_HOME`'s move of those under `.config/`; ssh's is not there).
 fn home_config_lists() -> impl Iterator<Item = &'static [&'static str]> {
     PROGRAM_CONFIGS
         .iter()
@@ -244,19 +245,27 @@ fn home_config_lists() -> impl Iterator<Item = &'static [&'static str]> {
 }
 
 /// Whether `p` is a file or folder a program reads at every start, as the tables of this
-/// module list them: the user's Python site ([`PYTHON_USER_SITE`]), a program's, a runner's
-/// or an interpreter's configuration and a runner's environments under the home, and a
-/// program's configuration where it runs ([`PROGRAM_CONFIGS`]).
+/// module list them: the user's Python site ([`PYTHON_USER_SITE`]), a runner's or an
+/// interpreter's configuration and a runner's environments under the home, and what a
+/// program reads where it runs, under the home and in the system ([`start_up_paths`]).
 fn is_start_up_file(p: &NamedPath) -> bool {
     let path = p.path.as_path();
     let listed = |files: &[&str]| files.iter().any(|f| Path::new(f) == path);
+    let of_programs = |at: StartUp| {
+        (PROGRAM_CONFIGS.iter().map(|(name, ..)| *name))
+            .chain(SSH_PROGRAMS.iter().copied())
+            .flat_map(start_up_paths)
+            .any(|(place, file, _)| place == at && Path::new(file) == path)
+    };
     match p.base {
         PathBase::Home => {
             listed(&PYTHON_USER_SITE)
                 || home_config_lists().any(listed)
                 || RUNNERS.iter().any(|r| listed(r.home_environments))
+                || of_programs(StartUp::Home)
         }
-        PathBase::RunDir => PROGRAM_CONFIGS.iter().any(|(_, here, _)| listed(here)),
+        PathBase::RunDir => of_programs(StartUp::Here),
+        PathBase::Root => of_programs(StartUp::System),
         _ => false,
     }
 }
@@ -615,21 +624,12 @@ impl Walk {
             self.add_text(&text, PathRole::Program, dirs);
         }
         let name = basename(&text);
-        if let Some((_, here, home)) = PROGRAM_CONFIGS.iter().find(|(n, ..)| *n == name) {
-            // Read at every start: protected, not pinned (they change with ordinary use).
-            for config in *here {
-                self.add_text(config, PathRole::Argument, dirs);
+        // Read at every start: protected, not pinned (they change with ordinary use).
+        for (place, path, role) in start_up_paths(name) {
+            match place {
+                StartUp::Home => self.under_home(&[path], role),
+                StartUp::Here | StartUp::System => self.add_text(path, role, dirs),
             }
-            self.under_home(home, PathRole::Argument);
-        }
-        if name == "git" {
-            // The repository's hooks, which git runs from many commands (`git status` runs
-            // `post-index-change`, a commit `pre-commit`; finding F57): protected whole.
-            self.add_text(".git/hooks", PathRole::Modules, dirs);
-        }
-        if SSH_PROGRAMS.contains(&name) {
-            self.add_text(SSH_SYSTEM_CONFIG, PathRole::Argument, dirs);
-            self.add_text(SSH_SYSTEM_CONFIG_FOLDER, PathRole::Modules, dirs);
         }
         if !text.contains('/') && installation_matters(name) {
             // Found on `PATH` when the hook runs: the registry looks it up.
@@ -2160,26 +2160,58 @@ fn python_environment(program: &Path) -> Vec<(PathBuf, PathRole)> {
 /// there turns a gate's `jq -e '.tool_input.command | test("rm -rf")'` into an allow; git
 /// reads the repository's configuration and the user's at every command (`core.fsmonitor`
 /// runs a program during `git status`); curl and wget read their user's options
-/// (`~/.curlrc`'s `url`, `output`, `proxy`); ssh and the programs that run it read the
-/// user's `~/.ssh/config` (finding F58, [`SSH_PROGRAMS`]).
+/// (`~/.curlrc`'s `url`, `output`, `proxy`). ssh's configuration, which git reads too, is
+/// named for [`SSH_PROGRAMS`].
 const PROGRAM_CONFIGS: &[(&str, &[&str], &[&str])] = &[
     ("jq", &[], &[".jq"]),
     ("gojq", &[], &[".jq", ".gojq"]),
-    ("git", &[".git/config"], &[".gitconfig", ".config/git/config", ".ssh/config"]),
+    ("git", &[".git/config"], &[".gitconfig", ".config/git/config"]),
     ("curl", &[], &[".curlrc", ".config/.curlrc"]),
     ("wget", &[], &[".wgetrc"]),
-    ("ssh", &[], &[".ssh/config"]),
-    ("scp", &[], &[".ssh/config"]),
-    ("sftp", &[], &[".ssh/config"]),
-    ("rsync", &[], &[".ssh/config"]),
 ];
 
 /// The programs that run ssh, for a remote at least (git's `ssh://` and `host:path`
-/// remotes, rsync's), and so read its configuration, the user's (`~/.ssh/config`, in
-/// [`PROGRAM_CONFIGS`]) and the system's (finding F58): a `Match exec "…"` line there runs
+/// remotes, rsync's), and so read its configuration, the user's ([`SSH_USER_CONFIG`]) and the
+/// system's (finding F58): a `Match exec "…"` line there runs
 /// its command whenever ssh reads the file (checked with OpenSSH 9.2 here: `ssh -G` and `git
 /// ls-remote` of an ssh remote ran it), a `ProxyCommand` at every connection.
 const SSH_PROGRAMS: &[&str] = &["ssh", "scp", "sftp", "rsync", "git"];
+
+/// The user's ssh configuration, under the home: protected, not pinned.
+const SSH_USER_CONFIG: &str = ".ssh/config";
+
+/// Where a program's start-up path is: in the folder it runs in, under the home, or in the
+/// system (an absolute path).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum StartUp {
+    Here,
+    Home,
+    System,
+}
+
+/// What the program `name` reads at every start, wherever it runs and whatever it is asked,
+/// each with where it is and the role it is protected in (protected, never pinned): its
+/// configuration where it runs and under the home ([`PROGRAM_CONFIGS`], finding F50), git's
+/// repository hooks, which it runs from many commands (`git status` runs
+/// `post-index-change`, a commit `pre-commit`; finding F57), and ssh's configuration for the
+/// programs that run ssh ([`SSH_PROGRAMS`], finding F58). One list for the command analysis of
+/// a hook's line and of its scripts' lines ([`is_start_up_file`]).
+fn start_up_paths(name: &str) -> Vec<(StartUp, &'static str, PathRole)> {
+    let mut found = Vec::new();
+    if let Some((_, here, home)) = PROGRAM_CONFIGS.iter().find(|(n, ..)| *n == name) {
+        found.extend(here.iter().map(|f| (StartUp::Here, *f, PathRole::Argument)));
+        found.extend(home.iter().map(|f| (StartUp::Home, *f, PathRole::Argument)));
+    }
+    if name == "git" {
+        found.push((StartUp::Here, ".git/hooks", PathRole::Modules));
+    }
+    if SSH_PROGRAMS.contains(&name) {
+        found.push((StartUp::Home, SSH_USER_CONFIG, PathRole::Argument));
+        found.push((StartUp::System, SSH_SYSTEM_CONFIG, PathRole::Argument));
+        found.push((StartUp::System, SSH_SYSTEM_CONFIG_FOLDER, PathRole::Modules));
+    }
+    found
+}
 
 /// The system's ssh configuration: its file and the folder Debian's includes.
 pub(crate) const SSH_SYSTEM_CONFIG: &str = "/etc/ssh/ssh_config";
