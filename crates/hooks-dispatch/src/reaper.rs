@@ -74,10 +74,10 @@ use nix::{
 ///   newest process first, then the next 1024 process ids the kernel hands out (so it
 ///   catches up with a process that keeps forking and exiting; their paths are written
 ///   out as one assignment, [`script`], unless they would wrap at `pid_max`), and passes
-///   repeat until two in a row find no live tagged process and no process whose environment
-///   reads empty while `execve` has yet to lay it out (a second `grep` lists the empty ones
-///   in a pass that found none, [`SWEEP_FUNCTIONS`] reads their `stat`), at most 64. A malformed
-///   token skips this step.
+///   repeat until two in a row find no live tagged process and no process caught in `execve`
+///   (the same `grep` reads each process's `stat` just before its environment, and lists
+///   it when it says the environment is still to be laid out, [`MID_EXEC`]), at most 64. A
+///   malformed token skips this step.
 /// - Last, once the tree has no live process, every member left in the cgroup v1 trees' run
 ///   cgroups (the engine's hooks, whatever their group) gets `SIGKILL`, pass after pass until
 ///   none is listed; then one `rmdir`, which the shell becomes (`exec`, no fork), removes the
@@ -101,7 +101,6 @@ tree=$3
 PATH=$4
 runs=$6
 while read -r _; do :; done
-@SWEEP_FUNCTIONS@
 kill_cg() {
   if [ -f "$1/cgroup.kill" ]; then
     echo 1 > "$1/cgroup.kill"
@@ -236,22 +235,32 @@ case $header in
               fi
               ;;
           esac
-          # Newest first (longer ids first, each length in reverse).
+          # Newest first (longer ids first, each length in reverse), each process's `stat`
+          # just before its environment: a process caught in execve reads an empty
+          # environment, and its `stat` read a moment before says so (MID_EXEC).
           files=
           for pattern in '[0-9][0-9][0-9][0-9][0-9][0-9][0-9]' '[0-9][0-9][0-9][0-9][0-9][0-9]' '[0-9][0-9][0-9][0-9][0-9]' '[0-9][0-9][0-9][0-9]' '[0-9][0-9][0-9]' '[0-9][0-9]'; do
             rev=
             for f in /proc/$pattern/environ; do
-              [ -e "$f" ] && rev="$f $rev"
+              [ -e "$f" ] && rev="${f%environ}stat $f $rev"
             done
             files="$files $rev"
           done
           [ -n "${files## }" ] || break
           # -s: no message for the ids ahead that are no process (yet): four writes each,
           # thousands per pass, which the next event's engine paid for on a 2-core machine.
-          grep -s --line-buffered -lzx "AGENT_HOOKS_RUN=$token-[0-9][0-9]*" $files $ahead 2>/dev/null | {
+          grep -s --line-buffered -lzx -e "AGENT_HOOKS_RUN=$token-[0-9][0-9]*" -e '@MID_EXEC@' $files $ahead 2>/dev/null | {
             none=1
             while read -r e; do
               p=${e#/proc/}
+              case $p in
+                */stat)
+                  # Caught in execve: read again by the next pass, which this one does not
+                  # let be quiet.
+                  none=0
+                  continue
+                  ;;
+              esac
               p=${p%/environ}
               case $p in
                 ''|*[!0-9]*) continue ;;
@@ -272,31 +281,7 @@ case $header in
               kill -KILL "$p" 2>/dev/null
             done
             exit $none
-          } && quiet=0 || {
-            # None found. A process whose environment read empty may be a tagged one caught in
-            # execve: the next pass reads it again, and this one is not quiet. Of the ids
-            # ahead, only those handed out since the pass began (a fork of this shell tells
-            # the newest; all of them when there are many, or they wrapped): each id that is
-            # no process costs a failed lookup.
-            : &
-            now=$!
-            wait "$now"
-            born=$ahead
-            case $now$last in
-              *[!0-9]*) ;;
-              *)
-                if [ "$now" -gt "$last" ] && [ "$((now - last))" -le 64 ]; then
-                  born=
-                  i=$last
-                  while [ "$i" -lt "$now" ]; do
-                    i=$((i + 1))
-                    born="$born /proc/$i/environ"
-                  done
-                fi
-                ;;
-            esac
-            unsettled $files $born && quiet=0 || quiet=$((quiet + 1))
-          }
+          } && quiet=0 || quiet=$((quiet + 1))
         done
         ;;
     esac
@@ -362,60 +347,21 @@ pub(crate) fn script() -> &'static str {
     static TEXT: OnceLock<String> = OnceLock::new();
     TEXT.get_or_init(|| {
         let ahead: String = (1..=AHEAD).map(|k| format!(" /proc/$((l + {k}))/environ")).collect();
-        SCRIPT.replacen("@AHEAD@", &ahead, 1).replacen(
-            "@SWEEP_FUNCTIONS@",
-            SWEEP_FUNCTIONS.trim_end(),
-            1,
-        )
+        SCRIPT.replacen("@AHEAD@", &ahead, 1).replacen("@MID_EXEC@", MID_EXEC, 1)
     })
 }
 
-/// The script's functions of the tag sweep. `pending /proc/<pid>/stat`: whether a process whose environment just read
-/// empty may still have one to read, from its stat line as [`environment_pending`] reads it
-/// (alive, not a kernel thread, its environment's bounds, the 50th and 51st fields, not those
-/// of an empty environment: equal and not 0). A line it cannot read says no. Its `set --`
-/// sets the function's own arguments, not the script's.
-///
-/// [`environment_pending`]: crate::sys::environment_pending
-///
-/// And `unsettled /proc/<pid>/environ…`: whether one of those processes (ids above 1, not the
-/// script's) has an environment that reads empty (listed by a second `grep`, made only in a
-/// pass that found no tagged process) and may still be laid out (`pending` on the `stat` beside
-/// it): a tagged process caught in `execve`, its new program's memory in place and its
-/// environment not yet laid out.
-const SWEEP_FUNCTIONS: &str = r#"unsettled() {
-  for e in $(grep -s -Lz '' "$@" 2>/dev/null); do
-    d=${e%/environ}
-    p=${d##*/}
-    case $p in
-      ''|*[!0-9]*) continue ;;
-    esac
-    [ "$p" -gt 1 ] && [ "$p" != "$$" ] || continue
-    pending "$d/stat" && return 0
-  done
-  return 1
-}
-pending() {
-  st=
-  read -r st < "$1" || :
-  case $st in
-    *') '*) ;;
-    *) return 1 ;;
-  esac
-  st=${st##*) }
-  set -- $st
-  [ "$#" -ge 49 ] || return 1
-  case $1 in
-    Z|X|x) return 1 ;;
-  esac
-  case $7 in
-    ''|*[!0-9]*) return 1 ;;
-  esac
-  [ "${#7}" -le 18 ] || return 1
-  [ "$(($7 & 2097152))" = 0 ] || return 1
-  [ "${48}" != "${49}" ] || [ "${48}" = 0 ]
-}
-"#;
+/// The tag sweep's pattern for a `/proc/<pid>/stat` line (read by `grep -zx`, the whole file
+/// one record, its newline matched by the last class) of a process caught in `execve`: the new
+/// program's memory in place and its environment not yet laid out, so its environment reads
+/// empty. Alive (state none of `Z`, `X`), not a kernel thread (whose parent is `kthreadd`, 2,
+/// or none, 0), and the environment's bounds, the 50th and 51st fields, both 0, as the kernel
+/// writes them (52 fields; the command, in parentheses, may hold anything). The script reads
+/// each process's `stat` just before its environment, so a process read empty because it was
+/// in `execve` has its `stat` listed, and the pass is not quiet (the engine's sweep reads the
+/// `stat` after an empty environment instead, `environment_pending`). No single quote: the
+/// script quotes it with them.
+pub(crate) const MID_EXEC: &str = r"[0-9][0-9]* (.*) [RSDTtWPIK] \([13-9]\|[1-9][0-9][0-9]*\)\( [-0-9][0-9]*\)\{45\} 0 0 [-0-9][0-9]*[^0-9]";
 
 /// How many process ids past the newest each pass of the tag sweep reads (the script's
 /// wrap test and its 32 × 32 loop say the same; a test checks they agree).
