@@ -256,7 +256,8 @@ pub fn protect_engine_folders(
         expected.fixed.push((ENGINE_PROGRAM, program.clone()));
     }
     // What the git configuration the environment names includes (F56; the files themselves
-    // are among `loaded`), and the hooks folder it sends git to (F57).
+    // are among `loaded`), the hooks folder it sends git to (F57), and the files the
+    // commands it has git run name from the root or the home (F60).
     for config in &shell.git_configs {
         let read = hooks_registry::read_git_configuration(config, home);
         for included in read.included() {
@@ -264,6 +265,9 @@ pub fn protect_engine_folders(
         }
         for folder in read.hooks_folders() {
             expected.folders.push((HOOK_ENVIRONMENT, folder));
+        }
+        for file in read.command_files(home) {
+            expected.fixed.push((HOOK_ENVIRONMENT, file));
         }
     }
 }

@@ -819,6 +819,26 @@ pub fn git_config(data: &[u8]) {
         let read = hooks_registry::fuzzing::git_include_paths(&written);
         assert_eq!(read, [path.clone()], "{written:?}");
     }
+    // The commands it has git run (F60): each has something to run, and, written back
+    // quoted under a filter's `clean`, reads back as itself.
+    for command in hooks_registry::fuzzing::git_commands(&text) {
+        assert!(!command.trim().is_empty(), "an empty command runs nothing");
+        assert!(command.chars().count() <= text.chars().count(), "{command:?} is too long");
+        let mut quoted = String::new();
+        for c in command.chars() {
+            match c {
+                '\\' => quoted.push_str("\\\\"),
+                '"' => quoted.push_str("\\\""),
+                '\n' => quoted.push_str("\\n"),
+                '\t' => quoted.push_str("\\t"),
+                '\u{8}' => quoted.push_str("\\b"),
+                c => quoted.push(c),
+            }
+        }
+        let written = format!("[filter \"f\"]\n\tclean = \"{quoted}\"\n");
+        let read = hooks_registry::fuzzing::git_commands(&written);
+        assert_eq!(read, [command.clone()], "{written:?}");
+    }
 }
 
 /// The reading of an ssh configuration file's `Include` lines on arbitrary text (lossy

@@ -1301,6 +1301,54 @@ fn the_hooks_git_runs_are_protected_for_a_hook_that_runs_git() {
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// git runs the commands its configuration names (finding F60; checked with git 2.47 here:
+/// `git status` ran `core.fsmonitor`'s program, `git diff --quiet` a filter's `clean`, `git
+/// diff` `diff.external`, each from the repository's top folder, a relative path from there):
+/// for a hook that runs git, what those commands run is out of the agent's reach as a hook's
+/// own line's is (the programs and scripts, from the repository's top or the home, what a
+/// script sources, an option's file), from the repository's configuration and the user's;
+/// the project's other files are not.
+#[test]
+fn what_the_commands_a_git_configuration_names_run_is_protected() {
+    let repo = TestDir::new();
+    let home = TestDir::new();
+    repo.write(".git/HEAD", "ref: refs/heads/main\n");
+    repo.write(
+        ".git/config",
+        "[core]\n\tbare = false\n\tfsmonitor = tools/fsmon.sh\n\
+         [filter \"nb\"]\n\tclean = python3 tools/clean.py %f\n\trequired\n\
+         [diff \"nb\"]\n\ttextconv = tools/tc.sh\n",
+    );
+    repo.write("tools/fsmon.sh", "#!/bin/sh\n. \"$(dirname \"$0\")/common.sh\"\n");
+    home.write(
+        ".gitconfig",
+        "[diff]\n\texternal = ~/bin/ext.sh\n[credential]\n\thelper = \"!sh ~/bin/cred.sh\"\n\
+         [core]\n\tsshCommand = ~/bin/myssh -F ~/.ssh/alt_config\n\tpager = less -R\n",
+    );
+    repo.write(".claude/settings.json", &claude_settings(&["git diff --quiet || exit 2"]));
+    let r = |rel: &str| repo.path().join(rel).to_str().expect("utf-8").to_owned();
+    let h = |rel: &str| home.path().join(rel).to_str().expect("utf-8").to_owned();
+    let paths = [
+        r("tools/fsmon.sh"),
+        r("tools/common.sh"),
+        r("tools/clean.py"),
+        r("tools/tc.sh"),
+        h("bin/ext.sh"),
+        h("bin/cred.sh"),
+        h("bin/myssh"),
+        h(".ssh/alt_config"),
+        r("tools/other.sh"),
+        r("src/main.py"),
+        h("notes.txt"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 8);
+    // No hook runs git: the same files are the project's and the user's.
+    repo.write(".claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
+    let (code, lines) = guard(repo.path(), repo.path(), home.path(), &paths);
+    assert_eq!(code, 0, "{lines:#?}");
+}
+
 /// ssh reads the user's `~/.ssh/config` and the system's at every start, with the files their
 /// `Include` lines name, and runs the command of a `Match exec "…"` line there while it reads
 /// it (finding F58; checked with OpenSSH 9.2 here: `ssh -G` and `git ls-remote` of an ssh
@@ -1489,6 +1537,9 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         at("dotfiles/config"),
         at("dotfiles/hooks/post-index-change"),
         at("dotfiles.inc"),
+        // The programs they have git run (F60).
+        at("fsmon.sh"),
+        home.path().join("bin/cred.sh").to_str().expect("utf-8").to_owned(),
         at("ub/share/notes.txt"),
         at("venv/share/notes.txt"),
         at("node/other.js"),
@@ -1507,12 +1558,16 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
     t.write("dotfiles/config", "[include]\n\tpath = ../dotfiles.inc\n");
     t.write(
         "gitconfig",
-        &format!("[include]\n\tpath = inc/global.inc\n[core]\n\thooksPath = {hooks_path}\n"),
+        &format!(
+            "[include]\n\tpath = inc/global.inc\n[core]\n\thooksPath = {hooks_path}\n\
+             \tfsmonitor = {}\n[credential]\n\thelper = \"!sh ~/bin/cred.sh\"\n",
+            at("fsmon.sh")
+        ),
     );
     t.write("xdg/git/config", "[includeIf \"gitdir:/\"]\n\tpath = ~/xdg.inc\n");
     let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
     let lines = json_lines(&o.stdout);
-    let mut refused = vec![false; 22];
+    let mut refused = vec![false; 24];
     refused.extend([true; 5]);
     assert_eq!(allowed(&lines), refused, "{lines:#?}");
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");

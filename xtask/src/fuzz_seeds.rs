@@ -27,6 +27,8 @@ const GIT_CONFIGS: &[&str] = &[
     "[core]\n\tfsmonitor = x\n[includeIf \"gitdir:~/work/\"]\n\tpath = ~/work.inc\n",
     "[Include] path = \"a \\\"b\\\" \" ; c\n\tPATH = c\\\n.inc # d\n",
     "\u{feff}[include]\r\n\tpath = crlf.inc\r\n[user]\n\tname = u\n",
+    "[filter \"nb\"]\n\tclean = python3 tools/clean.py %f\n[diff]\n\texternal = ~/bin/ext.sh\n",
+    "[alias]\n\tx = \"!sh ~/x.sh\"\n[credential]\n\thelper = store\n[filter.old]\n\tsmudge = s.sh\n",
 ];
 
 /// ssh configuration files for the reading of their `Include` lines.

@@ -8,6 +8,12 @@ pub fn git_include_paths(text: &str) -> Vec<String> {
     crate::gitconfig::include_paths(text)
 }
 
+/// The command lines a git configuration file's text has git run, as the registry reads them
+/// when it protects what those commands run (finding F60).
+pub fn git_commands(text: &str) -> Vec<String> {
+    crate::gitconfig::read_values(text).commands
+}
+
 /// The arguments of an ssh configuration file's `Include` lines, as the registry reads them
 /// when it protects what `~/.ssh/config` includes (finding F58).
 pub fn ssh_include_arguments(text: &str) -> Vec<String> {

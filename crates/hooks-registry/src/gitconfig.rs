@@ -2,8 +2,10 @@
 //! = …`): git reads them as part of it, so a hook running git is answered by them too
 //! (finding F56).
 //!
-//! It also reads where a configuration sends git for the repository's hooks
-//! (`core.hooksPath`, finding F57), in the same walk: [`read_git_configuration`].
+//! It also reads, in the same walk ([`read_git_configuration`]), where a configuration sends
+//! git for the repository's hooks (`core.hooksPath`, finding F57) and the commands it has git
+//! run (`core.fsmonitor`, a filter's `clean`, a diff driver's `textconv`, `diff.external`,
+//! `core.sshCommand`, a credential helper, a `!` alias…, finding F60).
 //!
 //! [`include_paths`] reads the text the way git's configuration parser does (sections and
 //! keys case-insensitive, quoted values, backslash escapes and continued lines, `#` and `;`
@@ -20,6 +22,10 @@ const MAX_FILES: usize = 64;
 
 /// How much of a configuration file is read.
 const FILE_CAP: u64 = 256 * 1024;
+
+/// At most this many of the commands a configuration and what it includes have git run are
+/// kept ([`GitConfiguration::commands`]).
+const MAX_COMMANDS: usize = 256;
 
 /// The `path` values of `text`'s `[include]` sections and of its `[includeIf "<condition>"]`
 /// sections whatever their condition, in order, as git reads them (unquoted, escapes
@@ -38,16 +44,76 @@ pub(crate) struct Values {
     /// The `hooksPath` values of its `[core]` sections: the folder git runs its hooks from
     /// instead of the repository's `hooks/` (finding F57).
     pub hooks_paths: Vec<String>,
+    /// The command lines its keys have git run ([`runs_command`]), each as the shell is
+    /// given it (a `!` alias's or credential helper's without its `!`), in order (finding
+    /// F60).
+    pub commands: Vec<String>,
 }
 
 /// The section a key is in, as far as [`read_values`] cares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Section {
     /// `[include]`, `[includeIf "…"]`.
     Include,
     /// `[core]`.
     Core,
-    Other,
+    /// Any other: its name in lower case up to a `.` (`[filter.x]`, the old spelling of a
+    /// subsection), and whether it has a subsection (quoted or old-style).
+    Other { name: String, sub: bool },
+}
+
+impl Section {
+    /// A section the reader does not care about.
+    fn none() -> Section {
+        Section::Other { name: String::new(), sub: false }
+    }
+}
+
+/// The command line git runs for `key` (lower case) of `section` with the value `value`, when
+/// git runs one: the commands a gate's `git status`, `git diff`, `git fetch` or `git log` may
+/// start (checked with git 2.47 here: `git status` ran `core.fsmonitor`'s program, `git diff
+/// --quiet` a filter's `clean`, `git diff` `diff.external`; each from the repository's top
+/// folder), and the ones other commands run (a commit's `gpg.program`, an alias). A value
+/// git reads as a boolean (`core.fsmonitor = true`, the built-in monitor; a pager turned
+/// off) and a credential helper named without a path (`store`: git's own `git
+/// credential-store`) run nothing of the user's.
+fn runs_command(section: &Section, key: &str, value: &str) -> Option<String> {
+    let boolean = || {
+        ["true", "false", "yes", "no", "on", "off", "1", "0"]
+            .iter()
+            .any(|b| value.eq_ignore_ascii_case(b))
+    };
+    let command = || Some(value.to_owned());
+    match section {
+        Section::Include => None,
+        Section::Core => match key {
+            "fsmonitor" | "pager" if boolean() => None,
+            "fsmonitor" | "sshcommand" | "askpass" | "pager" | "editor" => command(),
+            _ => None,
+        },
+        Section::Other { name, sub } => match (name.as_str(), *sub, key) {
+            ("diff", false, "external")
+            | ("diff", true, "command" | "textconv")
+            | ("filter", true, "clean" | "smudge" | "process")
+            | ("merge", true, "driver")
+            | ("difftool" | "mergetool", true, "cmd" | "path")
+            | ("gpg", _, "program")
+            | ("sequence", false, "editor")
+            | ("interactive", false, "difffilter")
+            | ("remote", true, "uploadpack" | "receivepack")
+            | ("uploadpack", false, "packobjectshook")
+            | ("trailer", true, "command" | "cmd") => command(),
+            ("pager", false, _) if boolean() => None,
+            ("pager", false, _) => command(),
+            ("alias", false, _) => value.strip_prefix('!').map(str::to_owned),
+            ("credential", _, "helper") => match value.strip_prefix('!') {
+                Some(line) => Some(line.to_owned()),
+                // An absolute path runs that program; a bare name, `git credential-<name>`.
+                None => value.starts_with(['/', '~']).then(|| value.to_owned()),
+            },
+            _ => None,
+        },
+    }
 }
 
 /// [`Values`] of `text`.
@@ -55,7 +121,7 @@ pub(crate) fn read_values(text: &str) -> Values {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text).replace("\r\n", "\n");
     let mut reader = Reader { chars: text.chars().collect(), at: 0 };
     let mut found = Values::default();
-    let mut section = Section::Other;
+    let mut section = Section::none();
     while let Some(c) = reader.next() {
         match c {
             c if c.is_whitespace() => {}
@@ -63,7 +129,7 @@ pub(crate) fn read_values(text: &str) -> Values {
             '[' => match reader.section() {
                 Some(s) => section = s,
                 None => {
-                    section = Section::Other;
+                    section = Section::none();
                     reader.skip_line();
                 }
             },
@@ -82,7 +148,11 @@ pub(crate) fn read_values(text: &str) -> Values {
                     {
                         found.hooks_paths.push(value);
                     }
-                    Some(_) => {}
+                    Some(value) => {
+                        let key = key.to_ascii_lowercase();
+                        let command = runs_command(&section, &key, &value);
+                        found.commands.extend(command.filter(|c| !c.trim().is_empty()));
+                    }
                     None => reader.skip_line(),
                 }
             }
@@ -122,9 +192,17 @@ impl Reader {
     }
 
     /// After `[`: reads the header up to its `]`; the section it opens (`[include]`,
-    /// `[includeIf "<condition>"]`, `[core]`, in any case); `None` for a header git refuses.
+    /// `[includeIf "<condition>"]`, `[core]`, in any case, or another); `None` for a header
+    /// git refuses.
     fn section(&mut self) -> Option<Section> {
         let mut name = String::new();
+        let other = |name: &str, quoted: bool| {
+            let name = name.to_ascii_lowercase();
+            match name.split_once('.') {
+                Some((name, _)) => Section::Other { name: name.to_owned(), sub: true },
+                None => Section::Other { name, sub: quoted },
+            }
+        };
         loop {
             match self.next()? {
                 ']' if !name.is_empty() => {
@@ -133,7 +211,7 @@ impl Reader {
                     } else if name.eq_ignore_ascii_case("core") {
                         Section::Core
                     } else {
-                        Section::Other
+                        other(&name, false)
                     });
                 }
                 c if c.is_ascii_whitespace() && !name.is_empty() => {
@@ -168,7 +246,11 @@ impl Reader {
             }
         }
         (self.next()? == ']').then(|| {
-            if name.eq_ignore_ascii_case("includeif") { Section::Include } else { Section::Other }
+            if name.eq_ignore_ascii_case("includeif") {
+                Section::Include
+            } else {
+                other(&name, true)
+            }
         })
     }
 
@@ -267,6 +349,9 @@ pub struct GitConfiguration {
     /// Its `core.hooksPath` values and those of the files it includes, `~/` under the home:
     /// absolute, or relative to the folder the hooks run in (a repository's top folder).
     hooks_paths: Vec<PathBuf>,
+    /// The command lines its keys and those of the files it includes have git run, each
+    /// once, in the order read (finding F60).
+    commands: Vec<String>,
 }
 
 /// What git reads when it reads the configuration file `config` (absolute), besides it, in one
@@ -294,8 +379,14 @@ pub struct GitConfiguration {
 /// ```
 pub fn read_git_configuration(config: &Path, home: Option<&Path>) -> GitConfiguration {
     let mut hooks_paths: Vec<PathBuf> = Vec::new();
+    let mut commands: Vec<String> = Vec::new();
     let named = |text: &str, file: &Path| -> Vec<PathBuf> {
         let values = read_values(text);
+        for command in values.commands {
+            if commands.len() < MAX_COMMANDS && !commands.contains(&command) {
+                commands.push(command);
+            }
+        }
         for value in values.hooks_paths {
             let folder = match value.strip_prefix('~') {
                 Some(rest) => match (rest.strip_prefix('/'), home) {
@@ -318,7 +409,7 @@ pub fn read_git_configuration(config: &Path, home: Option<&Path>) -> GitConfigur
     let included = crate::includes::follow(config, MAX_DEPTH, MAX_FILES, FILE_CAP, named, |p| {
         Some(p.as_path())
     });
-    GitConfiguration { included, hooks_paths }
+    GitConfiguration { included, hooks_paths, commands }
 }
 
 impl GitConfiguration {
@@ -353,6 +444,54 @@ impl GitConfiguration {
     /// out.
     pub fn hooks_folders(&self) -> Vec<PathBuf> {
         self.hooks_paths().0.iter().map(|f| hooks_folder_whole(f).0).collect()
+    }
+
+    /// The command lines it has git run (`core.fsmonitor`, `core.sshCommand`, a filter's
+    /// `clean`, a diff driver's `textconv`, `diff.external`, a `!` alias, a credential
+    /// helper's program…; finding F60), as the shell is given them: git runs each through
+    /// the shell from the repository's top folder, so what each line runs and loads is
+    /// the analysis of a hook's own line ([`crate::analyse`]).
+    pub fn commands(&self) -> &[String] {
+        &self.commands
+    }
+
+    /// The files the lines of [`GitConfiguration::commands`] name absolutely or from the
+    /// home (`~/bin/fsmonitor.sh`, `python3 ~/tools/textconv.py`), as the analysis of a
+    /// hook's own line finds them (the program, the script an interpreter runs, what an
+    /// option loads, an argument), `~` under `home`: what a caller that does not know the
+    /// repository's top folder can protect of them. A path relative to that folder is left
+    /// out.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let config = dir.path().join("gitconfig");
+    /// std::fs::write(&config, "[core]\n\tfsmonitor = ~/bin/watch.sh\n[diff \"nb\"]\n\ttextconv = python3 /opt/tc.py\n")?;
+    /// let home = std::path::Path::new("/home/u");
+    /// let read = hooks_registry::read_git_configuration(&config, Some(home));
+    /// let files = read.command_files(Some(home));
+    /// assert!(files.contains(&home.join("bin/watch.sh")));
+    /// assert!(files.contains(&std::path::PathBuf::from("/opt/tc.py")));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn command_files(&self, home: Option<&Path>) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = Vec::new();
+        for line in &self.commands {
+            let command = hooks_schema::HookCommand::Shell { script: line.clone(), shell: None };
+            for named in crate::scripts::analyse(&command).paths {
+                let path = match named.base {
+                    crate::PathBase::Root => named.path,
+                    crate::PathBase::Home => match home {
+                        Some(home) => home.join(&named.path),
+                        None => continue,
+                    },
+                    _ => continue,
+                };
+                if !out.contains(&path) {
+                    out.push(path);
+                }
+            }
+        }
+        out
     }
 }
 

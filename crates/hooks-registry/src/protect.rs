@@ -945,7 +945,7 @@ fn protect_definition_roles(
     if read_scripts {
         protect_sourced(&mut out, scripts, launch, placed, resolver);
         if keep(PathRole::Argument) {
-            protect_git_configuration(&mut out, placed.home, resolver);
+            protect_git_configuration(&mut out, launch, placed, resolver);
             protect_ssh_includes(&mut out, placed.home, resolver);
         }
     }
@@ -1430,15 +1430,22 @@ fn is_git_config(path: &Path) -> bool {
 /// (finding F56): git reads an included file as part of the file that includes it, so a
 /// `core.fsmonitor` line in the `../.gitconfig` a repository's `.git/config` includes runs a
 /// program during a gate's `git status` as one in `.git/config` would. Followed as git
-/// follows them ([`crate::read_git_configuration`]; `~/` under `home`), whatever an
+/// follows them ([`crate::read_git_configuration`]; `~/` under the home), whatever an
 /// `[includeIf]`'s condition, and whether or not the file exists yet. And the folder these
 /// files send git to for the repository's hooks (`core.hooksPath`, finding F57), whole:
 /// absolute, from the home, or relative to each repository's top folder these files belong
 /// to; husky's (`.husky/_`, whose scripts run the files of the folder above with `sh`, after
-/// the user's `~/.config/husky/init.sh`) with the folder above.
+/// the user's `~/.config/husky/init.sh`) with the folder above. And what the commands these
+/// files have git run name (finding F60: `core.fsmonitor`, a filter's `clean`, a diff
+/// driver's `textconv`, `diff.external`, `core.sshCommand`, a credential helper…), each
+/// analysed as a hook's own line run from each of those repositories' top folders (where
+/// git runs them; a relative path of the user's configuration names a file of every
+/// repository): the programs and scripts, what they source, the installations of the
+/// interpreters they run.
 fn protect_git_configuration(
     out: &mut DefinitionProtection,
-    home: Option<&AbsPathBuf>,
+    launch: &HookLaunch,
+    placed: Placed<'_>,
     resolver: &mut Resolver,
 ) {
     let folders = out.patterns.iter().filter(|(_, rel, _)| rel.as_os_str().is_empty());
@@ -1447,9 +1454,10 @@ fn protect_git_configuration(
         .filter(|p| is_git_config(p.as_path()))
         .cloned()
         .collect();
-    let home = home.map(AbsPathBuf::as_path);
+    let home = placed.home.map(AbsPathBuf::as_path);
     let tops: Vec<PathBuf> = configs.iter().filter_map(|c| repository_top(c.as_path())).collect();
     let mut hooks_folders: Vec<PathBuf> = Vec::new();
+    let mut commands: Vec<String> = Vec::new();
     for config in &configs {
         let read = crate::gitconfig::read_git_configuration(config.as_path(), home);
         for included in read.included() {
@@ -1462,6 +1470,11 @@ fn protect_git_configuration(
         for folder in relative {
             hooks_folders.extend(tops.iter().map(|top| top.join(&folder)));
         }
+        for command in read.commands() {
+            if !commands.contains(command) {
+                commands.push(command.clone());
+            }
+        }
     }
     for folder in hooks_folders {
         let Some(folder) = crate::paths::normalize_absolute(&folder) else { continue };
@@ -1472,6 +1485,51 @@ fn protect_git_configuration(
             protect_at(out, &Loc::Dir(root()), &init, PathRole::Loaded, resolver);
         }
     }
+    let tops: Vec<Loc> =
+        tops.into_iter().filter_map(|t| AbsPathBuf::new(t).ok()).map(Loc::Dir).collect();
+    let mut scripts: Vec<AbsPathBuf> = Vec::new();
+    let mut interpreters: Vec<PathBuf> = Vec::new();
+    for line in commands {
+        let analysis = analyse(&HookCommand::Shell { script: line, shell: None });
+        for named in &analysis.paths {
+            let locs = match &named.base {
+                PathBase::Root if named.path.is_absolute() => vec![Loc::Dir(root())],
+                PathBase::Root => continue,
+                PathBase::Home => match placed.home {
+                    Some(h) => vec![Loc::Dir(h.clone())],
+                    None => vec![any(root(), false)],
+                },
+                PathBase::RunDir if !tops.is_empty() => tops.clone(),
+                PathBase::RunDir | PathBase::Var(_) | PathBase::Unknown => {
+                    vec![any(root(), false)]
+                }
+            };
+            for loc in &locs {
+                protect_named(out, loc, named, resolver);
+                let Loc::Dir(dir) = loc else { continue };
+                let Ok(full) = dir.join(&named.path) else { continue };
+                if matches!(named.role, PathRole::Program | PathRole::Script) {
+                    scripts.push(normalize_abs(&full));
+                }
+                if named.role == PathRole::Program
+                    && (named.path.file_name().and_then(|n| n.to_str()))
+                        .is_some_and(installation_matters)
+                {
+                    interpreters.push(normalize_abs(&full).into_path_buf());
+                }
+            }
+        }
+        interpreters.extend(
+            (analysis.programs_on_path.iter())
+                .filter_map(|name| crate::installations::find_program(name, placed.program_path)),
+        );
+    }
+    interpreters.sort();
+    interpreters.dedup();
+    for interpreter in &interpreters {
+        protect_installation(out, interpreter, placed, resolver);
+    }
+    protect_sourced(out, scripts, launch, placed, resolver);
 }
 
 /// Protects what the ssh configuration files among `out`'s paths include (`Include` lines,

@@ -201,3 +201,153 @@ fn hooks_paths_are_read_from_core_sections_and_what_they_include() {
     assert_eq!(absolute, [PathBuf::from("/abs/hooks")]);
     assert_eq!(super::read_values("[core]\n\thooksPath\n").hooks_paths, Vec::<String>::new());
 }
+
+/// Texts and the command lines git runs from them (F60): the keys of the sections git runs
+/// a command for, in any case, with the old spelling of a subsection; booleans, bare
+/// credential helpers and aliases without `!` run nothing of the user's; the same key in the
+/// wrong kind of section is nothing.
+const COMMAND_CASES: &[(&str, &[&str])] = &[
+    ("[core]\n\tfsmonitor = tools/fsmon.sh\n", &["tools/fsmon.sh"]),
+    ("[core]\n\tfsmonitor = true\n\tfsMonitor = FALSE\n\tpager = off\n", &[]),
+    (
+        "[Core]\n\tsshCommand = ssh -i ~/.ssh/id_work\n\taskPass = ~/bin/ask\n\teditor = vim\n",
+        &["ssh -i ~/.ssh/id_work", "~/bin/ask", "vim"],
+    ),
+    (
+        "[filter \"nb\"]\n\tclean = tools/clean.sh %f\n\tsmudge = cat\n\tprocess = p.sh\n\
+         \trequired = true\n",
+        &["tools/clean.sh %f", "cat", "p.sh"],
+    ),
+    ("[filter.nb]\n\tclean = old.sh\n[filter]\n\tclean = no.sh\n", &["old.sh"]),
+    (
+        "[diff]\n\texternal = ~/bin/ext.sh\n[diff \"nb\"]\n\ttextconv = python3 tc.py\n\
+         \tcommand = cmd.sh\n\texternal = no.sh\n",
+        &["~/bin/ext.sh", "python3 tc.py", "cmd.sh"],
+    ),
+    ("[merge \"ours\"]\n\tdriver = ./merge.sh %O %A %B\n\tname = x\n", &["./merge.sh %O %A %B"]),
+    (
+        "[credential]\n\thelper = store\n\thelper = !~/bin/cred.sh\n\thelper =\n\
+         [credential \"https://h\"]\n\thelper = /opt/cred\n",
+        &["~/bin/cred.sh", "/opt/cred"],
+    ),
+    (
+        "[alias]\n\tst = status\n\tx = \"!sh ~/x.sh\"\n[gpg]\n\tprogram = ~/gpg.sh\n\
+         [gpg \"ssh\"]\n\tprogram = ssh-sign\n",
+        &["sh ~/x.sh", "~/gpg.sh", "ssh-sign"],
+    ),
+    (
+        "[pager]\n\tlog = false\n\tdiff = delta\n[interactive]\n\tdiffFilter = df.sh\n\
+         [sequence]\n\teditor = se.sh\n",
+        &["delta", "df.sh", "se.sh"],
+    ),
+    (
+        "[remote \"o\"]\n\tuploadpack = up.sh\n\turl = x\n[uploadpack]\n\tpackObjectsHook = po.sh\n\
+         [difftool \"d\"]\n\tcmd = dt.sh\n[mergetool \"m\"]\n\tpath = mt\n[trailer \"t\"]\n\tcmd = tr.sh\n",
+        &["up.sh", "po.sh", "dt.sh", "mt", "tr.sh"],
+    ),
+    ("[user]\n\tname = sh x.sh\n[core]\n\tbare = false\n[include]\n\tpath = a\n", &[]),
+];
+
+#[test]
+fn the_commands_git_runs_are_read_from_their_keys() {
+    for (text, want) in COMMAND_CASES {
+        assert_eq!(super::read_values(text).commands, *want, "{text:?}");
+    }
+}
+
+/// The git on `PATH` reads the same keys and values from every case: each (section,
+/// subsection, key, value) it lists, put through the same choice of keys
+/// ([`super::runs_command`]), gives the commands the reader found.
+#[test]
+fn git_reads_the_same_command_keys_and_values() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (i, (text, _)) in COMMAND_CASES.iter().chain(CASES).enumerate() {
+        let file = dir.path().join(format!("c{i}"));
+        std::fs::write(&file, text).expect("write");
+        let Ok(out) = std::process::Command::new("git")
+            .args(["config", "--file"])
+            .arg(&file)
+            .args(["--no-includes", "-z", "--list"])
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", dir.path())
+            .output()
+        else {
+            // No git here: the expected lists above were taken from git 2.47.
+            return;
+        };
+        assert!(out.status.success(), "{text:?}: {out:?}");
+        let mut from_git = Vec::new();
+        for entry in out.stdout.split(|b| *b == 0).filter(|e| !e.is_empty()) {
+            let entry = String::from_utf8_lossy(entry);
+            let (name, value) = entry.split_once('\n').unwrap_or((&entry, ""));
+            let (section, rest) = name.split_once('.').expect("a key has a section");
+            let (sub, key) = match rest.rsplit_once('.') {
+                Some((_, key)) => (true, key),
+                None => (false, rest),
+            };
+            let section = match (section, sub) {
+                ("include", false) | ("includeif", true) => super::Section::Include,
+                ("core", false) => super::Section::Core,
+                _ => super::Section::Other { name: section.to_owned(), sub },
+            };
+            if value.is_empty() {
+                continue;
+            }
+            from_git.extend(super::runs_command(&section, key, value));
+        }
+        assert_eq!(super::read_values(text).commands, from_git, "git on {text:?}");
+    }
+}
+
+/// The commands of a file and of what it includes are gathered in one walk, each once; the
+/// files they name from the root or the home are what a caller without the repository's top
+/// folder gets.
+#[test]
+fn the_commands_of_a_configuration_and_its_includes_are_gathered() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let git = dir.path().join(".git");
+    std::fs::create_dir_all(&git).expect("mkdir");
+    std::fs::write(
+        git.join("config"),
+        "[core]\n\tfsmonitor = tools/fsmon.sh\n[include]\n\tpath = ../shared.inc\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("shared.inc"),
+        "[diff \"nb\"]\n\ttextconv = python3 ~/tc.py\n[core]\n\tfsmonitor = tools/fsmon.sh\n\
+         [credential]\n\thelper = /opt/cred get\n",
+    )
+    .expect("write");
+    let read = read_git_configuration(&git.join("config"), Some(Path::new("/h")));
+    assert_eq!(read.commands(), ["tools/fsmon.sh", "python3 ~/tc.py", "/opt/cred get"]);
+    let files = read.command_files(Some(Path::new("/h")));
+    assert!(files.contains(&PathBuf::from("/h/tc.py")), "{files:?}");
+    assert!(files.contains(&PathBuf::from("/opt/cred")), "{files:?}");
+    assert!(!files.iter().any(|f| f.ends_with("fsmon.sh")), "relative: {files:?}");
+    assert!(read.command_files(None).iter().all(|f| !f.starts_with("/h")));
+}
+
+proptest! {
+    /// A command written under a key git runs is read back as written (blanks around it
+    /// dropped), unless git reads it as a boolean.
+    #[test]
+    fn a_written_command_is_read_back(
+        value in "[a-zA-Z0-9_./~%$ -]{1,40}",
+        section in prop::sample::select(vec![
+            "[core]\n\tfsmonitor", "[filter \"x\"]\n\tclean", "[diff \"y\"]\n\ttextconv",
+            "[diff]\n\texternal", "[core]\n\tsshCommand",
+        ]),
+    ) {
+        let text = format!("{section} = {value}\n");
+        let trimmed = value.trim();
+        let boolean = ["true", "false", "yes", "no", "on", "off", "1", "0"]
+            .iter()
+            .any(|b| trimmed.eq_ignore_ascii_case(b));
+        let want: Vec<String> = if trimmed.is_empty() || (boolean && section.contains("fsmonitor")) {
+            Vec::new()
+        } else {
+            vec![trimmed.to_owned()]
+        };
+        prop_assert_eq!(super::read_values(&text).commands, want);
+    }
+}
