@@ -855,6 +855,26 @@ pub fn ssh_config(data: &[u8]) {
             assert_eq!(read, [argument.clone()], "{written:?}");
         }
     }
+    // What it has ssh run or load (F61): something on one line; a command without `~` (what
+    // ssh's `%d` is read as) is a piece of the text and, written back as a `ProxyCommand`,
+    // reads back as itself.
+    for (command, what) in hooks_registry::fuzzing::ssh_runs(&text) {
+        assert!(!what.trim().is_empty(), "{what:?} runs nothing");
+        assert!(!what.contains('\n'), "{what:?} is on one line");
+        if !command || what.contains('~') {
+            continue;
+        }
+        assert!(text.contains(&what), "{what:?} is a piece of the text");
+        if what.trim() == what
+            && !what.contains(['%', '\r'])
+            && !what.starts_with('=')
+            && !what.eq_ignore_ascii_case("none")
+        {
+            let written = format!("ProxyCommand {what}\n");
+            let read = hooks_registry::fuzzing::ssh_runs(&written);
+            assert_eq!(read, [(true, what.clone())], "{written:?}");
+        }
+    }
 }
 
 /// The serve protocol's `parse_request` on one arbitrary line.

@@ -1388,6 +1388,42 @@ fn the_ssh_configuration_is_protected_for_a_hook_that_runs_ssh() {
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// ssh runs the commands its configuration names (finding F61; checked with OpenSSH 9.2
+/// here: a `Match exec` command ran for `ssh -G` and for `git ls-remote` of an ssh remote, a
+/// host's `ProxyCommand` for the connection), and loads the libraries it names: for a hook
+/// that runs ssh or git, what they name is out of the agent's reach as a hook's own line's
+/// is, from the user's configuration and what it includes; the home's other files are not.
+#[test]
+fn what_the_commands_an_ssh_configuration_names_run_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let h = |rel: &str| home.path().join(rel).to_str().expect("utf-8").to_owned();
+    home.write(
+        ".ssh/config",
+        "Include extra.conf\nMatch exec \"sh ~/bin/on-vpn.sh\"\n  User me\n\
+         Host build\n  ProxyCommand %d/bin/proxy.sh %h %p\n  KnownHostsCommand /opt/khc/run %H\n",
+    );
+    home.write(".ssh/extra.conf", "Host *\n  PKCS11Provider ~/lib/pkcs11.so\n");
+    home.write("bin/proxy.sh", "#!/bin/sh\n. ~/bin/proxy-lib.sh\n");
+    let paths = [
+        h("bin/on-vpn.sh"),
+        h("bin/proxy.sh"),
+        h("bin/proxy-lib.sh"),
+        "/opt/khc/run".to_owned(),
+        h("lib/pkcs11.so"),
+        h("bin/other.sh"),
+        h("notes.txt"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    for command in ["git fetch -q origin || exit 2", "ssh build true || exit 2"] {
+        project.write(".claude/settings.json", &claude_settings(&[command]));
+        guard_refusing(project.path(), home.path(), &paths, 5);
+    }
+    project.write(".claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
+    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
+    assert_eq!(code, 0, "{lines:#?}");
+}
+
 /// A hook's shell script that runs git or ssh protects what they read at every start as the
 /// hook's own line would (findings F57, F58): the repository's hooks, ssh's configuration,
 /// the user's and the system's; the project's other files are not.

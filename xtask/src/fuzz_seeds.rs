@@ -36,6 +36,8 @@ const SSH_CONFIGS: &[&str] = &[
     "Include ~/.orbstack/ssh/config\n",
     "Host *\n  Include cfg.d/*\nINCLUDE=\"extra one\" two # c\n",
     "Match exec \"true\"\n\tinclude  =  three\r\n# Include no\n",
+    "Host b\n  ProxyCommand %d/bin/proxy.sh %h %p\n  KnownHostsCommand=/opt/khc %H\n\
+     Match host x !exec \"sh ~/m.sh\" user y\nPKCS11Provider \"/usr/lib/p11.so\"\n",
 ];
 
 /// Files larger than this are not seeds (libFuzzer's own inputs stay far smaller).

@@ -19,3 +19,16 @@ pub fn git_commands(text: &str) -> Vec<String> {
 pub fn ssh_include_arguments(text: &str) -> Vec<String> {
     crate::sshconfig::include_arguments(text)
 }
+
+/// The command lines (`true`) and libraries (`false`) an ssh configuration file's text has
+/// ssh run or load, as the registry reads them when it protects what they name (finding
+/// F61).
+pub fn ssh_runs(text: &str) -> Vec<(bool, String)> {
+    crate::sshconfig::runs(text)
+        .into_iter()
+        .map(|r| match r {
+            crate::sshconfig::Runs::Command(c) => (true, c),
+            crate::sshconfig::Runs::Library(l) => (false, l),
+        })
+        .collect()
+}

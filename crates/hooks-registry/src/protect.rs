@@ -946,7 +946,7 @@ fn protect_definition_roles(
         protect_sourced(&mut out, scripts, launch, placed, resolver);
         if keep(PathRole::Argument) {
             protect_git_configuration(&mut out, launch, placed, resolver);
-            protect_ssh_includes(&mut out, placed.home, resolver);
+            protect_ssh_configuration(&mut out, launch, placed, resolver);
         }
     }
     out.paths.sort();
@@ -1487,9 +1487,27 @@ fn protect_git_configuration(
     }
     let tops: Vec<Loc> =
         tops.into_iter().filter_map(|t| AbsPathBuf::new(t).ok()).map(Loc::Dir).collect();
+    let tops = if tops.is_empty() { vec![any(root(), false)] } else { tops };
+    protect_commands(out, commands, &tops, launch, placed, resolver);
+}
+
+/// Protects what the command lines `lines` a configuration has a program run name (findings
+/// F60, F61), each analysed as a hook's own line run from `run_dirs`: what the analysis names
+/// (the program, the script an interpreter runs, what an option loads, an argument; with what
+/// those programs find above where they run), what the programs and scripts named source,
+/// and the installations of the interpreters they run. The analysis's doubts are not
+/// reported (the lines are the configuration's, not the hook's).
+fn protect_commands(
+    out: &mut DefinitionProtection,
+    lines: Vec<String>,
+    run_dirs: &[Loc],
+    launch: &HookLaunch,
+    placed: Placed<'_>,
+    resolver: &mut Resolver,
+) {
     let mut scripts: Vec<AbsPathBuf> = Vec::new();
     let mut interpreters: Vec<PathBuf> = Vec::new();
-    for line in commands {
+    for line in lines {
         let analysis = analyse(&HookCommand::Shell { script: line, shell: None });
         for named in &analysis.paths {
             let locs = match &named.base {
@@ -1499,10 +1517,8 @@ fn protect_git_configuration(
                     Some(h) => vec![Loc::Dir(h.clone())],
                     None => vec![any(root(), false)],
                 },
-                PathBase::RunDir if !tops.is_empty() => tops.clone(),
-                PathBase::RunDir | PathBase::Var(_) | PathBase::Unknown => {
-                    vec![any(root(), false)]
-                }
+                PathBase::RunDir => run_dirs.to_vec(),
+                PathBase::Var(_) | PathBase::Unknown => vec![any(root(), false)],
             };
             for loc in &locs {
                 protect_named(out, loc, named, resolver);
@@ -1534,12 +1550,17 @@ fn protect_git_configuration(
 
 /// Protects what the ssh configuration files among `out`'s paths include (`Include` lines,
 /// finding F58): the user's `~/.ssh/config` and the system's `/etc/ssh/ssh_config`, read
-/// for the files their includes name ([`crate::sshconfig::included`], relative ones from
-/// `~/.ssh` or `/etc/ssh`), protected as they are, and the folders an included wildcard
-/// reads from (`Include config.d/*`), whole; existing or not.
-fn protect_ssh_includes(
+/// for the files their includes name ([`crate::sshconfig::read_ssh_configuration`], relative
+/// ones from `~/.ssh` or `/etc/ssh`), protected as they are, and the folders an included
+/// wildcard reads from (`Include config.d/*`), whole; existing or not. And what their lines
+/// have ssh run or load (finding F61): the commands of `ProxyCommand`, `KnownHostsCommand`,
+/// `LocalCommand` and `Match exec`, analysed as a hook's own line run where the hook runs
+/// (ssh gives them to the shell from there), and the libraries `PKCS11Provider` and
+/// `SecurityKeyProvider` name.
+fn protect_ssh_configuration(
     out: &mut DefinitionProtection,
-    home: Option<&AbsPathBuf>,
+    launch: &HookLaunch,
+    placed: Placed<'_>,
     resolver: &mut Resolver,
 ) {
     let configs: Vec<(AbsPathBuf, PathBuf)> = (out.paths.iter())
@@ -1551,9 +1572,11 @@ fn protect_ssh_includes(
             (user || system).then(|| (p.clone(), folder.to_path_buf()))
         })
         .collect();
-    let home = home.map(AbsPathBuf::as_path);
+    let home = placed.home.map(AbsPathBuf::as_path);
+    let mut commands: Vec<String> = Vec::new();
     for (config, folder) in configs {
-        for place in crate::sshconfig::included(config.as_path(), &folder, home) {
+        let read = crate::sshconfig::read_ssh_configuration(config.as_path(), &folder, home);
+        for place in read.included {
             let (path, role) = match place {
                 crate::sshconfig::Included::File(f) => (f, PathRole::Argument),
                 crate::sshconfig::Included::Folder(f) => (f, PathRole::Modules),
@@ -1561,6 +1584,28 @@ fn protect_ssh_includes(
             let Some(path) = crate::paths::normalize_absolute(&path) else { continue };
             protect_at(out, &Loc::Dir(root()), path.as_path(), role, resolver);
         }
+        for run in read.runs {
+            match run {
+                crate::sshconfig::Runs::Command(line) => {
+                    if !commands.contains(&line) {
+                        commands.push(line);
+                    }
+                }
+                crate::sshconfig::Runs::Library(library) => {
+                    let path = match (library.strip_prefix("~/"), home) {
+                        (Some(rest), Some(home)) => home.join(rest),
+                        (Some(_), None) => continue,
+                        (None, _) => PathBuf::from(library),
+                    };
+                    let Some(path) = crate::paths::normalize_absolute(&path) else { continue };
+                    protect_at(out, &Loc::Dir(root()), path.as_path(), PathRole::Loaded, resolver);
+                }
+            }
+        }
+    }
+    if !commands.is_empty() {
+        let run_dirs = locate(&launch.run_dir, placed);
+        protect_commands(out, commands, &run_dirs, launch, placed, resolver);
     }
 }
 

@@ -3,8 +3,11 @@
 //!
 //! [`include_arguments`] reads the text as ssh's `readconf.c` does (a keyword and its
 //! arguments split at blanks or one `=`, double quotes around an argument, `#` comments, the
-//! keyword in any case, in or outside a `Host`/`Match` block); [`included`] follows them from
-//! a file, to ssh's depth of sixteen.
+//! keyword in any case, in or outside a `Host`/`Match` block); [`read_ssh_configuration`]
+//! follows them from a file, to ssh's depth of sixteen.
+//!
+//! In the same walk it reads the commands a configuration has ssh run and the libraries it
+//! has ssh load (finding F61): [`runs`].
 
 use std::path::{Path, PathBuf};
 
@@ -35,6 +38,92 @@ pub(crate) fn include_arguments(text: &str) -> Vec<String> {
         }
     }
     found
+}
+
+/// What a configuration's line has ssh run or load of the user's (finding F61).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Runs {
+    /// A command line ssh gives the user's shell: `ProxyCommand` (run for every connection
+    /// to a host it applies to: a gate's `git fetch` over ssh), `KnownHostsCommand` (for
+    /// every host key checked), `LocalCommand`, a `Match exec` criterion (run while the
+    /// configuration is read, at every start: checked with OpenSSH 9.2 here, `ssh -G` ran it),
+    /// with ssh's `%d` (the home) as `~`.
+    Command(String),
+    /// A library ssh loads: `PKCS11Provider`, `SecurityKeyProvider`.
+    Library(String),
+}
+
+/// What `text`'s lines have ssh run or load ([`Runs`]), in order; `none` and a line whose
+/// quotes do not close give nothing.
+pub(crate) fn runs(text: &str) -> Vec<Runs> {
+    let mut found = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_start_matches([' ', '\t', '\r', '\n']);
+        if line.starts_with('#') {
+            continue;
+        }
+        let Some((keyword, rest)) = split_keyword(line) else { continue };
+        let keyword = keyword.to_ascii_lowercase();
+        match keyword.as_str() {
+            // The rest of the line, as ssh keeps it (`parse_command`): the shell reads it.
+            "proxycommand" | "localcommand" | "knownhostscommand" => {
+                let command = rest.trim_end_matches([' ', '\t', '\r', '\n']);
+                // A blank command (a vertical tab, which ssh keeps) runs nothing.
+                if !command.trim().is_empty() && !command.eq_ignore_ascii_case("none") {
+                    found.push(Runs::Command(with_home_token(command)));
+                }
+            }
+            "pkcs11provider" | "securitykeyprovider" => {
+                if let Some(library) = arguments(rest).and_then(|a| a.into_iter().next())
+                    && !library.trim().is_empty()
+                    && !library.eq_ignore_ascii_case("none")
+                    && !library.eq_ignore_ascii_case("internal")
+                {
+                    found.push(Runs::Library(with_home_token(&library)));
+                }
+            }
+            // `Match [!]exec "command"`, among other criteria, each followed by its argument
+            // but `all`, `canonical`, `final`.
+            "match" => {
+                let Some(words) = arguments(rest) else { continue };
+                let mut words = words.into_iter();
+                while let Some(word) = words.next() {
+                    let criterion = word.trim_start_matches('!').to_ascii_lowercase();
+                    if matches!(criterion.as_str(), "all" | "canonical" | "final") {
+                        continue;
+                    }
+                    let Some(argument) = words.next() else { break };
+                    if criterion == "exec" && !argument.trim().is_empty() {
+                        found.push(Runs::Command(with_home_token(&argument)));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// `text` with ssh's `%d` (the local home) as `~`, so that the analysis of a command line
+/// finds what it names under the home.
+fn with_home_token(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('d') => out.push('~'),
+            Some(other) => {
+                out.push('%');
+                out.push(other);
+            }
+            None => out.push('%'),
+        }
+    }
+    out
 }
 
 /// A line's keyword and the text after it and its separator (blanks, or blanks around one
@@ -114,16 +203,43 @@ fn resolve(argument: &str, folder: &Path, home: Option<&Path>) -> Option<Include
     }
 }
 
+/// What ssh reads and runs when it reads a configuration file, gathered in one walk
+/// ([`read_ssh_configuration`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct SshConfiguration {
+    /// The places its `Include` lines name, and theirs.
+    pub(crate) included: Vec<Included>,
+    /// What its lines and those of the files it includes have ssh run or load, each once.
+    pub(crate) runs: Vec<Runs>,
+}
+
+/// At most this many of the commands and libraries of a configuration and what it includes
+/// are kept.
+const MAX_RUNS: usize = 256;
+
 /// The places ssh reads when it reads the configuration file `config` (absolute), besides it,
 /// its relative `Include`s taken from `folder` (`~/.ssh` or `/etc/ssh`): the files its
 /// `Include` lines name and theirs, to ssh's depth of sixteen, and the folders a wildcard
 /// reads from (whose files are not read for includes of their own), at most
-/// [`MAX_PLACES`], each once, whether or not they exist. Unreadable files include nothing.
-pub(crate) fn included(config: &Path, folder: &Path, home: Option<&Path>) -> Vec<Included> {
+/// [`MAX_PLACES`], each once, whether or not they exist; and what the lines of `config` and
+/// of the files read have ssh run or load ([`runs`]). Unreadable files include nothing.
+pub(crate) fn read_ssh_configuration(
+    config: &Path,
+    folder: &Path,
+    home: Option<&Path>,
+) -> SshConfiguration {
+    let mut found_runs: Vec<Runs> = Vec::new();
     let named = |text: &str, _: &Path| -> Vec<Included> {
+        for run in runs(text) {
+            if found_runs.len() < MAX_RUNS && !found_runs.contains(&run) {
+                found_runs.push(run);
+            }
+        }
         include_arguments(text).iter().filter_map(|a| resolve(a, folder, home)).collect()
     };
-    crate::includes::follow(config, MAX_DEPTH, MAX_PLACES, FILE_CAP, named, Included::file)
+    let included =
+        crate::includes::follow(config, MAX_DEPTH, MAX_PLACES, FILE_CAP, named, Included::file);
+    SshConfiguration { included, runs: found_runs }
 }
 
 #[cfg(test)]

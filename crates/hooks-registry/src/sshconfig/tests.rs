@@ -4,7 +4,12 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 
-use super::{Included, include_arguments, included, resolve};
+use super::{Included, include_arguments, read_ssh_configuration, resolve};
+
+/// The places `config` includes.
+fn included(config: &Path, folder: &Path, home: Option<&Path>) -> Vec<Included> {
+    read_ssh_configuration(config, folder, home).included
+}
 
 #[test]
 fn include_lines_are_read_as_ssh_reads_them() {
@@ -68,4 +73,50 @@ proptest! {
             prop_assert!(text.contains(&argument));
         }
     }
+}
+
+/// What a configuration's lines have ssh run or load (F61): the rest of a `ProxyCommand`,
+/// `KnownHostsCommand` or `LocalCommand` line as ssh keeps it, a `Match` line's `exec`
+/// argument (negated too, after other criteria), the libraries of `PKCS11Provider` and
+/// `SecurityKeyProvider`; keywords in any case, `=` or blanks after them, `%d` as `~`;
+/// `none` and comments give nothing.
+#[test]
+fn what_ssh_runs_and_loads_is_read_from_its_lines() {
+    use super::{Runs, runs};
+    let text = "# ProxyCommand no.sh\nHost a\n  ProxyCommand ~/bin/proxy.sh %h %p\n\
+                Host b\n\tproxycommand=none\n\tKnownHostsCommand = %d/bin/khc %H\n\
+                LocalCommand /opt/lc.sh\nMatch host x !exec \"sh ~/m.sh %h\" user y\n\
+                Match all\nMATCH canonical exec /opt/m2 final\nMatch exec\n\
+                PKCS11Provider /usr/lib/opensc.so\nSecurityKeyProvider \"%d/sk.so\"\n\
+                SecurityKeyProvider internal\nProxyJump j\n";
+    assert_eq!(
+        runs(text),
+        [
+            Runs::Command("~/bin/proxy.sh %h %p".into()),
+            Runs::Command("~/bin/khc %H".into()),
+            Runs::Command("/opt/lc.sh".into()),
+            Runs::Command("sh ~/m.sh %h".into()),
+            Runs::Command("/opt/m2".into()),
+            Runs::Library("/usr/lib/opensc.so".into()),
+            Runs::Library("~/sk.so".into()),
+        ]
+    );
+    assert_eq!(super::with_home_token("%%d %d%"), "%%d ~%");
+    // A blank command or library (ssh keeps a vertical tab; found by the fuzz target) runs
+    // and loads nothing.
+    assert_eq!(runs("LocalCommand \u{b} \nPKCS11Provider \"\u{b}\"\n"), []);
+}
+
+/// The commands of a configuration and of what it includes are gathered in the walk of its
+/// includes, each once.
+#[test]
+fn the_commands_of_a_configuration_and_its_includes_are_gathered() {
+    use super::Runs;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    std::fs::write(d.join("config"), "Include inc\nHost *\n  ProxyCommand /p.sh\n").expect("w");
+    std::fs::write(d.join("inc"), "Match exec /m.sh\nProxyCommand /p.sh\n").expect("w");
+    let read = read_ssh_configuration(&d.join("config"), d, None);
+    assert_eq!(read.runs, [Runs::Command("/p.sh".into()), Runs::Command("/m.sh".into())]);
+    assert_eq!(read.included, [Included::File(d.join("inc"))]);
 }
