@@ -357,6 +357,15 @@ fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
             | "CARGO_TARGET_DIR" => modules.extend(absolute(value.trim())),
             // What a runner that builds a hook from source reads (F55).
             "GOENV" => loaded.extend(absolute(value.trim())),
+            // Command lines git and ssh give the shell (F62): what each names from the root or
+            // the home, as a hook's own line is read.
+            "GIT_SSH_COMMAND" | "GIT_EXTERNAL_DIFF" | "GIT_PROXY_COMMAND" | "GIT_ASKPASS"
+            | "SSH_ASKPASS" => {
+                let home = env.home_dir();
+                loaded.extend(hooks_registry::command_line_files(&value, home.as_deref()));
+            }
+            // A program git runs without a shell.
+            "GIT_SSH" => loaded.extend(absolute(value.trim())),
             "CARGO_HOME" => {
                 if let Some(home) = absolute(value.trim()) {
                     modules.extend([home.join("registry"), home.join("git")]);

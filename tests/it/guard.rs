@@ -1534,6 +1534,7 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
     let python_path =
         format!("{}:src:{}:{}", at("py"), home.path().display(), project.path().display());
     let (base, perl5opt) = (at("ub"), format!("-Mstrict -I{}", at("perl")));
+    let ssh_command = format!("ssh -F {} -o BatchMode=yes", at("ssh/alt_config"));
     let env = [
         ("PYTHONPATH", python_path.as_str()),
         ("BASH_ENV", &at("bash_env.sh")),
@@ -1548,6 +1549,11 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         ("VIRTUAL_ENV", &at("venv")),
         ("UV_PROJECT_ENVIRONMENT", &at("uvenv")),
         ("POETRY_VIRTUALENVS_PATH", &at("poetry")),
+        // The programs git and ssh run for a fetch, a diff, a password (F62).
+        ("GIT_SSH_COMMAND", &ssh_command),
+        ("GIT_EXTERNAL_DIFF", &at("difft.sh")),
+        ("GIT_ASKPASS", "sh ~/bin/askpass.sh"),
+        ("GIT_SSH", &at("plink")),
     ];
     let paths = [
         at("venv/lib/python3.12/site-packages/zz-agent.pth"),
@@ -1576,6 +1582,11 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         // The programs they have git run (F60).
         at("fsmon.sh"),
         home.path().join("bin/cred.sh").to_str().expect("utf-8").to_owned(),
+        // And those the environment has git and ssh run (F62).
+        at("ssh/alt_config"),
+        at("difft.sh"),
+        home.path().join("bin/askpass.sh").to_str().expect("utf-8").to_owned(),
+        at("plink"),
         at("ub/share/notes.txt"),
         at("venv/share/notes.txt"),
         at("node/other.js"),
@@ -1603,7 +1614,7 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
     t.write("xdg/git/config", "[includeIf \"gitdir:/\"]\n\tpath = ~/xdg.inc\n");
     let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
     let lines = json_lines(&o.stdout);
-    let mut refused = vec![false; 24];
+    let mut refused = vec![false; 28];
     refused.extend([true; 5]);
     assert_eq!(allowed(&lines), refused, "{lines:#?}");
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");

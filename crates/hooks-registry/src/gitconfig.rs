@@ -476,16 +476,7 @@ impl GitConfiguration {
     pub fn command_files(&self, home: Option<&Path>) -> Vec<PathBuf> {
         let mut out: Vec<PathBuf> = Vec::new();
         for line in &self.commands {
-            let command = hooks_schema::HookCommand::Shell { script: line.clone(), shell: None };
-            for named in crate::scripts::analyse(&command).paths {
-                let path = match named.base {
-                    crate::PathBase::Root => named.path,
-                    crate::PathBase::Home => match home {
-                        Some(home) => home.join(&named.path),
-                        None => continue,
-                    },
-                    _ => continue,
-                };
+            for path in command_line_files(line, home) {
                 if !out.contains(&path) {
                     out.push(path);
                 }
@@ -493,6 +484,37 @@ impl GitConfiguration {
         }
         out
     }
+}
+
+/// The files the shell command line `line` names absolutely or from the home, as the analysis
+/// of a hook's own line finds them ([`crate::analyse`]: the program, the script an interpreter
+/// runs, what an option loads, an argument), `~` under `home`; a path relative to where the
+/// line runs is left out. What a caller that does not know where a program runs the line
+/// (git's `GIT_SSH_COMMAND`, `GIT_EXTERNAL_DIFF`; the commands of the git configuration the
+/// environment names) can protect of it (findings F60, F62).
+///
+/// ```
+/// let home = std::path::Path::new("/home/u");
+/// let files = hooks_registry::command_line_files("ssh -F ~/.ssh/work_config -i /k", Some(home));
+/// assert!(files.contains(&home.join(".ssh/work_config")));
+/// ```
+pub fn command_line_files(line: &str, home: Option<&Path>) -> Vec<PathBuf> {
+    let command = hooks_schema::HookCommand::Shell { script: line.to_owned(), shell: None };
+    let mut out: Vec<PathBuf> = Vec::new();
+    for named in crate::scripts::analyse(&command).paths {
+        let path = match named.base {
+            crate::PathBase::Root => named.path,
+            crate::PathBase::Home => match home {
+                Some(home) => home.join(&named.path),
+                None => continue,
+            },
+            _ => continue,
+        };
+        if !out.contains(&path) {
+            out.push(path);
+        }
+    }
+    out
 }
 
 /// The folder to protect whole for a hooks folder git is sent to: the folder itself, or for

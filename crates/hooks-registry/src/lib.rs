@@ -45,7 +45,7 @@ mod trace;
 
 pub use crate::{
     error::RegistryError,
-    gitconfig::{GitConfiguration, read_git_configuration},
+    gitconfig::{GitConfiguration, command_line_files, read_git_configuration},
     handle::{RegistryEvent, RegistryHandle, RegistryReader},
     imports::{Language as ImportLanguage, local_imports},
     paths::{canonicalize, canonicalize_lenient, normalize_lexically, open_nonblocking},

@@ -141,7 +141,7 @@ impl EnvVars {
     /// `NPM_CONFIG_USERCONFIG`): the guard protects those files and folders (findings F48,
     /// F50, `specs/guard.md`). Read into [`EnvVars::hook_loaders`], in this order, after the
     /// rest of [`EnvVars::TABLE`].
-    pub const HOOK_LOADERS: [&'static str; 43] = [
+    pub const HOOK_LOADERS: [&'static str; 49] = [
         "BASH_ENV",
         "ENV",
         "NODE_OPTIONS",
@@ -185,10 +185,16 @@ impl EnvVars {
         "WORKON_HOME",
         "GIT_DIR",
         "GIT_COMMON_DIR",
+        "GIT_SSH_COMMAND",
+        "GIT_SSH",
+        "GIT_EXTERNAL_DIFF",
+        "GIT_PROXY_COMMAND",
+        "GIT_ASKPASS",
+        "SSH_ASKPASS",
     ];
 
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 60] = [
+    pub const TABLE: [EnvVarSpec; 66] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -428,6 +434,30 @@ impl EnvVars {
         EnvVarSpec {
             name: "GIT_COMMON_DIR",
             purpose: "the repository folder a worktree's git takes its configuration and hooks from: protected whole by the guard, with what its `config` includes",
+        },
+        EnvVarSpec {
+            name: "GIT_SSH_COMMAND",
+            purpose: "the command line git runs in place of `ssh` for a fetch over ssh: what it names from the root or the home (its program, scripts, `-F` file) is protected by the guard",
+        },
+        EnvVarSpec {
+            name: "GIT_SSH",
+            purpose: "the program git runs in place of `ssh`, when absolute: protected by the guard",
+        },
+        EnvVarSpec {
+            name: "GIT_EXTERNAL_DIFF",
+            purpose: "the command line `git diff` runs in place of its own diff: what it names from the root or the home is protected by the guard",
+        },
+        EnvVarSpec {
+            name: "GIT_PROXY_COMMAND",
+            purpose: "the command line git runs to reach a `git://` remote: what it names from the root or the home is protected by the guard",
+        },
+        EnvVarSpec {
+            name: "GIT_ASKPASS",
+            purpose: "the command line git runs for a password: what it names from the root or the home is protected by the guard",
+        },
+        EnvVarSpec {
+            name: "SSH_ASKPASS",
+            purpose: "the program ssh (and git) run for a password or a confirmation: what it names from the root or the home is protected by the guard",
         },
     ];
 
