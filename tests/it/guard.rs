@@ -1572,6 +1572,8 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         at("gitconfig"),
         at("xdg/git/config"),
         at("xdg/uv/uv.toml"),
+        // husky's `init.sh`, which the hooks git runs in a husky project source (F57).
+        at("xdg/husky/init.sh"),
         // What those git configuration files include (F56), the hooks folder they name (F57).
         at("inc/global.inc"),
         home.path().join("xdg.inc").to_str().expect("utf-8").to_owned(),
@@ -1614,7 +1616,7 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
     t.write("xdg/git/config", "[includeIf \"gitdir:/\"]\n\tpath = ~/xdg.inc\n");
     let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
     let lines = json_lines(&o.stdout);
-    let mut refused = vec![false; 28];
+    let mut refused = vec![false; 29];
     refused.extend([true; 5]);
     assert_eq!(allowed(&lines), refused, "{lines:#?}");
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");

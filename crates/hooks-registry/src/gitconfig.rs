@@ -443,7 +443,7 @@ impl GitConfiguration {
     /// the folder above); a relative one names a folder of each repository and is left
     /// out.
     pub fn hooks_folders(&self) -> Vec<PathBuf> {
-        self.hooks_paths().0.iter().map(|f| hooks_folder_whole(f).0).collect()
+        self.hooks_paths().0.iter().map(|f| hooks_folder_whole(f)).collect()
     }
 
     /// The command lines it has git run (`core.fsmonitor`, `core.sshCommand`, a filter's
@@ -519,11 +519,11 @@ pub fn command_line_files(line: &str, home: Option<&Path>) -> Vec<PathBuf> {
 
 /// The folder to protect whole for a hooks folder git is sent to: the folder itself, or for
 /// husky's (`.husky/_`, whose scripts run the files of the folder above with `sh`) the folder
-/// above; and whether it is husky's.
-pub(crate) fn hooks_folder_whole(folder: &Path) -> (PathBuf, bool) {
+/// above.
+pub(crate) fn hooks_folder_whole(folder: &Path) -> PathBuf {
     match folder.parent().filter(|_| folder.file_name().is_some_and(|n| n == "_")) {
-        Some(above) => (above.to_path_buf(), true),
-        None => (folder.to_path_buf(), false),
+        Some(above) => above.to_path_buf(),
+        None => folder.to_path_buf(),
     }
 }
 

@@ -895,33 +895,14 @@ fn protect_definition_roles(
     // The scripts the command runs, whose own text says what else they run (`. ./lib.sh`):
     // read when the caller keeps that role (the guard's protection, what `hooks trust` pins).
     let read_scripts = keep(PathRole::Sourced);
-    let mut scripts = Vec::new();
-    // The interpreters it runs, by name or by a path placed here: what each starts from is
-    // found on the file system (F47).
-    let mut interpreters: Vec<PathBuf> = Vec::new();
+    let mut ran = Ran::default();
     for named in analysis.paths.iter().filter(|p| keep(p.role)) {
         let Some(locs) = locs_of(named, launch, placed, Some(&mut out.uncertain)) else {
             continue;
         };
-        for loc in &locs {
-            protect_named(&mut out, loc, named, resolver);
-            if named.role == PathRole::Program
-                && (named.path.file_name().and_then(|n| n.to_str()))
-                    .is_some_and(installation_matters)
-                && let Loc::Dir(dir) = loc
-                && let Ok(full) = dir.join(&named.path)
-            {
-                interpreters.push(normalize_abs(&full).into_path_buf());
-            }
-            if read_scripts
-                && matches!(named.role, PathRole::Program | PathRole::Script)
-                && let Loc::Dir(dir) = loc
-                && let Ok(full) = dir.join(&named.path)
-            {
-                scripts.push(normalize_abs(&full));
-            }
-        }
+        protect_named_at(&mut out, named, &locs, &mut ran, resolver);
     }
+    let Ran { scripts, mut interpreters } = ran;
     // The files the agent reads to complete the command (Gemini CLI's workspace `.env` for an
     // extension's `${NAME}`): protected as what an option loads.
     if keep(PathRole::Loaded) {
@@ -956,6 +937,42 @@ fn protect_definition_roles(
     out.uncertain.sort();
     out.uncertain.dedup();
     out
+}
+
+/// What the paths a command line names run, found while they are protected
+/// ([`protect_named_at`]).
+#[derive(Debug, Default)]
+struct Ran {
+    /// The programs and scripts it runs from a known folder, whose own text says what else
+    /// they load (`. ./lib.sh`).
+    scripts: Vec<AbsPathBuf>,
+    /// The interpreters it runs by a path: what each starts from is found on the file system
+    /// (F47).
+    interpreters: Vec<PathBuf>,
+}
+
+/// Protects what `named` names from each of `locs` ([`protect_named`]) and notes in `ran`,
+/// where the folder is known, the program or script it runs and the interpreter it is.
+fn protect_named_at(
+    out: &mut DefinitionProtection,
+    named: &NamedPath,
+    locs: &[Loc],
+    ran: &mut Ran,
+    resolver: &mut Resolver,
+) {
+    for loc in locs {
+        protect_named(out, loc, named, resolver);
+        let Loc::Dir(dir) = loc else { continue };
+        let Ok(full) = dir.join(&named.path) else { continue };
+        if matches!(named.role, PathRole::Program | PathRole::Script) {
+            ran.scripts.push(normalize_abs(&full));
+        }
+        if named.role == PathRole::Program
+            && (named.path.file_name().and_then(|n| n.to_str())).is_some_and(installation_matters)
+        {
+            ran.interpreters.push(normalize_abs(&full).into_path_buf());
+        }
+    }
 }
 
 /// Where the paths starting from `named`'s base may be for a hook launched as `launch` and
@@ -1435,7 +1452,8 @@ fn is_git_config(path: &Path) -> bool {
 /// files send git to for the repository's hooks (`core.hooksPath`, finding F57), whole:
 /// absolute, from the home, or relative to each repository's top folder these files belong
 /// to; husky's (`.husky/_`, whose scripts run the files of the folder above with `sh`, after
-/// the user's `~/.config/husky/init.sh`) with the folder above. And what the commands these
+/// the user's `~/.config/husky/init.sh`, one of git's start-up files) with the folder above.
+/// And what the commands these
 /// files have git run name (finding F60: `core.fsmonitor`, a filter's `clean`, a diff
 /// driver's `textconv`, `diff.external`, `core.sshCommand`, a credential helper…), each
 /// analysed as a hook's own line run from each of those repositories' top folders (where
@@ -1476,14 +1494,11 @@ fn protect_git_configuration(
             }
         }
     }
+    // husky's `init.sh` is among git's start-up files under the home (`PROGRAM_CONFIGS`).
     for folder in hooks_folders {
         let Some(folder) = crate::paths::normalize_absolute(&folder) else { continue };
-        let (whole, husky) = crate::gitconfig::hooks_folder_whole(folder.as_path());
+        let whole = crate::gitconfig::hooks_folder_whole(folder.as_path());
         protect_at(out, &Loc::Dir(root()), &whole, PathRole::Modules, resolver);
-        if husky && let Some(home) = home {
-            let init = home.join(".config/husky/init.sh");
-            protect_at(out, &Loc::Dir(root()), &init, PathRole::Loaded, resolver);
-        }
     }
     let tops: Vec<Loc> =
         tops.into_iter().filter_map(|t| AbsPathBuf::new(t).ok()).map(Loc::Dir).collect();
@@ -1505,8 +1520,7 @@ fn protect_commands(
     placed: Placed<'_>,
     resolver: &mut Resolver,
 ) {
-    let mut scripts: Vec<AbsPathBuf> = Vec::new();
-    let mut interpreters: Vec<PathBuf> = Vec::new();
+    let mut ran = Ran::default();
     for line in lines {
         let analysis = analyse(&HookCommand::Shell { script: line, shell: None });
         for named in &analysis.paths {
@@ -1520,26 +1534,14 @@ fn protect_commands(
                 PathBase::RunDir => run_dirs.to_vec(),
                 PathBase::Var(_) | PathBase::Unknown => vec![any(root(), false)],
             };
-            for loc in &locs {
-                protect_named(out, loc, named, resolver);
-                let Loc::Dir(dir) = loc else { continue };
-                let Ok(full) = dir.join(&named.path) else { continue };
-                if matches!(named.role, PathRole::Program | PathRole::Script) {
-                    scripts.push(normalize_abs(&full));
-                }
-                if named.role == PathRole::Program
-                    && (named.path.file_name().and_then(|n| n.to_str()))
-                        .is_some_and(installation_matters)
-                {
-                    interpreters.push(normalize_abs(&full).into_path_buf());
-                }
-            }
+            protect_named_at(out, named, &locs, &mut ran, resolver);
         }
-        interpreters.extend(
+        ran.interpreters.extend(
             (analysis.programs_on_path.iter())
                 .filter_map(|name| crate::installations::find_program(name, placed.program_path)),
         );
     }
+    let Ran { scripts, mut interpreters } = ran;
     interpreters.sort();
     interpreters.dedup();
     for interpreter in &interpreters {

@@ -2159,13 +2159,15 @@ fn python_environment(program: &Path) -> Vec<(PathBuf, PathRole)> {
 /// `~/.jq` file's definitions come before every jq program's, so `def test($re): false;`
 /// there turns a gate's `jq -e '.tool_input.command | test("rm -rf")'` into an allow; git
 /// reads the repository's configuration and the user's at every command (`core.fsmonitor`
-/// runs a program during `git status`); curl and wget read their user's options
-/// (`~/.curlrc`'s `url`, `output`, `proxy`). ssh's configuration, which git reads too, is
-/// named for [`SSH_PROGRAMS`].
+/// runs a program during `git status`), and the hooks it runs in a husky project source the
+/// user's `~/.config/husky/init.sh` first (finding F57; under `$XDG_CONFIG_HOME` when it is
+/// set, which the engine knows); curl and wget read their user's options (`~/.curlrc`'s
+/// `url`, `output`, `proxy`). ssh's configuration, which git reads too, is named for
+/// [`SSH_PROGRAMS`].
 const PROGRAM_CONFIGS: &[(&str, &[&str], &[&str])] = &[
     ("jq", &[], &[".jq"]),
     ("gojq", &[], &[".jq", ".gojq"]),
-    ("git", &[".git/config"], &[".gitconfig", ".config/git/config"]),
+    ("git", &[".git/config"], &[".gitconfig", ".config/git/config", ".config/husky/init.sh"]),
     ("curl", &[], &[".curlrc", ".config/.curlrc"]),
     ("wget", &[], &[".wgetrc"]),
 ];

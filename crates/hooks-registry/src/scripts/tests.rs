@@ -171,7 +171,7 @@ fn arguments_redirections_and_configuration_files() {
     assert!(a.paths.is_empty(), "{:?}", a.paths);
     assert!(a.uncertain.is_empty(), "{:?}", a.uncertain);
     // git names the repository's configuration and the user's (finding F50), and the
-    // repository's hooks, whole (finding F57).
+    // repository's hooks, whole, with what husky's source first (finding F57).
     let a = shell("git diff --quiet");
     let git = [
         named(PathBase::Root, "/etc/ssh/ssh_config", PathRole::Argument),
@@ -179,6 +179,7 @@ fn arguments_redirections_and_configuration_files() {
         run(".git/config", PathRole::Argument),
         run(".git/hooks", PathRole::Modules),
         named(PathBase::Home, ".config/git/config", PathRole::Argument),
+        named(PathBase::Home, ".config/husky/init.sh", PathRole::Argument),
         named(PathBase::Home, ".gitconfig", PathRole::Argument),
         named(PathBase::Home, ".ssh/config", PathRole::Argument),
     ];
