@@ -1400,9 +1400,11 @@ fn what_the_commands_an_ssh_configuration_names_run_is_protected() {
     let h = |rel: &str| home.path().join(rel).to_str().expect("utf-8").to_owned();
     home.write(
         ".ssh/config",
-        "Include extra.conf\nMatch exec \"sh ~/bin/on-vpn.sh\"\n  User me\n\
+        "Include extra.conf cfg.d/*\nMatch exec \"sh ~/bin/on-vpn.sh\"\n  User me\n\
          Host build\n  ProxyCommand %d/bin/proxy.sh %h %p\n  KnownHostsCommand /opt/khc/run %H\n",
     );
+    // A file a wildcard includes is read too.
+    home.write(".ssh/cfg.d/work", "Host work-*\n  ProxyCommand ~/bin/work-proxy.sh %h\n");
     home.write(".ssh/extra.conf", "Host *\n  PKCS11Provider ~/lib/pkcs11.so\n");
     home.write("bin/proxy.sh", "#!/bin/sh\n. ~/bin/proxy-lib.sh\n");
     let paths = [
@@ -1411,13 +1413,14 @@ fn what_the_commands_an_ssh_configuration_names_run_is_protected() {
         h("bin/proxy-lib.sh"),
         "/opt/khc/run".to_owned(),
         h("lib/pkcs11.so"),
+        h("bin/work-proxy.sh"),
         h("bin/other.sh"),
         h("notes.txt"),
     ];
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
     for command in ["git fetch -q origin || exit 2", "ssh build true || exit 2"] {
         project.write(".claude/settings.json", &claude_settings(&[command]));
-        guard_refusing(project.path(), home.path(), &paths, 5);
+        guard_refusing(project.path(), home.path(), &paths, 6);
     }
     project.write(".claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
     let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);

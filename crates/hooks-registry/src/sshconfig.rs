@@ -40,6 +40,30 @@ pub(crate) fn include_arguments(text: &str) -> Vec<String> {
     found
 }
 
+/// At most this many files of a wildcard's folder are read ([`read_ssh_configuration`]).
+const MAX_WILDCARD_FILES: usize = 64;
+
+/// Whether `argument`'s wildcard characters are all in its last component.
+fn wild_in_last_component_only(argument: &str) -> bool {
+    let wild = |s: &str| s.contains(['*', '?', '[']);
+    match argument.rsplit_once('/') {
+        Some((folder, name)) => !wild(folder) && wild(name),
+        None => wild(argument),
+    }
+}
+
+/// The regular files (links followed) directly in `dir`, by name, at most
+/// [`MAX_WILDCARD_FILES`]; none when it cannot be listed.
+fn files_in(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut names: Vec<PathBuf> =
+        entries.filter_map(Result::ok).take(MAX_WILDCARD_FILES * 4).map(|e| e.path()).collect();
+    names.sort();
+    names.retain(|p| p.is_file());
+    names.truncate(MAX_WILDCARD_FILES);
+    names
+}
+
 /// What a configuration's line has ssh run or load of the user's (finding F61).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Runs {
@@ -220,9 +244,13 @@ const MAX_RUNS: usize = 256;
 /// The places ssh reads when it reads the configuration file `config` (absolute), besides it,
 /// its relative `Include`s taken from `folder` (`~/.ssh` or `/etc/ssh`): the files its
 /// `Include` lines name and theirs, to ssh's depth of sixteen, and the folders a wildcard
-/// reads from (whose files are not read for includes of their own), at most
-/// [`MAX_PLACES`], each once, whether or not they exist; and what the lines of `config` and
-/// of the files read have ssh run or load ([`runs`]). Unreadable files include nothing.
+/// reads from, at most [`MAX_PLACES`], each once, whether or not they exist; and what the
+/// lines of `config` and of the files read have ssh run or load ([`runs`]). Where the
+/// wildcard is in an argument's last component only (`Include config.d/*`), the regular
+/// files of its folder are read too, for their includes and what they run, whether or not
+/// the pattern matches them (ssh reads those it matches; reading the others only protects
+/// more), at most [`MAX_WILDCARD_FILES`] by name of the first few hundred the folder lists;
+/// a deeper wildcard's files are not read. Unreadable files include nothing.
 pub(crate) fn read_ssh_configuration(
     config: &Path,
     folder: &Path,
@@ -235,7 +263,17 @@ pub(crate) fn read_ssh_configuration(
                 found_runs.push(run);
             }
         }
-        include_arguments(text).iter().filter_map(|a| resolve(a, folder, home)).collect()
+        let mut places = Vec::new();
+        for argument in include_arguments(text) {
+            let Some(place) = resolve(&argument, folder, home) else { continue };
+            let files = match &place {
+                Included::Folder(dir) if wild_in_last_component_only(&argument) => files_in(dir),
+                _ => Vec::new(),
+            };
+            places.push(place);
+            places.extend(files.into_iter().map(Included::File));
+        }
+        places
     };
     let included =
         crate::includes::follow(config, MAX_DEPTH, MAX_PLACES, FILE_CAP, named, Included::file);

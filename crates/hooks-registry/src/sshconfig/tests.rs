@@ -120,3 +120,34 @@ fn the_commands_of_a_configuration_and_its_includes_are_gathered() {
     assert_eq!(read.runs, [Runs::Command("/p.sh".into()), Runs::Command("/m.sh".into())]);
     assert_eq!(read.included, [Included::File(d.join("inc"))]);
 }
+
+/// The files of a wildcard's folder are read for their includes and what they run when the
+/// wildcard is in the last component only (`Include cfg.d/*`); a deeper one's are not.
+#[test]
+fn the_files_a_wildcard_in_the_last_component_reads_are_read() {
+    use super::Runs;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("cfg.d/sub")).expect("mkdir");
+    std::fs::create_dir_all(d.join("deep/x")).expect("mkdir");
+    std::fs::write(d.join("config"), "Include cfg.d/*.conf deep/*/c\n").expect("w");
+    std::fs::write(d.join("cfg.d/work.conf"), "Host w\n  ProxyCommand /w.sh\nInclude more\n")
+        .expect("w");
+    std::fs::write(d.join("more"), "Match exec /m.sh\n").expect("w");
+    std::fs::write(d.join("deep/x/c"), "ProxyCommand /no.sh\n").expect("w");
+    let read = read_ssh_configuration(&d.join("config"), d, None);
+    assert_eq!(
+        read.included,
+        [
+            Included::Folder(d.join("cfg.d")),
+            Included::File(d.join("cfg.d/work.conf")),
+            Included::Folder(d.join("deep")),
+            Included::File(d.join("more")),
+        ]
+    );
+    assert_eq!(read.runs, [Runs::Command("/w.sh".into()), Runs::Command("/m.sh".into())]);
+    assert!(super::wild_in_last_component_only("cfg.d/*"));
+    assert!(super::wild_in_last_component_only("*.conf"));
+    assert!(!super::wild_in_last_component_only("a/*/c"));
+    assert!(!super::wild_in_last_component_only("a/b"));
+}
