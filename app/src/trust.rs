@@ -149,6 +149,10 @@ pub struct ShellStartupDirs {
     /// with what they include and the hooks folder they name ([`protect_engine_folders`],
     /// findings F56, F57).
     pub git_configs: Vec<PathBuf>,
+    /// The git configuration entries the environment gives git (`GIT_CONFIG_COUNT`'s,
+    /// `GIT_CONFIG_PARAMETERS`'), as (name, value): protected as [`ShellStartupDirs::git_configs`]'
+    /// are, what they include, the hooks folder and the commands they name (finding F62).
+    pub git_config_entries: Vec<(String, String)>,
 }
 
 impl ShellStartupDirs {
@@ -180,6 +184,7 @@ impl ShellStartupDirs {
             loaded,
             modules,
             git_configs,
+            git_config_entries: git_config_entries(env),
         }
     }
 
@@ -258,8 +263,11 @@ pub fn protect_engine_folders(
     // What the git configuration the environment names includes (F56; the files themselves
     // are among `loaded`), the hooks folder it sends git to (F57), and the files the
     // commands it has git run name from the root or the home (F60).
-    for config in &shell.git_configs {
-        let read = hooks_registry::read_git_configuration(config, home);
+    let from_entries = (!shell.git_config_entries.is_empty())
+        .then(|| hooks_registry::read_git_configuration_entries(&shell.git_config_entries, home));
+    let read_files =
+        shell.git_configs.iter().map(|c| hooks_registry::read_git_configuration(c, home));
+    for read in read_files.chain(from_entries) {
         for included in read.included() {
             expected.fixed.push((HOOK_ENVIRONMENT, included));
         }
@@ -270,6 +278,17 @@ pub fn protect_engine_folders(
             expected.fixed.push((HOOK_ENVIRONMENT, file));
         }
     }
+}
+
+/// The git configuration entries of `env`: `GIT_CONFIG_PARAMETERS`' (what `git -c` passes
+/// on), then `GIT_CONFIG_COUNT`'s, in the order git reads them.
+fn git_config_entries(env: &EnvVars) -> Vec<(String, String)> {
+    let mut entries = Vec::new();
+    if let Some(parameters) = env.hook_loaders.get("GIT_CONFIG_PARAMETERS") {
+        entries.extend(hooks_registry::git_config_parameters(&parameters.to_string_lossy()));
+    }
+    entries.extend(env.git_config_entries());
+    entries
 }
 
 /// The git configuration files `$GIT_CONFIG_GLOBAL` and `$GIT_CONFIG_SYSTEM` name, and the
@@ -366,6 +385,9 @@ fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
             }
             // A program git runs without a shell.
             "GIT_SSH" => loaded.extend(absolute(value.trim())),
+            // Configuration entries: read as configuration (`git_config_entries`).
+            "GIT_CONFIG_COUNT" | "GIT_CONFIG_PARAMETERS" => {}
+            n if n.starts_with("GIT_CONFIG_KEY_") || n.starts_with("GIT_CONFIG_VALUE_") => {}
             "CARGO_HOME" => {
                 if let Some(home) = absolute(value.trim()) {
                     modules.extend([home.join("registry"), home.join("git")]);

@@ -839,6 +839,15 @@ pub fn git_config(data: &[u8]) {
         let read = hooks_registry::fuzzing::git_commands(&written);
         assert_eq!(read, [command.clone()], "{written:?}");
     }
+    // The same text as a `GIT_CONFIG_PARAMETERS` value (F62): every entry has a name, and the
+    // entries, written back as git writes them, read back as themselves.
+    let entries = hooks_registry::git_config_parameters(&text);
+    assert!(entries.iter().all(|(name, _)| !name.is_empty()), "{entries:?}");
+    let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''").replace('!', "'\\!'"));
+    let written: Vec<String> =
+        entries.iter().map(|(n, v)| format!("{}={}", quote(n), quote(v))).collect();
+    let read = hooks_registry::git_config_parameters(&written.join(" "));
+    assert_eq!(read, entries, "{written:?}");
 }
 
 /// The reading of an ssh configuration file's `Include` lines on arbitrary text (lossy

@@ -1538,6 +1538,7 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         format!("{}:src:{}:{}", at("py"), home.path().display(), project.path().display());
     let (base, perl5opt) = (at("ub"), format!("-Mstrict -I{}", at("perl")));
     let ssh_command = format!("ssh -F {} -o BatchMode=yes", at("ssh/alt_config"));
+    let parameters = format!("'core.fsmonitor'='{}' 'user.name'='u'", at("parammon.sh"));
     let env = [
         ("PYTHONPATH", python_path.as_str()),
         ("BASH_ENV", &at("bash_env.sh")),
@@ -1557,6 +1558,13 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         ("GIT_EXTERNAL_DIFF", &at("difft.sh")),
         ("GIT_ASKPASS", "sh ~/bin/askpass.sh"),
         ("GIT_SSH", &at("plink")),
+        // Configuration given in the environment (F62), as `git -c` passes it on, and counted.
+        ("GIT_CONFIG_PARAMETERS", &parameters),
+        ("GIT_CONFIG_COUNT", "2"),
+        ("GIT_CONFIG_KEY_0", "include.path"),
+        ("GIT_CONFIG_VALUE_0", &at("env.inc")),
+        ("GIT_CONFIG_KEY_1", "diff.external"),
+        ("GIT_CONFIG_VALUE_1", "~/bin/envdiff.sh"),
     ];
     let paths = [
         at("venv/lib/python3.12/site-packages/zz-agent.pth"),
@@ -1592,6 +1600,10 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         at("difft.sh"),
         home.path().join("bin/askpass.sh").to_str().expect("utf-8").to_owned(),
         at("plink"),
+        at("parammon.sh"),
+        at("env.inc"),
+        home.path().join("bin/envdiff.sh").to_str().expect("utf-8").to_owned(),
+        at("envinc/fsmon.sh"),
         at("ub/share/notes.txt"),
         at("venv/share/notes.txt"),
         at("node/other.js"),
@@ -1617,9 +1629,10 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         ),
     );
     t.write("xdg/git/config", "[includeIf \"gitdir:/\"]\n\tpath = ~/xdg.inc\n");
+    t.write("env.inc", &format!("[core]\n\tfsmonitor = {}\n", at("envinc/fsmon.sh")));
     let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
     let lines = json_lines(&o.stdout);
-    let mut refused = vec![false; 29];
+    let mut refused = vec![false; 33];
     refused.extend([true; 5]);
     assert_eq!(allowed(&lines), refused, "{lines:#?}");
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");

@@ -382,19 +382,9 @@ pub fn read_git_configuration(config: &Path, home: Option<&Path>) -> GitConfigur
     let mut commands: Vec<String> = Vec::new();
     let named = |text: &str, file: &Path| -> Vec<PathBuf> {
         let values = read_values(text);
-        for command in values.commands {
-            if commands.len() < MAX_COMMANDS && !commands.contains(&command) {
-                commands.push(command);
-            }
-        }
+        add_commands(&mut commands, values.commands);
         for value in values.hooks_paths {
-            let folder = match value.strip_prefix('~') {
-                Some(rest) => match (rest.strip_prefix('/'), home) {
-                    (Some(rest), Some(home)) => home.join(rest),
-                    _ => continue,
-                },
-                None => PathBuf::from(value),
-            };
+            let Some(folder) = hooks_path(&value, home) else { continue };
             if !hooks_paths.contains(&folder) {
                 hooks_paths.push(folder);
             }
@@ -410,6 +400,188 @@ pub fn read_git_configuration(config: &Path, home: Option<&Path>) -> GitConfigur
         Some(p.as_path())
     });
     GitConfiguration { included, hooks_paths, commands }
+}
+
+/// Adds `found` to `commands`, each once, up to [`MAX_COMMANDS`].
+fn add_commands(commands: &mut Vec<String>, found: Vec<String>) {
+    for command in found {
+        if commands.len() < MAX_COMMANDS && !commands.contains(&command) {
+            commands.push(command);
+        }
+    }
+}
+
+/// The folder a `core.hooksPath` value names: `~/` under `home`, anything else as written
+/// (relative ones from the repository's top, which the caller knows); `None` for `~user/`
+/// or `~/` without a home.
+fn hooks_path(value: &str, home: Option<&Path>) -> Option<PathBuf> {
+    match value.strip_prefix('~') {
+        Some(rest) => Some(home?.join(rest.strip_prefix('/')?)),
+        None => Some(PathBuf::from(value)),
+    }
+}
+
+/// The section and the key (in lower case) of a configuration entry's name as git spells it
+/// on the command line and in the environment (`core.fsmonitor`, `filter.nb.clean`,
+/// `includeIf.gitdir:~/w/.path`: the subsection is what lies between the first and the last
+/// dot); `None` for a name without a dot.
+fn entry_section(name: &str) -> Option<(Section, String)> {
+    let (section, rest) = name.split_once('.')?;
+    let section = section.to_ascii_lowercase();
+    let (sub, key) = match rest.rsplit_once('.') {
+        Some((_, key)) => (true, key),
+        None => (false, rest),
+    };
+    let section = match (section.as_str(), sub) {
+        ("include", false) | ("includeif", true) => Section::Include,
+        ("core", false) => Section::Core,
+        _ => Section::Other { name: section, sub },
+    };
+    Some((section, key.to_ascii_lowercase()))
+}
+
+/// At most this many configuration entries of the environment are read.
+const MAX_ENTRIES: usize = 256;
+
+/// What git reads from configuration entries given without a file (`GIT_CONFIG_COUNT` with
+/// `GIT_CONFIG_KEY_<n>` and `GIT_CONFIG_VALUE_<n>`, `GIT_CONFIG_PARAMETERS`, which `git -c`
+/// sets for the commands it runs; finding F62): the files their `include.path` and
+/// `includeIf.<condition>.path` entries name (absolute or from the home: git refuses a
+/// relative include from there) and what those include in turn, as
+/// [`read_git_configuration`] reads them; their `core.hooksPath`; the commands they have git
+/// run (checked with git 2.47 here: a `core.fsmonitor` given either way, and one in a file an
+/// entry includes, ran for `git status`). At most 256 entries.
+///
+/// ```
+/// let home = std::path::Path::new("/home/u");
+/// let entries = [
+///     ("core.fsmonitor".to_owned(), "~/bin/watch.sh".to_owned()),
+///     ("include.path".to_owned(), "/etc/team.gitconfig".to_owned()),
+/// ];
+/// let read = hooks_registry::read_git_configuration_entries(&entries, Some(home));
+/// assert_eq!(read.commands(), ["~/bin/watch.sh"]);
+/// assert!(read.included().contains(&std::path::PathBuf::from("/etc/team.gitconfig")));
+/// ```
+pub fn read_git_configuration_entries(
+    entries: &[(String, String)],
+    home: Option<&Path>,
+) -> GitConfiguration {
+    let mut read = GitConfiguration::default();
+    let mut includes: Vec<PathBuf> = Vec::new();
+    for (name, value) in entries.iter().take(MAX_ENTRIES) {
+        let Some((section, key)) = entry_section(name) else { continue };
+        if value.trim().is_empty() {
+            continue;
+        }
+        match section {
+            Section::Include if key == "path" => {
+                let path = match value.strip_prefix("~/") {
+                    Some(rest) => home.map(|h| h.join(rest)),
+                    None => Some(PathBuf::from(value)).filter(|p| p.is_absolute()),
+                };
+                includes.extend(path.filter(|p| !includes.contains(p)));
+            }
+            Section::Core if key == "hookspath" => {
+                read.hooks_paths.extend(hooks_path(value, home));
+            }
+            _ => {
+                let command = runs_command(&section, &key, value);
+                add_commands(&mut read.commands, command.into_iter().collect());
+            }
+        }
+    }
+    for file in includes {
+        let inner = read_git_configuration(&file, home);
+        read.included.push(file);
+        for path in inner.included {
+            if !read.included.contains(&path) {
+                read.included.push(path);
+            }
+        }
+        for folder in inner.hooks_paths {
+            if !read.hooks_paths.contains(&folder) {
+                read.hooks_paths.push(folder);
+            }
+        }
+        add_commands(&mut read.commands, inner.commands);
+    }
+    read
+}
+
+/// The entries of a `GIT_CONFIG_PARAMETERS` value, as git writes it for `git -c` (each entry
+/// `'<name>'='<value>'`, or `'<name>=<value>'` as older gits wrote it, quoted as the shell
+/// quotes, a `'` written `'\''` and a `!` `'\!'`, entries apart by blanks); a name alone
+/// has no value.
+///
+/// ```
+/// let entries = hooks_registry::git_config_parameters(
+///     r#"'core.fsmonitor'='/x/mon.sh' 'alias.q'=''\!'sh ~/q.sh' 'user.name=it'\''s'"#,
+/// );
+/// assert_eq!(entries, [
+///     ("core.fsmonitor".to_owned(), "/x/mon.sh".to_owned()),
+///     ("alias.q".to_owned(), "!sh ~/q.sh".to_owned()),
+///     ("user.name".to_owned(), "it's".to_owned()),
+/// ]);
+/// ```
+pub fn git_config_parameters(text: &str) -> Vec<(String, String)> {
+    let mut entries = Vec::new();
+    let mut word = String::new();
+    // Where the unquoted `=` between a quoted name and a quoted value is in `word`.
+    let mut separator: Option<usize> = None;
+    let (mut quoted, mut started) = (false, false);
+    let mut finish = |word: &mut String, separator: &mut Option<usize>| {
+        let (name, value) = match separator.take() {
+            Some(at) => (word[..at].to_owned(), word[at + 1..].to_owned()),
+            None => match word.split_once('=') {
+                Some((name, value)) => (name.to_owned(), value.to_owned()),
+                None => (word.clone(), String::new()),
+            },
+        };
+        if !name.is_empty() && entries.len() < MAX_ENTRIES {
+            entries.push((name, value));
+        }
+        word.clear();
+    };
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if quoted {
+            if c == '\'' {
+                quoted = false;
+            } else {
+                word.push(c);
+            }
+            continue;
+        }
+        match c {
+            '\'' => {
+                quoted = true;
+                started = true;
+            }
+            '\\' => {
+                word.extend(chars.next());
+                started = true;
+            }
+            '=' if separator.is_none() => {
+                separator = Some(word.len());
+                word.push('=');
+                started = true;
+            }
+            c if c.is_whitespace() => {
+                if started {
+                    finish(&mut word, &mut separator);
+                    started = false;
+                }
+            }
+            c => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if started {
+        finish(&mut word, &mut separator);
+    }
+    entries
 }
 
 impl GitConfiguration {

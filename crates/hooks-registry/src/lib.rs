@@ -45,7 +45,10 @@ mod trace;
 
 pub use crate::{
     error::RegistryError,
-    gitconfig::{GitConfiguration, command_line_files, read_git_configuration},
+    gitconfig::{
+        GitConfiguration, command_line_files, git_config_parameters, read_git_configuration,
+        read_git_configuration_entries,
+    },
     handle::{RegistryEvent, RegistryHandle, RegistryReader},
     imports::{Language as ImportLanguage, local_imports},
     paths::{canonicalize, canonicalize_lenient, normalize_lexically, open_nonblocking},

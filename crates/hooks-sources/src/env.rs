@@ -141,7 +141,7 @@ impl EnvVars {
     /// `NPM_CONFIG_USERCONFIG`): the guard protects those files and folders (findings F48,
     /// F50, `specs/guard.md`). Read into [`EnvVars::hook_loaders`], in this order, after the
     /// rest of [`EnvVars::TABLE`].
-    pub const HOOK_LOADERS: [&'static str; 49] = [
+    pub const HOOK_LOADERS: [&'static str; 51] = [
         "BASH_ENV",
         "ENV",
         "NODE_OPTIONS",
@@ -191,10 +191,15 @@ impl EnvVars {
         "GIT_PROXY_COMMAND",
         "GIT_ASKPASS",
         "SSH_ASKPASS",
+        "GIT_CONFIG_COUNT",
+        "GIT_CONFIG_PARAMETERS",
     ];
 
+    /// At most this many of `GIT_CONFIG_COUNT`'s entries are read.
+    pub const MAX_GIT_CONFIG_ENTRIES: usize = 64;
+
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 66] = [
+    pub const TABLE: [EnvVarSpec; 68] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -459,6 +464,14 @@ impl EnvVars {
             name: "SSH_ASKPASS",
             purpose: "the program ssh (and git) run for a password or a confirmation: what it names from the root or the home is protected by the guard",
         },
+        EnvVarSpec {
+            name: "GIT_CONFIG_COUNT",
+            purpose: "how many configuration entries `GIT_CONFIG_KEY_<n>` and `GIT_CONFIG_VALUE_<n>` give git (read too, the first 64): what they include, the hooks folder and the commands they name are protected by the guard",
+        },
+        EnvVarSpec {
+            name: "GIT_CONFIG_PARAMETERS",
+            purpose: "the configuration entries `git -c` gives the git commands it runs: read as `GIT_CONFIG_COUNT`'s",
+        },
     ];
 
     /// Reads every variable in [`EnvVars::TABLE`] from the process environment.
@@ -534,12 +547,14 @@ impl EnvVars {
         self.format_vars.get(name).map(OsString::as_os_str)
     }
 
-    /// Builds the values from `lookup`, called once per name in [`EnvVars::TABLE`]. Tests and
-    /// embedders with their own environment use this.
+    /// Builds the values from `lookup`, called once per name in [`EnvVars::TABLE`], then for
+    /// the `GIT_CONFIG_KEY_<n>` and `GIT_CONFIG_VALUE_<n>` that `GIT_CONFIG_COUNT` counts
+    /// (at most [`EnvVars::MAX_GIT_CONFIG_ENTRIES`]). Tests and embedders with their own
+    /// environment use this.
     pub fn from_lookup(mut lookup: impl FnMut(&str) -> Option<OsString>) -> EnvVars {
         // Empty values count as unset, as shells treat `VAR=` for these variables.
         let mut get = |name: &str| lookup(name).filter(|v| !v.is_empty());
-        EnvVars {
+        let mut env = EnvVars {
             hook_dirs: get(EnvVars::HOOK_DIRS),
             home: get(EnvVars::HOME),
             userprofile: get(EnvVars::USERPROFILE),
@@ -563,7 +578,38 @@ impl EnvVars {
                 .filter_map(|name| Some(((*name).to_owned(), get(name)?)))
                 .collect(),
             cwd: None,
+        };
+        // The entries `GIT_CONFIG_COUNT` counts, by their own names (F62).
+        let count = (env.hook_loaders.get("GIT_CONFIG_COUNT"))
+            .and_then(|v| v.to_str()?.trim().parse::<usize>().ok())
+            .unwrap_or(0)
+            .min(EnvVars::MAX_GIT_CONFIG_ENTRIES);
+        for i in 0..count {
+            for name in [format!("GIT_CONFIG_KEY_{i}"), format!("GIT_CONFIG_VALUE_{i}")] {
+                if let Some(value) = get(&name) {
+                    env.hook_loaders.insert(name, value);
+                }
+            }
         }
+        env
+    }
+
+    /// The git configuration entries the environment gives git (`GIT_CONFIG_COUNT`'s
+    /// `GIT_CONFIG_KEY_<n>` and `GIT_CONFIG_VALUE_<n>`, in order), as (name, value); an
+    /// entry without a key is skipped, one without a value has an empty one.
+    pub fn git_config_entries(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for i in 0..EnvVars::MAX_GIT_CONFIG_ENTRIES {
+            let Some(key) = self.hook_loaders.get(&format!("GIT_CONFIG_KEY_{i}")) else {
+                continue;
+            };
+            let value = self.hook_loaders.get(&format!("GIT_CONFIG_VALUE_{i}"));
+            out.push((
+                key.to_string_lossy().into_owned(),
+                value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default(),
+            ));
+        }
+        out
     }
 
     /// Builds the values from `(name, value)` pairs; names not in the table are ignored.

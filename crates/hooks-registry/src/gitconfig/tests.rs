@@ -280,20 +280,11 @@ fn git_reads_the_same_command_keys_and_values() {
         for entry in out.stdout.split(|b| *b == 0).filter(|e| !e.is_empty()) {
             let entry = String::from_utf8_lossy(entry);
             let (name, value) = entry.split_once('\n').unwrap_or((&entry, ""));
-            let (section, rest) = name.split_once('.').expect("a key has a section");
-            let (sub, key) = match rest.rsplit_once('.') {
-                Some((_, key)) => (true, key),
-                None => (false, rest),
-            };
-            let section = match (section, sub) {
-                ("include", false) | ("includeif", true) => super::Section::Include,
-                ("core", false) => super::Section::Core,
-                _ => super::Section::Other { name: section.to_owned(), sub },
-            };
+            let (section, key) = super::entry_section(name).expect("a key has a section");
             if value.is_empty() {
                 continue;
             }
-            from_git.extend(super::runs_command(&section, key, value));
+            from_git.extend(super::runs_command(&section, &key, value));
         }
         assert_eq!(super::read_values(text).commands, from_git, "git on {text:?}");
     }
@@ -349,5 +340,96 @@ proptest! {
             vec![trimmed.to_owned()]
         };
         prop_assert_eq!(super::read_values(&text).commands, want);
+    }
+}
+
+/// Entries given without a file (F62): their commands, their `core.hooksPath`, the files their
+/// includes name absolutely or from the home and what those include and name; a relative
+/// include (which git refuses there), a name without a dot and an empty value name nothing.
+#[test]
+fn entries_of_the_environment_are_read_as_a_configuration() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    std::fs::write(
+        d.join("team.inc"),
+        "[diff]\n\texternal = ~/bin/ext.sh\n[include]\n\tpath = more.inc\n",
+    )
+    .expect("write");
+    let e = |n: &str, v: &str| (n.to_owned(), v.to_owned());
+    let entries = [
+        e("core.fsmonitor", "~/bin/mon.sh"),
+        e("Core.HooksPath", "/hooks"),
+        e("include.path", d.join("team.inc").to_str().expect("utf-8")),
+        e("includeIf.gitdir:~/w/.path", "~/w.inc"),
+        e("include.path", "relative.inc"),
+        e("filter.nb.clean", "python3 clean.py"),
+        e("nodot", "x"),
+        e("core.sshCommand", " "),
+    ];
+    let read = super::read_git_configuration_entries(&entries, Some(Path::new("/h")));
+    assert_eq!(read.commands(), ["~/bin/mon.sh", "python3 clean.py", "~/bin/ext.sh"]);
+    assert_eq!(read.hooks_folders(), [PathBuf::from("/hooks")]);
+    let included = read.included();
+    assert!(included.contains(&d.join("team.inc")), "{included:?}");
+    assert!(included.contains(&d.join("more.inc")), "{included:?}");
+    assert!(included.contains(&PathBuf::from("/h/w.inc")), "{included:?}");
+    assert!(!included.iter().any(|p| p.ends_with("relative.inc")), "{included:?}");
+}
+
+/// `GIT_CONFIG_PARAMETERS` as the git on `PATH` writes it for `git -c` (an alias prints the
+/// value it hands its command) reads back as the entries given, quotes, `!` and `=` in
+/// values included; the older spelling and a name alone read as git reads them.
+#[test]
+fn git_config_parameters_read_back_as_git_writes_them() {
+    let given = [
+        ("core.fsmonitor", "/x/mon.sh"),
+        ("diff.a b.textconv", "sh ~/tc.sh 'q' \"d\""),
+        ("alias.x", "!echo it's = fine"),
+        ("credential.helper", "!f() { echo a=b; }; f"),
+    ];
+    let mut args: Vec<String> = Vec::new();
+    for (name, value) in given {
+        args.extend(["-c".to_owned(), format!("{name}={value}")]);
+    }
+    args.extend(["-c".to_owned(), "alias.pp=!printf '%s' \"$GIT_CONFIG_PARAMETERS\"".to_owned()]);
+    args.push("pp".to_owned());
+    let Ok(out) =
+        std::process::Command::new("git").args(&args).env("GIT_CONFIG_NOSYSTEM", "1").output()
+    else {
+        return;
+    };
+    assert!(out.status.success(), "{out:?}");
+    let written = String::from_utf8(out.stdout).expect("utf-8");
+    let read = super::git_config_parameters(&written);
+    let want: Vec<(String, String)> = given
+        .iter()
+        .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+        .chain([("alias.pp".to_owned(), "!printf '%s' \"$GIT_CONFIG_PARAMETERS\"".to_owned())])
+        .collect();
+    assert_eq!(read, want, "{written:?}");
+    assert_eq!(
+        super::git_config_parameters("  'core.fsmonitor=/old.sh'\t'core.bare'  "),
+        [
+            ("core.fsmonitor".to_owned(), "/old.sh".to_owned()),
+            ("core.bare".to_owned(), String::new())
+        ]
+    );
+}
+
+proptest! {
+    /// Entries written as git writes them (each part quoted, `'` as `'\''`, `!` as `'\!'`)
+    /// read back as themselves, whatever their text.
+    #[test]
+    fn written_parameters_read_back(
+        entries in prop::collection::vec(
+            ("[a-z]{1,5}\\.[a-zA-Z =!'.]{0,6}\\.?[a-z]{1,5}", "\\PC{0,12}"),
+            0..4,
+        ),
+    ) {
+        let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''").replace('!', "'\\!'"));
+        let text: Vec<String> =
+            entries.iter().map(|(n, v)| format!("{}={}", quote(n), quote(v))).collect();
+        let read = super::git_config_parameters(&text.join(" "));
+        prop_assert_eq!(read, entries);
     }
 }

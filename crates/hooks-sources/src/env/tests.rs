@@ -19,6 +19,44 @@ fn from_lookup_asks_for_every_name_in_the_table_and_nothing_else() {
     assert_eq!(asked, table);
 }
 
+/// `GIT_CONFIG_COUNT` makes the reading ask for the entries it counts, by their own names,
+/// at most 64, and [`EnvVars::git_config_entries`] gives them in order (a missing key
+/// skipped, a missing value empty).
+#[test]
+fn the_entries_git_config_count_counts_are_read() {
+    for (count, asked_more) in [("3", 6), (" 2 ", 4), ("x", 0), ("100000", 128)] {
+        let mut asked = Vec::new();
+        let env = EnvVars::from_lookup(|name| {
+            asked.push(name.to_owned());
+            match name {
+                "GIT_CONFIG_COUNT" => Some(count.into()),
+                "GIT_CONFIG_KEY_0" => Some("core.fsmonitor".into()),
+                "GIT_CONFIG_VALUE_0" => Some("/m.sh".into()),
+                "GIT_CONFIG_KEY_1" => Some("core.bare".into()),
+                "GIT_CONFIG_VALUE_2" => Some("lost".into()),
+                _ => None,
+            }
+        });
+        assert_eq!(asked.len(), EnvVars::TABLE.len() + asked_more, "{count:?}");
+        assert_eq!(
+            asked[EnvVars::TABLE.len()..].first().map(String::as_str),
+            (asked_more > 0).then_some("GIT_CONFIG_KEY_0")
+        );
+        let entries = env.git_config_entries();
+        if asked_more >= 4 {
+            assert_eq!(
+                entries,
+                [
+                    ("core.fsmonitor".to_owned(), "/m.sh".to_owned()),
+                    ("core.bare".to_owned(), String::new())
+                ]
+            );
+        } else {
+            assert!(entries.is_empty());
+        }
+    }
+}
+
 #[test]
 fn values_land_in_their_fields_and_empty_counts_as_unset() {
     let env = EnvVars::from_pairs([
