@@ -795,6 +795,23 @@ fn hook_dirs_checked(data: &[u8], home: Option<&Path>, base: &Path) -> Vec<PathB
     dirs
 }
 
+/// `text` written inside a git configuration value's double quotes, escaped as git reads it
+/// back.
+fn git_quoted(text: &str) -> String {
+    let mut quoted = String::new();
+    for c in text.chars() {
+        match c {
+            '\\' => quoted.push_str("\\\\"),
+            '"' => quoted.push_str("\\\""),
+            '\n' => quoted.push_str("\\n"),
+            '\t' => quoted.push_str("\\t"),
+            '\u{8}' => quoted.push_str("\\b"),
+            c => quoted.push(c),
+        }
+    }
+    quoted
+}
+
 /// The reading of a git configuration file's includes on arbitrary text (lossy UTF-8): every
 /// path read is non-empty and no longer than the text, and each one, written back quoted in
 /// an `[include]` section, reads back as itself.
@@ -804,18 +821,7 @@ pub fn git_config(data: &[u8]) {
     for path in &paths {
         assert!(!path.is_empty(), "an empty path is no include");
         assert!(path.chars().count() <= text.chars().count(), "{path:?} is longer than the text");
-        let mut quoted = String::new();
-        for c in path.chars() {
-            match c {
-                '\\' => quoted.push_str("\\\\"),
-                '"' => quoted.push_str("\\\""),
-                '\n' => quoted.push_str("\\n"),
-                '\t' => quoted.push_str("\\t"),
-                '\u{8}' => quoted.push_str("\\b"),
-                c => quoted.push(c),
-            }
-        }
-        let written = format!("[include]\n\tpath = \"{quoted}\"\n");
+        let written = format!("[include]\n\tpath = \"{}\"\n", git_quoted(path));
         let read = hooks_registry::fuzzing::git_include_paths(&written);
         assert_eq!(read, [path.clone()], "{written:?}");
     }
@@ -824,18 +830,7 @@ pub fn git_config(data: &[u8]) {
     for command in hooks_registry::fuzzing::git_commands(&text) {
         assert!(!command.trim().is_empty(), "an empty command runs nothing");
         assert!(command.chars().count() <= text.chars().count(), "{command:?} is too long");
-        let mut quoted = String::new();
-        for c in command.chars() {
-            match c {
-                '\\' => quoted.push_str("\\\\"),
-                '"' => quoted.push_str("\\\""),
-                '\n' => quoted.push_str("\\n"),
-                '\t' => quoted.push_str("\\t"),
-                '\u{8}' => quoted.push_str("\\b"),
-                c => quoted.push(c),
-            }
-        }
-        let written = format!("[filter \"f\"]\n\tclean = \"{quoted}\"\n");
+        let written = format!("[filter \"f\"]\n\tclean = \"{}\"\n", git_quoted(&command));
         let read = hooks_registry::fuzzing::git_commands(&written);
         assert_eq!(read, [command.clone()], "{written:?}");
     }

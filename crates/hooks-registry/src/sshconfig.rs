@@ -24,12 +24,7 @@ const FILE_CAP: u64 = 256 * 1024;
 /// close (which ssh refuses) gives none.
 pub(crate) fn include_arguments(text: &str) -> Vec<String> {
     let mut found = Vec::new();
-    for line in text.lines() {
-        let line = line.trim_start_matches([' ', '\t', '\r', '\n']);
-        if line.starts_with('#') {
-            continue;
-        }
-        let Some((keyword, rest)) = split_keyword(line) else { continue };
+    for (keyword, rest) in keyword_lines(text) {
         if !keyword.eq_ignore_ascii_case("include") {
             continue;
         }
@@ -81,12 +76,7 @@ pub(crate) enum Runs {
 /// quotes do not close give nothing.
 pub(crate) fn runs(text: &str) -> Vec<Runs> {
     let mut found = Vec::new();
-    for line in text.lines() {
-        let line = line.trim_start_matches([' ', '\t', '\r', '\n']);
-        if line.starts_with('#') {
-            continue;
-        }
-        let Some((keyword, rest)) = split_keyword(line) else { continue };
+    for (keyword, rest) in keyword_lines(text) {
         let keyword = keyword.to_ascii_lowercase();
         match keyword.as_str() {
             // The rest of the line, as ssh keeps it (`parse_command`): the shell reads it.
@@ -148,6 +138,15 @@ fn with_home_token(text: &str) -> String {
         }
     }
     out
+}
+
+/// Each line of `text` that is not a comment, as its keyword and what follows it
+/// ([`split_keyword`]).
+fn keyword_lines(text: &str) -> impl Iterator<Item = (&str, &str)> {
+    text.lines()
+        .map(|line| line.trim_start_matches([' ', '\t', '\r', '\n']))
+        .filter(|line| !line.starts_with('#'))
+        .filter_map(split_keyword)
 }
 
 /// A line's keyword and the text after it and its separator (blanks, or blanks around one
