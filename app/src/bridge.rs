@@ -809,6 +809,10 @@ fn build_runtime(
                 home: config.home_dir.clone().and_then(|h| AbsPathBuf::new(h).ok()),
                 config_dir: config.config_dir.clone().and_then(|d| AbsPathBuf::new(d).ok()),
                 program_path: crate::trust::program_path(&config.shell_startup),
+                ssh_home: guarded
+                    .then(|| crate::trust::ssh_home(config.home_dir.as_deref()))
+                    .flatten()
+                    .and_then(|h| AbsPathBuf::new(h).ok()),
             });
             if guarded {
                 let mut expected = hooks_sources::expected_files(

@@ -291,6 +291,11 @@ impl HookRuntime {
                 home: rt.config.home_dir.clone().and_then(|h| AbsPathBuf::new(h).ok()),
                 config_dir: rt.config.config_dir.clone().and_then(|d| AbsPathBuf::new(d).ok()),
                 program_path: crate::trust::program_path(&rt.config.shell_startup),
+                // Read only where the guard's protection is computed.
+                ssh_home: (rt.config.protection)
+                    .then(|| crate::trust::ssh_home(rt.config.home_dir.as_deref()))
+                    .flatten()
+                    .and_then(|h| AbsPathBuf::new(h).ok()),
             };
             // One batch, one snapshot: each change published on its own would resolve every
             // format's expected file paths again for the protected set.

@@ -454,6 +454,39 @@ fn option_values<'a>(
     found
 }
 
+/// How much of the password database is read for [`ssh_home`].
+const PASSWD_CAP: u64 = 1 << 20;
+
+/// The home ssh reads `~/.ssh/config` from when it is not `home`: the password database's
+/// home of this process's user (OpenSSH takes `pw_dir`, not `$HOME`), from `/etc/passwd`;
+/// `None` when it is `home`, when the user is not listed there (a directory service), or
+/// on a system without one.
+pub fn ssh_home(home: Option<&Path>) -> Option<PathBuf> {
+    #[cfg(unix)]
+    {
+        let uid = rustix::process::getuid().as_raw();
+        let bytes = hooks_sources::read_capped_to(Path::new("/etc/passwd"), PASSWD_CAP).ok()?;
+        password_home(&String::from_utf8_lossy(&bytes), uid).filter(|h| Some(h.as_path()) != home)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = home;
+        None
+    }
+}
+
+/// The home of the user `uid` in the text of a password database (`name:password:uid:gid:
+/// gecos:home:shell` lines): its first line for `uid`, when that home is absolute.
+pub(crate) fn password_home(text: &str, uid: u32) -> Option<PathBuf> {
+    text.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split(':').collect();
+        let (Some(id), Some(home)) = (fields.get(2), fields.get(5)) else { return None };
+        (id.trim().parse::<u32>().ok()? == uid)
+            .then(|| PathBuf::from(home))
+            .filter(|h| h.is_absolute())
+    })
+}
+
 /// The user's directories hooks' commands are read with, as the runtime sets them
 /// (`~`, and Chrys's config directory for `${chrys_home}`).
 pub fn user_paths(home: Option<&Path>, config_dir: Option<&Path>) -> UserPaths {

@@ -1427,6 +1427,31 @@ fn what_the_commands_an_ssh_configuration_names_run_is_protected() {
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// ssh reads `~/.ssh/config` from the home of the password database, whatever `$HOME` says
+/// (OpenSSH's `pw_dir`): an agent run with another `$HOME` (a test's, a sandbox's) keeps that
+/// file out of its reach too, for a hook that runs ssh or git; not for one that runs neither.
+#[test]
+fn ssh_s_configuration_is_protected_where_ssh_takes_the_home_from() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    // The home of this user in the password database, as the system's own lookup gives it.
+    let out = std::process::Command::new("sh")
+        .args(["-c", "getent passwd \"$(id -u)\" | cut -d: -f6"])
+        .output()
+        .expect("sh runs");
+    let password_home = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    assert!(password_home.starts_with('/'), "a home for this user: {out:?}");
+    let config = format!("{password_home}/.ssh/config");
+    let other = format!("{password_home}/.ssh/known_hosts");
+    let mine = home.path().join(".ssh/config").to_str().expect("utf-8").to_owned();
+    let paths = [config.as_str(), mine.as_str(), other.as_str()];
+    project.write(".claude/settings.json", &claude_settings(&["git fetch -q origin || exit 2"]));
+    guard_refusing(project.path(), home.path(), &paths, 2);
+    project.write(".claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
+    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
+    assert_eq!(code, 0, "{lines:#?}");
+}
+
 /// A hook's shell script that runs git or ssh protects what they read at every start as the
 /// hook's own line would (findings F57, F58): the repository's hooks, ssh's configuration,
 /// the user's and the system's; the project's other files are not.

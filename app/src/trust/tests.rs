@@ -351,3 +351,18 @@ fn the_variables_that_move_programs_start_up_files_name_them() {
     let plain = EnvVars::from_pairs([("HOME", std::ffi::OsStr::new("/h"))]);
     assert!(ShellStartupDirs::from_env(&plain).loaded.is_empty());
 }
+
+/// The password database's home of a user: its first line for the id, the sixth field, when
+/// absolute; other users, short or broken lines and a relative home give nothing.
+#[test]
+fn the_password_database_gives_the_home_ssh_reads_from() {
+    let text = "root:x:0:0:root:/root:/bin/bash\nbroken\nshort:x:1000\n\
+                u:x:1001:1001:U,,,:/home/u:/bin/zsh\nagain:x:1001:1001::/elsewhere:/bin/sh\n\
+                rel:x:1002:1002::home/rel:/bin/sh\n";
+    assert_eq!(super::password_home(text, 0), Some(PathBuf::from("/root")));
+    assert_eq!(super::password_home(text, 1001), Some(PathBuf::from("/home/u")));
+    assert_eq!(super::password_home(text, 1000), None);
+    assert_eq!(super::password_home(text, 1002), None);
+    assert_eq!(super::password_home(text, 7), None);
+    assert_eq!(super::password_home("", 0), None);
+}

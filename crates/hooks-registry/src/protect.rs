@@ -650,6 +650,11 @@ pub struct UserPaths {
     /// protected ([`crate::CommandAnalysis::programs_on_path`]). Empty: nothing is
     /// looked up.
     pub program_path: Vec<AbsPathBuf>,
+    /// The home ssh reads its user's files from (`~/.ssh/config`), when it is not
+    /// [`UserPaths::home`]: ssh takes it from the password database, whatever `$HOME` says
+    /// (OpenSSH's `pw_dir`), so an agent run with another `$HOME` would otherwise leave
+    /// ssh's configuration out of the protection. `None`: the same as `home`.
+    pub ssh_home: Option<AbsPathBuf>,
 }
 
 /// Where a hook's paths start from once its launch is placed: one directory, or any folder
@@ -673,6 +678,8 @@ pub(crate) struct Placed<'a> {
     pub config_dir: Option<&'a AbsPathBuf>,
     /// The folders of the hooks' `PATH` ([`UserPaths::program_path`]).
     pub program_path: &'a [AbsPathBuf],
+    /// Where ssh finds `~/.ssh` when it is not `home` ([`UserPaths::ssh_home`]).
+    pub ssh_home: Option<&'a AbsPathBuf>,
 }
 
 /// The files one definition runs or reads, placed: exact paths, patterns, and why the
@@ -800,6 +807,7 @@ pub fn definition_files(
         home: placement.user.home.as_ref(),
         config_dir: placement.user.config_dir.as_ref(),
         program_path: &placement.user.program_path,
+        ssh_home: placement.user.ssh_home.as_ref(),
     };
     let keep = |role: PathRole| roles.contains(&role);
     let mut resolver = Resolver::default();
@@ -992,10 +1000,19 @@ fn locs_of(
             vec![Loc::Dir(root())]
         }
         PathBase::RunDir => locate(&launch.run_dir, placed),
-        PathBase::Home => match placed.home {
-            Some(h) => vec![Loc::Dir(h.clone())],
-            None => vec![any(root(), false)],
-        },
+        PathBase::Home => {
+            let mut locs = match placed.home {
+                Some(h) => vec![Loc::Dir(h.clone())],
+                None => vec![any(root(), false)],
+            };
+            // ssh's own files are where ssh takes the home from.
+            if named.path.starts_with(".ssh")
+                && let Some(ssh_home) = placed.ssh_home.filter(|s| Some(*s) != placed.home)
+            {
+                locs.push(Loc::Dir(ssh_home.clone()));
+            }
+            locs
+        }
         PathBase::Var(name) => {
             match launch
                 .var(name)
@@ -1574,9 +1591,14 @@ fn protect_ssh_configuration(
             (user || system).then(|| (p.clone(), folder.to_path_buf()))
         })
         .collect();
-    let home = placed.home.map(AbsPathBuf::as_path);
     let mut commands: Vec<String> = Vec::new();
     for (config, folder) in configs {
+        // ssh's `~` is the home it reads the file from.
+        let home = match placed.ssh_home {
+            Some(ssh_home) if folder.parent() == Some(ssh_home.as_path()) => Some(ssh_home),
+            _ => placed.home,
+        };
+        let home = home.map(AbsPathBuf::as_path);
         let read = crate::sshconfig::read_ssh_configuration(config.as_path(), &folder, home);
         for place in read.included {
             let (path, role) = match place {

@@ -1553,6 +1553,7 @@ fn compile(
                     home: user_paths.home.as_ref(),
                     config_dir: user_paths.config_dir.as_ref(),
                     program_path: &user_paths.program_path,
+                    ssh_home: user_paths.ssh_home.as_ref(),
                 };
                 let protect = |analysis: &Analysed, resolver: &mut Resolver| {
                     if protection {
