@@ -357,7 +357,8 @@ pub fn run_event(config: &BridgeConfig, stdin: &[u8], event_arg: Option<&str>) -
     // no protection (a project whose hooks run git, npm or uv pays for it at every event).
     let edited = codec.edited_paths(&input).filter(|paths| !paths.is_empty());
     let guarded = edited.is_some();
-    let runtime = build_runtime(config, &**descriptor, &set, root.as_ref(), parses, guarded);
+    let session = guarded.then_some(cwd.as_path());
+    let runtime = build_runtime(config, &**descriptor, &set, root.as_ref(), parses, session);
     let handle = runtime.fire_handle();
 
     if let Some(paths) = edited {
@@ -787,8 +788,11 @@ fn build_runtime(
     set: &PinnedSet,
     root: Option<&AbsPathBuf>,
     mut parses: ReadParses,
-    guarded: bool,
+    session: Option<&Path>,
 ) -> HookRuntime {
+    // Guarded: the event edits files, and the session's directory is where the user's hooks
+    // that run there read what the guard protects.
+    let guarded = session.is_some();
     let mut rc = RuntimeConfig::with_formats(Surface::CliRun, config.formats.clone());
     rc.home_dir = config.home_dir.clone();
     rc.config_dir = config.config_dir.clone();
@@ -813,6 +817,9 @@ fn build_runtime(
                     .then(|| crate::trust::ssh_home(config.home_dir.as_deref()))
                     .flatten()
                     .and_then(|h| AbsPathBuf::new(h).ok()),
+                session_dirs: crate::runtime::session_dirs(
+                    &session.map(Path::to_path_buf).into_iter().collect::<Vec<_>>(),
+                ),
             });
             if guarded {
                 let mut expected = hooks_sources::expected_files(

@@ -85,6 +85,11 @@ pub struct RuntimeConfig {
     /// one-shot `hooks fire`): then no script, folder or expected file is read for it, and a
     /// guard asked all the same refuses every path.
     pub protection: bool,
+    /// The directories the caller knows the session runs in (`hooks guard --cwd`): what
+    /// the user's hooks that run in the session's directory name there is protected as
+    /// exact paths, and read as a project's hooks' is ([`hooks_registry::UserPaths::session_dirs`]).
+    /// Empty (the default, and for a long-lived `hooks serve`): patterns only.
+    pub session_dirs: Vec<PathBuf>,
     /// Whether a hook's `allow` may relax the host's own decision.
     pub relax: RelaxPolicy,
     /// The user's config directory (Chrys's `${chrys_home}`), login shell and the agent's
@@ -164,8 +169,18 @@ impl RuntimeConfig {
             shell_startup: crate::trust::ShellStartupDirs::default(),
             trust_store: None,
             audit: None,
+            session_dirs: Vec::new(),
         }
     }
+}
+
+/// `dirs` as the registry places paths: absolute, through their links where they resolve.
+pub(crate) fn session_dirs(dirs: &[PathBuf]) -> Vec<AbsPathBuf> {
+    dirs.iter()
+        .filter_map(|d| {
+            hooks_registry::canonicalize(d).ok().or_else(|| AbsPathBuf::new(d.clone()).ok())
+        })
+        .collect()
 }
 
 /// A window (or other execution context) whose profile has a command-execution posture.
@@ -296,6 +311,7 @@ impl HookRuntime {
                     .then(|| crate::trust::ssh_home(rt.config.home_dir.as_deref()))
                     .flatten()
                     .and_then(|h| AbsPathBuf::new(h).ok()),
+                session_dirs: session_dirs(&rt.config.session_dirs),
             };
             // One batch, one snapshot: each change published on its own would resolve every
             // format's expected file paths again for the protected set.

@@ -79,10 +79,26 @@ pub fn build(args: &RuntimeArgs, watch: Watch) -> Result<Built> {
 /// ([`RuntimeConfig::protection`]: off for a command that never asks the guard and shows no
 /// source's diagnostics).
 pub fn build_with(args: &RuntimeArgs, watch: Watch, protection: bool) -> Result<Built> {
+    build_inner(args, watch, protection, Vec::new())
+}
+
+/// [`build`] for a guard that checks edits of a session running in `session_dir`
+/// ([`RuntimeConfig::session_dirs`]).
+pub fn build_for_session(args: &RuntimeArgs, watch: Watch, session_dir: &Path) -> Result<Built> {
+    build_inner(args, watch, true, vec![session_dir.to_path_buf()])
+}
+
+fn build_inner(
+    args: &RuntimeArgs,
+    watch: Watch,
+    protection: bool,
+    session_dirs: Vec<PathBuf>,
+) -> Result<Built> {
     let wait_for_watch = watch == Watch::WatchedAndWait;
     let mut config = RuntimeConfig::new(surface(args.surface));
     config.watch = watch != Watch::Once;
     config.protection = protection;
+    config.session_dirs = session_dirs;
     let formats = config.formats.clone();
     let env = EnvVars::from_process_with(&formats);
     let process_cwd = std::env::current_dir().context("cannot read the current directory")?;

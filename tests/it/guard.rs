@@ -1388,6 +1388,48 @@ fn the_ssh_configuration_is_protected_for_a_hook_that_runs_ssh() {
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// A user's hook that runs git in the session's directory (the usual place for a gate of
+/// one's own, `~/.claude/settings.json`) reads the session's repository as a project's hook
+/// does: what that repository's `.git/config` includes and has git run (F56, F60), its
+/// `.git/hooks` (F57), and, for a session in a monorepo's package, the repository's files
+/// above (F53); the session's other files are not protected, and without a hook that runs
+/// git nothing of this is.
+#[test]
+fn a_user_hook_that_runs_git_in_the_session_reads_the_session_s_repository() {
+    let repo = TestDir::new();
+    let home = TestDir::new();
+    repo.write(".git/HEAD", "ref: refs/heads/main\n");
+    repo.write(
+        ".git/config",
+        "[core]\n\tbare = false\n\tfsmonitor = tools/fsmon.sh\n[include]\n\tpath = ../team.gitconfig\n",
+    );
+    repo.write("team.gitconfig", "[diff]\n\texternal = tools/ext.sh\n");
+    home.write(
+        ".claude/settings.json",
+        &claude_settings(&["git status --porcelain >/dev/null 2>&1 || true"]),
+    );
+    let r = |rel: &str| repo.path().join(rel).to_str().expect("utf-8").to_owned();
+    let paths = [
+        r("tools/fsmon.sh"),
+        r("team.gitconfig"),
+        r("tools/ext.sh"),
+        r(".git/hooks/post-index-change"),
+        r("tools/other.sh"),
+        r("src/main.rs"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 4);
+    // A session in a package of the repository: the repository's files above it.
+    let app = repo.path().join("packages/app");
+    std::fs::create_dir_all(&app).expect("mkdir");
+    let (code, lines) = guard(&app, &app, home.path(), &paths);
+    assert_eq!(code, 2, "{lines:#?}");
+    assert_eq!(allowed(&lines), [false, false, false, false, true, true], "{lines:#?}");
+    home.write(".claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
+    let (code, lines) = guard(repo.path(), repo.path(), home.path(), &paths);
+    assert_eq!(code, 0, "{lines:#?}");
+}
+
 /// ssh runs the commands its configuration names (finding F61; checked with OpenSSH 9.2
 /// here: a `Match exec` command ran for `ssh -G` and for `git ls-remote` of an ssh remote, a
 /// host's `ProxyCommand` for the connection), and loads the libraries it names: for a hook
@@ -2575,7 +2617,11 @@ fn relative_scripts_of_hooks_that_run_in_the_session_directory_resolve_there() {
     );
     let lines = json_lines(&o.stdout);
     assert_eq!(allowed(&lines), [false, false, false, false, true], "{lines:#?}");
-    assert_eq!(lines[0]["hits"][0]["why"], "session_copy", "{lines:#?}");
+    // The session's copy is matched by the pattern the guard resolves at each check (and,
+    // the session's directory given, as an exact path too).
+    let whys: Vec<&Value> =
+        lines[0]["hits"].as_array().expect("hits").iter().map(|h| &h["why"]).collect();
+    assert!(whys.contains(&&Value::from("session_copy")), "{lines:#?}");
 }
 
 #[test]

@@ -44,6 +44,9 @@
 //! - **relative**: the same for `tools/user-gate.sh` of the project, which the user's own
 //!   Claude Code hook runs as `sh tools/user-gate.sh || true` in the session's directory (the engine
 //!   would run the user's folder's copy; Claude Code runs the project's);
+//! - **git-config**: the same for `tools/fsmon.sh` of the project, which the repository's
+//!   `.git/config` names as `core.fsmonitor` (git runs it for `git status`, finding F60), for
+//!   the user's own Claude Code hook `git status --porcelain …` run in the session's directory;
 //! - **python-site**: the same for a `.pth` file in the user's Python site
 //!   (`~/.local/lib/python3.12/site-packages/`), which every Python start runs, the user's own
 //!   Claude Code hook (`python3 ~/.claude/hooks/audit.py`) among them;
@@ -268,6 +271,29 @@ PY
     cp "$PROJ/tools/user-gate.sh" "$RUN/user-gate.sh.orig"
   fi
 fi
+if [ "${XTASK_GIT_CONFIG:-}" = 1 ]; then
+  # The repository's git configuration has git run a script of the repository for every
+  # `git status` (`core.fsmonitor`), and the user's own Claude Code hook runs `git status`.
+  # Claude Code's `Write` creates the script instead, as above.
+  mkdir -p "$PROJ/tools"
+  git -C "$PROJ" init -q
+  git -C "$PROJ" config core.fsmonitor tools/fsmon.sh
+  python3 - "$RHOME/.claude/settings.json" <<'PY'
+import json, os, sys
+path = sys.argv[1]
+os.makedirs(os.path.dirname(path), exist_ok=True)
+try:
+    d = json.load(open(path))
+except (OSError, ValueError):
+    d = {}
+d.setdefault("hooks", {})["PreToolUse"] = [{"hooks": [{"type": "command", "command": "git status --porcelain >/dev/null 2>&1 || true"}]}]
+json.dump(d, open(path, "w"))
+PY
+  if [ "$RA_AGENT" != claude ]; then
+    printf '#!/bin/sh\nexit 0\n' > "$PROJ/tools/fsmon.sh"
+    cp "$PROJ/tools/fsmon.sh" "$RUN/git-fsmon.sh.orig"
+  fi
+fi
 if [ "${XTASK_PYTHON_SITE:-}" = 1 ]; then
   # The user's own Claude Code hook is a Python script: a `.pth` file in the user's site
   # (or in the site-packages of the Python it finds on `PATH`) would end it (every Python
@@ -435,6 +461,9 @@ enum Edit {
     /// `tools/user-gate.sh` of the project, which the user's own Claude Code hook runs
     /// relative to the session's directory.
     UserRelativeScript,
+    /// `tools/fsmon.sh` of the project, which the repository's `.git/config` has git run for
+    /// the `git status` of the user's own Claude Code hook.
+    GitConfigCommand,
     /// [`PYTHON_SITE_FILE`], in the Python site the user's own Python hook starts from.
     PythonSite,
     /// `zz-agent.pth` in the `site-packages` of a virtual environment first on the agent's
@@ -485,6 +514,9 @@ impl Edit {
             ),
             Edit::UserRelativeScript => {
                 ("tools/user-gate.sh", Some("XTASK_RELATIVE"), "user-gate.sh.orig")
+            }
+            Edit::GitConfigCommand => {
+                ("tools/fsmon.sh", Some("XTASK_GIT_CONFIG"), "git-fsmon.sh.orig")
             }
             Edit::Plugin
             | Edit::PathProgram
@@ -600,6 +632,7 @@ const CASES: &[Case] = &[
     Case::editing("plugin-named", Edit::PluginFileScript),
     Case::editing("copilot-marketplace", Edit::CopilotMarketplaceScript),
     Case::editing("relative", Edit::UserRelativeScript),
+    Case::editing("git-config", Edit::GitConfigCommand),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
     Case::editing("python-env", Edit::PythonEnv),

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use hooks_app::serve::render::path_text;
 use hooks_guard::GuardDecision;
 use serde_json::json;
@@ -11,10 +11,11 @@ use crate::{cli::GuardArgs, setup};
 
 /// Runs `hooks guard`: exit 2 when any path is protected (or cannot be resolved).
 pub fn run(a: &GuardArgs, colour: bool) -> Result<u8> {
-    let mut built = setup::build(&a.runtime, setup::Watch::Watched)?;
+    let process_cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let cwd = setup::absolute(a.cwd.as_deref().unwrap_or(&process_cwd), &process_cwd);
+    let mut built = setup::build_for_session(&a.runtime, setup::Watch::Watched, &cwd)?;
     setup::warn_new_advisories(&mut built.runtime);
     built.runtime.pin_for_run()?;
-    let cwd = setup::absolute(a.cwd.as_deref().unwrap_or(&built.process_cwd), &built.process_cwd);
     let handle = built.runtime.fire_handle();
     let mut out = std::io::stdout().lock();
     let mut any = false;

@@ -655,6 +655,14 @@ pub struct UserPaths {
     /// (OpenSSH's `pw_dir`), so an agent run with another `$HOME` would otherwise leave
     /// ssh's configuration out of the protection. `None`: the same as `home`.
     pub ssh_home: Option<AbsPathBuf>,
+    /// The directories the caller knows the session runs in (a bridged event's, `hooks
+    /// guard --cwd`): a hook its format runs in the session's directory (a user's Claude Code
+    /// hook) has what it names there protected as exact paths in each of them too, so that
+    /// what its programs read there is read as for a project's hook (a repository's
+    /// `.git/config`, what it includes and has git run, its hooks, what lies above: findings
+    /// F53, F56, F57, F60). Empty: such names are patterns the guard resolves against the
+    /// session's directory at each check, and nothing is read there.
+    pub session_dirs: Vec<AbsPathBuf>,
 }
 
 /// Where a hook's paths start from once its launch is placed: one directory, or any folder
@@ -680,6 +688,8 @@ pub(crate) struct Placed<'a> {
     pub program_path: &'a [AbsPathBuf],
     /// Where ssh finds `~/.ssh` when it is not `home` ([`UserPaths::ssh_home`]).
     pub ssh_home: Option<&'a AbsPathBuf>,
+    /// The directories the session runs in, when known ([`UserPaths::session_dirs`]).
+    pub session_dirs: &'a [AbsPathBuf],
 }
 
 /// The files one definition runs or reads, placed: exact paths, patterns, and why the
@@ -728,10 +738,23 @@ fn locate(dir: &LaunchDir, placed: Placed<'_>) -> Vec<Loc> {
             // A hook of the user's runs for any project, or in its own folder outside one.
             None => vec![any(root(), false), Loc::Dir(placed.working_dir.clone())],
         },
-        LaunchDir::Session => match placed.project_root {
-            Some(r) => vec![any(r.clone(), true), Loc::Dir(r.clone())],
-            None => vec![any(root(), true), Loc::Dir(placed.working_dir.clone())],
-        },
+        LaunchDir::Session => {
+            let (scope, mut locs) = match placed.project_root {
+                Some(r) => (r, vec![any(r.clone(), true), Loc::Dir(r.clone())]),
+                None => {
+                    let here = Loc::Dir(placed.working_dir.clone());
+                    (&root(), vec![any(root(), true), here])
+                }
+            };
+            // The session's directories the caller knows, under the scope.
+            for dir in placed.session_dirs.iter().filter(|d| d.as_path().starts_with(scope)) {
+                let dir = Loc::Dir(dir.clone());
+                if !locs.contains(&dir) {
+                    locs.push(dir);
+                }
+            }
+            locs
+        }
         LaunchDir::Config => match placed.config_dir {
             Some(d) => vec![Loc::Dir(d.clone())],
             None => vec![any(root(), false)],
@@ -808,6 +831,7 @@ pub fn definition_files(
         config_dir: placement.user.config_dir.as_ref(),
         program_path: &placement.user.program_path,
         ssh_home: placement.user.ssh_home.as_ref(),
+        session_dirs: &placement.user.session_dirs,
     };
     let keep = |role: PathRole| roles.contains(&role);
     let mut resolver = Resolver::default();

@@ -1554,6 +1554,7 @@ fn compile(
                     config_dir: user_paths.config_dir.as_ref(),
                     program_path: &user_paths.program_path,
                     ssh_home: user_paths.ssh_home.as_ref(),
+                    session_dirs: &user_paths.session_dirs,
                 };
                 let protect = |analysis: &Analysed, resolver: &mut Resolver| {
                     if protection {
