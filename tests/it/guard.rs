@@ -43,6 +43,20 @@ fn guard_refusing(project: &Path, home: &Path, paths: &[&str], refused: usize) -
     lines
 }
 
+/// With `settings` (a `.claude/settings.json` under `owner`, the project or the home)
+/// holding one hook that runs none of the programs a test's hooks ran (`jq`), `hooks guard`
+/// in `project` allows every one of `paths`: what the test saw refused was that program's.
+fn all_allowed_with_a_hook_that_runs_none_of_them(
+    owner: &TestDir,
+    project: &Path,
+    home: &Path,
+    paths: &[&str],
+) {
+    owner.write(".claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
+    let (code, lines) = guard(project, project, home, paths);
+    assert_eq!(code, 0, "{lines:#?}");
+}
+
 /// One JSON value per non-empty line of `hooks guard --json`'s output.
 fn json_lines(stdout: &[u8]) -> Vec<Value> {
     String::from_utf8_lossy(stdout)
@@ -1253,10 +1267,7 @@ fn what_a_git_configuration_includes_is_protected_with_it() {
     ];
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
     guard_refusing(project.path(), home.path(), &paths, 4);
-    project.write(".claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
-    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
-    assert_eq!(code, 0, "{lines:#?}");
-    assert!(allowed(&lines).iter().all(|a| *a), "{lines:#?}");
+    all_allowed_with_a_hook_that_runs_none_of_them(&project, project.path(), home.path(), &paths);
 }
 
 /// git runs the repository's hooks from many commands (finding F57): `git status` runs
@@ -1344,9 +1355,7 @@ fn what_the_commands_a_git_configuration_names_run_is_protected() {
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
     guard_refusing(repo.path(), home.path(), &paths, 8);
     // No hook runs git: the same files are the project's and the user's.
-    repo.write(".claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
-    let (code, lines) = guard(repo.path(), repo.path(), home.path(), &paths);
-    assert_eq!(code, 0, "{lines:#?}");
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
 /// ssh reads the user's `~/.ssh/config` and the system's at every start, with the files their
@@ -1383,9 +1392,7 @@ fn the_ssh_configuration_is_protected_for_a_hook_that_runs_ssh() {
         project.write(".claude/settings.json", &claude_settings(&[command]));
         guard_refusing(project.path(), home.path(), &paths, 6);
     }
-    project.write(".claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
-    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
-    assert_eq!(code, 0, "{lines:#?}");
+    all_allowed_with_a_hook_that_runs_none_of_them(&project, project.path(), home.path(), &paths);
 }
 
 /// A user's hook that runs git in the session's directory (the usual place for a gate of
@@ -1425,9 +1432,7 @@ fn a_user_hook_that_runs_git_in_the_session_reads_the_session_s_repository() {
     let (code, lines) = guard(&app, &app, home.path(), &paths);
     assert_eq!(code, 2, "{lines:#?}");
     assert_eq!(allowed(&lines), [false, false, false, false, true, true], "{lines:#?}");
-    home.write(".claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
-    let (code, lines) = guard(repo.path(), repo.path(), home.path(), &paths);
-    assert_eq!(code, 0, "{lines:#?}");
+    all_allowed_with_a_hook_that_runs_none_of_them(&home, repo.path(), home.path(), &paths);
 }
 
 /// ssh runs the commands its configuration names (finding F61; checked with OpenSSH 9.2
@@ -1464,9 +1469,7 @@ fn what_the_commands_an_ssh_configuration_names_run_is_protected() {
         project.write(".claude/settings.json", &claude_settings(&[command]));
         guard_refusing(project.path(), home.path(), &paths, 6);
     }
-    project.write(".claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
-    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
-    assert_eq!(code, 0, "{lines:#?}");
+    all_allowed_with_a_hook_that_runs_none_of_them(&project, project.path(), home.path(), &paths);
 }
 
 /// ssh reads `~/.ssh/config` from the home of the password database, whatever `$HOME` says
@@ -1489,9 +1492,7 @@ fn ssh_s_configuration_is_protected_where_ssh_takes_the_home_from() {
     let paths = [config.as_str(), mine.as_str(), other.as_str()];
     project.write(".claude/settings.json", &claude_settings(&["git fetch -q origin || exit 2"]));
     guard_refusing(project.path(), home.path(), &paths, 2);
-    project.write(".claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
-    let (code, lines) = guard(project.path(), project.path(), home.path(), &paths);
-    assert_eq!(code, 0, "{lines:#?}");
+    all_allowed_with_a_hook_that_runs_none_of_them(&project, project.path(), home.path(), &paths);
 }
 
 /// A hook's shell script that runs git or ssh protects what they read at every start as the

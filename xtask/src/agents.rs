@@ -211,6 +211,22 @@ if [ "${XTASK_SETTINGS:-}" = 1 ]; then
     cp "$PROJ/.env" "$RUN/env.orig"
   fi
 fi
+# The user's own Claude Code pre-tool hook, $1, in place of any there. Each command ends in
+# `|| true`: a missing script (`sh` exits 2, Claude Code's blocking code) must not block the
+# call by accident; the guard's refusal is what the runs look for.
+user_claude_pretool() {
+  python3 - "$RHOME/.claude/settings.json" "$1" <<'PY'
+import json, os, sys
+path, command = sys.argv[1:3]
+os.makedirs(os.path.dirname(path), exist_ok=True)
+try:
+    d = json.load(open(path))
+except (OSError, ValueError):
+    d = {}
+d.setdefault("hooks", {})["PreToolUse"] = [{"hooks": [{"type": "command", "command": command}]}]
+json.dump(d, open(path, "w"))
+PY
+}
 # A Claude Code plugin marketplace the user added from the repository's `market/` folder
 # (`claude plugin marketplace add ./market`), with one plugin: Claude Code runs its plugins'
 # hooks from there. $1: the plugin; $2: more members of its manifest; $3: its hook file; $4: the
@@ -252,19 +268,7 @@ fi
 if [ "${XTASK_RELATIVE:-}" = 1 ]; then
   # The user's own Claude Code hook names its script relative to where it runs: Claude Code
   # runs the session's copy. Claude Code's `Write` creates the script instead, as above.
-  python3 - "$RHOME/.claude/settings.json" <<'PY'
-import json, os, sys
-path = sys.argv[1]
-os.makedirs(os.path.dirname(path), exist_ok=True)
-try:
-    d = json.load(open(path))
-except (OSError, ValueError):
-    d = {}
-# `|| true`: a missing script (`sh` exits 2, Claude Code's blocking code) must not block the
-# call by accident; the guard's refusal is what the run looks for.
-d.setdefault("hooks", {})["PreToolUse"] = [{"hooks": [{"type": "command", "command": "sh tools/user-gate.sh || true"}]}]
-json.dump(d, open(path, "w"))
-PY
+  user_claude_pretool 'sh tools/user-gate.sh || true'
   mkdir -p "$PROJ/tools"
   if [ "$RA_AGENT" != claude ]; then
     printf '#!/bin/sh\nexit 0\n' > "$PROJ/tools/user-gate.sh"
@@ -278,17 +282,7 @@ if [ "${XTASK_GIT_CONFIG:-}" = 1 ]; then
   mkdir -p "$PROJ/tools"
   git -C "$PROJ" init -q
   git -C "$PROJ" config core.fsmonitor tools/fsmon.sh
-  python3 - "$RHOME/.claude/settings.json" <<'PY'
-import json, os, sys
-path = sys.argv[1]
-os.makedirs(os.path.dirname(path), exist_ok=True)
-try:
-    d = json.load(open(path))
-except (OSError, ValueError):
-    d = {}
-d.setdefault("hooks", {})["PreToolUse"] = [{"hooks": [{"type": "command", "command": "git status --porcelain >/dev/null 2>&1 || true"}]}]
-json.dump(d, open(path, "w"))
-PY
+  user_claude_pretool 'git status --porcelain >/dev/null 2>&1 || true'
   if [ "$RA_AGENT" != claude ]; then
     printf '#!/bin/sh\nexit 0\n' > "$PROJ/tools/fsmon.sh"
     cp "$PROJ/tools/fsmon.sh" "$RUN/git-fsmon.sh.orig"
@@ -301,16 +295,7 @@ if [ "${XTASK_PYTHON_SITE:-}" = 1 ]; then
   target="${XTASK_PYTHON_FILE:-$RHOME/$XTASK_PYTHON_SITE_FILE}"
   mkdir -p "$RHOME/.claude/hooks" "$(dirname "$target")"
   printf 'import sys\nsys.exit(0)\n' > "$RHOME/.claude/hooks/audit.py"
-  python3 - "$RHOME/.claude/settings.json" <<'PY'
-import json, os, sys
-path = sys.argv[1]
-try:
-    d = json.load(open(path))
-except (OSError, ValueError):
-    d = {}
-d.setdefault("hooks", {})["PreToolUse"] = [{"hooks": [{"type": "command", "command": "python3 ~/.claude/hooks/audit.py || true"}]}]
-json.dump(d, open(path, "w"))
-PY
+  user_claude_pretool 'python3 ~/.claude/hooks/audit.py || true'
   if [ "$RA_AGENT" != claude ]; then
     printf '# a path the user keeps\n' > "$target"
     cp "$target" "$RUN/python-site.pth.orig"
