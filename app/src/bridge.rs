@@ -32,7 +32,7 @@ use std::{
 
 use hooks_dispatch::DispatchConfig;
 use hooks_guard::GuardDecision;
-use hooks_registry::{HookRegistry, SourceUpdate, UserPaths};
+use hooks_registry::{HookRegistry, SourceUpdate};
 use hooks_schema::{
     AbsPathBuf, Decision, FileContent, FileScope, FoldedVerdict, FormatDescriptor, FormatSet,
     HookCommand, HookSourceId, HookSourceKind, HostAnswer, HostError, HostInput, ParseContext,
@@ -809,18 +809,13 @@ fn build_runtime(
     let posture = CommandExecutionPosture::AutoApproves;
     runtime.registry().change(|reg: &mut HookRegistry| {
         reg.batch(|reg| {
-            reg.set_user_paths(UserPaths {
-                home: config.home_dir.clone().and_then(|h| AbsPathBuf::new(h).ok()),
-                config_dir: config.config_dir.clone().and_then(|d| AbsPathBuf::new(d).ok()),
-                program_path: crate::trust::program_path(&config.shell_startup),
-                ssh_home: guarded
-                    .then(|| crate::trust::ssh_home(config.home_dir.as_deref()))
-                    .flatten()
-                    .and_then(|h| AbsPathBuf::new(h).ok()),
-                session_dirs: crate::runtime::session_dirs(
-                    &session.map(Path::to_path_buf).into_iter().collect::<Vec<_>>(),
-                ),
-            });
+            reg.set_user_paths(crate::runtime::registry_user_paths(
+                config.home_dir.as_deref(),
+                config.config_dir.as_deref(),
+                &config.shell_startup,
+                guarded,
+                &session.map(Path::to_path_buf).into_iter().collect::<Vec<_>>(),
+            ));
             if guarded {
                 let mut expected = hooks_sources::expected_files(
                     formats,

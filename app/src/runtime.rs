@@ -174,13 +174,34 @@ impl RuntimeConfig {
     }
 }
 
-/// `dirs` as the registry places paths: absolute, through their links where they resolve.
-pub(crate) fn session_dirs(dirs: &[PathBuf]) -> Vec<AbsPathBuf> {
-    dirs.iter()
-        .filter_map(|d| {
-            hooks_registry::canonicalize(d).ok().or_else(|| AbsPathBuf::new(d.clone()).ok())
-        })
-        .collect()
+/// The user's directories the registry reads hooks' commands with: the home, Chrys's config
+/// directory, the hooks' `PATH`; where the guard's protection is computed (`protection`),
+/// the home ssh takes from the password database ([`crate::trust::ssh_home`]) and the
+/// session's directories the caller knows, as the registry places paths (absolute, through
+/// their links where they resolve).
+pub(crate) fn registry_user_paths(
+    home: Option<&Path>,
+    config_dir: Option<&Path>,
+    shell: &crate::trust::ShellStartupDirs,
+    protection: bool,
+    session_dirs: &[PathBuf],
+) -> hooks_registry::UserPaths {
+    let abs = |p: Option<&Path>| p.and_then(|p| AbsPathBuf::new(p.to_path_buf()).ok());
+    hooks_registry::UserPaths {
+        home: abs(home),
+        config_dir: abs(config_dir),
+        program_path: crate::trust::program_path(shell),
+        ssh_home: protection
+            .then(|| crate::trust::ssh_home(home))
+            .flatten()
+            .and_then(|h| AbsPathBuf::new(h).ok()),
+        session_dirs: session_dirs
+            .iter()
+            .filter_map(|d| {
+                hooks_registry::canonicalize(d).ok().or_else(|| AbsPathBuf::new(d.clone()).ok())
+            })
+            .collect(),
+    }
 }
 
 /// A window (or other execution context) whose profile has a command-execution posture.
@@ -302,17 +323,13 @@ impl HookRuntime {
         if rt.is_live() {
             let inputs = rt.trust_inputs(CommandExecutionPosture::Unknown);
             let (policy, strict) = (rt.config.policy.clone(), rt.config.strict);
-            let user_paths = hooks_registry::UserPaths {
-                home: rt.config.home_dir.clone().and_then(|h| AbsPathBuf::new(h).ok()),
-                config_dir: rt.config.config_dir.clone().and_then(|d| AbsPathBuf::new(d).ok()),
-                program_path: crate::trust::program_path(&rt.config.shell_startup),
-                // Read only where the guard's protection is computed.
-                ssh_home: (rt.config.protection)
-                    .then(|| crate::trust::ssh_home(rt.config.home_dir.as_deref()))
-                    .flatten()
-                    .and_then(|h| AbsPathBuf::new(h).ok()),
-                session_dirs: session_dirs(&rt.config.session_dirs),
-            };
+            let user_paths = registry_user_paths(
+                rt.config.home_dir.as_deref(),
+                rt.config.config_dir.as_deref(),
+                &rt.config.shell_startup,
+                rt.config.protection,
+                &rt.config.session_dirs,
+            );
             // One batch, one snapshot: each change published on its own would resolve every
             // format's expected file paths again for the protected set.
             rt.registry.change(|reg| {
