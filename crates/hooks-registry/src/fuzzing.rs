@@ -24,7 +24,7 @@ pub fn ssh_include_arguments(text: &str) -> Vec<String> {
 /// ssh run or load, as the registry reads them when it protects what they name (finding
 /// F61).
 pub fn ssh_runs(text: &str) -> Vec<(bool, String)> {
-    crate::sshconfig::runs(text)
+    crate::sshconfig::runs(text, None)
         .into_iter()
         .map(|r| match r {
             crate::sshconfig::Runs::Command(c) => (true, c),

@@ -1623,7 +1623,10 @@ fn protect_ssh_configuration(
             _ => placed.home,
         };
         let home = home.map(AbsPathBuf::as_path);
-        let read = crate::sshconfig::read_ssh_configuration(config.as_path(), &folder, home);
+        // ssh's `%d` is always the home it takes from the password database.
+        let ssh_home = placed.ssh_home.map(AbsPathBuf::as_path);
+        let read =
+            crate::sshconfig::read_ssh_configuration(config.as_path(), &folder, home, ssh_home);
         for place in read.included {
             let (path, role) = match place {
                 crate::sshconfig::Included::File(f) => (f, PathRole::Argument),

@@ -66,15 +66,16 @@ pub(crate) enum Runs {
     /// to a host it applies to: a gate's `git fetch` over ssh), `KnownHostsCommand` (for
     /// every host key checked), `LocalCommand`, a `Match exec` criterion (run while the
     /// configuration is read, at every start: checked with OpenSSH 9.2 here, `ssh -G` ran it),
-    /// with ssh's `%d` (the home) as `~`.
+    /// with ssh's `%d` (the home it takes from the password database) as that home, or `~`.
     Command(String),
     /// A library ssh loads: `PKCS11Provider`, `SecurityKeyProvider`.
     Library(String),
 }
 
-/// What `text`'s lines have ssh run or load ([`Runs`]), in order; `none` and a line whose
+/// What `text`'s lines have ssh run or load ([`Runs`]), in order, `%d` as `home` (ssh's:
+/// `UserPaths::ssh_home` where it is not `$HOME`) or, unknown, `~`; `none` and a line whose
 /// quotes do not close give nothing.
-pub(crate) fn runs(text: &str) -> Vec<Runs> {
+pub(crate) fn runs(text: &str, home: Option<&Path>) -> Vec<Runs> {
     let mut found = Vec::new();
     for (keyword, rest) in keyword_lines(text) {
         let keyword = keyword.to_ascii_lowercase();
@@ -84,7 +85,7 @@ pub(crate) fn runs(text: &str) -> Vec<Runs> {
                 let command = rest.trim_end_matches([' ', '\t', '\r', '\n']);
                 // A blank command (a vertical tab, which ssh keeps) runs nothing.
                 if !command.trim().is_empty() && !command.eq_ignore_ascii_case("none") {
-                    found.push(Runs::Command(with_home_token(command)));
+                    found.push(Runs::Command(with_home_token(command, home)));
                 }
             }
             "pkcs11provider" | "securitykeyprovider" => {
@@ -93,7 +94,7 @@ pub(crate) fn runs(text: &str) -> Vec<Runs> {
                     && !library.eq_ignore_ascii_case("none")
                     && !library.eq_ignore_ascii_case("internal")
                 {
-                    found.push(Runs::Library(with_home_token(&library)));
+                    found.push(Runs::Library(with_home_token(&library, home)));
                 }
             }
             // `Match [!]exec "command"`, among other criteria, each followed by its argument
@@ -108,7 +109,7 @@ pub(crate) fn runs(text: &str) -> Vec<Runs> {
                     }
                     let Some(argument) = words.next() else { break };
                     if criterion == "exec" && !argument.trim().is_empty() {
-                        found.push(Runs::Command(with_home_token(&argument)));
+                        found.push(Runs::Command(with_home_token(&argument, home)));
                     }
                 }
             }
@@ -118,9 +119,11 @@ pub(crate) fn runs(text: &str) -> Vec<Runs> {
     found
 }
 
-/// `text` with ssh's `%d` (the local home) as `~`, so that the analysis of a command line
-/// finds what it names under the home.
-fn with_home_token(text: &str) -> String {
+/// `text` with ssh's `%d` (the local home, from the password database) as `home`, or as `~`
+/// when it is not known (or not UTF-8), so that the analysis of a command line finds what it
+/// names under the home ssh means.
+fn with_home_token(text: &str, home: Option<&Path>) -> String {
+    let token = home.and_then(Path::to_str).unwrap_or("~");
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars();
     while let Some(c) = chars.next() {
@@ -129,7 +132,7 @@ fn with_home_token(text: &str) -> String {
             continue;
         }
         match chars.next() {
-            Some('d') => out.push('~'),
+            Some('d') => out.push_str(token),
             Some(other) => {
                 out.push('%');
                 out.push(other);
@@ -241,10 +244,12 @@ pub(crate) struct SshConfiguration {
 const MAX_RUNS: usize = 256;
 
 /// The places ssh reads when it reads the configuration file `config` (absolute), besides it,
-/// its relative `Include`s taken from `folder` (`~/.ssh` or `/etc/ssh`): the files its
-/// `Include` lines name and theirs, to ssh's depth of sixteen, and the folders a wildcard
-/// reads from, at most [`MAX_PLACES`], each once, whether or not they exist; and what the
-/// lines of `config` and of the files read have ssh run or load ([`runs`]). Where the
+/// its relative `Include`s taken from `folder` (`~/.ssh` or `/etc/ssh`), `~/` under `home`:
+/// the files its `Include` lines name and theirs, to ssh's depth of sixteen, and the folders
+/// a wildcard reads from, at most [`MAX_PLACES`], each once, whether or not they exist; and
+/// what the lines of `config` and of the files read have ssh run or load ([`runs`], `%d` as
+/// `~` and, where the home ssh takes from the password database is not `$HOME`, as
+/// `ssh_home` too). Where the
 /// wildcard is in an argument's last component only (`Include config.d/*`), the regular
 /// files of its folder are read too, for their includes and what they run, whether or not
 /// the pattern matches them (ssh reads those it matches; reading the others only protects
@@ -254,10 +259,14 @@ pub(crate) fn read_ssh_configuration(
     config: &Path,
     folder: &Path,
     home: Option<&Path>,
+    ssh_home: Option<&Path>,
 ) -> SshConfiguration {
     let mut found_runs: Vec<Runs> = Vec::new();
     let named = |text: &str, _: &Path| -> Vec<Included> {
-        for run in runs(text) {
+        // `%d` as `~` too: which of the two homes a user's ssh takes is the system's to say,
+        // and protecting both costs nothing.
+        let more = ssh_home.map(|_| runs(text, None)).unwrap_or_default();
+        for run in runs(text, ssh_home).into_iter().chain(more) {
             if found_runs.len() < MAX_RUNS && !found_runs.contains(&run) {
                 found_runs.push(run);
             }

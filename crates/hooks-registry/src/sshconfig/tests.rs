@@ -8,7 +8,7 @@ use super::{Included, include_arguments, read_ssh_configuration, resolve};
 
 /// The places `config` includes.
 fn included(config: &Path, folder: &Path, home: Option<&Path>) -> Vec<Included> {
-    read_ssh_configuration(config, folder, home).included
+    read_ssh_configuration(config, folder, home, None).included
 }
 
 #[test]
@@ -90,7 +90,7 @@ fn what_ssh_runs_and_loads_is_read_from_its_lines() {
                 PKCS11Provider /usr/lib/opensc.so\nSecurityKeyProvider \"%d/sk.so\"\n\
                 SecurityKeyProvider internal\nProxyJump j\n";
     assert_eq!(
-        runs(text),
+        runs(text, None),
         [
             Runs::Command("~/bin/proxy.sh %h %p".into()),
             Runs::Command("~/bin/khc %H".into()),
@@ -101,10 +101,16 @@ fn what_ssh_runs_and_loads_is_read_from_its_lines() {
             Runs::Library("~/sk.so".into()),
         ]
     );
-    assert_eq!(super::with_home_token("%%d %d%"), "%%d ~%");
+    assert_eq!(super::with_home_token("%%d %d%", None), "%%d ~%");
+    // The home ssh takes from the password database, where it is known.
+    let root = Some(Path::new("/root"));
+    assert_eq!(
+        runs("ProxyCommand %d/bin/p.sh %h\n", root),
+        [Runs::Command("/root/bin/p.sh %h".into())]
+    );
     // A blank command or library (ssh keeps a vertical tab; found by the fuzz target) runs
     // and loads nothing.
-    assert_eq!(runs("LocalCommand \u{b} \nPKCS11Provider \"\u{b}\"\n"), []);
+    assert_eq!(runs("LocalCommand \u{b} \nPKCS11Provider \"\u{b}\"\n", None), []);
 }
 
 /// The commands of a configuration and of what it includes are gathered in the walk of its
@@ -116,7 +122,7 @@ fn the_commands_of_a_configuration_and_its_includes_are_gathered() {
     let d = dir.path();
     std::fs::write(d.join("config"), "Include inc\nHost *\n  ProxyCommand /p.sh\n").expect("w");
     std::fs::write(d.join("inc"), "Match exec /m.sh\nProxyCommand /p.sh\n").expect("w");
-    let read = read_ssh_configuration(&d.join("config"), d, None);
+    let read = read_ssh_configuration(&d.join("config"), d, None, None);
     assert_eq!(read.runs, [Runs::Command("/p.sh".into()), Runs::Command("/m.sh".into())]);
     assert_eq!(read.included, [Included::File(d.join("inc"))]);
 }
@@ -135,7 +141,7 @@ fn the_files_a_wildcard_in_the_last_component_reads_are_read() {
         .expect("w");
     std::fs::write(d.join("more"), "Match exec /m.sh\n").expect("w");
     std::fs::write(d.join("deep/x/c"), "ProxyCommand /no.sh\n").expect("w");
-    let read = read_ssh_configuration(&d.join("config"), d, None);
+    let read = read_ssh_configuration(&d.join("config"), d, None, None);
     assert_eq!(
         read.included,
         [
@@ -150,4 +156,21 @@ fn the_files_a_wildcard_in_the_last_component_reads_are_read() {
     assert!(super::wild_in_last_component_only("*.conf"));
     assert!(!super::wild_in_last_component_only("a/*/c"));
     assert!(!super::wild_in_last_component_only("a/b"));
+}
+
+/// ssh's `%d` is the home it takes from the password database: where that is not `$HOME`
+/// (`ssh_home` given), a command naming it is read with that home and with `~` both.
+#[test]
+fn percent_d_is_read_as_ssh_s_home_and_as_the_home() {
+    use super::Runs;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    std::fs::write(d.join("config"), "Host *\n  ProxyCommand %d/bin/p.sh %h\n").expect("w");
+    let read = read_ssh_configuration(&d.join("config"), d, None, Some(Path::new("/root")));
+    assert_eq!(
+        read.runs,
+        [Runs::Command("/root/bin/p.sh %h".into()), Runs::Command("~/bin/p.sh %h".into())]
+    );
+    let read = read_ssh_configuration(&d.join("config"), d, None, None);
+    assert_eq!(read.runs, [Runs::Command("~/bin/p.sh %h".into())]);
 }
