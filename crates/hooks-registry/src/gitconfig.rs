@@ -67,6 +67,28 @@ impl Section {
     fn none() -> Section {
         Section::Other { name: String::new(), sub: false }
     }
+
+    /// The section named `name` (in lower case), with a subsection or not: `[include]` and
+    /// `[includeIf "…"]` are includes, `[core]` is core, the rest (`[include "x"]`, `[core
+    /// "x"]` among them) another.
+    fn named(name: String, sub: bool) -> Section {
+        match (name.as_str(), sub) {
+            ("include", false) | ("includeif", true) => Section::Include,
+            ("core", false) => Section::Core,
+            _ => Section::Other { name, sub },
+        }
+    }
+
+    /// The section a header opens, its name as written (any case) and its subsection quoted
+    /// or not. The old spelling of a subsection (`[filter.x]`, `[includeIf.gitdir]`) is
+    /// never an include: a condition git can meet holds a `:`, which that spelling cannot.
+    fn of_header(name: &str, quoted: bool) -> Section {
+        let name = name.to_ascii_lowercase();
+        match name.split_once('.') {
+            Some((name, _)) => Section::Other { name: name.to_owned(), sub: true },
+            None => Section::named(name, quoted),
+        }
+    }
 }
 
 /// The command line git runs for `key` (lower case) of `section` with the value `value`, when
@@ -76,8 +98,13 @@ impl Section {
 /// folder), and the ones other commands run (a commit's `gpg.program`, an alias). A value
 /// git reads as a boolean (`core.fsmonitor = true`, the built-in monitor; a pager turned
 /// off) and a credential helper named without a path (`store`: git's own `git
-/// credential-store`) run nothing of the user's.
+/// credential-store`) run nothing of the user's, nor does a blank command.
 fn runs_command(section: &Section, key: &str, value: &str) -> Option<String> {
+    command_of(section, key, value).filter(|c| !c.trim().is_empty())
+}
+
+/// [`runs_command`], blank commands included.
+fn command_of(section: &Section, key: &str, value: &str) -> Option<String> {
     let boolean = || {
         ["true", "false", "yes", "no", "on", "off", "1", "0"]
             .iter()
@@ -150,8 +177,7 @@ pub(crate) fn read_values(text: &str) -> Values {
                     }
                     Some(value) => {
                         let key = key.to_ascii_lowercase();
-                        let command = runs_command(&section, &key, &value);
-                        found.commands.extend(command.filter(|c| !c.trim().is_empty()));
+                        found.commands.extend(runs_command(&section, &key, &value));
                     }
                     None => reader.skip_line(),
                 }
@@ -196,24 +222,9 @@ impl Reader {
     /// git refuses.
     fn section(&mut self) -> Option<Section> {
         let mut name = String::new();
-        let other = |name: &str, quoted: bool| {
-            let name = name.to_ascii_lowercase();
-            match name.split_once('.') {
-                Some((name, _)) => Section::Other { name: name.to_owned(), sub: true },
-                None => Section::Other { name, sub: quoted },
-            }
-        };
         loop {
             match self.next()? {
-                ']' if !name.is_empty() => {
-                    return Some(if name.eq_ignore_ascii_case("include") {
-                        Section::Include
-                    } else if name.eq_ignore_ascii_case("core") {
-                        Section::Core
-                    } else {
-                        other(&name, false)
-                    });
-                }
+                ']' if !name.is_empty() => return Some(Section::of_header(&name, false)),
                 c if c.is_ascii_whitespace() && !name.is_empty() => {
                     if c == '\n' {
                         return None;
@@ -245,13 +256,7 @@ impl Reader {
                 _ => {}
             }
         }
-        (self.next()? == ']').then(|| {
-            if name.eq_ignore_ascii_case("includeif") {
-                Section::Include
-            } else {
-                other(&name, true)
-            }
-        })
+        (self.next()? == ']').then(|| Section::of_header(&name, true))
     }
 
     /// The rest of a key after its first letter: letters, digits and `-`.
@@ -323,8 +328,9 @@ impl Reader {
 /// Where git finds an included file `value` names from the configuration file `config`: `~/`
 /// under `home`, an absolute path as it is, a relative one from `config`'s folder. `None`
 /// for what names no file here (`~user/`, `%(prefix)/`, an empty value, `~/` without a
-/// home).
-fn resolve(value: &str, config: &Path, home: Option<&Path>) -> Option<PathBuf> {
+/// home, a relative path without a `config`: git refuses a relative include given on the
+/// command line or in the environment).
+fn resolve(value: &str, config: Option<&Path>, home: Option<&Path>) -> Option<PathBuf> {
     if value.is_empty() || value.starts_with("%(") {
         return None;
     }
@@ -336,7 +342,7 @@ fn resolve(value: &str, config: &Path, home: Option<&Path>) -> Option<PathBuf> {
     if path.is_absolute() {
         return Some(path.to_path_buf());
     }
-    config.parent().map(|folder| folder.join(path))
+    config.and_then(Path::parent).map(|folder| folder.join(path))
 }
 
 /// What git reads with a configuration file besides it, gathered in one walk of its includes
@@ -378,32 +384,29 @@ pub struct GitConfiguration {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn read_git_configuration(config: &Path, home: Option<&Path>) -> GitConfiguration {
-    let mut hooks_paths: Vec<PathBuf> = Vec::new();
-    let mut commands: Vec<String> = Vec::new();
+    let mut read = GitConfiguration::default();
     let named = |text: &str, file: &Path| -> Vec<PathBuf> {
         let values = read_values(text);
-        add_commands(&mut commands, values.commands);
-        for value in values.hooks_paths {
-            let Some(folder) = hooks_path(&value, home) else { continue };
-            if !hooks_paths.contains(&folder) {
-                hooks_paths.push(folder);
-            }
-        }
+        read.absorb(GitConfiguration {
+            hooks_paths: values.hooks_paths.iter().filter_map(|v| hooks_path(v, home)).collect(),
+            commands: values.commands,
+            ..Default::default()
+        });
         values
             .includes
             .iter()
             // As written (`.git/../x`): the system resolves it as git's `open` does.
-            .filter_map(|value| resolve(value, file, home).filter(|p| p.is_absolute()))
+            .filter_map(|value| resolve(value, Some(file), home).filter(|p| p.is_absolute()))
             .collect()
     };
     let included = crate::includes::follow(config, MAX_DEPTH, MAX_FILES, FILE_CAP, named, |p| {
         Some(p.as_path())
     });
-    GitConfiguration { included, hooks_paths, commands }
+    GitConfiguration { included, ..read }
 }
 
 /// Adds `found` to `commands`, each once, up to [`MAX_COMMANDS`].
-fn add_commands(commands: &mut Vec<String>, found: Vec<String>) {
+fn add_commands(commands: &mut Vec<String>, found: impl IntoIterator<Item = String>) {
     for command in found {
         if commands.len() < MAX_COMMANDS && !commands.contains(&command) {
             commands.push(command);
@@ -432,12 +435,7 @@ fn entry_section(name: &str) -> Option<(Section, String)> {
         Some((_, key)) => (true, key),
         None => (false, rest),
     };
-    let section = match (section.as_str(), sub) {
-        ("include", false) | ("includeif", true) => Section::Include,
-        ("core", false) => Section::Core,
-        _ => Section::Other { name: section, sub },
-    };
-    Some((section, key.to_ascii_lowercase()))
+    Some((Section::named(section, sub), key.to_ascii_lowercase()))
 }
 
 /// At most this many configuration entries of the environment are read.
@@ -474,36 +472,19 @@ pub fn read_git_configuration_entries(
             continue;
         }
         match section {
-            Section::Include if key == "path" => {
-                let path = match value.strip_prefix("~/") {
-                    Some(rest) => home.map(|h| h.join(rest)),
-                    None => Some(PathBuf::from(value)).filter(|p| p.is_absolute()),
-                };
-                includes.extend(path.filter(|p| !includes.contains(p)));
-            }
+            // No including file: a relative include names nothing.
+            Section::Include if key == "path" => includes.extend(resolve(value, None, home)),
             Section::Core if key == "hookspath" => {
-                read.hooks_paths.extend(hooks_path(value, home));
+                let hooks_paths = hooks_path(value, home).into_iter().collect();
+                read.absorb(GitConfiguration { hooks_paths, ..Default::default() });
             }
-            _ => {
-                let command = runs_command(&section, &key, value);
-                add_commands(&mut read.commands, command.into_iter().collect());
-            }
+            _ => add_commands(&mut read.commands, runs_command(&section, &key, value)),
         }
     }
     for file in includes {
         let inner = read_git_configuration(&file, home);
-        read.included.push(file);
-        for path in inner.included {
-            if !read.included.contains(&path) {
-                read.included.push(path);
-            }
-        }
-        for folder in inner.hooks_paths {
-            if !read.hooks_paths.contains(&folder) {
-                read.hooks_paths.push(folder);
-            }
-        }
-        add_commands(&mut read.commands, inner.commands);
+        read.absorb(GitConfiguration { included: vec![file], ..Default::default() });
+        read.absorb(inner);
     }
     read
 }
@@ -585,6 +566,21 @@ pub fn git_config_parameters(text: &str) -> Vec<(String, String)> {
 }
 
 impl GitConfiguration {
+    /// Adds what `other` holds and this does not yet, in `other`'s order.
+    fn absorb(&mut self, other: GitConfiguration) {
+        for path in other.included {
+            if !self.included.contains(&path) {
+                self.included.push(path);
+            }
+        }
+        for folder in other.hooks_paths {
+            if !self.hooks_paths.contains(&folder) {
+                self.hooks_paths.push(folder);
+            }
+        }
+        add_commands(&mut self.commands, other.commands);
+    }
+
     /// The files it includes, each as written with `.` and `..` taken lexically, and also
     /// where the system takes it when its folder is reached through a link (`.git` a link:
     /// `.git/../x` is beside the link's target).

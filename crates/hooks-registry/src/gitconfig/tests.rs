@@ -118,13 +118,13 @@ fn git_reads_the_same_includes() {
 fn an_include_is_found_from_the_file_s_folder_the_home_or_the_root() {
     let config = Path::new("/r/.git/config");
     let home = Some(Path::new("/h"));
-    assert_eq!(resolve("../x.inc", config, home), Some(PathBuf::from("/r/.git/../x.inc")));
-    assert_eq!(resolve("~/a/b", config, home), Some(PathBuf::from("/h/a/b")));
-    assert_eq!(resolve("/abs", config, home), Some(PathBuf::from("/abs")));
-    assert_eq!(resolve("~/a", config, None), None);
-    assert_eq!(resolve("~other/a", config, home), None);
-    assert_eq!(resolve("%(prefix)/etc/x", config, home), None);
-    assert_eq!(resolve("", config, home), None);
+    assert_eq!(resolve("../x.inc", Some(config), home), Some(PathBuf::from("/r/.git/../x.inc")));
+    assert_eq!(resolve("~/a/b", Some(config), home), Some(PathBuf::from("/h/a/b")));
+    assert_eq!(resolve("/abs", Some(config), home), Some(PathBuf::from("/abs")));
+    assert_eq!(resolve("~/a", Some(config), None), None);
+    assert_eq!(resolve("~other/a", Some(config), home), None);
+    assert_eq!(resolve("%(prefix)/etc/x", Some(config), home), None);
+    assert_eq!(resolve("", Some(config), home), None);
 }
 
 #[test]
