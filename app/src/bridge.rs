@@ -809,7 +809,7 @@ fn build_runtime(
     let posture = CommandExecutionPosture::AutoApproves;
     runtime.registry().change(|reg: &mut HookRegistry| {
         reg.batch(|reg| {
-            reg.set_user_paths(crate::runtime::registry_user_paths(
+            reg.set_user_paths(crate::trust::registry_user_paths(
                 config.home_dir.as_deref(),
                 config.config_dir.as_deref(),
                 &config.shell_startup,

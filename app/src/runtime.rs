@@ -174,36 +174,6 @@ impl RuntimeConfig {
     }
 }
 
-/// The user's directories the registry reads hooks' commands with: the home, Chrys's config
-/// directory, the hooks' `PATH`; where the guard's protection is computed (`protection`),
-/// the home ssh takes from the password database ([`crate::trust::ssh_home`]) and the
-/// session's directories the caller knows, as the registry places paths (absolute, through
-/// their links where they resolve).
-pub(crate) fn registry_user_paths(
-    home: Option<&Path>,
-    config_dir: Option<&Path>,
-    shell: &crate::trust::ShellStartupDirs,
-    protection: bool,
-    session_dirs: &[PathBuf],
-) -> hooks_registry::UserPaths {
-    let abs = |p: Option<&Path>| p.and_then(|p| AbsPathBuf::new(p.to_path_buf()).ok());
-    hooks_registry::UserPaths {
-        home: abs(home),
-        config_dir: abs(config_dir),
-        program_path: crate::trust::program_path(shell),
-        ssh_home: protection
-            .then(|| crate::trust::ssh_home(home))
-            .flatten()
-            .and_then(|h| AbsPathBuf::new(h).ok()),
-        session_dirs: session_dirs
-            .iter()
-            .filter_map(|d| {
-                hooks_registry::canonicalize(d).ok().or_else(|| AbsPathBuf::new(d.clone()).ok())
-            })
-            .collect(),
-    }
-}
-
 /// A window (or other execution context) whose profile has a command-execution posture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct WindowId(pub u64);
@@ -323,7 +293,7 @@ impl HookRuntime {
         if rt.is_live() {
             let inputs = rt.trust_inputs(CommandExecutionPosture::Unknown);
             let (policy, strict) = (rt.config.policy.clone(), rt.config.strict);
-            let user_paths = registry_user_paths(
+            let user_paths = crate::trust::registry_user_paths(
                 rt.config.home_dir.as_deref(),
                 rt.config.config_dir.as_deref(),
                 &rt.config.shell_startup,

@@ -490,8 +490,37 @@ pub(crate) fn password_home(text: &str, uid: u32) -> Option<PathBuf> {
 /// The user's directories hooks' commands are read with, as the runtime sets them
 /// (`~`, and Chrys's config directory for `${chrys_home}`).
 pub fn user_paths(home: Option<&Path>, config_dir: Option<&Path>) -> UserPaths {
+    registry_user_paths(home, config_dir, &ShellStartupDirs::default(), false, &[])
+}
+
+/// The user's directories the registry reads hooks' commands with: the home, Chrys's config
+/// directory, the hooks' `PATH`; where the guard's protection is computed (`protection`),
+/// the home ssh takes from the password database ([`ssh_home`]) and the
+/// session's directories the caller knows, as the registry places paths (absolute, through
+/// their links where they resolve).
+pub(crate) fn registry_user_paths(
+    home: Option<&Path>,
+    config_dir: Option<&Path>,
+    shell: &ShellStartupDirs,
+    protection: bool,
+    session_dirs: &[PathBuf],
+) -> UserPaths {
     let abs = |p: Option<&Path>| p.and_then(|p| AbsPathBuf::new(p.to_path_buf()).ok());
-    UserPaths { home: abs(home), config_dir: abs(config_dir), ..UserPaths::default() }
+    UserPaths {
+        home: abs(home),
+        config_dir: abs(config_dir),
+        program_path: program_path(shell),
+        ssh_home: protection
+            .then(|| ssh_home(home))
+            .flatten()
+            .and_then(|h| AbsPathBuf::new(h).ok()),
+        session_dirs: session_dirs
+            .iter()
+            .filter_map(|d| {
+                hooks_registry::canonicalize(d).ok().or_else(|| AbsPathBuf::new(d.clone()).ok())
+            })
+            .collect(),
+    }
 }
 
 /// One hook file as read now: what `hooks trust` shows and pins.

@@ -1616,15 +1616,14 @@ fn protect_ssh_configuration(
         })
         .collect();
     let mut commands: Vec<String> = Vec::new();
+    // ssh's `%d` is always the home it takes from the password database.
+    let ssh_home = placed.ssh_home.map(AbsPathBuf::as_path);
     for (config, folder) in configs {
         // ssh's `~` is the home it reads the file from.
-        let home = match placed.ssh_home {
-            Some(ssh_home) if folder.parent() == Some(ssh_home.as_path()) => Some(ssh_home),
-            _ => placed.home,
+        let home = match ssh_home {
+            Some(ssh_home) if folder.parent() == Some(ssh_home) => Some(ssh_home),
+            _ => placed.home.map(AbsPathBuf::as_path),
         };
-        let home = home.map(AbsPathBuf::as_path);
-        // ssh's `%d` is always the home it takes from the password database.
-        let ssh_home = placed.ssh_home.map(AbsPathBuf::as_path);
         let read =
             crate::sshconfig::read_ssh_configuration(config.as_path(), &folder, home, ssh_home);
         for place in read.included {

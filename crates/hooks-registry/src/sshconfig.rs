@@ -249,12 +249,12 @@ const MAX_RUNS: usize = 256;
 /// a wildcard reads from, at most [`MAX_PLACES`], each once, whether or not they exist; and
 /// what the lines of `config` and of the files read have ssh run or load ([`runs`], `%d` as
 /// `~` and, where the home ssh takes from the password database is not `$HOME`, as
-/// `ssh_home` too). Where the
-/// wildcard is in an argument's last component only (`Include config.d/*`), the regular
-/// files of its folder are read too, for their includes and what they run, whether or not
-/// the pattern matches them (ssh reads those it matches; reading the others only protects
-/// more), at most [`MAX_WILDCARD_FILES`] by name of the first few hundred the folder lists;
-/// a deeper wildcard's files are not read. Unreadable files include nothing.
+/// `ssh_home` too). Where the wildcard is in an argument's last component only (`Include
+/// config.d/*`), the regular files of its folder are read too, for their includes and what
+/// they run, whether or not the pattern matches them (ssh reads those it matches; reading the
+/// others only protects more), at most [`MAX_WILDCARD_FILES`] by name of the first few
+/// hundred the folder lists; a deeper wildcard's files are not read. Unreadable files
+/// include nothing.
 pub(crate) fn read_ssh_configuration(
     config: &Path,
     folder: &Path,
