@@ -373,7 +373,7 @@ fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
                 modules.extend(absolute(value.trim()).map(|p| p.join("_npx")));
             }
             "UV_CACHE_DIR" | "PIPX_HOME" | "DENO_DIR" | "GOMODCACHE" | "GOCACHE"
-            | "CARGO_TARGET_DIR" => modules.extend(absolute(value.trim())),
+            | "CARGO_TARGET_DIR" | "PRE_COMMIT_HOME" => modules.extend(absolute(value.trim())),
             // What a runner that builds a hook from source reads (F55).
             "GOENV" => loaded.extend(absolute(value.trim())),
             // Command lines git and ssh give the shell (F62): what each names from the root or
@@ -383,8 +383,20 @@ fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
                 let home = env.home_dir();
                 loaded.extend(hooks_registry::command_line_files(&value, home.as_deref()));
             }
-            // A program git runs without a shell.
-            "GIT_SSH" => loaded.extend(absolute(value.trim())),
+            // A program git runs without a shell; the lefthook its hook scripts run (F65).
+            "GIT_SSH" | "LEFTHOOK_BIN" => loaded.extend(absolute(value.trim())),
+            // The configuration lefthook reads in every repository (F65): the file, what its
+            // commands name from the root or the home, the files it extends with.
+            "LEFTHOOK_CONFIG" => {
+                if let Some(config) = absolute(value.trim()) {
+                    let home = env.home_dir();
+                    loaded.extend(hooks_registry::hook_manager_config_files(
+                        &config,
+                        home.as_deref(),
+                    ));
+                    loaded.push(config);
+                }
+            }
             // Configuration entries: read as configuration (`git_config_entries`).
             "GIT_CONFIG_COUNT" | "GIT_CONFIG_PARAMETERS" => {}
             n if n.starts_with("GIT_CONFIG_KEY_") || n.starts_with("GIT_CONFIG_VALUE_") => {}

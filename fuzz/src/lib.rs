@@ -814,7 +814,8 @@ fn git_quoted(text: &str) -> String {
 
 /// The reading of a git configuration file's includes on arbitrary text (lossy UTF-8): every
 /// path read is non-empty and no longer than the text, and each one, written back quoted in
-/// an `[include]` section, reads back as itself.
+/// an `[include]` section, reads back as itself; the same for its commands, and for the text
+/// as `GIT_CONFIG_PARAMETERS`, as a git hook manager's configuration and as a hook script.
 pub fn git_config(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let paths = hooks_registry::fuzzing::git_include_paths(&text);
@@ -843,6 +844,18 @@ pub fn git_config(data: &[u8]) {
         entries.iter().map(|(n, v)| format!("{}={}", quote(n), quote(v))).collect();
     let read = hooks_registry::git_config_parameters(&written.join(" "));
     assert_eq!(read, entries, "{written:?}");
+    // The same text as a git hook manager's configuration in each syntax and as a hook script
+    // (F65): every command, written back as a JSON `run`, reads back as itself; every
+    // pre-commit configuration named is a name.
+    for syntax in 0..3 {
+        for command in hooks_registry::fuzzing::hook_manager_commands(&text, syntax) {
+            let written = format!("{{\"run\": {}}}", serde_json::Value::String(command.clone()));
+            let read = hooks_registry::fuzzing::hook_manager_commands(&written, 1);
+            assert_eq!(read, [command.clone()], "{written:?}");
+        }
+    }
+    let configs = hooks_registry::fuzzing::hook_script_configs(&text);
+    assert!(configs.iter().all(|c| !c.is_empty()), "{configs:?}");
 }
 
 /// The reading of an ssh configuration file's `Include` lines on arbitrary text (lossy

@@ -29,6 +29,12 @@ const GIT_CONFIGS: &[&str] = &[
     "\u{feff}[include]\r\n\tpath = crlf.inc\r\n[user]\n\tname = u\n",
     "[filter \"nb\"]\n\tclean = python3 tools/clean.py %f\n[diff]\n\texternal = ~/bin/ext.sh\n",
     "[alias]\n\tx = \"!sh ~/x.sh\"\n[credential]\n\thelper = store\n[filter.old]\n\tsmudge = s.sh\n",
+    // The git hook managers' configurations and scripts (F65): pre-commit's, lefthook's.
+    "repos:\n- repo: local\n  hooks:\n  - id: x\n    entry: ./tools/x.sh\n    args: [--fix]\n",
+    "extends: [ci/base.yml]\npre-commit:\n  commands:\n    a:\n      run: |\n        ./a.sh {staged_files}\n",
+    "{ // c\n \"pre-push\": {\"jobs\": [{\"run\": \"./p.sh\"}]} }\n",
+    "[pre-commit.commands.lint]\nrun = \"./l.sh\"\n[[pre-push.jobs]]\nrun = 'x'\n",
+    "INSTALL_PYTHON=/v/bin/python3\nARGS=(hook-impl '--config=a b.yaml' --hook-type=pre-commit)\n",
 ];
 
 /// ssh configuration files for the reading of their `Include` lines.

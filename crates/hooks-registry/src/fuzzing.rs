@@ -14,6 +14,27 @@ pub fn git_commands(text: &str) -> Vec<String> {
     crate::gitconfig::read_values(text).commands
 }
 
+/// The command lines a git hook manager's configuration text runs, read as YAML (`0`), JSON
+/// with comments (`1`) or TOML (any other), as the registry reads lefthook's and pre-commit's
+/// configuration when it protects what those commands run (finding F65).
+pub fn hook_manager_commands(text: &str, syntax: u8) -> Vec<String> {
+    use crate::hookmanagers::Syntax;
+    let syntax = match syntax {
+        0 => Syntax::Yaml,
+        1 => Syntax::Jsonc,
+        _ => Syntax::Toml,
+    };
+    crate::hookmanagers::config_values(text, syntax).commands
+}
+
+/// The configuration files a hook script's text names for pre-commit, as the registry reads
+/// the scripts of a protected hooks folder (finding F65).
+pub fn hook_script_configs(text: &str) -> Vec<String> {
+    let mut found = crate::hookmanagers::Installed::default();
+    crate::hookmanagers::hook_script(text, &mut found);
+    found.pre_commit_configs
+}
+
 /// The arguments of an ssh configuration file's `Include` lines, as the registry reads them
 /// when it protects what `~/.ssh/config` includes (finding F58).
 pub fn ssh_include_arguments(text: &str) -> Vec<String> {

@@ -28,6 +28,7 @@ mod error;
 pub mod fuzzing;
 mod gitconfig;
 mod handle;
+mod hookmanagers;
 mod imports;
 mod includes;
 mod installations;
@@ -50,6 +51,7 @@ pub use crate::{
         read_git_configuration_entries,
     },
     handle::{RegistryEvent, RegistryHandle, RegistryReader},
+    hookmanagers::hook_manager_config_files,
     imports::{Language as ImportLanguage, local_imports},
     paths::{canonicalize, canonicalize_lenient, normalize_lexically, open_nonblocking},
     policy::RunSettingsIndex,

@@ -1536,16 +1536,96 @@ fn protect_git_configuration(
         }
     }
     // husky's `init.sh` is among git's start-up files under the home (`PROGRAM_CONFIGS`).
-    for folder in hooks_folders {
-        let Some(folder) = crate::paths::normalize_absolute(&folder) else { continue };
+    for folder in &hooks_folders {
+        let Some(folder) = crate::paths::normalize_absolute(folder) else { continue };
         let whole = crate::gitconfig::hooks_folder_whole(folder.as_path());
         protect_at(out, &Loc::Dir(root()), &whole, PathRole::Modules, resolver);
     }
-    let tops: Vec<Loc> =
-        tops.into_iter().filter_map(|t| AbsPathBuf::new(t).ok()).map(Loc::Dir).collect();
+    // The hook managers whose scripts are in those hooks folders (F65).
+    let mut scripts_folders: Vec<PathBuf> = (configs.iter())
+        .filter_map(|c| c.as_path().parent().map(|dir| dir.join("hooks")))
+        .collect();
+    scripts_folders.extend(hooks_folders);
+    let tops: Vec<AbsPathBuf> = tops.into_iter().filter_map(|t| AbsPathBuf::new(t).ok()).collect();
+    protect_hook_managers(out, &scripts_folders, &tops, launch, placed, resolver);
+    let tops: Vec<Loc> = tops.into_iter().map(Loc::Dir).collect();
     let tops = if tops.is_empty() { vec![any(root(), false)] } else { tops };
     protect_commands(out, commands, &tops, launch, placed, resolver);
 }
+
+/// Protects what the git hook managers whose scripts are in `folders` read and run when git
+/// runs those scripts (finding F65), in each repository top folder of `tops` (where git runs
+/// its hooks): pre-commit's configuration (the one its scripts name), its cache under the home
+/// and the installation of the Python its scripts run it with; lefthook's thirty
+/// configuration names, its script and remote folders, the project's lefthook packages and
+/// the binary its scripts name; existing or not. The configurations that exist are read
+/// ([`crate::hookmanagers::read_config`]): what their commands name, analysed as hooks' own
+/// lines run from the top folder, the files they extend with (read in turn, once) and the
+/// folders they run scripts from.
+fn protect_hook_managers(
+    out: &mut DefinitionProtection,
+    folders: &[PathBuf],
+    tops: &[AbsPathBuf],
+    launch: &HookLaunch,
+    placed: Placed<'_>,
+    resolver: &mut Resolver,
+) {
+    let found = crate::hookmanagers::installed(folders);
+    if found.is_empty() {
+        return;
+    }
+    if !found.pre_commit_configs.is_empty() {
+        match placed.home {
+            Some(home) => {
+                let cache = Path::new(crate::hookmanagers::PRE_COMMIT_CACHE);
+                protect_at(out, &Loc::Dir(home.clone()), cache, PathRole::Modules, resolver);
+            }
+            None => out.uncertain.push(
+                "git runs pre-commit, whose hooks run from its cache under the home; no home is known, so the cache is not protected".to_owned(),
+            ),
+        }
+    }
+    for python in &found.pythons {
+        protect_installation(out, python, placed, resolver);
+    }
+    for program in &found.programs {
+        protect_at(out, &Loc::Dir(root()), program, PathRole::Program, resolver);
+    }
+    for top in tops {
+        let at = Loc::Dir(top.clone());
+        for folder in found.folders() {
+            protect_at(out, &at, &folder, PathRole::Modules, resolver);
+        }
+        let mut configs = found.config_files();
+        let mut commands: Vec<String> = Vec::new();
+        let mut read = 0;
+        while let Some(config) = configs.get(read).cloned() {
+            read += 1;
+            protect_at(out, &at, &config, PathRole::Argument, resolver);
+            let values = crate::hookmanagers::read_config(&top.as_path().join(&config));
+            for command in values.commands {
+                if !commands.contains(&command) {
+                    commands.push(command);
+                }
+            }
+            for folder in values.folders {
+                protect_at(out, &at, Path::new(&folder), PathRole::Modules, resolver);
+            }
+            for file in values.files.into_iter().map(PathBuf::from) {
+                if configs.len() < MAX_MANAGER_CONFIGS && !configs.contains(&file) {
+                    configs.push(file);
+                }
+            }
+        }
+        if !commands.is_empty() {
+            protect_commands(out, commands, &[at], launch, placed, resolver);
+        }
+    }
+}
+
+/// At most this many configuration files of the hook managers are read in one repository:
+/// their own names (lefthook's thirty) and the files they extend with.
+const MAX_MANAGER_CONFIGS: usize = 64;
 
 /// Protects what the command lines `lines` a configuration has a program run name (findings
 /// F60, F61), each analysed as a hook's own line run from `run_dirs`: what the analysis names

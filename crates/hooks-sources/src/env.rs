@@ -141,7 +141,7 @@ impl EnvVars {
     /// `NPM_CONFIG_USERCONFIG`): the guard protects those files and folders (findings F48,
     /// F50, `specs/guard.md`). Read into [`EnvVars::hook_loaders`], in this order, after the
     /// rest of [`EnvVars::TABLE`].
-    pub const HOOK_LOADERS: [&'static str; 51] = [
+    pub const HOOK_LOADERS: [&'static str; 54] = [
         "BASH_ENV",
         "ENV",
         "NODE_OPTIONS",
@@ -193,13 +193,16 @@ impl EnvVars {
         "SSH_ASKPASS",
         "GIT_CONFIG_COUNT",
         "GIT_CONFIG_PARAMETERS",
+        "PRE_COMMIT_HOME",
+        "LEFTHOOK_CONFIG",
+        "LEFTHOOK_BIN",
     ];
 
     /// At most this many of `GIT_CONFIG_COUNT`'s entries are read.
     pub const MAX_GIT_CONFIG_ENTRIES: usize = 64;
 
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 68] = [
+    pub const TABLE: [EnvVarSpec; 71] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -471,6 +474,18 @@ impl EnvVars {
         EnvVarSpec {
             name: "GIT_CONFIG_PARAMETERS",
             purpose: "the configuration entries `git -c` gives the git commands it runs: read as `GIT_CONFIG_COUNT`'s",
+        },
+        EnvVarSpec {
+            name: "PRE_COMMIT_HOME",
+            purpose: "pre-commit's cache in place of `~/.cache/pre-commit` (the repositories and environments its hooks run): protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "LEFTHOOK_CONFIG",
+            purpose: "the configuration lefthook reads in place of the repository's: protected by the guard, with what its commands name from the root or the home",
+        },
+        EnvVarSpec {
+            name: "LEFTHOOK_BIN",
+            purpose: "the lefthook program lefthook's hook scripts run: protected by the guard when absolute",
         },
     ];
 

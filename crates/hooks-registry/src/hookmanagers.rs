@@ -1,0 +1,505 @@
+//! The git hook managers pre-commit and lefthook (finding F65): the scripts they install in
+//! a repository's hooks folder run, whenever git runs that hook, what the manager's
+//! configuration says, so for a hook that runs git the configuration and what its commands
+//! run are as much the hook's as the script.
+//!
+//! [`installed`] reads a hooks folder's scripts for the managers that wrote them (pre-commit's
+//! `hook-impl --config=…` with the Python it was installed with, lefthook's `call_lefthook`
+//! with the binary it was installed from); [`config_values`] reads a manager's configuration
+//! (YAML, JSON with or without comments, TOML) for the command lines it runs (pre-commit's
+//! `entry` with its `args`, lefthook's `run`) and the files and folders it reads besides
+//! (lefthook's `extends`, `source_dir`, `source_dir_local`). Checked with pre-commit 4.7 and
+//! lefthook 2.2 here (`specs/hardening.md`, F65).
+
+use std::path::{Path, PathBuf};
+
+/// pre-commit's configuration when its script names none.
+const PRE_COMMIT_CONFIG: &str = ".pre-commit-config.yaml";
+
+/// pre-commit's cache under the home (`$PRE_COMMIT_HOME`, else `$XDG_CACHE_HOME/pre-commit`):
+/// the repositories it clones and the environments it builds, which its hooks run.
+pub(crate) const PRE_COMMIT_CACHE: &str = ".cache/pre-commit";
+
+/// The names lefthook looks for its configuration under, in the repository's top folder,
+/// each with every extension of [`LEFTHOOK_EXTENSIONS`]: the main one (the first found) and
+/// the local one merged over it (lefthook 2.2's `strace` here: all thirty looked up).
+const LEFTHOOK_NAMES: &[&str] = &[
+    "lefthook",
+    ".lefthook",
+    ".config/lefthook",
+    "lefthook-local",
+    ".lefthook-local",
+    ".config/lefthook-local",
+];
+
+/// The extensions of lefthook's configuration files.
+const LEFTHOOK_EXTENSIONS: &[&str] = &["yml", "yaml", "json", "jsonc", "toml"];
+
+/// The folders lefthook runs files from, under the repository's top folder: its scripts'
+/// default `source_dir` and `source_dir_local`, and the remote configurations it clones.
+const LEFTHOOK_FOLDERS: &[&str] = &[".lefthook", ".lefthook-local", ".git/info/lefthook-remotes"];
+
+/// The packages of the project's `node_modules` lefthook's script runs the binary from when
+/// the one it was installed from is gone and none is on `PATH` (`$dir/node_modules/…`), the
+/// platform's package's name last.
+const LEFTHOOK_PACKAGES: &[&str] = &[
+    "node_modules/lefthook",
+    "node_modules/@evilmartians/lefthook",
+    "node_modules/@evilmartians/lefthook-installer",
+];
+
+/// At most this many entries of a hooks folder are read.
+const MAX_SCRIPTS: usize = 64;
+
+/// How much of a hook script is read.
+const SCRIPT_CAP: u64 = 64 * 1024;
+
+/// How much of a manager's configuration file is read.
+const CONFIG_CAP: u64 = 256 * 1024;
+
+/// At most this many values of each kind are kept from one configuration.
+const MAX_VALUES: usize = 256;
+
+/// What the scripts of a repository's hooks folders say about the managers that installed
+/// them.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Installed {
+    /// pre-commit's configuration files, as its scripts name them (`--config=`: relative to
+    /// the repository's top folder, where git runs its hooks, or absolute); empty when no
+    /// script is pre-commit's.
+    pub pre_commit_configs: Vec<String>,
+    /// The Pythons pre-commit's scripts run it with (`INSTALL_PYTHON=`, absolute).
+    pub pythons: Vec<PathBuf>,
+    /// Whether a script is lefthook's.
+    pub lefthook: bool,
+    /// The lefthook binaries its scripts name by an absolute path.
+    pub programs: Vec<PathBuf>,
+}
+
+impl Installed {
+    /// Whether no script is a manager's.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.pre_commit_configs.is_empty() && !self.lefthook
+    }
+
+    /// The configuration files the managers read, relative to a repository's top folder (or
+    /// absolute), existing or not.
+    pub(crate) fn config_files(&self) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = self.pre_commit_configs.iter().map(PathBuf::from).collect();
+        if self.lefthook {
+            for name in LEFTHOOK_NAMES {
+                files.extend(
+                    LEFTHOOK_EXTENSIONS.iter().map(|ext| PathBuf::from(format!("{name}.{ext}"))),
+                );
+            }
+        }
+        files
+    }
+
+    /// The folders the managers run files from, relative to a repository's top folder:
+    /// lefthook's ([`LEFTHOOK_FOLDERS`], [`LEFTHOOK_PACKAGES`] and this platform's package).
+    pub(crate) fn folders(&self) -> Vec<PathBuf> {
+        if !self.lefthook {
+            return Vec::new();
+        }
+        let mut folders: Vec<PathBuf> =
+            LEFTHOOK_FOLDERS.iter().chain(LEFTHOOK_PACKAGES).map(PathBuf::from).collect();
+        folders.push(PathBuf::from(format!("node_modules/lefthook-{}", lefthook_platform())));
+        folders
+    }
+}
+
+/// The `<os>-<arch>` of lefthook's platform packages, as its script computes it (`uname` in
+/// lower case, `aarch64` as `arm64`, `x86_64` as `x64`).
+fn lefthook_platform() -> String {
+    let arch = match std::env::consts::ARCH {
+        "aarch64" => "arm64",
+        "x86_64" => "x64",
+        other => other,
+    };
+    format!("{}-{arch}", std::env::consts::OS)
+}
+
+/// What the hook scripts of `folders` say about their managers ([`hook_script`]): at most
+/// [`MAX_SCRIPTS`] entries of each folder, each read up to [`SCRIPT_CAP`] bytes without
+/// waiting on a FIFO.
+pub(crate) fn installed(folders: &[PathBuf]) -> Installed {
+    let mut found = Installed::default();
+    for folder in folders {
+        let Ok(entries) = std::fs::read_dir(folder) else { continue };
+        for entry in entries.flatten().take(MAX_SCRIPTS) {
+            if let Some(text) = crate::installations::read_capped(&entry.path(), SCRIPT_CAP) {
+                hook_script(&text, &mut found);
+            }
+        }
+    }
+    found
+}
+
+/// Adds to `found` what one hook script's text says: pre-commit's (its generated header, or
+/// `hook-impl` with `pre_commit`/`pre-commit`) with the `--config=` values and the
+/// `INSTALL_PYTHON=` it names (the default configuration when it names none), lefthook's
+/// (`call_lefthook`, or `lefthook run`) with the absolute paths of lefthook binaries in it.
+pub(crate) fn hook_script(text: &str, found: &mut Installed) {
+    let pre_commit = text.contains("File generated by pre-commit")
+        || (text.contains("hook-impl")
+            && (text.contains("pre_commit") || text.contains("pre-commit")));
+    if pre_commit {
+        let mut configs: Vec<String> = config_options(text).filter(|c| !c.is_empty()).collect();
+        if configs.is_empty() {
+            configs.push(PRE_COMMIT_CONFIG.to_owned());
+        }
+        for config in configs {
+            push_new(&mut found.pre_commit_configs, config);
+        }
+        for line in text.lines() {
+            if let Some(value) = line.trim().strip_prefix("INSTALL_PYTHON=") {
+                let python = PathBuf::from(unquote(value.trim()));
+                if python.is_absolute() {
+                    push_new(&mut found.pythons, python);
+                }
+            }
+        }
+    }
+    if text.contains("call_lefthook") || text.contains("lefthook run") {
+        found.lefthook = true;
+        for word in words(text).map(unquote) {
+            let path = Path::new(&word);
+            if path.is_absolute() && path.file_name().is_some_and(|n| n == "lefthook") {
+                push_new(&mut found.programs, path.to_path_buf());
+            }
+        }
+    }
+}
+
+/// The values of the `--config=` options in a script's text, as `shlex.join` writes them
+/// (the whole word in single quotes when it needs quoting, `'"'"'` for a quote in it) or
+/// unquoted up to a blank or `)`.
+fn config_options(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.match_indices("--config=").map(move |(at, option)| {
+        let rest = text.get(at + option.len()..).unwrap_or_default();
+        match text.get(..at).and_then(|before| before.chars().next_back()) {
+            Some(q @ ('\'' | '"')) => {
+                // Up to the closing quote; `'"'"'` (a quote inside) joins the pieces.
+                let mut value = String::new();
+                let mut rest = rest;
+                loop {
+                    let end = rest.find(q).unwrap_or(rest.len());
+                    value.push_str(rest.get(..end).unwrap_or_default());
+                    rest = rest.get(end + 1..).unwrap_or_default();
+                    match rest.strip_prefix("\"'\"'") {
+                        Some(after) if q == '\'' => {
+                            value.push('\'');
+                            rest = after;
+                        }
+                        _ => break value,
+                    }
+                }
+            }
+            _ => {
+                let end = rest.find(|c: char| c.is_whitespace() || c == ')').unwrap_or(rest.len());
+                rest.get(..end).unwrap_or_default().to_owned()
+            }
+        }
+    })
+}
+
+/// The words of a script's text, split at blanks and at the shell's operators that end a
+/// word here (`;`, `(`, `)`), quotes kept.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| c.is_whitespace() || matches!(c, ';' | '(' | ')'))
+        .filter(|w| !w.is_empty())
+}
+
+/// A word without the single or double quotes around it (pre-commit writes its values with
+/// Python's `shlex.quote`).
+fn unquote(word: &str) -> String {
+    let quoted = |q: char| word.len() >= 2 && word.starts_with(q) && word.ends_with(q);
+    if quoted('\'') || quoted('"') {
+        word.get(1..word.len() - 1).unwrap_or_default().to_owned()
+    } else {
+        word.to_owned()
+    }
+}
+
+fn push_new<T: PartialEq>(list: &mut Vec<T>, value: T) {
+    if list.len() < MAX_VALUES && !list.contains(&value) {
+        list.push(value);
+    }
+}
+
+/// The syntax a manager's configuration file is read in, by its extension: TOML, JSON
+/// (with comments, for `.jsonc`), YAML otherwise (pre-commit's whatever its name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Syntax {
+    /// YAML (and plain JSON, which YAML reads).
+    Yaml,
+    /// JSON with `//` and `/* */` comments.
+    Jsonc,
+    /// TOML.
+    Toml,
+}
+
+impl Syntax {
+    /// The syntax of the file at `path`.
+    pub(crate) fn of(path: &Path) -> Syntax {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("toml") => Syntax::Toml,
+            Some("jsonc" | "json") => Syntax::Jsonc,
+            _ => Syntax::Yaml,
+        }
+    }
+}
+
+/// What a manager's configuration says it runs and reads.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct ConfigValues {
+    /// The command lines it runs from the repository's top folder: lefthook's `run` (given
+    /// to `sh -c`), pre-commit's `entry` followed by its `args` (a program and its words: a
+    /// script's path relative to the top, or a command on `PATH`).
+    pub commands: Vec<String>,
+    /// The files it reads besides, relative to the top or absolute (lefthook's `extends`).
+    pub files: Vec<String>,
+    /// The folders it runs scripts from, relative to the top (lefthook's `source_dir`,
+    /// `source_dir_local`).
+    pub folders: Vec<String>,
+}
+
+impl ConfigValues {
+    fn add(&mut self, key: &str, value: String) {
+        match key {
+            "run" => push_new(&mut self.commands, value),
+            "extends" => push_new(&mut self.files, value),
+            "source_dir" | "source_dir_local" => push_new(&mut self.folders, value),
+            _ => {}
+        }
+    }
+
+    /// Adds pre-commit's command of a mapping: its `entry` followed by its `args`, each quoted
+    /// for the shell the analysis reads it as.
+    fn add_entry(&mut self, entry: Option<String>, args: Vec<String>) {
+        let Some(entry) = entry else { return };
+        let mut line = entry;
+        for arg in args {
+            line.push(' ');
+            line.push_str(&shell_quote(&arg));
+        }
+        push_new(&mut self.commands, line);
+    }
+}
+
+/// `word` in single quotes, as one shell word.
+fn shell_quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
+
+/// What a manager's configuration text says it runs and reads ([`ConfigValues`]), read in
+/// `syntax`; a text that does not parse gives what was read up to its error (YAML) or nothing.
+pub(crate) fn config_values(text: &str, syntax: Syntax) -> ConfigValues {
+    match syntax {
+        Syntax::Yaml => yaml_values(text),
+        Syntax::Jsonc => serde_json::from_str(&hooks_json::strip_comments(text))
+            .map(|value| json_values(&value))
+            .unwrap_or_default(),
+        Syntax::Toml => toml_values(text),
+    }
+}
+
+/// The configuration of the manager at `path`, read up to [`CONFIG_CAP`] bytes without
+/// waiting on a FIFO; nothing when it is no regular file.
+pub(crate) fn read_config(path: &Path) -> ConfigValues {
+    crate::installations::read_capped(path, CONFIG_CAP)
+        .map(|text| config_values(&text, Syntax::of(path)))
+        .unwrap_or_default()
+}
+
+/// The files the command lines of the hook manager's configuration file at `path` (lefthook's
+/// or pre-commit's, read in the syntax its extension says) name from the root or the home
+/// ([`crate::command_line_files`]), with the files it extends with (absolute, or from the
+/// home). What the engine protects for `$LEFTHOOK_CONFIG`, a configuration lefthook reads in
+/// every repository, where the repository's own names cannot be placed (finding F65).
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("hooks-doc-lefthook-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let config = dir.join("lefthook.yml");
+/// std::fs::write(&config, "pre-commit:\n  commands:\n    lint:\n      run: sh ~/bin/lint.sh\n").unwrap();
+/// let home = std::path::Path::new("/home/u");
+/// let files = hooks_registry::hook_manager_config_files(&config, Some(home));
+/// assert_eq!(files, [home.join("bin/lint.sh")]);
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn hook_manager_config_files(path: &Path, home: Option<&Path>) -> Vec<PathBuf> {
+    let values = read_config(path);
+    let mut files: Vec<PathBuf> = Vec::new();
+    for line in &values.commands {
+        for file in crate::command_line_files(line, home) {
+            if !files.contains(&file) {
+                files.push(file);
+            }
+        }
+    }
+    for file in &values.files {
+        let file = match (file.strip_prefix("~/"), home) {
+            (Some(rest), Some(home)) => home.join(rest),
+            _ => PathBuf::from(file),
+        };
+        if file.is_absolute() && !files.contains(&file) {
+            files.push(file);
+        }
+    }
+    files
+}
+
+/// A YAML mapping or sequence being read.
+enum Frame {
+    Map {
+        /// The key whose value comes next, once read.
+        key: Option<String>,
+        /// Whether the next node is a key.
+        expect_key: bool,
+        /// pre-commit's `entry` and `args` of this mapping.
+        entry: Option<String>,
+        args: Vec<String>,
+    },
+    /// A sequence, with the key of the mapping it is the value of.
+    Seq { key: Option<String> },
+}
+
+fn yaml_values(text: &str) -> ConfigValues {
+    use hooks_yaml::Event;
+    let mut values = ConfigValues::default();
+    let mut stack: Vec<Frame> = Vec::new();
+    for item in hooks_yaml::Events::new(text) {
+        let Ok((event, _)) = item else { break };
+        match event {
+            Event::MappingStart(..) | Event::SequenceStart(..) => {
+                let key = value_key(&mut stack);
+                stack.push(match event {
+                    Event::MappingStart(..) => {
+                        Frame::Map { key: None, expect_key: true, entry: None, args: Vec::new() }
+                    }
+                    _ => Frame::Seq { key },
+                });
+            }
+            Event::MappingEnd => {
+                if let Some(Frame::Map { entry, args, .. }) = stack.pop() {
+                    values.add_entry(entry, args);
+                }
+            }
+            Event::SequenceEnd => {
+                stack.pop();
+            }
+            Event::Scalar(value, ..) => match stack.last_mut() {
+                Some(Frame::Map { key, expect_key, .. }) if *expect_key => {
+                    *key = Some(value.into_owned());
+                    *expect_key = false;
+                }
+                Some(Frame::Map { .. }) => {
+                    let key = value_key(&mut stack).unwrap_or_default();
+                    if let Some(Frame::Map { entry, .. }) = stack.last_mut()
+                        && key == "entry"
+                    {
+                        *entry = Some(value.clone().into_owned());
+                    }
+                    values.add(&key, value.into_owned());
+                }
+                Some(Frame::Seq { key }) => {
+                    let key = key.clone().unwrap_or_default();
+                    if key == "args"
+                        && let Some(Frame::Map { args, .. }) = stack.iter_mut().rev().nth(1)
+                        && args.len() < MAX_VALUES
+                    {
+                        args.push(value.clone().into_owned());
+                    }
+                    values.add(&key, value.into_owned());
+                }
+                None => {}
+            },
+            Event::Alias(_) => {
+                let _ = value_key(&mut stack);
+            }
+            _ => {}
+        }
+    }
+    values
+}
+
+/// Takes the node now read as the value of the mapping on top of `stack` (the next node is a
+/// key again) and gives that value's key; `None` when the top is no mapping. A node read in a
+/// key's place (a complex key) takes the key's place.
+fn value_key(stack: &mut [Frame]) -> Option<String> {
+    match stack.last_mut() {
+        Some(Frame::Map { key, expect_key, .. }) => {
+            if *expect_key {
+                *expect_key = false;
+                *key = None;
+                None
+            } else {
+                *expect_key = true;
+                key.take()
+            }
+        }
+        Some(Frame::Seq { key }) => key.clone(),
+        None => None,
+    }
+}
+
+fn json_values(value: &serde_json::Value) -> ConfigValues {
+    let mut values = ConfigValues::default();
+    let mut stack: Vec<(Option<&str>, &serde_json::Value)> = vec![(None, value)];
+    while let Some((key, value)) = stack.pop() {
+        match value {
+            serde_json::Value::Object(map) => {
+                let entry = map.get("entry").and_then(|e| e.as_str()).map(str::to_owned);
+                let args = (map.get("args").and_then(|a| a.as_array()).into_iter().flatten())
+                    .filter_map(|a| a.as_str().map(str::to_owned))
+                    .collect();
+                values.add_entry(entry, args);
+                stack.extend(map.iter().map(|(k, v)| (Some(k.as_str()), v)));
+            }
+            serde_json::Value::Array(items) => stack.extend(items.iter().map(|v| (key, v))),
+            serde_json::Value::String(s) => values.add(key.unwrap_or_default(), s.clone()),
+            _ => {}
+        }
+    }
+    values
+}
+
+fn toml_values(text: &str) -> ConfigValues {
+    let Ok(document) = text.parse::<toml_edit::DocumentMut>() else {
+        return ConfigValues::default();
+    };
+    let mut values = ConfigValues::default();
+    let mut stack: Vec<(Option<&str>, &toml_edit::Item)> = vec![(None, document.as_item())];
+    while let Some((key, item)) = stack.pop() {
+        match item {
+            toml_edit::Item::Table(table) => {
+                stack.extend(table.iter().map(|(k, v)| (Some(k), v)));
+            }
+            toml_edit::Item::ArrayOfTables(tables) => {
+                stack.extend(tables.iter().flat_map(|t| t.iter().map(|(k, v)| (Some(k), v))));
+            }
+            toml_edit::Item::Value(value) => toml_value(key, value, &mut values),
+            toml_edit::Item::None => {}
+        }
+    }
+    values
+}
+
+fn toml_value(key: Option<&str>, value: &toml_edit::Value, values: &mut ConfigValues) {
+    let mut stack: Vec<(Option<&str>, &toml_edit::Value)> = vec![(key, value)];
+    while let Some((key, value)) = stack.pop() {
+        match value {
+            toml_edit::Value::String(s) => values.add(key.unwrap_or_default(), s.value().clone()),
+            toml_edit::Value::Array(items) => stack.extend(items.iter().map(|v| (key, v))),
+            toml_edit::Value::InlineTable(table) => {
+                stack.extend(table.iter().map(|(k, v)| (Some(k), v)));
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
