@@ -88,7 +88,8 @@ pub struct RuntimeConfig {
     /// The directories the caller knows the session runs in (`hooks guard --cwd`): what
     /// the user's hooks that run in the session's directory name there is protected as
     /// exact paths, and read as a project's hooks' is ([`hooks_registry::UserPaths::session_dirs`]).
-    /// Empty (the default, and for a long-lived `hooks serve`): patterns only.
+    /// Empty by default: patterns only; a long-lived caller that answers for many sessions
+    /// adds each session's directory as it learns it ([`HookRuntime::add_session_dir`]).
     pub session_dirs: Vec<PathBuf>,
     /// Whether a hook's `allow` may relax the host's own decision.
     pub relax: RelaxPolicy,
@@ -345,6 +346,56 @@ impl HookRuntime {
     /// Whether this process may watch, load and pin at all.
     fn is_live(&self) -> bool {
         self.config.enabled && !self.config.remote_server_daemon
+    }
+
+    /// Makes `dir` one of the directories the session runs in
+    /// ([`RuntimeConfig::session_dirs`]), for a caller that answers the guard for many
+    /// sessions and learns each one's directory with its first question (`hooks serve`'s
+    /// `can_write_files`): what the user's hooks that run in the session's directory name
+    /// there (a `git status` hook's repository configuration, its includes, the commands it
+    /// has git run, its hooks; finding F64) is then read and protected as exact paths, as
+    /// for a bridged event. The protection is computed again, at once, when `dir` is new; the
+    /// last [`MAX_SESSION_DIRS`] directories are kept. Returns whether it was new; nothing
+    /// happens for a relative `dir`, a runtime without protection, or one that runs no hook.
+    ///
+    /// ```
+    /// use hooks_app::runtime::{HookRuntime, RuntimeConfig};
+    /// use hooks_trust::Surface;
+    ///
+    /// let mut rt = HookRuntime::new(RuntimeConfig::new(Surface::CliRun));
+    /// let cwd = std::env::temp_dir();
+    /// assert!(rt.add_session_dir(&cwd));
+    /// assert!(!rt.add_session_dir(&cwd));
+    /// assert!(!rt.add_session_dir(&cwd.join(".")));
+    /// assert!(rt.can_write_files(&[cwd.join("src/main.rs")], &cwd).is_allowed());
+    /// ```
+    pub fn add_session_dir(&mut self, dir: &Path) -> bool {
+        if !self.is_live() || !self.config.protection || !dir.is_absolute() {
+            return false;
+        }
+        // One spelling per folder (`/repo/./`, `/repo//` are `/repo`).
+        let dir: PathBuf = dir.components().collect();
+        let dir = dir.as_path();
+        let dirs = &mut self.config.session_dirs;
+        if let Some(at) = dirs.iter().position(|d| d == dir) {
+            // The most recent last: the oldest is the one dropped.
+            let known = dirs.remove(at);
+            dirs.push(known);
+            return false;
+        }
+        dirs.push(dir.to_path_buf());
+        if dirs.len() > MAX_SESSION_DIRS {
+            dirs.remove(0);
+        }
+        let user_paths = crate::trust::registry_user_paths(
+            self.config.home_dir.as_deref(),
+            self.config.config_dir.as_deref(),
+            &self.config.shell_startup,
+            self.config.protection,
+            &self.config.session_dirs,
+        );
+        self.registry.change(|reg| reg.set_user_paths(user_paths));
+        true
     }
 
     /// The configuration.
@@ -890,6 +941,9 @@ impl FireHandle {
         self.reader.snapshot()
     }
 }
+
+/// How many session directories [`HookRuntime::add_session_dir`] keeps (the most recent).
+pub const MAX_SESSION_DIRS: usize = 16;
 
 /// Strict mode on a gated event: when a blocking hook failed (it could not start, crashed,
 /// timed out, or answered in a way its format reads as a failure) and no hook denied, the

@@ -1181,6 +1181,45 @@ fn a_closed_stdout_ends_the_server_even_with_stdin_open() {
     drop(in_w);
 }
 
+/// A long-lived server answers the guard for any session: what the user's hook that runs git
+/// in the session's directory reads there (the repository's `core.fsmonitor` script, finding
+/// F64) is refused from the first question about that directory, as for a bridged event or
+/// `hooks guard --cwd`; the session's other files are not.
+#[test]
+fn can_write_files_reads_what_the_user_s_hooks_read_in_the_session_s_directory() {
+    let home = TestDir::new();
+    home.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": "git status --porcelain >/dev/null 2>&1 || true"}
+        ]}]}})
+        .to_string(),
+    );
+    let repo = TestDir::new();
+    repo.write(".git/HEAD", "ref: refs/heads/main\n");
+    repo.write(".git/config", "[core]\n\tbare = false\n\tfsmonitor = tools/fsmon.sh\n");
+    let other = TestDir::new();
+    other.write(".git/HEAD", "ref: refs/heads/main\n");
+    other.write(".git/config", "[core]\n\tfsmonitor = bin/mon.sh\n");
+    let mut config = RuntimeConfig::new(Surface::CliRun);
+    config.user_dirs = Some(hooks_sources::UserDirs::under_home(&config.formats, home.path()));
+    config.home_dir = Some(home.path().to_path_buf());
+    let mut s = Server::start(HookRuntime::new(config));
+    let root = canonical(repo.path());
+    activate(&mut s, &root);
+    let r = s.call(40, "can_write_files", json!({ "paths": ["tools/fsmon.sh"], "cwd": root }));
+    assert_eq!(r["allowed"], false, "{r}");
+    let r = s.call(41, "can_write_files", json!({ "paths": ["src/main.rs"], "cwd": root }));
+    assert_eq!(r["allowed"], true, "{r}");
+    // Another session, in a folder that is no root.
+    let cwd = canonical(other.path());
+    let r = s.call(42, "can_write_files", json!({ "paths": ["bin/mon.sh"], "cwd": cwd }));
+    assert_eq!(r["allowed"], false, "{r}");
+    let r = s.call(43, "can_write_files", json!({ "paths": ["tools/fsmon.sh"], "cwd": root }));
+    assert_eq!(r["allowed"], false, "the first session's stays: {r}");
+    s.call(44, "shutdown", json!({ "grace_ms": 1000 }));
+}
+
 #[test]
 fn can_write_files_refuses_a_path_with_a_nul_byte() {
     let project = cursor_project();

@@ -1278,6 +1278,9 @@ async fn apply(
             });
         }
         Request::CanWriteFiles { paths, cwd } => {
+            // What the user's hooks read in this session's directory (F64), read before the
+            // first answer for it.
+            runtime.add_session_dir(&cwd);
             let fire = fire.clone();
             inflight.spawn(id.clone(), async move {
                 let decision = fire.can_write_files(&paths, &cwd);
