@@ -373,7 +373,9 @@ fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
                 modules.extend(absolute(value.trim()).map(|p| p.join("_npx")));
             }
             "UV_CACHE_DIR" | "PIPX_HOME" | "DENO_DIR" | "GOMODCACHE" | "GOCACHE"
-            | "CARGO_TARGET_DIR" | "PRE_COMMIT_HOME" => modules.extend(absolute(value.trim())),
+            | "CARGO_TARGET_DIR" | "PRE_COMMIT_HOME" | "PREK_HOME" => {
+                modules.extend(absolute(value.trim()))
+            }
             // What a runner that builds a hook from source reads (F55).
             "GOENV" => loaded.extend(absolute(value.trim())),
             // Command lines git and ssh give the shell (F62): what each names from the root or

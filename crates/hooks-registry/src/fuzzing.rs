@@ -27,12 +27,12 @@ pub fn hook_manager_commands(text: &str, syntax: u8) -> Vec<String> {
     crate::hookmanagers::config_values(text, syntax).commands
 }
 
-/// The configuration files a hook script's text names for pre-commit, as the registry reads
+/// The configuration files a hook script's text names for pre-commit or prek, as the registry reads
 /// the scripts of a protected hooks folder (finding F65).
 pub fn hook_script_configs(text: &str) -> Vec<String> {
     let mut found = crate::hookmanagers::Installed::default();
     crate::hookmanagers::hook_script(text, &mut found);
-    found.pre_commit_configs
+    found.configs
 }
 
 /// The arguments of an ssh configuration file's `Include` lines, as the registry reads them

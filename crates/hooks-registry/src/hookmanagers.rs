@@ -1,15 +1,15 @@
-//! The git hook managers pre-commit and lefthook (finding F65): the scripts they install in
+//! The git hook managers pre-commit, prek and lefthook (finding F65): the scripts they install in
 //! a repository's hooks folder run, whenever git runs that hook, what the manager's
 //! configuration says, so for a hook that runs git the configuration and what its commands
 //! run are as much the hook's as the script.
 //!
 //! [`installed`] reads a hooks folder's scripts for the managers that wrote them (pre-commit's
-//! `hook-impl --config=…` with the Python it was installed with, lefthook's `call_lefthook`
-//! with the binary it was installed from); [`config_values`] reads a manager's configuration
-//! (YAML, JSON with or without comments, TOML) for the command lines it runs (pre-commit's
-//! `entry` with its `args`, lefthook's `run`) and the files and folders it reads besides
-//! (lefthook's `extends`, `source_dir`, `source_dir_local`). Checked with pre-commit 4.7 and
-//! lefthook 2.2 here (`specs/hardening.md`, F65).
+//! `hook-impl --config=…` with the Python it was installed with, prek's with its binary,
+//! lefthook's `call_lefthook` with the binary it was installed from); [`config_values`] reads
+//! a manager's configuration (YAML, JSON with or without comments, TOML) for the command lines
+//! it runs (pre-commit's and prek's `entry` with its `args`, lefthook's `run`) and the files and
+//! folders it reads besides (lefthook's `extends`, `source_dir`, `source_dir_local`). Checked
+//! with pre-commit 4.7, prek 0.5 and lefthook 2.2 here (`specs/hardening.md`, F65).
 
 use std::path::{Path, PathBuf};
 
@@ -19,6 +19,14 @@ const PRE_COMMIT_CONFIG: &str = ".pre-commit-config.yaml";
 /// pre-commit's cache under the home (`$PRE_COMMIT_HOME`, else `$XDG_CACHE_HOME/pre-commit`):
 /// the repositories it clones and the environments it builds, which its hooks run.
 pub(crate) const PRE_COMMIT_CACHE: &str = ".cache/pre-commit";
+
+/// prek's configuration when its script names none, in the order it prefers them; it reads
+/// them in every folder below the top too, each a project of its workspace (prek 0.5 here ran
+/// a subfolder's `.pre-commit-config.yaml`).
+const PREK_CONFIGS: &[&str] = &["prek.toml", ".pre-commit-config.yaml", ".pre-commit-config.yml"];
+
+/// prek's cache under the home (`$PREK_HOME`, else `$XDG_CACHE_HOME/prek`).
+pub(crate) const PREK_CACHE: &str = ".cache/prek";
 
 /// The names lefthook looks for its configuration under, in the repository's top folder,
 /// each with every extension of [`LEFTHOOK_EXTENSIONS`]: the main one (the first found) and
@@ -64,28 +72,33 @@ const MAX_VALUES: usize = 256;
 /// them.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Installed {
-    /// pre-commit's configuration files, as its scripts name them (`--config=`: relative to
-    /// the repository's top folder, where git runs its hooks, or absolute); empty when no
-    /// script is pre-commit's.
-    pub pre_commit_configs: Vec<String>,
+    /// pre-commit's and prek's configuration files, as their scripts name them (`--config=`:
+    /// relative to the repository's top folder, where git runs its hooks, or absolute), or
+    /// their defaults; empty when no script is theirs.
+    pub configs: Vec<String>,
+    /// The names of the configuration files read in every folder below the top (prek's
+    /// workspace projects).
+    pub nested: Vec<&'static str>,
+    /// The managers' caches under the home, which their hooks run from.
+    pub caches: Vec<&'static str>,
     /// The Pythons pre-commit's scripts run it with (`INSTALL_PYTHON=`, absolute).
     pub pythons: Vec<PathBuf>,
     /// Whether a script is lefthook's.
     pub lefthook: bool,
-    /// The lefthook binaries its scripts name by an absolute path.
+    /// The lefthook and prek binaries the scripts name by an absolute path.
     pub programs: Vec<PathBuf>,
 }
 
 impl Installed {
     /// Whether no script is a manager's.
     pub(crate) fn is_empty(&self) -> bool {
-        self.pre_commit_configs.is_empty() && !self.lefthook
+        self.configs.is_empty() && !self.lefthook
     }
 
     /// The configuration files the managers read, relative to a repository's top folder (or
     /// absolute), existing or not.
     pub(crate) fn config_files(&self) -> Vec<PathBuf> {
-        let mut files: Vec<PathBuf> = self.pre_commit_configs.iter().map(PathBuf::from).collect();
+        let mut files: Vec<PathBuf> = self.configs.iter().map(PathBuf::from).collect();
         if self.lefthook {
             for name in LEFTHOOK_NAMES {
                 files.extend(
@@ -136,28 +149,44 @@ pub(crate) fn installed(folders: &[PathBuf]) -> Installed {
     found
 }
 
-/// Adds to `found` what one hook script's text says: pre-commit's (its generated header, or
-/// `hook-impl` with `pre_commit`/`pre-commit`) with the `--config=` values and the
-/// `INSTALL_PYTHON=` it names (the default configuration when it names none), lefthook's
+/// Adds to `found` what one hook script's text says: prek's (its generated header, or
+/// `hook-impl` with `prek`) and pre-commit's (its header, or `hook-impl` with
+/// `pre_commit`/`pre-commit`) with the `--config=` values (their defaults when it names none)
+/// and the program (`PREK=`) or Python (`INSTALL_PYTHON=`) it names; lefthook's
 /// (`call_lefthook`, or `lefthook run`) with the absolute paths of lefthook binaries in it.
 pub(crate) fn hook_script(text: &str, found: &mut Installed) {
-    let pre_commit = text.contains("File generated by pre-commit")
-        || (text.contains("hook-impl")
-            && (text.contains("pre_commit") || text.contains("pre-commit")));
-    if pre_commit {
+    let impl_of = |name: &str| text.contains("hook-impl") && text.contains(name);
+    let prek = text.contains("File generated by prek") || impl_of("prek");
+    let pre_commit = !prek
+        && (text.contains("File generated by pre-commit")
+            || impl_of("pre_commit")
+            || impl_of("pre-commit"));
+    if prek || pre_commit {
         let mut configs: Vec<String> = config_options(text).filter(|c| !c.is_empty()).collect();
         if configs.is_empty() {
-            configs.push(PRE_COMMIT_CONFIG.to_owned());
+            let defaults = if prek { PREK_CONFIGS } else { &[PRE_COMMIT_CONFIG] };
+            configs.extend(defaults.iter().map(|c| (*c).to_owned()));
         }
         for config in configs {
-            push_new(&mut found.pre_commit_configs, config);
+            push_new(&mut found.configs, config);
         }
+        if prek {
+            for name in PREK_CONFIGS {
+                push_new(&mut found.nested, *name);
+            }
+        }
+        push_new(&mut found.caches, if prek { PREK_CACHE } else { PRE_COMMIT_CACHE });
         for line in text.lines() {
-            if let Some(value) = line.trim().strip_prefix("INSTALL_PYTHON=") {
-                let python = PathBuf::from(unquote(value.trim()));
-                if python.is_absolute() {
-                    push_new(&mut found.pythons, python);
-                }
+            let line = line.trim();
+            let (value, list) =
+                match (line.strip_prefix("INSTALL_PYTHON="), line.strip_prefix("PREK=")) {
+                    (Some(value), _) => (value, &mut found.pythons),
+                    (None, Some(value)) => (value, &mut found.programs),
+                    (None, None) => continue,
+                };
+            let path = PathBuf::from(unquote(value.trim()));
+            if path.is_absolute() {
+                push_new(list, path);
             }
         }
     }
@@ -475,16 +504,38 @@ fn toml_values(text: &str) -> ConfigValues {
     while let Some((key, item)) = stack.pop() {
         match item {
             toml_edit::Item::Table(table) => {
+                toml_entry(table.get("entry"), table.get("args"), &mut values);
                 stack.extend(table.iter().map(|(k, v)| (Some(k), v)));
             }
             toml_edit::Item::ArrayOfTables(tables) => {
-                stack.extend(tables.iter().flat_map(|t| t.iter().map(|(k, v)| (Some(k), v))));
+                for table in tables.iter() {
+                    toml_entry(table.get("entry"), table.get("args"), &mut values);
+                    stack.extend(table.iter().map(|(k, v)| (Some(k), v)));
+                }
             }
             toml_edit::Item::Value(value) => toml_value(key, value, &mut values),
             toml_edit::Item::None => {}
         }
     }
     values
+}
+
+/// prek's command of a table: its `entry` followed by its `args`.
+fn toml_entry(
+    entry: Option<&toml_edit::Item>,
+    args: Option<&toml_edit::Item>,
+    values: &mut ConfigValues,
+) {
+    let entry = entry.and_then(toml_edit::Item::as_str).map(str::to_owned);
+    values.add_entry(entry, toml_args(args.and_then(toml_edit::Item::as_value)));
+}
+
+/// The strings of an `args` array.
+fn toml_args(args: Option<&toml_edit::Value>) -> Vec<String> {
+    (args.and_then(toml_edit::Value::as_array).into_iter().flatten())
+        .filter_map(|a| a.as_str().map(str::to_owned))
+        .take(MAX_VALUES)
+        .collect()
 }
 
 fn toml_value(key: Option<&str>, value: &toml_edit::Value, values: &mut ConfigValues) {
@@ -494,6 +545,9 @@ fn toml_value(key: Option<&str>, value: &toml_edit::Value, values: &mut ConfigVa
             toml_edit::Value::String(s) => values.add(key.unwrap_or_default(), s.value().clone()),
             toml_edit::Value::Array(items) => stack.extend(items.iter().map(|v| (key, v))),
             toml_edit::Value::InlineTable(table) => {
+                let (entry, args) = (table.get("entry"), table.get("args"));
+                values
+                    .add_entry(entry.and_then(|e| e.as_str()).map(str::to_owned), toml_args(args));
                 stack.extend(table.iter().map(|(k, v)| (Some(k), v)));
             }
             _ => {}

@@ -1555,8 +1555,9 @@ fn protect_git_configuration(
 
 /// Protects what the git hook managers whose scripts are in `folders` read and run when git
 /// runs those scripts (finding F65), in each repository top folder of `tops` (where git runs
-/// its hooks): pre-commit's configuration (the one its scripts name), its cache under the home
-/// and the installation of the Python its scripts run it with; lefthook's thirty
+/// its hooks): pre-commit's and prek's configuration (the one their scripts name, else their
+/// defaults; prek's in every folder below the top too), their caches under the home, the
+/// installation of the Python pre-commit's scripts run it with and prek's binary; lefthook's thirty
 /// configuration names, its script and remote folders, the project's lefthook packages and
 /// the binary its scripts name; existing or not. The configurations that exist are read
 /// ([`crate::hookmanagers::read_config`]): what their commands name, analysed as hooks' own
@@ -1574,15 +1575,14 @@ fn protect_hook_managers(
     if found.is_empty() {
         return;
     }
-    if !found.pre_commit_configs.is_empty() {
+    for cache in &found.caches {
         match placed.home {
             Some(home) => {
-                let cache = Path::new(crate::hookmanagers::PRE_COMMIT_CACHE);
-                protect_at(out, &Loc::Dir(home.clone()), cache, PathRole::Modules, resolver);
+                protect_at(out, &Loc::Dir(home.clone()), Path::new(cache), PathRole::Modules, resolver);
             }
-            None => out.uncertain.push(
-                "git runs pre-commit, whose hooks run from its cache under the home; no home is known, so the cache is not protected".to_owned(),
-            ),
+            None => out.uncertain.push(format!(
+                "git runs a hook manager whose hooks run from its cache `~/{cache}`; no home is known, so the cache is not protected"
+            )),
         }
     }
     for python in &found.pythons {
@@ -1592,6 +1592,16 @@ fn protect_hook_managers(
         protect_at(out, &Loc::Dir(root()), program, PathRole::Program, resolver);
     }
     for top in tops {
+        // prek's workspace projects: its configuration in any folder below the top.
+        for name in &found.nested {
+            protect_at(
+                out,
+                &any(top.clone(), false),
+                Path::new(name),
+                PathRole::Argument,
+                resolver,
+            );
+        }
         let at = Loc::Dir(top.clone());
         for folder in found.folders() {
             protect_at(out, &at, &folder, PathRole::Modules, resolver);

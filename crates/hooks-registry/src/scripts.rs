@@ -212,13 +212,13 @@ pub fn home_start_up_files() -> Vec<&'static str> {
 
 /// The folders under `~/.cache/` the command analysis names for runners and interpreters (the
 /// caches they run code from, finding F54: `uv/`, `pnpm/`, `yarn/`, `deno/`) and pre-commit's
-/// (F65), relative to the home: the engine protects them under `$XDG_CACHE_HOME` too, where
+/// and prek's (F65), relative to the home: the engine protects them under `$XDG_CACHE_HOME` too, where
 /// these programs keep them when it is set.
 ///
 /// ```
 /// let caches = hooks_registry::home_cache_folders();
 /// assert!(caches.contains(&".cache/uv") && caches.contains(&".cache/deno"));
-/// assert!(caches.contains(&".cache/pre-commit"));
+/// assert!(caches.contains(&".cache/pre-commit") && caches.contains(&".cache/prek"));
 /// ```
 pub fn home_cache_folders() -> Vec<&'static str> {
     let mut folders: Vec<&'static str> = RUNNERS
@@ -227,7 +227,7 @@ pub fn home_cache_folders() -> Vec<&'static str> {
         .chain(INTERPRETERS.iter().map(|i| i.home_configs))
         .flatten()
         .copied()
-        .chain([crate::hookmanagers::PRE_COMMIT_CACHE])
+        .chain([crate::hookmanagers::PRE_COMMIT_CACHE, crate::hookmanagers::PREK_CACHE])
         .filter(|f| f.starts_with(".cache/"))
         .collect();
     let mut seen = std::collections::BTreeSet::new();

@@ -141,7 +141,7 @@ impl EnvVars {
     /// `NPM_CONFIG_USERCONFIG`): the guard protects those files and folders (findings F48,
     /// F50, `specs/guard.md`). Read into [`EnvVars::hook_loaders`], in this order, after the
     /// rest of [`EnvVars::TABLE`].
-    pub const HOOK_LOADERS: [&'static str; 54] = [
+    pub const HOOK_LOADERS: [&'static str; 55] = [
         "BASH_ENV",
         "ENV",
         "NODE_OPTIONS",
@@ -194,6 +194,7 @@ impl EnvVars {
         "GIT_CONFIG_COUNT",
         "GIT_CONFIG_PARAMETERS",
         "PRE_COMMIT_HOME",
+        "PREK_HOME",
         "LEFTHOOK_CONFIG",
         "LEFTHOOK_BIN",
     ];
@@ -202,7 +203,7 @@ impl EnvVars {
     pub const MAX_GIT_CONFIG_ENTRIES: usize = 64;
 
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 71] = [
+    pub const TABLE: [EnvVarSpec; 72] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -478,6 +479,10 @@ impl EnvVars {
         EnvVarSpec {
             name: "PRE_COMMIT_HOME",
             purpose: "pre-commit's cache in place of `~/.cache/pre-commit` (the repositories and environments its hooks run): protected whole by the guard",
+        },
+        EnvVarSpec {
+            name: "PREK_HOME",
+            purpose: "prek's cache in place of `~/.cache/prek` (the repositories and environments its hooks run): protected whole by the guard",
         },
         EnvVarSpec {
             name: "LEFTHOOK_CONFIG",
