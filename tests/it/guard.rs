@@ -1356,7 +1356,8 @@ fn what_the_git_hook_managers_run_is_protected_for_a_hook_that_runs_git() {
     );
     repo.write(
         "lefthook.yml",
-        "extends:\n  - ci/base.yml\npost-checkout:\n  commands:\n    deps:\n      run: ./scripts/deps.sh\n",
+        "extends:\n  - ci/base.yml\npost-checkout:\n  commands:\n    deps:\n      run: ./scripts/deps.sh\n    \
+         web:\n      root: web/\n      run: ./scripts/web.sh\n",
     );
     repo.write("ci/base.yml", "pre-push:\n  jobs:\n    - run: sh scripts/base.sh\n");
     repo.write(
@@ -1375,6 +1376,7 @@ fn what_the_git_hook_managers_run_is_protected_for_a_hook_that_runs_git() {
         r("ci/base.yml"),
         r("scripts/deps.sh"),
         r("scripts/base.sh"),
+        r("web/scripts/web.sh"),
         r(".lefthook/post-checkout/fmt.sh"),
         r("node_modules/lefthook-linux-x64/bin/lefthook"),
         r("scripts/other.sh"),
@@ -1382,7 +1384,7 @@ fn what_the_git_hook_managers_run_is_protected_for_a_hook_that_runs_git() {
         h("notes.txt"),
     ];
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-    guard_refusing(repo.path(), home.path(), &paths, 13);
+    guard_refusing(repo.path(), home.path(), &paths, 14);
     // No hook runs git: the same files are the project's and the user's.
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }

@@ -287,6 +287,9 @@ pub(crate) struct ConfigValues {
     /// to `sh -c`), pre-commit's `entry` followed by its `args` (a program and its words: a
     /// script's path relative to the top, or a command on `PATH`).
     pub commands: Vec<String>,
+    /// lefthook's commands run in a folder of their own (`root:`, relative to the top), each
+    /// with that folder.
+    pub rooted: Vec<(String, String)>,
     /// The files it reads besides, relative to the top or absolute (lefthook's `extends`).
     pub files: Vec<String>,
     /// The folders it runs scripts from, relative to the top (lefthook's `source_dir`,
@@ -297,23 +300,50 @@ pub(crate) struct ConfigValues {
 impl ConfigValues {
     fn add(&mut self, key: &str, value: String) {
         match key {
-            "run" => push_new(&mut self.commands, value),
             "extends" => push_new(&mut self.files, value),
             "source_dir" | "source_dir_local" => push_new(&mut self.folders, value),
             _ => {}
         }
     }
 
-    /// Adds pre-commit's command of a mapping: its `entry` followed by its `args`, each quoted
-    /// for the shell the analysis reads it as.
-    fn add_entry(&mut self, entry: Option<String>, args: Vec<String>) {
-        let Some(entry) = entry else { return };
-        let mut line = entry;
-        for arg in args {
-            line.push(' ');
-            line.push_str(&shell_quote(&arg));
+    /// Adds the commands of one mapping: pre-commit's `entry` followed by its `args`, each
+    /// quoted for the shell the analysis reads it as; lefthook's `run`, in its `root`.
+    fn add_mapping(&mut self, mapping: Mapping) {
+        if let Some(entry) = mapping.entry {
+            let mut line = entry;
+            for arg in mapping.args {
+                line.push(' ');
+                line.push_str(&shell_quote(&arg));
+            }
+            push_new(&mut self.commands, line);
         }
-        push_new(&mut self.commands, line);
+        match (mapping.run, mapping.root) {
+            (Some(run), Some(root)) => push_new(&mut self.rooted, (root, run)),
+            (Some(run), None) => push_new(&mut self.commands, run),
+            (None, _) => {}
+        }
+    }
+}
+
+/// The keys of one mapping (a YAML mapping, a JSON object, a TOML table) that make a command.
+#[derive(Default)]
+struct Mapping {
+    entry: Option<String>,
+    args: Vec<String>,
+    run: Option<String>,
+    root: Option<String>,
+}
+
+impl Mapping {
+    /// Keeps `value` when `key` is one of a command's keys.
+    fn set(&mut self, key: &str, value: &str) {
+        let slot = match key {
+            "entry" => &mut self.entry,
+            "run" => &mut self.run,
+            "root" => &mut self.root,
+            _ => return,
+        };
+        *slot = Some(value.to_owned());
     }
 }
 
@@ -361,7 +391,8 @@ pub(crate) fn read_config(path: &Path) -> ConfigValues {
 pub fn hook_manager_config_files(path: &Path, home: Option<&Path>) -> Vec<PathBuf> {
     let values = read_config(path);
     let mut files: Vec<PathBuf> = Vec::new();
-    for line in &values.commands {
+    let rooted = values.rooted.iter().map(|(_, run)| run);
+    for line in values.commands.iter().chain(rooted) {
         for file in crate::command_line_files(line, home) {
             if !files.contains(&file) {
                 files.push(file);
@@ -387,9 +418,8 @@ enum Frame {
         key: Option<String>,
         /// Whether the next node is a key.
         expect_key: bool,
-        /// pre-commit's `entry` and `args` of this mapping.
-        entry: Option<String>,
-        args: Vec<String>,
+        /// The command keys read so far.
+        mapping: Mapping,
     },
     /// A sequence, with the key of the mapping it is the value of.
     Seq { key: Option<String> },
@@ -406,14 +436,14 @@ fn yaml_values(text: &str) -> ConfigValues {
                 let key = value_key(&mut stack);
                 stack.push(match event {
                     Event::MappingStart(..) => {
-                        Frame::Map { key: None, expect_key: true, entry: None, args: Vec::new() }
+                        Frame::Map { key: None, expect_key: true, mapping: Mapping::default() }
                     }
                     _ => Frame::Seq { key },
                 });
             }
             Event::MappingEnd => {
-                if let Some(Frame::Map { entry, args, .. }) = stack.pop() {
-                    values.add_entry(entry, args);
+                if let Some(Frame::Map { mapping, .. }) = stack.pop() {
+                    values.add_mapping(mapping);
                 }
             }
             Event::SequenceEnd => {
@@ -426,20 +456,18 @@ fn yaml_values(text: &str) -> ConfigValues {
                 }
                 Some(Frame::Map { .. }) => {
                     let key = value_key(&mut stack).unwrap_or_default();
-                    if let Some(Frame::Map { entry, .. }) = stack.last_mut()
-                        && key == "entry"
-                    {
-                        *entry = Some(value.clone().into_owned());
+                    if let Some(Frame::Map { mapping, .. }) = stack.last_mut() {
+                        mapping.set(&key, &value);
                     }
                     values.add(&key, value.into_owned());
                 }
                 Some(Frame::Seq { key }) => {
                     let key = key.clone().unwrap_or_default();
                     if key == "args"
-                        && let Some(Frame::Map { args, .. }) = stack.iter_mut().rev().nth(1)
-                        && args.len() < MAX_VALUES
+                        && let Some(Frame::Map { mapping, .. }) = stack.iter_mut().rev().nth(1)
+                        && mapping.args.len() < MAX_VALUES
                     {
-                        args.push(value.clone().into_owned());
+                        mapping.args.push(value.clone().into_owned());
                     }
                     values.add(&key, value.into_owned());
                 }
@@ -480,11 +508,18 @@ fn json_values(value: &serde_json::Value) -> ConfigValues {
     while let Some((key, value)) = stack.pop() {
         match value {
             serde_json::Value::Object(map) => {
-                let entry = map.get("entry").and_then(|e| e.as_str()).map(str::to_owned);
-                let args = (map.get("args").and_then(|a| a.as_array()).into_iter().flatten())
-                    .filter_map(|a| a.as_str().map(str::to_owned))
-                    .collect();
-                values.add_entry(entry, args);
+                let mut mapping = Mapping::default();
+                for (key, value) in map {
+                    match value {
+                        serde_json::Value::String(s) => mapping.set(key, s),
+                        serde_json::Value::Array(items) if key == "args" => {
+                            let args = items.iter().filter_map(|a| a.as_str().map(str::to_owned));
+                            mapping.args = args.take(MAX_VALUES).collect();
+                        }
+                        _ => {}
+                    }
+                }
+                values.add_mapping(mapping);
                 stack.extend(map.iter().map(|(k, v)| (Some(k.as_str()), v)));
             }
             serde_json::Value::Array(items) => stack.extend(items.iter().map(|v| (key, v))),
@@ -504,12 +539,12 @@ fn toml_values(text: &str) -> ConfigValues {
     while let Some((key, item)) = stack.pop() {
         match item {
             toml_edit::Item::Table(table) => {
-                toml_entry(table.get("entry"), table.get("args"), &mut values);
+                values.add_mapping(toml_mapping(table.iter().map(|(k, v)| (k, v.as_value()))));
                 stack.extend(table.iter().map(|(k, v)| (Some(k), v)));
             }
             toml_edit::Item::ArrayOfTables(tables) => {
                 for table in tables.iter() {
-                    toml_entry(table.get("entry"), table.get("args"), &mut values);
+                    values.add_mapping(toml_mapping(table.iter().map(|(k, v)| (k, v.as_value()))));
                     stack.extend(table.iter().map(|(k, v)| (Some(k), v)));
                 }
             }
@@ -520,22 +555,22 @@ fn toml_values(text: &str) -> ConfigValues {
     values
 }
 
-/// prek's command of a table: its `entry` followed by its `args`.
-fn toml_entry(
-    entry: Option<&toml_edit::Item>,
-    args: Option<&toml_edit::Item>,
-    values: &mut ConfigValues,
-) {
-    let entry = entry.and_then(toml_edit::Item::as_str).map(str::to_owned);
-    values.add_entry(entry, toml_args(args.and_then(toml_edit::Item::as_value)));
-}
-
-/// The strings of an `args` array.
-fn toml_args(args: Option<&toml_edit::Value>) -> Vec<String> {
-    (args.and_then(toml_edit::Value::as_array).into_iter().flatten())
-        .filter_map(|a| a.as_str().map(str::to_owned))
-        .take(MAX_VALUES)
-        .collect()
+/// The command keys of a TOML table's (or inline table's) entries.
+fn toml_mapping<'a>(
+    entries: impl Iterator<Item = (&'a str, Option<&'a toml_edit::Value>)>,
+) -> Mapping {
+    let mut mapping = Mapping::default();
+    for (key, value) in entries {
+        match value {
+            Some(toml_edit::Value::String(s)) => mapping.set(key, s.value()),
+            Some(toml_edit::Value::Array(items)) if key == "args" => {
+                let args = items.iter().filter_map(|a| a.as_str().map(str::to_owned));
+                mapping.args = args.take(MAX_VALUES).collect();
+            }
+            _ => {}
+        }
+    }
+    mapping
 }
 
 fn toml_value(key: Option<&str>, value: &toml_edit::Value, values: &mut ConfigValues) {
@@ -545,9 +580,7 @@ fn toml_value(key: Option<&str>, value: &toml_edit::Value, values: &mut ConfigVa
             toml_edit::Value::String(s) => values.add(key.unwrap_or_default(), s.value().clone()),
             toml_edit::Value::Array(items) => stack.extend(items.iter().map(|v| (key, v))),
             toml_edit::Value::InlineTable(table) => {
-                let (entry, args) = (table.get("entry"), table.get("args"));
-                values
-                    .add_entry(entry.and_then(|e| e.as_str()).map(str::to_owned), toml_args(args));
+                values.add_mapping(toml_mapping(table.iter().map(|(k, v)| (k, Some(v)))));
                 stack.extend(table.iter().map(|(k, v)| (Some(k), v)));
             }
             _ => {}

@@ -1561,8 +1561,8 @@ fn protect_git_configuration(
 /// configuration names, its script and remote folders, the project's lefthook packages and
 /// the binary its scripts name; existing or not. The configurations that exist are read
 /// ([`crate::hookmanagers::read_config`]): what their commands name, analysed as hooks' own
-/// lines run from the top folder, the files they extend with (read in turn, once) and the
-/// folders they run scripts from.
+/// lines run from the top folder (or from the folder a lefthook command's `root:` names), the
+/// files they extend with (read in turn, once) and the folders they run scripts from.
 fn protect_hook_managers(
     out: &mut DefinitionProtection,
     folders: &[PathBuf],
@@ -1608,6 +1608,7 @@ fn protect_hook_managers(
         }
         let mut configs = found.config_files();
         let mut commands: Vec<String> = Vec::new();
+        let mut rooted: Vec<(String, String)> = Vec::new();
         let mut read = 0;
         while let Some(config) = configs.get(read).cloned() {
             read += 1;
@@ -1618,6 +1619,7 @@ fn protect_hook_managers(
                     commands.push(command);
                 }
             }
+            rooted.extend(values.rooted);
             for folder in values.folders {
                 protect_at(out, &at, Path::new(&folder), PathRole::Modules, resolver);
             }
@@ -1629,6 +1631,13 @@ fn protect_hook_managers(
         }
         if !commands.is_empty() {
             protect_commands(out, commands, &[at], launch, placed, resolver);
+        }
+        // lefthook's commands with a `root:` run in that folder.
+        for (root, run) in rooted {
+            let Some(dir) = crate::paths::normalize_absolute(&top.as_path().join(root)) else {
+                continue;
+            };
+            protect_commands(out, vec![run], &[Loc::Dir(dir)], launch, placed, resolver);
         }
     }
 }

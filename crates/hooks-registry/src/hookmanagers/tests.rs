@@ -201,6 +201,19 @@ fn lefthook_s_runs_extends_and_source_folders_are_read_in_each_syntax() {
     assert_eq!(values.commands, ["./scripts/lint.sh", "./scripts/merge.sh", "./scripts/push.sh"]);
     assert_eq!(values.files, ["ci/base.toml"]);
     assert_eq!(values.folders, [".mine"]);
+    // A command with a `root:` runs in that folder, in each syntax.
+    for (text, syntax) in [
+        ("pre-push:\n  commands:\n    w:\n      root: web/\n      run: ./lint.sh\n", Syntax::Yaml),
+        (
+            "{\"pre-push\": {\"commands\": {\"w\": {\"run\": \"./lint.sh\", \"root\": \"web/\"}}}}",
+            Syntax::Jsonc,
+        ),
+        ("[pre-push.commands.w]\nroot = \"web/\"\nrun = \"./lint.sh\"\n", Syntax::Toml),
+    ] {
+        let values = config_values(text, syntax);
+        assert!(values.commands.is_empty(), "{text}");
+        assert_eq!(values.rooted, [("web/".to_owned(), "./lint.sh".to_owned())], "{text}");
+    }
     assert_eq!(Syntax::of(Path::new("a/.lefthook.toml")), Syntax::Toml);
     assert_eq!(Syntax::of(Path::new("lefthook.json")), Syntax::Jsonc);
     assert_eq!(Syntax::of(Path::new(".pre-commit-config.yaml")), Syntax::Yaml);
