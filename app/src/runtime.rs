@@ -135,6 +135,19 @@ pub(crate) fn format_dispatch(formats: &FormatSet, base: DispatchConfig) -> Disp
 }
 
 impl RuntimeConfig {
+    /// The user's paths the registry reads the hooks' commands with, from this
+    /// configuration's home, configuration folder, shell start-up folders and session
+    /// directories ([`crate::trust::registry_user_paths`]).
+    fn registry_user_paths(&self) -> hooks_registry::UserPaths {
+        crate::trust::registry_user_paths(
+            self.home_dir.as_deref(),
+            self.config_dir.as_deref(),
+            &self.shell_startup,
+            self.protection,
+            &self.session_dirs,
+        )
+    }
+
     /// The defaults for `surface`: the workspace's formats, enabled, the static trust policy,
     /// no user, managed or explicit sources, default dispatch settings, a 500 ms debounce
     /// window.
@@ -294,13 +307,7 @@ impl HookRuntime {
         if rt.is_live() {
             let inputs = rt.trust_inputs(CommandExecutionPosture::Unknown);
             let (policy, strict) = (rt.config.policy.clone(), rt.config.strict);
-            let user_paths = crate::trust::registry_user_paths(
-                rt.config.home_dir.as_deref(),
-                rt.config.config_dir.as_deref(),
-                &rt.config.shell_startup,
-                rt.config.protection,
-                &rt.config.session_dirs,
-            );
+            let user_paths = rt.config.registry_user_paths();
             // One batch, one snapshot: each change published on its own would resolve every
             // format's expected file paths again for the protected set.
             rt.registry.change(|reg| {
@@ -387,13 +394,7 @@ impl HookRuntime {
         if dirs.len() > MAX_SESSION_DIRS {
             dirs.remove(0);
         }
-        let user_paths = crate::trust::registry_user_paths(
-            self.config.home_dir.as_deref(),
-            self.config.config_dir.as_deref(),
-            &self.config.shell_startup,
-            self.config.protection,
-            &self.config.session_dirs,
-        );
+        let user_paths = self.config.registry_user_paths();
         self.registry.change(|reg| reg.set_user_paths(user_paths));
         true
     }

@@ -57,6 +57,14 @@ fn all_allowed_with_a_hook_that_runs_none_of_them(
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// A folder holding a git repository: `.git/HEAD`, and `.git/config` holding `config`.
+fn git_repository(config: &str) -> TestDir {
+    let repo = TestDir::new();
+    repo.write(".git/HEAD", "ref: refs/heads/main\n");
+    repo.write(".git/config", config);
+    repo
+}
+
 /// One JSON value per non-empty line of `hooks guard --json`'s output.
 fn json_lines(stdout: &[u8]) -> Vec<Value> {
     String::from_utf8_lossy(stdout)
@@ -1073,7 +1081,7 @@ fn what_runners_run_a_tool_from_is_protected() {
         ]),
     );
     project.write(".cursor/hooks.json", &cursor_hooks(&["npm run lint"]));
-    let h = |rel: &str| home.path().join(rel).to_str().expect("utf-8").to_owned();
+    let h = |rel: &str| home.text_path(rel);
     let p = |rel: &str| project.path().join(rel).to_str().expect("utf-8").to_owned();
     let paths = [
         h(".npm/_npx/a9bef924e4cb6cdb/node_modules/prettier/bin/prettier.cjs"),
@@ -1148,7 +1156,7 @@ fn what_a_project_hook_s_programs_find_above_the_project_is_protected() {
         ]),
     );
     let app = repo.path().join("packages/app");
-    let r = |rel: &str| repo.path().join(rel).to_str().expect("utf-8").to_owned();
+    let r = |rel: &str| repo.text_path(rel);
     let paths = [
         r(".git/config"),
         r(".npmrc"),
@@ -1255,7 +1263,7 @@ fn what_a_git_configuration_includes_is_protected_with_it() {
     home.write(".gitconfig", "[user]\n\tname = u\n[Include] path = \".gitconfig.local\" # mine\n");
     project.write(".claude/settings.json", &claude_settings(&["git diff --quiet || exit 2"]));
     let p = |rel: &str| project.path().join(rel).to_str().expect("utf-8").to_owned();
-    let h = |rel: &str| home.path().join(rel).to_str().expect("utf-8").to_owned();
+    let h = |rel: &str| home.text_path(rel);
     let paths = [
         p(".gitconfig"),
         p("shared/more.inc"),
@@ -1280,18 +1288,16 @@ fn what_a_git_configuration_includes_is_protected_with_it() {
 /// are not.
 #[test]
 fn the_hooks_git_runs_are_protected_for_a_hook_that_runs_git() {
-    let repo = TestDir::new();
+    let repo = git_repository("[core]\n\tbare = false\n\thooksPath = .husky/_\n");
     let home = TestDir::new();
-    repo.write(".git/HEAD", "ref: refs/heads/main\n");
-    repo.write(".git/config", "[core]\n\tbare = false\n\thooksPath = .husky/_\n");
     repo.write(".husky/_/h", "#!/usr/bin/env sh\n");
     home.write(".gitconfig", "[core]\n\thooksPath = ~/githooks\n");
     repo.write(
         "packages/app/.claude/settings.json",
         &claude_settings(&["git status --porcelain | grep -q . && exit 2 || exit 0"]),
     );
-    let r = |rel: &str| repo.path().join(rel).to_str().expect("utf-8").to_owned();
-    let h = |rel: &str| home.path().join(rel).to_str().expect("utf-8").to_owned();
+    let r = |rel: &str| repo.text_path(rel);
+    let h = |rel: &str| home.text_path(rel);
     let paths = [
         r(".git/hooks/post-index-change"),
         r(".husky/pre-commit"),
@@ -1322,12 +1328,10 @@ fn the_hooks_git_runs_are_protected_for_a_hook_that_runs_git() {
 /// project's other files are not.
 #[test]
 fn what_the_git_hook_managers_run_is_protected_for_a_hook_that_runs_git() {
-    let repo = TestDir::new();
+    let repo = git_repository("[core]\n\tbare = false\n");
     let home = TestDir::new();
-    let r = |rel: &str| repo.path().join(rel).to_str().expect("utf-8").to_owned();
-    let h = |rel: &str| home.path().join(rel).to_str().expect("utf-8").to_owned();
-    repo.write(".git/HEAD", "ref: refs/heads/main\n");
-    repo.write(".git/config", "[core]\n\tbare = false\n");
+    let r = |rel: &str| repo.text_path(rel);
+    let h = |rel: &str| home.text_path(rel);
     home.write("pcv/bin/python3", "");
     home.write("pcv/pyvenv.cfg", "home = /usr/bin\n");
     home.write("pcv/lib/python3.13/site-packages/pre_commit/main.py", "");
@@ -1397,12 +1401,10 @@ fn what_the_git_hook_managers_run_is_protected_for_a_hook_that_runs_git() {
 /// its binary are out of the agent's reach (finding F65); the project's other files are not.
 #[test]
 fn what_prek_runs_is_protected_for_a_hook_that_runs_git() {
-    let repo = TestDir::new();
+    let repo = git_repository("[core]\n\tbare = false\n");
     let home = TestDir::new();
-    let r = |rel: &str| repo.path().join(rel).to_str().expect("utf-8").to_owned();
-    let h = |rel: &str| home.path().join(rel).to_str().expect("utf-8").to_owned();
-    repo.write(".git/HEAD", "ref: refs/heads/main\n");
-    repo.write(".git/config", "[core]\n\tbare = false\n");
+    let r = |rel: &str| repo.text_path(rel);
+    let h = |rel: &str| home.text_path(rel);
     repo.write(
         ".git/hooks/pre-commit",
         &format!(
@@ -1460,8 +1462,8 @@ fn what_the_commands_a_git_configuration_names_run_is_protected() {
          [core]\n\tsshCommand = ~/bin/myssh -F ~/.ssh/alt_config\n\tpager = less -R\n",
     );
     repo.write(".claude/settings.json", &claude_settings(&["git diff --quiet || exit 2"]));
-    let r = |rel: &str| repo.path().join(rel).to_str().expect("utf-8").to_owned();
-    let h = |rel: &str| home.path().join(rel).to_str().expect("utf-8").to_owned();
+    let r = |rel: &str| repo.text_path(rel);
+    let h = |rel: &str| home.text_path(rel);
     let paths = [
         r("tools/fsmon.sh"),
         r("tools/common.sh"),
@@ -1491,7 +1493,7 @@ fn what_the_commands_a_git_configuration_names_run_is_protected() {
 fn the_ssh_configuration_is_protected_for_a_hook_that_runs_ssh() {
     let project = TestDir::new();
     let home = TestDir::new();
-    let h = |rel: &str| home.path().join(rel).to_str().expect("utf-8").to_owned();
+    let h = |rel: &str| home.text_path(rel);
     // What its `Include` lines name is read as part of it (as OrbStack's and Colima's lines).
     home.write(".ssh/config", "Host *\n  Include cfg.d/*\nInclude \"~/.orbstack/ssh/config\"\n");
     home.write(".orbstack/ssh/config", "Include ~/.orbstack/ssh/more\n");
@@ -1538,7 +1540,7 @@ fn a_user_hook_that_runs_git_in_the_session_reads_the_session_s_repository() {
         ".claude/settings.json",
         &claude_settings(&["git status --porcelain >/dev/null 2>&1 || true"]),
     );
-    let r = |rel: &str| repo.path().join(rel).to_str().expect("utf-8").to_owned();
+    let r = |rel: &str| repo.text_path(rel);
     let paths = [
         r("tools/fsmon.sh"),
         r("team.gitconfig"),
@@ -1567,7 +1569,7 @@ fn a_user_hook_that_runs_git_in_the_session_reads_the_session_s_repository() {
 fn what_the_commands_an_ssh_configuration_names_run_is_protected() {
     let project = TestDir::new();
     let home = TestDir::new();
-    let h = |rel: &str| home.path().join(rel).to_str().expect("utf-8").to_owned();
+    let h = |rel: &str| home.text_path(rel);
     home.write(
         ".ssh/config",
         "Include extra.conf cfg.d/*\nMatch exec \"sh ~/bin/on-vpn.sh\"\n  User me\n\
@@ -1635,7 +1637,7 @@ fn what_git_and_ssh_read_is_protected_for_a_script_that_runs_them() {
         &claude_settings(&[r#"sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/fresh.sh"#]),
     );
     let p = |rel: &str| project.path().join(rel).to_str().expect("utf-8").to_owned();
-    let h = |rel: &str| home.path().join(rel).to_str().expect("utf-8").to_owned();
+    let h = |rel: &str| home.text_path(rel);
     let paths = [
         p(".git/config"),
         p(".git/hooks/post-index-change"),

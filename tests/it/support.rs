@@ -20,6 +20,11 @@ impl TestDir {
         self.dir.path()
     }
 
+    /// `rel` under the directory, as text (a command's argument).
+    pub fn text_path(&self, rel: &str) -> String {
+        self.dir.path().join(rel).to_str().expect("utf-8").to_owned()
+    }
+
     /// Writes `text` to `rel`, creating parent folders.
     pub fn write(&self, rel: &str, text: &str) -> PathBuf {
         let p = self.dir.path().join(rel);
