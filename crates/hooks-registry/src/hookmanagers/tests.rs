@@ -108,6 +108,13 @@ fn prek_s_script_names_its_binary_and_its_configurations_in_every_folder() {
     let found = read(&named);
     assert_eq!(found.configs, ["ci/hooks.yaml"]);
     assert_eq!(found.nested.len(), 3);
+    // A pre-commit script whose Python's path holds `prek` is pre-commit's all the same.
+    let found = read(&PRE_COMMIT_SCRIPT.replace("/opt/tools/pcv", "/home/prekop/pcv"));
+    assert!(found.caches.contains(&".cache/pre-commit"), "{found:?}");
+    // prek's script for `pre-commit` reads as both: every default and both caches.
+    let found = read(&PREK_SCRIPT.replace("pre-push", "pre-commit"));
+    assert_eq!(found.configs, [".pre-commit-config.yaml", "prek.toml", ".pre-commit-config.yml"]);
+    assert_eq!(found.caches, [".cache/prek", ".cache/pre-commit"]);
 }
 
 #[test]
