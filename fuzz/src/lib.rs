@@ -854,6 +854,15 @@ pub fn git_config(data: &[u8]) {
             assert_eq!(read, [command.clone()], "{written:?}");
         }
     }
+    // As husky 4's and yorkie's configuration: every command, written back under
+    // `husky.hooks` in a `package.json`, reads back as itself.
+    for package_json in [true, false] {
+        for command in hooks_registry::fuzzing::hook_manager_package_commands(&text, package_json) {
+            let hooks = serde_json::json!({ "husky": { "hooks": { "pre-commit": command } } });
+            let read = hooks_registry::fuzzing::hook_manager_package_commands(&hooks.to_string(), true);
+            assert_eq!(read, [command.clone()], "{hooks}");
+        }
+    }
     let configs = hooks_registry::fuzzing::hook_script_configs(&text);
     assert!(configs.iter().all(|c| !c.is_empty()), "{configs:?}");
 }

@@ -1437,6 +1437,48 @@ fn what_prek_runs_is_protected_for_a_hook_that_runs_git() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// husky 4's scripts (`Created by Husky v4…`) run the commands of the package's `package.json`
+/// (`husky.hooks`) or `.huskyrc` through `husky-run` in the package's folder their
+/// `husky.local.sh` names (checked with husky 4.3.8 here: a commit ran `sh tools/h4.sh` from
+/// `package.json`), after sourcing `~/.huskyrc`; yorkie's do the same with `gitHooks`: for a
+/// hook that runs git, those configurations in the package and the folders above it, existing
+/// or not, what their commands run, the runner's package and `~/.huskyrc` are out of the
+/// agent's reach (finding F65); the package's other files are not.
+#[test]
+fn what_husky_4_runs_is_protected_for_a_hook_that_runs_git() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    let r = |rel: &str| repo.text_path(rel);
+    let banner = "# Created by Husky v4.3.8 (https://github.com/typicode/husky#readme)\n";
+    repo.write(
+        ".git/hooks/pre-commit",
+        &format!("#!/bin/sh\n# husky\n{banner}. \"$(dirname \"$0\")/husky.sh\"\n"),
+    );
+    repo.write(
+        ".git/hooks/husky.local.sh",
+        &format!("{banner}packageManager=npm\ncd \"packages/web\"\n"),
+    );
+    repo.write(
+        "packages/web/package.json",
+        r#"{"name": "web", "husky": {"hooks": {"pre-commit": "sh tools/h4.sh"}}}"#,
+    );
+    repo.write(".claude/settings.json", &claude_settings(&["git commit -qam wip || true"]));
+    let paths = [
+        r("packages/web/package.json"),
+        r("packages/web/tools/h4.sh"),
+        r("packages/web/.huskyrc.json"),
+        r("packages/.huskyrc"),
+        r("package.json"),
+        r("packages/web/node_modules/husky/lib/runner/index.js"),
+        home.text_path(".huskyrc"),
+        r("packages/web/src/app.js"),
+        r("packages/api/package.json"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 7);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// git runs the commands its configuration names (finding F60; checked with git 2.47 here:
 /// `git status` ran `core.fsmonitor`'s program, `git diff --quiet` a filter's `clean`, `git
 /// diff` `diff.external`, each from the repository's top folder, a relative path from there):

@@ -27,6 +27,12 @@ pub fn hook_manager_commands(text: &str, syntax: u8) -> Vec<String> {
     crate::hookmanagers::config_values(text, syntax).commands
 }
 
+/// The command lines husky 4 and yorkie run from a package's configuration text: a
+/// `package.json`'s (`package_json`) or a `.huskyrc`'s (finding F65).
+pub fn hook_manager_package_commands(text: &str, package_json: bool) -> Vec<String> {
+    crate::hookmanagers::package_commands(text, package_json)
+}
+
 /// The configuration files a hook script's text names for pre-commit or prek, as the registry reads
 /// the scripts of a protected hooks folder (finding F65).
 pub fn hook_script_configs(text: &str) -> Vec<String> {

@@ -40,6 +40,33 @@ const LEFTHOOK_NAMES: &[&str] = &[
     ".config/lefthook-local",
 ];
 
+/// Where husky 4 reads its configuration, in the package's folder (cosmiconfig's places for
+/// `husky`): `package.json` (its `husky` key) first.
+const HUSKY4_CONFIGS: &[&str] = &[
+    "package.json",
+    ".huskyrc",
+    ".huskyrc.json",
+    ".huskyrc.yaml",
+    ".huskyrc.yml",
+    ".huskyrc.js",
+    ".huskyrc.cjs",
+    "husky.config.js",
+    "husky.config.cjs",
+];
+
+/// The files of the home husky 4's and yorkie's scripts source before every hook: husky 4's
+/// `~/.huskyrc`, and nvm's `nvm.sh` for yorkie (its script loads nvm from `~/.nvm`).
+pub(crate) fn home_sourced(found: &Installed) -> Vec<&'static str> {
+    let mut files = Vec::new();
+    if found.husky4 {
+        files.push(".huskyrc");
+    }
+    if found.yorkie {
+        files.push(".nvm/nvm.sh");
+    }
+    files
+}
+
 /// The extensions of lefthook's configuration files.
 const LEFTHOOK_EXTENSIONS: &[&str] = &["yml", "yaml", "json", "jsonc", "toml"];
 
@@ -87,12 +114,48 @@ pub(crate) struct Installed {
     pub lefthook: bool,
     /// The lefthook and prek binaries the scripts name by an absolute path.
     pub programs: Vec<PathBuf>,
+    /// Whether a script is husky 4's (the `Created by Husky v…` banner of its scripts and of
+    /// `husky.sh`, which runs `husky-run`).
+    pub husky4: bool,
+    /// Whether a script is yorkie's (`#yorkie`, Vue CLI's fork of husky 4).
+    pub yorkie: bool,
+    /// The folders husky 4's and yorkie's scripts run their runner in (`cd "<folder>"`,
+    /// relative to the top: the package's folder in a monorepo).
+    pub package_dirs: Vec<String>,
 }
 
 impl Installed {
     /// Whether no script is a manager's.
     pub(crate) fn is_empty(&self) -> bool {
-        self.configs.is_empty() && !self.lefthook
+        self.configs.is_empty() && !self.lefthook && !self.husky4 && !self.yorkie
+    }
+
+    /// The folders husky 4 and yorkie read their configuration in and run its commands from,
+    /// relative to the top: those their scripts `cd` to, else the top.
+    pub(crate) fn package_dirs(&self) -> Vec<String> {
+        if !(self.husky4 || self.yorkie) {
+            return Vec::new();
+        }
+        if self.package_dirs.is_empty() { vec![".".to_owned()] } else { self.package_dirs.clone() }
+    }
+
+    /// The files husky 4 and yorkie read in a package's folder, and the folders their
+    /// runners are in: husky 4's configuration as cosmiconfig looks for it (`package.json`'s
+    /// `husky`, `.huskyrc` and its spellings, `husky.config.js`) with `node_modules/husky`;
+    /// yorkie's `package.json` (its `gitHooks`), `.nvmrc` (its script runs `nvm use`) and
+    /// `node_modules/yorkie`.
+    pub(crate) fn package_files(&self) -> (Vec<&'static str>, Vec<&'static str>) {
+        let (mut files, mut folders) = (Vec::new(), Vec::new());
+        if self.husky4 {
+            files.extend(HUSKY4_CONFIGS);
+            folders.push("node_modules/husky");
+        }
+        if self.yorkie {
+            files.extend(["package.json", ".nvmrc"]);
+            folders.push("node_modules/yorkie");
+        }
+        files.dedup();
+        (files, folders)
     }
 
     /// The configuration files the managers read, relative to a repository's top folder (or
@@ -191,6 +254,20 @@ pub(crate) fn hook_script(text: &str, found: &mut Installed) {
             let path = PathBuf::from(unquote(value.trim()));
             if path.is_absolute() {
                 push_new(list, path);
+            }
+        }
+    }
+    let husky4 = text.contains("Created by Husky v") || text.contains("husky-run");
+    let yorkie = text.contains("#yorkie");
+    if husky4 || yorkie {
+        found.husky4 |= husky4;
+        found.yorkie |= yorkie;
+        for line in text.lines() {
+            if let Some(dir) = line.trim().strip_prefix("cd ") {
+                let dir = unquote(dir.trim());
+                if !dir.is_empty() && !dir.contains('$') {
+                    push_new(&mut found.package_dirs, dir);
+                }
             }
         }
     }
@@ -413,6 +490,97 @@ pub fn hook_manager_config_files(path: &Path, home: Option<&Path>) -> Vec<PathBu
         }
     }
     files
+}
+
+/// The command lines husky 4 and yorkie run from a package's configuration text, each given
+/// to the shell in the package's folder: a `package.json`'s `husky.hooks` and `gitHooks`
+/// values (`package_json`), or a `.huskyrc`'s `hooks` values (JSON, or YAML). Nothing from a
+/// text that does not parse.
+pub(crate) fn package_commands(text: &str, package_json: bool) -> Vec<String> {
+    let strings = |map: &serde_json::Map<String, serde_json::Value>| -> Vec<String> {
+        map.values().filter_map(|v| v.as_str().map(str::to_owned)).take(MAX_VALUES).collect()
+    };
+    if package_json {
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else { return Vec::new() };
+        let maps = ["/husky/hooks", "/gitHooks"].into_iter().filter_map(|p| value.pointer(p));
+        return maps.filter_map(|m| m.as_object()).flat_map(strings).take(MAX_VALUES).collect();
+    }
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(&hooks_json::strip_comments(text))
+    {
+        return value
+            .pointer("/hooks")
+            .and_then(|m| m.as_object())
+            .map(strings)
+            .unwrap_or_default();
+    }
+    yaml_hooks_values(text)
+}
+
+/// The command lines husky 4 or yorkie run from the file `name` of the package's folder
+/// `package` ([`package_commands`]), read up to [`CONFIG_CAP`] bytes without waiting on a
+/// FIFO; nothing from the files that are code (`.js`, `.cjs`: protected, not read) or no
+/// configuration (`.nvmrc`).
+pub(crate) fn read_package_commands(package: &Path, name: &str) -> Vec<String> {
+    if name.ends_with("js") || name == ".nvmrc" {
+        return Vec::new();
+    }
+    crate::installations::read_capped(&package.join(name), CONFIG_CAP)
+        .map(|text| package_commands(&text, name == "package.json"))
+        .unwrap_or_default()
+}
+
+/// The scalar values of the top mapping's `hooks` mapping of a YAML text.
+fn yaml_hooks_values(text: &str) -> Vec<String> {
+    use hooks_yaml::Event;
+    let mut found = Vec::new();
+    // Each open node: whether it is a mapping, whether its next node is a key, and the key
+    // of the value being read.
+    let mut stack: Vec<(bool, bool, Option<String>)> = Vec::new();
+    for item in hooks_yaml::Events::new(text) {
+        let Ok((event, _)) = item else { break };
+        let in_hooks = stack.len() == 2
+            && stack.first().is_some_and(|(_, _, k)| k.as_deref() == Some("hooks"))
+            && stack.get(1).is_some_and(|(map, ..)| *map);
+        match event {
+            Event::MappingStart(..) | Event::SequenceStart(..) => {
+                let map = matches!(event, Event::MappingStart(..));
+                // A node in a key's place takes the key's; a value's is read with its key kept.
+                if let Some((true, expect_key, _)) = stack.last_mut() {
+                    *expect_key = false;
+                }
+                stack.push((map, map, None));
+            }
+            Event::MappingEnd | Event::SequenceEnd => {
+                stack.pop();
+                if let Some((true, expect_key, key)) = stack.last_mut() {
+                    *expect_key = true;
+                    *key = None;
+                }
+            }
+            Event::Scalar(value, ..) => {
+                if let Some((true, expect_key, key)) = stack.last_mut() {
+                    if *expect_key {
+                        *key = Some(value.into_owned());
+                        *expect_key = false;
+                    } else {
+                        if in_hooks && found.len() < MAX_VALUES {
+                            found.push(value.into_owned());
+                        }
+                        *expect_key = true;
+                        *key = None;
+                    }
+                }
+            }
+            Event::Alias(_) => {
+                if let Some((true, expect_key, key)) = stack.last_mut() {
+                    *expect_key = !*expect_key;
+                    *key = None;
+                }
+            }
+            _ => {}
+        }
+    }
+    found
 }
 
 /// A YAML mapping or sequence being read.

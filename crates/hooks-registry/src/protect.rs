@@ -1591,6 +1591,11 @@ fn protect_hook_managers(
     for program in &found.programs {
         protect_at(out, &Loc::Dir(root()), program, PathRole::Program, resolver);
     }
+    if let Some(home) = placed.home {
+        for file in crate::hookmanagers::home_sourced(&found) {
+            protect_at(out, &Loc::Dir(home.clone()), Path::new(file), PathRole::Loaded, resolver);
+        }
+    }
     for top in tops {
         // prek's workspace projects: its configuration in any folder below the top.
         for name in &found.nested {
@@ -1631,6 +1636,39 @@ fn protect_hook_managers(
         }
         if !commands.is_empty() {
             protect_commands(out, commands, &[at], launch, placed, resolver);
+        }
+        // husky 4's and yorkie's configuration, in the package's folder their scripts `cd` to
+        // and, as husky 4's cosmiconfig goes on looking there when the package's has none, in
+        // each folder above it up to the top; its commands run in the package's folder.
+        let (files, folders) = found.package_files();
+        for dir in found.package_dirs() {
+            let Some(package) = crate::paths::normalize_absolute(&top.as_path().join(dir)) else {
+                continue;
+            };
+            let at = Loc::Dir(package.clone());
+            for folder in &folders {
+                protect_at(out, &at, Path::new(folder), PathRole::Modules, resolver);
+            }
+            let above = package.as_path().ancestors().skip(1);
+            let up_to_top = std::iter::once(package.as_path())
+                .chain(above.take_while(|a| a.starts_with(top.as_path())));
+            let mut commands: Vec<String> = Vec::new();
+            for folder in up_to_top.filter_map(|a| AbsPathBuf::new(a.to_path_buf()).ok()) {
+                for file in &files {
+                    let here = Loc::Dir(folder.clone());
+                    protect_at(out, &here, Path::new(file), PathRole::Argument, resolver);
+                    for command in
+                        crate::hookmanagers::read_package_commands(folder.as_path(), file)
+                    {
+                        if !commands.contains(&command) {
+                            commands.push(command);
+                        }
+                    }
+                }
+            }
+            if !commands.is_empty() {
+                protect_commands(out, commands, &[at], launch, placed, resolver);
+            }
         }
         // lefthook's commands with a `root:` run in that folder.
         for (root, run) in rooted {

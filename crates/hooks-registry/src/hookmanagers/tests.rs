@@ -144,6 +144,55 @@ fn lefthook_s_script_names_its_binaries_and_every_configuration_name() {
 }
 
 #[test]
+fn husky_4_s_and_yorkie_s_scripts_name_the_package_s_folder() {
+    // As husky 4.3.8's installer wrote them here: a hook, and `husky.local.sh`.
+    let hook = "#!/bin/sh\n# husky\n\n# Created by Husky v4.3.8 (https://github.com/typicode/husky#readme)\n\n. \"$(dirname \"$0\")/husky.sh\"\n";
+    let local = "# Created by Husky v4.3.8 (https://github.com/typicode/husky#readme)\n\npackageManager=npm\ncd \"packages/web\"\n";
+    let mut found = Installed::default();
+    hook_script(hook, &mut found);
+    assert!(found.husky4 && !found.yorkie && !found.is_empty());
+    assert_eq!(found.package_dirs(), ["."]);
+    hook_script(local, &mut found);
+    assert_eq!(found.package_dirs(), ["packages/web"]);
+    let (files, folders) = found.package_files();
+    assert!(files.contains(&"package.json") && files.contains(&".huskyrc.yml"), "{files:?}");
+    assert_eq!(folders, ["node_modules/husky"]);
+    assert_eq!(home_sourced(&found), [".huskyrc"]);
+    // yorkie 2's template (its package's `get-hook-script.js`).
+    let yorkie = "#!/bin/sh\n#yorkie 2.0.0\n\ncd \".\"\n\nhas_hook_script pre-commit || exit 0\nnode \"./node_modules/yorkie/src/runner.js\" pre-commit || {\n  exit 1\n}\n";
+    let found = read(yorkie);
+    assert!(found.yorkie && !found.husky4);
+    assert_eq!(found.package_dirs(), ["."]);
+    assert_eq!(
+        found.package_files(),
+        (vec!["package.json", ".nvmrc"], vec!["node_modules/yorkie"])
+    );
+    assert_eq!(home_sourced(&found), [".nvm/nvm.sh"]);
+    // husky 5 and later write no banner and run no `husky-run`.
+    assert!(
+        read("#!/usr/bin/env sh\n. \"$(dirname -- \"$0\")/_/husky.sh\"\nnpm test\n").is_empty()
+    );
+}
+
+#[test]
+fn husky_4_s_and_yorkie_s_commands_are_read_from_the_package() {
+    let package = r#"{"name": "x", "husky": {"hooks": {"pre-commit": "sh tools/h4.sh", "pre-push": "npm test"}}, "gitHooks": {"commit-msg": "node scripts/verify.js"}}"#;
+    assert_eq!(
+        package_commands(package, true),
+        ["sh tools/h4.sh", "npm test", "node scripts/verify.js"]
+    );
+    assert!(package_commands(r#"{"husky": {"hooks": 3}}"#, true).is_empty());
+    assert!(package_commands("not json", true).is_empty());
+    // `.huskyrc`: JSON (with comments) or YAML.
+    assert_eq!(
+        package_commands("{\"hooks\": {\"pre-commit\": \"./a.sh\"}} // c", false),
+        ["./a.sh"]
+    );
+    let yaml = "skipCI: true\nhooks:\n  pre-commit: ./a.sh\n  pre-push: [not, this]\n  post-merge: ./b.sh\nother:\n  pre-commit: ./no.sh\n";
+    assert_eq!(package_commands(yaml, false), ["./a.sh", "./b.sh"]);
+}
+
+#[test]
 fn other_scripts_are_no_manager_s() {
     for text in [
         "#!/bin/sh\n. \"$(dirname \"$0\")/_/husky.sh\"\nnpm test\n",
@@ -253,6 +302,8 @@ proptest! {
         let mut found = Installed::default();
         hook_script(&text, &mut found);
         prop_assert!(found.configs.len() <= MAX_VALUES);
+        prop_assert!(package_commands(&text, true).len() <= MAX_VALUES);
+        prop_assert!(package_commands(&text, false).len() <= MAX_VALUES);
     }
 
     /// A lefthook command written in YAML, JSON or TOML is read back as written.
