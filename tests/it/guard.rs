@@ -1525,6 +1525,41 @@ fn what_the_commands_a_git_configuration_names_run_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// git-lfs runs the extensions and the transfer agents git's configuration names (finding
+/// F66; checked with git-lfs 3.3 here: `git diff --quiet` of a changed tracked file ran an
+/// extension's `clean` from the repository's top folder, even from a subfolder, and a push ran
+/// a custom transfer agent's `path` with its `args`): for a hook that runs git, the scripts
+/// they name, from the repository's configuration, what it includes and the user's, are out
+/// of the agent's reach; the project's other files are not.
+#[test]
+fn what_git_lfs_runs_is_protected_for_a_hook_that_runs_git() {
+    let repo = git_repository(
+        "[filter \"lfs\"]\n\tclean = git-lfs clean -- %f\n\tprocess = git-lfs filter-process\n\
+         [lfs \"extension.enc\"]\n\tclean = sh tools/enc.sh clean %f\n\tpriority = 0\n\
+         [include]\n\tpath = ../lfs.inc\n",
+    );
+    let home = TestDir::new();
+    repo.write(
+        "lfs.inc",
+        "[lfs \"customtransfer.up\"]\n\tpath = sh\n\targs = tools/up.sh --fast\n\
+         [lfs]\n\tstandalonetransferagent = up\n",
+    );
+    home.write(".gitconfig", "[lfs \"extension.zip\"]\n\tsmudge = python3 ~/bin/unzip.py %f\n");
+    repo.write(".claude/settings.json", &claude_settings(&["git diff --quiet || exit 2"]));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("tools/enc.sh"),
+        r("tools/up.sh"),
+        home.text_path("bin/unzip.py"),
+        r("tools/other.sh"),
+        r("src/main.py"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 3);
+    // No hook runs git: the same files are the project's and the user's.
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// ssh reads the user's `~/.ssh/config` and the system's at every start, with the files their
 /// `Include` lines name, and runs the command of a `Match exec "…"` line there while it reads
 /// it (finding F58; checked with OpenSSH 9.2 here: `ssh -G` and `git ls-remote` of an ssh

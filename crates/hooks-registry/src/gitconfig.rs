@@ -95,7 +95,11 @@ impl Section {
 /// git runs one: the commands a gate's `git status`, `git diff`, `git fetch` or `git log` may
 /// start (checked with git 2.47 here: `git status` ran `core.fsmonitor`'s program, `git diff
 /// --quiet` a filter's `clean`, `git diff` `diff.external`; each from the repository's top
-/// folder), and the ones other commands run (a commit's `gpg.program`, an alias). A value
+/// folder), and the ones other commands run (a commit's `gpg.program`, an alias); git-lfs's
+/// extensions and transfer agents, which its filter runs for the same `git diff --quiet`
+/// (checked with git-lfs 3.3 here, from the repository's top folder) and its `pre-push`
+/// hook for a push: a custom transfer agent's `path` and its `args` are each read as a
+/// command line, so that a script named by either is found. A value
 /// git reads as a boolean (`core.fsmonitor = true`, the built-in monitor; a pager turned
 /// off) and a credential helper named without a path (`store`: git's own `git
 /// credential-store`) run nothing of the user's, nor does a blank command.
@@ -129,7 +133,12 @@ fn command_of(section: &Section, key: &str, value: &str) -> Option<String> {
             | ("interactive", false, "difffilter")
             | ("remote", true, "uploadpack" | "receivepack")
             | ("uploadpack", false, "packobjectshook")
-            | ("trailer", true, "command" | "cmd") => command(),
+            | ("trailer", true, "command" | "cmd")
+            // git-lfs's extensions (`lfs.extension.<name>.clean`, `.smudge`), run by its clean
+            // and smudge filters, and its custom transfer agents
+            // (`lfs.customtransfer.<name>.path` with its `args`), run by its transfers; no
+            // other `lfs` subsection has these keys (finding F66).
+            | ("lfs", true, "clean" | "smudge" | "path" | "args") => command(),
             ("pager", false, _) if boolean() => None,
             ("pager", false, _) => command(),
             ("alias", false, _) => value.strip_prefix('!').map(str::to_owned),

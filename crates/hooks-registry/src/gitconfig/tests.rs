@@ -245,6 +245,13 @@ const COMMAND_CASES: &[(&str, &[&str])] = &[
          [difftool \"d\"]\n\tcmd = dt.sh\n[mergetool \"m\"]\n\tpath = mt\n[trailer \"t\"]\n\tcmd = tr.sh\n",
         &["up.sh", "po.sh", "dt.sh", "mt", "tr.sh"],
     ),
+    (
+        "[lfs \"extension.enc\"]\n\tclean = sh tools/enc.sh clean %f\n\tsmudge = tools/dec %f\n\
+         \tpriority = 0\n[lfs \"customtransfer.up\"]\n\tpath = sh\n\targs = tools/up.sh --x\n\
+         \tconcurrent = false\n[lfs]\n\tstandalonetransferagent = up\n\tpath = no.sh\n\
+         [lfs \"https://h/\"]\n\taccess = basic\n",
+        &["sh tools/enc.sh clean %f", "tools/dec %f", "sh", "tools/up.sh --x"],
+    ),
     ("[user]\n\tname = sh x.sh\n[core]\n\tbare = false\n[include]\n\tpath = a\n", &[]),
 ];
 
