@@ -968,6 +968,10 @@ pub fn command_analysis(data: &[u8]) {
             _ => assert!(!named.path.is_absolute(), "{named:?} is relative to its base"),
         }
     }
+    // An `ssh -F` file is one of the named paths too (F67).
+    for config in &analysis.ssh_configs {
+        assert!(analysis.paths.contains(config), "{config:?} is named");
+    }
     let mut words = text.split_whitespace().map(str::to_owned);
     if let Some(program) = words.next() {
         let exec = hooks_schema::HookCommand::Exec { program, args: words.collect() };

@@ -1560,6 +1560,53 @@ fn what_git_lfs_runs_is_protected_for_a_hook_that_runs_git() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// ssh's `-F` names the whole configuration of that run, which ssh reads as `~/.ssh/config`
+/// (finding F67; checked with OpenSSH 9.2 here: with `-F alt_config`, `ssh -G` ran its `Match
+/// exec` command and that of the file its relative `Include` names under `~/.ssh`), and its
+/// `-o` options are lines of configuration (`-o 'ProxyCommand=sh tools/p.sh'` ran the script
+/// from where ssh ran): what they have ssh run is out of the agent's reach for a hook whose
+/// line, script or git configuration (`core.sshCommand`) runs ssh so; the project's other
+/// files are not, nor anything of it where no hook runs ssh.
+#[test]
+fn what_an_ssh_option_s_configuration_runs_is_protected() {
+    let repo = git_repository("[core]\n\tsshCommand = ssh -F tools/git_ssh\n");
+    let home = TestDir::new();
+    repo.write(
+        "deploy/ssh_config",
+        "Include extra\nHost build\n  ProxyCommand sh deploy/jump.sh %h\n\
+         Match exec \"~/bin/check-vpn.sh\"\n  User ci\n",
+    );
+    repo.write("tools/deploy.sh", "#!/bin/sh\nscp -F tools/scp_config dist/app.tgz build:/srv\n");
+    repo.write("tools/scp_config", "Host build\n  KnownHostsCommand tools/khc.sh %H\n");
+    repo.write("tools/git_ssh", "Host *\n  ProxyCommand tools/git-jump.sh %h %p\n");
+    let r = |rel: &str| repo.text_path(rel);
+    let h = |rel: &str| home.text_path(rel);
+    let paths = [
+        r("deploy/ssh_config"),
+        r("deploy/jump.sh"),
+        h("bin/check-vpn.sh"),
+        h(".ssh/extra"),
+        r("tools/p.sh"),
+        r("tools/scp_config"),
+        r("tools/khc.sh"),
+        r("tools/git_ssh"),
+        r("tools/git-jump.sh"),
+        r("tools/other.sh"),
+        r("deploy/notes.txt"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    repo.write(
+        ".claude/settings.json",
+        &claude_settings(&[
+            "ssh -F deploy/ssh_config -o 'ProxyCommand=sh tools/p.sh %h' build true || exit 2",
+            "sh tools/deploy.sh",
+            "git fetch -q origin",
+        ]),
+    );
+    guard_refusing(repo.path(), home.path(), &paths, 9);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// ssh reads the user's `~/.ssh/config` and the system's at every start, with the files their
 /// `Include` lines name, and runs the command of a `Match exec "…"` line there while it reads
 /// it (finding F58; checked with OpenSSH 9.2 here: `ssh -G` and `git ls-remote` of an ssh
@@ -1873,6 +1920,10 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         home.path().join("bin/cred.sh").to_str().expect("utf-8").to_owned(),
         // And those the environment has git and ssh run (F62).
         at("ssh/alt_config"),
+        // What the `-F` file includes and has ssh run (F67).
+        home.path().join(".ssh/work.conf").to_str().expect("utf-8").to_owned(),
+        at("sshproxy.sh"),
+        home.path().join("bin/sshmatch.sh").to_str().expect("utf-8").to_owned(),
         at("difft.sh"),
         home.path().join("bin/askpass.sh").to_str().expect("utf-8").to_owned(),
         at("plink"),
@@ -1914,6 +1965,13 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         ),
     );
     t.write("xdg/git/config", "[includeIf \"gitdir:/\"]\n\tpath = ~/xdg.inc\n");
+    t.write(
+        "ssh/alt_config",
+        &format!(
+            "Include work.conf\nHost *\n  ProxyCommand sh {} %h\nMatch exec \"~/bin/sshmatch.sh\"\n",
+            at("sshproxy.sh")
+        ),
+    );
     t.write("env.inc", &format!("[core]\n\tfsmonitor = {}\n", at("envinc/fsmon.sh")));
     t.write(
         "lh/lefthook.yml",
@@ -1926,7 +1984,7 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
     );
     let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
     let lines = json_lines(&o.stdout);
-    let mut refused = vec![false; 42];
+    let mut refused = vec![false; 45];
     refused.extend([true; 5]);
     assert_eq!(allowed(&lines), refused, "{lines:#?}");
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");

@@ -668,7 +668,9 @@ impl GitConfiguration {
 /// runs, what an option loads, an argument), `~` under `home`; a path relative to where the
 /// line runs is left out. What a caller that does not know where a program runs the line
 /// (git's `GIT_SSH_COMMAND`, `GIT_EXTERNAL_DIFF`; the commands of the git configuration the
-/// environment names) can protect of it (findings F60, F62).
+/// environment names) can protect of it (findings F60, F62). A file `ssh -F` names is read as
+/// ssh reads it (finding F67): the files its `Include`s name (relative ones from `~/.ssh`),
+/// the libraries it loads and what the commands its lines run name, the same way.
 ///
 /// ```
 /// let home = std::path::Path::new("/home/u");
@@ -676,22 +678,58 @@ impl GitConfiguration {
 /// assert!(files.contains(&home.join(".ssh/work_config")));
 /// ```
 pub fn command_line_files(line: &str, home: Option<&Path>) -> Vec<PathBuf> {
-    let command = hooks_schema::HookCommand::Shell { script: line.to_owned(), shell: None };
     let mut out: Vec<PathBuf> = Vec::new();
-    for named in crate::scripts::analyse(&command).paths {
-        let path = match named.base {
-            crate::PathBase::Root => named.path,
-            crate::PathBase::Home => match home {
-                Some(home) => home.join(&named.path),
-                None => continue,
-            },
-            _ => continue,
-        };
+    line_files(line, home, true, &mut out);
+    out
+}
+
+/// [`command_line_files`] into `out`; `ssh_files`: whether an `ssh -F` file is read.
+fn line_files(line: &str, home: Option<&Path>, ssh_files: bool, out: &mut Vec<PathBuf>) {
+    let push = |path: PathBuf, out: &mut Vec<PathBuf>| {
         if !out.contains(&path) {
             out.push(path);
         }
+    };
+    let placed = |named: crate::NamedPath| match named.base {
+        crate::PathBase::Root => Some(named.path),
+        crate::PathBase::Home => home.map(|home| home.join(&named.path)),
+        _ => None,
+    };
+    let command = hooks_schema::HookCommand::Shell { script: line.to_owned(), shell: None };
+    let analysis = crate::scripts::analyse(&command);
+    for path in analysis.paths.into_iter().filter_map(placed) {
+        push(path, out);
     }
-    out
+    if !ssh_files {
+        return;
+    }
+    for config in analysis.ssh_configs.into_iter().filter_map(placed) {
+        let folder = match home {
+            Some(home) => home.join(".ssh"),
+            None => config.parent().map(Path::to_path_buf).unwrap_or_default(),
+        };
+        let read = crate::sshconfig::read_ssh_configuration(&config, &folder, home, None);
+        for place in read.included {
+            match place {
+                crate::sshconfig::Included::File(f) | crate::sshconfig::Included::Folder(f) => {
+                    push(f, out)
+                }
+            }
+        }
+        for run in read.runs {
+            match run {
+                crate::sshconfig::Runs::Command(command) => line_files(&command, home, false, out),
+                crate::sshconfig::Runs::Library(library) => {
+                    match (library.strip_prefix("~/"), home) {
+                        (Some(rest), Some(home)) => push(home.join(rest), out),
+                        (Some(_), None) => {}
+                        (None, _) if library.starts_with('/') => push(PathBuf::from(library), out),
+                        (None, _) => {}
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The folder to protect whole for a hooks folder git is sent to: the folder itself, or for

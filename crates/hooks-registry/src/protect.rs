@@ -703,6 +703,23 @@ pub(crate) struct DefinitionProtection {
     /// it in the session's directory: for a source outside every project, that would be a
     /// repository's copy.
     pub session_relative: bool,
+    /// The files the hook's `ssh -F` (`scp`, `sftp`) lines name where they are known
+    /// ([`crate::scripts::CommandAnalysis::ssh_configs`]), for
+    /// [`protect_ssh_configuration`] to read.
+    pub ssh_configs: Vec<AbsPathBuf>,
+}
+
+/// Notes in `out` the file `named` (an `ssh -F` file) where `locs` place it, for
+/// [`protect_ssh_configuration`] to read (finding F67).
+fn note_ssh_config(out: &mut DefinitionProtection, named: &NamedPath, locs: &[Loc]) {
+    for loc in locs {
+        let Loc::Dir(dir) = loc else { continue };
+        let Ok(full) = dir.join(&named.path) else { continue };
+        let full = normalize_abs(&full);
+        if !out.ssh_configs.contains(&full) {
+            out.ssh_configs.push(full);
+        }
+    }
 }
 
 /// Whether `dir` is the session's directory or under it.
@@ -934,6 +951,13 @@ fn protect_definition_roles(
         };
         protect_named_at(&mut out, named, &locs, &mut ran, resolver);
     }
+    if keep(PathRole::Argument) {
+        for named in &analysis.ssh_configs {
+            if let Some(locs) = locs_of(named, launch, placed, None) {
+                note_ssh_config(&mut out, named, &locs);
+            }
+        }
+    }
     let Ran { scripts, mut interpreters } = ran;
     // The files the agent reads to complete the command (Gemini CLI's workspace `.env` for an
     // extension's `${NAME}`): protected as what an option loads.
@@ -1113,6 +1137,7 @@ fn protect_sourced(
         }
         let own_dir = read.path.parent().map(Path::to_path_buf);
         let mut named = Vec::new();
+        let mut ssh_configs = Vec::new();
         match read.language {
             ScriptLanguage::Shell => {
                 let mut dirs = vec![own_dir.clone()];
@@ -1125,6 +1150,7 @@ fn protect_sourced(
                 for dir in dirs {
                     let analysis = crate::scripts::analyse_script_text(&read.text, dir.as_deref());
                     named.extend(analysis.paths);
+                    ssh_configs.extend(analysis.ssh_configs);
                     interpreters.extend(analysis.programs_on_path);
                 }
                 for name in &interpreters {
@@ -1153,6 +1179,11 @@ fn protect_sourced(
                 if let Some(program) = program {
                     protect_installation(out, &program, placed, resolver);
                 }
+            }
+        }
+        for named in &ssh_configs {
+            if let Some(locs) = locs_of(named, launch, placed, None) {
+                note_ssh_config(out, named, &locs);
             }
         }
         for named in &named {
@@ -1701,18 +1732,24 @@ fn protect_commands(
     let mut ran = Ran::default();
     for line in lines {
         let analysis = analyse(&HookCommand::Shell { script: line, shell: None });
+        let locs_of = |named: &NamedPath| match &named.base {
+            PathBase::Root if named.path.is_absolute() => Some(vec![Loc::Dir(root())]),
+            PathBase::Root => None,
+            PathBase::Home => Some(match placed.home {
+                Some(h) => vec![Loc::Dir(h.clone())],
+                None => vec![any(root(), false)],
+            }),
+            PathBase::RunDir => Some(run_dirs.to_vec()),
+            PathBase::Var(_) | PathBase::Unknown => Some(vec![any(root(), false)]),
+        };
         for named in &analysis.paths {
-            let locs = match &named.base {
-                PathBase::Root if named.path.is_absolute() => vec![Loc::Dir(root())],
-                PathBase::Root => continue,
-                PathBase::Home => match placed.home {
-                    Some(h) => vec![Loc::Dir(h.clone())],
-                    None => vec![any(root(), false)],
-                },
-                PathBase::RunDir => run_dirs.to_vec(),
-                PathBase::Var(_) | PathBase::Unknown => vec![any(root(), false)],
-            };
+            let Some(locs) = locs_of(named) else { continue };
             protect_named_at(out, named, &locs, &mut ran, resolver);
+        }
+        for named in &analysis.ssh_configs {
+            if let Some(locs) = locs_of(named) {
+                note_ssh_config(out, named, &locs);
+            }
         }
         ran.interpreters.extend(
             (analysis.programs_on_path.iter())
@@ -1752,6 +1789,26 @@ fn protect_ssh_configuration(
             (user || system).then(|| (p.clone(), folder.to_path_buf()))
         })
         .collect();
+    // A file `ssh -F` names is read as the user's configuration: its relative `Include`s
+    // from `~/.ssh` of the home ssh takes (checked with OpenSSH 9.2 here), `~` that home.
+    // Where that home is not `$HOME` (finding F63), from both: which one a user's ssh takes is
+    // the system's to say.
+    let ssh_folders: Vec<PathBuf> = (placed.ssh_home.into_iter().chain(placed.home))
+        .map(|h| h.as_path().join(".ssh"))
+        .collect();
+    let mut configs = configs;
+    for config in out.ssh_configs.clone() {
+        let fallback = config.as_path().parent().map(Path::to_path_buf).unwrap_or_default();
+        let folders = match ssh_folders.is_empty() {
+            true => vec![fallback],
+            false => ssh_folders.clone(),
+        };
+        for folder in folders {
+            if !configs.iter().any(|(c, f)| *c == config && *f == folder) {
+                configs.push((config.clone(), folder));
+            }
+        }
+    }
     let mut commands: Vec<String> = Vec::new();
     // ssh's `%d` is always the home it takes from the password database.
     let ssh_home = placed.ssh_home.map(AbsPathBuf::as_path);

@@ -106,6 +106,11 @@ pub struct CommandAnalysis {
     /// looks each up where [`crate::UserPaths::program_path`] says and protects what it finds
     /// (`specs/guard.md`).
     pub programs_on_path: Vec<String>,
+    /// The files `ssh -F`, `scp -F` and `sftp -F` name, sorted, without duplicates: each is
+    /// that run's whole ssh configuration, read by ssh as `~/.ssh/config` is (its `Include`s,
+    /// the commands its lines run), so the registry reads it too (finding F67). Each is among
+    /// [`CommandAnalysis::paths`] as well.
+    pub ssh_configs: Vec<NamedPath>,
 }
 
 /// Analyses what `command` runs and reads.
@@ -178,6 +183,7 @@ pub fn analyse_script_text(text: &str, script_dir: Option<&Path>) -> CommandAnal
     let mut walk = Walk::default();
     walk.shell(&text, 0);
     let mut analysis = walk.finish();
+    let ssh_configs = analysis.ssh_configs.clone();
     analysis.paths.retain_mut(|p| match p.role {
         PathRole::Program | PathRole::Script => {
             p.role = PathRole::Sourced;
@@ -185,8 +191,8 @@ pub fn analyse_script_text(text: &str, script_dir: Option<&Path>) -> CommandAnal
         }
         // What the programs it runs read at every start, wherever they run from (the user's
         // Python site, `~/.jq`, `~/.npmrc`, the repository's `.git/config`): protected as the
-        // command line's are, not pinned.
-        PathRole::Modules | PathRole::Argument => is_start_up_file(p),
+        // command line's are, not pinned; and the configuration `ssh -F` names (F67).
+        PathRole::Modules | PathRole::Argument => is_start_up_file(p) || ssh_configs.contains(p),
         _ => false,
     });
     analysis.paths.sort();
@@ -457,6 +463,8 @@ struct Walk {
     search_path: Vec<Word>,
     /// Programs run by name whose installation matters ([`CommandAnalysis::programs_on_path`]).
     programs_on_path: Vec<String>,
+    /// [`CommandAnalysis::ssh_configs`].
+    ssh_configs: Vec<NamedPath>,
 }
 
 impl Walk {
@@ -493,10 +501,13 @@ impl Walk {
         self.uncertain.dedup();
         self.programs_on_path.sort();
         self.programs_on_path.dedup();
+        self.ssh_configs.sort();
+        self.ssh_configs.dedup();
         CommandAnalysis {
             paths: self.paths,
             uncertain: self.uncertain,
             programs_on_path: self.programs_on_path,
+            ssh_configs: self.ssh_configs,
         }
     }
 
@@ -682,6 +693,9 @@ impl Walk {
                         at.parts.push(Part::Lit(format!("/{text}")));
                         self.add_word(&at, PathRole::Program, dirs);
                     }
+                }
+                if let Some(values) = ssh_value_letters(name) {
+                    self.ssh_options(name == "ssh", values, rest, dirs, depth);
                 }
                 if let Some(w) = wrapper(name) {
                     self.wrapped(w, rest, dirs, depth);
@@ -1252,6 +1266,74 @@ impl Walk {
                         self.add_word(word, role, dirs);
                     }
                 }
+            }
+        }
+    }
+
+    /// The options of `ssh` (`ssh` true), `scp` or `sftp`, whose letters taking a value are
+    /// `values`, in `words` (what follows the program): `-F file` names the run's whole ssh
+    /// configuration ([`CommandAnalysis::ssh_configs`], finding F67; `-F none` reads none),
+    /// and an `-o` option is a line of configuration, whose `ProxyCommand`,
+    /// `KnownHostsCommand` and `LocalCommand` are command lines ssh gives the shell (read as
+    /// this line's own) and whose `PKCS11Provider` and `SecurityKeyProvider` are libraries it
+    /// loads (checked with OpenSSH 9.2 here: `-o 'ProxyCommand=sh tools/p.sh'`,
+    /// `-oProxyCommand=…` and `-o 'ProxyCommand sh …'` each ran the script from where ssh
+    /// ran). Options stand before the destination and, for ssh, again right after it (ssh
+    /// reads its options again there); a value is the rest of its word or the next word;
+    /// `--` ends them.
+    fn ssh_options(&mut self, ssh: bool, values: &str, words: &[Word], dirs: &[Dir], depth: u32) {
+        let operands_read = if ssh { 2 } else { 1 };
+        let mut operands = 0;
+        let mut words = words.iter();
+        while let Some(word) = words.next() {
+            let text = word.literal();
+            let letters = text.as_deref().and_then(|t| t.strip_prefix('-'));
+            let Some(letters) = letters.filter(|l| !l.is_empty() && *l != "-") else {
+                if text.as_deref() == Some("--") {
+                    return;
+                }
+                operands += 1;
+                if operands >= operands_read {
+                    return;
+                }
+                continue;
+            };
+            for (at, letter) in letters.char_indices() {
+                if !values.contains(letter) {
+                    continue;
+                }
+                let joined = &letters[at + letter.len_utf8()..];
+                let value = match joined.is_empty() {
+                    true => words.next().cloned(),
+                    false => Some(Word { parts: vec![Part::Lit(joined.to_owned())] }),
+                };
+                match (letter, value) {
+                    ('F', Some(value)) if value.literal().as_deref() != Some("none") => {
+                        let before = self.paths.len();
+                        self.add_word(&value, PathRole::Argument, dirs);
+                        let named = self.paths.get(before..).unwrap_or_default().to_vec();
+                        self.ssh_configs.extend(named);
+                    }
+                    ('o', Some(value)) => match value.literal() {
+                        Some(line) => self.ssh_option_line(&line, dirs, depth),
+                        None => self.note("an `ssh -o` option that cannot be read"),
+                    },
+                    _ => {}
+                }
+                break;
+            }
+        }
+    }
+
+    /// One `ssh -o` option's line ([`Walk::ssh_options`]).
+    fn ssh_option_line(&mut self, line: &str, dirs: &[Dir], depth: u32) {
+        for run in crate::sshconfig::runs(line, None) {
+            match run {
+                crate::sshconfig::Runs::Command(command) => self.shell(&command, depth + 1),
+                crate::sshconfig::Runs::Library(library) => match library.strip_prefix("~/") {
+                    Some(rest) => self.under_home(&[rest], PathRole::Loaded),
+                    None => self.add_text(&library, PathRole::Loaded, dirs),
+                },
             }
         }
     }
@@ -2215,6 +2297,17 @@ fn start_up_paths(name: &str) -> Vec<(StartUp, &'static str, PathRole)> {
         found.push((StartUp::System, SSH_SYSTEM_CONFIG_FOLDER, PathRole::Modules));
     }
     found
+}
+
+/// The option letters that take a value ([`Walk::ssh_options`]) of the programs whose `-F`
+/// names their whole ssh configuration: OpenSSH 9's `ssh`, `scp` and `sftp`.
+fn ssh_value_letters(name: &str) -> Option<&'static str> {
+    match name {
+        "ssh" => Some("BbcDEeFIiJLlmOoPpQRSWw"),
+        "scp" => Some("cDFiJloPSX"),
+        "sftp" => Some("BbcDFiJloPRSX"),
+        _ => None,
+    }
 }
 
 /// The system's ssh configuration: its file and the folder Debian's includes.

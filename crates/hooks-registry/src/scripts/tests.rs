@@ -951,3 +951,42 @@ fn a_runner_s_own_configuration_is_named() {
     let a = shell("node x.js");
     assert!(!a.paths.iter().any(|p| p.role == PathRole::Loaded), "{:?}", a.paths);
 }
+
+/// `ssh -F`, `scp -F` and `sftp -F` name the run's whole ssh configuration (finding F67),
+/// in every spelling ssh's own option reading accepts, and ssh's `-o` lines are read for
+/// what they run or load; an operand's words, a value of another option and `-F none` are
+/// not configurations.
+#[test]
+fn the_ssh_configuration_an_ssh_option_names_is_read() {
+    let configs = |src: &str| -> Vec<NamedPath> { shell(src).ssh_configs };
+    let cfg = |path: &str| run(path, PathRole::Argument);
+    assert_eq!(configs("ssh -F alt build true"), [cfg("alt")]);
+    assert_eq!(configs("ssh -vFalt build"), [cfg("alt")]);
+    assert_eq!(configs("ssh -p 22 -i id -F alt build"), [cfg("alt")]);
+    assert_eq!(configs("ssh -l -F build"), []);
+    // ssh reads its options again right after the destination, not after the command.
+    assert_eq!(configs("ssh build -F alt uptime"), [cfg("alt")]);
+    assert_eq!(configs("ssh build uptime -F alt"), []);
+    assert_eq!(configs("ssh -- -F alt"), []);
+    assert_eq!(configs("ssh -F none build"), []);
+    assert_eq!(
+        configs("ssh -F ~/.ssh/work build"),
+        [named(PathBase::Home, ".ssh/work", PathRole::Argument)]
+    );
+    assert_eq!(configs("scp -P 2222 -F alt a.txt build:"), [cfg("alt")]);
+    assert_eq!(configs("scp a.txt -F alt build:"), []);
+    assert_eq!(configs("sftp -b batch -Falt build"), [cfg("alt")]);
+    assert_eq!(configs("rsync -F alt build"), []);
+    // The file is protected as an argument too, whatever its name looks like.
+    names("ssh -F alt build", &[cfg("alt")]);
+    // `-o` lines: the commands ssh gives the shell are this line's own; its libraries are
+    // loaded files.
+    names("ssh -o 'ProxyCommand=sh tools/p.sh %h' build", &[run("tools/p.sh", PathRole::Script)]);
+    names("ssh -oProxyCommand=tools/p.sh build", &[run("tools/p.sh", PathRole::Program)]);
+    names(
+        "git -c x=y fetch && ssh -o 'KnownHostsCommand ./khc.sh' -o PKCS11Provider=~/lib/p11.so h",
+        &[run("khc.sh", PathRole::Program), named(PathBase::Home, "lib/p11.so", PathRole::Loaded)],
+    );
+    let a = shell("ssh -o StrictHostKeyChecking=no build");
+    assert!(a.uncertain.is_empty(), "{:?}", a.uncertain);
+}
