@@ -1607,6 +1607,30 @@ fn what_an_ssh_option_s_configuration_runs_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// A hook's `git -c name=value` has git run what the same entry in a configuration file does
+/// (finding F68; checked with git 2.47 here: `git -c core.fsmonitor=tools/m.sh status` ran the
+/// script from the repository's top folder): what it names is out of the agent's reach, with
+/// the `-F` file of an `ssh` command it gives and what that file runs (F67); the project's
+/// other files are not, nor any of these where no hook runs git so.
+#[test]
+fn what_a_git_c_option_runs_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write("tools/ssh_cfg", "Host *\n  ProxyCommand sh tools/jump.sh %h %p\n");
+    repo.write(
+        ".claude/settings.json",
+        &claude_settings(&[
+            "git -c core.fsmonitor=tools/fsmon.sh -c 'core.sshCommand=ssh -F tools/ssh_cfg' \
+             fetch -q && git diff --quiet || exit 2",
+        ]),
+    );
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [r("tools/fsmon.sh"), r("tools/ssh_cfg"), r("tools/jump.sh"), r("tools/other.sh")];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 3);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// ssh reads the user's `~/.ssh/config` and the system's at every start, with the files their
 /// `Include` lines name, and runs the command of a `Match exec "…"` line there while it reads
 /// it (finding F58; checked with OpenSSH 9.2 here: `ssh -G` and `git ls-remote` of an ssh

@@ -69,6 +69,7 @@ const COMMAND_LINES: &[&str] = &[
     "$(dirname \"$0\")/gate.sh",
     "ssh -vF deploy/cfg -o 'ProxyCommand=sh p.sh %h' build true",
     "scp -P 22 -Fcfg a.txt build: && sftp -o PKCS11Provider=~/p.so h",
+    "git -C sub -c core.fsmonitor=m.sh -c 'core.sshCommand=ssh -F cfg' fetch",
 ];
 
 /// The seeds' source of `target`; `None` for targets that start from nothing.

@@ -447,6 +447,15 @@ fn entry_section(name: &str) -> Option<(Section, String)> {
     Some((Section::named(section, sub), key.to_ascii_lowercase()))
 }
 
+/// The command line git runs for the configuration entry `name=value` given on its command
+/// line (`git -c core.fsmonitor=tools/m.sh status`), as for the same entry in a file
+/// ([`runs_command`], finding F68).
+pub(crate) fn entry_command(entry: &str) -> Option<String> {
+    let (name, value) = entry.split_once('=')?;
+    let (section, key) = entry_section(name)?;
+    runs_command(&section, &key, value)
+}
+
 /// At most this many configuration entries of the environment are read.
 const MAX_ENTRIES: usize = 256;
 

@@ -697,6 +697,9 @@ impl Walk {
                 if let Some(values) = ssh_value_letters(name) {
                     self.ssh_options(name == "ssh", values, rest, dirs, depth);
                 }
+                if name == "git" {
+                    self.git_options(rest, depth);
+                }
                 if let Some(w) = wrapper(name) {
                     self.wrapped(w, rest, dirs, depth);
                 } else if let Some(r) = runner(name) {
@@ -1321,6 +1324,36 @@ impl Walk {
                     _ => {}
                 }
                 break;
+            }
+        }
+    }
+
+    /// git's options before its subcommand, in `words`: a `-c name=value` entry that has git
+    /// run a command (`core.fsmonitor`, `core.sshCommand`, a `!` alias…, as in a
+    /// configuration file: F60's keys) gives that command line, read as this line's own
+    /// (finding F68; checked with git 2.47 here: `git -c core.fsmonitor=tools/m.sh status`,
+    /// `-c 'core.sshCommand=sh tools/m.sh'` for an ssh remote and `-c alias.zz='!sh
+    /// tools/m.sh' zz` ran the script, from the repository's top folder, the folder a
+    /// project's hook runs in).
+    fn git_options(&mut self, words: &[Word], depth: u32) {
+        let mut words = words.iter();
+        while let Some(word) = words.next() {
+            let Some(text) = word.literal() else { return };
+            match text.as_str() {
+                "-c" => match words.next().map(Word::literal) {
+                    Some(Some(entry)) => {
+                        if let Some(command) = crate::gitconfig::entry_command(&entry) {
+                            self.shell(&command, depth + 1);
+                        }
+                    }
+                    Some(None) => self.note("a `git -c` entry that cannot be read"),
+                    None => return,
+                },
+                "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env" => {
+                    words.next();
+                }
+                _ if text.starts_with('-') => {}
+                _ => return,
             }
         }
     }

@@ -990,3 +990,20 @@ fn the_ssh_configuration_an_ssh_option_names_is_read() {
     let a = shell("ssh -o StrictHostKeyChecking=no build");
     assert!(a.uncertain.is_empty(), "{:?}", a.uncertain);
 }
+
+/// git's `-c name=value` entries before its subcommand have git run what the same entry in a
+/// configuration file would (finding F68): read as the line's own commands.
+#[test]
+fn the_commands_a_git_c_option_has_git_run_are_read() {
+    names("git -c core.fsmonitor=tools/m.sh status", &[run("tools/m.sh", PathRole::Program)]);
+    names(
+        "git -C sub -c user.name=x -c alias.zz='!sh tools/z.sh' zz",
+        &[run("tools/z.sh", PathRole::Script)],
+    );
+    let a = shell("git -c 'core.sshCommand=ssh -F tools/cfg' fetch -q");
+    assert_eq!(a.ssh_configs, [run("tools/cfg", PathRole::Argument)]);
+    // After the subcommand, `-c` is the subcommand's own; a boolean runs nothing.
+    let a = shell("git grep -c core.fsmonitor=tools/m.sh && git -c core.fsmonitor=true status");
+    assert!(!a.paths.contains(&run("tools/m.sh", PathRole::Program)), "{:?}", a.paths);
+    assert!(a.uncertain.is_empty(), "{:?}", a.uncertain);
+}
