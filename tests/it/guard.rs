@@ -1607,27 +1607,44 @@ fn what_an_ssh_option_s_configuration_runs_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
-/// A hook's `git -c name=value` has git run what the same entry in a configuration file does
-/// (finding F68; checked with git 2.47 here: `git -c core.fsmonitor=tools/m.sh status` ran the
-/// script from the repository's top folder): what it names is out of the agent's reach, with
-/// the `-F` file of an `ssh` command it gives and what that file runs (F67); the project's
-/// other files are not, nor any of these where no hook runs git so.
+/// A hook's `git -c name=value` has git run what the same entry in a configuration file does,
+/// and a hook's line can give git, ssh and rsync command lines in variables it sets and in
+/// rsync's `-e` (finding F68; checked with git 2.47 and rsync 3.2 here: `git -c
+/// core.fsmonitor=tools/m.sh status` ran the script from the repository's top folder,
+/// `GIT_SSH_COMMAND=…` for an ssh remote and `rsync -e …`, `--rsh …`, `RSYNC_RSH=…` ran
+/// theirs): what they name is out of the agent's reach, with the `-F` file of an `ssh`
+/// command they give and what that file runs (F67); the project's other files are not, nor
+/// any of these where no hook runs them.
 #[test]
-fn what_a_git_c_option_runs_is_protected() {
+fn what_a_hook_s_line_gives_git_ssh_and_rsync_to_run_is_protected() {
     let repo = git_repository("[core]\n\tbare = false\n");
     let home = TestDir::new();
     repo.write("tools/ssh_cfg", "Host *\n  ProxyCommand sh tools/jump.sh %h %p\n");
+    repo.write("deploy/cfg", "Host *\n  ProxyCommand deploy/bastion.sh %h\n");
+    repo.write("deploy/gcfg", "Match exec \"sh deploy/vpn.sh\"\n  User ci\n");
     repo.write(
         ".claude/settings.json",
         &claude_settings(&[
             "git -c core.fsmonitor=tools/fsmon.sh -c 'core.sshCommand=ssh -F tools/ssh_cfg' \
              fetch -q && git diff --quiet || exit 2",
+            "GIT_SSH_COMMAND='ssh -F deploy/gcfg' GIT_EXTERNAL_DIFF=tools/difft.sh git fetch",
+            "rsync -a dist/ build:/srv --rsh 'ssh -F deploy/cfg'",
         ]),
     );
     let r = |rel: &str| repo.text_path(rel);
-    let paths = [r("tools/fsmon.sh"), r("tools/ssh_cfg"), r("tools/jump.sh"), r("tools/other.sh")];
+    let paths = [
+        r("tools/fsmon.sh"),
+        r("tools/ssh_cfg"),
+        r("tools/jump.sh"),
+        r("tools/difft.sh"),
+        r("deploy/gcfg"),
+        r("deploy/vpn.sh"),
+        r("deploy/cfg"),
+        r("deploy/bastion.sh"),
+        r("tools/other.sh"),
+    ];
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-    guard_refusing(repo.path(), home.path(), &paths, 3);
+    guard_refusing(repo.path(), home.path(), &paths, 8);
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 

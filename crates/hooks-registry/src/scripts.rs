@@ -596,7 +596,7 @@ impl Walk {
         while let Some(w) = words.get(i)
             && let Some((name, value)) = assignment(w)
         {
-            self.assigned_value(&name, &value, dirs);
+            self.assigned_value(&name, &value, dirs, depth);
             if words.len() == i + 1 || words.iter().skip(i).all(|w| assignment(w).is_some()) {
                 let v = self.value(&value);
                 self.assigned.retain(|(n, _)| *n != name);
@@ -700,6 +700,9 @@ impl Walk {
                 if name == "git" {
                     self.git_options(rest, depth);
                 }
+                if name == "rsync" {
+                    self.rsync_options(rest, depth);
+                }
                 if let Some(w) = wrapper(name) {
                     self.wrapped(w, rest, dirs, depth);
                 } else if let Some(r) = runner(name) {
@@ -775,7 +778,7 @@ impl Walk {
             if w.name == "env"
                 && let Some((name, value)) = assignment(word)
             {
-                self.assigned_value(&name, &value, dirs);
+                self.assigned_value(&name, &value, dirs, depth);
                 i += 1;
                 continue;
             }
@@ -1175,7 +1178,15 @@ impl Walk {
     /// A variable's value, which may name a file the program loads (`BASH_ENV=hooks/env.sh`,
     /// `NODE_OPTIONS="--require ./pre.js"`, `LD_PRELOAD=./x.so`): the words and the
     /// `:`-separated entries in it that look like files, as arguments.
-    fn assigned_value(&mut self, name: &str, value: &Word, dirs: &[Dir]) {
+    fn assigned_value(&mut self, name: &str, value: &Word, dirs: &[Dir], depth: u32) {
+        // A command line git, ssh or rsync runs (F62's variables, set on the line itself:
+        // `GIT_SSH_COMMAND='ssh -F deploy/cfg' git fetch`): read as the line's own (F68).
+        if COMMAND_VARIABLES.contains(&name) {
+            match value.literal() {
+                Some(line) => self.shell(&line, depth + 1),
+                None => self.note(format!("`{name}` set to a value that cannot be read")),
+            }
+        }
         // Split where the literal text has a blank or a `:`, keeping variables and
         // substitutions inside the piece they stand in (`./bin:$PATH` is `./bin` and `$PATH`,
         // not one path whose middle cannot be read, which would protect the folder `.`).
@@ -1354,6 +1365,31 @@ impl Walk {
                 }
                 _ if text.starts_with('-') => {}
                 _ => return,
+            }
+        }
+    }
+
+    /// rsync's `-e`/`--rsh` command, which it runs to reach a remote host (`rsync -e 'ssh -F
+    /// deploy/cfg' …`): read as this line's own (finding F68). rsync takes its options
+    /// anywhere before `--`.
+    fn rsync_options(&mut self, words: &[Word], depth: u32) {
+        let mut words = words.iter();
+        while let Some(word) = words.next() {
+            let Some(text) = word.literal() else { continue };
+            let value = match text.as_str() {
+                "--" => return,
+                "-e" | "--rsh" => words.next().map(Word::literal),
+                _ => match (text.strip_prefix("--rsh="))
+                    .or_else(|| text.strip_prefix("-e").filter(|_| !text.starts_with("--")))
+                {
+                    Some(v) => Some(Some(v.to_owned())),
+                    None => continue,
+                },
+            };
+            match value {
+                Some(Some(line)) => self.shell(&line, depth + 1),
+                Some(None) => self.note("an `rsync -e` command that cannot be read"),
+                None => return,
             }
         }
     }
@@ -2201,6 +2237,22 @@ const LOADER_VARIABLES: &[&str] = &[
     "PYTHONSTARTUP",
     "RUBYOPT",
     "PERL5OPT",
+];
+
+/// Variables whose value is a command line (or a program) git, ssh or rsync runs: read as the
+/// line's own where the line sets them ([`Walk::assigned_value`], finding F68; the engine
+/// reads the inherited ones, F62).
+const COMMAND_VARIABLES: &[&str] = &[
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_PROXY_COMMAND",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_PAGER",
+    "RSYNC_RSH",
 ];
 
 /// Variables whose value lists folders a program imports modules or loads libraries from

@@ -1007,3 +1007,24 @@ fn the_commands_a_git_c_option_has_git_run_are_read() {
     assert!(!a.paths.contains(&run("tools/m.sh", PathRole::Program)), "{:?}", a.paths);
     assert!(a.uncertain.is_empty(), "{:?}", a.uncertain);
 }
+
+/// A command line git, ssh or rsync runs, given on the line itself: in a variable the line
+/// sets (`GIT_SSH_COMMAND=…`, through `env` too) or in rsync's `-e` (finding F68).
+#[test]
+fn command_lines_given_to_git_ssh_and_rsync_on_the_line_are_read() {
+    let a = shell("GIT_SSH_COMMAND='ssh -F deploy/cfg' git fetch -q");
+    assert_eq!(a.ssh_configs, [run("deploy/cfg", PathRole::Argument)]);
+    let a = shell("env GIT_EXTERNAL_DIFF=tools/d.sh git diff --quiet");
+    assert!(a.paths.contains(&run("tools/d.sh", PathRole::Program)), "{:?}", a.paths);
+    for line in [
+        "rsync -a -e 'ssh -F deploy/cfg' dist/ build:/srv",
+        "rsync -a --rsh='ssh -F deploy/cfg' dist/ build:/srv",
+        "rsync -a dist/ build:/srv --rsh 'ssh -F deploy/cfg'",
+        "RSYNC_RSH='ssh -F deploy/cfg' rsync -a dist/ build:/srv",
+    ] {
+        assert_eq!(shell(line).ssh_configs, [run("deploy/cfg", PathRole::Argument)], "{line}");
+    }
+    assert_eq!(shell("rsync -a -- -e x build:").ssh_configs, []);
+    let a = shell("GIT_SSH_COMMAND=\"$SSH\" git fetch");
+    assert!(!a.uncertain.is_empty(), "{:?}", a.uncertain);
+}
