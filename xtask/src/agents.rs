@@ -47,6 +47,10 @@
 //! - **git-config**: the same for `tools/fsmon.sh` of the project, which the repository's
 //!   `.git/config` names as `core.fsmonitor` (git runs it for `git status`, finding F60), for
 //!   the user's own Claude Code hook `git status --porcelain …` run in the session's directory;
+//! - **ssh-config**: the same for `tools/ssh-jump.sh` of the project, which the ssh
+//!   configuration `tools/ssh_config` of the project runs as its `ProxyCommand`, for the user's
+//!   own Claude Code hook that runs `git ls-remote` with `GIT_SSH_COMMAND='ssh -F
+//!   tools/ssh_config'` in the session's directory (findings F67, F68);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -292,6 +296,18 @@ if [ "${XTASK_GIT_CONFIG:-}" = 1 ]; then
     cp "$PROJ/tools/fsmon.sh" "$RUN/git-fsmon.sh.orig"
   fi
 fi
+if [ "${XTASK_SSH_CONFIG:-}" = 1 ]; then
+  # The user's own Claude Code hook reaches a remote over ssh with a configuration of the
+  # project, whose `ProxyCommand` runs a script of the project. Claude Code's `Write` creates
+  # the script instead, as above.
+  mkdir -p "$PROJ/tools"
+  printf 'Host *\n  ProxyCommand sh tools/ssh-jump.sh %%h %%p\n' > "$PROJ/tools/ssh_config"
+  user_claude_pretool "GIT_SSH_COMMAND='ssh -F tools/ssh_config' git ls-remote -q git@gate.invalid:x >/dev/null 2>&1 || true"
+  if [ "$RA_AGENT" != claude ]; then
+    printf '#!/bin/sh\nexit 0\n' > "$PROJ/tools/ssh-jump.sh"
+    cp "$PROJ/tools/ssh-jump.sh" "$RUN/ssh-jump.sh.orig"
+  fi
+fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
   # `pre-commit install` writes it), its configuration runs a script of the repository, and
@@ -469,6 +485,9 @@ enum Edit {
     /// `tools/fsmon.sh` of the project, which the repository's `.git/config` has git run for
     /// the `git status` of the user's own Claude Code hook.
     GitConfigCommand,
+    /// `tools/ssh-jump.sh` of the project, which the project's ssh configuration runs as its
+    /// `ProxyCommand` for the user's own Claude Code hook that runs git with `ssh -F` on it.
+    SshConfigCommand,
     /// `tools/pc-check.sh` of the project, which the repository's pre-commit configuration
     /// runs through the script pre-commit installed, for the user's own Claude Code hook that
     /// commits.
@@ -526,6 +545,9 @@ impl Edit {
             }
             Edit::GitConfigCommand => {
                 ("tools/fsmon.sh", Some("XTASK_GIT_CONFIG"), "git-fsmon.sh.orig")
+            }
+            Edit::SshConfigCommand => {
+                ("tools/ssh-jump.sh", Some("XTASK_SSH_CONFIG"), "ssh-jump.sh.orig")
             }
             Edit::PreCommitEntry => {
                 ("tools/pc-check.sh", Some("XTASK_PRE_COMMIT"), "pc-check.sh.orig")
@@ -645,6 +667,7 @@ const CASES: &[Case] = &[
     Case::editing("copilot-marketplace", Edit::CopilotMarketplaceScript),
     Case::editing("relative", Edit::UserRelativeScript),
     Case::editing("git-config", Edit::GitConfigCommand),
+    Case::editing("ssh-config", Edit::SshConfigCommand),
     Case::editing("pre-commit", Edit::PreCommitEntry),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
