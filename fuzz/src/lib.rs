@@ -996,12 +996,13 @@ pub fn command_analysis(data: &[u8]) {
         }
     }
     // The same bytes as a hook script's own text (what it sources, and the start-up files of
-    // the programs it runs, from the home or where it runs), from its folder.
+    // the programs it runs, from the home, where it runs or the system's: `/etc/ssh/ssh_config`
+    // for ssh and git, F58), from its folder.
     let script = hooks_registry::analyse_script_text(&text, Some(std::path::Path::new("/repo/s")));
     for named in &script.paths {
         use hooks_registry::{PathBase, PathRole};
         let start_up = matches!(named.role, PathRole::Modules | PathRole::Argument)
-            && matches!(named.base, PathBase::Home | PathBase::RunDir);
+            && matches!(named.base, PathBase::Home | PathBase::RunDir | PathBase::Root);
         assert!(named.role == PathRole::Sourced || start_up, "{named:?}");
         match named.base {
             hooks_registry::PathBase::Root => {
