@@ -859,7 +859,8 @@ pub fn git_config(data: &[u8]) {
     for package_json in [true, false] {
         for command in hooks_registry::fuzzing::hook_manager_package_commands(&text, package_json) {
             let hooks = serde_json::json!({ "husky": { "hooks": { "pre-commit": command } } });
-            let read = hooks_registry::fuzzing::hook_manager_package_commands(&hooks.to_string(), true);
+            let read =
+                hooks_registry::fuzzing::hook_manager_package_commands(&hooks.to_string(), true);
             assert_eq!(read, [command.clone()], "{hooks}");
         }
     }
