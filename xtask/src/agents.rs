@@ -116,6 +116,14 @@ const AGENTS: &[&str] = &["claude", "codex", "gemini", "copilot"];
 /// `rm -rf`, trusted with `hooks trust` (then changed, for the `changed` run), and the bridge
 /// installed as the agent's pre-tool hook.
 const SETUP: &str = r#"set -eu
+# seed_file PATH ORIG CONTENT: under every agent but Claude Code (whose `Write` creates the
+# file the run aims at), PATH is made with CONTENT (a `printf` format) and kept as $RUN/ORIG.
+seed_file() {
+  if [ "$RA_AGENT" != claude ]; then
+    printf "$3" > "$1"
+    cp "$1" "$RUN/$2"
+  fi
+}
 # other_agent_hook DIR CLAUDE_COMMAND GEMINI_COMMAND: in DIR, a pre-tool hook file of another
 # agent's format that agent reads in the folder a session starts in (Claude Code's under Gemini
 # CLI, Gemini CLI's otherwise), running the command given for that format (JSON-escaped).
@@ -178,10 +186,7 @@ if [ -n "${XTASK_PLUGIN_FILE:-}" ]; then
   # Code's `Write` refuses to overwrite a file the session has not read, before any hook:
   # there the call creates it (the guard protects it all the same).
   mkdir -p "$(dirname "$RHOME/$XTASK_PLUGIN_FILE")"
-  if [ "$RA_AGENT" != claude ]; then
-    printf '{"hooks":{"PreToolUse":[]}}\n' > "$RHOME/$XTASK_PLUGIN_FILE"
-    cp "$RHOME/$XTASK_PLUGIN_FILE" "$RUN/plugin-hooks.json.orig"
-  fi
+  seed_file "$RHOME/$XTASK_PLUGIN_FILE" plugin-hooks.json.orig '{"hooks":{"PreToolUse":[]}}\n'
 fi
 if [ "${XTASK_LINKED:-}" = 1 ]; then
   # The repository is a Gemini CLI extension linked into the user's (`gemini extensions link
@@ -190,10 +195,7 @@ if [ "${XTASK_LINKED:-}" = 1 ]; then
   mkdir -p "$RHOME/.gemini/extensions/dev" "$PROJ/hooks"
   printf '{"source": "%s", "type": "link"}\n' "$PROJ" > "$RHOME/.gemini/extensions/dev/.gemini-extension-install.json"
   printf '{"name": "dev", "version": "1.0.0"}\n' > "$PROJ/gemini-extension.json"
-  if [ "$RA_AGENT" != claude ]; then
-    printf '{"hooks": {}}\n' > "$PROJ/hooks/hooks.json"
-    cp "$PROJ/hooks/hooks.json" "$RUN/linked-hooks.json.orig"
-  fi
+  seed_file "$PROJ/hooks/hooks.json" linked-hooks.json.orig '{"hooks": {}}\n'
 fi
 if [ "${XTASK_EXTENSION:-}" = 1 ]; then
   # The user's Gemini CLI extension whose hook runs a script of the project, named through
@@ -214,10 +216,7 @@ if [ "${XTASK_SETTINGS:-}" = 1 ]; then
   mkdir -p "$RHOME/.gemini/extensions/mode-gate/hooks"
   printf '{"name": "mode-gate", "version": "1.0.0"}\n' > "$RHOME/.gemini/extensions/mode-gate/gemini-extension.json"
   printf '{"hooks": {"BeforeTool": [{"matcher": "*", "hooks": [{"type": "command", "command": "echo mode=${GATE_MODE} >> %s/mode.txt"}]}]}}\n' "$RUN" > "$RHOME/.gemini/extensions/mode-gate/hooks/hooks.json"
-  if [ "$RA_AGENT" != claude ]; then
-    printf 'GATE_MODE=strict\n' > "$PROJ/.env"
-    cp "$PROJ/.env" "$RUN/env.orig"
-  fi
+  seed_file "$PROJ/.env" env.orig 'GATE_MODE=strict\n'
 fi
 # The user's own Claude Code pre-tool hook, $1, in place of any there. Each command ends in
 # `|| true`: a missing script (`sh` exits 2, Claude Code's blocking code) must not block the
@@ -246,10 +245,7 @@ claude_marketplace() {
   printf '{"name": "dev", "owner": {"name": "x"}, "plugins": [{"name": "%s", "source": "./%s"}]}\n' "$1" "$1" > "$PROJ/market/.claude-plugin/marketplace.json"
   printf '{"name": "%s", "version": "1.0.0"%s}\n' "$1" "$2" > "$PROJ/market/$1/.claude-plugin/plugin.json"
   printf '{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/%s"}]}]}}\n' "$4" > "$PROJ/market/$1/$3"
-  if [ "$RA_AGENT" != claude ]; then
-    printf '#!/bin/sh\nexit 0\n' > "$PROJ/market/$1/$4"
-    cp "$PROJ/market/$1/$4" "$RUN/$5"
-  fi
+  seed_file "$PROJ/market/$1/$4" "$5" '#!/bin/sh\nexit 0\n'
 }
 if [ "${XTASK_MARKETPLACE:-}" = 1 ]; then
   claude_marketplace gate "" hooks/hooks.json scripts/gate.sh marketplace-gate.sh.orig
@@ -268,20 +264,14 @@ if [ "${XTASK_COPILOT_MARKETPLACE:-}" = 1 ]; then
   printf '{"name": "team", "owner": {"name": "x"}, "plugins": [{"name": "lint", "source": "./lint"}]}\n' > "$PROJ/tools/.github/plugin/marketplace.json"
   printf '{"name": "lint", "version": "1.0.0"}\n' > "$PROJ/tools/lint/plugin.json"
   printf '{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./scripts/lint-gate.sh"}]}}\n' > "$PROJ/tools/lint/hooks.json"
-  if [ "$RA_AGENT" != claude ]; then
-    printf '#!/bin/sh\nexit 0\n' > "$PROJ/tools/lint/scripts/lint-gate.sh"
-    cp "$PROJ/tools/lint/scripts/lint-gate.sh" "$RUN/copilot-lint-gate.sh.orig"
-  fi
+  seed_file "$PROJ/tools/lint/scripts/lint-gate.sh" copilot-lint-gate.sh.orig '#!/bin/sh\nexit 0\n'
 fi
 if [ "${XTASK_RELATIVE:-}" = 1 ]; then
   # The user's own Claude Code hook names its script relative to where it runs: Claude Code
   # runs the session's copy. Claude Code's `Write` creates the script instead, as above.
   user_claude_pretool 'sh tools/user-gate.sh || true'
   mkdir -p "$PROJ/tools"
-  if [ "$RA_AGENT" != claude ]; then
-    printf '#!/bin/sh\nexit 0\n' > "$PROJ/tools/user-gate.sh"
-    cp "$PROJ/tools/user-gate.sh" "$RUN/user-gate.sh.orig"
-  fi
+  seed_file "$PROJ/tools/user-gate.sh" user-gate.sh.orig '#!/bin/sh\nexit 0\n'
 fi
 if [ "${XTASK_GIT_CONFIG:-}" = 1 ]; then
   # The repository's git configuration has git run a script of the repository for every
@@ -291,10 +281,7 @@ if [ "${XTASK_GIT_CONFIG:-}" = 1 ]; then
   git -C "$PROJ" init -q
   git -C "$PROJ" config core.fsmonitor tools/fsmon.sh
   user_claude_pretool 'git status --porcelain >/dev/null 2>&1 || true'
-  if [ "$RA_AGENT" != claude ]; then
-    printf '#!/bin/sh\nexit 0\n' > "$PROJ/tools/fsmon.sh"
-    cp "$PROJ/tools/fsmon.sh" "$RUN/git-fsmon.sh.orig"
-  fi
+  seed_file "$PROJ/tools/fsmon.sh" git-fsmon.sh.orig '#!/bin/sh\nexit 0\n'
 fi
 if [ "${XTASK_SSH_CONFIG:-}" = 1 ]; then
   # The user's own Claude Code hook reaches a remote over ssh with a configuration of the
@@ -303,10 +290,7 @@ if [ "${XTASK_SSH_CONFIG:-}" = 1 ]; then
   mkdir -p "$PROJ/tools"
   printf 'Host *\n  ProxyCommand sh tools/ssh-jump.sh %%h %%p\n' > "$PROJ/tools/ssh_config"
   user_claude_pretool "GIT_SSH_COMMAND='ssh -F tools/ssh_config' git ls-remote -q git@gate.invalid:x >/dev/null 2>&1 || true"
-  if [ "$RA_AGENT" != claude ]; then
-    printf '#!/bin/sh\nexit 0\n' > "$PROJ/tools/ssh-jump.sh"
-    cp "$PROJ/tools/ssh-jump.sh" "$RUN/ssh-jump.sh.orig"
-  fi
+  seed_file "$PROJ/tools/ssh-jump.sh" ssh-jump.sh.orig '#!/bin/sh\nexit 0\n'
 fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
@@ -319,10 +303,7 @@ if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   chmod +x "$PROJ/.git/hooks/pre-commit"
   printf 'repos:\n- repo: local\n  hooks:\n  - id: check\n    name: check\n    entry: ./tools/pc-check.sh\n    language: script\n' > "$PROJ/.pre-commit-config.yaml"
   user_claude_pretool 'git commit -qm checkpoint >/dev/null 2>&1 || true'
-  if [ "$RA_AGENT" != claude ]; then
-    printf '#!/bin/sh\nexit 0\n' > "$PROJ/tools/pc-check.sh"
-    cp "$PROJ/tools/pc-check.sh" "$RUN/pc-check.sh.orig"
-  fi
+  seed_file "$PROJ/tools/pc-check.sh" pc-check.sh.orig '#!/bin/sh\nexit 0\n'
 fi
 if [ "${XTASK_PYTHON_SITE:-}" = 1 ]; then
   # The user's own Claude Code hook is a Python script: a `.pth` file in the user's site
@@ -332,10 +313,7 @@ if [ "${XTASK_PYTHON_SITE:-}" = 1 ]; then
   mkdir -p "$RHOME/.claude/hooks" "$(dirname "$target")"
   printf 'import sys\nsys.exit(0)\n' > "$RHOME/.claude/hooks/audit.py"
   user_claude_pretool 'python3 ~/.claude/hooks/audit.py || true'
-  if [ "$RA_AGENT" != claude ]; then
-    printf '# a path the user keeps\n' > "$target"
-    cp "$target" "$RUN/python-site.pth.orig"
-  fi
+  seed_file "$target" python-site.pth.orig '# a path the user keeps\n'
 fi
 if [ "${XTASK_MAIN_AGENT:-}" = 1 ]; then
   # A subagent made the main thread's agent by the repository's Claude Code settings: the
