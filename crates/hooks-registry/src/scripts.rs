@@ -1370,20 +1370,36 @@ impl Walk {
     }
 
     /// rsync's `-e`/`--rsh` command, which it runs to reach a remote host (`rsync -e 'ssh -F
-    /// deploy/cfg' …`): read as this line's own (finding F68). rsync takes its options
-    /// anywhere before `--`.
+    /// deploy/cfg' …`, `rsync -avze '…'`): read as this line's own (finding F68). rsync takes
+    /// its options anywhere before `--`; in a cluster of short options, a letter that takes a
+    /// value takes the rest of the word or the next word.
     fn rsync_options(&mut self, words: &[Word], depth: u32) {
         let mut words = words.iter();
         while let Some(word) = words.next() {
             let Some(text) = word.literal() else { continue };
             let value = match text.as_str() {
                 "--" => return,
-                "-e" | "--rsh" => words.next().map(Word::literal),
-                _ => match (text.strip_prefix("--rsh="))
-                    .or_else(|| text.strip_prefix("-e").filter(|_| !text.starts_with("--")))
-                {
+                "--rsh" => words.next().map(Word::literal),
+                _ => match text.strip_prefix("--rsh=") {
                     Some(v) => Some(Some(v.to_owned())),
-                    None => continue,
+                    None if text.starts_with("--") => continue,
+                    None => {
+                        let letters = text.strip_prefix('-').unwrap_or_default();
+                        let at = letters.find(|c: char| RSYNC_VALUE_LETTERS.contains(c));
+                        match at.map(|at| letters.split_at(at)) {
+                            Some((_, rest)) if rest.starts_with('e') => match &rest[1..] {
+                                "" => words.next().map(Word::literal),
+                                joined => Some(Some(joined.to_owned())),
+                            },
+                            Some((_, rest)) => {
+                                if rest.len() == 1 {
+                                    words.next();
+                                }
+                                continue;
+                            }
+                            None => continue,
+                        }
+                    }
                 },
             };
             match value {
@@ -2383,6 +2399,9 @@ fn start_up_paths(name: &str) -> Vec<(StartUp, &'static str, PathRole)> {
     }
     found
 }
+
+/// rsync's short options that take a value (`-e` among them, [`Walk::rsync_options`]).
+const RSYNC_VALUE_LETTERS: &str = "eBfMT@";
 
 /// The option letters that take a value ([`Walk::ssh_options`]) of the programs whose `-F`
 /// names their whole ssh configuration: OpenSSH 9's `ssh`, `scp` and `sftp`.

@@ -1025,6 +1025,17 @@ fn command_lines_given_to_git_ssh_and_rsync_on_the_line_are_read() {
         assert_eq!(shell(line).ssh_configs, [run("deploy/cfg", PathRole::Argument)], "{line}");
     }
     assert_eq!(shell("rsync -a -- -e x build:").ssh_configs, []);
+    // A cluster of short options: `e` takes the rest of the word or the next one, as another
+    // letter that takes a value does (`-B 1024` is no command).
+    for line in [
+        "rsync -avze 'ssh -F deploy/cfg' dist/ build:/srv",
+        "rsync -azB 1024 -e 'ssh -F deploy/cfg' dist/ build:/srv",
+        "rsync -zB1024 -ve'ssh -F deploy/cfg' dist/ build:/srv",
+    ] {
+        assert_eq!(shell(line).ssh_configs, [run("deploy/cfg", PathRole::Argument)], "{line}");
+    }
+    assert_eq!(shell("rsync -aB e dist/ build:").ssh_configs, []);
+    assert_eq!(shell("rsync -a --exclude=-e dist/ build:").ssh_configs, []);
     let a = shell("GIT_SSH_COMMAND=\"$SSH\" git fetch");
     assert!(!a.uncertain.is_empty(), "{:?}", a.uncertain);
 }
