@@ -729,11 +729,8 @@ fn line_files(line: &str, home: Option<&Path>, ssh_files: bool, out: &mut Vec<Pa
             match run {
                 crate::sshconfig::Runs::Command(command) => line_files(&command, home, false, out),
                 crate::sshconfig::Runs::Library(library) => {
-                    match (library.strip_prefix("~/"), home) {
-                        (Some(rest), Some(home)) => push(home.join(rest), out),
-                        (Some(_), None) => {}
-                        (None, _) if library.starts_with('/') => push(PathBuf::from(library), out),
-                        (None, _) => {}
+                    if let Some(path) = crate::paths::home_or_absolute(&library, home) {
+                        push(path, out);
                     }
                 }
             }

@@ -480,12 +480,8 @@ pub fn hook_manager_config_files(path: &Path, home: Option<&Path>) -> Vec<PathBu
             }
         }
     }
-    for file in &values.files {
-        let file = match (file.strip_prefix("~/"), home) {
-            (Some(rest), Some(home)) => home.join(rest),
-            _ => PathBuf::from(file),
-        };
-        if file.is_absolute() && !files.contains(&file) {
+    for file in values.files.iter().filter_map(|f| crate::paths::home_or_absolute(f, home)) {
+        if !files.contains(&file) {
             files.push(file);
         }
     }

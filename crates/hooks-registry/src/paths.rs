@@ -54,6 +54,17 @@ pub(crate) fn normalize_absolute(joined: &Path) -> Option<AbsPathBuf> {
     AbsPathBuf::new(out).ok()
 }
 
+/// The absolute path a configuration value names: `~/…` under `home`, an absolute path as
+/// it is; `None` for anything else (a relative path, `~/` without a home, `~user/`). How ssh
+/// takes a library's path and lefthook an `extends` file, and what a caller that knows no
+/// working directory can place of a command line's files.
+pub(crate) fn home_or_absolute(value: &str, home: Option<&Path>) -> Option<PathBuf> {
+    match value.strip_prefix("~/") {
+        Some(rest) => home.map(|home| home.join(rest)),
+        None => Some(PathBuf::from(value)).filter(|p| p.is_absolute()),
+    }
+}
+
 /// Resolves `path` for a comparison with canonical paths, whether or not it exists.
 ///
 /// `path` is made absolute against `base` and normalized lexically, then the nearest

@@ -1780,7 +1780,7 @@ fn protect_ssh_configuration(
     placed: Placed<'_>,
     resolver: &mut Resolver,
 ) {
-    let configs: Vec<(AbsPathBuf, PathBuf)> = (out.paths.iter())
+    let mut configs: Vec<(AbsPathBuf, PathBuf)> = (out.paths.iter())
         .filter_map(|p| {
             let path = p.as_path();
             let folder = path.parent()?;
@@ -1796,15 +1796,14 @@ fn protect_ssh_configuration(
     let ssh_folders: Vec<PathBuf> = (placed.ssh_home.into_iter().chain(placed.home))
         .map(|h| h.as_path().join(".ssh"))
         .collect();
-    let mut configs = configs;
-    for config in out.ssh_configs.clone() {
+    for config in &out.ssh_configs {
         let fallback = config.as_path().parent().map(Path::to_path_buf).unwrap_or_default();
         let folders = match ssh_folders.is_empty() {
             true => vec![fallback],
             false => ssh_folders.clone(),
         };
         for folder in folders {
-            if !configs.iter().any(|(c, f)| *c == config && *f == folder) {
+            if !configs.iter().any(|(c, f)| c == config && *f == folder) {
                 configs.push((config.clone(), folder));
             }
         }
@@ -1836,12 +1835,10 @@ fn protect_ssh_configuration(
                     }
                 }
                 crate::sshconfig::Runs::Library(library) => {
-                    let path = match (library.strip_prefix("~/"), home) {
-                        (Some(rest), Some(home)) => home.join(rest),
-                        (Some(_), None) => continue,
-                        (None, _) => PathBuf::from(library),
+                    let path = crate::paths::home_or_absolute(&library, home);
+                    let Some(path) = path.and_then(|p| crate::paths::normalize_absolute(&p)) else {
+                        continue;
                     };
-                    let Some(path) = crate::paths::normalize_absolute(&path) else { continue };
                     protect_at(out, &Loc::Dir(root()), path.as_path(), PathRole::Loaded, resolver);
                 }
             }

@@ -1312,29 +1312,21 @@ impl Walk {
                 }
                 continue;
             };
-            for (at, letter) in letters.char_indices() {
-                if !values.contains(letter) {
-                    continue;
+            let Some((letter, value)) = cluster_value(letters, values, &mut words) else {
+                continue;
+            };
+            match (letter, value) {
+                ('F', Some(value)) if value.literal().as_deref() != Some("none") => {
+                    let before = self.paths.len();
+                    self.add_word(&value, PathRole::Argument, dirs);
+                    let named = self.paths.get(before..).unwrap_or_default().to_vec();
+                    self.ssh_configs.extend(named);
                 }
-                let joined = &letters[at + letter.len_utf8()..];
-                let value = match joined.is_empty() {
-                    true => words.next().cloned(),
-                    false => Some(Word { parts: vec![Part::Lit(joined.to_owned())] }),
-                };
-                match (letter, value) {
-                    ('F', Some(value)) if value.literal().as_deref() != Some("none") => {
-                        let before = self.paths.len();
-                        self.add_word(&value, PathRole::Argument, dirs);
-                        let named = self.paths.get(before..).unwrap_or_default().to_vec();
-                        self.ssh_configs.extend(named);
-                    }
-                    ('o', Some(value)) => match value.literal() {
-                        Some(line) => self.ssh_option_line(&line, dirs, depth),
-                        None => self.note("an `ssh -o` option that cannot be read"),
-                    },
-                    _ => {}
-                }
-                break;
+                ('o', Some(value)) => match value.literal() {
+                    Some(line) => self.ssh_option_line(&line, dirs, depth),
+                    None => self.note("an `ssh -o` option that cannot be read"),
+                },
+                _ => {}
             }
         }
     }
@@ -1385,19 +1377,9 @@ impl Walk {
                     None if text.starts_with("--") => continue,
                     None => {
                         let letters = text.strip_prefix('-').unwrap_or_default();
-                        let at = letters.find(|c: char| RSYNC_VALUE_LETTERS.contains(c));
-                        match at.map(|at| letters.split_at(at)) {
-                            Some((_, rest)) if rest.starts_with('e') => match &rest[1..] {
-                                "" => words.next().map(Word::literal),
-                                joined => Some(Some(joined.to_owned())),
-                            },
-                            Some((_, rest)) => {
-                                if rest.len() == 1 {
-                                    words.next();
-                                }
-                                continue;
-                            }
-                            None => continue,
+                        match cluster_value(letters, RSYNC_VALUE_LETTERS, &mut words) {
+                            Some(('e', value)) => value.as_ref().map(Word::literal),
+                            _ => continue,
                         }
                     }
                 },
@@ -2398,6 +2380,25 @@ fn start_up_paths(name: &str) -> Vec<(StartUp, &'static str, PathRole)> {
         found.push((StartUp::System, SSH_SYSTEM_CONFIG_FOLDER, PathRole::Modules));
     }
     found
+}
+
+/// The first letter of a cluster of short options (`letters`: `avze` of `-avze`) that takes a
+/// value, one of `values`, with that value: the rest of the word after the letter, or the
+/// next of `words` when the letter ends the word (taken from `words`; `None` when there is
+/// none). `None` when no letter of the cluster takes a value. As `getopt` reads a cluster.
+fn cluster_value(
+    letters: &str,
+    values: &str,
+    words: &mut std::slice::Iter<'_, Word>,
+) -> Option<(char, Option<Word>)> {
+    let at = letters.find(|c: char| values.contains(c))?;
+    let letter = letters.get(at..)?.chars().next()?;
+    let joined = letters.get(at + letter.len_utf8()..).unwrap_or_default();
+    let value = match joined.is_empty() {
+        true => words.next().cloned(),
+        false => Some(Word { parts: vec![Part::Lit(joined.to_owned())] }),
+    };
+    Some((letter, value))
 }
 
 /// rsync's short options that take a value (`-e` among them, [`Walk::rsync_options`]).

@@ -104,3 +104,17 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn a_value_names_a_path_from_the_home_or_the_root_only() {
+    use std::path::PathBuf;
+
+    use super::home_or_absolute;
+    let home = Path::new("/home/u");
+    assert_eq!(home_or_absolute("~/lib/p.so", Some(home)), Some(home.join("lib/p.so")));
+    assert_eq!(home_or_absolute("/opt/p.so", Some(home)), Some(PathBuf::from("/opt/p.so")));
+    for value in ["lib/p.so", "~user/p.so", "~", ""] {
+        assert_eq!(home_or_absolute(value, Some(home)), None, "{value}");
+    }
+    assert_eq!(home_or_absolute("~/lib/p.so", None), None);
+}
