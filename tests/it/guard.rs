@@ -6,7 +6,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::{cli::hooks_in_env, support::TestDir};
+use crate::{
+    cli::hooks_in_env,
+    support::{TestDir, git_repository},
+};
 
 /// A project whose Cursor hook runs `.cursor/gate.sh`.
 fn cursor_project() -> TestDir {
@@ -55,14 +58,6 @@ fn all_allowed_with_a_hook_that_runs_none_of_them(
     owner.write(".claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
     let (code, lines) = guard(project, project, home, paths);
     assert_eq!(code, 0, "{lines:#?}");
-}
-
-/// A folder holding a git repository: `.git/HEAD`, and `.git/config` holding `config`.
-fn git_repository(config: &str) -> TestDir {
-    let repo = TestDir::new();
-    repo.write(".git/HEAD", "ref: refs/heads/main\n");
-    repo.write(".git/config", config);
-    repo
 }
 
 /// One JSON value per non-empty line of `hooks guard --json`'s output.
@@ -1010,7 +1005,7 @@ fn a_system_interpreter_s_module_folders_beyond_lib_are_protected() {
     sys.script("bin/node", "#!/bin/sh\n");
     let bin = sys.path().join("bin");
     let path = format!("{}:/usr/bin:/bin", bin.display());
-    let s = |rel: &str| sys.path().join(rel).to_str().expect("utf-8").to_owned();
+    let s = |rel: &str| sys.text_path(rel);
     let paths = [
         s("local/lib/python3.11/dist-packages/zz-agent.pth"),
         s("local/lib64/python3.11/site-packages/zz-agent.pth"),
@@ -1082,7 +1077,7 @@ fn what_runners_run_a_tool_from_is_protected() {
     );
     project.write(".cursor/hooks.json", &cursor_hooks(&["npm run lint"]));
     let h = |rel: &str| home.text_path(rel);
-    let p = |rel: &str| project.path().join(rel).to_str().expect("utf-8").to_owned();
+    let p = |rel: &str| project.text_path(rel);
     let paths = [
         h(".npm/_npx/a9bef924e4cb6cdb/node_modules/prettier/bin/prettier.cjs"),
         h(".cache/uv/archive-v0/x1/lib/python3.12/site-packages/zz-agent.pth"),
@@ -1210,8 +1205,8 @@ fn the_repository_a_worktree_s_git_file_names_keeps_its_configuration_protected(
     let relative = format!("gitdir: {up}{}\n", main.path().join(".git/modules/sub").display());
     trees.write("wt/sub/.git", &relative);
     trees.write("wt/sub/.claude/settings.json", &claude_settings(&["git status --porcelain"]));
-    let m = |rel: &str| main.path().join(rel).to_str().expect("utf-8").to_owned();
-    let t = |rel: &str| trees.path().join(rel).to_str().expect("utf-8").to_owned();
+    let m = |rel: &str| main.text_path(rel);
+    let t = |rel: &str| trees.text_path(rel);
     let paths = [
         m(".git/config"),
         m(".git/worktrees/wt/config.worktree"),
@@ -1251,18 +1246,15 @@ fn the_repository_a_worktree_s_git_file_names_keeps_its_configuration_protected(
 /// hook runs git.
 #[test]
 fn what_a_git_configuration_includes_is_protected_with_it() {
-    let project = TestDir::new();
-    let home = TestDir::new();
-    project.write(".git/HEAD", "ref: refs/heads/main\n");
-    project.write(
-        ".git/config",
+    let project = git_repository(
         "[core]\n\tbare = false\n[include]\n\tpath = ../.gitconfig\n\
          [includeIf \"gitdir:/\"]\n\tpath = ~/work.inc\n",
     );
+    let home = TestDir::new();
     project.write(".gitconfig", "[include]\n\tpath = shared/more.inc\n");
     home.write(".gitconfig", "[user]\n\tname = u\n[Include] path = \".gitconfig.local\" # mine\n");
     project.write(".claude/settings.json", &claude_settings(&["git diff --quiet || exit 2"]));
-    let p = |rel: &str| project.path().join(rel).to_str().expect("utf-8").to_owned();
+    let p = |rel: &str| project.text_path(rel);
     let h = |rel: &str| home.text_path(rel);
     let paths = [
         p(".gitconfig"),
@@ -1488,15 +1480,12 @@ fn what_husky_4_runs_is_protected_for_a_hook_that_runs_git() {
 /// the project's other files are not.
 #[test]
 fn what_the_commands_a_git_configuration_names_run_is_protected() {
-    let repo = TestDir::new();
-    let home = TestDir::new();
-    repo.write(".git/HEAD", "ref: refs/heads/main\n");
-    repo.write(
-        ".git/config",
+    let repo = git_repository(
         "[core]\n\tbare = false\n\tfsmonitor = tools/fsmon.sh\n\
          [filter \"nb\"]\n\tclean = python3 tools/clean.py %f\n\trequired\n\
          [diff \"nb\"]\n\ttextconv = tools/tc.sh\n",
     );
+    let home = TestDir::new();
     repo.write("tools/fsmon.sh", "#!/bin/sh\n. \"$(dirname \"$0\")/common.sh\"\n");
     home.write(
         ".gitconfig",
@@ -1693,13 +1682,10 @@ fn the_ssh_configuration_is_protected_for_a_hook_that_runs_ssh() {
 /// git nothing of this is.
 #[test]
 fn a_user_hook_that_runs_git_in_the_session_reads_the_session_s_repository() {
-    let repo = TestDir::new();
-    let home = TestDir::new();
-    repo.write(".git/HEAD", "ref: refs/heads/main\n");
-    repo.write(
-        ".git/config",
+    let repo = git_repository(
         "[core]\n\tbare = false\n\tfsmonitor = tools/fsmon.sh\n[include]\n\tpath = ../team.gitconfig\n",
     );
+    let home = TestDir::new();
     repo.write("team.gitconfig", "[diff]\n\texternal = tools/ext.sh\n");
     home.write(
         ".claude/settings.json",
@@ -1778,7 +1764,7 @@ fn ssh_s_configuration_is_protected_where_ssh_takes_the_home_from() {
     assert!(password_home.starts_with('/'), "a home for this user: {out:?}");
     let config = format!("{password_home}/.ssh/config");
     let other = format!("{password_home}/.ssh/known_hosts");
-    let mine = home.path().join(".ssh/config").to_str().expect("utf-8").to_owned();
+    let mine = home.text_path(".ssh/config");
     let paths = [config.as_str(), mine.as_str(), other.as_str()];
     project.write(".claude/settings.json", &claude_settings(&["git fetch -q origin || exit 2"]));
     guard_refusing(project.path(), home.path(), &paths, 2);
@@ -1801,7 +1787,7 @@ fn what_git_and_ssh_read_is_protected_for_a_script_that_runs_them() {
         ".claude/settings.json",
         &claude_settings(&[r#"sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/fresh.sh"#]),
     );
-    let p = |rel: &str| project.path().join(rel).to_str().expect("utf-8").to_owned();
+    let p = |rel: &str| project.text_path(rel);
     let h = |rel: &str| home.text_path(rel);
     let paths = [
         p(".git/config"),
@@ -1837,7 +1823,7 @@ fn the_configuration_of_the_installation_of_a_program_a_gate_runs_is_protected()
         tools.path().join("first/bin").display(),
         tools.path().join("later/bin").display()
     );
-    let t = |rel: &str| tools.path().join(rel).to_str().expect("utf-8").to_owned();
+    let t = |rel: &str| tools.text_path(rel);
     let paths = [
         t("first/etc/gitconfig"),
         t("first/etc/npmrc"),
@@ -1886,7 +1872,7 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
     let project = TestDir::new();
     let home = TestDir::new();
     let t = TestDir::new();
-    let at = |rel: &str| t.path().join(rel).to_str().expect("utf-8").to_owned();
+    let at = |rel: &str| t.text_path(rel);
     let node_options = format!(
         "--max-old-space-size=64 --require {} --import=file://{}",
         at("node/pre.js"),
@@ -1951,33 +1937,33 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
         at("xdg/husky/init.sh"),
         // What those git configuration files include (F56), the hooks folder they name (F57).
         at("inc/global.inc"),
-        home.path().join("xdg.inc").to_str().expect("utf-8").to_owned(),
+        home.text_path("xdg.inc"),
         at("githooks/pre-commit"),
         at("dotfiles/config"),
         at("dotfiles/hooks/post-index-change"),
         at("dotfiles.inc"),
         // The programs they have git run (F60).
         at("fsmon.sh"),
-        home.path().join("bin/cred.sh").to_str().expect("utf-8").to_owned(),
+        home.text_path("bin/cred.sh"),
         // And those the environment has git and ssh run (F62).
         at("ssh/alt_config"),
         // What the `-F` file includes and has ssh run (F67).
-        home.path().join(".ssh/work.conf").to_str().expect("utf-8").to_owned(),
+        home.text_path(".ssh/work.conf"),
         at("sshproxy.sh"),
-        home.path().join("bin/sshmatch.sh").to_str().expect("utf-8").to_owned(),
+        home.text_path("bin/sshmatch.sh"),
         at("difft.sh"),
-        home.path().join("bin/askpass.sh").to_str().expect("utf-8").to_owned(),
+        home.text_path("bin/askpass.sh"),
         at("plink"),
         at("parammon.sh"),
         at("env.inc"),
-        home.path().join("bin/envdiff.sh").to_str().expect("utf-8").to_owned(),
+        home.text_path("bin/envdiff.sh"),
         at("envinc/fsmon.sh"),
         at("pchome/repo1a2b/hooks/fmt.py"),
         at("cache/pre-commit/repo3c4d/hooks/fmt.py"),
         at("prekhome/repos/x/hook.py"),
         at("cache/prek/repos/y/hook.py"),
         at("lh/lefthook.yml"),
-        home.path().join("bin/lh.sh").to_str().expect("utf-8").to_owned(),
+        home.text_path("bin/lh.sh"),
         at("lhrun.sh"),
         at("lh/base.yml"),
         at("lhbin/lefthook"),

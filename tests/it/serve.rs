@@ -21,7 +21,7 @@ use hooks_app::{
 use hooks_trust::Surface;
 use serde_json::{Value, json};
 
-use crate::support::TestDir;
+use crate::support::{TestDir, git_repository};
 
 /// How long any single answer may take before the test fails.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(20);
@@ -1195,12 +1195,8 @@ fn can_write_files_reads_what_the_user_s_hooks_read_in_the_session_s_directory()
         ]}]}})
         .to_string(),
     );
-    let repo = TestDir::new();
-    repo.write(".git/HEAD", "ref: refs/heads/main\n");
-    repo.write(".git/config", "[core]\n\tbare = false\n\tfsmonitor = tools/fsmon.sh\n");
-    let other = TestDir::new();
-    other.write(".git/HEAD", "ref: refs/heads/main\n");
-    other.write(".git/config", "[core]\n\tfsmonitor = bin/mon.sh\n");
+    let repo = git_repository("[core]\n\tbare = false\n\tfsmonitor = tools/fsmon.sh\n");
+    let other = git_repository("[core]\n\tfsmonitor = bin/mon.sh\n");
     let mut config = RuntimeConfig::new(Surface::CliRun);
     config.user_dirs = Some(hooks_sources::UserDirs::under_home(&config.formats, home.path()));
     config.home_dir = Some(home.path().to_path_buf());

@@ -42,6 +42,14 @@ impl TestDir {
     }
 }
 
+/// A folder holding a git repository: `.git/HEAD`, and `.git/config` holding `config`.
+pub fn git_repository(config: &str) -> TestDir {
+    let repo = TestDir::new();
+    repo.write(".git/HEAD", "ref: refs/heads/main\n");
+    repo.write(".git/config", config);
+    repo
+}
+
 /// Places parsed definitions as bindings of one source scoped to the project `root`: the
 /// source is `file` (canonical) of `kind`, and its hooks run in `root`.
 pub fn project_bindings(
