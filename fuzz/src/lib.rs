@@ -969,9 +969,16 @@ pub fn command_analysis(data: &[u8]) {
             _ => assert!(!named.path.is_absolute(), "{named:?} is relative to its base"),
         }
     }
-    // An `ssh -F` file is one of the named paths too (F67).
-    for config in &analysis.ssh_configs {
-        assert!(analysis.paths.contains(config), "{config:?} is named");
+    // An `ssh -F` file is one of the named paths too (F67), and so are the files and hooks
+    // folders the line gives git (F69).
+    let read_as_configuration =
+        |a: &hooks_registry::CommandAnalysis| -> Vec<hooks_registry::NamedPath> {
+            (a.ssh_configs.iter().chain(&a.git_configs).chain(&a.git_hooks_folders))
+                .cloned()
+                .collect()
+        };
+    for config in read_as_configuration(&analysis) {
+        assert!(analysis.paths.contains(&config), "{config:?} is named");
     }
     let mut words = text.split_whitespace().map(str::to_owned);
     if let Some(program) = words.next() {
@@ -1000,11 +1007,13 @@ pub fn command_analysis(data: &[u8]) {
     // the programs it runs, from the home, where it runs or the system's: `/etc/ssh/ssh_config`
     // for ssh and git, F58), from its folder.
     let script = hooks_registry::analyse_script_text(&text, Some(std::path::Path::new("/repo/s")));
+    let script_configuration = read_as_configuration(&script);
     for named in &script.paths {
         use hooks_registry::{PathBase, PathRole};
         let start_up = matches!(named.role, PathRole::Modules | PathRole::Argument)
             && matches!(named.base, PathBase::Home | PathBase::RunDir | PathBase::Root);
-        assert!(named.role == PathRole::Sourced || start_up, "{named:?}");
+        let configuration = script_configuration.contains(named);
+        assert!(named.role == PathRole::Sourced || start_up || configuration, "{named:?}");
         match named.base {
             hooks_registry::PathBase::Root => {
                 assert!(named.path.is_absolute(), "{named:?} is absolute")

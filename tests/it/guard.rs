@@ -1637,6 +1637,58 @@ fn what_a_hook_s_line_gives_git_ssh_and_rsync_to_run_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// A hook's line can have git read configuration other than the repository's own, and
+/// take its hooks from elsewhere (finding F69; each checked with git 2.47 here:
+/// `GIT_CONFIG_GLOBAL=tools/gc git status` ran the `core.fsmonitor` of `tools/gc`, `git -c
+/// include.path=~/.gitx` that of the included file, `git -C sub status` the nested
+/// repository's, `GIT_CONFIG_KEY_0`/`GIT_CONFIG_VALUE_0` and `--config-env` the command they
+/// give, `git -c core.hooksPath=tools/hk commit` the folder's `pre-commit`): what those files
+/// include and have git run, the repositories' hooks, and what the scripts the entries run
+/// source are out of the agent's reach; the project's other files are not, nor any of these
+/// where no hook runs git so.
+#[test]
+fn the_git_configuration_a_hook_s_line_names_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write("tools/gc", "[core]\n\tfsmonitor = tools/m.sh\n\tpager = tools/pg.sh\n");
+    home.write(".gitx", "[include]\n\tpath = ~/inc2\n[core]\n\tfsmonitor = ~/bin/hm.sh\n");
+    repo.write("sub/.git/HEAD", "ref: refs/heads/main\n");
+    repo.write("sub/.git/config", "[core]\n\tfsmonitor = tools/sm.sh\n");
+    repo.write("tools/d.sh", "#!/bin/sh\n. tools/dlib.sh\n");
+    repo.write("tools/e.sh", "#!/bin/sh\n. tools/elib.sh\n");
+    repo.write("alt.git/config", "[core]\n\tfsmonitor = tools/am.sh\n");
+    repo.write(
+        ".claude/settings.json",
+        &claude_settings(&[
+            "GIT_CONFIG_GLOBAL=tools/gc git status --short",
+            "git -c include.path=~/.gitx status && git -C sub status",
+            "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='sh tools/d.sh' \
+             git diff --quiet",
+            "MON='sh tools/e.sh' git --config-env=core.fsmonitor=MON status",
+            "GIT_DIR=alt.git git log -1",
+            "git -c core.hooksPath=tools/hk commit -qam checkpoint",
+        ]),
+    );
+    let (r, h) = (|rel: &str| repo.text_path(rel), |rel: &str| home.text_path(rel));
+    let paths = [
+        r("tools/m.sh"),
+        r("tools/pg.sh"),
+        h("bin/hm.sh"),
+        h("inc2"),
+        r("sub/tools/sm.sh"),
+        r("sub/.git/hooks/pre-commit"),
+        r("tools/dlib.sh"),
+        r("tools/elib.sh"),
+        r("tools/am.sh"),
+        r("alt.git/hooks/pre-commit"),
+        r("tools/hk/pre-commit"),
+        r("tools/other.sh"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 11);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// ssh reads the user's `~/.ssh/config` and the system's at every start, with the files their
 /// `Include` lines name, and runs the command of a `Match exec "…"` line there while it reads
 /// it (finding F58; checked with OpenSSH 9.2 here: `ssh -G` and `git ls-remote` of an ssh

@@ -447,13 +447,32 @@ fn entry_section(name: &str) -> Option<(Section, String)> {
     Some((Section::named(section, sub), key.to_ascii_lowercase()))
 }
 
-/// The command line git runs for the configuration entry `name=value` given on its command
-/// line (`git -c core.fsmonitor=tools/m.sh status`), as for the same entry in a file
-/// ([`runs_command`], finding F68).
-pub(crate) fn entry_command(entry: &str) -> Option<String> {
-    let (name, value) = entry.split_once('=')?;
+/// What a configuration entry given on git's command line (`git -c name=value`) or in the
+/// environment a hook's line sets (`GIT_CONFIG_KEY_<n>`) has git do beyond a setting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum EntryEffect {
+    /// Run this command line, as the same entry in a file does ([`runs_command`], finding
+    /// F68: `core.fsmonitor`, a filter's `clean`, a `!` alias…).
+    Command(String),
+    /// Read this file as configuration (`include.path`, `includeIf.<condition>.path`;
+    /// finding F69).
+    Include(String),
+    /// Run the repository's hooks from this folder (`core.hooksPath`; finding F69).
+    HooksPath(String),
+}
+
+/// What the configuration entry `name` = `value` has git do ([`EntryEffect`]); `None` for a
+/// plain setting, a blank value and a name without a dot.
+pub(crate) fn entry_effect(name: &str, value: &str) -> Option<EntryEffect> {
     let (section, key) = entry_section(name)?;
-    runs_command(&section, &key, value)
+    if value.trim().is_empty() {
+        return None;
+    }
+    match section {
+        Section::Include if key == "path" => Some(EntryEffect::Include(value.to_owned())),
+        Section::Core if key == "hookspath" => Some(EntryEffect::HooksPath(value.to_owned())),
+        _ => runs_command(&section, &key, value).map(EntryEffect::Command),
+    }
 }
 
 /// At most this many configuration entries of the environment are read.
@@ -679,7 +698,9 @@ impl GitConfiguration {
 /// (git's `GIT_SSH_COMMAND`, `GIT_EXTERNAL_DIFF`; the commands of the git configuration the
 /// environment names) can protect of it (findings F60, F62). A file `ssh -F` names is read as
 /// ssh reads it (finding F67): the files its `Include`s name (relative ones from `~/.ssh`),
-/// the libraries it loads and what the commands its lines run name, the same way.
+/// the libraries it loads and what the commands its lines run name, the same way; one the
+/// line has git read as configuration (finding F69), for what it includes and what its
+/// commands name.
 ///
 /// ```
 /// let home = std::path::Path::new("/home/u");
@@ -692,8 +713,9 @@ pub fn command_line_files(line: &str, home: Option<&Path>) -> Vec<PathBuf> {
     out
 }
 
-/// [`command_line_files`] into `out`; `ssh_files`: whether an `ssh -F` file is read.
-fn line_files(line: &str, home: Option<&Path>, ssh_files: bool, out: &mut Vec<PathBuf>) {
+/// [`command_line_files`] into `out`; `read_configs`: whether the files the line has ssh and
+/// git read as configuration are read (not for the lines those files run).
+fn line_files(line: &str, home: Option<&Path>, read_configs: bool, out: &mut Vec<PathBuf>) {
     let push = |path: PathBuf, out: &mut Vec<PathBuf>| {
         if !out.contains(&path) {
             out.push(path);
@@ -709,8 +731,20 @@ fn line_files(line: &str, home: Option<&Path>, ssh_files: bool, out: &mut Vec<Pa
     for path in analysis.paths.into_iter().filter_map(placed) {
         push(path, out);
     }
-    if !ssh_files {
+    if !read_configs {
         return;
+    }
+    // A file the line has git read as configuration (`git -c include.path=~/…`,
+    // `GIT_CONFIG_GLOBAL=…`; finding F69): what it includes and what its commands name.
+    let git_configs: Vec<PathBuf> = analysis.git_configs.into_iter().filter_map(placed).collect();
+    for config in git_configs {
+        let read = read_git_configuration(&config, home);
+        for included in read.included() {
+            push(included.clone(), out);
+        }
+        for command in read.commands() {
+            line_files(command, home, false, out);
+        }
     }
     for config in analysis.ssh_configs.into_iter().filter_map(placed) {
         let folder = match home {

@@ -707,17 +707,41 @@ pub(crate) struct DefinitionProtection {
     /// ([`crate::scripts::CommandAnalysis::ssh_configs`]), for
     /// [`protect_ssh_configuration`] to read.
     pub ssh_configs: Vec<AbsPathBuf>,
+    /// The files the hook's lines have git read as configuration whatever their names
+    /// ([`crate::scripts::CommandAnalysis::git_configs`]), for [`protect_git_configuration`]
+    /// to read.
+    pub git_configs: Vec<AbsPathBuf>,
+    /// The hooks folders the hook's lines give git
+    /// ([`crate::scripts::CommandAnalysis::git_hooks_folders`]), for
+    /// [`protect_git_configuration`] to read for hook managers.
+    pub git_hooks_folders: Vec<AbsPathBuf>,
 }
 
-/// Notes in `out` the file `named` (an `ssh -F` file) where `locs` place it, for
-/// [`protect_ssh_configuration`] to read (finding F67).
-fn note_ssh_config(out: &mut DefinitionProtection, named: &NamedPath, locs: &[Loc]) {
-    for loc in locs {
-        let Loc::Dir(dir) = loc else { continue };
-        let Ok(full) = dir.join(&named.path) else { continue };
-        let full = normalize_abs(&full);
-        if !out.ssh_configs.contains(&full) {
-            out.ssh_configs.push(full);
+/// Notes in `out` the files and folders `analysis` has ssh and git read whatever their names
+/// (`ssh -F`, finding F67; `GIT_CONFIG_GLOBAL=…`, `git -c include.path=…`, `-c
+/// core.hooksPath=…`, finding F69) where `locs_of` places them in one folder, for
+/// [`protect_ssh_configuration`] and [`protect_git_configuration`] to read. One placed
+/// under any folder is protected by name, and read nowhere.
+fn note_read_files(
+    out: &mut DefinitionProtection,
+    analysis: &CommandAnalysis,
+    locs_of: impl Fn(&NamedPath) -> Option<Vec<Loc>>,
+) {
+    let lists = [
+        (&analysis.ssh_configs, &mut out.ssh_configs),
+        (&analysis.git_configs, &mut out.git_configs),
+        (&analysis.git_hooks_folders, &mut out.git_hooks_folders),
+    ];
+    for (named_list, found) in lists {
+        for named in named_list {
+            for loc in locs_of(named).unwrap_or_default() {
+                let Loc::Dir(dir) = loc else { continue };
+                let Ok(full) = dir.join(&named.path) else { continue };
+                let full = normalize_abs(&full);
+                if !found.contains(&full) {
+                    found.push(full);
+                }
+            }
         }
     }
 }
@@ -952,11 +976,7 @@ fn protect_definition_roles(
         protect_named_at(&mut out, named, &locs, &mut ran, resolver);
     }
     if keep(PathRole::Argument) {
-        for named in &analysis.ssh_configs {
-            if let Some(locs) = locs_of(named, launch, placed, None) {
-                note_ssh_config(&mut out, named, &locs);
-            }
-        }
+        note_read_files(&mut out, analysis, |named| locs_of(named, launch, placed, None));
     }
     let Ran { scripts, mut interpreters } = ran;
     // The files the agent reads to complete the command (Gemini CLI's workspace `.env` for an
@@ -1137,7 +1157,8 @@ fn protect_sourced(
         }
         let own_dir = read.path.parent().map(Path::to_path_buf);
         let mut named = Vec::new();
-        let mut ssh_configs = Vec::new();
+        // What its lines have ssh and git read whatever the names ([`note_read_files`]).
+        let mut read_files = CommandAnalysis::default();
         match read.language {
             ScriptLanguage::Shell => {
                 let mut dirs = vec![own_dir.clone()];
@@ -1150,7 +1171,9 @@ fn protect_sourced(
                 for dir in dirs {
                     let analysis = crate::scripts::analyse_script_text(&read.text, dir.as_deref());
                     named.extend(analysis.paths);
-                    ssh_configs.extend(analysis.ssh_configs);
+                    read_files.ssh_configs.extend(analysis.ssh_configs);
+                    read_files.git_configs.extend(analysis.git_configs);
+                    read_files.git_hooks_folders.extend(analysis.git_hooks_folders);
                     interpreters.extend(analysis.programs_on_path);
                 }
                 for name in &interpreters {
@@ -1181,11 +1204,7 @@ fn protect_sourced(
                 }
             }
         }
-        for named in &ssh_configs {
-            if let Some(locs) = locs_of(named, launch, placed, None) {
-                note_ssh_config(out, named, &locs);
-            }
-        }
+        note_read_files(out, &read_files, |named| locs_of(named, launch, placed, None));
         for named in &named {
             let Some(locs) = locs_of(named, launch, placed, None) else { continue };
             for loc in &locs {
@@ -1539,14 +1558,21 @@ fn protect_git_configuration(
     resolver: &mut Resolver,
 ) {
     let folders = out.patterns.iter().filter(|(_, rel, _)| rel.as_os_str().is_empty());
-    let configs: Vec<AbsPathBuf> = (out.paths.iter())
+    let mut configs: Vec<AbsPathBuf> = (out.paths.iter())
         .chain(folders.map(|(base, ..)| base))
         .filter(|p| is_git_config(p.as_path()))
         .cloned()
         .collect();
+    // The files a hook's line has git read whatever their names (F69).
+    for config in &out.git_configs {
+        if !configs.contains(config) {
+            configs.push(config.clone());
+        }
+    }
     let home = placed.home.map(AbsPathBuf::as_path);
     let tops: Vec<PathBuf> = configs.iter().filter_map(|c| repository_top(c.as_path())).collect();
-    let mut hooks_folders: Vec<PathBuf> = Vec::new();
+    let mut hooks_folders: Vec<PathBuf> =
+        out.git_hooks_folders.iter().map(|f| f.as_path().to_path_buf()).collect();
     let mut commands: Vec<String> = Vec::new();
     for config in &configs {
         let read = crate::gitconfig::read_git_configuration(config.as_path(), home);
@@ -1746,11 +1772,7 @@ fn protect_commands(
             let Some(locs) = locs_of(named) else { continue };
             protect_named_at(out, named, &locs, &mut ran, resolver);
         }
-        for named in &analysis.ssh_configs {
-            if let Some(locs) = locs_of(named) {
-                note_ssh_config(out, named, &locs);
-            }
-        }
+        note_read_files(out, &analysis, locs_of);
         ran.interpreters.extend(
             (analysis.programs_on_path.iter())
                 .filter_map(|name| crate::installations::find_program(name, placed.program_path)),

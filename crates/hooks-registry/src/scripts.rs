@@ -21,6 +21,7 @@ use std::path::{Component, Path, PathBuf};
 
 use hooks_schema::HookCommand;
 
+use crate::gitconfig::EntryEffect;
 use crate::shell::{Lexed, Part, Redir, Sep, Token, Word, is_user_name_char, lex};
 
 #[cfg(test)]
@@ -111,6 +112,18 @@ pub struct CommandAnalysis {
     /// the commands its lines run), so the registry reads it too (finding F67). Each is among
     /// [`CommandAnalysis::paths`] as well.
     pub ssh_configs: Vec<NamedPath>,
+    /// The files the line has git read as configuration whatever their names, sorted, without
+    /// duplicates (finding F69): `GIT_CONFIG_GLOBAL` and `GIT_CONFIG_SYSTEM` set on the line,
+    /// the `config` of the repository `--git-dir` or `GIT_DIR` names, the file a `git -c
+    /// include.path=…` entry names. Git reads each as it reads `~/.gitconfig` (its includes,
+    /// the commands its entries run, its `core.hooksPath`), so the registry reads it too. Each
+    /// is among [`CommandAnalysis::paths`] as well.
+    pub git_configs: Vec<NamedPath>,
+    /// The folders the line has git take the repository's hooks from (`git -c
+    /// core.hooksPath=…`, finding F69), sorted, without duplicates: protected whole, and read
+    /// for the hook managers whose scripts they hold, as a hooks folder a configuration file
+    /// names is. Each is among [`CommandAnalysis::paths`] as well.
+    pub git_hooks_folders: Vec<NamedPath>,
 }
 
 /// Analyses what `command` runs and reads.
@@ -183,7 +196,11 @@ pub fn analyse_script_text(text: &str, script_dir: Option<&Path>) -> CommandAnal
     let mut walk = Walk::default();
     walk.shell(&text, 0);
     let mut analysis = walk.finish();
-    let ssh_configs = analysis.ssh_configs.clone();
+    let read_as_configuration: Vec<NamedPath> = (analysis.ssh_configs.iter())
+        .chain(&analysis.git_configs)
+        .chain(&analysis.git_hooks_folders)
+        .cloned()
+        .collect();
     analysis.paths.retain_mut(|p| match p.role {
         PathRole::Program | PathRole::Script => {
             p.role = PathRole::Sourced;
@@ -191,8 +208,11 @@ pub fn analyse_script_text(text: &str, script_dir: Option<&Path>) -> CommandAnal
         }
         // What the programs it runs read at every start, wherever they run from (the user's
         // Python site, `~/.jq`, `~/.npmrc`, the repository's `.git/config`): protected as the
-        // command line's are, not pinned; and the configuration `ssh -F` names (F67).
-        PathRole::Modules | PathRole::Argument => is_start_up_file(p) || ssh_configs.contains(p),
+        // command line's are, not pinned; and the configuration `ssh -F` names (F67), the
+        // files and hooks folders its lines give git (F69).
+        PathRole::Modules | PathRole::Argument => {
+            is_start_up_file(p) || read_as_configuration.contains(p)
+        }
         _ => false,
     });
     analysis.paths.sort();
@@ -465,6 +485,14 @@ struct Walk {
     programs_on_path: Vec<String>,
     /// [`CommandAnalysis::ssh_configs`].
     ssh_configs: Vec<NamedPath>,
+    /// [`CommandAnalysis::git_configs`].
+    git_configs: Vec<NamedPath>,
+    /// [`CommandAnalysis::git_hooks_folders`].
+    git_hooks_folders: Vec<NamedPath>,
+    /// Every assignment the line makes, to one command or to the rest of the line (at most
+    /// [`MAX_LINE_ENV`]): git reads some variables in pairs (`GIT_CONFIG_KEY_0` with
+    /// `GIT_CONFIG_VALUE_0`) or by a name an option gives (`git --config-env=…=MON`).
+    line_env: Vec<(String, Word)>,
 }
 
 impl Walk {
@@ -501,13 +529,17 @@ impl Walk {
         self.uncertain.dedup();
         self.programs_on_path.sort();
         self.programs_on_path.dedup();
-        self.ssh_configs.sort();
-        self.ssh_configs.dedup();
+        for list in [&mut self.ssh_configs, &mut self.git_configs, &mut self.git_hooks_folders] {
+            list.sort();
+            list.dedup();
+        }
         CommandAnalysis {
             paths: self.paths,
             uncertain: self.uncertain,
             programs_on_path: self.programs_on_path,
             ssh_configs: self.ssh_configs,
+            git_configs: self.git_configs,
+            git_hooks_folders: self.git_hooks_folders,
         }
     }
 
@@ -698,7 +730,7 @@ impl Walk {
                     self.ssh_options(name == "ssh", values, rest, dirs, depth);
                 }
                 if name == "git" {
-                    self.git_options(rest, depth);
+                    self.git_options(rest, dirs, depth);
                 }
                 if name == "rsync" {
                     self.rsync_options(rest, depth);
@@ -1179,6 +1211,12 @@ impl Walk {
     /// `NODE_OPTIONS="--require ./pre.js"`, `LD_PRELOAD=./x.so`): the words and the
     /// `:`-separated entries in it that look like files, as arguments.
     fn assigned_value(&mut self, name: &str, value: &Word, dirs: &[Dir], depth: u32) {
+        if self.line_env.len() < MAX_LINE_ENV {
+            self.line_env.push((name.to_owned(), value.clone()));
+        }
+        if name.starts_with("GIT_") {
+            self.git_variable(name, value, dirs, depth);
+        }
         // A command line git, ssh or rsync runs (F62's variables, set on the line itself:
         // `GIT_SSH_COMMAND='ssh -F deploy/cfg' git fetch`): read as the line's own (F68).
         if COMMAND_VARIABLES.contains(&name) {
@@ -1337,28 +1375,212 @@ impl Walk {
     /// (finding F68; checked with git 2.47 here: `git -c core.fsmonitor=tools/m.sh status`,
     /// `-c 'core.sshCommand=sh tools/m.sh'` for an ssh remote and `-c alias.zz='!sh
     /// tools/m.sh' zz` ran the script, from the repository's top folder, the folder a
-    /// project's hook runs in).
-    fn git_options(&mut self, words: &[Word], depth: u32) {
+    /// project's hook runs in). And what the options have git read instead of the
+    /// repository's own files (finding F69; each checked with git 2.47 here): the entries
+    /// [`Walk::git_entry`] reads, given with `-c` or taken from a variable the line sets by
+    /// `--config-env`; the repository `-C <folder>` moves git to (its `.git/config` and
+    /// hooks, looked up from there as from where the line runs); the one `--git-dir` names;
+    /// the folder of git's own programs `--exec-path=…` names.
+    fn git_options(&mut self, words: &[Word], dirs: &[Dir], depth: u32) {
+        // Where git looks for its repository: where the line runs, and each `-C` from there.
+        let mut here: Vec<Dir> = dirs.to_vec();
+        let mut moved = false;
         let mut words = words.iter();
         while let Some(word) = words.next() {
-            let Some(text) = word.literal() else { return };
-            match text.as_str() {
-                "-c" => match words.next().map(Word::literal) {
+            let Some(text) = word.literal() else { break };
+            let (option, inline) = match text.split_once('=') {
+                Some((option, value)) if option.starts_with("--") => (option, Some(value)),
+                _ => (text.as_str(), None),
+            };
+            let mut value = || match inline {
+                Some(v) => Some(Some(v.to_owned())),
+                None => words.next().map(Word::literal),
+            };
+            match option {
+                "-c" => match value() {
                     Some(Some(entry)) => {
-                        if let Some(command) = crate::gitconfig::entry_command(&entry) {
-                            self.shell(&command, depth + 1);
+                        if let Some((name, v)) = entry.split_once('=') {
+                            self.git_entry(name, v, &here, depth);
                         }
                     }
                     Some(None) => self.note("a `git -c` entry that cannot be read"),
-                    None => return,
+                    None => break,
                 },
-                "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env" => {
+                "--config-env" => match value() {
+                    Some(Some(entry)) => self.git_config_env(&entry, &here, depth),
+                    Some(None) => self.note("a `git --config-env` entry that cannot be read"),
+                    None => break,
+                },
+                "-C" => match words.next() {
+                    Some(folder) => {
+                        self.cd(std::slice::from_ref(folder), &mut here);
+                        moved = true;
+                    }
+                    None => break,
+                },
+                "--git-dir" => match inline.map(Word::lit).or_else(|| words.next().cloned()) {
+                    Some(folder) => self.git_dir(&folder, &here),
+                    None => break,
+                },
+                "--exec-path" => {
+                    if let Some(folder) = inline {
+                        self.add_text(folder, PathRole::Modules, &here);
+                    }
+                }
+                "--work-tree" | "--namespace" | "--super-prefix" | "--list-cmds"
+                    if inline.is_none() =>
+                {
                     words.next();
                 }
                 _ if text.starts_with('-') => {}
-                _ => return,
+                _ => break,
             }
         }
+        if moved {
+            // git's start-up files ([`start_up_paths`]) where `-C` took it.
+            for (place, path, role) in start_up_paths("git") {
+                if place == StartUp::Here {
+                    self.add_text(path, role, &here);
+                }
+            }
+        }
+    }
+
+    /// One configuration entry git is given on the line (`git -c`, `--config-env`, the
+    /// variables [`Walk::git_variable`] reads; finding F69): the command it has git run, read
+    /// as the line's own (F68); the file an `include.path` or `includeIf.<condition>.path`
+    /// names, absolute or from the home (git refuses a relative one there: "relative config
+    /// includes must come from files"), read as git configuration; the folder
+    /// `core.hooksPath` names, from where the line runs (the repository's top folder for a
+    /// project's hook) and, as git takes a relative one from the top folder of whatever
+    /// repository it runs in, under any folder.
+    fn git_entry(&mut self, name: &str, value: &str, dirs: &[Dir], depth: u32) {
+        match crate::gitconfig::entry_effect(name, value) {
+            Some(EntryEffect::Command(command)) => self.shell(&command, depth + 1),
+            Some(EntryEffect::Include(file)) => {
+                if let Some(rest) = file.strip_prefix("~/") {
+                    let path = normalize_relative(Path::new(rest));
+                    let named = NamedPath { base: PathBase::Home, path, role: PathRole::Argument };
+                    self.paths.push(named.clone());
+                    self.git_configs.push(named);
+                } else if file.starts_with('/') {
+                    self.git_config_file(&Word::lit(&file), dirs);
+                }
+            }
+            Some(EntryEffect::HooksPath(folder)) => {
+                let folder = crate::gitconfig::hooks_folder_whole(Path::new(&folder));
+                let before = self.paths.len();
+                match folder.strip_prefix("~") {
+                    Ok(rest) => self.paths.push(NamedPath {
+                        base: PathBase::Home,
+                        path: normalize_relative(rest),
+                        role: PathRole::Modules,
+                    }),
+                    Err(_) => self.add_text(&folder.to_string_lossy(), PathRole::Modules, dirs),
+                }
+                if folder.is_relative() && !folder.starts_with("~") {
+                    self.paths.push(NamedPath {
+                        base: PathBase::Unknown,
+                        path: normalize_relative(&folder),
+                        role: PathRole::Modules,
+                    });
+                }
+                let named = self.paths.get(before..).unwrap_or_default().to_vec();
+                self.git_hooks_folders.extend(named);
+            }
+            None => {}
+        }
+    }
+
+    /// `git --config-env=<name>=<variable>`: the entry `<name>` with the value of
+    /// `<variable>`, when the line sets it; when it does not, and the entry would have git run
+    /// or read something, the analysis says it cannot tell what.
+    fn git_config_env(&mut self, entry: &str, dirs: &[Dir], depth: u32) {
+        let Some((name, variable)) = entry.rsplit_once('=') else { return };
+        match self.line_variable(variable) {
+            Some(Some(value)) => self.git_entry(name, &value, dirs, depth),
+            Some(None) => self.note(format!("`{variable}` set to a value that cannot be read")),
+            None => {
+                if crate::gitconfig::entry_effect(name, "x").is_some() {
+                    self.note(format!(
+                        "`git --config-env` takes `{name}` from `{variable}`, which the line does not set"
+                    ));
+                }
+            }
+        }
+    }
+
+    /// A variable git reads, set on the line (finding F69; each checked with git 2.47 here):
+    /// `GIT_CONFIG_GLOBAL` and `GIT_CONFIG_SYSTEM` name files read as configuration,
+    /// `GIT_DIR` and `GIT_COMMON_DIR` the repository whose `config` and hooks git takes,
+    /// `GIT_EXEC_PATH` the folder of git's own programs; `GIT_CONFIG_KEY_<n>` with
+    /// `GIT_CONFIG_VALUE_<n>` and `GIT_CONFIG_PARAMETERS` give entries as `git -c` does
+    /// ([`Walk::git_entry`]).
+    fn git_variable(&mut self, name: &str, value: &Word, dirs: &[Dir], depth: u32) {
+        match name {
+            "GIT_CONFIG_GLOBAL" | "GIT_CONFIG_SYSTEM" => self.git_config_file(value, dirs),
+            "GIT_DIR" | "GIT_COMMON_DIR" => self.git_dir(value, dirs),
+            "GIT_EXEC_PATH" => self.add_word(value, PathRole::Modules, dirs),
+            "GIT_CONFIG_PARAMETERS" => match value.literal() {
+                Some(text) => {
+                    for (name, value) in crate::gitconfig::git_config_parameters(&text) {
+                        self.git_entry(&name, &value, dirs, depth);
+                    }
+                }
+                None => self.note("`GIT_CONFIG_PARAMETERS` set to a value that cannot be read"),
+            },
+            _ => {
+                let Some(n) = (name.strip_prefix("GIT_CONFIG_KEY_"))
+                    .or_else(|| name.strip_prefix("GIT_CONFIG_VALUE_"))
+                else {
+                    return;
+                };
+                let key = self.line_variable(&format!("GIT_CONFIG_KEY_{n}"));
+                let value = self.line_variable(&format!("GIT_CONFIG_VALUE_{n}"));
+                match (key, value) {
+                    (Some(Some(key)), Some(Some(value))) => {
+                        self.git_entry(&key, &value, dirs, depth);
+                    }
+                    (Some(_), Some(_)) => {
+                        self.note(format!("a `GIT_CONFIG_KEY_{n}` entry that cannot be read"));
+                    }
+                    // The other half is not set (yet).
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// The value the line last set `name` to ([`Walk::line_env`]), a `~` that starts it kept
+    /// as `~`: `Some(None)` when it cannot be read, `None` when the line does not set it.
+    fn line_variable(&self, name: &str) -> Option<Option<String>> {
+        let (_, word) = self.line_env.iter().rev().find(|(n, _)| n == name)?;
+        let value = self.value(word);
+        Some(match (value.base, value.tail) {
+            (None, None) => Some(value.head),
+            (Some(PathBase::Home), None) => Some(format!("~{}", value.head)),
+            _ => None,
+        })
+    }
+
+    /// A file git reads as configuration whatever its name ([`CommandAnalysis::git_configs`]).
+    fn git_config_file(&mut self, word: &Word, dirs: &[Dir]) {
+        let before = self.paths.len();
+        self.add_word(word, PathRole::Argument, dirs);
+        let named = self.paths.get(before..).unwrap_or_default().to_vec();
+        self.git_configs.extend(named.into_iter().filter(|n| n.role == PathRole::Argument));
+    }
+
+    /// The repository folder `--git-dir` or `GIT_DIR` names: its `config`, read as git
+    /// configuration, and its `hooks`, protected whole (F57).
+    fn git_dir(&mut self, folder: &Word, dirs: &[Dir]) {
+        let under = |rest: &str| {
+            let mut word = folder.clone();
+            word.parts.push(Part::Lit(format!("/{rest}")));
+            word
+        };
+        self.git_config_file(&under("config"), dirs);
+        self.add_word(&under("hooks"), PathRole::Modules, dirs);
     }
 
     /// rsync's `-e`/`--rsh` command, which it runs to reach a remote host (`rsync -e 'ssh -F
@@ -2252,6 +2474,10 @@ const COMMAND_VARIABLES: &[&str] = &[
     "GIT_PAGER",
     "RSYNC_RSH",
 ];
+
+/// At most this many of a line's assignments are kept for git's paired variables
+/// ([`Walk::line_env`]).
+const MAX_LINE_ENV: usize = 64;
 
 /// Variables whose value lists folders a program imports modules or loads libraries from
 /// (`PYTHONUSERBASE`: the folder whose `lib/` holds Python's user site).

@@ -1008,6 +1008,104 @@ fn the_commands_a_git_c_option_has_git_run_are_read() {
     assert!(a.uncertain.is_empty(), "{:?}", a.uncertain);
 }
 
+/// What a line has git read instead of, or besides, the repository's own files (finding
+/// F69): files named as configuration whatever their names, the repository `-C` and
+/// `--git-dir` move it to, entries given through variables, the hooks folder an entry names.
+#[test]
+fn the_git_configuration_a_line_names_is_read() {
+    let configs = |src: &str| -> Vec<NamedPath> { shell(src).git_configs };
+    let cfg = |path: &str| run(path, PathRole::Argument);
+    assert_eq!(configs("GIT_CONFIG_GLOBAL=tools/gc git status"), [cfg("tools/gc")]);
+    assert_eq!(
+        configs("export GIT_CONFIG_SYSTEM=/etc/team.cfg; git status"),
+        [named(PathBase::Root, "/etc/team.cfg", PathRole::Argument)]
+    );
+    assert_eq!(configs("env GIT_CONFIG_GLOBAL=g.cfg git status"), [cfg("g.cfg")]);
+    // `include.path` from the command line: absolute or from the home; git refuses a
+    // relative one ("relative config includes must come from files").
+    let home_gitx = named(PathBase::Home, ".gitx", PathRole::Argument);
+    assert_eq!(configs("git -c include.path=~/.gitx status"), std::slice::from_ref(&home_gitx));
+    names("git -c include.path=~/.gitx status", &[home_gitx]);
+    assert_eq!(
+        configs("git -c includeIf.gitdir:~/w/.path=/opt/g.cfg status"),
+        [named(PathBase::Root, "/opt/g.cfg", PathRole::Argument)]
+    );
+    assert_eq!(configs("git -c include.path=rel.cfg status"), []);
+    // The repository `--git-dir` and `GIT_DIR` name: its `config` whatever its folder's name,
+    // and its hooks.
+    for line in [
+        "git --git-dir=alt status",
+        "git --git-dir alt status",
+        "GIT_DIR=alt git status",
+        "GIT_COMMON_DIR=alt git status",
+    ] {
+        assert_eq!(configs(line), [cfg("alt/config")], "{line}");
+        names(line, &[run("alt/hooks", PathRole::Modules)]);
+    }
+    // `-C` moves git, each from the one before; `--git-dir` after it is from there.
+    names(
+        "git -C sub status",
+        &[run("sub/.git/config", PathRole::Argument), run("sub/.git/hooks", PathRole::Modules)],
+    );
+    names("git -C a -C b status", &[run("a/b/.git/config", PathRole::Argument)]);
+    assert!(configs("git -C sub --git-dir=g status").contains(&cfg("sub/g/config")));
+    // Entries in variables the line sets, paired by number, or in `GIT_CONFIG_PARAMETERS`.
+    names(
+        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='sh tools/d.sh' \
+         git status",
+        &[run("tools/d.sh", PathRole::Script)],
+    );
+    names(
+        "export GIT_CONFIG_VALUE_1=tools/p.sh GIT_CONFIG_KEY_1=core.pager; git log",
+        &[run("tools/p.sh", PathRole::Program)],
+    );
+    names(
+        r#"GIT_CONFIG_PARAMETERS="'core.fsmonitor'='tools/m.sh'" git status"#,
+        &[run("tools/m.sh", PathRole::Program)],
+    );
+    assert_eq!(
+        configs("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=include.path GIT_CONFIG_VALUE_0=~/i git st"),
+        [named(PathBase::Home, "i", PathRole::Argument)]
+    );
+    // `--config-env` takes the value of a variable the line sets; one it does not set leaves
+    // the analysis unsure only for an entry that runs or reads something.
+    for line in [
+        "MON='sh tools/e.sh' git --config-env=core.fsmonitor=MON status",
+        "MON='sh tools/e.sh' git --config-env core.fsmonitor=MON status",
+    ] {
+        names(line, &[run("tools/e.sh", PathRole::Script)]);
+    }
+    assert!(!shell("git --config-env=core.fsmonitor=MON status").uncertain.is_empty());
+    let a = shell("git --config-env=user.name=NAME status");
+    assert!(a.uncertain.is_empty(), "{:?}", a.uncertain);
+    // `core.hooksPath`: from where the line runs and under any folder; husky's `_` folder
+    // with the folder above; from the home.
+    let hooks = |src: &str| -> Vec<NamedPath> { shell(src).git_hooks_folders };
+    assert_eq!(
+        hooks("git -c core.hooksPath=tools/hk commit -qm x"),
+        [
+            run("tools/hk", PathRole::Modules),
+            named(PathBase::Unknown, "tools/hk", PathRole::Modules)
+        ]
+    );
+    assert!(
+        hooks("git -c core.hooksPath=.husky/_ commit").contains(&run(".husky", PathRole::Modules))
+    );
+    assert_eq!(
+        hooks("git -c core.hooksPath=~/hooks commit"),
+        [named(PathBase::Home, "hooks", PathRole::Modules)]
+    );
+    names("git -c core.hooksPath=tools/hk commit", &[run("tools/hk", PathRole::Modules)]);
+    // git's own programs' folder.
+    for line in ["GIT_EXEC_PATH=tools/gx git status", "git --exec-path=tools/gx status"] {
+        names(line, &[run("tools/gx", PathRole::Modules)]);
+    }
+    // After the subcommand, these are the subcommand's own.
+    let a = shell("git log -C sub && git grep -c include.path=~/x && git diff --git-dir=alt");
+    assert_eq!(a.git_configs, []);
+    assert!(!a.paths.contains(&run("sub/.git/config", PathRole::Argument)), "{:?}", a.paths);
+}
+
 /// A command line git, ssh or rsync runs, given on the line itself: in a variable the line
 /// sets (`GIT_SSH_COMMAND=…`, through `env` too) or in rsync's `-e` (finding F68).
 #[test]
