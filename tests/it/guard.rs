@@ -1689,6 +1689,32 @@ fn the_git_configuration_a_hook_s_line_names_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// scp's and sftp's options can name the program they run instead of ssh (`-S`) or of a
+/// remote server (`-D`), and rsync runs `RSYNC_CONNECT_PROG` for a daemon connection
+/// (finding F70; checked with OpenSSH 9.2 and rsync 3.2 here: each ran its program): those
+/// programs are the hook's own, so what their scripts source is out of the agent's reach too;
+/// the project's other files are not, nor any of these where no hook runs them.
+#[test]
+fn what_the_programs_ssh_s_options_name_load_is_protected() {
+    let repo = TestDir::new();
+    repo.write("tools/ssh-wrap.sh", "#!/bin/sh\n. tools/wrap-lib.sh\nexec ssh \"$@\"\n");
+    repo.write("tools/conn.sh", "#!/bin/sh\n. tools/conn-lib.sh\n");
+    repo.write(
+        ".claude/settings.json",
+        &claude_settings(&[
+            "scp -qS tools/ssh-wrap.sh dist/app.tgz build:/srv || exit 2",
+            "sftp -D 'sh tools/srv.sh -e' -b tools/batch build",
+            "RSYNC_CONNECT_PROG='sh tools/conn.sh %H' rsync -a rsync://build/m/ out/",
+        ]),
+    );
+    let r = |rel: &str| repo.text_path(rel);
+    let paths =
+        [r("tools/wrap-lib.sh"), r("tools/srv.sh"), r("tools/conn-lib.sh"), r("tools/other.sh")];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), repo.path(), &paths, 3);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), repo.path(), &paths);
+}
+
 /// ssh reads the user's `~/.ssh/config` and the system's at every start, with the files their
 /// `Include` lines name, and runs the command of a `Match exec "…"` line there while it reads
 /// it (finding F58; checked with OpenSSH 9.2 here: `ssh -G` and `git ls-remote` of an ssh

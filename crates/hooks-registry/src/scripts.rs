@@ -727,7 +727,7 @@ impl Walk {
                     }
                 }
                 if let Some(values) = ssh_value_letters(name) {
-                    self.ssh_options(name == "ssh", values, rest, dirs, depth);
+                    self.ssh_options(name, values, rest, dirs, depth);
                 }
                 if name == "git" {
                     self.git_options(rest, dirs, depth);
@@ -1330,10 +1330,15 @@ impl Walk {
     /// this line's own) and whose `PKCS11Provider` and `SecurityKeyProvider` are libraries it
     /// loads (checked with OpenSSH 9.2 here: `-o 'ProxyCommand=sh tools/p.sh'`,
     /// `-oProxyCommand=…` and `-o 'ProxyCommand sh …'` each ran the script from where ssh
-    /// ran). Options stand before the destination and, for ssh, again right after it (ssh
-    /// reads its options again there); a value is the rest of its word or the next word;
-    /// `--` ends them.
-    fn ssh_options(&mut self, ssh: bool, values: &str, words: &[Word], dirs: &[Dir], depth: u32) {
+    /// ran). And the programs their options name (finding F70; checked with OpenSSH 9.2
+    /// here): the one scp and sftp run instead of ssh (`-S prog`), the local server scp runs
+    /// instead of a remote one (`-D prog`) and the command line sftp runs for it (`-D 'prog
+    /// -x'`), each a program of this line's; the PKCS#11 library ssh loads (`-I lib.so`).
+    /// Options stand before the destination and, for ssh, again right after it (ssh reads
+    /// its options again there); a value is the rest of its word or the next word; `--`
+    /// ends them.
+    fn ssh_options(&mut self, name: &str, values: &str, words: &[Word], dirs: &[Dir], depth: u32) {
+        let ssh = name == "ssh";
         let operands_read = if ssh { 2 } else { 1 };
         let mut operands = 0;
         let mut words = words.iter();
@@ -1364,6 +1369,17 @@ impl Walk {
                     Some(line) => self.ssh_option_line(&line, dirs, depth),
                     None => self.note("an `ssh -o` option that cannot be read"),
                 },
+                ('S', Some(program)) if !ssh => {
+                    self.program(std::slice::from_ref(&program), &mut dirs.to_vec(), depth);
+                }
+                ('D', Some(program)) if name == "scp" => {
+                    self.program(std::slice::from_ref(&program), &mut dirs.to_vec(), depth);
+                }
+                ('D', Some(command)) if name == "sftp" => match command.literal() {
+                    Some(line) => self.shell(&line, depth + 1),
+                    None => self.note("an `sftp -D` command that cannot be read"),
+                },
+                ('I', Some(library)) if ssh => self.add_word(&library, PathRole::Loaded, dirs),
                 _ => {}
             }
         }
@@ -2473,6 +2489,8 @@ const COMMAND_VARIABLES: &[&str] = &[
     "GIT_SEQUENCE_EDITOR",
     "GIT_PAGER",
     "RSYNC_RSH",
+    // The command rsync runs for a daemon connection (`rsync://`; finding F70).
+    "RSYNC_CONNECT_PROG",
 ];
 
 /// At most this many of a line's assignments are kept for git's paired variables

@@ -991,6 +991,33 @@ fn the_ssh_configuration_an_ssh_option_names_is_read() {
     assert!(a.uncertain.is_empty(), "{:?}", a.uncertain);
 }
 
+/// The programs the options of scp and sftp run instead of ssh or of a remote server, the
+/// library ssh's `-I` loads, and the command rsync runs for a daemon connection (finding F70).
+#[test]
+fn the_programs_ssh_s_options_name_are_read() {
+    let program = |path: &str| run(path, PathRole::Program);
+    for line in [
+        "scp -S tools/wrap a.txt build:/srv",
+        "scp -qS tools/wrap a.txt build:/srv",
+        "sftp -S tools/wrap build",
+        "scp -D tools/wrap a.txt build:/srv",
+    ] {
+        names(line, &[program("tools/wrap")]);
+    }
+    names("sftp -D 'sh tools/srv.sh -e' build", &[run("tools/srv.sh", PathRole::Script)]);
+    names("ssh -I tools/p11.so build true", &[run("tools/p11.so", PathRole::Loaded)]);
+    names(
+        "RSYNC_CONNECT_PROG='sh tools/conn.sh %H' rsync -a rsync://build/m/ out/",
+        &[run("tools/conn.sh", PathRole::Script)],
+    );
+    // ssh's own `-S` is its control socket, `-D` a forwarded port; after the destination,
+    // scp's options are operands.
+    for line in ["ssh -S tools/ctl build true", "ssh -D 1080 -S tools/ctl build"] {
+        assert!(!shell(line).paths.contains(&program("tools/ctl")), "{line}");
+    }
+    assert!(!shell("scp a.txt -S tools/wrap build:").paths.contains(&program("tools/wrap")));
+}
+
 /// git's `-c name=value` entries before its subcommand have git run what the same entry in a
 /// configuration file would (finding F68): read as the line's own commands.
 #[test]
