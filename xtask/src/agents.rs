@@ -51,6 +51,10 @@
 //!   configuration `tools/ssh_config` of the project runs as its `ProxyCommand`, for the user's
 //!   own Claude Code hook that runs `git ls-remote` with `GIT_SSH_COMMAND='ssh -F
 //!   tools/ssh_config'` in the session's directory (findings F67, F68);
+//! - **git-global**: the same for `tools/team-mon.sh` of the project, which the project's
+//!   `tools/team.gitconfig` names as `core.fsmonitor`, for the user's own Claude Code hook
+//!   that runs `git status` with `GIT_CONFIG_GLOBAL=tools/team.gitconfig` in the session's
+//!   directory (finding F69);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -292,6 +296,16 @@ if [ "${XTASK_SSH_CONFIG:-}" = 1 ]; then
   user_claude_pretool "GIT_SSH_COMMAND='ssh -F tools/ssh_config' git ls-remote -q git@gate.invalid:x >/dev/null 2>&1 || true"
   seed_file "$PROJ/tools/ssh-jump.sh" ssh-jump.sh.orig '#!/bin/sh\nexit 0\n'
 fi
+if [ "${XTASK_GIT_GLOBAL:-}" = 1 ]; then
+  # The user's own Claude Code hook has git read a configuration of the project as its
+  # global one, whose `core.fsmonitor` runs a script of the project for every `git status`.
+  # Claude Code's `Write` creates the script instead, as above.
+  mkdir -p "$PROJ/tools"
+  git -C "$PROJ" init -q
+  printf '[core]\n\tfsmonitor = tools/team-mon.sh\n' > "$PROJ/tools/team.gitconfig"
+  user_claude_pretool 'GIT_CONFIG_GLOBAL=tools/team.gitconfig git status --porcelain >/dev/null 2>&1 || true'
+  seed_file "$PROJ/tools/team-mon.sh" team-mon.sh.orig '#!/bin/sh\nexit 0\n'
+fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
   # `pre-commit install` writes it), its configuration runs a script of the repository, and
@@ -466,6 +480,9 @@ enum Edit {
     /// `tools/ssh-jump.sh` of the project, which the project's ssh configuration runs as its
     /// `ProxyCommand` for the user's own Claude Code hook that runs git with `ssh -F` on it.
     SshConfigCommand,
+    /// `tools/team-mon.sh` of the project, which the configuration the user's own Claude Code
+    /// hook gives git as its global one (`GIT_CONFIG_GLOBAL`) has git run for its `git status`.
+    GitGlobalCommand,
     /// `tools/pc-check.sh` of the project, which the repository's pre-commit configuration
     /// runs through the script pre-commit installed, for the user's own Claude Code hook that
     /// commits.
@@ -526,6 +543,9 @@ impl Edit {
             }
             Edit::SshConfigCommand => {
                 ("tools/ssh-jump.sh", Some("XTASK_SSH_CONFIG"), "ssh-jump.sh.orig")
+            }
+            Edit::GitGlobalCommand => {
+                ("tools/team-mon.sh", Some("XTASK_GIT_GLOBAL"), "team-mon.sh.orig")
             }
             Edit::PreCommitEntry => {
                 ("tools/pc-check.sh", Some("XTASK_PRE_COMMIT"), "pc-check.sh.orig")
@@ -646,6 +666,7 @@ const CASES: &[Case] = &[
     Case::editing("relative", Edit::UserRelativeScript),
     Case::editing("git-config", Edit::GitConfigCommand),
     Case::editing("ssh-config", Edit::SshConfigCommand),
+    Case::editing("git-global", Edit::GitGlobalCommand),
     Case::editing("pre-commit", Edit::PreCommitEntry),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
