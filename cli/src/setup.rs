@@ -59,7 +59,8 @@ pub fn posture(arg: PostureArg) -> CommandExecutionPosture {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Watch {
     /// Loaded once, nothing watched: a command that fires or checks once and exits
-    /// (`hooks fire`), so no platform watcher or watcher thread is started.
+    /// (`hooks fire`, `hooks guard`, `hooks list`), so no platform watcher or watcher thread
+    /// is started (the loader reads the same files the watcher would, once).
     Once,
     /// Watched, without waiting for the watches to attach.
     Watched,

@@ -13,7 +13,7 @@ use crate::{cli::GuardArgs, setup};
 pub fn run(a: &GuardArgs, colour: bool) -> Result<u8> {
     let process_cwd = std::env::current_dir().context("cannot read the current directory")?;
     let cwd = setup::absolute(a.cwd.as_deref().unwrap_or(&process_cwd), &process_cwd);
-    let mut built = setup::build_for_session(&a.runtime, setup::Watch::Watched, &cwd)?;
+    let mut built = setup::build_for_session(&a.runtime, setup::Watch::Once, &cwd)?;
     setup::warn_new_advisories(&mut built.runtime);
     built.runtime.pin_for_run()?;
     let handle = built.runtime.fire_handle();

@@ -31,7 +31,7 @@ pub fn command_text(c: &HookCommand) -> String {
 
 /// Runs `hooks list`.
 pub fn run(a: &ListArgs, colour: bool) -> Result<u8> {
-    let mut built = setup::build(&a.runtime, setup::Watch::Watched)?;
+    let mut built = setup::build(&a.runtime, setup::Watch::Once)?;
     setup::warn_new_advisories(&mut built.runtime);
     built.runtime.pin_for_run()?;
     let snap = built.runtime.snapshot();
