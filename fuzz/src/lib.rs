@@ -1010,8 +1010,15 @@ pub fn command_analysis(data: &[u8]) {
     let script_configuration = read_as_configuration(&script);
     for named in &script.paths {
         use hooks_registry::{PathBase, PathRole};
-        let start_up = matches!(named.role, PathRole::Modules | PathRole::Argument)
-            && matches!(named.base, PathBase::Home | PathBase::RunDir | PathBase::Root);
+        // A start-up file: from the home, where it runs or the system's, or by name under any
+        // folder (the JavaScript formatters' configuration, F71).
+        let start_up = match named.base {
+            PathBase::Home | PathBase::RunDir | PathBase::Root => {
+                matches!(named.role, PathRole::Modules | PathRole::Argument)
+            }
+            PathBase::Unknown => named.role == PathRole::Argument,
+            _ => false,
+        };
         let configuration = script_configuration.contains(named);
         assert!(named.role == PathRole::Sourced || start_up || configuration, "{named:?}");
         match named.base {

@@ -1689,6 +1689,42 @@ fn the_git_configuration_a_hook_s_line_names_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// The JavaScript formatters and linters hooks commonly run load their configuration as
+/// code, or load the plugins it names, from each checked file's folder upward (finding F71;
+/// checked with prettier 3 and eslint 9 here: a `prettier.config.js` in a subfolder ran when
+/// a file there was formatted, a `.prettierrc.json`'s plugin ran, an `eslint.config.js` ran):
+/// for a hook that runs them, their configuration files are out of the agent's reach in every
+/// folder and the home, with the `package.json` where they run; the project's code is not,
+/// nor any of these where no hook runs them.
+#[test]
+fn what_javascript_formatters_and_linters_load_is_protected() {
+    let repo = TestDir::new();
+    let home = TestDir::new();
+    repo.write("src/deep/a.js", "const a = 1\n");
+    repo.write(
+        ".claude/settings.json",
+        &claude_settings(&[
+            // The example of Claude Code's hooks guide.
+            r#"jq -r '.tool_input.file_path' | { read file_path; if echo "$file_path" | grep -q '\.js$'; then npx prettier --write "$file_path"; fi; }"#,
+            "npx eslint --max-warnings 0 src || exit 2",
+        ]),
+    );
+    let (r, h) = (|rel: &str| repo.text_path(rel), |rel: &str| home.text_path(rel));
+    let paths = [
+        r("src/deep/prettier.config.js"),
+        r(".prettierrc.json"),
+        r(".prettierignore"),
+        r("eslint.config.mjs"),
+        r("src/.eslintrc.js"),
+        r("package.json"),
+        h(".prettierrc.js"),
+        r("src/deep/a.js"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 7);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// scp's and sftp's options can name the program they run instead of ssh (`-S`) or of a
 /// remote server (`-D`), and rsync runs `RSYNC_CONNECT_PROG` for a daemon connection
 /// (finding F70; checked with OpenSSH 9.2 and rsync 3.2 here: each ran its program): those

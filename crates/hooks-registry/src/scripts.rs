@@ -282,6 +282,7 @@ fn is_start_up_file(p: &NamedPath) -> bool {
     let of_programs = |at: StartUp| {
         (PROGRAM_CONFIGS.iter().map(|(name, ..)| *name))
             .chain(SSH_PROGRAMS.iter().copied())
+            .chain(CODE_CONFIGS.iter().flat_map(|(names, _)| names.iter().copied()))
             .flat_map(start_up_paths)
             .any(|(place, file, _)| place == at && Path::new(file) == path)
     };
@@ -294,6 +295,7 @@ fn is_start_up_file(p: &NamedPath) -> bool {
         }
         PathBase::RunDir => of_programs(StartUp::Here),
         PathBase::Root => of_programs(StartUp::System),
+        PathBase::Unknown => of_programs(StartUp::Anywhere),
         _ => false,
     }
 }
@@ -674,6 +676,11 @@ impl Walk {
             match place {
                 StartUp::Home => self.under_home(&[path], role),
                 StartUp::Here | StartUp::System => self.add_text(path, role, dirs),
+                StartUp::Anywhere => self.paths.push(NamedPath {
+                    base: PathBase::Unknown,
+                    path: PathBuf::from(path),
+                    role,
+                }),
             }
         }
         if !text.contains('/') && installation_matters(name) {
@@ -2583,6 +2590,78 @@ const PROGRAM_CONFIGS: &[(&str, &[&str], &[&str])] = &[
     ("wget", &[], &[".wgetrc"]),
 ];
 
+/// JavaScript formatters and linters hooks commonly run (a format-on-edit `npx prettier
+/// --write "$file"`, an `eslint` or `stylelint` gate) and the configuration files they read:
+/// JavaScript they run when they load it (`prettier.config.js`, `eslint.config.mjs`), files
+/// that name plugins they load (`.prettierrc.json`'s `plugins: ["./tools/p.js"]`) or what they
+/// check and ignore (finding F71; checked with prettier 3 and eslint 9 here: each ran a
+/// configuration file's code, prettier's found from the formatted file's folder upward,
+/// from a subfolder too, and a plugin a `.prettierrc.json` named). Looked up from each
+/// checked file's folder or from where the program runs, upward, so every folder's copy
+/// counts: protected by name under any folder; and the `package.json` where it runs, whose
+/// `prettier` and `eslintConfig` keys are configuration too.
+const CODE_CONFIGS: &[(&[&str], &[&str])] = &[
+    (
+        &["prettier", "prettierd"],
+        &[
+            ".prettierrc",
+            ".prettierrc.json",
+            ".prettierrc.json5",
+            ".prettierrc.yaml",
+            ".prettierrc.yml",
+            ".prettierrc.toml",
+            ".prettierrc.js",
+            ".prettierrc.cjs",
+            ".prettierrc.mjs",
+            ".prettierrc.ts",
+            ".prettierrc.cts",
+            ".prettierrc.mts",
+            "prettier.config.js",
+            "prettier.config.cjs",
+            "prettier.config.mjs",
+            "prettier.config.ts",
+            "prettier.config.cts",
+            "prettier.config.mts",
+            ".prettierignore",
+        ],
+    ),
+    (
+        &["eslint", "eslint_d"],
+        &[
+            "eslint.config.js",
+            "eslint.config.cjs",
+            "eslint.config.mjs",
+            "eslint.config.ts",
+            "eslint.config.cts",
+            "eslint.config.mts",
+            ".eslintrc",
+            ".eslintrc.js",
+            ".eslintrc.cjs",
+            ".eslintrc.json",
+            ".eslintrc.yaml",
+            ".eslintrc.yml",
+            ".eslintignore",
+        ],
+    ),
+    (
+        &["stylelint"],
+        &[
+            "stylelint.config.js",
+            "stylelint.config.cjs",
+            "stylelint.config.mjs",
+            "stylelint.config.ts",
+            ".stylelintrc",
+            ".stylelintrc.js",
+            ".stylelintrc.cjs",
+            ".stylelintrc.mjs",
+            ".stylelintrc.json",
+            ".stylelintrc.yaml",
+            ".stylelintrc.yml",
+            ".stylelintignore",
+        ],
+    ),
+];
+
 /// The programs that run ssh, for a remote at least (git's `ssh://` and `host:path`
 /// remotes, rsync's), and so read its configuration, the user's ([`SSH_USER_CONFIG`]) and the
 /// system's (finding F58): a `Match exec "…"` line there runs
@@ -2593,13 +2672,14 @@ const SSH_PROGRAMS: &[&str] = &["ssh", "scp", "sftp", "rsync", "git"];
 /// The user's ssh configuration, under the home: protected, not pinned.
 const SSH_USER_CONFIG: &str = ".ssh/config";
 
-/// Where a program's start-up path is: in the folder it runs in, under the home, or in the
-/// system (an absolute path).
+/// Where a program's start-up path is: in the folder it runs in, under the home, in the
+/// system (an absolute path), or in any folder (by name: [`CODE_CONFIGS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum StartUp {
     Here,
     Home,
     System,
+    Anywhere,
 }
 
 /// What the program `name` reads at every start, wherever it runs and whatever it is asked,
@@ -2607,8 +2687,9 @@ enum StartUp {
 /// configuration where it runs and under the home ([`PROGRAM_CONFIGS`], finding F50), git's
 /// repository hooks, which it runs from many commands (`git status` runs
 /// `post-index-change`, a commit `pre-commit`; finding F57), and ssh's configuration for the
-/// programs that run ssh ([`SSH_PROGRAMS`], finding F58). One list for the command analysis of
-/// a hook's line and of its scripts' lines ([`is_start_up_file`]).
+/// programs that run ssh ([`SSH_PROGRAMS`], finding F58), and the JavaScript formatters' and
+/// linters' configuration ([`CODE_CONFIGS`], finding F71). One list for the command analysis
+/// of a hook's line and of its scripts' lines ([`is_start_up_file`]).
 fn start_up_paths(name: &str) -> Vec<(StartUp, &'static str, PathRole)> {
     let mut found = Vec::new();
     if let Some((_, here, home)) = PROGRAM_CONFIGS.iter().find(|(n, ..)| *n == name) {
@@ -2617,6 +2698,10 @@ fn start_up_paths(name: &str) -> Vec<(StartUp, &'static str, PathRole)> {
     }
     if name == "git" {
         found.push((StartUp::Here, ".git/hooks", PathRole::Modules));
+    }
+    if let Some((_, files)) = CODE_CONFIGS.iter().find(|(names, _)| names.contains(&name)) {
+        found.extend(files.iter().map(|f| (StartUp::Anywhere, *f, PathRole::Argument)));
+        found.push((StartUp::Here, "package.json", PathRole::Argument));
     }
     if SSH_PROGRAMS.contains(&name) {
         found.push((StartUp::Home, SSH_USER_CONFIG, PathRole::Argument));

@@ -167,7 +167,9 @@ fn arguments_redirections_and_configuration_files() {
     // jq names its start-up file only (`~/.jq`, finding F50).
     let a = shell("jq '.tool_input.command' | grep -q rm");
     assert_eq!(a.paths, [named(PathBase::Home, ".jq", PathRole::Argument)]);
-    let a = shell("echo hello && prettier --check .");
+    // A program the tables do not know names nothing (prettier names its configuration,
+    // finding F71).
+    let a = shell("echo hello && black --check .");
     assert!(a.paths.is_empty(), "{:?}", a.paths);
     assert!(a.uncertain.is_empty(), "{:?}", a.uncertain);
     // git names the repository's configuration and the user's (finding F50), and the
@@ -186,7 +188,7 @@ fn arguments_redirections_and_configuration_files() {
     assert_eq!(a.paths, git);
     // `npx` names its own configuration (finding F49), and where it runs a tool from: the
     // project's `node_modules` (its `.bin/` first) and its cache (finding F54).
-    let a = shell("npx prettier --check .");
+    let a = shell("npx tsc --noEmit");
     let npx = [
         run(".npmrc", PathRole::Loaded),
         run("node_modules", PathRole::Modules),
@@ -511,10 +513,14 @@ fn the_file_a_package_script_or_a_recipe_comes_from_is_protected() {
     names("pnpm install", &[loaded("package.json")]);
     names("pdm run lint", &[loaded("pyproject.toml")]);
     names("pixi run lint", &[loaded("pixi.toml")]);
-    // A program run through the package manager is not the manifest's: not named, so a
-    // dependency bump does not undo the user's trust.
+    // A program run through the package manager is not the manifest's: not named as what
+    // the hook loads (pinned), so a dependency bump does not undo the user's trust (a linter
+    // names the `package.json` where it runs as its configuration: protected, not pinned,
+    // finding F71).
     for src in ["npx eslint .", "npm exec eslint", "pnpm dlx tsx x.ts", "yarn exec eslint"] {
-        assert!(!shell(src).paths.iter().any(|p| p.path.ends_with("package.json")), "{src}");
+        let a = shell(src);
+        let manifest = |p: &NamedPath| p.path.ends_with("package.json");
+        assert!(!a.paths.iter().any(|p| manifest(p) && p.role != PathRole::Argument), "{src}");
     }
     names("npm --prefix web run lint", &[loaded("web/package.json")]);
     names("npm run lint --prefix web", &[loaded("web/package.json")]);
@@ -989,6 +995,41 @@ fn the_ssh_configuration_an_ssh_option_names_is_read() {
     );
     let a = shell("ssh -o StrictHostKeyChecking=no build");
     assert!(a.uncertain.is_empty(), "{:?}", a.uncertain);
+}
+
+/// The configuration JavaScript formatters and linters load is named by name under any
+/// folder, with the `package.json` where they run (finding F71).
+#[test]
+fn the_configuration_javascript_formatters_and_linters_load_is_named_anywhere() {
+    let anywhere = |path: &str| named(PathBase::Unknown, path, PathRole::Argument);
+    for line in [
+        "npx prettier --write src/a.ts",
+        "prettier -c .",
+        "./node_modules/.bin/prettier --check x.ts",
+        "pnpm exec prettier --write x.ts",
+        "jq -r .tool_input.file_path | xargs npx prettier --write",
+        r#"jq -r '.tool_input.file_path' | { read file_path; if echo "$file_path" | grep -q '\.ts$'; then npx prettier --write "$file_path"; fi; }"#,
+    ] {
+        names(
+            line,
+            &[
+                anywhere("prettier.config.js"),
+                anywhere(".prettierrc.json"),
+                anywhere(".prettierrc.mjs"),
+                anywhere(".prettierignore"),
+                run("package.json", PathRole::Argument),
+            ],
+        );
+    }
+    names("npx eslint --fix .", &[anywhere("eslint.config.mjs"), anywhere(".eslintrc.js")]);
+    names("eslint_d src", &[anywhere("eslint.config.js")]);
+    names("npx stylelint 'src/**/*.css'", &[anywhere("stylelint.config.js")]);
+    // A script's lines name them too.
+    let text = "#!/bin/sh\nnpx prettier --check \"$1\"\n";
+    let script = analyse_script_text(text, Some(Path::new("/repo/s")));
+    assert!(script.paths.contains(&anywhere("prettier.config.mjs")), "{:?}", script.paths);
+    // Other programs name nothing under any folder.
+    assert!(!shell("npx tsc --noEmit").paths.iter().any(|p| p.base == PathBase::Unknown));
 }
 
 /// The programs the options of scp and sftp run instead of ssh or of a remote server, the
