@@ -866,6 +866,23 @@ pub fn git_config(data: &[u8]) {
     }
     let configs = hooks_registry::fuzzing::hook_script_configs(&text);
     assert!(configs.iter().all(|c| !c.is_empty()), "{configs:?}");
+    // As a recipe file (F72): at most 256 lines, each with something to run and no longer
+    // than the text; a manifest's script, written back under `scripts`, reads back as itself.
+    for kind in 0..4 {
+        let lines = hooks_registry::fuzzing::recipe_lines(&text, kind);
+        assert!(lines.len() <= 256, "{} lines", lines.len());
+        for line in &lines {
+            assert!(!line.trim().is_empty(), "an empty line runs nothing");
+            assert!(line.chars().count() <= text.chars().count(), "{line:?} is too long");
+        }
+        if kind == 0 {
+            for line in lines {
+                let written = serde_json::json!({ "scripts": { "x": line } }).to_string();
+                let read = hooks_registry::fuzzing::recipe_lines(&written, 0);
+                assert_eq!(read, [line.clone()], "{written}");
+            }
+        }
+    }
 }
 
 /// The reading of an ssh configuration file's `Include` lines on arbitrary text (lossy

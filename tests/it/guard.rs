@@ -1725,6 +1725,49 @@ fn what_javascript_formatters_and_linters_load_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// A hook that runs a manifest's script or a task runner's recipe runs the command lines
+/// that file holds (finding F72; checked with npm 11 and GNU make 4.3 here: `npm run lint`
+/// and `make check` ran the scripts their lines name): what those lines run is out of the
+/// agent's reach, as for the hook's own line, for npm's scripts, a makefile's, a justfile's
+/// and a Taskfile's recipes, and pre-commit's and lefthook's configuration run directly; the
+/// project's other files are not, nor any of these where no hook runs them.
+#[test]
+fn what_a_recipe_a_hook_runs_runs_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    repo.write("package.json", r#"{"scripts": {"lint": "sh tools/lint.sh --strict"}}"#);
+    repo.write("Makefile", "check: build\n\t@sh tools/check.sh\nbuild:\n\t$(MAKE) -C sub\n");
+    repo.write("justfile", "check:\n    sh tools/just.sh\n");
+    repo.write("Taskfile.yml", "version: '3'\ntasks:\n  t:\n    cmds:\n      - sh tools/task.sh\n");
+    repo.write(
+        ".pre-commit-config.yaml",
+        "repos:\n- repo: local\n  hooks:\n  - id: c\n    name: c\n    entry: ./tools/pc.sh\n    language: script\n",
+    );
+    repo.write("lefthook.yml", "pre-commit:\n  commands:\n    l:\n      run: sh tools/lh.sh\n");
+    repo.write(
+        ".claude/settings.json",
+        &claude_settings(&[
+            "npm run lint",
+            "make check && just check",
+            "task t",
+            "pre-commit run --all-files || exit 2",
+            "lefthook run pre-commit",
+        ]),
+    );
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("tools/lint.sh"),
+        r("tools/check.sh"),
+        r("tools/just.sh"),
+        r("tools/task.sh"),
+        r("tools/pc.sh"),
+        r("tools/lh.sh"),
+        r("tools/other.sh"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), repo.path(), &paths, 6);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), repo.path(), &paths);
+}
+
 /// scp's and sftp's options can name the program they run instead of ssh (`-S`) or of a
 /// remote server (`-D`), and rsync runs `RSYNC_CONNECT_PROG` for a daemon connection
 /// (finding F70; checked with OpenSSH 9.2 and rsync 3.2 here: each ran its program): those

@@ -41,6 +41,20 @@ pub fn hook_script_configs(text: &str) -> Vec<String> {
     found.configs
 }
 
+/// The command lines a recipe file's text runs, read as a `package.json`'s scripts (`0`), a
+/// `deno.json`'s tasks (`1`), a makefile (`2`) or a justfile (any other), as the registry
+/// reads them when it protects what they run (finding F72).
+pub fn recipe_lines(text: &str, kind: u8) -> Vec<String> {
+    use crate::recipes::Recipe;
+    let kind = match kind {
+        0 => Recipe::PackageScripts,
+        1 => Recipe::DenoTasks,
+        2 => Recipe::Make,
+        _ => Recipe::Just,
+    };
+    crate::recipes::lines(text, kind)
+}
+
 /// The arguments of an ssh configuration file's `Include` lines, as the registry reads them
 /// when it protects what `~/.ssh/config` includes (finding F58).
 pub fn ssh_include_arguments(text: &str) -> Vec<String> {

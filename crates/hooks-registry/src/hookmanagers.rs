@@ -383,6 +383,8 @@ impl ConfigValues {
         match key {
             "extends" => push_new(&mut self.files, value),
             "source_dir" | "source_dir_local" => push_new(&mut self.folders, value),
+            // A Taskfile's task runs each of its `cmds` (finding F72).
+            "cmds" => push_new(&mut self.commands, value),
             _ => {}
         }
     }
@@ -416,11 +418,11 @@ struct Mapping {
 }
 
 impl Mapping {
-    /// Keeps `value` when `key` is one of a command's keys.
+    /// Keeps `value` when `key` is one of a command's keys (a Taskfile's `cmd` is a `run`).
     fn set(&mut self, key: &str, value: &str) {
         let slot = match key {
             "entry" => &mut self.entry,
-            "run" => &mut self.run,
+            "run" | "cmd" => &mut self.run,
             "root" => &mut self.root,
             _ => return,
         };

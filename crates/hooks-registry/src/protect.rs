@@ -1002,6 +1002,7 @@ fn protect_definition_roles(
     if read_scripts {
         protect_sourced(&mut out, scripts, launch, placed, resolver);
         if keep(PathRole::Argument) {
+            protect_recipes(&mut out, launch, placed, resolver);
             protect_git_configuration(&mut out, launch, placed, resolver);
             protect_ssh_configuration(&mut out, launch, placed, resolver);
         }
@@ -1785,6 +1786,42 @@ fn protect_commands(
         protect_installation(out, interpreter, placed, resolver);
     }
     protect_sourced(out, scripts, launch, placed, resolver);
+}
+
+/// At most this many recipe files are read per definition ([`protect_recipes`]).
+const MAX_RECIPES: usize = 16;
+
+/// Protects what the recipe files and manifests among `out`'s paths run (finding F72): a
+/// hook that runs `npm run lint`, `make check`, `just lint`, `task lint` or `pre-commit run`
+/// has its recipe file protected (F15), but the script a recipe runs (`"lint": "sh
+/// tools/lint.sh"`) was the agent's to write. Each such file that exists (at most
+/// [`MAX_RECIPES`]) is read ([`crate::recipes`]: every script of a `package.json`, every task
+/// of a `deno.json`, every recipe line of a makefile or a justfile, every command of a
+/// Taskfile or of pre-commit's, prek's and lefthook's configuration), and each line is
+/// analysed as a hook's own line run from the file's folder, where these tools run them
+/// ([`protect_commands`]).
+fn protect_recipes(
+    out: &mut DefinitionProtection,
+    launch: &HookLaunch,
+    placed: Placed<'_>,
+    resolver: &mut Resolver,
+) {
+    let recipes: Vec<(AbsPathBuf, crate::recipes::Recipe)> = (out.paths.iter())
+        .filter_map(|p| crate::recipes::Recipe::of(p.as_path()).map(|kind| (p.clone(), kind)))
+        .filter(|(p, _)| p.as_path().is_file())
+        .take(MAX_RECIPES)
+        .collect();
+    for (file, kind) in recipes {
+        let Some(folder) =
+            file.as_path().parent().and_then(|f| AbsPathBuf::new(f.to_path_buf()).ok())
+        else {
+            continue;
+        };
+        let lines = crate::recipes::read(file.as_path(), kind);
+        if !lines.is_empty() {
+            protect_commands(out, lines, &[Loc::Dir(folder)], launch, placed, resolver);
+        }
+    }
 }
 
 /// Protects what the ssh configuration files among `out`'s paths include (`Include` lines,
