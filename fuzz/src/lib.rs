@@ -868,7 +868,7 @@ pub fn git_config(data: &[u8]) {
     assert!(configs.iter().all(|c| !c.is_empty()), "{configs:?}");
     // As a recipe file (F72): at most 256 lines, each with something to run and no longer
     // than the text; a manifest's script, written back under `scripts`, reads back as itself.
-    for kind in 0..4 {
+    for kind in 0..5 {
         let lines = hooks_registry::fuzzing::recipe_lines(&text, kind);
         assert!(lines.len() <= 256, "{} lines", lines.len());
         for line in &lines {

@@ -1729,7 +1729,8 @@ fn what_javascript_formatters_and_linters_load_is_protected() {
 /// that file holds (finding F72; checked with npm 11 and GNU make 4.3 here: `npm run lint`
 /// and `make check` ran the scripts their lines name): what those lines run is out of the
 /// agent's reach, as for the hook's own line, for npm's scripts, a makefile's, a justfile's
-/// and a Taskfile's recipes, and pre-commit's and lefthook's configuration run directly; the
+/// and a Taskfile's recipes, tox's commands, and pre-commit's and lefthook's configuration
+/// run directly; the
 /// project's other files are not, nor any of these where no hook runs them.
 #[test]
 fn what_a_recipe_a_hook_runs_runs_is_protected() {
@@ -1743,6 +1744,7 @@ fn what_a_recipe_a_hook_runs_runs_is_protected() {
         "repos:\n- repo: local\n  hooks:\n  - id: c\n    name: c\n    entry: ./tools/pc.sh\n    language: script\n",
     );
     repo.write("lefthook.yml", "pre-commit:\n  commands:\n    l:\n      run: sh tools/lh.sh\n");
+    repo.write("tox.ini", "[testenv:lint]\ncommands =\n    sh tools/tox.sh {posargs}\n");
     repo.write(
         ".claude/settings.json",
         &claude_settings(&[
@@ -1751,6 +1753,7 @@ fn what_a_recipe_a_hook_runs_runs_is_protected() {
             "task t",
             "pre-commit run --all-files || exit 2",
             "lefthook run pre-commit",
+            "tox -e lint",
         ]),
     );
     let r = |rel: &str| repo.text_path(rel);
@@ -1761,10 +1764,11 @@ fn what_a_recipe_a_hook_runs_runs_is_protected() {
         r("tools/task.sh"),
         r("tools/pc.sh"),
         r("tools/lh.sh"),
+        r("tools/tox.sh"),
         r("tools/other.sh"),
     ];
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-    guard_refusing(repo.path(), repo.path(), &paths, 6);
+    guard_refusing(repo.path(), repo.path(), &paths, 7);
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), repo.path(), &paths);
 }
 

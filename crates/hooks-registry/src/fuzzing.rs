@@ -42,15 +42,16 @@ pub fn hook_script_configs(text: &str) -> Vec<String> {
 }
 
 /// The command lines a recipe file's text runs, read as a `package.json`'s scripts (`0`), a
-/// `deno.json`'s tasks (`1`), a makefile (`2`) or a justfile (any other), as the registry
-/// reads them when it protects what they run (finding F72).
+/// `deno.json`'s tasks (`1`), a makefile (`2`), a justfile (`3`) or a `tox.ini` (any other),
+/// as the registry reads them when it protects what they run (finding F72).
 pub fn recipe_lines(text: &str, kind: u8) -> Vec<String> {
     use crate::recipes::Recipe;
     let kind = match kind {
         0 => Recipe::PackageScripts,
         1 => Recipe::DenoTasks,
         2 => Recipe::Make,
-        _ => Recipe::Just,
+        3 => Recipe::Just,
+        _ => Recipe::Tox,
     };
     crate::recipes::lines(text, kind)
 }

@@ -27,6 +27,9 @@ pub(crate) enum Recipe {
     Make,
     /// A justfile: its recipes' body lines (those that start with a blank).
     Just,
+    /// `tox.ini`: its environments' `commands`, `commands_pre` and `commands_post`, one per
+    /// line.
+    Tox,
     /// A configuration the hook managers' reader reads ([`crate::hookmanagers::read_config`]):
     /// pre-commit's and prek's (`entry` with its `args`), lefthook's (`run`), a Taskfile
     /// (`cmds`, `cmd`).
@@ -42,6 +45,7 @@ impl Recipe {
             "deno.json" | "deno.jsonc" => Recipe::DenoTasks,
             "Makefile" | "makefile" | "GNUmakefile" => Recipe::Make,
             "justfile" | ".justfile" | "Justfile" | "JUSTFILE" => Recipe::Just,
+            "tox.ini" => Recipe::Tox,
             ".pre-commit-config.yaml" | ".pre-commit-config.yml" | "prek.toml" => Recipe::Manager,
             _ if name.ends_with(".mk") => Recipe::Make,
             _ if name.to_ascii_lowercase().starts_with("taskfile.") => Recipe::Manager,
@@ -78,6 +82,7 @@ pub(crate) fn lines(text: &str, kind: Recipe) -> Vec<String> {
             |line| line.starts_with([' ', '\t']).then(|| line.trim_start()),
             false,
         ),
+        Recipe::Tox => tox_commands(text),
         Recipe::Manager => Vec::new(),
     };
     out.retain(|line| !line.trim().is_empty());
@@ -98,6 +103,33 @@ fn json_strings(text: &str, pointer: &str, field: Option<&str>) -> Vec<String> {
         })
         .take(MAX_LINES)
         .collect()
+}
+
+/// The values of an INI text's `commands`, `commands_pre` and `commands_post` keys, in any
+/// section (tox's environments), one command per line: the text after `=` and each
+/// indented line that continues it.
+fn tox_commands(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut in_commands = false;
+    for line in text.lines() {
+        let continued = line.starts_with([' ', '\t']);
+        if continued && in_commands {
+            out.push(line.trim().to_owned());
+        } else if !continued {
+            in_commands = false;
+            if let Some((key, value)) = line.split_once('=')
+                && matches!(key.trim(), "commands" | "commands_pre" | "commands_post")
+            {
+                in_commands = true;
+                out.push(value.trim().to_owned());
+            }
+        }
+        if out.len() >= MAX_LINES {
+            break;
+        }
+    }
+    out.retain(|line| !line.starts_with(['#', ';']));
+    out
 }
 
 /// The body lines of a makefile's or a justfile's recipes: each line `body` accepts (its text

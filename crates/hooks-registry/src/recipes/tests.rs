@@ -60,11 +60,21 @@ fn a_taskfile_s_commands_are_read_by_the_managers_reader() {
     }
 }
 
+#[test]
+fn tox_s_commands_are_its_lines() {
+    let text = "[tox]\nenvlist = py3\n\n[testenv:lint]\ndeps = flake8\ncommands_pre = sh tools/pre.sh\ncommands =\n    flake8 src\n    # a comment\n    sh tools/tox.sh {posargs}\nsetenv = X=1\n";
+    assert_eq!(
+        lines(text, Recipe::Tox),
+        ["sh tools/pre.sh", "flake8 src", "sh tools/tox.sh {posargs}"]
+    );
+    assert_eq!(Recipe::of(Path::new("/p/tox.ini")), Some(Recipe::Tox));
+}
+
 proptest! {
     /// Any text, of any kind: no panic, every line non-empty, at most 256 of them.
     #[test]
     fn any_text_gives_at_most_256_non_empty_lines(text in "[ \\t@\\-+a-z$()\\\\#:{}\"\\n]{0,400}") {
-        for kind in [Recipe::PackageScripts, Recipe::DenoTasks, Recipe::Make, Recipe::Just] {
+        for kind in [Recipe::PackageScripts, Recipe::DenoTasks, Recipe::Make, Recipe::Just, Recipe::Tox] {
             let found = lines(&text, kind);
             prop_assert!(found.len() <= 256);
             prop_assert!(found.iter().all(|l| !l.trim().is_empty()));
