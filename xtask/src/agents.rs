@@ -55,6 +55,9 @@
 //!   `tools/team.gitconfig` names as `core.fsmonitor`, for the user's own Claude Code hook
 //!   that runs `git status` with `GIT_CONFIG_GLOBAL=tools/team.gitconfig` in the session's
 //!   directory (finding F69);
+//! - **npm-script**: the same for `tools/lint.sh` of the project, which the project's
+//!   `package.json` runs as its `lint` script, for the user's own Claude Code hook `npm run
+//!   -s lint` in the session's directory (finding F72);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -306,6 +309,14 @@ if [ "${XTASK_GIT_GLOBAL:-}" = 1 ]; then
   user_claude_pretool 'GIT_CONFIG_GLOBAL=tools/team.gitconfig git status --porcelain >/dev/null 2>&1 || true'
   seed_file "$PROJ/tools/team-mon.sh" team-mon.sh.orig '#!/bin/sh\nexit 0\n'
 fi
+if [ "${XTASK_NPM_SCRIPT:-}" = 1 ]; then
+  # The user's own Claude Code hook runs the project's `lint` script, which runs a script of
+  # the project. Claude Code's `Write` creates the script instead, as above.
+  mkdir -p "$PROJ/tools"
+  printf '{"name": "gate", "private": true, "scripts": {"lint": "sh tools/lint.sh"}}\n' > "$PROJ/package.json"
+  user_claude_pretool 'npm run -s lint >/dev/null 2>&1 || true'
+  seed_file "$PROJ/tools/lint.sh" npm-lint.sh.orig '#!/bin/sh\nexit 0\n'
+fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
   # `pre-commit install` writes it), its configuration runs a script of the repository, and
@@ -483,6 +494,9 @@ enum Edit {
     /// `tools/team-mon.sh` of the project, which the configuration the user's own Claude Code
     /// hook gives git as its global one (`GIT_CONFIG_GLOBAL`) has git run for its `git status`.
     GitGlobalCommand,
+    /// `tools/lint.sh` of the project, which the project's `package.json` runs as the `lint`
+    /// script the user's own Claude Code hook runs.
+    NpmScript,
     /// `tools/pc-check.sh` of the project, which the repository's pre-commit configuration
     /// runs through the script pre-commit installed, for the user's own Claude Code hook that
     /// commits.
@@ -547,6 +561,7 @@ impl Edit {
             Edit::GitGlobalCommand => {
                 ("tools/team-mon.sh", Some("XTASK_GIT_GLOBAL"), "team-mon.sh.orig")
             }
+            Edit::NpmScript => ("tools/lint.sh", Some("XTASK_NPM_SCRIPT"), "npm-lint.sh.orig"),
             Edit::PreCommitEntry => {
                 ("tools/pc-check.sh", Some("XTASK_PRE_COMMIT"), "pc-check.sh.orig")
             }
@@ -667,6 +682,7 @@ const CASES: &[Case] = &[
     Case::editing("git-config", Edit::GitConfigCommand),
     Case::editing("ssh-config", Edit::SshConfigCommand),
     Case::editing("git-global", Edit::GitGlobalCommand),
+    Case::editing("npm-script", Edit::NpmScript),
     Case::editing("pre-commit", Edit::PreCommitEntry),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
