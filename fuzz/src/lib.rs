@@ -868,8 +868,10 @@ pub fn git_config(data: &[u8]) {
     assert!(configs.iter().all(|c| !c.is_empty()), "{configs:?}");
     // As a recipe file (F72): at most 256 lines, each with something to run and no longer
     // than the text; a manifest's script, written back under `scripts`, reads back as itself.
-    for kind in 0..5 {
-        let lines = hooks_registry::fuzzing::recipe_lines(&text, kind);
+    // The targets: none (the tool's default), or the text's first two words.
+    let words: Vec<String> = text.split_whitespace().take(2).map(str::to_owned).collect();
+    for (kind, targets) in (0..5).flat_map(|k| [(k, Vec::new()), (k, words.clone())]) {
+        let lines = hooks_registry::fuzzing::recipe_lines(&text, kind, &targets);
         assert!(lines.len() <= 256, "{} lines", lines.len());
         for line in &lines {
             assert!(!line.trim().is_empty(), "an empty line runs nothing");
@@ -878,7 +880,7 @@ pub fn git_config(data: &[u8]) {
         if kind == 0 {
             for line in lines {
                 let written = serde_json::json!({ "scripts": { "x": line } }).to_string();
-                let read = hooks_registry::fuzzing::recipe_lines(&written, 0);
+                let read = hooks_registry::fuzzing::recipe_lines(&written, 0, &["x".to_owned()]);
                 assert_eq!(read, [line.clone()], "{written}");
             }
         }
@@ -996,6 +998,11 @@ pub fn command_analysis(data: &[u8]) {
         };
     for config in read_as_configuration(&analysis) {
         assert!(analysis.paths.contains(&config), "{config:?} is named");
+    }
+    // So is every recipe file a task runner or package manager reads (F72).
+    for run in &analysis.recipes {
+        assert!(analysis.paths.contains(&run.file), "{run:?} is named");
+        assert!(run.targets.iter().all(|t| !t.is_empty() && !t.starts_with('-')), "{run:?}");
     }
     let mut words = text.split_whitespace().map(str::to_owned);
     if let Some(program) = words.next() {

@@ -1731,12 +1731,20 @@ fn what_javascript_formatters_and_linters_load_is_protected() {
 /// agent's reach, as for the hook's own line, for npm's scripts, a makefile's, a justfile's
 /// and a Taskfile's recipes, tox's commands, and pre-commit's and lefthook's configuration
 /// run directly; the
-/// project's other files are not, nor any of these where no hook runs them.
+/// project's other files are not, nor what the recipes no hook names run (a manifest's
+/// `start` script's server, a makefile's other target's script), nor any of these where no
+/// hook runs them.
 #[test]
 fn what_a_recipe_a_hook_runs_runs_is_protected() {
     let repo = git_repository("[core]\n\tbare = false\n");
-    repo.write("package.json", r#"{"scripts": {"lint": "sh tools/lint.sh --strict"}}"#);
-    repo.write("Makefile", "check: build\n\t@sh tools/check.sh\nbuild:\n\t$(MAKE) -C sub\n");
+    repo.write(
+        "package.json",
+        r#"{"scripts": {"lint": "sh tools/lint.sh --strict", "start": "node src/server.js"}}"#,
+    );
+    repo.write(
+        "Makefile",
+        "check: build\n\t@sh tools/check.sh\nbuild:\n\t$(MAKE) -C sub\nserve:\n\tsh tools/serve.sh\n",
+    );
     repo.write("justfile", "check:\n    sh tools/just.sh\n");
     repo.write("Taskfile.yml", "version: '3'\ntasks:\n  t:\n    cmds:\n      - sh tools/task.sh\n");
     repo.write(
@@ -1766,6 +1774,9 @@ fn what_a_recipe_a_hook_runs_runs_is_protected() {
         r("tools/lh.sh"),
         r("tools/tox.sh"),
         r("tools/other.sh"),
+        // What the recipes the hooks do not name run stays the agent's to edit.
+        r("src/server.js"),
+        r("tools/serve.sh"),
     ];
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
     guard_refusing(repo.path(), repo.path(), &paths, 7);

@@ -43,8 +43,9 @@ pub fn hook_script_configs(text: &str) -> Vec<String> {
 
 /// The command lines a recipe file's text runs, read as a `package.json`'s scripts (`0`), a
 /// `deno.json`'s tasks (`1`), a makefile (`2`), a justfile (`3`) or a `tox.ini` (any other),
-/// as the registry reads them when it protects what they run (finding F72).
-pub fn recipe_lines(text: &str, kind: u8) -> Vec<String> {
+/// as the registry reads them for the targets `targets` when it protects what they run
+/// (finding F72).
+pub fn recipe_lines(text: &str, kind: u8, targets: &[String]) -> Vec<String> {
     use crate::recipes::Recipe;
     let kind = match kind {
         0 => Recipe::PackageScripts,
@@ -53,7 +54,7 @@ pub fn recipe_lines(text: &str, kind: u8) -> Vec<String> {
         3 => Recipe::Just,
         _ => Recipe::Tox,
     };
-    crate::recipes::lines(text, kind)
+    crate::recipes::lines(text, kind, targets)
 }
 
 /// The arguments of an ssh configuration file's `Include` lines, as the registry reads them

@@ -63,7 +63,7 @@ pub use crate::{
     },
     registry::{HookRegistry, SourceUpdate},
     scripts::{
-        CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_script_text,
+        CommandAnalysis, NamedPath, PathBase, PathRole, RecipeRun, analyse, analyse_script_text,
         analyse_with_templates, home_cache_folders, home_start_up_files, loading_options,
     },
     snapshot::{CwdScope, LoadStateKind, PinnedRun, RegistrySnapshot, SourceView},

@@ -715,6 +715,10 @@ pub(crate) struct DefinitionProtection {
     /// ([`crate::scripts::CommandAnalysis::git_hooks_folders`]), for
     /// [`protect_git_configuration`] to read for hook managers.
     pub git_hooks_folders: Vec<AbsPathBuf>,
+    /// The recipe files and manifests the hook's lines have a task runner or a package
+    /// manager read, with the targets they name ([`crate::scripts::CommandAnalysis::recipes`]),
+    /// for [`protect_recipes`] to read.
+    pub recipes: Vec<(AbsPathBuf, Vec<String>)>,
 }
 
 /// Notes in `out` the files and folders `analysis` has ssh and git read whatever their names
@@ -734,16 +738,41 @@ fn note_read_files(
     ];
     for (named_list, found) in lists {
         for named in named_list {
-            for loc in locs_of(named).unwrap_or_default() {
-                let Loc::Dir(dir) = loc else { continue };
-                let Ok(full) = dir.join(&named.path) else { continue };
-                let full = normalize_abs(&full);
+            for full in exact_places(named, &locs_of) {
                 if !found.contains(&full) {
                     found.push(full);
                 }
             }
         }
     }
+    for run in &analysis.recipes {
+        for full in exact_places(&run.file, &locs_of) {
+            match out.recipes.iter_mut().find(|(file, _)| *file == full) {
+                Some((_, targets)) => {
+                    for target in &run.targets {
+                        if !targets.contains(target) {
+                            targets.push(target.clone());
+                        }
+                    }
+                }
+                None => out.recipes.push((full, run.targets.clone())),
+            }
+        }
+    }
+}
+
+/// Where `locs_of` places `named` in one folder (not under any folder).
+fn exact_places(
+    named: &NamedPath,
+    locs_of: &impl Fn(&NamedPath) -> Option<Vec<Loc>>,
+) -> Vec<AbsPathBuf> {
+    let mut out = Vec::new();
+    for loc in locs_of(named).unwrap_or_default() {
+        let Loc::Dir(dir) = loc else { continue };
+        let Ok(full) = dir.join(&named.path) else { continue };
+        out.push(normalize_abs(&full));
+    }
+    out
 }
 
 /// Whether `dir` is the session's directory or under it.
@@ -1175,6 +1204,7 @@ fn protect_sourced(
                     read_files.ssh_configs.extend(analysis.ssh_configs);
                     read_files.git_configs.extend(analysis.git_configs);
                     read_files.git_hooks_folders.extend(analysis.git_hooks_folders);
+                    read_files.recipes.extend(analysis.recipes);
                     interpreters.extend(analysis.programs_on_path);
                 }
                 for name in &interpreters {
@@ -1791,33 +1821,36 @@ fn protect_commands(
 /// At most this many recipe files are read per definition ([`protect_recipes`]).
 const MAX_RECIPES: usize = 16;
 
-/// Protects what the recipe files and manifests among `out`'s paths run (finding F72): a
-/// hook that runs `npm run lint`, `make check`, `just lint`, `task lint` or `pre-commit run`
-/// has its recipe file protected (F15), but the script a recipe runs (`"lint": "sh
-/// tools/lint.sh"`) was the agent's to write. Each such file that exists (at most
-/// [`MAX_RECIPES`]) is read ([`crate::recipes`]: every script of a `package.json`, every task
-/// of a `deno.json`, every recipe line of a makefile or a justfile, every command of a
-/// Taskfile or of pre-commit's, prek's and lefthook's configuration), and each line is
-/// analysed as a hook's own line run from the file's folder, where these tools run them
-/// ([`protect_commands`]).
+/// Protects what the recipe files and manifests the hook's lines have a task runner or a
+/// package manager read run, for the targets they name (finding F72): a hook that runs `npm
+/// run lint`, `make check`, `just lint`, `task lint` or `pre-commit run` has its recipe file
+/// protected (F15), but the script a recipe runs (`"lint": "sh tools/lint.sh"`) was the
+/// agent's to write. Each such file that exists (at most [`MAX_RECIPES`]) is read
+/// ([`crate::recipes`]: the named scripts of a `package.json` with their `pre`/`post`
+/// scripts, the named tasks of a `deno.json`, the named recipes of a makefile or a justfile
+/// with those they depend on, every command of a Taskfile, a `tox.ini` or pre-commit's,
+/// prek's and lefthook's configuration), and each line is analysed as a hook's own line run
+/// from the file's folder, where these tools run them ([`protect_commands`]).
 fn protect_recipes(
     out: &mut DefinitionProtection,
     launch: &HookLaunch,
     placed: Placed<'_>,
     resolver: &mut Resolver,
 ) {
-    let recipes: Vec<(AbsPathBuf, crate::recipes::Recipe)> = (out.paths.iter())
-        .filter_map(|p| crate::recipes::Recipe::of(p.as_path()).map(|kind| (p.clone(), kind)))
-        .filter(|(p, _)| p.as_path().is_file())
+    let recipes: Vec<(AbsPathBuf, Vec<String>, crate::recipes::Recipe)> = (out.recipes.iter())
+        .filter_map(|(p, targets)| {
+            crate::recipes::Recipe::of(p.as_path()).map(|kind| (p.clone(), targets.clone(), kind))
+        })
+        .filter(|(p, ..)| p.as_path().is_file())
         .take(MAX_RECIPES)
         .collect();
-    for (file, kind) in recipes {
+    for (file, targets, kind) in recipes {
         let Some(folder) =
             file.as_path().parent().and_then(|f| AbsPathBuf::new(f.to_path_buf()).ok())
         else {
             continue;
         };
-        let lines = crate::recipes::read(file.as_path(), kind);
+        let lines = crate::recipes::read(file.as_path(), kind, &targets);
         if !lines.is_empty() {
             protect_commands(out, lines, &[Loc::Dir(folder)], launch, placed, resolver);
         }

@@ -91,6 +91,18 @@ pub struct NamedPath {
     pub role: PathRole,
 }
 
+/// A recipe file or manifest a task runner or package manager reads (`package.json` for `npm
+/// run lint`, the makefile for `make check`), with the targets the line names (`lint`,
+/// `check`): the registry reads what those targets run (finding F72).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RecipeRun {
+    /// The file, as the line names it.
+    pub file: NamedPath,
+    /// The line's words after the program that could name a target (not options, not
+    /// assignments), in order; empty when there are none (the tool's default).
+    pub targets: Vec<String>,
+}
+
 /// The files a command names, and why the analysis is not sure it found them all.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct CommandAnalysis {
@@ -124,6 +136,10 @@ pub struct CommandAnalysis {
     /// for the hook managers whose scripts they hold, as a hooks folder a configuration file
     /// names is. Each is among [`CommandAnalysis::paths`] as well.
     pub git_hooks_folders: Vec<NamedPath>,
+    /// The recipe files and manifests the line's task runners and package managers read, with
+    /// the targets it names (finding F72), sorted, without duplicates. Each file is among
+    /// [`CommandAnalysis::paths`] as well.
+    pub recipes: Vec<RecipeRun>,
 }
 
 /// Analyses what `command` runs and reads.
@@ -491,6 +507,8 @@ struct Walk {
     git_configs: Vec<NamedPath>,
     /// [`CommandAnalysis::git_hooks_folders`].
     git_hooks_folders: Vec<NamedPath>,
+    /// [`CommandAnalysis::recipes`].
+    recipes: Vec<RecipeRun>,
     /// Every assignment the line makes, to one command or to the rest of the line (at most
     /// [`MAX_LINE_ENV`]): git reads some variables in pairs (`GIT_CONFIG_KEY_0` with
     /// `GIT_CONFIG_VALUE_0`) or by a name an option gives (`git --config-env=…=MON`).
@@ -535,6 +553,8 @@ impl Walk {
             list.sort();
             list.dedup();
         }
+        self.recipes.sort();
+        self.recipes.dedup();
         CommandAnalysis {
             paths: self.paths,
             uncertain: self.uncertain,
@@ -542,6 +562,7 @@ impl Walk {
             ssh_configs: self.ssh_configs,
             git_configs: self.git_configs,
             git_hooks_folders: self.git_hooks_folders,
+            recipes: self.recipes,
         }
     }
 
@@ -926,9 +947,11 @@ impl Walk {
                 j += 1;
             }
             if from_manifest {
+                let before = self.paths.len();
                 for manifest in r.manifests {
                     self.add_text(manifest, PathRole::Loaded, &manifest_dirs);
                 }
+                self.note_recipes(before, args.get(i..).unwrap_or_default());
             }
             for config in r.configs {
                 self.add_text(config, PathRole::Loaded, &manifest_dirs);
@@ -1047,6 +1070,13 @@ impl Walk {
     fn task_runner(&mut self, t: &TaskRunner, args: &[Word], dirs: &mut Vec<Dir>) {
         let end = args.iter().position(|w| w.literal().is_some_and(|s| s == "--"));
         let args = args.get(..end.unwrap_or(args.len())).unwrap_or_default();
+        let before = self.paths.len();
+        self.task_runner_files(t, args, dirs);
+        self.note_recipes(before, args);
+    }
+
+    /// The files of [`Walk::task_runner`].
+    fn task_runner_files(&mut self, t: &TaskRunner, args: &[Word], dirs: &mut Vec<Dir>) {
         for pass_dirs in [true, false] {
             let mut i = 0;
             while let Some(word) = args.get(i) {
@@ -1085,6 +1115,24 @@ impl Walk {
         }
         for recipe in t.recipes {
             self.add_text(recipe, PathRole::Loaded, dirs);
+        }
+    }
+
+    /// Lists the files named since `self.paths[before]` as what the program reads its recipes
+    /// from ([`CommandAnalysis::recipes`]), with the targets `args` names: its literal words
+    /// that are no option and no assignment (at most 16).
+    fn note_recipes(&mut self, before: usize, args: &[Word]) {
+        let targets: Vec<String> = (args.iter())
+            .filter_map(Word::literal)
+            .filter(|w| !w.starts_with('-') && !w.contains('=') && !w.is_empty())
+            .take(16)
+            .collect();
+        let files: Vec<NamedPath> = (self.paths.get(before..).unwrap_or_default().iter())
+            .filter(|p| p.role == PathRole::Loaded)
+            .cloned()
+            .collect();
+        for file in files {
+            self.recipes.push(RecipeRun { file, targets: targets.clone() });
         }
     }
 
@@ -1206,9 +1254,11 @@ impl Walk {
         } else if !spec.code_operand {
             self.add_word(script, PathRole::Script, dirs);
             if script.literal().is_some_and(|t| !t.contains('/') && !has_file_extension(&t)) {
+                let before = self.paths.len();
                 for manifest in spec.manifests {
                     self.add_text(manifest, PathRole::Loaded, dirs);
                 }
+                self.note_recipes(before, std::slice::from_ref(script));
             }
         }
         self.arguments(after, dirs);

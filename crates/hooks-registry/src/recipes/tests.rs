@@ -1,10 +1,15 @@
-//! Tests for the recipe readers: each kind as its tool writes it, broken texts, a property.
+//! Tests for the recipe readers: each kind as its tool writes it, the targets a line names,
+//! broken texts, a property.
 
 use std::path::Path;
 
 use proptest::prelude::*;
 
 use super::{Recipe, lines};
+
+fn words(list: &[&str]) -> Vec<String> {
+    list.iter().map(|w| (*w).to_owned()).collect()
+}
 
 #[test]
 fn recipe_files_are_told_by_their_names() {
@@ -14,6 +19,7 @@ fn recipe_files_are_told_by_their_names() {
     assert_eq!(of("GNUmakefile"), Some(Recipe::Make));
     assert_eq!(of("tools.mk"), Some(Recipe::Make));
     assert_eq!(of(".justfile"), Some(Recipe::Just));
+    assert_eq!(of("tox.ini"), Some(Recipe::Tox));
     assert_eq!(of("Taskfile.dist.yaml"), Some(Recipe::Manager));
     assert_eq!(of(".pre-commit-config.yaml"), Some(Recipe::Manager));
     assert_eq!(of(".lefthook-local.yml"), Some(Recipe::Manager));
@@ -22,32 +28,63 @@ fn recipe_files_are_told_by_their_names() {
     assert_eq!(of("Cargo.toml"), None);
 }
 
+/// A manifest's named scripts with their `pre` and `post` scripts; its other scripts name
+/// the project's own code, which stays the agent's to edit.
 #[test]
-fn a_manifest_s_scripts_and_deno_s_tasks_are_its_lines() {
-    let package =
-        r#"{"name": "x", "scripts": {"lint": "sh tools/lint.sh", "test": "jest", "n": 3}}"#;
-    assert_eq!(lines(package, Recipe::PackageScripts), ["sh tools/lint.sh", "jest"]);
-    assert_eq!(lines(r#"{"scripts": "lint"}"#, Recipe::PackageScripts), Vec::<String>::new());
+fn a_manifest_s_named_scripts_and_deno_s_named_tasks_are_its_lines() {
+    let package = r#"{"name": "x", "scripts": {"prelint": "sh tools/pre.sh", "lint": "sh tools/lint.sh", "start": "node src/server.js", "n": 3, "prepare": "husky"}}"#;
+    let read = |targets: &[&str]| lines(package, Recipe::PackageScripts, &words(targets));
+    assert_eq!(read(&["run", "lint"]), ["sh tools/pre.sh", "sh tools/lint.sh"]);
+    assert_eq!(read(&["start"]), ["node src/server.js"]);
+    // An install runs the install scripts; `yarn` alone installs.
+    assert_eq!(read(&["install"]), ["husky"]);
+    assert_eq!(read(&[]), ["husky"]);
+    assert_eq!(read(&["run", "n"]), Vec::<String>::new());
+    let broken = lines(r#"{"scripts": "lint"}"#, Recipe::PackageScripts, &words(&["lint"]));
+    assert_eq!(broken, Vec::<String>::new());
     let deno = "{\n  // tasks\n  \"tasks\": {\"a\": \"deno run t/a.ts\", \"b\": {\"command\": \"sh t/b.sh\"}}\n}";
-    assert_eq!(lines(deno, Recipe::DenoTasks), ["deno run t/a.ts", "sh t/b.sh"]);
-    assert_eq!(lines("{not json", Recipe::PackageScripts), Vec::<String>::new());
+    assert_eq!(lines(deno, Recipe::DenoTasks, &words(&["task", "b"])), ["sh t/b.sh"]);
+    assert_eq!(lines(deno, Recipe::DenoTasks, &words(&["a"])), ["deno run t/a.ts"]);
+    assert_eq!(lines("{not json", Recipe::PackageScripts, &words(&["a"])), Vec::<String>::new());
+}
+
+/// A makefile's named targets' recipes with those of their prerequisites, or the first
+/// target's; variables and other targets' recipes are left out.
+#[test]
+fn a_makefile_s_recipes_for_the_named_targets_are_its_lines() {
+    let text = "CC := cc\nX = a:b\n.PHONY: check build\n# comment\ncheck: build | dist\n\t@sh tools/check.sh\n\t-rm -f x \\\n\t  y\n\t# a recipe comment\n\tfor f in $$(ls); do echo $$f; done\nbuild:\n\t+$(MAKE) -C sub\ndist:\n\tsh tools/dist.sh\nrun:\n\tgo run ./cmd/server\n";
+    let read = |targets: &[&str]| lines(text, Recipe::Make, &words(targets));
+    let check = [
+        "sh tools/check.sh",
+        "rm -f x  y",
+        "for f in $(ls); do echo $f; done",
+        "$(MAKE) -C sub",
+        "sh tools/dist.sh",
+    ];
+    assert_eq!(read(&["check"]), check);
+    // No target named: the first one that is not special.
+    assert_eq!(read(&[]), check);
+    assert_eq!(read(&["-C", "sub", "dist"]), ["sh tools/dist.sh"]);
+    assert_eq!(read(&["run"]), ["go run ./cmd/server"]);
 }
 
 #[test]
-fn a_makefile_s_recipe_lines_are_its_lines() {
-    let text = "CC = cc\n# comment\ncheck: build\n\t@sh tools/check.sh\n\t-rm -f x \\\n\t  y\n\t# a recipe comment\n\tfor f in $$(ls); do echo $$f; done\n\n\t+$(MAKE) -C sub\nnot: a recipe\n";
-    assert_eq!(
-        lines(text, Recipe::Make),
-        ["sh tools/check.sh", "rm -f x  y", "for f in $(ls); do echo $f; done", "$(MAKE) -C sub"]
-    );
+fn a_justfile_s_named_recipes_and_their_dependencies_are_its_lines() {
+    let text = "set shell := [\"bash\", \"-c\"]\nversion := \"1\"\n\n# lint it\nlint: (fmt \"x\") && report\n    @sh tools/just.sh {{ARGS}}\n    -echo done\n\nfmt arg:\n    sh tools/fmt.sh {{arg}}\n\n[private]\nreport:\n\tsh tools/report.sh\nserve:\n    node src/server.js\n";
+    let read = |targets: &[&str]| lines(text, Recipe::Just, &words(targets));
+    let lint =
+        ["sh tools/just.sh {{ARGS}}", "echo done", "sh tools/fmt.sh {{arg}}", "sh tools/report.sh"];
+    assert_eq!(read(&["lint"]), lint);
+    assert_eq!(read(&[]), lint);
+    assert_eq!(read(&["serve"]), ["node src/server.js"]);
 }
 
 #[test]
-fn a_justfile_s_recipe_bodies_are_its_lines() {
-    let text = "set shell := [\"bash\", \"-c\"]\n\n# lint it\nlint:\n    @sh tools/just.sh {{ARGS}}\n    -echo done\n\n[private]\nbuild target:\n\tcargo build --bin {{target}}\n";
+fn tox_s_commands_are_its_lines() {
+    let text = "[tox]\nenvlist = py3\n\n[testenv:lint]\ndeps = flake8\ncommands_pre = sh tools/pre.sh\ncommands =\n    flake8 src\n    # a comment\n    sh tools/tox.sh {posargs}\nsetenv = X=1\n";
     assert_eq!(
-        lines(text, Recipe::Just),
-        ["sh tools/just.sh {{ARGS}}", "echo done", "cargo build --bin {{target}}"]
+        lines(text, Recipe::Tox, &words(&["-e", "lint"])),
+        ["sh tools/pre.sh", "flake8 src", "sh tools/tox.sh {posargs}"]
     );
 }
 
@@ -60,22 +97,16 @@ fn a_taskfile_s_commands_are_read_by_the_managers_reader() {
     }
 }
 
-#[test]
-fn tox_s_commands_are_its_lines() {
-    let text = "[tox]\nenvlist = py3\n\n[testenv:lint]\ndeps = flake8\ncommands_pre = sh tools/pre.sh\ncommands =\n    flake8 src\n    # a comment\n    sh tools/tox.sh {posargs}\nsetenv = X=1\n";
-    assert_eq!(
-        lines(text, Recipe::Tox),
-        ["sh tools/pre.sh", "flake8 src", "sh tools/tox.sh {posargs}"]
-    );
-    assert_eq!(Recipe::of(Path::new("/p/tox.ini")), Some(Recipe::Tox));
-}
-
 proptest! {
-    /// Any text, of any kind: no panic, every line non-empty, at most 256 of them.
+    /// Any text, of any kind, for no target or two: no panic, every line non-empty, at most
+    /// 256 of them.
     #[test]
-    fn any_text_gives_at_most_256_non_empty_lines(text in "[ \\t@\\-+a-z$()\\\\#:{}\"\\n]{0,400}") {
+    fn any_text_gives_at_most_256_non_empty_lines(
+        text in "[ \\t@\\-+a-z$()\\\\#:{}\"\\n|;=]{0,400}",
+        targets in proptest::collection::vec("[a-z]{1,3}", 0..3),
+    ) {
         for kind in [Recipe::PackageScripts, Recipe::DenoTasks, Recipe::Make, Recipe::Just, Recipe::Tox] {
-            let found = lines(&text, kind);
+            let found = lines(&text, kind, &targets);
             prop_assert!(found.len() <= 256);
             prop_assert!(found.iter().all(|l| !l.trim().is_empty()));
         }
