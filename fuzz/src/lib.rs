@@ -1002,6 +1002,7 @@ pub fn command_analysis(data: &[u8]) {
     // So is every recipe file a task runner or package manager reads (F72).
     for run in &analysis.recipes {
         assert!(analysis.paths.contains(&run.file), "{run:?} is named");
+        assert!(!run.program.is_empty(), "{run:?} names its program");
         assert!(run.targets.iter().all(|t| !t.is_empty() && !t.starts_with('-')), "{run:?}");
     }
     let mut words = text.split_whitespace().map(str::to_owned);

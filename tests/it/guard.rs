@@ -1753,6 +1753,7 @@ fn what_a_recipe_a_hook_runs_runs_is_protected() {
     );
     repo.write("lefthook.yml", "pre-commit:\n  commands:\n    l:\n      run: sh tools/lh.sh\n");
     repo.write("tox.ini", "[testenv:lint]\ncommands =\n    sh tools/tox.sh {posargs}\n");
+    repo.write("ci/build.rules", "check-ci:\n\tsh tools/ci.sh\n");
     repo.write(
         ".claude/settings.json",
         &claude_settings(&[
@@ -1762,6 +1763,7 @@ fn what_a_recipe_a_hook_runs_runs_is_protected() {
             "pre-commit run --all-files || exit 2",
             "lefthook run pre-commit",
             "tox -e lint",
+            "make -f ci/build.rules check-ci",
         ]),
     );
     let r = |rel: &str| repo.text_path(rel);
@@ -1773,13 +1775,14 @@ fn what_a_recipe_a_hook_runs_runs_is_protected() {
         r("tools/pc.sh"),
         r("tools/lh.sh"),
         r("tools/tox.sh"),
+        r("tools/ci.sh"),
         r("tools/other.sh"),
         // What the recipes the hooks do not name run stays the agent's to edit.
         r("src/server.js"),
         r("tools/serve.sh"),
     ];
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-    guard_refusing(repo.path(), repo.path(), &paths, 7);
+    guard_refusing(repo.path(), repo.path(), &paths, 8);
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), repo.path(), &paths);
 }
 

@@ -718,7 +718,7 @@ pub(crate) struct DefinitionProtection {
     /// The recipe files and manifests the hook's lines have a task runner or a package
     /// manager read, with the targets they name ([`crate::scripts::CommandAnalysis::recipes`]),
     /// for [`protect_recipes`] to read.
-    pub recipes: Vec<(AbsPathBuf, Vec<String>)>,
+    pub recipes: Vec<(AbsPathBuf, String, Vec<String>)>,
 }
 
 /// Notes in `out` the files and folders `analysis` has ssh and git read whatever their names
@@ -747,15 +747,18 @@ fn note_read_files(
     }
     for run in &analysis.recipes {
         for full in exact_places(&run.file, &locs_of) {
-            match out.recipes.iter_mut().find(|(file, _)| *file == full) {
-                Some((_, targets)) => {
+            let same = |(file, program, _): &&mut (AbsPathBuf, String, Vec<String>)| {
+                *file == full && *program == run.program
+            };
+            match out.recipes.iter_mut().find(same) {
+                Some((.., targets)) => {
                     for target in &run.targets {
                         if !targets.contains(target) {
                             targets.push(target.clone());
                         }
                     }
                 }
-                None => out.recipes.push((full, run.targets.clone())),
+                None => out.recipes.push((full, run.program.clone(), run.targets.clone())),
             }
         }
     }
@@ -1838,8 +1841,9 @@ fn protect_recipes(
     resolver: &mut Resolver,
 ) {
     let recipes: Vec<(AbsPathBuf, Vec<String>, crate::recipes::Recipe)> = (out.recipes.iter())
-        .filter_map(|(p, targets)| {
-            crate::recipes::Recipe::of(p.as_path()).map(|kind| (p.clone(), targets.clone(), kind))
+        .filter_map(|(p, program, targets)| {
+            let kind = crate::recipes::Recipe::read_by(program, p.as_path())?;
+            Some((p.clone(), targets.clone(), kind))
         })
         .filter(|(p, ..)| p.as_path().is_file())
         .take(MAX_RECIPES)
@@ -1851,9 +1855,16 @@ fn protect_recipes(
             continue;
         };
         let lines = crate::recipes::read(file.as_path(), kind, &targets);
-        if !lines.is_empty() {
-            protect_commands(out, lines, &[Loc::Dir(folder)], launch, placed, resolver);
+        if lines.is_empty() {
+            continue;
         }
+        // make runs a recipe where make runs, which is the makefile's folder unless `-f`
+        // named one elsewhere: there, from where the hook runs too.
+        let mut run_dirs = vec![Loc::Dir(folder.clone())];
+        if kind == crate::recipes::Recipe::Make && *placed.working_dir != folder {
+            run_dirs.push(Loc::Dir(placed.working_dir.clone()));
+        }
+        protect_commands(out, lines, &run_dirs, launch, placed, resolver);
     }
 }
 

@@ -40,6 +40,20 @@ pub(crate) enum Recipe {
 }
 
 impl Recipe {
+    /// How `program` reads the recipe file at `path`: as its own kind whatever the file's name
+    /// for the task runners (`make -f ci/Makefile.ci`, `task -t ci.yml`, `pre-commit -c
+    /// ci.yaml`; tox's only when it is an INI file), by the file's name otherwise.
+    pub(crate) fn read_by(program: &str, path: &Path) -> Option<Recipe> {
+        let ini = path.extension().is_some_and(|e| e == "ini");
+        match program {
+            "make" | "gmake" => Some(Recipe::Make),
+            "just" => Some(Recipe::Just),
+            "task" | "go-task" | "pre-commit" | "prek" | "lefthook" => Some(Recipe::Manager),
+            "tox" if ini => Some(Recipe::Tox),
+            _ => Recipe::of(path),
+        }
+    }
+
     /// The kind of recipe file `path` is, by its name; `None` for any other file.
     pub(crate) fn of(path: &Path) -> Option<Recipe> {
         let name = path.file_name()?.to_str()?;

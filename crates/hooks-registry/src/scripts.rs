@@ -98,6 +98,9 @@ pub struct NamedPath {
 pub struct RecipeRun {
     /// The file, as the line names it.
     pub file: NamedPath,
+    /// The program that reads it (`make`, `npm`, `pre-commit`): a file an option names is
+    /// read as that program's whatever its name (`make -f ci/Makefile.ci`).
+    pub program: String,
     /// The line's words after the program that could name a target (not options, not
     /// assignments), in order; empty when there are none (the tool's default).
     pub targets: Vec<String>,
@@ -951,7 +954,7 @@ impl Walk {
                 for manifest in r.manifests {
                     self.add_text(manifest, PathRole::Loaded, &manifest_dirs);
                 }
-                self.note_recipes(before, args.get(i..).unwrap_or_default());
+                self.note_recipes(before, r.name, args.get(i..).unwrap_or_default());
             }
             for config in r.configs {
                 self.add_text(config, PathRole::Loaded, &manifest_dirs);
@@ -1072,7 +1075,7 @@ impl Walk {
         let args = args.get(..end.unwrap_or(args.len())).unwrap_or_default();
         let before = self.paths.len();
         self.task_runner_files(t, args, dirs);
-        self.note_recipes(before, args);
+        self.note_recipes(before, t.names.first().copied().unwrap_or_default(), args);
     }
 
     /// The files of [`Walk::task_runner`].
@@ -1118,10 +1121,10 @@ impl Walk {
         }
     }
 
-    /// Lists the files named since `self.paths[before]` as what the program reads its recipes
+    /// Lists the files named since `self.paths[before]` as what `program` reads its recipes
     /// from ([`CommandAnalysis::recipes`]), with the targets `args` names: its literal words
     /// that are no option and no assignment (at most 16).
-    fn note_recipes(&mut self, before: usize, args: &[Word]) {
+    fn note_recipes(&mut self, before: usize, program: &str, args: &[Word]) {
         let targets: Vec<String> = (args.iter())
             .filter_map(Word::literal)
             .filter(|w| !w.starts_with('-') && !w.contains('=') && !w.is_empty())
@@ -1132,7 +1135,8 @@ impl Walk {
             .cloned()
             .collect();
         for file in files {
-            self.recipes.push(RecipeRun { file, targets: targets.clone() });
+            let program = program.to_owned();
+            self.recipes.push(RecipeRun { file, program, targets: targets.clone() });
         }
     }
 
@@ -1258,7 +1262,7 @@ impl Walk {
                 for manifest in spec.manifests {
                     self.add_text(manifest, PathRole::Loaded, dirs);
                 }
-                self.note_recipes(before, std::slice::from_ref(script));
+                self.note_recipes(before, name, std::slice::from_ref(script));
             }
         }
         self.arguments(after, dirs);

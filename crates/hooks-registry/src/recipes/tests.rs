@@ -28,6 +28,21 @@ fn recipe_files_are_told_by_their_names() {
     assert_eq!(of("Cargo.toml"), None);
 }
 
+/// A task runner reads a file its option names as its own kind, whatever the name; a
+/// package manager by the file's name.
+#[test]
+fn a_task_runner_reads_its_file_whatever_its_name() {
+    let by = |program: &str, name: &str| Recipe::read_by(program, Path::new(name));
+    assert_eq!(by("make", "ci/Makefile.ci"), Some(Recipe::Make));
+    assert_eq!(by("just", "build.just"), Some(Recipe::Just));
+    assert_eq!(by("task", "ci.yml"), Some(Recipe::Manager));
+    assert_eq!(by("pre-commit", "ci/hooks.yaml"), Some(Recipe::Manager));
+    assert_eq!(by("tox", "ci/tox-ci.ini"), Some(Recipe::Tox));
+    assert_eq!(by("tox", "pyproject.toml"), None);
+    assert_eq!(by("npm", "web/package.json"), Some(Recipe::PackageScripts));
+    assert_eq!(by("rake", "Rakefile"), None);
+}
+
 /// A manifest's named scripts with their `pre` and `post` scripts; its other scripts name
 /// the project's own code, which stays the agent's to edit.
 #[test]
