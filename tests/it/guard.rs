@@ -1694,13 +1694,15 @@ fn the_git_configuration_a_hook_s_line_names_is_protected() {
 /// checked with prettier 3 and eslint 9 here: a `prettier.config.js` in a subfolder ran when
 /// a file there was formatted, a `.prettierrc.json`'s plugin ran, an `eslint.config.js` ran):
 /// for a hook that runs them, their configuration files are out of the agent's reach in every
-/// folder and the home, with the `package.json` where they run; the project's code is not,
+/// folder and the home, with the `package.json` where they run and the plugin files a
+/// configuration there names; the project's code is not,
 /// nor any of these where no hook runs them.
 #[test]
 fn what_javascript_formatters_and_linters_load_is_protected() {
     let repo = TestDir::new();
     let home = TestDir::new();
     repo.write("src/deep/a.js", "const a = 1\n");
+    repo.write(".prettierrc.json", r#"{"plugins": ["./tools/pl.js", "prettier-plugin-x"]}"#);
     repo.write(
         ".claude/settings.json",
         &claude_settings(&[
@@ -1718,10 +1720,12 @@ fn what_javascript_formatters_and_linters_load_is_protected() {
         r("src/.eslintrc.js"),
         r("package.json"),
         h(".prettierrc.js"),
+        // The plugin the configuration names as a file.
+        r("tools/pl.js"),
         r("src/deep/a.js"),
     ];
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-    guard_refusing(repo.path(), home.path(), &paths, 7);
+    guard_refusing(repo.path(), home.path(), &paths, 8);
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 

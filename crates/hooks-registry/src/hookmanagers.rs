@@ -376,6 +376,9 @@ pub(crate) struct ConfigValues {
     /// The folders it runs scripts from, relative to the top (lefthook's `source_dir`,
     /// `source_dir_local`).
     pub folders: Vec<String>,
+    /// The plugins a formatter's configuration loads (prettier's `plugins`: a package's name,
+    /// or a file relative to the configuration; finding F71).
+    pub plugins: Vec<String>,
 }
 
 impl ConfigValues {
@@ -385,6 +388,7 @@ impl ConfigValues {
             "source_dir" | "source_dir_local" => push_new(&mut self.folders, value),
             // A Taskfile's task runs each of its `cmds` (finding F72).
             "cmds" => push_new(&mut self.commands, value),
+            "plugins" => push_new(&mut self.plugins, value),
             _ => {}
         }
     }

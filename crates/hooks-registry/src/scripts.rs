@@ -2716,6 +2716,12 @@ const CODE_CONFIGS: &[(&[&str], &[&str])] = &[
     ),
 ];
 
+/// The configuration files of [`CODE_CONFIGS`] that are data and may name plugins the tool
+/// loads from a file (prettier's `plugins: ["./tools/plugin.js"]`): named where the hook runs
+/// too, so that the registry reads them there (finding F71).
+pub(crate) const PLUGIN_CONFIGS: &[&str] =
+    &[".prettierrc", ".prettierrc.json", ".prettierrc.yaml", ".prettierrc.yml"];
+
 /// The programs that run ssh, for a remote at least (git's `ssh://` and `host:path`
 /// remotes, rsync's), and so read its configuration, the user's ([`SSH_USER_CONFIG`]) and the
 /// system's (finding F58): a `Match exec "…"` line there runs
@@ -2756,6 +2762,8 @@ fn start_up_paths(name: &str) -> Vec<(StartUp, &'static str, PathRole)> {
     if let Some((_, files)) = CODE_CONFIGS.iter().find(|(names, _)| names.contains(&name)) {
         found.extend(files.iter().map(|f| (StartUp::Anywhere, *f, PathRole::Argument)));
         found.push((StartUp::Here, "package.json", PathRole::Argument));
+        // Where it runs, the files that name the plugins it loads are read for them.
+        found.extend(PLUGIN_CONFIGS.iter().map(|f| (StartUp::Here, *f, PathRole::Argument)));
     }
     if SSH_PROGRAMS.contains(&name) {
         found.push((StartUp::Home, SSH_USER_CONFIG, PathRole::Argument));

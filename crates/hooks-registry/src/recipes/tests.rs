@@ -112,6 +112,19 @@ fn a_taskfile_s_commands_are_read_by_the_managers_reader() {
     }
 }
 
+/// A formatter's configuration names the plugins it loads (finding F71), read by the same
+/// reader.
+#[test]
+fn a_formatter_configuration_s_plugins_are_read() {
+    use crate::hookmanagers::{Syntax, config_values};
+    let json =
+        config_values(r#"{"semi": false, "plugins": ["./tools/pl.js", "x"]}"#, Syntax::Jsonc);
+    assert!(json.plugins.contains(&"./tools/pl.js".to_owned()), "{:?}", json.plugins);
+    assert!(json.plugins.contains(&"x".to_owned()), "{:?}", json.plugins);
+    let yaml = config_values("semi: false\nplugins:\n  - ../shared/p.mjs\n", Syntax::Yaml);
+    assert_eq!(yaml.plugins, ["../shared/p.mjs"]);
+}
+
 proptest! {
     /// Any text, of any kind, for no target or two: no panic, every line non-empty, at most
     /// 256 of them.
