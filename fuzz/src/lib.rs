@@ -990,12 +990,9 @@ pub fn command_analysis(data: &[u8]) {
     }
     // An `ssh -F` file is one of the named paths too (F67), and so are the files and hooks
     // folders the line gives git (F69).
-    let read_as_configuration =
-        |a: &hooks_registry::CommandAnalysis| -> Vec<hooks_registry::NamedPath> {
-            (a.ssh_configs.iter().chain(&a.git_configs).chain(&a.git_hooks_folders))
-                .cloned()
-                .collect()
-        };
+    let read_as_configuration = |a: &hooks_registry::CommandAnalysis| -> Vec<_> {
+        a.read_as_configuration().cloned().collect()
+    };
     for config in read_as_configuration(&analysis) {
         assert!(analysis.paths.contains(&config), "{config:?} is named");
     }

@@ -731,6 +731,7 @@ fn note_read_files(
     analysis: &CommandAnalysis,
     locs_of: impl Fn(&NamedPath) -> Option<Vec<Loc>>,
 ) {
+    // `CommandAnalysis::read_as_configuration`, each list to its own.
     let lists = [
         (&analysis.ssh_configs, &mut out.ssh_configs),
         (&analysis.git_configs, &mut out.git_configs),
@@ -1191,8 +1192,6 @@ fn protect_sourced(
         }
         let own_dir = read.path.parent().map(Path::to_path_buf);
         let mut named = Vec::new();
-        // What its lines have ssh and git read whatever the names ([`note_read_files`]).
-        let mut read_files = CommandAnalysis::default();
         match read.language {
             ScriptLanguage::Shell => {
                 let mut dirs = vec![own_dir.clone()];
@@ -1204,11 +1203,9 @@ fn protect_sourced(
                 let mut interpreters = std::collections::BTreeSet::new();
                 for dir in dirs {
                     let analysis = crate::scripts::analyse_script_text(&read.text, dir.as_deref());
+                    // What its lines have ssh, git and task runners read whatever the names.
+                    note_read_files(out, &analysis, |n| locs_of(n, launch, placed, None));
                     named.extend(analysis.paths);
-                    read_files.ssh_configs.extend(analysis.ssh_configs);
-                    read_files.git_configs.extend(analysis.git_configs);
-                    read_files.git_hooks_folders.extend(analysis.git_hooks_folders);
-                    read_files.recipes.extend(analysis.recipes);
                     interpreters.extend(analysis.programs_on_path);
                 }
                 for name in &interpreters {
@@ -1239,7 +1236,6 @@ fn protect_sourced(
                 }
             }
         }
-        note_read_files(out, &read_files, |named| locs_of(named, launch, placed, None));
         for named in &named {
             let Some(locs) = locs_of(named, launch, placed, None) else { continue };
             for loc in &locs {

@@ -145,6 +145,14 @@ pub struct CommandAnalysis {
     pub recipes: Vec<RecipeRun>,
 }
 
+impl CommandAnalysis {
+    /// The named paths ssh and git read as configuration whatever their names: the `ssh -F`
+    /// files (F67), the git configuration files and hooks folders the line gives git (F69).
+    pub fn read_as_configuration(&self) -> impl Iterator<Item = &NamedPath> {
+        (self.ssh_configs.iter()).chain(&self.git_configs).chain(&self.git_hooks_folders)
+    }
+}
+
 /// Analyses what `command` runs and reads.
 pub fn analyse(command: &HookCommand) -> CommandAnalysis {
     analyse_with_templates(command, &[])
@@ -215,11 +223,7 @@ pub fn analyse_script_text(text: &str, script_dir: Option<&Path>) -> CommandAnal
     let mut walk = Walk::default();
     walk.shell(&text, 0);
     let mut analysis = walk.finish();
-    let read_as_configuration: Vec<NamedPath> = (analysis.ssh_configs.iter())
-        .chain(&analysis.git_configs)
-        .chain(&analysis.git_hooks_folders)
-        .cloned()
-        .collect();
+    let read_as_configuration: Vec<NamedPath> = analysis.read_as_configuration().cloned().collect();
     analysis.paths.retain_mut(|p| match p.role {
         PathRole::Program | PathRole::Script => {
             p.role = PathRole::Sourced;
@@ -576,6 +580,11 @@ impl Walk {
             path: PathBuf::from(path),
             role,
         }));
+    }
+
+    /// The paths named since `self.paths[before]` (what one step of the walk named).
+    fn named_since(&self, before: usize) -> Vec<NamedPath> {
+        self.paths.get(before..).unwrap_or_default().to_vec()
     }
 
     fn note(&mut self, why: impl Into<String>) {
@@ -1130,11 +1139,8 @@ impl Walk {
             .filter(|w| !w.starts_with('-') && !w.contains('=') && !w.is_empty())
             .take(16)
             .collect();
-        let files: Vec<NamedPath> = (self.paths.get(before..).unwrap_or_default().iter())
-            .filter(|p| p.role == PathRole::Loaded)
-            .cloned()
-            .collect();
-        for file in files {
+        let files = self.named_since(before);
+        for file in files.into_iter().filter(|p| p.role == PathRole::Loaded) {
             let program = program.to_owned();
             self.recipes.push(RecipeRun { file, program, targets: targets.clone() });
         }
@@ -1423,17 +1429,17 @@ impl Walk {
                 ('F', Some(value)) if value.literal().as_deref() != Some("none") => {
                     let before = self.paths.len();
                     self.add_word(&value, PathRole::Argument, dirs);
-                    let named = self.paths.get(before..).unwrap_or_default().to_vec();
+                    let named = self.named_since(before);
                     self.ssh_configs.extend(named);
                 }
                 ('o', Some(value)) => match value.literal() {
                     Some(line) => self.ssh_option_line(&line, dirs, depth),
                     None => self.note("an `ssh -o` option that cannot be read"),
                 },
-                ('S', Some(program)) if !ssh => {
-                    self.program(std::slice::from_ref(&program), &mut dirs.to_vec(), depth);
-                }
-                ('D', Some(program)) if name == "scp" => {
+                // scp's and sftp's `-S`, scp's `-D`: a program.
+                (letter, Some(program))
+                    if (letter == 'S' && !ssh) || (letter, name) == ('D', "scp") =>
+                {
                     self.program(std::slice::from_ref(&program), &mut dirs.to_vec(), depth);
                 }
                 ('D', Some(command)) if name == "sftp" => match command.literal() {
@@ -1534,16 +1540,12 @@ impl Walk {
     fn git_entry(&mut self, name: &str, value: &str, dirs: &[Dir], depth: u32) {
         match crate::gitconfig::entry_effect(name, value) {
             Some(EntryEffect::Command(command)) => self.shell(&command, depth + 1),
-            Some(EntryEffect::Include(file)) => {
-                if let Some(rest) = file.strip_prefix("~/") {
-                    let path = normalize_relative(Path::new(rest));
-                    let named = NamedPath { base: PathBase::Home, path, role: PathRole::Argument };
-                    self.paths.push(named.clone());
-                    self.git_configs.push(named);
-                } else if file.starts_with('/') {
-                    self.git_config_file(&Word::lit(&file), dirs);
-                }
+            // From the home or absolute: git refuses a relative one here.
+            Some(EntryEffect::Include(file)) if file.starts_with("~/") || file.starts_with('/') => {
+                let parts = tilde_prefix(&file, false).unwrap_or_else(|| vec![Part::Lit(file)]);
+                self.git_config_file(&Word { parts }, dirs);
             }
+            Some(EntryEffect::Include(_)) => {}
             Some(EntryEffect::HooksPath(folder)) => {
                 let folder = crate::gitconfig::hooks_folder_whole(Path::new(&folder));
                 let before = self.paths.len();
@@ -1562,7 +1564,7 @@ impl Walk {
                         role: PathRole::Modules,
                     });
                 }
-                let named = self.paths.get(before..).unwrap_or_default().to_vec();
+                let named = self.named_since(before);
                 self.git_hooks_folders.extend(named);
             }
             None => {}
@@ -1644,7 +1646,7 @@ impl Walk {
     fn git_config_file(&mut self, word: &Word, dirs: &[Dir]) {
         let before = self.paths.len();
         self.add_word(word, PathRole::Argument, dirs);
-        let named = self.paths.get(before..).unwrap_or_default().to_vec();
+        let named = self.named_since(before);
         self.git_configs.extend(named.into_iter().filter(|n| n.role == PathRole::Argument));
     }
 
