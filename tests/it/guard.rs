@@ -1702,7 +1702,10 @@ fn what_javascript_formatters_and_linters_load_is_protected() {
     let repo = TestDir::new();
     let home = TestDir::new();
     repo.write("src/deep/a.js", "const a = 1\n");
-    repo.write(".prettierrc.json", r#"{"plugins": ["./tools/pl.js", "prettier-plugin-x"]}"#);
+    repo.write(
+        ".prettierrc.json",
+        r#"{"plugins": ["./tools/pl.js", "./tools/../lib/pl2.js", "prettier-plugin-x"]}"#,
+    );
     repo.write(
         ".claude/settings.json",
         &claude_settings(&[
@@ -1720,12 +1723,13 @@ fn what_javascript_formatters_and_linters_load_is_protected() {
         r("src/.eslintrc.js"),
         r("package.json"),
         h(".prettierrc.js"),
-        // The plugin the configuration names as a file.
+        // The plugins the configuration names as files (one through `..`).
         r("tools/pl.js"),
+        r("lib/pl2.js"),
         r("src/deep/a.js"),
     ];
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-    guard_refusing(repo.path(), home.path(), &paths, 8);
+    guard_refusing(repo.path(), home.path(), &paths, 9);
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
@@ -1784,6 +1788,43 @@ fn what_a_recipe_a_hook_runs_runs_is_protected() {
         // What the recipes the hooks do not name run stays the agent's to edit.
         r("src/server.js"),
         r("tools/serve.sh"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), repo.path(), &paths, 8);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), repo.path(), &paths);
+}
+
+/// make runs more of a makefile than its target's recipe (finding F73; checked with GNU make
+/// 4.3 here, each with a logging script): the commands of its `$(shell …)` and `!=` lines
+/// while it reads it, whatever the target; every recipe line through the program its `SHELL`
+/// names; the makefiles it `include`s, which it reads as part of it (one that does not exist
+/// yet too: `-include local.mk` reads the agent's new file), and the recipes its variables
+/// hold (`$(LINT) src`) or another makefile's a recipe runs (`$(MAKE) -C sub test`). For a
+/// hook that runs `make check`, all of that is out of the agent's reach; what the other
+/// targets run is not, nor any of it where no hook runs make.
+#[test]
+fn what_make_runs_while_it_reads_a_makefile_is_protected() {
+    let repo = TestDir::new();
+    repo.write(
+        "Makefile",
+        "include mk/rules.mk\n-include local.mk\nLINT = sh tools/lint.sh\nV := $(shell sh tools/v.sh)\nW != sh tools/w.sh\nSHELL := ./tools/mysh.sh\ncheck:\n\t$(LINT) src\n\t$(MAKE) -C sub test\ndeploy:\n\tsh tools/deploy.sh\n",
+    );
+    repo.write("mk/rules.mk", "R := $(shell sh tools/inc.sh)\n");
+    repo.write("sub/Makefile", "test:\n\tsh ../tools/sub.sh\n");
+    repo.write(".claude/settings.json", &claude_settings(&["make check || exit 2"]));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("tools/v.sh"),
+        r("tools/w.sh"),
+        r("tools/mysh.sh"),
+        r("tools/lint.sh"),
+        r("mk/rules.mk"),
+        r("tools/inc.sh"),
+        r("local.mk"),
+        r("tools/sub.sh"),
+        // What the target the hook does not make runs stays the agent's to edit.
+        r("tools/deploy.sh"),
+        r("tools/other.sh"),
     ];
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
     guard_refusing(repo.path(), repo.path(), &paths, 8);

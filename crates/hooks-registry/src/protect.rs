@@ -1859,38 +1859,55 @@ const MAX_RECIPES: usize = 16;
 /// scripts, the named tasks of a `deno.json`, the named recipes of a makefile or a justfile
 /// with those they depend on, every command of a Taskfile, a `tox.ini` or pre-commit's,
 /// prek's and lefthook's configuration), and each line is analysed as a hook's own line run
-/// from the file's folder, where these tools run them ([`protect_commands`]).
+/// from the file's folder, where these tools run them ([`protect_commands`]). A makefile is
+/// read as make reads it (finding F73): with the files it includes, which are protected too
+/// (existing or not), what make runs while it reads it (`$(shell …)`, `!=`, its `SHELL`), and
+/// the rules it remakes them by; a recipe file a recipe's line has a task runner read
+/// (`$(MAKE) -C sub`) is read in turn.
 fn protect_recipes(
     out: &mut DefinitionProtection,
     launch: &HookLaunch,
     placed: Placed<'_>,
     resolver: &mut Resolver,
 ) {
-    let recipes: Vec<(AbsPathBuf, Vec<String>, crate::recipes::Recipe)> = (out.recipes.iter())
-        .filter_map(|(p, program, targets)| {
-            let kind = crate::recipes::Recipe::read_by(program, p.as_path())?;
-            Some((p.clone(), targets.clone(), kind))
-        })
-        .filter(|(p, ..)| p.as_path().is_file())
-        .take(MAX_RECIPES)
-        .collect();
-    for (file, targets, kind) in recipes {
-        let Some(folder) =
-            file.as_path().parent().and_then(|f| AbsPathBuf::new(f.to_path_buf()).ok())
-        else {
-            continue;
-        };
-        let lines = crate::recipes::read(file.as_path(), kind, &targets);
-        if lines.is_empty() {
+    use crate::recipes::Recipe;
+    // A recipe's line may have a task runner read another recipe file (`$(MAKE) -C sub`, `npm
+    // run build` in a script): those are noted in `out.recipes` as they are analysed, and read
+    // in turn, up to `MAX_RECIPES` files in all.
+    let mut next = 0;
+    let mut read = 0;
+    while let Some((file, program, targets)) = out.recipes.get(next).cloned() {
+        next += 1;
+        let Some(kind) = Recipe::read_by(&program, file.as_path()) else { continue };
+        if !file.as_path().is_file() {
             continue;
         }
+        if read >= MAX_RECIPES {
+            break;
+        }
+        read += 1;
+        let Some(folder) = file.parent() else { continue };
         // make runs a recipe where make runs, which is the makefile's folder unless `-f`
         // named one elsewhere: there, from where the hook runs too.
         let mut run_dirs = vec![Loc::Dir(folder.clone())];
-        if kind == crate::recipes::Recipe::Make && *placed.working_dir != folder {
+        if kind == Recipe::Make && *placed.working_dir != folder {
             run_dirs.push(Loc::Dir(placed.working_dir.clone()));
         }
-        protect_commands(out, lines, &run_dirs, launch, placed, resolver);
+        let dirs: Vec<PathBuf> = (run_dirs.iter())
+            .filter_map(|l| match l {
+                Loc::Dir(d) => Some(d.as_path().to_path_buf()),
+                Loc::Any { .. } => None,
+            })
+            .collect();
+        let found = crate::recipes::read(file.as_path(), kind, &targets, &dirs);
+        // What a makefile includes is part of it (finding F73): out of the agent's reach,
+        // existing or not.
+        for included in &found.included {
+            protect_at(out, &Loc::Dir(root()), included, PathRole::Loaded, resolver);
+        }
+        if !found.lines.is_empty() {
+            protect_commands(out, found.lines, &run_dirs, launch, placed, resolver);
+        }
     }
 }
 
@@ -2014,14 +2031,14 @@ fn protect_at(
 ) {
     match loc {
         Loc::Dir(dir) => {
-            let Ok(full) = dir.join(rel) else { return };
-            let full = normalize_abs(&full);
-            if matches!(role, PathRole::Tree | PathRole::Beside | PathRole::Modules) {
-                for located in locations_with(resolver, &full) {
-                    out.patterns.push((located, PathBuf::new(), None));
+            for full in joined_places(dir, rel, resolver) {
+                if matches!(role, PathRole::Tree | PathRole::Beside | PathRole::Modules) {
+                    for located in locations_with(resolver, &full) {
+                        out.patterns.push((located, PathBuf::new(), None));
+                    }
+                } else {
+                    out.paths.extend(locations_with(resolver, &full));
                 }
-            } else {
-                out.paths.extend(locations_with(resolver, &full));
             }
         }
         Loc::Any { scope, prefix, session } => {
@@ -2203,6 +2220,23 @@ impl Resolver {
 /// exists; otherwise its nearest existing folder canonicalized with the rest appended, and,
 /// when that is a dangling symlink, where the link points (writing through it creates that).
 /// Paths are resolved through `resolver`.
+/// Where `rel` under `dir` is: one place, normalized; for a `rel` with `..` in it as a
+/// configuration writes it (a formatter's plugin `../shared/p.mjs`, a makefile's `include
+/// ../common.mk`), both the place without them lexically and the one the system takes (a
+/// symlinked folder's `..` is its target's parent), so that neither is the agent's to write.
+fn joined_places(dir: &AbsPathBuf, rel: &Path, resolver: &mut Resolver) -> Vec<AbsPathBuf> {
+    if let Ok(full) = dir.join(rel) {
+        return vec![normalize_abs(&full)];
+    }
+    let joined = dir.as_path().join(rel);
+    let mut out: Vec<AbsPathBuf> = crate::paths::normalize_absolute(&joined).into_iter().collect();
+    let physical = (joined.parent().zip(joined.file_name()))
+        .and_then(|(parent, name)| Some(resolver.canonical(parent)?.as_path().join(name)))
+        .and_then(|p| AbsPathBuf::new(p).ok());
+    out.extend(physical.filter(|p| !out.contains(p)));
+    out
+}
+
 pub(crate) fn locations_with(resolver: &mut Resolver, path: &AbsPathBuf) -> Vec<AbsPathBuf> {
     if let Some(canonical) = resolver.canonical(path.as_path()) {
         return vec![canonical];

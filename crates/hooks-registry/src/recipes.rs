@@ -10,8 +10,14 @@
 //! recipes, with the recipes they depend on; the default one when the line names none): a
 //! manifest's other scripts name the project's own code (`"start": "node src/server.js"`),
 //! which the agent is there to edit. The other kinds are read whole.
+//!
+//! A makefile runs more than its targets' recipes (finding F73): make reads the files it
+//! `include`s as part of it (and remakes them, and the makefile itself, by their rules), runs
+//! every `$(shell …)` and `!=` of its text while it reads it whatever the targets, runs each
+//! recipe line with the program its `SHELL` names, makes a target no rule names by a pattern
+//! rule or `.DEFAULT`, and expands its variables in the recipe lines (`$(LINT) src`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// At most this many command lines are taken from one file.
 const MAX_LINES: usize = 256;
@@ -72,18 +78,114 @@ impl Recipe {
     }
 }
 
+/// The longest target name followed (one a pattern rule's prerequisites make from the name).
+const MAX_NAME: usize = 4096;
+
+/// At most this many makefiles are read through `include` lines, nested at most this deep.
+const MAX_INCLUDED: usize = 16;
+const MAX_INCLUDE_DEPTH: u32 = 8;
+
+/// What a recipe file has its tool run ([`read`]).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct RecipeRead {
+    /// The command lines it runs for the targets.
+    pub(crate) lines: Vec<String>,
+    /// The files a makefile `include`s (`-include`, `sinclude`), nested ones too, where make
+    /// looks for each (relative names from each folder in `run_dirs`), whether they exist or
+    /// not: make reads one the agent creates as well.
+    pub(crate) included: Vec<PathBuf>,
+}
+
 /// The command lines the recipe file at `path` of kind `kind` runs for `targets` (the words of
 /// the line that may name them; see [`lines`]), read up to 256 KiB without waiting on a FIFO;
-/// nothing when it is no regular file or does not parse.
-pub(crate) fn read(path: &Path, kind: Recipe, targets: &[String]) -> Vec<String> {
-    if kind == Recipe::Manager {
-        let values = crate::hookmanagers::read_config(path);
-        let rooted = values.rooted.into_iter().map(|(_, run)| run);
-        return values.commands.into_iter().chain(rooted).take(MAX_LINES).collect();
+/// nothing when it is no regular file or does not parse. A makefile is read with the files it
+/// includes, relative ones from `run_dirs` (where make may run: the folder it reads relative
+/// names from).
+pub(crate) fn read(
+    path: &Path,
+    kind: Recipe,
+    targets: &[String],
+    run_dirs: &[PathBuf],
+) -> RecipeRead {
+    match kind {
+        Recipe::Manager => {
+            let values = crate::hookmanagers::read_config(path);
+            let rooted = values.rooted.into_iter().map(|(_, run)| run);
+            let lines = values.commands.into_iter().chain(rooted).take(MAX_LINES).collect();
+            RecipeRead { lines, included: Vec::new() }
+        }
+        Recipe::Make => {
+            let mut text = String::new();
+            let mut included = Vec::new();
+            read_makefile(path, run_dirs, &mut text, &mut included, 0);
+            // make remakes the makefile it reads by a rule of that name: under the name it
+            // was given, which is its file name or its path from where make runs.
+            let mut names: Vec<String> = Vec::new();
+            let given = run_dirs.iter().filter_map(|d| path.strip_prefix(d).ok());
+            for name in path.file_name().map(Path::new).into_iter().chain(given) {
+                if let Some(name) = name.to_str().filter(|n| !names.iter().any(|k| k == n)) {
+                    names.push(name.to_owned());
+                }
+            }
+            RecipeRead { lines: tidy(make_lines(&text, targets, &names)), included }
+        }
+        _ => RecipeRead {
+            lines: crate::installations::read_capped(path, RECIPE_CAP)
+                .map(|text| lines(&text, kind, targets))
+                .unwrap_or_default(),
+            included: Vec::new(),
+        },
     }
-    crate::installations::read_capped(path, RECIPE_CAP)
-        .map(|text| lines(&text, kind, targets))
-        .unwrap_or_default()
+}
+
+/// Appends the makefile at `path` to `text`, each file it includes read in its place after
+/// its `include` line (which stays, for [`make_lines`] to see what make remakes), and notes
+/// the included files in `included` (each once: a file that includes itself ends there).
+fn read_makefile(
+    path: &Path,
+    run_dirs: &[PathBuf],
+    text: &mut String,
+    included: &mut Vec<PathBuf>,
+    depth: u32,
+) {
+    let Some(body) = crate::installations::read_capped(path, RECIPE_CAP) else { return };
+    for line in body.lines() {
+        if text.len() as u64 >= RECIPE_CAP * 4 {
+            return;
+        }
+        text.push_str(line);
+        text.push('\n');
+        for name in include_names(line) {
+            let places: Vec<PathBuf> = match Path::new(name) {
+                p if p.is_absolute() => vec![p.to_path_buf()],
+                p => run_dirs.iter().map(|d| d.join(p)).collect(),
+            };
+            for place in places {
+                if included.len() >= MAX_INCLUDED || included.contains(&place) {
+                    continue;
+                }
+                included.push(place.clone());
+                if depth < MAX_INCLUDE_DEPTH {
+                    read_makefile(&place, run_dirs, text, included, depth + 1);
+                }
+            }
+        }
+    }
+}
+
+/// The files a makefile's `include`, `-include` or `sinclude` line names; a name make would
+/// expand (`$(DEPS)`, a wildcard) is passed over.
+fn include_names(line: &str) -> Vec<&str> {
+    let mut words = line.split_whitespace();
+    let directive = line.starts_with(|c: char| !c.is_whitespace())
+        && matches!(words.next(), Some("include" | "-include" | "sinclude"));
+    if !directive {
+        return Vec::new();
+    }
+    words
+        .take_while(|w| !w.starts_with('#'))
+        .filter(|w| !w.contains(['$', '*', '?', '[']))
+        .collect()
 }
 
 /// The command lines of a recipe file's text `text` of kind `kind` (not
@@ -94,23 +196,29 @@ pub(crate) fn read(path: &Path, kind: Recipe, targets: &[String]) -> Vec<String>
 /// recipes of those names, or the first one when none is named, with the recipes they depend
 /// on. A `tox.ini` is read whole.
 pub(crate) fn lines(text: &str, kind: Recipe, targets: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = match kind {
+    let out: Vec<String> = match kind {
         Recipe::PackageScripts => json_strings(text, "/scripts", None, &script_names(targets)),
         Recipe::DenoTasks => {
             let text = hooks_json::strip_comments(text);
             json_strings(&text, "/tasks", Some("command"), targets)
         }
-        Recipe::Make => {
-            let rules = rules(text, make_rule, |line| line.strip_prefix('\t'));
-            recipe_lines(&rules, targets, true)
+        Recipe::Make => make_lines(text, targets, &[]),
+        Recipe::Just => {
+            let rules = rules(text, just_rule, just_body);
+            let wanted = wanted_or_first(&rules, targets, &[]);
+            recipe_lines(&rules, wanted, |line| line.clone())
         }
-        Recipe::Just => recipe_lines(&rules(text, just_rule, just_body), targets, false),
         Recipe::Tox => tox_commands(text),
         Recipe::Manager => Vec::new(),
     };
-    out.retain(|line| !line.trim().is_empty());
-    out.truncate(MAX_LINES);
-    out
+    tidy(out)
+}
+
+/// `lines` without the empty ones, at most [`MAX_LINES`].
+fn tidy(mut lines: Vec<String>) -> Vec<String> {
+    lines.retain(|line| !line.trim().is_empty());
+    lines.truncate(MAX_LINES);
+    lines
 }
 
 /// The scripts a package manager runs for the words `targets`: each word, with its `pre` and
@@ -283,35 +391,87 @@ fn rules<'a>(
     out
 }
 
-/// The recipe lines `rules` run for `targets` (the words of the line that name a rule's
-/// target; the first rule with a target that is not special, `.PHONY`, when none does), with
-/// those of the rules they depend on, each rule once; for make (`make`), `$$` is the shell's
-/// `$` (a variable of make's own, `$(CC)`, reads as a command substitution the analysis cannot
-/// follow, as it should).
-fn recipe_lines(rules: &[Rule], targets: &[String], make: bool) -> Vec<String> {
-    let makes = |rule: &Rule, name: &str| rule.targets.iter().any(|t| t == name);
+/// The names of `targets` a rule of `rules` makes; when none does, the first target of a rule
+/// that is not special (`.PHONY`) nor a pattern (`%.o`), and the names of `defaults` (make's
+/// `.DEFAULT_GOAL`).
+fn wanted_or_first(rules: &[Rule], targets: &[String], defaults: &[String]) -> Vec<String> {
     let mut wanted: Vec<String> =
-        targets.iter().filter(|t| rules.iter().any(|r| makes(r, t))).cloned().collect();
+        targets.iter().filter(|t| rules.iter().any(|r| r.makes(t))).cloned().collect();
     if wanted.is_empty() {
-        let first = rules.iter().flat_map(|r| &r.targets).find(|t| !t.starts_with('.'));
+        let first = (rules.iter().flat_map(|r| &r.targets))
+            .find(|t| !t.starts_with('.') && !t.contains('%'));
         wanted.extend(first.cloned());
+        wanted.extend(defaults.iter().cloned());
     }
+    wanted
+}
+
+impl Rule {
+    fn makes(&self, name: &str) -> bool {
+        self.targets.iter().any(|t| t == name)
+    }
+
+    /// The stem of `name` when one of this rule's targets is a pattern (`%.o`, `%`) that
+    /// matches it.
+    fn stem<'n>(&self, name: &'n str) -> Option<&'n str> {
+        self.targets.iter().find_map(|t| {
+            let (prefix, suffix) = t.split_once('%')?;
+            let rest = name.strip_prefix(prefix)?.strip_suffix(suffix)?;
+            Some(rest)
+        })
+    }
+}
+
+/// The recipe lines `rules` run for the names `wanted`, with those of the rules they depend
+/// on, each rule once, each line as `line` gives it. A name no rule makes is made, in a
+/// makefile (whose rules may have patterns), by the pattern rules that match it, or by the
+/// `.DEFAULT` rule when none does.
+fn recipe_lines(
+    rules: &[Rule],
+    mut wanted: Vec<String>,
+    line: impl Fn(&String) -> String,
+) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut done: Vec<usize> = Vec::new();
     let mut next = 0;
     while let Some(name) = wanted.get(next).cloned() {
         next += 1;
-        for (index, rule) in rules.iter().enumerate() {
-            if !makes(rule, &name) || done.contains(&index) {
+        let explicit: Vec<(usize, Option<&str>)> = (rules.iter().enumerate())
+            .filter(|(_, r)| r.makes(&name))
+            .map(|(i, _)| (i, None))
+            .collect();
+        let making = if explicit.is_empty() {
+            let patterns: Vec<(usize, Option<&str>)> = (rules.iter().enumerate())
+                .filter_map(|(i, r)| Some((i, Some(r.stem(&name)?))))
+                .collect();
+            match patterns.is_empty() {
+                true => (rules.iter().enumerate())
+                    .filter(|(_, r)| r.makes(".DEFAULT"))
+                    .map(|(i, _)| (i, None))
+                    .collect(),
+                false => patterns,
+            }
+        } else {
+            explicit
+        };
+        for (index, stem) in making {
+            let Some(rule) = rules.get(index) else { continue };
+            if done.contains(&index) && stem.is_none() {
                 continue;
             }
-            done.push(index);
-            for line in &rule.body {
-                out.push(if make { line.replace("$$", "$") } else { line.clone() });
+            if !done.contains(&index) {
+                done.push(index);
+                out.extend(rule.body.iter().map(&line));
             }
             for dep in &rule.depends {
-                if !wanted.contains(dep) && wanted.len() < MAX_LINES {
-                    wanted.push(dep.clone());
+                // The stem stands for a prerequisite's `%` (its first, as make reads it); a
+                // name that grows through a chain of patterns is followed up to a length.
+                let dep = match stem {
+                    Some(stem) => dep.replacen('%', stem, 1),
+                    None => dep.clone(),
+                };
+                if !wanted.contains(&dep) && wanted.len() < MAX_LINES && dep.len() <= MAX_NAME {
+                    wanted.push(dep);
                 }
             }
         }
@@ -319,6 +479,236 @@ fn recipe_lines(rules: &[Rule], targets: &[String], make: bool) -> Vec<String> {
             break;
         }
     }
+    out
+}
+
+/// The command lines a makefile's text `text` (with what it includes, [`read`]) runs for
+/// `targets`, the words of the line (finding F72), when make reads it as one of `makefiles`
+/// (the names it remakes it by) (finding F73): the commands of every `$(shell …)` and `!=` of
+/// its lines that are no recipe line (make runs them while it reads the file, whatever the
+/// targets); the program its `SHELL` names; the recipes of the targets named, or of the
+/// default goal (the first target, and `.DEFAULT_GOAL`), with their prerequisites', pattern
+/// rules and `.DEFAULT` for a name no rule makes, and those of the included files and the
+/// makefile itself (make remakes them first by their rules); each recipe line with the
+/// makefile's variables expanded (the last value given; `$(MAKE)` is `make` unless set), `$$`
+/// as the shell's `$`, and the commands of its `$(shell …)` as lines of their own.
+fn make_lines(text: &str, targets: &[String], makefiles: &[String]) -> Vec<String> {
+    let joined = join_continued(text);
+    let rules = rules(text, make_rule, |line| line.strip_prefix('\t'));
+    let vars = make_variables(&joined);
+    let value = |name: &str| vars.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+    // What the expansions may add in all, so that no text makes them grow without end.
+    let mut budget = RECIPE_CAP as usize * 4;
+    let mut out: Vec<String> = Vec::new();
+    for line in joined.iter().filter(|l| !l.starts_with('\t')) {
+        if line.contains('$') {
+            out.extend(shell_calls(&expand(line, &vars, 0, &mut budget)));
+        }
+        let command = assignment_name(line)
+            .and_then(|(_, op)| line.get(op..)?.strip_prefix("!="))
+            .map(str::trim)
+            .filter(|c| !c.is_empty());
+        if let Some(command) = command {
+            out.push(expand(command, &vars, 0, &mut budget));
+        }
+    }
+    if let Some(shell) = value("SHELL") {
+        out.push(expand(&shell, &vars, 0, &mut budget));
+    }
+    let defaults: Vec<String> = value(".DEFAULT_GOAL")
+        .map(|g| g.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default();
+    let mut wanted = wanted_or_first(&rules, targets, &defaults);
+    // Every word the line names that a pattern rule or `.DEFAULT` would make, too.
+    let implicit = |t: &&String| rules.iter().any(|r| r.stem(t).is_some() || r.makes(".DEFAULT"));
+    wanted.extend(targets.iter().filter(implicit).filter(|t| !t.starts_with('.')).cloned());
+    let remade = joined.iter().flat_map(|l| include_names(l.as_str())).map(str::to_owned);
+    wanted.extend(remade.chain(makefiles.iter().cloned()));
+    let mut seen: Vec<String> = Vec::new();
+    wanted.retain(|w| {
+        let new = !seen.contains(w);
+        seen.push(w.clone());
+        new
+    });
+    let budget = std::cell::Cell::new(budget);
+    let expanded = |line: &String| {
+        let mut left = budget.get();
+        let line = expand(line, &vars, 0, &mut left);
+        budget.set(left);
+        line
+    };
+    for line in recipe_lines(&rules, wanted, expanded) {
+        out.extend(shell_calls(&line));
+        out.push(line.replace("$$", "$"));
+    }
+    out
+}
+
+/// A makefile's lines with each one a trailing `\` continues joined to the next.
+fn join_continued(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut pending: Option<String> = None;
+    for line in text.lines() {
+        let (part, continued) = match line.strip_suffix('\\') {
+            Some(p) => (p, true),
+            None => (line, false),
+        };
+        let joined = match pending.take() {
+            Some(mut before) => {
+                before.push(' ');
+                before.push_str(part.trim_start());
+                before
+            }
+            None => part.to_owned(),
+        };
+        if continued {
+            pending = Some(joined);
+        } else {
+            out.push(joined);
+        }
+    }
+    out.extend(pending);
+    out
+}
+
+/// The variable a makefile's line assigns (`NAME = …`, `:=`, `::=`, `:::=`, `?=`, `+=`, `!=`;
+/// after `override`, `export` or `private`), with the operator's first byte's index; `None`
+/// for a recipe line, a rule (`a: b`) or a target's own variable (`a: X = 1`).
+fn assignment_name(line: &str) -> Option<(&str, usize)> {
+    if line.starts_with('\t') {
+        return None;
+    }
+    let eq = line.find('=')?;
+    let before = line.get(..eq)?;
+    let op_start = before.trim_end_matches([':', '?', '+', '!']).len();
+    let mut name = before.get(..op_start)?.trim();
+    for keyword in ["override ", "export ", "private "] {
+        name = name.strip_prefix(keyword).map_or(name, str::trim);
+    }
+    let plain = !name.is_empty() && !name.contains([':', ' ', '\t', '$', '#', '(', ')']);
+    plain.then_some((name, op_start))
+}
+
+/// A makefile's variables in the order its lines give them: `(name, value)`, a `+=` giving
+/// the value before with its own appended; at most 256. A `!=` variable's value is its
+/// command's output, which is unknown: left out.
+fn make_variables(lines: &[String]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in lines {
+        let Some((name, op)) = assignment_name(line) else { continue };
+        let Some(rest) = line.get(op..) else { continue };
+        let Some((operator, value)) = rest.split_once('=') else { continue };
+        let value = value.split(" #").next().unwrap_or_default().trim();
+        let value = match operator {
+            "!" => continue,
+            "+" => match out.iter().rev().find(|(n, _)| n == name) {
+                Some((_, before)) => format!("{before} {value}"),
+                None => value.to_owned(),
+            },
+            _ => value.to_owned(),
+        };
+        if out.len() >= MAX_LINES {
+            break;
+        }
+        out.push((name.to_owned(), value));
+    }
+    out
+}
+
+/// `text` with the makefile's variables `vars` expanded (`$(NAME)`, `${NAME}`; the last value
+/// given; `$(MAKE)` is `make` unless set), values expanded in turn up to 4 deep, while the
+/// bytes they add stay within `budget` (then left as they are); `$$` and whatever else make
+/// would expand are left as they are.
+fn expand(text: &str, vars: &[(String, String)], depth: u32, budget: &mut usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('$') {
+        out.push_str(rest.get(..at).unwrap_or_default());
+        let after = rest.get(at + 1..).unwrap_or_default();
+        if let Some(tail) = after.strip_prefix('$') {
+            out.push_str("$$");
+            rest = tail;
+            continue;
+        }
+        let close = match after.chars().next() {
+            Some('(') => ')',
+            Some('{') => '}',
+            _ => {
+                out.push('$');
+                rest = after;
+                continue;
+            }
+        };
+        let Some(end) = after.find(close) else {
+            out.push('$');
+            rest = after;
+            continue;
+        };
+        let name = after.get(1..end).unwrap_or_default();
+        let value = vars.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+        let value = value.or((name == "MAKE").then_some("make"));
+        match value {
+            Some(v) if depth < 4 && v.len() <= *budget => {
+                *budget -= v.len();
+                out.push_str(&expand(v, vars, depth + 1, budget));
+            }
+            _ => {
+                out.push('$');
+                out.push_str(after.get(..=end).unwrap_or_default());
+            }
+        }
+        rest = after.get(end + 1..).unwrap_or_default();
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The commands of the `$(shell …)` and `${shell …}` calls in `text` (nested ones too, each
+/// as a command of its own), at most 16; `$$(shell …)` is the shell's own.
+fn shell_calls(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i + 1 < bytes.len() && out.len() < 16 {
+        if bytes.get(i) == Some(&b'$') && bytes.get(i + 1) == Some(&b'$') {
+            i += 2;
+            continue;
+        }
+        let (open, close) = match (bytes.get(i), bytes.get(i + 1)) {
+            (Some(b'$'), Some(b'(')) => (b'(', b')'),
+            (Some(b'$'), Some(b'{')) => (b'{', b'}'),
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        let start = i + 2;
+        let call = text.get(start..).unwrap_or_default();
+        let Some(body) = call.strip_prefix("shell").filter(|b| b.starts_with([' ', '\t'])) else {
+            i += 1;
+            continue;
+        };
+        let mut level = 1usize;
+        let mut end = None;
+        for (j, b) in body.bytes().enumerate() {
+            if b == open {
+                level += 1;
+            } else if b == close {
+                level -= 1;
+                if level == 0 {
+                    end = Some(j);
+                    break;
+                }
+            }
+        }
+        let command = body.get(..end.unwrap_or(body.len())).unwrap_or_default().trim();
+        if !command.is_empty() {
+            out.push(command.to_owned());
+        }
+        // On from inside the call: the calls nested in it are found in turn.
+        i = start;
+    }
+    out.truncate(16);
     out
 }
 

@@ -73,7 +73,7 @@ fn a_makefile_s_recipes_for_the_named_targets_are_its_lines() {
         "sh tools/check.sh",
         "rm -f x  y",
         "for f in $(ls); do echo $f; done",
-        "$(MAKE) -C sub",
+        "make -C sub",
         "sh tools/dist.sh",
     ];
     assert_eq!(read(&["check"]), check);
@@ -81,6 +81,82 @@ fn a_makefile_s_recipes_for_the_named_targets_are_its_lines() {
     assert_eq!(read(&[]), check);
     assert_eq!(read(&["-C", "sub", "dist"]), ["sh tools/dist.sh"]);
     assert_eq!(read(&["run"]), ["go run ./cmd/server"]);
+}
+
+/// What make runs whatever the targets (finding F73; checked with GNU make 4.3 here): the
+/// commands of `$(shell …)` and `!=` while it reads the file, its `SHELL` for every recipe
+/// line; and the recipes its variables, pattern rules, `.DEFAULT` and `.DEFAULT_GOAL` make
+/// run for a target.
+#[test]
+fn what_make_runs_while_it_reads_a_makefile_are_its_lines() {
+    let text = "LINT = sh tools/lint.sh\nFLAGS := -q\nLINT_ALL = $(LINT) $(FLAGS)\nV := $(shell sh tools/v.sh \\\n  --x)\nW != sh tools/w.sh\nX = a != b\nSHELL := ./tools/mysh.sh\ncheck: $(shell sh tools/dep.sh)\n\t$(LINT_ALL) src\n\techo $$(shell x) ${shell sh tools/in.sh}\ndeploy:\n\techo $(shell sh tools/deploy.sh)\n";
+    let found = lines(text, Recipe::Make, &words(&["check"]));
+    for expected in [
+        "sh tools/v.sh  --x",
+        "sh tools/w.sh",
+        "./tools/mysh.sh",
+        "sh tools/dep.sh",
+        "sh tools/lint.sh -q src",
+        "sh tools/in.sh",
+    ] {
+        assert!(found.iter().any(|l| l == expected), "{expected}: {found:?}");
+    }
+    // The shell's own `$(…)`, another target's recipe and a `!=` inside a value are not make's
+    // commands to run.
+    for not in ["x", "b", "sh tools/deploy.sh"] {
+        assert!(!found.iter().any(|l| l == not), "{not}: {found:?}");
+    }
+    // A target no rule names is made by the pattern rules that match it, or by `.DEFAULT`;
+    // no target named, by `.DEFAULT_GOAL` (and the first target's, to be safe).
+    let patterns = "x:\n\techo x\n%.o: %.c gen-%.h\n\tcc -c $<\ngen-%.h:\n\tsh tools/gen.sh\n%:\n\tsh tools/any.sh\n";
+    // Every pattern that matches (make picks one), with its prerequisites' rules; and, as no
+    // word named a rule of its own (it may have been an option's value), the default goal's.
+    let found = lines(patterns, Recipe::Make, &words(&["a.o"]));
+    assert_eq!(found, ["echo x", "cc -c $<", "sh tools/any.sh", "sh tools/gen.sh"]);
+    assert_eq!(lines(patterns, Recipe::Make, &words(&["lint"])), ["echo x", "sh tools/any.sh"]);
+    // A pattern whose prerequisite is longer than its target does not grow without end.
+    let growing = lines("%: a%b%\n\tsh tools/p.sh\n", Recipe::Make, &words(&["x"]));
+    assert_eq!(growing, ["sh tools/p.sh"]);
+    let default = "x:\n\techo x\n.DEFAULT:\n\tsh tools/def.sh\n";
+    assert_eq!(lines(default, Recipe::Make, &words(&["x"])), ["echo x"]);
+    assert_eq!(lines(default, Recipe::Make, &words(&["lint"])), ["echo x", "sh tools/def.sh"]);
+    let goal = ".DEFAULT_GOAL := y\nx:\n\techo x\ny:\n\tsh tools/y.sh\n";
+    assert_eq!(lines(goal, Recipe::Make, &[]), ["echo x", "sh tools/y.sh"]);
+    assert_eq!(lines(goal, Recipe::Make, &words(&["x"])), ["echo x"]);
+}
+
+/// A makefile's `include`s are read in their place, each where make looks for it, existing or
+/// not; make remakes them, and the makefile itself, by their rules (finding F73).
+#[test]
+fn a_makefile_s_included_files_are_read_and_remade() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let p = dir.path();
+    std::fs::create_dir_all(p.join("mk")).expect("mkdir");
+    let makefile = p.join("Makefile");
+    std::fs::write(
+        &makefile,
+        "include mk/rules.mk\n-include local.mk $(DEPS) *.d\nMakefile: Makefile.in\n\tsh tools/remake.sh\ncheck:\n\t$(RUN) check\n",
+    )
+    .expect("write");
+    std::fs::write(
+        p.join("mk/rules.mk"),
+        "RUN = sh tools/run.sh\nsinclude mk/rules.mk ../up.mk\nlocal.mk:\n\tsh tools/gen.sh > $@\nother:\n\tsh tools/other.sh\n",
+    )
+    .expect("write");
+    let dirs = [p.to_path_buf()];
+    let found = super::read(&makefile, Recipe::Make, &words(&["check"]), &dirs);
+    assert_eq!(
+        found.included,
+        [p.join("mk/rules.mk"), p.join("../up.mk"), p.join("local.mk")],
+        "each once, the missing ones too, none named through a variable or a wildcard"
+    );
+    for expected in ["sh tools/run.sh check", "sh tools/gen.sh > $@", "sh tools/remake.sh"] {
+        assert!(found.lines.iter().any(|l| l == expected), "{expected}: {:?}", found.lines);
+    }
+    assert!(!found.lines.iter().any(|l| l.contains("other")), "{:?}", found.lines);
+    // Another file is not a makefile's include, and a file that is not there reads as nothing.
+    let missing = super::read(&p.join("nothing"), Recipe::Make, &[], &dirs);
+    assert_eq!(missing, super::RecipeRead::default());
 }
 
 #[test]
@@ -138,5 +214,26 @@ proptest! {
             prop_assert!(found.len() <= 256);
             prop_assert!(found.iter().all(|l| !l.trim().is_empty()));
         }
+    }
+
+    /// A makefile made of what make reads specially (variables that name themselves or each
+    /// other, nested `$(shell …)`, patterns, `.DEFAULT`, includes, continued lines): no panic,
+    /// at most 256 lines, none longer than the expansions' budget allows.
+    #[test]
+    fn any_makefile_gives_bounded_lines(
+        parts in proptest::collection::vec(prop_oneof![
+            Just("X = $(X)$(X)$(Y)\n"), Just("Y := $(X) $(shell sh y)\n"), Just("Z != sh z\n"),
+            Just("SHELL = ./s\n"), Just("$(shell $(shell a) b"), Just("${shell c}"), Just("%:"),
+            Just("%.o: %.c\n"), Just(".DEFAULT:\n"), Just(".DEFAULT_GOAL := a\n"),
+            Just("include a.mk $(D)\n"), Just("a b: c | d\n"), Just("\t$(X) $$(q)\n"),
+            Just("\\\n"), Just("$("), Just(")"), Just("}"), Just("a"), Just("\n"),
+        ], 0..40),
+        targets in proptest::collection::vec("[a-z.%]{1,3}", 0..3),
+    ) {
+        let text: String = parts.concat();
+        let found = lines(&text, Recipe::Make, &targets);
+        prop_assert!(found.len() <= 256);
+        // A line is at most the text's own bytes and what the expansions' budget adds.
+        prop_assert!(found.iter().all(|l| l.len() <= text.len() + 1024 * 1024), "{found:?}");
     }
 }
