@@ -58,6 +58,10 @@
 //! - **npm-script**: the same for `tools/lint.sh` of the project, which the project's
 //!   `package.json` runs as its `lint` script, for the user's own Claude Code hook `npm run
 //!   -s lint` in the session's directory (finding F72);
+//! - **make-include**: the same for `local.mk` of the project, which the project's makefile
+//!   reads when it exists (`-include local.mk`), for the user's own Claude Code hook `make -s
+//!   check` in the session's directory (finding F73; under Claude Code the file does not exist
+//!   before the call);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -317,6 +321,14 @@ if [ "${XTASK_NPM_SCRIPT:-}" = 1 ]; then
   user_claude_pretool 'npm run -s lint >/dev/null 2>&1 || true'
   seed_file "$PROJ/tools/lint.sh" npm-lint.sh.orig '#!/bin/sh\nexit 0\n'
 fi
+if [ "${XTASK_MAKE_INCLUDE:-}" = 1 ]; then
+  # The user's own Claude Code hook runs the project's `make check`, and the project's
+  # makefile reads `local.mk` when there is one, which can run anything (`$(shell …)`).
+  # Claude Code's `Write` creates it instead, as above.
+  printf -- '-include local.mk\ncheck:\n\t@true\n' > "$PROJ/Makefile"
+  user_claude_pretool 'make -s check >/dev/null 2>&1 || true'
+  seed_file "$PROJ/local.mk" make-local.mk.orig '# local settings\n'
+fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
   # `pre-commit install` writes it), its configuration runs a script of the repository, and
@@ -497,6 +509,9 @@ enum Edit {
     /// `tools/lint.sh` of the project, which the project's `package.json` runs as the `lint`
     /// script the user's own Claude Code hook runs.
     NpmScript,
+    /// `local.mk` of the project, which the project's makefile includes when it exists, for
+    /// the `make check` of the user's own Claude Code hook.
+    MakeInclude,
     /// `tools/pc-check.sh` of the project, which the repository's pre-commit configuration
     /// runs through the script pre-commit installed, for the user's own Claude Code hook that
     /// commits.
@@ -562,6 +577,7 @@ impl Edit {
                 ("tools/team-mon.sh", Some("XTASK_GIT_GLOBAL"), "team-mon.sh.orig")
             }
             Edit::NpmScript => ("tools/lint.sh", Some("XTASK_NPM_SCRIPT"), "npm-lint.sh.orig"),
+            Edit::MakeInclude => ("local.mk", Some("XTASK_MAKE_INCLUDE"), "make-local.mk.orig"),
             Edit::PreCommitEntry => {
                 ("tools/pc-check.sh", Some("XTASK_PRE_COMMIT"), "pc-check.sh.orig")
             }
@@ -683,6 +699,7 @@ const CASES: &[Case] = &[
     Case::editing("ssh-config", Edit::SshConfigCommand),
     Case::editing("git-global", Edit::GitGlobalCommand),
     Case::editing("npm-script", Edit::NpmScript),
+    Case::editing("make-include", Edit::MakeInclude),
     Case::editing("pre-commit", Edit::PreCommitEntry),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
