@@ -873,9 +873,11 @@ pub fn git_config(data: &[u8]) {
     for (kind, targets) in (0..5).flat_map(|k| [(k, Vec::new()), (k, words.clone())]) {
         let lines = hooks_registry::fuzzing::recipe_lines(&text, kind, &targets);
         assert!(lines.len() <= 256, "{} lines", lines.len());
-        // A makefile's recipe lines have its variables expanded (F73): longer than the text
-        // by at most what the expansions' budget allows, and only where the text has a `$`.
-        let budget = if kind == 2 && text.contains('$') { 1024 * 1024 } else { 0 };
+        // A makefile's recipe lines have its variables expanded (F73), a justfile's its
+        // variables interpolated (F74): longer than the text by at most what their budget
+        // allows, and only where the text has a `$` or a `{{`.
+        let expands = (kind == 2 && text.contains('$')) || (kind == 3 && text.contains("{{"));
+        let budget = if expands { 1024 * 1024 } else { 0 };
         for line in &lines {
             assert!(!line.trim().is_empty(), "an empty line runs nothing");
             assert!(line.chars().count() <= text.chars().count() + budget, "{line:?} is too long");

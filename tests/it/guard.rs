@@ -1831,6 +1831,44 @@ fn what_make_runs_while_it_reads_a_makefile_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), repo.path(), &paths);
 }
 
+/// just runs more of a justfile than its recipe's lines (finding F74; checked with just 1.59
+/// here, each with a logging script): every backtick and `shell(…)` of its assignments at
+/// each run, whatever the recipe, through the program its `set shell` names; the files it
+/// `import`s (`import?` one that does not exist yet) and the modules it declares, whose own
+/// assignments it evaluates from their folder; the `.env` it loads with `set dotenv-load`
+/// (into every line's environment); and its string variables in the recipe lines (`{{LINT}}
+/// src`). For a hook that runs `just check`, all of that is out of the agent's reach; what the
+/// other recipes run is not, nor any of it where no hook runs just.
+#[test]
+fn what_just_runs_while_it_reads_a_justfile_is_protected() {
+    let repo = TestDir::new();
+    repo.write(
+        "justfile",
+        "import 'tools/common.just'\nimport? 'local.just'\nmod ci\nset dotenv-load\nv := `sh tools/bt.sh`\nset shell := [\"./tools/mysh.sh\", \"-c\"]\nLINT := \"sh tools/lint.sh\"\n\ncheck:\n    {{LINT}} src\n\ndeploy:\n    sh tools/deploy.sh\n",
+    );
+    repo.write("tools/common.just", "w := shell('sh tools/fn.sh')\n");
+    repo.write("ci/mod.just", "z := `sh ci-check.sh`\n");
+    repo.write(".claude/settings.json", &claude_settings(&["just check || exit 2"]));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("tools/bt.sh"),
+        r("tools/mysh.sh"),
+        r("tools/lint.sh"),
+        r("tools/common.just"),
+        r("tools/fn.sh"),
+        r("local.just"),
+        r("ci/mod.just"),
+        r("ci/ci-check.sh"),
+        r(".env"),
+        // What the recipe the hook does not run runs stays the agent's to edit.
+        r("tools/deploy.sh"),
+        r("tools/other.sh"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), repo.path(), &paths, 9);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), repo.path(), &paths);
+}
+
 /// scp's and sftp's options can name the program they run instead of ssh (`-S`) or of a
 /// remote server (`-D`), and rsync runs `RSYNC_CONNECT_PROG` for a daemon connection
 /// (finding F70; checked with OpenSSH 9.2 and rsync 3.2 here: each ran its program): those

@@ -1862,7 +1862,10 @@ const MAX_RECIPES: usize = 16;
 /// from the file's folder, where these tools run them ([`protect_commands`]). A makefile is
 /// read as make reads it (finding F73): with the files it includes, which are protected too
 /// (existing or not), what make runs while it reads it (`$(shell …)`, `!=`, its `SHELL`), and
-/// the rules it remakes them by; a recipe file a recipe's line has a task runner read
+/// the rules it remakes them by; a justfile likewise (finding F74): with what it imports
+/// and the modules it declares (protected, existing or not; each module read in turn from its
+/// folder), the `.env` files it loads, what just runs while it reads it (backticks,
+/// `shell(…)`, its `set shell`); a recipe file a recipe's line has a task runner read
 /// (`$(MAKE) -C sub`) is read in turn.
 fn protect_recipes(
     out: &mut DefinitionProtection,
@@ -1904,6 +1907,13 @@ fn protect_recipes(
         // existing or not.
         for included in &found.included {
             protect_at(out, &Loc::Dir(root()), included, PathRole::Loaded, resolver);
+        }
+        // A justfile's modules are justfiles just reads too, from their own folder (F74).
+        for module in &found.modules {
+            let Some(module) = crate::paths::normalize_absolute(module) else { continue };
+            if !out.recipes.iter().any(|(f, p, _)| *f == module && p == "just") {
+                out.recipes.push((module, "just".to_owned(), targets.clone()));
+            }
         }
         if !found.lines.is_empty() {
             protect_commands(out, found.lines, &run_dirs, launch, placed, resolver);

@@ -16,6 +16,12 @@
 //! every `$(shell …)` and `!=` of its text while it reads it whatever the targets, runs each
 //! recipe line with the program its `SHELL` names, makes a target no rule names by a pattern
 //! rule or `.DEFAULT`, and expands its variables in the recipe lines (`$(LINT) src`).
+//!
+//! A justfile likewise (finding F74): just evaluates every backtick and `shell(…)` of its
+//! assignments at each run, whatever the recipe, through the program its `set shell` names,
+//! reads the files it `import`s and the modules it declares (`mod name`: their assignments
+//! evaluated too, from their own folder), loads `.env` with `set dotenv-load`, and
+//! interpolates its variables in the recipe lines (`{{LINT}} src`).
 
 use std::path::{Path, PathBuf};
 
@@ -92,8 +98,12 @@ pub(crate) struct RecipeRead {
     pub(crate) lines: Vec<String>,
     /// The files a makefile `include`s (`-include`, `sinclude`), nested ones too, where make
     /// looks for each (relative names from each folder in `run_dirs`), whether they exist or
-    /// not: make reads one the agent creates as well.
+    /// not: make reads one the agent creates as well. For a justfile: the files it imports,
+    /// the places of the modules it declares, and the `.env` files `set dotenv-load` reads.
     pub(crate) included: Vec<PathBuf>,
+    /// The module files a justfile declares that exist: read in turn as justfiles, from
+    /// their own folder (just evaluates their assignments there).
+    pub(crate) modules: Vec<PathBuf>,
 }
 
 /// The command lines the recipe file at `path` of kind `kind` runs for `targets` (the words of
@@ -112,7 +122,15 @@ pub(crate) fn read(
             let values = crate::hookmanagers::read_config(path);
             let rooted = values.rooted.into_iter().map(|(_, run)| run);
             let lines = values.commands.into_iter().chain(rooted).take(MAX_LINES).collect();
-            RecipeRead { lines, included: Vec::new() }
+            RecipeRead { lines, ..RecipeRead::default() }
+        }
+        Recipe::Just => {
+            let mut read = RecipeRead::default();
+            let mut text = String::new();
+            read_justfile(path, &mut text, &mut read, 0);
+            read.included.extend(dotenv_files(&text, path));
+            read.lines = tidy(just_lines(&text, targets));
+            read
         }
         Recipe::Make => {
             let mut text = String::new();
@@ -127,13 +145,14 @@ pub(crate) fn read(
                     names.push(name.to_owned());
                 }
             }
-            RecipeRead { lines: tidy(make_lines(&text, targets, &names)), included }
+            let lines = tidy(make_lines(&text, targets, &names));
+            RecipeRead { lines, included, modules: Vec::new() }
         }
         _ => RecipeRead {
             lines: crate::installations::read_capped(path, RECIPE_CAP)
                 .map(|text| lines(&text, kind, targets))
                 .unwrap_or_default(),
-            included: Vec::new(),
+            ..RecipeRead::default()
         },
     }
 }
@@ -203,11 +222,7 @@ pub(crate) fn lines(text: &str, kind: Recipe, targets: &[String]) -> Vec<String>
             json_strings(&text, "/tasks", Some("command"), targets)
         }
         Recipe::Make => make_lines(text, targets, &[]),
-        Recipe::Just => {
-            let rules = rules(text, just_rule, just_body);
-            let wanted = wanted_or_first(&rules, targets, &[]);
-            recipe_lines(&rules, wanted, |line| line.clone())
-        }
+        Recipe::Just => just_lines(text, targets),
         Recipe::Tox => tox_commands(text),
         Recipe::Manager => Vec::new(),
     };
@@ -278,6 +293,258 @@ fn tox_commands(text: &str) -> Vec<String> {
         }
     }
     out.retain(|line| !line.starts_with(['#', ';']));
+    out
+}
+
+/// Appends the justfile at `path` to `text`, each file it imports (`import 'f'`, `import?
+/// 'f'`, relative to the importing file's folder) read in its place, and notes in `read` the
+/// imported files and the places of the modules it declares (`mod name`, `mod? name`, `mod
+/// name 'path'`: `name.just`, `name/mod.just`, `name/justfile`, `name/.justfile`), existing or
+/// not, and the module files that exist.
+fn read_justfile(path: &Path, text: &mut String, read: &mut RecipeRead, depth: u32) {
+    let Some(body) = crate::installations::read_capped(path, RECIPE_CAP) else { return };
+    let folder = path.parent().unwrap_or(Path::new("/"));
+    for line in body.lines() {
+        if text.len() as u64 >= RECIPE_CAP * 4 {
+            return;
+        }
+        text.push_str(line);
+        text.push('\n');
+        let mut words = line.split_whitespace();
+        let (Some(first), Some(second)) = (words.next(), words.next()) else { continue };
+        match first {
+            "import" | "import?" => {
+                let Some(name) = quoted(second) else { continue };
+                let place = folder.join(name);
+                if read.included.len() >= MAX_INCLUDED || read.included.contains(&place) {
+                    continue;
+                }
+                read.included.push(place.clone());
+                if depth < MAX_INCLUDE_DEPTH {
+                    read_justfile(&place, text, read, depth + 1);
+                }
+            }
+            "mod" | "mod?" => {
+                let places: Vec<PathBuf> = match words.next().and_then(quoted) {
+                    Some(given) => {
+                        let p = folder.join(given);
+                        ["mod.just", "justfile", ".justfile"]
+                            .iter()
+                            .map(|f| p.join(f))
+                            .chain([p.clone()])
+                            .collect()
+                    }
+                    None => {
+                        let d = folder.join(second);
+                        let file = folder.join(format!("{second}.just"));
+                        [file, d.join("mod.just"), d.join("justfile"), d.join(".justfile")].into()
+                    }
+                };
+                for place in places {
+                    if read.included.len() >= MAX_INCLUDED || read.included.contains(&place) {
+                        continue;
+                    }
+                    if place.is_file() && read.modules.len() < MAX_INCLUDED {
+                        read.modules.push(place.clone());
+                    }
+                    read.included.push(place);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The text of a quoted justfile string (`'…'` or `"…"`), without its quotes.
+fn quoted(word: &str) -> Option<&str> {
+    let inner = word.strip_prefix('\'').and_then(|w| w.strip_suffix('\''));
+    inner.or_else(|| word.strip_prefix('"').and_then(|w| w.strip_suffix('"')))
+}
+
+/// The environment files a justfile's `set dotenv-load` (or `dotenv-filename`,
+/// `dotenv-path`, `dotenv-required`) has just read: the file of that name (`.env` unless
+/// named) in the justfile's folder and each folder above it, where just looks for it
+/// (checked with just 1.59 here), and a `dotenv-path` from the justfile's folder.
+fn dotenv_files(text: &str, justfile: &Path) -> Vec<PathBuf> {
+    let settings: Vec<(&str, Option<&str>)> = (text.lines())
+        .filter_map(|l| l.strip_prefix("set "))
+        .map(|rest| match rest.split_once(":=") {
+            Some((name, value)) => (name.trim(), quoted(value.trim())),
+            None => (rest.trim(), None),
+        })
+        .collect();
+    let set = |name: &str| settings.iter().find(|(n, _)| *n == name);
+    let loads = ["dotenv-load", "dotenv-filename", "dotenv-path", "dotenv-required"]
+        .iter()
+        .any(|n| set(n).is_some_and(|(_, v)| *v != Some("false")));
+    if !loads {
+        return Vec::new();
+    }
+    let folder = justfile.parent().unwrap_or(Path::new("/"));
+    let name = set("dotenv-filename").and_then(|(_, v)| *v).unwrap_or(".env");
+    let mut out: Vec<PathBuf> = folder.ancestors().take(64).map(|d| d.join(name)).collect();
+    out.extend(set("dotenv-path").and_then(|(_, v)| *v).map(|p| folder.join(p)));
+    out
+}
+
+/// The command lines a justfile's text (with what it imports, [`read`]) runs for `targets`
+/// (finding F74): the commands of every backtick and `shell(…)` on its lines that are no
+/// recipe line (just evaluates its assignments at each run, whatever the recipe); the program
+/// its `set shell` or `set script-interpreter` names; and the recipes of the named targets
+/// (through their aliases; `module::recipe` names both), or of the default one (`[default]`,
+/// else the first) when none is named, with those they depend on, each recipe line with the
+/// justfile's string variables interpolated (`{{LINT}}`) and the commands of the backticks in
+/// its `{{…}}` as lines of their own.
+fn just_lines(text: &str, targets: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut vars: Vec<(String, String)> = Vec::new();
+    let mut aliases: Vec<(String, String)> = Vec::new();
+    let mut default: Vec<String> = Vec::new();
+    let mut next_is_default = false;
+    let mut block: Option<Vec<String>> = None;
+    let keep = |lines: &mut Vec<String>, part: &str| {
+        if !part.trim().is_empty() {
+            lines.push(part.trim().to_owned());
+        }
+    };
+    for line in text.lines() {
+        // A ```…``` backtick runs its lines as one command.
+        if let Some(open) = block.as_mut() {
+            match line.split_once("```") {
+                Some((last, _)) => {
+                    keep(open, last);
+                    out.push(block.take().unwrap_or_default().join("\n"));
+                }
+                None => keep(open, line),
+            }
+            continue;
+        }
+        if line.starts_with([' ', '\t']) || line.trim_start().starts_with('#') {
+            continue;
+        }
+        if let Some((_, after)) = line.split_once("```") {
+            match after.split_once("```") {
+                Some((command, _)) => out.push(command.trim().to_owned()),
+                None => {
+                    let mut open = Vec::new();
+                    keep(&mut open, after);
+                    block = Some(open);
+                }
+            }
+            continue;
+        }
+        out.extend(backticks(line));
+        out.extend(shell_function_calls(line));
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["set", "shell" | "script-interpreter", ":=", rest @ ..] => {
+                let list = rest.join(" ");
+                let program =
+                    list.trim_start_matches('[').split(',').next().and_then(|w| quoted(w.trim()));
+                out.extend(program.map(str::to_owned));
+            }
+            ["alias", name, ":=", target, ..] => {
+                aliases.push(((*name).to_owned(), (*target).to_owned()))
+            }
+            [first, ..] if first.starts_with('[') => {
+                next_is_default |= line.contains("default");
+            }
+            _ => {
+                let assignment = line.trim_start_matches("export ").split_once(":=");
+                if let Some((name, value)) = assignment
+                    && let Some(value) = quoted(value.trim())
+                    && !name.trim().contains(char::is_whitespace)
+                {
+                    vars.push((name.trim().to_owned(), value.to_owned()));
+                } else if next_is_default && let Some((names, _)) = just_rule(line) {
+                    default.extend(names);
+                    next_is_default = false;
+                }
+            }
+        }
+    }
+    out.extend(block.map(|lines| lines.join("\n")));
+    let rules = rules(text, just_rule, just_body);
+    let mut named: Vec<String> = Vec::new();
+    for target in targets {
+        for part in target.split("::") {
+            let part = (aliases.iter().find(|(a, _)| a == part)).map_or(part, |(_, t)| t.as_str());
+            named.push(part.to_owned());
+        }
+    }
+    let mut wanted = wanted_or_first(&rules, &named, &[]);
+    if !rules.iter().any(|r| named.iter().any(|n| r.makes(n))) && !default.is_empty() {
+        wanted = default;
+    }
+    // What the interpolations may add in all, as for a makefile's expansions.
+    let budget = std::cell::Cell::new(RECIPE_CAP as usize * 4);
+    let interpolated = |line: &String| {
+        let mut left = budget.get();
+        let line = interpolate(line, &vars, &mut left);
+        budget.set(left);
+        line
+    };
+    for line in recipe_lines(&rules, wanted, interpolated) {
+        for part in line.split("{{").skip(1) {
+            out.extend(backticks(part.split("}}").next().unwrap_or_default()));
+        }
+        out.push(line);
+    }
+    out
+}
+
+/// The commands of a justfile line's `` `…` `` backticks.
+fn backticks(line: &str) -> Vec<String> {
+    (line.split('`').skip(1).step_by(2))
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(str::to_owned)
+        .take(16)
+        .collect()
+}
+
+/// The commands of a justfile line's `shell('…', …)` calls (their first argument, a string).
+fn shell_function_calls(line: &str) -> Vec<String> {
+    (line.split("shell(").skip(1))
+        .filter_map(|call| {
+            let call = call.trim_start();
+            let quote = call.chars().next().filter(|c| *c == '\'' || *c == '"')?;
+            let rest = call.get(1..)?;
+            Some(rest.get(..rest.find(quote)?)?.to_owned())
+        })
+        .filter(|c| !c.trim().is_empty())
+        .take(16)
+        .collect()
+}
+
+/// A justfile's recipe line with its string variables interpolated: `{{NAME}}` (blanks
+/// inside allowed) by the value of `vars`' `NAME`, while the bytes they add stay within
+/// `budget`; any other `{{…}}` left as it is.
+fn interpolate(line: &str, vars: &[(String, String)], budget: &mut usize) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find("{{") {
+        out.push_str(rest.get(..at).unwrap_or_default());
+        let after = rest.get(at + 2..).unwrap_or_default();
+        let Some(end) = after.find("}}") else {
+            out.push_str("{{");
+            rest = after;
+            continue;
+        };
+        let name = after.get(..end).unwrap_or_default().trim();
+        match vars.iter().rev().find(|(n, _)| n == name) {
+            Some((_, value)) if value.len() <= *budget => {
+                *budget -= value.len();
+                out.push_str(value);
+            }
+            _ => {
+                out.push_str("{{");
+                out.push_str(after.get(..end + 2).unwrap_or_default());
+            }
+        }
+        rest = after.get(end + 2..).unwrap_or_default();
+    }
+    out.push_str(rest);
     out
 }
 

@@ -163,11 +163,87 @@ fn a_makefile_s_included_files_are_read_and_remade() {
 fn a_justfile_s_named_recipes_and_their_dependencies_are_its_lines() {
     let text = "set shell := [\"bash\", \"-c\"]\nversion := \"1\"\n\n# lint it\nlint: (fmt \"x\") && report\n    @sh tools/just.sh {{ARGS}}\n    -echo done\n\nfmt arg:\n    sh tools/fmt.sh {{arg}}\n\n[private]\nreport:\n\tsh tools/report.sh\nserve:\n    node src/server.js\n";
     let read = |targets: &[&str]| lines(text, Recipe::Just, &words(targets));
-    let lint =
-        ["sh tools/just.sh {{ARGS}}", "echo done", "sh tools/fmt.sh {{arg}}", "sh tools/report.sh"];
+    // `set shell` names the program every line runs through (F74).
+    let lint = [
+        "bash",
+        "sh tools/just.sh {{ARGS}}",
+        "echo done",
+        "sh tools/fmt.sh {{arg}}",
+        "sh tools/report.sh",
+    ];
     assert_eq!(read(&["lint"]), lint);
     assert_eq!(read(&[]), lint);
-    assert_eq!(read(&["serve"]), ["node src/server.js"]);
+    assert_eq!(read(&["serve"]), ["bash", "node src/server.js"]);
+}
+
+/// What just runs whatever the recipe (finding F74; checked with just 1.59 here): every
+/// backtick and `shell(…)` of the justfile's assignments, through the program of its `set
+/// shell`; and for a recipe, its lines with the string variables interpolated, the backticks
+/// of its `{{…}}`, through its aliases, or the `[default]` recipe when none is named.
+#[test]
+fn what_just_runs_while_it_reads_a_justfile_are_its_lines() {
+    let text = "# run `make` first\nv := `sh tools/bt.sh`\nw := shell('sh tools/fn.sh', 'x')\nm := ```\n  sh tools/multi.sh\n  echo two\n```\nset shell := [\"./tools/mysh.sh\", \"-c\"]\nLINT := \"sh tools/lint.sh\"\nalias c := check\n\nfirst:\n    echo first\n\n[default]\n[private]\ncheck: dep\n    {{LINT}} src {{ v }} {{ `sh tools/in.sh` }}\n    echo `date`\n\ndep:\n    sh tools/dep.sh\n\nother:\n    sh tools/other.sh {{`sh tools/other-bt.sh`}}\n";
+    let read = |targets: &[&str]| lines(text, Recipe::Just, &words(targets));
+    let always =
+        ["sh tools/bt.sh", "sh tools/fn.sh", "sh tools/multi.sh\necho two", "./tools/mysh.sh"];
+    let check = [
+        "sh tools/in.sh",
+        "sh tools/lint.sh src {{ v }} {{ `sh tools/in.sh` }}",
+        "echo `date`",
+        "sh tools/dep.sh",
+    ];
+    let expected: Vec<&str> = always.iter().chain(check.iter()).copied().collect();
+    assert_eq!(read(&["c"]), expected);
+    assert_eq!(read(&["check"]), expected);
+    // No recipe named: the `[default]` one, not the first.
+    assert_eq!(read(&[]), expected);
+    let other: Vec<&str> = always
+        .iter()
+        .copied()
+        .chain(["sh tools/other-bt.sh", "sh tools/other.sh {{`sh tools/other-bt.sh`}}"])
+        .collect();
+    assert_eq!(read(&["mod", "x::other"]), other);
+}
+
+/// A justfile's imports are read in their place (relative to the importing file, nested),
+/// its modules' places and the `.env` files `set dotenv-load` reads are noted, existing or
+/// not, the modules that exist to be read in turn (finding F74).
+#[test]
+fn a_justfile_s_imports_modules_and_environment_files_are_read() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let p = dir.path();
+    for d in ["inc", "m1", "proj"] {
+        std::fs::create_dir_all(p.join(d)).expect("mkdir");
+    }
+    let justfile = p.join("proj/justfile");
+    std::fs::write(
+        &justfile,
+        "import '../inc/i.just'\nimport? 'local.just'\nmod m1 '../m1'\nmod m2\nset dotenv-load\nr:\n    true\n",
+    )
+    .expect("write");
+    std::fs::write(p.join("inc/i.just"), "import 'j.just'\n").expect("write");
+    std::fs::write(p.join("inc/j.just"), "x := `sh tools/j.sh`\n").expect("write");
+    std::fs::write(p.join("m1/mod.just"), "y := `sh tools/m1.sh`\n").expect("write");
+    let found = super::read(&justfile, Recipe::Just, &[], &[]);
+    let proj = p.join("proj");
+    for file in [
+        proj.join("../inc/i.just"),
+        proj.join("../inc/j.just"),
+        proj.join("local.just"),
+        proj.join("../m1/mod.just"),
+        proj.join("m2.just"),
+        proj.join("m2/mod.just"),
+        proj.join("m2/justfile"),
+        proj.join(".env"),
+        p.join(".env"),
+    ] {
+        assert!(found.included.contains(&file), "{file:?}: {:?}", found.included);
+    }
+    assert!(found.included.contains(&Path::new("/.env").to_path_buf()), "{:?}", found.included);
+    assert_eq!(found.modules, [proj.join("../m1/mod.just")]);
+    assert!(found.lines.contains(&"sh tools/j.sh".to_owned()), "{:?}", found.lines);
+    // The module's own lines are its own reading's, from its folder.
+    assert!(!found.lines.contains(&"sh tools/m1.sh".to_owned()), "{:?}", found.lines);
 }
 
 #[test]
@@ -234,6 +310,27 @@ proptest! {
         let found = lines(&text, Recipe::Make, &targets);
         prop_assert!(found.len() <= 256);
         // A line is at most the text's own bytes and what the expansions' budget adds.
+        prop_assert!(found.iter().all(|l| l.len() <= text.len() + 1024 * 1024), "{found:?}");
+    }
+
+    /// A justfile made of what just reads specially (backticks, triple backticks left open,
+    /// `shell(…)`, `set shell`, aliases, attributes, interpolations of long values): no panic,
+    /// at most 256 non-empty lines, none longer than the interpolations' budget allows.
+    #[test]
+    fn any_justfile_gives_bounded_lines(
+        parts in proptest::collection::vec(prop_oneof![
+            Just("a := \"xxxxxxxxxxxxxxxx\"\n"), Just("b := `sh b`\n"), Just("```"),
+            Just("c := shell('sh c')\n"), Just("set shell := [\"./s\", \"-c\"]\n"),
+            Just("alias d := a\n"), Just("[default]\n"), Just("r: d\n"), Just("d:\n"),
+            Just("    {{a}}{{a}}{{ `q` }}\n"), Just("import 'x'\n"), Just("`"), Just("{{"),
+            Just("}}"), Just("#"), Just("a"), Just("\n"), Just("    "),
+        ], 0..60),
+        targets in proptest::collection::vec("[a-z:]{1,3}", 0..3),
+    ) {
+        let text: String = parts.concat();
+        let found = lines(&text, Recipe::Just, &targets);
+        prop_assert!(found.len() <= 256);
+        prop_assert!(found.iter().all(|l| !l.trim().is_empty()), "{found:?}");
         prop_assert!(found.iter().all(|l| l.len() <= text.len() + 1024 * 1024), "{found:?}");
     }
 }
