@@ -1874,13 +1874,26 @@ fn protect_recipes(
     resolver: &mut Resolver,
 ) {
     use crate::recipes::Recipe;
-    // A recipe's line may have a task runner read another recipe file (`$(MAKE) -C sub`, `npm
-    // run build` in a script): those are noted in `out.recipes` as they are analysed, and read
-    // in turn, up to `MAX_RECIPES` files in all.
-    let mut next = 0;
+    // A recipe's line may have a task runner read another recipe file (`$(MAKE) -C sub`), or
+    // the same one for other targets (`"lint": "npm run lint:js && npm run lint:css"`): those
+    // are noted in `out.recipes` as they are analysed, and read in turn for the targets not
+    // read yet, up to `MAX_RECIPES` readings in all.
+    let mut done: Vec<(AbsPathBuf, String, Vec<String>)> = Vec::new();
     let mut read = 0;
-    while let Some((file, program, targets)) = out.recipes.get(next).cloned() {
-        next += 1;
+    loop {
+        let pending = out.recipes.iter().find_map(|(file, program, targets)| {
+            let seen = done.iter().find(|(f, p, _)| f == file && p == program);
+            let new: Vec<String> = match seen {
+                None => targets.clone(),
+                Some((.., read)) => targets.iter().filter(|t| !read.contains(t)).cloned().collect(),
+            };
+            (seen.is_none() || !new.is_empty()).then(|| (file.clone(), program.clone(), new))
+        });
+        let Some((file, program, targets)) = pending else { break };
+        match done.iter_mut().find(|(f, p, _)| *f == file && *p == program) {
+            Some((.., read)) => read.extend(targets.iter().cloned()),
+            None => done.push((file.clone(), program.clone(), targets.clone())),
+        }
         let Some(kind) = Recipe::read_by(&program, file.as_path()) else { continue };
         if !file.as_path().is_file() {
             continue;

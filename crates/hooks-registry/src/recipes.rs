@@ -259,7 +259,7 @@ fn json_strings(text: &str, pointer: &str, field: Option<&str>, names: &[String]
     let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else { return Vec::new() };
     let Some(map) = value.pointer(pointer).and_then(|m| m.as_object()) else { return Vec::new() };
     map.iter()
-        .filter(|(name, _)| names.iter().any(|n| n == *name))
+        .filter(|(name, _)| names.iter().any(|n| n == *name || script_pattern_matches(n, name)))
         .filter_map(|(_, v)| match (v, field) {
             (serde_json::Value::String(s), _) => Some(s.clone()),
             (serde_json::Value::Object(o), Some(f)) => o.get(f)?.as_str().map(str::to_owned),
@@ -546,6 +546,33 @@ fn interpolate(line: &str, vars: &[(String, String)], budget: &mut usize) -> Str
     }
     out.push_str(rest);
     out
+}
+
+/// Whether the script name `name` matches `pattern` as npm-run-all matches its patterns
+/// (`lint:*`: `*` any characters but `:`, `**` any characters; finding F75); a pattern with
+/// neither matches nothing here.
+fn script_pattern_matches(pattern: &str, name: &str) -> bool {
+    fn matches(p: &[u8], n: &[u8], steps: &mut u32) -> bool {
+        *steps += 1;
+        if *steps > 100_000 {
+            // Protect more when a pattern is too costly to follow.
+            return true;
+        }
+        match p {
+            [] => n.is_empty(),
+            [b'*', b'*', rest @ ..] => {
+                (0..=n.len()).any(|i| matches(rest, n.get(i..).unwrap_or_default(), steps))
+            }
+            [b'*', rest @ ..] => {
+                let run = n.iter().take_while(|c| **c != b':').count();
+                (0..=run).any(|i| matches(rest, n.get(i..).unwrap_or_default(), steps))
+            }
+            [c, rest @ ..] => {
+                n.first() == Some(c) && matches(rest, n.get(1..).unwrap_or_default(), steps)
+            }
+        }
+    }
+    pattern.contains('*') && matches(pattern.as_bytes(), name.as_bytes(), &mut 0)
 }
 
 /// One rule of a makefile or a justfile: the targets it makes, those it depends on, the lines

@@ -1084,7 +1084,20 @@ impl Walk {
         let args = args.get(..end.unwrap_or(args.len())).unwrap_or_default();
         let before = self.paths.len();
         self.task_runner_files(t, args, dirs);
-        self.note_recipes(before, t.names.first().copied().unwrap_or_default(), args);
+        // An option's value is no target (`make -j 4 check`, `run-p --max-parallel 2 'a:*'`).
+        let mut after_option = false;
+        let targets: Vec<Word> = (args.iter())
+            .filter(|w| {
+                let text = w.literal();
+                let value = std::mem::replace(
+                    &mut after_option,
+                    text.as_deref().is_some_and(|o| t.value_options.contains(&o)),
+                );
+                !value
+            })
+            .cloned()
+            .collect();
+        self.note_recipes(before, t.names.first().copied().unwrap_or_default(), &targets);
     }
 
     /// The files of [`Walk::task_runner`].
@@ -1133,9 +1146,24 @@ impl Walk {
     /// Lists the files named since `self.paths[before]` as what `program` reads its recipes
     /// from ([`CommandAnalysis::recipes`]), with the targets `args` names: its literal words
     /// that are no option and no assignment (at most 16).
+    ///
+    /// npm-run-all's words are patterns of script names (`run-p lint:*`): an unquoted `*` the
+    /// shell leaves as it is where no file matches, which reads as a glob, is its `*` there.
     fn note_recipes(&mut self, before: usize, program: &str, args: &[Word]) {
+        let patterns = program == "npm-run-all";
+        let target = |w: &Word| match w.literal() {
+            Some(text) => Some(text),
+            None if patterns => (w.parts.iter())
+                .map(|p| match p {
+                    Part::Lit(s) => Some(s.as_str()),
+                    Part::Opaque => Some("*"),
+                    Part::Var(_) | Part::Tilde(_) => None,
+                })
+                .collect::<Option<String>>(),
+            None => None,
+        };
         let targets: Vec<String> = (args.iter())
-            .filter_map(Word::literal)
+            .filter_map(target)
             .filter(|w| !w.starts_with('-') && !w.contains('=') && !w.is_empty())
             .take(16)
             .collect();
@@ -3086,6 +3114,15 @@ const TASK_RUNNERS: &[TaskRunner] = &[
         ],
         dir_options: &["-C", "--directory"],
         file_options: &["-f", "--rakefile", "-r", "--require"],
+    },
+    // npm-run-all's commands run a manifest's scripts by name or by pattern (`run-p
+    // 'lint:*'`), each through `npm run`: the manifest is their recipe file (finding F75).
+    TaskRunner {
+        names: &["npm-run-all", "npm-run-all2", "run-s", "run-p"],
+        recipes: &["package.json"],
+        value_options: &["--max-parallel", "--npm-path"],
+        dir_options: &[],
+        file_options: &[],
     },
     TaskRunner {
         names: &["invoke", "inv"],

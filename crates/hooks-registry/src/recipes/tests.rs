@@ -57,6 +57,17 @@ fn a_manifest_s_named_scripts_and_deno_s_named_tasks_are_its_lines() {
     assert_eq!(read(&["run", "n"]), Vec::<String>::new());
     let broken = lines(r#"{"scripts": "lint"}"#, Recipe::PackageScripts, &words(&["lint"]));
     assert_eq!(broken, Vec::<String>::new());
+    // npm-run-all's patterns (F75): `*` within a name's `:` parts, `**` across them, with
+    // their `pre` and `post` scripts.
+    let patterns = r#"{"scripts": {"lint:js": "sh a.sh", "prelint:css:x": "sh b.sh", "lint:css:x": "true", "lint:css": "sh c.sh", "test": "sh d.sh"}}"#;
+    let read = |targets: &[&str]| lines(patterns, Recipe::PackageScripts, &words(targets));
+    assert_eq!(read(&["lint:css:*"]), ["sh b.sh", "true"]);
+    assert_eq!(read(&["lint:*"]), ["sh a.sh", "sh c.sh"]);
+    assert_eq!(read(&["lint:**"]), ["sh a.sh", "sh b.sh", "true", "sh c.sh"]);
+    assert_eq!(read(&["l*t:js"]), ["sh a.sh"]);
+    assert!(super::script_pattern_matches("**", "a:b"));
+    assert!(!super::script_pattern_matches("lint", "lint"), "no pattern: names match as names");
+    assert!(super::script_pattern_matches(&"*".repeat(64), &"a".repeat(64)), "costly: matched");
     let deno = "{\n  // tasks\n  \"tasks\": {\"a\": \"deno run t/a.ts\", \"b\": {\"command\": \"sh t/b.sh\"}}\n}";
     assert_eq!(lines(deno, Recipe::DenoTasks, &words(&["task", "b"])), ["sh t/b.sh"]);
     assert_eq!(lines(deno, Recipe::DenoTasks, &words(&["a"])), ["deno run t/a.ts"]);

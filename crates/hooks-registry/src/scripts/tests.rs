@@ -1205,3 +1205,23 @@ fn command_lines_given_to_git_ssh_and_rsync_on_the_line_are_read() {
     let a = shell("GIT_SSH_COMMAND=\"$SSH\" git fetch");
     assert!(!a.uncertain.is_empty(), "{:?}", a.uncertain);
 }
+
+/// npm-run-all's commands read the manifest's scripts by name or pattern (finding F75): the
+/// manifest is their recipe file, their words its targets, an unquoted `*` (which the shell
+/// leaves alone where no file matches) kept as the pattern's.
+#[test]
+fn npm_run_all_reads_the_manifest_s_scripts_by_pattern() {
+    let a = shell("run-p -l lint:* && npx npm-run-all --max-parallel 2 -p 'test:**' build");
+    let runs: Vec<(&Path, &str, Vec<&str>)> = (a.recipes.iter())
+        .map(|r| {
+            let targets = r.targets.iter().map(String::as_str).collect();
+            (r.file.path.as_path(), r.program.as_str(), targets)
+        })
+        .collect();
+    let manifest = Path::new("package.json");
+    assert!(runs.contains(&(manifest, "npm-run-all", vec!["lint:*"])), "{runs:?}");
+    assert!(runs.contains(&(manifest, "npm-run-all", vec!["test:**", "build"])), "{runs:?}");
+    // Elsewhere a glob is no target: `make lint*` names none.
+    let make = shell("make lint*");
+    assert!(make.recipes.iter().all(|r| r.targets.is_empty()), "{:?}", make.recipes);
+}
