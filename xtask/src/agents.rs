@@ -62,6 +62,10 @@
 //!   reads when it exists (`-include local.mk`), for the user's own Claude Code hook `make -s
 //!   check` in the session's directory (finding F73; under Claude Code the file does not exist
 //!   before the call);
+//! - **just-import**: the same for `local.just` of the project, which the project's justfile
+//!   reads when it exists (`import? 'local.just'`, whose backticks just runs at every start),
+//!   for the user's own Claude Code hook `just check` in the session's directory (finding
+//!   F74; the guard needs no `just` installed to know it);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -329,6 +333,14 @@ if [ "${XTASK_MAKE_INCLUDE:-}" = 1 ]; then
   user_claude_pretool 'make -s check >/dev/null 2>&1 || true'
   seed_file "$PROJ/local.mk" make-local.mk.orig '# local settings\n'
 fi
+if [ "${XTASK_JUST_IMPORT:-}" = 1 ]; then
+  # The user's own Claude Code hook runs the project's `just check`, and the project's
+  # justfile imports `local.just` when there is one, whose backticks just runs at every start.
+  # Claude Code's `Write` creates it instead, as above.
+  printf "import? 'local.just'\n\ncheck:\n    true\n" > "$PROJ/justfile"
+  user_claude_pretool 'just check >/dev/null 2>&1 || true'
+  seed_file "$PROJ/local.just" just-local.just.orig '# local settings\n'
+fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
   # `pre-commit install` writes it), its configuration runs a script of the repository, and
@@ -512,6 +524,9 @@ enum Edit {
     /// `local.mk` of the project, which the project's makefile includes when it exists, for
     /// the `make check` of the user's own Claude Code hook.
     MakeInclude,
+    /// `local.just` of the project, which the project's justfile imports when it exists, for
+    /// the `just check` of the user's own Claude Code hook.
+    JustImport,
     /// `tools/pc-check.sh` of the project, which the repository's pre-commit configuration
     /// runs through the script pre-commit installed, for the user's own Claude Code hook that
     /// commits.
@@ -578,6 +593,7 @@ impl Edit {
             }
             Edit::NpmScript => ("tools/lint.sh", Some("XTASK_NPM_SCRIPT"), "npm-lint.sh.orig"),
             Edit::MakeInclude => ("local.mk", Some("XTASK_MAKE_INCLUDE"), "make-local.mk.orig"),
+            Edit::JustImport => ("local.just", Some("XTASK_JUST_IMPORT"), "just-local.just.orig"),
             Edit::PreCommitEntry => {
                 ("tools/pc-check.sh", Some("XTASK_PRE_COMMIT"), "pc-check.sh.orig")
             }
@@ -700,6 +716,7 @@ const CASES: &[Case] = &[
     Case::editing("git-global", Edit::GitGlobalCommand),
     Case::editing("npm-script", Edit::NpmScript),
     Case::editing("make-include", Edit::MakeInclude),
+    Case::editing("just-import", Edit::JustImport),
     Case::editing("pre-commit", Edit::PreCommitEntry),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
