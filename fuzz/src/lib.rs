@@ -870,14 +870,19 @@ pub fn git_config(data: &[u8]) {
     // than the text (a makefile's, see below); a manifest's script, written back under `scripts`, reads back as itself.
     // The targets: none (the tool's default), or the text's first two words.
     let words: Vec<String> = text.split_whitespace().take(2).map(str::to_owned).collect();
-    for (kind, targets) in (0..5).flat_map(|k| [(k, Vec::new()), (k, words.clone())]) {
+    for (kind, targets) in (0..6).flat_map(|k| [(k, Vec::new()), (k, words.clone())]) {
         let lines = hooks_registry::fuzzing::recipe_lines(&text, kind, &targets);
         assert!(lines.len() <= 256, "{} lines", lines.len());
         // A makefile's recipe lines have its variables expanded (F73), a justfile's its
         // variables interpolated (F74): longer than the text by at most what their budget
         // allows, and only where the text has a `$` or a `{{`.
         let expands = (kind == 2 && text.contains('$')) || (kind == 3 && text.contains("{{"));
-        let budget = if expands { 1024 * 1024 } else { 0 };
+        // A `tox.toml`'s arguments are quoted for the shell (F76): at most twice the text.
+        let budget = match (expands, kind) {
+            (true, _) => 1024 * 1024,
+            (false, 5) => text.chars().count(),
+            _ => 0,
+        };
         for line in &lines {
             assert!(!line.trim().is_empty(), "an empty line runs nothing");
             assert!(line.chars().count() <= text.chars().count() + budget, "{line:?} is too long");

@@ -1895,6 +1895,31 @@ fn what_the_scripts_a_manifest_s_script_runs_run_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), repo.path(), &paths);
 }
 
+/// tox reads its configuration from `tox.toml`, `pyproject.toml`'s `[tool.tox]` or
+/// `setup.cfg` as well as `tox.ini` (finding F76; checked with tox 4.67 here, each alone
+/// in a project: `tox -e lint` ran the scripts their commands name): for a hook that runs tox,
+/// what their commands run is out of the agent's reach, whichever of them tox takes; the
+/// project's other scripts are not, nor these where no hook runs tox.
+#[test]
+fn what_tox_s_other_configurations_run_is_protected() {
+    let repo = TestDir::new();
+    repo.write("tox.toml", "[env.lint]\ncommands = [[\"sh\", \"tools/toml.sh\", \"{posargs}\"]]\n");
+    repo.write(
+        "pyproject.toml",
+        "[project]\nname = \"x\"\n[tool.tox.env.lint]\ncommands_pre = [[\"sh\", \"tools/py.sh\"]]\n",
+    );
+    repo.write(
+        "setup.cfg",
+        "[tox:tox]\nenvlist = lint\n[testenv:lint]\ncommands = sh tools/cfg.sh\n",
+    );
+    repo.write(".claude/settings.json", &claude_settings(&["tox -e lint || exit 2"]));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [r("tools/toml.sh"), r("tools/py.sh"), r("tools/cfg.sh"), r("tools/other.sh")];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), repo.path(), &paths, 3);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), repo.path(), &paths);
+}
+
 /// scp's and sftp's options can name the program they run instead of ssh (`-S`) or of a
 /// remote server (`-D`), and rsync runs `RSYNC_CONNECT_PROG` for a daemon connection
 /// (finding F70; checked with OpenSSH 9.2 and rsync 3.2 here: each ran its program): those

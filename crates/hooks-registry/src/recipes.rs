@@ -42,9 +42,12 @@ pub(crate) enum Recipe {
     Make,
     /// A justfile: its recipes' body lines (those that start with a blank).
     Just,
-    /// `tox.ini`: its environments' `commands`, `commands_pre` and `commands_post`, one per
-    /// line.
+    /// `tox.ini` (and `setup.cfg`, which tox reads as INI): its environments' `commands`,
+    /// `commands_pre` and `commands_post`, one per line.
     Tox,
+    /// `tox.toml`, or `pyproject.toml`'s `[tool.tox]` (finding F76): the same keys, each
+    /// command a list of arguments; a `legacy_tox_ini` string read as a `tox.ini`.
+    ToxToml,
     /// A configuration the hook managers' reader reads ([`crate::hookmanagers::read_config`]):
     /// pre-commit's and prek's (`entry` with its `args`), lefthook's (`run`), a Taskfile
     /// (`cmds`, `cmd`).
@@ -61,7 +64,8 @@ impl Recipe {
             "make" | "gmake" => Some(Recipe::Make),
             "just" => Some(Recipe::Just),
             "task" | "go-task" | "pre-commit" | "prek" | "lefthook" => Some(Recipe::Manager),
-            "tox" if ini => Some(Recipe::Tox),
+            "tox" if ini || path.file_name().is_some_and(|n| n == "setup.cfg") => Some(Recipe::Tox),
+            "tox" if path.extension().is_some_and(|e| e == "toml") => Some(Recipe::ToxToml),
             _ => Recipe::of(path),
         }
     }
@@ -75,6 +79,7 @@ impl Recipe {
             "Makefile" | "makefile" | "GNUmakefile" => Recipe::Make,
             "justfile" | ".justfile" | "Justfile" | "JUSTFILE" => Recipe::Just,
             "tox.ini" => Recipe::Tox,
+            "tox.toml" => Recipe::ToxToml,
             ".pre-commit-config.yaml" | ".pre-commit-config.yml" | "prek.toml" => Recipe::Manager,
             _ if name.ends_with(".mk") => Recipe::Make,
             _ if name.to_ascii_lowercase().starts_with("taskfile.") => Recipe::Manager,
@@ -224,6 +229,7 @@ pub(crate) fn lines(text: &str, kind: Recipe, targets: &[String]) -> Vec<String>
         Recipe::Make => make_lines(text, targets, &[]),
         Recipe::Just => just_lines(text, targets),
         Recipe::Tox => tox_commands(text),
+        Recipe::ToxToml => tox_toml_commands(text),
         Recipe::Manager => Vec::new(),
     };
     tidy(out)
@@ -573,6 +579,57 @@ fn script_pattern_matches(pattern: &str, name: &str) -> bool {
         }
     }
     pattern.contains('*') && matches(pattern.as_bytes(), name.as_bytes(), &mut 0)
+}
+
+/// The commands of a `tox.toml`'s, or of a `pyproject.toml`'s `[tool.tox]`, tables (finding
+/// F76; checked with tox 4.67 here): every `commands`, `commands_pre` and `commands_post`
+/// list of argument lists, each as a command line (its arguments quoted where the shell
+/// would split or expand them; a substitution such as `{ replace = "posargs" }` left out), and
+/// a `legacy_tox_ini` string read as a `tox.ini`. Tox runs them without a shell, one per
+/// environment; every environment's are read.
+fn tox_toml_commands(text: &str) -> Vec<String> {
+    let Ok(document) = text.parse::<toml_edit::DocumentMut>() else { return Vec::new() };
+    let root = document.as_item();
+    let start = match root.get("tool").and_then(|t| t.get("tox")) {
+        Some(tox) => tox,
+        None => root,
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut stack: Vec<&toml_edit::Item> = vec![start];
+    while let Some(item) = stack.pop() {
+        let Some(table) = item.as_table_like() else { continue };
+        for (key, value) in table.iter() {
+            match key {
+                "commands" | "commands_pre" | "commands_post" => {
+                    let commands = value.as_array().into_iter().flat_map(|a| a.iter());
+                    for command in commands {
+                        let words = command.as_array().into_iter().flat_map(|a| a.iter());
+                        let words: Vec<String> =
+                            words.filter_map(|w| w.as_str()).map(shell_word).collect();
+                        if !words.is_empty() {
+                            out.push(words.join(" "));
+                        }
+                    }
+                }
+                "legacy_tox_ini" => {
+                    out.extend(value.as_str().map(tox_commands).unwrap_or_default())
+                }
+                _ => stack.push(value),
+            }
+            if out.len() >= MAX_LINES {
+                return out;
+            }
+        }
+    }
+    out
+}
+
+/// `word` as one word of a shell line: as it is when the shell would take it so, else
+/// single-quoted (a `'` in it written `'\''`).
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=+,@%{}".contains(c));
+    if plain { word.to_owned() } else { format!("'{}'", word.replace('\'', "'\\''")) }
 }
 
 /// One rule of a makefile or a justfile: the targets it makes, those it depends on, the lines

@@ -38,7 +38,7 @@ fn a_task_runner_reads_its_file_whatever_its_name() {
     assert_eq!(by("task", "ci.yml"), Some(Recipe::Manager));
     assert_eq!(by("pre-commit", "ci/hooks.yaml"), Some(Recipe::Manager));
     assert_eq!(by("tox", "ci/tox-ci.ini"), Some(Recipe::Tox));
-    assert_eq!(by("tox", "pyproject.toml"), None);
+    assert_eq!(by("tox", "pyproject.toml"), Some(Recipe::ToxToml));
     assert_eq!(by("npm", "web/package.json"), Some(Recipe::PackageScripts));
     assert_eq!(by("rake", "Rakefile"), None);
 }
@@ -266,6 +266,34 @@ fn tox_s_commands_are_its_lines() {
     );
 }
 
+/// tox's TOML configurations (finding F76; checked with tox 4.67 here): `tox.toml`'s tables
+/// and `pyproject.toml`'s `[tool.tox]`, every environment's commands as argument lists, and a
+/// `legacy_tox_ini` string; `setup.cfg` is read as a `tox.ini`.
+#[test]
+fn tox_s_toml_configurations_are_its_lines() {
+    let toml = "env_list = [\"lint\"]\n[env_run_base]\ncommands_pre = [[\"sh\", \"tools/base.sh\"]]\n[env.lint]\ncommands = [[\"sh\", \"tools/lint.sh\", \"{posargs}\", { replace = \"env\", name = \"X\" }], [\"python\", \"-c\", \"print('a b')\"]]\ncommands_post = [[\"sh\", \"tools/post.sh\"]]\n";
+    let found = lines(toml, Recipe::ToxToml, &[]);
+    for expected in [
+        "sh tools/base.sh",
+        "sh tools/lint.sh {posargs}",
+        "python -c 'print('\\''a b'\\'')'",
+        "sh tools/post.sh",
+    ] {
+        assert!(found.iter().any(|l| l == expected), "{expected}: {found:?}");
+    }
+    let pyproject = "[project]\nname = \"x\"\n[tool.other]\ncommands = [[\"sh\", \"tools/no.sh\"]]\n[tool.tox.env.lint]\ncommands = [[\"sh\", \"tools/lint.sh\"]]\n";
+    assert_eq!(lines(pyproject, Recipe::ToxToml, &[]), ["sh tools/lint.sh"]);
+    let legacy =
+        "[tool.tox]\nlegacy_tox_ini = \"\"\"\n[testenv]\ncommands = sh tools/legacy.sh\n\"\"\"\n";
+    assert_eq!(lines(legacy, Recipe::ToxToml, &[]), ["sh tools/legacy.sh"]);
+    assert_eq!(lines("not = [toml", Recipe::ToxToml, &[]), Vec::<String>::new());
+    let by = |name: &str| Recipe::read_by("tox", Path::new(name));
+    assert_eq!(by("ci/tox.toml"), Some(Recipe::ToxToml));
+    assert_eq!(by("pyproject.toml"), Some(Recipe::ToxToml));
+    assert_eq!(by("setup.cfg"), Some(Recipe::Tox));
+    assert_eq!(Recipe::of(Path::new("/p/pyproject.toml")), None);
+}
+
 #[test]
 fn a_taskfile_s_commands_are_read_by_the_managers_reader() {
     let text = "version: '3'\ntasks:\n  lint:\n    cmds:\n      - sh tools/task.sh\n      - cmd: sh tools/task2.sh\n      - task: other\n  one:\n    cmd: sh tools/one.sh\n";
@@ -296,7 +324,7 @@ proptest! {
         text in "[ \\t@\\-+a-z$()\\\\#:{}\"\\n|;=]{0,400}",
         targets in proptest::collection::vec("[a-z]{1,3}", 0..3),
     ) {
-        for kind in [Recipe::PackageScripts, Recipe::DenoTasks, Recipe::Make, Recipe::Just, Recipe::Tox] {
+        for kind in [Recipe::PackageScripts, Recipe::DenoTasks, Recipe::Make, Recipe::Just, Recipe::Tox, Recipe::ToxToml] {
             let found = lines(&text, kind, &targets);
             prop_assert!(found.len() <= 256);
             prop_assert!(found.iter().all(|l| !l.trim().is_empty()));
