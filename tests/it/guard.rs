@@ -1920,6 +1920,38 @@ fn what_tox_s_other_configurations_run_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), repo.path(), &paths);
 }
 
+/// task runs more of a Taskfile than its tasks' `cmds` (finding F77; checked with task 3.54
+/// here, from its Python package's binary): the `sh` of the root's dynamic variables and
+/// environment at every run, a task's `preconditions` and `status` commands, the tasks and
+/// variables of the Taskfiles it `includes` (a folder's Taskfile, or a file, one that does not
+/// exist yet included), and the environment files its `dotenv` names. For a hook that runs
+/// `task check`, all of that is out of the agent's reach; the project's other scripts are
+/// not, nor any of it where no hook runs task.
+#[test]
+fn what_task_runs_while_it_reads_a_taskfile_is_protected() {
+    let repo = TestDir::new();
+    repo.write(
+        "Taskfile.yml",
+        "version: '3'\nincludes:\n  docs: ./docs\n  local:\n    taskfile: ./local.yml\n    optional: true\ndotenv: ['.env']\nvars:\n  DYN:\n    sh: sh tools/dyn.sh\ntasks:\n  check:\n    preconditions:\n      - sh: sh tools/pre.sh\n    status:\n      - sh tools/status.sh\n    cmds:\n      - sh tools/lint.sh\n",
+    );
+    repo.write("docs/Taskfile.yml", "version: '3'\ntasks:\n  b:\n    cmds: [sh tools/docs.sh]\n");
+    repo.write(".claude/settings.json", &claude_settings(&["task check || exit 2"]));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("tools/dyn.sh"),
+        r("tools/pre.sh"),
+        r("tools/status.sh"),
+        r("docs/Taskfile.yml"),
+        r("tools/docs.sh"),
+        r("local.yml"),
+        r(".env"),
+        r("tools/other.sh"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), repo.path(), &paths, 7);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), repo.path(), &paths);
+}
+
 /// scp's and sftp's options can name the program they run instead of ssh (`-S`) or of a
 /// remote server (`-D`), and rsync runs `RSYNC_CONNECT_PROG` for a daemon connection
 /// (finding F70; checked with OpenSSH 9.2 and rsync 3.2 here: each ran its program): those

@@ -379,6 +379,11 @@ pub(crate) struct ConfigValues {
     /// The plugins a formatter's configuration loads (prettier's `plugins`: a package's name,
     /// or a file relative to the configuration; finding F71).
     pub plugins: Vec<String>,
+    /// The Taskfiles a Taskfile includes (`includes:`, a file or a folder, relative to it;
+    /// finding F77).
+    pub includes: Vec<String>,
+    /// The environment files a Taskfile loads (`dotenv:`, relative to it; finding F77).
+    pub dotenv: Vec<String>,
 }
 
 impl ConfigValues {
@@ -386,8 +391,11 @@ impl ConfigValues {
         match key {
             "extends" => push_new(&mut self.files, value),
             "source_dir" | "source_dir_local" => push_new(&mut self.folders, value),
-            // A Taskfile's task runs each of its `cmds` (finding F72).
-            "cmds" => push_new(&mut self.commands, value),
+            // A Taskfile's task runs each of its `cmds` (finding F72), and the commands of its
+            // `status` and `preconditions` to decide whether to (finding F77).
+            "cmds" | "status" | "preconditions" => push_new(&mut self.commands, value),
+            "dotenv" => push_new(&mut self.dotenv, value),
+            "taskfile" => push_new(&mut self.includes, value),
             "plugins" => push_new(&mut self.plugins, value),
             _ => {}
         }
@@ -422,11 +430,12 @@ struct Mapping {
 }
 
 impl Mapping {
-    /// Keeps `value` when `key` is one of a command's keys (a Taskfile's `cmd` is a `run`).
+    /// Keeps `value` when `key` is one of a command's keys (a Taskfile's `cmd` is a `run`, and
+    /// so is the `sh` of its dynamic variables and preconditions, finding F77).
     fn set(&mut self, key: &str, value: &str) {
         let slot = match key {
             "entry" => &mut self.entry,
-            "run" | "cmd" => &mut self.run,
+            "run" | "cmd" | "sh" => &mut self.run,
             "root" => &mut self.root,
             _ => return,
         };
@@ -590,6 +599,8 @@ enum Frame {
     Map {
         /// The key whose value comes next, once read.
         key: Option<String>,
+        /// The key this mapping is the value of.
+        of: Option<String>,
         /// Whether the next node is a key.
         expect_key: bool,
         /// The command keys read so far.
@@ -610,7 +621,8 @@ fn yaml_values(text: &str) -> ConfigValues {
                 let key = value_key(&mut stack);
                 stack.push(match event {
                     Event::MappingStart(..) => {
-                        Frame::Map { key: None, expect_key: true, mapping: Mapping::default() }
+                        let mapping = Mapping::default();
+                        Frame::Map { key: None, of: key, expect_key: true, mapping }
                     }
                     _ => Frame::Seq { key },
                 });
@@ -632,6 +644,11 @@ fn yaml_values(text: &str) -> ConfigValues {
                     let key = value_key(&mut stack).unwrap_or_default();
                     if let Some(Frame::Map { mapping, .. }) = stack.last_mut() {
                         mapping.set(&key, &value);
+                    }
+                    // A Taskfile's `includes: {docs: ./docs}` (F77).
+                    if matches!(stack.last(), Some(Frame::Map { of: Some(k), .. }) if k == "includes")
+                    {
+                        push_new(&mut values.includes, value.clone().into_owned());
                     }
                     values.add(&key, value.into_owned());
                 }

@@ -124,10 +124,10 @@ pub(crate) fn read(
 ) -> RecipeRead {
     match kind {
         Recipe::Manager => {
-            let values = crate::hookmanagers::read_config(path);
-            let rooted = values.rooted.into_iter().map(|(_, run)| run);
-            let lines = values.commands.into_iter().chain(rooted).take(MAX_LINES).collect();
-            RecipeRead { lines, ..RecipeRead::default() }
+            let mut read = RecipeRead::default();
+            read_taskfile(path, &mut read, 0);
+            read.lines.truncate(MAX_LINES);
+            read
         }
         Recipe::Just => {
             let mut read = RecipeRead::default();
@@ -357,6 +357,41 @@ fn read_justfile(path: &Path, text: &mut String, read: &mut RecipeRead, depth: u
                 }
             }
             _ => {}
+        }
+    }
+}
+
+/// Adds to `read` the commands of the configuration at `path` read by the hook managers'
+/// reader (pre-commit's, lefthook's, a Taskfile's); for a Taskfile (finding F77), also the
+/// Taskfiles it `includes` (a file, or a folder's Taskfile by any of its names; relative to
+/// the including file, existing or not, each read in turn: task runs their tasks and
+/// evaluates their variables from the first Taskfile's folder) and the environment files its
+/// `dotenv` names (relative to it), protected.
+fn read_taskfile(path: &Path, read: &mut RecipeRead, depth: u32) {
+    let values = crate::hookmanagers::read_config(path);
+    let rooted = values.rooted.into_iter().map(|(_, run)| run);
+    for line in values.commands.into_iter().chain(rooted) {
+        if read.lines.len() < MAX_LINES && !read.lines.contains(&line) {
+            read.lines.push(line);
+        }
+    }
+    let folder = path.parent().unwrap_or(Path::new("/"));
+    read.included.extend(values.dotenv.iter().map(|f| folder.join(f)).take(MAX_INCLUDED));
+    for include in &values.includes {
+        let given = folder.join(include);
+        let is_file = include.ends_with(".yml") || include.ends_with(".yaml");
+        let places: Vec<PathBuf> = match is_file {
+            true => vec![given],
+            false => crate::scripts::TASKFILES.iter().map(|n| given.join(n)).collect(),
+        };
+        for place in places {
+            if read.included.len() >= MAX_INCLUDED * 4 || read.included.contains(&place) {
+                continue;
+            }
+            read.included.push(place.clone());
+            if depth < MAX_INCLUDE_DEPTH && place.is_file() {
+                read_taskfile(&place, read, depth + 1);
+            }
         }
     }
 }

@@ -2962,6 +2962,19 @@ impl TaskRunner {
     }
 }
 
+/// The names task looks for its Taskfile by, in a folder it runs in or one an `includes`
+/// entry names (finding F77).
+pub(crate) const TASKFILES: &[&str] = &[
+    "Taskfile.yml",
+    "taskfile.yml",
+    "Taskfile.yaml",
+    "taskfile.yaml",
+    "Taskfile.dist.yml",
+    "taskfile.dist.yml",
+    "Taskfile.dist.yaml",
+    "taskfile.dist.yaml",
+];
+
 const TASK_RUNNERS: &[TaskRunner] = &[
     TaskRunner {
         names: &["make", "gmake"],
@@ -3017,16 +3030,7 @@ const TASK_RUNNERS: &[TaskRunner] = &[
     },
     TaskRunner {
         names: &["task", "go-task"],
-        recipes: &[
-            "Taskfile.yml",
-            "taskfile.yml",
-            "Taskfile.yaml",
-            "taskfile.yaml",
-            "Taskfile.dist.yml",
-            "taskfile.dist.yml",
-            "Taskfile.dist.yaml",
-            "taskfile.dist.yaml",
-        ],
+        recipes: TASKFILES,
         value_options: &[
             "-t",
             "--taskfile",

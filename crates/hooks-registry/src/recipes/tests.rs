@@ -305,6 +305,52 @@ fn a_taskfile_s_commands_are_read_by_the_managers_reader() {
 
 /// A formatter's configuration names the plugins it loads (finding F71), read by the same
 /// reader.
+/// What task runs of a Taskfile beyond its tasks' `cmds` (finding F77; checked with task
+/// 3.54 here): the `sh` of its dynamic variables (the root's at every run, a task's when it
+/// runs), its tasks' `preconditions` and `status` commands; and the Taskfiles it includes and
+/// the environment files it loads.
+#[test]
+fn a_taskfile_s_variables_conditions_includes_and_environment_files_are_read() {
+    let text = "version: '3'\nincludes:\n  docs: ./docs\n  opt:\n    taskfile: ./opt.yml\n    optional: true\ndotenv: ['.env', 'ci.env']\nvars:\n  DYN:\n    sh: sh tools/dyn.sh\nenv:\n  E:\n    sh: sh tools/env.sh\ntasks:\n  check:\n    preconditions:\n      - sh: sh tools/pre.sh\n        msg: no\n      - test -f go.mod\n    status:\n      - sh tools/status.sh\n    cmds: [sh tools/lint.sh]\n";
+    let values = crate::hookmanagers::config_values(text, crate::hookmanagers::Syntax::Yaml);
+    for expected in [
+        "sh tools/dyn.sh",
+        "sh tools/env.sh",
+        "sh tools/pre.sh",
+        "test -f go.mod",
+        "sh tools/status.sh",
+        "sh tools/lint.sh",
+    ] {
+        assert!(values.commands.iter().any(|c| c == expected), "{expected}: {:?}", values.commands);
+    }
+    assert_eq!(values.includes, ["./docs", "./opt.yml"]);
+    assert_eq!(values.dotenv, [".env", "ci.env"]);
+    // With files: an included folder's Taskfile by any name, an included file, nested, the
+    // missing ones too; each environment file relative to the Taskfile.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let p = dir.path();
+    std::fs::create_dir_all(p.join("docs")).expect("mkdir");
+    std::fs::write(p.join("Taskfile.yml"), text).expect("write");
+    std::fs::write(
+        p.join("docs/taskfile.yaml"),
+        "version: '3'\nincludes:\n  deep: ../deep.yml\ntasks:\n  b:\n    cmds: [sh tools/inc.sh]\n",
+    )
+    .expect("write");
+    let found = super::read(&p.join("Taskfile.yml"), Recipe::Manager, &[], &[]);
+    for file in [
+        p.join("docs/Taskfile.yml"),
+        p.join("docs/taskfile.yaml"),
+        p.join("docs/../deep.yml"),
+        p.join("./opt.yml"),
+        p.join(".env"),
+        p.join("ci.env"),
+    ] {
+        assert!(found.included.contains(&file), "{file:?}: {:?}", found.included);
+    }
+    assert!(found.lines.contains(&"sh tools/inc.sh".to_owned()), "{:?}", found.lines);
+    assert!(found.lines.contains(&"sh tools/dyn.sh".to_owned()), "{:?}", found.lines);
+}
+
 #[test]
 fn a_formatter_configuration_s_plugins_are_read() {
     use crate::hookmanagers::{Syntax, config_values};
