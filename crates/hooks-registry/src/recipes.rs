@@ -749,25 +749,15 @@ fn rules<'a>(
             continue;
         }
         let part = match (&pending, body(line)) {
-            (Some(_), _) => line.trim_start(),
-            (None, Some(b)) if !b.trim_start().starts_with('#') => b,
+            (Some(_), _) => line,
+            (None, Some(b)) if !b.trim_start().starts_with('#') => {
+                b.trim_start_matches(['@', '-', '+'])
+            }
             (None, _) => continue,
         };
-        let (part, continued) = match part.strip_suffix('\\') {
-            Some(p) => (p, true),
-            None => (part, false),
-        };
-        let joined = match pending.take() {
-            Some(mut before) => {
-                before.push(' ');
-                before.push_str(part);
-                before
-            }
-            None => part.trim_start_matches(['@', '-', '+']).to_owned(),
-        };
-        if continued {
-            pending = Some(joined);
-        } else if let Some(rule) = out.last_mut() {
+        if let Some(joined) = join_part(&mut pending, part)
+            && let Some(rule) = out.last_mut()
+        {
             rule.body.push(joined);
         }
     }
@@ -935,26 +925,34 @@ fn join_continued(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut pending: Option<String> = None;
     for line in text.lines() {
-        let (part, continued) = match line.strip_suffix('\\') {
-            Some(p) => (p, true),
-            None => (line, false),
-        };
-        let joined = match pending.take() {
-            Some(mut before) => {
-                before.push(' ');
-                before.push_str(part.trim_start());
-                before
-            }
-            None => part.to_owned(),
-        };
-        if continued {
-            pending = Some(joined);
-        } else {
-            out.push(joined);
-        }
+        out.extend(join_part(&mut pending, line));
     }
     out.extend(pending);
     out
+}
+
+/// `part`, a line or a recipe line's text, joined to what a trailing `\` left in `pending`
+/// (without the blanks that start it then): the whole line once it ends, `None` while a `\`
+/// continues it.
+fn join_part(pending: &mut Option<String>, part: &str) -> Option<String> {
+    let (part, continued) = match part.strip_suffix('\\') {
+        Some(p) => (p, true),
+        None => (part, false),
+    };
+    let joined = match pending.take() {
+        Some(mut before) => {
+            before.push(' ');
+            before.push_str(part.trim_start());
+            before
+        }
+        None => part.to_owned(),
+    };
+    if continued {
+        *pending = Some(joined);
+        None
+    } else {
+        Some(joined)
+    }
 }
 
 /// The variable a makefile's line assigns (`NAME = …`, `:=`, `::=`, `:::=`, `?=`, `+=`, `!=`;
