@@ -1870,28 +1870,37 @@ fn what_just_runs_while_it_reads_a_justfile_is_protected() {
 }
 
 /// A manifest's script often runs others (finding F75; checked with npm 11 and npm-run-all
-/// 4.1 here): `npm run lint:js` in the `lint` script runs that script too, and npm-run-all's
-/// `run-p lint:css:*` every script its pattern matches, with their `pre` scripts. For a hook
-/// that runs `npm run lint`, what those run is out of the agent's reach; what the scripts the
-/// pattern does not match run is not (`lint:css` itself, the `start` script's server).
+/// 4.1 and concurrently 9 here): `npm run lint:js` in the `lint` script runs that script too,
+/// npm-run-all's `run-p lint:css:*` every script its pattern matches, with their `pre`
+/// scripts, and concurrently each of its command arguments (`npm:test:*` the scripts that
+/// match, across `:` too) and its `--teardown`. For a hook that runs `npm run lint` or `npm
+/// run check`, what those run is out of the agent's reach; what the scripts the pattern does
+/// not match run is not (`lint:css` itself, the `start` script's server).
 #[test]
 fn what_the_scripts_a_manifest_s_script_runs_run_is_protected() {
     let repo = TestDir::new();
     repo.write(
         "package.json",
-        r#"{"scripts": {"lint": "npm run lint:js && run-p -l lint:css:*", "lint:js": "sh tools/js.sh", "lint:css:a": "sh tools/css.sh", "prelint:css:b": "sh tools/pre.sh", "lint:css:b": "true", "lint:css": "sh tools/whole.sh", "start": "node src/server.js"}}"#,
+        r#"{"scripts": {"lint": "npm run lint:js && run-p -l lint:css:*", "lint:js": "sh tools/js.sh", "lint:css:a": "sh tools/css.sh", "prelint:css:b": "sh tools/pre.sh", "lint:css:b": "true", "lint:css": "sh tools/whole.sh", "check": "concurrently -n t,d \"npm:test:*\" \"sh tools/direct.sh\" --teardown \"sh tools/down.sh\"", "test:unit:fast": "sh tools/unit.sh", "start": "node src/server.js"}}"#,
     );
-    repo.write(".claude/settings.json", &claude_settings(&["npm run -s lint || exit 2"]));
+    repo.write(
+        ".claude/settings.json",
+        &claude_settings(&["npm run -s lint || exit 2", "npm run check"]),
+    );
     let r = |rel: &str| repo.text_path(rel);
     let paths = [
         r("tools/js.sh"),
         r("tools/css.sh"),
         r("tools/pre.sh"),
+        // concurrently's commands, its `npm:` pattern across `:` too, and its teardown.
+        r("tools/unit.sh"),
+        r("tools/direct.sh"),
+        r("tools/down.sh"),
         r("tools/whole.sh"),
         r("src/server.js"),
     ];
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-    guard_refusing(repo.path(), repo.path(), &paths, 3);
+    guard_refusing(repo.path(), repo.path(), &paths, 6);
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), repo.path(), &paths);
 }
 

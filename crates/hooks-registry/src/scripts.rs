@@ -775,6 +775,9 @@ impl Walk {
                 if name == "rsync" {
                     self.rsync_options(rest, depth);
                 }
+                if name == "concurrently" || name == "conc" {
+                    self.concurrently(rest, depth);
+                }
                 if let Some(w) = wrapper(name) {
                     self.wrapped(w, rest, dirs, depth);
                 } else if let Some(r) = runner(name) {
@@ -1688,6 +1691,68 @@ impl Walk {
         };
         self.git_config_file(&under("config"), dirs);
         self.add_word(&under("hooks"), PathRole::Modules, dirs);
+    }
+
+    /// concurrently's commands (finding F75; checked with concurrently 9 here): each argument
+    /// that is no option is a command line it gives to a shell, and `--teardown`'s value one
+    /// it runs after; `npm:NAME` (`yarn:`, `pnpm:`, `bun:`) is `npm run NAME` for each script
+    /// `NAME` matches (its `*` across `:` too; an exclusion `(!x)` left out, to protect more),
+    /// `deno:NAME` is `deno task NAME`. Each is read as a line of this line's own.
+    fn concurrently(&mut self, words: &[Word], depth: u32) {
+        const VALUES: &[&str] = &[
+            "-n",
+            "--names",
+            "-c",
+            "--prefix-colors",
+            "-p",
+            "--prefix",
+            "-l",
+            "--prefix-length",
+            "-t",
+            "--timestamp-format",
+            "--name-separator",
+            "-s",
+            "--success",
+            "--kill-signal",
+            "--restart-tries",
+            "--restart-after",
+            "-m",
+            "--max-processes",
+            "--default-input-target",
+            "--pad-prefix",
+        ];
+        let mut i = 0;
+        while let Some(word) = words.get(i) {
+            i += 1;
+            let Some(text) = word.literal() else { continue };
+            if text == "--teardown" {
+                if let Some(command) = words.get(i).and_then(Word::literal) {
+                    i += 1;
+                    self.shell(&command, depth + 1);
+                }
+                continue;
+            }
+            if let Some(command) = text.strip_prefix("--teardown=") {
+                self.shell(command, depth + 1);
+                continue;
+            }
+            if VALUES.contains(&text.as_str()) {
+                i += 1;
+                continue;
+            }
+            if text.starts_with('-') {
+                continue;
+            }
+            let shortcut = text.split_once(':').and_then(|(tool, name)| {
+                let name = name.split("(!").next().unwrap_or(name).replace('*', "**");
+                match tool {
+                    "npm" | "yarn" | "pnpm" | "bun" => Some(format!("{tool} run '{name}'")),
+                    "deno" => Some(format!("deno task '{name}'")),
+                    _ => None,
+                }
+            });
+            self.shell(&shortcut.unwrap_or(text), depth + 1);
+        }
     }
 
     /// rsync's `-e`/`--rsh` command, which it runs to reach a remote host (`rsync -e 'ssh -F

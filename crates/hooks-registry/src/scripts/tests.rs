@@ -1225,3 +1225,22 @@ fn npm_run_all_reads_the_manifest_s_scripts_by_pattern() {
     let make = shell("make lint*");
     assert!(make.recipes.iter().all(|r| r.targets.is_empty()), "{:?}", make.recipes);
 }
+
+/// concurrently's arguments are command lines, `npm:NAME` a script run by pattern, and
+/// `--teardown`'s value a command run after (finding F75).
+#[test]
+fn concurrently_s_commands_are_read_as_the_line_s_own() {
+    let src = r#"npx concurrently -n tools/names.sh -c red "npm:lint:*(!fix)" "sh tools/direct.sh" --teardown "sh tools/down.sh""#;
+    names(src, &[run("tools/direct.sh", PathRole::Script), run("tools/down.sh", PathRole::Script)]);
+    let a = shell(src);
+    let npm = a.recipes.iter().find(|r| r.program == "npm").expect("npm's manifest");
+    assert_eq!(npm.file.path, Path::new("package.json"));
+    assert!(npm.targets.contains(&"lint:**".to_owned()), "{:?}", npm.targets);
+    // An option's value is no command.
+    let names = Path::new("tools/names.sh");
+    assert!(
+        !a.paths.iter().any(|p| p.path == names && p.role == PathRole::Program),
+        "{:?}",
+        a.paths
+    );
+}
