@@ -1961,6 +1961,46 @@ fn what_task_runs_while_it_reads_a_taskfile_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), repo.path(), &paths);
 }
 
+/// A package manager run in its workspaces runs their packages' scripts (finding F78; checked
+/// with npm 11 and pnpm 9 here: `npm run lint --workspaces`, `-w packages/a`, `-w a` and
+/// `pnpm -r run lint`, `pnpm --filter web run lint` ran each package's `lint` script from its
+/// folder): for a hook that runs one of them, what those scripts run is out of the agent's
+/// reach, the packages found by the root manifest's `workspaces` and `pnpm-workspace.yaml`;
+/// what the packages' other scripts run is not, nor any of it where the hook runs in the root
+/// package alone.
+#[test]
+fn what_the_workspaces_scripts_run_is_protected() {
+    let repo = TestDir::new();
+    repo.write("package.json", r#"{"private": true, "workspaces": ["packages/*"]}"#);
+    repo.write("pnpm-workspace.yaml", "packages:\n  - 'apps/*'\n");
+    repo.write(
+        "packages/a/package.json",
+        r#"{"name": "a", "scripts": {"lint": "sh tools/a.sh", "start": "node server.js"}}"#,
+    );
+    repo.write(
+        "apps/web/package.json",
+        r#"{"name": "web", "scripts": {"lint": "sh tools/web.sh"}}"#,
+    );
+    repo.write(
+        ".claude/settings.json",
+        &claude_settings(&["npm run -s lint --workspaces || exit 2", "pnpm --filter web run lint"]),
+    );
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("packages/a/tools/a.sh"),
+        r("apps/web/tools/web.sh"),
+        r("packages/a/server.js"),
+        r("tools/other.sh"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), repo.path(), &paths, 2);
+    // In the root package alone, the packages' scripts are not run.
+    repo.write(".claude/settings.json", &claude_settings(&["npm run -s lint || exit 2"]));
+    let (code, lines) = guard(repo.path(), repo.path(), repo.path(), &paths[..2]);
+    assert_eq!(code, 0, "{lines:#?}");
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), repo.path(), &paths);
+}
+
 /// scp's and sftp's options can name the program they run instead of ssh (`-S`) or of a
 /// remote server (`-D`), and rsync runs `RSYNC_CONNECT_PROG` for a daemon connection
 /// (finding F70; checked with OpenSSH 9.2 and rsync 3.2 here: each ran its program): those

@@ -1921,6 +1921,15 @@ fn protect_recipes(
         for included in &found.included {
             protect_at(out, &Loc::Dir(root()), included, PathRole::Loaded, resolver);
         }
+        // A run in a package manager's workspaces reads their packages' manifests (F78).
+        if program == crate::scripts::WORKSPACES_READER {
+            for manifest in crate::recipes::workspace_manifests(file.as_path()) {
+                let Some(manifest) = crate::paths::normalize_absolute(&manifest) else { continue };
+                if !out.recipes.iter().any(|(f, p, _)| *f == manifest && p == "npm") {
+                    out.recipes.push((manifest, "npm".to_owned(), targets.clone()));
+                }
+            }
+        }
         // A justfile's modules are justfiles just reads too, from their own folder (F74).
         for module in &found.modules {
             let Some(module) = crate::paths::normalize_absolute(module) else { continue };

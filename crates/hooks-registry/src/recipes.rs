@@ -589,6 +589,89 @@ fn interpolate(line: &str, vars: &[(String, String)], budget: &mut usize) -> Str
     out
 }
 
+/// At most this many workspace packages are read for one run in the workspaces.
+const MAX_WORKSPACES: usize = 64;
+
+/// The manifests of the workspace packages the manifest at `manifest` and the
+/// `pnpm-workspace.yaml` beside it list (finding F78): each pattern of its `workspaces` (a
+/// list, or `{"packages": [...]}`) and of pnpm's `packages:` list, relative to its folder,
+/// with `*` (and `**`, read as `*`) matching a folder's entries; `!` patterns are left out
+/// (protecting more); the `package.json` of each folder found (at most 64).
+pub(crate) fn workspace_manifests(manifest: &Path) -> Vec<PathBuf> {
+    let Some(folder) = manifest.parent() else { return Vec::new() };
+    let mut patterns: Vec<String> = Vec::new();
+    if let Some(text) = crate::installations::read_capped(manifest, RECIPE_CAP)
+        && let Ok(value) = serde_json::from_str::<serde_json::Value>(&text)
+    {
+        let list = value.get("workspaces").map(|w| w.get("packages").unwrap_or(w));
+        let items = list.and_then(|l| l.as_array()).into_iter().flatten();
+        patterns.extend(items.filter_map(|p| p.as_str()).map(str::to_owned));
+    }
+    if let Some(text) =
+        crate::installations::read_capped(&folder.join("pnpm-workspace.yaml"), RECIPE_CAP)
+    {
+        let mut in_packages = false;
+        for line in text.lines() {
+            if !line.starts_with([' ', '\t', '-']) {
+                in_packages = line.trim_end() == "packages:";
+                continue;
+            }
+            if let Some(item) = line.trim().strip_prefix('-').filter(|_| in_packages) {
+                let item = item.trim().trim_matches(['\'', '"']);
+                patterns.push(item.to_owned());
+            }
+        }
+    }
+    let mut out: Vec<PathBuf> = Vec::new();
+    for pattern in patterns.iter().filter(|p| !p.starts_with('!')) {
+        let mut dirs = vec![folder.to_path_buf()];
+        for part in pattern.split('/').filter(|p| !p.is_empty() && *p != ".") {
+            let mut next: Vec<PathBuf> = Vec::new();
+            for dir in &dirs {
+                if !part.contains('*') {
+                    next.push(dir.join(part));
+                    continue;
+                }
+                let Ok(entries) = std::fs::read_dir(dir) else { continue };
+                for entry in entries.flatten().take(MAX_WORKSPACES * 4) {
+                    let name = entry.file_name();
+                    let Some(name) = name.to_str() else { continue };
+                    if !name.starts_with('.') && folder_glob_matches(part, name) {
+                        next.push(dir.join(name));
+                    }
+                }
+            }
+            dirs = next;
+            dirs.truncate(MAX_WORKSPACES * 4);
+        }
+        for dir in dirs {
+            let manifest = dir.join("package.json");
+            if out.len() < MAX_WORKSPACES && !out.contains(&manifest) && manifest.is_file() {
+                out.push(manifest);
+            }
+        }
+    }
+    out
+}
+
+/// Whether a folder's name matches one part of a workspace pattern: `*` any characters.
+fn folder_glob_matches(part: &str, name: &str) -> bool {
+    let mut pieces = part.split('*');
+    let first = pieces.next().unwrap_or_default();
+    let Some(mut rest) = name.strip_prefix(first) else { return false };
+    let pieces: Vec<&str> = pieces.collect();
+    for (i, piece) in pieces.iter().enumerate() {
+        if i + 1 == pieces.len() {
+            return rest.ends_with(piece);
+        }
+        match rest.find(piece) {
+            Some(at) => rest = rest.get(at + piece.len()..).unwrap_or_default(),
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
 /// Whether the script name `name` matches `pattern` as npm-run-all matches its patterns
 /// (`lint:*`: `*` any characters but `:`, `**` any characters; finding F75); a pattern with
 /// neither matches nothing here.

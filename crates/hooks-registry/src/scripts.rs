@@ -938,6 +938,10 @@ impl Walk {
             // command's folders once, by the option loop below, so this scan moves a copy.
             let mut manifest_dirs = dirs.clone();
             let mut j = i;
+            // Options before the subcommand count too (`pnpm -r run lint`).
+            let workspaces = (args.iter().filter_map(Word::literal))
+                .take_while(|t| t != "--")
+                .any(|t| workspace_option(r.name, &split_flag(&t).0));
             while let Some(word) = args.get(j) {
                 let Some(text) = word.literal() else {
                     j += 1;
@@ -966,7 +970,12 @@ impl Walk {
                 for manifest in r.manifests {
                     self.add_text(manifest, PathRole::Loaded, &manifest_dirs);
                 }
-                self.note_recipes(before, r.name, args.get(i..).unwrap_or_default());
+                // Run in the workspaces' packages (finding F78): their manifests are read too.
+                let program = match workspaces {
+                    true => WORKSPACES_READER,
+                    false => r.name,
+                };
+                self.note_recipes(before, program, args.get(i..).unwrap_or_default());
             }
             for config in r.configs {
                 self.add_text(config, PathRole::Loaded, &manifest_dirs);
@@ -3024,6 +3033,22 @@ impl TaskRunner {
         let short = text.get(..2).filter(|s| s.starts_with('-') && !s.starts_with("--"))?;
         let o = self.value_options.iter().find(|o| **o == short)?;
         Some((*o, Some(text.get(2..).unwrap_or_default().to_owned())))
+    }
+}
+
+/// What [`CommandAnalysis::recipes`] says reads a manifest for a package manager's run in its
+/// workspaces' packages (`npm run lint -w packages/a`, `--workspaces`, `pnpm -r run lint`,
+/// `pnpm --filter a run lint`; finding F78): the manifest where it runs, and those of the
+/// packages its workspaces list.
+pub const WORKSPACES_READER: &str = "npm workspaces";
+
+/// Whether `flag` has the package manager `runner` run in its workspaces' packages (npm's
+/// `-w`/`--workspace` and `-ws`/`--workspaces`; pnpm's `-r`/`--recursive` and `-F`/`--filter`).
+fn workspace_option(runner: &str, flag: &str) -> bool {
+    match runner {
+        "npm" => matches!(flag, "-w" | "--workspace" | "-ws" | "--workspaces"),
+        "pnpm" => matches!(flag, "-r" | "--recursive" | "-F" | "--filter"),
+        _ => false,
     }
 }
 

@@ -351,6 +351,57 @@ fn a_taskfile_s_variables_conditions_includes_and_environment_files_are_read() {
     assert!(found.lines.contains(&"sh tools/dyn.sh".to_owned()), "{:?}", found.lines);
 }
 
+/// A package manager's run in its workspaces reads their packages' manifests (finding F78;
+/// checked with npm 11 and pnpm 9 here): the patterns of the root manifest's `workspaces` (a
+/// list, or `{"packages": [...]}`) and of `pnpm-workspace.yaml`'s `packages`.
+#[test]
+fn the_workspaces_manifests_are_found_by_their_patterns() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let p = dir.path();
+    for d in ["packages/a", "packages/b", "packages/.hidden", "apps/web", "tools/cli", "other/x"] {
+        std::fs::create_dir_all(p.join(d)).expect("mkdir");
+        std::fs::write(p.join(d).join("package.json"), "{}").expect("write");
+    }
+    std::fs::create_dir_all(p.join("packages/no-manifest")).expect("mkdir");
+    std::fs::write(
+        p.join("package.json"),
+        r#"{"workspaces": {"packages": ["packages/*", "!packages/b", "tools/cli", "missing/*"]}}"#,
+    )
+    .expect("write");
+    std::fs::write(
+        p.join("pnpm-workspace.yaml"),
+        "packages:\n  - 'apps/*'\n  - \"!other/*\"\ncatalog:\n  - x\n",
+    )
+    .expect("write");
+    let mut found = super::workspace_manifests(&p.join("package.json"));
+    found.sort();
+    let mut expected: Vec<std::path::PathBuf> =
+        ["apps/web", "packages/a", "packages/b", "tools/cli"]
+            .iter()
+            .map(|d| p.join(d).join("package.json"))
+            .collect();
+    expected.sort();
+    assert_eq!(
+        found, expected,
+        "a negation protects more; hidden folders and folders without a manifest are passed over"
+    );
+    std::fs::write(p.join("package.json"), r#"{"workspaces": ["other/*"]}"#).expect("write");
+    std::fs::remove_file(p.join("pnpm-workspace.yaml")).expect("remove");
+    assert_eq!(
+        super::workspace_manifests(&p.join("package.json")),
+        [p.join("other/x/package.json")]
+    );
+    for (part, name, matches) in [
+        ("*", "a", true),
+        ("pkg-*", "pkg-a", true),
+        ("pkg-*", "app", false),
+        ("a*b*c", "aXbYc", true),
+        ("ab*ba", "aba", false),
+    ] {
+        assert_eq!(super::folder_glob_matches(part, name), matches, "{part} {name}");
+    }
+}
+
 #[test]
 fn a_formatter_configuration_s_plugins_are_read() {
     use crate::hookmanagers::{Syntax, config_values};

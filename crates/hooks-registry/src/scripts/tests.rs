@@ -1244,3 +1244,25 @@ fn concurrently_s_commands_are_read_as_the_line_s_own() {
         a.paths
     );
 }
+
+/// A package manager's run in its workspaces' packages is noted as such, its manifest read
+/// with theirs (finding F78): npm's `-w`/`--workspaces`, pnpm's `-r`/`--filter`, before the
+/// subcommand too; a run in the package alone is not.
+#[test]
+fn a_run_in_the_workspaces_is_noted_as_such() {
+    let reader = |src: &str| {
+        let a = shell(src);
+        a.recipes.iter().map(|r| r.program.clone()).collect::<Vec<_>>()
+    };
+    for src in [
+        "npm run lint -w packages/a",
+        "npm run lint --workspace=a",
+        "npm run -ws lint",
+        "pnpm -r run lint",
+        "pnpm --filter web lint",
+    ] {
+        assert_eq!(reader(src), [crate::scripts::WORKSPACES_READER], "{src}");
+    }
+    assert_eq!(reader("npm run lint"), ["npm"]);
+    assert_eq!(reader("pnpm -w run lint"), ["pnpm"], "pnpm's -w is the workspace's root alone");
+}
