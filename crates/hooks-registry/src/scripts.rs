@@ -938,10 +938,13 @@ impl Walk {
             // command's folders once, by the option loop below, so this scan moves a copy.
             let mut manifest_dirs = dirs.clone();
             let mut j = i;
-            // Options before the subcommand count too (`pnpm -r run lint`).
-            let workspaces = (args.iter().filter_map(Word::literal))
-                .take_while(|t| t != "--")
-                .any(|t| workspace_option(r.name, &split_flag(&t).0));
+            // Options before the subcommand count too (`pnpm -r run lint`); yarn's are
+            // subcommands (`yarn workspace a run lint`, `yarn workspaces run lint`).
+            let words = || (args.iter().filter_map(Word::literal)).take_while(|t| t != "--");
+            let yarn_subcommand = words().find(|t| !t.starts_with('-'));
+            let workspaces = (r.name == "yarn"
+                && yarn_subcommand.is_some_and(|t| t == "workspace" || t == "workspaces"))
+                || words().any(|t| workspace_option(r.name, &split_flag(&t).0));
             while let Some(word) = args.get(j) {
                 let Some(text) = word.literal() else {
                     j += 1;
@@ -3038,7 +3041,8 @@ impl TaskRunner {
 
 /// What [`CommandAnalysis::recipes`] says reads a manifest for a package manager's run in its
 /// workspaces' packages (`npm run lint -w packages/a`, `--workspaces`, `pnpm -r run lint`,
-/// `pnpm --filter a run lint`; finding F78): the manifest where it runs, and those of the
+/// `pnpm --filter a run lint`, `yarn workspace a run lint`, `yarn workspaces run lint`;
+/// finding F78): the manifest where it runs, and those of the
 /// packages its workspaces list.
 pub const WORKSPACES_READER: &str = "npm workspaces";
 

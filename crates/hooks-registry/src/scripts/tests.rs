@@ -1260,9 +1260,12 @@ fn a_run_in_the_workspaces_is_noted_as_such() {
         "npm run -ws lint",
         "pnpm -r run lint",
         "pnpm --filter web lint",
+        "yarn -s workspace a run lint",
+        "yarn -s workspaces run lint",
     ] {
         assert_eq!(reader(src), [crate::scripts::WORKSPACES_READER], "{src}");
     }
     assert_eq!(reader("npm run lint"), ["npm"]);
+    assert_eq!(reader("yarn run workspace"), ["yarn"], "a script named `workspace`");
     assert_eq!(reader("pnpm -w run lint"), ["pnpm"], "pnpm's -w is the workspace's root alone");
 }
