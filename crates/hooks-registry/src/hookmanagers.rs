@@ -444,7 +444,7 @@ impl Mapping {
 }
 
 /// `word` in single quotes, as one shell word.
-fn shell_quote(word: &str) -> String {
+pub(crate) fn shell_quote(word: &str) -> String {
     format!("'{}'", word.replace('\'', r"'\''"))
 }
 

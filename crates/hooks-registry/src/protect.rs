@@ -1905,16 +1905,12 @@ fn protect_recipes(
         let Some(folder) = file.parent() else { continue };
         // make runs a recipe where make runs, which is the makefile's folder unless `-f`
         // named one elsewhere: there, from where the hook runs too.
-        let mut run_dirs = vec![Loc::Dir(folder.clone())];
+        let mut folders = vec![folder.clone()];
         if kind == Recipe::Make && *placed.working_dir != folder {
-            run_dirs.push(Loc::Dir(placed.working_dir.clone()));
+            folders.push(placed.working_dir.clone());
         }
-        let dirs: Vec<PathBuf> = (run_dirs.iter())
-            .filter_map(|l| match l {
-                Loc::Dir(d) => Some(d.as_path().to_path_buf()),
-                Loc::Any { .. } => None,
-            })
-            .collect();
+        let run_dirs: Vec<Loc> = folders.iter().cloned().map(Loc::Dir).collect();
+        let dirs: Vec<PathBuf> = folders.iter().map(|d| d.as_path().to_path_buf()).collect();
         let found = crate::recipes::read(file.as_path(), kind, &targets, &dirs);
         // What a makefile includes is part of it (finding F73): out of the agent's reach,
         // existing or not.

@@ -174,27 +174,42 @@ fn read_makefile(
 ) {
     let Some(body) = crate::installations::read_capped(path, RECIPE_CAP) else { return };
     for line in body.lines() {
-        if text.len() as u64 >= RECIPE_CAP * 4 {
+        if !push_line(text, line) {
             return;
         }
-        text.push_str(line);
-        text.push('\n');
         for name in include_names(line) {
             let places: Vec<PathBuf> = match Path::new(name) {
                 p if p.is_absolute() => vec![p.to_path_buf()],
                 p => run_dirs.iter().map(|d| d.join(p)).collect(),
             };
             for place in places {
-                if included.len() >= MAX_INCLUDED || included.contains(&place) {
-                    continue;
-                }
-                included.push(place.clone());
-                if depth < MAX_INCLUDE_DEPTH {
+                if note_once(included, &place, MAX_INCLUDED) && depth < MAX_INCLUDE_DEPTH {
                     read_makefile(&place, run_dirs, text, included, depth + 1);
                 }
             }
         }
     }
+}
+
+/// Appends `line` to the text of a recipe file and what it includes, unless that text has
+/// reached its cap (1 MiB): then `false`.
+fn push_line(text: &mut String, line: &str) -> bool {
+    if text.len() as u64 >= RECIPE_CAP * 4 {
+        return false;
+    }
+    text.push_str(line);
+    text.push('\n');
+    true
+}
+
+/// Notes `place` in `included` unless it is there or `included` holds `cap` places: whether
+/// it was noted (a file read once, however often it is included).
+fn note_once(included: &mut Vec<PathBuf>, place: &Path, cap: usize) -> bool {
+    let new = included.len() < cap && !included.iter().any(|p| p == place);
+    if new {
+        included.push(place.to_path_buf());
+    }
+    new
 }
 
 /// The files a makefile's `include`, `-include` or `sinclude` line names; a name make would
@@ -311,22 +326,17 @@ fn read_justfile(path: &Path, text: &mut String, read: &mut RecipeRead, depth: u
     let Some(body) = crate::installations::read_capped(path, RECIPE_CAP) else { return };
     let folder = path.parent().unwrap_or(Path::new("/"));
     for line in body.lines() {
-        if text.len() as u64 >= RECIPE_CAP * 4 {
+        if !push_line(text, line) {
             return;
         }
-        text.push_str(line);
-        text.push('\n');
         let mut words = line.split_whitespace();
         let (Some(first), Some(second)) = (words.next(), words.next()) else { continue };
         match first {
             "import" | "import?" => {
                 let Some(name) = quoted(second) else { continue };
                 let place = folder.join(name);
-                if read.included.len() >= MAX_INCLUDED || read.included.contains(&place) {
-                    continue;
-                }
-                read.included.push(place.clone());
-                if depth < MAX_INCLUDE_DEPTH {
+                if note_once(&mut read.included, &place, MAX_INCLUDED) && depth < MAX_INCLUDE_DEPTH
+                {
                     read_justfile(&place, text, read, depth + 1);
                 }
             }
@@ -347,13 +357,10 @@ fn read_justfile(path: &Path, text: &mut String, read: &mut RecipeRead, depth: u
                     }
                 };
                 for place in places {
-                    if read.included.len() >= MAX_INCLUDED || read.included.contains(&place) {
-                        continue;
+                    let noted = note_once(&mut read.included, &place, MAX_INCLUDED);
+                    if noted && place.is_file() && read.modules.len() < MAX_INCLUDED {
+                        read.modules.push(place);
                     }
-                    if place.is_file() && read.modules.len() < MAX_INCLUDED {
-                        read.modules.push(place.clone());
-                    }
-                    read.included.push(place);
                 }
             }
             _ => {}
@@ -385,11 +392,8 @@ fn read_taskfile(path: &Path, read: &mut RecipeRead, depth: u32) {
             false => crate::scripts::TASKFILES.iter().map(|n| given.join(n)).collect(),
         };
         for place in places {
-            if read.included.len() >= MAX_INCLUDED * 4 || read.included.contains(&place) {
-                continue;
-            }
-            read.included.push(place.clone());
-            if depth < MAX_INCLUDE_DEPTH && place.is_file() {
+            let noted = note_once(&mut read.included, &place, MAX_INCLUDED * 4);
+            if noted && depth < MAX_INCLUDE_DEPTH && place.is_file() {
                 read_taskfile(&place, read, depth + 1);
             }
         }
@@ -518,14 +522,8 @@ fn just_lines(text: &str, targets: &[String]) -> Vec<String> {
         wanted = default;
     }
     // What the interpolations may add in all, as for a makefile's expansions.
-    let budget = std::cell::Cell::new(RECIPE_CAP as usize * 4);
-    let interpolated = |line: &String| {
-        let mut left = budget.get();
-        let line = interpolate(line, &vars, &mut left);
-        budget.set(left);
-        line
-    };
-    for line in recipe_lines(&rules, wanted, interpolated) {
+    let mut budget = RECIPE_CAP as usize * 4;
+    for line in recipe_lines(&rules, wanted, |line| interpolate(line, &vars, &mut budget)) {
         for part in line.split("{{").skip(1) {
             out.extend(backticks(part.split("}}").next().unwrap_or_default()));
         }
@@ -654,49 +652,41 @@ pub(crate) fn workspace_manifests(manifest: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Whether a folder's name matches one part of a workspace pattern: `*` any characters.
-fn folder_glob_matches(part: &str, name: &str) -> bool {
-    let mut pieces = part.split('*');
-    let first = pieces.next().unwrap_or_default();
-    let Some(mut rest) = name.strip_prefix(first) else { return false };
-    let pieces: Vec<&str> = pieces.collect();
-    for (i, piece) in pieces.iter().enumerate() {
-        if i + 1 == pieces.len() {
-            return rest.ends_with(piece);
-        }
-        match rest.find(piece) {
-            Some(at) => rest = rest.get(at + piece.len()..).unwrap_or_default(),
-            None => return false,
-        }
-    }
-    rest.is_empty()
-}
-
 /// Whether the script name `name` matches `pattern` as npm-run-all matches its patterns
 /// (`lint:*`: `*` any characters but `:`, `**` any characters; finding F75); a pattern with
 /// neither matches nothing here.
 fn script_pattern_matches(pattern: &str, name: &str) -> bool {
-    fn matches(p: &[u8], n: &[u8], steps: &mut u32) -> bool {
+    pattern.contains('*') && glob_matches(pattern, name, Some(b':'))
+}
+
+/// Whether a folder's name matches one part of a workspace pattern (finding F78): `*` any
+/// characters.
+fn folder_glob_matches(part: &str, name: &str) -> bool {
+    glob_matches(part, name, None)
+}
+
+/// Whether `name` matches `pattern`, where `**` stands for any characters and `*` for any but
+/// `separator`; a pattern too costly to follow matches (protecting more).
+fn glob_matches(pattern: &str, name: &str, separator: Option<u8>) -> bool {
+    fn matches(p: &[u8], n: &[u8], separator: Option<u8>, steps: &mut u32) -> bool {
         *steps += 1;
         if *steps > 100_000 {
-            // Protect more when a pattern is too costly to follow.
             return true;
         }
+        let from = |rest: &[u8], i: usize, steps: &mut u32| {
+            matches(rest, n.get(i..).unwrap_or_default(), separator, steps)
+        };
         match p {
             [] => n.is_empty(),
-            [b'*', b'*', rest @ ..] => {
-                (0..=n.len()).any(|i| matches(rest, n.get(i..).unwrap_or_default(), steps))
-            }
+            [b'*', b'*', rest @ ..] => (0..=n.len()).any(|i| from(rest, i, steps)),
             [b'*', rest @ ..] => {
-                let run = n.iter().take_while(|c| **c != b':').count();
-                (0..=run).any(|i| matches(rest, n.get(i..).unwrap_or_default(), steps))
+                let run = n.iter().take_while(|c| Some(**c) != separator).count();
+                (0..=run).any(|i| from(rest, i, steps))
             }
-            [c, rest @ ..] => {
-                n.first() == Some(c) && matches(rest, n.get(1..).unwrap_or_default(), steps)
-            }
+            [c, rest @ ..] => n.first() == Some(c) && from(rest, 1, steps),
         }
     }
-    pattern.contains('*') && matches(pattern.as_bytes(), name.as_bytes(), &mut 0)
+    matches(pattern.as_bytes(), name.as_bytes(), separator, &mut 0)
 }
 
 /// The commands of a `tox.toml`'s, or of a `pyproject.toml`'s `[tool.tox]`, tables (finding
@@ -747,7 +737,7 @@ fn tox_toml_commands(text: &str) -> Vec<String> {
 fn shell_word(word: &str) -> String {
     let plain = !word.is_empty()
         && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=+,@%{}".contains(c));
-    if plain { word.to_owned() } else { format!("'{}'", word.replace('\'', "'\\''")) }
+    if plain { word.to_owned() } else { crate::hookmanagers::shell_quote(word) }
 }
 
 /// One rule of a makefile or a justfile: the targets it makes, those it depends on, the lines
@@ -888,7 +878,7 @@ impl Rule {
 fn recipe_lines(
     rules: &[Rule],
     mut wanted: Vec<String>,
-    line: impl Fn(&String) -> String,
+    mut line: impl FnMut(&String) -> String,
 ) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut done: Vec<usize> = Vec::new();
@@ -920,7 +910,7 @@ fn recipe_lines(
             }
             if !done.contains(&index) {
                 done.push(index);
-                out.extend(rule.body.iter().map(&line));
+                out.extend(rule.body.iter().map(&mut line));
             }
             for dep in &rule.depends {
                 // The stem stands for a prerequisite's `%` (its first, as make reads it); a
@@ -989,14 +979,7 @@ fn make_lines(text: &str, targets: &[String], makefiles: &[String]) -> Vec<Strin
         seen.push(w.clone());
         new
     });
-    let budget = std::cell::Cell::new(budget);
-    let expanded = |line: &String| {
-        let mut left = budget.get();
-        let line = expand(line, &vars, 0, &mut left);
-        budget.set(left);
-        line
-    };
-    for line in recipe_lines(&rules, wanted, expanded) {
+    for line in recipe_lines(&rules, wanted, |line| expand(line, &vars, 0, &mut budget)) {
         out.extend(shell_calls(&line));
         out.push(line.replace("$$", "$"));
     }
