@@ -815,7 +815,8 @@ fn git_quoted(text: &str) -> String {
 /// The reading of a git configuration file's includes on arbitrary text (lossy UTF-8): every
 /// path read is non-empty and no longer than the text, and each one, written back quoted in
 /// an `[include]` section, reads back as itself; the same for its commands, and for the text
-/// as `GIT_CONFIG_PARAMETERS`, as a git hook manager's configuration and as a hook script.
+/// as `GIT_CONFIG_PARAMETERS`, as a git hook manager's configuration and as a hook script,
+/// as a recipe file and as a Python tool's configuration.
 pub fn git_config(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let paths = hooks_registry::fuzzing::git_include_paths(&text);
@@ -893,6 +894,33 @@ pub fn git_config(data: &[u8]) {
                 let read = hooks_registry::fuzzing::recipe_lines(&written, 0, &["x".to_owned()]);
                 assert_eq!(read, [line.clone()], "{written}");
             }
+        }
+    }
+    python_tool_configs(&text);
+}
+
+/// The same text as a Python tool's configuration (F79, `hooks_registry::fuzzing::python_tool_loads`):
+/// at most 64 files and 64 folders under each of the eight names, none empty or starting at
+/// the home or a variable, none longer than the text and a module's `/__init__.py`; a mypy
+/// plugin file and a flake8 folder, written back alone, read back as themselves.
+fn python_tool_configs(text: &str) {
+    for which in 0..8 {
+        let (files, folders) = hooks_registry::fuzzing::python_tool_loads(text, which);
+        assert!(files.len() <= 64 && folders.len() <= 64, "{files:?} {folders:?}");
+        for name in files.iter().chain(&folders) {
+            assert!(!name.is_empty() && !name.starts_with(['~', '$']), "{name:?}");
+            assert!(name.chars().count() <= text.chars().count() + 12, "{name:?} is too long");
+        }
+        let plain = |n: &str| !n.contains([',', ':', '\n', '\r', ' ', '\t', '"', '\'', '#', ';']);
+        for file in files.iter().filter(|f| f.ends_with(".py") && plain(f)) {
+            let written = format!("[mypy]\nplugins = {file}\n");
+            let (read, _) = hooks_registry::fuzzing::python_tool_loads(&written, 3);
+            assert_eq!(read, [file.clone()], "{written:?}");
+        }
+        for folder in folders.iter().filter(|f| plain(f)) {
+            let written = format!("[flake8:local-plugins]\npaths = {folder}\n");
+            let (_, read) = hooks_registry::fuzzing::python_tool_loads(&written, 5);
+            assert_eq!(read, [folder.clone()], "{written:?}");
         }
     }
 }

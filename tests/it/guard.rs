@@ -1733,6 +1733,58 @@ fn what_javascript_formatters_and_linters_load_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// A hook that runs Python's linters, type checkers or formatters has them load their
+/// configuration (finding F79; checked with pylint 4.1, mypy 2.4, flake8 7.5, ruff 0.17,
+/// black 26 and isort 9 here: pylint ran a `.pylintrc`'s, a `pyproject.toml`'s, a
+/// `setup.cfg`'s and a `tox.ini`'s `init-hook`, mypy a `mypy.ini`'s and `pyproject.toml`'s
+/// plugin, flake8 a `.flake8`'s local plugin, and ruff, black and isort exited 0 on a file
+/// they had refused once a configuration, a subfolder's `ruff.toml` or the user's among them,
+/// excluded it): those files are out of the agent's reach, in every folder for the files
+/// only these tools read, with what the configuration where the hook runs has them load (a
+/// mypy plugin, a flake8 local plugin's folder, the files ruff's `extend` chains to); the
+/// project's code is not, nor any of these where no hook runs them.
+#[test]
+fn what_python_linters_and_formatters_load_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write("src/pkg/m.py", "import os\n");
+    repo.write("mypy.ini", "[mypy]\nstrict = True\nplugins = tools/mplug.py\n");
+    repo.write(".flake8", "[flake8:local-plugins]\nextension =\n    XP = xp:P\npaths = ./lint\n");
+    repo.write("ruff.toml", "extend = \"cfg/base.toml\"\n");
+    repo.write("cfg/base.toml", "extend = \"more.toml\"\n");
+    repo.write(
+        ".claude/settings.json",
+        &claude_settings(&[
+            r#"jq -r '.tool_input.file_path' | { read f; case "$f" in *.py) ruff format "$f" && ruff check --fix "$f";; esac; }"#,
+            "python3 -m mypy src || exit 2",
+            "pylint src && flake8 src && black --check -q . && isort --check-only .",
+        ]),
+    );
+    let (r, h) = (|rel: &str| repo.text_path(rel), |rel: &str| home.text_path(rel));
+    let paths = [
+        r(".pylintrc"),
+        r("src/pylintrc.toml"),
+        r("pyproject.toml"),
+        r("setup.cfg"),
+        r("tox.ini"),
+        r("mypy.ini"),
+        r(".flake8"),
+        r("src/ruff.toml"),
+        r(".isort.cfg"),
+        h(".config/ruff/ruff.toml"),
+        h(".config/mypy/config"),
+        h(".pylintrc"),
+        r("tools/mplug.py"),
+        r("lint/xp.py"),
+        r("cfg/base.toml"),
+        r("cfg/more.toml"),
+        r("src/pkg/m.py"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 16);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A hook that runs a manifest's script or a task runner's recipe runs the command lines
 /// that file holds (finding F72; checked with npm 11 and GNU make 4.3 here: `npm run lint`
 /// and `make check` ran the scripts their lines name): what those lines run is out of the

@@ -80,7 +80,7 @@ impl Tree {
     }
 
     /// A registry snapshot with the project's hook file loaded: one hook runs
-    /// `./hooks/check.sh --strict`, one `bash hooks/check.sh`, one `black` (which names no
+    /// `./hooks/check.sh --strict`, one `bash hooks/check.sh`, one `cowsay` (which names no
     /// file).
     pub(crate) fn snapshot(&self) -> Arc<RegistrySnapshot> {
         self.snapshot_with(true)
@@ -94,7 +94,7 @@ impl Tree {
         let definitions = vec![
             definition("strict", 0, "./hooks/check.sh --strict"),
             definition("bash", 1, "bash hooks/check.sh"),
-            definition("black", 2, "black --check ."),
+            definition("cowsay", 2, "cowsay --check ."),
         ];
         registry.upsert_source(SourceUpdate {
             source: self.source.clone(),

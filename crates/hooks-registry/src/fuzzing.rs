@@ -77,3 +77,14 @@ pub fn ssh_runs(text: &str) -> Vec<(bool, String)> {
         })
         .collect()
 }
+
+/// What a Python tool's configuration file named `PLUGIN_CONFIGS[which]` (modulo their
+/// number: `pyproject.toml`, `setup.cfg`, `tox.ini`, `mypy.ini`, `.mypy.ini`, `.flake8`,
+/// `ruff.toml`, `.ruff.toml`) has mypy, flake8 or ruff load: the files and the folders, as the
+/// registry reads them when it protects them (finding F79).
+pub fn python_tool_loads(text: &str, which: usize) -> (Vec<String>, Vec<String>) {
+    let names = crate::pyconfig::PLUGIN_CONFIGS;
+    let name = names.get(which % names.len()).copied().unwrap_or("mypy.ini");
+    let loads = crate::pyconfig::loads(name, text);
+    (loads.files, loads.folders)
+}

@@ -35,6 +35,7 @@ mod installations;
 mod paths;
 mod policy;
 mod protect;
+mod pyconfig;
 mod recipes;
 mod registry;
 mod scripts;

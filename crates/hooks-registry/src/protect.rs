@@ -1823,7 +1823,8 @@ fn protect_commands(
 /// 3.10 here: `"plugins": ["./tools/pl.js"]` ran `tools/pl.js`); the configuration is
 /// protected, and a plugin given as a file (`./…`, `../…`, or absolute) is protected as a
 /// loaded file relative to the configuration's folder. A plugin given as a package's name is
-/// in `node_modules`, protected where a runner runs the tool from it (F54).
+/// in `node_modules`, protected where a runner runs the tool from it (F54). Then what the
+/// Python tools' configuration names ([`protect_python_plugins`]).
 fn protect_formatter_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver) {
     let configs: Vec<AbsPathBuf> = (out.paths.iter())
         .filter(|p| {
@@ -1845,7 +1846,52 @@ fn protect_formatter_plugins(out: &mut DefinitionProtection, resolver: &mut Reso
             }
         }
     }
+    protect_python_plugins(out, resolver);
 }
+
+/// Protects what the configuration of Python's linters and type checkers where the hook runs
+/// has them load (finding F79, [`crate::pyconfig`]): mypy's plugins (loaded files), flake8's
+/// local plugins' folders (protected whole) and the file ruff's `extend` names, which is read
+/// in turn for its own `extend` (at most [`MAX_RECIPES`] files in all). Each name is relative
+/// to its configuration's folder. A configuration is read whichever tool named it (a
+/// `pyproject.toml` a `uv run` hook names too): what mypy would load is protected for a hook
+/// that runs uv alone, which is more than needed, never less.
+fn protect_python_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver) {
+    let mut pending: Vec<AbsPathBuf> = (out.paths.iter())
+        .filter(|p| crate::pyconfig::is_plugin_config(p.as_path()))
+        .cloned()
+        .collect();
+    let mut read: Vec<AbsPathBuf> = Vec::new();
+    while let Some(config) = pending.pop() {
+        if read.len() >= MAX_RECIPES || read.contains(&config) {
+            continue;
+        }
+        read.push(config.clone());
+        let name = config.as_path().file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        // `extend`ed files are TOML whatever their name: read as ruff's.
+        let name = if crate::pyconfig::PLUGIN_CONFIGS.contains(&name) { name } else { "ruff.toml" };
+        let Some(text) = crate::installations::read_capped(config.as_path(), PY_CONFIG_CAP) else {
+            continue;
+        };
+        let Some(folder) = config.as_path().parent() else { continue };
+        let Ok(folder) = AbsPathBuf::new(folder.to_path_buf()) else { continue };
+        let at = Loc::Dir(folder.clone());
+        let loads = crate::pyconfig::loads(name, &text);
+        for file in &loads.files {
+            let before = out.paths.len();
+            protect_at(out, &at, Path::new(file), PathRole::Loaded, resolver);
+            if file.ends_with(".toml") {
+                pending.extend(out.paths.get(before..).unwrap_or_default().iter().cloned());
+            }
+        }
+        for dir in &loads.folders {
+            protect_at(out, &at, Path::new(dir), PathRole::Modules, resolver);
+        }
+    }
+}
+
+/// At most this much of a Python tool's configuration file is read ([`protect_python_plugins`]).
+const PY_CONFIG_CAP: u64 = 256 * 1024;
 
 /// At most this many recipe files are read per definition ([`protect_recipes`]).
 const MAX_RECIPES: usize = 16;

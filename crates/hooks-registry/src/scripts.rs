@@ -285,14 +285,16 @@ pub fn home_cache_folders() -> Vec<&'static str> {
 }
 
 /// The tables' lists of configuration files under the home: the programs' start-up files
-/// ([`PROGRAM_CONFIGS`]), the runners' and the interpreters' `home_configs` (for
-/// `$XDG_CONFIG_HOME`'s move of those under `.config/`; ssh's is not there).
+/// ([`PROGRAM_CONFIGS`]), the runners' and the interpreters' `home_configs`, the formatters'
+/// and linters' ([`CODE_CONFIGS`]; for `$XDG_CONFIG_HOME`'s move of those under `.config/`;
+/// ssh's is not there).
 fn home_config_lists() -> impl Iterator<Item = &'static [&'static str]> {
     PROGRAM_CONFIGS
         .iter()
         .map(|(_, _, home)| *home)
         .chain(RUNNERS.iter().map(|r| r.home_configs))
         .chain(INTERPRETERS.iter().map(|i| i.home_configs))
+        .chain(CODE_CONFIGS.iter().map(|c| c.home))
 }
 
 /// Whether `p` is a file or folder a program reads at every start, as the tables of this
@@ -305,7 +307,7 @@ fn is_start_up_file(p: &NamedPath) -> bool {
     let of_programs = |at: StartUp| {
         (PROGRAM_CONFIGS.iter().map(|(name, ..)| *name))
             .chain(SSH_PROGRAMS.iter().copied())
-            .chain(CODE_CONFIGS.iter().flat_map(|(names, _)| names.iter().copied()))
+            .chain(CODE_CONFIGS.iter().flat_map(|c| c.names.iter().copied()))
             .flat_map(start_up_paths)
             .any(|(place, file, _)| place == at && Path::new(file) == path)
     };
@@ -674,6 +676,22 @@ impl Walk {
         self.program(words.get(i..).unwrap_or_default(), dirs, depth);
     }
 
+    /// What the program `name` reads at every start ([`start_up_paths`]): protected, not
+    /// pinned (they change with ordinary use).
+    fn start_up(&mut self, name: &str, dirs: &[Dir]) {
+        for (place, path, role) in start_up_paths(name) {
+            match place {
+                StartUp::Home => self.under_home(&[path], role),
+                StartUp::Here | StartUp::System => self.add_text(path, role, dirs),
+                StartUp::Anywhere => self.paths.push(NamedPath {
+                    base: PathBase::Unknown,
+                    path: PathBuf::from(path),
+                    role,
+                }),
+            }
+        }
+    }
+
     /// `words[0]` is in program position.
     fn program(&mut self, words: &[Word], dirs: &mut Vec<Dir>, depth: u32) {
         let Some((first, rest)) = words.split_first() else { return };
@@ -704,18 +722,7 @@ impl Walk {
             self.add_text(&text, PathRole::Program, dirs);
         }
         let name = basename(&text);
-        // Read at every start: protected, not pinned (they change with ordinary use).
-        for (place, path, role) in start_up_paths(name) {
-            match place {
-                StartUp::Home => self.under_home(&[path], role),
-                StartUp::Here | StartUp::System => self.add_text(path, role, dirs),
-                StartUp::Anywhere => self.paths.push(NamedPath {
-                    base: PathBase::Unknown,
-                    path: PathBuf::from(path),
-                    role,
-                }),
-            }
-        }
+        self.start_up(name, dirs);
         if !text.contains('/') && installation_matters(name) {
             // Found on `PATH` when the hook runs: the registry looks it up.
             self.programs_on_path.push(name.to_owned());
@@ -1249,6 +1256,11 @@ impl Walk {
                     self.add_text(&format!("{file}.py"), PathRole::Loaded, dirs);
                     self.add_text(&format!("{file}/__main__.py"), PathRole::Loaded, dirs);
                     self.add_text(&format!("{file}/__init__.py"), PathRole::Loaded, dirs);
+                    // `python -m mypy` reads what `mypy` does (finding F79).
+                    let top = m.split('.').next().unwrap_or_default();
+                    if code_config(top).is_some() {
+                        self.start_up(top, dirs);
+                    }
                 }
                 self.arguments(args.get(i + 2..).unwrap_or_default(), dirs);
                 return;
@@ -2761,10 +2773,21 @@ const PROGRAM_CONFIGS: &[(&str, &[&str], &[&str])] = &[
 /// checked file's folder or from where the program runs, upward, so every folder's copy
 /// counts: protected by name under any folder; and the `package.json` where it runs, whose
 /// `prettier` and `eslintConfig` keys are configuration too.
-const CODE_CONFIGS: &[(&[&str], &[&str])] = &[
-    (
-        &["prettier", "prettierd"],
-        &[
+///
+/// Python's linters, type checkers and formatters likewise (finding F79; checked with pylint
+/// 4.1, mypy 2.4, flake8 7.5, ruff 0.17, black 26 and isort 9 here): pylint runs the
+/// `init-hook` of its configuration (`.pylintrc`, `pylintrc.toml`, a `[tool.pylint.main]` of
+/// `pyproject.toml`, a `[pylint.main]` of `setup.cfg` or `tox.ini`, the home's `.pylintrc`
+/// and `.config/pylintrc`, `/etc/pylintrc`), mypy imports the `plugins` its configuration
+/// names (`mypy.ini`, `.mypy.ini`, `pyproject.toml`, `setup.cfg`, from where it runs up to the
+/// repository's root; the home's `.config/mypy/config` and `.mypy.ini`), flake8 the
+/// `[flake8:local-plugins]` of `.flake8`, `setup.cfg` or `tox.ini`; and a configuration of
+/// ruff's (from each checked file's folder upward; the user's `.config/ruff/`), black's or
+/// isort's that excludes every file turns their gate into an exit 0.
+const CODE_CONFIGS: &[CodeConfig] = &[
+    CodeConfig {
+        names: &["prettier", "prettierd"],
+        anywhere: &[
             ".prettierrc",
             ".prettierrc.json",
             ".prettierrc.json5",
@@ -2785,10 +2808,13 @@ const CODE_CONFIGS: &[(&[&str], &[&str])] = &[
             "prettier.config.mts",
             ".prettierignore",
         ],
-    ),
-    (
-        &["eslint", "eslint_d"],
-        &[
+        here: JS_HERE,
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["eslint", "eslint_d"],
+        anywhere: &[
             "eslint.config.js",
             "eslint.config.cjs",
             "eslint.config.mjs",
@@ -2803,10 +2829,13 @@ const CODE_CONFIGS: &[(&[&str], &[&str])] = &[
             ".eslintrc.yml",
             ".eslintignore",
         ],
-    ),
-    (
-        &["stylelint"],
-        &[
+        here: JS_HERE,
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["stylelint"],
+        anywhere: &[
             "stylelint.config.js",
             "stylelint.config.cjs",
             "stylelint.config.mjs",
@@ -2820,8 +2849,84 @@ const CODE_CONFIGS: &[(&[&str], &[&str])] = &[
             ".stylelintrc.yml",
             ".stylelintignore",
         ],
-    ),
+        here: JS_HERE,
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["pylint", "pylint-config"],
+        // Also found in the parent folders of a package (those with `__init__.py`).
+        anywhere: &["pylintrc", "pylintrc.toml", ".pylintrc", ".pylintrc.toml"],
+        here: &["pyproject.toml", "setup.cfg", "tox.ini"],
+        home: &[".pylintrc", ".config/pylintrc"],
+        system: &["/etc/pylintrc"],
+    },
+    CodeConfig {
+        names: &["mypy", "dmypy"],
+        anywhere: &["mypy.ini", ".mypy.ini"],
+        // Where it runs, the files that name the plugins it loads are read for them.
+        here: &["pyproject.toml", "setup.cfg", "mypy.ini", ".mypy.ini"],
+        home: &[".config/mypy/config", ".mypy.ini"],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["flake8"],
+        anywhere: &[".flake8"],
+        here: &["setup.cfg", "tox.ini", ".flake8"],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["ruff"],
+        anywhere: &["ruff.toml", ".ruff.toml"],
+        here: &["pyproject.toml", "ruff.toml", ".ruff.toml"],
+        home: &[
+            ".config/ruff/ruff.toml",
+            ".config/ruff/.ruff.toml",
+            ".config/ruff/pyproject.toml",
+            "Library/Application Support/ruff/ruff.toml",
+            "Library/Application Support/ruff/.ruff.toml",
+            "Library/Application Support/ruff/pyproject.toml",
+        ],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["black", "blackd"],
+        anywhere: &[],
+        here: &["pyproject.toml"],
+        home: &[".config/black"],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["isort"],
+        anywhere: &[".isort.cfg"],
+        here: &["pyproject.toml", "setup.cfg", "tox.ini", ".editorconfig"],
+        home: &[],
+        system: &[],
+    },
 ];
+
+/// A formatter's, linter's or type checker's configuration files ([`CODE_CONFIGS`]): by name
+/// in any folder (looked up from each checked file's folder or from where it runs, upward),
+/// where it runs (files it shares with other tools, such as the project's manifest), under
+/// the home and in the system.
+struct CodeConfig {
+    names: &'static [&'static str],
+    anywhere: &'static [&'static str],
+    here: &'static [&'static str],
+    home: &'static [&'static str],
+    system: &'static [&'static str],
+}
+
+/// What the JavaScript tools of [`CODE_CONFIGS`] read where they run: the manifest and the
+/// files that may name the plugins they load ([`PLUGIN_CONFIGS`]).
+const JS_HERE: &[&str] =
+    &["package.json", ".prettierrc", ".prettierrc.json", ".prettierrc.yaml", ".prettierrc.yml"];
+
+/// The configuration of the formatter, linter or type checker `name` ([`CODE_CONFIGS`]).
+fn code_config(name: &str) -> Option<&'static CodeConfig> {
+    CODE_CONFIGS.iter().find(|c| c.names.contains(&name))
+}
 
 /// The configuration files of [`CODE_CONFIGS`] that are data and may name plugins the tool
 /// loads from a file (prettier's `plugins: ["./tools/plugin.js"]`): named where the hook runs
@@ -2866,11 +2971,13 @@ fn start_up_paths(name: &str) -> Vec<(StartUp, &'static str, PathRole)> {
     if name == "git" {
         found.push((StartUp::Here, ".git/hooks", PathRole::Modules));
     }
-    if let Some((_, files)) = CODE_CONFIGS.iter().find(|(names, _)| names.contains(&name)) {
-        found.extend(files.iter().map(|f| (StartUp::Anywhere, *f, PathRole::Argument)));
-        found.push((StartUp::Here, "package.json", PathRole::Argument));
-        // Where it runs, the files that name the plugins it loads are read for them.
-        found.extend(PLUGIN_CONFIGS.iter().map(|f| (StartUp::Here, *f, PathRole::Argument)));
+    if let Some(config) = code_config(name) {
+        let CodeConfig { anywhere, here, home, system, .. } = config;
+        found.extend(anywhere.iter().map(|f| (StartUp::Anywhere, *f, PathRole::Argument)));
+        // Where it runs, the files that name the plugins it loads are read for them too.
+        found.extend(here.iter().map(|f| (StartUp::Here, *f, PathRole::Argument)));
+        found.extend(home.iter().map(|f| (StartUp::Home, *f, PathRole::Argument)));
+        found.extend(system.iter().map(|f| (StartUp::System, *f, PathRole::Argument)));
     }
     if SSH_PROGRAMS.contains(&name) {
         found.push((StartUp::Home, SSH_USER_CONFIG, PathRole::Argument));

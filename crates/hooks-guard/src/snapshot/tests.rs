@@ -12,7 +12,7 @@ use crate::{
 fn the_snapshot_protects_the_hook_file_and_its_script_once() {
     let tree = Tree::new();
     let set = ProtectedSet::from_snapshot(&tree.snapshot());
-    // Two hooks name the same script and `black` names no file: two entries.
+    // Two hooks name the same script and `cowsay` names no file: two entries.
     assert_eq!(set.entries(), tree.entries().as_slice());
 }
 

@@ -167,9 +167,9 @@ fn arguments_redirections_and_configuration_files() {
     // jq names its start-up file only (`~/.jq`, finding F50).
     let a = shell("jq '.tool_input.command' | grep -q rm");
     assert_eq!(a.paths, [named(PathBase::Home, ".jq", PathRole::Argument)]);
-    // A program the tables do not know names nothing (prettier names its configuration,
-    // finding F71).
-    let a = shell("echo hello && black --check .");
+    // A program the tables do not know names nothing (prettier and black name their
+    // configuration, findings F71 and F79).
+    let a = shell("echo hello && cowsay --check .");
     assert!(a.paths.is_empty(), "{:?}", a.paths);
     assert!(a.uncertain.is_empty(), "{:?}", a.uncertain);
     // git names the repository's configuration and the user's (finding F50), and the
@@ -1030,6 +1030,94 @@ fn the_configuration_javascript_formatters_and_linters_load_is_named_anywhere() 
     assert!(script.paths.contains(&anywhere("prettier.config.mjs")), "{:?}", script.paths);
     // Other programs name nothing under any folder.
     assert!(!shell("npx tsc --noEmit").paths.iter().any(|p| p.base == PathBase::Unknown));
+}
+
+/// Python's linters, type checkers and formatters read their configuration by name in any
+/// folder, the files they share where they run, the user's and the system's (finding F79),
+/// however the hook starts them.
+#[test]
+fn the_configuration_python_linters_and_formatters_load_is_named() {
+    let anywhere = |path: &str| named(PathBase::Unknown, path, PathRole::Argument);
+    let home = |path: &str| named(PathBase::Home, path, PathRole::Argument);
+    let system = |path: &str| named(PathBase::Root, path, PathRole::Argument);
+    for line in [
+        "pylint src",
+        "uv run pylint src",
+        "python3 -m pylint src",
+        "poetry run pylint src || exit 2",
+        "git diff --name-only | xargs pylint",
+    ] {
+        names(
+            line,
+            &[
+                anywhere(".pylintrc"),
+                anywhere("pylintrc.toml"),
+                run("pyproject.toml", PathRole::Argument),
+                run("setup.cfg", PathRole::Argument),
+                run("tox.ini", PathRole::Argument),
+                home(".config/pylintrc"),
+                system("/etc/pylintrc"),
+            ],
+        );
+    }
+    for line in ["mypy --strict src", "uvx mypy src", "python -m mypy.dmypy run", "dmypy check src"]
+    {
+        names(
+            line,
+            &[
+                anywhere("mypy.ini"),
+                anywhere(".mypy.ini"),
+                run("setup.cfg", PathRole::Argument),
+                home(".config/mypy/config"),
+                home(".mypy.ini"),
+            ],
+        );
+    }
+    names(
+        "flake8 --max-line-length 100 .",
+        &[anywhere(".flake8"), run("tox.ini", PathRole::Argument)],
+    );
+    for line in [
+        "ruff check --fix \"$file\"",
+        "uvx ruff format .",
+        "pipx run ruff check",
+        r#"jq -r '.tool_input.file_path' | { read f; case "$f" in *.py) ruff format "$f";; esac; }"#,
+    ] {
+        names(
+            line,
+            &[
+                anywhere("ruff.toml"),
+                anywhere(".ruff.toml"),
+                run("pyproject.toml", PathRole::Argument),
+                home(".config/ruff/ruff.toml"),
+            ],
+        );
+    }
+    names(
+        "black --check -q .",
+        &[run("pyproject.toml", PathRole::Argument), home(".config/black")],
+    );
+    names(
+        "isort --check-only src",
+        &[anywhere(".isort.cfg"), run(".editorconfig", PathRole::Argument)],
+    );
+    // A script's lines name them too.
+    let text = "#!/bin/sh\nset -e\nruff check \"$@\"\nmypy src\n";
+    let script = analyse_script_text(text, Some(Path::new("/repo/s")));
+    for path in [anywhere("ruff.toml"), anywhere("mypy.ini")] {
+        assert!(script.paths.contains(&path), "{path:?}: {:?}", script.paths);
+    }
+    // Other programs, and other modules, name none of them.
+    for line in ["pytest -q", "python -m pytest", "python -m json.tool x.json", "npx tsc"] {
+        let a = shell(line);
+        assert!(
+            !a.paths.iter().any(|p| p.path.ends_with("pyproject.toml")
+                || p.path.ends_with("mypy.ini")
+                || p.path.ends_with(".pylintrc")),
+            "{line}: {:?}",
+            a.paths
+        );
+    }
 }
 
 /// The programs the options of scp and sftp run instead of ssh or of a remote server, the
