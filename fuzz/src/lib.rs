@@ -816,7 +816,7 @@ fn git_quoted(text: &str) -> String {
 /// path read is non-empty and no longer than the text, and each one, written back quoted in
 /// an `[include]` section, reads back as itself; the same for its commands, and for the text
 /// as `GIT_CONFIG_PARAMETERS`, as a git hook manager's configuration and as a hook script,
-/// as a recipe file and as a Python tool's configuration.
+/// as a recipe file and as a linter's or formatter's configuration.
 pub fn git_config(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let paths = hooks_registry::fuzzing::git_include_paths(&text);
@@ -896,31 +896,40 @@ pub fn git_config(data: &[u8]) {
             }
         }
     }
-    python_tool_configs(&text);
+    tool_configs(&text);
 }
 
-/// The same text as a Python tool's configuration (F79, `hooks_registry::fuzzing::python_tool_loads`):
-/// at most 64 files and 64 folders under each of the eight names, none empty or starting at
-/// the home or a variable, none longer than the text and a module's `/__init__.py`; a mypy
-/// plugin file and a flake8 folder, written back alone, read back as themselves.
-fn python_tool_configs(text: &str) {
-    for which in 0..8 {
-        let (files, folders) = hooks_registry::fuzzing::python_tool_loads(text, which);
-        assert!(files.len() <= 64 && folders.len() <= 64, "{files:?} {folders:?}");
-        for name in files.iter().chain(&folders) {
+/// The same text as a tool's configuration (F79, F80,
+/// `hooks_registry::fuzzing::tool_config_loads`): at most 64 files, folders and files read in
+/// turn under each of the fifteen names, none empty or starting at the home or a variable,
+/// none longer than the text and what the registry adds to a name (a module's
+/// `/__init__.py`, TypeScript's `.json`); a mypy plugin file and a flake8 folder, written
+/// back alone, read back as themselves, and a `tsconfig.json`'s `extends` as well.
+fn tool_configs(text: &str) {
+    for which in 0..15 {
+        let [files, folders, extends] = hooks_registry::fuzzing::tool_config_loads(text, which);
+        assert!(files.len() <= 64 && folders.len() <= 64 && extends.len() <= 64);
+        for name in files.iter().chain(&folders).chain(&extends) {
             assert!(!name.is_empty() && !name.starts_with(['~', '$']), "{name:?}");
             assert!(name.chars().count() <= text.chars().count() + 12, "{name:?} is too long");
         }
         let plain = |n: &str| !n.contains([',', ':', '\n', '\r', ' ', '\t', '"', '\'', '#', ';']);
         for file in files.iter().filter(|f| f.ends_with(".py") && plain(f)) {
             let written = format!("[mypy]\nplugins = {file}\n");
-            let (read, _) = hooks_registry::fuzzing::python_tool_loads(&written, 3);
+            let [read, ..] = hooks_registry::fuzzing::tool_config_loads(&written, 3);
             assert_eq!(read, [file.clone()], "{written:?}");
         }
         for folder in folders.iter().filter(|f| plain(f)) {
             let written = format!("[flake8:local-plugins]\npaths = {folder}\n");
-            let (_, read) = hooks_registry::fuzzing::python_tool_loads(&written, 5);
+            let [_, read, _] = hooks_registry::fuzzing::tool_config_loads(&written, 5);
             assert_eq!(read, [folder.clone()], "{written:?}");
+        }
+        for file in extends.iter().filter(|f| f.ends_with(".json")) {
+            let written = serde_json::json!({ "extends": file }).to_string();
+            let [.., read] = hooks_registry::fuzzing::tool_config_loads(&written, 12);
+            if file.starts_with("./") || file.starts_with("../") || file.starts_with('/') {
+                assert!(read.contains(file), "{written:?}: {read:?}");
+            }
         }
     }
 }

@@ -1785,6 +1785,61 @@ fn what_python_linters_and_formatters_load_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// A hook that runs the other linters and formatters gates are commonly made of has them load
+/// their configuration (finding F80; checked with biome 2.6, TypeScript 7.0,
+/// markdownlint-cli2, shellcheck, yamllint, clang-format, clang-tidy and rubocop 1.39 here:
+/// each passed a file it had refused once a configuration, a subfolder's or the user's among
+/// them, turned its rules off or excluded the file, through an `extends` or `inherit_from`
+/// chain too; markdownlint-cli2 ran a subfolder's `.markdownlint.cjs`, rubocop the file a
+/// `require:` named): those files are out of the agent's reach, with the files the
+/// configuration where the hook runs extends or requires; the project's code is not, nor any
+/// of these where no hook runs them.
+#[test]
+fn what_other_linters_and_formatters_load_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write("src/a.c", "int main(void) { return 0; }\n");
+    repo.write(
+        "biome.json",
+        "{\n  // shared rules\n  \"extends\": [\"./cfg/biome-base.json\"],\n}\n",
+    );
+    repo.write("tsconfig.json", "{\"extends\": \"./tsconfig.base\", \"include\": [\"src\"]}\n");
+    repo.write(".rubocop.yml", "inherit_from: .rubocop_todo.yml\nrequire:\n  - ./tools/cop.rb\n");
+    repo.write(
+        ".claude/settings.json",
+        &claude_settings(&[
+            r#"jq -r '.tool_input.file_path' | { read f; npx biome check --write "$f"; }"#,
+            "npx tsc --noEmit || exit 2",
+            "markdownlint-cli2 '**/*.md' && shellcheck -x hooks/*.sh && yamllint -s .",
+            "clang-format-18 --dry-run -Werror src/a.c && clang-tidy src/a.c -- && bundle exec rubocop",
+        ]),
+    );
+    let (r, h) = (|rel: &str| repo.text_path(rel), |rel: &str| home.text_path(rel));
+    let paths = [
+        r("biome.json"),
+        r("packages/web/biome.jsonc"),
+        r("cfg/biome-base.json"),
+        h(".config/biome/biome.json"),
+        r("tsconfig.json"),
+        r("tsconfig.base.json"),
+        r("docs/deep/.markdownlint.cjs"),
+        r(".shellcheckrc"),
+        h(".config/shellcheckrc"),
+        r(".yamllint.yml"),
+        r("src/.clang-format"),
+        r("src/.clang-tidy"),
+        r("lib/.rubocop.yml"),
+        r(".rubocop_todo.yml"),
+        r("tools/cop.rb"),
+        h(".config/rubocop/config.yml"),
+        r("src/b.c"),
+        r("docs/deep/a.md"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 16);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A hook that runs a manifest's script or a task runner's recipe runs the command lines
 /// that file holds (finding F72; checked with npm 11 and GNU make 4.3 here: `npm run lint`
 /// and `make check` ran the scripts their lines name): what those lines run is out of the

@@ -78,13 +78,14 @@ pub fn ssh_runs(text: &str) -> Vec<(bool, String)> {
         .collect()
 }
 
-/// What a Python tool's configuration file named `PLUGIN_CONFIGS[which]` (modulo their
-/// number: `pyproject.toml`, `setup.cfg`, `tox.ini`, `mypy.ini`, `.mypy.ini`, `.flake8`,
-/// `ruff.toml`, `.ruff.toml`) has mypy, flake8 or ruff load: the files and the folders, as the
-/// registry reads them when it protects them (finding F79).
-pub fn python_tool_loads(text: &str, which: usize) -> (Vec<String>, Vec<String>) {
-    let names = crate::pyconfig::PLUGIN_CONFIGS;
+/// What a tool's configuration file named `PLUGIN_CONFIGS[which]` (modulo their number:
+/// `pyproject.toml`, `setup.cfg`, `tox.ini`, `mypy.ini`, `.mypy.ini`, `.flake8`, `ruff.toml`,
+/// `.ruff.toml`, `biome.json`, `biome.jsonc`, `.biome.json`, `.biome.jsonc`, `tsconfig.json`,
+/// `jsconfig.json`, `.rubocop.yml`) has its tool load: the files, the folders and the files it
+/// reads in turn, as the registry reads them when it protects them (findings F79, F80).
+pub fn tool_config_loads(text: &str, which: usize) -> [Vec<String>; 3] {
+    let names = crate::toolconfig::PLUGIN_CONFIGS;
     let name = names.get(which % names.len()).copied().unwrap_or("mypy.ini");
-    let loads = crate::pyconfig::loads(name, text);
-    (loads.files, loads.folders)
+    let loads = crate::toolconfig::loads(name, text);
+    [loads.files, loads.folders, loads.extends]
 }

@@ -35,7 +35,6 @@ mod installations;
 mod paths;
 mod policy;
 mod protect;
-mod pyconfig;
 mod recipes;
 mod registry;
 mod scripts;
@@ -44,6 +43,7 @@ mod snapshot;
 mod sshconfig;
 #[cfg(test)]
 mod test_support;
+mod toolconfig;
 mod trace;
 
 pub use crate::{

@@ -1824,7 +1824,7 @@ fn protect_commands(
 /// protected, and a plugin given as a file (`./…`, `../…`, or absolute) is protected as a
 /// loaded file relative to the configuration's folder. A plugin given as a package's name is
 /// in `node_modules`, protected where a runner runs the tool from it (F54). Then what the
-/// Python tools' configuration names ([`protect_python_plugins`]).
+/// other tools' configuration names ([`protect_tool_plugins`]).
 fn protect_formatter_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver) {
     let configs: Vec<AbsPathBuf> = (out.paths.iter())
         .filter(|p| {
@@ -1846,52 +1846,63 @@ fn protect_formatter_plugins(out: &mut DefinitionProtection, resolver: &mut Reso
             }
         }
     }
-    protect_python_plugins(out, resolver);
+    protect_tool_plugins(out, resolver);
 }
 
-/// Protects what the configuration of Python's linters and type checkers where the hook runs
-/// has them load (finding F79, [`crate::pyconfig`]): mypy's plugins (loaded files), flake8's
-/// local plugins' folders (protected whole) and the file ruff's `extend` names, which is read
-/// in turn for its own `extend` (at most [`MAX_RECIPES`] files in all). Each name is relative
-/// to its configuration's folder. A configuration is read whichever tool named it (a
-/// `pyproject.toml` a `uv run` hook names too): what mypy would load is protected for a hook
-/// that runs uv alone, which is more than needed, never less.
-fn protect_python_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver) {
-    let mut pending: Vec<AbsPathBuf> = (out.paths.iter())
-        .filter(|p| crate::pyconfig::is_plugin_config(p.as_path()))
-        .cloned()
+/// Protects what the configuration of the linters, type checkers and formatters where the
+/// hook runs has them load ([`crate::toolconfig`]): mypy's plugins and rubocop's `require`d
+/// files (loaded files), flake8's local plugins' folders (protected whole; finding F79), and
+/// the files ruff's `extend`, biome's and TypeScript's `extends` and rubocop's `inherit_from`
+/// name, which are read in turn for what they name (finding F80), at most [`MAX_RECIPES`]
+/// files in all. Each name is relative to its configuration's folder. A configuration is read
+/// whichever tool named it (a `pyproject.toml` a `uv run` hook names too): what mypy would
+/// load is protected for a hook that runs uv alone, which is more than needed, never less.
+fn protect_tool_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver) {
+    use crate::toolconfig::PLUGIN_CONFIGS;
+    let file_name =
+        |p: &AbsPathBuf| p.as_path().file_name().and_then(|n| n.to_str()).map(str::to_owned);
+    // Each file with the name it is read as: its own, or, for a file another one extends,
+    // that one's (`extends: "./base.json"` of a `tsconfig.json` is read as one).
+    let mut pending: Vec<(AbsPathBuf, &'static str)> = (out.paths.iter())
+        .filter_map(|p| {
+            let name = file_name(p)?;
+            PLUGIN_CONFIGS.iter().find(|n| **n == name).map(|n| (p.clone(), *n))
+        })
         .collect();
     let mut read: Vec<AbsPathBuf> = Vec::new();
-    while let Some(config) = pending.pop() {
+    while let Some((config, read_as)) = pending.pop() {
         if read.len() >= MAX_RECIPES || read.contains(&config) {
             continue;
         }
         read.push(config.clone());
-        let name = config.as_path().file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        // `extend`ed files are TOML whatever their name: read as ruff's.
-        let name = if crate::pyconfig::PLUGIN_CONFIGS.contains(&name) { name } else { "ruff.toml" };
-        let Some(text) = crate::installations::read_capped(config.as_path(), PY_CONFIG_CAP) else {
+        let Some(text) = crate::installations::read_capped(config.as_path(), TOOL_CONFIG_CAP)
+        else {
             continue;
         };
         let Some(folder) = config.as_path().parent() else { continue };
         let Ok(folder) = AbsPathBuf::new(folder.to_path_buf()) else { continue };
         let at = Loc::Dir(folder.clone());
-        let loads = crate::pyconfig::loads(name, &text);
+        let loads = crate::toolconfig::loads(read_as, &text);
         for file in &loads.files {
-            let before = out.paths.len();
             protect_at(out, &at, Path::new(file), PathRole::Loaded, resolver);
-            if file.ends_with(".toml") {
-                pending.extend(out.paths.get(before..).unwrap_or_default().iter().cloned());
-            }
         }
         for dir in &loads.folders {
             protect_at(out, &at, Path::new(dir), PathRole::Modules, resolver);
         }
+        for file in &loads.extends {
+            let before = out.paths.len();
+            protect_at(out, &at, Path::new(file), PathRole::Loaded, resolver);
+            for extended in out.paths.get(before..).unwrap_or_default() {
+                let own =
+                    file_name(extended).and_then(|n| PLUGIN_CONFIGS.iter().find(|c| **c == n));
+                pending.push((extended.clone(), own.copied().unwrap_or(read_as)));
+            }
+        }
     }
 }
 
-/// At most this much of a Python tool's configuration file is read ([`protect_python_plugins`]).
-const PY_CONFIG_CAP: u64 = 256 * 1024;
+/// At most this much of a tool's configuration file is read ([`protect_tool_plugins`]).
+const TOOL_CONFIG_CAP: u64 = 256 * 1024;
 
 /// At most this many recipe files are read per definition ([`protect_recipes`]).
 const MAX_RECIPES: usize = 16;

@@ -2783,7 +2783,11 @@ const PROGRAM_CONFIGS: &[(&str, &[&str], &[&str])] = &[
 /// repository's root; the home's `.config/mypy/config` and `.mypy.ini`), flake8 the
 /// `[flake8:local-plugins]` of `.flake8`, `setup.cfg` or `tox.ini`; and a configuration of
 /// ruff's (from each checked file's folder upward; the user's `.config/ruff/`), black's or
-/// isort's that excludes every file turns their gate into an exit 0.
+/// isort's that excludes every file turns their gate into an exit 0. The other linters and
+/// formatters gates are commonly made of alike (finding F80; checked with biome 2.6,
+/// TypeScript 7.0, markdownlint-cli2, shellcheck, yamllint, clang-format, clang-tidy 14 and
+/// rubocop 1.39 here): each passed a file it had refused once a configuration turned its rules
+/// off, and markdownlint-cli2's `.cjs` configuration and rubocop's `require:` ran code.
 const CODE_CONFIGS: &[CodeConfig] = &[
     CodeConfig {
         names: &["prettier", "prettierd"],
@@ -2904,6 +2908,92 @@ const CODE_CONFIGS: &[CodeConfig] = &[
         home: &[],
         system: &[],
     },
+    CodeConfig {
+        names: &["biome"],
+        // Nested ones (`"root": false`) apply to their folders.
+        anywhere: &["biome.json", "biome.jsonc", ".biome.json", ".biome.jsonc"],
+        // Where it runs, read for the files their `extends` names.
+        here: &["biome.json", "biome.jsonc", ".biome.json", ".biome.jsonc"],
+        home: &[
+            ".config/biome/biome.json",
+            ".config/biome/biome.jsonc",
+            "Library/Application Support/biome/biome.json",
+            "Library/Application Support/biome/biome.jsonc",
+        ],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["tsc", "vue-tsc", "tsgo"],
+        anywhere: &[],
+        // From where it runs upward; read for the files their `extends` names.
+        here: &["tsconfig.json", "jsconfig.json"],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["markdownlint-cli2", "markdownlint"],
+        // markdownlint-cli2 reads each linted file's folder's; the `.cjs` and `.mjs` ones are
+        // JavaScript it runs.
+        anywhere: &[
+            ".markdownlint-cli2.jsonc",
+            ".markdownlint-cli2.yaml",
+            ".markdownlint-cli2.cjs",
+            ".markdownlint-cli2.mjs",
+            ".markdownlint.jsonc",
+            ".markdownlint.json",
+            ".markdownlint.yaml",
+            ".markdownlint.yml",
+            ".markdownlint.cjs",
+            ".markdownlint.mjs",
+            ".markdownlintrc",
+            ".markdownlintignore",
+        ],
+        here: &["package.json"],
+        // markdownlint-cli's `rc` files.
+        home: &[
+            ".markdownlintrc",
+            ".markdownlint/config",
+            ".config/markdownlint",
+            ".config/markdownlint/config",
+        ],
+        system: &["/etc/markdownlintrc"],
+    },
+    CodeConfig {
+        names: &["shellcheck"],
+        anywhere: &[".shellcheckrc", "shellcheckrc"],
+        here: &[],
+        home: &[".shellcheckrc", ".config/shellcheckrc"],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["yamllint"],
+        anywhere: &[".yamllint", ".yamllint.yaml", ".yamllint.yml"],
+        here: &[],
+        home: &[".config/yamllint/config"],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["clang-format", "git-clang-format", "clang-format-diff"],
+        anywhere: &[".clang-format", "_clang-format", ".clang-format-ignore"],
+        here: &[],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["clang-tidy", "run-clang-tidy"],
+        anywhere: &[".clang-tidy"],
+        here: &[],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["rubocop"],
+        // `require:` and `plugins:` load Ruby; `inherit_from:` reads other files.
+        anywhere: &[".rubocop.yml", ".rubocop_todo.yml"],
+        here: &[".rubocop.yml"],
+        home: &[".rubocop.yml", ".config/rubocop/config.yml"],
+        system: &[],
+    },
 ];
 
 /// A formatter's, linter's or type checker's configuration files ([`CODE_CONFIGS`]): by name
@@ -2923,9 +3013,16 @@ struct CodeConfig {
 const JS_HERE: &[&str] =
     &["package.json", ".prettierrc", ".prettierrc.json", ".prettierrc.yaml", ".prettierrc.yml"];
 
-/// The configuration of the formatter, linter or type checker `name` ([`CODE_CONFIGS`]).
+/// The configuration of the formatter, linter or type checker `name` ([`CODE_CONFIGS`]), a
+/// versioned name as its tool's (`clang-format-18`).
 fn code_config(name: &str) -> Option<&'static CodeConfig> {
-    CODE_CONFIGS.iter().find(|c| c.names.contains(&name))
+    let find = |name: &str| CODE_CONFIGS.iter().find(|c| c.names.contains(&name));
+    find(name).or_else(|| {
+        let (tool, version) = name.rsplit_once('-')?;
+        let numbered =
+            !version.is_empty() && version.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+        numbered.then(|| find(tool)).flatten()
+    })
 }
 
 /// The configuration files of [`CODE_CONFIGS`] that are data and may name plugins the tool

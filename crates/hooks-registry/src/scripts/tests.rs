@@ -188,7 +188,7 @@ fn arguments_redirections_and_configuration_files() {
     assert_eq!(a.paths, git);
     // `npx` names its own configuration (finding F49), and where it runs a tool from: the
     // project's `node_modules` (its `.bin/` first) and its cache (finding F54).
-    let a = shell("npx tsc --noEmit");
+    let a = shell("npx cowsay --noEmit");
     let npx = [
         run(".npmrc", PathRole::Loaded),
         run("node_modules", PathRole::Modules),
@@ -1118,6 +1118,34 @@ fn the_configuration_python_linters_and_formatters_load_is_named() {
             a.paths
         );
     }
+}
+
+/// The other linters and formatters gates are commonly made of read their configuration by
+/// name in any folder, where they run and under the home (finding F80), however the hook
+/// starts them, a versioned name as its tool's.
+#[test]
+fn the_configuration_other_linters_and_formatters_load_is_named() {
+    let anywhere = |path: &str| named(PathBase::Unknown, path, PathRole::Argument);
+    let home = |path: &str| named(PathBase::Home, path, PathRole::Argument);
+    let here = |path: &str| run(path, PathRole::Argument);
+    for (line, paths) in [
+        ("npx biome check --write .", vec![anywhere("biome.jsonc"), here("biome.json")]),
+        ("pnpm exec biome lint", vec![anywhere(".biome.json"), home(".config/biome/biome.json")]),
+        ("npx tsc --noEmit -p .", vec![here("tsconfig.json"), here("jsconfig.json")]),
+        ("npx vue-tsc --noEmit", vec![here("tsconfig.json")]),
+        ("markdownlint-cli2 '**/*.md'", vec![anywhere(".markdownlint.cjs"), here("package.json")]),
+        ("markdownlint docs", vec![anywhere(".markdownlint.json"), home(".markdownlintrc")]),
+        ("shellcheck -x a.sh", vec![anywhere(".shellcheckrc"), home(".config/shellcheckrc")]),
+        ("yamllint -s .", vec![anywhere(".yamllint"), home(".config/yamllint/config")]),
+        ("clang-format-18 -i src/a.c", vec![anywhere(".clang-format"), anywhere("_clang-format")]),
+        ("git clang-format --diff", vec![]),
+        ("run-clang-tidy -p build", vec![anywhere(".clang-tidy")]),
+        ("bundle exec rubocop -a", vec![anywhere(".rubocop.yml"), home(".rubocop.yml")]),
+    ] {
+        names(line, &paths);
+    }
+    // A name with something else than a version after its tool's is another program.
+    assert!(shell("clang-format-wrapper x.c").paths.is_empty());
 }
 
 /// The programs the options of scp and sftp run instead of ssh or of a remote server, the

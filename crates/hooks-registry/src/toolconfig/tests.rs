@@ -1,0 +1,112 @@
+//! What linters' and formatters' configuration files name to load (mypy's, flake8's, ruff's,
+//! biome's, TypeScript's, rubocop's), read as the tools read them.
+
+use super::*;
+use proptest::prelude::*;
+
+fn files(name: &str, text: &str) -> Vec<String> {
+    loads(name, text).files
+}
+
+#[test]
+fn mypy_s_plugins_are_files_or_modules_from_the_configuration_s_folder() {
+    let ini = "[mypy]\nstrict = True\nplugins = tools/plug.py, pkg.checks:entry,\n    \
+               pydantic.mypy\n\n[mypy-tests.*]\nplugins = ignored_here\n";
+    assert_eq!(
+        files("mypy.ini", ini),
+        [
+            "tools/plug.py",
+            "pkg/checks.py",
+            "pkg/checks/__init__.py",
+            "pydantic/mypy.py",
+            "pydantic/mypy/__init__.py",
+        ]
+    );
+    // The same in setup.cfg and `.mypy.ini`; another section's `plugins` is not mypy's.
+    assert_eq!(files("setup.cfg", "[metadata]\nplugins = x.py\n[mypy]\nplugins=a.py\n"), ["a.py"]);
+    assert_eq!(files(".mypy.ini", "[mypy]\n# plugins = no.py\nplugins: ./p.py\n"), ["./p.py"]);
+    let toml = "[project]\nname = \"x\"\n[tool.mypy]\nplugins = [\"tools/p.py\", \"m.plug\"]\n";
+    assert_eq!(files("pyproject.toml", toml), ["tools/p.py", "m/plug.py", "m/plug/__init__.py"]);
+    assert_eq!(
+        files("pyproject.toml", "[tool.mypy]\nplugins = \"a.py, b.py\"\n"),
+        ["a.py", "b.py"]
+    );
+}
+
+#[test]
+fn flake8_s_local_plugin_paths_are_folders() {
+    let ini = "[flake8]\nmax-line-length = 100\n[flake8:local-plugins]\nextension =\n    \
+               XP = fplug:P\npaths =\n    ./tools,\n    ../shared/lint\n";
+    let l = loads(".flake8", ini);
+    assert_eq!(l.folders, ["./tools", "../shared/lint"]);
+    assert!(l.files.is_empty(), "{l:?}");
+    assert_eq!(
+        loads("tox.ini", "[flake8:local-plugins]\npaths = ./a ./b\n").folders,
+        ["./a", "./b"]
+    );
+}
+
+#[test]
+fn ruff_s_extend_is_a_file_it_reads_in_turn() {
+    let extends = |name: &str, text: &str| loads(name, text).extends;
+    let ruff = "extend = \"tools/base.toml\"\nline-length = 99\n";
+    assert_eq!(extends("ruff.toml", ruff), ["tools/base.toml"]);
+    assert_eq!(extends(".ruff.toml", "extend = \"../ruff.toml\"\n"), ["../ruff.toml"]);
+    let toml = "[tool.ruff]\nextend = \"cfg/ruff.toml\"\n[tool.ruff.lint]\nselect = [\"E\"]\n";
+    assert_eq!(extends("pyproject.toml", toml), ["cfg/ruff.toml"]);
+    // A pyproject's top-level `extend` is nobody's; the home and variables cannot be placed.
+    assert!(extends("pyproject.toml", "extend = \"x.toml\"\n").is_empty());
+    assert!(extends("ruff.toml", "extend = \"~/base.toml\"\n").is_empty());
+    assert!(files("ruff.toml", ruff).is_empty());
+}
+
+#[test]
+fn biome_s_and_typescript_s_extends_are_files_they_read_in_turn() {
+    let extends = |name: &str, text: &str| loads(name, text).extends;
+    // Comments and trailing commas, as both accept them; a package's name is not a file.
+    let biome = "{\n  // shared\n  \"extends\": [\"./cfg/base.json\", \"ultracite\", \"../x.jsonc\",],\n}\n";
+    assert_eq!(extends("biome.json", biome), ["./cfg/base.json", "../x.jsonc"]);
+    assert_eq!(extends(".biome.jsonc", "{\"extends\": \"/etc/b.json\"}"), ["/etc/b.json"]);
+    // TypeScript adds `.json` to a name without it; a string's `//` and `,]` are the string's.
+    let ts = "{ /* base */ \"extends\": \"./tsconfig.base\", \"o\": {\"a\": \"//,]\"}, }";
+    assert_eq!(extends("tsconfig.json", ts), ["./tsconfig.base", "./tsconfig.base.json"]);
+    let js = "{\"extends\": [\"@tsconfig/node20/tsconfig.json\", \"../t.json\"]}";
+    assert_eq!(extends("jsconfig.json", js), ["../t.json"]);
+    assert!(extends("tsconfig.json", "{\"extends\": 3}").is_empty());
+}
+
+#[test]
+fn rubocop_s_inherited_and_required_files_are_read() {
+    let yaml = "inherit_from:\n  - .rubocop_todo.yml\n  - https://example.invalid/r.yml\n  - \
+                cfg/base.yml\nrequire:\n  - ./lib/cop.rb\n  - rubocop-rails\nplugins: \
+                ../p.rb\nAllCops:\n  Exclude:\n    - ./vendor/x.rb\n  inherit_from: nested.yml\n";
+    let l = loads(".rubocop.yml", yaml);
+    assert_eq!(l.extends, [".rubocop_todo.yml", "cfg/base.yml"]);
+    assert_eq!(l.files, ["./lib/cop.rb", "../p.rb"]);
+    assert_eq!(loads(".rubocop.yml", "inherit_from: base.yml\n").extends, ["base.yml"]);
+}
+
+#[test]
+fn broken_files_name_nothing() {
+    for name in PLUGIN_CONFIGS {
+        assert_eq!(loads(name, "[tool.mypy\nplugins = = [\n"), Loads::default(), "{name}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Any text, under any of the names, gives a bounded list and never panics.
+    #[test]
+    fn any_configuration_gives_bounded_names(
+        text in "(\\[mypy\\]|\\[flake8:local-plugins\\]|\\[tool\\.(mypy|ruff)\\]|plugins ?= ?|paths ?= ?|extend = \"|\"extends\": ?|inherit_from: ?|require:|- |/\\*|//|[{}a-z./_:,\" \\n\\t=\\[\\]#;~$-]){0,80}",
+        which in 0..PLUGIN_CONFIGS.len(),
+    ) {
+        let l = loads(PLUGIN_CONFIGS[which], &text);
+        prop_assert!(l.files.len() <= MAX_NAMES && l.folders.len() <= MAX_NAMES);
+        prop_assert!(l.extends.len() <= MAX_NAMES);
+        for name in l.files.iter().chain(&l.folders).chain(&l.extends) {
+            prop_assert!(!name.is_empty() && !name.starts_with(['~', '$']));
+        }
+    }
+}
