@@ -1787,7 +1787,8 @@ fn what_python_linters_and_formatters_load_is_protected() {
 
 /// A hook that runs the other linters and formatters gates are commonly made of has them load
 /// their configuration (finding F80; checked with biome 2.6, TypeScript 7.0,
-/// markdownlint-cli2, shellcheck, yamllint, clang-format, clang-tidy and rubocop 1.39 here:
+/// markdownlint-cli2, shellcheck, yamllint, clang-format, clang-tidy, rubocop 1.39, and cargo's
+/// `fmt` and `clippy` here:
 /// each passed a file it had refused once a configuration, a subfolder's or the user's among
 /// them, turned its rules off or excluded the file, through an `extends` or `inherit_from`
 /// chain too; markdownlint-cli2 ran a subfolder's `.markdownlint.cjs`, rubocop the file a
@@ -1812,6 +1813,7 @@ fn what_other_linters_and_formatters_load_is_protected() {
             "npx tsc --noEmit || exit 2",
             "markdownlint-cli2 '**/*.md' && shellcheck -x hooks/*.sh && yamllint -s .",
             "clang-format-18 --dry-run -Werror src/a.c && clang-tidy src/a.c -- && bundle exec rubocop",
+            "cargo fmt --check && cargo clippy -q -- -D warnings || exit 2",
         ]),
     );
     let (r, h) = (|rel: &str| repo.text_path(rel), |rel: &str| home.text_path(rel));
@@ -1832,11 +1834,13 @@ fn what_other_linters_and_formatters_load_is_protected() {
         r(".rubocop_todo.yml"),
         r("tools/cop.rb"),
         h(".config/rubocop/config.yml"),
+        r("rustfmt.toml"),
+        r("crates/core/.clippy.toml"),
         r("src/b.c"),
         r("docs/deep/a.md"),
     ];
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-    guard_refusing(repo.path(), home.path(), &paths, 16);
+    guard_refusing(repo.path(), home.path(), &paths, 18);
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 

@@ -723,6 +723,12 @@ impl Walk {
         }
         let name = basename(&text);
         self.start_up(name, dirs);
+        // `cargo fmt` runs rustfmt, `cargo clippy` clippy (finding F80).
+        if name == "cargo"
+            && let Some(tool) = cargo_tool(rest)
+        {
+            self.start_up(tool, dirs);
+        }
         if !text.contains('/') && installation_matters(name) {
             // Found on `PATH` when the hook runs: the registry looks it up.
             self.programs_on_path.push(name.to_owned());
@@ -2987,6 +2993,26 @@ const CODE_CONFIGS: &[CodeConfig] = &[
         system: &[],
     },
     CodeConfig {
+        names: &["rustfmt"],
+        anywhere: &["rustfmt.toml", ".rustfmt.toml"],
+        here: &[],
+        home: &[
+            ".config/rustfmt/rustfmt.toml",
+            ".config/rustfmt/.rustfmt.toml",
+            "Library/Application Support/rustfmt/rustfmt.toml",
+            "Library/Application Support/rustfmt/.rustfmt.toml",
+        ],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["cargo-clippy", "clippy-driver"],
+        // From the manifest's folder upward.
+        anywhere: &["clippy.toml", ".clippy.toml"],
+        here: &[],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
         names: &["rubocop"],
         // `require:` and `plugins:` load Ruby; `inherit_from:` reads other files.
         anywhere: &[".rubocop.yml", ".rubocop_todo.yml"],
@@ -3012,6 +3038,29 @@ struct CodeConfig {
 /// files that may name the plugins they load ([`PLUGIN_CONFIGS`]).
 const JS_HERE: &[&str] =
     &["package.json", ".prettierrc", ".prettierrc.json", ".prettierrc.yaml", ".prettierrc.yml"];
+
+/// The tool of [`CODE_CONFIGS`] the cargo subcommand of `args` runs: `cargo fmt` rustfmt,
+/// `cargo clippy` clippy (finding F80). The subcommand is the first word that is no option
+/// (`+nightly`, `-q`) nor the value of one of cargo's global options that take one.
+fn cargo_tool(args: &[Word]) -> Option<&'static str> {
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        let text = word.literal()?;
+        if matches!(text.as_str(), "--config" | "-Z" | "-C" | "--color" | "--manifest-path") {
+            words.next();
+            continue;
+        }
+        if text.starts_with(['-', '+']) {
+            continue;
+        }
+        return match text.as_str() {
+            "fmt" => Some("rustfmt"),
+            "clippy" => Some("cargo-clippy"),
+            _ => None,
+        };
+    }
+    None
+}
 
 /// The configuration of the formatter, linter or type checker `name` ([`CODE_CONFIGS`]), a
 /// versioned name as its tool's (`clang-format-18`).

@@ -1146,6 +1146,18 @@ fn the_configuration_other_linters_and_formatters_load_is_named() {
     }
     // A name with something else than a version after its tool's is another program.
     assert!(shell("clang-format-wrapper x.c").paths.is_empty());
+    // cargo's `fmt` runs rustfmt and its `clippy` clippy, after cargo's own options.
+    let rustfmt = [anywhere("rustfmt.toml"), home(".config/rustfmt/rustfmt.toml")];
+    for line in ["cargo fmt --check", "cargo +nightly -q fmt", "rustfmt --check src/main.rs"] {
+        names(line, &rustfmt);
+    }
+    for line in ["cargo clippy -- -D warnings", "cargo --config x.toml clippy", "cargo-clippy"] {
+        names(line, &[anywhere("clippy.toml"), anywhere(".clippy.toml")]);
+    }
+    for line in ["cargo build", "cargo -Z fmt build", "cargo run --bin fmt"] {
+        let a = shell(line);
+        assert!(!a.paths.iter().any(|p| p.path.ends_with("rustfmt.toml")), "{line}: {:?}", a.paths);
+    }
 }
 
 /// The programs the options of scp and sftp run instead of ssh or of a remote server, the
