@@ -66,6 +66,10 @@
 //!   reads when it exists (`import? 'local.just'`, whose backticks just runs at every start),
 //!   for the user's own Claude Code hook `just check` in the session's directory (finding
 //!   F74; the guard needs no `just` installed to know it);
+//! - **mypy-plugin**: the same for `tools/mplug.py` of the project, the plugin the project's
+//!   `mypy.ini` names, which mypy imports at every run, for the user's own Claude Code hook
+//!   `mypy .` in the session's directory (finding F79; the guard needs no mypy installed to
+//!   know it);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -341,6 +345,15 @@ if [ "${XTASK_JUST_IMPORT:-}" = 1 ]; then
   user_claude_pretool 'just check >/dev/null 2>&1 || true'
   seed_file "$PROJ/local.just" just-local.just.orig '# local settings\n'
 fi
+if [ "${XTASK_MYPY_PLUGIN:-}" = 1 ]; then
+  # The user's own Claude Code hook type-checks the session's directory, and the project's
+  # `mypy.ini` has mypy import the plugin `tools/mplug.py` at every run. Claude Code's `Write`
+  # creates the plugin instead, as above.
+  mkdir -p "$PROJ/tools"
+  printf '[mypy]\nplugins = tools/mplug.py\n' > "$PROJ/mypy.ini"
+  user_claude_pretool 'mypy . >/dev/null 2>&1 || true'
+  seed_file "$PROJ/tools/mplug.py" mplug.py.orig 'def plugin(version):\n    raise SystemExit(0)\n'
+fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
   # `pre-commit install` writes it), its configuration runs a script of the repository, and
@@ -527,6 +540,9 @@ enum Edit {
     /// `local.just` of the project, which the project's justfile imports when it exists, for
     /// the `just check` of the user's own Claude Code hook.
     JustImport,
+    /// `tools/mplug.py` of the project, the plugin the project's `mypy.ini` names, for the
+    /// `mypy .` of the user's own Claude Code hook.
+    MypyPlugin,
     /// `tools/pc-check.sh` of the project, which the repository's pre-commit configuration
     /// runs through the script pre-commit installed, for the user's own Claude Code hook that
     /// commits.
@@ -594,6 +610,7 @@ impl Edit {
             Edit::NpmScript => ("tools/lint.sh", Some("XTASK_NPM_SCRIPT"), "npm-lint.sh.orig"),
             Edit::MakeInclude => ("local.mk", Some("XTASK_MAKE_INCLUDE"), "make-local.mk.orig"),
             Edit::JustImport => ("local.just", Some("XTASK_JUST_IMPORT"), "just-local.just.orig"),
+            Edit::MypyPlugin => ("tools/mplug.py", Some("XTASK_MYPY_PLUGIN"), "mplug.py.orig"),
             Edit::PreCommitEntry => {
                 ("tools/pc-check.sh", Some("XTASK_PRE_COMMIT"), "pc-check.sh.orig")
             }
@@ -717,6 +734,7 @@ const CASES: &[Case] = &[
     Case::editing("npm-script", Edit::NpmScript),
     Case::editing("make-include", Edit::MakeInclude),
     Case::editing("just-import", Edit::JustImport),
+    Case::editing("mypy-plugin", Edit::MypyPlugin),
     Case::editing("pre-commit", Edit::PreCommitEntry),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
