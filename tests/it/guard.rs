@@ -1844,6 +1844,46 @@ fn what_other_linters_and_formatters_load_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// A hook that runs pre-commit runs the hooks of other repositories the configuration lists,
+/// which run their tools from the repository's top folder, where those read their
+/// configuration (finding F81; checked with pre-commit 4.7 here: a hook `ruff` of another
+/// repository passed a file it had refused once the project's `ruff.toml`, or a subfolder's,
+/// ignored every rule): that configuration is out of the agent's reach, as for a hook that
+/// runs the tool itself, with what it loads; the project's code is not, nor any of these
+/// where no hook runs pre-commit.
+#[test]
+fn what_pre_commit_s_remote_hooks_load_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write("src/m.py", "import os\n");
+    repo.write("mypy.ini", "[mypy]\nplugins = tools/mplug.py\n");
+    repo.write(
+        ".pre-commit-config.yaml",
+        "repos:\n\
+         - repo: https://example.invalid/ruff-pre-commit\n  rev: v0.17.6\n  hooks:\n\
+         \x20 - id: ruff-check\n    args: [--fix]\n  - id: ruff-format\n\
+         - repo: https://example.invalid/mirrors-mypy\n  rev: v2.4.1\n  hooks:\n  - id: mypy\n\
+         - repo: https://example.invalid/biome-pre-commit\n  rev: v2.6.9\n  hooks:\n  - id: biome-check\n",
+    );
+    repo.write(
+        ".claude/settings.json",
+        &claude_settings(&["pre-commit run --all-files || exit 2"]),
+    );
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("ruff.toml"),
+        r("src/.ruff.toml"),
+        r("pyproject.toml"),
+        r("mypy.ini"),
+        r("tools/mplug.py"),
+        r("biome.json"),
+        r("src/m.py"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 6);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A hook that runs a manifest's script or a task runner's recipe runs the command lines
 /// that file holds (finding F72; checked with npm 11 and GNU make 4.3 here: `npm run lint`
 /// and `make check` ran the scripts their lines name): what those lines run is out of the

@@ -402,9 +402,18 @@ impl ConfigValues {
     }
 
     /// Adds the commands of one mapping: pre-commit's `entry` followed by its `args`, each
-    /// quoted for the shell the analysis reads it as; lefthook's `run`, in its `root`.
+    /// quoted for the shell the analysis reads it as; lefthook's `run`, in its `root`. A
+    /// pre-commit hook of another repository has no `entry` here (its repository's
+    /// `.pre-commit-hooks.yaml` holds it): one whose `id` is a linter's or formatter's the
+    /// command analysis knows (`ruff`, `mypy`, `biome-check`) runs that tool from the top
+    /// folder, which reads its configuration there (finding F81): its name stands for the
+    /// entry.
     fn add_mapping(&mut self, mapping: Mapping) {
-        if let Some(entry) = mapping.entry {
+        let remote = match (&mapping.entry, &mapping.id) {
+            (None, Some(id)) => crate::scripts::remote_hook_tool(id).map(str::to_owned),
+            _ => None,
+        };
+        if let Some(entry) = mapping.entry.or(remote) {
             let mut line = entry;
             for arg in mapping.args {
                 line.push(' ');
@@ -424,6 +433,7 @@ impl ConfigValues {
 #[derive(Default)]
 struct Mapping {
     entry: Option<String>,
+    id: Option<String>,
     args: Vec<String>,
     run: Option<String>,
     root: Option<String>,
@@ -435,6 +445,7 @@ impl Mapping {
     fn set(&mut self, key: &str, value: &str) {
         let slot = match key {
             "entry" => &mut self.entry,
+            "id" => &mut self.id,
             "run" | "cmd" | "sh" => &mut self.run,
             "root" => &mut self.root,
             _ => return,

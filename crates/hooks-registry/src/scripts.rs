@@ -3039,6 +3039,28 @@ struct CodeConfig {
 const JS_HERE: &[&str] =
     &["package.json", ".prettierrc", ".prettierrc.json", ".prettierrc.yaml", ".prettierrc.yml"];
 
+/// The tool of [`CODE_CONFIGS`] a pre-commit hook of another repository runs, by the hook's
+/// `id` (finding F81): a tool's own name (`ruff`, `mypy`, `prettier`, `shellcheck`), or the
+/// ids the tools' own hook repositories give their hooks (`ruff-format`, `black-jupyter`,
+/// `biome-check`, `markdownlint-fix`, pre-commit-rust's `fmt` and `clippy`).
+pub(crate) fn remote_hook_tool(id: &str) -> Option<&'static str> {
+    let tool = match id {
+        "ruff-check" | "ruff-format" => "ruff",
+        "black-jupyter" => "black",
+        "biome-check" | "biome-format" | "biome-lint" | "biome-ci" => "biome",
+        "markdownlint-fix" | "markdownlint-docker" => "markdownlint",
+        "fmt" | "cargo-fmt" => "rustfmt",
+        "clippy" | "cargo-clippy" => "cargo-clippy",
+        id => {
+            return CODE_CONFIGS
+                .iter()
+                .find(|c| c.names.contains(&id))
+                .and_then(|c| c.names.first().copied());
+        }
+    };
+    Some(tool)
+}
+
 /// The tool of [`CODE_CONFIGS`] the cargo subcommand of `args` runs: `cargo fmt` rustfmt,
 /// `cargo clippy` clippy (finding F80). The subcommand is the first word that is no option
 /// (`+nightly`, `-q`) nor the value of one of cargo's global options that take one.

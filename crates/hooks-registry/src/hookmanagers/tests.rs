@@ -224,7 +224,11 @@ fn pre_commit_s_entries_are_read_with_their_arguments() {
                 \x20 - id: lint\n    args: [--fix, \"it's\"]\n    entry: python3 -m tools.lint\n    language: system\n\
                 - repo: https://example.invalid/hooks\n  rev: v1\n  hooks:\n  - id: black\n";
     let values = config_values(text, Syntax::Yaml);
-    assert_eq!(values.commands, ["./tools/check.sh", r"python3 -m tools.lint '--fix' 'it'\''s'"],);
+    // The hook of another repository runs its tool by its id (finding F81).
+    assert_eq!(
+        values.commands,
+        ["./tools/check.sh", r"python3 -m tools.lint '--fix' 'it'\''s'", "black"],
+    );
     assert!(values.files.is_empty() && values.folders.is_empty());
     // prek's TOML: an array of tables, and an inline table.
     let toml = "[[repos]]\nrepo = \"local\"\n[[repos.hooks]]\nid = \"z\"\nentry = \"./z.sh\"\n\
@@ -233,6 +237,32 @@ fn pre_commit_s_entries_are_read_with_their_arguments() {
     let mut values = config_values(toml, Syntax::Toml);
     values.commands.sort();
     assert_eq!(values.commands, ["./z.sh '--x'", "python3 w.py"]);
+}
+
+/// The hooks of other repositories run their linters and formatters by their ids, with their
+/// `args`, in each syntax (finding F81); an id no tool of the table has runs nothing the
+/// registry knows, and a local hook's `entry` is its own.
+#[test]
+fn pre_commit_s_remote_hooks_run_their_tools_by_id() {
+    let text = "repos:\n\
+                - repo: https://example.invalid/ruff-pre-commit\n  rev: v0.1\n  hooks:\n\
+                \x20 - id: ruff-check\n    args: [--fix]\n  - id: ruff-format\n\
+                - repo: https://example.invalid/mirrors-mypy\n  rev: v1\n  hooks:\n  - id: mypy\n\
+                - repo: https://example.invalid/pre-commit-hooks\n  rev: v4\n  hooks:\n\
+                \x20 - id: trailing-whitespace\n  - id: check-yaml\n\
+                - repo: local\n  hooks:\n  - id: mypy\n    entry: ./tools/mymypy.sh\n    language: script\n";
+    let values = config_values(text, Syntax::Yaml);
+    assert_eq!(values.commands, ["ruff '--fix'", "ruff", "mypy", "./tools/mymypy.sh"]);
+    let toml = "[[repos]]\nrepo = \"https://example.invalid/biome-pre-commit\"\n\
+                hooks = [{ id = \"biome-check\" }, { id = \"clang-format\", args = [\"-i\"] }]\n";
+    let mut commands = config_values(toml, Syntax::Toml).commands;
+    commands.sort();
+    assert_eq!(commands, ["biome", "clang-format '-i'"]);
+    let json =
+        r#"{"repos": [{"repo": "x", "hooks": [{"id": "fmt"}, {"id": "clippy"}, {"id": "end"}]}]}"#;
+    let mut commands = config_values(json, Syntax::Jsonc).commands;
+    commands.sort();
+    assert_eq!(commands, ["cargo-clippy", "rustfmt"]);
 }
 
 #[test]
