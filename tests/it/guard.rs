@@ -1884,6 +1884,43 @@ fn what_pre_commit_s_remote_hooks_load_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// A hook that runs Gradle or Maven runs the build's code and options (finding F82; checked
+/// with Gradle 4.4 and Maven 3.8 here: Gradle ran a `build.gradle`'s, a `settings.gradle`'s,
+/// a script `gradle/` held that the build applied, `buildSrc/`'s and an init script's code
+/// at `gradle check`; Maven's `.mvn/maven.config` holding `--version` made a failing build
+/// exit 0, `.mvn/jvm.config` set the JVM's options, and `mvn` sourced `~/.mavenrc`): the build
+/// files, the folders of build logic and the user's init scripts, settings and wrappers are
+/// out of the agent's reach; the project's sources are not, nor any of these where no hook
+/// runs Gradle or Maven.
+#[test]
+fn what_gradle_and_maven_run_of_a_build_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        ".claude/settings.json",
+        &claude_settings(&["./gradlew -q spotlessCheck || exit 2", "mvn -q -o verify"]),
+    );
+    let (r, h) = (|rel: &str| repo.text_path(rel), |rel: &str| home.text_path(rel));
+    let paths = [
+        r("build.gradle.kts"),
+        r("settings.gradle"),
+        r("gradle.properties"),
+        r("gradle/wrapper/gradle-wrapper.properties"),
+        r("gradle/libs.versions.toml"),
+        r("buildSrc/src/main/kotlin/Conventions.kt"),
+        h(".gradle/init.d/ci.gradle"),
+        r("pom.xml"),
+        r(".mvn/maven.config"),
+        r(".mvn/jvm.config"),
+        h(".mavenrc"),
+        h(".m2/settings.xml"),
+        r("src/main/java/App.java"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 12);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A hook that runs a manifest's script or a task runner's recipe runs the command lines
 /// that file holds (finding F72; checked with npm 11 and GNU make 4.3 here: `npm run lint`
 /// and `make check` ran the scripts their lines name): what those lines run is out of the

@@ -1169,6 +1169,13 @@ impl Walk {
         for recipe in t.recipes {
             self.add_text(recipe, PathRole::Loaded, dirs);
         }
+        for folder in t.folders {
+            self.add_text(folder, PathRole::Modules, dirs);
+        }
+        self.under_home(t.home, PathRole::Modules);
+        for path in t.system {
+            self.add_text(path, PathRole::Modules, dirs);
+        }
     }
 
     /// Lists the files named since `self.paths[before]` as what `program` reads its recipes
@@ -3289,9 +3296,29 @@ struct TaskRunner {
     dir_options: &'static [&'static str],
     /// Options whose value is a file it reads recipes or variables from.
     file_options: &'static [&'static str],
+    /// Folders of build logic it loads in the folder it runs in (Gradle's `buildSrc/`,
+    /// Maven's `.mvn/`): protected whole (finding F82).
+    folders: &'static [&'static str],
+    /// What it loads under the home at every run (Gradle's init scripts, `~/.mavenrc`):
+    /// protected whole.
+    home: &'static [&'static str],
+    /// What it loads from the system at every run (`/etc/mavenrc`).
+    system: &'static [&'static str],
 }
 
 impl TaskRunner {
+    /// The fields most task runners leave empty.
+    const NONE: TaskRunner = TaskRunner {
+        names: &[],
+        recipes: &[],
+        value_options: &[],
+        dir_options: &[],
+        file_options: &[],
+        folders: &[],
+        home: &[],
+        system: &[],
+    };
+
     /// `text` as an option that takes a value: the option, and its value when attached
     /// (`--file=x`, `-fx`).
     fn option(&self, text: &str) -> Option<(&'static str, Option<String>)> {
@@ -3374,6 +3401,7 @@ const TASK_RUNNERS: &[TaskRunner] = &[
         ],
         dir_options: &["-C", "--directory"],
         file_options: &["-f", "--file", "--makefile"],
+        ..TaskRunner::NONE
     },
     TaskRunner {
         names: &["just"],
@@ -3396,6 +3424,7 @@ const TASK_RUNNERS: &[TaskRunner] = &[
         ],
         dir_options: &["-d", "--working-directory"],
         file_options: &["-f", "--justfile", "--dotenv-path", "-E"],
+        ..TaskRunner::NONE
     },
     TaskRunner {
         names: &["task", "go-task"],
@@ -3412,6 +3441,7 @@ const TASK_RUNNERS: &[TaskRunner] = &[
         ],
         dir_options: &["-d", "--dir"],
         file_options: &["-t", "--taskfile"],
+        ..TaskRunner::NONE
     },
     TaskRunner {
         names: &["pre-commit", "prek"],
@@ -3419,6 +3449,7 @@ const TASK_RUNNERS: &[TaskRunner] = &[
         value_options: &["-c", "--config", "--hook-stage", "--from-ref", "--to-ref"],
         dir_options: &[],
         file_options: &["-c", "--config"],
+        ..TaskRunner::NONE
     },
     TaskRunner {
         names: &["lefthook"],
@@ -3441,6 +3472,7 @@ const TASK_RUNNERS: &[TaskRunner] = &[
         value_options: &[],
         dir_options: &[],
         file_options: &[],
+        ..TaskRunner::NONE
     },
     TaskRunner {
         names: &["tox"],
@@ -3448,6 +3480,7 @@ const TASK_RUNNERS: &[TaskRunner] = &[
         value_options: &["-c", "--conf", "-e", "--workdir", "-x", "--override"],
         dir_options: &[],
         file_options: &["-c", "--conf"],
+        ..TaskRunner::NONE
     },
     TaskRunner {
         names: &["nox"],
@@ -3467,6 +3500,7 @@ const TASK_RUNNERS: &[TaskRunner] = &[
         ],
         dir_options: &[],
         file_options: &["-f", "--noxfile"],
+        ..TaskRunner::NONE
     },
     TaskRunner {
         names: &["rake"],
@@ -3487,6 +3521,7 @@ const TASK_RUNNERS: &[TaskRunner] = &[
         ],
         dir_options: &["-C", "--directory"],
         file_options: &["-f", "--rakefile", "-r", "--require"],
+        ..TaskRunner::NONE
     },
     // npm-run-all's commands run a manifest's scripts by name or by pattern (`run-p
     // 'lint:*'`), each through `npm run`: the manifest is their recipe file (finding F75).
@@ -3496,6 +3531,7 @@ const TASK_RUNNERS: &[TaskRunner] = &[
         value_options: &["--max-parallel", "--npm-path"],
         dir_options: &[],
         file_options: &[],
+        ..TaskRunner::NONE
     },
     TaskRunner {
         names: &["invoke", "inv"],
@@ -3503,6 +3539,113 @@ const TASK_RUNNERS: &[TaskRunner] = &[
         value_options: &["-c", "--collection", "-r", "--search-root", "-f", "--config"],
         dir_options: &["-r", "--search-root"],
         file_options: &["-f", "--config"],
+        ..TaskRunner::NONE
+    },
+    // A build's scripts are code Gradle runs at every build, whatever the task: the build
+    // and settings scripts, the scripts they apply (kept in `gradle/`, with the wrapper's
+    // properties and the version catalog), `buildSrc/`, the user's init scripts and the
+    // distribution the wrapper runs (finding F82).
+    TaskRunner {
+        names: &["gradle", "gradlew"],
+        recipes: &[
+            "build.gradle",
+            "build.gradle.kts",
+            "settings.gradle",
+            "settings.gradle.kts",
+            "gradle.properties",
+        ],
+        value_options: &[
+            "-p",
+            "--project-dir",
+            "-b",
+            "--build-file",
+            "-c",
+            "--settings-file",
+            "-I",
+            "--init-script",
+            "-g",
+            "--gradle-user-home",
+            "-D",
+            "--system-prop",
+            "-P",
+            "--project-prop",
+            "-x",
+            "--exclude-task",
+            "--include-build",
+            "--console",
+            "--warning-mode",
+            "--max-workers",
+            "--project-cache-dir",
+            "--priority",
+            "-M",
+            "--dependency-verification",
+        ],
+        dir_options: &["-p", "--project-dir"],
+        file_options: &["-b", "--build-file", "-c", "--settings-file", "-I", "--init-script"],
+        folders: &["gradle", "buildSrc"],
+        home: &[
+            ".gradle/init.gradle",
+            ".gradle/init.gradle.kts",
+            ".gradle/init.d",
+            ".gradle/gradle.properties",
+            ".gradle/wrapper/dists",
+            ".gradle/caches",
+        ],
+        system: &[],
+    },
+    // Maven reads `.mvn/maven.config` (its options before the line's: `--version` there
+    // turns a failing build into an exit 0), `.mvn/jvm.config` (a `-javaagent:`), the
+    // extensions and the wrapper's properties in `.mvn/`, the user's settings, and its shell
+    // script sources `~/.mavenrc` and `/etc/mavenrc` (finding F82).
+    TaskRunner {
+        names: &["mvn", "mvnw", "mvnd"],
+        recipes: &["pom.xml"],
+        value_options: &[
+            "-f",
+            "--file",
+            "-s",
+            "--settings",
+            "-gs",
+            "--global-settings",
+            "-t",
+            "--toolchains",
+            "-gt",
+            "--global-toolchains",
+            "-D",
+            "--define",
+            "-P",
+            "--activate-profiles",
+            "-pl",
+            "--projects",
+            "-rf",
+            "--resume-from",
+            "-T",
+            "--threads",
+            "-l",
+            "--log-file",
+            "-b",
+            "--builder",
+        ],
+        dir_options: &[],
+        file_options: &[
+            "-f",
+            "--file",
+            "-s",
+            "--settings",
+            "-gs",
+            "--global-settings",
+            "-t",
+            "--toolchains",
+        ],
+        folders: &[".mvn"],
+        home: &[
+            ".mavenrc",
+            ".m2/settings.xml",
+            ".m2/toolchains.xml",
+            ".m2/wrapper",
+            ".m2/repository",
+        ],
+        system: &["/etc/mavenrc", "/usr/local/etc/mavenrc"],
     },
 ];
 

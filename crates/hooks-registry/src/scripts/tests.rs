@@ -1160,6 +1160,55 @@ fn the_configuration_other_linters_and_formatters_load_is_named() {
     }
 }
 
+/// Gradle and Maven are task runners whose build files are code or options they run at every
+/// build, with the folders of build logic beside them and what they load under the home and
+/// from the system (finding F82).
+#[test]
+fn gradle_s_and_maven_s_build_files_and_folders_are_named() {
+    let loaded = |path: &str| run(path, PathRole::Loaded);
+    let whole = |path: &str| run(path, PathRole::Modules);
+    let home = |path: &str| named(PathBase::Home, path, PathRole::Modules);
+    let system = |path: &str| named(PathBase::Root, path, PathRole::Modules);
+    for line in ["./gradlew check", "gradle -q --offline spotlessCheck", "./gradlew -x test build"]
+    {
+        names(
+            line,
+            &[
+                loaded("build.gradle"),
+                loaded("settings.gradle.kts"),
+                loaded("gradle.properties"),
+                whole("gradle"),
+                whole("buildSrc"),
+                home(".gradle/init.d"),
+                home(".gradle/wrapper/dists"),
+            ],
+        );
+    }
+    names(
+        "gradle -p app -I ci/init.gradle test",
+        &[loaded("app/build.gradle.kts"), whole("app/buildSrc"), loaded("ci/init.gradle")],
+    );
+    for line in ["./mvnw -q verify", "mvn -B -Dskip=true test"] {
+        names(
+            line,
+            &[
+                loaded("pom.xml"),
+                whole(".mvn"),
+                home(".mavenrc"),
+                home(".m2/settings.xml"),
+                system("/etc/mavenrc"),
+            ],
+        );
+    }
+    names(
+        "mvn -f sub/pom.xml -s ci/settings.xml spotless:check",
+        &[loaded("sub/pom.xml"), loaded("ci/settings.xml")],
+    );
+    // A task's name is no file.
+    let a = shell("./gradlew spotlessCheck");
+    assert!(!a.paths.iter().any(|p| p.path.ends_with("spotlessCheck")), "{:?}", a.paths);
+}
+
 /// The programs the options of scp and sftp run instead of ssh or of a remote server, the
 /// library ssh's `-I` loads, and the command rsync runs for a daemon connection (finding F70).
 #[test]
