@@ -1921,6 +1921,34 @@ fn what_gradle_and_maven_run_of_a_build_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// A hook that runs lint-staged runs the commands of its configuration on the staged files
+/// (finding F83; checked with lint-staged 16.4 here: the root's `.lintstagedrc.json`, a
+/// `.lintstagedrc.yml`, a `package.json`'s `lint-staged` key and a subfolder's
+/// `.lintstagedrc.json` each had their command run, the last from its own folder): its
+/// configurations, in any folder, and what the commands of those where the hook runs run
+/// are out of the agent's reach; the project's code is not, nor any of these where no hook
+/// runs lint-staged.
+#[test]
+fn what_lint_staged_runs_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(".lintstagedrc.json", r#"{"*.js": "sh tools/x.sh", "*.py": ["ruff check"]}"#);
+    repo.write("src/a.js", "let a = 1\n");
+    repo.write(".claude/settings.json", &claude_settings(&["npx lint-staged || exit 2"]));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r(".lintstagedrc.json"),
+        r("tools/x.sh"),
+        r("ruff.toml"),
+        r("pkg/web/.lintstagedrc.yml"),
+        r("lint-staged.config.mjs"),
+        r("src/a.js"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 5);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A hook that runs a manifest's script or a task runner's recipe runs the command lines
 /// that file holds (finding F72; checked with npm 11 and GNU make 4.3 here: `npm run lint`
 /// and `make check` ran the scripts their lines name): what those lines run is out of the

@@ -42,8 +42,9 @@ pub fn hook_script_configs(text: &str) -> Vec<String> {
 }
 
 /// The command lines a recipe file's text runs, read as a `package.json`'s scripts (`0`), a
-/// `deno.json`'s tasks (`1`), a makefile (`2`), a justfile (`3`), a `tox.toml` (`5`) or a
-/// `tox.ini` (any other),
+/// `deno.json`'s tasks (`1`), a makefile (`2`), a justfile (`3`), a `tox.toml` (`5`),
+/// lint-staged's configuration file (`6`) or a `package.json`'s (`7`), or a `tox.ini` (any
+/// other),
 /// as the registry reads them for the targets `targets` when it protects what they run
 /// (finding F72).
 pub fn recipe_lines(text: &str, kind: u8, targets: &[String]) -> Vec<String> {
@@ -54,6 +55,8 @@ pub fn recipe_lines(text: &str, kind: u8, targets: &[String]) -> Vec<String> {
         2 => Recipe::Make,
         3 => Recipe::Just,
         5 => Recipe::ToxToml,
+        6 => Recipe::LintStaged { manifest: false },
+        7 => Recipe::LintStaged { manifest: true },
         _ => Recipe::Tox,
     };
     crate::recipes::lines(text, kind, targets)

@@ -52,6 +52,14 @@ pub(crate) enum Recipe {
     /// pre-commit's and prek's (`entry` with its `args`), lefthook's (`run`), a Taskfile
     /// (`cmds`, `cmd`).
     Manager,
+    /// lint-staged's configuration (finding F83): an object whose values are the commands it
+    /// runs on the staged files a glob matches, one command or a list; in JSON or YAML
+    /// (`.lintstagedrc`, `.lintstagedrc.json`, `.yaml`, `.yml`), or under the `lint-staged`
+    /// key of a `package.json` (`manifest`).
+    LintStaged {
+        /// A `package.json`, whose `lint-staged` object is the configuration.
+        manifest: bool,
+    },
 }
 
 impl Recipe {
@@ -66,6 +74,14 @@ impl Recipe {
             "task" | "go-task" | "pre-commit" | "prek" | "lefthook" => Some(Recipe::Manager),
             "tox" if ini || path.file_name().is_some_and(|n| n == "setup.cfg") => Some(Recipe::Tox),
             "tox" if path.extension().is_some_and(|e| e == "toml") => Some(Recipe::ToxToml),
+            // Its JavaScript configurations are code, protected, not read.
+            "lint-staged" => {
+                let js = path.extension().is_some_and(|e| {
+                    matches!(e.to_str(), Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts"))
+                });
+                let manifest = path.file_name().is_some_and(|n| n == "package.json");
+                (!js).then_some(Recipe::LintStaged { manifest })
+            }
             _ => Recipe::of(path),
         }
     }
@@ -246,8 +262,71 @@ pub(crate) fn lines(text: &str, kind: Recipe, targets: &[String]) -> Vec<String>
         Recipe::Tox => tox_commands(text),
         Recipe::ToxToml => tox_toml_commands(text),
         Recipe::Manager => Vec::new(),
+        Recipe::LintStaged { manifest } => lint_staged_commands(text, manifest),
     };
     tidy(out)
+}
+
+/// The commands of lint-staged's configuration `text` ([`Recipe::LintStaged`]): the values of
+/// its top-level object, or of a manifest's `lint-staged` object, each a command or a list of
+/// them. A configuration file in JSON is read as YAML reads it (a JSON document is one).
+fn lint_staged_commands(text: &str, manifest: bool) -> Vec<String> {
+    if manifest {
+        let manifest = serde_json::from_str::<serde_json::Value>(text).unwrap_or_default();
+        let Some(config) = manifest.get("lint-staged") else { return Vec::new() };
+        let values = config.as_object().into_iter().flat_map(|o| o.values());
+        let mut out: Vec<String> = Vec::new();
+        for value in values {
+            match value {
+                serde_json::Value::String(s) => out.push(s.clone()),
+                serde_json::Value::Array(a) => {
+                    out.extend(a.iter().filter_map(|v| v.as_str()).map(str::to_owned));
+                }
+                _ => {}
+            }
+            if out.len() >= MAX_LINES {
+                break;
+            }
+        }
+        return out;
+    }
+    use hooks_yaml::Event;
+    let mut out: Vec<String> = Vec::new();
+    // Collections open below the document's mapping; whether the next scalar of the top
+    // mapping is a key.
+    let mut depth = 0usize;
+    let mut expect_key = false;
+    for item in hooks_yaml::Events::new(text) {
+        let Ok((event, _)) = item else { break };
+        match event {
+            Event::MappingStart(..) | Event::SequenceStart(..) => {
+                if depth == 1 {
+                    // A value that is a collection: the next top-level scalar is a key.
+                    expect_key = true;
+                }
+                depth += 1;
+                if depth == 1 {
+                    expect_key = !matches!(event, Event::SequenceStart(..));
+                }
+            }
+            Event::MappingEnd | Event::SequenceEnd => depth = depth.saturating_sub(1),
+            Event::Scalar(value, ..) => match depth {
+                1 if expect_key => expect_key = false,
+                1 => {
+                    out.push(value.into_owned());
+                    expect_key = true;
+                }
+                // A list of commands under a glob.
+                2 => out.push(value.into_owned()),
+                _ => {}
+            },
+            _ => {}
+        }
+        if out.len() >= MAX_LINES {
+            break;
+        }
+    }
+    out
 }
 
 /// `lines` without the empty ones, at most [`MAX_LINES`].

@@ -3000,6 +3000,13 @@ const CODE_CONFIGS: &[CodeConfig] = &[
         system: &[],
     },
     CodeConfig {
+        names: &["lint-staged"],
+        anywhere: LINT_STAGED_CONFIGS,
+        here: &[],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
         names: &["rustfmt"],
         anywhere: &["rustfmt.toml", ".rustfmt.toml"],
         here: &[],
@@ -3027,6 +3034,25 @@ const CODE_CONFIGS: &[CodeConfig] = &[
         home: &[".rubocop.yml", ".config/rubocop/config.yml"],
         system: &[],
     },
+];
+
+/// lint-staged's configuration files (finding F83), the first one found in a folder: its
+/// JavaScript ones are code it runs, the others name the commands it runs.
+const LINT_STAGED_CONFIGS: &[&str] = &[
+    "package.json",
+    ".lintstagedrc",
+    ".lintstagedrc.json",
+    ".lintstagedrc.yaml",
+    ".lintstagedrc.yml",
+    ".lintstagedrc.mjs",
+    ".lintstagedrc.js",
+    ".lintstagedrc.cjs",
+    "lint-staged.config.mjs",
+    "lint-staged.config.js",
+    "lint-staged.config.cjs",
+    "lint-staged.config.ts",
+    "lint-staged.config.mts",
+    "lint-staged.config.cts",
 ];
 
 /// A formatter's, linter's or type checker's configuration files ([`CODE_CONFIGS`]): by name
@@ -3539,6 +3565,26 @@ const TASK_RUNNERS: &[TaskRunner] = &[
         value_options: &["-c", "--collection", "-r", "--search-root", "-f", "--config"],
         dir_options: &["-r", "--search-root"],
         file_options: &["-f", "--config"],
+        ..TaskRunner::NONE
+    },
+    // lint-staged runs the commands of its configuration on the staged files, from the
+    // configuration's folder; a subfolder's configuration serves the files under it
+    // (finding F83; its configurations by name in any folder are in `CODE_CONFIGS`).
+    TaskRunner {
+        names: &["lint-staged"],
+        recipes: LINT_STAGED_CONFIGS,
+        value_options: &[
+            "-c",
+            "--config",
+            "--cwd",
+            "-p",
+            "--concurrent",
+            "--diff",
+            "--diff-filter",
+            "--max-arg-length",
+        ],
+        dir_options: &["--cwd"],
+        file_options: &["-c", "--config"],
         ..TaskRunner::NONE
     },
     // A build's scripts are code Gradle runs at every build, whatever the task: the build

@@ -41,6 +41,28 @@ fn a_task_runner_reads_its_file_whatever_its_name() {
     assert_eq!(by("tox", "pyproject.toml"), Some(Recipe::ToxToml));
     assert_eq!(by("npm", "web/package.json"), Some(Recipe::PackageScripts));
     assert_eq!(by("rake", "Rakefile"), None);
+    // lint-staged's data configurations and a manifest's key; its JavaScript ones are code.
+    assert_eq!(by("lint-staged", ".lintstagedrc"), Some(Recipe::LintStaged { manifest: false }));
+    assert_eq!(by("lint-staged", "package.json"), Some(Recipe::LintStaged { manifest: true }));
+    assert_eq!(by("lint-staged", "lint-staged.config.mjs"), None);
+}
+
+/// lint-staged runs each command its configuration gives a glob, one or a list, in JSON or
+/// YAML or under a manifest's `lint-staged` key (finding F83).
+#[test]
+fn lint_staged_s_commands_are_its_lines() {
+    let rc = |text: &str| lines(text, Recipe::LintStaged { manifest: false }, &[]);
+    let json =
+        r#"{"*.{js,ts}": "eslint --fix", "*.py": ["ruff check", "sh tools/x.sh"]}"#;
+    assert_eq!(rc(json), ["eslint --fix", "ruff check", "sh tools/x.sh"]);
+    let yaml = "'*.js':\n  - sh tools/y.sh --fix\n  - prettier --write\n'*.css': stylelint\n";
+    assert_eq!(rc(yaml), ["sh tools/y.sh --fix", "prettier --write", "stylelint"]);
+    let manifest =
+        r#"{"name": "r", "scripts": {"x": "no"}, "lint-staged": {"*.js": "sh tools/z.sh"}}"#;
+    assert_eq!(lines(manifest, Recipe::LintStaged { manifest: true }, &[]), ["sh tools/z.sh"]);
+    // A manifest without the key runs nothing of lint-staged's; its other values are no
+    // commands.
+    assert!(lines(r#"{"name": "r"}"#, Recipe::LintStaged { manifest: true }, &[]).is_empty());
 }
 
 /// A manifest's named scripts with their `pre` and `post` scripts; its other scripts name
