@@ -39,6 +39,18 @@ const GIT_CONFIGS: &[&str] = &[
     "[[repos]]\nrepo = \"local\"\n[[repos.hooks]]\nentry = \"./z.sh\"\nargs = [\"--x\"]\n",
     "{\"husky\": {\"hooks\": {\"pre-commit\": \"sh t.sh\"}}, \"gitHooks\": {\"commit-msg\": \"x\"}}\n",
     "hooks:\n  pre-commit: ./a.sh\n",
+    // Recipe files (F72-F78, F83) and linters' configurations (F79-F81).
+    "lint:\n\t$(MAKE) -C sub check\n-include local.mk\nV := $(shell sh v.sh)\n%: ; sh p.sh $@\n",
+    "import? 'local.just'\nv := `sh bt.sh`\ncheck: build\n    {{v}} src\n",
+    "{\"scripts\": {\"lint\": \"run-p lint:*\", \"lint:js\": \"sh t.sh\"}, \"workspaces\": [\"p/*\"]}\n",
+    "[testenv:lint]\ncommands =\n    sh tools/tox.sh {posargs}\n",
+    "[mypy]\nplugins = tools/p.py, pkg.checks:entry\n[flake8:local-plugins]\npaths =\n    ./lint\n",
+    "[tool.mypy]\nplugins = [\"a.py\"]\n[tool.ruff]\nextend = \"cfg/ruff.toml\"\n",
+    "{ // c\n \"extends\": [\"./base.json\", \"pkg\",], }\n",
+    "inherit_from:\n  - .rubocop_todo.yml\nrequire:\n  - ./lib/cop.rb\n",
+    "'*.js':\n  - sh tools/y.sh --fix\n'*.css': stylelint\n",
+    "{\"lint-staged\": {\"*.js\": [\"eslint --fix\", \"sh x.sh\"]}}\n",
+    "repos:\n- repo: https://example.invalid/r\n  rev: v1\n  hooks:\n  - id: ruff-check\n    args: [--fix]\n",
 ];
 
 /// ssh configuration files for the reading of their `Include` lines.

@@ -1,7 +1,7 @@
 //! Project automation: `cargo xtask <command>`.
 //!
 //! Commands: `test <layer>`, `check-layers`, `tidy`, `fuzz-lock`, `check-pie`, `check-static`,
-//! `package`, `doc`, `ci`, `dist`, `layout`, `bench <area> [--json]`, `fuzz --seconds N`,
+//! `package`, `doc`, `ci`, `dist`, `layout`, `bench <area> [--json]`, `fuzz --seconds N [TARGET…]`,
 //! `agents [AGENT...] [RUN...]`. Run `cargo xtask help`
 //! for the list.
 
@@ -49,8 +49,9 @@ commands:
   bench peer [--json] [--runs N] [--rounds N]
                         Chrys's own HookManager.fire vs `hooks serve` (the Chrys oracle's
                         fire_bench.py; needs $CHRYS_WHEEL_DIR, see xtask/src/peer.rs)
-  fuzz --seconds N      run every fuzz target for N seconds (needs cargo-fuzz), a missing
-                        corpus seeded from the checkout's test_data
+  fuzz --seconds N [TARGET...]
+                        run every fuzz target (or the ones named) for N seconds each (needs
+                        cargo-fuzz), a missing corpus seeded from the checkout's test_data
   agents [AGENT...] [RUN...]
                         the real-agent suite for `hooks bridge` (not in CI; needs the agent CLIs
                         and the real-agent harness, $REALAGENTS_DIR); names limit the agents and
@@ -83,7 +84,9 @@ fn main() -> Result<()> {
         ["agents", only @ ..] => agents::agents(only),
         ["bench", "peer", rest @ ..] => peer::peer(rest),
         ["bench", area, rest @ ..] => bench(area, rest),
-        ["fuzz", "--seconds", n] => fuzz(n.parse().context("--seconds takes a number")?),
+        ["fuzz", "--seconds", n, targets @ ..] => {
+            fuzz(n.parse().context("--seconds takes a number")?, targets)
+        }
         [] | ["help" | "--help" | "-h"] => {
             print!("{HELP}");
             Ok(())
@@ -527,7 +530,8 @@ fn bench(area: &str, rest: &[&str]) -> Result<()> {
     run(&mut cmd)
 }
 
-fn fuzz(seconds: u64) -> Result<()> {
+/// Runs the fuzz targets named in `only` (every one when it is empty) for `seconds` each.
+fn fuzz(seconds: u64, only: &[&str]) -> Result<()> {
     let root = workspace_root().join("fuzz");
     if !root.join("Cargo.toml").exists() {
         bail!("no fuzz/ folder: the fuzz targets are not in this checkout");
@@ -541,9 +545,12 @@ fn fuzz(seconds: u64) -> Result<()> {
     if !out.status.success() {
         bail!("`cargo fuzz list` failed: {}", String::from_utf8_lossy(&out.stderr));
     }
-    for target in
-        String::from_utf8_lossy(&out.stdout).lines().map(str::trim).filter(|l| !l.is_empty())
-    {
+    let listed = String::from_utf8_lossy(&out.stdout);
+    let listed: Vec<&str> = listed.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    if let Some(unknown) = only.iter().find(|t| !listed.contains(t)) {
+        bail!("no fuzz target {unknown}; the targets: {}", listed.join(", "));
+    }
+    for target in listed.into_iter().filter(|t| only.is_empty() || only.contains(t)) {
         let seeded =
             fuzz_seeds::seed_corpus(&workspace_root(), target, &root.join("corpus").join(target))?;
         if seeded > 0 {

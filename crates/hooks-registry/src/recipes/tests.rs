@@ -52,8 +52,7 @@ fn a_task_runner_reads_its_file_whatever_its_name() {
 #[test]
 fn lint_staged_s_commands_are_its_lines() {
     let rc = |text: &str| lines(text, Recipe::LintStaged { manifest: false }, &[]);
-    let json =
-        r#"{"*.{js,ts}": "eslint --fix", "*.py": ["ruff check", "sh tools/x.sh"]}"#;
+    let json = r#"{"*.{js,ts}": "eslint --fix", "*.py": ["ruff check", "sh tools/x.sh"]}"#;
     assert_eq!(rc(json), ["eslint --fix", "ruff check", "sh tools/x.sh"]);
     let yaml = "'*.js':\n  - sh tools/y.sh --fix\n  - prettier --write\n'*.css': stylelint\n";
     assert_eq!(rc(yaml), ["sh tools/y.sh --fix", "prettier --write", "stylelint"]);
