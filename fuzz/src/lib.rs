@@ -901,12 +901,12 @@ pub fn git_config(data: &[u8]) {
 
 /// The same text as a tool's configuration (F79, F80,
 /// `hooks_registry::fuzzing::tool_config_loads`): at most 64 files, folders and files read in
-/// turn under each of the fifteen names, none empty or starting at the home or a variable,
+/// turn under each of the sixteen names, none empty or starting at the home or a variable,
 /// none longer than the text and what the registry adds to a name (a module's
 /// `/__init__.py`, TypeScript's `.json`); a mypy plugin file and a flake8 folder, written
 /// back alone, read back as themselves, and a `tsconfig.json`'s `extends` as well.
 fn tool_configs(text: &str) {
-    for which in 0..15 {
+    for which in 0..16 {
         let [files, folders, extends] = hooks_registry::fuzzing::tool_config_loads(text, which);
         assert!(files.len() <= 64 && folders.len() <= 64 && extends.len() <= 64);
         for name in files.iter().chain(&folders).chain(&extends) {

@@ -1884,6 +1884,42 @@ fn what_pre_commit_s_remote_hooks_load_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// A hook that runs pyright, ty, cspell, commitlint, golangci-lint or gitleaks has it read its
+/// configuration (finding F84; checked with pyright and ty here: a `pyrightconfig.json`, the
+/// file its `extends` names, a `ty.toml` or the user's `~/.config/ty/ty.toml` turned the check
+/// off; cspell and commitlint ran their JavaScript configurations; golangci-lint's and
+/// gitleaks' files from their documentation): out of the agent's reach; the project's code
+/// is not, nor any of these where no hook runs them.
+#[test]
+fn what_type_checkers_spell_checkers_and_scanners_load_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write("pyrightconfig.json", r#"{"extends": "./cfg/pyright-base.json"}"#);
+    repo.write(
+        ".claude/settings.json",
+        &claude_settings(&[
+            "npx pyright src && uvx ty check src",
+            "npx cspell --no-progress '**/*.md' && npx commitlint --from HEAD~1",
+            "golangci-lint run ./... && gitleaks git --staged || exit 2",
+        ]),
+    );
+    let (r, h) = (|rel: &str| repo.text_path(rel), |rel: &str| home.text_path(rel));
+    let paths = [
+        r("pyrightconfig.json"),
+        r("cfg/pyright-base.json"),
+        r("ty.toml"),
+        h(".config/ty/ty.toml"),
+        r("docs/cspell.config.cjs"),
+        r("commitlint.config.js"),
+        r(".golangci.yml"),
+        r(".gitleaks.toml"),
+        r("src/m.py"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 8);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A hook that runs Gradle or Maven runs the build's code and options (finding F82; checked
 /// with Gradle 4.4 and Maven 3.8 here: Gradle ran a `build.gradle`'s, a `settings.gradle`'s,
 /// a script `gradle/` held that the build applied, `buildSrc/`'s and an init script's code

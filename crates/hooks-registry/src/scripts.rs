@@ -2800,7 +2800,11 @@ const PROGRAM_CONFIGS: &[(&str, &[&str], &[&str])] = &[
 /// formatters gates are commonly made of alike (finding F80; checked with biome 2.6,
 /// TypeScript 7.0, markdownlint-cli2, shellcheck, yamllint, clang-format, clang-tidy 14 and
 /// rubocop 1.39 here): each passed a file it had refused once a configuration turned its rules
-/// off, and markdownlint-cli2's `.cjs` configuration and rubocop's `require:` ran code.
+/// off, and markdownlint-cli2's `.cjs` configuration and rubocop's `require:` ran code. Then
+/// pyright, ty, cspell and commitlint (finding F84; pyright 1.1 and ty from their packages:
+/// a `pyrightconfig.json`, `pyproject.toml`'s `[tool.pyright]`, a `ty.toml` or the user's
+/// `~/.config/ty/ty.toml` turned the check off; cspell and commitlint ran their JavaScript
+/// configurations), and golangci-lint's and gitleaks' files by their documentation.
 const CODE_CONFIGS: &[CodeConfig] = &[
     CodeConfig {
         names: &["prettier", "prettierd"],
@@ -2995,6 +2999,83 @@ const CODE_CONFIGS: &[CodeConfig] = &[
     CodeConfig {
         names: &["clang-tidy", "run-clang-tidy"],
         anywhere: &[".clang-tidy"],
+        here: &[],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["pyright", "basedpyright"],
+        anywhere: &[],
+        // From where it runs upward; read for the file its `extends` names (finding F84).
+        here: &["pyrightconfig.json", "pyproject.toml"],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["ty"],
+        anywhere: &[],
+        here: &["ty.toml", "pyproject.toml"],
+        home: &[".config/ty/ty.toml"],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["cspell"],
+        // Its JavaScript configurations are code it runs.
+        anywhere: &[
+            "cspell.json",
+            ".cspell.json",
+            "cspell.yaml",
+            "cspell.yml",
+            "cspell.config.js",
+            "cspell.config.cjs",
+            "cspell.config.mjs",
+            "cspell.config.json",
+            "cspell.config.yaml",
+            "cspell.config.yml",
+            ".cspell.config.js",
+            ".cspell.config.cjs",
+            ".cspell.config.mjs",
+            ".cspell.config.json",
+            ".cspell.config.yaml",
+            ".cspell.config.yml",
+        ],
+        here: &["package.json"],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["commitlint"],
+        anywhere: &[
+            ".commitlintrc",
+            ".commitlintrc.json",
+            ".commitlintrc.yaml",
+            ".commitlintrc.yml",
+            ".commitlintrc.js",
+            ".commitlintrc.cjs",
+            ".commitlintrc.mjs",
+            ".commitlintrc.ts",
+            ".commitlintrc.cts",
+            "commitlint.config.js",
+            "commitlint.config.cjs",
+            "commitlint.config.mjs",
+            "commitlint.config.ts",
+            "commitlint.config.cts",
+        ],
+        here: &["package.json"],
+        home: &[],
+        system: &[],
+    },
+    // From their documentation, not checked here (no package of theirs is reachable).
+    CodeConfig {
+        names: &["golangci-lint"],
+        anywhere: &[".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"],
+        here: &[],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["gitleaks"],
+        anywhere: &[".gitleaks.toml", ".gitleaksignore"],
         here: &[],
         home: &[],
         system: &[],

@@ -1,7 +1,7 @@
 //! What the configuration of linters, type checkers and formatters has them load: mypy's
 //! `plugins`, flake8's `[flake8:local-plugins]` `paths`, ruff's `extend` (finding F79);
 //! biome's and TypeScript's `extends`, rubocop's `inherit_from`, `require` and `plugins`
-//! (finding F80).
+//! (finding F80); pyright's `extends` (finding F84).
 //!
 //! A configuration where a hook runs one of these tools is protected ([`crate::scripts`]'s
 //! `CODE_CONFIGS`), but the files it names are code the tool loads (a mypy plugin, a flake8
@@ -34,6 +34,7 @@ pub(crate) const PLUGIN_CONFIGS: &[&str] = &[
     "tsconfig.json",
     "jsconfig.json",
     ".rubocop.yml",
+    "pyrightconfig.json",
 ];
 
 /// At most this many names are taken from one file.
@@ -81,8 +82,8 @@ pub(crate) fn loads(file_name: &str, text: &str) -> Loads {
             }
         }
         "biome.json" | "biome.jsonc" | ".biome.json" | ".biome.jsonc" | "tsconfig.json"
-        | "jsconfig.json" => {
-            let typescript = file_name.ends_with("config.json");
+        | "jsconfig.json" | "pyrightconfig.json" => {
+            let typescript = matches!(file_name, "tsconfig.json" | "jsconfig.json");
             let text = without_trailing_commas(&hooks_json::strip_comments(text));
             let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else { return out };
             let extends = match value.get("extends") {

@@ -1141,6 +1141,12 @@ fn the_configuration_other_linters_and_formatters_load_is_named() {
         ("git clang-format --diff", vec![]),
         ("run-clang-tidy -p build", vec![anywhere(".clang-tidy")]),
         ("bundle exec rubocop -a", vec![anywhere(".rubocop.yml"), home(".rubocop.yml")]),
+        ("npx pyright src", vec![here("pyrightconfig.json"), here("pyproject.toml")]),
+        ("uvx ty check", vec![here("ty.toml"), home(".config/ty/ty.toml")]),
+        ("npx cspell '**/*.md'", vec![anywhere("cspell.config.cjs"), here("package.json")]),
+        ("npx commitlint --edit", vec![anywhere("commitlint.config.js")]),
+        ("golangci-lint run ./...", vec![anywhere(".golangci.yml")]),
+        ("gitleaks git --staged", vec![anywhere(".gitleaks.toml"), anywhere(".gitleaksignore")]),
     ] {
         names(line, &paths);
     }

@@ -73,6 +73,9 @@ fn biome_s_and_typescript_s_extends_are_files_they_read_in_turn() {
     let js = "{\"extends\": [\"@tsconfig/node20/tsconfig.json\", \"../t.json\"]}";
     assert_eq!(extends("jsconfig.json", js), ["../t.json"]);
     assert!(extends("tsconfig.json", "{\"extends\": 3}").is_empty());
+    // pyright's `extends` is a file's path as it is (finding F84).
+    let pyright = "{\"extends\": \"./cfg/base\", \"typeCheckingMode\": \"strict\"}";
+    assert_eq!(extends("pyrightconfig.json", pyright), ["./cfg/base"]);
 }
 
 #[test]
