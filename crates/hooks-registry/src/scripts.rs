@@ -1119,7 +1119,7 @@ impl Walk {
                 let text = w.literal();
                 let value = std::mem::replace(
                     &mut after_option,
-                    text.as_deref().is_some_and(|o| t.value_options.contains(&o)),
+                    text.as_deref().is_some_and(|o| t.value_option(o).is_some()),
                 );
                 !value
             })
@@ -3397,7 +3397,8 @@ struct TaskRunner {
     names: &'static [&'static str],
     /// The recipe files it looks for in the folder it runs in, by default.
     recipes: &'static [&'static str],
-    /// Options followed by a value (short ones also take it attached: `-fx.mk`).
+    /// Options followed by a value (short ones also take it attached: `-fx.mk`), besides
+    /// [`TaskRunner::dir_options`] and [`TaskRunner::file_options`], which take one too.
     value_options: &'static [&'static str],
     /// Options whose value is the folder it runs in.
     dir_options: &'static [&'static str],
@@ -3426,25 +3427,31 @@ impl TaskRunner {
         system: &[],
     };
 
+    /// The option of [`TaskRunner::value_options`], [`TaskRunner::dir_options`] or
+    /// [`TaskRunner::file_options`] (each takes a value) spelt `flag`.
+    fn value_option(&self, flag: &str) -> Option<&'static str> {
+        (self.value_options.iter())
+            .chain(self.dir_options)
+            .chain(self.file_options)
+            .find(|o| **o == flag)
+            .copied()
+    }
+
     /// `text` as an option that takes a value: the option, and its value when attached
     /// (`--file=x`, `-fx`).
     fn option(&self, text: &str) -> Option<(&'static str, Option<String>)> {
         if let Some((flag, value)) = text.split_once('=')
             && flag.starts_with("--")
         {
-            return self
-                .value_options
-                .iter()
-                .find(|o| **o == flag)
-                .map(|o| (*o, Some(value.to_owned())));
+            return self.value_option(flag).map(|o| (o, Some(value.to_owned())));
         }
-        if let Some(o) = self.value_options.iter().find(|o| **o == text) {
-            return Some((*o, None));
+        if let Some(o) = self.value_option(text) {
+            return Some((o, None));
         }
         // A short option with its value attached.
         let short = text.get(..2).filter(|s| s.starts_with('-') && !s.starts_with("--"))?;
-        let o = self.value_options.iter().find(|o| **o == short)?;
-        Some((*o, Some(text.get(2..).unwrap_or_default().to_owned())))
+        let o = self.value_option(short)?;
+        Some((o, Some(text.get(2..).unwrap_or_default().to_owned())))
     }
 }
 
@@ -3682,14 +3689,6 @@ const TASK_RUNNERS: &[TaskRunner] = &[
             "gradle.properties",
         ],
         value_options: &[
-            "-p",
-            "--project-dir",
-            "-b",
-            "--build-file",
-            "-c",
-            "--settings-file",
-            "-I",
-            "--init-script",
             "-g",
             "--gradle-user-home",
             "-D",
@@ -3728,14 +3727,6 @@ const TASK_RUNNERS: &[TaskRunner] = &[
         names: &["mvn", "mvnw", "mvnd"],
         recipes: &["pom.xml"],
         value_options: &[
-            "-f",
-            "--file",
-            "-s",
-            "--settings",
-            "-gs",
-            "--global-settings",
-            "-t",
-            "--toolchains",
             "-gt",
             "--global-toolchains",
             "-D",
