@@ -1785,6 +1785,27 @@ fn what_python_linters_and_formatters_load_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// The configuration files a hook's tools may read are named where it runs and in every
+/// folder above, for each tool: most of them do not exist, and reading what the ones that do
+/// exist load is not cut short by the others (a project deep in folders, six Python tools:
+/// the mypy plugin its `mypy.ini` names stays out of the agent's reach).
+#[test]
+fn a_tool_s_plugins_are_read_however_many_of_its_configurations_are_missing() {
+    let top = TestDir::new();
+    let home = TestDir::new();
+    let project = top.path().join("a/b/c/d/e/proj");
+    std::fs::create_dir_all(project.join("tools")).expect("mkdir");
+    std::fs::write(project.join("mypy.ini"), "[mypy]\nplugins = tools/p.py\n").expect("mypy.ini");
+    std::fs::create_dir_all(project.join(".claude")).expect("mkdir");
+    std::fs::write(
+        project.join(".claude/settings.json"),
+        claude_settings(&["ruff check && mypy . && pylint src && flake8 && black . && isort ."]),
+    )
+    .expect("settings");
+    let plugin = project.join("tools/p.py");
+    guard_refusing(&project, home.path(), &[plugin.to_str().expect("utf-8")], 1);
+}
+
 /// A hook that runs the other linters and formatters gates are commonly made of has them load
 /// their configuration (finding F80; checked with biome 2.6, TypeScript 7.0,
 /// markdownlint-cli2, shellcheck, yamllint, clang-format, clang-tidy, rubocop 1.39, and cargo's

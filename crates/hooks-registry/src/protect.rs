@@ -1854,7 +1854,7 @@ fn protect_formatter_plugins(out: &mut DefinitionProtection, resolver: &mut Reso
 /// files (loaded files), flake8's local plugins' folders (protected whole; finding F79), and
 /// the files ruff's `extend`, biome's and TypeScript's `extends` and rubocop's `inherit_from`
 /// name, which are read in turn for what they name (finding F80), at most [`MAX_RECIPES`]
-/// files in all. Each name is relative to its configuration's folder. A configuration is read
+/// files read in all (a missing one is not counted). Each name is relative to its configuration's folder. A configuration is read
 /// whichever tool named it (a `pyproject.toml` a `uv run` hook names too): what mypy would
 /// load is protected for a hook that runs uv alone, which is more than needed, never less.
 fn protect_tool_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver) {
@@ -1869,16 +1869,18 @@ fn protect_tool_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver)
             PLUGIN_CONFIGS.iter().find(|n| **n == name).map(|n| (p.clone(), *n))
         })
         .collect();
+    // Only the files read count: most places named (each tool's files where it runs and in
+    // the folders above) do not exist.
     let mut read: Vec<AbsPathBuf> = Vec::new();
     while let Some((config, read_as)) = pending.pop() {
         if read.len() >= MAX_RECIPES || read.contains(&config) {
             continue;
         }
-        read.push(config.clone());
         let Some(text) = crate::installations::read_capped(config.as_path(), TOOL_CONFIG_CAP)
         else {
             continue;
         };
+        read.push(config.clone());
         let Some(folder) = config.as_path().parent() else { continue };
         let Ok(folder) = AbsPathBuf::new(folder.to_path_buf()) else { continue };
         let at = Loc::Dir(folder.clone());
