@@ -899,16 +899,19 @@ pub fn git_config(data: &[u8]) {
     tool_configs(&text);
 }
 
-/// The same text as a tool's configuration (F79, F80,
-/// `hooks_registry::fuzzing::tool_config_loads`): at most 64 files, folders and files read in
-/// turn under each of the sixteen names, none empty or starting at the home or a variable,
+/// The same text as a tool's configuration (F71, F79, F80, F84,
+/// `hooks_registry::fuzzing::tool_config_loads`): at most 64 files (256 of prettier's
+/// plugins), folders and files read in turn under each of the twenty names, none empty or starting at the home or a variable,
 /// none longer than the text and what the registry adds to a name (a module's
 /// `/__init__.py`, TypeScript's `.json`); a mypy plugin file and a flake8 folder, written
 /// back alone, read back as themselves, and a `tsconfig.json`'s `extends` as well.
 fn tool_configs(text: &str) {
-    for which in 0..16 {
+    for which in 0..20 {
         let [files, folders, extends] = hooks_registry::fuzzing::tool_config_loads(text, which);
-        assert!(files.len() <= 64 && folders.len() <= 64 && extends.len() <= 64);
+        // The last four names are prettier's, whose plugins are as many as the hook managers'
+        // reader keeps (256).
+        let files_cap = if which >= 16 { 256 } else { 64 };
+        assert!(files.len() <= files_cap && folders.len() <= 64 && extends.len() <= 64);
         for name in files.iter().chain(&folders).chain(&extends) {
             assert!(!name.is_empty() && !name.starts_with(['~', '$']), "{name:?}");
             assert!(name.chars().count() <= text.chars().count() + 12, "{name:?} is too long");

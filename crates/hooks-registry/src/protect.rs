@@ -1036,7 +1036,7 @@ fn protect_definition_roles(
         protect_sourced(&mut out, scripts, launch, placed, resolver);
         if keep(PathRole::Argument) {
             protect_recipes(&mut out, launch, placed, resolver);
-            protect_formatter_plugins(&mut out, resolver);
+            protect_tool_plugins(&mut out, resolver);
             protect_git_configuration(&mut out, launch, placed, resolver);
             protect_ssh_configuration(&mut out, launch, placed, resolver);
         }
@@ -1818,39 +1818,11 @@ fn protect_commands(
     protect_sourced(out, scripts, launch, placed, resolver);
 }
 
-/// Protects the plugin files the formatters' configuration files among `out`'s paths name
-/// (finding F71): prettier loads each of its `.prettierrc`'s `plugins` (checked with prettier
-/// 3.10 here: `"plugins": ["./tools/pl.js"]` ran `tools/pl.js`); the configuration is
-/// protected, and a plugin given as a file (`./…`, `../…`, or absolute) is protected as a
-/// loaded file relative to the configuration's folder. A plugin given as a package's name is
-/// in `node_modules`, protected where a runner runs the tool from it (F54). Then what the
-/// other tools' configuration names ([`protect_tool_plugins`]).
-fn protect_formatter_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver) {
-    let configs: Vec<AbsPathBuf> = (out.paths.iter())
-        .filter(|p| {
-            let name = p.as_path().file_name().and_then(|n| n.to_str()).unwrap_or_default();
-            crate::scripts::PLUGIN_CONFIGS.contains(&name) && p.as_path().is_file()
-        })
-        .take(MAX_RECIPES)
-        .cloned()
-        .collect();
-    for config in configs {
-        let Some(folder) = config.as_path().parent() else { continue };
-        let Ok(folder) = AbsPathBuf::new(folder.to_path_buf()) else { continue };
-        let values = crate::hookmanagers::read_config(config.as_path());
-        for plugin in &values.plugins {
-            let file = plugin.starts_with("./") || plugin.starts_with("../");
-            if file || plugin.starts_with('/') {
-                let at = Loc::Dir(folder.clone());
-                protect_at(out, &at, Path::new(plugin), PathRole::Loaded, resolver);
-            }
-        }
-    }
-    protect_tool_plugins(out, resolver);
-}
-
 /// Protects what the configuration of the linters, type checkers and formatters where the
-/// hook runs has them load ([`crate::toolconfig`]): mypy's plugins and rubocop's `require`d
+/// hook runs has them load ([`crate::toolconfig`]): the plugins a `.prettierrc` names as
+/// files (finding F71: prettier loads each of its `plugins`, checked with prettier 3.10 here;
+/// a plugin given as a package's name is in `node_modules`, protected where a runner runs
+/// the tool from it, F54), mypy's plugins and rubocop's `require`d
 /// files (loaded files), flake8's local plugins' folders (protected whole; finding F79), and
 /// the files ruff's `extend`, biome's and TypeScript's `extends` and rubocop's `inherit_from`
 /// name, which are read in turn for what they name (finding F80), at most [`MAX_RECIPES`]

@@ -3149,7 +3149,7 @@ struct CodeConfig {
 }
 
 /// What the JavaScript tools of [`CODE_CONFIGS`] read where they run: the manifest and the
-/// files that may name the plugins they load ([`PLUGIN_CONFIGS`]).
+/// files that may name the plugins they load, read for them (`crate::toolconfig`).
 const JS_HERE: &[&str] =
     &["package.json", ".prettierrc", ".prettierrc.json", ".prettierrc.yaml", ".prettierrc.yml"];
 
@@ -3209,12 +3209,6 @@ fn code_config(name: &str) -> Option<&'static CodeConfig> {
         numbered.then(|| find(tool)).flatten()
     })
 }
-
-/// The configuration files of [`CODE_CONFIGS`] that are data and may name plugins the tool
-/// loads from a file (prettier's `plugins: ["./tools/plugin.js"]`): named where the hook runs
-/// too, so that the registry reads them there (finding F71).
-pub(crate) const PLUGIN_CONFIGS: &[&str] =
-    &[".prettierrc", ".prettierrc.json", ".prettierrc.yaml", ".prettierrc.yml"];
 
 /// The programs that run ssh, for a remote at least (git's `ssh://` and `host:path`
 /// remotes, rsync's), and so read its configuration, the user's ([`SSH_USER_CONFIG`]) and the

@@ -1,5 +1,6 @@
-//! What the configuration of linters, type checkers and formatters has them load: mypy's
-//! `plugins`, flake8's `[flake8:local-plugins]` `paths`, ruff's `extend` (finding F79);
+//! What the configuration of linters, type checkers and formatters has them load: prettier's
+//! `plugins` (finding F71); mypy's `plugins`, flake8's `[flake8:local-plugins]` `paths`,
+//! ruff's `extend` (finding F79);
 //! biome's and TypeScript's `extends`, rubocop's `inherit_from`, `require` and `plugins`
 //! (finding F80); pyright's `extends` (finding F84).
 //!
@@ -35,6 +36,10 @@ pub(crate) const PLUGIN_CONFIGS: &[&str] = &[
     "jsconfig.json",
     ".rubocop.yml",
     "pyrightconfig.json",
+    ".prettierrc",
+    ".prettierrc.json",
+    ".prettierrc.yaml",
+    ".prettierrc.yml",
 ];
 
 /// At most this many names are taken from one file.
@@ -102,6 +107,16 @@ pub(crate) fn loads(file_name: &str, text: &str) -> Loads {
             }
         }
         ".rubocop.yml" => rubocop(text, &mut out),
+        // prettier's `plugins` (finding F71): a file's path, as it is; a package's name is in
+        // `node_modules`. `.prettierrc.json` read as JSON, the others as YAML (which reads a
+        // JSON `.prettierrc` too).
+        ".prettierrc" | ".prettierrc.json" | ".prettierrc.yaml" | ".prettierrc.yml" => {
+            let syntax = crate::hookmanagers::Syntax::of(std::path::Path::new(file_name));
+            let values = crate::hookmanagers::config_values(text, syntax);
+            // As many as that reader keeps (256), not [`MAX_NAMES`].
+            out.files = values.plugins.into_iter().filter(|p| is_path_like(p)).collect();
+            return out;
+        }
         _ => {
             for (section, key, value) in ini_values(text) {
                 match (section.as_str(), key.as_str()) {
