@@ -3165,12 +3165,7 @@ pub(crate) fn remote_hook_tool(id: &str) -> Option<&'static str> {
         "markdownlint-fix" | "markdownlint-docker" => "markdownlint",
         "fmt" | "cargo-fmt" => "rustfmt",
         "clippy" | "cargo-clippy" => "cargo-clippy",
-        id => {
-            return CODE_CONFIGS
-                .iter()
-                .find(|c| c.names.contains(&id))
-                .and_then(|c| c.names.first().copied());
-        }
+        id => return code_config_named(id).and_then(|c| c.names.first().copied()),
     };
     Some(tool)
 }
@@ -3201,13 +3196,17 @@ fn cargo_tool(args: &[Word]) -> Option<&'static str> {
 /// The configuration of the formatter, linter or type checker `name` ([`CODE_CONFIGS`]), a
 /// versioned name as its tool's (`clang-format-18`).
 fn code_config(name: &str) -> Option<&'static CodeConfig> {
-    let find = |name: &str| CODE_CONFIGS.iter().find(|c| c.names.contains(&name));
-    find(name).or_else(|| {
+    code_config_named(name).or_else(|| {
         let (tool, version) = name.rsplit_once('-')?;
         let numbered =
             !version.is_empty() && version.bytes().all(|b| b.is_ascii_digit() || b == b'.');
-        numbered.then(|| find(tool)).flatten()
+        numbered.then(|| code_config_named(tool)).flatten()
     })
+}
+
+/// The entry of [`CODE_CONFIGS`] one of whose names is `name`, exactly.
+fn code_config_named(name: &str) -> Option<&'static CodeConfig> {
+    CODE_CONFIGS.iter().find(|c| c.names.contains(&name))
 }
 
 /// The programs that run ssh, for a remote at least (git's `ssh://` and `host:path`
