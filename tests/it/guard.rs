@@ -2006,6 +2006,57 @@ fn what_lint_staged_runs_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// A JavaScript configuration of a linter or formatter a hook runs is code the tool runs, and
+/// so is what it imports and the plugins it names (finding F85; checked with eslint 9 and
+/// prettier 3 here: `eslint` ran an `eslint.config.js`'s `./cfg/rules.js` and what that
+/// imported, prettier a `.prettierrc.cjs`'s required file and its `plugins: ["./p.js"]`): each
+/// file such a configuration where the tool runs, or in a folder above, imports or names
+/// (with Node's extensions and `index` files, existing or not), what those import in turn,
+/// and the packages it imports by name are out of the agent's reach; the project's other
+/// files are not, nor any of these where no hook runs these tools.
+#[test]
+fn what_javascript_configurations_import_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "eslint.config.js",
+        "import rules from './cfg/rules.js';\nimport local from './cfg/plugin';\nimport p from 'eslint-plugin-local';\nexport default [{ rules }];\n",
+    );
+    repo.write(
+        "cfg/rules.js",
+        "import './deeper.mjs';\nimport '../shared/policy.js';\nexport default {};\n",
+    );
+    repo.write("cfg/deeper.mjs", "export default {};\n");
+    repo.write("shared/policy.js", "export default {};\n");
+    repo.write("cfg/other.js", "export default {};\n");
+    repo.write(
+        "web/.prettierrc.cjs",
+        "const base = require('./cfg/pbase.cjs');\nmodule.exports = { ...base, plugins: ['./cfg/plug.js'] };\n",
+    );
+    repo.write("web/cfg/pbase.cjs", "module.exports = {};\n");
+    repo.write("src/a.js", "let a = 1\n");
+    repo.write(
+        ".claude/settings.json",
+        &claude_settings(&["eslint . || exit 2", "cd web && prettier --check . || exit 2"]),
+    );
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("cfg/rules.js"),
+        r("cfg/plugin.js"),
+        r("cfg/plugin/index.js"),
+        r("cfg/deeper.mjs"),
+        r("shared/policy.js"),
+        r("node_modules/eslint-plugin-local/index.js"),
+        r("web/cfg/pbase.cjs"),
+        r("web/cfg/plug.js"),
+        r("cfg/other.js"),
+        r("src/a.js"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 8);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A hook that runs a manifest's script or a task runner's recipe runs the command lines
 /// that file holds (finding F72; checked with npm 11 and GNU make 4.3 here: `npm run lint`
 /// and `make check` ran the scripts their lines name): what those lines run is out of the

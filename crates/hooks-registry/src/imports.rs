@@ -270,6 +270,15 @@ fn javascript_specifiers(text: &str) -> Vec<String> {
 /// Every string literal a JavaScript text imports, requires or re-exports from
 /// ([`is_import_context`]).
 fn import_literals(text: &str) -> Vec<String> {
+    (string_literals(text).into_iter())
+        .filter(|(at, _)| is_import_context(text.get(..*at).unwrap_or_default()))
+        .map(|(_, literal)| literal.to_owned())
+        .collect()
+}
+
+/// Every non-empty one-line string literal of a JavaScript text (`'…'`, `"…"`, `` `…` ``),
+/// with the offset of its opening quote.
+fn string_literals(text: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
     let mut i = 0;
@@ -280,15 +289,40 @@ fn import_literals(text: &str) -> Vec<String> {
             let end =
                 bytes[start..].iter().position(|&b| b == quote || b == b'\n').map(|e| start + e);
             let Some(end) = end else { break };
-            let literal = &text[start..end];
-            if !literal.is_empty() && is_import_context(&text[..i]) {
-                out.push(literal.to_owned());
+            if let Some(literal) = text.get(start..end).filter(|l| !l.is_empty()) {
+                out.push((i, literal));
             }
             i = end + 1;
         } else {
             i += 1;
         }
     }
+    out
+}
+
+/// The JavaScript files a configuration written in JavaScript names by a relative path in any
+/// string, not only an import (`plugins: ["./tools/plugin.js"]` of a `prettier.config.js`,
+/// which prettier loads; finding F85): each literal that starts with `./` or `../` and ends
+/// with a JavaScript extension and is no pattern (`./src/**/*.js`), joined to `dir` (the
+/// configuration's folder).
+///
+/// ```
+/// use std::path::Path;
+/// use hooks_registry::javascript_code_paths;
+///
+/// let text = "export default { plugins: ['./tools/p.mjs'], ignores: ['./dist'] };";
+/// assert_eq!(javascript_code_paths(text, Path::new("/r")), [Path::new("/r/tools/p.mjs")]);
+/// ```
+pub fn javascript_code_paths(text: &str, dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = (string_literals(text).into_iter())
+        .map(|(_, literal)| literal)
+        .filter(|l| l.starts_with("./") || l.starts_with("../"))
+        .filter(|l| !l.contains(['*', '?', '[', '{']))
+        .filter(|l| crate::scripts::is_javascript_file(l))
+        .filter_map(|l| relative_target(dir, l))
+        .collect();
+    out.sort();
+    out.dedup();
     out
 }
 

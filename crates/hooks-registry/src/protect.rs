@@ -1037,6 +1037,7 @@ fn protect_definition_roles(
         if keep(PathRole::Argument) {
             protect_recipes(&mut out, launch, placed, resolver);
             protect_tool_plugins(&mut out, resolver);
+            protect_config_imports(&mut out, placed.home, resolver);
             protect_git_configuration(&mut out, launch, placed, resolver);
             protect_ssh_configuration(&mut out, launch, placed, resolver);
         }
@@ -1874,6 +1875,118 @@ fn protect_tool_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver)
         }
     }
 }
+
+/// Protects what the JavaScript configurations of the linters and formatters the hook runs
+/// import (finding F85): `eslint .` runs `eslint.config.js`, which the guard protects by name
+/// in any folder (F71), and with it the `./rules.js` it imports and what that imports in turn,
+/// and prettier loads the plugins a `prettier.config.js` names (`plugins: ["./p.js"]`);
+/// checked with eslint 9 and prettier 3 here, each ran the code of every such file. The
+/// configurations read are those where the tool runs and in each folder above it (where
+/// eslint, prettier and the cosmiconfig-based tools look for theirs), found by listing each
+/// folder once; each is read for its relative imports and requires
+/// ([`crate::imports::local_imports`]: the file with Node's extensions and `index` files,
+/// existing or not, and the packages it imports by name in the `node_modules/` folders above
+/// it) and the JavaScript files any of its strings names by a relative path
+/// ([`crate::imports::javascript_code_paths`]), and each such file that exists is read in
+/// turn, at most [`MAX_RECIPES`] files in all (a note says so where the cap stops it). Not
+/// followed: a configuration in a folder below where the tool runs (prettier's for the files
+/// of a subfolder; protected by name, its imports not read, which would take a walk of the
+/// project), and an import whose name is built at run time.
+fn protect_config_imports(
+    out: &mut DefinitionProtection,
+    home: Option<&AbsPathBuf>,
+    resolver: &mut Resolver,
+) {
+    let is_config = |p: &Path| {
+        p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(crate::scripts::is_javascript_code_config)
+    };
+    // The tools' configuration names, and the folders where the tools run.
+    let placed: Vec<AbsPathBuf> =
+        out.paths.iter().filter(|p| is_config(p.as_path())).cloned().collect();
+    if placed.is_empty() {
+        return;
+    }
+    let names: HashSet<std::ffi::OsString> =
+        placed.iter().filter_map(|p| p.as_path().file_name()).map(|n| n.to_owned()).collect();
+    let mut folders: Vec<PathBuf> = Vec::new();
+    for config in &placed {
+        for folder in config.as_path().ancestors().skip(1) {
+            if folders.iter().any(|f| f == folder) {
+                break;
+            }
+            folders.push(folder.to_path_buf());
+        }
+    }
+    let mut pending: Vec<PathBuf> = Vec::new();
+    for folder in &folders {
+        let Ok(entries) = std::fs::read_dir(folder) else { continue };
+        let mut listed = 0;
+        for entry in entries.take(MAX_FOLDER_ENTRIES).flatten() {
+            listed += 1;
+            if names.contains(&entry.file_name()) {
+                pending.push(entry.path());
+            }
+        }
+        // A folder too large to list is asked for each name instead.
+        if listed >= MAX_FOLDER_ENTRIES {
+            pending.extend(names.iter().map(|n| folder.join(n)).filter(|p| p.is_file()));
+        }
+    }
+    pending.sort();
+    pending.dedup();
+    pending.reverse();
+    let mut read: Vec<PathBuf> = Vec::new();
+    while let Some(file) = pending.pop() {
+        if read.contains(&file) {
+            continue;
+        }
+        if read.len() >= MAX_RECIPES {
+            out.uncertain.push(format!(
+                "its tools' JavaScript configurations load more than {MAX_RECIPES} files; what the rest load is not protected"
+            ));
+            break;
+        }
+        let Some(text) = crate::installations::read_capped(&file, TOOL_CONFIG_CAP) else {
+            continue;
+        };
+        read.push(file.clone());
+        let Some(dir) = file.parent() else { continue };
+        let mut code = crate::imports::javascript_code_paths(&text, dir);
+        for path in &code {
+            protect_at(out, &Loc::Dir(root()), path, PathRole::Loaded, resolver);
+        }
+        for named in crate::imports::local_imports(crate::imports::Language::JavaScript, &text, dir)
+        {
+            match named.base {
+                PathBase::Root => {
+                    let role = match named.role {
+                        PathRole::Sourced => PathRole::Loaded,
+                        role => role,
+                    };
+                    protect_at(out, &Loc::Dir(root()), &named.path, role, resolver);
+                    if role == PathRole::Loaded {
+                        code.push(named.path);
+                    }
+                }
+                PathBase::Home => {
+                    let at = match home {
+                        Some(home) => Loc::Dir(home.clone()),
+                        None => any(root(), false),
+                    };
+                    protect_at(out, &at, &named.path, named.role, resolver);
+                }
+                _ => {}
+            }
+        }
+        pending.extend(code.into_iter().filter(|p| p.is_file() && !read.contains(p)));
+    }
+}
+
+/// How many entries of one folder [`protect_config_imports`] lists when it looks for the
+/// tools' configurations there; past that it asks for each name.
+const MAX_FOLDER_ENTRIES: usize = 4096;
 
 /// At most this much of a tool's configuration file is read ([`protect_tool_plugins`]).
 const TOOL_CONFIG_CAP: u64 = 256 * 1024;

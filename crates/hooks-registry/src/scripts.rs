@@ -683,11 +683,18 @@ impl Walk {
             match place {
                 StartUp::Home => self.under_home(&[path], role),
                 StartUp::Here | StartUp::System => self.add_text(path, role, dirs),
-                StartUp::Anywhere => self.paths.push(NamedPath {
-                    base: PathBase::Unknown,
-                    path: PathBuf::from(path),
-                    role,
-                }),
+                StartUp::Anywhere => {
+                    self.paths.push(NamedPath {
+                        base: PathBase::Unknown,
+                        path: PathBuf::from(path),
+                        role,
+                    });
+                    // A JavaScript configuration where it runs is placed there too, so that
+                    // what it imports is read and protected (finding F85).
+                    if is_javascript_file(path) {
+                        self.add_text(path, role, dirs);
+                    }
+                }
             }
         }
     }
@@ -3202,6 +3209,22 @@ fn code_config(name: &str) -> Option<&'static CodeConfig> {
             !version.is_empty() && version.bytes().all(|b| b.is_ascii_digit() || b == b'.');
         numbered.then(|| code_config_named(tool)).flatten()
     })
+}
+
+/// Whether `name` ends with an extension Node or a TypeScript runner loads as code (`.js`,
+/// `.mjs`, `.cjs`, `.ts`, `.mts`, `.cts`).
+pub(crate) fn is_javascript_file(name: &str) -> bool {
+    Path::new(name)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e, "js" | "mjs" | "cjs" | "ts" | "mts" | "cts"))
+}
+
+/// Whether `name` is a JavaScript configuration file of a tool of [`CODE_CONFIGS`]
+/// (`eslint.config.mjs`, `.prettierrc.cjs`, `lint-staged.config.js`): code the tool runs when
+/// it loads it, with what it imports (finding F85).
+pub(crate) fn is_javascript_code_config(name: &str) -> bool {
+    is_javascript_file(name) && CODE_CONFIGS.iter().any(|c| c.anywhere.contains(&name))
 }
 
 /// The entry of [`CODE_CONFIGS`] one of whose names is `name`, exactly.

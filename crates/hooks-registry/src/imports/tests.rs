@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use proptest::prelude::*;
 
 use crate::{
-    imports::{Language, local_imports},
+    imports::{Language, javascript_code_paths, local_imports},
     scripts::{PathBase, PathRole},
 };
 
@@ -118,6 +118,23 @@ fn the_language_comes_from_the_interpreter_else_the_extension() {
     assert_eq!(Language::of(None, Path::new("x.rb")), None);
 }
 
+/// A JavaScript configuration's strings that name JavaScript files by a relative path are
+/// the code it loads (prettier's `plugins`), wherever they stand; other strings, absolute
+/// paths, bare names and patterns are not (finding F85).
+#[test]
+fn a_configuration_s_relative_javascript_strings_are_its_code() {
+    let text = "module.exports = {\n  plugins: ['./tools/p.js', \"../shared/q.mjs\", `./r.cts`],\n  overrides: [{ files: './src/**/*.ts' }],\n  x: '/abs/a.js', y: 'pkg/b.js', z: './dist', w: 'a.js',\n};\n";
+    let found = javascript_code_paths(text, Path::new("/repo/web"));
+    assert_eq!(
+        found,
+        [
+            PathBuf::from("/repo/shared/q.mjs"),
+            PathBuf::from("/repo/web/r.cts"),
+            PathBuf::from("/repo/web/tools/p.js"),
+        ]
+    );
+}
+
 proptest! {
     /// Any text in either language: no panic, absolute paths from the root and relative
     /// ones from the home (CommonJS's global folders), nothing else.
@@ -131,6 +148,9 @@ proptest! {
                     _ => prop_assert!(false, "{p:?}"),
                 }
             }
+        }
+        for p in javascript_code_paths(&text, Path::new("/repo/s")) {
+            prop_assert!(p.is_absolute(), "{p:?}");
         }
     }
 }
