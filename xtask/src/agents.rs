@@ -70,6 +70,10 @@
 //!   `mypy.ini` names, which mypy imports at every run, for the user's own Claude Code hook
 //!   `mypy .` in the session's directory (finding F79; the guard needs no mypy installed to
 //!   know it);
+//! - **eslint-import**: the same for `tools/rules.js` of the project, which the project's
+//!   `eslint.config.js` imports, so eslint runs it at every run, for the user's own Claude
+//!   Code hook `eslint .` in the session's directory (finding F85; the guard needs no eslint
+//!   installed to know it);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -354,6 +358,15 @@ if [ "${XTASK_MYPY_PLUGIN:-}" = 1 ]; then
   user_claude_pretool 'mypy . >/dev/null 2>&1 || true'
   seed_file "$PROJ/tools/mplug.py" mplug.py.orig 'def plugin(version):\n    raise SystemExit(0)\n'
 fi
+if [ "${XTASK_ESLINT_IMPORT:-}" = 1 ]; then
+  # The user's own Claude Code hook lints the session's directory, and the project's
+  # `eslint.config.js` imports `tools/rules.js`, which eslint runs at every run. Claude Code's
+  # `Write` creates it instead, as above.
+  mkdir -p "$PROJ/tools"
+  printf 'import rules from "./tools/rules.js";\nexport default [{ rules }];\n' > "$PROJ/eslint.config.js"
+  user_claude_pretool 'eslint . >/dev/null 2>&1 || true'
+  seed_file "$PROJ/tools/rules.js" eslint-rules.js.orig 'export default {};\n'
+fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
   # `pre-commit install` writes it), its configuration runs a script of the repository, and
@@ -543,6 +556,9 @@ enum Edit {
     /// `tools/mplug.py` of the project, the plugin the project's `mypy.ini` names, for the
     /// `mypy .` of the user's own Claude Code hook.
     MypyPlugin,
+    /// `tools/rules.js` of the project, which the project's `eslint.config.js` imports, for
+    /// the `eslint .` of the user's own Claude Code hook.
+    EslintImport,
     /// `tools/pc-check.sh` of the project, which the repository's pre-commit configuration
     /// runs through the script pre-commit installed, for the user's own Claude Code hook that
     /// commits.
@@ -611,6 +627,9 @@ impl Edit {
             Edit::MakeInclude => ("local.mk", Some("XTASK_MAKE_INCLUDE"), "make-local.mk.orig"),
             Edit::JustImport => ("local.just", Some("XTASK_JUST_IMPORT"), "just-local.just.orig"),
             Edit::MypyPlugin => ("tools/mplug.py", Some("XTASK_MYPY_PLUGIN"), "mplug.py.orig"),
+            Edit::EslintImport => {
+                ("tools/rules.js", Some("XTASK_ESLINT_IMPORT"), "eslint-rules.js.orig")
+            }
             Edit::PreCommitEntry => {
                 ("tools/pc-check.sh", Some("XTASK_PRE_COMMIT"), "pc-check.sh.orig")
             }
@@ -735,6 +754,7 @@ const CASES: &[Case] = &[
     Case::editing("make-include", Edit::MakeInclude),
     Case::editing("just-import", Edit::JustImport),
     Case::editing("mypy-plugin", Edit::MypyPlugin),
+    Case::editing("eslint-import", Edit::EslintImport),
     Case::editing("pre-commit", Edit::PreCommitEntry),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
