@@ -2006,6 +2006,41 @@ fn what_lint_staged_runs_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// pylint imports the modules its configuration's `load-plugins` names from wherever the
+/// `sys.path` its `init-hook` sets finds them (finding F86; checked with pylint 4.1 here: a
+/// `.pylintrc` with `init-hook` adding the project's folder and `load-plugins=tools.plug`
+/// ran `tools/plug.py`, and `[tool.pylint.main]` of `pyproject.toml` with `init-hook` adding
+/// `tools` and `load-plugins = ["plug"]` ran `tools/plug.py` too): each such module's file and
+/// package are out of the agent's reach under any folder; the project's other code is not, nor
+/// any of these where no hook runs pylint.
+#[test]
+fn what_pylint_s_plugins_load_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        ".pylintrc",
+        "[MAIN]\ninit-hook=import sys; sys.path.insert(0, '.')\nload-plugins=tools.plug,\n    localplug\n",
+    );
+    repo.write("pyproject.toml", "[tool.pylint.MASTER]\nload-plugins = [\"pyproj_plug\"]\n");
+    repo.write("setup.cfg", "[pylint.main]\nload-plugins = cfgplug\n");
+    repo.write("src/a.py", "x = 1\n");
+    repo.write(".claude/settings.json", &claude_settings(&["pylint src || exit 2"]));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("tools/plug.py"),
+        r("tools/plug/__init__.py"),
+        r("localplug.py"),
+        r("src/localplug.py"),
+        r("pyproj_plug.py"),
+        r("tools/cfgplug/__init__.py"),
+        r("tools/other.py"),
+        r("src/a.py"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 6);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A JavaScript configuration of a linter or formatter a hook runs is code the tool runs, and
 /// so is what it imports and the plugins it names (finding F85; checked with eslint 9 and
 /// prettier 3 here: `eslint` ran an `eslint.config.js`'s `./cfg/rules.js` and what that

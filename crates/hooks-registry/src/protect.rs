@@ -1826,7 +1826,8 @@ fn protect_commands(
 /// the tool from it, F54), mypy's plugins and rubocop's `require`d
 /// files (loaded files), flake8's local plugins' folders (protected whole; finding F79), and
 /// the files ruff's `extend`, biome's and TypeScript's `extends` and rubocop's `inherit_from`
-/// name, which are read in turn for what they name (finding F80), at most [`MAX_RECIPES`]
+/// name, which are read in turn for what they name (finding F80), the modules pylint's
+/// `load-plugins` names, by their paths under any folder (finding F86), at most [`MAX_RECIPES`]
 /// files read in all (a missing one is not counted). Each name is relative to its configuration's folder. A configuration is read
 /// whichever tool named it (a `pyproject.toml` a `uv run` hook names too): what mypy would
 /// load is protected for a hook that runs uv alone, which is more than needed, never less.
@@ -1863,6 +1864,14 @@ fn protect_tool_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver)
         }
         for dir in &loads.folders {
             protect_at(out, &at, Path::new(dir), PathRole::Modules, resolver);
+        }
+        // A module found through a `sys.path` the configuration's own code sets (pylint's
+        // `init-hook`): its file and its package by their paths under any folder (F86).
+        for module in &loads.modules {
+            let path = PathBuf::from(module.replace('.', "/"));
+            let anywhere = any(root(), false);
+            protect_at(out, &anywhere, &path.with_extension("py"), PathRole::Loaded, resolver);
+            protect_at(out, &anywhere, &path.join("__init__.py"), PathRole::Loaded, resolver);
         }
         for file in &loads.extends {
             let before = out.paths.len();

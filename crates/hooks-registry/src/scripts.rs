@@ -2885,7 +2885,15 @@ const CODE_CONFIGS: &[CodeConfig] = &[
         names: &["pylint", "pylint-config"],
         // Also found in the parent folders of a package (those with `__init__.py`).
         anywhere: &["pylintrc", "pylintrc.toml", ".pylintrc", ".pylintrc.toml"],
-        here: &["pyproject.toml", "setup.cfg", "tox.ini"],
+        here: &[
+            "pyproject.toml",
+            "setup.cfg",
+            "tox.ini",
+            "pylintrc",
+            "pylintrc.toml",
+            ".pylintrc",
+            ".pylintrc.toml",
+        ],
         home: &[".pylintrc", ".config/pylintrc"],
         system: &["/etc/pylintrc"],
     },

@@ -2,13 +2,15 @@
 //! `plugins` (finding F71); mypy's `plugins`, flake8's `[flake8:local-plugins]` `paths`,
 //! ruff's `extend` (finding F79);
 //! biome's and TypeScript's `extends`, rubocop's `inherit_from`, `require` and `plugins`
-//! (finding F80); pyright's `extends` (finding F84).
+//! (finding F80); pyright's `extends` (finding F84); pylint's `load-plugins` (finding F86).
 //!
 //! A configuration where a hook runs one of these tools is protected ([`crate::scripts`]'s
 //! `CODE_CONFIGS`), but the files it names are code the tool loads (a mypy plugin, a flake8
 //! local plugin's folder, a rubocop extension) or configuration it reads in turn (ruff's
 //! `extend`, a `tsconfig.json`'s `extends`): the agent writing those had its code run by the
-//! next event's hook, or turned the gate off, without touching the protected file. Read as
+//! next event's hook, or turned the gate off, without touching the protected file; a pylint
+//! plugin is a module found wherever the `sys.path` its `init-hook` sets finds it, so its file
+//! is protected by its dotted name's path under any folder. Read as
 //! the tools read them (checked with mypy 2.4, flake8 7.5, ruff 0.17, biome 2.6, TypeScript
 //! 7.0 and rubocop 1.39): INI files through sections and indented continuation lines,
 //! `pyproject.toml` and `ruff.toml` as TOML, `biome.json` and `tsconfig.json` as JSON with
@@ -23,6 +25,10 @@ pub(crate) const PLUGIN_CONFIGS: &[&str] = &[
     "pyproject.toml",
     "setup.cfg",
     "tox.ini",
+    "pylintrc",
+    ".pylintrc",
+    "pylintrc.toml",
+    ".pylintrc.toml",
     "mypy.ini",
     ".mypy.ini",
     ".flake8",
@@ -55,6 +61,10 @@ pub(crate) struct Loads {
     /// Configuration files it reads in turn, in the same syntax (ruff's `extend`, biome's and
     /// TypeScript's `extends`, rubocop's `inherit_from`): read for what they name too.
     pub(crate) extends: Vec<String>,
+    /// Python modules it imports by their dotted names from wherever its `sys.path` finds
+    /// them (pylint's `load-plugins`, from the folders its `init-hook` adds): the module's
+    /// file and package, relative to any folder (`tools/plug.py`, `tools/plug/__init__.py`).
+    pub(crate) modules: Vec<String>,
 }
 
 /// What the configuration file named `file_name` (one of [`PLUGIN_CONFIGS`]) holding `text`
@@ -63,7 +73,7 @@ pub(crate) struct Loads {
 pub(crate) fn loads(file_name: &str, text: &str) -> Loads {
     let mut out = Loads::default();
     match file_name {
-        "pyproject.toml" | "ruff.toml" | ".ruff.toml" => {
+        "pyproject.toml" | "ruff.toml" | ".ruff.toml" | "pylintrc.toml" | ".pylintrc.toml" => {
             let Ok(document) = text.parse::<toml_edit::DocumentMut>() else { return out };
             let root = document.as_item();
             let (mypy, ruff) = match file_name {
@@ -71,7 +81,8 @@ pub(crate) fn loads(file_name: &str, text: &str) -> Loads {
                     let tool = root.get("tool");
                     (tool.and_then(|t| t.get("mypy")), tool.and_then(|t| t.get("ruff")))
                 }
-                _ => (None, Some(root)),
+                "ruff.toml" | ".ruff.toml" => (None, Some(root)),
+                _ => (None, None),
             };
             if let Some(plugins) = mypy.and_then(|m| m.get("plugins")) {
                 let entries: Vec<&str> = match plugins.as_array() {
@@ -84,6 +95,33 @@ pub(crate) fn loads(file_name: &str, text: &str) -> Loads {
             }
             if let Some(extend) = ruff.and_then(|r| r.get("extend")).and_then(|e| e.as_str()) {
                 push_path(extend, &mut out.extends);
+            }
+            // pylint's tables: `[tool.pylint.main]` of `pyproject.toml`, `[main]` (or any
+            // table) of its own TOML files, whatever their case (`MASTER`).
+            let pylint = match file_name {
+                "pyproject.toml" => root.get("tool").and_then(|t| t.get("pylint")),
+                "pylintrc.toml" | ".pylintrc.toml" => {
+                    root.get("tool").and_then(|t| t.get("pylint")).or(Some(root))
+                }
+                _ => None,
+            };
+            if let Some(tables) = pylint.and_then(|p| p.as_table_like()) {
+                for (_, table) in tables.iter() {
+                    let Some(plugins) =
+                        table.get("load-plugins").or_else(|| table.get("load_plugins"))
+                    else {
+                        continue;
+                    };
+                    let entries: Vec<&str> = match plugins.as_array() {
+                        Some(array) => array.iter().filter_map(|v| v.as_str()).collect(),
+                        None => {
+                            plugins.as_str().map(|s| s.split(',').collect()).unwrap_or_default()
+                        }
+                    };
+                    for entry in entries {
+                        pylint_plugin(entry, &mut out.modules);
+                    }
+                }
             }
         }
         "biome.json" | "biome.jsonc" | ".biome.json" | ".biome.jsonc" | "tsconfig.json"
@@ -125,6 +163,13 @@ pub(crate) fn loads(file_name: &str, text: &str) -> Loads {
                             mypy_plugin(entry, &mut out.files);
                         }
                     }
+                    // pylint's (finding F86): `[MAIN]` or `[MASTER]` of its own files,
+                    // `[pylint.main]` of `setup.cfg` and `tox.ini`.
+                    (section, "load-plugins" | "load_plugins") if is_pylint_section(section) => {
+                        for entry in value.split([',', '\n']) {
+                            pylint_plugin(entry, &mut out.modules);
+                        }
+                    }
                     ("flake8:local-plugins", "paths") => {
                         for entry in value.split([',', '\n', ' ', '\t']) {
                             push_path(entry, &mut out.folders);
@@ -138,7 +183,27 @@ pub(crate) fn loads(file_name: &str, text: &str) -> Loads {
     out.files.truncate(MAX_NAMES);
     out.folders.truncate(MAX_NAMES);
     out.extends.truncate(MAX_NAMES);
+    out.modules.truncate(MAX_NAMES);
     out
+}
+
+/// Whether an INI section is one pylint reads its options from: `MAIN` or `MASTER` (any
+/// case) of its own files, any `pylint.` section of `setup.cfg` and `tox.ini`.
+fn is_pylint_section(section: &str) -> bool {
+    let lower = section.to_ascii_lowercase();
+    matches!(lower.as_str(), "main" | "master") || lower.starts_with("pylint.")
+}
+
+/// A pylint `load-plugins` entry: a module's dotted name (`tools.plug`), kept as it is.
+fn pylint_plugin(entry: &str, modules: &mut Vec<String>) {
+    let entry = entry.trim();
+    if !entry.is_empty()
+        && entry.split('.').all(|part| !part.is_empty() && is_identifier(part))
+        && modules.len() < MAX_NAMES
+        && !modules.iter().any(|m| m == entry)
+    {
+        modules.push(entry.to_owned());
+    }
 }
 
 /// Whether a name in a configuration is a file's path rather than a package's name: `./…`,

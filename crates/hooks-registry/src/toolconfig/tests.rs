@@ -104,6 +104,34 @@ fn prettier_s_plugin_files_are_loaded_files() {
     assert_eq!(files(".prettierrc.yml", yaml), ["./tools/../lib/pl2.js"]);
 }
 
+/// pylint's `load-plugins` names modules by their dotted names, in its own INI files' `MAIN`
+/// or `MASTER`, `setup.cfg`'s and `tox.ini`'s `pylint.` sections, and its TOML files'
+/// `tool.pylint` tables (finding F86); another tool's section is not pylint's.
+#[test]
+fn pylint_s_plugins_are_modules() {
+    let modules = |name: &str, text: &str| loads(name, text).modules;
+    let ini = "[MAIN]\ninit-hook=import sys; sys.path.insert(0, '.')\nload-plugins=tools.plug,\n    \
+               localplug, not-a.module\n[BASIC]\nload-plugins=ignored\n";
+    assert_eq!(modules(".pylintrc", ini), ["tools.plug", "localplug"]);
+    assert_eq!(modules("pylintrc", "[master]\nload_plugins = a.b\n"), ["a.b"]);
+    assert_eq!(
+        modules("setup.cfg", "[pylint.main]\nload-plugins = c\n[flake8]\nload-plugins = x\n"),
+        ["c"]
+    );
+    assert_eq!(modules("tox.ini", "[pylint.MASTER]\nload-plugins = d\n"), ["d"]);
+    let toml = "[tool.pylint.MASTER]\nload-plugins = [\"p.q\", \"r\"]\n[tool.mypy]\nplugins = [\"m.plug\"]\n";
+    assert_eq!(modules("pyproject.toml", toml), ["p.q", "r"]);
+    assert_eq!(
+        modules("pyproject.toml", "[tool.pylint.main]\nload-plugins = \"s, t\"\n"),
+        ["s", "t"]
+    );
+    assert_eq!(modules(".pylintrc.toml", "[tool.pylint.main]\nload-plugins = [\"u\"]\n"), ["u"]);
+    assert_eq!(
+        modules("ruff.toml", "[tool.pylint.main]\nload-plugins = [\"v\"]\n"),
+        Vec::<String>::new()
+    );
+}
+
 #[test]
 fn broken_files_name_nothing() {
     for name in PLUGIN_CONFIGS {
@@ -117,7 +145,7 @@ proptest! {
     /// Any text, under any of the names, gives a bounded list and never panics.
     #[test]
     fn any_configuration_gives_bounded_names(
-        text in "(\\[mypy\\]|\\[flake8:local-plugins\\]|\\[tool\\.(mypy|ruff)\\]|plugins ?= ?|paths ?= ?|extend = \"|\"extends\": ?|inherit_from: ?|require:|- |/\\*|//|[{}a-z./_:,\" \\n\\t=\\[\\]#;~$-]){0,80}",
+        text in "(\\[mypy\\]|\\[MAIN\\]|\\[tool\\.pylint\\.main\\]|load-plugins ?= ?|\\[flake8:local-plugins\\]|\\[tool\\.(mypy|ruff)\\]|plugins ?= ?|paths ?= ?|extend = \"|\"extends\": ?|inherit_from: ?|require:|- |/\\*|//|[{}a-z./_:,\" \\n\\t=\\[\\]#;~$-]){0,80}",
         which in 0..PLUGIN_CONFIGS.len(),
     ) {
         let name = PLUGIN_CONFIGS[which];
@@ -128,6 +156,10 @@ proptest! {
         prop_assert!(l.extends.len() <= MAX_NAMES);
         for name in l.files.iter().chain(&l.folders).chain(&l.extends) {
             prop_assert!(!name.is_empty() && !name.starts_with(['~', '$']));
+        }
+        prop_assert!(l.modules.len() <= MAX_NAMES);
+        for module in &l.modules {
+            prop_assert!(module.split('.').all(|p| !p.is_empty() && !p.contains('/')), "{module}");
         }
     }
 }
