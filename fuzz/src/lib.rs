@@ -1075,12 +1075,13 @@ pub fn command_analysis(data: &[u8]) {
             }
         }
     }
-    // And as a JavaScript configuration's text (the code it names in any string, F85): each
-    // a JavaScript file under the configuration's folder's root.
-    for path in hooks_registry::javascript_code_paths(&text, std::path::Path::new("/repo/s")) {
+    // And as a Node.js tool's configuration's text (the files it names in any string, F85,
+    // F87): each absolute, of the kind its extension says.
+    for (path, kind) in hooks_registry::configuration_paths(&text, std::path::Path::new("/repo/s"))
+    {
         assert!(path.is_absolute(), "{path:?} is absolute");
-        let extension = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
-        assert!(["js", "mjs", "cjs", "ts", "mts", "cts"].contains(&extension), "{path:?}");
+        let name = path.to_str().unwrap_or_default();
+        assert_eq!(hooks_registry::ConfigurationFile::of(name), Some(kind), "{path:?}");
     }
     // The same bytes as a hook script's own text (what it sources, and the start-up files of
     // the programs it runs, from the home, where it runs or the system's: `/etc/ssh/ssh_config`

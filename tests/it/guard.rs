@@ -2041,6 +2041,54 @@ fn what_pylint_s_plugins_load_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// A JSON or YAML configuration of a Node.js linter a hook runs names the code the tool loads
+/// by relative paths (finding F87; checked here: stylelint 16 ran the plugin a
+/// `.stylelintrc.json` named, markdownlint-cli2 the `customRules` of its
+/// `.markdownlint-cli2.jsonc`, cspell 9 the configuration a `cspell.json` imported, commitlint
+/// 20 the file a `.commitlintrc.json` extended): each such file, the configuration files it
+/// names, read in turn, and what the code imports are out of the agent's reach; the project's
+/// other code is not, nor any of these where no hook runs these tools.
+#[test]
+fn what_node_tools_json_and_yaml_configurations_name_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        ".stylelintrc.json",
+        r#"{"extends": ["./cfg/base.json"], "plugins": ["./plug/p.js"], "rules": {}}"#,
+    );
+    repo.write("cfg/base.json", r#"{"plugins": ["./basep.mjs"]}"#);
+    repo.write(
+        ".markdownlint-cli2.jsonc",
+        "{\n  // local rules\n  \"customRules\": [\"./rules/r.js\"],\n}\n",
+    );
+    repo.write("cspell.json", r#"{"version": "0.2", "import": ["./cfg/more.cjs"]}"#);
+    repo.write("cfg/more.cjs", "const d = require('./deeper');\nmodule.exports = d;\n");
+    repo.write(".commitlintrc.yml", "extends:\n  - ./cfg/cl.cjs\n");
+    repo.write("src/a.css", "a { color: red; }\n");
+    repo.write(
+        ".claude/settings.json",
+        &claude_settings(&[
+            "stylelint '**/*.css' || exit 2",
+            "markdownlint-cli2 '**/*.md' && cspell . && commitlint --from HEAD~1",
+        ]),
+    );
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("plug/p.js"),
+        r("cfg/base.json"),
+        r("cfg/basep.mjs"),
+        r("rules/r.js"),
+        r("cfg/more.cjs"),
+        r("cfg/deeper.js"),
+        r("cfg/cl.cjs"),
+        r("cfg/other.js"),
+        r("src/a.css"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 7);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A JavaScript configuration of a linter or formatter a hook runs is code the tool runs, and
 /// so is what it imports and the plugins it names (finding F85; checked with eslint 9 and
 /// prettier 3 here: `eslint` ran an `eslint.config.js`'s `./cfg/rules.js` and what that

@@ -300,30 +300,58 @@ fn string_literals(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
-/// The JavaScript files a configuration written in JavaScript names by a relative path in any
-/// string, not only an import (`plugins: ["./tools/plugin.js"]` of a `prettier.config.js`,
-/// which prettier loads; finding F85): each literal that starts with `./` or `../` and ends
-/// with a JavaScript extension and is no pattern (`./src/**/*.js`), joined to `dir` (the
-/// configuration's folder).
+/// The files a configuration of a Node.js tool names by a relative path, in any string or
+/// value, not only an import (findings F85, F87): `plugins: ["./tools/plugin.js"]` of a
+/// `prettier.config.js` or a `.stylelintrc.json`, `customRules` of a
+/// `.markdownlint-cli2.jsonc`, `import` of a `cspell.json`, `extends` of a `.commitlintrc.yml`,
+/// each of which the tool loads. Each word of the text (split at white space, quotes, commas,
+/// brackets, braces, parentheses, `;` and `=`, so a JSON string, a YAML scalar and a
+/// JavaScript literal alike) that starts with `./` or `../`, is no pattern (`./src/**/*.js`)
+/// and ends with a JavaScript extension ([`ConfigurationFile::Code`]) or a JSON or YAML one
+/// ([`ConfigurationFile::Data`]), joined to `dir` (the configuration's folder).
 ///
 /// ```
 /// use std::path::Path;
-/// use hooks_registry::javascript_code_paths;
+/// use hooks_registry::{ConfigurationFile, configuration_paths};
 ///
 /// let text = "export default { plugins: ['./tools/p.mjs'], ignores: ['./dist'] };";
-/// assert_eq!(javascript_code_paths(text, Path::new("/r")), [Path::new("/r/tools/p.mjs")]);
+/// let found = configuration_paths(text, Path::new("/r"));
+/// assert_eq!(found, [(Path::new("/r/tools/p.mjs").to_path_buf(), ConfigurationFile::Code)]);
 /// ```
-pub fn javascript_code_paths(text: &str, dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = (string_literals(text).into_iter())
-        .map(|(_, literal)| literal)
-        .filter(|l| l.starts_with("./") || l.starts_with("../"))
-        .filter(|l| !l.contains(['*', '?', '[', '{']))
-        .filter(|l| crate::scripts::is_javascript_file(l))
-        .filter_map(|l| relative_target(dir, l))
-        .collect();
+pub fn configuration_paths(text: &str, dir: &Path) -> Vec<(PathBuf, ConfigurationFile)> {
+    let mut out: Vec<(PathBuf, ConfigurationFile)> = (text
+        .split(|c: char| c.is_whitespace() || "\"'`,[]{}();=".contains(c)))
+    .filter(|w| w.starts_with("./") || w.starts_with("../"))
+    .filter(|w| !w.contains(['*', '?']))
+    .filter_map(|w| Some((w, ConfigurationFile::of(w)?)))
+    .filter_map(|(w, kind)| Some((relative_target(dir, w)?, kind)))
+    .collect();
     out.sort();
     out.dedup();
     out
+}
+
+/// What a file a Node.js tool's configuration names is, by its extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ConfigurationFile {
+    /// JavaScript or TypeScript the tool runs (`.js`, `.mjs`, `.cjs`, `.ts`, `.mts`, `.cts`):
+    /// read for what it imports.
+    Code,
+    /// Configuration it reads (`.json`, `.jsonc`, `.json5`, `.yaml`, `.yml`): read for the
+    /// files it names.
+    Data,
+}
+
+impl ConfigurationFile {
+    /// The kind of the file `name` by its extension; `None` for other files.
+    pub fn of(name: &str) -> Option<ConfigurationFile> {
+        if crate::scripts::is_javascript_file(name) {
+            return Some(ConfigurationFile::Code);
+        }
+        let extension = Path::new(name).extension()?.to_str()?;
+        matches!(extension, "json" | "jsonc" | "json5" | "yaml" | "yml")
+            .then_some(ConfigurationFile::Data)
+    }
 }
 
 /// Whether the text before a string literal ends as an import would: `from`, `import`,

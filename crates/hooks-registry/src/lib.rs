@@ -54,7 +54,7 @@ pub use crate::{
     },
     handle::{RegistryEvent, RegistryHandle, RegistryReader},
     hookmanagers::hook_manager_config_files,
-    imports::{Language as ImportLanguage, javascript_code_paths, local_imports},
+    imports::{ConfigurationFile, Language as ImportLanguage, configuration_paths, local_imports},
     paths::{canonicalize, canonicalize_lenient, normalize_lexically, open_nonblocking},
     policy::RunSettingsIndex,
     protect::{

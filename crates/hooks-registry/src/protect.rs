@@ -1885,35 +1885,39 @@ fn protect_tool_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver)
     }
 }
 
-/// Protects what the JavaScript configurations of the linters and formatters the hook runs
-/// import (finding F85): `eslint .` runs `eslint.config.js`, which the guard protects by name
-/// in any folder (F71), and with it the `./rules.js` it imports and what that imports in turn,
-/// and prettier loads the plugins a `prettier.config.js` names (`plugins: ["./p.js"]`);
-/// checked with eslint 9 and prettier 3 here, each ran the code of every such file. The
-/// configurations read are those where the tool runs and in each folder above it (where
-/// eslint, prettier and the cosmiconfig-based tools look for theirs), found by listing each
-/// folder once; each is read for its relative imports and requires
+/// Protects what the configurations of the Node.js linters and formatters the hook runs
+/// load ([`crate::scripts::node_tool_configuration`]): `eslint .` runs `eslint.config.js`,
+/// which the guard protects by name in any folder (F71), and with it the `./rules.js` it
+/// imports and what that imports in turn (finding F85); stylelint loads the plugins a
+/// `.stylelintrc.json` names (`plugins: ["./plug.js"]`), markdownlint-cli2 the `customRules`
+/// of its `.markdownlint-cli2.jsonc`, cspell the configuration a `cspell.json` imports,
+/// commitlint the file a `.commitlintrc.json` extends (finding F87); checked with eslint 9,
+/// prettier 3, stylelint 16, markdownlint-cli2, cspell 9 and commitlint 20 here, each ran the
+/// code of every such file. The configurations read are those where the tool runs and in
+/// each folder above it (where these tools look for theirs), found by listing each folder
+/// once. A JavaScript one is read for its relative imports and requires
 /// ([`crate::imports::local_imports`]: the file with Node's extensions and `index` files,
 /// existing or not, and the packages it imports by name in the `node_modules/` folders above
-/// it) and the JavaScript files any of its strings names by a relative path
-/// ([`crate::imports::javascript_code_paths`]), and each such file that exists is read in
-/// turn, at most [`MAX_RECIPES`] files in all (a note says so where the cap stops it). Not
-/// followed: a configuration in a folder below where the tool runs (prettier's for the files
-/// of a subfolder; protected by name, its imports not read, which would take a walk of the
-/// project), and an import whose name is built at run time.
+/// it); every one for the JavaScript, JSON and YAML files any of its strings names by a
+/// relative path ([`crate::imports::configuration_paths`]); each file named is protected, and
+/// read in turn when it exists, at most [`MAX_CONFIGURATION_FILES`] files in all (a note says
+/// so where the cap stops it). Not followed: a configuration in a folder below where the tool
+/// runs (prettier's for the files of a subfolder; protected by name, what it names not read,
+/// which would take a walk of the project), a package a data configuration names by its name
+/// (in `node_modules/`, protected where a runner runs the tool, F54), and a name built at run
+/// time.
 fn protect_config_imports(
     out: &mut DefinitionProtection,
     home: Option<&AbsPathBuf>,
     resolver: &mut Resolver,
 ) {
-    let is_config = |p: &Path| {
-        p.file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(crate::scripts::is_javascript_code_config)
+    use crate::imports::ConfigurationFile;
+    let kind_of = |p: &Path| {
+        p.file_name().and_then(|n| n.to_str()).and_then(crate::scripts::node_tool_configuration)
     };
     // The tools' configuration names, and the folders where the tools run.
     let placed: Vec<AbsPathBuf> =
-        out.paths.iter().filter(|p| is_config(p.as_path())).cloned().collect();
+        out.paths.iter().filter(|p| kind_of(p.as_path()).is_some()).cloned().collect();
     if placed.is_empty() {
         return;
     }
@@ -1928,32 +1932,33 @@ fn protect_config_imports(
             folders.push(folder.to_path_buf());
         }
     }
-    let mut pending: Vec<PathBuf> = Vec::new();
+    let mut found: Vec<PathBuf> = Vec::new();
     for folder in &folders {
         let Ok(entries) = std::fs::read_dir(folder) else { continue };
         let mut listed = 0;
         for entry in entries.take(MAX_FOLDER_ENTRIES).flatten() {
             listed += 1;
             if names.contains(&entry.file_name()) {
-                pending.push(entry.path());
+                found.push(entry.path());
             }
         }
         // A folder too large to list is asked for each name instead.
         if listed >= MAX_FOLDER_ENTRIES {
-            pending.extend(names.iter().map(|n| folder.join(n)).filter(|p| p.is_file()));
+            found.extend(names.iter().map(|n| folder.join(n)).filter(|p| p.is_file()));
         }
     }
-    pending.sort();
-    pending.dedup();
-    pending.reverse();
+    found.sort();
+    found.dedup();
+    let mut pending: Vec<(PathBuf, ConfigurationFile)> =
+        (found.into_iter().rev()).filter_map(|p| Some((p.clone(), kind_of(&p)?))).collect();
     let mut read: Vec<PathBuf> = Vec::new();
-    while let Some(file) = pending.pop() {
+    while let Some((file, kind)) = pending.pop() {
         if read.contains(&file) {
             continue;
         }
-        if read.len() >= MAX_RECIPES {
+        if read.len() >= MAX_CONFIGURATION_FILES {
             out.uncertain.push(format!(
-                "its tools' JavaScript configurations load more than {MAX_RECIPES} files; what the rest load is not protected"
+                "its tools' configurations load more than {MAX_CONFIGURATION_FILES} files; what the rest load is not protected"
             ));
             break;
         }
@@ -1962,36 +1967,45 @@ fn protect_config_imports(
         };
         read.push(file.clone());
         let Some(dir) = file.parent() else { continue };
-        let mut code = crate::imports::javascript_code_paths(&text, dir);
-        for path in &code {
+        let mut next = crate::imports::configuration_paths(&text, dir);
+        for (path, _) in &next {
             protect_at(out, &Loc::Dir(root()), path, PathRole::Loaded, resolver);
         }
-        for named in crate::imports::local_imports(crate::imports::Language::JavaScript, &text, dir)
-        {
-            match named.base {
-                PathBase::Root => {
-                    let role = match named.role {
-                        PathRole::Sourced => PathRole::Loaded,
-                        role => role,
-                    };
-                    protect_at(out, &Loc::Dir(root()), &named.path, role, resolver);
-                    if role == PathRole::Loaded {
-                        code.push(named.path);
+        if kind == ConfigurationFile::Code {
+            let imports =
+                crate::imports::local_imports(crate::imports::Language::JavaScript, &text, dir);
+            for named in imports {
+                match named.base {
+                    PathBase::Root => {
+                        let role = match named.role {
+                            PathRole::Sourced => PathRole::Loaded,
+                            role => role,
+                        };
+                        protect_at(out, &Loc::Dir(root()), &named.path, role, resolver);
+                        if role == PathRole::Loaded
+                            && let Some(kind) = named.path.to_str().and_then(ConfigurationFile::of)
+                        {
+                            next.push((named.path, kind));
+                        }
                     }
+                    PathBase::Home => {
+                        let at = match home {
+                            Some(home) => Loc::Dir(home.clone()),
+                            None => any(root(), false),
+                        };
+                        protect_at(out, &at, &named.path, named.role, resolver);
+                    }
+                    _ => {}
                 }
-                PathBase::Home => {
-                    let at = match home {
-                        Some(home) => Loc::Dir(home.clone()),
-                        None => any(root(), false),
-                    };
-                    protect_at(out, &at, &named.path, named.role, resolver);
-                }
-                _ => {}
             }
         }
-        pending.extend(code.into_iter().filter(|p| p.is_file() && !read.contains(p)));
+        pending.extend(next.into_iter().filter(|(p, _)| p.is_file() && !read.contains(p)));
     }
 }
+
+/// At most this many files are read for what the Node.js tools' configurations load
+/// ([`protect_config_imports`]).
+const MAX_CONFIGURATION_FILES: usize = 32;
 
 /// How many entries of one folder [`protect_config_imports`] lists when it looks for the
 /// tools' configurations there; past that it asks for each name.

@@ -689,9 +689,9 @@ impl Walk {
                         path: PathBuf::from(path),
                         role,
                     });
-                    // A JavaScript configuration where it runs is placed there too, so that
-                    // what it imports is read and protected (finding F85).
-                    if is_javascript_file(path) {
+                    // A Node.js tool's configuration where it runs is placed there too, so
+                    // that what it imports or names is read and protected (F85, F87).
+                    if node_tool_configuration(path).is_some() {
                         self.add_text(path, role, dirs);
                     }
                 }
@@ -3228,11 +3228,34 @@ pub(crate) fn is_javascript_file(name: &str) -> bool {
         .is_some_and(|e| matches!(e, "js" | "mjs" | "cjs" | "ts" | "mts" | "cts"))
 }
 
-/// Whether `name` is a JavaScript configuration file of a tool of [`CODE_CONFIGS`]
-/// (`eslint.config.mjs`, `.prettierrc.cjs`, `lint-staged.config.js`): code the tool runs when
-/// it loads it, with what it imports (finding F85).
-pub(crate) fn is_javascript_code_config(name: &str) -> bool {
-    is_javascript_file(name) && CODE_CONFIGS.iter().any(|c| c.anywhere.contains(&name))
+/// The tools of [`CODE_CONFIGS`] that run on Node.js and load the JavaScript their
+/// configurations import or name (findings F85, F87; checked with eslint 9, prettier 3,
+/// stylelint 16, markdownlint-cli2, cspell and commitlint here).
+const NODE_TOOLS: &[&str] = &[
+    "prettier",
+    "eslint",
+    "stylelint",
+    "markdownlint-cli2",
+    "cspell",
+    "commitlint",
+    "lint-staged",
+];
+
+/// What `name` is to a Node.js tool of [`CODE_CONFIGS`] that looks for it by that name
+/// (`eslint.config.mjs`, `.prettierrc.cjs`, `.stylelintrc.json`, `cspell.yaml`): code the tool
+/// runs when it loads it, with what it imports ([`crate::imports::ConfigurationFile::Code`],
+/// finding F85), or configuration that may name such code and other configuration by relative
+/// paths (`Data`, finding F87; its extension-less spellings such as `.eslintrc` and
+/// `.stylelintrc` included, and ignore files, which name nothing to load); `None` for any other
+/// name.
+pub(crate) fn node_tool_configuration(name: &str) -> Option<crate::imports::ConfigurationFile> {
+    use crate::imports::ConfigurationFile;
+    let node = |c: &&CodeConfig| c.names.iter().any(|n| NODE_TOOLS.contains(n));
+    CODE_CONFIGS.iter().filter(node).find(|c| c.anywhere.contains(&name))?;
+    Some(match is_javascript_file(name) {
+        true => ConfigurationFile::Code,
+        false => ConfigurationFile::Data,
+    })
 }
 
 /// The entry of [`CODE_CONFIGS`] one of whose names is `name`, exactly.

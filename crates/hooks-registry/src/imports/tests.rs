@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use proptest::prelude::*;
 
 use crate::{
-    imports::{Language, javascript_code_paths, local_imports},
+    imports::{ConfigurationFile, Language, configuration_paths, local_imports},
     scripts::{PathBase, PathRole},
 };
 
@@ -118,20 +118,37 @@ fn the_language_comes_from_the_interpreter_else_the_extension() {
     assert_eq!(Language::of(None, Path::new("x.rb")), None);
 }
 
-/// A JavaScript configuration's strings that name JavaScript files by a relative path are
-/// the code it loads (prettier's `plugins`), wherever they stand; other strings, absolute
-/// paths, bare names and patterns are not (finding F85).
+/// A configuration's words that name JavaScript, JSON or YAML files by a relative path are
+/// the files it loads (prettier's and stylelint's `plugins`, markdownlint-cli2's
+/// `customRules`, cspell's `import`), wherever they stand, in JavaScript, JSON or YAML;
+/// other words, absolute paths, bare names, patterns and other files are not (findings F85,
+/// F87).
 #[test]
-fn a_configuration_s_relative_javascript_strings_are_its_code() {
-    let text = "module.exports = {\n  plugins: ['./tools/p.js', \"../shared/q.mjs\", `./r.cts`],\n  overrides: [{ files: './src/**/*.ts' }],\n  x: '/abs/a.js', y: 'pkg/b.js', z: './dist', w: 'a.js',\n};\n";
-    let found = javascript_code_paths(text, Path::new("/repo/web"));
+fn a_configuration_s_relative_paths_are_the_files_it_loads() {
+    use ConfigurationFile::{Code, Data};
+    let js = "module.exports = {\n  plugins: ['./tools/p.js', \"../shared/q.mjs\", `./r.cts`],\n  overrides: [{ files: './src/**/*.ts' }],\n  x: '/abs/a.js', y: 'pkg/b.js', z: './dist', w: 'a.js', v: './notes.txt',\n  import: ['./more.json'],\n};\n";
     assert_eq!(
-        found,
+        configuration_paths(js, Path::new("/repo/web")),
         [
-            PathBuf::from("/repo/shared/q.mjs"),
-            PathBuf::from("/repo/web/r.cts"),
-            PathBuf::from("/repo/web/tools/p.js"),
+            (PathBuf::from("/repo/shared/q.mjs"), Code),
+            (PathBuf::from("/repo/web/more.json"), Data),
+            (PathBuf::from("/repo/web/r.cts"), Code),
+            (PathBuf::from("/repo/web/tools/p.js"), Code),
         ]
+    );
+    let json = r#"{"plugins": ["./plug/p.js"], "customRules": ["../rules/r.cjs"], "extends": "./base.yml"}"#;
+    assert_eq!(
+        configuration_paths(json, Path::new("/repo")),
+        [
+            (PathBuf::from("/repo/base.yml"), Data),
+            (PathBuf::from("/repo/plug/p.js"), Code),
+            (PathBuf::from("/rules/r.cjs"), Code),
+        ]
+    );
+    let yaml = "extends:\n  - ./cfg/base.cjs\nplugins: [./cfg/p.mjs, stylelint-order]\nignoreFiles: ./dist/**/*.js\n";
+    assert_eq!(
+        configuration_paths(yaml, Path::new("/repo")),
+        [(PathBuf::from("/repo/cfg/base.cjs"), Code), (PathBuf::from("/repo/cfg/p.mjs"), Code)]
     );
 }
 
@@ -149,8 +166,9 @@ proptest! {
                 }
             }
         }
-        for p in javascript_code_paths(&text, Path::new("/repo/s")) {
+        for (p, kind) in configuration_paths(&text, Path::new("/repo/s")) {
             prop_assert!(p.is_absolute(), "{p:?}");
+            prop_assert_eq!(ConfigurationFile::of(p.to_str().unwrap_or_default()), Some(kind));
         }
     }
 }

@@ -1024,12 +1024,15 @@ fn the_configuration_javascript_formatters_and_linters_load_is_named_anywhere() 
     names("npx eslint --fix .", &[anywhere("eslint.config.mjs"), anywhere(".eslintrc.js")]);
     names("eslint_d src", &[anywhere("eslint.config.js")]);
     names("npx stylelint 'src/**/*.css'", &[anywhere("stylelint.config.js")]);
-    // A JavaScript configuration is placed where the tool runs too, for what it imports to be
-    // read (finding F85); the others only by name.
+    // A Node.js tool's configuration is placed where the tool runs too, for what it imports
+    // or names to be read (findings F85, F87); another tool's only by name.
     let a = shell("cd web && eslint .");
     assert!(a.paths.contains(&run("web/eslint.config.mjs", PathRole::Argument)), "{:?}", a.paths);
-    assert!(!a.paths.contains(&run("web/.eslintrc.json", PathRole::Argument)), "{:?}", a.paths);
+    assert!(a.paths.contains(&run("web/.eslintrc.json", PathRole::Argument)), "{:?}", a.paths);
     assert!(a.paths.contains(&anywhere(".eslintrc.json")), "{:?}", a.paths);
+    let a = shell("cd web && isort .");
+    assert!(a.paths.contains(&anywhere(".isort.cfg")), "{:?}", a.paths);
+    assert!(!a.paths.contains(&run("web/.isort.cfg", PathRole::Argument)), "{:?}", a.paths);
     // A script's lines name them too.
     let text = "#!/bin/sh\nnpx prettier --check \"$1\"\n";
     let script = analyse_script_text(text, Some(Path::new("/repo/s")));
