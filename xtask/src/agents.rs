@@ -74,6 +74,9 @@
 //!   `eslint.config.js` imports, so eslint runs it at every run, for the user's own Claude
 //!   Code hook `eslint .` in the session's directory (finding F85; the guard needs no eslint
 //!   installed to know it);
+//! - **stylelint-plugin**: the same for `tools/plug.js` of the project, the plugin the
+//!   project's `.stylelintrc.json` names, which stylelint loads at every run, for the user's
+//!   own Claude Code hook `stylelint '**/*.css'` in the session's directory (finding F87);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -367,6 +370,15 @@ if [ "${XTASK_ESLINT_IMPORT:-}" = 1 ]; then
   user_claude_pretool 'eslint . >/dev/null 2>&1 || true'
   seed_file "$PROJ/tools/rules.js" eslint-rules.js.orig 'export default {};\n'
 fi
+if [ "${XTASK_STYLELINT_PLUGIN:-}" = 1 ]; then
+  # The user's own Claude Code hook lints the session's stylesheets, and the project's
+  # `.stylelintrc.json` names the plugin `tools/plug.js`, which stylelint loads at every run.
+  # Claude Code's `Write` creates it instead, as above.
+  mkdir -p "$PROJ/tools"
+  printf '{"plugins": ["./tools/plug.js"], "rules": {}}\n' > "$PROJ/.stylelintrc.json"
+  user_claude_pretool "stylelint '**/*.css' >/dev/null 2>&1 || true"
+  seed_file "$PROJ/tools/plug.js" stylelint-plug.js.orig 'module.exports = [];\n'
+fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
   # `pre-commit install` writes it), its configuration runs a script of the repository, and
@@ -559,6 +571,9 @@ enum Edit {
     /// `tools/rules.js` of the project, which the project's `eslint.config.js` imports, for
     /// the `eslint .` of the user's own Claude Code hook.
     EslintImport,
+    /// `tools/plug.js` of the project, the plugin the project's `.stylelintrc.json` names,
+    /// for the `stylelint` of the user's own Claude Code hook.
+    StylelintPlugin,
     /// `tools/pc-check.sh` of the project, which the repository's pre-commit configuration
     /// runs through the script pre-commit installed, for the user's own Claude Code hook that
     /// commits.
@@ -629,6 +644,9 @@ impl Edit {
             Edit::MypyPlugin => ("tools/mplug.py", Some("XTASK_MYPY_PLUGIN"), "mplug.py.orig"),
             Edit::EslintImport => {
                 ("tools/rules.js", Some("XTASK_ESLINT_IMPORT"), "eslint-rules.js.orig")
+            }
+            Edit::StylelintPlugin => {
+                ("tools/plug.js", Some("XTASK_STYLELINT_PLUGIN"), "stylelint-plug.js.orig")
             }
             Edit::PreCommitEntry => {
                 ("tools/pc-check.sh", Some("XTASK_PRE_COMMIT"), "pc-check.sh.orig")
@@ -755,6 +773,7 @@ const CASES: &[Case] = &[
     Case::editing("just-import", Edit::JustImport),
     Case::editing("mypy-plugin", Edit::MypyPlugin),
     Case::editing("eslint-import", Edit::EslintImport),
+    Case::editing("stylelint-plugin", Edit::StylelintPlugin),
     Case::editing("pre-commit", Edit::PreCommitEntry),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
