@@ -2140,6 +2140,28 @@ fn what_javascript_configurations_import_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// lint-staged runs the commands its JavaScript configuration gives each glob, as a string, a
+/// list or what a function returns (finding F88; checked with lint-staged 16.4 here): what
+/// those commands run is out of the agent's reach; the project's other code is not, nor any
+/// of these where no hook runs lint-staged.
+#[test]
+fn what_lint_staged_s_javascript_configuration_runs_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "lint-staged.config.mjs",
+        "export default {\n  '*.js': 'sh tools/x.sh',\n  '*.ts': (files) => `sh tools/y.sh ${files.join(' ')}`,\n  '*.md': ['sh tools/z.sh', 'true'],\n};\n",
+    );
+    repo.write("src/a.js", "let a = 1\n");
+    repo.write(".claude/settings.json", &claude_settings(&["npx lint-staged || exit 2"]));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths =
+        [r("tools/x.sh"), r("tools/y.sh"), r("tools/z.sh"), r("tools/other.sh"), r("src/a.js")];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 3);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A hook that runs a manifest's script or a task runner's recipe runs the command lines
 /// that file holds (finding F72; checked with npm 11 and GNU make 4.3 here: `npm run lint`
 /// and `make check` ran the scripts their lines name): what those lines run is out of the

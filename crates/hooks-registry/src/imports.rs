@@ -277,8 +277,11 @@ fn import_literals(text: &str) -> Vec<String> {
 }
 
 /// Every non-empty one-line string literal of a JavaScript text (`'…'`, `"…"`, `` `…` ``),
-/// with the offset of its opening quote.
-fn string_literals(text: &str) -> Vec<(usize, &str)> {
+/// with the offset of its opening quote. A backslash escapes the byte after it; a template
+/// literal's `${…}` is part of it, whatever quotes, braces in pairs or nested templates it
+/// holds (`` `sh x.sh ${files.map((f) => `'${f}'`).join(' ')}` ``). A literal ends at its
+/// quote, or at the end of its line when it has none.
+pub(crate) fn string_literals(text: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
     let mut i = 0;
@@ -286,8 +289,26 @@ fn string_literals(text: &str) -> Vec<(usize, &str)> {
         let quote = bytes[i];
         if quote == b'\'' || quote == b'"' || quote == b'`' {
             let start = i + 1;
-            let end =
-                bytes[start..].iter().position(|&b| b == quote || b == b'\n').map(|e| start + e);
+            let mut j = start;
+            // Braces open in a template literal's substitutions.
+            let mut depth = 0usize;
+            let end = loop {
+                let Some(&b) = bytes.get(j) else { break None };
+                match b {
+                    b'\\' => j += 1,
+                    b'$' if quote == b'`' && bytes.get(j + 1) == Some(&b'{') => {
+                        depth += 1;
+                        j += 1;
+                    }
+                    b'{' if depth > 0 => depth += 1,
+                    b'}' if depth > 0 => depth -= 1,
+                    _ if depth > 0 => {}
+                    b'\n' => break Some(j),
+                    b if b == quote => break Some(j),
+                    _ => {}
+                }
+                j += 1;
+            };
             let Some(end) = end else { break };
             if let Some(literal) = text.get(start..end).filter(|l| !l.is_empty()) {
                 out.push((i, literal));
@@ -356,7 +377,7 @@ impl ConfigurationFile {
 
 /// Whether the text before a string literal ends as an import would: `from`, `import`,
 /// `require(`, `import(`, `export … from`.
-fn is_import_context(before: &str) -> bool {
+pub(crate) fn is_import_context(before: &str) -> bool {
     let trimmed = before.trim_end();
     trimmed.ends_with("from")
         || trimmed.ends_with("import")

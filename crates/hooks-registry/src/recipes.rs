@@ -60,6 +60,10 @@ pub(crate) enum Recipe {
         /// A `package.json`, whose `lint-staged` object is the configuration.
         manifest: bool,
     },
+    /// lint-staged's configuration in JavaScript (`lint-staged.config.mjs`, `.lintstagedrc.js`;
+    /// finding F88): code, which the guard protects as F85 reads it, whose object's values
+    /// (a command, a list of them, or a function returning them) are the commands it runs.
+    LintStagedScript,
 }
 
 impl Recipe {
@@ -74,13 +78,14 @@ impl Recipe {
             "task" | "go-task" | "pre-commit" | "prek" | "lefthook" => Some(Recipe::Manager),
             "tox" if ini || path.file_name().is_some_and(|n| n == "setup.cfg") => Some(Recipe::Tox),
             "tox" if path.extension().is_some_and(|e| e == "toml") => Some(Recipe::ToxToml),
-            // Its JavaScript configurations are code, protected, not read.
+            // Its JavaScript configurations are code, read for their strings (F88).
             "lint-staged" => {
-                let js = path.extension().is_some_and(|e| {
-                    matches!(e.to_str(), Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts"))
-                });
+                let js = path.to_str().is_some_and(crate::scripts::is_javascript_file);
                 let manifest = path.file_name().is_some_and(|n| n == "package.json");
-                (!js).then_some(Recipe::LintStaged { manifest })
+                Some(match js {
+                    true => Recipe::LintStagedScript,
+                    false => Recipe::LintStaged { manifest },
+                })
             }
             _ => Recipe::of(path),
         }
@@ -263,8 +268,64 @@ pub(crate) fn lines(text: &str, kind: Recipe, targets: &[String]) -> Vec<String>
         Recipe::ToxToml => tox_toml_commands(text),
         Recipe::Manager => Vec::new(),
         Recipe::LintStaged { manifest } => lint_staged_commands(text, manifest),
+        Recipe::LintStagedScript => lint_staged_script_commands(text),
     };
     tidy(out)
+}
+
+/// The commands of lint-staged's configuration in JavaScript ([`Recipe::LintStagedScript`]):
+/// its string literals that are values, not keys (no `:` follows them) nor what it imports,
+/// whether an object's value, a list's item or what a function returns (`(files) => `tsc
+/// ${files.join(" ")}``), each `${…}` of a template literal read as a variable's value (what
+/// the function puts there, the staged files' names). The scan is textual: a string the
+/// configuration holds for another purpose is taken as a command too (protect more, never
+/// less); a command built from pieces at run time is not seen.
+fn lint_staged_script_commands(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (at, literal) in crate::imports::string_literals(text) {
+        let after = text.get(at + 1 + literal.len() + 1..).unwrap_or_default();
+        if after.trim_start().starts_with(':')
+            || crate::imports::is_import_context(text.get(..at).unwrap_or_default())
+        {
+            continue;
+        }
+        out.push(without_substitutions(literal));
+        if out.len() >= MAX_LINES {
+            break;
+        }
+    }
+    out
+}
+
+/// `literal` (a template literal's text) with each `${…}` as the word `"$FILES"`.
+fn without_substitutions(literal: &str) -> String {
+    let mut out = String::with_capacity(literal.len());
+    let mut rest = literal;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let mut depth = 0usize;
+        let mut end = None;
+        for (i, c) in rest[start + 1..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(start + 1 + i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push_str("\"$FILES\"");
+        match end {
+            Some(end) => rest = &rest[end + 1..],
+            None => return out,
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The commands of lint-staged's configuration `text` ([`Recipe::LintStaged`]): the values of

@@ -44,7 +44,20 @@ fn a_task_runner_reads_its_file_whatever_its_name() {
     // lint-staged's data configurations and a manifest's key; its JavaScript ones are code.
     assert_eq!(by("lint-staged", ".lintstagedrc"), Some(Recipe::LintStaged { manifest: false }));
     assert_eq!(by("lint-staged", "package.json"), Some(Recipe::LintStaged { manifest: true }));
-    assert_eq!(by("lint-staged", "lint-staged.config.mjs"), None);
+    assert_eq!(by("lint-staged", "lint-staged.config.mjs"), Some(Recipe::LintStagedScript));
+}
+
+/// lint-staged runs the commands its JavaScript configuration's object gives each glob, as a
+/// string, a list or what a function returns (finding F88; checked with lint-staged 16.4
+/// here): its values are the lines, a template literal's `${…}` read as a variable; its keys
+/// and imports are not.
+#[test]
+fn lint_staged_s_javascript_commands_are_its_lines() {
+    let text = "import { x } from './shared.mjs';\nexport default {\n  '*.js': 'sh tools/x.sh',\n  \"*.ts\": (files) => `sh tools/y.sh ${files.map((f) => `'${f}'`).join(' ')}`,\n  '*.md': ['sh tools/z.sh', \"prettier --write\"],\n};\n";
+    assert_eq!(
+        lines(text, Recipe::LintStagedScript, &[]),
+        ["sh tools/x.sh", "sh tools/y.sh \"$FILES\"", "sh tools/z.sh", "prettier --write",]
+    );
 }
 
 /// lint-staged runs each command its configuration gives a glob, one or a list, in JSON or
