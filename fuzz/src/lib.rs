@@ -901,19 +901,28 @@ pub fn git_config(data: &[u8]) {
     tool_configs(&text);
 }
 
-/// The same text as a tool's configuration (F71, F79, F80, F84,
+/// The same text as a tool's configuration (F71, F79, F80, F84, F86,
 /// `hooks_registry::fuzzing::tool_config_loads`): at most 64 files (256 of prettier's
-/// plugins), folders and files read in turn under each of the twenty names, none empty or starting at the home or a variable,
+/// plugins), folders, files read in turn and modules under each of the twenty-four names, none empty or starting at the home or a variable,
 /// none longer than the text and what the registry adds to a name (a module's
 /// `/__init__.py`, TypeScript's `.json`); a mypy plugin file and a flake8 folder, written
-/// back alone, read back as themselves, and a `tsconfig.json`'s `extends` as well.
+/// back alone, read back as themselves, and a `tsconfig.json`'s `extends` and a pylint
+/// module as well.
 fn tool_configs(text: &str) {
-    for which in 0..20 {
-        let [files, folders, extends] = hooks_registry::fuzzing::tool_config_loads(text, which);
-        // The last four names are prettier's, whose plugins are as many as the hook managers'
+    for which in 0..24 {
+        let [files, folders, extends, modules] =
+            hooks_registry::fuzzing::tool_config_loads(text, which);
+        // Names 16 to 19 are prettier's, whose plugins are as many as the hook managers'
         // reader keeps (256).
-        let files_cap = if which >= 16 { 256 } else { 64 };
+        let files_cap = if (16..20).contains(&which) { 256 } else { 64 };
         assert!(files.len() <= files_cap && folders.len() <= 64 && extends.len() <= 64);
+        assert!(modules.len() <= 64);
+        for module in &modules {
+            assert!(module.split('.').all(|p| !p.is_empty()), "{module:?}");
+            let written = format!("[MAIN]\nload-plugins = {module}\n");
+            let [.., read] = hooks_registry::fuzzing::tool_config_loads(&written, 21);
+            assert_eq!(read, [module.clone()], "{written:?}");
+        }
         for name in files.iter().chain(&folders).chain(&extends) {
             assert!(!name.is_empty() && !name.starts_with(['~', '$']), "{name:?}");
             assert!(name.chars().count() <= text.chars().count() + 12, "{name:?} is too long");
@@ -926,12 +935,12 @@ fn tool_configs(text: &str) {
         }
         for folder in folders.iter().filter(|f| plain(f)) {
             let written = format!("[flake8:local-plugins]\npaths = {folder}\n");
-            let [_, read, _] = hooks_registry::fuzzing::tool_config_loads(&written, 5);
+            let [_, read, ..] = hooks_registry::fuzzing::tool_config_loads(&written, 5);
             assert_eq!(read, [folder.clone()], "{written:?}");
         }
         for file in extends.iter().filter(|f| f.ends_with(".json")) {
             let written = serde_json::json!({ "extends": file }).to_string();
-            let [.., read] = hooks_registry::fuzzing::tool_config_loads(&written, 12);
+            let [_, _, read, _] = hooks_registry::fuzzing::tool_config_loads(&written, 12);
             if file.starts_with("./") || file.starts_with("../") || file.starts_with('/') {
                 assert!(read.contains(file), "{written:?}: {read:?}");
             }

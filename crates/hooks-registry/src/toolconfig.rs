@@ -25,10 +25,6 @@ pub(crate) const PLUGIN_CONFIGS: &[&str] = &[
     "pyproject.toml",
     "setup.cfg",
     "tox.ini",
-    "pylintrc",
-    ".pylintrc",
-    "pylintrc.toml",
-    ".pylintrc.toml",
     "mypy.ini",
     ".mypy.ini",
     ".flake8",
@@ -46,6 +42,10 @@ pub(crate) const PLUGIN_CONFIGS: &[&str] = &[
     ".prettierrc.json",
     ".prettierrc.yaml",
     ".prettierrc.yml",
+    "pylintrc",
+    ".pylintrc",
+    "pylintrc.toml",
+    ".pylintrc.toml",
 ];
 
 /// At most this many names are taken from one file.
