@@ -2041,6 +2041,29 @@ fn what_pylint_s_plugins_load_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// An `.editorconfig` decides the indentation prettier and shfmt check and write, from each
+/// file's folder upward (finding F89; checked with prettier 3.10 and shfmt 3.6 here: a
+/// `prettier --check` and an `shfmt -d` that refused a file passed once an `.editorconfig`
+/// where it lay, or above, matched its indentation): every `.editorconfig` is out of the
+/// agent's reach for a hook that runs either; the project's code is not, nor an
+/// `.editorconfig` where no hook runs them.
+#[test]
+fn what_decides_a_formatter_s_indentation_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write("src/a.js", "let a = 1\n");
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [r(".editorconfig"), r("src/deep/.editorconfig"), r("src/a.js")];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    for hook in
+        ["jq -r .tool_input.file_path | xargs npx prettier --check", "shfmt -d hooks || exit 2"]
+    {
+        repo.write(".claude/settings.json", &claude_settings(&[hook]));
+        guard_refusing(repo.path(), home.path(), &paths, 2);
+    }
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A JSON or YAML configuration of a Node.js linter a hook runs names the code the tool loads
 /// by relative paths (finding F87; checked here: stylelint 16 ran the plugin a
 /// `.stylelintrc.json` named, markdownlint-cli2 the `customRules` of its

@@ -2811,7 +2811,10 @@ const PROGRAM_CONFIGS: &[(&str, &[&str], &[&str])] = &[
 /// pyright, ty, cspell and commitlint (finding F84; pyright 1.1 and ty from their packages:
 /// a `pyrightconfig.json`, `pyproject.toml`'s `[tool.pyright]`, a `ty.toml` or the user's
 /// `~/.config/ty/ty.toml` turned the check off; cspell and commitlint ran their JavaScript
-/// configurations), and golangci-lint's and gitleaks' files by their documentation.
+/// configurations), and golangci-lint's and gitleaks' files by their documentation. An
+/// `.editorconfig` decides prettier's and shfmt's indentation (finding F89; checked with
+/// prettier 3.10 and shfmt 3.6 here: a `--check` and a `-d` that refused a file passed once
+/// an `.editorconfig` where it lay or above matched its indentation).
 const CODE_CONFIGS: &[CodeConfig] = &[
     CodeConfig {
         names: &["prettier", "prettierd"],
@@ -2835,6 +2838,9 @@ const CODE_CONFIGS: &[CodeConfig] = &[
             "prettier.config.cts",
             "prettier.config.mts",
             ".prettierignore",
+            // Its indentation and line settings, from each formatted file's folder upward
+            // (finding F89).
+            ".editorconfig",
         ],
         here: JS_HERE,
         home: &[],
@@ -2989,6 +2995,15 @@ const CODE_CONFIGS: &[CodeConfig] = &[
             ".config/markdownlint/config",
         ],
         system: &["/etc/markdownlintrc"],
+    },
+    // shfmt takes its indentation from `.editorconfig`, from each file's folder upward, unless
+    // its line gives formatting options (finding F89).
+    CodeConfig {
+        names: &["shfmt"],
+        anywhere: &[".editorconfig"],
+        here: &[],
+        home: &[],
+        system: &[],
     },
     CodeConfig {
         names: &["shellcheck"],

@@ -1024,6 +1024,9 @@ fn the_configuration_javascript_formatters_and_linters_load_is_named_anywhere() 
     names("npx eslint --fix .", &[anywhere("eslint.config.mjs"), anywhere(".eslintrc.js")]);
     names("eslint_d src", &[anywhere("eslint.config.js")]);
     names("npx stylelint 'src/**/*.css'", &[anywhere("stylelint.config.js")]);
+    // An `.editorconfig` decides prettier's and shfmt's indentation (finding F89).
+    names("prettier -c .", &[anywhere(".editorconfig")]);
+    names("shfmt -d -w hooks/", &[anywhere(".editorconfig")]);
     // A Node.js tool's configuration is placed where the tool runs too, for what it imports
     // or names to be read (findings F85, F87); another tool's only by name.
     let a = shell("cd web && eslint .");
