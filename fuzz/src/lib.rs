@@ -1057,6 +1057,14 @@ pub fn command_analysis(data: &[u8]) {
     for config in read_as_configuration(&analysis) {
         assert!(analysis.paths.contains(&config), "{config:?} is named");
     }
+    // The folders where it runs a Node.js tool (F85) are placed as its paths are.
+    for (folder, tool) in &analysis.node_tool_folders {
+        assert!(!tool.is_empty());
+        match folder.base {
+            hooks_registry::PathBase::Root => assert!(folder.path.is_absolute(), "{folder:?}"),
+            _ => assert!(!folder.path.is_absolute(), "{folder:?} is relative to its base"),
+        }
+    }
     // So is every recipe file a task runner or package manager reads (F72).
     for run in &analysis.recipes {
         assert!(analysis.paths.contains(&run.file), "{run:?} is named");

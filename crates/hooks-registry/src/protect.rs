@@ -719,6 +719,10 @@ pub(crate) struct DefinitionProtection {
     /// manager read, with the targets they name ([`crate::scripts::CommandAnalysis::recipes`]),
     /// for [`protect_recipes`] to read.
     pub recipes: Vec<(AbsPathBuf, String, Vec<String>)>,
+    /// The folders where the hook's lines run a Node.js linter or formatter, with the tool
+    /// ([`crate::scripts::CommandAnalysis::node_tool_folders`]), for
+    /// [`protect_config_imports`] to read its configurations there and above.
+    pub node_tool_folders: Vec<(AbsPathBuf, &'static str)>,
 }
 
 /// Notes in `out` the files and folders `analysis` has ssh and git read whatever their names
@@ -760,6 +764,13 @@ fn note_read_files(
                     }
                 }
                 None => out.recipes.push((full, run.program.clone(), run.targets.clone())),
+            }
+        }
+    }
+    for (folder, tool) in &analysis.node_tool_folders {
+        for full in exact_places(folder, &locs_of) {
+            if !out.node_tool_folders.contains(&(full.clone(), *tool)) {
+                out.node_tool_folders.push((full, tool));
             }
         }
     }
@@ -1886,71 +1897,52 @@ fn protect_tool_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver)
 }
 
 /// Protects what the configurations of the Node.js linters and formatters the hook runs
-/// load ([`crate::scripts::node_tool_configuration`]): `eslint .` runs `eslint.config.js`,
-/// which the guard protects by name in any folder (F71), and with it the `./rules.js` it
-/// imports and what that imports in turn (finding F85); stylelint loads the plugins a
-/// `.stylelintrc.json` names (`plugins: ["./plug.js"]`), markdownlint-cli2 the `customRules`
-/// of its `.markdownlint-cli2.jsonc`, cspell the configuration a `cspell.json` imports,
-/// commitlint the file a `.commitlintrc.json` extends (finding F87); checked with eslint 9,
-/// prettier 3, stylelint 16, markdownlint-cli2, cspell 9 and commitlint 20 here, each ran the
-/// code of every such file. The configurations read are those where the tool runs and in
-/// each folder above it (where these tools look for theirs), found by listing each folder
-/// once. A JavaScript one is read for its relative imports and requires
-/// ([`crate::imports::local_imports`]: the file with Node's extensions and `index` files,
-/// existing or not, and the packages it imports by name in the `node_modules/` folders above
-/// it); every one for the JavaScript, JSON and YAML files any of its strings names by a
-/// relative path ([`crate::imports::configuration_paths`]); each file named is protected, and
-/// read in turn when it exists, at most [`MAX_CONFIGURATION_FILES`] files in all (a note says
-/// so where the cap stops it). Not followed: a configuration in a folder below where the tool
-/// runs (prettier's for the files of a subfolder; protected by name, what it names not read,
-/// which would take a walk of the project), a package a data configuration names by its name
-/// (in `node_modules/`, protected where a runner runs the tool, F54), and a name built at run
-/// time.
+/// load ([`crate::scripts::CommandAnalysis::node_tool_folders`]): `eslint .` runs
+/// `eslint.config.js`, which the guard protects by name in any folder (F71), and with it the
+/// `./rules.js` it imports and what that imports in turn (finding F85); stylelint loads the
+/// plugins a `.stylelintrc.json` names (`plugins: ["./plug.js"]`), markdownlint-cli2 the
+/// `customRules` of its `.markdownlint-cli2.jsonc`, cspell the configuration a `cspell.json`
+/// imports, commitlint the file a `.commitlintrc.json` extends (finding F87); checked with
+/// eslint 9, prettier 3, stylelint 17, markdownlint-cli2, cspell 9 and commitlint 20 here,
+/// each ran the code of every such file. The configurations read are the tool's where it runs
+/// and in each folder above it (where these tools look for theirs), found by listing each
+/// folder once per computation ([`Resolver::listing`]). A JavaScript one is read for its
+/// relative imports and requires ([`crate::imports::local_imports`]: the file with Node's
+/// extensions and `index` files, existing or not, and the packages it imports by name in the
+/// `node_modules/` folders above it); every one for the JavaScript, JSON and YAML files any of
+/// its strings names by a relative path ([`crate::imports::configuration_paths`]); each file
+/// named is protected, and read in turn when it exists, at most [`MAX_CONFIGURATION_FILES`]
+/// files in all (a note says so where the cap stops it). Not followed: a configuration in a
+/// folder below where the tool runs (prettier's for the files of a subfolder; protected by
+/// name, what it names not read, which would take a walk of the project), a package a data
+/// configuration names by its name (in `node_modules/`, protected where a runner runs the
+/// tool, F54), and a name built at run time.
 fn protect_config_imports(
     out: &mut DefinitionProtection,
     home: Option<&AbsPathBuf>,
     resolver: &mut Resolver,
 ) {
     use crate::imports::ConfigurationFile;
-    let kind_of = |p: &Path| {
-        p.file_name().and_then(|n| n.to_str()).and_then(crate::scripts::node_tool_configuration)
-    };
-    // The tools' configuration names, and the folders where the tools run.
-    let placed: Vec<AbsPathBuf> =
-        out.paths.iter().filter(|p| kind_of(p.as_path()).is_some()).cloned().collect();
-    if placed.is_empty() {
-        return;
-    }
-    let names: HashSet<std::ffi::OsString> =
-        placed.iter().filter_map(|p| p.as_path().file_name()).map(|n| n.to_owned()).collect();
-    let mut folders: Vec<PathBuf> = Vec::new();
-    for config in &placed {
-        for folder in config.as_path().ancestors().skip(1) {
-            if folders.iter().any(|f| f == folder) {
+    let mut found: Vec<PathBuf> = Vec::new();
+    let mut listed: Vec<(&Path, &'static str)> = Vec::new();
+    let tool_folders = std::mem::take(&mut out.node_tool_folders);
+    for (folder, tool) in &tool_folders {
+        let names = crate::scripts::node_tool_configurations(tool);
+        for folder in folder.as_path().ancestors() {
+            if listed.contains(&(folder, *tool)) {
                 break;
             }
-            folders.push(folder.to_path_buf());
-        }
-    }
-    let mut found: Vec<PathBuf> = Vec::new();
-    for folder in &folders {
-        let Ok(entries) = std::fs::read_dir(folder) else { continue };
-        let mut listed = 0;
-        for entry in entries.take(MAX_FOLDER_ENTRIES).flatten() {
-            listed += 1;
-            if names.contains(&entry.file_name()) {
-                found.push(entry.path());
-            }
-        }
-        // A folder too large to list is asked for each name instead.
-        if listed >= MAX_FOLDER_ENTRIES {
-            found.extend(names.iter().map(|n| folder.join(n)).filter(|p| p.is_file()));
+            listed.push((folder, tool));
+            found.extend(resolver.files_named(folder, names));
         }
     }
     found.sort();
     found.dedup();
+    // Extension-less spellings (`.eslintrc`) are JSON or YAML.
+    let kind_of =
+        |p: &Path| p.to_str().and_then(ConfigurationFile::of).unwrap_or(ConfigurationFile::Data);
     let mut pending: Vec<(PathBuf, ConfigurationFile)> =
-        (found.into_iter().rev()).filter_map(|p| Some((p.clone(), kind_of(&p)?))).collect();
+        found.into_iter().rev().map(|p| (p.clone(), kind_of(&p))).collect();
     let mut read: Vec<PathBuf> = Vec::new();
     while let Some((file, kind)) = pending.pop() {
         if read.contains(&file) {
@@ -2290,6 +2282,9 @@ pub(crate) fn locations(path: &AbsPathBuf) -> Vec<AbsPathBuf> {
 #[derive(Debug, Default)]
 pub(crate) struct Resolver {
     known: HashMap<OsString, Known, PathHashing>,
+    /// The names in each folder listed ([`Resolver::files_named`]); `None`: it could not be
+    /// listed, or had more than [`MAX_FOLDER_ENTRIES`] entries.
+    listings: HashMap<PathBuf, Option<HashSet<OsString>>>,
     /// How many `lstat` calls reached the file system.
     lstats: usize,
     /// How many times a path was looked up in `known`.
@@ -2318,6 +2313,34 @@ enum Entry {
 }
 
 impl Resolver {
+    /// The files among `names` in `folder`: the folder is listed once per computation (a
+    /// tool's configurations are looked for in the same folders above each hook that runs
+    /// it), and a folder that cannot be listed whole (more than [`MAX_FOLDER_ENTRIES`]
+    /// entries) is asked for each name.
+    fn files_named(&mut self, folder: &Path, names: &[&str]) -> Vec<PathBuf> {
+        if !self.listings.contains_key(folder) {
+            let listing = std::fs::read_dir(folder).ok().and_then(|entries| {
+                let mut seen = HashSet::new();
+                for entry in entries.flatten() {
+                    if seen.len() >= MAX_FOLDER_ENTRIES {
+                        return None;
+                    }
+                    seen.insert(entry.file_name());
+                }
+                Some(seen)
+            });
+            self.listings.insert(folder.to_path_buf(), listing);
+        }
+        let listing = self.listings.get(folder).and_then(Option::as_ref);
+        (names.iter())
+            .filter(|name| match listing {
+                Some(seen) => seen.contains(std::ffi::OsStr::new(name)),
+                None => folder.join(name).is_file(),
+            })
+            .map(|name| folder.join(name))
+            .collect()
+    }
+
     /// What is known of `path`, if it was asked before.
     fn get(&self, path: &Path) -> Option<&Known> {
         #[cfg(test)]

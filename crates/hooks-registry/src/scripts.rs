@@ -143,6 +143,12 @@ pub struct CommandAnalysis {
     /// the targets it names (finding F72), sorted, without duplicates. Each file is among
     /// [`CommandAnalysis::paths`] as well.
     pub recipes: Vec<RecipeRun>,
+    /// The folders where the line runs a Node.js linter or formatter of [`CODE_CONFIGS`]
+    /// (`eslint`, `prettier`, `stylelint`, …), with the tool's name, sorted, without
+    /// duplicates: where the tool looks for its configuration, there and in each folder above,
+    /// whose imports and named files the registry reads (findings F85, F87). Its configuration
+    /// files are among [`CommandAnalysis::paths`] by name, under any folder.
+    pub node_tool_folders: Vec<(NamedPath, &'static str)>,
 }
 
 impl CommandAnalysis {
@@ -518,6 +524,8 @@ struct Walk {
     git_hooks_folders: Vec<NamedPath>,
     /// [`CommandAnalysis::recipes`].
     recipes: Vec<RecipeRun>,
+    /// [`CommandAnalysis::node_tool_folders`].
+    node_tool_folders: Vec<(NamedPath, &'static str)>,
     /// Every assignment the line makes, to one command or to the rest of the line (at most
     /// [`MAX_LINE_ENV`]): git reads some variables in pairs (`GIT_CONFIG_KEY_0` with
     /// `GIT_CONFIG_VALUE_0`) or by a name an option gives (`git --config-env=…=MON`).
@@ -564,6 +572,8 @@ impl Walk {
         }
         self.recipes.sort();
         self.recipes.dedup();
+        self.node_tool_folders.sort();
+        self.node_tool_folders.dedup();
         CommandAnalysis {
             paths: self.paths,
             uncertain: self.uncertain,
@@ -572,6 +582,7 @@ impl Walk {
             git_configs: self.git_configs,
             git_hooks_folders: self.git_hooks_folders,
             recipes: self.recipes,
+            node_tool_folders: self.node_tool_folders,
         }
     }
 
@@ -683,18 +694,23 @@ impl Walk {
             match place {
                 StartUp::Home => self.under_home(&[path], role),
                 StartUp::Here | StartUp::System => self.add_text(path, role, dirs),
-                StartUp::Anywhere => {
-                    self.paths.push(NamedPath {
-                        base: PathBase::Unknown,
-                        path: PathBuf::from(path),
-                        role,
-                    });
-                    // A Node.js tool's configuration where it runs is placed there too, so
-                    // that what it imports or names is read and protected (F85, F87).
-                    if node_tool_configuration(path).is_some() {
-                        self.add_text(path, role, dirs);
-                    }
-                }
+                StartUp::Anywhere => self.paths.push(NamedPath {
+                    base: PathBase::Unknown,
+                    path: PathBuf::from(path),
+                    role,
+                }),
+            }
+        }
+        // Where a Node.js tool runs, what its configuration there and above imports or names
+        // is read and protected (findings F85, F87).
+        if let Some(tool) = node_tool(name) {
+            for d in dirs {
+                let folder = NamedPath {
+                    base: d.base.clone(),
+                    path: d.path.clone(),
+                    role: PathRole::Argument,
+                };
+                self.node_tool_folders.push((folder, tool));
             }
         }
     }
@@ -3256,21 +3272,19 @@ const NODE_TOOLS: &[&str] = &[
     "lint-staged",
 ];
 
-/// What `name` is to a Node.js tool of [`CODE_CONFIGS`] that looks for it by that name
-/// (`eslint.config.mjs`, `.prettierrc.cjs`, `.stylelintrc.json`, `cspell.yaml`): code the tool
-/// runs when it loads it, with what it imports ([`crate::imports::ConfigurationFile::Code`],
-/// finding F85), or configuration that may name such code and other configuration by relative
-/// paths (`Data`, finding F87; its extension-less spellings such as `.eslintrc` and
-/// `.stylelintrc` included, and ignore files, which name nothing to load); `None` for any other
-/// name.
-pub(crate) fn node_tool_configuration(name: &str) -> Option<crate::imports::ConfigurationFile> {
-    use crate::imports::ConfigurationFile;
-    let node = |c: &&CodeConfig| c.names.iter().any(|n| NODE_TOOLS.contains(n));
-    CODE_CONFIGS.iter().filter(node).find(|c| c.anywhere.contains(&name))?;
-    Some(match is_javascript_file(name) {
-        true => ConfigurationFile::Code,
-        false => ConfigurationFile::Data,
-    })
+/// The Node.js tool of [`NODE_TOOLS`] the program `name` is (its first name in
+/// [`CODE_CONFIGS`]: `prettier` for `prettierd`), a versioned name as its tool's.
+fn node_tool(name: &str) -> Option<&'static str> {
+    let config = code_config(name)?;
+    config.names.iter().any(|n| NODE_TOOLS.contains(n)).then(|| config.names.first().copied())?
+}
+
+/// The configuration files the Node.js tool `tool` ([`CommandAnalysis::node_tool_folders`])
+/// looks for by name: its code (JavaScript: `eslint.config.mjs`, `.prettierrc.cjs`) and its
+/// data (JSON, YAML and extension-less spellings such as `.eslintrc` and `.stylelintrc`, and
+/// ignore files, which name nothing to load).
+pub(crate) fn node_tool_configurations(tool: &str) -> &'static [&'static str] {
+    code_config_named(tool).map(|c| c.anywhere).unwrap_or_default()
 }
 
 /// The entry of [`CODE_CONFIGS`] one of whose names is `name`, exactly.

@@ -1027,15 +1027,18 @@ fn the_configuration_javascript_formatters_and_linters_load_is_named_anywhere() 
     // An `.editorconfig` decides prettier's and shfmt's indentation (finding F89).
     names("prettier -c .", &[anywhere(".editorconfig")]);
     names("shfmt -d -w hooks/", &[anywhere(".editorconfig")]);
-    // A Node.js tool's configuration is placed where the tool runs too, for what it imports
-    // or names to be read (findings F85, F87); another tool's only by name.
-    let a = shell("cd web && eslint .");
-    assert!(a.paths.contains(&run("web/eslint.config.mjs", PathRole::Argument)), "{:?}", a.paths);
-    assert!(a.paths.contains(&run("web/.eslintrc.json", PathRole::Argument)), "{:?}", a.paths);
-    assert!(a.paths.contains(&anywhere(".eslintrc.json")), "{:?}", a.paths);
-    let a = shell("cd web && isort .");
-    assert!(a.paths.contains(&anywhere(".isort.cfg")), "{:?}", a.paths);
-    assert!(!a.paths.contains(&run("web/.isort.cfg", PathRole::Argument)), "{:?}", a.paths);
+    // Where a Node.js tool runs is noted with the tool, for its configurations there and
+    // above to be read (findings F85, F87); another tool's is not.
+    let a = shell("cd web && npx eslint . && prettierd --check x.js && isort .");
+    // (From the run directory too: a `cd` that fails leaves the line there.)
+    let (here, web) = (run("", PathRole::Argument), run("web", PathRole::Argument));
+    assert_eq!(
+        a.node_tool_folders,
+        [(here.clone(), "eslint"), (here, "prettier"), (web.clone(), "eslint"), (web, "prettier")]
+    );
+    // A script's line runs where the hook runs.
+    let script = analyse_script_text("stylelint a.css\n", Some(Path::new("/repo/s")));
+    assert_eq!(script.node_tool_folders, [(run("", PathRole::Argument), "stylelint")]);
     // A script's lines name them too.
     let text = "#!/bin/sh\nnpx prettier --check \"$1\"\n";
     let script = analyse_script_text(text, Some(Path::new("/repo/s")));
