@@ -2185,6 +2185,31 @@ fn what_lint_staged_s_javascript_configuration_runs_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// just runs a justfile's recipes in its `set working-directory`, a recipe's
+/// `[working-directory: …]` under that, and a `[no-cd]` recipe where just was started
+/// (finding F90; checked with just 1.59 here, from another folder with `--justfile`): what
+/// those recipes run there is out of the agent's reach; the project's other scripts are not,
+/// nor any of these where no hook runs just.
+#[test]
+fn what_a_justfile_s_recipes_run_in_their_working_directories_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "ci/justfile",
+        "set working-directory := 'tools'\n\ncheck:\n    sh gate.sh\n\n[private, working-directory: 'sub']\nother:\n    sh sgate.sh\n\n[no-cd]\nthird:\n    sh ngate.sh\n",
+    );
+    repo.write(
+        ".claude/settings.json",
+        &claude_settings(&["just --justfile ci/justfile check other third"]),
+    );
+    let r = |rel: &str| repo.text_path(rel);
+    let paths =
+        [r("ci/tools/gate.sh"), r("ci/tools/sub/sgate.sh"), r("ngate.sh"), r("ci/tools/other.sh")];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 3);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A hook that runs a manifest's script or a task runner's recipe runs the command lines
 /// that file holds (finding F72; checked with npm 11 and GNU make 4.3 here: `npm run lint`
 /// and `make check` ran the scripts their lines name): what those lines run is out of the

@@ -2092,6 +2092,16 @@ fn protect_recipes(
                 out.recipes.push((module, "just".to_owned(), targets.clone()));
             }
         }
+        // Where a justfile has its recipes run besides its folder (F90).
+        let mut run_dirs = run_dirs;
+        for dir in &found.run_dirs {
+            if let Some(dir) = crate::paths::normalize_absolute(dir) {
+                run_dirs.push(Loc::Dir(dir));
+            }
+        }
+        if found.from_caller && *placed.working_dir != folder {
+            run_dirs.push(Loc::Dir(placed.working_dir.clone()));
+        }
         if !found.lines.is_empty() {
             protect_commands(out, found.lines, &run_dirs, launch, placed, resolver);
         }

@@ -130,6 +130,13 @@ pub(crate) struct RecipeRead {
     /// The module files a justfile declares that exist: read in turn as justfiles, from
     /// their own folder (just evaluates their assignments there).
     pub(crate) modules: Vec<PathBuf>,
+    /// Other folders its recipes run in (finding F90): a justfile's `set working-directory`
+    /// (relative to its folder) and each recipe's `[working-directory: …]` (relative to that);
+    /// each line is read from these as well.
+    pub(crate) run_dirs: Vec<PathBuf>,
+    /// Whether a recipe runs where the tool was started rather than in the file's folder (a
+    /// justfile's `[no-cd]`): its lines are read from the hook's folder too.
+    pub(crate) from_caller: bool,
 }
 
 /// The command lines the recipe file at `path` of kind `kind` runs for `targets` (the words of
@@ -156,6 +163,9 @@ pub(crate) fn read(
             read_justfile(path, &mut text, &mut read, 0);
             read.included.extend(dotenv_files(&text, path));
             read.lines = tidy(just_lines(&text, targets));
+            if let Some(folder) = path.parent() {
+                (read.run_dirs, read.from_caller) = just_working_dirs(&text, folder);
+            }
             read
         }
         Recipe::Make => {
@@ -172,7 +182,7 @@ pub(crate) fn read(
                 }
             }
             let lines = tidy(make_lines(&text, targets, &names));
-            RecipeRead { lines, included, modules: Vec::new() }
+            RecipeRead { lines, included, ..RecipeRead::default() }
         }
         _ => RecipeRead {
             lines: crate::installations::read_capped(path, RECIPE_CAP)
@@ -670,6 +680,41 @@ fn just_lines(text: &str, targets: &[String]) -> Vec<String> {
         out.push(line);
     }
     out
+}
+
+/// The folders a justfile's recipes run in besides its own (finding F90; checked with just
+/// 1.59 here): `set working-directory := 'tools'` runs every recipe in `tools/` under the
+/// justfile's folder (or at an absolute path), a recipe's `[working-directory: 'sub']` (or
+/// `[working-directory('sub')]`) in `sub/` under that; and whether a recipe is `[no-cd]`,
+/// which runs where just was started.
+fn just_working_dirs(text: &str, folder: &Path) -> (Vec<PathBuf>, bool) {
+    let value = |rest: &str| -> Option<String> {
+        let rest = rest.trim_start_matches([':', '=', '(', ' ', '\t']);
+        let quote = rest.chars().next().filter(|c| *c == '\'' || *c == '"')?;
+        let rest = rest.get(1..)?;
+        Some(rest.get(..rest.find(quote)?)?.to_owned())
+    };
+    let mut setting: Option<PathBuf> = None;
+    let mut attributes: Vec<String> = Vec::new();
+    let mut no_cd = false;
+    for line in text.lines().filter(|l| !l.starts_with([' ', '\t'])) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if let ["set", "working-directory", ":=", ..] = words.as_slice() {
+            let rest = line.split_once(":=").map(|(_, r)| r.trim()).unwrap_or_default();
+            setting = value(rest).map(|dir| folder.join(dir));
+        } else if line.trim_start().starts_with('[') {
+            no_cd |= line.contains("no-cd");
+            for part in line.split("working-directory").skip(1) {
+                attributes.extend(value(part));
+            }
+        }
+    }
+    let base = setting.clone().unwrap_or_else(|| folder.to_path_buf());
+    let mut dirs: Vec<PathBuf> = setting.into_iter().collect();
+    dirs.extend(attributes.iter().take(16).map(|a| base.join(a)));
+    dirs.sort();
+    dirs.dedup();
+    (dirs, no_cd)
 }
 
 /// The commands of a justfile line's `` `…` `` backticks.

@@ -253,6 +253,32 @@ fn what_just_runs_while_it_reads_a_justfile_are_its_lines() {
 /// A justfile's imports are read in their place (relative to the importing file, nested),
 /// its modules' places and the `.env` files `set dotenv-load` reads are noted, existing or
 /// not, the modules that exist to be read in turn (finding F74).
+/// A justfile's recipes run in its `set working-directory` (under its folder, or absolute),
+/// a recipe's `[working-directory: …]` under that, and a `[no-cd]` recipe where just was
+/// started (finding F90; checked with just 1.59 here).
+#[test]
+fn a_justfile_s_working_directories_are_where_its_lines_run() {
+    let (dirs, no_cd) = super::just_working_dirs(
+        "set working-directory := 'tools'\n\ncheck:\n    sh gate.sh\n\n[private, working-directory: \"sub\"]\nother:\n    true\n\n[working-directory('deep')]\nx:\n    true\n",
+        Path::new("/p/ci"),
+    );
+    assert_eq!(
+        dirs,
+        [Path::new("/p/ci/tools"), Path::new("/p/ci/tools/deep"), Path::new("/p/ci/tools/sub")]
+    );
+    assert!(!no_cd);
+    let (dirs, no_cd) = super::just_working_dirs(
+        "set working-directory := \"/opt/w\"\n[no-cd]\nthird:\n    sh ngate.sh\n# set working-directory := 'not-this'\n",
+        Path::new("/p"),
+    );
+    assert_eq!(dirs, [Path::new("/opt/w")]);
+    assert!(no_cd);
+    // A line of a recipe's body is no setting.
+    let (dirs, no_cd) =
+        super::just_working_dirs("a:\n    set working-directory := 'x'\n", Path::new("/p"));
+    assert!(dirs.is_empty() && !no_cd);
+}
+
 #[test]
 fn a_justfile_s_imports_modules_and_environment_files_are_read() {
     let dir = tempfile::tempdir().expect("temp dir");
