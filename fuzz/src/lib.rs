@@ -898,6 +898,10 @@ pub fn git_config(data: &[u8]) {
             }
         }
     }
+    // As a justfile, the folders its recipes run in (F90): absolute, at most the setting and
+    // sixteen attributes.
+    let (dirs, _) = hooks_registry::fuzzing::just_working_dirs(&text);
+    assert!(dirs.len() <= 17 && dirs.iter().all(|d| d.is_absolute()), "{dirs:?}");
     tool_configs(&text);
 }
 

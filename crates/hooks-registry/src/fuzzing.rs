@@ -63,6 +63,12 @@ pub fn recipe_lines(text: &str, kind: u8, targets: &[String]) -> Vec<String> {
     crate::recipes::lines(text, kind, targets)
 }
 
+/// The folders a justfile in `/p` has its recipes run in besides its own, and whether one
+/// is `[no-cd]` (finding F90).
+pub fn just_working_dirs(text: &str) -> (Vec<std::path::PathBuf>, bool) {
+    crate::recipes::just_working_dirs(text, std::path::Path::new("/p"))
+}
+
 /// The arguments of an ssh configuration file's `Include` lines, as the registry reads them
 /// when it protects what `~/.ssh/config` includes (finding F58).
 pub fn ssh_include_arguments(text: &str) -> Vec<String> {

@@ -687,7 +687,7 @@ fn just_lines(text: &str, targets: &[String]) -> Vec<String> {
 /// justfile's folder (or at an absolute path), a recipe's `[working-directory: 'sub']` (or
 /// `[working-directory('sub')]`) in `sub/` under that; and whether a recipe is `[no-cd]`,
 /// which runs where just was started.
-fn just_working_dirs(text: &str, folder: &Path) -> (Vec<PathBuf>, bool) {
+pub(crate) fn just_working_dirs(text: &str, folder: &Path) -> (Vec<PathBuf>, bool) {
     let value = |rest: &str| -> Option<String> {
         let rest = rest.trim_start_matches([':', '=', '(', ' ', '\t']);
         let quote = rest.chars().next().filter(|c| *c == '\'' || *c == '"')?;
