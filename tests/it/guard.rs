@@ -2210,6 +2210,26 @@ fn what_a_justfile_s_recipes_run_in_their_working_directories_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// task runs a task's commands in its `dir:` (finding F91; checked with task 3.54 here: `task
+/// check`, whose `check` runs the task `lint` with `dir: web`, ran `sh scripts/lint.sh` as
+/// `web/scripts/lint.sh`): what they run there is out of the agent's reach; the project's
+/// other scripts are not, nor any of these where no hook runs task.
+#[test]
+fn what_a_taskfile_s_tasks_run_in_their_folders_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "Taskfile.yml",
+        "version: '3'\ntasks:\n  lint:\n    dir: web\n    cmds:\n      - sh scripts/lint.sh\n  check:\n    cmds:\n      - task: lint\n      - sh tools/check.sh\n",
+    );
+    repo.write(".claude/settings.json", &claude_settings(&["task check || exit 2"]));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [r("web/scripts/lint.sh"), r("tools/check.sh"), r("web/other.sh")];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 2);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A hook that runs a manifest's script or a task runner's recipe runs the command lines
 /// that file holds (finding F72; checked with npm 11 and GNU make 4.3 here: `npm run lint`
 /// and `make check` ran the scripts their lines name): what those lines run is out of the

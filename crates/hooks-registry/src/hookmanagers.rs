@@ -384,6 +384,9 @@ pub(crate) struct ConfigValues {
     pub includes: Vec<String>,
     /// The environment files a Taskfile loads (`dotenv:`, relative to it; finding F77).
     pub dotenv: Vec<String>,
+    /// The folders a Taskfile's tasks and included Taskfiles run their commands in (`dir:`,
+    /// relative to it; finding F91).
+    pub dirs: Vec<String>,
 }
 
 impl ConfigValues {
@@ -395,6 +398,7 @@ impl ConfigValues {
             // `status` and `preconditions` to decide whether to (finding F77).
             "cmds" | "status" | "preconditions" => push_new(&mut self.commands, value),
             "dotenv" => push_new(&mut self.dotenv, value),
+            "dir" => push_new(&mut self.dirs, value),
             "taskfile" => push_new(&mut self.includes, value),
             "plugins" => push_new(&mut self.plugins, value),
             _ => {}

@@ -130,12 +130,14 @@ pub(crate) struct RecipeRead {
     /// The module files a justfile declares that exist: read in turn as justfiles, from
     /// their own folder (just evaluates their assignments there).
     pub(crate) modules: Vec<PathBuf>,
-    /// Other folders its recipes run in (finding F90): a justfile's `set working-directory`
-    /// (relative to its folder) and each recipe's `[working-directory: …]` (relative to that);
-    /// each line is read from these as well.
+    /// Other folders its recipes run in: a justfile's `set working-directory` (relative to
+    /// its folder) and each recipe's `[working-directory: …]` (relative to that; finding
+    /// F90), a Taskfile's tasks' and includes' `dir:` (finding F91); each line is read from
+    /// these as well.
     pub(crate) run_dirs: Vec<PathBuf>,
     /// Whether a recipe runs where the tool was started rather than in the file's folder (a
-    /// justfile's `[no-cd]`): its lines are read from the hook's folder too.
+    /// justfile's `[no-cd]`, a task's `dir: '{{.USER_WORKING_DIR}}'`): its lines are read
+    /// from the hook's folder too.
     pub(crate) from_caller: bool,
 }
 
@@ -534,6 +536,16 @@ fn read_taskfile(path: &Path, read: &mut RecipeRead, depth: u32) {
     }
     let folder = path.parent().unwrap_or(Path::new("/"));
     read.included.extend(values.dotenv.iter().map(|f| folder.join(f)).take(MAX_INCLUDED));
+    // The folders its tasks run in (F91; checked with task 3.54 here: a task's `dir: web` ran
+    // its `sh scripts/lint.sh` as `web/scripts/lint.sh`), `{{.USER_WORKING_DIR}}` where task
+    // was started; another template is no folder known here.
+    for dir in &values.dirs {
+        if dir.contains("USER_WORKING_DIR") {
+            read.from_caller = true;
+        } else if !dir.contains("{{") && read.run_dirs.len() < MAX_INCLUDED {
+            note_once(&mut read.run_dirs, &folder.join(dir), MAX_INCLUDED);
+        }
+    }
     for include in &values.includes {
         let given = folder.join(include);
         let is_file = include.ends_with(".yml") || include.ends_with(".yaml");

@@ -411,6 +411,22 @@ fn a_taskfile_s_variables_conditions_includes_and_environment_files_are_read() {
     assert!(found.lines.contains(&"sh tools/dyn.sh".to_owned()), "{:?}", found.lines);
 }
 
+/// A Taskfile's tasks run their commands in their `dir:` (relative to it), an included
+/// Taskfile's in the include's `dir:`, and a `dir: '{{.USER_WORKING_DIR}}'` task where task
+/// was started (finding F91; checked with task 3.54 here); another template names no folder
+/// known here.
+#[test]
+fn a_taskfile_s_task_folders_are_where_its_lines_run() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let p = dir.path();
+    let text = "version: '3'\nincludes:\n  docs:\n    taskfile: ./docs.yml\n    dir: ./docs\ntasks:\n  lint:\n    dir: web\n    cmds: [sh scripts/lint.sh]\n  here:\n    dir: '{{.USER_WORKING_DIR}}'\n    cmds: [sh here.sh]\n  other:\n    dir: '{{.SOME}}/x'\n    cmds: [true]\n";
+    std::fs::write(p.join("Taskfile.yml"), text).expect("write");
+    let found = super::read(&p.join("Taskfile.yml"), Recipe::Manager, &[], &[]);
+    assert_eq!(found.run_dirs, [p.join("./docs"), p.join("web")]);
+    assert!(found.from_caller);
+    assert!(found.lines.contains(&"sh scripts/lint.sh".to_owned()), "{:?}", found.lines);
+}
+
 /// A package manager's run in its workspaces reads their packages' manifests (finding F78;
 /// checked with npm 11 and pnpm 9 here): the patterns of the root manifest's `workspaces` (a
 /// list, or `{"packages": [...]}`) and of `pnpm-workspace.yaml`'s `packages`.
