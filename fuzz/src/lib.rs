@@ -898,6 +898,12 @@ pub fn git_config(data: &[u8]) {
             }
         }
     }
+    // As a `turbo.json`, the tasks it runs for the text's first two words (F92): bounded,
+    // none empty, none a dependency's spelling (`^build`).
+    let words: Vec<String> = text.split_whitespace().take(2).map(str::to_owned).collect();
+    let tasks = hooks_registry::fuzzing::turbo_tasks(&text, &words);
+    assert!(tasks.len() <= 258, "{} tasks", tasks.len());
+    assert!(tasks.iter().all(|t| !t.is_empty() && !t.starts_with('^') && !t.contains('#')));
     // As a justfile, the folders its recipes run in (F90): absolute, at most the setting and
     // sixteen attributes.
     let (dirs, _) = hooks_registry::fuzzing::just_working_dirs(&text);

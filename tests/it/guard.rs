@@ -2230,6 +2230,44 @@ fn what_a_taskfile_s_tasks_run_in_their_folders_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// Turborepo runs the scripts of the workspaces' packages for the tasks its line names, and
+/// those their `dependsOn` name first (finding F92; checked with turbo 2 here: `turbo run lint`
+/// ran package `a`'s `lint` script and, for `lint`'s `dependsOn: ["build"]`, package `b`'s
+/// `build`): what those scripts run, the packages' manifests and `turbo.json`s are out of the
+/// agent's reach; the packages' other scripts are not, nor any of these where no hook runs
+/// turbo.
+#[test]
+fn what_turborepo_runs_in_the_workspaces_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "package.json",
+        r#"{"name": "root", "private": true, "workspaces": ["packages/*"]}"#,
+    );
+    repo.write("turbo.json", r#"{"tasks": {"lint": {"dependsOn": ["build"]}, "build": {}}}"#);
+    repo.write(
+        "packages/a/package.json",
+        r#"{"name": "a", "scripts": {"lint": "sh tools/a-lint.sh", "start": "sh tools/serve.sh"}}"#,
+    );
+    repo.write(
+        "packages/b/package.json",
+        r#"{"name": "b", "scripts": {"build": "sh tools/b-build.sh"}}"#,
+    );
+    repo.write(".claude/settings.json", &claude_settings(&["npx turbo run lint || exit 2"]));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("packages/a/tools/a-lint.sh"),
+        r("packages/b/tools/b-build.sh"),
+        r("turbo.json"),
+        r("packages/a/package.json"),
+        r("packages/b/turbo.json"),
+        r("packages/a/tools/serve.sh"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 5);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A hook that runs a manifest's script or a task runner's recipe runs the command lines
 /// that file holds (finding F72; checked with npm 11 and GNU make 4.3 here: `npm run lint`
 /// and `make check` ran the scripts their lines name): what those lines run is out of the

@@ -63,6 +63,11 @@ pub fn recipe_lines(text: &str, kind: u8, targets: &[String]) -> Vec<String> {
     crate::recipes::lines(text, kind, targets)
 }
 
+/// The tasks Turborepo runs for `targets` by the `turbo.json` `text` (finding F92).
+pub fn turbo_tasks(text: &str, targets: &[String]) -> Vec<String> {
+    crate::recipes::turbo_tasks(text, targets)
+}
+
 /// The folders a justfile in `/p` has its recipes run in besides its own, and whether one
 /// is `[no-cd]` (finding F90).
 pub fn just_working_dirs(text: &str) -> (Vec<std::path::PathBuf>, bool) {

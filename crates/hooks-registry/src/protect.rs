@@ -2080,9 +2080,34 @@ fn protect_recipes(
         if program == crate::scripts::WORKSPACES_READER {
             for manifest in crate::recipes::workspace_manifests(file.as_path()) {
                 let Some(manifest) = crate::paths::normalize_absolute(&manifest) else { continue };
+                protect_at(out, &Loc::Dir(root()), manifest.as_path(), PathRole::Loaded, resolver);
                 if !out.recipes.iter().any(|(f, p, _)| *f == manifest && p == "npm") {
                     out.recipes.push((manifest, "npm".to_owned(), targets.clone()));
                 }
+            }
+        }
+        // Turborepo's tasks are the scripts of the workspaces' packages (F92), whose own
+        // `turbo.json` may change a task's `dependsOn`.
+        if !found.scripts.is_empty()
+            && let Ok(manifest) = folder.join(Path::new("package.json"))
+        {
+            for package in crate::recipes::workspace_manifests(manifest.as_path()) {
+                for name in ["turbo.json", "turbo.jsonc"] {
+                    if let Some(config) = package.parent().map(|p| p.join(name)) {
+                        protect_at(out, &Loc::Dir(root()), &config, PathRole::Loaded, resolver);
+                    }
+                }
+            }
+            let reader = crate::scripts::WORKSPACES_READER;
+            match out.recipes.iter_mut().find(|(f, p, _)| *f == manifest && p == reader) {
+                Some((.., targets)) => {
+                    for script in &found.scripts {
+                        if !targets.contains(script) {
+                            targets.push(script.clone());
+                        }
+                    }
+                }
+                None => out.recipes.push((manifest, reader.to_owned(), found.scripts.clone())),
             }
         }
         // A justfile's modules are justfiles just reads too, from their own folder (F74).

@@ -60,6 +60,10 @@ pub(crate) enum Recipe {
         /// A `package.json`, whose `lint-staged` object is the configuration.
         manifest: bool,
     },
+    /// Turborepo's `turbo.json` (finding F92): the tasks it runs for the names the line gives,
+    /// with those their `dependsOn` names, each a script of the workspaces' packages'
+    /// manifests ([`RecipeRead::scripts`]).
+    Turbo,
     /// lint-staged's configuration in JavaScript (`lint-staged.config.mjs`, `.lintstagedrc.js`;
     /// finding F88): code, which the guard protects as F85 reads it, whose object's values
     /// (a command, a list of them, or a function returning them) are the commands it runs.
@@ -101,6 +105,7 @@ impl Recipe {
             "justfile" | ".justfile" | "Justfile" | "JUSTFILE" => Recipe::Just,
             "tox.ini" => Recipe::Tox,
             "tox.toml" => Recipe::ToxToml,
+            "turbo.json" | "turbo.jsonc" => Recipe::Turbo,
             ".pre-commit-config.yaml" | ".pre-commit-config.yml" | "prek.toml" => Recipe::Manager,
             _ if name.ends_with(".mk") => Recipe::Make,
             _ if name.to_ascii_lowercase().starts_with("taskfile.") => Recipe::Manager,
@@ -135,6 +140,9 @@ pub(crate) struct RecipeRead {
     /// F90), a Taskfile's tasks' and includes' `dir:` (finding F91); each line is read from
     /// these as well.
     pub(crate) run_dirs: Vec<PathBuf>,
+    /// The scripts it has the package manager run in the workspaces' packages (Turborepo's
+    /// tasks, finding F92): read from the manifest beside the file and its workspaces'.
+    pub(crate) scripts: Vec<String>,
     /// Whether a recipe runs where the tool was started rather than in the file's folder (a
     /// justfile's `[no-cd]`, a task's `dir: '{{.USER_WORKING_DIR}}'`): its lines are read
     /// from the hook's folder too.
@@ -170,6 +178,12 @@ pub(crate) fn read(
             }
             read
         }
+        Recipe::Turbo => RecipeRead {
+            scripts: crate::installations::read_capped(path, RECIPE_CAP)
+                .map(|text| turbo_tasks(&text, targets))
+                .unwrap_or_default(),
+            ..RecipeRead::default()
+        },
         Recipe::Make => {
             let mut text = String::new();
             let mut included = Vec::new();
@@ -278,7 +292,8 @@ pub(crate) fn lines(text: &str, kind: Recipe, targets: &[String]) -> Vec<String>
         Recipe::Just => just_lines(text, targets),
         Recipe::Tox => tox_commands(text),
         Recipe::ToxToml => tox_toml_commands(text),
-        Recipe::Manager => Vec::new(),
+        // Run by their own readers ([`read`]).
+        Recipe::Manager | Recipe::Turbo => Vec::new(),
         Recipe::LintStaged { manifest } => lint_staged_commands(text, manifest),
         Recipe::LintStagedScript => lint_staged_script_commands(text),
     };
@@ -727,6 +742,45 @@ pub(crate) fn just_working_dirs(text: &str, folder: &Path) -> (Vec<PathBuf>, boo
     dirs.sort();
     dirs.dedup();
     (dirs, no_cd)
+}
+
+/// The tasks Turborepo runs for the words `targets` of its line (finding F92; checked with
+/// turbo 2 here: `turbo run lint` ran each package's `lint` script and, for `lint`'s
+/// `dependsOn: ["build"]`, each package's `build` first): each word that is a task of
+/// `turbo.json`'s `tasks` (or of turbo 1's `pipeline`), with what their `dependsOn` name, in
+/// turn (`^build` and `pkg#build` as `build`), at most [`MAX_LINES`]. A word that is no task
+/// of the file is taken as one all the same when it is no subcommand (turbo runs a package's
+/// script of that name without a task entry only when the file has none; protect more).
+pub(crate) fn turbo_tasks(text: &str, targets: &[String]) -> Vec<String> {
+    let text = hooks_json::strip_comments(text);
+    let value = serde_json::from_str::<serde_json::Value>(&text).unwrap_or_default();
+    let tasks = value.get("tasks").or_else(|| value.get("pipeline")).and_then(|t| t.as_object());
+    let name_of = |task: &str| -> String {
+        let task = task.trim_start_matches('^');
+        task.rsplit_once('#').map_or(task, |(_, t)| t).to_owned()
+    };
+    let mut out: Vec<String> = (targets.iter())
+        .filter(|t| !matches!(t.as_str(), "run" | "watch" | "prune" | "ls" | "query" | "info"))
+        .map(|t| name_of(t))
+        .filter(|t| !t.is_empty())
+        .collect();
+    let mut i = 0;
+    while let Some(task) = out.get(i).cloned() {
+        i += 1;
+        let Some(tasks) = tasks else { break };
+        // `lint`, `web#lint`, `//#lint`: every entry that names the task.
+        for (_, entry) in tasks.iter().filter(|(key, _)| name_of(key) == task) {
+            let depends = entry.get("dependsOn").and_then(|d| d.as_array());
+            for dep in depends.into_iter().flatten().filter_map(|d| d.as_str()) {
+                let dep = name_of(dep);
+                if !dep.is_empty() && !out.contains(&dep) && out.len() < MAX_LINES {
+                    out.push(dep);
+                }
+            }
+        }
+    }
+    out.dedup();
+    out
 }
 
 /// The commands of a justfile line's `` `…` `` backticks.

@@ -3751,6 +3751,28 @@ const TASK_RUNNERS: &[TaskRunner] = &[
         file_options: &["-c", "--config"],
         ..TaskRunner::NONE
     },
+    // Turborepo runs the workspaces' packages' scripts for the tasks its `turbo.json` names
+    // (finding F92).
+    TaskRunner {
+        names: &["turbo"],
+        recipes: &["turbo.json", "turbo.jsonc"],
+        value_options: &[
+            "--filter",
+            "-F",
+            "--concurrency",
+            "--cache-dir",
+            "--log-order",
+            "--output-logs",
+            "--env-mode",
+            "--ui",
+            "--graph",
+            "--log-prefix",
+            "--cache",
+            "--summarize",
+        ],
+        dir_options: &["--cwd"],
+        ..TaskRunner::NONE
+    },
     // A build's scripts are code Gradle runs at every build, whatever the task: the build
     // and settings scripts, the scripts they apply (kept in `gradle/`, with the wrapper's
     // properties and the version catalog), `buildSrc/`, the user's init scripts and the

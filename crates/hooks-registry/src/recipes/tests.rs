@@ -427,6 +427,27 @@ fn a_taskfile_s_task_folders_are_where_its_lines_run() {
     assert!(found.lines.contains(&"sh scripts/lint.sh".to_owned()), "{:?}", found.lines);
 }
 
+/// Turborepo runs the workspaces' packages' scripts for the tasks its line names, with those
+/// their `dependsOn` name in turn (`^build`, `web#build` as `build`), from turbo 2's `tasks`
+/// or turbo 1's `pipeline` (finding F92; checked with turbo 2 here).
+#[test]
+fn turborepo_s_tasks_are_its_scripts_with_their_dependencies() {
+    let text = "{\n  // tasks\n  \"tasks\": {\"lint\": {\"dependsOn\": [\"^build\", \"web#codegen\"]}, \"build\": {\"dependsOn\": [\"gen\"]}, \"//#check\": {}}\n}\n";
+    assert_eq!(
+        super::turbo_tasks(text, &words(&["run", "lint"])),
+        ["lint", "build", "codegen", "gen"]
+    );
+    assert_eq!(super::turbo_tasks(text, &words(&["check"])), ["check"]);
+    let v1 = r#"{"pipeline": {"test": {"dependsOn": ["build"]}}}"#;
+    assert_eq!(super::turbo_tasks(v1, &words(&["test"])), ["test", "build"]);
+    // A file that does not parse: the line's tasks alone.
+    assert_eq!(super::turbo_tasks("{", &words(&["run", "lint"])), ["lint"]);
+    let found =
+        super::read(Path::new("/nonexistent/turbo.json"), Recipe::Turbo, &words(&["lint"]), &[]);
+    assert!(found.scripts.is_empty());
+    assert_eq!(Recipe::of(Path::new("/p/turbo.json")), Some(Recipe::Turbo));
+}
+
 /// A package manager's run in its workspaces reads their packages' manifests (finding F78;
 /// checked with npm 11 and pnpm 9 here): the patterns of the root manifest's `workspaces` (a
 /// list, or `{"packages": [...]}`) and of `pnpm-workspace.yaml`'s `packages`.
