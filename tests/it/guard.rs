@@ -2268,6 +2268,43 @@ fn what_turborepo_runs_in_the_workspaces_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// Nx runs the commands of the workspace's `project.json` targets and the scripts of its
+/// packages for the targets its line names (finding F93; checked with nx 21 here: `nx
+/// run-many -t lint` ran an npm workspace package's `lint` script and a `project.json`'s
+/// `nx:run-commands` command): what those run, the `project.json` files and `nx.json` are out
+/// of the agent's reach; the packages' other scripts are not, nor any of these where no hook
+/// runs nx.
+#[test]
+fn what_nx_runs_in_the_workspace_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "package.json",
+        r#"{"name": "root", "private": true, "workspaces": ["packages/*"]}"#,
+    );
+    repo.write("nx.json", "{}");
+    repo.write(
+        "packages/a/package.json",
+        r#"{"name": "a", "scripts": {"lint": "sh tools/a-lint.sh"}}"#,
+    );
+    repo.write(
+        "libs/c/project.json",
+        r#"{"targets": {"lint": {"executor": "nx:run-commands", "options": {"command": "sh libs/c/tools/c-lint.sh"}}}}"#,
+    );
+    repo.write(".claude/settings.json", &claude_settings(&["npx nx run-many -t lint || exit 2"]));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("packages/a/tools/a-lint.sh"),
+        r("libs/c/tools/c-lint.sh"),
+        r("libs/c/project.json"),
+        r("nx.json"),
+        r("packages/a/tools/other.sh"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 4);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A hook that runs a manifest's script or a task runner's recipe runs the command lines
 /// that file holds (finding F72; checked with npm 11 and GNU make 4.3 here: `npm run lint`
 /// and `make check` ran the scripts their lines name): what those lines run is out of the

@@ -64,6 +64,10 @@ pub(crate) enum Recipe {
     /// with those their `dependsOn` names, each a script of the workspaces' packages'
     /// manifests ([`RecipeRead::scripts`]).
     Turbo,
+    /// Nx's `nx.json` (finding F93): the targets it runs for the names the line gives, with
+    /// those `targetDefaults` make them depend on; each the command of a `project.json`'s
+    /// `nx:run-commands` target or a script of the workspaces' packages' manifests.
+    Nx,
     /// lint-staged's configuration in JavaScript (`lint-staged.config.mjs`, `.lintstagedrc.js`;
     /// finding F88): code, which the guard protects as F85 reads it, whose object's values
     /// (a command, a list of them, or a function returning them) are the commands it runs.
@@ -106,6 +110,7 @@ impl Recipe {
             "tox.ini" => Recipe::Tox,
             "tox.toml" => Recipe::ToxToml,
             "turbo.json" | "turbo.jsonc" => Recipe::Turbo,
+            "nx.json" => Recipe::Nx,
             ".pre-commit-config.yaml" | ".pre-commit-config.yml" | "prek.toml" => Recipe::Manager,
             _ if name.ends_with(".mk") => Recipe::Make,
             _ if name.to_ascii_lowercase().starts_with("taskfile.") => Recipe::Manager,
@@ -178,6 +183,7 @@ pub(crate) fn read(
             }
             read
         }
+        Recipe::Nx => read_nx(path, targets),
         Recipe::Turbo => RecipeRead {
             scripts: crate::installations::read_capped(path, RECIPE_CAP)
                 .map(|text| turbo_tasks(&text, targets))
@@ -293,7 +299,7 @@ pub(crate) fn lines(text: &str, kind: Recipe, targets: &[String]) -> Vec<String>
         Recipe::Tox => tox_commands(text),
         Recipe::ToxToml => tox_toml_commands(text),
         // Run by their own readers ([`read`]).
-        Recipe::Manager | Recipe::Turbo => Vec::new(),
+        Recipe::Manager | Recipe::Turbo | Recipe::Nx => Vec::new(),
         Recipe::LintStaged { manifest } => lint_staged_commands(text, manifest),
         Recipe::LintStagedScript => lint_staged_script_commands(text),
     };
@@ -780,6 +786,124 @@ pub(crate) fn turbo_tasks(text: &str, targets: &[String]) -> Vec<String> {
         }
     }
     out.dedup();
+    out
+}
+
+/// What Nx runs of the workspace whose `nx.json` is at `path` for the words `targets` of its
+/// line (finding F93; checked with nx 21 here: `nx run-many -t lint` ran the `lint` script of
+/// an npm workspace's package and the `command` of a `project.json`'s `nx:run-commands`
+/// target): the targets are the values of `-t`/`--targets` and the words that are no
+/// subcommand (`lint` of `nx lint a`, `a:lint` as `lint`), with those `targetDefaults`'
+/// `dependsOn` name, in turn; none named (`--targets=lint` is one word the analysis leaves
+/// out) stands for every target. Its lines are the commands of those targets in the
+/// `project.json` files of the root and of its folders two levels down (where Nx finds
+/// them by a glob of the whole tree), run from the root or their `cwd`; the manifests'
+/// scripts of those names are read by the workspaces' reader ([`RecipeRead::scripts`]);
+/// the `project.json` files read and the files `nx.json` names by a relative path (a local
+/// plugin) are protected.
+fn read_nx(path: &Path, targets: &[String]) -> RecipeRead {
+    let mut read = RecipeRead::default();
+    let Some(root) = path.parent() else { return read };
+    let text = crate::installations::read_capped(path, RECIPE_CAP).unwrap_or_default();
+    let text = hooks_json::strip_comments(&text);
+    let nx = serde_json::from_str::<serde_json::Value>(&text).unwrap_or_default();
+    read.included.extend(
+        crate::imports::configuration_paths(&text, root)
+            .into_iter()
+            .map(|(p, _)| p)
+            .take(MAX_INCLUDED),
+    );
+    let subcommands = ["run", "run-many", "affected", "exec", "graph", "show", "reset", "daemon"];
+    let mut wanted: Vec<String> = Vec::new();
+    for word in targets.iter().flat_map(|t| t.split(',')) {
+        let name = match word.split(':').nth(1) {
+            Some(target) => target,
+            None if subcommands.contains(&word) || word.starts_with('-') => continue,
+            None => word,
+        };
+        if !name.is_empty() && !wanted.iter().any(|w| w == name) && wanted.len() < MAX_LINES {
+            wanted.push(name.to_owned());
+        }
+    }
+    let all = wanted.is_empty();
+    let defaults = nx.get("targetDefaults").and_then(|d| d.as_object());
+    let depends_on = |target: &serde_json::Value| -> Vec<String> {
+        let list = target.get("dependsOn").and_then(|d| d.as_array());
+        (list.into_iter().flatten())
+            .filter_map(|d| d.as_str().or_else(|| d.get("target").and_then(|t| t.as_str())))
+            .map(|d| d.trim_start_matches('^').to_owned())
+            .filter(|d| !d.is_empty())
+            .collect()
+    };
+    let mut i = 0;
+    while let Some(name) = wanted.get(i).cloned() {
+        i += 1;
+        for dep in defaults.and_then(|d| d.get(&name)).map(depends_on).unwrap_or_default() {
+            if !wanted.contains(&dep) && wanted.len() < MAX_LINES {
+                wanted.push(dep);
+            }
+        }
+    }
+    for project in nx_project_files(root) {
+        note_once(&mut read.included, &project, MAX_INCLUDED * 4);
+        let Some(text) = crate::installations::read_capped(&project, RECIPE_CAP) else { continue };
+        let value = serde_json::from_str::<serde_json::Value>(&hooks_json::strip_comments(&text))
+            .unwrap_or_default();
+        let Some(project_targets) = value.get("targets").and_then(|t| t.as_object()) else {
+            continue;
+        };
+        for (name, target) in project_targets {
+            if !all && !wanted.contains(name) {
+                continue;
+            }
+            let Some(options) = target.get("options") else { continue };
+            let mut commands: Vec<&str> =
+                options.get("command").and_then(|c| c.as_str()).into_iter().collect();
+            let list = options.get("commands").and_then(|c| c.as_array());
+            commands.extend(
+                (list.into_iter().flatten()).filter_map(|c| {
+                    c.as_str().or_else(|| c.get("command").and_then(|c| c.as_str()))
+                }),
+            );
+            for command in commands {
+                if read.lines.len() < MAX_LINES && !read.lines.iter().any(|l| l == command) {
+                    read.lines.push(command.to_owned());
+                }
+            }
+            if let Some(cwd) = options.get("cwd").and_then(|c| c.as_str()) {
+                note_once(&mut read.run_dirs, &root.join(cwd), MAX_INCLUDED);
+            }
+        }
+    }
+    read.scripts = match all {
+        true => vec!["**".to_owned()],
+        false => wanted,
+    };
+    read.lines = tidy(std::mem::take(&mut read.lines));
+    read
+}
+
+/// The `project.json` files of an Nx workspace at `root`: its own, and those of its folders
+/// one and two levels down (neither `node_modules` nor a dot-folder), at most 64.
+fn nx_project_files(root: &Path) -> Vec<PathBuf> {
+    let subfolders = |dir: &Path| -> Vec<PathBuf> {
+        let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+        (entries.flatten().take(1024))
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter(|e| {
+                e.file_name().to_str().is_some_and(|n| n != "node_modules" && !n.starts_with('.'))
+            })
+            .map(|e| e.path())
+            .collect()
+    };
+    let mut folders = vec![root.to_path_buf()];
+    for first in subfolders(root) {
+        folders.extend(subfolders(&first));
+        folders.push(first);
+    }
+    let mut out: Vec<PathBuf> =
+        folders.iter().map(|f| f.join("project.json")).filter(|p| p.is_file()).take(64).collect();
+    out.sort();
     out
 }
 

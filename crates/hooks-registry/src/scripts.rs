@@ -3773,6 +3773,27 @@ const TASK_RUNNERS: &[TaskRunner] = &[
         dir_options: &["--cwd"],
         ..TaskRunner::NONE
     },
+    // Nx runs the targets of the workspace's `project.json` files and manifests for the names
+    // its line gives (finding F93).
+    TaskRunner {
+        names: &["nx"],
+        recipes: &["nx.json"],
+        value_options: &[
+            "-t",
+            "--targets",
+            "--target",
+            "-p",
+            "--projects",
+            "--exclude",
+            "-c",
+            "--configuration",
+            "--parallel",
+            "--base",
+            "--head",
+            "--output-style",
+        ],
+        ..TaskRunner::NONE
+    },
     // A build's scripts are code Gradle runs at every build, whatever the task: the build
     // and settings scripts, the scripts they apply (kept in `gradle/`, with the wrapper's
     // properties and the version catalog), `buildSrc/`, the user's init scripts and the

@@ -448,6 +448,45 @@ fn turborepo_s_tasks_are_its_scripts_with_their_dependencies() {
     assert_eq!(Recipe::of(Path::new("/p/turbo.json")), Some(Recipe::Turbo));
 }
 
+/// Nx runs the targets its line names (`-t lint,test`, `a:lint`, `nx lint a`), with those
+/// `targetDefaults` make them depend on: the commands of `project.json` targets at the root
+/// and two levels down, from their `cwd`, and the workspaces' scripts of those names; none
+/// named stands for all (finding F93; checked with nx 21 here).
+#[test]
+fn nx_s_targets_are_its_projects_commands_and_scripts() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let p = dir.path();
+    std::fs::create_dir_all(p.join("libs/c")).expect("mkdir");
+    std::fs::create_dir_all(p.join("node_modules/x")).expect("mkdir");
+    std::fs::write(
+        p.join("nx.json"),
+        r#"{"plugins": ["./tools/nx-plugin.js"], "targetDefaults": {"lint": {"dependsOn": ["^build"]}}}"#,
+    )
+    .expect("write");
+    std::fs::write(
+        p.join("libs/c/project.json"),
+        r#"{"targets": {"lint": {"executor": "nx:run-commands", "options": {"command": "sh tools/c-lint.sh", "cwd": "libs/c"}}, "build": {"options": {"commands": ["sh b1.sh", {"command": "sh b2.sh"}]}}, "serve": {"options": {"command": "sh serve.sh"}}}}"#,
+    )
+    .expect("write");
+    std::fs::write(
+        p.join("node_modules/x/project.json"),
+        r#"{"targets": {"lint": {"options": {"command": "sh no.sh"}}}}"#,
+    )
+    .expect("write");
+    let found =
+        super::read(&p.join("nx.json"), Recipe::Nx, &words(&["run-many", "-t", "lint"]), &[]);
+    assert_eq!(found.lines, ["sh tools/c-lint.sh", "sh b1.sh", "sh b2.sh"]);
+    assert_eq!(found.scripts, ["lint", "build"]);
+    assert_eq!(found.run_dirs, [p.join("libs/c")]);
+    assert!(found.included.contains(&p.join("libs/c/project.json")), "{:?}", found.included);
+    assert!(found.included.contains(&p.join("tools/nx-plugin.js")), "{:?}", found.included);
+    let found = super::read(&p.join("nx.json"), Recipe::Nx, &words(&["run", "c:serve"]), &[]);
+    assert_eq!(found.lines, ["sh serve.sh"]);
+    let found = super::read(&p.join("nx.json"), Recipe::Nx, &words(&["affected"]), &[]);
+    assert_eq!(found.scripts, ["**"]);
+    assert_eq!(found.lines.len(), 4);
+}
+
 /// A package manager's run in its workspaces reads their packages' manifests (finding F78;
 /// checked with npm 11 and pnpm 9 here): the patterns of the root manifest's `workspaces` (a
 /// list, or `{"packages": [...]}`) and of `pnpm-workspace.yaml`'s `packages`.
