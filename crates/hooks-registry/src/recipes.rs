@@ -762,8 +762,8 @@ pub(crate) fn turbo_tasks(text: &str, targets: &[String]) -> Vec<String> {
     let value = serde_json::from_str::<serde_json::Value>(&text).unwrap_or_default();
     let tasks = value.get("tasks").or_else(|| value.get("pipeline")).and_then(|t| t.as_object());
     let name_of = |task: &str| -> String {
-        let task = task.trim_start_matches('^');
-        task.rsplit_once('#').map_or(task, |(_, t)| t).to_owned()
+        let task = task.rsplit_once('#').map_or(task, |(_, t)| t);
+        task.trim_start_matches('^').to_owned()
     };
     let mut out: Vec<String> = (targets.iter())
         .filter(|t| !matches!(t.as_str(), "run" | "watch" | "prune" | "ls" | "query" | "info"))

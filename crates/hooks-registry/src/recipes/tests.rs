@@ -442,6 +442,8 @@ fn turborepo_s_tasks_are_its_scripts_with_their_dependencies() {
     assert_eq!(super::turbo_tasks(v1, &words(&["test"])), ["test", "build"]);
     // A file that does not parse: the line's tasks alone.
     assert_eq!(super::turbo_tasks("{", &words(&["run", "lint"])), ["lint"]);
+    // A package's task with a dependency's mark after its `#` (found by the fuzz target).
+    assert_eq!(super::turbo_tasks("{", &words(&["x#^r"])), ["r"]);
     let found =
         super::read(Path::new("/nonexistent/turbo.json"), Recipe::Turbo, &words(&["lint"]), &[]);
     assert!(found.scripts.is_empty());
