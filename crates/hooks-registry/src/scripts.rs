@@ -143,8 +143,8 @@ pub struct CommandAnalysis {
     /// the targets it names (finding F72), sorted, without duplicates. Each file is among
     /// [`CommandAnalysis::paths`] as well.
     pub recipes: Vec<RecipeRun>,
-    /// The folders where the line runs a Node.js linter or formatter of [`CODE_CONFIGS`]
-    /// (`eslint`, `prettier`, `stylelint`, …), with the tool's name, sorted, without
+    /// The folders where the line runs a Node.js linter or formatter whose configuration the
+    /// guard protects (`eslint`, `prettier`, `stylelint`, …), with the tool's name, sorted, without
     /// duplicates: where the tool looks for its configuration, there and in each folder above,
     /// whose imports and named files the registry reads (findings F85, F87). Its configuration
     /// files are among [`CommandAnalysis::paths`] by name, under any folder.
