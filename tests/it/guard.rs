@@ -2041,6 +2041,30 @@ fn what_pylint_s_plugins_load_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// hadolint passes a Dockerfile it refused once a `.hadolint.yaml` where it runs, or the
+/// user's `~/.config/hadolint.yaml` or `~/.hadolint.yaml`, lists the rules it broke as
+/// `ignored` (finding F94; checked with hadolint 2.15 here): those files are out of the
+/// agent's reach for a hook that runs hadolint; the Dockerfile is not, nor those files where
+/// no hook runs it.
+#[test]
+fn what_turns_hadolint_s_rules_off_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write("Dockerfile", "FROM debian\n");
+    repo.write(".claude/settings.json", &claude_settings(&["hadolint Dockerfile || exit 2"]));
+    let (r, h) = (|rel: &str| repo.text_path(rel), |rel: &str| home.text_path(rel));
+    let paths = [
+        r(".hadolint.yaml"),
+        r("docker/.hadolint.yml"),
+        h(".config/hadolint.yaml"),
+        h(".hadolint.yaml"),
+        r("Dockerfile"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 4);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// An `.editorconfig` decides the indentation prettier and shfmt check and write, from each
 /// file's folder upward (finding F89; checked with prettier 3.10 and shfmt 3.6 here: a
 /// `prettier --check` and an `shfmt -d` that refused a file passed once an `.editorconfig`

@@ -3021,6 +3021,15 @@ const CODE_CONFIGS: &[CodeConfig] = &[
         home: &[],
         system: &[],
     },
+    // hadolint reads `.hadolint.yaml` where it runs and the user's, whose `ignored` list
+    // turns a Dockerfile gate's rules off (finding F94).
+    CodeConfig {
+        names: &["hadolint"],
+        anywhere: &[".hadolint.yaml", ".hadolint.yml"],
+        here: &[],
+        home: &[".config/hadolint.yaml", ".config/hadolint.yml", ".hadolint.yaml", ".hadolint.yml"],
+        system: &[],
+    },
     CodeConfig {
         names: &["shellcheck"],
         anywhere: &[".shellcheckrc", "shellcheckrc"],

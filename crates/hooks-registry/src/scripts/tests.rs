@@ -1024,6 +1024,14 @@ fn the_configuration_javascript_formatters_and_linters_load_is_named_anywhere() 
     names("npx eslint --fix .", &[anywhere("eslint.config.mjs"), anywhere(".eslintrc.js")]);
     names("eslint_d src", &[anywhere("eslint.config.js")]);
     names("npx stylelint 'src/**/*.css'", &[anywhere("stylelint.config.js")]);
+    // hadolint's configuration where it runs and the user's (finding F94).
+    names(
+        "hadolint Dockerfile",
+        &[
+            anywhere(".hadolint.yaml"),
+            named(PathBase::Home, ".config/hadolint.yaml", PathRole::Argument),
+        ],
+    );
     // An `.editorconfig` decides prettier's and shfmt's indentation (finding F89).
     names("prettier -c .", &[anywhere(".editorconfig")]);
     names("shfmt -d -w hooks/", &[anywhere(".editorconfig")]);
