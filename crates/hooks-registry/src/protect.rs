@@ -752,19 +752,7 @@ fn note_read_files(
     }
     for run in &analysis.recipes {
         for full in exact_places(&run.file, &locs_of) {
-            let same = |(file, program, _): &&mut (AbsPathBuf, String, Vec<String>)| {
-                *file == full && *program == run.program
-            };
-            match out.recipes.iter_mut().find(same) {
-                Some((.., targets)) => {
-                    for target in &run.targets {
-                        if !targets.contains(target) {
-                            targets.push(target.clone());
-                        }
-                    }
-                }
-                None => out.recipes.push((full, run.program.clone(), run.targets.clone())),
-            }
+            note_recipe(out, full, &run.program, &run.targets);
         }
     }
     for (folder, tool) in &analysis.node_tool_folders {
@@ -773,6 +761,27 @@ fn note_read_files(
                 out.node_tool_folders.push((full, tool));
             }
         }
+    }
+}
+
+/// Notes in `out` that `program` reads the recipe file `file` for `targets`, for
+/// [`protect_recipes`]: with the targets noted for the same file and program before.
+fn note_recipe(
+    out: &mut DefinitionProtection,
+    file: AbsPathBuf,
+    program: &str,
+    targets: &[String],
+) {
+    let same = |(f, p, _): &&mut (AbsPathBuf, String, Vec<String>)| *f == file && p == program;
+    match out.recipes.iter_mut().find(same) {
+        Some((.., noted)) => {
+            for target in targets {
+                if !noted.contains(target) {
+                    noted.push(target.clone());
+                }
+            }
+        }
+        None => out.recipes.push((file, program.to_owned(), targets.to_vec())),
     }
 }
 
@@ -808,6 +817,14 @@ fn root() -> AbsPathBuf {
         // Unreachable: the separator alone is an absolute path on every platform we build.
         AbsPathBuf::new(std::env::temp_dir()).expect("an absolute temp dir")
     })
+}
+
+/// Where a path named from the user's home is: the home, or any folder when it is unknown.
+fn home_loc(home: Option<&AbsPathBuf>) -> Loc {
+    match home {
+        Some(home) => Loc::Dir(home.clone()),
+        None => any(root(), false),
+    }
 }
 
 fn any(scope: AbsPathBuf, session: bool) -> Loc {
@@ -1116,10 +1133,7 @@ fn locs_of(
         }
         PathBase::RunDir => locate(&launch.run_dir, placed),
         PathBase::Home => {
-            let mut locs = match placed.home {
-                Some(h) => vec![Loc::Dir(h.clone())],
-                None => vec![any(root(), false)],
-            };
+            let mut locs = vec![home_loc(placed.home)];
             // ssh's own files are where ssh takes the home from.
             if named.path.starts_with(".ssh")
                 && let Some(ssh_home) = placed.ssh_home.filter(|s| Some(*s) != placed.home)
@@ -1804,10 +1818,7 @@ fn protect_commands(
         let locs_of = |named: &NamedPath| match &named.base {
             PathBase::Root if named.path.is_absolute() => Some(vec![Loc::Dir(root())]),
             PathBase::Root => None,
-            PathBase::Home => Some(match placed.home {
-                Some(h) => vec![Loc::Dir(h.clone())],
-                None => vec![any(root(), false)],
-            }),
+            PathBase::Home => Some(vec![home_loc(placed.home)]),
             PathBase::RunDir => Some(run_dirs.to_vec()),
             PathBase::Var(_) | PathBase::Unknown => Some(vec![any(root(), false)]),
         };
@@ -1906,7 +1917,7 @@ fn protect_tool_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver)
 /// eslint 9, prettier 3, stylelint 17, markdownlint-cli2, cspell 9 and commitlint 20 here,
 /// each ran the code of every such file. The configurations read are the tool's where it runs
 /// and in each folder above it (where these tools look for theirs), found by listing each
-/// folder once per computation ([`Resolver::listing`]). A JavaScript one is read for its
+/// folder once per computation ([`Resolver::files_named`]). A JavaScript one is read for its
 /// relative imports and requires ([`crate::imports::local_imports`]: the file with Node's
 /// extensions and `index` files, existing or not, and the packages it imports by name in the
 /// `node_modules/` folders above it); every one for the JavaScript, JSON and YAML files any of
@@ -1981,11 +1992,7 @@ fn protect_config_imports(
                         }
                     }
                     PathBase::Home => {
-                        let at = match home {
-                            Some(home) => Loc::Dir(home.clone()),
-                            None => any(root(), false),
-                        };
-                        protect_at(out, &at, &named.path, named.role, resolver);
+                        protect_at(out, &home_loc(home), &named.path, named.role, resolver);
                     }
                     _ => {}
                 }
@@ -2087,28 +2094,16 @@ fn protect_recipes(
             }
         }
         // Turborepo's tasks are the scripts of the workspaces' packages (F92), whose own
-        // `turbo.json` may change a task's `dependsOn`.
+        // `turbo.json` may change a task's `dependsOn`: every one under the workspace's
+        // folder, by name.
         if !found.scripts.is_empty()
             && let Ok(manifest) = folder.join(Path::new("package.json"))
         {
-            for package in crate::recipes::workspace_manifests(manifest.as_path()) {
-                for name in ["turbo.json", "turbo.jsonc"] {
-                    if let Some(config) = package.parent().map(|p| p.join(name)) {
-                        protect_at(out, &Loc::Dir(root()), &config, PathRole::Loaded, resolver);
-                    }
-                }
+            for name in ["turbo.json", "turbo.jsonc"] {
+                let under = any(folder.clone(), false);
+                protect_at(out, &under, Path::new(name), PathRole::Loaded, resolver);
             }
-            let reader = crate::scripts::WORKSPACES_READER;
-            match out.recipes.iter_mut().find(|(f, p, _)| *f == manifest && p == reader) {
-                Some((.., targets)) => {
-                    for script in &found.scripts {
-                        if !targets.contains(script) {
-                            targets.push(script.clone());
-                        }
-                    }
-                }
-                None => out.recipes.push((manifest, reader.to_owned(), found.scripts.clone())),
-            }
+            note_recipe(out, manifest, crate::scripts::WORKSPACES_READER, &found.scripts);
         }
         // A justfile's modules are justfiles just reads too, from their own folder (F74).
         for module in &found.modules {

@@ -770,23 +770,33 @@ pub(crate) fn turbo_tasks(text: &str, targets: &[String]) -> Vec<String> {
         .map(|t| name_of(t))
         .filter(|t| !t.is_empty())
         .collect();
+    // `lint`, `web#lint`, `//#lint`: every entry that names the task.
+    with_dependencies(&mut out, |task| {
+        (tasks.into_iter().flatten())
+            .filter(|(key, _)| name_of(key) == task)
+            .filter_map(|(_, entry)| entry.get("dependsOn").and_then(|d| d.as_array()))
+            .flatten()
+            .filter_map(|d| d.as_str())
+            .map(name_of)
+            .collect()
+    });
+    out.dedup();
+    out
+}
+
+/// `names` with the names `depends_on` gives for each of them, in turn, each once and none
+/// empty, at most [`MAX_LINES`] (a task runner's tasks with those they depend on: Turborepo's
+/// `dependsOn`, Nx's `targetDefaults`).
+fn with_dependencies(names: &mut Vec<String>, depends_on: impl Fn(&str) -> Vec<String>) {
     let mut i = 0;
-    while let Some(task) = out.get(i).cloned() {
+    while let Some(name) = names.get(i).cloned() {
         i += 1;
-        let Some(tasks) = tasks else { break };
-        // `lint`, `web#lint`, `//#lint`: every entry that names the task.
-        for (_, entry) in tasks.iter().filter(|(key, _)| name_of(key) == task) {
-            let depends = entry.get("dependsOn").and_then(|d| d.as_array());
-            for dep in depends.into_iter().flatten().filter_map(|d| d.as_str()) {
-                let dep = name_of(dep);
-                if !dep.is_empty() && !out.contains(&dep) && out.len() < MAX_LINES {
-                    out.push(dep);
-                }
+        for dep in depends_on(&name) {
+            if !dep.is_empty() && !names.contains(&dep) && names.len() < MAX_LINES {
+                names.push(dep);
             }
         }
     }
-    out.dedup();
-    out
 }
 
 /// What Nx runs of the workspace whose `nx.json` is at `path` for the words `targets` of its
@@ -827,23 +837,13 @@ fn read_nx(path: &Path, targets: &[String]) -> RecipeRead {
     }
     let all = wanted.is_empty();
     let defaults = nx.get("targetDefaults").and_then(|d| d.as_object());
-    let depends_on = |target: &serde_json::Value| -> Vec<String> {
-        let list = target.get("dependsOn").and_then(|d| d.as_array());
-        (list.into_iter().flatten())
+    with_dependencies(&mut wanted, |name| {
+        let list = defaults.and_then(|d| d.get(name)).and_then(|t| t.get("dependsOn"));
+        (list.and_then(|d| d.as_array()).into_iter().flatten())
             .filter_map(|d| d.as_str().or_else(|| d.get("target").and_then(|t| t.as_str())))
             .map(|d| d.trim_start_matches('^').to_owned())
-            .filter(|d| !d.is_empty())
             .collect()
-    };
-    let mut i = 0;
-    while let Some(name) = wanted.get(i).cloned() {
-        i += 1;
-        for dep in defaults.and_then(|d| d.get(&name)).map(depends_on).unwrap_or_default() {
-            if !wanted.contains(&dep) && wanted.len() < MAX_LINES {
-                wanted.push(dep);
-            }
-        }
-    }
+    });
     for project in nx_project_files(root) {
         note_once(&mut read.included, &project, MAX_INCLUDED * 4);
         let Some(text) = crate::installations::read_capped(&project, RECIPE_CAP) else { continue };

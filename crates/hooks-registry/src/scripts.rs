@@ -3270,7 +3270,7 @@ pub(crate) fn is_javascript_file(name: &str) -> bool {
 
 /// The tools of [`CODE_CONFIGS`] that run on Node.js and load the JavaScript their
 /// configurations import or name (findings F85, F87; checked with eslint 9, prettier 3,
-/// stylelint 16, markdownlint-cli2, cspell and commitlint here).
+/// stylelint 17, markdownlint-cli2, cspell and commitlint here).
 const NODE_TOOLS: &[&str] = &[
     "prettier",
     "eslint",

@@ -85,11 +85,7 @@ pub(crate) fn loads(file_name: &str, text: &str) -> Loads {
                 _ => (None, None),
             };
             if let Some(plugins) = mypy.and_then(|m| m.get("plugins")) {
-                let entries: Vec<&str> = match plugins.as_array() {
-                    Some(array) => array.iter().filter_map(|v| v.as_str()).collect(),
-                    None => plugins.as_str().map(|s| s.split(',').collect()).unwrap_or_default(),
-                };
-                for entry in entries {
+                for entry in toml_names(plugins) {
                     mypy_plugin(entry, &mut out.files);
                 }
             }
@@ -112,13 +108,7 @@ pub(crate) fn loads(file_name: &str, text: &str) -> Loads {
                     else {
                         continue;
                     };
-                    let entries: Vec<&str> = match plugins.as_array() {
-                        Some(array) => array.iter().filter_map(|v| v.as_str()).collect(),
-                        None => {
-                            plugins.as_str().map(|s| s.split(',').collect()).unwrap_or_default()
-                        }
-                    };
-                    for entry in entries {
+                    for entry in toml_names(plugins) {
                         pylint_plugin(entry, &mut out.modules);
                     }
                 }
@@ -185,6 +175,15 @@ pub(crate) fn loads(file_name: &str, text: &str) -> Loads {
     out.extends.truncate(MAX_NAMES);
     out.modules.truncate(MAX_NAMES);
     out
+}
+
+/// The names a TOML value lists: an array's strings, or a string's comma-separated parts
+/// (mypy's `plugins`, pylint's `load-plugins`).
+fn toml_names(item: &toml_edit::Item) -> Vec<&str> {
+    match item.as_array() {
+        Some(array) => array.iter().filter_map(|v| v.as_str()).collect(),
+        None => item.as_str().map(|s| s.split(',').collect()).unwrap_or_default(),
+    }
 }
 
 /// Whether an INI section is one pylint reads its options from: `MAIN` or `MASTER` (any
