@@ -2329,6 +2329,93 @@ fn what_nx_runs_in_the_workspace_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// rake runs its `Rakefile` as Ruby whatever the task (finding F95; checked with rake 13.0
+/// here, each file writing a marker): it loads every `rakelib/*.rake`, the files
+/// `require_relative`, `load` and `import` name and those a `Dir.glob` lists, each read in
+/// turn, and its tasks run the commands of `sh`, `ruby`, `system`, backticks and `%w[…]` from
+/// the `Rakefile`'s folder. Those files (existing or not, in the folders it loads whole) and
+/// what those commands run are out of the agent's reach; the project's other files are not,
+/// nor any of these where no hook runs rake.
+#[test]
+fn what_a_rakefile_loads_and_runs_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "Rakefile",
+        "require_relative \"tools/req\"\nload \"tools/loaded.rb\"\nimport \"tools/imported.rake\"\nDir.glob(\"lib/tasks/*.rake\").each { |f| load f }\ndesc \"Run the linter\"\ntask :lint => [:pre] do\n  sh \"sh tools/lint.sh\"\n  ruby \"tools/check.rb\"\n  system(\"sh\", \"tools/sys.sh\")\n  `sh tools/bt.sh`\nend\ntask :pre do\n  sh %w[sh tools/pre.sh].join(\" \")\nend\n",
+    );
+    repo.write("tools/req.rb", "def deep\n  sh \"sh tools/deep.sh\"\nend\n");
+    repo.write("rakelib/auto.rake", "task :auto\n");
+    repo.write("src/a.rb", "puts 1\n");
+    repo.write(".claude/settings.json", &claude_settings(&["rake lint || exit 2"]));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("tools/req.rb"),
+        r("tools/loaded.rb"),
+        r("tools/imported.rake"),
+        r("rakelib/auto.rake"),
+        r("rakelib/new.rake"),
+        r("lib/tasks/new.rake"),
+        r("tools/check.rb"),
+        r("tools/lint.sh"),
+        r("tools/sys.sh"),
+        r("tools/bt.sh"),
+        r("tools/pre.sh"),
+        r("tools/deep.sh"),
+        r("tools/other.sh"),
+        r("src/a.rb"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 12);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
+/// invoke imports its `tasks.py` with the modules beside it and runs each `c.run(…)` line
+/// where it was started, after loading its project's configuration beside the tasks
+/// (`invoke.yaml`, `invoke.py`, which is Python) and the user's (`~/.invoke.py`); nox runs its
+/// sessions' `session.run(…)` arguments from the `noxfile.py`'s folder (finding F95; checked
+/// with invoke 2 and nox 2026.10 here, each file writing a marker). Those files (existing or
+/// not) and what those lines run are out of the agent's reach; the project's other files are
+/// not, nor any of these where no hook runs invoke or nox.
+#[test]
+fn what_invoke_s_and_nox_s_python_loads_and_runs_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "tasks.py",
+        "from invoke import task\nimport helpers\n\n@task\ndef lint(c):\n    c.run(\"sh tools/lint.sh\")\n    helpers.more(c)\n",
+    );
+    repo.write("helpers.py", "def more(c):\n    c.run(\"sh tools/helped.sh\")\n");
+    repo.write("invoke.yaml", "run:\n  shell: tools/myshell\n");
+    repo.write(
+        "noxfile.py",
+        "import nox\n\n@nox.session(venv_backend=\"none\")\ndef lint(session):\n    session.run(\"sh\", \"tools/nox.sh\", external=True)\n",
+    );
+    repo.write("src/app.py", "print(1)\n");
+    repo.write(
+        ".claude/settings.json",
+        &claude_settings(&["inv lint || exit 2", "python3 -m nox -s lint || exit 2"]),
+    );
+    let r = |rel: &str| repo.text_path(rel);
+    let h = |rel: &str| home.text_path(rel);
+    let paths = [
+        r("helpers.py"),
+        r("helpers/__init__.py"),
+        r("tools/lint.sh"),
+        r("tools/helped.sh"),
+        r("invoke.yaml"),
+        r("invoke.py"),
+        r("tools/myshell"),
+        h(".invoke.py"),
+        r("tools/nox.sh"),
+        r("tools/other.sh"),
+        r("src/app.py"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 9);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A hook that runs a manifest's script or a task runner's recipe runs the command lines
 /// that file holds (finding F72; checked with npm 11 and GNU make 4.3 here: `npm run lint`
 /// and `make check` ran the scripts their lines name): what those lines run is out of the

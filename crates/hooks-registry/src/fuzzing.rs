@@ -44,7 +44,7 @@ pub fn hook_script_configs(text: &str) -> Vec<String> {
 /// The command lines a recipe file's text runs, read as a `package.json`'s scripts (`0`), a
 /// `deno.json`'s tasks (`1`), a makefile (`2`), a justfile (`3`), a `tox.toml` (`5`),
 /// lint-staged's configuration file (`6`), a `package.json`'s (`7`) or a JavaScript one
-/// (`8`), or a `tox.ini` (any other),
+/// (`8`), a `Rakefile` (`9`), a `noxfile.py` (`10`), or a `tox.ini` (any other),
 /// as the registry reads them for the targets `targets` when it protects what they run
 /// (finding F72).
 pub fn recipe_lines(text: &str, kind: u8, targets: &[String]) -> Vec<String> {
@@ -58,6 +58,8 @@ pub fn recipe_lines(text: &str, kind: u8, targets: &[String]) -> Vec<String> {
         6 => Recipe::LintStaged { manifest: false },
         7 => Recipe::LintStaged { manifest: true },
         8 => Recipe::LintStagedScript,
+        9 => Recipe::Rake,
+        10 => Recipe::Nox,
         _ => Recipe::Tox,
     };
     crate::recipes::lines(text, kind, targets)

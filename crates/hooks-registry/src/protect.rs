@@ -2083,6 +2083,11 @@ fn protect_recipes(
         for included in &found.included {
             protect_at(out, &Loc::Dir(root()), included, PathRole::Loaded, resolver);
         }
+        // The folders whose files a recipe file that is code loads (F95), whole.
+        for folder in &found.folders {
+            let Some(folder) = crate::paths::normalize_absolute(folder) else { continue };
+            protect_at(out, &Loc::Dir(root()), folder.as_path(), PathRole::Modules, resolver);
+        }
         // A run in a package manager's workspaces reads their packages' manifests (F78).
         if program == crate::scripts::WORKSPACES_READER {
             for manifest in crate::recipes::workspace_manifests(file.as_path()) {

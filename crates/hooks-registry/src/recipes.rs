@@ -25,6 +25,8 @@
 
 use std::path::{Path, PathBuf};
 
+mod code;
+
 /// At most this many command lines are taken from one file.
 const MAX_LINES: usize = 256;
 
@@ -72,6 +74,17 @@ pub(crate) enum Recipe {
     /// finding F88): code, which the guard protects as F85 reads it, whose object's values
     /// (a command, a list of them, or a function returning them) are the commands it runs.
     LintStagedScript,
+    /// rake's `Rakefile` (finding F95): Ruby, which loads `rakelib/*.rake` and the files it
+    /// requires, loads or imports, and whose tasks run the command lines of its strings, from
+    /// its folder ([`code`]).
+    Rake,
+    /// invoke's `tasks.py` or `tasks/__init__.py` (finding F95): Python, which imports the
+    /// modules beside it and runs the lines of its `c.run(…)` calls where invoke was started;
+    /// invoke's project configuration beside it (`invoke.yaml`, `invoke.py`) is loaded too.
+    Invoke,
+    /// nox's `noxfile.py` (finding F95): Python, whose sessions run the arguments of their
+    /// `session.run(…)` calls from its folder.
+    Nox,
 }
 
 impl Recipe {
@@ -84,6 +97,10 @@ impl Recipe {
             "make" | "gmake" => Some(Recipe::Make),
             "just" => Some(Recipe::Just),
             "task" | "go-task" | "pre-commit" | "prek" | "lefthook" => Some(Recipe::Manager),
+            // Recipe files that are code (F95).
+            "rake" => Some(Recipe::Rake),
+            "invoke" | "inv" => Some(Recipe::Invoke),
+            "nox" => Some(Recipe::Nox),
             "tox" if ini || path.file_name().is_some_and(|n| n == "setup.cfg") => Some(Recipe::Tox),
             "tox" if path.extension().is_some_and(|e| e == "toml") => Some(Recipe::ToxToml),
             // Its JavaScript configurations are code, read for their strings (F88).
@@ -149,10 +166,18 @@ pub(crate) struct RecipeRead {
     /// tasks, finding F92): read from the manifest beside the file and its workspaces'.
     pub(crate) scripts: Vec<String>,
     /// Whether a recipe runs where the tool was started rather than in the file's folder (a
-    /// justfile's `[no-cd]`, a task's `dir: '{{.USER_WORKING_DIR}}'`): its lines are read
-    /// from the hook's folder too.
+    /// justfile's `[no-cd]`, a task's `dir: '{{.USER_WORKING_DIR}}'`, invoke's tasks): its
+    /// lines are read from the hook's folder too.
     pub(crate) from_caller: bool,
+    /// Folders whose every file the tool may load, existing or not: rake's `rakelib/`, the
+    /// folder a `Dir.glob` of `.rake` files lists, a Python package a recipe file imports
+    /// (finding F95).
+    pub(crate) folders: Vec<PathBuf>,
 }
+
+/// The names invoke reads its project configuration by, beside its tasks (finding F95;
+/// `invoke.py` is Python it runs).
+const INVOKE_CONFIGS: &[&str] = &["invoke.yaml", "invoke.yml", "invoke.json", "invoke.py"];
 
 /// The command lines the recipe file at `path` of kind `kind` runs for `targets` (the words of
 /// the line that may name them; see [`lines`]), read up to 256 KiB without waiting on a FIFO;
@@ -184,6 +209,41 @@ pub(crate) fn read(
             read
         }
         Recipe::Nx => read_nx(path, targets),
+        Recipe::Rake | Recipe::Nox => {
+            let language = match kind {
+                Recipe::Rake => code::Language::Ruby,
+                _ => code::Language::Python,
+            };
+            code::read(path, language, path.parent().unwrap_or(Path::new("/")))
+        }
+        Recipe::Invoke => {
+            let folder = path.parent().unwrap_or(Path::new("/"));
+            let mut read = code::read(path, code::Language::Python, folder);
+            // The project's configuration is beside `tasks.py`, or beside the `tasks/` package.
+            let package = path.file_name().is_some_and(|n| n == "__init__.py");
+            let base = match package {
+                true => folder.parent().unwrap_or(folder),
+                false => folder,
+            };
+            for name in INVOKE_CONFIGS {
+                let config = base.join(name);
+                if name.ends_with(".py") {
+                    let found = code::read(&config, code::Language::Python, base);
+                    read.lines.extend(found.lines);
+                    read.included.extend(found.included);
+                    read.folders.extend(found.folders);
+                } else if let Some(text) = crate::installations::read_capped(&config, RECIPE_CAP)
+                    && let Some(shell) = code::invoke_shell(&text)
+                {
+                    read.lines.push(shell);
+                }
+                read.included.push(config);
+            }
+            read.lines.truncate(MAX_LINES);
+            // invoke runs its lines where it was started, not in the tasks' folder.
+            read.from_caller = true;
+            read
+        }
         Recipe::Turbo => RecipeRead {
             scripts: crate::installations::read_capped(path, RECIPE_CAP)
                 .map(|text| turbo_tasks(&text, targets))
@@ -302,6 +362,8 @@ pub(crate) fn lines(text: &str, kind: Recipe, targets: &[String]) -> Vec<String>
         Recipe::Manager | Recipe::Turbo | Recipe::Nx => Vec::new(),
         Recipe::LintStaged { manifest } => lint_staged_commands(text, manifest),
         Recipe::LintStagedScript => lint_staged_script_commands(text),
+        Recipe::Rake => code::lines(text, code::Language::Ruby),
+        Recipe::Invoke | Recipe::Nox => code::lines(text, code::Language::Python),
     };
     tidy(out)
 }

@@ -1297,6 +1297,12 @@ impl Walk {
                     if code_config(top).is_some() {
                         self.start_up(top, dirs);
                     }
+                    // `python -m nox -s lint` is nox, reading its recipe file (finding F95);
+                    // `python -m pre_commit` pre-commit.
+                    let runner = task_runner(top).or_else(|| task_runner(&top.replace('_', "-")));
+                    if let Some(t) = runner.filter(|_| top == m) {
+                        self.task_runner(t, args.get(i + 2..).unwrap_or_default(), dirs);
+                    }
                 }
                 self.arguments(args.get(i + 2..).unwrap_or_default(), dirs);
                 return;
@@ -3029,6 +3035,16 @@ const CODE_CONFIGS: &[CodeConfig] = &[
         here: &[],
         home: &[".config/hadolint.yaml", ".config/hadolint.yml", ".hadolint.yaml", ".hadolint.yml"],
         system: &[],
+    },
+    // invoke reads the user's and the system's configuration at every run (`~/.invoke.py` is
+    // Python it runs; `run.shell` the program it runs each line with; finding F95). Its
+    // project's, beside its tasks, is read with them (`crate::recipes`).
+    CodeConfig {
+        names: &["invoke", "inv"],
+        anywhere: &[],
+        here: &[],
+        home: &[".invoke.yaml", ".invoke.yml", ".invoke.json", ".invoke.py"],
+        system: &["/etc/invoke.yaml", "/etc/invoke.yml", "/etc/invoke.json", "/etc/invoke.py"],
     },
     CodeConfig {
         names: &["shellcheck"],

@@ -40,7 +40,10 @@ fn a_task_runner_reads_its_file_whatever_its_name() {
     assert_eq!(by("tox", "ci/tox-ci.ini"), Some(Recipe::Tox));
     assert_eq!(by("tox", "pyproject.toml"), Some(Recipe::ToxToml));
     assert_eq!(by("npm", "web/package.json"), Some(Recipe::PackageScripts));
-    assert_eq!(by("rake", "Rakefile"), None);
+    // Recipe files that are code (F95).
+    assert_eq!(by("rake", "Rakefile"), Some(Recipe::Rake));
+    assert_eq!(by("inv", "tasks.py"), Some(Recipe::Invoke));
+    assert_eq!(by("nox", "ci/noxfile.py"), Some(Recipe::Nox));
     // lint-staged's data configurations and a manifest's key; its JavaScript ones are code.
     assert_eq!(by("lint-staged", ".lintstagedrc"), Some(Recipe::LintStaged { manifest: false }));
     assert_eq!(by("lint-staged", "package.json"), Some(Recipe::LintStaged { manifest: true }));

@@ -573,6 +573,10 @@ fn the_file_a_package_script_or_a_recipe_comes_from_is_protected() {
     names("nox -s lint", &[loaded("noxfile.py")]);
     names("bundle exec rake -C tools lint", &[loaded("Gemfile"), loaded("tools/Rakefile")]);
     names("inv lint", &[loaded("tasks.py")]);
+    // A task runner run as Python's module is that runner (F95).
+    names("python3 -m nox -s lint", &[loaded("noxfile.py")]);
+    names("python -m invoke lint", &[loaded("tasks.py")]);
+    names("python -m pre_commit run", &[loaded(".pre-commit-config.yaml")]);
     names("composer -d web lint", &[loaded("web/composer.json")]);
 }
 
