@@ -2416,6 +2416,46 @@ fn what_invoke_s_and_nox_s_python_loads_and_runs_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// just, task, npm and rake look for their recipe file in the folders above the one they run
+/// in when it has none, and run its lines from the folder they find it in (finding F96;
+/// checked with just 1.59, task 3.54, npm 11 and rake 13.0 here, from a package folder of a
+/// repository whose top folder held the files): for a project in such a folder, the files
+/// above, the same names in the folders between, and what those files' lines run are out of
+/// the agent's reach; the repository's other scripts are not, nor any of these where the
+/// project's hooks run none of these tools.
+#[test]
+fn what_a_task_runner_finds_above_where_it_runs_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write("justfile", "lint:\n    sh tools/j.sh\n");
+    repo.write("Taskfile.yml", "version: '3'\ntasks:\n  lint:\n    cmds:\n      - sh tools/t.sh\n");
+    repo.write("package.json", r#"{"scripts": {"lint": "sh tools/n.sh"}}"#);
+    repo.write("Rakefile", "task(:lint) { sh 'sh tools/r.sh' }\n");
+    repo.write("packages/web/src/a.js", "let a = 1\n");
+    let lines = ["just lint", "task lint", "npm run lint", "rake lint"];
+    repo.write("packages/web/.claude/settings.json", &claude_settings(&lines));
+    let project = repo.path().join("packages/web");
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("justfile"),
+        r("Taskfile.yml"),
+        r("Rakefile"),
+        r("packages/justfile"),
+        r("packages/Taskfile.yml"),
+        r("tools/j.sh"),
+        r("tools/t.sh"),
+        r("tools/n.sh"),
+        r("tools/r.sh"),
+        r("tools/other.sh"),
+        r("packages/web/src/a.js"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(&project, home.path(), &paths, 9);
+    repo.write("packages/web/.claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
+    let (code, lines) = guard(&project, &project, home.path(), &paths);
+    assert_eq!(code, 0, "{lines:#?}");
+}
+
 /// A hook that runs a manifest's script or a task runner's recipe runs the command lines
 /// that file holds (finding F72; checked with npm 11 and GNU make 4.3 here: `npm run lint`
 /// and `make check` ran the scripts their lines name): what those lines run is out of the

@@ -1437,8 +1437,28 @@ fn protect_installation(
 /// (the nearest folder with a `package.json`, its `.npmrc`), yarn's `.yarnrc.yml` (every
 /// folder up to the root), pnpm's workspace, Deno's `deno.json`, uv's project, configuration,
 /// `.python-version` and `.venv`, Poetry's, PDM's, Hatch's and Pixi's project, Pipenv's
-/// `Pipfile` and `.env`, Bundler's `Gemfile`, mise's files, direnv's `.envrc`.
+/// `Pipfile` and `.env`, Bundler's `Gemfile`, mise's files, direnv's `.envrc`; and the recipe
+/// files of the task runners that look upward for theirs (finding F96): just's, task's,
+/// rake's and invoke's.
 const FOUND_UPWARD: &[&str] = &[
+    "justfile",
+    ".justfile",
+    "Justfile",
+    "JUSTFILE",
+    "Taskfile.yml",
+    "taskfile.yml",
+    "Taskfile.yaml",
+    "taskfile.yaml",
+    "Taskfile.dist.yml",
+    "taskfile.dist.yml",
+    "Taskfile.dist.yaml",
+    "taskfile.dist.yaml",
+    "Rakefile",
+    "rakefile",
+    "Rakefile.rb",
+    "rakefile.rb",
+    "tasks.py",
+    "tasks/__init__.py",
     ".git/config",
     ".git/hooks",
     ".npmrc",
@@ -2016,6 +2036,33 @@ const TOOL_CONFIG_CAP: u64 = 256 * 1024;
 /// At most this many recipe files are read per definition ([`protect_recipes`]).
 const MAX_RECIPES: usize = 16;
 
+/// How many folders above a run directory a task runner's recipe file is looked for in.
+const MAX_FOLDERS_ABOVE: usize = 64;
+
+/// The recipe files `program` runs from a folder above `missing`'s (a file of its names that
+/// does not exist where it runs; [`crate::scripts::recipes_found_upward`]): none when
+/// `missing`'s folder has a file of those names, else those of the nearest folder above
+/// that has one (each of them: which one the runner prefers is its own order).
+fn recipes_above(program: &str, missing: &Path) -> Vec<AbsPathBuf> {
+    let names = crate::scripts::recipes_found_upward(program);
+    let Some(folder) = missing.parent() else { return Vec::new() };
+    let named = missing.file_name().and_then(|n| n.to_str()).is_some_and(|n| names.contains(&n));
+    let here = |dir: &Path| -> Vec<AbsPathBuf> {
+        (names.iter())
+            .map(|n| dir.join(n))
+            .filter(|p| p.is_file())
+            .filter_map(|p| AbsPathBuf::new(p).ok())
+            .collect()
+    };
+    if !named || !here(folder).is_empty() {
+        return Vec::new();
+    }
+    (folder.ancestors().skip(1).take(MAX_FOLDERS_ABOVE))
+        .map(here)
+        .find(|found| !found.is_empty())
+        .unwrap_or_default()
+}
+
 /// Protects what the recipe files and manifests the hook's lines have a task runner or a
 /// package manager read run, for the targets they name (finding F72): a hook that runs `npm
 /// run lint`, `make check`, `just lint`, `task lint` or `pre-commit run` has its recipe file
@@ -2062,6 +2109,13 @@ fn protect_recipes(
         }
         let Some(kind) = Recipe::read_by(&program, file.as_path()) else { continue };
         if !file.as_path().is_file() {
+            // A runner that finds no recipe file where it runs takes the first it finds in a
+            // folder above (F96): read in turn, from its own folder.
+            for above in recipes_above(&program, file.as_path()) {
+                if !out.recipes.iter().any(|(f, p, _)| *f == above && *p == program) {
+                    out.recipes.push((above, program.clone(), targets.clone()));
+                }
+            }
             continue;
         }
         if read >= MAX_RECIPES {
