@@ -2456,6 +2456,42 @@ fn what_a_task_runner_finds_above_where_it_runs_is_protected() {
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// ruby and perl load the libraries their options name from the folders the line gives
+/// them, and the same options in `RUBYOPT` and `PERL5OPT` (finding F97; checked with Ruby 3.1
+/// and Perl 5.36 here, each library writing a marker: `RUBYOPT=-r./tools/setup.rb`,
+/// `RUBYOPT="-Itools -rsetup"`, `PERL5OPT="-Itools -MSetup"`, `-MT::S`); `python -m` runs a
+/// module from the line's `PYTHONPATH`. Those files are out of the agent's reach; the
+/// project's other code is not, nor any of these where no hook loads them.
+#[test]
+fn what_library_options_and_their_variables_load_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write("x.rb", "puts 1\n");
+    let lines = [
+        "RUBYOPT=-r./tools/setup.rb ruby x.rb",
+        "RUBYOPT='-Ilib -rhelper' ruby x.rb",
+        "ruby -Ici -rcheck x.rb",
+        "PERL5OPT='-Itools -MT::S' perl x.pl",
+        "perl -Iperl -MGate=strict x.pl",
+        "PYTHONPATH=tools python3 -m gate",
+    ];
+    repo.write(".claude/settings.json", &claude_settings(&lines));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("tools/setup.rb"),
+        r("lib/helper.rb"),
+        r("ci/check.rb"),
+        r("tools/T/S.pm"),
+        r("perl/Gate.pm"),
+        r("tools/gate.py"),
+        r("tools/other.rb"),
+        r("x.rb.bak"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 6);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A hook that runs a manifest's script or a task runner's recipe runs the command lines
 /// that file holds (finding F72; checked with npm 11 and GNU make 4.3 here: `npm run lint`
 /// and `make check` ran the scripts their lines name): what those lines run is out of the

@@ -1243,6 +1243,7 @@ impl Walk {
             // Whatever it runs (a script, `-c`, `-m`), Python starts from the user's site.
             self.paths.extend(python_user_site());
         }
+        let search = self.library_folders(spec, args);
         let mut i = 0;
         let mut command_string = false;
         // Deno and Bun take a subcommand first (`deno eval` runs inline code).
@@ -1269,12 +1270,11 @@ impl Walk {
             let Some(opt) = option.filter(|o| !o.is_empty()) else { break };
             let (flag, inline) = match opt.split_once('=') {
                 Some((f, v)) if f.starts_with('-') => (format!("-{f}"), Some(v.to_owned())),
-                _ => match spec
-                    .module_dirs
-                    .iter()
+                _ => match (spec.module_dirs.iter().chain(library_flags(spec)))
                     .find(|o| text.len() > o.len() && text.starts_with(**o))
                 {
-                    // `perl -Ilib`: the folder written into the option.
+                    // `perl -Ilib`, `ruby -r./x.rb`, `perl -MSetup`: the value written into
+                    // the option.
                     Some(o) => ((*o).to_owned(), text.get(o.len()..).map(str::to_owned)),
                     None => (text.clone(), None),
                 },
@@ -1288,10 +1288,18 @@ impl Walk {
                 let module = inline.map(|v| Word::lit(&v)).or_else(|| args.get(i + 1).cloned());
                 if let Some(m) = module.and_then(|m| m.literal()) {
                     let file = m.replace('.', "/");
-                    // The module's file, wherever `python -m` may find it from here.
-                    self.add_text(&format!("{file}.py"), PathRole::Loaded, dirs);
-                    self.add_text(&format!("{file}/__main__.py"), PathRole::Loaded, dirs);
-                    self.add_text(&format!("{file}/__init__.py"), PathRole::Loaded, dirs);
+                    // The module's file, wherever `python -m` may find it from here, and in
+                    // the folders the line's `PYTHONPATH` puts first (F97).
+                    let mut places = vec![file.clone()];
+                    if let Some(Some(path)) = self.line_variable("PYTHONPATH") {
+                        let entries = path.split(':').filter(|p| !p.is_empty()).take(MAX_DIRS);
+                        places.extend(entries.map(|e| format!("{e}/{file}")));
+                    }
+                    for place in places {
+                        self.add_text(&format!("{place}.py"), PathRole::Loaded, dirs);
+                        self.add_text(&format!("{place}/__main__.py"), PathRole::Loaded, dirs);
+                        self.add_text(&format!("{place}/__init__.py"), PathRole::Loaded, dirs);
+                    }
                     // `python -m mypy` reads what `mypy` does (finding F79).
                     let top = m.split('.').next().unwrap_or_default();
                     if code_config(top).is_some() {
@@ -1335,7 +1343,9 @@ impl Walk {
                 inline.map(|v| Word::lit(&v))
             };
             if let Some(value) = value {
-                if spec.files.contains(&flag) {
+                if library_flags(spec).contains(&flag) {
+                    self.library(spec, &value, &search, dirs);
+                } else if spec.files.contains(&flag) {
                     self.add_word(&value, PathRole::Loaded, dirs);
                 } else if spec.module_dirs.contains(&flag) {
                     self.module_folder(&value, dirs);
@@ -1369,6 +1379,102 @@ impl Walk {
             }
         }
         self.arguments(after, dirs);
+    }
+
+    /// The folders the interpreter `spec` looks for the libraries its options load in, as the
+    /// line gives them (finding F97): the values of its `-I` options among `args` (attached or
+    /// not, wherever they stand: protect more) and the entries of its library path variable
+    /// the line sets (`RUBYLIB`, `PERL5LIB`, `PERLLIB`); literal text only.
+    fn library_folders(&self, spec: &Interpreter, args: &[Word]) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        if library_flags(spec).is_empty() {
+            return out;
+        }
+        let mut words = args.iter().filter_map(Word::literal);
+        while let Some(text) = words.next() {
+            for flag in spec.module_dirs {
+                match text.strip_prefix(flag) {
+                    Some("") => out.extend(words.next()),
+                    Some(attached) => out.push(attached.to_owned()),
+                    None => {}
+                }
+            }
+        }
+        let variables: &[&str] = match spec.names.first() {
+            Some(&"ruby") => &["RUBYLIB"],
+            Some(&"perl") => &["PERL5LIB", "PERLLIB"],
+            _ => &[],
+        };
+        for name in variables {
+            if let Some(Some(value)) = self.line_variable(name) {
+                out.extend(value.split(':').filter(|p| !p.is_empty()).map(str::to_owned));
+            }
+        }
+        out.truncate(MAX_DIRS);
+        out
+    }
+
+    /// What a library option of `spec` loads (`ruby -r VALUE`, `perl -M VALUE`; finding F97):
+    /// a path (`./x.rb`, one with a `/` or Ruby's extension) is that file; a library's name is
+    /// its file in each of `search`'s folders (`-Itools -rsetup`: `tools/setup.rb`;
+    /// `-MT::S=x`: `T/S.pm`); a library found elsewhere (the language's own, an installed one)
+    /// is none of the project's.
+    fn library(&mut self, spec: &Interpreter, value: &Word, search: &[String], dirs: &[Dir]) {
+        let perl = spec.names.contains(&"perl");
+        let Some(text) = value.literal() else {
+            if !perl {
+                self.add_word(value, PathRole::Loaded, dirs);
+            }
+            return;
+        };
+        let file = match perl {
+            // `-M-strict` (no), `-MSetup=a,b`, `-M'Setup qw(a)'`.
+            true => {
+                let name = text.trim_start_matches('-');
+                let name = name.split(['=', ' ', '(']).next().unwrap_or_default();
+                if name.is_empty()
+                    || !name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == ':')
+                {
+                    return;
+                }
+                format!("{}.pm", name.replace("::", "/"))
+            }
+            false if text.contains('/') || text.ends_with(".rb") => {
+                self.add_word(value, PathRole::Loaded, dirs);
+                return;
+            }
+            false => format!("{text}.rb"),
+        };
+        for folder in search {
+            self.add_text(&format!("{folder}/{file}"), PathRole::Loaded, dirs);
+        }
+    }
+
+    /// The options of the interpreter `spec` a variable holds (`RUBYOPT`, `PERL5OPT`; finding
+    /// F97): its library options and `-I` folders, their values attached or in the next word.
+    fn option_words(&mut self, spec: &Interpreter, words: &[Word], dirs: &[Dir]) {
+        let search = self.library_folders(spec, words);
+        let mut i = 0;
+        while let Some(word) = words.get(i) {
+            i += 1;
+            let Some(text) = word.literal() else { continue };
+            let found = (spec.module_dirs.iter().chain(library_flags(spec)))
+                .find(|o| text.starts_with(**o));
+            let Some(flag) = found else { continue };
+            let value = match &text[flag.len()..] {
+                "" => {
+                    i += 1;
+                    words.get(i - 1).cloned()
+                }
+                attached => Some(Word::lit(attached)),
+            };
+            let Some(value) = value else { continue };
+            if library_flags(spec).contains(flag) {
+                self.library(spec, &value, &search, dirs);
+            } else {
+                self.module_folder(&value, dirs);
+            }
+        }
     }
 
     /// A variable's value, which may name a file the program loads (`BASH_ENV=hooks/env.sh`,
@@ -1425,6 +1531,19 @@ impl Walk {
                 PathRole::Argument
             };
             self.file_words(&pieces, role, dirs);
+            // RUBYOPT's and PERL5OPT's words are ruby's and perl's own options (F97).
+            let options_of = match name {
+                "RUBYOPT" => interpreter("ruby"),
+                "PERL5OPT" => interpreter("perl"),
+                _ => None,
+            };
+            if let Some(spec) = options_of {
+                // Split at blanks only: `-MT::S` is one module.
+                let words: Vec<Word> = (value.literal().iter())
+                    .flat_map(|t| t.split_whitespace().map(Word::lit).collect::<Vec<_>>())
+                    .collect();
+                self.option_words(spec, &words, dirs);
+            }
             if name == "PATH" {
                 let inherited = |w: &Word| matches!(&w.parts[..], [Part::Var(v)] if v == "PATH");
                 for piece in pieces.into_iter().filter(|w| !inherited(w)) {
@@ -4172,6 +4291,16 @@ const INTERPRETERS: &[Interpreter] = &[
 /// ```
 pub fn loading_options(name: &str) -> (&'static [&'static str], &'static [&'static str]) {
     interpreter(name).map_or((&[], &[]), |i| (i.files, i.module_dirs))
+}
+
+/// The options of the interpreter `spec` that load a library by its name or path, their value
+/// attached or in the next word (finding F97): ruby's `-r`, perl's `-M` and `-m`.
+fn library_flags(spec: &Interpreter) -> &'static [&'static str] {
+    match spec.names.first() {
+        Some(&"ruby") => &["-r"],
+        Some(&"perl") => &["-M", "-m"],
+        _ => &[],
+    }
 }
 
 /// The interpreter `name` is, with a version suffix allowed (`python3.12`, `node20`).

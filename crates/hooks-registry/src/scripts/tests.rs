@@ -580,6 +580,32 @@ fn the_file_a_package_script_or_a_recipe_comes_from_is_protected() {
     names("composer -d web lint", &[loaded("web/composer.json")]);
 }
 
+/// What ruby's and perl's library options load (finding F97; checked with Ruby 3.1 and Perl
+/// 5.36 here): a value written into the option (`-r./x.rb`), a library's name in the folders
+/// the line's `-I` options and `RUBYLIB`/`PERL5LIB` give, the same options in `RUBYOPT` and
+/// `PERL5OPT`; and a module `python -m` runs from the line's `PYTHONPATH`. A library of the
+/// language's own (`-rjson`, `-Mstrict`) names no file of the project's.
+#[test]
+fn what_library_options_and_their_variables_load_is_named() {
+    let loaded = |p: &str| run(p, PathRole::Loaded);
+    names("ruby -r./tools/setup.rb x.rb", &[loaded("tools/setup.rb")]);
+    names("ruby -Itools -rsetup x.rb", &[loaded("tools/setup.rb")]);
+    names("ruby -I tools -r setup x.rb", &[loaded("tools/setup.rb")]);
+    names("RUBYLIB=tools ruby -rsetup x.rb", &[loaded("tools/setup.rb")]);
+    names("perl -Itools -MSetup x.pl", &[loaded("tools/Setup.pm")]);
+    names("perl -I./tools -MT::S=a,b x.pl", &[loaded("tools/T/S.pm")]);
+    names("PERL5LIB=lib:tools perl -mT::S x.pl", &[loaded("lib/T/S.pm"), loaded("tools/T/S.pm")]);
+    names("RUBYOPT=-r./tools/setup.rb rake lint", &[loaded("tools/setup.rb")]);
+    names("RUBYOPT='-Itools -rsetup' ruby x.rb", &[loaded("tools/setup.rb")]);
+    names("env PERL5OPT='-Itools -MT::S' perl x.pl", &[loaded("tools/T/S.pm")]);
+    names("PYTHONPATH=tools:ci python3 -m gate", &[loaded("tools/gate.py"), loaded("ci/gate.py")]);
+    for line in ["ruby -rjson x.rb", "perl -Mstrict x.pl", "perl -M-warnings x.pl"] {
+        let a = shell(line);
+        let loads: Vec<_> = a.paths.iter().filter(|p| p.role == PathRole::Loaded).collect();
+        assert!(loads.is_empty(), "`{line}` loads {loads:?}");
+    }
+}
+
 /// A variable's value that names a file a program loads (`BASH_ENV`, `ENV`, `NODE_OPTIONS`,
 /// `LD_PRELOAD`) is protected, before the program or through `env` or `export`.
 #[test]
