@@ -900,6 +900,12 @@ pub fn git_config(data: &[u8]) {
             }
         }
     }
+    // As a Gradle settings script, the builds it includes (F98): each a non-empty piece of
+    // the text, with no variable and no line break.
+    for build in hooks_registry::fuzzing::gradle_included_builds(&text) {
+        assert!(!build.is_empty() && text.contains(&build), "{build:?}");
+        assert!(!build.contains(['$', '\n']), "{build:?}");
+    }
     // As a `turbo.json`, the tasks it runs for the text's first two words (F92): bounded,
     // none empty, none a dependency's spelling (`^build`).
     let words: Vec<String> = text.split_whitespace().take(2).map(str::to_owned).collect();

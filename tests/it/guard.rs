@@ -1978,6 +1978,48 @@ fn what_gradle_and_maven_run_of_a_build_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// Gradle runs the build logic of the builds its settings include (`includeBuild`, in
+/// `pluginManagement { }` or not; `--include-build`): their settings and build scripts,
+/// `buildSrc/` and the plugins they build; and it loads its init scripts and caches from the
+/// user home `-g` or `GRADLE_USER_HOME` gives (finding F98; checked with Gradle 4.4 here,
+/// each script writing a marker). Those folders are out of the agent's reach, whole; the
+/// project's sources are not, nor any of these where no hook runs Gradle.
+#[test]
+fn what_gradle_runs_of_included_builds_and_a_moved_user_home_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "settings.gradle.kts",
+        "pluginManagement {\n    includeBuild(\"build-logic\")\n}\nincludeBuild(\"../shared\")\n",
+    );
+    repo.write("build-logic/settings.gradle.kts", "includeBuild(\"conventions\")\n");
+    repo.write("src/main/java/App.java", "class App {}\n");
+    repo.write(
+        ".claude/settings.json",
+        &claude_settings(&[
+            "./gradlew -g ci/gradle-home check || exit 2",
+            "GRADLE_USER_HOME=ci/gh2 gradle --include-build tools/plugins build",
+        ]),
+    );
+    let r = |rel: &str| repo.text_path(rel);
+    let shared = repo.path().parent().expect("parent").join("shared/src/main/kotlin/S.kt");
+    let shared = shared.to_str().expect("utf-8").to_owned();
+    let paths = [
+        r("build-logic/src/main/kotlin/conventions.gradle.kts"),
+        r("build-logic/conventions/build.gradle.kts"),
+        shared,
+        r("ci/gradle-home/init.d/ci.gradle"),
+        r("ci/gradle-home/init.gradle"),
+        r("ci/gh2/init.gradle.kts"),
+        r("tools/plugins/src/main/groovy/P.groovy"),
+        r("src/main/java/App.java"),
+        r("ci/other.txt"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 7);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A hook that runs lint-staged runs the commands of its configuration on the staged files
 /// (finding F83; checked with lint-staged 16.4 here: the root's `.lintstagedrc.json`, a
 /// `.lintstagedrc.yml`, a `package.json`'s `lint-staged` key and a subfolder's

@@ -65,6 +65,11 @@ pub fn recipe_lines(text: &str, kind: u8, targets: &[String]) -> Vec<String> {
     crate::recipes::lines(text, kind, targets)
 }
 
+/// The folders a Gradle settings script's `text` includes as builds (finding F98).
+pub fn gradle_included_builds(text: &str) -> Vec<String> {
+    crate::recipes::gradle_included_builds(text)
+}
+
 /// The tasks Turborepo runs for `targets` by the `turbo.json` `text` (finding F92).
 pub fn turbo_tasks(text: &str, targets: &[String]) -> Vec<String> {
     crate::recipes::turbo_tasks(text, targets)

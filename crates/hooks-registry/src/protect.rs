@@ -2164,11 +2164,12 @@ fn protect_recipes(
             }
             note_recipe(out, manifest, crate::scripts::WORKSPACES_READER, &found.scripts);
         }
-        // A justfile's modules are justfiles just reads too, from their own folder (F74).
+        // A justfile's modules are justfiles just reads too, from their own folder (F74); a
+        // Gradle build's included builds' settings, Gradle (F98).
         for module in &found.modules {
             let Some(module) = crate::paths::normalize_absolute(module) else { continue };
-            if !out.recipes.iter().any(|(f, p, _)| *f == module && p == "just") {
-                out.recipes.push((module, "just".to_owned(), targets.clone()));
+            if !out.recipes.iter().any(|(f, p, _)| *f == module && *p == program) {
+                out.recipes.push((module, program.clone(), targets.clone()));
             }
         }
         // Where a justfile has its recipes run besides its folder (F90).

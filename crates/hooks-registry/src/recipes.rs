@@ -85,6 +85,11 @@ pub(crate) enum Recipe {
     /// nox's `noxfile.py` (finding F95): Python, whose sessions run the arguments of their
     /// `session.run(…)` calls from its folder.
     Nox,
+    /// Gradle's `settings.gradle` or `settings.gradle.kts` (finding F98): the builds its
+    /// `includeBuild` lines include, whose build logic Gradle runs (their settings and build
+    /// scripts, `buildSrc/`, the plugins they build), each protected whole and its settings
+    /// read in turn.
+    GradleSettings,
 }
 
 impl Recipe {
@@ -101,6 +106,13 @@ impl Recipe {
             "rake" => Some(Recipe::Rake),
             "invoke" | "inv" => Some(Recipe::Invoke),
             "nox" => Some(Recipe::Nox),
+            "gradle" | "gradlew"
+                if path
+                    .file_name()
+                    .is_some_and(|n| n == "settings.gradle" || n == "settings.gradle.kts") =>
+            {
+                Some(Recipe::GradleSettings)
+            }
             "tox" if ini || path.file_name().is_some_and(|n| n == "setup.cfg") => Some(Recipe::Tox),
             "tox" if path.extension().is_some_and(|e| e == "toml") => Some(Recipe::ToxToml),
             // Its JavaScript configurations are code, read for their strings (F88).
@@ -154,7 +166,8 @@ pub(crate) struct RecipeRead {
     /// not: make reads one the agent creates as well. For a justfile: the files it imports,
     /// the places of the modules it declares, and the `.env` files `set dotenv-load` reads.
     pub(crate) included: Vec<PathBuf>,
-    /// The module files a justfile declares that exist: read in turn as justfiles, from
+    /// The module files a justfile declares that exist, or the settings scripts of the builds
+    /// a Gradle settings script includes (F98): read in turn as files of the same kind, from
     /// their own folder (just evaluates their assignments there).
     pub(crate) modules: Vec<PathBuf>,
     /// Other folders its recipes run in: a justfile's `set working-directory` (relative to
@@ -215,6 +228,19 @@ pub(crate) fn read(
                 _ => code::Language::Python,
             };
             code::read(path, language, path.parent().unwrap_or(Path::new("/")))
+        }
+        Recipe::GradleSettings => {
+            let folder = path.parent().unwrap_or(Path::new("/"));
+            let mut read = RecipeRead::default();
+            let text = crate::installations::read_capped(path, RECIPE_CAP).unwrap_or_default();
+            for build in gradle_included_builds(&text).into_iter().take(MAX_INCLUDED) {
+                let Some(build) = code::relative(folder, &build) else { continue };
+                for name in ["settings.gradle", "settings.gradle.kts"] {
+                    read.modules.push(build.join(name));
+                }
+                read.folders.push(build);
+            }
+            read
         }
         Recipe::Invoke => {
             let folder = path.parent().unwrap_or(Path::new("/"));
@@ -364,6 +390,8 @@ pub(crate) fn lines(text: &str, kind: Recipe, targets: &[String]) -> Vec<String>
         Recipe::LintStagedScript => lint_staged_script_commands(text),
         Recipe::Rake => code::lines(text, code::Language::Ruby),
         Recipe::Invoke | Recipe::Nox => code::lines(text, code::Language::Python),
+        // Read by [`read`] for the builds it includes, not for lines.
+        Recipe::GradleSettings => Vec::new(),
     };
     tidy(out)
 }
@@ -480,6 +508,29 @@ fn lint_staged_commands(text: &str, manifest: bool) -> Vec<String> {
         }
         if out.len() >= MAX_LINES {
             break;
+        }
+    }
+    out
+}
+
+/// The folders a Gradle settings script's `includeBuild` lines name (`includeBuild("build-logic")`,
+/// `includeBuild '../shared'`, inside `pluginManagement { }` or not), as written: relative to
+/// the script's folder or absolute. A path built at run time (`includeBuild(file(x))`) is
+/// passed over.
+pub(crate) fn gradle_included_builds(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("includeBuild") {
+        let after = rest[at + "includeBuild".len()..].trim_start();
+        let after = after.strip_prefix('(').unwrap_or(after).trim_start();
+        rest = &rest[at + "includeBuild".len()..];
+        let Some(quote) = after.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+            continue;
+        };
+        let Some(end) = after[1..].find(quote) else { continue };
+        let path = &after[1..1 + end];
+        if !path.is_empty() && !path.contains(['$', '\n']) && !out.iter().any(|p| p == path) {
+            out.push(path.to_owned());
         }
     }
     out

@@ -1181,6 +1181,12 @@ impl Walk {
                         v.clone()
                     }
                 };
+                if !pass_dirs && t.home_options.contains(&flag) {
+                    self.runner_home(t, &value, dirs);
+                }
+                if !pass_dirs && t.build_options.contains(&flag) {
+                    self.add_word(&value, PathRole::Modules, dirs);
+                }
                 match (pass_dirs, t.dir_options.contains(&flag), t.file_options.contains(&flag)) {
                     (true, true, _) => self.cd(std::slice::from_ref(&value), dirs),
                     (false, false, true) => self.add_word(&value, PathRole::Loaded, dirs),
@@ -1198,6 +1204,21 @@ impl Walk {
         self.under_home(t.home, PathRole::Modules);
         for path in t.system {
             self.add_text(path, PathRole::Modules, dirs);
+        }
+        let set = t.home_variable.and_then(|v| self.line_env.iter().rev().find(|(n, _)| n == v));
+        if let Some((_, value)) = set.cloned() {
+            self.runner_home(t, &value, dirs);
+        }
+    }
+
+    /// What the task runner `t` loads under the folder `value` its option or variable puts in
+    /// place of its folder under the home (F98: `gradle -g ci/gh` runs `ci/gh/init.d/*.gradle`).
+    fn runner_home(&mut self, t: &TaskRunner, value: &Word, dirs: &[Dir]) {
+        for entry in t.home {
+            let Some(rest) = Path::new(entry).strip_prefix(t.home_folder).ok() else { continue };
+            let mut under = value.clone();
+            under.parts.push(Part::Lit(format!("/{}", rest.display())));
+            self.add_word(&under, PathRole::Modules, dirs);
         }
     }
 
@@ -3632,6 +3653,16 @@ struct TaskRunner {
     home: &'static [&'static str],
     /// What it loads from the system at every run (`/etc/mavenrc`).
     system: &'static [&'static str],
+    /// Options whose value is the folder that stands for [`TaskRunner::home_folder`] under the
+    /// home (Gradle's `-g`), and the variable that does the same where the line sets it
+    /// (`GRADLE_USER_HOME`): what [`TaskRunner::home`] names under that folder is loaded from
+    /// there instead (finding F98).
+    home_options: &'static [&'static str],
+    home_variable: Option<&'static str>,
+    home_folder: &'static str,
+    /// Options whose value is another build it runs the build logic of (Gradle's
+    /// `--include-build`): protected whole (finding F98).
+    build_options: &'static [&'static str],
 }
 
 impl TaskRunner {
@@ -3645,6 +3676,10 @@ impl TaskRunner {
         folders: &[],
         home: &[],
         system: &[],
+        home_options: &[],
+        home_variable: None,
+        home_folder: "",
+        build_options: &[],
     };
 
     /// The option of [`TaskRunner::value_options`], [`TaskRunner::dir_options`] or
@@ -3981,6 +4016,10 @@ const TASK_RUNNERS: &[TaskRunner] = &[
             ".gradle/caches",
         ],
         system: &[],
+        home_options: &["-g", "--gradle-user-home"],
+        home_variable: Some("GRADLE_USER_HOME"),
+        home_folder: ".gradle",
+        build_options: &["--include-build"],
     },
     // Maven reads `.mvn/maven.config` (its options before the line's: `--version` there
     // turns a failing build into an exit 0), `.mvn/jvm.config` (a `-javaagent:`), the
@@ -4027,6 +4066,7 @@ const TASK_RUNNERS: &[TaskRunner] = &[
             ".m2/repository",
         ],
         system: &["/etc/mavenrc", "/usr/local/etc/mavenrc"],
+        ..TaskRunner::NONE
     },
 ];
 

@@ -323,7 +323,7 @@ pub(crate) fn loads(text: &str, language: Language, dir: &Path, cwd: &Path) -> L
 
 /// `base` joined with the relative `name`, `.` and `..` resolved lexically; `None` for an
 /// absolute name or one with `~`.
-fn relative(base: &Path, name: &str) -> Option<PathBuf> {
+pub(crate) fn relative(base: &Path, name: &str) -> Option<PathBuf> {
     if name.starts_with('~') {
         return None;
     }

@@ -44,6 +44,8 @@ fn a_task_runner_reads_its_file_whatever_its_name() {
     assert_eq!(by("rake", "Rakefile"), Some(Recipe::Rake));
     assert_eq!(by("inv", "tasks.py"), Some(Recipe::Invoke));
     assert_eq!(by("nox", "ci/noxfile.py"), Some(Recipe::Nox));
+    assert_eq!(by("gradlew", "settings.gradle.kts"), Some(Recipe::GradleSettings));
+    assert_eq!(by("gradle", "build.gradle"), None);
     // lint-staged's data configurations and a manifest's key; its JavaScript ones are code.
     assert_eq!(by("lint-staged", ".lintstagedrc"), Some(Recipe::LintStaged { manifest: false }));
     assert_eq!(by("lint-staged", "package.json"), Some(Recipe::LintStaged { manifest: true }));
@@ -555,6 +557,22 @@ fn a_formatter_configuration_s_plugins_are_read() {
 }
 
 proptest! {
+    /// Any text made of what the Gradle settings reader looks for: no panic, each build a
+    /// non-empty piece of the text with no variable.
+    #[test]
+    fn any_gradle_settings_give_pieces_of_their_text(
+        parts in proptest::collection::vec(prop_oneof![
+            Just("includeBuild"), Just("("), Just(")"), Just("\""), Just("'"), Just(" "),
+            Just("a/b"), Just("$x"), Just("\n"), Just("pluginManagement {"), Just("}"), Just("é"),
+        ], 0..40),
+    ) {
+        let text: String = parts.concat();
+        for build in super::gradle_included_builds(&text) {
+            prop_assert!(!build.is_empty() && text.contains(&build), "{build:?}");
+            prop_assert!(!build.contains('$'), "{build:?}");
+        }
+    }
+
     /// Any text, of any kind, for no target or two: no panic, every line non-empty, at most
     /// 256 of them.
     #[test]
@@ -610,4 +628,22 @@ proptest! {
         prop_assert!(found.iter().all(|l| !l.trim().is_empty()), "{found:?}");
         prop_assert!(found.iter().all(|l| l.len() <= text.len() + 1024 * 1024), "{found:?}");
     }
+}
+
+/// The builds a Gradle settings script includes (finding F98; checked with Gradle 4.4 here:
+/// an included build's settings, build script and `buildSrc/` ran at `gradle help`), in
+/// Groovy and Kotlin, inside `pluginManagement { }` or not; a path built at run time is not
+/// read; each is a folder protected whole, whose settings are read in turn.
+#[test]
+fn a_gradle_settings_script_s_included_builds_are_read() {
+    let text = "pluginManagement {\n    includeBuild(\"build-logic\")\n}\nincludeBuild '../shared'\nincludeBuild(file(\"x\"))\nincludeBuild(\"$dir/y\")\n// includeBuild \"build-logic\"\n";
+    assert_eq!(super::gradle_included_builds(text), ["build-logic", "../shared"]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("app");
+    std::fs::create_dir_all(&root).expect("mkdir");
+    std::fs::write(root.join("settings.gradle.kts"), text).expect("write");
+    let read = super::read(&root.join("settings.gradle.kts"), Recipe::GradleSettings, &[], &[]);
+    assert_eq!(read.folders, [root.join("build-logic"), dir.path().join("shared")]);
+    assert!(read.modules.contains(&dir.path().join("shared/settings.gradle")), "{read:?}");
+    assert!(read.lines.is_empty());
 }

@@ -1263,6 +1263,15 @@ fn gradle_s_and_maven_s_build_files_and_folders_are_named() {
         "mvn -f sub/pom.xml -s ci/settings.xml spotless:check",
         &[loaded("sub/pom.xml"), loaded("ci/settings.xml")],
     );
+    // Gradle's user home moved by the line (F98): what it loads there instead.
+    for line in [
+        "gradle -g ci/gh check",
+        "gradle --gradle-user-home=ci/gh check",
+        "GRADLE_USER_HOME=ci/gh ./gradlew check",
+    ] {
+        names(line, &[whole("ci/gh/init.d"), whole("ci/gh/init.gradle"), whole("ci/gh/caches")]);
+    }
+    names("gradle --include-build ../shared check", &[whole("../shared")]);
     // A task's name is no file.
     let a = shell("./gradlew spotlessCheck");
     assert!(!a.paths.iter().any(|p| p.path.ends_with("spotlessCheck")), "{:?}", a.paths);
