@@ -149,11 +149,24 @@ impl HookDir {
 
 impl Drop for HookDir {
     /// Kills whatever the script recorded that is still alive, so a failing test leaves
-    /// nothing running either.
+    /// nothing running either, and waits for it to go, reading the file again until it holds
+    /// no live process (one may record itself meanwhile); then removes the folder, again when
+    /// a process writing its PID as it went kept it from being removed (a folder holding only
+    /// `pids` was once left behind).
     fn drop(&mut self) {
-        let left: Vec<u32> = self.pids().into_iter().filter(|p| alive(*p)).collect();
-        if !left.is_empty() {
+        for _ in 0..5 {
+            let left: Vec<u32> = self.pids().into_iter().filter(|p| alive(*p)).collect();
+            if left.is_empty() {
+                break;
+            }
             let _ = Command::new("kill").arg("-9").args(left.iter().map(u32::to_string)).status();
+            let _ = survivors(&left, GONE_WITHIN);
+        }
+        for _ in 0..3 {
+            match fs::remove_dir_all(self.dir.path()) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => continue,
+                _ => break,
+            }
         }
     }
 }

@@ -77,6 +77,10 @@
 //! - **stylelint-plugin**: the same for `tools/plug.js` of the project, the plugin the
 //!   project's `.stylelintrc.json` names, which stylelint loads at every run, for the user's
 //!   own Claude Code hook `stylelint '**/*.css'` in the session's directory (finding F87);
+//! - **rake-lib**: the same for `rakelib/gate.rake` of the project, which rake loads at every
+//!   run beside the project's `Rakefile`, for the user's own Claude Code hook `rake -s lint`
+//!   in the session's directory (finding F95; under Claude Code the file does not exist before
+//!   the call; the guard needs no rake installed to know it);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -379,6 +383,15 @@ if [ "${XTASK_STYLELINT_PLUGIN:-}" = 1 ]; then
   user_claude_pretool "stylelint '**/*.css' >/dev/null 2>&1 || true"
   seed_file "$PROJ/tools/plug.js" stylelint-plug.js.orig 'module.exports = [];\n'
 fi
+if [ "${XTASK_RAKE_LIB:-}" = 1 ]; then
+  # The user's own Claude Code hook runs the project's `Rakefile`, and rake loads every
+  # `rakelib/*.rake` beside it at every run. Claude Code's `Write` creates the file instead,
+  # as above.
+  mkdir -p "$PROJ/rakelib"
+  printf 'task :lint do\n  sh "true"\nend\n' > "$PROJ/Rakefile"
+  user_claude_pretool 'rake -s lint >/dev/null 2>&1 || true'
+  seed_file "$PROJ/rakelib/gate.rake" rake-gate.rake.orig 'task :gate\n'
+fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
   # `pre-commit install` writes it), its configuration runs a script of the repository, and
@@ -574,6 +587,9 @@ enum Edit {
     /// `tools/plug.js` of the project, the plugin the project's `.stylelintrc.json` names,
     /// for the `stylelint` of the user's own Claude Code hook.
     StylelintPlugin,
+    /// `rakelib/gate.rake` of the project, which rake loads beside the project's `Rakefile`,
+    /// for the `rake lint` of the user's own Claude Code hook.
+    RakeLib,
     /// `tools/pc-check.sh` of the project, which the repository's pre-commit configuration
     /// runs through the script pre-commit installed, for the user's own Claude Code hook that
     /// commits.
@@ -648,6 +664,7 @@ impl Edit {
             Edit::StylelintPlugin => {
                 ("tools/plug.js", Some("XTASK_STYLELINT_PLUGIN"), "stylelint-plug.js.orig")
             }
+            Edit::RakeLib => ("rakelib/gate.rake", Some("XTASK_RAKE_LIB"), "rake-gate.rake.orig"),
             Edit::PreCommitEntry => {
                 ("tools/pc-check.sh", Some("XTASK_PRE_COMMIT"), "pc-check.sh.orig")
             }
@@ -774,6 +791,7 @@ const CASES: &[Case] = &[
     Case::editing("mypy-plugin", Edit::MypyPlugin),
     Case::editing("eslint-import", Edit::EslintImport),
     Case::editing("stylelint-plugin", Edit::StylelintPlugin),
+    Case::editing("rake-lib", Edit::RakeLib),
     Case::editing("pre-commit", Edit::PreCommitEntry),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
