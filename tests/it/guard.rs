@@ -2458,9 +2458,9 @@ fn what_invoke_s_and_nox_s_python_loads_and_runs_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
-/// just, task, npm and rake look for their recipe file in the folders above the one they run
-/// in when it has none, and run its lines from the folder they find it in (finding F96;
-/// checked with just 1.59, task 3.54, npm 11 and rake 13.0 here, from a package folder of a
+/// just, task, npm, rake and tox look for their recipe file in the folders above the one they
+/// run in when it has none, and run its lines from the folder they find it in (finding F96;
+/// checked with just 1.59, task 3.54, npm 11, rake 13.0 and tox 4 here, from a package folder of a
 /// repository whose top folder held the files): for a project in such a folder, the files
 /// above, the same names in the folders between, and what those files' lines run are out of
 /// the agent's reach; the repository's other scripts are not, nor any of these where the
@@ -2473,8 +2473,9 @@ fn what_a_task_runner_finds_above_where_it_runs_is_protected() {
     repo.write("Taskfile.yml", "version: '3'\ntasks:\n  lint:\n    cmds:\n      - sh tools/t.sh\n");
     repo.write("package.json", r#"{"scripts": {"lint": "sh tools/n.sh"}}"#);
     repo.write("Rakefile", "task(:lint) { sh 'sh tools/r.sh' }\n");
+    repo.write("tox.ini", "[testenv:lint]\ncommands = sh tools/x.sh\n");
     repo.write("packages/web/src/a.js", "let a = 1\n");
-    let lines = ["just lint", "task lint", "npm run lint", "rake lint"];
+    let lines = ["just lint", "task lint", "npm run lint", "rake lint", "tox -e lint"];
     repo.write("packages/web/.claude/settings.json", &claude_settings(&lines));
     let project = repo.path().join("packages/web");
     let r = |rel: &str| repo.text_path(rel);
@@ -2488,11 +2489,13 @@ fn what_a_task_runner_finds_above_where_it_runs_is_protected() {
         r("tools/t.sh"),
         r("tools/n.sh"),
         r("tools/r.sh"),
+        r("tox.ini"),
+        r("tools/x.sh"),
         r("tools/other.sh"),
         r("packages/web/src/a.js"),
     ];
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-    guard_refusing(&project, home.path(), &paths, 9);
+    guard_refusing(&project, home.path(), &paths, 11);
     repo.write("packages/web/.claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
     let (code, lines) = guard(&project, &project, home.path(), &paths);
     assert_eq!(code, 0, "{lines:#?}");

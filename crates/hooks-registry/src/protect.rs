@@ -1439,7 +1439,7 @@ fn protect_installation(
 /// `.python-version` and `.venv`, Poetry's, PDM's, Hatch's and Pixi's project, Pipenv's
 /// `Pipfile` and `.env`, Bundler's `Gemfile`, mise's files, direnv's `.envrc`; and the recipe
 /// files of the task runners that look upward for theirs (finding F96): just's, task's,
-/// rake's and invoke's.
+/// rake's, invoke's and tox's.
 const FOUND_UPWARD: &[&str] = &[
     "justfile",
     ".justfile",
@@ -1459,6 +1459,8 @@ const FOUND_UPWARD: &[&str] = &[
     "rakefile.rb",
     "tasks.py",
     "tasks/__init__.py",
+    "tox.ini",
+    "tox.toml",
     ".git/config",
     ".git/hooks",
     ".npmrc",
