@@ -871,7 +871,7 @@ pub fn git_config(data: &[u8]) {
     // than the text (a makefile's, see below); a manifest's script, written back under `scripts`, reads back as itself.
     // The targets: none (the tool's default), or the text's first two words.
     let words: Vec<String> = text.split_whitespace().take(2).map(str::to_owned).collect();
-    for (kind, targets) in (0..11).flat_map(|k| [(k, Vec::new()), (k, words.clone())]) {
+    for (kind, targets) in (0..13).flat_map(|k| [(k, Vec::new()), (k, words.clone())]) {
         let lines = hooks_registry::fuzzing::recipe_lines(&text, kind, &targets);
         assert!(lines.len() <= 256, "{} lines", lines.len());
         // A makefile's recipe lines have its variables expanded (F73), a justfile's its
@@ -881,7 +881,8 @@ pub fn git_config(data: &[u8]) {
         // A `tox.toml`'s arguments are quoted for the shell (F76): at most twice the text.
         let budget = match (expands, kind) {
             (true, _) => 1024 * 1024,
-            (false, 5) => text.chars().count(),
+            // So are a Hatch or Pixi script's argument lists (F99).
+            (false, 5 | 11 | 12) => text.chars().count(),
             // A JavaScript lint-staged configuration's `${…}` is read as `"$FILES"` (F88).
             (false, 8) => 8 * text.matches("${").count(),
             // A Rakefile's `#{}` or an f-string's `{}` is read as `"$X"` (F95).

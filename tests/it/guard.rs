@@ -2020,6 +2020,42 @@ fn what_gradle_runs_of_included_builds_and_a_moved_user_home_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// PDM, poe, Hatch, Rye and Pixi run a project's scripts by name from its TOML file, with the
+/// scripts those run by name (finding F99; checked with PDM 2, poe and Hatch 1 here, each
+/// script writing a marker: a composite's and a `cmd` list's, a sequence's, a Hatch list's
+/// first word naming another script, PDM's `pre_` script): what the named scripts run is out
+/// of the agent's reach, and poe's `pyproject.toml`; what a script no hook names runs is not,
+/// nor any of these where no hook runs these tools.
+#[test]
+fn what_python_projects_scripts_run_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "pyproject.toml",
+        "[tool.pdm.scripts]\npre_lint = \"sh tools/pdm-pre.sh\"\nlint = {composite = [\"sub\", \"sh tools/pdm.sh\"]}\nsub = {cmd = [\"sh\", \"tools/pdm-sub.sh\"]}\nstart = \"sh tools/start.sh\"\n[tool.poe.tasks]\nlint = {sequence = [\"psub\", {cmd = \"sh tools/poe.sh\"}]}\npsub = {shell = \"sh tools/poe-sub.sh\"}\n[tool.hatch.envs.default.scripts]\nlint = [\"hsub\", \"sh tools/hatch.sh\"]\nhsub = \"sh tools/hatch-sub.sh\"\n",
+    );
+    repo.write("pixi.toml", "[tasks]\nlint = {cmd = \"sh tools/pixi.sh\", depends-on = [\"xpre\"]}\nxpre = \"sh tools/pixi-pre.sh\"\n");
+    let lines = ["pdm run lint", "poe lint", "hatch run lint", "pixi run lint"];
+    repo.write(".claude/settings.json", &claude_settings(&lines));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("tools/pdm-pre.sh"),
+        r("tools/pdm.sh"),
+        r("tools/pdm-sub.sh"),
+        r("tools/poe.sh"),
+        r("tools/poe-sub.sh"),
+        r("tools/hatch.sh"),
+        r("tools/hatch-sub.sh"),
+        r("tools/pixi.sh"),
+        r("tools/pixi-pre.sh"),
+        r("tools/start.sh"),
+        r("src/app.py"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 9);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A hook that runs lint-staged runs the commands of its configuration on the staged files
 /// (finding F83; checked with lint-staged 16.4 here: the root's `.lintstagedrc.json`, a
 /// `.lintstagedrc.yml`, a `package.json`'s `lint-staged` key and a subfolder's

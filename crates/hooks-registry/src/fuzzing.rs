@@ -44,7 +44,8 @@ pub fn hook_script_configs(text: &str) -> Vec<String> {
 /// The command lines a recipe file's text runs, read as a `package.json`'s scripts (`0`), a
 /// `deno.json`'s tasks (`1`), a makefile (`2`), a justfile (`3`), a `tox.toml` (`5`),
 /// lint-staged's configuration file (`6`), a `package.json`'s (`7`) or a JavaScript one
-/// (`8`), a `Rakefile` (`9`), a `noxfile.py` (`10`), or a `tox.ini` (any other),
+/// (`8`), a `Rakefile` (`9`), a `noxfile.py` (`10`), a Hatch (`11`) or Pixi (`12`) project's
+/// scripts, or a `tox.ini` (any other),
 /// as the registry reads them for the targets `targets` when it protects what they run
 /// (finding F72).
 pub fn recipe_lines(text: &str, kind: u8, targets: &[String]) -> Vec<String> {
@@ -60,6 +61,8 @@ pub fn recipe_lines(text: &str, kind: u8, targets: &[String]) -> Vec<String> {
         8 => Recipe::LintStagedScript,
         9 => Recipe::Rake,
         10 => Recipe::Nox,
+        11 => Recipe::ProjectScripts(crate::recipes::ScriptTable::Hatch),
+        12 => Recipe::ProjectScripts(crate::recipes::ScriptTable::Pixi),
         _ => Recipe::Tox,
     };
     crate::recipes::lines(text, kind, targets)

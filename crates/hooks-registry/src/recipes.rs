@@ -90,6 +90,20 @@ pub(crate) enum Recipe {
     /// scripts, `buildSrc/`, the plugins they build), each protected whole and its settings
     /// read in turn.
     GradleSettings,
+    /// The scripts or tasks a Python project manager or task runner runs by name from its
+    /// TOML file (finding F99): PDM's `[tool.pdm.scripts]`, poe's `[tool.poe.tasks]`, Hatch's
+    /// environments' `scripts`, Rye's `[tool.rye.scripts]`, Pixi's `[tasks]`.
+    ProjectScripts(ScriptTable),
+}
+
+/// Whose scripts a [`Recipe::ProjectScripts`] file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ScriptTable {
+    Pdm,
+    Poe,
+    Hatch,
+    Rye,
+    Pixi,
 }
 
 impl Recipe {
@@ -102,6 +116,18 @@ impl Recipe {
             "make" | "gmake" => Some(Recipe::Make),
             "just" => Some(Recipe::Just),
             "task" | "go-task" | "pre-commit" | "prek" | "lefthook" => Some(Recipe::Manager),
+            // The scripts of Python projects' managers, by name (F99).
+            "pdm" | "poe" | "hatch" | "rye" | "pixi" => {
+                let name = path.file_name()?.to_str()?;
+                let table = match program {
+                    "pdm" => ScriptTable::Pdm,
+                    "poe" => ScriptTable::Poe,
+                    "hatch" => ScriptTable::Hatch,
+                    "rye" => ScriptTable::Rye,
+                    _ => ScriptTable::Pixi,
+                };
+                name.ends_with(".toml").then_some(Recipe::ProjectScripts(table))
+            }
             // Recipe files that are code (F95).
             "rake" => Some(Recipe::Rake),
             "invoke" | "inv" => Some(Recipe::Invoke),
@@ -392,6 +418,7 @@ pub(crate) fn lines(text: &str, kind: Recipe, targets: &[String]) -> Vec<String>
         Recipe::Invoke | Recipe::Nox => code::lines(text, code::Language::Python),
         // Read by [`read`] for the builds it includes, not for lines.
         Recipe::GradleSettings => Vec::new(),
+        Recipe::ProjectScripts(table) => project_scripts(text, table, targets),
     };
     tidy(out)
 }
@@ -531,6 +558,116 @@ pub(crate) fn gradle_included_builds(text: &str) -> Vec<String> {
         let path = &after[1..1 + end];
         if !path.is_empty() && !path.contains(['$', '\n']) && !out.iter().any(|p| p == path) {
             out.push(path.to_owned());
+        }
+    }
+    out
+}
+
+/// At most this many scripts of a [`Recipe::ProjectScripts`] file are followed by name.
+const MAX_SCRIPTS: usize = 64;
+
+/// The command lines the scripts `targets` name run in a Python project's TOML file `text`
+/// (finding F99; checked with PDM 2, poe 0.3x and Hatch 1 here, each script writing a marker):
+/// a script's command (a string; a `cmd` or `shell` string; a `cmd` list of arguments, joined),
+/// with the scripts it runs by name, in turn: a composite's, a sequence's or a chain's items
+/// (`composite = ["sub", "sh x.sh"]`), Pixi's `depends-on`, poe's `deps` and `ref`, a Hatch
+/// command whose first word is another script's name, PDM's `pre_` and `post_` scripts. A
+/// target `env:name` (Hatch's) is `name` in any environment. Only the named scripts are read:
+/// the others name the project's own code (`start = "python src/app.py"`).
+pub(crate) fn project_scripts(text: &str, table: ScriptTable, targets: &[String]) -> Vec<String> {
+    let Ok(document) = text.parse::<toml_edit::DocumentMut>() else { return Vec::new() };
+    let root = document.as_item();
+    let path = |item: &'_ toml_edit::Item, keys: &[&str]| -> Option<toml_edit::Item> {
+        let mut at = item;
+        for key in keys {
+            at = at.get(key)?;
+        }
+        Some(at.clone())
+    };
+    let mut tables: Vec<toml_edit::Item> = Vec::new();
+    let each_env = |envs: Option<toml_edit::Item>, key: &str, tables: &mut Vec<toml_edit::Item>| {
+        let Some(envs) = envs else { return };
+        for (_, env) in envs.as_table_like().into_iter().flat_map(|t| t.iter()) {
+            tables.extend(env.get(key).cloned());
+        }
+    };
+    match table {
+        ScriptTable::Pdm => tables.extend(path(root, &["tool", "pdm", "scripts"])),
+        ScriptTable::Rye => tables.extend(path(root, &["tool", "rye", "scripts"])),
+        ScriptTable::Poe => {
+            tables.extend(path(root, &["tool", "poe", "tasks"]));
+            tables.extend(path(root, &["tasks"]));
+        }
+        ScriptTable::Hatch => {
+            each_env(path(root, &["tool", "hatch", "envs"]), "scripts", &mut tables);
+            each_env(path(root, &["envs"]), "scripts", &mut tables);
+        }
+        ScriptTable::Pixi => {
+            tables.extend(path(root, &["tasks"]));
+            tables.extend(path(root, &["tool", "pixi", "tasks"]));
+            each_env(path(root, &["feature"]), "tasks", &mut tables);
+            each_env(path(root, &["tool", "pixi", "feature"]), "tasks", &mut tables);
+        }
+    }
+    let lookup = |name: &str| tables.iter().find_map(|t| t.get(name).cloned());
+    let mut pending: Vec<String> = Vec::new();
+    for target in targets {
+        let name = target.rsplit_once(':').map_or(target.as_str(), |(_, n)| n);
+        pending.push(name.to_owned());
+        if table == ScriptTable::Pdm {
+            pending.extend([format!("pre_{name}"), format!("post_{name}")]);
+        }
+    }
+    let mut seen: Vec<String> = Vec::new();
+    let mut out: Vec<String> = Vec::new();
+    while let Some(name) = pending.pop() {
+        if seen.contains(&name) || seen.len() >= MAX_SCRIPTS {
+            continue;
+        }
+        seen.push(name.clone());
+        let Some(script) = lookup(&name) else { continue };
+        let mut items: Vec<toml_edit::Item> = vec![script];
+        while let Some(item) = items.pop() {
+            if out.len() >= MAX_LINES {
+                return out;
+            }
+            if let Some(line) = item.as_str() {
+                // A step that names another script runs that script (Hatch's first word,
+                // PDM's composite, poe's sequence): read in turn; the line is read as well.
+                let first = line.split_whitespace().next().unwrap_or_default();
+                if lookup(first).is_some() {
+                    pending.push(first.to_owned());
+                }
+                out.push(line.to_owned());
+            } else if let Some(array) = item.as_array() {
+                items.extend(array.iter().map(|v| toml_edit::Item::Value(v.clone())));
+            } else if let Some(fields) = item.as_table_like() {
+                for (key, value) in fields.iter() {
+                    match key {
+                        "cmd" | "shell" => match value.as_array() {
+                            Some(words) => {
+                                let words: Vec<String> = words
+                                    .iter()
+                                    .filter_map(|w| w.as_str())
+                                    .map(shell_word)
+                                    .collect();
+                                out.push(words.join(" "));
+                            }
+                            None => items.push(value.clone()),
+                        },
+                        "composite" | "sequence" | "chain" | "ref" => items.push(value.clone()),
+                        "depends-on" | "depends_on" | "deps" => {
+                            let names = value.as_array().into_iter().flat_map(|a| a.iter());
+                            pending.extend(names.filter_map(|n| {
+                                let task = || n.as_inline_table()?.get("task")?.as_str();
+                                n.as_str().or_else(task).map(str::to_owned)
+                            }));
+                            pending.extend(value.as_str().map(str::to_owned));
+                        }
+                        _ => {}
+                    }
+                }
+            }
         }
     }
     out

@@ -2615,7 +2615,8 @@ const RUNNERS: &[Runner] = &[
         value_options: &[],
         dir_options: &[],
         file_options: &[],
-        manifests: &["pyproject.toml"],
+        // Its environments' scripts, by name (F99), in either file.
+        manifests: &["pyproject.toml", "hatch.toml"],
         dir_operand: false,
         without_manifest: &[],
         environments: &[],
@@ -2652,7 +2653,7 @@ const RUNNERS: &[Runner] = &[
         value_options: &["--manifest-path", "-e", "--environment"],
         dir_options: &[],
         file_options: &["--manifest-path"],
-        manifests: &["pixi.toml"],
+        manifests: &["pixi.toml", "pyproject.toml"],
         dir_operand: false,
         without_manifest: &[],
         environments: &[".pixi/envs"],
@@ -3899,6 +3900,15 @@ const TASK_RUNNERS: &[TaskRunner] = &[
         recipes: &["package.json"],
         value_options: &["--max-parallel", "--npm-path"],
         dir_options: &[],
+        file_options: &[],
+        ..TaskRunner::NONE
+    },
+    // poe (poethepoet) runs the tasks of `[tool.poe.tasks]` by name (finding F99).
+    TaskRunner {
+        names: &["poe"],
+        recipes: &["pyproject.toml", "poe_tasks.toml"],
+        value_options: &["-C", "--directory", "--root", "-e", "--executor"],
+        dir_options: &["-C", "--directory", "--root"],
         file_options: &[],
         ..TaskRunner::NONE
     },

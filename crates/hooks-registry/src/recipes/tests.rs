@@ -557,6 +557,27 @@ fn a_formatter_configuration_s_plugins_are_read() {
 }
 
 proptest! {
+    /// Any TOML made of script tables that name each other (cycles included): no panic, at
+    /// most 256 lines, each from the text.
+    #[test]
+    fn any_project_scripts_give_bounded_lines(
+        parts in proptest::collection::vec(prop_oneof![
+            Just("[tool.pdm.scripts]\n"), Just("[tool.poe.tasks]\n"), Just("[envs.e.scripts]\n"),
+            Just("[tasks]\n"), Just("a = \"b\"\n"), Just("b = [\"a\", \"c x\"]\n"),
+            Just("c = {composite = [\"a\", \"b\"]}\n"), Just("d = {cmd = [\"sh\", \"x y\"]}\n"),
+            Just("e = {depends-on = [\"a\", \"e\"], deps = \"d\"}\n"), Just("pre_a = \"q\"\n"),
+            Just("f = {sequence = [{ref = \"a\"}, {task = \"b\"}]}\n"), Just("="), Just("\n"),
+        ], 0..30),
+        table in 0..5usize,
+    ) {
+        use super::ScriptTable;
+        let text: String = parts.concat();
+        let tables = [ScriptTable::Pdm, ScriptTable::Poe, ScriptTable::Hatch, ScriptTable::Rye, ScriptTable::Pixi];
+        let found = super::project_scripts(&text, tables[table], &words(&["a", "c", "e", "f"]));
+        prop_assert!(found.len() <= 256);
+        prop_assert!(found.iter().all(|l| l.len() <= 2 * text.len() + 2), "{found:?}");
+    }
+
     /// Any text made of what the Gradle settings reader looks for: no panic, each build a
     /// non-empty piece of the text with no variable.
     #[test]
@@ -646,4 +667,68 @@ fn a_gradle_settings_script_s_included_builds_are_read() {
     assert_eq!(read.folders, [root.join("build-logic"), dir.path().join("shared")]);
     assert!(read.modules.contains(&dir.path().join("shared/settings.gradle")), "{read:?}");
     assert!(read.lines.is_empty());
+}
+
+/// The scripts Python projects' managers run by name (finding F99; checked with PDM, poe and
+/// Hatch here): the named script's command in each form, the scripts it runs by name in turn
+/// (a composite's, a sequence's, `depends-on`, a Hatch command's first word, PDM's `pre_`),
+/// not the scripts no target names.
+#[test]
+fn python_projects_scripts_are_their_named_commands() {
+    use super::ScriptTable;
+    let text = r#"
+[tool.pdm.scripts]
+pre_lint = "sh tools/pre.sh"
+lint = {composite = ["sub", "sh tools/pdm.sh"]}
+sub = {cmd = ["sh", "tools/sub sh.sh"]}
+start = "python src/app.py"
+[tool.poe.tasks]
+lint = {sequence = ["psub", {cmd = "sh tools/poe.sh"}], deps = ["pdep"]}
+psub = {shell = "sh tools/psub.sh"}
+pdep = "sh tools/pdep.sh"
+[tool.hatch.envs.default.scripts]
+lint = ["hsub --x", "sh tools/hatch.sh"]
+hsub = "sh tools/hsub.sh"
+[tool.rye.scripts]
+lint = {chain = ["sh tools/rye.sh"]}
+[tool.pixi.tasks]
+lint = {cmd = "sh tools/pixi.sh", depends-on = ["xpre"]}
+xpre = "sh tools/xpre.sh"
+"#;
+    let read = |table, target: &str| {
+        let mut found = super::project_scripts(text, table, &words(&[target]));
+        found.sort();
+        found
+    };
+    assert_eq!(
+        read(ScriptTable::Pdm, "lint"),
+        ["sh 'tools/sub sh.sh'", "sh tools/pdm.sh", "sh tools/pre.sh", "sub"]
+    );
+    assert_eq!(
+        read(ScriptTable::Poe, "lint"),
+        ["psub", "sh tools/pdep.sh", "sh tools/poe.sh", "sh tools/psub.sh"]
+    );
+    assert_eq!(
+        read(ScriptTable::Hatch, "default:lint"),
+        ["hsub --x", "sh tools/hatch.sh", "sh tools/hsub.sh"]
+    );
+    assert_eq!(read(ScriptTable::Rye, "lint"), ["sh tools/rye.sh"]);
+    assert_eq!(read(ScriptTable::Pixi, "lint"), ["sh tools/pixi.sh", "sh tools/xpre.sh"]);
+    // A script no target names is not read; broken TOML gives nothing.
+    assert!(!read(ScriptTable::Pdm, "lint").iter().any(|l| l.contains("app.py")));
+    assert!(
+        super::project_scripts("[tool.pdm.scripts\nlint = 1", ScriptTable::Pdm, &words(&["lint"]))
+            .is_empty()
+    );
+    // Hatch's own file and Pixi's.
+    let hatch = "[envs.lint.scripts]\ncheck = \"sh tools/h.sh\"\n";
+    assert_eq!(
+        super::project_scripts(hatch, ScriptTable::Hatch, &words(&["check"])),
+        ["sh tools/h.sh"]
+    );
+    let pixi = "[tasks]\ncheck = \"sh tools/p.sh\"\n[feature.ci.tasks]\nci = \"sh tools/c.sh\"\n";
+    assert_eq!(super::project_scripts(pixi, ScriptTable::Pixi, &words(&["ci"])), ["sh tools/c.sh"]);
+    let by = |program: &str, name: &str| Recipe::read_by(program, Path::new(name));
+    assert_eq!(by("poe", "pyproject.toml"), Some(Recipe::ProjectScripts(ScriptTable::Poe)));
+    assert_eq!(by("hatch", "hatch.toml"), Some(Recipe::ProjectScripts(ScriptTable::Hatch)));
 }
