@@ -2510,8 +2510,10 @@ fn what_a_task_runner_finds_above_where_it_runs_is_protected() {
     repo.write("package.json", r#"{"scripts": {"lint": "sh tools/n.sh"}}"#);
     repo.write("Rakefile", "task(:lint) { sh 'sh tools/r.sh' }\n");
     repo.write("tox.ini", "[testenv:lint]\ncommands = sh tools/x.sh\n");
+    repo.write("pyproject.toml", "[tool.pdm.scripts]\nlint = \"sh tools/p.sh\"\n");
     repo.write("packages/web/src/a.js", "let a = 1\n");
-    let lines = ["just lint", "task lint", "npm run lint", "rake lint", "tox -e lint"];
+    let lines =
+        ["just lint", "task lint", "npm run lint", "rake lint", "tox -e lint", "pdm run lint"];
     repo.write("packages/web/.claude/settings.json", &claude_settings(&lines));
     let project = repo.path().join("packages/web");
     let r = |rel: &str| repo.text_path(rel);
@@ -2527,11 +2529,12 @@ fn what_a_task_runner_finds_above_where_it_runs_is_protected() {
         r("tools/r.sh"),
         r("tox.ini"),
         r("tools/x.sh"),
+        r("tools/p.sh"),
         r("tools/other.sh"),
         r("packages/web/src/a.js"),
     ];
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-    guard_refusing(&project, home.path(), &paths, 11);
+    guard_refusing(&project, home.path(), &paths, 12);
     repo.write("packages/web/.claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
     let (code, lines) = guard(&project, &project, home.path(), &paths);
     assert_eq!(code, 0, "{lines:#?}");

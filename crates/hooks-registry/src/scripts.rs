@@ -4087,13 +4087,15 @@ fn task_runner(name: &str) -> Option<&'static TaskRunner> {
 /// The names of the recipe files `program` (as [`CommandAnalysis::recipes`] gives it) looks
 /// for in each folder above the one it runs in when that one has none, running the lines of
 /// the first it finds from that file's folder (finding F96; checked with just 1.59, task
-/// 3.54, npm 11, rake 13.0, invoke 2 and tox 4 here): empty for a program that looks nowhere
+/// 3.54, npm 11, rake 13.0, invoke 2, tox 4, PDM 2 and poe here): empty for a program that looks nowhere
 /// else. tox's `pyproject.toml` and `setup.cfg` count only with a section of its own, so
 /// only its own files are looked for.
 pub(crate) fn recipes_found_upward(program: &str) -> &'static [&'static str] {
     match program {
         "npm" => &["package.json"],
         "tox" => &["tox.ini", "tox.toml"],
+        // PDM's and poe's project is the nearest folder with a `pyproject.toml` (F99).
+        "pdm" | "poe" => &["pyproject.toml"],
         "just" | "task" | "rake" | "invoke" => task_runner(program).map_or(&[], |t| t.recipes),
         _ => &[],
     }
