@@ -385,8 +385,9 @@ pub(crate) fn is_import_context(before: &str) -> bool {
         || trimmed.ends_with("import(")
 }
 
-/// `script_dir` joined with a relative specifier, `.` and `..` resolved lexically.
-fn relative_target(script_dir: &Path, specifier: &str) -> Option<PathBuf> {
+/// `script_dir` joined with a relative specifier, `.` and `..` resolved lexically; `None` for
+/// an absolute one.
+pub(crate) fn relative_target(script_dir: &Path, specifier: &str) -> Option<PathBuf> {
     let mut out = script_dir.to_path_buf();
     for c in Path::new(specifier).components() {
         match c {

@@ -1437,30 +1437,10 @@ fn protect_installation(
 /// (the nearest folder with a `package.json`, its `.npmrc`), yarn's `.yarnrc.yml` (every
 /// folder up to the root), pnpm's workspace, Deno's `deno.json`, uv's project, configuration,
 /// `.python-version` and `.venv`, Poetry's, PDM's, Hatch's and Pixi's project, Pipenv's
-/// `Pipfile` and `.env`, Bundler's `Gemfile`, mise's files, direnv's `.envrc`; and the recipe
-/// files of the task runners that look upward for theirs (finding F96): just's, task's,
-/// rake's, invoke's and tox's.
+/// `Pipfile` and `.env`, Bundler's `Gemfile`, mise's files, direnv's `.envrc`; and, besides
+/// these, the recipe files of the task runners that look upward for theirs (finding F96:
+/// [`crate::scripts::recipes_found_upward`]).
 const FOUND_UPWARD: &[&str] = &[
-    "justfile",
-    ".justfile",
-    "Justfile",
-    "JUSTFILE",
-    "Taskfile.yml",
-    "taskfile.yml",
-    "Taskfile.yaml",
-    "taskfile.yaml",
-    "Taskfile.dist.yml",
-    "taskfile.dist.yml",
-    "Taskfile.dist.yaml",
-    "taskfile.dist.yaml",
-    "Rakefile",
-    "rakefile",
-    "Rakefile.rb",
-    "rakefile.rb",
-    "tasks.py",
-    "tasks/__init__.py",
-    "tox.ini",
-    "tox.toml",
     ".git/config",
     ".git/hooks",
     ".npmrc",
@@ -1527,7 +1507,8 @@ fn protect_above(
     resolver: &mut Resolver,
 ) {
     let Loc::Dir(dir) = loc else { return };
-    let Some(entry) = FOUND_UPWARD.iter().map(Path::new).find(|e| rel.ends_with(e)) else {
+    let upward = FOUND_UPWARD.iter().copied().chain(crate::scripts::upward_recipe_names());
+    let Some(entry) = upward.map(Path::new).find(|e| rel.ends_with(e)) else {
         return;
     };
     let Ok(full) = dir.join(rel) else { return };

@@ -4090,6 +4090,13 @@ fn task_runner(name: &str) -> Option<&'static TaskRunner> {
 /// 3.54, npm 11, rake 13.0, invoke 2, tox 4, PDM 2 and poe here): empty for a program that looks nowhere
 /// else. tox's `pyproject.toml` and `setup.cfg` count only with a section of its own, so
 /// only its own files are looked for.
+/// The names of every runner's recipe files [`recipes_found_upward`] gives: protected in every
+/// folder above where a hook runs, so a copy created between is refused too.
+pub(crate) fn upward_recipe_names() -> impl Iterator<Item = &'static str> {
+    const UPWARD: [&str; 8] = ["npm", "just", "task", "rake", "invoke", "tox", "pdm", "poe"];
+    UPWARD.into_iter().flat_map(recipes_found_upward).copied()
+}
+
 pub(crate) fn recipes_found_upward(program: &str) -> &'static [&'static str] {
     match program {
         "npm" => &["package.json"],

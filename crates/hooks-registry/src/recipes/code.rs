@@ -19,7 +19,7 @@
 //! (`desc "Run the linter"`) is read as a line too (protect more, never less), a command built
 //! at run time is not seen.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use super::{MAX_LINES, RECIPE_CAP, RecipeRead, note_once};
 
@@ -321,24 +321,13 @@ pub(crate) fn loads(text: &str, language: Language, dir: &Path, cwd: &Path) -> L
     out
 }
 
-/// `base` joined with the relative `name`, `.` and `..` resolved lexically; `None` for an
-/// absolute name or one with `~`.
+/// `base` joined with the relative `name` ([`crate::imports::relative_target`]); `None` for an
+/// absolute name or one that starts with `~` (the home, not a folder of `base`).
 pub(crate) fn relative(base: &Path, name: &str) -> Option<PathBuf> {
-    if name.starts_with('~') {
-        return None;
+    match name.starts_with('~') {
+        true => None,
+        false => crate::imports::relative_target(base, name),
     }
-    let mut out = base.to_path_buf();
-    for c in Path::new(name).components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::Normal(n) => out.push(n),
-            Component::RootDir | Component::Prefix(_) => return None,
-        }
-    }
-    Some(out)
 }
 
 /// The folder of a relative pattern before its first part with a wildcard (`lib/tasks` for
