@@ -2494,10 +2494,10 @@ fn what_invoke_s_and_nox_s_python_loads_and_runs_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
-/// just, task, npm, rake and tox look for their recipe file in the folders above the one they
-/// run in when it has none, and run its lines from the folder they find it in (finding F96;
-/// checked with just 1.59, task 3.54, npm 11, rake 13.0 and tox 4 here, from a package folder of a
-/// repository whose top folder held the files): for a project in such a folder, the files
+/// just, task, npm, rake, tox and PDM look for their recipe file in the folders above the one
+/// they run in when it has none, and run its lines from the folder they find it in (finding
+/// F96; checked with just 1.59, task 3.54, npm 11, rake 13.0, tox 4 and PDM 2.29 here, from a
+/// package folder of a repository whose top folder held the files): for a project in such a folder, the files
 /// above, the same names in the folders between, and what those files' lines run are out of
 /// the agent's reach; the repository's other scripts are not, nor any of these where the
 /// project's hooks run none of these tools.
