@@ -2095,9 +2095,7 @@ fn protect_recipes(
             // A runner that finds no recipe file where it runs takes the first it finds in a
             // folder above (F96): read in turn, from its own folder.
             for above in recipes_above(&program, file.as_path()) {
-                if !out.recipes.iter().any(|(f, p, _)| *f == above && *p == program) {
-                    out.recipes.push((above, program.clone(), targets.clone()));
-                }
+                note_recipe(out, above, &program, &targets);
             }
             continue;
         }
@@ -2151,9 +2149,7 @@ fn protect_recipes(
         // Gradle build's included builds' settings, Gradle (F98).
         for module in &found.modules {
             let Some(module) = crate::paths::normalize_absolute(module) else { continue };
-            if !out.recipes.iter().any(|(f, p, _)| *f == module && *p == program) {
-                out.recipes.push((module, program.clone(), targets.clone()));
-            }
+            note_recipe(out, module, &program, &targets);
         }
         // Where a justfile has its recipes run besides its folder (F90).
         let mut run_dirs = run_dirs;

@@ -3741,6 +3741,15 @@ pub(crate) const TASKFILES: &[&str] = &[
     "taskfile.dist.yaml",
 ];
 
+/// The names just looks for its justfile by.
+const JUSTFILES: &[&str] = &["justfile", ".justfile", "Justfile", "JUSTFILE"];
+
+/// The names rake looks for its `Rakefile` by.
+const RAKEFILES: &[&str] = &["Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"];
+
+/// invoke's tasks: a module or a package.
+const INVOKE_TASKS: &[&str] = &["tasks.py", "tasks/__init__.py"];
+
 const TASK_RUNNERS: &[TaskRunner] = &[
     TaskRunner {
         names: &["make", "gmake"],
@@ -3775,7 +3784,7 @@ const TASK_RUNNERS: &[TaskRunner] = &[
     },
     TaskRunner {
         names: &["just"],
-        recipes: &["justfile", ".justfile", "Justfile", "JUSTFILE"],
+        recipes: JUSTFILES,
         value_options: &[
             "-f",
             "--justfile",
@@ -3874,7 +3883,7 @@ const TASK_RUNNERS: &[TaskRunner] = &[
     },
     TaskRunner {
         names: &["rake"],
-        recipes: &["Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"],
+        recipes: RAKEFILES,
         value_options: &[
             "-f",
             "--rakefile",
@@ -3914,7 +3923,7 @@ const TASK_RUNNERS: &[TaskRunner] = &[
     },
     TaskRunner {
         names: &["invoke", "inv"],
-        recipes: &["tasks.py", "tasks/__init__.py"],
+        recipes: INVOKE_TASKS,
         value_options: &["-c", "--collection", "-r", "--search-root", "-f", "--config"],
         dir_options: &["-r", "--search-root"],
         file_options: &["-f", "--config"],
@@ -4084,28 +4093,34 @@ fn task_runner(name: &str) -> Option<&'static TaskRunner> {
     TASK_RUNNERS.iter().find(|t| t.names.contains(&name))
 }
 
-/// The names of the recipe files `program` (as [`CommandAnalysis::recipes`] gives it) looks
-/// for in each folder above the one it runs in when that one has none, running the lines of
-/// the first it finds from that file's folder (finding F96; checked with just 1.59, task
-/// 3.54, npm 11, rake 13.0, invoke 2, tox 4, PDM 2 and poe here): empty for a program that looks nowhere
-/// else. tox's `pyproject.toml` and `setup.cfg` count only with a section of its own, so
-/// only its own files are looked for.
-/// The names of every runner's recipe files [`recipes_found_upward`] gives: protected in every
-/// folder above where a hook runs, so a copy created between is refused too.
-pub(crate) fn upward_recipe_names() -> impl Iterator<Item = &'static str> {
-    const UPWARD: [&str; 8] = ["npm", "just", "task", "rake", "invoke", "tox", "pdm", "poe"];
-    UPWARD.into_iter().flat_map(recipes_found_upward).copied()
+/// The task runners that look for their recipe file in each folder above the one they run in
+/// when that one has none, running the lines of the first they find from that file's folder,
+/// with the names they look for (finding F96; checked with just 1.59, task 3.54, npm 11, rake
+/// 13.0, invoke 3.0, tox 4.67, PDM 2.29 and poe 0.49 here). tox's `pyproject.toml` and
+/// `setup.cfg` count only with a section of its own, so only its own files are looked for;
+/// PDM's and poe's project is the nearest folder with a `pyproject.toml` (F99).
+const RECIPES_FOUND_UPWARD: &[(&str, &[&str])] = &[
+    ("npm", &["package.json"]),
+    ("just", JUSTFILES),
+    ("task", TASKFILES),
+    ("rake", RAKEFILES),
+    ("invoke", INVOKE_TASKS),
+    ("tox", &["tox.ini", "tox.toml"]),
+    ("pdm", &["pyproject.toml"]),
+    ("poe", &["pyproject.toml"]),
+];
+
+/// The names `program` (as [`CommandAnalysis::recipes`] gives it) looks for its recipe file
+/// by in the folders above where it runs ([`RECIPES_FOUND_UPWARD`]); empty for a program that
+/// looks nowhere else.
+pub(crate) fn recipes_found_upward(program: &str) -> &'static [&'static str] {
+    RECIPES_FOUND_UPWARD.iter().find(|(p, _)| *p == program).map_or(&[], |(_, names)| names)
 }
 
-pub(crate) fn recipes_found_upward(program: &str) -> &'static [&'static str] {
-    match program {
-        "npm" => &["package.json"],
-        "tox" => &["tox.ini", "tox.toml"],
-        // PDM's and poe's project is the nearest folder with a `pyproject.toml` (F99).
-        "pdm" | "poe" => &["pyproject.toml"],
-        "just" | "task" | "rake" | "invoke" => task_runner(program).map_or(&[], |t| t.recipes),
-        _ => &[],
-    }
+/// Every name of [`RECIPES_FOUND_UPWARD`]: protected in every folder above where a hook runs,
+/// so a copy created between is refused too.
+pub(crate) fn upward_recipe_names() -> impl Iterator<Item = &'static str> {
+    RECIPES_FOUND_UPWARD.iter().flat_map(|(_, names)| names.iter().copied())
 }
 
 /// How an interpreter reads its options.

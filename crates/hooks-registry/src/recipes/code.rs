@@ -3,7 +3,7 @@
 //!
 //! Each is a program the runner executes whatever the task: what it loads is protected with
 //! it, and the command lines its tasks run are read from its string literals. Checked with
-//! rake 13.0 and Ruby 3.1 (the distribution's packages), invoke 2 and nox 2026.10 (their
+//! rake 13.0 and Ruby 3.1 (the distribution's packages), invoke 3.0 and nox 2026.10 (their
 //! packages), each loaded file and each script writing a marker: rake loaded every
 //! `rakelib/*.rake`, the files `require_relative`, `load` and `import` named and those a
 //! `Dir.glob("lib/tasks/*.rake")` listed, and ran the scripts of `sh "sh tools/lint.sh"`,
@@ -283,23 +283,18 @@ pub(crate) fn loads(text: &str, language: Language, dir: &Path, cwd: &Path) -> L
                     }
                     continue;
                 }
+                // `require` and `require_relative` add `.rb` to a name without an extension.
+                let required = || match Path::new(literal).extension() {
+                    Some(_) => literal.to_owned(),
+                    None => format!("{literal}.rb"),
+                };
                 let path = match load {
-                    Some(RubyLoad::Relative) => {
-                        let mut name = literal.to_owned();
-                        if Path::new(literal).extension().is_none() {
-                            name.push_str(".rb");
-                        }
-                        relative(dir, &name)
-                    }
+                    Some(RubyLoad::Relative) => relative(dir, &required()),
                     Some(RubyLoad::FromCwd) => relative(cwd, literal),
                     Some(RubyLoad::Library)
                         if literal.starts_with("./") || literal.starts_with("../") =>
                     {
-                        let mut name = literal.to_owned();
-                        if Path::new(literal).extension().is_none() {
-                            name.push_str(".rb");
-                        }
-                        relative(cwd, &name)
+                        relative(cwd, &required())
                     }
                     Some(RubyLoad::Library) => None,
                     None if ruby_file && !literal.contains(char::is_whitespace) => {
