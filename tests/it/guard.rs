@@ -2452,7 +2452,7 @@ fn what_a_rakefile_loads_and_runs_is_protected() {
 /// where it was started, after loading its project's configuration beside the tasks
 /// (`invoke.yaml`, `invoke.py`, which is Python) and the user's (`~/.invoke.py`); nox runs its
 /// sessions' `session.run(…)` arguments from the `noxfile.py`'s folder (finding F95; checked
-/// with invoke 2 and nox 2026.10 here, each file writing a marker). Those files (existing or
+/// with invoke 3.0 and nox 2026.10 here, each file writing a marker). Those files (existing or
 /// not) and what those lines run are out of the agent's reach; the project's other files are
 /// not, nor any of these where no hook runs invoke or nox.
 #[test]

@@ -567,7 +567,7 @@ pub(crate) fn gradle_included_builds(text: &str) -> Vec<String> {
 const MAX_SCRIPTS: usize = 64;
 
 /// The command lines the scripts `targets` name run in a Python project's TOML file `text`
-/// (finding F99; checked with PDM 2, poe 0.3x and Hatch 1 here, each script writing a marker):
+/// (finding F99; checked with PDM 2.29, poe 0.49 and Hatch 1.18 here, each script writing a marker):
 /// a script's command (a string; a `cmd` or `shell` string; a `cmd` list of arguments, joined),
 /// with the scripts it runs by name, in turn: a composite's, a sequence's or a chain's items
 /// (`composite = ["sub", "sh x.sh"]`), Pixi's `depends-on`, poe's `deps` and `ref`, a Hatch

@@ -78,7 +78,7 @@ load "#{ENV['X']}/x.rb"
     assert_eq!(found.folders, [p("/p/ci"), p("/p/lib/tasks")]);
 }
 
-/// invoke's and nox's Python (checked with invoke 2 and nox 2026.10): the strings of
+/// invoke's and nox's Python (checked with invoke 3.0 and nox 2026.10): the strings of
 /// `c.run(…)` and `session.run(…)`, an argument list joined, an f-string's `{…}` as a
 /// variable (`{{` a brace); the modules imported from the file's folder.
 #[test]
