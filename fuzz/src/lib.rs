@@ -907,6 +907,18 @@ pub fn git_config(data: &[u8]) {
         assert!(!build.is_empty() && text.contains(&build), "{build:?}");
         assert!(!build.contains(['$', '\n']), "{build:?}");
     }
+    // As a `Cargo.toml` in `/p` (F100): what it names is under `/p` or absolute, lexically
+    // resolved (no `.` or `..` left), at most 64 members' patterns and 64 dependencies.
+    if let Some((places, members)) = hooks_registry::fuzzing::cargo_manifest(&text) {
+        assert!(members <= 64 && places.len() <= 66, "{members} {places:?}");
+        for path in &places {
+            assert!(path.is_absolute(), "{path:?}");
+            let resolved = path.components().all(|c| {
+                !matches!(c, std::path::Component::CurDir | std::path::Component::ParentDir)
+            });
+            assert!(resolved, "{path:?}");
+        }
+    }
     // As a `turbo.json`, the tasks it runs for the text's first two words (F92): bounded,
     // none empty, none a dependency's spelling (`^build`).
     let words: Vec<String> = text.split_whitespace().take(2).map(str::to_owned).collect();

@@ -2540,6 +2540,68 @@ fn what_a_task_runner_finds_above_where_it_runs_is_protected() {
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// pnpm, yarn, bun and Deno take the manifest (or Deno's configuration) of the nearest folder
+/// above where they run that has one, cargo the nearest `Cargo.toml`, Gradle the nearest
+/// settings script (with its build's scripts and `buildSrc/`), Maven's launcher the nearest
+/// `.mvn/`; and cargo builds, with the package it runs for, the build scripts of the
+/// workspace's members and of the path dependencies (finding F100; checked here from a
+/// package folder with pnpm 12, yarn 1.22, bun 1.4, Deno 2.9, cargo 1, Gradle 4.4 and Maven
+/// 3.8, each script and build script writing a marker, Maven's `--version` in
+/// `.mvn/maven.config` ending `mvn validate` with 0). Those files are out of the agent's
+/// reach, a member the agent would add under the members' pattern too; the project's other
+/// files are not, nor any of these where no hook runs those tools.
+#[test]
+fn what_a_build_tool_finds_above_where_it_runs_and_builds_with_it_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write("package.json", r#"{"scripts": {"lint": "sh tools/n.sh"}}"#);
+    repo.write("deno.json", r#"{"tasks": {"check": "sh tools/d.sh"}}"#);
+    repo.write(
+        "Cargo.toml",
+        "[package]\nname = \"top\"\nversion = \"0.1.0\"\nbuild = \"tools/gen.rs\"\n[workspace]\nmembers = [\"crates/*\"]\n[dependencies]\nx = { path = \"libs/x\" }\n",
+    );
+    repo.write("crates/a/Cargo.toml", "[package]\nname = \"a\"\nversion = \"0.1.0\"\n");
+    repo.write("crates/a/src/lib.rs", "\n");
+    repo.write("libs/x/Cargo.toml", "[package]\nname = \"x\"\nversion = \"0.1.0\"\n");
+    repo.write(".mvn/maven.config", "-q\n");
+    repo.write("settings.gradle", "rootProject.name = 'top'\n");
+    repo.write("packages/web/src/a.js", "let a = 1\n");
+    let lines = [
+        "pnpm run lint",
+        "yarn lint",
+        "bun run lint",
+        "deno task check",
+        "cargo clippy",
+        "mvn -o validate",
+        "gradle -q help",
+    ];
+    repo.write("packages/web/.claude/settings.json", &claude_settings(&lines));
+    let project = repo.path().join("packages/web");
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("tools/n.sh"),
+        r("tools/d.sh"),
+        r("Cargo.toml"),
+        r("tools/gen.rs"),
+        r("crates/a/build.rs"),
+        r("crates/new/Cargo.toml"),
+        r("libs/x/build.rs"),
+        r(".mvn/maven.config"),
+        r("settings.gradle"),
+        r("build.gradle"),
+        r("buildSrc/src/main/groovy/P.groovy"),
+        r("tools/other.sh"),
+        r("crates/a/src/lib.rs"),
+        r("src/main.rs"),
+        r("packages/web/src/a.js"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(&project, home.path(), &paths, 11);
+    repo.write("packages/web/.claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
+    let (code, lines) = guard(&project, &project, home.path(), &paths);
+    assert_eq!(code, 0, "{lines:#?}");
+}
+
 /// ruby and perl load the libraries their options name from the folders the line gives
 /// them, and the same options in `RUBYOPT` and `PERL5OPT` (finding F97; checked with Ruby 3.1
 /// and Perl 5.36 here, each library writing a marker: `RUBYOPT=-r./tools/setup.rb`,

@@ -73,6 +73,15 @@ pub fn gradle_included_builds(text: &str) -> Vec<String> {
     crate::recipes::gradle_included_builds(text)
 }
 
+/// What a `Cargo.toml` `text` in `/p` names that cargo builds (finding F100): the places
+/// (its build script, the workspace it names, the folders its dependencies name by `path`)
+/// and how many members' patterns it has; `None` when it is not TOML.
+pub fn cargo_manifest(text: &str) -> Option<(Vec<std::path::PathBuf>, usize)> {
+    let r = crate::recipes::cargo::manifest_reaches(text, std::path::Path::new("/p"))?;
+    let places = r.build_script.into_iter().chain(r.workspace).chain(r.dependencies).collect();
+    Some((places, r.members.len()))
+}
+
 /// The tasks Turborepo runs for `targets` by the `turbo.json` `text` (finding F92).
 pub fn turbo_tasks(text: &str, targets: &[String]) -> Vec<String> {
     crate::recipes::turbo_tasks(text, targets)

@@ -1437,7 +1437,8 @@ fn protect_installation(
 /// (the nearest folder with a `package.json`, its `.npmrc`), yarn's `.yarnrc.yml` (every
 /// folder up to the root), pnpm's workspace, Deno's `deno.json`, uv's project, configuration,
 /// `.python-version` and `.venv`, Poetry's, PDM's, Hatch's and Pixi's project, Pipenv's
-/// `Pipfile` and `.env`, Bundler's `Gemfile`, mise's files, direnv's `.envrc`; and, besides
+/// `Pipfile` and `.env`, Bundler's `Gemfile`, Maven's `.mvn` (its launcher takes the nearest
+/// folder above that has one, finding F100), mise's files, direnv's `.envrc`; and, besides
 /// these, the recipe files of the task runners that look upward for theirs (finding F96:
 /// [`crate::scripts::recipes_found_upward`]).
 const FOUND_UPWARD: &[&str] = &[
@@ -1465,6 +1466,7 @@ const FOUND_UPWARD: &[&str] = &[
     ".env",
     "Gemfile",
     ".bundle/config",
+    ".mvn",
     "mise.toml",
     ".mise.toml",
     ".config/mise.toml",
@@ -2122,6 +2124,20 @@ fn protect_recipes(
         for folder in &found.folders {
             let Some(folder) = crate::paths::normalize_absolute(folder) else { continue };
             protect_at(out, &Loc::Dir(root()), folder.as_path(), PathRole::Modules, resolver);
+        }
+        // A Cargo workspace's members by pattern (F100): their manifests and build scripts
+        // by name, under the pattern's folder, existing or not.
+        for (folder, names) in &found.names_under {
+            let Some(folder) = crate::paths::normalize_absolute(folder) else { continue };
+            for name in *names {
+                protect_at(
+                    out,
+                    &any(folder.clone(), false),
+                    Path::new(name),
+                    PathRole::Loaded,
+                    resolver,
+                );
+            }
         }
         // A run in a package manager's workspaces reads their packages' manifests (F78).
         if program == crate::scripts::WORKSPACES_READER {

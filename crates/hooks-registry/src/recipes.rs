@@ -25,6 +25,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub(crate) mod cargo;
 mod code;
 
 /// At most this many command lines are taken from one file.
@@ -94,6 +95,10 @@ pub(crate) enum Recipe {
     /// TOML file (finding F99): PDM's `[tool.pdm.scripts]`, poe's `[tool.poe.tasks]`, Hatch's
     /// environments' `scripts`, Rye's `[tool.rye.scripts]`, Pixi's `[tasks]`.
     ProjectScripts(ScriptTable),
+    /// cargo's `Cargo.toml` (finding F100): the build scripts of the packages it reaches
+    /// through its workspace's members, its path dependencies and patches, and the workspace
+    /// it belongs to ([`cargo`]).
+    Cargo,
 }
 
 /// Whose scripts a [`Recipe::ProjectScripts`] file holds.
@@ -128,6 +133,7 @@ impl Recipe {
                 };
                 name.ends_with(".toml").then_some(Recipe::ProjectScripts(table))
             }
+            "cargo" if path.file_name().is_some_and(|n| n == "Cargo.toml") => Some(Recipe::Cargo),
             // Recipe files that are code (F95).
             "rake" => Some(Recipe::Rake),
             "invoke" | "inv" => Some(Recipe::Invoke),
@@ -212,6 +218,10 @@ pub(crate) struct RecipeRead {
     /// folder a `Dir.glob` of `.rake` files lists, a Python package a recipe file imports
     /// (finding F95).
     pub(crate) folders: Vec<PathBuf>,
+    /// Folders under which each of the names is protected in every folder, existing or not:
+    /// a Cargo workspace's members by pattern (`crates/*`), whose manifest and build script
+    /// the agent could add (finding F100).
+    pub(crate) names_under: Vec<(PathBuf, &'static [&'static str])>,
 }
 
 /// The names invoke reads its project configuration by, beside its tasks (finding F95;
@@ -248,6 +258,7 @@ pub(crate) fn read(
             read
         }
         Recipe::Nx => read_nx(path, targets),
+        Recipe::Cargo => cargo::read(path),
         Recipe::Rake | Recipe::Nox => {
             let language = match kind {
                 Recipe::Rake => code::Language::Ruby,
@@ -258,6 +269,11 @@ pub(crate) fn read(
         Recipe::GradleSettings => {
             let folder = path.parent().unwrap_or(Path::new("/"));
             let mut read = RecipeRead::default();
+            // The build whose settings these are (also when Gradle found them in a folder
+            // above where it runs, F100): its scripts and build logic beside them.
+            let (scripts, logic) = crate::scripts::runner_build_files("gradle");
+            read.included.extend(scripts.iter().map(|r| folder.join(r)));
+            read.folders.extend(logic.iter().map(|f| folder.join(f)));
             let text = crate::installations::read_capped(path, RECIPE_CAP).unwrap_or_default();
             for build in gradle_included_builds(&text).into_iter().take(MAX_INCLUDED) {
                 let Some(build) = code::relative(folder, &build) else { continue };
@@ -416,8 +432,8 @@ pub(crate) fn lines(text: &str, kind: Recipe, targets: &[String]) -> Vec<String>
         Recipe::LintStagedScript => lint_staged_script_commands(text),
         Recipe::Rake => code::lines(text, code::Language::Ruby),
         Recipe::Invoke | Recipe::Nox => code::lines(text, code::Language::Python),
-        // Read by [`read`] for the builds it includes, not for lines.
-        Recipe::GradleSettings => Vec::new(),
+        // Read by [`read`] for the builds they include or reach, not for lines.
+        Recipe::GradleSettings | Recipe::Cargo => Vec::new(),
         Recipe::ProjectScripts(table) => project_scripts(text, table, targets),
     };
     tidy(out)
@@ -1247,31 +1263,58 @@ pub(crate) fn workspace_manifests(manifest: &Path) -> Vec<PathBuf> {
     }
     let mut out: Vec<PathBuf> = Vec::new();
     for pattern in patterns.iter().filter(|p| !p.starts_with('!')) {
-        let mut dirs = vec![folder.to_path_buf()];
-        for part in pattern.split('/').filter(|p| !p.is_empty() && *p != ".") {
-            let mut next: Vec<PathBuf> = Vec::new();
-            for dir in &dirs {
-                if !part.contains('*') {
-                    next.push(dir.join(part));
-                    continue;
-                }
-                let Ok(entries) = std::fs::read_dir(dir) else { continue };
-                for entry in entries.flatten().take(MAX_WORKSPACES * 4) {
-                    let name = entry.file_name();
-                    let Some(name) = name.to_str() else { continue };
-                    if !name.starts_with('.') && folder_glob_matches(part, name) {
-                        next.push(dir.join(name));
-                    }
-                }
-            }
-            dirs = next;
-            dirs.truncate(MAX_WORKSPACES * 4);
-        }
-        for dir in dirs {
+        for dir in expand_folders(folder, pattern) {
             let manifest = dir.join("package.json");
             if out.len() < MAX_WORKSPACES && !out.contains(&manifest) && manifest.is_file() {
                 out.push(manifest);
             }
+        }
+    }
+    out
+}
+
+/// The folders under `folder` a workspace's pattern of folders names (`packages/*`,
+/// `crates/*/sub`; `*`, `?` and `[…]` read as `*`, hidden folders left out), at most
+/// `4 × MAX_WORKSPACES`; a part without a wildcard is taken as it is, existing or not.
+pub(crate) fn expand_folders(folder: &Path, pattern: &str) -> Vec<PathBuf> {
+    let mut dirs = vec![folder.to_path_buf()];
+    for part in pattern.split('/').filter(|p| !p.is_empty() && *p != ".") {
+        let mut next: Vec<PathBuf> = Vec::new();
+        for dir in &dirs {
+            if !part.contains(['*', '?', '[']) {
+                next.push(dir.join(part));
+                continue;
+            }
+            let Ok(entries) = std::fs::read_dir(dir) else { continue };
+            let part = loose_pattern(part);
+            for entry in entries.flatten().take(MAX_WORKSPACES * 4) {
+                let name = entry.file_name();
+                let Some(name) = name.to_str() else { continue };
+                if !name.starts_with('.') && folder_glob_matches(&part, name) {
+                    next.push(dir.join(name));
+                }
+            }
+        }
+        dirs = next;
+        dirs.truncate(MAX_WORKSPACES * 4);
+    }
+    dirs
+}
+
+/// A folder pattern's part with `?` and each `[…]` class read as `*` (matching more).
+fn loose_pattern(part: &str) -> String {
+    let mut out = String::with_capacity(part.len());
+    let mut class = false;
+    for c in part.chars() {
+        match (class, c) {
+            (true, ']') => class = false,
+            (true, _) => {}
+            (false, '[') => {
+                class = true;
+                out.push('*');
+            }
+            (false, '?') => out.push('*'),
+            (false, c) => out.push(c),
         }
     }
     out

@@ -4093,10 +4093,18 @@ fn task_runner(name: &str) -> Option<&'static TaskRunner> {
     TASK_RUNNERS.iter().find(|t| t.names.contains(&name))
 }
 
+/// The recipe files and the folders of build logic the task runner `name` reads in its
+/// build's folder (Gradle's scripts and properties, `gradle/`, `buildSrc/`): for a build
+/// found elsewhere than where it runs (finding F100).
+pub(crate) fn runner_build_files(name: &str) -> (&'static [&'static str], &'static [&'static str]) {
+    task_runner(name).map_or((&[], &[]), |t| (t.recipes, t.folders))
+}
+
 /// The task runners that look for their recipe file in each folder above the one they run in
 /// when that one has none, running the lines of the first they find from that file's folder,
 /// with the names they look for (finding F96; checked with just 1.59, task 3.54, npm 11, rake
-/// 13.0, invoke 3.0, tox 4.67, PDM 2.29 and poe 0.49 here). tox's `pyproject.toml` and
+/// 13.0, invoke 3.0, tox 4.67, PDM 2.29 and poe 0.49 here; finding F100: pnpm 12, yarn 1.22,
+/// bun 1.4, Deno 2.9, Gradle 4.4 and cargo). tox's `pyproject.toml` and
 /// `setup.cfg` count only with a section of its own, so only its own files are looked for;
 /// PDM's and poe's project is the nearest folder with a `pyproject.toml` (F99).
 const RECIPES_FOUND_UPWARD: &[(&str, &[&str])] = &[
@@ -4108,6 +4116,15 @@ const RECIPES_FOUND_UPWARD: &[(&str, &[&str])] = &[
     ("tox", &["tox.ini", "tox.toml"]),
     ("pdm", &["pyproject.toml"]),
     ("poe", &["pyproject.toml"]),
+    // F100: pnpm, yarn and bun as npm; Deno's tasks or, with no configuration of its own,
+    // the manifest's scripts; Gradle's settings (which decide the build and its root, whose
+    // build scripts run too); cargo's manifest (whose package's build script runs).
+    ("pnpm", &["package.json"]),
+    ("yarn", &["package.json"]),
+    ("bun", &["package.json"]),
+    ("deno", &["deno.json", "deno.jsonc", "package.json"]),
+    ("gradle", &["settings.gradle", "settings.gradle.kts"]),
+    ("cargo", &["Cargo.toml"]),
 ];
 
 /// The names `program` (as [`CommandAnalysis::recipes`] gives it) looks for its recipe file

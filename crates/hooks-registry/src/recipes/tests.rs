@@ -578,6 +578,30 @@ proptest! {
         prop_assert!(found.iter().all(|l| l.len() <= 2 * text.len() + 2), "{found:?}");
     }
 
+    /// Any manifest made of what cargo's reader looks for: no panic, every place it names
+    /// absolute and resolved, bounded.
+    #[test]
+    fn any_cargo_manifest_names_resolved_places(
+        parts in proptest::collection::vec(prop_oneof![
+            Just("[package]\n"), Just("[workspace]\n"), Just("[dependencies]\n"),
+            Just("[patch.x]\n"), Just("[target.'cfg(unix)'.dev-dependencies]\n"),
+            Just("build = \"../b.rs\"\n"), Just("build = false\n"), Just("workspace = \"..\"\n"),
+            Just("members = [\"a/*\", \"../../..\", \"\"]\n"), Just("d = { path = \"./../d\" }\n"),
+            Just("e = { path = \"/x/../../e\" }\n"), Just("["), Just("="), Just("\n"),
+        ], 0..30),
+    ) {
+        let text: String = parts.concat();
+        let Some(found) = super::cargo::manifest_reaches(&text, Path::new("/p/q")) else {
+            return Ok(());
+        };
+        prop_assert!(found.members.len() <= 64 && found.dependencies.len() <= 64);
+        for path in found.build_script.iter().chain(&found.workspace).chain(&found.dependencies) {
+            prop_assert!(path.is_absolute(), "{path:?}");
+            let parts = path.components();
+            prop_assert!(parts.into_iter().all(|c| !matches!(c, std::path::Component::ParentDir)), "{path:?}");
+        }
+    }
+
     /// Any text made of what the Gradle settings reader looks for: no panic, each build a
     /// non-empty piece of the text with no variable.
     #[test]
@@ -664,9 +688,84 @@ fn a_gradle_settings_script_s_included_builds_are_read() {
     std::fs::create_dir_all(&root).expect("mkdir");
     std::fs::write(root.join("settings.gradle.kts"), text).expect("write");
     let read = super::read(&root.join("settings.gradle.kts"), Recipe::GradleSettings, &[], &[]);
-    assert_eq!(read.folders, [root.join("build-logic"), dir.path().join("shared")]);
+    // The build's own logic beside its settings (F100: also when Gradle found them above),
+    // then the builds they include.
+    let folders = [
+        root.join("gradle"),
+        root.join("buildSrc"),
+        root.join("build-logic"),
+        dir.path().join("shared"),
+    ];
+    assert_eq!(read.folders, folders);
+    for script in ["build.gradle", "build.gradle.kts", "settings.gradle", "gradle.properties"] {
+        assert!(read.included.contains(&root.join(script)), "{script}: {read:?}");
+    }
     assert!(read.modules.contains(&dir.path().join("shared/settings.gradle")), "{read:?}");
     assert!(read.lines.is_empty());
+}
+
+/// What cargo builds and runs from a manifest (finding F100; checked with cargo here, each
+/// build script writing a marker): the build scripts of the workspace's members (the
+/// auto-detected `build.rs`, one `package.build` names, none for `build = false`), of the
+/// packages dependencies, `[patch]` and `[replace]` name by `path` (per target too), read
+/// from a member's manifest through the workspace above it; a members' pattern protects the
+/// member files by name under its folder, for members added later.
+#[test]
+fn a_cargo_manifest_reaches_the_build_scripts_cargo_runs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let ws = dir.path().join("ws");
+    let write = |rel: &str, text: &str| {
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    };
+    let package = |name: &str| format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\n");
+    write(
+        "ws/Cargo.toml",
+        "[workspace]\nmembers = [\"crates/*\", \"tools/gen\"]\n[workspace.dependencies]\nshared = { path = \"../shared\" }\n[patch.crates-io]\np = { path = \"vendor/p\" }\n[replace]\n\"r:1.0.0\" = { path = \"vendor/r\" }\n",
+    );
+    write(
+        "ws/crates/a/Cargo.toml",
+        &format!(
+            "{}[dependencies]\nx = {{ path = \"../../../x\" }}\n[target.'cfg(unix)'.build-dependencies.t]\npath = \"/opt/t/../t2\"\n",
+            package("a")
+        ),
+    );
+    write("ws/crates/b/Cargo.toml", &format!("{}build = \"gen/b.rs\"\n", package("b")));
+    write("ws/crates/c/Cargo.toml", &format!("{}build = false\n", package("c")));
+    write("ws/crates/d/Cargo.toml", "[package\nbroken");
+    write("x/Cargo.toml", &package("x"));
+    write("shared/Cargo.toml", &package("shared"));
+    let read = super::read(&ws.join("crates/a/Cargo.toml"), Recipe::Cargo, &[], &[]);
+    let protected = [
+        "ws/Cargo.toml",
+        "ws/crates/a/Cargo.toml",
+        "ws/crates/a/build.rs",
+        "ws/crates/b/gen/b.rs",
+        "ws/crates/d/build.rs",
+        "ws/tools/gen/Cargo.toml",
+        "ws/vendor/p/Cargo.toml",
+        "ws/vendor/r/Cargo.toml",
+        "x/Cargo.toml",
+        "x/build.rs",
+        "shared/build.rs",
+    ];
+    for rel in protected {
+        assert!(read.included.contains(&dir.path().join(rel)), "{rel}: {read:?}");
+    }
+    assert!(read.included.contains(&Path::new("/opt/t2/Cargo.toml").to_path_buf()), "{read:?}");
+    for rel in ["ws/crates/c/build.rs", "ws/crates/b/build.rs", "ws/build.rs"] {
+        assert!(!read.included.contains(&dir.path().join(rel)), "{rel}: {read:?}");
+    }
+    assert_eq!(read.names_under, [(ws.join("crates"), super::cargo::MEMBER_FILES)]);
+    assert!(read.lines.is_empty());
+    // A package alone, in no workspace: its manifest and its build script.
+    let alone = super::read(&dir.path().join("x/Cargo.toml"), Recipe::Cargo, &[], &[]);
+    assert_eq!(alone.included, [dir.path().join("x/Cargo.toml"), dir.path().join("x/build.rs")]);
+    // cargo's own name for the file; another program's `Cargo.toml` is no recipe.
+    assert_eq!(Recipe::read_by("cargo", &ws.join("Cargo.toml")), Some(Recipe::Cargo));
+    assert_eq!(Recipe::read_by("make", &ws.join("Cargo.toml")), Some(Recipe::Make));
+    assert_eq!(Recipe::read_by("npm", &ws.join("Cargo.toml")), None);
 }
 
 /// The scripts Python projects' managers run by name (finding F99; checked with PDM, poe and
