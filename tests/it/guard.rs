@@ -2602,6 +2602,54 @@ fn what_a_build_tool_finds_above_where_it_runs_and_builds_with_it_is_protected()
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// Fabric imports its `fabfile.py` (found in the folders above as invoke finds `tasks.py`)
+/// with the modules beside it, reads `fabric.yaml` beside it and runs each `c.run(…)` line
+/// where it was started; doit (`-k` seeks `dodo.py` above) runs its tasks' actions from the
+/// `dodo.py`'s folder and loads the plugins `doit.cfg` names (finding F101; checked with Fabric
+/// 3.2 and doit 0.37 here, each file writing a marker). Those files (existing or not), the
+/// names in the folders between and what the lines run are out of the agent's reach; the
+/// project's other files are not, nor any of these where no hook runs Fabric or doit.
+#[test]
+fn what_fabric_and_doit_load_and_run_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "fabfile.py",
+        "from fabric import task\nimport helpers\n@task\ndef lint(c):\n    c.run(\"sh tools/f.sh\")\n",
+    );
+    repo.write("helpers.py", "X = 1\n");
+    repo.write("fabric.yaml", "run:\n  echo: true\n");
+    repo.write(
+        "dodo.py",
+        "def task_lint():\n    return {\"actions\": [\"sh tools/d.sh\", [\"sh\", \"tools/d2.sh\"]]}\n",
+    );
+    repo.write("doit.cfg", "[GLOBAL]\nverbosity = 2\n");
+    repo.write("packages/web/src/a.js", "let a = 1\n");
+    let lines = ["fab lint", "python3 -m doit -k lint"];
+    repo.write("packages/web/.claude/settings.json", &claude_settings(&lines));
+    let project = repo.path().join("packages/web");
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("fabfile.py"),
+        r("helpers.py"),
+        r("fabric.yaml"),
+        r("tools/f.sh"),
+        r("packages/fabfile.py"),
+        r("packages/web/tools/f.sh"),
+        r("dodo.py"),
+        r("tools/d.sh"),
+        r("tools/d2.sh"),
+        r("packages/dodo.py"),
+        r("tools/other.sh"),
+        r("packages/web/src/a.js"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(&project, home.path(), &paths, 10);
+    repo.write("packages/web/.claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
+    let (code, lines) = guard(&project, &project, home.path(), &paths);
+    assert_eq!(code, 0, "{lines:#?}");
+}
+
 /// ruby and perl load the libraries their options name from the folders the line gives
 /// them, and the same options in `RUBYOPT` and `PERL5OPT` (finding F97; checked with Ruby 3.1
 /// and Perl 5.36 here, each library writing a marker: `RUBYOPT=-r./tools/setup.rb`,

@@ -86,6 +86,13 @@ pub(crate) enum Recipe {
     /// nox's `noxfile.py` (finding F95): Python, whose sessions run the arguments of their
     /// `session.run(…)` calls from its folder.
     Nox,
+    /// Fabric's `fabfile.py` or `fabfile/__init__.py` (finding F101): invoke's tasks under
+    /// another name, with Fabric's project configuration beside it (`fabric.yaml`,
+    /// `fabric.py`).
+    Fabric,
+    /// doit's `dodo.py` (finding F101): Python, whose tasks' actions (command strings,
+    /// argument lists) run from its folder.
+    Doit,
     /// Gradle's `settings.gradle` or `settings.gradle.kts` (finding F98): the builds its
     /// `includeBuild` lines include, whose build logic Gradle runs (their settings and build
     /// scripts, `buildSrc/`, the plugins they build), each protected whole and its settings
@@ -138,6 +145,8 @@ impl Recipe {
             "rake" => Some(Recipe::Rake),
             "invoke" | "inv" => Some(Recipe::Invoke),
             "nox" => Some(Recipe::Nox),
+            "fab" | "fabric" => Some(Recipe::Fabric),
+            "doit" if path.extension().is_some_and(|e| e == "py") => Some(Recipe::Doit),
             "gradle" | "gradlew"
                 if path
                     .file_name()
@@ -228,6 +237,10 @@ pub(crate) struct RecipeRead {
 /// `invoke.py` is Python it runs).
 const INVOKE_CONFIGS: &[&str] = &["invoke.yaml", "invoke.yml", "invoke.json", "invoke.py"];
 
+/// The names Fabric reads its project configuration by, beside its `fabfile.py` (finding
+/// F101).
+const FABRIC_CONFIGS: &[&str] = &["fabric.yaml", "fabric.yml", "fabric.json", "fabric.py"];
+
 /// The command lines the recipe file at `path` of kind `kind` runs for `targets` (the words of
 /// the line that may name them; see [`lines`]), read up to 256 KiB without waiting on a FIFO;
 /// nothing when it is no regular file or does not parse. A makefile is read with the files it
@@ -259,7 +272,7 @@ pub(crate) fn read(
         }
         Recipe::Nx => read_nx(path, targets),
         Recipe::Cargo => cargo::read(path),
-        Recipe::Rake | Recipe::Nox => {
+        Recipe::Rake | Recipe::Nox | Recipe::Doit => {
             let language = match kind {
                 Recipe::Rake => code::Language::Ruby,
                 _ => code::Language::Python,
@@ -284,7 +297,11 @@ pub(crate) fn read(
             }
             read
         }
-        Recipe::Invoke => {
+        Recipe::Invoke | Recipe::Fabric => {
+            let configs = match kind {
+                Recipe::Fabric => FABRIC_CONFIGS,
+                _ => INVOKE_CONFIGS,
+            };
             let folder = path.parent().unwrap_or(Path::new("/"));
             let mut read = code::read(path, code::Language::Python, folder);
             // The project's configuration is beside `tasks.py`, or beside the `tasks/` package.
@@ -293,7 +310,7 @@ pub(crate) fn read(
                 true => folder.parent().unwrap_or(folder),
                 false => folder,
             };
-            for name in INVOKE_CONFIGS {
+            for name in configs {
                 let config = base.join(name);
                 if name.ends_with(".py") {
                     let found = code::read(&config, code::Language::Python, base);
@@ -431,7 +448,9 @@ pub(crate) fn lines(text: &str, kind: Recipe, targets: &[String]) -> Vec<String>
         Recipe::LintStaged { manifest } => lint_staged_commands(text, manifest),
         Recipe::LintStagedScript => lint_staged_script_commands(text),
         Recipe::Rake => code::lines(text, code::Language::Ruby),
-        Recipe::Invoke | Recipe::Nox => code::lines(text, code::Language::Python),
+        Recipe::Invoke | Recipe::Nox | Recipe::Fabric | Recipe::Doit => {
+            code::lines(text, code::Language::Python)
+        }
         // Read by [`read`] for the builds they include or reach, not for lines.
         Recipe::GradleSettings | Recipe::Cargo => Vec::new(),
         Recipe::ProjectScripts(table) => project_scripts(text, table, targets),

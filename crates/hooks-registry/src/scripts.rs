@@ -3187,6 +3187,21 @@ const CODE_CONFIGS: &[CodeConfig] = &[
         home: &[".invoke.yaml", ".invoke.yml", ".invoke.json", ".invoke.py"],
         system: &["/etc/invoke.yaml", "/etc/invoke.yml", "/etc/invoke.json", "/etc/invoke.py"],
     },
+    // Fabric's, under its own prefix, and the ssh configurations its connections read
+    // (finding F101).
+    CodeConfig {
+        names: &["fab", "fabric"],
+        anywhere: &[],
+        here: &[],
+        home: &[".fabric.yaml", ".fabric.yml", ".fabric.json", ".fabric.py", ".ssh/config"],
+        system: &[
+            "/etc/fabric.yaml",
+            "/etc/fabric.yml",
+            "/etc/fabric.json",
+            "/etc/fabric.py",
+            "/etc/ssh/ssh_config",
+        ],
+    },
     CodeConfig {
         names: &["shellcheck"],
         anywhere: &[".shellcheckrc", "shellcheckrc"],
@@ -3750,6 +3765,9 @@ const RAKEFILES: &[&str] = &["Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb
 /// invoke's tasks: a module or a package.
 const INVOKE_TASKS: &[&str] = &["tasks.py", "tasks/__init__.py"];
 
+/// Fabric's tasks, found as invoke finds its own (finding F101).
+const FABFILES: &[&str] = &["fabfile.py", "fabfile/__init__.py"];
+
 const TASK_RUNNERS: &[TaskRunner] = &[
     TaskRunner {
         names: &["make", "gmake"],
@@ -3929,6 +3947,68 @@ const TASK_RUNNERS: &[TaskRunner] = &[
         file_options: &["-f", "--config"],
         ..TaskRunner::NONE
     },
+    // Fabric is invoke with SSH: its `fabfile.py` is its `tasks.py`, its configuration
+    // `fabric.yaml` its `invoke.yaml`, and `-S` an ssh configuration (finding F101).
+    TaskRunner {
+        names: &["fab", "fabric"],
+        recipes: FABFILES,
+        value_options: &[
+            "-c",
+            "--collection",
+            "-r",
+            "--search-root",
+            "-f",
+            "--config",
+            "-H",
+            "--hosts",
+            "-i",
+            "--identity",
+            "-S",
+            "--ssh-config",
+            "-t",
+            "--connect-timeout",
+            "-T",
+            "--command-timeout",
+            "-F",
+            "--list-format",
+            "-D",
+            "--list-depth",
+            "--hide",
+        ],
+        dir_options: &["-r", "--search-root"],
+        file_options: &["-f", "--config", "-S", "--ssh-config"],
+        ..TaskRunner::NONE
+    },
+    // doit runs the actions of `dodo.py`'s tasks (command strings, argument lists) from the
+    // file's folder, and loads the plugins `doit.cfg` and `pyproject.toml`'s `[tool.doit]`
+    // name (finding F101).
+    TaskRunner {
+        names: &["doit"],
+        recipes: &["dodo.py", "doit.cfg", "pyproject.toml"],
+        value_options: &[
+            "-f",
+            "--file",
+            "-d",
+            "--dir",
+            "--db-file",
+            "--backend",
+            "--check_file_uptodate",
+            "-o",
+            "--output-file",
+            "-r",
+            "--reporter",
+            "-n",
+            "--process",
+            "-P",
+            "--parallel-type",
+            "-v",
+            "--verbosity",
+            "--failure-verbosity",
+        ],
+        dir_options: &["-d", "--dir"],
+        file_options: &["-f", "--file"],
+        ..TaskRunner::NONE
+    },
     // lint-staged runs the commands of its configuration on the staged files, from the
     // configuration's folder; a subfolder's configuration serves the files under it
     // (finding F83; its configurations by name in any folder are in `CODE_CONFIGS`).
@@ -4104,7 +4184,7 @@ pub(crate) fn runner_build_files(name: &str) -> (&'static [&'static str], &'stat
 /// when that one has none, running the lines of the first they find from that file's folder,
 /// with the names they look for (finding F96; checked with just 1.59, task 3.54, npm 11, rake
 /// 13.0, invoke 3.0, tox 4.67, PDM 2.29 and poe 0.49 here; finding F100: pnpm 12, yarn 1.22,
-/// bun 1.4, Deno 2.9, Gradle 4.4 and cargo). tox's `pyproject.toml` and
+/// bun 1.4, Deno 2.9, Gradle 4.4 and cargo; finding F101: Fabric 3.2 and doit 0.37). tox's `pyproject.toml` and
 /// `setup.cfg` count only with a section of its own, so only its own files are looked for;
 /// PDM's and poe's project is the nearest folder with a `pyproject.toml` (F99).
 const RECIPES_FOUND_UPWARD: &[(&str, &[&str])] = &[
@@ -4113,6 +4193,9 @@ const RECIPES_FOUND_UPWARD: &[(&str, &[&str])] = &[
     ("task", TASKFILES),
     ("rake", RAKEFILES),
     ("invoke", INVOKE_TASKS),
+    ("fab", FABFILES),
+    // With `-k`/`--seek-file` (taken always: protect more).
+    ("doit", &["dodo.py"]),
     ("tox", &["tox.ini", "tox.toml"]),
     ("pdm", &["pyproject.toml"]),
     ("poe", &["pyproject.toml"]),

@@ -45,6 +45,11 @@ fn a_task_runner_reads_its_file_whatever_its_name() {
     assert_eq!(by("inv", "tasks.py"), Some(Recipe::Invoke));
     assert_eq!(by("nox", "ci/noxfile.py"), Some(Recipe::Nox));
     assert_eq!(by("gradlew", "settings.gradle.kts"), Some(Recipe::GradleSettings));
+    // Fabric's and doit's (F101); doit's configuration is no recipe of lines.
+    assert_eq!(by("fab", "fabfile/__init__.py"), Some(Recipe::Fabric));
+    assert_eq!(by("doit", "ci/dodo.py"), Some(Recipe::Doit));
+    assert_eq!(by("doit", "doit.cfg"), None);
+    assert_eq!(by("cargo", "Cargo.toml"), Some(Recipe::Cargo));
     assert_eq!(by("gradle", "build.gradle"), None);
     // lint-staged's data configurations and a manifest's key; its JavaScript ones are code.
     assert_eq!(by("lint-staged", ".lintstagedrc"), Some(Recipe::LintStaged { manifest: false }));
@@ -702,6 +707,38 @@ fn a_gradle_settings_script_s_included_builds_are_read() {
     }
     assert!(read.modules.contains(&dir.path().join("shared/settings.gradle")), "{read:?}");
     assert!(read.lines.is_empty());
+}
+
+/// Fabric reads its `fabfile.py` as invoke reads `tasks.py`, with its own project
+/// configuration beside it (`fabric.yaml`'s `run.shell` the program of every line), its lines
+/// run where it was started; doit's `dodo.py` is Python whose actions (a command string, an
+/// argument list) run from its folder (finding F101; checked with Fabric 3.2 and doit 0.37).
+#[test]
+fn fabric_s_and_doit_s_python_is_read_for_what_it_loads_and_runs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let write = |rel: &str, text: &str| std::fs::write(dir.path().join(rel), text).expect("write");
+    write(
+        "fabfile.py",
+        "from fabric import task\nimport helpers\n@task\ndef lint(c):\n    c.run(\"sh tools/f.sh\")\n",
+    );
+    write("fabric.yaml", "run:\n  shell: tools/shell\n");
+    write(
+        "dodo.py",
+        "def task_lint():\n    return {\"actions\": [\"sh tools/d.sh\", [\"sh\", \"tools/d2.sh\"]]}\n",
+    );
+    let fab = super::read(&dir.path().join("fabfile.py"), Recipe::Fabric, &[], &[]);
+    assert_eq!(fab.lines, ["sh tools/f.sh", "tools/shell"]);
+    assert!(fab.from_caller);
+    for name in ["helpers.py", "fabric.yaml", "fabric.py"] {
+        assert!(fab.included.contains(&dir.path().join(name)), "{name}: {fab:?}");
+    }
+    assert!(!fab.included.contains(&dir.path().join("invoke.yaml")), "{fab:?}");
+    let doit = super::read(&dir.path().join("dodo.py"), Recipe::Doit, &[], &[]);
+    // Every literal is a line (a key too: protect more), an argument list's joined.
+    for line in ["sh tools/d.sh", "sh tools/d2.sh"] {
+        assert!(doit.lines.iter().any(|l| l == line), "{line}: {doit:?}");
+    }
+    assert!(!doit.from_caller);
 }
 
 /// What cargo builds and runs from a manifest (finding F100; checked with cargo here, each
