@@ -2654,7 +2654,9 @@ fn what_fabric_and_doit_load_and_run_is_protected() {
 /// them, and the same options in `RUBYOPT` and `PERL5OPT` (finding F97; checked with Ruby 3.1
 /// and Perl 5.36 here, each library writing a marker: `RUBYOPT=-r./tools/setup.rb`,
 /// `RUBYOPT="-Itools -rsetup"`, `PERL5OPT="-Itools -MSetup"`, `-MT::S`); `python -m` runs a
-/// module from the line's `PYTHONPATH`. Those files are out of the agent's reach; the
+/// module from the line's `PYTHONPATH`; rake takes ruby's `-I` and `-r` (also as `--libdir`
+/// and `--require`) and loads the `.rake` files of its `--rakelibdir` (finding F102; checked
+/// with rake 13.0). Those files are out of the agent's reach; the
 /// project's other code is not, nor any of these where no hook loads them.
 #[test]
 fn what_library_options_and_their_variables_load_is_protected() {
@@ -2668,6 +2670,7 @@ fn what_library_options_and_their_variables_load_is_protected() {
         "PERL5OPT='-Itools -MT::S' perl x.pl",
         "perl -Iperl -MGate=strict x.pl",
         "PYTHONPATH=tools python3 -m gate",
+        "rake --rakelibdir=ci/tasks --libdir ci --require=pre lint",
     ];
     repo.write(".claude/settings.json", &claude_settings(&lines));
     let r = |rel: &str| repo.text_path(rel);
@@ -2678,11 +2681,13 @@ fn what_library_options_and_their_variables_load_is_protected() {
         r("tools/T/S.pm"),
         r("perl/Gate.pm"),
         r("tools/gate.py"),
+        r("ci/tasks/lint.rake"),
+        r("ci/pre.rb"),
         r("tools/other.rb"),
         r("x.rb.bak"),
     ];
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-    guard_refusing(repo.path(), home.path(), &paths, 6);
+    guard_refusing(repo.path(), home.path(), &paths, 8);
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 

@@ -1209,6 +1209,13 @@ impl Walk {
         if let Some((_, value)) = set.cloned() {
             self.runner_home(t, &value, dirs);
         }
+        // rake is Ruby: its `-I`/`--libdir` folders (and the line's `RUBYLIB`) are where its
+        // `-r`/`--require` libraries are found, as for ruby's own options (findings F97, F102).
+        if t.names.contains(&"rake")
+            && let Some(ruby) = interpreter("ruby")
+        {
+            self.option_words(ruby, &rake_ruby_options(args), dirs);
+        }
     }
 
     /// What the task runner `t` loads under the folder `value` its option or variable puts in
@@ -3677,7 +3684,8 @@ struct TaskRunner {
     home_variable: Option<&'static str>,
     home_folder: &'static str,
     /// Options whose value is another build it runs the build logic of (Gradle's
-    /// `--include-build`): protected whole (finding F98).
+    /// `--include-build`, finding F98) or a folder whose files it loads (rake's
+    /// `--rakelibdir`, finding F102): protected whole.
     build_options: &'static [&'static str],
 }
 
@@ -3918,6 +3926,8 @@ const TASK_RUNNERS: &[TaskRunner] = &[
         ],
         dir_options: &["-C", "--directory"],
         file_options: &["-f", "--rakefile", "-r", "--require"],
+        // The folder whose `.rake` files it loads in place of `rakelib/` (finding F102).
+        build_options: &["-R", "--rakelibdir"],
         ..TaskRunner::NONE
     },
     // npm-run-all's commands run a manifest's scripts by name or by pattern (`run-p
@@ -4472,6 +4482,34 @@ pub fn loading_options(name: &str) -> (&'static [&'static str], &'static [&'stat
 
 /// The options of the interpreter `spec` that load a library by its name or path, their value
 /// attached or in the next word (finding F97): ruby's `-r`, perl's `-M` and `-m`.
+/// rake's load-path and library options among `args` as ruby's (`--libdir=tools` is `-I
+/// tools`, `--require pre` is `-r pre`; finding F102), with their values; nothing else.
+fn rake_ruby_options(args: &[Word]) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        let Some(text) = word.literal() else { continue };
+        let (flag, attached) = split_flag(&text);
+        let ruby = match flag.as_str() {
+            "-I" | "--libdir" => "-I",
+            "-r" | "--require" => "-r",
+            _ if text.len() > 2 && (text.starts_with("-I") || text.starts_with("-r")) => {
+                out.push(word.clone());
+                continue;
+            }
+            _ => continue,
+        };
+        let value = match attached {
+            Some(v) => Some(Word::lit(&v)),
+            None => words.next().cloned(),
+        };
+        if let Some(value) = value {
+            out.extend([Word::lit(ruby), value]);
+        }
+    }
+    out
+}
+
 fn library_flags(spec: &Interpreter) -> &'static [&'static str] {
     match spec.names.first() {
         Some(&"ruby") => &["-r"],

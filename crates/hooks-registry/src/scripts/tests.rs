@@ -599,6 +599,12 @@ fn what_library_options_and_their_variables_load_is_named() {
     names("RUBYOPT='-Itools -rsetup' ruby x.rb", &[loaded("tools/setup.rb")]);
     names("env PERL5OPT='-Itools -MT::S' perl x.pl", &[loaded("tools/T/S.pm")]);
     names("PYTHONPATH=tools:ci python3 -m gate", &[loaded("tools/gate.py"), loaded("ci/gate.py")]);
+    // rake's own spellings of ruby's options, and its folder of `.rake` files (F102).
+    names("rake -Itools -rsetup lint", &[loaded("tools/setup.rb")]);
+    names("rake --libdir=tools --require setup lint", &[loaded("tools/setup.rb")]);
+    names("RUBYLIB=ci rake --require=setup lint", &[loaded("ci/setup.rb")]);
+    names("rake -R ci/tasks lint", &[run("ci/tasks", PathRole::Modules)]);
+    names("rake --rakelibdir=ci/tasks lint", &[run("ci/tasks", PathRole::Modules)]);
     for line in ["ruby -rjson x.rb", "perl -Mstrict x.pl", "perl -M-warnings x.pl"] {
         let a = shell(line);
         let loads: Vec<_> = a.paths.iter().filter(|p| p.role == PathRole::Loaded).collect();
