@@ -2602,6 +2602,42 @@ fn what_a_build_tool_finds_above_where_it_runs_and_builds_with_it_is_protected()
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// A task runner started in a subfolder that has no recipe file takes the one above (F96);
+/// what it runs from where it was started (a justfile's `[no-cd]` recipe, a task's `dir:
+/// '{{.USER_WORKING_DIR}}'`, invoke's lines) runs in that subfolder, which a `cd` on the hook's
+/// line makes another folder than the hook's (finding F103; checked with just 1.59, task 3.54
+/// and invoke here, each script writing the folder it ran in). Those scripts are out of the
+/// agent's reach; the subfolder's other files are not, nor any of these where no hook runs
+/// these tools.
+#[test]
+fn what_a_runner_started_in_a_subfolder_runs_from_there_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write("justfile", "[no-cd]\nlint:\n    sh tools/j.sh\n");
+    repo.write(
+        "Taskfile.yml",
+        "version: '3'\ntasks:\n  lint:\n    dir: '{{.USER_WORKING_DIR}}'\n    cmds:\n      - sh tools/t.sh\n",
+    );
+    repo.write(
+        "tasks.py",
+        "from invoke import task\n@task\ndef lint(c):\n    c.run(\"sh tools/i.sh\")\n",
+    );
+    repo.write("pkg/src/a.js", "let a = 1\n");
+    let lines = ["cd pkg && just lint", "cd pkg && task lint", "cd pkg && invoke lint"];
+    repo.write(".claude/settings.json", &claude_settings(&lines));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("pkg/tools/j.sh"),
+        r("pkg/tools/t.sh"),
+        r("pkg/tools/i.sh"),
+        r("pkg/tools/other.sh"),
+        r("pkg/src/a.js"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 3);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// Fabric imports its `fabfile.py` (found in the folders above as invoke finds `tasks.py`)
 /// with the modules beside it, reads `fabric.yaml` beside it and runs each `c.run(…)` line
 /// where it was started; doit (`-k` seeks `dodo.py` above) runs its tasks' actions from the

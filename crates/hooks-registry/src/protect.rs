@@ -2077,6 +2077,11 @@ fn protect_recipes(
     // are noted in `out.recipes` as they are analysed, and read in turn for the targets not
     // read yet, up to `MAX_RECIPES` readings in all.
     let mut done: Vec<(AbsPathBuf, String, Vec<String>)> = Vec::new();
+    // The folder a runner was started in, for a recipe file it found above that folder (F96):
+    // what it runs from where it was started (make's lines, a justfile's `[no-cd]` recipes,
+    // invoke's) runs there, which a `cd` on the line may have made another folder than the
+    // hook's (finding F103).
+    let mut started_in: Vec<(AbsPathBuf, AbsPathBuf)> = Vec::new();
     let mut read = 0;
     loop {
         let pending = out.recipes.iter().find_map(|(file, program, targets)| {
@@ -2097,6 +2102,13 @@ fn protect_recipes(
             // A runner that finds no recipe file where it runs takes the first it finds in a
             // folder above (F96): read in turn, from its own folder.
             for above in recipes_above(&program, file.as_path()) {
+                if let Some(start) = file.parent()
+                    && !started_in.contains(&(above.clone(), start.clone()))
+                {
+                    started_in.push((above.clone(), start));
+                    // Read again if it was read already: from this folder too.
+                    done.retain(|(f, p, _)| !(*f == above && *p == program));
+                }
                 note_recipe(out, above, &program, &targets);
             }
             continue;
@@ -2108,9 +2120,14 @@ fn protect_recipes(
         let Some(folder) = file.parent() else { continue };
         // make runs a recipe where make runs, which is the makefile's folder unless `-f`
         // named one elsewhere: there, from where the hook runs too.
+        let starts: Vec<AbsPathBuf> = (started_in.iter())
+            .filter(|(f, _)| *f == file)
+            .map(|(_, start)| start.clone())
+            .chain([placed.working_dir.clone()])
+            .collect();
         let mut folders = vec![folder.clone()];
-        if kind == Recipe::Make && *placed.working_dir != folder {
-            folders.push(placed.working_dir.clone());
+        if kind == Recipe::Make {
+            folders.extend(starts.iter().filter(|s| **s != folder).cloned());
         }
         let run_dirs: Vec<Loc> = folders.iter().cloned().map(Loc::Dir).collect();
         let dirs: Vec<PathBuf> = folders.iter().map(|d| d.as_path().to_path_buf()).collect();
@@ -2174,8 +2191,10 @@ fn protect_recipes(
                 run_dirs.push(Loc::Dir(dir));
             }
         }
-        if found.from_caller && *placed.working_dir != folder {
-            run_dirs.push(Loc::Dir(placed.working_dir.clone()));
+        if found.from_caller {
+            for start in starts.iter().filter(|s| **s != folder && !folders.contains(s)) {
+                run_dirs.push(Loc::Dir(start.clone()));
+            }
         }
         if !found.lines.is_empty() {
             protect_commands(out, found.lines, &run_dirs, launch, placed, resolver);
