@@ -2602,6 +2602,46 @@ fn what_a_build_tool_finds_above_where_it_runs_and_builds_with_it_is_protected()
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// A JavaScript bundler runs its configuration, which is code, at every build, with what it
+/// imports, and loads the configurations of the tools it builds with: PostCSS's (which loads
+/// Tailwind's), Babel's (finding F104; checked with Vite 8, webpack 5 and Rollup 4 here, each
+/// configuration writing a marker: `vite build` ran `vite.config.js` and `postcss.config.cjs`,
+/// `webpack` its `webpack.config.js`, `rollup -c` its `rollup.config.mjs`). Those files are out
+/// of the agent's reach, existing or not; the code they bundle is not, nor any of these where
+/// no hook builds.
+#[test]
+fn what_a_bundler_s_configuration_loads_and_runs_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write("package.json", r#"{"scripts": {"build": "vite build"}}"#);
+    repo.write(
+        "vite.config.ts",
+        "import plugin from './tools/vite-plugin.js'\nexport default { plugins: [plugin()] }\n",
+    );
+    repo.write("tools/vite-plugin.js", "export default () => ({ name: 'x' })\n");
+    repo.write("postcss.config.cjs", "module.exports = { plugins: {} }\n");
+    repo.write("webpack.config.js", "module.exports = { entry: './src/main.js' }\n");
+    repo.write("rollup.config.mjs", "export default { input: 'src/main.js' }\n");
+    repo.write("src/main.js", "console.log(1)\n");
+    let lines = ["npm run build", "npx webpack", "rollup -c"];
+    repo.write(".claude/settings.json", &claude_settings(&lines));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("vite.config.ts"),
+        r("tools/vite-plugin.js"),
+        r("postcss.config.cjs"),
+        r("tailwind.config.js"),
+        r("webpack.config.js"),
+        r("babel.config.json"),
+        r("rollup.config.mjs"),
+        r("src/main.js"),
+        r("tools/other.js"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 7);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A task runner started in a subfolder that has no recipe file takes the one above (F96);
 /// what it runs from where it was started (a justfile's `[no-cd]` recipe, a task's `dir:
 /// '{{.USER_WORKING_DIR}}'`, invoke's lines) runs in that subfolder, which a `cd` on the hook's

@@ -1939,17 +1939,20 @@ fn protect_config_imports(
     resolver: &mut Resolver,
 ) {
     use crate::imports::ConfigurationFile;
-    let mut found: Vec<PathBuf> = Vec::new();
+    // Each file with whether its strings that name files name code (F104: a bundler's name
+    // the sources it builds).
+    let mut found: Vec<(PathBuf, bool)> = Vec::new();
     let mut listed: Vec<(&Path, &'static str)> = Vec::new();
     let tool_folders = std::mem::take(&mut out.node_tool_folders);
     for (folder, tool) in &tool_folders {
         let names = crate::scripts::node_tool_configurations(tool);
+        let strings = crate::scripts::configuration_strings_name_code(tool);
         for folder in folder.as_path().ancestors() {
             if listed.contains(&(folder, *tool)) {
                 break;
             }
             listed.push((folder, tool));
-            found.extend(resolver.files_named(folder, names));
+            found.extend(resolver.files_named(folder, names).into_iter().map(|f| (f, strings)));
         }
     }
     found.sort();
@@ -1957,10 +1960,10 @@ fn protect_config_imports(
     // Extension-less spellings (`.eslintrc`) are JSON or YAML.
     let kind_of =
         |p: &Path| p.to_str().and_then(ConfigurationFile::of).unwrap_or(ConfigurationFile::Data);
-    let mut pending: Vec<(PathBuf, ConfigurationFile)> =
-        found.into_iter().rev().map(|p| (p.clone(), kind_of(&p))).collect();
+    let mut pending: Vec<(PathBuf, ConfigurationFile, bool)> =
+        found.into_iter().rev().map(|(p, strings)| (p.clone(), kind_of(&p), strings)).collect();
     let mut read: Vec<PathBuf> = Vec::new();
-    while let Some((file, kind)) = pending.pop() {
+    while let Some((file, kind, strings)) = pending.pop() {
         if read.contains(&file) {
             continue;
         }
@@ -1975,7 +1978,10 @@ fn protect_config_imports(
         };
         read.push(file.clone());
         let Some(dir) = file.parent() else { continue };
-        let mut next = crate::imports::configuration_paths(&text, dir);
+        let mut next = match strings {
+            true => crate::imports::configuration_paths(&text, dir),
+            false => Vec::new(),
+        };
         for (path, _) in &next {
             protect_at(out, &Loc::Dir(root()), path, PathRole::Loaded, resolver);
         }
@@ -2003,7 +2009,8 @@ fn protect_config_imports(
                 }
             }
         }
-        pending.extend(next.into_iter().filter(|(p, _)| p.is_file() && !read.contains(p)));
+        let next = next.into_iter().filter(|(p, _)| p.is_file() && !read.contains(p));
+        pending.extend(next.map(|(p, kind)| (p, kind, strings)));
     }
 }
 

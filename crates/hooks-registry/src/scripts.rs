@@ -712,6 +712,11 @@ impl Walk {
                 };
                 self.node_tool_folders.push((folder, tool));
             }
+            // And the tools a bundler loads with it (F104).
+            let with = LOADED_WITH.iter().find(|(t, _)| *t == tool);
+            for companion in with.map(|(_, w)| *w).unwrap_or_default() {
+                self.start_up(companion, dirs);
+            }
         }
     }
 
@@ -3349,6 +3354,173 @@ const CODE_CONFIGS: &[CodeConfig] = &[
         home: &[".rubocop.yml", ".config/rubocop/config.yml"],
         system: &[],
     },
+    // JavaScript bundlers and frameworks' build commands run their configuration, which is
+    // code, at every build, and the configurations of the tools they load with it: PostCSS's,
+    // Babel's, Tailwind's (`LOADED_WITH`; finding F104).
+    CodeConfig {
+        names: &["vite"],
+        anywhere: &[
+            "vite.config.js",
+            "vite.config.mjs",
+            "vite.config.cjs",
+            "vite.config.ts",
+            "vite.config.mts",
+            "vite.config.cts",
+        ],
+        here: &[],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["webpack", "webpack-cli"],
+        anywhere: &[
+            "webpack.config.js",
+            "webpack.config.cjs",
+            "webpack.config.mjs",
+            "webpack.config.ts",
+            "webpack.config.cts",
+            "webpack.config.mts",
+        ],
+        here: &[],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["rollup"],
+        anywhere: &[
+            "rollup.config.js",
+            "rollup.config.cjs",
+            "rollup.config.mjs",
+            "rollup.config.ts",
+            "rollup.config.cts",
+            "rollup.config.mts",
+        ],
+        here: &[],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["next"],
+        anywhere: &[
+            "next.config.js",
+            "next.config.mjs",
+            "next.config.cjs",
+            "next.config.ts",
+            "next.config.mts",
+        ],
+        here: &[],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["tsup"],
+        anywhere: &[
+            "tsup.config.ts",
+            "tsup.config.cts",
+            "tsup.config.mts",
+            "tsup.config.js",
+            "tsup.config.cjs",
+            "tsup.config.mjs",
+            "tsup.config.json",
+        ],
+        here: &[],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["astro"],
+        anywhere: &[
+            "astro.config.mjs",
+            "astro.config.js",
+            "astro.config.ts",
+            "astro.config.mts",
+            "astro.config.cjs",
+            "astro.config.cts",
+        ],
+        here: &[],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["nuxt", "nuxi"],
+        anywhere: &["nuxt.config.ts", "nuxt.config.js", "nuxt.config.mjs"],
+        here: &[],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["svelte-kit"],
+        anywhere: &["svelte.config.js", "svelte.config.mjs", "svelte.config.ts"],
+        here: &[],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["postcss", "postcss-cli"],
+        anywhere: &[
+            "postcss.config.js",
+            "postcss.config.cjs",
+            "postcss.config.mjs",
+            "postcss.config.ts",
+            "postcss.config.cts",
+            "postcss.config.mts",
+            ".postcssrc",
+            ".postcssrc.json",
+            ".postcssrc.yaml",
+            ".postcssrc.yml",
+            ".postcssrc.js",
+            ".postcssrc.cjs",
+            ".postcssrc.mjs",
+            ".postcssrc.ts",
+        ],
+        here: &[],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["babel"],
+        anywhere: &[
+            "babel.config.js",
+            "babel.config.cjs",
+            "babel.config.mjs",
+            "babel.config.json",
+            "babel.config.ts",
+            "babel.config.cts",
+            ".babelrc",
+            ".babelrc.js",
+            ".babelrc.cjs",
+            ".babelrc.mjs",
+            ".babelrc.json",
+        ],
+        here: &[],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["tailwindcss"],
+        anywhere: &[
+            "tailwind.config.js",
+            "tailwind.config.cjs",
+            "tailwind.config.mjs",
+            "tailwind.config.ts",
+        ],
+        here: &[],
+        home: &[],
+        system: &[],
+    },
+];
+
+/// The tools whose configuration a JavaScript bundler or framework loads besides its own
+/// (finding F104): Vite, Next.js, webpack (through its loaders), Astro and Nuxt run PostCSS
+/// with the project's configuration, which loads Tailwind's; Next.js and webpack's loader run
+/// Babel with the project's; Vite's Svelte plugin loads `svelte.config.js`.
+const LOADED_WITH: &[(&str, &[&str])] = &[
+    ("vite", &["postcss", "svelte-kit"]),
+    ("next", &["postcss", "babel"]),
+    ("webpack", &["postcss", "babel"]),
+    ("astro", &["postcss"]),
+    ("nuxt", &["postcss"]),
+    ("postcss", &["tailwindcss"]),
 ];
 
 /// lint-staged's configuration files (finding F83), the first one found in a folder: its
@@ -3458,6 +3630,17 @@ const NODE_TOOLS: &[&str] = &[
     "cspell",
     "commitlint",
     "lint-staged",
+    "vite",
+    "webpack",
+    "rollup",
+    "next",
+    "tsup",
+    "astro",
+    "nuxt",
+    "svelte-kit",
+    "postcss",
+    "babel",
+    "tailwindcss",
 ];
 
 /// The Node.js tool of [`NODE_TOOLS`] the program `name` is (its first name in
@@ -3465,6 +3648,25 @@ const NODE_TOOLS: &[&str] = &[
 fn node_tool(name: &str) -> Option<&'static str> {
     let config = code_config(name)?;
     config.names.iter().any(|n| NODE_TOOLS.contains(n)).then(|| config.names.first().copied())?
+}
+
+/// Whether the strings of the Node.js tool `tool`'s configuration that name files by a
+/// relative path name code it loads (a linter's plugins and rules: findings F85, F87), not the
+/// project's sources it builds (a bundler's `entry`, `input` and `content`, finding F104:
+/// only what such a configuration imports is code it runs).
+pub(crate) fn configuration_strings_name_code(tool: &str) -> bool {
+    !matches!(
+        tool,
+        "vite"
+            | "webpack"
+            | "rollup"
+            | "next"
+            | "tsup"
+            | "astro"
+            | "nuxt"
+            | "svelte-kit"
+            | "tailwindcss"
+    )
 }
 
 /// The configuration files the Node.js tool `tool` ([`CommandAnalysis::node_tool_folders`])
