@@ -81,6 +81,13 @@
 //!   run beside the project's `Rakefile`, for the user's own Claude Code hook `rake -s lint`
 //!   in the session's directory (finding F95; under Claude Code the file does not exist before
 //!   the call; the guard needs no rake installed to know it);
+//! - **cargo-build**: the same for `crates/a/build.rs` of the project, the build script
+//!   cargo detects by name in a member of the project's workspace and runs at every build, for
+//!   the user's own Claude Code hook `cargo clippy -q` in the session's directory (finding
+//!   F100; the file does not exist before the call; the guard needs no cargo to know it);
+//! - **vite-config**: the same for `tools/vite-plugin.js` of the project, which the project's
+//!   `vite.config.js` imports, so `vite build` runs it at every build, for the user's own
+//!   Claude Code hook `npx vite build` in the session's directory (finding F104);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -392,6 +399,26 @@ if [ "${XTASK_RAKE_LIB:-}" = 1 ]; then
   user_claude_pretool 'rake -s lint >/dev/null 2>&1 || true'
   seed_file "$PROJ/rakelib/gate.rake" rake-gate.rake.orig 'task :gate\n'
 fi
+if [ "${XTASK_CARGO_BUILD:-}" = 1 ]; then
+  # The user's own Claude Code hook lints the project's Rust workspace, and cargo runs the
+  # `build.rs` it finds in a member's folder at every build. Claude Code's `Write` creates
+  # the file instead, as above.
+  mkdir -p "$PROJ/crates/a/src"
+  printf '[workspace]\nmembers = ["crates/*"]\n' > "$PROJ/Cargo.toml"
+  printf '[package]\nname = "a"\nversion = "0.1.0"\n' > "$PROJ/crates/a/Cargo.toml"
+  : > "$PROJ/crates/a/src/lib.rs"
+  user_claude_pretool 'cargo clippy -q >/dev/null 2>&1 || true'
+  seed_file "$PROJ/crates/a/build.rs" cargo-build.rs.orig 'fn main() {}\n'
+fi
+if [ "${XTASK_VITE_CONFIG:-}" = 1 ]; then
+  # The user's own Claude Code hook builds the project with Vite, whose `vite.config.js`
+  # imports `tools/vite-plugin.js`, which Vite runs at every build. Claude Code's `Write`
+  # creates it instead, as above.
+  mkdir -p "$PROJ/tools"
+  printf 'import plugin from "./tools/vite-plugin.js";\nexport default { plugins: [plugin()] };\n' > "$PROJ/vite.config.js"
+  user_claude_pretool 'npx vite build >/dev/null 2>&1 || true'
+  seed_file "$PROJ/tools/vite-plugin.js" vite-plugin.js.orig 'export default () => ({ name: "x" });\n'
+fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
   # `pre-commit install` writes it), its configuration runs a script of the repository, and
@@ -590,6 +617,12 @@ enum Edit {
     /// `rakelib/gate.rake` of the project, which rake loads beside the project's `Rakefile`,
     /// for the `rake lint` of the user's own Claude Code hook.
     RakeLib,
+    /// `crates/a/build.rs` of the project's workspace member, for the `cargo clippy` of the
+    /// user's own Claude Code hook.
+    CargoBuild,
+    /// `tools/vite-plugin.js` of the project, which its `vite.config.js` imports, for the
+    /// `vite build` of the user's own Claude Code hook.
+    ViteConfig,
     /// `tools/pc-check.sh` of the project, which the repository's pre-commit configuration
     /// runs through the script pre-commit installed, for the user's own Claude Code hook that
     /// commits.
@@ -665,6 +698,12 @@ impl Edit {
                 ("tools/plug.js", Some("XTASK_STYLELINT_PLUGIN"), "stylelint-plug.js.orig")
             }
             Edit::RakeLib => ("rakelib/gate.rake", Some("XTASK_RAKE_LIB"), "rake-gate.rake.orig"),
+            Edit::CargoBuild => {
+                ("crates/a/build.rs", Some("XTASK_CARGO_BUILD"), "cargo-build.rs.orig")
+            }
+            Edit::ViteConfig => {
+                ("tools/vite-plugin.js", Some("XTASK_VITE_CONFIG"), "vite-plugin.js.orig")
+            }
             Edit::PreCommitEntry => {
                 ("tools/pc-check.sh", Some("XTASK_PRE_COMMIT"), "pc-check.sh.orig")
             }
@@ -792,6 +831,8 @@ const CASES: &[Case] = &[
     Case::editing("eslint-import", Edit::EslintImport),
     Case::editing("stylelint-plugin", Edit::StylelintPlugin),
     Case::editing("rake-lib", Edit::RakeLib),
+    Case::editing("cargo-build", Edit::CargoBuild),
+    Case::editing("vite-config", Edit::ViteConfig),
     Case::editing("pre-commit", Edit::PreCommitEntry),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
