@@ -2602,6 +2602,38 @@ fn what_a_build_tool_finds_above_where_it_runs_and_builds_with_it_is_protected()
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// A Python project's manager builds the project into its environment when it syncs it, and
+/// the build backend runs the project's build code: `setup.py`, Hatch's custom hook, the hook
+/// files the configuration names, an in-tree backend (finding F105; checked with uv and Hatch
+/// 1.18 here: `uv run true` ran `setup.py`, again after it changed, and `hatch run lint` the
+/// `hatch_build.py` hook). Those files are out of the agent's reach, existing or not; the
+/// project's own code is not, nor any of these where no hook runs a project manager.
+#[test]
+fn what_a_python_project_s_build_runs_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "pyproject.toml",
+        "[project]\nname = \"p\"\nversion = \"0.1.0\"\n[build-system]\nrequires = [\"hatchling\"]\nbuild-backend = \"hatchling.build\"\nbackend-path = [\"_backend\"]\n[tool.hatch.build.hooks.custom]\npath = \"tools/hook.py\"\n",
+    );
+    repo.write("src/p/__init__.py", "\n");
+    let lines = ["uv run ruff check .", "hatch run lint"];
+    repo.write(".claude/settings.json", &claude_settings(&lines));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("setup.py"),
+        r("hatch_build.py"),
+        r("pdm_build.py"),
+        r("tools/hook.py"),
+        r("_backend/b.py"),
+        r("src/p/__init__.py"),
+        r("tools/other.py"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 5);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A JavaScript bundler runs its configuration, which is code, at every build, with what it
 /// imports, and loads the configurations of the tools it builds with: PostCSS's (which loads
 /// Tailwind's), Babel's (finding F104; checked with Vite 8, webpack 5 and Rollup 4 here, each

@@ -102,6 +102,11 @@ pub(crate) enum Recipe {
     /// TOML file (finding F99): PDM's `[tool.pdm.scripts]`, poe's `[tool.poe.tasks]`, Hatch's
     /// environments' `scripts`, Rye's `[tool.rye.scripts]`, Pixi's `[tasks]`.
     ProjectScripts(ScriptTable),
+    /// A Python project's `pyproject.toml` read for the code its build backend runs when a
+    /// project manager installs the project (finding F105): `setup.py`, Hatch's and PDM's
+    /// build hooks, Poetry's build script, the in-tree backend, CMake's and Meson's files
+    /// ([`python_build`]).
+    PythonBuild,
     /// cargo's `Cargo.toml` (finding F100): the build scripts of the packages it reaches
     /// through its workspace's members, its path dependencies and patches, and the workspace
     /// it belongs to ([`cargo`]).
@@ -141,6 +146,11 @@ impl Recipe {
                 name.ends_with(".toml").then_some(Recipe::ProjectScripts(table))
             }
             "cargo" if path.file_name().is_some_and(|n| n == "Cargo.toml") => Some(Recipe::Cargo),
+            crate::scripts::PYTHON_BUILD_READER
+                if path.file_name().is_some_and(|n| n == "pyproject.toml") =>
+            {
+                Some(Recipe::PythonBuild)
+            }
             // Recipe files that are code (F95).
             "rake" => Some(Recipe::Rake),
             "invoke" | "inv" => Some(Recipe::Invoke),
@@ -188,6 +198,60 @@ impl Recipe {
             _ => return None,
         })
     }
+}
+
+/// The files a Python build backend runs by default beside `pyproject.toml` (finding F105):
+/// setuptools' `setup.py`, Hatch's custom hook, PDM's build hook.
+const PYTHON_BUILD_FILES: &[&str] = &["setup.py", "hatch_build.py", "pdm_build.py"];
+
+/// What the build backend of the project whose `pyproject.toml` is at `path` runs when a
+/// project manager builds the project (finding F105; checked with uv here: `uv run true` in a
+/// project whose backend is setuptools ran its `setup.py`, again after it changed): the
+/// default files ([`PYTHON_BUILD_FILES`]), the hook files `[tool.hatch]`'s custom hooks
+/// name (`hooks.custom.path`, per target too, and the metadata hook's), Poetry's build script
+/// (`[tool.poetry.build] script`, the older `build`), the files of an in-tree backend's
+/// `backend-path` folders (whole), and, by the backend, scikit-build's `CMakeLists.txt`,
+/// meson-python's `meson.build`, maturin's `Cargo.toml` and `build.rs`; each protected,
+/// existing or not.
+fn python_build(path: &Path) -> RecipeRead {
+    let mut read = RecipeRead::default();
+    let Some(folder) = path.parent() else { return read };
+    let mut files: Vec<String> = PYTHON_BUILD_FILES.iter().map(|f| (*f).to_owned()).collect();
+    let text = crate::installations::read_capped(path, RECIPE_CAP);
+    if let Some(document) = text.and_then(|t| t.parse::<toml_edit::DocumentMut>().ok()) {
+        let root = document.as_item();
+        let at = |keys: &[&str]| keys.iter().try_fold(root, |item, key| item.get(key));
+        let system = at(&["build-system"]);
+        let folders = system.and_then(|s| s.get("backend-path")).and_then(|p| p.as_array());
+        for folder_name in folders.into_iter().flatten().filter_map(|f| f.as_str()) {
+            read.folders.extend(code::relative(folder, folder_name));
+        }
+        let backend = system.and_then(|s| s.get("build-backend")).and_then(|b| b.as_str());
+        let backend_files: &[&str] = match backend.unwrap_or_default() {
+            b if b.starts_with("scikit_build_core") => &["CMakeLists.txt"],
+            b if b.starts_with("mesonpy") => &["meson.build"],
+            b if b.starts_with("maturin") => &["Cargo.toml", "build.rs"],
+            _ => &[],
+        };
+        files.extend(backend_files.iter().map(|f| (*f).to_owned()));
+        let mut hooks: Vec<&toml_edit::Item> = Vec::new();
+        hooks.extend(at(&["tool", "hatch", "build", "hooks", "custom"]));
+        hooks.extend(at(&["tool", "hatch", "metadata", "hooks", "custom"]));
+        let targets = at(&["tool", "hatch", "build", "targets"]).and_then(|t| t.as_table_like());
+        for (_, target) in targets.into_iter().flat_map(|t| t.iter()) {
+            hooks.extend(target.get("hooks").and_then(|h| h.get("custom")));
+        }
+        files.extend(hooks.iter().filter_map(|h| h.get("path")?.as_str().map(str::to_owned)));
+        let poetry = at(&["tool", "poetry", "build"]);
+        let script = poetry.and_then(|b| b.as_str().or_else(|| b.get("script")?.as_str()));
+        files.extend(script.map(str::to_owned));
+    }
+    for file in files.iter().take(MAX_INCLUDED) {
+        if let Some(place) = code::relative(folder, file) {
+            note_once(&mut read.included, &place, MAX_INCLUDED * 2);
+        }
+    }
+    read
 }
 
 /// The longest target name followed (one a pattern rule's prerequisites make from the name).
@@ -272,6 +336,7 @@ pub(crate) fn read(
         }
         Recipe::Nx => read_nx(path, targets),
         Recipe::Cargo => cargo::read(path),
+        Recipe::PythonBuild => python_build(path),
         Recipe::Rake | Recipe::Nox | Recipe::Doit => {
             let language = match kind {
                 Recipe::Rake => code::Language::Ruby,
@@ -452,7 +517,7 @@ pub(crate) fn lines(text: &str, kind: Recipe, targets: &[String]) -> Vec<String>
             code::lines(text, code::Language::Python)
         }
         // Read by [`read`] for the builds they include or reach, not for lines.
-        Recipe::GradleSettings | Recipe::Cargo => Vec::new(),
+        Recipe::GradleSettings | Recipe::Cargo | Recipe::PythonBuild => Vec::new(),
         Recipe::ProjectScripts(table) => project_scripts(text, table, targets),
     };
     tidy(out)

@@ -1024,6 +1024,13 @@ impl Walk {
             for config in r.configs {
                 self.add_text(config, PathRole::Loaded, &manifest_dirs);
             }
+            // A Python project's manager builds the project into its environment when it
+            // syncs it, which runs the build backend's code (finding F105).
+            if PYTHON_PROJECT_MANAGERS.contains(&r.name) {
+                let before = self.paths.len();
+                self.add_text("pyproject.toml", PathRole::Loaded, &manifest_dirs);
+                self.note_recipes(before, PYTHON_BUILD_READER, &[]);
+            }
         }
         if !r.subcommands.is_empty() {
             // Another subcommand of a runner of a manifest's scripts (`npm run lint`) runs
@@ -3943,6 +3950,15 @@ impl TaskRunner {
 /// packages its workspaces list.
 pub const WORKSPACES_READER: &str = "npm workspaces";
 
+/// What [`CommandAnalysis::recipes`] says reads a Python project's `pyproject.toml` for the
+/// code its build backend runs when a project manager installs the project into its
+/// environment (finding F105; `crate::recipes::Recipe::PythonBuild`).
+pub const PYTHON_BUILD_READER: &str = "python build";
+
+/// The Python project managers that build and install the project they run in when they
+/// sync its environment (`uv run`, `poetry install`, `hatch run`; finding F105).
+const PYTHON_PROJECT_MANAGERS: &[&str] = &["uv", "poetry", "pdm", "hatch", "rye", "pixi", "pipenv"];
+
 /// Whether `flag` has the package manager `runner` run in its workspaces' packages (npm's
 /// `-w`/`--workspace` and `-ws`/`--workspaces`; pnpm's `-r`/`--recursive` and `-F`/`--filter`).
 fn workspace_option(runner: &str, flag: &str) -> bool {
@@ -4420,6 +4436,8 @@ const RECIPES_FOUND_UPWARD: &[(&str, &[&str])] = &[
     ("deno", &["deno.json", "deno.jsonc", "package.json"]),
     ("gradle", &["settings.gradle", "settings.gradle.kts"]),
     ("cargo", &["Cargo.toml"]),
+    // The project a Python project manager builds (F105).
+    (PYTHON_BUILD_READER, &["pyproject.toml"]),
 ];
 
 /// The names `program` (as [`CommandAnalysis::recipes`] gives it) looks for its recipe file

@@ -741,6 +741,56 @@ fn fabric_s_and_doit_s_python_is_read_for_what_it_loads_and_runs() {
     assert!(!doit.from_caller);
 }
 
+/// What a Python project's build backend runs when a project manager installs the project
+/// (finding F105; checked with uv and Hatch 1.18 here: `uv run` ran `setup.py`, `hatch run`
+/// the `hatch_build.py` custom hook): the default files, the hooks and scripts the
+/// configuration names, an in-tree backend's folder, the backend's own build files.
+#[test]
+fn a_python_project_s_build_files_are_read_from_its_pyproject() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pyproject = dir.path().join("pyproject.toml");
+    let text = r#"
+[build-system]
+requires = ["scikit-build-core"]
+build-backend = "scikit_build_core.build"
+backend-path = ["_backend"]
+[tool.hatch.build.hooks.custom]
+path = "tools/hook.py"
+[tool.hatch.metadata.hooks.custom]
+path = "tools/meta.py"
+[tool.hatch.build.targets.wheel.hooks.custom]
+path = "tools/wheel.py"
+[tool.poetry.build]
+script = "tools/pbuild.py"
+"#;
+    std::fs::write(&pyproject, text).expect("write");
+    let read = super::read(&pyproject, Recipe::PythonBuild, &[], &[]);
+    let files = [
+        "setup.py",
+        "hatch_build.py",
+        "pdm_build.py",
+        "CMakeLists.txt",
+        "tools/hook.py",
+        "tools/meta.py",
+        "tools/wheel.py",
+        "tools/pbuild.py",
+    ];
+    for file in files {
+        assert!(read.included.contains(&dir.path().join(file)), "{file}: {read:?}");
+    }
+    assert_eq!(read.folders, [dir.path().join("_backend")]);
+    assert!(read.lines.is_empty());
+    // Poetry's older spelling; a file that is not TOML still has the default files.
+    std::fs::write(&pyproject, "[tool.poetry]\nbuild = \"build.py\"\n").expect("write");
+    let read = super::read(&pyproject, Recipe::PythonBuild, &[], &[]);
+    assert!(read.included.contains(&dir.path().join("build.py")), "{read:?}");
+    std::fs::write(&pyproject, "[tool.poetry\n").expect("write");
+    let read = super::read(&pyproject, Recipe::PythonBuild, &[], &[]);
+    assert_eq!(read.included.len(), 3, "{read:?}");
+    let by = |program: &str| Recipe::read_by(program, &pyproject);
+    assert_eq!(by(crate::scripts::PYTHON_BUILD_READER), Some(Recipe::PythonBuild));
+}
+
 /// What cargo builds and runs from a manifest (finding F100; checked with cargo here, each
 /// build script writing a marker): the build scripts of the workspace's members (the
 /// auto-detected `build.rs`, one `package.build` names, none for `build = false`), of the
