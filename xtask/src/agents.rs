@@ -81,13 +81,14 @@
 //!   run beside the project's `Rakefile`, for the user's own Claude Code hook `rake -s lint`
 //!   in the session's directory (finding F95; under Claude Code the file does not exist before
 //!   the call; the guard needs no rake installed to know it);
-//! - **cargo-build**: the same for `crates/a/build.rs` of the project, the build script
-//!   cargo detects by name in a member of the project's workspace and runs at every build, for
-//!   the user's own Claude Code hook `cargo clippy -q` in the session's directory (finding
-//!   F100; the file does not exist before the call; the guard needs no cargo to know it);
+//! - **cargo-build**: the same for `crates/a/tools/gen.rs` of the project, the build script
+//!   a member of the project's workspace names (`build = "tools/gen.rs"`), which cargo runs at
+//!   every build, for the user's own Claude Code hook `cargo clippy -q` in the session's
+//!   directory (finding F100; the file does not exist before the call under Claude Code; the
+//!   guard needs no cargo to know it);
 //! - **vite-config**: the same for `tools/vite-plugin.js` of the project, which the project's
 //!   `vite.config.js` imports, so `vite build` runs it at every build, for the user's own
-//!   Claude Code hook `npx vite build` in the session's directory (finding F104);
+//!   Claude Code hook `vite build` in the session's directory (finding F104);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -401,14 +402,14 @@ if [ "${XTASK_RAKE_LIB:-}" = 1 ]; then
 fi
 if [ "${XTASK_CARGO_BUILD:-}" = 1 ]; then
   # The user's own Claude Code hook lints the project's Rust workspace, and cargo runs the
-  # `build.rs` it finds in a member's folder at every build. Claude Code's `Write` creates
-  # the file instead, as above.
-  mkdir -p "$PROJ/crates/a/src"
+  # build script a member's manifest names at every build. Claude Code's `Write` creates the
+  # file instead, as above.
+  mkdir -p "$PROJ/crates/a/src" "$PROJ/crates/a/tools"
   printf '[workspace]\nmembers = ["crates/*"]\n' > "$PROJ/Cargo.toml"
-  printf '[package]\nname = "a"\nversion = "0.1.0"\n' > "$PROJ/crates/a/Cargo.toml"
+  printf '[package]\nname = "a"\nversion = "0.1.0"\nbuild = "tools/gen.rs"\n' > "$PROJ/crates/a/Cargo.toml"
   : > "$PROJ/crates/a/src/lib.rs"
   user_claude_pretool 'cargo clippy -q >/dev/null 2>&1 || true'
-  seed_file "$PROJ/crates/a/build.rs" cargo-build.rs.orig 'fn main() {}\n'
+  seed_file "$PROJ/crates/a/tools/gen.rs" cargo-gen.rs.orig 'fn main() {}\n'
 fi
 if [ "${XTASK_VITE_CONFIG:-}" = 1 ]; then
   # The user's own Claude Code hook builds the project with Vite, whose `vite.config.js`
@@ -416,7 +417,7 @@ if [ "${XTASK_VITE_CONFIG:-}" = 1 ]; then
   # creates it instead, as above.
   mkdir -p "$PROJ/tools"
   printf 'import plugin from "./tools/vite-plugin.js";\nexport default { plugins: [plugin()] };\n' > "$PROJ/vite.config.js"
-  user_claude_pretool 'npx vite build >/dev/null 2>&1 || true'
+  user_claude_pretool 'vite build >/dev/null 2>&1 || true'
   seed_file "$PROJ/tools/vite-plugin.js" vite-plugin.js.orig 'export default () => ({ name: "x" });\n'
 fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
@@ -617,8 +618,8 @@ enum Edit {
     /// `rakelib/gate.rake` of the project, which rake loads beside the project's `Rakefile`,
     /// for the `rake lint` of the user's own Claude Code hook.
     RakeLib,
-    /// `crates/a/build.rs` of the project's workspace member, for the `cargo clippy` of the
-    /// user's own Claude Code hook.
+    /// `crates/a/tools/gen.rs`, the build script the project's workspace member names, for
+    /// the `cargo clippy` of the user's own Claude Code hook.
     CargoBuild,
     /// `tools/vite-plugin.js` of the project, which its `vite.config.js` imports, for the
     /// `vite build` of the user's own Claude Code hook.
@@ -699,7 +700,7 @@ impl Edit {
             }
             Edit::RakeLib => ("rakelib/gate.rake", Some("XTASK_RAKE_LIB"), "rake-gate.rake.orig"),
             Edit::CargoBuild => {
-                ("crates/a/build.rs", Some("XTASK_CARGO_BUILD"), "cargo-build.rs.orig")
+                ("crates/a/tools/gen.rs", Some("XTASK_CARGO_BUILD"), "cargo-gen.rs.orig")
             }
             Edit::ViteConfig => {
                 ("tools/vite-plugin.js", Some("XTASK_VITE_CONFIG"), "vite-plugin.js.orig")
