@@ -13,7 +13,7 @@
 //! [`super::RECIPE_CAP`]; a manifest that does not parse still has its own build script
 //! protected.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use super::{RECIPE_CAP, RecipeRead, note_once};
 
@@ -168,16 +168,9 @@ fn place(base: &Path, name: &str) -> Option<PathBuf> {
         return None;
     }
     match Path::new(name).has_root() {
-        true => Some(Path::new(name).components().fold(PathBuf::new(), |mut out, c| {
-            match c {
-                Component::ParentDir => {
-                    out.pop();
-                }
-                Component::CurDir => {}
-                other => out.push(other),
-            }
-            out
-        })),
+        true => {
+            crate::paths::normalize_absolute(Path::new(name)).map(|p| p.as_path().to_path_buf())
+        }
         false => crate::imports::relative_target(base, name),
     }
 }
