@@ -2674,6 +2674,69 @@ fn what_a_bundler_s_configuration_loads_and_runs_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// A package manager's or build tool's own configuration names code it runs besides the
+/// project's scripts (finding F106; checked here, each file writing a marker): npm 11 ran
+/// `.npmrc`'s `script-shell` and the `--require` of its `node-options`; yarn 1.22 the
+/// `yarn-path` and `script-shell` of `.yarnrc` and the `yarnPath` of `.yarnrc.yml`, yarn 4
+/// that `yarnPath` and the `plugins` there; pnpm 12, at `pnpm lint` too, its `.pnpmfile.cjs`
+/// (from a member's folder, the workspace root's), the `pnpmfile` `pnpm-workspace.yaml`
+/// names and its `scriptShell` and `nodeOptions`; cargo a `.cargo/config.toml`'s
+/// `rustc-wrapper` and `runner`, named from the folder holding `.cargo/`, from a subfolder
+/// too; Maven 3.8 the `-javaagent:` of `.mvn/jvm.config`. Those files, and what the
+/// `.pnpmfile.cjs` requires, are out of the agent's reach; the project's other files are not,
+/// nor any of these where no hook runs these tools.
+#[test]
+fn what_a_package_manager_s_own_configuration_runs_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write("package.json", r#"{"scripts": {"lint": "node -e 1"}}"#);
+    repo.write(".npmrc", "script-shell=./tools/sh.sh\nnode-options=--require ./tools/pre.js\n");
+    repo.write(".yarnrc.yml", "yarnPath: tools/yarn.cjs\nplugins:\n  - path: tools/plugin.cjs\n");
+    repo.write(".yarnrc", "script-shell \"./tools/ysh.sh\"\n");
+    repo.write(
+        "pnpm-workspace.yaml",
+        "packages:\n  - web\npnpmfile: tools/pnpmfile.cjs\nscriptShell: tools/psh.sh\n",
+    );
+    repo.write(".pnpmfile.cjs", "require('./tools/pnpm-helper.js')\nmodule.exports = {}\n");
+    repo.write("web/package.json", r#"{"scripts": {"lint": "true"}}"#);
+    repo.write("web/src/a.js", "let a = 1\n");
+    repo.write(
+        ".cargo/config.toml",
+        "[build]\nrustc-wrapper = \"tools/wrap.sh\"\n[target.'cfg(unix)']\nrunner = \"tools/run.sh -q\"\n",
+    );
+    repo.write("Cargo.toml", "[package]\nname = \"x\"\nversion = \"0.1.0\"\n");
+    repo.write(".mvn/jvm.config", "-Xmx1g -javaagent:tools/agent.jar=debug\n");
+    repo.write("pom.xml", "<project/>\n");
+    let lines = [
+        "npm run lint",
+        "yarn lint",
+        "cd web && pnpm lint",
+        "cd src && cargo build",
+        "mvn -q validate",
+    ];
+    repo.write(".claude/settings.json", &claude_settings(&lines));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("tools/sh.sh"),
+        r("tools/pre.js"),
+        r("tools/yarn.cjs"),
+        r("tools/plugin.cjs"),
+        r("tools/ysh.sh"),
+        r("tools/pnpmfile.cjs"),
+        r("tools/psh.sh"),
+        r(".pnpmfile.cjs"),
+        r("tools/pnpm-helper.js"),
+        r("tools/wrap.sh"),
+        r("tools/run.sh"),
+        r("tools/agent.jar"),
+        r("tools/other.sh"),
+        r("web/src/a.js"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 12);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A task runner started in a subfolder that has no recipe file takes the one above (F96);
 /// what it runs from where it was started (a justfile's `[no-cd]` recipe, a task's `dir:
 /// '{{.USER_WORKING_DIR}}'`, invoke's lines) runs in that subfolder, which a `cd` on the hook's

@@ -1854,22 +1854,32 @@ fn protect_commands(
 /// files (loaded files), flake8's local plugins' folders (protected whole; finding F79), and
 /// the files ruff's `extend`, biome's and TypeScript's `extends` and rubocop's `inherit_from`
 /// name, which are read in turn for what they name (finding F80), the modules pylint's
-/// `load-plugins` names, by their paths under any folder (finding F86), at most [`MAX_RECIPES`]
+/// `load-plugins` names, by their paths under any folder (finding F86), what a package
+/// manager's or build tool's own configuration has it run (npm's `script-shell`, yarn's
+/// `yarnPath`, cargo's `rustc-wrapper`, a JVM's agents: finding F106), at most [`MAX_RECIPES`]
 /// files read in all (a missing one is not counted). Each name is relative to its configuration's folder. A configuration is read
 /// whichever tool named it (a `pyproject.toml` a `uv run` hook names too): what mypy would
 /// load is protected for a hook that runs uv alone, which is more than needed, never less.
 fn protect_tool_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver) {
-    use crate::toolconfig::PLUGIN_CONFIGS;
-    let file_name =
-        |p: &AbsPathBuf| p.as_path().file_name().and_then(|n| n.to_str()).map(str::to_owned);
+    use crate::toolconfig::config_named;
     // Each file with the name it is read as: its own, or, for a file another one extends,
     // that one's (`extends: "./base.json"` of a `tsconfig.json` is read as one).
     let mut pending: Vec<(AbsPathBuf, &'static str)> = (out.paths.iter())
-        .filter_map(|p| {
-            let name = file_name(p)?;
-            PLUGIN_CONFIGS.iter().find(|n| **n == name).map(|n| (p.clone(), *n))
-        })
+        .filter_map(|p| config_named(p.as_path()).map(|n| (p.clone(), n)))
         .collect();
+    // And those in a folder protected whole (Maven's `.mvn/jvm.config`, F106).
+    for (folder, tail, _) in &out.patterns {
+        let Some(name) = folder.as_path().file_name().filter(|_| tail.as_os_str().is_empty())
+        else {
+            continue;
+        };
+        for config in crate::toolconfig::PLUGIN_CONFIGS {
+            let inside = config.split_once('/').filter(|(dir, _)| name == *dir);
+            if let Some(file) = inside.and_then(|(_, file)| folder.join(Path::new(file)).ok()) {
+                pending.push((file, config));
+            }
+        }
+    }
     // Only the files read count: most places named (each tool's files where it runs and in
     // the folders above) do not exist.
     let mut read: Vec<AbsPathBuf> = Vec::new();
@@ -1882,7 +1892,12 @@ fn protect_tool_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver)
             continue;
         };
         read.push(config.clone());
-        let Some(folder) = config.as_path().parent() else { continue };
+        // Cargo's and Maven's names are relative to the folder above theirs (F106).
+        let mut folder = config.as_path().parent();
+        if crate::toolconfig::names_from_parent(read_as) {
+            folder = folder.and_then(Path::parent);
+        }
+        let Some(folder) = folder else { continue };
         let Ok(folder) = AbsPathBuf::new(folder.to_path_buf()) else { continue };
         let at = Loc::Dir(folder.clone());
         let loads = crate::toolconfig::loads(read_as, &text);
@@ -1904,9 +1919,8 @@ fn protect_tool_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver)
             let before = out.paths.len();
             protect_at(out, &at, Path::new(file), PathRole::Loaded, resolver);
             for extended in out.paths.get(before..).unwrap_or_default() {
-                let own =
-                    file_name(extended).and_then(|n| PLUGIN_CONFIGS.iter().find(|c| **c == n));
-                pending.push((extended.clone(), own.copied().unwrap_or(read_as)));
+                let own = config_named(extended.as_path());
+                pending.push((extended.clone(), own.unwrap_or(read_as)));
             }
         }
     }

@@ -3515,6 +3515,17 @@ const CODE_CONFIGS: &[CodeConfig] = &[
         home: &[],
         system: &[],
     },
+    // pnpm loads its `.pnpmfile.cjs` (or `.mjs`) at every command, `pnpm lint` and `pnpm
+    // exec` too, from the workspace's root when it runs in a member (finding F106, checked
+    // with pnpm 12); the one `pnpm-workspace.yaml`'s `pnpmfile` names is read with that file
+    // (`crate::toolconfig`).
+    CodeConfig {
+        names: &["pnpm", "pnpx"],
+        anywhere: &[".pnpmfile.cjs", ".pnpmfile.mjs"],
+        here: &[],
+        home: &[],
+        system: &[],
+    },
 ];
 
 /// The tools whose configuration a JavaScript bundler or framework loads besides its own
@@ -3628,7 +3639,7 @@ pub(crate) fn is_javascript_file(name: &str) -> bool {
 
 /// The tools of [`CODE_CONFIGS`] that run on Node.js and load the JavaScript their
 /// configurations import or name (findings F85, F87; checked with eslint 9, prettier 3,
-/// stylelint 17, markdownlint-cli2, cspell and commitlint here).
+/// stylelint 17, markdownlint-cli2, cspell and commitlint here; pnpm's `.pnpmfile.cjs`, F106).
 const NODE_TOOLS: &[&str] = &[
     "prettier",
     "eslint",
@@ -3648,6 +3659,7 @@ const NODE_TOOLS: &[&str] = &[
     "postcss",
     "babel",
     "tailwindcss",
+    "pnpm",
 ];
 
 /// The Node.js tool of [`NODE_TOOLS`] the program `name` is (its first name in

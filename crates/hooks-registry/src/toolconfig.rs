@@ -2,7 +2,12 @@
 //! `plugins` (finding F71); mypy's `plugins`, flake8's `[flake8:local-plugins]` `paths`,
 //! ruff's `extend` (finding F79);
 //! biome's and TypeScript's `extends`, rubocop's `inherit_from`, `require` and `plugins`
-//! (finding F80); pyright's `extends` (finding F84); pylint's `load-plugins` (finding F86).
+//! (finding F80); pyright's `extends` (finding F84); pylint's `load-plugins` (finding F86);
+//! what a package manager's or build tool's own configuration has it run: npm's `.npmrc`
+//! `script-shell` and `node-options`, yarn's `yarnPath`, `yarn-path`, `script-shell` and
+//! `plugins`, pnpm's `pnpmfile`, `scriptShell` and `nodeOptions`, cargo's wrappers, runners
+//! and linkers, the Java agents of Maven's `.mvn/jvm.config` and Gradle's `org.gradle.jvmargs`
+//! (finding F106).
 //!
 //! A configuration where a hook runs one of these tools is protected ([`crate::scripts`]'s
 //! `CODE_CONFIGS`), but the files it names are code the tool loads (a mypy plugin, a flake8
@@ -46,7 +51,33 @@ pub(crate) const PLUGIN_CONFIGS: &[&str] = &[
     ".pylintrc",
     "pylintrc.toml",
     ".pylintrc.toml",
+    ".npmrc",
+    ".yarnrc",
+    ".yarnrc.yml",
+    "pnpm-workspace.yaml",
+    ".cargo/config.toml",
+    ".cargo/config",
+    ".mvn/jvm.config",
+    "gradle.properties",
 ];
+
+/// The name of [`PLUGIN_CONFIGS`] the file at `path` is read as: its file name, or its last
+/// two components for the names that hold a folder (`.cargo/config.toml`: a file named
+/// `config.toml` elsewhere is not cargo's).
+pub(crate) fn config_named(path: &std::path::Path) -> Option<&'static str> {
+    PLUGIN_CONFIGS.iter().copied().find(|name| match name.contains('/') {
+        true => path.ends_with(name),
+        false => path.file_name().is_some_and(|n| n == *name),
+    })
+}
+
+/// Whether the names the configuration read as `read_as` holds are relative to the folder
+/// above its own: cargo's, to the folder holding `.cargo/` (checked with cargo 1.9x: its
+/// `rustc-wrapper = "tools/w.sh"` ran from a subfolder of the package too), and Maven's
+/// `jvm.config`, to the project's folder where `mvn` runs (checked with Maven 3.8).
+pub(crate) fn names_from_parent(read_as: &str) -> bool {
+    matches!(read_as, ".cargo/config.toml" | ".cargo/config" | ".mvn/jvm.config")
+}
 
 /// At most this many names are taken from one file.
 const MAX_NAMES: usize = 64;
@@ -135,6 +166,67 @@ pub(crate) fn loads(file_name: &str, text: &str) -> Loads {
             }
         }
         ".rubocop.yml" => rubocop(text, &mut out),
+        ".npmrc" => {
+            // npm's (checked with npm 11 and yarn 1.22, which reads `script-shell` there):
+            // `script-shell` runs every script, `node-options` is the scripts' `NODE_OPTIONS`.
+            for (_, key, value) in ini_values(text) {
+                match key.as_str() {
+                    "script-shell" => shell_path(&value, &mut out.files),
+                    "node-options" => node_options(&value, &mut out.files),
+                    _ => {}
+                }
+            }
+        }
+        ".yarnrc" => {
+            // yarn 1's own (`yarn-path "tools/yarn.cjs"`): the file it runs instead of itself,
+            // and its scripts' shell.
+            for line in text.lines() {
+                let line = line.trim();
+                let Some((key, value)) = line.split_once([' ', '\t', '=']) else { continue };
+                match key.trim_matches(['"', '\'']) {
+                    "yarn-path" => push_path(value, &mut out.files),
+                    "script-shell" => shell_path(value, &mut out.files),
+                    _ => {}
+                }
+            }
+        }
+        ".yarnrc.yml" | "pnpm-workspace.yaml" => {
+            for YamlValue { key, inner, value } in yaml_top_values(text) {
+                match (key.as_str(), inner.as_deref()) {
+                    // yarn runs its `yarnPath` (yarn 1.22 too) and loads its `plugins`.
+                    ("yarnPath", None) | ("plugins", None | Some("path"))
+                        if file_name == ".yarnrc.yml" =>
+                    {
+                        push_path(&value, &mut out.files)
+                    }
+                    // pnpm 12 loads the `pnpmfile`s at every command, runs scripts with
+                    // `scriptShell` and gives them `nodeOptions`.
+                    ("pnpmfile", None) if file_name == "pnpm-workspace.yaml" => {
+                        push_path(&value, &mut out.files)
+                    }
+                    ("scriptShell", None) if file_name == "pnpm-workspace.yaml" => {
+                        shell_path(&value, &mut out.files)
+                    }
+                    ("nodeOptions", None) if file_name == "pnpm-workspace.yaml" => {
+                        node_options(&value, &mut out.files)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        ".cargo/config.toml" | ".cargo/config" => cargo_config(text, &mut out),
+        ".mvn/jvm.config" => java_agents(text, &mut out.files),
+        "gradle.properties" => {
+            // The options of the daemon's JVM, and the Java it runs (a folder whose `bin/java`
+            // starts).
+            for (section, key, value) in ini_values(text) {
+                match (section.as_str(), key.as_str()) {
+                    ("", "org.gradle.jvmargs") => java_agents(&value, &mut out.files),
+                    ("", "org.gradle.java.home") => push_path(&value, &mut out.folders),
+                    _ => {}
+                }
+            }
+        }
         // prettier's `plugins` (finding F71): a file's path, as it is; a package's name is in
         // `node_modules`. `.prettierrc.json` read as JSON, the others as YAML (which reads a
         // JSON `.prettierrc` too).
@@ -214,54 +306,157 @@ fn is_path_like(entry: &str) -> bool {
 /// rubocop's top-level `inherit_from` (files it reads in turn; a URL is left out) and the
 /// files of its `require` and `plugins` (Ruby it loads; a gem's name is left out).
 fn rubocop(text: &str, out: &mut Loads) {
+    for YamlValue { key, inner, value } in yaml_top_values(text) {
+        match (key.as_str(), inner) {
+            ("inherit_from", None) if !value.contains("://") => push_path(&value, &mut out.extends),
+            ("require" | "plugins", None) if is_path_like(&value) => {
+                push_path(&value, &mut out.files)
+            }
+            _ => {}
+        }
+    }
+}
+
+/// One scalar of a YAML document's top-level mapping ([`yaml_top_values`]).
+struct YamlValue {
+    /// The top-level key it is under.
+    key: String,
+    /// The key it is the value of in a mapping below the top-level one (`path` of
+    /// `plugins: [{path: x}]`), if it is in one.
+    inner: Option<String>,
+    value: String,
+}
+
+/// At most this many scalars are taken from one YAML document.
+const MAX_YAML_VALUES: usize = 4 * MAX_NAMES;
+
+/// The scalars of a YAML document's top-level mapping that are values (not keys), at most
+/// two collections below it (`key: x`, `key: [x]`, `key: [{inner: x}]`), up to a parse error
+/// or [`MAX_YAML_VALUES`].
+fn yaml_top_values(text: &str) -> Vec<YamlValue> {
     use hooks_yaml::Event;
-    // The top-level key being read, and the depth of collections below the document's
-    // mapping (0: the value is a scalar of the top level, 1: in its list).
-    let mut depth = 0usize;
-    let mut key: Option<String> = None;
-    let mut expect_key = false;
+    /// A collection being read: a mapping's key waiting for its value, or a sequence.
+    enum Frame {
+        Mapping { key: Option<String> },
+        Sequence,
+    }
+    let mut out = Vec::new();
+    let mut stack: Vec<Frame> = Vec::new();
     for item in hooks_yaml::Events::new(text) {
         let Ok((event, _)) = item else { break };
         match event {
-            Event::MappingStart(..) | Event::SequenceStart(..) => {
-                depth += 1;
-                if depth == 1 {
-                    expect_key = true;
-                } else if depth == 2 && !matches!(event, Event::SequenceStart(..)) {
-                    key = None;
-                }
-            }
+            Event::MappingStart(..) => stack.push(Frame::Mapping { key: None }),
+            Event::SequenceStart(..) => stack.push(Frame::Sequence),
             Event::MappingEnd | Event::SequenceEnd => {
-                depth = depth.saturating_sub(1);
-                if depth == 1 {
-                    key = None;
-                    expect_key = true;
+                stack.pop();
+                // The collection was its parent mapping's value: the next scalar is a key.
+                if let Some(Frame::Mapping { key }) = stack.last_mut() {
+                    *key = None;
                 }
             }
             Event::Scalar(value, ..) => {
-                if depth == 1 && expect_key {
-                    key = Some(value.into_owned());
-                    expect_key = false;
+                if let Some(Frame::Mapping { key: key @ None }) = stack.last_mut() {
+                    *key = Some(value.into_owned());
                     continue;
                 }
-                if depth <= 2 {
-                    match key.as_deref() {
-                        Some("inherit_from") if !value.contains("://") => {
-                            push_path(&value, &mut out.extends)
-                        }
-                        Some("require" | "plugins") if is_path_like(&value) => {
-                            push_path(&value, &mut out.files)
-                        }
-                        _ => {}
-                    }
+                let top = match stack.first() {
+                    Some(Frame::Mapping { key: Some(top) }) if stack.len() <= 3 => Some(top),
+                    _ => None,
+                };
+                let inner = match stack.last() {
+                    Some(Frame::Mapping { key }) if stack.len() > 1 => key.clone(),
+                    _ => None,
+                };
+                if let Some(top) = top.filter(|_| out.len() < MAX_YAML_VALUES) {
+                    out.push(YamlValue { key: top.clone(), inner, value: value.into_owned() });
                 }
-                if depth == 1 {
-                    key = None;
-                    expect_key = true;
+                if let Some(Frame::Mapping { key }) = stack.last_mut() {
+                    *key = None;
                 }
             }
             _ => {}
         }
+    }
+    out
+}
+
+/// A program a configuration names to run scripts with (npm's `script-shell`): a file when
+/// the name has a `/` (a bare name is found on `PATH`).
+fn shell_path(value: &str, files: &mut Vec<String>) {
+    let value = value.trim().trim_matches(['"', '\'']);
+    if value.contains('/') {
+        push_path(value, files);
+    }
+}
+
+/// Node's options that load a file (`--require ./pre.js`, `--import=./x.mjs`), as
+/// `NODE_OPTIONS` holds them: their values that are paths (a bare name is a package, found in
+/// `node_modules`).
+fn node_options(value: &str, files: &mut Vec<String>) {
+    const LOADING: &[&str] = &["-r", "--require", "--import", "--loader", "--experimental-loader"];
+    let mut words = value.trim().trim_matches(['"', '\'']).split_whitespace();
+    while let Some(word) = words.next() {
+        let (flag, attached) = match word.split_once('=') {
+            Some((flag, value)) => (flag, Some(value)),
+            None => (word, None),
+        };
+        if !LOADING.contains(&flag) {
+            continue;
+        }
+        if let Some(value) = attached.or_else(|| words.next()).filter(|v| is_path_like(v)) {
+            push_path(value, files);
+        }
+    }
+}
+
+/// The agents a JVM's options load (`-javaagent:tools/a.jar=opts`, `-agentpath:lib/a.so`),
+/// Maven 3.9's `${MAVEN_PROJECTBASEDIR}` read as the project's folder.
+fn java_agents(text: &str, files: &mut Vec<String>) {
+    for word in text.split_whitespace() {
+        let word = word.trim_matches(['"', '\'']);
+        let Some(path) =
+            word.strip_prefix("-javaagent:").or_else(|| word.strip_prefix("-agentpath:"))
+        else {
+            continue;
+        };
+        let path = path.split_once('=').map_or(path, |(path, _)| path);
+        let path = path
+            .strip_prefix("${MAVEN_PROJECTBASEDIR}/")
+            .or_else(|| path.strip_prefix("$MAVEN_PROJECTBASEDIR/"))
+            .unwrap_or(path);
+        push_path(path, files);
+    }
+}
+
+/// What cargo's configuration has it run (checked with cargo here: a `rustc-wrapper` and a
+/// target's `runner` ran): `build.rustc`, `rustc-wrapper`, `rustc-workspace-wrapper` and
+/// `rustdoc`, each target's `runner` and `linker` (a string, the runner's first word, or an
+/// array's first string); a name with a `/` only (a bare one is found on `PATH`), relative to
+/// the folder holding `.cargo/` ([`names_from_parent`]).
+fn cargo_config(text: &str, out: &mut Loads) {
+    let Ok(document) = text.parse::<toml_edit::DocumentMut>() else { return };
+    let program = |item: &toml_edit::Item| -> Option<String> {
+        let first = match item.as_array() {
+            Some(array) => array.iter().next()?.as_str()?.to_owned(),
+            None => item.as_str()?.split_whitespace().next()?.to_owned(),
+        };
+        first.contains('/').then_some(first)
+    };
+    let mut found: Vec<String> = Vec::new();
+    if let Some(build) = document.get("build") {
+        for key in ["rustc", "rustc-wrapper", "rustc-workspace-wrapper", "rustdoc"] {
+            found.extend(build.get(key).and_then(program));
+        }
+    }
+    if let Some(targets) = document.get("target").and_then(|t| t.as_table_like()) {
+        for (_, target) in targets.iter() {
+            for key in ["runner", "linker"] {
+                found.extend(target.get(key).and_then(program));
+            }
+        }
+    }
+    for name in found {
+        push_path(&name, &mut out.files);
     }
 }
 

@@ -132,6 +132,109 @@ fn pylint_s_plugins_are_modules() {
     );
 }
 
+/// npm's `.npmrc`: `script-shell` (a file when it has a `/`) and the loading options of
+/// `node-options` given paths (a bare name is a package); yarn 1 reads `script-shell` there
+/// too (finding F106).
+#[test]
+fn npm_s_script_shell_and_node_options_are_loaded_files() {
+    let npmrc = "registry=https://registry.invalid/\n; script-shell=./no.sh\n\
+                 script-shell = ./tools/sh.sh\n\
+                 node-options=\"--max-old-space-size=4096 --require ./tools/pre.js -r pkg \
+                 --import=../lib/i.mjs --loader /opt/l.mjs --experimental-loader\"\n";
+    assert_eq!(
+        files(".npmrc", npmrc),
+        ["./tools/sh.sh", "./tools/pre.js", "../lib/i.mjs", "/opt/l.mjs"]
+    );
+    assert!(files(".npmrc", "script-shell=bash\nnode-options=--require pre\n").is_empty());
+    assert_eq!(files(".npmrc", "script-shell=tools/sh\n"), ["tools/sh"]);
+}
+
+/// yarn 1's `.yarnrc` (`yarn-path`, `script-shell`) and `.yarnrc.yml`'s `yarnPath` and
+/// `plugins` (strings, or mappings with a `path`), relative to their folder (finding F106).
+#[test]
+fn yarn_s_own_release_shell_and_plugins_are_loaded_files() {
+    let yarnrc = "# yarn lockfile v1\nyarn-path \"tools/yarn-1.cjs\"\nscript-shell ./tools/sh\n\
+                  --install.frozen-lockfile true\nregistry \"https://r.invalid\"\n";
+    assert_eq!(files(".yarnrc", yarnrc), ["tools/yarn-1.cjs", "./tools/sh"]);
+    let yml = "nodeLinker: node-modules\nyarnPath: .yarn/releases/yarn-4.cjs\nplugins:\n  \
+               - path: .yarn/plugins/a.cjs\n    spec: \"@yarnpkg/plugin-a\"\n  - tools/b.cjs\n\
+               packageExtensions:\n  x:\n    path: not/this.cjs\n";
+    assert_eq!(
+        files(".yarnrc.yml", yml),
+        [".yarn/releases/yarn-4.cjs", ".yarn/plugins/a.cjs", "tools/b.cjs"]
+    );
+    // pnpm's keys are not yarn's, nor yarn's pnpm's.
+    assert!(files(".yarnrc.yml", "pnpmfile: x.cjs\n").is_empty());
+    assert!(files("pnpm-workspace.yaml", "yarnPath: x.cjs\n").is_empty());
+}
+
+/// `pnpm-workspace.yaml`'s `pnpmfile` (a string or a list), `scriptShell` and `nodeOptions`
+/// (finding F106).
+#[test]
+fn pnpm_s_pnpmfile_shell_and_node_options_are_loaded_files() {
+    let yaml = "packages:\n  - web\n  - 'tools/*'\npnpmfile: tools/pnpmfile.cjs\n\
+                scriptShell: ./tools/sh.sh\nnodeOptions: '--import ./tools/i.mjs'\n";
+    assert_eq!(
+        files("pnpm-workspace.yaml", yaml),
+        ["tools/pnpmfile.cjs", "./tools/sh.sh", "./tools/i.mjs"]
+    );
+    assert_eq!(
+        files("pnpm-workspace.yaml", "pnpmfile:\n  - a.cjs\n  - b.mjs\nscriptShell: zsh\n"),
+        ["a.cjs", "b.mjs"]
+    );
+}
+
+/// cargo's wrappers, compilers, runners and linkers named with a `/` (a bare name is found on
+/// `PATH`), a runner's first word or its array's first string (finding F106).
+#[test]
+fn cargo_s_wrappers_runners_and_linkers_are_loaded_files() {
+    let toml = "[build]\nrustc-wrapper = \"tools/wrap.sh\"\nrustc = \"rustc\"\n\
+                rustdoc = \"./bin/rd\"\nrustc-workspace-wrapper = \"sccache\"\n\
+                [target.x86_64-unknown-linux-gnu]\nrunner = \"tools/run.sh --quiet\"\n\
+                linker = \"clang\"\n[target.'cfg(unix)']\nrunner = [\"tools/r2\", \"-v\"]\n\
+                linker = \"/opt/ld/ld.sh\"\n[alias]\nlint = \"clippy tools/x\"\n";
+    for name in [".cargo/config.toml", ".cargo/config"] {
+        let mut found = files(name, toml);
+        found.sort();
+        assert_eq!(
+            found,
+            ["./bin/rd", "/opt/ld/ld.sh", "tools/r2", "tools/run.sh", "tools/wrap.sh"],
+            "{name}"
+        );
+    }
+    assert!(files(".cargo/config.toml", "[build\nrustc-wrapper = \"a/b\"\n").is_empty());
+}
+
+/// The Java agents of Maven's `.mvn/jvm.config` (Maven 3.9's `${MAVEN_PROJECTBASEDIR}` read
+/// as its folder) and of Gradle's `org.gradle.jvmargs`, and the Java `org.gradle.java.home`
+/// names (finding F106).
+#[test]
+fn a_jvm_s_agents_and_java_are_loaded() {
+    let jvm = "-Xmx2g\n-javaagent:tools/agent.jar=debug\n\
+               -agentpath:${MAVEN_PROJECTBASEDIR}/lib/a.so -Dx=-javaagent:no.jar\n";
+    assert_eq!(files(".mvn/jvm.config", jvm), ["tools/agent.jar", "lib/a.so"]);
+    let properties = "org.gradle.caching=true\norg.gradle.jvmargs=-Xmx1g \
+                      -javaagent:/opt/g.jar -javaagent:tools/g2.jar\norg.gradle.java.home=jdk\n";
+    let l = loads("gradle.properties", properties);
+    assert_eq!(l.files, ["/opt/g.jar", "tools/g2.jar"]);
+    assert_eq!(l.folders, ["jdk"]);
+}
+
+/// A name with a folder in it is matched by its last components: a `config.toml` elsewhere is
+/// not cargo's; cargo's and Maven's names are from the folder above theirs.
+#[test]
+fn configurations_in_a_folder_are_named_by_their_last_components() {
+    let named = |p: &str| config_named(std::path::Path::new(p));
+    assert_eq!(named("/r/.cargo/config.toml"), Some(".cargo/config.toml"));
+    assert_eq!(named("/r/.cargo/config"), Some(".cargo/config"));
+    assert_eq!(named("/r/.mvn/jvm.config"), Some(".mvn/jvm.config"));
+    assert_eq!(named("/r/sub/.npmrc"), Some(".npmrc"));
+    assert_eq!(named("/r/.config/x/config.toml"), None);
+    assert_eq!(named("/r/jvm.config"), None);
+    assert!(names_from_parent(".cargo/config.toml") && names_from_parent(".mvn/jvm.config"));
+    assert!(!names_from_parent(".npmrc") && !names_from_parent("gradle.properties"));
+}
+
 #[test]
 fn broken_files_name_nothing() {
     for name in PLUGIN_CONFIGS {
@@ -145,7 +248,7 @@ proptest! {
     /// Any text, under any of the names, gives a bounded list and never panics.
     #[test]
     fn any_configuration_gives_bounded_names(
-        text in "(\\[mypy\\]|\\[MAIN\\]|\\[tool\\.pylint\\.main\\]|load-plugins ?= ?|\\[flake8:local-plugins\\]|\\[tool\\.(mypy|ruff)\\]|plugins ?= ?|paths ?= ?|extend = \"|\"extends\": ?|inherit_from: ?|require:|- |/\\*|//|[{}a-z./_:,\" \\n\\t=\\[\\]#;~$-]){0,80}",
+        text in "(\\[mypy\\]|\\[MAIN\\]|\\[tool\\.pylint\\.main\\]|load-plugins ?= ?|\\[flake8:local-plugins\\]|\\[tool\\.(mypy|ruff)\\]|plugins ?= ?|paths ?= ?|extend = \"|\"extends\": ?|inherit_from: ?|require:|- |/\\*|//|yarnPath: |pnpmfile: |script-shell ?= ?|node-options=|--require |-javaagent:|\\[build\\]|rustc-wrapper = \"|runner = |path: |[{}a-z./_:,\" \\n\\t=\\[\\]#;~$-]){0,80}",
         which in 0..PLUGIN_CONFIGS.len(),
     ) {
         let name = PLUGIN_CONFIGS[which];
