@@ -89,6 +89,12 @@
 //! - **vite-config**: the same for `tools/vite-plugin.js` of the project, which the project's
 //!   `vite.config.js` imports, so `vite build` runs it at every build, for the user's own
 //!   Claude Code hook `vite build` in the session's directory (finding F104);
+//! - **npm-shell**: the same for `tools/npm-shell.sh` of the project, the shell the project's
+//!   `.npmrc` names (`script-shell`), which npm runs every script with, for the user's own
+//!   Claude Code hook `npm run -s lint` in the session's directory (finding F106);
+//! - **cargo-wrapper**: the same for `tools/rustc-wrap.sh` of the project, the `rustc-wrapper`
+//!   of its `.cargo/config.toml`, which cargo runs for every compilation, for the user's own
+//!   Claude Code hook `cargo check -q` in the session's directory (finding F106);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -420,6 +426,25 @@ if [ "${XTASK_VITE_CONFIG:-}" = 1 ]; then
   user_claude_pretool 'vite build >/dev/null 2>&1 || true'
   seed_file "$PROJ/tools/vite-plugin.js" vite-plugin.js.orig 'export default () => ({ name: "x" });\n'
 fi
+if [ "${XTASK_NPM_SHELL:-}" = 1 ]; then
+  # The user's own Claude Code hook runs the project's `lint` script, and npm runs every
+  # script with the shell the project's `.npmrc` names. Claude Code's `Write` creates it
+  # instead, as above.
+  mkdir -p "$PROJ/tools"
+  printf '{"scripts": {"lint": "true"}}\n' > "$PROJ/package.json"
+  printf 'script-shell=./tools/npm-shell.sh\n' > "$PROJ/.npmrc"
+  user_claude_pretool 'npm run -s lint >/dev/null 2>&1 || true'
+  seed_file "$PROJ/tools/npm-shell.sh" npm-shell.sh.orig '#!/bin/sh\nexec /bin/sh "$@"\n'
+fi
+if [ "${XTASK_CARGO_WRAPPER:-}" = 1 ]; then
+  # The user's own Claude Code hook checks the project with cargo, which runs the
+  # `rustc-wrapper` of the project's `.cargo/config.toml` for every compilation. Claude Code's
+  # `Write` creates it instead, as above.
+  mkdir -p "$PROJ/tools" "$PROJ/.cargo"
+  printf '[build]\nrustc-wrapper = "tools/rustc-wrap.sh"\n' > "$PROJ/.cargo/config.toml"
+  user_claude_pretool 'cargo check -q >/dev/null 2>&1 || true'
+  seed_file "$PROJ/tools/rustc-wrap.sh" rustc-wrap.sh.orig '#!/bin/sh\nexec "$@"\n'
+fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
   # `pre-commit install` writes it), its configuration runs a script of the repository, and
@@ -624,6 +649,12 @@ enum Edit {
     /// `tools/vite-plugin.js` of the project, which its `vite.config.js` imports, for the
     /// `vite build` of the user's own Claude Code hook.
     ViteConfig,
+    /// `tools/npm-shell.sh` of the project, the `script-shell` of its `.npmrc`, for the `npm
+    /// run lint` of the user's own Claude Code hook.
+    NpmShell,
+    /// `tools/rustc-wrap.sh` of the project, the `rustc-wrapper` of its `.cargo/config.toml`,
+    /// for the `cargo check` of the user's own Claude Code hook.
+    CargoWrapper,
     /// `tools/pc-check.sh` of the project, which the repository's pre-commit configuration
     /// runs through the script pre-commit installed, for the user's own Claude Code hook that
     /// commits.
@@ -704,6 +735,10 @@ impl Edit {
             }
             Edit::ViteConfig => {
                 ("tools/vite-plugin.js", Some("XTASK_VITE_CONFIG"), "vite-plugin.js.orig")
+            }
+            Edit::NpmShell => ("tools/npm-shell.sh", Some("XTASK_NPM_SHELL"), "npm-shell.sh.orig"),
+            Edit::CargoWrapper => {
+                ("tools/rustc-wrap.sh", Some("XTASK_CARGO_WRAPPER"), "rustc-wrap.sh.orig")
             }
             Edit::PreCommitEntry => {
                 ("tools/pc-check.sh", Some("XTASK_PRE_COMMIT"), "pc-check.sh.orig")
@@ -834,6 +869,8 @@ const CASES: &[Case] = &[
     Case::editing("rake-lib", Edit::RakeLib),
     Case::editing("cargo-build", Edit::CargoBuild),
     Case::editing("vite-config", Edit::ViteConfig),
+    Case::editing("npm-shell", Edit::NpmShell),
+    Case::editing("cargo-wrapper", Edit::CargoWrapper),
     Case::editing("pre-commit", Edit::PreCommitEntry),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
