@@ -2737,6 +2737,45 @@ fn what_a_package_manager_s_own_configuration_runs_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// A Node.js tool's configuration given by its option elsewhere than where the tool looks
+/// (`vite build --config cfg/vite.mjs`, `rollup -c cfg/rollup.mjs`) is code the tool runs
+/// with what it imports, as is the `pnpmfile` `pnpm-workspace.yaml` names (finding F107;
+/// checked with Vite 8 and Rollup 4 here: the plugin beside the configuration, which it
+/// imports, wrote its marker at each build). What those import is out of the agent's reach,
+/// existing or not; the sources a bundler's configuration names are not, nor what a file no
+/// hook's tool loads imports.
+#[test]
+fn what_a_configuration_named_by_an_option_imports_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "cfg/vite.mjs",
+        "import plugin from './plugin.mjs'\nexport default { plugins: [plugin()] }\n",
+    );
+    repo.write(
+        "cfg/rollup.mjs",
+        "import p from './rplug.mjs'\nexport default { input: '../src/main.js', plugins: [p()] }\n",
+    );
+    repo.write("cfg/unused.mjs", "import u from './uplug.mjs'\n");
+    repo.write("package.json", r#"{"scripts": {"lint": "true"}}"#);
+    repo.write("pnpm-workspace.yaml", "pnpmfile: tools/pf.cjs\n");
+    repo.write("tools/pf.cjs", "require('./lib/helper.js')\nmodule.exports = {}\n");
+    repo.write("src/main.js", "console.log(1)\n");
+    let lines = ["npx vite build --config cfg/vite.mjs", "rollup -c=cfg/rollup.mjs", "pnpm lint"];
+    repo.write(".claude/settings.json", &claude_settings(&lines));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("cfg/plugin.mjs"),
+        r("cfg/rplug.mjs"),
+        r("tools/lib/helper.js"),
+        r("src/main.js"),
+        r("cfg/uplug.mjs"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 3);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A task runner started in a subfolder that has no recipe file takes the one above (F96);
 /// what it runs from where it was started (a justfile's `[no-cd]` recipe, a task's `dir:
 /// '{{.USER_WORKING_DIR}}'`, invoke's lines) runs in that subfolder, which a `cd` on the hook's

@@ -723,6 +723,11 @@ pub(crate) struct DefinitionProtection {
     /// ([`crate::scripts::CommandAnalysis::node_tool_folders`]), for
     /// [`protect_config_imports`] to read its configurations there and above.
     pub node_tool_folders: Vec<(AbsPathBuf, &'static str)>,
+    /// The JavaScript configurations a hook's line names to a Node.js tool by its option, and
+    /// those a package manager's configuration names (`pnpm-workspace.yaml`'s `pnpmfile`),
+    /// with the tool ([`crate::scripts::CommandAnalysis::node_tool_files`]), for
+    /// [`protect_config_imports`] to read (finding F107).
+    pub node_tool_files: Vec<(AbsPathBuf, &'static str)>,
 }
 
 /// Notes in `out` the files and folders `analysis` has ssh and git read whatever their names
@@ -759,6 +764,13 @@ fn note_read_files(
         for full in exact_places(folder, &locs_of) {
             if !out.node_tool_folders.contains(&(full.clone(), *tool)) {
                 out.node_tool_folders.push((full, tool));
+            }
+        }
+    }
+    for (file, tool) in &analysis.node_tool_files {
+        for full in exact_places(file, &locs_of) {
+            if !out.node_tool_files.contains(&(full.clone(), *tool)) {
+                out.node_tool_files.push((full, tool));
             }
         }
     }
@@ -1901,8 +1913,16 @@ fn protect_tool_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver)
         let Ok(folder) = AbsPathBuf::new(folder.to_path_buf()) else { continue };
         let at = Loc::Dir(folder.clone());
         let loads = crate::toolconfig::loads(read_as, &text);
+        // The JavaScript a package manager's configuration has it load (a `pnpmfile`, a
+        // `--require` of `node-options`) is read for its imports too (F107).
+        let javascript = crate::toolconfig::names_javascript(read_as);
         for file in &loads.files {
+            let before = out.paths.len();
             protect_at(out, &at, Path::new(file), PathRole::Loaded, resolver);
+            if javascript && crate::scripts::is_javascript_file(file) {
+                let named: Vec<AbsPathBuf> = out.paths.get(before..).unwrap_or_default().to_vec();
+                out.node_tool_files.extend(named.into_iter().map(|p| (p, "pnpm")));
+            }
         }
         for dir in &loads.folders {
             protect_at(out, &at, Path::new(dir), PathRole::Modules, resolver);
@@ -1958,6 +1978,11 @@ fn protect_config_imports(
     let mut found: Vec<(PathBuf, bool)> = Vec::new();
     let mut listed: Vec<(&Path, &'static str)> = Vec::new();
     let tool_folders = std::mem::take(&mut out.node_tool_folders);
+    // The configurations named by an option or by another configuration (F107).
+    for (file, tool) in std::mem::take(&mut out.node_tool_files) {
+        let strings = crate::scripts::configuration_strings_name_code(tool);
+        found.push((file.as_path().to_path_buf(), strings));
+    }
     for (folder, tool) in &tool_folders {
         let names = crate::scripts::node_tool_configurations(tool);
         let strings = crate::scripts::configuration_strings_name_code(tool);

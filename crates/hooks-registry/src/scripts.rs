@@ -149,6 +149,11 @@ pub struct CommandAnalysis {
     /// whose imports and named files the registry reads (findings F85, F87). Its configuration
     /// files are among [`CommandAnalysis::paths`] by name, under any folder.
     pub node_tool_folders: Vec<(NamedPath, &'static str)>,
+    /// The configuration files the line names to a Node.js tool by its option
+    /// (`vite build --config cfg/vite.mjs`, `eslint -c tools/lint.mjs`), with the tool's name,
+    /// sorted, without duplicates: read for their imports and named files as the tool's own
+    /// configurations are (finding F107). Each is among [`CommandAnalysis::paths`] as well.
+    pub node_tool_files: Vec<(NamedPath, &'static str)>,
 }
 
 impl CommandAnalysis {
@@ -526,6 +531,8 @@ struct Walk {
     recipes: Vec<RecipeRun>,
     /// [`CommandAnalysis::node_tool_folders`].
     node_tool_folders: Vec<(NamedPath, &'static str)>,
+    /// [`CommandAnalysis::node_tool_files`].
+    node_tool_files: Vec<(NamedPath, &'static str)>,
     /// Every assignment the line makes, to one command or to the rest of the line (at most
     /// [`MAX_LINE_ENV`]): git reads some variables in pairs (`GIT_CONFIG_KEY_0` with
     /// `GIT_CONFIG_VALUE_0`) or by a name an option gives (`git --config-env=…=MON`).
@@ -574,6 +581,8 @@ impl Walk {
         self.recipes.dedup();
         self.node_tool_folders.sort();
         self.node_tool_folders.dedup();
+        self.node_tool_files.sort();
+        self.node_tool_files.dedup();
         CommandAnalysis {
             paths: self.paths,
             uncertain: self.uncertain,
@@ -583,6 +592,7 @@ impl Walk {
             git_hooks_folders: self.git_hooks_folders,
             recipes: self.recipes,
             node_tool_folders: self.node_tool_folders,
+            node_tool_files: self.node_tool_files,
         }
     }
 
@@ -720,6 +730,36 @@ impl Walk {
         }
     }
 
+    /// The configuration files `args` of the Node.js tool `tool` name by its option
+    /// (`--config FILE`, `--config=FILE`, `--config-file`, and `-c` but for prettier, whose `-c`
+    /// is `--check`): noted as the line's arguments and in
+    /// [`CommandAnalysis::node_tool_files`], read for what they import (finding F107; checked
+    /// with Vite 8 and Rollup 4: `vite build --config cfg/vite.mjs` and `rollup -c
+    /// cfg/rollup.mjs` ran the plugin beside it the configuration imports).
+    fn node_tool_configuration_options(&mut self, tool: &'static str, args: &[Word], dirs: &[Dir]) {
+        let mut words = args.iter();
+        while let Some(word) = words.next() {
+            let Some(text) = word.literal() else { continue };
+            let (flag, attached) = split_flag(&text);
+            let config = matches!(flag.as_str(), "--config" | "--config-file")
+                || (flag == "-c" && tool != "prettier");
+            if !config {
+                continue;
+            }
+            let value = match attached {
+                Some(v) => Some(Word::lit(&v)),
+                None => words.next().cloned(),
+            };
+            let Some(value) = value else { continue };
+            let before = self.paths.len();
+            self.add_word(&value, PathRole::Argument, dirs);
+            let named: Vec<NamedPath> = self.paths.get(before..).unwrap_or_default().to_vec();
+            for path in named.into_iter().filter(|p| p.role == PathRole::Argument) {
+                self.node_tool_files.push((path, tool));
+            }
+        }
+    }
+
     /// `words[0]` is in program position.
     fn program(&mut self, words: &[Word], dirs: &mut Vec<Dir>, depth: u32) {
         let Some((first, rest)) = words.split_first() else { return };
@@ -751,6 +791,9 @@ impl Walk {
         }
         let name = basename(&text);
         self.start_up(name, dirs);
+        if let Some(tool) = node_tool(name) {
+            self.node_tool_configuration_options(tool, rest, dirs);
+        }
         // `cargo fmt` runs rustfmt, `cargo clippy` clippy (finding F80).
         if name == "cargo"
             && let Some(tool) = cargo_tool(rest)

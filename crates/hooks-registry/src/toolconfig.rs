@@ -71,6 +71,12 @@ pub(crate) fn config_named(path: &std::path::Path) -> Option<&'static str> {
     })
 }
 
+/// Whether the files the configuration read as `read_as` names are loaded by Node.js, and so
+/// read for what they import (finding F107): npm's, yarn's and pnpm's.
+pub(crate) fn names_javascript(read_as: &str) -> bool {
+    matches!(read_as, ".npmrc" | ".yarnrc" | ".yarnrc.yml" | "pnpm-workspace.yaml")
+}
+
 /// Whether the names the configuration read as `read_as` holds are relative to the folder
 /// above its own: cargo's, to the folder holding `.cargo/` (checked with cargo 1.9x: its
 /// `rustc-wrapper = "tools/w.sh"` ran from a subfolder of the package too), and Maven's

@@ -1080,6 +1080,24 @@ fn the_configuration_javascript_formatters_and_linters_load_is_named_anywhere() 
         a.node_tool_folders,
         [(here.clone(), "eslint"), (here, "prettier"), (web.clone(), "eslint"), (web, "prettier")]
     );
+    // A configuration a line names to a Node.js tool by its option is noted with the tool, to
+    // be read for its imports (finding F107): `--config`, `--config=`, `-c` (not prettier's,
+    // which is `--check`), `--config-file`; another program's `-c` is not.
+    let a = shell(
+        "vite build --config cfg/vite.mjs && npx rollup -c=cfg/r.mjs && prettier -c --config \
+         p.mjs . && babel --config-file ./b.json src && tsc -c x.json && bash -c true",
+    );
+    let file = |p: &str| run(p, PathRole::Argument);
+    assert_eq!(
+        a.node_tool_files,
+        [
+            (file("b.json"), "babel"),
+            (file("cfg/r.mjs"), "rollup"),
+            (file("cfg/vite.mjs"), "vite"),
+            (file("p.mjs"), "prettier"),
+        ]
+    );
+    assert!(a.paths.contains(&file("cfg/vite.mjs")), "{:?}", a.paths);
     // A script's line runs where the hook runs.
     let script = analyse_script_text("stylelint a.css\n", Some(Path::new("/repo/s")));
     assert_eq!(script.node_tool_folders, [(run("", PathRole::Argument), "stylelint")]);
