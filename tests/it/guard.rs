@@ -2776,6 +2776,40 @@ fn what_a_configuration_named_by_an_option_imports_is_protected() {
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }
 
+/// pip's `install` of a local project builds it, which runs the project's `setup.py` and the
+/// hooks its `pyproject.toml` names (finding F108; checked with pip 24 and setuptools here:
+/// `pip install --no-build-isolation .` and `-e .` ran `setup.py`). Those files are out of the
+/// agent's reach, existing or not, for `pip install -e .`, `python -m pip install ./lib` and
+/// `pip3 install vendor/d/`; the project's code is not, nor any of these where no hook
+/// installs it.
+#[test]
+fn what_pip_builds_when_it_installs_a_local_project_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "pyproject.toml",
+        "[build-system]\nrequires = [\"hatchling\"]\nbuild-backend = \"hatchling.build\"\n\
+         [tool.hatch.build.hooks.custom]\npath = \"tools/hook.py\"\n",
+    );
+    repo.write("lib/setup.py", "from setuptools import setup\nsetup()\n");
+    repo.write("src/p/__init__.py", "X = 1\n");
+    let lines =
+        ["pip install -q -e .", "python3 -m pip install ./lib", "pip3 install --no-deps vendor/d/"];
+    repo.write(".claude/settings.json", &claude_settings(&lines));
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("setup.py"),
+        r("tools/hook.py"),
+        r("lib/setup.py"),
+        r("vendor/d/setup.py"),
+        r("src/p/__init__.py"),
+        r("tools/other.py"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    guard_refusing(repo.path(), home.path(), &paths, 4);
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
 /// A task runner started in a subfolder that has no recipe file takes the one above (F96);
 /// what it runs from where it was started (a justfile's `[no-cd]` recipe, a task's `dir:
 /// '{{.USER_WORKING_DIR}}'`, invoke's lines) runs in that subfolder, which a `cd` on the hook's

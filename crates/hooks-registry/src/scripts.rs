@@ -760,6 +760,110 @@ impl Walk {
         }
     }
 
+    /// pip's `install` (`pip install -e .`, `python -m pip install ./lib`, `uv pip install
+    /// .`) builds each local project it is given, which runs the project's build backend:
+    /// its `setup.py` (with a `pyproject.toml` or without one), the hooks its `pyproject.toml`
+    /// names (finding F108; checked with pip 24 and setuptools here: `pip install
+    /// --no-build-isolation .` and `-e .` ran `setup.py`). Each project's `setup.py` and
+    /// `pyproject.toml` are loaded files, the latter read as F105's project managers'.
+    fn pip_install(&mut self, args: &[Word], dirs: &[Dir]) {
+        /// pip's options that take a value, before the subcommand or after `install`.
+        const VALUES: &[&str] = &[
+            "--python",
+            "--log",
+            "--cache-dir",
+            "--proxy",
+            "--timeout",
+            "--retries",
+            "--cert",
+            "--client-cert",
+            "--exists-action",
+            "--trusted-host",
+            "-r",
+            "--requirement",
+            "-c",
+            "--constraint",
+            "-t",
+            "--target",
+            "--prefix",
+            "--root",
+            "-i",
+            "--index-url",
+            "--extra-index-url",
+            "-f",
+            "--find-links",
+            "--src",
+            "--upgrade-strategy",
+            "--python-version",
+            "--platform",
+            "--implementation",
+            "--abi",
+            "--only-binary",
+            "--no-binary",
+            "-C",
+            "--config-settings",
+            "--global-option",
+            "--report",
+            "--progress-bar",
+            "--group",
+            "--root-user-action",
+        ];
+        let mut words = args.iter();
+        let mut installing = false;
+        // Each project given, with whether it was `-e`'s value (a folder's path or a version
+        // control URL, never a package's name).
+        let mut projects: Vec<(String, bool)> = Vec::new();
+        while let Some(word) = words.next() {
+            let Some(text) = word.literal() else { continue };
+            let (flag, attached) = split_flag(&text);
+            if matches!(flag.as_str(), "-e" | "--editable")
+                || text.starts_with("-e") && text.len() > 2
+            {
+                let value = match attached {
+                    Some(v) => Some(v),
+                    None if text.len() > 2 && !text.starts_with("--") => Some(text[2..].to_owned()),
+                    None => words.next().and_then(Word::literal),
+                };
+                projects.extend(value.filter(|_| installing).map(|v| (v, true)));
+                continue;
+            }
+            if text.starts_with('-') {
+                if VALUES.contains(&flag.as_str()) && attached.is_none() {
+                    words.next();
+                }
+                continue;
+            }
+            if !installing {
+                if text != "install" {
+                    return;
+                }
+                installing = true;
+                continue;
+            }
+            projects.push((text, false));
+        }
+        for (project, editable) in projects.into_iter().take(MAX_DIRS) {
+            // `.[dev]`: the folder without its extras; a package's name, a URL or a
+            // requirement with a version is no local project.
+            let folder = project.split('[').next().unwrap_or_default();
+            let local = editable && !folder.is_empty()
+                || matches!(folder, "." | "..")
+                || folder.starts_with("./")
+                || folder.starts_with("../")
+                || folder.starts_with('/')
+                || folder.ends_with('/');
+            if !local || folder.contains("://") {
+                continue;
+            }
+            let folder = folder.trim_end_matches('/');
+            let folder = if folder.is_empty() { "/" } else { folder };
+            self.add_text(&format!("{folder}/setup.py"), PathRole::Loaded, dirs);
+            let before = self.paths.len();
+            self.add_text(&format!("{folder}/pyproject.toml"), PathRole::Loaded, dirs);
+            self.note_recipes(before, PYTHON_BUILD_READER, &[]);
+        }
+    }
+
     /// `words[0]` is in program position.
     fn program(&mut self, words: &[Word], dirs: &mut Vec<Dir>, depth: u32) {
         let Some((first, rest)) = words.split_first() else { return };
@@ -791,6 +895,9 @@ impl Walk {
         }
         let name = basename(&text);
         self.start_up(name, dirs);
+        if is_pip(name) {
+            self.pip_install(rest, dirs);
+        }
         if let Some(tool) = node_tool(name) {
             self.node_tool_configuration_options(tool, rest, dirs);
         }
@@ -1079,6 +1186,10 @@ impl Walk {
             // Another subcommand of a runner of a manifest's scripts (`npm run lint`) runs
             // them in the same environment (`node_modules/.bin` on their `PATH`).
             let sub = args.get(i).and_then(Word::literal);
+            // `uv pip install .` builds the project as pip does (finding F108).
+            if r.name == "uv" && sub.as_deref() == Some("pip") {
+                self.pip_install(args.get(i + 1..).unwrap_or_default(), dirs);
+            }
             if !sub.is_some_and(|s| r.subcommands.contains(&s.as_str())) {
                 if !r.manifests.is_empty() {
                     self.runner_environments(r, dirs);
@@ -1389,6 +1500,10 @@ impl Walk {
                         self.start_up(top, dirs);
                     }
                     // `python -m nox -s lint` is nox, reading its recipe file (finding F95);
+                    // `python -m pip install .` builds the project (finding F108).
+                    if m == "pip" {
+                        self.pip_install(args.get(i + 2..).unwrap_or_default(), dirs);
+                    }
                     // `python -m pre_commit` pre-commit.
                     let runner = task_runner(top).or_else(|| task_runner(&top.replace('_', "-")));
                     if let Some(t) = runner.filter(|_| top == m) {
@@ -4009,6 +4124,11 @@ pub const WORKSPACES_READER: &str = "npm workspaces";
 /// code its build backend runs when a project manager installs the project into its
 /// environment (finding F105; `crate::recipes::Recipe::PythonBuild`).
 pub const PYTHON_BUILD_READER: &str = "python build";
+
+/// Whether `name` is pip's program (`pip`, `pip3`, `pip3.12`).
+fn is_pip(name: &str) -> bool {
+    name.strip_prefix("pip").is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+}
 
 /// The Python project managers that build and install the project they run in when they
 /// sync its environment (`uv run`, `poetry install`, `hatch run`; finding F105).

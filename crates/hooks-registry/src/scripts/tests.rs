@@ -7,8 +7,8 @@ use hooks_schema::HookCommand;
 use proptest::prelude::*;
 
 use crate::scripts::{
-    CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_script_text,
-    analyse_with_templates,
+    CommandAnalysis, NamedPath, PYTHON_BUILD_READER, PathBase, PathRole, analyse,
+    analyse_script_text, analyse_with_templates,
 };
 
 fn shell(s: &str) -> CommandAnalysis {
@@ -1493,6 +1493,49 @@ fn npm_run_all_reads_the_manifest_s_scripts_by_pattern() {
     // Elsewhere a glob is no target: `make lint*` names none.
     let make = shell("make lint*");
     assert!(make.recipes.iter().all(|r| r.targets.is_empty()), "{:?}", make.recipes);
+}
+
+/// pip's `install` of a local project builds it (finding F108): each project's `setup.py` is a
+/// loaded file and its `pyproject.toml` read for its build backend's code; a package's name,
+/// a URL, a requirements file and another subcommand name no project.
+#[test]
+fn pip_install_of_a_local_project_reads_its_build() {
+    let builds = |src: &str| {
+        let a = shell(src);
+        let mut files: Vec<String> = (a.recipes.iter())
+            .filter(|r| r.program == PYTHON_BUILD_READER)
+            .map(|r| r.file.path.display().to_string())
+            .collect();
+        files.sort();
+        (files, a)
+    };
+    let (files, a) = builds(
+        "pip install -q -e . && pip3 install --no-deps ./libs/a/ '../b[dev]' requests==2 \
+         -r req.txt && python3 -m pip install --editable=tools/c -eweb && uv pip install \
+         --python 3.12 /opt/d",
+    );
+    assert_eq!(
+        files,
+        [
+            "../b/pyproject.toml",
+            "/opt/d/pyproject.toml",
+            "libs/a/pyproject.toml",
+            "pyproject.toml",
+            "tools/c/pyproject.toml",
+            "web/pyproject.toml",
+        ]
+    );
+    assert!(a.paths.contains(&run("libs/a/setup.py", PathRole::Loaded)), "{:?}", a.paths);
+    assert!(a.paths.contains(&run("setup.py", PathRole::Loaded)), "{:?}", a.paths);
+    for src in [
+        "pip install requests",
+        "pip install git+https://example.invalid/x.git",
+        "pip download .",
+        "pip show -f x",
+        "pip install -r requirements.txt",
+    ] {
+        assert!(builds(src).0.is_empty(), "{src}");
+    }
 }
 
 /// concurrently's arguments are command lines, `npm:NAME` a script run by pattern, and
