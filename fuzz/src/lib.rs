@@ -932,15 +932,17 @@ pub fn git_config(data: &[u8]) {
     tool_configs(&text);
 }
 
-/// The same text as a tool's configuration (F71, F79, F80, F84, F86,
+/// The same text as a tool's configuration (F71, F79, F80, F84, F86, F106,
 /// `hooks_registry::fuzzing::tool_config_loads`): at most 64 files (256 of prettier's
-/// plugins), folders, files read in turn and modules under each of the twenty-four names, none empty or starting at the home or a variable,
+/// plugins), folders, files read in turn and modules under each of the thirty-two names
+/// (npm's, yarn's, pnpm's, cargo's, Maven's and Gradle's the last eight), none empty or
+/// starting at the home or a variable,
 /// none longer than the text and what the registry adds to a name (a module's
 /// `/__init__.py`, TypeScript's `.json`); a mypy plugin file and a flake8 folder, written
 /// back alone, read back as themselves, and a `tsconfig.json`'s `extends` and a pylint
 /// module as well.
 fn tool_configs(text: &str) {
-    for which in 0..24 {
+    for which in 0..32 {
         let [files, folders, extends, modules] =
             hooks_registry::fuzzing::tool_config_loads(text, which);
         // Names 16 to 19 are prettier's, whose plugins are as many as the hook managers'
