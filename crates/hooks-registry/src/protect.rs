@@ -760,17 +760,17 @@ fn note_read_files(
             note_recipe(out, full, &run.program, &run.targets);
         }
     }
-    for (folder, tool) in &analysis.node_tool_folders {
-        for full in exact_places(folder, &locs_of) {
-            if !out.node_tool_folders.contains(&(full.clone(), *tool)) {
-                out.node_tool_folders.push((full, tool));
-            }
-        }
-    }
-    for (file, tool) in &analysis.node_tool_files {
-        for full in exact_places(file, &locs_of) {
-            if !out.node_tool_files.contains(&(full.clone(), *tool)) {
-                out.node_tool_files.push((full, tool));
+    // The Node.js tools' folders and named configurations, each list to its own.
+    let lists = [
+        (&analysis.node_tool_folders, &mut out.node_tool_folders),
+        (&analysis.node_tool_files, &mut out.node_tool_files),
+    ];
+    for (named_list, found) in lists {
+        for (named, tool) in named_list {
+            for full in exact_places(named, &locs_of) {
+                if !found.contains(&(full.clone(), *tool)) {
+                    found.push((full, tool));
+                }
             }
         }
     }
@@ -1914,14 +1914,14 @@ fn protect_tool_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver)
         let at = Loc::Dir(folder.clone());
         let loads = crate::toolconfig::loads(read_as, &text);
         // The JavaScript a package manager's configuration has it load (a `pnpmfile`, a
-        // `--require` of `node-options`) is read for its imports too (F107).
-        let javascript = crate::toolconfig::names_javascript(read_as);
+        // `--require` of `node-options`) is read for its imports too, as that manager's (F107).
+        let loader = crate::toolconfig::javascript_loader(read_as);
         for file in &loads.files {
             let before = out.paths.len();
             protect_at(out, &at, Path::new(file), PathRole::Loaded, resolver);
-            if javascript && crate::scripts::is_javascript_file(file) {
+            if let Some(tool) = loader.filter(|_| crate::scripts::is_javascript_file(file)) {
                 let named: Vec<AbsPathBuf> = out.paths.get(before..).unwrap_or_default().to_vec();
-                out.node_tool_files.extend(named.into_iter().map(|p| (p, "pnpm")));
+                out.node_tool_files.extend(named.into_iter().map(|p| (p, tool)));
             }
         }
         for dir in &loads.folders {

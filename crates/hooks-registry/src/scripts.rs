@@ -846,7 +846,7 @@ impl Walk {
             // `.[dev]`: the folder without its extras; a package's name, a URL or a
             // requirement with a version is no local project.
             let folder = project.split('[').next().unwrap_or_default();
-            let local = editable && !folder.is_empty()
+            let local = (editable && !folder.is_empty())
                 || matches!(folder, "." | "..")
                 || folder.starts_with("./")
                 || folder.starts_with("../")

@@ -71,10 +71,16 @@ pub(crate) fn config_named(path: &std::path::Path) -> Option<&'static str> {
     })
 }
 
-/// Whether the files the configuration read as `read_as` names are loaded by Node.js, and so
-/// read for what they import (finding F107): npm's, yarn's and pnpm's.
-pub(crate) fn names_javascript(read_as: &str) -> bool {
-    matches!(read_as, ".npmrc" | ".yarnrc" | ".yarnrc.yml" | "pnpm-workspace.yaml")
+/// The package manager whose configuration is read as `read_as` when the files it names are
+/// loaded by Node.js, and so read for what they import (finding F107): npm's, yarn's and
+/// pnpm's; `None` for another tool's.
+pub(crate) fn javascript_loader(read_as: &str) -> Option<&'static str> {
+    match read_as {
+        ".npmrc" => Some("npm"),
+        ".yarnrc" | ".yarnrc.yml" => Some("yarn"),
+        "pnpm-workspace.yaml" => Some("pnpm"),
+        _ => None,
+    }
 }
 
 /// Whether the names the configuration read as `read_as` holds are relative to the folder
@@ -395,18 +401,18 @@ fn shell_path(value: &str, files: &mut Vec<String>) {
     }
 }
 
-/// Node's options that load a file (`--require ./pre.js`, `--import=./x.mjs`), as
-/// `NODE_OPTIONS` holds them: their values that are paths (a bare name is a package, found in
-/// `node_modules`).
+/// Node's options that load a file (`--require ./pre.js`, `--import=./x.mjs`; the command
+/// analysis's own list, [`crate::scripts::loading_options`]), as `NODE_OPTIONS` holds them:
+/// their values that are paths (a bare name is a package, found in `node_modules`).
 fn node_options(value: &str, files: &mut Vec<String>) {
-    const LOADING: &[&str] = &["-r", "--require", "--import", "--loader", "--experimental-loader"];
+    let (loading, _) = crate::scripts::loading_options("node");
     let mut words = value.trim().trim_matches(['"', '\'']).split_whitespace();
     while let Some(word) = words.next() {
         let (flag, attached) = match word.split_once('=') {
             Some((flag, value)) => (flag, Some(value)),
             None => (word, None),
         };
-        if !LOADING.contains(&flag) {
+        if !loading.contains(&flag) {
             continue;
         }
         if let Some(value) = attached.or_else(|| words.next()).filter(|v| is_path_like(v)) {
