@@ -135,6 +135,27 @@ fn tilde_and_file_urls_reach_the_files_they_name() {
     assert_eq!(lines[2]["hits"][0]["role"], "script", "{lines:?}");
 }
 
+/// Runs [`guard_refusing`] with `lines` as hooks of a Claude Code settings file (whose run
+/// folder varies, so a script's name is protected in any folder) and of a Cursor hook file
+/// (run from the project's root, which names each file where it is), then checks that every
+/// path is allowed once both files hold a hook that runs none of the programs.
+fn refusing_under_both_hooks(
+    repo: &TestDir,
+    home: &TestDir,
+    lines: &[&str],
+    paths: &[&str],
+    refused: usize,
+) {
+    repo.write(".claude/settings.json", &claude_settings(lines));
+    guard_refusing(repo.path(), home.path(), paths, refused);
+    repo.write(".claude/settings.json", &claude_settings(&["jq -e .tool_input"]));
+    repo.write(".cursor/hooks.json", &cursor_hooks(lines));
+    guard_refusing(repo.path(), home.path(), paths, refused);
+    repo.write(".cursor/hooks.json", &cursor_hooks(&["jq -e .tool_input"]));
+    let (code, lines) = guard(repo.path(), repo.path(), home.path(), paths);
+    assert_eq!(code, 0, "{lines:#?}");
+}
+
 /// Claude Code settings with one `PreToolUse` command hook per command.
 fn claude_settings(commands: &[&str]) -> String {
     let hooks: Vec<Value> =
@@ -2808,6 +2829,213 @@ fn what_pip_builds_when_it_installs_a_local_project_is_protected() {
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
     guard_refusing(repo.path(), home.path(), &paths, 4);
     all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
+}
+
+/// pip installs what a requirements file lists, and builds each local project there: `-e .`,
+/// `./lib`, `vendor/d` (a path without `./`, which F108 read as a package's name) and a
+/// `file://` URL, from where pip runs, with the files `-r` includes from the file's folder;
+/// pipx and uvx build a local project they install or run from (finding F109; checked with
+/// pip 24 and pipx 1.18 here, each `setup.py` writing a marker). Those projects' build files,
+/// the requirements files and a source archive installed are out of the agent's reach,
+/// existing or not; the project's code is not, nor any of these where no hook installs.
+#[test]
+fn what_pip_s_requirements_and_python_tools_build_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    let ext = repo.text_path("ext/x");
+    repo.write("reqs/requirements.txt", "# dev\n-e .\n./lib\n-r more.txt\n");
+    repo.write("reqs/more.txt", &format!("vendor/d\nx @ file://{ext} ; python_version > \"3\"\n"));
+    repo.write("lib/setup.py", "from setuptools import setup\nsetup()\n");
+    repo.write("src/p/__init__.py", "X = 1\n");
+    let lines = [
+        "pip install -q -r reqs/requirements.txt",
+        "pipx install ./tools/cli",
+        "uvx --from tools/fmt fmt src",
+        "pip install dist/pkg-1.0.tar.gz",
+    ];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("reqs/requirements.txt"),
+        r("reqs/more.txt"),
+        r("setup.py"),
+        r("lib/setup.py"),
+        r("vendor/d/setup.py"),
+        r("ext/x/setup.py"),
+        r("tools/cli/setup.py"),
+        r("tools/fmt/pyproject.toml"),
+        r("dist/pkg-1.0.tar.gz"),
+        r("src/p/__init__.py"),
+        r("tools/other.py"),
+        r("src/setup.py"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 9);
+}
+
+/// pip's configuration decides what it installs as its options do: the user's
+/// `~/.config/pip/pip.conf`, a file `PIP_CONFIG_FILE` names and the `PIP_REQUIREMENT` variable
+/// had `pip install ./lib` build what their requirements files list (finding F113; checked
+/// with pip 24 here). Those configurations, the files and projects they name, the local
+/// `find-links` folders pip installs archives from, are out of the agent's reach, existing
+/// or not; the project's code is not, nor any of these where no hook runs pip.
+#[test]
+fn what_pip_s_configuration_has_it_install_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    home.write(
+        ".config/pip/pip.conf",
+        "[install]\nrequirement = extra/r.txt\nfind-links = ./wheels\n",
+    );
+    repo.write("extra/r.txt", "./vendor/e\n");
+    repo.write("ci/pip.ini", "[global]\neditable = tools/t\n");
+    repo.write("src/p/__init__.py", "X = 1\n");
+    let lines = [
+        "pip install -q -e .",
+        "PIP_CONFIG_FILE=ci/pip.ini pip install ./lib",
+        "PIP_REQUIREMENT=more.txt python3 -m pip install ./lib",
+        "pip install -f ./dist2 --no-index x",
+    ];
+    let r = |rel: &str| repo.text_path(rel);
+    let h = |rel: &str| home.path().join(rel).to_string_lossy().into_owned();
+    let paths = [
+        h(".config/pip/pip.conf"),
+        h(".pip/pip.conf"),
+        r("extra/r.txt"),
+        r("vendor/e/setup.py"),
+        r("wheels/x-1.0-py3-none-any.whl"),
+        r("ci/pip.ini"),
+        r("tools/t/setup.py"),
+        r("more.txt"),
+        r("dist2/y-1.0.tar.gz"),
+        r("src/p/__init__.py"),
+        r("tools/other.py"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 9);
+}
+
+/// A Python project's manager builds the local projects the project depends on when it syncs
+/// its environment: uv's `path` sources and workspace members, Poetry's `path` dependencies,
+/// a `file:` URL of the dependency lists (finding F110; checked with uv 0.13 here: `uv run
+/// true` ran the `setup.py` of the project, of its path source and of its workspace member).
+/// Those projects' build files are out of the agent's reach, existing or not, a member the
+/// agent adds under the members' pattern too; their code is not, nor any of these where no
+/// hook runs a project manager.
+#[test]
+fn what_a_python_project_s_path_dependencies_build_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "pyproject.toml",
+        "[project]\nname = \"app\"\nversion = \"0.1\"\n\
+         dependencies = [\"lib\", \"m\", \"x @ file:///${PROJECT_ROOT}/ext/x\"]\n\
+         [tool.uv.sources]\nlib = { path = \"lib\" }\nm = { workspace = true }\n\
+         [tool.uv.workspace]\nmembers = [\"packages/*\"]\n\
+         [tool.poetry.group.dev.dependencies]\nplib = { path = \"../plib\", develop = true }\n",
+    );
+    repo.write(
+        "lib/pyproject.toml",
+        "[build-system]\nbuild-backend = \"hatchling.build\"\n\
+         [tool.hatch.build.hooks.custom]\npath = \"hooks/build.py\"\n",
+    );
+    repo.write("packages/m/pyproject.toml", "[project]\nname = \"m\"\n");
+    repo.write("packages/m/src/m/__init__.py", "X = 1\n");
+    let lines = ["uv run ruff check ."];
+    let r = |rel: &str| repo.text_path(rel);
+    let plib = repo.path().parent().expect("parent").join("plib/setup.py");
+    let plib = plib.to_string_lossy().into_owned();
+    let paths = [
+        r("lib/setup.py"),
+        r("lib/hooks/build.py"),
+        r("packages/m/setup.py"),
+        r("packages/new/pyproject.toml"),
+        r("ext/x/setup.py"),
+        plib,
+        r("packages/m/src/m/__init__.py"),
+        r("src/app.py"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 6);
+}
+
+/// cargo builds the packages its configuration's `[patch]` tables and `paths` overrides name
+/// in place of a dependency, and so runs their build scripts (finding F111; checked with
+/// cargo here: each build script wrote its marker at `cargo check`, from the package's `src/`
+/// too). Those packages' manifests and build scripts, and what their own manifests reach, are
+/// out of the agent's reach, existing or not, for the project's `.cargo/config.toml` and the
+/// user's `~/.cargo/config.toml`; the packages' sources are not, nor any of these where no
+/// hook runs cargo.
+#[test]
+fn what_cargo_s_configuration_patches_in_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "app/Cargo.toml",
+        "[package]\nname = \"app\"\nversion = \"0.1.0\"\n[dependencies]\nitoa = \"1\"\n",
+    );
+    repo.write("app/src/main.rs", "fn main() {}\n");
+    repo.write(
+        "app/.cargo/config.toml",
+        "paths = [\"../bar\"]\n[patch.crates-io]\nitoa = { path = \"../foo\" }\n",
+    );
+    repo.write("foo/Cargo.toml", "[package]\nname = \"itoa\"\nversion = \"1.0.99\"\n");
+    repo.write("foo/src/lib.rs", "\n");
+    repo.write(
+        "bar/Cargo.toml",
+        "[package]\nname = \"bar\"\nversion = \"0.1.0\"\nbuild = \"gen/b.rs\"\n\
+         [dependencies]\nbaz = { path = \"../baz\" }\n",
+    );
+    let vendored = repo.text_path("vendored/serde");
+    home.write(
+        ".cargo/config.toml",
+        &format!("[patch.crates-io]\nserde = {{ path = {vendored:?} }}\n"),
+    );
+    let lines = ["cd app && cargo check -q"];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("foo/build.rs"),
+        r("foo/Cargo.toml"),
+        r("bar/Cargo.toml"),
+        r("bar/gen/b.rs"),
+        r("baz/build.rs"),
+        r("vendored/serde/build.rs"),
+        r("vendored/serde/Cargo.toml"),
+        r("foo/src/lib.rs"),
+        r("app/src/main.rs"),
+        r("tools/other.sh"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 7);
+}
+
+/// npm takes a relative name of `.npmrc` (the user's too) from the folder of the package whose
+/// script runs, and Maven 3.8 a relative Java agent of `.mvn/jvm.config` from where `mvn`
+/// runs, a subfolder too (finding F112; checked with npm 11 and Maven 3.8 in session 47).
+/// Those files are out of the agent's reach wherever they are taken from, existing or not;
+/// another file is not, nor any of these where no hook runs npm or Maven.
+#[test]
+fn what_npm_s_and_maven_s_relative_names_load_from_where_they_run_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    home.write(".npmrc", "script-shell=./tools/hsh.sh\n");
+    repo.write("package.json", r#"{"workspaces": ["web"], "scripts": {"lint": "true"}}"#);
+    repo.write(".npmrc", "node-options=--require ./tools/pre.js\n");
+    repo.write("web/package.json", r#"{"scripts": {"lint": "true"}}"#);
+    repo.write("web/src/a.js", "let a = 1\n");
+    repo.write(".mvn/jvm.config", "-javaagent:tools/agent.jar\n");
+    repo.write("pom.xml", "<project/>\n");
+    repo.write("sub/pom.xml", "<project/>\n");
+    let lines = ["npm run lint", "npm run lint -w web", "cd sub && mvn -q validate"];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("tools/hsh.sh"),
+        r("web/tools/pre.js"),
+        r("sub/tools/agent.jar"),
+        r("tools/other.sh"),
+        r("web/src/a.js"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 3);
 }
 
 /// A task runner started in a subfolder that has no recipe file takes the one above (F96);

@@ -68,6 +68,15 @@ pub fn recipe_lines(text: &str, kind: u8, targets: &[String]) -> Vec<String> {
     crate::recipes::lines(text, kind, targets)
 }
 
+/// What pip reads from `text` (findings F109, F113): as a requirements file, the lines it
+/// installs and the names of the files it includes; as a configuration file, the lines it
+/// installs.
+pub fn pip_lines(text: &str) -> (Vec<String>, Vec<String>, Vec<String>) {
+    let (lines, nested) = crate::recipes::pip::text_lines(text);
+    let nested = nested.into_iter().map(str::to_owned).collect();
+    (lines, nested, crate::recipes::pip::config_lines(text))
+}
+
 /// The folders a Gradle settings script's `text` includes as builds (finding F98).
 pub fn gradle_included_builds(text: &str) -> Vec<String> {
     crate::recipes::gradle_included_builds(text)

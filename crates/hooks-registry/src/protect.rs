@@ -1868,7 +1868,9 @@ fn protect_commands(
 /// name, which are read in turn for what they name (finding F80), the modules pylint's
 /// `load-plugins` names, by their paths under any folder (finding F86), what a package
 /// manager's or build tool's own configuration has it run (npm's `script-shell`, yarn's
-/// `yarnPath`, cargo's `rustc-wrapper`, a JVM's agents: finding F106), at most [`MAX_RECIPES`]
+/// `yarnPath`, cargo's `rustc-wrapper`, a JVM's agents: finding F106), the packages cargo's
+/// `[patch]` tables and `paths` overrides build, as cargo reaches them (their manifests and
+/// build scripts, and what those name, existing or not: finding F111), at most [`MAX_RECIPES`]
 /// files read in all (a missing one is not counted). Each name is relative to its configuration's folder. A configuration is read
 /// whichever tool named it (a `pyproject.toml` a `uv run` hook names too): what mypy would
 /// load is protected for a hook that runs uv alone, which is more than needed, never less.
@@ -1879,12 +1881,17 @@ fn protect_tool_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver)
     let mut pending: Vec<(AbsPathBuf, &'static str)> = (out.paths.iter())
         .filter_map(|p| config_named(p.as_path()).map(|n| (p.clone(), n)))
         .collect();
-    // And those in a folder protected whole (Maven's `.mvn/jvm.config`, F106).
+    // And those in a folder protected whole (Maven's `.mvn/jvm.config`, F106), and those
+    // protected whole themselves: the user's (`~/.npmrc`, `~/.cargo/config.toml`), which are
+    // protected, not pinned (finding F112: F106 read the project's only).
     for (folder, tail, _) in &out.patterns {
         let Some(name) = folder.as_path().file_name().filter(|_| tail.as_os_str().is_empty())
         else {
             continue;
         };
+        if let Some(read_as) = config_named(folder.as_path()) {
+            pending.push((folder.clone(), read_as));
+        }
         for config in crate::toolconfig::PLUGIN_CONFIGS {
             let inside = config.split_once('/').filter(|(dir, _)| name == *dir);
             if let Some(file) = inside.and_then(|(_, file)| folder.join(Path::new(file)).ok()) {
@@ -1917,6 +1924,15 @@ fn protect_tool_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver)
         // `--require` of `node-options`) is read for its imports too, as that manager's (F107).
         let loader = crate::toolconfig::javascript_loader(read_as);
         for file in &loads.files {
+            // npm takes a relative `script-shell` or `--require` from the folder of the
+            // package whose script runs, wherever the `.npmrc` is (the user's too), and Maven
+            // 3.8 a relative agent from where `mvn` runs, a subfolder too (finding F112): by
+            // its path under any folder as well.
+            if crate::toolconfig::names_from_where_it_runs(read_as)
+                && let Some(tail) = relative_tail(Path::new(file))
+            {
+                protect_at(out, &any(root(), false), &tail, PathRole::Loaded, resolver);
+            }
             let before = out.paths.len();
             protect_at(out, &at, Path::new(file), PathRole::Loaded, resolver);
             if let Some(tool) = loader.filter(|_| crate::scripts::is_javascript_file(file)) {
@@ -1926,6 +1942,15 @@ fn protect_tool_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver)
         }
         for dir in &loads.folders {
             protect_at(out, &at, Path::new(dir), PathRole::Modules, resolver);
+        }
+        // The packages cargo builds in place of a dependency (F111): read as cargo reaches
+        // them, their build scripts and the path dependencies and members they name.
+        for package in &loads.packages {
+            let place = folder.as_path().join(package);
+            let Some(place) = crate::paths::normalize_absolute(&place) else { continue };
+            let manifest = place.as_path().join("Cargo.toml");
+            let found = crate::recipes::read(&manifest, crate::recipes::Recipe::Cargo, &[], &[]);
+            protect_recipe_files(out, &found, resolver);
         }
         // A module found through a `sys.path` the configuration's own code sets (pylint's
         // `init-hook`): its file and its package by their paths under any folder (F86).
@@ -2172,36 +2197,23 @@ fn protect_recipes(
             .chain([placed.working_dir.clone()])
             .collect();
         let mut folders = vec![folder.clone()];
-        if kind == Recipe::Make {
+        if matches!(kind, Recipe::Make | Recipe::PipRequirements) {
             folders.extend(starts.iter().filter(|s| **s != folder).cloned());
+        }
+        // pip takes a requirements file's projects from where it runs (F109): the folder its
+        // name on the line was written from.
+        if kind == Recipe::PipRequirements {
+            let written = targets.iter().filter_map(|t| written_from(file.as_path(), t));
+            for start in written {
+                if !folders.contains(&start) {
+                    folders.push(start);
+                }
+            }
         }
         let run_dirs: Vec<Loc> = folders.iter().cloned().map(Loc::Dir).collect();
         let dirs: Vec<PathBuf> = folders.iter().map(|d| d.as_path().to_path_buf()).collect();
         let found = crate::recipes::read(file.as_path(), kind, &targets, &dirs);
-        // What a makefile includes is part of it (finding F73): out of the agent's reach,
-        // existing or not.
-        for included in &found.included {
-            protect_at(out, &Loc::Dir(root()), included, PathRole::Loaded, resolver);
-        }
-        // The folders whose files a recipe file that is code loads (F95), whole.
-        for folder in &found.folders {
-            let Some(folder) = crate::paths::normalize_absolute(folder) else { continue };
-            protect_at(out, &Loc::Dir(root()), folder.as_path(), PathRole::Modules, resolver);
-        }
-        // A Cargo workspace's members by pattern (F100): their manifests and build scripts
-        // by name, under the pattern's folder, existing or not.
-        for (folder, names) in &found.names_under {
-            let Some(folder) = crate::paths::normalize_absolute(folder) else { continue };
-            for name in *names {
-                protect_at(
-                    out,
-                    &any(folder.clone(), false),
-                    Path::new(name),
-                    PathRole::Loaded,
-                    resolver,
-                );
-            }
-        }
+        protect_recipe_files(out, &found, resolver);
         // A run in a package manager's workspaces reads their packages' manifests (F78).
         if program == crate::scripts::WORKSPACES_READER {
             for manifest in crate::recipes::workspace_manifests(file.as_path()) {
@@ -2244,6 +2256,66 @@ fn protect_recipes(
         }
         if !found.lines.is_empty() {
             protect_commands(out, found.lines, &run_dirs, launch, placed, resolver);
+        }
+    }
+}
+
+/// A relative name without its `.` parts (`./tools/sh.sh` as `tools/sh.sh`); `None` for an
+/// absolute one or one that goes up.
+fn relative_tail(name: &Path) -> Option<PathBuf> {
+    let mut tail = PathBuf::new();
+    for component in name.components() {
+        match component {
+            std::path::Component::Normal(part) => tail.push(part),
+            std::path::Component::CurDir => {}
+            _ => return None,
+        }
+    }
+    (!tail.as_os_str().is_empty()).then_some(tail)
+}
+
+/// The folder `file`'s name was written from on a line (`reqs/r.txt` for `/p/reqs/r.txt`:
+/// `/p`); `None` for an absolute name, or one that goes up (`../r.txt`) or is not `file`'s.
+fn written_from(file: &Path, written: &str) -> Option<AbsPathBuf> {
+    let written = Path::new(written);
+    let mut count = 0;
+    for component in written.components() {
+        match component {
+            std::path::Component::Normal(_) => count += 1,
+            std::path::Component::CurDir => {}
+            _ => return None,
+        }
+    }
+    let tail: PathBuf =
+        written.components().filter(|c| *c != std::path::Component::CurDir).collect();
+    if count == 0 || !file.ends_with(&tail) {
+        return None;
+    }
+    AbsPathBuf::new(file.ancestors().nth(count)?.to_path_buf()).ok()
+}
+
+/// Protects the files a recipe file's reading names ([`crate::recipes::RecipeRead`]): what a
+/// makefile includes is part of it (finding F73), the folders whose files a recipe file that
+/// is code loads (F95, whole), a Cargo workspace's members by pattern (F100: their manifests
+/// and build scripts by name under the pattern's folder); out of the agent's reach, existing
+/// or not.
+fn protect_recipe_files(
+    out: &mut DefinitionProtection,
+    found: &crate::recipes::RecipeRead,
+    resolver: &mut Resolver,
+) {
+    for included in &found.included {
+        protect_at(out, &Loc::Dir(root()), included, PathRole::Loaded, resolver);
+    }
+    for folder in &found.folders {
+        let Some(folder) = crate::paths::normalize_absolute(folder) else { continue };
+        protect_at(out, &Loc::Dir(root()), folder.as_path(), PathRole::Modules, resolver);
+    }
+    for (folder, names) in &found.names_under {
+        let Some(folder) = crate::paths::normalize_absolute(folder) else { continue };
+        for name in *names {
+            let under = any(folder.clone(), false);
+            protect_at(out, &under, Path::new(name), PathRole::Loaded, resolver);
         }
     }
 }

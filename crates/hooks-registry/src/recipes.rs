@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 
 pub(crate) mod cargo;
 mod code;
+pub(crate) mod pip;
 
 /// At most this many command lines are taken from one file.
 const MAX_LINES: usize = 256;
@@ -111,6 +112,14 @@ pub(crate) enum Recipe {
     /// through its workspace's members, its path dependencies and patches, and the workspace
     /// it belongs to ([`cargo`]).
     Cargo,
+    /// A pip requirements or constraints file (finding F109): the local projects its lines
+    /// have pip build, as pip's own lines, and the files its `-r` and `-c` lines include
+    /// ([`pip`]).
+    PipRequirements,
+    /// A pip configuration file (finding F113): the requirements, constraints, editable
+    /// projects and local `find-links` folders its `[global]` and `[install]` sections give,
+    /// as pip's own lines ([`pip::config_lines`]), read from where pip runs.
+    PipConfig,
 }
 
 /// Whose scripts a [`Recipe::ProjectScripts`] file holds.
@@ -151,6 +160,8 @@ impl Recipe {
             {
                 Some(Recipe::PythonBuild)
             }
+            crate::scripts::PIP_REQUIREMENTS_READER => Some(Recipe::PipRequirements),
+            crate::scripts::PIP_CONFIG_READER => Some(Recipe::PipConfig),
             // Recipe files that are code (F95).
             "rake" => Some(Recipe::Rake),
             "invoke" | "inv" => Some(Recipe::Invoke),
@@ -245,6 +256,7 @@ fn python_build(path: &Path) -> RecipeRead {
         let poetry = at(&["tool", "poetry", "build"]);
         let script = poetry.and_then(|b| b.as_str().or_else(|| b.get("script")?.as_str()));
         files.extend(script.map(str::to_owned));
+        python_path_dependencies(root, folder, &mut read);
     }
     for file in files.iter().take(MAX_INCLUDED) {
         if let Some(place) = code::relative(folder, file) {
@@ -252,6 +264,118 @@ fn python_build(path: &Path) -> RecipeRead {
         }
     }
     read
+}
+
+/// The names a Python project's build is read by in every folder under a workspace's members'
+/// pattern (finding F110): a member the agent adds there is built too.
+const PYTHON_MEMBER_FILES: &[&str] =
+    &["pyproject.toml", "setup.py", "hatch_build.py", "pdm_build.py"];
+
+/// The local projects a Python project's manager builds with it when it syncs its environment
+/// (finding F110; checked with uv 0.13 here, each `setup.py` writing a marker: `uv run true`
+/// built the project, the path source `[tool.uv.sources] lib = { path = "lib" }` and the
+/// workspace member `packages/m` of `members = ["packages/*"]`): uv's `path` sources and
+/// workspace members, Poetry's `path` dependencies (every group's), and the `file:` URLs of
+/// the standard dependency lists (`lib @ file:///${PROJECT_ROOT}/lib`, PDM's spelling, and
+/// Hatch's `{root:uri}`). Each project's `pyproject.toml` is read in turn
+/// ([`RecipeRead::modules`]) and its build files protected, existing or not; a members'
+/// pattern protects those names under its fixed part ([`RecipeRead::names_under`]), and an
+/// archive a dependency names is protected as it is.
+fn python_path_dependencies(root: &toml_edit::Item, folder: &Path, read: &mut RecipeRead) {
+    let at = |keys: &[&str]| keys.iter().try_fold(root, |item, key| item.get(key));
+    let mut places: Vec<String> = Vec::new();
+    let mut tables: Vec<&toml_edit::Item> = Vec::new();
+    tables.extend(at(&["tool", "uv", "sources"]));
+    let poetry = at(&["tool", "poetry"]);
+    tables.extend(poetry.and_then(|p| p.get("dependencies")));
+    tables.extend(poetry.and_then(|p| p.get("dev-dependencies")));
+    let groups = poetry.and_then(|p| p.get("group")).and_then(|g| g.as_table_like());
+    for (_, group) in groups.into_iter().flat_map(|g| g.iter()) {
+        tables.extend(group.get("dependencies"));
+    }
+    for table in tables {
+        for (_, entry) in table.as_table_like().into_iter().flat_map(|t| t.iter()) {
+            // A dependency's table, or a list of them (uv's and Poetry's per-marker sources).
+            let mut entries = vec![entry];
+            if let Some(list) = entry.as_array() {
+                entries = Vec::new();
+                for value in list.iter() {
+                    if let Some(path) = value.as_inline_table().and_then(|t| t.get("path")) {
+                        places.extend(path.as_str().map(str::to_owned));
+                    }
+                }
+            }
+            for entry in entries {
+                places.extend(entry.get("path").and_then(|p| p.as_str()).map(str::to_owned));
+            }
+        }
+    }
+    // The standard lists' direct references (`name @ file:///…`).
+    let project_root = format!("file://{}", folder.display());
+    let mut lists: Vec<&toml_edit::Item> = Vec::new();
+    let project = at(&["project"]);
+    lists.extend(project.and_then(|p| p.get("dependencies")));
+    let optional = project.and_then(|p| p.get("optional-dependencies"));
+    lists.extend(
+        optional.and_then(|o| o.as_table_like()).into_iter().flat_map(|t| t.iter()).map(|(_, l)| l),
+    );
+    let groups = at(&["dependency-groups"]).and_then(|g| g.as_table_like());
+    lists.extend(groups.into_iter().flat_map(|t| t.iter()).map(|(_, l)| l));
+    let pdm_dev = at(&["tool", "pdm", "dev-dependencies"]).and_then(|g| g.as_table_like());
+    lists.extend(pdm_dev.into_iter().flat_map(|t| t.iter()).map(|(_, l)| l));
+    for list in lists {
+        for spec in list.as_array().into_iter().flatten().filter_map(|v| v.as_str()) {
+            let spec = spec.replace("file:///${PROJECT_ROOT}", &project_root);
+            let spec = spec.replace("{root:uri}", &project_root);
+            let (editable, spec) = match spec.strip_prefix("-e ") {
+                Some(rest) => (true, rest.trim()),
+                None => (false, spec.as_str()),
+            };
+            match crate::scripts::pip_local_project(spec, editable) {
+                // Only URLs and paths written as such: a bare name is a package.
+                Some(crate::scripts::LocalProject::Folder(f)) if spec.contains('/') => {
+                    places.push(f)
+                }
+                Some(crate::scripts::LocalProject::Archive(f)) => places.push(f),
+                _ => {}
+            }
+        }
+    }
+    let members = at(&["tool", "uv", "workspace", "members"]).and_then(|m| m.as_array());
+    for pattern in members.into_iter().flatten().filter_map(|p| p.as_str()).take(MAX_INCLUDED) {
+        let wild = |part: &str| part.contains(['*', '?', '[']);
+        if !pattern.split('/').any(wild) {
+            places.push(pattern.to_owned());
+            continue;
+        }
+        let fixed: Vec<&str> = pattern.split('/').take_while(|p| !wild(p)).collect();
+        if let Some(base) = code::relative(folder, &fixed.join("/"))
+            && !read.names_under.iter().any(|(f, _)| *f == base)
+        {
+            read.names_under.push((base, PYTHON_MEMBER_FILES));
+        }
+        for dir in expand_folders(folder, pattern) {
+            places.push(dir.display().to_string());
+        }
+    }
+    for place in places.iter().take(MAX_INCLUDED * 2) {
+        let place = match Path::new(place).has_root() {
+            true => crate::paths::normalize_absolute(Path::new(place))
+                .map(|p| p.as_path().to_path_buf()),
+            false => code::relative(folder, place),
+        };
+        let Some(place) = place else { continue };
+        if crate::scripts::PYTHON_ARCHIVES.iter().any(|a| place.to_string_lossy().ends_with(a)) {
+            note_once(&mut read.included, &place, MAX_INCLUDED * 4);
+            continue;
+        }
+        for name in PYTHON_MEMBER_FILES {
+            note_once(&mut read.included, &place.join(name), MAX_INCLUDED * 4);
+        }
+        if place != folder && !read.modules.contains(&place.join("pyproject.toml")) {
+            read.modules.push(place.join("pyproject.toml"));
+        }
+    }
 }
 
 /// The longest target name followed (one a pattern rule's prerequisites make from the name).
@@ -337,6 +461,15 @@ pub(crate) fn read(
         Recipe::Nx => read_nx(path, targets),
         Recipe::Cargo => cargo::read(path),
         Recipe::PythonBuild => python_build(path),
+        Recipe::PipRequirements => pip::read(path),
+        Recipe::PipConfig => RecipeRead {
+            lines: (crate::installations::read_capped(path, RECIPE_CAP))
+                .map(|text| pip::config_lines(&text))
+                .unwrap_or_default(),
+            // Its relative names are from where pip runs.
+            from_caller: true,
+            ..RecipeRead::default()
+        },
         Recipe::Rake | Recipe::Nox | Recipe::Doit => {
             let language = match kind {
                 Recipe::Rake => code::Language::Ruby,
@@ -518,6 +651,9 @@ pub(crate) fn lines(text: &str, kind: Recipe, targets: &[String]) -> Vec<String>
         }
         // Read by [`read`] for the builds they include or reach, not for lines.
         Recipe::GradleSettings | Recipe::Cargo | Recipe::PythonBuild => Vec::new(),
+        // Without the files a requirements file includes, which [`read`] reads in turn.
+        Recipe::PipRequirements => pip::text_lines(text).0,
+        Recipe::PipConfig => pip::config_lines(text),
         Recipe::ProjectScripts(table) => project_scripts(text, table, targets),
     };
     tidy(out)

@@ -764,8 +764,11 @@ impl Walk {
     /// .`) builds each local project it is given, which runs the project's build backend:
     /// its `setup.py` (with a `pyproject.toml` or without one), the hooks its `pyproject.toml`
     /// names (finding F108; checked with pip 24 and setuptools here: `pip install
-    /// --no-build-isolation .` and `-e .` ran `setup.py`). Each project's `setup.py` and
-    /// `pyproject.toml` are loaded files, the latter read as F105's project managers'.
+    /// --no-build-isolation .` and `-e .` ran `setup.py`). A project is an operand or an
+    /// `-e`/`--editable` value pip takes as a local one ([`pip_local_project`]: `vendor/d` too,
+    /// and a `file://` URL, finding F109); the requirements and constraints files `-r` and
+    /// `-c` name are loaded files, read for the projects they list in turn
+    /// ([`PIP_REQUIREMENTS_READER`], finding F109).
     fn pip_install(&mut self, args: &[Word], dirs: &[Dir]) {
         /// pip's options that take a value, before the subcommand or after `install`.
         const VALUES: &[&str] = &[
@@ -779,10 +782,6 @@ impl Walk {
             "--client-cert",
             "--exists-action",
             "--trusted-host",
-            "-r",
-            "--requirement",
-            "-c",
-            "--constraint",
             "-t",
             "--target",
             "--prefix",
@@ -790,8 +789,6 @@ impl Walk {
             "-i",
             "--index-url",
             "--extra-index-url",
-            "-f",
-            "--find-links",
             "--src",
             "--upgrade-strategy",
             "--python-version",
@@ -813,18 +810,33 @@ impl Walk {
         // Each project given, with whether it was `-e`'s value (a folder's path or a version
         // control URL, never a package's name).
         let mut projects: Vec<(String, bool)> = Vec::new();
+        let mut requirements: Vec<Word> = Vec::new();
+        let mut find_links: Vec<Word> = Vec::new();
         while let Some(word) = words.next() {
             let Some(text) = word.literal() else { continue };
             let (flag, attached) = split_flag(&text);
-            if matches!(flag.as_str(), "-e" | "--editable")
-                || text.starts_with("-e") && text.len() > 2
-            {
-                let value = match attached {
-                    Some(v) => Some(v),
-                    None if text.len() > 2 && !text.starts_with("--") => Some(text[2..].to_owned()),
-                    None => words.next().and_then(Word::literal),
-                };
+            // `-e X`, `-eX`, `--editable=X`; `-r X`, `-rX`, `--requirement=X`, `-c`'s likewise.
+            let short = |letter: &str| text.starts_with(letter) && !text.starts_with("--");
+            let value_of = |words: &mut std::slice::Iter<'_, Word>| match &attached {
+                Some(v) => Some(Word::lit(v)),
+                None if text.len() > 2 && !text.starts_with("--") => Some(Word::lit(&text[2..])),
+                None => words.next().cloned(),
+            };
+            if matches!(flag.as_str(), "-e" | "--editable") || short("-e") {
+                let value = value_of(&mut words).as_ref().and_then(Word::literal);
                 projects.extend(value.filter(|_| installing).map(|v| (v, true)));
+                continue;
+            }
+            if matches!(flag.as_str(), "-r" | "--requirement" | "-c" | "--constraint")
+                || short("-r")
+                || short("-c")
+            {
+                requirements.extend(value_of(&mut words).filter(|_| installing));
+                continue;
+            }
+            // A local folder of archives pip installs from (F113).
+            if matches!(flag.as_str(), "-f" | "--find-links") || short("-f") {
+                find_links.extend(value_of(&mut words).filter(|_| installing));
                 continue;
             }
             if text.starts_with('-') {
@@ -842,25 +854,153 @@ impl Walk {
             }
             projects.push((text, false));
         }
-        for (project, editable) in projects.into_iter().take(MAX_DIRS) {
-            // `.[dev]`: the folder without its extras; a package's name, a URL or a
-            // requirement with a version is no local project.
-            let folder = project.split('[').next().unwrap_or_default();
-            let local = (editable && !folder.is_empty())
-                || matches!(folder, "." | "..")
-                || folder.starts_with("./")
-                || folder.starts_with("../")
-                || folder.starts_with('/')
-                || folder.ends_with('/');
-            if !local || folder.contains("://") {
-                continue;
+        if !installing {
+            return;
+        }
+        // The same given by pip's variables on the line (F113): `PIP_REQUIREMENT=r.txt pip
+        // install .` reads `r.txt` too; a list is split at blanks, as pip splits it.
+        for (name, value) in self.line_env.clone().iter().rev() {
+            let Some(text) = value.literal() else { continue };
+            let words = text.split_whitespace().map(Word::lit);
+            match name.as_str() {
+                "PIP_REQUIREMENT" | "PIP_CONSTRAINT" => requirements.extend(words),
+                "PIP_EDITABLE" => {
+                    projects.extend(text.split_whitespace().map(|w| (w.to_owned(), true)))
+                }
+                "PIP_FIND_LINKS" => find_links.extend(words),
+                _ => {}
             }
-            let folder = folder.trim_end_matches('/');
-            let folder = if folder.is_empty() { "/" } else { folder };
-            self.add_text(&format!("{folder}/setup.py"), PathRole::Loaded, dirs);
+        }
+        for (project, editable) in projects.into_iter().take(MAX_DIRS) {
+            self.python_local_project(&project, editable, dirs);
+        }
+        for file in requirements.iter().take(MAX_DIRS) {
             let before = self.paths.len();
-            self.add_text(&format!("{folder}/pyproject.toml"), PathRole::Loaded, dirs);
-            self.note_recipes(before, PYTHON_BUILD_READER, &[]);
+            self.add_word(file, PathRole::Loaded, dirs);
+            // The name as written: the projects it lists are relative to where pip runs.
+            let written: Vec<Word> = file.literal().map(|w| Word::lit(&w)).into_iter().collect();
+            self.note_recipes(before, PIP_REQUIREMENTS_READER, &written);
+        }
+        for folder in find_links.iter().take(MAX_DIRS) {
+            let local = folder.literal().is_some_and(|f| !f.contains("://"));
+            if local {
+                self.add_word(folder, PathRole::Modules, dirs);
+            }
+        }
+        // pip's configuration files decide what it installs as its options do (F113): the
+        // user's and the system's, protected, not pinned, and the one `PIP_CONFIG_FILE` on
+        // the line names; each read for what it has pip install.
+        let before = self.paths.len();
+        self.under_home(PIP_HOME_CONFIGS, PathRole::Argument);
+        for system in PIP_SYSTEM_CONFIGS {
+            self.add_text(system, PathRole::Argument, dirs);
+        }
+        let named = self.line_env.iter().rev().find(|(n, _)| n == "PIP_CONFIG_FILE");
+        if let Some((_, file)) = named.cloned() {
+            self.add_word(&file, PathRole::Loaded, dirs);
+        }
+        for file in self.named_since(before) {
+            let program = PIP_CONFIG_READER.to_owned();
+            self.recipes.push(RecipeRun { file, program, targets: Vec::new() });
+        }
+    }
+
+    /// A project pip, pipx or uv builds when it installs `spec`, if it is a local one
+    /// ([`pip_local_project`]): a folder's `setup.py` is noted as a loaded file and its
+    /// `pyproject.toml` read as F105's project managers' (`Recipe::PythonBuild`); an archive
+    /// (`dist/x-1.0.tar.gz`, a wheel) is a loaded file itself (an sdist's `setup.py` runs from
+    /// it; a wheel's code is what the hook then runs).
+    fn python_local_project(&mut self, spec: &str, editable: bool, dirs: &[Dir]) {
+        match pip_local_project(spec, editable) {
+            Some(LocalProject::Folder(folder)) => {
+                self.add_text(&format!("{folder}/setup.py"), PathRole::Loaded, dirs);
+                let before = self.paths.len();
+                self.add_text(&format!("{folder}/pyproject.toml"), PathRole::Loaded, dirs);
+                self.note_recipes(before, PYTHON_BUILD_READER, &[]);
+            }
+            Some(LocalProject::Archive(file)) => self.add_text(&file, PathRole::Loaded, dirs),
+            None => {}
+        }
+    }
+
+    /// What pipx and uv install besides pip (finding F109; checked with pipx 1.18 here: `pipx
+    /// install ./lib` and `pipx install -e vendor/d` ran the project's `setup.py`): the local
+    /// projects of `pipx install` and `inject` (after the environment's name), of `pipx run
+    /// --spec`, of `uv tool install` and `uv add`, and of the `--from`, `--with` and
+    /// `--with-editable` values of `uv`'s and `uvx`'s runs (comma-separated lists); the
+    /// requirements files of `--with-requirements` and of `uv add -r` (read as pip's).
+    fn python_tool_install(&mut self, name: &str, args: &[Word], dirs: &[Dir]) {
+        const SPEC_OPTIONS: &[&str] =
+            &["--spec", "--from", "--with", "--with-editable", "--preinstall"];
+        const REQUIREMENTS: &[&str] = &["--with-requirements", "-r", "--requirements"];
+        const VALUES: &[&str] = &[
+            "--python",
+            "-p",
+            "--pip-args",
+            "--index-url",
+            "-i",
+            "--default-index",
+            "--index",
+            "--suffix",
+            "--directory",
+            "--project",
+            "--package",
+            "--extra",
+            "--group",
+            "--optional",
+            "--env-file",
+        ];
+        let mut words = args.iter();
+        let mut operands: Vec<String> = Vec::new();
+        let mut specs: Vec<(String, bool)> = Vec::new();
+        let mut requirements: Vec<Word> = Vec::new();
+        let mut editable = false;
+        while let Some(word) = words.next() {
+            let Some(text) = word.literal() else { continue };
+            if text == "--" {
+                break;
+            }
+            let (flag, attached) = split_flag(&text);
+            let value = |words: &mut std::slice::Iter<'_, Word>| match &attached {
+                Some(v) => Some(Word::lit(v)),
+                None => words.next().cloned(),
+            };
+            if SPEC_OPTIONS.contains(&flag.as_str()) {
+                let list = value(&mut words).as_ref().and_then(Word::literal).unwrap_or_default();
+                let editable = flag == "--with-editable";
+                specs.extend(list.split(',').map(|s| (s.trim().to_owned(), editable)));
+            } else if REQUIREMENTS.contains(&flag.as_str()) {
+                requirements.extend(value(&mut words));
+            } else if matches!(flag.as_str(), "-e" | "--editable") {
+                editable = true;
+            } else if VALUES.contains(&flag.as_str()) {
+                if attached.is_none() {
+                    words.next();
+                }
+            } else if !text.starts_with('-') {
+                operands.push(text);
+            }
+        }
+        // The operands that are projects, by the tool and its subcommand.
+        let installed: &[String] = match (name, operands.first().map(String::as_str)) {
+            ("pipx", Some("install")) => operands.get(1..).unwrap_or_default(),
+            ("pipx", Some("inject")) => operands.get(2..).unwrap_or_default(),
+            ("uv", Some("add")) => operands.get(1..).unwrap_or_default(),
+            ("uv", Some("tool")) if operands.get(1).is_some_and(|s| s == "install") => {
+                operands.get(2..).unwrap_or_default()
+            }
+            _ => &[],
+        };
+        // uvx's and `pipx run`'s operands are the program and its arguments, not projects.
+        let all = installed.iter().map(|s| (s.clone(), editable)).chain(specs);
+        for (spec, editable) in all.take(MAX_DIRS) {
+            self.python_local_project(&spec, editable, dirs);
+        }
+        for file in requirements.iter().take(MAX_DIRS) {
+            let before = self.paths.len();
+            self.add_word(file, PathRole::Loaded, dirs);
+            let written: Vec<Word> = file.literal().map(|w| Word::lit(&w)).into_iter().collect();
+            self.note_recipes(before, PIP_REQUIREMENTS_READER, &written);
         }
     }
 
@@ -897,6 +1037,11 @@ impl Walk {
         self.start_up(name, dirs);
         if is_pip(name) {
             self.pip_install(rest, dirs);
+        }
+        // What pipx and uv build when they install a local project (F109); `uv pip` is pip's.
+        let uv_pip = name == "uv" && rest.first().and_then(Word::literal).as_deref() == Some("pip");
+        if matches!(name, "pipx" | "uv" | "uvx") && !uv_pip {
+            self.python_tool_install(name, rest, dirs);
         }
         if let Some(tool) = node_tool(name) {
             self.node_tool_configuration_options(tool, rest, dirs);
@@ -4124,6 +4269,74 @@ pub const WORKSPACES_READER: &str = "npm workspaces";
 /// code its build backend runs when a project manager installs the project into its
 /// environment (finding F105; `crate::recipes::Recipe::PythonBuild`).
 pub const PYTHON_BUILD_READER: &str = "python build";
+
+/// What [`CommandAnalysis::recipes`] says reads a pip requirements or constraints file
+/// (`pip install -r requirements.txt`, `uv run --with-requirements`) for the local projects it
+/// has pip build (finding F109; `crate::recipes::Recipe::PipRequirements`); the target is the
+/// file's name as the line wrote it, to tell where pip ran.
+pub const PIP_REQUIREMENTS_READER: &str = "pip requirements";
+
+/// What [`CommandAnalysis::recipes`] says reads a pip configuration file (the user's
+/// `~/.config/pip/pip.conf`, the system's, `PIP_CONFIG_FILE`'s) for what it has pip install
+/// (finding F113; `crate::recipes::Recipe::PipConfig`).
+pub const PIP_CONFIG_READER: &str = "pip configuration";
+
+/// pip's configuration files under the home (checked with pip 24: `~/.config/pip/pip.conf`'s
+/// `[install] requirement = r.txt` had `pip install ./lib` build what `r.txt` lists too).
+const PIP_HOME_CONFIGS: &[&str] = &[".config/pip/pip.conf", ".pip/pip.conf"];
+
+/// The system's, read by every pip.
+const PIP_SYSTEM_CONFIGS: &[&str] = &["/etc/pip.conf", "/etc/xdg/pip/pip.conf"];
+
+/// A local project pip installs ([`pip_local_project`]).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum LocalProject {
+    /// A folder it builds (its `setup.py`, its `pyproject.toml`'s backend).
+    Folder(String),
+    /// A source archive or a wheel it installs.
+    Archive(String),
+}
+
+/// The archives pip installs from a path.
+pub(crate) const PYTHON_ARCHIVES: &[&str] =
+    &[".whl", ".zip", ".tar.gz", ".tgz", ".tar.bz2", ".tbz", ".tar.xz", ".txz", ".tar"];
+
+/// The local project `spec` names as pip reads an operand or a requirements file's line
+/// (checked with pip 24 here): a name with a `/` or starting with `.` is a path (`vendor/d`
+/// built as `./vendor/d`), `.[dev]`'s extras and a `; marker` cut off, a `file://` URL's path
+/// (`name @ file:///src/lib` too); an `-e` value is a path unless it is a URL; a package's
+/// name (`lib`, even where a folder `lib/` exists: pip 24 looked it up in the index), a
+/// version requirement and another URL are none.
+pub(crate) fn pip_local_project(spec: &str, editable: bool) -> Option<LocalProject> {
+    let spec = spec.split(';').next().unwrap_or_default().trim();
+    // `name @ url`: the URL.
+    let spec = match spec.split_once('@') {
+        Some((name, url)) if !name.contains('/') && url.trim_start().contains(':') => url.trim(),
+        _ => spec,
+    };
+    let (spec, url) = match spec.strip_prefix("file://") {
+        // `file:///x`, `file://localhost/x`: the path.
+        Some(rest) => (rest.strip_prefix("localhost").unwrap_or(rest), true),
+        None => (spec, false),
+    };
+    if spec.contains("://")
+        || spec.contains('\0')
+        || (!url && spec.contains(':') && !spec.starts_with(['.', '/']))
+    {
+        return None;
+    }
+    if PYTHON_ARCHIVES.iter().any(|a| spec.ends_with(a)) {
+        return Some(LocalProject::Archive(spec.to_owned()));
+    }
+    let folder = spec.split('[').next().unwrap_or_default();
+    let local =
+        url || (editable && !folder.is_empty()) || folder.contains('/') || folder.starts_with('.');
+    if !local || folder.is_empty() {
+        return None;
+    }
+    let folder = folder.trim_end_matches('/');
+    Some(LocalProject::Folder(if folder.is_empty() { "/".to_owned() } else { folder.to_owned() }))
+}
 
 /// Whether `name` is pip's program (`pip`, `pip3`, `pip3.12`).
 fn is_pip(name: &str) -> bool {

@@ -7,7 +7,8 @@
 //! `script-shell` and `node-options`, yarn's `yarnPath`, `yarn-path`, `script-shell` and
 //! `plugins`, pnpm's `pnpmfile`, `scriptShell` and `nodeOptions`, cargo's wrappers, runners
 //! and linkers, the Java agents of Maven's `.mvn/jvm.config` and Gradle's `org.gradle.jvmargs`
-//! (finding F106).
+//! (finding F106), and the packages cargo's `[patch]` tables and `paths` overrides build in
+//! place of a dependency (finding F111).
 //!
 //! A configuration where a hook runs one of these tools is protected ([`crate::scripts`]'s
 //! `CODE_CONFIGS`), but the files it names are code the tool loads (a mypy plugin, a flake8
@@ -91,6 +92,15 @@ pub(crate) fn names_from_parent(read_as: &str) -> bool {
     matches!(read_as, ".cargo/config.toml" | ".cargo/config" | ".mvn/jvm.config")
 }
 
+/// Whether the relative names the configuration read as `read_as` holds are taken from where
+/// the tool runs rather than from the configuration's folder (finding F112): npm's `.npmrc`
+/// `script-shell` and `node-options` files from the folder of the package whose script runs
+/// (the user's `~/.npmrc` too; checked with npm 11 in session 47), Maven 3.8's `jvm.config`
+/// agents from where `mvn` runs (a subfolder's `mvn` takes the `.mvn/` above).
+pub(crate) fn names_from_where_it_runs(read_as: &str) -> bool {
+    matches!(read_as, ".npmrc" | ".mvn/jvm.config")
+}
+
 /// At most this many names are taken from one file.
 const MAX_NAMES: usize = 64;
 
@@ -108,6 +118,10 @@ pub(crate) struct Loads {
     /// them (pylint's `load-plugins`, from the folders its `init-hook` adds): the module's
     /// file and package, relative to any folder (`tools/plug.py`, `tools/plug/__init__.py`).
     pub(crate) modules: Vec<String>,
+    /// Folders of packages the tool builds in place of the ones a manifest names, and so runs
+    /// the build scripts of (cargo's `[patch]` tables and `paths` overrides, finding F111):
+    /// each read as that tool's manifest, with what it reaches in turn.
+    pub(crate) packages: Vec<String>,
 }
 
 /// What the configuration file named `file_name` (one of [`PLUGIN_CONFIGS`]) holding `text`
@@ -444,7 +458,8 @@ fn java_agents(text: &str, files: &mut Vec<String>) {
 /// target's `runner` ran): `build.rustc`, `rustc-wrapper`, `rustc-workspace-wrapper` and
 /// `rustdoc`, each target's `runner` and `linker` (a string, the runner's first word, or an
 /// array's first string); a name with a `/` only (a bare one is found on `PATH`), relative to
-/// the folder holding `.cargo/` ([`names_from_parent`]).
+/// the folder holding `.cargo/` ([`names_from_parent`]); and the packages it builds in place
+/// of a dependency ([`Loads::packages`]).
 fn cargo_config(text: &str, out: &mut Loads) {
     let Ok(document) = text.parse::<toml_edit::DocumentMut>() else { return };
     let program = |item: &toml_edit::Item| -> Option<String> {
@@ -469,6 +484,21 @@ fn cargo_config(text: &str, out: &mut Loads) {
     }
     for name in found {
         push_path(&name, &mut out.files);
+    }
+    // The packages built in place of a dependency (F111): `[patch.<source>]`'s entries' `path`
+    // and the `paths` overrides (checked with cargo here: the build script of each ran at
+    // `cargo check`, from the package's subfolder too).
+    let patches = document.get("patch").and_then(|p| p.as_table_like());
+    for (_, source) in patches.into_iter().flat_map(|p| p.iter()) {
+        for (_, entry) in source.as_table_like().into_iter().flat_map(|s| s.iter()) {
+            if let Some(path) = entry.get("path").and_then(|p| p.as_str()) {
+                push_path(path, &mut out.packages);
+            }
+        }
+    }
+    let paths = document.get("paths").and_then(|p| p.as_array());
+    for path in paths.into_iter().flatten().filter_map(|p| p.as_str()) {
+        push_path(path, &mut out.packages);
     }
 }
 
@@ -547,7 +577,7 @@ fn push_path(entry: &str, into: &mut Vec<String>) {
 /// `[section]` headers, `key = value` or `key: value` (keys lowercased), indented lines
 /// continuing the value before them (joined with `\n`, blank lines between allowed), `#` and
 /// `;` lines ignored.
-fn ini_values(text: &str) -> Vec<(String, String, String)> {
+pub(crate) fn ini_values(text: &str) -> Vec<(String, String, String)> {
     let mut out: Vec<(String, String, String)> = Vec::new();
     let mut section = String::new();
     let mut continuing = false;

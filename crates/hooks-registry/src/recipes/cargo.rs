@@ -51,6 +51,8 @@ pub(crate) fn read(path: &Path) -> RecipeRead {
         note_once(&mut read.included, &manifest, MAX_MANIFESTS * 2);
         let Some(folder) = manifest.parent() else { continue };
         let Some(text) = crate::installations::read_capped(&manifest, RECIPE_CAP) else {
+            // Not there yet: cargo builds the package's `build.rs` once it is (protect more).
+            note_once(&mut read.included, &folder.join("build.rs"), MAX_MANIFESTS * 2);
             continue;
         };
         let Some(found) = manifest_reaches(&text, folder) else {

@@ -791,6 +791,80 @@ script = "tools/pbuild.py"
     assert_eq!(by(crate::scripts::PYTHON_BUILD_READER), Some(Recipe::PythonBuild));
 }
 
+/// The local projects a Python project's manager builds with it (finding F110; checked with
+/// uv 0.13 here): uv's `path` sources (a table or a list), its workspace's members (a
+/// pattern's existing folders read, its names protected under the fixed part), Poetry's
+/// `path` dependencies in any group, the `file:` URLs of the dependency lists with
+/// `${PROJECT_ROOT}` and `{root:uri}` read as the project's folder; each read in turn, an
+/// archive protected as it is; a package's name or another URL names none.
+#[test]
+fn a_python_project_s_path_dependencies_are_read_in_turn() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("packages/m")).expect("mkdir");
+    let pyproject = root.join("pyproject.toml");
+    let text = r#"
+[project]
+dependencies = ["requests", "x @ file:///${PROJECT_ROOT}/ext/x", "y @ https://example.invalid/y.zip"]
+[project.optional-dependencies]
+dev = ["z @ {root:uri}/ext/z"]
+[dependency-groups]
+test = ["w @ file:///opt/w"]
+[tool.pdm.dev-dependencies]
+lint = ["-e file:///${PROJECT_ROOT}/ext/e"]
+[tool.uv.sources]
+lib = { path = "lib" }
+m = { workspace = true }
+multi = [{ path = "multi/a", marker = "sys_platform == 'linux'" }, { index = "x" }]
+[tool.uv.workspace]
+members = ["packages/*", "tools/one"]
+[tool.poetry.dependencies]
+plib = { path = "../plib", develop = true }
+[tool.poetry.group.dev.dependencies]
+arch = { path = "dist/arch-1.0.tar.gz" }
+"#;
+    std::fs::write(&pyproject, text).expect("write");
+    let read = super::read(&pyproject, Recipe::PythonBuild, &[], &[]);
+    let modules: Vec<std::path::PathBuf> = [
+        "ext/x",
+        "ext/z",
+        "/opt/w",
+        "ext/e",
+        "lib",
+        "multi/a",
+        "../plib",
+        "packages/m",
+        "tools/one",
+    ]
+    .iter()
+    .map(|p| {
+        crate::paths::normalize_absolute(&root.join(p))
+            .expect("abs")
+            .as_path()
+            .join("pyproject.toml")
+    })
+    .collect();
+    let mut got = read.modules.clone();
+    got.sort();
+    let mut want = modules.clone();
+    want.sort();
+    assert_eq!(got, want);
+    for module in &modules {
+        let setup = module.with_file_name("setup.py");
+        assert!(read.included.contains(&setup), "{setup:?}: {read:?}");
+    }
+    assert!(read.included.contains(&root.join("dist/arch-1.0.tar.gz")), "{read:?}");
+    assert_eq!(read.names_under, [(root.join("packages"), super::PYTHON_MEMBER_FILES)]);
+    // Nothing but its own build where it names no local project.
+    std::fs::write(
+        &pyproject,
+        "[project]\ndependencies = [\"lib\", \"y @ https://example.invalid/y.zip\"]\n",
+    )
+    .expect("write");
+    let read = super::read(&pyproject, Recipe::PythonBuild, &[], &[]);
+    assert!(read.modules.is_empty() && read.names_under.is_empty(), "{read:?}");
+}
+
 /// What cargo builds and runs from a manifest (finding F100; checked with cargo here, each
 /// build script writing a marker): the build scripts of the workspace's members (the
 /// auto-detected `build.rs`, one `package.build` names, none for `build = false`), of the

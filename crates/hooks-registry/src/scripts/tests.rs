@@ -7,8 +7,8 @@ use hooks_schema::HookCommand;
 use proptest::prelude::*;
 
 use crate::scripts::{
-    CommandAnalysis, NamedPath, PYTHON_BUILD_READER, PathBase, PathRole, analyse,
-    analyse_script_text, analyse_with_templates,
+    CommandAnalysis, NamedPath, PIP_REQUIREMENTS_READER, PYTHON_BUILD_READER, PathBase, PathRole,
+    analyse, analyse_script_text, analyse_with_templates,
 };
 
 fn shell(s: &str) -> CommandAnalysis {
@@ -1497,7 +1497,8 @@ fn npm_run_all_reads_the_manifest_s_scripts_by_pattern() {
 
 /// pip's `install` of a local project builds it (finding F108): each project's `setup.py` is a
 /// loaded file and its `pyproject.toml` read for its build backend's code; a package's name,
-/// a URL, a requirements file and another subcommand name no project.
+/// a URL and another subcommand name no project, and a requirements file is read for the
+/// projects it lists (F109, below).
 #[test]
 fn pip_install_of_a_local_project_reads_its_build() {
     let builds = |src: &str| {
@@ -1535,6 +1536,96 @@ fn pip_install_of_a_local_project_reads_its_build() {
         "pip install -r requirements.txt",
     ] {
         assert!(builds(src).0.is_empty(), "{src}");
+    }
+}
+
+/// The local projects pip takes from an operand or a requirements line (finding F109; checked
+/// with pip 24 here): a name with a `/` or starting with `.`, a `file://` URL's path (`name @
+/// file:///…` too), extras and markers cut, an archive as itself; an `-e` value unless it is a
+/// URL; a package's name, a version requirement or another URL names none.
+#[test]
+fn pip_s_local_projects_are_its_paths_and_file_urls() {
+    use super::LocalProject::{Archive, Folder};
+    let folder = |s: &str| Some(Folder(s.to_owned()));
+    for (spec, editable, want) in [
+        ("vendor/d", false, folder("vendor/d")),
+        (".", false, folder(".")),
+        (".[dev,test]", false, folder(".")),
+        ("./lib/", false, folder("./lib")),
+        ("./lib ; python_version > '3.8'", false, folder("./lib")),
+        ("file:///opt/x", false, folder("/opt/x")),
+        ("file://localhost/opt/x", false, folder("/opt/x")),
+        ("x @ file:///opt/x", false, folder("/opt/x")),
+        ("x[extra]@ file:///opt/x", false, folder("/opt/x")),
+        ("web", true, folder("web")),
+        ("dist/x-1.0.tar.gz", false, Some(Archive("dist/x-1.0.tar.gz".to_owned()))),
+        ("./x-1.0-py3-none-any.whl", false, Some(Archive("./x-1.0-py3-none-any.whl".to_owned()))),
+        ("lib", false, None),
+        ("requests==2.0", false, None),
+        ("git+https://example.invalid/x.git", true, None),
+        ("x @ https://example.invalid/x.zip", false, None),
+        ("https://example.invalid/x.zip", false, None),
+        ("", true, None),
+    ] {
+        assert_eq!(super::pip_local_project(spec, editable), want, "{spec}");
+    }
+    // `-r` and `-c` name files read for their projects, with the name as written.
+    let a = shell(
+        "pip install -r reqs/r.txt --constraint=c.txt && python -m pip install -rother.txt && \
+         pip install vendor/d dist/x.tar.gz",
+    );
+    let mut read: Vec<(String, Vec<String>)> = (a.recipes.iter())
+        .filter(|r| r.program == PIP_REQUIREMENTS_READER)
+        .map(|r| (r.file.path.display().to_string(), r.targets.clone()))
+        .collect();
+    read.sort();
+    let t = |s: &str| vec![s.to_owned()];
+    assert_eq!(
+        read,
+        [
+            ("c.txt".to_owned(), t("c.txt")),
+            ("other.txt".to_owned(), t("other.txt")),
+            ("reqs/r.txt".to_owned(), t("reqs/r.txt")),
+        ]
+    );
+    for file in ["vendor/d/setup.py", "dist/x.tar.gz", "reqs/r.txt"] {
+        assert!(a.paths.contains(&run(file, PathRole::Loaded)), "{file}: {:?}", a.paths);
+    }
+    // pipx's and uv's installs and runs from a local project.
+    let builds = |src: &str| {
+        let mut files: Vec<String> = (shell(src).recipes.iter())
+            .filter(|r| r.program == PYTHON_BUILD_READER)
+            .map(|r| r.file.path.display().to_string())
+            .collect();
+        files.sort();
+        files
+    };
+    assert_eq!(
+        builds(
+            "pipx install --force ./a && pipx inject env ./b c && pipx run --spec ./d app && \
+             uv tool install -e ./e && uv add ../f && uvx --from=./g,h app ./i && \
+             uv run --with-editable ./j --with k pytest"
+        ),
+        [
+            "../f/pyproject.toml",
+            "./a/pyproject.toml",
+            "./b/pyproject.toml",
+            "./d/pyproject.toml",
+            "./e/pyproject.toml",
+            "./g/pyproject.toml",
+            "./j/pyproject.toml",
+            // The project's own, which `uv run` and `uv add` sync (F105).
+            "pyproject.toml",
+        ]
+        .map(|f| f.trim_start_matches("./").to_owned())
+    );
+    for src in [
+        "pipx install ruff",
+        "uvx ruff check ./src",
+        "pipx run ./app.py",
+        "uvx --from ruff==0.9 ruff",
+    ] {
+        assert!(builds(src).is_empty(), "{src}");
     }
 }
 

@@ -205,6 +205,24 @@ fn cargo_s_wrappers_runners_and_linkers_are_loaded_files() {
     assert!(files(".cargo/config.toml", "[build\nrustc-wrapper = \"a/b\"\n").is_empty());
 }
 
+/// The packages cargo builds in place of a dependency: `[patch.<source>]`'s paths and the
+/// `paths` overrides (finding F111); a patch from a registry or a git repository names none.
+#[test]
+fn cargo_s_patches_and_path_overrides_are_packages() {
+    let toml = "paths = [\"../bar\", \"/opt/baz\"]\n[patch.crates-io]\n\
+                itoa = { path = \"../foo\" }\nserde = { git = \"https://example.invalid/s\" }\n\
+                [patch.'https://example.invalid/x']\nx = { path = \"vendor/x\" }\n";
+    for name in [".cargo/config.toml", ".cargo/config"] {
+        let mut found = super::loads(name, toml).packages;
+        found.sort();
+        assert_eq!(found, ["../bar", "../foo", "/opt/baz", "vendor/x"], "{name}");
+    }
+    assert!(
+        super::loads(".cargo/config.toml", "paths = \"x\"\n[patch]\nx = 1\n").packages.is_empty()
+    );
+    assert!(super::loads("pyproject.toml", toml).packages.is_empty());
+}
+
 /// The Java agents of Maven's `.mvn/jvm.config` (Maven 3.9's `${MAVEN_PROJECTBASEDIR}` read
 /// as its folder) and of Gradle's `org.gradle.jvmargs`, and the Java `org.gradle.java.home`
 /// names (finding F106).
