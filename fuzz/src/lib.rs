@@ -867,6 +867,27 @@ pub fn git_config(data: &[u8]) {
     }
     let configs = hooks_registry::fuzzing::hook_script_configs(&text);
     assert!(configs.iter().all(|c| !c.is_empty()), "{configs:?}");
+    // As pip's requirements and configuration files (F109, F113): at most 256 lines each,
+    // every one pip's own line whose words, unquoted, are pieces of the text; every file a
+    // requirements file includes named by a piece of it.
+    let (requirements, nested, config) = hooks_registry::fuzzing::pip_lines(&text);
+    for lines in [&requirements, &config] {
+        assert!(lines.len() <= 256, "{} lines", lines.len());
+        for line in lines {
+            let words = line.strip_prefix("pip install ").expect("pip's own line");
+            for word in words.split(' ') {
+                let Some(quoted) = word.strip_prefix('\'').and_then(|w| w.strip_suffix('\''))
+                else {
+                    // A configuration's option, as pip's flag.
+                    assert!(["-r", "-c", "-e", "--find-links"].contains(&word), "{line:?}");
+                    continue;
+                };
+                let word = quoted.replace("'\\''", "'");
+                assert!(!word.is_empty() && text.contains(&word), "{word:?} of {line:?}");
+            }
+        }
+    }
+    assert!(nested.iter().all(|n| !n.is_empty() && text.contains(n.as_str())), "{nested:?}");
     // As a recipe file (F72): at most 256 lines, each with something to run and no longer
     // than the text (a makefile's, see below); a manifest's script, written back under `scripts`, reads back as itself.
     // The targets: none (the tool's default), or the text's first two words.
