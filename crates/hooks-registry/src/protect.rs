@@ -2277,21 +2277,11 @@ fn relative_tail(name: &Path) -> Option<PathBuf> {
 /// The folder `file`'s name was written from on a line (`reqs/r.txt` for `/p/reqs/r.txt`:
 /// `/p`); `None` for an absolute name, or one that goes up (`../r.txt`) or is not `file`'s.
 fn written_from(file: &Path, written: &str) -> Option<AbsPathBuf> {
-    let written = Path::new(written);
-    let mut count = 0;
-    for component in written.components() {
-        match component {
-            std::path::Component::Normal(_) => count += 1,
-            std::path::Component::CurDir => {}
-            _ => return None,
-        }
-    }
-    let tail: PathBuf =
-        written.components().filter(|c| *c != std::path::Component::CurDir).collect();
-    if count == 0 || !file.ends_with(&tail) {
+    let tail = relative_tail(Path::new(written))?;
+    if !file.ends_with(&tail) {
         return None;
     }
-    AbsPathBuf::new(file.ancestors().nth(count)?.to_path_buf()).ok()
+    AbsPathBuf::new(file.ancestors().nth(tail.components().count())?.to_path_buf()).ok()
 }
 
 /// Protects the files a recipe file's reading names ([`crate::recipes::RecipeRead`]): what a

@@ -295,18 +295,13 @@ fn python_path_dependencies(root: &toml_edit::Item, folder: &Path, read: &mut Re
     }
     for table in tables {
         for (_, entry) in table.as_table_like().into_iter().flat_map(|t| t.iter()) {
-            // A dependency's table, or a list of them (uv's and Poetry's per-marker sources).
-            let mut entries = vec![entry];
-            if let Some(list) = entry.as_array() {
-                entries = Vec::new();
-                for value in list.iter() {
-                    if let Some(path) = value.as_inline_table().and_then(|t| t.get("path")) {
-                        places.extend(path.as_str().map(str::to_owned));
-                    }
+            let path = |t: &toml_edit::InlineTable| t.get("path")?.as_str().map(str::to_owned);
+            match entry.as_array() {
+                // A list of sources, one per marker (uv's, Poetry's).
+                Some(list) => places.extend(list.iter().filter_map(|v| path(v.as_inline_table()?))),
+                None => {
+                    places.extend(entry.get("path").and_then(|p| p.as_str()).map(str::to_owned))
                 }
-            }
-            for entry in entries {
-                places.extend(entry.get("path").and_then(|p| p.as_str()).map(str::to_owned));
             }
         }
     }
@@ -343,20 +338,8 @@ fn python_path_dependencies(root: &toml_edit::Item, folder: &Path, read: &mut Re
     }
     let members = at(&["tool", "uv", "workspace", "members"]).and_then(|m| m.as_array());
     for pattern in members.into_iter().flatten().filter_map(|p| p.as_str()).take(MAX_INCLUDED) {
-        let wild = |part: &str| part.contains(['*', '?', '[']);
-        if !pattern.split('/').any(wild) {
-            places.push(pattern.to_owned());
-            continue;
-        }
-        let fixed: Vec<&str> = pattern.split('/').take_while(|p| !wild(p)).collect();
-        if let Some(base) = code::relative(folder, &fixed.join("/"))
-            && !read.names_under.iter().any(|(f, _)| *f == base)
-        {
-            read.names_under.push((base, PYTHON_MEMBER_FILES));
-        }
-        for dir in expand_folders(folder, pattern) {
-            places.push(dir.display().to_string());
-        }
+        let found = member_folders(folder, pattern, PYTHON_MEMBER_FILES, read);
+        places.extend(found.iter().map(|dir| dir.display().to_string()));
     }
     for place in places.iter().take(MAX_INCLUDED * 2) {
         let place = match Path::new(place).has_root() {
@@ -376,6 +359,29 @@ fn python_path_dependencies(root: &toml_edit::Item, folder: &Path, read: &mut Re
             read.modules.push(place.join("pyproject.toml"));
         }
     }
+}
+
+/// The folders a workspace's members' `pattern` names from `folder` (cargo's `members`, uv's
+/// workspace's): the folder itself without a wildcard, else the pattern's existing folders,
+/// with `names` protected in every folder under its fixed part ([`RecipeRead::names_under`])
+/// for a member the agent adds there.
+fn member_folders(
+    folder: &Path,
+    pattern: &str,
+    names: &'static [&'static str],
+    read: &mut RecipeRead,
+) -> Vec<PathBuf> {
+    let wild = |part: &str| part.contains(['*', '?', '[']);
+    if !pattern.split('/').any(wild) {
+        return cargo::place(folder, pattern).into_iter().collect();
+    }
+    let fixed: Vec<&str> = pattern.split('/').take_while(|p| !wild(p)).collect();
+    if let Some(base) = cargo::place(folder, &fixed.join("/"))
+        && !read.names_under.iter().any(|(f, _)| *f == base)
+    {
+        read.names_under.push((base, names));
+    }
+    expand_folders(folder, pattern)
 }
 
 /// The longest target name followed (one a pattern rule's prerequisites make from the name).

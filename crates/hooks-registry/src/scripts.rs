@@ -979,6 +979,16 @@ impl Walk {
                 }
             } else if !text.starts_with('-') {
                 operands.push(text);
+                // The program a run starts: what follows is its own (`uvx ruff -r x`).
+                let command = match (name, operands.first().map(String::as_str)) {
+                    ("uvx", _) => 1,
+                    ("uv" | "pipx", Some("run")) => 2,
+                    ("uv", Some("tool")) if operands.get(1).is_some_and(|s| s == "run") => 3,
+                    _ => usize::MAX,
+                };
+                if operands.len() >= command {
+                    break;
+                }
             }
         }
         // The operands that are projects, by the tool and its subcommand.

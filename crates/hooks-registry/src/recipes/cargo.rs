@@ -67,7 +67,8 @@ pub(crate) fn read(path: &Path) -> RecipeRead {
             pending.extend(found.workspace.or_else(|| workspace_above(folder)));
         }
         for pattern in &found.members {
-            member(folder, pattern, &mut read, &mut pending);
+            let members = super::member_folders(folder, pattern, MEMBER_FILES, &mut read);
+            pending.extend(members.iter().map(|m| m.join("Cargo.toml")));
         }
         pending.extend(found.dependencies.iter().map(|d| d.join("Cargo.toml")));
     }
@@ -143,29 +144,8 @@ fn workspace_above(folder: &Path) -> Option<PathBuf> {
     })
 }
 
-/// A workspace member's pattern: a folder whose manifest is read, or a pattern whose existing
-/// folders' manifests are read and under whose fixed part the member files are protected by
-/// name ([`MEMBER_FILES`]).
-fn member(folder: &Path, pattern: &str, read: &mut RecipeRead, pending: &mut Vec<PathBuf>) {
-    let wild = |part: &str| part.contains(['*', '?', '[']);
-    if !pattern.split('/').any(wild) {
-        if let Some(member) = place(folder, pattern) {
-            pending.push(member.join("Cargo.toml"));
-        }
-        return;
-    }
-    let fixed: Vec<&str> = pattern.split('/').take_while(|p| !wild(p)).collect();
-    let Some(base) = place(folder, &fixed.join("/")) else { return };
-    if !read.names_under.iter().any(|(f, _)| *f == base) {
-        read.names_under.push((base, MEMBER_FILES));
-    }
-    for dir in super::expand_folders(folder, pattern) {
-        pending.push(dir.join("Cargo.toml"));
-    }
-}
-
 /// `name` from `base`, `.` and `..` resolved lexically; an absolute name as it is.
-fn place(base: &Path, name: &str) -> Option<PathBuf> {
+pub(super) fn place(base: &Path, name: &str) -> Option<PathBuf> {
     if name.is_empty() {
         return None;
     }

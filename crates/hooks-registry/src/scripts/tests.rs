@@ -1621,12 +1621,16 @@ fn pip_s_local_projects_are_its_paths_and_file_urls() {
     );
     for src in [
         "pipx install ruff",
-        "uvx ruff check ./src",
+        "uvx ruff check ./src --with ./x -r reqs.txt",
         "pipx run ./app.py",
         "uvx --from ruff==0.9 ruff",
     ] {
         assert!(builds(src).is_empty(), "{src}");
     }
+    // What follows the program a run starts is the program's own.
+    let a = shell("uv run pytest --with ./x -r reqs.txt");
+    assert!(a.recipes.iter().all(|r| r.program != PIP_REQUIREMENTS_READER), "{:?}", a.recipes);
+    assert_eq!(builds("uv run pytest --with ./x"), ["pyproject.toml"]);
 }
 
 /// concurrently's arguments are command lines, `npm:NAME` a script run by pattern, and
