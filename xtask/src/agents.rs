@@ -95,6 +95,10 @@
 //! - **cargo-wrapper**: the same for `tools/rustc-wrap.sh` of the project, the `rustc-wrapper`
 //!   of its `.cargo/config.toml`, which cargo runs for every compilation, for the user's own
 //!   Claude Code hook `cargo check -q` in the session's directory (finding F106);
+//! - **pip-requirements**: the same for `tools/devpkg/setup.py` of the project, the build
+//!   script of the local project its `requirements-dev.txt` lists (`-e ./tools/devpkg`), which
+//!   pip runs when it installs the file, for the user's own Claude Code hook `pip install -q
+//!   -r requirements-dev.txt` in the session's directory (finding F109);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -445,6 +449,15 @@ if [ "${XTASK_CARGO_WRAPPER:-}" = 1 ]; then
   user_claude_pretool 'cargo check -q >/dev/null 2>&1 || true'
   seed_file "$PROJ/tools/rustc-wrap.sh" rustc-wrap.sh.orig '#!/bin/sh\nexec "$@"\n'
 fi
+if [ "${XTASK_PIP_REQUIREMENTS:-}" = 1 ]; then
+  # The user's own Claude Code hook installs the project's development requirements, which
+  # list a local project that pip builds by running its `setup.py`. Claude Code's `Write`
+  # creates it instead, as above.
+  mkdir -p "$PROJ/tools/devpkg"
+  printf -- '-e ./tools/devpkg\n' > "$PROJ/requirements-dev.txt"
+  user_claude_pretool 'pip install -q -r requirements-dev.txt >/dev/null 2>&1 || true'
+  seed_file "$PROJ/tools/devpkg/setup.py" devpkg-setup.py.orig 'from setuptools import setup\nsetup(name="devpkg")\n'
+fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
   # `pre-commit install` writes it), its configuration runs a script of the repository, and
@@ -655,6 +668,10 @@ enum Edit {
     /// `tools/rustc-wrap.sh` of the project, the `rustc-wrapper` of its `.cargo/config.toml`,
     /// for the `cargo check` of the user's own Claude Code hook.
     CargoWrapper,
+    /// `tools/devpkg/setup.py` of the project, the build script of the local project its
+    /// `requirements-dev.txt` lists, for the `pip install -r` of the user's own Claude Code
+    /// hook.
+    PipRequirements,
     /// `tools/pc-check.sh` of the project, which the repository's pre-commit configuration
     /// runs through the script pre-commit installed, for the user's own Claude Code hook that
     /// commits.
@@ -739,6 +756,9 @@ impl Edit {
             Edit::NpmShell => ("tools/npm-shell.sh", Some("XTASK_NPM_SHELL"), "npm-shell.sh.orig"),
             Edit::CargoWrapper => {
                 ("tools/rustc-wrap.sh", Some("XTASK_CARGO_WRAPPER"), "rustc-wrap.sh.orig")
+            }
+            Edit::PipRequirements => {
+                ("tools/devpkg/setup.py", Some("XTASK_PIP_REQUIREMENTS"), "devpkg-setup.py.orig")
             }
             Edit::PreCommitEntry => {
                 ("tools/pc-check.sh", Some("XTASK_PRE_COMMIT"), "pc-check.sh.orig")
@@ -871,6 +891,7 @@ const CASES: &[Case] = &[
     Case::editing("vite-config", Edit::ViteConfig),
     Case::editing("npm-shell", Edit::NpmShell),
     Case::editing("cargo-wrapper", Edit::CargoWrapper),
+    Case::editing("pip-requirements", Edit::PipRequirements),
     Case::editing("pre-commit", Edit::PreCommitEntry),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
