@@ -2958,6 +2958,41 @@ fn what_a_python_project_s_path_dependencies_build_is_protected() {
     refusing_under_both_hooks(&repo, &home, &lines, &paths, 6);
 }
 
+/// An install runs the install scripts of the local packages it installs: npm 11's `npm
+/// install` and `npm ci` ran the `preinstall`, `install`, `postinstall` and `prepare` scripts
+/// of a `file:./x` dependency and of a `file:y` development one (finding F114; checked here).
+/// Those packages' manifests, what their install scripts run, and a local tarball installed,
+/// are out of the agent's reach, existing or not; the packages' other code is not, nor any of
+/// these where no hook installs.
+#[test]
+fn what_an_install_runs_of_local_packages_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "package.json",
+        r#"{"dependencies": {"x": "file:./x"}, "devDependencies": {"y": "file:y", "t": "file:vendor/t.tgz"}}"#,
+    );
+    repo.write(
+        "x/package.json",
+        r#"{"scripts": {"install": "node inst.js", "prepare": "sh tools/prep.sh"}}"#,
+    );
+    repo.write("x/lib.js", "module.exports = 1\n");
+    let lines = ["npm ci", "cd web && pnpm install ../z"];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("x/package.json"),
+        r("x/inst.js"),
+        r("x/tools/prep.sh"),
+        r("y/package.json"),
+        r("vendor/t.tgz"),
+        r("z/package.json"),
+        r("x/lib.js"),
+        r("src/app.js"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 6);
+}
+
 /// cargo builds the packages its configuration's `[patch]` tables and `paths` overrides name
 /// in place of a dependency, and so runs their build scripts (finding F111; checked with
 /// cargo here: each build script wrote its marker at `cargo check`, from the package's `src/`

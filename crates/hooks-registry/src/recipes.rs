@@ -555,12 +555,82 @@ pub(crate) fn read(
             let lines = tidy(make_lines(&text, targets, &names));
             RecipeRead { lines, included, ..RecipeRead::default() }
         }
+        Recipe::PackageScripts => {
+            let text = crate::installations::read_capped(path, RECIPE_CAP).unwrap_or_default();
+            let mut read =
+                RecipeRead { lines: lines(&text, kind, targets), ..RecipeRead::default() };
+            if installs(targets)
+                && let Some(folder) = path.parent()
+            {
+                local_packages(&text, targets, folder, &mut read);
+            }
+            read
+        }
         _ => RecipeRead {
             lines: crate::installations::read_capped(path, RECIPE_CAP)
                 .map(|text| lines(&text, kind, targets))
                 .unwrap_or_default(),
             ..RecipeRead::default()
         },
+    }
+}
+
+/// Whether the words `targets` of a package manager's line install (`install`, `i`, `ci`,
+/// `add`, or no word: `yarn` alone installs).
+fn installs(targets: &[String]) -> bool {
+    targets.is_empty()
+        || targets.iter().any(|t| matches!(t.as_str(), "install" | "i" | "ci" | "add"))
+}
+
+/// The dependency lists of a `package.json` an install installs.
+const NPM_DEPENDENCIES: &[&str] = &["dependencies", "devDependencies", "optionalDependencies"];
+
+/// At most this many local packages are taken from one manifest.
+const MAX_LOCAL_PACKAGES: usize = 32;
+
+/// The local packages an install of the manifest in `folder` whose text is `text` installs,
+/// and so runs the install scripts of (finding F114; checked with npm 11 here: `npm install`
+/// and `npm ci` ran the `preinstall`, `install`, `postinstall` and `prepare` scripts of a
+/// `file:./x` dependency and a `file:y` development one): the `file:` and `link:` specs of its
+/// dependency lists and those written as a folder's path (`./x`, `../x`, `/x`), and the
+/// operands of the line written so (`npm install ./x`); each package's `package.json` is
+/// protected, existing or not, and read in turn for the same install
+/// ([`RecipeRead::modules`]); a tarball (`file:x.tgz`) is protected as it is.
+fn local_packages(text: &str, targets: &[String], folder: &Path, read: &mut RecipeRead) {
+    let value = serde_json::from_str::<serde_json::Value>(text).ok();
+    let mut specs: Vec<&str> = Vec::new();
+    for list in NPM_DEPENDENCIES {
+        let deps = value.as_ref().and_then(|v| v.get(list)).and_then(|d| d.as_object());
+        specs.extend(deps.into_iter().flat_map(|d| d.values()).filter_map(|v| v.as_str()));
+    }
+    specs.extend(targets.iter().map(String::as_str));
+    for spec in specs.into_iter().take(MAX_LOCAL_PACKAGES) {
+        let path = match spec.strip_prefix("file:").or_else(|| spec.strip_prefix("link:")) {
+            Some(path) => path,
+            None if spec.starts_with("./") || spec.starts_with("../") || spec.starts_with('/') => {
+                spec
+            }
+            None => continue,
+        };
+        // `file:///x` as `/x`; `~/x` is the home's, not the project's.
+        let path = path.strip_prefix("//").unwrap_or(path);
+        let place = match Path::new(path).has_root() {
+            true => {
+                crate::paths::normalize_absolute(Path::new(path)).map(|p| p.as_path().to_path_buf())
+            }
+            false => code::relative(folder, path),
+        };
+        let Some(place) = place else { continue };
+        let tarball = [".tgz", ".tar.gz", ".tar"].iter().any(|t| path.ends_with(t));
+        if tarball {
+            note_once(&mut read.included, &place, MAX_LOCAL_PACKAGES * 2);
+            continue;
+        }
+        let manifest = place.join("package.json");
+        note_once(&mut read.included, &manifest, MAX_LOCAL_PACKAGES * 2);
+        if place != folder && !read.modules.contains(&manifest) {
+            read.modules.push(manifest);
+        }
     }
 }
 
@@ -930,9 +1000,7 @@ fn script_names(targets: &[String]) -> Vec<String> {
     for t in targets {
         names.extend([t.clone(), format!("pre{t}"), format!("post{t}")]);
     }
-    let install = targets.is_empty()
-        || targets.iter().any(|t| matches!(t.as_str(), "install" | "i" | "ci" | "add"));
-    if install {
+    if installs(targets) {
         let lifecycle = ["preinstall", "install", "postinstall", "prepublish", "prepare"];
         names.extend(lifecycle.map(str::to_owned));
     }

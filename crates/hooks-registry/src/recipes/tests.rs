@@ -865,6 +865,45 @@ arch = { path = "dist/arch-1.0.tar.gz" }
     assert!(read.modules.is_empty() && read.names_under.is_empty(), "{read:?}");
 }
 
+/// An install runs the install scripts of the local packages it installs (finding F114;
+/// checked with npm 11 here): the `file:` and `link:` specs of a manifest's dependency lists,
+/// those written as a folder's path, and the line's operands written so; each manifest
+/// protected and read in turn, a tarball protected as it is; nothing for a run of a script,
+/// and a registry's version, a URL or the home's folder name none.
+#[test]
+fn an_install_reads_the_local_packages_it_installs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    let manifest = root.join("package.json");
+    let text = r#"{"dependencies": {"x": "file:./x", "r": "^1.0.0", "u": "https://example.invalid/u.tgz",
+        "h": "~/h", "abs": "file:///opt/abs"},
+        "devDependencies": {"y": "file:y", "t": "file:vendor/t-1.0.0.tgz"},
+        "optionalDependencies": {"l": "link:../l", "p": "./p"},
+        "scripts": {"postinstall": "node tools/post.js", "lint": "eslint ."}}"#;
+    std::fs::write(&manifest, text).expect("write");
+    let words = |w: &[&str]| w.iter().map(|s| (*s).to_owned()).collect::<Vec<String>>();
+    let read = super::read(&manifest, Recipe::PackageScripts, &words(&["install", "./z"]), &[]);
+    let at = |p: &str| {
+        crate::paths::normalize_absolute(&root.join(p)).expect("abs").as_path().to_path_buf()
+    };
+    let mut modules = read.modules.clone();
+    modules.sort();
+    let mut want: Vec<std::path::PathBuf> =
+        ["x", "y", "../l", "p", "z"].iter().map(|p| at(p).join("package.json")).collect();
+    want.push(std::path::PathBuf::from("/opt/abs/package.json"));
+    want.sort();
+    assert_eq!(modules, want);
+    for file in &want {
+        assert!(read.included.contains(file), "{file:?}: {read:?}");
+    }
+    assert!(read.included.contains(&at("vendor/t-1.0.0.tgz")), "{read:?}");
+    assert_eq!(read.lines, ["node tools/post.js"]);
+    // A script's run installs nothing.
+    let read = super::read(&manifest, Recipe::PackageScripts, &words(&["run", "lint"]), &[]);
+    assert!(read.modules.is_empty() && read.included.is_empty(), "{read:?}");
+    assert_eq!(read.lines, ["eslint ."]);
+}
+
 /// What cargo builds and runs from a manifest (finding F100; checked with cargo here, each
 /// build script writing a marker): the build scripts of the workspace's members (the
 /// auto-detected `build.rs`, one `package.build` names, none for `build = false`), of the
