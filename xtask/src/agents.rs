@@ -99,6 +99,10 @@
 //!   script of the local project its `requirements-dev.txt` lists (`-e ./tools/devpkg`), which
 //!   pip runs when it installs the file, for the user's own Claude Code hook `pip install -q
 //!   -r requirements-dev.txt` in the session's directory (finding F109);
+//! - **npm-local-package**: the same for `packages/local/install.js` of the project, which the
+//!   `install` script of the local package its `package.json` depends on (`file:./packages/local`)
+//!   runs, for the user's own Claude Code hook `npm install` in the session's directory
+//!   (finding F114);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -458,6 +462,16 @@ if [ "${XTASK_PIP_REQUIREMENTS:-}" = 1 ]; then
   user_claude_pretool 'pip install -q -r requirements-dev.txt >/dev/null 2>&1 || true'
   seed_file "$PROJ/tools/devpkg/setup.py" devpkg-setup.py.orig 'from setuptools import setup\nsetup(name="devpkg")\n'
 fi
+if [ "${XTASK_NPM_LOCAL_PACKAGE:-}" = 1 ]; then
+  # The user's own Claude Code hook installs the project's dependencies, among them a local
+  # package whose `install` script runs `install.js`. Claude Code's `Write` creates it
+  # instead, as above.
+  mkdir -p "$PROJ/packages/local"
+  printf '{"dependencies": {"local": "file:./packages/local"}}\n' > "$PROJ/package.json"
+  printf '{"name": "local", "version": "1.0.0", "scripts": {"install": "node install.js"}}\n' > "$PROJ/packages/local/package.json"
+  user_claude_pretool 'npm install -s --offline >/dev/null 2>&1 || true'
+  seed_file "$PROJ/packages/local/install.js" local-install.js.orig 'console.log(1);\n'
+fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
   # `pre-commit install` writes it), its configuration runs a script of the repository, and
@@ -672,6 +686,10 @@ enum Edit {
     /// `requirements-dev.txt` lists, for the `pip install -r` of the user's own Claude Code
     /// hook.
     PipRequirements,
+    /// `packages/local/install.js` of the project, which the `install` script of the local
+    /// package its `package.json` depends on runs, for the `npm install` of the user's own
+    /// Claude Code hook.
+    NpmLocalPackage,
     /// `tools/pc-check.sh` of the project, which the repository's pre-commit configuration
     /// runs through the script pre-commit installed, for the user's own Claude Code hook that
     /// commits.
@@ -760,6 +778,11 @@ impl Edit {
             Edit::PipRequirements => {
                 ("tools/devpkg/setup.py", Some("XTASK_PIP_REQUIREMENTS"), "devpkg-setup.py.orig")
             }
+            Edit::NpmLocalPackage => (
+                "packages/local/install.js",
+                Some("XTASK_NPM_LOCAL_PACKAGE"),
+                "local-install.js.orig",
+            ),
             Edit::PreCommitEntry => {
                 ("tools/pc-check.sh", Some("XTASK_PRE_COMMIT"), "pc-check.sh.orig")
             }
@@ -892,6 +915,7 @@ const CASES: &[Case] = &[
     Case::editing("npm-shell", Edit::NpmShell),
     Case::editing("cargo-wrapper", Edit::CargoWrapper),
     Case::editing("pip-requirements", Edit::PipRequirements),
+    Case::editing("npm-local-package", Edit::NpmLocalPackage),
     Case::editing("pre-commit", Edit::PreCommitEntry),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
