@@ -2993,6 +2993,38 @@ fn what_an_install_runs_of_local_packages_is_protected() {
     refusing_under_both_hooks(&repo, &home, &lines, &paths, 6);
 }
 
+/// Bundler evaluates the `Gemfile` at every `bundle exec`, with the file its `eval_gemfile`
+/// names, the project's gemspec and the gemspecs of its local gems, with what those require
+/// (finding F115; checked with Bundler 2.4 and Ruby 3.1 here, each file writing a marker).
+/// Those files are out of the agent's reach, existing or not, from a subfolder too; the gems'
+/// other code is not, nor any of these where no hook runs Bundler.
+#[test]
+fn what_bundler_evaluates_with_the_gemfile_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "Gemfile",
+        "source \"https://rubygems.org\"\neval_gemfile \"gemfiles/extra.rb\"\ngemspec\n\
+         gem \"x\", path: \"vendor/x\"\npath \"components\" do\n  gem \"a\"\nend\n",
+    );
+    repo.write("app.gemspec", "Gem::Specification.new { |s| s.name = \"app\" }\n");
+    repo.write("vendor/x/x.gemspec", "require_relative \"lib/x_version\"\n");
+    repo.write("vendor/x/lib/x.rb", "module X; end\n");
+    let lines = ["bundle exec rubocop", "cd src && bundle exec rake"];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("gemfiles/extra.rb"),
+        r("app.gemspec"),
+        r("vendor/x/x.gemspec"),
+        r("vendor/x/lib/x_version.rb"),
+        r("components/a/a.gemspec"),
+        r("vendor/x/lib/x.rb"),
+        r("src/app.rb"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 5);
+}
+
 /// cargo builds the packages its configuration's `[patch]` tables and `paths` overrides name
 /// in place of a dependency, and so runs their build scripts (finding F111; checked with
 /// cargo here: each build script wrote its marker at `cargo check`, from the package's `src/`

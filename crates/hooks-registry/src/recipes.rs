@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 
 pub(crate) mod cargo;
 mod code;
+mod gemfile;
 pub(crate) mod pip;
 
 /// At most this many command lines are taken from one file.
@@ -120,6 +121,10 @@ pub(crate) enum Recipe {
     /// projects and local `find-links` folders its `[global]` and `[install]` sections give,
     /// as pip's own lines ([`pip::config_lines`]), read from where pip runs.
     PipConfig,
+    /// Bundler's `Gemfile` (or `gems.rb`, or the file `--gemfile` names; finding F115): Ruby,
+    /// which Bundler evaluates at every `bundle exec`, with the files its `eval_gemfile` lines
+    /// name and the gemspecs of the project and of its local gems ([`gemfile`]).
+    Gemfile,
 }
 
 /// Whose scripts a [`Recipe::ProjectScripts`] file holds.
@@ -162,6 +167,7 @@ impl Recipe {
             }
             crate::scripts::PIP_REQUIREMENTS_READER => Some(Recipe::PipRequirements),
             crate::scripts::PIP_CONFIG_READER => Some(Recipe::PipConfig),
+            "bundle" => Some(Recipe::Gemfile),
             // Recipe files that are code (F95).
             "rake" => Some(Recipe::Rake),
             "invoke" | "inv" => Some(Recipe::Invoke),
@@ -468,6 +474,7 @@ pub(crate) fn read(
         Recipe::Cargo => cargo::read(path),
         Recipe::PythonBuild => python_build(path),
         Recipe::PipRequirements => pip::read(path),
+        Recipe::Gemfile => gemfile::read(path),
         Recipe::PipConfig => RecipeRead {
             lines: (crate::installations::read_capped(path, RECIPE_CAP))
                 .map(|text| pip::config_lines(&text))
@@ -726,7 +733,9 @@ pub(crate) fn lines(text: &str, kind: Recipe, targets: &[String]) -> Vec<String>
             code::lines(text, code::Language::Python)
         }
         // Read by [`read`] for the builds they include or reach, not for lines.
-        Recipe::GradleSettings | Recipe::Cargo | Recipe::PythonBuild => Vec::new(),
+        Recipe::GradleSettings | Recipe::Cargo | Recipe::PythonBuild | Recipe::Gemfile => {
+            Vec::new()
+        }
         // Without the files a requirements file includes, which [`read`] reads in turn.
         Recipe::PipRequirements => pip::text_lines(text).0,
         Recipe::PipConfig => pip::config_lines(text),

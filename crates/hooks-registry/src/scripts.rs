@@ -4836,6 +4836,8 @@ const RECIPES_FOUND_UPWARD: &[(&str, &[&str])] = &[
     ("cargo", &["Cargo.toml"]),
     // The project a Python project manager builds (F105).
     (PYTHON_BUILD_READER, &["pyproject.toml"]),
+    // Bundler looks for its `Gemfile` upward too (F115).
+    ("bundle", &["Gemfile", "gems.rb"]),
 ];
 
 /// The names `program` (as [`CommandAnalysis::recipes`] gives it) looks for its recipe file
