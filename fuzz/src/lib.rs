@@ -888,6 +888,10 @@ pub fn git_config(data: &[u8]) {
         }
     }
     assert!(nested.iter().all(|n| !n.is_empty() && text.contains(n.as_str())), "{nested:?}");
+    // As a `Gemfile` in `/p` (F115): at most 32 files, each absolute with a file name.
+    let evaluated = hooks_registry::fuzzing::gemfile_evaluates(&text);
+    assert!(evaluated.len() <= 32, "{} files", evaluated.len());
+    assert!(evaluated.iter().all(|f| f.is_absolute() && f.file_name().is_some()), "{evaluated:?}");
     // As a recipe file (F72): at most 256 lines, each with something to run and no longer
     // than the text (a makefile's, see below); a manifest's script, written back under `scripts`, reads back as itself.
     // The targets: none (the tool's default), or the text's first two words.

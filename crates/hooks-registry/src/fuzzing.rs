@@ -77,6 +77,12 @@ pub fn pip_lines(text: &str) -> (Vec<String>, Vec<String>, Vec<String>) {
     (lines, nested, crate::recipes::pip::config_lines(text))
 }
 
+/// The Ruby files Bundler evaluates with a `Gemfile` whose `text` is in `/p` (finding F115):
+/// what `eval_gemfile` names, the gemspecs of `gemspec` and of local gems.
+pub fn gemfile_evaluates(text: &str) -> Vec<std::path::PathBuf> {
+    crate::recipes::gemfile::evaluates(text, std::path::Path::new("/p"))
+}
+
 /// The folders a Gradle settings script's `text` includes as builds (finding F98).
 pub fn gradle_included_builds(text: &str) -> Vec<String> {
     crate::recipes::gradle_included_builds(text)

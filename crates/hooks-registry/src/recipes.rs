@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 pub(crate) mod cargo;
 mod code;
-mod gemfile;
+pub(crate) mod gemfile;
 pub(crate) mod pip;
 
 /// At most this many command lines are taken from one file.

@@ -98,6 +98,8 @@ pub(crate) fn evaluates(text: &str, dir: &Path) -> Vec<PathBuf> {
             _ => {}
         }
     }
+    // A folder (`eval_gemfile ".."`) is no file Bundler evaluates.
+    out.retain(|f| f.file_name().is_some());
     out.sort();
     out.dedup();
     out.truncate(MAX_FILES);
