@@ -3025,6 +3025,42 @@ fn what_bundler_evaluates_with_the_gemfile_is_protected() {
     refusing_under_both_hooks(&repo, &home, &lines, &paths, 5);
 }
 
+/// A cargo subcommand that is an alias of its configuration runs what the alias says: `cargo
+/// xtask check` with `[alias] xtask = "run --package xtask --"` built and ran the `xtask`
+/// package's program, `cargo lint` with `lint = "run --manifest-path tools/lint/Cargo.toml
+/// --"` the one of `tools/lint` (finding F116; checked with cargo here). Those programs and the
+/// manifest are out of the agent's reach, from a subfolder and through the user's alias too;
+/// the packages' other modules and the project's own program are not, nor any of these where no
+/// hook runs cargo.
+#[test]
+fn what_cargo_s_aliases_run_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        ".cargo/config.toml",
+        "[alias]\nxtask = \"run --package xtask --\"\nlint = \"run --manifest-path tools/lint/Cargo.toml --\"\n",
+    );
+    home.write(".cargo/config.toml", "[alias]\ngate = [\"run\", \"-p\", \"gate\"]\n");
+    repo.write(
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"xtask\", \"crates/*\"]\n[package]\nname = \"app\"\nversion = \"0.1.0\"\n",
+    );
+    repo.write("xtask/Cargo.toml", "[package]\nname = \"xtask\"\nversion = \"0.1.0\"\n");
+    repo.write("crates/g/Cargo.toml", "[package]\nname = \"gate\"\nversion = \"0.1.0\"\n");
+    let lines = ["cargo xtask check", "cd src && cargo lint", "cargo gate"];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("xtask/src/main.rs"),
+        r("tools/lint/src/main.rs"),
+        r("tools/lint/Cargo.toml"),
+        r("crates/g/src/main.rs"),
+        r("xtask/src/util.rs"),
+        r("src/main.rs"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 4);
+}
+
 /// cargo builds the packages its configuration's `[patch]` tables and `paths` overrides name
 /// in place of a dependency, and so runs their build scripts (finding F111; checked with
 /// cargo here: each build script wrote its marker at `cargo check`, from the package's `src/`

@@ -33,6 +33,10 @@ pub(crate) mod pip;
 /// At most this many command lines are taken from one file.
 const MAX_LINES: usize = 256;
 
+/// The target of a `Cargo.toml`'s reading that names the package `cargo run -p NAME` builds and
+/// runs (`package:NAME`; finding F116).
+pub(crate) const CARGO_PACKAGE_TARGET: &str = "package:";
+
 /// At most this many bytes of a recipe file are read.
 const RECIPE_CAP: u64 = 256 * 1024;
 
@@ -125,6 +129,9 @@ pub(crate) enum Recipe {
     /// which Bundler evaluates at every `bundle exec`, with the files its `eval_gemfile` lines
     /// name and the gemspecs of the project and of its local gems ([`gemfile`]).
     Gemfile,
+    /// cargo's configuration read for the alias a line's subcommand is (finding F116): the
+    /// line cargo runs for it ([`cargo::alias_lines`]).
+    CargoAlias,
 }
 
 /// Whose scripts a [`Recipe::ProjectScripts`] file holds.
@@ -168,6 +175,7 @@ impl Recipe {
             crate::scripts::PIP_REQUIREMENTS_READER => Some(Recipe::PipRequirements),
             crate::scripts::PIP_CONFIG_READER => Some(Recipe::PipConfig),
             "bundle" => Some(Recipe::Gemfile),
+            crate::scripts::CARGO_ALIAS_READER => Some(Recipe::CargoAlias),
             // Recipe files that are code (F95).
             "rake" => Some(Recipe::Rake),
             "invoke" | "inv" => Some(Recipe::Invoke),
@@ -471,7 +479,11 @@ pub(crate) fn read(
             read
         }
         Recipe::Nx => read_nx(path, targets),
-        Recipe::Cargo => cargo::read(path),
+        Recipe::Cargo => {
+            let package = targets.iter().find_map(|t| t.strip_prefix(CARGO_PACKAGE_TARGET));
+            cargo::read(path, package)
+        }
+        Recipe::CargoAlias => cargo::alias_lines(path, targets),
         Recipe::PythonBuild => python_build(path),
         Recipe::PipRequirements => pip::read(path),
         Recipe::Gemfile => gemfile::read(path),
@@ -733,9 +745,11 @@ pub(crate) fn lines(text: &str, kind: Recipe, targets: &[String]) -> Vec<String>
             code::lines(text, code::Language::Python)
         }
         // Read by [`read`] for the builds they include or reach, not for lines.
-        Recipe::GradleSettings | Recipe::Cargo | Recipe::PythonBuild | Recipe::Gemfile => {
-            Vec::new()
-        }
+        Recipe::GradleSettings
+        | Recipe::Cargo
+        | Recipe::PythonBuild
+        | Recipe::Gemfile
+        | Recipe::CargoAlias => Vec::new(),
         // Without the files a requirements file includes, which [`read`] reads in turn.
         Recipe::PipRequirements => pip::text_lines(text).0,
         Recipe::PipConfig => pip::config_lines(text),

@@ -905,6 +905,59 @@ impl Walk {
         }
     }
 
+    /// The alias `alias` of cargo's configuration a line's subcommand is (finding F116): read
+    /// from `.cargo/config.toml` and `.cargo/config` where cargo runs (or the nearest above)
+    /// and from the user's, for the line cargo runs in its place ([`CARGO_ALIAS_READER`]).
+    fn cargo_alias(&mut self, alias: &str, rest: &[Word], dirs: &[Dir]) {
+        let mut targets = vec![alias.to_owned()];
+        targets.extend(rest.iter().filter_map(Word::literal).take(15));
+        let before = self.paths.len();
+        for config in [".cargo/config.toml", ".cargo/config"] {
+            self.add_text(config, PathRole::Loaded, dirs);
+        }
+        self.under_home(&[".cargo/config.toml", ".cargo/config"], PathRole::Modules);
+        for file in self.named_since(before) {
+            let program = CARGO_ALIAS_READER.to_owned();
+            self.recipes.push(RecipeRun { file, program, targets: targets.clone() });
+        }
+    }
+
+    /// The program `cargo run` builds from another package than the one where it runs
+    /// (finding F116): `--manifest-path M`'s `src/main.rs` beside `M`, and the `src/main.rs` of
+    /// the package `-p`/`--package` names, found among the workspace's manifests
+    /// ([`crate::recipes::CARGO_PACKAGE_TARGET`]); whether the line names such a package.
+    fn cargo_run_package(&mut self, args: &[Word], dirs: &[Dir]) -> bool {
+        let mut named = false;
+        let mut words = args.iter().filter_map(Word::literal).take_while(|w| w != "--");
+        while let Some(word) = words.next() {
+            let (flag, attached) = split_flag(&word);
+            let value = match (flag.as_str(), attached) {
+                ("-p" | "--package" | "--manifest-path", Some(v)) => v,
+                ("-p" | "--package" | "--manifest-path", None) => match words.next() {
+                    Some(v) => v,
+                    None => break,
+                },
+                _ if word.starts_with("-p") && word.len() > 2 => word[2..].to_owned(),
+                _ => continue,
+            };
+            named = true;
+            if flag == "--manifest-path" {
+                let folder = Path::new(&value).parent().map(|p| p.to_string_lossy().into_owned());
+                let folder = folder.filter(|f| !f.is_empty()).unwrap_or_else(|| ".".to_owned());
+                self.add_text(&format!("{folder}/src/main.rs"), PathRole::Script, dirs);
+                continue;
+            }
+            let before = self.paths.len();
+            self.add_text("Cargo.toml", PathRole::Loaded, dirs);
+            let targets = vec![format!("{}{value}", crate::recipes::CARGO_PACKAGE_TARGET)];
+            for file in self.named_since(before) {
+                let program = "cargo".to_owned();
+                self.recipes.push(RecipeRun { file, program, targets: targets.clone() });
+            }
+        }
+        named
+    }
+
     /// A project pip, pipx or uv builds when it installs `spec`, if it is a local one
     /// ([`pip_local_project`]): a folder's `setup.py` is noted as a loaded file and its
     /// `pyproject.toml` read as F105's project managers' (`Recipe::PythonBuild`); an archive
@@ -1345,9 +1398,18 @@ impl Walk {
             if r.name == "uv" && sub.as_deref() == Some("pip") {
                 self.pip_install(args.get(i + 1..).unwrap_or_default(), dirs);
             }
-            if !sub.is_some_and(|s| r.subcommands.contains(&s.as_str())) {
+            if !sub.as_ref().is_some_and(|s| r.subcommands.contains(&s.as_str())) {
                 if !r.manifests.is_empty() {
                     self.runner_environments(r, dirs);
+                }
+                // A subcommand cargo does not have is an alias of its configuration (F116).
+                let alias = sub.as_deref().filter(|s| {
+                    !CARGO_BUILTINS.contains(s) && !s.starts_with(['-', '+']) && !s.is_empty()
+                });
+                if r.name == "cargo"
+                    && let Some(alias) = alias
+                {
+                    self.cargo_alias(alias, args.get(i + 1..).unwrap_or_default(), dirs);
                 }
                 self.arguments(args.get(i..).unwrap_or_default(), dirs);
                 return;
@@ -1358,7 +1420,9 @@ impl Walk {
         if !r.target_options.is_empty() || !r.default_targets.is_empty() {
             // It builds and runs its own program (`cargo run`): the rest are that program's
             // arguments.
-            if !std::mem::take(&mut self.named_target) {
+            // `cargo run -p xtask`: another package's program, not the one where it runs.
+            let elsewhere = r.name == "cargo" && self.cargo_run_package(args, dirs);
+            if !std::mem::take(&mut self.named_target) && !elsewhere {
                 for file in r.default_targets {
                     self.add_text(file, PathRole::Script, dirs);
                 }
@@ -4286,6 +4350,63 @@ pub const PYTHON_BUILD_READER: &str = "python build";
 /// file's name as the line wrote it, to tell where pip ran.
 pub const PIP_REQUIREMENTS_READER: &str = "pip requirements";
 
+/// What [`CommandAnalysis::recipes`] says reads cargo's configuration for the alias a line's
+/// subcommand is (`cargo xtask lint` with `[alias] xtask = "run --package xtask --"`; finding
+/// F116; `crate::recipes::Recipe::CargoAlias`): the targets are the alias's name, then the
+/// line's other words.
+pub const CARGO_ALIAS_READER: &str = "cargo alias";
+
+/// cargo's own subcommands (and their short names): any other word in a subcommand's place is
+/// an alias of its configuration, or a `cargo-NAME` program.
+const CARGO_BUILTINS: &[&str] = &[
+    "add",
+    "b",
+    "bench",
+    "build",
+    "c",
+    "check",
+    "clean",
+    "clippy",
+    "config",
+    "d",
+    "doc",
+    "fetch",
+    "fix",
+    "fmt",
+    "generate-lockfile",
+    "help",
+    "info",
+    "init",
+    "install",
+    "locate-project",
+    "login",
+    "logout",
+    "metadata",
+    "miri",
+    "new",
+    "owner",
+    "package",
+    "pkgid",
+    "publish",
+    "r",
+    "remove",
+    "report",
+    "rm",
+    "run",
+    "rustc",
+    "rustdoc",
+    "search",
+    "t",
+    "test",
+    "tree",
+    "uninstall",
+    "update",
+    "vendor",
+    "verify-project",
+    "version",
+    "yank",
+];
+
 /// What [`CommandAnalysis::recipes`] says reads a pip configuration file (the user's
 /// `~/.config/pip/pip.conf`, the system's, `PIP_CONFIG_FILE`'s) for what it has pip install
 /// (finding F113; `crate::recipes::Recipe::PipConfig`).
@@ -4838,6 +4959,8 @@ const RECIPES_FOUND_UPWARD: &[(&str, &[&str])] = &[
     (PYTHON_BUILD_READER, &["pyproject.toml"]),
     // Bundler looks for its `Gemfile` upward too (F115).
     ("bundle", &["Gemfile", "gems.rb"]),
+    // cargo merges its configurations from every folder above where it runs (F116).
+    (CARGO_ALIAS_READER, &[".cargo/config.toml", ".cargo/config"]),
 ];
 
 /// The names `program` (as [`CommandAnalysis::recipes`] gives it) looks for its recipe file

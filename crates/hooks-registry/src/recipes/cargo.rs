@@ -38,7 +38,7 @@ const DEPENDENCY_TABLES: &[&str] = &["dependencies", "dev-dependencies", "build-
 /// what each names: its members (`members`, `default-members`, a pattern's existing folders),
 /// the `path` of its dependencies (also per target and in `[workspace.dependencies]`), of
 /// `[patch.*]` and of `[replace]`.
-pub(crate) fn read(path: &Path) -> RecipeRead {
+pub(crate) fn read(path: &Path, package: Option<&str>) -> RecipeRead {
     let mut read = RecipeRead::default();
     let mut pending: Vec<PathBuf> = vec![path.to_path_buf()];
     let mut seen: Vec<PathBuf> = Vec::new();
@@ -63,6 +63,10 @@ pub(crate) fn read(path: &Path) -> RecipeRead {
         if let Some(script) = found.build_script {
             note_once(&mut read.included, &script, MAX_MANIFESTS * 2);
         }
+        // The package a `cargo run -p NAME` builds and runs: its program (finding F116).
+        if package.is_some() && found.name.as_deref() == package {
+            note_once(&mut read.included, &folder.join("src/main.rs"), MAX_MANIFESTS * 2);
+        }
         if first && !found.is_workspace {
             pending.extend(found.workspace.or_else(|| workspace_above(folder)));
         }
@@ -81,6 +85,8 @@ pub(crate) struct Reaches {
     /// Its package's build script: `package.build`'s path, else `build.rs` beside it; none
     /// for `build = false` or a manifest without a `[package]`.
     pub(crate) build_script: Option<PathBuf>,
+    /// Its package's name.
+    pub(crate) name: Option<String>,
     /// Whether it has a `[workspace]` table.
     pub(crate) is_workspace: bool,
     /// The folder of the workspace its `package.workspace` names, as a manifest's path.
@@ -104,6 +110,7 @@ pub(crate) fn manifest_reaches(text: &str, folder: &Path) -> Option<Reaches> {
             Some(toml_edit::Value::Boolean(b)) if !*b.value() => None,
             _ => Some(folder.join("build.rs")),
         };
+        found.name = package.get("name").and_then(|n| n.as_str()).map(str::to_owned);
         let named = package.get("workspace").and_then(|w| w.as_str());
         found.workspace = named.and_then(|w| place(folder, w)).map(|f| f.join("Cargo.toml"));
     }
@@ -155,4 +162,48 @@ pub(super) fn place(base: &Path, name: &str) -> Option<PathBuf> {
         }
         false => crate::imports::relative_target(base, name),
     }
+}
+
+/// The line cargo runs for the alias a line's subcommand is (finding F116; checked with cargo
+/// here: `cargo xtask check` with `[alias] xtask = "run --package xtask --"` built and ran the
+/// `xtask` package's program, `cargo lint` with `lint = "run --manifest-path
+/// tools/lint/Cargo.toml --"` the one of `tools/lint`): `targets` is the alias's name, then the
+/// line's other words. The alias is looked for in the configuration at `path` and, when it is
+/// not there, in the `.cargo/config.toml` and `.cargo/config` of each folder above, the nearest
+/// first, as cargo merges them; its value (a string split at blanks, or a list) with the other
+/// words is handed back as cargo's own line, read where cargo was started and from the folder
+/// holding `.cargo/`. An alias of an alias is another such line, read in turn.
+pub(crate) fn alias_lines(path: &Path, targets: &[String]) -> RecipeRead {
+    let mut read = RecipeRead::default();
+    let Some((alias, rest)) = targets.split_first() else { return read };
+    let mut candidates: Vec<PathBuf> = vec![path.to_path_buf()];
+    // `<project>/.cargo/config.toml`: the folders above `<project>`.
+    let project = path.parent().and_then(Path::parent);
+    for folder in project.into_iter().flat_map(Path::ancestors).skip(1).take(MAX_FOLDERS_ABOVE) {
+        candidates.push(folder.join(".cargo/config.toml"));
+        candidates.push(folder.join(".cargo/config"));
+    }
+    for config in candidates {
+        let Some(text) = crate::installations::read_capped(&config, RECIPE_CAP) else { continue };
+        let Some(expansion) = alias_expansion(&text, alias) else { continue };
+        let words: Vec<String> =
+            (expansion.iter().chain(rest)).map(|w| crate::hookmanagers::shell_quote(w)).collect();
+        read.lines.push(format!("cargo {}", words.join(" ")));
+        read.run_dirs.extend(config.parent().and_then(Path::parent).map(Path::to_path_buf));
+        read.from_caller = true;
+        break;
+    }
+    read
+}
+
+/// The words cargo's configuration `text` gives the alias `name` (`[alias]`'s string, split at
+/// blanks, or list of strings); `None` when it has none.
+pub(crate) fn alias_expansion(text: &str, name: &str) -> Option<Vec<String>> {
+    let document = text.parse::<toml_edit::DocumentMut>().ok()?;
+    let value = document.get("alias")?.get(name)?;
+    let words: Vec<String> = match value.as_array() {
+        Some(list) => list.iter().filter_map(|w| w.as_str()).map(str::to_owned).collect(),
+        None => value.as_str()?.split_whitespace().map(str::to_owned).collect(),
+    };
+    (!words.is_empty()).then_some(words)
 }

@@ -904,6 +904,47 @@ fn an_install_reads_the_local_packages_it_installs() {
     assert_eq!(read.lines, ["eslint ."]);
 }
 
+/// cargo's aliases (finding F116): the alias's words (a string split at blanks, or a list)
+/// with the line's others as cargo's own line, from the configuration where cargo runs or the
+/// nearest above that has it; the package `cargo run -p NAME` builds found by its name among
+/// the workspace's members, its `src/main.rs` protected.
+#[test]
+fn cargo_s_aliases_and_named_packages_are_read() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".cargo")).expect("mkdir");
+    std::fs::create_dir_all(root.join("app/.cargo")).expect("mkdir");
+    std::fs::create_dir_all(root.join("tools/xtask")).expect("mkdir");
+    std::fs::write(
+        root.join(".cargo/config.toml"),
+        "[alias]\nxtask = \"run --package xtask --\"\nl = [\"run\", \"--manifest-path\", \"tools/l/Cargo.toml\"]\n",
+    )
+    .expect("write");
+    std::fs::write(root.join("app/.cargo/config.toml"), "[build]\njobs = 2\n").expect("write");
+    let words = |w: &[&str]| w.iter().map(|s| (*s).to_owned()).collect::<Vec<String>>();
+    let from_app = root.join("app/.cargo/config.toml");
+    let read = super::read(&from_app, Recipe::CargoAlias, &words(&["xtask", "check"]), &[]);
+    assert_eq!(read.lines, ["cargo 'run' '--package' 'xtask' '--' 'check'"]);
+    assert_eq!(read.run_dirs, [root.to_path_buf()]);
+    assert!(read.from_caller);
+    let read = super::read(&from_app, Recipe::CargoAlias, &words(&["l"]), &[]);
+    assert_eq!(read.lines, ["cargo 'run' '--manifest-path' 'tools/l/Cargo.toml'"]);
+    let none = super::read(&from_app, Recipe::CargoAlias, &words(&["nope"]), &[]);
+    assert!(none.lines.is_empty(), "{none:?}");
+    assert_eq!(super::cargo::alias_expansion("[alias\n", "x"), None);
+    assert_eq!(super::cargo::alias_expansion("[alias]\nx = 1\n", "x"), None);
+    // `cargo run -p xtask`: the member named so.
+    std::fs::write(root.join("Cargo.toml"), "[workspace]\nmembers = [\"tools/*\"]\n")
+        .expect("write");
+    std::fs::write(root.join("tools/xtask/Cargo.toml"), "[package]\nname = \"xtask\"\n")
+        .expect("write");
+    let targets = words(&[&format!("{}xtask", super::CARGO_PACKAGE_TARGET)]);
+    let read = super::read(&root.join("Cargo.toml"), Recipe::Cargo, &targets, &[]);
+    assert!(read.included.contains(&root.join("tools/xtask/src/main.rs")), "{read:?}");
+    let read = super::read(&root.join("Cargo.toml"), Recipe::Cargo, &[], &[]);
+    assert!(!read.included.contains(&root.join("tools/xtask/src/main.rs")), "{read:?}");
+}
+
 /// What cargo builds and runs from a manifest (finding F100; checked with cargo here, each
 /// build script writing a marker): the build scripts of the workspace's members (the
 /// auto-detected `build.rs`, one `package.build` names, none for `build = false`), of the

@@ -1633,6 +1633,36 @@ fn pip_s_local_projects_are_its_paths_and_file_urls() {
     assert_eq!(builds("uv run pytest --with ./x"), ["pyproject.toml"]);
 }
 
+/// A cargo subcommand that is none of cargo's own is an alias of its configuration, read
+/// where cargo runs and in the user's (finding F116); `cargo run -p NAME` and `--manifest-path`
+/// build another package's program than the one where it runs.
+#[test]
+fn cargo_s_aliases_and_other_packages_are_read() {
+    let a = shell("cargo xtask lint --fix && cargo +nightly clippy && cargo check");
+    let mut aliases: Vec<(String, Vec<String>)> = (a.recipes.iter())
+        .filter(|r| r.program == super::CARGO_ALIAS_READER)
+        .map(|r| (r.file.path.display().to_string(), r.targets.clone()))
+        .collect();
+    aliases.sort();
+    let t = vec!["xtask".to_owned(), "lint".to_owned(), "--fix".to_owned()];
+    assert_eq!(
+        aliases,
+        [
+            (".cargo/config".to_owned(), t.clone()),
+            (".cargo/config".to_owned(), t.clone()),
+            (".cargo/config.toml".to_owned(), t.clone()),
+            (".cargo/config.toml".to_owned(), t),
+        ]
+    );
+    let a = shell("cargo run -q -p xtask -- check && cargo run --manifest-path tools/l/Cargo.toml");
+    let packages: Vec<&Vec<String>> =
+        a.recipes.iter().filter(|r| r.program == "cargo").map(|r| &r.targets).collect();
+    assert!(packages.iter().any(|t| t.as_slice() == ["package:xtask"]), "{packages:?}");
+    assert!(a.paths.contains(&run("tools/l/src/main.rs", PathRole::Script)), "{:?}", a.paths);
+    assert!(!a.paths.contains(&run("src/main.rs", PathRole::Script)), "{:?}", a.paths);
+    assert!(shell("cargo run").paths.contains(&run("src/main.rs", PathRole::Script)));
+}
+
 /// concurrently's arguments are command lines, `npm:NAME` a script run by pattern, and
 /// `--teardown`'s value a command run after (finding F75).
 #[test]
