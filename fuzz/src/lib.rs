@@ -888,6 +888,12 @@ pub fn git_config(data: &[u8]) {
         }
     }
     assert!(nested.iter().all(|n| !n.is_empty() && text.contains(n.as_str())), "{nested:?}");
+    // As cargo's configuration (F116): an alias's words, when it has any, are none empty.
+    for name in ["xtask", "lint", "x"] {
+        if let Some(words) = hooks_registry::fuzzing::cargo_alias(&text, name) {
+            assert!(!words.is_empty() && words.iter().all(|w| !w.is_empty()), "{words:?}");
+        }
+    }
     // As a `Gemfile` in `/p` (F115): at most 32 files, each absolute with a file name.
     let evaluated = hooks_registry::fuzzing::gemfile_evaluates(&text);
     assert!(evaluated.len() <= 32, "{} files", evaluated.len());

@@ -77,6 +77,11 @@ pub fn pip_lines(text: &str) -> (Vec<String>, Vec<String>, Vec<String>) {
     (lines, nested, crate::recipes::pip::config_lines(text))
 }
 
+/// The words cargo's configuration `text` gives the alias `name` (finding F116).
+pub fn cargo_alias(text: &str, name: &str) -> Option<Vec<String>> {
+    crate::recipes::cargo::alias_expansion(text, name)
+}
+
 /// The Ruby files Bundler evaluates with a `Gemfile` whose `text` is in `/p` (finding F115):
 /// what `eval_gemfile` names, the gemspecs of `gemspec` and of local gems.
 pub fn gemfile_evaluates(text: &str) -> Vec<std::path::PathBuf> {
