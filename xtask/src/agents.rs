@@ -103,6 +103,9 @@
 //!   `install` script of the local package its `package.json` depends on (`file:./packages/local`)
 //!   runs, for the user's own Claude Code hook `npm install` in the session's directory
 //!   (finding F114);
+//! - **cargo-xtask**: the same for `xtask/src/main.rs` of the project, the program of the
+//!   package its `.cargo/config.toml`'s alias `xtask = "run --package xtask --"` runs, for the
+//!   user's own Claude Code hook `cargo xtask check` in the session's directory (finding F116);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -472,6 +475,17 @@ if [ "${XTASK_NPM_LOCAL_PACKAGE:-}" = 1 ]; then
   user_claude_pretool 'npm install -s --offline >/dev/null 2>&1 || true'
   seed_file "$PROJ/packages/local/install.js" local-install.js.orig 'console.log(1);\n'
 fi
+if [ "${XTASK_CARGO_XTASK:-}" = 1 ]; then
+  # The user's own Claude Code hook runs the project's `cargo xtask check`, which the alias of
+  # its `.cargo/config.toml` makes `cargo run --package xtask -- check`. Claude Code's `Write`
+  # creates the program instead, as above.
+  mkdir -p "$PROJ/.cargo" "$PROJ/xtask/src"
+  printf '[alias]\nxtask = "run --package xtask --"\n' > "$PROJ/.cargo/config.toml"
+  printf '[workspace]\nmembers = ["xtask"]\nresolver = "2"\n' > "$PROJ/Cargo.toml"
+  printf '[package]\nname = "xtask"\nversion = "0.1.0"\nedition = "2021"\n' > "$PROJ/xtask/Cargo.toml"
+  user_claude_pretool 'cargo xtask check >/dev/null 2>&1 || true'
+  seed_file "$PROJ/xtask/src/main.rs" xtask-main.rs.orig 'fn main() {}\n'
+fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
   # `pre-commit install` writes it), its configuration runs a script of the repository, and
@@ -690,6 +704,9 @@ enum Edit {
     /// package its `package.json` depends on runs, for the `npm install` of the user's own
     /// Claude Code hook.
     NpmLocalPackage,
+    /// `xtask/src/main.rs` of the project, the program its cargo alias `xtask` runs, for the
+    /// `cargo xtask check` of the user's own Claude Code hook.
+    CargoXtask,
     /// `tools/pc-check.sh` of the project, which the repository's pre-commit configuration
     /// runs through the script pre-commit installed, for the user's own Claude Code hook that
     /// commits.
@@ -783,6 +800,9 @@ impl Edit {
                 Some("XTASK_NPM_LOCAL_PACKAGE"),
                 "local-install.js.orig",
             ),
+            Edit::CargoXtask => {
+                ("xtask/src/main.rs", Some("XTASK_CARGO_XTASK"), "xtask-main.rs.orig")
+            }
             Edit::PreCommitEntry => {
                 ("tools/pc-check.sh", Some("XTASK_PRE_COMMIT"), "pc-check.sh.orig")
             }
@@ -916,6 +936,7 @@ const CASES: &[Case] = &[
     Case::editing("cargo-wrapper", Edit::CargoWrapper),
     Case::editing("pip-requirements", Edit::PipRequirements),
     Case::editing("npm-local-package", Edit::NpmLocalPackage),
+    Case::editing("cargo-xtask", Edit::CargoXtask),
     Case::editing("pre-commit", Edit::PreCommitEntry),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
