@@ -4356,8 +4356,9 @@ pub const PIP_REQUIREMENTS_READER: &str = "pip requirements";
 /// line's other words.
 pub const CARGO_ALIAS_READER: &str = "cargo alias";
 
-/// cargo's own subcommands (and their short names): any other word in a subcommand's place is
-/// an alias of its configuration, or a `cargo-NAME` program.
+/// cargo's built-in subcommands (and their short names), which no alias overrides: any other
+/// word in a subcommand's place may be an alias of its configuration, `clippy` and `fmt` too
+/// (external programs, which an alias of that name replaces: checked with cargo here).
 const CARGO_BUILTINS: &[&str] = &[
     "add",
     "b",
@@ -4366,13 +4367,11 @@ const CARGO_BUILTINS: &[&str] = &[
     "c",
     "check",
     "clean",
-    "clippy",
     "config",
     "d",
     "doc",
     "fetch",
     "fix",
-    "fmt",
     "generate-lockfile",
     "help",
     "info",
@@ -4382,7 +4381,6 @@ const CARGO_BUILTINS: &[&str] = &[
     "login",
     "logout",
     "metadata",
-    "miri",
     "new",
     "owner",
     "package",

@@ -1638,7 +1638,7 @@ fn pip_s_local_projects_are_its_paths_and_file_urls() {
 /// build another package's program than the one where it runs.
 #[test]
 fn cargo_s_aliases_and_other_packages_are_read() {
-    let a = shell("cargo xtask lint --fix && cargo +nightly clippy && cargo check");
+    let a = shell("cargo xtask lint --fix && cargo +nightly build && cargo check");
     let mut aliases: Vec<(String, Vec<String>)> = (a.recipes.iter())
         .filter(|r| r.program == super::CARGO_ALIAS_READER)
         .map(|r| (r.file.path.display().to_string(), r.targets.clone()))
@@ -1654,6 +1654,9 @@ fn cargo_s_aliases_and_other_packages_are_read() {
             (".cargo/config.toml".to_owned(), t),
         ]
     );
+    // An alias of an external subcommand's name replaces it.
+    let clippy = shell("cargo clippy -q");
+    assert!(clippy.recipes.iter().any(|r| r.program == super::CARGO_ALIAS_READER), "{clippy:?}");
     let a = shell("cargo run -q -p xtask -- check && cargo run --manifest-path tools/l/Cargo.toml");
     let packages: Vec<&Vec<String>> =
         a.recipes.iter().filter(|r| r.program == "cargo").map(|r| &r.targets).collect();
