@@ -874,13 +874,7 @@ impl Walk {
         for (project, editable) in projects.into_iter().take(MAX_DIRS) {
             self.python_local_project(&project, editable, dirs);
         }
-        for file in requirements.iter().take(MAX_DIRS) {
-            let before = self.paths.len();
-            self.add_word(file, PathRole::Loaded, dirs);
-            // The name as written: the projects it lists are relative to where pip runs.
-            let written: Vec<Word> = file.literal().map(|w| Word::lit(&w)).into_iter().collect();
-            self.note_recipes(before, PIP_REQUIREMENTS_READER, &written);
-        }
+        self.pip_requirements(&requirements, dirs);
         for folder in find_links.iter().take(MAX_DIRS) {
             let local = folder.literal().is_some_and(|f| !f.contains("://"));
             if local {
@@ -1059,7 +1053,14 @@ impl Walk {
         for (spec, editable) in all.take(MAX_DIRS) {
             self.python_local_project(&spec, editable, dirs);
         }
-        for file in requirements.iter().take(MAX_DIRS) {
+        self.pip_requirements(&requirements, dirs);
+    }
+
+    /// The requirements and constraints files `files` (`-r`'s values, `--with-requirements`'):
+    /// loaded files, read for the projects they list ([`PIP_REQUIREMENTS_READER`]), with each
+    /// name as written, since those projects are relative to where pip runs.
+    fn pip_requirements(&mut self, files: &[Word], dirs: &[Dir]) {
+        for file in files.iter().take(MAX_DIRS) {
             let before = self.paths.len();
             self.add_word(file, PathRole::Loaded, dirs);
             let written: Vec<Word> = file.literal().map(|w| Word::lit(&w)).into_iter().collect();
