@@ -1946,9 +1946,8 @@ fn protect_tool_plugins(out: &mut DefinitionProtection, resolver: &mut Resolver)
         // The packages cargo builds in place of a dependency (F111): read as cargo reaches
         // them, their build scripts and the path dependencies and members they name.
         for package in &loads.packages {
-            let place = folder.as_path().join(package);
-            let Some(place) = crate::paths::normalize_absolute(&place) else { continue };
-            let manifest = place.as_path().join("Cargo.toml");
+            let Some(place) = crate::recipes::place(folder.as_path(), package) else { continue };
+            let manifest = place.join("Cargo.toml");
             let found = crate::recipes::read(&manifest, crate::recipes::Recipe::Cargo, &[], &[]);
             protect_recipe_files(out, &found, resolver);
         }

@@ -350,18 +350,15 @@ fn python_path_dependencies(root: &toml_edit::Item, folder: &Path, read: &mut Re
             }
         }
     }
+    // Written names from the project's folder (`~/x` is the home's, not a folder of it), then
+    // the members' folders.
+    let written = places.iter().filter(|p| !p.starts_with('~')).filter_map(|p| place(folder, p));
+    let mut folders: Vec<PathBuf> = written.collect();
     let members = at(&["tool", "uv", "workspace", "members"]).and_then(|m| m.as_array());
     for pattern in members.into_iter().flatten().filter_map(|p| p.as_str()).take(MAX_INCLUDED) {
-        let found = member_folders(folder, pattern, PYTHON_MEMBER_FILES, read);
-        places.extend(found.iter().map(|dir| dir.display().to_string()));
+        folders.extend(member_folders(folder, pattern, PYTHON_MEMBER_FILES, read));
     }
-    for place in places.iter().take(MAX_INCLUDED * 2) {
-        let place = match Path::new(place).has_root() {
-            true => crate::paths::normalize_absolute(Path::new(place))
-                .map(|p| p.as_path().to_path_buf()),
-            false => code::relative(folder, place),
-        };
-        let Some(place) = place else { continue };
+    for place in folders.into_iter().take(MAX_INCLUDED * 2) {
         if crate::scripts::PYTHON_ARCHIVES.iter().any(|a| place.to_string_lossy().ends_with(a)) {
             note_once(&mut read.included, &place, MAX_INCLUDED * 4);
             continue;
@@ -372,6 +369,20 @@ fn python_path_dependencies(root: &toml_edit::Item, folder: &Path, read: &mut Re
         if place != folder && !read.modules.contains(&place.join("pyproject.toml")) {
             read.modules.push(place.join("pyproject.toml"));
         }
+    }
+}
+
+/// `name` from `base`, `.` and `..` resolved lexically; an absolute name as it is; `None` for an
+/// empty one. A path a manifest names (cargo's, uv's and Poetry's `path`, npm's `file:`).
+pub(crate) fn place(base: &Path, name: &str) -> Option<PathBuf> {
+    if name.is_empty() {
+        return None;
+    }
+    match Path::new(name).has_root() {
+        true => {
+            crate::paths::normalize_absolute(Path::new(name)).map(|p| p.as_path().to_path_buf())
+        }
+        false => crate::imports::relative_target(base, name),
     }
 }
 
@@ -387,10 +398,10 @@ fn member_folders(
 ) -> Vec<PathBuf> {
     let wild = |part: &str| part.contains(['*', '?', '[']);
     if !pattern.split('/').any(wild) {
-        return cargo::place(folder, pattern).into_iter().collect();
+        return place(folder, pattern).into_iter().collect();
     }
     let fixed: Vec<&str> = pattern.split('/').take_while(|p| !wild(p)).collect();
-    if let Some(base) = cargo::place(folder, &fixed.join("/"))
+    if let Some(base) = place(folder, &fixed.join("/"))
         && !read.names_under.iter().any(|(f, _)| *f == base)
     {
         read.names_under.push((base, names));
@@ -633,13 +644,9 @@ fn local_packages(text: &str, targets: &[String], folder: &Path, read: &mut Reci
         };
         // `file:///x` as `/x`; `~/x` is the home's, not the project's.
         let path = path.strip_prefix("//").unwrap_or(path);
-        let place = match Path::new(path).has_root() {
-            true => {
-                crate::paths::normalize_absolute(Path::new(path)).map(|p| p.as_path().to_path_buf())
-            }
-            false => code::relative(folder, path),
+        let Some(place) = place(folder, path).filter(|_| !path.starts_with('~')) else {
+            continue;
         };
-        let Some(place) = place else { continue };
         let tarball = [".tgz", ".tar.gz", ".tar"].iter().any(|t| path.ends_with(t));
         if tarball {
             note_once(&mut read.included, &place, MAX_LOCAL_PACKAGES * 2);

@@ -893,10 +893,7 @@ impl Walk {
         if let Some((_, file)) = named.cloned() {
             self.add_word(&file, PathRole::Loaded, dirs);
         }
-        for file in self.named_since(before) {
-            let program = PIP_CONFIG_READER.to_owned();
-            self.recipes.push(RecipeRun { file, program, targets: Vec::new() });
-        }
+        self.note_recipe_files(before, PIP_CONFIG_READER, &[]);
     }
 
     /// The alias `alias` of cargo's configuration a line's subcommand is (finding F116): read
@@ -906,14 +903,11 @@ impl Walk {
         let mut targets = vec![alias.to_owned()];
         targets.extend(rest.iter().filter_map(Word::literal).take(15));
         let before = self.paths.len();
-        for config in [".cargo/config.toml", ".cargo/config"] {
+        for config in CARGO_CONFIGS {
             self.add_text(config, PathRole::Loaded, dirs);
         }
-        self.under_home(&[".cargo/config.toml", ".cargo/config"], PathRole::Modules);
-        for file in self.named_since(before) {
-            let program = CARGO_ALIAS_READER.to_owned();
-            self.recipes.push(RecipeRun { file, program, targets: targets.clone() });
-        }
+        self.under_home(CARGO_CONFIGS, PathRole::Modules);
+        self.note_recipe_files(before, CARGO_ALIAS_READER, &targets);
     }
 
     /// The program `cargo run` builds from another package than the one where it runs
@@ -943,11 +937,8 @@ impl Walk {
             }
             let before = self.paths.len();
             self.add_text("Cargo.toml", PathRole::Loaded, dirs);
-            let targets = vec![format!("{}{value}", crate::recipes::CARGO_PACKAGE_TARGET)];
-            for file in self.named_since(before) {
-                let program = "cargo".to_owned();
-                self.recipes.push(RecipeRun { file, program, targets: targets.clone() });
-            }
+            let targets = [format!("{}{value}", crate::recipes::CARGO_PACKAGE_TARGET)];
+            self.note_recipe_files(before, "cargo", &targets);
         }
         named
     }
@@ -1643,6 +1634,16 @@ impl Walk {
         for file in files.into_iter().filter(|p| p.role == PathRole::Loaded) {
             let program = program.to_owned();
             self.recipes.push(RecipeRun { file, program, targets: targets.clone() });
+        }
+    }
+
+    /// Notes every path named since `self.paths[before]`, whatever its role, as read by
+    /// `program` for `targets` as given (where [`Self::note_recipes`] takes the loaded files and
+    /// the line's words): the user's configurations, protected, not pinned, are read too.
+    fn note_recipe_files(&mut self, before: usize, program: &str, targets: &[String]) {
+        for file in self.named_since(before) {
+            let (program, targets) = (program.to_owned(), targets.to_vec());
+            self.recipes.push(RecipeRun { file, program, targets });
         }
     }
 
@@ -3191,7 +3192,7 @@ const RUNNERS: &[Runner] = &[
         // `.cargo/config.toml`'s `runner` runs the built program through a program of its own;
         // `rust-toolchain.toml` picks the compiler.
         configs: &[".cargo/config.toml", ".cargo/config", "rust-toolchain.toml", "rust-toolchain"],
-        home_configs: &[".cargo/config.toml", ".cargo/config"],
+        home_configs: CARGO_CONFIGS,
         package_targets: false,
         target_options: &[
             ("--bin", &["src/bin/{}.rs", "src/bin/{}/main.rs"]),
@@ -4357,6 +4358,9 @@ pub const PIP_REQUIREMENTS_READER: &str = "pip requirements";
 /// line's other words.
 pub const CARGO_ALIAS_READER: &str = "cargo alias";
 
+/// cargo's configuration files, in a folder where it runs or above and in its home (`~/.cargo`).
+const CARGO_CONFIGS: &[&str] = &[".cargo/config.toml", ".cargo/config"];
+
 /// cargo's built-in subcommands (and their short names), which no alias overrides: any other
 /// word in a subcommand's place may be an alias of its configuration, `clippy` and `fmt` too
 /// (external programs, which an alias of that name replaces: checked with cargo here).
@@ -4959,7 +4963,7 @@ const RECIPES_FOUND_UPWARD: &[(&str, &[&str])] = &[
     // Bundler looks for its `Gemfile` upward too (F115).
     ("bundle", &["Gemfile", "gems.rb"]),
     // cargo merges its configurations from every folder above where it runs (F116).
-    (CARGO_ALIAS_READER, &[".cargo/config.toml", ".cargo/config"]),
+    (CARGO_ALIAS_READER, CARGO_CONFIGS),
 ];
 
 /// The names `program` (as [`CommandAnalysis::recipes`] gives it) looks for its recipe file

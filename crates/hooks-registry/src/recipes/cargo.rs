@@ -15,7 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{RECIPE_CAP, RecipeRead, note_once};
+use super::{RECIPE_CAP, RecipeRead, note_once, place};
 
 /// At most this many manifests are read through a workspace's members and path dependencies.
 pub(crate) const MAX_MANIFESTS: usize = 64;
@@ -149,19 +149,6 @@ fn workspace_above(folder: &Path) -> Option<PathBuf> {
         let text = crate::installations::read_capped(m, RECIPE_CAP);
         text.and_then(|t| manifest_reaches(&t, Path::new("/"))).is_some_and(|r| r.is_workspace)
     })
-}
-
-/// `name` from `base`, `.` and `..` resolved lexically; an absolute name as it is.
-pub(super) fn place(base: &Path, name: &str) -> Option<PathBuf> {
-    if name.is_empty() {
-        return None;
-    }
-    match Path::new(name).has_root() {
-        true => {
-            crate::paths::normalize_absolute(Path::new(name)).map(|p| p.as_path().to_path_buf())
-        }
-        false => crate::imports::relative_target(base, name),
-    }
 }
 
 /// The line cargo runs for the alias a line's subcommand is (finding F116; checked with cargo
