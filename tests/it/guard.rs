@@ -5179,3 +5179,52 @@ fn a_project_folder_whose_name_is_not_utf8_is_listed_and_guarded() {
         .collect();
     assert_eq!(allowed(&lines), [false], "{text}");
 }
+
+/// Python finds what `python -c` imports and what `python -m` runs from the folder it runs in
+/// first: `python3 -c "import json, sys; …"` ran a `json.py` there, and `python3 -m
+/// tools.gate` ran `tools/__init__.py` and the `policy.py` its module imports from there
+/// (finding F117; checked with CPython 3.11 here). Python's import system loads a module's
+/// compiled and extension forms before or in place of its source: an unchecked-hash
+/// `__pycache__/helper.cpython-311.pyc` replaced an unchanged, protected `helper.py`, a
+/// `helper.so` beside it was imported instead, and a sourceless `policy.pyc` (or `json.pyc`
+/// where `python3 -c` runs) stood for a module with no source there (finding F118). Those files are out of the agent's reach,
+/// existing or not; the project's code and a note beside the scripts are not, nor any of
+/// these where no hook runs Python.
+#[test]
+fn what_python_imports_from_where_it_runs_and_in_its_other_forms_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "scripts/gate.py",
+        "import sys\nimport helper\nimport policy\nhelper.check(sys.stdin)\n",
+    );
+    repo.write("scripts/helper.py", "def check(stdin):\n    pass\n");
+    repo.write("tools/__init__.py", "");
+    repo.write("tools/gate.py", "import policy\nfrom . import rules\n");
+    repo.write("src/app.py", "print('app')\n");
+    let lines = [
+        "python3 scripts/gate.py",
+        "python3 -m tools.gate",
+        r#"python3 -c "import json, sys; json.load(sys.stdin)""#,
+    ];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("scripts/helper.so"),
+        r("scripts/helper.cpython-311-x86_64-linux-gnu.so"),
+        r("scripts/__pycache__/helper.cpython-311.pyc"),
+        r("scripts/policy.pyc"),
+        r("tools/__init__.py"),
+        r("tools/__pycache__/gate.cpython-311.pyc"),
+        r("tools/gate.abi3.so"),
+        r("tools/rules.py"),
+        r("policy.py"),
+        r("json.py"),
+        r("json/__init__.py"),
+        r("json.pyc"),
+        r("src/app.py"),
+        r("scripts/README.md"),
+        r("src/helper.so"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 12);
+}

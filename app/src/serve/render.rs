@@ -436,8 +436,9 @@ fn protected_paths(s: &RegistrySnapshot, reveal: bool) -> Vec<Value> {
 }
 
 /// The folders the guard protects as a whole or by a name under them (`{folder, tail,
-/// nested, what, source}`; `tail` empty for the whole folder; `nested`: every folder below
-/// `folder` whose path ends with `tail`, and everything under it): hook-file folders always (Claude Code's
+/// nested, stem, what, source}`; `tail` empty for the whole folder; `nested`: every folder below
+/// `folder` whose path ends with `tail`, and everything under it; `stem`: `tail` is a Python
+/// module's name, and every file directly in `folder` named by it and a dot is protected): hook-file folders always (Claude Code's
 /// `managed-settings.d/`, the agents' plugins, the trust store and the runtime folder),
 /// scripts' folders only with `reveal`.
 fn protected_folders(s: &RegistrySnapshot, reveal: bool) -> Vec<Value> {
@@ -450,6 +451,7 @@ fn protected_folders(s: &RegistrySnapshot, reveal: bool) -> Vec<Value> {
                 "folder": path_text(p.scope.as_path()),
                 "tail": path_text(&p.tail),
                 "nested": p.nested,
+                "stem": p.stem,
                 "what": what,
                 "source": source_id(&p.source),
             }))

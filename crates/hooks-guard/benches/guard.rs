@@ -131,6 +131,7 @@ fn main() {
                 what: hooks_registry::ProtectedKind::Script,
                 nested: false,
                 nested_file: false,
+                stem: false,
             }
         })
         .collect();
@@ -154,6 +155,7 @@ fn main() {
                 what: hooks_registry::ProtectedKind::File,
                 nested: false,
                 nested_file: false,
+                stem: false,
             })
         })
         .collect();

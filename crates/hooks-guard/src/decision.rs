@@ -29,6 +29,10 @@ pub enum HitReason {
     /// The path is the copy of a script that a hook would run from the session's current
     /// folder.
     SessionCopy,
+    /// The path is another form of a Python module a hook imports, in its folder or its
+    /// `__pycache__/` (`helper.so`, `helper.cpython-313.pyc`): the import system loads it
+    /// before or in place of the module's source.
+    ModuleForm,
 }
 
 impl HitReason {
@@ -41,6 +45,7 @@ impl HitReason {
             HitReason::InsideFolder => "inside_folder",
             HitReason::NamedCopy => "named_copy",
             HitReason::SessionCopy => "session_copy",
+            HitReason::ModuleForm => "module_form",
         }
     }
 }
@@ -86,6 +91,10 @@ impl fmt::Display for ProtectedHit {
             HitReason::SessionCopy => write!(
                 f,
                 "`{requested}` is `{protected}`, the copy a hook runs from the session's folder"
+            )?,
+            HitReason::ModuleForm => write!(
+                f,
+                "`{requested}` is `{protected}`, a form of a Python module a hook imports, which Python loads before or in place of its source"
             )?,
         }
         write!(f, ", {what} {}; the agent may not edit it", self.source)

@@ -89,6 +89,13 @@ pub struct ProtectedSet {
     patterns: Vec<ProtectedPattern>,
     /// The name patterns and session copies by the last component of their path.
     by_name: HashMap<std::ffi::OsString, Vec<usize>>,
+    /// The Python modules whose other forms are protected ([`ProtectedPattern::stem`]), by
+    /// module name: a check looks up the part of the edited file's name before its first
+    /// dot.
+    stems: HashMap<std::ffi::OsString, Vec<usize>>,
+    /// The same patterns by their folder: a check looks up the range of folders below the
+    /// edited path (a folder holding one).
+    stem_folders: BTreeMap<PathBuf, Vec<usize>>,
     /// The folders protected as a whole, by folder: a check looks up the edited path's
     /// ancestors (a path inside one) and the range of paths below it (a folder holding one),
     /// not every folder, so that a runtime with many project roots (each with its agents'
@@ -115,6 +122,16 @@ pub struct ProtectedSet {
     /// Built from a snapshot without the hooks' protection
     /// (`RegistrySnapshot::protection_computed`): every path is refused, unresolved.
     unavailable: bool,
+}
+
+/// The module a file stands for when Python's import system may load it as one: the part of
+/// its name before the first dot, for a name ending as a compiled module (`.pyc`) or an
+/// extension module (`.so`, `.pyd`: `helper.cpython-313-x86_64-linux-gnu.so`) does. A module's
+/// name is text: a name that is not names no module.
+fn module_form(path: &Path) -> Option<&str> {
+    let name = path.file_name()?.to_str()?;
+    let (stem, _) = name.split_once('.')?;
+    [".so", ".pyd", ".pyc"].iter().any(|s| name.ends_with(s)).then_some(stem)
 }
 
 /// The session's folder of one [`ProtectedSet::check`], canonicalized once and only when a
@@ -175,7 +192,14 @@ impl ProtectedSet {
                 continue;
             }
             let index = self.patterns.len();
-            if pattern.tail.as_os_str().is_empty() {
+            if pattern.stem {
+                let Some(name) = pattern.tail.file_name() else { continue };
+                self.stems.entry(name.to_os_string()).or_default().push(index);
+                if !pattern.nested {
+                    let folder = pattern.scope.as_path().to_path_buf();
+                    self.stem_folders.entry(folder).or_default().push(index);
+                }
+            } else if pattern.tail.as_os_str().is_empty() {
                 let scope = pattern.scope.as_path();
                 self.trees.entry(scope.to_path_buf()).or_default().push(index);
                 let insensitive = match self.detection {
@@ -257,6 +281,8 @@ impl ProtectedSet {
             home: None,
             patterns: Vec::new(),
             by_name: HashMap::new(),
+            stems: HashMap::new(),
+            stem_folders: BTreeMap::new(),
             trees: BTreeMap::new(),
             folded_trees: BTreeMap::new(),
             detection,
@@ -539,6 +565,33 @@ impl ProtectedSet {
                             HitReason::InsideFolder
                         };
                         nested_hit(index, reading, found, why);
+                    }
+                }
+            }
+            // Another form of a Python module a hook imports: a compiled or extension module
+            // named as the module, in its folder (F118), or a folder holding that folder.
+            if !self.stems.is_empty() {
+                let modules =
+                    module_form(path).and_then(|s| self.stems.get(std::ffi::OsStr::new(s)));
+                let parent = path.parent().unwrap_or(path);
+                for &index in modules.into_iter().flatten() {
+                    let Some(p) = self.patterns.get(index) else { continue };
+                    let folder = p.tail.parent().unwrap_or(Path::new(""));
+                    let here = match p.nested {
+                        false => parent == p.scope.as_path(),
+                        true => parent.starts_with(p.scope.as_path()) && parent.ends_with(folder),
+                    };
+                    if here {
+                        hit(index, reading, reading.path.clone(), HitReason::ModuleForm);
+                    }
+                }
+                let below = self
+                    .stem_folders
+                    .range::<Path, _>((std::ops::Bound::Included(path), std::ops::Bound::Unbounded))
+                    .take_while(|(folder, _)| folder.starts_with(path));
+                for &index in below.flat_map(|(_, v)| v) {
+                    if let Some(p) = self.patterns.get(index) {
+                        hit(index, reading, p.scope.clone(), HitReason::HoldingFolder);
                     }
                 }
             }

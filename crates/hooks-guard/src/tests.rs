@@ -407,6 +407,7 @@ fn pattern(
         what: hooks_registry::ProtectedKind::Script,
         nested: false,
         nested_file: false,
+        stem: false,
     }
 }
 
@@ -457,6 +458,82 @@ fn patterns_protect_a_folder_a_name_under_any_folder_and_the_session_copy() {
     assert!(nested_check("notes.txt").is_allowed());
     // Outside the scope, a same-named file is another project's business.
     assert!(check(&tree.at("gate.sh").display().to_string(), &tree.cwd).is_allowed());
+}
+
+/// A Python module's other forms: every file directly in its folder (or its `__pycache__/`)
+/// whose name is the module's followed by a dot, which the import system takes before or in
+/// place of the source (finding F118), whatever the interpreter's tag; a folder holding
+/// them; nothing else.
+#[test]
+fn a_module_s_compiled_and_extension_forms_are_protected_by_its_name() {
+    let tree = Tree::new();
+    let scripts = tree.cwd.join("scripts");
+    fs::create_dir_all(scripts.join("sub")).expect("mkdir");
+    symlink(&scripts, &tree.cwd.join("linked"));
+    let stem = |folder: &Path| {
+        let mut p = pattern(&tree, folder, "helper", None);
+        p.stem = true;
+        p
+    };
+    let set = ProtectedSet::new(Vec::new())
+        .with_patterns([stem(&scripts), stem(&scripts.join("__pycache__"))]);
+    let check = |path: &str| set.check(&[PathBuf::from(path)], &tree.cwd);
+    for form in [
+        "scripts/helper.so",
+        "scripts/helper.abi3.so",
+        "scripts/helper.cpython-311-x86_64-linux-gnu.so",
+        "scripts/helper.cpython-313t-darwin.so",
+        "scripts/helper.pyc",
+        "scripts/helper.cp313-win_amd64.pyd",
+        "scripts/__pycache__/helper.cpython-311.pyc",
+        "scripts/__pycache__/helper.cpython-311.opt-1.pyc",
+        // Through a symlinked folder, and by a detour.
+        "linked/helper.so",
+        "scripts/sub/../helper.so",
+    ] {
+        let d = check(form);
+        assert_eq!(why(&d), [HitReason::ModuleForm], "{form}: {d:?}");
+        assert!(d.to_string().contains("a form of a Python module"), "{form}: {d}");
+    }
+    // The module's folder, its cache folder and any folder above them hold its forms.
+    for folder in ["scripts", "scripts/__pycache__", "."] {
+        assert!(why(&check(folder)).contains(&HitReason::HoldingFolder), "{folder}");
+    }
+    // Another module, a name that only starts alike, another folder, the bare name, a file
+    // Python does not import.
+    for other in [
+        "scripts/helpers.so",
+        "scripts/helper_x.pyc",
+        "scripts/other.helper.so",
+        "scripts/helper",
+        "scripts/helper.md",
+        "scripts/helper.so.txt",
+        "scripts/sub/helper.so",
+        "helper.so",
+        "scripts/sub",
+    ] {
+        assert!(check(other).is_allowed(), "{other}");
+    }
+    // A module imported from a folder that varies: its forms in any folder of the scope
+    // whose path ends as the module's does, and in such a folder's cache.
+    let nested = |tail: &str| {
+        let mut p = pattern(&tree, &tree.cwd, tail, None);
+        p.stem = true;
+        p.nested = true;
+        p
+    };
+    let set = ProtectedSet::new(Vec::new())
+        .with_patterns([nested("tools/gate"), nested("tools/__pycache__/gate")]);
+    let check = |path: &str| set.check(&[PathBuf::from(path)], &tree.cwd);
+    for form in
+        ["tools/gate.so", "src/tools/gate.pyc", "src/tools/__pycache__/gate.cpython-311.pyc"]
+    {
+        assert_eq!(why(&check(form)), [HitReason::ModuleForm], "{form}");
+    }
+    for other in ["gate.so", "src/gate.pyc", "tools/gates.so", "tools", "src/tools/gate.txt"] {
+        assert!(check(other).is_allowed(), "{other}");
+    }
+    assert!(check(&tree.at("tools/gate.so").display().to_string()).is_allowed());
 }
 
 /// Folders protected as a whole are found by the edited path's ancestors and the folders

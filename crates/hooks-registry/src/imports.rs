@@ -56,8 +56,9 @@ impl Language {
 }
 
 /// The files `text` (a script of `language` in `script_dir`) imports from its own folder or
-/// relative to itself, as [`PathRole::Sourced`] files (a module) and [`PathRole::Tree`]
-/// folders (a Python package), each an absolute path from [`PathBase::Root`].
+/// relative to itself, as [`PathRole::Sourced`] files (a module), [`PathRole::Tree`] folders
+/// (a Python package) and [`PathRole::Compiled`] module names (a Python module's compiled and
+/// extension forms), each an absolute path from [`PathBase::Root`].
 ///
 /// ```
 /// use std::path::Path;
@@ -67,19 +68,41 @@ impl Language {
 /// assert!(found.iter().any(|p| p.path == Path::new("/r/s/helpers.py")));
 /// ```
 pub fn local_imports(language: Language, text: &str, script_dir: &Path) -> Vec<NamedPath> {
+    local_imports_from(language, text, script_dir, script_dir)
+}
+
+/// [`local_imports`] of a Python module Python found from `first_dir`, the folder first on
+/// its module search path, which is not the module's own folder for the module `python -m`
+/// runs (the folder Python runs in: `python -m tools.gate` imports `policy` from there,
+/// finding F117); relative imports (`from . import x`) stay in `script_dir`.
+pub(crate) fn local_imports_from(
+    language: Language,
+    text: &str,
+    script_dir: &Path,
+    first_dir: &Path,
+) -> Vec<NamedPath> {
     let mut out = Vec::new();
     match language {
         Language::Python => {
-            for module in python_modules(text) {
+            for PythonImport { module, relative } in python_modules(text) {
                 let first = module.split('.').next().unwrap_or_default();
                 if !is_identifier(first) {
                     continue;
                 }
-                out.push(file(script_dir.join(format!("{first}.py"))));
+                let dir = if relative { script_dir } else { first_dir };
+                out.push(file(dir.join(format!("{first}.py"))));
                 out.push(NamedPath {
                     base: PathBase::Root,
-                    path: script_dir.join(first),
+                    path: dir.join(first),
                     role: PathRole::Tree,
+                });
+                // Its compiled and extension forms beside it, which Python takes before the
+                // source or in its place (`helper.so`, `__pycache__/helper.cpython-313.pyc`:
+                // finding F118).
+                out.push(NamedPath {
+                    base: PathBase::Root,
+                    path: dir.join(first),
+                    role: PathRole::Compiled,
                 });
             }
         }
@@ -134,10 +157,22 @@ fn is_identifier(name: &str) -> bool {
         && chars.all(|c| c.is_alphanumeric() || c == '_')
 }
 
+/// A module a Python text imports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PythonImport {
+    /// The module as written (`a.b` of `import a.b`), or for a relative import the module in
+    /// the importing file's own folder it names (`x` of `from .x import y`).
+    pub(crate) module: String,
+    /// Whether it is a relative import (`from .x import y`, `from . import y`).
+    pub(crate) relative: bool,
+}
+
 /// The modules a Python text imports absolutely (`import a.b as c, d`, `from a.b import c`),
 /// and, for a relative import (`from .x import y`, `from . import y`), the module in the
 /// script's own folder it names (`x`, `y`).
-fn python_modules(text: &str) -> Vec<String> {
+pub(crate) fn python_modules(text: &str) -> Vec<PythonImport> {
+    let absolute = |module: &str| PythonImport { module: module.to_owned(), relative: false };
+    let relative = |module: &str| PythonImport { module: module.to_owned(), relative: true };
     let mut out = Vec::new();
     for line in text.lines() {
         // Statements after `;` on one line count too.
@@ -146,7 +181,7 @@ fn python_modules(text: &str) -> Vec<String> {
             if let Some(rest) = statement.strip_prefix("import ") {
                 for part in rest.split(',') {
                     let name = part.split_whitespace().next().unwrap_or_default();
-                    out.push(name.trim_matches(|c| c == '(' || c == ')').to_owned());
+                    out.push(absolute(name.trim_matches(|c| c == '(' || c == ')')));
                 }
             } else if let Some(rest) = statement.strip_prefix("from ") {
                 let mut words = rest.split_whitespace();
@@ -157,18 +192,18 @@ fn python_modules(text: &str) -> Vec<String> {
                 match module.strip_prefix('.') {
                     // `from .x import y`: `x` beside the script (a package's relative import
                     // run as a script fails; protected all the same).
-                    Some(relative) if !relative.is_empty() && !relative.starts_with('.') => {
-                        out.push(relative.to_owned());
+                    Some(rel) if !rel.is_empty() && !rel.starts_with('.') => {
+                        out.push(relative(rel));
                     }
                     // `from . import y, z`: the modules `y` and `z` beside it.
                     Some("") => {
                         for part in words.collect::<Vec<_>>().join(" ").split(',') {
                             let name = part.split_whitespace().next().unwrap_or_default();
-                            out.push(name.trim_matches(|c| c == '(' || c == ')').to_owned());
+                            out.push(relative(name.trim_matches(|c| c == '(' || c == ')')));
                         }
                     }
                     Some(_) => {}
-                    None => out.push(module.to_owned()),
+                    None => out.push(absolute(module)),
                 }
             }
         }

@@ -235,6 +235,13 @@ pub struct ProtectedPattern {
     /// With `nested`: `tail` names a file, protected wherever a path ends with it below
     /// `scope` (a project's `.gemini/settings.json` in a package), not a folder.
     pub nested_file: bool,
+    /// `tail` names a Python module: the files named by its last component, a dot and more,
+    /// ending in `.so`, `.pyd` or `.pyc` (`helper.so`, `helper.cpython-313-x86_64-linux-gnu.so`,
+    /// `helper.pyc`), which Python's import system loads before or in place of the module's
+    /// source (finding F118): directly in the folder `scope` (`tail` is then the name alone,
+    /// and a folder holding `scope` holds them), or with `nested`, in any folder below `scope`
+    /// whose path ends with the rest of `tail` (a hook run from a folder that varies).
+    pub stem: bool,
 }
 
 impl ProtectedPattern {
@@ -249,6 +256,7 @@ impl ProtectedPattern {
             what: ProtectedKind::File,
             nested: false,
             nested_file: false,
+            stem: false,
         }
     }
 }
@@ -445,6 +453,7 @@ impl ExpectedFiles {
                     what: ProtectedKind::File,
                     nested: true,
                     nested_file: file,
+                    stem: false,
                 });
             }
         }
@@ -698,6 +707,10 @@ pub(crate) struct Placed<'a> {
 pub(crate) struct DefinitionProtection {
     pub paths: Vec<AbsPathBuf>,
     pub patterns: Vec<(AbsPathBuf, PathBuf, Option<PathBuf>)>,
+    /// Python modules whose other forms are protected ([`PathRole::Compiled`],
+    /// [`ProtectedPattern::stem`]): (scope, the module's name or its path under any folder
+    /// of the scope, whether under any folder).
+    pub stems: Vec<(AbsPathBuf, PathBuf, bool)>,
     pub uncertain: Vec<String>,
     /// The command names a path relative to the directory it runs in, and the format runs
     /// it in the session's directory: for a source outside every project, that would be a
@@ -1051,7 +1064,7 @@ fn protect_definition_roles(
     if keep(PathRole::Argument) {
         note_read_files(&mut out, analysis, |named| locs_of(named, launch, placed, None));
     }
-    let Ran { scripts, mut interpreters } = ran;
+    let Ran { scripts, modules, mut interpreters } = ran;
     // The files the agent reads to complete the command (Gemini CLI's workspace `.env` for an
     // extension's `${NAME}`): protected as what an option loads.
     if keep(PathRole::Loaded) {
@@ -1073,7 +1086,7 @@ fn protect_definition_roles(
         }
     }
     if read_scripts {
-        protect_sourced(&mut out, scripts, launch, placed, resolver);
+        protect_sourced(&mut out, scripts, modules, launch, placed, resolver);
         if keep(PathRole::Argument) {
             protect_recipes(&mut out, launch, placed, resolver);
             protect_tool_plugins(&mut out, resolver);
@@ -1086,6 +1099,8 @@ fn protect_definition_roles(
     out.paths.dedup();
     out.patterns.sort();
     out.patterns.dedup();
+    out.stems.sort();
+    out.stems.dedup();
     out.uncertain.sort();
     out.uncertain.dedup();
     out
@@ -1098,6 +1113,10 @@ struct Ran {
     /// The programs and scripts it runs from a known folder, whose own text says what else
     /// they load (`. ./lib.sh`).
     scripts: Vec<AbsPathBuf>,
+    /// The modules `python -m` runs (and the packages it imports on the way), with the folder
+    /// Python finds them from, the first on its module search path: where the modules'
+    /// absolute imports are found too (F117).
+    modules: Vec<(AbsPathBuf, AbsPathBuf)>,
     /// The interpreters it runs by a path: what each starts from is found on the file system
     /// (F47).
     interpreters: Vec<PathBuf>,
@@ -1118,6 +1137,9 @@ fn protect_named_at(
         let Ok(full) = dir.join(&named.path) else { continue };
         if matches!(named.role, PathRole::Program | PathRole::Script) {
             ran.scripts.push(normalize_abs(&full));
+        }
+        if named.role == PathRole::Module {
+            ran.modules.push((normalize_abs(&full), dir.clone()));
         }
         if named.role == PathRole::Program
             && (named.path.file_name().and_then(|n| n.to_str())).is_some_and(installation_matters)
@@ -1199,16 +1221,23 @@ const SCRIPT_HEAD: u64 = 512;
 fn protect_sourced(
     out: &mut DefinitionProtection,
     scripts: Vec<AbsPathBuf>,
+    modules: Vec<(AbsPathBuf, AbsPathBuf)>,
     launch: &HookLaunch,
     placed: Placed<'_>,
     resolver: &mut Resolver,
 ) {
     // (the file, its depth, the folder of the script it was reached from: what `$0` names in
-    // a file that is sourced)
-    let mut queue: std::collections::VecDeque<(AbsPathBuf, u32, Option<PathBuf>)> =
-        scripts.into_iter().map(|s| (s, 0, None)).collect();
+    // a file that is sourced; for a Python module, the folder first on Python's module search
+    // path, where its absolute imports are found: the script's own for a script, the one it
+    // runs in for `python -m`'s module)
+    type Queued = (AbsPathBuf, u32, Option<PathBuf>, Option<PathBuf>);
+    let mut queue: std::collections::VecDeque<Queued> = scripts
+        .into_iter()
+        .map(|s| (s, 0, None, None))
+        .chain(modules.into_iter().map(|(m, from)| (m, 0, None, Some(from.into_path_buf()))))
+        .collect();
     let mut seen: HashSet<PathBuf> = HashSet::new();
-    while let Some((script, depth, caller_dir)) = queue.pop_front() {
+    while let Some((script, depth, caller_dir, first_dir)) = queue.pop_front() {
         if seen.len() >= MAX_SCRIPTS_READ {
             if !seen.contains(script.as_path()) {
                 out.uncertain.push(format!(
@@ -1230,6 +1259,8 @@ fn protect_sourced(
         }
         let own_dir = read.path.parent().map(Path::to_path_buf);
         let mut named = Vec::new();
+        // Where the absolute imports of the modules it imports are found.
+        let mut imports_from: Option<PathBuf> = None;
         match read.language {
             ScriptLanguage::Shell => {
                 let mut dirs = vec![own_dir.clone()];
@@ -1256,7 +1287,13 @@ fn protect_sourced(
             }
             ScriptLanguage::Other(language) => {
                 if let (Some(dir), Some(language)) = (&own_dir, language) {
-                    named.extend(crate::imports::local_imports(language, &read.text, dir));
+                    let first = first_dir.clone().unwrap_or_else(|| dir.clone());
+                    named.extend(crate::imports::local_imports_from(
+                        language, &read.text, dir, &first,
+                    ));
+                    if language == crate::imports::Language::Python {
+                        imports_from = Some(first);
+                    }
                 }
                 if read.starts_python {
                     // Run by its `#!` line, it starts from the user's site as `python3` does.
@@ -1278,14 +1315,20 @@ fn protect_sourced(
             let Some(locs) = locs_of(named, launch, placed, None) else { continue };
             for loc in &locs {
                 protect_named(out, loc, named, resolver);
-                if named.role == PathRole::Sourced
+                if matches!(named.role, PathRole::Sourced | PathRole::Module)
                     && let Loc::Dir(base) = loc
                     && let Ok(full) = base.join(&named.path)
                 {
                     let full = normalize_abs(&full);
                     if depth + 1 < MAX_SCRIPT_DEPTH {
                         let top = caller_dir.clone().or_else(|| own_dir.clone());
-                        queue.push_back((full, depth + 1, top));
+                        // A module a Python file imports is found as its importer's are; what
+                        // a shell script's `python -m` runs, from where the script runs.
+                        let first = match named.role {
+                            PathRole::Module => Some(base.as_path().to_path_buf()),
+                            _ => imports_from.clone(),
+                        };
+                        queue.push_back((full, depth + 1, top, first));
                     } else if full.as_path().is_file() {
                         out.uncertain.push(format!(
                             "its scripts load files more than {MAX_SCRIPT_DEPTH} levels deep (`{}`); what those load is neither protected nor pinned",
@@ -1849,13 +1892,13 @@ fn protect_commands(
                 .filter_map(|name| crate::installations::find_program(name, placed.program_path)),
         );
     }
-    let Ran { scripts, mut interpreters } = ran;
+    let Ran { scripts, modules, mut interpreters } = ran;
     interpreters.sort();
     interpreters.dedup();
     for interpreter in &interpreters {
         protect_installation(out, interpreter, placed, resolver);
     }
-    protect_sourced(out, scripts, launch, placed, resolver);
+    protect_sourced(out, scripts, modules, launch, placed, resolver);
 }
 
 /// Protects what the configuration of the linters, type checkers and formatters where the
@@ -2300,6 +2343,10 @@ fn protect_recipe_files(
         let Some(folder) = crate::paths::normalize_absolute(folder) else { continue };
         protect_at(out, &Loc::Dir(root()), folder.as_path(), PathRole::Modules, resolver);
     }
+    for module in &found.compiled {
+        let Some(module) = crate::paths::normalize_absolute(module) else { continue };
+        protect_at(out, &Loc::Dir(root()), module.as_path(), PathRole::Compiled, resolver);
+    }
     for (folder, names) in &found.names_under {
         let Some(folder) = crate::paths::normalize_absolute(folder) else { continue };
         for name in *names {
@@ -2428,6 +2475,21 @@ fn protect_at(
     resolver: &mut Resolver,
 ) {
     match loc {
+        Loc::Dir(dir) if role == PathRole::Compiled => {
+            for full in joined_places(dir, rel, resolver) {
+                let path = full.as_path();
+                let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else {
+                    continue;
+                };
+                // Beside the source, and in the folder Python caches it in.
+                for folder in [folder.to_path_buf(), folder.join("__pycache__")] {
+                    let Ok(folder) = AbsPathBuf::new(folder) else { continue };
+                    for located in locations_with(resolver, &folder) {
+                        out.stems.push((located, PathBuf::from(name), false));
+                    }
+                }
+            }
+        }
         Loc::Dir(dir) => {
             for full in joined_places(dir, rel, resolver) {
                 if matches!(role, PathRole::Tree | PathRole::Beside | PathRole::Modules) {
@@ -2458,6 +2520,15 @@ fn protect_at(
                     "the folder `{}` under a directory that varies cannot be protected as a whole",
                     tail.display()
                 ));
+                return;
+            }
+            if role == PathRole::Compiled {
+                // Under any folder whose path ends as the module's does, and in its cache.
+                if let Some(name) = tail.file_name() {
+                    let cache = tail.with_file_name("__pycache__").join(name);
+                    out.stems.push((scope.clone(), tail.clone(), true));
+                    out.stems.push((scope, cache, true));
+                }
                 return;
             }
             out.patterns.push((scope, tail, session.then_some(joined)));

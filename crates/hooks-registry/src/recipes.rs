@@ -446,6 +446,9 @@ pub(crate) struct RecipeRead {
     /// folder a `Dir.glob` of `.rake` files lists, a Python package a recipe file imports
     /// (finding F95).
     pub(crate) folders: Vec<PathBuf>,
+    /// The Python modules a recipe file that is Python imports, whose compiled and extension
+    /// forms are protected beside them ([`crate::scripts::PathRole::Compiled`], F118).
+    pub(crate) compiled: Vec<PathBuf>,
     /// Folders under which each of the names is protected in every folder, existing or not:
     /// a Cargo workspace's members by pattern (`crates/*`), whose manifest and build script
     /// the agent could add (finding F100).

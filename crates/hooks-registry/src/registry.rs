@@ -1601,6 +1601,22 @@ fn compile(
                         what: ProtectedKind::Script,
                         nested: false,
                         nested_file: false,
+                        stem: false,
+                    };
+                    if patterns_seen.insert(pattern.clone()) {
+                        patterns.push(pattern);
+                    }
+                }
+                for (scope, tail, nested) in found.stems {
+                    let pattern = ProtectedPattern {
+                        scope,
+                        tail,
+                        session: None,
+                        source: id.clone(),
+                        what: ProtectedKind::Script,
+                        nested,
+                        nested_file: false,
+                        stem: true,
                     };
                     if patterns_seen.insert(pattern.clone()) {
                         patterns.push(pattern);

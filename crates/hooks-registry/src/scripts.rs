@@ -77,6 +77,17 @@ pub enum PathRole {
     /// configuration folder (`.claude/lib`): the modules the hook imports. Protected as a
     /// whole, not pinned (a dependency folder changes on every install).
     Modules,
+    /// The module `python -m` runs (`tools/gate.py` of `python -m tools.gate`), or a package
+    /// it imports on the way (`tools/__init__.py`): found from the folder Python puts first
+    /// on its module search path, the one it runs in, from which the module's own absolute
+    /// imports are found too. Protected, pinned, and read for what it imports (finding F117).
+    Module,
+    /// The other forms of a Python module: every file in the path's folder whose name is the
+    /// path's last component followed by a dot (`helper.so`,
+    /// `helper.cpython-313-x86_64-linux-gnu.so`, `helper.abi3.so`, `helper.pyc`) and the same
+    /// in its `__pycache__/` (`helper.cpython-313.pyc`), which Python's import system loads
+    /// before or in place of `helper.py` (finding F118). Protected, not pinned.
+    Compiled,
 }
 
 /// One file (or folder, for [`PathRole::Tree`]) a command names.
@@ -247,6 +258,9 @@ pub fn analyse_script_text(text: &str, script_dir: Option<&Path>) -> CommandAnal
         PathRole::Modules | PathRole::Argument => {
             is_start_up_file(p) || read_as_configuration.contains(p)
         }
+        // What `python -m` runs from where the script runs, and the compiled forms of the
+        // modules it imports on the way (F117, F118).
+        PathRole::Module | PathRole::Compiled => true,
         _ => false,
     });
     analysis.paths.sort();
@@ -1647,6 +1661,38 @@ impl Walk {
         }
     }
 
+    /// The files Python loads for the module `module` (`a.b.c`), found from the folder it runs
+    /// in or a folder of the line's `PYTHONPATH` (F97): each package on the way (`a.py`, which
+    /// Python runs in place of the package when it finds one, and `a/__init__.py`) and the
+    /// module itself (`a/b/c.py`, `a/b/c/__init__.py`; with `run`, what `python -m` runs,
+    /// `a/b/c/__main__.py` too), each as [`PathRole::Module`], with their compiled and
+    /// extension forms ([`PathRole::Compiled`]; findings F117, F118).
+    fn python_module(&mut self, module: &str, run: bool, dirs: &[Dir]) {
+        let parts: Vec<&str> = module.split('.').collect();
+        if parts.iter().any(|p| p.is_empty() || p.contains('/')) {
+            return;
+        }
+        let mut bases = vec![String::new()];
+        if let Some(Some(path)) = self.line_variable("PYTHONPATH") {
+            let entries = path.split(':').filter(|p| !p.is_empty()).take(MAX_DIRS);
+            bases.extend(entries.map(|e| format!("{}/", e.trim_end_matches('/'))));
+        }
+        for base in &bases {
+            for n in 1..=parts.len() {
+                let place = format!("{base}{}", parts.get(..n).unwrap_or_default().join("/"));
+                self.add_text(&format!("{place}.py"), PathRole::Module, dirs);
+                self.add_text(&format!("{place}/__init__.py"), PathRole::Module, dirs);
+                self.add_text(&place, PathRole::Compiled, dirs);
+                self.add_text(&format!("{place}/__init__"), PathRole::Compiled, dirs);
+            }
+            if run {
+                let place = format!("{base}{}", parts.join("/"));
+                self.add_text(&format!("{place}/__main__.py"), PathRole::Module, dirs);
+                self.add_text(&format!("{place}/__main__"), PathRole::Compiled, dirs);
+            }
+        }
+    }
+
     /// An interpreter: options (some load files, some run inline code), then the script.
     fn interpreter(&mut self, name: &str, args: &[Word], dirs: &mut Vec<Dir>, depth: u32) {
         let Some(spec) = interpreter(name) else { return };
@@ -1686,35 +1732,35 @@ impl Walk {
             let (flag, inline) = match opt.split_once('=') {
                 Some((f, v)) if f.starts_with('-') => (format!("-{f}"), Some(v.to_owned())),
                 _ => match (spec.module_dirs.iter().chain(library_flags(spec)))
+                    .chain(python_written_options(spec))
                     .find(|o| text.len() > o.len() && text.starts_with(**o))
                 {
-                    // `perl -Ilib`, `ruby -r./x.rb`, `perl -MSetup`: the value written into
-                    // the option.
+                    // `perl -Ilib`, `ruby -r./x.rb`, `perl -MSetup`, `python3 -mtools.gate`:
+                    // the value written into the option.
                     Some(o) => ((*o).to_owned(), text.get(o.len()..).map(str::to_owned)),
                     None => (text.clone(), None),
                 },
             };
             let flag = flag.as_str();
+            let python = spec.names.contains(&"python");
             if spec.inline.contains(&flag) {
-                // The code is in the command itself, which the hook file holds.
+                // The code is in the command itself, which the hook file holds; Python finds
+                // what it imports from the folder it runs in first (`python3 -c "import json,
+                // sys; …"` runs a `json.py` there: finding F117).
+                let code = inline.or_else(|| args.get(i + 1).and_then(Word::literal));
+                if python && let Some(code) = code {
+                    for import in crate::imports::python_modules(&code) {
+                        self.python_module(&import.module, false, dirs);
+                    }
+                }
                 return;
             }
             if spec.module == Some(flag) {
                 let module = inline.map(|v| Word::lit(&v)).or_else(|| args.get(i + 1).cloned());
                 if let Some(m) = module.and_then(|m| m.literal()) {
-                    let file = m.replace('.', "/");
-                    // The module's file, wherever `python -m` may find it from here, and in
-                    // the folders the line's `PYTHONPATH` puts first (F97).
-                    let mut places = vec![file.clone()];
-                    if let Some(Some(path)) = self.line_variable("PYTHONPATH") {
-                        let entries = path.split(':').filter(|p| !p.is_empty()).take(MAX_DIRS);
-                        places.extend(entries.map(|e| format!("{e}/{file}")));
-                    }
-                    for place in places {
-                        self.add_text(&format!("{place}.py"), PathRole::Loaded, dirs);
-                        self.add_text(&format!("{place}/__main__.py"), PathRole::Loaded, dirs);
-                        self.add_text(&format!("{place}/__init__.py"), PathRole::Loaded, dirs);
-                    }
+                    // The module, its packages and their compiled forms, from the folder it
+                    // runs in and the line's `PYTHONPATH` (F97, F117, F118).
+                    self.python_module(&m, true, dirs);
                     // `python -m mypy` reads what `mypy` does (finding F79).
                     let top = m.split('.').next().unwrap_or_default();
                     if code_config(top).is_some() {
@@ -5261,6 +5307,14 @@ fn library_flags(spec: &Interpreter) -> &'static [&'static str] {
         Some(&"ruby") => &["-r"],
         Some(&"perl") => &["-M", "-m"],
         _ => &[],
+    }
+}
+
+/// Python's options whose value may be written into them (`-c'import gate'`, `-mtools.gate`).
+fn python_written_options(spec: &Interpreter) -> &'static [&'static str] {
+    match spec.names.contains(&"python") {
+        true => &["-c", "-m"],
+        false => &[],
     }
 }
 

@@ -16,13 +16,19 @@ use crate::digest::{Digest, HashError, PathState, path_state};
 /// names as arguments or redirection targets are protected by the guard but not pinned,
 /// since hooks commonly write them (a log beside the hook) and a pin on them would undo the
 /// user's trust at the hook's first run.
-pub const PINNED_ROLES: [PathRole; 5] =
-    [PathRole::Program, PathRole::Script, PathRole::Loaded, PathRole::Tree, PathRole::Sourced];
+pub const PINNED_ROLES: [PathRole; 6] = [
+    PathRole::Program,
+    PathRole::Script,
+    PathRole::Loaded,
+    PathRole::Tree,
+    PathRole::Sourced,
+    PathRole::Module,
+];
 
 /// [`PINNED_ROLES`] but what the scripts load: the files the command line itself names, found
 /// without reading any file.
-pub(crate) const COMMAND_ROLES: [PathRole; 4] =
-    [PathRole::Program, PathRole::Script, PathRole::Loaded, PathRole::Tree];
+pub(crate) const COMMAND_ROLES: [PathRole; 5] =
+    [PathRole::Program, PathRole::Script, PathRole::Loaded, PathRole::Tree, PathRole::Module];
 
 /// One file (or folder) a hook file's hooks run, with what it held when it was pinned.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

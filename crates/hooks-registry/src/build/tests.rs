@@ -152,6 +152,7 @@ fn protected_paths_list_each_path_once_per_source_then_the_expected_files_nobody
         what: ProtectedKind::Script,
         nested: false,
         nested_file: false,
+        stem: false,
     };
     let paths = [
         ProtectedPath { path: file.clone(), source: id.clone(), what: ProtectedKind::File },

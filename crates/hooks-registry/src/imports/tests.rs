@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use proptest::prelude::*;
 
 use crate::{
-    imports::{ConfigurationFile, Language, configuration_paths, local_imports},
+    imports::{
+        ConfigurationFile, Language, configuration_paths, local_imports, local_imports_from,
+    },
     scripts::{PathBase, PathRole},
 };
 
@@ -24,6 +26,42 @@ fn files(language: Language, text: &str) -> Vec<PathBuf> {
 
 fn folders(language: Language, text: &str) -> Vec<PathBuf> {
     imported(language, text, PathRole::Tree)
+}
+
+/// Each module a Python file imports has its compiled and extension forms named beside it
+/// (finding F118); a module Python found from another folder (what `python -m` runs) has its
+/// absolute imports found there, its relative ones beside itself (finding F117).
+#[test]
+fn python_imports_name_their_compiled_forms_and_absolute_ones_start_where_python_does() {
+    let compiled =
+        imported(Language::Python, "import helper\nfrom . import rules\n", PathRole::Compiled);
+    assert_eq!(
+        compiled,
+        [PathBuf::from("/repo/scripts/helper"), PathBuf::from("/repo/scripts/rules")]
+    );
+    let text = "import policy.x\nfrom . import rules\nfrom .sub import y\n";
+    let found =
+        local_imports_from(Language::Python, text, Path::new("/repo/tools"), Path::new("/repo"));
+    let of = |role: PathRole| -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> =
+            found.iter().filter(|p| p.role == role).map(|p| p.path.clone()).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        of(PathRole::Sourced),
+        ["/repo/policy.py", "/repo/tools/rules.py", "/repo/tools/sub.py"].map(PathBuf::from)
+    );
+    assert_eq!(
+        of(PathRole::Tree),
+        ["/repo/policy", "/repo/tools/rules", "/repo/tools/sub"].map(PathBuf::from)
+    );
+    assert_eq!(of(PathRole::Compiled), of(PathRole::Tree));
+    // JavaScript has no compiled forms.
+    assert!(
+        imported(Language::JavaScript, "import x from './lib.mjs'\n", PathRole::Compiled)
+            .is_empty()
+    );
 }
 
 #[test]

@@ -73,6 +73,11 @@ pub(crate) fn read(path: &Path, language: Language, cwd: &Path) -> RecipeRead {
                 read.folders.push(folder);
             }
         }
+        for module in found.compiled {
+            if !read.compiled.contains(&module) {
+                read.compiled.push(module);
+            }
+        }
     }
     read.lines.retain(|l| !l.trim().is_empty());
     read.lines.dedup();
@@ -250,6 +255,9 @@ pub(crate) struct Loads {
     /// Folders whose files it loads by a pattern (`Dir.glob("lib/tasks/*.rake")`), or a Python
     /// package it imports.
     pub(crate) folders: Vec<PathBuf>,
+    /// The Python modules it imports, whose compiled and extension forms Python may load
+    /// instead (F118).
+    pub(crate) compiled: Vec<PathBuf>,
 }
 
 /// What the code recipe text `text` of a file in `dir` loads, relative names from `dir` or
@@ -266,6 +274,7 @@ pub(crate) fn loads(text: &str, language: Language, dir: &Path, cwd: &Path) -> L
             {
                 match named.role {
                     crate::scripts::PathRole::Tree => out.folders.push(named.path),
+                    crate::scripts::PathRole::Compiled => out.compiled.push(named.path),
                     _ => out.files.push(named.path),
                 }
             }

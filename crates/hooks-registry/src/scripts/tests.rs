@@ -154,7 +154,58 @@ fn node_require_and_repository_local_interpreters() {
         ".venv/bin/python -u hooks/h.py",
         &[run(".venv/bin/python", PathRole::Program), run("hooks/h.py", PathRole::Script)],
     );
-    names("python3 -m hooks.check", &[run("hooks/check.py", PathRole::Loaded)]);
+    names("python3 -m hooks.check", &[run("hooks/check.py", PathRole::Module)]);
+}
+
+/// Python finds what `-m` runs and what `-c` imports from the folder it runs in first: the
+/// module, each package on the way (a module named like the package runs in its place), and
+/// their compiled and extension forms (findings F117, F118; checked with CPython 3.11 here:
+/// `python3 -c "import json, sys; …"` ran a `json.py` there, `python3 -m tools.gate` ran
+/// `tools/__init__.py` and `tools/__pycache__/gate.cpython-311.pyc`).
+#[test]
+fn python_s_modules_are_found_where_it_runs() {
+    let module = |p: &str| run(p, PathRole::Module);
+    let compiled = |p: &str| run(p, PathRole::Compiled);
+    names(
+        "python3 -m tools.gate",
+        &[
+            module("tools.py"),
+            module("tools/__init__.py"),
+            module("tools/gate.py"),
+            module("tools/gate/__init__.py"),
+            module("tools/gate/__main__.py"),
+            compiled("tools"),
+            compiled("tools/__init__"),
+            compiled("tools/gate"),
+            compiled("tools/gate/__main__"),
+        ],
+    );
+    names(
+        r#"python3 -c "import json, sys; from hooks.policy import deny as d; d(json.load(sys.stdin))""#,
+        &[
+            module("json.py"),
+            module("json/__init__.py"),
+            compiled("json"),
+            compiled("json/__init__"),
+            module("sys.py"),
+            module("hooks.py"),
+            module("hooks/__init__.py"),
+            module("hooks/policy.py"),
+            module("hooks/policy/__init__.py"),
+            compiled("hooks/policy"),
+        ],
+    );
+    // The code or the module written into the option, and in the folders of the line's
+    // `PYTHONPATH`.
+    names("python3 -c'import gate'", &[module("gate.py"), compiled("gate")]);
+    names("python3 -mtools.gate", &[module("tools/__init__.py"), module("tools/gate.py")]);
+    names("PYTHONPATH=ci python3 -c 'import gate'", &[module("gate.py"), module("ci/gate.py")]);
+    // A relative import in `-c` code fails; nothing else is named for code Python is not given.
+    let a = shell("python3 -c \"$CODE\"");
+    assert!(a.paths.iter().all(|p| p.role != PathRole::Module), "{:?}", a.paths);
+    // Another interpreter's `-c` is not Python's.
+    let a = shell("node -e 'require(\"./json\")'");
+    assert!(a.paths.iter().all(|p| p.role != PathRole::Module), "{:?}", a.paths);
 }
 
 #[test]
@@ -598,7 +649,8 @@ fn what_library_options_and_their_variables_load_is_named() {
     names("RUBYOPT=-r./tools/setup.rb rake lint", &[loaded("tools/setup.rb")]);
     names("RUBYOPT='-Itools -rsetup' ruby x.rb", &[loaded("tools/setup.rb")]);
     names("env PERL5OPT='-Itools -MT::S' perl x.pl", &[loaded("tools/T/S.pm")]);
-    names("PYTHONPATH=tools:ci python3 -m gate", &[loaded("tools/gate.py"), loaded("ci/gate.py")]);
+    let module = |p: &str| run(p, PathRole::Module);
+    names("PYTHONPATH=tools:ci python3 -m gate", &[module("tools/gate.py"), module("ci/gate.py")]);
     // rake's own spellings of ruby's options, and its folder of `.rake` files (F102).
     names("rake -Itools -rsetup lint", &[loaded("tools/setup.rb")]);
     names("rake --libdir=tools --require setup lint", &[loaded("tools/setup.rb")]);
