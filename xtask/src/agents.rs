@@ -106,6 +106,12 @@
 //! - **cargo-xtask**: the same for `xtask/src/main.rs` of the project, the program of the
 //!   package its `.cargo/config.toml`'s alias `xtask = "run --package xtask --"` runs, for the
 //!   user's own Claude Code hook `cargo xtask check` in the session's directory (finding F116);
+//! - **python-json**: the same for `json.py` in the session's directory, which Python imports
+//!   before its own `json` for the user's own Claude Code hook `python3 -c "import json, sys;
+//!   …"` run there (finding F117);
+//! - **python-extension**: the same for `tools/helper.so` of the project, an extension module
+//!   Python imports in place of the `tools/helper.py` that `tools/gate.py` imports, for the
+//!   user's own Claude Code hook `python3 tools/gate.py` (finding F118);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -486,6 +492,24 @@ if [ "${XTASK_CARGO_XTASK:-}" = 1 ]; then
   user_claude_pretool 'cargo xtask check >/dev/null 2>&1 || true'
   seed_file "$PROJ/xtask/src/main.rs" xtask-main.rs.orig 'fn main() {}\n'
 fi
+if [ "${XTASK_PYTHON_JSON:-}" = 1 ]; then
+  # The user's own Claude Code hook parses the payload with Python's `json`, run in the
+  # session's directory, where Python looks for `json` first. Claude Code's `Write` creates
+  # `json.py` there instead, as above (the other agents' copy does not parse anything).
+  user_claude_pretool 'python3 -c "import json, sys; json.load(sys.stdin)" >/dev/null 2>&1 || true'
+  seed_file "$PROJ/json.py" json.py.orig '# not the standard json\n'
+fi
+if [ "${XTASK_PYTHON_EXTENSION:-}" = 1 ]; then
+  # The user's own Claude Code hook runs the project's gate, which imports its helper module
+  # from beside itself; an extension module of the helper's name comes before the source.
+  # Claude Code's `Write` creates it instead, as above (the other agents' copy is no library:
+  # its import fails, which the hook ignores).
+  mkdir -p "$PROJ/tools"
+  printf 'import helper\n' > "$PROJ/tools/gate.py"
+  printf 'pass\n' > "$PROJ/tools/helper.py"
+  user_claude_pretool 'python3 tools/gate.py >/dev/null 2>&1 || true'
+  seed_file "$PROJ/tools/helper.so" helper.so.orig 'not a library\n'
+fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
   # `pre-commit install` writes it), its configuration runs a script of the repository, and
@@ -711,6 +735,12 @@ enum Edit {
     /// runs through the script pre-commit installed, for the user's own Claude Code hook that
     /// commits.
     PreCommitEntry,
+    /// `json.py` in the session's directory, which Python imports in place of its own `json`
+    /// for the `python3 -c "import json, sys; …"` of the user's own Claude Code hook.
+    PythonJson,
+    /// `tools/helper.so` of the project, an extension module Python imports in place of the
+    /// `tools/helper.py` the gate of the user's own Claude Code hook imports.
+    PythonExtension,
     /// [`PYTHON_SITE_FILE`], in the Python site the user's own Python hook starts from.
     PythonSite,
     /// `zz-agent.pth` in the `site-packages` of a virtual environment first on the agent's
@@ -805,6 +835,10 @@ impl Edit {
             }
             Edit::PreCommitEntry => {
                 ("tools/pc-check.sh", Some("XTASK_PRE_COMMIT"), "pc-check.sh.orig")
+            }
+            Edit::PythonJson => ("json.py", Some("XTASK_PYTHON_JSON"), "json.py.orig"),
+            Edit::PythonExtension => {
+                ("tools/helper.so", Some("XTASK_PYTHON_EXTENSION"), "helper.so.orig")
             }
             Edit::Plugin
             | Edit::PathProgram
@@ -937,6 +971,8 @@ const CASES: &[Case] = &[
     Case::editing("pip-requirements", Edit::PipRequirements),
     Case::editing("npm-local-package", Edit::NpmLocalPackage),
     Case::editing("cargo-xtask", Edit::CargoXtask),
+    Case::editing("python-json", Edit::PythonJson),
+    Case::editing("python-extension", Edit::PythonExtension),
     Case::editing("pre-commit", Edit::PreCommitEntry),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
