@@ -5227,4 +5227,8 @@ fn what_python_imports_from_where_it_runs_and_in_its_other_forms_is_protected() 
     ];
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
     refusing_under_both_hooks(&repo, &home, &lines, &paths, 12);
+    // The user's own hooks, which the agent runs in the session's folder: the session's
+    // copies, read there (F43).
+    home.write(".claude/settings.json", &claude_settings(&lines));
+    guard_refusing(repo.path(), home.path(), &paths, 12);
 }

@@ -1579,6 +1579,7 @@ fn compile(
                     found = protect(&Analysed::of(&def), &mut resolver);
                     found.paths.extend(session_copy.paths);
                     found.patterns.extend(session_copy.patterns);
+                    found.stems.extend(session_copy.stems);
                     if !relocated.contains(&index) {
                         relocated.push(index);
                     }
