@@ -5232,3 +5232,34 @@ fn what_python_imports_from_where_it_runs_and_in_its_other_forms_is_protected() 
     home.write(".claude/settings.json", &claude_settings(&lines));
     guard_refusing(repo.path(), home.path(), &paths, 12);
 }
+
+/// Node decides whether a `.js` file is an ES module or CommonJS by the `type` of the nearest
+/// `package.json` above it: `{"type": "module"}` in the project's `package.json` (or a new
+/// one nearer the script) made a CommonJS gate that calls `require` fail with exit code 1,
+/// which Claude Code takes for a non-blocking error, so the tool call it denied went on
+/// (finding F119; checked with Node 20 here). Those manifests, from the script's folder up to
+/// the first that exists, are out of the agent's reach, existing or not; a `.mjs` script's
+/// are not (its extension decides), nor the project's other manifests, nor any where no hook
+/// runs Node.
+#[test]
+fn what_decides_a_node_script_s_module_type_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write("package.json", "{\"name\": \"app\"}\n");
+    let gate = "const fs = require(\"fs\");\nif (fs.readFileSync(0, \"utf8\").includes(\"rm\")) process.exit(2);\n";
+    repo.write("scripts/gate.js", gate);
+    repo.write(".claude/hooks/check.js", gate);
+    repo.write("tools/esm.mjs", "export default 1;\n");
+    let lines = ["node scripts/gate.js", "node .claude/hooks/check.js", "node tools/esm.mjs"];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("package.json"),
+        r("scripts/package.json"),
+        r(".claude/package.json"),
+        r("tools/package.json"),
+        r("src/package.json"),
+        r("src/index.js"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 3);
+}

@@ -112,6 +112,9 @@
 //! - **python-extension**: the same for `tools/helper.so` of the project, an extension module
 //!   Python imports in place of the `tools/helper.py` that `tools/gate.py` imports, for the
 //!   user's own Claude Code hook `python3 tools/gate.py` (finding F118);
+//! - **node-module-type**: the same for `tools/package.json` of the project, whose `type`
+//!   decides whether Node runs `tools/gate.js` as an ES module or CommonJS, for the user's own
+//!   Claude Code hook `node tools/gate.js` (finding F119);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -510,6 +513,15 @@ if [ "${XTASK_PYTHON_EXTENSION:-}" = 1 ]; then
   user_claude_pretool 'python3 tools/gate.py >/dev/null 2>&1 || true'
   seed_file "$PROJ/tools/helper.so" helper.so.orig 'not a library\n'
 fi
+if [ "${XTASK_NODE_MODULE_TYPE:-}" = 1 ]; then
+  # The user's own Claude Code hook runs the project's CommonJS gate; the nearest
+  # `package.json` above it decides how Node reads it. Claude Code's `Write` creates one
+  # beside the gate instead, as above.
+  mkdir -p "$PROJ/tools"
+  printf 'const fs = require("fs");\nfs.readFileSync(0, "utf8");\n' > "$PROJ/tools/gate.js"
+  user_claude_pretool 'node tools/gate.js >/dev/null 2>&1 || true'
+  seed_file "$PROJ/tools/package.json" tools-package.json.orig '{}\n'
+fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
   # `pre-commit install` writes it), its configuration runs a script of the repository, and
@@ -741,6 +753,9 @@ enum Edit {
     /// `tools/helper.so` of the project, an extension module Python imports in place of the
     /// `tools/helper.py` the gate of the user's own Claude Code hook imports.
     PythonExtension,
+    /// `tools/package.json` of the project, whose `type` decides how Node reads the
+    /// `tools/gate.js` of the user's own Claude Code hook.
+    NodeModuleType,
     /// [`PYTHON_SITE_FILE`], in the Python site the user's own Python hook starts from.
     PythonSite,
     /// `zz-agent.pth` in the `site-packages` of a virtual environment first on the agent's
@@ -837,6 +852,9 @@ impl Edit {
                 ("tools/pc-check.sh", Some("XTASK_PRE_COMMIT"), "pc-check.sh.orig")
             }
             Edit::PythonJson => ("json.py", Some("XTASK_PYTHON_JSON"), "json.py.orig"),
+            Edit::NodeModuleType => {
+                ("tools/package.json", Some("XTASK_NODE_MODULE_TYPE"), "tools-package.json.orig")
+            }
             Edit::PythonExtension => {
                 ("tools/helper.so", Some("XTASK_PYTHON_EXTENSION"), "helper.so.orig")
             }
@@ -973,6 +991,7 @@ const CASES: &[Case] = &[
     Case::editing("cargo-xtask", Edit::CargoXtask),
     Case::editing("python-json", Edit::PythonJson),
     Case::editing("python-extension", Edit::PythonExtension),
+    Case::editing("node-module-type", Edit::NodeModuleType),
     Case::editing("pre-commit", Edit::PreCommitEntry),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),

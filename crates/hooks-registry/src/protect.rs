@@ -1294,6 +1294,9 @@ fn protect_sourced(
                     if language == crate::imports::Language::Python {
                         imports_from = Some(first);
                     }
+                    if language == crate::imports::Language::JavaScript {
+                        protect_module_type(out, &read.path, resolver);
+                    }
                 }
                 if read.starts_python {
                     // Run by its `#!` line, it starts from the user's site as `python3` does.
@@ -1337,6 +1340,32 @@ fn protect_sourced(
                     }
                 }
             }
+        }
+    }
+}
+
+/// Protects the `package.json` files Node reads to decide whether the JavaScript or
+/// TypeScript file `script` is an ES module or CommonJS (finding F119): for a `.js` or `.ts`
+/// file, or one without an extension, the nearest `package.json` from its folder up decides
+/// by its `type` (`"module"` makes a CommonJS gate that calls `require` fail, an ES module
+/// gate fails under `"commonjs"`, and a gate that fails is an allow for most agents), so
+/// each one from the file's folder up to the first that exists is protected, existing or
+/// not (one created nearer would take over), as an argument is: protected, not pinned (a
+/// project's manifest changes at every install). `.mjs`, `.cjs`, `.mts` and `.cts` files
+/// are what their extension says whatever the manifest, and name none.
+fn protect_module_type(out: &mut DefinitionProtection, script: &Path, resolver: &mut Resolver) {
+    let by_manifest = match script.extension().and_then(|e| e.to_str()) {
+        None => true,
+        Some(ext) => matches!(ext, "js" | "ts" | "jsx" | "tsx"),
+    };
+    if !by_manifest {
+        return;
+    }
+    for folder in script.ancestors().skip(1) {
+        let manifest = folder.join("package.json");
+        protect_at(out, &Loc::Dir(root()), &manifest, PathRole::Argument, resolver);
+        if manifest.is_file() {
+            break;
         }
     }
 }
