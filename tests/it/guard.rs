@@ -5263,3 +5263,54 @@ fn what_decides_a_node_script_s_module_type_is_protected() {
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
     refusing_under_both_hooks(&repo, &home, &lines, &paths, 3);
 }
+
+/// A version manager's shim runs the version the nearest version file names, looked for from
+/// where the hook runs up to the root: with pyenv here, a `.python-version` naming 3.8 in the
+/// folder above the one a gate ran in had it run under Python 3.8, where its `match` failed to
+/// parse (exit code 1, a non-blocking error: the tool call went on; finding F120). For a
+/// Python, Ruby or Node hook found on the hooks' `PATH` as pyenv's, rbenv's, asdf's or mise's
+/// shim, those files, where the hook runs and above, and asdf's and mise's under the home,
+/// are out of the agent's reach, existing or not; another manager's files, the same name in a
+/// subfolder (never where the hook runs), and all with a hook that runs no shim, are not.
+#[test]
+fn the_files_a_version_manager_picks_the_interpreter_by_are_protected() {
+    let home = TestDir::new();
+    let repo = git_repository("[core]\n\tbare = false\n");
+    for shim in [".pyenv/shims/python3", ".rbenv/shims/ruby", ".asdf/shims/node"] {
+        home.script(shim, "#!/bin/sh\n");
+    }
+    let path = format!(
+        "{}:{}:{}:/usr/bin:/bin",
+        home.path().join(".pyenv/shims").display(),
+        home.path().join(".rbenv/shims").display(),
+        home.path().join(".asdf/shims").display(),
+    );
+    repo.write("scripts/gate.py", "import sys\n");
+    repo.write(
+        ".cursor/hooks.json",
+        &cursor_hooks(&["python3 scripts/gate.py", "ruby scripts/gate.rb", "node scripts/gate.js"]),
+    );
+    let r = |rel: &str| repo.text_path(rel);
+    let above = repo.path().parent().expect("parent").join(".python-version");
+    let paths = [
+        r(".python-version"),
+        above.to_str().expect("utf-8").to_owned(),
+        r(".ruby-version"),
+        r(".tool-versions"),
+        r(".nvmrc"),
+        home.text_path(".tool-versions"),
+        r("scripts/.python-version"),
+        r(".go-version.txt"),
+        home.text_path(".python-version"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let found = guard_with_path(repo.path(), home.path(), &path, &paths);
+    assert_eq!(found, [false, false, false, false, false, false, true, true, true]);
+    // Found on `PATH` as no shim, the same interpreters pick nothing by these files.
+    let plain = format!("{}:/usr/bin:/bin", home.path().join("bin").display());
+    for program in ["python3", "ruby", "node"] {
+        home.script(&format!("bin/{program}"), "#!/bin/sh\n");
+    }
+    let found = guard_with_path(repo.path(), home.path(), &plain, &paths[..6]);
+    assert_eq!(found, [true; 6]);
+}

@@ -105,6 +105,76 @@ pub(crate) fn installation(program: &Path, family: Family) -> Vec<PathBuf> {
     found
 }
 
+/// The files a version manager reads to pick the version its shim `program` runs, when
+/// `program` is one (a program in a `shims/` folder, the manager's folder above it named as
+/// the manager is): the names it looks for in the folder the program runs in and in each
+/// folder above it (pyenv's `.python-version`, rbenv's `.ruby-version`, asdf's
+/// `.tool-versions`, mise's configurations), and those under the home it falls back to
+/// (asdf's `~/.tool-versions`). Finding F120: one naming another installed version has a
+/// hook run under an interpreter its script was not written for (a gate using `match` fails
+/// to parse under Python 3.8, an allow), one naming no installed version fails the start.
+/// `None` for a program that is no shim of a manager known here.
+pub(crate) fn version_files(program: &Path) -> Option<VersionFiles> {
+    let folder = program.parent()?;
+    if folder.file_name()? != "shims" {
+        return None;
+    }
+    let manager = folder.parent()?.file_name()?.to_str()?.trim_start_matches('.');
+    // Each manager's own file; asdf and mise also read the other managers' ("legacy" and
+    // "idiomatic" version files) when their configuration says so: protected all the same.
+    const OTHERS: &[&str] = &[
+        ".python-version",
+        ".ruby-version",
+        ".node-version",
+        ".nvmrc",
+        ".go-version",
+        ".java-version",
+        ".perl-version",
+        ".php-version",
+        ".lua-version",
+    ];
+    const MISE: &[&str] = &[
+        ".tool-versions",
+        "mise.toml",
+        ".mise.toml",
+        "mise.local.toml",
+        ".mise.local.toml",
+        ".config/mise.toml",
+        ".config/mise/config.toml",
+        "mise/config.toml",
+        ".mise/config.toml",
+    ];
+    let own = |name: &'static str| VersionFiles { here: vec![name], home: &[] };
+    Some(match manager {
+        "pyenv" => own(".python-version"),
+        "rbenv" => own(".ruby-version"),
+        "nodenv" => own(".node-version"),
+        "goenv" => own(".go-version"),
+        "jenv" => own(".java-version"),
+        "plenv" => own(".perl-version"),
+        "phpenv" => own(".php-version"),
+        "luaenv" => own(".lua-version"),
+        "asdf" => VersionFiles {
+            here: [".tool-versions"].iter().chain(OTHERS).copied().collect(),
+            home: &[".tool-versions"],
+        },
+        "mise" => VersionFiles {
+            here: MISE.iter().chain(OTHERS).copied().collect(),
+            home: &[".tool-versions", ".config/mise/config.toml"],
+        },
+        _ => return None,
+    })
+}
+
+/// The version files of one manager ([`version_files`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct VersionFiles {
+    /// Looked for where the program runs and in each folder above.
+    pub(crate) here: Vec<&'static str>,
+    /// Under the home.
+    pub(crate) home: &'static [&'static str],
+}
+
 /// The folders of an installation's `prefix` (the folder above its `bin/`), beyond `lib/` and
 /// `lib64/`, that the system builds of the `family`'s interpreter load modules from, where a
 /// file written runs at the interpreter's start or at the script's first `import`, `use` or

@@ -1083,6 +1083,7 @@ fn protect_definition_roles(
         );
         for interpreter in &interpreters {
             protect_installation(&mut out, interpreter, placed, resolver);
+            protect_version_files(&mut out, interpreter, &launch.run_dir, placed, resolver);
         }
     }
     if read_scripts {
@@ -1282,6 +1283,7 @@ fn protect_sourced(
                         crate::installations::find_program(name, placed.program_path)
                     {
                         protect_installation(out, &program, placed, resolver);
+                        protect_version_files(out, &program, &launch.run_dir, placed, resolver);
                     }
                 }
             }
@@ -1311,6 +1313,7 @@ fn protect_sourced(
                 };
                 if let Some(program) = program {
                     protect_installation(out, &program, placed, resolver);
+                    protect_version_files(out, &program, &launch.run_dir, placed, resolver);
                 }
             }
         }
@@ -1514,6 +1517,33 @@ fn protect_installation(
     }
 }
 
+/// Protects the files the version manager whose shim `program` is reads to pick the version
+/// it runs ([`crate::installations::version_files`], finding F120): where the hook runs
+/// (`run_dir`) and in every folder above, existing or not, and the manager's files under the
+/// home; protected, not pinned.
+fn protect_version_files(
+    out: &mut DefinitionProtection,
+    program: &Path,
+    run_dir: &LaunchDir,
+    placed: Placed<'_>,
+    resolver: &mut Resolver,
+) {
+    let Some(files) = crate::installations::version_files(program) else { return };
+    for name in files.here {
+        let named = NamedPath {
+            base: PathBase::RunDir,
+            path: PathBuf::from(name),
+            role: PathRole::Argument,
+        };
+        for loc in &locate(run_dir, placed) {
+            protect_named(out, loc, &named, resolver);
+        }
+    }
+    for name in files.home {
+        protect_at(out, &home_loc(placed.home), Path::new(name), PathRole::Argument, resolver);
+    }
+}
+
 /// What the programs of the command analysis look for in the folder they run in and, when it
 /// holds none, in each folder above it, or merge from every folder above (finding F53): git's
 /// repository (`.git/config` of the repository a monorepo's package is in, and its hooks,
@@ -1562,6 +1592,21 @@ const FOUND_UPWARD: &[&str] = &[
     ".cargo/config",
     "rust-toolchain.toml",
     "rust-toolchain",
+    // The files version managers pick an interpreter by (F120).
+    ".ruby-version",
+    ".node-version",
+    ".nvmrc",
+    ".tool-versions",
+    ".go-version",
+    ".java-version",
+    ".perl-version",
+    ".php-version",
+    ".lua-version",
+    "mise.local.toml",
+    ".mise.local.toml",
+    ".config/mise/config.toml",
+    "mise/config.toml",
+    ".mise/config.toml",
 ];
 
 /// Protects what `named` names from `loc` ([`protect_at`]) and, for a path named where the

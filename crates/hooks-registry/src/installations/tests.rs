@@ -268,3 +268,23 @@ fn a_program_s_installation_configuration_is_under_the_prefix_it_is_found_in() {
     assert!(system_configs(Path::new("/usr/bin/jq")).is_empty());
     assert!(system_configs(Path::new("/usr/bin/python3")).is_empty());
 }
+
+/// A version manager's shim names the files that manager picks the version by (finding
+/// F120); another program names none.
+#[test]
+fn a_version_manager_s_shim_names_its_version_files() {
+    let files = |p: &str| super::version_files(Path::new(p));
+    let pyenv = files("/home/u/.pyenv/shims/python3").expect("pyenv");
+    assert_eq!(pyenv.here, [".python-version"]);
+    assert!(pyenv.home.is_empty());
+    assert_eq!(files("/home/u/.rbenv/shims/ruby").expect("rbenv").here, [".ruby-version"]);
+    let asdf = files("/home/u/.asdf/shims/node").expect("asdf");
+    assert!(asdf.here.contains(&".tool-versions") && asdf.here.contains(&".nvmrc"));
+    assert_eq!(asdf.home, [".tool-versions"]);
+    let mise = files("/home/u/.local/share/mise/shims/python3").expect("mise");
+    assert!(mise.here.contains(&"mise.toml") && mise.here.contains(&".python-version"));
+    for other in ["/usr/bin/python3", "/home/u/.venv/bin/python3", "/opt/shims/python3", "python3"]
+    {
+        assert_eq!(files(other), None, "{other}");
+    }
+}
