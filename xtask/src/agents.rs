@@ -115,6 +115,10 @@
 //! - **node-module-type**: the same for `tools/package.json` of the project, whose `type`
 //!   decides whether Node runs `tools/gate.js` as an ES module or CommonJS, for the user's own
 //!   Claude Code hook `node tools/gate.js` (finding F119);
+//! - **python-version**: the same for `.python-version` in the session's directory, by which a
+//!   pyenv shim picks the Python it runs, for the user's own Claude Code hook `python3 -c …`
+//!   run there, when `python3` on the agent's `PATH` is such a shim (finding F120; on a
+//!   machine where it is not, the file is not protected and the run says so by failing);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -522,6 +526,13 @@ if [ "${XTASK_NODE_MODULE_TYPE:-}" = 1 ]; then
   user_claude_pretool 'node tools/gate.js >/dev/null 2>&1 || true'
   seed_file "$PROJ/tools/package.json" tools-package.json.orig '{}\n'
 fi
+if [ "${XTASK_PYTHON_VERSION:-}" = 1 ]; then
+  # The user's own Claude Code hook runs Python by name in the session's directory; a pyenv
+  # shim found on `PATH` picks the version `.python-version` there names. Claude Code's
+  # `Write` creates it instead, as above (the other agents' copy names the version in use).
+  user_claude_pretool 'python3 -c "import sys" >/dev/null 2>&1 || true'
+  seed_file "$PROJ/.python-version" python-version.orig "$(python3 -c 'import platform; print(platform.python_version())')\n"
+fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
   # `pre-commit install` writes it), its configuration runs a script of the repository, and
@@ -756,6 +767,9 @@ enum Edit {
     /// `tools/package.json` of the project, whose `type` decides how Node reads the
     /// `tools/gate.js` of the user's own Claude Code hook.
     NodeModuleType,
+    /// `.python-version` in the session's directory, by which a pyenv shim picks the Python
+    /// the user's own Claude Code hook runs.
+    PythonVersion,
     /// [`PYTHON_SITE_FILE`], in the Python site the user's own Python hook starts from.
     PythonSite,
     /// `zz-agent.pth` in the `site-packages` of a virtual environment first on the agent's
@@ -852,6 +866,9 @@ impl Edit {
                 ("tools/pc-check.sh", Some("XTASK_PRE_COMMIT"), "pc-check.sh.orig")
             }
             Edit::PythonJson => ("json.py", Some("XTASK_PYTHON_JSON"), "json.py.orig"),
+            Edit::PythonVersion => {
+                (".python-version", Some("XTASK_PYTHON_VERSION"), "python-version.orig")
+            }
             Edit::NodeModuleType => {
                 ("tools/package.json", Some("XTASK_NODE_MODULE_TYPE"), "tools-package.json.orig")
             }
@@ -992,6 +1009,7 @@ const CASES: &[Case] = &[
     Case::editing("python-json", Edit::PythonJson),
     Case::editing("python-extension", Edit::PythonExtension),
     Case::editing("node-module-type", Edit::NodeModuleType),
+    Case::editing("python-version", Edit::PythonVersion),
     Case::editing("pre-commit", Edit::PreCommitEntry),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
