@@ -5314,3 +5314,28 @@ fn the_files_a_version_manager_picks_the_interpreter_by_are_protected() {
     let found = guard_with_path(repo.path(), home.path(), &plain, &paths[..6]);
     assert_eq!(found, [true; 6]);
 }
+
+/// What git shows of a path follows its attributes: with `* -diff` in the repository's
+/// `.git/info/attributes`, the user's `~/.config/git/attributes` or a `.gitattributes` of
+/// the work tree, `git diff --cached` printed "Binary files … differ" for a staged file
+/// holding a key, and a gate that greps the diff for keys let the commit go on (finding F121;
+/// checked with git here). Those files are out of the agent's reach, existing or not, for a
+/// hook that runs git (a `.gitattributes` in any folder, where it runs or above); the
+/// project's other files are not, nor these where no hook runs git.
+#[test]
+fn what_decides_what_git_shows_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    let lines = ["git diff --cached | grep -q AKIA && exit 2 || exit 0"];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r(".gitattributes"),
+        r("src/deep/.gitattributes"),
+        r(".git/info/attributes"),
+        home.text_path(".config/git/attributes"),
+        r("src/main.rs"),
+        r(".gitignore"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 4);
+}

@@ -1557,6 +1557,7 @@ fn protect_version_files(
 /// [`crate::scripts::recipes_found_upward`]).
 const FOUND_UPWARD: &[&str] = &[
     ".git/config",
+    ".git/info/attributes",
     ".git/hooks",
     ".npmrc",
     "package.json",

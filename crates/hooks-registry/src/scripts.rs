@@ -3377,7 +3377,9 @@ fn python_environment(program: &Path) -> Vec<(PathBuf, PathRole)> {
 /// `~/.jq` file's definitions come before every jq program's, so `def test($re): false;`
 /// there turns a gate's `jq -e '.tool_input.command | test("rm -rf")'` into an allow; git
 /// reads the repository's configuration and the user's at every command (`core.fsmonitor`
-/// runs a program during `git status`), and the hooks it runs in a husky project source the
+/// runs a program during `git status`), and their attributes (`.git/info/attributes`,
+/// `~/.config/git/attributes`: `* -diff` hides every change's text from `git diff`, finding
+/// F121), and the hooks it runs in a husky project source the
 /// user's `~/.config/husky/init.sh` first (finding F57; under `$XDG_CONFIG_HOME` when it is
 /// set, which the engine knows); curl and wget read their user's options (`~/.curlrc`'s
 /// `url`, `output`, `proxy`). ssh's configuration, which git reads too, is named for
@@ -3385,7 +3387,11 @@ fn python_environment(program: &Path) -> Vec<(PathBuf, PathRole)> {
 const PROGRAM_CONFIGS: &[(&str, &[&str], &[&str])] = &[
     ("jq", &[], &[".jq"]),
     ("gojq", &[], &[".jq", ".gojq"]),
-    ("git", &[".git/config"], &[".gitconfig", ".config/git/config", ".config/husky/init.sh"]),
+    (
+        "git",
+        &[".git/config", ".git/info/attributes"],
+        &[".gitconfig", ".config/git/config", ".config/git/attributes", ".config/husky/init.sh"],
+    ),
     ("curl", &[], &[".curlrc", ".config/.curlrc"]),
     ("wget", &[], &[".wgetrc"]),
 ];
@@ -4162,6 +4168,10 @@ fn start_up_paths(name: &str) -> Vec<(StartUp, &'static str, PathRole)> {
     }
     if name == "git" {
         found.push((StartUp::Here, ".git/hooks", PathRole::Modules));
+        // What git shows of a path follows its attributes, from the `.gitattributes` of its
+        // folder and of each folder above in the work tree (finding F121: `* -diff` has
+        // `git diff` print "Binary files differ" where a gate looks for a secret).
+        found.push((StartUp::Anywhere, ".gitattributes", PathRole::Argument));
     }
     if let Some(config) = code_config(name) {
         let CodeConfig { anywhere, here, home, system, .. } = config;

@@ -666,7 +666,9 @@ fn protected_paths_cover_the_file_and_every_script_existing_or_not_in_first_word
         .map(|pp| (pp.path.as_path().strip_prefix(root.as_path()).unwrap().to_path_buf(), pp.what))
         .collect();
     got.sort();
-    // Above the project, the `.npmrc` npm would find there instead (finding F53).
+    // Above the project, the `.npmrc` npm would find there instead (finding F53), and, with
+    // no `package.json` on the way, the one that would decide how Node reads `format.js`
+    // (finding F119).
     let mut above: Vec<_> =
         above.iter().map(|pp| (pp.path.as_path().to_path_buf(), pp.what)).collect();
     above.sort();
@@ -674,7 +676,8 @@ fn protected_paths_cover_the_file_and_every_script_existing_or_not_in_first_word
         .as_path()
         .ancestors()
         .skip(1)
-        .map(|a| (a.join(".npmrc"), ProtectedKind::Script))
+        .flat_map(|a| [a.join(".npmrc"), a.join("package.json")])
+        .map(|p| (p, ProtectedKind::Script))
         .collect();
     want_above.sort();
     assert_eq!(above, want_above);
@@ -685,10 +688,13 @@ fn protected_paths_cover_the_file_and_every_script_existing_or_not_in_first_word
         ("check.sh".into(), ProtectedKind::Script),
         ("hooks/audit.py".into(), ProtectedKind::Script),
         ("hooks/format.js".into(), ProtectedKind::Script),
+        // What decides whether Node reads `format.js` as an ES module (finding F119).
+        ("hooks/package.json".into(), ProtectedKind::Script),
         // A quoted word is a word; a script that does not exist yet is protected, so the
         // agent cannot create it.
         ("my hooks/x.sh".into(), ProtectedKind::Script),
         ("not-there.sh".into(), ProtectedKind::Script),
+        ("package.json".into(), ProtectedKind::Script),
         ("scripts/check.sh".into(), ProtectedKind::Script),
     ];
     assert_eq!(got, want);

@@ -224,17 +224,21 @@ fn arguments_redirections_and_configuration_files() {
     assert!(a.paths.is_empty(), "{:?}", a.paths);
     assert!(a.uncertain.is_empty(), "{:?}", a.uncertain);
     // git names the repository's configuration and the user's (finding F50), and the
-    // repository's hooks, whole, with what husky's source first (finding F57).
+    // repository's hooks, whole, with what husky's source first (finding F57), and the
+    // attributes that decide what it shows of each path (finding F121).
     let a = shell("git diff --quiet");
     let git = [
         named(PathBase::Root, "/etc/ssh/ssh_config", PathRole::Argument),
         named(PathBase::Root, "/etc/ssh/ssh_config.d", PathRole::Modules),
         run(".git/config", PathRole::Argument),
         run(".git/hooks", PathRole::Modules),
+        run(".git/info/attributes", PathRole::Argument),
+        named(PathBase::Home, ".config/git/attributes", PathRole::Argument),
         named(PathBase::Home, ".config/git/config", PathRole::Argument),
         named(PathBase::Home, ".config/husky/init.sh", PathRole::Argument),
         named(PathBase::Home, ".gitconfig", PathRole::Argument),
         named(PathBase::Home, ".ssh/config", PathRole::Argument),
+        named(PathBase::Unknown, ".gitattributes", PathRole::Argument),
     ];
     assert_eq!(a.paths, git);
     // `npx` names its own configuration (finding F49), and where it runs a tool from: the
