@@ -5339,3 +5339,37 @@ fn what_decides_what_git_shows_is_protected() {
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
     refusing_under_both_hooks(&repo, &home, &lines, &paths, 4);
 }
+
+/// The searches gates grep the project with skip what their ignore files say: checked with
+/// ripgrep 15 here, `*` in a `.rgignore` (in any folder it walks) or a `.ignore`, `*.py` in
+/// the repository's `.git/info/exclude` or the user's `~/.config/git/ignore` had `rg -q AKIA
+/// .` find nothing in a file holding a key, and the gate let the call go on (finding F122).
+/// Spell checkers pass once their configuration skips every file or allows the word: checked
+/// with codespell 2.4 and typos 1.52 here, codespell's `.codespellrc`, `setup.cfg` and
+/// `pyproject.toml` where it runs, typos' `_typos.toml`, `typos.toml` and `.typos.toml`, in a
+/// checked folder too (finding F123). Those files are out of the agent's reach, existing or
+/// not, for a hook that runs these tools; the project's code and `.gitignore` are not, nor any
+/// of these where no hook runs them.
+#[test]
+fn what_searches_and_spell_checkers_skip_by_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    let lines = ["rg -q AKIA . && exit 2 || exit 0", "codespell src", "npx typos src"];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r(".rgignore"),
+        r("src/deep/.rgignore"),
+        r("src/.ignore"),
+        r(".git/info/exclude"),
+        home.text_path(".config/git/ignore"),
+        r(".codespellrc"),
+        r("setup.cfg"),
+        r("pyproject.toml"),
+        r("src/_typos.toml"),
+        r(".typos.toml"),
+        r("src/main.rs"),
+        r(".gitignore"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 10);
+}

@@ -1558,6 +1558,7 @@ fn protect_version_files(
 const FOUND_UPWARD: &[&str] = &[
     ".git/config",
     ".git/info/attributes",
+    ".git/info/exclude",
     ".git/hooks",
     ".npmrc",
     "package.json",

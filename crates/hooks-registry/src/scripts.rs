@@ -3757,6 +3757,47 @@ const CODE_CONFIGS: &[CodeConfig] = &[
         home: &[],
         system: &[],
     },
+    // The searches gates grep with skip what their ignore files say, in every folder they
+    // walk, and git's excludes (finding F122: `*` in a `.rgignore` had `rg -q AKIA .` find
+    // nothing, as `*.py` in `~/.config/git/ignore` did).
+    CodeConfig {
+        names: &["rg", "ripgrep"],
+        anywhere: &[".rgignore", ".ignore"],
+        here: &[".git/info/exclude"],
+        home: &[".config/git/ignore"],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["fd", "fdfind"],
+        anywhere: &[".fdignore", ".ignore"],
+        here: &[".git/info/exclude"],
+        home: &[".config/fd/ignore", ".config/git/ignore"],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["ag"],
+        anywhere: &[".agignore", ".ignore"],
+        here: &[".git/info/exclude"],
+        home: &[".agignore", ".config/git/ignore"],
+        system: &[],
+    },
+    // Spell checkers that pass once their configuration skips every file or allows the word
+    // (finding F123: codespell's `.codespellrc`, `setup.cfg` and `pyproject.toml` where it
+    // runs, typos' files in any folder it checks).
+    CodeConfig {
+        names: &["codespell"],
+        anywhere: &[".codespellrc"],
+        here: &["setup.cfg", "pyproject.toml"],
+        home: &[],
+        system: &[],
+    },
+    CodeConfig {
+        names: &["typos"],
+        anywhere: &["typos.toml", "_typos.toml", ".typos.toml"],
+        here: &["pyproject.toml", "Cargo.toml"],
+        home: &[],
+        system: &[],
+    },
     CodeConfig {
         names: &["lint-staged"],
         anywhere: LINT_STAGED_CONFIGS,
