@@ -119,6 +119,11 @@
 //!   pyenv shim picks the Python it runs, for the user's own Claude Code hook `python3 -c …`
 //!   run there, when `python3` on the agent's `PATH` is such a shim (finding F120; on a
 //!   machine where it is not, the file is not protected and the run says so by failing);
+//! - **git-attributes**: the same for `.gitattributes` in the session's directory, whose
+//!   `-diff` has git print "Binary files differ" for the changes the user's own Claude Code
+//!   hook `git diff --cached` greps (finding F121);
+//! - **rg-ignore**: the same for `.rgignore` in the session's directory, by which `rg` skips
+//!   what the user's own Claude Code hook `rg -q AKIA .` searches (finding F122);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -533,6 +538,18 @@ if [ "${XTASK_PYTHON_VERSION:-}" = 1 ]; then
   user_claude_pretool 'python3 -c "import sys" >/dev/null 2>&1 || true'
   seed_file "$PROJ/.python-version" python-version.orig "$(python3 -c 'import platform; print(platform.python_version())')\n"
 fi
+if [ "${XTASK_GIT_ATTRIBUTES:-}" = 1 ]; then
+  # The user's own Claude Code hook looks for keys in the staged changes; what git shows of
+  # each path follows its attributes. Claude Code's `Write` creates `.gitattributes` instead.
+  user_claude_pretool 'git diff --cached | grep -q AKIA && exit 2 || exit 0'
+  seed_file "$PROJ/.gitattributes" gitattributes.orig '* text=auto\n'
+fi
+if [ "${XTASK_RG_IGNORE:-}" = 1 ]; then
+  # The user's own Claude Code hook looks for keys with ripgrep, which skips what its ignore
+  # files say. Claude Code's `Write` creates `.rgignore` instead.
+  user_claude_pretool 'rg -q AKIA . >/dev/null 2>&1 && exit 2 || exit 0'
+  seed_file "$PROJ/.rgignore" rgignore.orig 'target/\n'
+fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
   # `pre-commit install` writes it), its configuration runs a script of the repository, and
@@ -770,6 +787,12 @@ enum Edit {
     /// `.python-version` in the session's directory, by which a pyenv shim picks the Python
     /// the user's own Claude Code hook runs.
     PythonVersion,
+    /// `.gitattributes` in the session's directory, which decides what the user's own Claude
+    /// Code hook's `git diff` shows.
+    GitAttributes,
+    /// `.rgignore` in the session's directory, which decides what the user's own Claude Code
+    /// hook's `rg` searches.
+    RgIgnore,
     /// [`PYTHON_SITE_FILE`], in the Python site the user's own Python hook starts from.
     PythonSite,
     /// `zz-agent.pth` in the `site-packages` of a virtual environment first on the agent's
@@ -866,6 +889,10 @@ impl Edit {
                 ("tools/pc-check.sh", Some("XTASK_PRE_COMMIT"), "pc-check.sh.orig")
             }
             Edit::PythonJson => ("json.py", Some("XTASK_PYTHON_JSON"), "json.py.orig"),
+            Edit::GitAttributes => {
+                (".gitattributes", Some("XTASK_GIT_ATTRIBUTES"), "gitattributes.orig")
+            }
+            Edit::RgIgnore => (".rgignore", Some("XTASK_RG_IGNORE"), "rgignore.orig"),
             Edit::PythonVersion => {
                 (".python-version", Some("XTASK_PYTHON_VERSION"), "python-version.orig")
             }
@@ -1010,6 +1037,8 @@ const CASES: &[Case] = &[
     Case::editing("python-extension", Edit::PythonExtension),
     Case::editing("node-module-type", Edit::NodeModuleType),
     Case::editing("python-version", Edit::PythonVersion),
+    Case::editing("git-attributes", Edit::GitAttributes),
+    Case::editing("rg-ignore", Edit::RgIgnore),
     Case::editing("pre-commit", Edit::PreCommitEntry),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
