@@ -133,17 +133,6 @@ pub(crate) fn version_files(program: &Path) -> Option<VersionFiles> {
         ".php-version",
         ".lua-version",
     ];
-    const MISE: &[&str] = &[
-        ".tool-versions",
-        "mise.toml",
-        ".mise.toml",
-        "mise.local.toml",
-        ".mise.local.toml",
-        ".config/mise.toml",
-        ".config/mise/config.toml",
-        "mise/config.toml",
-        ".mise/config.toml",
-    ];
     let own = |name: &'static str| VersionFiles { here: vec![name], home: &[] };
     Some(match manager {
         "pyenv" => own(".python-version"),
@@ -159,7 +148,12 @@ pub(crate) fn version_files(program: &Path) -> Option<VersionFiles> {
             home: &[".tool-versions"],
         },
         "mise" => VersionFiles {
-            here: MISE.iter().chain(OTHERS).copied().collect(),
+            here: [".tool-versions"]
+                .iter()
+                .chain(crate::scripts::MISE_CONFIGS)
+                .chain(OTHERS)
+                .copied()
+                .collect(),
             home: &[".tool-versions", ".config/mise/config.toml"],
         },
         _ => return None,

@@ -2783,6 +2783,19 @@ struct Runner {
     default_targets: &'static [&'static str],
 }
 
+/// mise's configuration files in a folder: its tasks, tools (the versions its shims run,
+/// finding F120) and the environment it sets.
+pub(crate) const MISE_CONFIGS: &[&str] = &[
+    "mise.toml",
+    ".mise.toml",
+    "mise.local.toml",
+    ".mise.local.toml",
+    ".config/mise.toml",
+    ".config/mise/config.toml",
+    "mise/config.toml",
+    ".mise/config.toml",
+];
+
 /// pnpm's cache (`pnpm dlx`'s tools) and store, under the home on Linux and macOS.
 const PNPM_CACHES: &[&str] =
     &[".cache/pnpm", ".local/share/pnpm", "Library/Caches/pnpm", "Library/pnpm"];
@@ -3132,16 +3145,7 @@ const RUNNERS: &[Runner] = &[
         dir_options: &["-C", "--cd"],
         file_options: &[],
         // Tasks (`mise run`), tools and the environment it sets, which may source scripts.
-        manifests: &[
-            "mise.toml",
-            ".mise.toml",
-            "mise.local.toml",
-            ".mise.local.toml",
-            ".config/mise.toml",
-            ".config/mise/config.toml",
-            "mise/config.toml",
-            ".mise/config.toml",
-        ],
+        manifests: MISE_CONFIGS,
         dir_operand: false,
         without_manifest: &[],
         environments: &[],
