@@ -5373,3 +5373,33 @@ fn what_searches_and_spell_checkers_skip_by_is_protected() {
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
     refusing_under_both_hooks(&repo, &home, &lines, &paths, 10);
 }
+
+/// `require("./lib")` tries `lib`, `lib.js`, `lib.json` and `lib.node` before the folder
+/// `lib/` (its `package.json`'s `main`, then its `index`): a native addon `scripts/lib.node`
+/// built from a few lines of C was loaded in place of `scripts/lib/index.js` and its `deny`
+/// answered false, so the gate allowed (finding F124; checked with Node 20 and gcc here).
+/// Those files, beside the folder and in it, are out of the agent's reach, existing or not;
+/// the project's code is not, nor these where no hook runs the script.
+#[test]
+fn what_require_tries_before_a_package_folder_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "scripts/gate.js",
+        "const lib = require(\"./lib\");\nprocess.exit(lib.deny() ? 2 : 0);\n",
+    );
+    repo.write("scripts/lib/index.js", "module.exports = { deny: () => true };\n");
+    let lines = ["node scripts/gate.js"];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("scripts/lib.node"),
+        r("scripts/lib.json"),
+        r("scripts/lib/package.json"),
+        r("scripts/lib/index.node"),
+        r("scripts/lib/index.js"),
+        r("scripts/other.node"),
+        r("src/index.js"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 5);
+}

@@ -130,12 +130,23 @@ pub(crate) fn local_imports_from(
                 let has_extension = target.extension().is_some();
                 out.push(file(target.clone()));
                 if !has_extension {
-                    for ext in ["js", "mjs", "cjs", "ts", "mts", "cts", "json"] {
+                    // `require` tries the name with `.js`, `.json`, then `.node` (a native
+                    // addon, loaded in place of a package folder of the same name: finding
+                    // F124), before the folder: its `package.json`'s `main`, then its `index`.
+                    for ext in ["js", "mjs", "cjs", "ts", "mts", "cts", "json", "node"] {
                         let mut with = target.clone().into_os_string();
                         with.push(format!(".{ext}"));
                         out.push(file(PathBuf::from(with)));
                     }
-                    for index in ["index.js", "index.mjs", "index.cjs", "index.ts"] {
+                    for index in [
+                        "package.json",
+                        "index.js",
+                        "index.mjs",
+                        "index.cjs",
+                        "index.ts",
+                        "index.json",
+                        "index.node",
+                    ] {
                         out.push(file(target.join(index)));
                     }
                 }

@@ -98,6 +98,12 @@ fn javascript_relative_specifiers_name_files_with_each_extension_node_tries() {
         "/repo/scripts/policy.ts",
         "/repo/scripts/reexport.js",
         "/repo/scripts/dynamic.js",
+        // A native addon of the name, and a folder's `main` and other `index` files, which
+        // `require` tries before or in place of `index.js` (finding F124).
+        "/repo/scripts/policy.node",
+        "/repo/scripts/policy/package.json",
+        "/repo/scripts/policy/index.json",
+        "/repo/scripts/policy/index.node",
     ] {
         assert!(got.contains(&PathBuf::from(path)), "{path}: {got:?}");
     }
