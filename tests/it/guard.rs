@@ -4638,7 +4638,8 @@ fn the_scripts_an_extension_s_hooks_run_are_protected() {
 /// completed by Gemini CLI from the extension's settings, which in a trusted workspace take
 /// every key of the workspace's own `.env`: that file decides what the hook runs (`MODE=off;
 /// exit 0 #`), so it is out of the agent's reach wherever a session starts. An extension whose
-/// hooks have no such name leaves `.env` editable.
+/// hooks have no such name protects it too since finding F125: Gemini CLI loads that `.env`
+/// into every hook's environment.
 #[test]
 fn the_workspace_env_an_extension_s_hook_takes_its_settings_from_is_protected() {
     let project = TestDir::new();
@@ -4650,7 +4651,7 @@ fn the_workspace_env_an_extension_s_hook_takes_its_settings_from_is_protected() 
     project.write(".env", "MODE=strict\n");
     project.write("pkg/.env", "MODE=strict\n");
     let (_, lines) = guard(project.path(), project.path(), home.path(), &[".env"]);
-    assert_eq!(allowed(&lines), [true], "{lines:#?}");
+    assert_eq!(allowed(&lines), [false], "{lines:#?}");
     let settings = serde_json::json!({"hooks": {"BeforeTool": [{"hooks": [
         {"type": "command", "command": "sh ${extensionPath}/gate.sh --mode ${GATE_MODE}"}
     ]}]}});
@@ -5402,4 +5403,45 @@ fn what_require_tries_before_a_package_folder_is_protected() {
     ];
     let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
     refusing_under_both_hooks(&repo, &home, &lines, &paths, 5);
+}
+
+/// Gemini CLI loads the first `.gemini/.env` or `.env` from its working directory up (in a
+/// trusted folder), else the home's, into its environment, and every hook it runs (the
+/// engine's bridge among them) inherits it: checked with Gemini CLI 0.61 in the real-agent
+/// harness, a variable of the project's `.gemini/.env` reached every hook's environment, so a
+/// `NODE_OPTIONS`, `LD_PRELOAD` or `BASH_ENV` there loads the agent's code into them (finding
+/// F125). Where a Gemini CLI hook is configured, those files in every folder a session may
+/// start in and above it, and the home's, are out of the agent's reach, existing or not; other
+/// files are not, nor these where no Gemini CLI hook is.
+#[test]
+fn what_gemini_cli_loads_into_its_hooks_environment_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    let gemini = |command: &str| {
+        serde_json::json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "name": "gate", "command": command}]}]}})
+            .to_string()
+    };
+    let r = |rel: &str| repo.text_path(rel);
+    let above = repo.path().parent().expect("parent").join(".env");
+    let paths = [
+        r(".gemini/.env"),
+        r(".env"),
+        r("packages/web/.env"),
+        r("packages/web/.gemini/.env"),
+        above.to_str().expect("utf-8").to_owned(),
+        home.text_path(".gemini/.env"),
+        home.text_path(".env"),
+        r("config/app.env"),
+        r("src/main.rs"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    // The project's hook, and the user's.
+    repo.write(".gemini/settings.json", &gemini("node .gemini/hooks/gate.js"));
+    guard_refusing(repo.path(), home.path(), &paths, 7);
+    std::fs::remove_file(repo.path().join(".gemini/settings.json")).expect("rm");
+    home.write(".gemini/settings.json", &gemini("jq -e .tool_input"));
+    guard_refusing(repo.path(), home.path(), &paths, 7);
+    // Another agent's hook only.
+    std::fs::remove_file(home.path().join(".gemini/settings.json")).expect("rm");
+    all_allowed_with_a_hook_that_runs_none_of_them(&repo, repo.path(), home.path(), &paths);
 }

@@ -124,6 +124,9 @@
 //!   hook `git diff --cached` greps (finding F121);
 //! - **rg-ignore**: the same for `.rgignore` in the session's directory, by which `rg` skips
 //!   what the user's own Claude Code hook `rg -q AKIA .` searches (finding F122);
+//! - **gemini-env**: the same for `.gemini/.env` in the session's directory, which Gemini CLI
+//!   loads into the environment of every hook it runs, where the project has a Gemini CLI
+//!   hook (finding F125);
 //! - **pre-commit**: the same for `tools/pc-check.sh` of the project, which the repository's
 //!   `.pre-commit-config.yaml` runs as a local hook's `entry` through the script pre-commit
 //!   installed in `.git/hooks/pre-commit`, for the user's own Claude Code hook that commits the
@@ -550,6 +553,15 @@ if [ "${XTASK_RG_IGNORE:-}" = 1 ]; then
   user_claude_pretool 'rg -q AKIA . >/dev/null 2>&1 && exit 2 || exit 0'
   seed_file "$PROJ/.rgignore" rgignore.orig 'target/\n'
 fi
+if [ "${XTASK_GEMINI_ENV:-}" = 1 ]; then
+  # The project has a Gemini CLI hook; Gemini CLI loads `.gemini/.env` into every hook's
+  # environment. Claude Code's `Write` creates it instead, as above.
+  mkdir -p "$PROJ/.gemini"
+  if [ ! -f "$PROJ/.gemini/settings.json" ]; then
+    printf '{"hooks":{"BeforeTool":[{"hooks":[{"type":"command","name":"noop","command":"true"}]}]}}\n' > "$PROJ/.gemini/settings.json"
+  fi
+  seed_file "$PROJ/.gemini/.env" gemini-env.orig 'RA_NOTE=1\n'
+fi
 if [ "${XTASK_PRE_COMMIT:-}" = 1 ]; then
   # pre-commit is installed in the repository (its script in `.git/hooks/pre-commit`, as
   # `pre-commit install` writes it), its configuration runs a script of the repository, and
@@ -793,6 +805,9 @@ enum Edit {
     /// `.rgignore` in the session's directory, which decides what the user's own Claude Code
     /// hook's `rg` searches.
     RgIgnore,
+    /// `.gemini/.env` in the session's directory, which Gemini CLI loads into every hook's
+    /// environment.
+    GeminiEnv,
     /// [`PYTHON_SITE_FILE`], in the Python site the user's own Python hook starts from.
     PythonSite,
     /// `zz-agent.pth` in the `site-packages` of a virtual environment first on the agent's
@@ -893,6 +908,7 @@ impl Edit {
                 (".gitattributes", Some("XTASK_GIT_ATTRIBUTES"), "gitattributes.orig")
             }
             Edit::RgIgnore => (".rgignore", Some("XTASK_RG_IGNORE"), "rgignore.orig"),
+            Edit::GeminiEnv => (".gemini/.env", Some("XTASK_GEMINI_ENV"), "gemini-env.orig"),
             Edit::PythonVersion => {
                 (".python-version", Some("XTASK_PYTHON_VERSION"), "python-version.orig")
             }
@@ -1039,6 +1055,7 @@ const CASES: &[Case] = &[
     Case::editing("python-version", Edit::PythonVersion),
     Case::editing("git-attributes", Edit::GitAttributes),
     Case::editing("rg-ignore", Edit::RgIgnore),
+    Case::editing("gemini-env", Edit::GeminiEnv),
     Case::editing("pre-commit", Edit::PreCommitEntry),
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),

@@ -272,7 +272,7 @@ impl HookCodec for ClaudeCodec {
             run_dir: hook.cwd.as_deref().map_or(LaunchDir::Session, dir),
             dir_vars,
             argv_templates: vec![(template.clone(), LaunchDir::Project)],
-            reads: Vec::new(),
+            ..HookLaunch::default()
         }
     }
 

@@ -43,6 +43,15 @@ pub const PROJECT_DIR_VARS: [&str; 3] = ["GEMINI_PROJECT_DIR", "GEMINI_CWD", "CL
 /// settings ([`crate::NATIVE_WORKSPACE_ENV`]).
 pub const WORKSPACE_ENV_FILE: &str = ".env";
 
+/// The files Gemini CLI loads into its environment from its working directory and each
+/// folder above, in the order it looks in each folder (`findEnvFile`; `.gemini/.env` only in a
+/// trusted folder): every hook inherits what the first one found sets.
+pub const ENVIRONMENT_FILES: &[&str] = &[".gemini/.env", ".env"];
+
+/// The files under the home Gemini CLI falls back to when no folder from its working
+/// directory up has one.
+pub const HOME_ENVIRONMENT_FILES: &[&str] = &[".gemini/.env", ".env"];
+
 /// What the model sees of a tool Gemini CLI's `AfterTool` hooks blocked.
 pub const RESULT_BLOCKED: &str = "Tool result blocked: ";
 
@@ -242,11 +251,21 @@ impl HookCodec for GeminiCodec {
         } else {
             Vec::new()
         };
+        // Gemini CLI loads the first `.gemini/.env` or `.env` from its working directory up
+        // (in a trusted folder), else the home's, into its environment, which every hook
+        // inherits (`loadEnvironment`, checked with Gemini CLI 0.61: a variable of the
+        // project's `.gemini/.env` reached every hook; finding F125).
+        let environment = ENVIRONMENT_FILES
+            .iter()
+            .map(|f| ((*f).to_owned(), LaunchDir::Session))
+            .chain(HOME_ENVIRONMENT_FILES.iter().map(|f| (format!("~/{f}"), LaunchDir::Session)))
+            .collect();
         HookLaunch {
             run_dir: LaunchDir::with_cwd(LaunchDir::Session, hook.cwd.as_deref()),
             dir_vars,
             argv_templates: Vec::new(),
             reads,
+            environment,
         }
     }
 

@@ -1074,6 +1074,25 @@ fn protect_definition_roles(
             }
         }
     }
+    // What the agent loads into every hook's environment (Gemini CLI's `.env`, finding
+    // F125): where it would be found, from the directory given up, and under the home.
+    if keep(PathRole::Argument) {
+        for (rel, dir) in &launch.environment {
+            if let Some(home_rel) = rel.strip_prefix("~/") {
+                let loc = home_loc(placed.home);
+                protect_at(&mut out, &loc, Path::new(home_rel), PathRole::Argument, resolver);
+                continue;
+            }
+            let named = NamedPath {
+                base: PathBase::RunDir,
+                path: PathBuf::from(rel),
+                role: PathRole::Argument,
+            };
+            for loc in &locate(dir, placed) {
+                protect_named(&mut out, loc, &named, resolver);
+            }
+        }
+    }
     if keep(PathRole::Modules) {
         interpreters.extend(
             analysis
@@ -1556,6 +1575,8 @@ fn protect_version_files(
 /// these, the recipe files of the task runners that look upward for theirs (finding F96:
 /// [`crate::scripts::recipes_found_upward`]).
 const FOUND_UPWARD: &[&str] = &[
+    // Before `.env`, which it ends with: Gemini CLI looks for both in each folder (F125).
+    ".gemini/.env",
     ".git/config",
     ".git/info/attributes",
     ".git/info/exclude",

@@ -64,6 +64,13 @@ pub struct HookLaunch {
     /// to a directory (Gemini CLI fills an extension hook's `${NAME}` from the workspace's
     /// `.env`): the guard protects them as it protects what the command loads.
     pub reads: Vec<(String, LaunchDir)>,
+    /// Files the agent loads into the environment of every hook it runs, each looked for
+    /// relative to a directory and in each folder above it, the first found winning (Gemini
+    /// CLI's `.gemini/.env` and `.env` from the session's folder up), or under the home when
+    /// it starts with `~/` (`~/.gemini/.env`): a variable there (`NODE_OPTIONS`,
+    /// `LD_PRELOAD`, `BASH_ENV`) loads code into every hook. The guard protects them where
+    /// they would be found, existing or not, without pinning them.
+    pub environment: Vec<(String, LaunchDir)>,
 }
 
 impl Default for HookLaunch {
@@ -74,6 +81,7 @@ impl Default for HookLaunch {
             dir_vars: Vec::new(),
             argv_templates: Vec::new(),
             reads: Vec::new(),
+            environment: Vec::new(),
         }
     }
 }
