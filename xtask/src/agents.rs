@@ -1320,10 +1320,14 @@ fn run_case(
                     unchanged && shown && ran,
                     format!("{detail}; Gemini CLI ran the extension's hook: {ran}"),
                 )
-            } else if case.edit == Some(Edit::WorkspaceEnv) && agent == "gemini" {
-                // Gemini CLI 0.61's own file tools refuse the workspace's `.env` before any hook
-                // runs (`validatePathAccess`: "Path not in workspace"); that it fills the hook's
-                // `${GATE_MODE}` from the file was observed apart (`specs/hardening.md`, F38).
+            } else if matches!(case.edit, Some(Edit::WorkspaceEnv | Edit::GeminiEnv))
+                && agent == "gemini"
+            {
+                // Gemini CLI 0.61's own file tools refuse the workspace's `.env` and
+                // `.gemini/.env` before any hook runs (`validatePathAccess`: "Path not in
+                // workspace"); that it fills the hook's `${GATE_MODE}` from the first and loads
+                // the second into its hooks' environment was observed apart
+                // (`specs/hardening.md`, F38, F125).
                 let own = seen.contains("Path not in workspace");
                 (
                     unchanged && (shown || own),
