@@ -1756,6 +1756,9 @@ impl Walk {
                 return;
             }
             if spec.module == Some(flag) {
+                // What follows the module: after the word that names it, or after the option
+                // itself when the module is written into it (`-mpip install .`).
+                let after = if inline.is_some() { i + 1 } else { i + 2 };
                 let module = inline.map(|v| Word::lit(&v)).or_else(|| args.get(i + 1).cloned());
                 if let Some(m) = module.and_then(|m| m.literal()) {
                     // The module, its packages and their compiled forms, from the folder it
@@ -1769,15 +1772,15 @@ impl Walk {
                     // `python -m nox -s lint` is nox, reading its recipe file (finding F95);
                     // `python -m pip install .` builds the project (finding F108).
                     if m == "pip" {
-                        self.pip_install(args.get(i + 2..).unwrap_or_default(), dirs);
+                        self.pip_install(args.get(after..).unwrap_or_default(), dirs);
                     }
                     // `python -m pre_commit` pre-commit.
                     let runner = task_runner(top).or_else(|| task_runner(&top.replace('_', "-")));
                     if let Some(t) = runner.filter(|_| top == m) {
-                        self.task_runner(t, args.get(i + 2..).unwrap_or_default(), dirs);
+                        self.task_runner(t, args.get(after..).unwrap_or_default(), dirs);
                     }
                 }
-                self.arguments(args.get(i + 2..).unwrap_or_default(), dirs);
+                self.arguments(args.get(after..).unwrap_or_default(), dirs);
                 return;
             }
             // `sh -c` and `sh -ec`: the first operand is a command string.

@@ -199,6 +199,10 @@ fn python_s_modules_are_found_where_it_runs() {
     // `PYTHONPATH`.
     names("python3 -c'import gate'", &[module("gate.py"), compiled("gate")]);
     names("python3 -mtools.gate", &[module("tools/__init__.py"), module("tools/gate.py")]);
+    // What follows a module written into the option is read as it is after a separate one.
+    let loaded = |p: &str| run(p, PathRole::Loaded);
+    names("python3 -mpip install -e ./lib", &[loaded("lib/setup.py")]);
+    names("python3 -m pip install -e ./lib", &[loaded("lib/setup.py")]);
     names("PYTHONPATH=ci python3 -c 'import gate'", &[module("gate.py"), module("ci/gate.py")]);
     // A relative import in `-c` code fails; nothing else is named for code Python is not given.
     let a = shell("python3 -c \"$CODE\"");
