@@ -5314,6 +5314,12 @@ fn the_files_a_version_manager_picks_the_interpreter_by_are_protected() {
     }
     let found = guard_with_path(repo.path(), home.path(), &plain, &paths[..6]);
     assert_eq!(found, [true; 6]);
+    // A shim a recipe's line runs (`make lint` running `python3`) picks its version the same
+    // way, from where the recipe runs.
+    repo.write("Makefile", "lint:\n\tpython3 scripts/gate.py\n");
+    repo.write(".cursor/hooks.json", &cursor_hooks(&["make lint"]));
+    let found = guard_with_path(repo.path(), home.path(), &path, &paths[..2]);
+    assert_eq!(found, [false, false]);
 }
 
 /// What git shows of a path follows its attributes: with `* -diff` in the repository's

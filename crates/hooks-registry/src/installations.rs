@@ -122,17 +122,6 @@ pub(crate) fn version_files(program: &Path) -> Option<VersionFiles> {
     let manager = folder.parent()?.file_name()?.to_str()?.trim_start_matches('.');
     // Each manager's own file; asdf and mise also read the other managers' ("legacy" and
     // "idiomatic" version files) when their configuration says so: protected all the same.
-    const OTHERS: &[&str] = &[
-        ".python-version",
-        ".ruby-version",
-        ".node-version",
-        ".nvmrc",
-        ".go-version",
-        ".java-version",
-        ".perl-version",
-        ".php-version",
-        ".lua-version",
-    ];
     let own = |name: &'static str| VersionFiles { here: vec![name], home: &[] };
     Some(match manager {
         "pyenv" => own(".python-version"),
@@ -144,14 +133,14 @@ pub(crate) fn version_files(program: &Path) -> Option<VersionFiles> {
         "phpenv" => own(".php-version"),
         "luaenv" => own(".lua-version"),
         "asdf" => VersionFiles {
-            here: [".tool-versions"].iter().chain(OTHERS).copied().collect(),
+            here: [".tool-versions"].iter().chain(VERSION_FILES).copied().collect(),
             home: &[".tool-versions"],
         },
         "mise" => VersionFiles {
             here: [".tool-versions"]
                 .iter()
                 .chain(crate::scripts::MISE_CONFIGS)
-                .chain(OTHERS)
+                .chain(VERSION_FILES)
                 .copied()
                 .collect(),
             home: &[".tool-versions", ".config/mise/config.toml"],
@@ -159,6 +148,21 @@ pub(crate) fn version_files(program: &Path) -> Option<VersionFiles> {
         _ => return None,
     })
 }
+
+/// Every file a version manager known here picks the version by, by name: each manager's
+/// own, and asdf's `.tool-versions` ([`version_files`]; mise's configurations are
+/// [`crate::scripts::MISE_CONFIGS`]). Each is looked for from where the program runs up.
+pub(crate) const VERSION_FILES: &[&str] = &[
+    ".python-version",
+    ".ruby-version",
+    ".node-version",
+    ".nvmrc",
+    ".go-version",
+    ".java-version",
+    ".perl-version",
+    ".php-version",
+    ".lua-version",
+];
 
 /// The version files of one manager ([`version_files`]).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1078,18 +1078,12 @@ fn protect_definition_roles(
     // F125): where it would be found, from the directory given up, and under the home.
     if keep(PathRole::Argument) {
         for (rel, dir) in &launch.environment {
-            if let Some(home_rel) = rel.strip_prefix("~/") {
-                let loc = home_loc(placed.home);
-                protect_at(&mut out, &loc, Path::new(home_rel), PathRole::Argument, resolver);
-                continue;
-            }
-            let named = NamedPath {
-                base: PathBase::RunDir,
-                path: PathBuf::from(rel),
-                role: PathRole::Argument,
-            };
-            for loc in &locate(dir, placed) {
-                protect_named(&mut out, loc, &named, resolver);
+            match rel.strip_prefix("~/") {
+                Some(home_rel) => {
+                    let loc = home_loc(placed.home);
+                    protect_at(&mut out, &loc, Path::new(home_rel), PathRole::Argument, resolver);
+                }
+                None => protect_nearest(&mut out, [rel.as_str()], &locate(dir, placed), resolver),
             }
         }
     }
@@ -1100,9 +1094,10 @@ fn protect_definition_roles(
                 .iter()
                 .filter_map(|name| crate::installations::find_program(name, placed.program_path)),
         );
+        let runs_in = locate(&launch.run_dir, placed);
         for interpreter in &interpreters {
             protect_installation(&mut out, interpreter, placed, resolver);
-            protect_version_files(&mut out, interpreter, &launch.run_dir, placed, resolver);
+            protect_version_files(&mut out, interpreter, &runs_in, placed, resolver);
         }
     }
     if read_scripts {
@@ -1257,6 +1252,8 @@ fn protect_sourced(
         .chain(modules.into_iter().map(|(m, from)| (m, 0, None, Some(from.into_path_buf()))))
         .collect();
     let mut seen: HashSet<PathBuf> = HashSet::new();
+    // Where the scripts run: the hook's folder, which they inherit.
+    let runs_in = locate(&launch.run_dir, placed);
     while let Some((script, depth, caller_dir, first_dir)) = queue.pop_front() {
         if seen.len() >= MAX_SCRIPTS_READ {
             if !seen.contains(script.as_path()) {
@@ -1302,7 +1299,7 @@ fn protect_sourced(
                         crate::installations::find_program(name, placed.program_path)
                     {
                         protect_installation(out, &program, placed, resolver);
-                        protect_version_files(out, &program, &launch.run_dir, placed, resolver);
+                        protect_version_files(out, &program, &runs_in, placed, resolver);
                     }
                 }
             }
@@ -1332,7 +1329,7 @@ fn protect_sourced(
                 };
                 if let Some(program) = program {
                     protect_installation(out, &program, placed, resolver);
-                    protect_version_files(out, &program, &launch.run_dir, placed, resolver);
+                    protect_version_files(out, &program, &runs_in, placed, resolver);
                 }
             }
         }
@@ -1537,27 +1534,18 @@ fn protect_installation(
 }
 
 /// Protects the files the version manager whose shim `program` is reads to pick the version
-/// it runs ([`crate::installations::version_files`], finding F120): where the hook runs
-/// (`run_dir`) and in every folder above, existing or not, and the manager's files under the
+/// it runs ([`crate::installations::version_files`], finding F120): where it runs (`runs_in`)
+/// and in every folder above, existing or not, and the manager's files under the
 /// home; protected, not pinned.
 fn protect_version_files(
     out: &mut DefinitionProtection,
     program: &Path,
-    run_dir: &LaunchDir,
+    runs_in: &[Loc],
     placed: Placed<'_>,
     resolver: &mut Resolver,
 ) {
     let Some(files) = crate::installations::version_files(program) else { return };
-    for name in files.here {
-        let named = NamedPath {
-            base: PathBase::RunDir,
-            path: PathBuf::from(name),
-            role: PathRole::Argument,
-        };
-        for loc in &locate(run_dir, placed) {
-            protect_named(out, loc, &named, resolver);
-        }
-    }
+    protect_nearest(out, files.here, runs_in, resolver);
     for name in files.home {
         protect_at(out, &home_loc(placed.home), Path::new(name), PathRole::Argument, resolver);
     }
@@ -1604,9 +1592,6 @@ const FOUND_UPWARD: &[&str] = &[
     "Gemfile",
     ".bundle/config",
     ".mvn",
-    "mise.toml",
-    ".mise.toml",
-    ".config/mise.toml",
     ".envrc",
     "node_modules",
     "go.mod",
@@ -1615,22 +1600,41 @@ const FOUND_UPWARD: &[&str] = &[
     ".cargo/config",
     "rust-toolchain.toml",
     "rust-toolchain",
-    // The files version managers pick an interpreter by (F120).
-    ".ruby-version",
-    ".node-version",
-    ".nvmrc",
+    // asdf's and mise's version file (F120), with the other managers' ([`upward_names`]).
     ".tool-versions",
-    ".go-version",
-    ".java-version",
-    ".perl-version",
-    ".php-version",
-    ".lua-version",
-    "mise.local.toml",
-    ".mise.local.toml",
-    ".config/mise/config.toml",
-    "mise/config.toml",
-    ".mise/config.toml",
 ];
+
+/// Every name [`protect_above`] looks for above where it is named: [`FOUND_UPWARD`], mise's
+/// configurations, the version managers' files and the task runners' recipe files.
+fn upward_names() -> impl Iterator<Item = &'static str> {
+    FOUND_UPWARD
+        .iter()
+        .chain(crate::scripts::MISE_CONFIGS)
+        .chain(crate::installations::VERSION_FILES)
+        .copied()
+        .chain(crate::scripts::upward_recipe_names())
+}
+
+/// Protects each of `names` where the program looking for it runs (`runs_in`) and in every
+/// folder above ([`protect_above`]): a file a program takes from the nearest folder that has
+/// one. As an argument is: protected, not pinned.
+fn protect_nearest<'a>(
+    out: &mut DefinitionProtection,
+    names: impl IntoIterator<Item = &'a str>,
+    runs_in: &[Loc],
+    resolver: &mut Resolver,
+) {
+    for name in names {
+        let named = NamedPath {
+            base: PathBase::RunDir,
+            path: PathBuf::from(name),
+            role: PathRole::Argument,
+        };
+        for loc in runs_in {
+            protect_named(out, loc, &named, resolver);
+        }
+    }
+}
 
 /// Protects what `named` names from `loc` ([`protect_at`]) and, for a path named where the
 /// hook runs (its run directory, or a folder a variable of its format names), what its program
@@ -1661,8 +1665,7 @@ fn protect_above(
     resolver: &mut Resolver,
 ) {
     let Loc::Dir(dir) = loc else { return };
-    let upward = FOUND_UPWARD.iter().copied().chain(crate::scripts::upward_recipe_names());
-    let Some(entry) = upward.map(Path::new).find(|e| rel.ends_with(e)) else {
+    let Some(entry) = upward_names().map(Path::new).find(|e| rel.ends_with(e)) else {
         return;
     };
     let Ok(full) = dir.join(rel) else { return };
@@ -1994,6 +1997,7 @@ fn protect_commands(
     interpreters.dedup();
     for interpreter in &interpreters {
         protect_installation(out, interpreter, placed, resolver);
+        protect_version_files(out, interpreter, run_dirs, placed, resolver);
     }
     protect_sourced(out, scripts, modules, launch, placed, resolver);
 }
