@@ -1593,31 +1593,19 @@ fn compile(
                         });
                     }
                 }
-                for (scope, tail, session) in found.patterns {
+                // (scope, tail, session copy, nested, a module's forms)
+                let by_place = found.patterns.into_iter().map(|(s, t, c)| (s, t, c, false, false));
+                let stems = found.stems.into_iter().map(|(s, t, n)| (s, t, None, n, true));
+                for (scope, tail, session, nested, stem) in by_place.chain(stems) {
                     let pattern = ProtectedPattern {
                         scope,
                         tail,
                         session,
                         source: id.clone(),
                         what: ProtectedKind::Script,
-                        nested: false,
-                        nested_file: false,
-                        stem: false,
-                    };
-                    if patterns_seen.insert(pattern.clone()) {
-                        patterns.push(pattern);
-                    }
-                }
-                for (scope, tail, nested) in found.stems {
-                    let pattern = ProtectedPattern {
-                        scope,
-                        tail,
-                        session: None,
-                        source: id.clone(),
-                        what: ProtectedKind::Script,
                         nested,
                         nested_file: false,
-                        stem: true,
+                        stem,
                     };
                     if patterns_seen.insert(pattern.clone()) {
                         patterns.push(pattern);
