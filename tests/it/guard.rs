@@ -5381,6 +5381,67 @@ fn what_searches_and_spell_checkers_skip_by_is_protected() {
     refusing_under_both_hooks(&repo, &home, &lines, &paths, 10);
 }
 
+/// ripgrep (and fd, through the same ignore rules) skips what the file an `excludesfile` line
+/// of the user's git configuration names says, whatever the line's section: checked with
+/// ripgrep 15 here, `*.py` in that file, or a new `~/.gitconfig` or `~/.config/git/config`
+/// naming another, had `rg -q AKIA .` find nothing (finding F126). Those configurations and
+/// the files they name are out of the agent's reach, existing or not; another file of the
+/// home is not, nor these where no hook runs a search.
+#[test]
+fn the_excludes_file_git_s_configuration_names_to_a_search_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    let elsewhere = home.text_path("elsewhere/ignore");
+    home.write(
+        ".gitconfig",
+        &format!(
+            "[core]\n\texcludesFile = ~/.gitignore_global\n[x]\n\texcludesfile = {elsewhere}\n"
+        ),
+    );
+    let lines = ["rg -q AKIA . && exit 2 || exit 0"];
+    let h = |rel: &str| home.text_path(rel);
+    let paths = [
+        h(".gitconfig"),
+        h(".config/git/config"),
+        h(".gitignore_global"),
+        elsewhere.clone(),
+        h(".gitignore_other"),
+        repo.text_path("src/main.py"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 4);
+}
+
+/// git reads attributes from the file `core.attributesFile` names instead of
+/// `~/.config/git/attributes`, from the home, absolutely or from the repository's top folder:
+/// checked with git 2.47 here, `* -diff` in the file the user's `~/.gitconfig` named, or in
+/// the one a `git -c core.attributesFile=…` of the line named, had `git diff --cached` print
+/// "Binary files differ" for a staged key, and the gate allowed (finding F126). Those files
+/// (and `core.excludesFile`'s, which decides what `git status` lists) are out of the agent's
+/// reach, existing or not; others are not, nor these where no hook runs git.
+#[test]
+fn the_pattern_files_git_s_configuration_names_are_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n\tattributesFile = ci/attrs\n");
+    let home = TestDir::new();
+    home.write(
+        ".gitconfig",
+        "[core]\n\tattributesFile = ~/.gitattributes_global\n\texcludesFile = ~/.gitignore_global\n",
+    );
+    let given = home.text_path("given/attributes");
+    let line = format!("git -c core.attributesFile={given} diff --cached | grep -q AKIA && exit 2");
+    let lines = ["git diff --cached | grep -q AKIA && exit 2 || exit 0", line.as_str()];
+    let paths = [
+        repo.text_path("ci/attrs"),
+        home.text_path(".gitattributes_global"),
+        home.text_path(".gitignore_global"),
+        given.clone(),
+        repo.text_path("ci/other"),
+        home.text_path(".gitattributes_other"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 4);
+}
+
 /// `require("./lib")` tries `lib`, `lib.js`, `lib.json` and `lib.node` before the folder
 /// `lib/` (its `package.json`'s `main`, then its `index`): a native addon `scripts/lib.node`
 /// built from a few lines of C was loaded in place of `scripts/lib/index.js` and its `deny`

@@ -124,6 +124,9 @@
 //!   hook `git diff --cached` greps (finding F121);
 //! - **rg-ignore**: the same for `.rgignore` in the session's directory, by which `rg` skips
 //!   what the user's own Claude Code hook `rg -q AKIA .` searches (finding F122);
+//! - **git-pattern-file**: the same for `tools/attrs` of the project, the file the
+//!   repository's `core.attributesFile` names, whose `-diff` has git hide the changes the
+//!   user's own Claude Code hook `git diff --cached` greps (finding F126);
 //! - **gemini-env**: the same for `.gemini/.env` in the session's directory, which Gemini CLI
 //!   loads into the environment of every hook it runs, where the project has a Gemini CLI
 //!   hook (finding F125);
@@ -547,6 +550,16 @@ if [ "${XTASK_GIT_ATTRIBUTES:-}" = 1 ]; then
   user_claude_pretool 'git diff --cached | grep -q AKIA && exit 2 || exit 0'
   seed_file "$PROJ/.gitattributes" gitattributes.orig '* text=auto\n'
 fi
+if [ "${XTASK_GIT_PATTERN_FILE:-}" = 1 ]; then
+  # The repository's configuration has git read attributes from a file of the repository, and
+  # the user's own Claude Code hook looks for keys in the staged changes. Claude Code's `Write`
+  # creates the file instead, as above.
+  mkdir -p "$PROJ/tools"
+  git -C "$PROJ" init -q
+  git -C "$PROJ" config core.attributesFile tools/attrs
+  user_claude_pretool 'git diff --cached | grep -q AKIA && exit 2 || exit 0'
+  seed_file "$PROJ/tools/attrs" git-attrs.orig '*.md text\n'
+fi
 if [ "${XTASK_RG_IGNORE:-}" = 1 ]; then
   # The user's own Claude Code hook looks for keys with ripgrep, which skips what its ignore
   # files say. Claude Code's `Write` creates `.rgignore` instead.
@@ -802,6 +815,8 @@ enum Edit {
     /// `.gitattributes` in the session's directory, which decides what the user's own Claude
     /// Code hook's `git diff` shows.
     GitAttributes,
+    /// `tools/attrs` of the project, the file the repository's `core.attributesFile` names.
+    GitPatternFile,
     /// `.rgignore` in the session's directory, which decides what the user's own Claude Code
     /// hook's `rg` searches.
     RgIgnore,
@@ -908,6 +923,9 @@ impl Edit {
                 (".gitattributes", Some("XTASK_GIT_ATTRIBUTES"), "gitattributes.orig")
             }
             Edit::RgIgnore => (".rgignore", Some("XTASK_RG_IGNORE"), "rgignore.orig"),
+            Edit::GitPatternFile => {
+                ("tools/attrs", Some("XTASK_GIT_PATTERN_FILE"), "git-attrs.orig")
+            }
             Edit::GeminiEnv => (".gemini/.env", Some("XTASK_GEMINI_ENV"), "gemini-env.orig"),
             Edit::PythonVersion => {
                 (".python-version", Some("XTASK_PYTHON_VERSION"), "python-version.orig")
@@ -1054,6 +1072,7 @@ const CASES: &[Case] = &[
     Case::editing("node-module-type", Edit::NodeModuleType),
     Case::editing("python-version", Edit::PythonVersion),
     Case::editing("git-attributes", Edit::GitAttributes),
+    Case::editing("git-pattern-file", Edit::GitPatternFile),
     Case::editing("rg-ignore", Edit::RgIgnore),
     Case::editing("gemini-env", Edit::GeminiEnv),
     Case::editing("pre-commit", Edit::PreCommitEntry),

@@ -5,7 +5,8 @@
 //! It also reads, in the same walk ([`read_git_configuration`]), where a configuration sends
 //! git for the repository's hooks (`core.hooksPath`, finding F57) and the commands it has git
 //! run (`core.fsmonitor`, a filter's `clean`, a diff driver's `textconv`, `diff.external`,
-//! `core.sshCommand`, a credential helper, a `!` alias…, finding F60).
+//! `core.sshCommand`, a credential helper, a `!` alias…, finding F60), and the files it has
+//! git read patterns from (`core.attributesFile`, `core.excludesFile`, finding F126).
 //!
 //! [`include_paths`] reads the text the way git's configuration parser does (sections and
 //! keys case-insensitive, quoted values, backslash escapes and continued lines, `#` and `;`
@@ -48,6 +49,19 @@ pub(crate) struct Values {
     /// given it (a `!` alias's or credential helper's without its `!`), in order (finding
     /// F60).
     pub commands: Vec<String>,
+    /// The `attributesFile` and `excludesFile` values of its `[core]` sections, and the
+    /// `excludesFile` values of any other section: the files git reads attributes and
+    /// ignore patterns from instead of `~/.config/git/attributes` and `~/.config/git/ignore`
+    /// (ripgrep and fd take an `excludesfile` line from the user's configuration whatever
+    /// its section; finding F126).
+    pub pattern_files: Vec<String>,
+}
+
+/// Whether `key` of `section` names a file git, ripgrep or fd reads patterns from
+/// ([`Values::pattern_files`]).
+fn names_pattern_file(section: &Section, key: &str) -> bool {
+    key.eq_ignore_ascii_case("excludesFile")
+        || (*section == Section::Core && key.eq_ignore_ascii_case("attributesFile"))
 }
 
 /// The section a key is in, as far as [`read_values`] cares.
@@ -183,6 +197,9 @@ pub(crate) fn read_values(text: &str) -> Values {
                         if section == Section::Core && key.eq_ignore_ascii_case("hooksPath") =>
                     {
                         found.hooks_paths.push(value);
+                    }
+                    Some(value) if names_pattern_file(&section, &key) => {
+                        found.pattern_files.push(value);
                     }
                     Some(value) => {
                         let key = key.to_ascii_lowercase();
@@ -367,6 +384,10 @@ pub struct GitConfiguration {
     /// The command lines its keys and those of the files it includes have git run, each
     /// once, in the order read (finding F60).
     commands: Vec<String>,
+    /// The files its `core.attributesFile` and `core.excludesFile` values and those of the
+    /// files it includes name, `~/` under the home: absolute, or relative to a repository's
+    /// top folder (finding F126).
+    pattern_files: Vec<PathBuf>,
 }
 
 /// What git reads when it reads the configuration file `config` (absolute), besides it, in one
@@ -399,6 +420,9 @@ pub fn read_git_configuration(config: &Path, home: Option<&Path>) -> GitConfigur
         read.absorb(GitConfiguration {
             hooks_paths: values.hooks_paths.iter().filter_map(|v| hooks_path(v, home)).collect(),
             commands: values.commands,
+            pattern_files: (values.pattern_files.iter())
+                .filter_map(|v| hooks_path(v, home))
+                .collect(),
             ..Default::default()
         });
         values
@@ -459,6 +483,9 @@ pub(crate) enum EntryEffect {
     Include(String),
     /// Run the repository's hooks from this folder (`core.hooksPath`; finding F69).
     HooksPath(String),
+    /// Read attributes or ignore patterns from this file (`core.attributesFile`,
+    /// `core.excludesFile`; finding F126).
+    PatternFile(String),
 }
 
 /// What the configuration entry `name` = `value` has git do ([`EntryEffect`]); `None` for a
@@ -471,6 +498,7 @@ pub(crate) fn entry_effect(name: &str, value: &str) -> Option<EntryEffect> {
     match section {
         Section::Include if key == "path" => Some(EntryEffect::Include(value.to_owned())),
         Section::Core if key == "hookspath" => Some(EntryEffect::HooksPath(value.to_owned())),
+        _ if names_pattern_file(&section, &key) => Some(EntryEffect::PatternFile(value.to_owned())),
         _ => runs_command(&section, &key, value).map(EntryEffect::Command),
     }
 }
@@ -514,6 +542,10 @@ pub fn read_git_configuration_entries(
             Section::Core if key == "hookspath" => {
                 let hooks_paths = hooks_path(value, home).into_iter().collect();
                 read.absorb(GitConfiguration { hooks_paths, ..Default::default() });
+            }
+            _ if names_pattern_file(&section, &key) => {
+                let pattern_files = hooks_path(value, home).into_iter().collect();
+                read.absorb(GitConfiguration { pattern_files, ..Default::default() });
             }
             _ => add_commands(&mut read.commands, runs_command(&section, &key, value)),
         }
@@ -610,9 +642,14 @@ impl GitConfiguration {
                 self.included.push(path);
             }
         }
-        for folder in other.hooks_paths {
-            if !self.hooks_paths.contains(&folder) {
-                self.hooks_paths.push(folder);
+        for (list, more) in [
+            (&mut self.hooks_paths, other.hooks_paths),
+            (&mut self.pattern_files, other.pattern_files),
+        ] {
+            for path in more {
+                if !list.contains(&path) {
+                    list.push(path);
+                }
             }
         }
         add_commands(&mut self.commands, other.commands);
@@ -649,6 +686,26 @@ impl GitConfiguration {
     /// out.
     pub fn hooks_folders(&self) -> Vec<PathBuf> {
         self.hooks_paths().0.iter().map(|f| hooks_folder_whole(f)).collect()
+    }
+
+    /// The files it has git read attributes and ignore patterns from (`core.attributesFile`,
+    /// `core.excludesFile`, and ripgrep's and fd's `excludesfile` of any section; finding
+    /// F126), named absolutely or from the home, then those named relative to a repository's
+    /// top folder (where git takes them from), as written.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let config = dir.path().join(".gitconfig");
+    /// std::fs::write(&config, "[core]\n\texcludesFile = ~/.gitignore_global\n\tattributesFile = ci/attrs\n")?;
+    /// let home = std::path::Path::new("/home/u");
+    /// let read = hooks_registry::read_git_configuration(&config, Some(home));
+    /// let (absolute, relative) = read.pattern_files();
+    /// assert_eq!(absolute, [home.join(".gitignore_global")]);
+    /// assert_eq!(relative, [std::path::PathBuf::from("ci/attrs")]);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn pattern_files(&self) -> (Vec<PathBuf>, Vec<PathBuf>) {
+        self.pattern_files.iter().cloned().partition(|f| f.is_absolute())
     }
 
     /// The command lines it has git run (`core.fsmonitor`, `core.sshCommand`, a filter's

@@ -1803,6 +1803,13 @@ fn protect_git_configuration(
         for folder in relative {
             hooks_folders.extend(tops.iter().map(|top| top.join(&folder)));
         }
+        // The files it has git (ripgrep, fd) read attributes and ignore patterns from (F126).
+        let (absolute, relative) = read.pattern_files();
+        let relative = relative.iter().flat_map(|file| tops.iter().map(move |top| top.join(file)));
+        for file in absolute.into_iter().chain(relative) {
+            let Some(file) = crate::paths::normalize_absolute(&file) else { continue };
+            out.paths.extend(locations_with(resolver, &file));
+        }
         for command in read.commands() {
             if !commands.contains(command) {
                 commands.push(command.clone());

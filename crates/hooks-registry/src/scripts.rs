@@ -2218,7 +2218,8 @@ impl Walk {
     /// as the line's own (F68); the file an `include.path` or `includeIf.<condition>.path`
     /// names, absolute or from the home (git refuses a relative one there: "relative config
     /// includes must come from files"), read as git configuration; the folder
-    /// `core.hooksPath` names, from where the line runs (the repository's top folder for a
+    /// `core.hooksPath` names, and the file `core.attributesFile` or `core.excludesFile`
+    /// names (finding F126), from where the line runs (the repository's top folder for a
     /// project's hook) and, as git takes a relative one from the top folder of whatever
     /// repository it runs in, under any folder.
     fn git_entry(&mut self, name: &str, value: &str, dirs: &[Dir], depth: u32) {
@@ -2251,6 +2252,26 @@ impl Walk {
                 let named = self.named_since(before);
                 self.git_hooks_folders.extend(named);
             }
+            // A file git reads attributes or ignore patterns from (finding F126): from the
+            // home, absolute, or from the repository's top folder (where the line runs, and
+            // any folder's, as for `core.hooksPath`).
+            Some(EntryEffect::PatternFile(file)) => match file.strip_prefix("~/") {
+                Some(rest) => self.paths.push(NamedPath {
+                    base: PathBase::Home,
+                    path: normalize_relative(Path::new(rest)),
+                    role: PathRole::Loaded,
+                }),
+                None => {
+                    self.add_text(&file, PathRole::Loaded, dirs);
+                    if Path::new(&file).is_relative() && !file.starts_with('~') {
+                        self.paths.push(NamedPath {
+                            base: PathBase::Unknown,
+                            path: normalize_relative(Path::new(&file)),
+                            role: PathRole::Loaded,
+                        });
+                    }
+                }
+            },
             None => {}
         }
     }
@@ -3766,19 +3787,22 @@ const CODE_CONFIGS: &[CodeConfig] = &[
     },
     // The searches gates grep with skip what their ignore files say, in every folder they
     // walk, and git's excludes (finding F122: `*` in a `.rgignore` had `rg -q AKIA .` find
-    // nothing, as `*.py` in `~/.config/git/ignore` did).
+    // nothing, as `*.py` in `~/.config/git/ignore` did), and the file an `excludesfile` line
+    // of the user's git configuration names instead, whatever its section (finding F126:
+    // ripgrep 15 read it from `~/.gitconfig` and `~/.config/git/config`, not from the
+    // repository's; the registry reads those configurations and protects what they name).
     CodeConfig {
         names: &["rg", "ripgrep"],
         anywhere: &[".rgignore", ".ignore"],
         here: &[".git/info/exclude"],
-        home: &[".config/git/ignore"],
+        home: &[".config/git/ignore", ".gitconfig", ".config/git/config"],
         system: &[],
     },
     CodeConfig {
         names: &["fd", "fdfind"],
         anywhere: &[".fdignore", ".ignore"],
         here: &[".git/info/exclude"],
-        home: &[".config/fd/ignore", ".config/git/ignore"],
+        home: &[".config/fd/ignore", ".config/git/ignore", ".gitconfig", ".config/git/config"],
         system: &[],
     },
     CodeConfig {

@@ -202,6 +202,36 @@ fn hooks_paths_are_read_from_core_sections_and_what_they_include() {
     assert_eq!(super::read_values("[core]\n\thooksPath\n").hooks_paths, Vec::<String>::new());
 }
 
+/// The files git reads attributes and ignore patterns from (F126): `core.attributesFile` and
+/// `core.excludesFile` of a file and of what it includes, and an `excludesfile` of any other
+/// section (ripgrep's reading); an `attributesFile` outside `[core]` names nothing. Given on
+/// the command line, either entry is a pattern file too.
+#[test]
+fn pattern_files_are_read_from_core_sections_what_they_include_and_any_excludesfile() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join(".gitconfig");
+    std::fs::write(
+        &config,
+        "[core]\n\tattributesFile = ~/attrs\n\texcludesFile = ci/ignore\n\
+         [include]\n\tpath = more.inc\n[other]\n\tattributesfile = /no\n\texcludesfile = /any\n",
+    )
+    .expect("write");
+    std::fs::write(dir.path().join("more.inc"), "[CORE]\n\tExcludesFile = \"/abs/ex\"\n")
+        .expect("write");
+    let (absolute, relative) =
+        read_git_configuration(&config, Some(Path::new("/h"))).pattern_files();
+    assert_eq!(absolute, [PathBuf::from("/h/attrs"), PathBuf::from("/any"), "/abs/ex".into()]);
+    assert_eq!(relative, [PathBuf::from("ci/ignore")]);
+    use super::EntryEffect::PatternFile;
+    let effect = |n: &str, v: &str| super::entry_effect(n, v);
+    assert_eq!(effect("core.attributesFile", "/x"), Some(PatternFile("/x".into())));
+    assert_eq!(effect("Core.ExcludesFile", "~/x"), Some(PatternFile("~/x".into())));
+    assert_eq!(effect("other.attributesFile", "/x"), None);
+    let entries = [("core.excludesfile".to_owned(), "~/ex".to_owned())];
+    let read = super::read_git_configuration_entries(&entries, Some(Path::new("/h")));
+    assert_eq!(read.pattern_files().0, [PathBuf::from("/h/ex")]);
+}
+
 /// Texts and the command lines git runs from them (F60): the keys of the sections git runs
 /// a command for, in any case, with the old spelling of a subsection; booleans, bare
 /// credential helpers and aliases without `!` run nothing of the user's; the same key in the
