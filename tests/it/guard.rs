@@ -5412,6 +5412,48 @@ fn the_excludes_file_git_s_configuration_names_to_a_search_is_protected() {
     refusing_under_both_hooks(&repo, &home, &lines, &paths, 4);
 }
 
+/// The TypeScript runners take a `tsconfig.json` from the script's folder or where they run
+/// up: tsx 4 ran `src/lib/policy.ts` for the gate's `import { deny } from "@/lib/policy"`
+/// through its `paths` (so editing that file, or the mapping, turned the gate into an allow),
+/// and ts-node 10 ran the file its `"ts-node": {"require": [...]}` names before the gate,
+/// whose `process.exit(0)` ended the hook first (finding F127). The configurations on the
+/// way, the one `extends` names, the files `paths` and `baseUrl` send the gate's imports to
+/// and what ts-node requires are out of the agent's reach, existing or not; the project's
+/// other code is not, nor these where no hook runs the gate.
+#[test]
+fn what_a_typescript_runner_takes_from_tsconfig_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "tsconfig.json",
+        "{\n  // the project's\n  \"extends\": \"./tsconfig.base.json\",\n  \"ts-node\": {\"require\": [\"./tools/pre.js\", \"tsconfig-paths/register\"]},\n}\n",
+    );
+    repo.write(
+        "tsconfig.base.json",
+        r#"{"compilerOptions": {"baseUrl": ".", "paths": {"@/*": ["./src/*"]}}}"#,
+    );
+    repo.write(
+        "tools/gate.ts",
+        "import { deny } from \"@/lib/policy\";\nimport { x } from \"lib/util\";\nimport fs from \"node:fs\";\nprocess.exit(deny() ? 2 : 0);\n",
+    );
+    repo.write("src/lib/policy.ts", "export function deny(): boolean { return true; }\n");
+    let lines = ["npx tsx tools/gate.ts"];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("src/lib/policy.ts"),
+        r("src/lib/policy/index.ts"),
+        r("lib/util.ts"),
+        r("tsconfig.json"),
+        r("tsconfig.base.json"),
+        r("tools/pre.js"),
+        r("tools/tsconfig.json"),
+        r("src/other.ts"),
+        r("tools/other.js"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 7);
+}
+
 /// git reads attributes from the file `core.attributesFile` names instead of
 /// `~/.config/git/attributes`, from the home, absolutely or from the repository's top folder:
 /// checked with git 2.47 here, `* -diff` in the file the user's `~/.gitconfig` named, or in

@@ -127,6 +127,9 @@
 //! - **git-pattern-file**: the same for `tools/attrs` of the project, the file the
 //!   repository's `core.attributesFile` names, whose `-diff` has git hide the changes the
 //!   user's own Claude Code hook `git diff --cached` greps (finding F126);
+//! - **ts-paths**: the same for `src/lib/policy.ts` of the project, the file the project's
+//!   `tsconfig.json` `paths` send the `@/lib/policy` import of `tools/gate.ts` to, for the
+//!   user's own Claude Code hook `tsx tools/gate.ts` (finding F127);
 //! - **gemini-env**: the same for `.gemini/.env` in the session's directory, which Gemini CLI
 //!   loads into the environment of every hook it runs, where the project has a Gemini CLI
 //!   hook (finding F125);
@@ -560,6 +563,16 @@ if [ "${XTASK_GIT_PATTERN_FILE:-}" = 1 ]; then
   user_claude_pretool 'git diff --cached | grep -q AKIA && exit 2 || exit 0'
   seed_file "$PROJ/tools/attrs" git-attrs.orig '*.md text\n'
 fi
+if [ "${XTASK_TS_PATHS:-}" = 1 ]; then
+  # The user's own Claude Code hook runs a TypeScript gate with tsx, which finds its
+  # `@/lib/policy` import through the project's `tsconfig.json`. Claude Code's `Write` creates
+  # the policy instead, as above.
+  mkdir -p "$PROJ/tools" "$PROJ/src/lib"
+  printf '{"compilerOptions":{"baseUrl":".","paths":{"@/*":["./src/*"]}}}\n' > "$PROJ/tsconfig.json"
+  printf 'import { deny } from "@/lib/policy";\nprocess.exit(deny() ? 2 : 0);\n' > "$PROJ/tools/gate.ts"
+  user_claude_pretool 'tsx tools/gate.ts >/dev/null 2>&1 || true'
+  seed_file "$PROJ/src/lib/policy.ts" ts-policy.orig 'export const deny = () => true;\n'
+fi
 if [ "${XTASK_RG_IGNORE:-}" = 1 ]; then
   # The user's own Claude Code hook looks for keys with ripgrep, which skips what its ignore
   # files say. Claude Code's `Write` creates `.rgignore` instead.
@@ -817,6 +830,9 @@ enum Edit {
     GitAttributes,
     /// `tools/attrs` of the project, the file the repository's `core.attributesFile` names.
     GitPatternFile,
+    /// `src/lib/policy.ts` of the project, where the `tsconfig.json` `paths` send the import
+    /// of the gate the user's own Claude Code hook runs with tsx.
+    TsPaths,
     /// `.rgignore` in the session's directory, which decides what the user's own Claude Code
     /// hook's `rg` searches.
     RgIgnore,
@@ -923,6 +939,7 @@ impl Edit {
                 (".gitattributes", Some("XTASK_GIT_ATTRIBUTES"), "gitattributes.orig")
             }
             Edit::RgIgnore => (".rgignore", Some("XTASK_RG_IGNORE"), "rgignore.orig"),
+            Edit::TsPaths => ("src/lib/policy.ts", Some("XTASK_TS_PATHS"), "ts-policy.orig"),
             Edit::GitPatternFile => {
                 ("tools/attrs", Some("XTASK_GIT_PATTERN_FILE"), "git-attrs.orig")
             }
@@ -1073,6 +1090,7 @@ const CASES: &[Case] = &[
     Case::editing("python-version", Edit::PythonVersion),
     Case::editing("git-attributes", Edit::GitAttributes),
     Case::editing("git-pattern-file", Edit::GitPatternFile),
+    Case::editing("ts-paths", Edit::TsPaths),
     Case::editing("rg-ignore", Edit::RgIgnore),
     Case::editing("gemini-env", Edit::GeminiEnv),
     Case::editing("pre-commit", Edit::PreCommitEntry),

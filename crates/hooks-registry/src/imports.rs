@@ -127,30 +127,87 @@ pub(crate) fn local_imports_from(
             }
             for specifier in javascript_specifiers(text) {
                 let Some(target) = relative_target(script_dir, &specifier) else { continue };
-                let has_extension = target.extension().is_some();
-                out.push(file(target.clone()));
-                if !has_extension {
-                    // `require` tries the name with `.js`, `.json`, then `.node` (a native
-                    // addon, loaded in place of a package folder of the same name: finding
-                    // F124), before the folder: its `package.json`'s `main`, then its `index`.
-                    for ext in ["js", "mjs", "cjs", "ts", "mts", "cts", "json", "node"] {
-                        let mut with = target.clone().into_os_string();
-                        with.push(format!(".{ext}"));
-                        out.push(file(PathBuf::from(with)));
-                    }
-                    for index in [
-                        "package.json",
-                        "index.js",
-                        "index.mjs",
-                        "index.cjs",
-                        "index.ts",
-                        "index.json",
-                        "index.node",
-                    ] {
-                        out.push(file(target.join(index)));
-                    }
+                module_files(target, &mut out);
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The files Node (or a TypeScript runner) may load for the module path `target`: the file,
+/// and for a name without an extension the name with each extension `require` tries (`.js`,
+/// `.json`, then `.node`, a native addon loaded in place of a package folder of the same
+/// name: finding F124, and the TypeScript runners' `.ts`, `.mts`, `.cts`), before the folder:
+/// its `package.json`'s `main`, then its `index`.
+fn module_files(target: PathBuf, out: &mut Vec<NamedPath>) {
+    let has_extension = target.extension().is_some();
+    out.push(file(target.clone()));
+    if has_extension {
+        return;
+    }
+    for ext in ["js", "mjs", "cjs", "ts", "mts", "cts", "tsx", "json", "node"] {
+        let mut with = target.clone().into_os_string();
+        with.push(format!(".{ext}"));
+        out.push(file(PathBuf::from(with)));
+    }
+    for index in [
+        "package.json",
+        "index.js",
+        "index.mjs",
+        "index.cjs",
+        "index.ts",
+        "index.tsx",
+        "index.json",
+        "index.node",
+    ] {
+        out.push(file(target.join(index)));
+    }
+}
+
+/// Where a TypeScript runner finds a script's bare import specifiers besides `node_modules/`
+/// (finding F127), from the `tsconfig.json` that applies to it: the folder `paths`' targets
+/// are relative to (`baseUrl`'s, else the folder of the configuration that sets `paths`),
+/// the patterns with their targets, and `baseUrl`'s folder, under which any bare specifier
+/// is looked for too.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct ImportMap {
+    pub(crate) paths_base: PathBuf,
+    pub(crate) paths: Vec<(String, Vec<String>)>,
+    pub(crate) base_url: Option<PathBuf>,
+}
+
+/// The files `text` (a TypeScript script) loads through `map` for its bare specifiers
+/// (`@/lib/policy` with `"@/*": ["./src/*"]`: `src/lib/policy.ts` and the other names
+/// [`module_files`] tries), as [`PathRole::Sourced`] files from [`PathBase::Root`]: every
+/// pattern that matches counts, not only the one TypeScript would pick (protect more).
+pub(crate) fn mapped_imports(text: &str, map: &ImportMap) -> Vec<NamedPath> {
+    let mut out = Vec::new();
+    for literal in import_literals(text) {
+        if literal.starts_with('.') || literal.starts_with('/') || literal.contains(':') {
+            continue;
+        }
+        for (pattern, targets) in &map.paths {
+            let captured = match pattern.split_once('*') {
+                Some((prefix, suffix)) => literal
+                    .strip_prefix(prefix)
+                    .and_then(|rest| rest.strip_suffix(suffix))
+                    .filter(|_| literal.len() >= prefix.len() + suffix.len()),
+                None => (literal == *pattern).then_some(""),
+            };
+            let Some(captured) = captured else { continue };
+            for target in targets {
+                let target = target.replacen('*', captured, 1);
+                if let Some(path) = relative_target(&map.paths_base, &target) {
+                    module_files(path, &mut out);
                 }
             }
+        }
+        if let Some(base) = &map.base_url
+            && let Some(path) = relative_target(base, &literal)
+        {
+            module_files(path, &mut out);
         }
     }
     out.sort();

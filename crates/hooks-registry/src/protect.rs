@@ -1314,6 +1314,7 @@ fn protect_sourced(
                     }
                     if language == crate::imports::Language::JavaScript {
                         protect_module_type(out, &read.path, resolver);
+                        named.extend(typescript_imports(out, &read.path, &read.text, resolver));
                     }
                 }
                 if read.starts_python {
@@ -1387,6 +1388,67 @@ fn protect_module_type(out: &mut DefinitionProtection, script: &Path, resolver: 
             break;
         }
     }
+}
+
+/// How many configurations a `tsconfig.json`'s `extends` chain is followed through for its
+/// `paths` and `baseUrl`.
+const MAX_TSCONFIG_HOPS: usize = 8;
+
+/// What a TypeScript runner (tsx, ts-node, Bun) takes from a `tsconfig.json` for the
+/// TypeScript file `script` (`.ts`, `.mts`, `.cts`, `.tsx`) whose text is `text` (finding
+/// F127; checked with tsx 4 and ts-node 10): the nearest `tsconfig.json` from the script's
+/// folder up, each one on the way to the first that exists protected, existing or not, as an
+/// argument is (protected, not pinned; [`protect_tool_plugins`] reads it for its `extends`
+/// and ts-node's `require`); and the files its `paths` and `baseUrl`, or those of the
+/// configurations it extends, send the script's bare specifiers to (`@/lib/policy` with
+/// `"@/*": ["./src/*"]`), returned as the script's own modules, protected, pinned and read in
+/// turn: tsx ran `src/lib/policy.ts` for `import { deny } from "@/lib/policy"`, which no
+/// rule named before.
+fn typescript_imports(
+    out: &mut DefinitionProtection,
+    script: &Path,
+    text: &str,
+    resolver: &mut Resolver,
+) -> Vec<NamedPath> {
+    let typescript = (script.extension().and_then(|e| e.to_str()))
+        .is_some_and(|e| matches!(e, "ts" | "mts" | "cts" | "tsx"));
+    if !typescript {
+        return Vec::new();
+    }
+    let mut nearest = None;
+    for folder in script.ancestors().skip(1) {
+        let config = folder.join("tsconfig.json");
+        protect_at(out, &Loc::Dir(root()), &config, PathRole::Argument, resolver);
+        if config.is_file() {
+            nearest = Some(config);
+            break;
+        }
+    }
+    let mut map = crate::imports::ImportMap::default();
+    let mut paths_dir: Option<PathBuf> = None;
+    let mut current = nearest;
+    for _ in 0..MAX_TSCONFIG_HOPS {
+        let Some(config) = current.take() else { break };
+        let Some(text) = crate::installations::read_capped(&config, TOOL_CONFIG_CAP) else { break };
+        let Some(dir) = config.parent() else { break };
+        let read = crate::toolconfig::typescript_paths(&text);
+        if map.base_url.is_none() {
+            map.base_url = read.base_url.and_then(|b| crate::imports::relative_target(dir, &b));
+        }
+        if paths_dir.is_none()
+            && let Some(paths) = read.paths
+        {
+            map.paths = paths;
+            paths_dir = Some(dir.to_path_buf());
+        }
+        if paths_dir.is_some() && map.base_url.is_some() {
+            break;
+        }
+        current = read.extends.iter().map(|e| dir.join(e)).find(|e| e.is_file());
+    }
+    let Some(paths_base) = map.base_url.clone().or(paths_dir) else { return Vec::new() };
+    map.paths_base = paths_base;
+    crate::imports::mapped_imports(text, &map)
 }
 
 /// The language of a script whose text is read for what it loads.
@@ -1600,6 +1662,8 @@ const FOUND_UPWARD: &[&str] = &[
     ".cargo/config",
     "rust-toolchain.toml",
     "rust-toolchain",
+    // TypeScript's, which tsc and tsx look for from where they run up (F80, F127).
+    "tsconfig.json",
     // asdf's and mise's version file (F120), with the other managers' ([`upward_names`]).
     ".tool-versions",
 ];

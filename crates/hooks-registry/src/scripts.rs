@@ -1699,6 +1699,11 @@ impl Walk {
         for config in spec.configs {
             self.add_text(config, PathRole::Loaded, dirs);
         }
+        // The TypeScript runners take the `tsconfig.json` found from where they run up: its
+        // `paths` send imports elsewhere, ts-node's `require` runs code first (finding F127).
+        if TYPESCRIPT_RUNNERS.contains(&basename(name)) {
+            self.add_text("tsconfig.json", PathRole::Argument, dirs);
+        }
         self.under_home(spec.home_configs, PathRole::Modules);
         if spec.names.contains(&"python") && !python_skips_user_site(args) {
             // Whatever it runs (a script, `-c`, `-m`), Python starts from the user's site.
@@ -5401,6 +5406,9 @@ fn python_written_options(spec: &Interpreter) -> &'static [&'static str] {
 }
 
 /// The interpreter `name` is, with a version suffix allowed (`python3.12`, `node20`).
+/// The runners that read a `tsconfig.json` for how they load a script (finding F127).
+const TYPESCRIPT_RUNNERS: &[&str] = &["tsx", "ts-node", "ts-node-esm", "esno", "bun"];
+
 fn interpreter(name: &str) -> Option<&'static Interpreter> {
     let plain = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     INTERPRETERS

@@ -8,7 +8,8 @@
 //! `plugins`, pnpm's `pnpmfile`, `scriptShell` and `nodeOptions`, cargo's wrappers, runners
 //! and linkers, the Java agents of Maven's `.mvn/jvm.config` and Gradle's `org.gradle.jvmargs`
 //! (finding F106), and the packages cargo's `[patch]` tables and `paths` overrides build in
-//! place of a dependency (finding F111).
+//! place of a dependency (finding F111); ts-node's `require` and, for the TypeScript runners,
+//! where a `tsconfig.json`'s `paths` and `baseUrl` send a script's imports (finding F127).
 //!
 //! A configuration where a hook runs one of these tools is protected ([`crate::scripts`]'s
 //! `CODE_CONFIGS`), but the files it names are code the tool loads (a mypy plugin, a flake8
@@ -190,6 +191,15 @@ pub(crate) fn loads(file_name: &str, text: &str) -> Loads {
                     push_path(&format!("{entry}.json"), &mut out.extends);
                 }
             }
+            // ts-node requires its `require` entries before the script, from the
+            // configuration's folder (finding F127; checked with ts-node 10: `"ts-node":
+            // {"require": ["./pre.js"]}` ran `pre.js`, whose exit ended the hook first).
+            let required = value.get("ts-node").and_then(|t| t.get("require"));
+            for entry in required.and_then(|r| r.as_array()).into_iter().flatten() {
+                if let Some(entry) = entry.as_str().filter(|e| typescript && is_path_like(e)) {
+                    push_path(entry, &mut out.files);
+                }
+            }
         }
         ".rubocop.yml" => rubocop(text, &mut out),
         ".npmrc" => {
@@ -325,6 +335,48 @@ fn pylint_plugin(entry: &str, modules: &mut Vec<String>) {
 
 /// Whether a name in a configuration is a file's path rather than a package's name: `./…`,
 /// `../…` or absolute.
+/// What a `tsconfig.json` says of where its bare import specifiers are found (finding F127):
+/// its `compilerOptions.baseUrl` and `compilerOptions.paths` when it sets them, and the
+/// configurations its `extends` names by a path, from which the ones it does not set come.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct TypeScriptPaths {
+    /// `baseUrl`, as written (relative to this configuration's folder).
+    pub(crate) base_url: Option<String>,
+    /// Each `paths` pattern (`@/*`, `policy`) with its targets as written (relative to
+    /// `baseUrl`, or to this configuration's folder without one), in order; `None` when this
+    /// configuration sets no `paths`.
+    pub(crate) paths: Option<Vec<(String, Vec<String>)>>,
+    /// The configurations `extends` names by a path (`./base.json`, `../tsconfig.base`), the
+    /// name with `.json` added too when it has no extension.
+    pub(crate) extends: Vec<String>,
+}
+
+/// At most this many `paths` patterns, and targets of each, are read.
+const MAX_PATH_PATTERNS: usize = 64;
+
+/// [`TypeScriptPaths`] of a `tsconfig.json`'s text (JSON with comments and trailing commas,
+/// as TypeScript reads it); an unreadable text sets nothing.
+pub(crate) fn typescript_paths(text: &str) -> TypeScriptPaths {
+    let mut out = TypeScriptPaths::default();
+    let text = without_trailing_commas(&hooks_json::strip_comments(text));
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else { return out };
+    out.extends = loads("tsconfig.json", &text).extends;
+    let options = value.get("compilerOptions");
+    out.base_url = options.and_then(|o| o.get("baseUrl")).and_then(|b| b.as_str()).map(Into::into);
+    if let Some(paths) = options.and_then(|o| o.get("paths")).and_then(|p| p.as_object()) {
+        let patterns = paths.iter().take(MAX_PATH_PATTERNS).map(|(pattern, targets)| {
+            let targets = (targets.as_array().into_iter().flatten())
+                .filter_map(|t| t.as_str())
+                .take(MAX_PATH_PATTERNS)
+                .map(str::to_owned)
+                .collect();
+            (pattern.clone(), targets)
+        });
+        out.paths = Some(patterns.collect());
+    }
+    out
+}
+
 fn is_path_like(entry: &str) -> bool {
     entry.starts_with("./") || entry.starts_with("../") || entry.starts_with('/')
 }

@@ -6,7 +6,8 @@ use proptest::prelude::*;
 
 use crate::{
     imports::{
-        ConfigurationFile, Language, configuration_paths, local_imports, local_imports_from,
+        ConfigurationFile, ImportMap, Language, configuration_paths, local_imports,
+        local_imports_from, mapped_imports,
     },
     scripts::{PathBase, PathRole},
 };
@@ -196,7 +197,65 @@ fn a_configuration_s_relative_paths_are_the_files_it_loads() {
     );
 }
 
+/// A TypeScript script's bare specifiers through a `tsconfig.json`'s `paths` and `baseUrl`
+/// (F127): every matching pattern's targets, with the names Node and the TypeScript runners
+/// try; relative and built-in specifiers are not mapped, nor one no pattern matches when
+/// there is no `baseUrl`.
+#[test]
+fn typescript_bare_specifiers_are_mapped_through_paths_and_base_url() {
+    let text = "import { deny } from \"@/lib/policy\";\nimport p from \"policy\";\nimport r from \"./rel\";\nimport fs from \"node:fs\";\nimport z from \"zod\";\n";
+    let map = ImportMap {
+        paths_base: PathBuf::from("/repo"),
+        paths: vec![
+            ("@/*".to_owned(), vec!["./src/*".to_owned(), "gen/*.ts".to_owned()]),
+            ("policy".to_owned(), vec!["../shared/policy.ts".to_owned()]),
+        ],
+        base_url: None,
+    };
+    let found: Vec<PathBuf> = mapped_imports(text, &map)
+        .into_iter()
+        .map(|p| {
+            assert_eq!((p.base.clone(), p.role), (PathBase::Root, PathRole::Sourced));
+            p.path
+        })
+        .collect();
+    for expected in [
+        "/repo/src/lib/policy",
+        "/repo/src/lib/policy.ts",
+        "/repo/src/lib/policy.tsx",
+        "/repo/src/lib/policy/index.ts",
+        "/repo/gen/lib/policy.ts",
+        "/shared/policy.ts",
+    ] {
+        assert!(found.contains(&PathBuf::from(expected)), "{expected}: {found:?}");
+    }
+    assert!(!found.iter().any(|p| p.to_string_lossy().contains("rel") || p.ends_with("zod")));
+    assert!(!found.iter().any(|p| p.to_string_lossy().contains("node:")), "{found:?}");
+    // With a `baseUrl`, any bare specifier is looked for under it too.
+    let map = ImportMap { base_url: Some(PathBuf::from("/repo/src")), ..map };
+    let found: Vec<PathBuf> = mapped_imports(text, &map).into_iter().map(|p| p.path).collect();
+    assert!(found.contains(&PathBuf::from("/repo/src/zod.ts")), "{found:?}");
+    assert!(found.contains(&PathBuf::from("/repo/src/zod/package.json")), "{found:?}");
+}
+
 proptest! {
+    /// Any text through any pattern: no panic, absolute paths only.
+    #[test]
+    fn any_text_is_mapped_without_panic(
+        text in "(import x from |require\\(|[\"'@/*.a-z ]){0,120}",
+        pattern in "[@/*.a-z]{0,8}",
+        target in "[./*a-z]{0,10}",
+    ) {
+        let map = ImportMap {
+            paths_base: PathBuf::from("/repo"),
+            paths: vec![(pattern, vec![target])],
+            base_url: Some(PathBuf::from("/repo/src")),
+        };
+        for p in mapped_imports(&text, &map) {
+            prop_assert!(p.path.is_absolute(), "{p:?}");
+        }
+    }
+
     /// Any text in either language: no panic, absolute paths from the root and relative
     /// ones from the home (CommonJS's global folders), nothing else.
     #[test]

@@ -78,6 +78,25 @@ fn biome_s_and_typescript_s_extends_are_files_they_read_in_turn() {
     assert_eq!(extends("pyrightconfig.json", pyright), ["./cfg/base"]);
 }
 
+/// ts-node's `require` entries that are paths are files it runs (F127); a package's name is
+/// not, nor the same key in another configuration. A `tsconfig.json`'s `paths`, `baseUrl`
+/// and path-like `extends` are read as TypeScript reads them.
+#[test]
+fn ts_node_s_required_files_and_typescript_s_paths_are_read() {
+    let ts = "{\"ts-node\": {\"require\": [\"./tools/pre.js\", \"tsconfig-paths/register\"]},}";
+    assert_eq!(files("tsconfig.json", ts), ["./tools/pre.js"]);
+    assert!(files("biome.json", ts).is_empty());
+    let text = "{ // mine\n \"extends\": \"./base\", \"compilerOptions\": {\"baseUrl\": \"src\",\n \"paths\": {\"@/*\": [\"./*\", \"../gen/*\"], \"p\": [\"lib/p.ts\"]},},}";
+    let read = super::typescript_paths(text);
+    assert_eq!(read.base_url.as_deref(), Some("src"));
+    let paths = read.paths.expect("paths");
+    assert_eq!(paths[0], ("@/*".to_owned(), vec!["./*".to_owned(), "../gen/*".to_owned()]));
+    assert_eq!(paths[1], ("p".to_owned(), vec!["lib/p.ts".to_owned()]));
+    assert_eq!(read.extends, ["./base", "./base.json"]);
+    assert_eq!(super::typescript_paths("{\"compilerOptions\": {}}").paths, None);
+    assert_eq!(super::typescript_paths("not json"), super::TypeScriptPaths::default());
+}
+
 #[test]
 fn rubocop_s_inherited_and_required_files_are_read() {
     let yaml = "inherit_from:\n  - .rubocop_todo.yml\n  - https://example.invalid/r.yml\n  - \
@@ -282,5 +301,9 @@ proptest! {
         for module in &l.modules {
             prop_assert!(module.split('.').all(|p| !p.is_empty() && !p.contains('/')), "{module}");
         }
+        // Read as a `tsconfig.json`'s `paths`: bounded too.
+        let paths = super::typescript_paths(&text).paths.unwrap_or_default();
+        prop_assert!(paths.len() <= super::MAX_PATH_PATTERNS);
+        prop_assert!(paths.iter().all(|(_, t)| t.len() <= super::MAX_PATH_PATTERNS));
     }
 }
