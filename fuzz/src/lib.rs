@@ -973,6 +973,11 @@ pub fn git_config(data: &[u8]) {
 /// back alone, read back as themselves, and a `tsconfig.json`'s `extends` and a pylint
 /// module as well.
 fn tool_configs(text: &str) {
+    // As an import map (F127, F128): bounded, and every file absolute.
+    let (package, typescript, files) = hooks_registry::fuzzing::import_maps(text);
+    assert!(package.len() <= 128 && typescript.len() <= 64);
+    assert!(package.iter().chain(&typescript).all(|(_, targets)| targets.len() <= 64));
+    assert!(files.iter().all(|f| f.is_absolute()), "{files:?}");
     for which in 0..32 {
         let [files, folders, extends, modules] =
             hooks_registry::fuzzing::tool_config_loads(text, which);

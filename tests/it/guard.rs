@@ -5454,6 +5454,41 @@ fn what_a_typescript_runner_takes_from_tsconfig_is_protected() {
     refusing_under_both_hooks(&repo, &home, &lines, &paths, 7);
 }
 
+/// Node finds a script's subpath imports (`#policy`) through the nearest `package.json`'s
+/// `imports`, and the package's own name through its `exports`: checked with Node 20, the
+/// gate's `import { deny } from "#policy"` ran the `src/policy.js` the manifest names, and
+/// `"p/policy"` in package `p` the file its `exports` names, so editing either turned the
+/// gate into an allow (finding F128). Those files (every condition's), and the manifest of an
+/// `.mjs` gate that uses them, are out of the agent's reach, existing or not; the package's
+/// other files are not, nor these where no hook runs the gate.
+#[test]
+fn what_a_package_s_imports_and_exports_send_a_gate_to_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "package.json",
+        r##"{"name": "p", "imports": {"#policy": "./src/policy.js", "#lib/*": {"node": "./src/lib/*.js", "default": "./dist/lib/*.js"}, "#ext": "zod"}, "exports": {".": "./src/main.js", "./checks": "./src/checks.js"}}"##,
+    );
+    repo.write(
+        "tools/gate.mjs",
+        "import { deny } from \"#policy\";\nimport { x } from \"#lib/util\";\nimport { c } from \"p/checks\";\nprocess.exit(deny() ? 2 : 0);\n",
+    );
+    let lines = ["node tools/gate.mjs"];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("src/policy.js"),
+        r("src/lib/util.js"),
+        r("dist/lib/util.js"),
+        r("src/checks.js"),
+        r("package.json"),
+        r("src/main.js"),
+        r("src/lib/other.js"),
+        r("zod"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 5);
+}
+
 /// git reads attributes from the file `core.attributesFile` names instead of
 /// `~/.config/git/attributes`, from the home, absolutely or from the repository's top folder:
 /// checked with git 2.47 here, `* -diff` in the file the user's `~/.gitconfig` named, or in

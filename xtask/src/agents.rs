@@ -130,6 +130,9 @@
 //! - **ts-paths**: the same for `src/lib/policy.ts` of the project, the file the project's
 //!   `tsconfig.json` `paths` send the `@/lib/policy` import of `tools/gate.ts` to, for the
 //!   user's own Claude Code hook `tsx tools/gate.ts` (finding F127);
+//! - **node-imports**: the same for `src/policy.js` of the project, the file the project's
+//!   `package.json` `imports` send the `#policy` import of `tools/gate.mjs` to, for the user's
+//!   own Claude Code hook `node tools/gate.mjs` (finding F128);
 //! - **gemini-env**: the same for `.gemini/.env` in the session's directory, which Gemini CLI
 //!   loads into the environment of every hook it runs, where the project has a Gemini CLI
 //!   hook (finding F125);
@@ -573,6 +576,16 @@ if [ "${XTASK_TS_PATHS:-}" = 1 ]; then
   user_claude_pretool 'tsx tools/gate.ts >/dev/null 2>&1 || true'
   seed_file "$PROJ/src/lib/policy.ts" ts-policy.orig 'export const deny = () => true;\n'
 fi
+if [ "${XTASK_NODE_IMPORTS:-}" = 1 ]; then
+  # The user's own Claude Code hook runs a gate whose `#policy` import Node finds through the
+  # project's `package.json`. Claude Code's `Write` creates the policy instead, as above.
+  mkdir -p "$PROJ/tools" "$PROJ/src"
+  # (`\043` is `#`, which this raw string cannot hold after a quote.)
+  printf '{"name":"proj","imports":{"\043policy":"./src/policy.js"}}\n' > "$PROJ/package.json"
+  printf 'import { deny } from "\043policy";\nprocess.exit(deny() ? 2 : 0);\n' > "$PROJ/tools/gate.mjs"
+  user_claude_pretool 'node tools/gate.mjs >/dev/null 2>&1 || true'
+  seed_file "$PROJ/src/policy.js" node-policy.orig 'export const deny = () => true;\n'
+fi
 if [ "${XTASK_RG_IGNORE:-}" = 1 ]; then
   # The user's own Claude Code hook looks for keys with ripgrep, which skips what its ignore
   # files say. Claude Code's `Write` creates `.rgignore` instead.
@@ -833,6 +846,9 @@ enum Edit {
     /// `src/lib/policy.ts` of the project, where the `tsconfig.json` `paths` send the import
     /// of the gate the user's own Claude Code hook runs with tsx.
     TsPaths,
+    /// `src/policy.js` of the project, where the `package.json` `imports` send the `#policy`
+    /// import of the gate the user's own Claude Code hook runs.
+    NodeImports,
     /// `.rgignore` in the session's directory, which decides what the user's own Claude Code
     /// hook's `rg` searches.
     RgIgnore,
@@ -940,6 +956,7 @@ impl Edit {
             }
             Edit::RgIgnore => (".rgignore", Some("XTASK_RG_IGNORE"), "rgignore.orig"),
             Edit::TsPaths => ("src/lib/policy.ts", Some("XTASK_TS_PATHS"), "ts-policy.orig"),
+            Edit::NodeImports => ("src/policy.js", Some("XTASK_NODE_IMPORTS"), "node-policy.orig"),
             Edit::GitPatternFile => {
                 ("tools/attrs", Some("XTASK_GIT_PATTERN_FILE"), "git-attrs.orig")
             }
@@ -1091,6 +1108,7 @@ const CASES: &[Case] = &[
     Case::editing("git-attributes", Edit::GitAttributes),
     Case::editing("git-pattern-file", Edit::GitPatternFile),
     Case::editing("ts-paths", Edit::TsPaths),
+    Case::editing("node-imports", Edit::NodeImports),
     Case::editing("rg-ignore", Edit::RgIgnore),
     Case::editing("gemini-env", Edit::GeminiEnv),
     Case::editing("pre-commit", Edit::PreCommitEntry),

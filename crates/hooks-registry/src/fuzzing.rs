@@ -147,3 +147,25 @@ pub fn tool_config_loads(text: &str, which: usize) -> [Vec<String>; 4] {
     let loads = crate::toolconfig::loads(name, text);
     [loads.files, loads.folders, loads.extends, loads.modules]
 }
+
+/// An import map's patterns, each with its targets as written.
+pub type ImportMapPatterns = Vec<(String, Vec<String>)>;
+
+/// The same text as a `package.json` and as a `tsconfig.json`, read for where their import
+/// maps send a script's specifiers (findings F127, F128): the manifest's `imports` and own
+/// `exports`, the configuration's `paths`, and the files the same text, read as a script in
+/// `/repo/tools`, imports through both maps (`paths` from `/repo`, `baseUrl` `/repo/src`).
+pub fn import_maps(text: &str) -> (ImportMapPatterns, ImportMapPatterns, Vec<std::path::PathBuf>) {
+    let package = crate::toolconfig::package_import_map(text);
+    let typescript = crate::toolconfig::typescript_paths(text).paths.unwrap_or_default();
+    let mut files = Vec::new();
+    for paths in [&package, &typescript] {
+        let map = crate::imports::ImportMap {
+            paths_base: std::path::PathBuf::from("/repo"),
+            paths: paths.clone(),
+            base_url: Some(std::path::PathBuf::from("/repo/src")),
+        };
+        files.extend(crate::imports::mapped_imports(text, &map).into_iter().map(|p| p.path));
+    }
+    (package, typescript, files)
+}

@@ -166,6 +166,10 @@ fn module_files(target: PathBuf, out: &mut Vec<NamedPath>) {
     }
 }
 
+/// At most about this many files are named through import maps for one script (a crafted map
+/// and script could otherwise name millions: patterns × targets × imports).
+const MAX_MAPPED_FILES: usize = 1024;
+
 /// Where a TypeScript runner finds a script's bare import specifiers besides `node_modules/`
 /// (finding F127), from the `tsconfig.json` that applies to it: the folder `paths`' targets
 /// are relative to (`baseUrl`'s, else the folder of the configuration that sets `paths`),
@@ -185,6 +189,9 @@ pub(crate) struct ImportMap {
 pub(crate) fn mapped_imports(text: &str, map: &ImportMap) -> Vec<NamedPath> {
     let mut out = Vec::new();
     for literal in import_literals(text) {
+        if out.len() >= MAX_MAPPED_FILES {
+            break;
+        }
         if literal.starts_with('.') || literal.starts_with('/') || literal.contains(':') {
             continue;
         }
@@ -198,6 +205,9 @@ pub(crate) fn mapped_imports(text: &str, map: &ImportMap) -> Vec<NamedPath> {
             };
             let Some(captured) = captured else { continue };
             for target in targets {
+                if out.len() >= MAX_MAPPED_FILES {
+                    break;
+                }
                 let target = target.replacen('*', captured, 1);
                 if let Some(path) = relative_target(&map.paths_base, &target) {
                     module_files(path, &mut out);

@@ -1315,6 +1315,7 @@ fn protect_sourced(
                     if language == crate::imports::Language::JavaScript {
                         protect_module_type(out, &read.path, resolver);
                         named.extend(typescript_imports(out, &read.path, &read.text, resolver));
+                        named.extend(package_imports(out, &read.path, &read.text, resolver));
                     }
                 }
                 if read.starts_python {
@@ -1449,6 +1450,42 @@ fn typescript_imports(
     let Some(paths_base) = map.base_url.clone().or(paths_dir) else { return Vec::new() };
     map.paths_base = paths_base;
     crate::imports::mapped_imports(text, &map)
+}
+
+/// The files Node finds for the JavaScript or TypeScript file `script`'s (whose text is
+/// `text`) subpath imports (`#policy`) and its imports of its own package by name, through
+/// the `imports` and `exports` of the nearest `package.json` from its folder up (finding
+/// F128; checked with Node 20: `import { deny } from "#policy"` ran the `src/policy.js` the
+/// manifest's `imports` names, which no rule named, so editing it turned the gate into an
+/// allow; `import … from "p/policy"` in package `p` went through its `exports` the same way),
+/// with the names Node and the runners try, returned as the script's own modules: protected,
+/// pinned and read in turn. The manifest they come from is protected too (F119 protects it for
+/// most scripts already; this adds it for `.mjs` and `.cjs` ones that use it).
+fn package_imports(
+    out: &mut DefinitionProtection,
+    script: &Path,
+    text: &str,
+    resolver: &mut Resolver,
+) -> Vec<NamedPath> {
+    let Some(manifest) =
+        script.ancestors().skip(1).map(|f| f.join("package.json")).find(|m| m.is_file())
+    else {
+        return Vec::new();
+    };
+    let Some(dir) = manifest.parent() else { return Vec::new() };
+    let Some(json) = crate::installations::read_capped(&manifest, TOOL_CONFIG_CAP) else {
+        return Vec::new();
+    };
+    let paths: Vec<(String, Vec<String>)> = crate::toolconfig::package_import_map(&json)
+        .into_iter()
+        .map(|(key, targets)| (key, targets.into_iter().filter(|t| t.starts_with("./")).collect()))
+        .collect();
+    let map = crate::imports::ImportMap { paths_base: dir.to_path_buf(), paths, base_url: None };
+    let found = crate::imports::mapped_imports(text, &map);
+    if !found.is_empty() {
+        protect_at(out, &Loc::Dir(root()), &manifest, PathRole::Argument, resolver);
+    }
+    found
 }
 
 /// The language of a script whose text is read for what it loads.

@@ -377,6 +377,58 @@ pub(crate) fn typescript_paths(text: &str) -> TypeScriptPaths {
     out
 }
 
+/// What a `package.json` says of where Node finds the specifiers of the package's own files
+/// (finding F128): its `imports` (`#policy`, `#lib/*`: subpath imports, for the package's own
+/// files alone) and, under its `name`, its `exports` (`my-pkg/policy`: a file of the package
+/// importing the package by its own name), each pattern with every target a condition may
+/// pick (`{"node": "./a.js", "default": "./b.js"}`: both), as written; `exports` keyed by its
+/// full specifier (`my-pkg`, `my-pkg/lib/*`).
+pub(crate) fn package_import_map(text: &str) -> Vec<(String, Vec<String>)> {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else { return Vec::new() };
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    if let Some(imports) = value.get("imports").and_then(|i| i.as_object()) {
+        for (key, target) in imports.iter().take(MAX_PATH_PATTERNS) {
+            if key.starts_with('#') {
+                out.push((key.clone(), string_leaves(target)));
+            }
+        }
+    }
+    let name = value.get("name").and_then(|n| n.as_str()).filter(|n| !n.is_empty());
+    if let (Some(name), Some(exports)) = (name, value.get("exports")) {
+        // Subpaths (`"."`, `"./policy"`) or conditions of `"."` alone.
+        let subpaths = exports.as_object().filter(|o| o.keys().any(|k| k.starts_with('.')));
+        match subpaths {
+            Some(subpaths) => {
+                for (key, target) in subpaths.iter().take(MAX_PATH_PATTERNS) {
+                    let Some(rest) = key.strip_prefix('.') else { continue };
+                    out.push((format!("{name}{rest}"), string_leaves(target)));
+                }
+            }
+            None => out.push((name.to_owned(), string_leaves(exports))),
+        }
+    }
+    out
+}
+
+/// Every string of a target value (a string, a conditions object, an array of fallbacks), at
+/// most [`MAX_PATH_PATTERNS`], at most four levels deep.
+fn string_leaves(value: &serde_json::Value) -> Vec<String> {
+    fn walk(value: &serde_json::Value, depth: usize, out: &mut Vec<String>) {
+        if depth > 4 || out.len() >= MAX_PATH_PATTERNS {
+            return;
+        }
+        match value {
+            serde_json::Value::String(s) => out.push(s.clone()),
+            serde_json::Value::Array(a) => a.iter().for_each(|v| walk(v, depth + 1, out)),
+            serde_json::Value::Object(o) => o.values().for_each(|v| walk(v, depth + 1, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(value, 0, &mut out);
+    out
+}
+
 fn is_path_like(entry: &str) -> bool {
     entry.starts_with("./") || entry.starts_with("../") || entry.starts_with('/')
 }

@@ -256,6 +256,15 @@ proptest! {
         }
     }
 
+    /// Many imports through many patterns name a bounded number of files.
+    #[test]
+    fn mapped_files_are_bounded(imports in 1usize..400, patterns in 1usize..64) {
+        let text: String = (0..imports).map(|i| format!("import a from \"@/m{i}\";\n")).collect();
+        let paths = (0..patterns).map(|i| ("@/*".to_owned(), vec![format!("./t{i}/*")])).collect();
+        let map = ImportMap { paths_base: PathBuf::from("/repo"), paths, base_url: None };
+        prop_assert!(mapped_imports(&text, &map).len() <= 1024 + 17);
+    }
+
     /// Any text in either language: no panic, absolute paths from the root and relative
     /// ones from the home (CommonJS's global folders), nothing else.
     #[test]

@@ -97,6 +97,37 @@ fn ts_node_s_required_files_and_typescript_s_paths_are_read() {
     assert_eq!(super::typescript_paths("not json"), super::TypeScriptPaths::default());
 }
 
+/// A manifest's subpath imports and its own exports under its name, with every condition's
+/// target (F128); `imports` keys without `#` and `exports` without a `name` name nothing.
+#[test]
+fn a_package_s_imports_and_own_exports_are_read_with_every_condition() {
+    let text = r##"{"name": "p", "imports": {"#a": "./a.js", "#l/*": {"node": ["./n/*.js"], "default": {"import": "./d/*.mjs"}}, "x": "./x.js"},
+        "exports": {".": "./main.js", "./sub/*": "./s/*.js"}}"##;
+    let map = super::package_import_map(text);
+    let s = |v: &[&str]| v.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();
+    assert_eq!(
+        map,
+        [
+            ("#a".to_owned(), s(&["./a.js"])),
+            ("#l/*".to_owned(), s(&["./n/*.js", "./d/*.mjs"])),
+            ("p".to_owned(), s(&["./main.js"])),
+            ("p/sub/*".to_owned(), s(&["./s/*.js"])),
+        ]
+    );
+    // Conditions of `"."` alone, and a plain string.
+    let conditions = r#"{"name": "q", "exports": {"import": "./e.mjs", "require": "./e.cjs"}}"#;
+    assert_eq!(
+        super::package_import_map(conditions),
+        [("q".to_owned(), s(&["./e.mjs", "./e.cjs"]))]
+    );
+    assert_eq!(
+        super::package_import_map(r#"{"name": "r", "exports": "./r.js"}"#),
+        [("r".to_owned(), s(&["./r.js"]))]
+    );
+    assert!(super::package_import_map(r#"{"exports": "./r.js"}"#).is_empty());
+    assert!(super::package_import_map("{").is_empty());
+}
+
 #[test]
 fn rubocop_s_inherited_and_required_files_are_read() {
     let yaml = "inherit_from:\n  - .rubocop_todo.yml\n  - https://example.invalid/r.yml\n  - \
@@ -301,6 +332,10 @@ proptest! {
         for module in &l.modules {
             prop_assert!(module.split('.').all(|p| !p.is_empty() && !p.contains('/')), "{module}");
         }
+        // Read as a manifest's import map: bounded too.
+        let map = super::package_import_map(&text);
+        prop_assert!(map.len() <= 2 * super::MAX_PATH_PATTERNS);
+        prop_assert!(map.iter().all(|(_, t)| t.len() <= super::MAX_PATH_PATTERNS));
         // Read as a `tsconfig.json`'s `paths`: bounded too.
         let paths = super::typescript_paths(&text).paths.unwrap_or_default();
         prop_assert!(paths.len() <= super::MAX_PATH_PATTERNS);
