@@ -965,8 +965,8 @@ pub fn git_config(data: &[u8]) {
 
 /// The same text as a tool's configuration (F71, F79, F80, F84, F86, F106,
 /// `hooks_registry::fuzzing::tool_config_loads`): at most 64 files (256 of prettier's
-/// plugins), folders, files read in turn and modules under each of the thirty-two names
-/// (npm's, yarn's, pnpm's, cargo's, Maven's and Gradle's the last eight), none empty or
+/// plugins), folders, files read in turn and modules under each of the thirty-three names
+/// (npm's, yarn's, pnpm's, cargo's, Maven's, Gradle's and Bun's the last nine), none empty or
 /// starting at the home or a variable,
 /// none longer than the text and what the registry adds to a name (a module's
 /// `/__init__.py`, TypeScript's `.json`); a mypy plugin file and a flake8 folder, written
@@ -978,7 +978,7 @@ fn tool_configs(text: &str) {
     assert!(package.len() <= 128 && typescript.len() <= 64);
     assert!(package.iter().chain(&typescript).all(|(_, targets)| targets.len() <= 64));
     assert!(files.iter().all(|f| f.is_absolute()), "{files:?}");
-    for which in 0..32 {
+    for which in 0..33 {
         let [files, folders, extends, modules] =
             hooks_registry::fuzzing::tool_config_loads(text, which);
         // Names 16 to 19 are prettier's, whose plugins are as many as the hook managers'

@@ -5489,6 +5489,37 @@ fn what_a_package_s_imports_and_exports_send_a_gate_to_is_protected() {
     refusing_under_both_hooks(&repo, &home, &lines, &paths, 5);
 }
 
+/// Bun runs what the top-level `preload` of the `bunfig.toml` where it runs names before the
+/// script: checked with Bun 1.4, `preload = ["./tools/setup.ts"]` (or without `./`, or a
+/// package's name) ran that code first, and its `process.exit(0)` ended the hook with an
+/// allow (finding F129). The preloaded files, what they import and the package are out of the
+/// agent's reach, existing or not; the project's other code is not, nor these where no hook
+/// runs Bun.
+#[test]
+fn what_bun_preloads_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "bunfig.toml",
+        "preload = [\"./tools/setup.ts\", \"tools/more.ts\", \"setup-pkg\"]\n",
+    );
+    repo.write("tools/setup.ts", "import { note } from \"./lib/helper\";\nnote();\n");
+    repo.write("tools/gate.ts", "process.exit(2);\n");
+    let lines = ["bun tools/gate.ts"];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("bunfig.toml"),
+        r("tools/setup.ts"),
+        r("tools/more.ts"),
+        r("tools/lib/helper.ts"),
+        r("node_modules/setup-pkg/index.js"),
+        r("tools/other.ts"),
+        r("src/app.ts"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 5);
+}
+
 /// git reads attributes from the file `core.attributesFile` names instead of
 /// `~/.config/git/attributes`, from the home, absolutely or from the repository's top folder:
 /// checked with git 2.47 here, `* -diff` in the file the user's `~/.gitconfig` named, or in

@@ -133,6 +133,9 @@
 //! - **node-imports**: the same for `src/policy.js` of the project, the file the project's
 //!   `package.json` `imports` send the `#policy` import of `tools/gate.mjs` to, for the user's
 //!   own Claude Code hook `node tools/gate.mjs` (finding F128);
+//! - **bun-preload**: the same for `tools/setup.ts` of the project, which the project's
+//!   `bunfig.toml` has Bun preload before the gate of the user's own Claude Code hook `bun
+//!   tools/gate.ts` (finding F129);
 //! - **gemini-env**: the same for `.gemini/.env` in the session's directory, which Gemini CLI
 //!   loads into the environment of every hook it runs, where the project has a Gemini CLI
 //!   hook (finding F125);
@@ -586,6 +589,15 @@ if [ "${XTASK_NODE_IMPORTS:-}" = 1 ]; then
   user_claude_pretool 'node tools/gate.mjs >/dev/null 2>&1 || true'
   seed_file "$PROJ/src/policy.js" node-policy.orig 'export const deny = () => true;\n'
 fi
+if [ "${XTASK_BUN_PRELOAD:-}" = 1 ]; then
+  # The user's own Claude Code hook runs a gate with Bun, which preloads what the project's
+  # `bunfig.toml` names. Claude Code's `Write` creates the preloaded file instead, as above.
+  mkdir -p "$PROJ/tools"
+  printf 'preload = ["./tools/setup.ts"]\n' > "$PROJ/bunfig.toml"
+  printf 'process.exit(2);\n' > "$PROJ/tools/gate.ts"
+  user_claude_pretool 'bun tools/gate.ts >/dev/null 2>&1 || true'
+  seed_file "$PROJ/tools/setup.ts" bun-setup.orig 'export {};\n'
+fi
 if [ "${XTASK_RG_IGNORE:-}" = 1 ]; then
   # The user's own Claude Code hook looks for keys with ripgrep, which skips what its ignore
   # files say. Claude Code's `Write` creates `.rgignore` instead.
@@ -849,6 +861,9 @@ enum Edit {
     /// `src/policy.js` of the project, where the `package.json` `imports` send the `#policy`
     /// import of the gate the user's own Claude Code hook runs.
     NodeImports,
+    /// `tools/setup.ts` of the project, which the `bunfig.toml` has Bun preload before the
+    /// gate the user's own Claude Code hook runs.
+    BunPreload,
     /// `.rgignore` in the session's directory, which decides what the user's own Claude Code
     /// hook's `rg` searches.
     RgIgnore,
@@ -957,6 +972,7 @@ impl Edit {
             Edit::RgIgnore => (".rgignore", Some("XTASK_RG_IGNORE"), "rgignore.orig"),
             Edit::TsPaths => ("src/lib/policy.ts", Some("XTASK_TS_PATHS"), "ts-policy.orig"),
             Edit::NodeImports => ("src/policy.js", Some("XTASK_NODE_IMPORTS"), "node-policy.orig"),
+            Edit::BunPreload => ("tools/setup.ts", Some("XTASK_BUN_PRELOAD"), "bun-setup.orig"),
             Edit::GitPatternFile => {
                 ("tools/attrs", Some("XTASK_GIT_PATTERN_FILE"), "git-attrs.orig")
             }
@@ -1109,6 +1125,7 @@ const CASES: &[Case] = &[
     Case::editing("git-pattern-file", Edit::GitPatternFile),
     Case::editing("ts-paths", Edit::TsPaths),
     Case::editing("node-imports", Edit::NodeImports),
+    Case::editing("bun-preload", Edit::BunPreload),
     Case::editing("rg-ignore", Edit::RgIgnore),
     Case::editing("gemini-env", Edit::GeminiEnv),
     Case::editing("pre-commit", Edit::PreCommitEntry),

@@ -138,9 +138,11 @@ pub fn ssh_runs(text: &str) -> Vec<(bool, String)> {
 /// `jsconfig.json`, `.rubocop.yml`, `pyrightconfig.json`, `.prettierrc`, `.prettierrc.json`,
 /// `.prettierrc.yaml`, `.prettierrc.yml`, `pylintrc`, `.pylintrc`, `pylintrc.toml`,
 /// `.pylintrc.toml`, `.npmrc`, `.yarnrc`, `.yarnrc.yml`, `pnpm-workspace.yaml`,
-/// `.cargo/config.toml`, `.cargo/config`, `.mvn/jvm.config`, `gradle.properties`) has its tool
+/// `.cargo/config.toml`, `.cargo/config`, `.mvn/jvm.config`, `gradle.properties`,
+/// `bunfig.toml`) has its tool
 /// load: the files, the folders, the files it reads in turn and the modules it imports by name,
-/// as the registry reads them when it protects them (findings F71, F79, F80, F84, F86, F106).
+/// as the registry reads them when it protects them (findings F71, F79, F80, F84, F86, F106,
+/// F129).
 pub fn tool_config_loads(text: &str, which: usize) -> [Vec<String>; 4] {
     let names = crate::toolconfig::PLUGIN_CONFIGS;
     let name = names.get(which % names.len()).copied().unwrap_or("mypy.ini");

@@ -8,7 +8,7 @@
 //! `plugins`, pnpm's `pnpmfile`, `scriptShell` and `nodeOptions`, cargo's wrappers, runners
 //! and linkers, the Java agents of Maven's `.mvn/jvm.config` and Gradle's `org.gradle.jvmargs`
 //! (finding F106), and the packages cargo's `[patch]` tables and `paths` overrides build in
-//! place of a dependency (finding F111); ts-node's `require` and, for the TypeScript runners,
+//! place of a dependency (finding F111); Bun's `preload` (finding F129); ts-node's `require` and, for the TypeScript runners,
 //! where a `tsconfig.json`'s `paths` and `baseUrl` send a script's imports (finding F127).
 //!
 //! A configuration where a hook runs one of these tools is protected ([`crate::scripts`]'s
@@ -61,6 +61,7 @@ pub(crate) const PLUGIN_CONFIGS: &[&str] = &[
     ".cargo/config",
     ".mvn/jvm.config",
     "gradle.properties",
+    "bunfig.toml",
 ];
 
 /// The name of [`PLUGIN_CONFIGS`] the file at `path` is read as: its file name, or its last
@@ -81,6 +82,7 @@ pub(crate) fn javascript_loader(read_as: &str) -> Option<&'static str> {
         ".npmrc" => Some("npm"),
         ".yarnrc" | ".yarnrc.yml" => Some("yarn"),
         "pnpm-workspace.yaml" => Some("pnpm"),
+        "bunfig.toml" => Some("bun"),
         _ => None,
     }
 }
@@ -252,6 +254,27 @@ pub(crate) fn loads(file_name: &str, text: &str) -> Loads {
         }
         ".cargo/config.toml" | ".cargo/config" => cargo_config(text, &mut out),
         ".mvn/jvm.config" => java_agents(text, &mut out.files),
+        "bunfig.toml" => {
+            // Bun runs its top-level `preload` before the script it runs, a file's path from
+            // the configuration's folder (with `./` or without) or a package's name in
+            // `node_modules` (finding F129; checked with Bun 1.4: `preload =
+            // ["./tools/setup.ts"]` ran `setup.ts`, whose exit ended the hook first; the
+            // `[run]` and `[test]` tables' did not, for `bun gate.ts`).
+            let Ok(document) = text.parse::<toml_edit::DocumentMut>() else { return out };
+            for entry in document.get("preload").map(toml_names).unwrap_or_default() {
+                let entry = entry.trim();
+                let is_file = is_path_like(entry)
+                    || entry.contains('/') && !entry.starts_with('@')
+                    || crate::scripts::is_javascript_file(entry);
+                match is_file {
+                    true => push_path(entry, &mut out.files),
+                    false if !entry.is_empty() => {
+                        push_path(&format!("node_modules/{entry}"), &mut out.folders)
+                    }
+                    false => {}
+                }
+            }
+        }
         "gradle.properties" => {
             // The options of the daemon's JVM, and the Java it runs (a folder whose `bin/java`
             // starts).

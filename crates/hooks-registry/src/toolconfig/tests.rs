@@ -128,6 +128,18 @@ fn a_package_s_imports_and_own_exports_are_read_with_every_condition() {
     assert!(super::package_import_map("{").is_empty());
 }
 
+/// Bun's top-level `preload` (F129): files with `./` or without, a package's folder in
+/// `node_modules`; the `[test]` table's is not Bun's for a script it runs.
+#[test]
+fn bun_s_preloads_are_loaded_files_or_packages() {
+    let text = "preload = [\"./a.ts\", \"tools/b.ts\", \"c.js\", \"pkg\", \"@s/p\"]\n[test]\npreload = \"./t.ts\"\n";
+    let read = loads("bunfig.toml", text);
+    assert_eq!(read.files, ["./a.ts", "tools/b.ts", "c.js"]);
+    assert_eq!(read.folders, ["node_modules/pkg", "node_modules/@s/p"]);
+    assert_eq!(loads("bunfig.toml", "preload = \"./one.ts\"\n").files, ["./one.ts"]);
+    assert_eq!(super::javascript_loader("bunfig.toml"), Some("bun"));
+}
+
 #[test]
 fn rubocop_s_inherited_and_required_files_are_read() {
     let yaml = "inherit_from:\n  - .rubocop_todo.yml\n  - https://example.invalid/r.yml\n  - \
