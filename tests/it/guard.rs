@@ -5520,6 +5520,35 @@ fn what_bun_preloads_is_protected() {
     refusing_under_both_hooks(&repo, &home, &lines, &paths, 5);
 }
 
+/// `require("./lib")` of a folder with a `package.json` loads the file its `main` names:
+/// checked with Node 20, `"main": "impl"` ran `lib/impl.js` (and `"./dist/"` ran
+/// `lib/dist/index.js`), which no rule named while the unused `lib/index.js` was protected, so
+/// editing it turned the gate into an allow (finding F130). That file, with the names Node
+/// tries, and what it requires in turn, are out of the agent's reach, existing or not; the
+/// folder's other files are not, nor these where no hook runs the gate.
+#[test]
+fn the_file_a_required_folder_s_main_names_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "tools/gate.js",
+        "const lib = require(\"./lib\");\nprocess.exit(lib.deny() ? 2 : 0);\n",
+    );
+    repo.write("tools/lib/package.json", r#"{"name": "lib", "main": "impl"}"#);
+    repo.write("tools/lib/impl.js", "module.exports = require(\"./rules\");\n");
+    let lines = ["node tools/gate.js"];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("tools/lib/impl.js"),
+        r("tools/lib/impl/index.js"),
+        r("tools/lib/rules.js"),
+        r("tools/lib/other.js"),
+        r("src/app.js"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 3);
+}
+
 /// git reads attributes from the file `core.attributesFile` names instead of
 /// `~/.config/git/attributes`, from the home, absolutely or from the repository's top folder:
 /// checked with git 2.47 here, `* -diff` in the file the user's `~/.gitconfig` named, or in

@@ -136,6 +136,9 @@
 //! - **bun-preload**: the same for `tools/setup.ts` of the project, which the project's
 //!   `bunfig.toml` has Bun preload before the gate of the user's own Claude Code hook `bun
 //!   tools/gate.ts` (finding F129);
+//! - **node-main**: the same for `tools/lib/impl.js` of the project, the file the `main` of
+//!   `tools/lib/package.json` names, which Node loads for the `require("./lib")` of the gate of
+//!   the user's own Claude Code hook `node tools/gate.js` (finding F130);
 //! - **gemini-env**: the same for `.gemini/.env` in the session's directory, which Gemini CLI
 //!   loads into the environment of every hook it runs, where the project has a Gemini CLI
 //!   hook (finding F125);
@@ -598,6 +601,15 @@ if [ "${XTASK_BUN_PRELOAD:-}" = 1 ]; then
   user_claude_pretool 'bun tools/gate.ts >/dev/null 2>&1 || true'
   seed_file "$PROJ/tools/setup.ts" bun-setup.orig 'export {};\n'
 fi
+if [ "${XTASK_NODE_MAIN:-}" = 1 ]; then
+  # The user's own Claude Code hook runs a gate that requires a folder, whose manifest's
+  # `main` names the file Node loads. Claude Code's `Write` creates that file instead.
+  mkdir -p "$PROJ/tools/lib"
+  printf '{"main":"impl"}\n' > "$PROJ/tools/lib/package.json"
+  printf 'const lib = require("./lib");\nprocess.exit(lib.deny() ? 2 : 0);\n' > "$PROJ/tools/gate.js"
+  user_claude_pretool 'node tools/gate.js >/dev/null 2>&1 || true'
+  seed_file "$PROJ/tools/lib/impl.js" node-main.orig 'module.exports = { deny: () => true };\n'
+fi
 if [ "${XTASK_RG_IGNORE:-}" = 1 ]; then
   # The user's own Claude Code hook looks for keys with ripgrep, which skips what its ignore
   # files say. Claude Code's `Write` creates `.rgignore` instead.
@@ -864,6 +876,9 @@ enum Edit {
     /// `tools/setup.ts` of the project, which the `bunfig.toml` has Bun preload before the
     /// gate the user's own Claude Code hook runs.
     BunPreload,
+    /// `tools/lib/impl.js` of the project, the file the `main` of the folder the gate
+    /// requires names.
+    NodeMain,
     /// `.rgignore` in the session's directory, which decides what the user's own Claude Code
     /// hook's `rg` searches.
     RgIgnore,
@@ -973,6 +988,7 @@ impl Edit {
             Edit::TsPaths => ("src/lib/policy.ts", Some("XTASK_TS_PATHS"), "ts-policy.orig"),
             Edit::NodeImports => ("src/policy.js", Some("XTASK_NODE_IMPORTS"), "node-policy.orig"),
             Edit::BunPreload => ("tools/setup.ts", Some("XTASK_BUN_PRELOAD"), "bun-setup.orig"),
+            Edit::NodeMain => ("tools/lib/impl.js", Some("XTASK_NODE_MAIN"), "node-main.orig"),
             Edit::GitPatternFile => {
                 ("tools/attrs", Some("XTASK_GIT_PATTERN_FILE"), "git-attrs.orig")
             }
@@ -1126,6 +1142,7 @@ const CASES: &[Case] = &[
     Case::editing("ts-paths", Edit::TsPaths),
     Case::editing("node-imports", Edit::NodeImports),
     Case::editing("bun-preload", Edit::BunPreload),
+    Case::editing("node-main", Edit::NodeMain),
     Case::editing("rg-ignore", Edit::RgIgnore),
     Case::editing("gemini-env", Edit::GeminiEnv),
     Case::editing("pre-commit", Edit::PreCommitEntry),

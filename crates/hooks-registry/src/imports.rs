@@ -166,6 +166,23 @@ fn module_files(target: PathBuf, out: &mut Vec<NamedPath>) {
     }
 }
 
+/// The files Node may load for a folder a relative `require` names whose `package.json`
+/// (`manifest`) says `"main": main` (finding F130): the file `main` names from the folder,
+/// with the names [`module_files`] tries (`impl` for `impl.js`, `./dist/` for
+/// `dist/index.js`); nothing for an absolute `main`.
+pub(crate) fn package_main_files(manifest: &Path, main: &str) -> Vec<NamedPath> {
+    let mut out = Vec::new();
+    let Some(folder) = manifest.parent() else { return out };
+    let main = main.trim_end_matches('/');
+    if main.is_empty() || main == "." {
+        return out;
+    }
+    if let Some(target) = relative_target(folder, main) {
+        module_files(target, &mut out);
+    }
+    out
+}
+
 /// At most about this many files are named through import maps for one script (a crafted map
 /// and script could otherwise name millions: patterns × targets × imports).
 const MAX_MAPPED_FILES: usize = 1024;

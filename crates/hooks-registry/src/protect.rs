@@ -1309,6 +1309,10 @@ fn protect_sourced(
                     named.extend(crate::imports::local_imports_from(
                         language, &read.text, dir, &first,
                     ));
+                    if language == crate::imports::Language::JavaScript {
+                        let mains = package_mains(&named);
+                        named.extend(mains);
+                    }
                     if language == crate::imports::Language::Python {
                         imports_from = Some(first);
                     }
@@ -1450,6 +1454,29 @@ fn typescript_imports(
     let Some(paths_base) = map.base_url.clone().or(paths_dir) else { return Vec::new() };
     map.paths_base = paths_base;
     crate::imports::mapped_imports(text, &map)
+}
+
+/// The files the `main` of each existing folder manifest among `named` (the `package.json`
+/// of a folder a relative `require` names, F124) sends Node to (finding F130; checked with
+/// Node 20: `require("./lib")` ran `lib/impl.js` for `"main": "impl"`, which no rule named
+/// while the unused `lib/index.js` was protected, so editing it turned the gate into an
+/// allow), as more of the script's own modules: protected, pinned, read in turn.
+fn package_mains(named: &[NamedPath]) -> Vec<NamedPath> {
+    let mut out = Vec::new();
+    for manifest in named.iter().filter(|n| n.base == crate::scripts::PathBase::Root) {
+        if manifest.role != PathRole::Sourced
+            || manifest.path.file_name().is_none_or(|n| n != "package.json")
+        {
+            continue;
+        }
+        let Some(text) = crate::installations::read_capped(&manifest.path, TOOL_CONFIG_CAP) else {
+            continue;
+        };
+        if let Some(main) = crate::toolconfig::package_main(&text) {
+            out.extend(crate::imports::package_main_files(&manifest.path, &main));
+        }
+    }
+    out
 }
 
 /// The files Node finds for the JavaScript or TypeScript file `script`'s (whose text is

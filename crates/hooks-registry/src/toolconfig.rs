@@ -433,6 +433,12 @@ pub(crate) fn package_import_map(text: &str) -> Vec<(String, Vec<String>)> {
     out
 }
 
+/// The `main` of a `package.json`'s text, as written (finding F130).
+pub(crate) fn package_main(text: &str) -> Option<String> {
+    let value = serde_json::from_str::<serde_json::Value>(text).ok()?;
+    value.get("main")?.as_str().map(str::to_owned)
+}
+
 /// Every string of a target value (a string, a conditions object, an array of fallbacks), at
 /// most [`MAX_PATH_PATTERNS`], at most four levels deep.
 fn string_leaves(value: &serde_json::Value) -> Vec<String> {

@@ -238,6 +238,25 @@ fn typescript_bare_specifiers_are_mapped_through_paths_and_base_url() {
     assert!(found.contains(&PathBuf::from("/repo/src/zod/package.json")), "{found:?}");
 }
 
+/// A required folder's `main` (F130): the file from the manifest's folder, with Node's
+/// names for one without an extension or a folder; nothing for the folder itself.
+#[test]
+fn a_folder_manifest_s_main_names_the_file_node_loads() {
+    let manifest = Path::new("/repo/tools/lib/package.json");
+    let found = |main: &str| -> Vec<PathBuf> {
+        crate::imports::package_main_files(manifest, main).into_iter().map(|p| p.path).collect()
+    };
+    let impl_files = found("impl");
+    assert!(impl_files.contains(&PathBuf::from("/repo/tools/lib/impl.js")), "{impl_files:?}");
+    assert!(impl_files.contains(&PathBuf::from("/repo/tools/lib/impl/index.js")));
+    assert_eq!(found("./dist/index.js"), [PathBuf::from("/repo/tools/lib/dist/index.js")]);
+    assert!(found("./dist/").contains(&PathBuf::from("/repo/tools/lib/dist/index.js")));
+    assert!(found("../shared/x.js").contains(&PathBuf::from("/repo/tools/shared/x.js")));
+    assert!(found("/abs/x.js").is_empty() && found("./").is_empty() && found("").is_empty());
+    assert_eq!(crate::toolconfig::package_main(r#"{"main": "impl"}"#).as_deref(), Some("impl"));
+    assert_eq!(crate::toolconfig::package_main(r#"{"main": 3}"#), None);
+}
+
 proptest! {
     /// Any text through any pattern: no panic, absolute paths only.
     #[test]
