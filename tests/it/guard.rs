@@ -5549,6 +5549,43 @@ fn the_file_a_required_folder_s_main_names_is_protected() {
     refusing_under_both_hooks(&repo, &home, &lines, &paths, 3);
 }
 
+/// Deno finds a script's specifiers through the import map of the nearest `deno.json` (or
+/// `deno.jsonc`, or the file its `importMap` names): checked with Deno 2.9, `"policy":
+/// "./src/policy.ts"` and `"@/": "./src/"` sent the gate's imports there from any folder Deno
+/// ran in, and editing `src/policy.ts` turned the gate into an allow (finding F131). Those
+/// files, the configurations on the way and the import map file are out of the agent's reach,
+/// existing or not; the project's other code is not, nor these where no hook runs the gate.
+#[test]
+fn what_deno_s_import_map_sends_a_gate_to_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "deno.jsonc",
+        "{\n  // the project's\n  \"importMap\": \"./maps/import_map.json\",\n}\n",
+    );
+    repo.write(
+        "maps/import_map.json",
+        r#"{"imports": {"policy": "../src/policy.ts", "@/": "../src/", "std/": "https://x/std/"}}"#,
+    );
+    repo.write(
+        "tools/gate.ts",
+        "import { deny } from \"policy\";\nimport { x } from \"@/util.ts\";\nDeno.exit(deny() ? 2 : 0);\n",
+    );
+    let lines = ["deno run tools/gate.ts"];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("src/policy.ts"),
+        r("src/util.ts"),
+        r("maps/import_map.json"),
+        r("deno.jsonc"),
+        r("tools/deno.json"),
+        r("src/other.ts"),
+        r("maps/other.json"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 5);
+}
+
 /// git reads attributes from the file `core.attributesFile` names instead of
 /// `~/.config/git/attributes`, from the home, absolutely or from the repository's top folder:
 /// checked with git 2.47 here, `* -diff` in the file the user's `~/.gitconfig` named, or in

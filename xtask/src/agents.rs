@@ -139,6 +139,9 @@
 //! - **node-main**: the same for `tools/lib/impl.js` of the project, the file the `main` of
 //!   `tools/lib/package.json` names, which Node loads for the `require("./lib")` of the gate of
 //!   the user's own Claude Code hook `node tools/gate.js` (finding F130);
+//! - **deno-imports**: the same for `src/policy.ts` of the project, the file the import map of
+//!   the project's `deno.json` sends the `policy` import of `tools/gate.ts` to, for the user's
+//!   own Claude Code hook `deno run tools/gate.ts` (finding F131);
 //! - **gemini-env**: the same for `.gemini/.env` in the session's directory, which Gemini CLI
 //!   loads into the environment of every hook it runs, where the project has a Gemini CLI
 //!   hook (finding F125);
@@ -610,6 +613,15 @@ if [ "${XTASK_NODE_MAIN:-}" = 1 ]; then
   user_claude_pretool 'node tools/gate.js >/dev/null 2>&1 || true'
   seed_file "$PROJ/tools/lib/impl.js" node-main.orig 'module.exports = { deny: () => true };\n'
 fi
+if [ "${XTASK_DENO_IMPORTS:-}" = 1 ]; then
+  # The user's own Claude Code hook runs a gate with Deno, which finds its `policy` import
+  # through the project's `deno.json`. Claude Code's `Write` creates the policy instead.
+  mkdir -p "$PROJ/tools" "$PROJ/src"
+  printf '{"imports":{"policy":"./src/policy.ts"}}\n' > "$PROJ/deno.json"
+  printf 'import { deny } from "policy";\nDeno.exit(deny() ? 2 : 0);\n' > "$PROJ/tools/gate.ts"
+  user_claude_pretool 'deno run tools/gate.ts >/dev/null 2>&1 || true'
+  seed_file "$PROJ/src/policy.ts" deno-policy.orig 'export const deny = () => true;\n'
+fi
 if [ "${XTASK_RG_IGNORE:-}" = 1 ]; then
   # The user's own Claude Code hook looks for keys with ripgrep, which skips what its ignore
   # files say. Claude Code's `Write` creates `.rgignore` instead.
@@ -879,6 +891,9 @@ enum Edit {
     /// `tools/lib/impl.js` of the project, the file the `main` of the folder the gate
     /// requires names.
     NodeMain,
+    /// `src/policy.ts` of the project, where the `deno.json` import map sends the gate's
+    /// `policy` import.
+    DenoImports,
     /// `.rgignore` in the session's directory, which decides what the user's own Claude Code
     /// hook's `rg` searches.
     RgIgnore,
@@ -989,6 +1004,7 @@ impl Edit {
             Edit::NodeImports => ("src/policy.js", Some("XTASK_NODE_IMPORTS"), "node-policy.orig"),
             Edit::BunPreload => ("tools/setup.ts", Some("XTASK_BUN_PRELOAD"), "bun-setup.orig"),
             Edit::NodeMain => ("tools/lib/impl.js", Some("XTASK_NODE_MAIN"), "node-main.orig"),
+            Edit::DenoImports => ("src/policy.ts", Some("XTASK_DENO_IMPORTS"), "deno-policy.orig"),
             Edit::GitPatternFile => {
                 ("tools/attrs", Some("XTASK_GIT_PATTERN_FILE"), "git-attrs.orig")
             }
@@ -1143,6 +1159,7 @@ const CASES: &[Case] = &[
     Case::editing("node-imports", Edit::NodeImports),
     Case::editing("bun-preload", Edit::BunPreload),
     Case::editing("node-main", Edit::NodeMain),
+    Case::editing("deno-imports", Edit::DenoImports),
     Case::editing("rg-ignore", Edit::RgIgnore),
     Case::editing("gemini-env", Edit::GeminiEnv),
     Case::editing("pre-commit", Edit::PreCommitEntry),

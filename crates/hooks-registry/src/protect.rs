@@ -1320,6 +1320,7 @@ fn protect_sourced(
                         protect_module_type(out, &read.path, resolver);
                         named.extend(typescript_imports(out, &read.path, &read.text, resolver));
                         named.extend(package_imports(out, &read.path, &read.text, resolver));
+                        named.extend(deno_imports(out, &read.path, &read.text, resolver));
                     }
                 }
                 if read.starts_python {
@@ -1454,6 +1455,59 @@ fn typescript_imports(
     let Some(paths_base) = map.base_url.clone().or(paths_dir) else { return Vec::new() };
     map.paths_base = paths_base;
     crate::imports::mapped_imports(text, &map)
+}
+
+/// The files Deno finds for the JavaScript or TypeScript file `script`'s (whose text is
+/// `text`) specifiers through the import map of the nearest Deno configuration from its
+/// folder up (finding F131; checked with Deno 2.9: `"imports": {"policy":
+/// "./src/policy.ts"}` of `deno.json` (or `deno.jsonc`, or the file its `importMap` names) ran
+/// `src/policy.ts` for the gate's `import { deny } from "policy"`, from any folder it ran in,
+/// and editing that file turned the gate into an allow): returned as the script's own
+/// modules, protected, pinned and read in turn. `deno.json` and `deno.jsonc` of each folder
+/// on the way to the first that holds one, and the import map file it names, are protected,
+/// existing or not.
+fn deno_imports(
+    out: &mut DefinitionProtection,
+    script: &Path,
+    text: &str,
+    resolver: &mut Resolver,
+) -> Vec<NamedPath> {
+    let mut found = None;
+    'folders: for folder in script.ancestors().skip(1) {
+        for name in ["deno.json", "deno.jsonc"] {
+            let config = folder.join(name);
+            protect_at(out, &Loc::Dir(root()), &config, PathRole::Argument, resolver);
+            if config.is_file() && found.is_none() {
+                found = Some(config);
+            }
+        }
+        if found.is_some() {
+            break 'folders;
+        }
+    }
+    let Some(config) = found else { return Vec::new() };
+    let Some(json) = crate::installations::read_capped(&config, TOOL_CONFIG_CAP) else {
+        return Vec::new();
+    };
+    let Some(dir) = config.parent() else { return Vec::new() };
+    let (paths, import_map) = crate::toolconfig::deno_import_map(&json);
+    let map = crate::imports::ImportMap { paths_base: dir.to_path_buf(), paths, base_url: None };
+    let mut named = crate::imports::mapped_imports(text, &map);
+    // Its `importMap` file, whose own `imports` are from its folder.
+    if let Some(file) = import_map.and_then(|m| crate::imports::relative_target(dir, &m)) {
+        protect_at(out, &Loc::Dir(root()), &file, PathRole::Argument, resolver);
+        let text_of_map = crate::installations::read_capped(&file, TOOL_CONFIG_CAP);
+        if let (Some(json), Some(map_dir)) = (text_of_map, file.parent()) {
+            let (paths, _) = crate::toolconfig::deno_import_map(&json);
+            let map = crate::imports::ImportMap {
+                paths_base: map_dir.to_path_buf(),
+                paths,
+                base_url: None,
+            };
+            named.extend(crate::imports::mapped_imports(text, &map));
+        }
+    }
+    named
 }
 
 /// The files the `main` of each existing folder manifest among `named` (the `package.json`

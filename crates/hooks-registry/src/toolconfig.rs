@@ -8,7 +8,8 @@
 //! `plugins`, pnpm's `pnpmfile`, `scriptShell` and `nodeOptions`, cargo's wrappers, runners
 //! and linkers, the Java agents of Maven's `.mvn/jvm.config` and Gradle's `org.gradle.jvmargs`
 //! (finding F106), and the packages cargo's `[patch]` tables and `paths` overrides build in
-//! place of a dependency (finding F111); Bun's `preload` (finding F129); ts-node's `require` and, for the TypeScript runners,
+//! place of a dependency (finding F111); Bun's `preload` (finding F129); Deno's import maps
+//! (finding F131); ts-node's `require` and, for the TypeScript runners,
 //! where a `tsconfig.json`'s `paths` and `baseUrl` send a script's imports (finding F127).
 //!
 //! A configuration where a hook runs one of these tools is protected ([`crate::scripts`]'s
@@ -431,6 +432,31 @@ pub(crate) fn package_import_map(text: &str) -> Vec<(String, Vec<String>)> {
         }
     }
     out
+}
+
+/// What a Deno configuration's (`deno.json`, `deno.jsonc`) or an import map's text says of
+/// where Deno finds a script's specifiers (finding F131): its `imports`, each key with its
+/// target when the target is a file's path (`./src/policy.ts`, `../src/`), a key ending in
+/// `/` as a prefix (`"@/": "./src/"` read as `@/*` to `./src/*`, the matcher's spelling);
+/// and the file its `importMap` names, whose `imports` Deno reads instead.
+pub(crate) fn deno_import_map(text: &str) -> (Vec<(String, Vec<String>)>, Option<String>) {
+    let text = without_trailing_commas(&hooks_json::strip_comments(text));
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return (Vec::new(), None);
+    };
+    let mut out = Vec::new();
+    if let Some(imports) = value.get("imports").and_then(|i| i.as_object()) {
+        for (key, target) in imports.iter().take(MAX_PATH_PATTERNS) {
+            let Some(target) = target.as_str().filter(|t| t.starts_with('.')) else { continue };
+            match (key.ends_with('/'), target.ends_with('/')) {
+                (true, true) => out.push((format!("{key}*"), vec![format!("{target}*")])),
+                (false, _) => out.push((key.clone(), vec![target.to_owned()])),
+                (true, false) => {}
+            }
+        }
+    }
+    let map = value.get("importMap").and_then(|m| m.as_str()).map(str::to_owned);
+    (out, map)
 }
 
 /// The `main` of a `package.json`'s text, as written (finding F130).

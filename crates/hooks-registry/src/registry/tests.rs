@@ -668,7 +668,8 @@ fn protected_paths_cover_the_file_and_every_script_existing_or_not_in_first_word
     got.sort();
     // Above the project, the `.npmrc` npm would find there instead (finding F53), and, with
     // no `package.json` on the way, the one that would decide how Node reads `format.js`
-    // (finding F119).
+    // (finding F119), and, with no Deno configuration on the way, the ones whose import map
+    // would send its imports elsewhere (finding F131).
     let mut above: Vec<_> =
         above.iter().map(|pp| (pp.path.as_path().to_path_buf(), pp.what)).collect();
     above.sort();
@@ -676,7 +677,9 @@ fn protected_paths_cover_the_file_and_every_script_existing_or_not_in_first_word
         .as_path()
         .ancestors()
         .skip(1)
-        .flat_map(|a| [a.join(".npmrc"), a.join("package.json")])
+        .flat_map(|a| {
+            [a.join(".npmrc"), a.join("package.json"), a.join("deno.json"), a.join("deno.jsonc")]
+        })
         .map(|p| (p, ProtectedKind::Script))
         .collect();
     want_above.sort();
@@ -686,7 +689,13 @@ fn protected_paths_cover_the_file_and_every_script_existing_or_not_in_first_word
         // `npx` reads the project's `.npmrc` (its `node-options`; finding F49).
         (".npmrc".into(), ProtectedKind::Script),
         ("check.sh".into(), ProtectedKind::Script),
+        // The Deno configurations whose import map would send `format.js`'s imports
+        // elsewhere, from its folder up (finding F131).
+        ("deno.json".into(), ProtectedKind::Script),
+        ("deno.jsonc".into(), ProtectedKind::Script),
         ("hooks/audit.py".into(), ProtectedKind::Script),
+        ("hooks/deno.json".into(), ProtectedKind::Script),
+        ("hooks/deno.jsonc".into(), ProtectedKind::Script),
         ("hooks/format.js".into(), ProtectedKind::Script),
         // What decides whether Node reads `format.js` as an ES module (finding F119).
         ("hooks/package.json".into(), ProtectedKind::Script),

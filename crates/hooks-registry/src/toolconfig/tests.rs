@@ -140,6 +140,21 @@ fn bun_s_preloads_are_loaded_files_or_packages() {
     assert_eq!(super::javascript_loader("bunfig.toml"), Some("bun"));
 }
 
+/// A Deno configuration's import map (F131): file targets, prefixes as the matcher's `*`,
+/// the `importMap` file; URLs, `npm:` and `jsr:` targets and a prefix to a file name nothing.
+#[test]
+fn deno_s_import_map_names_file_targets_and_its_import_map_file() {
+    let text = "{ // c\n \"imports\": {\"policy\": \"./src/policy.ts\", \"@/\": \"../src/\", \"std/\": \"https://x/std/\", \"z\": \"npm:zod\", \"bad/\": \"./f.ts\",},\n \"importMap\": \"./maps/m.json\"}";
+    let (map, file) = super::deno_import_map(text);
+    let s = |v: &str| vec![v.to_owned()];
+    assert_eq!(
+        map,
+        [("policy".to_owned(), s("./src/policy.ts")), ("@/*".to_owned(), s("../src/*"))]
+    );
+    assert_eq!(file.as_deref(), Some("./maps/m.json"));
+    assert_eq!(super::deno_import_map("[").0, Vec::<(String, Vec<String>)>::new());
+}
+
 #[test]
 fn rubocop_s_inherited_and_required_files_are_read() {
     let yaml = "inherit_from:\n  - .rubocop_todo.yml\n  - https://example.invalid/r.yml\n  - \
@@ -344,6 +359,8 @@ proptest! {
         for module in &l.modules {
             prop_assert!(module.split('.').all(|p| !p.is_empty() && !p.contains('/')), "{module}");
         }
+        // Read as Deno's import map: bounded too.
+        prop_assert!(super::deno_import_map(&text).0.len() <= super::MAX_PATH_PATTERNS);
         // Read as a manifest's import map: bounded too.
         let map = super::package_import_map(&text);
         prop_assert!(map.len() <= 2 * super::MAX_PATH_PATTERNS);
