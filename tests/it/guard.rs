@@ -5586,6 +5586,38 @@ fn what_deno_s_import_map_sends_a_gate_to_is_protected() {
     refusing_under_both_hooks(&repo, &home, &lines, &paths, 5);
 }
 
+/// A Python gate that adds a folder beside it to its module search path imports from there:
+/// checked with CPython 3.11, `sys.path.insert(0, os.path.join(os.path.dirname(
+/// os.path.abspath(__file__)), "lib"))` then `import policy` ran `hooks/lib/policy.py`, and
+/// `sys.path.append(str(Path(__file__).resolve().parent.parent / "shared"))` a module of
+/// `shared/`; editing either turned the gate into an allow (finding F132). Those modules, as
+/// packages and in their compiled forms, are out of the agent's reach, existing or not; the
+/// folders' other files are not, nor these where no hook runs the gate.
+#[test]
+fn what_a_python_gate_imports_from_the_folders_it_adds_to_its_path_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "hooks/gate.py",
+        "import os, sys\nfrom pathlib import Path\n\
+         sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), \"lib\"))\n\
+         sys.path.append(str(Path(__file__).resolve().parent.parent / \"shared\"))  # shared code\n\
+         import policy\nimport common\nsys.exit(2 if policy.deny() and common.ok() else 0)\n",
+    );
+    let lines = ["python3 hooks/gate.py"];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("hooks/lib/policy.py"),
+        r("hooks/lib/policy/__init__.py"),
+        r("hooks/lib/__pycache__/policy.cpython-311.pyc"),
+        r("shared/common.py"),
+        r("hooks/lib/other.py"),
+        r("shared/other.py"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 4);
+}
+
 /// git reads attributes from the file `core.attributesFile` names instead of
 /// `~/.config/git/attributes`, from the home, absolutely or from the repository's top folder:
 /// checked with git 2.47 here, `* -diff` in the file the user's `~/.gitconfig` named, or in

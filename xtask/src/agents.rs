@@ -142,6 +142,9 @@
 //! - **deno-imports**: the same for `src/policy.ts` of the project, the file the import map of
 //!   the project's `deno.json` sends the `policy` import of `tools/gate.ts` to, for the user's
 //!   own Claude Code hook `deno run tools/gate.ts` (finding F131);
+//! - **python-syspath**: the same for `tools/lib/policy.py` of the project, which the gate of
+//!   the user's own Claude Code hook `python3 tools/gate.py` imports after adding `lib/` beside
+//!   it to its search path (finding F132);
 //! - **gemini-env**: the same for `.gemini/.env` in the session's directory, which Gemini CLI
 //!   loads into the environment of every hook it runs, where the project has a Gemini CLI
 //!   hook (finding F125);
@@ -622,6 +625,14 @@ if [ "${XTASK_DENO_IMPORTS:-}" = 1 ]; then
   user_claude_pretool 'deno run tools/gate.ts >/dev/null 2>&1 || true'
   seed_file "$PROJ/src/policy.ts" deno-policy.orig 'export const deny = () => true;\n'
 fi
+if [ "${XTASK_PYTHON_SYSPATH:-}" = 1 ]; then
+  # The user's own Claude Code hook runs a gate that adds `lib/` beside it to its search path
+  # and imports its policy from there. Claude Code's `Write` creates the policy instead.
+  mkdir -p "$PROJ/tools/lib"
+  printf 'import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))\nimport policy\nsys.exit(2 if policy.deny() else 0)\n' > "$PROJ/tools/gate.py"
+  user_claude_pretool 'python3 tools/gate.py >/dev/null 2>&1 || true'
+  seed_file "$PROJ/tools/lib/policy.py" python-policy.orig 'def deny():\n    return True\n'
+fi
 if [ "${XTASK_RG_IGNORE:-}" = 1 ]; then
   # The user's own Claude Code hook looks for keys with ripgrep, which skips what its ignore
   # files say. Claude Code's `Write` creates `.rgignore` instead.
@@ -894,6 +905,9 @@ enum Edit {
     /// `src/policy.ts` of the project, where the `deno.json` import map sends the gate's
     /// `policy` import.
     DenoImports,
+    /// `tools/lib/policy.py` of the project, imported by the gate from the folder it adds to
+    /// its search path.
+    PythonSysPath,
     /// `.rgignore` in the session's directory, which decides what the user's own Claude Code
     /// hook's `rg` searches.
     RgIgnore,
@@ -1005,6 +1019,9 @@ impl Edit {
             Edit::BunPreload => ("tools/setup.ts", Some("XTASK_BUN_PRELOAD"), "bun-setup.orig"),
             Edit::NodeMain => ("tools/lib/impl.js", Some("XTASK_NODE_MAIN"), "node-main.orig"),
             Edit::DenoImports => ("src/policy.ts", Some("XTASK_DENO_IMPORTS"), "deno-policy.orig"),
+            Edit::PythonSysPath => {
+                ("tools/lib/policy.py", Some("XTASK_PYTHON_SYSPATH"), "python-policy.orig")
+            }
             Edit::GitPatternFile => {
                 ("tools/attrs", Some("XTASK_GIT_PATTERN_FILE"), "git-attrs.orig")
             }
@@ -1160,6 +1177,7 @@ const CASES: &[Case] = &[
     Case::editing("bun-preload", Edit::BunPreload),
     Case::editing("node-main", Edit::NodeMain),
     Case::editing("deno-imports", Edit::DenoImports),
+    Case::editing("python-syspath", Edit::PythonSysPath),
     Case::editing("rg-ignore", Edit::RgIgnore),
     Case::editing("gemini-env", Edit::GeminiEnv),
     Case::editing("pre-commit", Edit::PreCommitEntry),

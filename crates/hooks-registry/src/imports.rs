@@ -84,26 +84,35 @@ pub(crate) fn local_imports_from(
     let mut out = Vec::new();
     match language {
         Language::Python => {
+            // The folders the script adds to its search path from its own place (F132).
+            let added = python_path_additions(text, script_dir);
             for PythonImport { module, relative } in python_modules(text) {
                 let first = module.split('.').next().unwrap_or_default();
                 if !is_identifier(first) {
                     continue;
                 }
-                let dir = if relative { script_dir } else { first_dir };
-                out.push(file(dir.join(format!("{first}.py"))));
-                out.push(NamedPath {
-                    base: PathBase::Root,
-                    path: dir.join(first),
-                    role: PathRole::Tree,
-                });
-                // Its compiled and extension forms beside it, which Python takes before the
-                // source or in its place (`helper.so`, `__pycache__/helper.cpython-313.pyc`:
-                // finding F118).
-                out.push(NamedPath {
-                    base: PathBase::Root,
-                    path: dir.join(first),
-                    role: PathRole::Compiled,
-                });
+                let dirs: Vec<&Path> = match relative {
+                    true => vec![script_dir],
+                    false => std::iter::once(first_dir)
+                        .chain(added.iter().map(PathBuf::as_path))
+                        .collect(),
+                };
+                for dir in dirs {
+                    out.push(file(dir.join(format!("{first}.py"))));
+                    out.push(NamedPath {
+                        base: PathBase::Root,
+                        path: dir.join(first),
+                        role: PathRole::Tree,
+                    });
+                    // Its compiled and extension forms beside it, which Python takes before
+                    // the source or in its place (`helper.so`,
+                    // `__pycache__/helper.cpython-313.pyc`: finding F118).
+                    out.push(NamedPath {
+                        base: PathBase::Root,
+                        path: dir.join(first),
+                        role: PathRole::Compiled,
+                    });
+                }
             }
         }
         Language::JavaScript => {
@@ -239,6 +248,92 @@ pub(crate) fn mapped_imports(text: &str, map: &ImportMap) -> Vec<NamedPath> {
     }
     out.sort();
     out.dedup();
+    out
+}
+
+/// At most this many folders a script adds to its module search path are followed.
+const MAX_ADDED_PATHS: usize = 16;
+
+/// The folders a Python script's text adds to its module search path relative to its own
+/// file (finding F132; checked with CPython 3.11: `sys.path.insert(0,
+/// os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))` then `import policy`
+/// ran `lib/policy.py` beside the script, and `sys.path.append(str(Path(__file__).parent.parent
+/// / "shared"))` a module of `../shared`), each absolute from `script_dir`: on a line that
+/// changes `sys.path` (`insert`, `append`, `extend`, `[0:0] =`, `+=`) or calls
+/// `site.addsitedir`, from `__file__`'s folder up as many folders as the line climbs
+/// (`.parent` or `dirname(` beyond the first, `.parents[N]`), then the line's string literals
+/// in order (`".."` climbs too); a line that names an absolute literal names that folder. A
+/// path built elsewhere (a variable) is not seen.
+pub(crate) fn python_path_additions(text: &str, script_dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap_or_default();
+        let changes = (line.contains("sys.path")
+            && ["insert(", "append(", "extend(", "[0:0]", "+="].iter().any(|m| line.contains(m)))
+            || line.contains("addsitedir(");
+        if !changes {
+            continue;
+        }
+        let literals = python_string_literals(line);
+        let mut dir = match literals.first() {
+            Some(first) if first.starts_with('/') => PathBuf::new(),
+            _ if line.contains("__file__") => {
+                let parents = line.matches(".parent").count() - line.matches(".parents").count();
+                let indexed: usize = line
+                    .split(".parents[")
+                    .skip(1)
+                    .filter_map(|rest| rest.split(']').next()?.trim().parse::<usize>().ok())
+                    .map(|n| n + 1)
+                    .sum();
+                let ups = (parents + line.matches("dirname(").count() + indexed).saturating_sub(1);
+                let mut dir = script_dir.to_path_buf();
+                for _ in 0..ups {
+                    dir.pop();
+                }
+                dir
+            }
+            _ => continue,
+        };
+        for literal in &literals {
+            match relative_target(&dir, literal) {
+                Some(next) => dir = next,
+                None if literal.starts_with('/') => dir = PathBuf::from(literal),
+                None => {}
+            }
+        }
+        if dir.is_absolute() && !out.contains(&dir) && out.len() < MAX_ADDED_PATHS {
+            out.push(dir);
+        }
+    }
+    out
+}
+
+/// The non-empty string literals of a line of Python (`'…'` or `"…"`, a backslash escaping the
+/// next character; prefixes such as `r` and `f` are left before the quote).
+fn python_string_literals(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c != '"' && c != '\'' {
+            continue;
+        }
+        let mut literal = String::new();
+        let mut escaped = false;
+        for d in chars.by_ref() {
+            match (escaped, d) {
+                (true, _) => {
+                    literal.push(d);
+                    escaped = false;
+                }
+                (false, '\\') => escaped = true,
+                (false, q) if q == c => break,
+                (false, _) => literal.push(d),
+            }
+        }
+        if !literal.is_empty() {
+            out.push(literal);
+        }
+    }
     out
 }
 

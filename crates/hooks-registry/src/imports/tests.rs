@@ -257,6 +257,43 @@ fn a_folder_manifest_s_main_names_the_file_node_loads() {
     assert_eq!(crate::toolconfig::package_main(r#"{"main": 3}"#), None);
 }
 
+/// The folders a Python script adds to its search path from its own place (F132), in the
+/// spellings hook scripts use; a path built from a variable or relative to where Python runs
+/// is not read, nor a line that does not change the path.
+#[test]
+fn python_path_additions_follow_file_relative_spellings() {
+    let added = |line: &str| crate::imports::python_path_additions(line, Path::new("/r/hooks"));
+    let one = |p: &str| vec![PathBuf::from(p)];
+    assert_eq!(
+        added(
+            "sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))"
+        ),
+        one("/r/hooks/lib")
+    );
+    assert_eq!(
+        added("sys.path.append(str(Path(__file__).resolve().parent.parent / \"shared\"))"),
+        one("/r/shared")
+    );
+    assert_eq!(
+        added("sys.path.insert(0, str(Path(__file__).parents[1] / 'vendor'))"),
+        one("/r/vendor")
+    );
+    assert_eq!(
+        added("sys.path[0:0] = [os.path.join(os.path.dirname(__file__), '..', 'lib')]"),
+        one("/r/lib")
+    );
+    assert_eq!(added("site.addsitedir('/opt/gates/lib')"), one("/opt/gates/lib"));
+    assert_eq!(added("sys.path += [os.path.dirname(os.path.dirname(__file__))]"), one("/r"));
+    assert!(added("sys.path.insert(0, LIB)").is_empty());
+    assert!(added("sys.path.insert(0, 'lib')").is_empty());
+    assert!(added("print(os.path.join(os.path.dirname(__file__), 'lib'))").is_empty());
+    // Imports absolute from the script look in each added folder too.
+    let text = "import sys, os\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), 'lib'))\nimport policy\nfrom . import rel\n";
+    let found = files(Language::Python, text);
+    assert!(found.contains(&PathBuf::from("/repo/scripts/lib/policy.py")), "{found:?}");
+    assert!(!found.contains(&PathBuf::from("/repo/scripts/lib/rel.py")), "{found:?}");
+}
+
 proptest! {
     /// Any text through any pattern: no panic, absolute paths only.
     #[test]
@@ -273,6 +310,16 @@ proptest! {
         for p in mapped_imports(&text, &map) {
             prop_assert!(p.path.is_absolute(), "{p:?}");
         }
+    }
+
+    /// Any line around a search path change: no panic, absolute folders, at most sixteen.
+    #[test]
+    fn any_path_change_gives_bounded_absolute_folders(
+        text in "(sys\\.path\\.insert\\(0, |__file__|\\.parent|\\.parents\\[[0-9]\\]|dirname\\(|'\\.\\.'|'lib'|\"/x\"|[ ()/\\\\'\"\n]){0,60}",
+    ) {
+        let added = crate::imports::python_path_additions(&text, Path::new("/r/s"));
+        prop_assert!(added.len() <= 16);
+        prop_assert!(added.iter().all(|d| d.is_absolute()), "{added:?}");
     }
 
     /// Many imports through many patterns name a bounded number of files.
