@@ -1309,14 +1309,12 @@ fn protect_sourced(
                     named.extend(crate::imports::local_imports_from(
                         language, &read.text, dir, &first,
                     ));
-                    if language == crate::imports::Language::JavaScript {
-                        let mains = package_mains(&named);
-                        named.extend(mains);
-                    }
                     if language == crate::imports::Language::Python {
                         imports_from = Some(first);
                     }
                     if language == crate::imports::Language::JavaScript {
+                        let mains = package_mains(&named);
+                        named.extend(mains);
                         protect_module_type(out, &read.path, resolver);
                         named.extend(typescript_imports(out, &read.path, &read.text, resolver));
                         named.extend(package_imports(out, &read.path, &read.text, resolver));
@@ -1384,16 +1382,35 @@ fn protect_module_type(out: &mut DefinitionProtection, script: &Path, resolver: 
         None => true,
         Some(ext) => matches!(ext, "js" | "ts" | "jsx" | "tsx"),
     };
-    if !by_manifest {
-        return;
+    if by_manifest {
+        protect_to_first(out, script, &["package.json"], resolver);
     }
-    for folder in script.ancestors().skip(1) {
-        let manifest = folder.join("package.json");
-        protect_at(out, &Loc::Dir(root()), &manifest, PathRole::Argument, resolver);
-        if manifest.is_file() {
-            break;
+}
+
+/// Protects each of `names` in the folder of `file` and in each folder above, up to the first
+/// folder that holds one of them, as an argument is (protected, not pinned): a file a
+/// program takes from the nearest folder that has one, existing or not (one created nearer
+/// would take over). Returns the first of them found.
+fn protect_to_first(
+    out: &mut DefinitionProtection,
+    file: &Path,
+    names: &[&str],
+    resolver: &mut Resolver,
+) -> Option<PathBuf> {
+    for folder in file.ancestors().skip(1) {
+        let mut found = None;
+        for name in names {
+            let path = folder.join(name);
+            protect_at(out, &Loc::Dir(root()), &path, PathRole::Argument, resolver);
+            if found.is_none() && path.is_file() {
+                found = Some(path);
+            }
+        }
+        if found.is_some() {
+            return found;
         }
     }
+    None
 }
 
 /// How many configurations a `tsconfig.json`'s `extends` chain is followed through for its
@@ -1421,18 +1438,9 @@ fn typescript_imports(
     if !typescript {
         return Vec::new();
     }
-    let mut nearest = None;
-    for folder in script.ancestors().skip(1) {
-        let config = folder.join("tsconfig.json");
-        protect_at(out, &Loc::Dir(root()), &config, PathRole::Argument, resolver);
-        if config.is_file() {
-            nearest = Some(config);
-            break;
-        }
-    }
     let mut map = crate::imports::ImportMap::default();
     let mut paths_dir: Option<PathBuf> = None;
-    let mut current = nearest;
+    let mut current = protect_to_first(out, script, &["tsconfig.json"], resolver);
     for _ in 0..MAX_TSCONFIG_HOPS {
         let Some(config) = current.take() else { break };
         let Some(text) = crate::installations::read_capped(&config, TOOL_CONFIG_CAP) else { break };
@@ -1472,20 +1480,9 @@ fn deno_imports(
     text: &str,
     resolver: &mut Resolver,
 ) -> Vec<NamedPath> {
-    let mut found = None;
-    'folders: for folder in script.ancestors().skip(1) {
-        for name in ["deno.json", "deno.jsonc"] {
-            let config = folder.join(name);
-            protect_at(out, &Loc::Dir(root()), &config, PathRole::Argument, resolver);
-            if config.is_file() && found.is_none() {
-                found = Some(config);
-            }
-        }
-        if found.is_some() {
-            break 'folders;
-        }
-    }
-    let Some(config) = found else { return Vec::new() };
+    let Some(config) = protect_to_first(out, script, &["deno.json", "deno.jsonc"], resolver) else {
+        return Vec::new();
+    };
     let Some(json) = crate::installations::read_capped(&config, TOOL_CONFIG_CAP) else {
         return Vec::new();
     };
