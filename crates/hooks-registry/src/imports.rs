@@ -148,7 +148,8 @@ pub(crate) fn local_imports_from(
 /// The files Node (or a TypeScript runner) may load for the module path `target`: the file,
 /// and for a name without an extension the name with each extension `require` tries (`.js`,
 /// `.json`, then `.node`, a native addon loaded in place of a package folder of the same
-/// name: finding F124, and the TypeScript runners' `.ts`, `.mts`, `.cts`), before the folder:
+/// name: finding F124, and the TypeScript runners' `.ts`, `.mts`, `.cts`, `.tsx`), before the
+/// folder:
 /// its `package.json`'s `main`, then its `index`.
 fn module_files(target: PathBuf, out: &mut Vec<NamedPath>) {
     let has_extension = target.extension().is_some();
@@ -196,11 +197,11 @@ pub(crate) fn package_main_files(manifest: &Path, main: &str) -> Vec<NamedPath> 
 /// and script could otherwise name millions: patterns × targets × imports).
 const MAX_MAPPED_FILES: usize = 1024;
 
-/// Where a TypeScript runner finds a script's bare import specifiers besides `node_modules/`
-/// (finding F127), from the `tsconfig.json` that applies to it: the folder `paths`' targets
-/// are relative to (`baseUrl`'s, else the folder of the configuration that sets `paths`),
-/// the patterns with their targets, and `baseUrl`'s folder, under which any bare specifier
-/// is looked for too.
+/// An import map: where a runner finds a script's bare specifiers besides `node_modules/`,
+/// from a `tsconfig.json`'s `paths` and `baseUrl` (finding F127), a `package.json`'s `imports`
+/// and own `exports` (F128) or a Deno configuration's import map (F131): the folder the
+/// targets are relative to, the patterns (at most one `*` each) with their targets, and
+/// `baseUrl`'s folder, under which any bare specifier is looked for too.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct ImportMap {
     pub(crate) paths_base: PathBuf,
@@ -208,7 +209,7 @@ pub(crate) struct ImportMap {
     pub(crate) base_url: Option<PathBuf>,
 }
 
-/// The files `text` (a TypeScript script) loads through `map` for its bare specifiers
+/// The files `text` (a JavaScript or TypeScript script) loads through `map` for its specifiers
 /// (`@/lib/policy` with `"@/*": ["./src/*"]`: `src/lib/policy.ts` and the other names
 /// [`module_files`] tries), as [`PathRole::Sourced`] files from [`PathBase::Root`]: every
 /// pattern that matches counts, not only the one TypeScript would pick (protect more).
