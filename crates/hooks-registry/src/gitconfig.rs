@@ -418,10 +418,10 @@ pub fn read_git_configuration(config: &Path, home: Option<&Path>) -> GitConfigur
     let named = |text: &str, file: &Path| -> Vec<PathBuf> {
         let values = read_values(text);
         read.absorb(GitConfiguration {
-            hooks_paths: values.hooks_paths.iter().filter_map(|v| hooks_path(v, home)).collect(),
+            hooks_paths: values.hooks_paths.iter().filter_map(|v| config_path(v, home)).collect(),
             commands: values.commands,
             pattern_files: (values.pattern_files.iter())
-                .filter_map(|v| hooks_path(v, home))
+                .filter_map(|v| config_path(v, home))
                 .collect(),
             ..Default::default()
         });
@@ -447,10 +447,11 @@ fn add_commands(commands: &mut Vec<String>, found: impl IntoIterator<Item = Stri
     }
 }
 
-/// The folder a `core.hooksPath` value names: `~/` under `home`, anything else as written
-/// (relative ones from the repository's top, which the caller knows); `None` for `~user/`
-/// or `~/` without a home.
-fn hooks_path(value: &str, home: Option<&Path>) -> Option<PathBuf> {
+/// The folder a `core.hooksPath` value names, or the file a `core.attributesFile` or
+/// `core.excludesFile` value names: `~/` under `home`, anything else as written (relative
+/// ones from the repository's top, which the caller knows); `None` for `~user/` or `~/`
+/// without a home.
+fn config_path(value: &str, home: Option<&Path>) -> Option<PathBuf> {
     match value.strip_prefix('~') {
         Some(rest) => Some(home?.join(rest.strip_prefix('/')?)),
         None => Some(PathBuf::from(value)),
@@ -540,11 +541,11 @@ pub fn read_git_configuration_entries(
             // No including file: a relative include names nothing.
             Section::Include if key == "path" => includes.extend(resolve(value, None, home)),
             Section::Core if key == "hookspath" => {
-                let hooks_paths = hooks_path(value, home).into_iter().collect();
+                let hooks_paths = config_path(value, home).into_iter().collect();
                 read.absorb(GitConfiguration { hooks_paths, ..Default::default() });
             }
             _ if names_pattern_file(&section, &key) => {
-                let pattern_files = hooks_path(value, home).into_iter().collect();
+                let pattern_files = config_path(value, home).into_iter().collect();
                 read.absorb(GitConfiguration { pattern_files, ..Default::default() });
             }
             _ => add_commands(&mut read.commands, runs_command(&section, &key, value)),
