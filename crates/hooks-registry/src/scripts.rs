@@ -2239,45 +2239,37 @@ impl Walk {
             Some(EntryEffect::HooksPath(folder)) => {
                 let folder = crate::gitconfig::hooks_folder_whole(Path::new(&folder));
                 let before = self.paths.len();
-                match folder.strip_prefix("~") {
-                    Ok(rest) => self.paths.push(NamedPath {
-                        base: PathBase::Home,
-                        path: normalize_relative(rest),
-                        role: PathRole::Modules,
-                    }),
-                    Err(_) => self.add_text(&folder.to_string_lossy(), PathRole::Modules, dirs),
-                }
-                if folder.is_relative() && !folder.starts_with("~") {
-                    self.paths.push(NamedPath {
-                        base: PathBase::Unknown,
-                        path: normalize_relative(&folder),
-                        role: PathRole::Modules,
-                    });
-                }
+                self.git_config_path(&folder, PathRole::Modules, dirs);
                 let named = self.named_since(before);
                 self.git_hooks_folders.extend(named);
             }
-            // A file git reads attributes or ignore patterns from (finding F126): from the
-            // home, absolute, or from the repository's top folder (where the line runs, and
-            // any folder's, as for `core.hooksPath`).
-            Some(EntryEffect::PatternFile(file)) => match file.strip_prefix("~/") {
-                Some(rest) => self.paths.push(NamedPath {
-                    base: PathBase::Home,
-                    path: normalize_relative(Path::new(rest)),
-                    role: PathRole::Loaded,
-                }),
-                None => {
-                    self.add_text(&file, PathRole::Loaded, dirs);
-                    if Path::new(&file).is_relative() && !file.starts_with('~') {
-                        self.paths.push(NamedPath {
-                            base: PathBase::Unknown,
-                            path: normalize_relative(Path::new(&file)),
-                            role: PathRole::Loaded,
-                        });
-                    }
-                }
-            },
+            // A file git reads attributes or ignore patterns from (finding F126).
+            Some(EntryEffect::PatternFile(file)) => {
+                self.git_config_path(Path::new(&file), PathRole::Loaded, dirs);
+            }
             None => {}
+        }
+    }
+
+    /// A path a git configuration entry of the line names (`core.hooksPath`'s folder,
+    /// `core.attributesFile`'s file): from the home (`~/`), absolute, or from the repository's
+    /// top folder, which is where the line runs for a project's hook and, as git takes a
+    /// relative one from the top folder of whatever repository it runs in, any folder's.
+    fn git_config_path(&mut self, path: &Path, role: PathRole, dirs: &[Dir]) {
+        match path.strip_prefix("~") {
+            Ok(rest) => self.paths.push(NamedPath {
+                base: PathBase::Home,
+                path: normalize_relative(rest),
+                role,
+            }),
+            Err(_) => self.add_text(&path.to_string_lossy(), role, dirs),
+        }
+        if path.is_relative() && !path.starts_with("~") {
+            self.paths.push(NamedPath {
+                base: PathBase::Unknown,
+                path: normalize_relative(path),
+                role,
+            });
         }
     }
 
