@@ -161,13 +161,14 @@ pub fn import_maps(text: &str) -> (ImportMapPatterns, ImportMapPatterns, Vec<std
     let package = crate::toolconfig::package_import_map(text);
     let typescript = crate::toolconfig::typescript_paths(text).paths.unwrap_or_default();
     let mut files = Vec::new();
+    let literals = crate::imports::import_literals(text);
     for paths in [&package, &typescript] {
         let map = crate::imports::ImportMap {
             paths_base: std::path::PathBuf::from("/repo"),
             paths: paths.clone(),
             base_url: Some(std::path::PathBuf::from("/repo/src")),
         };
-        files.extend(crate::imports::mapped_imports(text, &map).into_iter().map(|p| p.path));
+        files.extend(crate::imports::mapped_imports(&literals, &map).into_iter().map(|p| p.path));
     }
     (package, typescript, files)
 }

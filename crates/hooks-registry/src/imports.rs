@@ -209,13 +209,14 @@ pub(crate) struct ImportMap {
     pub(crate) base_url: Option<PathBuf>,
 }
 
-/// The files `text` (a JavaScript or TypeScript script) loads through `map` for its specifiers
+/// The files a JavaScript or TypeScript script whose import literals are `literals`
+/// ([`import_literals`], read once per script) loads through `map` for its specifiers
 /// (`@/lib/policy` with `"@/*": ["./src/*"]`: `src/lib/policy.ts` and the other names
 /// [`module_files`] tries), as [`PathRole::Sourced`] files from [`PathBase::Root`]: every
 /// pattern that matches counts, not only the one TypeScript would pick (protect more).
-pub(crate) fn mapped_imports(text: &str, map: &ImportMap) -> Vec<NamedPath> {
+pub(crate) fn mapped_imports(literals: &[String], map: &ImportMap) -> Vec<NamedPath> {
     let mut out = Vec::new();
-    for literal in import_literals(text) {
+    for literal in literals {
         if out.len() >= MAX_MAPPED_FILES {
             break;
         }
@@ -228,7 +229,7 @@ pub(crate) fn mapped_imports(text: &str, map: &ImportMap) -> Vec<NamedPath> {
                     .strip_prefix(prefix)
                     .and_then(|rest| rest.strip_suffix(suffix))
                     .filter(|_| literal.len() >= prefix.len() + suffix.len()),
-                None => (literal == *pattern).then_some(""),
+                None => (literal == pattern).then_some(""),
             };
             let Some(captured) = captured else { continue };
             for target in targets {
@@ -242,7 +243,7 @@ pub(crate) fn mapped_imports(text: &str, map: &ImportMap) -> Vec<NamedPath> {
             }
         }
         if let Some(base) = &map.base_url
-            && let Some(path) = relative_target(base, &literal)
+            && let Some(path) = relative_target(base, literal)
         {
             module_files(path, &mut out);
         }
@@ -495,7 +496,7 @@ fn javascript_specifiers(text: &str) -> Vec<String> {
 
 /// Every string literal a JavaScript text imports, requires or re-exports from
 /// ([`is_import_context`]).
-fn import_literals(text: &str) -> Vec<String> {
+pub(crate) fn import_literals(text: &str) -> Vec<String> {
     (string_literals(text).into_iter())
         .filter(|(at, _)| is_import_context(text.get(..*at).unwrap_or_default()))
         .map(|(_, literal)| literal.to_owned())

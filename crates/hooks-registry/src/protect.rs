@@ -1316,9 +1316,12 @@ fn protect_sourced(
                         let mains = package_mains(&named);
                         named.extend(mains);
                         protect_module_type(out, &read.path, resolver);
-                        named.extend(typescript_imports(out, &read.path, &read.text, resolver));
-                        named.extend(package_imports(out, &read.path, &read.text, resolver));
-                        named.extend(deno_imports(out, &read.path, &read.text, resolver));
+                        // What its import maps send its specifiers to (F127, F128, F131),
+                        // its import literals read once for all of them.
+                        let literals = crate::imports::import_literals(&read.text);
+                        named.extend(typescript_imports(out, &read.path, &literals, resolver));
+                        named.extend(package_imports(out, &read.path, &literals, resolver));
+                        named.extend(deno_imports(out, &read.path, &literals, resolver));
                     }
                 }
                 if read.starts_python {
@@ -1430,7 +1433,7 @@ const MAX_TSCONFIG_HOPS: usize = 8;
 fn typescript_imports(
     out: &mut DefinitionProtection,
     script: &Path,
-    text: &str,
+    literals: &[String],
     resolver: &mut Resolver,
 ) -> Vec<NamedPath> {
     let typescript = (script.extension().and_then(|e| e.to_str()))
@@ -1462,7 +1465,7 @@ fn typescript_imports(
     }
     let Some(paths_base) = map.base_url.clone().or(paths_dir) else { return Vec::new() };
     map.paths_base = paths_base;
-    crate::imports::mapped_imports(text, &map)
+    crate::imports::mapped_imports(literals, &map)
 }
 
 /// The files Deno finds for the JavaScript or TypeScript file `script`'s (whose text is
@@ -1477,32 +1480,25 @@ fn typescript_imports(
 fn deno_imports(
     out: &mut DefinitionProtection,
     script: &Path,
-    text: &str,
+    literals: &[String],
     resolver: &mut Resolver,
 ) -> Vec<NamedPath> {
-    let Some(config) = protect_to_first(out, script, &["deno.json", "deno.jsonc"], resolver) else {
-        return Vec::new();
+    let mut named = Vec::new();
+    // One file's `imports`, from its folder; and the file its `importMap` names.
+    let mut map_through = |file: &Path| -> Option<PathBuf> {
+        let json = crate::installations::read_capped(file, TOOL_CONFIG_CAP)?;
+        let dir = file.parent()?;
+        let (paths, import_map) = crate::toolconfig::deno_import_map(&json);
+        let map =
+            crate::imports::ImportMap { paths_base: dir.to_path_buf(), paths, base_url: None };
+        named.extend(crate::imports::mapped_imports(literals, &map));
+        import_map.and_then(|m| crate::imports::relative_target(dir, &m))
     };
-    let Some(json) = crate::installations::read_capped(&config, TOOL_CONFIG_CAP) else {
-        return Vec::new();
-    };
-    let Some(dir) = config.parent() else { return Vec::new() };
-    let (paths, import_map) = crate::toolconfig::deno_import_map(&json);
-    let map = crate::imports::ImportMap { paths_base: dir.to_path_buf(), paths, base_url: None };
-    let mut named = crate::imports::mapped_imports(text, &map);
-    // Its `importMap` file, whose own `imports` are from its folder.
-    if let Some(file) = import_map.and_then(|m| crate::imports::relative_target(dir, &m)) {
+    let config = protect_to_first(out, script, &["deno.json", "deno.jsonc"], resolver);
+    // An import map file's own `importMap` is not Deno's to follow.
+    if let Some(file) = config.and_then(|c| map_through(&c)) {
         protect_at(out, &Loc::Dir(root()), &file, PathRole::Argument, resolver);
-        let text_of_map = crate::installations::read_capped(&file, TOOL_CONFIG_CAP);
-        if let (Some(json), Some(map_dir)) = (text_of_map, file.parent()) {
-            let (paths, _) = crate::toolconfig::deno_import_map(&json);
-            let map = crate::imports::ImportMap {
-                paths_base: map_dir.to_path_buf(),
-                paths,
-                base_url: None,
-            };
-            named.extend(crate::imports::mapped_imports(text, &map));
-        }
+        map_through(&file);
     }
     named
 }
@@ -1542,7 +1538,7 @@ fn package_mains(named: &[NamedPath]) -> Vec<NamedPath> {
 fn package_imports(
     out: &mut DefinitionProtection,
     script: &Path,
-    text: &str,
+    literals: &[String],
     resolver: &mut Resolver,
 ) -> Vec<NamedPath> {
     let Some(manifest) =
@@ -1559,7 +1555,7 @@ fn package_imports(
         .map(|(key, targets)| (key, targets.into_iter().filter(|t| t.starts_with("./")).collect()))
         .collect();
     let map = crate::imports::ImportMap { paths_base: dir.to_path_buf(), paths, base_url: None };
-    let found = crate::imports::mapped_imports(text, &map);
+    let found = crate::imports::mapped_imports(literals, &map);
     if !found.is_empty() {
         protect_at(out, &Loc::Dir(root()), &manifest, PathRole::Argument, resolver);
     }

@@ -6,8 +6,8 @@ use proptest::prelude::*;
 
 use crate::{
     imports::{
-        ConfigurationFile, ImportMap, Language, configuration_paths, local_imports,
-        local_imports_from, mapped_imports,
+        ConfigurationFile, ImportMap, Language, configuration_paths, import_literals,
+        local_imports, local_imports_from, mapped_imports,
     },
     scripts::{PathBase, PathRole},
 };
@@ -212,7 +212,7 @@ fn typescript_bare_specifiers_are_mapped_through_paths_and_base_url() {
         ],
         base_url: None,
     };
-    let found: Vec<PathBuf> = mapped_imports(text, &map)
+    let found: Vec<PathBuf> = mapped_imports(&import_literals(text), &map)
         .into_iter()
         .map(|p| {
             assert_eq!((p.base.clone(), p.role), (PathBase::Root, PathRole::Sourced));
@@ -233,7 +233,8 @@ fn typescript_bare_specifiers_are_mapped_through_paths_and_base_url() {
     assert!(!found.iter().any(|p| p.to_string_lossy().contains("node:")), "{found:?}");
     // With a `baseUrl`, any bare specifier is looked for under it too.
     let map = ImportMap { base_url: Some(PathBuf::from("/repo/src")), ..map };
-    let found: Vec<PathBuf> = mapped_imports(text, &map).into_iter().map(|p| p.path).collect();
+    let found: Vec<PathBuf> =
+        mapped_imports(&import_literals(text), &map).into_iter().map(|p| p.path).collect();
     assert!(found.contains(&PathBuf::from("/repo/src/zod.ts")), "{found:?}");
     assert!(found.contains(&PathBuf::from("/repo/src/zod/package.json")), "{found:?}");
 }
@@ -307,7 +308,7 @@ proptest! {
             paths: vec![(pattern, vec![target])],
             base_url: Some(PathBuf::from("/repo/src")),
         };
-        for p in mapped_imports(&text, &map) {
+        for p in mapped_imports(&import_literals(&text), &map) {
             prop_assert!(p.path.is_absolute(), "{p:?}");
         }
     }
@@ -328,7 +329,7 @@ proptest! {
         let text: String = (0..imports).map(|i| format!("import a from \"@/m{i}\";\n")).collect();
         let paths = (0..patterns).map(|i| ("@/*".to_owned(), vec![format!("./t{i}/*")])).collect();
         let map = ImportMap { paths_base: PathBuf::from("/repo"), paths, base_url: None };
-        prop_assert!(mapped_imports(&text, &map).len() <= 1024 + 17);
+        prop_assert!(mapped_imports(&import_literals(&text), &map).len() <= 1024 + 17);
     }
 
     /// Any text in either language: no panic, absolute paths from the root and relative
