@@ -178,22 +178,8 @@ pub(crate) fn loads(file_name: &str, text: &str) -> Loads {
         "biome.json" | "biome.jsonc" | ".biome.json" | ".biome.jsonc" | "tsconfig.json"
         | "jsconfig.json" | "pyrightconfig.json" => {
             let typescript = matches!(file_name, "tsconfig.json" | "jsconfig.json");
-            let text = without_trailing_commas(&hooks_json::strip_comments(text));
-            let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else { return out };
-            let extends = match value.get("extends") {
-                Some(serde_json::Value::Array(a)) => a.iter().filter_map(|v| v.as_str()).collect(),
-                Some(v) => v.as_str().into_iter().collect(),
-                None => Vec::new(),
-            };
-            // A package's name (`@tsconfig/node20/tsconfig.json`, `ultracite`) is found in
-            // `node_modules`; a file's is a path.
-            for entry in extends.into_iter().filter(|e| is_path_like(e)) {
-                push_path(entry, &mut out.extends);
-                // TypeScript tries the name with `.json` added when it has no extension.
-                if typescript && !entry.ends_with(".json") {
-                    push_path(&format!("{entry}.json"), &mut out.extends);
-                }
-            }
+            let Some(value) = jsonc_value(text) else { return out };
+            out.extends = json_extends(&value, typescript);
             // ts-node requires its `require` entries before the script, from the
             // configuration's folder (finding F127; checked with ts-node 10: `"ts-node":
             // {"require": ["./pre.js"]}` ran `pre.js`, whose exit ended the hook first).
@@ -375,6 +361,32 @@ pub(crate) struct TypeScriptPaths {
     pub(crate) extends: Vec<String>,
 }
 
+/// A JSON text with comments and trailing commas (`tsconfig.json`, `biome.jsonc`,
+/// `deno.jsonc`), read as their tools read it; `None` when it is not JSON even so.
+fn jsonc_value(text: &str) -> Option<serde_json::Value> {
+    serde_json::from_str(&without_trailing_commas(&hooks_json::strip_comments(text))).ok()
+}
+
+/// The configurations a JSON configuration's `extends` names by a path (a package's name,
+/// `@tsconfig/node20/tsconfig.json` or `ultracite`, is found in `node_modules`), and for
+/// TypeScript's (`typescript`) each one without an extension with `.json` added too, as
+/// TypeScript tries it.
+fn json_extends(value: &serde_json::Value, typescript: bool) -> Vec<String> {
+    let extends: Vec<&str> = match value.get("extends") {
+        Some(serde_json::Value::Array(a)) => a.iter().filter_map(|v| v.as_str()).collect(),
+        Some(v) => v.as_str().into_iter().collect(),
+        None => Vec::new(),
+    };
+    let mut out = Vec::new();
+    for entry in extends.into_iter().filter(|e| is_path_like(e)) {
+        push_path(entry, &mut out);
+        if typescript && !entry.ends_with(".json") {
+            push_path(&format!("{entry}.json"), &mut out);
+        }
+    }
+    out
+}
+
 /// At most this many `paths` patterns, and targets of each, are read.
 const MAX_PATH_PATTERNS: usize = 64;
 
@@ -382,9 +394,8 @@ const MAX_PATH_PATTERNS: usize = 64;
 /// as TypeScript reads it); an unreadable text sets nothing.
 pub(crate) fn typescript_paths(text: &str) -> TypeScriptPaths {
     let mut out = TypeScriptPaths::default();
-    let text = without_trailing_commas(&hooks_json::strip_comments(text));
-    let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else { return out };
-    out.extends = loads("tsconfig.json", &text).extends;
+    let Some(value) = jsonc_value(text) else { return out };
+    out.extends = json_extends(&value, true);
     let options = value.get("compilerOptions");
     out.base_url = options.and_then(|o| o.get("baseUrl")).and_then(|b| b.as_str()).map(Into::into);
     if let Some(paths) = options.and_then(|o| o.get("paths")).and_then(|p| p.as_object()) {
@@ -440,10 +451,7 @@ pub(crate) fn package_import_map(text: &str) -> Vec<(String, Vec<String>)> {
 /// `/` as a prefix (`"@/": "./src/"` read as `@/*` to `./src/*`, the matcher's spelling);
 /// and the file its `importMap` names, whose `imports` Deno reads instead.
 pub(crate) fn deno_import_map(text: &str) -> (Vec<(String, Vec<String>)>, Option<String>) {
-    let text = without_trailing_commas(&hooks_json::strip_comments(text));
-    let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else {
-        return (Vec::new(), None);
-    };
+    let Some(value) = jsonc_value(text) else { return (Vec::new(), None) };
     let mut out = Vec::new();
     if let Some(imports) = value.get("imports").and_then(|i| i.as_object()) {
         for (key, target) in imports.iter().take(MAX_PATH_PATTERNS) {
