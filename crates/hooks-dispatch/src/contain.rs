@@ -1163,21 +1163,11 @@ fn own_cgroup() -> Result<PathBuf, CgroupSetupError> {
         .trim()
         .to_owned();
     let mounts = self_file(SelfFile::Mountinfo)?;
-    let mount = mounts
-        .lines()
-        .find_map(|l| {
-            let (pre, post) = l.split_once(" - ")?;
-            let fstype = post.split_whitespace().next()?;
-            let mut f = pre.split_whitespace();
-            let root = f.nth(3)?;
-            let point = f.next()?;
-            (fstype == "cgroup2").then(|| (root.to_owned(), unescape(point)))
-        })
-        .ok_or(CgroupSetupError::V2NotMounted)?;
-    let (root, point) = mount;
+    let mount = v2_mount(mounts).ok_or(CgroupSetupError::V2NotMounted)?;
     // A mount of a sub-tree (in a cgroup namespace the root is `/`): strip its root.
-    let rel = rel.strip_prefix(root.trim_end_matches('/')).unwrap_or(&rel).trim_start_matches('/');
-    let dir = Path::new(&point).join(rel);
+    let rel =
+        rel.strip_prefix(mount.root.trim_end_matches('/')).unwrap_or(&rel).trim_start_matches('/');
+    let dir = Path::new(&unescape(mount.point)).join(rel);
     if dir.is_dir() { Ok(dir) } else { Err(CgroupSetupError::Missing { dir }) }
 }
 
@@ -1192,16 +1182,23 @@ pub(crate) enum SelfFile {
 }
 
 /// `file`, read once per process: the cgroup v2 probe and the cgroup v1 hierarchies' discovery
-/// both read both, at the same first run (each read is a `statx` and a read per doubling of the
-/// buffer: eight to ten system calls).
+/// both read both, at the same first run. `/proc/self/cgroup` is read first and whole;
+/// `/proc/self/mountinfo` only as far as the first mount of every hierarchy the engine is in
+/// ([`read_mounts`]): the kernel formats each line of it at the read, and machines with
+/// hundreds of mounts (one per container layer, snap or bind) made every engine pay for all of
+/// them (`specs/dispatch.md`, "The engine's cgroup tree").
 #[cfg(target_os = "linux")]
 pub(crate) fn self_file(file: SelfFile) -> Result<&'static str, CgroupSetupError> {
     // A failed read is kept as its kind and text (an `io::Error` cannot be cloned) and given
     // back to each caller as an error of the same kind.
     static FILES: OnceLock<[Result<String, (io::ErrorKind, String)>; 2]> = OnceLock::new();
     const PATHS: [&str; 2] = ["/proc/self/mountinfo", "/proc/self/cgroup"];
-    let files =
-        FILES.get_or_init(|| PATHS.map(|p| read_whole(p).map_err(|e| (e.kind(), e.to_string()))));
+    let files = FILES.get_or_init(|| {
+        let own = read_whole(PATHS[1]);
+        let wanted = Wanted::of(own.as_deref().ok());
+        let mounts = File::open(PATHS[0]).and_then(|mut f| read_mounts(&mut f, wanted));
+        [mounts, own].map(|r| r.map_err(|e| (e.kind(), e.to_string())))
+    });
     let i = match file {
         SelfFile::Mountinfo => 0,
         SelfFile::Cgroup => 1,
@@ -1215,11 +1212,141 @@ pub(crate) fn self_file(file: SelfFile) -> Result<&'static str, CgroupSetupError
     }
 }
 
+/// The fields of one `mountinfo` line the cgroup set-up reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Mount<'a> {
+    /// The folder of the file system mounted here (`/`, or a sub-tree's).
+    pub(crate) root: &'a str,
+    /// Where it is mounted, escaped as `mountinfo` escapes it ([`unescape`]).
+    pub(crate) point: &'a str,
+    /// `cgroup2`, `cgroup`, `tmpfs`…
+    pub(crate) fstype: &'a str,
+    /// The file system's options (a cgroup v1 mount's controllers are among them).
+    pub(crate) options: &'a str,
+}
+
+impl<'a> Mount<'a> {
+    /// `line` read as a `mountinfo` line: `None` when it is none.
+    pub(crate) fn of(line: &'a str) -> Option<Mount<'a>> {
+        let (pre, post) = line.split_once(" - ")?;
+        let mut post = post.split_whitespace();
+        let fstype = post.next()?;
+        let options = post.nth(1).unwrap_or("");
+        let mut f = pre.split_whitespace();
+        let root = f.nth(3)?;
+        let point = f.next()?;
+        Some(Mount { root, point, fstype, options })
+    }
+
+    /// Whether it is a cgroup v1 hierarchy with `controller`.
+    fn is_v1_of(&self, controller: &str) -> bool {
+        self.fstype == "cgroup" && self.options.split(',').any(|o| o == controller)
+    }
+}
+
+/// The first cgroup2 mount of `mounts`.
+pub(crate) fn v2_mount(mounts: &str) -> Option<Mount<'_>> {
+    mounts.lines().filter_map(Mount::of).find(|m| m.fstype == "cgroup2")
+}
+
+/// The first cgroup v1 mount of `mounts` with `controller`.
+pub(crate) fn v1_mount<'a>(mounts: &'a str, controller: &str) -> Option<Mount<'a>> {
+    mounts.lines().filter_map(Mount::of).find(|m| m.is_v1_of(controller))
+}
+
+/// The engine's cgroup in the v1 hierarchy of `controller`, from its `/proc/self/cgroup`
+/// (`own`): the path of the first `<id>:<controllers>:<path>` line that names it.
+pub(crate) fn v1_membership<'a>(own: &'a str, controller: &str) -> Option<&'a str> {
+    own.lines().find_map(|l| {
+        let mut parts = l.splitn(3, ':');
+        let _id = parts.next()?;
+        let ctrls = parts.next()?;
+        let path = parts.next()?;
+        ctrls.split(',').any(|c| c == controller).then(|| path.trim())
+    })
+}
+
+/// The mounts of `mountinfo` the set-up looks up, by the engine's `/proc/self/cgroup`: the
+/// cgroup2 mount when it has a `0::` line, and the v1 mount of each controller of
+/// [`Resource::ALL`] one of its lines names (a hierarchy it is in; one it is not in has no
+/// mount either: `/proc/self/cgroup` lists every hierarchy of the kernel).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Wanted {
+    v2: bool,
+    v1: [bool; 3],
+}
+
+impl Wanted {
+    /// What `own` (`/proc/self/cgroup`, `None` when unreadable: everything) asks for.
+    pub(crate) fn of(own: Option<&str>) -> Wanted {
+        let Some(own) = own else { return Wanted { v2: true, v1: [true; 3] } };
+        let mut v1 = [false; 3];
+        for r in Resource::ALL {
+            v1[r.index()] = v1_membership(own, r.as_str()).is_some();
+        }
+        Wanted { v2: own.lines().any(|l| l.starts_with("0::")), v1 }
+    }
+
+    /// Crosses off what `line` gives.
+    fn found(&mut self, line: &str) {
+        let Some(m) = Mount::of(line) else { return };
+        if m.fstype == "cgroup2" {
+            self.v2 = false;
+        }
+        for r in Resource::ALL {
+            if m.is_v1_of(r.as_str()) {
+                self.v1[r.index()] = false;
+            }
+        }
+    }
+
+    fn all_found(&self) -> bool {
+        !self.v2 && self.v1.iter().all(|w| !w)
+    }
+}
+
+/// `mountinfo`, read from `r` in reads of 4 KiB up to the whole line that gives the last
+/// mount `wanted` names, or to its end when one is missing: what [`v2_mount`] and
+/// [`v1_mount`] find in it is what they find in the whole file, and the lines after it
+/// (each formatted by the kernel at the read) are never asked for.
+pub(crate) fn read_mounts(r: &mut impl io::Read, mut wanted: Wanted) -> io::Result<String> {
+    const CHUNK: usize = 4 << 10;
+    let mut buf = Vec::new();
+    let mut scanned = 0;
+    loop {
+        if wanted.all_found() {
+            buf.truncate(scanned);
+            break;
+        }
+        let len = buf.len();
+        buf.resize(len + CHUNK, 0);
+        let n = loop {
+            match r.read(buf.get_mut(len..).unwrap_or_default()) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        };
+        buf.truncate(len + n);
+        if n == 0 {
+            break;
+        }
+        // Only whole lines count: a read may end in the middle of one.
+        while !wanted.all_found()
+            && let Some(end) = buf.get(scanned..).and_then(|b| b.iter().position(|&c| c == b'\n'))
+        {
+            let line = buf.get(scanned..scanned + end).unwrap_or_default();
+            wanted.found(std::str::from_utf8(line).unwrap_or(""));
+            scanned += end + 1;
+        }
+    }
+    String::from_utf8(buf).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
 /// A `/proc` file read whole into a buffer of 8 KiB to start with (doubled while full): an
 /// `open`, two `read`s (the second sees its end) and a `close` for files up to that size,
 /// where `fs::read_to_string` makes a `statx` (which says 0 for `/proc` files) and a `read`
-/// per doubling of its buffer from 32 bytes (eleven system calls for a `mountinfo` of 1.5 KB,
-/// four now).
+/// per doubling of its buffer from 32 bytes.
 #[cfg(target_os = "linux")]
 fn read_whole(path: &str) -> io::Result<String> {
     use std::io::Read;

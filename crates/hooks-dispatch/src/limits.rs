@@ -575,36 +575,13 @@ pub(crate) struct Unchecked {
 #[cfg(target_os = "linux")]
 fn v1_parent(r: Resource, mounts: &str, own: &str) -> Result<PathBuf, CgroupSetupError> {
     let name = r.as_str();
-    let (root, point) = mounts
-        .lines()
-        .find_map(|l| {
-            let (pre, post) = l.split_once(" - ")?;
-            let mut post = post.split_whitespace();
-            if post.next()? != "cgroup" {
-                return None;
-            }
-            let opts = post.nth(1)?;
-            if !opts.split(',').any(|o| o == name) {
-                return None;
-            }
-            let mut f = pre.split_whitespace();
-            let root = f.nth(3)?.to_owned();
-            let point = crate::contain::unescape(f.next()?);
-            Some((root, point))
-        })
+    let mount = crate::contain::v1_mount(mounts, name)
         .ok_or(CgroupSetupError::NoV1Hierarchy { controller: name })?;
-    let rel = own
-        .lines()
-        .find_map(|l| {
-            let mut parts = l.splitn(3, ':');
-            let _id = parts.next()?;
-            let ctrls = parts.next()?;
-            let path = parts.next()?;
-            ctrls.split(',').any(|c| c == name).then(|| path.trim().to_owned())
-        })
+    let rel = crate::contain::v1_membership(own, name)
         .ok_or(CgroupSetupError::NoV1Membership { controller: name })?;
-    let rel = rel.strip_prefix(root.trim_end_matches('/')).unwrap_or(&rel).trim_start_matches('/');
-    Ok(Path::new(&point).join(rel))
+    let rel =
+        rel.strip_prefix(mount.root.trim_end_matches('/')).unwrap_or(rel).trim_start_matches('/');
+    Ok(Path::new(&crate::contain::unescape(mount.point)).join(rel))
 }
 
 /// The user's tree in one v1 hierarchy, shared by the user's engine processes:

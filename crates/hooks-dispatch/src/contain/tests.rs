@@ -356,3 +356,158 @@ fn a_proc_file_is_read_whole_past_the_first_buffer() {
     let mounts = super::read_whole("/proc/self/mountinfo").expect("mountinfo");
     assert_eq!(mounts, std::fs::read_to_string("/proc/self/mountinfo").expect("mountinfo"));
 }
+
+/// A reader that hands out at most `step` bytes per read and counts what it handed out.
+#[cfg(target_os = "linux")]
+struct Trickle<'a> {
+    text: &'a [u8],
+    step: usize,
+    given: usize,
+}
+
+#[cfg(target_os = "linux")]
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.step.min(buf.len()).min(self.text.len() - self.given);
+        buf[..n].copy_from_slice(&self.text[self.given..self.given + n]);
+        self.given += n;
+        Ok(n)
+    }
+}
+
+#[cfg(target_os = "linux")]
+const HYBRID_OWN: &str = "9:name=systemd:/\n8:pids:/\n4:memory:/a b/c\n1:cpu,cpuacct:/\n0::/user\n";
+
+#[cfg(target_os = "linux")]
+fn mount_line(id: usize, root: &str, point: &str, fstype: &str, options: &str) -> String {
+    format!("{id} 31 0:{id} {root} {point} rw,relatime - {fstype} {fstype} {options}\n")
+}
+
+/// The engine reads `mountinfo` only as far as the last hierarchy it is in: on a machine with
+/// ten thousand more mounts after them (container layers, snaps), it reads one chunk, and
+/// finds in it what it finds in the whole file.
+#[cfg(target_os = "linux")]
+#[test]
+fn mountinfo_is_read_only_as_far_as_the_hierarchies_the_engine_is_in() {
+    use super::{Wanted, read_mounts, v1_mount, v2_mount};
+    let mut text = mount_line(20, "/", "/sys/fs/cgroup", "tmpfs", "rw,mode=755");
+    text += &mount_line(21, "/", "/sys/fs/cgroup/cpu,cpuacct", "cgroup", "rw,cpu,cpuacct");
+    text += &mount_line(22, "/a\\040b", "/sys/fs/cgroup/memory", "cgroup", "rw,memory");
+    text += &mount_line(23, "/", "/sys/fs/cgroup/pids", "cgroup", "rw,pids");
+    text += &mount_line(24, "/", "/sys/fs/cgroup/unified", "cgroup2", "rw");
+    let head = text.len();
+    for i in 0..10_000 {
+        text += &mount_line(100 + i, "/", &format!("/var/lib/layers/{i}"), "overlay", "rw");
+    }
+    // A second cgroup2 mount after the first: the first is the one looked up.
+    text += &mount_line(99_999, "/", "/mnt/other", "cgroup2", "rw");
+    let mut r = Trickle { text: text.as_bytes(), step: usize::MAX, given: 0 };
+    let read = read_mounts(&mut r, Wanted::of(Some(HYBRID_OWN))).expect("read");
+    assert_eq!(read, text[..head], "whole lines up to the last wanted mount");
+    assert!(r.given <= 4096, "one chunk read of {} bytes, not {}", text.len(), r.given);
+    assert_eq!(v2_mount(&read), v2_mount(&text));
+    assert_eq!(v2_mount(&read).map(|m| m.point), Some("/sys/fs/cgroup/unified"));
+    for c in ["memory", "pids", "cpu"] {
+        assert_eq!(v1_mount(&read, c), v1_mount(&text, c), "{c}");
+        assert!(v1_mount(&read, c).is_some(), "{c}");
+    }
+    // A pure cgroup v2 machine: the cgroup2 line is enough.
+    let mut r = Trickle { text: text.as_bytes(), step: 7, given: 0 };
+    let read = read_mounts(&mut r, Wanted::of(Some("0::/user.slice\n"))).expect("read");
+    assert!(read.ends_with("cgroup2 cgroup2 rw\n") && read.len() == head, "{read}");
+    assert!(r.given < head + 7, "reads of 7 bytes stop at the line: {}", r.given);
+}
+
+/// A hierarchy the engine is in but whose mount is missing from the file makes the engine read
+/// to its end (as before), and an unreadable `/proc/self/cgroup` asks for everything.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_missing_mount_or_an_unknown_membership_reads_mountinfo_to_its_end() {
+    use super::{Wanted, read_mounts, v1_mount};
+    let mut text = mount_line(24, "/", "/sys/fs/cgroup", "cgroup2", "rw");
+    for i in 0..500 {
+        text += &mount_line(100 + i, "/", &format!("/m/{i}"), "tmpfs", "rw");
+    }
+    // No newline at the end: the last line still counts.
+    text += "600 31 0:600 / /sys/fs/cgroup/pids rw - cgroup cgroup rw,pids";
+    for wanted in [Wanted::of(Some("8:pids:/\n0::/\n")), Wanted::of(None)] {
+        let mut r = Trickle { text: text.as_bytes(), step: 1000, given: 0 };
+        let read = read_mounts(&mut r, wanted).expect("read");
+        assert_eq!(read, text, "{wanted:?}");
+        assert_eq!(v1_mount(&read, "pids").map(|m| m.point), Some("/sys/fs/cgroup/pids"));
+    }
+}
+
+/// On this machine, what the engine kept of `/proc/self/mountinfo` gives the same mount for
+/// every hierarchy `/proc/self/cgroup` names as the whole file does.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_mounts_the_engine_keeps_here_are_those_of_the_whole_file() {
+    use super::{SelfFile, self_file, v1_membership, v1_mount, v2_mount};
+    let (Ok(kept), Ok(own), Ok(whole)) = (
+        self_file(SelfFile::Mountinfo),
+        self_file(SelfFile::Cgroup),
+        std::fs::read_to_string("/proc/self/mountinfo"),
+    ) else {
+        eprintln!("/proc is unreadable here");
+        return;
+    };
+    assert!(whole.starts_with(kept), "a prefix of the file");
+    if own.lines().any(|l| l.starts_with("0::")) {
+        assert_eq!(v2_mount(kept), v2_mount(&whole));
+    }
+    for c in ["memory", "pids", "cpu"] {
+        if v1_membership(own, c).is_some() {
+            assert_eq!(v1_mount(kept, c), v1_mount(&whole, c), "{c}");
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+proptest::proptest! {
+    /// Whatever the lines, their order and the size of each read, the kept text is a prefix of
+    /// the file made of whole lines (or all of it), and every mount wanted is found in it as in
+    /// the whole file.
+    #[test]
+    fn the_kept_mounts_find_what_the_whole_file_finds(
+        kinds in proptest::collection::vec(0usize..8, 0..60),
+        own_bits in 0u8..16,
+        step in 1usize..300,
+    ) {
+        use super::{Wanted, read_mounts, v1_mount, v2_mount};
+        const KINDS: [(&str, &str); 8] = [
+            ("cgroup2", "rw"),
+            ("cgroup", "rw,memory"),
+            ("cgroup", "rw,pids"),
+            ("cgroup", "rw,cpu,cpuacct"),
+            ("cgroup", "rw,cpuset"),
+            ("cgroup", "rw,name=systemd"),
+            ("tmpfs", "rw,memory"),
+            ("overlay", "rw"),
+        ];
+        let mut text = String::new();
+        for (i, k) in kinds.iter().enumerate() {
+            let (fstype, options) = KINDS[*k];
+            text += &mount_line(i, if i % 3 == 0 { "/x" } else { "/" }, &format!("/m/{i}"), fstype, options);
+        }
+        let mut own = String::new();
+        for (bit, line) in ["0::/u", "4:memory:/u", "8:pids:/", "1:cpu,cpuacct:/"].iter().enumerate() {
+            if own_bits & (1 << bit) != 0 {
+                own += line;
+                own.push('\n');
+            }
+        }
+        let mut r = Trickle { text: text.as_bytes(), step, given: 0 };
+        let read = read_mounts(&mut r, Wanted::of(Some(&own))).expect("read");
+        proptest::prop_assert!(text.starts_with(&read));
+        proptest::prop_assert!(read.is_empty() || read.ends_with('\n') || read == text);
+        if own_bits & 1 != 0 {
+            proptest::prop_assert_eq!(v2_mount(&read), v2_mount(&text));
+        }
+        for (bit, c) in [(2, "memory"), (4, "pids"), (8, "cpu")] {
+            if own_bits & bit != 0 {
+                proptest::prop_assert_eq!(v1_mount(&read, c), v1_mount(&text, c), "{}", c);
+            }
+        }
+    }
+}
