@@ -385,6 +385,14 @@ fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
                 let home = env.home_dir();
                 loaded.extend(hooks_registry::command_line_files(&value, home.as_deref()));
             }
+            // ripgrep's only configuration, read at every run (F133): the file, and the
+            // programs its `--pre` options run and the files its `--ignore-file` options read.
+            "RIPGREP_CONFIG_PATH" => {
+                if let Some(config) = absolute(value.trim()) {
+                    loaded.extend(hooks_registry::ripgrep_config_files(&config));
+                    loaded.push(config);
+                }
+            }
             // A program git runs without a shell; the lefthook its hook scripts run (F65).
             "GIT_SSH" | "LEFTHOOK_BIN" => loaded.extend(absolute(value.trim())),
             // The configuration lefthook reads in every repository (F65): the file, what its

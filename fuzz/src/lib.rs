@@ -973,6 +973,18 @@ pub fn git_config(data: &[u8]) {
 /// back alone, read back as themselves, and a `tsconfig.json`'s `extends` and a pylint
 /// module as well.
 fn tool_configs(text: &str) {
+    // As ripgrep's configuration (F133): bounded, each value a non-empty piece of one line of
+    // the text, and written back as `--pre=` it reads back as itself.
+    let (pre, ignore_files) = hooks_registry::fuzzing::ripgrep_config(text);
+    assert!(pre.len() <= 64 && ignore_files.len() <= 64);
+    for value in pre.iter().chain(&ignore_files) {
+        assert!(!value.is_empty() && !value.contains(['\n', '\r']), "{value:?}");
+        assert!(text.contains(value.as_str()), "{value:?} is a piece of the text");
+        if value.trim() == value {
+            let written = format!("--pre={value}\n");
+            assert_eq!(hooks_registry::fuzzing::ripgrep_config(&written).0, [value.clone()]);
+        }
+    }
     // As an import map (F127, F128): bounded, and every file absolute.
     let (package, typescript, files) = hooks_registry::fuzzing::import_maps(text);
     assert!(package.len() <= 128 && typescript.len() <= 64);

@@ -3940,6 +3940,51 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
 }
 
+/// ripgrep reads one configuration, the file `RIPGREP_CONFIG_PATH` names, at every run: a
+/// `--glob=!*.py` there has a gate's `rg -q AKIA .` find nothing, a `--pre=` program runs on
+/// every file it searches (finding F133, checked with ripgrep 15.1). Hooks inherit the
+/// variable: the file and the absolute programs and ignore files it names are out of the
+/// agent's reach, whatever the hooks are; a relative name (taken from wherever ripgrep runs)
+/// and a bare program (found on `PATH`, protected whole) name nothing here.
+#[test]
+fn the_ripgrep_configuration_the_environment_names_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let t = TestDir::new();
+    let at = |rel: &str| t.text_path(rel);
+    t.write(
+        "rg/config",
+        &format!(
+            "# the user's\n--smart-case\n--pre={}\n  --ignore-file  \n{}\n--ignore-file=rel.ignore\n--pre=pdftotext-wrap\n",
+            at("rg/pre.sh"),
+            at("rg/ignore"),
+        ),
+    );
+    let paths = [
+        at("rg/config"),
+        at("rg/pre.sh"),
+        at("rg/ignore"),
+        at("rg/other.txt"),
+        project.text_path("rel.ignore"),
+        "src/app.py".to_owned(),
+    ];
+    let root = project.path().to_str().expect("utf-8");
+    let cfg = home.path().to_str().expect("utf-8");
+    let mut args = vec!["guard", "--root", root, "--cwd", root, "--config-dir", cfg, "--json"];
+    args.extend(paths.iter().map(String::as_str));
+    let config = t.path().join("rg/config");
+    let vars: Vec<(&str, &Path)> = vec![("HOME", home.path()), ("RIPGREP_CONFIG_PATH", &config)];
+    let xdg = t.path().join("xdg");
+    let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
+    let lines = json_lines(&o.stdout);
+    assert_eq!(allowed(&lines), [false, false, false, true, true, true], "{lines:#?}");
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
+    // Without the variable, nothing of it is protected.
+    let vars: Vec<(&str, &Path)> = vec![("HOME", home.path())];
+    let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
+    assert_eq!(allowed(&json_lines(&o.stdout)), [true; 6]);
+}
+
 /// A JavaScript hook's bare imports come from `node_modules/` of its folder or of a folder
 /// above it, the nearest winning: the packages it imports are out of the agent's reach in
 /// each (the project's copy in use, and one created nearer that would shadow it) and in

@@ -160,6 +160,9 @@
 //!   `python3` the user's own Python hook runs by name (finding F47);
 //! - **python-env**: the same for `sitecustomize.py` in a folder of the agent's `PYTHONPATH`,
 //!   which every Python start imports, that same user hook's among them (finding F48);
+//! - **ripgrep-config**: the same for the ripgrep configuration the agent's
+//!   `RIPGREP_CONFIG_PATH` names outside the project, which every `rg` reads, the user's own
+//!   Claude Code hook's `rg -q AKIA .` among them (finding F133);
 //! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
 //!   changed file is inert until trusted again);
 //! - **retrust**: changed, then trusted again with `hooks trust --yes`: denied again.
@@ -671,6 +674,12 @@ if [ "${XTASK_PYTHON_SITE:-}" = 1 ]; then
   user_claude_pretool 'python3 ~/.claude/hooks/audit.py || true'
   seed_file "$target" python-site.pth.orig '# a path the user keeps\n'
 fi
+if [ -n "${XTASK_RIPGREP_FILE:-}" ]; then
+  # The user's own Claude Code hook greps the project for keys; ripgrep reads the file the
+  # agent's `RIPGREP_CONFIG_PATH` names (finding F133), outside the project.
+  user_claude_pretool 'rg -q AKIA . && exit 2 || true'
+  seed_file "$XTASK_RIPGREP_FILE" ripgrep-config.orig '# the user\047s ripgrep options\n--smart-case\n'
+fi
 if [ "${XTASK_MAIN_AGENT:-}" = 1 ]; then
   # A subagent made the main thread's agent by the repository's Claude Code settings: the
   # hooks of its front matter run for the whole session (the file's name is not its name).
@@ -755,7 +764,7 @@ if [ -n "${XTASK_PATH_PROGRAM:-}" ] && [ "$RA_AGENT" != claude ]; then
   chmod +x "$XTASK_PATH_PROGRAM"
   cp "$XTASK_PATH_PROGRAM" "$RUN/path-program.orig"
 fi
-if [ "$RA_AGENT" = gemini ] && [ -n "${XTASK_PLUGIN_FILE:-}${XTASK_PATH_PROGRAM:-}${XTASK_PYTHON_SITE:-}" ]; then
+if [ "$RA_AGENT" = gemini ] && [ -n "${XTASK_PLUGIN_FILE:-}${XTASK_PATH_PROGRAM:-}${XTASK_PYTHON_SITE:-}${XTASK_RIPGREP_FILE:-}" ]; then
   # Gemini CLI's file tools refuse paths outside the workspace before any hook: the user
   # has added the extensions' folder (or the `PATH` folder, or the Python site's) to it.
   extra="$RHOME/.gemini/extensions"
@@ -763,6 +772,7 @@ if [ "$RA_AGENT" = gemini ] && [ -n "${XTASK_PLUGIN_FILE:-}${XTASK_PATH_PROGRAM:
   if [ -n "${XTASK_PYTHON_SITE:-}" ]; then
     extra=$(dirname "${XTASK_PYTHON_FILE:-$RHOME/$XTASK_PYTHON_SITE_FILE}")
   fi
+  if [ -n "${XTASK_RIPGREP_FILE:-}" ]; then extra=$(dirname "$XTASK_RIPGREP_FILE"); fi
   python3 - "$PROJ/.gemini/settings.json" "$extra" <<'PY'
 import json, sys
 path, extra = sys.argv[1:3]
@@ -921,6 +931,8 @@ enum Edit {
     PythonPath,
     /// `sitecustomize.py` in a folder of the agent's `PYTHONPATH`.
     PythonEnv,
+    /// The ripgrep configuration the agent's `RIPGREP_CONFIG_PATH` names, outside the project.
+    RipgrepConfig,
 }
 
 /// A run's file of the project ([`Edit::project_file`]).
@@ -1039,7 +1051,8 @@ impl Edit {
             | Edit::PathProgram
             | Edit::PythonSite
             | Edit::PythonPath
-            | Edit::PythonEnv => return None,
+            | Edit::PythonEnv
+            | Edit::RipgrepConfig => return None,
         };
         Some(ProjectFile { file, setup, orig })
     }
@@ -1184,6 +1197,7 @@ const CASES: &[Case] = &[
     Case::editing("python-site", Edit::PythonSite),
     Case::editing("python-path", Edit::PythonPath),
     Case::editing("python-env", Edit::PythonEnv),
+    Case::editing("ripgrep-config", Edit::RipgrepConfig),
     Case { subfolder: true, ..Case::run("subfolder", DENY_CMD) },
     Case { main_agent: true, ..Case::run("agent", "echo main-agent-gate && touch ran.txt") },
     Case { shell_exit: true, ..Case::run("exit", "touch ran.txt; echo out; echo err >&2; exit 3") },
@@ -1307,6 +1321,13 @@ fn run_case(
                 cmd.env("XTASK_PYTHON_SITE", "1");
                 cmd.env("XTASK_PYTHON_FILE", &outside);
             }
+            (Edit::RipgrepConfig, None) => {
+                let folder = path_dir.join("ripgrep");
+                std::fs::create_dir_all(&folder)?;
+                outside = folder.join("config");
+                cmd.env("RIPGREP_CONFIG_PATH", &outside);
+                cmd.env("XTASK_RIPGREP_FILE", &outside);
+            }
             (_, None) => {
                 #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
                 let path = std::env::var_os("PATH").unwrap_or_default();
@@ -1423,6 +1444,7 @@ fn run_case(
                 Edit::PythonPath | Edit::PythonEnv => {
                     (outside.clone(), run_dir.join("python-site.pth.orig"))
                 }
+                Edit::RipgrepConfig => (outside.clone(), run_dir.join("ripgrep-config.orig")),
                 edit => {
                     let p = edit.project_file().context("a run aiming at the project")?;
                     (run_dir.join("proj").join(p.file), run_dir.join(p.orig))

@@ -150,6 +150,12 @@ pub fn tool_config_loads(text: &str, which: usize) -> [Vec<String>; 4] {
     [loads.files, loads.folders, loads.extends, loads.modules]
 }
 
+/// What a ripgrep configuration's text has ripgrep run and read, as written: its `--pre`
+/// programs and its `--ignore-file` files (finding F133).
+pub fn ripgrep_config(text: &str) -> (Vec<String>, Vec<String>) {
+    crate::toolconfig::ripgrep_config(text)
+}
+
 /// An import map's patterns, each with its targets as written.
 pub type ImportMapPatterns = Vec<(String, Vec<String>)>;
 

@@ -10,7 +10,8 @@
 //! (finding F106), and the packages cargo's `[patch]` tables and `paths` overrides build in
 //! place of a dependency (finding F111); Bun's `preload` (finding F129); Deno's import maps
 //! (finding F131); ts-node's `require` and, for the TypeScript runners,
-//! where a `tsconfig.json`'s `paths` and `baseUrl` send a script's imports (finding F127).
+//! where a `tsconfig.json`'s `paths` and `baseUrl` send a script's imports (finding F127);
+//! the programs and ignore files ripgrep's configuration names (finding F133).
 //!
 //! A configuration where a hook runs one of these tools is protected ([`crate::scripts`]'s
 //! `CODE_CONFIGS`), but the files it names are code the tool loads (a mypy plugin, a flake8
@@ -465,6 +466,76 @@ pub(crate) fn deno_import_map(text: &str) -> (Vec<(String, Vec<String>)>, Option
     }
     let map = value.get("importMap").and_then(|m| m.as_str()).map(str::to_owned);
     (out, map)
+}
+
+/// At most this many values are kept from a ripgrep configuration.
+const MAX_RIPGREP_VALUES: usize = 64;
+
+/// At most this much of a ripgrep configuration is read.
+const RIPGREP_CONFIG_CAP: u64 = 256 * 1024;
+
+/// What ripgrep's configuration file has it run and read (finding F133), as written: the
+/// programs of its `--pre` options (ripgrep runs one on every file it searches and searches
+/// its output instead) and the files of its `--ignore-file` options (patterns of files it
+/// skips). Read as ripgrep 15.1 reads it (checked here): each line, trimmed of blanks and a
+/// carriage return, is one argument; an empty line, or one starting with `#`, is skipped; an
+/// option's value is after its `=` (kept as written, blanks and all) or is the next argument;
+/// an empty `--pre=` turns the preprocessor off and names nothing.
+pub(crate) fn ripgrep_config(text: &str) -> (Vec<String>, Vec<String>) {
+    let (mut pre, mut ignore_files) = (Vec::new(), Vec::new());
+    let mut args = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'));
+    while let Some(arg) = args.next() {
+        let (flag, value) = match arg.split_once('=') {
+            Some((flag, value)) => (flag, Some(value.to_owned())),
+            None => (arg, None),
+        };
+        let into = match flag {
+            "--pre" => &mut pre,
+            "--ignore-file" => &mut ignore_files,
+            _ => continue,
+        };
+        let value = match value {
+            Some(value) => value,
+            None => match args.next() {
+                Some(next) => next.to_owned(),
+                None => break,
+            },
+        };
+        if !value.is_empty() && into.len() < MAX_RIPGREP_VALUES {
+            into.push(value);
+        }
+    }
+    (pre, ignore_files)
+}
+
+/// The files ripgrep's configuration at `config` (the file `RIPGREP_CONFIG_PATH` names; ripgrep
+/// reads no other) has it run or read, absolute ones only, read as ripgrep reads it: the
+/// programs of its `--pre` options and the files of its `--ignore-file` options (finding
+/// F133). A program named without a folder is found on `PATH`, whose folders the engine
+/// protects whole; a relative name is taken from wherever ripgrep runs, and names nothing
+/// here. Nothing from a file that cannot be read (at most 256 KiB of it is).
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("hooks-doc-ripgrep-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let config = dir.join("ripgreprc");
+/// let text = "# mine\n--smart-case\n--pre=/opt/pre.sh\n--ignore-file\n/opt/ign\n";
+/// std::fs::write(&config, text).unwrap();
+/// let files = hooks_registry::ripgrep_config_files(&config);
+/// let named = ["/opt/pre.sh", "/opt/ign"].map(std::path::PathBuf::from);
+/// assert_eq!(files, named);
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn ripgrep_config_files(config: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let Some(text) = crate::installations::read_capped(config, RIPGREP_CONFIG_CAP) else {
+        return Vec::new();
+    };
+    let (pre, ignore_files) = ripgrep_config(&text);
+    pre.into_iter()
+        .chain(ignore_files)
+        .map(std::path::PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .collect()
 }
 
 /// The `main` of a `package.json`'s text, as written (finding F130).

@@ -141,7 +141,7 @@ impl EnvVars {
     /// `NPM_CONFIG_USERCONFIG`): the guard protects those files and folders (findings F48,
     /// F50, `specs/guard.md`). Read into [`EnvVars::hook_loaders`], in this order, after the
     /// rest of [`EnvVars::TABLE`].
-    pub const HOOK_LOADERS: [&'static str; 55] = [
+    pub const HOOK_LOADERS: [&'static str; 56] = [
         "BASH_ENV",
         "ENV",
         "NODE_OPTIONS",
@@ -197,13 +197,14 @@ impl EnvVars {
         "PREK_HOME",
         "LEFTHOOK_CONFIG",
         "LEFTHOOK_BIN",
+        "RIPGREP_CONFIG_PATH",
     ];
 
     /// At most this many of `GIT_CONFIG_COUNT`'s entries are read.
     pub const MAX_GIT_CONFIG_ENTRIES: usize = 64;
 
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 72] = [
+    pub const TABLE: [EnvVarSpec; 73] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -491,6 +492,10 @@ impl EnvVars {
         EnvVarSpec {
             name: "LEFTHOOK_BIN",
             purpose: "the lefthook program lefthook's hook scripts run: protected by the guard when absolute",
+        },
+        EnvVarSpec {
+            name: "RIPGREP_CONFIG_PATH",
+            purpose: "the only configuration ripgrep reads, at every run (a gate's `rg` search among them): protected by the guard when absolute, with the absolute programs of its `--pre` options and files of its `--ignore-file` options (F133)",
         },
     ];
 

@@ -337,13 +337,42 @@ fn broken_files_name_nothing() {
     }
 }
 
+/// ripgrep's configuration as ripgrep 15.1 reads it (each case checked with it here): one
+/// argument per trimmed line, comments and blank lines skipped, a value after `=` or on the
+/// next line; what `--pre` runs and `--ignore-file` reads, as written.
+#[test]
+fn ripgrep_s_configuration_names_its_preprocessors_and_ignore_files() {
+    let text = "# mine\n  --smart-case  \n--pre=/opt/pre.sh\r\n  # --pre=/commented\n\n--pre\n  ./rel/pre.sh  \n\
+                --ignore-file=/opt/ign\n--ignore-file\nign\n--pre=\n--pre-glob=*.pdf\n--glob=!*.py\n--pre=  /spaced\n";
+    let (pre, ignore_files) = ripgrep_config(text);
+    assert_eq!(pre, ["/opt/pre.sh", "./rel/pre.sh", "  /spaced"]);
+    assert_eq!(ignore_files, ["/opt/ign", "ign"]);
+    // `--pre /x` on one line is one unknown argument to ripgrep, and a flag at the end has no
+    // value.
+    assert_eq!(ripgrep_config("--pre /x\n--ignore-file"), (vec![], vec![]));
+    let many = "--pre=/p\n".repeat(100);
+    assert_eq!(ripgrep_config(&many).0.len(), MAX_RIPGREP_VALUES);
+}
+
+/// Only the absolute names of a ripgrep configuration on disk are files the engine can place.
+#[test]
+fn ripgrep_config_files_keeps_the_absolute_names_and_reads_nothing_missing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("rgrc");
+    std::fs::write(&config, "--pre=pre.sh\n--pre=/opt/p\n--ignore-file\n/opt/i\n--ignore-file=i\n")
+        .expect("write");
+    let files = ripgrep_config_files(&config);
+    assert_eq!(files, [std::path::PathBuf::from("/opt/p"), std::path::PathBuf::from("/opt/i")]);
+    assert!(ripgrep_config_files(&dir.path().join("missing")).is_empty());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     /// Any text, under any of the names, gives a bounded list and never panics.
     #[test]
     fn any_configuration_gives_bounded_names(
-        text in "(\\[mypy\\]|\\[MAIN\\]|\\[tool\\.pylint\\.main\\]|load-plugins ?= ?|\\[flake8:local-plugins\\]|\\[tool\\.(mypy|ruff)\\]|plugins ?= ?|paths ?= ?|extend = \"|\"extends\": ?|inherit_from: ?|require:|- |/\\*|//|yarnPath: |pnpmfile: |script-shell ?= ?|node-options=|--require |-javaagent:|\\[build\\]|rustc-wrapper = \"|runner = |path: |[{}a-z./_:,\" \\n\\t=\\[\\]#;~$-]){0,80}",
+        text in "(\\[mypy\\]|\\[MAIN\\]|\\[tool\\.pylint\\.main\\]|load-plugins ?= ?|\\[flake8:local-plugins\\]|\\[tool\\.(mypy|ruff)\\]|plugins ?= ?|paths ?= ?|extend = \"|\"extends\": ?|inherit_from: ?|require:|- |/\\*|//|yarnPath: |pnpmfile: |script-shell ?= ?|node-options=|--require |-javaagent:|\\[build\\]|rustc-wrapper = \"|runner = |path: |--pre=|--pre\\n|--ignore-file=|--ignore-file\\n|[{}a-z./_:,\" \\n\\t=\\[\\]#;~$-]){0,80}",
         which in 0..PLUGIN_CONFIGS.len(),
     ) {
         let name = PLUGIN_CONFIGS[which];
@@ -365,6 +394,13 @@ proptest! {
         let map = super::package_import_map(&text);
         prop_assert!(map.len() <= 2 * super::MAX_PATH_PATTERNS);
         prop_assert!(map.iter().all(|(_, t)| t.len() <= super::MAX_PATH_PATTERNS));
+        // Read as ripgrep's configuration: bounded, every value a piece of one line.
+        let (pre, ignore_files) = super::ripgrep_config(&text);
+        prop_assert!(pre.len() <= super::MAX_RIPGREP_VALUES);
+        prop_assert!(ignore_files.len() <= super::MAX_RIPGREP_VALUES);
+        for value in pre.iter().chain(&ignore_files) {
+            prop_assert!(!value.is_empty() && !value.contains('\n') && text.contains(value.as_str()));
+        }
         // Read as a `tsconfig.json`'s `paths`: bounded too.
         let paths = super::typescript_paths(&text).paths.unwrap_or_default();
         prop_assert!(paths.len() <= super::MAX_PATH_PATTERNS);
