@@ -343,7 +343,9 @@ fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
             | "npm_config_userconfig"
             | "NPM_CONFIG_GLOBALCONFIG"
             | "npm_config_globalconfig"
-            | "UV_CONFIG_FILE" => loaded.extend(absolute(value.trim())),
+            | "UV_CONFIG_FILE"
+            // pylint's configuration where the project has none (F134).
+            | "PYLINTRC" => loaded.extend(absolute(value.trim())),
             "CURL_HOME" => loaded.extend(absolute(value.trim()).map(|p| p.join(".curlrc"))),
             "LD_PRELOAD" | "LD_AUDIT" => {
                 loaded.extend(

@@ -3985,6 +3985,33 @@ fn the_ripgrep_configuration_the_environment_names_is_protected() {
     assert_eq!(allowed(&json_lines(&o.stdout)), [true; 6]);
 }
 
+/// pylint reads the file `PYLINTRC` names where the project has no configuration of its own,
+/// and its `init-hook` is Python it runs first: `import os; os._exit(0)` there ended a gate's
+/// `pylint -E` with 0 (finding F134, checked with pylint 4.1.5). Hooks inherit the variable:
+/// the file is out of the agent's reach, existing or not, whatever the hooks are.
+#[test]
+fn the_pylint_configuration_the_environment_names_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let t = TestDir::new();
+    let paths = [t.text_path("pylint/rc"), t.text_path("pylint/other"), "src/app.py".to_owned()];
+    let root = project.path().to_str().expect("utf-8");
+    let cfg = home.path().to_str().expect("utf-8");
+    let mut args = vec!["guard", "--root", root, "--cwd", root, "--config-dir", cfg, "--json"];
+    args.extend(paths.iter().map(String::as_str));
+    // Not written yet: the agent would create it.
+    let rc = t.path().join("pylint/rc");
+    let xdg = t.path().join("xdg");
+    let vars: Vec<(&str, &Path)> = vec![("HOME", home.path()), ("PYLINTRC", &rc)];
+    let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
+    let lines = json_lines(&o.stdout);
+    assert_eq!(allowed(&lines), [false, true, true], "{lines:#?}");
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
+    let vars: Vec<(&str, &Path)> = vec![("HOME", home.path())];
+    let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
+    assert_eq!(allowed(&json_lines(&o.stdout)), [true; 3]);
+}
+
 /// A JavaScript hook's bare imports come from `node_modules/` of its folder or of a folder
 /// above it, the nearest winning: the packages it imports are out of the agent's reach in
 /// each (the project's copy in use, and one created nearer that would shadow it) and in

@@ -163,6 +163,9 @@
 //! - **ripgrep-config**: the same for the ripgrep configuration the agent's
 //!   `RIPGREP_CONFIG_PATH` names outside the project, which every `rg` reads, the user's own
 //!   Claude Code hook's `rg -q AKIA .` among them (finding F133);
+//! - **pylint-config**: the same for the pylint configuration the agent's `PYLINTRC` names
+//!   outside the project, which pylint reads where the project has none, the user's own Claude
+//!   Code hook's `pylint -E tools` among them (finding F134);
 //! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
 //!   changed file is inert until trusted again);
 //! - **retrust**: changed, then trusted again with `hooks trust --yes`: denied again.
@@ -680,6 +683,12 @@ if [ -n "${XTASK_RIPGREP_FILE:-}" ]; then
   user_claude_pretool 'rg -q AKIA . && exit 2 || true'
   seed_file "$XTASK_RIPGREP_FILE" ripgrep-config.orig '# the user\047s ripgrep options\n--smart-case\n'
 fi
+if [ -n "${XTASK_PYLINT_FILE:-}" ]; then
+  # The user's own Claude Code hook runs pylint on the project, which reads the file the
+  # agent's `PYLINTRC` names where the project has no configuration (finding F134).
+  user_claude_pretool 'pylint -E tools || true'
+  seed_file "$XTASK_PYLINT_FILE" pylint-config.orig '[MESSAGES CONTROL]\ndisable=fixme\n'
+fi
 if [ "${XTASK_MAIN_AGENT:-}" = 1 ]; then
   # A subagent made the main thread's agent by the repository's Claude Code settings: the
   # hooks of its front matter run for the whole session (the file's name is not its name).
@@ -764,7 +773,7 @@ if [ -n "${XTASK_PATH_PROGRAM:-}" ] && [ "$RA_AGENT" != claude ]; then
   chmod +x "$XTASK_PATH_PROGRAM"
   cp "$XTASK_PATH_PROGRAM" "$RUN/path-program.orig"
 fi
-if [ "$RA_AGENT" = gemini ] && [ -n "${XTASK_PLUGIN_FILE:-}${XTASK_PATH_PROGRAM:-}${XTASK_PYTHON_SITE:-}${XTASK_RIPGREP_FILE:-}" ]; then
+if [ "$RA_AGENT" = gemini ] && [ -n "${XTASK_PLUGIN_FILE:-}${XTASK_PATH_PROGRAM:-}${XTASK_PYTHON_SITE:-}${XTASK_RIPGREP_FILE:-}${XTASK_PYLINT_FILE:-}" ]; then
   # Gemini CLI's file tools refuse paths outside the workspace before any hook: the user
   # has added the extensions' folder (or the `PATH` folder, or the Python site's) to it.
   extra="$RHOME/.gemini/extensions"
@@ -773,6 +782,7 @@ if [ "$RA_AGENT" = gemini ] && [ -n "${XTASK_PLUGIN_FILE:-}${XTASK_PATH_PROGRAM:
     extra=$(dirname "${XTASK_PYTHON_FILE:-$RHOME/$XTASK_PYTHON_SITE_FILE}")
   fi
   if [ -n "${XTASK_RIPGREP_FILE:-}" ]; then extra=$(dirname "$XTASK_RIPGREP_FILE"); fi
+  if [ -n "${XTASK_PYLINT_FILE:-}" ]; then extra=$(dirname "$XTASK_PYLINT_FILE"); fi
   python3 - "$PROJ/.gemini/settings.json" "$extra" <<'PY'
 import json, sys
 path, extra = sys.argv[1:3]
@@ -933,6 +943,8 @@ enum Edit {
     PythonEnv,
     /// The ripgrep configuration the agent's `RIPGREP_CONFIG_PATH` names, outside the project.
     RipgrepConfig,
+    /// The pylint configuration the agent's `PYLINTRC` names, outside the project.
+    PylintConfig,
 }
 
 /// A run's file of the project ([`Edit::project_file`]).
@@ -1052,7 +1064,8 @@ impl Edit {
             | Edit::PythonSite
             | Edit::PythonPath
             | Edit::PythonEnv
-            | Edit::RipgrepConfig => return None,
+            | Edit::RipgrepConfig
+            | Edit::PylintConfig => return None,
         };
         Some(ProjectFile { file, setup, orig })
     }
@@ -1198,6 +1211,7 @@ const CASES: &[Case] = &[
     Case::editing("python-path", Edit::PythonPath),
     Case::editing("python-env", Edit::PythonEnv),
     Case::editing("ripgrep-config", Edit::RipgrepConfig),
+    Case::editing("pylint-config", Edit::PylintConfig),
     Case { subfolder: true, ..Case::run("subfolder", DENY_CMD) },
     Case { main_agent: true, ..Case::run("agent", "echo main-agent-gate && touch ran.txt") },
     Case { shell_exit: true, ..Case::run("exit", "touch ran.txt; echo out; echo err >&2; exit 3") },
@@ -1328,6 +1342,15 @@ fn run_case(
                 cmd.env("RIPGREP_CONFIG_PATH", &outside);
                 cmd.env("XTASK_RIPGREP_FILE", &outside);
             }
+            (Edit::PylintConfig, None) => {
+                let folder = path_dir.join("pylint");
+                std::fs::create_dir_all(&folder)?;
+                // Not a name pylint looks for by itself (`pylintrc` is protected by that name
+                // wherever a hook runs pylint).
+                outside = folder.join("lint.cfg");
+                cmd.env("PYLINTRC", &outside);
+                cmd.env("XTASK_PYLINT_FILE", &outside);
+            }
             (_, None) => {
                 #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
                 let path = std::env::var_os("PATH").unwrap_or_default();
@@ -1445,6 +1468,7 @@ fn run_case(
                     (outside.clone(), run_dir.join("python-site.pth.orig"))
                 }
                 Edit::RipgrepConfig => (outside.clone(), run_dir.join("ripgrep-config.orig")),
+                Edit::PylintConfig => (outside.clone(), run_dir.join("pylint-config.orig")),
                 edit => {
                     let p = edit.project_file().context("a run aiming at the project")?;
                     (run_dir.join("proj").join(p.file), run_dir.join(p.orig))

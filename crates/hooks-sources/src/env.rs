@@ -141,7 +141,7 @@ impl EnvVars {
     /// `NPM_CONFIG_USERCONFIG`): the guard protects those files and folders (findings F48,
     /// F50, `specs/guard.md`). Read into [`EnvVars::hook_loaders`], in this order, after the
     /// rest of [`EnvVars::TABLE`].
-    pub const HOOK_LOADERS: [&'static str; 56] = [
+    pub const HOOK_LOADERS: [&'static str; 57] = [
         "BASH_ENV",
         "ENV",
         "NODE_OPTIONS",
@@ -198,13 +198,14 @@ impl EnvVars {
         "LEFTHOOK_CONFIG",
         "LEFTHOOK_BIN",
         "RIPGREP_CONFIG_PATH",
+        "PYLINTRC",
     ];
 
     /// At most this many of `GIT_CONFIG_COUNT`'s entries are read.
     pub const MAX_GIT_CONFIG_ENTRIES: usize = 64;
 
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 73] = [
+    pub const TABLE: [EnvVarSpec; 74] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -496,6 +497,10 @@ impl EnvVars {
         EnvVarSpec {
             name: "RIPGREP_CONFIG_PATH",
             purpose: "the only configuration ripgrep reads, at every run (a gate's `rg` search among them): protected by the guard when absolute, with the absolute programs of its `--pre` options and files of its `--ignore-file` options (F133)",
+        },
+        EnvVarSpec {
+            name: "PYLINTRC",
+            purpose: "the configuration pylint reads where the project has none of its own (its `init-hook` is Python run first): protected by the guard when absolute (F134)",
         },
     ];
 
