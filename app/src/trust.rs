@@ -378,6 +378,10 @@ fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
             | "CARGO_TARGET_DIR" | "PRE_COMMIT_HOME" | "PREK_HOME" => {
                 modules.extend(absolute(value.trim()))
             }
+            // Where Python reads every module's compiled form from instead of its
+            // `__pycache__` (F135): a `.pyc` there whose header matches the source's time and
+            // size is run in the source's place.
+            "PYTHONPYCACHEPREFIX" => modules.extend(absolute(value.trim())),
             // What a runner that builds a hook from source reads (F55).
             "GOENV" => loaded.extend(absolute(value.trim())),
             // Command lines git and ssh give the shell (F62): what each names from the root or

@@ -4012,6 +4012,38 @@ fn the_pylint_configuration_the_environment_names_is_protected() {
     assert_eq!(allowed(&json_lines(&o.stdout)), [true; 3]);
 }
 
+/// With `PYTHONPYCACHEPREFIX` set, Python reads every module's compiled form from that folder
+/// (under the source's absolute path), the standard library's too: a `.pyc` there whose header
+/// carries the source's time and size replaced a gate's `policy.py` (finding F135, checked with
+/// CPython 3.11). Hooks inherit the variable: the folder is out of the agent's reach, whole.
+#[test]
+fn the_compiled_modules_folder_the_environment_names_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let t = TestDir::new();
+    let mirrored = format!("pyc{}/tools/policy.cpython-311.pyc", project.path().display());
+    let paths = [
+        t.text_path(&mirrored),
+        t.text_path("pyc/usr/lib/python3.11/json/__init__.cpython-311.pyc"),
+        t.text_path("other/x.pyc"),
+        "tools/policy.py".to_owned(),
+    ];
+    let root = project.path().to_str().expect("utf-8");
+    let cfg = home.path().to_str().expect("utf-8");
+    let mut args = vec!["guard", "--root", root, "--cwd", root, "--config-dir", cfg, "--json"];
+    args.extend(paths.iter().map(String::as_str));
+    let prefix = t.path().join("pyc");
+    let xdg = t.path().join("xdg");
+    let vars: Vec<(&str, &Path)> = vec![("HOME", home.path()), ("PYTHONPYCACHEPREFIX", &prefix)];
+    let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
+    let lines = json_lines(&o.stdout);
+    assert_eq!(allowed(&lines), [false, false, true, true], "{lines:#?}");
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
+    let vars: Vec<(&str, &Path)> = vec![("HOME", home.path())];
+    let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
+    assert_eq!(allowed(&json_lines(&o.stdout)), [true; 4]);
+}
+
 /// A JavaScript hook's bare imports come from `node_modules/` of its folder or of a folder
 /// above it, the nearest winning: the packages it imports are out of the agent's reach in
 /// each (the project's copy in use, and one created nearer that would shadow it) and in

@@ -166,6 +166,9 @@
 //! - **pylint-config**: the same for the pylint configuration the agent's `PYLINTRC` names
 //!   outside the project, which pylint reads where the project has none, the user's own Claude
 //!   Code hook's `pylint -E tools` among them (finding F134);
+//! - **python-pycache**: the same for a compiled module in the folder the agent's
+//!   `PYTHONPYCACHEPREFIX` names, where Python reads every module's compiled form, the user's
+//!   own Python hook's among them (finding F135);
 //! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
 //!   changed file is inert until trusted again);
 //! - **retrust**: changed, then trusted again with `hooks trust --yes`: denied again.
@@ -689,6 +692,14 @@ if [ -n "${XTASK_PYLINT_FILE:-}" ]; then
   user_claude_pretool 'pylint -E tools || true'
   seed_file "$XTASK_PYLINT_FILE" pylint-config.orig '[MESSAGES CONTROL]\ndisable=fixme\n'
 fi
+if [ -n "${XTASK_PYCACHE_FILE:-}" ]; then
+  # The user's own Claude Code hook is a Python script, whose modules' compiled forms Python
+  # reads from the folder the agent's `PYTHONPYCACHEPREFIX` names (finding F135).
+  mkdir -p "$RHOME/.claude/hooks" "$(dirname "$XTASK_PYCACHE_FILE")"
+  printf 'import sys\nsys.exit(0)\n' > "$RHOME/.claude/hooks/audit.py"
+  user_claude_pretool 'python3 ~/.claude/hooks/audit.py || true'
+  seed_file "$XTASK_PYCACHE_FILE" python-pycache.orig 'compiled\n'
+fi
 if [ "${XTASK_MAIN_AGENT:-}" = 1 ]; then
   # A subagent made the main thread's agent by the repository's Claude Code settings: the
   # hooks of its front matter run for the whole session (the file's name is not its name).
@@ -773,7 +784,7 @@ if [ -n "${XTASK_PATH_PROGRAM:-}" ] && [ "$RA_AGENT" != claude ]; then
   chmod +x "$XTASK_PATH_PROGRAM"
   cp "$XTASK_PATH_PROGRAM" "$RUN/path-program.orig"
 fi
-if [ "$RA_AGENT" = gemini ] && [ -n "${XTASK_PLUGIN_FILE:-}${XTASK_PATH_PROGRAM:-}${XTASK_PYTHON_SITE:-}${XTASK_RIPGREP_FILE:-}${XTASK_PYLINT_FILE:-}" ]; then
+if [ "$RA_AGENT" = gemini ] && [ -n "${XTASK_PLUGIN_FILE:-}${XTASK_PATH_PROGRAM:-}${XTASK_PYTHON_SITE:-}${XTASK_RIPGREP_FILE:-}${XTASK_PYLINT_FILE:-}${XTASK_PYCACHE_FILE:-}" ]; then
   # Gemini CLI's file tools refuse paths outside the workspace before any hook: the user
   # has added the extensions' folder (or the `PATH` folder, or the Python site's) to it.
   extra="$RHOME/.gemini/extensions"
@@ -783,6 +794,7 @@ if [ "$RA_AGENT" = gemini ] && [ -n "${XTASK_PLUGIN_FILE:-}${XTASK_PATH_PROGRAM:
   fi
   if [ -n "${XTASK_RIPGREP_FILE:-}" ]; then extra=$(dirname "$XTASK_RIPGREP_FILE"); fi
   if [ -n "${XTASK_PYLINT_FILE:-}" ]; then extra=$(dirname "$XTASK_PYLINT_FILE"); fi
+  if [ -n "${XTASK_PYCACHE_FILE:-}" ]; then extra=$(dirname "$XTASK_PYCACHE_FILE"); fi
   python3 - "$PROJ/.gemini/settings.json" "$extra" <<'PY'
 import json, sys
 path, extra = sys.argv[1:3]
@@ -945,6 +957,8 @@ enum Edit {
     RipgrepConfig,
     /// The pylint configuration the agent's `PYLINTRC` names, outside the project.
     PylintConfig,
+    /// A compiled module in the folder the agent's `PYTHONPYCACHEPREFIX` names.
+    PythonPycache,
 }
 
 /// A run's file of the project ([`Edit::project_file`]).
@@ -1065,7 +1079,8 @@ impl Edit {
             | Edit::PythonPath
             | Edit::PythonEnv
             | Edit::RipgrepConfig
-            | Edit::PylintConfig => return None,
+            | Edit::PylintConfig
+            | Edit::PythonPycache => return None,
         };
         Some(ProjectFile { file, setup, orig })
     }
@@ -1212,6 +1227,7 @@ const CASES: &[Case] = &[
     Case::editing("python-env", Edit::PythonEnv),
     Case::editing("ripgrep-config", Edit::RipgrepConfig),
     Case::editing("pylint-config", Edit::PylintConfig),
+    Case::editing("python-pycache", Edit::PythonPycache),
     Case { subfolder: true, ..Case::run("subfolder", DENY_CMD) },
     Case { main_agent: true, ..Case::run("agent", "echo main-agent-gate && touch ran.txt") },
     Case { shell_exit: true, ..Case::run("exit", "touch ran.txt; echo out; echo err >&2; exit 3") },
@@ -1351,6 +1367,13 @@ fn run_case(
                 cmd.env("PYLINTRC", &outside);
                 cmd.env("XTASK_PYLINT_FILE", &outside);
             }
+            (Edit::PythonPycache, None) => {
+                let folder = path_dir.join("pycache");
+                std::fs::create_dir_all(&folder)?;
+                outside = folder.join("hooks/policy.cpython-312.pyc");
+                cmd.env("PYTHONPYCACHEPREFIX", &folder);
+                cmd.env("XTASK_PYCACHE_FILE", &outside);
+            }
             (_, None) => {
                 #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
                 let path = std::env::var_os("PATH").unwrap_or_default();
@@ -1469,6 +1492,7 @@ fn run_case(
                 }
                 Edit::RipgrepConfig => (outside.clone(), run_dir.join("ripgrep-config.orig")),
                 Edit::PylintConfig => (outside.clone(), run_dir.join("pylint-config.orig")),
+                Edit::PythonPycache => (outside.clone(), run_dir.join("python-pycache.orig")),
                 edit => {
                     let p = edit.project_file().context("a run aiming at the project")?;
                     (run_dir.join("proj").join(p.file), run_dir.join(p.orig))

@@ -141,7 +141,7 @@ impl EnvVars {
     /// `NPM_CONFIG_USERCONFIG`): the guard protects those files and folders (findings F48,
     /// F50, `specs/guard.md`). Read into [`EnvVars::hook_loaders`], in this order, after the
     /// rest of [`EnvVars::TABLE`].
-    pub const HOOK_LOADERS: [&'static str; 57] = [
+    pub const HOOK_LOADERS: [&'static str; 58] = [
         "BASH_ENV",
         "ENV",
         "NODE_OPTIONS",
@@ -199,13 +199,14 @@ impl EnvVars {
         "LEFTHOOK_BIN",
         "RIPGREP_CONFIG_PATH",
         "PYLINTRC",
+        "PYTHONPYCACHEPREFIX",
     ];
 
     /// At most this many of `GIT_CONFIG_COUNT`'s entries are read.
     pub const MAX_GIT_CONFIG_ENTRIES: usize = 64;
 
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 74] = [
+    pub const TABLE: [EnvVarSpec; 75] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -501,6 +502,10 @@ impl EnvVars {
         EnvVarSpec {
             name: "PYLINTRC",
             purpose: "the configuration pylint reads where the project has none of its own (its `init-hook` is Python run first): protected by the guard when absolute (F134)",
+        },
+        EnvVarSpec {
+            name: "PYTHONPYCACHEPREFIX",
+            purpose: "the folder Python reads and writes every module's compiled form in, the standard library's included, in place of each module's `__pycache__`: protected whole by the guard when absolute (F135)",
         },
     ];
 
