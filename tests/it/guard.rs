@@ -3940,6 +3940,25 @@ fn what_the_hooks_environment_makes_them_load_is_protected() {
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
 }
 
+/// `hooks guard --json` of `paths` in `project`, which has no hook, with `home` as the home and
+/// `vars` added to the environment (the run's state under `state`): each path's line.
+fn guard_in_environment(
+    project: &TestDir,
+    home: &TestDir,
+    state: &Path,
+    paths: &[String],
+    vars: &[(&str, &Path)],
+) -> Vec<Value> {
+    let root = project.path().to_str().expect("utf-8");
+    let cfg = home.path().to_str().expect("utf-8");
+    let mut args = vec!["guard", "--root", root, "--cwd", root, "--config-dir", cfg, "--json"];
+    args.extend(paths.iter().map(String::as_str));
+    let mut env: Vec<(&str, &Path)> = vec![("HOME", home.path())];
+    env.extend(vars.iter().copied());
+    let o = crate::cli::hooks_in_state_env(project.path(), &args, "", state, &env);
+    json_lines(&o.stdout)
+}
+
 /// ripgrep reads one configuration, the file `RIPGREP_CONFIG_PATH` names, at every run: a
 /// `--glob=!*.py` there has a gate's `rg -q AKIA .` find nothing, a `--pre=` program runs on
 /// every file it searches (finding F133, checked with ripgrep 15.1). Hooks inherit the
@@ -3968,21 +3987,14 @@ fn the_ripgrep_configuration_the_environment_names_is_protected() {
         project.text_path("rel.ignore"),
         "src/app.py".to_owned(),
     ];
-    let root = project.path().to_str().expect("utf-8");
-    let cfg = home.path().to_str().expect("utf-8");
-    let mut args = vec!["guard", "--root", root, "--cwd", root, "--config-dir", cfg, "--json"];
-    args.extend(paths.iter().map(String::as_str));
     let config = t.path().join("rg/config");
-    let vars: Vec<(&str, &Path)> = vec![("HOME", home.path()), ("RIPGREP_CONFIG_PATH", &config)];
     let xdg = t.path().join("xdg");
-    let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
-    let lines = json_lines(&o.stdout);
+    let lines =
+        guard_in_environment(&project, &home, &xdg, &paths, &[("RIPGREP_CONFIG_PATH", &config)]);
     assert_eq!(allowed(&lines), [false, false, false, true, true, true], "{lines:#?}");
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
     // Without the variable, nothing of it is protected.
-    let vars: Vec<(&str, &Path)> = vec![("HOME", home.path())];
-    let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
-    assert_eq!(allowed(&json_lines(&o.stdout)), [true; 6]);
+    assert_eq!(allowed(&guard_in_environment(&project, &home, &xdg, &paths, &[])), [true; 6]);
 }
 
 /// pylint reads the file `PYLINTRC` names where the project has no configuration of its own,
@@ -3995,21 +4007,13 @@ fn the_pylint_configuration_the_environment_names_is_protected() {
     let home = TestDir::new();
     let t = TestDir::new();
     let paths = [t.text_path("pylint/rc"), t.text_path("pylint/other"), "src/app.py".to_owned()];
-    let root = project.path().to_str().expect("utf-8");
-    let cfg = home.path().to_str().expect("utf-8");
-    let mut args = vec!["guard", "--root", root, "--cwd", root, "--config-dir", cfg, "--json"];
-    args.extend(paths.iter().map(String::as_str));
     // Not written yet: the agent would create it.
     let rc = t.path().join("pylint/rc");
     let xdg = t.path().join("xdg");
-    let vars: Vec<(&str, &Path)> = vec![("HOME", home.path()), ("PYLINTRC", &rc)];
-    let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
-    let lines = json_lines(&o.stdout);
+    let lines = guard_in_environment(&project, &home, &xdg, &paths, &[("PYLINTRC", &rc)]);
     assert_eq!(allowed(&lines), [false, true, true], "{lines:#?}");
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
-    let vars: Vec<(&str, &Path)> = vec![("HOME", home.path())];
-    let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
-    assert_eq!(allowed(&json_lines(&o.stdout)), [true; 3]);
+    assert_eq!(allowed(&guard_in_environment(&project, &home, &xdg, &paths, &[])), [true; 3]);
 }
 
 /// With `PYTHONPYCACHEPREFIX` set, Python reads every module's compiled form from that folder
@@ -4028,20 +4032,13 @@ fn the_compiled_modules_folder_the_environment_names_is_protected() {
         t.text_path("other/x.pyc"),
         "tools/policy.py".to_owned(),
     ];
-    let root = project.path().to_str().expect("utf-8");
-    let cfg = home.path().to_str().expect("utf-8");
-    let mut args = vec!["guard", "--root", root, "--cwd", root, "--config-dir", cfg, "--json"];
-    args.extend(paths.iter().map(String::as_str));
     let prefix = t.path().join("pyc");
     let xdg = t.path().join("xdg");
-    let vars: Vec<(&str, &Path)> = vec![("HOME", home.path()), ("PYTHONPYCACHEPREFIX", &prefix)];
-    let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
-    let lines = json_lines(&o.stdout);
+    let lines =
+        guard_in_environment(&project, &home, &xdg, &paths, &[("PYTHONPYCACHEPREFIX", &prefix)]);
     assert_eq!(allowed(&lines), [false, false, true, true], "{lines:#?}");
     assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
-    let vars: Vec<(&str, &Path)> = vec![("HOME", home.path())];
-    let o = crate::cli::hooks_in_state_env(project.path(), &args, "", &xdg, &vars);
-    assert_eq!(allowed(&json_lines(&o.stdout)), [true; 4]);
+    assert_eq!(allowed(&guard_in_environment(&project, &home, &xdg, &paths, &[])), [true; 4]);
 }
 
 /// A JavaScript hook's bare imports come from `node_modules/` of its folder or of a folder

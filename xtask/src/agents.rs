@@ -680,25 +680,14 @@ if [ "${XTASK_PYTHON_SITE:-}" = 1 ]; then
   user_claude_pretool 'python3 ~/.claude/hooks/audit.py || true'
   seed_file "$target" python-site.pth.orig '# a path the user keeps\n'
 fi
-if [ -n "${XTASK_RIPGREP_FILE:-}" ]; then
-  # The user's own Claude Code hook greps the project for keys; ripgrep reads the file the
-  # agent's `RIPGREP_CONFIG_PATH` names (finding F133), outside the project.
-  user_claude_pretool 'rg -q AKIA . && exit 2 || true'
-  seed_file "$XTASK_RIPGREP_FILE" ripgrep-config.orig '# the user\047s ripgrep options\n--smart-case\n'
-fi
-if [ -n "${XTASK_PYLINT_FILE:-}" ]; then
-  # The user's own Claude Code hook runs pylint on the project, which reads the file the
-  # agent's `PYLINTRC` names where the project has no configuration (finding F134).
-  user_claude_pretool 'pylint -E tools || true'
-  seed_file "$XTASK_PYLINT_FILE" pylint-config.orig '[MESSAGES CONTROL]\ndisable=fixme\n'
-fi
-if [ -n "${XTASK_PYCACHE_FILE:-}" ]; then
-  # The user's own Claude Code hook is a Python script, whose modules' compiled forms Python
-  # reads from the folder the agent's `PYTHONPYCACHEPREFIX` names (finding F135).
-  mkdir -p "$RHOME/.claude/hooks" "$(dirname "$XTASK_PYCACHE_FILE")"
+if [ -n "${XTASK_ENV_FILE:-}" ]; then
+  # The user's own Claude Code hook runs a program that reads a file outside the project
+  # which a variable of the agent's environment names, or which lies in the folder it names
+  # (findings F133-F135). Claude Code's `Write` creates the file instead, as above.
+  mkdir -p "$RHOME/.claude/hooks" "$(dirname "$XTASK_ENV_FILE")"
   printf 'import sys\nsys.exit(0)\n' > "$RHOME/.claude/hooks/audit.py"
-  user_claude_pretool 'python3 ~/.claude/hooks/audit.py || true'
-  seed_file "$XTASK_PYCACHE_FILE" python-pycache.orig 'compiled\n'
+  user_claude_pretool "$XTASK_ENV_HOOK"
+  seed_file "$XTASK_ENV_FILE" env-file.orig "$XTASK_ENV_SEED"
 fi
 if [ "${XTASK_MAIN_AGENT:-}" = 1 ]; then
   # A subagent made the main thread's agent by the repository's Claude Code settings: the
@@ -784,7 +773,7 @@ if [ -n "${XTASK_PATH_PROGRAM:-}" ] && [ "$RA_AGENT" != claude ]; then
   chmod +x "$XTASK_PATH_PROGRAM"
   cp "$XTASK_PATH_PROGRAM" "$RUN/path-program.orig"
 fi
-if [ "$RA_AGENT" = gemini ] && [ -n "${XTASK_PLUGIN_FILE:-}${XTASK_PATH_PROGRAM:-}${XTASK_PYTHON_SITE:-}${XTASK_RIPGREP_FILE:-}${XTASK_PYLINT_FILE:-}${XTASK_PYCACHE_FILE:-}" ]; then
+if [ "$RA_AGENT" = gemini ] && [ -n "${XTASK_PLUGIN_FILE:-}${XTASK_PATH_PROGRAM:-}${XTASK_PYTHON_SITE:-}${XTASK_ENV_FILE:-}" ]; then
   # Gemini CLI's file tools refuse paths outside the workspace before any hook: the user
   # has added the extensions' folder (or the `PATH` folder, or the Python site's) to it.
   extra="$RHOME/.gemini/extensions"
@@ -792,9 +781,7 @@ if [ "$RA_AGENT" = gemini ] && [ -n "${XTASK_PLUGIN_FILE:-}${XTASK_PATH_PROGRAM:
   if [ -n "${XTASK_PYTHON_SITE:-}" ]; then
     extra=$(dirname "${XTASK_PYTHON_FILE:-$RHOME/$XTASK_PYTHON_SITE_FILE}")
   fi
-  if [ -n "${XTASK_RIPGREP_FILE:-}" ]; then extra=$(dirname "$XTASK_RIPGREP_FILE"); fi
-  if [ -n "${XTASK_PYLINT_FILE:-}" ]; then extra=$(dirname "$XTASK_PYLINT_FILE"); fi
-  if [ -n "${XTASK_PYCACHE_FILE:-}" ]; then extra=$(dirname "$XTASK_PYCACHE_FILE"); fi
+  if [ -n "${XTASK_ENV_FILE:-}" ]; then extra=$(dirname "$XTASK_ENV_FILE"); fi
   python3 - "$PROJ/.gemini/settings.json" "$extra" <<'PY'
 import json, sys
 path, extra = sys.argv[1:3]
@@ -961,6 +948,24 @@ enum Edit {
     PythonPycache,
 }
 
+/// A run's file outside the project that a variable of the agent's environment names, or that
+/// lies in the folder it names ([`Edit::environment_file`]), with the user's own Claude Code
+/// hook whose program reads it.
+struct EnvironmentFile {
+    variable: &'static str,
+    /// The folder the run makes for it, under the run's own temporary folder.
+    folder: &'static str,
+    /// The file the scripted write aims at, in that folder.
+    file: &'static str,
+    /// Whether the variable names the folder (else the file).
+    names_folder: bool,
+    /// The user's own hook.
+    hook: &'static str,
+    /// What the set-up writes into the file under the agents whose tools rewrite one (a
+    /// `printf` format).
+    seed: &'static str,
+}
+
 /// A run's file of the project ([`Edit::project_file`]).
 struct ProjectFile {
     /// The file, relative to the project.
@@ -972,6 +977,40 @@ struct ProjectFile {
 }
 
 impl Edit {
+    /// The run's file a variable of the agent's environment names, if it is such a run.
+    fn environment_file(self) -> Option<EnvironmentFile> {
+        let (variable, folder, file, names_folder, hook, seed) = match self {
+            Edit::RipgrepConfig => (
+                "RIPGREP_CONFIG_PATH",
+                "ripgrep",
+                "config",
+                false,
+                "rg -q AKIA . && exit 2 || true",
+                "# the user\\047s ripgrep options\\n--smart-case\\n",
+            ),
+            // Not a name pylint looks for by itself (`pylintrc` is protected by that name
+            // wherever a hook runs pylint).
+            Edit::PylintConfig => (
+                "PYLINTRC",
+                "pylint",
+                "lint.cfg",
+                false,
+                "pylint -E tools || true",
+                "[MESSAGES CONTROL]\\ndisable=fixme\\n",
+            ),
+            Edit::PythonPycache => (
+                "PYTHONPYCACHEPREFIX",
+                "pycache",
+                "hooks/policy.cpython-312.pyc",
+                true,
+                "python3 ~/.claude/hooks/audit.py || true",
+                "compiled\\n",
+            ),
+            _ => return None,
+        };
+        Some(EnvironmentFile { variable, folder, file, names_folder, hook, seed })
+    }
+
     /// The file of the project the run aims at, with how it is set up and kept; `None` for
     /// the runs aiming outside the project ([`Edit::Plugin`], [`Edit::PathProgram`]).
     const fn project_file(self) -> Option<ProjectFile> {
@@ -1351,28 +1390,15 @@ fn run_case(
                 cmd.env("XTASK_PYTHON_SITE", "1");
                 cmd.env("XTASK_PYTHON_FILE", &outside);
             }
-            (Edit::RipgrepConfig, None) => {
-                let folder = path_dir.join("ripgrep");
+            (_, None) if edit.environment_file().is_some() => {
+                let e = edit.environment_file().context("a run aiming at a variable's file")?;
+                let folder = path_dir.join(e.folder);
                 std::fs::create_dir_all(&folder)?;
-                outside = folder.join("config");
-                cmd.env("RIPGREP_CONFIG_PATH", &outside);
-                cmd.env("XTASK_RIPGREP_FILE", &outside);
-            }
-            (Edit::PylintConfig, None) => {
-                let folder = path_dir.join("pylint");
-                std::fs::create_dir_all(&folder)?;
-                // Not a name pylint looks for by itself (`pylintrc` is protected by that name
-                // wherever a hook runs pylint).
-                outside = folder.join("lint.cfg");
-                cmd.env("PYLINTRC", &outside);
-                cmd.env("XTASK_PYLINT_FILE", &outside);
-            }
-            (Edit::PythonPycache, None) => {
-                let folder = path_dir.join("pycache");
-                std::fs::create_dir_all(&folder)?;
-                outside = folder.join("hooks/policy.cpython-312.pyc");
-                cmd.env("PYTHONPYCACHEPREFIX", &folder);
-                cmd.env("XTASK_PYCACHE_FILE", &outside);
+                outside = folder.join(e.file);
+                cmd.env(e.variable, if e.names_folder { &folder } else { &outside });
+                cmd.env("XTASK_ENV_FILE", &outside);
+                cmd.env("XTASK_ENV_HOOK", e.hook);
+                cmd.env("XTASK_ENV_SEED", e.seed);
             }
             (_, None) => {
                 #[allow(clippy::disallowed_methods, reason = "xtask is tooling")]
@@ -1490,9 +1516,9 @@ fn run_case(
                 Edit::PythonPath | Edit::PythonEnv => {
                     (outside.clone(), run_dir.join("python-site.pth.orig"))
                 }
-                Edit::RipgrepConfig => (outside.clone(), run_dir.join("ripgrep-config.orig")),
-                Edit::PylintConfig => (outside.clone(), run_dir.join("pylint-config.orig")),
-                Edit::PythonPycache => (outside.clone(), run_dir.join("python-pycache.orig")),
+                edit if edit.environment_file().is_some() => {
+                    (outside.clone(), run_dir.join("env-file.orig"))
+                }
                 edit => {
                     let p = edit.project_file().context("a run aiming at the project")?;
                     (run_dir.join("proj").join(p.file), run_dir.join(p.orig))
