@@ -683,7 +683,8 @@ fi
 if [ -n "${XTASK_ENV_FILE:-}" ]; then
   # The user's own Claude Code hook runs a program that reads a file outside the project
   # which a variable of the agent's environment names, or which lies in the folder it names
-  # (findings F133-F135). Claude Code's `Write` creates the file instead, as above.
+  # (findings F133-F135); `audit.py` is the Python hook of the **python-pycache** run. Claude
+  # Code's `Write` creates the file instead, as above.
   mkdir -p "$RHOME/.claude/hooks" "$(dirname "$XTASK_ENV_FILE")"
   printf 'import sys\nsys.exit(0)\n' > "$RHOME/.claude/hooks/audit.py"
   user_claude_pretool "$XTASK_ENV_HOOK"
@@ -775,7 +776,8 @@ if [ -n "${XTASK_PATH_PROGRAM:-}" ] && [ "$RA_AGENT" != claude ]; then
 fi
 if [ "$RA_AGENT" = gemini ] && [ -n "${XTASK_PLUGIN_FILE:-}${XTASK_PATH_PROGRAM:-}${XTASK_PYTHON_SITE:-}${XTASK_ENV_FILE:-}" ]; then
   # Gemini CLI's file tools refuse paths outside the workspace before any hook: the user
-  # has added the extensions' folder (or the `PATH` folder, or the Python site's) to it.
+  # has added the extensions' folder (or the `PATH` folder, the Python site's, or the folder
+  # of a variable's file) to it.
   extra="$RHOME/.gemini/extensions"
   if [ -n "${XTASK_PATH_PROGRAM:-}" ]; then extra=$(dirname "$XTASK_PATH_PROGRAM"); fi
   if [ -n "${XTASK_PYTHON_SITE:-}" ]; then

@@ -1155,19 +1155,10 @@ fn parent_dir(parent: Option<&Path>) -> Result<PathBuf, CgroupSetupError> {
 /// cgroup2 mount of `/proc/self/mountinfo`.
 #[cfg(target_os = "linux")]
 fn own_cgroup() -> Result<PathBuf, CgroupSetupError> {
-    let cg = self_file(SelfFile::Cgroup)?;
-    let rel = cg
-        .lines()
-        .find_map(|l| l.strip_prefix("0::"))
-        .ok_or(CgroupSetupError::NoV2Membership)?
-        .trim()
-        .to_owned();
-    let mounts = self_file(SelfFile::Mountinfo)?;
-    let mount = v2_mount(mounts).ok_or(CgroupSetupError::V2NotMounted)?;
-    // A mount of a sub-tree (in a cgroup namespace the root is `/`): strip its root.
     let rel =
-        rel.strip_prefix(mount.root.trim_end_matches('/')).unwrap_or(&rel).trim_start_matches('/');
-    let dir = Path::new(&unescape(mount.point)).join(rel);
+        v2_membership(self_file(SelfFile::Cgroup)?).ok_or(CgroupSetupError::NoV2Membership)?;
+    let mounts = self_file(SelfFile::Mountinfo)?;
+    let dir = v2_mount(mounts).ok_or(CgroupSetupError::V2NotMounted)?.dir_of(rel);
     if dir.is_dir() { Ok(dir) } else { Err(CgroupSetupError::Missing { dir }) }
 }
 
@@ -1238,20 +1229,42 @@ impl<'a> Mount<'a> {
         Some(Mount { root, point, fstype, options })
     }
 
+    /// Whether it is the cgroup v2 hierarchy.
+    fn is_v2(&self) -> bool {
+        self.fstype == "cgroup2"
+    }
+
     /// Whether it is a cgroup v1 hierarchy with `controller`.
     fn is_v1_of(&self, controller: &str) -> bool {
         self.fstype == "cgroup" && self.options.split(',').any(|o| o == controller)
+    }
+
+    /// The folder of the cgroup `rel` (a path of `/proc/self/cgroup`, from the hierarchy's
+    /// root) under this mount: a mount of a sub-tree (in a cgroup namespace the root is `/`)
+    /// has its root stripped first.
+    pub(crate) fn dir_of(&self, rel: &str) -> PathBuf {
+        let rel = rel
+            .strip_prefix(self.root.trim_end_matches('/'))
+            .unwrap_or(rel)
+            .trim_start_matches('/');
+        Path::new(&unescape(self.point)).join(rel)
     }
 }
 
 /// The first cgroup2 mount of `mounts`.
 pub(crate) fn v2_mount(mounts: &str) -> Option<Mount<'_>> {
-    mounts.lines().filter_map(Mount::of).find(|m| m.fstype == "cgroup2")
+    mounts.lines().filter_map(Mount::of).find(Mount::is_v2)
 }
 
 /// The first cgroup v1 mount of `mounts` with `controller`.
 pub(crate) fn v1_mount<'a>(mounts: &'a str, controller: &str) -> Option<Mount<'a>> {
     mounts.lines().filter_map(Mount::of).find(|m| m.is_v1_of(controller))
+}
+
+/// The engine's cgroup in the v2 hierarchy, from its `/proc/self/cgroup` (`own`): the path of
+/// its `0::` line.
+pub(crate) fn v2_membership(own: &str) -> Option<&str> {
+    own.lines().find_map(|l| l.strip_prefix("0::")).map(str::trim)
 }
 
 /// The engine's cgroup in the v1 hierarchy of `controller`, from its `/proc/self/cgroup`
@@ -1284,13 +1297,13 @@ impl Wanted {
         for r in Resource::ALL {
             v1[r.index()] = v1_membership(own, r.as_str()).is_some();
         }
-        Wanted { v2: own.lines().any(|l| l.starts_with("0::")), v1 }
+        Wanted { v2: v2_membership(own).is_some(), v1 }
     }
 
     /// Crosses off what `line` gives.
     fn found(&mut self, line: &str) {
         let Some(m) = Mount::of(line) else { return };
-        if m.fstype == "cgroup2" {
+        if m.is_v2() {
             self.v2 = false;
         }
         for r in Resource::ALL {

@@ -579,9 +579,7 @@ fn v1_parent(r: Resource, mounts: &str, own: &str) -> Result<PathBuf, CgroupSetu
         .ok_or(CgroupSetupError::NoV1Hierarchy { controller: name })?;
     let rel = crate::contain::v1_membership(own, name)
         .ok_or(CgroupSetupError::NoV1Membership { controller: name })?;
-    let rel =
-        rel.strip_prefix(mount.root.trim_end_matches('/')).unwrap_or(rel).trim_start_matches('/');
-    Ok(Path::new(&crate::contain::unescape(mount.point)).join(rel))
+    Ok(mount.dir_of(rel))
 }
 
 /// The user's tree in one v1 hierarchy, shared by the user's engine processes:

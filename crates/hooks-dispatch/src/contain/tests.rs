@@ -511,3 +511,20 @@ proptest::proptest! {
         }
     }
 }
+
+/// A cgroup's folder under a mount: the mount's root (a sub-tree's, without a cgroup
+/// namespace) is stripped from the path `/proc/self/cgroup` gives, the mount point unescaped.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_cgroup_s_folder_is_its_path_under_the_mount_point_less_the_mount_s_root() {
+    use super::Mount;
+    let line = "35 31 0:32 /docker/ab /sys/fs/cgroup/mem\\040ory rw - cgroup cgroup rw,memory";
+    let m = Mount::of(line).expect("a mount line");
+    assert_eq!(m.dir_of("/docker/ab/x"), std::path::Path::new("/sys/fs/cgroup/mem ory/x"));
+    assert_eq!(m.dir_of("/docker/ab"), std::path::Path::new("/sys/fs/cgroup/mem ory"));
+    // A path outside the mount's root is taken as it is, from the mount point.
+    assert_eq!(m.dir_of("/other"), std::path::Path::new("/sys/fs/cgroup/mem ory/other"));
+    let root = Mount::of("41 31 0:38 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw").expect("line");
+    assert_eq!(root.dir_of("/user.slice"), std::path::Path::new("/sys/fs/cgroup/user.slice"));
+    assert_eq!(root.dir_of("/"), std::path::Path::new("/sys/fs/cgroup"));
+}
