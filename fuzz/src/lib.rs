@@ -1167,11 +1167,12 @@ pub fn command_analysis(data: &[u8]) {
                 hooks_registry::PathBase::Root => {
                     assert!(named.path.is_absolute(), "{named:?} is absolute")
                 }
-                // CommonJS's global folders of the home.
-                hooks_registry::PathBase::Home => {
-                    assert!(named.path.is_relative(), "{named:?} is relative to the home")
+                // CommonJS's global folders of the home; a Python module in a folder the
+                // script adds to its search path from where it runs (F136).
+                hooks_registry::PathBase::Home | hooks_registry::PathBase::RunDir => {
+                    assert!(named.path.is_relative(), "{named:?} is relative to its base")
                 }
-                _ => panic!("{named:?} starts from the root or the home"),
+                _ => panic!("{named:?} starts from the root, the home or the run folder"),
             }
         }
     }

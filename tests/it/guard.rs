@@ -5719,6 +5719,39 @@ fn what_a_python_gate_imports_from_the_folders_it_adds_to_its_path_is_protected(
     refusing_under_both_hooks(&repo, &home, &lines, &paths, 4);
 }
 
+/// A Python gate that adds a folder relative to where it runs to its module search path
+/// imports from there: checked with CPython 3.11, a gate run from the project's root that did
+/// `sys.path.insert(0, "tools")` then `import policy` ran `tools/policy.py`, and one that did
+/// `sys.path.append(os.getcwd())` a module of the root; editing either turned the gate into an
+/// allow (finding F136: Python resolves a relative entry against the current folder at each
+/// import). Those modules, as packages and in their compiled forms, are out of the agent's
+/// reach, existing or not (the folder named from the script's own folder too: a name on the
+/// line may hold it); the folders' other files are not, nor these where no hook runs the gate.
+#[test]
+fn what_a_python_gate_imports_from_folders_relative_to_where_it_runs_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "hooks/gate.py",
+        "import os, sys\nsys.path.insert(0, \"tools\")\nsys.path.append(os.getcwd())\n\
+         import policy\nimport common\nsys.exit(2 if policy.deny() and common.ok() else 0)\n",
+    );
+    repo.write("tools/policy.py", "def deny():\n    return True\n");
+    let lines = ["python3 hooks/gate.py"];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("tools/policy.py"),
+        r("tools/policy/__init__.py"),
+        r("tools/__pycache__/policy.cpython-311.pyc"),
+        r("common.py"),
+        r("hooks/tools/policy.py"),
+        r("tools/other.py"),
+        r("other.py"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 5);
+}
+
 /// git reads attributes from the file `core.attributesFile` names instead of
 /// `~/.config/git/attributes`, from the home, absolutely or from the repository's top folder:
 /// checked with git 2.47 here, `* -diff` in the file the user's `~/.gitconfig` named, or in

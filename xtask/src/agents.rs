@@ -145,6 +145,9 @@
 //! - **python-syspath**: the same for `tools/lib/policy.py` of the project, which the gate of
 //!   the user's own Claude Code hook `python3 tools/gate.py` imports after adding `lib/` beside
 //!   it to its search path (finding F132);
+//! - **python-syspath-cwd**: the same for `checks/policy.py` of the project, which the gate of
+//!   the user's own Claude Code hook `python3 tools/gate.py` imports after adding `checks`,
+//!   relative to where it runs, to its search path (finding F136);
 //! - **gemini-env**: the same for `.gemini/.env` in the session's directory, which Gemini CLI
 //!   loads into the environment of every hook it runs, where the project has a Gemini CLI
 //!   hook (finding F125);
@@ -642,6 +645,15 @@ if [ "${XTASK_PYTHON_SYSPATH:-}" = 1 ]; then
   user_claude_pretool 'python3 tools/gate.py >/dev/null 2>&1 || true'
   seed_file "$PROJ/tools/lib/policy.py" python-policy.orig 'def deny():\n    return True\n'
 fi
+if [ "${XTASK_PYTHON_SYSPATH_CWD:-}" = 1 ]; then
+  # The user's own Claude Code hook runs a gate that adds `checks`, relative to the folder it
+  # runs in (the session's), to its search path and imports its policy from there. Claude
+  # Code's `Write` creates the policy instead.
+  mkdir -p "$PROJ/tools" "$PROJ/checks"
+  printf 'import sys\nsys.path.insert(0, "checks")\nimport policy\nsys.exit(2 if policy.deny() else 0)\n' > "$PROJ/tools/gate.py"
+  user_claude_pretool 'python3 tools/gate.py >/dev/null 2>&1 || true'
+  seed_file "$PROJ/checks/policy.py" python-cwd-policy.orig 'def deny():\n    return True\n'
+fi
 if [ "${XTASK_RG_IGNORE:-}" = 1 ]; then
   # The user's own Claude Code hook looks for keys with ripgrep, which skips what its ignore
   # files say. Claude Code's `Write` creates `.rgignore` instead.
@@ -929,6 +941,9 @@ enum Edit {
     /// `tools/lib/policy.py` of the project, imported by the gate from the folder it adds to
     /// its search path.
     PythonSysPath,
+    /// `checks/policy.py` of the project, imported by the gate from the folder it adds to its
+    /// search path relative to where it runs.
+    PythonSysPathCwd,
     /// `.rgignore` in the session's directory, which decides what the user's own Claude Code
     /// hook's `rg` searches.
     RgIgnore,
@@ -1101,6 +1116,9 @@ impl Edit {
             Edit::PythonSysPath => {
                 ("tools/lib/policy.py", Some("XTASK_PYTHON_SYSPATH"), "python-policy.orig")
             }
+            Edit::PythonSysPathCwd => {
+                ("checks/policy.py", Some("XTASK_PYTHON_SYSPATH_CWD"), "python-cwd-policy.orig")
+            }
             Edit::GitPatternFile => {
                 ("tools/attrs", Some("XTASK_GIT_PATTERN_FILE"), "git-attrs.orig")
             }
@@ -1260,6 +1278,7 @@ const CASES: &[Case] = &[
     Case::editing("node-main", Edit::NodeMain),
     Case::editing("deno-imports", Edit::DenoImports),
     Case::editing("python-syspath", Edit::PythonSysPath),
+    Case::editing("python-syspath-cwd", Edit::PythonSysPathCwd),
     Case::editing("rg-ignore", Edit::RgIgnore),
     Case::editing("gemini-env", Edit::GeminiEnv),
     Case::editing("pre-commit", Edit::PreCommitEntry),

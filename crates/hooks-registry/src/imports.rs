@@ -58,7 +58,9 @@ impl Language {
 /// The files `text` (a script of `language` in `script_dir`) imports from its own folder or
 /// relative to itself, as [`PathRole::Sourced`] files (a module), [`PathRole::Tree`] folders
 /// (a Python package) and [`PathRole::Compiled`] module names (a Python module's compiled and
-/// extension forms), each an absolute path from [`PathBase::Root`].
+/// extension forms), each an absolute path from [`PathBase::Root`], or for a Python module
+/// found in a folder the script adds to its search path relative to where it runs (`sys.path
+/// .insert(0, "tools")`), a path relative to [`PathBase::RunDir`].
 ///
 /// ```
 /// use std::path::Path;
@@ -91,27 +93,28 @@ pub(crate) fn local_imports_from(
                 if !is_identifier(first) {
                     continue;
                 }
-                let dirs: Vec<&Path> = match relative {
-                    true => vec![script_dir],
-                    false => std::iter::once(first_dir)
-                        .chain(added.iter().map(PathBuf::as_path))
-                        .collect(),
+                let root = |dir: &Path| (PathBase::Root, dir.to_path_buf());
+                let dirs: Vec<(PathBase, PathBuf)> = match relative {
+                    true => vec![root(script_dir)],
+                    false => {
+                        std::iter::once(root(first_dir)).chain(added.iter().cloned()).collect()
+                    }
                 };
-                for dir in dirs {
-                    out.push(file(dir.join(format!("{first}.py"))));
+                for (base, dir) in dirs {
                     out.push(NamedPath {
-                        base: PathBase::Root,
+                        base: base.clone(),
+                        path: dir.join(format!("{first}.py")),
+                        role: PathRole::Sourced,
+                    });
+                    out.push(NamedPath {
+                        base: base.clone(),
                         path: dir.join(first),
                         role: PathRole::Tree,
                     });
                     // Its compiled and extension forms beside it, which Python takes before
                     // the source or in its place (`helper.so`,
                     // `__pycache__/helper.cpython-313.pyc`: finding F118).
-                    out.push(NamedPath {
-                        base: PathBase::Root,
-                        path: dir.join(first),
-                        role: PathRole::Compiled,
-                    });
+                    out.push(NamedPath { base, path: dir.join(first), role: PathRole::Compiled });
                 }
             }
         }
@@ -256,18 +259,38 @@ pub(crate) fn mapped_imports(literals: &[String], map: &ImportMap) -> Vec<NamedP
 /// At most this many folders a script adds to its module search path are followed.
 const MAX_ADDED_PATHS: usize = 16;
 
-/// The folders a Python script's text adds to its module search path relative to its own
-/// file (finding F132; checked with CPython 3.11: `sys.path.insert(0,
-/// os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))` then `import policy`
-/// ran `lib/policy.py` beside the script, and `sys.path.append(str(Path(__file__).parent.parent
-/// / "shared"))` a module of `../shared`), each absolute from `script_dir`: on a line that
-/// changes `sys.path` (`insert`, `append`, `extend`, `[0:0] =`, `+=`) or calls
-/// `site.addsitedir`, from `__file__`'s folder up as many folders as the line climbs
-/// (`.parent` or `dirname(` beyond the first, `.parents[N]`), then the line's string literals
-/// in order (`".."` climbs too); a line that names an absolute literal names that folder. A
-/// path built elsewhere (a variable) is not seen.
-pub(crate) fn python_path_additions(text: &str, script_dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = Vec::new();
+/// The folders a Python script's text adds to its module search path, each absolute
+/// ([`PathBase::Root`]) or relative to the folder the script runs in ([`PathBase::RunDir`]),
+/// on a line that changes `sys.path` (`insert`, `append`, `extend`, `[0:0] =`, `+=`) or calls
+/// `site.addsitedir`:
+///
+/// - relative to its own file (finding F132; checked with CPython 3.11: `sys.path.insert(0,
+///   os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))` then `import policy`
+///   ran `lib/policy.py` beside the script, and `sys.path.append(str(Path(__file__).parent
+///   .parent / "shared"))` a module of `../shared`): from `__file__`'s folder up as many
+///   folders as the line climbs (`.parent` or `dirname(` beyond the first, `.parents[N]`),
+///   then the line's string literals in order (`".."` climbs too);
+/// - a line that names an absolute literal names that folder;
+/// - relative to where Python runs (finding F136; checked with CPython 3.11: a gate run from
+///   the project's root that does `sys.path.insert(0, "tools")`, or `sys.path.append(
+///   os.getcwd())`, then imports `policy` ran `tools/policy.py`, or `policy.py` of the root,
+///   Python resolving a relative entry against the current folder at each import): a line
+///   without `__file__` whose literals are relative (`"tools"`, `"."`, `""`), or that names
+///   the current folder (`os.getcwd()`, `Path.cwd()`), adds the run folder joined with its
+///   literals; its literals joined to the script's own folder too, for the folder a name on
+///   the line holds (`os.path.join(HERE, "lib")` with `HERE` the script's folder, the
+///   common spelling).
+///
+/// A path built elsewhere with no literal on the line (`sys.path.insert(0, LIB)`) is not
+/// seen.
+pub(crate) fn python_path_additions(text: &str, script_dir: &Path) -> Vec<(PathBase, PathBuf)> {
+    let mut out: Vec<(PathBase, PathBuf)> = Vec::new();
+    let mut add = |base: PathBase, dir: PathBuf| {
+        let entry = (base, dir);
+        if !out.contains(&entry) && out.len() < MAX_ADDED_PATHS {
+            out.push(entry);
+        }
+    };
     for line in text.lines() {
         let line = line.split('#').next().unwrap_or_default();
         let changes = (line.contains("sys.path")
@@ -277,8 +300,24 @@ pub(crate) fn python_path_additions(text: &str, script_dir: &Path) -> Vec<PathBu
             continue;
         }
         let literals = python_string_literals(line);
-        let mut dir = match literals.first() {
-            Some(first) if first.starts_with('/') => PathBuf::new(),
+        let climbed = |start: PathBuf| {
+            let mut dir = start;
+            for literal in &literals {
+                match relative_target(&dir, literal) {
+                    Some(next) => dir = next,
+                    None if literal.starts_with('/') => dir = PathBuf::from(literal),
+                    None => {}
+                }
+            }
+            dir
+        };
+        match literals.first() {
+            Some(first) if first.starts_with('/') => {
+                let dir = climbed(PathBuf::new());
+                if dir.is_absolute() {
+                    add(PathBase::Root, dir);
+                }
+            }
             _ if line.contains("__file__") => {
                 let parents = line.matches(".parent").count() - line.matches(".parents").count();
                 let indexed: usize = line
@@ -292,19 +331,33 @@ pub(crate) fn python_path_additions(text: &str, script_dir: &Path) -> Vec<PathBu
                 for _ in 0..ups {
                     dir.pop();
                 }
-                dir
+                let dir = climbed(dir);
+                if dir.is_absolute() {
+                    add(PathBase::Root, dir);
+                }
             }
-            _ => continue,
-        };
-        for literal in &literals {
-            match relative_target(&dir, literal) {
-                Some(next) => dir = next,
-                None if literal.starts_with('/') => dir = PathBuf::from(literal),
-                None => {}
+            _ => {
+                let current = line.contains("getcwd(")
+                    || line.contains(".cwd(")
+                    || line.contains("\"\"")
+                    || line.contains("''");
+                if literals.is_empty() && !current {
+                    continue;
+                }
+                // From the run folder, its literals joined as written (a leading `..` is
+                // resolved where the run folder is known).
+                let from_run: PathBuf = literals.iter().collect();
+                match from_run.is_absolute() {
+                    true => add(PathBase::Root, from_run),
+                    false => add(PathBase::RunDir, from_run),
+                }
+                if !literals.is_empty() {
+                    let beside = climbed(script_dir.to_path_buf());
+                    if beside.is_absolute() {
+                        add(PathBase::Root, beside);
+                    }
+                }
             }
-        }
-        if dir.is_absolute() && !out.contains(&dir) && out.len() < MAX_ADDED_PATHS {
-            out.push(dir);
         }
     }
     out

@@ -9,7 +9,7 @@ use crate::{
         ConfigurationFile, ImportMap, Language, configuration_paths, import_literals,
         local_imports, local_imports_from, mapped_imports,
     },
-    scripts::{PathBase, PathRole},
+    scripts::{NamedPath, PathBase, PathRole},
 };
 
 /// The paths of `role` that `text` in `/repo/scripts` imports.
@@ -259,12 +259,12 @@ fn a_folder_manifest_s_main_names_the_file_node_loads() {
 }
 
 /// The folders a Python script adds to its search path from its own place (F132), in the
-/// spellings hook scripts use; a path built from a variable or relative to where Python runs
-/// is not read, nor a line that does not change the path.
+/// spellings hook scripts use; a path built from a variable alone is not read, nor a line that
+/// does not change the path.
 #[test]
 fn python_path_additions_follow_file_relative_spellings() {
     let added = |line: &str| crate::imports::python_path_additions(line, Path::new("/r/hooks"));
-    let one = |p: &str| vec![PathBuf::from(p)];
+    let one = |p: &str| vec![(PathBase::Root, PathBuf::from(p))];
     assert_eq!(
         added(
             "sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))"
@@ -286,13 +286,45 @@ fn python_path_additions_follow_file_relative_spellings() {
     assert_eq!(added("site.addsitedir('/opt/gates/lib')"), one("/opt/gates/lib"));
     assert_eq!(added("sys.path += [os.path.dirname(os.path.dirname(__file__))]"), one("/r"));
     assert!(added("sys.path.insert(0, LIB)").is_empty());
-    assert!(added("sys.path.insert(0, 'lib')").is_empty());
     assert!(added("print(os.path.join(os.path.dirname(__file__), 'lib'))").is_empty());
+    assert!(added("print('tools')").is_empty());
     // Imports absolute from the script look in each added folder too.
     let text = "import sys, os\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), 'lib'))\nimport policy\nfrom . import rel\n";
     let found = files(Language::Python, text);
     assert!(found.contains(&PathBuf::from("/repo/scripts/lib/policy.py")), "{found:?}");
     assert!(!found.contains(&PathBuf::from("/repo/scripts/lib/rel.py")), "{found:?}");
+}
+
+/// The folders a Python script adds to its search path relative to where it runs (F136):
+/// Python resolves a relative entry against the current folder at each import, so the module
+/// is named from the run folder (and, for a name on the line such as `HERE`, from the
+/// script's own folder too); a `..` is kept for where the run folder is known.
+#[test]
+fn python_path_additions_follow_run_folder_relative_spellings() {
+    let added = |line: &str| crate::imports::python_path_additions(line, Path::new("/r/hooks"));
+    let run = |p: &str| (PathBase::RunDir, PathBuf::from(p));
+    let beside = |p: &str| (PathBase::Root, PathBuf::from(p));
+    assert_eq!(added("sys.path.insert(0, 'tools')"), [run("tools"), beside("/r/hooks/tools")]);
+    assert_eq!(added("sys.path.append(os.getcwd())"), [run("")]);
+    assert_eq!(added("sys.path.insert(0, str(Path.cwd()))"), [run("")]);
+    assert_eq!(added("sys.path.insert(0, '')"), [run("")]);
+    assert_eq!(added("sys.path.insert(0, \".\")"), [run("."), beside("/r/hooks")]);
+    assert_eq!(
+        added("sys.path.insert(0, os.path.join(HERE, 'vendor', 'py'))"),
+        [run("vendor/py"), beside("/r/hooks/vendor/py")]
+    );
+    assert_eq!(added("sys.path.extend(['../shared'])"), [run("../shared"), beside("/r/shared")]);
+    // Imports absolute from the script are named from the run folder's addition.
+    let text = "import sys\nsys.path.insert(0, 'tools')\nimport policy\n";
+    let found = local_imports(Language::Python, text, Path::new("/repo/scripts"));
+    let named = |base: PathBase, path: &str, role: PathRole| {
+        found.contains(&NamedPath { base, path: PathBuf::from(path), role })
+    };
+    assert!(named(PathBase::RunDir, "tools/policy.py", PathRole::Sourced), "{found:?}");
+    assert!(named(PathBase::RunDir, "tools/policy", PathRole::Tree), "{found:?}");
+    assert!(named(PathBase::RunDir, "tools/policy", PathRole::Compiled), "{found:?}");
+    assert!(named(PathBase::Root, "/repo/scripts/tools/policy.py", PathRole::Sourced));
+    assert!(named(PathBase::Root, "/repo/scripts/policy.py", PathRole::Sourced));
 }
 
 proptest! {
@@ -313,14 +345,21 @@ proptest! {
         }
     }
 
-    /// Any line around a search path change: no panic, absolute folders, at most sixteen.
+    /// Any line around a search path change: no panic, absolute folders or relative ones from
+    /// the run folder, at most sixteen.
     #[test]
-    fn any_path_change_gives_bounded_absolute_folders(
+    fn any_path_change_gives_bounded_folders(
         text in "(sys\\.path\\.insert\\(0, |__file__|\\.parent|\\.parents\\[[0-9]\\]|dirname\\(|'\\.\\.'|'lib'|\"/x\"|[ ()/\\\\'\"\n]){0,60}",
     ) {
         let added = crate::imports::python_path_additions(&text, Path::new("/r/s"));
         prop_assert!(added.len() <= 16);
-        prop_assert!(added.iter().all(|d| d.is_absolute()), "{added:?}");
+        for (base, dir) in &added {
+            match base {
+                PathBase::Root => prop_assert!(dir.is_absolute(), "{added:?}"),
+                PathBase::RunDir => prop_assert!(dir.is_relative(), "{added:?}"),
+                _ => prop_assert!(false, "{added:?}"),
+            }
+        }
     }
 
     /// Many imports through many patterns name a bounded number of files.
@@ -340,7 +379,7 @@ proptest! {
             for p in local_imports(language, &text, Path::new("/repo/s")) {
                 match p.base {
                     PathBase::Root => prop_assert!(p.path.is_absolute()),
-                    PathBase::Home => prop_assert!(p.path.is_relative()),
+                    PathBase::Home | PathBase::RunDir => prop_assert!(p.path.is_relative()),
                     _ => prop_assert!(false, "{p:?}"),
                 }
             }

@@ -265,17 +265,30 @@ pub(crate) struct Loads {
 /// `require "./x"` name, any other literal that is a relative path to a `.rb` or `.rake` file,
 /// the folder before a pattern's first wildcard for one that lists such files, and Rails'
 /// `lib/tasks` for a `load_tasks` call. Python: the modules it imports from its own folder
-/// (F31's reader: the module file and the package folder, existing or not).
+/// (F31's reader: the module file and the package folder, existing or not) and from the
+/// folders it adds to its search path (F132, F136: relative ones from `cwd`).
 pub(crate) fn loads(text: &str, language: Language, dir: &Path, cwd: &Path) -> Loads {
     let mut out = Loads::default();
     match language {
         Language::Python => {
             for named in crate::imports::local_imports(crate::imports::Language::Python, text, dir)
             {
+                // A module from a folder its search path names relative to where it runs
+                // (F136), from `cwd`.
+                let path = match named.base {
+                    crate::scripts::PathBase::Root => named.path,
+                    crate::scripts::PathBase::RunDir => {
+                        let Some(path) = named.path.to_str().and_then(|p| relative(cwd, p)) else {
+                            continue;
+                        };
+                        path
+                    }
+                    _ => continue,
+                };
                 match named.role {
-                    crate::scripts::PathRole::Tree => out.folders.push(named.path),
-                    crate::scripts::PathRole::Compiled => out.compiled.push(named.path),
-                    _ => out.files.push(named.path),
+                    crate::scripts::PathRole::Tree => out.folders.push(path),
+                    crate::scripts::PathRole::Compiled => out.compiled.push(path),
+                    _ => out.files.push(path),
                 }
             }
         }

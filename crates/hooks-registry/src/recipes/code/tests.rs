@@ -98,6 +98,11 @@ fn python_recipe_files_give_their_strings_and_local_imports() {
     let found = loads(text, Language::Python, Path::new("/p"), Path::new("/p"));
     assert!(found.files.contains(&PathBuf::from("/p/helpers.py")), "{found:?}");
     assert!(found.folders.contains(&PathBuf::from("/p/helpers")), "{found:?}");
+    // A module from a folder the recipe adds to its search path from where it runs (F136).
+    let text = "import sys\nsys.path.insert(0, '../shared')\nimport policy\n";
+    let found = loads(text, Language::Python, Path::new("/q/ci"), Path::new("/p/run"));
+    assert!(found.files.contains(&PathBuf::from("/p/shared/policy.py")), "{found:?}");
+    assert!(found.compiled.contains(&PathBuf::from("/p/shared/policy")), "{found:?}");
 }
 
 /// A `Rakefile` is read with what it loads, in turn, and `rakelib/` is its folder whatever
