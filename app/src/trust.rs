@@ -153,6 +153,10 @@ pub struct ShellStartupDirs {
     /// `GIT_CONFIG_PARAMETERS`'), as (name, value): protected as [`ShellStartupDirs::git_configs`]'
     /// are, what they include, the hooks folder and the commands they name (finding F62).
     pub git_config_entries: Vec<(String, String)>,
+    /// The TypeScript configurations the environment gives tsx and ts-node in place of the
+    /// nearest `tsconfig.json` (`$TSX_TSCONFIG_PATH`, `$TS_NODE_PROJECT`), absolute ones
+    /// only: a TypeScript hook script's imports are read through them too (finding F137).
+    pub typescript_configs: Vec<PathBuf>,
 }
 
 impl ShellStartupDirs {
@@ -185,6 +189,7 @@ impl ShellStartupDirs {
             modules,
             git_configs,
             git_config_entries: git_config_entries(env),
+            typescript_configs: typescript_configs(env),
         }
     }
 
@@ -317,6 +322,17 @@ pub fn program_path(shell: &ShellStartupDirs) -> Vec<AbsPathBuf> {
     shell.program_path.iter().filter_map(|f| AbsPathBuf::new(f.clone()).ok()).collect()
 }
 
+/// The TypeScript configurations `env` gives the hooks' TypeScript runners in place of the
+/// nearest `tsconfig.json`: `TSX_TSCONFIG_PATH` (tsx's) and `TS_NODE_PROJECT` (ts-node's),
+/// absolute ones only (finding F137).
+fn typescript_configs(env: &EnvVars) -> Vec<PathBuf> {
+    (env.hook_loaders.iter())
+        .filter(|(name, _)| matches!(name.as_str(), "TSX_TSCONFIG_PATH" | "TS_NODE_PROJECT"))
+        .map(|(_, value)| PathBuf::from(value.to_string_lossy().trim()))
+        .filter(|p| p.is_absolute())
+        .collect()
+}
+
 /// The files and the folders the variables of `env` that hooks inherit make their
 /// interpreters load ([`ShellStartupDirs::loaded`], [`ShellStartupDirs::modules`]): absolute
 /// paths only (a relative one names a place under each hook's own directory), split where
@@ -390,6 +406,15 @@ fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
             | "SSH_ASKPASS" => {
                 let home = env.home_dir();
                 loaded.extend(hooks_registry::command_line_files(&value, home.as_deref()));
+            }
+            // The TypeScript configurations tsx and ts-node read in place of the nearest
+            // `tsconfig.json` (F137): the file, the configurations it extends, the modules
+            // ts-node's `require` entries run.
+            "TSX_TSCONFIG_PATH" | "TS_NODE_PROJECT" => {
+                if let Some(config) = absolute(value.trim()) {
+                    loaded.extend(hooks_registry::typescript_config_files(&config));
+                    loaded.push(config);
+                }
             }
             // ripgrep's only configuration, read at every run (F133): the file, and the
             // programs its `--pre` options run and the files its `--ignore-file` options read.
@@ -547,6 +572,9 @@ pub(crate) fn registry_user_paths(
             .filter_map(|d| {
                 hooks_registry::canonicalize(d).ok().or_else(|| AbsPathBuf::new(d.clone()).ok())
             })
+            .collect(),
+        typescript_configs: (shell.typescript_configs.iter())
+            .filter_map(|c| AbsPathBuf::new(c.clone()).ok())
             .collect(),
     }
 }

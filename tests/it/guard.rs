@@ -4016,6 +4016,77 @@ fn the_pylint_configuration_the_environment_names_is_protected() {
     assert_eq!(allowed(&guard_in_environment(&project, &home, &xdg, &paths, &[])), [true; 3]);
 }
 
+/// tsx and ts-node read the TypeScript configuration `TSX_TSCONFIG_PATH` and `TS_NODE_PROJECT`
+/// name in place of the nearest `tsconfig.json`: ts-node runs the modules of its `require`
+/// entries (and of the configurations it extends) before the script, and tsx sends a gate's
+/// imports where its `paths` say (finding F137, checked with tsx 4 and ts-node 10: each
+/// turned a gate's exit 2 into 0). Hooks inherit the variables: the files, what their
+/// `extends` chains name (existing or not) and the `require`d modules are out of the agent's
+/// reach whatever the hooks are; the folder's other files are not, nor anything without
+/// the variables.
+#[test]
+fn the_typescript_configurations_the_environment_names_are_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let t = TestDir::new();
+    t.write(
+        "ts/tsconfig.hooks.json",
+        "{\n  // the user's\n  \"extends\": \"./base\",\n  \"ts-node\": {\"require\": [\"./pre.js\"]},\n}\n",
+    );
+    t.write("ts/base.json", r#"{"ts-node": {"require": ["./base-pre.js", "dotenv/config"]}}"#);
+    let paths = [
+        t.text_path("ts/tsconfig.hooks.json"),
+        t.text_path("ts/base.json"),
+        t.text_path("ts/base"),
+        t.text_path("ts/pre.js"),
+        t.text_path("ts/base-pre.js"),
+        t.text_path("tsx/tsconfig.json"),
+        t.text_path("ts/other.js"),
+        "tsconfig.json".to_owned(),
+    ];
+    let ts_node = t.path().join("ts/tsconfig.hooks.json");
+    // Not written yet: the agent would create it.
+    let tsx = t.path().join("tsx/tsconfig.json");
+    let xdg = t.path().join("xdg");
+    let vars: [(&str, &Path); 2] = [("TS_NODE_PROJECT", &ts_node), ("TSX_TSCONFIG_PATH", &tsx)];
+    let lines = guard_in_environment(&project, &home, &xdg, &paths, &vars);
+    let refused = [false, false, false, false, false, false, true, true];
+    assert_eq!(allowed(&lines), refused, "{lines:#?}");
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
+    assert_eq!(allowed(&guard_in_environment(&project, &home, &xdg, &paths, &[])), [true; 8]);
+}
+
+/// tsx resolves a gate's bare imports through the `paths` of the configuration
+/// `TSX_TSCONFIG_PATH` names, from that file's folder: `"policy": ["./alt/policy.ts"]` there
+/// ran `alt/policy.ts` beside it in place of the project's policy (finding F137, checked with
+/// tsx 4). For a project hook that runs a TypeScript gate, the file it maps the gate's import
+/// to is the gate's own module, out of the agent's reach, existing or not; what the map does
+/// not name is not, nor the mapped file where no hook runs the gate.
+#[test]
+fn what_the_environment_s_typescript_configuration_maps_a_gate_s_imports_to_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let t = TestDir::new();
+    project.write(
+        "tools/gate.ts",
+        "import { deny } from \"policy\";\nprocess.exit(deny() ? 2 : 0);\n",
+    );
+    project.write(".cursor/hooks.json", &cursor_hooks(&["tsx tools/gate.ts"]));
+    t.write(
+        "ts/tsconfig.json",
+        r#"{"compilerOptions": {"paths": {"policy": ["./alt/policy.ts"]}}}"#,
+    );
+    let paths = [t.text_path("ts/alt/policy.ts"), t.text_path("ts/alt/other.ts")];
+    let config = t.path().join("ts/tsconfig.json");
+    let xdg = t.path().join("xdg");
+    let vars: [(&str, &Path); 1] = [("TSX_TSCONFIG_PATH", &config)];
+    let lines = guard_in_environment(&project, &home, &xdg, &paths, &vars);
+    assert_eq!(allowed(&lines), [false, true], "{lines:#?}");
+    project.write(".cursor/hooks.json", &cursor_hooks(&["jq -e .tool_input"]));
+    let lines = guard_in_environment(&project, &home, &xdg, &paths, &vars);
+    assert_eq!(allowed(&lines), [true, true], "{lines:#?}");
+}
+
 /// With `PYTHONPYCACHEPREFIX` set, Python reads every module's compiled form from that folder
 /// (under the source's absolute path), the standard library's too: a `.pyc` there whose header
 /// carries the source's time and size replaced a gate's `policy.py` (finding F135, checked with

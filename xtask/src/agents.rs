@@ -172,6 +172,10 @@
 //! - **python-pycache**: the same for a compiled module in the folder the agent's
 //!   `PYTHONPYCACHEPREFIX` names, where Python reads every module's compiled form, the user's
 //!   own Python hook's among them (finding F135);
+//! - **ts-node-project**: the same for the TypeScript configuration the agent's
+//!   `TS_NODE_PROJECT` names outside the project, which ts-node reads in place of the nearest
+//!   `tsconfig.json` (its `require` entries run first), the user's own Claude Code hook's
+//!   `ts-node tools/gate.ts` among them (finding F137);
 //! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
 //!   changed file is inert until trusted again);
 //! - **retrust**: changed, then trusted again with `hooks trust --yes`: denied again.
@@ -695,7 +699,7 @@ fi
 if [ -n "${XTASK_ENV_FILE:-}" ]; then
   # The user's own Claude Code hook runs a program that reads a file outside the project
   # which a variable of the agent's environment names, or which lies in the folder it names
-  # (findings F133-F135); `audit.py` is the Python hook of the **python-pycache** run. Claude
+  # (findings F133-F135, F137); `audit.py` is the Python hook of the **python-pycache** run. Claude
   # Code's `Write` creates the file instead, as above.
   mkdir -p "$RHOME/.claude/hooks" "$(dirname "$XTASK_ENV_FILE")"
   printf 'import sys\nsys.exit(0)\n' > "$RHOME/.claude/hooks/audit.py"
@@ -963,6 +967,8 @@ enum Edit {
     PylintConfig,
     /// A compiled module in the folder the agent's `PYTHONPYCACHEPREFIX` names.
     PythonPycache,
+    /// The TypeScript configuration the agent's `TS_NODE_PROJECT` names, outside the project.
+    TsNodeProject,
 }
 
 /// A run's file outside the project that a variable of the agent's environment names, or that
@@ -1022,6 +1028,16 @@ impl Edit {
                 true,
                 "python3 ~/.claude/hooks/audit.py || true",
                 "compiled\\n",
+            ),
+            // Not a name ts-node looks for by itself (`tsconfig.json` is protected by that
+            // name where a TypeScript hook runs).
+            Edit::TsNodeProject => (
+                "TS_NODE_PROJECT",
+                "tsnode",
+                "tsconfig.hooks.json",
+                false,
+                "ts-node tools/gate.ts || true",
+                "{\"compilerOptions\": {}}\\n",
             ),
             _ => return None,
         };
@@ -1139,7 +1155,8 @@ impl Edit {
             | Edit::PythonEnv
             | Edit::RipgrepConfig
             | Edit::PylintConfig
-            | Edit::PythonPycache => return None,
+            | Edit::PythonPycache
+            | Edit::TsNodeProject => return None,
         };
         Some(ProjectFile { file, setup, orig })
     }
@@ -1288,6 +1305,7 @@ const CASES: &[Case] = &[
     Case::editing("ripgrep-config", Edit::RipgrepConfig),
     Case::editing("pylint-config", Edit::PylintConfig),
     Case::editing("python-pycache", Edit::PythonPycache),
+    Case::editing("ts-node-project", Edit::TsNodeProject),
     Case { subfolder: true, ..Case::run("subfolder", DENY_CMD) },
     Case { main_agent: true, ..Case::run("agent", "echo main-agent-gate && touch ran.txt") },
     Case { shell_exit: true, ..Case::run("exit", "touch ran.txt; echo out; echo err >&2; exit 3") },

@@ -68,7 +68,7 @@ pub use crate::{
         analyse_with_templates, home_cache_folders, home_start_up_files, loading_options,
     },
     snapshot::{CwdScope, LoadStateKind, PinnedRun, RegistrySnapshot, SourceView},
-    toolconfig::ripgrep_config_files,
+    toolconfig::{ripgrep_config_files, typescript_config_files},
 };
 
 use hooks_schema::{HookSourceId, HookSourceKind};

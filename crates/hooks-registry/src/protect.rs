@@ -672,6 +672,11 @@ pub struct UserPaths {
     /// F53, F56, F57, F60). Empty: such names are patterns the guard resolves against the
     /// session's directory at each check, and nothing is read there.
     pub session_dirs: Vec<AbsPathBuf>,
+    /// The TypeScript configurations the hooks' runners take in place of the nearest
+    /// `tsconfig.json` (the files `TSX_TSCONFIG_PATH` and `TS_NODE_PROJECT` name, finding
+    /// F137): a TypeScript script's bare imports are read through their `paths` and
+    /// `baseUrl` too. Empty: only the nearest `tsconfig.json` is read.
+    pub typescript_configs: Vec<AbsPathBuf>,
 }
 
 /// Where a hook's paths start from once its launch is placed: one directory, or any folder
@@ -699,6 +704,8 @@ pub(crate) struct Placed<'a> {
     pub ssh_home: Option<&'a AbsPathBuf>,
     /// The directories the session runs in, when known ([`UserPaths::session_dirs`]).
     pub session_dirs: &'a [AbsPathBuf],
+    /// The TypeScript configurations the environment names ([`UserPaths::typescript_configs`]).
+    pub typescript_configs: &'a [AbsPathBuf],
 }
 
 /// The files one definition runs or reads, placed: exact paths, patterns, and why the
@@ -959,6 +966,7 @@ pub fn definition_files(
         program_path: &placement.user.program_path,
         ssh_home: placement.user.ssh_home.as_ref(),
         session_dirs: &placement.user.session_dirs,
+        typescript_configs: &placement.user.typescript_configs,
     };
     let keep = |role: PathRole| roles.contains(&role);
     let mut resolver = Resolver::default();
@@ -1319,7 +1327,9 @@ fn protect_sourced(
                         // What its import maps send its specifiers to (F127, F128, F131),
                         // its import literals read once for all of them.
                         let literals = crate::imports::import_literals(&read.text);
-                        named.extend(typescript_imports(out, &read.path, &literals, resolver));
+                        named.extend(typescript_imports(
+                            out, &read.path, &literals, placed, resolver,
+                        ));
                         named.extend(package_imports(out, &read.path, &literals, resolver));
                         named.extend(deno_imports(out, &read.path, &literals, resolver));
                     }
@@ -1429,11 +1439,15 @@ const MAX_TSCONFIG_HOPS: usize = 8;
 /// configurations it extends, send the script's bare specifiers to (`@/lib/policy` with
 /// `"@/*": ["./src/*"]`), returned as the script's own modules, protected, pinned and read in
 /// turn: tsx ran `src/lib/policy.ts` for `import { deny } from "@/lib/policy"`, which no
-/// rule named before.
+/// rule named before. And the same through each configuration the environment gives the
+/// runners in that one's place ([`Placed::typescript_configs`]: `TSX_TSCONFIG_PATH`, finding
+/// F137; checked with tsx 4: its `paths` sent the gate's `policy` import to a file beside
+/// it), which the engine protects with what it names wherever hooks run.
 fn typescript_imports(
     out: &mut DefinitionProtection,
     script: &Path,
     literals: &[String],
+    placed: Placed<'_>,
     resolver: &mut Resolver,
 ) -> Vec<NamedPath> {
     let typescript = (script.extension().and_then(|e| e.to_str()))
@@ -1441,16 +1455,34 @@ fn typescript_imports(
     if !typescript {
         return Vec::new();
     }
+    let nearest = protect_to_first(out, script, &["tsconfig.json"], resolver);
+    let mut named = Vec::new();
+    let given = placed.typescript_configs.iter().map(|c| Some(c.as_path().to_path_buf()));
+    for first in std::iter::once(nearest).chain(given) {
+        named.extend(mapped_through(first, literals));
+    }
+    named.sort();
+    named.dedup();
+    named
+}
+
+/// The files a TypeScript configuration (`first`, then what it extends) sends `literals` to
+/// through its `paths` and `baseUrl` ([`typescript_imports`]).
+fn mapped_through(first: Option<PathBuf>, literals: &[String]) -> Vec<NamedPath> {
     let mut map = crate::imports::ImportMap::default();
     let mut paths_dir: Option<PathBuf> = None;
-    let mut current = protect_to_first(out, script, &["tsconfig.json"], resolver);
+    let mut current = first;
     for _ in 0..MAX_TSCONFIG_HOPS {
         let Some(config) = current.take() else { break };
         let Some(text) = crate::installations::read_capped(&config, TOOL_CONFIG_CAP) else { break };
         let Some(dir) = config.parent() else { break };
         let read = crate::toolconfig::typescript_paths(&text);
         if map.base_url.is_none() {
-            map.base_url = read.base_url.and_then(|b| crate::imports::relative_target(dir, &b));
+            // An absolute `baseUrl` is that folder (tsx took `"/abs"` as written).
+            map.base_url = read.base_url.and_then(|b| match b.starts_with('/') {
+                true => Some(PathBuf::from(b)),
+                false => crate::imports::relative_target(dir, &b),
+            });
         }
         if paths_dir.is_none()
             && let Some(paths) = read.paths

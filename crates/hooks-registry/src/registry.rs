@@ -1555,6 +1555,7 @@ fn compile(
                     program_path: &user_paths.program_path,
                     ssh_home: user_paths.ssh_home.as_ref(),
                     session_dirs: &user_paths.session_dirs,
+                    typescript_configs: &user_paths.typescript_configs,
                 };
                 let protect = |analysis: &Analysed, resolver: &mut Resolver| {
                     if protection {

@@ -538,6 +538,62 @@ pub fn ripgrep_config_files(config: &std::path::Path) -> Vec<std::path::PathBuf>
         .collect()
 }
 
+/// How many configurations [`typescript_config_files`] reads through `extends`.
+const MAX_TYPESCRIPT_CONFIGS: usize = 8;
+
+/// The files the TypeScript configuration at `config` (the file `TSX_TSCONFIG_PATH` or
+/// `TS_NODE_PROJECT` names, which tsx and ts-node take in place of the nearest
+/// `tsconfig.json`) has its runner read or run, each from its configuration's folder: the
+/// configurations its `extends` chain names by a path, existing or not (TypeScript's names
+/// without `.json` with it too), read in turn, and the modules ts-node's `require` entries
+/// name, which it runs before the script (finding F137). A package's name is left out; at
+/// most eight configurations are read, 256 KiB of each; nothing from one that cannot be read.
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("hooks-doc-tsconfig-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let config = dir.join("tsconfig.hooks.json");
+/// let text = r#"{"extends": "./base.json", "ts-node": {"require": ["./pre.js"]}}"#;
+/// std::fs::write(&config, text).unwrap();
+/// let files = hooks_registry::typescript_config_files(&config);
+/// assert_eq!(files, [dir.join("base.json"), dir.join("pre.js")]);
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn typescript_config_files(config: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out: Vec<std::path::PathBuf> = Vec::new();
+    let mut pending = vec![config.to_path_buf()];
+    let mut read: Vec<std::path::PathBuf> = Vec::new();
+    while let Some(config) = pending.pop() {
+        if read.len() >= MAX_TYPESCRIPT_CONFIGS || read.contains(&config) {
+            continue;
+        }
+        let Some(text) = crate::installations::read_capped(&config, RIPGREP_CONFIG_CAP) else {
+            continue;
+        };
+        read.push(config.clone());
+        let Some(dir) = config.parent() else { continue };
+        let loads = loads("tsconfig.json", &text);
+        let from_dir = |name: &str| match name.starts_with('/') {
+            true => Some(std::path::PathBuf::from(name)),
+            false => crate::imports::relative_target(dir, name),
+        };
+        for extended in loads.extends.iter().filter_map(|e| from_dir(e)) {
+            if !out.contains(&extended) {
+                out.push(extended.clone());
+            }
+            if extended.is_file() {
+                pending.insert(0, extended);
+            }
+        }
+        for required in loads.files.iter().filter_map(|f| from_dir(f)) {
+            if !out.contains(&required) {
+                out.push(required);
+            }
+        }
+    }
+    out
+}
+
 /// The `main` of a `package.json`'s text, as written (finding F130).
 pub(crate) fn package_main(text: &str) -> Option<String> {
     let value = serde_json::from_str::<serde_json::Value>(text).ok()?;

@@ -141,7 +141,7 @@ impl EnvVars {
     /// `NPM_CONFIG_USERCONFIG`): the guard protects those files and folders (findings F48,
     /// F50, `specs/guard.md`). Read into [`EnvVars::hook_loaders`], in this order, after the
     /// rest of [`EnvVars::TABLE`].
-    pub const HOOK_LOADERS: [&'static str; 58] = [
+    pub const HOOK_LOADERS: [&'static str; 60] = [
         "BASH_ENV",
         "ENV",
         "NODE_OPTIONS",
@@ -200,13 +200,15 @@ impl EnvVars {
         "RIPGREP_CONFIG_PATH",
         "PYLINTRC",
         "PYTHONPYCACHEPREFIX",
+        "TSX_TSCONFIG_PATH",
+        "TS_NODE_PROJECT",
     ];
 
     /// At most this many of `GIT_CONFIG_COUNT`'s entries are read.
     pub const MAX_GIT_CONFIG_ENTRIES: usize = 64;
 
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 75] = [
+    pub const TABLE: [EnvVarSpec; 77] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -506,6 +508,14 @@ impl EnvVars {
         EnvVarSpec {
             name: "PYTHONPYCACHEPREFIX",
             purpose: "the folder Python reads and writes every module's compiled form in, the standard library's included, in place of each module's `__pycache__`: protected whole by the guard when absolute (F135)",
+        },
+        EnvVarSpec {
+            name: "TSX_TSCONFIG_PATH",
+            purpose: "the TypeScript configuration tsx reads in place of the nearest `tsconfig.json` (its `paths` send a script's imports elsewhere): protected by the guard when absolute, with the files its `extends` chain names, and a TypeScript hook script's imports are read through it (F137)",
+        },
+        EnvVarSpec {
+            name: "TS_NODE_PROJECT",
+            purpose: "the TypeScript configuration ts-node reads in place of the nearest `tsconfig.json` (its `ts-node` `require` entries run before the script): protected by the guard when absolute, with the files its `extends` chain and `require` entries name (F137)",
         },
     ];
 

@@ -366,6 +366,30 @@ fn ripgrep_config_files_keeps_the_absolute_names_and_reads_nothing_missing() {
     assert!(ripgrep_config_files(&dir.path().join("missing")).is_empty());
 }
 
+/// A TypeScript configuration the environment names is read through its `extends` chain as
+/// ts-node reads it (F137): each configuration's `require` entries from its own folder, a name
+/// without `.json` with it too, a package's name left out, a configuration that extends
+/// itself read once, nothing from a missing one.
+#[test]
+fn typescript_config_files_follow_the_extends_chain_and_each_require() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("base")).expect("mkdir");
+    let write = |rel: &str, text: &str| std::fs::write(d.join(rel), text).expect("write");
+    write(
+        "hooks.json",
+        r#"{"extends": ["./base/b.json", "@tsconfig/node20"], "ts-node": {"require": ["./a.js"]}}"#,
+    );
+    write(
+        "base/b.json",
+        "{\n  // base\n  \"extends\": \"../hooks.json\",\n  \"ts-node\": {\"require\": [\"./b.js\", \"dotenv/config\"]},\n}\n",
+    );
+    let files = typescript_config_files(&d.join("hooks.json"));
+    let at = |rel: &str| d.join(rel);
+    assert_eq!(files, [at("base/b.json"), at("a.js"), at("hooks.json"), at("base/b.js")]);
+    assert!(typescript_config_files(&d.join("missing.json")).is_empty());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
