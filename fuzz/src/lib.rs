@@ -1138,6 +1138,10 @@ pub fn command_analysis(data: &[u8]) {
     for config in read_as_configuration(&analysis) {
         assert!(analysis.paths.contains(&config), "{config:?} is named");
     }
+    // So is a TypeScript runner's configuration given by an option (F138).
+    for config in &analysis.typescript_configs {
+        assert!(analysis.paths.contains(config), "{config:?} is named");
+    }
     // The folders where it runs a Node.js tool (F85) are placed as its paths are.
     for (folder, tool) in &analysis.node_tool_folders {
         assert!(!tool.is_empty());

@@ -4087,6 +4087,50 @@ fn what_the_environment_s_typescript_configuration_maps_a_gate_s_imports_to_is_p
     assert_eq!(allowed(&lines), [true, true], "{lines:#?}");
 }
 
+/// A hook's line can give its TypeScript runner a configuration in the nearest one's place:
+/// `tsx --tsconfig cfg/hooks.json tools/gate.ts` sent the gate's `policy` import where that
+/// file's `paths` say, and `ts-node -P cfg/node.json` ran the module its `"ts-node":
+/// {"require": […]}` names (and those of the configuration it extends) before the gate, each
+/// turning the gate's exit 2 into 0 (finding F138, checked with tsx 4 and ts-node 10). Those
+/// files are out of the agent's reach, existing or not; the folder's other files are not, nor
+/// these where no hook runs a gate.
+#[test]
+fn what_a_typescript_runner_s_configuration_option_names_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "tools/gate.ts",
+        "import { deny } from \"policy\";\nprocess.exit(deny() ? 2 : 0);\n",
+    );
+    repo.write(
+        "cfg/hooks.json",
+        r#"{"compilerOptions": {"paths": {"policy": ["./alt/policy.ts"]}}}"#,
+    );
+    repo.write(
+        "cfg/node.json",
+        r#"{"extends": "./base.json", "ts-node": {"require": ["./pre.js"]}}"#,
+    );
+    repo.write("cfg/base.json", r#"{"ts-node": {"require": ["./base-pre.js"]}}"#);
+    let lines =
+        ["tsx --tsconfig cfg/hooks.json tools/gate.ts", "ts-node -P cfg/node.json tools/gate.ts"];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("cfg/alt/policy.ts"),
+        r("cfg/pre.js"),
+        r("cfg/base.json"),
+        r("cfg/base-pre.js"),
+        r("cfg/node.json"),
+        r("cfg/other.ts"),
+        r("alt/policy.ts"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    repo.write(".cursor/hooks.json", &cursor_hooks(&lines));
+    guard_refusing(repo.path(), home.path(), &paths, 5);
+    repo.write(".cursor/hooks.json", &cursor_hooks(&["jq -e .tool_input"]));
+    let (code, lines) = guard(repo.path(), repo.path(), home.path(), &paths);
+    assert_eq!(code, 0, "{lines:#?}");
+}
+
 /// With `PYTHONPYCACHEPREFIX` set, Python reads every module's compiled form from that folder
 /// (under the source's absolute path), the standard library's too: a `.pyc` there whose header
 /// carries the source's time and size replaced a gate's `policy.py` (finding F135, checked with

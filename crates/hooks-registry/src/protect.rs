@@ -748,6 +748,10 @@ pub(crate) struct DefinitionProtection {
     /// with the tool ([`crate::scripts::CommandAnalysis::node_tool_files`]), for
     /// [`protect_config_imports`] to read (finding F107).
     pub node_tool_files: Vec<(AbsPathBuf, &'static str)>,
+    /// The TypeScript configurations a hook's line gives its runner by an option
+    /// ([`crate::scripts::CommandAnalysis::typescript_configs`]), for [`protect_sourced`] to
+    /// read its TypeScript scripts' imports through and protect what they name (F138).
+    pub typescript_configs: Vec<AbsPathBuf>,
 }
 
 /// Notes in `out` the files and folders `analysis` has ssh and git read whatever their names
@@ -765,6 +769,7 @@ fn note_read_files(
         (&analysis.ssh_configs, &mut out.ssh_configs),
         (&analysis.git_configs, &mut out.git_configs),
         (&analysis.git_hooks_folders, &mut out.git_hooks_folders),
+        (&analysis.typescript_configs, &mut out.typescript_configs),
     ];
     for (named_list, found) in lists {
         for named in named_list {
@@ -1327,8 +1332,9 @@ fn protect_sourced(
                         // What its import maps send its specifiers to (F127, F128, F131),
                         // its import literals read once for all of them.
                         let literals = crate::imports::import_literals(&read.text);
+                        let given = out.typescript_configs.clone();
                         named.extend(typescript_imports(
-                            out, &read.path, &literals, placed, resolver,
+                            out, &read.path, &literals, &given, placed, resolver,
                         ));
                         named.extend(package_imports(out, &read.path, &literals, resolver));
                         named.extend(deno_imports(out, &read.path, &literals, resolver));
@@ -1377,6 +1383,15 @@ fn protect_sourced(
                     }
                 }
             }
+        }
+    }
+    // What the TypeScript configurations the hook's lines give their runners name: the
+    // configurations their `extends` chains name and the modules ts-node's `require` entries
+    // run first (F138), as the environment's are (F137).
+    let given = out.typescript_configs.clone();
+    for config in &given {
+        for file in crate::toolconfig::typescript_config_files(config.as_path()) {
+            protect_at(out, &Loc::Dir(root()), &file, PathRole::Loaded, resolver);
         }
     }
 }
@@ -1442,11 +1457,14 @@ const MAX_TSCONFIG_HOPS: usize = 8;
 /// rule named before. And the same through each configuration the environment gives the
 /// runners in that one's place ([`Placed::typescript_configs`]: `TSX_TSCONFIG_PATH`, finding
 /// F137; checked with tsx 4: its `paths` sent the gate's `policy` import to a file beside
-/// it), which the engine protects with what it names wherever hooks run.
+/// it), which the engine protects with what it names wherever hooks run; and through each
+/// configuration the hook's line gives its runner (`given`: `tsx --tsconfig`, `ts-node
+/// --project`, finding F138).
 fn typescript_imports(
     out: &mut DefinitionProtection,
     script: &Path,
     literals: &[String],
+    given: &[AbsPathBuf],
     placed: Placed<'_>,
     resolver: &mut Resolver,
 ) -> Vec<NamedPath> {
@@ -1457,7 +1475,8 @@ fn typescript_imports(
     }
     let nearest = protect_to_first(out, script, &["tsconfig.json"], resolver);
     let mut named = Vec::new();
-    let given = placed.typescript_configs.iter().map(|c| Some(c.as_path().to_path_buf()));
+    let given =
+        (given.iter().chain(placed.typescript_configs)).map(|c| Some(c.as_path().to_path_buf()));
     for first in std::iter::once(nearest).chain(given) {
         named.extend(mapped_through(first, literals));
     }

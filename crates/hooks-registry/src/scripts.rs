@@ -165,6 +165,13 @@ pub struct CommandAnalysis {
     /// sorted, without duplicates: read for their imports and named files as the tool's own
     /// configurations are (finding F107). Each is among [`CommandAnalysis::paths`] as well.
     pub node_tool_files: Vec<(NamedPath, &'static str)>,
+    /// The TypeScript configurations the line gives its TypeScript runner by an option (tsx's
+    /// `--tsconfig`, ts-node's `--project` and `-P`), sorted, without duplicates: each takes
+    /// the place of the nearest `tsconfig.json` for the script it runs, so the registry reads
+    /// the script's imports through its `paths` and protects what its `extends` chain and
+    /// ts-node's `require` entries name (finding F138). Each is among
+    /// [`CommandAnalysis::paths`] as well.
+    pub typescript_configs: Vec<NamedPath>,
 }
 
 impl CommandAnalysis {
@@ -547,6 +554,8 @@ struct Walk {
     node_tool_folders: Vec<(NamedPath, &'static str)>,
     /// [`CommandAnalysis::node_tool_files`].
     node_tool_files: Vec<(NamedPath, &'static str)>,
+    /// [`CommandAnalysis::typescript_configs`].
+    typescript_configs: Vec<NamedPath>,
     /// Every assignment the line makes, to one command or to the rest of the line (at most
     /// [`MAX_LINE_ENV`]): git reads some variables in pairs (`GIT_CONFIG_KEY_0` with
     /// `GIT_CONFIG_VALUE_0`) or by a name an option gives (`git --config-env=…=MON`).
@@ -597,6 +606,8 @@ impl Walk {
         self.node_tool_folders.dedup();
         self.node_tool_files.sort();
         self.node_tool_files.dedup();
+        self.typescript_configs.sort();
+        self.typescript_configs.dedup();
         CommandAnalysis {
             paths: self.paths,
             uncertain: self.uncertain,
@@ -607,6 +618,7 @@ impl Walk {
             recipes: self.recipes,
             node_tool_folders: self.node_tool_folders,
             node_tool_files: self.node_tool_files,
+            typescript_configs: self.typescript_configs,
         }
     }
 
@@ -1819,7 +1831,16 @@ impl Walk {
                 if library_flags(spec).contains(&flag) {
                     self.library(spec, &value, &search, dirs);
                 } else if spec.files.contains(&flag) {
+                    let before = self.paths.len();
                     self.add_word(&value, PathRole::Loaded, dirs);
+                    // A TypeScript runner's configuration in the nearest one's place (F138).
+                    if TYPESCRIPT_RUNNERS.contains(&basename(name))
+                        && matches!(flag, "--tsconfig" | "--project" | "-P")
+                    {
+                        let named = self.paths.get(before..).unwrap_or_default().to_vec();
+                        self.typescript_configs
+                            .extend(named.into_iter().filter(|p| p.role == PathRole::Loaded));
+                    }
                 } else if spec.module_dirs.contains(&flag) {
                     self.module_folder(&value, dirs);
                     self.arguments(std::slice::from_ref(&value), dirs);

@@ -1769,3 +1769,27 @@ fn a_run_in_the_workspaces_is_noted_as_such() {
     assert_eq!(reader("yarn run workspace"), ["yarn"], "a script named `workspace`");
     assert_eq!(reader("pnpm -w run lint"), ["pnpm"], "pnpm's -w is the workspace's root alone");
 }
+
+/// A TypeScript runner's configuration given by an option takes the nearest `tsconfig.json`'s
+/// place and is noted to be read (finding F138): tsx's `--tsconfig` (both spellings),
+/// ts-node's `--project` and `-P`; node's own line and another program's `-P` are not.
+#[test]
+fn a_typescript_runner_s_configuration_option_is_noted() {
+    let a = shell(
+        "tsx --tsconfig cfg/t.json tools/gate.ts && npx tsx --tsconfig=cfg/u.json g.ts && \
+         ts-node -P cfg/n.json g.ts && ts-node-esm --project /abs/p.json g.ts && \
+         node --require ./r.js g.js && grep -P x y",
+    );
+    let loaded = |p: &str| run(p, PathRole::Loaded);
+    assert_eq!(
+        a.typescript_configs,
+        [
+            named(PathBase::Root, "/abs/p.json", PathRole::Loaded),
+            loaded("cfg/n.json"),
+            loaded("cfg/t.json"),
+            loaded("cfg/u.json"),
+        ]
+    );
+    assert!(a.paths.contains(&loaded("cfg/t.json")), "{:?}", a.paths);
+    assert!(a.paths.contains(&run("tools/gate.ts", PathRole::Script)), "{:?}", a.paths);
+}
