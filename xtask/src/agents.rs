@@ -148,6 +148,9 @@
 //! - **python-syspath-cwd**: the same for `checks/policy.py` of the project, which the gate of
 //!   the user's own Claude Code hook `python3 tools/gate.py` imports after adding `checks`,
 //!   relative to where it runs, to its search path (finding F136);
+//! - **tsx-tsconfig**: the same for `cfg/alt/policy.ts` of the project, where the `paths` of
+//!   the configuration the user's own Claude Code hook `tsx --tsconfig cfg/tsconfig.hooks.json
+//!   tools/gate.ts` names send the gate's `policy` import (finding F138);
 //! - **gemini-env**: the same for `.gemini/.env` in the session's directory, which Gemini CLI
 //!   loads into the environment of every hook it runs, where the project has a Gemini CLI
 //!   hook (finding F125);
@@ -658,6 +661,16 @@ if [ "${XTASK_PYTHON_SYSPATH_CWD:-}" = 1 ]; then
   user_claude_pretool 'python3 tools/gate.py >/dev/null 2>&1 || true'
   seed_file "$PROJ/checks/policy.py" python-cwd-policy.orig 'def deny():\n    return True\n'
 fi
+if [ "${XTASK_TSX_TSCONFIG:-}" = 1 ]; then
+  # The user's own Claude Code hook gives tsx a configuration in the nearest one's place,
+  # whose `paths` send the gate's `policy` import beside it. Claude Code's `Write` creates
+  # the mapped policy instead.
+  mkdir -p "$PROJ/tools" "$PROJ/cfg/alt"
+  printf '{"compilerOptions":{"paths":{"policy":["./alt/policy.ts"]}}}\n' > "$PROJ/cfg/tsconfig.hooks.json"
+  printf 'import { deny } from "policy";\nprocess.exit(deny() ? 2 : 0);\n' > "$PROJ/tools/gate.ts"
+  user_claude_pretool 'tsx --tsconfig cfg/tsconfig.hooks.json tools/gate.ts >/dev/null 2>&1 || true'
+  seed_file "$PROJ/cfg/alt/policy.ts" tsx-policy.orig 'export const deny = () => true;\n'
+fi
 if [ "${XTASK_RG_IGNORE:-}" = 1 ]; then
   # The user's own Claude Code hook looks for keys with ripgrep, which skips what its ignore
   # files say. Claude Code's `Write` creates `.rgignore` instead.
@@ -948,6 +961,9 @@ enum Edit {
     /// `checks/policy.py` of the project, imported by the gate from the folder it adds to its
     /// search path relative to where it runs.
     PythonSysPathCwd,
+    /// `cfg/alt/policy.ts` of the project, where the configuration the hook's line gives tsx
+    /// maps the gate's `policy` import.
+    TsxTsconfig,
     /// `.rgignore` in the session's directory, which decides what the user's own Claude Code
     /// hook's `rg` searches.
     RgIgnore,
@@ -1132,6 +1148,9 @@ impl Edit {
             Edit::PythonSysPath => {
                 ("tools/lib/policy.py", Some("XTASK_PYTHON_SYSPATH"), "python-policy.orig")
             }
+            Edit::TsxTsconfig => {
+                ("cfg/alt/policy.ts", Some("XTASK_TSX_TSCONFIG"), "tsx-policy.orig")
+            }
             Edit::PythonSysPathCwd => {
                 ("checks/policy.py", Some("XTASK_PYTHON_SYSPATH_CWD"), "python-cwd-policy.orig")
             }
@@ -1296,6 +1315,7 @@ const CASES: &[Case] = &[
     Case::editing("deno-imports", Edit::DenoImports),
     Case::editing("python-syspath", Edit::PythonSysPath),
     Case::editing("python-syspath-cwd", Edit::PythonSysPathCwd),
+    Case::editing("tsx-tsconfig", Edit::TsxTsconfig),
     Case::editing("rg-ignore", Edit::RgIgnore),
     Case::editing("gemini-env", Edit::GeminiEnv),
     Case::editing("pre-commit", Edit::PreCommitEntry),
