@@ -394,6 +394,8 @@ fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
             | "CARGO_TARGET_DIR" | "PRE_COMMIT_HOME" | "PREK_HOME" => {
                 modules.extend(absolute(value.trim()))
             }
+            // black's cache, whose pickles it loads at every start (F139).
+            "BLACK_CACHE_DIR" => modules.extend(absolute(value.trim())),
             // Where Python reads every module's compiled form from instead of its
             // `__pycache__` (F135): a `.pyc` there whose header matches the source's time and
             // size is run in the source's place.

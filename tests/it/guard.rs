@@ -4131,6 +4131,51 @@ fn what_a_typescript_runner_s_configuration_option_names_is_protected() {
     assert_eq!(code, 0, "{lines:#?}");
 }
 
+/// black unpickles its grammar tables and its cache of formatted files from its cache folder
+/// at every start: a `Grammar*.pickle` there whose unpickling calls `os._exit(0)` turned
+/// `black --check` of a file it would reformat into a silent exit 0 (finding F139, checked
+/// with black 26.10). For a hook that runs black, that folder under the home (and macOS's)
+/// is out of the agent's reach, whole; other caches are not, nor black's where no hook runs
+/// it.
+#[test]
+fn black_s_cache_is_protected_for_a_hook_that_runs_black() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    let lines = ["black --check . || exit 2"];
+    let h = |rel: &str| home.text_path(rel);
+    let paths = [
+        h(".cache/black/26.10.1/Grammar3.11.7.final.0.pickle"),
+        h(".cache/black/26.10.1/cache.3f2a.pickle"),
+        h("Library/Caches/black/26.10.1/PatternGrammar3.12.final.0.pickle"),
+        h(".cache/other/x.pickle"),
+        h(".cache/blackish"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 3);
+}
+
+/// The folder `BLACK_CACHE_DIR` names is black's cache in place of `~/.cache/black`, and
+/// `$XDG_CACHE_HOME/black` where that variable is set (F139): hooks inherit both, so both are
+/// out of the agent's reach whatever the hooks are; nothing is without the variables.
+#[test]
+fn black_s_cache_the_environment_names_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let t = TestDir::new();
+    let paths = [
+        t.text_path("bc/26.10.1/Grammar3.11.7.final.0.pickle"),
+        t.text_path("xdg/black/26.10.1/cache.3f2a.pickle"),
+        t.text_path("other/x.pickle"),
+    ];
+    let (cache, xdg) = (t.path().join("bc"), t.path().join("xdg"));
+    let state = t.path().join("state");
+    let vars: [(&str, &Path); 2] = [("BLACK_CACHE_DIR", &cache), ("XDG_CACHE_HOME", &xdg)];
+    let lines = guard_in_environment(&project, &home, &state, &paths, &vars);
+    assert_eq!(allowed(&lines), [false, false, true], "{lines:#?}");
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
+    assert_eq!(allowed(&guard_in_environment(&project, &home, &state, &paths, &[])), [true; 3]);
+}
+
 /// With `PYTHONPYCACHEPREFIX` set, Python reads every module's compiled form from that folder
 /// (under the source's absolute path), the standard library's too: a `.pyc` there whose header
 /// carries the source's time and size replaced a gate's `policy.py` (finding F135, checked with

@@ -179,6 +179,9 @@
 //!   `TS_NODE_PROJECT` names outside the project, which ts-node reads in place of the nearest
 //!   `tsconfig.json` (its `require` entries run first), the user's own Claude Code hook's
 //!   `ts-node tools/gate.ts` among them (finding F137);
+//! - **black-cache**: the same for a grammar pickle in the cache the agent's `BLACK_CACHE_DIR`
+//!   names, which black unpickles at every start, the user's own Claude Code hook's `black
+//!   --check tools` among them (finding F139);
 //! - **changed**: the Cursor file is changed after it was trusted; the `rm -rf` runs (the
 //!   changed file is inert until trusted again);
 //! - **retrust**: changed, then trusted again with `hooks trust --yes`: denied again.
@@ -712,7 +715,7 @@ fi
 if [ -n "${XTASK_ENV_FILE:-}" ]; then
   # The user's own Claude Code hook runs a program that reads a file outside the project
   # which a variable of the agent's environment names, or which lies in the folder it names
-  # (findings F133-F135, F137); `audit.py` is the Python hook of the **python-pycache** run. Claude
+  # (findings F133-F135, F137, F139); `audit.py` is the Python hook of the **python-pycache** run. Claude
   # Code's `Write` creates the file instead, as above.
   mkdir -p "$RHOME/.claude/hooks" "$(dirname "$XTASK_ENV_FILE")"
   printf 'import sys\nsys.exit(0)\n' > "$RHOME/.claude/hooks/audit.py"
@@ -985,6 +988,8 @@ enum Edit {
     PythonPycache,
     /// The TypeScript configuration the agent's `TS_NODE_PROJECT` names, outside the project.
     TsNodeProject,
+    /// A grammar pickle in the black cache the agent's `BLACK_CACHE_DIR` names.
+    BlackCache,
 }
 
 /// A run's file outside the project that a variable of the agent's environment names, or that
@@ -1044,6 +1049,14 @@ impl Edit {
                 true,
                 "python3 ~/.claude/hooks/audit.py || true",
                 "compiled\\n",
+            ),
+            Edit::BlackCache => (
+                "BLACK_CACHE_DIR",
+                "blackcache",
+                "26.10.1/Grammar3.11.7.final.0.pickle",
+                true,
+                "black --check tools || true",
+                "pickled\\n",
             ),
             // Not a name ts-node looks for by itself (`tsconfig.json` is protected by that
             // name where a TypeScript hook runs).
@@ -1175,7 +1188,8 @@ impl Edit {
             | Edit::RipgrepConfig
             | Edit::PylintConfig
             | Edit::PythonPycache
-            | Edit::TsNodeProject => return None,
+            | Edit::TsNodeProject
+            | Edit::BlackCache => return None,
         };
         Some(ProjectFile { file, setup, orig })
     }
@@ -1326,6 +1340,7 @@ const CASES: &[Case] = &[
     Case::editing("pylint-config", Edit::PylintConfig),
     Case::editing("python-pycache", Edit::PythonPycache),
     Case::editing("ts-node-project", Edit::TsNodeProject),
+    Case::editing("black-cache", Edit::BlackCache),
     Case { subfolder: true, ..Case::run("subfolder", DENY_CMD) },
     Case { main_agent: true, ..Case::run("agent", "echo main-agent-gate && touch ran.txt") },
     Case { shell_exit: true, ..Case::run("exit", "touch ran.txt; echo out; echo err >&2; exit 3") },

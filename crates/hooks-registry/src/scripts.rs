@@ -293,13 +293,14 @@ pub fn home_start_up_files() -> Vec<&'static str> {
 
 /// The folders under `~/.cache/` the command analysis names for runners and interpreters (the
 /// caches they run code from, finding F54: `uv/`, `pnpm/`, `yarn/`, `deno/`) and pre-commit's
-/// and prek's (F65), relative to the home: the engine protects them under `$XDG_CACHE_HOME` too, where
-/// these programs keep them when it is set.
+/// and prek's (F65) and black's (F139), relative to the home: the engine protects them under
+/// `$XDG_CACHE_HOME` too, where these programs keep them when it is set.
 ///
 /// ```
 /// let caches = hooks_registry::home_cache_folders();
 /// assert!(caches.contains(&".cache/uv") && caches.contains(&".cache/deno"));
 /// assert!(caches.contains(&".cache/pre-commit") && caches.contains(&".cache/prek"));
+/// assert!(caches.contains(&".cache/black"));
 /// ```
 pub fn home_cache_folders() -> Vec<&'static str> {
     let mut folders: Vec<&'static str> = RUNNERS
@@ -309,6 +310,7 @@ pub fn home_cache_folders() -> Vec<&'static str> {
         .flatten()
         .copied()
         .chain([crate::hookmanagers::PRE_COMMIT_CACHE, crate::hookmanagers::PREK_CACHE])
+        .chain(CODE_CACHES.iter().map(|(_, folder)| *folder))
         .filter(|f| f.starts_with(".cache/"))
         .collect();
     let mut seen = std::collections::BTreeSet::new();
@@ -4270,6 +4272,11 @@ fn start_up_paths(name: &str) -> Vec<(StartUp, &'static str, PathRole)> {
         found.extend(here.iter().map(|f| (StartUp::Here, *f, PathRole::Argument)));
         found.extend(home.iter().map(|f| (StartUp::Home, *f, PathRole::Argument)));
         found.extend(system.iter().map(|f| (StartUp::System, *f, PathRole::Argument)));
+        let tool = config.names.first().copied().unwrap_or_default();
+        found.extend(
+            (CODE_CACHES.iter().filter(|(t, _)| *t == tool))
+                .map(|(_, folder)| (StartUp::Home, *folder, PathRole::Modules)),
+        );
     }
     if SSH_PROGRAMS.contains(&name) {
         found.push((StartUp::Home, SSH_USER_CONFIG, PathRole::Argument));
@@ -4278,6 +4285,15 @@ fn start_up_paths(name: &str) -> Vec<(StartUp, &'static str, PathRole)> {
     }
     found
 }
+
+/// The caches under the home the tools of [`CODE_CONFIGS`] load code from at every run, by
+/// the tool's first name: black unpickles its grammar tables and its cache of formatted
+/// files from `~/.cache/black/<version>/` (macOS: `~/Library/Caches/black`) at every start,
+/// so a pickle there runs what it says (finding F139; checked with black 26.10 here: a
+/// `Grammar*.pickle` whose unpickling calls `os._exit(0)` turned `black --check` of a file
+/// it would reformat into a silent exit 0). Protected whole, not pinned (black rewrites them).
+const CODE_CACHES: &[(&str, &str)] =
+    &[("black", ".cache/black"), ("black", "Library/Caches/black")];
 
 /// The first letter of a cluster of short options (`letters`: `avze` of `-avze`) that takes a
 /// value, one of `values`, with that value: the rest of the word after the letter, or the

@@ -141,7 +141,7 @@ impl EnvVars {
     /// `NPM_CONFIG_USERCONFIG`): the guard protects those files and folders (findings F48,
     /// F50, `specs/guard.md`). Read into [`EnvVars::hook_loaders`], in this order, after the
     /// rest of [`EnvVars::TABLE`].
-    pub const HOOK_LOADERS: [&'static str; 60] = [
+    pub const HOOK_LOADERS: [&'static str; 61] = [
         "BASH_ENV",
         "ENV",
         "NODE_OPTIONS",
@@ -202,13 +202,14 @@ impl EnvVars {
         "PYTHONPYCACHEPREFIX",
         "TSX_TSCONFIG_PATH",
         "TS_NODE_PROJECT",
+        "BLACK_CACHE_DIR",
     ];
 
     /// At most this many of `GIT_CONFIG_COUNT`'s entries are read.
     pub const MAX_GIT_CONFIG_ENTRIES: usize = 64;
 
     /// Every variable the engine reads, with what it is for.
-    pub const TABLE: [EnvVarSpec; 77] = [
+    pub const TABLE: [EnvVarSpec; 78] = [
         EnvVarSpec {
             name: EnvVars::HOOK_DIRS,
             purpose: "comma-separated directories of run-delivered hook files; entries are trimmed, blanks skipped, `~` expanded, relative entries resolved against the working directory",
@@ -516,6 +517,10 @@ impl EnvVars {
         EnvVarSpec {
             name: "TS_NODE_PROJECT",
             purpose: "the TypeScript configuration ts-node reads in place of the nearest `tsconfig.json` (its `ts-node` `require` entries run before the script): protected by the guard when absolute, with the files its `extends` chain and `require` entries name (F137)",
+        },
+        EnvVarSpec {
+            name: "BLACK_CACHE_DIR",
+            purpose: "black's cache in place of `~/.cache/black`, whose pickles (its grammar tables, its cache of formatted files) black loads at every start: protected whole by the guard when absolute (F139)",
         },
     ];
 
