@@ -3959,6 +3959,23 @@ fn guard_in_environment(
     json_lines(&o.stdout)
 }
 
+/// Runs [`guard_in_environment`] of `paths` with `vars` and without: with them, the paths
+/// `expected` marks `false` are refused as the hook environment's and the others allowed;
+/// without them, nothing of it is protected.
+fn refused_only_with_the_variables(
+    (project, home, state): (&TestDir, &TestDir, &Path),
+    paths: &[String],
+    vars: &[(&str, &Path)],
+    expected: &[bool],
+) {
+    let lines = guard_in_environment(project, home, state, paths, vars);
+    assert_eq!(allowed(&lines), expected, "{lines:#?}");
+    let first = expected.iter().position(|a| !a).expect("a refused path");
+    assert_eq!(lines[first]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
+    let without = guard_in_environment(project, home, state, paths, &[]);
+    assert!(allowed(&without).iter().all(|a| *a), "{without:#?}");
+}
+
 /// ripgrep reads one configuration, the file `RIPGREP_CONFIG_PATH` names, at every run: a
 /// `--glob=!*.py` there has a gate's `rg -q AKIA .` find nothing, a `--pre=` program runs on
 /// every file it searches (finding F133, checked with ripgrep 15.1). Hooks inherit the
@@ -3989,12 +4006,9 @@ fn the_ripgrep_configuration_the_environment_names_is_protected() {
     ];
     let config = t.path().join("rg/config");
     let xdg = t.path().join("xdg");
-    let lines =
-        guard_in_environment(&project, &home, &xdg, &paths, &[("RIPGREP_CONFIG_PATH", &config)]);
-    assert_eq!(allowed(&lines), [false, false, false, true, true, true], "{lines:#?}");
-    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
-    // Without the variable, nothing of it is protected.
-    assert_eq!(allowed(&guard_in_environment(&project, &home, &xdg, &paths, &[])), [true; 6]);
+    let vars: [(&str, &Path); 1] = [("RIPGREP_CONFIG_PATH", &config)];
+    let expected = [false, false, false, true, true, true];
+    refused_only_with_the_variables((&project, &home, &xdg), &paths, &vars, &expected);
 }
 
 /// pylint reads the file `PYLINTRC` names where the project has no configuration of its own,
@@ -4010,10 +4024,8 @@ fn the_pylint_configuration_the_environment_names_is_protected() {
     // Not written yet: the agent would create it.
     let rc = t.path().join("pylint/rc");
     let xdg = t.path().join("xdg");
-    let lines = guard_in_environment(&project, &home, &xdg, &paths, &[("PYLINTRC", &rc)]);
-    assert_eq!(allowed(&lines), [false, true, true], "{lines:#?}");
-    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
-    assert_eq!(allowed(&guard_in_environment(&project, &home, &xdg, &paths, &[])), [true; 3]);
+    let vars: [(&str, &Path); 1] = [("PYLINTRC", &rc)];
+    refused_only_with_the_variables((&project, &home, &xdg), &paths, &vars, &[false, true, true]);
 }
 
 /// tsx and ts-node read the TypeScript configuration `TSX_TSCONFIG_PATH` and `TS_NODE_PROJECT`
@@ -4049,11 +4061,8 @@ fn the_typescript_configurations_the_environment_names_are_protected() {
     let tsx = t.path().join("tsx/tsconfig.json");
     let xdg = t.path().join("xdg");
     let vars: [(&str, &Path); 2] = [("TS_NODE_PROJECT", &ts_node), ("TSX_TSCONFIG_PATH", &tsx)];
-    let lines = guard_in_environment(&project, &home, &xdg, &paths, &vars);
-    let refused = [false, false, false, false, false, false, true, true];
-    assert_eq!(allowed(&lines), refused, "{lines:#?}");
-    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
-    assert_eq!(allowed(&guard_in_environment(&project, &home, &xdg, &paths, &[])), [true; 8]);
+    let expected = [false, false, false, false, false, false, true, true];
+    refused_only_with_the_variables((&project, &home, &xdg), &paths, &vars, &expected);
 }
 
 /// tsx resolves a gate's bare imports through the `paths` of the configuration
@@ -4170,10 +4179,8 @@ fn black_s_cache_the_environment_names_is_protected() {
     let (cache, xdg) = (t.path().join("bc"), t.path().join("xdg"));
     let state = t.path().join("state");
     let vars: [(&str, &Path); 2] = [("BLACK_CACHE_DIR", &cache), ("XDG_CACHE_HOME", &xdg)];
-    let lines = guard_in_environment(&project, &home, &state, &paths, &vars);
-    assert_eq!(allowed(&lines), [false, false, true], "{lines:#?}");
-    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
-    assert_eq!(allowed(&guard_in_environment(&project, &home, &state, &paths, &[])), [true; 3]);
+    let expected = [false, false, true];
+    refused_only_with_the_variables((&project, &home, &state), &paths, &vars, &expected);
 }
 
 /// With `PYTHONPYCACHEPREFIX` set, Python reads every module's compiled form from that folder
@@ -4194,11 +4201,9 @@ fn the_compiled_modules_folder_the_environment_names_is_protected() {
     ];
     let prefix = t.path().join("pyc");
     let xdg = t.path().join("xdg");
-    let lines =
-        guard_in_environment(&project, &home, &xdg, &paths, &[("PYTHONPYCACHEPREFIX", &prefix)]);
-    assert_eq!(allowed(&lines), [false, false, true, true], "{lines:#?}");
-    assert_eq!(lines[0]["hits"][0]["source_kind"], "user_hook_environment", "{lines:#?}");
-    assert_eq!(allowed(&guard_in_environment(&project, &home, &xdg, &paths, &[])), [true; 4]);
+    let vars: [(&str, &Path); 1] = [("PYTHONPYCACHEPREFIX", &prefix)];
+    let expected = [false, false, true, true];
+    refused_only_with_the_variables((&project, &home, &xdg), &paths, &vars, &expected);
 }
 
 /// A JavaScript hook's bare imports come from `node_modules/` of its folder or of a folder
