@@ -157,6 +157,10 @@ pub struct ShellStartupDirs {
     /// nearest `tsconfig.json` (`$TSX_TSCONFIG_PATH`, `$TS_NODE_PROJECT`), absolute ones
     /// only: a TypeScript hook script's imports are read through them too (finding F137).
     pub typescript_configs: Vec<PathBuf>,
+    /// The relative entries of `$PYTHONPATH` (`src`; an empty entry is the folder Python
+    /// starts in, an empty path here), which Python takes from where each hook's Python
+    /// starts: a Python hook's imports are looked for there (finding F140).
+    pub python_path: Vec<PathBuf>,
 }
 
 impl ShellStartupDirs {
@@ -190,6 +194,7 @@ impl ShellStartupDirs {
             git_configs,
             git_config_entries: git_config_entries(env),
             typescript_configs: typescript_configs(env),
+            python_path: relative_python_path(env),
         }
     }
 
@@ -320,6 +325,20 @@ fn git_configs(env: &EnvVars) -> Vec<PathBuf> {
 /// Python interpreter a hook runs by name is found (finding F47).
 pub fn program_path(shell: &ShellStartupDirs) -> Vec<AbsPathBuf> {
     shell.program_path.iter().filter_map(|f| AbsPathBuf::new(f.clone()).ok()).collect()
+}
+
+/// The relative entries of `env`'s `PYTHONPATH`, as written, each once (an empty entry, which
+/// Python takes as the folder it starts in, as an empty path): Python makes them absolute from
+/// where it starts, so each hook's are under its own run folder (finding F140).
+fn relative_python_path(env: &EnvVars) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    let Some(value) = env.hook_loaders.get("PYTHONPATH") else { return out };
+    for entry in value.to_string_lossy().split(':').map(PathBuf::from) {
+        if entry.is_relative() && !out.contains(&entry) {
+            out.push(entry);
+        }
+    }
+    out
 }
 
 /// The TypeScript configurations `env` gives the hooks' TypeScript runners in place of the
@@ -578,6 +597,7 @@ pub(crate) fn registry_user_paths(
         typescript_configs: (shell.typescript_configs.iter())
             .filter_map(|c| AbsPathBuf::new(c.clone()).ok())
             .collect(),
+        python_path: shell.python_path.clone(),
     }
 }
 

@@ -4183,6 +4183,41 @@ fn black_s_cache_the_environment_names_is_protected() {
     refused_only_with_the_variables((&project, &home, &state), &paths, &vars, &expected);
 }
 
+/// Python makes a relative `PYTHONPATH` entry absolute from the folder it starts in (an empty
+/// entry is that folder): with `PYTHONPATH=tools` inherited, a gate `hooks/gate.py` run from
+/// the project's root imported `policy` from `tools/policy.py`, and editing it turned the
+/// gate's exit 2 into 0 (finding F140, checked with CPython 3.11). For a hook that runs a
+/// Python gate, the modules it imports are out of the agent's reach in each such folder under
+/// where the hook runs, as packages and compiled forms too, existing or not; the folders'
+/// other files are not, nor these without the variable.
+#[test]
+fn what_a_python_gate_imports_from_the_environment_s_relative_search_path_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let t = TestDir::new();
+    project
+        .write("hooks/gate.py", "import sys\nimport policy\nsys.exit(2 if policy.deny() else 0)\n");
+    project.write(".cursor/hooks.json", &cursor_hooks(&["python3 hooks/gate.py"]));
+    let p = |rel: &str| project.text_path(rel);
+    let paths = [
+        p("tools/policy.py"),
+        p("tools/policy/__init__.py"),
+        p("tools/__pycache__/policy.cpython-311.pyc"),
+        p("lib/policy.py"),
+        p("policy.py"),
+        p("tools/other.py"),
+        p("src/app.py"),
+    ];
+    let state = t.path().join("state");
+    let vars: [(&str, &Path); 1] = [("PYTHONPATH", Path::new("tools::lib:/abs/elsewhere"))];
+    let lines = guard_in_environment(&project, &home, &state, &paths, &vars);
+    let expected = [false, false, false, false, false, true, true];
+    assert_eq!(allowed(&lines), expected, "{lines:#?}");
+    assert_eq!(lines[0]["hits"][0]["source_kind"], "project_cursor_file", "{lines:#?}");
+    let without = guard_in_environment(&project, &home, &state, &paths, &[]);
+    assert!(allowed(&without).iter().all(|a| *a), "{without:#?}");
+}
+
 /// With `PYTHONPYCACHEPREFIX` set, Python reads every module's compiled form from that folder
 /// (under the source's absolute path), the standard library's too: a `.pyc` there whose header
 /// carries the source's time and size replaced a gate's `policy.py` (finding F135, checked with

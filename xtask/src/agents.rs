@@ -148,6 +148,9 @@
 //! - **python-syspath-cwd**: the same for `checks/policy.py` of the project, which the gate of
 //!   the user's own Claude Code hook `python3 tools/gate.py` imports after adding `checks`,
 //!   relative to where it runs, to its search path (finding F136);
+//! - **python-path-relative**: the same for `checks/policy.py` of the project, which the
+//!   gate of the user's own Claude Code hook `python3 tools/gate.py` imports through the
+//!   agent's relative `PYTHONPATH=checks`, taken from where the hook runs (finding F140);
 //! - **tsx-tsconfig**: the same for `cfg/alt/policy.ts` of the project, where the `paths` of
 //!   the configuration the user's own Claude Code hook `tsx --tsconfig cfg/tsconfig.hooks.json
 //!   tools/gate.ts` names send the gate's `policy` import (finding F138);
@@ -664,6 +667,15 @@ if [ "${XTASK_PYTHON_SYSPATH_CWD:-}" = 1 ]; then
   user_claude_pretool 'python3 tools/gate.py >/dev/null 2>&1 || true'
   seed_file "$PROJ/checks/policy.py" python-cwd-policy.orig 'def deny():\n    return True\n'
 fi
+if [ "${XTASK_PYTHONPATH_REL:-}" = 1 ]; then
+  # The agent runs with a relative `PYTHONPATH=checks`; the user's own Claude Code hook runs a
+  # gate that imports its policy by name, which Python finds under the folder the hook runs
+  # in. Claude Code's `Write` creates the policy instead.
+  mkdir -p "$PROJ/tools" "$PROJ/checks"
+  printf 'import sys\nimport policy\nsys.exit(2 if policy.deny() else 0)\n' > "$PROJ/tools/gate.py"
+  user_claude_pretool 'python3 tools/gate.py >/dev/null 2>&1 || true'
+  seed_file "$PROJ/checks/policy.py" python-rel-policy.orig 'def deny():\n    return True\n'
+fi
 if [ "${XTASK_TSX_TSCONFIG:-}" = 1 ]; then
   # The user's own Claude Code hook gives tsx a configuration in the nearest one's place,
   # whose `paths` send the gate's `policy` import beside it. Claude Code's `Write` creates
@@ -964,6 +976,9 @@ enum Edit {
     /// `checks/policy.py` of the project, imported by the gate from the folder it adds to its
     /// search path relative to where it runs.
     PythonSysPathCwd,
+    /// `checks/policy.py` of the project, which the gate imports through the agent's relative
+    /// `PYTHONPATH`.
+    PythonPathRelative,
     /// `cfg/alt/policy.ts` of the project, where the configuration the hook's line gives tsx
     /// maps the gate's `policy` import.
     TsxTsconfig,
@@ -1164,6 +1179,9 @@ impl Edit {
             Edit::TsxTsconfig => {
                 ("cfg/alt/policy.ts", Some("XTASK_TSX_TSCONFIG"), "tsx-policy.orig")
             }
+            Edit::PythonPathRelative => {
+                ("checks/policy.py", Some("XTASK_PYTHONPATH_REL"), "python-rel-policy.orig")
+            }
             Edit::PythonSysPathCwd => {
                 ("checks/policy.py", Some("XTASK_PYTHON_SYSPATH_CWD"), "python-cwd-policy.orig")
             }
@@ -1330,6 +1348,7 @@ const CASES: &[Case] = &[
     Case::editing("python-syspath", Edit::PythonSysPath),
     Case::editing("python-syspath-cwd", Edit::PythonSysPathCwd),
     Case::editing("tsx-tsconfig", Edit::TsxTsconfig),
+    Case::editing("python-path-relative", Edit::PythonPathRelative),
     Case::editing("rg-ignore", Edit::RgIgnore),
     Case::editing("gemini-env", Edit::GeminiEnv),
     Case::editing("pre-commit", Edit::PreCommitEntry),
@@ -1436,6 +1455,10 @@ fn run_case(
             (_, Some(p)) => {
                 if let Some(var) = p.setup {
                     cmd.env(var, "1");
+                }
+                if edit == Edit::PythonPathRelative {
+                    // Relative: Python takes it from where each of its processes starts.
+                    cmd.env("PYTHONPATH", "checks");
                 }
             }
             (Edit::Plugin, None) => {

@@ -70,18 +70,22 @@ impl Language {
 /// assert!(found.iter().any(|p| p.path == Path::new("/r/s/helpers.py")));
 /// ```
 pub fn local_imports(language: Language, text: &str, script_dir: &Path) -> Vec<NamedPath> {
-    local_imports_from(language, text, script_dir, script_dir)
+    local_imports_from(language, text, script_dir, script_dir, &[])
 }
 
 /// [`local_imports`] of a Python module Python found from `first_dir`, the folder first on
 /// its module search path, which is not the module's own folder for the module `python -m`
 /// runs (the folder Python runs in: `python -m tools.gate` imports `policy` from there,
-/// finding F117); relative imports (`from . import x`) stay in `script_dir`.
+/// finding F117); relative imports (`from . import x`) stay in `script_dir`. A Python
+/// module's absolute imports are looked for in `searched` too, the folders its environment
+/// adds to the search path (a relative `PYTHONPATH` entry from the run folder, finding F140),
+/// after `first_dir` and before those its own text adds.
 pub(crate) fn local_imports_from(
     language: Language,
     text: &str,
     script_dir: &Path,
     first_dir: &Path,
+    searched: &[(PathBase, PathBuf)],
 ) -> Vec<NamedPath> {
     let mut out = Vec::new();
     match language {
@@ -96,9 +100,10 @@ pub(crate) fn local_imports_from(
                 let root = |dir: &Path| (PathBase::Root, dir.to_path_buf());
                 let dirs: Vec<(PathBase, PathBuf)> = match relative {
                     true => vec![root(script_dir)],
-                    false => {
-                        std::iter::once(root(first_dir)).chain(added.iter().cloned()).collect()
-                    }
+                    false => (std::iter::once(root(first_dir)))
+                        .chain(searched.iter().cloned())
+                        .chain(added.iter().cloned())
+                        .collect(),
                 };
                 for (base, dir) in dirs {
                     out.push(NamedPath {

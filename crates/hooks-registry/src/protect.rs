@@ -677,6 +677,12 @@ pub struct UserPaths {
     /// F137): a TypeScript script's bare imports are read through their `paths` and
     /// `baseUrl` too. Empty: only the nearest `tsconfig.json` is read.
     pub typescript_configs: Vec<AbsPathBuf>,
+    /// The folders the environment's `PYTHONPATH` adds to Python's module search path relative
+    /// to where Python starts (`PYTHONPATH=src`; an empty entry is that folder itself, an
+    /// empty path here), as written: a Python hook's absolute imports are looked for there
+    /// too, from each hook's run folder (finding F140). Absolute entries are protected whole by
+    /// the caller instead.
+    pub python_path: Vec<PathBuf>,
 }
 
 /// Where a hook's paths start from once its launch is placed: one directory, or any folder
@@ -706,6 +712,8 @@ pub(crate) struct Placed<'a> {
     pub session_dirs: &'a [AbsPathBuf],
     /// The TypeScript configurations the environment names ([`UserPaths::typescript_configs`]).
     pub typescript_configs: &'a [AbsPathBuf],
+    /// The environment's relative `PYTHONPATH` folders ([`UserPaths::python_path`]).
+    pub python_path: &'a [PathBuf],
 }
 
 /// The files one definition runs or reads, placed: exact paths, patterns, and why the
@@ -972,6 +980,7 @@ pub fn definition_files(
         ssh_home: placement.user.ssh_home.as_ref(),
         session_dirs: &placement.user.session_dirs,
         typescript_configs: &placement.user.typescript_configs,
+        python_path: &placement.user.python_path,
     };
     let keep = |role: PathRole| roles.contains(&role);
     let mut resolver = Resolver::default();
@@ -1319,8 +1328,17 @@ fn protect_sourced(
             ScriptLanguage::Other(language) => {
                 if let (Some(dir), Some(language)) = (&own_dir, language) {
                     let first = first_dir.clone().unwrap_or_else(|| dir.clone());
+                    // The environment's relative `PYTHONPATH` folders, from where the hook runs
+                    // (F140).
+                    let searched: Vec<(PathBase, PathBuf)> = match language {
+                        crate::imports::Language::Python => {
+                            let run = |d: &PathBuf| (PathBase::RunDir, d.clone());
+                            placed.python_path.iter().map(run).collect()
+                        }
+                        crate::imports::Language::JavaScript => Vec::new(),
+                    };
                     named.extend(crate::imports::local_imports_from(
-                        language, &read.text, dir, &first,
+                        language, &read.text, dir, &first, &searched,
                     ));
                     if language == crate::imports::Language::Python {
                         imports_from = Some(first);

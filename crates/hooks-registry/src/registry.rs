@@ -1556,6 +1556,7 @@ fn compile(
                     ssh_home: user_paths.ssh_home.as_ref(),
                     session_dirs: &user_paths.session_dirs,
                     typescript_configs: &user_paths.typescript_configs,
+                    python_path: &user_paths.python_path,
                 };
                 let protect = |analysis: &Analysed, resolver: &mut Resolver| {
                     if protection {

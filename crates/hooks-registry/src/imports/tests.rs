@@ -41,8 +41,8 @@ fn python_imports_name_their_compiled_forms_and_absolute_ones_start_where_python
         [PathBuf::from("/repo/scripts/helper"), PathBuf::from("/repo/scripts/rules")]
     );
     let text = "import policy.x\nfrom . import rules\nfrom .sub import y\n";
-    let found =
-        local_imports_from(Language::Python, text, Path::new("/repo/tools"), Path::new("/repo"));
+    let (tools, repo) = (Path::new("/repo/tools"), Path::new("/repo"));
+    let found = local_imports_from(Language::Python, text, tools, repo, &[]);
     let of = |role: PathRole| -> Vec<PathBuf> {
         let mut v: Vec<PathBuf> =
             found.iter().filter(|p| p.role == role).map(|p| p.path.clone()).collect();
@@ -293,6 +293,31 @@ fn python_path_additions_follow_file_relative_spellings() {
     let found = files(Language::Python, text);
     assert!(found.contains(&PathBuf::from("/repo/scripts/lib/policy.py")), "{found:?}");
     assert!(!found.contains(&PathBuf::from("/repo/scripts/lib/rel.py")), "{found:?}");
+}
+
+/// The environment's relative `PYTHONPATH` folders are searched for a Python module's
+/// absolute imports from the run folder (F140), not for its relative ones nor for JavaScript.
+#[test]
+fn python_imports_are_looked_for_in_the_environment_s_search_folders() {
+    let searched = [(PathBase::RunDir, PathBuf::from("src")), (PathBase::RunDir, PathBuf::new())];
+    let text = "import policy\nfrom . import rules\n";
+    let found =
+        local_imports_from(Language::Python, text, Path::new("/r/s"), Path::new("/r/s"), &searched);
+    let has = |base: PathBase, path: &str, role: PathRole| {
+        found.contains(&NamedPath { base, path: PathBuf::from(path), role })
+    };
+    assert!(has(PathBase::RunDir, "src/policy.py", PathRole::Sourced), "{found:?}");
+    assert!(has(PathBase::RunDir, "src/policy", PathRole::Compiled), "{found:?}");
+    assert!(has(PathBase::RunDir, "policy.py", PathRole::Sourced), "{found:?}");
+    assert!(!has(PathBase::RunDir, "src/rules.py", PathRole::Sourced), "{found:?}");
+    let js = local_imports_from(
+        Language::JavaScript,
+        "import x from './x.js';\n",
+        Path::new("/r/s"),
+        Path::new("/r/s"),
+        &searched,
+    );
+    assert!(js.iter().all(|p| p.base != PathBase::RunDir), "{js:?}");
 }
 
 /// The folders a Python script adds to its search path relative to where it runs (F136):
