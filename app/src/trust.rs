@@ -161,6 +161,9 @@ pub struct ShellStartupDirs {
     /// starts in, an empty path here), which Python takes from where each hook's Python
     /// starts: a Python hook's imports are looked for there (finding F140).
     pub python_path: Vec<PathBuf>,
+    /// The relative entries of `$NODE_PATH`, which Node takes from where it starts: a
+    /// JavaScript hook's packages are looked for there (finding F141).
+    pub node_path: Vec<PathBuf>,
 }
 
 impl ShellStartupDirs {
@@ -194,7 +197,8 @@ impl ShellStartupDirs {
             git_configs,
             git_config_entries: git_config_entries(env),
             typescript_configs: typescript_configs(env),
-            python_path: relative_python_path(env),
+            python_path: relative_search_path(env, "PYTHONPATH"),
+            node_path: relative_search_path(env, "NODE_PATH"),
         }
     }
 
@@ -327,13 +331,18 @@ pub fn program_path(shell: &ShellStartupDirs) -> Vec<AbsPathBuf> {
     shell.program_path.iter().filter_map(|f| AbsPathBuf::new(f.clone()).ok()).collect()
 }
 
-/// The relative entries of `env`'s `PYTHONPATH`, as written, each once (an empty entry, which
-/// Python takes as the folder it starts in, as an empty path): Python makes them absolute from
-/// where it starts, so each hook's are under its own run folder (finding F140).
-fn relative_python_path(env: &EnvVars) -> Vec<PathBuf> {
+/// The relative entries of the search path `variable` of `env` (`PYTHONPATH`, `NODE_PATH`), as
+/// written, each once: Python and Node make them absolute from where they start, so each
+/// hook's are under its own run folder (findings F140, F141). An empty entry is that folder
+/// for Python (an empty path here); Node skips it.
+fn relative_search_path(env: &EnvVars, variable: &str) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
-    let Some(value) = env.hook_loaders.get("PYTHONPATH") else { return out };
-    for entry in value.to_string_lossy().split(':').map(PathBuf::from) {
+    let Some(value) = env.hook_loaders.get(variable) else { return out };
+    for entry in value.to_string_lossy().split(':') {
+        if entry.is_empty() && variable == "NODE_PATH" {
+            continue;
+        }
+        let entry = PathBuf::from(entry);
         if entry.is_relative() && !out.contains(&entry) {
             out.push(entry);
         }
@@ -598,6 +607,7 @@ pub(crate) fn registry_user_paths(
             .filter_map(|c| AbsPathBuf::new(c.clone()).ok())
             .collect(),
         python_path: shell.python_path.clone(),
+        node_path: shell.node_path.clone(),
     }
 }
 

@@ -4218,6 +4218,33 @@ fn what_a_python_gate_imports_from_the_environment_s_relative_search_path_is_pro
     assert!(allowed(&without).iter().all(|a| *a), "{without:#?}");
 }
 
+/// Node's `require` looks for a bare specifier in the folders of `NODE_PATH` after the
+/// `node_modules` ones, a relative entry from where Node starts: with `NODE_PATH=libs`
+/// inherited, a gate `hooks/gate.js` run from the project's root required `policy` from
+/// `libs/policy/index.js`, and editing it turned the gate's exit 2 into 0 (finding F141,
+/// checked with Node 20). For a hook that runs a JavaScript gate, that package is out of the
+/// agent's reach there, as a folder and as the files `require` tries for its name; the
+/// folder's other files are not, nor these without the variable.
+#[test]
+fn what_a_node_gate_requires_from_the_environment_s_relative_node_path_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let t = TestDir::new();
+    project.write(
+        "hooks/gate.js",
+        "const { deny } = require(\"policy\");\nprocess.exit(deny() ? 2 : 0);\n",
+    );
+    project.write(".cursor/hooks.json", &cursor_hooks(&["node hooks/gate.js"]));
+    let p = |rel: &str| project.text_path(rel);
+    let paths = [p("libs/policy/index.js"), p("libs/policy.js"), p("libs/other.js")];
+    let state = t.path().join("state");
+    let vars: [(&str, &Path); 1] = [("NODE_PATH", Path::new("libs"))];
+    let lines = guard_in_environment(&project, &home, &state, &paths, &vars);
+    assert_eq!(allowed(&lines), [false, false, true], "{lines:#?}");
+    let without = guard_in_environment(&project, &home, &state, &paths, &[]);
+    assert!(allowed(&without).iter().all(|a| *a), "{without:#?}");
+}
+
 /// With `PYTHONPYCACHEPREFIX` set, Python reads every module's compiled form from that folder
 /// (under the source's absolute path), the standard library's too: a `.pyc` there whose header
 /// carries the source's time and size replaced a gate's `policy.py` (finding F135, checked with

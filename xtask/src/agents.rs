@@ -151,6 +151,9 @@
 //! - **python-path-relative**: the same for `checks/policy.py` of the project, which the
 //!   gate of the user's own Claude Code hook `python3 tools/gate.py` imports through the
 //!   agent's relative `PYTHONPATH=checks`, taken from where the hook runs (finding F140);
+//! - **node-path-relative**: the same for `libs/policy/index.js` of the project, which the
+//!   gate of the user's own Claude Code hook `node tools/gate.js` requires through the agent's
+//!   relative `NODE_PATH=libs`, taken from where the hook runs (finding F141);
 //! - **tsx-tsconfig**: the same for `cfg/alt/policy.ts` of the project, where the `paths` of
 //!   the configuration the user's own Claude Code hook `tsx --tsconfig cfg/tsconfig.hooks.json
 //!   tools/gate.ts` names send the gate's `policy` import (finding F138);
@@ -676,6 +679,15 @@ if [ "${XTASK_PYTHONPATH_REL:-}" = 1 ]; then
   user_claude_pretool 'python3 tools/gate.py >/dev/null 2>&1 || true'
   seed_file "$PROJ/checks/policy.py" python-rel-policy.orig 'def deny():\n    return True\n'
 fi
+if [ "${XTASK_NODE_PATH_REL:-}" = 1 ]; then
+  # The agent runs with a relative `NODE_PATH=libs`; the user's own Claude Code hook runs a
+  # gate that requires its policy by name, which Node finds under the folder the hook runs
+  # in. Claude Code's `Write` creates the policy instead.
+  mkdir -p "$PROJ/tools" "$PROJ/libs/policy"
+  printf 'const { deny } = require("policy");\nprocess.exit(deny() ? 2 : 0);\n' > "$PROJ/tools/gate.js"
+  user_claude_pretool 'node tools/gate.js >/dev/null 2>&1 || true'
+  seed_file "$PROJ/libs/policy/index.js" node-rel-policy.orig 'module.exports = { deny: () => true };\n'
+fi
 if [ "${XTASK_TSX_TSCONFIG:-}" = 1 ]; then
   # The user's own Claude Code hook gives tsx a configuration in the nearest one's place,
   # whose `paths` send the gate's `policy` import beside it. Claude Code's `Write` creates
@@ -979,6 +991,9 @@ enum Edit {
     /// `checks/policy.py` of the project, which the gate imports through the agent's relative
     /// `PYTHONPATH`.
     PythonPathRelative,
+    /// `libs/policy/index.js` of the project, which the gate requires through the agent's
+    /// relative `NODE_PATH`.
+    NodePathRelative,
     /// `cfg/alt/policy.ts` of the project, where the configuration the hook's line gives tsx
     /// maps the gate's `policy` import.
     TsxTsconfig,
@@ -1182,6 +1197,9 @@ impl Edit {
             Edit::PythonPathRelative => {
                 ("checks/policy.py", Some("XTASK_PYTHONPATH_REL"), "python-rel-policy.orig")
             }
+            Edit::NodePathRelative => {
+                ("libs/policy/index.js", Some("XTASK_NODE_PATH_REL"), "node-rel-policy.orig")
+            }
             Edit::PythonSysPathCwd => {
                 ("checks/policy.py", Some("XTASK_PYTHON_SYSPATH_CWD"), "python-cwd-policy.orig")
             }
@@ -1349,6 +1367,7 @@ const CASES: &[Case] = &[
     Case::editing("python-syspath-cwd", Edit::PythonSysPathCwd),
     Case::editing("tsx-tsconfig", Edit::TsxTsconfig),
     Case::editing("python-path-relative", Edit::PythonPathRelative),
+    Case::editing("node-path-relative", Edit::NodePathRelative),
     Case::editing("rg-ignore", Edit::RgIgnore),
     Case::editing("gemini-env", Edit::GeminiEnv),
     Case::editing("pre-commit", Edit::PreCommitEntry),
@@ -1456,9 +1475,13 @@ fn run_case(
                 if let Some(var) = p.setup {
                     cmd.env(var, "1");
                 }
+                // Relative: Python and Node take them from where each of their processes
+                // starts.
                 if edit == Edit::PythonPathRelative {
-                    // Relative: Python takes it from where each of its processes starts.
                     cmd.env("PYTHONPATH", "checks");
+                }
+                if edit == Edit::NodePathRelative {
+                    cmd.env("NODE_PATH", "libs");
                 }
             }
             (Edit::Plugin, None) => {

@@ -79,7 +79,8 @@ pub fn local_imports(language: Language, text: &str, script_dir: &Path) -> Vec<N
 /// finding F117); relative imports (`from . import x`) stay in `script_dir`. A Python
 /// module's absolute imports are looked for in `searched` too, the folders its environment
 /// adds to the search path (a relative `PYTHONPATH` entry from the run folder, finding F140),
-/// after `first_dir` and before those its own text adds.
+/// after `first_dir` and before those its own text adds; a JavaScript file's packages in them
+/// too (`NODE_PATH`'s, finding F141).
 pub(crate) fn local_imports_from(
     language: Language,
     text: &str,
@@ -140,6 +141,19 @@ pub(crate) fn local_imports_from(
                         path: Path::new(global).join(&package),
                         role: PathRole::Tree,
                     });
+                }
+                // The folders of the environment's `NODE_PATH`, where `require` looks after
+                // them (a relative one from where Node starts, finding F141): the package as
+                // a folder and as the files `require` tries for its name.
+                for (base, dir) in searched {
+                    let mut files = Vec::new();
+                    module_files(dir.join(&package), &mut files);
+                    files.push(NamedPath {
+                        base: PathBase::Root,
+                        path: dir.join(&package),
+                        role: PathRole::Tree,
+                    });
+                    out.extend(files.into_iter().map(|f| NamedPath { base: base.clone(), ..f }));
                 }
             }
             for specifier in javascript_specifiers(text) {

@@ -683,6 +683,10 @@ pub struct UserPaths {
     /// too, from each hook's run folder (finding F140). Absolute entries are protected whole by
     /// the caller instead.
     pub python_path: Vec<PathBuf>,
+    /// The relative folders of the environment's `NODE_PATH`, where `require` looks for a
+    /// package after the `node_modules` folders, from where Node starts (finding F141): as
+    /// [`UserPaths::python_path`]'s for a JavaScript hook's packages.
+    pub node_path: Vec<PathBuf>,
 }
 
 /// Where a hook's paths start from once its launch is placed: one directory, or any folder
@@ -714,6 +718,8 @@ pub(crate) struct Placed<'a> {
     pub typescript_configs: &'a [AbsPathBuf],
     /// The environment's relative `PYTHONPATH` folders ([`UserPaths::python_path`]).
     pub python_path: &'a [PathBuf],
+    /// The environment's relative `NODE_PATH` folders ([`UserPaths::node_path`]).
+    pub node_path: &'a [PathBuf],
 }
 
 /// The files one definition runs or reads, placed: exact paths, patterns, and why the
@@ -981,6 +987,7 @@ pub fn definition_files(
         session_dirs: &placement.user.session_dirs,
         typescript_configs: &placement.user.typescript_configs,
         python_path: &placement.user.python_path,
+        node_path: &placement.user.node_path,
     };
     let keep = |role: PathRole| roles.contains(&role);
     let mut resolver = Resolver::default();
@@ -1329,13 +1336,17 @@ fn protect_sourced(
                 if let (Some(dir), Some(language)) = (&own_dir, language) {
                     let first = first_dir.clone().unwrap_or_else(|| dir.clone());
                     // The environment's relative `PYTHONPATH` folders, from where the hook runs
-                    // (F140).
+                    // (F140), and its relative `NODE_PATH` folders (F141).
                     let searched: Vec<(PathBase, PathBuf)> = match language {
                         crate::imports::Language::Python => {
                             let run = |d: &PathBuf| (PathBase::RunDir, d.clone());
                             placed.python_path.iter().map(run).collect()
                         }
-                        crate::imports::Language::JavaScript => Vec::new(),
+                        // And `NODE_PATH`'s (F141).
+                        crate::imports::Language::JavaScript => {
+                            let run = |d: &PathBuf| (PathBase::RunDir, d.clone());
+                            placed.node_path.iter().map(run).collect()
+                        }
                     };
                     named.extend(crate::imports::local_imports_from(
                         language, &read.text, dir, &first, &searched,

@@ -1557,6 +1557,7 @@ fn compile(
                     session_dirs: &user_paths.session_dirs,
                     typescript_configs: &user_paths.typescript_configs,
                     python_path: &user_paths.python_path,
+                    node_path: &user_paths.node_path,
                 };
                 let protect = |analysis: &Analysed, resolver: &mut Resolver| {
                     if protection {

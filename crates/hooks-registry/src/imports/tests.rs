@@ -296,9 +296,11 @@ fn python_path_additions_follow_file_relative_spellings() {
 }
 
 /// The environment's relative `PYTHONPATH` folders are searched for a Python module's
-/// absolute imports from the run folder (F140), not for its relative ones nor for JavaScript.
+/// absolute imports from the run folder (F140), not for its relative ones; `NODE_PATH`'s for
+/// a JavaScript file's packages, as a folder and as the files `require` tries (F141), not for
+/// its relative specifiers.
 #[test]
-fn python_imports_are_looked_for_in_the_environment_s_search_folders() {
+fn imports_are_looked_for_in_the_environment_s_search_folders() {
     let searched = [(PathBase::RunDir, PathBuf::from("src")), (PathBase::RunDir, PathBuf::new())];
     let text = "import policy\nfrom . import rules\n";
     let found =
@@ -318,6 +320,21 @@ fn python_imports_are_looked_for_in_the_environment_s_search_folders() {
         &searched,
     );
     assert!(js.iter().all(|p| p.base != PathBase::RunDir), "{js:?}");
+    let js = local_imports_from(
+        Language::JavaScript,
+        "const { deny } = require(\"policy\");\n",
+        Path::new("/r/s"),
+        Path::new("/r/s"),
+        &searched,
+    );
+    let run = |path: &str, role: PathRole| NamedPath {
+        base: PathBase::RunDir,
+        path: PathBuf::from(path),
+        role,
+    };
+    assert!(js.contains(&run("src/policy", PathRole::Tree)), "{js:?}");
+    assert!(js.contains(&run("src/policy.js", PathRole::Sourced)), "{js:?}");
+    assert!(js.contains(&run("src/policy/index.js", PathRole::Sourced)), "{js:?}");
 }
 
 /// The folders a Python script adds to its search path relative to where it runs (F136):
