@@ -18,6 +18,7 @@ use crate::{
         CommandAnalysis, NamedPath, PathBase, PathRole, analyse, analyse_with_templates,
         installation_matters, loads_its_installation, normalize_relative,
     },
+    toolconfig::TOOL_CONFIG_CAP,
 };
 use std::path::Component;
 
@@ -1337,17 +1338,12 @@ fn protect_sourced(
                     let first = first_dir.clone().unwrap_or_else(|| dir.clone());
                     // The environment's relative `PYTHONPATH` folders, from where the hook runs
                     // (F140), and its relative `NODE_PATH` folders (F141).
-                    let searched: Vec<(PathBase, PathBuf)> = match language {
-                        crate::imports::Language::Python => {
-                            let run = |d: &PathBuf| (PathBase::RunDir, d.clone());
-                            placed.python_path.iter().map(run).collect()
-                        }
-                        // And `NODE_PATH`'s (F141).
-                        crate::imports::Language::JavaScript => {
-                            let run = |d: &PathBuf| (PathBase::RunDir, d.clone());
-                            placed.node_path.iter().map(run).collect()
-                        }
+                    let folders = match language {
+                        crate::imports::Language::Python => placed.python_path,
+                        crate::imports::Language::JavaScript => placed.node_path,
                     };
+                    let searched: Vec<(PathBase, PathBuf)> =
+                        folders.iter().map(|d| (PathBase::RunDir, d.clone())).collect();
                     named.extend(crate::imports::local_imports_from(
                         language, &read.text, dir, &first, &searched,
                     ));
@@ -2490,9 +2486,6 @@ const MAX_CONFIGURATION_FILES: usize = 32;
 /// How many entries of one folder [`protect_config_imports`] lists when it looks for the
 /// tools' configurations there; past that it asks for each name.
 const MAX_FOLDER_ENTRIES: usize = 4096;
-
-/// At most this much of a tool's configuration file is read ([`protect_tool_plugins`]).
-const TOOL_CONFIG_CAP: u64 = 256 * 1024;
 
 /// At most this many recipe files are read per definition ([`protect_recipes`]).
 const MAX_RECIPES: usize = 16;

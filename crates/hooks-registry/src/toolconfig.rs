@@ -474,6 +474,10 @@ const MAX_RIPGREP_VALUES: usize = 64;
 /// At most this much of a ripgrep configuration is read.
 const RIPGREP_CONFIG_CAP: u64 = 256 * 1024;
 
+/// At most this much of a tool's configuration file is read (`protect_tool_plugins`, the
+/// TypeScript configurations of [`typescript_config_files`]).
+pub(crate) const TOOL_CONFIG_CAP: u64 = 256 * 1024;
+
 /// What ripgrep's configuration file has it run and read (finding F133), as written: the
 /// programs of its `--pre` options (ripgrep runs one on every file it searches and searches
 /// its output instead) and the files of its `--ignore-file` options (patterns of files it
@@ -567,7 +571,7 @@ pub fn typescript_config_files(config: &std::path::Path) -> Vec<std::path::PathB
         if read.len() >= MAX_TYPESCRIPT_CONFIGS || read.contains(&config) {
             continue;
         }
-        let Some(text) = crate::installations::read_capped(&config, RIPGREP_CONFIG_CAP) else {
+        let Some(text) = crate::installations::read_capped(&config, TOOL_CONFIG_CAP) else {
             continue;
         };
         read.push(config.clone());
