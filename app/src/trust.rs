@@ -164,6 +164,13 @@ pub struct ShellStartupDirs {
     /// The relative entries of `$NODE_PATH`, which Node takes from where it starts: a
     /// JavaScript hook's packages are looked for there (finding F141).
     pub node_path: Vec<PathBuf>,
+    /// The relative entries of `$RUBYLIB`, from where Ruby starts: a Ruby hook's `require`s
+    /// are looked for there (finding F142).
+    pub ruby_lib: Vec<PathBuf>,
+    /// The relative entries of `$PERL5LIB` (of `$PERLLIB` when it is unset, as Perl reads
+    /// them), from where Perl starts: a Perl hook's modules are looked for there (finding
+    /// F143).
+    pub perl_lib: Vec<PathBuf>,
 }
 
 impl ShellStartupDirs {
@@ -199,6 +206,11 @@ impl ShellStartupDirs {
             typescript_configs: typescript_configs(env),
             python_path: relative_search_path(env, "PYTHONPATH"),
             node_path: relative_search_path(env, "NODE_PATH"),
+            ruby_lib: relative_search_path(env, "RUBYLIB"),
+            perl_lib: match env.hook_loaders.contains_key("PERL5LIB") {
+                true => relative_search_path(env, "PERL5LIB"),
+                false => relative_search_path(env, "PERLLIB"),
+            },
         }
     }
 
@@ -608,6 +620,8 @@ pub(crate) fn registry_user_paths(
             .collect(),
         python_path: shell.python_path.clone(),
         node_path: shell.node_path.clone(),
+        ruby_lib: shell.ruby_lib.clone(),
+        perl_lib: shell.perl_lib.clone(),
     }
 }
 

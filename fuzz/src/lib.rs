@@ -1150,6 +1150,13 @@ pub fn command_analysis(data: &[u8]) {
             _ => assert!(!folder.path.is_absolute(), "{folder:?} is relative to its base"),
         }
     }
+    // And so are the folders it adds to its interpreters' search paths (F144).
+    for (_, folder) in &analysis.search_folders {
+        match folder.base {
+            hooks_registry::PathBase::Root => assert!(folder.path.is_absolute(), "{folder:?}"),
+            _ => assert!(!folder.path.is_absolute(), "{folder:?} is relative to its base"),
+        }
+    }
     // So is every recipe file a task runner or package manager reads (F72).
     for run in &analysis.recipes {
         assert!(analysis.paths.contains(&run.file), "{run:?} is named");
@@ -1161,10 +1168,14 @@ pub fn command_analysis(data: &[u8]) {
         let exec = hooks_schema::HookCommand::Exec { program, args: words.collect() };
         let _ = hooks_registry::analyse(&exec);
     }
-    // The same bytes as a Python and a JavaScript hook's text (what it imports locally).
-    for language in
-        [hooks_registry::ImportLanguage::Python, hooks_registry::ImportLanguage::JavaScript]
-    {
+    // The same bytes as a Python, a JavaScript, a Ruby and a Perl hook's text (what it
+    // imports locally; F142, F143).
+    for language in [
+        hooks_registry::ImportLanguage::Python,
+        hooks_registry::ImportLanguage::JavaScript,
+        hooks_registry::ImportLanguage::Ruby,
+        hooks_registry::ImportLanguage::Perl,
+    ] {
         for named in hooks_registry::local_imports(language, &text, std::path::Path::new("/repo/s"))
         {
             match named.base {
@@ -1172,7 +1183,8 @@ pub fn command_analysis(data: &[u8]) {
                     assert!(named.path.is_absolute(), "{named:?} is absolute")
                 }
                 // CommonJS's global folders of the home; a Python module in a folder the
-                // script adds to its search path from where it runs (F136).
+                // script adds to its search path from where it runs (F136), a Ruby or Perl
+                // file loaded from there.
                 hooks_registry::PathBase::Home | hooks_registry::PathBase::RunDir => {
                     assert!(named.path.is_relative(), "{named:?} is relative to its base")
                 }

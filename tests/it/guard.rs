@@ -4245,6 +4245,138 @@ fn what_a_node_gate_requires_from_the_environment_s_relative_node_path_is_protec
     assert!(allowed(&without).iter().all(|a| *a), "{without:#?}");
 }
 
+/// A Ruby gate's own files: `require_relative "policy"` in `hooks/gate.rb` runs
+/// `hooks/policy.rb` (or a compiled `policy.so` in its place), a bare `require` the file in
+/// each folder the script adds to `$LOAD_PATH`, `require "./x"` the file from where Ruby runs;
+/// editing any of them turned the gate's exit 2 into 0 (finding F142, checked with Ruby 3.1).
+/// Each is out of the agent's reach, existing or not, and what they require in turn; the
+/// folders' other files are not, nor these where no hook runs the gate.
+#[test]
+fn what_a_ruby_gate_requires_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "hooks/gate.rb",
+        "$LOAD_PATH.unshift(File.join(__dir__, \"lib\"))\nrequire_relative \"policy\"\n\
+         require \"rules\"\nrequire \"./tools/check\"\nexit(Policy.ok ? 0 : 2)\n",
+    );
+    repo.write(
+        "hooks/policy.rb",
+        "require_relative 'deep'\nmodule Policy; def self.ok = false; end\n",
+    );
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("hooks/policy.rb"),
+        r("hooks/policy.so"),
+        r("hooks/deep.rb"),
+        r("hooks/lib/rules.rb"),
+        r("tools/check.rb"),
+        r("hooks/other.rb"),
+        r("hooks/lib/other.rb"),
+        r("tools/other.rb"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &["ruby hooks/gate.rb"], &paths, 5);
+}
+
+/// A Perl gate's own modules: `use FindBin; use lib "$FindBin::Bin/lib"; use Policy::Rules;`
+/// in `hooks/gate.pl` runs `hooks/lib/Policy/Rules.pm`, `use lib "vendor"` adds a folder
+/// from where Perl runs, `require "./tools/extra.pl"` loads a file from there; editing any
+/// of them turned the gate's exit 2 into 0 (finding F143, checked with Perl 5.36). Each is
+/// out of the agent's reach, existing or not; the folders' other files are not, nor these
+/// where no hook runs the gate.
+#[test]
+fn what_a_perl_gate_loads_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write(
+        "hooks/gate.pl",
+        "use strict;\nuse FindBin;\nuse lib \"$FindBin::Bin/lib\";\nuse lib 'vendor';\n\
+         use Policy::Rules;\nrequire \"./tools/extra.pl\";\nexit(Policy::Rules::ok() ? 0 : 2);\n",
+    );
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("hooks/lib/Policy/Rules.pm"),
+        r("hooks/lib/strict.pm"),
+        r("vendor/Policy/Rules.pm"),
+        r("tools/extra.pl"),
+        r("hooks/lib/Other.pm"),
+        r("vendor/Other.pm"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &["perl hooks/gate.pl"], &paths, 4);
+}
+
+/// A hook's own line that adds a folder to its interpreter's search path has the gate import
+/// from there: `PYTHONPATH=lib python3 hooks/g.py` ran `lib/policy.py`, `ruby -Irlib`,
+/// `PERL5LIB=plib perl` and `NODE_PATH=nlib node` theirs, and so does a variable a hook's
+/// shell script exports before it runs the gate (finding F144, checked with CPython 3.11,
+/// Ruby 3.1, Perl 5.36 and Node 20). What each gate imports there is out of the agent's
+/// reach; the folders' other files are not, nor these where no hook runs the gates.
+#[test]
+fn what_a_gate_imports_from_the_search_path_its_line_sets_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write("hooks/g.py", "import sys\nimport policy\nsys.exit(2)\n");
+    repo.write("hooks/g.rb", "require 'rpolicy'\nexit 2\n");
+    repo.write("hooks/g.pl", "use PPolicy;\nexit 2;\n");
+    repo.write("hooks/g.js", "require('npolicy');\nprocess.exit(2);\n");
+    repo.write("hooks/run.sh", "#!/bin/sh\nexport RUBYLIB=slib\nruby hooks/g.rb\n");
+    let lines = [
+        "PYTHONPATH=lib python3 hooks/g.py",
+        "ruby -Irlib hooks/g.rb",
+        "PERL5LIB=plib perl hooks/g.pl",
+        "NODE_PATH=nlib node hooks/g.js",
+        "sh hooks/run.sh",
+    ];
+    let r = |rel: &str| repo.text_path(rel);
+    let paths = [
+        r("lib/policy.py"),
+        r("rlib/rpolicy.rb"),
+        r("plib/PPolicy.pm"),
+        r("nlib/npolicy/index.js"),
+        r("slib/rpolicy.rb"),
+        r("lib/other.py"),
+        r("rlib/policy.py"),
+        r("nlib/other/index.js"),
+        r("slib/other.rb"),
+    ];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &lines, &paths, 5);
+}
+
+/// Ruby and Perl take a relative entry of the inherited `RUBYLIB` and `PERL5LIB` from where
+/// they start, as Python does `PYTHONPATH`'s (F140): with `RUBYLIB=rlib` a gate
+/// `hooks/gate.rb` run from the project's root required `policy` from `rlib/policy.rb`, with
+/// `PERL5LIB=plib` a Perl gate used `plib/Policy.pm`; editing either turned the gate's exit 2
+/// into 0 (findings F142, F143). For hooks that run such gates, those files are out of the
+/// agent's reach; the folders' other files are not, nor these without the variables.
+#[test]
+fn what_ruby_and_perl_gates_load_from_the_environment_s_relative_library_paths_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let t = TestDir::new();
+    project.write("hooks/gate.rb", "require 'policy'\nexit(Policy.ok ? 0 : 2)\n");
+    project.write("hooks/gate.pl", "use Policy;\nexit(Policy::ok() ? 0 : 2);\n");
+    project
+        .write(".cursor/hooks.json", &cursor_hooks(&["ruby hooks/gate.rb", "perl hooks/gate.pl"]));
+    let p = |rel: &str| project.text_path(rel);
+    let paths = [
+        p("rlib/policy.rb"),
+        p("rlib/policy.so"),
+        p("plib/Policy.pm"),
+        p("rlib/other.rb"),
+        p("plib/Other.pm"),
+    ];
+    let state = t.path().join("state");
+    let vars: [(&str, &Path); 2] =
+        [("RUBYLIB", Path::new("rlib")), ("PERL5LIB", Path::new("plib"))];
+    let lines = guard_in_environment(&project, &home, &state, &paths, &vars);
+    assert_eq!(allowed(&lines), [false, false, false, true, true], "{lines:#?}");
+    let without = guard_in_environment(&project, &home, &state, &paths, &[]);
+    assert!(allowed(&without).iter().all(|a| *a), "{without:#?}");
+}
+
 /// With `PYTHONPYCACHEPREFIX` set, Python reads every module's compiled form from that folder
 /// (under the source's absolute path), the standard library's too: a `.pyc` there whose header
 /// carries the source's time and size replaced a gate's `policy.py` (finding F135, checked with

@@ -1,5 +1,6 @@
-//! The local modules a Python or JavaScript hook script imports, read from its text: the
-//! files the guard protects with the script (finding F31, `specs/guard.md`).
+//! The local modules a Python, JavaScript, Ruby or Perl hook script imports, read from its
+//! text: the files the guard protects with the script (finding F31, `specs/guard.md`; Ruby's
+//! and Perl's in [`ruby`] and [`perl`], findings F142 and F143).
 //!
 //! Python puts the script's own folder first on its module search path, so `import helpers`
 //! in `scripts/gate.py` loads `scripts/helpers.py` (or the package `scripts/helpers/`), and a
@@ -21,16 +22,22 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::scripts::{NamedPath, PathBase, PathRole};
 
+mod perl;
+mod ruby;
 #[cfg(test)]
 mod tests;
 
 /// The language of a hook script whose imports are followed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Language {
     /// Python: modules from the script's own folder.
     Python,
     /// JavaScript or TypeScript: relative specifiers.
     JavaScript,
+    /// Ruby: `require_relative`, and `require` through the load path it sets.
+    Ruby,
+    /// Perl: `use` and `require` through the `@INC` it sets, `do` of a file.
+    Perl,
 }
 
 impl Language {
@@ -45,11 +52,19 @@ impl Language {
             if matches!(name, "node" | "deno" | "bun" | "tsx" | "ts-node") {
                 return Some(Language::JavaScript);
             }
+            if name.starts_with("ruby") {
+                return Some(Language::Ruby);
+            }
+            if name.starts_with("perl") {
+                return Some(Language::Perl);
+            }
             return None;
         }
         match path.extension()?.to_str()? {
             "py" => Some(Language::Python),
             "js" | "mjs" | "cjs" | "ts" | "mts" | "cts" => Some(Language::JavaScript),
+            "rb" => Some(Language::Ruby),
+            "pl" | "pm" => Some(Language::Perl),
             _ => None,
         }
     }
@@ -161,6 +176,8 @@ pub(crate) fn local_imports_from(
                 module_files(target, &mut out);
             }
         }
+        Language::Ruby => out = ruby::imports(text, script_dir, searched),
+        Language::Perl => out = perl::imports(text, script_dir, searched),
     }
     out.sort();
     out.dedup();

@@ -688,6 +688,14 @@ pub struct UserPaths {
     /// package after the `node_modules` folders, from where Node starts (finding F141): as
     /// [`UserPaths::python_path`]'s for a JavaScript hook's packages.
     pub node_path: Vec<PathBuf>,
+    /// The relative folders of the environment's `RUBYLIB`, on Ruby's load path from where
+    /// Ruby starts: as [`UserPaths::python_path`]'s for a Ruby hook's `require`s (finding
+    /// F142).
+    pub ruby_lib: Vec<PathBuf>,
+    /// The relative folders of the environment's `PERL5LIB` (or `PERLLIB`), in `@INC` from
+    /// where Perl starts: as [`UserPaths::python_path`]'s for a Perl hook's modules (finding
+    /// F143).
+    pub perl_lib: Vec<PathBuf>,
 }
 
 /// Where a hook's paths start from once its launch is placed: one directory, or any folder
@@ -721,6 +729,10 @@ pub(crate) struct Placed<'a> {
     pub python_path: &'a [PathBuf],
     /// The environment's relative `NODE_PATH` folders ([`UserPaths::node_path`]).
     pub node_path: &'a [PathBuf],
+    /// The environment's relative `RUBYLIB` folders ([`UserPaths::ruby_lib`]).
+    pub ruby_lib: &'a [PathBuf],
+    /// The environment's relative `PERL5LIB` folders ([`UserPaths::perl_lib`]).
+    pub perl_lib: &'a [PathBuf],
 }
 
 /// The files one definition runs or reads, placed: exact paths, patterns, and why the
@@ -989,6 +1001,8 @@ pub fn definition_files(
         typescript_configs: &placement.user.typescript_configs,
         python_path: &placement.user.python_path,
         node_path: &placement.user.node_path,
+        ruby_lib: &placement.user.ruby_lib,
+        perl_lib: &placement.user.perl_lib,
     };
     let keep = |role: PathRole| roles.contains(&role);
     let mut resolver = Resolver::default();
@@ -1131,7 +1145,8 @@ fn protect_definition_roles(
         }
     }
     if read_scripts {
-        protect_sourced(&mut out, scripts, modules, launch, placed, resolver);
+        let line_search = &analysis.search_folders;
+        protect_sourced(&mut out, scripts, modules, line_search, launch, placed, resolver);
         if keep(PathRole::Argument) {
             protect_recipes(&mut out, launch, placed, resolver);
             protect_tool_plugins(&mut out, resolver);
@@ -1243,6 +1258,10 @@ fn locs_of(
 /// what they source or run by path, and theirs.
 const MAX_SCRIPTS_READ: usize = 32;
 
+/// How many folders the lines of one definition and of its scripts add to their interpreters'
+/// search paths are searched for the scripts' imports.
+const MAX_SEARCH_FOLDERS: usize = 32;
+
 /// How many levels of scripts sourcing scripts are followed.
 const MAX_SCRIPT_DEPTH: u32 = 4;
 
@@ -1267,6 +1286,7 @@ fn protect_sourced(
     out: &mut DefinitionProtection,
     scripts: Vec<AbsPathBuf>,
     modules: Vec<(AbsPathBuf, AbsPathBuf)>,
+    line_search: &[(crate::imports::Language, NamedPath)],
     launch: &HookLaunch,
     placed: Placed<'_>,
     resolver: &mut Resolver,
@@ -1282,6 +1302,9 @@ fn protect_sourced(
         .chain(modules.into_iter().map(|(m, from)| (m, 0, None, Some(from.into_path_buf()))))
         .collect();
     let mut seen: HashSet<PathBuf> = HashSet::new();
+    // The search paths the hook's line sets, and those its shell scripts' lines set for the
+    // programs they run (F144).
+    let mut line_search = line_search.to_vec();
     // Where the scripts run: the hook's folder, which they inherit.
     let runs_in = locate(&launch.run_dir, placed);
     while let Some((script, depth, caller_dir, first_dir)) = queue.pop_front() {
@@ -1322,6 +1345,12 @@ fn protect_sourced(
                     // What its lines have ssh, git and task runners read whatever the names.
                     note_read_files(out, &analysis, |n| locs_of(n, launch, placed, None));
                     named.extend(analysis.paths);
+                    for folder in analysis.search_folders {
+                        if !line_search.contains(&folder) && line_search.len() < MAX_SEARCH_FOLDERS
+                        {
+                            line_search.push(folder);
+                        }
+                    }
                     interpreters.extend(analysis.programs_on_path);
                 }
                 for name in &interpreters {
@@ -1337,13 +1366,23 @@ fn protect_sourced(
                 if let (Some(dir), Some(language)) = (&own_dir, language) {
                     let first = first_dir.clone().unwrap_or_else(|| dir.clone());
                     // The environment's relative `PYTHONPATH` folders, from where the hook runs
-                    // (F140), and its relative `NODE_PATH` folders (F141).
+                    // (F140), its relative `NODE_PATH` (F141), `RUBYLIB` (F142) and
+                    // `PERL5LIB` (F143) folders.
                     let folders = match language {
                         crate::imports::Language::Python => placed.python_path,
                         crate::imports::Language::JavaScript => placed.node_path,
+                        crate::imports::Language::Ruby => placed.ruby_lib,
+                        crate::imports::Language::Perl => placed.perl_lib,
                     };
-                    let searched: Vec<(PathBase, PathBuf)> =
-                        folders.iter().map(|d| (PathBase::RunDir, d.clone())).collect();
+                    // And the folders the hook's line adds (F144).
+                    let searched: Vec<(PathBase, PathBuf)> = (folders.iter())
+                        .map(|d| (PathBase::RunDir, d.clone()))
+                        .chain(
+                            (line_search.iter())
+                                .filter(|(l, _)| *l == language)
+                                .map(|(_, f)| (f.base.clone(), f.path.clone())),
+                        )
+                        .collect();
                     named.extend(crate::imports::local_imports_from(
                         language, &read.text, dir, &first, &searched,
                     ));
@@ -2231,8 +2270,25 @@ fn protect_commands(
     resolver: &mut Resolver,
 ) {
     let mut ran = Ran::default();
+    // The folders the lines add to their interpreters' search paths (F144), those named from
+    // where they run placed in each of `run_dirs`.
+    let mut search: Vec<(crate::imports::Language, NamedPath)> = Vec::new();
     for line in lines {
         let analysis = analyse(&HookCommand::Shell { script: line, shell: None });
+        for (language, folder) in &analysis.search_folders {
+            if folder.base != PathBase::RunDir {
+                search.push((*language, folder.clone()));
+                continue;
+            }
+            for loc in run_dirs {
+                if let Loc::Dir(dir) = loc
+                    && let Ok(full) = dir.join(&folder.path)
+                {
+                    let path = full.into_path_buf();
+                    search.push((*language, NamedPath { base: PathBase::Root, path, ..*folder }));
+                }
+            }
+        }
         let locs_of = |named: &NamedPath| match &named.base {
             PathBase::Root if named.path.is_absolute() => Some(vec![Loc::Dir(root())]),
             PathBase::Root => None,
@@ -2257,7 +2313,7 @@ fn protect_commands(
         protect_installation(out, interpreter, placed, resolver);
         protect_version_files(out, interpreter, run_dirs, placed, resolver);
     }
-    protect_sourced(out, scripts, modules, launch, placed, resolver);
+    protect_sourced(out, scripts, modules, &search, launch, placed, resolver);
 }
 
 /// Protects what the configuration of the linters, type checkers and formatters where the

@@ -1558,6 +1558,8 @@ fn compile(
                     typescript_configs: &user_paths.typescript_configs,
                     python_path: &user_paths.python_path,
                     node_path: &user_paths.node_path,
+                    ruby_lib: &user_paths.ruby_lib,
+                    perl_lib: &user_paths.perl_lib,
                 };
                 let protect = |analysis: &Analysed, resolver: &mut Resolver| {
                     if protection {

@@ -172,6 +172,13 @@ pub struct CommandAnalysis {
     /// ts-node's `require` entries name (finding F138). Each is among
     /// [`CommandAnalysis::paths`] as well.
     pub typescript_configs: Vec<NamedPath>,
+    /// The folders the line adds to its interpreters' module search paths, with the language
+    /// whose imports are looked for there, sorted, without duplicates (finding F144):
+    /// `PYTHONPATH=lib python3 gate.py` imports `gate.py`'s `policy` from `lib/`, as
+    /// `NODE_PATH`, `RUBYLIB`, `PERL5LIB`, `PERLLIB` and ruby's and perl's `-I` do for theirs;
+    /// the registry reads the scripts' imports there. A folder kept in a configuration folder
+    /// is among [`CommandAnalysis::paths`] as well, whole.
+    pub search_folders: Vec<(crate::imports::Language, NamedPath)>,
 }
 
 impl CommandAnalysis {
@@ -558,6 +565,8 @@ struct Walk {
     node_tool_files: Vec<(NamedPath, &'static str)>,
     /// [`CommandAnalysis::typescript_configs`].
     typescript_configs: Vec<NamedPath>,
+    /// [`CommandAnalysis::search_folders`].
+    search_folders: Vec<(crate::imports::Language, NamedPath)>,
     /// Every assignment the line makes, to one command or to the rest of the line (at most
     /// [`MAX_LINE_ENV`]): git reads some variables in pairs (`GIT_CONFIG_KEY_0` with
     /// `GIT_CONFIG_VALUE_0`) or by a name an option gives (`git --config-env=…=MON`).
@@ -610,6 +619,8 @@ impl Walk {
         self.node_tool_files.dedup();
         self.typescript_configs.sort();
         self.typescript_configs.dedup();
+        self.search_folders.sort();
+        self.search_folders.dedup();
         CommandAnalysis {
             paths: self.paths,
             uncertain: self.uncertain,
@@ -621,6 +632,7 @@ impl Walk {
             node_tool_folders: self.node_tool_folders,
             node_tool_files: self.node_tool_files,
             typescript_configs: self.typescript_configs,
+            search_folders: self.search_folders,
         }
     }
 
@@ -1724,6 +1736,19 @@ impl Walk {
             self.paths.extend(python_user_site());
         }
         let search = self.library_folders(spec, args);
+        // Ruby's and Perl's `-I` folders (with the line's `RUBYLIB`, `PERL5LIB`) are where the
+        // script's own requires are found too (F144).
+        let language = match spec.names.first() {
+            Some(&"ruby") => Some(crate::imports::Language::Ruby),
+            Some(&"perl") => Some(crate::imports::Language::Perl),
+            _ => None,
+        };
+        if let Some(language) = language {
+            for folder in &search {
+                let named = self.text_paths(folder, PathRole::Modules, dirs);
+                self.search_folders.extend(named.into_iter().map(|f| (language, f)));
+            }
+        }
         let mut i = 0;
         let mut command_string = false;
         // Deno and Bun take a subcommand first (`deno eval` runs inline code).
@@ -1844,7 +1869,8 @@ impl Walk {
                             .extend(named.into_iter().filter(|p| p.role == PathRole::Loaded));
                     }
                 } else if spec.module_dirs.contains(&flag) {
-                    self.module_folder(&value, dirs);
+                    // Ruby's and Perl's `-I` folders are noted with `library_folders`'.
+                    self.module_folder(None, &value, dirs);
                     self.arguments(std::slice::from_ref(&value), dirs);
                 } else if spec.dirs.contains(&flag) {
                     self.cd(std::slice::from_ref(&value), dirs);
@@ -1968,7 +1994,7 @@ impl Walk {
             if library_flags(spec).contains(flag) {
                 self.library(spec, &value, &search, dirs);
             } else {
-                self.module_folder(&value, dirs);
+                self.module_folder(None, &value, dirs);
             }
         }
     }
@@ -2015,7 +2041,7 @@ impl Walk {
         pieces.retain(|w| !w.parts.is_empty());
         if !url && MODULE_PATH_VARIABLES.contains(&name) {
             for piece in &pieces {
-                self.module_folder(piece, dirs);
+                self.module_folder(search_language(name), piece, dirs);
             }
         }
         if !url {
@@ -2055,10 +2081,29 @@ impl Walk {
     /// folder (a component such as `.claude`, `.hooks`); the project's own code (`src`, `.`,
     /// the project folder's variable) is what the agent edits, and an inherited
     /// `$PYTHONPATH` names nothing.
-    fn module_folder(&mut self, piece: &Word, dirs: &[Dir]) {
+    /// For a folder where `language`'s interpreter looks for the modules a script imports
+    /// (a search path variable's, [`search_language`]), the folder is noted
+    /// ([`CommandAnalysis::search_folders`]).
+    fn module_folder(
+        &mut self,
+        language: Option<crate::imports::Language>,
+        piece: &Word,
+        dirs: &[Dir],
+    ) {
         let v = self.value(piece);
         if v.tail.is_some() {
             return;
+        }
+        if let Some(language) = language {
+            let folders = match &v.base {
+                Some(base) => vec![NamedPath {
+                    base: base.clone(),
+                    path: under_base(&v.head),
+                    role: PathRole::Modules,
+                }],
+                None => self.text_paths(&v.head, PathRole::Modules, dirs),
+            };
+            self.search_folders.extend(folders.into_iter().map(|f| (language, f)));
         }
         let in_dot_folder = Path::new(&v.head)
             .components()
@@ -2495,17 +2540,25 @@ impl Walk {
 
     /// Adds a literal path.
     fn add_text(&mut self, text: &str, role: PathRole, dirs: &[Dir]) {
+        let named = self.text_paths(text, role, dirs);
+        self.paths.extend(named);
+    }
+
+    /// What [`Walk::add_text`] names for `text`.
+    fn text_paths(&self, text: &str, role: PathRole, dirs: &[Dir]) -> Vec<NamedPath> {
         if text.is_empty() || text.starts_with("/dev/") || text.contains("://") {
-            return;
+            return Vec::new();
         }
         if text.starts_with('/') {
-            self.paths.push(NamedPath { base: PathBase::Root, path: PathBuf::from(text), role });
-            return;
+            return vec![NamedPath { base: PathBase::Root, path: PathBuf::from(text), role }];
         }
-        for d in dirs {
-            let path = normalize_relative(&d.path.join(text));
-            self.paths.push(NamedPath { base: d.base.clone(), path, role });
-        }
+        (dirs.iter())
+            .map(|d| NamedPath {
+                base: d.base.clone(),
+                path: normalize_relative(&d.path.join(text)),
+                role,
+            })
+            .collect()
     }
 
     /// Adds the paths a word names: itself when it can be read, otherwise the folder before
@@ -3363,6 +3416,18 @@ const MODULE_PATH_VARIABLES: &[&str] = &[
     "PERLLIB",
     "LD_LIBRARY_PATH",
 ];
+
+/// The language whose imports the search path variable `name` has its interpreter look for
+/// in its folders (F144).
+fn search_language(name: &str) -> Option<crate::imports::Language> {
+    match name {
+        "PYTHONPATH" => Some(crate::imports::Language::Python),
+        "NODE_PATH" => Some(crate::imports::Language::JavaScript),
+        "RUBYLIB" => Some(crate::imports::Language::Ruby),
+        "PERL5LIB" | "PERLLIB" => Some(crate::imports::Language::Perl),
+        _ => None,
+    }
+}
 
 /// The folders under the user's home that hold Python's user site of every version
 /// (`~/.local/lib/python3.X/site-packages`; macOS's `~/Library/Python/3.X/lib/python/

@@ -12,6 +12,126 @@ use crate::{
     scripts::{NamedPath, PathBase, PathRole},
 };
 
+/// The paths a Ruby or Perl `text` in `/repo/hooks` loads, each with its base (`R` the root,
+/// `.` the run folder), with `searched` as the environment's load path.
+fn loaded(language: Language, text: &str, searched: &[&str]) -> Vec<String> {
+    let searched: Vec<(PathBase, PathBuf)> =
+        searched.iter().map(|d| (PathBase::RunDir, PathBuf::from(d))).collect();
+    let found = local_imports_from(
+        language,
+        text,
+        Path::new("/repo/hooks"),
+        Path::new("/repo/hooks"),
+        &searched,
+    );
+    found
+        .into_iter()
+        .inspect(|p| assert_eq!(p.role, PathRole::Sourced, "{p:?}"))
+        .map(|p| match p.base {
+            PathBase::Root => format!("R {}", p.path.display()),
+            PathBase::RunDir => format!(". {}", p.path.display()),
+            _ => panic!("{p:?}"),
+        })
+        .collect::<std::collections::BTreeSet<String>>()
+        .into_iter()
+        .collect()
+}
+
+/// The names Ruby tries for the feature `path` without an extension.
+fn ruby_feature(prefix: &str, path: &str) -> Vec<String> {
+    ["", ".bundle", ".rb", ".so"].iter().map(|e| format!("{prefix} {path}{e}")).collect()
+}
+
+/// A Ruby gate's `require_relative`, its requires of a path from the run folder or built
+/// from its own folder, and its bare requires in the load path folders it adds, the
+/// environment's relative `RUBYLIB` folders, and `load`'s fallback to the run folder
+/// (finding F142; each checked with Ruby 3.1).
+#[test]
+fn ruby_loads_follow_its_own_folder_the_run_folder_and_its_load_path() {
+    let mut want = ruby_feature("R", "/repo/hooks/policy");
+    assert_eq!(loaded(Language::Ruby, "require_relative \"policy\"\n", &[]), want);
+    assert_eq!(loaded(Language::Ruby, "require_relative('policy')\n", &[]), want);
+    assert_eq!(loaded(Language::Ruby, "require File.join(__dir__, 'policy')\n", &[]), want);
+    assert_eq!(loaded(Language::Ruby, "require \"#{__dir__}/policy\"\n", &[]), want);
+    // `expand_path("../policy", __FILE__)`: the `..` leaves the file's name (and the other
+    // reading is kept).
+    let mut both = ruby_feature("R", "/repo/policy");
+    both.extend(want.clone());
+    both.sort();
+    assert_eq!(
+        loaded(Language::Ruby, "require File.expand_path('../policy', __FILE__)\n", &[]),
+        both
+    );
+    assert_eq!(
+        loaded(Language::Ruby, "require_relative 'lib/p.rb'\n", &[]),
+        ["R /repo/hooks/lib/p.rb"]
+    );
+    assert_eq!(
+        loaded(Language::Ruby, "require './tools/p'\n", &[]),
+        ruby_feature(".", "./tools/p")
+    );
+    // A bare require names nothing without a folder to find it in (the installation's
+    // own libraries are protected with it).
+    assert!(loaded(Language::Ruby, "require 'json'\n", &[]).is_empty());
+    let text =
+        "$LOAD_PATH.unshift(File.expand_path('lib', __dir__))\n$: << 'vendor'\nrequire 'pol'\n";
+    want = ruby_feature(".", "vendor/pol");
+    want.extend(ruby_feature("R", "/repo/hooks/lib/pol"));
+    want.extend(ruby_feature("R", "/repo/hooks/vendor/pol"));
+    want.sort();
+    assert_eq!(loaded(Language::Ruby, text, &[]), want);
+    assert_eq!(loaded(Language::Ruby, "require 'pol'\n", &["lib"]), ruby_feature(".", "lib/pol"));
+    let mut load = vec![". lib/x.rb".to_owned(), ". x.rb".to_owned()];
+    load.sort();
+    assert_eq!(loaded(Language::Ruby, "load 'x.rb'\n", &["lib"]), load);
+    assert_eq!(loaded(Language::Ruby, "autoload :Policy, '/opt/p.rb'\n", &[]), ["R /opt/p.rb"]);
+    // Not a load: a method whose name ends so, a symbol, a variable.
+    assert!(loaded(Language::Ruby, "x.my_require 'a'\n:require\n$require = 'b'\n", &[]).is_empty());
+}
+
+/// A Perl gate's modules in the `@INC` folders it adds (from `FindBin`'s folder, built from
+/// `__FILE__`, from the run folder) and the environment's relative `PERL5LIB` ones, and the
+/// files it `require`s or `do`es (finding F143; checked with Perl 5.36).
+#[test]
+fn perl_loads_follow_its_inc_folders_and_the_run_folder() {
+    let text =
+        "use strict;\nuse FindBin;\nuse lib \"$FindBin::Bin/lib\";\nuse Policy::Rules qw(ok);\n";
+    let mut want: Vec<String> = ["FindBin.pm", "Policy/Rules.pm", "lib.pm", "strict.pm"]
+        .iter()
+        .map(|m| format!("R /repo/hooks/lib/{m}"))
+        .collect();
+    assert_eq!(loaded(Language::Perl, text, &[]), want);
+    let text = "use lib qw(lib t/lib); require Policy;\n";
+    want = [". lib/Policy.pm", ". lib/lib.pm", ". t/lib/Policy.pm", ". t/lib/lib.pm"]
+        .map(String::from)
+        .to_vec();
+    assert_eq!(loaded(Language::Perl, text, &[]), want);
+    let text = "use File::Basename;\nuse lib File::Spec->catdir(dirname(dirname(__FILE__)), 'lib');\nuse parent -norequire, 'Base::X';\n";
+    assert_eq!(
+        loaded(Language::Perl, text, &[]),
+        [
+            "R /repo/lib/Base/X.pm",
+            "R /repo/lib/File/Basename.pm",
+            "R /repo/lib/lib.pm",
+            "R /repo/lib/parent.pm"
+        ]
+    );
+    assert_eq!(loaded(Language::Perl, "use Policy;\n", &["plib"]), [". plib/Policy.pm"]);
+    assert_eq!(
+        loaded(
+            Language::Perl,
+            "require './x.pl'; do \"$FindBin::Bin/y.pl\"; do '/etc/z.pl';\n",
+            &[]
+        ),
+        [". ./x.pl", "R /etc/z.pl", "R /repo/hooks/y.pl"]
+    );
+    assert_eq!(loaded(Language::Perl, "do 'c.pl';\n", &["plib"]), [". c.pl", ". plib/c.pl"]);
+    // Not a load: a block, a version, a variable.
+    assert!(
+        loaded(Language::Perl, "my $t = do { 'x' }; use v5.36; require $file;\n", &[]).is_empty()
+    );
+}
+
 /// The paths of `role` that `text` in `/repo/scripts` imports.
 fn imported(language: Language, text: &str, role: PathRole) -> Vec<PathBuf> {
     local_imports(language, text, Path::new("/repo/scripts"))
@@ -158,9 +278,13 @@ fn javascript_packages_are_protected_in_every_node_modules_node_looks_in() {
 fn the_language_comes_from_the_interpreter_else_the_extension() {
     assert_eq!(Language::of(Some("python3.12"), Path::new("x")), Some(Language::Python));
     assert_eq!(Language::of(Some("node"), Path::new("x.py")), Some(Language::JavaScript));
-    assert_eq!(Language::of(Some("ruby"), Path::new("x.py")), None);
+    assert_eq!(Language::of(Some("ruby3.1"), Path::new("x.py")), Some(Language::Ruby));
+    assert_eq!(Language::of(Some("perl"), Path::new("x.rb")), Some(Language::Perl));
+    assert_eq!(Language::of(Some("lua"), Path::new("x.rb")), None);
     assert_eq!(Language::of(None, Path::new("x.mjs")), Some(Language::JavaScript));
-    assert_eq!(Language::of(None, Path::new("x.rb")), None);
+    assert_eq!(Language::of(None, Path::new("x.rb")), Some(Language::Ruby));
+    assert_eq!(Language::of(None, Path::new("x.pm")), Some(Language::Perl));
+    assert_eq!(Language::of(None, Path::new("x.lua")), None);
 }
 
 /// A configuration's words that name JavaScript, JSON or YAML files by a relative path are
@@ -404,6 +528,24 @@ proptest! {
         }
     }
 
+    /// Any Ruby or Perl text built from their loading words: no panic, absolute paths from
+    /// the root and relative ones from the run folder, every one a file Ruby or Perl loads.
+    #[test]
+    fn any_ruby_or_perl_load_gives_files_from_the_root_or_the_run_folder(
+        text in "(require_relative |require |load |use lib |use |do |\\$LOAD_PATH\\.unshift|@INC|__dir__|__FILE__|\\$FindBin::Bin|dirname\\(|qw\\(a b\\)|A::B|'\\.\\./x'|\"lib\"|\"/abs\"|'\\./y'|[ ();/\n]){0,40}",
+    ) {
+        for language in [Language::Ruby, Language::Perl] {
+            for p in local_imports(language, &text, Path::new("/repo/s")) {
+                prop_assert_eq!(p.role, PathRole::Sourced);
+                match p.base {
+                    PathBase::Root => prop_assert!(p.path.is_absolute(), "{p:?}"),
+                    PathBase::RunDir => prop_assert!(p.path.is_relative(), "{p:?}"),
+                    _ => prop_assert!(false, "{p:?}"),
+                }
+            }
+        }
+    }
+
     /// Many imports through many patterns name a bounded number of files.
     #[test]
     fn mapped_files_are_bounded(imports in 1usize..400, patterns in 1usize..64) {
@@ -417,7 +559,7 @@ proptest! {
     /// ones from the home (CommonJS's global folders), nothing else.
     #[test]
     fn any_text_is_scanned_without_panic(text in "[ -~\n\t]{0,300}") {
-        for language in [Language::Python, Language::JavaScript] {
+        for language in [Language::Python, Language::JavaScript, Language::Ruby, Language::Perl] {
             for p in local_imports(language, &text, Path::new("/repo/s")) {
                 match p.base {
                     PathBase::Root => prop_assert!(p.path.is_absolute()),
