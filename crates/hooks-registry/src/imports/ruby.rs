@@ -182,6 +182,11 @@ pub(crate) fn calls<'a>(
     let bytes = statement.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
+        // A method's name is ASCII: it starts at a character's first byte.
+        if !statement.is_char_boundary(i) {
+            i += 1;
+            continue;
+        }
         let starts_word = i == 0 || {
             let b = bytes[i - 1];
             !(b.is_ascii_alphanumeric() || b == b'_' || b == b':' || b == b'$' || b == b'@')

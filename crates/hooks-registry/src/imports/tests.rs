@@ -85,6 +85,12 @@ fn ruby_loads_follow_its_own_folder_the_run_folder_and_its_load_path() {
     load.sort();
     assert_eq!(loaded(Language::Ruby, "load 'x.rb'\n", &["lib"]), load);
     assert_eq!(loaded(Language::Ruby, "autoload :Policy, '/opt/p.rb'\n", &[]), ["R /opt/p.rb"]);
+    // Text that is not ASCII (the fuzzer's find: a name's search stepped inside a character).
+    assert!(loaded(Language::Ruby, "timeout 5 python3\u{e8}\u{e8} -u b.py\n", &[]).is_empty());
+    assert_eq!(
+        loaded(Language::Perl, "\u{e9}use lib 'l\u{e9}'; use \u{e9}A;\n", &[]),
+        [". l\u{e9}/lib.pm", ". l\u{e9}/\u{e9}A.pm"]
+    );
     // Not a load: a method whose name ends so, a symbol, a variable.
     assert!(loaded(Language::Ruby, "x.my_require 'a'\n:require\n$require = 'b'\n", &[]).is_empty());
 }
@@ -532,7 +538,7 @@ proptest! {
     /// the root and relative ones from the run folder, every one a file Ruby or Perl loads.
     #[test]
     fn any_ruby_or_perl_load_gives_files_from_the_root_or_the_run_folder(
-        text in "(require_relative |require |load |use lib |use |do |\\$LOAD_PATH\\.unshift|@INC|__dir__|__FILE__|\\$FindBin::Bin|dirname\\(|qw\\(a b\\)|A::B|'\\.\\./x'|\"lib\"|\"/abs\"|'\\./y'|[ ();/\n]){0,40}",
+        text in "(require_relative |require |load |use lib |use |do |\\$LOAD_PATH\\.unshift|@INC|__dir__|__FILE__|\\$FindBin::Bin|dirname\\(|qw\\(a b\\)|A::B|'\\.\\./x'|\"lib\"|\"/abs\"|'\\./y'|[ ();/\n\u{e8}]){0,40}",
     ) {
         for language in [Language::Ruby, Language::Perl] {
             for p in local_imports(language, &text, Path::new("/repo/s")) {
@@ -558,7 +564,7 @@ proptest! {
     /// Any text in either language: no panic, absolute paths from the root and relative
     /// ones from the home (CommonJS's global folders), nothing else.
     #[test]
-    fn any_text_is_scanned_without_panic(text in "[ -~\n\t]{0,300}") {
+    fn any_text_is_scanned_without_panic(text in "[ -~\n\t\u{e8}\u{1f600}]{0,300}") {
         for language in [Language::Python, Language::JavaScript, Language::Ruby, Language::Perl] {
             for p in local_imports(language, &text, Path::new("/repo/s")) {
                 match p.base {
