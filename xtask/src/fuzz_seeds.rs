@@ -82,6 +82,9 @@ const COMMAND_LINES: &[&str] = &[
     "ssh -vF deploy/cfg -o 'ProxyCommand=sh p.sh %h' build true",
     "scp -P 22 -Fcfg a.txt build: && sftp -o PKCS11Provider=~/p.so h",
     "git -C sub -c core.fsmonitor=m.sh -c 'core.sshCommand=ssh -F cfg' fetch",
+    "PYTHONPATH=lib:$HOME/x ruby -Irlib -I vendor g.rb; PERL5LIB=plib perl g.pl",
+    "$LOAD_PATH.unshift(File.join(__dir__, 'lib')); require_relative 'p'; require './x'",
+    "use FindBin; use lib \"$FindBin::Bin/../lib\", qw(a b); use A::B; do './c.pl';",
 ];
 
 /// The seeds' source of `target`; `None` for targets that start from nothing.
