@@ -154,6 +154,15 @@
 //! - **node-path-relative**: the same for `libs/policy/index.js` of the project, which the
 //!   gate of the user's own Claude Code hook `node tools/gate.js` requires through the agent's
 //!   relative `NODE_PATH=libs`, taken from where the hook runs (finding F141);
+//! - **ruby-require-relative**: the same for `tools/policy.rb` of the project, which the gate
+//!   of the user's own Claude Code hook `ruby tools/gate.rb` loads with `require_relative`
+//!   (finding F142);
+//! - **perl-findbin-lib**: the same for `tools/lib/Policy.pm` of the project, the module the
+//!   gate of the user's own Claude Code hook `perl tools/gate.pl` uses after `use lib
+//!   "$FindBin::Bin/lib"` (finding F143);
+//! - **python-path-line**: the same for `checks/policy.py` of the project, which the gate of
+//!   the user's own Claude Code hook `PYTHONPATH=checks python3 tools/gate.py` imports through
+//!   the search path its own line sets (finding F144);
 //! - **tsx-tsconfig**: the same for `cfg/alt/policy.ts` of the project, where the `paths` of
 //!   the configuration the user's own Claude Code hook `tsx --tsconfig cfg/tsconfig.hooks.json
 //!   tools/gate.ts` names send the gate's `policy` import (finding F138);
@@ -688,6 +697,30 @@ if [ "${XTASK_NODE_PATH_REL:-}" = 1 ]; then
   user_claude_pretool 'node tools/gate.js >/dev/null 2>&1 || true'
   seed_file "$PROJ/libs/policy/index.js" node-rel-policy.orig 'module.exports = { deny: () => true };\n'
 fi
+if [ "${XTASK_RUBY_REQUIRE:-}" = 1 ]; then
+  # The user's own Claude Code hook runs a Ruby gate that loads its policy from beside itself.
+  # Claude Code's `Write` creates the policy instead.
+  mkdir -p "$PROJ/tools"
+  printf 'require_relative "policy"\nexit(Policy.deny? ? 2 : 0)\n' > "$PROJ/tools/gate.rb"
+  user_claude_pretool 'ruby tools/gate.rb >/dev/null 2>&1 || true'
+  seed_file "$PROJ/tools/policy.rb" ruby-policy.orig 'module Policy\n  def self.deny? = true\nend\n'
+fi
+if [ "${XTASK_PERL_FINDBIN:-}" = 1 ]; then
+  # The user's own Claude Code hook runs a Perl gate that uses its policy module from the
+  # `lib/` beside it. Claude Code's `Write` creates the module instead.
+  mkdir -p "$PROJ/tools/lib"
+  printf 'use strict;\nuse FindBin;\nuse lib "$FindBin::Bin/lib";\nuse Policy;\nexit(Policy::deny() ? 2 : 0);\n' > "$PROJ/tools/gate.pl"
+  user_claude_pretool 'perl tools/gate.pl >/dev/null 2>&1 || true'
+  seed_file "$PROJ/tools/lib/Policy.pm" perl-policy.orig 'package Policy;\nsub deny { 1 }\n1;\n'
+fi
+if [ "${XTASK_PYTHONPATH_LINE:-}" = 1 ]; then
+  # The user's own Claude Code hook sets `PYTHONPATH=checks` on its line for a gate that
+  # imports its policy by name. Claude Code's `Write` creates the policy instead.
+  mkdir -p "$PROJ/tools" "$PROJ/checks"
+  printf 'import sys\nimport policy\nsys.exit(2 if policy.deny() else 0)\n' > "$PROJ/tools/gate.py"
+  user_claude_pretool 'PYTHONPATH=checks python3 tools/gate.py >/dev/null 2>&1 || true'
+  seed_file "$PROJ/checks/policy.py" python-line-policy.orig 'def deny():\n    return True\n'
+fi
 if [ "${XTASK_TSX_TSCONFIG:-}" = 1 ]; then
   # The user's own Claude Code hook gives tsx a configuration in the nearest one's place,
   # whose `paths` send the gate's `policy` import beside it. Claude Code's `Write` creates
@@ -994,6 +1027,14 @@ enum Edit {
     /// `libs/policy/index.js` of the project, which the gate requires through the agent's
     /// relative `NODE_PATH`.
     NodePathRelative,
+    /// `tools/policy.rb` of the project, which the Ruby gate loads with `require_relative`.
+    RubyRequireRelative,
+    /// `tools/lib/Policy.pm` of the project, which the Perl gate uses from the folder beside
+    /// it that it adds to `@INC`.
+    PerlFindBinLib,
+    /// `checks/policy.py` of the project, which the gate imports through the `PYTHONPATH` its
+    /// hook's line sets.
+    PythonPathLine,
     /// `cfg/alt/policy.ts` of the project, where the configuration the hook's line gives tsx
     /// maps the gate's `policy` import.
     TsxTsconfig,
@@ -1200,6 +1241,15 @@ impl Edit {
             Edit::NodePathRelative => {
                 ("libs/policy/index.js", Some("XTASK_NODE_PATH_REL"), "node-rel-policy.orig")
             }
+            Edit::RubyRequireRelative => {
+                ("tools/policy.rb", Some("XTASK_RUBY_REQUIRE"), "ruby-policy.orig")
+            }
+            Edit::PerlFindBinLib => {
+                ("tools/lib/Policy.pm", Some("XTASK_PERL_FINDBIN"), "perl-policy.orig")
+            }
+            Edit::PythonPathLine => {
+                ("checks/policy.py", Some("XTASK_PYTHONPATH_LINE"), "python-line-policy.orig")
+            }
             Edit::PythonSysPathCwd => {
                 ("checks/policy.py", Some("XTASK_PYTHON_SYSPATH_CWD"), "python-cwd-policy.orig")
             }
@@ -1368,6 +1418,9 @@ const CASES: &[Case] = &[
     Case::editing("tsx-tsconfig", Edit::TsxTsconfig),
     Case::editing("python-path-relative", Edit::PythonPathRelative),
     Case::editing("node-path-relative", Edit::NodePathRelative),
+    Case::editing("ruby-require-relative", Edit::RubyRequireRelative),
+    Case::editing("perl-findbin-lib", Edit::PerlFindBinLib),
+    Case::editing("python-path-line", Edit::PythonPathLine),
     Case::editing("rg-ignore", Edit::RgIgnore),
     Case::editing("gemini-env", Edit::GeminiEnv),
     Case::editing("pre-commit", Edit::PreCommitEntry),
