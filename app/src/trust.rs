@@ -171,6 +171,9 @@ pub struct ShellStartupDirs {
     /// them), from where Perl starts: a Perl hook's modules are looked for there (finding
     /// F143).
     pub perl_lib: Vec<PathBuf>,
+    /// What the variables hooks inherit name by a relative path, which each hook's program
+    /// takes from where it runs (finding F145, [`run_relative`]).
+    pub run_relative: Vec<hooks_registry::RunRelative>,
 }
 
 impl ShellStartupDirs {
@@ -211,6 +214,7 @@ impl ShellStartupDirs {
                 true => relative_search_path(env, "PERL5LIB"),
                 false => relative_search_path(env, "PERLLIB"),
             },
+            run_relative: run_relative(env),
         }
     }
 
@@ -362,30 +366,125 @@ fn relative_search_path(env: &EnvVars, variable: &str) -> Vec<PathBuf> {
     out
 }
 
+/// What the variables of `env` that hooks inherit name by a relative path (finding F145):
+/// checked here, `BASH_ENV=.bashenv` had `bash hooks/gate.sh` run the project's `.bashenv`
+/// first, `NODE_OPTIONS="--require ./pre.js"` had Node run `pre.js` of the folder it started
+/// in, `RIPGREP_CONFIG_PATH=.rgrc` had ripgrep read the run folder's configuration, each
+/// turning a gate's exit 2 into 0; the program takes each from where it runs, so the registry
+/// protects it under each hook's run folder. The files the variables of
+/// [`hook_environment`] name (each entry of `LD_PRELOAD` and `LD_AUDIT` that has a `/`: the
+/// dynamic linker looks a bare name up in its library path), the files the interpreters'
+/// options in `NODE_OPTIONS`, `RUBYOPT` and `PERL5OPT` load, the cache folders Python and
+/// black load code from, and the configurations that name more (ripgrep's, the TypeScript
+/// runners'). Search paths are read for each script's imports instead
+/// ([`ShellStartupDirs::python_path`]), and folders of other kinds (a relative
+/// `LD_LIBRARY_PATH`, `CARGO_TARGET_DIR`) are the project's own code.
+fn run_relative(env: &EnvVars) -> Vec<hooks_registry::RunRelative> {
+    use hooks_registry::{RunRelative, RunRelativeKind};
+    let relative = |text: &str| {
+        let text = text.trim().trim_matches(|c| c == '"' || c == '\'');
+        let path = PathBuf::from(text.strip_prefix("file://").unwrap_or(text));
+        (!text.is_empty() && path.is_relative()).then_some(path)
+    };
+    let mut out: Vec<RunRelative> = Vec::new();
+    let mut add = |path: PathBuf, kind: RunRelativeKind| {
+        let entry = RunRelative { path, kind };
+        if !out.contains(&entry) {
+            out.push(entry);
+        }
+    };
+    for (name, value) in &env.hook_loaders {
+        let value = value.to_string_lossy();
+        let kind = match name.as_str() {
+            "BASH_ENV"
+            | "ENV"
+            | "GIT_CONFIG_GLOBAL"
+            | "GIT_CONFIG_SYSTEM"
+            | "WGETRC"
+            | "NPM_CONFIG_USERCONFIG"
+            | "npm_config_userconfig"
+            | "NPM_CONFIG_GLOBALCONFIG"
+            | "npm_config_globalconfig"
+            | "UV_CONFIG_FILE"
+            | "PYLINTRC"
+            | "GOENV"
+            | "GIT_SSH"
+            | "LEFTHOOK_BIN"
+            | "LEFTHOOK_CONFIG" => RunRelativeKind::File,
+            "PYTHONPYCACHEPREFIX" | "BLACK_CACHE_DIR" => RunRelativeKind::Folder,
+            "RIPGREP_CONFIG_PATH" => RunRelativeKind::RipgrepConfig,
+            "TSX_TSCONFIG_PATH" | "TS_NODE_PROJECT" => RunRelativeKind::TypescriptConfig,
+            "CURL_HOME" => {
+                if let Some(folder) = relative(&value) {
+                    add(folder.join(".curlrc"), RunRelativeKind::File);
+                }
+                continue;
+            }
+            "LD_PRELOAD" | "LD_AUDIT" => {
+                for entry in value.split(|c: char| c == ':' || c.is_whitespace()) {
+                    if let Some(path) = relative(entry).filter(|_| entry.contains('/')) {
+                        add(path, RunRelativeKind::File);
+                    }
+                }
+                continue;
+            }
+            "NODE_OPTIONS" | "RUBYOPT" | "PERL5OPT" => {
+                let interpreter = match name.as_str() {
+                    "NODE_OPTIONS" => "node",
+                    "RUBYOPT" => "ruby",
+                    _ => "perl",
+                };
+                let (files, _) = hooks_registry::loading_options(interpreter);
+                // A path (`./pre.js`, `.env`, `tools/pre`), not a package's or library's name
+                // (`-r json`), which is looked for elsewhere.
+                let path = |v: &str| relative(v).filter(|_| v.starts_with('.') || v.contains('/'));
+                for path in option_values(value.split_whitespace(), files, &path) {
+                    add(path, RunRelativeKind::File);
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        if let Some(path) = relative(&value) {
+            add(path, kind);
+        } else if kind == RunRelativeKind::RipgrepConfig
+            && let Some(path) = hook_environment_path(&value)
+        {
+            // Its relative `--pre` programs and `--ignore-file` files are the run folder's.
+            add(path, kind);
+        }
+    }
+    out
+}
+
+/// `text` as [`hook_environment`] reads an absolute path: trimmed, unquoted, a `file://` URL
+/// as its path.
+fn hook_environment_path(text: &str) -> Option<PathBuf> {
+    let text = text.trim().trim_matches(|c| c == '"' || c == '\'');
+    let path = PathBuf::from(text.strip_prefix("file://").unwrap_or(text));
+    path.is_absolute().then_some(path)
+}
+
 /// The TypeScript configurations `env` gives the hooks' TypeScript runners in place of the
 /// nearest `tsconfig.json`: `TSX_TSCONFIG_PATH` (tsx's) and `TS_NODE_PROJECT` (ts-node's),
 /// absolute ones only (finding F137).
 fn typescript_configs(env: &EnvVars) -> Vec<PathBuf> {
     (env.hook_loaders.iter())
         .filter(|(name, _)| matches!(name.as_str(), "TSX_TSCONFIG_PATH" | "TS_NODE_PROJECT"))
-        .map(|(_, value)| PathBuf::from(value.to_string_lossy().trim()))
-        .filter(|p| p.is_absolute())
+        .filter_map(|(_, value)| hook_environment_path(&value.to_string_lossy()))
         .collect()
 }
 
 /// The files and the folders the variables of `env` that hooks inherit make their
 /// interpreters load ([`ShellStartupDirs::loaded`], [`ShellStartupDirs::modules`]): absolute
-/// paths only (a relative one names a place under each hook's own directory), split where
+/// paths only (a relative one names a place under each hook's run folder: [`run_relative`]),
+/// split where
 /// the interpreter splits them (`:` for a search path, blanks for options, both for
 /// `LD_PRELOAD`), `file://` URLs read as paths.
 fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let mut loaded: Vec<PathBuf> = Vec::new();
     let mut modules: Vec<PathBuf> = Vec::new();
-    let absolute = |text: &str| {
-        let text = text.trim_matches(|c| c == '"' || c == '\'');
-        let path = PathBuf::from(text.strip_prefix("file://").unwrap_or(text));
-        path.is_absolute().then_some(path)
-    };
+    let absolute = |text: &str| hook_environment_path(text);
     for (name, value) in &env.hook_loaders {
         let value = value.to_string_lossy();
         let words = || value.split_whitespace();
@@ -622,6 +721,7 @@ pub(crate) fn registry_user_paths(
         node_path: shell.node_path.clone(),
         ruby_lib: shell.ruby_lib.clone(),
         perl_lib: shell.perl_lib.clone(),
+        run_relative: shell.run_relative.clone(),
     }
 }
 

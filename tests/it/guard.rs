@@ -4377,6 +4377,63 @@ fn what_ruby_and_perl_gates_load_from_the_environment_s_relative_library_paths_i
     assert!(allowed(&without).iter().all(|a| *a), "{without:#?}");
 }
 
+/// A variable hooks inherit may name its file by a relative path, which the program takes
+/// from where it runs: `BASH_ENV=.bashenv` had `bash hooks/gate.sh` run the project's
+/// `.bashenv` first, `NODE_OPTIONS="--require ./pre.js"` had Node run `pre.js`,
+/// `RIPGREP_CONFIG_PATH=.rgrc` had ripgrep read the project's `.rgrc` (whose `--pre` program
+/// it runs), each turning a gate's exit 2 into 0 (finding F145). Under where each hook runs,
+/// those files are out of the agent's reach, existing or not, with what such a configuration
+/// names; a library's or package's name (`-rjson`, `libc.so.6`) and other files are not, nor
+/// any of them without the variables.
+#[test]
+fn what_the_environment_names_from_where_hooks_run_is_protected() {
+    let project = TestDir::new();
+    let home = TestDir::new();
+    let t = TestDir::new();
+    project.write("hooks/gate.sh", "#!/bin/sh\nexit 2\n");
+    project.write(".rgrc", "--pre=./tools/pre.sh\n");
+    project.write("cfg/ts.json", r#"{"extends": "./base.json"}"#);
+    project.write(".cursor/hooks.json", &cursor_hooks(&["sh hooks/gate.sh"]));
+    let p = |rel: &str| project.text_path(rel);
+    let paths = [
+        p(".bashenv"),
+        p("pre.js"),
+        p(".env.hooks"),
+        p(".rgrc"),
+        p("tools/pre.sh"),
+        p("cfg/ts.json"),
+        p("cfg/base.json"),
+        p(".pyc/usr/lib/python3.11/json/__init__.cpython-311.pyc"),
+        p("lib/x.so"),
+        p("json"),
+        p("libc.so.6"),
+        p("tools/other.sh"),
+        p("cfg/other.json"),
+    ];
+    let state = t.path().join("state");
+    let vars: [(&str, &Path); 7] = [
+        ("BASH_ENV", Path::new(".bashenv")),
+        ("NODE_OPTIONS", Path::new("--require ./pre.js --env-file=.env.hooks")),
+        ("RIPGREP_CONFIG_PATH", Path::new(".rgrc")),
+        ("TSX_TSCONFIG_PATH", Path::new("cfg/ts.json")),
+        ("PYTHONPYCACHEPREFIX", Path::new(".pyc")),
+        ("LD_PRELOAD", Path::new("./lib/x.so:libc.so.6")),
+        ("RUBYOPT", Path::new("-rjson")),
+    ];
+    let lines = guard_in_environment(&project, &home, &state, &paths, &vars);
+    let expected: Vec<bool> = (0..paths.len()).map(|i| i >= 9).collect();
+    assert_eq!(allowed(&lines), expected, "{lines:#?}");
+    let without = guard_in_environment(&project, &home, &state, &paths, &[]);
+    assert!(allowed(&without).iter().all(|a| *a), "{without:#?}");
+    // ripgrep's configuration elsewhere: the relative program it names is the run folder's.
+    t.write("rg.conf", "--pre=./tools/pre.sh\n--pre=cat\n");
+    let config = t.path().join("rg.conf");
+    let vars: [(&str, &Path); 1] = [("RIPGREP_CONFIG_PATH", &config)];
+    let paths = [p("tools/pre.sh"), p("cat"), p("tools/other.sh")];
+    let lines = guard_in_environment(&project, &home, &state, &paths, &vars);
+    assert_eq!(allowed(&lines), [false, true, true], "{lines:#?}");
+}
+
 /// With `PYTHONPYCACHEPREFIX` set, Python reads every module's compiled form from that folder
 /// (under the source's absolute path), the standard library's too: a `.pyc` there whose header
 /// carries the source's time and size replaced a gate's `policy.py` (finding F135, checked with

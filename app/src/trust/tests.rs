@@ -238,6 +238,56 @@ fn the_hook_environment_names_what_interpreters_load_as_they_split_it() {
     assert!(held.modules.contains(&PathBuf::from("/py/b")));
 }
 
+/// What the variables name by a relative path is kept for each hook's run folder (finding
+/// F145): files, the cache folders, the configurations that name more (ripgrep's whatever its
+/// path); a library's or package's name, a bare `LD_PRELOAD` entry and search paths are not.
+/// A TypeScript configuration's quoted or `file://` absolute value is read as the loaders'
+/// are.
+#[test]
+fn the_hook_environment_s_relative_paths_are_kept_for_the_run_folder() {
+    use hooks_registry::{RunRelative, RunRelativeKind};
+    let env = EnvVars::from_pairs(
+        [
+            ("BASH_ENV", ".bashenv"),
+            ("ENV", "/abs/env.sh"),
+            ("NODE_OPTIONS", "-r ./pre.js --require dotenv/config --import x --env-file=.env"),
+            ("RUBYOPT", "-rjson -r./r.rb"),
+            ("LD_PRELOAD", "./l/a.so libc.so.6"),
+            ("CURL_HOME", "cfg"),
+            ("PYTHONPYCACHEPREFIX", "'.pyc'"),
+            ("RIPGREP_CONFIG_PATH", "\"/etc/rg.conf\""),
+            ("TS_NODE_PROJECT", "file:///t/ts.json"),
+            ("TSX_TSCONFIG_PATH", "cfg/ts.json"),
+            ("PYTHONPATH", "src"),
+            ("LD_LIBRARY_PATH", "lib"),
+        ]
+        .map(|(n, v)| (n, std::ffi::OsStr::new(v))),
+    );
+    let dirs = ShellStartupDirs::from_env(&env);
+    let entry = |path: &str, kind| RunRelative { path: PathBuf::from(path), kind };
+    let mut got: Vec<String> =
+        dirs.run_relative.iter().map(|e| format!("{:?} {}", e.kind, e.path.display())).collect();
+    got.sort();
+    let mut want: Vec<String> = [
+        entry(".bashenv", RunRelativeKind::File),
+        entry("cfg/.curlrc", RunRelativeKind::File),
+        entry("./l/a.so", RunRelativeKind::File),
+        entry("./pre.js", RunRelativeKind::File),
+        entry("dotenv/config", RunRelativeKind::File),
+        entry(".env", RunRelativeKind::File),
+        entry("./r.rb", RunRelativeKind::File),
+        entry(".pyc", RunRelativeKind::Folder),
+        entry("/etc/rg.conf", RunRelativeKind::RipgrepConfig),
+        entry("cfg/ts.json", RunRelativeKind::TypescriptConfig),
+    ]
+    .iter()
+    .map(|e| format!("{:?} {}", e.kind, e.path.display()))
+    .collect();
+    want.sort();
+    assert_eq!(got, want);
+    assert_eq!(dirs.typescript_configs, [PathBuf::from("/t/ts.json")]);
+}
+
 proptest::proptest! {
     /// Whatever the variables hold, splitting them ends, names absolute paths only, each once.
     #[test]
@@ -250,6 +300,11 @@ proptest::proptest! {
         });
         let dirs = ShellStartupDirs::from_env(&env);
         proptest::prop_assert!(dirs.loaded.iter().chain(&dirs.modules).all(|p| p.is_absolute()));
+        // What is kept for the run folder is relative (ripgrep's configuration may be not).
+        let ripgrep = hooks_registry::RunRelativeKind::RipgrepConfig;
+        let kept = dirs.run_relative.iter();
+        proptest::prop_assert!(kept.clone().all(|e| e.path.is_relative() || e.kind == ripgrep));
+        proptest::prop_assert!(kept.clone().all(|e| !e.path.as_os_str().is_empty()));
         let unique: BTreeSet<&PathBuf> = dirs.modules.iter().collect();
         proptest::prop_assert_eq!(unique.len(), dirs.modules.len());
     }

@@ -59,8 +59,8 @@ pub use crate::{
     policy::RunSettingsIndex,
     protect::{
         DefinitionFiles, ExpectedFiles, LinkedFolder, Placement, ProtectedKind, ProtectedPath,
-        ProtectedPaths, ProtectedPattern, UserPaths, definition_files, resolve_script,
-        script_candidate,
+        ProtectedPaths, ProtectedPattern, RunRelative, RunRelativeKind, UserPaths,
+        definition_files, resolve_script, script_candidate,
     },
     registry::{HookRegistry, SourceUpdate},
     scripts::{

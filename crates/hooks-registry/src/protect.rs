@@ -696,6 +696,40 @@ pub struct UserPaths {
     /// where Perl starts: as [`UserPaths::python_path`]'s for a Perl hook's modules (finding
     /// F143).
     pub perl_lib: Vec<PathBuf>,
+    /// What the environment's variables name by a relative path, which each hook's program
+    /// takes from where the hook runs (`BASH_ENV=.bashenv`, `NODE_OPTIONS="--require
+    /// ./pre.js"`, `RIPGREP_CONFIG_PATH=.ripgreprc`: finding F145): protected under each
+    /// hook's run folder, existing or not. Absolute values are protected whole by the caller;
+    /// ripgrep's configuration is given here whatever its path, for the relative programs and
+    /// files it names, which ripgrep takes from where it runs.
+    pub run_relative: Vec<RunRelative>,
+}
+
+/// A file or folder a variable of the environment hooks inherit names by a relative path
+/// ([`UserPaths::run_relative`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunRelative {
+    /// The path, as the variable gives it.
+    pub path: PathBuf,
+    /// What the program reads there.
+    pub kind: RunRelativeKind,
+}
+
+/// What a program reads at a [`RunRelative`] path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunRelativeKind {
+    /// A file it loads or reads as configuration (`BASH_ENV`, `NODE_OPTIONS`' `--require`,
+    /// `PYLINTRC`): protected.
+    File,
+    /// A folder it loads code from (`PYTHONPYCACHEPREFIX`, `BLACK_CACHE_DIR`): protected whole.
+    Folder,
+    /// ripgrep's configuration: protected, with the programs its `--pre` options run and the
+    /// files its `--ignore-file` options read ([`crate::ripgrep_config_files`]).
+    RipgrepConfig,
+    /// A TypeScript configuration tsx or ts-node reads in the nearest one's place: protected,
+    /// with its `extends` chain and ts-node's `require`d modules
+    /// ([`crate::typescript_config_files`]).
+    TypescriptConfig,
 }
 
 /// Where a hook's paths start from once its launch is placed: one directory, or any folder
@@ -733,6 +767,8 @@ pub(crate) struct Placed<'a> {
     pub ruby_lib: &'a [PathBuf],
     /// The environment's relative `PERL5LIB` folders ([`UserPaths::perl_lib`]).
     pub perl_lib: &'a [PathBuf],
+    /// What the environment names from each hook's run folder ([`UserPaths::run_relative`]).
+    pub run_relative: &'a [RunRelative],
 }
 
 /// The files one definition runs or reads, placed: exact paths, patterns, and why the
@@ -1003,6 +1039,7 @@ pub fn definition_files(
         node_path: &placement.user.node_path,
         ruby_lib: &placement.user.ruby_lib,
         perl_lib: &placement.user.perl_lib,
+        run_relative: &placement.user.run_relative,
     };
     let keep = |role: PathRole| roles.contains(&role);
     let mut resolver = Resolver::default();
@@ -1117,6 +1154,10 @@ fn protect_definition_roles(
                 protect_at(&mut out, loc, Path::new(rel), PathRole::Loaded, resolver);
             }
         }
+    }
+    // What the environment's variables name from where the hook runs (F145).
+    if keep(PathRole::Argument) {
+        protect_run_relative(&mut out, &locate(&launch.run_dir, placed), placed, resolver);
     }
     // What the agent loads into every hook's environment (Gemini CLI's `.env`, finding
     // F125): where it would be found, from the directory given up, and under the home.
@@ -1456,6 +1497,53 @@ fn protect_sourced(
     for config in &given {
         for file in crate::toolconfig::typescript_config_files(config.as_path()) {
             protect_at(out, &Loc::Dir(root()), &file, PathRole::Loaded, resolver);
+        }
+    }
+}
+
+/// Protects what the environment's variables name by a relative path
+/// ([`UserPaths::run_relative`]) in each of `runs_in`, the places a hook runs in, existing or
+/// not, as an argument is (protected, not pinned: the environment is not the hook's); a
+/// configuration that names more (ripgrep's, a TypeScript one) is read where the place is
+/// known (anywhere for an absolute one), and what it names protected as a loaded file:
+/// ripgrep's relative `--pre` programs and `--ignore-file` files from where it runs (F145).
+fn protect_run_relative(
+    out: &mut DefinitionProtection,
+    runs_in: &[Loc],
+    placed: Placed<'_>,
+    resolver: &mut Resolver,
+) {
+    for entry in placed.run_relative {
+        let role = match entry.kind {
+            RunRelativeKind::Folder => PathRole::Modules,
+            _ => PathRole::Argument,
+        };
+        for loc in runs_in {
+            if entry.path.is_relative() {
+                protect_at(out, loc, &entry.path, role, resolver);
+            }
+            let full = match loc {
+                _ if entry.path.is_absolute() => entry.path.clone(),
+                Loc::Dir(dir) => match dir.join(&entry.path) {
+                    Ok(full) => full.into_path_buf(),
+                    Err(_) => continue,
+                },
+                Loc::Any { .. } => continue,
+            };
+            let named = match entry.kind {
+                RunRelativeKind::RipgrepConfig => crate::toolconfig::ripgrep_config_names(&full),
+                RunRelativeKind::TypescriptConfig => crate::typescript_config_files(&full),
+                RunRelativeKind::File | RunRelativeKind::Folder => continue,
+            };
+            for file in named {
+                match file.is_absolute() {
+                    true => protect_at(out, &Loc::Dir(root()), &file, PathRole::Loaded, resolver),
+                    // A bare program name is found on `PATH`, whose folders are protected
+                    // whole; a relative path is taken from where the program runs.
+                    false if file.components().count() < 2 => {}
+                    false => protect_at(out, loc, &file, PathRole::Loaded, resolver),
+                }
+            }
         }
     }
 }

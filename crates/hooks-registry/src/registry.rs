@@ -1560,6 +1560,7 @@ fn compile(
                     node_path: &user_paths.node_path,
                     ruby_lib: &user_paths.ruby_lib,
                     perl_lib: &user_paths.perl_lib,
+                    run_relative: &user_paths.run_relative,
                 };
                 let protect = |analysis: &Analysed, resolver: &mut Resolver| {
                     if protection {

@@ -531,15 +531,17 @@ pub(crate) fn ripgrep_config(text: &str) -> (Vec<String>, Vec<String>) {
 /// std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn ripgrep_config_files(config: &std::path::Path) -> Vec<std::path::PathBuf> {
+    ripgrep_config_names(config).into_iter().filter(|p| p.is_absolute()).collect()
+}
+
+/// Every program and file ripgrep's configuration at `config` names ([`ripgrep_config_files`]),
+/// relative ones too, as written: a relative one is taken from where ripgrep runs (F145).
+pub(crate) fn ripgrep_config_names(config: &std::path::Path) -> Vec<std::path::PathBuf> {
     let Some(text) = crate::installations::read_capped(config, RIPGREP_CONFIG_CAP) else {
         return Vec::new();
     };
     let (pre, ignore_files) = ripgrep_config(&text);
-    pre.into_iter()
-        .chain(ignore_files)
-        .map(std::path::PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .collect()
+    pre.into_iter().chain(ignore_files).map(std::path::PathBuf::from).collect()
 }
 
 /// How many configurations [`typescript_config_files`] reads through `extends`.
