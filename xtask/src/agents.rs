@@ -163,6 +163,9 @@
 //! - **python-path-line**: the same for `checks/policy.py` of the project, which the gate of
 //!   the user's own Claude Code hook `PYTHONPATH=checks python3 tools/gate.py` imports through
 //!   the search path its own line sets (finding F144);
+//! - **ripgrep-config-relative**: the same for `.rgrc` of the project, which the agent's
+//!   relative `RIPGREP_CONFIG_PATH=.rgrc` has the user's own Claude Code hook's `rg` read from
+//!   where the hook runs (finding F145);
 //! - **tsx-tsconfig**: the same for `cfg/alt/policy.ts` of the project, where the `paths` of
 //!   the configuration the user's own Claude Code hook `tsx --tsconfig cfg/tsconfig.hooks.json
 //!   tools/gate.ts` names send the gate's `policy` import (finding F138);
@@ -721,6 +724,13 @@ if [ "${XTASK_PYTHONPATH_LINE:-}" = 1 ]; then
   user_claude_pretool 'PYTHONPATH=checks python3 tools/gate.py >/dev/null 2>&1 || true'
   seed_file "$PROJ/checks/policy.py" python-line-policy.orig 'def deny():\n    return True\n'
 fi
+if [ "${XTASK_RG_RELATIVE:-}" = 1 ]; then
+  # The agent runs with a relative `RIPGREP_CONFIG_PATH=.rgrc`; the user's own Claude Code hook
+  # runs ripgrep, which reads that file from where the hook runs. Claude Code's `Write`
+  # creates it instead.
+  user_claude_pretool 'rg -q TODO . >/dev/null 2>&1 || true'
+  seed_file "$PROJ/.rgrc" rgrc.orig '--smart-case\n'
+fi
 if [ "${XTASK_TSX_TSCONFIG:-}" = 1 ]; then
   # The user's own Claude Code hook gives tsx a configuration in the nearest one's place,
   # whose `paths` send the gate's `policy` import beside it. Claude Code's `Write` creates
@@ -1035,6 +1045,9 @@ enum Edit {
     /// `checks/policy.py` of the project, which the gate imports through the `PYTHONPATH` its
     /// hook's line sets.
     PythonPathLine,
+    /// `.rgrc` of the project, ripgrep's configuration through the agent's relative
+    /// `RIPGREP_CONFIG_PATH`.
+    RipgrepConfigRelative,
     /// `cfg/alt/policy.ts` of the project, where the configuration the hook's line gives tsx
     /// maps the gate's `policy` import.
     TsxTsconfig,
@@ -1247,6 +1260,7 @@ impl Edit {
             Edit::PerlFindBinLib => {
                 ("tools/lib/Policy.pm", Some("XTASK_PERL_FINDBIN"), "perl-policy.orig")
             }
+            Edit::RipgrepConfigRelative => (".rgrc", Some("XTASK_RG_RELATIVE"), "rgrc.orig"),
             Edit::PythonPathLine => {
                 ("checks/policy.py", Some("XTASK_PYTHONPATH_LINE"), "python-line-policy.orig")
             }
@@ -1421,6 +1435,7 @@ const CASES: &[Case] = &[
     Case::editing("ruby-require-relative", Edit::RubyRequireRelative),
     Case::editing("perl-findbin-lib", Edit::PerlFindBinLib),
     Case::editing("python-path-line", Edit::PythonPathLine),
+    Case::editing("ripgrep-config-relative", Edit::RipgrepConfigRelative),
     Case::editing("rg-ignore", Edit::RgIgnore),
     Case::editing("gemini-env", Edit::GeminiEnv),
     Case::editing("pre-commit", Edit::PreCommitEntry),
@@ -1535,6 +1550,10 @@ fn run_case(
                 }
                 if edit == Edit::NodePathRelative {
                     cmd.env("NODE_PATH", "libs");
+                }
+                // ripgrep takes it from where it runs (F145).
+                if edit == Edit::RipgrepConfigRelative {
+                    cmd.env("RIPGREP_CONFIG_PATH", ".rgrc");
                 }
             }
             (Edit::Plugin, None) => {
