@@ -729,7 +729,8 @@ if [ "${XTASK_RG_RELATIVE:-}" = 1 ]; then
   # runs ripgrep, which reads that file from where the hook runs. Claude Code's `Write`
   # creates it instead.
   user_claude_pretool 'rg -q TODO . >/dev/null 2>&1 || true'
-  seed_file "$PROJ/.rgrc" rgrc.orig '--smart-case\n'
+  # (A format that starts with `-` would be an option of `printf`.)
+  seed_file "$PROJ/.rgrc" rgrc.orig '# ripgrep\n--smart-case\n'
 fi
 if [ "${XTASK_TSX_TSCONFIG:-}" = 1 ]; then
   # The user's own Claude Code hook gives tsx a configuration in the nearest one's place,
