@@ -172,7 +172,7 @@ pub struct ShellStartupDirs {
     /// F143).
     pub perl_lib: Vec<PathBuf>,
     /// What the variables hooks inherit name by a relative path, which each hook's program
-    /// takes from where it runs (finding F145, [`run_relative`]).
+    /// takes from where it runs (finding F145, `trust::run_relative`).
     pub run_relative: Vec<hooks_registry::RunRelative>,
 }
 

@@ -4279,6 +4279,28 @@ fn what_a_ruby_gate_requires_is_protected() {
     refusing_under_both_hooks(&repo, &home, &["ruby hooks/gate.rb"], &paths, 5);
 }
 
+/// A Ruby gate that sets Bundler up (`require "bundler/setup"`) has it evaluate the `Gemfile`
+/// found from where Ruby runs, which is Ruby code, and the files it `eval_gemfile`s: `exit!(0)`
+/// in either turned the gate's exit 2 into 0 (finding F146, checked with Ruby 3.1 and Bundler
+/// 2.3). They are out of the agent's reach as for `bundle exec`, in the folders above too,
+/// existing or not; other files are not, nor these where the gate does not use Bundler.
+#[test]
+fn what_bundler_evaluates_for_a_ruby_gate_is_protected() {
+    let repo = git_repository("[core]\n\tbare = false\n");
+    let home = TestDir::new();
+    repo.write("hooks/gate.rb", "require \"bundler/setup\"\nrequire \"policy\"\nexit 2\n");
+    repo.write("hooks/plain.rb", "require_relative \"policy\"\nexit 2\n");
+    repo.write("Gemfile", "source \"https://rubygems.org\"\neval_gemfile \"gems/extra.rb\"\n");
+    let r = |rel: &str| repo.text_path(rel);
+    let paths =
+        [r("Gemfile"), r("gems/extra.rb"), r("gems.rb"), r(".bundle/config"), r("gems/other.rb")];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    refusing_under_both_hooks(&repo, &home, &["ruby hooks/gate.rb"], &paths, 4);
+    repo.write(".cursor/hooks.json", &cursor_hooks(&["ruby hooks/plain.rb"]));
+    let (code, lines) = guard(repo.path(), repo.path(), home.path(), &paths);
+    assert_eq!(code, 0, "{lines:#?}");
+}
+
 /// A Perl gate's own modules: `use FindBin; use lib "$FindBin::Bin/lib"; use Policy::Rules;`
 /// in `hooks/gate.pl` runs `hooks/lib/Policy/Rules.pm`, `use lib "vendor"` adds a folder
 /// from where Perl runs, `require "./tools/extra.pl"` loads a file from there; editing any
@@ -4426,12 +4448,13 @@ fn what_the_environment_names_from_where_hooks_run_is_protected() {
     let without = guard_in_environment(&project, &home, &state, &paths, &[]);
     assert!(allowed(&without).iter().all(|a| *a), "{without:#?}");
     // ripgrep's configuration elsewhere: the relative program it names is the run folder's.
-    t.write("rg.conf", "--pre=./tools/pre.sh\n--pre=cat\n");
+    // A program named without a folder is found on `PATH`; an ignore file is a path.
+    t.write("rg.conf", "--pre=./tools/pre.sh\n--pre=cat\n--ignore-file=.rgignore2\n");
     let config = t.path().join("rg.conf");
     let vars: [(&str, &Path); 1] = [("RIPGREP_CONFIG_PATH", &config)];
-    let paths = [p("tools/pre.sh"), p("cat"), p("tools/other.sh")];
+    let paths = [p("tools/pre.sh"), p(".rgignore2"), p("cat"), p("tools/other.sh")];
     let lines = guard_in_environment(&project, &home, &state, &paths, &vars);
-    assert_eq!(allowed(&lines), [false, true, true], "{lines:#?}");
+    assert_eq!(allowed(&lines), [false, false, true, true], "{lines:#?}");
 }
 
 /// With `PYTHONPYCACHEPREFIX` set, Python reads every module's compiled form from that folder

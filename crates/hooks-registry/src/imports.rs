@@ -24,6 +24,8 @@ use crate::scripts::{NamedPath, PathBase, PathRole};
 
 mod perl;
 mod ruby;
+
+pub(crate) use ruby::sets_up_bundler;
 #[cfg(test)]
 mod tests;
 

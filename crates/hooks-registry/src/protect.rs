@@ -1430,6 +1430,19 @@ fn protect_sourced(
                     if language == crate::imports::Language::Python {
                         imports_from = Some(first);
                     }
+                    // A Ruby script that sets Bundler up has it evaluate the `Gemfile` found
+                    // from where it runs, as `bundle exec` does (F146): what that line reads,
+                    // from the hook's run folder.
+                    if language == crate::imports::Language::Ruby
+                        && crate::imports::sets_up_bundler(&read.text)
+                    {
+                        let bundle = analyse(&HookCommand::Shell {
+                            script: "bundle exec ruby".to_owned(),
+                            shell: None,
+                        });
+                        note_read_files(out, &bundle, |n| locs_of(n, launch, placed, None));
+                        named.extend(bundle.paths);
+                    }
                     if language == crate::imports::Language::JavaScript {
                         let mains = package_mains(&named);
                         named.extend(mains);
@@ -1530,19 +1543,23 @@ fn protect_run_relative(
                 },
                 Loc::Any { .. } => continue,
             };
-            let named = match entry.kind {
-                RunRelativeKind::RipgrepConfig => crate::toolconfig::ripgrep_config_names(&full),
+            // (A program named without a folder is found on `PATH`, whose folders are
+            // protected whole.)
+            let named: Vec<PathBuf> = match entry.kind {
+                RunRelativeKind::RipgrepConfig => {
+                    let (programs, files) = crate::toolconfig::ripgrep_config_names(&full);
+                    (programs.into_iter())
+                        .filter(|p| p.is_absolute() || p.components().count() > 1)
+                        .chain(files)
+                        .collect()
+                }
                 RunRelativeKind::TypescriptConfig => crate::typescript_config_files(&full),
                 RunRelativeKind::File | RunRelativeKind::Folder => continue,
             };
             for file in named {
-                match file.is_absolute() {
-                    true => protect_at(out, &Loc::Dir(root()), &file, PathRole::Loaded, resolver),
-                    // A bare program name is found on `PATH`, whose folders are protected
-                    // whole; a relative path is taken from where the program runs.
-                    false if file.components().count() < 2 => {}
-                    false => protect_at(out, loc, &file, PathRole::Loaded, resolver),
-                }
+                // A relative path is taken from where the program runs.
+                let at = if file.is_absolute() { Loc::Dir(root()) } else { loc.clone() };
+                protect_at(out, &at, &file, PathRole::Loaded, resolver);
             }
         }
     }

@@ -531,17 +531,23 @@ pub(crate) fn ripgrep_config(text: &str) -> (Vec<String>, Vec<String>) {
 /// std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn ripgrep_config_files(config: &std::path::Path) -> Vec<std::path::PathBuf> {
-    ripgrep_config_names(config).into_iter().filter(|p| p.is_absolute()).collect()
+    let (programs, files) = ripgrep_config_names(config);
+    programs.into_iter().chain(files).filter(|p| p.is_absolute()).collect()
 }
 
-/// Every program and file ripgrep's configuration at `config` names ([`ripgrep_config_files`]),
-/// relative ones too, as written: a relative one is taken from where ripgrep runs (F145).
-pub(crate) fn ripgrep_config_names(config: &std::path::Path) -> Vec<std::path::PathBuf> {
+/// The programs and the files ripgrep's configuration at `config` names
+/// ([`ripgrep_config_files`]), relative ones too, as written: a relative file, and a program
+/// named with a folder, are taken from where ripgrep runs (F145); a program named without one
+/// is found on `PATH`.
+pub(crate) fn ripgrep_config_names(
+    config: &std::path::Path,
+) -> (Vec<std::path::PathBuf>, Vec<std::path::PathBuf>) {
     let Some(text) = crate::installations::read_capped(config, RIPGREP_CONFIG_CAP) else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
     let (pre, ignore_files) = ripgrep_config(&text);
-    pre.into_iter().chain(ignore_files).map(std::path::PathBuf::from).collect()
+    let paths = |v: Vec<_>| v.into_iter().map(std::path::PathBuf::from).collect();
+    (paths(pre), paths(ignore_files))
 }
 
 /// How many configurations [`typescript_config_files`] reads through `extends`.

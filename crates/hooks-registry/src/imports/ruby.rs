@@ -73,6 +73,16 @@ pub(crate) fn imports(
     out
 }
 
+/// Whether a Ruby text sets Bundler up (`require "bundler/setup"`, `Bundler.setup`,
+/// `Bundler.require`): Bundler then evaluates the `Gemfile` (or `gems.rb`) it finds from the
+/// folder Ruby runs in up, which is Ruby code (finding F146; checked with Ruby 3.1 and
+/// Bundler 2.3: `exit!(0)` there turned a gate's exit 2 into 0).
+pub(crate) fn sets_up_bundler(text: &str) -> bool {
+    text.contains("bundler/setup")
+        || text.contains("Bundler.setup")
+        || text.contains("Bundler.require")
+}
+
 /// The folders a Ruby text adds to `$LOAD_PATH` (`$:`), each from its own folder
 /// (`__dir__`, `File.dirname(__FILE__)`, `"#{__dir__}/lib"`), absolute, or from the folder it
 /// runs in (`"lib"`, `Dir.pwd`), at most [`MAX_ADDED_PATHS`]. A relative folder is also

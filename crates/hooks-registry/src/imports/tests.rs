@@ -95,6 +95,20 @@ fn ruby_loads_follow_its_own_folder_the_run_folder_and_its_load_path() {
     assert!(loaded(Language::Ruby, "x.my_require 'a'\n:require\n$require = 'b'\n", &[]).is_empty());
 }
 
+/// The spellings that set Bundler up, which then evaluates the `Gemfile` (finding F146).
+#[test]
+fn a_ruby_script_that_sets_bundler_up_is_told() {
+    use crate::imports::sets_up_bundler;
+    for text in [
+        "require \"bundler/setup\"\n",
+        "require 'bundler'\nBundler.setup(:default)\n",
+        "Bundler.require\n",
+    ] {
+        assert!(sets_up_bundler(text), "{text}");
+    }
+    assert!(!sets_up_bundler("require 'json'\nrequire_relative 'bundle'\n"));
+}
+
 /// A Perl gate's modules in the `@INC` folders it adds (from `FindBin`'s folder, built from
 /// `__FILE__`, from the run folder) and the environment's relative `PERL5LIB` ones, and the
 /// files it `require`s or `do`es (finding F143; checked with Perl 5.36).
