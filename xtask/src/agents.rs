@@ -163,6 +163,9 @@
 //! - **python-path-line**: the same for `checks/policy.py` of the project, which the gate of
 //!   the user's own Claude Code hook `PYTHONPATH=checks python3 tools/gate.py` imports through
 //!   the search path its own line sets (finding F144);
+//! - **ruby-bundler-gemfile**: the same for `Gemfile` of the project, which Bundler evaluates
+//!   for the gate of the user's own Claude Code hook `ruby tools/gate.rb` that requires
+//!   `bundler/setup` (finding F146);
 //! - **ripgrep-config-relative**: the same for `.rgrc` of the project, which the agent's
 //!   relative `RIPGREP_CONFIG_PATH=.rgrc` has the user's own Claude Code hook's `rg` read from
 //!   where the hook runs (finding F145);
@@ -724,6 +727,14 @@ if [ "${XTASK_PYTHONPATH_LINE:-}" = 1 ]; then
   user_claude_pretool 'PYTHONPATH=checks python3 tools/gate.py >/dev/null 2>&1 || true'
   seed_file "$PROJ/checks/policy.py" python-line-policy.orig 'def deny():\n    return True\n'
 fi
+if [ "${XTASK_RUBY_BUNDLER:-}" = 1 ]; then
+  # The user's own Claude Code hook runs a Ruby gate that sets Bundler up, which evaluates the
+  # project's `Gemfile`. Claude Code's `Write` creates it instead.
+  mkdir -p "$PROJ/tools"
+  printf 'require "bundler/setup"\nexit 2\n' > "$PROJ/tools/gate.rb"
+  user_claude_pretool 'ruby tools/gate.rb >/dev/null 2>&1 || true'
+  seed_file "$PROJ/Gemfile" gemfile.orig 'source "https://rubygems.org"\n'
+fi
 if [ "${XTASK_RG_RELATIVE:-}" = 1 ]; then
   # The agent runs with a relative `RIPGREP_CONFIG_PATH=.rgrc`; the user's own Claude Code hook
   # runs ripgrep, which reads that file from where the hook runs. Claude Code's `Write`
@@ -1046,6 +1057,8 @@ enum Edit {
     /// `checks/policy.py` of the project, which the gate imports through the `PYTHONPATH` its
     /// hook's line sets.
     PythonPathLine,
+    /// `Gemfile` of the project, which Bundler evaluates for the Ruby gate.
+    RubyBundlerGemfile,
     /// `.rgrc` of the project, ripgrep's configuration through the agent's relative
     /// `RIPGREP_CONFIG_PATH`.
     RipgrepConfigRelative,
@@ -1262,6 +1275,7 @@ impl Edit {
                 ("tools/lib/Policy.pm", Some("XTASK_PERL_FINDBIN"), "perl-policy.orig")
             }
             Edit::RipgrepConfigRelative => (".rgrc", Some("XTASK_RG_RELATIVE"), "rgrc.orig"),
+            Edit::RubyBundlerGemfile => ("Gemfile", Some("XTASK_RUBY_BUNDLER"), "gemfile.orig"),
             Edit::PythonPathLine => {
                 ("checks/policy.py", Some("XTASK_PYTHONPATH_LINE"), "python-line-policy.orig")
             }
@@ -1436,6 +1450,7 @@ const CASES: &[Case] = &[
     Case::editing("ruby-require-relative", Edit::RubyRequireRelative),
     Case::editing("perl-findbin-lib", Edit::PerlFindBinLib),
     Case::editing("python-path-line", Edit::PythonPathLine),
+    Case::editing("ruby-bundler-gemfile", Edit::RubyBundlerGemfile),
     Case::editing("ripgrep-config-relative", Edit::RipgrepConfigRelative),
     Case::editing("rg-ignore", Edit::RgIgnore),
     Case::editing("gemini-env", Edit::GeminiEnv),
