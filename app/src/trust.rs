@@ -366,6 +366,24 @@ fn relative_search_path(env: &EnvVars, variable: &str) -> Vec<PathBuf> {
     out
 }
 
+/// The hook-loading variables whose value is one file a program loads or reads as its
+/// configuration at start: protected where it is absolute ([`hook_environment`]), under each
+/// hook's run folder where it is relative ([`run_relative`]). pylint's `PYLINTRC` is its
+/// configuration where the project has none (F134).
+const FILE_VARIABLES: [&str; 11] = [
+    "BASH_ENV",
+    "ENV",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "WGETRC",
+    "NPM_CONFIG_USERCONFIG",
+    "npm_config_userconfig",
+    "NPM_CONFIG_GLOBALCONFIG",
+    "npm_config_globalconfig",
+    "UV_CONFIG_FILE",
+    "PYLINTRC",
+];
+
 /// What the variables of `env` that hooks inherit name by a relative path (finding F145):
 /// checked here, `BASH_ENV=.bashenv` had `bash hooks/gate.sh` run the project's `.bashenv`
 /// first, `NODE_OPTIONS="--require ./pre.js"` had Node run `pre.js` of the folder it started
@@ -396,21 +414,8 @@ fn run_relative(env: &EnvVars) -> Vec<hooks_registry::RunRelative> {
     for (name, value) in &env.hook_loaders {
         let value = value.to_string_lossy();
         let kind = match name.as_str() {
-            "BASH_ENV"
-            | "ENV"
-            | "GIT_CONFIG_GLOBAL"
-            | "GIT_CONFIG_SYSTEM"
-            | "WGETRC"
-            | "NPM_CONFIG_USERCONFIG"
-            | "npm_config_userconfig"
-            | "NPM_CONFIG_GLOBALCONFIG"
-            | "npm_config_globalconfig"
-            | "UV_CONFIG_FILE"
-            | "PYLINTRC"
-            | "GOENV"
-            | "GIT_SSH"
-            | "LEFTHOOK_BIN"
-            | "LEFTHOOK_CONFIG" => RunRelativeKind::File,
+            n if FILE_VARIABLES.contains(&n) => RunRelativeKind::File,
+            "GOENV" | "GIT_SSH" | "LEFTHOOK_BIN" | "LEFTHOOK_CONFIG" => RunRelativeKind::File,
             "PYTHONPYCACHEPREFIX" | "BLACK_CACHE_DIR" => RunRelativeKind::Folder,
             "RIPGREP_CONFIG_PATH" => RunRelativeKind::RipgrepConfig,
             "TSX_TSCONFIG_PATH" | "TS_NODE_PROJECT" => RunRelativeKind::TypescriptConfig,
@@ -489,18 +494,7 @@ fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
         let value = value.to_string_lossy();
         let words = || value.split_whitespace();
         match name.as_str() {
-            "BASH_ENV"
-            | "ENV"
-            | "GIT_CONFIG_GLOBAL"
-            | "GIT_CONFIG_SYSTEM"
-            | "WGETRC"
-            | "NPM_CONFIG_USERCONFIG"
-            | "npm_config_userconfig"
-            | "NPM_CONFIG_GLOBALCONFIG"
-            | "npm_config_globalconfig"
-            | "UV_CONFIG_FILE"
-            // pylint's configuration where the project has none (F134).
-            | "PYLINTRC" => loaded.extend(absolute(value.trim())),
+            n if FILE_VARIABLES.contains(&n) => loaded.extend(absolute(value.trim())),
             "CURL_HOME" => loaded.extend(absolute(value.trim()).map(|p| p.join(".curlrc"))),
             "LD_PRELOAD" | "LD_AUDIT" => {
                 loaded.extend(
