@@ -399,11 +399,7 @@ const FILE_VARIABLES: [&str; 11] = [
 /// `LD_LIBRARY_PATH`, `CARGO_TARGET_DIR`) are the project's own code.
 fn run_relative(env: &EnvVars) -> Vec<hooks_registry::RunRelative> {
     use hooks_registry::{RunRelative, RunRelativeKind};
-    let relative = |text: &str| {
-        let text = text.trim().trim_matches(|c| c == '"' || c == '\'');
-        let path = PathBuf::from(text.strip_prefix("file://").unwrap_or(text));
-        (!text.is_empty() && path.is_relative()).then_some(path)
-    };
+    let relative = |text: &str| environment_path(text).filter(|p| p.is_relative());
     let mut out: Vec<RunRelative> = Vec::new();
     let mut add = |path: PathBuf, kind: RunRelativeKind| {
         let entry = RunRelative { path, kind };
@@ -434,12 +430,7 @@ fn run_relative(env: &EnvVars) -> Vec<hooks_registry::RunRelative> {
                 continue;
             }
             "NODE_OPTIONS" | "RUBYOPT" | "PERL5OPT" => {
-                let interpreter = match name.as_str() {
-                    "NODE_OPTIONS" => "node",
-                    "RUBYOPT" => "ruby",
-                    _ => "perl",
-                };
-                let (files, _) = hooks_registry::loading_options(interpreter);
+                let (files, _) = hooks_registry::loading_options(options_interpreter(name));
                 // A path (`./pre.js`, `.env`, `tools/pre`), not a package's or library's name
                 // (`-r json`), which is looked for elsewhere.
                 let path = |v: &str| relative(v).filter(|_| v.starts_with('.') || v.contains('/'));
@@ -462,12 +453,27 @@ fn run_relative(env: &EnvVars) -> Vec<hooks_registry::RunRelative> {
     out
 }
 
-/// `text` as [`hook_environment`] reads an absolute path: trimmed, unquoted, a `file://` URL
-/// as its path.
+/// `text` as [`hook_environment`] reads an absolute path ([`environment_path`]).
 fn hook_environment_path(text: &str) -> Option<PathBuf> {
+    environment_path(text).filter(|p| p.is_absolute())
+}
+
+/// The interpreter whose options the variable `name` holds (`NODE_OPTIONS`: `node`,
+/// `RUBYOPT`: `ruby`, `PERL5OPT`: `perl`).
+fn options_interpreter(name: &str) -> &'static str {
+    match name {
+        "NODE_OPTIONS" => "node",
+        "RUBYOPT" => "ruby",
+        _ => "perl",
+    }
+}
+
+/// The path a variable's value (or a piece of it) names: trimmed, unquoted, a `file://` URL
+/// as its path; `None` for nothing.
+fn environment_path(text: &str) -> Option<PathBuf> {
     let text = text.trim().trim_matches(|c| c == '"' || c == '\'');
-    let path = PathBuf::from(text.strip_prefix("file://").unwrap_or(text));
-    path.is_absolute().then_some(path)
+    let text = text.strip_prefix("file://").unwrap_or(text);
+    (!text.is_empty()).then(|| PathBuf::from(text))
 }
 
 /// The TypeScript configurations `env` gives the hooks' TypeScript runners in place of the
@@ -504,12 +510,7 @@ fn hook_environment(env: &EnvVars) -> (Vec<PathBuf>, Vec<PathBuf>) {
             // An interpreter's options, read by the command analysis's own table of those that
             // load a file or name a module folder.
             "NODE_OPTIONS" | "RUBYOPT" | "PERL5OPT" => {
-                let interpreter = match name.as_str() {
-                    "NODE_OPTIONS" => "node",
-                    "RUBYOPT" => "ruby",
-                    _ => "perl",
-                };
-                let (files, folders) = hooks_registry::loading_options(interpreter);
+                let (files, folders) = hooks_registry::loading_options(options_interpreter(name));
                 loaded.extend(option_values(words(), files, &absolute));
                 modules.extend(option_values(words(), folders, &absolute));
             }

@@ -323,12 +323,7 @@ const MAX_ADDED_PATHS: usize = 16;
 /// seen.
 pub(crate) fn python_path_additions(text: &str, script_dir: &Path) -> Vec<(PathBase, PathBuf)> {
     let mut out: Vec<(PathBase, PathBuf)> = Vec::new();
-    let mut add = |base: PathBase, dir: PathBuf| {
-        let entry = (base, dir);
-        if !out.contains(&entry) && out.len() < MAX_ADDED_PATHS {
-            out.push(entry);
-        }
-    };
+    let mut add = |base: PathBase, dir: PathBuf| add_folder(&mut out, (base, dir));
     for line in text.lines() {
         let line = line.split('#').next().unwrap_or_default();
         let changes = (line.contains("sys.path")
@@ -399,6 +394,14 @@ pub(crate) fn python_path_additions(text: &str, script_dir: &Path) -> Vec<(PathB
         }
     }
     out
+}
+
+/// Adds `folder` to the folders a script adds to its module search path, once, at most
+/// [`MAX_ADDED_PATHS`] of them.
+fn add_folder(folders: &mut Vec<(PathBase, PathBuf)>, folder: (PathBase, PathBuf)) {
+    if !folders.contains(&folder) && folders.len() < MAX_ADDED_PATHS {
+        folders.push(folder);
+    }
 }
 
 /// The non-empty string literals of a line of Python (`'…'` or `"…"`, a backslash escaping the

@@ -15,7 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{MAX_ADDED_PATHS, python_string_literals, relative_target, ruby::calls};
+use super::{add_folder, python_string_literals, relative_target, ruby::calls};
 use crate::scripts::{NamedPath, PathBase, PathRole};
 
 /// The spellings of the script's own folder in a path (`FindBin`'s variables).
@@ -41,9 +41,7 @@ pub(crate) fn imports(
     let mut folders: Vec<(PathBase, PathBuf)> = Vec::new();
     for statement in &statements {
         for folder in added_folders(statement, script_dir) {
-            if !folders.contains(&folder) && folders.len() < MAX_ADDED_PATHS {
-                folders.push(folder);
-            }
+            add_folder(&mut folders, folder);
         }
     }
     folders.extend(searched.iter().cloned());

@@ -14,7 +14,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{MAX_ADDED_PATHS, python_string_literals, relative_target};
+use super::{add_folder, python_string_literals, relative_target};
 use crate::scripts::{NamedPath, PathBase, PathRole};
 
 /// What Ruby tries for a feature named without one of its extensions: the source, then a
@@ -85,16 +85,11 @@ pub(crate) fn sets_up_bundler(text: &str) -> bool {
 
 /// The folders a Ruby text adds to `$LOAD_PATH` (`$:`), each from its own folder
 /// (`__dir__`, `File.dirname(__FILE__)`, `"#{__dir__}/lib"`), absolute, or from the folder it
-/// runs in (`"lib"`, `Dir.pwd`), at most [`MAX_ADDED_PATHS`]. A relative folder is also
+/// runs in (`"lib"`, `Dir.pwd`), at most `MAX_ADDED_PATHS`. A relative folder is also
 /// taken from the script's own (`File.join(HERE, "lib")`: protect more).
 pub(crate) fn load_path_additions(text: &str, script_dir: &Path) -> Vec<(PathBase, PathBuf)> {
     let mut out: Vec<(PathBase, PathBuf)> = Vec::new();
-    let mut add = |base: PathBase, dir: PathBuf| {
-        let entry = (base, dir);
-        if !out.contains(&entry) && out.len() < MAX_ADDED_PATHS {
-            out.push(entry);
-        }
-    };
+    let mut add = |base: PathBase, dir: PathBuf| add_folder(&mut out, (base, dir));
     for statement in text.lines().flat_map(|l| l.split(';')) {
         let Some(at) = statement.find("$LOAD_PATH").or_else(|| statement.find("$:")) else {
             continue;
